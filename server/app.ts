@@ -1,0 +1,59 @@
+// Builds the whole HTTP server for a configuration: database, secrets, routes, realtime gateway.
+// main.ts listens on it; tests build one per suite on a free port with a temporary data directory.
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createAccessTokens } from './auth/access-tokens';
+import { authRoutes } from './auth/auth.routes';
+import type { Config } from './config';
+import { contactsRoutes } from './contacts/contacts.routes';
+import type { AppContext } from './context';
+import { openDatabase } from './db/database';
+import { serveClient } from './http/client-static';
+import { type Authenticate, bearerToken, contractRoute } from './http/contract-route';
+import { installErrorHandler, unauthorized } from './http/errors';
+import { silentHub } from './realtime/hub';
+import { loadSecrets } from './secrets';
+import { statusRoutes } from './users/status.routes';
+
+export interface Server {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: Config): Promise<Server> {
+  const secrets = loadSecrets(config);
+  const { db, dialect } = await openDatabase(config);
+  const accessTokens = createAccessTokens(secrets.jwtSecret, config.accessTokenTtlSec);
+  const ctx: AppContext = { config, db, dialect, secrets, accessTokens, realtime: silentHub };
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  installErrorHandler(app);
+  await app.register(rateLimit, { global: false });
+
+  const authenticate: Authenticate = async (req) => {
+    const userId = await accessTokens.verify(bearerToken(req));
+    if (!userId) throw unauthorized();
+    return userId;
+  };
+
+  contractRoute(app, authenticate, 'health', async () => ({ ok: true as const }));
+  authRoutes(app, ctx, authenticate);
+  statusRoutes(app, ctx, authenticate);
+  contactsRoutes(app, ctx, authenticate);
+  await serveClient(app, config.clientDir);
+
+  await app.ready();
+  return {
+    app,
+    ctx,
+    close: async () => {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}

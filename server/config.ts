@@ -1,0 +1,70 @@
+// Runtime configuration from the environment. Every option has an embedded default so `npm start`
+// needs no external service; README's configuration table mirrors this file.
+import path from 'node:path';
+import { LIMITS } from '../src/contract/limits';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… selects PostgreSQL; unset means a SQLite file in dataDir. */
+  databaseUrl: string | null;
+  /** HS256 secret for access tokens; generated into dataDir on first start when unset. */
+  jwtSecret: string | null;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  uploadLimitBytes: number;
+  loginMaxFailures: number;
+  loginLockSec: number;
+  codeSearchPerMinute: number;
+  redisUrl: string | null;
+  livekit: { url: string | null; apiKey: string | null; apiSecret: string | null };
+  sfu: { port: number; hostCandidates: string[] | null };
+  /** Directory of the built client to serve; null disables static serving. */
+  clientDir: string | null;
+  corsOrigin: string | null;
+  logLevel: string;
+}
+
+const int = (v: string | undefined, d: number): number => {
+  if (v === undefined || v === '') return d;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`Invalid numeric setting: ${v}`);
+  return Math.floor(n);
+};
+const str = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const config: Config = {
+    port: int(env.PORT, 4000),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: str(env.DATABASE_URL),
+    jwtSecret: str(env.JWT_SECRET),
+    accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
+    refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),
+    uploadLimitBytes: env.UPLOAD_LIMIT_MB ? int(env.UPLOAD_LIMIT_MB, 25) * 1024 * 1024 : LIMITS.uploadDefaultBytes,
+    loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
+    loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
+    codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
+    redisUrl: str(env.REDIS_URL),
+    livekit: {
+      url: str(env.LIVEKIT_URL),
+      apiKey: str(env.LIVEKIT_API_KEY),
+      apiSecret: str(env.LIVEKIT_API_SECRET),
+    },
+    sfu: {
+      port: int(env.SFU_PORT, 7880),
+      hostCandidates: str(env.SFU_HOST_CANDIDATES)?.split(',').map((s) => s.trim()).filter(Boolean) ?? null,
+    },
+    clientDir: env.CLIENT_DIR === '' ? null : path.resolve(env.CLIENT_DIR ?? './dist'),
+    corsOrigin: str(env.CORS_ORIGIN),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+  if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {
+    throw new Error('LIVEKIT_URL needs LIVEKIT_API_KEY and LIVEKIT_API_SECRET');
+  }
+  return config;
+}

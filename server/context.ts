@@ -1,0 +1,15 @@
+// Everything a route or the gateway needs, built once per server instance.
+import type { AccessTokens } from './auth/access-tokens';
+import type { Config } from './config';
+import type { Database, Dialect } from './db/database';
+import type { RealtimeHub } from './realtime/hub';
+import type { Secrets } from './secrets';
+
+export interface AppContext {
+  config: Config;
+  db: Database;
+  dialect: Dialect;
+  secrets: Secrets;
+  accessTokens: AccessTokens;
+  realtime: RealtimeHub;
+}

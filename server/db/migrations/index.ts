@@ -1,0 +1,9 @@
+// Migrations in order. Add a file and list it here; never edit one that has shipped.
+import type { Migration } from 'kysely';
+import * as m001 from './001_accounts';
+import * as m002 from './002_messaging';
+
+export const migrations: Record<string, Migration> = {
+  '001_accounts': m001,
+  '002_messaging': m002,
+};

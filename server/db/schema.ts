@@ -1,0 +1,120 @@
+// Table types for Kysely. Timestamps are ISO-8601 strings and booleans are 0/1 integers so one schema
+// and one set of queries run on both SQLite and PostgreSQL.
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  username_lower: string;
+  display_name: string;
+  password_hash: string;
+  email: string | null;
+  email_lower: string | null;
+  avatar_url: string | null;
+  /** The status the user chose (ONLINE, AWAY, DND, OFFLINE = invisible). Presence is derived from it. */
+  status: string;
+  last_seen_at: string | null;
+  eblid: string;
+  bio: string | null;
+  created_at: string;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface LoginFailuresTable {
+  username_lower: string;
+  failures: number;
+  first_failure_at: string;
+  locked_until: string | null;
+}
+
+export interface ContactsTable {
+  id: string;
+  requester_id: string;
+  addressee_id: string;
+  /** Sorted pair of user ids: at most one relation per pair, whichever side asked. */
+  pair_key: string;
+  status: 'PENDING' | 'ACCEPTED';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationsTable {
+  id: string;
+  title: string | null;
+  is_group: number;
+  /** Sorted pair key for direct conversations (unique), null for groups. */
+  direct_key: string | null;
+  created_by: string;
+  created_at: string;
+  last_message_at: string | null;
+}
+
+export interface ConversationMembersTable {
+  conversation_id: string;
+  user_id: string;
+  joined_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  type: string;
+  content: string;
+  reply_to_id: string | null;
+  client_message_id: string | null;
+  created_at: string;
+  /** Monotonic order within the database; ties on created_at are broken by it. */
+  seq: Generated<number>;
+  deleted_at: string | null;
+}
+
+export interface UploadsTable {
+  id: string;
+  owner_id: string;
+  storage_key: string;
+  url: string;
+  original_name: string;
+  mime: string;
+  size: number;
+  kind: string;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
+export interface MessageAttachmentsTable {
+  message_id: string;
+  position: number;
+  upload_id: string;
+}
+
+export interface ReceiptsTable {
+  message_id: string;
+  user_id: string;
+  conversation_id: string;
+  status: string;
+  created_at: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  login_failures: LoginFailuresTable;
+  contacts: ContactsTable;
+  conversations: ConversationsTable;
+  conversation_members: ConversationMembersTable;
+  messages: MessagesTable;
+  uploads: UploadsTable;
+  message_attachments: MessageAttachmentsTable;
+  receipts: ReceiptsTable;
+}

@@ -1,0 +1,17 @@
+// What domain code uses to tell connected users about changes. The socket.io gateway implements it;
+// routes depend only on this interface.
+import type { ServerEvent, ServerEventName } from '../../src/contract/events';
+
+export interface RealtimeHub {
+  toUser<K extends ServerEventName>(userId: string, event: K, payload: ServerEvent<K>): void;
+  toUsers<K extends ServerEventName>(userIds: string[], event: K, payload: ServerEvent<K>): void;
+  /** Whether the user has at least one connected socket (across all server processes). */
+  isOnline(userId: string): boolean;
+}
+
+/** Used until the gateway attaches (and in code paths that run without one). */
+export const silentHub: RealtimeHub = {
+  toUser: () => {},
+  toUsers: () => {},
+  isOnline: () => false,
+};

@@ -1,0 +1,36 @@
+// Turns a users row into the contract's User shapes.
+import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
+import type { UsersTable } from '../db/schema';
+
+export type UserRow = UsersTable;
+
+/** What others see: the chosen status while the user is connected, else OFFLINE (OFFLINE chosen = invisible). */
+export type PresenceLookup = (userId: string) => boolean;
+
+export function toPublicUser(row: UserRow, isOnline: PresenceLookup): PublicUser {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    status: (isOnline(row.id) ? row.status : 'OFFLINE') as PresenceStatus,
+    lastSeenAt: row.last_seen_at,
+    eblid: row.eblid,
+    bio: row.bio,
+  };
+}
+
+/** The owner's view: the status as chosen (the settings select shows it), plus private fields. */
+export function toOwnUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    status: row.status as PresenceStatus,
+    lastSeenAt: row.last_seen_at,
+    eblid: row.eblid,
+    bio: row.bio,
+    email: row.email,
+  };
+}

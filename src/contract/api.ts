@@ -1,0 +1,189 @@
+// The REST contract: every route under /api with its request and response schemas.
+// The server registers routes from this table; the client's typed API calls use the same entries.
+import { z } from 'zod';
+import {
+  Attachment,
+  AttachmentType,
+  Contact,
+  Conversation,
+  ConversationEntry,
+  DisplayName,
+  Eblid,
+  Id,
+  Message,
+  MessageType,
+  Password,
+  PresenceStatus,
+  PublicUser,
+  User,
+  Username,
+} from './entities';
+import { LIMITS } from './limits';
+
+const Ok = z.object({ ok: z.literal(true) });
+
+export const RegisterBody = z.strictObject({ username: Username, displayName: DisplayName, password: Password });
+export const LoginBody = z.strictObject({
+  username: z.string().min(1, 'Введите никнейм').max(LIMITS.usernameMax),
+  password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
+});
+export const Tokens = z.object({ accessToken: z.string(), refreshToken: z.string() });
+export const LoginResponse = Tokens.extend({ user: User });
+export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
+export const LogoutBody = RefreshBody;
+
+export const MeResponse = z.object({ user: User });
+export const PatchMeBody = z
+  .strictObject({
+    avatarUrl: z.string().max(LIMITS.avatarUrlMax).nullable().optional(),
+    displayName: DisplayName.optional(),
+    bio: z.string().trim().max(LIMITS.bioMax, `О себе — не длиннее ${LIMITS.bioMax} символов`).nullable().optional(),
+    status: PresenceStatus.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'Нечего изменять' });
+
+export const ContactsFilter = z.enum(['accepted', 'incoming', 'outgoing', 'all']);
+export const ContactsQuery = z.strictObject({ filter: ContactsFilter.default('all') });
+export const ContactsResponse = z.object({ contacts: z.array(Contact) });
+export const ContactSearchQuery = z.strictObject({ code: Eblid });
+export const ContactSearchResponse = z.object({ results: z.array(PublicUser) });
+export const ContactAddBody = z.strictObject({
+  identifier: z.string().trim().min(1, 'Укажите ID, ник или email').max(LIMITS.identifierMax),
+});
+export const ContactResponse = z.object({ contact: Contact });
+export const ContactRespondBody = z.strictObject({ contactId: Id, action: z.enum(['accept', 'reject']) });
+export const ContactRespondResponse = z.object({ contact: Contact.nullable() });
+export const ContactRemoveBody = z.strictObject({ contactId: Id });
+
+export const ConversationsResponse = z.object({ conversations: z.array(ConversationEntry) });
+export const CreateConversationBody = z.strictObject({
+  participantIds: z.array(Id).min(1, 'Выберите участников').max(LIMITS.groupParticipantsMax),
+  title: z.string().trim().max(LIMITS.groupTitleMax).nullable().optional(),
+  isGroup: z.boolean().optional(),
+});
+export const ConversationResponse = z.object({ conversation: Conversation });
+export const ConversationWithBody = z.strictObject({ userId: Id });
+export const ConversationParams = z.strictObject({ id: Id });
+export const MessagesQuery = z.strictObject({
+  /** A message id: return messages strictly older than it. */
+  before: Id.optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.messagesPageMax).default(LIMITS.messagesPageDefault),
+});
+export const MessagesResponse = z.object({ messages: z.array(Message), hasMore: z.boolean() });
+export const SendBody = z.strictObject({
+  conversationId: Id,
+  type: MessageType,
+  content: z.string().max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`),
+  replyToId: Id.nullable().optional(),
+  attachments: z
+    .array(z.strictObject({ url: z.string().max(LIMITS.avatarUrlMax), type: AttachmentType }))
+    .max(LIMITS.attachmentsMax)
+    .optional(),
+  clientMessageId: z.string().min(1).max(64).optional(),
+});
+export const MessageResponse = z.object({ message: Message });
+export const DeleteMessageBody = z.strictObject({ messageId: Id });
+export const ReceiptsBody = z.strictObject({
+  messageIds: z.array(Id).min(1).max(LIMITS.receiptsBatchMax),
+  status: z.literal('READ'),
+});
+export const MarkReadBody = z.strictObject({ conversationId: Id });
+
+export const UploadResponse = z.object({ url: z.string(), attachment: Attachment });
+
+export const LivekitTokenBody = z.strictObject({
+  room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),
+  participantName: z.string().max(LIMITS.displayNameMax).optional(),
+  participantMetadata: z.record(z.string(), z.unknown()).optional(),
+});
+export const LivekitTokenResponse = z.object({ token: z.string(), url: z.string() });
+
+export const HealthResponse = z.object({ ok: z.literal(true) });
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export interface RouteDef {
+  method: Method;
+  path: string;
+  auth: boolean;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response: z.ZodType;
+}
+
+const route = <R extends RouteDef>(r: R) => r;
+
+/** Paths are relative to /api. */
+export const api = {
+  health: route({ method: 'GET', path: '/health', auth: false, response: HealthResponse }),
+  register: route({ method: 'POST', path: '/auth/register', auth: false, body: RegisterBody, response: MeResponse }),
+  login: route({ method: 'POST', path: '/auth/login', auth: false, body: LoginBody, response: LoginResponse }),
+  refresh: route({ method: 'POST', path: '/auth/refresh', auth: false, body: RefreshBody, response: Tokens }),
+  logout: route({ method: 'POST', path: '/auth/logout', auth: false, body: LogoutBody, response: Ok }),
+  me: route({ method: 'GET', path: '/status/me', auth: true, response: MeResponse }),
+  patchMe: route({ method: 'PATCH', path: '/status/me', auth: true, body: PatchMeBody, response: MeResponse }),
+  contacts: route({ method: 'GET', path: '/contacts', auth: true, query: ContactsQuery, response: ContactsResponse }),
+  contactSearch: route({
+    method: 'GET',
+    path: '/contacts/search',
+    auth: true,
+    query: ContactSearchQuery,
+    response: ContactSearchResponse,
+  }),
+  contactAdd: route({ method: 'POST', path: '/contacts/add', auth: true, body: ContactAddBody, response: ContactResponse }),
+  contactRespond: route({
+    method: 'POST',
+    path: '/contacts/respond',
+    auth: true,
+    body: ContactRespondBody,
+    response: ContactRespondResponse,
+  }),
+  contactRemove: route({ method: 'POST', path: '/contacts/remove', auth: true, body: ContactRemoveBody, response: Ok }),
+  conversations: route({ method: 'GET', path: '/conversations', auth: true, response: ConversationsResponse }),
+  createConversation: route({
+    method: 'POST',
+    path: '/conversations',
+    auth: true,
+    body: CreateConversationBody,
+    response: ConversationResponse,
+  }),
+  conversationWith: route({
+    method: 'POST',
+    path: '/conversations/with',
+    auth: true,
+    body: ConversationWithBody,
+    response: ConversationResponse,
+  }),
+  messages: route({
+    method: 'GET',
+    path: '/conversations/:id/messages',
+    auth: true,
+    params: ConversationParams,
+    query: MessagesQuery,
+    response: MessagesResponse,
+  }),
+  send: route({ method: 'POST', path: '/conversations/send', auth: true, body: SendBody, response: MessageResponse }),
+  deleteMessage: route({ method: 'POST', path: '/messages/delete', auth: true, body: DeleteMessageBody, response: Ok }),
+  receipts: route({ method: 'POST', path: '/messages/receipts', auth: true, body: ReceiptsBody, response: Ok }),
+  markRead: route({
+    method: 'POST',
+    path: '/messages/mark-conversation-read',
+    auth: true,
+    body: MarkReadBody,
+    response: Ok,
+  }),
+  livekitToken: route({
+    method: 'POST',
+    path: '/livekit/token',
+    auth: true,
+    body: LivekitTokenBody,
+    response: LivekitTokenResponse,
+  }),
+} as const;
+
+export type Api = typeof api;
+export type RouteName = keyof Api;
+type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
+export type BodyOf<K extends RouteName> = Api[K] extends { body: infer B } ? Infer<B> : undefined;
+export type QueryOf<K extends RouteName> = Api[K] extends { query: infer Q } ? Infer<Q> : undefined;
+export type ResponseOf<K extends RouteName> = z.output<Api[K]['response']>;

@@ -1,0 +1,114 @@
+// Entities shared by client and server (spec point 3). Responses use z.object (extra keys stripped);
+// request bodies use z.strictObject so unknown fields are refused at the edge.
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+export const Id = z.string().min(1).max(64);
+export const IsoDate = z.string();
+
+export const PresenceStatus = z.enum(['ONLINE', 'AWAY', 'DND', 'OFFLINE']);
+export type PresenceStatus = z.infer<typeof PresenceStatus>;
+
+export const Eblid = z.string().regex(/^\d{4}$/, 'EBLID — четыре цифры');
+
+/** Public fields of a user; what anyone signed in may see. */
+export const PublicUser = z.object({
+  id: Id,
+  username: z.string(),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  status: PresenceStatus,
+  lastSeenAt: IsoDate.nullable(),
+  eblid: Eblid,
+  bio: z.string().nullable(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
+
+/** The signed-in user's own record: public fields plus the private ones (e-mail). */
+export const User = PublicUser.extend({
+  email: z.string().nullable(),
+});
+export type User = z.infer<typeof User>;
+
+export const AttachmentType = z.enum(['IMAGE', 'FILE']);
+export type AttachmentType = z.infer<typeof AttachmentType>;
+
+export const Attachment = z.object({
+  url: z.string(),
+  type: AttachmentType,
+  // Not in the seed: the original file name and size, so 'Файл: name' has a name to show.
+  name: z.string().nullable(),
+  size: z.number().int().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+export const ReceiptStatus = z.enum(['READ', 'SEEN']);
+export const Receipt = z.object({ userId: Id, status: ReceiptStatus });
+export type Receipt = z.infer<typeof Receipt>;
+
+export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE']);
+export type MessageType = z.infer<typeof MessageType>;
+
+export const Message = z.object({
+  id: Id,
+  conversationId: Id,
+  senderId: Id,
+  type: MessageType,
+  content: z.string(),
+  createdAt: IsoDate,
+  deletedAt: IsoDate.nullable(),
+  clientMessageId: z.string().nullable(),
+  replyTo: z.object({ id: Id, content: z.string() }).nullable(),
+  attachments: z.array(Attachment),
+  receipts: z.array(Receipt),
+});
+export type Message = z.infer<typeof Message>;
+
+export const Participant = z.object({ user: PublicUser });
+
+export const Conversation = z.object({
+  id: Id,
+  title: z.string().nullable(),
+  isGroup: z.boolean(),
+  participants: z.array(Participant),
+  /** At most one element: the latest message (spec point 3). */
+  messages: z.array(Message),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const ConversationEntry = z.object({
+  conversation: Conversation,
+  unreadCount: z.number().int(),
+});
+export type ConversationEntry = z.infer<typeof ConversationEntry>;
+
+export const ContactStatus = z.enum(['PENDING', 'ACCEPTED']);
+export const ContactDirection = z.enum(['incoming', 'outgoing']);
+export const Contact = z.object({
+  id: Id,
+  status: ContactStatus,
+  direction: ContactDirection,
+  friend: PublicUser,
+});
+export type Contact = z.infer<typeof Contact>;
+
+export const ErrorBody = z.object({ message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const Username = z
+  .string()
+  .trim()
+  .min(LIMITS.usernameMin, `Никнейм — не короче ${LIMITS.usernameMin} символов`)
+  .max(LIMITS.usernameMax, `Никнейм — не длиннее ${LIMITS.usernameMax} символов`)
+  .regex(/^[\p{L}\p{N}_.-]+$/u, 'Никнейм может содержать буквы, цифры, точку, дефис и подчёркивание');
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(LIMITS.displayNameMin, `Имя — не короче ${LIMITS.displayNameMin} символов`)
+  .max(LIMITS.displayNameMax, `Имя — не длиннее ${LIMITS.displayNameMax} символов`);
+export const Password = z
+  .string()
+  .min(LIMITS.passwordMin, `Пароль — не короче ${LIMITS.passwordMin} символов`)
+  .max(LIMITS.passwordMax, `Пароль — не длиннее ${LIMITS.passwordMax} символов`);

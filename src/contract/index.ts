@@ -1,0 +1,4 @@
+export * from './api';
+export * from './entities';
+export * from './events';
+export * from './limits';

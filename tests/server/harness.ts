@@ -1,0 +1,129 @@
+// Starts the real server on a free port with a temporary data directory. With TEST_PG_URL set
+// (CI's second run), each server gets a fresh PostgreSQL database that is dropped on close.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createServer, type Server } from '../../server/app';
+import { type Config, loadConfig } from '../../server/config';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  server: Server;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export const usingPostgres = () => Boolean(process.env.TEST_PG_URL);
+
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.TEST_PG_URL as string;
+  const name = `msg_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-test-'));
+  const pgdb = usingPostgres() ? await freshPostgres() : null;
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      databaseUrl: pgdb?.url ?? null,
+      port: 0,
+      host: '127.0.0.1',
+      clientDir: null,
+      logLevel: 'silent',
+      ...overrides,
+    },
+  );
+  const server = await createServer(config);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = server.app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    server,
+    config,
+    close: async () => {
+      await server.close();
+      await pgdb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A tiny HTTP client over fetch: JSON in, JSON out, optional bearer token, raw bodies for malformed-input tests. */
+export function client(base: string) {
+  async function call<T = any>(
+    method: string,
+    p: string,
+    opts: { body?: unknown; token?: string; raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<Res<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.raw !== undefined) {
+      body = opts.raw;
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(base + p, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* non-JSON body stays text */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+  let n = 0;
+  return {
+    call,
+    get: <T = any>(p: string, token?: string) => call<T>('GET', p, { token }),
+    post: <T = any>(p: string, body: unknown, token?: string) => call<T>('POST', p, { body, token }),
+    patch: <T = any>(p: string, body: unknown, token?: string) => call<T>('PATCH', p, { body, token }),
+    /** Registers and signs in a fresh user; returns its tokens and user. */
+    async user(prefix = 'user') {
+      const username = `${prefix}${Date.now().toString(36)}${(n++).toString(36)}${randomBytes(2).toString('hex')}`;
+      const password = 'correct horse battery';
+      const reg = await call('POST', '/api/auth/register', { body: { username, displayName: `${prefix} ${n}`, password } });
+      if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+      const login = await call('POST', '/api/auth/login', { body: { username, password } });
+      if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+      return { username, password, ...login.body } as {
+        username: string;
+        password: string;
+        accessToken: string;
+        refreshToken: string;
+        user: { id: string; eblid: string; username: string; displayName: string };
+      };
+    },
+  };
+}
