@@ -33,6 +33,8 @@ export async function createServer(config: Config): Promise<Server> {
     trustProxy: true,
   });
   installErrorHandler(app);
+  // The API speaks JSON (and multipart for uploads); a text/plain body is a client mistake, answered 415.
+  app.removeContentTypeParser('text/plain');
   await app.register(rateLimit, { global: false });
 
   const authenticate: Authenticate = async (req) => {

@@ -82,10 +82,11 @@ export function contactsRoutes(app: FastifyInstance, ctx: AppContext, authentica
   contractRoute(app, authenticate, 'contactAdd', async ({ userId, body }) => {
     const id = body.identifier.trim();
     const lower = id.toLowerCase();
+    const asUsername = lower.replace(/^@/, '');
     let q = db.selectFrom('users').selectAll();
     if (/^\d{4}$/.test(id)) q = q.where('eblid', '=', id);
-    else if (id.includes('@')) q = q.where((eb) => eb.or([eb('email_lower', '=', lower), eb('username_lower', '=', lower)]));
-    else q = q.where('username_lower', '=', lower.replace(/^@/, ''));
+    else if (asUsername.includes('@')) q = q.where('email_lower', '=', lower);
+    else q = q.where('username_lower', '=', asUsername);
     const target = await q.executeTakeFirst();
     if (!target) throw notFound('Пользователь не найден');
     if (target.id === userId) throw badRequest('Нельзя добавить в друзья самого себя');
