@@ -32,10 +32,18 @@ export const LoginResponse = Tokens.extend({ user: User });
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const LogoutBody = RefreshBody;
 
+/** An uploaded file (a same-origin path), an http(s) URL, or an emoji avatar in the text form emoji:<char>. */
+export const AvatarUrl = z
+  .string()
+  .max(LIMITS.avatarUrlMax)
+  .refine((v) => /^emoji:.{1,16}$/u.test(v) || (/^\/[\w./-]+$/.test(v) && !v.includes('..')) || /^https?:\/\/[^\s]+$/.test(v), {
+    message: 'Аватар: ссылка на загруженный файл, http(s)-адрес или emoji:<символ>',
+  });
+
 export const MeResponse = z.object({ user: User });
 export const PatchMeBody = z
   .strictObject({
-    avatarUrl: z.string().max(LIMITS.avatarUrlMax).nullable().optional(),
+    avatarUrl: AvatarUrl.nullable().optional(),
     displayName: DisplayName.optional(),
     bio: z.string().trim().max(LIMITS.bioMax, `О себе — не длиннее ${LIMITS.bioMax} символов`).nullable().optional(),
     status: PresenceStatus.optional(),

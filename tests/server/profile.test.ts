@@ -35,6 +35,9 @@ describe('profile', () => {
     expect(res.body.user).toMatchObject({ displayName: 'Новое имя', bio: 'Люблю чай', status: 'DND' });
     const av = await http.patch('/api/status/me', { avatarUrl: 'emoji:🐱' }, u.accessToken);
     expect(av.body.user.avatarUrl).toBe('emoji:🐱');
+    const up = await http.patch('/api/status/me', { avatarUrl: '/uploads/abc123.webp' }, u.accessToken);
+    expect(up.body.user.avatarUrl).toBe('/uploads/abc123.webp');
+    await http.patch('/api/status/me', { avatarUrl: 'emoji:🐱' }, u.accessToken);
     const again = await http.get('/api/status/me', u.accessToken);
     expect(again.body.user).toMatchObject({ displayName: 'Новое имя', bio: 'Люблю чай', status: 'DND', avatarUrl: 'emoji:🐱' });
   });
@@ -47,6 +50,8 @@ describe('profile', () => {
     [{ eblid: '0000' }],
     [{}],
     [{ displayName: 5 }],
+    [{ avatarUrl: 'javascript:alert(1)' }],
+    [{ avatarUrl: '/uploads/../secrets.json' }],
   ])('refuses %j with 400 and leaves the profile as it was', async (body) => {
     const u = await http.user('bad');
     const res = await http.patch('/api/status/me', body, u.accessToken);
