@@ -11,7 +11,10 @@ import { openDatabase } from './db/database';
 import { serveClient } from './http/client-static';
 import { type Authenticate, bearerToken, contractRoute } from './http/contract-route';
 import { installErrorHandler, unauthorized } from './http/errors';
-import { silentHub } from './realtime/hub';
+import { conversationsRoutes } from './conversations/conversations.routes';
+import { messagesRoutes } from './messages/messages.routes';
+import { receiptsRoutes } from './messages/receipts.routes';
+import { createGateway } from './realtime/gateway';
 import { loadSecrets } from './secrets';
 import { statusRoutes } from './users/status.routes';
 
@@ -25,13 +28,14 @@ export async function createServer(config: Config): Promise<Server> {
   const secrets = loadSecrets(config);
   const { db, dialect } = await openDatabase(config);
   const accessTokens = createAccessTokens(secrets.jwtSecret, config.accessTokenTtlSec);
-  const ctx: AppContext = { config, db, dialect, secrets, accessTokens, realtime: silentHub };
-
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   });
+  // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.
+  const gateway = createGateway(app.server, config);
+  const ctx: AppContext = { config, db, dialect, secrets, accessTokens, realtime: gateway.hub };
   installErrorHandler(app);
   // The API speaks JSON (and multipart for uploads); a text/plain body is a client mistake, answered 415.
   app.removeContentTypeParser('text/plain');
@@ -47,13 +51,18 @@ export async function createServer(config: Config): Promise<Server> {
   authRoutes(app, ctx, authenticate);
   statusRoutes(app, ctx, authenticate);
   contactsRoutes(app, ctx, authenticate);
+  conversationsRoutes(app, ctx, authenticate);
+  messagesRoutes(app, ctx, authenticate);
+  receiptsRoutes(app, ctx, authenticate);
   await serveClient(app, config.clientDir);
 
   await app.ready();
+  gateway.start(ctx);
   return {
     app,
     ctx,
     close: async () => {
+      await gateway.close();
       await app.close();
       await db.destroy();
     },

@@ -5,6 +5,8 @@ import type { ServerEvent, ServerEventName } from '../../src/contract/events';
 export interface RealtimeHub {
   toUser<K extends ServerEventName>(userId: string, event: K, payload: ServerEvent<K>): void;
   toUsers<K extends ServerEventName>(userIds: string[], event: K, payload: ServerEvent<K>): void;
+  /** Sockets that joined the conversation (conversation:join, after a membership check). */
+  toConversation<K extends ServerEventName>(conversationId: string, event: K, payload: ServerEvent<K>): void;
   /** Whether the user has at least one connected socket (across all server processes). */
   isOnline(userId: string): boolean;
 }
@@ -13,5 +15,9 @@ export interface RealtimeHub {
 export const silentHub: RealtimeHub = {
   toUser: () => {},
   toUsers: () => {},
+  toConversation: () => {},
   isOnline: () => false,
 };
+
+export const userRoom = (userId: string) => `user:${userId}`;
+export const conversationRoom = (conversationId: string) => `conv:${conversationId}`;

@@ -1,0 +1,154 @@
+// The socket.io gateway on the server's own HTTP server: websocket transport only, frames up to 64 KB,
+// the access token checked in the handshake, one room per user and one per joined conversation.
+// With REDIS_URL set, events reach sockets on every server process through the Redis adapter.
+import type http from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import type { ServerEvent, ServerEventName } from '../../src/contract/events';
+import { LIMITS } from '../../src/contract/limits';
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import { membersFor, requireMember } from '../conversations/membership';
+import { notFound } from '../http/errors';
+import { onClientEvent, refuseUnknownEvents } from './client-events';
+import { conversationRoom, type RealtimeHub, userRoom } from './hub';
+import { createPresence } from './presence';
+
+export interface Gateway {
+  io: Server;
+  hub: RealtimeHub;
+  /** Starts accepting sockets; called once the context (database, tokens) exists. */
+  start(ctx: AppContext): void;
+  close(): Promise<void>;
+}
+
+const idOf = (ref: string | { conversationId: string }) => (typeof ref === 'string' ? ref : ref.conversationId);
+
+export function createGateway(httpServer: http.Server, config: Config): Gateway {
+  const io = new Server(httpServer, {
+    transports: ['websocket'],
+    maxHttpBufferSize: LIMITS.socketFrameMaxBytes,
+    serveClient: false,
+    cors: config.corsOrigin ? { origin: config.corsOrigin, credentials: true } : undefined,
+  });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : null;
+  const redisSub = redis?.duplicate() ?? null;
+  if (redis && redisSub) {
+    // ioredis reconnects by itself; an unhandled 'error' event would crash the process instead.
+    for (const r of [redis, redisSub]) r.on('error', (err) => config.logLevel !== 'silent' && console.error('redis', err.message));
+    io.adapter(createAdapter(redis, redisSub));
+  }
+
+  let ctx: AppContext | null = null;
+  const presence = createPresence(() => ctx as AppContext);
+
+  const emitTo = <K extends ServerEventName>(rooms: string[], event: K, payload: ServerEvent<K>) => {
+    if (rooms.length) io.to(rooms).emit(event, payload);
+  };
+  const hub: RealtimeHub = {
+    toUser: (userId, event, payload) => emitTo([userRoom(userId)], event, payload),
+    toUsers: (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload),
+    toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
+    isOnline: (userId) => presence.isOnline(userId),
+  };
+
+  function handleSocket(app: AppContext, socket: Socket): void {
+    const userId = socket.data.userId as string;
+    const log = (err: unknown) => app.config.logLevel !== 'silent' && console.error('socket handler failed', err);
+    void socket.join(userRoom(userId));
+    presence.connected(userId);
+    socket.on('disconnect', () => presence.disconnected(userId));
+    refuseUnknownEvents(socket);
+
+    const others = async (conversationId: string) =>
+      (await membersFor(app.db, conversationId, userId)).filter((id) => id !== userId);
+    const me = async () => {
+      const u = await app.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
+      if (!u) throw notFound('Пользователь не найден');
+      return { id: u.id, name: u.display_name };
+    };
+
+    onClientEvent(
+      socket,
+      'conversation:join',
+      async (ref) => {
+        await requireMember(app.db, idOf(ref), userId);
+        await socket.join(conversationRoom(idOf(ref)));
+      },
+      log,
+    );
+    onClientEvent(socket, 'conversation:leave', (ref) => socket.leave(conversationRoom(idOf(ref))), log);
+    onClientEvent(
+      socket,
+      'conversation:typing',
+      async ({ conversationId, typing }) => {
+        // To members' user rooms, so a member sees it whether or not the conversation is joined.
+        hub.toUsers(await others(conversationId), 'conversation:typing', { conversationId, userId, typing });
+      },
+      log,
+    );
+
+    onClientEvent(
+      socket,
+      'call:invite',
+      async ({ conversationId, video }) => {
+        const to = await others(conversationId);
+        hub.toUsers(to, 'call:incoming', { conversationId, from: await me(), video });
+      },
+      log,
+    );
+    onClientEvent(
+      socket,
+      'call:accept',
+      async ({ conversationId, video }) => {
+        const to = await others(conversationId);
+        hub.toUsers(to, 'call:accepted', { conversationId, from: await me(), video });
+      },
+      log,
+    );
+    onClientEvent(
+      socket,
+      'call:decline',
+      async ({ conversationId }) => {
+        const to = await others(conversationId);
+        hub.toUsers(to, 'call:declined', { conversationId, from: await me() });
+      },
+      log,
+    );
+    onClientEvent(
+      socket,
+      'call:end',
+      async ({ conversationId }) => {
+        const to = await others(conversationId);
+        hub.toUsers(to, 'call:ended', { conversationId, from: await me() });
+      },
+      log,
+    );
+  }
+
+  return {
+    io,
+    hub,
+    start(app) {
+      ctx = app;
+      io.use(async (socket, next) => {
+        const auth = socket.handshake.auth as { token?: unknown } | undefined;
+        const query = socket.handshake.query?.token;
+        const token = typeof auth?.token === 'string' ? auth.token : typeof query === 'string' ? query : null;
+        const userId = await app.accessTokens.verify(token);
+        if (!userId) return next(new Error('Требуется вход'));
+        socket.data.userId = userId;
+        next();
+      });
+      io.on('connection', (socket) => handleSocket(app, socket));
+    },
+    async close() {
+      io.disconnectSockets(true);
+      await presence.settle();
+      // Not io.close(): it would close the HTTP server that Fastify closes itself.
+      io.engine.close();
+      await Promise.allSettled([redis?.quit(), redisSub?.quit()]);
+    },
+  };
+}
