@@ -1,0 +1,127 @@
+import { FetchError } from 'ofetch';
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { describeModel } from '../../../tests/model/harness';
+import type { Session } from '../../services/storage';
+import { REGISTER_FAILED, SIGN_IN_FAILED, sessionMachine } from './session.machine';
+
+const user = {
+  id: 'u1',
+  username: 'anna',
+  displayName: 'Анна',
+  avatarUrl: null,
+  status: 'ONLINE' as const,
+  lastSeenAt: null,
+  eblid: '0420',
+  bio: null,
+  email: null,
+};
+const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
+const hang = fromPromise(() => new Promise<never>(() => {}));
+const stubbed = sessionMachine.provide({ actors: { login: hang, register: hang, refresh: hang, logout: hang } });
+
+const serverError = (message: string) => {
+  const err = new FetchError('409 Conflict');
+  err.data = { message };
+  return err;
+};
+
+describeModel({
+  name: 'session',
+  machine: stubbed,
+  inputs: [{ stored: null }, { stored }],
+  events: {
+    'session.signIn': () => [{ type: 'session.signIn', username: 'anna', password: 'correct horse' }],
+    'session.register': () => [{ type: 'session.register', username: 'anna', displayName: 'Анна', password: 'correct horse' }],
+    'xstate.done.actor.login': () => [
+      { type: 'xstate.done.actor.login', output: { user, accessToken: 'a1', refreshToken: 'r1' } },
+    ],
+    'xstate.error.actor.login': () => [{ type: 'xstate.error.actor.login', error: new Error('401') }],
+    'xstate.done.actor.register': () => [{ type: 'xstate.done.actor.register', output: { user } }],
+    'xstate.error.actor.register': () => [
+      { type: 'xstate.error.actor.register', error: serverError('Этот никнейм уже занят') },
+      { type: 'xstate.error.actor.register', error: new Error('network') },
+    ],
+    'xstate.done.actor.refresh': () => [
+      { type: 'xstate.done.actor.refresh', output: { accessToken: 'a2', refreshToken: 'r2' } },
+    ],
+    'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('401') }],
+    'xstate.done.actor.logout': () => [{ type: 'xstate.done.actor.logout', output: { ok: true } }],
+    'xstate.error.actor.logout': () => [{ type: 'xstate.error.actor.logout', error: new Error('offline') }],
+  },
+});
+
+// The same flows with the promise actors actually resolving, to check the wiring of inputs and outputs.
+describe('session with resolving actors', () => {
+  it('signs in with the form values and keeps both tokens', async () => {
+    let seen: unknown;
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          login: fromPromise(async ({ input }) => {
+            seen = input;
+            return { user, accessToken: 'a1', refreshToken: 'r1' };
+          }),
+        },
+      }),
+      { input: { stored: null } },
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.matches('signedIn'));
+    expect(seen).toEqual({ username: 'anna', password: 'pw' });
+    expect(actor.getSnapshot().context.session).toEqual({ user, accessToken: 'a1', refreshToken: 'r1' });
+  });
+
+  it('shows one message for any sign-in failure, the server message for registration, else the fallback', async () => {
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          login: fromPromise(async () => Promise.reject(serverError('Неверный никнейм или пароль'))),
+          register: fromPromise(async () => Promise.reject(serverError('Этот никнейм уже занят'))),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.context.signInError !== null);
+    expect(actor.getSnapshot().context.signInError).toBe(SIGN_IN_FAILED);
+    actor.send({ type: 'session.register', username: 'anna', displayName: 'Анна', password: 'pw123456' });
+    await waitFor(actor, (s) => s.context.registerError !== null);
+    expect(actor.getSnapshot().context.registerError).toBe('Этот никнейм уже занят');
+    expect(REGISTER_FAILED).toBe('Ошибка регистрации');
+  });
+
+  it('replaces both tokens on refresh, keeps the user, and clears the session when refresh fails', async () => {
+    let calls = 0;
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          refresh: fromPromise(async ({ input }) => {
+            calls++;
+            if (input.refreshToken === 'r9') throw new Error('revoked');
+            return { accessToken: 'a9', refreshToken: 'r9' };
+          }),
+        },
+      }),
+      { input: { stored } },
+    ).start();
+    actor.send({ type: 'session.refresh' });
+    actor.send({ type: 'session.refresh' }); // a second request while refreshing shares the first refresh
+    await waitFor(actor, (s) => s.matches({ signedIn: 'active' }));
+    expect(calls).toBe(1);
+    expect(actor.getSnapshot().context.session).toEqual({ user, accessToken: 'a9', refreshToken: 'r9' });
+    actor.send({ type: 'session.refresh' });
+    await waitFor(actor, (s) => s.matches('signedOut'));
+    expect(actor.getSnapshot().context.session).toBeNull();
+  });
+
+  it('emits session.registered so the view can go back to sign-in', async () => {
+    const actor = createActor(
+      sessionMachine.provide({ actors: { register: fromPromise(async () => ({ user })) } }),
+    ).start();
+    const got: string[] = [];
+    actor.on('session.registered', (e) => got.push(e.username));
+    actor.send({ type: 'session.register', username: 'anna', displayName: 'Анна', password: 'pw123456' });
+    await waitFor(actor, (s) => s.context.registeredUsername === 'anna');
+    expect(got).toEqual(['anna']);
+  });
+});

@@ -1,0 +1,79 @@
+// The typed API client on ofetch (spec points 6 and 7): base path rules, bearer header on every request,
+// credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request.
+import { FetchError, ofetch } from 'ofetch';
+import { api, type BodyOf, type QueryOf, type ResponseOf, type RouteName } from '../contract/api';
+import { apiBaseUrl, buildSettings } from './endpoints';
+
+/** How the client reads and renews the session; the app wires it to the session actor. */
+export interface AuthBridge {
+  accessToken(): string | null;
+  refreshToken(): string | null;
+  /** Renews the tokens (one refresh for any number of waiting requests); resolves the new access token or null. */
+  refresh(): Promise<string | null>;
+}
+
+export interface CallOptions<K extends RouteName> {
+  body?: BodyOf<K>;
+  query?: QueryOf<K>;
+  params?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  call<K extends RouteName>(name: K, options?: CallOptions<K>): Promise<ResponseOf<K>>;
+}
+
+export function defaultBaseUrl(): string {
+  return typeof window === 'undefined' ? '/api' : apiBaseUrl(window.location, buildSettings());
+}
+
+const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, refresh: async () => null };
+
+export function createApiClient(options: { baseURL?: string; auth?: AuthBridge } = {}): ApiClient {
+  const auth = options.auth ?? noAuth;
+  const $fetch = ofetch.create({
+    baseURL: options.baseURL ?? defaultBaseUrl(),
+    credentials: 'include',
+    retry: 0, // ofetch retries GETs by default; the only repeat allowed is the one after a refresh
+  });
+
+  function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
+    const route = api[name];
+    const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
+    return $fetch<ResponseOf<K>>(path, {
+      method: route.method,
+      body: o.body as Record<string, unknown> | undefined,
+      query: o.query as Record<string, unknown> | undefined,
+      headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+      signal: o.signal,
+    });
+  }
+
+  return {
+    async call(name, o = {}) {
+      const token = auth.accessToken();
+      try {
+        return await send(name, o, token);
+      } catch (err) {
+        // The refresh call itself is never refreshed; without a refresh token the original error stands.
+        if (statusOf(err) !== 401 || name === 'refresh' || !auth.refreshToken()) throw err;
+        const current = auth.accessToken();
+        // Another request may have refreshed meanwhile: then repeat with its token instead of refreshing again.
+        const fresh = current && current !== token ? current : await auth.refresh();
+        if (!fresh) throw err;
+        return await send(name, o, fresh);
+      }
+    },
+  };
+}
+
+export function statusOf(err: unknown): number | undefined {
+  return err instanceof FetchError ? err.status : undefined;
+}
+
+/** The server's `{ message }` from a failed request, if it sent one. */
+export function serverMessage(err: unknown): string | null {
+  if (!(err instanceof FetchError)) return null;
+  const data = err.data as { message?: unknown } | undefined;
+  return typeof data?.message === 'string' && data.message ? data.message : null;
+}

@@ -1,0 +1,28 @@
+// The socket factory (spec point 7): websocket transport only, the address rules, the token both in the
+// auth payload and as a query parameter, the default path; reconnection follows socket.io's defaults.
+import { io, type Socket } from 'socket.io-client';
+import type { ClientEvent, ClientEventName, ServerEvent, ServerEventName } from '../contract/events';
+import { buildSettings, socketUrl } from './endpoints';
+
+export type ServerToClient = { [K in ServerEventName]: (payload: ServerEvent<K>) => void };
+export type ClientToServer = { [K in ClientEventName]: (payload: ClientEvent<K>, ack?: (r: unknown) => void) => void };
+export type AppSocket = Socket<ServerToClient, ClientToServer>;
+
+export function defaultSocketUrl(): string {
+  return socketUrl(window.location, buildSettings());
+}
+
+export function createSocket(token: string, url: string = defaultSocketUrl()): AppSocket {
+  return io(url, {
+    transports: ['websocket'],
+    auth: { token },
+    query: { token },
+    autoConnect: true,
+  });
+}
+
+/** Points the next (re)connection at a fresh token; socket.io reads auth and query on every attempt. */
+export function updateSocketToken(socket: AppSocket, token: string): void {
+  socket.auth = { token };
+  socket.io.opts.query = { ...(socket.io.opts.query as Record<string, string> | undefined), token };
+}
