@@ -12,13 +12,24 @@ import type { DB } from './schema';
 export type Database = Kysely<DB>;
 export type Dialect = 'sqlite' | 'postgres';
 
+const queriesRun = new WeakMap<object, { n: number }>();
+
+/** How many statements this database handle has executed (tests use it to prove lists don't query per row). */
+export function queryCount(db: Database): number {
+  return queriesRun.get(db)?.n ?? 0;
+}
+
 export async function openDatabase(config: Config): Promise<{ db: Database; dialect: Dialect }> {
   let db: Database;
   let dialect: Dialect;
+  const counter = { n: 0 };
+  const log = () => {
+    counter.n++;
+  };
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
   } else if (config.databaseUrl) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite file)');
   } else {
@@ -29,8 +40,9 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
     file.pragma('synchronous = NORMAL');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }), log });
   }
+  queriesRun.set(db, counter);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
