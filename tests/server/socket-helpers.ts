@@ -1,7 +1,7 @@
 // Real socket.io-client connections for the gateway tests, and small helpers to wait for an event or
 // to prove that none arrives.
 import { io, type Socket } from 'socket.io-client';
-import { client } from './harness';
+import type { client } from './harness';
 
 export type Api = ReturnType<typeof client>;
 export type TestUser = Awaited<ReturnType<Api['user']>>;
