@@ -1,0 +1,175 @@
+// A small page that drives livekit-client against the embedded SFU for e2e/sfu.spec.ts. It exposes `window.sfu`
+// so the spec can join, publish, chat, mute and read what was received (decoded video frames, audio energy).
+import {
+  type RemoteParticipant,
+  type RemoteTrack,
+  type RemoteTrackPublication,
+  Room,
+  RoomEvent,
+  Track,
+} from 'livekit-client';
+
+interface ReceivedTrack {
+  identity: string;
+  source: string;
+  kind: string;
+  width: number;
+  framesDecoded: number;
+}
+
+let room: Room | null = null;
+const chats: Array<{ from: string; text: string; via: string }> = [];
+const events: string[] = [];
+const media = document.getElementById('media') as HTMLElement;
+let audioContext: AudioContext | null = null;
+let screenCanvasTimer: number | undefined;
+
+function remoteTracks(): Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> {
+  const out: Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> = [];
+  for (const p of room?.remoteParticipants.values() ?? []) {
+    for (const pub of p.trackPublications.values()) if (pub.track) out.push({ p, pub, track: pub.track });
+  }
+  return out;
+}
+
+async function framesDecoded(track: RemoteTrack): Promise<number> {
+  const stats = await track.receiver?.getStats();
+  let frames = 0;
+  stats?.forEach((s) => {
+    if (s.type === 'inbound-rtp') frames = Math.max(frames, (s as { framesDecoded?: number }).framesDecoded ?? 0);
+  });
+  return frames;
+}
+
+/** Root mean square of a remote audio track over ~1.5 s, measured with an AnalyserNode. */
+async function audioEnergy(track: MediaStreamTrack): Promise<number> {
+  audioContext ??= new AudioContext();
+  await audioContext.resume();
+  const source = audioContext.createMediaStreamSource(new MediaStream([track]));
+  const analyser = audioContext.createAnalyser();
+  analyser.fftSize = 2048;
+  source.connect(analyser);
+  const buf = new Float32Array(analyser.fftSize);
+  let max = 0;
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    analyser.getFloatTimeDomainData(buf);
+    let sum = 0;
+    for (const v of buf) sum += v * v;
+    max = Math.max(max, Math.sqrt(sum / buf.length));
+  }
+  source.disconnect();
+  return max;
+}
+
+const api = {
+  async join(url: string, token: string, publish: { camera?: boolean; microphone?: boolean } = {}) {
+    room = new Room({
+      adaptiveStream: false,
+      dynacast: false,
+      // The embedded SFU forwards one VP8 layer: the app turns simulcast off when it talks to it.
+      publishDefaults: { simulcast: false, videoCodec: 'vp8', red: false },
+    });
+    room
+      .on(RoomEvent.ParticipantConnected, (p) => events.push(`joined:${p.identity}`))
+      .on(RoomEvent.ParticipantDisconnected, (p) => events.push(`left:${p.identity}`))
+      .on(RoomEvent.TrackMuted, (pub, p) => events.push(`muted:${p.identity}:${pub.source}`))
+      .on(RoomEvent.TrackUnmuted, (pub, p) => events.push(`unmuted:${p.identity}:${pub.source}`))
+      .on(RoomEvent.TrackUnpublished, (pub, p) => events.push(`unpublished:${p.identity}:${pub.source}`))
+      .on(RoomEvent.TrackSubscribed, (track, pub, p) => {
+        events.push(`subscribed:${p.identity}:${pub.source}`);
+        const el = track.attach();
+        el.dataset.identity = p.identity;
+        media.append(el);
+      })
+      .on(RoomEvent.DataReceived, (payload, p) => {
+        chats.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload), via: 'data' });
+      });
+    room.registerTextStreamHandler('lk.chat', async (reader, from) => {
+      chats.push({ from: from.identity, text: await reader.readAll(), via: 'text-stream' });
+    });
+    await room.connect(url, token);
+    if (publish.camera !== false) await room.localParticipant.setCameraEnabled(true);
+    if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
+    return { sid: room.localParticipant.sid, identity: room.localParticipant.identity };
+  },
+
+  async connectOnly(url: string, token: string): Promise<string> {
+    const r = new Room();
+    try {
+      await r.connect(url, token);
+      await r.disconnect();
+      return 'connected';
+    } catch (err) {
+      return `${(err as Error).name}: ${(err as Error).message}`;
+    }
+  },
+
+  participants(): string[] {
+    return [...(room?.remoteParticipants.values() ?? [])].map((p) => p.identity).sort();
+  },
+
+  events(): string[] {
+    return [...events];
+  },
+
+  async received(): Promise<ReceivedTrack[]> {
+    const out: ReceivedTrack[] = [];
+    for (const { p, pub, track } of remoteTracks()) {
+      const el = media.querySelector<HTMLVideoElement>(`video[data-identity="${p.identity}"]`);
+      const videoEls = [...media.querySelectorAll<HTMLVideoElement>('video')].filter((v) =>
+        (v.srcObject as MediaStream | null)?.getTracks().includes(track.mediaStreamTrack),
+      );
+      out.push({
+        identity: p.identity,
+        source: pub.source,
+        kind: pub.kind,
+        width: track.kind === Track.Kind.Video ? (videoEls[0] ?? el)?.videoWidth ?? 0 : 0,
+        framesDecoded: track.kind === Track.Kind.Video ? await framesDecoded(track) : 0,
+      });
+    }
+    return out;
+  },
+
+  async audioFrom(identity: string): Promise<number> {
+    const found = remoteTracks().find((t) => t.p.identity === identity && t.pub.source === Track.Source.Microphone);
+    return found ? audioEnergy(found.track.mediaStreamTrack) : -1;
+  },
+
+  async chat(text: string): Promise<void> {
+    await room?.localParticipant.sendText(text, { topic: 'lk.chat' });
+    await room?.localParticipant.publishData(new TextEncoder().encode(text), { reliable: true });
+  },
+
+  chats() {
+    return [...chats];
+  },
+
+  async setMicrophone(enabled: boolean): Promise<void> {
+    await room?.localParticipant.setMicrophoneEnabled(enabled);
+  },
+
+  /** A canvas stream published as a screen share (headless capture of a real screen is not available). */
+  async shareScreen(): Promise<void> {
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+    let n = 0;
+    screenCanvasTimer = window.setInterval(() => {
+      ctx.fillStyle = `hsl(${(n += 7) % 360} 80% 50%)`;
+      ctx.fillRect(0, 0, 640, 360);
+      ctx.fillStyle = '#fff';
+      ctx.fillText(`screen ${n}`, 20, 40);
+    }, 50);
+    const [track] = canvas.captureStream(20).getVideoTracks();
+    await room?.localParticipant.publishTrack(track as MediaStreamTrack, { source: Track.Source.ScreenShare, simulcast: false });
+  },
+
+  async leave(): Promise<void> {
+    window.clearInterval(screenCanvasTimer);
+    await room?.disconnect();
+  },
+};
+
+(window as unknown as { sfu: typeof api }).sfu = api;

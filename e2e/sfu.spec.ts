@@ -1,0 +1,119 @@
+// Two and three browsers (livekit-client in Chromium with fake camera and microphone) calling through the
+// embedded SFU: media both ways, a late joiner, chat, screen share, mute, leave and a refused token.
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config';
+import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+
+test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
+
+interface Received {
+  identity: string;
+  source: string;
+  kind: string;
+  width: number;
+  framesDecoded: number;
+}
+
+let h: SfuHarness;
+const contexts: BrowserContext[] = [];
+
+test.beforeAll(async () => {
+  h = await startSfuHarness();
+});
+test.afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await h?.close();
+});
+
+async function openParticipant(browser: Browser, identity: string, room: string): Promise<Page> {
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.log(`[${identity}] ${m.text()}`);
+  });
+  await page.goto(h.pageUrl);
+  const token = await mintToken(identity, room);
+  await page.evaluate(([url, t]) => (window as never as { sfu: { join(u: string, t: string): Promise<unknown> } }).sfu.join(url, t), [h.sfu.url, token]);
+  return page;
+}
+
+const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
+
+async function expectVideoFrom(page: Page, identity: string, source = 'camera'): Promise<void> {
+  await expect
+    .poll(async () => {
+      const got = await call<Received[]>(page, 'received');
+      const v = got.find((r) => r.identity === identity && r.source === source);
+      return v ? v.framesDecoded > 0 && v.width > 0 : false;
+    }, { timeout: 20_000, message: `video (${source}) from ${identity}` })
+    .toBe(true);
+}
+
+async function expectAudioFrom(page: Page, identity: string): Promise<void> {
+  await expect
+    .poll(() => call<number>(page, 'audioFrom', identity), { timeout: 20_000, message: `audio from ${identity}` })
+    .toBeGreaterThan(0.001);
+}
+
+test('two browsers see and hear each other, a late joiner gets every track, chat, screen share, mute and leave', async ({ browser }) => {
+  const room = 'room-main';
+  const alice = await openParticipant(browser, 'alice', room);
+  const bob = await openParticipant(browser, 'bob', room);
+
+  await expectVideoFrom(alice, 'bob');
+  await expectVideoFrom(bob, 'alice');
+  await expectAudioFrom(alice, 'bob');
+  await expectAudioFrom(bob, 'alice');
+
+  // Chat both ways: text streams (lk.chat) and plain reliable data packets.
+  await call(alice, 'chat', 'привет от alice');
+  await call(bob, 'chat', 'hello from bob');
+  const chatOf = (page: Page) => call<Array<{ from: string; text: string; via: string }>>(page, 'chats');
+  await expect.poll(() => chatOf(bob)).toEqual(
+    expect.arrayContaining([
+      { from: 'alice', text: 'привет от alice', via: 'text-stream' },
+      { from: 'alice', text: 'привет от alice', via: 'data' },
+    ]),
+  );
+  await expect.poll(() => chatOf(alice)).toEqual(
+    expect.arrayContaining([{ from: 'bob', text: 'hello from bob', via: 'text-stream' }]),
+  );
+
+  // A third participant joins late and receives all four tracks already flowing.
+  const carol = await openParticipant(browser, 'carol', room);
+  for (const who of ['alice', 'bob']) {
+    await expectVideoFrom(carol, who);
+    await expectAudioFrom(carol, who);
+  }
+  await expectVideoFrom(alice, 'carol');
+
+  // Screen share arrives at the others.
+  await call(alice, 'shareScreen');
+  await expectVideoFrom(bob, 'alice', 'screen_share');
+  await expectVideoFrom(carol, 'alice', 'screen_share');
+
+  // Mute is seen.
+  await call(bob, 'setMicrophone', false);
+  await expect.poll(() => call<string[]>(alice, 'events')).toContain('muted:bob:microphone');
+  await call(bob, 'setMicrophone', true);
+  await expect.poll(() => call<string[]>(alice, 'events')).toContain('unmuted:bob:microphone');
+
+  // Leave is seen.
+  await call(carol, 'leave');
+  await expect.poll(() => call<string[]>(alice, 'participants')).toEqual(['bob']);
+  await expect.poll(() => call<string[]>(bob, 'events')).toContain('left:carol');
+});
+
+test('a bad token is refused with a clear error', async ({ browser }) => {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(h.pageUrl);
+  const wrong = await mintToken('mallory', 'room-x', {}, { secret: 'not-the-secret-not-the-secret-not-the-secret' });
+  expect(await call<string>(page, 'connectOnly', h.sfu.url, wrong)).toMatch(/NotAllowed|not allowed|invalid token/i);
+  const expired = await mintToken('mallory', 'room-x', {}, { ttl: -60 });
+  expect(await call<string>(page, 'connectOnly', h.sfu.url, expired)).toMatch(/expired/i);
+  expect(h.sfu.rooms.has('room-x')).toBe(false);
+});

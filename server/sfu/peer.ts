@@ -1,0 +1,23 @@
+// werift peer connection set up the way browsers and the Rust SDK accept from this SFU: opus and VP8 only
+// (nack, pli, remb), no RED, no header extensions, no STUN/TURN, and host candidates on the advertised addresses.
+import * as werift from 'werift';
+
+export function createPeer(hostAddresses: readonly string[]): werift.RTCPeerConnection {
+  return new werift.RTCPeerConnection({
+    iceServers: [],
+    iceUseIpv6: false,
+    // werift binds each candidate's socket on the wildcard address, so any address routed to this machine works.
+    iceAdditionalHostAddresses: [...hostAddresses],
+    codecs: {
+      audio: [new werift.RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
+      video: [
+        new werift.RTCRtpCodecParameters({
+          mimeType: 'video/VP8',
+          clockRate: 90000,
+          rtcpFeedback: [werift.useNACK(), werift.usePLI(), werift.useREMB()],
+        }),
+      ],
+    },
+    headerExtensions: { audio: [], video: [] },
+  });
+}

@@ -1,0 +1,135 @@
+// A room: made on first join, closed when the last participant leaves. Tells participants about each other,
+// wires subscriptions when tracks are published and relays data packets.
+import {
+  DataPacket,
+  type JoinResponse,
+  ParticipantInfo_State,
+  Room as RoomInfo,
+} from '@livekit/protocol';
+import type { PublishedTrack } from './forwarding';
+import { newSid } from './ids';
+import type { SfuLogger } from './logger';
+import type { Participant, ParticipantHost } from './participant';
+
+const RELIABLE_LABEL = '_reliable';
+
+export class Room implements ParticipantHost {
+  readonly sid = newSid('RM_');
+  readonly createdAt = Date.now();
+  readonly participants = new Map<string, Participant>();
+
+  constructor(
+    readonly name: string,
+    readonly hostAddresses: readonly string[],
+    readonly allowedAddresses: ReadonlySet<string>,
+    readonly logger: SfuLogger,
+    private readonly onEmpty: (room: Room) => void,
+  ) {}
+
+  info(): RoomInfo {
+    return new RoomInfo({
+      sid: this.sid,
+      name: this.name,
+      creationTime: BigInt(Math.floor(this.createdAt / 1000)),
+      creationTimeMs: BigInt(this.createdAt),
+      numParticipants: this.participants.size,
+      emptyTimeout: 0,
+      departureTimeout: 0,
+    });
+  }
+
+  /** Adds the participant and returns what its JoinResponse lists: the room and the others with their tracks. */
+  join(p: Participant): Pick<JoinResponse, 'room' | 'otherParticipants'> {
+    const others = [...this.participants.values()].filter((o) => !o.grants.hidden).map((o) => o.info());
+    this.participants.set(p.sid, p);
+    this.participantChanged(p);
+    return { room: this.info(), otherParticipants: others };
+  }
+
+  /** Subscribe the newcomer to what is already published (after its JoinResponse announced the publishers). */
+  subscribeToExisting(p: Participant): void {
+    if (!p.autoSubscribe) return;
+    for (const other of this.participants.values()) {
+      if (other === p) continue;
+      for (const track of other.published.values()) p.subscribe(track);
+    }
+  }
+
+  participantChanged(p: Participant): void {
+    if (p.grants.hidden) {
+      p.send({ case: 'update', value: { participants: [p.info()] } as never });
+      return;
+    }
+    const update = { case: 'update' as const, value: { participants: [p.info()] } as never };
+    for (const other of this.participants.values()) other.send(update);
+  }
+
+  trackPublished(p: Participant, track: PublishedTrack): void {
+    this.participantChanged(p);
+    for (const other of this.participants.values()) if (other !== p && other.autoSubscribe) other.subscribe(track);
+  }
+
+  trackUnpublished(p: Participant, track: PublishedTrack): void {
+    for (const other of this.participants.values()) other.unsubscribe(track.sid);
+    this.participantChanged(p);
+  }
+
+  findTrack(trackSid: string): PublishedTrack | undefined {
+    for (const p of this.participants.values()) {
+      const t = p.published.get(trackSid);
+      if (t) return t;
+    }
+    return undefined;
+  }
+
+  dataReceived(from: Participant, label: string, bytes: Uint8Array): void {
+    if (!from.grants.canPublishData) return;
+    let packet: DataPacket;
+    try {
+      packet = DataPacket.fromBinary(bytes);
+    } catch {
+      this.logger.debug({ participant: from.identity }, 'undecodable data packet dropped');
+      return;
+    }
+    // The server, not the sender, says who sent it.
+    packet.participantIdentity = from.identity;
+    packet.participantSid = from.sid;
+    let destinations = packet.destinationIdentities;
+    if (packet.value.case === 'user') {
+      packet.value.value.participantIdentity = from.identity;
+      packet.value.value.participantSid = from.sid;
+      if (destinations.length === 0) destinations = packet.value.value.destinationIdentities;
+    }
+    if (label === RELIABLE_LABEL) packet.sequence = ++from.reliableSequence;
+    const out = packet.toBinary();
+    for (const p of this.participants.values()) {
+      if (p === from) continue;
+      if (destinations.length > 0 && !destinations.includes(p.identity)) continue;
+      p.sendData(label, out);
+    }
+  }
+
+  leave(p: Participant, reason: string): void {
+    if (this.participants.get(p.sid) !== p) return;
+    this.logger.info({ room: this.name, participant: p.identity, reason }, 'participant left');
+    this.participants.delete(p.sid);
+    for (const track of p.published.values()) {
+      for (const other of this.participants.values()) other.unsubscribe(track.sid);
+    }
+    p.close();
+    p.bumpVersion();
+    const gone = p.info();
+    gone.state = ParticipantInfo_State.DISCONNECTED;
+    gone.tracks = [];
+    for (const other of this.participants.values()) other.send({ case: 'update', value: { participants: [gone] } as never });
+    p.disconnect(reason);
+    if (this.participants.size === 0) this.onEmpty(this);
+  }
+
+  close(reason: string): void {
+    for (const p of [...this.participants.values()]) {
+      p.send({ case: 'leave', value: { canReconnect: false, reason: 0 } as never });
+      this.leave(p, reason);
+    }
+  }
+}
