@@ -38,11 +38,10 @@ export class Room implements ParticipantHost {
     });
   }
 
-  /** Adds the participant and returns what its JoinResponse lists: the room and the others with their tracks. */
+  /** Adds the participant and returns what its JoinResponse lists; the caller announces it after that response. */
   join(p: Participant): Pick<JoinResponse, 'room' | 'otherParticipants'> {
     const others = [...this.participants.values()].filter((o) => !o.grants.hidden).map((o) => o.info());
     this.participants.set(p.sid, p);
-    this.participantChanged(p);
     return { room: this.info(), otherParticipants: others };
   }
 
