@@ -1,4 +1,25 @@
-// Placeholder entry until the client foundation lands.
+// The browser entry: the inspector (development, ?inspect), the root actor, the router.
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { startInspector } from './services/inspector';
+import { AppRoutes } from './ui/AppRoutes';
+import { RuntimeProvider } from './ui/RuntimeContext';
+import { createRuntime } from './ui/runtime';
+import './styles/app.css';
 
-createRoot(document.getElementById('root') as HTMLElement).render(<h1>Беседа</h1>);
+async function start() {
+  const inspect = await startInspector().catch(() => undefined);
+  const runtime = createRuntime({ inspect });
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <RuntimeProvider runtime={runtime}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </RuntimeProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -98,6 +98,12 @@ export const ReceiptsBody = z.strictObject({
 export const MarkReadBody = z.strictObject({ conversationId: Id });
 
 export const UploadResponse = z.object({ url: z.string(), attachment: Attachment });
+/**
+ * POST /api/upload is multipart/form-data (one file in the field `file`, bearer token), so it is not in the
+ * JSON route table below. Answer 201 UploadResponse; 413 past the size limit. `url` is same-origin
+ * (`/uploads/<32 hex>`) and goes into SendBody.attachments as is.
+ */
+export const uploadRoute = { method: 'POST', path: '/upload', field: 'file', response: UploadResponse } as const;
 
 export const LivekitTokenBody = z.strictObject({
   room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),

@@ -15,12 +15,12 @@ function stubbedApp(opened: string[]) {
   return appMachine.provide({
     actors: {
       realtime: realtimeMachine.provide({
-        actors: { socket: fromCallback<never, { token: string }>(({ input }) => void opened.push(input.token)) },
+        actors: { socket: fromCallback<never, { token: string }>(({ input }) => void opened.push(input.token)) as never },
       }),
       session: sessionMachine.provide({
         actors: {
-          logout: fromPromise(async () => ({ ok: true })),
-          login: fromPromise(async () => ({ user, accessToken: 'a1', refreshToken: 'r1' })),
+          logout: fromPromise(async () => ({ ok: true })) as never,
+          login: fromPromise(async () => ({ user, accessToken: 'a1', refreshToken: 'r1' })) as never,
         },
       }),
       connectivity: connectivityMachine.provide({ actors: { ping: fromPromise(() => new Promise<number>(() => {})) } }),
@@ -30,7 +30,7 @@ function stubbedApp(opened: string[]) {
 
 describe('app (root actor)', () => {
   it('spawns session, realtime and connectivity under their systemIds', () => {
-    const app = createActor(stubbedApp([])).start();
+    const app = createActor(stubbedApp([]), { input: {} }).start();
     for (const id of ['session', 'realtime', 'connectivity']) expect(app.system.get(id)).toBeDefined();
     expect(app.getSnapshot().context.session).toBe(app.system.get('session'));
   });
@@ -50,7 +50,7 @@ describe('app (root actor)', () => {
 
   it('signed out, realtime stays idle until sign-in sets the token', async () => {
     const opened: string[] = [];
-    const app = createActor(stubbedApp(opened)).start();
+    const app = createActor(stubbedApp(opened), { input: {} }).start();
     const { session, realtime } = app.getSnapshot().context;
     expect(realtime.getSnapshot().value).toBe('idle');
     session.send({ type: 'session.signIn', username: 'anna', password: 'pw' });

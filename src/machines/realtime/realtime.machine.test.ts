@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromCallback, sendTo } from 'xstate';
+import { createActor, createMachine, fromCallback } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
 import { type RealtimeEvent, realtimeMachine, type SocketCommand } from './realtime.machine';
 
@@ -77,7 +77,6 @@ describe('realtime wiring', () => {
           }),
         },
       ],
-      on: { forward: { actions: sendTo('realtime', ({ event }) => event.inner) } },
     });
     const root = createActor(parent).start();
     const realtime = root.system.get('realtime');

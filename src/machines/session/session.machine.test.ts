@@ -17,7 +17,7 @@ const user = {
   email: null,
 };
 const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
-const hang = fromPromise(() => new Promise<never>(() => {}));
+const hang = fromPromise(() => new Promise<never>(() => {})) as never; // never settles: paths send the results
 const stubbed = sessionMachine.provide({ actors: { login: hang, register: hang, refresh: hang, logout: hang } });
 
 const serverError = (message: string) => {
@@ -76,10 +76,11 @@ describe('session with resolving actors', () => {
     const actor = createActor(
       sessionMachine.provide({
         actors: {
-          login: fromPromise(async () => Promise.reject(serverError('Неверный никнейм или пароль'))),
-          register: fromPromise(async () => Promise.reject(serverError('Этот никнейм уже занят'))),
+          login: fromPromise(async () => Promise.reject(serverError('Неверный никнейм или пароль'))) as never,
+          register: fromPromise(async () => Promise.reject(serverError('Этот никнейм уже занят'))) as never,
         },
       }),
+      { input: {} },
     ).start();
     actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
     await waitFor(actor, (s) => s.context.signInError !== null);
@@ -116,7 +117,8 @@ describe('session with resolving actors', () => {
 
   it('emits session.registered so the view can go back to sign-in', async () => {
     const actor = createActor(
-      sessionMachine.provide({ actors: { register: fromPromise(async () => ({ user })) } }),
+      sessionMachine.provide({ actors: { register: fromPromise(async () => ({ user })) as never } }),
+      { input: {} },
     ).start();
     const got: string[] = [];
     actor.on('session.registered', (e) => got.push(e.username));

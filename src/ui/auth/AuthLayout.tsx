@@ -1,0 +1,39 @@
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { BrandMark } from '../BrandMark';
+
+export const PRODUCT_TITLE = 'Беседа';
+export const TAGLINE = 'Чаты, звонки и друзья — на вашем сервере';
+
+/** Brand side panel and the two tabs; the remembered origin travels with the tab links. */
+export function AuthLayout() {
+  const location = useLocation();
+  return (
+    <div className="auth">
+      <aside className="auth-brand">
+        <div className="auth-brand-inner">
+          <BrandMark size={72} />
+          <h1 className="auth-title">{PRODUCT_TITLE}</h1>
+          <p className="auth-tagline">{TAGLINE}</p>
+        </div>
+        <ul className="auth-points" aria-hidden="true">
+          <li>Личные и групповые чаты</li>
+          <li>Аудио- и видеозвонки</li>
+          <li>Ваши данные остаются у вас</li>
+        </ul>
+      </aside>
+      <main className="auth-main">
+        <div className="auth-card">
+          <nav className="tabs" aria-label="Вход и регистрация">
+            <NavLink to="/auth" end replace state={location.state} className="tab">
+              Войти
+            </NavLink>
+            <NavLink to="/auth/register" replace state={location.state} className="tab">
+              Регистрация
+            </NavLink>
+          </nav>
+          <Outlet />
+        </div>
+      </main>
+    </div>
+  );
+}
