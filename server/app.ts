@@ -1,5 +1,6 @@
 // Builds the whole HTTP server for a configuration: database, secrets, routes, realtime gateway.
 // main.ts listens on it; tests build one per suite on a free port with a temporary data directory.
+import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAccessTokens } from './auth/access-tokens';
@@ -15,6 +16,8 @@ import { conversationsRoutes } from './conversations/conversations.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { createGateway } from './realtime/gateway';
+import { localDiskStorage } from './uploads/storage';
+import { uploadsRoutes } from './uploads/uploads.routes';
 import { loadSecrets } from './secrets';
 import { statusRoutes } from './users/status.routes';
 
@@ -54,6 +57,7 @@ export async function createServer(config: Config): Promise<Server> {
   conversationsRoutes(app, ctx, authenticate);
   messagesRoutes(app, ctx, authenticate);
   receiptsRoutes(app, ctx, authenticate);
+  await uploadsRoutes(app, ctx, authenticate, localDiskStorage(path.join(config.dataDir, 'uploads')));
   await serveClient(app, config.clientDir);
 
   await app.ready();

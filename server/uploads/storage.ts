@@ -1,0 +1,43 @@
+// Where uploaded bytes live. Local disk (DATA_DIR/uploads) by default; an S3-compatible store can
+// implement the same interface. Keys are server-generated and already validated (see file-names.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface UploadStorage {
+  /** Streams `source` into `key`; on failure nothing is left behind and the error is rethrown. */
+  write(key: string, source: Readable): Promise<void>;
+  /** A stream of the stored bytes, or null when the key is unknown. */
+  read(key: string): Promise<Readable | null>;
+  remove(key: string): Promise<void>;
+}
+
+export function localDiskStorage(dir: string): UploadStorage {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = (key: string) => path.join(dir, path.basename(key));
+  return {
+    async write(key, source) {
+      const target = file(key);
+      const partial = `${target}.part`;
+      try {
+        await pipeline(source, fs.createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+        await fs.promises.rename(partial, target);
+      } catch (err) {
+        await fs.promises.rm(partial, { force: true });
+        throw err;
+      }
+    },
+    async read(key) {
+      try {
+        const handle = await fs.promises.open(file(key), 'r');
+        return handle.createReadStream();
+      } catch {
+        return null;
+      }
+    },
+    async remove(key) {
+      await fs.promises.rm(file(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,141 @@
+// POST /api/upload (multipart, field `file`) and GET /uploads/<key>. The upload is streamed to storage
+// under a size limit; its type is sniffed from the bytes (the client's name and type are ignored);
+// images get their width and height. Only raster images are ever served inline.
+import { randomUUID } from 'node:crypto';
+import { pipeline, Transform } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { uploadRoute } from '../../src/contract/api';
+import type { Attachment } from '../../src/contract/entities';
+import type { AppContext } from '../context';
+import type { Authenticate } from '../http/contract-route';
+import { badRequest, HttpError, notFound } from '../http/errors';
+import { cleanFileName, contentDisposition, isStorageKey, newStorageKey } from './file-names';
+import type { UploadStorage } from './storage';
+
+/** Formats browsers render as plain pixels; everything else (SVG and HTML included) is a download. */
+const RASTER_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const SNIFF_BYTES = 4100;
+
+/** Passes bytes through, keeping the first few for type sniffing and counting the rest. */
+function sniffer() {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (kept < SNIFF_BYTES) {
+        chunks.push(chunk.subarray(0, SNIFF_BYTES - kept));
+        kept += Math.min(chunk.length, SNIFF_BYTES - kept);
+      }
+      done(null, chunk);
+    },
+  });
+  return { stream, head: () => Buffer.concat(chunks), size: () => size };
+}
+
+export async function uploadsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  authenticate: Authenticate,
+  storage: UploadStorage,
+): Promise<void> {
+  const limit = ctx.config.uploadLimitBytes;
+  const tooLarge = () => new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
+  await app.register(multipart, { limits: { fileSize: limit, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
+
+  app.post(`/api${uploadRoute.path}`, {
+    onRequest: async (req) => {
+      req.userId = await authenticate(req);
+      // Refuse an oversized body before reading it (multipart adds a little framing around the file).
+      const length = Number(req.headers['content-length']);
+      if (Number.isFinite(length) && length > limit + 64 * 1024) throw tooLarge();
+    },
+    handler: async (req, reply) => {
+      const userId = req.userId as string;
+      const file = await req.file();
+      if (!file || file.fieldname !== uploadRoute.field) throw badRequest('Прикрепите файл в поле file');
+
+      const sniff = sniffer();
+      const key = newStorageKey();
+      try {
+        // pipeline (not pipe) so the size-limit error reaches storage and the partial file is removed.
+        await storage.write(key, pipeline(file.file, sniff.stream, () => {}));
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE' || file.file.truncated) throw tooLarge();
+        throw err;
+      }
+      if (file.file.truncated) {
+        await storage.remove(key);
+        throw tooLarge();
+      }
+      if (sniff.size() === 0) {
+        await storage.remove(key);
+        throw badRequest('Файл пустой');
+      }
+
+      const detected = await fileTypeFromBuffer(sniff.head());
+      let kind: 'IMAGE' | 'FILE' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : 'FILE';
+      let width: number | null = null;
+      let height: number | null = null;
+      if (kind === 'IMAGE') {
+        const source = await storage.read(key);
+        try {
+          const meta = source ? await source.pipe(sharp()).metadata() : null;
+          width = meta?.width ?? null;
+          height = meta?.height ?? null;
+          if (!width || !height) kind = 'FILE';
+        } catch {
+          // A valid signature over broken pixels: keep it, but only as a download.
+          kind = 'FILE';
+        } finally {
+          source?.destroy();
+        }
+      }
+
+      const url = `/uploads/${key}`;
+      const name = cleanFileName(file.filename);
+      await ctx.db
+        .insertInto('uploads')
+        .values({
+          id: randomUUID(),
+          owner_id: userId,
+          storage_key: key,
+          url,
+          original_name: name,
+          mime: detected?.mime ?? 'application/octet-stream',
+          size: sniff.size(),
+          kind,
+          width,
+          height,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const attachment: Attachment = { url, type: kind, name, size: sniff.size(), width, height };
+      reply.status(201);
+      return uploadRoute.response.parse({ url, attachment });
+    },
+  });
+
+  // Capability URLs: the 128-bit random name is the secret (an <img> cannot send a bearer token).
+  app.get('/uploads/:key', async (req, reply) => {
+    const { key } = req.params as { key: string };
+    if (!isStorageKey(key)) throw notFound('Файл не найден');
+    const row = await ctx.db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
+    const body = row ? await storage.read(key) : null;
+    if (!row || !body) throw notFound('Файл не найден');
+    const inline = row.kind === 'IMAGE' && RASTER_IMAGES.has(row.mime);
+    reply
+      .header('Content-Type', inline ? row.mime : 'application/octet-stream')
+      .header('Content-Length', String(row.size))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.original_name))
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .header('Cache-Control', 'private, max-age=31536000, immutable');
+    return reply.send(body);
+  });
+}

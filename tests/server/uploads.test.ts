@@ -1,0 +1,169 @@
+// Uploads over real multipart HTTP: size limit, sniffed types, path-safe names and the serving headers.
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestServer } from './harness';
+import { type Api, befriend, type TestUser } from './socket-helpers';
+
+const LIMIT = 256 * 1024;
+let srv: TestServer;
+let api: Api;
+let alice: TestUser;
+let bob: TestUser;
+let png: Buffer;
+
+beforeAll(async () => {
+  srv = await startTestServer({ uploadLimitBytes: LIMIT });
+  api = client(srv.url);
+  [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
+  await befriend(api, alice, bob);
+  png = await sharp({ create: { width: 37, height: 21, channels: 3, background: '#3366ff' } }).png().toBuffer();
+});
+afterAll(() => srv.close());
+
+async function upload(bytes: Buffer | string, name: string, type: string, token: string | null = alice.accessToken, field = 'file') {
+  const form = new FormData();
+  form.append(field, new Blob([bytes], { type }), name);
+  const res = await fetch(`${srv.url}/api/upload`, {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return { status: res.status, body: await res.json() };
+}
+const uploadsDir = () => path.join(srv.config.dataDir, 'uploads');
+const stored = () => fs.readdirSync(uploadsDir());
+
+describe('POST /api/upload', () => {
+  it('needs a token', async () => {
+    expect((await upload(png, 'a.png', 'image/png', null)).status).toBe(401);
+  });
+
+  it('sniffs an image from its bytes whatever the name and type say, and records its size', async () => {
+    const res = await upload(png, '../../etc/passwd.txt', 'text/plain');
+    expect(res.status).toBe(201);
+    expect(res.body.url).toMatch(/^\/uploads\/[0-9a-f]{32}$/);
+    expect(res.body.attachment).toEqual({ url: res.body.url, type: 'IMAGE', name: 'passwd.txt', size: png.length, width: 37, height: 21 });
+    const key = res.body.url.split('/').pop();
+    expect(fs.readFileSync(path.join(uploadsDir(), key)).equals(png)).toBe(true);
+
+    const got = await fetch(srv.url + res.body.url);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(got.headers.get('content-disposition')).toMatch(/^inline; filename="passwd\.txt"/);
+    expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('never serves HTML, SVG or scripts inline, even when named and typed as an image', async () => {
+    const cases: [string, string, string][] = [
+      ['<!doctype html><html><script>alert(1)</script></html>', 'photo.png', 'image/png'],
+      ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'logo.svg', 'image/svg+xml'],
+      ['alert(document.cookie)', 'app.js', 'text/javascript'],
+    ];
+    for (const [content, name, type] of cases) {
+      const res = await upload(content, name, type);
+      expect(res.status, name).toBe(201);
+      expect(res.body.attachment.type).toBe('FILE');
+      expect(res.body.attachment.width).toBeNull();
+      const got = await fetch(srv.url + res.body.url);
+      expect(got.headers.get('content-type')).toBe('application/octet-stream');
+      expect(got.headers.get('content-disposition')).toMatch(/^attachment; /);
+      expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(got.headers.get('content-security-policy')).toContain('sandbox');
+    }
+  });
+
+  it('keeps a Cyrillic name readable, path-free and quote-safe in Content-Disposition', async () => {
+    // Hand-made multipart: fetch's FormData would percent-escape the quotes and control characters itself.
+    const boundary = 'x-boundary-42';
+    const raw = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="..\\\\..\\\\Отчёт \\"2026\\"\u0007;.txt"\r\n` +
+          'Content-Type: text/html\r\n\r\n',
+      ),
+      Buffer.from('отчёт'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: raw,
+      headers: { authorization: `Bearer ${alice.accessToken}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.attachment.name).toBe('Отчёт 2026;.txt');
+    const got = await fetch(srv.url + body.url);
+    const cd = got.headers.get('content-disposition') ?? '';
+    expect(cd).toBe(`attachment; filename="_____ 2026_.txt"; filename*=UTF-8''${encodeURIComponent('Отчёт 2026;.txt')}`);
+  });
+
+  it('refuses a file over the limit with 413 and keeps nothing of it', async () => {
+    const before = stored().length;
+    // Just over the limit: passes the Content-Length check, stopped while streaming.
+    const streamed = await upload(Buffer.alloc(LIMIT + 1024, 1), 'big.bin', 'application/octet-stream');
+    expect(streamed.status).toBe(413);
+    expect(streamed.body.message).toMatch(/слишком большой/);
+    // Far over: refused from the header before reading.
+    const early = await upload(Buffer.alloc(LIMIT * 3, 1), 'huge.bin', 'application/octet-stream');
+    expect(early.status).toBe(413);
+    expect(stored().length).toBe(before);
+    expect(stored().some((f) => f.endsWith('.part'))).toBe(false);
+    const ok = await upload(Buffer.alloc(LIMIT - 1024, 1), 'fits.bin', 'application/octet-stream');
+    expect(ok.status).toBe(201);
+    expect(ok.body.attachment.size).toBe(LIMIT - 1024);
+  });
+
+  it('answers 4xx for a missing file, another field, an empty file or a JSON body', async () => {
+    expect((await upload(png, 'a.png', 'image/png', alice.accessToken, 'other')).status).toBe(400);
+    expect((await upload('', 'empty.txt', 'text/plain')).status).toBe(400);
+    const json = await api.post('/api/upload', { url: 'x' }, alice.accessToken);
+    expect(json.status).toBeGreaterThanOrEqual(400);
+    expect(json.status).toBeLessThan(500);
+    expect(typeof json.body.message).toBe('string');
+  });
+});
+
+describe('GET /uploads/<key>', () => {
+  it('serves only server-generated keys', async () => {
+    for (const p of ['/uploads/..%2Fsecrets.json', '/uploads/secrets.json', `/uploads/${'0'.repeat(32)}`, '/uploads/%2e%2e']) {
+      const res = await fetch(srv.url + p);
+      expect(res.status, p).toBe(404);
+    }
+  });
+});
+
+describe('attachments in messages', () => {
+  it('sends an image message with the upload’s size, and refuses others’ or mistyped uploads', async () => {
+    const conv = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
+    const img = (await upload(png, 'cat.png', 'image/png')).body;
+    const doc = (await upload('hello', 'doc.txt', 'text/plain')).body;
+    const res = await api.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'IMAGE', content: '', attachments: [{ url: `${srv.url}${img.url}`, type: 'IMAGE' }] },
+      alice.accessToken,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.message.attachments).toEqual([{ url: img.url, type: 'IMAGE', name: 'cat.png', size: png.length, width: 37, height: 21 }]);
+    const file = await api.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'FILE', content: '', attachments: [{ url: img.url, type: 'IMAGE' }, { url: doc.url, type: 'FILE' }] },
+      alice.accessToken,
+    );
+    expect(file.status).toBe(200);
+    expect(file.body.message.attachments.map((a: { name: string }) => a.name)).toEqual(['cat.png', 'doc.txt']);
+    const notMine = await api.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'IMAGE', content: '', attachments: [{ url: img.url, type: 'IMAGE' }] },
+      bob.accessToken,
+    );
+    expect(notMine.status).toBe(400);
+    const mistyped = await api.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'IMAGE', content: '', attachments: [{ url: doc.url, type: 'IMAGE' }] },
+      alice.accessToken,
+    );
+    expect(mistyped.status).toBe(400);
+  });
+});
