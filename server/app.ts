@@ -15,6 +15,7 @@ import { installErrorHandler, unauthorized } from './http/errors';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
+import { livekitRoutes } from './livekit/token.routes';
 import { createGateway } from './realtime/gateway';
 import { localDiskStorage } from './uploads/storage';
 import { uploadsRoutes } from './uploads/uploads.routes';
@@ -57,6 +58,7 @@ export async function createServer(config: Config): Promise<Server> {
   conversationsRoutes(app, ctx, authenticate);
   messagesRoutes(app, ctx, authenticate);
   receiptsRoutes(app, ctx, authenticate);
+  livekitRoutes(app, ctx, authenticate);
   await uploadsRoutes(app, ctx, authenticate, localDiskStorage(path.join(config.dataDir, 'uploads')));
   await serveClient(app, config.clientDir);
 

@@ -24,7 +24,7 @@ afterAll(() => srv.close());
 
 async function upload(bytes: Buffer | string, name: string, type: string, token: string | null = alice.accessToken, field = 'file') {
   const form = new FormData();
-  form.append(field, new Blob([bytes], { type }), name);
+  form.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type }), name);
   const res = await fetch(`${srv.url}/api/upload`, {
     method: 'POST',
     body: form,

@@ -1,0 +1,44 @@
+// POST /api/livekit/token: a LiveKit access token for a room. `conv-<id>` rooms are conversation calls
+// (members only); any other name is an open room (the /calls page) for any signed-in user. The identity
+// is always the server's user id.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AccessToken } from 'livekit-server-sdk';
+import type { AppContext } from '../context';
+import { isMember } from '../conversations/membership';
+import { type Authenticate, contractRoute } from '../http/contract-route';
+import { badRequest, forbidden, notFound } from '../http/errors';
+
+const CONVERSATION_ROOM = /^conv-(.+)$/;
+const METADATA_MAX = 1024;
+const TOKEN_TTL = '6h';
+
+/** LIVEKIT_URL when set; else the embedded media server on the host name the client used to reach us. */
+export function livekitUrl(ctx: AppContext, req: FastifyRequest): string {
+  if (ctx.config.livekit.url) return ctx.config.livekit.url;
+  const scheme = req.protocol === 'https' ? 'wss' : 'ws';
+  const host = req.hostname.includes(':') && !req.hostname.startsWith('[') ? `[${req.hostname}]` : req.hostname;
+  return `${scheme}://${host}:${ctx.config.sfu.port}`;
+}
+
+export function livekitRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
+  contractRoute(app, authenticate, 'livekitToken', async ({ userId, body, req }) => {
+    const room = body.room.trim();
+    const conversationId = CONVERSATION_ROOM.exec(room)?.[1];
+    if (conversationId && !(await isMember(ctx.db, conversationId, userId))) {
+      throw forbidden('Звонок доступен только участникам беседы');
+    }
+    const user = await ctx.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
+    if (!user) throw notFound('Пользователь не найден');
+    // The client's metadata is kept, but userId in it is always the real one.
+    const metadata = JSON.stringify({ ...(body.participantMetadata ?? {}), userId });
+    if (metadata.length > METADATA_MAX) throw badRequest(`participantMetadata — не больше ${METADATA_MAX} байт`);
+    const token = new AccessToken(ctx.secrets.livekitApiKey, ctx.secrets.livekitApiSecret, {
+      identity: userId,
+      name: body.participantName?.trim() || user.display_name,
+      metadata,
+      ttl: TOKEN_TTL,
+    });
+    token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+    return { token: await token.toJwt(), url: livekitUrl(ctx, req) };
+  });
+}
