@@ -52,8 +52,11 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const pingTimeout = options.pingTimeout ?? 15;
   const rooms = new Map<string, Room>();
 
-  const admit = async (url: URL): Promise<Admission> => {
-    const grants = await verifyAccessToken(url.searchParams.get('access_token'), options.apiKey, options.apiSecret);
+  // livekit-client puts the token in the query; the Rust SDK sends `Authorization: Bearer`.
+  const admit = async (url: URL, authorization?: string): Promise<Admission> => {
+    const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1] ?? null;
+    const token = url.searchParams.get('access_token') ?? bearer;
+    const grants = await verifyAccessToken(token, options.apiKey, options.apiSecret);
     const raw = url.searchParams.get('join_request');
     let joinRequest: JoinRequest | null = null;
     if (raw) {
@@ -142,7 +145,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     const url = new URL(req.url ?? '/', 'http://sfu');
     res.setHeader('access-control-allow-origin', '*');
     if (req.method === 'GET' && (url.pathname === '/rtc/v1/validate' || url.pathname === '/rtc/validate')) {
-      admit(url).then(
+      admit(url, req.headers.authorization).then(
         () => res.writeHead(200, { 'content-type': 'text/plain' }).end('success'),
         (err: unknown) => {
           const status = err instanceof TokenError ? err.status : 400;
@@ -168,7 +171,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
       refuse(404, 'not found');
       return;
     }
-    admit(url).then(
+    admit(url, req.headers.authorization).then(
       (admission) =>
         wss.handleUpgrade(req, socket, head, (ws) => {
           try {

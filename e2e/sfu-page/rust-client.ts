@@ -1,0 +1,124 @@
+// A participant driven by @livekit/rtc-node (LiveKit's Rust SDK): publishes a generated 440 Hz tone and a moving
+// 640×360 test pattern, and records what it receives. Used by the rtc-node specs and tests as an independent client.
+import {
+  AudioFrame,
+  AudioSource,
+  AudioStream,
+  LocalAudioTrack,
+  LocalVideoTrack,
+  type RemoteParticipant,
+  type RemoteTrack,
+  type RemoteTrackPublication,
+  Room,
+  RoomEvent,
+  type RoomOptions,
+  TrackKind,
+  TrackPublishOptions,
+  TrackSource,
+  VideoBufferType,
+  VideoCodec,
+  VideoFrame,
+  VideoSource,
+  VideoStream,
+} from '@livekit/rtc-node';
+
+export interface RustReceived {
+  videoFrames: Map<string, { frames: number; width: number }>;
+  audioPeak: Map<string, number>;
+  data: Array<{ from: string; text: string }>;
+}
+
+export class RustParticipant {
+  readonly room = new Room();
+  readonly received: RustReceived = { videoFrames: new Map(), audioPeak: new Map(), data: [] };
+  private timers: NodeJS.Timeout[] = [];
+  private readers: Array<ReadableStreamDefaultReader<unknown>> = [];
+
+  async connect(url: string, token: string): Promise<void> {
+    this.room
+      .on(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub: RemoteTrackPublication, p: RemoteParticipant) =>
+        this.consume(track, p.identity),
+      )
+      .on(RoomEvent.DataReceived, (payload: Uint8Array, p?: RemoteParticipant) => {
+        this.received.data.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload) });
+      });
+    // The Rust SDK takes the single-peer-connection (/rtc/v1) path only when asked.
+    await this.room.connect(url, token, { autoSubscribe: true, dynacast: false, singlePeerConnection: true } as RoomOptions);
+  }
+
+  async publishToneAndPattern(): Promise<void> {
+    const audio = new AudioSource(48000, 1);
+    const video = new VideoSource(640, 360);
+    const publish = (source: TrackSource) =>
+      new TrackPublishOptions({ source, simulcast: false, videoCodec: VideoCodec.VP8, red: false, dtx: false });
+    await this.room.localParticipant?.publishTrack(
+      LocalAudioTrack.createAudioTrack('tone', audio),
+      publish(TrackSource.SOURCE_MICROPHONE),
+    );
+    await this.room.localParticipant?.publishTrack(
+      LocalVideoTrack.createVideoTrack('pattern', video),
+      publish(TrackSource.SOURCE_CAMERA),
+    );
+    let sample = 0;
+    this.timers.push(
+      setInterval(() => {
+        const pcm = new Int16Array(480);
+        for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * sample++) / 48000));
+        audio.captureFrame(new AudioFrame(pcm, 48000, 1, 480)).catch(() => {});
+      }, 10),
+    );
+    let n = 0;
+    const rgba = new Uint8Array(640 * 360 * 4);
+    this.timers.push(
+      setInterval(() => {
+        n++;
+        for (let i = 0; i < rgba.length; i += 4) {
+          const x = (i / 4) % 640;
+          rgba[i] = (x + n * 8) & 255;
+          rgba[i + 1] = (n * 3) & 255;
+          rgba[i + 2] = 128;
+          rgba[i + 3] = 255;
+        }
+        video.captureFrame(new VideoFrame(rgba, 640, 360, VideoBufferType.RGBA));
+      }, 66),
+    );
+  }
+
+  async publishText(text: string): Promise<void> {
+    await this.room.localParticipant?.publishData(new TextEncoder().encode(text), { reliable: true });
+  }
+
+  private consume(track: RemoteTrack, identity: string): void {
+    const key = `${identity}:${track.kind === TrackKind.KIND_VIDEO ? 'video' : 'audio'}`;
+    if (track.kind === TrackKind.KIND_VIDEO) {
+      const reader = new VideoStream(track).getReader();
+      this.readers.push(reader as ReadableStreamDefaultReader<unknown>);
+      void (async () => {
+        for (;;) {
+          const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (done || !value) return;
+          const prev = this.received.videoFrames.get(key) ?? { frames: 0, width: 0 };
+          this.received.videoFrames.set(key, { frames: prev.frames + 1, width: value.frame.width });
+        }
+      })();
+    } else {
+      const reader = new AudioStream(track, 48000, 1).getReader();
+      this.readers.push(reader as ReadableStreamDefaultReader<unknown>);
+      void (async () => {
+        for (;;) {
+          const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (done || !value) return;
+          let peak = this.received.audioPeak.get(key) ?? 0;
+          for (const s of value.data) peak = Math.max(peak, Math.abs(s));
+          this.received.audioPeak.set(key, peak);
+        }
+      })();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    for (const r of this.readers) await r.cancel().catch(() => {});
+    await this.room.disconnect();
+  }
+}
