@@ -18,7 +18,7 @@ const user = {
 };
 const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
 const hang = fromPromise(() => new Promise<never>(() => {})) as never; // never settles: paths send the results
-const stubbed = sessionMachine.provide({ actors: { login: hang, register: hang, refresh: hang, logout: hang } });
+const stubbed = sessionMachine.provide({ actors: { login: hang, register: hang, refresh: hang, logout: hang, fetchMe: hang } });
 
 const serverError = (message: string) => {
   const err = new FetchError('409 Conflict');
@@ -46,6 +46,10 @@ describeModel({
       { type: 'xstate.done.actor.refresh', output: { accessToken: 'a2', refreshToken: 'r2' } },
     ],
     'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('401') }],
+    'xstate.done.actor.me': () => [
+      { type: 'xstate.done.actor.me', output: { user: { ...user, displayName: 'Анна К.' } } },
+    ],
+    'xstate.error.actor.me': () => [{ type: 'xstate.error.actor.me', error: new Error('offline') }],
     'xstate.done.actor.logout': () => [{ type: 'xstate.done.actor.logout', output: { ok: true } }],
     'xstate.error.actor.logout': () => [{ type: 'xstate.error.actor.logout', error: new Error('offline') }],
   },

@@ -1,7 +1,7 @@
 // The session (spec points 3, 4, 7): sign-in, registration, token refresh, sign-out.
 // It starts from what storage held, so a reload stays signed in. Storage writes happen outside the machine
 // (the runtime persists every snapshot); the realtime actor hears about tokens through the system.
-import { assign, type EventObject, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, type EventObject, emit, enqueueActions, fromPromise, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { serverMessage } from '../../services/api';
 import { authApi } from '../../services/auth-api';
@@ -41,6 +41,9 @@ export const sessionMachine = setup({
       authApi.refresh(input.refreshToken),
     ),
     logout: fromPromise<unknown, { refreshToken: string }>(({ input }) => authApi.logout(input.refreshToken)),
+    // Own info (GET /status/me) through the authenticated client; the runtime provides it, since that client
+    // itself refreshes through this machine. Without it there is nothing to refetch.
+    fetchMe: fromPromise<ResponseOf<'me'> | null>(async () => null),
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,
@@ -128,6 +131,18 @@ export const sessionMachine = setup({
     },
     signedIn: {
       entry: 'announceToken',
+      // The stored user may be stale after a reload: refetch it once per signed-in period.
+      invoke: {
+        id: 'me',
+        src: 'fetchMe',
+        onDone: {
+          actions: assign({
+            session: ({ context, event }) =>
+              event.output && context.session ? { ...context.session, user: event.output.user } : context.session,
+          }),
+        },
+        onError: { actions: log('session: could not refetch own info') },
+      },
       initial: 'active',
       states: {
         active: {

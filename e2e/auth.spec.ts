@@ -1,0 +1,141 @@
+// The first browser scenario (issue 4): real Chromium against the real server serving the built client.
+import { expect, type Page, test } from '@playwright/test';
+import type { TestServer } from '../tests/server/harness';
+import { startAppServer } from './server';
+
+const unique = (p: string) => `${p}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = 'correct horse battery';
+
+async function register(page: Page, base: string, username: string, displayName: string) {
+  await page.goto(`${base}/auth/register`);
+  await page.getByLabel('Никнейм').fill(username);
+  await page.getByLabel('Отображаемое имя').fill(displayName);
+  await page.getByLabel('Пароль').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Создать аккаунт' }).click();
+  await expect(page).toHaveURL(`${base}/auth`);
+}
+
+async function signIn(page: Page, username: string, password = PASSWORD) {
+  await page.getByLabel('Никнейм').fill(username);
+  await page.getByLabel('Пароль').fill(password);
+  await page.getByRole('button', { name: 'Войти', exact: true }).click();
+}
+
+test.describe('sign-in and registration', () => {
+  let srv: TestServer;
+  test.beforeAll(async () => {
+    srv = await startAppServer();
+  });
+  test.afterAll(async () => {
+    await srv?.close();
+  });
+
+  test('a new user registers, signs in, lands on /, stays signed in after a reload, signs out', async ({ page }) => {
+    const username = unique('anna');
+    await register(page, srv.url, username, 'Анна Петрова');
+    await expect(page.getByRole('status')).toContainText('Аккаунт создан');
+    await expect(page.getByLabel('Никнейм')).toHaveValue(username);
+
+    await signIn(page, username);
+    await expect(page).toHaveURL(`${srv.url}/`);
+    await expect(page.getByText('Анна Петрова')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Разделы' })).toBeVisible();
+    // The ping shows a latency in milliseconds.
+    await expect(page.getByTestId('latency')).toContainText(/\d+ мс/);
+
+    await page.reload();
+    await expect(page).toHaveURL(`${srv.url}/`);
+    await expect(page.getByText('Анна Петрова')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Контакты' }).click();
+    await expect(page).toHaveURL(`${srv.url}/contacts`);
+
+    await page.getByRole('button', { name: 'Выйти' }).click();
+    await expect(page).toHaveURL(`${srv.url}/auth`);
+    await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
+    // Signed out: the app is closed again, and the revoked session is not restored by a reload.
+    await page.goto(`${srv.url}/settings`);
+    await expect(page).toHaveURL(`${srv.url}/auth`);
+  });
+
+  test('a taken name shows the server message on the registration form', async ({ page }) => {
+    const username = unique('boris');
+    await register(page, srv.url, username, 'Борис');
+    await page.goto(`${srv.url}/auth/register`);
+    await page.getByLabel('Никнейм').fill(username);
+    await page.getByLabel('Отображаемое имя').fill('Борис');
+    await page.getByLabel('Пароль').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Создать аккаунт' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Этот никнейм уже занят');
+  });
+
+  test("a wrong password shows 'Неверные данные'", async ({ page }) => {
+    const username = unique('vera');
+    await register(page, srv.url, username, 'Вера');
+    // Hold the sign-in request to see the busy button.
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/auth/login', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signIn(page, username, 'not the password');
+    const busy = page.getByRole('button', { name: 'Входим…' });
+    await expect(busy).toBeDisabled();
+    release();
+    await expect(page.getByRole('alert')).toHaveText('Неверные данные');
+    await expect(page).toHaveURL(`${srv.url}/auth`);
+  });
+
+  test('opening /contacts while signed out returns there after sign-in', async ({ page }) => {
+    const username = unique('gleb');
+    await register(page, srv.url, username, 'Глеб');
+    await page.goto(`${srv.url}/contacts`);
+    await expect(page).toHaveURL(`${srv.url}/auth`);
+    await signIn(page, username);
+    await expect(page).toHaveURL(`${srv.url}/contacts`);
+    await expect(page.getByRole('heading', { name: 'Контакты' })).toBeVisible();
+    // The history entry of /auth was replaced: going back does not show the sign-in form again.
+    await page.goBack();
+    await expect(page).not.toHaveURL(`${srv.url}/auth`);
+  });
+});
+
+test.describe('token refresh', () => {
+  let srv: TestServer;
+  test.beforeAll(async () => {
+    srv = await startAppServer({ accessTokenTtlSec: 2 });
+  });
+  test.afterAll(async () => {
+    await srv?.close();
+  });
+
+  test('an expired access token is refreshed transparently', async ({ page }) => {
+    const username = unique('dina');
+    await register(page, srv.url, username, 'Дина');
+    await signIn(page, username);
+    await expect(page).toHaveURL(`${srv.url}/`);
+    const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem('beseda.session') ?? 'null'));
+    const before = await stored();
+
+    await page.waitForTimeout(2_500); // the access token is now expired
+    const statuses: string[] = [];
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/status/me' || path === '/api/auth/refresh') statuses.push(`${path} ${r.status()}`);
+    });
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/auth/refresh') && r.status() === 200);
+    await page.reload(); // the reload refetches own info with the expired token
+    await refreshed;
+    await expect(page).toHaveURL(`${srv.url}/`);
+    await expect(page.getByText('Дина')).toBeVisible();
+    await expect.poll(() => statuses.includes('/api/status/me 200')).toBe(true);
+    expect(statuses).toContain('/api/status/me 401');
+    const after = await stored();
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.user.username).toBe(username);
+  });
+});
