@@ -157,7 +157,8 @@ const api = {
     const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
     let n = 0;
     screenCanvasTimer = window.setInterval(() => {
-      ctx.fillStyle = `hsl(${(n += 7) % 360} 80% 50%)`;
+      n += 7;
+      ctx.fillStyle = `hsl(${n % 360} 80% 50%)`;
       ctx.fillRect(0, 0, 640, 360);
       ctx.fillStyle = '#fff';
       ctx.fillText(`screen ${n}`, 20, 40);

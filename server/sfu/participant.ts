@@ -2,7 +2,7 @@
 // publishes what the client sends and subscribes it to others' tracks by turning the client's recvonly m-lines
 // into sendonly ones (asking for more with mediaSectionsRequirement when there are not enough).
 import {
-  AddTrackRequest,
+  type AddTrackRequest,
   ParticipantInfo,
   ParticipantInfo_Kind,
   ParticipantInfo_State,

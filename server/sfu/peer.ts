@@ -14,7 +14,7 @@ export function createPeer(hostAddresses: readonly string[]): werift.RTCPeerConn
         new werift.RTCRtpCodecParameters({
           mimeType: 'video/VP8',
           clockRate: 90000,
-          rtcpFeedback: [werift.useNACK(), werift.usePLI(), werift.useREMB()],
+          rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'goog-remb' }],
         }),
       ],
     },
