@@ -47,20 +47,24 @@ export function RegisterForm(props: {
           onChange={(e) => setDisplayName(e.target.value)}
         />
       </label>
-      <label className="field">
-        <span>Пароль</span>
+      <div className="field">
+        <label htmlFor="register-password">Пароль</label>
         <input
+          id="register-password"
           name="password"
           type="password"
           autoComplete="new-password"
           required
           minLength={LIMITS.passwordMin}
           maxLength={LIMITS.passwordMax}
+          aria-describedby="register-password-hint"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <small className="hint">Не короче {LIMITS.passwordMin} символов</small>
-      </label>
+        <small className="hint" id="register-password-hint">
+          Не короче {LIMITS.passwordMin} символов
+        </small>
+      </div>
       {props.error && (
         <p className="form-error" role="alert">
           {props.error}

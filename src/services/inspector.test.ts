@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { inspectorWanted, REDACTED, sanitize } from './inspector';
+
+describe('inspector', () => {
+  it('is on only in development with ?inspect', () => {
+    expect(inspectorWanted('?inspect', true)).toBe(true);
+    expect(inspectorWanted('?x=1&inspect=1', true)).toBe(true);
+    expect(inspectorWanted('?inspect', false)).toBe(false);
+    expect(inspectorWanted('', true)).toBe(false);
+  });
+
+  it('replaces tokens, passwords and message bodies at any depth, keeping the rest', () => {
+    const ctx = {
+      session: { user: { id: 'u1', displayName: 'Анна' }, accessToken: 'eyJ.a', refreshToken: 'r.1' },
+      events: [{ type: 'session.signIn', username: 'anna', password: 'secret' }],
+      message: { id: 'm1', content: 'привет' },
+      count: 2,
+    };
+    expect(sanitize(ctx)).toEqual({
+      session: { user: { id: 'u1', displayName: 'Анна' }, accessToken: REDACTED, refreshToken: REDACTED },
+      events: [{ type: 'session.signIn', username: 'anna', password: REDACTED }],
+      message: REDACTED,
+      count: 2,
+    });
+    expect(ctx.session.accessToken).toBe('eyJ.a'); // the original is untouched
+  });
+});

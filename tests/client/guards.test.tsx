@@ -1,0 +1,63 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderApp, storedSession, user } from './render-app';
+
+const location = () => screen.getByTestId('location').textContent;
+afterEach(() => localStorage.clear());
+
+describe('route guards', () => {
+  it.each(['/', '/contacts', '/calls', '/settings'])('signed out, %s leads to the sign-in screen', (path) => {
+    renderApp(path);
+    expect(location()).toBe('/auth');
+    expect(screen.getByRole('button', { name: 'Войти' })).toBeInTheDocument();
+  });
+
+  it('returns to the remembered origin after sign-in, also via the registration tab', async () => {
+    renderApp('/contacts', { login: async () => ({ user, accessToken: 'a1', refreshToken: 'r1' }) });
+    await userEvent.click(screen.getByRole('link', { name: 'Регистрация' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Войти' }));
+    await userEvent.type(screen.getByLabelText('Никнейм'), 'anna');
+    await userEvent.type(screen.getByLabelText('Пароль'), 'correct horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    await waitFor(() => expect(location()).toBe('/contacts'));
+    expect(screen.getByRole('heading', { name: 'Контакты' })).toBeInTheDocument();
+  });
+
+  it.each(['/auth', '/auth/register'])('signed in, %s leads to /', (path) => {
+    renderApp(path, { stored: storedSession });
+    expect(location()).toBe('/');
+  });
+
+  it('an unknown address leads to /', () => {
+    renderApp('/nowhere', { stored: storedSession });
+    expect(location()).toBe('/');
+  });
+
+  it('the shared layout navigates between the sections, shows the ping latency, and signs out to /auth', async () => {
+    renderApp('/', { stored: storedSession });
+    const nav = screen.getByRole('navigation', { name: 'Разделы' });
+    expect(nav).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Контакты' }));
+    expect(location()).toBe('/contacts');
+    await userEvent.click(screen.getByRole('link', { name: 'Звонки' }));
+    expect(location()).toBe('/calls');
+    await userEvent.click(screen.getByRole('link', { name: 'Настройки' }));
+    expect(location()).toBe('/settings');
+    await userEvent.click(screen.getByRole('link', { name: 'Чаты' }));
+    expect(location()).toBe('/');
+    expect(await screen.findByText('7 мс')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
+    await waitFor(() => expect(location()).toBe('/auth'));
+    expect(localStorage.getItem('beseda.session')).toBeNull();
+  });
+
+  it('a restored session is persisted; signing in stores it', async () => {
+    renderApp('/auth', { login: async () => ({ user, accessToken: 'a1', refreshToken: 'r1' }) });
+    expect(localStorage.getItem('beseda.session')).toBeNull();
+    await userEvent.type(screen.getByLabelText('Никнейм'), 'anna');
+    await userEvent.type(screen.getByLabelText('Пароль'), 'correct horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('beseda.session')!).accessToken).toBe('a1'));
+  });
+});
