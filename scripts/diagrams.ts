@@ -1,0 +1,14 @@
+// `npm run diagrams`: renders every client machine to Mermaid under docs/statecharts/.
+// tests/client/diagrams.test.ts fails when a committed diagram differs from its machine.
+import fs from 'node:fs';
+import path from 'node:path';
+import { machines } from '../src/machines/index';
+import { diagramDocument } from '../tests/model/mermaid';
+
+const dir = path.resolve('docs/statecharts');
+fs.mkdirSync(dir, { recursive: true });
+for (const [name, machine] of Object.entries(machines)) {
+  const file = path.join(dir, `${name}.md`);
+  fs.writeFileSync(file, diagramDocument(name, machine));
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}

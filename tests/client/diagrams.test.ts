@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { machines } from '../../src/machines/index';
+import { diagramDocument, toMermaid } from '../model/mermaid';
+
+describe('statechart diagrams', () => {
+  it.each(Object.entries(machines))('docs/statecharts/%s.md matches its machine (run `npm run diagrams`)', (name, machine) => {
+    const file = path.resolve('docs/statecharts', `${name}.md`);
+    expect(fs.existsSync(file), `${file} is missing`).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe(diagramDocument(name, machine));
+  });
+
+  it('shows named delays with their milliseconds, invoke results, guards and nesting', () => {
+    const connectivity = toMermaid(machines.connectivity);
+    expect(connectivity).toContain('waiting --> pinging : after pingInterval (15000 ms)');
+    expect(connectivity).toContain('pinging --> waiting : done: ping');
+    const session = toMermaid(machines.session);
+    expect(session).toContain('restoring --> signedIn : always [hasSession]');
+    expect(session).toContain('state "signedOut" as signedOut {');
+    expect(session).toContain('state "signedIn · invoke fetchMe" as signedIn {');
+    expect(session).toContain('signedOut_signingIn : invoke login');
+  });
+});
