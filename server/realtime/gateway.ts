@@ -1,6 +1,7 @@
 // The socket.io gateway on the server's own HTTP server: websocket transport only, frames up to 64 KB,
 // the access token checked in the handshake, one room per user and one per joined conversation.
 // With REDIS_URL set, events reach sockets on every server process through the Redis adapter.
+import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
@@ -32,16 +33,30 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     serveClient: false,
     cors: config.corsOrigin ? { origin: config.corsOrigin, credentials: true } : undefined,
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : null;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const redisSub = redis?.duplicate() ?? null;
+  const serverId = randomUUID();
+  const logError = (what: string) => (err: unknown) => {
+    if (config.logLevel !== 'silent') console.error(what, err);
+  };
   if (redis && redisSub) {
     // ioredis reconnects by itself; an unhandled 'error' event would crash the process instead.
-    for (const r of [redis, redisSub]) r.on('error', (err) => config.logLevel !== 'silent' && console.error('redis', err.message));
+    for (const r of [redis, redisSub]) r.on('error', logError('redis'));
     io.adapter(createAdapter(redis, redisSub));
   }
 
   let ctx: AppContext | null = null;
-  const presence = createPresence(() => ctx as AppContext);
+  const presence = createPresence(() => ctx as AppContext, {
+    publish: redis ? (userId, online) => io.serverSideEmit('presence', serverId, userId, online) : undefined,
+    log: logError('presence update failed'),
+  });
+  if (redis) {
+    // Other processes report their users' first and last sockets, and answer a newcomer's sync request.
+    io.on('presence', (from: string, userId: string, online: boolean) => presence.remote(from, userId, online));
+    io.on('presence:sync', () => io.serverSideEmit('presence:hello', serverId, presence.localUsers()));
+    io.on('presence:hello', (from: string, userIds: string[]) => presence.replaceRemote(from, userIds));
+    io.on('presence:bye', (from: string) => presence.replaceRemote(from, []));
+  }
 
   const emitTo = <K extends ServerEventName>(rooms: string[], event: K, payload: ServerEvent<K>) => {
     if (rooms.length) io.to(rooms).emit(event, payload);
@@ -55,7 +70,7 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
 
   function handleSocket(app: AppContext, socket: Socket): void {
     const userId = socket.data.userId as string;
-    const log = (err: unknown) => app.config.logLevel !== 'silent' && console.error('socket handler failed', err);
+    const log = logError('socket handler failed');
     void socket.join(userRoom(userId));
     presence.connected(userId);
     socket.on('disconnect', () => presence.disconnected(userId));
@@ -132,6 +147,7 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     hub,
     start(app) {
       ctx = app;
+      if (redis) io.serverSideEmit('presence:sync', serverId);
       io.use(async (socket, next) => {
         const auth = socket.handshake.auth as { token?: unknown } | undefined;
         const query = socket.handshake.query?.token;
@@ -144,11 +160,17 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
       io.on('connection', (socket) => handleSocket(app, socket));
     },
     async close() {
+      if (redis) io.serverSideEmit('presence:bye', serverId);
       io.disconnectSockets(true);
-      await presence.settle();
       // Not io.close(): it would close the HTTP server that Fastify closes itself.
       io.engine.close();
-      await Promise.allSettled([redis?.quit(), redisSub?.quit()]);
+      // Closing sockets starts presence writes and broadcasts: let them finish before Redis and the DB go.
+      await presence.settle();
+      if (redis && redisSub) {
+        // Unsubscribe the adapter first, so no command is left to fail on a closed connection.
+        (io.of('/').adapter as unknown as { close(): void }).close();
+        await Promise.allSettled([redis.quit(), redisSub.quit()]);
+      }
     },
   };
 }

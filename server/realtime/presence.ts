@@ -1,27 +1,41 @@
 // Presence from socket counts: a user's first socket makes them visible with their chosen status
 // (ONLINE, AWAY or DND), the last one leaving makes them OFFLINE with lastSeenAt. Several tabs count as
 // one user. Work for one user runs in order, so a quick reconnect never ends as OFFLINE.
+// With several server processes (Redis adapter) each process counts its own sockets and tells the others
+// which users it holds; a user is online while any process holds one of their sockets.
 import type { AppContext } from '../context';
 import { relatedUserIds } from '../users/status.routes';
 
 export interface Presence {
-  /** Counts a socket in; the first one announces the user. */
   connected(userId: string): void;
   disconnected(userId: string): void;
   isOnline(userId: string): boolean;
+  /** Another process gained its first (online) or lost its last socket of a user. */
+  remote(serverId: string, userId: string, online: boolean): void;
+  /** Another process is gone (or sent a full list): replace what is known about it. */
+  replaceRemote(serverId: string, userIds: string[]): void;
+  /** Users with a socket on this process (answered to a peer's sync request). */
+  localUsers(): string[];
   /** Resolves when every pending presence write has finished (used on shutdown). */
   settle(): Promise<void>;
 }
 
-export function createPresence(getCtx: () => AppContext): Presence {
+export interface PresenceOptions {
+  /** Tells other processes about a local first/last socket; absent on a single process. */
+  publish?: (userId: string, online: boolean) => void;
+  log?: (err: unknown) => void;
+}
+
+export function createPresence(getCtx: () => AppContext, opts: PresenceOptions = {}): Presence {
   const sockets = new Map<string, number>();
+  const elsewhere = new Map<string, Set<string>>();
   const queues = new Map<string, Promise<void>>();
   const pending = new Set<Promise<void>>();
+  const onlineElsewhere = (userId: string) => (elsewhere.get(userId)?.size ?? 0) > 0;
+  const isOnline = (userId: string) => sockets.has(userId) || onlineElsewhere(userId);
 
   function serially(userId: string, task: () => Promise<void>): void {
-    const run = (queues.get(userId) ?? Promise.resolve()).then(task).catch((err) => {
-      getCtx().config.logLevel !== 'silent' && console.error('presence update failed', err);
-    });
+    const run = (queues.get(userId) ?? Promise.resolve()).then(task).catch((err) => opts.log?.(err));
     queues.set(userId, run);
     pending.add(run);
     void run.finally(() => {
@@ -45,11 +59,21 @@ export function createPresence(getCtx: () => AppContext): Presence {
     });
   }
 
+  const setElsewhere = (serverId: string, userId: string, online: boolean) => {
+    const set = elsewhere.get(userId) ?? new Set<string>();
+    if (online) set.add(serverId);
+    else set.delete(serverId);
+    if (set.size) elsewhere.set(userId, set);
+    else elsewhere.delete(userId);
+  };
+
   return {
     connected(userId) {
       const n = (sockets.get(userId) ?? 0) + 1;
       sockets.set(userId, n);
-      if (n === 1) serially(userId, async () => (sockets.has(userId) ? announce(userId, true) : undefined));
+      if (n > 1) return;
+      opts.publish?.(userId, true);
+      if (!onlineElsewhere(userId)) serially(userId, async () => (isOnline(userId) ? announce(userId, true) : undefined));
     },
     disconnected(userId) {
       const n = (sockets.get(userId) ?? 1) - 1;
@@ -58,9 +82,16 @@ export function createPresence(getCtx: () => AppContext): Presence {
         return;
       }
       sockets.delete(userId);
-      serially(userId, async () => (sockets.has(userId) ? undefined : announce(userId, false)));
+      opts.publish?.(userId, false);
+      if (!onlineElsewhere(userId)) serially(userId, async () => (isOnline(userId) ? undefined : announce(userId, false)));
     },
-    isOnline: (userId) => sockets.has(userId),
+    isOnline,
+    remote: setElsewhere,
+    replaceRemote(serverId, userIds) {
+      for (const [userId, set] of elsewhere) if (set.has(serverId)) setElsewhere(serverId, userId, false);
+      for (const userId of userIds) setElsewhere(serverId, userId, true);
+    },
+    localUsers: () => [...sockets.keys()],
     settle: async () => {
       while (pending.size) await Promise.allSettled([...pending]);
     },

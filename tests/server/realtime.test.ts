@@ -15,7 +15,8 @@ let ab: string;
 let group: string;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  // TEST_REDIS_URL runs the same suite through the socket.io Redis adapter.
+  srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null });
   api = client(srv.url);
   [alice, bob, carol, outsider] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol'), api.user('otto')]);
   await befriend(api, alice, bob);

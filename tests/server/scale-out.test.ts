@@ -1,0 +1,98 @@
+// Two server processes' worth of servers sharing one database and one Redis (the socket.io Redis adapter):
+// events and presence cross between them. Needs Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestServer } from './harness';
+import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+const available = await redisReachable();
+if (!available && process.env.CI) throw new Error(`Redis is required in CI at ${redisUrl}`);
+
+describe.skipIf(!available)('two servers behind Redis', () => {
+  let one: TestServer;
+  let two: TestServer;
+  let api1: Api;
+  let api2: Api;
+  let alice: TestUser;
+  let bob: TestUser;
+  let conv: string;
+
+  beforeAll(async () => {
+    one = await startTestServer({ redisUrl });
+    // Same data directory (secrets, SQLite file) and same database: one deployment, two processes.
+    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+    api1 = client(one.url);
+    api2 = client(two.url);
+    [alice, bob] = await Promise.all([api1.user('alice'), api1.user('bob')]);
+    await befriend(api1, alice, bob);
+    conv = (await api1.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
+  });
+  afterAll(async () => {
+    closeAll();
+    // The second shares the first's database and directory: close it first (it drops only its own unused database).
+    await two?.close();
+    await one?.close();
+  });
+
+  it('delivers a message sent through one server to a socket on the other', async () => {
+    const bobOnTwo = await connect(two.url, bob.accessToken);
+    expect(await ack(bobOnTwo, 'conversation:join', conv)).toEqual({ ok: true });
+    const live = next(bobOnTwo, 'message:new');
+    const notify = next(bobOnTwo, 'message:notify');
+    const sent = await api1.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'через Redis' }, alice.accessToken);
+    expect(sent.status).toBe(200);
+    expect((await live).message.id).toBe(sent.body.message.id);
+    expect((await notify).conversationId).toBe(conv);
+    bobOnTwo.disconnect();
+  });
+
+  it('relays typing and calls across servers', async () => {
+    const a = await connect(one.url, alice.accessToken);
+    const b = await connect(two.url, bob.accessToken);
+    const typing = next(b, 'conversation:typing');
+    await ack(a, 'conversation:typing', { conversationId: conv, typing: true });
+    expect(await typing).toEqual({ conversationId: conv, userId: alice.user.id, typing: true });
+    const incoming = next(b, 'call:incoming');
+    await ack(a, 'call:invite', { conversationId: conv, video: false });
+    expect((await incoming).from.id).toBe(alice.user.id);
+    a.disconnect();
+    b.disconnect();
+  });
+
+  it('counts a user online while any server holds one of their sockets', async () => {
+    const watcher = await connect(one.url, alice.accessToken);
+    const status = async (api: Api) => {
+      const res = await api.get('/api/contacts?filter=accepted', alice.accessToken);
+      return res.body.contacts.find((c: { friend: { id: string } }) => c.friend.id === bob.user.id).friend.status;
+    };
+    const online = next(watcher, 'presence:update', (p) => p.userId === bob.user.id && p.status === 'ONLINE');
+    const onTwo = await connect(two.url, bob.accessToken);
+    await online;
+    expect(await status(api1)).toBe('ONLINE');
+    const onOne = await connect(one.url, bob.accessToken);
+    onTwo.disconnect();
+    await new Promise((r) => setTimeout(r, 300));
+    // Still connected through server one.
+    expect(await status(api1)).toBe('ONLINE');
+    expect(await status(api2)).toBe('ONLINE');
+    const offline = next(watcher, 'presence:update', (p) => p.userId === bob.user.id && p.status === 'OFFLINE');
+    onOne.disconnect();
+    expect((await offline).lastSeenAt).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await status(api2)).toBe('OFFLINE');
+  });
+});
