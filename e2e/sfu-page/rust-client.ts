@@ -34,11 +34,14 @@ export class RustParticipant {
   private timers: NodeJS.Timeout[] = [];
   private readers: Array<ReadableStreamDefaultReader<unknown>> = [];
 
+  /** consume = false leaves received frames with libwebrtc (the benchmark's subscribers). */
+  constructor(private readonly consume = true) {}
+
   async connect(url: string, token: string): Promise<void> {
     this.room
-      .on(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub: RemoteTrackPublication, p: RemoteParticipant) =>
-        this.consume(track, p.identity),
-      )
+      .on(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub: RemoteTrackPublication, p: RemoteParticipant) => {
+        if (this.consume) this.read(track, p.identity);
+      })
       .on(RoomEvent.DataReceived, (payload: Uint8Array, p?: RemoteParticipant) => {
         this.received.data.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload) });
       });
@@ -88,7 +91,7 @@ export class RustParticipant {
     await this.room.localParticipant?.publishData(new TextEncoder().encode(text), { reliable: true });
   }
 
-  private consume(track: RemoteTrack, identity: string): void {
+  private read(track: RemoteTrack, identity: string): void {
     const key = `${identity}:${track.kind === TrackKind.KIND_VIDEO ? 'video' : 'audio'}`;
     if (track.kind === TrackKind.KIND_VIDEO) {
       const reader = new VideoStream(track).getReader();

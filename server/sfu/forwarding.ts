@@ -13,6 +13,8 @@ export class PublishedTrack {
   private unsubscribeSource: (() => void) | null = null;
   private lastKeyframeRequest = 0;
   packetsIn = 0;
+  packetsOut = 0;
+  bytesOut = 0;
 
   constructor(
     readonly info: TrackInfo,
@@ -41,7 +43,11 @@ export class PublishedTrack {
 
   private forward(rtp: werift.RtpPacket): void {
     this.packetsIn++;
-    for (const sub of this.subscribers) sub.send(rtp);
+    for (const sub of this.subscribers) {
+      if (!sub.send(rtp)) continue;
+      this.packetsOut++;
+      this.bytesOut += rtp.payload.length;
+    }
   }
 
   requestKeyframe(force = false): void {
@@ -86,8 +92,9 @@ export class TrackSubscription {
     for (const ms of KEYFRAME_RETRY_MS) this.timers.push(setTimeout(() => this.track.requestKeyframe(true), ms));
   }
 
-  send(rtp: werift.RtpPacket): void {
-    if (this.paused || !this.transceiver) return;
+  /** Forwards a copy of the packet; false when paused or not placed yet. */
+  send(rtp: werift.RtpPacket): boolean {
+    if (this.paused || !this.transceiver) return false;
     const h = rtp.header;
     const header = new werift.RtpHeader({
       marker: h.marker,
@@ -101,6 +108,7 @@ export class TrackSubscription {
       extensions: [],
     });
     this.transceiver.sender.sendRtp(new werift.RtpPacket(header, rtp.payload)).catch(() => {});
+    return true;
   }
 
   detach(): void {

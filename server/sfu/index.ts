@@ -34,7 +34,20 @@ export interface Sfu {
   /** ws://… URL for livekit-client (on the loopback address when listening on all interfaces). */
   url: string;
   rooms: ReadonlyMap<string, Room>;
+  /** Counters for the benchmark and diagnostics. */
+  stats(): SfuStats;
   close(): Promise<void>;
+}
+
+export interface SfuStats {
+  rooms: number;
+  participants: number;
+  publishedTracks: number;
+  subscriptions: number;
+  packetsIn: number;
+  packetsOut: number;
+  /** RTP payload bytes forwarded. */
+  bytesOut: number;
 }
 
 interface Admission {
@@ -209,6 +222,22 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     port,
     url: `ws://${host}:${port}`,
     rooms,
+    stats: () => {
+      const out: SfuStats = { rooms: rooms.size, participants: 0, publishedTracks: 0, subscriptions: 0, packetsIn: 0, packetsOut: 0, bytesOut: 0 };
+      for (const room of rooms.values()) {
+        for (const p of room.participants.values()) {
+          out.participants++;
+          out.subscriptions += p.subscriptions.size;
+          for (const t of p.published.values()) {
+            out.publishedTracks++;
+            out.packetsIn += t.packetsIn;
+            out.packetsOut += t.packetsOut;
+            out.bytesOut += t.bytesOut;
+          }
+        }
+      }
+      return out;
+    },
     close: async () => {
       clearInterval(sweeper);
       for (const room of [...rooms.values()]) room.close('server shutting down');

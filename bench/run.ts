@@ -1,0 +1,168 @@
+// `npm run bench`: one publisher (640×360 VP8 video + opus audio from @livekit/rtc-node) to N subscribers through
+// the embedded SFU running in its own process. Reports forwarded streams per core of SFU CPU and memory per
+// subscriber, each configuration also as a ratio to the single-subscriber baseline measured in the same run.
+// BENCH_SUBSCRIBERS="1,4,8" chooses the configurations, BENCH_WINDOW_S the measuring window (default 8 s).
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dispose } from '@livekit/rtc-node';
+import { AccessToken } from 'livekit-server-sdk';
+import { RustParticipant } from '../e2e/sfu-page/rust-client';
+import type { SfuStats } from '../server/sfu/index';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const counts = (process.env.BENCH_SUBSCRIBERS ?? '1,4,8').split(',').map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+const windowS = Number(process.env.BENCH_WINDOW_S ?? 8);
+const apiKey = `APIbench${randomBytes(3).toString('hex')}`;
+const apiSecret = randomBytes(32).toString('base64url');
+const ticksPerSecond = 100; // USER_HZ on Linux
+
+interface Sample {
+  subscribers: number;
+  forwardedStreams: number;
+  cpuCores: number;
+  streamsPerCore: number;
+  rssMiB: number;
+  memPerSubscriberMiB: number;
+  packetsOutPerS: number;
+  mbitOutPerS: number;
+  marginalStreamsPerCore: number;
+}
+
+function cpuTicks(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+function rssBytes(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return Number(line?.[1] ?? 0) * 1024;
+}
+
+function ask(child: ChildProcess): Promise<{ stats: SfuStats }> {
+  return new Promise((resolve) => {
+    const on = (msg: { type: string; stats: SfuStats }) => {
+      if (msg.type !== 'stats') return;
+      child.off('message', on);
+      resolve(msg);
+    };
+    child.on('message', on);
+    child.send({ type: 'stats' });
+  });
+}
+
+async function token(identity: string): Promise<string> {
+  const at = new AccessToken(apiKey, apiSecret, { identity });
+  at.addGrant({ room: 'bench', roomJoin: true, canPublish: true, canSubscribe: true });
+  return at.toJwt();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Measured {
+  cpuCores: number;
+  packetsOutPerS: number;
+  mbitOutPerS: number;
+  rss: number;
+}
+
+async function measure(child: ChildProcess, pid: number): Promise<Measured> {
+  const t0 = cpuTicks(pid);
+  const s0 = (await ask(child)).stats;
+  const start = Date.now();
+  await sleep(windowS * 1000);
+  const elapsed = (Date.now() - start) / 1000;
+  const cpuCores = (cpuTicks(pid) - t0) / ticksPerSecond / elapsed;
+  const s1 = (await ask(child)).stats;
+  return {
+    cpuCores,
+    packetsOutPerS: (s1.packetsOut - s0.packetsOut) / elapsed,
+    mbitOutPerS: ((s1.bytesOut - s0.bytesOut) * 8) / elapsed / 1e6,
+    rss: rssBytes(pid),
+  };
+}
+
+async function main(): Promise<void> {
+  const child = fork(path.join(here, 'sfu-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_API_SECRET: apiSecret },
+  });
+  const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
+  const pid = child.pid as number;
+  const clients: RustParticipant[] = [];
+  try {
+    const publisher = new RustParticipant(false);
+    clients.push(publisher);
+    await publisher.connect(url, await token('publisher'));
+    await publisher.publishToneAndPattern();
+    await sleep(3000);
+    const idle = await measure(child, pid);
+    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
+    console.log(`publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.rss / 2 ** 20).toFixed(0)} MiB`);
+
+    const samples: Sample[] = [];
+    const subscribers: RustParticipant[] = [];
+    for (const n of counts) {
+      while (subscribers.length < n) {
+        const s = new RustParticipant(false);
+        clients.push(s);
+        subscribers.push(s);
+        await s.connect(url, await token(`sub-${subscribers.length}`));
+      }
+      // Wait until every subscription is placed and flowing before measuring.
+      const deadline = Date.now() + 20_000;
+      while ((await ask(child)).stats.subscriptions < n * 2 && Date.now() < deadline) await sleep(200);
+      await sleep(3000);
+      const m = await measure(child, pid);
+      const forwardedStreams = n * 2;
+      samples.push({
+        subscribers: n,
+        forwardedStreams,
+        cpuCores: m.cpuCores,
+        streamsPerCore: forwardedStreams / Math.max(m.cpuCores, 1e-6),
+        rssMiB: m.rss / 2 ** 20,
+        memPerSubscriberMiB: (m.rss - idle.rss) / 2 ** 20 / n,
+        packetsOutPerS: m.packetsOutPerS,
+        mbitOutPerS: m.mbitOutPerS,
+        // Cost of forwarding alone: what the SFU spends beyond receiving the publisher.
+        marginalStreamsPerCore: forwardedStreams / Math.max(m.cpuCores - idle.cpuCores, 1e-6),
+      });
+    }
+
+    const base = samples[0] as Sample;
+    console.log(`\nbaseline = ${base.subscribers} subscriber(s), measured in this run; window ${windowS} s per row`);
+    console.table(
+      samples.map((s) => ({
+        subscribers: s.subscribers,
+        'forwarded streams': s.forwardedStreams,
+        'packets out/s': Math.round(s.packetsOutPerS),
+        'Mbit/s out': s.mbitOutPerS.toFixed(2),
+        'SFU CPU (% core)': (s.cpuCores * 100).toFixed(1),
+        'streams per core': s.streamsPerCore.toFixed(0),
+        'vs baseline': `${(s.streamsPerCore / base.streamsPerCore).toFixed(2)}×`,
+        'marginal streams/core': s.marginalStreamsPerCore.toFixed(0),
+        'RSS MiB': s.rssMiB.toFixed(0),
+        'MiB per subscriber': s.memPerSubscriberMiB.toFixed(1),
+        'mem vs baseline': `${(s.memPerSubscriberMiB / base.memPerSubscriberMiB).toFixed(2)}×`,
+      })),
+    );
+    const top = samples.at(-1) as Sample;
+    const verdict = top.streamsPerCore >= 60 ? 'meets' : 'misses';
+    console.log(`\n${top.forwardedStreams} forwarded streams: ${top.streamsPerCore.toFixed(0)} streams per core (${verdict} the target of 60)`);
+    // Every subscriber must actually receive: audio ~50 pps plus video, per subscriber.
+    if (top.packetsOutPerS < top.subscribers * 50) {
+      console.error('forwarding looks broken: too few packets out');
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const c of clients) await c.close().catch(() => {});
+    child.send({ type: 'stop' });
+    await new Promise((r) => child.once('exit', r));
+    await dispose();
+  }
+}
+
+await main();

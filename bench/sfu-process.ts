@@ -1,0 +1,16 @@
+// The embedded SFU alone in a child process, so the benchmark can read its CPU time and memory from /proc
+// without counting the clients. Answers "stats" messages over IPC.
+import { startSfu } from '../server/sfu/index';
+
+const sfu = await startSfu({
+  port: 0,
+  host: '127.0.0.1',
+  apiKey: process.env.BENCH_API_KEY ?? '',
+  apiSecret: process.env.BENCH_API_SECRET ?? '',
+  hostCandidates: ['127.0.0.1'],
+});
+process.send?.({ type: 'ready', url: sfu.url });
+process.on('message', (msg: { type: string }) => {
+  if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats(), heapUsed: process.memoryUsage().heapUsed });
+  if (msg.type === 'stop') void sfu.close().then(() => process.exit(0));
+});
