@@ -1,4 +1,5 @@
-// The product's mark, the same drawing as public/brand.svg (inline so it inherits no request and scales crisply).
+// The product's mark, the same drawing as public/brand.svg (inline so it needs no request and scales crisply):
+// two speech bubbles, the front one "typing".
 export function BrandMark({ size = 40 }: { size?: number }) {
   return (
     <svg width={size} height={size} viewBox="0 0 64 64" role="img" aria-label="Беседа" className="brand-mark">
@@ -10,22 +11,14 @@ export function BrandMark({ size = 40 }: { size?: number }) {
       </defs>
       <rect width="64" height="64" rx="16" fill="url(#bm-bg)" />
       <path
-        d="M14 19a7 7 0 0 1 7-7h16a7 7 0 0 1 7 7v10a7 7 0 0 1-7 7h-9l-7 6v-6.3A7 7 0 0 1 14 29z"
+        d="M34 27h11a7 7 0 0 1 7 7v7a7 7 0 0 1-5 6.7V53l-6.3-5H34a7 7 0 0 1-7-7v-7a7 7 0 0 1 7-7z"
         fill="#fff"
-        fillOpacity=".95"
+        fillOpacity=".5"
       />
-      <path
-        d="M48 27.5a6 6 0 0 1 4 5.6v8.8a6 6 0 0 1-6 6v5.6l-6.6-5.6H33a6 6 0 0 1-5.7-4.1"
-        fill="none"
-        stroke="#fff"
-        strokeOpacity=".8"
-        strokeWidth="3"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-      <circle cx="23" cy="24" r="2.3" fill="#4366ec" />
-      <circle cx="29" cy="24" r="2.3" fill="#4366ec" />
-      <circle cx="35" cy="24" r="2.3" fill="#4366ec" />
+      <path d="M20 12h17a7 7 0 0 1 7 7v10a7 7 0 0 1-7 7H25l-7 6v-6.4a7 7 0 0 1-5-6.6V19a7 7 0 0 1 7-7z" fill="#fff" />
+      <circle cx="22" cy="24" r="2.4" fill="#4366ec" />
+      <circle cx="28.5" cy="24" r="2.4" fill="#4366ec" />
+      <circle cx="35" cy="24" r="2.4" fill="#4366ec" />
     </svg>
   );
 }

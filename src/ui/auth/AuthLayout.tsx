@@ -2,7 +2,8 @@ import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { BrandMark } from '../BrandMark';
 
 export const PRODUCT_TITLE = 'Беседа';
-export const TAGLINE = 'Чаты, звонки и друзья — на вашем сервере';
+// A no-break space keeps the dash off the start of a line.
+export const TAGLINE = 'Чаты, звонки и друзья\u00a0— на вашем сервере';
 
 /** Brand side panel and the two tabs; the remembered origin travels with the tab links. */
 export function AuthLayout() {
@@ -11,7 +12,9 @@ export function AuthLayout() {
     <div className="auth">
       <aside className="auth-brand">
         <div className="auth-brand-inner">
-          <BrandMark size={72} />
+          <span className="auth-logo">
+            <BrandMark size={64} />
+          </span>
           <h1 className="auth-title">{PRODUCT_TITLE}</h1>
           <p className="auth-tagline">{TAGLINE}</p>
         </div>
