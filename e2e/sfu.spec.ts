@@ -80,6 +80,9 @@ test('two browsers see and hear each other, a late joiner gets every track, chat
   await expect.poll(() => chatOf(alice)).toEqual(
     expect.arrayContaining([{ from: 'bob', text: 'hello from bob', via: 'text-stream' }]),
   );
+  // Lossy packets travel on the _lossy channel; a few in case one is dropped.
+  for (let i = 0; i < 3; i++) await call(bob, 'lossy', 'lossy from bob');
+  await expect.poll(() => chatOf(alice)).toContainEqual({ from: 'bob', text: 'lossy from bob', via: 'lossy' });
 
   // A third participant joins late and receives all four tracks already flowing.
   const carol = await openParticipant(browser, 'carol', room);
@@ -116,4 +119,27 @@ test('a bad token is refused with a clear error', async ({ browser }) => {
   const expired = await mintToken('mallory', 'room-x', {}, { ttl: -60 });
   expect(await call<string>(page, 'connectOnly', h.sfu.url, expired)).toMatch(/expired/i);
   expect(h.sfu.rooms.has('room-x')).toBe(false);
+});
+
+test('a dropped signal connection resumes the same session and media keeps flowing', async ({ browser }) => {
+  const room = 'room-resume';
+  const dave = await openParticipant(browser, 'dave', room);
+  const erin = await openParticipant(browser, 'erin', room);
+  await expectVideoFrom(erin, 'dave');
+  await expectVideoFrom(dave, 'erin');
+  const sid = await call<string>(dave, 'localSid');
+
+  await call(dave, 'simulate', 'signal-reconnect');
+  await expect.poll(() => call<string[]>(dave, 'events'), { timeout: 20_000 }).toContain('reconnected');
+  expect(await call<string>(dave, 'localSid')).toBe(sid);
+  expect(await call<string[]>(erin, 'events')).not.toContain('left:dave');
+
+  // Frames keep being decoded on both sides after the resume.
+  const frames = async (page: Page, from: string) =>
+    (await call<Received[]>(page, 'received')).find((r) => r.identity === from && r.kind === 'video')?.framesDecoded ?? 0;
+  const before = { dave: await frames(dave, 'erin'), erin: await frames(erin, 'dave') };
+  await expect.poll(() => frames(dave, 'erin'), { timeout: 15_000 }).toBeGreaterThan(before.dave + 10);
+  await expect.poll(() => frames(erin, 'dave'), { timeout: 15_000 }).toBeGreaterThan(before.erin + 10);
+  await call(dave, 'chat', 'after resume');
+  await expect.poll(() => call<Array<{ text: string }>>(erin, 'chats')).toContainEqual(expect.objectContaining({ text: 'after resume' }));
 });

@@ -82,8 +82,11 @@ const api = {
         el.dataset.identity = p.identity;
         media.append(el);
       })
-      .on(RoomEvent.DataReceived, (payload, p) => {
-        chats.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload), via: 'data' });
+      .on(RoomEvent.Reconnecting, () => events.push('reconnecting'))
+      .on(RoomEvent.Reconnected, () => events.push('reconnected'))
+      .on(RoomEvent.Disconnected, () => events.push('disconnected'))
+      .on(RoomEvent.DataReceived, (payload, p, kind) => {
+        chats.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload), via: kind === 1 ? 'lossy' : 'data' });
       });
     room.registerTextStreamHandler('lk.chat', async (reader, from) => {
       chats.push({ from: from.identity, text: await reader.readAll(), via: 'text-stream' });
@@ -139,6 +142,19 @@ const api = {
   async chat(text: string): Promise<void> {
     await room?.localParticipant.sendText(text, { topic: 'lk.chat' });
     await room?.localParticipant.publishData(new TextEncoder().encode(text), { reliable: true });
+  },
+
+  async lossy(text: string): Promise<void> {
+    await room?.localParticipant.publishData(new TextEncoder().encode(text), { reliable: false });
+  },
+
+  /** livekit-client's own fault injection, e.g. 'signal-reconnect' drops the websocket and resumes. */
+  async simulate(scenario: 'signal-reconnect' | 'full-reconnect'): Promise<void> {
+    await room?.simulateScenario(scenario);
+  },
+
+  localSid(): string {
+    return room?.localParticipant.sid ?? '';
   },
 
   chats() {

@@ -110,6 +110,10 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     p.attachSignal(signal);
     signal.onClose(() => p.detachSignal(signal));
     p.send({ case: 'reconnect', value: { iceServers: [], serverInfo, lastMessageSeq: 0 } as never });
+    // Whatever changed while the signal was down: everybody's current state, versions newer than before.
+    for (const other of room.participants.values()) {
+      if (other !== p && !other.grants.hidden) p.send({ case: 'update', value: { participants: [other.info()] } as never });
+    }
     logger.info({ room: room.name, participant: p.identity }, 'participant resumed');
     return true;
   };
