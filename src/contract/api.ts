@@ -12,6 +12,8 @@ import {
   Id,
   Message,
   MessageType,
+  NUL_MESSAGE,
+  noNul,
   Password,
   PresenceStatus,
   PublicUser,
@@ -24,7 +26,7 @@ const Ok = z.object({ ok: z.literal(true) });
 
 export const RegisterBody = z.strictObject({ username: Username, displayName: DisplayName, password: Password });
 export const LoginBody = z.strictObject({
-  username: z.string().min(1, 'Введите никнейм').max(LIMITS.usernameMax),
+  username: z.string().min(1, 'Введите никнейм').max(LIMITS.usernameMax).refine(noNul, NUL_MESSAGE),
   password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
 });
 export const Tokens = z.object({ accessToken: z.string(), refreshToken: z.string() });
@@ -45,7 +47,13 @@ export const PatchMeBody = z
   .strictObject({
     avatarUrl: AvatarUrl.nullable().optional(),
     displayName: DisplayName.optional(),
-    bio: z.string().trim().max(LIMITS.bioMax, `О себе — не длиннее ${LIMITS.bioMax} символов`).nullable().optional(),
+    bio: z
+      .string()
+      .trim()
+      .max(LIMITS.bioMax, `О себе — не длиннее ${LIMITS.bioMax} символов`)
+      .refine(noNul, NUL_MESSAGE)
+      .nullable()
+      .optional(),
     status: PresenceStatus.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Нечего изменять' });
@@ -56,7 +64,7 @@ export const ContactsResponse = z.object({ contacts: z.array(Contact) });
 export const ContactSearchQuery = z.strictObject({ code: Eblid });
 export const ContactSearchResponse = z.object({ results: z.array(PublicUser) });
 export const ContactAddBody = z.strictObject({
-  identifier: z.string().trim().min(1, 'Укажите ID, ник или email').max(LIMITS.identifierMax),
+  identifier: z.string().trim().min(1, 'Укажите ID, ник или email').max(LIMITS.identifierMax).refine(noNul, NUL_MESSAGE),
 });
 export const ContactResponse = z.object({ contact: Contact });
 export const ContactRespondBody = z.strictObject({ contactId: Id, action: z.enum(['accept', 'reject']) });
@@ -66,7 +74,13 @@ export const ContactRemoveBody = z.strictObject({ contactId: Id });
 export const ConversationsResponse = z.object({ conversations: z.array(ConversationEntry) });
 export const CreateConversationBody = z.strictObject({
   participantIds: z.array(Id).min(1, 'Выберите участников').max(LIMITS.groupParticipantsMax),
-  title: z.string().trim().max(LIMITS.groupTitleMax).nullable().optional(),
+  title: z
+    .string()
+    .trim()
+    .max(LIMITS.groupTitleMax, `Название — не длиннее ${LIMITS.groupTitleMax} символов`)
+    .refine(noNul, NUL_MESSAGE)
+    .nullable()
+    .optional(),
   isGroup: z.boolean().optional(),
 });
 export const ConversationResponse = z.object({ conversation: Conversation });
@@ -81,13 +95,22 @@ export const MessagesResponse = z.object({ messages: z.array(Message), hasMore: 
 export const SendBody = z.strictObject({
   conversationId: Id,
   type: MessageType,
-  content: z.string().max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`),
+  content: z
+    .string()
+    .max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`)
+    .refine(noNul, NUL_MESSAGE),
   replyToId: Id.nullable().optional(),
   attachments: z
-    .array(z.strictObject({ url: z.string().max(LIMITS.avatarUrlMax), type: AttachmentType }))
+    .array(z.strictObject({ url: z.string().max(LIMITS.avatarUrlMax).refine(noNul, NUL_MESSAGE), type: AttachmentType }))
     .max(LIMITS.attachmentsMax)
     .optional(),
-  clientMessageId: z.string().min(1).max(64).optional(),
+  /** The client's own id for the message (a retry with the same id returns the first message). */
+  clientMessageId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'clientMessageId — печатные ASCII-символы')
+    .optional(),
 });
 export const MessageResponse = z.object({ message: Message });
 export const DeleteMessageBody = z.strictObject({ messageId: Id });
@@ -107,7 +130,7 @@ export const uploadRoute = { method: 'POST', path: '/upload', field: 'file', res
 
 export const LivekitTokenBody = z.strictObject({
   room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),
-  participantName: z.string().max(LIMITS.displayNameMax).optional(),
+  participantName: z.string().max(LIMITS.displayNameMax).refine(noNul, NUL_MESSAGE).optional(),
   participantMetadata: z.record(z.string(), z.unknown()).optional(),
 });
 export const LivekitTokenResponse = z.object({ token: z.string(), url: z.string() });

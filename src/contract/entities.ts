@@ -3,7 +3,15 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 
-export const Id = z.string().min(1).max(64);
+/** Server ids are UUIDs; the charset keeps NUL and other bytes PostgreSQL refuses out of queries (a 400, not a 500). */
+export const Id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Некорректный идентификатор');
+/** Free text that is stored or queried: PostgreSQL text cannot hold NUL, so it is refused at the edge. */
+export const noNul = (s: string) => !s.includes('\u0000');
+export const NUL_MESSAGE = 'Текст содержит недопустимый символ';
 export const IsoDate = z.string();
 
 export const PresenceStatus = z.enum(['ONLINE', 'AWAY', 'DND', 'OFFLINE']);
@@ -107,7 +115,8 @@ export const DisplayName = z
   .string()
   .trim()
   .min(LIMITS.displayNameMin, `Имя — не короче ${LIMITS.displayNameMin} символов`)
-  .max(LIMITS.displayNameMax, `Имя — не длиннее ${LIMITS.displayNameMax} символов`);
+  .max(LIMITS.displayNameMax, `Имя — не длиннее ${LIMITS.displayNameMax} символов`)
+  .refine(noNul, NUL_MESSAGE);
 export const Password = z
   .string()
   .min(LIMITS.passwordMin, `Пароль — не короче ${LIMITS.passwordMin} символов`)

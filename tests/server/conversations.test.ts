@@ -146,12 +146,32 @@ describe('messages', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers 400, never 500, for NUL bytes and malformed ids (PostgreSQL cannot store NUL)', async () => {
+    const c = await direct(alice, bob);
+    const cases: [string, string, unknown][] = [
+      ['POST', '/api/conversations/with', { userId: 'a\u0000b' }],
+      ['POST', '/api/conversations/send', { conversationId: c.id, type: 'TEXT', content: 'a\u0000b' }],
+      ['POST', '/api/conversations/send', { conversationId: c.id, type: 'TEXT', content: 'x', clientMessageId: 'a\u0000' }],
+      ['POST', '/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'a\u0000' }],
+      ['POST', '/api/messages/receipts', { messageIds: ['../x'], status: 'READ' }],
+      ['POST', '/api/messages/delete', { messageId: 'a b' }],
+      ['GET', '/api/conversations/a%00b/messages', undefined],
+      ['GET', `/api/conversations/${c.id}/messages?before=a%00`, undefined],
+    ];
+    for (const [method, p, body] of cases) {
+      const res = await api.call(method, p, { body, token: alice.accessToken });
+      expect(res.status, `${method} ${p} ${JSON.stringify(body)}`).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    }
+  });
+
   it('keeps non-members out of sending and reading', async () => {
     const c = await direct(alice, bob);
     const s = await send(stranger, { conversationId: c.id, type: 'TEXT', content: 'hi' });
     expect(s.status).toBe(404);
     expect((await api.get(`/api/conversations/${c.id}/messages`, stranger.accessToken)).status).toBe(404);
     expect((await api.get('/api/conversations/nope/messages', alice.accessToken)).status).toBe(404);
+    expect((await api.get(`/api/conversations/${c.id}/messages`)).status).toBe(401);
   });
 
   it('quotes only messages of the same conversation and shows the quote', async () => {
