@@ -42,6 +42,8 @@ test.describe('sign-in and registration', () => {
     await expect(page.getByRole('navigation', { name: 'Разделы' })).toBeVisible();
     // The ping shows a latency in milliseconds.
     await expect(page.getByTestId('latency')).toContainText(/\d+ мс/);
+    // The realtime socket connected with the access token (the dot turns green).
+    await expect(page.getByTestId('latency')).toHaveClass(/ping-live/);
 
     await page.reload();
     await expect(page).toHaveURL(`${srv.url}/`);
@@ -126,6 +128,11 @@ test.describe('token refresh', () => {
       const path = new URL(r.url()).pathname;
       if (path === '/api/status/me' || path === '/api/auth/refresh') statuses.push(`${path} ${r.status()}`);
     });
+    const socketTokens: string[] = [];
+    page.on('websocket', (ws) => {
+      const token = new URL(ws.url()).searchParams.get('token');
+      if (ws.url().includes('/socket.io/') && token) socketTokens.push(token);
+    });
     const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/auth/refresh') && r.status() === 200);
     await page.reload(); // the reload refetches own info with the expired token
     await refreshed;
@@ -137,5 +144,9 @@ test.describe('token refresh', () => {
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.user.username).toBe(username);
+    // The socket handshake with the expired token was refused; it reconnected with the refreshed one.
+    await expect(page.getByTestId('latency')).toHaveClass(/ping-live/);
+    expect(socketTokens[0]).toBe(before.accessToken);
+    expect(socketTokens.at(-1)).not.toBe(before.accessToken);
   });
 });
