@@ -11,6 +11,8 @@ export interface UploadStorage {
   /** A stream of the stored bytes, or null when the key is unknown. */
   read(key: string): Promise<Readable | null>;
   remove(key: string): Promise<void>;
+  /** A file path when the bytes are on local disk (lets sharp read only the image header). */
+  localPath?(key: string): string;
 }
 
 export function localDiskStorage(dir: string): UploadStorage {
@@ -39,5 +41,6 @@ export function localDiskStorage(dir: string): UploadStorage {
     async remove(key) {
       await fs.promises.rm(file(key), { force: true });
     },
+    localPath: file,
   };
 }

@@ -37,6 +37,20 @@ function sniffer() {
   return { stream, head: () => Buffer.concat(chunks), size: () => size };
 }
 
+/** Width and height from the stored image; from a path libvips reads only the header. */
+async function imageSize(storage: UploadStorage, key: string): Promise<{ width: number; height: number } | null> {
+  const path = storage.localPath?.(key);
+  const source = path ? null : await storage.read(key);
+  try {
+    const meta = path ? await sharp(path).metadata() : source ? await source.pipe(sharp()).metadata() : null;
+    return meta?.width && meta.height ? { width: meta.width, height: meta.height } : null;
+  } catch {
+    return null;
+  } finally {
+    source?.destroy();
+  }
+}
+
 export async function uploadsRoutes(
   app: FastifyInstance,
   ctx: AppContext,
@@ -83,18 +97,11 @@ export async function uploadsRoutes(
       let width: number | null = null;
       let height: number | null = null;
       if (kind === 'IMAGE') {
-        const source = await storage.read(key);
-        try {
-          const meta = source ? await source.pipe(sharp()).metadata() : null;
-          width = meta?.width ?? null;
-          height = meta?.height ?? null;
-          if (!width || !height) kind = 'FILE';
-        } catch {
-          // A valid signature over broken pixels: keep it, but only as a download.
-          kind = 'FILE';
-        } finally {
-          source?.destroy();
-        }
+        const size = await imageSize(storage, key);
+        width = size?.width ?? null;
+        height = size?.height ?? null;
+        // A valid signature over broken pixels: keep it, but only as a download.
+        if (!width || !height) kind = 'FILE';
       }
 
       const url = `/uploads/${key}`;
