@@ -28,16 +28,28 @@ export type Ack = z.infer<typeof Ack>;
 
 const CallPeer = z.object({ id: Id, name: z.string() });
 
+/**
+ * Who receives what (the server sends each event to user rooms, i.e. every tab of a user, unless noted):
+ * - message:new — sockets that joined the conversation (conversation:join), the sender's included.
+ * - message:notify — every member except the sender, joined or not (unread badge, sound).
+ * - message:deleted, receipts:update — every member, the actor's own tabs included.
+ * - conversations:new — every member of the new conversation, the creator's tabs included.
+ * - conversation:typing, call:* — the other members (never the actor's own tabs).
+ * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).
+ * - contacts:* — the other side of the request.
+ */
 export const serverEvents = {
   'message:new': z.object({ message: Message }),
   'message:notify': z.object({ conversationId: Id, message: Message }),
   'message:deleted': z.object({ conversationId: Id, messageId: Id }),
+  /** Only receipts that were new; status is always READ for now. */
   'receipts:update': z.object({ conversationId: Id, userId: Id, messageIds: z.array(Id), status: Receipt.shape.status }),
   'conversations:new': z.object({ conversation: ConversationEntry.shape.conversation }),
   'contacts:request:new': z.object({ contact: Contact }),
   'contacts:request:accepted': z.object({ contact: Contact }),
   'contacts:removed': z.object({ contactId: Id, userId: Id }),
   'conversation:typing': z.object({ conversationId: Id, userId: Id, typing: z.boolean() }),
+  /** ONLINE/AWAY/DND when the first socket connects (the chosen status), OFFLINE with lastSeenAt when the last goes. */
   'presence:update': z.object({ userId: Id, status: PresenceStatus, lastSeenAt: IsoDate.nullable() }),
   'profile:update': z.object({ userId: Id, avatarUrl: z.string().nullable(), displayName: z.string() }),
   'call:incoming': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
