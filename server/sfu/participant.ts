@@ -133,7 +133,14 @@ export class Participant {
     this.lastSeen = Date.now();
     switch (msg.case) {
       case 'offer':
-        this.enqueue(() => this.answerOffer(msg.value));
+        this.enqueue(() =>
+          this.answerOffer(msg.value).catch((err: unknown) => {
+            // An offer werift cannot apply leaves this peer connection unusable: end this session only.
+            this.host.logger.warn({ err: String(err), participant: this.identity }, 'offer refused');
+            this.signal?.close(CloseCode.invalidData, `could not apply offer: ${String(err).slice(0, 80)}`);
+            this.host.leave(this, 'bad offer');
+          }),
+        );
         return;
       case 'trickle': {
         let candidate: werift.RTCIceCandidateInit;
@@ -281,6 +288,10 @@ export class Participant {
   private async answerOffer(offer: SessionDescription): Promise<void> {
     if (this.closed) return;
     const sections = parseSections(offer.sdp);
+    // werift accepts nearly any text: insist on what every real offer has.
+    if (offer.type !== 'offer' || sections.length === 0 || !/a=ice-ufrag:/.test(offer.sdp) || !/a=fingerprint:/.test(offer.sdp)) {
+      throw new Error('not an SDP offer with media sections, ICE credentials and a DTLS fingerprint');
+    }
     await this.pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
     this.lastOffer = sections;
     const announced = this.takePublications(sections);

@@ -124,6 +124,11 @@ describe('embedded SFU signalling', () => {
     unknown.ws.send(Buffer.alloc(0));
     expect(await unknown.closed).toEqual({ code: 1003, reason: 'unknown signal request' });
 
+    const badOffer = await connect(await token('o', 'r3'));
+    await badOffer.next('join');
+    badOffer.send({ case: 'offer', value: { type: 'offer', sdp: 'v=0\r\nthis is not sdp', id: 1 } as never });
+    expect(await badOffer.closed).toEqual({ code: 1007, reason: expect.stringMatching(/could not apply offer/) });
+
     // The server and the other participant carry on.
     bystander.send({ case: 'ping', value: 1n });
     await bystander.next('pong');
