@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { inspectorWanted, REDACTED, sanitize } from './inspector';
+import { describe, expect, it, vi } from 'vitest';
+import { inspectorWanted, REDACTED, sanitize, startInspector } from './inspector';
 
 describe('inspector', () => {
   it('is on only in development with ?inspect', () => {
@@ -23,5 +23,27 @@ describe('inspector', () => {
       count: 2,
     });
     expect(ctx.session.accessToken).toBe('eyJ.a'); // the original is untouched
+  });
+});
+
+const created: Array<Record<string, (x: unknown) => unknown>> = [];
+vi.mock('@statelyai/inspect', () => ({
+  createBrowserInspector: (options: Record<string, (x: unknown) => unknown>) => {
+    created.push(options);
+    return { inspect: { next: () => {} } };
+  },
+}));
+
+describe('startInspector', () => {
+  it('loads the inspector only with ?inspect, and hands it the sanitisers', async () => {
+    window.history.pushState({}, '', '/');
+    expect(await startInspector()).toBeUndefined();
+    expect(created).toHaveLength(0);
+    window.history.pushState({}, '', '/?inspect');
+    expect(await startInspector()).toBeDefined();
+    expect(created).toHaveLength(1);
+    expect(created[0].sanitizeContext({ session: { accessToken: 'x' } })).toEqual({ session: { accessToken: REDACTED } });
+    expect(created[0].sanitizeEvent({ type: 'session.signIn', password: 'p' })).toEqual({ type: 'session.signIn', password: REDACTED });
+    window.history.pushState({}, '', '/');
   });
 });

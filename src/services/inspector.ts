@@ -23,6 +23,8 @@ export function inspectorWanted(search: string, dev: boolean): boolean {
 }
 
 export async function startInspector(): Promise<Observer<InspectionEvent> | undefined> {
+  // The literal DEV check lets the production build drop the inspector chunk entirely.
+  if (!import.meta.env.DEV) return undefined;
   if (!inspectorWanted(window.location.search, import.meta.env.DEV)) return undefined;
   const { createBrowserInspector } = await import('@statelyai/inspect');
   const inspector = createBrowserInspector({
