@@ -7,6 +7,22 @@ import { HttpError, zodMessage } from '../http/errors';
 
 type AckFn = (ack: Ack) => void;
 
+/** Per socket: bursts of up to 30 events, 10 a second sustained; enough for typing and calls, not for floods. */
+const BURST = 30;
+const PER_SECOND = 10;
+const budgets = new WeakMap<Socket, { tokens: number; at: number }>();
+
+function withinBudget(socket: Socket): boolean {
+  const now = Date.now();
+  const b = budgets.get(socket) ?? { tokens: BURST, at: now };
+  b.tokens = Math.min(BURST, b.tokens + ((now - b.at) / 1000) * PER_SECOND);
+  b.at = now;
+  budgets.set(socket, b);
+  if (b.tokens < 1) return false;
+  b.tokens -= 1;
+  return true;
+}
+
 export function onClientEvent<K extends ClientEventName>(
   socket: Socket,
   name: K,
@@ -16,6 +32,7 @@ export function onClientEvent<K extends ClientEventName>(
   // Registered untyped: the payload is unknown until the contract's schema has checked it.
   (socket as unknown as { on(ev: string, fn: (...args: unknown[]) => void): void }).on(name, async (...args: unknown[]) => {
     const ack: AckFn = typeof args.at(-1) === 'function' ? (args.pop() as AckFn) : () => {};
+    if (!withinBudget(socket)) return ack({ ok: false, message: 'Слишком много событий. Подождите немного.' });
     const parsed = clientEvents[name].safeParse(args[0]);
     if (!parsed.success) return ack({ ok: false, message: zodMessage(parsed.error) });
     try {

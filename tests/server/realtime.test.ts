@@ -72,9 +72,13 @@ describe('conversation rooms and messages', () => {
     expect(await ack(bobSock, 'conversation:join', ab)).toEqual({ ok: true });
     const live = next(bobSock, 'message:new');
     const notify = next(bobSock, 'message:notify');
-    const res = await send(alice, ab, 'вживую');
-    expect(res.status).toBe(200);
+    const sending = send(alice, ab, 'вживую');
     const got = await live;
+    // Committed before the event: the history already holds it, even before the sender has its answer.
+    const history = await api.get(`/api/conversations/${ab}/messages`, bob.accessToken);
+    expect(history.body.messages.map((m: { id: string }) => m.id)).toContain(got.message.id);
+    const res = await sending;
+    expect(res.status).toBe(200);
     expect(got.message.id).toBe(res.body.message.id);
     expect(got.message.content).toBe('вживую');
     expect((await notify).conversationId).toBe(ab);
@@ -302,6 +306,20 @@ describe('calls', () => {
 });
 
 describe('limits', () => {
+  it('refuses a flood of events from one socket and relays only what fits the budget', async () => {
+    const a = await connect(srv.url, alice.accessToken);
+    const b = await connect(srv.url, bob.accessToken);
+    const bSeen = recorder(b);
+    const acks = await Promise.all(Array.from({ length: 80 }, (_, i) => ack(a, 'conversation:typing', { conversationId: ab, typing: i % 2 === 0 })));
+    const refused = acks.filter((x) => !x.ok);
+    expect(refused.length).toBeGreaterThan(30);
+    expect(refused[0].message).toMatch(/Слишком много/);
+    await sleep(200);
+    const relayed = bSeen.events().filter((e) => e === 'conversation:typing').length;
+    expect(relayed).toBe(acks.length - refused.length);
+    expect(relayed).toBeLessThan(50);
+  });
+
   it('refuses frames over 64 KB by closing the socket', async () => {
     const s = await connect(srv.url, alice.accessToken);
     const closed = new Promise<string>((resolve) => s.on('disconnect', (reason) => resolve(reason)));
