@@ -3,7 +3,7 @@
 // reconnects by the transport's defaults. A refreshed token is used for the next reconnection; a handshake
 // the server refuses asks the session for a refresh and reconnects with the new token.
 import { assign, emit, enqueueActions, fromCallback, log, sendTo, setup } from 'xstate';
-import { type ServerEventName, serverEvents } from '../../contract/events';
+import { type ClientEventName, type ServerEventName, serverEvents } from '../../contract/events';
 import { type AppSocket, createSocket, updateSocketToken } from '../../services/socket';
 
 export type ServerEventMessage = { type: 'server.event'; name: ServerEventName; payload: unknown };
@@ -19,7 +19,8 @@ export type SocketReport =
 export type RealtimeEvent =
   | { type: 'realtime.token'; token: string }
   | { type: 'realtime.stop' }
-  | { type: 'realtime.emit'; name: string; payload: unknown }
+  /** Something for the server (call:invite, conversation:join …), sent only while the socket exists. */
+  | { type: 'realtime.emit'; name: ClientEventName; payload: unknown }
   | SocketReport;
 
 export interface RealtimeContext {
@@ -28,7 +29,9 @@ export interface RealtimeContext {
 }
 
 /** Commands the machine gives its socket actor. */
-export type SocketCommand = { type: 'socket.auth'; token: string } | { type: 'socket.emit'; name: string; payload: unknown };
+export type SocketCommand =
+  | { type: 'socket.auth'; token: string }
+  | { type: 'socket.emit'; name: ClientEventName; payload: unknown };
 
 export const socketActor = fromCallback<SocketCommand, { token: string }>(({ input, sendBack, receive }) => {
   const socket: AppSocket = createSocket(input.token);
