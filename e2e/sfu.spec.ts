@@ -25,7 +25,10 @@ test.afterAll(async () => {
   await h?.close();
 });
 
-async function openParticipant(browser: Browser, identity: string, room: string): Promise<Page> {
+const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
+
+async function openParticipant(browser: Browser, identity: string, room: string, singlePeerConnection = true): Promise<Page> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   contexts.push(context);
   const page = await context.newPage();
@@ -34,12 +37,9 @@ async function openParticipant(browser: Browser, identity: string, room: string)
   });
   await page.goto(h.pageUrl);
   const token = await mintToken(identity, room);
-  await page.evaluate(([url, t]) => (window as never as { sfu: { join(u: string, t: string): Promise<unknown> } }).sfu.join(url, t), [h.sfu.url, token]);
+  await call(page, 'join', h.sfu.url, token, { singlePeerConnection });
   return page;
 }
-
-const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
 
 async function expectVideoFrom(page: Page, identity: string, source = 'camera'): Promise<void> {
   await expect
@@ -142,4 +142,19 @@ test('a dropped signal connection resumes the same session and media keeps flowi
   await expect.poll(() => frames(erin, 'dave'), { timeout: 15_000 }).toBeGreaterThan(before.erin + 10);
   await call(dave, 'chat', 'after resume');
   await expect.poll(() => call<Array<{ text: string }>>(erin, 'chats')).toContainEqual(expect.objectContaining({ text: 'after resume' }));
+});
+
+test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', async ({ browser }) => {
+  const room = 'room-legacy';
+  const old = await openParticipant(browser, 'old', room, false);
+  const neu = await openParticipant(browser, 'new', room, true);
+  await expectVideoFrom(old, 'new');
+  await expectVideoFrom(neu, 'old');
+  await expectAudioFrom(old, 'new');
+  await expectAudioFrom(neu, 'old');
+  expect([...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.mode).sort()).toEqual(['dual', 'single']);
+  await call(old, 'chat', 'from the old path');
+  await expect.poll(() => call<Array<{ text: string }>>(neu, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the old path' }));
+  await call(neu, 'chat', 'from the new path');
+  await expect.poll(() => call<Array<{ text: string }>>(old, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the new path' }));
 });

@@ -63,8 +63,13 @@ async function audioEnergy(track: MediaStreamTrack): Promise<number> {
 }
 
 const api = {
-  async join(url: string, token: string, publish: { camera?: boolean; microphone?: boolean } = {}) {
+  async join(
+    url: string,
+    token: string,
+    publish: { camera?: boolean; microphone?: boolean; singlePeerConnection?: boolean } = {},
+  ) {
     room = new Room({
+      singlePeerConnection: publish.singlePeerConnection ?? true,
       adaptiveStream: false,
       dynacast: false,
       // The embedded SFU forwards one VP8 layer: the app turns simulcast off when it talks to it.

@@ -37,7 +37,8 @@ export class RustParticipant {
   /** consume = false leaves received frames with libwebrtc (the benchmark's subscribers). */
   constructor(private readonly consume = true) {}
 
-  async connect(url: string, token: string): Promise<void> {
+  /** singlePeerConnection = false makes the Rust SDK use the legacy /rtc two-peer-connection flow (its default). */
+  async connect(url: string, token: string, singlePeerConnection = true): Promise<void> {
     this.room
       .on(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub: RemoteTrackPublication, p: RemoteParticipant) => {
         if (this.consume) this.read(track, p.identity);
@@ -46,7 +47,7 @@ export class RustParticipant {
         this.received.data.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload) });
       });
     // The Rust SDK takes the single-peer-connection (/rtc/v1) path only when asked.
-    await this.room.connect(url, token, { autoSubscribe: true, dynacast: false, singlePeerConnection: true } as RoomOptions);
+    await this.room.connect(url, token, { autoSubscribe: true, dynacast: false, singlePeerConnection } as RoomOptions);
   }
 
   async publishToneAndPattern(): Promise<void> {

@@ -1,14 +1,15 @@
-// The embedded media server: LiveKit's signalling (/rtc/v1 single peer connection, /rtc/v1/validate) over a
+// The embedded media server: LiveKit's signalling (/rtc/v1 single peer connection, legacy /rtc with two, and
+// their /validate) over a
 // websocket on its own port, media and data forwarded by werift. `npm start` runs it unless LIVEKIT_URL is set.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type JoinRequest, JoinResponse, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
+import { type JoinRequest, JoinRequest as JoinRequestMessage, JoinResponse, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import { WebSocketServer } from 'ws';
 import { type Grants, TokenError, verifyAccessToken } from './auth';
 import { defaultHostAddresses } from './host-addresses';
 import { decodeJoinRequest } from './join-request';
 import { type SfuLogger, silentLogger } from './logger';
-import { Participant } from './participant';
+import { Participant, type PeerMode } from './participant';
 import { Room } from './room';
 import { CloseCode, SignalConnection } from './signal-connection';
 
@@ -52,6 +53,7 @@ export interface SfuStats {
 
 interface Admission {
   grants: Grants;
+  mode: PeerMode;
   joinRequest: JoinRequest | null;
 }
 
@@ -70,6 +72,17 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1] ?? null;
     const token = url.searchParams.get('access_token') ?? bearer;
     const grants = await verifyAccessToken(token, options.apiKey, options.apiSecret);
+    const mode: PeerMode = /^\/rtc\/?$|^\/rtc\/validate$/.test(url.pathname) ? 'dual' : 'single';
+    if (mode === 'dual') {
+      // The legacy path carries its few options as plain query parameters.
+      const q = url.searchParams;
+      const joinRequest = new JoinRequestMessage({
+        reconnect: q.get('reconnect') === '1',
+        participantSid: q.get('sid') ?? '',
+        connectionSettings: { autoSubscribe: q.get('auto_subscribe') !== '0' } as never,
+      });
+      return { grants, mode, joinRequest };
+    }
     const raw = url.searchParams.get('join_request');
     let joinRequest: JoinRequest | null = null;
     if (raw) {
@@ -79,7 +92,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
         throw new BadRequest('malformed join_request');
       }
     }
-    return { grants, joinRequest };
+    return { grants, mode, joinRequest };
   };
 
   const roomFor = (name: string): Room => {
@@ -118,7 +131,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     return true;
   };
 
-  const accept = (ws: import('ws').WebSocket, { grants, joinRequest }: Admission): void => {
+  const accept = (ws: import('ws').WebSocket, { grants, mode, joinRequest }: Admission): void => {
     if (joinRequest?.reconnect && joinRequest.participantSid) {
       if (resume(ws, grants, joinRequest.participantSid)) return;
       // Nothing to resume: the client falls back to a full reconnect after this leave.
@@ -131,7 +144,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     for (const other of room.participants.values()) {
       if (other.identity === grants.identity) room.leave(other, 'duplicate identity');
     }
-    const p = new Participant(grants, room);
+    const p = new Participant(grants, room, mode);
     p.autoSubscribe = joinRequest?.connectionSettings?.autoSubscribe ?? true;
     const signal = new SignalConnection(ws, logger, (msg) => p.handle(msg));
     p.attachSignal(signal);
@@ -184,7 +197,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}`);
     };
-    if (url.pathname !== '/rtc/v1') {
+    if (url.pathname !== '/rtc/v1' && url.pathname !== '/rtc' && url.pathname !== '/rtc/') {
       refuse(404, 'not found');
       return;
     }

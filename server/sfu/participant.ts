@@ -19,6 +19,11 @@ import type { SfuLogger } from './logger';
 import { createPeer } from './peer';
 import { fixAnswer, type OfferedSection, parseSections } from './sdp';
 import { CloseCode, type RequestMessage, type ResponseMessage, type SignalConnection } from './signal-connection';
+import { SubscriberPeer } from './subscriber-peer';
+
+/** 'single': /rtc/v1, one peer connection the client offers on; 'dual': legacy /rtc with a subscriber connection. */
+export type PeerMode = 'single' | 'dual';
+const SUBSCRIBER_TARGET = 1; // livekit.SignalTarget.SUBSCRIBER
 
 export interface ParticipantHost {
   readonly hostAddresses: readonly string[];
@@ -59,10 +64,12 @@ export class Participant {
   private sectionsRequested = false;
   private readonly channels = new Map<string, werift.RTCDataChannel>();
   private closed = false;
+  private subscriber: SubscriberPeer | null = null;
 
   constructor(
     readonly grants: Grants,
     private readonly host: ParticipantHost,
+    readonly mode: PeerMode = 'single',
   ) {
     this.name = grants.name;
     this.metadata = grants.metadata;
@@ -74,9 +81,16 @@ export class Participant {
         if (typeof data !== 'string') this.host.dataReceived(this, dc.label, data);
       });
     });
-    this.pc.connectionStateChange.subscribe((state) => {
+    const refreshVideo = (state: string) => {
       if (state === 'connected') for (const sub of this.subscriptions.values()) if (sub.attached) sub.askForKeyframe();
-    });
+    };
+    this.pc.connectionStateChange.subscribe(refreshVideo);
+    if (mode === 'dual') {
+      this.subscriber = new SubscriberPeer(host.hostAddresses, host.allowedAddresses, host.logger, (offer) =>
+        this.send({ case: 'offer', value: offer }),
+      );
+      this.subscriber.pc.connectionStateChange.subscribe(refreshVideo);
+    }
   }
 
   get identity(): string {
@@ -142,6 +156,11 @@ export class Participant {
           }),
         );
         return;
+      case 'answer': {
+        const subscriber = this.subscriber;
+        if (subscriber) this.enqueue(() => subscriber.applyAnswer(msg.value));
+        return;
+      }
       case 'trickle': {
         let candidate: werift.RTCIceCandidateInit;
         try {
@@ -150,7 +169,8 @@ export class Participant {
           this.host.logger.debug({ participant: this.identity }, 'unparseable trickle candidate ignored');
           return;
         }
-        this.enqueue(() => this.pc.addIceCandidate(candidate).catch(() => {}));
+        const pc = msg.value.target === SUBSCRIBER_TARGET && this.subscriber ? this.subscriber.pc : this.pc;
+        this.enqueue(() => pc.addIceCandidate(candidate).catch(() => {}));
         return;
       }
       case 'addTrack':
@@ -247,14 +267,17 @@ export class Participant {
 
   subscribe(track: PublishedTrack): void {
     if (!this.grants.canSubscribe || track.publisherSid === this.sid || this.subscriptions.has(track.sid)) return;
-    this.subscriptions.set(track.sid, new TrackSubscription(track, this.sid));
-    this.requestSections();
+    const sub = new TrackSubscription(track, this.sid);
+    this.subscriptions.set(track.sid, sub);
+    if (this.subscriber) this.subscriber.place(sub);
+    else this.requestSections();
   }
 
   unsubscribe(trackSid: string): void {
     const sub = this.subscriptions.get(trackSid);
     if (!sub) return;
-    sub.detach();
+    if (this.subscriber) this.subscriber.drop(sub);
+    else sub.detach();
     this.subscriptions.delete(trackSid);
     for (const [mid, sid] of this.midToTrackId) if (sid === trackSid) this.midToTrackId.delete(mid);
   }
@@ -264,7 +287,7 @@ export class Participant {
    * already exist) so pending subscriptions can be placed in the next answer.
    */
   private requestSections(): void {
-    if (this.sectionsRequested || this.closed) return;
+    if (this.sectionsRequested || this.closed || this.mode === 'dual') return;
     const pending = [...this.subscriptions.values()].filter((s) => !s.attached);
     if (pending.length === 0) return;
     const need: Record<Kind, number> = { audio: 0, video: 0 };
@@ -296,7 +319,7 @@ export class Participant {
     this.lastOffer = sections;
     const announced = this.takePublications(sections);
     const removed = this.dropPublications(sections);
-    this.placeSubscriptions();
+    if (this.mode === 'single') this.placeSubscriptions();
     const answer = await this.pc.createAnswer();
     await this.pc.setLocalDescription(answer);
     // An inactive transceiver must not be recycled by werift for a later, different m-line.
@@ -393,6 +416,7 @@ export class Participant {
     for (const t of this.published.values()) t.close();
     for (const s of this.subscriptions.values()) s.detach();
     this.subscriptions.clear();
+    this.subscriber?.close();
     this.pc.close().catch(() => {});
   }
 }

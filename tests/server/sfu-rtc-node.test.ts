@@ -20,12 +20,12 @@ afterAll(async () => {
   await dispose();
 });
 
-async function join(identity: string): Promise<RustParticipant> {
+async function join(identity: string, room = 'rust-room', singlePeerConnection = true): Promise<RustParticipant> {
   const at = new AccessToken(apiKey, apiSecret, { identity, name: identity });
-  at.addGrant({ room: 'rust-room', roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+  at.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
   const c = new RustParticipant();
   clients.push(c);
-  await c.connect(sfu.url, await at.toJwt());
+  await c.connect(sfu.url, await at.toJwt(), singlePeerConnection);
   return c;
 }
 
@@ -71,5 +71,23 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
     await c.close();
     expect(await left).toBe('rust-c');
     await expect.poll(() => sfu.rooms.get('rust-room')?.participants.size).toBe(2);
+  });
+
+  it('serves the legacy two-peer-connection flow (/rtc) alongside /rtc/v1', { timeout: 60_000 }, async () => {
+    const legacy = await join('legacy', 'mixed-room', false);
+    const modern = await join('modern', 'mixed-room', true);
+    await legacy.publishToneAndPattern();
+    await modern.publishToneAndPattern();
+    const modes = [...(sfu.rooms.get('mixed-room')?.participants.values() ?? [])].map((p) => `${p.identity}:${p.mode}`);
+    expect(modes.sort()).toEqual(['legacy:dual', 'modern:single']);
+
+    await expect.poll(() => legacy.received.videoFrames.get('modern:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
+    await expect.poll(() => modern.received.videoFrames.get('legacy:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
+    await expect.poll(() => legacy.received.audioPeak.get('modern:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(1000);
+    await expect.poll(() => modern.received.audioPeak.get('legacy:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(1000);
+    await legacy.publishText('legacy says hi');
+    await expect.poll(() => modern.received.data).toContainEqual({ from: 'legacy', text: 'legacy says hi' });
+    await modern.publishText('modern says hi');
+    await expect.poll(() => legacy.received.data).toContainEqual({ from: 'modern', text: 'modern says hi' });
   });
 });

@@ -1,0 +1,85 @@
+// The legacy two-peer-connection flow (/rtc): subscriptions travel on a second peer connection where the server
+// offers (sendonly m-lines with stream id "<participant sid>|<track sid>") and the client answers.
+import { SessionDescription } from '@livekit/protocol';
+import type * as werift from 'werift';
+import type { TrackSubscription } from './forwarding';
+import type { SfuLogger } from './logger';
+import { createPeer } from './peer';
+import { fixAnswer } from './sdp';
+
+export class SubscriberPeer {
+  readonly pc: werift.RTCPeerConnection;
+  private offerId = 0;
+  private awaitingAnswer = false;
+  private again = false;
+  private readonly trackByTransceiver = new Map<string, string>();
+
+  constructor(
+    hostAddresses: readonly string[],
+    private readonly allowedAddresses: ReadonlySet<string>,
+    private readonly logger: SfuLogger,
+    private readonly sendOffer: (offer: SessionDescription) => void,
+  ) {
+    this.pc = createPeer(hostAddresses);
+  }
+
+  place(sub: TrackSubscription): void {
+    const transceiver = this.pc.addTransceiver(sub.track.kind, { direction: 'sendonly' });
+    transceiver.sender.streamId = `${sub.track.publisherSid}|${sub.track.sid}`;
+    this.trackByTransceiver.set(transceiver.id, sub.track.sid);
+    sub.attach(transceiver);
+    this.negotiate();
+  }
+
+  drop(sub: TrackSubscription): void {
+    const transceiver = sub.transceiver;
+    sub.detach();
+    if (!transceiver) return;
+    this.trackByTransceiver.delete(transceiver.id);
+    transceiver.setDirection('inactive');
+    this.negotiate();
+  }
+
+  /** One offer at a time; changes made while waiting for an answer go into the next one. */
+  negotiate(): void {
+    if (this.awaitingAnswer) {
+      this.again = true;
+      return;
+    }
+    this.awaitingAnswer = true;
+    this.again = false;
+    void this.offer().catch((err: unknown) => {
+      this.awaitingAnswer = false;
+      this.logger.warn({ err: String(err) }, 'subscriber offer failed');
+    });
+  }
+
+  private async offer(): Promise<void> {
+    const offer = await this.pc.createOffer();
+    await this.pc.setLocalDescription(offer);
+    const midToTrackId: Record<string, string> = {};
+    for (const t of this.pc.getTransceivers()) {
+      const sid = this.trackByTransceiver.get(t.id);
+      if (sid && t.mid) midToTrackId[t.mid] = sid;
+    }
+    this.sendOffer(
+      new SessionDescription({
+        type: 'offer',
+        sdp: fixAnswer(this.pc.localDescription?.sdp ?? offer.sdp, this.allowedAddresses),
+        id: ++this.offerId,
+        midToTrackId,
+      }),
+    );
+  }
+
+  async applyAnswer(answer: SessionDescription): Promise<void> {
+    if (!this.awaitingAnswer || (answer.id !== 0 && answer.id !== this.offerId)) return;
+    await this.pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+    this.awaitingAnswer = false;
+    if (this.again) this.negotiate();
+  }
+
+  close(): void {
+    this.pc.close().catch(() => {});
+  }
+}
