@@ -1,6 +1,6 @@
 // The embedded media server: LiveKit's signalling (/rtc/v1 single peer connection, legacy /rtc with two, and
-// their /validate) over a
-// websocket on its own port, media and data forwarded by werift. `npm start` runs it unless LIVEKIT_URL is set.
+// their /validate) over a websocket on its own port, media and data forwarded by werift. `npm start` runs it
+// unless LIVEKIT_URL is set.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type JoinRequest, JoinRequest as JoinRequestMessage, JoinResponse, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
