@@ -29,18 +29,24 @@ export async function loadConversationEntries(
       .orderBy('cm.joined_at')
       .orderBy('u.id')
       .execute(),
-    // The latest visible message per conversation: the index (conversation_id, seq) answers the max.
+    // The latest visible message per conversation: one backward probe of (conversation_id, seq) per
+    // membership, then primary-key lookups; never a scan of the histories.
     db
-      .selectFrom('messages as m')
-      .selectAll('m')
-      .where('m.conversation_id', 'in', mine)
-      .where('m.deleted_at', 'is', null)
-      .where('m.seq', '=', (eb) =>
+      .selectFrom('messages')
+      .selectAll()
+      .where('seq', 'in', (eb) =>
         eb
-          .selectFrom('messages as m2')
-          .select((e) => e.fn.max('m2.seq').as('s'))
-          .whereRef('m2.conversation_id', '=', 'm.conversation_id')
-          .where('m2.deleted_at', 'is', null),
+          .selectFrom('conversation_members as cm')
+          .select((e) =>
+            e
+              .selectFrom('messages as m2')
+              .select((x) => x.fn.max('m2.seq').as('s'))
+              .whereRef('m2.conversation_id', '=', 'cm.conversation_id')
+              .where('m2.deleted_at', 'is', null)
+              .as('latest'),
+          )
+          .where('cm.user_id', '=', userId)
+          .$if(Boolean(onlyId), (q) => q.where('cm.conversation_id', '=', onlyId as string)),
       )
       .execute(),
     db
