@@ -70,23 +70,30 @@ export async function uploadsRoutes(
     },
     handler: async (req, reply) => {
       const userId = req.userId as string;
-      const file = await req.file();
-      if (!file || file.fieldname !== uploadRoute.field) throw badRequest('Прикрепите файл в поле file');
-
-      const sniff = sniffer();
-      const key = newStorageKey();
+      let stored: { key: string; filename: string; sniff: ReturnType<typeof sniffer> } | null = null;
       try {
-        // pipeline (not pipe) so the size-limit error reaches storage and the partial file is removed.
-        await storage.write(key, pipeline(file.file, sniff.stream, () => {}));
+        // Exactly one file, in the field `file`; a second one (files limit) or a file elsewhere is a 400.
+        for await (const part of req.parts()) {
+          if (part.type !== 'file') continue;
+          if (part.fieldname !== uploadRoute.field) throw badRequest('Файл ожидается в поле file');
+          const sniff = sniffer();
+          const key = newStorageKey();
+          try {
+            // pipeline (not pipe) so the size-limit error reaches storage and the partial file is removed.
+            await storage.write(key, pipeline(part.file, sniff.stream, () => {}));
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) throw tooLarge();
+            throw err;
+          }
+          stored = { key, filename: part.filename, sniff };
+          if (part.file.truncated) throw tooLarge();
+        }
       } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE' || file.file.truncated) throw tooLarge();
+        if (stored) await storage.remove(stored.key);
         throw err;
       }
-      if (file.file.truncated) {
-        await storage.remove(key);
-        throw tooLarge();
-      }
+      if (!stored) throw badRequest('Прикрепите файл в поле file');
+      const { key, sniff } = stored;
       if (sniff.size() === 0) {
         await storage.remove(key);
         throw badRequest('Файл пустой');
@@ -105,7 +112,7 @@ export async function uploadsRoutes(
       }
 
       const url = `/uploads/${key}`;
-      const name = cleanFileName(file.filename);
+      const name = cleanFileName(stored.filename);
       await ctx.db
         .insertInto('uploads')
         .values({

@@ -115,6 +115,28 @@ describe('POST /api/upload', () => {
     expect(ok.body.attachment.size).toBe(LIMIT - 1024);
   });
 
+  it('takes one file per request and answers 4xx for extra parts', async () => {
+    const two = new FormData();
+    two.append('file', new Blob(['first']), 'a.txt');
+    two.append('file', new Blob(['second']), 'b.txt');
+    const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: two, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/один файл/);
+    const textOnly = new FormData();
+    textOnly.append('file', 'just text');
+    const r2 = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: textOnly, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    expect(r2.status).toBe(400);
+    expect((await r2.json()).message).toMatch(/Прикрепите файл/);
+    const elsewhere = new FormData();
+    elsewhere.append('avatar', new Blob(['x']), 'x.txt');
+    const r3 = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: elsewhere, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    expect(r3.status).toBe(400);
+    // Nothing of the refused requests is kept.
+    const rows = await srv.server.ctx.db.selectFrom('uploads').select('original_name').execute();
+    expect(rows.map((r) => r.original_name)).not.toContain('b.txt');
+    expect(stored().length).toBe(rows.length);
+  });
+
   it('answers 4xx for a missing file, another field, an empty file or a JSON body', async () => {
     expect((await upload(png, 'a.png', 'image/png', alice.accessToken, 'other')).status).toBe(400);
     expect((await upload('', 'empty.txt', 'text/plain')).status).toBe(400);
