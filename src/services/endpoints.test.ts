@@ -25,4 +25,9 @@ describe('socket address (spec point 7)', () => {
     expect(socketUrl(at('http://127.0.0.1:39123/'))).toBe('http://127.0.0.1:39123');
     expect(socketUrl(at('http://localhost:5173/'), { socketUrl: 'wss://rt.example.org' })).toBe('wss://rt.example.org');
   });
+
+  it('stays on the same origin in a production build served by the API server itself', () => {
+    expect(socketUrl(at('http://localhost:8080/'), { servedByApi: true })).toBe('http://localhost:8080');
+    expect(socketUrl(at('http://localhost:8080/'), { servedByApi: false })).toBe('http://localhost:4000');
+  });
 });

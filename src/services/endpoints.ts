@@ -14,6 +14,12 @@ export interface EndpointSettings {
   apiUrl?: string;
   /** VITE_SOCKET_URL: a configured socket address overrides every other rule. */
   socketUrl?: string;
+  /**
+   * True in production builds, which the API server itself serves (one origin). The spec's "port 4000 on
+   * other localhost ports" rule is a development rule; applied to `PORT=8080 npm start` opened at
+   * localhost:8080 it would send the socket to a port nothing listens on.
+   */
+  servedByApi?: boolean;
 }
 
 const isLocalhost = (loc: PageLocation) => loc.hostname === 'localhost';
@@ -33,11 +39,17 @@ export function apiBaseUrl(loc: PageLocation, settings: EndpointSettings = {}): 
  */
 export function socketUrl(loc: PageLocation, settings: EndpointSettings = {}): string {
   if (settings.socketUrl) return settings.socketUrl;
-  if (isLocalhost(loc) && loc.port !== DEV_FRONTEND_PORT) return `${loc.protocol}//${loc.hostname}:${DEV_SERVER_PORT}`;
+  if (isLocalhost(loc) && loc.port !== DEV_FRONTEND_PORT && !settings.servedByApi) {
+    return `${loc.protocol}//${loc.hostname}:${DEV_SERVER_PORT}`;
+  }
   return loc.origin;
 }
 
 export function buildSettings(): EndpointSettings {
   const env = import.meta.env ?? {};
-  return { apiUrl: env.VITE_API_URL || undefined, socketUrl: env.VITE_SOCKET_URL || undefined };
+  return {
+    apiUrl: env.VITE_API_URL || undefined,
+    socketUrl: env.VITE_SOCKET_URL || undefined,
+    servedByApi: Boolean(env.PROD),
+  };
 }
