@@ -244,6 +244,7 @@ describe('messages', () => {
     const c = await direct(alice, bob);
     const keep = await text(bob, c.id, 'останется');
     const gone = await text(bob, c.id, 'будет удалено');
+    const quoting = await send(alice, { conversationId: c.id, type: 'TEXT', content: 'цитирую', replyToId: gone.id });
     const byOther = await api.post('/api/messages/delete', { messageId: gone.id }, alice.accessToken);
     expect(byOther.status).toBe(403);
     const byStranger = await api.post('/api/messages/delete', { messageId: gone.id }, stranger.accessToken);
@@ -255,8 +256,14 @@ describe('messages', () => {
     const ids = page.body.messages.map((m: { id: string }) => m.id);
     expect(ids).toContain(keep.id);
     expect(ids).not.toContain(gone.id);
+    // The quote of a deleted message no longer shows its text.
+    const quote = page.body.messages.find((m: { id: string }) => m.id === quoting.body.message.id);
+    expect(quote.replyTo).toEqual({ id: gone.id, content: 'Сообщение удалено' });
+    await api.post('/api/messages/delete', { messageId: quoting.body.message.id }, alice.accessToken);
     const entry = (await list(alice)).find((e) => e.conversation.id === c.id);
     expect(entry?.conversation.messages[0].id).toBe(keep.id);
+    // A reply to a deleted message is refused.
+    expect((await send(alice, { conversationId: c.id, type: 'TEXT', content: 'x', replyToId: gone.id })).status).toBe(400);
   });
 });
 
