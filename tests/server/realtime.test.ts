@@ -158,6 +158,31 @@ describe('conversation rooms and messages', () => {
   });
 });
 
+describe('contacts and profile events', () => {
+  it('tells each side of a friend request, and only them', async () => {
+    const [gil, hal] = await Promise.all([api.user('gil'), api.user('hal')]);
+    const g = await connect(srv.url, gil.accessToken);
+    const h = await connect(srv.url, hal.accessToken);
+    const outSeen = recorder(await connect(srv.url, outsider.accessToken));
+    const requested = next(h, 'contacts:request:new');
+    const add = await api.post('/api/contacts/add', { identifier: hal.user.eblid }, gil.accessToken);
+    expect(add.status).toBe(200);
+    expect(await requested).toMatchObject({ contact: { id: add.body.contact.id, direction: 'incoming', friend: { id: gil.user.id } } });
+    const accepted = next(g, 'contacts:request:accepted');
+    await api.post('/api/contacts/respond', { contactId: add.body.contact.id, action: 'accept' }, hal.accessToken);
+    expect(await accepted).toMatchObject({ contact: { status: 'ACCEPTED', friend: { id: hal.user.id } } });
+    const profile = next(g, 'profile:update', (p) => p.userId === hal.user.id);
+    await api.patch('/api/status/me', { displayName: 'Хэл' }, hal.accessToken);
+    expect(await profile).toEqual({ userId: hal.user.id, avatarUrl: null, displayName: 'Хэл' });
+    const removed = next(g, 'contacts:removed');
+    await api.post('/api/contacts/remove', { contactId: add.body.contact.id }, hal.accessToken);
+    expect(await removed).toEqual({ contactId: add.body.contact.id, userId: hal.user.id });
+    await sleep(100);
+    const mentions = outSeen.seen.filter((x) => JSON.stringify(x.payload).includes(hal.user.id));
+    expect(mentions).toEqual([]);
+  });
+});
+
 describe('typing', () => {
   it('relays typing to the other members with the sender’s id', async () => {
     const a = await connect(srv.url, alice.accessToken);
