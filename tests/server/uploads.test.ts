@@ -147,6 +147,23 @@ describe('POST /api/upload', () => {
   });
 });
 
+describe('default limit', () => {
+  it('is 25 MiB: a 3 MB file (past the 1 MB JSON body limit) streams through', async () => {
+    const dflt = await startTestServer();
+    try {
+      expect(dflt.config.uploadLimitBytes).toBe(25 * 1024 * 1024);
+      const u = await client(dflt.url).user('big');
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(3 * 1024 * 1024).fill(7)]), 'big.bin');
+      const res = await fetch(`${dflt.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.accessToken}` } });
+      expect(res.status).toBe(201);
+      expect((await res.json()).attachment.size).toBe(3 * 1024 * 1024);
+    } finally {
+      await dflt.close();
+    }
+  });
+});
+
 describe('GET /uploads/<key>', () => {
   it('serves only server-generated keys', async () => {
     for (const p of ['/uploads/..%2Fsecrets.json', '/uploads/secrets.json', `/uploads/${'0'.repeat(32)}`, '/uploads/%2e%2e']) {
