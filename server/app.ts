@@ -51,18 +51,25 @@ export async function createServer(config: Config): Promise<Server> {
     return userId;
   };
 
-  contractRoute(app, authenticate, 'health', async () => ({ ok: true as const }));
-  authRoutes(app, ctx, authenticate);
-  statusRoutes(app, ctx, authenticate);
-  contactsRoutes(app, ctx, authenticate);
-  conversationsRoutes(app, ctx, authenticate);
-  messagesRoutes(app, ctx, authenticate);
-  receiptsRoutes(app, ctx, authenticate);
-  livekitRoutes(app, ctx, authenticate);
-  await uploadsRoutes(app, ctx, authenticate, localDiskStorage(path.join(config.dataDir, 'uploads')));
-  await serveClient(app, config.clientDir);
+  try {
+    contractRoute(app, authenticate, 'health', async () => ({ ok: true as const }));
+    authRoutes(app, ctx, authenticate);
+    statusRoutes(app, ctx, authenticate);
+    contactsRoutes(app, ctx, authenticate);
+    conversationsRoutes(app, ctx, authenticate);
+    messagesRoutes(app, ctx, authenticate);
+    receiptsRoutes(app, ctx, authenticate);
+    livekitRoutes(app, ctx, authenticate);
+    await uploadsRoutes(app, ctx, authenticate, localDiskStorage(path.join(config.dataDir, 'uploads')));
+    await serveClient(app, config.clientDir);
 
-  await app.ready();
+    await app.ready();
+  } catch (err) {
+    // A half-built server must not keep Redis or the database open (the process would never exit).
+    await gateway.close();
+    await db.destroy();
+    throw err;
+  }
   gateway.start(ctx);
   return {
     app,
