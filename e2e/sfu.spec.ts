@@ -28,7 +28,13 @@ test.afterAll(async () => {
 const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
   page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
 
-async function openParticipant(browser: Browser, identity: string, room: string, singlePeerConnection = true): Promise<Page> {
+async function openParticipant(
+  browser: Browser,
+  identity: string,
+  room: string,
+  singlePeerConnection = true,
+  simulcast = false,
+): Promise<Page> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   contexts.push(context);
   const page = await context.newPage();
@@ -37,7 +43,7 @@ async function openParticipant(browser: Browser, identity: string, room: string,
   });
   await page.goto(h.pageUrl);
   const token = await mintToken(identity, room);
-  await call(page, 'join', h.sfu.url, token, { singlePeerConnection });
+  await call(page, 'join', h.sfu.url, token, { singlePeerConnection, simulcast });
   return page;
 }
 
@@ -157,4 +163,28 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
   await expect.poll(() => call<Array<{ text: string }>>(neu, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the old path' }));
   await call(neu, 'chat', 'from the new path');
   await expect.poll(() => call<Array<{ text: string }>>(old, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the new path' }));
+});
+
+test('a simulcast publisher is forwarded on its best live layer', async ({ browser }) => {
+  const room = 'room-simulcast';
+  const pub = await openParticipant(browser, 'sim-pub', room, true, true);
+  const sub = await openParticipant(browser, 'sim-sub', room, true, false);
+  const camera = () => {
+    const p = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'sim-pub');
+    return [...(p?.published.values() ?? [])].find((t) => t.kind === 'video');
+  };
+  await expect.poll(() => camera()?.info.simulcast, { message: 'publisher announced layers' }).toBe(true);
+  // Chrome turns layers on and off with its bandwidth and CPU estimates: the SFU must follow the best live one.
+  const rank = ['q', 'h', 'f'];
+  const onBestLayer = () => {
+    const t = camera();
+    const live = (t?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
+    return live.length >= 2 && t?.forwardedLayer === live.at(-1) ? 'best' : `${t?.forwardedLayer} of ${live}`;
+  };
+  await expect.poll(onBestLayer, { timeout: 25_000, message: 'forwarding the best live layer' }).toBe('best');
+  await expectVideoFrom(sub, 'sim-pub');
+  // Wider than the quarter-resolution layer: a higher layer reaches the subscriber.
+  const width = (await call<Received[]>(sub, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width;
+  expect(width).toBeGreaterThanOrEqual(320);
+  await expectVideoFrom(pub, 'sim-sub');
 });

@@ -66,14 +66,14 @@ const api = {
   async join(
     url: string,
     token: string,
-    publish: { camera?: boolean; microphone?: boolean; singlePeerConnection?: boolean } = {},
+    publish: { camera?: boolean; microphone?: boolean; singlePeerConnection?: boolean; simulcast?: boolean } = {},
   ) {
     room = new Room({
       singlePeerConnection: publish.singlePeerConnection ?? true,
       adaptiveStream: false,
       dynacast: false,
       // The embedded SFU forwards one VP8 layer: the app turns simulcast off when it talks to it.
-      publishDefaults: { simulcast: false, videoCodec: 'vp8', red: false },
+      publishDefaults: { simulcast: publish.simulcast ?? false, videoCodec: 'vp8', red: false },
     });
     room
       .on(RoomEvent.ParticipantConnected, (p) => events.push(`joined:${p.identity}`))

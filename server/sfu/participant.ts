@@ -249,7 +249,7 @@ export class Participant {
       stream: req.stream,
       mimeType: isAudio ? 'audio/opus' : 'video/VP8',
       layers: req.layers,
-      simulcast: false,
+      simulcast: req.layers.length > 1,
       audioFeatures: req.audioFeatures,
     });
     this.pendingByCid.set(req.cid, info);

@@ -1,5 +1,6 @@
 // werift peer connection set up the way browsers and the Rust SDK accept from this SFU: opus and VP8 only
-// (nack, pli, remb), no RED, no header extensions, no STUN/TURN, and host candidates on the advertised addresses.
+// (nack, pli, remb), no RED, no STUN/TURN, host candidates on the advertised addresses. The only header extensions
+// are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them.
 import * as werift from 'werift';
 
 export function createPeer(hostAddresses: readonly string[]): werift.RTCPeerConnection {
@@ -18,6 +19,9 @@ export function createPeer(hostAddresses: readonly string[]): werift.RTCPeerConn
         }),
       ],
     },
-    headerExtensions: { audio: [], video: [] },
+    headerExtensions: {
+      audio: [],
+      video: [werift.useSdesMid(), werift.useSdesRTPStreamId(), werift.useRepairedRtpStreamId()],
+    },
   });
 }

@@ -2,6 +2,7 @@
 // wires subscriptions when tracks are published and relays data packets.
 import {
   DataPacket,
+  DataPacket_Kind,
   type JoinResponse,
   ParticipantInfo_State,
   Room as RoomInfo,
@@ -99,6 +100,8 @@ export class Room implements ParticipantHost {
       packet.value.value.participantSid = from.sid;
       if (destinations.length === 0) destinations = packet.value.value.destinationIdentities;
     }
+    // The channel it came on says how it travels on; senders fill the old `kind` field inconsistently.
+    packet.kind = label === RELIABLE_LABEL ? DataPacket_Kind.RELIABLE : DataPacket_Kind.LOSSY;
     if (label === RELIABLE_LABEL) packet.sequence = ++from.reliableSequence;
     const out = packet.toBinary();
     for (const p of this.participants.values()) {
