@@ -21,7 +21,9 @@ export function createPeer(hostAddresses: readonly string[]): werift.RTCPeerConn
     },
     headerExtensions: {
       audio: [],
-      video: [werift.useSdesMid(), werift.useSdesRTPStreamId(), werift.useRepairedRtpStreamId()],
+      video: [werift.RTP_EXTENSION_URI.sdesMid, werift.RTP_EXTENSION_URI.sdesRTPStreamID, werift.RTP_EXTENSION_URI.repairedRtpStreamId].map(
+        (uri) => new werift.RTCRtpHeaderExtensionParameters({ uri }),
+      ),
     },
   });
 }
