@@ -19,7 +19,14 @@ export interface Config {
   codeSearchPerMinute: number;
   redisUrl: string | null;
   livekit: { url: string | null; apiKey: string | null; apiSecret: string | null };
-  sfu: { port: number; hostCandidates: string[] | null };
+  sfu: {
+    port: number;
+    hostCandidates: string[] | null;
+    /** UDP ports for media (SFU_UDP_PORTS="50000-50100"); null = any free port. */
+    udpPortRange: [number, number] | null;
+    /** URL clients use for the embedded SFU when it is behind a TLS proxy (SFU_PUBLIC_URL, e.g. wss://host/sfu). */
+    publicUrl: string | null;
+  };
   /** Directory of the built client to serve; null disables static serving. */
   clientDir: string | null;
   corsOrigin: string | null;
@@ -33,6 +40,14 @@ const int = (v: string | undefined, d: number): number => {
   return Math.floor(n);
 };
 const str = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
+
+const portRange = (v: string | null): [number, number] | null => {
+  if (!v) return null;
+  const m = /^(\d+)-(\d+)$/.exec(v);
+  const [lo, hi] = [Number(m?.[1]), Number(m?.[2])];
+  if (!m || lo < 1024 || hi > 65535 || lo > hi) throw new Error(`Invalid SFU_UDP_PORTS (want e.g. 50000-50100): ${v}`);
+  return [lo, hi];
+};
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -57,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sfu: {
       port: int(env.SFU_PORT, 7880),
       hostCandidates: str(env.SFU_HOST_CANDIDATES)?.split(',').map((s) => s.trim()).filter(Boolean) ?? null,
+      udpPortRange: portRange(str(env.SFU_UDP_PORTS)),
+      publicUrl: str(env.SFU_PUBLIC_URL),
     },
     clientDir: env.CLIENT_DIR === '' ? null : path.resolve(env.CLIENT_DIR ?? './dist'),
     corsOrigin: str(env.CORS_ORIGIN),

@@ -18,6 +18,7 @@ if (!config.livekit.url) {
     apiKey: server.ctx.secrets.livekitApiKey,
     apiSecret: server.ctx.secrets.livekitApiSecret,
     hostCandidates: config.sfu.hostCandidates,
+    udpPortRange: config.sfu.udpPortRange,
     logger: server.app.log.child({ module: 'sfu' }),
   });
   server.app.log.info(`Embedded media server (LiveKit protocol) on ws://localhost:${sfu.port}`);

@@ -10,6 +10,7 @@ import { defaultHostAddresses } from './host-addresses';
 import { decodeJoinRequest } from './join-request';
 import { type SfuLogger, silentLogger } from './logger';
 import { Participant, type PeerMode } from './participant';
+import type { PeerNetwork } from './peer';
 import { Room } from './room';
 import { CloseCode, SignalConnection } from './signal-connection';
 
@@ -24,6 +25,8 @@ export interface SfuOptions {
   apiSecret: string;
   /** Addresses advertised as ICE host candidates; null = loopback and the LAN addresses of this machine. */
   hostCandidates?: string[] | null;
+  /** UDP ports media may use, e.g. [50000, 50100] for a firewall rule; null = any free port. */
+  udpPortRange?: [number, number] | null;
   logger?: SfuLogger;
   /** Seconds between client pings, and without any signal message before a participant is removed. */
   pingInterval?: number;
@@ -62,7 +65,11 @@ class BadRequest extends Error {}
 export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const logger = options.logger ?? silentLogger;
   const hostAddresses = options.hostCandidates?.length ? options.hostCandidates : defaultHostAddresses();
-  const allowedAddresses = new Set(hostAddresses);
+  const network: PeerNetwork = {
+    hostAddresses,
+    allowedAddresses: new Set(hostAddresses),
+    udpPortRange: options.udpPortRange ?? null,
+  };
   const pingInterval = options.pingInterval ?? 5;
   const pingTimeout = options.pingTimeout ?? 15;
   const rooms = new Map<string, Room>();
@@ -98,7 +105,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const roomFor = (name: string): Room => {
     let room = rooms.get(name);
     if (!room) {
-      room = new Room(name, hostAddresses, allowedAddresses, logger, (r) => {
+      room = new Room(name, network, logger, (r) => {
         if (rooms.get(r.name) === r) rooms.delete(r.name);
         logger.info({ room: r.name }, 'room closed');
       });

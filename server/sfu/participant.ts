@@ -16,7 +16,7 @@ import type { Grants } from './auth';
 import { PublishedTrack, TrackSubscription } from './forwarding';
 import { newSid } from './ids';
 import type { SfuLogger } from './logger';
-import { createPeer } from './peer';
+import { createPeer, type PeerNetwork } from './peer';
 import { fixAnswer, type OfferedSection, parseSections } from './sdp';
 import { CloseCode, type RequestMessage, type ResponseMessage, type SignalConnection } from './signal-connection';
 import { SubscriberPeer } from './subscriber-peer';
@@ -26,8 +26,7 @@ export type PeerMode = 'single' | 'dual';
 const SUBSCRIBER_TARGET = 1; // livekit.SignalTarget.SUBSCRIBER
 
 export interface ParticipantHost {
-  readonly hostAddresses: readonly string[];
-  readonly allowedAddresses: ReadonlySet<string>;
+  readonly network: PeerNetwork;
   readonly logger: SfuLogger;
   /** Participant info changed (tracks, mute, metadata): tell everybody. */
   participantChanged(p: Participant): void;
@@ -65,6 +64,8 @@ export class Participant {
   private readonly channels = new Map<string, werift.RTCDataChannel>();
   private closed = false;
   private subscriber: SubscriberPeer | null = null;
+  /** The last answer as sent to the client (after candidate filtering), for diagnostics and tests. */
+  lastAnswerSdp = '';
 
   constructor(
     readonly grants: Grants,
@@ -74,7 +75,7 @@ export class Participant {
     this.name = grants.name;
     this.metadata = grants.metadata;
     this.attributes = { ...grants.attributes };
-    this.pc = createPeer(host.hostAddresses);
+    this.pc = createPeer(host.network);
     this.pc.onDataChannel.subscribe((dc) => {
       this.channels.set(dc.label, dc);
       dc.onMessage.subscribe((data) => {
@@ -86,7 +87,7 @@ export class Participant {
     };
     this.pc.connectionStateChange.subscribe(refreshVideo);
     if (mode === 'dual') {
-      this.subscriber = new SubscriberPeer(host.hostAddresses, host.allowedAddresses, host.logger, (offer) =>
+      this.subscriber = new SubscriberPeer(host.network, host.logger, (offer) =>
         this.send({ case: 'offer', value: offer }),
       );
       this.subscriber.pc.connectionStateChange.subscribe(refreshVideo);
@@ -324,7 +325,8 @@ export class Participant {
     await this.pc.setLocalDescription(answer);
     // An inactive transceiver must not be recycled by werift for a later, different m-line.
     for (const t of this.pc.getTransceivers()) t.usedForSender = true;
-    const sdp = fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.allowedAddresses);
+    const sdp = fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.network.allowedAddresses);
+    this.lastAnswerSdp = sdp;
     // Others must know the tracks before their own answers carry them: announce first.
     for (const track of removed) this.host.trackUnpublished(this, track);
     for (const track of announced) this.host.trackPublished(this, track);

@@ -3,12 +3,20 @@
 // are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them.
 import * as werift from 'werift';
 
-export function createPeer(hostAddresses: readonly string[]): werift.RTCPeerConnection {
+/** Where media flows: the advertised host candidates (only those survive in SDP) and the UDP ports to use. */
+export interface PeerNetwork {
+  hostAddresses: readonly string[];
+  allowedAddresses: ReadonlySet<string>;
+  udpPortRange: [number, number] | null;
+}
+
+export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
   return new werift.RTCPeerConnection({
     iceServers: [],
+    ...(network.udpPortRange ? { icePortRange: network.udpPortRange } : {}),
     iceUseIpv6: false,
     // werift binds each candidate's socket on the wildcard address, so any address routed to this machine works.
-    iceAdditionalHostAddresses: [...hostAddresses],
+    iceAdditionalHostAddresses: [...network.hostAddresses],
     codecs: {
       audio: [new werift.RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
       video: [

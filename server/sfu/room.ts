@@ -11,6 +11,7 @@ import type { PublishedTrack } from './forwarding';
 import { newSid } from './ids';
 import type { SfuLogger } from './logger';
 import type { Participant, ParticipantHost } from './participant';
+import type { PeerNetwork } from './peer';
 
 const RELIABLE_LABEL = '_reliable';
 
@@ -21,8 +22,7 @@ export class Room implements ParticipantHost {
 
   constructor(
     readonly name: string,
-    readonly hostAddresses: readonly string[],
-    readonly allowedAddresses: ReadonlySet<string>,
+    readonly network: PeerNetwork,
     readonly logger: SfuLogger,
     private readonly onEmpty: (room: Room) => void,
   ) {}

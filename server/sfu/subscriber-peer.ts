@@ -4,7 +4,7 @@ import { SessionDescription } from '@livekit/protocol';
 import type * as werift from 'werift';
 import type { TrackSubscription } from './forwarding';
 import type { SfuLogger } from './logger';
-import { createPeer } from './peer';
+import { createPeer, type PeerNetwork } from './peer';
 import { fixAnswer } from './sdp';
 
 export class SubscriberPeer {
@@ -15,12 +15,11 @@ export class SubscriberPeer {
   private readonly trackByTransceiver = new Map<string, string>();
 
   constructor(
-    hostAddresses: readonly string[],
-    private readonly allowedAddresses: ReadonlySet<string>,
+    private readonly network: PeerNetwork,
     private readonly logger: SfuLogger,
     private readonly sendOffer: (offer: SessionDescription) => void,
   ) {
-    this.pc = createPeer(hostAddresses);
+    this.pc = createPeer(network);
   }
 
   place(sub: TrackSubscription): void {
@@ -65,7 +64,7 @@ export class SubscriberPeer {
     this.sendOffer(
       new SessionDescription({
         type: 'offer',
-        sdp: fixAnswer(this.pc.localDescription?.sdp ?? offer.sdp, this.allowedAddresses),
+        sdp: fixAnswer(this.pc.localDescription?.sdp ?? offer.sdp, this.network.allowedAddresses),
         id: ++this.offerId,
         midToTrackId,
       }),

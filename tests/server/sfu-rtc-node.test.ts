@@ -90,4 +90,36 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
     await modern.publishText('modern says hi');
     await expect.poll(() => legacy.received.data).toContainEqual({ from: 'modern', text: 'modern says hi' });
   });
+
+  it('keeps media on the configured UDP ports and advertised addresses', { timeout: 30_000 }, async () => {
+    const ranged = await startSfu({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey,
+      apiSecret,
+      hostCandidates: ['127.0.0.1'],
+      udpPortRange: [47000, 47050],
+    });
+    try {
+      const at = new AccessToken(apiKey, apiSecret, { identity: 'ported' });
+      at.addGrant({ room: 'ported', roomJoin: true });
+      const c = new RustParticipant();
+      clients.push(c);
+      await c.connect(ranged.url, await at.toJwt());
+      await c.publishToneAndPattern();
+      await expect.poll(() => ranged.stats().packetsIn, { timeout: 15_000 }).toBeGreaterThan(20);
+      const p = [...(ranged.rooms.get('ported')?.participants.values() ?? [])][0];
+      const candidates = (p?.lastAnswerSdp ?? '').split('\r\n').filter((l) => l.startsWith('a=candidate:'));
+      expect(candidates.length).toBeGreaterThan(0);
+      for (const line of candidates) {
+        const [, , , , address, port] = line.split(' ');
+        expect(address).toBe('127.0.0.1');
+        expect(Number(port)).toBeGreaterThanOrEqual(47000);
+        expect(Number(port)).toBeLessThanOrEqual(47050);
+      }
+      await c.close();
+    } finally {
+      await ranged.close();
+    }
+  });
 });
