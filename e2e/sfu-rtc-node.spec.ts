@@ -9,7 +9,7 @@ import { RustParticipant } from './sfu-page/rust-client';
 test.use({
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'],
+    args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', '--auto-select-desktop-capture-source=Entire screen'],
   },
 });
 

@@ -4,7 +4,7 @@ import { type Browser, type BrowserContext, expect, type Page, test } from '@pla
 import { chromiumArgs } from '../playwright.config';
 import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
 
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
+test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', '--auto-select-desktop-capture-source=Entire screen'] } });
 
 interface Received {
   identity: string;
@@ -187,4 +187,20 @@ test('a simulcast publisher is forwarded on its best live layer', async ({ brows
   const width = (await call<Received[]>(sub, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width;
   expect(width).toBeGreaterThanOrEqual(320);
   await expectVideoFrom(pub, 'sim-sub');
+});
+
+test('a browser that vanishes without leaving is removed after the ping timeout', async ({ browser }) => {
+  const room = 'room-vanish';
+  const stays = await openParticipant(browser, 'stays', room);
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(h.pageUrl);
+  await call(page, 'join', h.sfu.url, await mintToken('vanishes', room));
+  await expectVideoFrom(stays, 'vanishes');
+  // A crashed renderer sends no leave (closing the page would: livekit-client disconnects on pagehide).
+  await page.goto('chrome://crash').catch(() => {});
+  expect(await call<string[]>(stays, 'participants')).toEqual(['vanishes']);
+  await expect.poll(() => call<string[]>(stays, 'participants'), { timeout: 25_000 }).toEqual([]);
+  expect(await call<string[]>(stays, 'events')).toContain('left:vanishes');
 });

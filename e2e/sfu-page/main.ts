@@ -22,7 +22,6 @@ const chats: Array<{ from: string; text: string; via: string }> = [];
 const events: string[] = [];
 const media = document.getElementById('media') as HTMLElement;
 let audioContext: AudioContext | null = null;
-let screenCanvasTimer: number | undefined;
 
 function remoteTracks(): Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> {
   const out: Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> = [];
@@ -170,26 +169,12 @@ const api = {
     await room?.localParticipant.setMicrophoneEnabled(enabled);
   },
 
-  /** A canvas stream published as a screen share (headless capture of a real screen is not available). */
+  /** getDisplayMedia through livekit-client (the spec's Chromium auto-selects the whole screen). */
   async shareScreen(): Promise<void> {
-    const canvas = document.createElement('canvas');
-    canvas.width = 640;
-    canvas.height = 360;
-    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-    let n = 0;
-    screenCanvasTimer = window.setInterval(() => {
-      n += 7;
-      ctx.fillStyle = `hsl(${n % 360} 80% 50%)`;
-      ctx.fillRect(0, 0, 640, 360);
-      ctx.fillStyle = '#fff';
-      ctx.fillText(`screen ${n}`, 20, 40);
-    }, 50);
-    const [track] = canvas.captureStream(20).getVideoTracks();
-    await room?.localParticipant.publishTrack(track as MediaStreamTrack, { source: Track.Source.ScreenShare, simulcast: false });
+    await room?.localParticipant.setScreenShareEnabled(true);
   },
 
   async leave(): Promise<void> {
-    window.clearInterval(screenCanvasTimer);
     await room?.disconnect();
   },
 };
