@@ -37,9 +37,17 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]); // utime + stime
 }
 
-function rssBytes(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-  return Number(line?.[1] ?? 0) * 1024;
+/** RSS after a full GC in the SFU process. */
+function memoryAfterGc(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (msg: { type: string; rss: number }) => {
+      if (msg.type !== 'memory') return;
+      child.off('message', on);
+      resolve(msg.rss);
+    };
+    child.on('message', on);
+    child.send({ type: 'memory' });
+  });
 }
 
 function ask(child: ChildProcess): Promise<{ stats: SfuStats }> {
@@ -81,13 +89,13 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
     cpuCores,
     packetsOutPerS: (s1.packetsOut - s0.packetsOut) / elapsed,
     mbitOutPerS: ((s1.bytesOut - s0.bytesOut) * 8) / elapsed / 1e6,
-    rss: rssBytes(pid),
+    rss: await memoryAfterGc(child),
   };
 }
 
 async function main(): Promise<void> {
   const child = fork(path.join(here, 'sfu-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', '--expose-gc'],
     env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_API_SECRET: apiSecret },
   });
   const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));

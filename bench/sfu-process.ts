@@ -11,6 +11,12 @@ const sfu = await startSfu({
 });
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {
-  if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats(), heapUsed: process.memoryUsage().heapUsed });
+  if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats() });
+  if (msg.type === 'memory') {
+    // Collect first so the figure is what the sessions hold, not garbage waiting for the next GC.
+    (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage();
+    process.send?.({ type: 'memory', rss: m.rss, heapUsed: m.heapUsed, external: m.external + m.arrayBuffers });
+  }
   if (msg.type === 'stop') void sfu.close().then(() => process.exit(0));
 });
