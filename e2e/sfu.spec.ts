@@ -37,6 +37,7 @@ async function openParticipant(
   room: string,
   singlePeerConnection = true,
   simulcast = false,
+  adaptive = false,
 ): Promise<Page> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   contexts.push(context);
@@ -46,7 +47,7 @@ async function openParticipant(
   });
   await page.goto(h.pageUrl);
   const token = await mintToken(identity, room);
-  await call(page, 'join', h.sfu.url, token, { singlePeerConnection, simulcast });
+  await call(page, 'join', h.sfu.url, token, { singlePeerConnection, simulcast, adaptive });
   return page;
 }
 
@@ -190,6 +191,15 @@ test('a simulcast publisher is forwarded on its best live layer', async ({ brows
   const width = (await call<Received[]>(sub, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width;
   expect(width).toBeGreaterThanOrEqual(320);
   await expectVideoFrom(pub, 'sim-sub');
+});
+
+test('clients with adaptive stream and dynacast on (visibility-driven track settings) still get media', async ({ browser }) => {
+  const room = 'room-adaptive';
+  const one = await openParticipant(browser, 'ad-1', room, true, true, true);
+  const two = await openParticipant(browser, 'ad-2', room, true, false, true);
+  await expectVideoFrom(one, 'ad-2');
+  await expectVideoFrom(two, 'ad-1');
+  await expectAudioFrom(one, 'ad-2');
 });
 
 test('a browser that vanishes without leaving is removed after the ping timeout', async ({ browser }) => {

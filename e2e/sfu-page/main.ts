@@ -65,12 +65,18 @@ const api = {
   async join(
     url: string,
     token: string,
-    publish: { camera?: boolean; microphone?: boolean; singlePeerConnection?: boolean; simulcast?: boolean } = {},
+    publish: {
+      camera?: boolean;
+      microphone?: boolean;
+      singlePeerConnection?: boolean;
+      simulcast?: boolean;
+      adaptive?: boolean;
+    } = {},
   ) {
     room = new Room({
       singlePeerConnection: publish.singlePeerConnection ?? true,
-      adaptiveStream: false,
-      dynacast: false,
+      adaptiveStream: publish.adaptive ?? false,
+      dynacast: publish.adaptive ?? false,
       // The embedded SFU forwards one VP8 layer: the app turns simulcast off when it talks to it.
       publishDefaults: { simulcast: publish.simulcast ?? false, videoCodec: 'vp8', red: false },
     });
