@@ -131,28 +131,31 @@ test('a bad token is refused with a clear error', async ({ browser }) => {
   expect(h.sfu.rooms.has('room-x')).toBe(false);
 });
 
-test('a dropped signal connection resumes the same session and media keeps flowing', async ({ browser }) => {
-  const room = 'room-resume';
-  const dave = await openParticipant(browser, 'dave', room);
-  const erin = await openParticipant(browser, 'erin', room);
-  await expectVideoFrom(erin, 'dave');
-  await expectVideoFrom(dave, 'erin');
-  const sid = await call<string>(dave, 'localSid');
+for (const singlePeerConnection of [true, false]) {
+  const path = singlePeerConnection ? '/rtc/v1' : 'legacy /rtc';
+  test(`a dropped signal connection resumes the same session and media keeps flowing (${path})`, async ({ browser }) => {
+    const room = `room-resume-${singlePeerConnection}`;
+    const dave = await openParticipant(browser, 'dave', room, singlePeerConnection);
+    const erin = await openParticipant(browser, 'erin', room);
+    await expectVideoFrom(erin, 'dave');
+    await expectVideoFrom(dave, 'erin');
+    const sid = await call<string>(dave, 'localSid');
 
-  await call(dave, 'simulate', 'signal-reconnect');
-  await expect.poll(() => call<string[]>(dave, 'events'), { timeout: 20_000 }).toContain('reconnected');
-  expect(await call<string>(dave, 'localSid')).toBe(sid);
-  expect(await call<string[]>(erin, 'events')).not.toContain('left:dave');
+    await call(dave, 'simulate', 'signal-reconnect');
+    await expect.poll(() => call<string[]>(dave, 'events'), { timeout: 20_000 }).toContain('reconnected');
+    expect(await call<string>(dave, 'localSid')).toBe(sid);
+    expect(await call<string[]>(erin, 'events')).not.toContain('left:dave');
 
-  // Frames keep being decoded on both sides after the resume.
-  const frames = async (page: Page, from: string) =>
-    (await call<Received[]>(page, 'received')).find((r) => r.identity === from && r.kind === 'video')?.framesDecoded ?? 0;
-  const before = { dave: await frames(dave, 'erin'), erin: await frames(erin, 'dave') };
-  await expect.poll(() => frames(dave, 'erin'), { timeout: 15_000 }).toBeGreaterThan(before.dave + 10);
-  await expect.poll(() => frames(erin, 'dave'), { timeout: 15_000 }).toBeGreaterThan(before.erin + 10);
-  await call(dave, 'chat', 'after resume');
-  await expect.poll(() => call<Array<{ text: string }>>(erin, 'chats')).toContainEqual(expect.objectContaining({ text: 'after resume' }));
-});
+    // Frames keep being decoded on both sides after the resume.
+    const frames = async (page: Page, from: string) =>
+      (await call<Received[]>(page, 'received')).find((r) => r.identity === from && r.kind === 'video')?.framesDecoded ?? 0;
+    const before = { dave: await frames(dave, 'erin'), erin: await frames(erin, 'dave') };
+    await expect.poll(() => frames(dave, 'erin'), { timeout: 15_000 }).toBeGreaterThan(before.dave + 10);
+    await expect.poll(() => frames(erin, 'dave'), { timeout: 15_000 }).toBeGreaterThan(before.erin + 10);
+    await call(dave, 'chat', 'after resume');
+    await expect.poll(() => call<Array<{ text: string }>>(erin, 'chats')).toContainEqual(expect.objectContaining({ text: 'after resume' }));
+  });
+}
 
 test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', async ({ browser }) => {
   const room = 'room-legacy';
