@@ -157,6 +157,20 @@ for (const singlePeerConnection of [true, false]) {
   });
 }
 
+test('a full reconnect replaces the old session and media flows again', async ({ browser }) => {
+  const room = 'room-full-reconnect';
+  const fay = await openParticipant(browser, 'fay', room);
+  const gus = await openParticipant(browser, 'gus', room);
+  await expectVideoFrom(gus, 'fay');
+  await call(fay, 'simulate', 'full-reconnect');
+  await expect.poll(() => call<string[]>(fay, 'events'), { timeout: 20_000 }).toContain('reconnected');
+  await expect.poll(() => [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.identity).sort()).toEqual(['fay', 'gus']);
+  const frames = async () =>
+    (await call<Received[]>(gus, 'received')).find((r) => r.identity === 'fay' && r.kind === 'video')?.framesDecoded ?? 0;
+  await expect.poll(frames, { timeout: 20_000 }).toBeGreaterThan(10);
+  await expectVideoFrom(fay, 'gus');
+});
+
 test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', async ({ browser }) => {
   const room = 'room-legacy';
   const old = await openParticipant(browser, 'old', room, false);
