@@ -102,6 +102,10 @@ describe('embedded SFU signalling', () => {
     expect(noJoin.body).toMatch(/roomJoin/);
     const none = await refusal('');
     expect(none.body).toMatch(/missing access_token/);
+    const base = sfu.url.replace('ws', 'http');
+    const garbled = await fetch(`${base}/rtc/v1/validate?access_token=${await token('v', 'r2')}&join_request=%%%not-base64`);
+    expect(garbled.status).toBe(400);
+    expect(await garbled.text()).toBe('malformed join_request');
     expect(sfu.rooms.has('r2')).toBe(false);
   });
 
