@@ -186,28 +186,45 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
   await expect.poll(() => call<Array<{ text: string }>>(old, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the new path' }));
 });
 
-test('a simulcast publisher is forwarded on its best live layer', async ({ browser }) => {
+test('simulcast: each subscriber gets the best live layer it asked for', async ({ browser }) => {
   const room = 'room-simulcast';
   const pub = await openParticipant(browser, 'sim-pub', room, true, true);
-  const sub = await openParticipant(browser, 'sim-sub', room, true, false);
-  const camera = () => {
-    const p = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'sim-pub');
-    return [...(p?.published.values() ?? [])].find((t) => t.kind === 'video');
-  };
+  const high = await openParticipant(browser, 'sim-high', room);
+  const low = await openParticipant(browser, 'sim-low', room);
+  const participant = (identity: string) =>
+    [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === identity);
+  const camera = () => [...(participant('sim-pub')?.published.values() ?? [])].find((t) => t.kind === 'video');
   await expect.poll(() => camera()?.info.simulcast, { message: 'publisher announced layers' }).toBe(true);
-  // Chrome turns layers on and off with its bandwidth and CPU estimates: the SFU must follow the best live one.
+  await expectVideoFrom(high, 'sim-pub');
+  await expectVideoFrom(low, 'sim-pub');
+  await call(low, 'setQuality', 'sim-pub', 'low');
+
+  // Chrome turns layers on and off with its bandwidth and CPU estimates: the SFU must follow the live ones.
   const rank = ['q', 'h', 'f'];
-  const onBestLayer = () => {
+  const layerOf = (identity: string) => {
     const t = camera();
     const live = (t?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
-    return live.length >= 2 && t?.forwardedLayer === live.at(-1) ? 'best' : `${t?.forwardedLayer} of ${live}`;
+    const layer = t ? participant(identity)?.subscriptions.get(t.sid)?.layer : undefined;
+    return { layer, best: live.at(-1), live: live.length };
   };
-  await expect.poll(onBestLayer, { timeout: 25_000, message: 'forwarding the best live layer' }).toBe('best');
-  await expectVideoFrom(sub, 'sim-pub');
-  // Wider than the quarter-resolution layer: a higher layer reaches the subscriber.
-  const width = (await call<Received[]>(sub, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width;
-  expect(width).toBeGreaterThanOrEqual(320);
-  await expectVideoFrom(pub, 'sim-sub');
+  await expect
+    .poll(() => {
+      const l = layerOf('sim-high');
+      return l.live >= 2 && l.layer === l.best ? 'best' : JSON.stringify(l);
+    }, { timeout: 25_000, message: 'default subscriber on the best live layer' })
+    .toBe('best');
+  await expect.poll(() => layerOf('sim-low').layer, { timeout: 15_000, message: 'low subscriber on q' }).toBe('q');
+
+  // What each decodes shows it: the low one gets a quarter-size picture, the other a bigger one.
+  const widthAt = async (page: Page) =>
+    (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width ?? 0;
+  await expect.poll(() => widthAt(low), { timeout: 15_000 }).toBeLessThanOrEqual(320);
+  await expect.poll(async () => (await widthAt(high)) > (await widthAt(low)), { timeout: 15_000 }).toBe(true);
+  const framesAt = async (page: Page) =>
+    (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.framesDecoded ?? 0;
+  const before = await framesAt(low);
+  await expect.poll(() => framesAt(low), { timeout: 10_000 }).toBeGreaterThan(before + 10);
+  await expectVideoFrom(pub, 'sim-high');
 });
 
 test('clients with adaptive stream and dynacast on (visibility-driven track settings) still get media', async ({ browser }) => {

@@ -7,6 +7,7 @@ import {
   Room,
   RoomEvent,
   Track,
+  VideoQuality,
 } from 'livekit-client';
 
 interface ReceivedTrack {
@@ -178,6 +179,15 @@ const api = {
   /** getDisplayMedia through livekit-client (the spec's Chromium auto-selects the whole screen). */
   async shareScreen(): Promise<void> {
     await room?.localParticipant.setScreenShareEnabled(true);
+  },
+
+  /** Asks the SFU for the lowest or highest simulcast layer of everything `identity` sends. */
+  setQuality(identity: string, quality: 'low' | 'high'): void {
+    for (const { p, pub } of remoteTracks()) {
+      if (p.identity === identity && pub.kind === Track.Kind.Video) {
+        pub.setVideoQuality(quality === 'low' ? VideoQuality.LOW : VideoQuality.HIGH);
+      }
+    }
   },
 
   async leave(): Promise<void> {

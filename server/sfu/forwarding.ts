@@ -1,15 +1,17 @@
 // Selective forwarding of one published track to its subscribers. Each subscriber gets its own copy of every RTP
 // packet (werift's sender rewrites ssrc, payload type, sequence and timestamp in place) without header extensions.
+// With simulcast the publisher sends up to three VP8 layers (rids q, h, f); each subscriber receives one of them:
+// the best one arriving that is not above what it asked for (track settings), switched on a keyframe.
+import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
 import * as werift from 'werift';
-import type { TrackInfo } from '@livekit/protocol';
 import { isVp8KeyframeStart } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
 /** A first PLI can land before the subscriber's DTLS is up; ask again a little later. */
 const KEYFRAME_RETRY_MS = [400, 1200, 3000];
-
-/** livekit-client's simulcast rids, best last; '' is a track sent without simulcast. */
-const LAYER_RANK: Record<string, number> = { '': 0, q: 1, h: 2, f: 3 };
+/** livekit-client's simulcast rids by quality; '' is a track sent without simulcast. */
+const LAYER_RANK: Record<string, number> = { '': 0, q: 0, h: 1, f: 2 };
+const TOP_RANK = 2;
 /** A layer counts as live while its packets keep arriving this often. */
 const LAYER_ALIVE_MS = 1000;
 const LAYER_CHECK_MS = 500;
@@ -22,17 +24,13 @@ interface Layer {
   unsubscribe: () => void;
 }
 
-/**
- * A published track and the subscriptions fed from it. With simulcast the publisher sends up to three layers
- * (rids q, h, f); one of them is forwarded, the best one that is currently arriving, switching on a keyframe.
- */
+const rank = (rid: string): number => LAYER_RANK[rid] ?? 0;
+
 export class PublishedTrack {
   readonly subscribers = new Set<TrackSubscription>();
   private readonly layers = new Map<string, Layer>();
-  private current: string | null = null;
-  private target: string | null = null;
+  private readonly lastKeyframeRequest = new Map<string, number>();
   private lastLayerCheck = 0;
-  private lastKeyframeRequest = 0;
   packetsIn = 0;
   packetsOut = 0;
   bytesOut = 0;
@@ -52,9 +50,8 @@ export class PublishedTrack {
     return this.info.sid;
   }
 
-  /** The rid being forwarded ('' without simulcast), for tests and diagnostics. */
-  get forwardedLayer(): string | null {
-    return this.current;
+  get simulcast(): boolean {
+    return this.layers.size > 1;
   }
 
   /** rids whose packets are arriving now. */
@@ -79,52 +76,63 @@ export class PublishedTrack {
       layer.lastPacketAt = now;
       layer.ssrc = rtp.header.ssrc;
     }
-    if (this.current === null) {
-      this.current = rid;
-      this.requestKeyframe(true);
-    }
     if (now - this.lastLayerCheck > LAYER_CHECK_MS) {
       this.lastLayerCheck = now;
-      this.chooseLayer(now);
+      this.chooseLayers(now);
     }
-    if (this.target !== null && rid === this.target && isVp8KeyframeStart(rtp.payload)) {
-      this.current = rid;
-      this.target = null;
-      for (const sub of this.subscribers) sub.continueFrom(rtp);
-    }
-    if (rid !== this.current) return;
+    let keyframe: boolean | undefined;
     for (const sub of this.subscribers) {
-      if (!sub.send(rtp)) continue;
+      if (sub.layer === null && !this.simulcast) sub.layer = rid;
+      if (sub.targetLayer === rid) {
+        keyframe ??= isVp8KeyframeStart(rtp.payload);
+        if (keyframe) sub.switchTo(rid, rtp);
+      }
+      if (sub.layer !== rid || !sub.send(rtp)) continue;
       this.packetsOut++;
       this.bytesOut += rtp.payload.length;
     }
   }
 
-  /** Aim for the best live layer; the switch happens on its next keyframe. */
-  private chooseLayer(now: number): void {
-    if (this.layers.size < 2) return;
-    let best: string | null = null;
-    for (const [rid, layer] of this.layers) {
-      if (now - layer.lastPacketAt > LAYER_ALIVE_MS) continue;
-      if (best === null || (LAYER_RANK[rid] ?? 0) > (LAYER_RANK[best] ?? 0)) best = rid;
+  /** Point every subscriber at the best live layer it accepts; the switch happens on that layer's next keyframe. */
+  chooseLayers(now = Date.now()): void {
+    if (!this.simulcast) return;
+    const live = this.liveLayers(now).sort((a, b) => rank(a) - rank(b));
+    if (live.length === 0) return;
+    for (const sub of this.subscribers) {
+      const wanted = live.filter((rid) => rank(rid) <= sub.maxRank).at(-1) ?? (live[0] as string);
+      if (wanted === sub.layer) {
+        sub.targetLayer = null;
+        continue;
+      }
+      if (sub.targetLayer !== wanted) {
+        sub.targetLayer = wanted;
+        this.requestKeyframe(wanted, true);
+      }
     }
-    if (best === null || best === this.current) {
-      this.target = null;
-      return;
-    }
-    this.target = best;
-    this.requestKeyframe(true);
   }
 
-  requestKeyframe(force = false): void {
+  /** PLI to the publisher for one layer (or every layer someone receives or waits for). */
+  requestKeyframe(rid?: string, force = false): void {
     if (this.kind !== 'video') return;
-    const rid = this.target ?? this.current;
-    const ssrc = rid === null ? undefined : this.layers.get(rid)?.ssrc;
-    if (!ssrc) return;
+    const rids = rid !== undefined ? [rid] : this.wantedLayers();
     const now = Date.now();
-    if (!force && now - this.lastKeyframeRequest < KEYFRAME_REQUEST_GAP_MS) return;
-    this.lastKeyframeRequest = now;
-    this.transceiver.receiver.sendRtcpPLI(ssrc).catch(() => {});
+    for (const r of rids) {
+      const ssrc = this.layers.get(r)?.ssrc;
+      if (!ssrc) continue;
+      if (!force && now - (this.lastKeyframeRequest.get(r) ?? 0) < KEYFRAME_REQUEST_GAP_MS) continue;
+      this.lastKeyframeRequest.set(r, now);
+      this.transceiver.receiver.sendRtcpPLI(ssrc).catch(() => {});
+    }
+  }
+
+  private wantedLayers(): string[] {
+    const out = new Set<string>();
+    for (const sub of this.subscribers) {
+      if (sub.layer !== null) out.add(sub.layer);
+      if (sub.targetLayer !== null) out.add(sub.targetLayer);
+    }
+    if (out.size === 0) for (const rid of this.layers.keys()) out.add(rid);
+    return [...out];
   }
 
   close(): void {
@@ -137,6 +145,11 @@ export class PublishedTrack {
 export class TrackSubscription {
   transceiver: werift.RTCRtpTransceiver | null = null;
   paused = false;
+  /** The layer this subscriber receives, and the one it switches to at the next keyframe. */
+  layer: string | null = null;
+  targetLayer: string | null = null;
+  /** Highest layer it asked for (0 low … 2 high), from its track settings. */
+  maxRank = TOP_RANK;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribePli: (() => void) | null = null;
 
@@ -152,18 +165,42 @@ export class TrackSubscription {
   attach(transceiver: werift.RTCRtpTransceiver): void {
     this.transceiver = transceiver;
     this.track.subscribers.add(this);
-    this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() => this.track.requestKeyframe()).unSubscribe;
+    this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() =>
+      this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
+    ).unSubscribe;
+    this.track.chooseLayers();
     this.askForKeyframe();
   }
 
+  /** UpdateTrackSettings: pause, and the layer wanted (explicit quality, or the size the video is shown at). */
+  applySettings(settings: UpdateTrackSettings): void {
+    const wasPaused = this.paused;
+    this.paused = settings.disabled;
+    const layers = this.track.info.layers;
+    if (settings.width > 0 && layers.length > 0) {
+      // The smallest layer at least as wide as the element, as LiveKit does; the top one otherwise.
+      const fit = [...layers].sort((a, b) => a.width - b.width).find((l) => l.width >= settings.width);
+      this.maxRank = fit ? Math.min(fit.quality, TOP_RANK) : TOP_RANK;
+    } else {
+      this.maxRank = Math.min(settings.quality, TOP_RANK);
+    }
+    this.track.chooseLayers();
+    if (wasPaused && !this.paused) this.askForKeyframe();
+  }
+
   /** A layer switch: the new layer's sequence numbers and timestamps continue the old ones for this receiver. */
-  continueFrom(rtp: werift.RtpPacket): void {
-    this.transceiver?.sender.replaceRTP({ sequenceNumber: rtp.header.sequenceNumber, timestamp: rtp.header.timestamp }, true);
+  switchTo(rid: string, rtp: werift.RtpPacket): void {
+    if (this.layer !== null) {
+      this.transceiver?.sender.replaceRTP({ sequenceNumber: rtp.header.sequenceNumber, timestamp: rtp.header.timestamp }, true);
+    }
+    this.layer = rid;
+    this.targetLayer = null;
   }
 
   askForKeyframe(): void {
-    this.track.requestKeyframe(true);
-    for (const ms of KEYFRAME_RETRY_MS) this.timers.push(setTimeout(() => this.track.requestKeyframe(true), ms));
+    const ask = () => this.track.requestKeyframe(this.targetLayer ?? this.layer ?? undefined, true);
+    ask();
+    for (const ms of KEYFRAME_RETRY_MS) this.timers.push(setTimeout(ask, ms));
   }
 
   /** Forwards a copy of the packet; false when paused or not placed yet. */

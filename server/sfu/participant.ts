@@ -189,13 +189,7 @@ export class Participant {
         }
         return;
       case 'trackSetting':
-        for (const sid of msg.value.trackSids) {
-          const sub = this.subscriptions.get(sid);
-          if (!sub) continue;
-          const wasPaused = sub.paused;
-          sub.paused = msg.value.disabled;
-          if (wasPaused && !sub.paused) sub.askForKeyframe();
-        }
+        for (const sid of msg.value.trackSids) this.subscriptions.get(sid)?.applySettings(msg.value);
         return;
       case 'leave':
         this.host.leave(this, 'client left');
@@ -261,7 +255,7 @@ export class Participant {
     const track = this.published.get(trackSid);
     if (!track || track.info.muted === muted) return;
     track.info.muted = muted;
-    if (!muted) track.requestKeyframe(true);
+    if (!muted) track.requestKeyframe(undefined, true);
     this.bumpVersion();
     this.host.participantChanged(this);
   }
