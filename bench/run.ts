@@ -26,7 +26,8 @@ interface Sample {
   cpuCores: number;
   streamsPerCore: number;
   rssMiB: number;
-  memPerSubscriberMiB: number;
+  rssPerSubscriberMiB: number;
+  heapPerSubscriberMiB: number;
   packetsOutPerS: number;
   mbitOutPerS: number;
   marginalStreamsPerCore: number;
@@ -37,13 +38,18 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]); // utime + stime
 }
 
-/** RSS after a full GC in the SFU process. */
-function memoryAfterGc(child: ChildProcess): Promise<number> {
+interface Memory {
+  rss: number;
+  /** JS heap plus buffers after a full GC: steadier than RSS, which V8 rarely gives back. */
+  heap: number;
+}
+
+function memoryAfterGc(child: ChildProcess): Promise<Memory> {
   return new Promise((resolve) => {
-    const on = (msg: { type: string; rss: number }) => {
+    const on = (msg: { type: string; rss: number; heapUsed: number; external: number }) => {
       if (msg.type !== 'memory') return;
       child.off('message', on);
-      resolve(msg.rss);
+      resolve({ rss: msg.rss, heap: msg.heapUsed + msg.external });
     };
     child.on('message', on);
     child.send({ type: 'memory' });
@@ -74,7 +80,7 @@ interface Measured {
   cpuCores: number;
   packetsOutPerS: number;
   mbitOutPerS: number;
-  rss: number;
+  memory: Memory;
 }
 
 async function measure(child: ChildProcess, pid: number): Promise<Measured> {
@@ -89,7 +95,7 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
     cpuCores,
     packetsOutPerS: (s1.packetsOut - s0.packetsOut) / elapsed,
     mbitOutPerS: ((s1.bytesOut - s0.bytesOut) * 8) / elapsed / 1e6,
-    rss: await memoryAfterGc(child),
+    memory: await memoryAfterGc(child),
   };
 }
 
@@ -109,7 +115,7 @@ async function main(): Promise<void> {
     await sleep(3000);
     const idle = await measure(child, pid);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
-    console.log(`publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.rss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(`publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.memory.rss / 2 ** 20).toFixed(0)} MiB`);
 
     const samples: Sample[] = [];
     const subscribers: RustParticipant[] = [];
@@ -131,8 +137,9 @@ async function main(): Promise<void> {
         forwardedStreams,
         cpuCores: m.cpuCores,
         streamsPerCore: forwardedStreams / Math.max(m.cpuCores, 1e-6),
-        rssMiB: m.rss / 2 ** 20,
-        memPerSubscriberMiB: (m.rss - idle.rss) / 2 ** 20 / n,
+        rssMiB: m.memory.rss / 2 ** 20,
+        rssPerSubscriberMiB: (m.memory.rss - idle.memory.rss) / 2 ** 20 / n,
+        heapPerSubscriberMiB: (m.memory.heap - idle.memory.heap) / 2 ** 20 / n,
         packetsOutPerS: m.packetsOutPerS,
         mbitOutPerS: m.mbitOutPerS,
         // Cost of forwarding alone: what the SFU spends beyond receiving the publisher.
@@ -153,8 +160,9 @@ async function main(): Promise<void> {
         'vs baseline': `${(s.streamsPerCore / base.streamsPerCore).toFixed(2)}×`,
         'marginal streams/core': s.marginalStreamsPerCore.toFixed(0),
         'RSS MiB': s.rssMiB.toFixed(0),
-        'MiB per subscriber': s.memPerSubscriberMiB.toFixed(1),
-        'mem vs baseline': `${(s.memPerSubscriberMiB / base.memPerSubscriberMiB).toFixed(2)}×`,
+        'RSS MiB/sub': s.rssPerSubscriberMiB.toFixed(1),
+        'heap MiB/sub': s.heapPerSubscriberMiB.toFixed(2),
+        'heap vs baseline': `${(s.heapPerSubscriberMiB / base.heapPerSubscriberMiB).toFixed(2)}×`,
       })),
     );
     const top = samples.at(-1) as Sample;
