@@ -3,7 +3,16 @@
 // unless LIVEKIT_URL is set.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type JoinRequest, JoinRequest as JoinRequestMessage, JoinResponse, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
+import {
+  DisconnectReason,
+  type JoinRequest,
+  JoinRequest as JoinRequestMessage,
+  JoinResponse,
+  LeaveRequest,
+  LeaveRequest_Action,
+  ServerInfo,
+  ServerInfo_Edition,
+} from '@livekit/protocol';
 import { WebSocketServer } from 'ws';
 import { type Grants, TokenError, verifyAccessToken } from './auth';
 import { defaultHostAddresses } from './host-addresses';
@@ -143,14 +152,19 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
       if (resume(ws, grants, joinRequest.participantSid)) return;
       // Nothing to resume: the client falls back to a full reconnect after this leave.
       const signal = new SignalConnection(ws, logger, () => {});
-      signal.send({ case: 'leave', value: { canReconnect: true, action: 2 } as never });
+      signal.send({
+        case: 'leave',
+        value: new LeaveRequest({ canReconnect: true, action: LeaveRequest_Action.RECONNECT, reason: DisconnectReason.STATE_MISMATCH }),
+      });
       signal.close(CloseCode.normal, 'session to resume not found');
       return;
     }
-    const room = roomFor(grants.room);
-    for (const other of room.participants.values()) {
-      if (other.identity === grants.identity) room.leave(other, 'duplicate identity');
+    // Replace a session with the same identity first: that may close the room, which roomFor then remakes.
+    const existing = rooms.get(grants.room);
+    for (const other of [...(existing?.participants.values() ?? [])]) {
+      if (other.identity === grants.identity) existing?.leave(other, 'duplicate identity', DisconnectReason.DUPLICATE_IDENTITY);
     }
+    const room = roomFor(grants.room);
     const p = new Participant(grants, room, mode);
     p.autoSubscribe = joinRequest?.connectionSettings?.autoSubscribe ?? true;
     const signal = new SignalConnection(ws, logger, (msg) => p.handle(msg));

@@ -3,6 +3,9 @@
 import {
   DataPacket,
   DataPacket_Kind,
+  DisconnectReason,
+  LeaveRequest,
+  LeaveRequest_Action,
   type JoinResponse,
   ParticipantInfo_State,
   Room as RoomInfo,
@@ -111,8 +114,18 @@ export class Room implements ParticipantHost {
     }
   }
 
-  leave(p: Participant, reason: string): void {
+  /**
+   * Removes a participant and tells the others. When the server ends the session (not the client), `tellClient`
+   * sends it a leave that says why and that it must not reconnect on its own.
+   */
+  leave(p: Participant, reason: string, tellClient?: DisconnectReason): void {
     if (this.participants.get(p.sid) !== p) return;
+    if (tellClient !== undefined) {
+      p.send({
+        case: 'leave',
+        value: new LeaveRequest({ canReconnect: false, reason: tellClient, action: LeaveRequest_Action.DISCONNECT }),
+      });
+    }
     this.logger.info({ room: this.name, participant: p.identity, reason }, 'participant left');
     this.participants.delete(p.sid);
     for (const track of p.published.values()) {
@@ -129,9 +142,6 @@ export class Room implements ParticipantHost {
   }
 
   close(reason: string): void {
-    for (const p of [...this.participants.values()]) {
-      p.send({ case: 'leave', value: { canReconnect: false, reason: 0 } as never });
-      this.leave(p, reason);
-    }
+    for (const p of [...this.participants.values()]) this.leave(p, reason, DisconnectReason.SERVER_SHUTDOWN);
   }
 }

@@ -142,6 +142,19 @@ describe('embedded SFU signalling', () => {
     bystander.ws.close();
   });
 
+  it('a second connection with the same identity replaces the first, which is told not to come back', async () => {
+    const first = await connect(await token('twin', 'r6'));
+    await first.next('join');
+    const second = await connect(await token('twin', 'r6'));
+    await second.next('join');
+    const leave = await first.next('leave');
+    expect(leave.message.case === 'leave' && leave.message.value.reason).toBe(2); // DUPLICATE_IDENTITY
+    expect(leave.message.case === 'leave' && leave.message.value.canReconnect).toBe(false);
+    await first.closed;
+    expect([...(sfu.rooms.get('r6')?.participants.values() ?? [])].map((p) => p.identity)).toEqual(['twin']);
+    second.ws.close();
+  });
+
   it('refuses to publish without the canPublish grant', async () => {
     const viewer = await connect(await token('viewer', 'r4', { canPublish: false }));
     await viewer.next('join');
