@@ -213,12 +213,17 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
       return l.live >= 2 && l.layer === l.best ? 'best' : JSON.stringify(l);
     }, { timeout: 25_000, message: 'default subscriber on the best live layer' })
     .toBe('best');
-  await expect.poll(() => layerOf('sim-low').layer, { timeout: 15_000, message: 'low subscriber on q' }).toBe('q');
 
-  // What each decodes shows it: the low one gets a quarter-size picture, the other a bigger one.
+  // What each decodes shows it: the low one gets the quarter-size layer (320×180 of 1280×720), the other a bigger one.
   const widthAt = async (page: Page) =>
     (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width ?? 0;
-  await expect.poll(() => widthAt(low), { timeout: 15_000 }).toBeLessThanOrEqual(320);
+  const lowState = async () => ({ layer: layerOf('sim-low').layer, width: await widthAt(low) });
+  await expect
+    .poll(async () => {
+      const { layer, width } = await lowState();
+      return layer === 'q' && width > 0 && width <= 320;
+    }, { timeout: 25_000, message: 'low subscriber decodes the q layer' })
+    .toBe(true);
   await expect.poll(async () => (await widthAt(high)) > (await widthAt(low)), { timeout: 15_000 }).toBe(true);
   const framesAt = async (page: Page) =>
     (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.framesDecoded ?? 0;
