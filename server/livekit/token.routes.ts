@@ -12,9 +12,13 @@ const CONVERSATION_ROOM = /^conv-(.+)$/;
 const METADATA_MAX = 1024;
 const TOKEN_TTL = '6h';
 
-/** LIVEKIT_URL when set; else the embedded media server on the host name the client used to reach us. */
+/**
+ * LIVEKIT_URL when set; else SFU_PUBLIC_URL (the embedded media server behind a TLS proxy); else the
+ * embedded media server's own port on the host name the client used to reach us.
+ */
 export function livekitUrl(ctx: AppContext, req: FastifyRequest): string {
   if (ctx.config.livekit.url) return ctx.config.livekit.url;
+  if (ctx.config.sfu.publicUrl) return ctx.config.sfu.publicUrl;
   const scheme = req.protocol === 'https' ? 'wss' : 'ws';
   const host = req.hostname.includes(':') && !req.hostname.startsWith('[') ? `[${req.hostname}]` : req.hostname;
   return `${scheme}://${host}:${ctx.config.sfu.port}`;

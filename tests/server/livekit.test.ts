@@ -65,13 +65,22 @@ describe('POST /api/livekit/token', () => {
     }
   });
 
-  it('points at the host name the client used, or at LIVEKIT_URL when configured', async () => {
+  it('points at the host name the client used, at SFU_PUBLIC_URL, or at LIVEKIT_URL when configured', async () => {
     const res = await api.call('POST', '/api/livekit/token', {
       body: { room: 'demo-room' },
       token: alice.accessToken,
       headers: { 'x-forwarded-host': 'chat.example.org:8443', 'x-forwarded-proto': 'https' },
     });
     expect(res.body.url).toBe(`wss://chat.example.org:${srv.config.sfu.port}`);
+    const proxied = await startTestServer({ sfu: { ...srv.config.sfu, publicUrl: 'wss://chat.example.org/sfu' } });
+    try {
+      const p = client(proxied.url);
+      const u = await p.user('prox');
+      const r = await p.post('/api/livekit/token', { room: 'demo-room' }, u.accessToken);
+      expect(r.body.url).toBe('wss://chat.example.org/sfu');
+    } finally {
+      await proxied.close();
+    }
     const external = await startTestServer({ livekit: { url: 'wss://lk.example.net', apiKey: 'APIexternal', apiSecret: 's'.repeat(40) } });
     try {
       const x = client(external.url);
