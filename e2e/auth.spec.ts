@@ -43,7 +43,7 @@ test.describe('sign-in and registration', () => {
     // The ping shows a latency in milliseconds.
     await expect(page.getByTestId('latency')).toContainText(/\d+ мс/);
     // The realtime socket connected with the access token (the dot turns green).
-    await expect(page.getByTestId('latency')).toHaveClass(/ping-live/);
+    await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 15_000 });
 
     await page.reload();
     await expect(page).toHaveURL(`${srv.url}/`);
@@ -108,7 +108,8 @@ test.describe('sign-in and registration', () => {
 test.describe('token refresh', () => {
   let srv: TestServer;
   test.beforeAll(async () => {
-    srv = await startAppServer({ accessTokenTtlSec: 2 });
+    // Long enough that a refreshed token outlives the socket's reconnect on a loaded machine, short enough to expire mid-test.
+    srv = await startAppServer({ accessTokenTtlSec: 5 });
   });
   test.afterAll(async () => {
     await srv?.close();
@@ -122,7 +123,7 @@ test.describe('token refresh', () => {
     const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem('beseda.session') ?? 'null'));
     const before = await stored();
 
-    await page.waitForTimeout(2_500); // the access token is now expired
+    await page.waitForTimeout(5_500); // the access token is now expired
     const statuses: string[] = [];
     page.on('response', (r) => {
       const path = new URL(r.url()).pathname;
@@ -145,7 +146,7 @@ test.describe('token refresh', () => {
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.user.username).toBe(username);
     // The socket handshake with the expired token was refused; it reconnected with the refreshed one.
-    await expect(page.getByTestId('latency')).toHaveClass(/ping-live/);
+    await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 15_000 });
     expect(socketTokens[0]).toBe(before.accessToken);
     expect(socketTokens.at(-1)).not.toBe(before.accessToken);
   });
