@@ -21,7 +21,9 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   workers: 1,
   timeout: 90_000,
-  retries: 0,
+  // One retry on CI only: WebRTC tests depend on Chrome's own layer and bandwidth choices on a loaded 2-core machine;
+  // a retried pass is reported as flaky, not hidden.
+  retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
     headless: true,

@@ -221,9 +221,9 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
   await expect
     .poll(async () => {
       const { layer, width } = await lowState();
-      return layer === 'q' && width > 0 && width <= 320;
+      return layer === 'q' && width > 0 && width <= 320 ? 'q' : JSON.stringify({ layer, width, ...layerOf('sim-low') });
     }, { timeout: 25_000, message: 'low subscriber decodes the q layer' })
-    .toBe(true);
+    .toBe('q');
   await expect.poll(async () => (await widthAt(high)) > (await widthAt(low)), { timeout: 15_000 }).toBe(true);
   const framesAt = async (page: Page) =>
     (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.framesDecoded ?? 0;
