@@ -221,7 +221,7 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
   await expect
     .poll(async () => {
       const { layer, width } = await lowState();
-      return layer === 'q' && width > 0 && width <= 320 ? 'q' : JSON.stringify({ layer, width, ...layerOf('sim-low') });
+      return layer === 'q' && width > 0 && width <= 320 ? 'q' : JSON.stringify({ width, ...layerOf('sim-low') });
     }, { timeout: 25_000, message: 'low subscriber decodes the q layer' })
     .toBe('q');
   await expect.poll(async () => (await widthAt(high)) > (await widthAt(low)), { timeout: 15_000 }).toBe(true);

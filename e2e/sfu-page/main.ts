@@ -41,6 +41,19 @@ async function framesDecoded(track: RemoteTrack): Promise<number> {
   return frames;
 }
 
+/**
+ * Width of the frames the decoder currently produces (inbound-rtp frameWidth). A video element's videoWidth
+ * changes only when a frame is painted, which a background tab on a loaded machine may not do for seconds.
+ */
+async function decodedWidth(track: RemoteTrack): Promise<number> {
+  const stats = await track.receiver?.getStats();
+  let width = 0;
+  stats?.forEach((s) => {
+    if (s.type === 'inbound-rtp') width = (s as { frameWidth?: number }).frameWidth ?? width;
+  });
+  return width;
+}
+
 /** Root mean square of a remote audio track over ~1.5 s, measured with an AnalyserNode. */
 async function audioEnergy(track: MediaStreamTrack): Promise<number> {
   audioContext ??= new AudioContext();
@@ -138,7 +151,7 @@ const api = {
         identity: p.identity,
         source: pub.source,
         kind: pub.kind,
-        width: track.kind === Track.Kind.Video ? (videoEls[0] ?? el)?.videoWidth ?? 0 : 0,
+        width: track.kind === Track.Kind.Video ? (await decodedWidth(track)) || ((videoEls[0] ?? el)?.videoWidth ?? 0) : 0,
         framesDecoded: track.kind === Track.Kind.Video ? await framesDecoded(track) : 0,
       });
     }
