@@ -80,6 +80,7 @@ export const realtimeMachine = setup({
       if (session) enqueue.sendTo(session, { type: 'session.refresh' });
     }),
   },
+  delays: { rejectedRetry: 3_000 },
 }).createMachine({
   id: 'realtime',
   context: { token: null, lastDisconnect: null },
@@ -124,6 +125,9 @@ export const realtimeMachine = setup({
     },
     rejected: {
       entry: 'askForRefresh',
+      // The session ignores a refresh request while it is already refreshing or restoring; if no new token has
+      // come by then, ask again rather than stay offline for good.
+      after: { rejectedRetry: { target: 'rejected', reenter: true } },
       on: {
         'realtime.token': { guard: 'newToken', target: 'online', actions: 'rememberToken' },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
