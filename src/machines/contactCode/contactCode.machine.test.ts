@@ -115,7 +115,7 @@ describe('contactCode with resolving actors', () => {
             const d = deferred<{ code: string; user: PublicUser | null }>();
             answers.set(input.code, d);
             return d.promise;
-          }),
+          }) as never,
         },
       }),
     ).start();
@@ -138,7 +138,7 @@ describe('contactCode with resolving actors', () => {
             searches++;
             if (input.code === '9999') throw httpError(429);
             return { code: input.code, user: input.code === '1234' ? boris : null };
-          }),
+          }) as never,
         },
       }),
     ).start();
@@ -163,7 +163,7 @@ describe('contactCode with resolving actors', () => {
     const contacts = createMachine({ on: { '*': { actions: ({ event }) => heard.push(event) } } });
     const codeMachine = contactCodeMachine.provide({
       actors: {
-        search: fromPromise(async ({ input }: { input: { code: string } }) => ({ code: input.code, user: boris })),
+        search: fromPromise(async ({ input }: { input: { code: string } }) => ({ code: input.code, user: boris })) as never,
         addContact: fromPromise(async ({ input }: { input: { identifier: string } }) => {
           added = input;
           return { contact: contact('PENDING') };
@@ -199,10 +199,10 @@ describe('contactCode with resolving actors', () => {
       const actor = createActor(
         contactCodeMachine.provide({
           actors: {
-            search: fromPromise(async () => ({ code: '1234', user: boris })),
+            search: fromPromise(async () => ({ code: '1234', user: boris })) as never,
             addContact: fromPromise(async () => {
               throw error;
-            }),
+            }) as never,
           },
         }),
       ).start();

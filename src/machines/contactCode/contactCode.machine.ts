@@ -135,7 +135,8 @@ export const contactCodeMachine = setup({
           actions: [
             enqueueActions(({ event, system, enqueue }) => {
               const contacts = system.get('contacts');
-              if (contacts) enqueue.sendTo(contacts, { type: 'contacts.upsert', contact: event.output.contact });
+              const upsert = { type: 'contacts.upsert', contact: event.output.contact };
+              if (contacts) enqueue.sendTo(contacts, upsert);
             }),
             assign(({ event }) => ({
               ...initialContext(),
