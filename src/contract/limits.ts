@@ -33,3 +33,9 @@ export const TIMINGS = {
 } as const;
 
 export const EBLID_SPACE = 10_000;
+
+/** Chats page layout (spec point 9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
+export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as const;
+
+/** Lightbox zoom (spec point 9): 0.25 to 4, step 0.25. */
+export const LIGHTBOX_ZOOM = { min: 0.25, max: 4, step: 0.25 } as const;
