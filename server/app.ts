@@ -39,7 +39,7 @@ export async function createServer(config: Config): Promise<Server> {
   });
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.
   const gateway = createGateway(app.server, config);
-  const ctx: AppContext = { config, db, dialect, secrets, accessTokens, realtime: gateway.hub };
+  const ctx: AppContext = { config, db, dialect, secrets, accessTokens, realtime: gateway.hub, sessions: gateway.sessions };
   installErrorHandler(app);
   // The API speaks JSON (and multipart for uploads); a text/plain body is a client mistake, answered 415.
   app.removeContentTypeParser('text/plain');

@@ -13,6 +13,8 @@ export interface Config {
   jwtSecret: string | null;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
+  /** Absolute lifetime of a sign-in (refresh-token family), however often its token is rotated. */
+  refreshTokenMaxAgeSec: number;
   uploadLimitBytes: number;
   loginMaxFailures: number;
   loginLockSec: number;
@@ -29,7 +31,8 @@ export interface Config {
   };
   /** Directory of the built client to serve; null disables static serving. */
   clientDir: string | null;
-  corsOrigin: string | null;
+  /** Origins besides the app's own whose pages may open the websocket (ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: string[];
   logLevel: string;
 }
 
@@ -49,6 +52,20 @@ const portRange = (v: string | null): [number, number] | null => {
   return [lo, hi];
 };
 
+/** "https://a.example, http://b.example:8080" → normalised origins (scheme://host[:port], no path). */
+const originList = (v: string | null): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return new URL(s).origin;
+      } catch {
+        throw new Error(`Invalid origin in ALLOWED_ORIGINS (want e.g. https://chat.example.org): ${s}`);
+      }
+    });
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const config: Config = {
@@ -59,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jwtSecret: str(env.JWT_SECRET),
     accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),
+    refreshTokenMaxAgeSec: int(env.REFRESH_TOKEN_MAX_AGE, 90 * 24 * 3600),
     uploadLimitBytes: env.UPLOAD_LIMIT_MB ? int(env.UPLOAD_LIMIT_MB, 25) * 1024 * 1024 : LIMITS.uploadDefaultBytes,
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
     loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
@@ -76,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       publicUrl: str(env.SFU_PUBLIC_URL),
     },
     clientDir: env.CLIENT_DIR === '' ? null : path.resolve(env.CLIENT_DIR ?? './dist'),
-    corsOrigin: str(env.CORS_ORIGIN),
+    allowedOrigins: originList(str(env.ALLOWED_ORIGINS) ?? str(env.CORS_ORIGIN)),
     logLevel: env.LOG_LEVEL ?? 'info',
     ...overrides,
   };

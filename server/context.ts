@@ -3,6 +3,7 @@ import type { AccessTokens } from './auth/access-tokens';
 import type { Config } from './config';
 import type { Database, Dialect } from './db/database';
 import type { RealtimeHub } from './realtime/hub';
+import type { SessionSockets } from './realtime/socket-sessions';
 import type { Secrets } from './secrets';
 
 export interface AppContext {
@@ -12,4 +13,6 @@ export interface AppContext {
   secrets: Secrets;
   accessTokens: AccessTokens;
   realtime: RealtimeHub;
+  /** Closes a sign-in's sockets on every server process (logout). */
+  sessions: SessionSockets;
 }

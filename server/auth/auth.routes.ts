@@ -62,21 +62,27 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, authenticate: 
       throw unauthorized('Неверный никнейм или пароль');
     }
     await clearFailures(db, usernameLower);
+    const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec);
     return {
       user: toOwnUser(user),
-      accessToken: await ctx.accessTokens.sign(user.id),
-      refreshToken: await issueRefreshToken(db, user.id, config.refreshTokenTtlSec),
+      accessToken: await ctx.accessTokens.sign(user.id, session.familyId),
+      refreshToken: session.token,
     };
   });
 
   contractRoute(app, authenticate, 'refresh', async ({ body }) => {
-    const r = await rotateRefreshToken(db, body.refreshToken, config.refreshTokenTtlSec);
+    const r = await rotateRefreshToken(db, body.refreshToken, {
+      ttlSec: config.refreshTokenTtlSec,
+      maxAgeSec: config.refreshTokenMaxAgeSec,
+    });
     if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
-    return { accessToken: await ctx.accessTokens.sign(r.userId), refreshToken: r.token };
+    return { accessToken: await ctx.accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
   });
 
   contractRoute(app, authenticate, 'logout', async ({ body }) => {
-    await revokeRefreshToken(db, body.refreshToken);
+    const sessionId = await revokeRefreshToken(db, body.refreshToken);
+    // Every socket of that sign-in goes too, on every server process.
+    if (sessionId) await ctx.sessions.close(sessionId, 'logout');
     return { ok: true as const };
   });
 }

@@ -1,18 +1,34 @@
 // Opaque refresh tokens: 256 random bits, stored as SHA-256, rotated on every use. Presenting a
-// rotated token again means it leaked, so its whole family is revoked.
+// rotated token again means it leaked, so its whole family is revoked. A family (one sign-in) lives at most
+// `maxAgeSec` from the sign-in however often it is rotated; then the user signs in again.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 
 const sha256 = (t: string) => createHash('sha256').update(t).digest('base64url');
 
+export interface RefreshLifetime {
+  /** Lifetime of one token (it slides on every rotation). */
+  ttlSec: number;
+  /** Absolute lifetime of the family, from the sign-in. */
+  maxAgeSec: number;
+}
+
+export interface IssuedRefreshToken {
+  token: string;
+  /** The family id, also the session id (`sid`) of the access tokens issued with it. */
+  familyId: string;
+}
+
 export async function issueRefreshToken(
   db: Database,
   userId: string,
   ttlSec: number,
-  familyId: string = randomUUID(),
-): Promise<string> {
+  family: { id: string; endsAt: number } | null = null,
+): Promise<IssuedRefreshToken> {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
+  const familyId = family?.id ?? randomUUID();
+  const expiresAt = Math.min(now + ttlSec * 1000, family?.endsAt ?? Number.POSITIVE_INFINITY);
   await db
     .insertInto('refresh_tokens')
     .values({
@@ -21,16 +37,16 @@ export async function issueRefreshToken(
       family_id: familyId,
       token_hash: sha256(token),
       created_at: new Date(now).toISOString(),
-      expires_at: new Date(now + ttlSec * 1000).toISOString(),
+      expires_at: new Date(expiresAt).toISOString(),
       revoked_at: null,
     })
     .execute();
-  return token;
+  return { token, familyId };
 }
 
-export type RotateResult = { ok: true; userId: string; token: string } | { ok: false };
+export type RotateResult = { ok: true; userId: string; token: string; familyId: string } | { ok: false };
 
-export async function rotateRefreshToken(db: Database, presented: string, ttlSec: number): Promise<RotateResult> {
+export async function rotateRefreshToken(db: Database, presented: string, life: RefreshLifetime): Promise<RotateResult> {
   const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(presented)).executeTakeFirst();
   if (!row) return { ok: false };
   const now = new Date().toISOString();
@@ -39,6 +55,17 @@ export async function rotateRefreshToken(db: Database, presented: string, ttlSec
     return { ok: false };
   }
   if (row.expires_at <= now) return { ok: false };
+  // The family's first token marks the sign-in; rows are never deleted while the family is alive.
+  const first = await db
+    .selectFrom('refresh_tokens')
+    .select((eb) => eb.fn.min('created_at').as('started'))
+    .where('family_id', '=', row.family_id)
+    .executeTakeFirst();
+  const endsAt = Date.parse(String(first?.started ?? row.created_at)) + life.maxAgeSec * 1000;
+  if (endsAt <= Date.now()) {
+    await revokeFamily(db, row.family_id);
+    return { ok: false };
+  }
   // Conditional update: of two concurrent uses only one wins; the loser counts as reuse.
   const res = await db
     .updateTable('refresh_tokens')
@@ -50,13 +77,28 @@ export async function rotateRefreshToken(db: Database, presented: string, ttlSec
     await revokeFamily(db, row.family_id);
     return { ok: false };
   }
-  const token = await issueRefreshToken(db, row.user_id, ttlSec, row.family_id);
-  return { ok: true, userId: row.user_id, token };
+  const next = await issueRefreshToken(db, row.user_id, life.ttlSec, { id: row.family_id, endsAt });
+  return { ok: true, userId: row.user_id, token: next.token, familyId: next.familyId };
 }
 
-export async function revokeRefreshToken(db: Database, presented: string): Promise<void> {
+/** Revokes the presented token's family; returns the family (session) id, or null for an unknown token. */
+export async function revokeRefreshToken(db: Database, presented: string): Promise<string | null> {
   const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(presented)).executeTakeFirst();
-  if (row) await revokeFamily(db, row.family_id);
+  if (!row) return null;
+  await revokeFamily(db, row.family_id);
+  return row.family_id;
+}
+
+/** Whether the session (family) still has a live token: false after logout, reuse or the end of its lifetime. */
+export async function isSessionActive(db: Database, familyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', new Date().toISOString())
+    .executeTakeFirst();
+  return Boolean(row);
 }
 
 async function revokeFamily(db: Database, familyId: string): Promise<void> {

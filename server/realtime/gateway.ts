@@ -9,16 +9,22 @@ import { Server, type Socket } from 'socket.io';
 import type { ServerEvent, ServerEventName } from '../../src/contract/events';
 import { LIMITS } from '../../src/contract/limits';
 import type { Config } from '../config';
+import type { AccessClaims } from '../auth/access-tokens';
+import { isSessionActive } from '../auth/refresh-tokens';
 import type { AppContext } from '../context';
 import { membersFor, requireMember } from '../conversations/membership';
-import { notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import { onClientEvent, refuseUnknownEvents } from './client-events';
 import { conversationRoom, type RealtimeHub, userRoom } from './hub';
+import { originAllowed } from './origin';
 import { createPresence } from './presence';
+import { createSocketSessions, type SessionSockets } from './socket-sessions';
 
 export interface Gateway {
   io: Server;
   hub: RealtimeHub;
+  /** Closes a sign-in's sockets (logout). */
+  sessions: SessionSockets;
   /** Starts accepting sockets; called once the context (database, tokens) exists. */
   start(ctx: AppContext): void;
   close(): Promise<void>;
@@ -31,7 +37,8 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     transports: ['websocket'],
     maxHttpBufferSize: LIMITS.socketFrameMaxBytes,
     serveClient: false,
-    cors: config.corsOrigin ? { origin: config.corsOrigin, credentials: true } : undefined,
+    // A page on another site must not open a socket with a token it got hold of (see origin.ts).
+    allowRequest: (req, done) => done(null, originAllowed(req.headers, config.allowedOrigins)),
   });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const redisSub = redis?.duplicate() ?? null;
@@ -46,6 +53,7 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
   }
 
   let ctx: AppContext | null = null;
+  const lifetimes = createSocketSessions(io);
   const presence = createPresence(() => ctx as AppContext, {
     publish: redis ? (userId, online) => io.serverSideEmit('presence', serverId, userId, online) : undefined,
     log: logError('presence update failed'),
@@ -69,12 +77,26 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
   };
 
   function handleSocket(app: AppContext, socket: Socket): void {
-    const userId = socket.data.userId as string;
+    const claims = socket.data.claims as AccessClaims;
+    const userId = claims.userId;
     const log = logError('socket handler failed');
     void socket.join(userRoom(userId));
+    lifetimes.attach(socket, claims);
     presence.connected(userId);
     socket.on('disconnect', () => presence.disconnected(userId));
     refuseUnknownEvents(socket);
+    lifetimes.capUser(userId).catch(logError('socket limit check failed'));
+
+    onClientEvent(
+      socket,
+      'session:renew',
+      async ({ token }) => {
+        const fresh = await app.accessTokens.claims(token);
+        const ok = fresh && (await isSessionActive(app.db, fresh.sessionId)) && lifetimes.renew(socket, fresh);
+        if (!ok) throw new HttpError(401, 'Токен недействителен или выдан другому пользователю');
+      },
+      log,
+    );
 
     const others = async (conversationId: string) =>
       (await membersFor(app.db, conversationId, userId)).filter((id) => id !== userId);
@@ -145,6 +167,7 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
   return {
     io,
     hub,
+    sessions: lifetimes.sessions,
     start(app) {
       ctx = app;
       if (redis) io.serverSideEmit('presence:sync', serverId);
@@ -152,10 +175,17 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
         const auth = socket.handshake.auth as { token?: unknown } | undefined;
         const query = socket.handshake.query?.token;
         const token = typeof auth?.token === 'string' ? auth.token : typeof query === 'string' ? query : null;
-        const userId = await app.accessTokens.verify(token);
-        if (!userId) return next(new Error('Требуется вход'));
-        socket.data.userId = userId;
-        next();
+        try {
+          const claims = await app.accessTokens.claims(token);
+          // A token outlives its sign-in by up to its TTL: a signed-out session opens no new socket.
+          if (!claims || !(await isSessionActive(app.db, claims.sessionId))) return next(new Error('Требуется вход'));
+          socket.data.claims = claims;
+          socket.data.userId = claims.userId;
+          next();
+        } catch (err) {
+          logError('socket handshake failed')(err);
+          next(new Error('Внутренняя ошибка сервера'));
+        }
       });
       io.on('connection', (socket) => handleSocket(app, socket));
     },

@@ -10,6 +10,7 @@ export const TypingIn = z.strictObject({ conversationId: Id, typing: z.boolean()
 export const CallInvite = z.strictObject({ conversationId: Id, video: z.boolean() });
 export const CallAccept = CallInvite;
 export const CallRef = ConversationRef;
+export const SessionRenew = z.strictObject({ token: z.string().min(1).max(4096) });
 
 export const clientEvents = {
   'conversation:join': ConversationJoin,
@@ -19,6 +20,7 @@ export const clientEvents = {
   'call:accept': CallAccept,
   'call:decline': CallRef,
   'call:end': CallRef,
+  'session:renew': SessionRenew,
 } as const;
 export type ClientEventName = keyof typeof clientEvents;
 
@@ -37,6 +39,15 @@ const CallPeer = z.object({ id: Id, name: z.string() });
  * - conversation:typing, call:* — the other members (never the actor's own tabs).
  * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).
  * - contacts:* — the other side of the request.
+ *
+ * A socket lives as long as its sign-in (only that socket is concerned by these):
+ * - session:expiring — about 60 s before the access token the socket authenticated with expires (at once when
+ *   less remains). The client answers with `session:renew {token}`: a fresh access token of the same user, which
+ *   moves the socket's deadline to that token's expiry (ack {ok:true}; {ok:false, message} leaves it unchanged).
+ * - session:expired — sent right before the server closes a socket whose token expired without a renewal
+ *   (socket.io then reports `io server disconnect` and does not reconnect by itself: refresh, then reconnect).
+ * - session:closed — the server closed the socket for good: `logout` (that sign-in was signed out, in any tab)
+ *   or `tooManyConnections` (the user opened more than 20 sockets; the oldest go). `message` is for the user.
  */
 export const serverEvents = {
   'message:new': z.object({ message: Message }),
@@ -56,6 +67,9 @@ export const serverEvents = {
   'call:accepted': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
   'call:declined': z.object({ conversationId: Id, from: CallPeer }),
   'call:ended': z.object({ conversationId: Id, from: CallPeer }),
+  'session:expiring': z.object({ expiresAt: IsoDate }),
+  'session:expired': z.object({}),
+  'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections']), message: z.string() }),
 } as const;
 export type ServerEventName = keyof typeof serverEvents;
 export type ServerEvent<K extends ServerEventName> = z.infer<(typeof serverEvents)[K]>;

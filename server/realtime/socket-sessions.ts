@@ -1,0 +1,106 @@
+// A socket lives no longer than the sign-in it was opened with: it is told before its access token expires,
+// may be handed a fresh one (`session:renew`), and is closed when the token runs out, when that sign-in is
+// signed out (on every server process: the rooms go through the Redis adapter when configured), or when the
+// user holds too many sockets (the oldest go). The event semantics are written in src/contract/events.ts.
+import type { Server, Socket } from 'socket.io';
+import type { ServerEvent } from '../../src/contract/events';
+import type { AccessClaims } from '../auth/access-tokens';
+import { userRoom } from './hub';
+
+export const SOCKETS_PER_USER_MAX = 20;
+/** How long before the token's expiry the client is asked for a fresh one. */
+export const EXPIRY_NOTICE_MS = 60_000;
+
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+export const CLOSED_MESSAGES: Record<ServerEvent<'session:closed'>['reason'], string> = {
+  logout: 'Вы вышли из аккаунта',
+  tooManyConnections: 'Слишком много открытых вкладок: эта закрыта. Обновите страницу, чтобы продолжить здесь.',
+};
+
+export interface SessionSockets {
+  /** Closes every socket of that sign-in, on every server process, telling each client why. */
+  close(sessionId: string, reason: 'logout'): Promise<void>;
+}
+
+interface Lifetime {
+  userId: string;
+  sessionId: string;
+  expiresAt: number;
+  notice?: NodeJS.Timeout;
+  deadline?: NodeJS.Timeout;
+}
+
+const lifetimes = new WeakMap<Socket, Lifetime>();
+
+export function createSocketSessions(io: Server) {
+  const closeWith = (room: string, reason: ServerEvent<'session:closed'>['reason']) => {
+    io.to(room).emit('session:closed', { reason, message: CLOSED_MESSAGES[reason] });
+    // After the event: the adapter delivers both in order, and a socket flushes what it was sent before closing.
+    io.in(room).disconnectSockets(true);
+  };
+
+  function schedule(socket: Socket, life: Lifetime): void {
+    clearTimeout(life.notice);
+    clearTimeout(life.deadline);
+    const left = life.expiresAt - Date.now();
+    const notify = () => socket.emit('session:expiring', { expiresAt: new Date(life.expiresAt).toISOString() });
+    if (left <= EXPIRY_NOTICE_MS) notify();
+    else life.notice = setTimeout(notify, left - EXPIRY_NOTICE_MS);
+    life.deadline = setTimeout(
+      () => {
+        socket.emit('session:expired', {});
+        socket.disconnect(true);
+      },
+      Math.max(0, left),
+    );
+  }
+
+  return {
+    /** A newly connected socket: join its session's room and start counting down its token. */
+    attach(socket: Socket, claims: AccessClaims): void {
+      const life: Lifetime = { ...claims };
+      lifetimes.set(socket, life);
+      socket.data.connectedAt = Date.now();
+      void socket.join(sessionRoom(claims.sessionId));
+      schedule(socket, life);
+      socket.on('disconnect', () => {
+        clearTimeout(life.notice);
+        clearTimeout(life.deadline);
+      });
+    },
+
+    /** `session:renew`: the caller has verified the token; it must belong to the socket's user. */
+    renew(socket: Socket, claims: AccessClaims): boolean {
+      const life = lifetimes.get(socket);
+      if (!life || claims.userId !== life.userId) return false;
+      if (claims.sessionId !== life.sessionId) {
+        // Signed in again in this tab: the socket now belongs to the new sign-in.
+        void socket.leave(sessionRoom(life.sessionId));
+        void socket.join(sessionRoom(claims.sessionId));
+      }
+      life.sessionId = claims.sessionId;
+      life.expiresAt = claims.expiresAt;
+      schedule(socket, life);
+      return true;
+    },
+
+    /** Keeps the user's newest SOCKETS_PER_USER_MAX sockets (counted on every process) and closes the rest. */
+    async capUser(userId: string): Promise<void> {
+      const sockets = await io.in(userRoom(userId)).fetchSockets();
+      if (sockets.length <= SOCKETS_PER_USER_MAX) return;
+      // One total order (time, then id), so concurrent checks agree on which are the oldest.
+      const order = (s: (typeof sockets)[number]) => [Number(s.data.connectedAt ?? 0), s.id] as const;
+      sockets.sort((a, b) => {
+        const [ta, ia] = order(a);
+        const [tb, ib] = order(b);
+        return ta - tb || (ia < ib ? -1 : ia > ib ? 1 : 0);
+      });
+      for (const s of sockets.slice(0, sockets.length - SOCKETS_PER_USER_MAX)) closeWith(s.id, 'tooManyConnections');
+    },
+
+    sessions: {
+      close: async (sessionId: string, reason: 'logout') => closeWith(sessionRoom(sessionId), reason),
+    } satisfies SessionSockets,
+  };
+}
