@@ -8,14 +8,21 @@ export type TestUser = Awaited<ReturnType<Api['user']>>;
 
 const opened: Socket[] = [];
 
-export function connect(url: string, token: string | null, opts: { via?: 'auth' | 'query' } = {}): Promise<Socket> {
+export function connect(
+  url: string,
+  token: string | null,
+  /** onEvent sees every event, also those sent right after the handshake (before this resolves). */
+  opts: { via?: 'auth' | 'query'; headers?: Record<string, string>; onEvent?: (event: string, payload: unknown) => void } = {},
+): Promise<Socket> {
   const socket = io(url, {
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
+    extraHeaders: opts.headers,
     ...(opts.via === 'query' ? { query: token ? { token } : {} } : { auth: token ? { token } : {} }),
   });
   opened.push(socket);
+  if (opts.onEvent) socket.onAny(opts.onEvent);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (err) => reject(err));

@@ -1,0 +1,75 @@
+// Socket lifetime across two server processes sharing a database and Redis: a logout through one closes that
+// session's sockets on the other, and the per-user socket cap counts sockets on both. Runs when Redis answers
+// (TEST_REDIS_URL, default redis://127.0.0.1:6379); with TEST_REDIS_URL set an unreachable Redis fails the suite.
+import { Redis } from 'ioredis';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCKETS_PER_USER_MAX } from '../../server/realtime/socket-sessions';
+import { client, startTestServer, type TestServer } from './harness';
+import { type Api, closeAll, connect, next, sleep } from './socket-helpers';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+const available = await redisReachable();
+if (!available && process.env.TEST_REDIS_URL) throw new Error(`Redis is required at TEST_REDIS_URL=${redisUrl}`);
+
+describe.skipIf(!available)('socket lifetime on two servers behind Redis', () => {
+  let one: TestServer;
+  let two: TestServer;
+  let api1: Api;
+
+  beforeAll(async () => {
+    one = await startTestServer({ redisUrl });
+    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+    api1 = client(one.url);
+  });
+  afterAll(async () => {
+    closeAll();
+    await two?.close();
+    await one?.close();
+  });
+
+  it('a logout through one server closes that session’s sockets on the other', async () => {
+    const alice = await api1.user('alice');
+    const again = await api1.post('/api/auth/login', { username: alice.username, password: alice.password });
+    const onTwo = await connect(two.url, alice.accessToken);
+    const onOne = await connect(one.url, alice.accessToken);
+    const otherSession = await connect(two.url, again.body.accessToken);
+    const told = next(onTwo, 'session:closed');
+    const gone = new Promise<string>((r) => onTwo.once('disconnect', r));
+    expect((await api1.post('/api/auth/logout', { refreshToken: alice.refreshToken })).status).toBe(200);
+    expect((await told).reason).toBe('logout');
+    expect(await gone).toBe('io server disconnect');
+    await expect.poll(() => onOne.connected, { timeout: 3000 }).toBe(false);
+    await sleep(300);
+    expect(otherSession.connected).toBe(true);
+    await expect(connect(two.url, alice.accessToken)).rejects.toThrow('Требуется вход');
+  });
+
+  it(`counts a user's sockets on both servers against the cap of ${SOCKETS_PER_USER_MAX}`, async () => {
+    const bob = await api1.user('bob');
+    const sockets: Socket[] = [];
+    for (let i = 0; i < SOCKETS_PER_USER_MAX; i++) {
+      sockets.push(await connect(one.url, bob.accessToken));
+      await sleep(5);
+    }
+    const told = next(sockets[0], 'session:closed');
+    const newest = await connect(two.url, bob.accessToken);
+    expect((await told).reason).toBe('tooManyConnections');
+    await expect.poll(() => sockets[0].connected, { timeout: 3000 }).toBe(false);
+    await sleep(300);
+    expect([...sockets.slice(1), newest].every((s) => s.connected)).toBe(true);
+  });
+});
