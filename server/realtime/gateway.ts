@@ -131,6 +131,10 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
       'call:invite',
       async ({ conversationId, video }) => {
         const to = await others(conversationId);
+        // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come.
+        if (!to.some((id) => hub.isOnline(id))) {
+          throw new HttpError(409, to.length > 1 ? 'Никого из участников беседы нет в сети' : 'Собеседник не в сети');
+        }
         hub.toUsers(to, 'call:incoming', { conversationId, from: await me(), video });
       },
       log,
@@ -140,7 +144,10 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
       'call:accept',
       async ({ conversationId, video }) => {
         const to = await others(conversationId);
-        hub.toUsers(to, 'call:accepted', { conversationId, from: await me(), video });
+        const payload = { conversationId, from: await me(), video };
+        hub.toUsers(to, 'call:accepted', payload);
+        // The user's other tabs stop ringing (everything else in call:* goes to the other members only).
+        socket.to(userRoom(userId)).emit('call:accepted', payload);
       },
       log,
     );
@@ -149,7 +156,9 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
       'call:decline',
       async ({ conversationId }) => {
         const to = await others(conversationId);
-        hub.toUsers(to, 'call:declined', { conversationId, from: await me() });
+        const payload = { conversationId, from: await me() };
+        hub.toUsers(to, 'call:declined', payload);
+        socket.to(userRoom(userId)).emit('call:declined', payload);
       },
       log,
     );

@@ -36,7 +36,9 @@ const CallPeer = z.object({ id: Id, name: z.string() });
  * - message:notify — every member except the sender, joined or not (unread badge, sound).
  * - message:deleted, receipts:update — every member, the actor's own tabs included.
  * - conversations:new — every member of the new conversation, the creator's tabs included.
- * - conversation:typing, call:* — the other members (never the actor's own tabs).
+ * - conversation:typing, call:* — the other members; call:accepted and call:declined also reach the actor's
+ *   other tabs (so they stop ringing), never the tab that sent them.
+ * - call:invite is refused in its ack ({ok:false, message}) when no other member has a connected tab.
  * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).
  * - contacts:* — the other side of the request.
  *
