@@ -1,0 +1,102 @@
+// The group dialog 'Создать групповой чат' (spec points 2 and 5; systemId 'groupDialog'): an optional title
+// and friends to tick; 'Создать' does nothing until someone is ticked, then creates the group, hands it to the
+// chats actor (`chats.open`) and closes. The chats list hears about it from conversations:new like every member.
+import { assign, enqueueActions, setup } from 'xstate';
+import type { BodyOf, ResponseOf } from '../../contract/api';
+import { serverMessage } from '../../services/api';
+import { notWired } from '../not-wired';
+
+export const CREATE_FAILED = 'Не удалось создать беседу';
+
+export interface GroupDialogContext {
+  title: string;
+  /** Ticked friends' user ids, in the order ticked. */
+  selected: string[];
+  error: string | null;
+}
+
+export type GroupDialogEvent =
+  | { type: 'group.open' }
+  | { type: 'group.close' }
+  | { type: 'group.toggle'; userId: string }
+  | { type: 'group.titleChanged'; title: string }
+  | { type: 'group.create' };
+
+export type GroupDialogEmitted = { type: 'group.created'; conversationId: string };
+
+const initialContext = (): GroupDialogContext => ({ title: '', selected: [], error: null });
+
+export const groupDialogMachine = setup({
+  types: {
+    context: {} as GroupDialogContext,
+    events: {} as GroupDialogEvent,
+    emitted: {} as GroupDialogEmitted,
+  },
+  actors: {
+    createGroup: notWired<ResponseOf<'createConversation'>, BodyOf<'createConversation'>>('groupDialog.createGroup'),
+  },
+  guards: {
+    someoneTicked: ({ context }) => context.selected.length > 0,
+  },
+}).createMachine({
+  id: 'groupDialog',
+  context: initialContext,
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { 'group.open': { target: 'open', actions: assign(initialContext) } },
+    },
+    open: {
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'group.toggle': {
+              actions: assign({
+                selected: ({ context, event }) =>
+                  context.selected.includes(event.userId)
+                    ? context.selected.filter((id) => id !== event.userId)
+                    : [...context.selected, event.userId],
+                error: null,
+              }),
+            },
+            'group.titleChanged': { actions: assign({ title: ({ event }) => event.title }) },
+            'group.create': { guard: 'someoneTicked', target: 'creating', actions: assign({ error: null }) },
+            'group.close': { target: '#groupDialog.closed', actions: assign(initialContext) },
+          },
+        },
+        creating: {
+          tags: ['busy'],
+          invoke: {
+            id: 'createGroup',
+            src: 'createGroup',
+            input: ({ context }) => ({
+              participantIds: context.selected,
+              title: context.title.trim() || null,
+              isGroup: true,
+            }),
+            onDone: {
+              target: '#groupDialog.closed',
+              actions: [
+                enqueueActions(({ event, system, enqueue }) => {
+                  const conversationId = event.output.conversation.id;
+                  const chats = system.get('chats');
+                  const open = { type: 'chats.open', conversationId };
+                  if (chats) enqueue.sendTo(chats, open);
+                  enqueue.emit({ type: 'group.created', conversationId });
+                }),
+                assign(initialContext),
+              ],
+            },
+            onError: {
+              target: 'editing',
+              actions: assign({ error: ({ event }) => serverMessage(event.error) ?? CREATE_FAILED }),
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type GroupDialogActorRef = import('xstate').ActorRefFrom<typeof groupDialogMachine>;
