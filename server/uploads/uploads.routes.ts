@@ -1,18 +1,19 @@
 // POST /api/upload (multipart, field `file`) and GET /uploads/<key>. The upload is streamed to storage
 // under a size limit; its type is sniffed from the bytes (the client's name and type are ignored);
-// images get their width and height. Only raster images are ever served inline.
+// images are re-encoded without metadata (images.ts) and get their width and height. Only raster images are
+// ever served inline.
 import { randomUUID } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { uploadRoute } from '../../src/contract/api';
 import type { Attachment } from '../../src/contract/entities';
 import type { AppContext } from '../context';
 import type { Authenticate } from '../http/contract-route';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { cleanFileName, contentDisposition, isStorageKey, newStorageKey } from './file-names';
+import { cleanImage } from './images';
 import type { UploadStorage } from './storage';
 
 /** Formats browsers render as plain pixels; everything else (SVG and HTML included) is a download. */
@@ -37,18 +38,14 @@ function sniffer() {
   return { stream, head: () => Buffer.concat(chunks), size: () => size };
 }
 
-/** Width and height from the stored image; from a path libvips reads only the header. */
-async function imageSize(storage: UploadStorage, key: string): Promise<{ width: number; height: number } | null> {
-  const path = storage.localPath?.(key);
-  const source = path ? null : await storage.read(key);
-  try {
-    const meta = path ? await sharp(path).metadata() : source ? await source.pipe(sharp()).metadata() : null;
-    return meta?.width && meta.height ? { width: meta.width, height: meta.height } : null;
-  } catch {
-    return null;
-  } finally {
-    source?.destroy();
-  }
+/**
+ * A multipart body the parser cannot read (no boundary, cut short, broken part headers) is the client's
+ * mistake. Busboy reports those as plain errors; disk faults carry a syscall and stay 500s.
+ */
+function malformedMultipart(err: unknown): boolean {
+  if (err instanceof HttpError || !(err instanceof Error)) return false;
+  const e = err as Error & { code?: string; syscall?: string; statusCode?: number };
+  return !e.syscall && !e.code && !e.statusCode;
 }
 
 export async function uploadsRoutes(
@@ -90,10 +87,12 @@ export async function uploadsRoutes(
         }
       } catch (err) {
         if (stored) await storage.remove(stored.key);
+        if (malformedMultipart(err)) throw badRequest('Некорректное тело multipart/form-data');
         throw err;
       }
       if (!stored) throw badRequest('Прикрепите файл в поле file');
-      const { key, sniff } = stored;
+      let { key } = stored;
+      const { sniff } = stored;
       if (sniff.size() === 0) {
         await storage.remove(key);
         throw badRequest('Файл пустой');
@@ -103,12 +102,18 @@ export async function uploadsRoutes(
       let kind: 'IMAGE' | 'FILE' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : 'FILE';
       let width: number | null = null;
       let height: number | null = null;
-      if (kind === 'IMAGE') {
-        const size = await imageSize(storage, key);
-        width = size?.width ?? null;
-        height = size?.height ?? null;
+      let size = sniff.size();
+      if (detected && kind === 'IMAGE') {
+        let clean: Awaited<ReturnType<typeof cleanImage>>;
+        try {
+          clean = await cleanImage(storage, key, detected.mime);
+        } catch (err) {
+          await storage.remove(key);
+          throw err;
+        }
         // A valid signature over broken pixels: keep it, but only as a download.
-        if (!width || !height) kind = 'FILE';
+        if (!clean) kind = 'FILE';
+        else ({ key, size, width, height } = clean);
       }
 
       const url = `/uploads/${key}`;
@@ -122,14 +127,14 @@ export async function uploadsRoutes(
           url,
           original_name: name,
           mime: detected?.mime ?? 'application/octet-stream',
-          size: sniff.size(),
+          size,
           kind,
           width,
           height,
           created_at: new Date().toISOString(),
         })
         .execute();
-      const attachment: Attachment = { url, type: kind, name, size: sniff.size(), width, height };
+      const attachment: Attachment = { url, type: kind, name, size, width, height };
       reply.status(201);
       return uploadRoute.response.parse({ url, attachment });
     },

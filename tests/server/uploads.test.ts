@@ -44,16 +44,18 @@ describe('POST /api/upload', () => {
     const res = await upload(png, '../../etc/passwd.txt', 'text/plain');
     expect(res.status).toBe(201);
     expect(res.body.url).toMatch(/^\/uploads\/[0-9a-f]{32}$/);
-    expect(res.body.attachment).toEqual({ url: res.body.url, type: 'IMAGE', name: 'passwd.txt', size: png.length, width: 37, height: 21 });
+    // Images are stored re-encoded (hardening-uploads.test.ts): same pixels, recorded size is the stored one.
     const key = res.body.url.split('/').pop();
-    expect(fs.readFileSync(path.join(uploadsDir(), key)).equals(png)).toBe(true);
+    const kept = fs.readFileSync(path.join(uploadsDir(), key));
+    expect(res.body.attachment).toEqual({ url: res.body.url, type: 'IMAGE', name: 'passwd.txt', size: kept.length, width: 37, height: 21 });
+    expect((await sharp(kept).raw().toBuffer()).equals(await sharp(png).raw().toBuffer())).toBe(true);
 
     const got = await fetch(srv.url + res.body.url);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-type')).toBe('image/png');
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
     expect(got.headers.get('content-disposition')).toMatch(/^inline; filename="passwd\.txt"/);
-    expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
+    expect(Buffer.from(await got.arrayBuffer()).equals(kept)).toBe(true);
   });
 
   it('never serves HTML, SVG or scripts inline, even when named and typed as an image', async () => {
@@ -184,7 +186,7 @@ describe('attachments in messages', () => {
       alice.accessToken,
     );
     expect(res.status).toBe(200);
-    expect(res.body.message.attachments).toEqual([{ url: img.url, type: 'IMAGE', name: 'cat.png', size: png.length, width: 37, height: 21 }]);
+    expect(res.body.message.attachments).toEqual([{ url: img.url, type: 'IMAGE', name: 'cat.png', size: img.attachment.size, width: 37, height: 21 }]);
     const file = await api.post(
       '/api/conversations/send',
       { conversationId: conv, type: 'FILE', content: '', attachments: [{ url: img.url, type: 'IMAGE' }, { url: doc.url, type: 'FILE' }] },
