@@ -1,19 +1,19 @@
-// The browser entry: the inspector (development, ?inspect), the root actor, the router.
+// The browser entry: the inspector (development, ?inspect), the composition root, the router.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
+import { createRuntime } from './app/runtime';
 import { startInspector } from './services/inspector';
 import { AppRoutes } from './ui/AppRoutes';
 import { RuntimeProvider } from './ui/RuntimeContext';
-import { createRuntime } from './ui/runtime';
 import './styles/app.css';
 
 async function start() {
   const inspect = await startInspector().catch(() => undefined);
-  const runtime = createRuntime({ inspect });
+  const { app } = createRuntime({ inspect });
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
-      <RuntimeProvider runtime={runtime}>
+      <RuntimeProvider app={app}>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>

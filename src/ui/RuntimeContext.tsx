@@ -1,19 +1,26 @@
-// One actor context at the root; leaves select what they need from the children.
+// One actor context at the root: views reach the root app actor and its children (by systemId) from here, never
+// services. The composition root (src/app/runtime.ts) creates the actor; src/main.tsx passes it in.
 import { createContext, type ReactNode, useContext } from 'react';
-import type { Runtime } from './runtime';
+import type { AnyActorRef } from 'xstate';
+import type { AppActorRef } from '../machines/app/app.machine';
 
-const Ctx = createContext<Runtime | null>(null);
+const Ctx = createContext<AppActorRef | null>(null);
 
-export function RuntimeProvider({ runtime, children }: { runtime: Runtime; children: ReactNode }) {
-  return <Ctx.Provider value={runtime}>{children}</Ctx.Provider>;
+export function RuntimeProvider({ app, children }: { app: AppActorRef; children: ReactNode }) {
+  return <Ctx.Provider value={app}>{children}</Ctx.Provider>;
 }
 
-export function useRuntime(): Runtime {
-  const r = useContext(Ctx);
-  if (!r) throw new Error('RuntimeProvider is missing');
-  return r;
+export function useAppRef(): AppActorRef {
+  const app = useContext(Ctx);
+  if (!app) throw new Error('RuntimeProvider is missing');
+  return app;
 }
 
-export const useSessionRef = () => useRuntime().app.getSnapshot().context.session;
-export const useRealtimeRef = () => useRuntime().app.getSnapshot().context.realtime;
-export const useConnectivityRef = () => useRuntime().app.getSnapshot().context.connectivity;
+/** A long-lived child of the app actor by its systemId, typed by the caller (undefined if it is not running). */
+export function useSystemActor<T extends AnyActorRef>(systemId: string): T | undefined {
+  return useAppRef().system.get(systemId) as T | undefined;
+}
+
+export const useSessionRef = () => useAppRef().getSnapshot().context.session;
+export const useRealtimeRef = () => useAppRef().getSnapshot().context.realtime;
+export const useConnectivityRef = () => useAppRef().getSnapshot().context.connectivity;

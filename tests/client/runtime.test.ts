@@ -1,31 +1,25 @@
-// The API client wired to the session actor: concurrent 401s share one refresh; a failed refresh signs out.
+// The composition root: the API client wired to the session actor (concurrent 401s share one refresh; a failed
+// refresh signs out), and services replaced one at a time without losing the others' real wiring.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fromCallback, fromPromise } from 'xstate';
-import { appMachine } from '../../src/machines/app/app.machine';
-import { connectivityMachine } from '../../src/machines/connectivity/connectivity.machine';
-import { realtimeMachine } from '../../src/machines/realtime/realtime.machine';
-import { sessionMachine } from '../../src/machines/session/session.machine';
-import { createRuntime } from '../../src/ui/runtime';
-import { storedSession } from './render-app';
+import { createRuntime } from '../../src/app/runtime';
+import { quietSocket, storedSession } from '../fixtures/session';
 
-function runtimeWith(refresh: () => Promise<unknown>) {
+function runtimeWith(refresh: () => Promise<{ accessToken: string; refreshToken: string }>) {
   let refreshes = 0;
-  const machine = appMachine.provide({
-    actors: {
-      session: sessionMachine.provide({
-        actors: {
-          refresh: fromPromise(async () => {
-            refreshes++;
-            return refresh();
-          }) as never,
-          fetchMe: fromPromise(async () => null) as never,
+  const runtime = createRuntime({
+    stored: storedSession,
+    baseURL: '/api',
+    services: {
+      authApi: {
+        refresh: async () => {
+          refreshes++;
+          return refresh();
         },
-      }),
-      realtime: realtimeMachine.provide({ actors: { socket: fromCallback(() => () => {}) as never } }),
-      connectivity: connectivityMachine.provide({ actors: { ping: fromPromise(() => new Promise(() => {})) as never } }),
+      },
+      connectSocket: () => quietSocket(),
+      ping: () => new Promise(() => {}),
     },
   });
-  const runtime = createRuntime({ machine, stored: storedSession, baseURL: '/api' });
   return { runtime, refreshes: () => refreshes };
 }
 
@@ -33,11 +27,12 @@ const seenAuth: string[] = [];
 function serverAccepting(token: string) {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (_: unknown, init: RequestInit = {}) => {
+    vi.fn(async (url: unknown, init: RequestInit = {}) => {
       const auth = new Headers(init.headers).get('authorization') ?? '';
-      seenAuth.push(auth);
+      if (String(url).endsWith('/contacts?filter=all')) seenAuth.push(auth);
       const ok = auth === `Bearer ${token}`;
-      return new Response(JSON.stringify(ok ? { contacts: [] } : { message: 'Требуется вход' }), {
+      const body = String(url).endsWith('/status/me') ? { user: storedSession.user } : { contacts: [] };
+      return new Response(JSON.stringify(ok ? body : { message: 'Требуется вход' }), {
         status: ok ? 200 : 401,
         headers: { 'content-type': 'application/json' },
       });
@@ -55,7 +50,7 @@ describe('runtime: api ↔ session', () => {
   it('three requests failing with 401 together cause one refresh, then each is repeated with the new token', async () => {
     serverAccepting('a1');
     const { runtime, refreshes } = runtimeWith(async () => ({ accessToken: 'a1', refreshToken: 'r1' }));
-    const results = await Promise.all([1, 2, 3].map(() => runtime.api.call('contacts', { query: { filter: 'all' } })));
+    const results = await Promise.all([1, 2, 3].map(() => runtime.services.api.call('contacts', { query: { filter: 'all' } })));
     expect(results).toEqual([{ contacts: [] }, { contacts: [] }, { contacts: [] }]);
     expect(refreshes()).toBe(1);
     expect(seenAuth.filter((a) => a === 'Bearer a1')).toHaveLength(3);
@@ -67,10 +62,31 @@ describe('runtime: api ↔ session', () => {
   it('a failed refresh rejects the request and clears the session', async () => {
     serverAccepting('never');
     const { runtime } = runtimeWith(async () => Promise.reject(new Error('revoked')));
-    await expect(runtime.api.call('me')).rejects.toThrow();
+    await expect(runtime.services.api.call('me')).rejects.toThrow();
     const session = runtime.app.getSnapshot().context.session.getSnapshot();
     expect(session.matches('signedOut')).toBe(true);
     expect(session.context.session).toBeNull();
     expect(localStorage.getItem('beseda.session')).toBeNull();
+  });
+
+  it('replacing one service keeps every other service real: the restored session refetches /status/me', async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: unknown, init: RequestInit = {}) => {
+        urls.push(`${init.method ?? 'GET'} ${String(url)} ${new Headers(init.headers).get('authorization')}`);
+        const body = { user: { ...storedSession.user, displayName: 'Анна К.' } };
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    // Only the socket and the ping are replaced; the API client and the session's fetchMe are the real ones.
+    const runtime = createRuntime({
+      stored: storedSession,
+      baseURL: '/api',
+      services: { connectSocket: () => quietSocket(), ping: () => new Promise(() => {}) },
+    });
+    const session = runtime.app.getSnapshot().context.session;
+    await vi.waitFor(() => expect(session.getSnapshot().context.session?.user.displayName).toBe('Анна К.'));
+    expect(urls).toContain('GET /api/status/me Bearer a0');
   });
 });

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { hang, user } from '../../../tests/fixtures/session';
 import { connectivityMachine } from '../connectivity/connectivity.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
 import { sessionMachine } from '../session/session.machine';
 import { appMachine } from './app.machine';
-
-const user = {
-  id: 'u1', username: 'anna', displayName: 'Анна', avatarUrl: null, status: 'ONLINE' as const,
-  lastSeenAt: null, eblid: '0420', bio: null, email: null,
-};
 
 // The app's children with their side effects stubbed (spawned children are replaced, not traversed).
 function stubbedApp(opened: string[]) {
@@ -21,9 +17,10 @@ function stubbedApp(opened: string[]) {
         actors: {
           logout: fromPromise(async () => ({ ok: true })) as never,
           login: fromPromise(async () => ({ user, accessToken: 'a1', refreshToken: 'r1' })) as never,
+          fetchMe: hang as never,
         },
       }),
-      connectivity: connectivityMachine.provide({ actors: { ping: fromPromise(() => new Promise<number>(() => {})) } }),
+      connectivity: connectivityMachine.provide({ actors: { ping: hang as never } }),
     },
   });
 }

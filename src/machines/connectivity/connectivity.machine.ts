@@ -1,8 +1,9 @@
-// The connectivity ping (spec point 7): every 15 s a request to the product's own site, its latency shown
-// in the shared layout. A failed ping marks the connection as offline until the next one succeeds.
-import { assign, fromPromise, setup } from 'xstate';
+// The connectivity ping (docs/behaviour.md §7 Connectivity ping): every 15 s a request to the product's own
+// site, its latency shown in the shared layout. A failed ping marks the connection as offline until the next
+// one succeeds.
+import { assign, type SnapshotFrom, setup } from 'xstate';
 import { TIMINGS } from '../../contract/limits';
-import { authApi } from '../../services/auth-api';
+import { notWired } from '../not-wired';
 
 export interface ConnectivityContext {
   latencyMs: number | null;
@@ -14,12 +15,8 @@ export type ConnectivityEvent = { type: 'connectivity.check' };
 export const connectivityMachine = setup({
   types: { context: {} as ConnectivityContext, events: {} as ConnectivityEvent },
   actors: {
-    // Resolves the round-trip time in milliseconds.
-    ping: fromPromise<number>(async () => {
-      const started = performance.now();
-      await authApi.health();
-      return Math.round(performance.now() - started);
-    }),
+    /** Resolves the round-trip time in milliseconds. */
+    ping: notWired<number>('connectivity.ping'),
   },
   delays: { pingInterval: TIMINGS.pingIntervalMs },
 }).createMachine({
@@ -41,3 +38,12 @@ export const connectivityMachine = setup({
     },
   },
 });
+
+export type PingView = { state: 'unknown' } | { state: 'offline' } | { state: 'measured'; latencyMs: number };
+
+/** What the layout shows: not measured yet, no connection, or the last latency. */
+export function selectPing(s: SnapshotFrom<typeof connectivityMachine>): PingView {
+  if (s.context.online === false) return { state: 'offline' };
+  if (s.context.latencyMs === null) return { state: 'unknown' };
+  return { state: 'measured', latencyMs: s.context.latencyMs };
+}

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback } from 'xstate';
+import { hang } from '../../../tests/fixtures/session';
 import { describeModel } from '../../../tests/model/harness';
-import { type RealtimeEvent, realtimeMachine, type SocketCommand } from './realtime.machine';
+import { OFFLINE_MESSAGE, type RealtimeEmitted, type RealtimeEvent, realtimeMachine } from './realtime.machine';
+import { serverRequest } from './server-request';
+import type { SocketCommand } from './socket.actor';
 
 const quietSocket = fromCallback<SocketCommand, { token: string }>(() => () => {});
-const stubbed = realtimeMachine.provide({ actors: { socket: quietSocket } });
+const stubbed = realtimeMachine.provide({ actors: { socket: quietSocket, renewToken: hang as never } });
 
 describeModel({
   name: 'realtime',
@@ -20,70 +23,130 @@ describeModel({
       { type: 'socket.disconnected', reason: 'io server disconnect' },
     ],
     'socket.rejected': () => [{ type: 'socket.rejected', message: 'unauthorized' }],
-    'server.event': () => [{ type: 'server.event', name: 'presence:update', payload: { userId: 'u2', status: 'AWAY', lastSeenAt: null } }],
-    'realtime.emit': () => [{ type: 'realtime.emit', name: 'conversation:join', payload: 'c1' }],
+    'socket.ack': () => [{ type: 'socket.ack', requestId: 'rq1', ack: { ok: false, message: 'Нет доступа' } }],
+    'server.event': () => [
+      { type: 'server.event', name: 'presence:update', payload: { userId: 'u2', status: 'AWAY', lastSeenAt: null } },
+    ],
+    'realtime.emit': () => [
+      { type: 'realtime.emit', name: 'conversation:join', payload: 'c1' },
+      { type: 'realtime.emit', name: 'conversation:join', payload: 'c1', requestId: 'rq1' },
+    ],
+    // The session's answer: a fresh token, the same token (nothing renewed), or none (signed out).
+    'xstate.done.actor.renewToken': () => [
+      { type: 'xstate.done.actor.renewToken', output: 't9' },
+      { type: 'xstate.done.actor.renewToken', output: null },
+    ],
+    'xstate.error.actor.renewToken': () => [{ type: 'xstate.error.actor.renewToken', error: new Error('boom') }],
   },
 });
 
+/** A realtime actor whose socket the test drives: it sees what was opened and commanded, and reports for it. */
+function drivenRealtime() {
+  const opened: string[] = [];
+  const commands: SocketCommand[] = [];
+  let report: ((e: RealtimeEvent) => void) | null = null;
+  const socket = fromCallback<SocketCommand, { token: string }>(({ input, sendBack, receive }) => {
+    opened.push(input.token);
+    report = sendBack as (e: RealtimeEvent) => void;
+    receive((c) => commands.push(c));
+  });
+  return { opened, commands, report: (e: RealtimeEvent) => report!(e), machine: realtimeMachine.provide({ actors: { socket } }) };
+}
+
 describe('realtime wiring', () => {
   it('opens one socket per token hand-over, passes fresh tokens to it, and relays server events', () => {
-    const opened: string[] = [];
-    const commands: SocketCommand[] = [];
-    let report: ((e: RealtimeEvent) => void) | null = null;
-    const actor = createActor(
-      realtimeMachine.provide({
-        actors: {
-          socket: fromCallback<SocketCommand, { token: string }>(({ input, sendBack, receive }) => {
-            opened.push(input.token);
-            report = sendBack as (e: RealtimeEvent) => void;
-            receive((c) => commands.push(c));
-          }),
-        },
-      }),
-    ).start();
-    const relayed: unknown[] = [];
-    actor.on('server.event', (e) => relayed.push(e.payload));
+    const rt = drivenRealtime();
+    const actor = createActor(rt.machine).start();
+    const relayed: RealtimeEmitted[] = [];
+    actor.on('*', (e) => relayed.push(e));
 
-    expect(opened).toEqual([]); // no token, no connection
+    expect(rt.opened).toEqual([]); // no token, no connection
     actor.send({ type: 'realtime.token', token: 't1' });
     actor.send({ type: 'realtime.token', token: 't1' });
-    report!({ type: 'socket.connected' });
+    rt.report({ type: 'socket.connected' });
     actor.send({ type: 'realtime.token', token: 't2' });
-    expect(opened).toEqual(['t1']); // already connected: no second connection
-    expect(commands).toEqual([{ type: 'socket.auth', token: 't2' }]);
+    expect(rt.opened).toEqual(['t1']); // already connected: no second connection
+    expect(rt.commands).toEqual([{ type: 'socket.auth', token: 't2' }]);
 
-    report!({ type: 'server.event', name: 'message:notify', payload: { conversationId: 'c1' } });
-    expect(relayed).toEqual([{ conversationId: 'c1' }]);
+    const payload = { conversationId: 'c1', messageId: 'm1' };
+    rt.report({ type: 'server.event', name: 'message:deleted', payload });
+    expect(relayed).toEqual([{ type: 'realtime.connected' }, { type: 'server.event', name: 'message:deleted', payload }]);
   });
 
-  it('asks the session (by systemId) for a refresh when the server refuses the handshake, then reconnects', () => {
-    const opened: string[] = [];
-    let report: ((e: RealtimeEvent) => void) | null = null;
+  it('answers a request at once while not connected, and forwards it with its id once connected', () => {
+    const rt = drivenRealtime();
+    const actor = createActor(rt.machine).start();
+    const acks: unknown[] = [];
+    actor.on('realtime.ack', (e) => acks.push(e));
+    actor.send({ type: 'realtime.emit', name: 'call:end', payload: { conversationId: 'c1' }, requestId: 'r1' });
+    expect(acks).toEqual([{ type: 'realtime.ack', requestId: 'r1', ack: { ok: false, message: OFFLINE_MESSAGE } }]);
+
+    actor.send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    actor.send({ type: 'realtime.emit', name: 'call:end', payload: { conversationId: 'c1' }, requestId: 'r2' });
+    expect(rt.commands).toEqual([{ type: 'socket.emit', name: 'call:end', payload: { conversationId: 'c1' }, requestId: 'r2' }]);
+    rt.report({ type: 'socket.ack', requestId: 'r2', ack: { ok: false, message: 'Вы не участник этой беседы' } });
+    expect(acks[1]).toEqual({ type: 'realtime.ack', requestId: 'r2', ack: { ok: false, message: 'Вы не участник этой беседы' } });
+  });
+
+  it('a refused handshake asks the session (by systemId) for a refresh once and reconnects with the new token', () => {
+    vi.useFakeTimers();
+    const rt = drivenRealtime();
     const sessionInbox: string[] = [];
-    const fakeSession = createMachine({ on: { '*': { actions: ({ event }) => sessionInbox.push(event.type) } } });
+    // A session that only records requests: the realtime actor must not re-ask on a timer while it waits.
+    const fakeSession = createMachine({
+      on: { 'session.refresh': { actions: ({ event }) => void sessionInbox.push(event.type) } },
+    });
     const parent = createMachine({
       invoke: [
         { id: 'session', systemId: 'session', src: fakeSession },
-        {
-          id: 'realtime',
-          systemId: 'realtime',
-          src: realtimeMachine.provide({
-            actors: {
-              socket: fromCallback<SocketCommand, { token: string }>(({ input, sendBack }) => {
-                opened.push(input.token);
-                report = sendBack as (e: RealtimeEvent) => void;
-              }),
-            },
-          }),
-        },
+        { id: 'realtime', systemId: 'realtime', src: rt.machine },
       ],
     });
     const root = createActor(parent).start();
     const realtime = root.system.get('realtime');
     realtime.send({ type: 'realtime.token', token: 't1' });
-    report!({ type: 'socket.rejected', message: 'unauthorized' });
+    rt.report({ type: 'socket.rejected', message: 'unauthorized' });
+    vi.advanceTimersByTime(60_000);
+    vi.useRealTimers();
+    // Asked once, no re-asking on a timer: the session answers every request.
     expect(sessionInbox).toEqual(['session.refresh']);
+    expect(realtime.getSnapshot().value).toBe('rejected');
     realtime.send({ type: 'realtime.token', token: 't2' });
-    expect(opened).toEqual(['t1', 't2']);
+    expect(rt.opened).toEqual(['t1', 't2']);
+  });
+
+  it('serverRequest resolves the server refusal for the asking actor', async () => {
+    const rt = drivenRealtime();
+    const asker = createMachine({
+      types: { context: {} as { answer: unknown } },
+      context: { answer: null },
+      initial: 'asking',
+      states: {
+        asking: {
+          invoke: {
+            src: serverRequest,
+            input: { name: 'call:invite', payload: { conversationId: 'c1', video: true } },
+            onDone: { target: 'answered', actions: ({ context, event }) => void (context.answer = event.output) },
+          },
+        },
+        answered: {},
+      },
+    });
+    const parent = createMachine({
+      initial: 'connecting',
+      invoke: { id: 'realtime', systemId: 'realtime', src: rt.machine },
+      states: { connecting: { on: { go: 'asking' } }, asking: { invoke: { id: 'asker', src: asker } } },
+    });
+    const root = createActor(parent).start();
+    root.system.get('realtime').send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    root.send({ type: 'go' });
+    const cmd = rt.commands.at(-1) as Extract<SocketCommand, { type: 'socket.emit' }>;
+    expect(cmd).toMatchObject({ type: 'socket.emit', name: 'call:invite' });
+    rt.report({ type: 'socket.ack', requestId: cmd.requestId!, ack: { ok: false, message: 'Никого нет в сети' } });
+    await new Promise((r) => setTimeout(r, 0));
+    const askerRef = root.getSnapshot().children.asker!;
+    expect(askerRef.getSnapshot().context.answer).toEqual({ ok: false, message: 'Никого нет в сети' });
   });
 });

@@ -1,90 +1,113 @@
-// The realtime connection (spec points 4 and 7). It connects only once the session hands it an access token
-// and only if not already connected; the socket actor owns the socket.io client (websocket only) and
-// reconnects by the transport's defaults. A refreshed token is used for the next reconnection; a handshake
-// the server refuses asks the session for a refresh and reconnects with the new token.
-import { assign, emit, enqueueActions, fromCallback, log, sendTo, setup } from 'xstate';
-import { type ClientEventName, type ServerEventName, serverEvents } from '../../contract/events';
-import { type AppSocket, createSocket, updateSocketToken } from '../../services/socket';
+// The realtime connection (docs/behaviour.md §4 Realtime connection, §7 Realtime socket). It connects only once
+// the session hands it an access token and only if not already connected; the socket actor owns the socket.io
+// client (websocket only), which reconnects by the transport's defaults. A refreshed token is used for the next
+// reconnection. A handshake the server refuses asks the session for a refresh and waits for its answer.
+//
+// Other actors use it in three ways (src/machines/README.md):
+// - `realtime.emit` without requestId: fire and forget (typing); dropped while not connected.
+// - `serverRequest` (server-request.ts): an emit the server acknowledges, answered with its Ack; while not
+//   connected the answer is an immediate failure, never silence.
+// - `listenToServer` (listen-to-server.ts): server events turned into the listener's own events.
+import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, fromPromise, log, sendTo, setup } from 'xstate';
+import type { Ack, ClientEvent, ClientEventName } from '../../contract/events';
+import { notWiredCallback } from '../not-wired';
+import { requestRefresh } from '../session/request-refresh';
+import type { SessionActorRef } from '../session/session.machine';
+import type { ServerEventMessage } from './server-event';
+import type { SocketCommand, SocketReport } from './socket.actor';
 
-export type ServerEventMessage = { type: 'server.event'; name: ServerEventName; payload: unknown };
+export const OFFLINE_MESSAGE = 'Нет соединения с сервером';
 
-/** What the socket actor reports to the machine. */
-export type SocketReport =
-  | { type: 'socket.connected' }
-  | { type: 'socket.disconnected'; reason: string }
-  /** The server refused the handshake (no automatic retry follows): usually an expired token. */
-  | { type: 'socket.rejected'; message: string }
-  | ServerEventMessage;
+export type RealtimeEmit = {
+  [K in ClientEventName]: { type: 'realtime.emit'; name: K; payload: ClientEvent<K>; requestId?: string };
+}[ClientEventName];
 
 export type RealtimeEvent =
   | { type: 'realtime.token'; token: string }
   | { type: 'realtime.stop' }
-  /** Something for the server (call:invite, conversation:join …), sent only while the socket exists. */
-  | { type: 'realtime.emit'; name: ClientEventName; payload: unknown }
+  | RealtimeEmit
   | SocketReport;
+
+/** What the realtime actor emits to its listeners (`realtimeRef.on(type, …)`). */
+export type RealtimeEmitted =
+  | ServerEventMessage
+  /** The answer to a `realtime.emit` that carried a requestId. */
+  | { type: 'realtime.ack'; requestId: string; ack: Ack }
+  /** Every (re)connection: listeners resynchronise (rejoin rooms, refetch, flush an outbox). */
+  | { type: 'realtime.connected' };
 
 export interface RealtimeContext {
   token: string | null;
   lastDisconnect: string | null;
 }
 
-/** Commands the machine gives its socket actor. */
-export type SocketCommand =
-  | { type: 'socket.auth'; token: string }
-  | { type: 'socket.emit'; name: ClientEventName; payload: unknown };
-
-export const socketActor = fromCallback<SocketCommand, { token: string }>(({ input, sendBack, receive }) => {
-  const socket: AppSocket = createSocket(input.token);
-  socket.on('connect', () => sendBack({ type: 'socket.connected' }));
-  socket.on('disconnect', (reason) => sendBack({ type: 'socket.disconnected', reason }));
-  socket.on('connect_error', (err) => {
-    // socket.active stays true for transport errors (socket.io retries); false means the server said no.
-    if (!socket.active) sendBack({ type: 'socket.rejected', message: err.message });
-  });
-  for (const name of Object.keys(serverEvents) as ServerEventName[]) {
-    socket.on(name, ((payload: unknown) => sendBack({ type: 'server.event', name, payload })) as never);
-  }
-  receive((cmd) => {
-    if (cmd.type === 'socket.auth') updateSocketToken(socket, cmd.token);
-    else (socket.emit as (n: string, p: unknown) => void)(cmd.name, cmd.payload);
-  });
-  return () => {
-    socket.removeAllListeners();
-    socket.disconnect();
-  };
-});
-
 export const realtimeMachine = setup({
   types: {
     context: {} as RealtimeContext,
     events: {} as RealtimeEvent,
-    emitted: {} as ServerEventMessage,
+    emitted: {} as RealtimeEmitted,
   },
-  actors: { socket: socketActor },
+  actors: {
+    socket: notWiredCallback<SocketCommand, { token: string }>('realtime.socket'),
+    /** Asks the session (by systemId) for fresh tokens; resolves the new access token, or null. */
+    renewToken: fromPromise<string | null>(async ({ system }) => {
+      const session = system.get('session') as SessionActorRef | undefined;
+      return session ? requestRefresh(session) : null;
+    }),
+  },
   guards: {
     serverClosed: ({ event }) => event.type === 'socket.disconnected' && event.reason === 'io server disconnect',
     newToken: ({ context, event }) => event.type === 'realtime.token' && event.token !== context.token,
+    renewed: ({ context, event }) => {
+      const output = (event as { output?: unknown }).output;
+      return typeof output === 'string' && output !== context.token;
+    },
   },
   actions: {
-    rememberToken: assign({ token: ({ event }) => (event as { token: string }).token }),
+    rememberToken: assign({
+      token: ({ event }) => {
+        assertEvent(event, 'realtime.token');
+        return event.token;
+      },
+    }),
     noteDisconnect: enqueueActions(({ event, enqueue }) => {
-      const reason = (event as { reason: string }).reason;
-      enqueue.assign({ lastDisconnect: reason });
-      enqueue(log(`realtime: disconnected (${reason})`));
+      assertEvent(event, 'socket.disconnected');
+      enqueue.assign({ lastDisconnect: event.reason });
+      enqueue(log(`realtime: disconnected (${event.reason})`));
     }),
     forgetToken: assign({ token: null, lastDisconnect: null }),
-    // Hands server events to whoever listens (later actors subscribe by systemId 'realtime').
-    relay: emit(({ event }) => event as ServerEventMessage),
-    askForRefresh: enqueueActions(({ system, enqueue }) => {
-      const session = system.get('session');
-      if (session) enqueue.sendTo(session, { type: 'session.refresh' });
+    relay: emit(({ event }) => {
+      assertEvent(event, 'server.event');
+      return event;
+    }),
+    announceConnected: emit({ type: 'realtime.connected' as const }),
+    forwardAck: emit(({ event }) => {
+      assertEvent(event, 'socket.ack');
+      return { type: 'realtime.ack' as const, requestId: event.requestId, ack: event.ack };
+    }),
+    forwardEmit: sendTo('socket', ({ event }) => {
+      assertEvent(event, 'realtime.emit');
+      return { type: 'socket.emit' as const, name: event.name, payload: event.payload, requestId: event.requestId };
+    }),
+    // Not connected: a request gets an immediate failure; a fire-and-forget emit is dropped (the socket.io
+    // buffer would deliver stale typing or joins later; listeners resynchronise on realtime.connected).
+    refuseOffline: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'realtime.emit');
+      const { requestId } = event;
+      if (requestId !== undefined) {
+        enqueue.emit({ type: 'realtime.ack', requestId, ack: { ok: false, message: OFFLINE_MESSAGE } });
+      }
+    }),
+    passTokenToSocket: sendTo('socket', ({ event }) => {
+      assertEvent(event, 'realtime.token');
+      return { type: 'socket.auth' as const, token: event.token };
     }),
   },
-  delays: { rejectedRetry: 3_000 },
 }).createMachine({
   id: 'realtime',
   context: { token: null, lastDisconnect: null },
   initial: 'idle',
+  on: { 'realtime.emit': { actions: 'refuseOffline' } },
   states: {
     idle: {
       on: { 'realtime.token': { target: 'online', actions: 'rememberToken' } },
@@ -93,23 +116,20 @@ export const realtimeMachine = setup({
       invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ token: context.token! }) },
       initial: 'connecting',
       on: {
-        'realtime.token': {
-          guard: 'newToken',
-          actions: ['rememberToken', sendTo('socket', ({ event }) => ({ type: 'socket.auth' as const, token: event.token }))],
-        },
+        'realtime.token': { guard: 'newToken', actions: ['rememberToken', 'passTokenToSocket'] },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
         'socket.rejected': 'rejected',
         'server.event': { actions: 'relay' },
-        'realtime.emit': {
-          actions: sendTo('socket', ({ event }) => ({ type: 'socket.emit' as const, name: event.name, payload: event.payload })),
-        },
+        'socket.ack': { actions: 'forwardAck' },
       },
       states: {
         connecting: {
-          on: { 'socket.connected': 'connected' },
+          on: { 'socket.connected': { target: 'connected', actions: 'announceConnected' } },
         },
         connected: {
+          tags: ['live'],
           on: {
+            'realtime.emit': { actions: 'forwardEmit' },
             // Only logged; socket.io reconnects by itself.
             'socket.disconnected': [
               // The server closed the socket on purpose: socket.io will not retry, so renew the token first.
@@ -119,15 +139,21 @@ export const realtimeMachine = setup({
           },
         },
         reconnecting: {
-          on: { 'socket.connected': 'connected' },
+          on: { 'socket.connected': { target: 'connected', actions: 'announceConnected' } },
         },
       },
     },
     rejected: {
-      entry: 'askForRefresh',
-      // The session ignores a refresh request while it is already refreshing or restoring; if no new token has
-      // come by then, ask again rather than stay offline for good.
-      after: { rejectedRetry: { target: 'rejected', reenter: true } },
+      // The session answers every refresh request, also one that arrives while it is already refreshing.
+      invoke: {
+        id: 'renewToken',
+        src: 'renewToken',
+        onDone: [
+          { guard: 'renewed', target: 'online', actions: assign({ token: ({ event }) => event.output }) },
+          { target: 'idle', actions: 'forgetToken' },
+        ],
+        onError: { target: 'idle', actions: 'forgetToken' },
+      },
       on: {
         'realtime.token': { guard: 'newToken', target: 'online', actions: 'rememberToken' },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
@@ -135,3 +161,5 @@ export const realtimeMachine = setup({
     },
   },
 });
+
+export type RealtimeActorRef = ActorRefFrom<typeof realtimeMachine>;

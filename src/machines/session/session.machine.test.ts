@@ -2,23 +2,15 @@ import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
+import { hang, user } from '../../../tests/fixtures/session';
 import type { Session } from '../../services/storage';
 import { REGISTER_FAILED, SIGN_IN_FAILED, sessionMachine } from './session.machine';
 
-const user = {
-  id: 'u1',
-  username: 'anna',
-  displayName: 'Анна',
-  avatarUrl: null,
-  status: 'ONLINE' as const,
-  lastSeenAt: null,
-  eblid: '0420',
-  bio: null,
-  email: null,
-};
 const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
-const hang = fromPromise(() => new Promise<never>(() => {})) as never; // never settles: paths send the results
-const stubbed = sessionMachine.provide({ actors: { login: hang, register: hang, refresh: hang, logout: hang, fetchMe: hang } });
+// Promise actors never settle: the paths deliver their results.
+const stubbed = sessionMachine.provide({
+  actors: { login: hang as never, register: hang as never, refresh: hang as never, logout: hang as never, fetchMe: hang as never },
+});
 
 const serverError = (message: string) => {
   const err = new FetchError('409 Conflict');
@@ -117,6 +109,36 @@ describe('session with resolving actors', () => {
     actor.send({ type: 'session.refresh' });
     await waitFor(actor, (s) => s.matches('signedOut'));
     expect(actor.getSnapshot().context.session).toBeNull();
+  });
+
+  it('answers every refresh request: the refresh it starts, one already in flight, or null without a session', async () => {
+    let finish!: (t: { accessToken: string; refreshToken: string }) => void;
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          refresh: fromPromise(() => new Promise<{ accessToken: string; refreshToken: string }>((r) => (finish = r))),
+          fetchMe: hang as never,
+          logout: fromPromise<unknown, { refreshToken: string }>(async () => ({ ok: true })),
+        },
+      }),
+      { input: { stored } },
+    ).start();
+    const answers: (string | null)[] = [];
+    actor.on('session.refreshed', (e) => answers.push(e.accessToken));
+    actor.send({ type: 'session.refresh' });
+    actor.send({ type: 'session.refresh' }); // mid-refresh: answered by the refresh in flight
+    expect(actor.getSnapshot().hasTag('signedIn')).toBe(true);
+    finish({ accessToken: 'a5', refreshToken: 'r5' });
+    await waitFor(actor, (s) => s.matches({ signedIn: 'active' }));
+    expect(answers).toEqual(['a5']); // one emit answers both requesters
+    actor.send({ type: 'session.signOut' });
+    expect(actor.getSnapshot().hasTag('signedIn')).toBe(false); // signing out counts as signed out at once
+    actor.send({ type: 'session.refresh' }); // while signing out
+    await waitFor(actor, (s) => s.matches('signedOut'));
+    actor.send({ type: 'session.refresh' }); // signed out
+    expect(answers).toEqual(['a5', null, null]);
+    // A sign-out on purpose: the next sign-in should not return to this user's page.
+    expect(actor.getSnapshot().context.rememberOrigin).toBe(false);
   });
 
   it('emits session.registered so the view can go back to sign-in', async () => {

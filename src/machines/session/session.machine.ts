@@ -1,11 +1,14 @@
-// The session (spec points 3, 4, 7): sign-in, registration, token refresh, sign-out.
-// It starts from what storage held, so a reload stays signed in. Storage writes happen outside the machine
-// (the runtime persists every snapshot); the realtime actor hears about tokens through the system.
-import { assign, type EventObject, emit, enqueueActions, fromPromise, log, setup } from 'xstate';
+// The session (docs/behaviour.md §3 Session, §4 Session, §7 Token refresh): sign-in, registration, token
+// refresh, sign-out. It starts from what storage held, so a reload stays signed in. Storage writes happen outside
+// the machine (the composition root persists every snapshot); the realtime actor hears about tokens through the
+// system. Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it
+// started, of the one already in flight, or null at once when there is no session to refresh.
+import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { serverMessage } from '../../services/api';
-import { authApi } from '../../services/auth-api';
 import type { Session } from '../../services/storage';
+import { notWired } from '../not-wired';
+import type { RealtimeEvent } from '../realtime/realtime.machine';
 
 export const SIGN_IN_FAILED = 'Неверные данные';
 export const REGISTER_FAILED = 'Ошибка регистрации';
@@ -16,6 +19,11 @@ export interface SessionContext {
   registerError: string | null;
   /** The username just registered, to prefill the sign-in form. */
   registeredUsername: string | null;
+  /**
+   * Whether the sign-in screen should send the user back to the page they were on. False after the user signed
+   * out on purpose (the next person to sign in lands on /), true otherwise (a first visit, an expired session).
+   */
+  rememberOrigin: boolean;
 }
 
 export type SessionEvent =
@@ -25,7 +33,10 @@ export type SessionEvent =
   | { type: 'session.signOut' }
   | { type: 'session.clearErrors' };
 
-export type SessionEmitted = { type: 'session.registered'; username: string };
+export type SessionEmitted =
+  | { type: 'session.registered'; username: string }
+  /** The answer to every `session.refresh`: the new access token, or null when refreshing was not possible. */
+  | { type: 'session.refreshed'; accessToken: string | null };
 
 export const sessionMachine = setup({
   types: {
@@ -35,15 +46,12 @@ export const sessionMachine = setup({
     emitted: {} as SessionEmitted,
   },
   actors: {
-    login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(({ input }) => authApi.login(input)),
-    register: fromPromise<ResponseOf<'register'>, BodyOf<'register'>>(({ input }) => authApi.register(input)),
-    refresh: fromPromise<ResponseOf<'refresh'>, { refreshToken: string }>(({ input }) =>
-      authApi.refresh(input.refreshToken),
-    ),
-    logout: fromPromise<unknown, { refreshToken: string }>(({ input }) => authApi.logout(input.refreshToken)),
-    // Own info (GET /status/me) through the authenticated client; the runtime provides it, since that client
-    // itself refreshes through this machine. Without it there is nothing to refetch.
-    fetchMe: fromPromise<ResponseOf<'me'> | null>(async () => null),
+    login: notWired<ResponseOf<'login'>, BodyOf<'login'>>('session.login'),
+    register: notWired<ResponseOf<'register'>, BodyOf<'register'>>('session.register'),
+    refresh: notWired<ResponseOf<'refresh'>, { refreshToken: string }>('session.refresh'),
+    logout: notWired<unknown, { refreshToken: string }>('session.logout'),
+    // Own info (GET /status/me) through the authenticated client, which itself refreshes through this machine.
+    fetchMe: notWired<ResponseOf<'me'> | null>('session.fetchMe'),
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,
@@ -54,10 +62,11 @@ export const sessionMachine = setup({
       const realtime = system.get('realtime');
       if (!realtime) return;
       const token = context.session?.accessToken;
-      const event: { type: string; token?: string } = token ? { type: 'realtime.token', token } : { type: 'realtime.stop' };
-      enqueue.sendTo(realtime, event as EventObject);
+      const event: RealtimeEvent = token ? { type: 'realtime.token', token } : { type: 'realtime.stop' };
+      enqueue.sendTo(realtime, event);
     }),
     clearSession: assign({ session: null }),
+    answerRefreshNone: emit({ type: 'session.refreshed' as const, accessToken: null }),
   },
 }).createMachine({
   id: 'session',
@@ -66,6 +75,7 @@ export const sessionMachine = setup({
     signInError: null,
     registerError: null,
     registeredUsername: null,
+    rememberOrigin: true,
   }),
   initial: 'restoring',
   states: {
@@ -74,6 +84,7 @@ export const sessionMachine = setup({
     },
     signedOut: {
       entry: 'announceToken',
+      on: { 'session.refresh': { actions: 'answerRefreshNone' } },
       initial: 'idle',
       states: {
         idle: {
@@ -84,12 +95,13 @@ export const sessionMachine = setup({
           },
         },
         signingIn: {
+          tags: ['busy', 'signingIn'],
           invoke: {
             id: 'login',
             src: 'login',
             input: ({ event }) => {
-              const e = event as Extract<SessionEvent, { type: 'session.signIn' }>;
-              return { username: e.username, password: e.password };
+              assertEvent(event, 'session.signIn');
+              return { username: event.username, password: event.password };
             },
             onDone: {
               target: '#session.signedIn',
@@ -100,6 +112,7 @@ export const sessionMachine = setup({
                   refreshToken: event.output.refreshToken,
                 }),
                 registeredUsername: null,
+                rememberOrigin: true,
               }),
             },
             // Any failure reads the same, so the form does not reveal which names exist.
@@ -107,12 +120,13 @@ export const sessionMachine = setup({
           },
         },
         registering: {
+          tags: ['busy', 'registering'],
           invoke: {
             id: 'register',
             src: 'register',
             input: ({ event }) => {
-              const e = event as Extract<SessionEvent, { type: 'session.register' }>;
-              return { username: e.username, displayName: e.displayName, password: e.password };
+              assertEvent(event, 'session.register');
+              return { username: event.username, displayName: event.displayName, password: event.password };
             },
             onDone: {
               target: 'idle',
@@ -146,12 +160,14 @@ export const sessionMachine = setup({
       initial: 'active',
       states: {
         active: {
+          tags: ['signedIn'],
           on: {
             'session.refresh': 'refreshing',
             'session.signOut': 'signingOut',
           },
         },
         refreshing: {
+          tags: ['signedIn'],
           invoke: {
             id: 'refresh',
             src: 'refresh',
@@ -168,23 +184,30 @@ export const sessionMachine = setup({
                   }),
                 }),
                 'announceToken',
+                emit(({ event }) => ({ type: 'session.refreshed' as const, accessToken: event.output.accessToken })),
               ],
             },
-            onError: { target: '#session.signedOut', actions: 'clearSession' },
+            onError: { target: '#session.signedOut', actions: ['clearSession', 'answerRefreshNone'] },
           },
+          // A request arriving now is answered by the outcome of the refresh in flight (see onDone/onError).
           on: { 'session.signOut': 'signingOut' },
         },
         signingOut: {
+          // Signing out counts as signed out at once, so the screen leaves the app while the logout call runs.
+          tags: ['busy'],
+          on: { 'session.refresh': { actions: 'answerRefreshNone' } },
           // Revoking the refresh token is best effort: the local session ends either way.
           invoke: {
             id: 'logout',
             src: 'logout',
             input: ({ context }) => ({ refreshToken: context.session!.refreshToken }),
-            onDone: { target: '#session.signedOut', actions: 'clearSession' },
-            onError: { target: '#session.signedOut', actions: 'clearSession' },
+            onDone: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
+            onError: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
           },
         },
       },
     },
   },
 });
+
+export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;

@@ -7,7 +7,7 @@ import { useSessionRef } from '../RuntimeContext';
 export function useRegister() {
   const session = useSessionRef();
   const navigate = useNavigate();
-  const busy = useSelector(session, (s) => s.matches({ signedOut: 'registering' }));
+  const busy = useSelector(session, (s) => s.hasTag('registering'));
   const error = useSelector(session, (s) => s.context.registerError);
   useEffect(() => {
     const sub = session.on('session.registered', () => navigate('/auth', { replace: true }));

@@ -5,7 +5,7 @@ import { useSessionRef } from '../RuntimeContext';
 /** The sign-in screen's view of the session actor. Navigation after success is the guard's job. */
 export function useSignIn() {
   const session = useSessionRef();
-  const busy = useSelector(session, (s) => s.matches({ signedOut: 'signingIn' }));
+  const busy = useSelector(session, (s) => s.hasTag('signingIn'));
   const error = useSelector(session, (s) => s.context.signInError);
   const registeredUsername = useSelector(session, (s) => s.context.registeredUsername);
   useEffect(() => () => session.send({ type: 'session.clearErrors' }), [session]);

@@ -15,8 +15,8 @@ export function AppLayout() {
 }
 
 export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
-  const latency =
-    props.online === false ? 'нет связи' : props.latencyMs === null ? '…' : `${props.latencyMs} мс`;
+  const { ping } = props;
+  const latency = ping.state === 'offline' ? 'нет связи' : ping.state === 'unknown' ? '…' : `${ping.latencyMs} мс`;
   return (
     <div className="shell">
       <header className="shell-bar">
@@ -36,7 +36,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
         </nav>
         <div className="shell-user">
           <span
-            className={`ping ${props.online === false ? 'ping-off' : props.live ? 'ping-live' : ''}`}
+            className={`ping ${ping.state === 'offline' ? 'ping-off' : props.live ? 'ping-live' : ''}`}
             title={`Задержка до сервера${props.live ? '; события в реальном времени подключены' : ''}`}
             data-testid="latency"
           >

@@ -1,8 +1,9 @@
-// Route guards (spec points 2 and 6). Signed-out users reach only /auth; everyone else needs a session.
-// The redirect to /auth remembers where the user came from; a signed-in user on /auth goes there (or to /),
-// replacing the history entry — which is also how a successful sign-in leaves the form.
+// Route guards (docs/behaviour.md §2 Routes, §6 Roles). Signed-out users reach only /auth; everyone else needs a
+// session. The redirect to /auth remembers where the user came from unless the session says not to (after a
+// sign-out on purpose); a signed-in user on /auth goes there (or to /), replacing the history entry — which is
+// also how a successful sign-in leaves the form.
 import { useSelector } from '@xstate/react';
-import { type ReactNode, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useSessionRef } from '../RuntimeContext';
 
@@ -10,28 +11,19 @@ export interface FromState {
   from?: string;
 }
 
-function useSignedIn(): boolean {
-  // Signing out counts as signed out at once, so the screen leaves the app while the logout call runs.
-  return useSelector(useSessionRef(), (s) => s.matches('signedIn') && !s.matches({ signedIn: 'signingOut' }));
-}
-
 export function RequireSession({ children }: { children: ReactNode }) {
-  const signedIn = useSignedIn();
+  const signedIn = useSelector(useSessionRef(), (s) => s.hasTag('signedIn'));
+  const rememberOrigin = useSelector(useSessionRef(), (s) => s.context.rememberOrigin);
   const location = useLocation();
-  const wasSignedIn = useRef(false);
-  if (signedIn) {
-    wasSignedIn.current = true;
-    return children;
-  }
-  // After a sign-out here the next user should land on /, not on this page.
-  const state: FromState | undefined = wasSignedIn.current
-    ? undefined
-    : { from: location.pathname + location.search + location.hash };
+  if (signedIn) return children;
+  const state: FromState | undefined = rememberOrigin
+    ? { from: location.pathname + location.search + location.hash }
+    : undefined;
   return <Navigate to="/auth" replace state={state} />;
 }
 
 export function GuestOnly({ children }: { children: ReactNode }) {
-  const signedIn = useSignedIn();
+  const signedIn = useSelector(useSessionRef(), (s) => s.hasTag('signedIn'));
   const location = useLocation();
   if (!signedIn) return children;
   const from = (location.state as FromState | null)?.from;

@@ -1,0 +1,69 @@
+// The real services of the client, created once by the runtime. Machines declare what they need as actors;
+// src/app/wiring.ts provides those actors from these services. Tests replace single services with
+// `createRuntime({ services: { … } })` and keep every other service real.
+import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
+import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
+import { createSocket } from '../services/socket';
+import { loadSession, type Session, saveSession } from '../services/storage';
+import { createUploader, type Uploader } from '../services/upload';
+import { createSoundService, type SoundService } from '../services/sound';
+import type { SocketConnector } from '../machines/realtime/socket.actor';
+import { requestRefresh } from '../machines/session/request-refresh';
+import type { SessionActorRef } from '../machines/session/session.machine';
+
+export interface Services {
+  /** The authenticated REST client (bearer token, one refresh and one repeat after a 401). */
+  api: ApiClient;
+  /** Sign-in, registration, refresh, sign-out, health: calls without a bearer token. */
+  authApi: AuthApi;
+  /** Opens the realtime socket with an access token. */
+  connectSocket: SocketConnector;
+  /** POST /api/upload with progress. */
+  upload: Uploader;
+  /** Notification sound, ring and ringback; unlocked by the first click, key or touch. */
+  sound: SoundService;
+  /** Latency of one request to the product's own server, ms. */
+  ping: () => Promise<number>;
+  /** The stored session (survives a reload). */
+  sessionStore: { load(): Session | null; save(session: Session | null): void };
+}
+
+/** A service replaced whole, or (for an object of functions) some of its functions replaced. */
+export type ServiceOverrides = { [K in keyof Services]?: Services[K] extends (...args: never[]) => unknown ? Services[K] : Partial<Services[K]> };
+
+export function createServices(options: { baseURL?: string; session: () => SessionActorRef | null }): Services {
+  const baseURL = options.baseURL ?? defaultBaseUrl();
+  const current = () => options.session()?.getSnapshot().context.session ?? null;
+  const refresh = async () => {
+    const session = options.session();
+    return session ? requestRefresh(session) : null;
+  };
+  const api = createApiClient({
+    baseURL,
+    auth: {
+      accessToken: () => current()?.accessToken ?? null,
+      refreshToken: () => current()?.refreshToken ?? null,
+      refresh,
+    },
+  });
+  const authApi = createAuthApi(createApiClient({ baseURL }));
+  return {
+    api,
+    authApi,
+    connectSocket: (token) => createSocket(token),
+    upload: createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+    sound: createSoundService(),
+    ping: () => measurePing(authApi),
+    sessionStore: { load: loadSession, save: saveSession },
+  };
+}
+
+export function withOverrides(real: Services, overrides: ServiceOverrides = {}): Services {
+  const out: Record<string, unknown> = { ...real };
+  for (const [key, value] of Object.entries(overrides)) {
+    const base = out[key];
+    const mergeable = value && typeof value === 'object' && base && typeof base === 'object';
+    out[key] = mergeable ? { ...(base as object), ...(value as object) } : value;
+  }
+  return out as unknown as Services;
+}
