@@ -1,19 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { api } from '../../src/contract/api';
 import type { Contact } from '../../src/contract/entities';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/database';
 import type { ContactsTable } from '../db/schema';
 import { type Authenticate, contractRoute } from '../http/contract-route';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
 import { toPublicUser } from '../users/user-view';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 const NOT_FOUND = 'Запрос не найден';
+const EBLID = /^\d{4}$/;
+
+/**
+ * Every way of resolving an EBLID (search, and adding by a four-digit identifier) draws from one per-user
+ * budget, so sweeping the 10,000 codes takes hours rather than seconds whichever route is used. Counted before
+ * validation: malformed searches count too.
+ */
+function limitCodeLookups(app: FastifyInstance, perMinute: number): void {
+  const lookups = app.createRateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `code-lookup:${req.userId ?? req.ip}`,
+  });
+  const paths = { search: `/api${api.contactSearch.path}`, add: `/api${api.contactAdd.path}` };
+  app.addHook('preHandler', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (route !== paths.search && route !== paths.add) return;
+    if (route === paths.add) {
+      const identifier = (req.body as { identifier?: unknown } | undefined)?.identifier;
+      if (typeof identifier !== 'string' || !EBLID.test(identifier.trim())) return;
+    }
+    const r = await lookups(req);
+    if (r.isAllowed || !r.isExceeded) return;
+    reply.header('retry-after', String(r.ttlInSeconds));
+    throw new HttpError(429, `Слишком много поисков по EBLID. Повторите через ${r.ttlInSeconds} с.`);
+  });
+}
 
 export function contactsRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
   const { db } = ctx;
   const online = (id: string) => ctx.realtime.isOnline(id);
+  limitCodeLookups(app, ctx.config.codeSearchPerMinute);
 
   /** The contact as `viewerId` sees it. */
   async function view(row: ContactsTable, viewerId: string): Promise<Contact> {
@@ -58,33 +87,17 @@ export function contactsRoutes(app: FastifyInstance, ctx: AppContext, authentica
     };
   });
 
-  contractRoute(
-    app,
-    authenticate,
-    'contactSearch',
-    async ({ userId, query }) => {
-      const rows = await db.selectFrom('users').selectAll().where('eblid', '=', query.code).where('id', '!=', userId).execute();
-      return { results: rows.map((r) => toPublicUser(r, online)) };
-    },
-    {
-      // Per user, so sweeping the 10,000 codes takes hours rather than seconds.
-      config: {
-        rateLimit: {
-          max: ctx.config.codeSearchPerMinute,
-          timeWindow: 60_000,
-          hook: 'preHandler',
-          keyGenerator: (req: { userId?: string; ip: string }) => `code-search:${req.userId ?? req.ip}`,
-        },
-      },
-    },
-  );
+  contractRoute(app, authenticate, 'contactSearch', async ({ userId, query }) => {
+    const rows = await db.selectFrom('users').selectAll().where('eblid', '=', query.code).where('id', '!=', userId).execute();
+    return { results: rows.map((r) => toPublicUser(r, online)) };
+  });
 
   contractRoute(app, authenticate, 'contactAdd', async ({ userId, body }) => {
     const id = body.identifier.trim();
     const lower = id.toLowerCase();
     const asUsername = lower.replace(/^@/, '');
     let q = db.selectFrom('users').selectAll();
-    if (/^\d{4}$/.test(id)) q = q.where('eblid', '=', id);
+    if (EBLID.test(id)) q = q.where('eblid', '=', id);
     else if (asUsername.includes('@')) q = q.where('email_lower', '=', lower);
     else q = q.where('username_lower', '=', asUsername);
     const target = await q.executeTakeFirst();
