@@ -1,0 +1,314 @@
+// The chats page's long-lived actor (spec points 2 and 4; systemId 'chats', spawned by the app actor).
+// It holds the conversation list (fetched at start, every 20 s, after a reconnection and on demand, kept
+// current by socket events: new messages, deletions, own read receipts, presence and profile changes, new
+// conversations), the selection (`chats.open`, also sent by the contacts feature) with its unread reset, and
+// the notification policy: a message from someone else that arrives while its conversation is not open or
+// the page is hidden counts as unread and emits `sound.notify` for the sound service. While signed in it runs
+// the composer (one outbox per user) and, for the selected conversation, the conversation actor.
+import { assertEvent, assign, enqueueActions, raise, setup } from 'xstate';
+import type { ResponseOf } from '../../contract/api';
+import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../contract/entities';
+import { TIMINGS } from '../../contract/limits';
+import { composerMachine } from '../composer/composer.machine';
+import { newOutboxTag } from '../composer/outbox';
+import { conversationMachine } from '../conversation/conversation.machine';
+import { notWired } from '../not-wired';
+import { listenToServer } from '../realtime/listen-to-server';
+import {
+  findEntry,
+  presenceChange,
+  sortEntries,
+  withMessage,
+  withUnread,
+  withUser,
+} from './conversation-list';
+import { watchPageVisibility, watchSession } from './watchers';
+
+export interface ChatsContext {
+  /** The signed-in user's id; null while signed out. */
+  me: string | null;
+  /** Newest first. */
+  entries: ConversationEntry[];
+  selectedId: string | null;
+  /** The list has been fetched at least once since sign-in. */
+  loaded: boolean;
+  pageVisible: boolean;
+  /** Ids of the latest messages seen, so message:new and message:notify of one message count once. */
+  recentIds: string[];
+}
+
+export type ChatsEvent =
+  | { type: 'chats.signedIn'; userId: string }
+  | { type: 'chats.signedOut' }
+  | { type: 'chats.open'; conversationId: string }
+  | { type: 'chats.close' }
+  | { type: 'chats.refresh' }
+  | { type: 'chats.call'; video: boolean }
+  | { type: 'chats.visibility'; visible: boolean }
+  | { type: 'chats.reconnected' }
+  | { type: 'chats.messageArrived'; message: Message }
+  | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
+  | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
+  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string }
+  | { type: 'chats.conversationAdded'; conversation: Conversation };
+
+export type ChatsEmitted = { type: 'sound.notify'; conversationId: string };
+
+const RECENT_IDS = 64;
+
+const initialContext = (): ChatsContext => ({
+  me: null,
+  entries: [],
+  selectedId: null,
+  loaded: false,
+  pageVisible: true,
+  recentIds: [],
+});
+
+export const chatsServerEvents = listenToServer<ChatsEvent>(
+  {
+    // The open conversation gets both (message:new in its room, message:notify to every other member).
+    'message:new': (p) => ({ type: 'chats.messageArrived', message: p.message }),
+    'message:notify': (p) => ({ type: 'chats.messageArrived', message: p.message }),
+    'message:deleted': (p) => ({ type: 'chats.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'receipts:update': (p) => ({
+      type: 'chats.receipts',
+      conversationId: p.conversationId,
+      userId: p.userId,
+      messageIds: p.messageIds,
+    }),
+    'presence:update': (p) => ({
+      type: 'chats.presence',
+      userId: p.userId,
+      status: p.status,
+      lastSeenAt: p.lastSeenAt,
+      at: new Date().toISOString(),
+    }),
+    'profile:update': (p) => ({
+      type: 'chats.profile',
+      userId: p.userId,
+      avatarUrl: p.avatarUrl,
+      displayName: p.displayName,
+    }),
+    'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
+  },
+  { onConnected: () => ({ type: 'chats.reconnected' }) },
+);
+
+export const chatsMachine = setup({
+  types: {
+    context: {} as ChatsContext,
+    events: {} as ChatsEvent,
+    emitted: {} as ChatsEmitted,
+  },
+  actors: {
+    session: watchSession,
+    pageVisibility: watchPageVisibility('chats.visibility'),
+    serverEvents: chatsServerEvents,
+    fetchConversations: notWired<ResponseOf<'conversations'>>('chats.fetchConversations'),
+    markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
+    conversation: conversationMachine,
+    composer: composerMachine,
+  },
+  delays: { conversationsRefetch: TIMINGS.conversationsRefetchMs },
+  guards: {
+    seenAlready: ({ context, event }) => {
+      assertEvent(event, 'chats.messageArrived');
+      return context.recentIds.includes(event.message.id);
+    },
+    /** From someone else, and its conversation is not in front of the user. */
+    unnoticed: ({ context, event }) => {
+      assertEvent(event, 'chats.messageArrived');
+      const m = event.message;
+      return m.senderId !== context.me && (context.selectedId !== m.conversationId || !context.pageVisible);
+    },
+    ownReceipts: ({ context, event }) => {
+      assertEvent(event, 'chats.receipts');
+      return event.userId === context.me;
+    },
+    latestDeleted: ({ context, event }) => {
+      assertEvent(event, 'chats.messageDeleted');
+      return findEntry(context.entries, event.conversationId)?.conversation.messages[0]?.id === event.messageId;
+    },
+    sameConversation: ({ context, event }) => {
+      assertEvent(event, 'chats.open');
+      return context.selectedId === event.conversationId;
+    },
+    hasSelection: ({ context }) => context.selectedId !== null,
+  },
+  actions: {
+    reset: assign(() => initialContext()),
+    rememberUser: assign({
+      me: ({ event }) => {
+        assertEvent(event, 'chats.signedIn');
+        return event.userId;
+      },
+    }),
+    setVisibility: assign({
+      pageVisible: ({ event }) => {
+        assertEvent(event, 'chats.visibility');
+        return event.visible;
+      },
+    }),
+    takeList: assign(({ context, event }) => {
+      const { conversations } = (event as unknown as { output: ResponseOf<'conversations'> }).output;
+      const entries = sortEntries(conversations);
+      return {
+        loaded: true,
+        // The open conversation is being read: its badge stays at zero.
+        entries: context.selectedId ? withUnread(entries, context.selectedId, () => 0) : entries,
+      };
+    }),
+    takeMessage: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'chats.messageArrived');
+      const m = event.message;
+      enqueue.assign({ recentIds: [...context.recentIds.slice(1 - RECENT_IDS), m.id] });
+      if (findEntry(context.entries, m.conversationId)) enqueue.assign({ entries: withMessage(context.entries, m, 0) });
+      else enqueue(raise({ type: 'chats.refresh' })); // a conversation this list does not know yet
+    }),
+    countUnread: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.messageArrived');
+        return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
+      },
+    }),
+    notify: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'chats.messageArrived');
+      enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
+    }),
+    readOwn: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.receipts');
+        return withUnread(context.entries, event.conversationId, (n) => n - event.messageIds.length);
+      },
+    }),
+    refresh: raise({ type: 'chats.refresh' }),
+    applyPresence: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.presence');
+        return withUser(context.entries, event.userId, presenceChange(event.status, event.lastSeenAt, event.at));
+      },
+    }),
+    applyProfile: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.profile');
+        return withUser(context.entries, event.userId, (u) => ({ ...u, avatarUrl: event.avatarUrl, displayName: event.displayName }));
+      },
+    }),
+    addConversation: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.conversationAdded');
+        if (findEntry(context.entries, event.conversation.id)) return context.entries;
+        return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
+      },
+    }),
+    select: assign(({ context, event }) => {
+      assertEvent(event, 'chats.open');
+      return {
+        selectedId: event.conversationId,
+        entries: withUnread(context.entries, event.conversationId, () => 0),
+      };
+    }),
+    unselect: assign({ selectedId: null }),
+    focusComposer: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('composer', { type: 'composer.focusConversation', conversationId: context.selectedId });
+    }),
+    startCall: enqueueActions(({ context, event, system, enqueue }) => {
+      assertEvent(event, 'chats.call');
+      const call = system.get('call');
+      if (call && context.selectedId) {
+        const start = { type: 'call.startOutgoing', conversationId: context.selectedId, video: event.video };
+        enqueue.sendTo(call, start);
+      }
+    }),
+  },
+}).createMachine({
+  id: 'chats',
+  context: initialContext,
+  invoke: [
+    { id: 'session', src: 'session' },
+    { id: 'pageVisibility', src: 'pageVisibility' },
+  ],
+  on: { 'chats.visibility': { actions: 'setVisibility' } },
+  initial: 'signedOut',
+  states: {
+    signedOut: {
+      on: { 'chats.signedIn': { target: 'active', actions: 'rememberUser' } },
+    },
+    active: {
+      invoke: [
+        { id: 'serverEvents', src: 'serverEvents' },
+        { id: 'composer', systemId: 'composer', src: 'composer', input: ({ context }) => ({ userId: context.me!, tag: newOutboxTag() }) },
+      ],
+      on: {
+        'chats.signedOut': { target: 'signedOut', actions: 'reset' },
+        'chats.messageArrived': [
+          { guard: 'seenAlready' },
+          { guard: 'unnoticed', actions: ['takeMessage', 'countUnread', 'notify'] },
+          { actions: 'takeMessage' },
+        ],
+        'chats.receipts': { guard: 'ownReceipts', actions: 'readOwn' },
+        'chats.messageDeleted': { guard: 'latestDeleted', actions: 'refresh' },
+        'chats.presence': { actions: 'applyPresence' },
+        'chats.profile': { actions: 'applyProfile' },
+        'chats.conversationAdded': { actions: 'addConversation' },
+        'chats.call': { guard: 'hasSelection', actions: 'startCall' },
+      },
+      type: 'parallel',
+      states: {
+        list: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'fetchConversations',
+                src: 'fetchConversations',
+                onDone: { target: 'idle', actions: 'takeList' },
+                // Kept as it was; the next refetch tries again.
+                onError: { target: 'idle' },
+              },
+              on: { 'chats.refresh': { target: 'loading', reenter: true } },
+            },
+            idle: {
+              after: { conversationsRefetch: 'loading' },
+              on: { 'chats.refresh': 'loading', 'chats.reconnected': 'loading' },
+            },
+          },
+        },
+        selection: {
+          initial: 'none',
+          states: {
+            none: {
+              on: { 'chats.open': { target: 'open', actions: 'select' } },
+            },
+            open: {
+              entry: 'focusComposer',
+              invoke: [
+                {
+                  id: 'conversation',
+                  systemId: 'conversation',
+                  src: 'conversation',
+                  input: ({ context }) => ({ conversationId: context.selectedId!, userId: context.me! }),
+                },
+                {
+                  // Opening resets the unread count; a failure changes nothing visible (spec point 8).
+                  id: 'markRead',
+                  src: 'markRead',
+                  input: ({ context }) => ({ conversationId: context.selectedId! }),
+                  onError: {},
+                },
+              ],
+              on: {
+                'chats.open': [{ guard: 'sameConversation' }, { target: 'open', reenter: true, actions: 'select' }],
+                'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type ChatsActorRef = import('xstate').ActorRefFrom<typeof chatsMachine>;

@@ -1,0 +1,60 @@
+// Pure rules for the conversation list (spec points 2 and 4): newest first, latest message per entry,
+// unread counts, presence and profile changes of participants.
+import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../contract/entities';
+
+const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? '';
+
+/** Sorted by the latest message time, newest first; conversations without messages last, in their order. */
+export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
+  return entries
+    .map((e, i) => [e, i] as const)
+    .sort(([a, i], [b, j]) => {
+      const ta = latestAt(a);
+      const tb = latestAt(b);
+      return ta === tb ? i - j : ta < tb ? 1 : -1;
+    })
+    .map(([e]) => e);
+}
+
+export const findEntry = (entries: ConversationEntry[], conversationId: string) =>
+  entries.find((e) => e.conversation.id === conversationId);
+
+/** A new latest message (older ones do not replace it); `unreadDelta` adds to the unread count. */
+export function withMessage(entries: ConversationEntry[], message: Message, unreadDelta: number): ConversationEntry[] {
+  const next = entries.map((e) => {
+    if (e.conversation.id !== message.conversationId) return e;
+    const current = e.conversation.messages[0];
+    const newer = !current || current.createdAt <= message.createdAt;
+    return {
+      conversation: newer ? { ...e.conversation, messages: [message] } : e.conversation,
+      unreadCount: e.unreadCount + unreadDelta,
+    };
+  });
+  return sortEntries(next);
+}
+
+export function withUnread(entries: ConversationEntry[], conversationId: string, unread: (n: number) => number) {
+  return entries.map((e) =>
+    e.conversation.id === conversationId ? { ...e, unreadCount: Math.max(0, unread(e.unreadCount)) } : e,
+  );
+}
+
+export function withUser(entries: ConversationEntry[], userId: string, change: (u: PublicUser) => PublicUser) {
+  let changed = false;
+  const next = entries.map((e) => {
+    if (!e.conversation.participants.some((p) => p.user.id === userId)) return e;
+    changed = true;
+    const participants = e.conversation.participants.map((p) => (p.user.id === userId ? { user: change(p.user) } : p));
+    return { ...e, conversation: { ...e.conversation, participants } };
+  });
+  return changed ? next : entries;
+}
+
+/** Presence from the server; lastSeenAt is the server's, else now on ONLINE or OFFLINE (spec point 4). */
+export function presenceChange(status: PresenceStatus, lastSeenAt: string | null, at: string) {
+  return (u: PublicUser): PublicUser => ({
+    ...u,
+    status,
+    lastSeenAt: lastSeenAt ?? (status === 'ONLINE' || status === 'OFFLINE' ? at : u.lastSeenAt),
+  });
+}

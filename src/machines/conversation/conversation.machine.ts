@@ -1,0 +1,330 @@
+// The open conversation (spec points 2 and 4; spawned by the chats actor with systemId 'conversation').
+// History: the latest page first, older pages on demand (`?before=&limit=`, hasMore), each message once
+// whether it came from the socket (message:new and message:notify alike), the send answer or a page.
+// Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,
+// loading older pages until it is found. After a reconnection the latest page is fetched again, so nothing
+// sent during the gap is missed. While alive it is in the conversation's socket room (join on start and on
+// every reconnection, leave when stopped) and runs the typing and read-receipt actors of this conversation.
+import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
+import type { ResponseOf } from '../../contract/api';
+import type { Message } from '../../contract/entities';
+import { LIMITS } from '../../contract/limits';
+import { notWired } from '../not-wired';
+import { listenToServer } from '../realtime/listen-to-server';
+import type { RealtimeActorRef } from '../realtime/realtime.machine';
+import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
+import { typingMachine } from '../typing/typing.machine';
+import { addReceipts, FIRST_ITEM_INDEX, mergeMessages, prependPage, removeMessage } from './history';
+
+export interface ConversationInput {
+  conversationId: string;
+  userId: string;
+}
+
+export interface ConversationContext {
+  conversationId: string;
+  me: string;
+  /** Ascending by time, deleted ones removed. */
+  messages: Message[];
+  /** Older messages exist on the server. */
+  hasMore: boolean;
+  /** Virtuoso's index of the first message: lowered by the number of messages each older page adds. */
+  firstItemIndex: number;
+  /** The message to scroll to and highlight; `n` counts jumps so a second jump to one message scrolls again. */
+  highlight: { id: string; n: number } | null;
+  /** A quoted message being looked for in older pages. */
+  seekId: string | null;
+  /** Deletions waiting for the server, in order. */
+  deleteQueue: string[];
+}
+
+export type ConversationEvent =
+  | { type: 'conversation.messageArrived'; message: Message }
+  | { type: 'conversation.messageSent'; message: Message }
+  | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'conversation.receipts'; conversationId: string; userId: string; messageIds: string[] }
+  | { type: 'conversation.loadOlder' }
+  | { type: 'conversation.jumpTo'; messageId: string }
+  | { type: 'conversation.delete'; messageId: string }
+  | { type: 'conversation.refresh' }
+  | { type: 'conversation.reconnected' }
+  | { type: 'conversation.retry' };
+
+export type PageInput = { conversationId: string; before?: string; limit: number };
+
+export const conversationServerEvents = listenToServer<ConversationEvent>(
+  {
+    'message:new': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
+    'message:notify': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
+    'message:deleted': (p) => ({ type: 'conversation.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'receipts:update': (p) => ({
+      type: 'conversation.receipts',
+      conversationId: p.conversationId,
+      userId: p.userId,
+      messageIds: p.messageIds,
+    }),
+  },
+  { onConnected: () => ({ type: 'conversation.reconnected' }) },
+);
+
+/**
+ * Membership of the conversation's socket room while this actor lives: join now and after every
+ * reconnection (the server forgets rooms with the socket), leave when stopped.
+ */
+export const conversationRoom = fromCallback<{ type: string }, { conversationId: string }>(({ input, system }) => {
+  const realtime = system.get('realtime') as RealtimeActorRef | undefined;
+  if (!realtime) return;
+  const payload = { conversationId: input.conversationId };
+  const join = () => realtime.send({ type: 'realtime.emit', name: 'conversation:join', payload });
+  join();
+  const sub = realtime.on('realtime.connected', join);
+  return () => {
+    sub.unsubscribe();
+    realtime.send({ type: 'realtime.emit', name: 'conversation:leave', payload });
+  };
+});
+
+type PageDone = { output: ResponseOf<'messages'> };
+const pageOf = (event: unknown) => (event as PageDone).output;
+
+export const conversationMachine = setup({
+  types: {
+    context: {} as ConversationContext,
+    events: {} as ConversationEvent,
+    input: {} as ConversationInput,
+  },
+  actors: {
+    serverEvents: conversationServerEvents,
+    room: conversationRoom,
+    fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
+    deleteMessage: notWired<unknown, { messageId: string }>('conversation.deleteMessage'),
+    typing: typingMachine,
+    readReceipts: readReceiptsMachine,
+  },
+  guards: {
+    here: ({ context, event }) =>
+      'conversationId' in event
+        ? event.conversationId === context.conversationId
+        : 'message' in event && event.message.conversationId === context.conversationId,
+    canLoadOlder: ({ context }) => context.hasMore && context.messages.length > 0,
+    isLoaded: ({ context, event }) => {
+      assertEvent(event, 'conversation.jumpTo');
+      return context.messages.some((m) => m.id === event.messageId);
+    },
+    foundInPage: ({ context, event }) => pageOf(event).messages.some((m) => m.id === context.seekId),
+    morePages: ({ event }) => pageOf(event).hasMore && pageOf(event).messages.length > 0,
+    hasDeletion: ({ context }) => context.deleteQueue.length > 0,
+  },
+  actions: {
+    takeMessage: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, ['conversation.messageArrived', 'conversation.messageSent']);
+        return mergeMessages(context.messages, [event.message]);
+      },
+    }),
+    // Someone who sends has stopped typing.
+    stopRemoteTyping: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'conversation.messageArrived');
+      if (event.message.senderId !== context.me) {
+        enqueue.sendTo('typing', { type: 'typing.remoteSent', userId: event.message.senderId });
+      }
+    }),
+    takeLatest: assign(({ context, event }) => {
+      const page = pageOf(event);
+      const last = context.messages.at(-1);
+      // A gap longer than a page (a long disconnection): start again from the latest page.
+      const gap =
+        page.hasMore && last !== undefined && page.messages.length > 0 && page.messages[0].createdAt > last.createdAt;
+      if (gap) return { messages: mergeMessages([], page.messages), hasMore: true };
+      return {
+        messages: mergeMessages(context.messages, page.messages),
+        hasMore: context.messages.length === 0 ? page.hasMore : context.hasMore || page.hasMore,
+      };
+    }),
+    takeOlder: assign(({ context, event }) => {
+      const page = pageOf(event);
+      const { messages, added } = prependPage(context.messages, page.messages);
+      return { messages, hasMore: page.hasMore, firstItemIndex: context.firstItemIndex - added };
+    }),
+    seek: assign({
+      seekId: ({ event }) => {
+        assertEvent(event, 'conversation.jumpTo');
+        return event.messageId;
+      },
+    }),
+    highlightJump: assign({
+      highlight: ({ context, event }) => {
+        assertEvent(event, 'conversation.jumpTo');
+        return { id: event.messageId, n: (context.highlight?.n ?? 0) + 1 };
+      },
+    }),
+    highlightFound: assign({
+      highlight: ({ context }) => ({ id: context.seekId!, n: (context.highlight?.n ?? 0) + 1 }),
+      seekId: null,
+    }),
+    stopSeeking: assign({ seekId: null }),
+    removeDeleted: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, ['conversation.messageDeleted', 'conversation.delete']);
+        return removeMessage(context.messages, event.messageId);
+      },
+    }),
+    queueDeletion: assign({
+      deleteQueue: ({ context, event }) => {
+        assertEvent(event, 'conversation.delete');
+        return [...context.deleteQueue, event.messageId];
+      },
+    }),
+    shiftDeletion: assign({ deleteQueue: ({ context }) => context.deleteQueue.slice(1) }),
+    addReceipts: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, 'conversation.receipts');
+        return addReceipts(context.messages, event.userId, event.messageIds);
+      },
+    }),
+  },
+}).createMachine({
+  id: 'conversation',
+  context: ({ input }) => ({
+    conversationId: input.conversationId,
+    me: input.userId,
+    messages: [],
+    hasMore: false,
+    firstItemIndex: FIRST_ITEM_INDEX,
+    highlight: null,
+    seekId: null,
+    deleteQueue: [],
+  }),
+  invoke: [
+    { id: 'serverEvents', src: 'serverEvents' },
+    { id: 'room', src: 'room', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    {
+      id: 'typing',
+      systemId: 'typing',
+      src: 'typing',
+      input: ({ context }) => ({ conversationId: context.conversationId, userId: context.me }),
+    },
+    {
+      id: 'readReceipts',
+      systemId: 'readReceipts',
+      src: 'readReceipts',
+      input: ({ context }) => ({ conversationId: context.conversationId }),
+    },
+  ],
+  on: {
+    'conversation.messageArrived': { guard: 'here', actions: ['takeMessage', 'stopRemoteTyping'] },
+    'conversation.messageSent': { guard: 'here', actions: 'takeMessage' },
+    'conversation.messageDeleted': { guard: 'here', actions: 'removeDeleted' },
+    'conversation.receipts': { guard: 'here', actions: 'addReceipts' },
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'latest',
+        src: 'fetchPage',
+        input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
+        onDone: { target: 'ready', actions: 'takeLatest' },
+        onError: 'failed',
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: { 'conversation.retry': 'loading', 'conversation.reconnected': 'loading' },
+    },
+    ready: {
+      type: 'parallel',
+      on: {
+        'conversation.delete': { actions: ['removeDeleted', 'queueDeletion'] },
+      },
+      states: {
+        history: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                'conversation.loadOlder': { guard: 'canLoadOlder', target: 'loadingOlder' },
+                'conversation.jumpTo': [
+                  { guard: 'isLoaded', actions: 'highlightJump' },
+                  { guard: 'canLoadOlder', target: 'seeking', actions: 'seek' },
+                ],
+              },
+            },
+            loadingOlder: {
+              tags: ['loadingOlder'],
+              invoke: {
+                id: 'older',
+                src: 'fetchPage',
+                input: ({ context }) => ({
+                  conversationId: context.conversationId,
+                  before: context.messages[0]?.id,
+                  limit: LIMITS.messagesPageDefault,
+                }),
+                onDone: { target: 'idle', actions: 'takeOlder' },
+                onError: 'idle',
+              },
+            },
+            seeking: {
+              tags: ['loadingOlder'],
+              invoke: {
+                id: 'seek',
+                src: 'fetchPage',
+                // Larger pages: the quote may be far back.
+                input: ({ context }) => ({
+                  conversationId: context.conversationId,
+                  before: context.messages[0]?.id,
+                  limit: LIMITS.messagesPageMax,
+                }),
+                onDone: [
+                  { guard: 'foundInPage', target: 'idle', actions: ['takeOlder', 'highlightFound'] },
+                  { guard: 'morePages', target: 'seeking', reenter: true, actions: 'takeOlder' },
+                  { target: 'idle', actions: ['takeOlder', 'stopSeeking'] },
+                ],
+                onError: { target: 'idle', actions: 'stopSeeking' },
+              },
+            },
+          },
+        },
+        sync: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: { 'conversation.refresh': 'refreshing', 'conversation.reconnected': 'refreshing' },
+            },
+            refreshing: {
+              invoke: {
+                id: 'refresh',
+                src: 'fetchPage',
+                input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
+                onDone: { target: 'idle', actions: 'takeLatest' },
+                onError: 'idle',
+              },
+              on: { 'conversation.refresh': { target: 'refreshing', reenter: true } },
+            },
+          },
+        },
+        deletions: {
+          initial: 'idle',
+          states: {
+            idle: {
+              always: { guard: 'hasDeletion', target: 'deleting' },
+            },
+            deleting: {
+              invoke: {
+                id: 'delete',
+                src: 'deleteMessage',
+                input: ({ context }) => ({ messageId: context.deleteQueue[0] }),
+                // A failed deletion is ignored (spec point 8); the message returns with the next refresh.
+                onDone: { target: 'idle', actions: 'shiftDeletion' },
+                onError: { target: 'idle', actions: 'shiftDeletion' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type ConversationActorRef = import('xstate').ActorRefFrom<typeof conversationMachine>;
