@@ -30,6 +30,8 @@ export const TIMINGS = {
   conversationsRefetchMs: 20_000,
   pingIntervalMs: 15_000,
   successMessageMs: 2_200,
+  /** Not in the seed: a read-receipt post that failed is tried again after this pause. */
+  receiptRetryMs: 3_000,
 } as const;
 
 export const EBLID_SPACE = 10_000;
