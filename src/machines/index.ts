@@ -1,5 +1,7 @@
 // Every machine of the client, for the diagram script and its test. Add new machines here.
 import { appMachine } from './app/app.machine';
+import { callMachine } from './call/call.machine';
+import { callsPageMachine } from './callsPage/callsPage.machine';
 import { connectivityMachine } from './connectivity/connectivity.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
 import { sessionMachine } from './session/session.machine';
@@ -9,4 +11,6 @@ export const machines = {
   session: sessionMachine,
   realtime: realtimeMachine,
   connectivity: connectivityMachine,
+  call: callMachine,
+  callsPage: callsPageMachine,
 } as const;
