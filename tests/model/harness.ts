@@ -65,7 +65,9 @@ export function generatePaths(spec: ModelSpec, input: unknown): Path[] {
     input,
     events: eventsFor(spec),
     serializeState: (state: Snap, event: AnyEventObject | undefined, prev?: Snap) =>
-      JSON.stringify({ from: prev?.value ?? null, event: event?.type ?? null, value: state.value, ctx: ctx(state.context) }),
+      // The whole event, not just its type: two payloads of one type can take different guarded transitions that
+      // end in the same state (a relayed server event vs one that also asks for a refresh).
+      JSON.stringify({ from: prev?.value ?? null, event: event ?? null, value: state.value, ctx: ctx(state.context) }),
   };
   return spec.traversal === 'simple'
     ? getSimplePaths(spec.machine, options as never)

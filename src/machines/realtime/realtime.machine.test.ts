@@ -26,6 +26,8 @@ describeModel({
     'socket.ack': () => [{ type: 'socket.ack', requestId: 'rq1', ack: { ok: false, message: 'Нет доступа' } }],
     'server.event': () => [
       { type: 'server.event', name: 'presence:update', payload: { userId: 'u2', status: 'AWAY', lastSeenAt: null } },
+      { type: 'server.event', name: 'session:expiring', payload: { expiresAt: '2026-11-22T10:00:00.000Z' } },
+      { type: 'server.event', name: 'session:closed', payload: { reason: 'logout', message: 'Вы вышли из аккаунта' } },
     ],
     'realtime.emit': () => [
       { type: 'realtime.emit', name: 'conversation:join', payload: 'c1' },
@@ -66,11 +68,43 @@ describe('realtime wiring', () => {
     rt.report({ type: 'socket.connected' });
     actor.send({ type: 'realtime.token', token: 't2' });
     expect(rt.opened).toEqual(['t1']); // already connected: no second connection
-    expect(rt.commands).toEqual([{ type: 'socket.auth', token: 't2' }]);
+    expect(rt.commands).toEqual([
+      { type: 'socket.auth', token: 't2' },
+      { type: 'socket.emit', name: 'session:renew', payload: { token: 't2' } },
+    ]);
 
     const payload = { conversationId: 'c1', messageId: 'm1' };
     rt.report({ type: 'server.event', name: 'message:deleted', payload });
     expect(relayed).toEqual([{ type: 'realtime.connected' }, { type: 'server.event', name: 'message:deleted', payload }]);
+  });
+
+  it('a refreshed token renews the live socket; session:expiring asks the session for that refresh', () => {
+    const rt = drivenRealtime();
+    const sessionInbox: string[] = [];
+    const parent = createMachine({
+      invoke: [
+        {
+          id: 'session',
+          systemId: 'session',
+          src: createMachine({ on: { 'session.refresh': { actions: ({ event }) => void sessionInbox.push(event.type) } } }),
+        },
+        { id: 'realtime', systemId: 'realtime', src: rt.machine },
+      ],
+    });
+    const realtime = createActor(parent).start().system.get('realtime');
+    realtime.send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    rt.report({ type: 'server.event', name: 'session:expiring', payload: { expiresAt: '2026-11-22T10:00:00.000Z' } });
+    expect(sessionInbox).toEqual(['session.refresh']);
+    realtime.send({ type: 'realtime.token', token: 't2' });
+    expect(rt.commands).toEqual([
+      { type: 'socket.auth', token: 't2' },
+      { type: 'socket.emit', name: 'session:renew', payload: { token: 't2' } },
+    ]);
+    // Closed for good by the server: no reconnection, the reason kept for the user.
+    rt.report({ type: 'server.event', name: 'session:closed', payload: { reason: 'tooManyConnections', message: 'Слишком много вкладок' } });
+    expect(realtime.getSnapshot().value).toBe('closed');
+    expect(realtime.getSnapshot().context.closedMessage).toBe('Слишком много вкладок');
   });
 
   it('answers a request at once while not connected, and forwards it with its id once connected', () => {

@@ -1,7 +1,10 @@
 // The realtime connection (docs/behaviour.md §4 Realtime connection, §7 Realtime socket). It connects only once
 // the session hands it an access token and only if not already connected; the socket actor owns the socket.io
 // client (websocket only), which reconnects by the transport's defaults. A refreshed token is used for the next
-// reconnection. A handshake the server refuses asks the session for a refresh and waits for its answer.
+// reconnection, and a live socket is handed it too (`session:renew`), so the server does not close it at the
+// old token's expiry; the server's `session:expiring` asks the session for that refresh. A handshake the server
+// refuses asks the session for a refresh and waits for its answer. A socket the server closes for good
+// (`session:closed`: signed out elsewhere, too many tabs) stays closed, with the server's message for the user.
 //
 // Other actors use it in three ways (src/machines/README.md):
 // - `realtime.emit` without requestId: fire and forget (typing); dropped while not connected.
@@ -39,6 +42,8 @@ export type RealtimeEmitted =
 export interface RealtimeContext {
   token: string | null;
   lastDisconnect: string | null;
+  /** Why the server closed the socket for good (shown to the user), or null. */
+  closedMessage: string | null;
 }
 
 export const realtimeMachine = setup({
@@ -57,6 +62,8 @@ export const realtimeMachine = setup({
   },
   guards: {
     serverClosed: ({ event }) => event.type === 'socket.disconnected' && event.reason === 'io server disconnect',
+    sessionExpiring: ({ event }) => event.type === 'server.event' && event.name === 'session:expiring',
+    sessionClosed: ({ event }) => event.type === 'server.event' && event.name === 'session:closed',
     newToken: ({ context, event }) => event.type === 'realtime.token' && event.token !== context.token,
     renewed: ({ context, event }) => {
       const output = (event as { output?: unknown }).output;
@@ -75,7 +82,22 @@ export const realtimeMachine = setup({
       enqueue.assign({ lastDisconnect: event.reason });
       enqueue(log(`realtime: disconnected (${event.reason})`));
     }),
-    forgetToken: assign({ token: null, lastDisconnect: null }),
+    forgetToken: assign({ token: null, lastDisconnect: null, closedMessage: null }),
+    noteClosed: assign({
+      closedMessage: ({ event }) => {
+        assertEvent(event, 'server.event');
+        return event.name === 'session:closed' ? event.payload.message : null;
+      },
+    }),
+    // Fire and forget: the session announces the new token (realtime.token), which renews the live socket.
+    askForRefresh: enqueueActions(({ system, enqueue }) => {
+      const session = system.get('session');
+      if (session) enqueue.sendTo(session, { type: 'session.refresh' });
+    }),
+    renewLiveSocket: sendTo('socket', ({ event }) => {
+      assertEvent(event, 'realtime.token');
+      return { type: 'socket.emit' as const, name: 'session:renew' as const, payload: { token: event.token } };
+    }),
     relay: emit(({ event }) => {
       assertEvent(event, 'server.event');
       return event;
@@ -105,7 +127,7 @@ export const realtimeMachine = setup({
   },
 }).createMachine({
   id: 'realtime',
-  context: { token: null, lastDisconnect: null },
+  context: { token: null, lastDisconnect: null, closedMessage: null },
   initial: 'idle',
   on: { 'realtime.emit': { actions: 'refuseOffline' } },
   states: {
@@ -119,7 +141,13 @@ export const realtimeMachine = setup({
         'realtime.token': { guard: 'newToken', actions: ['rememberToken', 'passTokenToSocket'] },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
         'socket.rejected': 'rejected',
-        'server.event': { actions: 'relay' },
+        'server.event': [
+          { guard: 'sessionExpiring', actions: ['relay', 'askForRefresh'] },
+          // Signed out in another tab, or too many tabs: no reconnection. A sign-out elsewhere revoked the refresh
+          // token, so asking for a refresh ends this tab's session as well.
+          { guard: 'sessionClosed', target: 'closed', actions: ['relay', 'noteClosed', 'askForRefresh'] },
+          { actions: 'relay' },
+        ],
         'socket.ack': { actions: 'forwardAck' },
       },
       states: {
@@ -130,6 +158,7 @@ export const realtimeMachine = setup({
           tags: ['live'],
           on: {
             'realtime.emit': { actions: 'forwardEmit' },
+            'realtime.token': { guard: 'newToken', actions: ['rememberToken', 'passTokenToSocket', 'renewLiveSocket'] },
             // Only logged; socket.io reconnects by itself.
             'socket.disconnected': [
               // The server closed the socket on purpose: socket.io will not retry, so renew the token first.
@@ -141,6 +170,12 @@ export const realtimeMachine = setup({
         reconnecting: {
           on: { 'socket.connected': { target: 'connected', actions: 'announceConnected' } },
         },
+      },
+    },
+    closed: {
+      on: {
+        'realtime.token': { guard: 'newToken', target: 'online', actions: ['rememberToken', assign({ closedMessage: null })] },
+        'realtime.stop': { target: 'idle', actions: 'forgetToken' },
       },
     },
     rejected: {
