@@ -22,6 +22,8 @@ import { uploadsRoutes } from './uploads/uploads.routes';
 import { loadSecrets } from './secrets';
 import { statusRoutes } from './users/status.routes';
 
+export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
+
 export interface Server {
   app: FastifyInstance;
   ctx: AppContext;
@@ -34,7 +36,9 @@ export async function createServer(config: Config): Promise<Server> {
   const accessTokens = createAccessTokens(secrets.jwtSecret, config.accessTokenTtlSec);
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    bodyLimit: 1024 * 1024,
+    // API bodies are small (a 4,000-character message is ~16 KB as JSON): anything larger is refused with 413
+    // before it is read or parsed. Uploads are multipart, streamed under their own limit (UPLOAD_LIMIT_MB).
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
     trustProxy: true,
   });
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.

@@ -34,7 +34,12 @@ export function zodMessage(err: ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'Некорректный запрос';
   const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  if (issue.code === 'unrecognized_keys') return `Неизвестные поля: ${issue.keys.join(', ')}`;
+  if (issue.code === 'unrecognized_keys') {
+    // A body may carry thousands of keys: name a few, not all of them.
+    const shown = issue.keys.slice(0, 5).map((k) => k.slice(0, 64));
+    const more = issue.keys.length - shown.length;
+    return `Неизвестные поля: ${shown.join(', ')}${more > 0 ? ` и ещё ${more}` : ''}`;
+  }
   if (issue.code === 'invalid_type') return `${where}неверный тип или значение отсутствует`;
   return `${where}${issue.message}`;
 }
@@ -45,6 +50,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof ZodError) return reply.status(400).send({ message: zodMessage(err) });
     const fe = err as FastifyError;
     const known = fe.code ? fastifyCodes[fe.code] : undefined;
+    // Closing the connection stops the rest of an oversized body from being read (Node would drain it).
+    if (known?.[0] === 413) reply.header('connection', 'close');
     if (known) return reply.status(known[0]).send({ message: known[1] });
     if (fe.statusCode === 429) return reply.status(429).send({ message: 'Слишком много запросов. Попробуйте позже.' });
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
