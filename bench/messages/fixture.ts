@@ -1,0 +1,76 @@
+// What the benchmark asks a server child to create, what the child hands back, and the IPC messages
+// between the runner and the two server children (the app and the floor speak the same IPC).
+
+export interface SeedSpec {
+  /** Direct conversations of two users each (one sends, the other receives). */
+  pairs: number;
+  /** Group conversations of `groupSize` members. */
+  groups: number;
+  groupSize: number;
+  /** One user with this many conversations, for GET /api/conversations. */
+  listConversations: number;
+  /** Messages per conversation of that user (half of them read). */
+  listMessagesEach: number;
+  /** Users with no conversation, for the idle-socket memory figure. */
+  idleUsers: number;
+}
+
+export interface BenchUser {
+  id: string;
+  token: string;
+}
+
+export interface Fixture {
+  pairs: { conversationId: string; a: BenchUser; b: BenchUser }[];
+  groups: { conversationId: string; members: BenchUser[] }[];
+  listUser: BenchUser;
+  idle: BenchUser[];
+}
+
+export type Request =
+  | { id: number; type: 'seed'; spec: SeedSpec }
+  | { id: number; type: 'cpu' }
+  | { id: number; type: 'memory' }
+  | { id: number; type: 'stop' };
+
+export type Reply =
+  | { id: number; type: 'seed'; fixture: Fixture }
+  | { id: number; type: 'cpu'; micros: number }
+  | { id: number; type: 'memory'; rss: number; heap: number }
+  | { id: number; type: 'stop' };
+
+/** First message of a child: the port it listens on. */
+export interface Ready {
+  type: 'ready';
+  port: number;
+}
+
+/**
+ * The child side of the IPC: answers the runner's requests. Memory is read after two full collections so
+ * the figure is what live objects hold, not garbage waiting for the next GC.
+ */
+export function answerRunner(port: number, seed: (spec: SeedSpec) => Promise<Fixture>, stop: () => Promise<void>): void {
+  const send = (m: Reply | Ready) => process.send?.(m);
+  process.on('message', async (req: Request) => {
+    if (req.type === 'seed') send({ id: req.id, type: 'seed', fixture: await seed(req.spec) });
+    if (req.type === 'cpu') {
+      const u = process.cpuUsage();
+      send({ id: req.id, type: 'cpu', micros: u.user + u.system });
+    }
+    if (req.type === 'memory') {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      await new Promise((r) => setTimeout(r, 100));
+      gc?.();
+      const m = process.memoryUsage();
+      send({ id: req.id, type: 'memory', rss: m.rss, heap: m.heapUsed + m.external });
+    }
+    if (req.type === 'stop') {
+      await stop();
+      send({ id: req.id, type: 'stop' });
+      process.exit(0);
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready', port });
+}
