@@ -1,0 +1,38 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { ContactsActorRef, ContactsEvent } from '../../machines/contacts/contacts.machine';
+import { useSystemActor } from '../RuntimeContext';
+
+/** The contacts actor (systemId 'contacts') as values and callbacks; opening a chat goes to the chats page. */
+export function useContacts() {
+  const actor = useSystemActor<ContactsActorRef>('contacts');
+  const navigate = useNavigate();
+  const contacts = useSelector(actor, (s) => s?.context.contacts ?? []);
+  const loaded = useSelector(actor, (s) => s?.context.loaded ?? false);
+  const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
+  const busyId = useSelector(actor, (s) => s?.context.busyId ?? null);
+  const error = useSelector(actor, (s) => s?.context.error ?? null);
+
+  useEffect(() => {
+    if (!actor) return;
+    const sub = actor.on('contacts.chatOpened', () => navigate('/'));
+    return () => sub.unsubscribe();
+  }, [actor, navigate]);
+
+  const send = (e: ContactsEvent) => actor?.send(e);
+  return {
+    actor,
+    contacts,
+    loaded,
+    busy,
+    busyId,
+    error,
+    accept: (contactId: string) => send({ type: 'contacts.accept', contactId }),
+    reject: (contactId: string) => send({ type: 'contacts.reject', contactId }),
+    remove: (contactId: string) => send({ type: 'contacts.remove', contactId }),
+    add: (identifier: string) => send({ type: 'contacts.add', identifier }),
+    openChat: (userId: string) => send({ type: 'contacts.openChat', userId }),
+    dismissError: () => send({ type: 'contacts.dismissError' }),
+  };
+}
