@@ -2,7 +2,9 @@
 import { appMachine } from './app/app.machine';
 import { callMachine } from './call/call.machine';
 import { callsPageMachine } from './callsPage/callsPage.machine';
+import { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
 import { connectivityMachine } from './connectivity/connectivity.machine';
+import { lightboxMachine } from './lightbox/lightbox.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
 import { sessionMachine } from './session/session.machine';
 
@@ -13,4 +15,6 @@ export const machines = {
   connectivity: connectivityMachine,
   call: callMachine,
   callsPage: callsPageMachine,
+  lightbox: lightboxMachine,
+  chatsLayout: chatsLayoutMachine,
 } as const;
