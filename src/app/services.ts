@@ -3,6 +3,7 @@
 // `createRuntime({ services: { … } })` and keep every other service real.
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
+import { cropToBlob, type PixelArea, readAsDataUrl } from '../services/avatar-image';
 import { createSocket } from '../services/socket';
 import { loadSession, type Session, saveSession } from '../services/storage';
 import { createUploader, type Uploader } from '../services/upload';
@@ -26,6 +27,8 @@ export interface Services {
   ping: () => Promise<number>;
   /** The stored session (survives a reload). */
   sessionStore: { load(): Session | null; save(session: Session | null): void };
+  /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
+  avatarImage: { read(file: Blob): Promise<string>; crop(source: string, area: PixelArea): Promise<Blob> };
 }
 
 /** A service replaced whole, or (for an object of functions) some of its functions replaced. */
@@ -55,6 +58,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     sound: createSoundService(),
     ping: () => measurePing(authApi),
     sessionStore: { load: loadSession, save: saveSession },
+    avatarImage: { read: readAsDataUrl, crop: (source, area) => cropToBlob(source, area) },
   };
 }
 

@@ -5,7 +5,12 @@ import type { BodyOf, ResponseOf } from '../contract/api';
 import { appMachine } from '../machines/app/app.machine';
 import { callMachine } from '../machines/call/call.machine';
 import { callsPageMachine } from '../machines/callsPage/callsPage.machine';
+import { avatarMachine } from '../machines/avatar/avatar.machine';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
+import { contactCodeMachine, type SearchOutput } from '../machines/contactCode/contactCode.machine';
+import { contactsMachine } from '../machines/contacts/contacts.machine';
+import { groupDialogMachine } from '../machines/groupDialog/groupDialog.machine';
+import { profileMachine } from '../machines/profile/profile.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { socketActor } from '../machines/realtime/socket.actor';
 import { sessionMachine } from '../machines/session/session.machine';
@@ -13,8 +18,49 @@ import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } fr
 import type { Services } from './services';
 
 export function wireApp(s: Services) {
+  const addContact = fromPromise(({ input }: { input: BodyOf<'contactAdd'> }) => s.api.call('contactAdd', { body: input }));
+  const patchMe = fromPromise(({ input }: { input: BodyOf<'patchMe'> }) => s.api.call('patchMe', { body: input }));
   return appMachine.provide({
     actors: {
+      contacts: contactsMachine.provide({
+        actors: {
+          fetchContacts: fromPromise(() => s.api.call('contacts', { query: { filter: 'all' } })),
+          respond: fromPromise(({ input }: { input: BodyOf<'contactRespond'> }) => s.api.call('contactRespond', { body: input })),
+          removeContact: fromPromise<unknown, BodyOf<'contactRemove'>>(({ input }) => s.api.call('contactRemove', { body: input })),
+          addContact,
+          openDirect: fromPromise(({ input }: { input: BodyOf<'conversationWith'> }) => s.api.call('conversationWith', { body: input })),
+        },
+      }),
+      contactCode: contactCodeMachine.provide({
+        actors: {
+          // The first result is the one used (spec point 3); the code travels with the answer.
+          search: fromPromise<SearchOutput, { code: string }>(async ({ input }) => {
+            const { results } = await s.api.call('contactSearch', { query: { code: input.code } });
+            return { code: input.code, user: results[0] ?? null };
+          }),
+          addContact,
+        },
+      }),
+      profile: profileMachine.provide({ actors: { fetchMe: fromPromise(() => s.api.call('me')), patchMe } }),
+      avatar: avatarMachine.provide({
+        actors: {
+          readImage: fromPromise(({ input }: { input: { file: Blob } }) => s.avatarImage.read(input.file)),
+          cropImage: fromPromise(({ input }: { input: { source: string; area: { x: number; y: number; width: number; height: number } } }) =>
+            s.avatarImage.crop(input.source, input.area),
+          ),
+          uploadImage: fromPromise<{ url: string }, { file: Blob }>(({ input, signal }) =>
+            s.upload(Object.assign(input.file, { name: 'avatar.webp' }), { signal }),
+          ),
+          saveAvatar: patchMe,
+        },
+      }),
+      groupDialog: groupDialogMachine.provide({
+        actors: {
+          createGroup: fromPromise(({ input }: { input: BodyOf<'createConversation'> }) =>
+            s.api.call('createConversation', { body: input }),
+          ),
+        },
+      }),
       session: sessionMachine.provide({
         actors: {
           login: fromPromise(({ input }: { input: BodyOf<'login'> }) => s.authApi.login(input)),

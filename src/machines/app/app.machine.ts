@@ -4,7 +4,12 @@ import { type ActorRefFrom, setup } from 'xstate';
 import type { Session } from '../../services/storage';
 import { callMachine } from '../call/call.machine';
 import { callsPageMachine } from '../callsPage/callsPage.machine';
+import { avatarMachine } from '../avatar/avatar.machine';
 import { connectivityMachine } from '../connectivity/connectivity.machine';
+import { contactCodeMachine } from '../contactCode/contactCode.machine';
+import { contactsMachine } from '../contacts/contacts.machine';
+import { groupDialogMachine } from '../groupDialog/groupDialog.machine';
+import { profileMachine } from '../profile/profile.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
 import { sessionMachine } from '../session/session.machine';
 
@@ -14,6 +19,11 @@ export interface AppContext {
   connectivity: ActorRefFrom<typeof connectivityMachine>;
   call: ActorRefFrom<typeof callMachine>;
   callsPage: ActorRefFrom<typeof callsPageMachine>;
+  contacts: ActorRefFrom<typeof contactsMachine>;
+  contactCode: ActorRefFrom<typeof contactCodeMachine>;
+  profile: ActorRefFrom<typeof profileMachine>;
+  avatar: ActorRefFrom<typeof avatarMachine>;
+  groupDialog: ActorRefFrom<typeof groupDialogMachine>;
 }
 
 export const appMachine = setup({
@@ -27,6 +37,11 @@ export const appMachine = setup({
     connectivity: connectivityMachine,
     call: callMachine,
     callsPage: callsPageMachine,
+    contacts: contactsMachine,
+    contactCode: contactCodeMachine,
+    profile: profileMachine,
+    avatar: avatarMachine,
+    groupDialog: groupDialogMachine,
   },
 }).createMachine({
   id: 'app',
@@ -36,6 +51,11 @@ export const appMachine = setup({
     connectivity: spawn('connectivity', { id: 'connectivity', systemId: 'connectivity' }),
     call: spawn('call', { id: 'call', systemId: 'call' }),
     callsPage: spawn('callsPage', { id: 'callsPage', systemId: 'callsPage' }),
+    contacts: spawn('contacts', { id: 'contacts', systemId: 'contacts' }),
+    contactCode: spawn('contactCode', { id: 'contactCode', systemId: 'contactCode' }),
+    profile: spawn('profile', { id: 'profile', systemId: 'profile' }),
+    avatar: spawn('avatar', { id: 'avatar', systemId: 'avatar' }),
+    groupDialog: spawn('groupDialog', { id: 'groupDialog', systemId: 'groupDialog' }),
   }),
   initial: 'running',
   states: { running: {} },

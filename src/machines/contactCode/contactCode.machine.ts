@@ -63,6 +63,9 @@ export const contactCodeMachine = setup({
   guards: {
     changesCode: ({ context, event }) => !sameDigits(edited(context, event).digits, context.digits),
     complete: ({ context }) => completeCode(context.digits) !== null,
+    answersCurrentCode: ({ context, event }) =>
+      (event as unknown as { output: SearchOutput }).output.code === completeCode(context.digits),
+    rateLimited: ({ event }) => statusOf((event as { error?: unknown }).error) === 429,
   },
   actions: {
     applyEdit: assign(({ context, event }) => edited(context, event)),
@@ -97,7 +100,7 @@ export const contactCodeMachine = setup({
         input: ({ context }) => ({ code: completeCode(context.digits)! }),
         onDone: {
           // Belt and braces: the invoke is stopped on every change, and an answer for another code is dropped.
-          guard: ({ context, event }) => event.output.code === completeCode(context.digits),
+          guard: 'answersCurrentCode',
           target: 'settled',
           actions: assign({
             result: ({ event }) => event.output.user,
@@ -106,7 +109,7 @@ export const contactCodeMachine = setup({
         },
         onError: [
           {
-            guard: ({ event }) => statusOf(event.error) === 429,
+            guard: 'rateLimited',
             target: 'settled',
             actions: assign({ result: null, notice: { kind: 'error', text: SEARCH_LIMITED } }),
           },

@@ -80,10 +80,16 @@ export const contactsMachine = setup({
     addContact: notWired<ResponseOf<'contactAdd'>, BodyOf<'contactAdd'>>('contacts.addContact'),
     openDirect: notWired<ResponseOf<'conversationWith'>, BodyOf<'conversationWith'>>('contacts.openDirect'),
   },
+  guards: {
+    hasIdentifier: ({ event }) => {
+      assertEvent(event, 'contacts.add');
+      return event.identifier.trim() !== '';
+    },
+  },
   actions: {
     reset: assign(initialContext),
     takeList: assign(({ event }) => ({
-      contacts: sortContacts((event as unknown as { output: ResponseOf<'contacts'> }).output.contacts),
+      contacts: sortContacts((event as unknown as { output: ResponseOf<'contacts'> }).output.contacts ?? []),
       loaded: true,
     })),
     upsert: assign({
@@ -177,7 +183,7 @@ export const contactsMachine = setup({
                 'contacts.accept': { target: 'responding', actions: 'startAction' },
                 'contacts.reject': { target: 'responding', actions: 'startAction' },
                 'contacts.remove': { target: 'removing', actions: 'startAction' },
-                'contacts.add': { guard: ({ event }) => event.identifier.trim() !== '', target: 'adding', actions: 'startAction' },
+                'contacts.add': { guard: 'hasIdentifier', target: 'adding', actions: 'startAction' },
                 'contacts.openChat': { target: 'openingChat', actions: 'startAction' },
               },
             },
