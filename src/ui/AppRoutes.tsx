@@ -3,7 +3,10 @@ import { AuthLayout } from './auth/AuthLayout';
 import { RegisterPage } from './auth/RegisterPage';
 import { SignInPage } from './auth/SignInPage';
 import { AppLayout } from './layout/AppLayout';
-import { CallsPage, ChatsPage, ContactsPage, SettingsPage } from './pages/Placeholder';
+import { ContactsPage } from './contacts/ContactsPage';
+import { CallsPage } from './calls/CallsPage';
+import { ChatsPage } from './pages/Placeholder';
+import { SettingsPage } from './settings/SettingsPage';
 import { GuestOnly, RequireSession } from './routing/guards';
 
 export function AppRoutes() {
