@@ -1,0 +1,76 @@
+// The client's realtime actor against the real gateway: an acknowledged emit the server refuses reaches the
+// actor that asked, with the server's message; one asked while disconnected is answered at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, createMachine, waitFor } from 'xstate';
+import type { Ack } from '../../src/contract/events';
+import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime.machine';
+import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/server-request';
+import { socketActor } from '../../src/machines/realtime/socket.actor';
+import { createSocket } from '../../src/services/socket';
+import { client, startTestServer, type TestServer } from './harness';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(async () => {
+  await srv?.close();
+});
+
+/** A root with the real realtime actor (systemId 'realtime') and an asker that invokes serverRequest on demand. */
+function rootWithAsker(request: ServerRequestInput) {
+  const asker = createMachine({
+    types: { context: {} as { answer: Ack | null } },
+    context: { answer: null },
+    initial: 'asking',
+    states: {
+      asking: {
+        invoke: {
+          src: serverRequest,
+          input: request,
+          onDone: { target: 'answered', actions: ({ context, event }) => void (context.answer = event.output) },
+        },
+      },
+      answered: {},
+    },
+  });
+  const realtime = realtimeMachine.provide({ actors: { socket: socketActor((token) => createSocket(token, srv.url)) } });
+  const root = createActor(
+    createMachine({
+      invoke: { id: 'realtime', systemId: 'realtime', src: realtime },
+      initial: 'idle',
+      states: { idle: { on: { ask: 'asking' } }, asking: { invoke: { id: 'asker', src: asker } } },
+    }),
+  ).start();
+  const answer = async () => {
+    const ref = root.getSnapshot().children.asker!;
+    const done = await waitFor(ref, (s) => s.context.answer !== null, { timeout: 5_000 });
+    return done.context.answer;
+  };
+  return { root, realtime: root.system.get('realtime'), answer };
+}
+
+describe('realtime actor ↔ real gateway', () => {
+  it("a server refusal reaches the asking actor with the server's message", async () => {
+    const api = client(srv.url);
+    const anna = await api.user('anna');
+    const { root, realtime, answer } = rootWithAsker({
+      name: 'call:invite',
+      payload: { conversationId: '00000000-0000-4000-8000-000000000000', video: true },
+    });
+    realtime.send({ type: 'realtime.token', token: anna.accessToken });
+    await waitFor(realtime, (s) => s.hasTag('live'), { timeout: 5_000 });
+    root.send({ type: 'ask' });
+    const ack = await answer();
+    expect(ack?.ok).toBe(false);
+    expect(ack && !ack.ok && ack.message).toMatch(/[а-яё]/i);
+    root.stop();
+  });
+
+  it('a request while disconnected is answered at once, not dropped', async () => {
+    const { root, answer } = rootWithAsker({ name: 'call:end', payload: { conversationId: 'c1' } });
+    root.send({ type: 'ask' });
+    expect(await answer()).toEqual({ ok: false, message: OFFLINE_MESSAGE });
+    root.stop();
+  });
+});
