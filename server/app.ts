@@ -12,6 +12,7 @@ import { openDatabase } from './db/database';
 import { serveClient } from './http/client-static';
 import { type Authenticate, bearerToken, contractRoute } from './http/contract-route';
 import { installErrorHandler, unauthorized } from './http/errors';
+import { securityHeaders } from './http/security-headers';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
@@ -56,6 +57,7 @@ export async function createServer(config: Config): Promise<Server> {
   };
 
   try {
+    securityHeaders(app, config);
     contractRoute(app, authenticate, 'health', async () => ({ ok: true as const }));
     authRoutes(app, ctx, authenticate);
     statusRoutes(app, ctx, authenticate);

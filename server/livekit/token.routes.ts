@@ -1,8 +1,9 @@
 // POST /api/livekit/token: a LiveKit access token for a room. `conv-<id>` rooms are conversation calls
 // (members only); any other name is an open room (the /calls page) for any signed-in user. The identity
 // is always the server's user id.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AccessToken } from 'livekit-server-sdk';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { isMember } from '../conversations/membership';
 import { type Authenticate, contractRoute } from '../http/contract-route';
@@ -10,18 +11,23 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 
 const CONVERSATION_ROOM = /^conv-(.+)$/;
 const METADATA_MAX = 1024;
-const TOKEN_TTL = '6h';
+/**
+ * Short, as LiveKit's own default: a leaked token is soon useless. A call lasts longer than this: the media
+ * server hands connected participants fresh tokens (server/sfu, SignalResponse.refreshToken), which the
+ * client uses when it reconnects.
+ */
+export const LIVEKIT_TOKEN_TTL_SEC = 10 * 60;
 
 /**
  * LIVEKIT_URL when set; else SFU_PUBLIC_URL (the embedded media server behind a TLS proxy); else the
  * embedded media server's own port on the host name the client used to reach us.
  */
-export function livekitUrl(ctx: AppContext, req: FastifyRequest): string {
-  if (ctx.config.livekit.url) return ctx.config.livekit.url;
-  if (ctx.config.sfu.publicUrl) return ctx.config.sfu.publicUrl;
+export function livekitUrl(config: Config, req: { hostname: string; protocol: string }): string {
+  if (config.livekit.url) return config.livekit.url;
+  if (config.sfu.publicUrl) return config.sfu.publicUrl;
   const scheme = req.protocol === 'https' ? 'wss' : 'ws';
   const host = req.hostname.includes(':') && !req.hostname.startsWith('[') ? `[${req.hostname}]` : req.hostname;
-  return `${scheme}://${host}:${ctx.config.sfu.port}`;
+  return `${scheme}://${host}:${config.sfu.port}`;
 }
 
 export function livekitRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
@@ -40,9 +46,9 @@ export function livekitRoutes(app: FastifyInstance, ctx: AppContext, authenticat
       identity: userId,
       name: body.participantName?.trim() || user.display_name,
       metadata,
-      ttl: TOKEN_TTL,
+      ttl: LIVEKIT_TOKEN_TTL_SEC,
     });
     token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-    return { token: await token.toJwt(), url: livekitUrl(ctx, req) };
+    return { token: await token.toJwt(), url: livekitUrl(ctx.config, req) };
   });
 }

@@ -1,0 +1,92 @@
+// Security headers: nosniff on every response (page, API, errors), and the client page's Content-Security-Policy,
+// whose connect-src names the media server at the host the browser used. The browser side (the built app and a
+// call under exactly this policy, with no violation) is e2e/csp.spec.ts.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestServer } from './harness';
+
+let srv: TestServer;
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-'));
+  fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>t</title><div id="root"></div>');
+  srv = await startTestServer({ clientDir, sfu: { port: 7999, hostCandidates: null, udpPortRange: null, publicUrl: null } });
+});
+afterAll(async () => {
+  await srv.close();
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+function get(p: string, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: srv.port, path: p, headers }, (res) => {
+      res.resume();
+      resolve(res);
+    });
+    req.on('error', reject);
+  });
+}
+
+const directives = (csp: string | string[] | undefined) =>
+  Object.fromEntries(
+    String(csp)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
+
+describe('security headers', () => {
+  it('sets nosniff on the page, the API, API errors and unknown addresses', async () => {
+    for (const p of ['/', '/contacts', '/api/health', '/api/status/me', '/api/nope']) {
+      const res = await get(p);
+      expect(res.headers['x-content-type-options'], p).toBe('nosniff');
+      expect(res.headers['x-frame-options'], p).toBe('DENY');
+      expect(res.headers['referrer-policy'], p).toBe('no-referrer');
+    }
+  });
+
+  it('gives the page a CSP for its own scripts, blob: media and the media server on the host it was reached by', async () => {
+    const res = await get('/', { host: 'chat.example.org:4000' });
+    expect(res.statusCode).toBe(200);
+    const csp = directives(res.headers['content-security-policy']);
+    expect(csp['default-src']).toEqual(["'self'"]);
+    expect(csp['script-src']).toEqual(["'self'"]);
+    expect(csp['object-src']).toEqual(["'none'"]);
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+    expect(csp['img-src']).toEqual(["'self'", 'blob:', 'data:']);
+    expect(csp['media-src']).toEqual(["'self'", 'blob:']);
+    expect(csp['worker-src']).toEqual(["'self'", 'blob:']);
+    expect(csp['connect-src']).toEqual([
+      "'self'",
+      'ws://chat.example.org:4000',
+      'ws://chat.example.org:7999',
+      'http://chat.example.org:7999',
+    ]);
+    expect(csp['upgrade-insecure-requests']).toBeUndefined();
+  });
+
+  it('uses wss/https sources behind a TLS proxy', async () => {
+    const res = await get('/', { host: '127.0.0.1', 'x-forwarded-host': 'chat.example.org', 'x-forwarded-proto': 'https' });
+    expect(directives(res.headers['content-security-policy'])['connect-src']).toEqual([
+      "'self'",
+      'wss://chat.example.org',
+      'wss://chat.example.org:7999',
+      'https://chat.example.org:7999',
+    ]);
+  });
+
+  it('keeps the stricter sandbox policy on uploads', async () => {
+    const user = await client(srv.url).user('up');
+    const form = new FormData();
+    form.append('file', new Blob(['<html><script>alert(1)</script>']), 'x.html');
+    const up = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${user.accessToken}` } });
+    const res = await get((await up.json()).url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
