@@ -15,7 +15,7 @@ export function listenToServer<E extends EventObject>(
   mappers: ServerEventMappers<E>,
   options: { onConnected?: () => E | null } = {},
 ) {
-  return fromCallback<EventObject, void, E>(({ system, sendBack }) => {
+  return fromCallback<EventObject, void>(({ system, sendBack }) => {
     const realtime = system.get('realtime') as RealtimeActorRef | undefined;
     if (!realtime) return;
     const subs = [
