@@ -1,5 +1,6 @@
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../BrandMark';
+import { CallLayer } from '../calls/CallLayer';
 import { useAppLayout } from './useAppLayout';
 
 const NAV = [
@@ -54,6 +55,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <main className="shell-main">
         <Outlet />
       </main>
+      <CallLayer />
     </div>
   );
 }

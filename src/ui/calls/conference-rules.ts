@@ -1,0 +1,85 @@
+// The call view's rules as plain functions (spec points 2, 6, 9), free of livekit imports so they stay out of
+// the first bundle and are testable without a media stack.
+
+/** What the conference view needs; the lazy chunk (Conference.tsx) implements it. */
+export interface ConferenceProps {
+  token: string;
+  serverUrl: string;
+  /** Publish the camera / microphone on joining. */
+  video: boolean;
+  audio: boolean;
+  /** Text of the leave button. */
+  leaveLabel: string;
+  /** The room disconnected after having connected (leave button, or the server closed it). */
+  onLeave: () => void;
+  /** The room could not connect; the library's message (e.g. 'no livekit url provided'). */
+  onError: (message: string) => void;
+}
+
+/** The local participant's permissions as LiveKit reports them (ParticipantPermission). */
+export interface PublishPermissions {
+  canPublish: boolean;
+  canPublishData: boolean;
+  /** TrackSource numbers allowed; empty = every source. */
+  canPublishSources: number[];
+}
+
+/** livekit's protocol TrackSource numbers. */
+export const TRACK_SOURCE = { camera: 1, microphone: 2, screenShare: 3 } as const;
+
+export interface VisibleControls {
+  microphone: boolean;
+  camera: boolean;
+  screenShare: boolean;
+  chat: boolean;
+  settings: boolean;
+  leave: boolean;
+}
+
+/**
+ * Spec point 6: microphone, camera and screen share only when publishing is allowed and the allowed sources are
+ * empty or include that source; chat needs data publishing; with no permissions known all of these are hidden;
+ * screen share also needs browser support. Settings (device choice) go with the microphone or camera.
+ */
+export function visibleControls(
+  permissions: PublishPermissions | undefined,
+  env: { screenShareSupported: boolean },
+): VisibleControls {
+  if (!permissions) return { microphone: false, camera: false, screenShare: false, chat: false, settings: false, leave: true };
+  const may = (source: number) =>
+    permissions.canPublish && (permissions.canPublishSources.length === 0 || permissions.canPublishSources.includes(source));
+  const microphone = may(TRACK_SOURCE.microphone);
+  const camera = may(TRACK_SOURCE.camera);
+  return {
+    microphone,
+    camera,
+    screenShare: may(TRACK_SOURCE.screenShare) && env.screenShareSupported,
+    chat: permissions.canPublishData,
+    settings: microphone || camera,
+    leave: true,
+  };
+}
+
+/** The chat button's badge: nothing at 0, the count up to 9, '9+' from 10. */
+export function unreadBadge(count: number): string | null {
+  if (count <= 0) return null;
+  return count >= 10 ? '9+' : String(count);
+}
+
+/** Messages from others that arrived after the chat was last open. */
+export function unreadCount(messages: { fromLocal: boolean }[], readCount: number, chatOpen: boolean): number {
+  if (chatOpen) return 0;
+  return messages.slice(readCount).filter((m) => !m.fromLocal).length;
+}
+
+/** Spec point 9: the minimal (icon-only) control bar below 760 px of width, below 1000 px with the chat open. */
+export const minimalBelowPx = (chatOpen: boolean) => (chatOpen ? 1000 : 760);
+export const isMinimalControlBar = (width: number, chatOpen: boolean) => width < minimalBelowPx(chatOpen);
+
+/** Spec point 2: a call-chat message within 60 s of the previous one from the same sender hides its time. */
+export function hidesTimestamp(prev: { from: string; timestamp: number } | undefined, msg: { from: string; timestamp: number }): boolean {
+  return !!prev && prev.from === msg.from && msg.timestamp - prev.timestamp < 60_000;
+}
+
+/** Trimmed text, or null for an empty or whitespace-only message (spec point 5: not sent). */
+export const chatText = (raw: string): string | null => raw.trim() || null;
