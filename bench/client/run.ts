@@ -1,0 +1,65 @@
+// `npm run bench:client`: the chats page's performance budget (issue 13).
+//   (a) bundle  — initial JavaScript of the chats page, KB gzip, budget 150 KB; livekit-client not in it.
+//   (b) latency — send → painted on the receiver's screen: two real Chromium pages against the real server.
+//   (c) scroll  — a 10,000-message conversation: time to first paint of it, frames per second while scrolling.
+// Each figure is printed with a baseline measured in the same run where one means something (see README).
+// Options: BENCH_PARTS=bundle,latency,scroll (default all), BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
+// BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BUDGET_GZIP_BYTES, buildClient, FORBIDDEN_IN_INITIAL, measureBundle } from './bundle';
+
+const env = process.env;
+const parts = new Set((env.BENCH_PARTS ?? 'bundle,latency,scroll').split(',').map((s) => s.trim()));
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+export type Check = [what: string, ok: boolean, value: string];
+
+async function main() {
+  const checks: Check[] = [];
+  const results: Record<string, unknown> = {};
+  const tmp = env.BENCH_DIST ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'beseda-bench-client-'));
+  const dist = env.BENCH_DIST ? path.resolve(env.BENCH_DIST) : (tmp as string);
+  try {
+    if (tmp) {
+      console.log(`Building the client into ${dist} …`);
+      buildClient(dist);
+    }
+
+    if (parts.has('bundle')) {
+      const b = measureBundle(dist);
+      console.log('\n(a) Initial JavaScript of the chats page (entry chunk + static imports; gzip level 6)');
+      console.table(b.chunks.map((c) => ({ chunk: c.file, why: c.why, 'raw KB': kb(c.rawBytes), 'gzip KB': kb(c.gzipBytes) })));
+      console.log(`    total: ${kb(b.totalRaw)} KB raw, ${kb(b.totalGzip)} KB gzip = ${((100 * b.totalGzip) / BUDGET_GZIP_BYTES).toFixed(0)} % of the ${kb(BUDGET_GZIP_BYTES)} KB budget; ${b.lazyChunks} chunk(s) load on demand`);
+      const minified = b.packages.reduce((n, p) => n + p.minifiedBytes, 0);
+      console.log('    largest parts (minified characters from the source maps, share of the initial JS):');
+      for (const p of b.packages.slice(0, 10)) {
+        console.log(`      ${p.name.padEnd(28)} ${kb(p.minifiedBytes).padStart(7)} KB  ${((100 * p.minifiedBytes) / minified).toFixed(1)} %`);
+      }
+      checks.push([`initial JS ≤ ${kb(BUDGET_GZIP_BYTES)} KB gzip`, b.totalGzip <= BUDGET_GZIP_BYTES, `${kb(b.totalGzip)} KB`]);
+      checks.push([
+        `${FORBIDDEN_IN_INITIAL.join(', ')} not in the initial JS`,
+        b.forbiddenFound.length === 0,
+        b.forbiddenFound.length ? `found: ${b.forbiddenFound.join(', ')}` : 'absent',
+      ]);
+      results.bundle = b;
+    }
+
+    if (parts.has('latency') || parts.has('scroll')) {
+      const { runBrowserParts } = await import('./browser-parts');
+      await runBrowserParts({ dist, parts, checks, results });
+    }
+  } finally {
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  console.log('\nTargets:');
+  for (const [what, ok, value] of checks) console.log(`  ${ok ? 'meets ' : 'MISSES'}  ${what}: ${value}`);
+  results.checks = checks;
+  if (env.BENCH_JSON) fs.writeFileSync(env.BENCH_JSON, JSON.stringify(results, null, 2));
+  if (checks.some(([, ok]) => !ok)) process.exitCode = 1;
+}
+
+await main();
