@@ -125,3 +125,38 @@ export async function sendText(base: string, u: E2EUser, conversationId: string,
   );
   return res.message;
 }
+
+/** Uploads one file (POST /api/upload, multipart field `file`); returns the server's `{ url, attachment }`. */
+export async function uploadFile(
+  base: string,
+  u: E2EUser,
+  bytes: Buffer,
+  name: string,
+  mime: string,
+): Promise<{ url: string; attachment: { url: string; type: 'IMAGE' | 'FILE'; name: string | null } }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: mime }), name);
+  const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${u.accessToken}` }, body: form });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST /api/upload → ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** Uploads the images and sends them as one IMAGE message (through the API). */
+export async function sendImages(
+  base: string,
+  u: E2EUser,
+  conversationId: string,
+  images: { bytes: Buffer; name: string; mime?: string }[],
+): Promise<{ id: string }> {
+  const uploaded = [];
+  for (const img of images) uploaded.push(await uploadFile(base, u, img.bytes, img.name, img.mime ?? 'image/png'));
+  const res = await apiCall<{ message: { id: string } }>(
+    base,
+    'POST',
+    '/api/conversations/send',
+    { conversationId, type: 'IMAGE', content: '', attachments: uploaded.map((x) => ({ url: x.url, type: 'IMAGE' })) },
+    u.accessToken,
+  );
+  return res.message;
+}
