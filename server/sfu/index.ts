@@ -22,6 +22,7 @@ import { Participant, type PeerMode } from './participant';
 import type { PeerNetwork } from './peer';
 import { Room } from './room';
 import { CloseCode, SignalConnection } from './signal-connection';
+import { tokenRefresher } from './token-refresh';
 
 export const SFU_VERSION = '1.9.0';
 /** livekit-client 2.23 speaks protocol 16. */
@@ -40,6 +41,9 @@ export interface SfuOptions {
   /** Seconds between client pings, and without any signal message before a participant is removed. */
   pingInterval?: number;
   pingTimeout?: number;
+  /** Seconds between fresh tokens sent to a connected participant (LiveKit: 5 min), and their lifetime (10 min). */
+  tokenRefreshInterval?: number;
+  tokenTtl?: number;
 }
 
 export interface Sfu {
@@ -82,6 +86,12 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const pingInterval = options.pingInterval ?? 5;
   const pingTimeout = options.pingTimeout ?? 15;
   const rooms = new Map<string, Room>();
+  const refresher = tokenRefresher({
+    apiKey: options.apiKey,
+    apiSecret: options.apiSecret,
+    interval: options.tokenRefreshInterval ?? 5 * 60,
+    ttl: options.tokenTtl ?? 10 * 60,
+  });
 
   // livekit-client puts the token in the query; the Rust SDK sends `Authorization: Bearer`.
   const admit = async (url: URL, authorization?: string): Promise<Admission> => {
@@ -239,12 +249,15 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     );
   });
 
-  // A participant whose client stopped talking (closed tab, lost network) is removed after the ping timeout.
+  // A participant whose client stopped talking (closed tab, lost network) is removed after the ping timeout;
+  // the others get a fresh token when theirs is due.
   const sweeper = setInterval(() => {
     const deadline = Date.now() - pingTimeout * 1000;
     for (const room of rooms.values()) {
       for (const p of [...room.participants.values()]) if (p.lastSeen < deadline) room.leave(p, 'ping timeout');
     }
+    const connected = [...rooms.values()].flatMap((room) => [...room.participants.values()]);
+    refresher.refresh(connected).catch((err: unknown) => logger.error({ err: String(err) }, 'token refresh failed'));
   }, 1000);
   sweeper.unref();
 

@@ -82,6 +82,16 @@ describe('access tokens', () => {
   });
 });
 
+describe('LiveKit tokens', () => {
+  it('live at most 10 minutes (the media server refreshes them during a call)', async () => {
+    const res = await api.post('/api/livekit/token', { room: 'lobby' }, alice.accessToken);
+    expect(res.status).toBe(200);
+    const payload = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
+    expect(payload.exp - payload.nbf).toBeLessThanOrEqual(600);
+    expect(payload.exp * 1000 - Date.now()).toBeGreaterThan(500_000);
+  });
+});
+
 describe('refresh-token families', () => {
   it('end after REFRESH_TOKEN_MAX_AGE from the sign-in, however often they are rotated', async () => {
     const bob = await api.user('bob');
