@@ -167,6 +167,17 @@ describe('call: the callee', () => {
   });
 });
 
+describe('call: the call layer goes away (sign-out)', () => {
+  it('stops ringing and declines', () => {
+    const { call, snap, emits, sounds } = inSystem();
+    call.send({ type: 'call.startIncoming', conversationId: 'c2', from: caller, video: true });
+    call.send({ type: 'call.end' });
+    expect(snap().value).toBe('idle');
+    expect(sounds).toEqual(['start ring', 'stop ring']);
+    expect(emits).toEqual([{ name: 'call:decline', payload: { conversationId: 'c2' } }]);
+  });
+});
+
 describe('call: the caller', () => {
   it('opens the call with audio on and the chosen video, invites, hears a ring-back, connects on accept', async () => {
     const invites: unknown[] = [];

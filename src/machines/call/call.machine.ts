@@ -194,6 +194,14 @@ export const callMachine = setup({
             'clear',
           ],
         },
+        // The call layer went away (sign-out) while ringing: the ring stops, the caller hears a decline.
+        'call.end': {
+          target: 'idle',
+          actions: [
+            { type: 'toServer', params: ({ context }) => ({ name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }) },
+            'clear',
+          ],
+        },
         // The caller cancelled (or hung up) before anyone answered.
         'call.remoteEnded': { guard: 'sameIncoming', target: 'idle', actions: 'clear' },
         // Answered or declined in another tab of this user.
