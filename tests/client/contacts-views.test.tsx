@@ -329,10 +329,11 @@ describe('chats footer', () => {
     const handlers = { onNewChat: vi.fn(), onContacts: vi.fn(), onProfile: vi.fn() };
     render(<ChatsFooterView me={me} contactsSubtitle={subtitle} hasIncoming={false} code={codeProps} {...handlers} />);
     await userEvent.click(screen.getByRole('button', { name: 'Новая беседа' }));
-    const contacts = screen.getByRole('button', { name: 'Контакты' });
-    expect(contacts).toHaveAccessibleDescription(subtitle);
+    // jsdom drops the space of the hidden ', ' that browsers keep.
+    const contacts = screen.getByRole('button', { name: new RegExp(`^Контакты,\\s?${subtitle}$`) });
     await userEvent.click(contacts);
-    const own = screen.getByRole('button', { name: 'Профиль: Анна Петрова, EBLID 0420' });
+    const own = screen.getByRole('button', { name: /^Профиль:\s?Анна Петрова,\s?EBLID 0420$/ });
+    expect(own).toHaveTextContent('Анна Петрова');
     expect(own).toHaveTextContent('EBLID 0420');
     await userEvent.click(own);
     expect(handlers.onNewChat).toHaveBeenCalled();

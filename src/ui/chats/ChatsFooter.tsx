@@ -1,7 +1,6 @@
 // The chats list pane's footer (spec point 2; owned by the contacts feature): 'Новая беседа' opens the group
 // dialog; 'Контакты' (its subtitle says whether requests wait, friends exist, or none yet) the contacts dialog;
 // the own tile with the EBLID the profile dialog. The four-box EBLID panel is here too, folded.
-import { useId } from 'react';
 import type { User } from '../../contract/entities';
 import { ContactCodePanel } from '../contacts/ContactCodePanel';
 import { ContactsDialog } from '../contacts/ContactsDialog';
@@ -65,8 +64,10 @@ const Icon = ({ d }: { d: string }) => (
   </svg>
 );
 
+/** A comma only a screen reader hears, between a tile's title and its subtitle. */
+const Pause = () => <span className="visually-hidden">, </span>;
+
 export function ChatsFooterView(props: ChatsFooterViewProps) {
-  const ids = { title: useId(), sub: useId() };
   return (
     <footer className="chats-footer">
       <details className="footer-code">
@@ -82,30 +83,23 @@ export function ChatsFooterView(props: ChatsFooterViewProps) {
             <span className="footer-title">Новая беседа</span>
           </span>
         </button>
-        <button
-          type="button"
-          className={`footer-tile ${props.hasIncoming ? 'attention' : ''}`}
-          aria-labelledby={ids.title}
-          aria-describedby={ids.sub}
-          onClick={props.onContacts}
-        >
+        <button type="button" className={`footer-tile ${props.hasIncoming ? 'attention' : ''}`} onClick={props.onContacts}>
           <span className="footer-icon">
             <Icon d="M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm-6 9a6 6 0 0 1 12 0m2-9h5m-2.5-2.5v5" />
           </span>
           <span className="footer-text">
-            <span className="footer-title" id={ids.title}>
-              Контакты
-            </span>
-            <span className="footer-sub" id={ids.sub}>
-              {props.contactsSubtitle}
-            </span>
+            <span className="footer-title">Контакты</span>
+            <Pause />
+            <span className="footer-sub">{props.contactsSubtitle}</span>
           </span>
         </button>
         {props.me && (
-          <button type="button" className="footer-tile own-tile" onClick={props.onProfile} aria-label={`Профиль: ${props.me.displayName}, EBLID ${props.me.eblid}`}>
+          <button type="button" className="footer-tile own-tile" onClick={props.onProfile}>
             <UserAvatar user={props.me} size={32} />
             <span className="footer-text">
+              <span className="visually-hidden">Профиль: </span>
               <span className="footer-title">{props.me.displayName}</span>
+              <Pause />
               <span className="footer-sub">EBLID {props.me.eblid}</span>
             </span>
           </button>

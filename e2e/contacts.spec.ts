@@ -1,0 +1,350 @@
+// Contacts, friend requests, EBLID search, group creation, avatar crop and settings (issue 11): real Chromium
+// against the real server, with two and three users in separate browser contexts.
+import { type BrowserContext, expect, type Page, test, type WebSocket } from '@playwright/test';
+import sharp from 'sharp';
+import type { TestServer } from '../tests/server/harness';
+import { expectNoSeriousA11yViolations } from './a11y';
+import { startAppServer } from './server';
+import { apiCall, createUser, type E2EUser, makeFriends, openSignedIn } from './users';
+
+// A private build (E2E_CLIENT_DIR) keeps this spec independent of other builds of the shared dist/.
+const serverOptions = process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {};
+
+const contexts: BrowserContext[] = [];
+test.afterEach(async () => {
+  for (const c of contexts.splice(0)) await c.close();
+});
+
+async function open(browser: import('@playwright/test').Browser, base: string, u: E2EUser, path = '/') {
+  const { context, page } = await openSignedIn(browser, base, u, { path });
+  contexts.push(context);
+  return page;
+}
+
+/** Socket.io frames the page receives, as text (to see a server event arrive live). */
+function socketFrames(page: Page): string[] {
+  const frames: string[] = [];
+  page.on('websocket', (ws: WebSocket) => {
+    if (!ws.url().includes('/socket.io/')) return;
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string') frames.push(f.payload);
+    });
+  });
+  return frames;
+}
+
+const footer = (page: Page) => page.locator('footer.chats-footer');
+const contactsTile = (page: Page) => footer(page).getByRole('button', { name: 'Контакты' });
+const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
+
+async function typeCode(page: Page, scope: ReturnType<Page['locator']>, code: string) {
+  const boxes = scope.getByRole('group', { name: 'EBLID' }).getByRole('textbox');
+  await boxes.first().click();
+  await page.keyboard.type(code);
+}
+
+async function me(base: string, u: E2EUser) {
+  return (await apiCall<{ user: { avatarUrl: string | null; displayName: string; status: string; bio: string | null } }>(base, 'GET', '/api/status/me', undefined, u.accessToken)).user;
+}
+
+test.describe('contacts', () => {
+  let srv: TestServer;
+  test.beforeAll(async () => {
+    srv = await startAppServer(serverOptions);
+  });
+  test.afterAll(async () => {
+    await srv?.close();
+  });
+
+  test('A finds B by EBLID and adds; B sees the request live and accepts; both are friends; "Открыть чат" opens the chat', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const b = await createUser(srv.url, 'Борис', 'boris');
+    const pageA = await open(browser, srv.url, a);
+    const pageB = await open(browser, srv.url, b);
+    await expect(contactsTile(pageA)).toHaveAccessibleName(/^Контакты\s*,\s*Добавить контакт$/);
+    await expect(contactsTile(pageB)).toHaveAccessibleName(/^Контакты\s*,\s*Добавить контакт$/);
+    // The page-wide scans stay on this feature's parts (the shared shell has its own checks).
+    await expectNoSeriousA11yViolations(pageA, 'chats footer', { include: '.chats-footer' });
+
+    // Keyboard only: focus the tile, open the dialog, type the code, Enter adds.
+    await contactsTile(pageA).focus();
+    await pageA.keyboard.press('Enter');
+    const dlgA = dialog(pageA, 'Контакты');
+    await expect(dlgA).toBeVisible();
+    await expect(dlgA.getByText(`Мой EBLID: ${a.user.eblid}`)).toBeVisible();
+    await expect(dlgA.getByRole('group', { name: 'EBLID' }).getByRole('textbox').first()).toBeFocused();
+    await pageA.keyboard.type(b.user.eblid);
+    const found = dlgA.locator('.found-tile');
+    await expect(found).toContainText('Найден по EBLID');
+    await expect(found).toContainText('Борис');
+    await expectNoSeriousA11yViolations(pageA, 'contacts dialog with a found user', { include: '.modal' });
+    await pageA.keyboard.press('Enter');
+    await expect(dlgA.getByRole('status').filter({ hasText: 'Запрос отправлен' })).toBeVisible();
+    await expect(dlgA.getByRole('group', { name: 'EBLID' }).getByRole('textbox').first()).toHaveValue('');
+
+    // B: the tile and the dialog change without a reload.
+    await expect(contactsTile(pageB)).toHaveAccessibleName(/^Контакты\s*,\s*Новый запрос в друзья$/);
+    await contactsTile(pageB).click();
+    const dlgB = dialog(pageB, 'Контакты');
+    const requestRow = dlgB.getByRole('listitem').filter({ hasText: 'хочет добавить вас' });
+    await expect(requestRow).toContainText('Анна');
+    await expectNoSeriousA11yViolations(pageB, 'contacts dialog with a request', { include: '.modal' });
+    await requestRow.getByRole('button', { name: 'Добавить' }).click();
+    await expect(dlgB.getByText('Нет новых запросов')).toBeVisible();
+
+    // Both sides list each other under 'Мои друзья' (A's open dialog updates live).
+    await expect(dlgB.locator('.friends-list')).toContainText('Анна');
+    await expect(dlgA.locator('.friends-list')).toContainText('Борис');
+    await expect(contactsTile(pageB)).toHaveAccessibleName(/^Контакты\s*,\s*Список контактов$/);
+
+    // 'Открыть чат' opens the direct conversation on the chats page.
+    const created = pageA.waitForResponse((r) => r.url().endsWith('/api/conversations/with') && r.request().method() === 'POST');
+    await dlgA.locator('.friends-list').getByRole('button', { name: 'Открыть чат' }).click();
+    const res = await created;
+    expect(res.status()).toBe(200);
+    const { conversation } = await res.json();
+    expect(conversation.participants.map((p: { user: { id: string } }) => p.user.id).sort()).toEqual([a.user.id, b.user.id].sort());
+    await expect(dlgA).toBeHidden();
+    await expect(pageA).toHaveURL(`${srv.url}/`);
+  });
+
+  test('the contacts page: add by username, live incoming row, accept, "Начать чат"; filters', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const c = await createUser(srv.url, 'Вера', 'vera');
+    const pageA = await open(browser, srv.url, a, '/contacts');
+    const pageC = await open(browser, srv.url, c, '/contacts');
+    await expect(pageA.getByRole('heading', { level: 1, name: 'Контакты' })).toBeVisible();
+    await expectNoSeriousA11yViolations(pageA, 'contacts page (empty)', { include: '.contacts-page' });
+
+    const field = pageA.getByRole('textbox', { name: 'ID / ник / email' });
+    await field.fill(`@${c.username}`);
+    await pageA.getByRole('button', { name: 'Добавить' }).click();
+    await expect(pageA.getByText('Запрос отправлен')).toBeVisible();
+    await expect(field).toHaveValue('');
+    const rowA = pageA.getByRole('listitem').filter({ hasText: 'Вера' });
+    await expect(rowA).toContainText('pending');
+    await expect(rowA).toContainText('ожидание подтверждения…');
+
+    const rowC = pageC.getByRole('listitem').filter({ hasText: 'Анна' });
+    await expect(rowC).toContainText('pending');
+    await expectNoSeriousA11yViolations(pageC, 'contacts page with an incoming request', { include: '.contacts-page' });
+    // Filters: the request is incoming, not outgoing.
+    const filter = pageC.getByRole('combobox', { name: 'Показать' });
+    await filter.selectOption({ label: 'Исходящие' });
+    await expect(rowC).toBeHidden();
+    await filter.selectOption({ label: 'Входящие' });
+    await expect(rowC).toBeVisible();
+    await rowC.getByRole('button', { name: 'Принять' }).click();
+    await expect(rowC).toBeHidden(); // no longer incoming
+    await filter.selectOption({ label: 'Друзья' });
+    await expect(rowC).toContainText('accepted');
+
+    // A's row turns into a friendship without a reload.
+    await expect(rowA).toContainText('accepted');
+    const created = pageA.waitForResponse((r) => r.url().endsWith('/api/conversations/with'));
+    await rowA.getByRole('button', { name: 'Начать чат' }).click();
+    expect((await created).status()).toBe(200);
+    await expect(pageA).toHaveURL(`${srv.url}/`);
+
+    // An unknown identifier says so.
+    await pageC.getByRole('textbox', { name: 'ID / ник / email' }).fill('nobody-with-this-name');
+    await pageC.getByRole('button', { name: 'Добавить' }).click();
+    await expect(pageC.getByRole('alert')).toHaveText('Пользователь не найден');
+  });
+
+  test('a slow answer for an older code never replaces the newer one', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const b = await createUser(srv.url, 'Борис', 'boris');
+    const page = await open(browser, srv.url, a);
+    const stale = b.user.eblid === '0000' ? '0001' : '0000';
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(`**/api/contacts/search?code=${stale}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await footer(page).getByText('Поиск по EBLID').click();
+    const panel = footer(page);
+    const staleAsked = page.waitForRequest((r) => r.url().includes(`code=${stale}`));
+    await typeCode(page, panel, stale);
+    await staleAsked;
+    // The newer code: clear the boxes and type B's.
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
+    await page.keyboard.type(b.user.eblid);
+    await expect(panel.locator('.found-tile')).toContainText('Борис');
+    const staleAnswered = page.waitForResponse((r) => r.url().includes(`code=${stale}`));
+    release();
+    await staleAnswered.catch(() => undefined); // the client may have dropped it already
+    await page.waitForTimeout(300);
+    await expect(panel.locator('.found-tile')).toContainText('Борис');
+    await expect(panel.getByRole('group', { name: 'EBLID' }).getByRole('textbox').last()).toHaveValue(b.user.eblid[3]);
+  });
+
+  test('a three-member group is created and reaches every member', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const b = await createUser(srv.url, 'Борис', 'boris');
+    const c = await createUser(srv.url, 'Вера', 'vera');
+    await makeFriends(srv.url, a, b);
+    await makeFriends(srv.url, a, c);
+    const pageB = await open(browser, srv.url, b);
+    const framesB = socketFrames(pageB);
+    await pageB.reload();
+    const pageC = await open(browser, srv.url, c);
+    const framesC = socketFrames(pageC);
+    await pageC.reload();
+    const pageA = await open(browser, srv.url, a);
+
+    await footer(pageA).getByRole('button', { name: 'Новая беседа' }).click();
+    const dlg = dialog(pageA, 'Создать групповой чат');
+    await expect(dlg).toBeVisible();
+    await expect(dlg.getByRole('checkbox')).toHaveCount(2);
+    await expectNoSeriousA11yViolations(pageA, 'group dialog', { include: '.modal' });
+    // Nobody ticked: nothing happens.
+    let posted = 0;
+    pageA.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/conversations') posted++;
+    });
+    await dlg.getByRole('button', { name: 'Создать' }).click();
+    await expect(dlg).toBeVisible();
+    expect(posted).toBe(0);
+
+    await dlg.getByRole('textbox', { name: 'Название' }).fill('Дача');
+    const borisRow = dlg.locator('label').filter({ hasText: 'Борис' });
+    await expect(borisRow).toContainText('Нажмите, чтобы выбрать');
+    await borisRow.click();
+    await expect(borisRow).toContainText('Выбрано');
+    // Keyboard: Space ticks the focused checkbox.
+    await dlg.getByRole('checkbox', { name: /Вера/ }).focus();
+    await pageA.keyboard.press('Space');
+    await expect(dlg.getByRole('checkbox', { name: /Вера/ })).toBeChecked();
+    const created = pageA.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/conversations');
+    await dlg.getByRole('button', { name: 'Создать' }).click();
+    const res = await created;
+    expect(res.ok()).toBe(true);
+    const { conversation } = await res.json();
+    expect(conversation).toMatchObject({ title: 'Дача', isGroup: true });
+    expect(conversation.participants).toHaveLength(3);
+    await expect(dlg).toBeHidden();
+    await expect(pageA).toHaveURL(`${srv.url}/`);
+
+    // Every member hears about it live, and has it in their list.
+    for (const frames of [framesB, framesC]) {
+      await expect.poll(() => frames.some((f) => f.includes('conversations:new') && f.includes(conversation.id))).toBe(true);
+    }
+    for (const u of [a, b, c]) {
+      const list = await apiCall<{ conversations: { conversation: { id: string; title: string } }[] }>(srv.url, 'GET', '/api/conversations', undefined, u.accessToken);
+      expect(list.conversations.map((e) => e.conversation.title)).toContain('Дача');
+    }
+  });
+
+  test('A uploads and crops an avatar; B sees it change without reloading', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const b = await createUser(srv.url, 'Борис', 'boris');
+    await makeFriends(srv.url, a, b);
+    const pageB = await open(browser, srv.url, b, '/contacts');
+    const annaRow = pageB.getByRole('listitem').filter({ hasText: 'Анна' });
+    await expect(annaRow).toContainText('accepted');
+    await expect(annaRow.locator('img')).toHaveCount(0);
+
+    const pageA = await open(browser, srv.url, a);
+    await footer(pageA).getByRole('button', { name: new RegExp(`EBLID ${a.user.eblid}`) }).click();
+    const dlg = dialog(pageA, 'Профиль');
+    await expect(dlg.getByText(a.user.eblid)).toBeVisible();
+    await expectNoSeriousA11yViolations(pageA, 'profile dialog', { include: '.modal' });
+
+    // A 400×240 picture: the saved avatar must be the square cut from it, not the picture itself.
+    const png = await sharp({ create: { width: 400, height: 240, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+      .composite([{ input: { create: { width: 200, height: 240, channels: 3, background: { r: 40, g: 40, b: 200 } } }, left: 200, top: 0 }])
+      .png()
+      .toBuffer();
+    await dlg.getByLabel('Перетащите файл сюда или нажмите, чтобы выбрать').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    const stage = dlg.locator('.crop-stage');
+    await expect(stage).toBeVisible();
+    await expect(stage).toHaveCSS('height', '300px');
+    const window = stage.locator('.reactEasyCrop_CropArea');
+    await expect(window).toHaveCSS('width', '220px');
+    await expect(window).toHaveCSS('border-radius', '50%');
+    // Drag the picture, then scale it with 'Масштаб'.
+    const box = (await stage.boundingBox())!;
+    await pageA.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await pageA.mouse.down();
+    await pageA.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 10, { steps: 5 });
+    await pageA.mouse.up();
+    await dlg.getByRole('slider', { name: 'Масштаб' }).fill('1.6');
+    await expectNoSeriousA11yViolations(pageA, 'avatar editor', { include: '.modal' });
+
+    const uploaded = pageA.waitForResponse((r) => r.url().endsWith('/api/upload'));
+    await dlg.getByRole('button', { name: 'Загрузить' }).click();
+    expect((await uploaded).status()).toBe(201);
+    const done = dlg.getByRole('status').filter({ hasText: 'Готово' });
+    await expect(done).toBeVisible();
+    const shownAt = Date.now();
+    await expect(done).toBeHidden({ timeout: 5_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(1_500);
+
+    const avatarUrl = (await me(srv.url, a)).avatarUrl!;
+    expect(avatarUrl).toMatch(/^\/uploads\//);
+    const image = Buffer.from(await (await fetch(srv.url + avatarUrl)).arrayBuffer());
+    const meta = await sharp(image).metadata();
+    expect(meta.width).toBe(meta.height);
+    expect(meta.width).toBeLessThanOrEqual(512);
+
+    // A's own tile and B's page follow, without a reload.
+    await expect(footer(pageA).locator('.own-tile img')).toHaveAttribute('src', avatarUrl);
+    await expect(annaRow.locator('img')).toHaveAttribute('src', avatarUrl);
+    await dlg.getByRole('button', { name: 'Закрыть', exact: true }).click();
+    await expect(dlg).toBeHidden();
+  });
+
+  test('settings changes persist across a reload', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const page = await open(browser, srv.url, a, '/settings');
+    const form = page.getByRole('form', { name: 'Профиль' });
+    await expect(form.getByRole('textbox', { name: 'Имя' })).toHaveValue('Анна');
+    await expectNoSeriousA11yViolations(page, 'settings page', { include: '.settings-page' });
+    await form.getByRole('textbox', { name: 'Имя' }).fill('Анна Петрова');
+    await form.getByRole('combobox', { name: 'Статус' }).selectOption({ label: 'Не беспокоить' });
+    await form.getByRole('textbox', { name: 'О себе' }).fill('Люблю горы');
+    await form.getByRole('button', { name: 'Сохранить' }).click();
+    await expect(form.getByRole('status')).toHaveText('Сохранено');
+    expect(await me(srv.url, a)).toMatchObject({ displayName: 'Анна Петрова', status: 'DND', bio: 'Люблю горы' });
+
+    await page.reload();
+    await expect(form.getByRole('textbox', { name: 'Имя' })).toHaveValue('Анна Петрова');
+    await expect(form.getByRole('combobox', { name: 'Статус' })).toHaveValue('DND');
+    await expect(form.getByRole('textbox', { name: 'О себе' })).toHaveValue('Люблю горы');
+
+    // A refused value shows the server's message.
+    await form.getByRole('textbox', { name: 'Имя' }).fill('  Я ');
+    await form.getByRole('button', { name: 'Сохранить' }).click();
+    await expect(form.getByRole('alert')).toContainText('Имя — не короче 2 символов');
+  });
+});
+
+test.describe('EBLID search limit', () => {
+  let srv: TestServer;
+  test.beforeAll(async () => {
+    srv = await startAppServer({ ...serverOptions, codeSearchPerMinute: 2 });
+  });
+  test.afterAll(async () => {
+    await srv?.close();
+  });
+
+  test('the per-minute limit shows a short message instead of silence', async ({ browser }) => {
+    const a = await createUser(srv.url, 'Анна', 'anna');
+    const page = await open(browser, srv.url, a);
+    await footer(page).getByText('Поиск по EBLID').click();
+    const panel = footer(page);
+    const last = panel.getByRole('group', { name: 'EBLID' }).getByRole('textbox').last();
+    await typeCode(page, panel, '1110');
+    for (const digit of ['1', '2']) {
+      const answered = page.waitForResponse((r) => r.url().includes('/api/contacts/search'));
+      await last.press('Backspace');
+      await page.keyboard.type(digit);
+      await answered;
+    }
+    await expect(panel.getByRole('alert')).toHaveText('Слишком много поисков. Попробуйте через минуту.');
+  });
+});
