@@ -92,6 +92,8 @@ describe('contacts feature wired to the app actor', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Добавить' }));
     await waitFor(() => expect(within(dialog).getByText('Нет новых запросов')).toBeInTheDocument());
     expect(calls).toContainEqual(['contactRespond', { contactId: 'c1', action: 'accept' }]);
+    // The answered request's buttons are gone; the focus stays in the dialog.
+    await waitFor(() => expect(dialog).toHaveFocus());
     const friends = dialog.querySelector('.friends-list') as HTMLElement;
     expect(within(friends).getByText('Борис')).toBeInTheDocument();
 

@@ -24,7 +24,16 @@ export function Modal({ title, onClose, children, className }: ModalProps) {
     // The first control of the content, else the close button.
     const first = box.current?.querySelector<HTMLElement>(`.modal-body :is(${FOCUSABLE})`) ?? box.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? box.current)?.focus();
-    return () => previous?.focus?.();
+    // A control that disappears (an answered request) takes the focus with it: keep it in the dialog.
+    const dialog = box.current;
+    const keep = new MutationObserver(() => {
+      if (dialog && (document.activeElement === document.body || document.activeElement === null)) dialog.focus();
+    });
+    if (dialog) keep.observe(dialog, { childList: true, subtree: true });
+    return () => {
+      keep.disconnect();
+      previous?.focus?.();
+    };
   }, []);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
