@@ -47,6 +47,8 @@ export type ChatsEvent =
   | { type: 'chats.visibility'; visible: boolean }
   | { type: 'chats.reconnected' }
   | { type: 'chats.messageArrived'; message: Message }
+  /** From the composer: the server has an own message (`refresh` after a file send, spec point 4). */
+  | { type: 'chats.delivered'; message: Message; refresh: boolean }
   | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
   | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
   | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
@@ -161,7 +163,7 @@ export const chatsMachine = setup({
       };
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'chats.messageArrived');
+      assertEvent(event, ['chats.messageArrived', 'chats.delivered']);
       const m = event.message;
       enqueue.assign({ recentIds: [...context.recentIds.slice(1 - RECENT_IDS), m.id] });
       if (findEntry(context.entries, m.conversationId)) enqueue.assign({ entries: withMessage(context.entries, m, 0) });
@@ -184,6 +186,11 @@ export const chatsMachine = setup({
       },
     }),
     refresh: raise({ type: 'chats.refresh' }),
+    tellConversation: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'chats.delivered');
+      enqueue.sendTo('conversation', { type: 'conversation.messageSent', message: event.message });
+      if (event.refresh) enqueue.sendTo('conversation', { type: 'conversation.refresh' });
+    }),
     applyPresence: assign({
       entries: ({ context, event }) => {
         assertEvent(event, 'chats.presence');
@@ -239,7 +246,7 @@ export const chatsMachine = setup({
     active: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
-        { id: 'composer', systemId: 'composer', src: 'composer', input: ({ context }) => ({ userId: context.me!, tag: newOutboxTag() }) },
+        { id: 'composer', src: 'composer', input: ({ context }) => ({ userId: context.me!, tag: newOutboxTag() }) },
       ],
       on: {
         'chats.signedOut': { target: 'signedOut', actions: 'reset' },
@@ -248,6 +255,7 @@ export const chatsMachine = setup({
           { guard: 'unnoticed', actions: ['takeMessage', 'countUnread', 'notify'] },
           { actions: 'takeMessage' },
         ],
+        'chats.delivered': { actions: 'takeMessage' },
         'chats.receipts': { guard: 'ownReceipts', actions: 'readOwn' },
         'chats.messageDeleted': { guard: 'latestDeleted', actions: 'refresh' },
         'chats.presence': { actions: 'applyPresence' },
@@ -287,7 +295,6 @@ export const chatsMachine = setup({
               invoke: [
                 {
                   id: 'conversation',
-                  systemId: 'conversation',
                   src: 'conversation',
                   input: ({ context }) => ({ conversationId: context.selectedId!, userId: context.me! }),
                 },
@@ -302,6 +309,8 @@ export const chatsMachine = setup({
               on: {
                 'chats.open': [{ guard: 'sameConversation' }, { target: 'open', reenter: true, actions: 'select' }],
                 'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
+                // Takes the place of the list-only handler above while a conversation is open.
+                'chats.delivered': { actions: ['takeMessage', 'tellConversation'] },
               },
             },
           },

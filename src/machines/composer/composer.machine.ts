@@ -1,5 +1,5 @@
-// The composer and its outbox (spec points 2, 4, 5; issue 13). Spawned by the chats actor while signed in
-// (systemId 'composer'), one per user, so the outbox covers every conversation.
+// The composer and its outbox (spec points 2, 4, 5; issue 13). Invoked by the chats actor while signed in
+// (child 'composer'), one per user, so the outbox covers every conversation.
 // - Text and reply per conversation (a draft is kept when switching). Submitting sends trimmed non-empty
 //   text with the optional reply, clears both and emits `composer.sent` (the view scrolls down).
 // - Every send is an outbox item with its own clientMessageId, sent one after another in order:
@@ -14,7 +14,6 @@ import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import type { Attachment } from '../../contract/entities';
 import type { ChatsEvent } from '../chats/chats.machine';
-import type { ConversationEvent } from '../conversation/conversation.machine';
 import { notWired, notWiredCallback } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
 import {
@@ -288,21 +287,15 @@ export const composerMachine = setup({
       },
       activeId: null,
     }),
-    // The server has the message: it leaves the outbox and goes to the open conversation and the list.
+    // The server has the message: it leaves the outbox and goes, through the chats actor, to the list and the
+    // open conversation.
     delivered: enqueueActions(({ context, event, system, enqueue }) => {
       const { message } = (event as unknown as { output: ResponseOf<'send'> }).output;
       const item = activeItem(context);
       enqueue.assign({ outbox: context.outbox.filter((i) => i.id !== context.activeId), activeId: null });
-      const conversation = system.get('conversation');
-      if (conversation) {
-        const sent: ConversationEvent = { type: 'conversation.messageSent', message };
-        enqueue.sendTo(conversation, sent);
-        // File sends refresh the list afterwards (spec point 4).
-        if (item?.kind === 'files') enqueue.sendTo(conversation, { type: 'conversation.refresh' });
-      }
       const chats = system.get('chats');
-      const arrived: ChatsEvent = { type: 'chats.messageArrived', message };
-      if (chats) enqueue.sendTo(chats, arrived);
+      const delivered: ChatsEvent = { type: 'chats.delivered', message, refresh: item?.kind === 'files' };
+      if (chats) enqueue.sendTo(chats, delivered);
     }),
     persist: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('outboxStore', { type: 'outbox.save', items: context.outbox.map(storableItem) });

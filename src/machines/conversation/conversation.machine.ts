@@ -1,4 +1,4 @@
-// The open conversation (spec points 2 and 4; spawned by the chats actor with systemId 'conversation').
+// The open conversation (spec points 2 and 4; invoked by the chats actor as its child 'conversation').
 // History: the latest page first, older pages on demand (`?before=&limit=`, hasMore), each message once
 // whether it came from the socket (message:new and message:notify alike), the send answer or a page.
 // Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,
@@ -30,8 +30,8 @@ export interface ConversationContext {
   hasMore: boolean;
   /** Virtuoso's index of the first message: lowered by the number of messages each older page adds. */
   firstItemIndex: number;
-  /** The message to scroll to and highlight; `n` counts jumps so a second jump to one message scrolls again. */
-  highlight: { id: string; n: number } | null;
+  /** The quoted message last jumped to, highlighted (each jump also emits `conversation.scrollTo`). */
+  highlightId: string | null;
   /** A quoted message being looked for in older pages. */
   seekId: string | null;
   /** Deletions waiting for the server, in order. */
@@ -49,6 +49,9 @@ export type ConversationEvent =
   | { type: 'conversation.refresh' }
   | { type: 'conversation.reconnected' }
   | { type: 'conversation.retry' };
+
+/** For the view: scroll this message into view (a jump to a quote). */
+export type ConversationEmitted = { type: 'conversation.scrollTo'; messageId: string };
 
 export type PageInput = { conversationId: string; before?: string; limit: number };
 
@@ -92,6 +95,7 @@ export const conversationMachine = setup({
     context: {} as ConversationContext,
     events: {} as ConversationEvent,
     input: {} as ConversationInput,
+    emitted: {} as ConversationEmitted,
   },
   actors: {
     serverEvents: conversationServerEvents,
@@ -114,6 +118,11 @@ export const conversationMachine = setup({
     foundInPage: ({ context, event }) => pageOf(event).messages.some((m) => m.id === context.seekId),
     morePages: ({ event }) => pageOf(event).hasMore && pageOf(event).messages.length > 0,
     hasDeletion: ({ context }) => context.deleteQueue.length > 0,
+    /** Only the sender deletes, and only what is shown. */
+    ownShown: ({ context, event }) => {
+      assertEvent(event, 'conversation.delete');
+      return context.messages.some((m) => m.id === event.messageId && m.senderId === context.me);
+    },
   },
   actions: {
     takeMessage: assign({
@@ -152,15 +161,14 @@ export const conversationMachine = setup({
         return event.messageId;
       },
     }),
-    highlightJump: assign({
-      highlight: ({ context, event }) => {
-        assertEvent(event, 'conversation.jumpTo');
-        return { id: event.messageId, n: (context.highlight?.n ?? 0) + 1 };
-      },
+    highlightJump: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'conversation.jumpTo');
+      enqueue.assign({ highlightId: event.messageId });
+      enqueue.emit({ type: 'conversation.scrollTo', messageId: event.messageId });
     }),
-    highlightFound: assign({
-      highlight: ({ context }) => ({ id: context.seekId!, n: (context.highlight?.n ?? 0) + 1 }),
-      seekId: null,
+    highlightFound: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ highlightId: context.seekId, seekId: null });
+      enqueue.emit({ type: 'conversation.scrollTo', messageId: context.seekId! });
     }),
     stopSeeking: assign({ seekId: null }),
     removeDeleted: assign({
@@ -191,7 +199,7 @@ export const conversationMachine = setup({
     messages: [],
     hasMore: false,
     firstItemIndex: FIRST_ITEM_INDEX,
-    highlight: null,
+    highlightId: null,
     seekId: null,
     deleteQueue: [],
   }),
@@ -206,7 +214,6 @@ export const conversationMachine = setup({
     },
     {
       id: 'readReceipts',
-      systemId: 'readReceipts',
       src: 'readReceipts',
       input: ({ context }) => ({ conversationId: context.conversationId }),
     },
@@ -236,7 +243,7 @@ export const conversationMachine = setup({
     ready: {
       type: 'parallel',
       on: {
-        'conversation.delete': { actions: ['removeDeleted', 'queueDeletion'] },
+        'conversation.delete': { guard: 'ownShown', actions: ['removeDeleted', 'queueDeletion'] },
       },
       states: {
         history: {

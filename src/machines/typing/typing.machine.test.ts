@@ -3,7 +3,7 @@ import { createActor, createMachine, fromCallback } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
 import { typingMachine } from './typing.machine';
 
-const quiet = fromCallback(() => () => {});
+const quiet = fromCallback(() => () => {}) as never; // a listener that hears nothing
 const stubbed = typingMachine.provide({ actors: { serverEvents: quiet, signal: quiet } });
 const input = { conversationId: 'c1', userId: 'me' };
 
@@ -44,7 +44,7 @@ describe('typing signals', () => {
   function withRealtime() {
     const emits: unknown[] = [];
     const realtime = createMachine({
-      on: { 'realtime.emit': { actions: ({ event }) => emits.push((event as { payload: unknown }).payload) } },
+      on: { 'realtime.emit': { actions: ({ event }) => emits.push((event as unknown as { payload: unknown }).payload) } },
     });
     const parent = createMachine({
       invoke: { id: 'realtime', systemId: 'realtime', src: realtime },
