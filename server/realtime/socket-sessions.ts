@@ -8,7 +8,7 @@ import type { AccessClaims } from '../auth/access-tokens';
 import { userRoom } from './hub';
 
 export const SOCKETS_PER_USER_MAX = 20;
-/** How long before the token's expiry the client is asked for a fresh one. */
+/** How long before the token's expiry the client is asked for a fresh one (at most 90 % of its remaining life). */
 export const EXPIRY_NOTICE_MS = 60_000;
 
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -45,8 +45,11 @@ export function createSocketSessions(io: Server) {
     clearTimeout(life.deadline);
     const left = life.expiresAt - Date.now();
     const notify = () => socket.emit('session:expiring', { expiresAt: new Date(life.expiresAt).toISOString() });
-    if (left <= EXPIRY_NOTICE_MS) notify();
-    else life.notice = setTimeout(notify, left - EXPIRY_NOTICE_MS);
+    // 60 s ahead, but never at once for a token that still has most of its life: a client renewing with short
+    // tokens (ACCESS_TOKEN_TTL of a few seconds) would otherwise be told again on every renewal, a refresh storm.
+    const lead = Math.min(EXPIRY_NOTICE_MS, left * 0.9);
+    if (left <= 0) notify();
+    else life.notice = setTimeout(notify, left - lead);
     life.deadline = setTimeout(
       () => {
         socket.emit('session:expired', {});

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromCallback } from 'xstate';
+import { createActor, createMachine, fromCallback, fromPromise } from 'xstate';
 import { hang } from '../../../tests/fixtures/session';
 import { describeModel } from '../../../tests/model/harness';
 import { OFFLINE_MESSAGE, type RealtimeEmitted, type RealtimeEvent, realtimeMachine } from './realtime.machine';
@@ -148,6 +148,25 @@ describe('realtime wiring', () => {
     expect(realtime.getSnapshot().value).toBe('rejected');
     realtime.send({ type: 'realtime.token', token: 't2' });
     expect(rt.opened).toEqual(['t1', 't2']);
+    // The fresh token is refused too: refreshing again would not help, so it stops with the server's message.
+    rt.report({ type: 'socket.rejected', message: 'Подключение с этого сайта запрещено' });
+    expect(realtime.getSnapshot().value).toBe('closed');
+    expect(realtime.getSnapshot().context.closedMessage).toBe('Подключение с этого сайта запрещено');
+    expect(sessionInbox).toEqual(['session.refresh']);
+  });
+
+  it('reconnects with the renewed token even when it equals the last one announced (same-second refreshes)', () => {
+    const rt = drivenRealtime();
+    const actor = createActor(
+      rt.machine.provide({ actors: { renewToken: fromPromise<string | null>(async () => 't2') } }),
+    ).start();
+    actor.send({ type: 'realtime.token', token: 't1' });
+    actor.send({ type: 'realtime.token', token: 't2' }); // announced while the t1 handshake is under way
+    rt.report({ type: 'socket.rejected', message: 'Требуется вход' }); // the t1 handshake is refused
+    return vi.waitFor(() => {
+      expect(actor.getSnapshot().value).toEqual({ online: 'connecting' });
+      expect(rt.opened).toEqual(['t1', 't2']);
+    });
   });
 
   it('serverRequest resolves the server refusal for the asking actor', async () => {

@@ -44,6 +44,8 @@ export interface RealtimeContext {
   lastDisconnect: string | null;
   /** Why the server closed the socket for good (shown to the user), or null. */
   closedMessage: string | null;
+  /** Handshakes refused since the last successful connection (a fresh token that is refused too ends retrying). */
+  rejections: number;
 }
 
 export const realtimeMachine = setup({
@@ -65,10 +67,10 @@ export const realtimeMachine = setup({
     sessionExpiring: ({ event }) => event.type === 'server.event' && event.name === 'session:expiring',
     sessionClosed: ({ event }) => event.type === 'server.event' && event.name === 'session:closed',
     newToken: ({ context, event }) => event.type === 'realtime.token' && event.token !== context.token,
-    renewed: ({ context, event }) => {
-      const output = (event as { output?: unknown }).output;
-      return typeof output === 'string' && output !== context.token;
-    },
+    // Any token counts, even one equal to the last announced: that one may never have reached a handshake, and
+    // two refreshes within one second can mint the same token.
+    renewed: ({ event }) => typeof (event as { output?: unknown }).output === 'string',
+    refusedAgain: ({ context }) => context.rejections > 0,
   },
   actions: {
     rememberToken: assign({
@@ -82,7 +84,14 @@ export const realtimeMachine = setup({
       enqueue.assign({ lastDisconnect: event.reason });
       enqueue(log(`realtime: disconnected (${event.reason})`));
     }),
-    forgetToken: assign({ token: null, lastDisconnect: null, closedMessage: null }),
+    forgetToken: assign({ token: null, lastDisconnect: null, closedMessage: null, rejections: 0 }),
+    countRejection: assign({ rejections: ({ context }) => context.rejections + 1 }),
+    noteRefused: assign({
+      closedMessage: ({ event }) => {
+        assertEvent(event, 'socket.rejected');
+        return event.message;
+      },
+    }),
     noteClosed: assign({
       closedMessage: ({ event }) => {
         assertEvent(event, 'server.event');
@@ -102,7 +111,10 @@ export const realtimeMachine = setup({
       assertEvent(event, 'server.event');
       return event;
     }),
-    announceConnected: emit({ type: 'realtime.connected' as const }),
+    announceConnected: enqueueActions(({ enqueue }) => {
+      enqueue.assign({ rejections: 0 });
+      enqueue.emit({ type: 'realtime.connected' as const });
+    }),
     forwardAck: emit(({ event }) => {
       assertEvent(event, 'socket.ack');
       return { type: 'realtime.ack' as const, requestId: event.requestId, ack: event.ack };
@@ -127,7 +139,7 @@ export const realtimeMachine = setup({
   },
 }).createMachine({
   id: 'realtime',
-  context: { token: null, lastDisconnect: null, closedMessage: null },
+  context: { token: null, lastDisconnect: null, closedMessage: null, rejections: 0 },
   initial: 'idle',
   on: { 'realtime.emit': { actions: 'refuseOffline' } },
   states: {
@@ -140,7 +152,11 @@ export const realtimeMachine = setup({
       on: {
         'realtime.token': { guard: 'newToken', actions: ['rememberToken', 'passTokenToSocket'] },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
-        'socket.rejected': 'rejected',
+        'socket.rejected': [
+          // Refused again right after a refresh: a new token will not help (another site, a revoked sign-in).
+          { guard: 'refusedAgain', target: 'closed', actions: 'noteRefused' },
+          { target: 'rejected', actions: 'countRejection' },
+        ],
         'server.event': [
           { guard: 'sessionExpiring', actions: ['relay', 'askForRefresh'] },
           // Signed out in another tab, or too many tabs: no reconnection. A sign-out elsewhere revoked the refresh
@@ -174,7 +190,11 @@ export const realtimeMachine = setup({
     },
     closed: {
       on: {
-        'realtime.token': { guard: 'newToken', target: 'online', actions: ['rememberToken', assign({ closedMessage: null })] },
+        'realtime.token': {
+          guard: 'newToken',
+          target: 'online',
+          actions: ['rememberToken', assign({ closedMessage: null, rejections: 0 })],
+        },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
       },
     },
