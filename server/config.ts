@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   /** postgres://… selects PostgreSQL; unset means a SQLite file in dataDir. */
   databaseUrl: string | null;
+  /** SQLite's `synchronous` (SQLITE_SYNCHRONOUS): NORMAL survives a crash of the process, FULL also power loss. */
+  sqliteSynchronous: SqliteSynchronous;
   /** HS256 secret for access tokens; generated into dataDir on first start when unset. */
   jwtSecret: string | null;
   accessTokenTtlSec: number;
@@ -66,6 +68,14 @@ const originList = (v: string | null): string[] =>
       }
     });
 
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+const synchronousSetting = (v: string | null): SqliteSynchronous => {
+  const s = (v ?? 'NORMAL').toUpperCase();
+  if (s !== 'NORMAL' && s !== 'FULL') throw new Error(`Invalid SQLITE_SYNCHRONOUS (want FULL or NORMAL): ${v}`);
+  return s;
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const config: Config = {
@@ -73,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
+    sqliteSynchronous: synchronousSetting(str(env.SQLITE_SYNCHRONOUS)),
     jwtSecret: str(env.JWT_SECRET),
     accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),

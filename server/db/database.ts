@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { migrations } from './migrations';
@@ -39,8 +39,11 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
-    file.pragma('synchronous = NORMAL');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }), log });
+    // NORMAL: a commit is in the WAL file before the answer, so a crash of the process loses nothing; only
+    // losing power (or the OS) can drop the last commits. FULL syncs the WAL on every commit and keeps those
+    // too (README, "Durability"; bench:messages measures both).
+    file.pragma(`synchronous = ${config.sqliteSynchronous}`);
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: reusingStatements(file) }), log });
   }
   queriesRun.set(db, counter);
   const migrator = new Migrator({
@@ -53,6 +56,32 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     throw error;
   }
   return { db, dialect };
+}
+
+/** How many compiled statements to keep: every query shape the app has, with room for IN lists of many lengths. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely asks better-sqlite3 to prepare (compile) every query anew, which was 13 % of the send path's CPU.
+ * Statements are reusable, and the driver runs one query at a time on its single connection, so the most
+ * recently used ones are kept by SQL text.
+ */
+function reusingStatements(file: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sql) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        cache.delete(sql);
+      } else {
+        stmt = file.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+  };
 }
 
 /** True when err is a unique-constraint violation on either database. */
