@@ -155,7 +155,6 @@ async function seedHistory(srv: TestServer, conversationId: string, me: E2EUser,
       .values(read.slice(i, i + 500).map((r) => ({ message_id: r.id, user_id: me.user.id, conversation_id: conversationId, status: 'READ', created_at: r.created_at })))
       .execute();
   }
-  await db.updateTable('conversations').set({ last_message_at: rows[rows.length - 1].created_at }).where('id', '=', conversationId).execute();
   return rows[rows.length - 1].id;
 }
 

@@ -1,9 +1,68 @@
-// Builds ConversationEntry objects for one user: a fixed number of queries for any number of
-// conversations (conversations, participants, latest messages, unread counts, then one message batch).
+// Builds ConversationEntry objects for one user in a fixed number of queries, whatever the number of
+// conversations: one for the conversations with their latest visible message and unread count (newest
+// activity first), one for the participants' public columns (each person once; who is in which conversation
+// comes from the membership cache, in joining order), then the latest messages' receipts (and attachments or
+// quotes only when one of them has some).
 import type { ConversationEntry } from '../../src/contract/entities';
 import type { AppContext } from '../context';
-import { toMessages } from '../messages/message-view';
-import { toPublicUser } from '../users/user-view';
+import type { Database } from '../db/database';
+import { preparedQuery } from '../db/prepared';
+import { type MessageRow, toMessages } from '../messages/message-view';
+import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
+import { membersOfMany } from './membership';
+
+/** A user's conversations with their latest visible message and unread count (or just `onlyId`). */
+function conversationsQuery(db: Database, userId: string, onlyId?: string) {
+  return db
+    .selectFrom('conversation_members as me')
+    .innerJoin('conversations as c', 'c.id', 'me.conversation_id')
+    // The latest visible message: one backward probe of (conversation_id, seq), never a scan of the history.
+    .leftJoin('messages as m', (j) =>
+      j.on('m.seq', '=', (eb) =>
+        eb
+          .selectFrom('messages as l')
+          .select((x) => x.fn.max('l.seq').as('s'))
+          .whereRef('l.conversation_id', '=', 'c.id')
+          .where('l.deleted_at', 'is', null),
+      ),
+    )
+    .select([
+      'c.id',
+      'c.title',
+      'c.is_group',
+      'c.created_at',
+      'm.seq as m_seq',
+      'm.id as m_id',
+      'm.sender_id as m_sender_id',
+      'm.type as m_type',
+      'm.content as m_content',
+      'm.reply_to_id as m_reply_to_id',
+      'm.client_message_id as m_client_message_id',
+      'm.created_at as m_created_at',
+      // Unread = messages from others − the user's receipts: receipts exist only for visible messages of
+      // others (see receipts.routes.ts), so two index-only counts give it without a probe per message.
+      (eb) =>
+        eb
+          .selectFrom('messages as u')
+          .select((x) => x.fn.countAll<number | string>().as('n'))
+          .whereRef('u.conversation_id', '=', 'c.id')
+          .where('u.deleted_at', 'is', null)
+          .where('u.sender_id', '!=', userId)
+          .as('from_others'),
+      (eb) =>
+        eb
+          .selectFrom('receipts as r')
+          .select((x) => x.fn.countAll<number | string>().as('n'))
+          .where('r.user_id', '=', userId)
+          .whereRef('r.conversation_id', '=', 'c.id')
+          .as('read'),
+    ])
+    .where('me.user_id', '=', userId)
+    .$if(onlyId !== undefined, (q) => q.where('me.conversation_id', '=', onlyId as string));
+}
+
+const allConversations = preparedQuery(1, (db, userId) => conversationsQuery(db, userId));
+const oneConversation = preparedQuery(2, (db, userId, id) => conversationsQuery(db, userId, id));
 
 /** The caller's conversations (or just `onlyId`), newest activity first. */
 export async function loadConversationEntries(
@@ -12,85 +71,70 @@ export async function loadConversationEntries(
   onlyId?: string,
 ): Promise<ConversationEntry[]> {
   const { db } = ctx;
-  const mine = db
-    .selectFrom('conversation_members')
-    .select('conversation_id')
-    .where('user_id', '=', userId)
-    .$if(Boolean(onlyId), (q) => q.where('conversation_id', '=', onlyId as string));
+  const { rows } = onlyId === undefined ? await allConversations(db, userId) : await oneConversation(db, userId, onlyId);
+  // Newest activity first (50 rows sort faster here than in a temporary B-tree).
+  const activity = (r: (typeof rows)[number]) => r.m_created_at ?? r.created_at;
+  rows.sort((a, b) => (activity(a) < activity(b) ? 1 : activity(a) > activity(b) ? -1 : 0));
 
-  const [conversations, participants, latest, unread] = await Promise.all([
-    db.selectFrom('conversations').selectAll().where('id', 'in', mine).execute(),
-    db
-      .selectFrom('conversation_members as cm')
-      .innerJoin('users as u', 'u.id', 'cm.user_id')
-      .selectAll('u')
-      .select(['cm.conversation_id as member_of', 'cm.joined_at'])
-      .where('cm.conversation_id', 'in', mine)
-      .orderBy('cm.joined_at')
-      .orderBy('u.id')
-      .execute(),
-    // The latest visible message per conversation: one backward probe of (conversation_id, seq) per
-    // membership, then primary-key lookups; never a scan of the histories.
-    db
-      .selectFrom('messages')
-      .selectAll()
-      .where('seq', 'in', (eb) =>
-        eb
-          .selectFrom('conversation_members as cm')
-          .select((e) =>
-            e
-              .selectFrom('messages as m2')
-              .select((x) => x.fn.max('m2.seq').as('s'))
-              .whereRef('m2.conversation_id', '=', 'cm.conversation_id')
-              .where('m2.deleted_at', 'is', null)
-              .as('latest'),
-          )
-          .where('cm.user_id', '=', userId)
-          .$if(Boolean(onlyId), (q) => q.where('cm.conversation_id', '=', onlyId as string)),
-      )
-      .execute(),
-    db
-      .selectFrom('messages as m')
-      .leftJoin('receipts as r', (j) => j.onRef('r.message_id', '=', 'm.id').on('r.user_id', '=', userId))
-      .select(['m.conversation_id', (eb) => eb.fn.count<number | string>('m.id').as('n')])
-      .where('m.conversation_id', 'in', mine)
-      .where('m.sender_id', '!=', userId)
-      .where('m.deleted_at', 'is', null)
-      .where('r.message_id', 'is', null)
-      .groupBy('m.conversation_id')
-      .execute(),
+  // Participants: members in joining order (fixed at creation, so kept in memory), each person read once.
+  const members = await membersOfMany(
+    db,
+    rows.map((r) => r.id),
+  );
+  const people = [...new Set([...members.values()].flat())];
+  const [users, latestBy] = await Promise.all([
+    people.length ? db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', 'in', people).execute() : [],
+    latestMessages(ctx, rows),
   ]);
-
-  const messages = await toMessages(db, latest);
-  const latestBy = new Map(messages.map((m) => [m.conversationId, m]));
-  const unreadBy = new Map(unread.map((u) => [u.conversation_id, Number(u.n)]));
   const online = (id: string) => ctx.realtime.isOnline(id);
-  const participantsBy = new Map<string, { user: ReturnType<typeof toPublicUser> }[]>();
-  for (const p of participants) {
-    const list = participantsBy.get(p.member_of) ?? [];
-    list.push({ user: toPublicUser(p, online) });
-    participantsBy.set(p.member_of, list);
-  }
+  const userById = new Map(users.map((u) => [u.id, { user: toPublicUser(u, online) }]));
 
-  const entries = conversations.map((c) => {
+  return rows.map((c) => {
     const last = latestBy.get(c.id);
-    const people = participantsBy.get(c.id) ?? [];
+    const participants = (members.get(c.id) ?? []).flatMap((id) => userById.get(id) ?? []);
     return {
-      sortKey: last?.createdAt ?? c.created_at,
-      entry: {
-        conversation: {
-          id: c.id,
-          title: c.title,
-          isGroup: c.is_group === 1 || people.length > 2,
-          participants: people,
-          messages: last ? [last] : [],
-        },
-        unreadCount: unreadBy.get(c.id) ?? 0,
+      conversation: {
+        id: c.id,
+        title: c.title,
+        isGroup: c.is_group === 1 || participants.length > 2,
+        participants,
+        messages: last ? [last] : [],
       },
+      unreadCount: Math.max(0, Number(c.from_others ?? 0) - Number(c.read ?? 0)),
     };
   });
-  entries.sort((a, b) => (a.sortKey < b.sortKey ? 1 : a.sortKey > b.sortKey ? -1 : 0));
-  return entries.map((e) => e.entry);
+}
+
+type ListRow = {
+  id: string;
+  m_seq: number | null;
+  m_id: string | null;
+  m_sender_id: string | null;
+  m_type: string | null;
+  m_content: string | null;
+  m_reply_to_id: string | null;
+  m_client_message_id: string | null;
+  m_created_at: string | null;
+};
+
+async function latestMessages(ctx: AppContext, rows: ListRow[]) {
+  const latestRows: MessageRow[] = [];
+  for (const r of rows) {
+    if (r.m_id === null || r.m_seq === null) continue;
+    latestRows.push({
+      seq: r.m_seq,
+      id: r.m_id,
+      conversation_id: r.id,
+      sender_id: r.m_sender_id as string,
+      type: r.m_type as string,
+      content: r.m_content as string,
+      reply_to_id: r.m_reply_to_id,
+      client_message_id: r.m_client_message_id,
+      created_at: r.m_created_at as string,
+      deleted_at: null,
+    });
+  }
+  return new Map((await toMessages(ctx.db, latestRows)).map((m) => [m.conversationId, m]));
 }
 
 export async function loadConversation(ctx: AppContext, userId: string, conversationId: string) {

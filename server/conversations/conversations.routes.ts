@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/database';
 import { type Authenticate, contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { loadConversation, loadConversationEntries } from './conversation-view';
+import { rememberMembers } from './membership';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
@@ -44,7 +45,6 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext, authe
           direct_key: fields.directKey,
           created_by: creator,
           created_at: now,
-          last_message_at: null,
         })
         .execute();
       await trx
@@ -52,6 +52,7 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext, authe
         .values(members.map((user_id) => ({ conversation_id: id, user_id, joined_at: now })))
         .execute();
     });
+    rememberMembers(db, id, members);
   }
 
   async function announce(userId: string, conversationId: string, members: string[]): Promise<Conversation> {

@@ -55,7 +55,6 @@ export interface ConversationsTable {
   direct_key: string | null;
   created_by: string;
   created_at: string;
-  last_message_at: string | null;
 }
 
 export interface ConversationMembersTable {

@@ -1,11 +1,43 @@
-// Turns message rows into the contract's Message shape. Works on a batch: three queries whatever the
-// number of messages (replies, attachments, receipts), so lists never query per message.
-import type { Message, MessageType } from '../../src/contract/entities';
+// Turns message rows into the contract's Message shape. Works on a batch: at most three queries whatever the
+// number of messages (receipts; quotes and attachments only when a message has some), so lists never query
+// per message.
+import type { Attachment, Message, MessageType } from '../../src/contract/entities';
 import type { Database } from '../db/database';
-import type { MessagesTable } from '../db/schema';
+import type { MessagesTable, UploadsTable } from '../db/schema';
 import type { Selectable } from 'kysely';
 
 export type MessageRow = Selectable<MessagesTable>;
+export type AttachedUpload = Pick<UploadsTable, 'url' | 'kind' | 'original_name' | 'size' | 'width' | 'height'>;
+
+export const toAttachment = (u: AttachedUpload): Attachment => ({
+  url: u.url,
+  type: u.kind === 'IMAGE' ? 'IMAGE' : 'FILE',
+  name: u.original_name,
+  size: Number(u.size),
+  width: u.width,
+  height: u.height,
+});
+
+/** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
+export function freshMessage(
+  row: Omit<MessageRow, 'seq'>,
+  replyTo: { id: string; content: string } | null,
+  uploads: AttachedUpload[],
+): Message {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    senderId: row.sender_id,
+    type: row.type as MessageType,
+    content: row.content,
+    createdAt: row.created_at,
+    deletedAt: row.deleted_at,
+    clientMessageId: row.client_message_id,
+    replyTo,
+    attachments: uploads.map(toAttachment),
+    receipts: [],
+  };
+}
 
 /** What a quote of a deleted message shows instead of its text. */
 export const DELETED_REPLY_TEXT = 'Сообщение удалено';
@@ -14,18 +46,22 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
+  // TEXT messages never carry attachments (the send route refuses them).
+  const withFiles = rows.filter((r) => r.type !== 'TEXT').map((r) => r.id);
   const [replies, attachments, receipts] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
-    db
-      .selectFrom('message_attachments as a')
-      .innerJoin('uploads as u', 'u.id', 'a.upload_id')
-      .select(['a.message_id', 'a.position', 'u.url', 'u.kind', 'u.original_name', 'u.size', 'u.width', 'u.height'])
-      .where('a.message_id', 'in', ids)
-      .orderBy('a.message_id')
-      .orderBy('a.position')
-      .execute(),
+    withFiles.length
+      ? db
+          .selectFrom('message_attachments as a')
+          .innerJoin('uploads as u', 'u.id', 'a.upload_id')
+          .select(['a.message_id', 'a.position', 'u.url', 'u.kind', 'u.original_name', 'u.size', 'u.width', 'u.height'])
+          .where('a.message_id', 'in', withFiles)
+          .orderBy('a.message_id')
+          .orderBy('a.position')
+          .execute()
+      : Promise.resolve([]),
     db
       .selectFrom('receipts')
       .select(['message_id', 'user_id', 'status'])
@@ -36,7 +72,11 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   const replyById = new Map(replies.map((r) => [r.id, r]));
   const group = <T extends { message_id: string }>(list: T[]) => {
     const m = new Map<string, T[]>();
-    for (const x of list) m.set(x.message_id, [...(m.get(x.message_id) ?? []), x]);
+    for (const x of list) {
+      const l = m.get(x.message_id);
+      if (l) l.push(x);
+      else m.set(x.message_id, [x]);
+    }
     return m;
   };
   const attachmentsBy = group(attachments);
@@ -53,14 +93,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       deletedAt: r.deleted_at,
       clientMessageId: r.client_message_id,
       replyTo: reply ? { id: reply.id, content: reply.deleted_at ? DELETED_REPLY_TEXT : reply.content } : null,
-      attachments: (attachmentsBy.get(r.id) ?? []).map((a) => ({
-        url: a.url,
-        type: a.kind === 'IMAGE' ? ('IMAGE' as const) : ('FILE' as const),
-        name: a.original_name,
-        size: Number(a.size),
-        width: a.width,
-        height: a.height,
-      })),
+      attachments: (attachmentsBy.get(r.id) ?? []).map(toAttachment),
       receipts: (receiptsBy.get(r.id) ?? []).map((x) => ({ userId: x.user_id, status: x.status as 'READ' })),
     };
   });

@@ -1,15 +1,19 @@
 // Message history, sending and deleting. A message is committed before the answer and before any event.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Message } from '../../src/contract/entities';
 import type { AppContext } from '../context';
+import type { SendBody } from '../../src/contract/api';
 import { membersFor, requireMember } from '../conversations/membership';
-import { isUniqueViolation } from '../db/database';
 import { type Authenticate, contractRoute } from '../http/contract-route';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
-import { toMessages } from './message-view';
+import { createMessageWriter } from './message-writer';
+import { freshMessage, toMessages } from './message-view';
 
 const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
+
+type SendInput = z.output<typeof SendBody>;
 
 /** '/uploads/x.png' or 'https://host/uploads/x.png' → '/uploads/x.png' (the stored url). */
 function uploadPath(url: string): string {
@@ -51,104 +55,118 @@ export function messagesRoutes(app: FastifyInstance, ctx: AppContext, authentica
     return { messages: await toMessages(db, page), hasMore };
   });
 
-  async function existingByClientId(userId: string, clientMessageId: string, conversationId: string) {
+  const writer = createMessageWriter(db);
+
+  /** The sender's message with this clientMessageId, if any. */
+  async function firstWithClientId(userId: string, clientMessageId: string): Promise<Message | undefined> {
     const row = await db
       .selectFrom('messages')
       .selectAll()
       .where('sender_id', '=', userId)
       .where('client_message_id', '=', clientMessageId)
       .executeTakeFirst();
-    if (row && row.conversation_id !== conversationId) {
-      throw conflict('clientMessageId уже использован для другой беседы');
-    }
-    return row;
+    return row ? (await toMessages(db, [row]))[0] : undefined;
   }
 
-  contractRoute(app, authenticate, 'send', async ({ userId, body }) => {
-    const members = await membersFor(db, body.conversationId, userId);
-    if (body.clientMessageId) {
-      const first = await existingByClientId(userId, body.clientMessageId, body.conversationId);
-      if (first) return { message: (await toMessages(db, [first]))[0] };
-    }
+  /**
+   * A repeated clientMessageId: the same message again (a retry) is answered with the first one; anything
+   * else under that id is refused with 409, as payment APIs do, so a client bug cannot silently lose a text.
+   */
+  function answerRetry(first: Message, body: SendInput, content: string, paths: string[]): { message: Message } {
+    if (first.conversationId !== body.conversationId) throw conflict('clientMessageId уже использован для другой беседы');
+    const same =
+      first.type === body.type &&
+      first.content === content &&
+      (first.replyTo?.id ?? null) === (body.replyToId ?? null) &&
+      first.attachments.length === paths.length &&
+      first.attachments.every((a, i) => uploadPath(a.url) === paths[i]);
+    if (!same) throw conflict('clientMessageId уже использован для другого сообщения');
+    return { message: first };
+  }
 
-    const content = body.content.trim();
+  /** Checks a send against the database: the quoted message, the attached uploads. */
+  async function resolveReferences(userId: string, body: SendInput, paths: string[]) {
     const attachments = body.attachments ?? [];
-    if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
-    if (body.type === 'TEXT' && attachments.length) throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
-    if (body.type !== 'TEXT' && attachments.length === 0) throw badRequest('Прикрепите хотя бы один файл');
-
+    let replyTo: { id: string; content: string } | null = null;
     if (body.replyToId) {
       const original = await visibleMessage(body.replyToId);
       if (!original || original.conversation_id !== body.conversationId) {
         throw badRequest('Ответить можно только на сообщение из этой беседы');
       }
+      replyTo = { id: original.id, content: original.content };
     }
-
-    const paths = attachments.map((a) => uploadPath(a.url));
     const uploads = paths.length
       ? await db
           .selectFrom('uploads')
-          .select(['id', 'url', 'kind'])
+          .select(['id', 'url', 'kind', 'original_name', 'size', 'width', 'height'])
           .where('url', 'in', paths)
           .where('owner_id', '=', userId)
           .execute()
       : [];
     const uploadByUrl = new Map(uploads.map((u) => [u.url, u]));
-    const uploadIds = paths.map((p, i) => {
+    const ordered = paths.map((p, i) => {
       const u = uploadByUrl.get(p);
       if (!u) throw badRequest('Вложение должно быть вашим загруженным файлом');
-      if (attachments[i].type === 'IMAGE' && u.kind !== 'IMAGE') throw badRequest('Вложение не является изображением');
-      return u.id;
+      if (attachments[i]?.type === 'IMAGE' && u.kind !== 'IMAGE') throw badRequest('Вложение не является изображением');
+      return u;
     });
     if (body.type === 'IMAGE' && uploads.some((u) => u.kind !== 'IMAGE')) {
       throw badRequest('Сообщение типа IMAGE может содержать только изображения');
     }
+    return { replyTo, uploads: ordered };
+  }
 
-    const now = new Date().toISOString();
-    const id = randomUUID();
+  // The common send is one membership lookup in memory and one INSERT in a shared transaction: the
+  // idempotency check is the unique index, and the answer is built from what was written.
+  contractRoute(app, authenticate, 'send', async ({ userId, body }) => {
+    const members = await membersFor(db, body.conversationId, userId);
+    const content = body.content.trim();
+    const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
+    const retry = async () => {
+      const first = body.clientMessageId ? await firstWithClientId(userId, body.clientMessageId) : undefined;
+      return first && answerRetry(first, body, content, paths);
+    };
+
+    let refs: Awaited<ReturnType<typeof resolveReferences>>;
     try {
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('messages')
-          .values({
-            id,
-            conversation_id: body.conversationId,
-            sender_id: userId,
-            type: body.type,
-            content,
-            reply_to_id: body.replyToId ?? null,
-            client_message_id: body.clientMessageId ?? null,
-            created_at: now,
-            deleted_at: null,
-          })
-          .execute();
-        if (uploadIds.length) {
-          await trx
-            .insertInto('message_attachments')
-            .values(uploadIds.map((upload_id, position) => ({ message_id: id, position, upload_id })))
-            .execute();
-        }
-        await trx.updateTable('conversations').set({ last_message_at: now }).where('id', '=', body.conversationId).execute();
-      });
+      if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
+      if (body.type === 'TEXT' && paths.length) throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
+      if (body.type !== 'TEXT' && paths.length === 0) throw badRequest('Прикрепите хотя бы один файл');
+      refs = await resolveReferences(userId, body, paths);
     } catch (err) {
-      // A concurrent retry with the same clientMessageId won the race: answer with its message.
-      if (body.clientMessageId && isUniqueViolation(err)) {
-        const first = await existingByClientId(userId, body.clientMessageId, body.conversationId);
-        if (first) return { message: (await toMessages(db, [first]))[0] };
-      }
+      // A retry is answered with the first message even if, say, the quoted message was deleted since.
+      const answer = await retry();
+      if (answer) return answer;
       throw err;
     }
 
-    const row = await db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const [message] = await toMessages(db, [row]);
+    const row = {
+      id: randomUUID(),
+      conversation_id: body.conversationId,
+      sender_id: userId,
+      type: body.type,
+      content,
+      reply_to_id: body.replyToId ?? null,
+      client_message_id: body.clientMessageId ?? null,
+      created_at: new Date().toISOString(),
+      deleted_at: null,
+    };
+    const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id) });
+    if (outcome === 'duplicate') {
+      const answer = await retry();
+      if (!answer) throw new Error('clientMessageId conflict without a stored message');
+      return answer;
+    }
+    const message = freshMessage(row, refs.replyTo, refs.uploads);
     publishNew(message, members);
     return { message };
   });
 
-  function publishNew(message: Message, members: string[]): void {
+  /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
+  function publishNew(message: Message, members: readonly string[]): void {
     ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
     const others = members.filter((m) => m !== message.senderId);
-    ctx.realtime.toUsers(others, 'message:notify', { conversationId: message.conversationId, message });
+    ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
   }
 
   contractRoute(app, authenticate, 'deleteMessage', async ({ userId, body }) => {
@@ -158,12 +176,14 @@ export function messagesRoutes(app: FastifyInstance, ctx: AppContext, authentica
       throw notFound(MESSAGE_NOT_FOUND);
     });
     if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
-    await db
+    const { numUpdatedRows } = await db
       .updateTable('messages')
       .set({ deleted_at: new Date().toISOString() })
       .where('id', '=', row.id)
       .where('deleted_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    // Receipts exist only for visible messages (the unread count relies on it); a deleted one is read by no one.
+    if (numUpdatedRows > 0n) await db.deleteFrom('receipts').where('message_id', '=', row.id).execute();
     ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
     return { ok: true as const };
   });

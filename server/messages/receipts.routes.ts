@@ -3,37 +3,45 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { membersFor } from '../conversations/membership';
-import type { Database } from '../db/database';
 import { type Authenticate, contractRoute } from '../http/contract-route';
 import { notFound } from '../http/errors';
 
 type Status = 'READ';
 
-/** Stores READ receipts for messages not yet read by userId; returns the ids that were new. */
-async function storeReceipts(db: Database, userId: string, conversationId: string, ids: string[], status: Status) {
+/**
+ * Stores READ receipts of userId for those of `ids` that are visible messages of someone else in the
+ * conversation; returns the ids that were new. The condition is part of the INSERT, so a receipt never
+ * outlives a deletion that raced with it (on PostgreSQL the messages are read FOR SHARE, so a concurrent
+ * deletion waits or is seen): the unread count (conversation-view.ts) relies on receipts existing only for
+ * visible messages of others.
+ */
+async function storeReceipts(ctx: AppContext, userId: string, conversationId: string, ids: string[], status: Status) {
   if (ids.length === 0) return [];
-  const already = await db
-    .selectFrom('receipts')
-    .select('message_id')
-    .where('user_id', '=', userId)
-    .where('message_id', 'in', ids)
-    .execute();
-  const have = new Set(already.map((r) => r.message_id));
-  const fresh = ids.filter((id) => !have.has(id));
-  if (fresh.length === 0) return [];
   const now = new Date().toISOString();
-  await db
+  const rows = await ctx.db
     .insertInto('receipts')
-    .values(fresh.map((message_id) => ({ message_id, user_id: userId, conversation_id: conversationId, status, created_at: now })))
+    .columns(['message_id', 'user_id', 'conversation_id', 'status', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('messages')
+        .select((x) => ['id', x.val(userId).as('user_id'), 'conversation_id', x.val(status).as('status'), x.val(now).as('created_at')])
+        .where('id', 'in', ids)
+        .where('conversation_id', '=', conversationId)
+        .where('sender_id', '!=', userId)
+        .where('deleted_at', 'is', null)
+        .$if(ctx.dialect === 'postgres', (q) => q.forShare()),
+    )
     .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
+    .returning('message_id')
     .execute();
-  return fresh;
+  const fresh = new Set(rows.map((r) => r.message_id));
+  return ids.filter((id) => fresh.has(id));
 }
 
 export function receiptsRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
   const { db } = ctx;
 
-  async function announce(userId: string, conversationId: string, members: string[], messageIds: string[]) {
+  async function announce(userId: string, conversationId: string, members: readonly string[], messageIds: string[]) {
     if (messageIds.length === 0) return;
     ctx.realtime.toUsers(members, 'receipts:update', { conversationId, userId, messageIds, status: 'READ' });
   }
@@ -57,7 +65,7 @@ export function receiptsRoutes(app: FastifyInstance, ctx: AppContext, authentica
       byConversation.set(r.conversation_id, [...(byConversation.get(r.conversation_id) ?? []), r.id]);
     }
     for (const [conversationId, messageIds] of byConversation) {
-      const fresh = await storeReceipts(db, userId, conversationId, messageIds, body.status);
+      const fresh = await storeReceipts(ctx, userId, conversationId, messageIds, body.status);
       if (fresh.length) await announce(userId, conversationId, await membersFor(db, conversationId, userId), fresh);
     }
     return { ok: true as const };
@@ -79,7 +87,7 @@ export function receiptsRoutes(app: FastifyInstance, ctx: AppContext, authentica
     // Chunks keep the statement under SQLite's variable limit for very long unread histories.
     const fresh: string[] = [];
     for (let i = 0; i < ids.length; i += 500) {
-      fresh.push(...(await storeReceipts(db, userId, body.conversationId, ids.slice(i, i + 500), 'READ')));
+      fresh.push(...(await storeReceipts(ctx, userId, body.conversationId, ids.slice(i, i + 500), 'READ')));
     }
     await announce(userId, body.conversationId, members, fresh);
     return { ok: true as const };

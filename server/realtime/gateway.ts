@@ -73,6 +73,9 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     toUser: (userId, event, payload) => emitTo([userRoom(userId)], event, payload),
     toUsers: (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload),
     toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
+    toUsersOutside: (userIds, conversationId, event, payload) => {
+      if (userIds.length) io.to([...new Set(userIds)].map(userRoom)).except(conversationRoom(conversationId)).emit(event, payload);
+    },
     isOnline: (userId) => presence.isOnline(userId),
   };
 

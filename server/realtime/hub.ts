@@ -4,9 +4,19 @@ import type { ServerEvent, ServerEventName } from '../../src/contract/events';
 
 export interface RealtimeHub {
   toUser<K extends ServerEventName>(userId: string, event: K, payload: ServerEvent<K>): void;
-  toUsers<K extends ServerEventName>(userIds: string[], event: K, payload: ServerEvent<K>): void;
+  toUsers<K extends ServerEventName>(userIds: readonly string[], event: K, payload: ServerEvent<K>): void;
   /** Sockets that joined the conversation (conversation:join, after a membership check). */
   toConversation<K extends ServerEventName>(conversationId: string, event: K, payload: ServerEvent<K>): void;
+  /**
+   * The users' sockets that have not joined the conversation: with toConversation, every socket gets one
+   * frame (a joined socket is skipped here, whichever server process holds it).
+   */
+  toUsersOutside<K extends ServerEventName>(
+    userIds: readonly string[],
+    conversationId: string,
+    event: K,
+    payload: ServerEvent<K>,
+  ): void;
   /** Whether the user has at least one connected socket (across all server processes). */
   isOnline(userId: string): boolean;
 }
@@ -16,6 +26,7 @@ export const silentHub: RealtimeHub = {
   toUser: () => {},
   toUsers: () => {},
   toConversation: () => {},
+  toUsersOutside: () => {},
   isOnline: () => false,
 };
 

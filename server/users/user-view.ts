@@ -7,7 +7,11 @@ export type UserRow = UsersTable;
 /** What others see: the chosen status while the user is connected, else OFFLINE (OFFLINE chosen = invisible). */
 export type PresenceLookup = (userId: string) => boolean;
 
-export function toPublicUser(row: UserRow, isOnline: PresenceLookup): PublicUser {
+/** The columns a PublicUser is made of: lists select only these (never password hashes or e-mails). */
+export const PUBLIC_USER_COLUMNS = ['id', 'username', 'display_name', 'avatar_url', 'status', 'last_seen_at', 'eblid', 'bio'] as const;
+export type PublicUserRow = Pick<UserRow, (typeof PUBLIC_USER_COLUMNS)[number]>;
+
+export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): PublicUser {
   return {
     id: row.id,
     username: row.username,

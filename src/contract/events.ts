@@ -33,7 +33,9 @@ const CallPeer = z.object({ id: Id, name: z.string() });
 /**
  * Who receives what (the server sends each event to user rooms, i.e. every tab of a user, unless noted):
  * - message:new — sockets that joined the conversation (conversation:join), the sender's included.
- * - message:notify — every member except the sender, joined or not (unread badge, sound).
+ * - message:notify — the other members' sockets that have NOT joined it (unread badge, sound). Each socket gets
+ *   one frame per message: a joined socket gets message:new only, never both. Clients may still treat the two
+ *   alike and deduplicate by message id.
  * - message:deleted, receipts:update — every member, the actor's own tabs included.
  * - conversations:new — every member of the new conversation, the creator's tabs included.
  * - conversation:typing, call:* — the other members; call:accepted and call:declined also reach the actor's

@@ -51,14 +51,22 @@ describe.skipIf(!available)('two servers behind Redis', () => {
 
   it('delivers a message sent through one server to a socket on the other', async () => {
     const bobOnTwo = await connect(two.url, bob.accessToken);
+    const bobElsewhere = await connect(two.url, bob.accessToken);
     expect(await ack(bobOnTwo, 'conversation:join', conv)).toEqual({ ok: true });
     const live = next(bobOnTwo, 'message:new');
-    const notify = next(bobOnTwo, 'message:notify');
+    const notify = next(bobElsewhere, 'message:notify');
+    // The joined socket gets message:new only (the room exception crosses Redis too).
+    const extra = next(bobOnTwo, 'message:notify', () => true, 1000).then(
+      () => 'notified twice',
+      () => 'once',
+    );
     const sent = await api1.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'через Redis' }, alice.accessToken);
     expect(sent.status).toBe(200);
     expect((await live).message.id).toBe(sent.body.message.id);
-    expect((await notify).conversationId).toBe(conv);
+    expect((await notify).message.id).toBe(sent.body.message.id);
+    expect(await extra).toBe('once');
     bobOnTwo.disconnect();
+    bobElsewhere.disconnect();
   });
 
   it('relays typing and calls across servers', async () => {

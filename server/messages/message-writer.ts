@@ -1,0 +1,113 @@
+// Stores new messages with group commit: the sends that reach this point while a transaction is running (or
+// in the same event-loop turn) are written together in the next one, so one commit (one WAL sync, one
+// PostgreSQL round of BEGIN/COMMIT) serves many messages under load and a lone send still gets its own at
+// once. Nobody is answered before the transaction holding their message has committed. The idempotency check
+// is the unique index on (sender_id, client_message_id): a repeated clientMessageId inserts nothing and the
+// caller is told it was a duplicate.
+import type { Insertable } from 'kysely';
+import type { Database } from '../db/database';
+import { preparedQuery } from '../db/prepared';
+import type { MessagesTable } from '../db/schema';
+
+export interface NewMessage {
+  row: Insertable<MessagesTable> & { id: string; conversation_id: string; created_at: string };
+  /** Upload ids in attachment order. */
+  uploadIds: string[];
+}
+
+/** 'stored', or 'duplicate' when the sender already has a message with this clientMessageId. */
+export type WriteOutcome = 'stored' | 'duplicate';
+
+export interface MessageWriter {
+  write(message: NewMessage): Promise<WriteOutcome>;
+  /** Resolves when nothing is queued or being written (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+interface Pending {
+  message: NewMessage;
+  resolve(outcome: WriteOutcome): void;
+  reject(err: unknown): void;
+}
+
+const MESSAGE_COLUMNS = [
+  'id',
+  'conversation_id',
+  'sender_id',
+  'type',
+  'content',
+  'reply_to_id',
+  'client_message_id',
+  'created_at',
+  'deleted_at',
+] as const;
+
+/** INSERT … ON CONFLICT (sender_id, client_message_id) DO NOTHING, compiled once (the hot statement of a send). */
+const insertMessage = preparedQuery(MESSAGE_COLUMNS.length, (db, ...values) =>
+  db
+    .insertInto('messages')
+    .values(Object.fromEntries(MESSAGE_COLUMNS.map((c, i) => [c, values[i]])) as Insertable<MessagesTable>)
+    .onConflict((oc) => oc.columns(['sender_id', 'client_message_id']).doNothing()),
+);
+
+async function writeAll(db: Database, messages: NewMessage[]): Promise<WriteOutcome[]> {
+  const outcomes: WriteOutcome[] = [];
+  for (const { row, uploadIds } of messages) {
+    const res = await insertMessage(db, ...MESSAGE_COLUMNS.map((c) => (row[c] ?? null) as string | null));
+    if (Number(res.numAffectedRows ?? 0) === 0) {
+      outcomes.push('duplicate');
+      continue;
+    }
+    outcomes.push('stored');
+    if (uploadIds.length) {
+      await db
+        .insertInto('message_attachments')
+        .values(uploadIds.map((upload_id, position) => ({ message_id: row.id, position, upload_id })))
+        .execute();
+    }
+  }
+  return outcomes;
+}
+
+export function createMessageWriter(db: Database): MessageWriter {
+  let queue: Pending[] = [];
+  let running: Promise<void> | null = null;
+
+  async function commit(batch: Pending[]): Promise<void> {
+    try {
+      const outcomes = await db.transaction().execute((trx) => writeAll(trx, batch.map((p) => p.message)));
+      for (const [i, p] of batch.entries()) p.resolve(outcomes[i] as WriteOutcome);
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]?.reject(err);
+        return;
+      }
+      // The whole batch rolled back; one bad message must not fail the others: write each on its own.
+      for (const p of batch) await commit([p]);
+    }
+  }
+
+  function drain(): void {
+    running = (async () => {
+      while (queue.length) {
+        const batch = queue;
+        queue = [];
+        await commit(batch);
+      }
+      running = null;
+    })();
+  }
+
+  return {
+    write(message) {
+      return new Promise<WriteOutcome>((resolve, reject) => {
+        queue.push({ message, resolve, reject });
+        // Sends parsed in this turn join the batch; a running transaction picks up what queues meanwhile.
+        if (!running && queue.length === 1) setImmediate(() => running ?? drain());
+      });
+    },
+    async idle() {
+      while (running || queue.length) await (running ?? new Promise((r) => setImmediate(r)));
+    },
+  };
+}
