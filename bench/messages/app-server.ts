@@ -1,15 +1,13 @@
 // The app under test: the real server (createServer, as `npm start` builds it, at the default log level) on
-// a fresh SQLite file, or on PostgreSQL with BENCH_DATABASE_URL. Users, conversations and the list user's
-// history are written straight into the database (signing in 900 users through argon2 would take minutes);
-// tokens come from the server's own signer. Run by bench/messages/run.ts in a child process on its own core.
-import { randomUUID } from 'node:crypto';
+// a fresh SQLite file, or on PostgreSQL with BENCH_DATABASE_URL, seeded by seed-app.ts. Run by
+// bench/messages/run.ts in a child process on its own core.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../server/app';
-import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import { loadConfig } from '../../server/config';
-import { answerRunner, type BenchUser, type Fixture, type SeedSpec } from './fixture';
+import { answerRunner, type SeedSpec } from './fixture';
+import { seedApp } from './seed-app';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-messages-'));
 const config = loadConfig(process.env, {
@@ -21,110 +19,7 @@ const config = loadConfig(process.env, {
 });
 const server = await createServer(config);
 await server.app.listen({ port: 0, host: '127.0.0.1' });
-const { db, accessTokens } = server.ctx;
-
-let users = 0;
-const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
-
-async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
-}
-
-async function makeUsers(n: number): Promise<BenchUser[]> {
-  const now = new Date().toISOString();
-  const rows = Array.from({ length: n }, () => {
-    const i = users++;
-    return {
-      id: randomUUID(),
-      username: `bench${i}`,
-      username_lower: `bench${i}`,
-      display_name: `Участник ${i}`,
-      // Never signed in with: the benchmark uses tokens from the server's signer.
-      password_hash: 'not-a-hash',
-      email: null,
-      email_lower: null,
-      avatar_url: null,
-      status: 'ONLINE',
-      last_seen_at: null,
-      eblid: String(i).padStart(4, '0'),
-      bio: null,
-      created_at: now,
-    };
-  });
-  await insertInChunks(rows, (chunk) => db.insertInto('users').values(chunk).execute());
-  // A signed-in session each (the socket handshake checks that the token's session is alive).
-  const out: BenchUser[] = [];
-  for (const r of rows) {
-    const session = await issueRefreshToken(db, r.id, config.refreshTokenTtlSec);
-    out.push({ id: r.id, token: await accessTokens.sign(r.id, session.familyId) });
-  }
-  return out;
-}
-
-async function makeConversations(groups: { people: BenchUser[]; direct: boolean }[]): Promise<string[]> {
-  const now = new Date().toISOString();
-  const convs = groups.map((g) => ({
-    id: randomUUID(),
-    title: g.direct ? null : 'Группа',
-    is_group: g.direct ? 0 : 1,
-    direct_key: g.direct ? pairKey(g.people[0]!.id, g.people[1]!.id) : null,
-    created_by: g.people[0]!.id,
-    created_at: now,
-    last_message_at: null,
-  }));
-  await insertInChunks(convs, (chunk) => db.insertInto('conversations').values(chunk).execute());
-  const members = groups.flatMap((g, i) => g.people.map((p) => ({ conversation_id: convs[i]!.id, user_id: p.id, joined_at: now })));
-  await insertInChunks(members, (chunk) => db.insertInto('conversation_members').values(chunk).execute());
-  return convs.map((c) => c.id);
-}
-
-async function seed(spec: SeedSpec): Promise<Fixture> {
-  const pairUsers = await makeUsers(spec.pairs * 2);
-  const pairIds = await makeConversations(
-    Array.from({ length: spec.pairs }, (_, i) => ({ people: [pairUsers[2 * i]!, pairUsers[2 * i + 1]!], direct: true })),
-  );
-  const groupUsers = await makeUsers(spec.groups * spec.groupSize);
-  const groupPeople = Array.from({ length: spec.groups }, (_, i) => groupUsers.slice(i * spec.groupSize, (i + 1) * spec.groupSize));
-  const groupIds = await makeConversations(groupPeople.map((people) => ({ people, direct: false })));
-
-  // The list user: N direct conversations with a history each, the older half read.
-  const [listUser] = await makeUsers(1);
-  const partners = await makeUsers(spec.listConversations);
-  const listIds = await makeConversations(partners.map((p) => ({ people: [listUser!, p], direct: true })));
-  const base = Date.now() - 86_400_000;
-  const messages = listIds.flatMap((conversationId, c) =>
-    Array.from({ length: spec.listMessagesEach }, (_, k) => ({
-      id: randomUUID(),
-      conversation_id: conversationId,
-      sender_id: k % 2 === 0 ? partners[c]!.id : listUser!.id,
-      type: 'TEXT',
-      content: `Сообщение ${k} в беседе ${c}`,
-      reply_to_id: null,
-      client_message_id: null,
-      created_at: new Date(base + (c * spec.listMessagesEach + k) * 1000).toISOString(),
-      deleted_at: null,
-    })),
-  );
-  await insertInChunks(messages, (chunk) => db.insertInto('messages').values(chunk).execute());
-  const read = messages.filter((m, i) => m.sender_id !== listUser!.id && i % spec.listMessagesEach < spec.listMessagesEach / 2);
-  await insertInChunks(read, (chunk) =>
-    db
-      .insertInto('receipts')
-      .values(chunk.map((m) => ({ message_id: m.id, user_id: listUser!.id, conversation_id: m.conversation_id, status: 'READ', created_at: m.created_at })))
-      .execute(),
-  );
-  for (const [i, id] of listIds.entries()) {
-    const last = messages[(i + 1) * spec.listMessagesEach - 1];
-    if (last) await db.updateTable('conversations').set({ last_message_at: last.created_at }).where('id', '=', id).execute();
-  }
-
-  return {
-    pairs: pairIds.map((conversationId, i) => ({ conversationId, a: pairUsers[2 * i]!, b: pairUsers[2 * i + 1]! })),
-    groups: groupIds.map((conversationId, i) => ({ conversationId, members: groupPeople[i]! })),
-    listUser: listUser!,
-    idle: await makeUsers(spec.idleUsers),
-  };
-}
+const seed = (spec: SeedSpec) => seedApp(server.ctx, spec);
 
 const addr = server.app.server.address();
 answerRunner(typeof addr === 'object' && addr ? addr.port : 0, seed, async () => {

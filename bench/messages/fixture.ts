@@ -31,12 +31,15 @@ export type Request =
   | { id: number; type: 'seed'; spec: SeedSpec }
   | { id: number; type: 'cpu' }
   | { id: number; type: 'memory' }
+  /** The floor only: serve `body` at GET /list-copy (the app's own list answer, as a serialization ceiling). */
+  | { id: number; type: 'list-copy'; body: unknown }
   | { id: number; type: 'stop' };
 
 export type Reply =
   | { id: number; type: 'seed'; fixture: Fixture }
   | { id: number; type: 'cpu'; micros: number }
   | { id: number; type: 'memory'; rss: number; heap: number }
+  | { id: number; type: 'list-copy' }
   | { id: number; type: 'stop' };
 
 /** First message of a child: the port it listens on. */
@@ -49,7 +52,12 @@ export interface Ready {
  * The child side of the IPC: answers the runner's requests. Memory is read after two full collections so
  * the figure is what live objects hold, not garbage waiting for the next GC.
  */
-export function answerRunner(port: number, seed: (spec: SeedSpec) => Promise<Fixture>, stop: () => Promise<void>): void {
+export function answerRunner(
+  port: number,
+  seed: (spec: SeedSpec) => Promise<Fixture>,
+  stop: () => Promise<void>,
+  listCopy?: (body: unknown) => void,
+): void {
   const send = (m: Reply | Ready) => process.send?.(m);
   process.on('message', async (req: Request) => {
     if (req.type === 'seed') send({ id: req.id, type: 'seed', fixture: await seed(req.spec) });
@@ -64,6 +72,10 @@ export function answerRunner(port: number, seed: (spec: SeedSpec) => Promise<Fix
       gc?.();
       const m = process.memoryUsage();
       send({ id: req.id, type: 'memory', rss: m.rss, heap: m.heapUsed + m.external });
+    }
+    if (req.type === 'list-copy') {
+      listCopy?.(req.body);
+      send({ id: req.id, type: 'list-copy' });
     }
     if (req.type === 'stop') {
       await stop();

@@ -1,7 +1,8 @@
 // The floor: the messaging protocol on bare Fastify + socket.io with nothing stored. Same routes, same socket
 // options and events as the app (POST /api/conversations/send with a bearer token answering {message};
 // message:new to the conversation room, message:notify to members' other sockets; conversation:join with a
-// membership check), but users, tokens and memberships are in-memory maps and nothing is persisted.
+// membership check), but users, tokens and memberships are in-memory maps and nothing is persisted. Also a
+// hello route and /list-copy (see below) as references for GET /api/conversations.
 // Run by bench/messages/run.ts as a child process pinned to its own core.
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
@@ -23,6 +24,11 @@ function bearer(header: string | undefined): string | null {
 }
 
 app.get('/hello', async () => ({ hello: 'world' }));
+
+// The app's own answer to GET /api/conversations, served as bare Fastify serves any object: what the list
+// would cost with no database work at all (serializing and sending the same JSON).
+let listCopy: unknown = null;
+app.get('/list-copy', async () => listCopy);
 
 app.post('/api/conversations/send', async (req, reply) => {
   const userId = bearer(req.headers.authorization);
@@ -102,7 +108,14 @@ async function seed(spec: SeedSpec): Promise<Fixture> {
 
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
-answerRunner(typeof addr === 'object' && addr ? addr.port : 0, seed, async () => {
-  io.disconnectSockets(true);
-  await app.close();
-});
+answerRunner(
+  typeof addr === 'object' && addr ? addr.port : 0,
+  seed,
+  async () => {
+    io.disconnectSockets(true);
+    await app.close();
+  },
+  (body) => {
+    listCopy = body;
+  },
+);

@@ -1,0 +1,105 @@
+// Writes the benchmark's users, conversations and the list user's history straight into the app's database
+// (signing in a thousand users through argon2 would take minutes); each user gets a real session and an
+// access token from the server's own signer, as a sign-in would give.
+import { randomUUID } from 'node:crypto';
+import { issueRefreshToken } from '../../server/auth/refresh-tokens';
+import type { AppContext } from '../../server/context';
+import type { BenchUser, Fixture, SeedSpec } from './fixture';
+
+export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture> {
+  const { db, accessTokens, config } = ctx;
+  let users = 0;
+  const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+
+  async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
+  }
+
+  async function makeUsers(n: number): Promise<BenchUser[]> {
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: n }, () => {
+      const i = users++;
+      return {
+        id: randomUUID(),
+        username: `bench${i}`,
+        username_lower: `bench${i}`,
+        display_name: `Участник ${i}`,
+        // Never signed in with: the benchmark uses tokens from the server's signer.
+        password_hash: 'not-a-hash',
+        email: null,
+        email_lower: null,
+        avatar_url: null,
+        status: 'ONLINE',
+        last_seen_at: null,
+        eblid: String(i).padStart(4, '0'),
+        bio: null,
+        created_at: now,
+      };
+    });
+    await insertInChunks(rows, (chunk) => db.insertInto('users').values(chunk).execute());
+    // A signed-in session each (the socket handshake checks that the token's session is alive).
+    const out: BenchUser[] = [];
+    for (const r of rows) {
+      const session = await issueRefreshToken(db, r.id, config.refreshTokenTtlSec);
+      out.push({ id: r.id, token: await accessTokens.sign(r.id, session.familyId) });
+    }
+    return out;
+  }
+
+  async function makeConversations(groups: { people: BenchUser[]; direct: boolean }[]): Promise<string[]> {
+    const now = new Date().toISOString();
+    const convs = groups.map((g) => ({
+      id: randomUUID(),
+      title: g.direct ? null : 'Группа',
+      is_group: g.direct ? 0 : 1,
+      direct_key: g.direct ? pairKey(g.people[0]!.id, g.people[1]!.id) : null,
+      created_by: g.people[0]!.id,
+      created_at: now,
+    }));
+    await insertInChunks(convs, (chunk) => db.insertInto('conversations').values(chunk).execute());
+    const members = groups.flatMap((g, i) => g.people.map((p) => ({ conversation_id: convs[i]!.id, user_id: p.id, joined_at: now })));
+    await insertInChunks(members, (chunk) => db.insertInto('conversation_members').values(chunk).execute());
+    return convs.map((c) => c.id);
+  }
+
+  const pairUsers = await makeUsers(spec.pairs * 2);
+  const pairIds = await makeConversations(
+    Array.from({ length: spec.pairs }, (_, i) => ({ people: [pairUsers[2 * i]!, pairUsers[2 * i + 1]!], direct: true })),
+  );
+  const groupUsers = await makeUsers(spec.groups * spec.groupSize);
+  const groupPeople = Array.from({ length: spec.groups }, (_, i) => groupUsers.slice(i * spec.groupSize, (i + 1) * spec.groupSize));
+  const groupIds = await makeConversations(groupPeople.map((people) => ({ people, direct: false })));
+
+  // The list user: N direct conversations with a history each, the older half read.
+  const [listUser] = await makeUsers(1);
+  const partners = await makeUsers(spec.listConversations);
+  const listIds = await makeConversations(partners.map((p) => ({ people: [listUser!, p], direct: true })));
+  const base = Date.now() - 86_400_000;
+  const messages = listIds.flatMap((conversationId, c) =>
+    Array.from({ length: spec.listMessagesEach }, (_, k) => ({
+      id: randomUUID(),
+      conversation_id: conversationId,
+      sender_id: k % 2 === 0 ? partners[c]!.id : listUser!.id,
+      type: 'TEXT',
+      content: `Сообщение ${k} в беседе ${c}`,
+      reply_to_id: null,
+      client_message_id: null,
+      created_at: new Date(base + (c * spec.listMessagesEach + k) * 1000).toISOString(),
+      deleted_at: null,
+    })),
+  );
+  await insertInChunks(messages, (chunk) => db.insertInto('messages').values(chunk).execute());
+  const read = messages.filter((m, i) => m.sender_id !== listUser!.id && i % spec.listMessagesEach < spec.listMessagesEach / 2);
+  await insertInChunks(read, (chunk) =>
+    db
+      .insertInto('receipts')
+      .values(chunk.map((m) => ({ message_id: m.id, user_id: listUser!.id, conversation_id: m.conversation_id, status: 'READ', created_at: m.created_at })))
+      .execute(),
+  );
+  return {
+    pairs: pairIds.map((conversationId, i) => ({ conversationId, a: pairUsers[2 * i]!, b: pairUsers[2 * i + 1]! })),
+    groups: groupIds.map((conversationId, i) => ({ conversationId, members: groupPeople[i]! })),
+    listUser: listUser!,
+    idle: await makeUsers(spec.idleUsers),
+  };
+}
