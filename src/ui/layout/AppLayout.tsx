@@ -52,6 +52,11 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
           </button>
         </div>
       </header>
+      {props.closedMessage && (
+        <p className="shell-notice" role="alert">
+          {props.closedMessage}
+        </p>
+      )}
       <main className="shell-main">
         <Outlet />
       </main>

@@ -9,11 +9,14 @@ export function useAppLayout() {
   const eblid = useSelector(session, (s) => s.context.session?.user.eblid ?? '');
   const ping = useSelector(useConnectivityRef(), selectPing, (a, b) => JSON.stringify(a) === JSON.stringify(b));
   const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
+  /** Why the server closed this tab's connection for good (signed out elsewhere, too many tabs), if it did. */
+  const closedMessage = useSelector(useRealtimeRef(), (s) => s.context.closedMessage);
   return {
     displayName,
     eblid,
     ping,
     live,
+    closedMessage,
     signOut: () => session.send({ type: 'session.signOut' }),
   };
 }
