@@ -1,7 +1,7 @@
 // The client's realtime actor against the real gateway: an acknowledged emit the server refuses reaches the
 // actor that asked, with the server's message; one asked while disconnected is answered at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActor, createMachine, waitFor } from 'xstate';
+import { assign, createActor, createMachine, waitFor } from 'xstate';
 import type { Ack } from '../../src/contract/events';
 import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime.machine';
 import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/server-request';
@@ -28,7 +28,7 @@ function rootWithAsker(request: ServerRequestInput) {
         invoke: {
           src: serverRequest,
           input: request,
-          onDone: { target: 'answered', actions: ({ context, event }) => void (context.answer = event.output) },
+          onDone: { target: 'answered', actions: assign({ answer: ({ event }) => event.output }) },
         },
       },
       answered: {},

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromCallback, fromPromise } from 'xstate';
+import { assign, createActor, createMachine, fromCallback, fromPromise } from 'xstate';
 import { hang } from '../../../tests/fixtures/session';
 import { describeModel } from '../../../tests/model/harness';
 import { OFFLINE_MESSAGE, type RealtimeEmitted, type RealtimeEvent, realtimeMachine } from './realtime.machine';
@@ -180,7 +180,7 @@ describe('realtime wiring', () => {
           invoke: {
             src: serverRequest,
             input: { name: 'call:invite', payload: { conversationId: 'c1', video: true } },
-            onDone: { target: 'answered', actions: ({ context, event }) => void (context.answer = event.output) },
+            onDone: { target: 'answered', actions: assign({ answer: ({ event }) => event.output }) },
           },
         },
         answered: {},
