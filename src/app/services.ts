@@ -4,6 +4,7 @@
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
 import { cropToBlob, type PixelArea, readAsDataUrl } from '../services/avatar-image';
+import { localOutboxStore, type OutboxStore } from '../services/outbox-store';
 import { createSocket } from '../services/socket';
 import { loadSession, type Session, saveSession } from '../services/storage';
 import { createUploader, type Uploader } from '../services/upload';
@@ -27,6 +28,8 @@ export interface Services {
   ping: () => Promise<number>;
   /** The stored session (survives a reload). */
   sessionStore: { load(): Session | null; save(session: Session | null): void };
+  /** The chats outbox per user (unsent messages survive a reload). */
+  outboxStore: OutboxStore;
   /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
   avatarImage: { read(file: Blob): Promise<string>; crop(source: string, area: PixelArea): Promise<Blob> };
 }
@@ -58,6 +61,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     sound: createSoundService(),
     ping: () => measurePing(authApi),
     sessionStore: { load: loadSession, save: saveSession },
+    outboxStore: localOutboxStore,
     avatarImage: { read: readAsDataUrl, crop: (source, area) => cropToBlob(source, area) },
   };
 }

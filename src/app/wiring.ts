@@ -16,12 +16,14 @@ import { socketActor } from '../machines/realtime/socket.actor';
 import { sessionMachine } from '../machines/session/session.machine';
 import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } from '../services/livekit';
 import type { Services } from './services';
+import { wireChats } from './wire-chats';
 
 export function wireApp(s: Services) {
   const addContact = fromPromise(({ input }: { input: BodyOf<'contactAdd'> }) => s.api.call('contactAdd', { body: input }));
   const patchMe = fromPromise(({ input }: { input: BodyOf<'patchMe'> }) => s.api.call('patchMe', { body: input }));
   return appMachine.provide({
     actors: {
+      chats: wireChats(s),
       contacts: contactsMachine.provide({
         actors: {
           fetchContacts: fromPromise(() => s.api.call('contacts', { query: { filter: 'all' } })),

@@ -2,7 +2,10 @@
 import { appMachine } from './app/app.machine';
 import { callMachine } from './call/call.machine';
 import { callsPageMachine } from './callsPage/callsPage.machine';
+import { chatsMachine } from './chats/chats.machine';
 import { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
+import { composerMachine } from './composer/composer.machine';
+import { conversationMachine } from './conversation/conversation.machine';
 import { avatarMachine } from './avatar/avatar.machine';
 import { connectivityMachine } from './connectivity/connectivity.machine';
 import { contactCodeMachine } from './contactCode/contactCode.machine';
@@ -10,8 +13,10 @@ import { contactsMachine } from './contacts/contacts.machine';
 import { groupDialogMachine } from './groupDialog/groupDialog.machine';
 import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
+import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
 import { sessionMachine } from './session/session.machine';
+import { typingMachine } from './typing/typing.machine';
 
 export const machines = {
   app: appMachine,
@@ -27,4 +32,9 @@ export const machines = {
   groupDialog: groupDialogMachine,
   lightbox: lightboxMachine,
   chatsLayout: chatsLayoutMachine,
+  chats: chatsMachine,
+  conversation: conversationMachine,
+  composer: composerMachine,
+  typing: typingMachine,
+  readReceipts: readReceiptsMachine,
 } as const;

@@ -4,6 +4,7 @@ import { type ActorRefFrom, setup } from 'xstate';
 import type { Session } from '../../services/storage';
 import { callMachine } from '../call/call.machine';
 import { callsPageMachine } from '../callsPage/callsPage.machine';
+import { chatsMachine } from '../chats/chats.machine';
 import { avatarMachine } from '../avatar/avatar.machine';
 import { connectivityMachine } from '../connectivity/connectivity.machine';
 import { contactCodeMachine } from '../contactCode/contactCode.machine';
@@ -24,6 +25,7 @@ export interface AppContext {
   profile: ActorRefFrom<typeof profileMachine>;
   avatar: ActorRefFrom<typeof avatarMachine>;
   groupDialog: ActorRefFrom<typeof groupDialogMachine>;
+  chats: ActorRefFrom<typeof chatsMachine>;
 }
 
 export const appMachine = setup({
@@ -42,6 +44,7 @@ export const appMachine = setup({
     profile: profileMachine,
     avatar: avatarMachine,
     groupDialog: groupDialogMachine,
+    chats: chatsMachine,
   },
 }).createMachine({
   id: 'app',
@@ -56,6 +59,8 @@ export const appMachine = setup({
     profile: spawn('profile', { id: 'profile', systemId: 'profile' }),
     avatar: spawn('avatar', { id: 'avatar', systemId: 'avatar' }),
     groupDialog: spawn('groupDialog', { id: 'groupDialog', systemId: 'groupDialog' }),
+    // After the session, whose signed-in user it follows.
+    chats: spawn('chats', { id: 'chats', systemId: 'chats' }),
   }),
   initial: 'running',
   states: { running: {} },

@@ -41,6 +41,7 @@ describeModel({
       serverEvents: quiet,
       fetchConversations: hang,
       markRead: hang,
+      notifier: quiet,
       conversation: child,
       composer: child,
     } as never,
@@ -109,6 +110,7 @@ describe('chats with resolving actors', () => {
           pageVisibility: quiet,
           serverEvents: quiet,
           fetchConversations: fromPromise(async () => lists[Math.min(fetches++, lists.length - 1)]),
+          notifier: quiet,
           markRead: fromPromise(async ({ input }: { input: { conversationId: string } }) => {
             marked.push(input.conversationId);
             return { ok: true };
@@ -212,6 +214,7 @@ describe('chats with resolving actors', () => {
                 serverEvents: quiet,
                 fetchConversations: hang,
                 markRead: hang,
+                notifier: quiet,
                 conversation: child,
                 composer: child,
               } as never,

@@ -3,7 +3,7 @@
 // current by socket events: new messages, deletions, own read receipts, presence and profile changes, new
 // conversations), the selection (`chats.open`, also sent by the contacts feature) with its unread reset, and
 // the notification policy: a message from someone else that arrives while its conversation is not open or
-// the page is hidden counts as unread and emits `sound.notify` for the sound service. While signed in it runs
+// the page is hidden counts as unread, emits `sound.notify` and has the notifier actor play the sound. While signed in it runs
 // the composer (one outbox per user) and, for the selected conversation, the conversation actor.
 import { assertEvent, assign, enqueueActions, raise, setup } from 'xstate';
 import type { ResponseOf } from '../../contract/api';
@@ -12,7 +12,7 @@ import { TIMINGS } from '../../contract/limits';
 import { composerMachine } from '../composer/composer.machine';
 import { newOutboxTag } from '../composer/outbox';
 import { conversationMachine } from '../conversation/conversation.machine';
-import { notWired } from '../not-wired';
+import { notWired, notWiredCallback } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
 import {
   findEntry,
@@ -110,6 +110,8 @@ export const chatsMachine = setup({
     serverEvents: chatsServerEvents,
     fetchConversations: notWired<ResponseOf<'conversations'>>('chats.fetchConversations'),
     markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
+    /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
+    notifier: notWiredCallback<{ type: 'sound.notify' }>('chats.notifier'),
     conversation: conversationMachine,
     composer: composerMachine,
   },
@@ -178,6 +180,7 @@ export const chatsMachine = setup({
     notify: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'chats.messageArrived');
       enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
+      enqueue.sendTo('notifier', { type: 'sound.notify' });
     }),
     readOwn: assign({
       entries: ({ context, event }) => {
@@ -246,6 +249,7 @@ export const chatsMachine = setup({
     active: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
+        { id: 'notifier', src: 'notifier' },
         { id: 'composer', src: 'composer', input: ({ context }) => ({ userId: context.me!, tag: newOutboxTag() }) },
       ],
       on: {

@@ -1,0 +1,88 @@
+// The chats feature's actors provided from the real services (the composition root's part for issue 13):
+// the list, the open conversation with its read receipts, the composer's outbox store, uploads and sends,
+// and the notification sound.
+import { fromCallback, fromPromise } from 'xstate';
+import { api, type BodyOf } from '../contract/api';
+import { chatsMachine } from '../machines/chats/chats.machine';
+import { composerMachine, type OutboxStoreCommand, type SendFailure, type UploadReport } from '../machines/composer/composer.machine';
+import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../machines/composer/outbox';
+import { conversationMachine, type PageInput } from '../machines/conversation/conversation.machine';
+import { readReceiptsMachine } from '../machines/readReceipts/readReceipts.machine';
+import { serverMessage, statusOf } from '../services/api';
+import type { Services } from './services';
+
+/**
+ * A refused send (a 4xx other than 401/408/429: the message itself is wrong) is not retried automatically;
+ * anything else (offline, timeouts, 5xx) is.
+ */
+export function sendFailure(err: unknown): SendFailure {
+  const status = statusOf(err);
+  const refused = status !== undefined && status >= 400 && status < 500 && ![401, 408, 429].includes(status);
+  return refused ? { retryable: false, message: serverMessage(err) ?? 'Сообщение не принято сервером' } : { retryable: true };
+}
+
+export function wireChats(s: Services) {
+  return chatsMachine.provide({
+    actors: {
+      // Answers are checked against the contract: a malformed one is a failed fetch, not a broken list.
+      fetchConversations: fromPromise(async () => api.conversations.response.parse(await s.api.call('conversations'))),
+      markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: input })),
+      notifier: fromCallback<{ type: 'sound.notify' }>(({ receive }) => {
+        receive(() => s.sound.notify());
+      }),
+      conversation: conversationMachine.provide({
+        actors: {
+          fetchPage: fromPromise(async ({ input }: { input: PageInput }) =>
+            api.messages.response.parse(
+              await s.api.call('messages', {
+                params: { id: input.conversationId },
+                query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
+              }),
+            ),
+          ),
+          deleteMessage: fromPromise<unknown, BodyOf<'deleteMessage'>>(({ input }) => s.api.call('deleteMessage', { body: input })),
+          readReceipts: readReceiptsMachine.provide({
+            actors: {
+              postReceipts: fromPromise<unknown, { messageIds: string[] }>(({ input }) =>
+                s.api.call('receipts', { body: { messageIds: input.messageIds, status: 'READ' } }),
+              ),
+            },
+          }),
+        },
+      }),
+      composer: composerMachine.provide({
+        actors: {
+          loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) => parseStoredOutbox(s.outboxStore.load(input.userId))),
+          outboxStore: fromCallback<OutboxStoreCommand, { userId: string }>(({ input, receive }) => {
+            receive((command: OutboxStoreCommand) => s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]));
+          }),
+          upload: fromCallback<{ type: string }, { file: Blob & { name?: string } }>(({ input, sendBack }) => {
+            const report = (r: UploadReport) => sendBack(r);
+            const abort = new AbortController();
+            s.upload(input.file, {
+              signal: abort.signal,
+              onProgress: (percent) => {
+                if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
+              },
+            }).then(
+              (result) => {
+                if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
+              },
+              () => {
+                if (!abort.signal.aborted) report({ type: 'upload.failed', message: UPLOAD_FAILED });
+              },
+            );
+            return () => abort.abort();
+          }),
+          sendMessage: fromPromise(async ({ input }: { input: BodyOf<'send'> }) => {
+            try {
+              return await s.api.call('send', { body: input });
+            } catch (err) {
+              throw sendFailure(err);
+            }
+          }),
+        },
+      }),
+    },
+  });
+}
