@@ -5,7 +5,7 @@ import { SignInPage } from './auth/SignInPage';
 import { AppLayout } from './layout/AppLayout';
 import { ContactsPage } from './contacts/ContactsPage';
 import { CallsPage } from './calls/CallsPage';
-import { ChatsPage } from './pages/Placeholder';
+import { ChatsPage } from './chats/ChatsPage';
 import { SettingsPage } from './settings/SettingsPage';
 import { GuestOnly, RequireSession } from './routing/guards';
 

@@ -1,0 +1,57 @@
+// The list pane 'Чаты' (spec point 2): tiles newest first, each with avatar and presence dot, title and either
+// '{n} непрочитанных' (highlighted), a group's participants or the peer's presence; the footer tiles below.
+import type { ReactNode } from 'react';
+import { ChatAvatar } from './ChatAvatar';
+import type { ChatTileView } from './view-model';
+
+export interface ChatListProps {
+  tiles: ChatTileView[];
+  loaded: boolean;
+  onOpen(conversationId: string): void;
+  /** The footer tiles (<ChatsFooter />, the contacts feature's). */
+  footer?: ReactNode;
+}
+
+export function ChatList(props: ChatListProps) {
+  return (
+    <section className="chat-list" aria-labelledby="chat-list-title">
+      <header className="chat-list-head">
+        <h1 id="chat-list-title">Чаты</h1>
+      </header>
+      <div className="chat-list-scroll">
+        {props.tiles.length === 0 ? (
+          <p className="chat-list-empty">{props.loaded ? 'Пока нет бесед. Найдите друга по EBLID или создайте беседу.' : 'Загружаем беседы…'}</p>
+        ) : (
+          <ul className="chat-tiles">
+            {props.tiles.map((t) => (
+              <li key={t.id}>
+                <button
+                  type="button"
+                  className={`chat-tile${t.active ? ' active' : ''}`}
+                  data-conversation-id={t.id}
+                  data-testid="chat-tile"
+                  aria-current={t.active ? 'true' : undefined}
+                  onClick={() => props.onOpen(t.id)}
+                >
+                  <ChatAvatar avatar={t.avatar} />
+                  <span className="chat-tile-text">
+                    <span className="chat-tile-title">{t.title}</span>
+                    <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
+                      {t.subtitle}
+                    </span>
+                  </span>
+                  {t.unread > 0 && (
+                    <span className="chat-badge" aria-hidden="true">
+                      {t.unread > 99 ? '99+' : t.unread}
+                    </span>
+                  )}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {props.footer && <div className="chat-list-footer">{props.footer}</div>}
+    </section>
+  );
+}

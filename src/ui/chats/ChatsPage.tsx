@@ -1,0 +1,47 @@
+// The chats page (route '/', spec point 2): the list pane 'Чаты' with the footer tiles, and the message pane of the
+// selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
+import { ChatList } from './ChatList';
+import { ChatsFooter } from './ChatsFooter';
+import { ChatsShell } from './ChatsShell';
+import { ConversationView, NoConversation } from './ConversationView';
+import { useChatsPage } from './useChatsPage';
+import { useConversationPane } from './useConversationPane';
+import '../../styles/chats.css';
+
+export function ChatsPage() {
+  const page = useChatsPage();
+  const { conversation, selectedId, me } = page;
+  return (
+    <ChatsShell
+      hasSelection={selectedId !== null}
+      selectionKey={selectedId}
+      list={<ChatList tiles={page.tiles} loaded={page.loaded} onOpen={page.open} footer={<ChatsFooter />} />}
+      conversation={
+        conversation && selectedId && me ? (
+          <ConversationPane key={selectedId} {...page} conversation={conversation} conversationId={selectedId} me={me} />
+        ) : (
+          <NoConversation />
+        )
+      }
+    />
+  );
+}
+
+function ConversationPane(
+  props: ReturnType<typeof useChatsPage> & {
+    conversation: NonNullable<ReturnType<typeof useChatsPage>['conversation']>;
+    conversationId: string;
+    me: string;
+  },
+) {
+  const view = useConversationPane({
+    conversation: props.conversation,
+    composer: props.composer,
+    entry: props.selectedEntry,
+    conversationId: props.conversationId,
+    me: props.me,
+    now: props.now,
+    onCall: props.call,
+  });
+  return <ConversationView {...view} />;
+}

@@ -1,0 +1,117 @@
+// The message pane of the open conversation, from props: header, history (or its placeholders), who is typing,
+// the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
+import { type DragEvent, useRef, useState } from 'react';
+import { Composer, type ComposerProps } from './Composer';
+import { ConversationHeader } from './ConversationHeader';
+import { Lightbox } from './Lightbox';
+import { MessageList, type MessageListProps } from './MessageList';
+import { TypingIndicator } from './TypingIndicator';
+import type { HeaderView, MessageRow } from './view-model';
+
+export interface ConversationViewProps extends Omit<MessageListProps, 'onReply'> {
+  status: 'loading' | 'failed' | 'ready';
+  header: HeaderView;
+  typing: { text: string; dots: number };
+  composer: Omit<ComposerProps, 'inputRef'>;
+  lightbox: { items: { url: string; name?: string }[]; index: number } | null;
+  onCloseLightbox(): void;
+  onCall(video: boolean): void;
+  onReply(row: MessageRow): void;
+  onRetryLoad(): void;
+}
+
+const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
+
+export function ConversationView(props: ConversationViewProps) {
+  const input = useRef<HTMLTextAreaElement | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+
+  const onDragEnter = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth.current += 1;
+    setDragging(true);
+  };
+  const onDragLeave = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setDragging(false);
+  };
+  const onDragOver = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+  const onDrop = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth.current = 0;
+    setDragging(false);
+    const files = [...e.dataTransfer.files];
+    if (files.length) props.composer.onAttach(files);
+  };
+  const reply = (row: MessageRow) => {
+    props.onReply(row);
+    input.current?.focus();
+  };
+
+  return (
+    <section
+      className={`conv${dragging ? ' dragging' : ''}`}
+      aria-label={`Беседа: ${props.header.title}`}
+      onDragEnter={onDragEnter}
+      onDragLeave={onDragLeave}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
+      <ConversationHeader header={props.header} onCall={props.onCall} />
+      <div className="conv-body">
+        {props.status === 'loading' ? (
+          <p className="conv-note" role="status">
+            Загружаем сообщения…
+          </p>
+        ) : props.status === 'failed' ? (
+          <div className="conv-note" role="alert">
+            <p>Не удалось загрузить сообщения.</p>
+            <button type="button" className="button ghost" onClick={props.onRetryLoad}>
+              Повторить
+            </button>
+          </div>
+        ) : props.rows.length === 0 ? (
+          <p className="conv-note conv-empty">Сообщения появятся здесь</p>
+        ) : (
+          <MessageList {...props} onReply={reply} />
+        )}
+      </div>
+      <TypingIndicator text={props.typing.text} dots={props.typing.dots} />
+      <Composer {...props.composer} inputRef={input} />
+      {dragging && (
+        <div className="conv-drop" aria-hidden="true">
+          <span>Отпустите файлы, чтобы отправить</span>
+        </div>
+      )}
+      {props.lightbox && <Lightbox items={props.lightbox.items} index={props.lightbox.index} onClose={props.onCloseLightbox} />}
+    </section>
+  );
+}
+
+/** The message pane when no conversation is selected. */
+export function NoConversation() {
+  return (
+    <div className="conv-placeholder">
+      <div className="conv-placeholder-card">
+        <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
+          <path
+            d="M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-4 3v-3H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <p>Выберите чат</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+// Others typing (spec point 4): who, and three dots of which 1–3 are lit, cycling every 500 ms (the typing actor
+// counts them).
+export function TypingIndicator(props: { text: string; dots: number }) {
+  return (
+    <div className="typing" aria-live="polite" data-testid="typing">
+      {props.text && (
+        <>
+          <span className="typing-dots" aria-hidden="true" data-dots={props.dots}>
+            {[1, 2, 3].map((i) => (
+              <i key={i} className={i <= props.dots ? 'lit' : undefined} />
+            ))}
+          </span>
+          <span>{props.text}</span>
+        </>
+      )}
+    </div>
+  );
+}

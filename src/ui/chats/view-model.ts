@@ -1,0 +1,246 @@
+// Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
+// and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
+import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
+import { isReadByOthers } from '../../machines/conversation/history';
+import type { OutboxItem } from '../../machines/composer/outbox';
+import { itemProgress } from '../../machines/composer/outbox';
+import {
+  type AvatarFace,
+  avatarColour,
+  avatarFace,
+  conversationTitle,
+  directPeer,
+  displayName,
+  formatDate,
+  formatTime,
+  isGroupConversation,
+  otherParticipants,
+  type PresenceDot,
+  presenceDot,
+  presenceText,
+  replyPreview,
+  unreadText,
+} from './format';
+
+export interface AvatarView {
+  face: AvatarFace;
+  colour: string;
+  /** Presence dot for a direct chat's peer; none for groups. */
+  presence: PresenceDot | null;
+}
+
+export interface ChatTileView {
+  id: string;
+  title: string;
+  avatar: AvatarView;
+  /** '{n} непрочитанных', the participants of a group, or the peer's presence. */
+  subtitle: string;
+  unread: number;
+  active: boolean;
+}
+
+export interface HeaderView {
+  title: string;
+  avatar: AvatarView;
+  /** 'ОНЛАЙН' / last seen for a direct chat; the participants for a group. */
+  status: string;
+  online: boolean;
+}
+
+function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
+  const c = entry.conversation;
+  const peer = directPeer(c, me);
+  const title = conversationTitle(c, me);
+  if (peer) return { face: avatarFace(peer.avatarUrl, title), colour: avatarColour(peer.id), presence: presenceDot(peer.status) };
+  return { face: avatarFace(null, title), colour: avatarColour(c.id), presence: null };
+}
+
+const groupNames = (entry: ConversationEntry, me: string | null) =>
+  otherParticipants(entry.conversation, me).map(displayName).join(', ');
+
+export function chatTile(entry: ConversationEntry, me: string | null, selectedId: string | null, now: number): ChatTileView {
+  const c = entry.conversation;
+  const peer = directPeer(c, me);
+  const subtitle =
+    entry.unreadCount > 0
+      ? unreadText(entry.unreadCount)
+      : isGroupConversation(c)
+        ? groupNames(entry, me)
+        : peer
+          ? presenceText(peer, now)
+          : '';
+  return {
+    id: c.id,
+    title: conversationTitle(c, me),
+    avatar: avatarOf(entry, me),
+    subtitle,
+    unread: entry.unreadCount,
+    active: c.id === selectedId,
+  };
+}
+
+export function headerOf(entry: ConversationEntry, me: string | null, now: number): HeaderView {
+  const peer = directPeer(entry.conversation, me);
+  return {
+    title: conversationTitle(entry.conversation, me),
+    avatar: avatarOf(entry, me),
+    status: peer ? presenceText(peer, now) : groupNames(entry, me),
+    online: peer?.status === 'ONLINE',
+  };
+}
+
+export type Delivery = 'sending' | 'sent' | 'read' | 'failed';
+
+export interface AttachmentView {
+  url: string;
+  kind: 'IMAGE' | 'FILE';
+  name: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface PendingFileView {
+  name: string;
+  progress: number;
+  done: boolean;
+}
+
+export interface MessageRow {
+  /** Stable across the send: the clientMessageId when there is one, so the bubble is not re-created. */
+  key: string;
+  /** The server id, or the temporary 'tmp-' id of an outbox item. */
+  id: string;
+  own: boolean;
+  senderId: string;
+  senderName: string;
+  /** Name shown above the first bubble of a sender's run in a group. */
+  showSender: boolean;
+  /** First / last bubble of a run of one sender (bubble corners, spacing). */
+  firstInRun: boolean;
+  lastInRun: boolean;
+  /** A date line above the first message of a day. */
+  day: string | null;
+  time: string;
+  type: MessageType;
+  text: string;
+  attachments: AttachmentView[];
+  reply: { id: string; preview: string } | null;
+  delivery: Delivery | null;
+  /** A message from someone else this user has not read yet (read receipts watch it). */
+  unread: boolean;
+  /** Outbox details of a message the server does not have yet. */
+  pending: null | {
+    outboxId: string;
+    progress: number;
+    uploading: boolean;
+    files: PendingFileView[];
+    error: string | null;
+    retryable: boolean;
+  };
+}
+
+const attachmentView = (a: Message['attachments'][number]): AttachmentView => ({
+  url: a.url,
+  kind: a.type,
+  name: a.name ?? a.url.split('/').pop() ?? 'файл',
+  width: a.width,
+  height: a.height,
+});
+
+function pendingType(item: OutboxItem): MessageType {
+  if (item.kind === 'text') return 'TEXT';
+  return item.files.every((f) => /^image\//.test(f.mime)) ? 'IMAGE' : 'FILE';
+}
+
+/** Ascending rows: the server's messages, then the outbox items of this conversation not yet among them. */
+export function messageRows(
+  messages: Message[],
+  outbox: OutboxItem[],
+  options: { me: string; conversationId: string; isGroup: boolean; people: Map<string, PublicUser> },
+): MessageRow[] {
+  const { me, people } = options;
+  const delivered = new Set(messages.map((m) => m.clientMessageId).filter(Boolean));
+  const name = (id: string) => {
+    const u = people.get(id);
+    return u ? displayName(u) : 'Участник';
+  };
+  type Base = Omit<MessageRow, 'showSender' | 'firstInRun' | 'lastInRun' | 'day'> & { at: Date };
+  const base: Base[] = messages.map((m) => {
+    const own = m.senderId === me;
+    const at = new Date(m.createdAt);
+    return {
+      key: m.clientMessageId && own ? m.clientMessageId : m.id,
+      id: m.id,
+      own,
+      senderId: m.senderId,
+      senderName: name(m.senderId),
+      time: formatTime(at),
+      at,
+      type: m.type,
+      text: m.content,
+      attachments: m.attachments.map(attachmentView),
+      reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
+      delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
+      unread: !own && !m.receipts.some((r) => r.userId === me),
+      pending: null,
+    };
+  });
+  for (const item of outbox) {
+    if (item.conversationId !== options.conversationId || delivered.has(item.clientMessageId)) continue;
+    const at = new Date(item.createdAt);
+    base.push({
+      key: item.clientMessageId,
+      id: item.id,
+      own: true,
+      senderId: me,
+      senderName: name(me),
+      time: Number.isNaN(at.getTime()) ? '' : formatTime(at),
+      at,
+      type: pendingType(item),
+      text: item.content,
+      attachments: item.files
+        .filter((f) => f.attachment)
+        .map((f) => attachmentView(f.attachment!)),
+      reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
+      delivery: item.status === 'failed' ? 'failed' : 'sending',
+      unread: false,
+      pending: {
+        outboxId: item.id,
+        progress: itemProgress(item),
+        uploading: item.status === 'uploading',
+        files: item.files.map((f) => ({ name: f.name, progress: f.attachment ? 100 : f.progress, done: !!f.attachment })),
+        error: item.error,
+        retryable: item.retryable,
+      },
+    });
+  }
+  return base.map(({ at, ...row }, i) => {
+    const prev = base[i - 1];
+    const next = base[i + 1];
+    const day = !prev || prev.at.toDateString() !== at.toDateString() ? (Number.isNaN(at.getTime()) ? null : formatDate(at)) : null;
+    const firstInRun = !prev || prev.senderId !== row.senderId || day !== null;
+    const lastInRun = !next || next.senderId !== row.senderId || next.at.toDateString() !== at.toDateString();
+    return { ...row, day, firstInRun, lastInRun, showSender: options.isGroup && !row.own && firstInRun };
+  });
+}
+
+/** Every image of the loaded history, for the lightbox's previous/next. */
+export function galleryOf(rows: MessageRow[]): { items: { url: string; name: string }[]; start: Map<string, number> } {
+  const items: { url: string; name: string }[] = [];
+  const start = new Map<string, number>();
+  for (const row of rows) {
+    const images = row.attachments.filter((a) => a.kind === 'IMAGE');
+    if (!images.length) continue;
+    start.set(row.id, items.length);
+    for (const a of images) items.push({ url: a.url, name: a.name });
+  }
+  return { items, start };
+}
+
+/** "Анна печатает" / "Анна и Борис печатают" / "Несколько человек печатают". */
+export function typingText(names: string[]): string {
+  if (names.length === 0) return '';
+  if (names.length === 1) return `${names[0]} печатает`;
+  if (names.length === 2) return `${names[0]} и ${names[1]} печатают`;
+  return 'Несколько человек печатают';
+}
