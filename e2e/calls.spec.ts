@@ -144,3 +144,131 @@ test.describe('/calls: a named room', () => {
     await expect(a.getByRole('button', { name: 'Войти' })).toBeEnabled();
   });
 });
+
+/** Opens the conversation in the chats list and presses the header's call button (the chats page's). */
+async function callFrom(page: Page, conversationId: string, video: boolean): Promise<void> {
+  await page.locator(`[data-conversation-id="${conversationId}"]`).first().click();
+  await page.getByRole('button', { name: video ? 'Позвонить с видео' : 'Позвонить', exact: true }).click();
+}
+
+const incomingDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Входящий аудио/видео звонок' });
+const callOverlay = (page: Page) => page.getByRole('dialog', { name: /Звонок|Вызов/ });
+
+test.describe('calls in a conversation', () => {
+  test('A calls B with video: both of B’s tabs ring, B answers in one, video both ways, in-call chat, B hangs up', async ({ browser }) => {
+    const { a, b, conversationId } = await friendsWithConversation(srv.url);
+    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+    const ctxB = await signedInContext(browser, b);
+    const pb = await openPage(ctxB, '/', 'boris');
+    const pb2 = await openPage(ctxB, '/', 'boris-tab2');
+
+    await callFrom(pa, conversationId, true);
+    await expect(pa.getByRole('heading', { name: 'Вызов… ждём ответа' })).toBeVisible({ timeout: 20_000 });
+    await expect.poll(() => ringingBack(pa), { message: 'the caller hears the ring-back' }).toBe(true);
+
+    // Every tab of the callee rings, showing who calls.
+    for (const page of [pb, pb2]) {
+      await expect(incomingDialog(page)).toBeVisible();
+      await expect(incomingDialog(page)).toContainText(a.displayName);
+      await expect(incomingDialog(page)).toContainText('Видеозвонок');
+      await expect.poll(() => ringing(page), { message: 'the callee’s tab rings' }).toBe(true);
+    }
+    await expectNoSeriousA11yViolations(pb, 'incoming-call dialog', { include: '.incoming-call' });
+
+    // Answering in one tab stops the other.
+    await pb.getByRole('button', { name: 'Ответить с видео' }).click();
+    await expect(incomingDialog(pb2)).toHaveCount(0);
+    await expect.poll(() => ringing(pb2)).toBe(false);
+    await expect.poll(() => ringing(pb)).toBe(false);
+    await expect(callOverlay(pb2)).toHaveCount(0);
+
+    await expect(pa.getByRole('heading', { name: 'Звонок', exact: true })).toBeVisible();
+    await expect.poll(() => ringingBack(pa)).toBe(false);
+    await expectRemoteVideo(pa, '.call-overlay', 'anna');
+    await expectRemoteVideo(pb, '.call-overlay', 'boris');
+    const box = await pa.locator('.call-overlay').boundingBox();
+    const viewport = pa.viewportSize()!;
+    expect(Math.round(box!.width)).toBe(Math.round(Math.min(viewport.width * 0.9, 1200)));
+    expect(Math.round(box!.height)).toBe(Math.round(viewport.height * 0.8));
+    await expectNoSeriousA11yViolations(pa, 'call overlay', { include: '.call-overlay' });
+
+    // A chat message in the call: the other side sees the unread badge until it opens the chat.
+    await pa.getByRole('button', { name: 'Чат', exact: true }).click();
+    await callOverlay(pa).getByRole('textbox', { name: 'Сообщение в чат звонка' }).fill('Слышно хорошо?');
+    await pa.keyboard.press('Enter');
+    await expect(pb.getByTestId('call-unread')).toHaveText('1');
+    await pb.getByRole('button', { name: 'Чат, непрочитанных: 1' }).click();
+    await expect(pb.getByRole('complementary', { name: 'Чат звонка' })).toContainText('Слышно хорошо?');
+    await expect(pb.getByTestId('call-unread')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(pb, 'call overlay with chat', { include: '.call-overlay' });
+
+    // B hangs up: both overlays close.
+    await pb.getByRole('button', { name: 'Завершить звонок' }).click();
+    await expect(callOverlay(pb)).toHaveCount(0);
+    await expect(callOverlay(pa)).toHaveCount(0, { timeout: 15_000 });
+  });
+
+  test('declining from the keyboard closes the caller’s call with a notice; the caller can cancel while it rings', async ({ browser }) => {
+    const { a, b, conversationId } = await friendsWithConversation(srv.url);
+    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+    const pb = await openPage(await signedInContext(browser, b), '/', 'boris');
+
+    await callFrom(pa, conversationId, false);
+    await expect(incomingDialog(pb)).toContainText('Аудиозвонок');
+    // The dialog takes focus; Tab reaches 'Отклонить', Enter presses it.
+    await expect(incomingDialog(pb)).toBeFocused();
+    await pb.keyboard.press('Tab');
+    await expect(pb.getByRole('button', { name: 'Отклонить' })).toBeFocused();
+    await pb.keyboard.press('Enter');
+    await expect(incomingDialog(pb)).toHaveCount(0);
+    await expect(callOverlay(pa)).toHaveCount(0);
+    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник отклонил звонок' })).toBeVisible();
+    await expectNoSeriousA11yViolations(pa, 'call notice', { include: '.call-notice' });
+    await pa.getByRole('button', { name: 'Закрыть уведомление' }).click();
+
+    // Cancelling while it rings closes the callee's dialog.
+    await pa.getByRole('button', { name: 'Позвонить', exact: true }).click();
+    await expect(incomingDialog(pb)).toBeVisible();
+    await pa.getByRole('button', { name: 'Отменить вызов' }).click();
+    await expect(callOverlay(pa)).toHaveCount(0);
+    await expect(incomingDialog(pb)).toHaveCount(0);
+    await expect.poll(() => ringing(pb)).toBe(false);
+  });
+
+  test('nobody answers for 25 s (clock controlled): the callee’s dialog dismisses itself; the caller gives up', async ({ browser }) => {
+    const { a, b, conversationId } = await friendsWithConversation(srv.url);
+    const ctxA = await signedInContext(browser, a);
+    const ctxB = await signedInContext(browser, b);
+    await ctxA.clock.install();
+    await ctxB.clock.install();
+    const pa = await openPage(ctxA, '/', 'anna');
+    const pb = await openPage(ctxB, '/', 'boris');
+
+    // The callee's 25 s pass first: its dialog goes away and the caller hears a decline.
+    await callFrom(pa, conversationId, true);
+    await expect(incomingDialog(pb)).toBeVisible();
+    await pb.clock.fastForward(24_000);
+    await expect(incomingDialog(pb)).toBeVisible();
+    await pb.clock.fastForward(1_000);
+    await expect(incomingDialog(pb)).toHaveCount(0);
+    await expect(callOverlay(pa)).toHaveCount(0);
+    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник отклонил звонок' })).toBeVisible();
+
+    // The caller's 25 s pass first: the caller gives up and the callee's dialog closes.
+    await pa.getByRole('button', { name: 'Позвонить с видео' }).click();
+    await expect(incomingDialog(pb)).toBeVisible();
+    await pa.clock.fastForward(25_000);
+    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible();
+    await expect(callOverlay(pa)).toHaveCount(0);
+    await expect(incomingDialog(pb)).toHaveCount(0);
+  });
+
+  test('a call to someone with no open tab ends at once with a clear message', async ({ browser }) => {
+    const { a, conversationId } = await friendsWithConversation(srv.url);
+    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+    await callFrom(pa, conversationId, true);
+    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не в сети' })).toBeVisible();
+    await expect(callOverlay(pa)).toHaveCount(0);
+    await expect.poll(() => ringingBack(pa)).toBe(false);
+  });
+});

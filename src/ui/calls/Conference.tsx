@@ -366,7 +366,7 @@ function CallChat(props: {
         <input
           ref={input}
           className="lk-form-control lk-chat-form-input"
-          aria-label="Сообщение"
+          aria-label="Сообщение в чат звонка"
           placeholder="Напишите сообщение..."
           value={draft}
           disabled={props.isSending}
