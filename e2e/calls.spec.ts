@@ -1,7 +1,7 @@
 // Calls in real Chromium with fake camera and microphone, against the real server (serving the built client)
 // and the embedded LiveKit-protocol media server, wired as `npm start` wires them.
 import net from 'node:net';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
 import { type Sfu, startSfu } from '../server/sfu/index';
 import type { TestServer } from '../tests/server/harness';
@@ -15,6 +15,9 @@ test.use({
     args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'],
   },
 });
+
+// Media and sockets on a shared 2-core machine: give each assertion more than the default 5 s.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 let srv: TestServer;
 let sfu: Sfu;
@@ -83,7 +86,7 @@ async function openPage(context: BrowserContext, path: string, label: string): P
   page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
   await page.goto(srv.url + path);
   // The realtime socket is up (the latency dot turns green) before anything depends on it.
-  await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 15_000 });
+  await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 30_000 });
   return page;
 }
 
