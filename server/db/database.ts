@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
 import { migrations } from './migrations';
 import type { DB } from './schema';
 
@@ -13,6 +14,16 @@ export type Database = Kysely<DB>;
 export type Dialect = 'sqlite' | 'postgres';
 
 const queriesRun = new WeakMap<object, { n: number }>();
+const sqliteFiles = new WeakMap<object, SQLite.Database>();
+
+/**
+ * The better-sqlite3 handle under a SQLite database, for a hot path that runs its own prepared statements in
+ * a native transaction. Use it only inside `db.connection().execute(…)`, which holds Kysely's lock on the
+ * single connection, so no Kysely transaction is open on it meanwhile. Null on PostgreSQL.
+ */
+export function sqliteHandle(db: Database): SQLite.Database | null {
+  return sqliteFiles.get(db) ?? null;
+}
 
 /** How many statements this database handle has executed (tests use it to prove lists don't query per row). */
 export function queryCount(db: Database): number {
@@ -35,7 +46,8 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(config.dataDir, { recursive: true });
-    const file = new SQLite(path.join(config.dataDir, 'messenger.sqlite'));
+    const fileName = path.join(config.dataDir, 'messenger.sqlite');
+    const file = new SQLite(fileName);
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
@@ -43,7 +55,11 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     // losing power (or the OS) can drop the last commits. FULL syncs the WAL on every commit and keeps those
     // too (README, "Durability"; bench:messages measures both).
     file.pragma(`synchronous = ${config.sqliteSynchronous}`);
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: reusingStatements(file) }), log });
+    // Checkpoints run in a worker (checkpointer.ts), not inside a commit on the event loop.
+    file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    const checkpointer = startCheckpointer(fileName);
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: reusingStatements(file, () => void checkpointer.close()) }), log });
+    sqliteFiles.set(db, file);
   }
   queriesRun.set(db, counter);
   const migrator = new Migrator({
@@ -66,10 +82,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * Statements are reusable, and the driver runs one query at a time on its single connection, so the most
  * recently used ones are kept by SQL text.
  */
-function reusingStatements(file: SQLite.Database): SqliteDatabase {
+function reusingStatements(file: SQLite.Database, onClose: () => void): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => file.close(),
+    close: () => {
+      file.close();
+      onClose();
+    },
     prepare(sql) {
       let stmt = cache.get(sql);
       if (stmt) {
