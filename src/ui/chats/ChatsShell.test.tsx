@@ -79,11 +79,13 @@ const list = (
   </ul>
 );
 
-function swipe(dx: number, opts: { dy?: number; pointerType?: string } = {}) {
-  const shell = screen.getByTestId('chats-shell');
-  const pointerType = opts.pointerType ?? 'touch';
-  fireEvent.pointerDown(shell, { pointerId: 7, pointerType, clientX: 200, clientY: 300 });
-  fireEvent.pointerUp(shell, { pointerId: 7, pointerType, clientX: 200 + dx, clientY: 300 + (opts.dy ?? 0) });
+function swipe(dx: number, opts: { dy?: number; fingers?: number; on?: HTMLElement } = {}) {
+  const target = opts.on ?? screen.getByTestId('chats-shell');
+  const start = { clientX: 200, clientY: 300 };
+  const end = { clientX: 200 + dx, clientY: 300 + (opts.dy ?? 0) };
+  const fingers = opts.fingers ?? 1;
+  fireEvent.touchStart(target, { touches: Array(fingers).fill(start), changedTouches: [start] });
+  fireEvent.touchEnd(target, { touches: Array(fingers - 1).fill(end), changedTouches: [end] });
 }
 const panel = () => screen.getByTestId('chats-shell').getAttribute('data-panel');
 
@@ -132,7 +134,7 @@ describe('ChatsShellView (from props)', () => {
 });
 
 describe('ChatsShell (with its statechart)', () => {
-  it('narrow: swipes of 50 px move between the panels, shorter or vertical ones and mouse drags do not', () => {
+  it('narrow: swipes of 50 px move between the panels, shorter or vertical ones and pinches do not', () => {
     fakeMatchMedia(true);
     const { rerender } = render(<ChatsShell list={list} conversation={<Header />} hasSelection={false} />);
     expect(panel()).toBe('list');
@@ -149,10 +151,24 @@ describe('ChatsShell (with its statechart)', () => {
     swipe(50);
     expect(panel()).toBe('list');
     expect(screen.getByTestId('chats-list-pane')).toHaveFocus();
-    swipe(-50, { pointerType: 'mouse' });
+    swipe(-50, { fingers: 2 }); // a pinch
     expect(panel()).toBe('list');
     swipe(-50);
     expect(panel()).toBe('conversation');
+  });
+
+  it('narrow: a swipe inside a dialog over the conversation (the lightbox) does not move the panels', () => {
+    fakeMatchMedia(true);
+    const conversation = (
+      <div role="dialog" aria-label="Просмотр изображения">
+        картинка
+      </div>
+    );
+    render(<ChatsShell list={list} conversation={conversation} hasSelection={true} />);
+    swipe(150, { on: screen.getByRole('dialog') });
+    expect(panel()).toBe('conversation');
+    swipe(150, { on: screen.getByTestId('chats-conversation-pane') });
+    expect(panel()).toBe('list');
   });
 
   it('narrow: the back button returns to the list, the tile brings the conversation back', async () => {

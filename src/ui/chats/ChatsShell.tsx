@@ -3,7 +3,7 @@
 // the list, and the header's back button (<ChatsBackButton />, shown only there) returns too. The off-screen panel
 // is inert, so neither Tab nor a screen reader lands in it. `data-wide` is set when the conversation pane is at
 // least 900 px wide. Children reach the layout through useChatsShell().
-import { createContext, type PointerEventHandler, type ReactNode, useCallback, useContext, useEffect, useRef } from 'react';
+import { createContext, type ReactNode, type TouchEventHandler, useCallback, useContext, useEffect, useRef } from 'react';
 import type { ChatsPanel } from '../../machines/chatsLayout/chatsLayout.machine';
 import { useChatsLayout } from './useChatsLayout';
 import '../../styles/chats-shell.css';
@@ -59,9 +59,9 @@ export interface ChatsShellViewProps extends ChatsShellApi {
   list: ReactNode;
   conversation: ReactNode;
   conversationRef?: (el: HTMLElement | null) => void;
-  onPointerDown?: PointerEventHandler;
-  onPointerUp?: PointerEventHandler;
-  onPointerCancel?: PointerEventHandler;
+  onTouchStart?: TouchEventHandler;
+  onTouchEnd?: TouchEventHandler;
+  onTouchCancel?: TouchEventHandler;
 }
 
 export function ChatsShellView(props: ChatsShellViewProps) {
@@ -102,9 +102,9 @@ export function ChatsShellView(props: ChatsShellViewProps) {
         data-layout={narrow ? 'narrow' : 'wide-screen'}
         data-panel={panel}
         data-wide={wide ? 'true' : 'false'}
-        onPointerDown={props.onPointerDown}
-        onPointerUp={props.onPointerUp}
-        onPointerCancel={props.onPointerCancel}
+        onTouchStart={props.onTouchStart}
+        onTouchEnd={props.onTouchEnd}
+        onTouchCancel={props.onTouchCancel}
       >
         {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: clicks bubbling up from the list's own buttons (keyboard activation included) */}
         <div

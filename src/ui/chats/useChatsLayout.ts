@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type TouchEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { LAYOUT } from '../../contract/limits';
 import { type ChatsPanel, chatsLayoutMachine } from '../../machines/chatsLayout/chatsLayout.machine';
 
@@ -61,19 +61,23 @@ export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: st
     send({ type: 'layout.selectionChanged', hasSelection });
   }, [hasSelection, selectionKey, send]);
 
-  const start = useRef<{ id: number; x: number; y: number } | null>(null);
-  const onPointerDown = (e: PointerEvent) => {
-    // Touch and pen only: a mouse drag selects text instead.
-    start.current = narrow && e.pointerType !== 'mouse' ? { id: e.pointerId, x: e.clientX, y: e.clientY } : null;
+  // Touch events, not pointer events: once the browser starts scrolling something under the finger it cancels the
+  // pointer stream (pointercancel), while touchend still arrives with where the finger left.
+  const start = useRef<{ x: number; y: number } | null>(null);
+  const onTouchStart = (e: TouchEvent) => {
+    const t = e.touches[0];
+    const inDialog = e.target instanceof Element && e.target.closest('[role="dialog"]'); // e.g. the lightbox
+    start.current = narrow && e.touches.length === 1 && t && !inDialog ? { x: t.clientX, y: t.clientY } : null;
   };
-  const onPointerUp = (e: PointerEvent) => {
+  const onTouchEnd = (e: TouchEvent) => {
     const s = start.current;
     start.current = null;
-    if (!s || s.id !== e.pointerId) return;
-    send({ type: 'layout.swiped', dx: e.clientX - s.x, dy: e.clientY - s.y });
+    const t = e.changedTouches[0];
+    if (!s || !t || e.touches.length > 0) return; // a second finger: a pinch, not a swipe
+    send({ type: 'layout.swiped', dx: t.clientX - s.x, dy: t.clientY - s.y });
   };
-  const onPointerCancel = () => {
-    start.current = null; // the browser took the gesture (a vertical scroll)
+  const onTouchCancel = () => {
+    start.current = null;
   };
 
   return {
@@ -83,6 +87,6 @@ export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: st
     conversationRef,
     back: () => send({ type: 'layout.back' }),
     openConversation: () => send({ type: 'layout.open' }),
-    swipeHandlers: { onPointerDown, onPointerUp, onPointerCancel },
+    swipeHandlers: { onTouchStart, onTouchEnd, onTouchCancel },
   };
 }
