@@ -26,5 +26,6 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string, o
       return `  [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${nodes}${more}`;
     })
     .join('\n');
-  expect(blocking, `${label}: serious/critical axe violations:\n${report}`).toEqual([]);
+  // Compared by rule id so a failure prints the readable report above, not axe's whole result objects.
+  expect(blocking.map((v) => v.id), `${label}: serious/critical axe violations:\n${report}`).toEqual([]);
 }
