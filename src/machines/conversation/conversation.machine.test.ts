@@ -57,10 +57,14 @@ describeModel({
     'conversation.receipts': oneAtATime(() => [
       { type: 'conversation.receipts', conversationId: 'c1', userId: 'u2', messageIds: ['m2'] },
     ]),
-    'conversation.jumpTo': oneAtATime(() => [
-      { type: 'conversation.jumpTo', messageId: 'm1' },
-      { type: 'conversation.jumpTo', messageId: 'm0' },
-    ]),
+    // Also while a page loads (fresh history only, one jump per path).
+    'conversation.jumpTo': (s) =>
+      fresh(s) && (resting(s) || s.matches({ ready: { history: 'loadingOlder' } }) || s.matches({ ready: { history: 'seeking' } }))
+        ? [
+            { type: 'conversation.jumpTo', messageId: 'm1' },
+            { type: 'conversation.jumpTo', messageId: 'm0' },
+          ]
+        : [],
     'conversation.delete': oneAtATime(() => [{ type: 'conversation.delete', messageId: 'm2' }]),
     'conversation.loadOlder': oneAtATime(() => [{ type: 'conversation.loadOlder' }]),
     'conversation.refresh': (s) =>

@@ -260,6 +260,13 @@ export const conversationMachine = setup({
             },
             loadingOlder: {
               tags: ['loadingOlder'],
+              // A jump while a page loads: look for the quote instead (from the same first message).
+              on: {
+                'conversation.jumpTo': [
+                  { guard: 'isLoaded', target: 'idle', actions: 'highlightJump' },
+                  { target: 'seeking', actions: 'seek' },
+                ],
+              },
               invoke: {
                 id: 'older',
                 src: 'fetchPage',
@@ -274,6 +281,12 @@ export const conversationMachine = setup({
             },
             seeking: {
               tags: ['loadingOlder'],
+              on: {
+                'conversation.jumpTo': [
+                  { guard: 'isLoaded', target: 'idle', actions: ['stopSeeking', 'highlightJump'] },
+                  { target: 'seeking', actions: 'seek' },
+                ],
+              },
               invoke: {
                 id: 'seek',
                 src: 'fetchPage',

@@ -153,22 +153,22 @@ function MessageBubbleView(props: MessageBubbleProps) {
         <div className="msg-meta">
           <time>{row.time}</time>
           <DeliveryMark delivery={row.delivery} />
-          {canMenu && (
-            <button
-              type="button"
-              className="msg-menu-button"
-              aria-label="Действия с сообщением"
-              aria-haspopup="menu"
-              onClick={(e) => props.onMenu(row, null, e.currentTarget)}
-            >
-              <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-                <circle cx="5" cy="12" r="1.8" fill="currentColor" />
-                <circle cx="12" cy="12" r="1.8" fill="currentColor" />
-                <circle cx="19" cy="12" r="1.8" fill="currentColor" />
-              </svg>
-            </button>
-          )}
         </div>
+        {canMenu && (
+          <button
+            type="button"
+            className="msg-menu-button"
+            aria-label="Действия с сообщением"
+            aria-haspopup="menu"
+            onClick={(e) => props.onMenu(row, null, e.currentTarget)}
+          >
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+              <circle cx="5" cy="12" r="1.8" fill="currentColor" />
+              <circle cx="12" cy="12" r="1.8" fill="currentColor" />
+              <circle cx="19" cy="12" r="1.8" fill="currentColor" />
+            </svg>
+          </button>
+        )}
         {row.delivery === 'failed' && row.pending && (
           <div className="msg-failed">
             <span className="msg-failed-text">{row.pending.error ?? 'Не отправлено'}</span>

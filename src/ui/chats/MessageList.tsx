@@ -130,8 +130,26 @@ export function MessageList(props: MessageListProps) {
   rowsNow.current = rows;
   useEffect(() => {
     if (!highlight) return;
-    const index = rowsNow.current.findIndex((r) => r.id === highlight.id);
-    if (index >= 0) virtuoso.current?.scrollToIndex({ index, align: 'center', behavior: 'auto' });
+    // After older pages were prepended Virtuoso first keeps the old top in place (measuring the new rows over a
+    // frame or two); scrolling before that would be undone. So scroll after two frames, and once more if the
+    // target is still not on screen.
+    const go = () => {
+      const index = rowsNow.current.findIndex((r) => r.id === highlight.id);
+      if (index >= 0) virtuoso.current?.scrollToIndex({ index, align: 'center', behavior: 'auto' });
+    };
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(go);
+    });
+    const again = setTimeout(() => {
+      const el = scroller.current?.querySelector(`[data-message-id="${CSS.escape(highlight.id)}"]`);
+      const box = el?.getBoundingClientRect();
+      const view = scroller.current?.getBoundingClientRect();
+      if (!box || !view || box.bottom < view.top || box.top > view.bottom) go();
+    }, 300);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(again);
+    };
   }, [highlight]);
 
   // After an own send: to the bottom, whatever the distance.

@@ -83,7 +83,7 @@ export function avatarFace(avatarUrl: string | null | undefined, name: string): 
   if (avatarUrl?.startsWith('emoji:')) return { kind: 'emoji', emoji: avatarUrl.slice('emoji:'.length) };
   if (avatarUrl) return { kind: 'image', url: avatarUrl };
   const words = name.trim().split(/\s+/).filter(Boolean);
-  const text = words.length >= 2 ? `${[...words[0]][0]}${[...words[1]][0]}` : [...(words[0] ?? '?')].slice(0, 2).join('');
+  const text = words.length >= 2 ? `${[...words[0]][0]}${[...words[1]][0]}` : ([...(words[0] ?? '')][0] ?? '?');
   return { kind: 'initials', text: text.toUpperCase() };
 }
 
