@@ -90,6 +90,9 @@ test.describe('chats page', () => {
     contexts.push(A.context, B.context);
     await openConversation(A.page, conversationId);
     await openConversation(B.page, conversationId);
+    // Virtualized: only part of the loaded page is in the DOM.
+    await expect(messageWith(A.page, 'Помнишь, с чего всё началось?')).toBeVisible();
+    expect(await messages(A.page).count()).toBeLessThan(50);
 
     // The quote of a message not loaded yet: older pages load until it is found, then it is highlighted.
     const quote = messageWith(A.page, 'Помнишь, с чего всё началось?').getByRole('button', { name: /Ответ на:/ });

@@ -120,8 +120,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
         {row.showSender && <div className="msg-sender">{row.senderName}</div>}
         {row.reply && (
           <button type="button" className="msg-reply" onClick={() => props.onJump(row.reply!.id)}>
-            <span className="msg-reply-label">Ответ на: </span>
-            <span className="msg-reply-text">{row.reply.preview}</span>
+            <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{row.reply.preview}</span>
           </button>
         )}
         {images.length > 0 && (

@@ -1,0 +1,116 @@
+// The chats page through the real composition root (app actor, wiring, hooks) with only the REST client and the
+// socket replaced: what the page asks of the server, and the outbox kept in localStorage across a restart.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime } from '../../src/app/runtime';
+import type { ChatsActorRef } from '../../src/machines/chats/chats.machine';
+import type { ComposerActorRef } from '../../src/machines/composer/composer.machine';
+import type { ApiClient } from '../../src/services/api';
+import { ChatsPage } from '../../src/ui/chats/ChatsPage';
+import { RuntimeProvider } from '../../src/ui/RuntimeContext';
+import { never, quietSocket, storedSession, user } from '../fixtures/session';
+import { conversation, entry, message, person } from './chat-fixtures';
+
+const me = { ...person(user.id, user.displayName), eblid: user.eblid };
+const boris = person('u2', 'Борис', { status: 'ONLINE' });
+const direct = conversation('c1', [me, boris], { messages: [message('m1', 'u2', 1)] });
+
+type Call = [string, unknown];
+function fakeApi(calls: Call[], options: { failSend?: () => boolean } = {}): ApiClient {
+  return {
+    call: (async (name: string, o: { body?: unknown; query?: unknown; params?: unknown } = {}) => {
+      calls.push([name, o.body ?? (o.params ? { ...(o.params as object), ...(o.query as object) } : (o.query ?? null))]);
+      switch (name) {
+        case 'conversations':
+          return { conversations: [entry(direct, 2)] };
+        case 'messages':
+          return { messages: [message('m1', 'u2', 1)], hasMore: false };
+        case 'markRead':
+          return { ok: true };
+        case 'send': {
+          if (options.failSend?.()) throw new TypeError('Failed to fetch');
+          const body = o.body as { content: string; clientMessageId: string; conversationId: string };
+          return { message: message('m2', user.id, 2, { content: body.content, clientMessageId: body.clientMessageId }) };
+        }
+        default:
+          return never();
+      }
+    }) as ApiClient['call'],
+  };
+}
+
+function renderChats(api: ApiClient) {
+  const runtime = createRuntime({
+    stored: storedSession,
+    baseURL: '/api',
+    services: { api, connectSocket: () => quietSocket(), ping: () => never() },
+  });
+  const view = render(
+    <RuntimeProvider app={runtime.app}>
+      <MemoryRouter>
+        <ChatsPage />
+      </MemoryRouter>
+    </RuntimeProvider>,
+  );
+  const chats = runtime.app.system.get('chats') as ChatsActorRef;
+  const composer = () => chats.getSnapshot().children.composer as ComposerActorRef;
+  return { runtime, view, chats, composer };
+}
+
+afterEach(() => localStorage.clear());
+
+describe('chats page wired to the app actor', () => {
+  it('lists conversations, opens one (history, mark read), and sends with a clientMessageId', async () => {
+    const calls: Call[] = [];
+    const { chats, view } = renderChats(fakeApi(calls));
+    const tile = await screen.findByRole('button', { name: /Борис/ });
+    expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('2 непрочитанных');
+    expect(screen.getByText('Выберите чат')).toBeInTheDocument();
+
+    await userEvent.click(tile);
+    expect(await screen.findByRole('heading', { name: 'Борис' })).toBeInTheDocument();
+    expect(screen.getByTestId('conversation-status')).toHaveTextContent('ОНЛАЙН');
+    await waitFor(() => expect(calls).toContainEqual(['messages', { id: 'c1', limit: 50 }]));
+    expect(calls).toContainEqual(['markRead', { conversationId: 'c1' }]);
+    expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('ОНЛАЙН');
+
+    await userEvent.type(screen.getByPlaceholderText('Напишите сообщение...'), '  Привет, Борис!  {Enter}');
+    await waitFor(() => expect(calls.find(([n]) => n === 'send')).toBeDefined());
+    const [, body] = calls.find(([n]) => n === 'send')!;
+    expect(body).toMatchObject({ conversationId: 'c1', type: 'TEXT', content: 'Привет, Борис!', replyToId: null });
+    expect((body as { clientMessageId: string }).clientMessageId).toMatch(/^[0-9a-f]{16}-1$/);
+    expect(screen.getByPlaceholderText('Напишите сообщение...')).toHaveValue('');
+    // The answer reaches the conversation and the list.
+    const conversation = chats.getSnapshot().children.conversation!;
+    await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m: { id: string }) => m.id)).toEqual(['m1', 'm2']));
+    expect(chats.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
+    view.unmount();
+  });
+
+  it('keeps a failed send in localStorage; a restarted app shows it failed and sends it on retry', async () => {
+    let offline = true;
+    const calls: Call[] = [];
+    const first = renderChats(fakeApi(calls, { failSend: () => offline }));
+    await userEvent.click(await screen.findByRole('button', { name: /Борис/ }));
+    await userEvent.type(await screen.findByPlaceholderText('Напишите сообщение...'), 'Из метро{Enter}');
+    await waitFor(() => expect(first.composer().getSnapshot().context.outbox[0]?.status).toBe('failed'));
+    const stored = JSON.parse(localStorage.getItem(`beseda.outbox.${user.id}`) ?? '[]');
+    expect(stored).toMatchObject([{ content: 'Из метро', status: 'failed', conversationId: 'c1' }]);
+    first.runtime.app.stop();
+    first.view.unmount();
+
+    offline = false;
+    const second = renderChats(fakeApi(calls));
+    await waitFor(() => expect(second.composer().getSnapshot().context.outbox).toHaveLength(1));
+    const item = second.composer().getSnapshot().context.outbox[0];
+    expect(item).toMatchObject({ status: 'failed', content: 'Из метро', clientMessageId: stored[0].clientMessageId });
+    second.composer().send({ type: 'composer.retry', id: item.id });
+    await waitFor(() => expect(second.composer().getSnapshot().context.outbox).toEqual([]));
+    const sends = calls.filter(([n]) => n === 'send').map(([, b]) => (b as { clientMessageId: string }).clientMessageId);
+    expect(new Set(sends)).toEqual(new Set([stored[0].clientMessageId]));
+    expect(localStorage.getItem(`beseda.outbox.${user.id}`)).toBeNull();
+    second.view.unmount();
+  });
+});
