@@ -15,7 +15,8 @@ const WARMUP = 5;
 const HISTORY = Number(env.BENCH_HISTORY ?? 10_000);
 const SCROLL_MS = 5_000;
 const SCROLL_PX_PER_S = 3_000; // a brisk flick through the history
-const TOKEN = 'bench-\\d+-[a-z0-9]+';
+// Letters only after the number: the bubble's time ('10:22') follows the text with no space in textContent.
+const TOKEN = 'bench-\\d+-[a-z]+';
 
 const COMPOSER = 'Напишите сообщение...';
 const MESSAGE = '[data-testid="message"]';
@@ -78,19 +79,24 @@ async function latencyPart(browser: Browser, srv: TestServer, checks: Check[], r
     contexts.push(A.context, B.context);
     await openConversation(A.page, conversationId, b.displayName);
     await openConversation(B.page, conversationId, a.displayName);
-    const composer = A.page.getByRole('textbox', { name: COMPOSER });
+    const composer = A.page.getByPlaceholder(COMPOSER);
     await composer.waitFor({ timeout: 20_000 });
 
-    const nonce = randomUUID().slice(0, 8).toLowerCase();
+    const nonce = Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
     const tokens: string[] = [];
     for (let i = 0; i < WARMUP + MESSAGES; i++) {
       const token = `bench-${i}-${nonce}`;
       if (i >= WARMUP) tokens.push(token);
       await composer.fill(`Сообщение ${i + 1} ${token}`);
       await composer.press('Enter');
-      await B.page.waitForFunction((t) => (window as unknown as { __bench: BenchProbe }).__bench.painted[t] !== undefined, token, {
-        timeout: 10_000,
-      });
+      await B.page
+        .waitForFunction((t) => (window as unknown as { __bench: BenchProbe }).__bench.painted[t] !== undefined, token, { timeout: 10_000 })
+        .catch(async (err) => {
+          const [pa, pb] = [await probe(A.page), await probe(B.page)];
+          const seen = (p: BenchProbe) => Object.entries(p).filter(([, v]) => token in v).map(([k]) => k);
+          const bubbles = await B.page.locator(MESSAGE).allTextContents();
+          throw new Error(`${token} not painted at the receiver within 10 s (sender saw: ${seen(pa).join(', ') || 'nothing'}; receiver saw: ${seen(pb).join(', ') || 'nothing'}; receiver's last bubbles: ${JSON.stringify(bubbles.slice(-3))})`, { cause: err });
+        });
     }
     const [ca, cb] = [await calibrate(A.page), await calibrate(B.page)];
     const [pa, pb] = [await probe(A.page), await probe(B.page)];
@@ -158,7 +164,10 @@ async function seedHistory(srv: TestServer, conversationId: string, me: E2EUser,
   return rows[rows.length - 1].id;
 }
 
-async function timeToPaint(page: Page, conversationId: string, name: string, newestId: string) {
+async function timeToPaint(page: Page, conversationId: string, name: string, newestId: string, again = false) {
+  // Reopening: forget when the newest message was first painted, so its next painting is what is timed.
+  if (again) await page.evaluate((id) => delete (window as unknown as { __bench: BenchProbe }).__bench.idPainted[id], newestId);
+  if (again) await page.evaluate((id) => delete (window as unknown as { __bench: BenchProbe }).__bench.idInserted[id], newestId);
   const clicksBefore = (await probe(page)).clicks.length;
   await openConversation(page, conversationId, name);
   await page.waitForFunction((id) => (window as unknown as { __bench: BenchProbe }).__bench.idPainted[id] !== undefined, newestId, {
@@ -166,6 +175,26 @@ async function timeToPaint(page: Page, conversationId: string, name: string, new
   });
   const p = await probe(page);
   return p.idPainted[newestId] - p.clicks[clicksBefore];
+}
+
+/** The scroll driver on a static 400,000 px column in a fresh page of its own: the machine's and Chromium's ceiling. */
+async function plainBaseline(browser: Browser): Promise<{ intervals: number[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const plain = await context.newPage();
+    await plain.setContent(
+      `<div id="s" style="height:800px;overflow-y:auto"><div style="height:400000px;background:repeating-linear-gradient(#fff 0 40px,#eef 40px 80px)"><p data-testid="message">x</p></div></div>`,
+    );
+    await plain.evaluate(() => {
+      const s = document.getElementById('s')!;
+      s.scrollTop = s.scrollHeight;
+    });
+    return (await plain.evaluate(
+      `${shim}(${scrollAndCountFrames.toString()})(${JSON.stringify({ selector: MESSAGE, pxPerSecond: SCROLL_PX_PER_S, ms: SCROLL_MS, direction: 'up' })})`,
+    )) as { intervals: number[] };
+  } finally {
+    await context.close();
+  }
 }
 
 async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], results: Record<string, unknown>) {
@@ -185,8 +214,11 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
   const { context, page } = await signedInPage(browser, srv.url, me);
   try {
     // Opening: click on the tile → the newest message painted. The 20-message conversation is the baseline.
-    const smallMs = await timeToPaint(page, smallId, small.displayName, smallNewest);
+    // The first opening also pays for first-use work (code paths compiled, styles); it is a warm-up, not counted.
+    await timeToPaint(page, smallId, small.displayName, smallNewest);
     const bigMs = await timeToPaint(page, bigId, big.displayName, bigNewest);
+    const smallMs = await timeToPaint(page, smallId, small.displayName, smallNewest, true);
+    const bigAgainMs = await timeToPaint(page, bigId, big.displayName, bigNewest, true); // and it stays open for scrolling
     await page.waitForTimeout(500); // let the opening settle (receipts, images) before scrolling
 
     const scroll = (direction: 'up' | 'down') =>
@@ -196,23 +228,15 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
         scrollHeightBefore: number;
         scrollHeightAfter: number;
       }>;
+    const before = await plainBaseline(browser);
+    const seenBefore = Object.keys((await probe(page)).idInserted).length;
     const up = await scroll('up');
     const loaded = await page.locator(MESSAGE).evaluateAll((els) => els.length);
+    const passed = Object.keys((await probe(page)).idInserted).length - seenBefore;
     const down = await scroll('down');
 
-    // Baseline: the same driver on a plain page with a tall static column, in the same browser.
-    const plain = await context.newPage();
-    await plain.setContent(
-      `<div id="s" style="height:800px;overflow-y:auto"><div style="height:400000px;background:repeating-linear-gradient(#fff 0 40px,#eef 40px 80px)"><p data-testid="message">x</p></div></div>`,
-    );
-    await plain.evaluate(() => {
-      const s = document.getElementById('s')!;
-      s.scrollTop = s.scrollHeight;
-    });
-    const base = await plain.evaluate(
-      `${shim}(${scrollAndCountFrames.toString()})(${JSON.stringify({ selector: MESSAGE, pxPerSecond: SCROLL_PX_PER_S, ms: SCROLL_MS, direction: 'up' })})`,
-    ) as { intervals: number[] };
-    await plain.close();
+    // Baseline: the same driver on a plain tall page in the same browser, once before and once after (load drifts).
+    const base = { intervals: [...before.intervals, ...(await plainBaseline(browser)).intervals] };
 
     const stats = (intervals: number[]) => {
       const total = intervals.reduce((n, x) => n + x, 0);
@@ -227,10 +251,14 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
     const rows = [
       { run: 'history, scrolling up (older pages load)', ...stats(up.intervals), px: up.scrolledPx },
       { run: 'history, scrolling down', ...stats(down.intervals), px: down.scrolledPx },
-      { run: 'baseline: plain tall page', ...stats(base.intervals), px: Number.NaN },
+      { run: 'baseline: plain tall page (before + after)', ...stats(base.intervals), px: Number.NaN },
     ];
-    console.log(`    open (click → newest message painted): ${ms(bigMs)} ms; a 20-message conversation: ${ms(smallMs)} ms (${(bigMs / smallMs).toFixed(2)}×)`);
-    console.log(`    scrolling at ${SCROLL_PX_PER_S} px/s for ${SCROLL_MS / 1000} s each way; ${loaded} message elements rendered after scrolling up (virtualized)`);
+    console.log(
+      `    open (click on the tile → newest message painted): ${ms(bigMs)} ms, again ${ms(bigAgainMs)} ms; the 20-message conversation (baseline): ${ms(smallMs)} ms; ratio ${(bigMs / smallMs).toFixed(2)}×`,
+    );
+    console.log(
+      `    scrolling at ${SCROLL_PX_PER_S} px/s for ${SCROLL_MS / 1000} s each way: ${passed} older messages came into view going up (pages loaded on the way); ${loaded} message elements in the DOM at the top (virtualized)`,
+    );
     console.table(
       rows.map((r) => ({
         run: r.run,
@@ -245,7 +273,10 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
     );
     const worst = Math.min(rows[0].fps, rows[1].fps);
     checks.push(['10,000-message history scrolls at ≥ 55 fps', worst >= 55, `${worst.toFixed(1)} fps (baseline ${rows[2].fps.toFixed(1)} fps)`]);
-    results.scroll = { openMs: bigMs, openSmallMs: smallMs, rows, loaded };
+    // The same target as a share of what this machine gave a static page in this run (55 of 60 fps).
+    const share = worst / rows[2].fps;
+    checks.push(['history scrolling ≥ 0.92× the plain page’s fps in the same run', share >= 55 / 60, `${share.toFixed(2)}×`]);
+    results.scroll = { openMs: bigMs, reopenMs: bigAgainMs, openSmallMs: smallMs, rows, loaded, passed };
   } finally {
     await context.close();
   }

@@ -24,7 +24,7 @@ export interface BundleReport {
   totalRaw: number;
   totalGzip: number;
   /** Packages (node_modules names) in the initial chunks, by the minified characters their code became. */
-  packages: { name: string; minifiedBytes: number }[];
+  packages: { name: string; minifiedBytes: number; gzipAloneBytes: number }[];
   forbiddenFound: string[];
   lazyChunks: number;
 }
@@ -78,8 +78,15 @@ function decodeVlq(segment: string): number[] {
 
 /** How many generated characters each source produced: every mapped segment runs to the next one on its line. */
 export function generatedBytesPerSource(code: string, mappings: string): Map<number, number> {
-  const lines = code.split('\n');
   const bytes = new Map<number, number>();
+  for (const [source, pieces] of generatedCodePerSource(code, mappings)) bytes.set(source, pieces.reduce((n, p) => n + p.length, 0));
+  return bytes;
+}
+
+/** The generated code each source produced, as the pieces the source map assigns to it. */
+export function generatedCodePerSource(code: string, mappings: string): Map<number, string[]> {
+  const lines = code.split('\n');
+  const pieces = new Map<number, string[]>();
   let source = 0;
   mappings.split(';').forEach((line, lineIndex) => {
     const length = lines[lineIndex]?.length ?? 0;
@@ -94,10 +101,12 @@ export function generatedBytesPerSource(code: string, mappings: string): Map<num
     starts.forEach((s, i) => {
       if (s.source === null) return;
       const end = i + 1 < starts.length ? starts[i + 1].column : length;
-      bytes.set(s.source, (bytes.get(s.source) ?? 0) + Math.max(0, end - s.column));
+      const list = pieces.get(s.source) ?? [];
+      list.push(lines[lineIndex]?.slice(s.column, end) ?? '');
+      pieces.set(s.source, list);
     });
   });
-  return bytes;
+  return pieces;
 }
 
 export function measureBundle(outDir: string): BundleReport {
@@ -115,18 +124,26 @@ export function measureBundle(outDir: string): BundleReport {
     return { file, rawBytes: bytes.length, gzipBytes: zlib.gzipSync(bytes, { level: 6 }).length, why };
   });
 
-  const packageBytes = new Map<string, number>();
+  const packageCode = new Map<string, string[]>();
   for (const { file } of chunks) {
     const mapFile = path.join(outDir, `${file}.map`);
     if (!fs.existsSync(mapFile)) continue;
     const map = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
     const code = fs.readFileSync(path.join(outDir, file), 'utf8');
-    for (const [index, bytes] of generatedBytesPerSource(code, map.mappings)) {
+    for (const [index, pieces] of generatedCodePerSource(code, map.mappings)) {
       const name = packageOf(map.sources[index] ?? '') ?? '(app code)';
-      packageBytes.set(name, (packageBytes.get(name) ?? 0) + bytes);
+      packageCode.set(name, [...(packageCode.get(name) ?? []), ...pieces]);
     }
   }
-  const packages = [...packageBytes].map(([name, minifiedBytes]) => ({ name, minifiedBytes })).sort((a, b) => b.minifiedBytes - a.minifiedBytes);
+  // A package's gzip size alone (its own code compressed by itself) is what removing or lazy-loading it would save,
+  // give or take the shared context gzip loses.
+  const packages = [...packageCode]
+    .map(([name, pieces]) => {
+      const text = pieces.join('');
+      return { name, minifiedBytes: text.length, gzipAloneBytes: zlib.gzipSync(text, { level: 6 }).length };
+    })
+    .sort((a, b) => b.minifiedBytes - a.minifiedBytes);
+  const packageBytes = new Map(packages.map((p) => [p.name, p.minifiedBytes]));
   return {
     chunks,
     totalRaw: chunks.reduce((n, c) => n + c.rawBytes, 0),

@@ -20,7 +20,7 @@ export interface BenchProbe {
   clicks: number[];
 }
 
-/** Installed in every benchmark page; `pattern` is the source of the token regexp (e.g. 'bench-\\d+-[a-z0-9]+'). */
+/** Installed in every benchmark page; `pattern` is the source of the token regexp (e.g. 'bench-\\d+-[a-z]+'). */
 export function installProbe(pattern: string): void {
   const w = window as unknown as { __bench: BenchProbe };
   const now = () => performance.timeOrigin + performance.now();
