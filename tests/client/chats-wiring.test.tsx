@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/app/runtime';
 import type { ChatsActorRef } from '../../src/machines/chats/chats.machine';
 import type { ComposerActorRef } from '../../src/machines/composer/composer.machine';
+import type { ConversationActorRef } from '../../src/machines/conversation/conversation.machine';
 import type { ApiClient } from '../../src/services/api';
 import { ChatsPage } from '../../src/ui/chats/ChatsPage';
 import { RuntimeProvider } from '../../src/ui/RuntimeContext';
@@ -83,8 +84,8 @@ describe('chats page wired to the app actor', () => {
     expect((body as { clientMessageId: string }).clientMessageId).toMatch(/^[0-9a-f]{16}-1$/);
     expect(screen.getByPlaceholderText('Напишите сообщение...')).toHaveValue('');
     // The answer reaches the conversation and the list.
-    const conversation = chats.getSnapshot().children.conversation!;
-    await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m: { id: string }) => m.id)).toEqual(['m1', 'm2']));
+    const conversation = chats.getSnapshot().children.conversation as ConversationActorRef;
+    await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2']));
     expect(chats.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
     view.unmount();
   });
