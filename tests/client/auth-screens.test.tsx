@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FetchError } from 'ofetch';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,8 @@ describe('sign-in screen', () => {
     await userEvent.type(screen.getByLabelText('Пароль'), 'correct horse');
     await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
     await waitFor(() => expect(location()).toBe('/'));
-    expect(screen.getByText('Анна Петрова')).toBeInTheDocument();
+    // The app bar names the user (the chats page's own-profile tile does too).
+    expect(within(screen.getByRole('banner')).getByText('Анна Петрова')).toBeInTheDocument();
   });
 });
 

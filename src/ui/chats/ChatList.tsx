@@ -15,9 +15,9 @@ export interface ChatListProps {
 export function ChatList(props: ChatListProps) {
   return (
     <section className="chat-list" aria-labelledby="chat-list-title">
-      <header className="chat-list-head">
+      <div className="chat-list-head">
         <h1 id="chat-list-title">Чаты</h1>
-      </header>
+      </div>
       <div className="chat-list-scroll">
         {props.tiles.length === 0 ? (
           <p className="chat-list-empty">{props.loaded ? 'Пока нет бесед. Найдите друга по EBLID или создайте беседу.' : 'Загружаем беседы…'}</p>

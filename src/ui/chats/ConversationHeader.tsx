@@ -24,7 +24,7 @@ function Icon({ d }: { d: string }) {
 export function ConversationHeader(props: ConversationHeaderProps) {
   const { header } = props;
   return (
-    <header className="conv-head">
+    <div className="conv-head">
       <ChatsBackButton />
       <ChatAvatar avatar={header.avatar} size={40} />
       <div className="conv-head-text">
@@ -47,6 +47,6 @@ export function ConversationHeader(props: ConversationHeaderProps) {
           <Icon d={CAMERA} />
         </button>
       </div>
-    </header>
+    </div>
   );
 }
