@@ -38,7 +38,7 @@ test.describe('sign-in and registration', () => {
 
     await signIn(page, username);
     await expect(page).toHaveURL(`${srv.url}/`);
-    await expect(page.getByText('Анна Петрова')).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Анна Петрова')).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Разделы' })).toBeVisible();
     // The ping shows a latency in milliseconds.
     await expect(page.getByTestId('latency')).toContainText(/\d+ мс/);
@@ -47,7 +47,7 @@ test.describe('sign-in and registration', () => {
 
     await page.reload();
     await expect(page).toHaveURL(`${srv.url}/`);
-    await expect(page.getByText('Анна Петрова')).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Анна Петрова')).toBeVisible();
 
     await page.getByRole('link', { name: 'Контакты' }).click();
     await expect(page).toHaveURL(`${srv.url}/contacts`);
