@@ -26,7 +26,8 @@ const fresh = (s: Snap) =>
   atRest(s) &&
   loadedAsFetched(s) &&
   s.context.pageVisible &&
-  JSON.stringify(s.context.entries) === JSON.stringify([entry(c2), entry(c1, s.context.selectedId === 'c1' ? 0 : 2)]);
+  JSON.stringify(s.context.entries) === JSON.stringify([entry(c2), entry(c1, s.context.selectedId === 'c1' ? 0 : 2)]) &&
+  (s.context.viewing || s.context.selectedId === null);
 const oneAtATime =
   <T extends { type: string }>(make: (s: Snap) => T[]) =>
   (s: Snap) =>
@@ -65,6 +66,8 @@ describeModel({
       s.matches('signedOut') || fresh(s) || !s.context.pageVisible
         ? [{ type: 'chats.visibility', visible: !s.context.pageVisible }]
         : [],
+    'chats.viewing': (s) =>
+      s.matches('signedOut') || fresh(s) ? [{ type: 'chats.viewing', viewing: !s.context.viewing }] : [],
     'chats.messageArrived': (s) =>
       fresh(s) || (!s.context.pageVisible && loadedAsFetched(s))
         ? [
@@ -123,6 +126,7 @@ describe('chats with resolving actors', () => {
     const sounds: string[] = [];
     actor.on('sound.notify', (e) => sounds.push(e.conversationId));
     actor.send({ type: 'chats.signedIn', userId: 'me' });
+    actor.send({ type: 'chats.viewing', viewing: true });
     return { actor, sounds, marked, conversationEvents, fetches: () => fetches };
   }
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
@@ -161,6 +165,12 @@ describe('chats with resolving actors', () => {
     // Own receipts (read in this or another tab) lower the count.
     actor.send({ type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m5'] });
     expect(unread(actor, 'c1')).toBe(0);
+    // Still selected, but the user is on another page: it counts and sounds.
+    actor.send({ type: 'chats.visibility', visible: true });
+    actor.send({ type: 'chats.viewing', viewing: false });
+    actor.send({ type: 'chats.messageArrived', message: message('m6', 'u2', 7) });
+    expect(unread(actor, 'c1')).toBe(1);
+    expect(sounds).toEqual(['c1', 'c1']);
   });
 
   it('hands own delivered messages to the open conversation, refreshing it after a file send', async () => {

@@ -33,6 +33,8 @@ export interface ChatsContext {
   /** The list has been fetched at least once since sign-in. */
   loaded: boolean;
   pageVisible: boolean;
+  /** The chats page is on screen (the user may be on another page with a conversation still selected). */
+  viewing: boolean;
   /** Ids of the latest messages seen, so message:new and message:notify of one message count once. */
   recentIds: string[];
 }
@@ -45,6 +47,7 @@ export type ChatsEvent =
   | { type: 'chats.refresh' }
   | { type: 'chats.call'; video: boolean }
   | { type: 'chats.visibility'; visible: boolean }
+  | { type: 'chats.viewing'; viewing: boolean }
   | { type: 'chats.reconnected' }
   | { type: 'chats.messageArrived'; message: Message }
   /** From the composer: the server has an own message (`refresh` after a file send, spec point 4). */
@@ -65,6 +68,7 @@ const initialContext = (): ChatsContext => ({
   selectedId: null,
   loaded: false,
   pageVisible: true,
+  viewing: false,
   recentIds: [],
 });
 
@@ -121,11 +125,12 @@ export const chatsMachine = setup({
       assertEvent(event, 'chats.messageArrived');
       return context.recentIds.includes(event.message.id);
     },
-    /** From someone else, and its conversation is not in front of the user. */
+    /** From someone else, and its conversation is not in front of the user (not open, another page, hidden tab). */
     unnoticed: ({ context, event }) => {
       assertEvent(event, 'chats.messageArrived');
       const m = event.message;
-      return m.senderId !== context.me && (context.selectedId !== m.conversationId || !context.pageVisible);
+      const inFront = context.selectedId === m.conversationId && context.pageVisible && context.viewing;
+      return m.senderId !== context.me && !inFront;
     },
     ownReceipts: ({ context, event }) => {
       assertEvent(event, 'chats.receipts');
@@ -142,7 +147,8 @@ export const chatsMachine = setup({
     hasSelection: ({ context }) => context.selectedId !== null,
   },
   actions: {
-    reset: assign(() => initialContext()),
+    // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
+    reset: assign(({ context }) => ({ ...initialContext(), pageVisible: context.pageVisible, viewing: context.viewing })),
     rememberUser: assign({
       me: ({ event }) => {
         assertEvent(event, 'chats.signedIn');
@@ -155,13 +161,19 @@ export const chatsMachine = setup({
         return event.visible;
       },
     }),
+    setViewing: assign({
+      viewing: ({ event }) => {
+        assertEvent(event, 'chats.viewing');
+        return event.viewing;
+      },
+    }),
     takeList: assign(({ context, event }) => {
       const { conversations } = (event as unknown as { output: ResponseOf<'conversations'> }).output;
       const entries = sortEntries(conversations);
       return {
         loaded: true,
-        // The open conversation is being read: its badge stays at zero.
-        entries: context.selectedId ? withUnread(entries, context.selectedId, () => 0) : entries,
+        // The open conversation on screen is being read: its badge stays at zero.
+        entries: context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries,
       };
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
@@ -240,7 +252,10 @@ export const chatsMachine = setup({
     { id: 'session', src: 'session' },
     { id: 'pageVisibility', src: 'pageVisibility' },
   ],
-  on: { 'chats.visibility': { actions: 'setVisibility' } },
+  on: {
+    'chats.visibility': { actions: 'setVisibility' },
+    'chats.viewing': { actions: 'setViewing' },
+  },
   initial: 'signedOut',
   states: {
     signedOut: {

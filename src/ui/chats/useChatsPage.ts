@@ -27,6 +27,11 @@ export function useChatsPage() {
   const conversation = useSelector(chats, (s) => s.children.conversation as ConversationActorRef | undefined);
   const composer = useSelector(chats, (s) => s.children.composer as ComposerActorRef | undefined);
   const now = useNow();
+  // While this page is mounted the selected conversation is in front of the user (for the unread and sound rules).
+  useEffect(() => {
+    chats.send({ type: 'chats.viewing', viewing: true });
+    return () => chats.send({ type: 'chats.viewing', viewing: false });
+  }, [chats]);
   const tiles = useMemo(() => entries.map((e) => chatTile(e, me, selectedId, now)), [entries, me, selectedId, now]);
   const selectedEntry = useMemo(() => entries.find((e) => e.conversation.id === selectedId) ?? null, [entries, selectedId]);
   const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
