@@ -183,6 +183,17 @@ test.describe('chats page', () => {
     await expect(link).toBeVisible();
     await expect(link).toHaveAttribute('href', /^\/uploads\//);
     await axe(B.page, 'image and file messages');
+
+    // A failed upload stays on the temporary message with 'Повторить' and 'Удалить'; a retry sends it.
+    await A.page.route('**/api/upload', (route) => route.abort('connectionreset'));
+    await A.page.getByTestId('attach-input').setInputFiles({ name: 'карта.png', mimeType: 'image/png', buffer: png });
+    const failed = A.page.locator('[data-message-id^="tmp-"]');
+    await expect(failed).toHaveAttribute('data-delivery', 'failed');
+    await expect(failed.getByText('Файл не загрузился')).toHaveAttribute('data-error', 'upload failed');
+    await A.page.unroute('**/api/upload');
+    await failed.getByRole('button', { name: 'Повторить' }).click();
+    await expect(B.page.getByTestId('message').locator('img[alt="карта.png"]')).toBeVisible();
+    await expect(A.page.locator('[data-message-id^="tmp-"]')).toHaveCount(0);
   });
 
   test("B's unread count and the notification sound while the conversation is closed", async ({ browser }) => {

@@ -157,7 +157,7 @@ describe('MessageBubble', () => {
     const pending = { outboxId: 'tmp-t-1', progress: 40, uploading: true, files: [{ name: 'a.zip', progress: 40, done: false }], error: null, retryable: true };
     const props = bubbleProps({ row: row({ id: 'tmp-t-1', own: true, delivery: 'failed', pending: { ...pending, uploading: false, error: 'upload failed' } }) });
     const { rerender } = render(<MessageBubble {...props} />);
-    expect(screen.getByText('upload failed')).toBeInTheDocument();
+    expect(screen.getByText('Файл не загрузился')).toHaveAttribute('data-error', 'upload failed');
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
     await userEvent.click(screen.getByRole('button', { name: 'Удалить' }));
     expect(props.onRetry).toHaveBeenCalledWith('tmp-t-1');

@@ -4,6 +4,7 @@
 // that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right
 // click, the context-menu key or Shift+F10) opens the actions.
 import { type KeyboardEvent, memo, type MouseEvent, useState } from 'react';
+import { UPLOAD_FAILED } from '../../machines/composer/outbox';
 import type { AttachmentView, MessageRow } from './view-model';
 
 export const IMAGE_MAX_WIDTH = 320;
@@ -53,6 +54,12 @@ function MessageImage(props: { a: AttachmentView; onOpen(): void }) {
       />
     </button>
   );
+}
+
+/** The outbox's reason in words: the upload's internal 'upload failed', else the server's (Russian) message. */
+function failureText(error: string | null): string {
+  if (error === UPLOAD_FAILED) return 'Файл не загрузился';
+  return error ?? 'Не отправлено';
 }
 
 const DELIVERY_LABEL = { sending: 'Отправляется', sent: 'Отправлено', read: 'Прочитано', failed: 'Не отправлено' } as const;
@@ -170,7 +177,9 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {row.delivery === 'failed' && row.pending && (
           <div className="msg-failed">
-            <span className="msg-failed-text">{row.pending.error ?? 'Не отправлено'}</span>
+            <span className="msg-failed-text" data-error={row.pending.error ?? undefined}>
+              {failureText(row.pending.error)}
+            </span>
             {row.pending.retryable && (
               <button type="button" className="link-button" onClick={() => props.onRetry(row.pending!.outboxId)}>
                 Повторить
