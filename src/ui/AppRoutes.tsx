@@ -1,13 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AuthLayout } from './auth/AuthLayout';
 import { RegisterPage } from './auth/RegisterPage';
 import { SignInPage } from './auth/SignInPage';
 import { AppLayout } from './layout/AppLayout';
-import { ContactsPage } from './contacts/ContactsPage';
-import { CallsPage } from './calls/CallsPage';
 import { ChatsPage } from './chats/ChatsPage';
-import { SettingsPage } from './settings/SettingsPage';
 import { GuestOnly, RequireSession } from './routing/guards';
+
+// Pages other than the chats page load on first visit: the chats page's first bundle stays small.
+const ContactsPage = lazy(() => import('./contacts/ContactsPage').then((m) => ({ default: m.ContactsPage })));
+const CallsPage = lazy(() => import('./calls/CallsPage').then((m) => ({ default: m.CallsPage })));
+const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 export function AppRoutes() {
   return (
@@ -31,9 +34,9 @@ export function AppRoutes() {
         }
       >
         <Route index element={<ChatsPage />} />
-        <Route path="contacts" element={<ContactsPage />} />
-        <Route path="calls" element={<CallsPage />} />
-        <Route path="settings" element={<SettingsPage />} />
+        <Route path="contacts" element={<Suspense fallback={null}><ContactsPage /></Suspense>} />
+        <Route path="calls" element={<Suspense fallback={null}><CallsPage /></Suspense>} />
+        <Route path="settings" element={<Suspense fallback={null}><SettingsPage /></Suspense>} />
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

@@ -86,7 +86,7 @@ describe('contacts feature wired to the app actor', () => {
     const tile = await screen.findByRole('button', { name: /^Контакты,\s?Новый запрос в друзья$/ });
     expect(calls).toContainEqual(['contacts', { filter: 'all' }]);
     await userEvent.click(tile);
-    const dialog = screen.getByRole('dialog', { name: 'Контакты' });
+    const dialog = await screen.findByRole('dialog', { name: 'Контакты' });
     expect(within(dialog).getByText(/Мой EBLID:/)).toHaveTextContent('0420');
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Добавить' }));
@@ -118,7 +118,7 @@ describe('contacts feature wired to the app actor', () => {
   it("'Новая беседа' creates a group of the ticked friends and goes to the chats page", async () => {
     const { calls } = renderWired('/chats');
     await userEvent.click(await screen.findByRole('button', { name: 'Новая беседа' }));
-    const dialog = screen.getByRole('dialog', { name: 'Создать групповой чат' });
+    const dialog = await screen.findByRole('dialog', { name: 'Создать групповой чат' });
     const box = await within(dialog).findByRole('checkbox', { name: /Вера/ });
     expect(within(dialog).queryByRole('checkbox', { name: /Борис/ })).not.toBeInTheDocument(); // a request, not a friend
     await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
@@ -132,7 +132,7 @@ describe('contacts feature wired to the app actor', () => {
   it('the own tile opens the profile dialog with the EBLID (the profile actor fetched the own record)', async () => {
     const { calls } = renderWired('/chats');
     await userEvent.click(await screen.findByRole('button', { name: /EBLID 0420/ }));
-    const dialog = screen.getByRole('dialog', { name: 'Профиль' });
+    const dialog = await screen.findByRole('dialog', { name: 'Профиль' });
     expect(within(dialog).getByText('0420')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Закрыть' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

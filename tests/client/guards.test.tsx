@@ -21,7 +21,7 @@ describe('route guards', () => {
     await userEvent.type(screen.getByLabelText('Пароль'), 'correct horse');
     await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
     await waitFor(() => expect(location()).toBe('/contacts'));
-    expect(screen.getByRole('heading', { name: 'Контакты' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Контакты' })).toBeInTheDocument();
   });
 
   it.each(['/auth', '/auth/register'])('signed in, %s leads to /', (path) => {
@@ -39,13 +39,13 @@ describe('route guards', () => {
     const nav = screen.getByRole('navigation', { name: 'Разделы' });
     expect(nav).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Контакты' }));
-    expect(location()).toBe('/contacts');
+    await waitFor(() => expect(location()).toBe('/contacts')); // pages other than chats load lazily
     await userEvent.click(screen.getByRole('link', { name: 'Звонки' }));
-    expect(location()).toBe('/calls');
+    await waitFor(() => expect(location()).toBe('/calls')); // pages other than chats load lazily
     await userEvent.click(screen.getByRole('link', { name: 'Настройки' }));
-    expect(location()).toBe('/settings');
+    await waitFor(() => expect(location()).toBe('/settings')); // pages other than chats load lazily
     await userEvent.click(screen.getByRole('link', { name: 'Чаты' }));
-    expect(location()).toBe('/');
+    await waitFor(() => expect(location()).toBe('/'));
     expect(await screen.findByText('7 мс')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
     await waitFor(() => expect(location()).toBe('/auth'));

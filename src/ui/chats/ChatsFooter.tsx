@@ -1,15 +1,19 @@
 // The chats list pane's footer (spec point 2; owned by the contacts feature): 'Новая беседа' opens the group
 // dialog; 'Контакты' (its subtitle says whether requests wait, friends exist, or none yet) the contacts dialog;
 // the own tile with the EBLID the profile dialog. The four-box EBLID panel is here too, folded.
+import { lazy, Suspense } from 'react';
 import type { User } from '../../contract/entities';
 import { ContactCodePanel } from '../contacts/ContactCodePanel';
-import { ContactsDialog } from '../contacts/ContactsDialog';
-import { GroupDialog } from '../contacts/GroupDialog';
 import type { ContactCodeView } from '../contacts/useContactCode';
 import { UserAvatar } from '../contacts/UserAvatar';
-import { ProfileDialog } from '../profile/ProfileDialog';
 import { useChatsFooter } from './useChatsFooter';
 import '../../styles/contacts.css';
+
+// The dialogs (and the crop editor inside the profile dialog) load when first opened, keeping them out of the
+// chats page's first bundle.
+const GroupDialog = lazy(() => import('../contacts/GroupDialog').then((m) => ({ default: m.GroupDialog })));
+const ContactsDialog = lazy(() => import('../contacts/ContactsDialog').then((m) => ({ default: m.ContactsDialog })));
+const ProfileDialog = lazy(() => import('../profile/ProfileDialog').then((m) => ({ default: m.ProfileDialog })));
 
 export function ChatsFooter() {
   const f = useChatsFooter();
@@ -25,6 +29,7 @@ export function ChatsFooter() {
         onContacts={f.openContacts}
         onProfile={f.openProfile}
       />
+      <Suspense fallback={null}>
       {group.open && <GroupDialog {...group} />}
       {f.dialog === 'contacts' && f.me && (
         <ContactsDialog
@@ -44,6 +49,7 @@ export function ChatsFooter() {
         />
       )}
       {f.dialog === 'profile' && f.me && <ProfileDialog me={f.me} avatar={f.avatar} onClose={f.closeDialog} />}
+      </Suspense>
     </>
   );
 }
