@@ -52,7 +52,7 @@ test.describe('chats page: lightbox and narrow layout', () => {
     const message = page.locator('[data-testid="message"]').filter({ has: page.locator('img') });
     const thumbs = message.locator('img');
     await expect(thumbs).toHaveCount(3);
-    // At most 320 px wide in the message (spec point 2).
+    // At most 320 px wide in the message (docs/behaviour.md §2).
     for (const box of [await thumbs.nth(0).boundingBox(), await thumbs.nth(1).boundingBox()]) {
       expect(box?.width ?? 0).toBeLessThanOrEqual(320.5);
     }

@@ -1,5 +1,5 @@
 // Users for browser tests, made through the real REST API (fast: no form filling), and pages opened already
-// signed in by putting the session where the client keeps it (localStorage 'beseda.session', spec point 3).
+// signed in by putting the session where the client keeps it (localStorage 'beseda.session', docs/behaviour.md §3).
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 

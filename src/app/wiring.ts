@@ -35,7 +35,7 @@ export function wireApp(s: Services) {
       }),
       contactCode: contactCodeMachine.provide({
         actors: {
-          // The first result is the one used (spec point 3); the code travels with the answer.
+          // The first result is the one used (docs/behaviour.md §3); the code travels with the answer.
           search: fromPromise<SearchOutput, { code: string }>(async ({ input }) => {
             const { results } = await s.api.call('contactSearch', { query: { code: input.code } });
             return { code: input.code, user: results[0] ?? null };

@@ -1,4 +1,4 @@
-// Entities shared by client and server (spec point 3). Responses use z.object (extra keys stripped);
+// Entities shared by client and server (docs/behaviour.md §3). Responses use z.object (extra keys stripped);
 // request bodies use z.strictObject so unknown fields are refused at the edge.
 import { z } from 'zod';
 import { LIMITS } from './limits';
@@ -81,7 +81,7 @@ export const Conversation = z.object({
   title: z.string().nullable(),
   isGroup: z.boolean(),
   participants: z.array(Participant),
-  /** At most one element: the latest message (spec point 3). */
+  /** At most one element: the latest message (docs/behaviour.md §3). */
   messages: z.array(Message),
 });
 export type Conversation = z.infer<typeof Conversation>;

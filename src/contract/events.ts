@@ -1,4 +1,4 @@
-// The socket.io contract (spec point 7). Client → server events are validated with these schemas on the
+// The socket.io contract (docs/behaviour.md §7). Client → server events are validated with these schemas on the
 // server; server → client payloads are typed from them on the client.
 import { z } from 'zod';
 import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Receipt } from './entities';

@@ -1,4 +1,4 @@
-// Business constants (spec point 9) and server-side limits the seed leaves open ("not shown").
+// Business constants (docs/behaviour.md §9) and server-side limits the seed leaves open ("not shown").
 export const LIMITS = {
   usernameMin: 3,
   usernameMax: 32,
@@ -36,8 +36,8 @@ export const TIMINGS = {
 
 export const EBLID_SPACE = 10_000;
 
-/** Chats page layout (spec point 9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
+/** Chats page layout (docs/behaviour.md §9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
 export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as const;
 
-/** Lightbox zoom (spec point 9): 0.25 to 4, step 0.25. */
+/** Lightbox zoom (docs/behaviour.md §9): 0.25 to 4, step 0.25. */
 export const LIGHTBOX_ZOOM = { min: 0.25, max: 4, step: 0.25 } as const;

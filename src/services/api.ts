@@ -1,4 +1,4 @@
-// The typed API client on ofetch (spec points 6 and 7): base path rules, bearer header on every request,
+// The typed API client on ofetch (docs/behaviour.md §6, §7): base path rules, bearer header on every request,
 // credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request.
 import { FetchError, ofetch } from 'ofetch';
 import { api, type BodyOf, type QueryOf, type ResponseOf, type RouteName } from '../contract/api';

@@ -6,7 +6,7 @@ const at = (url: string): PageLocation => {
   return { protocol: u.protocol, hostname: u.hostname, port: u.port, host: u.host, origin: u.origin };
 };
 
-describe('API base path (spec point 7)', () => {
+describe('API base path (docs/behaviour.md §7)', () => {
   it('is /api by default, {host}/api on localhost off 5173, and a configured URL wins', () => {
     expect(apiBaseUrl(at('https://chat.example.org/contacts'))).toBe('/api');
     expect(apiBaseUrl(at('http://localhost:5173/'))).toBe('/api');
@@ -17,7 +17,7 @@ describe('API base path (spec point 7)', () => {
   });
 });
 
-describe('socket address (spec point 7)', () => {
+describe('socket address (docs/behaviour.md §7)', () => {
   it('same origin on localhost:5173 and elsewhere, port 4000 on other localhost ports, a configured one wins', () => {
     expect(socketUrl(at('http://localhost:5173/'))).toBe('http://localhost:5173');
     expect(socketUrl(at('http://localhost:8080/'))).toBe('http://localhost:4000');

@@ -1,4 +1,4 @@
-// Where the client talks to (spec point 7). Pure functions of the page location and build-time settings,
+// Where the client talks to (docs/behaviour.md §7). Pure functions of the page location and build-time settings,
 // so the address rules are testable without a browser.
 
 export interface PageLocation {
@@ -15,7 +15,7 @@ export interface EndpointSettings {
   /** VITE_SOCKET_URL: a configured socket address overrides every other rule. */
   socketUrl?: string;
   /**
-   * True in production builds, which the API server itself serves (one origin). The spec's "port 4000 on
+   * True in production builds, which the API server itself serves (one origin). The "port 4000 on
    * other localhost ports" rule is a development rule; applied to `PORT=8080 npm start` opened at
    * localhost:8080 it would send the socket to a port nothing listens on.
    */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from './api';
 import { requestRoomToken, TOKEN_FAILED, videoServerFallbackUrl } from './livekit';
 
-describe('video server address (spec point 7: fallback websocket on port 7880 unless configured)', () => {
+describe('video server address (docs/behaviour.md §7: fallback websocket on port 7880 unless configured)', () => {
   it('is ws on http, wss on https, the configured URL when there is one', () => {
     expect(videoServerFallbackUrl({ protocol: 'http:', hostname: 'localhost' })).toBe('ws://localhost:7880');
     expect(videoServerFallbackUrl({ protocol: 'https:', hostname: 'chat.example.org' })).toBe('wss://chat.example.org:7880');

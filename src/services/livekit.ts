@@ -1,4 +1,4 @@
-// LiveKit room access (spec point 7): POST /api/livekit/token for a room, and the video server address the
+// LiveKit room access (docs/behaviour.md §7): POST /api/livekit/token for a room, and the video server address the
 // /calls page shows before any token names one (a configured URL, else a websocket on port 7880 of this host).
 import type { ApiClient } from './api';
 import { serverMessage } from './api';

@@ -1,4 +1,4 @@
-// The socket factory (spec point 7): websocket transport only, the address rules, the token both in the
+// The socket factory (docs/behaviour.md §7): websocket transport only, the address rules, the token both in the
 // auth payload and as a query parameter, the default path; reconnection follows socket.io's defaults.
 import { io, type Socket } from 'socket.io-client';
 import type { ClientEvent, ClientEventName, ServerEvent, ServerEventName } from '../contract/events';

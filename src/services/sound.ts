@@ -1,4 +1,4 @@
-// The app's sounds (spec: a notification sound only after a silent unlock on the first click, key or touch, at
+// The app's sounds (docs/behaviour.md §4: a notification sound only after a silent unlock on the first click, key or touch, at
 // volume 0.9; a ring for an incoming call, a ringback for the caller). Browsers refuse play() before a user
 // gesture, so the first gesture plays every element muted once ("unlock"); from then on play() is allowed.
 // Every call is safe when audio is blocked or missing: a refused play() is swallowed, never thrown.
@@ -18,7 +18,7 @@ export interface AudioLike {
 export interface SoundService {
   /** True once a gesture has unlocked playback. */
   readonly unlocked: boolean;
-  /** The new-message sound; does nothing before the unlock (the spec's policy). */
+  /** The new-message sound; does nothing before the unlock (docs/behaviour.md §4 Messages). */
   notify(): void;
   /** Incoming call: loops until stopRing(); if playback is still locked it starts at the unlock. */
   startRing(): void;

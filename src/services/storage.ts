@@ -1,4 +1,4 @@
-// Local storage of the session, so it survives a reload (spec point 3: user, accessToken, refreshToken).
+// Local storage of the session, so it survives a reload (docs/behaviour.md §3: user, accessToken, refreshToken).
 import { z } from 'zod';
 import { User } from '../contract/entities';
 

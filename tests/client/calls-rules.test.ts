@@ -1,4 +1,4 @@
-// The call view's rules (spec points 2, 5, 6, 9) as plain functions.
+// The call view's rules (docs/behaviour.md §2, §5, §6, §9) as plain functions.
 import { describe, expect, it } from 'vitest';
 import {
   chatText,
@@ -12,7 +12,7 @@ import {
 
 const all = { canPublish: true, canPublishData: true, canPublishSources: [] as number[] };
 
-describe('control bar by permissions (spec point 6)', () => {
+describe('control bar by permissions (docs/behaviour.md §6)', () => {
   it('hides microphone, camera, screen share and chat when no permissions are known; leave stays', () => {
     expect(visibleControls(undefined, { screenShareSupported: true })).toEqual({
       microphone: false,
@@ -50,7 +50,7 @@ describe('control bar by permissions (spec point 6)', () => {
   });
 });
 
-describe('chat unread badge (spec point 2)', () => {
+describe('chat unread badge (docs/behaviour.md §2)', () => {
   it('is the count up to 9 and 9+ from 10', () => {
     expect([0, 1, 9, 10, 42].map(unreadBadge)).toEqual([null, '1', '9', '9+', '9+']);
   });
@@ -63,7 +63,7 @@ describe('chat unread badge (spec point 2)', () => {
   });
 });
 
-describe('minimal control bar (spec point 9)', () => {
+describe('minimal control bar (docs/behaviour.md §9)', () => {
   it('below 760 px, or below 1000 px with the chat open', () => {
     expect([isMinimalControlBar(759, false), isMinimalControlBar(760, false)]).toEqual([true, false]);
     expect([isMinimalControlBar(999, true), isMinimalControlBar(1000, true), isMinimalControlBar(900, false)]).toEqual([true, false, false]);
@@ -79,7 +79,7 @@ describe('call chat', () => {
     expect(hidesTimestamp(a0, { from: 'b', timestamp: 1_000 })).toBe(false);
   });
 
-  it('does not send empty or whitespace-only messages (spec point 5)', () => {
+  it('does not send empty or whitespace-only messages (docs/behaviour.md §5)', () => {
     expect([chatText(''), chatText('   \n'), chatText('  привет ')]).toEqual([null, null, 'привет']);
   });
 });

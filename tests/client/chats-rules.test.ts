@@ -34,7 +34,7 @@ const me = person('me', 'Я');
 const anna = person('u2', 'Анна', { status: 'ONLINE' });
 const boris = person('u3', 'Борис');
 
-describe('presence text (spec point 4)', () => {
+describe('presence text (docs/behaviour.md §4)', () => {
   it("says 'ОНЛАЙН', 'оффлайн' without a last-seen time, then minutes, hours, and a date", () => {
     expect(presenceText({ status: 'ONLINE', lastSeenAt: null }, NOW)).toBe('ОНЛАЙН');
     expect(presenceText({ status: 'OFFLINE', lastSeenAt: null }, NOW)).toBe('оффлайн');

@@ -1,4 +1,4 @@
-// Calls inside a conversation (spec points 2, 3, 4, 9): the caller invites and waits with a ring-back, the
+// Calls inside a conversation (docs/behaviour.md §2, §3, §4, §9): the caller invites and waits with a ring-back, the
 // callee's tabs all ring for at most 25 s, either side can end. While a call is open the overlay asks for a
 // LiveKit token for room conv-{conversationId}; the view renders nothing until token and url exist.
 //
@@ -17,7 +17,7 @@ export interface CallPeer {
   name: string;
 }
 
-/** Call invitation (spec point 3): conversationId, from, video. */
+/** Call invitation (docs/behaviour.md §3): conversationId, from, video. */
 export interface IncomingCall {
   conversationId: string;
   from: CallPeer;
@@ -29,7 +29,7 @@ export interface RoomAccess {
   url: string;
 }
 
-/** Call state (spec point 3) plus what the overlay needs. */
+/** Call state (docs/behaviour.md §3) plus what the overlay needs. */
 export interface CallContext {
   incoming: IncomingCall | null;
   activeConvId: string | null;
@@ -170,7 +170,7 @@ export const callMachine = setup({
       tags: ['ringing'],
       invoke: { id: 'ring', src: 'ring' },
       after: {
-        // Nobody answered: dismiss and tell the caller (spec point 4).
+        // Nobody answered: dismiss and tell the caller (docs/behaviour.md §4).
         ringTimeout: {
           target: 'idle',
           actions: [

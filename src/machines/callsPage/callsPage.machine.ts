@@ -1,4 +1,4 @@
-// The /calls page (spec point 2): a form for a named room ('demo-room' by default), a token request while
+// The /calls page (docs/behaviour.md §2): a form for a named room ('demo-room' by default), a token request while
 // 'Подключаемся…' shows, then the video conference; a disconnect or a failure of the room goes back to the form.
 // The line under the form shows the video server: the configured or fallback address until a token names one.
 import { assertEvent, assign, fromPromise, setup } from 'xstate';

@@ -1,4 +1,4 @@
-// The chats page's long-lived actor (spec points 2 and 4; systemId 'chats', spawned by the app actor).
+// The chats page's long-lived actor (docs/behaviour.md §2, §4; systemId 'chats', spawned by the app actor).
 // It holds the conversation list (fetched at start, every 20 s, after a reconnection and on demand, kept
 // current by socket events: new messages, deletions, own read receipts, presence and profile changes, new
 // conversations), the selection (`chats.open`, also sent by the contacts feature) with its unread reset, and
@@ -50,7 +50,7 @@ export type ChatsEvent =
   | { type: 'chats.viewing'; viewing: boolean }
   | { type: 'chats.reconnected' }
   | { type: 'chats.messageArrived'; message: Message }
-  /** From the composer: the server has an own message (`refresh` after a file send, spec point 4). */
+  /** From the composer: the server has an own message (`refresh` after a file send, docs/behaviour.md §4). */
   | { type: 'chats.delivered'; message: Message; refresh: boolean }
   | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
   | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
@@ -318,7 +318,7 @@ export const chatsMachine = setup({
                   input: ({ context }) => ({ conversationId: context.selectedId!, userId: context.me! }),
                 },
                 {
-                  // Opening resets the unread count; a failure changes nothing visible (spec point 8).
+                  // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
                   id: 'markRead',
                   src: 'markRead',
                   input: ({ context }) => ({ conversationId: context.selectedId! }),

@@ -1,4 +1,4 @@
-// Pure rules for the conversation list (spec points 2 and 4): newest first, latest message per entry,
+// Pure rules for the conversation list (docs/behaviour.md §2, §4): newest first, latest message per entry,
 // unread counts, presence and profile changes of participants.
 import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../contract/entities';
 
@@ -50,7 +50,7 @@ export function withUser(entries: ConversationEntry[], userId: string, change: (
   return changed ? next : entries;
 }
 
-/** Presence from the server; lastSeenAt is the server's, else now on ONLINE or OFFLINE (spec point 4). */
+/** Presence from the server; lastSeenAt is the server's, else now on ONLINE or OFFLINE (docs/behaviour.md §4). */
 export function presenceChange(status: PresenceStatus, lastSeenAt: string | null, at: string) {
   return (u: PublicUser): PublicUser => ({
     ...u,

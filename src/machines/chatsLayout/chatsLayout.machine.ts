@@ -1,4 +1,4 @@
-// Which panel of the chats page a narrow screen shows (spec point 2: at 768 px or less the list and the
+// Which panel of the chats page a narrow screen shows (docs/behaviour.md §2: at 768 px or less the list and the
 // conversation are two sliding panels). A horizontal swipe of at least 50 px to the left opens the conversation
 // if one is selected, to the right returns to the list; the header's back button returns too; selecting a
 // conversation opens it, losing the selection shows the list. Wide screens show both panes and ignore this state.

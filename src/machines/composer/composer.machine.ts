@@ -1,4 +1,4 @@
-// The composer and its outbox (spec points 2, 4, 5; issue 13). Invoked by the chats actor while signed in
+// The composer and its outbox (docs/behaviour.md §2, §4, §5; issue 13). Invoked by the chats actor while signed in
 // (child 'composer'), one per user, so the outbox covers every conversation.
 // - Text and reply per conversation (a draft is kept when switching). Submitting sends trimmed non-empty
 //   text with the optional reply, clears both and emits `composer.sent` (the view scrolls down).

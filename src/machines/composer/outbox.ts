@@ -58,7 +58,7 @@ export function pendingFile(file: Blob & { name?: string }): PendingFile {
 /** The first file still to upload. */
 export const nextUpload = (item: OutboxItem) => item.files.findIndex((f) => !f.attachment);
 
-/** One message for all files: IMAGE when every file is an image, else FILE (spec point 4). */
+/** One message for all files: IMAGE when every file is an image, else FILE (docs/behaviour.md §4). */
 export function messageTypeOf(item: OutboxItem): MessageType {
   if (item.kind === 'text') return 'TEXT';
   return item.files.every((f) => f.attachment?.type === 'IMAGE') ? 'IMAGE' : 'FILE';

@@ -1,4 +1,4 @@
-// The four EBLID boxes as pure functions of what the user did (spec point 5): one digit per box, non-digits
+// The four EBLID boxes as pure functions of what the user did (docs/behaviour.md §5): one digit per box, non-digits
 // stripped; typing moves forward, Backspace back, four pasted digits fill every box.
 export const CODE_LENGTH = 4;
 export type CodeDigits = readonly [string, string, string, string];

@@ -1,4 +1,4 @@
-// The EBLID search panel (spec points 2 and 5): four single-digit boxes; when all four hold a digit the user is
+// The EBLID search panel (docs/behaviour.md §2, §5): four single-digit boxes; when all four hold a digit the user is
 // looked up, otherwise the result is cleared. Every edit that changes the code leaves the searching state, which
 // stops the running lookup, and an answer is taken only for the code now in the boxes, so a slow answer for an
 // older code never replaces a newer one. A failed lookup clears the result; the server's per-minute limit (429)
@@ -21,7 +21,7 @@ export interface CodeNotice {
 }
 
 export interface ContactCodeContext extends CodeBoxes {
-  /** The user found for the current code (the first result, spec point 3). */
+  /** The user found for the current code (the first result, docs/behaviour.md §3). */
   result: PublicUser | null;
   notice: CodeNotice | null;
 }
@@ -113,7 +113,7 @@ export const contactCodeMachine = setup({
             target: 'settled',
             actions: assign({ result: null, notice: { kind: 'error', text: SEARCH_LIMITED } }),
           },
-          // Any other failure just clears the result (spec point 8).
+          // Any other failure just clears the result (docs/behaviour.md §8).
           { target: 'settled', actions: 'forgetResult' },
         ],
       },

@@ -1,5 +1,5 @@
 // The contacts list as pure functions: kept sorted by the friend's display name (as the server sorts it),
-// one entry per contact id, and the views' filters (spec point 2: Друзья / Входящие / Исходящие / Все).
+// one entry per contact id, and the views' filters (docs/behaviour.md §2: Друзья / Входящие / Исходящие / Все).
 import type { Contact, PresenceStatus, PublicUser } from '../../contract/entities';
 
 export type ContactsFilter = 'accepted' | 'incoming' | 'outgoing' | 'all';
@@ -23,7 +23,7 @@ export function withFriend(list: readonly Contact[], userId: string, change: (u:
   return sortContacts(list.map((c) => (c.friend.id === userId ? { ...c, friend: change(c.friend) } : c)));
 }
 
-/** A presence change as the chats list applies it: last seen is now on ONLINE and OFFLINE (spec point 4). */
+/** A presence change as the chats list applies it: last seen is now on ONLINE and OFFLINE (docs/behaviour.md §4). */
 export const presenceOf =
   (status: PresenceStatus, lastSeenAt: string | null, now: string) =>
   (u: PublicUser): PublicUser => ({ ...u, status, lastSeenAt: status === 'ONLINE' || status === 'OFFLINE' ? (lastSeenAt ?? now) : u.lastSeenAt });
@@ -41,7 +41,7 @@ export function filterContacts(list: readonly Contact[], filter: ContactsFilter)
   }
 }
 
-/** The chats footer's 'Контакты' subtitle (spec point 2). */
+/** The chats footer's 'Контакты' subtitle (docs/behaviour.md §2). */
 export function contactsTileSubtitle(list: readonly Contact[]): string {
   if (filterContacts(list, 'incoming').length > 0) return 'Новый запрос в друзья';
   if (filterContacts(list, 'accepted').length > 0) return 'Список контактов';

@@ -1,4 +1,4 @@
-// The signed-in user's contacts (spec points 2 and 4; systemId 'contacts', spawned by the app actor): every
+// The signed-in user's contacts (docs/behaviour.md §2, §4; systemId 'contacts', spawned by the app actor): every
 // request and friend, fetched at sign-in and after each reconnection, and kept current by the other side's
 // socket events (contacts:request:new, contacts:request:accepted, contacts:removed) and by profile and presence
 // changes of friends. It runs one user action at a time: accept, reject, remove, add by identifier, and opening

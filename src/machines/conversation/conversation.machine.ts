@@ -1,4 +1,4 @@
-// The open conversation (spec points 2 and 4; invoked by the chats actor as its child 'conversation').
+// The open conversation (docs/behaviour.md §2, §4; invoked by the chats actor as its child 'conversation').
 // History: the latest page first, older pages on demand (`?before=&limit=`, hasMore), each message once
 // whether it came from the socket (message:new and message:notify alike), the send answer or a page.
 // Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,
@@ -335,7 +335,7 @@ export const conversationMachine = setup({
                 id: 'delete',
                 src: 'deleteMessage',
                 input: ({ context }) => ({ messageId: context.deleteQueue[0] }),
-                // A failed deletion is ignored (spec point 8); the message returns with the next refresh.
+                // A failed deletion is ignored (docs/behaviour.md §8); the message returns with the next refresh.
                 onDone: { target: 'idle', actions: 'shiftDeletion' },
                 onError: { target: 'idle', actions: 'shiftDeletion' },
               },

@@ -1,4 +1,4 @@
-// The group dialog 'Создать групповой чат' (spec points 2 and 5; systemId 'groupDialog'): an optional title
+// The group dialog 'Создать групповой чат' (docs/behaviour.md §2, §5; systemId 'groupDialog'): an optional title
 // and friends to tick; 'Создать' does nothing until someone is ticked, then creates the group, hands it to the
 // chats actor (`chats.open`) and closes. The chats list hears about it from conversations:new like every member.
 import { assign, enqueueActions, setup } from 'xstate';

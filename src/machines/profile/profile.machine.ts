@@ -1,4 +1,4 @@
-// The signed-in user's own record (spec points 2 and 4; systemId 'profile', spawned by the app actor): fetched
+// The signed-in user's own record (docs/behaviour.md §2, §4; systemId 'profile', spawned by the app actor): fetched
 // at sign-in and again whenever the server says it changed (profile:update about oneself, from this or another
 // tab) or the avatar editor saved a new avatar; and the settings page's save of name, status and bio, with
 // 'Сохранено' for the success-message time. Every new record is handed to the session actor so the signed-in

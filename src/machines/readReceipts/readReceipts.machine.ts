@@ -1,4 +1,4 @@
-// Read marks of one conversation (spec point 4; invoked by the conversation actor as its child 'readReceipts').
+// Read marks of one conversation (docs/behaviour.md §4; invoked by the conversation actor as its child 'readReceipts').
 // The view reports which messages from others, not yet read by this user, are at least 25 % visible in the
 // scroll area; they count as read only while the window has focus (those visible when focus returns count
 // then). Receipts are batched for 250 ms into one POST /messages/receipts; a failed post puts its ids back

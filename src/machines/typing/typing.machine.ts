@@ -1,4 +1,4 @@
-// Typing indicators of one conversation (spec point 4; spawned by the conversation actor, systemId 'typing').
+// Typing indicators of one conversation (docs/behaviour.md §4; spawned by the conversation actor, systemId 'typing').
 // Own typing: the first keystroke sends typing-on, 1.5 s without a keystroke (or a send) sends typing-off;
 // both emits belong to the `signal` actor, whose cleanup also says typing-off when the conversation closes.
 // Others' typing: the users typing now, shown as three dots that cycle every 500 ms, cleared when they stop

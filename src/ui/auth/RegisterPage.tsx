@@ -19,7 +19,7 @@ export function RegisterForm(props: {
     e.preventDefault();
     props.onSubmit(username, displayName, password);
   };
-  // Minimum lengths are enforced by the browser only (spec point 5); the server checks again.
+  // Minimum lengths are enforced by the browser only (docs/behaviour.md §5); the server checks again.
   return (
     <form className="form" onSubmit={submit} aria-label="Регистрация">
       <h2 className="form-title">Новый аккаунт</h2>

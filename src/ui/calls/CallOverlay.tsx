@@ -1,4 +1,4 @@
-// The call overlay (spec point 2): 90 % of the width, 80 % of the height, at most 1200 px wide, holding the
+// The call overlay (docs/behaviour.md §2): 90 % of the width, 80 % of the height, at most 1200 px wide, holding the
 // video conference. It renders nothing until the room's token and url exist. While the other side is being
 // rung the header says so and offers to cancel; closing the view ends the call.
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';

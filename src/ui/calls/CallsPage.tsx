@@ -1,4 +1,4 @@
-// The /calls page (spec point 2): 'Подключиться к комнате' with a required room field ('demo-room'), 'Войти'
+// The /calls page (docs/behaviour.md §2): 'Подключиться к комнате' with a required room field ('demo-room'), 'Войти'
 // ('Подключаемся…' while the token is requested) and the video server's address; then the conference with
 // camera and microphone on, and back to the form when it disconnects.
 import '../../styles/calls.css';

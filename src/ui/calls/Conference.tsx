@@ -1,4 +1,4 @@
-// The video conference (spec points 2 and 6), loaded lazily: livekit-client and @livekit/components-react live
+// The video conference (docs/behaviour.md §2, §6), loaded lazily: livekit-client and @livekit/components-react live
 // only in this chunk, never in the chats page's first bundle. Built from the library's parts with Russian labels:
 // grid or focus layout (the library's grid table and pagination), a screen share pinned automatically and
 // unpinned when it ends, a control bar by permissions (minimal below 760 px, 1000 with the chat open), a chat

@@ -1,4 +1,4 @@
-// The incoming-call dialog (spec point 2): 'Входящий аудио/видео звонок', the caller, and 'Отклонить',
+// The incoming-call dialog (docs/behaviour.md §2): 'Входящий аудио/видео звонок', the caller, and 'Отклонить',
 // 'Ответить', 'Ответить с видео'. It takes focus when it appears (an urgent interruption, announced as an
 // alert dialog), Escape declines, and focus goes back where it was when it closes.
 import { useEffect, useRef } from 'react';

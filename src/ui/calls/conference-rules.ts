@@ -1,4 +1,4 @@
-// The call view's rules as plain functions (spec points 2, 6, 9), free of livekit imports so they stay out of
+// The call view's rules as plain functions (docs/behaviour.md §2, §6, §9), free of livekit imports so they stay out of
 // the first bundle and are testable without a media stack.
 
 /** What the conference view needs; the lazy chunk (Conference.tsx) implements it. */
@@ -37,7 +37,7 @@ export interface VisibleControls {
 }
 
 /**
- * Spec point 6: microphone, camera and screen share only when publishing is allowed and the allowed sources are
+ * docs/behaviour.md §6: microphone, camera and screen share only when publishing is allowed and the allowed sources are
  * empty or include that source; chat needs data publishing; with no permissions known all of these are hidden;
  * screen share also needs browser support. Settings (device choice) go with the microphone or camera.
  */
@@ -72,14 +72,14 @@ export function unreadCount(messages: { fromLocal: boolean }[], readCount: numbe
   return messages.slice(readCount).filter((m) => !m.fromLocal).length;
 }
 
-/** Spec point 9: the minimal (icon-only) control bar below 760 px of width, below 1000 px with the chat open. */
+/** docs/behaviour.md §9: the minimal (icon-only) control bar below 760 px of width, below 1000 px with the chat open. */
 export const minimalBelowPx = (chatOpen: boolean) => (chatOpen ? 1000 : 760);
 export const isMinimalControlBar = (width: number, chatOpen: boolean) => width < minimalBelowPx(chatOpen);
 
-/** Spec point 2: a call-chat message within 60 s of the previous one from the same sender hides its time. */
+/** docs/behaviour.md §2: a call-chat message within 60 s of the previous one from the same sender hides its time. */
 export function hidesTimestamp(prev: { from: string; timestamp: number } | undefined, msg: { from: string; timestamp: number }): boolean {
   return !!prev && prev.from === msg.from && msg.timestamp - prev.timestamp < 60_000;
 }
 
-/** Trimmed text, or null for an empty or whitespace-only message (spec point 5: not sent). */
+/** Trimmed text, or null for an empty or whitespace-only message (docs/behaviour.md §5: not sent). */
 export const chatText = (raw: string): string | null => raw.trim() || null;

@@ -1,4 +1,4 @@
-// The list pane 'Чаты' (spec point 2): tiles newest first, each with avatar and presence dot, title and either
+// The list pane 'Чаты' (docs/behaviour.md §2): tiles newest first, each with avatar and presence dot, title and either
 // '{n} непрочитанных' (highlighted), a group's participants or the peer's presence; the footer tiles below.
 import type { ReactNode } from 'react';
 import { ChatAvatar } from './ChatAvatar';

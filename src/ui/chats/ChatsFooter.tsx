@@ -1,4 +1,4 @@
-// The chats list pane's footer (spec point 2; owned by the contacts feature): 'Новая беседа' opens the group
+// The chats list pane's footer (docs/behaviour.md §2; owned by the contacts feature): 'Новая беседа' opens the group
 // dialog; 'Контакты' (its subtitle says whether requests wait, friends exist, or none yet) the contacts dialog;
 // the own tile with the EBLID the profile dialog. The four-box EBLID panel is here too, folded.
 import { lazy, Suspense } from 'react';

@@ -1,4 +1,4 @@
-// The chats page (route '/', spec point 2): the list pane 'Чаты' with the footer tiles, and the message pane of the
+// The chats page (route '/', docs/behaviour.md §2): the list pane 'Чаты' with the footer tiles, and the message pane of the
 // selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
 import { ChatList } from './ChatList';
 import { ChatsFooter } from './ChatsFooter';

@@ -1,4 +1,4 @@
-// The chats page's two panes (spec point 2). Wide screens show the list and the conversation side by side; at
+// The chats page's two panes (docs/behaviour.md §2). Wide screens show the list and the conversation side by side; at
 // 768 px or less they are two sliding panels: a 50 px swipe left opens the selected conversation, right returns to
 // the list, and the header's back button (<ChatsBackButton />, shown only there) returns too. The off-screen panel
 // is inert, so neither Tab nor a screen reader lands in it. `data-wide` is set when the conversation pane is at

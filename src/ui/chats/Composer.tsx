@@ -1,4 +1,4 @@
-// The composer (spec point 2): 'Напишите сообщение...', Enter sends (Shift+Enter is a new line), 'Прикрепить'
+// The composer (docs/behaviour.md §2): 'Напишите сообщение...', Enter sends (Shift+Enter is a new line), 'Прикрепить'
 // picks files, the reply banner 'Ответ на:' with its close button, and the upload progress bar.
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, type Ref, useLayoutEffect, useRef } from 'react';
 

@@ -1,4 +1,4 @@
-// The message pane's header (spec point 2): back button on narrow screens, avatar, title, presence
+// The message pane's header (docs/behaviour.md §2): back button on narrow screens, avatar, title, presence
 // ('ОНЛАЙН' or the last-seen text) and the call buttons.
 import { ChatAvatar } from './ChatAvatar';
 import { ChatsBackButton } from './ChatsShell';

@@ -1,4 +1,4 @@
-// The image lightbox (spec point 2): one image at a time with previous/next (wrapping), close, zoom minus / 100% /
+// The image lightbox (docs/behaviour.md §2): one image at a time with previous/next (wrapping), close, zoom minus / 100% /
 // plus; Escape closes, ← and → move, + − 0 zoom. A modal dialog: focus moves in, Tab stays inside, and focus goes
 // back where it was when it closes.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';

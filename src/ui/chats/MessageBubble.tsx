@@ -1,4 +1,4 @@
-// One message of the conversation (spec point 2): grouped by sender, with time; own messages on the right with
+// One message of the conversation (docs/behaviour.md §2): grouped by sender, with time; own messages on the right with
 // their delivery (sending, sent, '✓' once someone else read it, failed with 'Повторить' / 'Удалить'); the quoted
 // reply 'Ответ на: …' that jumps to the original; images at most 320 px wide (320×200 when they fail to load)
 // that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right

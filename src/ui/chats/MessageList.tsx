@@ -54,6 +54,13 @@ export function MessageList(props: MessageListProps) {
   const [menu, setMenu] = useState<MenuState | null>(null);
   const { rows, onVisibleUnread, onLoadOlder, hasMore, loadingOlder } = props;
 
+  // Counts the reader's own moves (wheel, touch, keys, the '↓' button, a send), so a late retry of a jump never
+  // pulls them back.
+  const userMoves = useRef(0);
+  const moved = useCallback(() => {
+    userMoves.current += 1;
+  }, []);
+
   // Read receipts: which unread messages from others are ≥ 25 % inside the scroll area right now.
   const visible = useRef(new Set<string>());
   const observed = useRef(new Map<string, HTMLElement>());
@@ -67,6 +74,7 @@ export function MessageList(props: MessageListProps) {
         if (scroller.current) distance.current = scroller.current.scrollHeight - scroller.current.scrollTop - scroller.current.clientHeight;
       };
       node?.addEventListener('scroll', measure, { passive: true });
+      for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) node?.addEventListener(type, moved, { passive: true });
       if (!node || typeof IntersectionObserver === 'undefined') return setObserver(null);
       setObserver(
         new IntersectionObserver(
@@ -88,7 +96,7 @@ export function MessageList(props: MessageListProps) {
         ),
       );
     },
-    [onVisibleUnread],
+    [onVisibleUnread, moved],
   );
   useEffect(() => {
     if (!observer) return;
@@ -137,10 +145,12 @@ export function MessageList(props: MessageListProps) {
       const index = rowsNow.current.findIndex((r) => r.id === highlight.id);
       if (index >= 0) virtuoso.current?.scrollToIndex({ index, align: 'center', behavior: 'auto' });
     };
+    const moves = userMoves.current;
     let frame = requestAnimationFrame(() => {
       frame = requestAnimationFrame(go);
     });
     const again = setTimeout(() => {
+      if (userMoves.current !== moves) return; // the reader went elsewhere meanwhile
       const el = scroller.current?.querySelector(`[data-message-id="${CSS.escape(highlight.id)}"]`);
       const box = el?.getBoundingClientRect();
       const view = scroller.current?.getBoundingClientRect();
@@ -156,6 +166,7 @@ export function MessageList(props: MessageListProps) {
   const { bottomSignal } = props;
   useEffect(() => {
     if (!bottomSignal) return;
+    userMoves.current += 1;
     const frame = requestAnimationFrame(() => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' }));
     return () => cancelAnimationFrame(frame);
   }, [bottomSignal]);
@@ -203,7 +214,11 @@ export function MessageList(props: MessageListProps) {
           className="msg-jump"
           aria-label="К последним сообщениям"
           title="К последним сообщениям"
-          onClick={() => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' })}
+          // Instantly: a smooth scroll over rows not measured yet can stop short of the end.
+          onClick={() => {
+            moved();
+            virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+          }}
         >
           ↓
         </button>

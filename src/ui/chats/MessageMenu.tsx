@@ -1,4 +1,4 @@
-// The message actions menu (spec point 2): 'Цитировать' on every message, 'Удалить' on own ones. Opened by a
+// The message actions menu (docs/behaviour.md §2): 'Цитировать' on every message, 'Удалить' on own ones. Opened by a
 // right click (at the pointer), the message's menu button, the context-menu key or Shift+F10. A real menu for
 // keyboards and screen readers: focus moves to the first item, arrows move, Escape or Tab closes and focus
 // returns to where it was.

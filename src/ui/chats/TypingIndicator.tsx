@@ -1,4 +1,4 @@
-// Others typing (spec point 4): who, and three dots of which 1–3 are lit, cycling every 500 ms (the typing actor
+// Others typing (docs/behaviour.md §4): who, and three dots of which 1–3 are lit, cycling every 500 ms (the typing actor
 // counts them).
 export function TypingIndicator(props: { text: string; dots: number }) {
   return (

@@ -1,10 +1,10 @@
-// Pure presentation rules of the chats page (spec points 2, 4 and 9): titles, presence texts, avatar colours,
+// Pure presentation rules of the chats page (docs/behaviour.md §2, §4, §9): titles, presence texts, avatar colours,
 // times, reply previews. No React here, so every rule is tested on its own.
 import type { Conversation, PresenceStatus, PublicUser } from '../../contract/entities';
 
 export const REPLY_PREVIEW_CHARS = 100;
 
-/** A conversation counts as a group if flagged so or if it has more than two participants (spec point 3). */
+/** A conversation counts as a group if flagged so or if it has more than two participants (docs/behaviour.md §3). */
 export function isGroupConversation(c: Pick<Conversation, 'isGroup' | 'participants'>): boolean {
   return c.isGroup || c.participants.length > 2;
 }
@@ -36,7 +36,7 @@ export const formatDate = (d: Date) => `${pad(d.getDate())}.${pad(d.getMonth() +
 
 /**
  * 'ОНЛАЙН' when online; a chosen away/do-not-disturb status as its label; otherwise the last-seen text of
- * spec point 4: 'оффлайн' without a time, minutes under an hour, hours under a day, else date and time.
+ * docs/behaviour.md §4: 'оффлайн' without a time, minutes under an hour, hours under a day, else date and time.
  */
 export function presenceText(
   u: { status: PresenceStatus; lastSeenAt: string | null },

@@ -1,4 +1,4 @@
-// 'Поиск по EBLID' (spec point 2): the four boxes, the user found for them ('Найден по EBLID' with 'Добавить')
+// 'Поиск по EBLID' (docs/behaviour.md §2): the four boxes, the user found for them ('Найден по EBLID' with 'Добавить')
 // and a short line for nobody found, the search limit, or the outcome of adding.
 import { CodeBoxes } from './CodeBoxes';
 import type { ContactCodeView } from './useContactCode';

@@ -1,4 +1,4 @@
-// The contacts dialog 'Контакты' (spec point 2): new requests, the EBLID search, the own EBLID with a copy
+// The contacts dialog 'Контакты' (docs/behaviour.md §2): new requests, the EBLID search, the own EBLID with a copy
 // button, and the friends list with 'Удалить' and 'Открыть чат'.
 import { useId } from 'react';
 import type { Contact } from '../../contract/entities';

@@ -1,4 +1,4 @@
-// The contacts page /contacts (spec point 2): a filter, an add form ('ID / ник / email'), and a row per contact
+// The contacts page /contacts (docs/behaviour.md §2): a filter, an add form ('ID / ник / email'), and a row per contact
 // with its lowercased status and the actions its state allows.
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Contact } from '../../contract/entities';

@@ -1,4 +1,4 @@
-// The group dialog 'Создать групповой чат' (spec points 2 and 5): optional 'Название', friends to tick (each
+// The group dialog 'Создать групповой чат' (docs/behaviour.md §2, §5): optional 'Название', friends to tick (each
 // row a checkbox reading 'Выбрано' or 'Нажмите, чтобы выбрать'), 'Отмена' and 'Создать'.
 import type { FormEvent } from 'react';
 import { LIMITS } from '../../contract/limits';

@@ -1,5 +1,5 @@
 // A user's round avatar: the uploaded picture, an emoji avatar, or initials on a colour from the id's hash
-// (spec point 9), optionally with the presence dot.
+// (docs/behaviour.md §9), optionally with the presence dot.
 import type { PresenceStatus } from '../../contract/entities';
 import { avatarColour, avatarFace, presenceDot } from '../chats/format';
 

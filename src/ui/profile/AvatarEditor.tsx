@@ -1,4 +1,4 @@
-// The avatar part of the profile dialog (spec points 2 and 5): a drop area that also opens the file picker
+// The avatar part of the profile dialog (docs/behaviour.md §2, §5): a drop area that also opens the file picker
 // (images only), then the image under a round 220 px window in a 300 px high editor — dragged (or moved with
 // the arrow keys) and scaled with 'Масштаб' 0.5–2 — with 'Отмена' and 'Загрузить'; 'Готово' after success.
 import { type DragEvent, useId, useState } from 'react';

@@ -1,4 +1,4 @@
-// The profile dialog 'Профиль' (spec point 2): the avatar, the EBLID, the avatar editor and 'Закрыть'.
+// The profile dialog 'Профиль' (docs/behaviour.md §2): the avatar, the EBLID, the avatar editor and 'Закрыть'.
 import type { User } from '../../contract/entities';
 import { Modal } from '../contacts/Modal';
 import { UserAvatar } from '../contacts/UserAvatar';

@@ -1,4 +1,4 @@
-// The settings page /settings (spec point 2): 'Профиль' with Имя, Статус (the four presence values in
+// The settings page /settings (docs/behaviour.md §2): 'Профиль' with Имя, Статус (the four presence values in
 // Russian), О себе and 'Сохранить'. The form starts from the own record and starts again when it changes.
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../contract/entities';
