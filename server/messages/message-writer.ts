@@ -1,9 +1,9 @@
 // Stores new messages with group commit: the sends that reach this point while a transaction is running (or
 // in the same event-loop turn) are written together in the next one, so one commit (one WAL append, one
 // PostgreSQL round of BEGIN/COMMIT) serves many messages under load and a lone send still gets its own at
-// once. Nobody is answered before the transaction holding their message has committed. The idempotency check
-// is the unique index on (sender_id, client_message_id): a repeated clientMessageId inserts nothing and the
-// caller is told it was a duplicate.
+// once (under sustained traffic a send waits up to GATHER_MS for company). Nobody is answered before the
+// transaction holding their message has committed. The idempotency check is the unique index on (sender_id,
+// client_message_id): a repeated clientMessageId inserts nothing and the caller is told it was a duplicate.
 //
 // On SQLite the batch runs as a native better-sqlite3 transaction over statements prepared once (Kysely's
 // transaction machinery cost as much as the commit itself: 106 µs against 63 µs per lone message), inside
@@ -58,6 +58,14 @@ const insertMessage = preparedQuery(MESSAGE_COLUMNS.length, (db, ...values) =>
 
 type WriteBatch = (messages: NewMessage[]) => Promise<WriteOutcome[]>;
 
+/**
+ * Under sustained traffic (a commit less than BUSY_WITHIN_MS ago) a send waits up to GATHER_MS for others to
+ * share its commit: at 1000 sends/s that took the app's CPU per delivery from ~420 to ~365 µs for +2 ms of
+ * median latency. A lone send on a quiet server is committed at once.
+ */
+const GATHER_MS = 2;
+const BUSY_WITHIN_MS = 10;
+
 function kyselyBatch(db: Database): WriteBatch {
   return (messages) =>
     db.transaction().execute(async (trx) => {
@@ -111,9 +119,12 @@ export function createMessageWriter(db: Database): MessageWriter {
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
 
+  let lastCommitAt = Number.NEGATIVE_INFINITY;
+
   async function commit(batch: Pending[]): Promise<void> {
     try {
       const outcomes = await writeBatch(batch.map((p) => p.message));
+      lastCommitAt = performance.now();
       for (const [i, p] of batch.entries()) p.resolve(outcomes[i] as WriteOutcome);
     } catch (err) {
       if (batch.length === 1) {
@@ -140,8 +151,13 @@ export function createMessageWriter(db: Database): MessageWriter {
     write(message) {
       return new Promise<WriteOutcome>((resolve, reject) => {
         queue.push({ message, resolve, reject });
-        // Sends parsed in this turn join the batch; a running transaction picks up what queues meanwhile.
-        if (!running && queue.length === 1) setImmediate(() => running ?? drain());
+        // Sends parsed in this turn join the batch, and under sustained traffic those of the next GATHER_MS
+        // too; a running transaction picks up what queues meanwhile.
+        if (!running && queue.length === 1) {
+          const flush = () => running ?? drain();
+          if (performance.now() - lastCommitAt < BUSY_WITHIN_MS) setTimeout(flush, GATHER_MS);
+          else setImmediate(flush);
+        }
       });
     },
     async idle() {
