@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { startAppServer } from './server';
-import { apiCall, createUser, type E2EUser, makeFriends, openSignedIn } from './users';
+import { apiCall, createUser, directConversation, type E2EUser, makeFriends, openSignedIn } from './users';
 
 // A private build (E2E_CLIENT_DIR) keeps this spec independent of other builds of the shared dist/.
 const serverOptions = process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {};
@@ -34,6 +34,7 @@ function socketFrames(page: Page): string[] {
 }
 
 const footer = (page: Page) => page.locator('footer.chats-footer');
+const selectedTile = (page: Page) => page.locator('[data-testid="chat-tile"][aria-current="true"]');
 const contactsTile = (page: Page) => footer(page).getByRole('button', { name: 'Контакты' });
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
 
@@ -106,6 +107,9 @@ test.describe('contacts', () => {
     expect(conversation.participants.map((p: { user: { id: string } }) => p.user.id).sort()).toEqual([a.user.id, b.user.id].sort());
     await expect(dlgA).toBeHidden();
     await expect(pageA).toHaveURL(`${srv.url}/`);
+    // The chats actor got `chats.open`: the conversation is selected and shown.
+    await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', conversation.id);
+    await expect(pageA.locator('.conv-title')).toHaveText('Борис');
   });
 
   test('the contacts page: add by username, live incoming row, accept, "Начать чат"; filters', async ({ browser }) => {
@@ -143,8 +147,11 @@ test.describe('contacts', () => {
     await expect(rowA).toContainText('accepted');
     const created = pageA.waitForResponse((r) => r.url().endsWith('/api/conversations/with'));
     await rowA.getByRole('button', { name: 'Начать чат' }).click();
-    expect((await created).status()).toBe(200);
+    const res = await created;
+    expect(res.status()).toBe(200);
     await expect(pageA).toHaveURL(`${srv.url}/`);
+    await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', (await res.json()).conversation.id);
+    await expect(pageA.locator('.conv-title')).toHaveText('Вера');
 
     // An unknown identifier says so.
     await pageC.getByRole('textbox', { name: 'ID / ник / email' }).fill('nobody-with-this-name');
@@ -229,7 +236,12 @@ test.describe('contacts', () => {
     await expect(dlg).toBeHidden();
     await expect(pageA).toHaveURL(`${srv.url}/`);
 
-    // Every member hears about it live, and has it in their list.
+    // A sees the group opened; every member has it in the chats list, live.
+    await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', conversation.id);
+    await expect(pageA.locator('.conv-title')).toHaveText('Дача');
+    for (const page of [pageB, pageC]) {
+      await expect(page.getByTestId('chat-tile').filter({ hasText: 'Дача' })).toHaveAttribute('data-conversation-id', conversation.id);
+    }
     for (const frames of [framesB, framesC]) {
       await expect.poll(() => frames.some((f) => f.includes('conversations:new') && f.includes(conversation.id))).toBe(true);
     }
@@ -239,11 +251,16 @@ test.describe('contacts', () => {
     }
   });
 
-  test('A uploads and crops an avatar; B sees it change without reloading', async ({ browser }) => {
+  test('A uploads and crops an avatar; B sees it change without reloading (contacts page and chats list)', async ({ browser }) => {
     const a = await createUser(srv.url, 'Анна', 'anna');
     const b = await createUser(srv.url, 'Борис', 'boris');
     await makeFriends(srv.url, a, b);
+    const conversationId = await directConversation(srv.url, a, b);
     const pageB = await open(browser, srv.url, b, '/contacts');
+    const chatsB = await open(browser, srv.url, b, '/');
+    const tileB = chatsB.locator(`[data-testid="chat-tile"][data-conversation-id="${conversationId}"]`);
+    await expect(tileB).toContainText('Анна');
+    await expect(tileB.locator('img')).toHaveCount(0);
     const annaRow = pageB.getByRole('listitem').filter({ hasText: 'Анна' });
     await expect(annaRow).toContainText('accepted');
     await expect(annaRow.locator('img')).toHaveCount(0);
@@ -294,6 +311,7 @@ test.describe('contacts', () => {
     // A's own tile and B's page follow, without a reload.
     await expect(footer(pageA).locator('.own-tile img')).toHaveAttribute('src', avatarUrl);
     await expect(annaRow.locator('img')).toHaveAttribute('src', avatarUrl);
+    await expect(tileB.locator('img')).toHaveAttribute('src', avatarUrl);
     await dlg.getByRole('button', { name: 'Закрыть', exact: true }).click();
     await expect(dlg).toBeHidden();
   });

@@ -77,7 +77,7 @@ export function Modal({ title, onClose, children, className }: ModalProps) {
           <h2 id={titleId} className="modal-title">
             {title}
           </h2>
-          <button type="button" className="icon-button" aria-label="Закрыть окно" onClick={() => close.current()}>
+          <button type="button" className="modal-close" aria-label="Закрыть окно" onClick={() => close.current()}>
             <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
               <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>

@@ -1,7 +1,10 @@
-// A user's round avatar: the uploaded picture, an emoji avatar, or initials on a colour from the id's hash
-// (docs/behaviour.md §9), optionally with the presence dot.
+// A person's round avatar for the contacts feature, drawn by the chats page's ChatAvatar (uploaded picture,
+// emoji avatar, or initials on a colour from the id's hash), optionally with the presence dot.
 import type { PresenceStatus } from '../../contract/entities';
+import { ChatAvatar } from '../chats/ChatAvatar';
 import { avatarColour, avatarFace, presenceDot } from '../chats/format';
+// ChatAvatar's styles live with the chats page, which may not have loaded yet (/contacts opened directly).
+import '../../styles/chats.css';
 
 export interface AvatarUser {
   id: string;
@@ -11,17 +14,10 @@ export interface AvatarUser {
 }
 
 export function UserAvatar({ user, size = 40, presence = false }: { user: AvatarUser; size?: number; presence?: boolean }) {
-  const face = avatarFace(user.avatarUrl, user.displayName);
-  return (
-    <span className="user-avatar" style={{ width: size, height: size, fontSize: Math.round(size * 0.4) }} aria-hidden="true">
-      {face.kind === 'image' ? (
-        <img src={face.url} alt="" width={size} height={size} />
-      ) : (
-        <span className="user-avatar-face" style={{ background: face.kind === 'initials' ? avatarColour(user.id) : undefined }}>
-          {face.kind === 'emoji' ? face.emoji : face.text}
-        </span>
-      )}
-      {presence && user.status && <i className={`presence-dot presence-${presenceDot(user.status)}`} />}
-    </span>
-  );
+  const avatar = {
+    face: avatarFace(user.avatarUrl, user.displayName),
+    colour: avatarColour(user.id),
+    presence: presence && user.status ? presenceDot(user.status) : null,
+  };
+  return <ChatAvatar avatar={avatar} size={size} />;
 }
