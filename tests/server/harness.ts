@@ -65,7 +65,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     close: async () => {
       await server.close();
       await pgdb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // Retries: a WAL checkpoint or an upload finishing can add a file while the directory is being removed.
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -24,6 +24,11 @@ describeModel({
   inputs: [{ stored: null }, { stored }],
   events: {
     'session.signIn': () => [{ type: 'session.signIn', username: 'anna', password: 'correct horse' }],
+    // The own user with a new name, and someone else (ignored).
+    'session.userUpdated': () => [
+      { type: 'session.userUpdated', user: { ...user, displayName: 'Анна Н.' } },
+      { type: 'session.userUpdated', user: { ...user, id: 'u2' } },
+    ],
     'session.register': () => [{ type: 'session.register', username: 'anna', displayName: 'Анна', password: 'correct horse' }],
     'xstate.done.actor.login': () => [
       { type: 'xstate.done.actor.login', output: { user, accessToken: 'a1', refreshToken: 'r1' } },

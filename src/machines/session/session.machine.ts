@@ -31,6 +31,8 @@ export type SessionEvent =
   | { type: 'session.register'; username: string; displayName: string; password: string }
   | { type: 'session.refresh' }
   | { type: 'session.signOut' }
+  /** A fresher copy of the signed-in user (the profile actor after a fetch or a save). */
+  | { type: 'session.userUpdated'; user: Session['user'] }
   | { type: 'session.clearErrors' };
 
 export type SessionEmitted =
@@ -55,6 +57,7 @@ export const sessionMachine = setup({
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,
+    ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
   },
   actions: {
     // Tell the realtime actor (by systemId) about the current token; absent in isolated tests.
@@ -145,6 +148,12 @@ export const sessionMachine = setup({
     },
     signedIn: {
       entry: 'announceToken',
+      on: {
+        'session.userUpdated': {
+          guard: 'ownUser',
+          actions: assign({ session: ({ context, event }) => ({ ...context.session!, user: event.user }) }),
+        },
+      },
       // The stored user may be stale after a reload: refetch it once per signed-in period.
       invoke: {
         id: 'me',
