@@ -44,13 +44,19 @@ export function startCheckpointer(file: string): Checkpointer {
   // A checkpointer that cannot start or dies leaves the fallback autocheckpoint in charge; nothing is lost.
   worker.on('error', () => {});
   worker.unref();
+  let closing: Promise<void> | null = null;
   return {
+    // The worker checkpoints once more and closes its connection; being the last one, it also removes the log.
     close: () =>
-      new Promise<void>((resolve) => {
-        const done = () => resolve();
+      (closing ??= new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(stuck);
+          resolve();
+        };
+        const stuck = setTimeout(() => void worker.terminate().then(done, done), 5000);
         worker.once('message', () => void worker.terminate().then(done, done));
         worker.once('exit', done);
         worker.postMessage('close');
-      }),
+      })),
   };
 }

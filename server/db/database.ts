@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { type Driver, Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
-import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
+import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
 import { migrations } from './migrations';
 import type { DB } from './schema';
 
@@ -57,8 +57,7 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma(`synchronous = ${config.sqliteSynchronous}`);
     // Checkpoints run in a worker (checkpointer.ts), not inside a commit on the event loop.
     file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    const checkpointer = startCheckpointer(fileName);
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: reusingStatements(file, () => void checkpointer.close()) }), log });
+    db = new Kysely<DB>({ dialect: new CheckpointedSqliteDialect(reusingStatements(file), startCheckpointer(fileName)), log });
     sqliteFiles.set(db, file);
   }
   queriesRun.set(db, counter);
@@ -82,13 +81,10 @@ const STATEMENT_CACHE_SIZE = 500;
  * Statements are reusable, and the driver runs one query at a time on its single connection, so the most
  * recently used ones are kept by SQL text.
  */
-function reusingStatements(file: SQLite.Database, onClose: () => void): SqliteDatabase {
+function reusingStatements(file: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => {
-      file.close();
-      onClose();
-    },
+    close: () => file.close(),
     prepare(sql) {
       let stmt = cache.get(sql);
       if (stmt) {
@@ -101,6 +97,29 @@ function reusingStatements(file: SQLite.Database, onClose: () => void): SqliteDa
       return stmt;
     },
   };
+}
+
+/**
+ * SQLite with its checkpointer: `db.destroy()` resolves only once the worker has closed its connection too, so
+ * nothing touches the files after the server is closed (tests delete the data directory right then).
+ */
+class CheckpointedSqliteDialect extends SqliteDialect {
+  constructor(
+    database: SqliteDatabase,
+    private readonly checkpointer: Checkpointer,
+  ) {
+    super({ database });
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await destroy();
+      await this.checkpointer.close();
+    };
+    return driver;
+  }
 }
 
 /** True when err is a unique-constraint violation on either database. */
