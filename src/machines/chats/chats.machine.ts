@@ -74,7 +74,7 @@ const initialContext = (): ChatsContext => ({
 
 export const chatsServerEvents = listenToServer<ChatsEvent>(
   {
-    // The open conversation gets both (message:new in its room, message:notify to every other member).
+    // A socket gets one of them per message (message:new once it joined the conversation, else message:notify);
     'message:new': (p) => ({ type: 'chats.messageArrived', message: p.message }),
     'message:notify': (p) => ({ type: 'chats.messageArrived', message: p.message }),
     'message:deleted': (p) => ({ type: 'chats.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
