@@ -1,29 +1,14 @@
 // Socket lifetime across two server processes sharing a database and Redis: a logout through one closes that
 // session's sockets on the other, and the per-user socket cap counts sockets on both. Runs when Redis answers
 // (TEST_REDIS_URL, default redis://127.0.0.1:6379); with TEST_REDIS_URL set an unreachable Redis fails the suite.
-import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKETS_PER_USER_MAX } from '../../server/realtime/socket-sessions';
 import { client, startTestServer, type TestServer } from './harness';
+import { redisAvailable, redisUrl } from './redis-probe';
 import { type Api, closeAll, connect, next, sleep } from './socket-helpers';
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-const available = await redisReachable();
-if (!available && process.env.TEST_REDIS_URL) throw new Error(`Redis is required at TEST_REDIS_URL=${redisUrl}`);
+const available = await redisAvailable();
 
 describe.skipIf(!available)('socket lifetime on two servers behind Redis', () => {
   let one: TestServer;

@@ -1,27 +1,12 @@
 // Two server processes' worth of servers sharing one database and one Redis (the socket.io Redis adapter):
 // events and presence cross between them. Runs when Redis answers at redis://127.0.0.1:6379; with TEST_REDIS_URL
 // set, Redis is required there and an unreachable one fails the suite instead of skipping it.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
+import { redisAvailable, redisUrl } from './redis-probe';
 import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-const available = await redisReachable();
-if (!available && process.env.TEST_REDIS_URL) throw new Error(`Redis is required at TEST_REDIS_URL=${redisUrl}`);
+const available = await redisAvailable();
 
 describe.skipIf(!available)('two servers behind Redis', () => {
   let one: TestServer;
