@@ -8,19 +8,20 @@ import { authRoutes } from './auth/auth.routes';
 import type { Config } from './config';
 import { contactsRoutes } from './contacts/contacts.routes';
 import type { AppContext } from './context';
+import { conversationsRoutes } from './conversations/conversations.routes';
+import { createListCache, DEFAULT_LIST_CACHE } from './conversations/list-cache';
 import { openDatabase } from './db/database';
 import { serveClient } from './http/client-static';
 import { type Authenticate, bearerToken, contractRoute } from './http/contract-route';
 import { installErrorHandler, unauthorized } from './http/errors';
 import { securityHeaders } from './http/security-headers';
-import { conversationsRoutes } from './conversations/conversations.routes';
+import { livekitRoutes } from './livekit/token.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
-import { livekitRoutes } from './livekit/token.routes';
 import { createGateway } from './realtime/gateway';
+import { loadSecrets } from './secrets';
 import { localDiskStorage } from './uploads/storage';
 import { uploadsRoutes } from './uploads/uploads.routes';
-import { loadSecrets } from './secrets';
 import { statusRoutes } from './users/status.routes';
 
 export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
@@ -44,7 +45,23 @@ export async function createServer(config: Config): Promise<Server> {
   });
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.
   const gateway = createGateway(app.server, config);
-  const ctx: AppContext = { config, db, dialect, secrets, accessTokens, realtime: gateway.hub, sessions: gateway.sessions };
+  const lists = createListCache({
+    ...DEFAULT_LIST_CACHE,
+    maxEntries: config.conversationListCache,
+    publish: gateway.peers ? (userIds) => gateway.peers?.emit('lists:changed', userIds) : undefined,
+  });
+  gateway.peers?.on('lists:changed', (userIds) => lists.changedElsewhere(userIds as string[]));
+  gateway.peers?.onResubscribed(() => lists.clear());
+  const ctx: AppContext = {
+    config,
+    db,
+    dialect,
+    secrets,
+    accessTokens,
+    realtime: gateway.hub,
+    sessions: gateway.sessions,
+    lists,
+  };
   installErrorHandler(app);
   // The API speaks JSON (and multipart for uploads); a text/plain body is a client mistake, answered 415.
   app.removeContentTypeParser('text/plain');

@@ -36,6 +36,8 @@ export interface Config {
   /** Origins besides the app's own whose pages may open the websocket (ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins: string[];
   logLevel: string;
+  /** Users whose conversation list is kept serialized (CONVERSATION_LIST_CACHE; 0 turns it off). */
+  conversationListCache: number;
 }
 
 const int = (v: string | undefined, d: number): number => {
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: env.CLIENT_DIR === '' ? null : path.resolve(env.CLIENT_DIR ?? './dist'),
     allowedOrigins: originList(str(env.ALLOWED_ORIGINS) ?? str(env.CORS_ORIGIN)),
     logLevel: env.LOG_LEVEL ?? 'info',
+    conversationListCache: int(env.CONVERSATION_LIST_CACHE, 10_000),
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {

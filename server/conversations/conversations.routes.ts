@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Conversation } from '../../src/contract/entities';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/database';
-import { type Authenticate, contractRoute } from '../http/contract-route';
+import { type Authenticate, contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { loadConversation, loadConversationEntries } from './conversation-view';
 import { rememberMembers } from './membership';
@@ -53,6 +53,7 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext, authe
         .execute();
     });
     rememberMembers(db, id, members);
+    ctx.lists.changed(members);
   }
 
   async function announce(userId: string, conversationId: string, members: string[]): Promise<Conversation> {
@@ -84,9 +85,16 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext, authe
     return announce(userId, id, [userId, otherId]);
   }
 
-  contractRoute(app, authenticate, 'conversations', async ({ userId }) => ({
-    conversations: await loadConversationEntries(ctx, userId),
-  }));
+  // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
+  // that has not changed.
+  contractRoute(app, authenticate, 'conversations', async ({ userId, serialize }) => {
+    const cached = ctx.lists.read(userId);
+    if (cached !== undefined) return new SerializedJson(cached);
+    const ticket = ctx.lists.begin(userId);
+    const answer = serialize({ conversations: await loadConversationEntries(ctx, userId) });
+    ctx.lists.keep(ticket, answer.json);
+    return answer;
+  });
 
   contractRoute(app, authenticate, 'conversationWith', async ({ userId, body }) => ({
     conversation: await directWith(userId, body.userId),

@@ -14,8 +14,17 @@ export interface RouteInput<K extends RouteName> {
   params: Api[K] extends { params: infer P } ? Out<P> : undefined;
   /** The authenticated user's id ('' on public routes). */
   userId: string;
+  /** Serializes an answer with the route's response schema, for a handler that keeps the JSON (a cache). */
+  serialize(value: Response<K>): SerializedJson;
   req: FastifyRequest;
   reply: FastifyReply;
+}
+
+type Response<K extends RouteName> = z.input<Api[K]['response']>;
+
+/** An answer already shaped by its route's response schema (RouteInput.serialize): sent as it is. */
+export class SerializedJson {
+  constructor(readonly json: string) {}
 }
 
 export type Authenticate = (req: FastifyRequest) => Promise<string>;
@@ -66,7 +75,7 @@ export function contractRoute<K extends RouteName>(
   app: FastifyInstance,
   authenticate: Authenticate,
   name: K,
-  handler: (input: RouteInput<K>) => Promise<z.input<Api[K]['response']>>,
+  handler: (input: RouteInput<K>) => Promise<Response<K> | SerializedJson>,
   options: { config?: Record<string, unknown>; status?: number } = {},
 ): void {
   const def = api[name] as Api[RouteName];
@@ -90,17 +99,22 @@ export function contractRoute<K extends RouteName>(
       : undefined,
     handler: async (req, reply) => {
       if (def.auth && !req.userId) throw unauthorized();
+      // Set first: the serializer is chosen by status code.
+      reply.status(status);
       const input = {
         body: 'body' in def && def.body ? def.body.parse(req.body ?? {}) : undefined,
         query: 'query' in def && def.query ? def.query.parse(req.query ?? {}) : undefined,
         params: 'params' in def && def.params ? def.params.parse(req.params ?? {}) : undefined,
         userId: req.userId ?? '',
+        serialize: (value: unknown) => new SerializedJson(String(reply.serialize(value))),
         req,
         reply,
       } as RouteInput<K>;
       const result = await handler(input);
-      reply.status(status);
-      return result;
+      if (!(result instanceof SerializedJson)) return result;
+      // A string with a JSON content type is sent without serializing it again.
+      reply.type('application/json; charset=utf-8');
+      return result.json;
     },
   });
 }

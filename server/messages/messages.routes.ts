@@ -164,6 +164,7 @@ export function messagesRoutes(app: FastifyInstance, ctx: AppContext, authentica
 
   /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
   function publishNew(message: Message, members: readonly string[]): void {
+    ctx.lists.changed(members);
     ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
     const others = members.filter((m) => m !== message.senderId);
     ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
@@ -184,6 +185,7 @@ export function messagesRoutes(app: FastifyInstance, ctx: AppContext, authentica
       .executeTakeFirst();
     // Receipts exist only for visible messages (the unread count relies on it); a deleted one is read by no one.
     if (numUpdatedRows > 0n) await db.deleteFrom('receipts').where('message_id', '=', row.id).execute();
+    ctx.lists.changed(members);
     ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
     return { ok: true as const };
   });

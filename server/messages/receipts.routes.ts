@@ -43,6 +43,8 @@ export function receiptsRoutes(app: FastifyInstance, ctx: AppContext, authentica
 
   async function announce(userId: string, conversationId: string, members: readonly string[], messageIds: string[]) {
     if (messageIds.length === 0) return;
+    // The reader's unread count and, when it is the latest message, everyone's ✓.
+    ctx.lists.changed(members);
     ctx.realtime.toUsers(members, 'receipts:update', { conversationId, userId, messageIds, status: 'READ' });
   }
 

@@ -8,9 +8,9 @@ import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type { ServerEvent, ServerEventName } from '../../src/contract/events';
 import { LIMITS } from '../../src/contract/limits';
-import type { Config } from '../config';
 import type { AccessClaims } from '../auth/access-tokens';
 import { isSessionActive } from '../auth/refresh-tokens';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { membersFor, requireMember } from '../conversations/membership';
 import { HttpError, notFound } from '../http/errors';
@@ -20,8 +20,18 @@ import { originAllowed } from './origin';
 import { createPresence } from './presence';
 import { createSocketSessions, type SessionSockets } from './socket-sessions';
 
+/** Notices between the server processes of one deployment (over Redis, beside the socket adapter). */
+export interface PeerChannel {
+  emit(event: string, ...args: unknown[]): void;
+  on(event: string, handler: (...args: unknown[]) => void): void;
+  /** After the subscription was re-established: notices sent meanwhile may be lost. */
+  onResubscribed(handler: () => void): void;
+}
+
 export interface Gateway {
   io: Server;
+  /** Null on a single process. */
+  peers: PeerChannel | null;
   hub: RealtimeHub;
   /** Closes a sign-in's sockets (logout). */
   sessions: SessionSockets;
@@ -176,8 +186,24 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     );
   }
 
+  const peers: PeerChannel | null =
+    redis && redisSub
+      ? {
+          emit: (event, ...args) => io.serverSideEmit(event, ...args),
+          on: (event, handler) => io.on(event, handler),
+          onResubscribed: (handler) => {
+            let first = true;
+            redisSub.on('ready', () => {
+              if (!first) handler();
+              first = false;
+            });
+          },
+        }
+      : null;
+
   return {
     io,
+    peers,
     hub,
     sessions: lifetimes.sessions,
     start(app) {

@@ -49,9 +49,12 @@ export function createPresence(getCtx: () => AppContext, opts: PresenceOptions =
     const now = new Date().toISOString();
     if (!online) await ctx.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
     const user = await ctx.db.selectFrom('users').select(['status', 'last_seen_at']).where('id', '=', userId).executeTakeFirst();
-    // OFFLINE as the chosen status means invisible: the others never see them come or go.
-    if (!user || user.status === 'OFFLINE') return;
+    if (!user) return;
     const peers = await relatedUserIds(ctx, userId);
+    // Lists show presence and the last-seen time (which changes for an invisible user too).
+    ctx.lists.changed([userId, ...peers]);
+    // OFFLINE as the chosen status means invisible: the others never see them come or go.
+    if (user.status === 'OFFLINE') return;
     ctx.realtime.toUsers([userId, ...peers], 'presence:update', {
       userId,
       status: online ? (user.status as 'ONLINE' | 'AWAY' | 'DND') : 'OFFLINE',
@@ -90,6 +93,8 @@ export function createPresence(getCtx: () => AppContext, opts: PresenceOptions =
     replaceRemote(serverId, userIds) {
       for (const [userId, set] of elsewhere) if (set.has(serverId)) setElsewhere(serverId, userId, false);
       for (const userId of userIds) setElsewhere(serverId, userId, true);
+      // Nobody announces the users of a process that is gone; this is rare enough to rebuild every list.
+      getCtx()?.lists.clear();
     },
     localUsers: () => [...sockets.keys()],
     settle: async () => {

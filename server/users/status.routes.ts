@@ -23,6 +23,8 @@ export function statusRoutes(app: FastifyInstance, ctx: AppContext, authenticate
     if (body.status !== undefined) set.status = body.status;
     await db.updateTable('users').set(set).where('id', '=', userId).execute();
     const after = await load(userId);
+    const shown = ['avatar_url', 'display_name', 'bio', 'status'] as const;
+    if (shown.some((k) => after[k] !== before[k])) ctx.lists.changed([userId, ...(await relatedUserIds(ctx, userId))]);
     if (after.avatar_url !== before.avatar_url || after.display_name !== before.display_name) {
       const peers = await relatedUserIds(ctx, userId);
       ctx.realtime.toUsers([userId, ...peers], 'profile:update', {

@@ -89,4 +89,32 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(await status(api2)).toBe('OFFLINE');
   });
+
+  it("drops a list cached on one server when a change commits on the other", async () => {
+    type Entry = { conversation: { id: string; messages: { id: string }[]; participants: { user: { id: string; status: string } }[] } };
+    const listOnOne = async () => (await api1.get('/api/conversations', alice.accessToken)).body.conversations as Entry[];
+    const eventually = async (check: (l: Entry[]) => boolean) => {
+      const deadline = Date.now() + 3000;
+      while (!check(await listOnOne())) {
+        if (Date.now() > deadline) throw new Error('the list on server one never changed');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const latest = (l: Entry[]) => l.find((e) => e.conversation.id === conv)?.conversation.messages[0]?.id;
+    const bobStatus = (l: Entry[]) =>
+      l.find((e) => e.conversation.id === conv)?.conversation.participants.find((p) => p.user.id === bob.user.id)?.user.status;
+    await listOnOne();
+    const hits = one.server.ctx.lists.stats().hits;
+    await listOnOne();
+    expect(one.server.ctx.lists.stats().hits).toBe(hits + 1);
+
+    const sent = await api2.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'мимо кэша' }, bob.accessToken);
+    await eventually((l) => latest(l) === sent.body.message.id);
+
+    await listOnOne();
+    const onTwo = await connect(two.url, bob.accessToken);
+    await eventually((l) => bobStatus(l) === 'ONLINE');
+    onTwo.disconnect();
+    await eventually((l) => bobStatus(l) === 'OFFLINE');
+  });
 });
