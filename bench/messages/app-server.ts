@@ -22,7 +22,14 @@ await server.app.listen({ port: 0, host: '127.0.0.1' });
 const seed = (spec: SeedSpec) => seedApp(server.ctx, spec);
 
 const addr = server.app.server.address();
-answerRunner(typeof addr === 'object' && addr ? addr.port : 0, seed, async () => {
-  await server.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const defaultListCache = config.conversationListCache;
+answerRunner(
+  typeof addr === 'object' && addr ? addr.port : 0,
+  seed,
+  async () => {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  },
+  undefined,
+  (entries) => server.ctx.lists.resize(entries < 0 ? defaultListCache : entries),
+);

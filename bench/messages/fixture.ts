@@ -33,6 +33,8 @@ export type Request =
   | { id: number; type: 'memory' }
   /** The floor only: serve `body` at GET /list-copy (the app's own list answer, as a serialization ceiling). */
   | { id: number; type: 'list-copy'; body: unknown }
+  /** The app only: how many users' lists its cache keeps (0 = every request builds the list). */
+  | { id: number; type: 'list-cache'; entries: number }
   | { id: number; type: 'stop' };
 
 export type Reply =
@@ -40,6 +42,7 @@ export type Reply =
   | { id: number; type: 'cpu'; micros: number }
   | { id: number; type: 'memory'; rss: number; heap: number }
   | { id: number; type: 'list-copy' }
+  | { id: number; type: 'list-cache' }
   | { id: number; type: 'stop' };
 
 /** First message of a child: the port it listens on. */
@@ -57,6 +60,7 @@ export function answerRunner(
   seed: (spec: SeedSpec) => Promise<Fixture>,
   stop: () => Promise<void>,
   listCopy?: (body: unknown) => void,
+  listCache?: (entries: number) => void,
 ): void {
   const send = (m: Reply | Ready) => process.send?.(m);
   process.on('message', async (req: Request) => {
@@ -76,6 +80,10 @@ export function answerRunner(
     if (req.type === 'list-copy') {
       listCopy?.(req.body);
       send({ id: req.id, type: 'list-copy' });
+    }
+    if (req.type === 'list-cache') {
+      listCache?.(req.entries);
+      send({ id: req.id, type: 'list-cache' });
     }
     if (req.type === 'stop') {
       await stop();

@@ -1,4 +1,4 @@
-// Each user's conversation list (GET /api/conversations) kept as the JSON it was sent as, until something in
+// Each user's conversation list (GET /api/conversations) kept as the UTF-8 JSON it was sent as, until something in
 // it changes. Clients ask for it every 20 s whether or not anything happened (spec: the list refetches on a
 // timer), and building 50 entries costs about thirty times a bare route, most of it in serialization.
 //
@@ -10,12 +10,11 @@
 // - A list built while a change for its user arrived is not kept: `begin` hands out a ticket before the reads
 //   and `changed` voids the tickets of its users, so a build that may have read the old rows never lands.
 // Entries also expire after `maxAgeMs`, which bounds the damage of a change notice lost on the way (Redis
-// pub/sub delivers at most once), and the least recently used go first beyond `maxEntries` or `maxChars`
-// (V8 keeps a list with Cyrillic in it at 2 bytes per character)..
+// pub/sub delivers at most once), and the least recently used go first beyond `maxEntries` or `maxBytes`.
 
 export interface ListCacheOptions {
   maxEntries: number;
-  maxChars: number;
+  maxBytes: number;
   maxAgeMs: number;
   /** Tells the other server processes (absent on a single process). */
   publish?: (userIds: string[]) => void;
@@ -29,11 +28,11 @@ export interface ListTicket {
 
 export interface ConversationListCache {
   /** The user's list as sent last time, if nothing in it has changed since. */
-  read(userId: string): string | undefined;
+  read(userId: string): Buffer | undefined;
   /** Call before reading the rows a list is built from. */
   begin(userId: string): ListTicket;
   /** Keeps the built list unless a change for its user arrived after `begin`. */
-  keep(ticket: ListTicket, json: string): void;
+  keep(ticket: ListTicket, json: Buffer): void;
   /** After a committed change: these users' lists are rebuilt on their next request, on every process. */
   changed(userIds: Iterable<string>): void;
   /** A change another process committed and published. */
@@ -42,17 +41,17 @@ export interface ConversationListCache {
   clear(): void;
   /** For the benchmark and operators: 0 entries turns the cache off. */
   resize(maxEntries: number): void;
-  stats(): { entries: number; chars: number; hits: number; misses: number };
+  stats(): { entries: number; bytes: number; hits: number; misses: number };
 }
 
 export const DEFAULT_LIST_CACHE: Omit<ListCacheOptions, 'publish' | 'now'> = {
   maxEntries: 10_000,
-  maxChars: 32 * 1024 * 1024,
+  maxBytes: 32 * 1024 * 1024,
   maxAgeMs: 60_000,
 };
 
 interface Entry {
-  json: string;
+  json: Buffer;
   at: number;
 }
 
@@ -62,7 +61,7 @@ export function createListCache(options: ListCacheOptions): ConversationListCach
   // Map order is insertion order: re-inserting on a hit keeps the least recently used first.
   const entries = new Map<string, Entry>();
   const building = new Map<string, number>();
-  let chars = 0;
+  let bytes = 0;
   let tickets = 0;
   let hits = 0;
   let misses = 0;
@@ -71,7 +70,7 @@ export function createListCache(options: ListCacheOptions): ConversationListCach
     const e = entries.get(userId);
     if (!e) return;
     entries.delete(userId);
-    chars -= e.json.length;
+    bytes -= e.json.length;
   };
 
   const forget = (userIds: Iterable<string>) => {
@@ -83,7 +82,7 @@ export function createListCache(options: ListCacheOptions): ConversationListCach
 
   const evict = () => {
     for (const id of entries.keys()) {
-      if (entries.size <= maxEntries && chars <= options.maxChars) break;
+      if (entries.size <= maxEntries && bytes <= options.maxBytes) break;
       drop(id);
     }
   };
@@ -109,10 +108,10 @@ export function createListCache(options: ListCacheOptions): ConversationListCach
     keep(ticket, json) {
       if (building.get(ticket.userId) !== ticket.n) return;
       building.delete(ticket.userId);
-      if (maxEntries === 0 || json.length > options.maxChars) return;
+      if (maxEntries === 0 || json.length > options.maxBytes) return;
       drop(ticket.userId);
       entries.set(ticket.userId, { json, at: now() });
-      chars += json.length;
+      bytes += json.length;
       evict();
     },
     changed(userIds) {
@@ -127,12 +126,12 @@ export function createListCache(options: ListCacheOptions): ConversationListCach
     clear() {
       entries.clear();
       building.clear();
-      chars = 0;
+      bytes = 0;
     },
     resize(n) {
       maxEntries = Math.max(0, Math.floor(n));
       evict();
     },
-    stats: () => ({ entries: entries.size, chars, hits, misses }),
+    stats: () => ({ entries: entries.size, bytes, hits, misses }),
   };
 }

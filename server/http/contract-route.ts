@@ -22,9 +22,9 @@ export interface RouteInput<K extends RouteName> {
 
 type Response<K extends RouteName> = z.input<Api[K]['response']>;
 
-/** An answer already shaped by its route's response schema (RouteInput.serialize): sent as it is. */
+/** An answer already shaped by its route's response schema (RouteInput.serialize), as UTF-8: sent as it is. */
 export class SerializedJson {
-  constructor(readonly json: string) {}
+  constructor(readonly json: Buffer) {}
 }
 
 export type Authenticate = (req: FastifyRequest) => Promise<string>;
@@ -106,13 +106,13 @@ export function contractRoute<K extends RouteName>(
         query: 'query' in def && def.query ? def.query.parse(req.query ?? {}) : undefined,
         params: 'params' in def && def.params ? def.params.parse(req.params ?? {}) : undefined,
         userId: req.userId ?? '',
-        serialize: (value: unknown) => new SerializedJson(String(reply.serialize(value))),
+        serialize: (value: unknown) => new SerializedJson(Buffer.from(String(reply.serialize(value)))),
         req,
         reply,
       } as RouteInput<K>;
       const result = await handler(input);
       if (!(result instanceof SerializedJson)) return result;
-      // A string with a JSON content type is sent without serializing it again.
+      // Bytes with a JSON content type are sent without serializing them again.
       reply.type('application/json; charset=utf-8');
       return result.json;
     },
