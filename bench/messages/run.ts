@@ -7,7 +7,8 @@
 // sends/s; GET /api/conversations of a user with 50 conversations against the floor's hello route; RSS per
 // extra idle authenticated socket. Lost, duplicated and misdelivered messages are counted (must be 0).
 // Options: BENCH_WINDOW_S (5), BENCH_IDLE_SOCKETS (1000), BENCH_JSON=<file> (write the results as JSON),
-// BENCH_PHASES (memory,sends,group,http: a subset runs only those);
+// BENCH_PHASES (memory,sends,group,http: a subset runs only those), BENCH_CPU_PROF=<dir> (V8 CPU profiles
+// of both server children, for finding where the time goes);
 // the app child gets this process's environment (e.g. SQLITE_SYNCHRONOUS=FULL, BENCH_DATABASE_URL).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,7 +51,8 @@ const canPin = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 
 
 async function startChild(kind: Kind, logFile: string): Promise<Child> {
   const file = path.join(here, kind === 'app' ? 'app-server.ts' : 'floor-server.ts');
-  const node = [process.execPath, '--expose-gc', '--import', 'tsx', file];
+  const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(env.BENCH_CPU_PROF, kind)}`] : [];
+  const node = [process.execPath, '--expose-gc', ...profile, '--import', 'tsx', file];
   const [cmd, ...args] = canPin ? ['taskset', '-c', serverCpu, ...node] : node;
   const out = fs.openSync(logFile, 'w');
   const proc = spawn(cmd as string, args, { stdio: ['ignore', out, 'inherit', 'ipc'], env: { ...env } });
