@@ -1,9 +1,10 @@
-// The message history, virtualized (react-virtuoso): long histories render only what is on screen; older pages
-// load when the top is reached and are prepended without the view jumping (firstItemIndex); new messages are
-// followed when the reader is within 80 px of the bottom; the '↓' button shows from 40 px above it (spec
-// point 9). Messages from others that are at least 25 % visible are reported for read receipts.
-import { forwardRef, type HTMLAttributes, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+// The message history, virtualized (virtua): long histories render only what is on screen; older pages load
+// when the top is reached and are prepended without the view jumping (`shift` on the render that prepends, told
+// by firstItemIndex going down); new messages are followed when the reader is within 80 px of the bottom; the
+// '↓' button shows from 40 px above it (spec point 9). Messages from others that are at least 25 % visible are
+// reported for read receipts.
+import { type ReactElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import { MessageBubble } from './MessageBubble';
 import { MessageMenu } from './MessageMenu';
 import type { MessageRow } from './view-model';
@@ -11,6 +12,13 @@ import type { MessageRow } from './view-model';
 export const AUTOSCROLL_PX = 80;
 export const JUMP_BUTTON_PX = 40;
 export const READ_VISIBLE_RATIO = 0.25;
+/** Older pages are asked for once the top of the history is this close (rows above the view are measured then). */
+const OLDER_PX = 800;
+/** The .msg-top-gap / .msg-bottom-gap heights: the virtualizer starts below the first (its startMargin). */
+const TOP_GAP_PX = 12;
+const BOTTOM_GAP_PX = 8;
+/** Rows rendered beyond each edge of the view: a brisk flick (≈ 50 px a frame) never reaches a blank. */
+const BUFFER_PX = 400;
 
 export interface MessageListProps {
   rows: MessageRow[];
@@ -33,26 +41,17 @@ export interface MessageListProps {
 
 type MenuState = { row: MessageRow; at: { x: number; y: number } | null; opener: HTMLElement };
 
-// The scroll area itself is focusable, so keyboard users can scroll the history with the arrow keys.
-const Scroller = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function Scroller(props, ref) {
-  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-  return <div {...props} ref={ref} tabIndex={0} aria-label="Сообщения" role="log" className="msg-scroller" />;
-});
-
-const COMPONENTS = {
-  Scroller,
-  Header: ({ context }: { context?: { loadingOlder: boolean } }) =>
-    context?.loadingOlder ? <div className="msg-older">Загружаем историю…</div> : <div className="msg-top-gap" />,
-  Footer: () => <div className="msg-bottom-gap" />,
-};
-
 export function MessageList(props: MessageListProps) {
-  const virtuoso = useRef<VirtuosoHandle>(null);
-  const scroller = useRef<HTMLElement | null>(null);
+  const list = useRef<VirtualizerHandle>(null);
+  const scroller = useRef<HTMLDivElement | null>(null);
+  /** Pixels below the view, as of the last scroll (a new row or a grown one does not count until then). */
   const distance = useRef(0);
   const [atBottom, setAtBottom] = useState(true);
   const [menu, setMenu] = useState<MenuState | null>(null);
-  const { rows, onVisibleUnread, onLoadOlder, hasMore, loadingOlder } = props;
+  const { rows, onVisibleUnread } = props;
+  // The latest props for listeners and the rows' callbacks, so neither is re-made on every render of the page.
+  const latest = useRef(props);
+  latest.current = props;
 
   // Counts the reader's own moves (wheel, touch, keys, the '↓' button, a send), so a late retry of a jump never
   // pulls them back.
@@ -61,19 +60,62 @@ export function MessageList(props: MessageListProps) {
     userMoves.current += 1;
   }, []);
 
+  const toBottom = useCallback(() => {
+    distance.current = 0;
+    const last = latest.current.rows.length - 1;
+    if (last >= 0) list.current?.scrollToIndex(last, { align: 'end', offset: BOTTOM_GAP_PX });
+  }, []);
+
+  // Older pages: asked for on scrolls that come near the top, only once the opening scroll to the bottom is done.
+  const opened = useRef(false);
+  const nearTop = useCallback(() => {
+    const el = scroller.current;
+    const p = latest.current;
+    if (opened.current && el && el.scrollTop < OLDER_PX && p.hasMore && !p.loadingOlder) p.onLoadOlder();
+  }, []);
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    distance.current = el.scrollHeight - el.scrollTop - el.clientHeight;
+    setAtBottom(distance.current <= JUMP_BUTTON_PX);
+    nearTop();
+  }, [nearTop]);
+  // A row or the view changed size: a reader at the bottom stays there (images loading, the composer growing).
+  const onResize = useCallback(() => {
+    if (distance.current <= AUTOSCROLL_PX) toBottom();
+  }, [toBottom]);
+
+  // Opens at the newest message.
+  useLayoutEffect(() => {
+    toBottom();
+    const frame = requestAnimationFrame(() => {
+      opened.current = true;
+      nearTop(); // a history shorter than the view gets no scroll event
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [toBottom, nearTop]);
+
+  // `shift` only on the render that prepends an older page: virtua then keeps the rows on screen in place.
+  const shownFirst = useRef(props.firstItemIndex);
+  const prepended = props.firstItemIndex < shownFirst.current;
+  const lastKey = rows.at(-1)?.key;
+  const shownLastKey = useRef(lastKey);
+  useLayoutEffect(() => {
+    shownFirst.current = props.firstItemIndex;
+    // A new row at the end: followed when the reader was within AUTOSCROLL_PX of the bottom.
+    if (lastKey !== shownLastKey.current && distance.current <= AUTOSCROLL_PX) toBottom();
+    shownLastKey.current = lastKey;
+  }, [props.firstItemIndex, lastKey, toBottom]);
+
   // Read receipts: which unread messages from others are ≥ 25 % inside the scroll area right now.
   const visible = useRef(new Set<string>());
   const observed = useRef(new Map<string, HTMLElement>());
   const [observer, setObserver] = useState<IntersectionObserver | null>(null);
   const setScroller = useCallback(
-    (el: HTMLElement | Window | null) => {
-      const node = el instanceof HTMLElement ? el : null;
+    (node: HTMLDivElement | null) => {
       if (node === scroller.current) return;
       scroller.current = node;
-      const measure = () => {
-        if (scroller.current) distance.current = scroller.current.scrollHeight - scroller.current.scrollTop - scroller.current.clientHeight;
-      };
-      node?.addEventListener('scroll', measure, { passive: true });
+      node?.addEventListener('scroll', onScroll, { passive: true });
       for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) node?.addEventListener(type, moved, { passive: true });
       if (!node || typeof IntersectionObserver === 'undefined') return setObserver(null);
       setObserver(
@@ -96,7 +138,7 @@ export function MessageList(props: MessageListProps) {
         ),
       );
     },
-    [onVisibleUnread, moved],
+    [onVisibleUnread, moved, onScroll],
   );
   useEffect(() => {
     if (!observer) return;
@@ -134,16 +176,15 @@ export function MessageList(props: MessageListProps) {
 
   // A jump to a quote: scroll it to the middle (once per jump, with the rows of that moment).
   const { highlight } = props;
-  const rowsNow = useRef(rows);
-  rowsNow.current = rows;
   useEffect(() => {
     if (!highlight) return;
-    // After older pages were prepended Virtuoso first keeps the old top in place (measuring the new rows over a
-    // frame or two); scrolling before that would be undone. So scroll after two frames, and once more if the
-    // target is still not on screen.
+    // Rows of older pages just prepended for the jump are measured over a frame or two (shift keeps the old view
+    // in place meanwhile); so scroll after two frames, and once more if the target is still not on screen.
     const go = () => {
-      const index = rowsNow.current.findIndex((r) => r.id === highlight.id);
-      if (index >= 0) virtuoso.current?.scrollToIndex({ index, align: 'center', behavior: 'auto' });
+      const index = latest.current.rows.findIndex((r) => r.id === highlight.id);
+      if (index < 0) return;
+      distance.current = Number.POSITIVE_INFINITY; // away from the bottom: a resize must not pull the view back
+      list.current?.scrollToIndex(index, { align: 'center' });
     };
     const moves = userMoves.current;
     let frame = requestAnimationFrame(() => {
@@ -167,57 +208,81 @@ export function MessageList(props: MessageListProps) {
   useEffect(() => {
     if (!bottomSignal) return;
     userMoves.current += 1;
-    const frame = requestAnimationFrame(() => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' }));
+    const frame = requestAnimationFrame(toBottom);
     return () => cancelAnimationFrame(frame);
-  }, [bottomSignal]);
+  }, [bottomSignal, toBottom]);
 
   const openMenu = useCallback((row: MessageRow, at: MenuState['at'], opener: HTMLElement) => setMenu({ row, at, opener }), []);
   const closeMenu = useCallback(() => setMenu(null), []);
-  const startReached = useCallback(() => {
-    if (hasMore && !loadingOlder) onLoadOlder();
-  }, [hasMore, loadingOlder, onLoadOlder]);
-  const followOutput = useCallback(() => (distance.current <= AUTOSCROLL_PX ? 'auto' : false) as 'auto' | false, []);
+  const onJump = useCallback((id: string) => latest.current.onJump(id), []);
+  const onOpenImage = useCallback((id: string, index: number) => latest.current.onOpenImage(id, index), []);
+  const onRetry = useCallback((id: string) => latest.current.onRetry(id), []);
+  const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
 
-  return (
-    <div className="msg-list">
-      <Virtuoso
-        ref={virtuoso}
-        className="msg-virtuoso"
-        data={rows}
-        firstItemIndex={props.firstItemIndex}
-        initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
-        computeItemKey={(_, row) => row.key}
-        followOutput={followOutput}
-        atBottomThreshold={JUMP_BUTTON_PX}
-        atBottomStateChange={setAtBottom}
-        startReached={startReached}
-        increaseViewportBy={{ top: 800, bottom: 400 }}
-        scrollerRef={setScroller}
-        components={COMPONENTS}
-        context={{ loadingOlder }}
-        itemContent={(_, row) => (
+  // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
+  // before lets it skip the row altogether.
+  const elements = useMemo(() => {
+    void highlight;
+    void watch;
+    return new WeakMap<MessageRow, ReactElement>();
+  }, [highlight, watch]);
+  const renderRow = useCallback(
+    (row: MessageRow) => {
+      let element = elements.get(row);
+      if (!element) {
+        element = (
           <MessageBubble
+            key={row.key}
             row={row}
             flash={highlight?.id === row.id ? highlight.n : 0}
             onMenu={openMenu}
-            onJump={props.onJump}
-            onOpenImage={props.onOpenImage}
-            onRetry={props.onRetry}
-            onRemove={props.onRemove}
+            onJump={onJump}
+            onOpenImage={onOpenImage}
+            onRetry={onRetry}
+            onRemove={onRemove}
             observe={row.unread ? watch(row.id) : undefined}
           />
-        )}
-      />
+        );
+        elements.set(row, element);
+      }
+      return element;
+    },
+    [elements, highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove],
+  );
+
+  return (
+    <div className="msg-list">
+      {/* The scroll area itself is focusable, so keyboard users can scroll the history with the arrow keys. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
+      <div ref={setScroller} className="msg-scroller" tabIndex={0} aria-label="Сообщения" role="log">
+        <div className="msg-top-gap" />
+        <Virtualizer
+          ref={list}
+          scrollRef={scroller}
+          startMargin={TOP_GAP_PX}
+          data={rows}
+          shift={prepended}
+          bufferSize={BUFFER_PX}
+          onResize={onResize}
+        >
+          {renderRow}
+        </Virtualizer>
+        <div className="msg-bottom-gap" />
+      </div>
+      {props.loadingOlder && (
+        <div className="msg-older" role="status">
+          Загружаем историю…
+        </div>
+      )}
       {!atBottom && (
         <button
           type="button"
           className="msg-jump"
           aria-label="К последним сообщениям"
           title="К последним сообщениям"
-          // Instantly: a smooth scroll over rows not measured yet can stop short of the end.
           onClick={() => {
             moved();
-            virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+            toBottom();
           }}
         >
           ↓
