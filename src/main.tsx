@@ -1,5 +1,4 @@
 // The browser entry: the inspector (development, ?inspect), the composition root, the router.
-import './app/no-eval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

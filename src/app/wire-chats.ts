@@ -2,7 +2,8 @@
 // the list, the open conversation with its read receipts, the composer's outbox store, uploads and sends,
 // and the notification sound.
 import { fromCallback, fromPromise } from 'xstate';
-import { api, type BodyOf } from '../contract/api';
+import type { BodyOf } from '../contract/api';
+import { isRecord } from '../contract/shape';
 import { chatsMachine } from '../machines/chats/chats.machine';
 import { composerMachine, type OutboxStoreCommand, type SendFailure, type UploadReport } from '../machines/composer/composer.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../machines/composer/outbox';
@@ -21,11 +22,21 @@ export function sendFailure(err: unknown): SendFailure {
   return refused ? { retryable: false, message: serverMessage(err) ?? 'Сообщение не принято сервером' } : { retryable: true };
 }
 
+/**
+ * Answers are not parsed against the contract here (that would put zod in the bundle): our server shapes them
+ * with the contract's schemas (fast-json-stringify) and its tests check them. An answer without its list at all
+ * (a proxy's error page, a misrouted request) is still a failed fetch, as a malformed answer always was: the
+ * list or history stays as it was and the next fetch tries again, instead of state the page cannot draw.
+ */
+export function withList<T>(answer: T, key: string): T {
+  if (!isRecord(answer) || !Array.isArray(answer[key])) throw new Error(`malformed answer: no ${key} list`);
+  return answer;
+}
+
 export function wireChats(s: Services) {
   return chatsMachine.provide({
     actors: {
-      // Answers are checked against the contract: a malformed one is a failed fetch, not a broken list.
-      fetchConversations: fromPromise(async () => api.conversations.response.parse(await s.api.call('conversations'))),
+      fetchConversations: fromPromise(async () => withList(await s.api.call('conversations'), 'conversations')),
       markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: input })),
       notifier: fromCallback<{ type: 'sound.notify' }>(({ receive }) => {
         receive(() => s.sound.notify());
@@ -33,11 +44,12 @@ export function wireChats(s: Services) {
       conversation: conversationMachine.provide({
         actors: {
           fetchPage: fromPromise(async ({ input }: { input: PageInput }) =>
-            api.messages.response.parse(
+            withList(
               await s.api.call('messages', {
                 params: { id: input.conversationId },
                 query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
               }),
+              'messages',
             ),
           ),
           deleteMessage: fromPromise<unknown, BodyOf<'deleteMessage'>>(({ input }) => s.api.call('deleteMessage', { body: input })),

@@ -1,5 +1,6 @@
 // The REST contract: every route under /api with its request and response schemas.
-// The server registers routes from this table; the client's typed API calls use the same entries.
+// The server registers routes from this table. The client calls the same routes from the zod-free table in
+// ./routes and takes only types from here (import type), so zod stays out of the browser bundle.
 import { z } from 'zod';
 import {
   Attachment,
@@ -21,6 +22,7 @@ import {
   Username,
 } from './entities';
 import { LIMITS } from './limits';
+import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
 
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -121,12 +123,12 @@ export const ReceiptsBody = z.strictObject({
 export const MarkReadBody = z.strictObject({ conversationId: Id });
 
 export const UploadResponse = z.object({ url: z.string(), attachment: Attachment });
+export type UploadResult = z.output<typeof UploadResponse>;
 /**
- * POST /api/upload is multipart/form-data (one file in the field `file`, bearer token), so it is not in the
- * JSON route table below. Answer 201 UploadResponse; 413 past the size limit. `url` is same-origin
- * (`/uploads/<32 hex>`) and goes into SendBody.attachments as is.
+ * POST /api/upload (multipart, see ./routes): answer 201 UploadResponse; 413 past the size limit. `url` is
+ * same-origin (`/uploads/<32 hex>`) and goes into SendBody.attachments as is.
  */
-export const uploadRoute = { method: 'POST', path: '/upload', field: 'file', response: UploadResponse } as const;
+export const uploadRoute = { ...uploadEndpoint, response: UploadResponse } as const;
 
 export const LivekitTokenBody = z.strictObject({
   room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),
@@ -137,89 +139,44 @@ export const LivekitTokenResponse = z.object({ token: z.string(), url: z.string(
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export interface RouteDef {
-  method: Method;
-  path: string;
-  auth: boolean;
+/** A route's schemas; method, path and auth come from the zod-free table in ./routes. */
+interface RouteSchemas {
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
   response: z.ZodType;
 }
+export type RouteDef = RouteInfo & RouteSchemas;
 
-const route = <R extends RouteDef>(r: R) => r;
+const route = <K extends RouteName, S extends RouteSchemas>(name: K, schemas: S) => ({ ...routes[name], ...schemas });
 
-/** Paths are relative to /api. */
+/** The route table with its schemas: every entry of ./routes, by the same name (checked below). Paths are relative to /api. */
 export const api = {
-  health: route({ method: 'GET', path: '/health', auth: false, response: HealthResponse }),
-  register: route({ method: 'POST', path: '/auth/register', auth: false, body: RegisterBody, response: MeResponse }),
-  login: route({ method: 'POST', path: '/auth/login', auth: false, body: LoginBody, response: LoginResponse }),
-  refresh: route({ method: 'POST', path: '/auth/refresh', auth: false, body: RefreshBody, response: Tokens }),
-  logout: route({ method: 'POST', path: '/auth/logout', auth: false, body: LogoutBody, response: Ok }),
-  me: route({ method: 'GET', path: '/status/me', auth: true, response: MeResponse }),
-  patchMe: route({ method: 'PATCH', path: '/status/me', auth: true, body: PatchMeBody, response: MeResponse }),
-  contacts: route({ method: 'GET', path: '/contacts', auth: true, query: ContactsQuery, response: ContactsResponse }),
-  contactSearch: route({
-    method: 'GET',
-    path: '/contacts/search',
-    auth: true,
-    query: ContactSearchQuery,
-    response: ContactSearchResponse,
-  }),
-  contactAdd: route({ method: 'POST', path: '/contacts/add', auth: true, body: ContactAddBody, response: ContactResponse }),
-  contactRespond: route({
-    method: 'POST',
-    path: '/contacts/respond',
-    auth: true,
-    body: ContactRespondBody,
-    response: ContactRespondResponse,
-  }),
-  contactRemove: route({ method: 'POST', path: '/contacts/remove', auth: true, body: ContactRemoveBody, response: Ok }),
-  conversations: route({ method: 'GET', path: '/conversations', auth: true, response: ConversationsResponse }),
-  createConversation: route({
-    method: 'POST',
-    path: '/conversations',
-    auth: true,
-    body: CreateConversationBody,
-    response: ConversationResponse,
-  }),
-  conversationWith: route({
-    method: 'POST',
-    path: '/conversations/with',
-    auth: true,
-    body: ConversationWithBody,
-    response: ConversationResponse,
-  }),
-  messages: route({
-    method: 'GET',
-    path: '/conversations/:id/messages',
-    auth: true,
-    params: ConversationParams,
-    query: MessagesQuery,
-    response: MessagesResponse,
-  }),
-  send: route({ method: 'POST', path: '/conversations/send', auth: true, body: SendBody, response: MessageResponse }),
-  deleteMessage: route({ method: 'POST', path: '/messages/delete', auth: true, body: DeleteMessageBody, response: Ok }),
-  receipts: route({ method: 'POST', path: '/messages/receipts', auth: true, body: ReceiptsBody, response: Ok }),
-  markRead: route({
-    method: 'POST',
-    path: '/messages/mark-conversation-read',
-    auth: true,
-    body: MarkReadBody,
-    response: Ok,
-  }),
-  livekitToken: route({
-    method: 'POST',
-    path: '/livekit/token',
-    auth: true,
-    body: LivekitTokenBody,
-    response: LivekitTokenResponse,
-  }),
-} as const;
+  health: route('health', { response: HealthResponse }),
+  register: route('register', { body: RegisterBody, response: MeResponse }),
+  login: route('login', { body: LoginBody, response: LoginResponse }),
+  refresh: route('refresh', { body: RefreshBody, response: Tokens }),
+  logout: route('logout', { body: LogoutBody, response: Ok }),
+  me: route('me', { response: MeResponse }),
+  patchMe: route('patchMe', { body: PatchMeBody, response: MeResponse }),
+  contacts: route('contacts', { query: ContactsQuery, response: ContactsResponse }),
+  contactSearch: route('contactSearch', { query: ContactSearchQuery, response: ContactSearchResponse }),
+  contactAdd: route('contactAdd', { body: ContactAddBody, response: ContactResponse }),
+  contactRespond: route('contactRespond', { body: ContactRespondBody, response: ContactRespondResponse }),
+  contactRemove: route('contactRemove', { body: ContactRemoveBody, response: Ok }),
+  conversations: route('conversations', { response: ConversationsResponse }),
+  createConversation: route('createConversation', { body: CreateConversationBody, response: ConversationResponse }),
+  conversationWith: route('conversationWith', { body: ConversationWithBody, response: ConversationResponse }),
+  messages: route('messages', { params: ConversationParams, query: MessagesQuery, response: MessagesResponse }),
+  send: route('send', { body: SendBody, response: MessageResponse }),
+  deleteMessage: route('deleteMessage', { body: DeleteMessageBody, response: Ok }),
+  receipts: route('receipts', { body: ReceiptsBody, response: Ok }),
+  markRead: route('markRead', { body: MarkReadBody, response: Ok }),
+  livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),
+} as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;
-export type RouteName = keyof Api;
+export type { RouteName };
 type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
 export type BodyOf<K extends RouteName> = Api[K] extends { body: infer B } ? Infer<B> : undefined;
 export type QueryOf<K extends RouteName> = Api[K] extends { query: infer Q } ? Infer<Q> : undefined;

@@ -1,7 +1,9 @@
 // The socket.io contract (docs/behaviour.md §7). Client → server events are validated with these schemas on the
-// server; server → client payloads are typed from them on the client.
+// server; server → client payloads are typed from them on the client (import type: the client loads no zod) and
+// checked against them in the server tests (tests/server/socket-helpers.ts).
 import { z } from 'zod';
 import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Receipt } from './entities';
+import type { ServerEventName } from './event-names';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
 /** conversation:join / conversation:leave accept the bare id (as the seed's client sends it) or {conversationId}. */
@@ -74,7 +76,7 @@ export const serverEvents = {
   'session:expiring': z.object({ expiresAt: IsoDate }),
   'session:expired': z.object({}),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections']), message: z.string() }),
-} as const;
-export type ServerEventName = keyof typeof serverEvents;
+} as const satisfies Record<ServerEventName, z.ZodType>;
+export type { ServerEventName };
 export type ServerEvent<K extends ServerEventName> = z.infer<(typeof serverEvents)[K]>;
 export type ClientEvent<K extends ClientEventName> = z.infer<(typeof clientEvents)[K]>;

@@ -1,7 +1,8 @@
 // The typed API client on ofetch (docs/behaviour.md §6, §7): base path rules, bearer header on every request,
 // credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request.
 import { FetchError, ofetch } from 'ofetch';
-import { api, type BodyOf, type QueryOf, type ResponseOf, type RouteName } from '../contract/api';
+import type { BodyOf, QueryOf, ResponseOf } from '../contract/api';
+import { type RouteName, routes } from '../contract/routes';
 import { apiBaseUrl, buildSettings } from './endpoints';
 
 /** How the client reads and renews the session; the app wires it to the session actor. */
@@ -38,7 +39,7 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
   });
 
   function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
-    const route = api[name];
+    const route = routes[name];
     const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
     return $fetch<ResponseOf<K>>(path, {
       method: route.method,

@@ -1,9 +1,15 @@
 // Local storage of the session, so it survives a reload (docs/behaviour.md §3: user, accessToken, refreshToken).
-import { z } from 'zod';
-import { User } from '../contract/entities';
+import type { User } from '../contract/entities';
+import { type Check, isString, isUser, shape } from '../contract/shape';
 
-export const StoredSession = z.object({ user: User, accessToken: z.string(), refreshToken: z.string() });
-export type Session = z.infer<typeof StoredSession>;
+export interface Session {
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+}
+/** What storage holds can be anything (a hand edit, an older format): only a whole session is used. */
+const sessionFields = { user: isUser, accessToken: isString, refreshToken: isString } satisfies Record<keyof Session, Check>;
+const isSession = shape(sessionFields) as (x: unknown) => x is Session;
 
 const KEY = 'beseda.session';
 
@@ -19,8 +25,8 @@ export function loadSession(): Session | null {
   const raw = store()?.getItem(KEY);
   if (!raw) return null;
   try {
-    const parsed = StoredSession.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const stored: unknown = JSON.parse(raw);
+    return isSession(stored) ? stored : null;
   } catch {
     return null;
   }

@@ -1,10 +1,10 @@
 // POST /api/upload with upload progress (fetch cannot report it, XMLHttpRequest can). The answer must be JSON
 // with a url; anything else, a non-2xx status or a network error fails with 'upload failed'
 // (docs/behaviour.md §5, §8).
-import type { z } from 'zod';
-import { type UploadResponse, uploadRoute } from '../contract/api';
+import type { UploadResult } from '../contract/api';
+import { uploadEndpoint } from '../contract/routes';
 
-export type UploadResult = z.infer<typeof UploadResponse>;
+export type { UploadResult };
 
 export const UPLOAD_FAILED = 'upload failed';
 
@@ -19,7 +19,7 @@ export function createUploader(options: { baseURL: string; accessToken: () => st
   const once = (file: Blob & { name?: string }, o: UploadOptions, token: string | null) =>
     new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open(uploadRoute.method, `${options.baseURL}${uploadRoute.path}`);
+      xhr.open(uploadEndpoint.method, `${options.baseURL}${uploadEndpoint.path}`);
       xhr.withCredentials = true;
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
       xhr.upload.onprogress = (e) => {
@@ -38,7 +38,7 @@ export function createUploader(options: { baseURL: string; accessToken: () => st
       xhr.onabort = () => reject(new Error(UPLOAD_FAILED));
       o.signal?.addEventListener('abort', () => xhr.abort());
       const form = new FormData();
-      form.append(uploadRoute.field, file, file.name ?? 'file');
+      form.append(uploadEndpoint.field, file, file.name ?? 'file');
       xhr.send(form);
     });
 

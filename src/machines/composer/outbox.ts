@@ -2,8 +2,8 @@
 // returns the first message for a repeated id, so retries never duplicate), shown in the conversation until
 // the server has it. Items survive a reload through the outbox store; files live in memory only, so an
 // upload interrupted by a reload cannot be resumed and says so instead of disappearing.
-import { z } from 'zod';
-import { Attachment, type MessageType } from '../../contract/entities';
+import type { Attachment, MessageType } from '../../contract/entities';
+import { arrayOf, type Check, isAttachment, isBoolean, isNumber, isString, nullable, oneOf, shape } from '../../contract/shape';
 
 export const UPLOAD_FAILED = 'upload failed';
 /** Shown on a file item restored after a reload whose bytes were not uploaded yet. */
@@ -96,32 +96,31 @@ export function storableItem(item: OutboxItem): OutboxItem {
   return { ...item, files: item.files.map((f) => ({ ...f, file: null })) };
 }
 
-const StoredFile = z.object({
-  name: z.string(),
-  size: z.number(),
-  mime: z.string(),
-  progress: z.number(),
-  attachment: Attachment.nullable(),
-});
-const StoredItem = z.object({
-  id: z.string(),
-  clientMessageId: z.string(),
-  conversationId: z.string(),
-  kind: z.enum(['text', 'files']),
-  content: z.string(),
-  replyTo: z.object({ id: z.string(), content: z.string() }).nullable(),
-  files: z.array(StoredFile),
-  status: z.enum(['queued', 'uploading', 'sending', 'failed']),
-  error: z.string().nullable(),
-  retryable: z.boolean(),
-  createdAt: z.string(),
-});
+// What a reload reads back is checked field by field (typed against OutboxItem, so a new field must be added here).
+const storedFileFields = {
+  name: isString,
+  size: isNumber,
+  mime: isString,
+  progress: isNumber,
+  attachment: nullable(isAttachment),
+} satisfies Record<Exclude<keyof PendingFile, 'file'>, Check>;
+const storedItemFields = {
+  id: isString,
+  clientMessageId: isString,
+  conversationId: isString,
+  kind: oneOf('text', 'files'),
+  content: isString,
+  replyTo: nullable(shape({ id: isString, content: isString })),
+  files: arrayOf(shape(storedFileFields)),
+  status: oneOf('queued', 'uploading', 'sending', 'failed'),
+  error: nullable(isString),
+  retryable: isBoolean,
+  createdAt: isString,
+} satisfies Record<keyof OutboxItem, Check>;
+const isStoredItem = shape(storedItemFields) as (x: unknown) => x is OutboxItem;
 
 /** What the outbox store held, item by item; anything unreadable (an older format, a hand edit) is dropped. */
 export function parseStoredOutbox(raw: unknown): OutboxItem[] {
   if (!Array.isArray(raw)) return [];
-  return raw.flatMap((x) => {
-    const parsed = StoredItem.safeParse(x);
-    return parsed.success ? [{ ...parsed.data, files: parsed.data.files.map((f) => ({ ...f, file: null })) }] : [];
-  });
+  return raw.filter(isStoredItem).map((item) => ({ ...item, files: item.files.map((f) => ({ ...f, file: null })) }));
 }

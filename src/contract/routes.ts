@@ -1,0 +1,43 @@
+// The REST routes without their schemas: name → method, path (relative to /api), whether a bearer token is needed.
+// The client calls routes from this table and so never loads zod; src/contract/api.ts adds the zod schemas to
+// the same entries for the server (validation, reply shaping) and for the types both sides use.
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export interface RouteInfo {
+  method: Method;
+  path: string;
+  auth: boolean;
+}
+
+export const routes = {
+  health: { method: 'GET', path: '/health', auth: false },
+  register: { method: 'POST', path: '/auth/register', auth: false },
+  login: { method: 'POST', path: '/auth/login', auth: false },
+  refresh: { method: 'POST', path: '/auth/refresh', auth: false },
+  logout: { method: 'POST', path: '/auth/logout', auth: false },
+  me: { method: 'GET', path: '/status/me', auth: true },
+  patchMe: { method: 'PATCH', path: '/status/me', auth: true },
+  contacts: { method: 'GET', path: '/contacts', auth: true },
+  contactSearch: { method: 'GET', path: '/contacts/search', auth: true },
+  contactAdd: { method: 'POST', path: '/contacts/add', auth: true },
+  contactRespond: { method: 'POST', path: '/contacts/respond', auth: true },
+  contactRemove: { method: 'POST', path: '/contacts/remove', auth: true },
+  conversations: { method: 'GET', path: '/conversations', auth: true },
+  createConversation: { method: 'POST', path: '/conversations', auth: true },
+  conversationWith: { method: 'POST', path: '/conversations/with', auth: true },
+  messages: { method: 'GET', path: '/conversations/:id/messages', auth: true },
+  send: { method: 'POST', path: '/conversations/send', auth: true },
+  deleteMessage: { method: 'POST', path: '/messages/delete', auth: true },
+  receipts: { method: 'POST', path: '/messages/receipts', auth: true },
+  markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
+  livekitToken: { method: 'POST', path: '/livekit/token', auth: true },
+} as const satisfies Record<string, RouteInfo>;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+/**
+ * POST /api/upload is multipart/form-data (one file in the field `file`, bearer token), so it is not in the
+ * JSON route table. Its answer is `UploadResponse` (src/contract/api.ts, `uploadRoute`).
+ */
+export const uploadEndpoint = { method: 'POST', path: '/upload', field: 'file' } as const;
