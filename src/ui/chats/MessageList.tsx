@@ -14,9 +14,8 @@ export const JUMP_BUTTON_PX = 40;
 export const READ_VISIBLE_RATIO = 0.25;
 /** Older pages are asked for once the top of the history is this close (rows above the view are measured then). */
 const OLDER_PX = 800;
-/** The .msg-top-gap / .msg-bottom-gap heights: the virtualizer starts below the first (its startMargin). */
+/** The .msg-top-gap height: the virtualizer starts below it (its startMargin). */
 const TOP_GAP_PX = 12;
-const BOTTOM_GAP_PX = 8;
 /** Rows rendered beyond each edge of the view: a brisk flick (≈ 50 px a frame) never reaches a blank. */
 const BUFFER_PX = 400;
 
@@ -60,10 +59,15 @@ export function MessageList(props: MessageListProps) {
     userMoves.current += 1;
   }, []);
 
+  // Pinned to the bottom: set by every move there, dropped by any scroll that leaves it. Rows measured after the
+  // move change the height below (estimates become sizes), so each resize moves again while pinned. (virtua's
+  // scrollToIndex would re-scroll on every measurement for a while, pulling back a reader who just scrolled up.)
+  const pinned = useRef(true);
   const toBottom = useCallback(() => {
+    pinned.current = true;
     distance.current = 0;
-    const last = latest.current.rows.length - 1;
-    if (last >= 0) list.current?.scrollToIndex(last, { align: 'end', offset: BOTTOM_GAP_PX });
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
   // Older pages: asked for on scrolls that come near the top, only once the opening scroll to the bottom is done.
@@ -77,12 +81,13 @@ export function MessageList(props: MessageListProps) {
     const el = scroller.current;
     if (!el) return;
     distance.current = el.scrollHeight - el.scrollTop - el.clientHeight;
+    if (distance.current > 1) pinned.current = false;
     setAtBottom(distance.current <= JUMP_BUTTON_PX);
     nearTop();
   }, [nearTop]);
-  // A row or the view changed size: a reader at the bottom stays there (images loading, the composer growing).
+  // A row or the view changed size: a reader pinned to the bottom stays there (rows measured, the composer growing).
   const onResize = useCallback(() => {
-    if (distance.current <= AUTOSCROLL_PX) toBottom();
+    if (pinned.current) toBottom();
   }, [toBottom]);
 
   // Opens at the newest message.
@@ -183,7 +188,9 @@ export function MessageList(props: MessageListProps) {
     const go = () => {
       const index = latest.current.rows.findIndex((r) => r.id === highlight.id);
       if (index < 0) return;
-      distance.current = Number.POSITIVE_INFINITY; // away from the bottom: a resize must not pull the view back
+      // Away from the bottom: neither a resize nor a new row may pull the view back before the next scroll.
+      pinned.current = false;
+      distance.current = Number.POSITIVE_INFINITY;
       list.current?.scrollToIndex(index, { align: 'center' });
     };
     const moves = userMoves.current;
