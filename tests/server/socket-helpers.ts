@@ -1,12 +1,45 @@
 // Real socket.io-client connections for the gateway tests, and small helpers to wait for an event or
-// to prove that none arrives.
+// to prove that none arrives. Every event such a socket receives is checked against the contract's schemas: the
+// browser trusts what our server sends (it loads no zod), so these tests are where a payload that breaks the
+// contract is caught. A mismatch fails the test that was running.
+import { isDeepStrictEqual } from 'node:util';
 import { io, type Socket } from 'socket.io-client';
+import { afterAll, afterEach } from 'vitest';
+import { type ServerEventName, serverEvents } from '../../src/contract/events';
 import type { client } from './harness';
 
 export type Api = ReturnType<typeof client>;
 export type TestUser = Awaited<ReturnType<Api['user']>>;
 
 const opened: Socket[] = [];
+
+/**
+ * Why `payload` is not what the contract says `event` carries, or null. Exact: a missing or mistyped field, and
+ * also a field the contract does not declare (socket payloads are not shaped by a serializer, so a stray private
+ * column would travel as is).
+ */
+export function contractMismatch(event: string, payload: unknown): string | null {
+  if (!Object.hasOwn(serverEvents, event)) return `${event}: not a server event of the contract`;
+  const parsed = serverEvents[event as ServerEventName].safeParse(payload);
+  if (!parsed.success) {
+    return `${event}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'} ${i.message}`).join('; ')}`;
+  }
+  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.data)), payload)) return `${event}: fields the contract does not declare`;
+  return null;
+}
+
+const mismatches: string[] = [];
+/** Takes the contract mismatches seen since the last call (a test that provokes one on purpose takes it here). */
+export function takeContractMismatches(): string[] {
+  return mismatches.splice(0);
+}
+/** Throws (failing the test) when events broke the contract since the last check; runs after every test. */
+export function failOnMismatches(): void {
+  const seen = takeContractMismatches();
+  if (seen.length) throw new Error(`server events that break the contract (src/contract/events.ts):\n${seen.join('\n')}`);
+}
+afterEach(failOnMismatches);
+afterAll(failOnMismatches);
 
 export function connect(
   url: string,
@@ -22,6 +55,10 @@ export function connect(
     ...(opts.via === 'query' ? { query: token ? { token } : {} } : { auth: token ? { token } : {} }),
   });
   opened.push(socket);
+  socket.onAny((event: string, payload: unknown) => {
+    const mismatch = contractMismatch(event, payload);
+    if (mismatch) mismatches.push(mismatch);
+  });
   if (opts.onEvent) socket.onAny(opts.onEvent);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
