@@ -23,4 +23,20 @@ describe('session storage', () => {
     localStorage.setItem('beseda.session', JSON.stringify({ accessToken: 'a' }));
     expect(loadSession()).toBeNull();
   });
+
+  it('drops a corrupted session (any field of it), keeps a good one as stored', () => {
+    const corrupted = [
+      { ...session, refreshToken: 7 },
+      { ...session, user: null },
+      { ...session, user: { ...session.user, status: 'SLEEPING' } },
+      { ...session, user: { ...session.user, id: undefined } },
+      { ...session, user: { ...session.user, email: undefined } }, // an older format without the field
+    ];
+    for (const bad of corrupted) {
+      localStorage.setItem('beseda.session', JSON.stringify(bad));
+      expect(loadSession()).toBeNull();
+    }
+    localStorage.setItem('beseda.session', JSON.stringify(session));
+    expect(loadSession()).toEqual(session);
+  });
 });

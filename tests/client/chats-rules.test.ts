@@ -154,6 +154,21 @@ describe('outbox', () => {
     expect(back[0].files[1].file).toBeNull();
     expect(parseStoredOutbox('nonsense')).toEqual([]);
   });
+  it('drops a corrupted stored item and keeps the good ones beside it', () => {
+    const good = storableItem(item);
+    const file = good.files[0];
+    const corrupted = [
+      { ...good, status: 'sent' },
+      { ...good, files: [{ ...file, attachment: { ...file.attachment, type: 'VIDEO' } }] },
+      { ...good, files: [{ ...file, size: '3' }] },
+      { ...good, replyTo: { id: 'm1' } },
+      { ...good, createdAt: undefined },
+      null,
+    ];
+    const stored = JSON.parse(JSON.stringify([good, ...corrupted, { ...good, id: 'tmp-t-2', clientMessageId: 't-2' }]));
+    expect(parseStoredOutbox(stored).map((x) => x.clientMessageId)).toEqual(['t-1', 't-2']);
+    expect(parseStoredOutbox(stored)[0]).toEqual(good);
+  });
   it('restores interrupted items as failed; files whose bytes are gone cannot be retried', () => {
     expect(restoredItem({ ...item, files: [item.files[0]], status: 'sending' })).toMatchObject({ status: 'failed', retryable: true, error: null });
     expect(restoredItem(storableItem(item))).toMatchObject({ status: 'failed', retryable: false, error: FILES_LOST });

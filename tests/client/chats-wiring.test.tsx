@@ -19,10 +19,12 @@ const boris = person('u2', 'Борис', { status: 'ONLINE' });
 const direct = conversation('c1', [me, boris], { messages: [message('m1', 'u2', 1)] });
 
 type Call = [string, unknown];
-function fakeApi(calls: Call[], options: { failSend?: () => boolean } = {}): ApiClient {
+function fakeApi(calls: Call[], options: { failSend?: () => boolean; answer?: (name: string) => unknown } = {}): ApiClient {
   return {
     call: (async (name: string, o: { body?: unknown; query?: unknown; params?: unknown } = {}) => {
       calls.push([name, o.body ?? (o.params ? { ...(o.params as object), ...(o.query as object) } : (o.query ?? null))]);
+      const answer = options.answer?.(name);
+      if (answer !== undefined) return answer;
       switch (name) {
         case 'conversations':
           return { conversations: [entry(direct, 2)] };
@@ -87,6 +89,29 @@ describe('chats page wired to the app actor', () => {
     const conversation = chats.getSnapshot().children.conversation as ConversationActorRef;
     await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2']));
     expect(chats.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
+    view.unmount();
+  });
+
+  it('an answer without its list (a proxy page) is a failed fetch: nothing breaks, the next fetch shows the list', async () => {
+    const calls: Call[] = [];
+    let proxyPage = true;
+    const html = '<html><body>502 Bad Gateway</body></html>';
+    const { chats, view } = renderChats(fakeApi(calls, { answer: (name) => (proxyPage ? (name === 'conversations' ? html : name === 'messages' ? { hasMore: false } : undefined) : undefined) }));
+    await waitFor(() => expect(chats.getSnapshot().matches({ active: { list: 'idle' } })).toBe(true));
+    expect(chats.getSnapshot().context.entries).toEqual([]);
+    expect(screen.queryByRole('button', { name: /Борис/ })).toBeNull();
+
+    proxyPage = false;
+    chats.send({ type: 'chats.refresh' });
+    const tile = await screen.findByRole('button', { name: /Борис/ });
+    proxyPage = true;
+    await userEvent.click(tile);
+    expect(await screen.findByText('Не удалось загрузить сообщения.')).toBeInTheDocument();
+    proxyPage = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
+    await waitFor(() => expect(screen.queryByText('Не удалось загрузить сообщения.')).toBeNull());
+    const conversation = chats.getSnapshot().children.conversation as ConversationActorRef;
+    await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1']));
     view.unmount();
   });
 

@@ -1,10 +1,15 @@
 // The client's realtime actor against the real gateway: an acknowledged emit the server refuses reaches the
-// actor that asked, with the server's message; one asked while disconnected is answered at once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// actor that asked, with the server's message; one asked while disconnected is answered at once. Against a bare
+// socket.io server: a frame that is not an object never reaches a machine.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, createMachine, waitFor } from 'xstate';
 import type { Ack } from '../../src/contract/events';
 import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime.machine';
 import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/server-request';
+import type { ServerEventMessage } from '../../src/machines/realtime/server-event';
 import { socketActor } from '../../src/machines/realtime/socket.actor';
 import { createSocket } from '../../src/services/socket';
 import { client, startTestServer, type TestServer } from './harness';
@@ -72,5 +77,38 @@ describe('realtime actor ↔ real gateway', () => {
     root.send({ type: 'ask' });
     expect(await answer()).toEqual({ ok: false, message: OFFLINE_MESSAGE });
     root.stop();
+  });
+});
+
+describe('socket actor ↔ a server that sends garbage', () => {
+  it('drops a payload that is not an object and hands on the next good one', async () => {
+    const http = createServer();
+    const io = new Server(http, { transports: ['websocket'] });
+    io.on('connection', (socket) => {
+      for (const garbage of ['garbage', 42, null, [1, 2]]) socket.emit('message:deleted', garbage);
+      socket.emit('message:deleted', { conversationId: 'c1', messageId: 'm1' });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const root = createActor(
+      createMachine({
+        types: { context: {} as { events: ServerEventMessage[] } },
+        context: { events: [] },
+        invoke: { src: socketActor((token) => createSocket(token, url)), input: { token: 't' } },
+        on: { 'server.event': { actions: assign({ events: ({ context, event }) => [...context.events, event as ServerEventMessage] }) } },
+      }),
+    ).start();
+    try {
+      const done = await waitFor(root, (s) => s.context.events.length > 0, { timeout: 5_000 });
+      expect(done.context.events).toEqual([
+        { type: 'server.event', name: 'message:deleted', payload: { conversationId: 'c1', messageId: 'm1' } },
+      ]);
+      expect(warn).toHaveBeenCalledTimes(4);
+    } finally {
+      root.stop();
+      warn.mockRestore();
+      await io.close();
+    }
   });
 });
