@@ -30,8 +30,11 @@ export interface BundleReport {
 }
 
 export const BUDGET_GZIP_BYTES = 150 * 1024;
-/** Must load on demand only (the calls feature lazy-loads them). */
-export const FORBIDDEN_IN_INITIAL = ['livekit-client', '@livekit/components-react'];
+/**
+ * Not in the initial JS: the calls feature lazy-loads livekit; zod is never in the browser (the client imports the
+ * contract's schemas as types only; tests/client/layers.test.ts checks the imports).
+ */
+export const FORBIDDEN_IN_INITIAL = ['livekit-client', '@livekit/components-react', 'zod'];
 /** The chats page's module, if the router splits it into its own chunk. */
 const CHATS_PAGE_SOURCES = [/src\/ui\/chats\/ChatsPage\.tsx$/, /src\/ui\/pages\/ChatsPage\.tsx$/];
 

@@ -1,9 +1,12 @@
 // @vitest-environment node
 // The import layers are enforced by lint (biome.json, noRestrictedImports per folder): each case writes a probe
 // file into the real folder, lints it with the project's configuration and checks the verdict.
+// Biome cannot tell `import type` from a value import, so the browser's "no zod" rule is checked here instead,
+// on the import graph read with the TypeScript parser.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
@@ -51,5 +54,121 @@ describe('import layers (npm run lint)', () => {
     expect(lint('server/sfu', '.ts', ['./room']).ok).toBe(true);
     expect(lint('server/sfu', '.ts', ['../config']).ok).toBe(false);
     expect(lint('server/sfu', '.ts', ['../../src/contract/api']).ok).toBe(false);
+  });
+});
+
+// --- zod stays out of the browser (issue 13, bundle budget) ---
+
+/** The browser's code: everything but tests under these folders, and the entry. */
+const CLIENT_DIRS = ['src/ui', 'src/machines', 'src/services', 'src/app'];
+const isSource = (f: string) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts');
+
+function clientFiles(): string[] {
+  const out: string[] = [path.join(root, 'src/main.tsx')];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (isSource(full)) out.push(full);
+    }
+  };
+  for (const dir of CLIENT_DIRS) walk(path.join(root, dir));
+  return out;
+}
+
+interface ImportRef {
+  specifier: string;
+  line: number;
+  /** Erased at build time: `import type`, `import { type A }` with every name a type, `export type … from`. */
+  typeOnly: boolean;
+}
+
+function importsOf(file: string, text: string): ImportRef[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const refs: ImportRef[] = [];
+  const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
+    if (!specifier || !ts.isStringLiteral(specifier)) return;
+    refs.push({ specifier: specifier.text, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      const c = node.importClause;
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : null;
+      const allTypes = !!c && !c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly);
+      add(node, node.moduleSpecifier, !!c?.isTypeOnly || allTypes);
+    } else if (ts.isExportDeclaration(node)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : null;
+      add(node, node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node, node.arguments[0], false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return refs;
+}
+
+function resolve(from: string, specifier: string): string | null {
+  if (!specifier.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+    if (isSource(candidate) && fs.existsSync(candidate)) return candidate;
+  }
+  return null; // a stylesheet, an asset: no code of ours behind it
+}
+
+/** Whether this import loads zod at run time: zod itself, or a module of ours that loads it (value imports only). */
+function bringsZod(from: string, r: ImportRef): boolean {
+  if (r.typeOnly) return false;
+  if (r.specifier === 'zod' || r.specifier.startsWith('zod/')) return true;
+  const target = resolve(from, r.specifier);
+  return target !== null && reachesZod(target);
+}
+
+const reachesZodMemo = new Map<string, boolean>();
+function reachesZod(file: string): boolean {
+  if (reachesZodMemo.has(file)) return reachesZodMemo.get(file)!;
+  reachesZodMemo.set(file, false); // cycles
+  const found = importsOf(file, fs.readFileSync(file, 'utf8')).some((r) => bringsZod(file, r));
+  reachesZodMemo.set(file, found);
+  return found;
+}
+
+/** The value imports of one browser file that bring zod with them. */
+function zodValueImports(file: string, text = fs.readFileSync(file, 'utf8')): string[] {
+  return importsOf(file, text)
+    .filter((r) => bringsZod(file, r))
+    .map((r) => `${path.relative(root, file)}:${r.line} imports '${r.specifier}' as a value, and zod comes with it (import type only)`);
+}
+
+describe('zod stays out of the browser: src/ui, src/machines, src/services, src/app import schema modules as types only', () => {
+  it('no browser file imports zod, or a module that loads it, as a value', () => {
+    const files = clientFiles();
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.flatMap((f) => zodValueImports(f))).toEqual([]);
+  });
+
+  it('a value import of zod or of a schema module fails; type imports and the zod-free contract modules pass', () => {
+    const probe = (dir: string, body: string) => zodValueImports(path.join(root, dir, 'ZzProbe.ts'), body);
+    expect(probe('src/ui/chats', "import { z } from 'zod';")).toHaveLength(1);
+    expect(probe('src/services', "import { User } from '../contract/entities';")).toHaveLength(1);
+    expect(probe('src/machines/chats', "export { api } from '../../contract/api';")).toHaveLength(1);
+    expect(probe('src/app', "import { routes } from '../contract';")[0]).toMatch(/^src\/app\/ZzProbe\.ts:1 imports '\.\.\/contract' as a value/);
+    expect(probe('src/app', "const m = () => import('../contract/events');")).toHaveLength(1);
+    expect(
+      probe(
+        'src/ui/chats',
+        [
+          "import type { z } from 'zod';",
+          "import type { User } from '../../contract/entities';",
+          "import { type BodyOf, type ResponseOf } from '../../contract/api';",
+          "export type { ServerEvent } from '../../contract/events';",
+          "import { routes } from '../../contract/routes';",
+          "import { SERVER_EVENT_NAMES } from '../../contract/event-names';",
+          "import { isUser } from '../../contract/shape';",
+          "import { LIMITS } from '../../contract/limits';",
+        ].join('\n'),
+      ),
+    ).toEqual([]);
   });
 });
