@@ -2,12 +2,17 @@
 // conference stands in for the lazy livekit chunk), the notice, and the /calls form.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallLayerView } from '../../src/ui/calls/CallLayer';
 import { CallOverlay } from '../../src/ui/calls/CallOverlay';
 import { CallsPageView, type CallsPageViewProps } from '../../src/ui/calls/CallsPage';
 import type { ConferenceProps } from '../../src/ui/calls/conference-rules';
 import { IncomingCallDialog } from '../../src/ui/calls/IncomingCallDialog';
+import { preloadCallViews } from '../../src/ui/calls/lazy-call-views';
+
+// The layer's views are a lazy chunk, here fetched ahead as the app does once connected
+// (tests/client/lazy-views.test.tsx covers the loading itself).
+beforeAll(() => preloadCallViews());
 
 const from = { id: 'u1', name: 'Анна Петрова' };
 

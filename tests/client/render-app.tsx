@@ -1,14 +1,19 @@
 // Renders the whole route tree over the real composition root, with the network services replaced.
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
+import { beforeAll } from 'vitest';
 import { createRuntime } from '../../src/app/runtime';
 import type { Services } from '../../src/app/services';
 import type { Session } from '../../src/services/storage';
-import { AppRoutes } from '../../src/ui/AppRoutes';
+import { AppRoutes, AuthPages } from '../../src/ui/AppRoutes';
 import { RuntimeProvider } from '../../src/ui/RuntimeContext';
 import { never, quietSocket } from '../fixtures/session';
 
 export { deferred, storedSession, user } from '../fixtures/session';
+
+// The sign-in pages are a lazy chunk; here they are fetched before the tests, which then read them at once
+// (tests/client/lazy-views.test.tsx covers the loading itself).
+beforeAll(() => AuthPages.preload());
 
 /** Sign-in and registration as the test wants them to answer (any value; the machine reads what it needs). */
 export interface Stubs {

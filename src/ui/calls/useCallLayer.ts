@@ -2,7 +2,8 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { callMachine } from '../../machines/call/call.machine';
-import { useSystemActor } from '../RuntimeContext';
+import { useRealtimeRef, useSystemActor } from '../RuntimeContext';
+import { preloadCallViews } from './lazy-call-views';
 
 export type CallActorRef = ActorRefFrom<typeof callMachine>;
 
@@ -18,6 +19,11 @@ export function useCallLayer() {
   const notice = useSelector(call, (s) => s.context.notice);
   // The layer goes away only with the signed-in layout (sign-out): a call must not outlive it.
   useEffect(() => () => call.send({ type: 'call.end' }), [call]);
+  // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then.
+  const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
+  useEffect(() => {
+    if (live) void preloadCallViews();
+  }, [live]);
   return {
     incoming,
     call: open ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio } : null,

@@ -1,10 +1,12 @@
 // The message pane of the open conversation, from props: header, history (or its placeholders), who is typing,
 // the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
-import { type DragEvent, useRef, useState } from 'react';
+import { type DragEvent, Suspense, useEffect, useRef, useState } from 'react';
+import { lazyView } from '../lazy-view';
 import { Composer, type ComposerProps } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
-import { Lightbox } from './Lightbox';
 import { MessageList, type MessageListProps } from './MessageList';
+// With the pane, not the lazy lightbox: the fallback below is drawn with it while the lightbox's chunk loads.
+import '../../styles/lightbox.css';
 import { TypingIndicator } from './TypingIndicator';
 import type { HeaderView, MessageRow } from './view-model';
 
@@ -22,10 +24,27 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply'>
 
 const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
 
+/** The lightbox (view, hook and machine) loads apart from the chats page: it is fetched once images are shown. */
+export const LazyLightbox = lazyView(() => import('./Lightbox').then((m) => m.Lightbox));
+
+function LightboxLoading() {
+  return (
+    <div className="lightbox">
+      <p className="lightbox-caption" role="status">
+        Открываем изображение…
+      </p>
+    </div>
+  );
+}
+
 export function ConversationView(props: ConversationViewProps) {
   const input = useRef<HTMLTextAreaElement | null>(null);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
+  const showsImages = props.rows.some((row) => row.type === 'IMAGE');
+  useEffect(() => {
+    if (showsImages) void LazyLightbox.preload();
+  }, [showsImages]);
 
   const onDragEnter = (e: DragEvent) => {
     if (!hasFiles(e)) return;
@@ -91,7 +110,11 @@ export function ConversationView(props: ConversationViewProps) {
           <span>Отпустите файлы, чтобы отправить</span>
         </div>
       )}
-      {props.lightbox && <Lightbox items={props.lightbox.items} index={props.lightbox.index} onClose={props.onCloseLightbox} />}
+      {props.lightbox && (
+        <Suspense fallback={<LightboxLoading />}>
+          <LazyLightbox items={props.lightbox.items} index={props.lightbox.index} onClose={props.onCloseLightbox} />
+        </Suspense>
+      )}
     </section>
   );
 }

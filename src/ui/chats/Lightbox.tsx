@@ -4,7 +4,6 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
 import type { LightboxItem } from '../../machines/lightbox/lightbox.machine';
 import { useLightbox } from './useLightbox';
-import '../../styles/lightbox.css';
 
 export interface LightboxProps {
   items: LightboxItem[];

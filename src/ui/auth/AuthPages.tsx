@@ -1,0 +1,18 @@
+// The sign-in and registration pages under /auth, one chunk loaded only for a signed-out visitor (a signed-in
+// user's chats page never fetches it).
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { AuthLayout } from './AuthLayout';
+import { RegisterPage } from './RegisterPage';
+import { SignInPage } from './SignInPage';
+
+export function AuthPages() {
+  return (
+    <Routes>
+      <Route element={<AuthLayout />}>
+        <Route index element={<SignInPage />} />
+        <Route path="register" element={<RegisterPage />} />
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
