@@ -5,7 +5,6 @@ import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
 import { cropToBlob, type PixelArea, readAsDataUrl } from '../services/avatar-image';
 import { localOutboxStore, type OutboxStore } from '../services/outbox-store';
-import { createSocket } from '../services/socket';
 import { loadSession, type Session, saveSession } from '../services/storage';
 import { createUploader, type Uploader } from '../services/upload';
 import { createSoundService, type SoundService } from '../services/sound';
@@ -37,6 +36,20 @@ export interface Services {
 /** A service replaced whole, or (for an object of functions) some of its functions replaced. */
 export type ServiceOverrides = { [K in keyof Services]?: Services[K] extends (...args: never[]) => unknown ? Services[K] : Partial<Services[K]> };
 
+/** Before a failed load of the socket chunk is tried again (offline at start, or a redeploy replaced it). */
+export const SOCKET_CHUNK_RETRY_MS = 3_000;
+
+/**
+ * socket.io-client loads on demand, not with the chats page's first bundle (issue 13): the page is drawn from
+ * REST answers and the socket is fetched alongside them, starting with the first connection (at start when a
+ * session is stored). The realtime machine waits in 'connecting' until the chunk is here.
+ */
+function loadSocketModule(): Promise<typeof import('../services/socket')> {
+  return import('../services/socket').catch(
+    () => new Promise<void>((resolve) => setTimeout(resolve, SOCKET_CHUNK_RETRY_MS)).then(loadSocketModule),
+  );
+}
+
 export function createServices(options: { baseURL?: string; session: () => SessionActorRef | null }): Services {
   const baseURL = options.baseURL ?? defaultBaseUrl();
   const current = () => options.session()?.getSnapshot().context.session ?? null;
@@ -56,7 +69,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
   return {
     api,
     authApi,
-    connectSocket: (token) => createSocket(token),
+    connectSocket: (token) => loadSocketModule().then((m) => m.createSocket(token)),
     upload: createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
     sound: createSoundService(),
     ping: () => measurePing(authApi),

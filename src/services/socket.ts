@@ -20,9 +20,3 @@ export function createSocket(token: string, url: string = defaultSocketUrl()): A
     autoConnect: true,
   });
 }
-
-/** Points the next (re)connection at a fresh token; socket.io reads auth and query on every attempt. */
-export function updateSocketToken(socket: AppSocket, token: string): void {
-  socket.auth = { token };
-  socket.io.opts.query = { ...(socket.io.opts.query as Record<string, string> | undefined), token };
-}

@@ -80,6 +80,41 @@ describe('realtime actor ↔ real gateway', () => {
   });
 });
 
+describe('socket actor with a socket that arrives late (socket.io-client loaded on demand)', () => {
+  const later = <T,>(value: () => T, ms = 100) => new Promise<T>((resolve) => setTimeout(() => resolve(value()), ms));
+
+  it('uses the newest token for the handshake: a refresh while the socket loads is not lost', async () => {
+    const anna = await client(srv.url).user('anna-late');
+    const opened: ReturnType<typeof createSocket>[] = [];
+    const realtime = createActor(
+      realtimeMachine.provide({
+        actors: { socket: socketActor((token) => later(() => opened[opened.push(createSocket(token, srv.url)) - 1]!)) },
+      }),
+    ).start();
+    realtime.send({ type: 'realtime.token', token: 'not-a-valid-token' });
+    realtime.send({ type: 'realtime.token', token: anna.accessToken });
+    await waitFor(realtime, (s) => s.hasTag('live'), { timeout: 5_000 });
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.auth).toEqual({ token: anna.accessToken });
+    realtime.stop();
+  });
+
+  it('a socket that arrives after the actor stopped is closed at once', async () => {
+    const anna = await client(srv.url).user('anna-gone');
+    let arrived: ReturnType<typeof createSocket> | null = null;
+    const realtime = createActor(
+      realtimeMachine.provide({ actors: { socket: socketActor((token) => later(() => (arrived = createSocket(token, srv.url)))) } }),
+    ).start();
+    realtime.send({ type: 'realtime.token', token: anna.accessToken });
+    realtime.send({ type: 'realtime.stop' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(arrived).not.toBeNull();
+    expect(arrived!.active).toBe(false);
+    expect(arrived!.connected).toBe(false);
+    realtime.stop();
+  });
+});
+
 describe('socket actor ↔ a server that sends garbage', () => {
   it('drops a payload that is not an object and hands on the next good one', async () => {
     const http = createServer();
