@@ -28,7 +28,7 @@ export interface ConversationContext {
   messages: Message[];
   /** Older messages exist on the server. */
   hasMore: boolean;
-  /** Virtuoso's index of the first message: lowered by the number of messages each older page adds. */
+  /** The message list's index of the first message: lowered by the number of messages each older page adds. */
   firstItemIndex: number;
   /** The quoted message last jumped to, highlighted (each jump also emits `conversation.scrollTo`). */
   highlightId: string | null;

@@ -1,7 +1,7 @@
 // Pure rules for a conversation's message history, shared by the conversation and chats machines.
 import type { Message } from '../../contract/entities';
 
-/** Virtuoso needs a positive index for the first row that only decreases as older pages are prepended. */
+/** The list needs a positive index for the first row that only decreases as older pages are prepended (virtua shifts on it). */
 export const FIRST_ITEM_INDEX = 10_000_000;
 
 const byTime = (a: Message, b: Message) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
