@@ -150,9 +150,12 @@ test.describe('token refresh', () => {
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.user.username).toBe(username);
-    // The socket handshake with the expired token was refused; it reconnected with the refreshed one.
+    // The socket starts with the stored (expired) token and ends up live: the server refuses an expired token, so
+    // the live connection authenticated with the refreshed one. Either the first handshake was refused and a new
+    // websocket carried the fresh token, or (socket.io-client loads on demand) the fresh token reached the socket's
+    // auth before its first handshake was sent; the URL query of that websocket keeps the old token then.
     await expect(next.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 15_000 });
     expect(socketTokens[0]).toBe(before.accessToken);
-    expect(socketTokens.at(-1)).not.toBe(before.accessToken);
+    if (socketTokens.length > 1) expect(socketTokens.at(-1)).not.toBe(before.accessToken);
   });
 });
