@@ -79,6 +79,18 @@ describe('security headers', () => {
     ]);
   });
 
+  it('answers each address with its own sources when requests for several addresses interleave', async () => {
+    // The headers are computed once per address and replayed: a cached answer must never reach another host.
+    for (let round = 0; round < 2; round++) {
+      for (const host of ['a.example.org', 'b.example.org:8080', '127.0.0.1']) {
+        const res = await get(round ? '/api/health' : '/', { host });
+        const connect = directives(res.headers['content-security-policy'])['connect-src'];
+        expect(connect, host).toEqual(host === '127.0.0.1' ? expect.arrayContaining([`ws://${host}`]) : ["'self'", `ws://${host}`, `ws://${host.split(':')[0]}:7999`, `http://${host.split(':')[0]}:7999`]);
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+      }
+    }
+  });
+
   it('keeps the stricter sandbox policy on uploads', async () => {
     const user = await client(srv.url).user('up');
     const form = new FormData();
