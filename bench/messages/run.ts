@@ -150,10 +150,11 @@ async function sendPhase(
   pick: (f: Fixture, i: number) => Send,
   label: string,
   durationMs = windowMs,
+  settled = false,
 ): Promise<SendResult> {
   const tracker = new DeliveryTracker();
   side.tracker = tracker;
-  await settle(side.child);
+  if (!settled) await settle(side.child);
   const cpu0 = await side.child.cpuMs();
   const t0 = performance.now();
   const { issued } = await openLoop({
@@ -315,10 +316,11 @@ async function sendsPhase(both: RunBoth, checks: Check[], counts: TrackerCounts[
   return rows;
 }
 
-async function groupPhase(both: RunBoth, checks: Check[], counts: TrackerCounts[]) {
+async function groupPhase(both: RunBoth, together: RunBoth, checks: Check[], counts: TrackerCounts[]) {
   // Warm-up of the fan-out path (JIT), not reported.
   await both((s) => sendPhase(s, groupRate, groupSend, 'group-warm-', 2000));
-  const rs = await inRounds(both, (s, r) => sendPhase(s, groupRate, groupSend, `group-${r}-`));
+  const rs: Both<SendResult>[] = [];
+  for (let r = 0; r < rounds; r++) rs.push(await together((s) => sendPhase(s, groupRate, groupSend, `group-${r}-`, windowMs, true)));
   console.log(`\nGroup fan-out: ${spec.groups} rooms of ${spec.groupSize}, ${groupRate} sends/s (${spec.groupSize - 1} receivers each)`);
   console.table(
     rs.flatMap((group, i) =>
@@ -419,6 +421,13 @@ async function main(): Promise<void> {
     const a = await f(app);
     return { floor: await f(floor), app: a };
   };
+  // Both servers under the same load at the same time, after both settled: whatever else the machine does
+  // then weighs on both alike.
+  const together: RunBoth = async (f) => {
+    await Promise.all([settle(floor.child), settle(app.child)]);
+    const [fl, ap] = await Promise.all([f(floor), f(app)]);
+    return { floor: fl, app: ap };
+  };
   const results: Record<string, unknown> = {};
   const checks: Check[] = [];
   const counts: TrackerCounts[] = [];
@@ -432,7 +441,7 @@ async function main(): Promise<void> {
     // Memory first, while neither heap holds the garbage of the traffic phases (RSS would shrink under it).
     const memory = phases.has('memory') ? await both(idleSocketsPhase) : null;
     if (phases.has('sends')) results.sends = await sendsPhase(both, checks, counts);
-    if (phases.has('group')) results.group = await groupPhase(both, checks, counts);
+    if (phases.has('group')) results.group = await groupPhase(both, together, checks, counts);
     if (phases.has('http')) results.http = await listPhase(floor, app, checks);
     if (memory) {
       reportMemory(memory, checks);
