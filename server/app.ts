@@ -14,6 +14,7 @@ import { openDatabase } from './db/database';
 import { serveClient } from './http/client-static';
 import { type Authenticate, bearerToken, contractRoute } from './http/contract-route';
 import { installErrorHandler, unauthorized } from './http/errors';
+import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { livekitRoutes } from './livekit/token.routes';
 import { messagesRoutes } from './messages/messages.routes';
@@ -38,6 +39,7 @@ export async function createServer(config: Config): Promise<Server> {
   const accessTokens = createAccessTokens(secrets.jwtSecret, config.accessTokenTtlSec);
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logController: requestLogFor(config.logLevel),
     // API bodies are small (a 4,000-character message is ~16 KB as JSON): anything larger is refused with 413
     // before it is read or parsed. Uploads are multipart, streamed under their own limit (UPLOAD_LIMIT_MB).
     bodyLimit: JSON_BODY_LIMIT_BYTES,

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { api } from '../../src/contract/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Contact } from '../../src/contract/entities';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/database';
 import type { ContactsTable } from '../db/schema';
-import { type Authenticate, contractRoute } from '../http/contract-route';
+import { type Authenticate, contractRoute, type PreHandler } from '../http/contract-route';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
 import { toPublicUser } from '../users/user-view';
 
@@ -18,31 +17,34 @@ const EBLID = /^\d{4}$/;
  * budget, so sweeping the 10,000 codes takes hours rather than seconds whichever route is used. Counted before
  * validation: malformed searches count too.
  */
-function limitCodeLookups(app: FastifyInstance, perMinute: number): void {
+function codeLookupLimit(app: FastifyInstance, perMinute: number): { search: PreHandler; add: PreHandler } {
   const lookups = app.createRateLimit({
     max: perMinute,
     timeWindow: 60_000,
     keyGenerator: (req) => `code-lookup:${req.userId ?? req.ip}`,
   });
-  const paths = { search: `/api${api.contactSearch.path}`, add: `/api${api.contactAdd.path}` };
-  app.addHook('preHandler', async (req, reply) => {
-    const route = req.routeOptions.url;
-    if (route !== paths.search && route !== paths.add) return;
-    if (route === paths.add) {
-      const identifier = (req.body as { identifier?: unknown } | undefined)?.identifier;
-      if (typeof identifier !== 'string' || !EBLID.test(identifier.trim())) return;
-    }
+  const count = async (req: FastifyRequest, reply: FastifyReply) => {
     const r = await lookups(req);
     if (r.isAllowed || !r.isExceeded) return;
     reply.header('retry-after', String(r.ttlInSeconds));
     throw new HttpError(429, `Слишком много поисков по EBLID. Повторите через ${r.ttlInSeconds} с.`);
-  });
+  };
+  return {
+    search: count,
+    // Adding by username or email is not a code lookup.
+    add: async (req, reply) => {
+      const identifier = (req.body as { identifier?: unknown } | undefined)?.identifier;
+      if (typeof identifier !== 'string' || !EBLID.test(identifier.trim())) return;
+      await count(req, reply);
+    },
+  };
 }
 
 export function contactsRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
   const { db } = ctx;
   const online = (id: string) => ctx.realtime.isOnline(id);
-  limitCodeLookups(app, ctx.config.codeSearchPerMinute);
+  // Hooks of these two routes only: every other request is spared them.
+  const limit = codeLookupLimit(app, ctx.config.codeSearchPerMinute);
 
   /** The contact as `viewerId` sees it. */
   async function view(row: ContactsTable, viewerId: string): Promise<Contact> {
@@ -90,7 +92,7 @@ export function contactsRoutes(app: FastifyInstance, ctx: AppContext, authentica
   contractRoute(app, authenticate, 'contactSearch', async ({ userId, query }) => {
     const rows = await db.selectFrom('users').selectAll().where('eblid', '=', query.code).where('id', '!=', userId).execute();
     return { results: rows.map((r) => toPublicUser(r, online)) };
-  });
+  }, { preHandler: limit.search });
 
   contractRoute(app, authenticate, 'contactAdd', async ({ userId, body }) => {
     const id = body.identifier.trim();
@@ -130,7 +132,7 @@ export function contactsRoutes(app: FastifyInstance, ctx: AppContext, authentica
     }
     ctx.realtime.toUser(target.id, 'contacts:request:new', { contact: await view(row, target.id) });
     return { contact: await view(row, userId) };
-  });
+  }, { preHandler: limit.add });
 
   async function accept(row: ContactsTable): Promise<Contact> {
     const now = new Date().toISOString();

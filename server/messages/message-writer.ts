@@ -159,6 +159,8 @@ export function createMessageWriter(db: Database, options: { now?: () => number 
     }
   }
 
+  const flush = () => running ?? drain();
+
   function drain(): void {
     running = (async () => {
       while (queue.length) {
@@ -178,7 +180,6 @@ export function createMessageWriter(db: Database, options: { now?: () => number 
         // Sends parsed in this turn join the batch, and under fast traffic those of the next GATHER_MS too;
         // a running transaction picks up what queues meanwhile.
         if (!running && queue.length === 1) {
-          const flush = () => running ?? drain();
           if (wait) setTimeout(flush, GATHER_MS);
           else setImmediate(flush);
         }
