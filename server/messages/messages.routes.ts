@@ -1,5 +1,5 @@
 // Message history, sending and deleting. A message is committed before the answer and before any event.
-import { randomUUID } from 'node:crypto';
+import { newMessageId } from './message-id';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Message } from '../../src/contract/entities';
@@ -141,7 +141,7 @@ export function messagesRoutes(app: FastifyInstance, ctx: AppContext, authentica
     }
 
     const row = {
-      id: randomUUID(),
+      id: newMessageId(),
       conversation_id: body.conversationId,
       sender_id: userId,
       type: body.type,
