@@ -51,8 +51,6 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
-    if (process.env.X_CACHE) file.pragma(`cache_size = ${process.env.X_CACHE}`);
-    if (process.env.X_MMAP) file.pragma(`mmap_size = ${process.env.X_MMAP}`);
     // NORMAL: a commit is in the WAL file before the answer, so a crash of the process loses nothing; only
     // losing power (or the OS) can drop the last commits. FULL syncs the WAL on every commit and keeps those
     // too (README, "Durability"; bench:messages measures both).

@@ -1,7 +1,7 @@
 // Security headers on every response (helmet, built once: @fastify/helmet rebuilt it on every request, which
 // cost ~150 µs a request here; and run once per host the browser used, its headers then replayed: running
-// its middleware on every request was a tenth of a send's CPU at 1000 sends/s): nosniff, no framing, no referrer, and a Content-Security-Policy
-// for the built client. The policy allows what the app does and nothing else: its own scripts and styles
+// its middleware on every request was a tenth of a send's CPU at 1000 sends/s): nosniff, no framing, no
+// referrer, and a Content-Security-Policy for the built client. The policy allows what the app does and nothing else: its own scripts and styles
 // (React sets style attributes, hence 'unsafe-inline' for styles only), images from itself, blob: and data:
 // (previews, avatar crops), media from itself and blob: (calls), workers from blob: (livekit-client), and
 // connections to itself and to the media server (LiveKit signalling over ws(s), its /validate over http(s)).

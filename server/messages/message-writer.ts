@@ -1,8 +1,8 @@
 // Stores new messages with group commit: the sends that reach this point while a transaction is running (or
 // in the same event-loop turn) are written together in the next one, so one commit (one WAL append, one
 // PostgreSQL round of BEGIN/COMMIT) serves many messages under load and a lone send still gets its own at
-// once (a send waits up to GATHER_MS for company only while sends arrive faster than one per GATHER_MS). Nobody is answered before the
-// transaction holding their message has committed. The idempotency check is the unique index on (sender_id,
+// once (a send waits up to GATHER_MS for company only while sends arrive faster than one per GATHER_MS).
+// Nobody is answered before the transaction holding their message has committed. The idempotency check is the unique index on (sender_id,
 // client_message_id): a repeated clientMessageId inserts nothing and the caller is told it was a duplicate.
 //
 // On SQLite the batch runs as a native better-sqlite3 transaction over statements prepared once (Kysely's
