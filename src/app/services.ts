@@ -9,7 +9,7 @@ import { loadSession, type Session, saveSession } from '../services/storage';
 import { createUploader, type Uploader } from '../services/upload';
 import { createSoundService, type SoundService } from '../services/sound';
 import type { SocketConnector } from '../machines/realtime/socket.actor';
-import { requestRefresh } from '../machines/session/request-refresh';
+import { requestRefresh } from '../machines/session/session.protocol';
 import type { SessionActorRef } from '../machines/session/session.machine';
 
 export interface Services {

@@ -1,26 +1,15 @@
-// The chats feature's actors provided from the real services (the composition root's part for issue 13):
+// The chats feature's actors provided from the real services:
 // the list, the open conversation with its read receipts, the composer's outbox store, uploads and sends,
 // and the notification sound.
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../contract/api';
 import { isRecord } from '../contract/shape';
 import { chatsMachine } from '../machines/chats/chats.machine';
-import { composerMachine, type OutboxStoreCommand, type SendFailure, type UploadReport } from '../machines/composer/composer.machine';
+import { composerMachine, type OutboxStoreCommand, type UploadReport } from '../machines/composer/composer.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../machines/composer/outbox';
 import { conversationMachine, type PageInput } from '../machines/conversation/conversation.machine';
 import { readReceiptsMachine } from '../machines/readReceipts/readReceipts.machine';
-import { serverMessage, statusOf } from '../services/api';
 import type { Services } from './services';
-
-/**
- * A refused send (a 4xx other than 401/408/429: the message itself is wrong) is not retried automatically;
- * anything else (offline, timeouts, 5xx) is.
- */
-export function sendFailure(err: unknown): SendFailure {
-  const status = statusOf(err);
-  const refused = status !== undefined && status >= 400 && status < 500 && ![401, 408, 429].includes(status);
-  return refused ? { retryable: false, message: serverMessage(err) ?? 'Сообщение не принято сервером' } : { retryable: true };
-}
 
 /**
  * Answers are not parsed against the contract here (that would put zod in the bundle): our server shapes them
@@ -86,13 +75,7 @@ export function wireChats(s: Services) {
             );
             return () => abort.abort();
           }),
-          sendMessage: fromPromise(async ({ input }: { input: BodyOf<'send'> }) => {
-            try {
-              return await s.api.call('send', { body: input });
-            } catch (err) {
-              throw sendFailure(err);
-            }
-          }),
+          sendMessage: fromPromise(({ input }: { input: BodyOf<'send'> }) => s.api.call('send', { body: input })),
         },
       }),
     },

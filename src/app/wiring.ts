@@ -5,6 +5,7 @@ import type { BodyOf, ResponseOf } from '../contract/api';
 import { appMachine } from '../machines/app/app.machine';
 import { callMachine } from '../machines/call/call.machine';
 import { callsPageMachine } from '../machines/callsPage/callsPage.machine';
+import { chatsFooterMachine } from '../machines/chatsFooter/chatsFooter.machine';
 import { avatarMachine } from '../machines/avatar/avatar.machine';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
 import { contactCodeMachine, type SearchOutput } from '../machines/contactCode/contactCode.machine';
@@ -55,6 +56,9 @@ export function wireApp(s: Services) {
           ),
           saveAvatar: patchMe,
         },
+      }),
+      chatsFooter: chatsFooterMachine.provide({
+        actors: { copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)) },
       }),
       groupDialog: groupDialogMachine.provide({
         actors: {

@@ -38,6 +38,13 @@ export const User = PublicUser.extend({
 });
 export type User = z.infer<typeof User>;
 
+/** A signed-in session as the client keeps it (docs/behaviour.md §3: user, accessToken, refreshToken). */
+export interface Session {
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+}
+
 export const AttachmentType = z.enum(['IMAGE', 'FILE']);
 export type AttachmentType = z.infer<typeof AttachmentType>;
 

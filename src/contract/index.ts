@@ -5,3 +5,4 @@ export * from './limits';
 export * from './event-names';
 export * from './routes';
 export * from './shape';
+export * from './failure';

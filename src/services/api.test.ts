@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AuthBridge, createApiClient, serverMessage, statusOf } from './api';
+import { failureOf, RequestFailure } from '../contract/failure';
+import { type AuthBridge, createApiClient } from './api';
+
+const serverMessage = (err: unknown) => failureOf(err).serverMessage;
 
 interface Seen {
   url: string;
@@ -80,7 +83,8 @@ describe('api client', () => {
     const { auth, calls } = bridge({ access: 'a1', refresh: 'r1' }, async () => 'a2');
     const api = createApiClient({ baseURL: '/api', auth });
     const err = await api.call('me').catch((e) => e);
-    expect(statusOf(err)).toBe(401);
+    expect(err).toBeInstanceOf(RequestFailure);
+    expect(failureOf(err).status).toBe(401);
     expect(serverMessage(err)).toBe('Требуется вход');
     expect(calls.refresh).toBe(1);
     expect(seen).toHaveLength(2);

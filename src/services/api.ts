@@ -1,7 +1,9 @@
 // The typed API client on ofetch (docs/behaviour.md §6, §7): base path rules, bearer header on every request,
-// credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request.
+// credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request. Every failure
+// leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
 import { FetchError, ofetch } from 'ofetch';
 import type { BodyOf, QueryOf, ResponseOf } from '../contract/api';
+import { RequestFailure } from '../contract/failure';
 import { type RouteName, routes } from '../contract/routes';
 import { apiBaseUrl, buildSettings } from './endpoints';
 
@@ -56,25 +58,25 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
       try {
         return await send(name, o, token);
       } catch (err) {
+        const failure = toFailure(err);
         // The refresh call itself is never refreshed; without a refresh token the original error stands.
-        if (statusOf(err) !== 401 || name === 'refresh' || !auth.refreshToken()) throw err;
+        if (failure.status !== 401 || name === 'refresh' || !auth.refreshToken()) throw failure;
         const current = auth.accessToken();
         // Another request may have refreshed meanwhile: then repeat with its token instead of refreshing again.
         const fresh = current && current !== token ? current : await auth.refresh();
-        if (!fresh) throw err;
-        return await send(name, o, fresh);
+        if (!fresh) throw failure;
+        return await send(name, o, fresh).catch((again: unknown) => {
+          throw toFailure(again);
+        });
       }
     },
   };
 }
 
-export function statusOf(err: unknown): number | undefined {
-  return err instanceof FetchError ? err.status : undefined;
-}
-
-/** The server's `{ message }` from a failed request, if it sent one. */
-export function serverMessage(err: unknown): string | null {
-  if (!(err instanceof FetchError)) return null;
+/** ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. */
+function toFailure(err: unknown): RequestFailure {
+  if (!(err instanceof FetchError)) return new RequestFailure(null, null);
   const data = err.data as { message?: unknown } | undefined;
-  return typeof data?.message === 'string' && data.message ? data.message : null;
+  const message = typeof data?.message === 'string' && data.message ? data.message : null;
+  return new RequestFailure(err.status ?? null, message);
 }

@@ -1,5 +1,5 @@
-import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
+import { RequestFailure } from '../contract/failure';
 import type { ApiClient } from './api';
 import { requestRoomToken, TOKEN_FAILED, videoServerFallbackUrl } from './livekit';
 
@@ -28,8 +28,7 @@ describe('room token', () => {
   });
 
   it('rejects with the server’s message, or a generic one', async () => {
-    const refused = new FetchError('403');
-    Object.assign(refused, { data: { message: 'Звонок доступен только участникам беседы' } });
+    const refused = new RequestFailure(403, 'Звонок доступен только участникам беседы');
     const failing = (err: unknown) => ({ call: async () => Promise.reject(err) }) as unknown as ApiClient;
     await expect(requestRoomToken(failing(refused), { room: 'conv-1' })).rejects.toThrow('Звонок доступен только участникам беседы');
     await expect(requestRoomToken(failing(new TypeError('network')), { room: 'conv-1' })).rejects.toThrow(TOKEN_FAILED);

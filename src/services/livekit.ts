@@ -1,7 +1,7 @@
 // LiveKit room access (docs/behaviour.md §7): POST /api/livekit/token for a room, and the video server address the
 // /calls page shows before any token names one (a configured URL, else a websocket on port 7880 of this host).
+import { RequestFailure } from '../contract/failure';
 import type { ApiClient } from './api';
-import { serverMessage } from './api';
 
 export const VIDEO_SERVER_FALLBACK_PORT = 7880;
 export const TOKEN_FAILED = 'Не удалось получить доступ к видеосерверу';
@@ -11,7 +11,7 @@ export interface RoomAccess {
   url: string;
 }
 
-/** The room token; rejects with an Error carrying the server's Russian message when there is one. */
+/** The room token; rejects with a RequestFailure carrying the server's Russian message, or TOKEN_FAILED. */
 export async function requestRoomToken(
   api: ApiClient,
   request: { room: string; participantName?: string; userId?: string | null },
@@ -26,7 +26,8 @@ export async function requestRoomToken(
     });
     return { token, url };
   } catch (err) {
-    throw new Error(serverMessage(err) ?? TOKEN_FAILED);
+    const failure = err instanceof RequestFailure ? err : new RequestFailure(null, null);
+    throw new RequestFailure(failure.status, failure.serverMessage ?? TOKEN_FAILED);
   }
 }
 

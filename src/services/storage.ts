@@ -1,12 +1,8 @@
 // Local storage of the session, so it survives a reload (docs/behaviour.md §3: user, accessToken, refreshToken).
-import type { User } from '../contract/entities';
+import type { Session } from '../contract/entities';
 import { type Check, isString, isUser, shape } from '../contract/shape';
 
-export interface Session {
-  user: User;
-  accessToken: string;
-  refreshToken: string;
-}
+export type { Session };
 /** What storage holds can be anything (a hand edit, an older format): only a whole session is used. */
 const sessionFields = { user: isUser, accessToken: isString, refreshToken: isString } satisfies Record<keyof Session, Check>;
 const isSession = shape(sessionFields) as (x: unknown) => x is Session;

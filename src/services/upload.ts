@@ -1,12 +1,11 @@
 // POST /api/upload with upload progress (fetch cannot report it, XMLHttpRequest can). The answer must be JSON
-// with a url; anything else, a non-2xx status or a network error fails with 'upload failed'
-// (docs/behaviour.md §5, §8).
+// with a url; anything else, a non-2xx status or a network error fails with a RequestFailure carrying the status
+// and the server's message when there is one (docs/behaviour.md §5, §8).
 import type { UploadResult } from '../contract/api';
+import { RequestFailure } from '../contract/failure';
 import { uploadEndpoint } from '../contract/routes';
 
 export type { UploadResult };
-
-export const UPLOAD_FAILED = 'upload failed';
 
 export interface UploadOptions {
   onProgress?: (percent: number) => void;
@@ -34,8 +33,8 @@ export function createUploader(options: { baseURL: string; accessToken: () => st
         }
         resolve({ status: xhr.status, body });
       };
-      xhr.onerror = () => reject(new Error(UPLOAD_FAILED));
-      xhr.onabort = () => reject(new Error(UPLOAD_FAILED));
+      xhr.onerror = () => reject(new RequestFailure(null, null));
+      xhr.onabort = () => reject(new RequestFailure(null, null));
       o.signal?.addEventListener('abort', () => xhr.abort());
       const form = new FormData();
       form.append(uploadEndpoint.field, file, file.name ?? 'file');
@@ -47,11 +46,14 @@ export function createUploader(options: { baseURL: string; accessToken: () => st
     // Like every other request: one refresh and one repeat after a 401.
     if (answer.status === 401) {
       const fresh = await options.refresh();
-      if (!fresh) throw new Error(UPLOAD_FAILED);
+      if (!fresh) throw new RequestFailure(401, null);
       answer = await once(file, o, fresh);
     }
-    const body = answer.body as Partial<UploadResult> | null;
-    if (answer.status < 200 || answer.status >= 300 || !body || typeof body.url !== 'string') throw new Error(UPLOAD_FAILED);
+    const body = answer.body as (Partial<UploadResult> & { message?: unknown }) | null;
+    if (answer.status < 200 || answer.status >= 300 || !body || typeof body.url !== 'string') {
+      const message = typeof body?.message === 'string' && body.message ? body.message : null;
+      throw new RequestFailure(answer.status >= 200 && answer.status < 300 ? null : answer.status, message);
+    }
     o.onProgress?.(100);
     return body as UploadResult;
   };

@@ -1,8 +1,8 @@
 // One actor context at the root: views reach the root app actor and its children (by systemId) from here, never
 // services. The composition root (src/app/runtime.ts) creates the actor; src/main.tsx passes it in.
 import { createContext, type ReactNode, useContext } from 'react';
-import type { AnyActorRef } from 'xstate';
 import type { AppActorRef } from '../machines/app/app.machine';
+import { type SystemActors, type SystemId, systemActor } from '../machines/system';
 
 const Ctx = createContext<AppActorRef | null>(null);
 
@@ -16,9 +16,9 @@ export function useAppRef(): AppActorRef {
   return app;
 }
 
-/** A long-lived child of the app actor by its systemId, typed by the caller (undefined if it is not running). */
-export function useSystemActor<T extends AnyActorRef>(systemId: string): T | undefined {
-  return useAppRef().system.get(systemId) as T | undefined;
+/** A long-lived actor by its systemId, typed by its protocol (src/machines/system.ts); undefined if not running. */
+export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] | undefined {
+  return systemActor(useAppRef().system, systemId);
 }
 
 export const useSessionRef = () => useAppRef().getSnapshot().context.session;

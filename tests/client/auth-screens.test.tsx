@@ -1,14 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FetchError } from 'ofetch';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RequestFailure } from '../../src/contract/failure';
 import { deferred, renderApp, user } from './render-app';
 
 const location = () => screen.getByTestId('location').textContent;
 const serverError = (message?: string) => {
-  const err = new FetchError('409');
-  if (message) err.data = { message };
-  return err;
+  return new RequestFailure(409, message ?? null);
 };
 
 afterEach(() => localStorage.clear());

@@ -1,8 +1,7 @@
 // Pure rules of the chats page: presence and title texts, avatars, reply previews, history merging, the
 // conversation list, the outbox's stored form and message rows.
-import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
-import { sendFailure } from '../../src/app/wire-chats';
+import { RequestFailure } from '../../src/contract/failure';
 import { sortEntries, withMessage, withUnread, withUser, presenceChange } from '../../src/machines/chats/conversation-list';
 import {
   FILES_LOST,
@@ -179,17 +178,10 @@ describe('outbox', () => {
     expect(messageTypeOf(uploaded)).toBe('FILE');
     expect(sendBodyOf(uploaded)).toMatchObject({ type: 'FILE', clientMessageId: 't-1', attachments: [{ type: 'IMAGE' }, { type: 'FILE' }] });
   });
-  it('retries network failures and server errors automatically, not a refused message', () => {
-    const fetchError = (status: number, message?: string) => {
-      const err = new FetchError(`${status}`);
-      (err as { status?: number }).status = status;
-      err.data = message ? { message } : undefined;
-      return err;
-    };
-    expect(sendFailure(new TypeError('Failed to fetch'))).toEqual({ retryable: true });
-    expect(sendFailure(fetchError(503))).toEqual({ retryable: true });
-    expect(sendFailure(fetchError(429))).toEqual({ retryable: true });
-    expect(sendFailure(fetchError(400, 'Сообщение не может быть пустым'))).toEqual({ retryable: false, message: 'Сообщение не может быть пустым' });
+  it('counts network failures, server errors, 401, 408 and 429 as worth retrying, any other 4xx as refused', () => {
+    expect(new RequestFailure(null, null).refused).toBe(false);
+    for (const status of [401, 408, 429, 500, 503]) expect(new RequestFailure(status, null).refused).toBe(false);
+    for (const status of [400, 403, 404, 413, 422]) expect(new RequestFailure(status, 'нет').refused).toBe(true);
   });
 });
 

@@ -1,11 +1,11 @@
 // The contacts feature's views rendered from props (and the EBLID panel over a real contactCode actor).
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FetchError } from 'ofetch';
 import { useSelector } from '@xstate/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Contact, PublicUser } from '../../src/contract/entities';
+import { RequestFailure } from '../../src/contract/failure';
 import { contactCodeMachine, SEARCH_LIMITED } from '../../src/machines/contactCode/contactCode.machine';
 import { ChatsFooterView } from '../../src/ui/chats/ChatsFooter';
 import { ContactCodePanel } from '../../src/ui/contacts/ContactCodePanel';
@@ -108,9 +108,7 @@ describe('EBLID panel', () => {
   it('a pasted four-digit code fills every box; the search limit shows a short message', async () => {
     renderCodePanel(async () => {
       // What the API client throws for the server's 429.
-      const err = new FetchError('429') as FetchError & { status: number };
-      err.status = 429;
-      throw err;
+      throw new RequestFailure(429, null);
     });
     const boxes = screen.getAllByRole('textbox');
     boxes[0].focus();

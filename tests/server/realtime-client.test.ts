@@ -9,7 +9,7 @@ import { assign, createActor, createMachine, waitFor } from 'xstate';
 import type { Ack } from '../../src/contract/events';
 import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime.machine';
 import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/server-request';
-import type { ServerEventMessage } from '../../src/machines/realtime/server-event';
+import type { ServerEventMessage } from '../../src/machines/realtime/realtime.protocol';
 import { socketActor } from '../../src/machines/realtime/socket.actor';
 import { createSocket } from '../../src/services/socket';
 import { client, startTestServer, type TestServer } from './harness';

@@ -1,11 +1,12 @@
-// The root actor: it spawns the long-lived children, each under a systemId so any actor can reach another
-// (session ↔ realtime). Realtime is spawned first so the session's first token announcement finds it.
+// The root actor: it spawns the long-lived children, each under a systemId so any actor can reach another through
+// the typed map of src/machines/system.ts. The session comes first: the others read who is signed in (and the
+// realtime actor the token) from it when they start.
 import { type ActorRefFrom, setup } from 'xstate';
-import type { Session } from '../../services/storage';
+import { avatarMachine } from '../avatar/avatar.machine';
 import { callMachine } from '../call/call.machine';
 import { callsPageMachine } from '../callsPage/callsPage.machine';
 import { chatsMachine } from '../chats/chats.machine';
-import { avatarMachine } from '../avatar/avatar.machine';
+import { chatsFooterMachine } from '../chatsFooter/chatsFooter.machine';
 import { connectivityMachine } from '../connectivity/connectivity.machine';
 import { contactCodeMachine } from '../contactCode/contactCode.machine';
 import { contactsMachine } from '../contacts/contacts.machine';
@@ -13,6 +14,10 @@ import { groupDialogMachine } from '../groupDialog/groupDialog.machine';
 import { profileMachine } from '../profile/profile.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
 import { sessionMachine } from '../session/session.machine';
+import type { SystemActors } from '../system';
+import type { AppInput } from './app.protocol';
+
+export * from './app.protocol';
 
 export interface AppContext {
   realtime: ActorRefFrom<typeof realtimeMachine>;
@@ -25,13 +30,18 @@ export interface AppContext {
   profile: ActorRefFrom<typeof profileMachine>;
   avatar: ActorRefFrom<typeof avatarMachine>;
   groupDialog: ActorRefFrom<typeof groupDialogMachine>;
+  chatsFooter: ActorRefFrom<typeof chatsFooterMachine>;
   chats: ActorRefFrom<typeof chatsMachine>;
 }
+
+/** Fails to compile when a child no longer matches the protocol its systemId promises (src/machines/system.ts). */
+type MatchesSystem<T extends { [K in keyof T]: K extends keyof SystemActors ? SystemActors[K] : never }> = T;
+export type AppChildrenMatchSystem = MatchesSystem<AppContext>;
 
 export const appMachine = setup({
   types: {
     context: {} as AppContext,
-    input: {} as { stored?: Session | null } | undefined,
+    input: {} as AppInput | undefined,
   },
   actors: {
     realtime: realtimeMachine,
@@ -44,13 +54,14 @@ export const appMachine = setup({
     profile: profileMachine,
     avatar: avatarMachine,
     groupDialog: groupDialogMachine,
+    chatsFooter: chatsFooterMachine,
     chats: chatsMachine,
   },
 }).createMachine({
   id: 'app',
   context: ({ spawn, input }) => ({
-    realtime: spawn('realtime', { id: 'realtime', systemId: 'realtime' }),
     session: spawn('session', { id: 'session', systemId: 'session', input: { stored: input?.stored ?? null } }),
+    realtime: spawn('realtime', { id: 'realtime', systemId: 'realtime' }),
     connectivity: spawn('connectivity', { id: 'connectivity', systemId: 'connectivity' }),
     call: spawn('call', { id: 'call', systemId: 'call' }),
     callsPage: spawn('callsPage', { id: 'callsPage', systemId: 'callsPage' }),
@@ -59,7 +70,7 @@ export const appMachine = setup({
     profile: spawn('profile', { id: 'profile', systemId: 'profile' }),
     avatar: spawn('avatar', { id: 'avatar', systemId: 'avatar' }),
     groupDialog: spawn('groupDialog', { id: 'groupDialog', systemId: 'groupDialog' }),
-    // After the session, whose signed-in user it follows.
+    chatsFooter: spawn('chatsFooter', { id: 'chatsFooter', systemId: 'chatsFooter' }),
     chats: spawn('chats', { id: 'chats', systemId: 'chats' }),
   }),
   initial: 'running',

@@ -3,8 +3,8 @@ import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
 import { AVATAR_FAILED, avatarMachine, NOT_AN_IMAGE, ZOOM_MAX, ZOOM_MIN } from './avatar.machine';
 
-const png = { type: 'image/png', size: 10 } as unknown as Blob & { type: string };
-const pdf = { type: 'application/pdf', size: 10 } as unknown as Blob & { type: string };
+const png = new Blob(['png'], { type: 'image/png' });
+const pdf = new Blob(['pdf'], { type: 'application/pdf' });
 const area = { x: 10, y: 20, width: 200, height: 200 };
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 type Snap = { context: { area: unknown; zoom: number; error: string | null }; matches(v: unknown): boolean };
@@ -35,7 +35,7 @@ describe('avatar with resolving actors', () => {
   it('crops the chosen area, uploads the cropped image, saves its URL and asks the profile to refetch', async () => {
     const calls: unknown[] = [];
     const heard: unknown[] = [];
-    const cropped = { type: 'image/webp', size: 5 } as unknown as Blob;
+    const cropped = new Blob(['webp'], { type: 'image/webp' });
     const editor = avatarMachine.provide({
       actors: {
         readImage: fromPromise(async () => 'data:image/png;base64,AAAA') as never,

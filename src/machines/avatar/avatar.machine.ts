@@ -6,42 +6,21 @@ import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { TIMINGS } from '../../contract/limits';
 import { notWired } from '../not-wired';
+import { systemActor } from '../system';
+import { AVATAR_FAILED, type AvatarContext, type AvatarEvent, NOT_AN_IMAGE, type PixelArea, ZOOM_MAX, ZOOM_MIN } from './avatar.protocol';
 
-export const ZOOM_MIN = 0.5;
-export const ZOOM_MAX = 2;
-export const ZOOM_STEP = 0.01;
-export const NOT_AN_IMAGE = 'Можно выбрать только изображение';
-export const AVATAR_FAILED = 'Не удалось загрузить аватар';
-
-export interface Point {
-  x: number;
-  y: number;
-}
-export interface PixelArea extends Point {
-  width: number;
-  height: number;
-}
-
-export interface AvatarContext {
-  /** The chosen image as a URL the crop view can show (a data: URL). */
-  source: string | null;
-  crop: Point;
-  zoom: number;
-  /** The square under the round window, in the image's pixels (reported by the crop view). */
-  area: PixelArea | null;
-  error: string | null;
-}
-
-export type AvatarEvent =
-  | { type: 'avatar.selected'; file: Blob & { type: string } }
-  | { type: 'avatar.moved'; crop: Point }
-  | { type: 'avatar.zoomed'; zoom: number }
-  | { type: 'avatar.areaChanged'; area: PixelArea }
-  | { type: 'avatar.upload' }
-  | { type: 'avatar.cancel' };
+export * from './avatar.protocol';
 
 const clampZoom = (z: number) => Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, Number.isFinite(z) ? z : 1));
-const initialContext = (): AvatarContext => ({ source: null, crop: { x: 0, y: 0 }, zoom: 1, area: null, error: null });
+const initialContext = (): AvatarContext => ({
+  source: null,
+  crop: { x: 0, y: 0 },
+  zoom: 1,
+  area: null,
+  cropped: null,
+  uploadedUrl: null,
+  error: null,
+});
 
 export const avatarMachine = setup({
   types: { context: {} as AvatarContext, events: {} as AvatarEvent },
@@ -81,6 +60,7 @@ export const avatarMachine = setup({
       },
     },
     reading: {
+      tags: ['reading'],
       invoke: {
         id: 'readImage',
         src: 'readImage',
@@ -94,6 +74,7 @@ export const avatarMachine = setup({
       on: { 'avatar.cancel': { target: 'idle', actions: assign(initialContext) } },
     },
     editing: {
+      tags: ['editing'],
       on: {
         'avatar.moved': { actions: assign({ crop: ({ event }) => event.crop }) },
         'avatar.zoomed': { actions: assign({ zoom: ({ event }) => clampZoom(event.zoom) }) },
@@ -112,7 +93,7 @@ export const avatarMachine = setup({
         id: 'cropImage',
         src: 'cropImage',
         input: ({ context }) => ({ source: context.source!, area: context.area! }),
-        onDone: 'uploading',
+        onDone: { target: 'uploading', actions: assign({ cropped: ({ event }) => event.output }) },
         onError: { target: 'editing', actions: 'fail' },
       },
     },
@@ -121,8 +102,8 @@ export const avatarMachine = setup({
       invoke: {
         id: 'uploadImage',
         src: 'uploadImage',
-        input: ({ event }) => ({ file: (event as unknown as { output: Blob }).output }),
-        onDone: 'saving',
+        input: ({ context }) => ({ file: context.cropped! }),
+        onDone: { target: 'saving', actions: assign({ cropped: null, uploadedUrl: ({ event }) => event.output.url }) },
         onError: { target: 'editing', actions: 'fail' },
       },
     },
@@ -131,13 +112,13 @@ export const avatarMachine = setup({
       invoke: {
         id: 'saveAvatar',
         src: 'saveAvatar',
-        input: ({ event }) => ({ avatarUrl: (event as unknown as { output: { url: string } }).output.url }),
+        input: ({ context }) => ({ avatarUrl: context.uploadedUrl! }),
         onDone: {
           target: 'done',
           actions: [
             assign(initialContext),
             enqueueActions(({ system, enqueue }) => {
-              const profile = system.get('profile');
+              const profile = systemActor(system, 'profile');
               if (profile) enqueue.sendTo(profile, { type: 'profile.refetch' });
             }),
           ],

@@ -5,80 +5,28 @@
 // idle ──startOutgoing──► inCall (signal: inviting → waiting → connected; media: fetching → ready)
 // idle ──startIncoming──► ringing ──accept──► inCall (signal: connected)
 // ringing ──decline / 25 s / cancelled by the caller / answered or declined in another tab──► idle
-import { and, assertEvent, assign, enqueueActions, fromCallback, not, setup } from 'xstate';
+import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
 import type { Ack } from '../../contract/events';
 import { TIMINGS } from '../../contract/limits';
 import { notWired } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
+import type { RealtimeEmit } from '../realtime/realtime.protocol';
 import { serverRequest } from '../realtime/server-request';
+import { type AnySystem, systemActor } from '../system';
+import { CALL_NOTICES, type CallContext, type CallEvent, type CallRemoteEvent, type RoomAccess } from './call.protocol';
 
-export interface CallPeer {
-  id: string;
-  name: string;
-}
-
-/** Call invitation (docs/behaviour.md §3): conversationId, from, video. */
-export interface IncomingCall {
-  conversationId: string;
-  from: CallPeer;
-  video: boolean;
-}
-
-export interface RoomAccess {
-  token: string;
-  url: string;
-}
-
-/** Call state (docs/behaviour.md §3) plus what the overlay needs. */
-export interface CallContext {
-  incoming: IncomingCall | null;
-  activeConvId: string | null;
-  initialVideo: boolean;
-  initialAudio: boolean;
-  /** Token and url for the conversation's room; null until the token request answers. */
-  access: RoomAccess | null;
-  /** Why the last call ended without the user ending it (Russian, shown until dismissed). */
-  notice: string | null;
-  /** The signed-in user's id while ringing: own tabs' answers stop this tab's ring. */
-  me: string | null;
-}
-
-export const CALL_NOTICES = {
-  declined: 'Собеседник отклонил звонок',
-  noAnswer: 'Собеседник не ответил',
-  tokenFailed: 'Не удалось подключиться к звонку',
-  inviteFailed: 'Не удалось позвонить',
-} as const;
-
-type RemoteEvent =
-  | { type: 'call.startIncoming'; conversationId: string; from: CallPeer; video: boolean }
-  | { type: 'call.remoteAccepted'; conversationId: string; from: CallPeer; video: boolean }
-  | { type: 'call.remoteDeclined'; conversationId: string; from: CallPeer }
-  | { type: 'call.remoteEnded'; conversationId: string; from: CallPeer };
-
-export type CallEvent =
-  /** From the chats header's 'Позвонить' / 'Позвонить с видео'. */
-  | { type: 'call.startOutgoing'; conversationId: string; video: boolean }
-  | { type: 'call.accept'; video: boolean }
-  | { type: 'call.decline' }
-  /** The user closes the call view (leave button, close, cancel while ringing). */
-  | { type: 'call.end' }
-  /** The conference could not connect (e.g. the library's 'no livekit url provided'). */
-  | { type: 'call.failed'; message: string }
-  | { type: 'call.dismissNotice' }
-  | RemoteEvent;
+export * from './call.protocol';
 
 /** Server events as this machine's own events. */
-export const callServerEvents = listenToServer<RemoteEvent>({
+export const callServerEvents = listenToServer<CallRemoteEvent>({
   'call:incoming': (p) => ({ type: 'call.startIncoming', ...p }),
   'call:accepted': (p) => ({ type: 'call.remoteAccepted', ...p }),
   'call:declined': (p) => ({ type: 'call.remoteDeclined', ...p }),
   'call:ended': (p) => ({ type: 'call.remoteEnded', ...p }),
 });
 
-type Emit =
-  | { name: 'call:accept'; payload: { conversationId: string; video: boolean } }
-  | { name: 'call:decline' | 'call:end'; payload: { conversationId: string } };
+/** Tells the server (fire and forget) through the realtime actor; absent in isolated tests. */
+const toServer = (system: AnySystem, emit: RealtimeEmit) => systemActor(system, 'realtime')?.send(emit);
 
 const idle = {
   incoming: null,
@@ -111,30 +59,31 @@ export const callMachine = setup({
     sameActive: ({ context, event }) => 'conversationId' in event && event.conversationId === context.activeConvId,
     /** An answer given by this user in another tab (the server relays it to the user's other sockets too). */
     byMe: ({ context, event }) => 'from' in event && event.from.id === context.me,
-    ackOk: ({ event }) => (event as { output?: Ack }).output?.ok === true,
+    ackOk: (_, ack: Ack) => ack.ok,
   },
   actions: {
-    toServer: enqueueActions(({ system, enqueue }, emit: Emit) => {
-      const realtime = system.get('realtime');
-      if (realtime) enqueue.sendTo(realtime, { type: 'realtime.emit', ...emit });
-    }),
+    /** Declines the ringing call: the caller stops waiting. */
+    sendDecline: ({ context, system }) =>
+      toServer(system, { type: 'realtime.emit', name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }),
+    sendAccept: ({ context, system }, video: boolean) =>
+      toServer(system, { type: 'realtime.emit', name: 'call:accept', payload: { conversationId: context.incoming!.conversationId, video } }),
+    /** Ends the open call for everyone in it. */
+    sendEnd: ({ context, system }) =>
+      toServer(system, { type: 'realtime.emit', name: 'call:end', payload: { conversationId: context.activeConvId! } }),
     /** The other caller gets a decline at once instead of ringing against a busy line. */
-    declineBusy: enqueueActions(({ system, event, enqueue }) => {
+    declineBusy: ({ system, event }) => {
       assertEvent(event, 'call.startIncoming');
-      const realtime = system.get('realtime');
-      const emit: Emit = { name: 'call:decline', payload: { conversationId: event.conversationId } };
-      if (realtime) enqueue.sendTo(realtime, { type: 'realtime.emit', ...emit });
-    }),
+      toServer(system, { type: 'realtime.emit', name: 'call:decline', payload: { conversationId: event.conversationId } });
+    },
     startOutgoing: assign(({ event }) => {
       assertEvent(event, 'call.startOutgoing');
       return { ...idle, activeConvId: event.conversationId, initialVideo: event.video, initialAudio: true, notice: null };
     }),
     startIncoming: assign(({ event, system }) => {
       assertEvent(event, 'call.startIncoming');
-      const session = system.get('session')?.getSnapshot() as { context?: { session?: { user?: { id?: string } } | null } } | undefined;
       return {
         incoming: { conversationId: event.conversationId, from: event.from, video: event.video },
-        me: session?.context?.session?.user?.id ?? null,
+        me: systemActor(system, 'session')?.getSnapshot().context.session?.user.id ?? null,
       };
     }),
     answer: assign(({ context, event }) => {
@@ -142,14 +91,9 @@ export const callMachine = setup({
       return { ...idle, activeConvId: context.incoming!.conversationId, initialVideo: event.video, initialAudio: true, notice: null };
     }),
     clear: assign(idle),
-    setAccess: assign({ access: ({ event }) => (event as unknown as { output: RoomAccess }).output }),
+    setAccess: assign((_, access: RoomAccess) => ({ access })),
     notify: assign((_, notice: string) => ({ notice })),
-    notifyAck: assign({
-      notice: ({ event }) => {
-        const ack = (event as { output?: Ack }).output;
-        return ack && !ack.ok ? ack.message : CALL_NOTICES.inviteFailed;
-      },
-    }),
+    notifyAck: assign((_, ack: Ack) => ({ notice: ack.ok ? CALL_NOTICES.inviteFailed : ack.message })),
     dismissNotice: assign({ notice: null }),
   },
   delays: { ringTimeout: TIMINGS.ringTimeoutMs },
@@ -174,7 +118,7 @@ export const callMachine = setup({
         ringTimeout: {
           target: 'idle',
           actions: [
-            { type: 'toServer', params: ({ context }) => ({ name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }) },
+            'sendDecline',
             'clear',
           ],
         },
@@ -183,14 +127,14 @@ export const callMachine = setup({
         'call.accept': {
           target: '#call.inCall.signal.connected',
           actions: [
-            { type: 'toServer', params: ({ context, event }) => ({ name: 'call:accept', payload: { conversationId: context.incoming!.conversationId, video: event.video } }) },
+            { type: 'sendAccept', params: ({ event }) => event.video },
             'answer',
           ],
         },
         'call.decline': {
           target: 'idle',
           actions: [
-            { type: 'toServer', params: ({ context }) => ({ name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }) },
+            'sendDecline',
             'clear',
           ],
         },
@@ -198,7 +142,7 @@ export const callMachine = setup({
         'call.end': {
           target: 'idle',
           actions: [
-            { type: 'toServer', params: ({ context }) => ({ name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }) },
+            'sendDecline',
             'clear',
           ],
         },
@@ -212,7 +156,7 @@ export const callMachine = setup({
         'call.startOutgoing': {
           target: 'inCall',
           actions: [
-            { type: 'toServer', params: ({ context }) => ({ name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }) },
+            'sendDecline',
             'startOutgoing',
           ],
         },
@@ -224,12 +168,12 @@ export const callMachine = setup({
       on: {
         'call.end': {
           target: 'idle',
-          actions: [{ type: 'toServer', params: ({ context }) => ({ name: 'call:end', payload: { conversationId: context.activeConvId! } }) }, 'clear'],
+          actions: ['sendEnd', 'clear'],
         },
         'call.failed': {
           target: 'idle',
           actions: [
-            { type: 'toServer', params: ({ context }) => ({ name: 'call:end', payload: { conversationId: context.activeConvId! } }) },
+            'sendEnd',
             'clear',
             { type: 'notify', params: ({ event }) => event.message },
           ],
@@ -247,11 +191,11 @@ export const callMachine = setup({
                 id: 'fetchToken',
                 src: 'fetchToken',
                 input: ({ context }) => ({ room: `conv-${context.activeConvId}` }),
-                onDone: { target: 'ready', actions: 'setAccess' },
+                onDone: { target: 'ready', actions: { type: 'setAccess', params: ({ event }) => event.output } },
                 onError: {
                   target: '#call.idle',
                   actions: [
-                    { type: 'toServer', params: ({ context }) => ({ name: 'call:end', payload: { conversationId: context.activeConvId! } }) },
+                    'sendEnd',
                     'clear',
                     { type: 'notify', params: CALL_NOTICES.tokenFailed },
                   ],
@@ -274,9 +218,9 @@ export const callMachine = setup({
                   payload: { conversationId: context.activeConvId!, video: context.initialVideo },
                 }),
                 onDone: [
-                  { guard: 'ackOk', target: 'waiting' },
+                  { guard: { type: 'ackOk', params: ({ event }) => event.output }, target: 'waiting' },
                   // Nobody could be reached (or the server refused): end at once with the server's reason.
-                  { target: '#call.idle', actions: ['clear', 'notifyAck'] },
+                  { target: '#call.idle', actions: ['clear', { type: 'notifyAck', params: ({ event }) => event.output }] },
                 ],
               },
             },
@@ -287,7 +231,7 @@ export const callMachine = setup({
                 ringTimeout: {
                   target: '#call.idle',
                   actions: [
-                    { type: 'toServer', params: ({ context }) => ({ name: 'call:end', payload: { conversationId: context.activeConvId! } }) },
+                    'sendEnd',
                     'clear',
                     { type: 'notify', params: CALL_NOTICES.noAnswer },
                   ],

@@ -2,31 +2,11 @@
 // 'Подключаемся…' shows, then the video conference; a disconnect or a failure of the room goes back to the form.
 // The line under the form shows the video server: the configured or fallback address until a token names one.
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { failureMessage } from '../../contract/failure';
 import { notWired } from '../not-wired';
+import { type CallsPageContext, type CallsPageEvent, DEFAULT_GUEST_NAME, DEFAULT_ROOM, ROOM_FAILED, type RoomAccess } from './callsPage.protocol';
 
-export const DEFAULT_ROOM = 'demo-room';
-export const DEFAULT_GUEST_NAME = 'guest';
-export const ROOM_FAILED = 'Не удалось подключиться к комнате';
-
-export interface RoomAccess {
-  token: string;
-  url: string;
-}
-
-export interface CallsPageContext {
-  room: string;
-  access: RoomAccess | null;
-  error: string | null;
-  /** The video server address shown on the page. */
-  serverUrl: string | null;
-}
-
-export type CallsPageEvent =
-  | { type: 'room.join'; room: string; name: string }
-  /** The conference disconnected (the user left, or the server closed the room). */
-  | { type: 'room.left' }
-  /** The conference could not connect, e.g. the library's 'no livekit url provided'. */
-  | { type: 'room.failed'; message: string };
+export * from './callsPage.protocol';
 
 export const callsPageMachine = setup({
   types: {
@@ -78,11 +58,12 @@ export const callsPageMachine = setup({
         },
         onError: {
           target: 'form',
-          actions: assign({ error: ({ event }) => (event.error instanceof Error && event.error.message) || ROOM_FAILED }),
+          actions: assign({ error: ({ event }) => failureMessage(event.error, ROOM_FAILED) }),
         },
       },
     },
     inRoom: {
+      tags: ['inRoom'],
       on: {
         'room.left': { target: 'form', actions: assign({ access: null }) },
         'room.failed': { target: 'form', actions: assign(({ event }) => ({ access: null, error: event.message })) },

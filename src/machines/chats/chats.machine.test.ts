@@ -79,9 +79,13 @@ describeModel({
           s.context.recentIds.length === 1 && atRest(s)
           ? [{ type: 'chats.messageArrived', message: s.context.recentIds[0] === 'm2' ? fromAnna : fromMe }]
           : [],
-    'chats.delivered': oneAtATime(() => [
-      { type: 'chats.delivered', message: fromMe, refresh: false },
-      { type: 'chats.delivered', message: { ...fromMe, id: 'm4', type: 'FILE' }, refresh: true },
+    'composer.delivered': oneAtATime(() => [
+      { type: 'composer.delivered', message: fromMe, refresh: false },
+      { type: 'composer.delivered', message: { ...fromMe, id: 'm4', type: 'FILE' }, refresh: true },
+    ]),
+    'composer.sent': oneAtATime(() => [
+      { type: 'composer.sent', conversationId: 'c1' },
+      { type: 'composer.sent', conversationId: 'c2' },
     ]),
     'chats.messageDeleted': oneAtATime(() => [{ type: 'chats.messageDeleted', conversationId: 'c1', messageId: 'm1' }]),
     'chats.receipts': oneAtATime(() => [{ type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m1'] }]),
@@ -177,9 +181,18 @@ describe('chats with resolving actors', () => {
     const { actor, conversationEvents } = start();
     await waitFor(actor, (s) => s.context.loaded);
     actor.send({ type: 'chats.open', conversationId: 'c1' });
-    actor.send({ type: 'chats.delivered', message: fromMe, refresh: true });
+    actor.send({ type: 'composer.delivered', message: fromMe, refresh: true });
     expect(conversationEvents).toEqual(['conversation.messageSent', 'conversation.refresh']);
     expect(actor.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m3');
+  });
+
+  it("tells the open conversation about an own submit there (its view goes to the bottom), not about another one's", async () => {
+    const { actor, conversationEvents } = start();
+    await waitFor(actor, (s) => s.context.loaded);
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    actor.send({ type: 'composer.sent', conversationId: 'c2' });
+    actor.send({ type: 'composer.sent', conversationId: 'c1' });
+    expect(conversationEvents).toEqual(['conversation.ownSent']);
   });
 
   it('updates presence and profile of participants', async () => {

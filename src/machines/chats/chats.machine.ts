@@ -5,15 +5,17 @@
 // the notification policy: a message from someone else that arrives while its conversation is not open or
 // the page is hidden counts as unread, emits `sound.notify` and has the notifier actor play the sound. While signed in it runs
 // the composer (one outbox per user) and, for the selected conversation, the conversation actor.
-import { assertEvent, assign, enqueueActions, raise, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
 import type { ResponseOf } from '../../contract/api';
-import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../contract/entities';
 import { TIMINGS } from '../../contract/limits';
 import { composerMachine } from '../composer/composer.machine';
 import { newOutboxTag } from '../composer/outbox';
 import { conversationMachine } from '../conversation/conversation.machine';
 import { notWired, notWiredCallback } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
+import { watchSignedInUser } from '../session/watch-signed-in-user';
+import { systemActor } from '../system';
+import type { ChatsContext, ChatsEmitted, ChatsEvent } from './chats.protocol';
 import {
   findEntry,
   presenceChange,
@@ -22,43 +24,9 @@ import {
   withUnread,
   withUser,
 } from './conversation-list';
-import { watchPageVisibility, watchSession } from './watchers';
+import { watchPageVisibility } from './watchers';
 
-export interface ChatsContext {
-  /** The signed-in user's id; null while signed out. */
-  me: string | null;
-  /** Newest first. */
-  entries: ConversationEntry[];
-  selectedId: string | null;
-  /** The list has been fetched at least once since sign-in. */
-  loaded: boolean;
-  pageVisible: boolean;
-  /** The chats page is on screen (the user may be on another page with a conversation still selected). */
-  viewing: boolean;
-  /** Ids of the latest messages seen, so message:new and message:notify of one message count once. */
-  recentIds: string[];
-}
-
-export type ChatsEvent =
-  | { type: 'chats.signedIn'; userId: string }
-  | { type: 'chats.signedOut' }
-  | { type: 'chats.open'; conversationId: string }
-  | { type: 'chats.close' }
-  | { type: 'chats.refresh' }
-  | { type: 'chats.call'; video: boolean }
-  | { type: 'chats.visibility'; visible: boolean }
-  | { type: 'chats.viewing'; viewing: boolean }
-  | { type: 'chats.reconnected' }
-  | { type: 'chats.messageArrived'; message: Message }
-  /** From the composer: the server has an own message (`refresh` after a file send, docs/behaviour.md §4). */
-  | { type: 'chats.delivered'; message: Message; refresh: boolean }
-  | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
-  | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
-  | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
-  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string }
-  | { type: 'chats.conversationAdded'; conversation: Conversation };
-
-export type ChatsEmitted = { type: 'sound.notify'; conversationId: string };
+export * from './chats.protocol';
 
 const RECENT_IDS = 64;
 
@@ -107,9 +75,10 @@ export const chatsMachine = setup({
     context: {} as ChatsContext,
     events: {} as ChatsEvent,
     emitted: {} as ChatsEmitted,
+    children: {} as { conversation: 'conversation'; composer: 'composer' },
   },
   actors: {
-    session: watchSession,
+    session: watchSignedInUser('chats.signedIn', 'chats.signedOut'),
     pageVisibility: watchPageVisibility('chats.visibility'),
     serverEvents: chatsServerEvents,
     fetchConversations: notWired<ResponseOf<'conversations'>>('chats.fetchConversations'),
@@ -145,6 +114,10 @@ export const chatsMachine = setup({
       return context.selectedId === event.conversationId;
     },
     hasSelection: ({ context }) => context.selectedId !== null,
+    sentInOpen: ({ context, event }) => {
+      assertEvent(event, 'composer.sent');
+      return event.conversationId === context.selectedId;
+    },
   },
   actions: {
     // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
@@ -167,8 +140,7 @@ export const chatsMachine = setup({
         return event.viewing;
       },
     }),
-    takeList: assign(({ context, event }) => {
-      const { conversations } = (event as unknown as { output: ResponseOf<'conversations'> }).output;
+    takeList: assign(({ context }, { conversations }: ResponseOf<'conversations'>) => {
       const entries = sortEntries(conversations);
       return {
         loaded: true,
@@ -177,7 +149,7 @@ export const chatsMachine = setup({
       };
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, ['chats.messageArrived', 'chats.delivered']);
+      assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
       const m = event.message;
       enqueue.assign({ recentIds: [...context.recentIds.slice(1 - RECENT_IDS), m.id] });
       if (findEntry(context.entries, m.conversationId)) enqueue.assign({ entries: withMessage(context.entries, m, 0) });
@@ -202,7 +174,7 @@ export const chatsMachine = setup({
     }),
     refresh: raise({ type: 'chats.refresh' }),
     tellConversation: enqueueActions(({ event, enqueue }) => {
-      assertEvent(event, 'chats.delivered');
+      assertEvent(event, 'composer.delivered');
       enqueue.sendTo('conversation', { type: 'conversation.messageSent', message: event.message });
       if (event.refresh) enqueue.sendTo('conversation', { type: 'conversation.refresh' });
     }),
@@ -238,10 +210,9 @@ export const chatsMachine = setup({
     }),
     startCall: enqueueActions(({ context, event, system, enqueue }) => {
       assertEvent(event, 'chats.call');
-      const call = system.get('call');
+      const call = systemActor(system, 'call');
       if (call && context.selectedId) {
-        const start = { type: 'call.startOutgoing', conversationId: context.selectedId, video: event.video };
-        enqueue.sendTo(call, start);
+        enqueue.sendTo(call, { type: 'call.startOutgoing', conversationId: context.selectedId, video: event.video });
       }
     }),
   },
@@ -274,7 +245,7 @@ export const chatsMachine = setup({
           { guard: 'unnoticed', actions: ['takeMessage', 'countUnread', 'notify'] },
           { actions: 'takeMessage' },
         ],
-        'chats.delivered': { actions: 'takeMessage' },
+        'composer.delivered': { actions: 'takeMessage' },
         'chats.receipts': { guard: 'ownReceipts', actions: 'readOwn' },
         'chats.messageDeleted': { guard: 'latestDeleted', actions: 'refresh' },
         'chats.presence': { actions: 'applyPresence' },
@@ -291,7 +262,7 @@ export const chatsMachine = setup({
               invoke: {
                 id: 'fetchConversations',
                 src: 'fetchConversations',
-                onDone: { target: 'idle', actions: 'takeList' },
+                onDone: { target: 'idle', actions: { type: 'takeList', params: ({ event }) => event.output } },
                 // Kept as it was; the next refetch tries again.
                 onError: { target: 'idle' },
               },
@@ -329,7 +300,8 @@ export const chatsMachine = setup({
                 'chats.open': [{ guard: 'sameConversation' }, { target: 'open', reenter: true, actions: 'select' }],
                 'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
                 // Takes the place of the list-only handler above while a conversation is open.
-                'chats.delivered': { actions: ['takeMessage', 'tellConversation'] },
+                'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
+                'composer.sent': { guard: 'sentInOpen', actions: sendTo('conversation', { type: 'conversation.ownSent' }) },
               },
             },
           },

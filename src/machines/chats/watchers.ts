@@ -1,24 +1,6 @@
-// Small callback actors that turn the environment into events: who is signed in (the session actor), whether
-// the page is visible, whether the window has focus. They touch only the actor system and the DOM, no service.
+// Small callback actors that turn the environment into events: whether the page is visible, whether the window
+// has focus. They touch only the DOM, no service. (Who is signed in: session/watch-signed-in-user.ts.)
 import { type EventObject, fromCallback } from 'xstate';
-import type { SessionActorRef } from '../session/session.machine';
-
-export type SessionChange = { type: 'chats.signedIn'; userId: string } | { type: 'chats.signedOut' };
-
-/** Reports the signed-in user (at once, then on every change) from the actor with systemId 'session'. */
-export const watchSession = fromCallback<EventObject, void, SessionChange>(({ system, sendBack }) => {
-  const session = system.get('session') as SessionActorRef | undefined;
-  if (!session) return;
-  let current: string | null | undefined;
-  const report = (userId: string | null) => {
-    if (userId === current) return;
-    current = userId;
-    sendBack(userId ? { type: 'chats.signedIn', userId } : { type: 'chats.signedOut' });
-  };
-  report(session.getSnapshot().context.session?.user.id ?? null);
-  const sub = session.subscribe((s) => report(s.context.session?.user.id ?? null));
-  return () => sub.unsubscribe();
-});
 
 /** `document.visibilityState` as `{ type, visible }` events (at once, then on change). */
 export function watchPageVisibility<T extends string>(type: T) {

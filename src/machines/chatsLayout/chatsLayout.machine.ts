@@ -5,21 +5,9 @@
 // View-local: ChatsShell runs it; the chats actor only tells it whether something is selected.
 import { assign, setup } from 'xstate';
 import { LAYOUT } from '../../contract/limits';
+import type { ChatsLayoutContext, ChatsLayoutEvent } from './chatsLayout.protocol';
 
-export type ChatsPanel = 'list' | 'conversation';
-
-export interface ChatsLayoutContext {
-  hasSelection: boolean;
-}
-
-export type ChatsLayoutEvent =
-  /** The selection changed (a new conversation chosen, or none any more). */
-  | { type: 'layout.selectionChanged'; hasSelection: boolean }
-  /** A finished touch gesture: its horizontal and vertical travel in px (left is negative). */
-  | { type: 'layout.swiped'; dx: number; dy: number }
-  | { type: 'layout.back' }
-  /** The already selected conversation chosen again in the list. */
-  | { type: 'layout.open' };
+export * from './chatsLayout.protocol';
 
 type Swipe = { dx: number; dy: number };
 const horizontal = (s: Swipe) => Math.abs(s.dx) >= LAYOUT.swipeMinPx && Math.abs(s.dx) > Math.abs(s.dy);

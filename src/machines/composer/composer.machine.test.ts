@@ -3,7 +3,7 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { message } from '../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../tests/model/harness';
 import type { Attachment } from '../../contract/entities';
-import { type ComposerContext, composerMachine } from './composer.machine';
+import { type ComposerActorRef, type ComposerContext, composerMachine } from './composer.machine';
 import { FILES_LOST, type OutboxItem, UPLOAD_FAILED } from './outbox';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
@@ -111,8 +111,9 @@ describe('composer outbox', () => {
   }) {
     const bodies: unknown[] = [];
     const saved: OutboxItem[][] = [];
-    const actor = createActor(
-      composerMachine.provide({
+    /** What the composer tells its parent (the chats actor in the app). */
+    const told: { type: string }[] = [];
+    const composer = composerMachine.provide({
         actors: {
           serverEvents: quiet,
           loadOutbox: fromPromise(async () => options.stored ?? []),
@@ -130,16 +131,20 @@ describe('composer outbox', () => {
               .catch(() => sendBack({ type: 'upload.failed', message: UPLOAD_FAILED }));
           }),
         } as never,
+      });
+    const parent = createActor(
+      createMachine({
+        invoke: { id: 'composer', src: composer, input },
+        on: { '*': { actions: ({ event }) => told.push(event) } },
       }),
-      { input },
     ).start();
-    return { actor, bodies, saved };
+    const actor = parent.getSnapshot().children.composer as ComposerActorRef;
+    return { actor, bodies, saved, told };
   }
 
   it('sends trimmed text with the reply and a clientMessageId, then clears both', async () => {
-    const { actor, bodies } = start({});
-    const sent: unknown[] = [];
-    actor.on('composer.sent', (e) => sent.push(e));
+    const { actor, bodies, told } = start({});
+    const sent = () => told.filter((e) => e.type === 'composer.sent');
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     actor.send({ type: 'composer.reply', messageId: 'm1', content: 'исходное' });
     actor.send({ type: 'composer.input', text: '   ' });
@@ -148,8 +153,11 @@ describe('composer outbox', () => {
     actor.send({ type: 'composer.input', text: '  Привет!  ' });
     actor.send({ type: 'composer.submit', at: AT });
     expect(actor.getSnapshot().context).toMatchObject({ text: '', replyTo: null });
-    expect(sent).toEqual([{ type: 'composer.sent', conversationId: 'c1' }]);
+    expect(sent()).toEqual([{ type: 'composer.sent', conversationId: 'c1' }]);
     await waitFor(actor, (s) => s.context.outbox.length === 0);
+    expect(told.filter((e) => e.type === 'composer.delivered')).toEqual([
+      { type: 'composer.delivered', message: message('m9', 'me', 9), refresh: false },
+    ]);
     expect(bodies).toEqual([
       { conversationId: 'c1', type: 'TEXT', content: 'Привет!', replyToId: 'm1', clientMessageId: 't-1' },
     ]);

@@ -1,7 +1,7 @@
-// The composer and its outbox (docs/behaviour.md §2, §4, §5; issue 13). Invoked by the chats actor while signed in
+// The composer and its outbox (docs/behaviour.md §2, §4, §5). Invoked by the chats actor while signed in
 // (child 'composer'), one per user, so the outbox covers every conversation.
 // - Text and reply per conversation (a draft is kept when switching). Submitting sends trimmed non-empty
-//   text with the optional reply, clears both and emits `composer.sent` (the view scrolls down).
+//   text with the optional reply, clears both and tells its parent `composer.sent` (the view scrolls down).
 // - Every send is an outbox item with its own clientMessageId, sent one after another in order:
 //   queued → sending → gone once the server has it (the message then reaches the conversation and the list).
 //   Files: the item is the temporary 'tmp-' message; its files are uploaded one after another with progress,
@@ -12,12 +12,12 @@
 // - The outbox store keeps the items across reloads (per user).
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
-import type { Attachment } from '../../contract/entities';
-import type { ChatsEvent } from '../chats/chats.machine';
+import { failureOf, type RequestFailure } from '../../contract/failure';
 import { notWired, notWiredCallback } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
+import { systemActor } from '../system';
+import type { ComposerContext, ComposerEvent, ComposerInput, ComposerParentEvent, OutboxStoreCommand } from './composer.protocol';
 import {
-  itemProgress,
   nextUpload,
   type OutboxItem,
   pendingFile,
@@ -28,66 +28,12 @@ import {
   UPLOAD_FAILED,
 } from './outbox';
 
-export interface ComposerInput {
-  userId: string;
-  /** Prefix of this composer's clientMessageIds (random per start; fixed in tests). */
-  tag: string;
-}
-
-export interface ReplyTarget {
-  id: string;
-  content: string;
-}
-
-interface Draft {
-  text: string;
-  replyTo: ReplyTarget | null;
-}
-
-export interface ComposerContext {
-  userId: string;
-  tag: string;
-  /** Messages created by this composer so far (the clientMessageId counter). */
-  seq: number;
-  conversationId: string | null;
-  text: string;
-  replyTo: ReplyTarget | null;
-  /** Drafts of the conversations not in front. */
-  drafts: Record<string, Draft>;
-  outbox: OutboxItem[];
-  /** The item being uploaded or sent. */
-  activeId: string | null;
-}
-
-export type UploadReport =
-  | { type: 'upload.progress'; percent: number }
-  | { type: 'upload.done'; attachment: Attachment }
-  | { type: 'upload.failed'; message: string };
-
-export type ComposerEvent =
-  | { type: 'composer.focusConversation'; conversationId: string | null }
-  | { type: 'composer.input'; text: string }
-  | { type: 'composer.reply'; messageId: string; content: string }
-  | { type: 'composer.clearReply' }
-  | { type: 'composer.submit'; at: string }
-  | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string }
-  | { type: 'composer.retry'; id: string }
-  | { type: 'composer.remove'; id: string }
-  | { type: 'composer.reconnected' }
-  | UploadReport;
-
-export type ComposerEmitted = { type: 'composer.sent'; conversationId: string };
-
-/** What the outbox store is told: the items to keep (without file bytes). */
-export type OutboxStoreCommand = { type: 'outbox.save'; items: OutboxItem[] };
-
-/** A send failure the composer understands: retryable unless the server refused the message itself. */
-export interface SendFailure {
-  message?: string;
-  retryable?: boolean;
-}
+export * from './composer.protocol';
 
 export const composerServerEvents = listenToServer<ComposerEvent>({}, { onConnected: () => ({ type: 'composer.reconnected' }) });
+
+/** Shown on a message the server refused without saying why. */
+export const SEND_REFUSED = 'Сообщение не принято сервером';
 
 const update = (outbox: OutboxItem[], id: string | null, change: (i: OutboxItem) => OutboxItem) =>
   outbox.map((i) => (i.id === id ? change(i) : i));
@@ -98,7 +44,6 @@ export const composerMachine = setup({
     context: {} as ComposerContext,
     events: {} as ComposerEvent,
     input: {} as ComposerInput,
-    emitted: {} as ComposerEmitted,
   },
   actors: {
     serverEvents: composerServerEvents,
@@ -161,11 +106,11 @@ export const composerMachine = setup({
     // Typing indicators follow the input: a keystroke while there is text, a stop when it is cleared.
     tellTyping: enqueueActions(({ event, system, enqueue }) => {
       assertEvent(event, 'composer.input');
-      const typing = system.get('typing');
+      const typing = systemActor(system, 'typing');
       if (typing) enqueue.sendTo(typing, { type: event.text.trim() ? 'typing.keystroke' : 'typing.stop' });
     }),
     stopTyping: enqueueActions(({ system, enqueue }) => {
-      const typing = system.get('typing');
+      const typing = systemActor(system, 'typing');
       if (typing) enqueue.sendTo(typing, { type: 'typing.stop' });
     }),
     setReply: assign({
@@ -211,8 +156,10 @@ export const composerMachine = setup({
       };
       return { seq: context.seq + 1, outbox: [...context.outbox, item] };
     }),
-    announceSent: enqueueActions(({ context, enqueue }) => {
-      if (context.conversationId) enqueue.emit({ type: 'composer.sent', conversationId: context.conversationId });
+    // To the parent only when there is one: a graph test runs the composer alone.
+    announceSent: enqueueActions(({ context, self, enqueue }) => {
+      const sent: ComposerParentEvent | null = context.conversationId ? { type: 'composer.sent', conversationId: context.conversationId } : null;
+      if (sent && self._parent) enqueue.sendParent(sent);
     }),
     retry: assign({
       outbox: ({ context, event }) => {
@@ -232,8 +179,8 @@ export const composerMachine = setup({
     }),
     forgetActive: assign({ activeId: null }),
     restore: assign({
-      outbox: ({ context, event }) => {
-        const restored = ((event as unknown as { output: OutboxItem[] }).output ?? []).map(restoredItem);
+      outbox: ({ context }, stored: OutboxItem[]) => {
+        const restored = stored.map(restoredItem);
         const known = new Set(context.outbox.map((i) => i.id));
         return [...restored.filter((i) => !known.has(i.id)), ...context.outbox];
       },
@@ -275,27 +222,24 @@ export const composerMachine = setup({
         update(context.outbox, context.activeId, (i) => ({ ...i, status: 'failed', error: UPLOAD_FAILED, retryable: true })),
       activeId: null,
     }),
+    // A message the server refused is not retried automatically and says why; anything else is retried.
     sendFailed: assign({
-      outbox: ({ context, event }) => {
-        const failure = ((event as { error?: unknown }).error ?? {}) as SendFailure;
-        return update(context.outbox, context.activeId, (i) => ({
+      outbox: ({ context }, failure: RequestFailure) =>
+        update(context.outbox, context.activeId, (i) => ({
           ...i,
           status: 'failed',
-          error: failure.retryable === false ? (failure.message ?? null) : null,
-          retryable: failure.retryable !== false,
-        }));
-      },
+          error: failure.refused ? (failure.serverMessage ?? SEND_REFUSED) : null,
+          retryable: !failure.refused,
+        })),
       activeId: null,
     }),
     // The server has the message: it leaves the outbox and goes, through the chats actor, to the list and the
     // open conversation.
-    delivered: enqueueActions(({ context, event, system, enqueue }) => {
-      const { message } = (event as unknown as { output: ResponseOf<'send'> }).output;
+    delivered: enqueueActions(({ context, self, enqueue }, { message }: ResponseOf<'send'>) => {
       const item = activeItem(context);
       enqueue.assign({ outbox: context.outbox.filter((i) => i.id !== context.activeId), activeId: null });
-      const chats = system.get('chats');
-      const delivered: ChatsEvent = { type: 'chats.delivered', message, refresh: item?.kind === 'files' };
-      if (chats) enqueue.sendTo(chats, delivered);
+      const delivered: ComposerParentEvent = { type: 'composer.delivered', message, refresh: item?.kind === 'files' };
+      if (self._parent) enqueue.sendParent(delivered);
     }),
     persist: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('outboxStore', { type: 'outbox.save', items: context.outbox.map(storableItem) });
@@ -335,7 +279,7 @@ export const composerMachine = setup({
         id: 'loadOutbox',
         src: 'loadOutbox',
         input: ({ context }) => ({ userId: context.userId }),
-        onDone: { target: 'idle', actions: ['restore', 'persist'] },
+        onDone: { target: 'idle', actions: [{ type: 'restore', params: ({ event }) => event.output ?? [] }, 'persist'] },
         onError: 'idle',
       },
       on: { 'composer.remove': { guard: 'canRemove', actions: ['remove', 'persist'] } },
@@ -384,8 +328,11 @@ export const composerMachine = setup({
             id: 'sendMessage',
             src: 'sendMessage',
             input: ({ context }) => sendBodyOf(activeItem(context)!),
-            onDone: { target: '#composer.idle', actions: ['delivered', 'persist'] },
-            onError: { target: '#composer.idle', actions: ['sendFailed', 'persist'] },
+            onDone: { target: '#composer.idle', actions: [{ type: 'delivered', params: ({ event }) => event.output }, 'persist'] },
+            onError: {
+              target: '#composer.idle',
+              actions: [{ type: 'sendFailed', params: ({ event }) => failureOf(event.error) }, 'persist'],
+            },
           },
         },
       },
@@ -394,4 +341,3 @@ export const composerMachine = setup({
 });
 
 export type ComposerActorRef = import('xstate').ActorRefFrom<typeof composerMachine>;
-export { itemProgress };

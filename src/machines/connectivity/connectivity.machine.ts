@@ -1,16 +1,12 @@
 // The connectivity ping (docs/behaviour.md §7 Connectivity ping): every 15 s a request to the product's own
 // site, its latency shown in the shared layout. A failed ping marks the connection as offline until the next
 // one succeeds.
-import { assign, type SnapshotFrom, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { TIMINGS } from '../../contract/limits';
 import { notWired } from '../not-wired';
+import type { ConnectivityContext, ConnectivityEvent } from './connectivity.protocol';
 
-export interface ConnectivityContext {
-  latencyMs: number | null;
-  online: boolean | null;
-}
-
-export type ConnectivityEvent = { type: 'connectivity.check' };
+export * from './connectivity.protocol';
 
 export const connectivityMachine = setup({
   types: { context: {} as ConnectivityContext, events: {} as ConnectivityEvent },
@@ -38,12 +34,3 @@ export const connectivityMachine = setup({
     },
   },
 });
-
-export type PingView = { state: 'unknown' } | { state: 'offline' } | { state: 'measured'; latencyMs: number };
-
-/** What the layout shows: not measured yet, no connection, or the last latency. */
-export function selectPing(s: SnapshotFrom<typeof connectivityMachine>): PingView {
-  if (s.context.online === false) return { state: 'offline' };
-  if (s.context.latencyMs === null) return { state: 'unknown' };
-  return { state: 'measured', latencyMs: s.context.latencyMs };
-}

@@ -12,8 +12,13 @@ export interface CodeBoxes {
 
 const onlyDigits = (text: string) => text.replace(/\D/g, '');
 const clampIndex = (i: number) => Math.max(0, Math.min(CODE_LENGTH - 1, i));
-const withDigit = (digits: CodeDigits, index: number, digit: string) =>
-  digits.map((d, i) => (i === index ? digit : d)) as unknown as CodeDigits;
+const at = (digits: CodeDigits, index: number, digit: string, i: number) => (i === index ? digit : digits[i]);
+const withDigit = (digits: CodeDigits, index: number, digit: string): CodeDigits => [
+  at(digits, index, digit, 0),
+  at(digits, index, digit, 1),
+  at(digits, index, digit, 2),
+  at(digits, index, digit, 3),
+];
 
 /** The code when every box holds one digit, else null. */
 export function completeCode(digits: CodeDigits): string | null {
@@ -53,7 +58,7 @@ export function backspaceIn(state: CodeBoxes, index: number): CodeBoxes {
 export function pasteCode(state: CodeBoxes, text: string): CodeBoxes {
   const code = onlyDigits(text);
   if (code.length !== CODE_LENGTH) return state;
-  return { digits: code.split('') as unknown as CodeDigits, focus: CODE_LENGTH - 1 };
+  return { digits: [code[0], code[1], code[2], code[3]], focus: CODE_LENGTH - 1 };
 }
 
 export const sameDigits = (a: CodeDigits, b: CodeDigits) => a.every((d, i) => d === b[i]);

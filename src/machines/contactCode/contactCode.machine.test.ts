@@ -1,10 +1,11 @@
-import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
+import { RequestFailure } from '../../contract/failure';
 import type { Contact, PublicUser } from '../../contract/entities';
 import { backspaceIn, EMPTY_CODE, pasteCode, typeInto } from './code-boxes';
-import { ADD_FAILED, contactCodeMachine, NOBODY_FOUND, NOW_FRIENDS, REQUEST_SENT, SEARCH_LIMITED } from './contactCode.machine';
+import { NOW_FRIENDS, REQUEST_SENT } from '../contacts/contacts.protocol';
+import { ADD_FAILED, contactCodeMachine, NOBODY_FOUND, SEARCH_LIMITED } from './contactCode.machine';
 
 const boris: PublicUser = {
   id: 'u2',
@@ -18,10 +19,7 @@ const boris: PublicUser = {
 };
 const contact = (status: Contact['status']): Contact => ({ id: 'c1', status, direction: 'outgoing', friend: boris });
 const httpError = (status: number, message?: string) => {
-  const err = new FetchError(`${status}`) as FetchError & { status: number };
-  err.status = status;
-  if (message) err.data = { message };
-  return err;
+  return new RequestFailure(status, message ?? null);
 };
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const code = (digits: readonly string[]) => digits.join('');

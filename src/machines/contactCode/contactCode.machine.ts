@@ -4,40 +4,22 @@
 // older code never replaces a newer one. A failed lookup clears the result; the server's per-minute limit (429)
 // says so. Adding needs exactly four digits and tells the contacts actor about the new request.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { Contact, PublicUser } from '../../contract/entities';
-import { serverMessage, statusOf } from '../../services/api';
+import type { Contact } from '../../contract/entities';
+import { failureMessage, failureOf } from '../../contract/failure';
+import { addedNotice } from '../contacts/contacts.protocol';
 import { notWired } from '../not-wired';
+import { systemActor } from '../system';
 import { backspaceIn, type CodeBoxes, type CodeDigits, completeCode, EMPTY_CODE, pasteCode, sameDigits, typeInto } from './code-boxes';
+import {
+  ADD_FAILED,
+  type ContactCodeContext,
+  type ContactCodeEvent,
+  NOBODY_FOUND,
+  SEARCH_LIMITED,
+  type SearchOutput,
+} from './contactCode.protocol';
 
-export const SEARCH_LIMITED = 'Слишком много поисков. Попробуйте через минуту.';
-export const NOBODY_FOUND = 'Никого с таким EBLID';
-export const REQUEST_SENT = 'Запрос отправлен';
-export const NOW_FRIENDS = 'Теперь вы друзья';
-export const ADD_FAILED = 'Не удалось добавить';
-
-export interface CodeNotice {
-  kind: 'info' | 'error';
-  text: string;
-}
-
-export interface ContactCodeContext extends CodeBoxes {
-  /** The user found for the current code (the first result, docs/behaviour.md §3). */
-  result: PublicUser | null;
-  notice: CodeNotice | null;
-}
-
-export type ContactCodeEvent =
-  | { type: 'code.typed'; index: number; value: string }
-  | { type: 'code.backspace'; index: number }
-  | { type: 'code.pasted'; text: string }
-  | { type: 'code.focused'; index: number }
-  | { type: 'code.add' }
-  | { type: 'code.reset' };
-
-export interface SearchOutput {
-  code: string;
-  user: PublicUser | null;
-}
+export * from './contactCode.protocol';
 
 const initialContext = (): ContactCodeContext => ({ digits: EMPTY_CODE, focus: 0, result: null, notice: null });
 
@@ -63,9 +45,7 @@ export const contactCodeMachine = setup({
   guards: {
     changesCode: ({ context, event }) => !sameDigits(edited(context, event).digits, context.digits),
     complete: ({ context }) => completeCode(context.digits) !== null,
-    answersCurrentCode: ({ context, event }) =>
-      (event as unknown as { output: SearchOutput }).output.code === completeCode(context.digits),
-    rateLimited: ({ event }) => statusOf((event as { error?: unknown }).error) === 429,
+    answersCurrentCode: ({ context }, output: SearchOutput) => output.code === completeCode(context.digits),
   },
   actions: {
     applyEdit: assign(({ context, event }) => edited(context, event)),
@@ -100,7 +80,7 @@ export const contactCodeMachine = setup({
         input: ({ context }) => ({ code: completeCode(context.digits)! }),
         onDone: {
           // Belt and braces: the invoke is stopped on every change, and an answer for another code is dropped.
-          guard: 'answersCurrentCode',
+          guard: { type: 'answersCurrentCode', params: ({ event }) => event.output },
           target: 'settled',
           actions: assign({
             result: ({ event }) => event.output.user,
@@ -109,7 +89,8 @@ export const contactCodeMachine = setup({
         },
         onError: [
           {
-            guard: 'rateLimited',
+            // The server's per-minute limit on lookups.
+            guard: ({ event }) => failureOf(event.error).status === 429,
             target: 'settled',
             actions: assign({ result: null, notice: { kind: 'error', text: SEARCH_LIMITED } }),
           },
@@ -137,20 +118,19 @@ export const contactCodeMachine = setup({
           target: 'idle',
           actions: [
             enqueueActions(({ event, system, enqueue }) => {
-              const contacts = system.get('contacts');
-              const upsert = { type: 'contacts.upsert', contact: event.output.contact };
-              if (contacts) enqueue.sendTo(contacts, upsert);
+              const contacts = systemActor(system, 'contacts');
+              if (contacts) enqueue.sendTo(contacts, { type: 'contacts.upsert', contact: event.output.contact });
             }),
             assign(({ event }) => ({
               ...initialContext(),
-              notice: { kind: 'info' as const, text: event.output.contact.status === 'ACCEPTED' ? NOW_FRIENDS : REQUEST_SENT },
+              notice: { kind: 'info' as const, text: addedNotice(event.output.contact) },
             })),
           ],
         },
         onError: {
           target: 'settled',
           actions: assign({
-            notice: ({ event }) => ({ kind: 'error' as const, text: serverMessage(event.error) ?? ADD_FAILED }),
+            notice: ({ event }) => ({ kind: 'error' as const, text: failureMessage(event.error, ADD_FAILED) }),
           }),
         },
       },

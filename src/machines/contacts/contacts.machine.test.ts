@@ -1,7 +1,7 @@
-import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
+import { RequestFailure } from '../../contract/failure';
 import type { Contact, PublicUser } from '../../contract/entities';
 import { contactsTileSubtitle, filterContacts, presenceOf, upsertContact, withFriend } from './contact-list';
 import { ACTION_FAILED, contactsMachine } from './contacts.machine';
@@ -21,9 +21,7 @@ const incoming: Contact = { id: 'c1', status: 'PENDING', direction: 'incoming', 
 const accepted: Contact = { ...incoming, status: 'ACCEPTED' };
 const outgoing: Contact = { id: 'c2', status: 'PENDING', direction: 'outgoing', friend: friend('u3', 'Вера') };
 const conflict = (message: string) => {
-  const err = new FetchError('409');
-  err.data = { message };
-  return err;
+  return new RequestFailure(409, message);
 };
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const silent = fromCallback(() => () => {}) as never;

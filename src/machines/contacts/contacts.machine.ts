@@ -5,45 +5,15 @@
 // the direct conversation with a friend, which it hands to the chats actor (`chats.open`).
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
-import type { Contact, PresenceStatus } from '../../contract/entities';
-import { serverMessage } from '../../services/api';
+import { failureMessage } from '../../contract/failure';
 import { notWired } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
+import { watchSignedInUser } from '../session/watch-signed-in-user';
+import { systemActor } from '../system';
 import { presenceOf, removeContact, sortContacts, upsertContact, withFriend } from './contact-list';
-import { watchSignedInUser } from './watch-signed-in-user';
+import { ACTION_FAILED, addedNotice, type ContactsContext, type ContactsEmitted, type ContactsEvent } from './contacts.protocol';
 
-export const ACTION_FAILED = 'Не удалось выполнить действие';
-
-export interface ContactsContext {
-  me: string | null;
-  contacts: Contact[];
-  /** Fetched at least once since sign-in. */
-  loaded: boolean;
-  /** The contact (or, for opening a chat, the friend's user id) the running action is about. */
-  busyId: string | null;
-  /** The server's message for the last failed action. */
-  error: string | null;
-}
-
-export type ContactsEvent =
-  | { type: 'contacts.signedIn'; userId: string }
-  | { type: 'contacts.signedOut' }
-  | { type: 'contacts.refresh' }
-  | { type: 'contacts.upsert'; contact: Contact }
-  | { type: 'contacts.removed'; contactId: string }
-  | { type: 'contacts.profile'; userId: string; avatarUrl: string | null; displayName: string }
-  | { type: 'contacts.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
-  | { type: 'contacts.accept'; contactId: string }
-  | { type: 'contacts.reject'; contactId: string }
-  | { type: 'contacts.remove'; contactId: string }
-  | { type: 'contacts.add'; identifier: string }
-  | { type: 'contacts.openChat'; userId: string }
-  | { type: 'contacts.dismissError' };
-
-export type ContactsEmitted =
-  | { type: 'contacts.added'; contact: Contact }
-  /** The direct conversation is open in the chats actor; the view goes to the chats page. */
-  | { type: 'contacts.chatOpened'; conversationId: string };
+export * from './contacts.protocol';
 
 export const contactsServerEvents = listenToServer<ContactsEvent>(
   {
@@ -63,7 +33,7 @@ export const contactsServerEvents = listenToServer<ContactsEvent>(
   { onConnected: () => ({ type: 'contacts.refresh' }) },
 );
 
-const initialContext = (): ContactsContext => ({ me: null, contacts: [], loaded: false, busyId: null, error: null });
+const initialContext = (): ContactsContext => ({ me: null, contacts: [], loaded: false, busyId: null, error: null, addedNotice: null });
 
 export const contactsMachine = setup({
   types: {
@@ -88,10 +58,7 @@ export const contactsMachine = setup({
   },
   actions: {
     reset: assign(initialContext),
-    takeList: assign(({ event }) => ({
-      contacts: sortContacts((event as unknown as { output: ResponseOf<'contacts'> }).output.contacts ?? []),
-      loaded: true,
-    })),
+    takeList: assign((_, { contacts }: ResponseOf<'contacts'>) => ({ contacts: sortContacts(contacts ?? []), loaded: true })),
     upsert: assign({
       contacts: ({ context, event }) => {
         assertEvent(event, 'contacts.upsert');
@@ -118,15 +85,13 @@ export const contactsMachine = setup({
     }),
     startAction: assign({
       busyId: ({ event }) => {
-        const e = event as { contactId?: string; userId?: string };
-        return e.contactId ?? e.userId ?? null;
+        assertEvent(event, ['contacts.accept', 'contacts.reject', 'contacts.remove', 'contacts.openChat']);
+        return event.type === 'contacts.openChat' ? event.userId : event.contactId;
       },
       error: null,
     }),
-    failAction: assign({
-      busyId: null,
-      error: ({ event }) => serverMessage((event as { error?: unknown }).error) ?? ACTION_FAILED,
-    }),
+    startAdding: assign({ busyId: null, error: null, addedNotice: null }),
+    failAction: assign({ busyId: null, error: (_, message: string) => message }),
     endAction: assign({ busyId: null }),
   },
 }).createMachine({
@@ -145,6 +110,7 @@ export const contactsMachine = setup({
         'contacts.profile': { actions: 'applyProfile' },
         'contacts.presence': { actions: 'applyPresence' },
         'contacts.dismissError': { actions: assign({ error: null }) },
+        'contacts.dismissNotice': { actions: assign({ addedNotice: null }) },
       },
       type: 'parallel',
       states: {
@@ -155,7 +121,7 @@ export const contactsMachine = setup({
               invoke: {
                 id: 'fetchContacts',
                 src: 'fetchContacts',
-                onDone: { target: 'ready', actions: 'takeList' },
+                onDone: { target: 'ready', actions: { type: 'takeList', params: ({ event }) => event.output } },
                 // Kept as it was; the next reconnection or refresh tries again.
                 onError: { target: 'ready' },
               },
@@ -183,7 +149,7 @@ export const contactsMachine = setup({
                 'contacts.accept': { target: 'responding', actions: 'startAction' },
                 'contacts.reject': { target: 'responding', actions: 'startAction' },
                 'contacts.remove': { target: 'removing', actions: 'startAction' },
-                'contacts.add': { guard: 'hasIdentifier', target: 'adding', actions: 'startAction' },
+                'contacts.add': { guard: 'hasIdentifier', target: 'adding', actions: 'startAdding' },
                 'contacts.openChat': { target: 'openingChat', actions: 'startAction' },
               },
             },
@@ -193,8 +159,8 @@ export const contactsMachine = setup({
                 id: 'respond',
                 src: 'respond',
                 input: ({ event }) => {
-                  const e = event as Extract<ContactsEvent, { type: 'contacts.accept' | 'contacts.reject' }>;
-                  return { contactId: e.contactId, action: e.type === 'contacts.accept' ? ('accept' as const) : ('reject' as const) };
+                  assertEvent(event, ['contacts.accept', 'contacts.reject']);
+                  return { contactId: event.contactId, action: event.type === 'contacts.accept' ? ('accept' as const) : ('reject' as const) };
                 },
                 onDone: {
                   target: 'idle',
@@ -211,7 +177,7 @@ export const contactsMachine = setup({
                     'endAction',
                   ],
                 },
-                onError: { target: 'idle', actions: 'failAction' },
+                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
               },
             },
             removing: {
@@ -227,7 +193,7 @@ export const contactsMachine = setup({
                     'endAction',
                   ],
                 },
-                onError: { target: 'idle', actions: 'failAction' },
+                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
               },
             },
             adding: {
@@ -242,14 +208,17 @@ export const contactsMachine = setup({
                 onDone: {
                   target: 'idle',
                   actions: [
-                    assign({ contacts: ({ context, event }) => upsertContact(context.contacts, event.output.contact) }),
+                    assign({
+                      contacts: ({ context, event }) => upsertContact(context.contacts, event.output.contact),
+                      addedNotice: ({ event }) => addedNotice(event.output.contact),
+                    }),
                     'endAction',
                     enqueueActions(({ event, enqueue }) => {
                       enqueue.emit({ type: 'contacts.added', contact: event.output.contact });
                     }),
                   ],
                 },
-                onError: { target: 'idle', actions: 'failAction' },
+                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
               },
             },
             openingChat: {
@@ -264,14 +233,13 @@ export const contactsMachine = setup({
                     'endAction',
                     enqueueActions(({ event, system, enqueue }) => {
                       const conversationId = event.output.conversation.id;
-                      const chats = system.get('chats');
-                      const open = { type: 'chats.open', conversationId };
-                      if (chats) enqueue.sendTo(chats, open);
+                      const chats = systemActor(system, 'chats');
+                      if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
                       enqueue.emit({ type: 'contacts.chatOpened', conversationId });
                     }),
                   ],
                 },
-                onError: { target: 'idle', actions: 'failAction' },
+                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
               },
             },
           },

@@ -29,7 +29,10 @@ type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 // is the parallel statechart's own guarantee and the tests below check the interesting mixes.
 const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle', deletions: 'idle' } });
 const fresh = (s: Snap) =>
-  s.context.highlightId === null && s.context.messages.map((m) => `${m.id}:${m.receipts.length}`).join() === 'm1:0,m2:0';
+  s.context.highlightId === null &&
+  s.context.ownSends === 0 &&
+  s.context.viewer === null &&
+  s.context.messages.map((m) => `${m.id}:${m.receipts.length}`).join() === 'm1:0,m2:0';
 const oneAtATime =
   <T extends { type: string }>(make: () => T[]) =>
   (s: Snap) =>
@@ -67,6 +70,9 @@ describeModel({
         : [],
     'conversation.delete': oneAtATime(() => [{ type: 'conversation.delete', messageId: 'm2' }]),
     'conversation.loadOlder': oneAtATime(() => [{ type: 'conversation.loadOlder' }]),
+    'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
+    'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
+    'conversation.closeImage': (s) => (s.context.viewer ? [{ type: 'conversation.closeImage' }] : []),
     'conversation.refresh': (s) =>
       (resting(s) && fresh(s)) || s.matches({ ready: { sync: 'refreshing' } }) ? [{ type: 'conversation.refresh' }] : [],
     'conversation.reconnected': (s) =>
@@ -191,5 +197,34 @@ describe('conversation with a fetching actor', () => {
     expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1']);
     await waitFor(actor, (s) => s.context.deleteQueue.length === 0);
     expect(deleted).toEqual(['m2']);
+  });
+});
+
+describe('conversation: what the view follows', () => {
+  it('counts jumps (a second jump to the same quote too) and own sends, and holds the open image', async () => {
+    const actor = createActor(
+      conversationMachine.provide({
+        actors: {
+          serverEvents: quiet,
+          room: quiet,
+          typing: child,
+          readReceipts: child,
+          fetchPage: fromPromise(async () => page([m1, m2], false)),
+          deleteMessage: hang,
+        } as never,
+      }),
+      { input },
+    ).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
+    expect(actor.getSnapshot().context).toMatchObject({ highlightId: 'm1', jumps: 2 });
+    actor.send({ type: 'conversation.ownSent' });
+    expect(actor.getSnapshot().context.ownSends).toBe(1);
+    actor.send({ type: 'conversation.openImage', messageId: 'm2', index: 1 });
+    expect(actor.getSnapshot().context.viewer).toEqual({ messageId: 'm2', index: 1 });
+    actor.send({ type: 'conversation.closeImage' });
+    expect(actor.getSnapshot().context.viewer).toBeNull();
+    actor.stop();
   });
 });

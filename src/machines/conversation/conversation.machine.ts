@@ -7,53 +7,24 @@
 // every reconnection, leave when stopped) and runs the typing and read-receipt actors of this conversation.
 import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ResponseOf } from '../../contract/api';
-import type { Message } from '../../contract/entities';
 import { LIMITS } from '../../contract/limits';
 import { notWired } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
-import type { RealtimeActorRef } from '../realtime/realtime.machine';
 import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
+import { systemActor } from '../system';
 import { typingMachine } from '../typing/typing.machine';
+import type {
+  ConversationContext,
+  ConversationEmitted,
+  ConversationEvent,
+  ConversationInput,
+  PageInput,
+} from './conversation.protocol';
 import { addReceipts, FIRST_ITEM_INDEX, mergeMessages, prependPage, removeMessage } from './history';
 
-export interface ConversationInput {
-  conversationId: string;
-  userId: string;
-}
+export * from './conversation.protocol';
 
-export interface ConversationContext {
-  conversationId: string;
-  me: string;
-  /** Ascending by time, deleted ones removed. */
-  messages: Message[];
-  /** Older messages exist on the server. */
-  hasMore: boolean;
-  /** The message list's index of the first message: lowered by the number of messages each older page adds. */
-  firstItemIndex: number;
-  /** The quoted message last jumped to, highlighted (each jump also emits `conversation.scrollTo`). */
-  highlightId: string | null;
-  /** A quoted message being looked for in older pages. */
-  seekId: string | null;
-  /** Deletions waiting for the server, in order. */
-  deleteQueue: string[];
-}
-
-export type ConversationEvent =
-  | { type: 'conversation.messageArrived'; message: Message }
-  | { type: 'conversation.messageSent'; message: Message }
-  | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
-  | { type: 'conversation.receipts'; conversationId: string; userId: string; messageIds: string[] }
-  | { type: 'conversation.loadOlder' }
-  | { type: 'conversation.jumpTo'; messageId: string }
-  | { type: 'conversation.delete'; messageId: string }
-  | { type: 'conversation.refresh' }
-  | { type: 'conversation.reconnected' }
-  | { type: 'conversation.retry' };
-
-/** For the view: scroll this message into view (a jump to a quote). */
-export type ConversationEmitted = { type: 'conversation.scrollTo'; messageId: string };
-
-export type PageInput = { conversationId: string; before?: string; limit: number };
+type Page = ResponseOf<'messages'>;
 
 export const conversationServerEvents = listenToServer<ConversationEvent>(
   {
@@ -75,7 +46,7 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
  * reconnection (the server forgets rooms with the socket), leave when stopped.
  */
 export const conversationRoom = fromCallback<{ type: string }, { conversationId: string }>(({ input, system }) => {
-  const realtime = system.get('realtime') as RealtimeActorRef | undefined;
+  const realtime = systemActor(system, 'realtime');
   if (!realtime) return;
   const payload = { conversationId: input.conversationId };
   const join = () => realtime.send({ type: 'realtime.emit', name: 'conversation:join', payload });
@@ -87,15 +58,13 @@ export const conversationRoom = fromCallback<{ type: string }, { conversationId:
   };
 });
 
-type PageDone = { output: ResponseOf<'messages'> };
-const pageOf = (event: unknown) => (event as PageDone).output;
-
 export const conversationMachine = setup({
   types: {
     context: {} as ConversationContext,
     events: {} as ConversationEvent,
     input: {} as ConversationInput,
     emitted: {} as ConversationEmitted,
+    children: {} as { typing: 'typing'; readReceipts: 'readReceipts' },
   },
   actors: {
     serverEvents: conversationServerEvents,
@@ -115,8 +84,8 @@ export const conversationMachine = setup({
       assertEvent(event, 'conversation.jumpTo');
       return context.messages.some((m) => m.id === event.messageId);
     },
-    foundInPage: ({ context, event }) => pageOf(event).messages.some((m) => m.id === context.seekId),
-    morePages: ({ event }) => pageOf(event).hasMore && pageOf(event).messages.length > 0,
+    foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
+    morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
     hasDeletion: ({ context }) => context.deleteQueue.length > 0,
     /** Only the sender deletes, and only what is shown. */
     ownShown: ({ context, event }) => {
@@ -138,8 +107,7 @@ export const conversationMachine = setup({
         enqueue.sendTo('typing', { type: 'typing.remoteSent', userId: event.message.senderId });
       }
     }),
-    takeLatest: assign(({ context, event }) => {
-      const page = pageOf(event);
+    takeLatest: assign(({ context }, page: Page) => {
       const last = context.messages.at(-1);
       // A gap longer than a page (a long disconnection): start again from the latest page.
       const gap =
@@ -150,8 +118,7 @@ export const conversationMachine = setup({
         hasMore: context.messages.length === 0 ? page.hasMore : context.hasMore || page.hasMore,
       };
     }),
-    takeOlder: assign(({ context, event }) => {
-      const page = pageOf(event);
+    takeOlder: assign(({ context }, page: Page) => {
       const { messages, added } = prependPage(context.messages, page.messages);
       return { messages, hasMore: page.hasMore, firstItemIndex: context.firstItemIndex - added };
     }),
@@ -161,15 +128,23 @@ export const conversationMachine = setup({
         return event.messageId;
       },
     }),
-    highlightJump: enqueueActions(({ event, enqueue }) => {
+    highlightJump: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'conversation.jumpTo');
-      enqueue.assign({ highlightId: event.messageId });
+      enqueue.assign({ highlightId: event.messageId, jumps: context.jumps + 1 });
       enqueue.emit({ type: 'conversation.scrollTo', messageId: event.messageId });
     }),
     highlightFound: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ highlightId: context.seekId, seekId: null });
+      enqueue.assign({ highlightId: context.seekId, seekId: null, jumps: context.jumps + 1 });
       enqueue.emit({ type: 'conversation.scrollTo', messageId: context.seekId! });
     }),
+    countOwnSend: assign({ ownSends: ({ context }) => context.ownSends + 1 }),
+    openImage: assign({
+      viewer: ({ event }) => {
+        assertEvent(event, 'conversation.openImage');
+        return { messageId: event.messageId, index: event.index };
+      },
+    }),
+    closeImage: assign({ viewer: null }),
     stopSeeking: assign({ seekId: null }),
     removeDeleted: assign({
       messages: ({ context, event }) => {
@@ -200,6 +175,9 @@ export const conversationMachine = setup({
     hasMore: false,
     firstItemIndex: FIRST_ITEM_INDEX,
     highlightId: null,
+    jumps: 0,
+    ownSends: 0,
+    viewer: null,
     seekId: null,
     deleteQueue: [],
   }),
@@ -223,6 +201,9 @@ export const conversationMachine = setup({
     'conversation.messageSent': { guard: 'here', actions: 'takeMessage' },
     'conversation.messageDeleted': { guard: 'here', actions: 'removeDeleted' },
     'conversation.receipts': { guard: 'here', actions: 'addReceipts' },
+    'conversation.ownSent': { actions: 'countOwnSend' },
+    'conversation.openImage': { actions: 'openImage' },
+    'conversation.closeImage': { actions: 'closeImage' },
   },
   initial: 'loading',
   states: {
@@ -232,7 +213,7 @@ export const conversationMachine = setup({
         id: 'latest',
         src: 'fetchPage',
         input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
-        onDone: { target: 'ready', actions: 'takeLatest' },
+        onDone: { target: 'ready', actions: { type: 'takeLatest', params: ({ event }) => event.output } },
         onError: 'failed',
       },
     },
@@ -275,7 +256,7 @@ export const conversationMachine = setup({
                   before: context.messages[0]?.id,
                   limit: LIMITS.messagesPageDefault,
                 }),
-                onDone: { target: 'idle', actions: 'takeOlder' },
+                onDone: { target: 'idle', actions: { type: 'takeOlder', params: ({ event }) => event.output } },
                 onError: 'idle',
               },
             },
@@ -297,9 +278,18 @@ export const conversationMachine = setup({
                   limit: LIMITS.messagesPageMax,
                 }),
                 onDone: [
-                  { guard: 'foundInPage', target: 'idle', actions: ['takeOlder', 'highlightFound'] },
-                  { guard: 'morePages', target: 'seeking', reenter: true, actions: 'takeOlder' },
-                  { target: 'idle', actions: ['takeOlder', 'stopSeeking'] },
+                  {
+                    guard: { type: 'foundInPage', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'highlightFound'],
+                  },
+                  {
+                    guard: { type: 'morePages', params: ({ event }) => event.output },
+                    target: 'seeking',
+                    reenter: true,
+                    actions: { type: 'takeOlder', params: ({ event }) => event.output },
+                  },
+                  { target: 'idle', actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'stopSeeking'] },
                 ],
                 onError: { target: 'idle', actions: 'stopSeeking' },
               },
@@ -317,7 +307,7 @@ export const conversationMachine = setup({
                 id: 'refresh',
                 src: 'fetchPage',
                 input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
-                onDone: { target: 'idle', actions: 'takeLatest' },
+                onDone: { target: 'idle', actions: { type: 'takeLatest', params: ({ event }) => event.output } },
                 onError: 'idle',
               },
               on: { 'conversation.refresh': { target: 'refreshing', reenter: true } },

@@ -1,15 +1,13 @@
-import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
+import { RequestFailure } from '../../contract/failure';
 import { CREATE_FAILED, groupDialogMachine } from './groupDialog.machine';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 type Snap = { context: { selected: string[]; title: string; error: string | null } };
 const forbidden = (message: string) => {
-  const err = new FetchError('403');
-  err.data = { message };
-  return err;
+  return new RequestFailure(403, message);
 };
 
 describeModel({

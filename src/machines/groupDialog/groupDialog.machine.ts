@@ -3,26 +3,12 @@
 // chats actor (`chats.open`) and closes. The chats list hears about it from conversations:new like every member.
 import { assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
-import { serverMessage } from '../../services/api';
+import { failureMessage } from '../../contract/failure';
 import { notWired } from '../not-wired';
+import { systemActor } from '../system';
+import { CREATE_FAILED, type GroupDialogContext, type GroupDialogEmitted, type GroupDialogEvent } from './groupDialog.protocol';
 
-export const CREATE_FAILED = 'Не удалось создать беседу';
-
-export interface GroupDialogContext {
-  title: string;
-  /** Ticked friends' user ids, in the order ticked. */
-  selected: string[];
-  error: string | null;
-}
-
-export type GroupDialogEvent =
-  | { type: 'group.open' }
-  | { type: 'group.close' }
-  | { type: 'group.toggle'; userId: string }
-  | { type: 'group.titleChanged'; title: string }
-  | { type: 'group.create' };
-
-export type GroupDialogEmitted = { type: 'group.created'; conversationId: string };
+export * from './groupDialog.protocol';
 
 const initialContext = (): GroupDialogContext => ({ title: '', selected: [], error: null });
 
@@ -47,6 +33,7 @@ export const groupDialogMachine = setup({
       on: { 'group.open': { target: 'open', actions: assign(initialContext) } },
     },
     open: {
+      tags: ['open'],
       initial: 'editing',
       states: {
         editing: {
@@ -80,9 +67,8 @@ export const groupDialogMachine = setup({
               actions: [
                 enqueueActions(({ event, system, enqueue }) => {
                   const conversationId = event.output.conversation.id;
-                  const chats = system.get('chats');
-                  const open = { type: 'chats.open', conversationId };
-                  if (chats) enqueue.sendTo(chats, open);
+                  const chats = systemActor(system, 'chats');
+                  if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
                   enqueue.emit({ type: 'group.created', conversationId });
                 }),
                 assign(initialContext),
@@ -90,7 +76,7 @@ export const groupDialogMachine = setup({
             },
             onError: {
               target: 'editing',
-              actions: assign({ error: ({ event }) => serverMessage(event.error) ?? CREATE_FAILED }),
+              actions: assign({ error: ({ event }) => failureMessage(event.error, CREATE_FAILED) }),
             },
           },
         },

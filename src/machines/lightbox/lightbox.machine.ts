@@ -3,31 +3,9 @@
 // another image shows it at 100 %. View-local state: the Lightbox component runs one actor while it is open.
 import { assign, setup } from 'xstate';
 import { LIGHTBOX_ZOOM } from '../../contract/limits';
+import type { LightboxContext, LightboxEvent, LightboxInput } from './lightbox.protocol';
 
-export interface LightboxItem {
-  url: string;
-  name?: string;
-}
-
-export interface LightboxInput {
-  items: LightboxItem[];
-  index: number;
-}
-
-export interface LightboxContext {
-  items: LightboxItem[];
-  index: number;
-  /** 1 = 100 %. */
-  zoom: number;
-}
-
-export type LightboxEvent =
-  | { type: 'lightbox.next' }
-  | { type: 'lightbox.previous' }
-  | { type: 'lightbox.zoomIn' }
-  | { type: 'lightbox.zoomOut' }
-  | { type: 'lightbox.zoomReset' }
-  | { type: 'lightbox.close' };
+export * from './lightbox.protocol';
 
 const wrap = (i: number, n: number) => (n === 0 ? 0 : ((i % n) + n) % n);
 /** Steps are exact binary fractions (0.25), so adding them never drifts. */

@@ -1,7 +1,7 @@
-import { FetchError } from 'ofetch';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
+import { RequestFailure } from '../../contract/failure';
 import type { User } from '../../contract/entities';
 import { TIMINGS } from '../../contract/limits';
 import { profileMachine, SAVE_FAILED } from './profile.machine';
@@ -20,9 +20,7 @@ const me: User = {
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const silent = fromCallback(() => () => {}) as never;
 const badRequest = (message: string) => {
-  const err = new FetchError('400');
-  err.data = { message };
-  return err;
+  return new RequestFailure(400, message);
 };
 type Snap = { context: { me: User | null; saveError: string | null }; matches(v: unknown): boolean };
 

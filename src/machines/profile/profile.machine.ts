@@ -5,34 +5,16 @@
 // user shown everywhere follows.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
-import type { PresenceStatus, User } from '../../contract/entities';
+import type { User } from '../../contract/entities';
+import { failureMessage } from '../../contract/failure';
 import { TIMINGS } from '../../contract/limits';
-import { serverMessage } from '../../services/api';
-import { watchSignedInUser } from '../contacts/watch-signed-in-user';
 import { notWired } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
+import { watchSignedInUser } from '../session/watch-signed-in-user';
+import { systemActor } from '../system';
+import { type ProfileContext, type ProfileEvent, SAVE_FAILED } from './profile.protocol';
 
-export const SAVE_FAILED = 'Не удалось сохранить';
-
-export interface ProfileContext {
-  userId: string | null;
-  me: User | null;
-  saveError: string | null;
-}
-
-export interface ProfileFields {
-  displayName: string;
-  status: PresenceStatus;
-  bio: string;
-}
-
-export type ProfileEvent =
-  | { type: 'profile.signedIn'; userId: string }
-  | { type: 'profile.signedOut' }
-  /** Fetch the own record again (the avatar editor after a new avatar, or a profile:update about oneself). */
-  | { type: 'profile.refetch' }
-  | { type: 'profile.changed'; userId: string }
-  | { type: 'profile.save'; fields: ProfileFields };
+export * from './profile.protocol';
 
 export const profileServerEvents = listenToServer<ProfileEvent>({
   'profile:update': (p) => ({ type: 'profile.changed', userId: p.userId }),
@@ -56,12 +38,10 @@ export const profileMachine = setup({
   },
   actions: {
     // The session keeps the signed-in user for every view (name in the header, EBLID): hand it the new record.
-    takeUser: enqueueActions(({ event, system, enqueue }) => {
-      const user = (event as unknown as { output: { user: User } }).output.user;
+    takeUser: enqueueActions(({ system, enqueue }, user: User) => {
       enqueue.assign({ me: user });
-      const session = system.get('session');
-      const updated = { type: 'session.userUpdated', user };
-      if (session) enqueue.sendTo(session, updated);
+      const session = systemActor(system, 'session');
+      if (session) enqueue.sendTo(session, { type: 'session.userUpdated', user });
     }),
   },
   delays: { successMessage: TIMINGS.successMessageMs },
@@ -86,7 +66,7 @@ export const profileMachine = setup({
               invoke: {
                 id: 'fetchMe',
                 src: 'fetchMe',
-                onDone: { target: 'ready', actions: 'takeUser' },
+                onDone: { target: 'ready', actions: { type: 'takeUser', params: ({ event }) => event.output.user } },
                 onError: { target: 'ready' },
               },
               on: {
@@ -118,10 +98,10 @@ export const profileMachine = setup({
                   const { displayName, status, bio } = event.fields;
                   return { displayName: displayName.trim(), status, bio: bio.trim() || null };
                 },
-                onDone: { target: 'saved', actions: 'takeUser' },
+                onDone: { target: 'saved', actions: { type: 'takeUser', params: ({ event }) => event.output.user } },
                 onError: {
                   target: 'idle',
-                  actions: assign({ saveError: ({ event }) => serverMessage(event.error) ?? SAVE_FAILED }),
+                  actions: assign({ saveError: ({ event }) => failureMessage(event.error, SAVE_FAILED) }),
                 },
               },
             },

@@ -7,27 +7,9 @@ import { assertEvent, assign, setup } from 'xstate';
 import { LIMITS, TIMINGS } from '../../contract/limits';
 import { watchWindowFocus } from '../chats/watchers';
 import { notWired } from '../not-wired';
+import type { ReadReceiptsContext, ReadReceiptsEvent, ReadReceiptsInput } from './readReceipts.protocol';
 
-export interface ReadReceiptsInput {
-  conversationId: string;
-}
-
-export interface ReadReceiptsContext {
-  conversationId: string;
-  focused: boolean;
-  /** What the view last reported as visible (ids of unread messages from others). */
-  visible: string[];
-  /** Waiting for the next post. */
-  queue: string[];
-  /** In the post now being made. */
-  inFlight: string[];
-  /** Posted successfully; never posted again. */
-  done: string[];
-}
-
-export type ReadReceiptsEvent =
-  | { type: 'receipts.visible'; messageIds: string[] }
-  | { type: 'receipts.focus'; focused: boolean };
+export * from './readReceipts.protocol';
 
 /** Visible ids not yet posted, queued or in flight, when the window has focus. */
 function collect(c: ReadReceiptsContext, visible: string[], focused: boolean): string[] {

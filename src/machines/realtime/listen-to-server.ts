@@ -5,7 +5,7 @@
 // can resynchronise (rejoin, refetch, flush) after a gap in which events were missed.
 import { type EventObject, fromCallback } from 'xstate';
 import type { ServerEvent, ServerEventName } from '../../contract/events';
-import type { RealtimeActorRef } from './realtime.machine';
+import { systemActor } from '../system';
 
 export type ServerEventMappers<E extends EventObject> = {
   [K in ServerEventName]?: (payload: ServerEvent<K>) => E | null;
@@ -16,7 +16,7 @@ export function listenToServer<E extends EventObject>(
   options: { onConnected?: () => E | null } = {},
 ) {
   return fromCallback<EventObject, void>(({ system, sendBack }) => {
-    const realtime = system.get('realtime') as RealtimeActorRef | undefined;
+    const realtime = systemActor(system, 'realtime');
     if (!realtime) return;
     const subs = [
       realtime.on('server.event', (e) => {

@@ -11,42 +11,24 @@
 // - `serverRequest` (server-request.ts): an emit the server acknowledges, answered with its Ack; while not
 //   connected the answer is an immediate failure, never silence.
 // - `listenToServer` (listen-to-server.ts): server events turned into the listener's own events.
-import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, fromPromise, log, sendTo, setup } from 'xstate';
-import type { Ack, ClientEvent, ClientEventName } from '../../contract/events';
+import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, type EventObject, fromCallback, fromPromise, log, sendTo, setup } from 'xstate';
 import { notWiredCallback } from '../not-wired';
-import { requestRefresh } from '../session/request-refresh';
-import type { SessionActorRef } from '../session/session.machine';
-import type { ServerEventMessage } from './server-event';
-import type { SocketCommand, SocketReport } from './socket.actor';
+import { requestRefresh } from '../session/session.protocol';
+import { systemActor } from '../system';
+import { OFFLINE_MESSAGE, type RealtimeContext, type RealtimeEmitted, type RealtimeEvent } from './realtime.protocol';
+import type { SocketCommand } from './socket.actor';
 
-export const OFFLINE_MESSAGE = 'Нет соединения с сервером';
+export * from './realtime.protocol';
 
-export type RealtimeEmit = {
-  [K in ClientEventName]: { type: 'realtime.emit'; name: K; payload: ClientEvent<K>; requestId?: string };
-}[ClientEventName];
-
-export type RealtimeEvent =
-  | { type: 'realtime.token'; token: string }
-  | { type: 'realtime.stop' }
-  | RealtimeEmit
-  | SocketReport;
-
-/** What the realtime actor emits to its listeners (`realtimeRef.on(type, …)`). */
-export type RealtimeEmitted =
-  | ServerEventMessage
-  /** The answer to a `realtime.emit` that carried a requestId. */
-  | { type: 'realtime.ack'; requestId: string; ack: Ack }
-  /** Every (re)connection: listeners resynchronise (rejoin rooms, refetch, flush an outbox). */
-  | { type: 'realtime.connected' };
-
-export interface RealtimeContext {
-  token: string | null;
-  lastDisconnect: string | null;
-  /** Why the server closed the socket for good (shown to the user), or null. */
-  closedMessage: string | null;
-  /** Handshakes refused since the last successful connection (a fresh token that is refused too ends retrying). */
-  rejections: number;
-}
+/** The session's token as this machine's events: the current one at once, then every `session.token`. */
+export const sessionTokens = fromCallback<EventObject, void, RealtimeEvent>(({ system, sendBack }) => {
+  const session = systemActor(system, 'session');
+  if (!session) return;
+  const tell = (token: string | null) => sendBack(token ? { type: 'realtime.token', token } : { type: 'realtime.stop' });
+  tell(session.getSnapshot().context.session?.accessToken ?? null);
+  const sub = session.on('session.token', (e) => tell(e.accessToken));
+  return () => sub.unsubscribe();
+});
 
 export const realtimeMachine = setup({
   types: {
@@ -55,10 +37,11 @@ export const realtimeMachine = setup({
     emitted: {} as RealtimeEmitted,
   },
   actors: {
+    sessionTokens,
     socket: notWiredCallback<SocketCommand, { token: string }>('realtime.socket'),
     /** Asks the session (by systemId) for fresh tokens; resolves the new access token, or null. */
     renewToken: fromPromise<string | null>(async ({ system }) => {
-      const session = system.get('session') as SessionActorRef | undefined;
+      const session = systemActor(system, 'session');
       return session ? requestRefresh(session) : null;
     }),
   },
@@ -69,7 +52,7 @@ export const realtimeMachine = setup({
     newToken: ({ context, event }) => event.type === 'realtime.token' && event.token !== context.token,
     // Any token counts, even one equal to the last announced: that one may never have reached a handshake, and
     // two refreshes within one second can mint the same token.
-    renewed: ({ event }) => typeof (event as { output?: unknown }).output === 'string',
+    renewed: (_, token: string | null) => typeof token === 'string',
     refusedAgain: ({ context }) => context.rejections > 0,
   },
   actions: {
@@ -100,7 +83,7 @@ export const realtimeMachine = setup({
     }),
     // Fire and forget: the session announces the new token (realtime.token), which renews the live socket.
     askForRefresh: enqueueActions(({ system, enqueue }) => {
-      const session = system.get('session');
+      const session = systemActor(system, 'session');
       if (session) enqueue.sendTo(session, { type: 'session.refresh' });
     }),
     renewLiveSocket: sendTo('socket', ({ event }) => {
@@ -140,6 +123,7 @@ export const realtimeMachine = setup({
 }).createMachine({
   id: 'realtime',
   context: { token: null, lastDisconnect: null, closedMessage: null, rejections: 0 },
+  invoke: { id: 'sessionTokens', src: 'sessionTokens' },
   initial: 'idle',
   on: { 'realtime.emit': { actions: 'refuseOffline' } },
   states: {
@@ -204,7 +188,11 @@ export const realtimeMachine = setup({
         id: 'renewToken',
         src: 'renewToken',
         onDone: [
-          { guard: 'renewed', target: 'online', actions: assign({ token: ({ event }) => event.output }) },
+          {
+            guard: { type: 'renewed', params: ({ event }) => event.output },
+            target: 'online',
+            actions: assign({ token: ({ event }) => event.output }),
+          },
           { target: 'idle', actions: 'forgetToken' },
         ],
         onError: { target: 'idle', actions: 'forgetToken' },

@@ -3,7 +3,8 @@
 // socket, a missing realtime actor or a server that does not answer all resolve `{ ok: false, message }`.
 import { fromPromise } from 'xstate';
 import type { Ack, ClientEvent, ClientEventName } from '../../contract/events';
-import { OFFLINE_MESSAGE, type RealtimeActorRef, type RealtimeEmit } from './realtime.machine';
+import { systemActor } from '../system';
+import { OFFLINE_MESSAGE, type RealtimeEmit } from './realtime.protocol';
 import { ACK_TIMEOUT_MS, NO_ANSWER } from './socket.actor';
 
 export type ServerRequestInput = { [K in ClientEventName]: { name: K; payload: ClientEvent<K> } }[ClientEventName];
@@ -12,7 +13,7 @@ let counter = 0;
 const nextRequestId = () => `rq-${Date.now().toString(36)}-${(++counter).toString(36)}`;
 
 export const serverRequest = fromPromise<Ack, ServerRequestInput>(({ input, system, signal }) => {
-  const realtime = system.get('realtime') as RealtimeActorRef | undefined;
+  const realtime = systemActor(system, 'realtime');
   if (!realtime) return Promise.resolve({ ok: false, message: OFFLINE_MESSAGE });
   const requestId = nextRequestId();
   return new Promise<Ack>((resolve) => {

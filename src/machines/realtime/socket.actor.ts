@@ -5,21 +5,15 @@ import { fromCallback } from 'xstate';
 import { SERVER_EVENT_NAMES } from '../../contract/event-names';
 import type { Ack, ClientEventName } from '../../contract/events';
 import { isRecord } from '../../contract/shape';
+import type { Socket } from 'socket.io-client';
 import type { AppSocket } from '../../services/socket';
-import type { ServerEventMessage } from './server-event';
+import type { ServerEventMessage, SocketReport } from './realtime.protocol';
 
 /** How long an acknowledged emit waits for the server before it counts as failed. */
 export const ACK_TIMEOUT_MS = 10_000;
 export const NO_ANSWER = 'Сервер не ответил';
 
-/** What the socket actor reports to the machine. */
-export type SocketReport =
-  | { type: 'socket.connected' }
-  | { type: 'socket.disconnected'; reason: string }
-  /** The server refused the handshake (no automatic retry follows): usually an expired token. */
-  | { type: 'socket.rejected'; message: string }
-  | { type: 'socket.ack'; requestId: string; ack: Ack }
-  | ServerEventMessage;
+export type { SocketReport };
 
 /** Commands the machine gives its socket actor. */
 export type SocketCommand =
@@ -28,7 +22,7 @@ export type SocketCommand =
 
 /**
  * Opens the socket for a token. It may answer later (a promise): the composition root loads socket.io-client on
- * demand, so it is not in the chats page's first bundle (issue 13).
+ * demand, so it is not in the chats page's first bundle (bench/client measures it).
  */
 export type SocketConnector = (token: string) => AppSocket | Promise<AppSocket>;
 
@@ -108,7 +102,7 @@ export function socketActor(connect: SocketConnector) {
       }
       untyped(socket)
         .timeout(ACK_TIMEOUT_MS)
-        .emit(cmd.name, cmd.payload, (err, answer) => {
+        .emit(cmd.name, cmd.payload, (err: Error | null, answer?: unknown) => {
           sendBack({ type: 'socket.ack', requestId, ack: err ? { ok: false, message: NO_ANSWER } : toAck(answer) });
         });
     });
@@ -121,10 +115,6 @@ export function socketActor(connect: SocketConnector) {
 }
 
 /** The socket without its event typing: one generic listener per contract event, emits by name. */
-function untyped(socket: AppSocket) {
-  return socket as unknown as {
-    on(name: string, listener: (payload: unknown) => void): void;
-    emit(name: string, payload: unknown, ack?: (err: Error | null, answer?: unknown) => void): void;
-    timeout(ms: number): { emit(name: string, payload: unknown, ack: (err: Error | null, answer?: unknown) => void): void };
-  };
+function untyped(socket: AppSocket): Socket {
+  return socket as Socket;
 }

@@ -1,7 +1,7 @@
-import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../tests/model/harness';
+import { RequestFailure } from '../../contract/failure';
 import { hang, user } from '../../../tests/fixtures/session';
 import type { Session } from '../../services/storage';
 import { REGISTER_FAILED, SIGN_IN_FAILED, sessionMachine } from './session.machine';
@@ -13,9 +13,7 @@ const stubbed = sessionMachine.provide({
 });
 
 const serverError = (message: string) => {
-  const err = new FetchError('409 Conflict');
-  err.data = { message };
-  return err;
+  return new RequestFailure(409, message);
 };
 
 describeModel({

@@ -1,50 +1,27 @@
 // The session (docs/behaviour.md §3 Session, §4 Session, §7 Token refresh): sign-in, registration, token
 // refresh, sign-out. It starts from what storage held, so a reload stays signed in. Storage writes happen outside
-// the machine (the composition root persists every snapshot); the realtime actor hears about tokens through the
-// system. Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it
+// the machine (the composition root persists every snapshot); every token change is emitted as `session.token`. Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it
 // started, of the one already in flight, or null at once when there is no session to refresh.
-import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
+import { type ActorRefFrom, assertEvent, assign, emit, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
-import { serverMessage } from '../../services/api';
-import type { Session } from '../../services/storage';
+import { failureMessage } from '../../contract/failure';
 import { notWired } from '../not-wired';
-import type { RealtimeEvent } from '../realtime/realtime.machine';
+import {
+  REGISTER_FAILED,
+  SIGN_IN_FAILED,
+  type SessionContext,
+  type SessionEmitted,
+  type SessionEvent,
+  type SessionInput,
+} from './session.protocol';
 
-export const SIGN_IN_FAILED = 'Неверные данные';
-export const REGISTER_FAILED = 'Ошибка регистрации';
-
-export interface SessionContext {
-  session: Session | null;
-  signInError: string | null;
-  registerError: string | null;
-  /** The username just registered, to prefill the sign-in form. */
-  registeredUsername: string | null;
-  /**
-   * Whether the sign-in screen should send the user back to the page they were on. False after the user signed
-   * out on purpose (the next person to sign in lands on /), true otherwise (a first visit, an expired session).
-   */
-  rememberOrigin: boolean;
-}
-
-export type SessionEvent =
-  | { type: 'session.signIn'; username: string; password: string }
-  | { type: 'session.register'; username: string; displayName: string; password: string }
-  | { type: 'session.refresh' }
-  | { type: 'session.signOut' }
-  /** A fresher copy of the signed-in user (the profile actor after a fetch or a save). */
-  | { type: 'session.userUpdated'; user: Session['user'] }
-  | { type: 'session.clearErrors' };
-
-export type SessionEmitted =
-  | { type: 'session.registered'; username: string }
-  /** The answer to every `session.refresh`: the new access token, or null when refreshing was not possible. */
-  | { type: 'session.refreshed'; accessToken: string | null };
+export * from './session.protocol';
 
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
-    input: {} as { stored?: Session | null } | undefined,
+    input: {} as SessionInput | undefined,
     emitted: {} as SessionEmitted,
   },
   actors: {
@@ -60,14 +37,8 @@ export const sessionMachine = setup({
     ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
   },
   actions: {
-    // Tell the realtime actor (by systemId) about the current token; absent in isolated tests.
-    announceToken: enqueueActions(({ context, system, enqueue }) => {
-      const realtime = system.get('realtime');
-      if (!realtime) return;
-      const token = context.session?.accessToken;
-      const event: RealtimeEvent = token ? { type: 'realtime.token', token } : { type: 'realtime.stop' };
-      enqueue.sendTo(realtime, event);
-    }),
+    // Whoever needs the token (the realtime actor) listens for this and reads the snapshot when it starts.
+    announceToken: emit(({ context }) => ({ type: 'session.token' as const, accessToken: context.session?.accessToken ?? null })),
     clearSession: assign({ session: null }),
     answerRefreshNone: emit({ type: 'session.refreshed' as const, accessToken: null }),
   },
@@ -140,7 +111,7 @@ export const sessionMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: assign({ registerError: ({ event }) => serverMessage(event.error) ?? REGISTER_FAILED }),
+              actions: assign({ registerError: ({ event }) => failureMessage(event.error, REGISTER_FAILED) }),
             },
           },
         },

@@ -44,7 +44,8 @@ describe('typing signals', () => {
   function withRealtime() {
     const emits: unknown[] = [];
     const realtime = createMachine({
-      on: { 'realtime.emit': { actions: ({ event }) => emits.push((event as unknown as { payload: unknown }).payload) } },
+      types: { events: {} as { type: 'realtime.emit'; payload: unknown } },
+      on: { 'realtime.emit': { actions: ({ event }) => emits.push(event.payload) } },
     });
     const parent = createMachine({
       invoke: { id: 'realtime', systemId: 'realtime', src: realtime },

@@ -6,27 +6,10 @@
 import { assertEvent, assign, fromCallback, setup } from 'xstate';
 import { TIMINGS } from '../../contract/limits';
 import { listenToServer } from '../realtime/listen-to-server';
-import type { RealtimeActorRef } from '../realtime/realtime.machine';
+import { systemActor } from '../system';
+import type { TypingContext, TypingEvent, TypingInput } from './typing.protocol';
 
-export interface TypingInput {
-  conversationId: string;
-  userId: string;
-}
-
-export interface TypingContext {
-  conversationId: string;
-  me: string;
-  /** Other users typing now, in the order they started. */
-  typers: string[];
-  /** How many of the three dots are lit (1 → 2 → 3 → 1 …). */
-  dots: number;
-}
-
-export type TypingEvent =
-  | { type: 'typing.keystroke' }
-  | { type: 'typing.stop' }
-  | { type: 'typing.remote'; conversationId: string; userId: string; typing: boolean }
-  | { type: 'typing.remoteSent'; userId: string };
+export * from './typing.protocol';
 
 export const typingServerEvents = listenToServer<TypingEvent>({
   'conversation:typing': (p) => ({ type: 'typing.remote', conversationId: p.conversationId, userId: p.userId, typing: p.typing }),
@@ -34,7 +17,7 @@ export const typingServerEvents = listenToServer<TypingEvent>({
 
 /** Typing-on when started, typing-off when stopped (the idle timeout, a send, or the conversation closing). */
 export const typingSignal = fromCallback<{ type: string }, { conversationId: string }>(({ input, system }) => {
-  const realtime = system.get('realtime') as RealtimeActorRef | undefined;
+  const realtime = systemActor(system, 'realtime');
   const say = (typing: boolean) =>
     realtime?.send({ type: 'realtime.emit', name: 'conversation:typing', payload: { conversationId: input.conversationId, typing } });
   say(true);

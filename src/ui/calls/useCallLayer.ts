@@ -9,7 +9,7 @@ export type CallActorRef = ActorRefFrom<typeof callMachine>;
 
 /** The call layer's view of the `call` actor: the ringing invitation, the open call, the last notice. */
 export function useCallLayer() {
-  const call = useSystemActor<CallActorRef>('call')!;
+  const call = useSystemActor('call')!;
   const incoming = useSelector(call, (s) => (s.hasTag('ringing') ? s.context.incoming : null));
   const open = useSelector(call, (s) => s.hasTag('open'));
   const calling = useSelector(call, (s) => s.hasTag('calling'));

@@ -1,16 +1,13 @@
 import { useSelector } from '@xstate/react';
-import type { ActorRefFrom } from 'xstate';
-import { type callsPageMachine, DEFAULT_GUEST_NAME } from '../../machines/callsPage/callsPage.machine';
+import { DEFAULT_GUEST_NAME } from '../../machines/callsPage/callsPage.protocol';
 import { useSessionRef, useSystemActor } from '../RuntimeContext';
-
-type CallsPageRef = ActorRefFrom<typeof callsPageMachine>;
 
 /** The /calls page's view of the `callsPage` actor. */
 export function useCallsPage() {
-  const page = useSystemActor<CallsPageRef>('callsPage')!;
+  const page = useSystemActor('callsPage')!;
   const session = useSessionRef();
   const name = useSelector(session, (s) => s.context.session?.user.displayName ?? '');
-  const inRoom = useSelector(page, (s) => s.matches('inRoom'));
+  const inRoom = useSelector(page, (s) => s.hasTag('inRoom'));
   const busy = useSelector(page, (s) => s.hasTag('busy'));
   const room = useSelector(page, (s) => s.context.room);
   const access = useSelector(page, (s) => s.context.access);

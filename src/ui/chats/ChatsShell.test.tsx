@@ -7,9 +7,11 @@ import { ChatsBackButton, ChatsShell, ChatsShellView, type ChatsShellViewProps, 
 function fakeMatchMedia(narrow: boolean) {
   const listeners = new Set<() => void>();
   const state = { narrow };
+  const answer = (query: string) => (query.includes('max-width: 768px') ? state.narrow : false);
   window.matchMedia = ((query: string) => ({
-    get matches() {
-      return query.includes('max-width: 768px') ? state.narrow : false;
+    // A getter, so a list that keeps the object reads the current answer.
+    get ['matches']() {
+      return answer(query);
     },
     media: query,
     addEventListener: (_: string, l: () => void) => listeners.add(l),

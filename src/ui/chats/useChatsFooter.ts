@@ -1,43 +1,29 @@
-import { useEffect, useRef, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { FOOTER_TAGS } from '../../machines/chatsFooter/chatsFooter.protocol';
 import { contactsTileSubtitle, filterContacts } from '../../machines/contacts/contact-list';
 import { useContactCode } from '../contacts/useContactCode';
 import { useContacts } from '../contacts/useContacts';
 import { useGroupDialog } from '../contacts/useGroupDialog';
 import { useAvatarEditor } from '../profile/useAvatarEditor';
 import { useOwnUser } from '../profile/useOwnUser';
+import { useSystemActor } from '../RuntimeContext';
 
 export type FooterDialog = 'contacts' | 'profile' | null;
 
-/** Everything the chats footer and the dialogs it opens need, as values and callbacks. */
+/** Everything the chats footer and the dialogs it opens need, as values and callbacks (the footer actor decides). */
 export function useChatsFooter() {
   const me = useOwnUser();
   const contacts = useContacts();
   const code = useContactCode();
   const group = useGroupDialog();
   const avatar = useAvatarEditor();
-  const [dialog, setDialog] = useState<FooterDialog>(null);
-  const [copied, setCopied] = useState(false);
-  const copiedTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(copiedTimer.current), []);
-  // Opening a chat from the contacts dialog leaves it.
-  const { actor } = contacts;
-  useEffect(() => {
-    if (!actor) return;
-    const sub = actor.on('contacts.chatOpened', () => setDialog(null));
-    return () => sub.unsubscribe();
-  }, [actor]);
-
-  const copy = async () => {
-    if (!me) return;
-    try {
-      await navigator.clipboard.writeText(me.eblid);
-      setCopied(true);
-      clearTimeout(copiedTimer.current);
-      copiedTimer.current = setTimeout(() => setCopied(false), 2_200);
-    } catch {
-      setCopied(false); // the clipboard can be refused; the code stays visible to copy by hand
-    }
-  };
+  const footer = useSystemActor('chatsFooter');
+  const dialog = useSelector(footer, (s): FooterDialog => {
+    if (s?.hasTag(FOOTER_TAGS.contacts)) return 'contacts';
+    if (s?.hasTag(FOOTER_TAGS.profile)) return 'profile';
+    return null;
+  });
+  const copied = useSelector(footer, (s) => s?.hasTag(FOOTER_TAGS.copied) ?? false);
 
   return {
     me,
@@ -50,13 +36,11 @@ export function useChatsFooter() {
     avatar,
     dialog,
     copied,
-    copy,
-    openContacts: () => setDialog('contacts'),
-    openProfile: () => setDialog('profile'),
-    closeDialog: () => {
-      if (dialog === 'contacts') code.onReset();
-      if (dialog === 'profile' && (avatar.stage === 'editing' || avatar.stage === 'reading')) avatar.onCancel();
-      setDialog(null);
+    copy: () => {
+      if (me) footer?.send({ type: 'footer.copy', text: me.eblid });
     },
+    openContacts: () => footer?.send({ type: 'footer.openContacts' }),
+    openProfile: () => footer?.send({ type: 'footer.openProfile' }),
+    closeDialog: () => footer?.send({ type: 'footer.close' }),
   };
 }

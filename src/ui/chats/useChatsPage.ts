@@ -1,7 +1,6 @@
 // The chats page's view of the chats actor: list tiles, the selection and the children that serve it.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ChatsActorRef } from '../../machines/chats/chats.machine';
 import type { ComposerActorRef } from '../../machines/composer/composer.machine';
 import type { ConversationActorRef } from '../../machines/conversation/conversation.machine';
 import { useSystemActor } from '../RuntimeContext';
@@ -18,7 +17,7 @@ export function useNow(ms = 30_000): number {
 }
 
 export function useChatsPage() {
-  const chats = useSystemActor<ChatsActorRef>('chats');
+  const chats = useSystemActor('chats');
   if (!chats) throw new Error('the chats actor is not running');
   const me = useSelector(chats, (s) => s.context.me);
   const entries = useSelector(chats, (s) => s.context.entries);

@@ -1,13 +1,11 @@
 // The message pane's view of the conversation, composer, typing and read-receipt actors: rows, paging, who is
 // typing, the composer's state, and callbacks that send their events.
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { ConversationEntry, PublicUser } from '../../contract/entities';
-import type { ComposerActorRef } from '../../machines/composer/composer.machine';
+import type { ComposerRef } from '../../machines/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/outbox';
-import type { ConversationActorRef } from '../../machines/conversation/conversation.machine';
-import type { ReadReceiptsActorRef } from '../../machines/readReceipts/readReceipts.machine';
-import type { TypingActorRef } from '../../machines/typing/typing.machine';
+import type { ConversationRef } from '../../machines/conversation/conversation.protocol';
 import { displayName, isGroupConversation, replyPreview } from './format';
 import type { ConversationViewProps } from './ConversationView';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
@@ -23,8 +21,8 @@ function quoteOf(row: MessageRow): string {
 }
 
 export function useConversationPane(options: {
-  conversation: ConversationActorRef;
-  composer: ComposerActorRef | undefined;
+  conversation: ConversationRef;
+  composer: ComposerRef | undefined;
   entry: ConversationEntry | null;
   conversationId: string;
   me: string;
@@ -37,8 +35,8 @@ export function useConversationPane(options: {
   const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);
   const status = useSelector(conversation, (s) => (s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready'));
   const loadingOlder = useSelector(conversation, (s) => s.hasTag('loadingOlder'));
-  const typingRef = useSelector(conversation, (s) => s.children.typing as TypingActorRef | undefined);
-  const receiptsRef = useSelector(conversation, (s) => s.children.readReceipts as ReadReceiptsActorRef | undefined);
+  const typingRef = useSelector(conversation, (s) => s.children.typing);
+  const receiptsRef = useSelector(conversation, (s) => s.children.readReceipts);
   const typers = useSelector(typingRef, (s) => s?.context.typers ?? EMPTY);
   const dots = useSelector(typingRef, (s) => s?.context.dots ?? 1);
   const outbox = useSelector(composer, (s) => s?.context.outbox ?? EMPTY);
@@ -49,20 +47,12 @@ export function useConversationPane(options: {
     return active && active.conversationId === conversationId ? itemProgress(active) : null;
   });
 
-  // Jumps to quotes and own sends move the list; both arrive as emitted events.
-  const [highlight, setHighlight] = useState<{ id: string; n: number } | null>(null);
-  useEffect(() => {
-    const sub = conversation.on('conversation.scrollTo', (e) => setHighlight((h) => ({ id: e.messageId, n: (h?.n ?? 0) + 1 })));
-    return () => sub.unsubscribe();
-  }, [conversation]);
-  const [bottomSignal, setBottomSignal] = useState(0);
-  useEffect(() => {
-    if (!composer) return;
-    const sub = composer.on('composer.sent', (e) => {
-      if (e.conversationId === conversationId) setBottomSignal((n) => n + 1);
-    });
-    return () => sub.unsubscribe();
-  }, [composer, conversationId]);
+  // Jumps to quotes and own sends move the list: the conversation actor counts both.
+  const highlightId = useSelector(conversation, (s) => s.context.highlightId);
+  const jumps = useSelector(conversation, (s) => s.context.jumps);
+  const highlight = useMemo(() => (highlightId ? { id: highlightId, n: jumps } : null), [highlightId, jumps]);
+  const bottomSignal = useSelector(conversation, (s) => s.context.ownSends);
+  const viewer = useSelector(conversation, (s) => s.context.viewer);
 
   const people = useMemo(() => {
     const map = new Map<string, PublicUser>();
@@ -75,7 +65,10 @@ export function useConversationPane(options: {
     [messages, outbox, me, conversationId, isGroup, people],
   );
   const gallery = useMemo(() => galleryOf(rows), [rows]);
-  const [lightbox, setLightbox] = useState<ConversationViewProps['lightbox']>(null);
+  const lightbox = useMemo(() => {
+    const start = viewer ? gallery.start.get(viewer.messageId) : undefined;
+    return viewer && start !== undefined ? { items: gallery.items, index: start + viewer.index } : null;
+  }, [viewer, gallery]);
 
   const header = useMemo(
     () =>
@@ -97,11 +90,8 @@ export function useConversationPane(options: {
   const onLoadOlder = useCallback(() => conversation.send({ type: 'conversation.loadOlder' }), [conversation]);
   const onJump = useCallback((messageId: string) => conversation.send({ type: 'conversation.jumpTo', messageId }), [conversation]);
   const onOpenImage = useCallback(
-    (messageId: string, index: number) => {
-      const start = gallery.start.get(messageId);
-      if (start !== undefined) setLightbox({ items: gallery.items, index: start + index });
-    },
-    [gallery],
+    (messageId: string, index: number) => conversation.send({ type: 'conversation.openImage', messageId, index }),
+    [conversation],
   );
   const onRetry = useCallback((id: string) => sendComposer?.({ type: 'composer.retry', id }), [sendComposer]);
   const onRemove = useCallback((id: string) => sendComposer?.({ type: 'composer.remove', id }), [sendComposer]);
@@ -117,7 +107,7 @@ export function useConversationPane(options: {
     bottomSignal,
     typing: { text: typingText(typingNames), dots },
     lightbox,
-    onCloseLightbox: () => setLightbox(null),
+    onCloseLightbox: () => conversation.send({ type: 'conversation.closeImage' }),
     onCall: options.onCall,
     onLoadOlder,
     onVisibleUnread,

@@ -1,6 +1,6 @@
 // The contacts page /contacts (docs/behaviour.md §2): a filter, an add form ('ID / ник / email'), and a row per contact
 // with its lowercased status and the actions its state allows.
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import type { Contact } from '../../contract/entities';
 import { type ContactsFilter, filterContacts } from '../../machines/contacts/contact-list';
 import { useContacts } from './useContacts';
@@ -17,15 +17,10 @@ export const FILTERS: { value: ContactsFilter; label: string }[] = [
 export function ContactsPage() {
   const c = useContacts();
   const [filter, setFilter] = useState<ContactsFilter>('all');
-  const [added, setAdded] = useState<AddedNote | null>(null);
-  const { actor } = c;
-  useEffect(() => {
-    if (!actor) return;
-    const sub = actor.on('contacts.added', (e) =>
-      setAdded({ text: e.contact.status === 'ACCEPTED' ? 'Теперь вы друзья' : 'Запрос отправлен' }),
-    );
-    return () => sub.unsubscribe();
-  }, [actor]);
+  // The notice belongs to this visit of the page: it goes when the page does.
+  const { dismissNotice } = c;
+  useEffect(() => dismissNotice, [dismissNotice]);
+  const added = useMemo(() => (c.addedNotice ? { text: c.addedNotice } : null), [c.addedNotice]);
   return (
     <ContactsPageView
       contacts={filterContacts(c.contacts, filter)}
@@ -35,10 +30,7 @@ export function ContactsPage() {
       error={c.error}
       added={added}
       onFilter={setFilter}
-      onAdd={(identifier) => {
-        setAdded(null);
-        c.add(identifier);
-      }}
+      onAdd={c.add}
       onAccept={c.accept}
       onReject={c.reject}
       onStartChat={c.openChat}

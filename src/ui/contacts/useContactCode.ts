@@ -1,12 +1,11 @@
 import { useSelector } from '@xstate/react';
-import type { ContactCodeEvent, contactCodeMachine } from '../../machines/contactCode/contactCode.machine';
+import type { ContactCodeEvent } from '../../machines/contactCode/contactCode.protocol';
 import { useSystemActor } from '../RuntimeContext';
 
-type CodeRef = import('xstate').ActorRefFrom<typeof contactCodeMachine>;
 
 /** The EBLID search panel's view of the contactCode actor (systemId 'contactCode'). */
 export function useContactCode() {
-  const actor = useSystemActor<CodeRef>('contactCode');
+  const actor = useSystemActor('contactCode');
   const digits = useSelector(actor, (s) => s?.context.digits ?? ['', '', '', '']);
   const focus = useSelector(actor, (s) => s?.context.focus ?? 0);
   const result = useSelector(actor, (s) => s?.context.result ?? null);

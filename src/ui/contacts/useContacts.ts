@@ -1,18 +1,20 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { ContactsActorRef, ContactsEvent } from '../../machines/contacts/contacts.machine';
+import type { ContactsEvent } from '../../machines/contacts/contacts.protocol';
 import { useSystemActor } from '../RuntimeContext';
 
 /** The contacts actor (systemId 'contacts') as values and callbacks; opening a chat goes to the chats page. */
 export function useContacts() {
-  const actor = useSystemActor<ContactsActorRef>('contacts');
+  const actor = useSystemActor('contacts');
   const navigate = useNavigate();
   const contacts = useSelector(actor, (s) => s?.context.contacts ?? []);
   const loaded = useSelector(actor, (s) => s?.context.loaded ?? false);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
   const busyId = useSelector(actor, (s) => s?.context.busyId ?? null);
   const error = useSelector(actor, (s) => s?.context.error ?? null);
+  const addedNotice = useSelector(actor, (s) => s?.context.addedNotice ?? null);
+  const dismissNotice = useCallback(() => actor?.send({ type: 'contacts.dismissNotice' }), [actor]);
 
   useEffect(() => {
     if (!actor) return;
@@ -28,6 +30,8 @@ export function useContacts() {
     busy,
     busyId,
     error,
+    addedNotice,
+    dismissNotice,
     accept: (contactId: string) => send({ type: 'contacts.accept', contactId }),
     reject: (contactId: string) => send({ type: 'contacts.reject', contactId }),
     remove: (contactId: string) => send({ type: 'contacts.remove', contactId }),

@@ -2,16 +2,15 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { filterContacts } from '../../machines/contacts/contact-list';
-import type { ContactsActorRef } from '../../machines/contacts/contacts.machine';
-import type { GroupDialogActorRef, GroupDialogEvent } from '../../machines/groupDialog/groupDialog.machine';
+import type { GroupDialogEvent } from '../../machines/groupDialog/groupDialog.protocol';
 import { useSystemActor } from '../RuntimeContext';
 
 /** The group dialog's view of its actor (systemId 'groupDialog') and of the friends (systemId 'contacts'). */
 export function useGroupDialog() {
-  const actor = useSystemActor<GroupDialogActorRef>('groupDialog');
-  const contacts = useSystemActor<ContactsActorRef>('contacts');
+  const actor = useSystemActor('groupDialog');
+  const contacts = useSystemActor('contacts');
   const navigate = useNavigate();
-  const open = useSelector(actor, (s) => (s ? !s.matches('closed') : false));
+  const open = useSelector(actor, (s) => s?.hasTag('open') ?? false);
   const title = useSelector(actor, (s) => s?.context.title ?? '');
   const selected = useSelector(actor, (s) => s?.context.selected ?? []);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);

@@ -1,18 +1,18 @@
 import { useSelector } from '@xstate/react';
-import type { AvatarActorRef, AvatarEvent, PixelArea, Point } from '../../machines/avatar/avatar.machine';
+import type { AvatarEvent, PixelArea, Point } from '../../machines/avatar/avatar.protocol';
 import { useSystemActor } from '../RuntimeContext';
 
 export type AvatarStage = 'idle' | 'reading' | 'editing' | 'busy' | 'done';
 
 /** The avatar editor's view of its actor (systemId 'avatar'). */
 export function useAvatarEditor() {
-  const actor = useSystemActor<AvatarActorRef>('avatar');
+  const actor = useSystemActor('avatar');
   const stage = useSelector(actor, (s): AvatarStage => {
     if (!s) return 'idle';
     if (s.hasTag('busy')) return 'busy';
     if (s.hasTag('done')) return 'done';
-    if (s.matches('editing')) return 'editing';
-    if (s.matches('reading')) return 'reading';
+    if (s.hasTag('editing')) return 'editing';
+    if (s.hasTag('reading')) return 'reading';
     return 'idle';
   });
   const source = useSelector(actor, (s) => s?.context.source ?? null);

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
-import type { ProfileActorRef, ProfileFields } from '../../machines/profile/profile.machine';
+import type { ProfileFields } from '../../machines/profile/profile.protocol';
 import { useOwnUser } from '../profile/useOwnUser';
 import { useSystemActor } from '../RuntimeContext';
 
 /** The settings page's view of the profile actor (systemId 'profile'). */
 export function useSettings() {
-  const actor = useSystemActor<ProfileActorRef>('profile');
+  const actor = useSystemActor('profile');
   const me = useOwnUser();
   const loaded = useSelector(actor, (s) => s?.context.me != null);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);

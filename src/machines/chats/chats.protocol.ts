@@ -1,0 +1,44 @@
+// The chats actor's protocol (systemId 'chats'): the events it accepts (the view's, the contacts and group
+// features' `chats.open`, server events, its composer child's reports), what it emits, and its children.
+// Peers and views import this module, never chats.machine.ts.
+import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../contract/entities';
+import type { ComposerParentEvent, ComposerRef } from '../composer/composer.protocol';
+import type { ConversationRef } from '../conversation/conversation.protocol';
+import type { MachineRef } from '../machine-ref';
+
+export interface ChatsContext {
+  /** The signed-in user's id; null while signed out. */
+  me: string | null;
+  /** Newest first. */
+  entries: ConversationEntry[];
+  selectedId: string | null;
+  /** The list has been fetched at least once since sign-in. */
+  loaded: boolean;
+  pageVisible: boolean;
+  /** The chats page is on screen (the user may be on another page with a conversation still selected). */
+  viewing: boolean;
+  /** Ids of the latest messages seen, so message:new and message:notify of one message count once. */
+  recentIds: string[];
+}
+
+export type ChatsEvent =
+  | { type: 'chats.signedIn'; userId: string }
+  | { type: 'chats.signedOut' }
+  | { type: 'chats.open'; conversationId: string }
+  | { type: 'chats.close' }
+  | { type: 'chats.refresh' }
+  | { type: 'chats.call'; video: boolean }
+  | { type: 'chats.visibility'; visible: boolean }
+  | { type: 'chats.viewing'; viewing: boolean }
+  | { type: 'chats.reconnected' }
+  | { type: 'chats.messageArrived'; message: Message }
+  | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
+  | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
+  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string }
+  | { type: 'chats.conversationAdded'; conversation: Conversation }
+  | ComposerParentEvent;
+
+export type ChatsEmitted = { type: 'sound.notify'; conversationId: string };
+
+export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conversation?: ConversationRef; composer?: ComposerRef }>;

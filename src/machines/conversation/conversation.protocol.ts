@@ -1,0 +1,63 @@
+// The conversation actor's protocol (the chats actor's child 'conversation', one per open conversation): its input,
+// the events it accepts (server events, the composer's deliveries through the chats actor, the view's requests),
+// what it emits, and its children. Peers and views import this module, never conversation.machine.ts.
+import type { Message } from '../../contract/entities';
+import type { MachineRef } from '../machine-ref';
+import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
+import type { TypingRef } from '../typing/typing.protocol';
+
+export interface ConversationInput {
+  conversationId: string;
+  userId: string;
+}
+
+export interface ConversationContext {
+  conversationId: string;
+  me: string;
+  /** Ascending by time, deleted ones removed. */
+  messages: Message[];
+  /** Older messages exist on the server. */
+  hasMore: boolean;
+  /** The message list's index of the first message: lowered by the number of messages each older page adds. */
+  firstItemIndex: number;
+  /** The quoted message last jumped to, highlighted (each jump also emits `conversation.scrollTo`). */
+  highlightId: string | null;
+  /** Jumps so far: the view scrolls again on every jump, also a second one to the same message. */
+  jumps: number;
+  /** Own messages submitted here so far: the view goes to the bottom on every one. */
+  ownSends: number;
+  /** The image open in the lightbox: a message and the index of the image in it. */
+  viewer: { messageId: string; index: number } | null;
+  /** A quoted message being looked for in older pages. */
+  seekId: string | null;
+  /** Deletions waiting for the server, in order. */
+  deleteQueue: string[];
+}
+
+export type ConversationEvent =
+  | { type: 'conversation.messageArrived'; message: Message }
+  | { type: 'conversation.messageSent'; message: Message }
+  | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'conversation.receipts'; conversationId: string; userId: string; messageIds: string[] }
+  | { type: 'conversation.loadOlder' }
+  | { type: 'conversation.jumpTo'; messageId: string }
+  | { type: 'conversation.delete'; messageId: string }
+  | { type: 'conversation.refresh' }
+  | { type: 'conversation.reconnected' }
+  | { type: 'conversation.retry' }
+  /** The user submitted a message here (from the composer, through the chats actor). */
+  | { type: 'conversation.ownSent' }
+  | { type: 'conversation.openImage'; messageId: string; index: number }
+  | { type: 'conversation.closeImage' };
+
+/** For the view: scroll this message into view (a jump to a quote). */
+export type ConversationEmitted = { type: 'conversation.scrollTo'; messageId: string };
+
+export type PageInput = { conversationId: string; before?: string; limit: number };
+
+export type ConversationRef = MachineRef<
+  ConversationContext,
+  ConversationEvent,
+  ConversationEmitted,
+  { typing?: TypingRef; readReceipts?: ReadReceiptsRef }
+>;

@@ -1,0 +1,45 @@
+// The one map from systemId to the actor registered under it, typed by each machine's protocol, and the typed
+// getter that machines (and, through src/ui/RuntimeContext.tsx, views) use instead of `system.get`. It imports
+// protocols only, so any machine can use it without an import cycle; app.machine.ts checks that every spawned
+// child matches its entry here.
+import type { ActorSystem } from 'xstate';
+import type { AvatarRef } from './avatar/avatar.protocol';
+import type { CallRef } from './call/call.protocol';
+import type { CallsPageRef } from './callsPage/callsPage.protocol';
+import type { ChatsRef } from './chats/chats.protocol';
+import type { ChatsFooterRef } from './chatsFooter/chatsFooter.protocol';
+import type { ConnectivityRef } from './connectivity/connectivity.protocol';
+import type { ContactCodeRef } from './contactCode/contactCode.protocol';
+import type { ContactsRef } from './contacts/contacts.protocol';
+import type { GroupDialogRef } from './groupDialog/groupDialog.protocol';
+import type { ProfileRef } from './profile/profile.protocol';
+import type { RealtimeRef } from './realtime/realtime.protocol';
+import type { SessionRef } from './session/session.protocol';
+import type { TypingRef } from './typing/typing.protocol';
+
+export interface SystemActors {
+  session: SessionRef;
+  realtime: RealtimeRef;
+  connectivity: ConnectivityRef;
+  call: CallRef;
+  callsPage: CallsPageRef;
+  contacts: ContactsRef;
+  contactCode: ContactCodeRef;
+  profile: ProfileRef;
+  avatar: AvatarRef;
+  groupDialog: GroupDialogRef;
+  chatsFooter: ChatsFooterRef;
+  chats: ChatsRef;
+  /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
+  typing: TypingRef;
+}
+
+export type SystemId = keyof SystemActors;
+
+// biome-ignore lint/suspicious/noExplicitAny: xstate's own AnyActorSystem, which its index does not export
+export type AnySystem = ActorSystem<any>;
+
+/** The actor registered under `id`, typed by its protocol; undefined when it is not running (isolated tests). */
+export function systemActor<K extends SystemId>(system: AnySystem, id: K): SystemActors[K] | undefined {
+  return system.get(id);
+}

@@ -1,0 +1,11 @@
+import type { ActorRefFrom } from 'xstate';
+import type { MachineRef } from './machine-ref';
+import type { sessionMachine, SessionContext, SessionEvent, SessionEmitted } from './session/session.machine';
+import type { chatsMachine, ChatsContext, ChatsEvent, ChatsEmitted } from './chats/chats.machine';
+import type { ConversationContext, ConversationEvent, ConversationEmitted } from './conversation/conversation.machine';
+type S = MachineRef<SessionContext, SessionEvent, SessionEmitted>;
+type Conv = MachineRef<ConversationContext, ConversationEvent, ConversationEmitted>;
+type Ch = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conversation?: Conv }>;
+export const ok = (r: ActorRefFrom<typeof sessionMachine>): S => r;
+export const ok2 = (r: ActorRefFrom<typeof chatsMachine>): Ch => r;
+export const view = (r: Ch) => r.getSnapshot().hasTag('busy') && r.getSnapshot().children.conversation?.getSnapshot().context.messages;

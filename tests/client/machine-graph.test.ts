@@ -1,0 +1,122 @@
+// @vitest-environment node
+// The import graph of src/machines, read with the TypeScript parser (type imports and re-exports included):
+// no cycles; a protocol module imports only the contract and other protocols (with the pure data modules of its
+// own folder); a machine file imports another machine file only to run it as a child (parent → child).
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const machinesDir = path.join(root, 'src/machines');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
+  });
+}
+
+/** Every module a file names: imports, `import type`, re-exports and `import('…')` types. */
+function specifiers(file: string): string[] {
+  const src = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      out.push(node.moduleSpecifier.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      out.push(node.argument.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(src);
+  return out;
+}
+
+function resolve(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
+  return null;
+}
+
+type Graph = Map<string, string[]>;
+
+function buildGraph(files: string[]): Graph {
+  return new Map(files.map((f) => [f, specifiers(f).map((s) => resolve(f, s)).filter((r): r is string => r !== null)]));
+}
+
+/** The cycles among the graph's own nodes, each as the path that closes it. */
+function findCycles(graph: Graph): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const walk = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) walk(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) walk(node);
+  return cycles;
+}
+
+const rel = (f: string) => path.relative(root, f);
+const graph = buildGraph(sourceFiles(machinesDir));
+
+describe('import graph of src/machines', () => {
+  it('the cycle finder finds a cycle, also one through a type import', () => {
+    expect(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
+    expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    const dir = fs.mkdtempSync(path.join(machinesDir, 'zz-cycle-probe-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport type A = B;\n");
+      fs.writeFileSync(path.join(dir, 'b.ts'), "export type B = import('./a').A;\n");
+      expect(findCycles(buildGraph(sourceFiles(dir))).map((c) => c.map((f) => path.basename(f)))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('has no cycles', () => {
+    expect(findCycles(graph).map((c) => c.map(rel).join(' → '))).toEqual([]);
+  });
+
+  it('every machine folder publishes its protocol, and a protocol imports only the contract and other protocols', () => {
+    const folders = fs.readdirSync(machinesDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    for (const name of folders) expect(fs.existsSync(path.join(machinesDir, name, `${name}.protocol.ts`)), name).toBe(true);
+    const allowed = (from: string, to: string) =>
+      to.startsWith(path.join(root, 'src/contract')) ||
+      to.endsWith('.protocol.ts') ||
+      to === path.join(machinesDir, 'machine-ref.ts') ||
+      // pure data modules of its own folder (no machine, no actor)
+      (path.dirname(to) === path.dirname(from) && !to.endsWith('.machine.ts') && !specifiers(to).some((s) => s.includes('machine')));
+    const offending = [...graph]
+      .filter(([file]) => file.endsWith('.protocol.ts'))
+      .flatMap(([file, deps]) => deps.filter((d) => !allowed(file, d)).map((d) => `${rel(file)} → ${rel(d)}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('a machine file imports another machine file only to run it as its child', () => {
+    const offending = [...graph]
+      .filter(([file]) => file.endsWith('.machine.ts'))
+      .flatMap(([file, deps]) => {
+        const text = fs.readFileSync(file, 'utf8');
+        return deps
+          .filter((d) => d.endsWith('.machine.ts') && d !== file)
+          .filter((d) => {
+            const machineName = `${path.basename(d, '.machine.ts')}Machine`;
+            // used as a child actor in setup({ actors }): `name: xMachine`
+            return !new RegExp(`\\w+: ${machineName}\\b`).test(text);
+          })
+          .map((d) => `${rel(file)} → ${rel(d)}`);
+      });
+    expect(offending).toEqual([]);
+  });
+});
