@@ -1,6 +1,7 @@
-// Measures GET /api/health latency while eight clients keep posting ~1 MB pathological JSON bodies (issue 9,
-// point 9). The server runs as `npm start` does, in a child process, so the load generator's own work is not
-// counted against it. Usage: node --import tsx scripts/health-under-bodies.ts [seconds]
+// Measures GET /api/health latency while eight clients keep posting ~1 MB pathological JSON bodies (refused with
+// 413 before they are read: JSON_BODY_LIMIT_BYTES in server/app.ts). The server runs as `npm start` does, in a
+// child process, so the load generator's own work is not counted against it.
+// Usage: node --import tsx scripts/health-under-bodies.ts [seconds]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

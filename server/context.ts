@@ -1,4 +1,6 @@
-// Everything a route or the gateway needs, built once per server instance.
+// Everything a route needs, built once per server instance from the root's decorations (base.ts,
+// auth/authenticate.ts, realtime/realtime.plugin.ts, conversations/lists.plugin.ts) and decorated as `ctx`.
+import fp from 'fastify-plugin';
 import type { AccessTokens } from './auth/access-tokens';
 import type { Config } from './config';
 import type { ConversationListCache } from './conversations/list-cache';
@@ -19,3 +21,21 @@ export interface AppContext {
   /** Serialized conversation lists; every change that shows in a list must call `lists.changed`. */
   lists: ConversationListCache;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export const contextPlugin = fp(
+  async (app) => {
+    const { config, db, dialect, secrets, accessTokens, realtime, lists } = app;
+    app.decorate('ctx', { config, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists });
+  },
+  {
+    name: 'context',
+    decorators: { fastify: ['config', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists'],
+  },
+);

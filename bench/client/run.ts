@@ -1,4 +1,4 @@
-// `npm run bench:client`: the chats page's performance budget (issue 13).
+// `npm run bench:client`: the chats page's performance budget (the targets are listed in bench/README.md).
 //   (a) bundle  — initial JavaScript of the chats page, KB gzip, budget 150 KB; livekit-client not in it.
 //   (b) latency — send → painted on the receiver's screen: two real Chromium pages against the real server.
 //   (c) scroll  — a 10,000-message conversation: time to first paint of it, frames per second while scrolling.

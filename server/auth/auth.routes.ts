@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context';
+import fp from 'fastify-plugin';
 import { isUniqueViolation } from '../db/database';
 import { conflict, HttpError, unauthorized } from '../http/errors';
-import { type Authenticate, contractRoute } from '../http/contract-route';
+import { contractRoute } from '../http/contract-route';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle';
@@ -12,77 +11,82 @@ import { issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from './ref
 
 export const EBLID_EXHAUSTED = 'Свободные EBLID закончились: регистрация новых пользователей невозможна';
 
-export function authRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
-  const { db, config } = ctx;
+/** Registration, sign-in, token refresh and sign-out. */
+export const authRoutes = fp(
+  async (app) => {
+    const { ctx } = app;
+    const { db, config } = ctx;
 
-  contractRoute(app, authenticate, 'register', async ({ body }) => {
-    const usernameLower = body.username.toLowerCase();
-    const existing = await db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
-    if (existing) throw conflict('Этот никнейм уже занят');
-    const passwordHash = await hashPassword(body.password);
-    // A concurrent registration may take the same EBLID or username: retry the EBLID, report the name.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const eblid = await pickFreeEblid(db);
-      if (!eblid) throw new HttpError(409, EBLID_EXHAUSTED);
-      const row = {
-        id: randomUUID(),
-        username: body.username,
-        username_lower: usernameLower,
-        display_name: body.displayName,
-        password_hash: passwordHash,
-        email: null,
-        email_lower: null,
-        avatar_url: null,
-        status: 'ONLINE',
-        last_seen_at: null,
-        eblid,
-        bio: null,
-        created_at: new Date().toISOString(),
-      };
-      try {
-        await db.insertInto('users').values(row).execute();
-        return { user: toOwnUser(row) };
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
-        const taken = await db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
-        if (taken) throw conflict('Этот никнейм уже занят');
+    contractRoute(app, 'register', async ({ body }) => {
+      const usernameLower = body.username.toLowerCase();
+      const existing = await db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
+      if (existing) throw conflict('Этот никнейм уже занят');
+      const passwordHash = await hashPassword(body.password);
+      // A concurrent registration may take the same EBLID or username: retry the EBLID, report the name.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const eblid = await pickFreeEblid(db);
+        if (!eblid) throw new HttpError(409, EBLID_EXHAUSTED);
+        const row = {
+          id: randomUUID(),
+          username: body.username,
+          username_lower: usernameLower,
+          display_name: body.displayName,
+          password_hash: passwordHash,
+          email: null,
+          email_lower: null,
+          avatar_url: null,
+          status: 'ONLINE',
+          last_seen_at: null,
+          eblid,
+          bio: null,
+          created_at: new Date().toISOString(),
+        };
+        try {
+          await db.insertInto('users').values(row).execute();
+          return { user: toOwnUser(row) };
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+          const taken = await db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
+          if (taken) throw conflict('Этот никнейм уже занят');
+        }
       }
-    }
-    throw new HttpError(503, 'Не удалось выделить EBLID, попробуйте ещё раз');
-  }, { status: 201 });
+      throw new HttpError(503, 'Не удалось выделить EBLID, попробуйте ещё раз');
+    }, { status: 201 });
 
-  contractRoute(app, authenticate, 'login', async ({ body }) => {
-    const usernameLower = body.username.trim().toLowerCase();
-    const wait = await lockedFor(db, usernameLower);
-    if (wait > 0) throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
-    const user = await db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
-    const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
-    if (!user || !ok) {
-      await recordFailure(db, usernameLower, { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec });
-      throw unauthorized('Неверный никнейм или пароль');
-    }
-    await clearFailures(db, usernameLower);
-    const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec);
-    return {
-      user: toOwnUser(user),
-      accessToken: await ctx.accessTokens.sign(user.id, session.familyId),
-      refreshToken: session.token,
-    };
-  });
-
-  contractRoute(app, authenticate, 'refresh', async ({ body }) => {
-    const r = await rotateRefreshToken(db, body.refreshToken, {
-      ttlSec: config.refreshTokenTtlSec,
-      maxAgeSec: config.refreshTokenMaxAgeSec,
+    contractRoute(app, 'login', async ({ body }) => {
+      const usernameLower = body.username.trim().toLowerCase();
+      const wait = await lockedFor(db, usernameLower);
+      if (wait > 0) throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
+      const user = await db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
+      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
+      if (!user || !ok) {
+        await recordFailure(db, usernameLower, { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec });
+        throw unauthorized('Неверный никнейм или пароль');
+      }
+      await clearFailures(db, usernameLower);
+      const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec);
+      return {
+        user: toOwnUser(user),
+        accessToken: await ctx.accessTokens.sign(user.id, session.familyId),
+        refreshToken: session.token,
+      };
     });
-    if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
-    return { accessToken: await ctx.accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
-  });
 
-  contractRoute(app, authenticate, 'logout', async ({ body }) => {
-    const sessionId = await revokeRefreshToken(db, body.refreshToken);
-    // Every socket of that sign-in goes too, on every server process.
-    if (sessionId) await ctx.sessions.close(sessionId, 'logout');
-    return { ok: true as const };
-  });
-}
+    contractRoute(app, 'refresh', async ({ body }) => {
+      const r = await rotateRefreshToken(db, body.refreshToken, {
+        ttlSec: config.refreshTokenTtlSec,
+        maxAgeSec: config.refreshTokenMaxAgeSec,
+      });
+      if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
+      return { accessToken: await ctx.accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
+    });
+
+    contractRoute(app, 'logout', async ({ body }) => {
+      const sessionId = await revokeRefreshToken(db, body.refreshToken);
+      // Every socket of that sign-in goes too, on every server process.
+      if (sessionId) await ctx.sessions.close(sessionId, 'logout');
+      return { ok: true as const };
+    });
+  },
+  { name: 'auth-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);

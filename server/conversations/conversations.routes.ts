@@ -1,11 +1,10 @@
 // GET/POST /api/conversations and POST /api/conversations/with. Participants must be the caller's
 // accepted friends; a direct conversation exists once per pair (direct_key is unique).
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Conversation } from '../../src/contract/entities';
-import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/database';
-import { type Authenticate, contractRoute, SerializedJson } from '../http/contract-route';
+import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { loadConversation, loadConversationEntries } from './conversation-view';
 import { rememberMembers } from './membership';
@@ -13,103 +12,108 @@ import { rememberMembers } from './membership';
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
 
-export function conversationsRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
-  const { db } = ctx;
+/** Conversation lists and creation. */
+export const conversationsRoutes = fp(
+  async (app) => {
+    const { ctx } = app;
+    const { db } = ctx;
 
-  /** Throws unless every id is an accepted friend of userId. */
-  async function requireFriends(userId: string, others: string[]): Promise<void> {
-    const keys = others.map((o) => pairKey(userId, o));
-    const rows = await db
-      .selectFrom('contacts')
-      .select('pair_key')
-      .where('pair_key', 'in', keys)
-      .where('status', '=', 'ACCEPTED')
-      .execute();
-    if (rows.length !== keys.length) throw forbidden(FRIENDS_ONLY);
-  }
-
-  async function insertConversation(
-    id: string,
-    creator: string,
-    members: string[],
-    fields: { title: string | null; isGroup: boolean; directKey: string | null },
-  ): Promise<void> {
-    const now = new Date().toISOString();
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('conversations')
-        .values({
-          id,
-          title: fields.title,
-          is_group: fields.isGroup ? 1 : 0,
-          direct_key: fields.directKey,
-          created_by: creator,
-          created_at: now,
-        })
+    /** Throws unless every id is an accepted friend of userId. */
+    async function requireFriends(userId: string, others: string[]): Promise<void> {
+      const keys = others.map((o) => pairKey(userId, o));
+      const rows = await db
+        .selectFrom('contacts')
+        .select('pair_key')
+        .where('pair_key', 'in', keys)
+        .where('status', '=', 'ACCEPTED')
         .execute();
-      await trx
-        .insertInto('conversation_members')
-        .values(members.map((user_id) => ({ conversation_id: id, user_id, joined_at: now })))
-        .execute();
-    });
-    rememberMembers(db, id, members);
-    ctx.lists.changed(members);
-  }
-
-  async function announce(userId: string, conversationId: string, members: string[]): Promise<Conversation> {
-    const entry = await loadConversation(ctx, userId, conversationId);
-    // Every member, the creator's other tabs included; clients deduplicate by id.
-    ctx.realtime.toUsers(members, 'conversations:new', { conversation: entry.conversation });
-    return entry.conversation;
-  }
-
-  /** The one direct conversation of the pair; created on first use, also under concurrent calls. */
-  async function directWith(userId: string, otherId: string): Promise<Conversation> {
-    if (otherId === userId) throw badRequest('Нельзя начать беседу с самим собой');
-    const key = pairKey(userId, otherId);
-    const find = () => db.selectFrom('conversations').select('id').where('direct_key', '=', key).executeTakeFirst();
-    const existing = await find();
-    if (existing) return (await loadConversation(ctx, userId, existing.id)).conversation;
-    const other = await db.selectFrom('users').select('id').where('id', '=', otherId).executeTakeFirst();
-    if (!other) throw notFound('Пользователь не найден');
-    await requireFriends(userId, [otherId]);
-    const id = randomUUID();
-    try {
-      await insertConversation(id, userId, [userId, otherId], { title: null, isGroup: false, directKey: key });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      const winner = await find();
-      if (!winner) throw err;
-      return (await loadConversation(ctx, userId, winner.id)).conversation;
+      if (rows.length !== keys.length) throw forbidden(FRIENDS_ONLY);
     }
-    return announce(userId, id, [userId, otherId]);
-  }
 
-  // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
-  // that has not changed.
-  contractRoute(app, authenticate, 'conversations', async ({ userId, serialize }) => {
-    const cached = ctx.lists.read(userId);
-    if (cached !== undefined) return new SerializedJson(cached);
-    const ticket = ctx.lists.begin(userId);
-    const answer = serialize({ conversations: await loadConversationEntries(ctx, userId) });
-    ctx.lists.keep(ticket, answer.json);
-    return answer;
-  });
+    async function insertConversation(
+      id: string,
+      creator: string,
+      members: string[],
+      fields: { title: string | null; isGroup: boolean; directKey: string | null },
+    ): Promise<void> {
+      const now = new Date().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('conversations')
+          .values({
+            id,
+            title: fields.title,
+            is_group: fields.isGroup ? 1 : 0,
+            direct_key: fields.directKey,
+            created_by: creator,
+            created_at: now,
+          })
+          .execute();
+        await trx
+          .insertInto('conversation_members')
+          .values(members.map((user_id) => ({ conversation_id: id, user_id, joined_at: now })))
+          .execute();
+      });
+      rememberMembers(db, id, members);
+      ctx.lists.changed(members);
+    }
 
-  contractRoute(app, authenticate, 'conversationWith', async ({ userId, body }) => ({
-    conversation: await directWith(userId, body.userId),
-  }));
+    async function announce(userId: string, conversationId: string, members: string[]): Promise<Conversation> {
+      const entry = await loadConversation(ctx, userId, conversationId);
+      // Every member, the creator's other tabs included; clients deduplicate by id.
+      ctx.realtime.toUsers(members, 'conversations:new', { conversation: entry.conversation });
+      return entry.conversation;
+    }
 
-  contractRoute(app, authenticate, 'createConversation', async ({ userId, body }) => {
-    const others = [...new Set(body.participantIds)].filter((id) => id !== userId);
-    if (others.length === 0) throw badRequest('Выберите участников');
-    const title = body.title?.trim() || null;
-    // One friend and no group asked for: that is the direct conversation.
-    if (others.length === 1 && !body.isGroup) return { conversation: await directWith(userId, others[0]) };
-    await requireFriends(userId, others);
-    const id = randomUUID();
-    const members = [userId, ...others];
-    await insertConversation(id, userId, members, { title, isGroup: true, directKey: null });
-    return { conversation: await announce(userId, id, members) };
-  });
-}
+    /** The one direct conversation of the pair; created on first use, also under concurrent calls. */
+    async function directWith(userId: string, otherId: string): Promise<Conversation> {
+      if (otherId === userId) throw badRequest('Нельзя начать беседу с самим собой');
+      const key = pairKey(userId, otherId);
+      const find = () => db.selectFrom('conversations').select('id').where('direct_key', '=', key).executeTakeFirst();
+      const existing = await find();
+      if (existing) return (await loadConversation(ctx, userId, existing.id)).conversation;
+      const other = await db.selectFrom('users').select('id').where('id', '=', otherId).executeTakeFirst();
+      if (!other) throw notFound('Пользователь не найден');
+      await requireFriends(userId, [otherId]);
+      const id = randomUUID();
+      try {
+        await insertConversation(id, userId, [userId, otherId], { title: null, isGroup: false, directKey: key });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        const winner = await find();
+        if (!winner) throw err;
+        return (await loadConversation(ctx, userId, winner.id)).conversation;
+      }
+      return announce(userId, id, [userId, otherId]);
+    }
+
+    // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
+    // that has not changed.
+    contractRoute(app, 'conversations', async ({ userId, serialize }) => {
+      const cached = ctx.lists.read(userId);
+      if (cached !== undefined) return new SerializedJson(cached);
+      const ticket = ctx.lists.begin(userId);
+      const answer = serialize({ conversations: await loadConversationEntries(ctx, userId) });
+      ctx.lists.keep(ticket, answer.json);
+      return answer;
+    });
+
+    contractRoute(app, 'conversationWith', async ({ userId, body }) => ({
+      conversation: await directWith(userId, body.userId),
+    }));
+
+    contractRoute(app, 'createConversation', async ({ userId, body }) => {
+      const others = [...new Set(body.participantIds)].filter((id) => id !== userId);
+      if (others.length === 0) throw badRequest('Выберите участников');
+      const title = body.title?.trim() || null;
+      // One friend and no group asked for: that is the direct conversation.
+      if (others.length === 1 && !body.isGroup) return { conversation: await directWith(userId, others[0]) };
+      await requireFriends(userId, others);
+      const id = randomUUID();
+      const members = [userId, ...others];
+      await insertConversation(id, userId, members, { title, isGroup: true, directKey: null });
+      return { conversation: await announce(userId, id, members) };
+    });
+  },
+  { name: 'conversations-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);

@@ -1,5 +1,5 @@
 // Each user's conversation list (GET /api/conversations) kept as the UTF-8 JSON it was sent as, until something in
-// it changes. Clients ask for it every 20 s whether or not anything happened (spec: the list refetches on a
+// it changes. Clients ask for it every 20 s whether or not anything happened (docs/behaviour.md: the list refetches on a
 // timer), and building 50 entries costs about thirty times a bare route, most of it in serialization.
 //
 // Correctness rests on two rules:

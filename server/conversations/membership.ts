@@ -1,11 +1,11 @@
-// Membership checks shared by routes and the gateway. A non-member learns nothing about a conversation:
+// Membership checks shared by routes and socket events. A non-member learns nothing about a conversation:
 // it gets the same 404 as for one that does not exist.
 //
 // Members are fixed when a conversation is created (no route adds or removes one), so a conversation's member
 // list is remembered per database handle after the first read and every send, typing event or call
 // signal checks membership without a query. Every server process can cache independently because the lists
-// never change; a route that ever changes membership must call forgetMembers (and tell the other
-// processes).
+// never change; a route that ever changes membership must drop the conversation from this cache (and tell the
+// other processes).
 import type { Database } from '../db/database';
 import { notFound } from '../http/errors';
 
@@ -36,10 +36,6 @@ function remember(cache: Map<string, readonly string[]>, conversationId: string,
  */
 export function rememberMembers(db: Database, conversationId: string, userIds: readonly string[]): void {
   remember(cacheOf(db), conversationId, [...new Set(userIds)].sort());
-}
-
-export function forgetMembers(db: Database, conversationId: string): void {
-  cacheOf(db).delete(conversationId);
 }
 
 /** Members of each conversation in joining order (then by id); conversations that do not exist are left out. */
@@ -101,4 +97,9 @@ export async function membersFor(db: Database, conversationId: string, userId: s
   const ids = await memberIds(db, conversationId);
   if (!ids.includes(userId)) throw notFound(CONVERSATION_NOT_FOUND);
   return ids;
+}
+
+/** The other members, after checking that `userId` is one of them. */
+export async function otherMembers(db: Database, conversationId: string, userId: string): Promise<string[]> {
+  return (await membersFor(db, conversationId, userId)).filter((id) => id !== userId);
 }

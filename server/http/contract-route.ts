@@ -92,15 +92,16 @@ class Input {
   }
 }
 
+/** Registers the contract's route `name` on `app`; an authenticated route uses the `authenticate` decoration. */
 export function contractRoute<K extends RouteName>(
   app: FastifyInstance,
-  authenticate: Authenticate,
   name: K,
   handler: (input: RouteInput<K>) => Promise<Response<K> | SerializedJson>,
   options: { config?: Record<string, unknown>; status?: number; preHandler?: PreHandler } = {},
 ): void {
   const def = api[name] as Api[RouteName];
   const status = options.status ?? 200;
+  const authenticate = def.auth ? app.authenticate : null;
   const opts: RouteShorthandOptions = {
     config: options.config,
     preHandler: options.preHandler,
@@ -110,7 +111,7 @@ export function contractRoute<K extends RouteName>(
     ...opts,
     method: def.method,
     url: `/api${def.path}`,
-    onRequest: def.auth
+    onRequest: authenticate
       ? async (req) => {
           req.userId = await authenticate(req);
         }

@@ -8,7 +8,7 @@
 // Development runs the page through Vite (with the Stately inspector), not through this server, so this
 // policy only ever covers production builds. Uploads set their own, stricter policy (uploads.routes.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { Config } from '../config';
 import { livekitUrl } from '../livekit/token.routes';
@@ -70,53 +70,58 @@ function headersSetBy(middleware: (req: IncomingMessage, res: ServerResponse, ne
   return [...set.values()];
 }
 
-export function securityHeaders(app: FastifyInstance, config: Config): void {
-  const apply = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'blob:', 'data:'],
-        mediaSrc: ["'self'", 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        workerSrc: ["'self'", 'blob:'],
-        manifestSrc: ["'self'"],
-        connectSrc: ["'self'", (req) => connectSources(config, req as IncomingMessage)],
+/** Not encapsulated: its hook covers every response, 404s and the other plugins' routes included. */
+export const securityHeaders = fp(
+  async (app) => {
+    const { config } = app;
+    const apply = helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'blob:', 'data:'],
+          mediaSrc: ["'self'", 'blob:'],
+          fontSrc: ["'self'", 'data:'],
+          workerSrc: ["'self'", 'blob:'],
+          manifestSrc: ["'self'"],
+          connectSrc: ["'self'", (req) => connectSources(config, req as IncomingMessage)],
+        },
       },
-    },
-    // HSTS belongs to the TLS proxy in front (the app itself speaks plain http, also on LANs).
-    strictTransportSecurity: false,
-    xFrameOptions: { action: 'deny' },
-  });
-  // Only connect-src varies, and only with the host and scheme the browser used: helmet's headers are
-  // computed once per such address and replayed (a few addresses per deployment; the map is bounded).
-  const byAddress = new Map<string, HeaderList>();
-  const headersFor = (req: IncomingMessage): HeaderList => {
-    const key = `${req.headers.host}|${req.headers['x-forwarded-host']}|${req.headers['x-forwarded-proto']}`;
-    let headers = byAddress.get(key);
-    if (!headers) {
-      headers = headersSetBy(apply, req);
-      if (byAddress.size >= 100) byAddress.clear();
-      byAddress.set(key, headers);
-    }
-    return headers;
-  };
-  app.addHook('onRequest', (req, reply, done) => {
-    let headers: HeaderList;
-    try {
-      headers = headersFor(req.raw);
-    } catch (err) {
-      done(err as Error);
-      return;
-    }
-    const res = reply.raw;
-    for (const [name, value] of headers) res.setHeader(name, value);
-    done();
-  });
-}
+      // HSTS belongs to the TLS proxy in front (the app itself speaks plain http, also on LANs).
+      strictTransportSecurity: false,
+      xFrameOptions: { action: 'deny' },
+    });
+    // Only connect-src varies, and only with the host and scheme the browser used: helmet's headers are
+    // computed once per such address and replayed (a few addresses per deployment; the map is bounded).
+    const byAddress = new Map<string, HeaderList>();
+    const headersFor = (req: IncomingMessage): HeaderList => {
+      const key = `${req.headers.host}|${req.headers['x-forwarded-host']}|${req.headers['x-forwarded-proto']}`;
+      let headers = byAddress.get(key);
+      if (!headers) {
+        headers = headersSetBy(apply, req);
+        if (byAddress.size >= 100) byAddress.clear();
+        byAddress.set(key, headers);
+      }
+      return headers;
+    };
+    app.addHook('onRequest', (req, reply, done) => {
+      let headers: HeaderList;
+      try {
+        headers = headersFor(req.raw);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      const res = reply.raw;
+      for (const [name, value] of headers) res.setHeader(name, value);
+      done();
+    });
+  },
+  { name: 'security-headers', decorators: { fastify: ['config'] }, dependencies: ['base'] },
+);

@@ -1,12 +1,11 @@
 // POST /api/livekit/token: a LiveKit access token for a room. `conv-<id>` rooms are conversation calls
 // (members only); any other name is an open room (the /calls page) for any signed-in user. The identity
 // is always the server's user id.
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { AccessToken } from 'livekit-server-sdk';
 import type { Config } from '../config';
-import type { AppContext } from '../context';
 import { isMember } from '../conversations/membership';
-import { type Authenticate, contractRoute } from '../http/contract-route';
+import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 
 const CONVERSATION_ROOM = /^conv-(.+)$/;
@@ -30,25 +29,30 @@ export function livekitUrl(config: Config, req: { hostname: string; protocol: st
   return `${scheme}://${host}:${config.sfu.port}`;
 }
 
-export function livekitRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
-  contractRoute(app, authenticate, 'livekitToken', async ({ userId, body, req }) => {
-    const room = body.room.trim();
-    const conversationId = CONVERSATION_ROOM.exec(room)?.[1];
-    if (conversationId && !(await isMember(ctx.db, conversationId, userId))) {
-      throw forbidden('Звонок доступен только участникам беседы');
-    }
-    const user = await ctx.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
-    if (!user) throw notFound('Пользователь не найден');
-    // The client's metadata is kept, but userId in it is always the real one.
-    const metadata = JSON.stringify({ ...(body.participantMetadata ?? {}), userId });
-    if (metadata.length > METADATA_MAX) throw badRequest(`participantMetadata — не больше ${METADATA_MAX} байт`);
-    const token = new AccessToken(ctx.secrets.livekitApiKey, ctx.secrets.livekitApiSecret, {
-      identity: userId,
-      name: body.participantName?.trim() || user.display_name,
-      metadata,
-      ttl: LIVEKIT_TOKEN_TTL_SEC,
+/** The LiveKit token route. */
+export const livekitRoutes = fp(
+  async (app) => {
+    const { ctx } = app;
+    contractRoute(app, 'livekitToken', async ({ userId, body, req }) => {
+      const room = body.room.trim();
+      const conversationId = CONVERSATION_ROOM.exec(room)?.[1];
+      if (conversationId && !(await isMember(ctx.db, conversationId, userId))) {
+        throw forbidden('Звонок доступен только участникам беседы');
+      }
+      const user = await ctx.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
+      if (!user) throw notFound('Пользователь не найден');
+      // The client's metadata is kept, but userId in it is always the real one.
+      const metadata = JSON.stringify({ ...(body.participantMetadata ?? {}), userId });
+      if (metadata.length > METADATA_MAX) throw badRequest(`participantMetadata — не больше ${METADATA_MAX} байт`);
+      const token = new AccessToken(ctx.secrets.livekitApiKey, ctx.secrets.livekitApiSecret, {
+        identity: userId,
+        name: body.participantName?.trim() || user.display_name,
+        metadata,
+        ttl: LIVEKIT_TOKEN_TTL_SEC,
+      });
+      token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+      return { token: await token.toJwt(), url: livekitUrl(ctx.config, req) };
     });
-    token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-    return { token: await token.toJwt(), url: livekitUrl(ctx.config, req) };
-  });
-}
+  },
+  { name: 'livekit-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);

@@ -1,12 +1,11 @@
 // Message history, sending and deleting. A message is committed before the answer and before any event.
 import { newMessageId } from './message-id';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import type { Message } from '../../src/contract/entities';
-import type { AppContext } from '../context';
 import type { SendBody } from '../../src/contract/api';
 import { membersFor, requireMember } from '../conversations/membership';
-import { type Authenticate, contractRoute } from '../http/contract-route';
+import { contractRoute } from '../http/contract-route';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { createMessageWriter } from './message-writer';
 import { freshMessage, toMessages } from './message-view';
@@ -24,169 +23,174 @@ function uploadPath(url: string): string {
   }
 }
 
-export function messagesRoutes(app: FastifyInstance, ctx: AppContext, authenticate: Authenticate): void {
-  const { db } = ctx;
+/** History, sending and deleting. */
+export const messagesRoutes = fp(
+  async (app) => {
+    const { ctx } = app;
+    const { db } = ctx;
 
-  const visibleMessage = (id: string) =>
-    db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const visibleMessage = (id: string) =>
+      db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 
-  contractRoute(app, authenticate, 'messages', async ({ userId, params, query }) => {
-    await requireMember(db, params.id, userId);
-    let q = db
-      .selectFrom('messages')
-      .selectAll()
-      .where('conversation_id', '=', params.id)
-      .where('deleted_at', 'is', null)
-      .orderBy('seq', 'desc')
-      .limit(query.limit + 1);
-    if (query.before) {
-      const cursor = await db
+    contractRoute(app, 'messages', async ({ userId, params, query }) => {
+      await requireMember(db, params.id, userId);
+      let q = db
         .selectFrom('messages')
-        .select('seq')
-        .where('id', '=', query.before)
+        .selectAll()
         .where('conversation_id', '=', params.id)
-        .executeTakeFirst();
-      if (!cursor) throw badRequest('before: сообщение не найдено в этой беседе');
-      q = q.where('seq', '<', cursor.seq);
-    }
-    const rows = await q.execute();
-    const hasMore = rows.length > query.limit;
-    const page = rows.slice(0, query.limit).reverse();
-    return { messages: await toMessages(db, page), hasMore };
-  });
-
-  const writer = createMessageWriter(db);
-
-  /** The sender's message with this clientMessageId, if any. */
-  async function firstWithClientId(userId: string, clientMessageId: string): Promise<Message | undefined> {
-    const row = await db
-      .selectFrom('messages')
-      .selectAll()
-      .where('sender_id', '=', userId)
-      .where('client_message_id', '=', clientMessageId)
-      .executeTakeFirst();
-    return row ? (await toMessages(db, [row]))[0] : undefined;
-  }
-
-  /**
-   * A repeated clientMessageId: the same message again (a retry) is answered with the first one; anything
-   * else under that id is refused with 409, as payment APIs do, so a client bug cannot silently lose a text.
-   */
-  function answerRetry(first: Message, body: SendInput, content: string, paths: string[]): { message: Message } {
-    if (first.conversationId !== body.conversationId) throw conflict('clientMessageId уже использован для другой беседы');
-    const same =
-      first.type === body.type &&
-      first.content === content &&
-      (first.replyTo?.id ?? null) === (body.replyToId ?? null) &&
-      first.attachments.length === paths.length &&
-      first.attachments.every((a, i) => uploadPath(a.url) === paths[i]);
-    if (!same) throw conflict('clientMessageId уже использован для другого сообщения');
-    return { message: first };
-  }
-
-  /** Checks a send against the database: the quoted message, the attached uploads. */
-  async function resolveReferences(userId: string, body: SendInput, paths: string[]) {
-    const attachments = body.attachments ?? [];
-    let replyTo: { id: string; content: string } | null = null;
-    if (body.replyToId) {
-      const original = await visibleMessage(body.replyToId);
-      if (!original || original.conversation_id !== body.conversationId) {
-        throw badRequest('Ответить можно только на сообщение из этой беседы');
+        .where('deleted_at', 'is', null)
+        .orderBy('seq', 'desc')
+        .limit(query.limit + 1);
+      if (query.before) {
+        const cursor = await db
+          .selectFrom('messages')
+          .select('seq')
+          .where('id', '=', query.before)
+          .where('conversation_id', '=', params.id)
+          .executeTakeFirst();
+        if (!cursor) throw badRequest('before: сообщение не найдено в этой беседе');
+        q = q.where('seq', '<', cursor.seq);
       }
-      replyTo = { id: original.id, content: original.content };
-    }
-    const uploads = paths.length
-      ? await db
-          .selectFrom('uploads')
-          .select(['id', 'url', 'kind', 'original_name', 'size', 'width', 'height'])
-          .where('url', 'in', paths)
-          .where('owner_id', '=', userId)
-          .execute()
-      : [];
-    const uploadByUrl = new Map(uploads.map((u) => [u.url, u]));
-    const ordered = paths.map((p, i) => {
-      const u = uploadByUrl.get(p);
-      if (!u) throw badRequest('Вложение должно быть вашим загруженным файлом');
-      if (attachments[i]?.type === 'IMAGE' && u.kind !== 'IMAGE') throw badRequest('Вложение не является изображением');
-      return u;
+      const rows = await q.execute();
+      const hasMore = rows.length > query.limit;
+      const page = rows.slice(0, query.limit).reverse();
+      return { messages: await toMessages(db, page), hasMore };
     });
-    if (body.type === 'IMAGE' && uploads.some((u) => u.kind !== 'IMAGE')) {
-      throw badRequest('Сообщение типа IMAGE может содержать только изображения');
-    }
-    return { replyTo, uploads: ordered };
-  }
 
-  // The common send is one membership lookup in memory and one INSERT in a shared transaction: the
-  // idempotency check is the unique index, and the answer is built from what was written.
-  contractRoute(app, authenticate, 'send', async ({ userId, body }) => {
-    const members = await membersFor(db, body.conversationId, userId);
-    const content = body.content.trim();
-    const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
-    const retry = async () => {
-      const first = body.clientMessageId ? await firstWithClientId(userId, body.clientMessageId) : undefined;
-      return first && answerRetry(first, body, content, paths);
-    };
+    const writer = createMessageWriter(db);
 
-    let refs: Awaited<ReturnType<typeof resolveReferences>>;
-    try {
-      if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
-      if (body.type === 'TEXT' && paths.length) throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
-      if (body.type !== 'TEXT' && paths.length === 0) throw badRequest('Прикрепите хотя бы один файл');
-      refs = await resolveReferences(userId, body, paths);
-    } catch (err) {
-      // A retry is answered with the first message even if, say, the quoted message was deleted since.
-      const answer = await retry();
-      if (answer) return answer;
-      throw err;
+    /** The sender's message with this clientMessageId, if any. */
+    async function firstWithClientId(userId: string, clientMessageId: string): Promise<Message | undefined> {
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('sender_id', '=', userId)
+        .where('client_message_id', '=', clientMessageId)
+        .executeTakeFirst();
+      return row ? (await toMessages(db, [row]))[0] : undefined;
     }
 
-    const row = {
-      id: newMessageId(),
-      conversation_id: body.conversationId,
-      sender_id: userId,
-      type: body.type,
-      content,
-      reply_to_id: body.replyToId ?? null,
-      client_message_id: body.clientMessageId ?? null,
-      created_at: new Date().toISOString(),
-      deleted_at: null,
-    };
-    const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id) });
-    if (outcome === 'duplicate') {
-      const answer = await retry();
-      if (!answer) throw new Error('clientMessageId conflict without a stored message');
-      return answer;
+    /**
+     * A repeated clientMessageId: the same message again (a retry) is answered with the first one; anything
+     * else under that id is refused with 409, as payment APIs do, so a client bug cannot silently lose a text.
+     */
+    function answerRetry(first: Message, body: SendInput, content: string, paths: string[]): { message: Message } {
+      if (first.conversationId !== body.conversationId) throw conflict('clientMessageId уже использован для другой беседы');
+      const same =
+        first.type === body.type &&
+        first.content === content &&
+        (first.replyTo?.id ?? null) === (body.replyToId ?? null) &&
+        first.attachments.length === paths.length &&
+        first.attachments.every((a, i) => uploadPath(a.url) === paths[i]);
+      if (!same) throw conflict('clientMessageId уже использован для другого сообщения');
+      return { message: first };
     }
-    const message = freshMessage(row, refs.replyTo, refs.uploads);
-    publishNew(message, members);
-    return { message };
-  });
 
-  /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
-  function publishNew(message: Message, members: readonly string[]): void {
-    ctx.lists.changed(members);
-    ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
-    const others = members.filter((m) => m !== message.senderId);
-    ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
-  }
+    /** Checks a send against the database: the quoted message, the attached uploads. */
+    async function resolveReferences(userId: string, body: SendInput, paths: string[]) {
+      const attachments = body.attachments ?? [];
+      let replyTo: { id: string; content: string } | null = null;
+      if (body.replyToId) {
+        const original = await visibleMessage(body.replyToId);
+        if (!original || original.conversation_id !== body.conversationId) {
+          throw badRequest('Ответить можно только на сообщение из этой беседы');
+        }
+        replyTo = { id: original.id, content: original.content };
+      }
+      const uploads = paths.length
+        ? await db
+            .selectFrom('uploads')
+            .select(['id', 'url', 'kind', 'original_name', 'size', 'width', 'height'])
+            .where('url', 'in', paths)
+            .where('owner_id', '=', userId)
+            .execute()
+        : [];
+      const uploadByUrl = new Map(uploads.map((u) => [u.url, u]));
+      const ordered = paths.map((p, i) => {
+        const u = uploadByUrl.get(p);
+        if (!u) throw badRequest('Вложение должно быть вашим загруженным файлом');
+        if (attachments[i]?.type === 'IMAGE' && u.kind !== 'IMAGE') throw badRequest('Вложение не является изображением');
+        return u;
+      });
+      if (body.type === 'IMAGE' && uploads.some((u) => u.kind !== 'IMAGE')) {
+        throw badRequest('Сообщение типа IMAGE может содержать только изображения');
+      }
+      return { replyTo, uploads: ordered };
+    }
 
-  contractRoute(app, authenticate, 'deleteMessage', async ({ userId, body }) => {
-    const row = await visibleMessage(body.messageId);
-    if (!row) throw notFound(MESSAGE_NOT_FOUND);
-    const members = await membersFor(db, row.conversation_id, userId).catch(() => {
-      throw notFound(MESSAGE_NOT_FOUND);
+    // The common send is one membership lookup in memory and one INSERT in a shared transaction: the
+    // idempotency check is the unique index, and the answer is built from what was written.
+    contractRoute(app, 'send', async ({ userId, body }) => {
+      const members = await membersFor(db, body.conversationId, userId);
+      const content = body.content.trim();
+      const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
+      const retry = async () => {
+        const first = body.clientMessageId ? await firstWithClientId(userId, body.clientMessageId) : undefined;
+        return first && answerRetry(first, body, content, paths);
+      };
+
+      let refs: Awaited<ReturnType<typeof resolveReferences>>;
+      try {
+        if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
+        if (body.type === 'TEXT' && paths.length) throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
+        if (body.type !== 'TEXT' && paths.length === 0) throw badRequest('Прикрепите хотя бы один файл');
+        refs = await resolveReferences(userId, body, paths);
+      } catch (err) {
+        // A retry is answered with the first message even if, say, the quoted message was deleted since.
+        const answer = await retry();
+        if (answer) return answer;
+        throw err;
+      }
+
+      const row = {
+        id: newMessageId(),
+        conversation_id: body.conversationId,
+        sender_id: userId,
+        type: body.type,
+        content,
+        reply_to_id: body.replyToId ?? null,
+        client_message_id: body.clientMessageId ?? null,
+        created_at: new Date().toISOString(),
+        deleted_at: null,
+      };
+      const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id) });
+      if (outcome === 'duplicate') {
+        const answer = await retry();
+        if (!answer) throw new Error('clientMessageId conflict without a stored message');
+        return answer;
+      }
+      const message = freshMessage(row, refs.replyTo, refs.uploads);
+      publishNew(message, members);
+      return { message };
     });
-    if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
-    const { numUpdatedRows } = await db
-      .updateTable('messages')
-      .set({ deleted_at: new Date().toISOString() })
-      .where('id', '=', row.id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    // Receipts exist only for visible messages (the unread count relies on it); a deleted one is read by no one.
-    if (numUpdatedRows > 0n) await db.deleteFrom('receipts').where('message_id', '=', row.id).execute();
-    ctx.lists.changed(members);
-    ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
-    return { ok: true as const };
-  });
-}
+
+    /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
+    function publishNew(message: Message, members: readonly string[]): void {
+      ctx.lists.changed(members);
+      ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
+      const others = members.filter((m) => m !== message.senderId);
+      ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
+    }
+
+    contractRoute(app, 'deleteMessage', async ({ userId, body }) => {
+      const row = await visibleMessage(body.messageId);
+      if (!row) throw notFound(MESSAGE_NOT_FOUND);
+      const members = await membersFor(db, row.conversation_id, userId).catch(() => {
+        throw notFound(MESSAGE_NOT_FOUND);
+      });
+      if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
+      const { numUpdatedRows } = await db
+        .updateTable('messages')
+        .set({ deleted_at: new Date().toISOString() })
+        .where('id', '=', row.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      // Receipts exist only for visible messages (the unread count relies on it); a deleted one is read by no one.
+      if (numUpdatedRows > 0n) await db.deleteFrom('receipts').where('message_id', '=', row.id).execute();
+      ctx.lists.changed(members);
+      ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
+      return { ok: true as const };
+    });
+  },
+  { name: 'messages-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);

@@ -1,48 +1,79 @@
-// The socket.io gateway on the server's own HTTP server: websocket transport only, frames up to 64 KB,
-// the access token checked in the handshake, one room per user and one per joined conversation.
-// With REDIS_URL set, events reach sockets on every server process through the Redis adapter.
+// The socket.io gateway on the server's own HTTP server: websocket transport only, frames up to 64 KB, signed-in
+// users only (handshake.ts), one room per user, presence from socket counts (presence.ts). Features add their
+// client events through `onClientEvent` (conversations/conversation-rooms.ts, calls/call-relay.ts) while the
+// server is being built. With REDIS_URL set, events reach sockets on every server process through the Redis
+// adapter. realtime.plugin.ts creates it and closes it with the server.
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import type { ServerEvent, ServerEventName } from '../../src/contract/events';
+import type { ClientEvent, ClientEventName, ServerEvent, ServerEventName } from '../../src/contract/events';
 import { LIMITS } from '../../src/contract/limits';
-import type { AccessClaims } from '../auth/access-tokens';
-import { isSessionActive } from '../auth/refresh-tokens';
 import type { Config } from '../config';
-import type { AppContext } from '../context';
-import { membersFor, requireMember } from '../conversations/membership';
-import { HttpError, notFound } from '../http/errors';
 import { onClientEvent, refuseUnknownEvents } from './client-events';
+import { claimsOf, type HandshakeDeps, renewSession, requireSignIn } from './handshake';
 import { conversationRoom, type RealtimeHub, userRoom } from './hub';
 import { originAllowed } from './origin';
+import { createPeerChannel, type PeerChannel } from './peers';
 import { createPresence } from './presence';
 import { createSocketSessions, type SessionSockets } from './socket-sessions';
 
-/** Notices between the server processes of one deployment (over Redis, beside the socket adapter). */
-export interface PeerChannel {
-  emit(event: string, ...args: unknown[]): void;
-  on(event: string, handler: (...args: unknown[]) => void): void;
-  /** After the subscription was re-established: notices sent meanwhile may be lost. */
-  onResubscribed(handler: () => void): void;
+/** One connected socket, as a feature's client-event handler sees it. */
+export interface SocketClient {
+  readonly userId: string;
+  join(room: string): Promise<void> | void;
+  leave(room: string): Promise<void> | void;
+  /** The user's other sockets (other tabs), on every server process. */
+  toOwnOtherSockets<K extends ServerEventName>(event: K, payload: ServerEvent<K>): void;
+}
+
+/** Throws an HttpError to refuse the event: its message becomes the acknowledgement {ok:false, message}. */
+export type ClientEventHandler<K extends ClientEventName> = (data: ClientEvent<K>, client: SocketClient) => Promise<void> | void;
+
+export interface Realtime extends RealtimeHub {
+  /** Closes a sign-in's sockets (logout). */
+  sessions: SessionSockets;
+  /** Null on a single process. */
+  peers: PeerChannel | null;
+  /** Handles a client event on every socket; registered while the server is being built, before it listens. */
+  onClientEvent<K extends ClientEventName>(name: K, handler: ClientEventHandler<K>): void;
+  /** Called when what users see of others' presence changed (null: anyone's may have). */
+  onPresenceChanged(handler: (userIds: readonly string[] | null) => void): void;
 }
 
 export interface Gateway {
-  io: Server;
-  /** Null on a single process. */
-  peers: PeerChannel | null;
-  hub: RealtimeHub;
-  /** Closes a sign-in's sockets (logout). */
-  sessions: SessionSockets;
-  /** Starts accepting sockets; called once the context (database, tokens) exists. */
-  start(ctx: AppContext): void;
+  realtime: Realtime;
+  /** The server is ready: ask the other processes which users they hold. */
+  started(): void;
+  /** Before the HTTP server closes: an open websocket would keep it open. */
+  stop(): void;
+  /** Lets presence writes finish and closes Redis (before the database goes). */
   close(): Promise<void>;
 }
 
-const idOf = (ref: string | { conversationId: string }) => (typeof ref === 'string' ? ref : ref.conversationId);
+class Client implements SocketClient {
+  constructor(
+    private readonly socket: Socket,
+    readonly userId: string,
+  ) {}
 
-export function createGateway(httpServer: http.Server, config: Config): Gateway {
+  join(room: string) {
+    return this.socket.join(room);
+  }
+
+  leave(room: string) {
+    return this.socket.leave(room);
+  }
+
+  toOwnOtherSockets<K extends ServerEventName>(event: K, payload: ServerEvent<K>): void {
+    this.socket.to(userRoom(this.userId)).emit(event, payload);
+  }
+}
+
+type AnyHandler = (data: unknown, client: SocketClient) => Promise<void> | void;
+
+export function createGateway(httpServer: http.Server, config: Config, deps: HandshakeDeps): Gateway {
   const io = new Server(httpServer, {
     transports: ['websocket'],
     maxHttpBufferSize: LIMITS.socketFrameMaxBytes,
@@ -62,9 +93,19 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     io.adapter(createAdapter(redis, redisSub));
   }
 
-  let ctx: AppContext | null = null;
+  const emitTo = <K extends ServerEventName>(rooms: string[], event: K, payload: ServerEvent<K>) => {
+    if (rooms.length) io.to(rooms).emit(event, payload);
+  };
+  const toUsers: RealtimeHub['toUsers'] = (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload);
+
+  const presenceListeners: ((userIds: readonly string[] | null) => void)[] = [];
   const lifetimes = createSocketSessions(io);
-  const presence = createPresence(() => ctx as AppContext, {
+  const presence = createPresence({
+    db: deps.db,
+    toUsers,
+    changed: (userIds) => {
+      for (const listener of presenceListeners) listener(userIds);
+    },
     publish: redis ? (userId, online) => io.serverSideEmit('presence', serverId, userId, online) : undefined,
     log: logError('presence update failed'),
   });
@@ -76,162 +117,62 @@ export function createGateway(httpServer: http.Server, config: Config): Gateway 
     io.on('presence:bye', (from: string) => presence.replaceRemote(from, []));
   }
 
-  const emitTo = <K extends ServerEventName>(rooms: string[], event: K, payload: ServerEvent<K>) => {
-    if (rooms.length) io.to(rooms).emit(event, payload);
-  };
-  const hub: RealtimeHub = {
-    toUser: (userId, event, payload) => emitTo([userRoom(userId)], event, payload),
-    toUsers: (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload),
-    toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
-    toUsersOutside: (userIds, conversationId, event, payload) => {
-      if (userIds.length) io.to([...new Set(userIds)].map(userRoom)).except(conversationRoom(conversationId)).emit(event, payload);
-    },
-    isOnline: (userId) => presence.isOnline(userId),
-  };
+  const handlers: { name: ClientEventName; handler: AnyHandler }[] = [];
+  let listening = false;
+  const log = logError('socket handler failed');
 
-  function handleSocket(app: AppContext, socket: Socket): void {
-    const claims = socket.data.claims as AccessClaims;
+  io.use(requireSignIn(deps, logError('socket handshake failed')));
+  io.on('connection', (socket) => {
+    const claims = claimsOf(socket);
     const userId = claims.userId;
-    const log = logError('socket handler failed');
     void socket.join(userRoom(userId));
     lifetimes.attach(socket, claims);
     presence.connected(userId);
     socket.on('disconnect', () => presence.disconnected(userId));
     refuseUnknownEvents(socket);
     lifetimes.capUser(userId).catch(logError('socket limit check failed'));
+    onClientEvent(socket, 'session:renew', ({ token }) => renewSession(deps, token, (fresh) => lifetimes.renew(socket, fresh)), log);
+    const client = new Client(socket, userId);
+    for (const { name, handler } of handlers) onClientEvent(socket, name, (data) => handler(data, client), log);
+  });
 
-    onClientEvent(
-      socket,
-      'session:renew',
-      async ({ token }) => {
-        const fresh = await app.accessTokens.claims(token);
-        const ok = fresh && (await isSessionActive(app.db, fresh.sessionId)) && lifetimes.renew(socket, fresh);
-        if (!ok) throw new HttpError(401, 'Токен недействителен или выдан другому пользователю');
-      },
-      log,
-    );
-
-    const others = async (conversationId: string) =>
-      (await membersFor(app.db, conversationId, userId)).filter((id) => id !== userId);
-    const me = async () => {
-      const u = await app.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
-      if (!u) throw notFound('Пользователь не найден');
-      return { id: u.id, name: u.display_name };
-    };
-
-    onClientEvent(
-      socket,
-      'conversation:join',
-      async (ref) => {
-        await requireMember(app.db, idOf(ref), userId);
-        await socket.join(conversationRoom(idOf(ref)));
-      },
-      log,
-    );
-    onClientEvent(socket, 'conversation:leave', (ref) => socket.leave(conversationRoom(idOf(ref))), log);
-    onClientEvent(
-      socket,
-      'conversation:typing',
-      async ({ conversationId, typing }) => {
-        // To members' user rooms, so a member sees it whether or not the conversation is joined.
-        hub.toUsers(await others(conversationId), 'conversation:typing', { conversationId, userId, typing });
-      },
-      log,
-    );
-
-    onClientEvent(
-      socket,
-      'call:invite',
-      async ({ conversationId, video }) => {
-        const to = await others(conversationId);
-        // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come.
-        if (!to.some((id) => hub.isOnline(id))) {
-          throw new HttpError(409, to.length > 1 ? 'Никого из участников беседы нет в сети' : 'Собеседник не в сети');
-        }
-        hub.toUsers(to, 'call:incoming', { conversationId, from: await me(), video });
-      },
-      log,
-    );
-    onClientEvent(
-      socket,
-      'call:accept',
-      async ({ conversationId, video }) => {
-        const to = await others(conversationId);
-        const payload = { conversationId, from: await me(), video };
-        hub.toUsers(to, 'call:accepted', payload);
-        // The user's other tabs stop ringing (everything else in call:* goes to the other members only).
-        socket.to(userRoom(userId)).emit('call:accepted', payload);
-      },
-      log,
-    );
-    onClientEvent(
-      socket,
-      'call:decline',
-      async ({ conversationId }) => {
-        const to = await others(conversationId);
-        const payload = { conversationId, from: await me() };
-        hub.toUsers(to, 'call:declined', payload);
-        socket.to(userRoom(userId)).emit('call:declined', payload);
-      },
-      log,
-    );
-    onClientEvent(
-      socket,
-      'call:end',
-      async ({ conversationId }) => {
-        const to = await others(conversationId);
-        hub.toUsers(to, 'call:ended', { conversationId, from: await me() });
-      },
-      log,
-    );
-  }
-
-  const peers: PeerChannel | null =
-    redis && redisSub
-      ? {
-          emit: (event, ...args) => io.serverSideEmit(event, ...args),
-          on: (event, handler) => io.on(event, handler),
-          onResubscribed: (handler) => {
-            let first = true;
-            redisSub.on('ready', () => {
-              if (!first) handler();
-              first = false;
-            });
-          },
-        }
-      : null;
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    if (redis) io.serverSideEmit('presence:bye', serverId);
+    io.disconnectSockets(true);
+    // Not io.close(): it would close the HTTP server that Fastify closes itself.
+    io.engine.close();
+  };
 
   return {
-    io,
-    peers,
-    hub,
-    sessions: lifetimes.sessions,
-    start(app) {
-      ctx = app;
-      if (redis) io.serverSideEmit('presence:sync', serverId);
-      io.use(async (socket, next) => {
-        const auth = socket.handshake.auth as { token?: unknown } | undefined;
-        const query = socket.handshake.query?.token;
-        const token = typeof auth?.token === 'string' ? auth.token : typeof query === 'string' ? query : null;
-        try {
-          const claims = await app.accessTokens.claims(token);
-          // A token outlives its sign-in by up to its TTL: a signed-out session opens no new socket.
-          if (!claims || !(await isSessionActive(app.db, claims.sessionId))) return next(new Error('Требуется вход'));
-          socket.data.claims = claims;
-          socket.data.userId = claims.userId;
-          next();
-        } catch (err) {
-          logError('socket handshake failed')(err);
-          next(new Error('Внутренняя ошибка сервера'));
-        }
-      });
-      io.on('connection', (socket) => handleSocket(app, socket));
+    realtime: {
+      toUser: (userId, event, payload) => emitTo([userRoom(userId)], event, payload),
+      toUsers,
+      toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
+      toUsersOutside: (userIds, conversationId, event, payload) => {
+        if (userIds.length) io.to([...new Set(userIds)].map(userRoom)).except(conversationRoom(conversationId)).emit(event, payload);
+      },
+      isOnline: (userId) => presence.isOnline(userId),
+      sessions: lifetimes.sessions,
+      peers: redis && redisSub ? createPeerChannel(io, redisSub) : null,
+      onClientEvent(name, handler) {
+        // A socket gets its handlers when it connects: one added later would be missing on open sockets.
+        if (listening) throw new Error(`client event ${name} registered after the server started`);
+        handlers.push({ name, handler: handler as AnyHandler });
+      },
+      onPresenceChanged(listener) {
+        presenceListeners.push(listener);
+      },
     },
+    started() {
+      listening = true;
+      if (redis) io.serverSideEmit('presence:sync', serverId);
+    },
+    stop,
     async close() {
-      if (redis) io.serverSideEmit('presence:bye', serverId);
-      io.disconnectSockets(true);
-      // Not io.close(): it would close the HTTP server that Fastify closes itself.
-      io.engine.close();
+      stop();
       // Closing sockets starts presence writes and broadcasts: let them finish before Redis and the DB go.
       await presence.settle();
       if (redis && redisSub) {

@@ -1,5 +1,5 @@
-// What domain code uses to tell connected users about changes. The socket.io gateway implements it;
-// routes depend only on this interface.
+// What domain code uses to tell connected users about changes. The socket.io gateway (gateway.ts) implements
+// it; routes depend only on this interface.
 import type { ServerEvent, ServerEventName } from '../../src/contract/events';
 
 export interface RealtimeHub {
@@ -20,15 +20,6 @@ export interface RealtimeHub {
   /** Whether the user has at least one connected socket (across all server processes). */
   isOnline(userId: string): boolean;
 }
-
-/** Used until the gateway attaches (and in code paths that run without one). */
-export const silentHub: RealtimeHub = {
-  toUser: () => {},
-  toUsers: () => {},
-  toConversation: () => {},
-  toUsersOutside: () => {},
-  isOnline: () => false,
-};
 
 export const userRoom = (userId: string) => `user:${userId}`;
 export const conversationRoom = (conversationId: string) => `conv:${conversationId}`;

@@ -3,8 +3,9 @@
 // one user. Work for one user runs in order, so a quick reconnect never ends as OFFLINE.
 // With several server processes (Redis adapter) each process counts its own sockets and tells the others
 // which users it holds; a user is online while any process holds one of their sockets.
-import type { AppContext } from '../context';
-import { relatedUserIds } from '../users/status.routes';
+import type { Database } from '../db/database';
+import { relatedUserIds } from '../users/related-users';
+import type { RealtimeHub } from './hub';
 
 export interface Presence {
   connected(userId: string): void;
@@ -21,12 +22,21 @@ export interface Presence {
 }
 
 export interface PresenceOptions {
+  db: Database;
+  /** Sends presence:update (the hub's toUsers). */
+  toUsers: RealtimeHub['toUsers'];
+  /**
+   * What these users see of others' presence changed (their conversation lists show it); null: anyone's may
+   * have (another process is gone, and nobody announces its users).
+   */
+  changed: (userIds: readonly string[] | null) => void;
   /** Tells other processes about a local first/last socket; absent on a single process. */
   publish?: (userId: string, online: boolean) => void;
   log?: (err: unknown) => void;
 }
 
-export function createPresence(getCtx: () => AppContext, opts: PresenceOptions = {}): Presence {
+export function createPresence(opts: PresenceOptions): Presence {
+  const { db } = opts;
   const sockets = new Map<string, number>();
   const elsewhere = new Map<string, Set<string>>();
   const queues = new Map<string, Promise<void>>();
@@ -45,17 +55,16 @@ export function createPresence(getCtx: () => AppContext, opts: PresenceOptions =
   }
 
   async function announce(userId: string, online: boolean): Promise<void> {
-    const ctx = getCtx();
     const now = new Date().toISOString();
-    if (!online) await ctx.db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
-    const user = await ctx.db.selectFrom('users').select(['status', 'last_seen_at']).where('id', '=', userId).executeTakeFirst();
+    if (!online) await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
+    const user = await db.selectFrom('users').select(['status', 'last_seen_at']).where('id', '=', userId).executeTakeFirst();
     if (!user) return;
-    const peers = await relatedUserIds(ctx, userId);
+    const peers = await relatedUserIds(db, userId);
     // Lists show presence and the last-seen time (which changes for an invisible user too).
-    ctx.lists.changed([userId, ...peers]);
+    opts.changed([userId, ...peers]);
     // OFFLINE as the chosen status means invisible: the others never see them come or go.
     if (user.status === 'OFFLINE') return;
-    ctx.realtime.toUsers([userId, ...peers], 'presence:update', {
+    opts.toUsers([userId, ...peers], 'presence:update', {
       userId,
       status: online ? (user.status as 'ONLINE' | 'AWAY' | 'DND') : 'OFFLINE',
       lastSeenAt: user.last_seen_at,
@@ -94,7 +103,7 @@ export function createPresence(getCtx: () => AppContext, opts: PresenceOptions =
       for (const [userId, set] of elsewhere) if (set.has(serverId)) setElsewhere(serverId, userId, false);
       for (const userId of userIds) setElsewhere(serverId, userId, true);
       // Nobody announces the users of a process that is gone; this is rare enough to rebuild every list.
-      getCtx()?.lists.clear();
+      opts.changed(null);
     },
     localUsers: () => [...sockets.keys()],
     settle: async () => {

@@ -1,16 +1,14 @@
 // POST /api/upload (multipart, field `file`) and GET /uploads/<key>. The upload is streamed to storage
 // under a size limit; its type is sniffed from the bytes (the client's name and type are ignored);
 // images are re-encoded without metadata (images.ts) and get their width and height. Only raster images are
-// ever served inline.
+// ever served inline. The multipart parser is this plugin's own: every other route refuses multipart bodies (415).
 import { randomUUID } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
 import { uploadRoute } from '../../src/contract/api';
 import type { Attachment } from '../../src/contract/entities';
-import type { AppContext } from '../context';
-import type { Authenticate } from '../http/contract-route';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { cleanFileName, contentDisposition, isStorageKey, newStorageKey } from './file-names';
 import { cleanImage } from './images';
@@ -48,113 +46,113 @@ function malformedMultipart(err: unknown): boolean {
   return !e.syscall && !e.code && !e.statusCode;
 }
 
-export async function uploadsRoutes(
-  app: FastifyInstance,
-  ctx: AppContext,
-  authenticate: Authenticate,
-  storage: UploadStorage,
-): Promise<void> {
-  const limit = ctx.config.uploadLimitBytes;
-  const tooLarge = () => new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
-  await app.register(multipart, { limits: { fileSize: limit, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
+/** POST /api/upload and GET /uploads/<key>, with files kept in `storage`. */
+export const uploadsRoutes = fp<{ storage: UploadStorage }>(
+  async (app, { storage }) => {
+    const { ctx, authenticate } = app;
+    const limit = ctx.config.uploadLimitBytes;
+    const tooLarge = () => new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
+    await app.register(multipart, { limits: { fileSize: limit, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
 
-  app.post(`/api${uploadRoute.path}`, {
-    onRequest: async (req) => {
-      req.userId = await authenticate(req);
-      // Refuse an oversized body before reading it (multipart adds a little framing around the file).
-      const length = Number(req.headers['content-length']);
-      if (Number.isFinite(length) && length > limit + 64 * 1024) throw tooLarge();
-    },
-    handler: async (req, reply) => {
-      const userId = req.userId as string;
-      let stored: { key: string; filename: string; sniff: ReturnType<typeof sniffer> } | null = null;
-      try {
-        // Exactly one file, in the field `file`; a second one (files limit) or a file elsewhere is a 400.
-        for await (const part of req.parts()) {
-          if (part.type !== 'file') continue;
-          if (part.fieldname !== uploadRoute.field) throw badRequest('Файл ожидается в поле file');
-          const sniff = sniffer();
-          const key = newStorageKey();
-          try {
-            // pipeline (not pipe) so the size-limit error reaches storage and the partial file is removed.
-            await storage.write(key, pipeline(part.file, sniff.stream, () => {}));
-          } catch (err) {
-            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) throw tooLarge();
-            throw err;
-          }
-          stored = { key, filename: part.filename, sniff };
-          if (part.file.truncated) throw tooLarge();
-        }
-      } catch (err) {
-        if (stored) await storage.remove(stored.key);
-        if (malformedMultipart(err)) throw badRequest('Некорректное тело multipart/form-data');
-        throw err;
-      }
-      if (!stored) throw badRequest('Прикрепите файл в поле file');
-      let { key } = stored;
-      const { sniff } = stored;
-      if (sniff.size() === 0) {
-        await storage.remove(key);
-        throw badRequest('Файл пустой');
-      }
-
-      const detected = await fileTypeFromBuffer(sniff.head());
-      let kind: 'IMAGE' | 'FILE' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : 'FILE';
-      let width: number | null = null;
-      let height: number | null = null;
-      let size = sniff.size();
-      if (detected && kind === 'IMAGE') {
-        let clean: Awaited<ReturnType<typeof cleanImage>>;
+    app.post(`/api${uploadRoute.path}`, {
+      onRequest: async (req) => {
+        req.userId = await authenticate(req);
+        // Refuse an oversized body before reading it (multipart adds a little framing around the file).
+        const length = Number(req.headers['content-length']);
+        if (Number.isFinite(length) && length > limit + 64 * 1024) throw tooLarge();
+      },
+      handler: async (req, reply) => {
+        const userId = req.userId as string;
+        let stored: { key: string; filename: string; sniff: ReturnType<typeof sniffer> } | null = null;
         try {
-          clean = await cleanImage(storage, key, detected.mime);
+          // Exactly one file, in the field `file`; a second one (files limit) or a file elsewhere is a 400.
+          for await (const part of req.parts()) {
+            if (part.type !== 'file') continue;
+            if (part.fieldname !== uploadRoute.field) throw badRequest('Файл ожидается в поле file');
+            const sniff = sniffer();
+            const key = newStorageKey();
+            try {
+              // pipeline (not pipe) so the size-limit error reaches storage and the partial file is removed.
+              await storage.write(key, pipeline(part.file, sniff.stream, () => {}));
+            } catch (err) {
+              if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) throw tooLarge();
+              throw err;
+            }
+            stored = { key, filename: part.filename, sniff };
+            if (part.file.truncated) throw tooLarge();
+          }
         } catch (err) {
-          await storage.remove(key);
+          if (stored) await storage.remove(stored.key);
+          if (malformedMultipart(err)) throw badRequest('Некорректное тело multipart/form-data');
           throw err;
         }
-        // A valid signature over broken pixels: keep it, but only as a download.
-        if (!clean) kind = 'FILE';
-        else ({ key, size, width, height } = clean);
-      }
+        if (!stored) throw badRequest('Прикрепите файл в поле file');
+        let { key } = stored;
+        const { sniff } = stored;
+        if (sniff.size() === 0) {
+          await storage.remove(key);
+          throw badRequest('Файл пустой');
+        }
 
-      const url = `/uploads/${key}`;
-      const name = cleanFileName(stored.filename);
-      await ctx.db
-        .insertInto('uploads')
-        .values({
-          id: randomUUID(),
-          owner_id: userId,
-          storage_key: key,
-          url,
-          original_name: name,
-          mime: detected?.mime ?? 'application/octet-stream',
-          size,
-          kind,
-          width,
-          height,
-          created_at: new Date().toISOString(),
-        })
-        .execute();
-      const attachment: Attachment = { url, type: kind, name, size, width, height };
-      reply.status(201);
-      return uploadRoute.response.parse({ url, attachment });
-    },
-  });
+        const detected = await fileTypeFromBuffer(sniff.head());
+        let kind: 'IMAGE' | 'FILE' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : 'FILE';
+        let width: number | null = null;
+        let height: number | null = null;
+        let size = sniff.size();
+        if (detected && kind === 'IMAGE') {
+          let clean: Awaited<ReturnType<typeof cleanImage>>;
+          try {
+            clean = await cleanImage(storage, key, detected.mime);
+          } catch (err) {
+            await storage.remove(key);
+            throw err;
+          }
+          // A valid signature over broken pixels: keep it, but only as a download.
+          if (!clean) kind = 'FILE';
+          else ({ key, size, width, height } = clean);
+        }
 
-  // Capability URLs: the 128-bit random name is the secret (an <img> cannot send a bearer token).
-  app.get('/uploads/:key', async (req, reply) => {
-    const { key } = req.params as { key: string };
-    if (!isStorageKey(key)) throw notFound('Файл не найден');
-    const row = await ctx.db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
-    const body = row ? await storage.read(key) : null;
-    if (!row || !body) throw notFound('Файл не найден');
-    const inline = row.kind === 'IMAGE' && RASTER_IMAGES.has(row.mime);
-    reply
-      .header('Content-Type', inline ? row.mime : 'application/octet-stream')
-      .header('Content-Length', String(row.size))
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.original_name))
-      .header('Content-Security-Policy', "default-src 'none'; sandbox")
-      .header('Cache-Control', 'private, max-age=31536000, immutable');
-    return reply.send(body);
-  });
-}
+        const url = `/uploads/${key}`;
+        const name = cleanFileName(stored.filename);
+        await ctx.db
+          .insertInto('uploads')
+          .values({
+            id: randomUUID(),
+            owner_id: userId,
+            storage_key: key,
+            url,
+            original_name: name,
+            mime: detected?.mime ?? 'application/octet-stream',
+            size,
+            kind,
+            width,
+            height,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+        const attachment: Attachment = { url, type: kind, name, size, width, height };
+        reply.status(201);
+        return uploadRoute.response.parse({ url, attachment });
+      },
+    });
+
+    // Capability URLs: the 128-bit random name is the secret (an <img> cannot send a bearer token).
+    app.get('/uploads/:key', async (req, reply) => {
+      const { key } = req.params as { key: string };
+      if (!isStorageKey(key)) throw notFound('Файл не найден');
+      const row = await ctx.db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
+      const body = row ? await storage.read(key) : null;
+      if (!row || !body) throw notFound('Файл не найден');
+      const inline = row.kind === 'IMAGE' && RASTER_IMAGES.has(row.mime);
+      reply
+        .header('Content-Type', inline ? row.mime : 'application/octet-stream')
+        .header('Content-Length', String(row.size))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.original_name))
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Cache-Control', 'private, max-age=31536000, immutable');
+      return reply.send(body);
+    });
+  },
+  { name: 'uploads', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);

@@ -1,4 +1,4 @@
-// Durability (issue 9, point 12; issue 10): the SQLite sync setting is what SQLITE_SYNCHRONOUS says, and a
+// Durability: the SQLite sync setting is what SQLITE_SYNCHRONOUS says, and a
 // server killed with SIGKILL in the middle of a stream of sends loses none it acknowledged; after the restart
 // every unanswered send retried with its clientMessageId is stored exactly once. The server runs in a child
 // process on a data directory (and, with TEST_PG_URL, a PostgreSQL database) of this test's own.

@@ -1,4 +1,4 @@
-// Idempotent sends (issue 9, point 11): a retry with the same clientMessageId answers the first message, even
+// Idempotent sends: a retry with the same clientMessageId answers the first message, even
 // concurrently and even after the quoted message was deleted; the same id with anything else (text, type,
 // quote, attachments, conversation) is a 409 that stores nothing. On SQLite, or PostgreSQL with TEST_PG_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

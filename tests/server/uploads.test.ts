@@ -208,3 +208,28 @@ describe('attachments in messages', () => {
     expect(mistyped.status).toBe(400);
   });
 });
+
+describe('multipart elsewhere', () => {
+  it('is parsed by the upload route only: every other route answers 415 with a message', async () => {
+    const conv = await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken);
+    const history = async () => (await api.get(`/api/conversations/${conv.body.conversation.id}/messages`, alice.accessToken)).body.messages;
+    const before = await history();
+    const form = () => {
+      const f = new FormData();
+      f.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'a.png');
+      f.append('userId', bob.user.id);
+      f.append('conversationId', conv.body.conversation.id);
+      f.append('text', 'hello');
+      return f;
+    };
+    const paths = ['/api/conversations/with', '/api/conversations/send', '/api/auth/logout'];
+    for (const p of paths) {
+      const res = await fetch(srv.url + p, { method: 'POST', body: form(), headers: { authorization: `Bearer ${alice.accessToken}` } });
+      expect({ p, status: res.status, body: await res.json() }).toEqual({ p, status: 415, body: { message: 'Неподдерживаемый тип содержимого' } });
+    }
+    expect(await history()).toEqual(before);
+    // The upload route still takes the same body.
+    const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form(), headers: { authorization: `Bearer ${alice.accessToken}` } });
+    expect(res.status).toBe(201);
+  });
+});

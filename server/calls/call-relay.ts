@@ -1,0 +1,45 @@
+// Call signalling between a conversation's members over their sockets: an invitation rings the other members'
+// tabs (refused at once when none is online), and accepting, declining and hanging up reach them too. Accepting
+// or declining also stops the user's own other tabs ringing. The media itself goes through LiveKit
+// (livekit/token.routes.ts).
+import fp from 'fastify-plugin';
+import { otherMembers } from '../conversations/membership';
+import type { Database } from '../db/database';
+import { HttpError, notFound } from '../http/errors';
+
+async function caller(db: Database, userId: string) {
+  const u = await db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
+  if (!u) throw notFound('Пользователь не найден');
+  return { id: u.id, name: u.display_name };
+}
+
+export const callRelay = fp(
+  async (app) => {
+    const { db, realtime } = app;
+    realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
+      const to = await otherMembers(db, conversationId, userId);
+      // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come.
+      if (!to.some((id) => realtime.isOnline(id))) {
+        throw new HttpError(409, to.length > 1 ? 'Никого из участников беседы нет в сети' : 'Собеседник не в сети');
+      }
+      realtime.toUsers(to, 'call:incoming', { conversationId, from: await caller(db, userId), video });
+    });
+    realtime.onClientEvent('call:accept', async ({ conversationId, video }, client) => {
+      const to = await otherMembers(db, conversationId, client.userId);
+      const payload = { conversationId, from: await caller(db, client.userId), video };
+      realtime.toUsers(to, 'call:accepted', payload);
+      client.toOwnOtherSockets('call:accepted', payload);
+    });
+    realtime.onClientEvent('call:decline', async ({ conversationId }, client) => {
+      const to = await otherMembers(db, conversationId, client.userId);
+      const payload = { conversationId, from: await caller(db, client.userId) };
+      realtime.toUsers(to, 'call:declined', payload);
+      client.toOwnOtherSockets('call:declined', payload);
+    });
+    realtime.onClientEvent('call:end', async ({ conversationId }, { userId }) => {
+      const to = await otherMembers(db, conversationId, userId);
+      realtime.toUsers(to, 'call:ended', { conversationId, from: await caller(db, userId) });
+    });
+  },
+  { name: 'call-relay', encapsulate: true, decorators: { fastify: ['db', 'realtime'] }, dependencies: ['realtime'] },
+);
