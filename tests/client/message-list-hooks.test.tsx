@@ -1,11 +1,17 @@
 // The message list's behaviours, each hook on its own against a scroll area with set sizes (jsdom has no layout;
-// e2e/chats-scroll.spec.ts checks the same rules in Chromium): sticking to the bottom (src/ui/chats/useStickToBottom.ts)
-// and reporting visible unread messages (src/ui/chats/useReadVisibility.ts; jsdom has no IntersectionObserver, so
-// a recording one stands in and its entries are delivered by hand).
+// e2e/chats-scroll.spec.ts and e2e/chats.spec.ts check the same rules in Chromium): sticking to the bottom
+// (src/ui/chats/useStickToBottom.ts), older pages (useOlderPages.ts), quote jumps (useQuoteJump.ts) and reporting
+// visible unread messages (useReadVisibility.ts; jsdom has no IntersectionObserver, so a recording one stands in
+// and its entries are delivered by hand).
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { VirtualizerHandle } from 'virtua';
+import { OLDER_PX, useOlderPages } from '../../src/ui/chats/useOlderPages';
+import { useQuoteJump } from '../../src/ui/chats/useQuoteJump';
+import { useReaderMoves } from '../../src/ui/chats/useReaderMoves';
 import { READ_VISIBLE_RATIO, useReadVisibility } from '../../src/ui/chats/useReadVisibility';
 import { useStickToBottom } from '../../src/ui/chats/useStickToBottom';
+import type { MessageRow } from '../../src/ui/chats/view-model';
 
 /** A scroll area `view` px tall over `content` px of history; scrollTop is clamped as a browser does. */
 function scrollArea(content: number, view = 500) {
@@ -104,6 +110,116 @@ describe('useStickToBottom', () => {
     expect(area.below()).toBe(30);
     act(() => result.current.toBottom());
     expect(area.below()).toBe(0);
+  });
+});
+
+/** Two animation frames: the opening frame of a list, or the wait of a quote jump. */
+const frames = () => act(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+
+describe('useOlderPages', () => {
+  const setup = (area: ReturnType<typeof scrollArea>, over: { hasMore?: boolean; loadingOlder?: boolean } = {}) => {
+    const onLoadOlder = vi.fn();
+    const hook = renderHook(
+      (p: { firstItemIndex: number; hasMore: boolean; loadingOlder: boolean }) => useOlderPages({ scroller: area.ref, ...p, onLoadOlder }),
+      { initialProps: { firstItemIndex: 1000, hasMore: true, loadingOlder: false, ...over } },
+    );
+    return { ...hook, onLoadOlder };
+  };
+
+  it('asks for an older page on a scroll near the top, not before the opening frame, not while one loads or none is left', async () => {
+    const area = scrollArea(5000);
+    const { rerender, onLoadOlder } = setup(area);
+    area.leaveBelow(5000 - 500 - (OLDER_PX - 100)); // near the top before the list has opened: ignored
+    expect(onLoadOlder).not.toHaveBeenCalled();
+    area.leaveBelow(0); // the opening scroll to the bottom
+    await frames();
+    expect(onLoadOlder).not.toHaveBeenCalled();
+    area.leaveBelow(5000 - 500 - (OLDER_PX + 100));
+    expect(onLoadOlder).not.toHaveBeenCalled(); // further than OLDER_PX from the top
+    area.leaveBelow(5000 - 500 - (OLDER_PX - 100));
+    expect(onLoadOlder).toHaveBeenCalledTimes(1);
+
+    rerender({ firstItemIndex: 1000, hasMore: true, loadingOlder: true });
+    area.leaveBelow(5000 - 500 - 10);
+    expect(onLoadOlder).toHaveBeenCalledTimes(1);
+    rerender({ firstItemIndex: 1000, hasMore: false, loadingOlder: false });
+    area.leaveBelow(5000 - 500);
+    expect(onLoadOlder).toHaveBeenCalledTimes(1);
+  });
+
+  it('a history shorter than the view asks for more once the list has opened, with no scroll', async () => {
+    const area = scrollArea(300);
+    const { onLoadOlder } = setup(area);
+    expect(onLoadOlder).not.toHaveBeenCalled();
+    await frames();
+    expect(onLoadOlder).toHaveBeenCalledTimes(1);
+  });
+
+  it('shift is on only for the render that prepends an older page', () => {
+    const area = scrollArea(3000);
+    const { result, rerender } = setup(area);
+    expect(result.current).toBe(false);
+    rerender({ firstItemIndex: 950, hasMore: true, loadingOlder: false });
+    expect(result.current).toBe(true);
+    rerender({ firstItemIndex: 950, hasMore: true, loadingOlder: false });
+    expect(result.current).toBe(false);
+  });
+});
+
+describe('useQuoteJump', () => {
+  const rows = ['m1', 'm2', 'm3'].map((id) => ({ id, key: id }) as MessageRow);
+  const setup = (area: ReturnType<typeof scrollArea>) => {
+    const scrollToIndex = vi.fn();
+    const list = { current: { scrollToIndex } as unknown as VirtualizerHandle };
+    const leaveBottom = vi.fn();
+    const hook = renderHook(
+      (p: { highlight: { id: string; n: number } | null }) => {
+        const moves = useReaderMoves(area.ref);
+        useQuoteJump({ scroller: area.ref, list, rows, highlight: p.highlight, moves, leaveBottom });
+      },
+      { initialProps: { highlight: null } as { highlight: { id: string; n: number } | null } },
+    );
+    return { ...hook, scrollToIndex, leaveBottom };
+  };
+
+  it('scrolls the quoted message to the middle two frames after the jump, leaving the bottom first; once per jump', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const area = scrollArea(3000);
+      const { rerender, scrollToIndex, leaveBottom } = setup(area);
+      const jump = { id: 'm2', n: 1 };
+      rerender({ highlight: jump });
+      expect(scrollToIndex).not.toHaveBeenCalled();
+      await frames();
+      expect(leaveBottom).toHaveBeenCalledTimes(1);
+      expect(scrollToIndex).toHaveBeenCalledWith(1, { align: 'center' });
+      // 300 ms later the target is not on screen (jsdom has no layout): tried once more.
+      act(() => vi.advanceTimersByTime(300));
+      expect(scrollToIndex).toHaveBeenCalledTimes(2);
+      rerender({ highlight: jump }); // a re-render during the same jump: nothing new
+      await frames();
+      expect(scrollToIndex).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the second try is dropped when the reader moved meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const area = scrollArea(3000);
+      const { rerender, scrollToIndex } = setup(area);
+      rerender({ highlight: { id: 'm3', n: 2 } });
+      await frames();
+      expect(scrollToIndex).toHaveBeenCalledTimes(1);
+      act(() => {
+        area.ref.current.dispatchEvent(new Event('wheel'));
+      });
+      act(() => vi.advanceTimersByTime(300));
+      expect(scrollToIndex).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
