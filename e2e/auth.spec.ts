@@ -1,6 +1,7 @@
-// The first browser scenario (issue 4): real Chromium against the real server serving the built client.
+// Sign-in and registration: real Chromium against the real server serving the built client.
 import { expect, type Page, test } from '@playwright/test';
 import type { TestServer } from '../tests/server/harness';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { startAppServer } from './server';
 
 const unique = (p: string) => `${p}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -58,6 +59,18 @@ test.describe('sign-in and registration', () => {
     // Signed out: the app is closed again, and the revoked session is not restored by a reload.
     await page.goto(`${srv.url}/settings`);
     await expect(page).toHaveURL(`${srv.url}/auth`);
+  });
+
+  test('the registration form, its password hint shown and the password field focused, has no serious axe violations', async ({ page }) => {
+    await page.goto(`${srv.url}/auth/register`);
+    const password = page.getByLabel('Пароль');
+    await password.focus();
+    await password.fill('коротк');
+    const hint = page.locator('#register-password-hint');
+    await expect(hint).toBeVisible();
+    await expect(password).toHaveAccessibleDescription(await hint.innerText());
+    // The hint is small grey text: it must keep AA contrast (4.5:1) on the card (color-contrast is one of axe's rules).
+    await expectNoSeriousA11yViolations(page, 'registration form');
   });
 
   test('a taken name shows the server message on the registration form', async ({ page }) => {

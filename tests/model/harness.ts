@@ -1,8 +1,8 @@
-// Model-based path testing for every machine of the client (ARCHITECTURE.md, "Model-based tests").
-// Paths come from `@xstate/graph` (the package the design card names) (getShortestPaths by default, getSimplePaths on request), with vertices keyed
-// by the previous state, the event and the state reached, so every transition gets its own path, delays
-// included. Each path is replayed against a real actor of the machine (children stubbed by the caller) with
-// fake timers; the transitions that actually fire are collected through the inspection API and reported per
+// Model-based path testing for every machine of the client (usage: tests/model/README.md).
+// Paths come from `@xstate/graph`, XState's own path generator (getShortestPaths by default, getSimplePaths on
+// request), with vertices keyed by the previous state, the event and the state reached, so every transition gets
+// its own path, delays included. Each path is replayed against a real actor of the machine (children stubbed by
+// the caller) with fake timers; the transitions that actually fire are collected through the inspection API and reported per
 // machine. Later machines reuse this: `describeModel({ name, machine, events })` in their test file.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type AnyEventObject, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition, createActor } from 'xstate';

@@ -47,6 +47,7 @@ import {
   unreadCount,
   visibleControls,
 } from './conference-rules';
+import { useMediaQuery } from '../useMediaQuery';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -220,21 +221,6 @@ function CallTile() {
   );
 }
 
-function useNarrow(chatOpen: boolean): boolean {
-  const query = `(max-width: ${minimalBelowPx(chatOpen) - 0.02}px)`;
-  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
-  const [narrow, setNarrow] = useState(get);
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const mq = window.matchMedia(query);
-    setNarrow(mq.matches);
-    const on = () => setNarrow(mq.matches);
-    mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
-  }, [query]);
-  return narrow;
-}
-
 function CallControls(props: {
   leaveLabel: string;
   choices: Choices;
@@ -246,7 +232,8 @@ function CallControls(props: {
 }) {
   const permissions = useLocalParticipantPermissions();
   const visible = visibleControls(permissions, { screenShareSupported: screenShareSupported() });
-  const minimal = useNarrow(props.chatOpen);
+  // Narrower than minimalBelowPx (max-width is inclusive, so just below it).
+  const minimal = useMediaQuery(`(max-width: ${minimalBelowPx(props.chatOpen) - 0.02}px)`);
   const [sharing, setSharing] = useState(false);
   const badge = unreadBadge(props.unread);
   const text = (label: string) => (minimal ? null : <span>{label}</span>);

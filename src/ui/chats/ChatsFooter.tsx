@@ -1,19 +1,20 @@
 // The chats list pane's footer (docs/behaviour.md §2; owned by the contacts feature): 'Новая беседа' opens the group
 // dialog; 'Контакты' (its subtitle says whether requests wait, friends exist, or none yet) the contacts dialog;
 // the own tile with the EBLID the profile dialog. The four-box EBLID panel is here too, folded.
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import type { User } from '../../contract/entities';
 import { ContactCodePanel } from '../contacts/ContactCodePanel';
 import type { ContactCodeView } from '../contacts/useContactCode';
 import { UserAvatar } from '../contacts/UserAvatar';
+import { lazyView } from '../lazy-view';
 import { useChatsFooter } from './useChatsFooter';
 import '../../styles/contacts.css';
 
 // The dialogs (and the crop editor inside the profile dialog) load when first opened, keeping them out of the
-// chats page's first bundle.
-const GroupDialog = lazy(() => import('../contacts/GroupDialog').then((m) => ({ default: m.GroupDialog })));
-const ContactsDialog = lazy(() => import('../contacts/ContactsDialog').then((m) => ({ default: m.ContactsDialog })));
-const ProfileDialog = lazy(() => import('../profile/ProfileDialog').then((m) => ({ default: m.ProfileDialog })));
+// chats page's first bundle; a dialog whose chunk fails to load offers a retry (lazy-view.tsx).
+export const GroupDialog = lazyView(() => import('../contacts/GroupDialog').then((m) => m.GroupDialog));
+export const ContactsDialog = lazyView(() => import('../contacts/ContactsDialog').then((m) => m.ContactsDialog));
+export const ProfileDialog = lazyView(() => import('../profile/ProfileDialog').then((m) => m.ProfileDialog));
 
 export function ChatsFooter() {
   const f = useChatsFooter();

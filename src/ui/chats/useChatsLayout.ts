@@ -2,23 +2,9 @@ import { useMachine } from '@xstate/react';
 import { type TouchEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { LAYOUT } from '../../contract/limits';
 import { type ChatsPanel, chatsLayoutMachine } from '../../machines/chatsLayout/chatsLayout.machine';
+import { useMediaQuery } from '../useMediaQuery';
 
 export const NARROW_QUERY = `(max-width: ${LAYOUT.narrowMaxPx}px)`;
-
-/** Whether a media query matches, following changes (false where matchMedia does not exist). */
-export function useMediaQuery(query: string): boolean {
-  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
-  const [matches, setMatches] = useState(get);
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const list = window.matchMedia(query);
-    const update = () => setMatches(list.matches);
-    update();
-    list.addEventListener('change', update);
-    return () => list.removeEventListener('change', update);
-  }, [query]);
-  return matches;
-}
 
 /** A ref callback that reports whether the element is at least `minPx` wide (ResizeObserver; false without it). */
 export function useWidthAtLeast(minPx: number): [(el: HTMLElement | null) => void, boolean] {
