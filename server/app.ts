@@ -86,7 +86,7 @@ export async function createServer(config: Config): Promise<Server> {
     receiptsRoutes(app, ctx, authenticate);
     livekitRoutes(app, ctx, authenticate);
     await uploadsRoutes(app, ctx, authenticate, localDiskStorage(path.join(config.dataDir, 'uploads')));
-    await serveClient(app, config.clientDir);
+    await serveClient(app, config.clientDir, { sourceMaps: config.serveSourceMaps });
 
     await app.ready();
   } catch (err) {

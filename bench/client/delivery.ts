@@ -50,9 +50,10 @@ async function recordNetwork(cdp: CDPSession) {
       wire: 0,
       encoding: h['content-encoding'] ?? 'identity',
       cacheControl: h['cache-control'] ?? '',
-      fromCache: Boolean(e.response.fromDiskCache || e.response.fromMemoryCache || e.response.fromPrefetchCache),
+      fromCache: Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache),
     });
   });
+  // Memory-cache hits are reported by this event rather than on the response.
   cdp.on('Network.requestServedFromCache', (e) => {
     const t = byId.get(e.requestId);
     if (t) t.fromCache = true;
