@@ -36,11 +36,21 @@ interface Transfer {
   encoding: string;
   cacheControl: string;
   fromCache: boolean;
+  /** When it was requested and when its last byte arrived, ms after the visit's first request. */
+  start: number;
+  end: number;
 }
 
 /** Records every response the page loads: bytes on the wire (loadingFinished.encodedDataLength) and cache hits. */
 async function recordNetwork(cdp: CDPSession) {
   const byId = new Map<string, Transfer>();
+  const started = new Map<string, number>();
+  let origin: number | null = null;
+  const at = (timestamp: number) => (timestamp - (origin ?? timestamp)) * 1000;
+  cdp.on('Network.requestWillBeSent', (e) => {
+    origin ??= e.timestamp;
+    started.set(e.requestId, at(e.timestamp));
+  });
   cdp.on('Network.responseReceived', (e) => {
     const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
     byId.set(e.requestId, {
@@ -51,6 +61,8 @@ async function recordNetwork(cdp: CDPSession) {
       encoding: h['content-encoding'] ?? 'identity',
       cacheControl: h['cache-control'] ?? '',
       fromCache: Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache),
+      start: started.get(e.requestId) ?? Number.NaN,
+      end: Number.NaN,
     });
   });
   // Memory-cache hits are reported by this event rather than on the response.
@@ -60,21 +72,31 @@ async function recordNetwork(cdp: CDPSession) {
   });
   cdp.on('Network.loadingFinished', (e) => {
     const t = byId.get(e.requestId);
-    if (t) t.wire = e.encodedDataLength;
+    if (!t) return;
+    t.wire = e.encodedDataLength;
+    t.end = at(e.timestamp);
   });
   await cdp.send('Network.enable');
-  return { transfers: () => [...byId.values()], clear: () => byId.clear() };
+  return {
+    transfers: () => [...byId.values()],
+    clear: () => {
+      byId.clear();
+      started.clear();
+      origin = null;
+    },
+  };
 }
 
 /** Observers for LCP, FCP and CLS, installed before any page script runs. */
 function installVitals(): void {
-  const v = { lcp: 0, lcpElement: '', fcp: 0, cls: 0 };
+  const v = { lcp: 0, lcpElement: '', fcp: 0, cls: 0, candidates: [] as string[] };
   (window as unknown as { __vitals: typeof v }).__vitals = v;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
       v.lcp = e.startTime;
       const el = e.element;
       v.lcpElement = el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${(el.textContent ?? '').slice(0, 40)}"` : '';
+      v.candidates.push(`${Math.round(e.startTime)} ms, ${(e as unknown as { size: number }).size} px²: ${v.lcpElement}`);
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((list) => {
@@ -102,6 +124,7 @@ interface Visit {
   fcp: number;
   cls: number;
   lcpElement: string;
+  candidates: string[];
   jsWire: number;
   totalWire: number;
   assetsFetched: string[];
@@ -115,7 +138,7 @@ async function visit(page: Page, net: Awaited<ReturnType<typeof recordNetwork>>,
   await page.locator(ready).first().waitFor({ timeout: 120_000 });
   await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => undefined);
   await page.waitForTimeout(500);
-  const vitals = (await page.evaluate(() => (window as unknown as { __vitals: { lcp: number; fcp: number; cls: number; lcpElement: string } }).__vitals));
+  const vitals = (await page.evaluate(() => (window as unknown as { __vitals: Pick<Visit, 'lcp' | 'fcp' | 'cls' | 'lcpElement' | 'candidates'> }).__vitals));
   const transfers = net.transfers().filter((t) => !t.url.startsWith('data:'));
   const sameOrigin = transfers.filter((t) => new URL(t.url).origin === new URL(url).origin);
   return {
@@ -199,9 +222,11 @@ export async function deliveryPart(browser: Browser, srv: TestServer, checks: Ch
   const first = cold[0];
   console.log('    cold load, per response (first run):');
   for (const t of first.transfers) {
-    console.log(`      ${String(t.status).padEnd(4)} ${t.type.padEnd(10)} ${kb(t.wire).padStart(7)} KB  ${t.encoding.padEnd(8)} ${t.cacheControl.padEnd(38)} ${new URL(t.url).pathname}`);
+    console.log(
+      `      ${ms(t.start).padStart(5)}–${ms(t.end).padEnd(5)} ms ${String(t.status).padEnd(4)} ${t.type.padEnd(10)} ${kb(t.wire).padStart(7)} KB  ${t.encoding.padEnd(8)} ${t.cacheControl.padEnd(38)} ${new URL(t.url).pathname}`,
+    );
   }
-  console.log(`    LCP element: ${first.lcpElement}`);
+  console.log(`    FCP ${ms(first.fcp)} ms; LCP candidates (time after navigation start, size, element): ${first.candidates.join('; ')}`);
   const lcp = median(cold.map((v) => v.lcp));
   const fcp = median(cold.map((v) => v.fcp));
   const basePlain = median(plain.map((v) => v.lcp));
