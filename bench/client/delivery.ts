@@ -45,6 +45,8 @@ interface Transfer {
 async function recordNetwork(cdp: CDPSession) {
   const byId = new Map<string, Transfer>();
   const started = new Map<string, number>();
+  // Chromium reports a cache hit before the response itself: remember the request.
+  const cached = new Set<string>();
   let origin: number | null = null;
   const at = (timestamp: number) => (timestamp - (origin ?? timestamp)) * 1000;
   cdp.on('Network.requestWillBeSent', (e) => {
@@ -60,13 +62,13 @@ async function recordNetwork(cdp: CDPSession) {
       wire: 0,
       encoding: h['content-encoding'] ?? 'identity',
       cacheControl: h['cache-control'] ?? '',
-      fromCache: Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache),
+      fromCache: cached.has(e.requestId) || Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache),
       start: started.get(e.requestId) ?? Number.NaN,
       end: Number.NaN,
     });
   });
-  // Memory-cache hits are reported by this event rather than on the response.
   cdp.on('Network.requestServedFromCache', (e) => {
+    cached.add(e.requestId);
     const t = byId.get(e.requestId);
     if (t) t.fromCache = true;
   });
@@ -82,6 +84,7 @@ async function recordNetwork(cdp: CDPSession) {
     clear: () => {
       byId.clear();
       started.clear();
+      cached.clear();
       origin = null;
     },
   };
