@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
 import { IMMUTABLE } from '../../server/http/client-cache';
 import { client, startTestServer, type TestServer } from './harness';
 
@@ -190,6 +191,13 @@ describe('not found', () => {
 });
 
 describe('source maps on request (SERVE_SOURCE_MAPS)', () => {
+  it('is off unless SERVE_SOURCE_MAPS says yes', () => {
+    expect(loadConfig({}).serveSourceMaps).toBe(false);
+    expect(loadConfig({ SERVE_SOURCE_MAPS: '0' }).serveSourceMaps).toBe(false);
+    expect(loadConfig({ SERVE_SOURCE_MAPS: '1' }).serveSourceMaps).toBe(true);
+    expect(loadConfig({ SERVE_SOURCE_MAPS: 'true' }).serveSourceMaps).toBe(true);
+  });
+
   let withMaps: TestServer;
   beforeAll(async () => {
     withMaps = await startTestServer({ clientDir, serveSourceMaps: true });
