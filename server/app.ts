@@ -70,7 +70,7 @@ export async function createServer(config: Config): Promise<Server> {
   app.register(callRelay);
   app.register(livekitRoutes);
   app.register(uploadsRoutes, { storage: localDiskStorage(path.join(config.dataDir, 'uploads')) });
-  app.register(clientStatic, { clientDir: config.clientDir });
+  app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });
 
   try {
     await app.ready();

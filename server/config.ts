@@ -33,6 +33,8 @@ export interface Config {
   };
   /** Directory of the built client to serve; null disables static serving. */
   clientDir: string | null;
+  /** Whether the client's source maps are served (SERVE_SOURCE_MAPS=1); the build writes them for its own tools. */
+  serveSourceMaps: boolean;
   /** Origins besides the app's own whose pages may open the websocket (ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins: string[];
   logLevel: string;
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       publicUrl: str(env.SFU_PUBLIC_URL),
     },
     clientDir: env.CLIENT_DIR === '' ? null : path.resolve(env.CLIENT_DIR ?? './dist'),
+    serveSourceMaps: ['1', 'true', 'yes'].includes((env.SERVE_SOURCE_MAPS ?? '').trim().toLowerCase()),
     allowedOrigins: originList(str(env.ALLOWED_ORIGINS) ?? str(env.CORS_ORIGIN)),
     logLevel: env.LOG_LEVEL ?? 'info',
     conversationListCache: int(env.CONVERSATION_LIST_CACHE, 10_000),

@@ -6,6 +6,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from '@playwri
 import { chromiumArgs } from '../../playwright.config';
 import { startTestServer, type TestServer } from '../../tests/server/harness';
 import { createUser, directConversation, type E2EUser, makeFriends, signInContext } from '../../e2e/users';
+import { deliveryPart, writePlainPage } from './delivery';
 import { type BenchProbe, installProbe, scrollAndCountFrames } from './page-probes';
 import type { Check } from './run';
 
@@ -283,13 +284,16 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
 }
 
 export async function runBrowserParts(opts: { dist: string; parts: Set<string>; checks: Check[]; results: Record<string, unknown> }) {
+  const removePlainPage = opts.parts.has('delivery') ? writePlainPage(opts.dist) : () => {};
   const srv = await startTestServer({ clientDir: opts.dist });
   const browser = await chromium.launch({ executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
   try {
+    if (opts.parts.has('delivery')) await deliveryPart(browser, srv, opts.checks, opts.results);
     if (opts.parts.has('latency')) await latencyPart(browser, srv, opts.checks, opts.results);
     if (opts.parts.has('scroll')) await scrollPart(browser, srv, opts.checks, opts.results);
   } finally {
     await browser.close();
     await srv.close();
+    removePlainPage();
   }
 }

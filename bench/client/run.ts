@@ -2,8 +2,10 @@
 //   (a) bundle  — initial JavaScript of the chats page, KB gzip, budget 150 KB; livekit-client not in it.
 //   (b) latency — send → painted on the receiver's screen: two real Chromium pages against the real server.
 //   (c) scroll  — a 10,000-message conversation: time to first paint of it, frames per second while scrolling.
+//   (d) delivery — what users receive: a signed-in cold load of the chats page through the real server under a
+//       phone profile: JavaScript bytes on the wire, LCP, FCP, CLS; a repeat visit; a plain static page as baseline.
 // Each figure is printed with a baseline measured in the same run where one means something (see README).
-// Options: BENCH_PARTS=bundle,latency,scroll (default all), BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll (default all), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';
@@ -12,7 +14,7 @@ import path from 'node:path';
 import { BUDGET_GZIP_BYTES, buildClient, FORBIDDEN_IN_INITIAL, measureBundle } from './bundle';
 
 const env = process.env;
-const parts = new Set((env.BENCH_PARTS ?? 'bundle,latency,scroll').split(',').map((s) => s.trim()));
+const parts = new Set((env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll').split(',').map((s) => s.trim()));
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 export type Check = [what: string, ok: boolean, value: string];
@@ -49,7 +51,7 @@ async function main() {
       results.bundle = b;
     }
 
-    if (parts.has('latency') || parts.has('scroll')) {
+    if (parts.has('delivery') || parts.has('latency') || parts.has('scroll')) {
       const { runBrowserParts } = await import('./browser-parts');
       await runBrowserParts({ dist, parts, checks, results });
     }

@@ -3,7 +3,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatList } from '../../src/ui/chats/ChatList';
+import { ChatList, SKELETON_ROWS } from '../../src/ui/chats/ChatList';
 import { Composer, type ComposerProps } from '../../src/ui/chats/Composer';
 import { ConversationHeader } from '../../src/ui/chats/ConversationHeader';
 import { ConversationView, type ConversationViewProps, NoConversation } from '../../src/ui/chats/ConversationView';
@@ -83,9 +83,13 @@ describe('ChatList', () => {
     const { rerender } = render(<ChatList tiles={[tile({ active: true })]} loaded onOpen={() => {}} />);
     expect(screen.getByTestId('chat-tile')).toHaveAttribute('aria-current', 'true');
     rerender(<ChatList tiles={[]} loaded={false} onOpen={() => {}} />);
-    expect(screen.getByText('Загружаем беседы…')).toBeInTheDocument();
+    // Loading: the status for screen readers, and placeholder rows in the tiles' geometry (hidden from them).
+    expect(screen.getByRole('status')).toHaveTextContent('Загружаем беседы…');
+    expect(screen.getAllByTestId('chat-tile-skeleton')).toHaveLength(SKELETON_ROWS);
+    expect(screen.getAllByTestId('chat-tile-skeleton')[0].closest('[aria-hidden="true"]')).not.toBeNull();
     rerender(<ChatList tiles={[]} loaded onOpen={() => {}} />);
     expect(screen.getByText(/Пока нет бесед/)).toBeInTheDocument();
+    expect(screen.queryByTestId('chat-tile-skeleton')).toBeNull();
   });
 
   it('shows an emoji avatar', () => {

@@ -19,8 +19,10 @@ export function ChatList(props: ChatListProps) {
         <h1 id="chat-list-title">Чаты</h1>
       </div>
       <div className="chat-list-scroll">
-        {props.tiles.length === 0 ? (
-          <p className="chat-list-empty">{props.loaded ? 'Пока нет бесед. Найдите друга по EBLID или создайте беседу.' : 'Загружаем беседы…'}</p>
+        {props.tiles.length === 0 && !props.loaded ? (
+          <ChatListSkeleton />
+        ) : props.tiles.length === 0 ? (
+          <p className="chat-list-empty">Пока нет бесед. Найдите друга по EBLID или создайте беседу.</p>
         ) : (
           <ul className="chat-tiles">
             {props.tiles.map((t) => (
@@ -53,5 +55,28 @@ export function ChatList(props: ChatListProps) {
       </div>
       {props.footer && <div className="chat-list-footer">{props.footer}</div>}
     </section>
+  );
+}
+
+/** Rows of the tiles' exact geometry while the list loads, so the tiles take their places without moving anything. */
+export const SKELETON_ROWS = 6;
+
+function ChatListSkeleton() {
+  return (
+    <div role="status">
+      <span className="sr-only">Загружаем беседы…</span>
+      <ul className="chat-tiles" aria-hidden="true">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed set of identical placeholder rows
+          <li key={i} className="chat-tile chat-tile-skeleton" data-testid="chat-tile-skeleton">
+            <span className="chat-skeleton-avatar" />
+            <span className="chat-tile-text">
+              <span className="chat-tile-title chat-skeleton-bar" />
+              <span className="chat-tile-sub chat-skeleton-bar" />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,0 +1,112 @@
+// How the real build reaches the browser (server/http/client-static.ts): compressed, and cached so that a reload
+// fetches no asset again; and the chats page does not wait for its own info before asking for the list.
+import { type CDPSession, expect, type Page, test } from '@playwright/test';
+import type { TestServer } from '../tests/server/harness';
+import { startAppServer } from './server';
+import { type E2EUser, friendsWithConversation, sendText, signInContext } from './users';
+
+let srv: TestServer;
+let a: E2EUser;
+
+test.beforeAll(async () => {
+  srv = await startAppServer(process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {});
+  const pair = await friendsWithConversation(srv.url, ['Вика', 'Глеб']);
+  a = pair.a;
+  await sendText(srv.url, pair.b, pair.conversationId, 'Привет из теста доставки');
+});
+test.afterAll(async () => srv?.close());
+
+interface Seen {
+  path: string;
+  status: number;
+  encoding: string | undefined;
+  /** Answered by the browser's cache, without a request to the server. */
+  fromCache: boolean;
+}
+
+/** Every response the page gets, with whether the HTTP cache answered it (Chromium's DevTools protocol). */
+async function watchNetwork(page: Page): Promise<{ cdp: CDPSession; seen: () => Seen[] }> {
+  const cdp = await page.context().newCDPSession(page);
+  const seen = new Map<string, Seen>();
+  // Chromium reports a cache hit before the response itself: remember the request.
+  const cached = new Set<string>();
+  cdp.on('Network.responseReceived', (e) => {
+    const encoding = Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1];
+    seen.set(e.requestId, {
+      path: new URL(e.response.url).pathname,
+      status: e.response.status,
+      encoding: encoding === undefined ? undefined : String(encoding),
+      fromCache: cached.has(e.requestId) || Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache),
+    });
+  });
+  cdp.on('Network.requestServedFromCache', (e) => {
+    cached.add(e.requestId);
+    const s = seen.get(e.requestId);
+    if (s) s.fromCache = true;
+  });
+  await cdp.send('Network.enable');
+  return { cdp, seen: () => [...seen.values()] };
+}
+
+test('the first load gets Brotli-compressed assets; a reload serves every asset from the browser cache', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    await signInContext(context, a);
+    const page = await context.newPage();
+    const net = await watchNetwork(page);
+    await page.goto(`${srv.url}/`);
+    await expect(page.getByTestId('chat-tile')).toHaveCount(1);
+    await page.waitForLoadState('networkidle'); // the chunks loaded on demand (socket, call views) too
+
+    const first = net.seen().filter((s) => s.path.startsWith('/assets/'));
+    const scripts = first.filter((s) => s.path.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(2);
+    for (const s of first) {
+      expect(s.fromCache, s.path).toBe(false);
+      expect(s.status, s.path).toBe(200);
+      expect(s.encoding, s.path).toBe('br');
+    }
+    const before = new Set(first.map((s) => s.path));
+
+    const mark = net.seen().length;
+    await page.reload();
+    await expect(page.getByTestId('chat-tile')).toHaveCount(1);
+    await page.waitForLoadState('networkidle');
+    const again = net.seen().slice(mark);
+    const assets = again.filter((s) => s.path.startsWith('/assets/') && before.has(s.path));
+    // The page needs the same assets again, and the cache answers for all of them: no 200, no 304 from the server.
+    expect(assets.length).toBeGreaterThanOrEqual(scripts.length);
+    expect(assets.filter((s) => !s.fromCache).map((s) => `${s.status} ${s.path}`)).toEqual([]);
+    // index.html itself is asked for again (no-cache), so a new build is picked up on the next visit.
+    const html = again.find((s) => s.path === '/');
+    expect(html?.fromCache).toBe(false);
+    expect([200, 304]).toContain(html?.status);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the list is asked for without waiting for the own-info answer (no request waterfall)', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    await signInContext(context, a);
+    const page = await context.newPage();
+    let meAnswered = false;
+    let listAskedWhileMePending = false;
+    // Own info (GET /api/status/me) answers 3 s late; the list must be asked for and drawn meanwhile.
+    await page.route('**/api/status/me', async (route) => {
+      await new Promise((r) => setTimeout(r, 3_000));
+      await route.continue();
+      meAnswered = true;
+    });
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/conversations' && !meAnswered) listAskedWhileMePending = true;
+    });
+    await page.goto(`${srv.url}/`);
+    await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 2_500 });
+    expect(listAskedWhileMePending).toBe(true);
+    expect(meAnswered).toBe(false);
+  } finally {
+    await context.close();
+  }
+});
