@@ -8,13 +8,16 @@ import {
   LeaveRequest_Action,
   type JoinResponse,
   ParticipantInfo_State,
+  type ReconnectResponse,
   Room as RoomInfo,
 } from '@livekit/protocol';
+import type { WebSocket } from 'ws';
 import type { PublishedTrack } from './forwarding';
 import { newSid } from './ids';
 import type { SfuLogger } from './logger';
 import type { Participant, ParticipantHost } from './participant';
 import type { PeerNetwork } from './peer';
+import { SignalConnection } from './signal-connection';
 
 const RELIABLE_LABEL = '_reliable';
 
@@ -56,6 +59,25 @@ export class Room implements ParticipantHost {
       if (other === p) continue;
       for (const track of other.published.values()) p.subscribe(track);
     }
+  }
+
+  /**
+   * A client whose websocket dropped comes back on a new one (reconnect=1): the session goes on with the new
+   * signal connection, and the client gets everybody's current state. false when there is no such session.
+   */
+  resume(ws: WebSocket, identity: string, sid: string, reconnect: ReconnectResponse): boolean {
+    const p = this.participants.get(sid);
+    if (!p || p.identity !== identity) return false;
+    const signal = new SignalConnection(ws, this.logger, (msg) => p.handle(msg));
+    p.attachSignal(signal);
+    signal.onClose(() => p.detachSignal(signal));
+    p.send({ case: 'reconnect', value: reconnect });
+    // Whatever changed while the signal was down: versions newer than before.
+    for (const other of this.participants.values()) {
+      if (other !== p && !other.grants.hidden) p.send({ case: 'update', value: { participants: [other.info()] } as never });
+    }
+    this.logger.info({ room: this.name, participant: p.identity }, 'participant resumed');
+    return true;
   }
 
   participantChanged(p: Participant): void {
