@@ -85,6 +85,8 @@ const api = {
       singlePeerConnection?: boolean;
       simulcast?: boolean;
       adaptive?: boolean;
+      /** Media only through the TURN servers the SFU hands out (iceTransportPolicy 'relay'). */
+      relay?: boolean;
     } = {},
   ) {
     room = new Room({
@@ -115,7 +117,7 @@ const api = {
     room.registerTextStreamHandler('lk.chat', async (reader, from) => {
       chats.push({ from: from.identity, text: await reader.readAll(), via: 'text-stream' });
     });
-    await room.connect(url, token);
+    await room.connect(url, token, publish.relay ? { rtcConfig: { iceTransportPolicy: 'relay' } } : {});
     if (publish.camera !== false) await room.localParticipant.setCameraEnabled(true);
     if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
     return { sid: room.localParticipant.sid, identity: room.localParticipant.identity };
@@ -156,6 +158,43 @@ const api = {
       });
     }
     return out;
+  },
+
+  /** Local candidate type and relay protocol of the selected pair carrying each remote track ('relay/udp', …). */
+  async paths(): Promise<string[]> {
+    const out = new Set<string>();
+    for (const { track } of remoteTracks()) {
+      const stats = await track.receiver?.getStats();
+      const byId = new Map<string, Record<string, unknown>>();
+      stats?.forEach((s) => byId.set(s.id, s as Record<string, unknown>));
+      for (const s of byId.values()) {
+        if (s.type !== 'transport') continue;
+        const pair = byId.get(String(s.selectedCandidatePairId));
+        const local = byId.get(String(pair?.localCandidateId));
+        if (local) out.add(`${local.candidateType}/${local.relayProtocol ?? local.protocol}`);
+      }
+    }
+    return [...out].sort();
+  },
+
+  /** Gathers relay candidates from a TURN server with the given credentials: how many, and the error codes. */
+  async probeTurn(urls: string[], username: string, credential: string): Promise<{ relays: number; errors: number[] }> {
+    const pc = new RTCPeerConnection({ iceServers: [{ urls, username, credential }], iceTransportPolicy: 'relay' });
+    const errors: number[] = [];
+    let relays = 0;
+    pc.onicecandidateerror = (e) => errors.push((e as RTCPeerConnectionIceErrorEvent).errorCode);
+    const done = new Promise<void>((resolve) => {
+      pc.onicecandidate = (e) => {
+        if (e.candidate?.type === 'relay') relays++;
+        if (!e.candidate) resolve();
+      };
+      setTimeout(resolve, 10_000);
+    });
+    pc.createDataChannel('probe');
+    await pc.setLocalDescription(await pc.createOffer());
+    await done;
+    pc.close();
+    return { relays, errors };
   },
 
   async audioFrom(identity: string): Promise<number> {

@@ -9,6 +9,7 @@ import type { Room } from './room';
 import { Rooms } from './rooms';
 import { startSignalServer } from './signal-server';
 import { tokenRefresher } from './token-refresh';
+import { iceServersFor, type TurnOptions, turnFromEnv } from './turn';
 
 export const SFU_VERSION = '1.9.0';
 /** livekit-client 2.23 speaks protocol 16. */
@@ -30,6 +31,8 @@ export interface SfuOptions {
   /** Seconds between fresh tokens sent to a connected participant (LiveKit: 5 min), and their lifetime (10 min). */
   tokenRefreshInterval?: number;
   tokenTtl?: number;
+  /** TURN server (coturn with use-auth-secret) handed to clients; undefined = TURN_URLS/TURN_SECRET, null = none. */
+  turn?: TurnOptions | null;
 }
 
 export interface Sfu {
@@ -61,6 +64,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     allowedAddresses: new Set(hostAddresses),
     udpPortRange: options.udpPortRange ?? null,
   };
+  const turn = options.turn === undefined ? turnFromEnv(process.env) : options.turn;
   const pingInterval = options.pingInterval ?? 5;
   const pingTimeout = options.pingTimeout ?? 15;
   const refresher = tokenRefresher({
@@ -76,7 +80,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     serverVersion: SFU_VERSION,
     pingInterval,
     pingTimeout,
-    iceServersFor: () => [],
+    iceServersFor: (identity) => iceServersFor(turn, identity),
   });
   const rooms = registry.rooms;
   const signalServer = await startSignalServer({
@@ -98,7 +102,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
 
   const port = signalServer.port;
   const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
-  logger.info({ port, hostCandidates: hostAddresses }, 'embedded SFU listening');
+  logger.info({ port, hostCandidates: hostAddresses, turn: turn?.urls ?? [] }, 'embedded SFU listening');
 
   return {
     port,
