@@ -166,7 +166,9 @@ const api = {
     for (const { track } of remoteTracks()) {
       const stats = await track.receiver?.getStats();
       const byId = new Map<string, Record<string, unknown>>();
-      stats?.forEach((s) => byId.set(s.id, s as Record<string, unknown>));
+      stats?.forEach((s) => {
+        byId.set(s.id, s as Record<string, unknown>);
+      });
       for (const s of byId.values()) {
         if (s.type !== 'transport') continue;
         const pair = byId.get(String(s.selectedCandidatePairId));
