@@ -23,6 +23,7 @@ const chats: Array<{ from: string; text: string; via: string }> = [];
 const events: string[] = [];
 const media = document.getElementById('media') as HTMLElement;
 let audioContext: AudioContext | null = null;
+let toneGain: GainNode | null = null;
 
 function remoteTracks(): Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> {
   const out: Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> = [];
@@ -87,6 +88,8 @@ const api = {
       adaptive?: boolean;
       /** Media only through the TURN servers the SFU hands out (iceTransportPolicy 'relay'). */
       relay?: boolean;
+      /** Instead of the fake microphone, a WebAudio source as the microphone: a steady tone or silence. */
+      tone?: 'on' | 'off';
     } = {},
   ) {
     room = new Room({
@@ -119,7 +122,18 @@ const api = {
     });
     await room.connect(url, token, publish.relay ? { rtcConfig: { iceTransportPolicy: 'relay' } } : {});
     if (publish.camera !== false) await room.localParticipant.setCameraEnabled(true);
-    if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
+    if (publish.tone) {
+      audioContext ??= new AudioContext();
+      await audioContext.resume();
+      const osc = audioContext.createOscillator();
+      osc.frequency.value = 440;
+      toneGain = audioContext.createGain();
+      toneGain.gain.value = publish.tone === 'on' ? 0.5 : 0;
+      const dest = audioContext.createMediaStreamDestination();
+      osc.connect(toneGain).connect(dest);
+      osc.start();
+      await room.localParticipant.publishTrack(dest.stream.getAudioTracks()[0] as MediaStreamTrack, { source: Track.Source.Microphone, dtx: false });
+    } else if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
     return { sid: room.localParticipant.sid, identity: room.localParticipant.identity };
   },
 
@@ -197,6 +211,16 @@ const api = {
     await done;
     pc.close();
     return { relays, errors };
+  },
+
+  /** Turns the published WebAudio tone on or off (see join's `tone`). */
+  setTone(on: boolean): void {
+    if (toneGain) toneGain.gain.value = on ? 0.5 : 0;
+  },
+
+  /** Room.activeSpeakers as livekit-client keeps it from the server's speakersChanged. */
+  speakers(): string[] {
+    return (room?.activeSpeakers ?? []).map((p) => p.identity).sort();
   },
 
   async audioFrom(identity: string): Promise<number> {

@@ -4,6 +4,7 @@
 // the best one arriving that is not above what it asked for (track settings), switched on a keyframe.
 import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
 import * as werift from 'werift';
+import { AudioLevel } from './audio-level';
 import { isVp8KeyframeStart } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
@@ -15,6 +16,7 @@ const TOP_RANK = 2;
 /** A layer counts as live while its packets keep arriving this often. */
 const LAYER_ALIVE_MS = 1000;
 const LAYER_CHECK_MS = 500;
+const AUDIO_LEVEL_URI = werift.RTP_EXTENSION_URI.audioLevelIndication;
 
 interface Layer {
   track: werift.MediaStreamTrack;
@@ -34,6 +36,8 @@ export class PublishedTrack {
   packetsIn = 0;
   packetsOut = 0;
   bytesOut = 0;
+  /** Microphone loudness from the audio-level header extension (audio tracks only). */
+  readonly audioLevel: AudioLevel | null;
 
   constructor(
     readonly info: TrackInfo,
@@ -41,6 +45,7 @@ export class PublishedTrack {
     readonly kind: 'audio' | 'video',
     readonly transceiver: werift.RTCRtpTransceiver,
   ) {
+    this.audioLevel = kind === 'audio' ? new AudioLevel() : null;
     for (const track of transceiver.receiver.tracks) this.attachSource(track);
     // ontrack fires again on every renegotiation: one source per layer.
     transceiver.onTrack.subscribe((track) => this.attachSource(track));
@@ -64,7 +69,11 @@ export class PublishedTrack {
     const existing = this.layers.get(rid);
     if (existing?.track === track) return;
     existing?.unsubscribe();
-    const { unSubscribe } = track.onReceiveRtp.subscribe((rtp) => this.onRtp(rid, rtp));
+    const { unSubscribe } = track.onReceiveRtp.subscribe((rtp, extensions) => {
+      const level = this.audioLevel && (extensions?.[AUDIO_LEVEL_URI] as { level: number } | undefined);
+      if (level) this.audioLevel?.observe(level.level);
+      this.onRtp(rid, rtp);
+    });
     this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, unsubscribe: unSubscribe });
   }
 

@@ -18,6 +18,7 @@ import type { SfuLogger } from './logger';
 import type { Participant, ParticipantHost } from './participant';
 import type { PeerNetwork } from './peer';
 import { SignalConnection } from './signal-connection';
+import { SPEAKER_INTERVAL_MS, SpeakerDetector } from './speakers';
 
 const RELIABLE_LABEL = '_reliable';
 
@@ -25,13 +26,31 @@ export class Room implements ParticipantHost {
   readonly sid = newSid('RM_');
   readonly createdAt = Date.now();
   readonly participants = new Map<string, Participant>();
+  private readonly speakers = new SpeakerDetector();
+  private readonly speakerTimer: NodeJS.Timeout;
 
   constructor(
     readonly name: string,
     readonly network: PeerNetwork,
     readonly logger: SfuLogger,
     private readonly onEmpty: (room: Room) => void,
-  ) {}
+  ) {
+    this.speakerTimer = setInterval(() => this.sendSpeakers(), SPEAKER_INTERVAL_MS);
+    this.speakerTimer.unref();
+  }
+
+  /** The speakers of the moment to one participant (after its join or resume): later updates are only changes. */
+  sendCurrentSpeakers(p: Participant): void {
+    const speakers = this.speakers.current();
+    if (speakers.length) p.send({ case: 'speakersChanged', value: { speakers } as never });
+  }
+
+  private sendSpeakers(): void {
+    const speakers = this.speakers.tick(this.participants.values());
+    if (speakers.length === 0) return;
+    const message = { case: 'speakersChanged' as const, value: { speakers } as never };
+    for (const p of this.participants.values()) p.send(message);
+  }
 
   info(): RoomInfo {
     return new RoomInfo({
@@ -76,6 +95,7 @@ export class Room implements ParticipantHost {
     for (const other of this.participants.values()) {
       if (other !== p && !other.grants.hidden) p.send({ case: 'update', value: { participants: [other.info()] } as never });
     }
+    this.sendCurrentSpeakers(p);
     this.logger.info({ room: this.name, participant: p.identity }, 'participant resumed');
     return true;
   }
@@ -160,7 +180,10 @@ export class Room implements ParticipantHost {
     gone.tracks = [];
     for (const other of this.participants.values()) other.send({ case: 'update', value: { participants: [gone] } as never });
     p.disconnect(reason);
-    if (this.participants.size === 0) this.onEmpty(this);
+    if (this.participants.size === 0) {
+      clearInterval(this.speakerTimer);
+      this.onEmpty(this);
+    }
   }
 
   close(reason: string): void {

@@ -90,6 +90,7 @@ export class Rooms {
       }),
     });
     room.participantChanged(p);
+    room.sendCurrentSpeakers(p);
     logger.info({ room: room.name, participant: p.identity }, 'participant joined');
     if (joinRequest?.publisherOffer) p.handle({ case: 'offer', value: joinRequest.publisherOffer });
     room.subscribeToExisting(p);
