@@ -218,6 +218,12 @@ const api = {
     if (toneGain) toneGain.gain.value = on ? 0.5 : 0;
   },
 
+  /** A participant's connection quality as livekit-client has it from the server ('excellent', 'poor', …). */
+  quality(identity: string): string {
+    const p = identity === room?.localParticipant.identity ? room?.localParticipant : room?.remoteParticipants.get(identity);
+    return p?.connectionQuality ?? 'none';
+  },
+
   /** Room.activeSpeakers as livekit-client keeps it from the server's speakersChanged. */
   speakers(): string[] {
     return (room?.activeSpeakers ?? []).map((p) => p.identity).sort();

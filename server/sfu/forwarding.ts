@@ -5,6 +5,7 @@
 import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
 import * as werift from 'werift';
 import { AudioLevel } from './audio-level';
+import { LossCounter } from './connection-quality';
 import { isVp8KeyframeStart } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
@@ -23,6 +24,7 @@ interface Layer {
   /** From the packets themselves: werift leaves rid tracks without one. */
   ssrc: number;
   lastPacketAt: number;
+  loss: LossCounter;
   unsubscribe: () => void;
 }
 
@@ -74,7 +76,7 @@ export class PublishedTrack {
       if (level) this.audioLevel?.observe(level.level);
       this.onRtp(rid, rtp);
     });
-    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, unsubscribe: unSubscribe });
+    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, loss: new LossCounter(), unsubscribe: unSubscribe });
   }
 
   private onRtp(rid: string, rtp: werift.RtpPacket): void {
@@ -84,6 +86,7 @@ export class PublishedTrack {
     if (layer) {
       layer.lastPacketAt = now;
       layer.ssrc = rtp.header.ssrc;
+      layer.loss.observe(rtp.header.sequenceNumber);
     }
     if (now - this.lastLayerCheck > LAYER_CHECK_MS) {
       this.lastLayerCheck = now;
@@ -118,6 +121,18 @@ export class PublishedTrack {
         this.requestKeyframe(wanted, true);
       }
     }
+  }
+
+  /** Packets expected and lost on all layers since the last call (connection quality). */
+  takeLoss(): { expected: number; lost: number } {
+    let expected = 0;
+    let lost = 0;
+    for (const l of this.layers.values()) {
+      const w = l.loss.take();
+      expected += w.expected;
+      lost += w.lost;
+    }
+    return { expected, lost };
   }
 
   /** PLI to the publisher for one layer (or every layer someone receives or waits for). */
@@ -161,6 +176,8 @@ export class TrackSubscription {
   maxRank = TOP_RANK;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribePli: (() => void) | null = null;
+  private unsubscribeRtcp: (() => void) | null = null;
+  private lastReport: { loss: number; jitterMs: number; at: number } | null = null;
 
   constructor(
     readonly track: PublishedTrack,
@@ -177,6 +194,14 @@ export class TrackSubscription {
     this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() =>
       this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
     ).unSubscribe;
+    const clockRate = this.track.kind === 'audio' ? 48000 : 90000;
+    this.unsubscribeRtcp = transceiver.sender.onRtcp.subscribe((packet) => {
+      if (packet.type !== werift.RtcpRrPacket.type) return;
+      for (const r of (packet as werift.RtcpRrPacket).reports) {
+        if (r.ssrc !== transceiver.sender.ssrc) continue;
+        this.lastReport = { loss: r.fractionLost / 256, jitterMs: (r.jitter / clockRate) * 1000, at: Date.now() };
+      }
+    }).unSubscribe;
     this.track.chooseLayers();
     this.askForKeyframe();
   }
@@ -204,6 +229,13 @@ export class TrackSubscription {
     }
     this.layer = rid;
     this.targetLayer = null;
+  }
+
+  /** The subscriber's latest receiver report on this track (loss 0–1, jitter), with werift's round trip. */
+  receiverReport(): { loss: number; jitterMs: number; rttMs: number } | null {
+    const r = this.lastReport;
+    if (!r || Date.now() - r.at > 10_000) return null;
+    return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
   }
 
   askForKeyframe(): void {
@@ -236,6 +268,8 @@ export class TrackSubscription {
     this.timers = [];
     this.unsubscribePli?.();
     this.unsubscribePli = null;
+    this.unsubscribeRtcp?.();
+    this.unsubscribeRtcp = null;
     this.track.subscribers.delete(this);
     this.transceiver = null;
   }

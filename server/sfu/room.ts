@@ -18,6 +18,7 @@ import type { SfuLogger } from './logger';
 import type { Participant, ParticipantHost } from './participant';
 import type { PeerNetwork } from './peer';
 import { SignalConnection } from './signal-connection';
+import { QUALITY_INTERVAL_MS, QualityMonitor } from './connection-quality';
 import { SPEAKER_INTERVAL_MS, SpeakerDetector } from './speakers';
 
 const RELIABLE_LABEL = '_reliable';
@@ -28,6 +29,8 @@ export class Room implements ParticipantHost {
   readonly participants = new Map<string, Participant>();
   private readonly speakers = new SpeakerDetector();
   private readonly speakerTimer: NodeJS.Timeout;
+  private readonly quality = new QualityMonitor();
+  private readonly qualityTimer: NodeJS.Timeout;
 
   constructor(
     readonly name: string,
@@ -37,6 +40,15 @@ export class Room implements ParticipantHost {
   ) {
     this.speakerTimer = setInterval(() => this.sendSpeakers(), SPEAKER_INTERVAL_MS);
     this.speakerTimer.unref();
+    this.qualityTimer = setInterval(() => this.sendQuality(), QUALITY_INTERVAL_MS);
+    this.qualityTimer.unref();
+  }
+
+  private sendQuality(): void {
+    const updates = this.quality.tick(this.participants.values());
+    if (updates.length === 0) return;
+    const message = { case: 'connectionQuality' as const, value: { updates } as never };
+    for (const p of this.participants.values()) p.send(message);
   }
 
   /** The speakers of the moment to one participant (after its join or resume): later updates are only changes. */
@@ -182,6 +194,7 @@ export class Room implements ParticipantHost {
     p.disconnect(reason);
     if (this.participants.size === 0) {
       clearInterval(this.speakerTimer);
+      clearInterval(this.qualityTimer);
       this.onEmpty(this);
     }
   }
