@@ -94,7 +94,11 @@ export class PublishedTrack {
     }
     let keyframe: boolean | undefined;
     for (const sub of this.subscribers) {
-      if (sub.layer === null && !this.simulcast) sub.layer = rid;
+      // Without simulcast there is one layer: audio starts at once, video on its first keyframe.
+      if (sub.layer === null && sub.targetLayer === null && !this.simulcast) {
+        if (this.kind === 'audio') sub.layer = rid;
+        else sub.targetLayer = rid;
+      }
       if (sub.targetLayer === rid) {
         keyframe ??= isVp8KeyframeStart(rtp.payload);
         if (keyframe) sub.switchTo(rid, rtp);
@@ -119,6 +123,9 @@ export class PublishedTrack {
       if (sub.targetLayer !== wanted) {
         sub.targetLayer = wanted;
         this.requestKeyframe(wanted, true);
+      } else {
+        // Still waiting for that keyframe: the PLI or the keyframe may have been lost; ask again.
+        this.requestKeyframe(wanted);
       }
     }
   }
@@ -178,11 +185,22 @@ export class TrackSubscription {
   private unsubscribePli: (() => void) | null = null;
   private unsubscribeRtcp: (() => void) | null = null;
   private lastReport: { loss: number; jitterMs: number; at: number } | null = null;
+  /** Rewriting of sequence numbers and timestamps so layer switches look like one stream to the receiver. */
+  private seqOffset = 0;
+  private tsOffset = 0;
+  private lastSeq = 0;
+  private lastTs = 0;
+  private lastSentAt = 0;
+  private sentAny = false;
 
   constructor(
     readonly track: PublishedTrack,
     readonly subscriberSid: string,
   ) {}
+
+  private get clockRate(): number {
+    return this.track.kind === 'audio' ? 48000 : 90000;
+  }
 
   get attached(): boolean {
     return this.transceiver !== null;
@@ -194,7 +212,7 @@ export class TrackSubscription {
     this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() =>
       this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
     ).unSubscribe;
-    const clockRate = this.track.kind === 'audio' ? 48000 : 90000;
+    const clockRate = this.clockRate;
     this.unsubscribeRtcp = transceiver.sender.onRtcp.subscribe((packet) => {
       if (packet.type !== werift.RtcpRrPacket.type) return;
       for (const r of (packet as werift.RtcpRrPacket).reports) {
@@ -222,10 +240,17 @@ export class TrackSubscription {
     if (wasPaused && !this.paused) this.askForKeyframe();
   }
 
-  /** A layer switch: the new layer's sequence numbers and timestamps continue the old ones for this receiver. */
+  /**
+   * A layer switch: the new layer's sequence numbers and timestamps continue the old ones for this receiver
+   * (the next sequence number, and the timestamp advanced by the time since the last packet). Kept here in 32-bit
+   * arithmetic: werift's replaceRTP keeps the timestamp offset in 16 bits, which threw the receiver's timestamps
+   * thousands of seconds off after a switch and froze its video.
+   */
   switchTo(rid: string, rtp: werift.RtpPacket): void {
-    if (this.layer !== null) {
-      this.transceiver?.sender.replaceRTP({ sequenceNumber: rtp.header.sequenceNumber, timestamp: rtp.header.timestamp }, true);
+    if (this.sentAny) {
+      const elapsedTicks = Math.max(1, Math.round(((Date.now() - this.lastSentAt) * this.clockRate) / 1000));
+      this.seqOffset = (this.lastSeq + 1 - rtp.header.sequenceNumber) & 0xffff;
+      this.tsOffset = (this.lastTs + elapsedTicks - rtp.header.timestamp) >>> 0;
     }
     this.layer = rid;
     this.targetLayer = null;
@@ -248,11 +273,17 @@ export class TrackSubscription {
   send(rtp: werift.RtpPacket): boolean {
     if (this.paused || !this.transceiver) return false;
     const h = rtp.header;
+    const sequenceNumber = (h.sequenceNumber + this.seqOffset) & 0xffff;
+    const timestamp = (h.timestamp + this.tsOffset) >>> 0;
+    this.lastSeq = sequenceNumber;
+    this.lastTs = timestamp;
+    this.lastSentAt = Date.now();
+    this.sentAny = true;
     const header = new werift.RtpHeader({
       marker: h.marker,
       payloadType: h.payloadType,
-      sequenceNumber: h.sequenceNumber,
-      timestamp: h.timestamp,
+      sequenceNumber,
+      timestamp,
       ssrc: h.ssrc,
       csrc: [],
       csrcLength: 0,
