@@ -1,7 +1,9 @@
 // `npm run bench`: one publisher (640×360 VP8 video + opus audio from @livekit/rtc-node) to N subscribers through
 // the embedded SFU running in its own process. Reports forwarded streams per core of SFU CPU and memory per
-// subscriber, each configuration also as a ratio to the single-subscriber baseline measured in the same run.
+// subscriber, each configuration also as a ratio to the single-subscriber baseline measured in the same run, and
+// forwarded RTP packets per second per core (the forwarder's throughput).
 // BENCH_SUBSCRIBERS="1,4,8" chooses the configurations, BENCH_WINDOW_S the measuring window (default 8 s).
+import './quiet-client-log';
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
         subscribers: s.subscribers,
         'forwarded streams': s.forwardedStreams,
         'packets out/s': Math.round(s.packetsOutPerS),
+        'packets/s per core': Math.round(s.packetsOutPerS / Math.max(s.cpuCores, 1e-6)),
         'Mbit/s out': s.mbitOutPerS.toFixed(2),
         'SFU CPU (% core)': (s.cpuCores * 100).toFixed(1),
         'streams per core': s.streamsPerCore.toFixed(0),
@@ -168,6 +171,8 @@ async function main(): Promise<void> {
     const top = samples.at(-1) as Sample;
     const verdict = top.streamsPerCore >= 60 ? 'meets' : 'misses';
     console.log(`\n${top.forwardedStreams} forwarded streams: ${top.streamsPerCore.toFixed(0)} streams per core (${verdict} the target of 60)`);
+    const packetsPerCore = top.packetsOutPerS / Math.max(top.cpuCores, 1e-6);
+    console.log(`${top.subscribers} subscribers: ${Math.round(packetsPerCore)} forwarded packets/s per core of SFU CPU`);
     // Every subscriber must actually receive: audio ~50 pps plus video, per subscriber.
     if (top.packetsOutPerS < top.subscribers * 50) {
       console.error('forwarding looks broken: too few packets out');

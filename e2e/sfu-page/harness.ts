@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 import { type Sfu, startSfu } from '../../server/sfu/index';
+import type { TurnOptions } from '../../server/sfu/turn';
 
 export const apiKey = 'APItestkey';
 export const apiSecret = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -20,7 +21,7 @@ export interface SfuHarness {
   close(): Promise<void>;
 }
 
-export async function startSfuHarness(opts: { pingTimeout?: number } = {}): Promise<SfuHarness> {
+export async function startSfuHarness(opts: { pingTimeout?: number; turn?: TurnOptions } = {}): Promise<SfuHarness> {
   const sfu = await startSfu({
     port: 0,
     host: '127.0.0.1',
@@ -28,6 +29,7 @@ export async function startSfuHarness(opts: { pingTimeout?: number } = {}): Prom
     apiSecret,
     hostCandidates: ['127.0.0.1'],
     pingTimeout: opts.pingTimeout,
+    turn: opts.turn ?? null,
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfu-page-'));
   await build({

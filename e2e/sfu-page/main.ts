@@ -23,6 +23,7 @@ const chats: Array<{ from: string; text: string; via: string }> = [];
 const events: string[] = [];
 const media = document.getElementById('media') as HTMLElement;
 let audioContext: AudioContext | null = null;
+let toneGain: GainNode | null = null;
 
 function remoteTracks(): Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> {
   const out: Array<{ p: RemoteParticipant; pub: RemoteTrackPublication; track: RemoteTrack }> = [];
@@ -85,6 +86,10 @@ const api = {
       singlePeerConnection?: boolean;
       simulcast?: boolean;
       adaptive?: boolean;
+      /** Media only through the TURN servers the SFU hands out (iceTransportPolicy 'relay'). */
+      relay?: boolean;
+      /** Instead of the fake microphone, a WebAudio source as the microphone: a steady tone or silence. */
+      tone?: 'on' | 'off';
     } = {},
   ) {
     room = new Room({
@@ -115,9 +120,20 @@ const api = {
     room.registerTextStreamHandler('lk.chat', async (reader, from) => {
       chats.push({ from: from.identity, text: await reader.readAll(), via: 'text-stream' });
     });
-    await room.connect(url, token);
+    await room.connect(url, token, publish.relay ? { rtcConfig: { iceTransportPolicy: 'relay' } } : {});
     if (publish.camera !== false) await room.localParticipant.setCameraEnabled(true);
-    if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
+    if (publish.tone) {
+      audioContext ??= new AudioContext();
+      await audioContext.resume();
+      const osc = audioContext.createOscillator();
+      osc.frequency.value = 440;
+      toneGain = audioContext.createGain();
+      toneGain.gain.value = publish.tone === 'on' ? 0.5 : 0;
+      const dest = audioContext.createMediaStreamDestination();
+      osc.connect(toneGain).connect(dest);
+      osc.start();
+      await room.localParticipant.publishTrack(dest.stream.getAudioTracks()[0] as MediaStreamTrack, { source: Track.Source.Microphone, dtx: false });
+    } else if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
     return { sid: room.localParticipant.sid, identity: room.localParticipant.identity };
   },
 
@@ -156,6 +172,61 @@ const api = {
       });
     }
     return out;
+  },
+
+  /** Local candidate type and relay protocol of the selected pair carrying each remote track ('relay/udp', …). */
+  async paths(): Promise<string[]> {
+    const out = new Set<string>();
+    for (const { track } of remoteTracks()) {
+      const stats = await track.receiver?.getStats();
+      const byId = new Map<string, Record<string, unknown>>();
+      stats?.forEach((s) => {
+        byId.set(s.id, s as Record<string, unknown>);
+      });
+      for (const s of byId.values()) {
+        if (s.type !== 'transport') continue;
+        const pair = byId.get(String(s.selectedCandidatePairId));
+        const local = byId.get(String(pair?.localCandidateId));
+        if (local) out.add(`${local.candidateType}/${local.relayProtocol ?? local.protocol}`);
+      }
+    }
+    return [...out].sort();
+  },
+
+  /** Gathers relay candidates from a TURN server with the given credentials: how many, and the error codes. */
+  async probeTurn(urls: string[], username: string, credential: string): Promise<{ relays: number; errors: number[] }> {
+    const pc = new RTCPeerConnection({ iceServers: [{ urls, username, credential }], iceTransportPolicy: 'relay' });
+    const errors: number[] = [];
+    let relays = 0;
+    pc.onicecandidateerror = (e) => errors.push((e as RTCPeerConnectionIceErrorEvent).errorCode);
+    const done = new Promise<void>((resolve) => {
+      pc.onicecandidate = (e) => {
+        if (e.candidate?.type === 'relay') relays++;
+        if (!e.candidate) resolve();
+      };
+      setTimeout(resolve, 10_000);
+    });
+    pc.createDataChannel('probe');
+    await pc.setLocalDescription(await pc.createOffer());
+    await done;
+    pc.close();
+    return { relays, errors };
+  },
+
+  /** Turns the published WebAudio tone on or off (see join's `tone`). */
+  setTone(on: boolean): void {
+    if (toneGain) toneGain.gain.value = on ? 0.5 : 0;
+  },
+
+  /** A participant's connection quality as livekit-client has it from the server ('excellent', 'poor', …). */
+  quality(identity: string): string {
+    const p = identity === room?.localParticipant.identity ? room?.localParticipant : room?.remoteParticipants.get(identity);
+    return p?.connectionQuality ?? 'none';
+  },
+
+  /** Room.activeSpeakers as livekit-client keeps it from the server's speakersChanged. */
+  speakers(): string[] {
+    return (room?.activeSpeakers ?? []).map((p) => p.identity).sort();
   },
 
   async audioFrom(identity: string): Promise<number> {

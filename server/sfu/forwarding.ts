@@ -4,6 +4,8 @@
 // the best one arriving that is not above what it asked for (track settings), switched on a keyframe.
 import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
 import * as werift from 'werift';
+import { AudioLevel } from './audio-level';
+import { LossCounter } from './connection-quality';
 import { isVp8KeyframeStart } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
@@ -15,12 +17,14 @@ const TOP_RANK = 2;
 /** A layer counts as live while its packets keep arriving this often. */
 const LAYER_ALIVE_MS = 1000;
 const LAYER_CHECK_MS = 500;
+const AUDIO_LEVEL_URI = werift.RTP_EXTENSION_URI.audioLevelIndication;
 
 interface Layer {
   track: werift.MediaStreamTrack;
   /** From the packets themselves: werift leaves rid tracks without one. */
   ssrc: number;
   lastPacketAt: number;
+  loss: LossCounter;
   unsubscribe: () => void;
 }
 
@@ -34,6 +38,8 @@ export class PublishedTrack {
   packetsIn = 0;
   packetsOut = 0;
   bytesOut = 0;
+  /** Microphone loudness from the audio-level header extension (audio tracks only). */
+  readonly audioLevel: AudioLevel | null;
 
   constructor(
     readonly info: TrackInfo,
@@ -41,6 +47,7 @@ export class PublishedTrack {
     readonly kind: 'audio' | 'video',
     readonly transceiver: werift.RTCRtpTransceiver,
   ) {
+    this.audioLevel = kind === 'audio' ? new AudioLevel() : null;
     for (const track of transceiver.receiver.tracks) this.attachSource(track);
     // ontrack fires again on every renegotiation: one source per layer.
     transceiver.onTrack.subscribe((track) => this.attachSource(track));
@@ -64,8 +71,12 @@ export class PublishedTrack {
     const existing = this.layers.get(rid);
     if (existing?.track === track) return;
     existing?.unsubscribe();
-    const { unSubscribe } = track.onReceiveRtp.subscribe((rtp) => this.onRtp(rid, rtp));
-    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, unsubscribe: unSubscribe });
+    const { unSubscribe } = track.onReceiveRtp.subscribe((rtp, extensions) => {
+      const level = this.audioLevel && (extensions?.[AUDIO_LEVEL_URI] as { level: number } | undefined);
+      if (level) this.audioLevel?.observe(level.level);
+      this.onRtp(rid, rtp);
+    });
+    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, loss: new LossCounter(), unsubscribe: unSubscribe });
   }
 
   private onRtp(rid: string, rtp: werift.RtpPacket): void {
@@ -75,6 +86,7 @@ export class PublishedTrack {
     if (layer) {
       layer.lastPacketAt = now;
       layer.ssrc = rtp.header.ssrc;
+      layer.loss.observe(rtp.header.sequenceNumber);
     }
     if (now - this.lastLayerCheck > LAYER_CHECK_MS) {
       this.lastLayerCheck = now;
@@ -82,7 +94,11 @@ export class PublishedTrack {
     }
     let keyframe: boolean | undefined;
     for (const sub of this.subscribers) {
-      if (sub.layer === null && !this.simulcast) sub.layer = rid;
+      // Without simulcast there is one layer: audio starts at once, video on its first keyframe.
+      if (sub.layer === null && sub.targetLayer === null && !this.simulcast) {
+        if (this.kind === 'audio') sub.layer = rid;
+        else sub.targetLayer = rid;
+      }
       if (sub.targetLayer === rid) {
         keyframe ??= isVp8KeyframeStart(rtp.payload);
         if (keyframe) sub.switchTo(rid, rtp);
@@ -107,8 +123,23 @@ export class PublishedTrack {
       if (sub.targetLayer !== wanted) {
         sub.targetLayer = wanted;
         this.requestKeyframe(wanted, true);
+      } else {
+        // Still waiting for that keyframe: the PLI or the keyframe may have been lost; ask again.
+        this.requestKeyframe(wanted);
       }
     }
+  }
+
+  /** Packets expected and lost on all layers since the last call (connection quality). */
+  takeLoss(): { expected: number; lost: number } {
+    let expected = 0;
+    let lost = 0;
+    for (const l of this.layers.values()) {
+      const w = l.loss.take();
+      expected += w.expected;
+      lost += w.lost;
+    }
+    return { expected, lost };
   }
 
   /** PLI to the publisher for one layer (or every layer someone receives or waits for). */
@@ -152,11 +183,24 @@ export class TrackSubscription {
   maxRank = TOP_RANK;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribePli: (() => void) | null = null;
+  private unsubscribeRtcp: (() => void) | null = null;
+  private lastReport: { loss: number; jitterMs: number; at: number } | null = null;
+  /** Rewriting of sequence numbers and timestamps so layer switches look like one stream to the receiver. */
+  private seqOffset = 0;
+  private tsOffset = 0;
+  private lastSeq = 0;
+  private lastTs = 0;
+  private lastSentAt = 0;
+  private sentAny = false;
 
   constructor(
     readonly track: PublishedTrack,
     readonly subscriberSid: string,
   ) {}
+
+  private get clockRate(): number {
+    return this.track.kind === 'audio' ? 48000 : 90000;
+  }
 
   get attached(): boolean {
     return this.transceiver !== null;
@@ -168,6 +212,14 @@ export class TrackSubscription {
     this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() =>
       this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
     ).unSubscribe;
+    const clockRate = this.clockRate;
+    this.unsubscribeRtcp = transceiver.sender.onRtcp.subscribe((packet) => {
+      if (packet.type !== werift.RtcpRrPacket.type) return;
+      for (const r of (packet as werift.RtcpRrPacket).reports) {
+        if (r.ssrc !== transceiver.sender.ssrc) continue;
+        this.lastReport = { loss: r.fractionLost / 256, jitterMs: (r.jitter / clockRate) * 1000, at: Date.now() };
+      }
+    }).unSubscribe;
     this.track.chooseLayers();
     this.askForKeyframe();
   }
@@ -188,13 +240,27 @@ export class TrackSubscription {
     if (wasPaused && !this.paused) this.askForKeyframe();
   }
 
-  /** A layer switch: the new layer's sequence numbers and timestamps continue the old ones for this receiver. */
+  /**
+   * A layer switch: the new layer's sequence numbers and timestamps continue the old ones for this receiver
+   * (the next sequence number, and the timestamp advanced by the time since the last packet). Kept here in 32-bit
+   * arithmetic: werift's replaceRTP keeps the timestamp offset in 16 bits, which threw the receiver's timestamps
+   * thousands of seconds off after a switch and froze its video.
+   */
   switchTo(rid: string, rtp: werift.RtpPacket): void {
-    if (this.layer !== null) {
-      this.transceiver?.sender.replaceRTP({ sequenceNumber: rtp.header.sequenceNumber, timestamp: rtp.header.timestamp }, true);
+    if (this.sentAny) {
+      const elapsedTicks = Math.max(1, Math.round(((Date.now() - this.lastSentAt) * this.clockRate) / 1000));
+      this.seqOffset = (this.lastSeq + 1 - rtp.header.sequenceNumber) & 0xffff;
+      this.tsOffset = (this.lastTs + elapsedTicks - rtp.header.timestamp) >>> 0;
     }
     this.layer = rid;
     this.targetLayer = null;
+  }
+
+  /** The subscriber's latest receiver report on this track (loss 0–1, jitter), with werift's round trip. */
+  receiverReport(): { loss: number; jitterMs: number; rttMs: number } | null {
+    const r = this.lastReport;
+    if (!r || Date.now() - r.at > 10_000) return null;
+    return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
   }
 
   askForKeyframe(): void {
@@ -207,11 +273,17 @@ export class TrackSubscription {
   send(rtp: werift.RtpPacket): boolean {
     if (this.paused || !this.transceiver) return false;
     const h = rtp.header;
+    const sequenceNumber = (h.sequenceNumber + this.seqOffset) & 0xffff;
+    const timestamp = (h.timestamp + this.tsOffset) >>> 0;
+    this.lastSeq = sequenceNumber;
+    this.lastTs = timestamp;
+    this.lastSentAt = Date.now();
+    this.sentAny = true;
     const header = new werift.RtpHeader({
       marker: h.marker,
       payloadType: h.payloadType,
-      sequenceNumber: h.sequenceNumber,
-      timestamp: h.timestamp,
+      sequenceNumber,
+      timestamp,
       ssrc: h.ssrc,
       csrc: [],
       csrcLength: 0,
@@ -227,6 +299,8 @@ export class TrackSubscription {
     this.timers = [];
     this.unsubscribePli?.();
     this.unsubscribePli = null;
+    this.unsubscribeRtcp?.();
+    this.unsubscribeRtcp = null;
     this.track.subscribers.delete(this);
     this.transceiver = null;
   }

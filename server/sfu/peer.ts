@@ -1,6 +1,7 @@
 // werift peer connection set up the way browsers and the Rust SDK accept from this SFU: opus and VP8 only
 // (nack, pli, remb), no RED, no STUN/TURN, host candidates on the advertised addresses. The only header extensions
-// are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them.
+// are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them, and the
+// audio level on audio.
 import * as werift from 'werift';
 
 /** Where media flows: the advertised host candidates (only those survive in SDP) and the UDP ports to use. */
@@ -28,7 +29,8 @@ export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
       ],
     },
     headerExtensions: {
-      audio: [],
+      // RFC 6464 audio level on microphones: active speakers (audio-level.ts).
+      audio: [new werift.RTCRtpHeaderExtensionParameters({ uri: werift.RTP_EXTENSION_URI.audioLevelIndication })],
       video: [werift.RTP_EXTENSION_URI.sdesMid, werift.RTP_EXTENSION_URI.sdesRTPStreamID, werift.RTP_EXTENSION_URI.repairedRtpStreamId].map(
         (uri) => new werift.RTCRtpHeaderExtensionParameters({ uri }),
       ),

@@ -8,13 +8,18 @@ import {
   LeaveRequest_Action,
   type JoinResponse,
   ParticipantInfo_State,
+  type ReconnectResponse,
   Room as RoomInfo,
 } from '@livekit/protocol';
+import type { WebSocket } from 'ws';
 import type { PublishedTrack } from './forwarding';
 import { newSid } from './ids';
 import type { SfuLogger } from './logger';
 import type { Participant, ParticipantHost } from './participant';
 import type { PeerNetwork } from './peer';
+import { SignalConnection } from './signal-connection';
+import { QUALITY_INTERVAL_MS, QualityMonitor } from './connection-quality';
+import { SPEAKER_INTERVAL_MS, SpeakerDetector } from './speakers';
 
 const RELIABLE_LABEL = '_reliable';
 
@@ -22,13 +27,42 @@ export class Room implements ParticipantHost {
   readonly sid = newSid('RM_');
   readonly createdAt = Date.now();
   readonly participants = new Map<string, Participant>();
+  private readonly speakers = new SpeakerDetector();
+  private readonly speakerTimer: NodeJS.Timeout;
+  private readonly quality = new QualityMonitor();
+  private readonly qualityTimer: NodeJS.Timeout;
 
   constructor(
     readonly name: string,
     readonly network: PeerNetwork,
     readonly logger: SfuLogger,
     private readonly onEmpty: (room: Room) => void,
-  ) {}
+  ) {
+    this.speakerTimer = setInterval(() => this.sendSpeakers(), SPEAKER_INTERVAL_MS);
+    this.speakerTimer.unref();
+    this.qualityTimer = setInterval(() => this.sendQuality(), QUALITY_INTERVAL_MS);
+    this.qualityTimer.unref();
+  }
+
+  private sendQuality(): void {
+    const updates = this.quality.tick(this.participants.values());
+    if (updates.length === 0) return;
+    const message = { case: 'connectionQuality' as const, value: { updates } as never };
+    for (const p of this.participants.values()) p.send(message);
+  }
+
+  /** The speakers of the moment to one participant (after its join or resume): later updates are only changes. */
+  sendCurrentSpeakers(p: Participant): void {
+    const speakers = this.speakers.current();
+    if (speakers.length) p.send({ case: 'speakersChanged', value: { speakers } as never });
+  }
+
+  private sendSpeakers(): void {
+    const speakers = this.speakers.tick(this.participants.values());
+    if (speakers.length === 0) return;
+    const message = { case: 'speakersChanged' as const, value: { speakers } as never };
+    for (const p of this.participants.values()) p.send(message);
+  }
 
   info(): RoomInfo {
     return new RoomInfo({
@@ -56,6 +90,26 @@ export class Room implements ParticipantHost {
       if (other === p) continue;
       for (const track of other.published.values()) p.subscribe(track);
     }
+  }
+
+  /**
+   * A client whose websocket dropped comes back on a new one (reconnect=1): the session goes on with the new
+   * signal connection, and the client gets everybody's current state. false when there is no such session.
+   */
+  resume(ws: WebSocket, identity: string, sid: string, reconnect: ReconnectResponse): boolean {
+    const p = this.participants.get(sid);
+    if (!p || p.identity !== identity) return false;
+    const signal = new SignalConnection(ws, this.logger, (msg) => p.handle(msg));
+    p.attachSignal(signal);
+    signal.onClose(() => p.detachSignal(signal));
+    p.send({ case: 'reconnect', value: reconnect });
+    // Whatever changed while the signal was down: versions newer than before.
+    for (const other of this.participants.values()) {
+      if (other !== p && !other.grants.hidden) p.send({ case: 'update', value: { participants: [other.info()] } as never });
+    }
+    this.sendCurrentSpeakers(p);
+    this.logger.info({ room: this.name, participant: p.identity }, 'participant resumed');
+    return true;
   }
 
   participantChanged(p: Participant): void {
@@ -138,7 +192,11 @@ export class Room implements ParticipantHost {
     gone.tracks = [];
     for (const other of this.participants.values()) other.send({ case: 'update', value: { participants: [gone] } as never });
     p.disconnect(reason);
-    if (this.participants.size === 0) this.onEmpty(this);
+    if (this.participants.size === 0) {
+      clearInterval(this.speakerTimer);
+      clearInterval(this.qualityTimer);
+      this.onEmpty(this);
+    }
   }
 
   close(reason: string): void {

@@ -2,12 +2,13 @@
 // offers (sendonly m-lines with stream id "<participant sid>|<track sid>") and the client answers.
 import { SessionDescription } from '@livekit/protocol';
 import type * as werift from 'werift';
+import type { DownTrackPlacement } from './down-tracks';
 import type { TrackSubscription } from './forwarding';
 import type { SfuLogger } from './logger';
 import { createPeer, type PeerNetwork } from './peer';
 import { fixAnswer } from './sdp';
 
-export class SubscriberPeer {
+export class SubscriberPeer implements DownTrackPlacement {
   readonly pc: werift.RTCPeerConnection;
   private offerId = 0;
   private awaitingAnswer = false;

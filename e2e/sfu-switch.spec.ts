@@ -1,0 +1,80 @@
+// No frozen video after a layer switch: a subscriber flips between the lowest and the best simulcast layer again
+// and again, and after every switch it decodes the new layer's size and keeps decoding frames. Late joiners
+// start decoding promptly as well.
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config';
+import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+
+test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
+
+let h: SfuHarness;
+const contexts: BrowserContext[] = [];
+
+test.beforeAll(async () => {
+  h = await startSfuHarness();
+});
+test.afterAll(async () => {
+  for (const c of contexts.splice(0)) await c.close().catch(() => {});
+  await h?.close();
+});
+
+const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
+
+async function open(browser: Browser, identity: string, room: string, options: Record<string, unknown>): Promise<Page> {
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(h.pageUrl);
+  await call(page, 'join', h.sfu.url, await mintToken(identity, room), options);
+  return page;
+}
+
+interface Received {
+  identity: string;
+  kind: string;
+  width: number;
+  framesDecoded: number;
+}
+
+const videoOf = async (page: Page, identity: string) =>
+  (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? { width: 0, framesDecoded: 0 };
+
+test('switching layers back and forth never leaves the subscriber frozen', async ({ browser }) => {
+  const room = 'switching';
+  await open(browser, 'cam', room, { simulcast: true, microphone: false });
+  const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false });
+  await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+  // The publisher's upper layers need a moment to ramp up.
+  await expect.poll(async () => (await videoOf(viewer, 'cam')).width, { timeout: 25_000 }).toBeGreaterThan(320);
+
+  // What the SFU forwards to the viewer, and the best layer the publisher sends right now (Chrome drops upper
+  // layers for a while when the machine is busy: "high" is then the best one still arriving).
+  const rank = ['q', 'h', 'f'];
+  const serverView = () => {
+    const participants = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])];
+    const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find((t) => t.kind === 'video');
+    const live = (track?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
+    const layer = track ? participants.find((p) => p.identity === 'viewer')?.subscriptions.get(track.sid)?.layer : undefined;
+    return { layer, best: live.at(-1) };
+  };
+
+  for (let i = 0; i < 6; i++) {
+    const low = i % 2 === 0;
+    await call(viewer, 'setQuality', 'cam', low ? 'low' : 'high');
+    // The viewer decodes the new layer's size: the quarter-size q layer (≤ 320 wide) or a bigger one.
+    await expect
+      .poll(async () => {
+        const { layer, best } = serverView();
+        const w = (await videoOf(viewer, 'cam')).width;
+        const want = low ? 'q' : best;
+        return layer === want && w > 0 && (layer === 'q') === w <= 320 ? 'switched' : JSON.stringify({ layer, best, w });
+      }, { timeout: 10_000, message: `switch ${i} to ${low ? 'low' : 'high'}` })
+      .toBe('switched');
+    // And it keeps decoding on the new layer: a frozen stream stops counting frames.
+    const before = (await videoOf(viewer, 'cam')).framesDecoded;
+    await expect
+      .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000, message: `frames after switch ${i}` })
+      .toBeGreaterThan(before + 10);
+  }
+});
