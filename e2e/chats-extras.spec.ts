@@ -1,4 +1,4 @@
-// The chats page's lightbox and narrow layout in real Chromium against the real server (issue 13), with axe
+// The chats page's lightbox and narrow layout in real Chromium against the real server, with axe
 // checks of each state. Users, friendships and messages are made through the REST API (e2e/users.ts); what is
 // tested is what a person does on the page.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';

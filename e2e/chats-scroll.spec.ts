@@ -1,4 +1,4 @@
-// The message history's scroll rules in real Chromium against the real server (issue 13, spec point 9): it opens
+// The message history's scroll rules in real Chromium against the real server (docs/behaviour.md §9): it opens
 // at the newest message; an older page is prepended without moving what is on screen, with 'Загружаем историю…'
 // shown while it loads; new messages are followed within 80 px of the bottom and not from further up; the '↓'
 // button shows from 40 px; an own send goes to the bottom from anywhere. Positions are read from the scroll

@@ -1,4 +1,4 @@
-// The chats page in real Chromium against the real server (issue 13): two users in two browser contexts.
+// The chats page in real Chromium against the real server: two users in two browser contexts.
 // Users, friendships and conversations are made through the REST API (e2e/users.ts); what is tested is what
 // people do on the page. Axe checks the page in each state.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';

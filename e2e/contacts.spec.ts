@@ -1,4 +1,4 @@
-// Contacts, friend requests, EBLID search, group creation, avatar crop and settings (issue 11): real Chromium
+// Contacts, friend requests, EBLID search, group creation, avatar crop and settings: real Chromium
 // against the real server, with two and three users in separate browser contexts.
 import { type BrowserContext, expect, type Page, test, type WebSocket } from '@playwright/test';
 import sharp from 'sharp';

@@ -40,7 +40,7 @@ export type ServiceOverrides = { [K in keyof Services]?: Services[K] extends (..
 export const SOCKET_CHUNK_RETRY_MS = 3_000;
 
 /**
- * socket.io-client loads on demand, not with the chats page's first bundle (issue 13): the page is drawn from
+ * socket.io-client loads on demand, not with the chats page's first bundle (bench/client/bundle.ts): the page is drawn from
  * REST answers and the socket is fetched alongside them, starting with the first connection (at start when a
  * session is stored). The realtime machine waits in 'connecting' until the chunk is here.
  */

@@ -1,5 +1,5 @@
 // Small hand-written shape checks, for data the client reads back from its own storage (the stored session, the
-// outbox), which a hand edit, an older format or a broken write can corrupt. The client loads no zod (issue 13,
+// outbox), which a hand edit, an older format or a broken write can corrupt. The client loads no zod (bench/client/bundle.ts,
 // bundle budget): these check types and required fields, not the server's formats (id charset, EBLID digits),
 // which only the server enforces. Each field list is typed against the contract's type, so a field added there
 // fails to compile here until it is checked.

@@ -1,4 +1,4 @@
-// Local storage of the outbox per user (issue 13: unsent messages survive a reload). The composer decides what
+// Local storage of the outbox per user (unsent messages survive a reload). The composer decides what
 // is stored and reads it back with its own schema; this only keeps JSON under a per-user key.
 const keyOf = (userId: string) => `beseda.outbox.${userId}`;
 

@@ -57,7 +57,7 @@ describe('import layers (npm run lint)', () => {
   });
 });
 
-// --- zod stays out of the browser (issue 13, bundle budget) ---
+// --- zod stays out of the browser (bundle budget, bench/client/bundle.ts) ---
 
 /** The browser's code: everything but tests under these folders, and the entry. */
 const CLIENT_DIRS = ['src/ui', 'src/machines', 'src/services', 'src/app'];

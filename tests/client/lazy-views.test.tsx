@@ -1,4 +1,4 @@
-// Views split off the chats page's first bundle (issue 13) show a visible, announced fallback while their chunk
+// Views split off the chats page's first bundle (bench/client/bundle.ts) show a visible, announced fallback while their chunk
 // loads, then the view itself. Nothing here is fetched ahead, so each view goes through its loading once (this
 // file has its own module registry; tests/client/lazy-preload.test.tsx covers fetching ahead).
 import { render, screen } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// The outbox's data and pure rules (issue 13): every send is an item with its own clientMessageId (the server
+// The outbox's data and pure rules: every send is an item with its own clientMessageId (the server
 // returns the first message for a repeated id, so retries never duplicate), shown in the conversation until
 // the server has it. Items survive a reload through the outbox store; files live in memory only, so an
 // upload interrupted by a reload cannot be resumed and says so instead of disappearing.

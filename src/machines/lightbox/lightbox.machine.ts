@@ -1,5 +1,5 @@
 // The image lightbox of the chats page (docs/behaviour.md §2): the images of a message, one shown at a time; previous and
-// next wrap around; zoom minus / 100% / plus between 0.25 and 4 in steps of 0.25 (point 9); close. Moving to
+// next wrap around; zoom minus / 100% / plus between 0.25 and 4 in steps of 0.25 (LIGHTBOX_ZOOM); close. Moving to
 // another image shows it at 100 %. View-local state: the Lightbox component runs one actor while it is open.
 import { assign, setup } from 'xstate';
 import { LIGHTBOX_ZOOM } from '../../contract/limits';

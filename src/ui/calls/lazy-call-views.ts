@@ -1,4 +1,4 @@
-// The incoming-call dialog and the call overlay, split off the chats page's first bundle (issue 13). The call
+// The incoming-call dialog and the call overlay, split off the chats page's first bundle (bench/client/bundle.ts). The call
 // machine stays spawned from the root; only these views load later: useCallLayer preloads them as soon as the
 // realtime connection is up, so a ring shows at once.
 import { lazyView } from '../lazy-view';
