@@ -1,11 +1,12 @@
 // Connection quality: a caller whose media crosses a lossy link (relay-only through coturn, with a userspace UDP
 // relay in front of coturn that drops a share of datagrams) is rated from what the SFU sees. Without loss the
 // others see it as excellent; at 10 % loss as poor, and it sees so itself.
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
 import { type Coturn, coturnInstalled, startCoturn } from './sfu-page/coturn';
-import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
 import { startUdpRelay, type UdpRelay } from './sfu-page/udp-relay';
+import { call, openCaller } from './sfu-page/callers';
 
 test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
 
@@ -30,17 +31,9 @@ test.afterAll(async () => {
   await coturn?.close();
 });
 
-const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
 
-async function open(browser: Browser, identity: string, room: string, options: Record<string, unknown>): Promise<Page> {
-  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(h.pageUrl);
-  await call(page, 'join', h.sfu.url, await mintToken(identity, room), options);
-  return page;
-}
+const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
+  openCaller(browser, h, contexts, identity, room, options);
 
 test('a caller on a clean link reads excellent, on a 10 % lossy link poor', async ({ browser }) => {
   const room = 'quality';

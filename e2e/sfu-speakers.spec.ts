@@ -1,9 +1,10 @@
 // Active speakers: two publishers, one sending a steady tone and one silence; a third participant's
 // Room.activeSpeakers (from the SFU's speakersChanged, read from the RFC 6464 audio level) names only the one
 // with the tone, and follows when they swap.
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
-import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { call, openCaller } from './sfu-page/callers';
 
 test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
 
@@ -20,17 +21,9 @@ test.afterAll(async () => {
   await h?.close();
 });
 
-const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
 
-async function open(browser: Browser, identity: string, room: string, options: Record<string, unknown>): Promise<Page> {
-  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(h.pageUrl);
-  await call(page, 'join', h.sfu.url, await mintToken(identity, room), options);
-  return page;
-}
+const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
+  openCaller(browser, h, contexts, identity, room, options);
 
 test('activeSpeakers names the participant sending a tone, not the silent one, and follows a swap', async ({ browser }) => {
   const room = 'speakers';

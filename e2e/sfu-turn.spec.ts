@@ -6,6 +6,7 @@ import { turnCredentials } from '../server/sfu/turn';
 import { chromiumArgs } from '../playwright.config';
 import { type Coturn, coturnInstalled, startCoturn } from './sfu-page/coturn';
 import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { call } from './sfu-page/callers';
 
 test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
 
@@ -29,8 +30,6 @@ test.afterAll(async () => {
   await coturn?.close();
 });
 
-const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
 
 async function relayCaller(browser: Browser, h: SfuHarness, identity: string, room: string): Promise<Page> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });

@@ -3,6 +3,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
 import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { call } from './sfu-page/callers';
 
 test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', '--auto-select-desktop-capture-source=Entire screen'] } });
 
@@ -28,8 +29,6 @@ test.afterAll(async () => {
   await h?.close();
 });
 
-const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])), [fn, args] as const) as Promise<T>;
 
 async function openParticipant(
   browser: Browser,

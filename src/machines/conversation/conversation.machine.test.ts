@@ -115,6 +115,21 @@ describe('conversation with a fetching actor', () => {
     return { actor, seen };
   }
 
+  it('counts jumps (a second jump to the same quote too) and own sends, and holds the open image', async () => {
+    const { actor } = start(() => page([m1, m2], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
+    expect(actor.getSnapshot().context).toMatchObject({ highlightId: 'm1', jumps: 2 });
+    actor.send({ type: 'conversation.ownSent' });
+    expect(actor.getSnapshot().context.ownSends).toBe(1);
+    actor.send({ type: 'conversation.openImage', messageId: 'm2', index: 1 });
+    expect(actor.getSnapshot().context.viewer).toEqual({ messageId: 'm2', index: 1 });
+    actor.send({ type: 'conversation.closeImage' });
+    expect(actor.getSnapshot().context.viewer).toBeNull();
+    actor.stop();
+  });
+
   it('loads the latest page, then older pages before the first message, lowering the first item index', async () => {
     const { actor, seen } = start((i) => (i.before ? page([m0, mx], false) : page([m1, m2], true)));
     await waitFor(actor, (s) => s.matches('ready'));
@@ -200,31 +215,3 @@ describe('conversation with a fetching actor', () => {
   });
 });
 
-describe('conversation: what the view follows', () => {
-  it('counts jumps (a second jump to the same quote too) and own sends, and holds the open image', async () => {
-    const actor = createActor(
-      conversationMachine.provide({
-        actors: {
-          serverEvents: quiet,
-          room: quiet,
-          typing: child,
-          readReceipts: child,
-          fetchPage: fromPromise(async () => page([m1, m2], false)),
-          deleteMessage: hang,
-        } as never,
-      }),
-      { input },
-    ).start();
-    await waitFor(actor, (s) => s.matches('ready'));
-    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
-    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
-    expect(actor.getSnapshot().context).toMatchObject({ highlightId: 'm1', jumps: 2 });
-    actor.send({ type: 'conversation.ownSent' });
-    expect(actor.getSnapshot().context.ownSends).toBe(1);
-    actor.send({ type: 'conversation.openImage', messageId: 'm2', index: 1 });
-    expect(actor.getSnapshot().context.viewer).toEqual({ messageId: 'm2', index: 1 });
-    actor.send({ type: 'conversation.closeImage' });
-    expect(actor.getSnapshot().context.viewer).toBeNull();
-    actor.stop();
-  });
-});
