@@ -3,6 +3,7 @@ import { appMachine } from './app/app.machine';
 import { callMachine } from './call/call.machine';
 import { callsPageMachine } from './callsPage/callsPage.machine';
 import { chatsMachine } from './chats/chats.machine';
+import { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';
 import { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
 import { composerMachine } from './composer/composer.machine';
 import { conversationMachine } from './conversation/conversation.machine';
@@ -31,6 +32,7 @@ export const machines = {
   avatar: avatarMachine,
   groupDialog: groupDialogMachine,
   lightbox: lightboxMachine,
+  chatsFooter: chatsFooterMachine,
   chatsLayout: chatsLayoutMachine,
   chats: chatsMachine,
   conversation: conversationMachine,

@@ -49,8 +49,6 @@ export function newOutboxTag(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export const isImageMime = (mime: string) => /^image\/(png|jpe?g|gif|webp)$/i.test(mime);
-
 export function pendingFile(file: Blob & { name?: string }): PendingFile {
   return { name: file.name ?? 'file', size: file.size, mime: file.type, progress: 0, file, attachment: null };
 }

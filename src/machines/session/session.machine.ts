@@ -1,7 +1,8 @@
 // The session (docs/behaviour.md §3 Session, §4 Session, §7 Token refresh): sign-in, registration, token
 // refresh, sign-out. It starts from what storage held, so a reload stays signed in. Storage writes happen outside
-// the machine (the composition root persists every snapshot); every token change is emitted as `session.token`. Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it
-// started, of the one already in flight, or null at once when there is no session to refresh.
+// the machine (the composition root persists every snapshot); every token change is emitted as `session.token`.
+// Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it started, of
+// the one already in flight, or null at once when there is no session to refresh.
 import { type ActorRefFrom, assertEvent, assign, emit, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { failureMessage } from '../../contract/failure';
