@@ -1,6 +1,8 @@
 import { constants } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import type { Plugin, Rolldown } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const serverTarget = process.env.VITE_DEV_SERVER_TARGET ?? 'http://localhost:4000';
@@ -9,9 +11,42 @@ const serverTarget = process.env.VITE_DEV_SERVER_TARGET ?? 'http://localhost:400
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
 const brotli = (quality: number) => defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
 
+/**
+ * Builds src/boot/early-requests.ts as its own small module and puts it in <head> before the main bundle, so a
+ * signed-in load asks for the first screen's data while the bundle still downloads (the module says why).
+ */
+function earlyRequestsScript(entry: string): Plugin {
+  const holds = (c: Rolldown.OutputChunk) => Object.keys(c.modules).some((id) => id.endsWith(entry) && c.modules[id].renderedLength > 0);
+  return {
+    name: 'beseda-early-requests',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({ type: 'chunk', id: entry, name: 'early-requests' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        // async: run as soon as it arrives, not after the style sheets (which hold back deferred scripts).
+        // The chunk that holds the module's code (the main bundle imports the same one), not the entry facade that
+        // would only import it: the browser would learn of the real file one round trip later.
+        const chunk = Object.values(ctx.bundle ?? {}).find((c): c is Rolldown.OutputChunk => c.type === 'chunk' && holds(c));
+        if (!chunk) throw new Error(`${entry} was not built`);
+        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` }, injectTo: 'head-prepend' }];
+      },
+    },
+    generateBundle(_options, bundle) {
+      // The facade is then unused: a file of one import statement.
+      for (const [name, c] of Object.entries(bundle)) {
+        if (c.type === 'chunk' && c.facadeModuleId?.endsWith(entry) && !holds(c)) delete bundle[name];
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    earlyRequestsScript('src/boot/early-requests.ts'),
     // Compressed once at build time at the highest levels (a server compressing per request would use low ones);
     // server/http/client-static.ts serves them. A copy not smaller than its file is skipped (identity is served).
     compression({ include: COMPRESSIBLE, threshold: 0, algorithms: [brotli(constants.BROTLI_MAX_QUALITY), defineAlgorithm('gzip', { level: 9 })], logLevel: 'silent' }),
@@ -28,6 +63,9 @@ export default defineConfig({
       '/socket.io': { target: serverTarget, ws: true, changeOrigin: true },
     },
   },
+  // React Router's package resolves to its development build under every condition; production builds take the
+  // production one (no dev-only checks and warnings on the main thread).
+  resolve: process.env.NODE_ENV === 'test' ? undefined : { alias: [{ find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) }] },
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   test: {
     projects: [

@@ -117,3 +117,38 @@ test('the list is asked for without waiting for the own-info answer (no request 
     await context.close();
   }
 });
+
+test('a signed-in load asks for the list while the bundle downloads, and the app takes that answer', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    await signInContext(context, a);
+    const page = await context.newPage();
+    const html = await (await fetch(`${srv.url}/`)).text();
+    const bundle = html.match(/<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"/)?.[1];
+    expect(bundle, 'the main bundle in index.html').toBeTruthy();
+    // The early-requests module comes first in <head>, before the main bundle.
+    expect(html.indexOf('/assets/early-requests-')).toBeGreaterThan(0);
+    expect(html.indexOf('/assets/early-requests-')).toBeLessThan(html.indexOf(bundle as string));
+
+    let bundleReleased = false;
+    let listAskedBeforeBundle = false;
+    let asked = 0;
+    await page.route(`**${bundle}`, async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      bundleReleased = true;
+      await route.continue();
+    });
+    // Any request for the list after the first waits 4 s: the list can only show in time from the early answer.
+    await page.route('**/api/conversations', async (route) => {
+      asked++;
+      if (!bundleReleased) listAskedBeforeBundle = true;
+      if (asked > 1) await new Promise((r) => setTimeout(r, 4_000));
+      await route.continue();
+    });
+    await page.goto(`${srv.url}/`);
+    await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 3_500 });
+    expect(listAskedBeforeBundle).toBe(true);
+  } finally {
+    await context.close();
+  }
+});

@@ -205,7 +205,22 @@ export async function deliveryPart(browser: Browser, srv: TestServer, checks: Ch
     }
     const a = await phonePage(browser, srv.url, me);
     try {
+      if (run === 0 && env.BENCH_TRACE) {
+        await browser.startTracing(a.page, { path: env.BENCH_TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'loading', 'blink.user_timing'] });
+      }
+      if (run === 0 && env.BENCH_CPU_PROFILE) {
+        await a.cdp.send('Profiler.enable');
+        await a.cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await a.cdp.send('Profiler.start');
+      }
       cold.push(await visit(a.page, a.net, `${srv.url}/`, '[data-testid="chat-tile"]'));
+      if (run === 0 && env.BENCH_CPU_PROFILE) {
+        const { profile } = await a.cdp.send('Profiler.stop');
+        fs.writeFileSync(env.BENCH_CPU_PROFILE, JSON.stringify(profile));
+      }
+      if (run === 0 && env.BENCH_TRACE) {
+        await browser.stopTracing();
+      }
       // The repeat visit: a new navigation to the page in the same context (the HTTP cache is warm).
       repeat.push(await visit(a.page, a.net, `${srv.url}/`, '[data-testid="chat-tile"]'));
     } finally {

@@ -2,6 +2,7 @@
 // credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request. Every failure
 // leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
 import { FetchError, ofetch } from 'ofetch';
+import { takeEarlyAnswer } from '../boot/early-requests';
 import type { BodyOf, QueryOf, ResponseOf } from '../contract/api';
 import { RequestFailure } from '../contract/failure';
 import { type RouteName, routes } from '../contract/routes';
@@ -34,8 +35,9 @@ const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, 
 
 export function createApiClient(options: { baseURL?: string; auth?: AuthBridge } = {}): ApiClient {
   const auth = options.auth ?? noAuth;
+  const baseURL = options.baseURL ?? defaultBaseUrl();
   const $fetch = ofetch.create({
-    baseURL: options.baseURL ?? defaultBaseUrl(),
+    baseURL,
     credentials: 'include',
     retry: 0, // ofetch retries GETs by default; the only repeat allowed is the one after a refresh
   });
@@ -43,13 +45,20 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
   function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
     const route = routes[name];
     const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
-    return $fetch<ResponseOf<K>>(path, {
-      method: route.method,
-      body: o.body as Record<string, unknown> | undefined,
-      query: o.query as Record<string, unknown> | undefined,
-      headers: token ? { Authorization: `Bearer ${token}` } : undefined,
-      signal: o.signal,
-    });
+    // A GET the page asked for before the app started (src/boot/early-requests.ts): its answer, else ask.
+    const early = route.method === 'GET' ? earlyAnswer(baseURL, path, o.query, token) : null;
+    if (early) return early.then((data) => (data === undefined ? plain() : (data as ResponseOf<K>)));
+    return plain();
+
+    function plain() {
+      return $fetch<ResponseOf<K>>(path, {
+        method: route.method,
+        body: o.body as Record<string, unknown> | undefined,
+        query: o.query as Record<string, unknown> | undefined,
+        headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+        signal: o.signal,
+      });
+    }
   }
 
   return {
@@ -71,6 +80,13 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
       }
     },
   };
+}
+
+/** The answer src/boot/early-requests.ts got for this GET before the app started, if it matches (else null). */
+function earlyAnswer(baseURL: string, path: string, query: object | undefined, token: string | null): Promise<unknown> | null {
+  if (typeof location === 'undefined') return null;
+  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
+  return takeEarlyAnswer(new URL(`${baseURL}${path}${search ? `?${search}` : ''}`, location.href).href, token);
 }
 
 /** ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. */

@@ -7,7 +7,7 @@ export type { Session };
 const sessionFields = { user: isUser, accessToken: isString, refreshToken: isString } satisfies Record<keyof Session, Check>;
 const isSession = shape(sessionFields) as (x: unknown) => x is Session;
 
-const KEY = 'beseda.session';
+export const SESSION_STORAGE_KEY = 'beseda.session';
 
 function store(): Storage | null {
   try {
@@ -18,7 +18,7 @@ function store(): Storage | null {
 }
 
 export function loadSession(): Session | null {
-  const raw = store()?.getItem(KEY);
+  const raw = store()?.getItem(SESSION_STORAGE_KEY);
   if (!raw) return null;
   try {
     const stored: unknown = JSON.parse(raw);
@@ -31,6 +31,6 @@ export function loadSession(): Session | null {
 export function saveSession(session: Session | null): void {
   const s = store();
   if (!s) return;
-  if (session) s.setItem(KEY, JSON.stringify(session));
-  else s.removeItem(KEY);
+  if (session) s.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+  else s.removeItem(SESSION_STORAGE_KEY);
 }

@@ -4,7 +4,13 @@ import type { Contact, PresenceStatus, PublicUser } from '../../contract/entitie
 
 export type ContactsFilter = 'accepted' | 'incoming' | 'outgoing' | 'all';
 
-const byName = (a: Contact, b: Contact) => a.friend.displayName.localeCompare(b.friend.displayName, 'ru');
+// One collator, made on first use: localeCompare with a locale builds a new one for every comparison, which on a
+// phone made sorting a dozen contacts cost tens of milliseconds of the first paint.
+let collator: Intl.Collator | null = null;
+const byName = (a: Contact, b: Contact) => {
+  collator ??= new Intl.Collator('ru');
+  return collator.compare(a.friend.displayName, b.friend.displayName);
+};
 
 export const sortContacts = (list: readonly Contact[]) => [...list].sort(byName);
 
