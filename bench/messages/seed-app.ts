@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import type { AppContext } from '../../server/context';
-import type { BenchUser, Fixture, SeedSpec } from './fixture';
+import { type BenchUser, type Fixture, groupSizesOf, type SeedSpec } from './fixture';
 
 export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture> {
   const { db, accessTokens, config } = ctx;
@@ -66,8 +66,9 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
   const pairIds = await makeConversations(
     Array.from({ length: spec.pairs }, (_, i) => ({ people: [pairUsers[2 * i]!, pairUsers[2 * i + 1]!], direct: true })),
   );
-  const groupUsers = await makeUsers(spec.groups * spec.groupSize);
-  const groupPeople = Array.from({ length: spec.groups }, (_, i) => groupUsers.slice(i * spec.groupSize, (i + 1) * spec.groupSize));
+  const sizes = groupSizesOf(spec);
+  const groupPeople: BenchUser[][] = [];
+  for (const size of sizes) groupPeople.push(await makeUsers(size));
   const groupIds = await makeConversations(groupPeople.map((people) => ({ people, direct: false })));
 
   // The list user: N direct conversations with a history each, the older half read.
