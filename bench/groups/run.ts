@@ -5,7 +5,8 @@
 //
 // Per group, every member is a socket.io client. A share (BENCH_VIEWING, 0.2) has the conversation open with
 // focus: their sockets joined it, and they post read receipts for others' messages batched 250 ms as
-// src/machines/readReceipts does (one POST in flight, the next batch after it). The others get message:notify
+// src/machines/readReceipts does (one POST in flight, the next batch after it, naming the tab's socket as
+// src/app/wire-chats.ts does). The others get message:notify
 // and update their list locally, as the chats actor does. The sender, one of the viewers in turn, says
 // typing-on before sending and typing-off once the send is answered (src/machines/typing). Messages go at
 // BENCH_GROUP_RATE per second (5) for BENCH_WINDOW_S (6) in BENCH_ROUNDS rounds (3), floor and app side by
@@ -73,7 +74,7 @@ async function postReceipts(side: Side, m: Member): Promise<void> {
   m.posting = true;
   side.receiptPosts++;
   const res = await side.client
-    .request('POST', '/api/messages/receipts', m.user.token, { messageIds: batch, status: 'READ' })
+    .request('POST', '/api/messages/receipts', m.user.token, { messageIds: batch, status: 'READ', socketId: m.socket.id })
     .catch(() => ({ status: 0 }));
   m.posting = false;
   if (res.status !== 200) {
