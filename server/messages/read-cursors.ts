@@ -3,7 +3,7 @@
 // past it, so a READ receipt is derived, never stored per message, and marking a whole conversation read is
 // one UPDATE however long its history.
 import type { Receipt } from '../../src/contract/entities';
-import type { Database } from '../db/database';
+import { countNativeStatements, type Database, sqliteHandle } from '../db/database';
 
 /** A message that became read: what the announcement needs. */
 export interface ReadMessage {
@@ -12,12 +12,77 @@ export interface ReadMessage {
   seq: number;
 }
 
+export interface CursorWriter {
+  /**
+   * Moves userId's cursor in the conversation forward to `upTo` (never back) and returns the visible messages
+   * of others it passed, oldest first; committed before it resolves. Two requests of the same reader racing
+   * each other never both report the same messages.
+   */
+  advance(userId: string, conversationId: string, upTo: number): Promise<ReadMessage[]>;
+}
+
 /**
- * Moves userId's cursor in the conversation forward to `upTo` (never back) and returns the visible messages
- * of others it passed, oldest first. Compare-and-set on the old position, so two requests of the same reader
- * racing each other never both report the same messages.
+ * On SQLite, the advances asked for in one event-loop turn share one native transaction of prepared statements
+ * (the members of a group read a message within the same few milliseconds, each with its own request; Kysely's
+ * per-statement machinery and a commit each cost more than the work). Each advance runs whole inside it, so
+ * none can interleave with another. On PostgreSQL each advance is a compare-and-set through Kysely.
  */
-export async function advanceCursor(db: Database, userId: string, conversationId: string, upTo: number): Promise<ReadMessage[]> {
+export function createCursorWriter(db: Database): CursorWriter {
+  const file = sqliteHandle(db);
+  if (!file) return { advance: (userId, conversationId, upTo) => advanceCursor(db, userId, conversationId, upTo) };
+  const position = file.prepare(
+    db.selectFrom('conversation_members').select('last_read_seq').where('conversation_id', '=', '').where('user_id', '=', '').compile().sql,
+  );
+  const move = file.prepare(
+    db.updateTable('conversation_members').set({ last_read_seq: 0 }).where('conversation_id', '=', '').where('user_id', '=', '').compile().sql,
+  );
+  const passed = file.prepare(passedQuery(db, '', '', 0, 0).compile().sql);
+  type Job = { userId: string; conversationId: string; upTo: number; resolve(r: ReadMessage[]): void; reject(e: unknown): void };
+  let queue: Job[] = [];
+  const run = file.transaction((jobs: Job[]) =>
+    jobs.map(({ userId, conversationId, upTo }): ReadMessage[] => {
+      const row = position.get(conversationId, userId) as { last_read_seq: number } | undefined;
+      const from = Number(row?.last_read_seq ?? 0);
+      if (!row || upTo <= from) return [];
+      move.run(upTo, conversationId, userId);
+      return passed.all(conversationId, from, upTo, userId) as ReadMessage[];
+    }),
+  );
+  const flush = async () => {
+    const jobs = queue;
+    queue = [];
+    try {
+      const results = await db.connection().execute(async () => run(jobs));
+      countNativeStatements(db, jobs.length * 3);
+      jobs.forEach((j, i) => j.resolve(results[i] as ReadMessage[]));
+    } catch (err) {
+      for (const j of jobs) j.reject(err);
+    }
+  };
+  return {
+    advance: (userId, conversationId, upTo) =>
+      new Promise((resolve, reject) => {
+        queue.push({ userId, conversationId, upTo, resolve, reject });
+        if (queue.length === 1) setImmediate(() => void flush());
+      }),
+  };
+}
+
+/** Visible messages of others in (from, upTo] of the conversation, oldest first. */
+function passedQuery(db: Database, conversationId: string, userId: string, from: number, upTo: number) {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'sender_id', 'seq'])
+    .where('conversation_id', '=', conversationId)
+    .where('seq', '>', from)
+    .where('seq', '<=', upTo)
+    .where('sender_id', '!=', userId)
+    .where('deleted_at', 'is', null)
+    .orderBy('seq');
+}
+
+/** PostgreSQL: compare-and-set on the old position. */
+async function advanceCursor(db: Database, userId: string, conversationId: string, upTo: number): Promise<ReadMessage[]> {
   for (let attempt = 0; attempt < 8; attempt++) {
     const row = await db
       .selectFrom('conversation_members')
@@ -36,16 +101,7 @@ export async function advanceCursor(db: Database, userId: string, conversationId
       .where('last_read_seq', '=', from)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) continue;
-    const rows = await db
-      .selectFrom('messages')
-      .select(['id', 'sender_id', 'seq'])
-      .where('conversation_id', '=', conversationId)
-      .where('seq', '>', from)
-      .where('seq', '<=', upTo)
-      .where('sender_id', '!=', userId)
-      .where('deleted_at', 'is', null)
-      .orderBy('seq')
-      .execute();
+    const rows = await passedQuery(db, conversationId, userId, from, upTo).execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   }
   return [];

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { membersFor } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { notFound } from '../http/errors';
-import { advanceCursor, latestSeq, type ReadMessage } from './read-cursors';
+import { createCursorWriter, latestSeq, type ReadMessage } from './read-cursors';
 import { createReceiptAnnouncer } from './receipt-announcer';
 
 /** Read receipts. */
@@ -14,6 +14,7 @@ export const receiptsRoutes = fp(
     const { ctx } = app;
     const { db } = ctx;
     const announcer = createReceiptAnnouncer(ctx.realtime);
+    const cursors = createCursorWriter(db);
     app.addHook('onClose', async () => announcer.close());
 
     function announce(userId: string, conversationId: string, members: readonly string[], read: ReadMessage[], socketId?: string) {
@@ -43,7 +44,7 @@ export const receiptsRoutes = fp(
         upTo.set(r.conversation_id, Math.max(upTo.get(r.conversation_id) ?? 0, Number(r.seq)));
       }
       for (const [conversationId, seq] of upTo) {
-        const read = await advanceCursor(db, userId, conversationId, seq);
+        const read = await cursors.advance(userId, conversationId, seq);
         if (read.length) announce(userId, conversationId, await membersFor(db, conversationId, userId), read, body.socketId);
       }
       return { ok: true as const };
@@ -51,7 +52,7 @@ export const receiptsRoutes = fp(
 
     contractRoute(app, 'markRead', async ({ userId, body }) => {
       const members = await membersFor(db, body.conversationId, userId);
-      const read = await advanceCursor(db, userId, body.conversationId, await latestSeq(db, body.conversationId));
+      const read = await cursors.advance(userId, body.conversationId, await latestSeq(db, body.conversationId));
       announce(userId, body.conversationId, members, read, body.socketId);
       return { ok: true as const };
     });
