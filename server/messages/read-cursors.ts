@@ -54,7 +54,7 @@ export function createCursorWriter(db: Database): CursorWriter {
     try {
       const results = await db.connection().execute(async () => run(jobs));
       countNativeStatements(db, jobs.length * 3);
-      jobs.forEach((j, i) => j.resolve(results[i] as ReadMessage[]));
+      for (const [i, j] of jobs.entries()) j.resolve(results[i] as ReadMessage[]);
     } catch (err) {
       for (const j of jobs) j.reject(err);
     }
