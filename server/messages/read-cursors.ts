@@ -45,11 +45,14 @@ export function createCursorWriter(db: Database): CursorWriter {
   const passed = file.prepare(passedQuery(db, '', '', 0, 0).compile().sql);
   type Job = { userId: string; conversationId: string; upTo: number; resolve(r: ReadMessage[]): void; reject(e: unknown): void };
   let queue: Job[] = [];
+  let statements = 0;
   const run = file.transaction((jobs: Job[]) =>
     jobs.map(({ userId, conversationId, upTo }): ReadMessage[] => {
+      statements += 1;
       const row = position.get(conversationId, userId) as { last_read_seq: number } | undefined;
       const from = Number(row?.last_read_seq ?? 0);
       if (!row || upTo <= from) return [];
+      statements += 2;
       move.run(upTo, conversationId, userId);
       return passed.all(conversationId, from, upTo, userId) as ReadMessage[];
     }),
@@ -58,8 +61,12 @@ export function createCursorWriter(db: Database): CursorWriter {
     const jobs = queue;
     queue = [];
     try {
-      const results = await db.connection().execute(async () => run(jobs));
-      countNativeStatements(db, jobs.length * 3);
+      const results = await db.connection().execute(async () => {
+        statements = 0;
+        const out = run(jobs);
+        countNativeStatements(db, statements);
+        return out;
+      });
       for (const [i, j] of jobs.entries()) j.resolve(results[i] as ReadMessage[]);
     } catch (err) {
       for (const j of jobs) j.reject(err);
