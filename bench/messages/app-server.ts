@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { queryCount } from '../../server/db/database';
 import { answerRunner, type SeedSpec } from './fixture';
 import { seedApp } from './seed-app';
 
@@ -32,4 +33,5 @@ answerRunner(
   },
   undefined,
   (entries) => server.ctx.lists.resize(entries < 0 ? defaultListCache : entries),
+  () => queryCount(server.ctx.db),
 );

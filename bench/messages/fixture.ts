@@ -7,6 +7,8 @@ export interface SeedSpec {
   /** Group conversations of `groupSize` members. */
   groups: number;
   groupSize: number;
+  /** Sizes of the groups, one each, instead of `groups` × `groupSize` (bench/groups). */
+  groupSizes?: number[];
   /** One user with this many conversations, for GET /api/conversations. */
   listConversations: number;
   /** Messages per conversation of that user (half of them read). */
@@ -30,6 +32,8 @@ export interface Fixture {
 export type Request =
   | { id: number; type: 'seed'; spec: SeedSpec }
   | { id: number; type: 'cpu' }
+  /** Database statements run so far (0 on the floor, which stores nothing). */
+  | { id: number; type: 'statements' }
   | { id: number; type: 'memory' }
   /** The floor only: serve `body` at GET /list-copy (the app's own list answer, as a serialization ceiling). */
   | { id: number; type: 'list-copy'; body: unknown }
@@ -40,10 +44,14 @@ export type Request =
 export type Reply =
   | { id: number; type: 'seed'; fixture: Fixture }
   | { id: number; type: 'cpu'; micros: number }
+  | { id: number; type: 'statements'; count: number }
   | { id: number; type: 'memory'; rss: number; heap: number }
   | { id: number; type: 'list-copy' }
   | { id: number; type: 'list-cache' }
   | { id: number; type: 'stop' };
+
+/** The group sizes a spec asks for. */
+export const groupSizesOf = (spec: SeedSpec): number[] => spec.groupSizes ?? Array.from({ length: spec.groups }, () => spec.groupSize);
 
 /** First message of a child: the port it listens on. */
 export interface Ready {
@@ -61,6 +69,7 @@ export function answerRunner(
   stop: () => Promise<void>,
   listCopy?: (body: unknown) => void,
   listCache?: (entries: number) => void,
+  statements: () => number = () => 0,
 ): void {
   const send = (m: Reply | Ready) => process.send?.(m);
   process.on('message', async (req: Request) => {
@@ -69,6 +78,7 @@ export function answerRunner(
       const u = process.cpuUsage();
       send({ id: req.id, type: 'cpu', micros: u.user + u.system });
     }
+    if (req.type === 'statements') send({ id: req.id, type: 'statements', count: statements() });
     if (req.type === 'memory') {
       const gc = (globalThis as { gc?: () => void }).gc;
       gc?.();

@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { Server } from 'socket.io';
-import { answerRunner, type BenchUser, type Fixture, type SeedSpec } from './fixture';
+import { answerRunner, type BenchUser, type Fixture, groupSizesOf, type SeedSpec } from './fixture';
 
 const app = Fastify({ logger: false });
 const io = new Server(app.server, { transports: ['websocket'], maxHttpBufferSize: 64 * 1024, serveClient: false });
@@ -99,8 +99,8 @@ async function seed(spec: SeedSpec): Promise<Fixture> {
     const b = user();
     return { conversationId: conversation([a, b]), a, b };
   });
-  const groups = Array.from({ length: spec.groups }, () => {
-    const people = Array.from({ length: spec.groupSize }, user);
+  const groups = groupSizesOf(spec).map((size) => {
+    const people = Array.from({ length: size }, user);
     return { conversationId: conversation(people), members: people };
   });
   return { pairs, groups, listUser: user(), idle: Array.from({ length: spec.idleUsers }, user) };

@@ -93,6 +93,8 @@ export async function openLoop(opts: {
   pick: (i: number) => Send;
   keyPrefix: string;
   maxInFlight?: number;
+  /** Called once the send was answered (or failed), as a client stops its typing notice after sending. */
+  answered?: (send: Send) => void;
 }): Promise<{ issued: number }> {
   const { client, tracker, rate, durationMs, pick, keyPrefix } = opts;
   const maxInFlight = opts.maxInFlight ?? 2000;
@@ -124,6 +126,7 @@ export async function openLoop(opts: {
         )
         .finally(() => {
           open--;
+          opts.answered?.(s);
         });
     }
     await sleep(1);

@@ -17,21 +17,17 @@
 // BENCH_PHASES (memory,sends,group,http: a subset runs only those), BENCH_CPU_PROF=<dir> (V8 CPU profiles
 // of both server children, for finding where the time goes);
 // the app child gets this process's environment (e.g. SQLITE_SYNCHRONOUS=FULL, BENCH_DATABASE_URL).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Socket } from 'socket.io-client';
+import { type Child, canPin, loadCpu, median, pinLoadGenerator, serverCpu, settle, startChild } from './children';
 import { DeliveryTracker, quantile, type TrackerCounts } from './delivery-tracker';
-import type { Fixture, Reply, Request, SeedSpec } from './fixture';
+import type { Fixture, SeedSpec } from './fixture';
 import { closedLoop, connectMany, drain, JsonClient, join, listen, openLoop, type Send, sleep } from './load';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
-const serverCpu = env.BENCH_SERVER_CPU ?? '0';
-const loadCpu = env.BENCH_LOAD_CPU ?? '1';
 const rates = (env.BENCH_RATES ?? '500,1000,3000').split(',').map(Number).filter((n) => n > 0);
 const windowMs = Number(env.BENCH_WINDOW_S ?? 5) * 1000;
 const rounds = Math.max(1, Math.floor(Number(env.BENCH_ROUNDS ?? 3)));
@@ -45,45 +41,6 @@ const spec: SeedSpec = {
   listMessagesEach: 20,
   idleUsers: Number(env.BENCH_IDLE_SOCKETS ?? 1000),
 };
-
-type Kind = 'floor' | 'app';
-
-interface Child {
-  kind: Kind;
-  port: number;
-  ask<T extends Reply['type']>(req: Omit<Extract<Request, { type: T }>, 'id'>): Promise<Extract<Reply, { type: T }>>;
-  cpuMs(): Promise<number>;
-  proc: ChildProcess;
-}
-
-const canPin = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
-
-async function startChild(kind: Kind, logFile: string): Promise<Child> {
-  const file = path.join(here, kind === 'app' ? 'app-server.ts' : 'floor-server.ts');
-  const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(env.BENCH_CPU_PROF, kind)}`] : [];
-  const node = [process.execPath, '--expose-gc', ...profile, '--import', 'tsx', file];
-  const [cmd, ...args] = canPin ? ['taskset', '-c', serverCpu, ...node] : node;
-  const out = fs.openSync(logFile, 'w');
-  const proc = spawn(cmd as string, args, { stdio: ['ignore', out, 'inherit', 'ipc'], env: { ...env } });
-  fs.closeSync(out);
-  const port = await new Promise<number>((resolve, reject) => {
-    proc.once('message', (m: { type: string; port: number }) => resolve(m.port));
-    proc.once('exit', (code) => reject(new Error(`${kind} server exited (${code}); log: ${logFile}`)));
-  });
-  let nextId = 1;
-  const waiting = new Map<number, (r: Reply) => void>();
-  proc.on('message', (r: Reply) => {
-    waiting.get(r.id)?.(r);
-    waiting.delete(r.id);
-  });
-  const ask = (<T extends Reply['type']>(req: Omit<Extract<Request, { type: T }>, 'id'>) =>
-    new Promise((resolve) => {
-      const id = nextId++;
-      waiting.set(id, resolve as (r: Reply) => void);
-      proc.send({ ...req, id });
-    })) as Child['ask'];
-  return { kind, port, proc, ask, cpuMs: async () => (await ask<'cpu'>({ type: 'cpu' })).micros / 1000 };
-}
 
 interface Side {
   child: Child;
@@ -130,20 +87,6 @@ interface SendResult {
   cpuMsPer1000: number;
   deliveriesPerCpuS: number;
   counts: TrackerCounts;
-}
-
-/**
- * Waits until the child's CPU over a 250 ms slice is under 5 % of a core (at most 5 s): what a previous
- * phase left running (a major GC, a checkpoint of its WAL) is not charged to the next window.
- */
-async function settle(child: Child): Promise<void> {
-  const until = performance.now() + 5000;
-  while (performance.now() < until) {
-    const c0 = await child.cpuMs();
-    const t0 = performance.now();
-    await sleep(250);
-    if ((await child.cpuMs()) - c0 < 0.05 * (performance.now() - t0)) return;
-  }
 }
 
 async function sendPhase(
@@ -249,11 +192,6 @@ type Check = [what: string, ok: boolean, value: string];
 type Both<T> = { floor: T; app: T };
 type RunBoth = <T>(f: (s: Side) => Promise<T>, appFirst?: boolean) => Promise<Both<T>>;
 
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length / 2;
-  return sorted.length % 2 ? (sorted[Math.floor(mid)] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const spread = (xs: number[], digits = 2) =>
   xs.length > 1 ? ` (rounds ${xs.map((x) => x.toFixed(digits)).join(', ')})` : '';
 
@@ -412,8 +350,7 @@ function reportMemory(memory: Both<MemoryResult>, checks: Check[]): void {
 }
 
 async function main(): Promise<void> {
-  if (canPin) spawnSync('taskset', ['-a', '-pc', loadCpu, String(process.pid)], { stdio: 'ignore' });
-  else console.warn('taskset or a second core is missing: server and load generator are not pinned');
+  pinLoadGenerator();
   const phases = new Set((env.BENCH_PHASES ?? 'memory,sends,group,http').split(','));
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-messages-logs-'));
   const children = await Promise.all([startChild('floor', path.join(logDir, 'floor.log')), startChild('app', path.join(logDir, 'app.log'))]);

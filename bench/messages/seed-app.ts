@@ -2,9 +2,10 @@
 // (signing in a thousand users through argon2 would take minutes); each user gets a real session and an
 // access token from the server's own signer, as a sign-in would give.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import type { AppContext } from '../../server/context';
-import type { BenchUser, Fixture, SeedSpec } from './fixture';
+import { type BenchUser, type Fixture, groupSizesOf, type SeedSpec } from './fixture';
 
 export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture> {
   const { db, accessTokens, config } = ctx;
@@ -66,8 +67,9 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
   const pairIds = await makeConversations(
     Array.from({ length: spec.pairs }, (_, i) => ({ people: [pairUsers[2 * i]!, pairUsers[2 * i + 1]!], direct: true })),
   );
-  const groupUsers = await makeUsers(spec.groups * spec.groupSize);
-  const groupPeople = Array.from({ length: spec.groups }, (_, i) => groupUsers.slice(i * spec.groupSize, (i + 1) * spec.groupSize));
+  const sizes = groupSizesOf(spec);
+  const groupPeople: BenchUser[][] = [];
+  for (const size of sizes) groupPeople.push(await makeUsers(size));
   const groupIds = await makeConversations(groupPeople.map((people) => ({ people, direct: false })));
 
   // The list user: N direct conversations with a history each, the older half read.
@@ -96,6 +98,11 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
       .values(chunk.map((m) => ({ message_id: m.id, user_id: listUser!.id, conversation_id: m.conversation_id, status: 'READ', created_at: m.created_at })))
       .execute(),
   );
+  // What is read is where the read cursor stands (server/messages/read-cursors.ts): at the newest message read.
+  await sql`update conversation_members set last_read_seq = coalesce((
+      select max(m.seq) from receipts r join messages m on m.id = r.message_id
+      where r.user_id = conversation_members.user_id and r.conversation_id = conversation_members.conversation_id
+    ), 0) where user_id = ${listUser!.id}`.execute(db);
   return {
     pairs: pairIds.map((conversationId, i) => ({ conversationId, a: pairUsers[2 * i]!, b: pairUsers[2 * i + 1]! })),
     groups: groupIds.map((conversationId, i) => ({ conversationId, members: groupPeople[i]! })),

@@ -1,8 +1,9 @@
 // Conversation socket events: a socket joins a conversation's room (members only) to get its messages as
-// message:new (realtime/hub.ts, toConversation), leaves it, and sends typing notices to the other members.
+// message:new (realtime/hub.ts, toConversation), leaves it, and sends typing notices to the other members
+// that have it open (realtime/typing-relay.ts).
 import fp from 'fastify-plugin';
 import { conversationRoom } from '../realtime/hub';
-import { otherMembers, requireMember } from './membership';
+import { requireMember } from './membership';
 
 /** conversation:join and conversation:leave take the bare id or {conversationId}. */
 const idOf = (ref: string | { conversationId: string }) => (typeof ref === 'string' ? ref : ref.conversationId);
@@ -16,8 +17,10 @@ export const conversationRooms = fp(
     });
     realtime.onClientEvent('conversation:leave', (ref, client) => client.leave(conversationRoom(idOf(ref))));
     realtime.onClientEvent('conversation:typing', async ({ conversationId, typing }, { userId }) => {
-      // To members' user rooms, so a member sees it whether or not the conversation is joined.
-      realtime.toUsers(await otherMembers(db, conversationId, userId), 'conversation:typing', { conversationId, userId, typing });
+      await requireMember(db, conversationId, userId);
+      // Throttled, and only to sockets showing the conversation: the typing indicator lives in the open
+      // conversation (src/machines/typing), so the other members' sockets have nothing to do with it.
+      realtime.relayTyping(conversationId, userId, typing);
     });
   },
   { name: 'conversation-rooms', encapsulate: true, decorators: { fastify: ['db', 'realtime'] }, dependencies: ['realtime'] },

@@ -39,23 +39,17 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
       'm.reply_to_id as m_reply_to_id',
       'm.client_message_id as m_client_message_id',
       'm.created_at as m_created_at',
-      // Unread = messages from others − the user's receipts: receipts exist only for visible messages of
-      // others (see receipts.routes.ts), so two index-only counts give it without a probe per message.
+      // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
+      // range of the messages_visible index, empty for a conversation that is read.
       (eb) =>
         eb
           .selectFrom('messages as u')
           .select((x) => x.fn.countAll<number | string>().as('n'))
           .whereRef('u.conversation_id', '=', 'c.id')
+          .whereRef('u.seq', '>', 'me.last_read_seq')
           .where('u.deleted_at', 'is', null)
           .where('u.sender_id', '!=', userId)
-          .as('from_others'),
-      (eb) =>
-        eb
-          .selectFrom('receipts as r')
-          .select((x) => x.fn.countAll<number | string>().as('n'))
-          .where('r.user_id', '=', userId)
-          .whereRef('r.conversation_id', '=', 'c.id')
-          .as('read'),
+          .as('unread'),
     ])
     .where('me.user_id', '=', userId)
     .$if(onlyId !== undefined, (q) => q.where('me.conversation_id', '=', onlyId as string));
@@ -100,7 +94,7 @@ export async function loadConversationEntries(
         participants,
         messages: last ? [last] : [],
       },
-      unreadCount: Math.max(0, Number(c.from_others ?? 0) - Number(c.read ?? 0)),
+      unreadCount: Number(c.unread ?? 0),
     };
   });
 }

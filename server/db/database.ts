@@ -25,6 +25,12 @@ export function sqliteHandle(db: Database): SQLite.Database | null {
   return sqliteFiles.get(db) ?? null;
 }
 
+/** Statements a hot path ran on the better-sqlite3 handle itself, outside Kysely, so queryCount includes them. */
+export function countNativeStatements(db: Database, n: number): void {
+  const counter = queriesRun.get(db);
+  if (counter) counter.n += n;
+}
+
 /** How many statements this database handle has executed (tests use it to prove lists don't query per row). */
 export function queryCount(db: Database): number {
   return queriesRun.get(db)?.n ?? 0;

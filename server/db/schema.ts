@@ -61,6 +61,8 @@ export interface ConversationMembersTable {
   conversation_id: string;
   user_id: string;
   joined_at: string;
+  /** The seq of the newest message the member has read (0: none); see migrations/006_read_cursors.ts. */
+  last_read_seq: Generated<number>;
 }
 
 export interface MessagesTable {

@@ -1,10 +1,11 @@
 // Turns message rows into the contract's Message shape. Works on a batch: at most three queries whatever the
-// number of messages (receipts; quotes and attachments only when a message has some), so lists never query
-// per message.
+// number of messages (receipts, from the members' read cursors; quotes and attachments only when a message has
+// some), so lists never query per message.
 import type { Attachment, Message, MessageType } from '../../src/contract/entities';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
 import type { Selectable } from 'kysely';
+import { receiptsOf } from './read-cursors';
 
 export type MessageRow = Selectable<MessagesTable>;
 export type AttachedUpload = Pick<UploadsTable, 'url' | 'kind' | 'original_name' | 'size' | 'width' | 'height'>;
@@ -44,7 +45,6 @@ export const DELETED_REPLY_TEXT = 'Сообщение удалено';
 
 export async function toMessages(db: Database, rows: MessageRow[]): Promise<Message[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
   const withFiles = rows.filter((r) => r.type !== 'TEXT').map((r) => r.id);
@@ -62,12 +62,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .orderBy('a.position')
           .execute()
       : Promise.resolve([]),
-    db
-      .selectFrom('receipts')
-      .select(['message_id', 'user_id', 'status'])
-      .where('message_id', 'in', ids)
-      .orderBy('created_at')
-      .execute(),
+    receiptsOf(db, rows),
   ]);
   const replyById = new Map(replies.map((r) => [r.id, r]));
   const group = <T extends { message_id: string }>(list: T[]) => {
@@ -80,7 +75,6 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
     return m;
   };
   const attachmentsBy = group(attachments);
-  const receiptsBy = group(receipts);
   return rows.map((r) => {
     const reply = r.reply_to_id ? replyById.get(r.reply_to_id) : undefined;
     return {
@@ -94,7 +88,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       clientMessageId: r.client_message_id,
       replyTo: reply ? { id: reply.id, content: reply.deleted_at ? DELETED_REPLY_TEXT : reply.content } : null,
       attachments: (attachmentsBy.get(r.id) ?? []).map(toAttachment),
-      receipts: (receiptsBy.get(r.id) ?? []).map((x) => ({ userId: x.user_id, status: x.status as 'READ' })),
+      receipts: receipts.get(r.id) ?? [],
     };
   });
 }

@@ -167,6 +167,7 @@ export const messagesRoutes = fp(
     /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
     function publishNew(message: Message, members: readonly string[]): void {
       ctx.lists.changed(members);
+      ctx.realtime.typingEnded(message.conversationId, message.senderId);
       ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
       const others = members.filter((m) => m !== message.senderId);
       ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
@@ -179,14 +180,12 @@ export const messagesRoutes = fp(
         throw notFound(MESSAGE_NOT_FOUND);
       });
       if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
-      const { numUpdatedRows } = await db
+      await db
         .updateTable('messages')
         .set({ deleted_at: new Date().toISOString() })
         .where('id', '=', row.id)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
-      // Receipts exist only for visible messages (the unread count relies on it); a deleted one is read by no one.
-      if (numUpdatedRows > 0n) await db.deleteFrom('receipts').where('message_id', '=', row.id).execute();
       ctx.lists.changed(members);
       ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
       return { ok: true as const };

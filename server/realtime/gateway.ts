@@ -18,6 +18,7 @@ import { originAllowed } from './origin';
 import { createPeerChannel, type PeerChannel } from './peers';
 import { createPresence } from './presence';
 import { createSocketSessions, type SessionSockets } from './socket-sessions';
+import { createTypingRelay } from './typing-relay';
 
 /** One connected socket, as a feature's client-event handler sees it. */
 export interface SocketClient {
@@ -98,6 +99,10 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   };
   const toUsers: RealtimeHub['toUsers'] = (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload);
 
+  const typing = createTypingRelay((conversationId, userId, on) =>
+    io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit('conversation:typing', { conversationId, userId, typing: on }),
+  );
+
   const presenceListeners: ((userIds: readonly string[] | null) => void)[] = [];
   const lifetimes = createSocketSessions(io);
   const presence = createPresence({
@@ -140,6 +145,7 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    typing.close();
     if (redis) io.serverSideEmit('presence:bye', serverId);
     io.disconnectSockets(true);
     // Not io.close(): it would close the HTTP server that Fastify closes itself.
@@ -153,6 +159,12 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
       toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
       toUsersOutside: (userIds, conversationId, event, payload) => {
         if (userIds.length) io.to([...new Set(userIds)].map(userRoom)).except(conversationRoom(conversationId)).emit(event, payload);
+      },
+      relayTyping: (conversationId, userId, on) => typing.typed(conversationId, userId, on),
+      typingEnded: (conversationId, userId) => typing.sent(conversationId, userId),
+      toUserExcept: (userId, exceptSocketId, event, payload) => {
+        const to = io.to(userRoom(userId));
+        (exceptSocketId ? to.except(exceptSocketId) : to).emit(event, payload);
       },
       isOnline: (userId) => presence.isOnline(userId),
       sessions: lifetimes.sessions,

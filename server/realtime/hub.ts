@@ -17,6 +17,17 @@ export interface RealtimeHub {
     event: K,
     payload: ServerEvent<K>,
   ): void;
+  /**
+   * A typing notice of `userId`, throttled (typing-relay.ts), to the sockets that have the conversation open
+   * (the only place a typing indicator is shown), never to the typist's own.
+   */
+  relayTyping(conversationId: string, userId: string, typing: boolean): void;
+  /** `userId`'s message to the conversation was published: it is no longer typing there. */
+  typingEnded(conversationId: string, userId: string): void;
+  /**
+   * The user's sockets except `exceptSocketId` (the tab that caused the event, when the request named it).
+   */
+  toUserExcept<K extends ServerEventName>(userId: string, exceptSocketId: string | undefined, event: K, payload: ServerEvent<K>): void;
   /** Whether the user has at least one connected socket (across all server processes). */
   isOnline(userId: string): boolean;
 }

@@ -19,6 +19,11 @@ export interface Services {
   authApi: AuthApi;
   /** Opens the realtime socket with an access token. */
   connectSocket: SocketConnector;
+  /**
+   * The id of this tab's realtime connection while it is up: read receipts name it, so the server does not
+   * send the tab back what it just read (server/messages/receipt-announcer.ts).
+   */
+  socketId: () => string | undefined;
   /** POST /api/upload with progress. */
   upload: Uploader;
   /** Notification sound, ring and ringback; unlocked by the first click, key or touch. */
@@ -66,10 +71,16 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     },
   });
   const authApi = createAuthApi(createApiClient({ baseURL }));
+  let socket: Awaited<ReturnType<SocketConnector>> | null = null;
   return {
     api,
     authApi,
-    connectSocket: (token) => loadSocketModule().then((m) => m.createSocket(token)),
+    connectSocket: (token) =>
+      loadSocketModule().then((m) => {
+        socket = m.createSocket(token);
+        return socket;
+      }),
+    socketId: () => (socket?.connected ? socket.id : undefined),
     upload: createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
     sound: createSoundService(),
     ping: () => measurePing(authApi),

@@ -22,11 +22,17 @@ export function withList<T>(answer: T, key: string): T {
   return answer;
 }
 
+/** The tab's socket id for a read, when connected (the server then skips this tab when it tells the reader's tabs). */
+const readerSocket = (s: Services) => {
+  const socketId = s.socketId();
+  return socketId ? { socketId } : {};
+};
+
 export function wireChats(s: Services) {
   return chatsMachine.provide({
     actors: {
       fetchConversations: fromPromise(async () => withList(await s.api.call('conversations'), 'conversations')),
-      markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: input })),
+      markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: { ...input, ...readerSocket(s) } })),
       notifier: fromCallback<{ type: 'sound.notify' }>(({ receive }) => {
         receive(() => s.sound.notify());
       }),
@@ -45,7 +51,7 @@ export function wireChats(s: Services) {
           readReceipts: readReceiptsMachine.provide({
             actors: {
               postReceipts: fromPromise<unknown, { messageIds: string[] }>(({ input }) =>
-                s.api.call('receipts', { body: { messageIds: input.messageIds, status: 'READ' } }),
+                s.api.call('receipts', { body: { messageIds: input.messageIds, status: 'READ', ...readerSocket(s) } }),
               ),
             },
           }),

@@ -116,11 +116,22 @@ export const SendBody = z.strictObject({
 });
 export const MessageResponse = z.object({ message: Message });
 export const DeleteMessageBody = z.strictObject({ messageId: Id });
+/**
+ * The socket.io id of the tab that reads: its own receipts:update is not sent back to it (it knows what it
+ * read), only to the reader's other tabs.
+ */
+const ReaderSocket = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[\w-]+$/, 'socketId — идентификатор соединения')
+  .optional();
 export const ReceiptsBody = z.strictObject({
   messageIds: z.array(Id).min(1).max(LIMITS.receiptsBatchMax),
   status: z.literal('READ'),
+  socketId: ReaderSocket,
 });
-export const MarkReadBody = z.strictObject({ conversationId: Id });
+export const MarkReadBody = z.strictObject({ conversationId: Id, socketId: ReaderSocket });
 
 export const UploadResponse = z.object({ url: z.string(), attachment: Attachment });
 export type UploadResult = z.output<typeof UploadResponse>;

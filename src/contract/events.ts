@@ -38,9 +38,14 @@ const CallPeer = z.object({ id: Id, name: z.string() });
  * - message:notify — the other members' sockets that have NOT joined it (unread badge, sound). Each socket gets
  *   one frame per message: a joined socket gets message:new only, never both. Clients may still treat the two
  *   alike and deduplicate by message id.
- * - message:deleted, receipts:update — every member, the actor's own tabs included.
+ * - message:deleted — every member, the actor's own tabs included.
+ * - receipts:update — the reader's other tabs (all of them when the request named no socketId), and the sender of
+ *   a message the first time anyone reads it (its ✓), gathered per conversation within TIMINGS.receiptAnnounceMs;
+ *   no other member (server/messages/receipt-announcer.ts).
  * - conversations:new — every member of the new conversation, the creator's tabs included.
- * - conversation:typing, call:* — the other members; call:accepted and call:declined also reach the actor's
+ * - conversation:typing — the other members' sockets that joined the conversation (where it is shown), at most
+ *   once per TIMINGS.typingIdleMs per typist; a message from the typist ends it without a typing-off.
+ * - call:* — the other members; call:accepted and call:declined also reach the actor's
  *   other tabs (so they stop ringing), never the tab that sent them.
  * - call:invite is refused in its ack ({ok:false, message}) when no other member has a connected tab.
  * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).

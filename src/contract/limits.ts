@@ -32,6 +32,11 @@ export const TIMINGS = {
   successMessageMs: 2_200,
   /** Not in the seed: a read-receipt post that failed is tried again after this pause. */
   receiptRetryMs: 3_000,
+  /**
+   * Not in the seed: the server tells a sender that its messages were read at once, then gathers what more
+   * readers report for the same conversation during this window into one frame per sender and reader.
+   */
+  receiptAnnounceMs: 250,
 } as const;
 
 export const EBLID_SPACE = 10_000;

@@ -44,11 +44,11 @@ function fakeApi(calls: Call[], options: { failSend?: () => boolean; answer?: (n
   };
 }
 
-function renderChats(api: ApiClient) {
+function renderChats(api: ApiClient, socketId?: string) {
   const runtime = createRuntime({
     stored: storedSession,
     baseURL: '/api',
-    services: { api, connectSocket: () => quietSocket(), ping: () => never() },
+    services: { api, connectSocket: () => quietSocket(), ping: () => never(), ...(socketId ? { socketId: () => socketId } : {}) },
   });
   const view = render(
     <RuntimeProvider app={runtime.app}>
@@ -89,6 +89,14 @@ describe('chats page wired to the app actor', () => {
     const conversation = chats.getSnapshot().children.conversation as ConversationActorRef;
     await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2']));
     expect(chats.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
+    view.unmount();
+  });
+
+  it('names this tab’s socket when it marks read, so the server tells only the reader’s other tabs', async () => {
+    const calls: Call[] = [];
+    const { view } = renderChats(fakeApi(calls), 'tab-socket-1');
+    await userEvent.click(await screen.findByRole('button', { name: /Борис/ }));
+    await waitFor(() => expect(calls).toContainEqual(['markRead', { conversationId: 'c1', socketId: 'tab-socket-1' }]));
     view.unmount();
   });
 

@@ -273,25 +273,39 @@ describe('receipts', () => {
     await befriend(api, alice, erin);
     const c = await direct(alice, erin);
     const m1 = await text(erin, c.id, 'раз');
-    await text(erin, c.id, 'два');
+    const m2 = await text(erin, c.id, 'два');
     const m3 = await text(erin, c.id, 'три');
     await text(alice, c.id, 'мой ответ');
     expect(await unread(alice, c.id)).toBe(3);
     expect(await unread(erin, c.id)).toBe(1);
 
-    const r = await api.post('/api/messages/receipts', { messageIds: [m1.id, m3.id], status: 'READ' }, alice.accessToken);
+    // A receipt moves the reader's cursor: the messages up to the newest one named are read.
+    const r = await api.post('/api/messages/receipts', { messageIds: [m1.id], status: 'READ' }, alice.accessToken);
     expect(r.status).toBe(200);
+    expect(await unread(alice, c.id)).toBe(2);
+    // Repeating, or naming an older message, is harmless.
+    await api.post('/api/messages/receipts', { messageIds: [m1.id], status: 'READ' }, alice.accessToken);
+    expect(await unread(alice, c.id)).toBe(2);
+    await api.post('/api/messages/receipts', { messageIds: [m2.id], status: 'READ' }, alice.accessToken);
     expect(await unread(alice, c.id)).toBe(1);
-    // Repeating is harmless.
     await api.post('/api/messages/receipts', { messageIds: [m1.id], status: 'READ' }, alice.accessToken);
     expect(await unread(alice, c.id)).toBe(1);
     const page = await api.get(`/api/conversations/${c.id}/messages`, erin.accessToken);
-    const first = page.body.messages.find((m: { id: string }) => m.id === m1.id);
-    expect(first.receipts).toEqual([{ userId: alice.user.id, status: 'READ' }]);
+    const receiptsOf = (id: string) => page.body.messages.find((m: { id: string }) => m.id === id).receipts;
+    expect(receiptsOf(m1.id)).toEqual([{ userId: alice.user.id, status: 'READ' }]);
+    expect(receiptsOf(m3.id)).toEqual([]);
 
     expect((await api.post('/api/messages/mark-conversation-read', { conversationId: c.id }, alice.accessToken)).status).toBe(200);
     expect(await unread(alice, c.id)).toBe(0);
     expect(await unread(erin, c.id)).toBe(1);
+    // Messages after the cursor count, and deleting one takes it out of the count.
+    const m5 = await text(erin, c.id, 'пять');
+    await text(erin, c.id, 'шесть');
+    expect(await unread(alice, c.id)).toBe(2);
+    await api.post('/api/messages/delete', { messageId: m5.id }, erin.accessToken);
+    expect(await unread(alice, c.id)).toBe(1);
+    const after = await api.get(`/api/conversations/${c.id}/messages`, erin.accessToken);
+    expect(after.body.messages.find((m: { id: string }) => m.id === m3.id).receipts).toEqual([{ userId: alice.user.id, status: 'READ' }]);
   });
 
   it('refuses receipts for unknown or foreign messages and changes nothing', async () => {

@@ -1,6 +1,7 @@
 // The socket.io gateway with real socket.io-client websockets against the real server.
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, ack, befriend, closeAll, connect, next, recorder, sleep, type TestUser } from './socket-helpers';
 
@@ -185,22 +186,31 @@ describe('contacts and profile events', () => {
 });
 
 describe('typing', () => {
-  it('relays typing to the other members with the sender’s id', async () => {
+  it('relays typing to the other members’ sockets that have the conversation open, with the sender’s id', async () => {
     const a = await connect(srv.url, alice.accessToken);
+    const aOther = await connect(srv.url, alice.accessToken);
     const b = await connect(srv.url, bob.accessToken);
     const c = await connect(srv.url, carol.accessToken);
+    const cElsewhere = await connect(srv.url, carol.accessToken);
+    for (const s of [a, aOther, b, c]) expect(await ack(s, 'conversation:join', group)).toEqual({ ok: true });
     const aSeen = recorder(a);
+    const ownSeen = recorder(aOther);
+    const elsewhereSeen = recorder(cElsewhere);
     const outSeen = recorder(await connect(srv.url, outsider.accessToken));
     const atBob = next(b, 'conversation:typing');
     const atCarol = next(c, 'conversation:typing');
     expect(await ack(a, 'conversation:typing', { conversationId: group, typing: true })).toEqual({ ok: true });
     expect(await atBob).toEqual({ conversationId: group, userId: alice.user.id, typing: true });
     expect(await atCarol).toEqual({ conversationId: group, userId: alice.user.id, typing: true });
+    // Typing-off within the throttle interval arrives when the interval ends.
     const off = next(b, 'conversation:typing', (p) => p.typing === false);
     await ack(a, 'conversation:typing', { conversationId: group, typing: false });
     await off;
     await sleep(100);
     expect(aSeen.events()).not.toContain('conversation:typing');
+    // The typist's other tab, and a tab of a member that does not show the conversation, get nothing.
+    expect(ownSeen.events()).not.toContain('conversation:typing');
+    expect(elsewhereSeen.events()).not.toContain('conversation:typing');
     expect(outSeen.events()).not.toContain('conversation:typing');
   });
 
@@ -335,15 +345,16 @@ describe('limits', () => {
   it('refuses a flood of events from one socket and relays only what fits the budget', async () => {
     const a = await connect(srv.url, alice.accessToken);
     const b = await connect(srv.url, bob.accessToken);
+    expect(await ack(b, 'conversation:join', ab)).toEqual({ ok: true });
     const bSeen = recorder(b);
     const acks = await Promise.all(Array.from({ length: 80 }, (_, i) => ack(a, 'conversation:typing', { conversationId: ab, typing: i % 2 === 0 })));
     const refused = acks.filter((x) => !x.ok);
     expect(refused.length).toBeGreaterThan(30);
     expect(refused[0].message).toMatch(/Слишком много/);
-    await sleep(200);
-    const relayed = bSeen.events().filter((e) => e === 'conversation:typing').length;
-    expect(relayed).toBe(acks.length - refused.length);
-    expect(relayed).toBeLessThan(50);
+    // What was accepted is relayed at most once per typing interval: the first at once, the last state after it.
+    await sleep(TIMINGS.typingIdleMs + 300);
+    const relayed = bSeen.seen.filter((e) => e.event === 'conversation:typing').map((e) => (e.payload as { typing: boolean }).typing);
+    expect(relayed).toEqual([true, false]);
   });
 
   it('refuses frames over 64 KB by closing the socket', async () => {

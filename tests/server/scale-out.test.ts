@@ -57,6 +57,7 @@ describe.skipIf(!available)('two servers behind Redis', () => {
   it('relays typing and calls across servers', async () => {
     const a = await connect(one.url, alice.accessToken);
     const b = await connect(two.url, bob.accessToken);
+    expect(await ack(b, 'conversation:join', conv)).toEqual({ ok: true });
     const typing = next(b, 'conversation:typing');
     await ack(a, 'conversation:typing', { conversationId: conv, typing: true });
     expect(await typing).toEqual({ conversationId: conv, userId: alice.user.id, typing: true });
