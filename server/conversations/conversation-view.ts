@@ -39,6 +39,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
       'm.reply_to_id as m_reply_to_id',
       'm.client_message_id as m_client_message_id',
       'm.created_at as m_created_at',
+      'm.edited_at as m_edited_at',
       // Unread = messages from others − the user's receipts: receipts exist only for visible messages of
       // others (see receipts.routes.ts), so two index-only counts give it without a probe per message.
       (eb) =>
@@ -115,6 +116,7 @@ type ListRow = {
   m_reply_to_id: string | null;
   m_client_message_id: string | null;
   m_created_at: string | null;
+  m_edited_at: string | null;
 };
 
 async function latestMessages(ctx: AppContext, rows: ListRow[]) {
@@ -132,6 +134,7 @@ async function latestMessages(ctx: AppContext, rows: ListRow[]) {
       client_message_id: r.m_client_message_id,
       created_at: r.m_created_at as string,
       deleted_at: null,
+      edited_at: r.m_edited_at,
     });
   }
   return new Map((await toMessages(ctx.db, latestRows)).map((m) => [m.conversationId, m]));

@@ -2,7 +2,7 @@
 // server; server → client payloads are typed from them on the client (import type: the client loads no zod) and
 // checked against them in the server tests (tests/server/socket-helpers.ts).
 import { z } from 'zod';
-import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Receipt } from './entities';
+import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Reaction, Receipt } from './entities';
 import type { ServerEventName } from './event-names';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
@@ -38,7 +38,7 @@ const CallPeer = z.object({ id: Id, name: z.string() });
  * - message:notify — the other members' sockets that have NOT joined it (unread badge, sound). Each socket gets
  *   one frame per message: a joined socket gets message:new only, never both. Clients may still treat the two
  *   alike and deduplicate by message id.
- * - message:deleted, receipts:update — every member, the actor's own tabs included.
+ * - message:deleted, message:edited, reactions:update, receipts:update — every member, the actor's own tabs included.
  * - conversations:new — every member of the new conversation, the creator's tabs included.
  * - conversation:typing, call:* — the other members; call:accepted and call:declined also reach the actor's
  *   other tabs (so they stop ringing), never the tab that sent them.
@@ -59,6 +59,10 @@ export const serverEvents = {
   'message:new': z.object({ message: Message }),
   'message:notify': z.object({ conversationId: Id, message: Message }),
   'message:deleted': z.object({ conversationId: Id, messageId: Id }),
+  /** The sender changed the text (only when it changed). */
+  'message:edited': z.object({ conversationId: Id, messageId: Id, content: z.string(), editedAt: IsoDate }),
+  /** The message's reactions as they are now (all of them, so applying it twice is harmless). */
+  'reactions:update': z.object({ conversationId: Id, messageId: Id, reactions: z.array(Reaction) }),
   /** Only receipts that were new; status is always READ for now. */
   'receipts:update': z.object({ conversationId: Id, userId: Id, messageIds: z.array(Id), status: Receipt.shape.status }),
   'conversations:new': z.object({ conversation: ConversationEntry.shape.conversation }),
