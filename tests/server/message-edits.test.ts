@@ -143,7 +143,7 @@ describe('reactions', () => {
     const c = await direct(alice, bob);
     const m = await text(alice, c, 'новости');
     const [a, b] = await Promise.all([connect(srv.url, alice.accessToken), connect(srv.url, bob.accessToken)]);
-    const live = next(a, 'reactions:update', (p: { reactions: unknown[] }) => p.reactions.length === 2);
+    const live = next<{ messageId: string; reactions: unknown[] }>(a, 'reactions:update', (p) => p.reactions.length === 2);
     expect((await react(bob, m.id, '❤️')).status).toBe(200);
     const res = await react(bob, m.id, '👍');
     expect(res.body.reactions).toEqual([
