@@ -70,11 +70,12 @@ export function useHistoryPosition(options: {
     let frame = requestAnimationFrame(() => {
       frame = requestAnimationFrame(() => {
         leave.current();
-        list.current?.scrollToIndex(index, { align: 'start' });
+        // (Element.scrollTo is missing only in DOM emulations such as jsdom.)
+        if (typeof scroller.current?.scrollTo === 'function') list.current?.scrollToIndex(index, { align: 'start' });
       });
     });
     return () => cancelAnimationFrame(frame);
-  }, [rows, list]);
+  }, [rows, list, scroller]);
 
   const unreadBelow = useMemo(() => {
     const divider = rows.findIndex((r) => r.unreadDivider);
