@@ -58,7 +58,9 @@ export function useHistoryPosition(options: {
     };
   }, [scroller]);
 
-  // Opens at «Непрочитанные сообщения» (once per list: the list is made again for each conversation).
+  // Opens at «Непрочитанные сообщения» (once per list: the list is made again for each conversation). Rows are
+  // measured over the first frames (estimates become sizes), so the scroll is checked again twice while the
+  // divider is still off screen.
   const opened = useRef(false);
   const leave = useRef(options.leaveBottom);
   leave.current = options.leaveBottom;
@@ -67,14 +69,25 @@ export function useHistoryPosition(options: {
     const index = rows.findIndex((r) => r.unreadDivider);
     if (index < 0) return;
     opened.current = true;
+    const go = () => {
+      const el = scroller.current;
+      // (Element.scrollTo is missing only in DOM emulations such as jsdom.)
+      if (!el || typeof el.scrollTo !== 'function') return;
+      const divider = el.querySelector('[data-testid="unread-divider"]');
+      const box = divider?.getBoundingClientRect();
+      const view = el.getBoundingClientRect();
+      if (box && box.top >= view.top && box.top < view.bottom) return;
+      leave.current();
+      list.current?.scrollToIndex(index, { align: 'start' });
+    };
     let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => {
-        leave.current();
-        // (Element.scrollTo is missing only in DOM emulations such as jsdom.)
-        if (typeof scroller.current?.scrollTo === 'function') list.current?.scrollToIndex(index, { align: 'start' });
-      });
+      frame = requestAnimationFrame(go);
     });
-    return () => cancelAnimationFrame(frame);
+    const timers = [setTimeout(go, 300), setTimeout(go, 900)];
+    return () => {
+      cancelAnimationFrame(frame);
+      for (const t of timers) clearTimeout(t);
+    };
   }, [rows, list, scroller]);
 
   const unreadBelow = useMemo(() => {
