@@ -372,12 +372,12 @@ async function historyPhase(app: Side, checks: Check[]) {
   }
   console.log('\nHTTP, 16 connections: GET a history page of 50 messages, every message with 3 reactions, against the same page without');
   const ratios = rows.map((r) => r.reacted.cpuUsPerRequest / r.plain.cpuUsPerRequest);
-  rows.forEach((r, i) =>
+  for (const [i, r] of rows.entries()) {
     console.log(
       `  round ${i + 1}: without ${r.plain.perS.toFixed(0)}/s, ${r.plain.cpuUsPerRequest.toFixed(0)} µs CPU/request; ` +
         `with ${r.reacted.perS.toFixed(0)}/s, ${r.reacted.cpuUsPerRequest.toFixed(0)} µs CPU/request; ratio ${ratios[i]!.toFixed(2)}×`,
-    ),
-  );
+    );
+  }
   const median = ratios.slice().sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
   checks.push([
     'history page of 50 messages × 3 reactions ≤ 1.2× the page without (server CPU per request, median of rounds)',
