@@ -20,6 +20,7 @@ import { installErrorHandler } from './http/errors';
 import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { livekitRoutes } from './livekit/token.routes';
+import { messageEditsRoutes } from './messages/message-edits.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
@@ -66,6 +67,7 @@ export async function createServer(config: Config): Promise<Server> {
   app.register(conversationsRoutes);
   app.register(conversationRooms);
   app.register(messagesRoutes);
+  app.register(messageEditsRoutes);
   app.register(receiptsRoutes);
   app.register(callRelay);
   app.register(livekitRoutes);

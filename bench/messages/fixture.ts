@@ -27,6 +27,8 @@ export interface Fixture {
   groups: { conversationId: string; members: BenchUser[] }[];
   listUser: BenchUser;
   idle: BenchUser[];
+  /** The app only: two conversations of one reader with 50 messages each, every message of `reacted` with 3 reactions. */
+  history?: { reader: BenchUser; plain: string; reacted: string };
 }
 
 export type Request =

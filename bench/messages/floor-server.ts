@@ -49,10 +49,12 @@ app.post('/api/conversations/send', async (req, reply) => {
     content,
     createdAt: new Date().toISOString(),
     deletedAt: null,
+    editedAt: null,
     clientMessageId: typeof body.clientMessageId === 'string' ? body.clientMessageId : null,
     replyTo: null,
     attachments: [],
     receipts: [],
+    reactions: [],
   };
   io.to(convRoom(message.conversationId)).emit('message:new', { message });
   const others = who.filter((m) => m !== userId).map(userRoom);

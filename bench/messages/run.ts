@@ -5,7 +5,8 @@
 // the floor and then on the app back to back, so both see the same neighbours on a shared machine; the group
 // fan-out runs both at once under the same load (see groupPhase).
 // Phases: 100 sender/receiver pairs at BENCH_RATES sends/s (default 500,1000,3000); rooms of 10 at 200
-// sends/s; GET /api/conversations of a user with 50 conversations against the floor's hello route; RSS per
+// sends/s; GET /api/conversations of a user with 50 conversations against the floor's hello route; a history
+// page of 50 messages with 3 reactions each against the same page without (the app alone); RSS per
 // extra idle authenticated socket. Lost, duplicated and misdelivered messages are counted (must be 0).
 // The two rows with targets (1000 sends/s and the group fan-out) are measured in BENCH_ROUNDS rounds (3),
 // the order of floor and app swapped each round, and judged on the median of the per-round ratios: one
@@ -14,7 +15,7 @@
 // window the server child is left to settle (its CPU under 5 % of a core), so the garbage collection and
 // WAL checkpoints a previous phase left behind are not charged to the next one.
 // Options: BENCH_WINDOW_S (5), BENCH_ROUNDS (3), BENCH_IDLE_SOCKETS (1000), BENCH_JSON=<file> (write the results as JSON),
-// BENCH_PHASES (memory,sends,group,http: a subset runs only those), BENCH_CPU_PROF=<dir> (V8 CPU profiles
+// BENCH_PHASES (memory,sends,group,http,history: a subset runs only those), BENCH_CPU_PROF=<dir> (V8 CPU profiles
 // of both server children, for finding where the time goes);
 // the app child gets this process's environment (e.g. SQLITE_SYNCHRONOUS=FULL, BENCH_DATABASE_URL).
 import fs from 'node:fs';
@@ -286,6 +287,44 @@ async function groupPhase(both: RunBoth, together: RunBoth, checks: Check[], cou
   return rs;
 }
 
+/**
+ * A history page of 50 messages where every message has 3 reactions against the same page without any, on the
+ * app alone, alternating in BENCH_ROUNDS rounds: server CPU per request, judged on the median ratio.
+ */
+async function historyPhase(app: Side, checks: Check[]) {
+  const h = app.fixture.history;
+  if (!h) throw new Error('the app fixture has no history conversations');
+  const url = (id: string) => `/api/conversations/${id}/messages?limit=50`;
+  const check = await app.client.request('GET', url(h.reacted), h.reader.token);
+  const body = JSON.parse(check.text) as { messages: { reactions: unknown[] }[] };
+  if (body.messages.length !== 50 || !body.messages.every((m) => m.reactions.length === 3)) {
+    throw new Error(`history page with reactions: ${check.status} ${check.text.slice(0, 200)}`);
+  }
+  const rows: { plain: HttpResult; reacted: HttpResult }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    await settle(app.child);
+    const first = round % 2 === 0 ? h.plain : h.reacted;
+    const a = await httpPhase(app, url(first), h.reader.token);
+    const b = await httpPhase(app, url(first === h.plain ? h.reacted : h.plain), h.reader.token);
+    rows.push(first === h.plain ? { plain: a, reacted: b } : { plain: b, reacted: a });
+  }
+  console.log('\nHTTP, 16 connections: GET a history page of 50 messages, every message with 3 reactions, against the same page without');
+  const ratios = rows.map((r) => r.reacted.cpuUsPerRequest / r.plain.cpuUsPerRequest);
+  for (const [i, r] of rows.entries()) {
+    console.log(
+      `  round ${i + 1}: without ${r.plain.perS.toFixed(0)}/s, ${r.plain.cpuUsPerRequest.toFixed(0)} µs CPU/request; ` +
+        `with ${r.reacted.perS.toFixed(0)}/s, ${r.reacted.cpuUsPerRequest.toFixed(0)} µs CPU/request; ratio ${ratios[i]!.toFixed(2)}×`,
+    );
+  }
+  const median = ratios.slice().sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+  checks.push([
+    'history page of 50 messages × 3 reactions ≤ 1.2× the page without (server CPU per request, median of rounds)',
+    median <= 1.2,
+    `${median.toFixed(2)}× (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+  ]);
+  return { rows, ratios, median };
+}
+
 async function listPhase(floor: Side, app: Side, checks: Check[]) {
   const list = await app.client.request('GET', '/api/conversations', app.fixture.listUser.token);
   const body = list.status === 200 ? (JSON.parse(list.text) as { conversations: unknown[] }) : null;
@@ -351,7 +390,7 @@ function reportMemory(memory: Both<MemoryResult>, checks: Check[]): void {
 
 async function main(): Promise<void> {
   pinLoadGenerator();
-  const phases = new Set((env.BENCH_PHASES ?? 'memory,sends,group,http').split(','));
+  const phases = new Set((env.BENCH_PHASES ?? 'memory,sends,group,http,history').split(','));
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-messages-logs-'));
   const children = await Promise.all([startChild('floor', path.join(logDir, 'floor.log')), startChild('app', path.join(logDir, 'app.log'))]);
   const [floor, app] = (await Promise.all(children.map(prepare))) as [Side, Side];
@@ -382,6 +421,7 @@ async function main(): Promise<void> {
     if (phases.has('sends')) results.sends = await sendsPhase(both, checks, counts);
     if (phases.has('group')) results.group = await groupPhase(both, together, checks, counts);
     if (phases.has('http')) results.http = await listPhase(floor, app, checks);
+    if (phases.has('history')) results.history = await historyPhase(app, checks);
     if (memory) {
       reportMemory(memory, checks);
       results.memory = memory;

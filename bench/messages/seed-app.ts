@@ -103,7 +103,38 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
       select max(m.seq) from receipts r join messages m on m.id = r.message_id
       where r.user_id = conversation_members.user_id and r.conversation_id = conversation_members.conversation_id
     ), 0) where user_id = ${listUser!.id}`.execute(db);
+  // A history page with and without reactions (50 messages; in `reacted` each has 3 reactions from two people).
+  const [reader, writer] = await makeUsers(2);
+  const [plain, reacted] = await makeConversations([
+    { people: [reader!, writer!], direct: false },
+    { people: [reader!, writer!], direct: false },
+  ]);
+  const page = (conversationId: string) =>
+    Array.from({ length: 50 }, (_, k) => ({
+      id: randomUUID(),
+      conversation_id: conversationId,
+      sender_id: k % 2 === 0 ? writer!.id : reader!.id,
+      type: 'TEXT',
+      content: `Сообщение ${k}`,
+      reply_to_id: null,
+      client_message_id: null,
+      created_at: new Date(base + k * 1000).toISOString(),
+      deleted_at: null,
+    }));
+  const plainPage = page(plain!);
+  const reactedPage = page(reacted!);
+  await insertInChunks([...plainPage, ...reactedPage], (chunk) => db.insertInto('messages').values(chunk).execute());
+  const reactions = reactedPage.flatMap((m) =>
+    [
+      [writer!, '👍'],
+      [reader!, '❤️'],
+      [writer!, '😂'],
+    ].map(([u, emoji]) => ({ message_id: m.id, user_id: (u as BenchUser).id, emoji: emoji as string, created_at: m.created_at })),
+  );
+  await insertInChunks(reactions, (chunk) => db.insertInto('reactions').values(chunk).execute());
+
   return {
+    history: { reader: reader!, plain: plain!, reacted: reacted! },
     pairs: pairIds.map((conversationId, i) => ({ conversationId, a: pairUsers[2 * i]!, b: pairUsers[2 * i + 1]! })),
     groups: groupIds.map((conversationId, i) => ({ conversationId, members: groupPeople[i]! })),
     listUser: listUser!,

@@ -39,6 +39,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
       'm.reply_to_id as m_reply_to_id',
       'm.client_message_id as m_client_message_id',
       'm.created_at as m_created_at',
+      'm.edited_at as m_edited_at',
       // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
       // range of the messages_visible index, empty for a conversation that is read.
       (eb) =>
@@ -109,6 +110,7 @@ type ListRow = {
   m_reply_to_id: string | null;
   m_client_message_id: string | null;
   m_created_at: string | null;
+  m_edited_at: string | null;
 };
 
 async function latestMessages(ctx: AppContext, rows: ListRow[]) {
@@ -126,6 +128,7 @@ async function latestMessages(ctx: AppContext, rows: ListRow[]) {
       client_message_id: r.m_client_message_id,
       created_at: r.m_created_at as string,
       deleted_at: null,
+      edited_at: r.m_edited_at,
     });
   }
   return new Map((await toMessages(ctx.db, latestRows)).map((m) => [m.conversationId, m]));

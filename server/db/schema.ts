@@ -77,6 +77,15 @@ export interface MessagesTable {
   /** Monotonic order within the database; ties on created_at are broken by it. */
   seq: Generated<number>;
   deleted_at: string | null;
+  /** Set when the sender changed the text (server/db/migrations/004_message_edits_reactions.ts). */
+  edited_at: string | null;
+}
+
+export interface ReactionsTable {
+  message_id: string;
+  user_id: string;
+  emoji: string;
+  created_at: string;
 }
 
 export interface UploadsTable {
@@ -118,4 +127,5 @@ export interface DB {
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;
   receipts: ReceiptsTable;
+  reactions: ReactionsTable;
 }

@@ -1,7 +1,8 @@
-// Turns message rows into the contract's Message shape. Works on a batch: at most three queries whatever the
-// number of messages (receipts, from the members' read cursors; quotes and attachments only when a message has
-// some), so lists never query per message.
-import type { Attachment, Message, MessageType } from '../../src/contract/entities';
+// Turns message rows into the contract's Message shape. Works on a batch: at most four queries whatever the
+// number of messages (receipts, from the members' read cursors; reactions; quotes and attachments only when a
+// message has some), so lists never query per message.
+import type { Attachment, Message, MessageType, Reaction } from '../../src/contract/entities';
+import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
 import type { Selectable } from 'kysely';
@@ -21,7 +22,7 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
 export function freshMessage(
-  row: Omit<MessageRow, 'seq'>,
+  row: Omit<MessageRow, 'seq' | 'edited_at'>,
   replyTo: { id: string; content: string } | null,
   uploads: AttachedUpload[],
 ): Message {
@@ -33,22 +34,59 @@ export function freshMessage(
     content: row.content,
     createdAt: row.created_at,
     deletedAt: row.deleted_at,
+    editedAt: null,
     clientMessageId: row.client_message_id,
     replyTo,
     attachments: uploads.map(toAttachment),
     receipts: [],
+    reactions: [],
   };
 }
 
 /** What a quote of a deleted message shows instead of its text. */
 export const DELETED_REPLY_TEXT = 'Сообщение удалено';
 
+const EMOJI_ORDER = new Map<string, number>(REACTION_EMOJI.map((e, i) => [e, i]));
+
+/** Reaction rows (ordered by time) of one message → the contract's list, emoji in the set's order. */
+export function groupReactions(rows: readonly { emoji: string; user_id: string }[]): Reaction[] {
+  const by = new Map<string, string[]>();
+  for (const r of rows) {
+    const users = by.get(r.emoji);
+    if (users) users.push(r.user_id);
+    else by.set(r.emoji, [r.user_id]);
+  }
+  return [...by]
+    .sort((a, b) => (EMOJI_ORDER.get(a[0]) ?? 99) - (EMOJI_ORDER.get(b[0]) ?? 99))
+    .map(([emoji, userIds]) => ({ emoji: emoji as Reaction['emoji'], userIds }));
+}
+
+/** One query for the reactions of a batch of messages, grouped per message. */
+export async function reactionsOf(db: Database, messageIds: string[]): Promise<Map<string, Reaction[]>> {
+  const rows = messageIds.length
+    ? await db
+        .selectFrom('reactions')
+        .select(['message_id', 'user_id', 'emoji'])
+        .where('message_id', 'in', messageIds)
+        .orderBy('created_at')
+        .execute()
+    : [];
+  const byMessage = new Map<string, { emoji: string; user_id: string }[]>();
+  for (const r of rows) {
+    const l = byMessage.get(r.message_id);
+    if (l) l.push(r);
+    else byMessage.set(r.message_id, [r]);
+  }
+  return new Map([...byMessage].map(([id, list]) => [id, groupReactions(list)]));
+}
+
 export async function toMessages(db: Database, rows: MessageRow[]): Promise<Message[]> {
   if (rows.length === 0) return [];
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
   const withFiles = rows.filter((r) => r.type !== 'TEXT').map((r) => r.id);
-  const [replies, attachments, receipts] = await Promise.all([
+  const ids = rows.map((r) => r.id);
+  const [replies, attachments, receipts, reactionsBy] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -63,6 +101,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .execute()
       : Promise.resolve([]),
     receiptsOf(db, rows),
+    reactionsOf(db, ids),
   ]);
   const replyById = new Map(replies.map((r) => [r.id, r]));
   const group = <T extends { message_id: string }>(list: T[]) => {
@@ -85,10 +124,12 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       content: r.content,
       createdAt: r.created_at,
       deletedAt: r.deleted_at,
+      editedAt: r.edited_at ?? null,
       clientMessageId: r.client_message_id,
       replyTo: reply ? { id: reply.id, content: reply.deleted_at ? DELETED_REPLY_TEXT : reply.content } : null,
       attachments: (attachmentsBy.get(r.id) ?? []).map(toAttachment),
       receipts: receipts.get(r.id) ?? [],
+      reactions: reactionsBy.get(r.id) ?? [],
     };
   });
 }

@@ -7,7 +7,8 @@ import { isRecord } from '../contract/shape';
 import { chatsMachine } from '../machines/chats/chats.machine';
 import { composerMachine, type OutboxStoreCommand, type UploadReport } from '../machines/composer/composer.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../machines/composer/outbox';
-import { conversationMachine, type PageInput } from '../machines/conversation/conversation.machine';
+import { conversationMachine, type PageInput, type ReactionChange } from '../machines/conversation/conversation.machine';
+import { messageEditMachine } from '../machines/messageEdit/messageEdit.machine';
 import { readReceiptsMachine } from '../machines/readReceipts/readReceipts.machine';
 import type { Services } from './services';
 
@@ -48,6 +49,12 @@ export function wireChats(s: Services) {
             ),
           ),
           deleteMessage: fromPromise<unknown, BodyOf<'deleteMessage'>>(({ input }) => s.api.call('deleteMessage', { body: input })),
+          react: fromPromise(({ input }: { input: ReactionChange }) => s.api.call('react', { body: input })),
+          messageEdit: messageEditMachine.provide({
+            actors: {
+              saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) => s.api.call('editMessage', { body: input })),
+            },
+          }),
           readReceipts: readReceiptsMachine.provide({
             actors: {
               postReceipts: fromPromise<unknown, { messageIds: string[] }>(({ input }) =>

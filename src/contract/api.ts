@@ -18,6 +18,7 @@ import {
   Password,
   PresenceStatus,
   PublicUser,
+  ReactionEmoji,
   User,
   Username,
 } from './entities';
@@ -126,6 +127,11 @@ const ReaderSocket = z
   .max(64)
   .regex(/^[\w-]+$/, 'socketId — идентификатор соединения')
   .optional();
+/** The new text of an own message; the same limits as sending (trimmed and non-empty are checked by the route). */
+export const EditMessageBody = z.strictObject({ messageId: Id, content: SendBody.shape.content });
+/** Give (`on: true`) or take back (`on: false`) one reaction of the fixed set. */
+export const ReactBody = z.strictObject({ messageId: Id, emoji: ReactionEmoji, on: z.boolean() });
+export const ReactResponse = z.object({ reactions: z.array(Message.shape.reactions.element) });
 export const ReceiptsBody = z.strictObject({
   messageIds: z.array(Id).min(1).max(LIMITS.receiptsBatchMax),
   status: z.literal('READ'),
@@ -181,6 +187,8 @@ export const api = {
   messages: route('messages', { params: ConversationParams, query: MessagesQuery, response: MessagesResponse }),
   send: route('send', { body: SendBody, response: MessageResponse }),
   deleteMessage: route('deleteMessage', { body: DeleteMessageBody, response: Ok }),
+  editMessage: route('editMessage', { body: EditMessageBody, response: MessageResponse }),
+  react: route('react', { body: ReactBody, response: ReactResponse }),
   receipts: route('receipts', { body: ReceiptsBody, response: Ok }),
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),

@@ -1,7 +1,7 @@
 // Entities shared by client and server (docs/behaviour.md §3). Responses use z.object (extra keys stripped);
 // request bodies use z.strictObject so unknown fields are refused at the edge.
 import { z } from 'zod';
-import { LIMITS } from './limits';
+import { LIMITS, REACTION_EMOJI } from './limits';
 
 /** Server ids are UUIDs; the charset keeps NUL and other bytes PostgreSQL refuses out of queries (a 400, not a 500). */
 export const Id = z
@@ -63,6 +63,11 @@ export const ReceiptStatus = z.enum(['READ', 'SEEN']);
 export const Receipt = z.object({ userId: Id, status: ReceiptStatus });
 export type Receipt = z.infer<typeof Receipt>;
 
+/** One emoji of the fixed set with who gave it, in the order they did. */
+export const ReactionEmoji = z.enum(REACTION_EMOJI, { message: 'Такой реакции нет' });
+export const Reaction = z.object({ emoji: ReactionEmoji, userIds: z.array(Id) });
+export type Reaction = z.infer<typeof Reaction>;
+
 export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE']);
 export type MessageType = z.infer<typeof MessageType>;
 
@@ -74,10 +79,14 @@ export const Message = z.object({
   content: z.string(),
   createdAt: IsoDate,
   deletedAt: IsoDate.nullable(),
+  /** When the sender last changed the text; null if never. */
+  editedAt: IsoDate.nullable(),
   clientMessageId: z.string().nullable(),
   replyTo: z.object({ id: Id, content: z.string() }).nullable(),
   attachments: z.array(Attachment),
   receipts: z.array(Receipt),
+  /** In the order of REACTION_EMOJI; only emoji someone gave. */
+  reactions: z.array(Reaction),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -4,6 +4,8 @@ export const SERVER_EVENT_NAMES = [
   'message:new',
   'message:notify',
   'message:deleted',
+  'message:edited',
+  'reactions:update',
   'receipts:update',
   'conversations:new',
   'contacts:request:new',

@@ -2,7 +2,7 @@
 // server; server → client payloads are typed from them on the client (import type: the client loads no zod) and
 // checked against them in the server tests (tests/server/socket-helpers.ts).
 import { z } from 'zod';
-import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Receipt } from './entities';
+import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Reaction, Receipt } from './entities';
 import type { ServerEventName } from './event-names';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
@@ -38,7 +38,7 @@ const CallPeer = z.object({ id: Id, name: z.string() });
  * - message:notify — the other members' sockets that have NOT joined it (unread badge, sound). Each socket gets
  *   one frame per message: a joined socket gets message:new only, never both. Clients may still treat the two
  *   alike and deduplicate by message id.
- * - message:deleted — every member, the actor's own tabs included.
+ * - message:deleted, message:edited, reactions:update — every member, the actor's own tabs included.
  * - receipts:update — the reader's other tabs (all of them when the request named no socketId), and the sender of
  *   a message the first time anyone reads it (its ✓), gathered per conversation within TIMINGS.receiptAnnounceMs;
  *   no other member (server/messages/receipt-announcer.ts).
@@ -64,6 +64,10 @@ export const serverEvents = {
   'message:new': z.object({ message: Message }),
   'message:notify': z.object({ conversationId: Id, message: Message }),
   'message:deleted': z.object({ conversationId: Id, messageId: Id }),
+  /** The sender changed the text (only when it changed). */
+  'message:edited': z.object({ conversationId: Id, messageId: Id, content: z.string(), editedAt: IsoDate }),
+  /** The message's reactions as they are now (all of them, so applying it twice is harmless). */
+  'reactions:update': z.object({ conversationId: Id, messageId: Id, reactions: z.array(Reaction) }),
   /** Only receipts that were new; status is always READ for now. */
   'receipts:update': z.object({ conversationId: Id, userId: Id, messageIds: z.array(Id), status: Receipt.shape.status }),
   'conversations:new': z.object({ conversation: ConversationEntry.shape.conversation }),

@@ -41,6 +41,10 @@ export const TIMINGS = {
 
 export const EBLID_SPACE = 10_000;
 
+/** The reactions a message can get (fixed set; the server refuses any other emoji). */
+export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
+export type ReactionSymbol = (typeof REACTION_EMOJI)[number];
+
 /** Chats page layout (docs/behaviour.md §9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
 export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as const;
 

@@ -28,6 +28,8 @@ export const routes = {
   messages: { method: 'GET', path: '/conversations/:id/messages', auth: true },
   send: { method: 'POST', path: '/conversations/send', auth: true },
   deleteMessage: { method: 'POST', path: '/messages/delete', auth: true },
+  editMessage: { method: 'POST', path: '/messages/edit', auth: true },
+  react: { method: 'POST', path: '/messages/react', auth: true },
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
   livekitToken: { method: 'POST', path: '/livekit/token', auth: true },

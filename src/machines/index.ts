@@ -14,6 +14,7 @@ import { contactsMachine } from './contacts/contacts.machine';
 import { groupDialogMachine } from './groupDialog/groupDialog.machine';
 import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
+import { messageEditMachine } from './messageEdit/messageEdit.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
 import { sessionMachine } from './session/session.machine';
@@ -39,4 +40,5 @@ export const machines = {
   composer: composerMachine,
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
+  messageEdit: messageEditMachine,
 } as const;

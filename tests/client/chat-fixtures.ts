@@ -13,10 +13,12 @@ export function message(id: string, senderId: string, minute: number, over: Part
     content: `text ${id}`,
     createdAt: new Date(BASE + minute * 60_000).toISOString(),
     deletedAt: null,
+    editedAt: null,
     clientMessageId: null,
     replyTo: null,
     attachments: [],
     receipts: [],
+    reactions: [],
     ...over,
   };
 }

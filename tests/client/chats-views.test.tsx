@@ -33,6 +33,11 @@ const row = (over: Partial<MessageRow> = {}): MessageRow => ({
   firstInRun: true,
   lastInRun: true,
   day: null,
+  dayOf: 'Сегодня',
+  unreadDivider: false,
+  edited: null,
+  editable: false,
+  reactions: [],
   time: '10:15',
   type: 'TEXT',
   text: 'Привет',
@@ -51,6 +56,7 @@ const bubbleProps = (over: Partial<MessageBubbleProps> = {}): MessageBubbleProps
   onOpenImage: vi.fn(),
   onRetry: vi.fn(),
   onRemove: vi.fn(),
+  onReact: vi.fn(),
   ...over,
 });
 
@@ -194,10 +200,10 @@ describe('MessageMenu', () => {
     const onQuote = vi.fn();
     const onDelete = vi.fn();
     const onClose = vi.fn();
-    const { rerender } = render(<MessageMenu at={null} opener={opener} own={false} onQuote={onQuote} onDelete={onDelete} onClose={onClose} />);
+    const { rerender } = render(<MessageMenu at={null} opener={opener} own={false} onQuote={onQuote} onDelete={onDelete} onClose={onClose} onEdit={vi.fn()} onReact={vi.fn()} />);
     expect(screen.getByRole('menuitem', { name: 'Цитировать' })).toHaveFocus();
     expect(screen.queryByRole('menuitem', { name: 'Удалить' })).toBeNull();
-    rerender(<MessageMenu at={null} opener={opener} own onQuote={onQuote} onDelete={onDelete} onClose={onClose} />);
+    rerender(<MessageMenu at={null} opener={opener} own onQuote={onQuote} onDelete={onDelete} onClose={onClose} onEdit={vi.fn()} onReact={vi.fn()} />);
     await userEvent.keyboard('{ArrowDown}');
     expect(screen.getByRole('menuitem', { name: 'Удалить' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
@@ -282,6 +288,8 @@ describe('ConversationView', () => {
     onCloseLightbox() {},
     onCall() {},
     onReply() {},
+    onEdit() {},
+    onReact() {},
     onRetryLoad: vi.fn(),
     onLoadOlder() {},
     onVisibleUnread() {},

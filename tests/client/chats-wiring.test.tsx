@@ -78,6 +78,8 @@ describe('chats page wired to the app actor', () => {
     await waitFor(() => expect(calls).toContainEqual(['messages', { id: 'c1', limit: 50 }]));
     expect(calls).toContainEqual(['markRead', { conversationId: 'c1' }]);
     expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('ОНЛАЙН');
+    // The unread count it was opened with places «Непрочитанные сообщения» above the first unread message.
+    expect((chats.getSnapshot().children.conversation as ConversationActorRef).getSnapshot().context.unreadFrom).toBe('m1');
 
     await userEvent.type(screen.getByPlaceholderText('Напишите сообщение...'), '  Привет, Борис!  {Enter}');
     await waitFor(() => expect(calls.find(([n]) => n === 'send')).toBeDefined());

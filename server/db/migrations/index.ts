@@ -3,11 +3,13 @@ import type { Migration } from 'kysely';
 import * as m001 from './001_accounts';
 import * as m002 from './002_messaging';
 import * as m003 from './003_messaging_indexes';
+import * as m004 from './004_message_edits_reactions';
 import * as m006 from './006_read_cursors';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
   '002_messaging': m002,
   '003_messaging_indexes': m003,
+  '004_message_edits_reactions': m004,
   '006_read_cursors': m006,
 };

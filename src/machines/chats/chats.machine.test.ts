@@ -87,6 +87,9 @@ describeModel({
       { type: 'composer.sent', conversationId: 'c1' },
       { type: 'composer.sent', conversationId: 'c2' },
     ]),
+    'chats.messageEdited': oneAtATime(() => [
+      { type: 'chats.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'правка', editedAt: '2025-03-01T12:00:00.000Z' },
+    ]),
     'chats.messageDeleted': oneAtATime(() => [{ type: 'chats.messageDeleted', conversationId: 'c1', messageId: 'm1' }]),
     'chats.receipts': oneAtATime(() => [{ type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m1'] }]),
     'chats.presence': oneAtATime(() => [

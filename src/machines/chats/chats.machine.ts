@@ -20,6 +20,7 @@ import {
   findEntry,
   presenceChange,
   sortEntries,
+  withEdit,
   withMessage,
   withUnread,
   withUser,
@@ -38,6 +39,7 @@ const initialContext = (): ChatsContext => ({
   pageVisible: true,
   viewing: false,
   recentIds: [],
+  openedUnread: 0,
 });
 
 export const chatsServerEvents = listenToServer<ChatsEvent>(
@@ -46,6 +48,13 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
     'message:new': (p) => ({ type: 'chats.messageArrived', message: p.message }),
     'message:notify': (p) => ({ type: 'chats.messageArrived', message: p.message }),
     'message:deleted': (p) => ({ type: 'chats.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'message:edited': (p) => ({
+      type: 'chats.messageEdited',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      content: p.content,
+      editedAt: p.editedAt,
+    }),
     'receipts:update': (p) => ({
       type: 'chats.receipts',
       conversationId: p.conversationId,
@@ -197,10 +206,17 @@ export const chatsMachine = setup({
         return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
       },
     }),
+    applyEdit: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.messageEdited');
+        return withEdit(context.entries, event.conversationId, event.messageId, event.content, event.editedAt);
+      },
+    }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'chats.open');
       return {
         selectedId: event.conversationId,
+        openedUnread: findEntry(context.entries, event.conversationId)?.unreadCount ?? 0,
         entries: withUnread(context.entries, event.conversationId, () => 0),
       };
     }),
@@ -248,6 +264,7 @@ export const chatsMachine = setup({
         'composer.delivered': { actions: 'takeMessage' },
         'chats.receipts': { guard: 'ownReceipts', actions: 'readOwn' },
         'chats.messageDeleted': { guard: 'latestDeleted', actions: 'refresh' },
+        'chats.messageEdited': { actions: 'applyEdit' },
         'chats.presence': { actions: 'applyPresence' },
         'chats.profile': { actions: 'applyProfile' },
         'chats.conversationAdded': { actions: 'addConversation' },
@@ -286,7 +303,7 @@ export const chatsMachine = setup({
                 {
                   id: 'conversation',
                   src: 'conversation',
-                  input: ({ context }) => ({ conversationId: context.selectedId!, userId: context.me! }),
+                  input: ({ context }) => ({ conversationId: context.selectedId!, userId: context.me!, unread: context.openedUnread }),
                 },
                 {
                   // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).

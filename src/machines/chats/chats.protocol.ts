@@ -19,6 +19,8 @@ export interface ChatsContext {
   viewing: boolean;
   /** Ids of the latest messages seen, so message:new and message:notify of one message count once. */
   recentIds: string[];
+  /** The selected conversation's unread count when it was opened (its conversation actor places the divider). */
+  openedUnread: number;
 }
 
 export type ChatsEvent =
@@ -33,6 +35,7 @@ export type ChatsEvent =
   | { type: 'chats.reconnected' }
   | { type: 'chats.messageArrived'; message: Message }
   | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'chats.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
   | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
   | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
   | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string }

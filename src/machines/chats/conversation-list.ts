@@ -58,3 +58,15 @@ export function presenceChange(status: PresenceStatus, lastSeenAt: string | null
     lastSeenAt: lastSeenAt ?? (status === 'ONLINE' || status === 'OFFLINE' ? at : u.lastSeenAt),
   });
 }
+
+/** message:edited: the preview follows when the edited message is the latest one. */
+export function withEdit(entries: ConversationEntry[], conversationId: string, messageId: string, content: string, editedAt: string) {
+  let changed = false;
+  const next = entries.map((e) => {
+    const latest = e.conversation.messages[0];
+    if (e.conversation.id !== conversationId || latest?.id !== messageId) return e;
+    changed = true;
+    return { ...e, conversation: { ...e.conversation, messages: [{ ...latest, content, editedAt }] } };
+  });
+  return changed ? next : entries;
+}

@@ -3,7 +3,7 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { message } from '../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../tests/model/harness';
 import type { ResponseOf } from '../../contract/api';
-import { conversationMachine, type PageInput } from './conversation.machine';
+import { conversationMachine, type PageInput, type ReactionChange } from './conversation.machine';
 import { FIRST_ITEM_INDEX } from './history';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
@@ -20,6 +20,7 @@ const m3 = message('m3', 'u2', 12);
 const mine = message('m4', 'me', 13, { clientMessageId: 'tag-1' });
 const elsewhere = message('e1', 'u2', 14, { conversationId: 'c2' });
 const page = (messages: typeof m0[], hasMore: boolean) => ({ messages, hasMore });
+const EDITED_AT = '2025-03-01T11:00:00.000Z';
 
 type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 // Three parallel regions (history paging, refresh, deletions) times the message combinations are far too many
@@ -27,12 +28,13 @@ type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 // time: a user or server event only from the freshly loaded page at rest; then only what that started
 // (actor answers, a refresh on top of a refresh). Every transition is still taken; how the regions combine
 // is the parallel statechart's own guarantee and the tests below check the interesting mixes.
-const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle', deletions: 'idle' } });
+const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle', deletions: 'idle', reactions: 'idle' } });
 const fresh = (s: Snap) =>
   s.context.highlightId === null &&
   s.context.ownSends === 0 &&
   s.context.viewer === null &&
-  s.context.messages.map((m) => `${m.id}:${m.receipts.length}`).join() === 'm1:0,m2:0';
+  s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
+    'm1:0:null:0,m2:0:null:0';
 const oneAtATime =
   <T extends { type: string }>(make: () => T[]) =>
   (s: Snap) =>
@@ -46,8 +48,10 @@ describeModel({
       room: quiet,
       fetchPage: hang,
       deleteMessage: hang,
+      react: hang,
       typing: child,
       readReceipts: child,
+      messageEdit: child,
     } as never,
   }),
   inputs: [input],
@@ -69,6 +73,17 @@ describeModel({
           ]
         : [],
     'conversation.delete': oneAtATime(() => [{ type: 'conversation.delete', messageId: 'm2' }]),
+    'conversation.messageEdited': oneAtATime(() => [
+      { type: 'conversation.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'правка', editedAt: EDITED_AT },
+    ]),
+    'edit.saved': oneAtATime(() => [{ type: 'edit.saved', message: { ...m2, content: 'моя правка', editedAt: EDITED_AT } }]),
+    'conversation.reactions': oneAtATime(() => [
+      { type: 'conversation.reactions', conversationId: 'c1', messageId: 'm1', reactions: [{ emoji: '👍', userIds: ['u2'] }] },
+    ]),
+    'conversation.react': oneAtATime(() => [
+      { type: 'conversation.react', messageId: 'm1', emoji: '❤️' },
+      { type: 'conversation.react', messageId: 'gone', emoji: '❤️' },
+    ]),
     'conversation.loadOlder': oneAtATime(() => [{ type: 'conversation.loadOlder' }]),
     'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
     'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
@@ -91,11 +106,18 @@ describeModel({
     'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('offline') }],
     'xstate.done.actor.delete': () => [{ type: 'xstate.done.actor.delete', output: { ok: true } }],
     'xstate.error.actor.delete': () => [{ type: 'xstate.error.actor.delete', error: new Error('403') }],
+    'xstate.done.actor.react': () => [
+      { type: 'xstate.done.actor.react', output: { reactions: [{ emoji: '❤️', userIds: ['me'] }] } },
+    ],
+    'xstate.error.actor.react': () => [{ type: 'xstate.error.actor.react', error: new Error('offline') }],
   },
 });
 
 describe('conversation with a fetching actor', () => {
-  function start(pages: (i: PageInput) => ResponseOf<'messages'>) {
+  function start(
+    pages: (i: PageInput) => ResponseOf<'messages'>,
+    options: { unread?: number; react?: ReturnType<typeof fromPromise<ResponseOf<'react'>, ReactionChange>> } = {},
+  ) {
     const seen: PageInput[] = [];
     const actor = createActor(
       conversationMachine.provide({
@@ -104,13 +126,15 @@ describe('conversation with a fetching actor', () => {
           room: quiet,
           typing: child,
           readReceipts: child,
+          messageEdit: child,
+          react: options.react ?? hang,
           fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
             seen.push(input);
             return pages(input);
           }),
         } as never,
       }),
-      { input },
+      { input: { ...input, unread: options.unread } },
     ).start();
     return { actor, seen };
   }
@@ -198,6 +222,7 @@ describe('conversation with a fetching actor', () => {
           room: quiet,
           typing: child,
           readReceipts: child,
+          messageEdit: child,
           fetchPage: fromPromise(async () => page([m1, m2], false)),
           deleteMessage: fromPromise(async ({ input }: { input: { messageId: string } }) => {
             deleted.push(input.messageId);
@@ -213,5 +238,63 @@ describe('conversation with a fetching actor', () => {
     await waitFor(actor, (s) => s.context.deleteQueue.length === 0);
     expect(deleted).toEqual(['m2']);
   });
-});
 
+  it('takes an edit into the message and every quote of it, from the server event and from an own save', async () => {
+    const quoting = message('q1', 'me', 12, { replyTo: { id: 'm1', content: 'text m1' } });
+    const { actor } = start(() => page([m1, m2, quoting], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'новый', editedAt: EDITED_AT });
+    const byId = () => new Map(actor.getSnapshot().context.messages.map((m) => [m.id, m]));
+    expect(byId().get('m1')).toMatchObject({ content: 'новый', editedAt: EDITED_AT });
+    expect(byId().get('q1')?.replyTo).toEqual({ id: 'm1', content: 'новый' });
+    actor.send({ type: 'edit.saved', message: { ...m2, content: 'моё новое', editedAt: EDITED_AT } });
+    expect(byId().get('m2')).toMatchObject({ content: 'моё новое', editedAt: EDITED_AT });
+    // Another conversation's edit changes nothing.
+    const before = actor.getSnapshot().context.messages;
+    actor.send({ type: 'conversation.messageEdited', conversationId: 'c2', messageId: 'm1', content: 'x', editedAt: EDITED_AT });
+    expect(actor.getSnapshot().context.messages).toBe(before);
+  });
+
+  it('shows a reaction at once, toggles it off with a second click, sends both in order and takes the server answer', async () => {
+    const sent: ReactionChange[] = [];
+    let answer: (r: ResponseOf<'react'>) => void = () => {};
+    const react = fromPromise<ResponseOf<'react'>, ReactionChange>(({ input }) => {
+      sent.push(input);
+      return new Promise((r) => {
+        answer = r;
+      });
+    });
+    const { actor } = start(() => page([m1, m2], false), { react });
+    await waitFor(actor, (s) => s.matches('ready'));
+    const reactionsOf = (id: string) => actor.getSnapshot().context.messages.find((m) => m.id === id)?.reactions;
+    actor.send({ type: 'conversation.react', messageId: 'm1', emoji: '👍' });
+    expect(reactionsOf('m1')).toEqual([{ emoji: '👍', userIds: ['me'] }]);
+    actor.send({ type: 'conversation.react', messageId: 'm1', emoji: '👍' });
+    expect(reactionsOf('m1')).toEqual([]);
+    expect(sent).toEqual([{ messageId: 'm1', emoji: '👍', on: true }]);
+    // The first answer is not shown: a later change of the same message is still queued.
+    answer({ reactions: [{ emoji: '👍', userIds: ['me'] }] });
+    await waitFor(actor, () => sent.length === 2);
+    expect(reactionsOf('m1')).toEqual([]);
+    expect(sent[1]).toEqual({ messageId: 'm1', emoji: '👍', on: false });
+    answer({ reactions: [{ emoji: '😂', userIds: ['u2'] }] });
+    await waitFor(actor, (s) => s.context.reactQueue.length === 0);
+    expect(reactionsOf('m1')).toEqual([{ emoji: '😂', userIds: ['u2'] }]);
+    actor.send({ type: 'conversation.reactions', conversationId: 'c1', messageId: 'm1', reactions: [] });
+    expect(reactionsOf('m1')).toEqual([]);
+  });
+
+  it('places the unread divider above the first of the messages unread at opening', async () => {
+    const m5 = message('m5', 'u2', 14);
+    const { actor } = start(() => page([m1, m2, m3, mine, m5], false), { unread: 2 });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.unreadFrom).toBe('m3');
+    // Refreshes do not move it.
+    actor.send({ type: 'conversation.refresh' });
+    await waitFor(actor, (s) => s.matches({ ready: { sync: 'idle' } }));
+    expect(actor.getSnapshot().context.unreadFrom).toBe('m3');
+    const none = start(() => page([m1, m2], false));
+    await waitFor(none.actor, (s) => s.matches('ready'));
+    expect(none.actor.getSnapshot().context.unreadFrom).toBeNull();
+  });
+});

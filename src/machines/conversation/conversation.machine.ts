@@ -4,10 +4,14 @@
 // Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,
 // loading older pages until it is found. After a reconnection the latest page is fetched again, so nothing
 // sent during the gap is missed. While alive it is in the conversation's socket room (join on start and on
-// every reconnection, leave when stopped) and runs the typing and read-receipt actors of this conversation.
-import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
+// every reconnection, leave when stopped) and runs the typing, read-receipt and edit actors of this conversation.
+// Edits (message:edited, or the answer to an own edit) change the message and its quotes; reactions are shown at
+// once and sent one after another (reactions:update from the server is the truth; a failure refetches the page).
+// The unread count the conversation was opened with places «Непрочитанные сообщения» once the first page is in.
+import { assertEvent, assign, enqueueActions, fromCallback, raise, setup } from 'xstate';
 import type { ResponseOf } from '../../contract/api';
-import { LIMITS } from '../../contract/limits';
+import { LIMITS, REACTION_EMOJI } from '../../contract/limits';
+import { messageEditMachine } from '../messageEdit/messageEdit.machine';
 import { notWired } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
 import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
@@ -19,8 +23,20 @@ import type {
   ConversationEvent,
   ConversationInput,
   PageInput,
+  ReactionChange,
 } from './conversation.protocol';
-import { addReceipts, FIRST_ITEM_INDEX, mergeMessages, prependPage, removeMessage } from './history';
+import {
+  addReceipts,
+  applyEdit,
+  FIRST_ITEM_INDEX,
+  firstUnread,
+  hasReacted,
+  mergeMessages,
+  prependPage,
+  removeMessage,
+  setReactions,
+  toggleReaction,
+} from './history';
 
 export * from './conversation.protocol';
 
@@ -31,6 +47,19 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
     'message:new': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
     'message:notify': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
     'message:deleted': (p) => ({ type: 'conversation.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'message:edited': (p) => ({
+      type: 'conversation.messageEdited',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      content: p.content,
+      editedAt: p.editedAt,
+    }),
+    'reactions:update': (p) => ({
+      type: 'conversation.reactions',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      reactions: p.reactions,
+    }),
     'receipts:update': (p) => ({
       type: 'conversation.receipts',
       conversationId: p.conversationId,
@@ -64,15 +93,17 @@ export const conversationMachine = setup({
     events: {} as ConversationEvent,
     input: {} as ConversationInput,
     emitted: {} as ConversationEmitted,
-    children: {} as { typing: 'typing'; readReceipts: 'readReceipts' },
+    children: {} as { typing: 'typing'; readReceipts: 'readReceipts'; messageEdit: 'messageEdit' },
   },
   actors: {
     serverEvents: conversationServerEvents,
     room: conversationRoom,
     fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
     deleteMessage: notWired<unknown, { messageId: string }>('conversation.deleteMessage'),
+    react: notWired<ResponseOf<'react'>, ReactionChange>('conversation.react'),
     typing: typingMachine,
     readReceipts: readReceiptsMachine,
+    messageEdit: messageEditMachine,
   },
   guards: {
     here: ({ context, event }) =>
@@ -87,6 +118,12 @@ export const conversationMachine = setup({
     foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
     morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
     hasDeletion: ({ context }) => context.deleteQueue.length > 0,
+    hasReaction: ({ context }) => context.reactQueue.length > 0,
+    /** Reactions go to messages the server has and that are shown. */
+    shownMessage: ({ context, event }) => {
+      assertEvent(event, 'conversation.react');
+      return context.messages.some((m) => m.id === event.messageId);
+    },
     /** Only the sender deletes, and only what is shown. */
     ownShown: ({ context, event }) => {
       assertEvent(event, 'conversation.delete');
@@ -159,6 +196,49 @@ export const conversationMachine = setup({
       },
     }),
     shiftDeletion: assign({ deleteQueue: ({ context }) => context.deleteQueue.slice(1) }),
+    takeEdit: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, ['conversation.messageEdited', 'edit.saved']);
+        if (event.type === 'edit.saved') {
+          const m = event.message;
+          return m.editedAt ? applyEdit(context.messages, m.id, m.content, m.editedAt) : context.messages;
+        }
+        return applyEdit(context.messages, event.messageId, event.content, event.editedAt);
+      },
+    }),
+    takeReactions: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, 'conversation.reactions');
+        return setReactions(context.messages, event.messageId, event.reactions);
+      },
+    }),
+    // Shown at once; the server's answer (or reactions:update) replaces it.
+    toggleReaction: assign(({ context, event }) => {
+      assertEvent(event, 'conversation.react');
+      const message = context.messages.find((m) => m.id === event.messageId);
+      const on = !hasReacted(message, context.me, event.emoji);
+      const reactions = toggleReaction(message?.reactions ?? [], context.me, event.emoji, on, REACTION_EMOJI);
+      return {
+        messages: setReactions(context.messages, event.messageId, reactions),
+        reactQueue: [...context.reactQueue, { messageId: event.messageId, emoji: event.emoji, on }],
+      };
+    }),
+    // The server's reactions, unless a later change of the same message is still queued (it answers last).
+    reacted: assign(({ context }, { reactions }: ResponseOf<'react'>) => {
+      const [done, ...rest] = context.reactQueue;
+      const later = rest.some((c) => c.messageId === done?.messageId);
+      return {
+        reactQueue: rest,
+        messages: done && !later ? setReactions(context.messages, done.messageId, reactions) : context.messages,
+      };
+    }),
+    shiftReaction: assign({ reactQueue: ({ context }) => context.reactQueue.slice(1) }),
+    refresh: raise({ type: 'conversation.refresh' }),
+    placeDivider: assign(({ context }) =>
+      context.unreadAtOpen > 0
+        ? { unreadFrom: firstUnread(context.messages, context.me, context.unreadAtOpen), unreadAtOpen: 0 }
+        : {},
+    ),
     addReceipts: assign({
       messages: ({ context, event }) => {
         assertEvent(event, 'conversation.receipts');
@@ -180,6 +260,9 @@ export const conversationMachine = setup({
     viewer: null,
     seekId: null,
     deleteQueue: [],
+    reactQueue: [],
+    unreadAtOpen: input.unread ?? 0,
+    unreadFrom: null,
   }),
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
@@ -195,12 +278,16 @@ export const conversationMachine = setup({
       src: 'readReceipts',
       input: ({ context }) => ({ conversationId: context.conversationId }),
     },
+    { id: 'messageEdit', src: 'messageEdit' },
   ],
   on: {
     'conversation.messageArrived': { guard: 'here', actions: ['takeMessage', 'stopRemoteTyping'] },
     'conversation.messageSent': { guard: 'here', actions: 'takeMessage' },
     'conversation.messageDeleted': { guard: 'here', actions: 'removeDeleted' },
     'conversation.receipts': { guard: 'here', actions: 'addReceipts' },
+    'conversation.messageEdited': { guard: 'here', actions: 'takeEdit' },
+    'conversation.reactions': { guard: 'here', actions: 'takeReactions' },
+    'edit.saved': { actions: 'takeEdit' },
     'conversation.ownSent': { actions: 'countOwnSend' },
     'conversation.openImage': { actions: 'openImage' },
     'conversation.closeImage': { actions: 'closeImage' },
@@ -213,7 +300,7 @@ export const conversationMachine = setup({
         id: 'latest',
         src: 'fetchPage',
         input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
-        onDone: { target: 'ready', actions: { type: 'takeLatest', params: ({ event }) => event.output } },
+        onDone: { target: 'ready', actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'] },
         onError: 'failed',
       },
     },
@@ -225,6 +312,7 @@ export const conversationMachine = setup({
       type: 'parallel',
       on: {
         'conversation.delete': { guard: 'ownShown', actions: ['removeDeleted', 'queueDeletion'] },
+        'conversation.react': { guard: 'shownMessage', actions: 'toggleReaction' },
       },
       states: {
         history: {
@@ -328,6 +416,24 @@ export const conversationMachine = setup({
                 // A failed deletion is ignored (docs/behaviour.md §8); the message returns with the next refresh.
                 onDone: { target: 'idle', actions: 'shiftDeletion' },
                 onError: { target: 'idle', actions: 'shiftDeletion' },
+              },
+            },
+          },
+        },
+        reactions: {
+          initial: 'idle',
+          states: {
+            idle: {
+              always: { guard: 'hasReaction', target: 'sending' },
+            },
+            sending: {
+              invoke: {
+                id: 'react',
+                src: 'react',
+                input: ({ context }) => context.reactQueue[0],
+                onDone: { target: 'idle', actions: { type: 'reacted', params: ({ event }) => event.output } },
+                // Refused or lost: the page as the server has it puts the reactions right.
+                onError: { target: 'idle', actions: ['shiftReaction', 'refresh'] },
               },
             },
           },

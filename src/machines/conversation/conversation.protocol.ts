@@ -1,14 +1,25 @@
 // The conversation actor's protocol (the chats actor's child 'conversation', one per open conversation): its input,
 // the events it accepts (server events, the composer's deliveries through the chats actor, the view's requests),
 // what it emits, and its children. Peers and views import this module, never conversation.machine.ts.
-import type { Message } from '../../contract/entities';
+import type { Message, Reaction } from '../../contract/entities';
+import type { ReactionSymbol } from '../../contract/limits';
 import type { MachineRef } from '../machine-ref';
+import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
 import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
 import type { TypingRef } from '../typing/typing.protocol';
 
 export interface ConversationInput {
   conversationId: string;
   userId: string;
+  /** The conversation's unread count when it was opened (the list's badge): where «Непрочитанные сообщения» goes. */
+  unread?: number;
+}
+
+/** A reaction change waiting for the server. */
+export interface ReactionChange {
+  messageId: string;
+  emoji: ReactionSymbol;
+  on: boolean;
 }
 
 export interface ConversationContext {
@@ -32,12 +43,23 @@ export interface ConversationContext {
   seekId: string | null;
   /** Deletions waiting for the server, in order. */
   deleteQueue: string[];
+  /** Reaction changes waiting for the server, in order (already shown). */
+  reactQueue: ReactionChange[];
+  /** Unread messages at opening not yet placed: the divider goes above the first of them once the page is in. */
+  unreadAtOpen: number;
+  /** The first message that was unread when the conversation opened (the divider is above it); null: none. */
+  unreadFrom: string | null;
 }
 
 export type ConversationEvent =
   | { type: 'conversation.messageArrived'; message: Message }
   | { type: 'conversation.messageSent'; message: Message }
   | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'conversation.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
+  | { type: 'conversation.reactions'; conversationId: string; messageId: string; reactions: Reaction[] }
+  /** Gives or takes back the user's own reaction (whichever it is not now). */
+  | { type: 'conversation.react'; messageId: string; emoji: ReactionSymbol }
+  | MessageEditParentEvent
   | { type: 'conversation.receipts'; conversationId: string; userId: string; messageIds: string[] }
   | { type: 'conversation.loadOlder' }
   | { type: 'conversation.jumpTo'; messageId: string }
@@ -59,5 +81,5 @@ export type ConversationRef = MachineRef<
   ConversationContext,
   ConversationEvent,
   ConversationEmitted,
-  { typing?: TypingRef; readReceipts?: ReadReceiptsRef }
+  { typing?: TypingRef; readReceipts?: ReadReceiptsRef; messageEdit?: MessageEditRef }
 >;

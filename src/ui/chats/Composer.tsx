@@ -1,6 +1,9 @@
 // The composer (docs/behaviour.md §2): 'Напишите сообщение...', Enter sends (Shift+Enter is a new line), 'Прикрепить'
-// picks files, the reply banner 'Ответ на:' with its close button, and the upload progress bar.
+// picks files, the reply banner 'Ответ на:' with its close button, and the upload progress bar. While an own message is
+// edited the banner is «Редактирование» (EditBanner): Enter saves, Escape cancels; ↑ in an empty composer edits the
+// last own message.
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, type Ref, useLayoutEffect, useRef } from 'react';
+import { EditBanner, type EditBannerProps } from './EditBanner';
 
 export interface ComposerProps {
   text: string;
@@ -11,6 +14,11 @@ export interface ComposerProps {
   onSubmit(): void;
   onClearReply(): void;
   onAttach(files: File[]): void;
+  /** An own message being edited (the text above is its new text); null otherwise. */
+  edit?: Omit<EditBannerProps, 'onCancel'> | null;
+  onCancelEdit?(): void;
+  /** ↑ in the empty composer: edit the last own message. */
+  onEditLast?(): void;
   inputRef?: Ref<HTMLTextAreaElement>;
 }
 
@@ -43,9 +51,15 @@ export function Composer(props: ComposerProps) {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
+    } else if (e.key === 'Escape' && props.edit) {
+      e.preventDefault();
+      props.onCancelEdit?.();
     } else if (e.key === 'Escape' && props.reply) {
       e.preventDefault();
       props.onClearReply();
+    } else if (e.key === 'ArrowUp' && !props.edit && props.text === '' && props.onEditLast) {
+      e.preventDefault();
+      props.onEditLast();
     }
   };
   const onPick = (e: ChangeEvent<HTMLInputElement>) => {
@@ -55,8 +69,9 @@ export function Composer(props: ComposerProps) {
   };
 
   return (
-    <form className="composer" onSubmit={submit} aria-label="Новое сообщение">
-      {props.reply && (
+    <form className="composer" onSubmit={submit} aria-label={props.edit ? 'Редактирование сообщения' : 'Новое сообщение'}>
+      {props.edit && <EditBanner {...props.edit} onCancel={() => props.onCancelEdit?.()} />}
+      {props.reply && !props.edit && (
         <div className="composer-reply" data-testid="reply-banner">
           <div className="composer-reply-text">
             <span className="composer-reply-label">Ответ на:</span> <span>{props.reply.preview}</span>

@@ -10,7 +10,7 @@ import '../../styles/lightbox.css';
 import { TypingIndicator } from './TypingIndicator';
 import type { HeaderView, MessageRow } from './view-model';
 
-export interface ConversationViewProps extends Omit<MessageListProps, 'onReply'> {
+export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' | 'onEdit'> {
   status: 'loading' | 'failed' | 'ready';
   header: HeaderView;
   typing: { text: string; dots: number };
@@ -19,6 +19,7 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply'>
   onCloseLightbox(): void;
   onCall(video: boolean): void;
   onReply(row: MessageRow): void;
+  onEdit(row: MessageRow): void;
   onRetryLoad(): void;
 }
 
@@ -74,6 +75,10 @@ export function ConversationView(props: ConversationViewProps) {
     props.onReply(row);
     input.current?.focus();
   };
+  const edit = (row: MessageRow) => {
+    props.onEdit(row);
+    input.current?.focus();
+  };
 
   return (
     <section
@@ -100,7 +105,7 @@ export function ConversationView(props: ConversationViewProps) {
         ) : props.rows.length === 0 ? (
           <p className="conv-note conv-empty">Сообщения появятся здесь</p>
         ) : (
-          <MessageList {...props} onReply={reply} />
+          <MessageList {...props} onReply={reply} onEdit={edit} />
         )}
       </div>
       <TypingIndicator text={props.typing.text} dots={props.typing.dots} />

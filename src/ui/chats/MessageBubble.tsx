@@ -3,8 +3,12 @@
 // reply 'Ответ на: …' that jumps to the original; images at most 320 px wide (320×200 when they fail to load)
 // that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right
 // click, the context-menu key or Shift+F10) opens the actions.
-import { type KeyboardEvent, memo, type MouseEvent, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, useState } from 'react';
+import type { ReactionSymbol } from '../../contract/limits';
 import { UPLOAD_FAILED } from '../../machines/composer/outbox';
+import { EditedMark, UnreadDivider } from './MessageMarks';
+import { MessageReactions, ReactionPicker } from './MessageReactions';
+import { MessageText } from './MessageText';
 import type { AttachmentView, MessageRow } from './view-model';
 
 export const IMAGE_MAX_WIDTH = 320;
@@ -20,6 +24,8 @@ export interface MessageBubbleProps {
   onOpenImage(messageId: string, index: number): void;
   onRetry(outboxId: string): void;
   onRemove(outboxId: string): void;
+  /** Gives or takes back one's own reaction. */
+  onReact(messageId: string, emoji: ReactionSymbol): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
 }
@@ -106,12 +112,16 @@ function MessageBubbleView(props: MessageBubbleProps) {
   const images = row.attachments.filter((a) => a.kind === 'IMAGE');
   const files = row.attachments.filter((a) => a.kind === 'FILE');
   return (
-    <div className={`msg-row${row.own ? ' own' : ''}${row.firstInRun ? ' first' : ''}${row.lastInRun ? ' last' : ''}`}>
+    <div
+      className={`msg-row${row.own ? ' own' : ''}${row.firstInRun ? ' first' : ''}${row.lastInRun ? ' last' : ''}`}
+      data-day-of={row.dayOf}
+    >
       {row.day && (
         <div className="msg-day">
           <span>{row.day}</span>
         </div>
       )}
+      {row.unreadDivider && <UnreadDivider />}
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the right-click menu; its keyboard path is the menu button and the context-menu key */}
       <div
         ref={props.observe}
@@ -155,8 +165,9 @@ function MessageBubbleView(props: MessageBubbleProps) {
             ))}
           </ul>
         )}
-        {row.text && <p className="msg-text">{row.text}</p>}
+        {row.text && <MessageText text={row.text} />}
         <div className="msg-meta">
+          {row.edited && <EditedMark title={row.edited} />}
           <time>{row.time}</time>
           <DeliveryMark delivery={row.delivery} />
         </div>
@@ -175,6 +186,8 @@ function MessageBubbleView(props: MessageBubbleProps) {
             </svg>
           </button>
         )}
+        {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
+        <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
         {row.delivery === 'failed' && row.pending && (
           <div className="msg-failed">
             <span className="msg-failed-text" data-error={row.pending.error ?? undefined}>

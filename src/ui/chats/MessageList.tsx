@@ -4,8 +4,11 @@
 // useReaderMoves) and reporting visible unread messages for read receipts (useReadVisibility). This file renders.
 import { type ReactElement, useCallback, useMemo, useRef, useState } from 'react';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
+import type { ReactionSymbol } from '../../contract/limits';
+import '../../styles/message-extras.css';
 import { MessageBubble } from './MessageBubble';
 import { MessageMenu } from './MessageMenu';
+import { useHistoryPosition } from './useHistoryPosition';
 import { useOlderPages } from './useOlderPages';
 import { useQuoteJump } from './useQuoteJump';
 import { useReaderMoves } from './useReaderMoves';
@@ -31,6 +34,8 @@ export interface MessageListProps {
   onVisibleUnread(messageIds: string[]): void;
   onReply(row: MessageRow): void;
   onDelete(messageId: string): void;
+  onEdit(row: MessageRow): void;
+  onReact(messageId: string, emoji: ReactionSymbol): void;
   onJump(messageId: string): void;
   onOpenImage(messageId: string, index: number): void;
   onRetry(outboxId: string): void;
@@ -59,6 +64,7 @@ export function MessageList(props: MessageListProps) {
   });
   useQuoteJump({ scroller, list, rows, highlight, moves, leaveBottom: bottom.leave });
   const watch = useReadVisibility(scroller, props.onVisibleUnread);
+  const position = useHistoryPosition({ scroller, list, rows, leaveBottom: bottom.leave });
 
   const openMenu = useCallback((row: MessageRow, at: MenuState['at'], opener: HTMLElement) => setMenu({ row, at, opener }), []);
   const closeMenu = useCallback(() => setMenu(null), []);
@@ -66,6 +72,7 @@ export function MessageList(props: MessageListProps) {
   const onOpenImage = useCallback((id: string, index: number) => latest.current.onOpenImage(id, index), []);
   const onRetry = useCallback((id: string) => latest.current.onRetry(id), []);
   const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
+  const onReact = useCallback((id: string, emoji: ReactionSymbol) => latest.current.onReact(id, emoji), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -84,6 +91,7 @@ export function MessageList(props: MessageListProps) {
             onOpenImage={onOpenImage}
             onRetry={onRetry}
             onRemove={onRemove}
+            onReact={onReact}
             observe={row.unread ? watch(row.id) : undefined}
           />
         );
@@ -91,7 +99,7 @@ export function MessageList(props: MessageListProps) {
       }
       return element;
     };
-  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove]);
+  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact]);
 
   return (
     <div className="msg-list">
@@ -112,6 +120,11 @@ export function MessageList(props: MessageListProps) {
         </Virtualizer>
         <div className="msg-bottom-gap" />
       </div>
+      {position.topDay && !bottom.atBottom && (
+        <div className="msg-sticky-day" aria-hidden="true" data-testid="sticky-day">
+          <span>{position.topDay}</span>
+        </div>
+      )}
       {props.loadingOlder && (
         <div className="msg-older" role="status">
           Загружаем историю…
@@ -121,7 +134,7 @@ export function MessageList(props: MessageListProps) {
         <button
           type="button"
           className="msg-jump"
-          aria-label="К последним сообщениям"
+          aria-label={position.unreadBelow ? `К последним сообщениям, непрочитанных: ${position.unreadBelow}` : 'К последним сообщениям'}
           title="К последним сообщениям"
           onClick={() => {
             moves.moved();
@@ -129,6 +142,11 @@ export function MessageList(props: MessageListProps) {
           }}
         >
           ↓
+          {position.unreadBelow > 0 && (
+            <span className="msg-jump-count" data-testid="unread-below" aria-hidden="true">
+              {position.unreadBelow}
+            </span>
+          )}
         </button>
       )}
       {menu && (
@@ -136,8 +154,11 @@ export function MessageList(props: MessageListProps) {
           at={menu.at}
           opener={menu.opener}
           own={menu.row.own}
+          editable={menu.row.editable}
           onClose={closeMenu}
           onQuote={() => props.onReply(menu.row)}
+          onEdit={() => props.onEdit(menu.row)}
+          onReact={(emoji) => props.onReact(menu.row.id, emoji)}
           onDelete={() => {
             props.onDelete(menu.row.id);
             scroller.current?.focus({ preventScroll: true });

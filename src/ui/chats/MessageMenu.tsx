@@ -1,16 +1,22 @@
-// The message actions menu (docs/behaviour.md §2): 'Цитировать' on every message, 'Удалить' on own ones. Opened by a
+// The message actions menu (docs/behaviour.md §2): 'Цитировать' on every message, 'Изменить' on own ones with text,
+// 'Удалить' on own ones, then the reactions of REACTION_EMOJI. Opened by a
 // right click (at the pointer), the message's menu button, the context-menu key or Shift+F10. A real menu for
 // keyboards and screen readers: focus moves to the first item, arrows move, Escape or Tab closes and focus
 // returns to where it was.
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { REACTION_EMOJI, type ReactionSymbol } from '../../contract/limits';
 
 export interface MessageMenuProps {
   /** Where to open: the pointer, else under the opener. */
   at: { x: number; y: number } | null;
   opener: HTMLElement;
   own: boolean;
+  /** The own message's text can be changed: offers «Изменить». */
+  editable?: boolean;
   onQuote(): void;
+  onEdit(): void;
+  onReact(emoji: ReactionSymbol): void;
   onDelete(): void;
   onClose(): void;
 }
@@ -58,9 +64,9 @@ export function MessageMenu(props: MessageMenuProps) {
     } else if (e.key === 'Tab') {
       e.preventDefault();
       close(true);
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
       e.preventDefault();
-      const step = e.key === 'ArrowDown' ? 1 : -1;
+      const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : -1;
       items[(at + step + items.length) % items.length]?.focus();
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
@@ -85,11 +91,30 @@ export function MessageMenu(props: MessageMenuProps) {
       <button type="button" role="menuitem" className="msg-menu-item" onClick={act(props.onQuote, false)}>
         Цитировать
       </button>
+      {props.editable && (
+        <button type="button" role="menuitem" className="msg-menu-item" onClick={act(props.onEdit, false)}>
+          Изменить
+        </button>
+      )}
       {props.own && (
         <button type="button" role="menuitem" className="msg-menu-item danger" onClick={act(props.onDelete, true)}>
           Удалить
         </button>
       )}
+      <div className="msg-menu-reactions">
+        {REACTION_EMOJI.map((emoji) => (
+          <button
+            key={emoji}
+            type="button"
+            role="menuitem"
+            className="msg-menu-reaction"
+            aria-label={`Реакция ${emoji}`}
+            onClick={act(() => props.onReact(emoji), true)}
+          >
+            {emoji}
+          </button>
+        ))}
+      </div>
     </div>,
     document.body,
   );

@@ -1,13 +1,14 @@
-// The message pane's view of the conversation, composer, typing and read-receipt actors: rows, paging, who is
-// typing, the composer's state, and callbacks that send their events.
+// The message pane's view of the conversation, composer, typing, read-receipt and edit actors: rows, paging, who is
+// typing, the composer's state (or the edit's, while an own message is edited), and callbacks that send their events.
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import type { ConversationEntry, PublicUser } from '../../contract/entities';
+import type { ReactionSymbol } from '../../contract/limits';
 import type { ComposerRef } from '../../machines/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/outbox';
 import type { ConversationRef } from '../../machines/conversation/conversation.protocol';
-import { displayName, isGroupConversation, replyPreview } from './format';
 import type { ConversationViewProps } from './ConversationView';
+import { displayName, isGroupConversation, replyPreview } from './format';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
 
 const EMPTY: never[] = [];
@@ -37,6 +38,12 @@ export function useConversationPane(options: {
   const loadingOlder = useSelector(conversation, (s) => s.hasTag('loadingOlder'));
   const typingRef = useSelector(conversation, (s) => s.children.typing);
   const receiptsRef = useSelector(conversation, (s) => s.children.readReceipts);
+  const editRef = useSelector(conversation, (s) => s.children.messageEdit);
+  const editing = useSelector(editRef, (s) => s?.hasTag('editing') ?? false);
+  const editText = useSelector(editRef, (s) => s?.context.text ?? '');
+  const editOriginal = useSelector(editRef, (s) => s?.context.original ?? '');
+  const editError = useSelector(editRef, (s) => s?.context.error ?? null);
+  const unreadFrom = useSelector(conversation, (s) => s.context.unreadFrom);
   const typers = useSelector(typingRef, (s) => s?.context.typers ?? EMPTY);
   const dots = useSelector(typingRef, (s) => s?.context.dots ?? 1);
   const outbox = useSelector(composer, (s) => s?.context.outbox ?? EMPTY);
@@ -61,8 +68,8 @@ export function useConversationPane(options: {
   }, [entry]);
   const isGroup = entry ? isGroupConversation(entry.conversation) : false;
   const rows = useMemo(
-    () => messageRows(messages, outbox, { me, conversationId, isGroup, people }),
-    [messages, outbox, me, conversationId, isGroup, people],
+    () => messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom }),
+    [messages, outbox, me, conversationId, isGroup, people, unreadFrom],
   );
   const gallery = useMemo(() => galleryOf(rows), [rows]);
   const lightbox = useMemo(() => {
@@ -95,6 +102,11 @@ export function useConversationPane(options: {
   );
   const onRetry = useCallback((id: string) => sendComposer?.({ type: 'composer.retry', id }), [sendComposer]);
   const onRemove = useCallback((id: string) => sendComposer?.({ type: 'composer.remove', id }), [sendComposer]);
+  const onReact = useCallback(
+    (messageId: string, emoji: ReactionSymbol) => conversation.send({ type: 'conversation.react', messageId, emoji }),
+    [conversation],
+  );
+  const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) => editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
 
   return {
     status,
@@ -117,13 +129,23 @@ export function useConversationPane(options: {
     onOpenImage,
     onRetry,
     onRemove,
+    onReact,
+    onEdit: startEdit,
     onRetryLoad: () => conversation.send({ type: 'conversation.retry' }),
     composer: {
-      text,
+      text: editing ? editText : text,
       reply: replyTo ? { preview: replyPreview(replyTo.content) } : null,
       uploadProgress,
-      onText: (value) => sendComposer?.({ type: 'composer.input', text: value }),
-      onSubmit: () => sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
+      edit: editing ? { original: editOriginal, error: editError } : null,
+      onCancelEdit: () => editRef?.send({ type: 'edit.cancel' }),
+      onEditLast: () => {
+        const last = rows.findLast((r) => r.editable);
+        if (last) startEdit(last);
+      },
+      onText: (value) =>
+        editing ? editRef?.send({ type: 'edit.input', text: value }) : sendComposer?.({ type: 'composer.input', text: value }),
+      onSubmit: () =>
+        editing ? editRef?.send({ type: 'edit.save' }) : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
     },

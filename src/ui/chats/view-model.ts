@@ -1,9 +1,11 @@
 // Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
 import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
-import { isReadByOthers } from '../../machines/conversation/history';
+import type { ReactionSymbol } from '../../contract/limits';
 import type { OutboxItem } from '../../machines/composer/outbox';
 import { itemProgress } from '../../machines/composer/outbox';
+import { isReadByOthers } from '../../machines/conversation/history';
+import { dayLabel, editedTitle } from './day-label';
 import {
   type AvatarFace,
   avatarColour,
@@ -11,7 +13,6 @@ import {
   conversationTitle,
   directPeer,
   displayName,
-  formatDate,
   formatTime,
   isGroupConversation,
   otherParticipants,
@@ -91,6 +92,14 @@ export function headerOf(entry: ConversationEntry, me: string | null, now: numbe
 
 export type Delivery = 'sending' | 'sent' | 'read' | 'failed';
 
+/** One emoji under a bubble: how many gave it, whether I did, and who (names for the tooltip and screen readers). */
+export interface ReactionView {
+  emoji: ReactionSymbol;
+  count: number;
+  mine: boolean;
+  names: string[];
+}
+
 export interface AttachmentView {
   url: string;
   kind: 'IMAGE' | 'FILE';
@@ -120,6 +129,15 @@ export interface MessageRow {
   lastInRun: boolean;
   /** A date line above the first message of a day. */
   day: string | null;
+  /** The day of this message («Сегодня», «Вчера», «12 ноября»): the sticky line while it is at the top. */
+  dayOf: string;
+  /** «Непрочитанные сообщения» above this row (the first message unread when the conversation opened). */
+  unreadDivider: boolean;
+  /** The edited mark's title (when and that it was edited); null when never edited. */
+  edited: string | null;
+  /** Own message whose text can be changed (delivered, and text or a caption exists). */
+  editable: boolean;
+  reactions: ReactionView[];
   time: string;
   type: MessageType;
   text: string;
@@ -156,15 +174,24 @@ function pendingType(item: OutboxItem): MessageType {
 export function messageRows(
   messages: Message[],
   outbox: OutboxItem[],
-  options: { me: string; conversationId: string; isGroup: boolean; people: Map<string, PublicUser> },
+  options: {
+    me: string;
+    conversationId: string;
+    isGroup: boolean;
+    people: Map<string, PublicUser>;
+    /** The first message unread at opening (conversation actor's unreadFrom). */
+    unreadFrom?: string | null;
+    now?: Date;
+  },
 ): MessageRow[] {
   const { me, people } = options;
+  const now = options.now ?? new Date();
   const delivered = new Set(messages.map((m) => m.clientMessageId).filter(Boolean));
   const name = (id: string) => {
     const u = people.get(id);
     return u ? displayName(u) : 'Участник';
   };
-  type Base = Omit<MessageRow, 'showSender' | 'firstInRun' | 'lastInRun' | 'day'> & { at: Date };
+  type Base = Omit<MessageRow, 'showSender' | 'firstInRun' | 'lastInRun' | 'day' | 'dayOf'> & { at: Date };
   const base: Base[] = messages.map((m) => {
     const own = m.senderId === me;
     const at = new Date(m.createdAt);
@@ -182,6 +209,15 @@ export function messageRows(
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
+      unreadDivider: m.id === options.unreadFrom,
+      edited: m.editedAt ? editedTitle(new Date(m.editedAt), now) : null,
+      editable: own && (m.type === 'TEXT' || m.content.length > 0),
+      reactions: m.reactions.map((r) => ({
+        emoji: r.emoji,
+        count: r.userIds.length,
+        mine: r.userIds.includes(me),
+        names: r.userIds.map(name),
+      })),
       pending: null,
     };
   });
@@ -204,6 +240,10 @@ export function messageRows(
       reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
       delivery: item.status === 'failed' ? 'failed' : 'sending',
       unread: false,
+      unreadDivider: false,
+      edited: null,
+      editable: false,
+      reactions: [],
       pending: {
         outboxId: item.id,
         progress: itemProgress(item),
@@ -217,10 +257,11 @@ export function messageRows(
   return base.map(({ at, ...row }, i) => {
     const prev = base[i - 1];
     const next = base[i + 1];
-    const day = !prev || prev.at.toDateString() !== at.toDateString() ? (Number.isNaN(at.getTime()) ? null : formatDate(at)) : null;
+    const dayOf = Number.isNaN(at.getTime()) ? '' : dayLabel(at, now);
+    const day = !prev || prev.at.toDateString() !== at.toDateString() ? dayOf || null : null;
     const firstInRun = !prev || prev.senderId !== row.senderId || day !== null;
     const lastInRun = !next || next.senderId !== row.senderId || next.at.toDateString() !== at.toDateString();
-    return { ...row, day, firstInRun, lastInRun, showSender: options.isGroup && !row.own && firstInRun };
+    return { ...row, day, dayOf, firstInRun, lastInRun, showSender: options.isGroup && !row.own && firstInRun };
   });
 }
 

@@ -1,0 +1,88 @@
+// Changing a sent message: its sender edits the text (POST /api/messages/edit), members react with an emoji of
+// the fixed set (POST /api/messages/react). Both check the message the same way: one that does not exist, is in a
+// conversation the caller is not a member of, or was deleted is «not found» (404), so ids of other conversations
+// reveal nothing. Every change is committed before the answer and before the event reaches the members.
+import fp from 'fastify-plugin';
+import { memberIds } from '../conversations/membership';
+import { contractRoute } from '../http/contract-route';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import { reactionsOf, toMessages } from './message-view';
+
+const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
+
+export const messageEditsRoutes = fp(
+  async (app) => {
+    const { ctx } = app;
+    const { db } = ctx;
+
+    /** The visible message with its conversation's members, if the caller is one of them; else 404. */
+    async function messageForMember(messageId: string, userId: string) {
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('id', '=', messageId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!row) throw notFound(MESSAGE_NOT_FOUND);
+      const members = await memberIds(db, row.conversation_id);
+      if (!members.includes(userId)) throw notFound(MESSAGE_NOT_FOUND);
+      return { row, members };
+    }
+
+    contractRoute(app, 'editMessage', async ({ userId, body }) => {
+      const { row, members } = await messageForMember(body.messageId, userId);
+      if (row.sender_id !== userId) throw forbidden('Изменить сообщение может только отправитель');
+      const content = body.content.trim();
+      if (!content) throw badRequest('Сообщение не может быть пустым');
+      if (row.type !== 'TEXT' && !row.content) throw badRequest('У этого сообщения нет текста');
+      // The same text again (a retry, a second click) is not a second edit: no new time, no event.
+      if (content === row.content) return { message: (await toMessages(db, [row]))[0] };
+      const editedAt = new Date().toISOString();
+      const { numUpdatedRows } = await db
+        .updateTable('messages')
+        .set({ content, edited_at: editedAt })
+        .where('id', '=', row.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) throw notFound(MESSAGE_NOT_FOUND); // deleted meanwhile
+      const [message] = await toMessages(db, [{ ...row, content, edited_at: editedAt }]);
+      // The list's preview and quotes read the stored text; its cached answers are stale now.
+      ctx.lists.changed(members);
+      ctx.realtime.toUsers(members, 'message:edited', {
+        conversationId: row.conversation_id,
+        messageId: row.id,
+        content,
+        editedAt,
+      });
+      return { message };
+    });
+
+    contractRoute(app, 'react', async ({ userId, body }) => {
+      const { row, members } = await messageForMember(body.messageId, userId);
+      let changed: bigint;
+      if (body.on) {
+        const res = await db
+          .insertInto('reactions')
+          .values({ message_id: row.id, user_id: userId, emoji: body.emoji, created_at: new Date().toISOString() })
+          .onConflict((oc) => oc.columns(['message_id', 'user_id', 'emoji']).doNothing())
+          .executeTakeFirst();
+        changed = res.numInsertedOrUpdatedRows ?? 0n;
+      } else {
+        const res = await db
+          .deleteFrom('reactions')
+          .where('message_id', '=', row.id)
+          .where('user_id', '=', userId)
+          .where('emoji', '=', body.emoji)
+          .executeTakeFirst();
+        changed = res.numDeletedRows;
+      }
+      const reactions = (await reactionsOf(db, [row.id])).get(row.id) ?? [];
+      if (changed > 0n) {
+        ctx.lists.changed(members);
+        ctx.realtime.toUsers(members, 'reactions:update', { conversationId: row.conversation_id, messageId: row.id, reactions });
+      }
+      return { reactions };
+    });
+  },
+  { name: 'message-edits-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);
