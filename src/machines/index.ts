@@ -16,6 +16,7 @@ import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
+import { recorderMachine } from './recorder/recorder.machine';
 import { sessionMachine } from './session/session.machine';
 import { typingMachine } from './typing/typing.machine';
 
@@ -37,6 +38,7 @@ export const machines = {
   chats: chatsMachine,
   conversation: conversationMachine,
   composer: composerMachine,
+  recorder: recorderMachine,
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
 } as const;

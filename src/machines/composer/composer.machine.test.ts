@@ -13,6 +13,7 @@ const AT = '2025-03-01T10:00:00.000Z';
 
 const photo = new File(['png'], 'photo.png', { type: 'image/png' });
 const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
+const voice = new Blob(['opus'], { type: 'audio/webm;codecs=opus' });
 const attachmentOf = (f: File): Attachment => ({
   url: `/uploads/${f.name}`,
   type: f.type.startsWith('image/') ? 'IMAGE' : 'FILE',
@@ -72,6 +73,10 @@ describeModel({
             { type: 'composer.attach', files: [photo], at: AT },
             { type: 'composer.attach', files: [photo, notes], at: AT },
           ]
+        : [],
+    'recorder.recorded': (s) =>
+      calm(s) && ctx(s).conversationId && !ctx(s).text && !ctx(s).replyTo
+        ? [{ type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } }]
         : [],
     'composer.retry': (s) => {
       const item = firstFailed(s);

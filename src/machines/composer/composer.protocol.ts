@@ -3,6 +3,7 @@
 // import this module, never composer.machine.ts.
 import type { Attachment, Message } from '../../contract/entities';
 import type { MachineRef } from '../machine-ref';
+import type { RecorderParentEvent } from '../recorder/recorder.protocol';
 import type { OutboxItem } from './outbox';
 
 export interface ComposerInput {
@@ -52,7 +53,9 @@ export type ComposerEvent =
   | { type: 'composer.retry'; id: string }
   | { type: 'composer.remove'; id: string }
   | { type: 'composer.reconnected' }
-  | UploadReport;
+  | UploadReport
+  /** Its recorder child (src/machines/recorder) finished a voice message: it goes into the outbox. */
+  | RecorderParentEvent;
 
 /** What the composer tells its parent (the chats actor). */
 export type ComposerParentEvent =

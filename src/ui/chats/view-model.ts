@@ -2,6 +2,7 @@
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
 import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
 import { isReadByOthers } from '../../machines/conversation/history';
+import { callLabel, entryPreview, isMissedFor } from './voice-call-text';
 import type { OutboxItem } from '../../machines/composer/outbox';
 import { itemProgress } from '../../machines/composer/outbox';
 import {
@@ -37,6 +38,8 @@ export interface ChatTileView {
   subtitle: string;
   unread: number;
   active: boolean;
+  /** «Голосовое сообщение 0:12» or a call's words when the latest message is one of those; else null. */
+  preview?: string | null;
 }
 
 export interface HeaderView {
@@ -76,6 +79,7 @@ export function chatTile(entry: ConversationEntry, me: string | null, selectedId
     subtitle,
     unread: entry.unreadCount,
     active: c.id === selectedId,
+    preview: entryPreview(c.messages[0], me),
   };
 }
 
@@ -93,7 +97,7 @@ export type Delivery = 'sending' | 'sent' | 'read' | 'failed';
 
 export interface AttachmentView {
   url: string;
-  kind: 'IMAGE' | 'FILE';
+  kind: 'IMAGE' | 'FILE' | 'AUDIO';
   name: string;
   width: number | null;
   height: number | null;
@@ -125,6 +129,10 @@ export interface MessageRow {
   text: string;
   attachments: AttachmentView[];
   reply: { id: string; preview: string } | null;
+  /** A voice message: its recording (null while it uploads), length and waveform. */
+  voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
+  /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
+  call?: { label: string; video: boolean; missed: boolean } | null;
   delivery: Delivery | null;
   /** A message from someone else this user has not read yet (read receipts watch it). */
   unread: boolean;
@@ -149,6 +157,7 @@ const attachmentView = (a: Message['attachments'][number]): AttachmentView => ({
 
 function pendingType(item: OutboxItem): MessageType {
   if (item.kind === 'text') return 'TEXT';
+  if (item.kind === 'voice') return 'VOICE';
   return item.files.every((f) => /^image\//.test(f.mime)) ? 'IMAGE' : 'FILE';
 }
 
@@ -180,6 +189,8 @@ export function messageRows(
       text: m.content,
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
+      voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
+      call: m.call ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) } : null,
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       pending: null,
@@ -202,6 +213,8 @@ export function messageRows(
         .filter((f) => f.attachment)
         .map((f) => attachmentView(f.attachment!)),
       reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
+      voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
+      call: null,
       delivery: item.status === 'failed' ? 'failed' : 'sending',
       unread: false,
       pending: {
