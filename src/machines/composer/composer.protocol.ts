@@ -1,9 +1,10 @@
 // The composer actor's protocol (the chats actor's child 'composer', one per signed-in user): its input, the events
 // it accepts (the view's input, its upload actor's reports), and the events it sends its parent. Peers and views
 // import this module, never composer.machine.ts.
+import type { EventObject } from 'xstate';
 import type { Attachment, Message } from '../../contract/entities';
 import type { MachineRef } from '../machine-ref';
-import type { RecorderParentEvent } from '../recorder/recorder.protocol';
+import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
 import type { OutboxItem } from './outbox';
 
 export interface ComposerInput {
@@ -67,4 +68,9 @@ export type ComposerParentEvent =
 /** What the outbox store is told: the items to keep (without file bytes). */
 export type OutboxStoreCommand = { type: 'outbox.save'; items: OutboxItem[] };
 
-export type ComposerRef = MachineRef<ComposerContext, ComposerEvent>;
+/** Its children views reach: the voice recorder. */
+export interface ComposerChildren {
+  recorder?: RecorderRef;
+}
+
+export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, EventObject, ComposerChildren>;

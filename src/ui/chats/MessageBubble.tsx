@@ -2,10 +2,13 @@
 // their delivery (sending, sent, '✓' once someone else read it, failed with 'Повторить' / 'Удалить'); the quoted
 // reply 'Ответ на: …' that jumps to the original; images at most 320 px wide (320×200 when they fail to load)
 // that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right
-// click, the context-menu key or Shift+F10) opens the actions.
+// click, the context-menu key or Shift+F10) opens the actions. Voice messages and call entries render their own
+// components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
 import { type KeyboardEvent, memo, type MouseEvent, useState } from 'react';
 import { UPLOAD_FAILED } from '../../machines/composer/outbox';
 import type { AttachmentView, MessageRow } from './view-model';
+import { CallEntry } from './voice/CallEntry';
+import { VoicePlayer } from './voice/VoicePlayer';
 
 export const IMAGE_MAX_WIDTH = 320;
 export const IMAGE_FALLBACK = { width: 320, height: 200 };
@@ -20,6 +23,7 @@ export interface MessageBubbleProps {
   onOpenImage(messageId: string, index: number): void;
   onRetry(outboxId: string): void;
   onRemove(outboxId: string): void;
+  onCallBack?(video: boolean): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
 }
@@ -145,6 +149,8 @@ function MessageBubbleView(props: MessageBubbleProps) {
             <span>Файл: {a.name}</span>
           </a>
         ))}
+        {row.voice && <VoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />}
+        {row.call && <CallEntry {...row.call} onCallBack={props.onCallBack} />}
         {row.pending?.files.some((f) => !f.done) && (
           <ul className="msg-uploads" aria-label="Загрузка файлов">
             {row.pending.files.map((f) => (

@@ -34,6 +34,8 @@ export interface MessageListProps {
   onJump(messageId: string): void;
   onOpenImage(messageId: string, index: number): void;
   onRetry(outboxId: string): void;
+  /** Call back from a call entry (the conversation's own call). */
+  onCall?(video: boolean): void;
   onRemove(outboxId: string): void;
 }
 
@@ -66,6 +68,7 @@ export function MessageList(props: MessageListProps) {
   const onOpenImage = useCallback((id: string, index: number) => latest.current.onOpenImage(id, index), []);
   const onRetry = useCallback((id: string) => latest.current.onRetry(id), []);
   const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
+  const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -84,6 +87,7 @@ export function MessageList(props: MessageListProps) {
             onOpenImage={onOpenImage}
             onRetry={onRetry}
             onRemove={onRemove}
+            onCallBack={onCallBack}
             observe={row.unread ? watch(row.id) : undefined}
           />
         );
@@ -91,7 +95,7 @@ export function MessageList(props: MessageListProps) {
       }
       return element;
     };
-  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove]);
+  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onCallBack]);
 
   return (
     <div className="msg-list">

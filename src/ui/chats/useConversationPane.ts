@@ -9,12 +9,16 @@ import type { ConversationRef } from '../../machines/conversation/conversation.p
 import { displayName, isGroupConversation, replyPreview } from './format';
 import type { ConversationViewProps } from './ConversationView';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
+import { voicePreview } from './voice-call-text';
+import { useRecorderPanel } from './voice/useRecorderPanel';
 
 const EMPTY: never[] = [];
 
 /** What a quote of this message says (text, else what it carries). */
 function quoteOf(row: MessageRow): string {
   if (row.text) return row.text;
+  if (row.voice) return voicePreview(row.voice.durationMs);
+  if (row.call) return row.call.label;
   const first = row.attachments[0];
   if (!first) return '';
   return first.kind === 'IMAGE' ? 'Изображение' : `Файл: ${first.name}`;
@@ -96,6 +100,9 @@ export function useConversationPane(options: {
   const onRetry = useCallback((id: string) => sendComposer?.({ type: 'composer.retry', id }), [sendComposer]);
   const onRemove = useCallback((id: string) => sendComposer?.({ type: 'composer.remove', id }), [sendComposer]);
 
+  const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const recorder = useRecorderPanel(recorderRef);
+
   return {
     status,
     header,
@@ -126,6 +133,7 @@ export function useConversationPane(options: {
       onSubmit: () => sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
+      recorder,
     },
   };
 }
