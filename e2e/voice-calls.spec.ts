@@ -122,17 +122,29 @@ test('A calls B, B does not answer: both see «Пропущенный звоно
   await expect(pb.getByTestId('call-entry').getByRole('button', { name: 'Перезвонить' })).toBeVisible();
 });
 
-test('an answered call shows its duration on both sides once it ends', async ({ browser }) => {
+test('an answered call shows its duration on both sides; what was typed in its chat stays in the conversation', async ({ browser }) => {
   const { a, b, conversationId } = await friendsWithConversation(srv.url);
   const pa = await open(browser, a, 'anna');
+  // B has no conversation open: answering opens the call's one, whose messages are the call's chat.
   const pb = await open(browser, b, 'boris');
   await openConversation(pa, conversationId);
-  await openConversation(pb, conversationId);
   await pa.getByRole('button', { name: 'Позвонить', exact: true }).click();
   await pb.getByRole('button', { name: 'Ответить', exact: true }).click();
   await expect(pa.getByRole('heading', { name: 'Звонок', exact: true })).toBeVisible();
-  await pa.waitForTimeout(2_500);
+
+  // The call's chat panel is the conversation: a line typed there is an ordinary message, seen on both sides.
+  await pa.getByRole('button', { name: 'Чат', exact: true }).click();
+  const input = pa.getByRole('textbox', { name: 'Сообщение в чат звонка' });
+  await input.fill('Пишу из звонка');
+  await input.press('Enter');
+  await expect(pa.locator('.call-chat')).toContainText('Пишу из звонка');
+  await pb.getByRole('button', { name: /^Чат/ }).click();
+  await expect(pb.locator('.call-chat')).toContainText('Пишу из звонка');
+  await expect(pb.locator('.call-chat')).toContainText('Анна');
+  await pa.waitForTimeout(1_500);
   await pa.getByRole('button', { name: 'Завершить звонок' }).click();
+
   await expect(pa.getByTestId('call-entry')).toHaveText(/Исходящий звонок · 0:0[2-9]/);
   await expect(pb.getByTestId('call-entry')).toHaveText(/Входящий звонок · 0:0[2-9]/);
+  for (const page of [pa, pb]) await expect(page.getByTestId('message').filter({ hasText: 'Пишу из звонка' })).toHaveCount(1);
 });

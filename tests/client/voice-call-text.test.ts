@@ -55,3 +55,28 @@ describe('the recording', () => {
     expect(recordingType(() => false)).toBe('');
   });
 });
+
+describe("the call's chat lines", () => {
+  it('are the conversation’s messages with their authors, then the own texts still in the outbox', async () => {
+    const { callChatLines } = await import('../../src/ui/calls/call-chat');
+    const base = { conversationId: 'c', deletedAt: null, replyTo: null, attachments: [], receipts: [] };
+    const messages = [
+      { ...base, id: 'm1', senderId: 'b', type: 'TEXT', content: 'Привет', createdAt: '2025-03-01T10:00:00.000Z', clientMessageId: null },
+      { ...base, id: 'm2', senderId: 'a', type: 'VOICE', content: '', createdAt: '2025-03-01T10:00:01.000Z', clientMessageId: 'x-1', voice: { durationMs: 3000, waveform: [1] } },
+    ] as Message[];
+    const outbox = [
+      { id: 'tmp-x-1', clientMessageId: 'x-1', conversationId: 'c', kind: 'voice', content: '', createdAt: '2025-03-01T10:00:01.000Z' },
+      { id: 'tmp-x-2', clientMessageId: 'x-2', conversationId: 'c', kind: 'text', content: 'Слышно?', createdAt: '2025-03-01T10:00:02.000Z' },
+      { id: 'tmp-x-3', clientMessageId: 'x-3', conversationId: 'other', kind: 'text', content: 'не сюда', createdAt: '2025-03-01T10:00:02.000Z' },
+    ] as never;
+    const people = [
+      { id: 'a', displayName: 'Анна' },
+      { id: 'b', displayName: 'Борис' },
+    ] as never;
+    expect(callChatLines(messages, outbox, 'c', 'a', people).map((l) => [l.message, l.from.name, l.from.isLocal])).toEqual([
+      ['Привет', 'Борис', false],
+      ['Голосовое сообщение 0:03', 'Анна', true],
+      ['Слышно?', 'Анна', true],
+    ]);
+  });
+});

@@ -59,6 +59,10 @@ export const composerMachine = setup({
   guards: {
     canSubmit: ({ context }) => context.conversationId !== null && context.text.trim().length > 0,
     hasConversation: ({ context }) => context.conversationId !== null,
+    hasText: ({ event }) => {
+      assertEvent(event, 'composer.sendText');
+      return event.text.trim().length > 0;
+    },
     canAttach: ({ context, event }) => {
       assertEvent(event, 'composer.attach');
       return context.conversationId !== null && event.files.length > 0;
@@ -154,6 +158,24 @@ export const composerMachine = setup({
         content: '',
         replyTo: null,
         files: event.files.map(pendingFile),
+        status: 'queued',
+        error: null,
+        retryable: true,
+        createdAt: event.at,
+      };
+      return { seq: context.seq + 1, outbox: [...context.outbox, item] };
+    }),
+    enqueueChatText: assign(({ context, event }) => {
+      assertEvent(event, 'composer.sendText');
+      const clientMessageId = `${context.tag}-${context.seq + 1}`;
+      const item: OutboxItem = {
+        id: tempId(clientMessageId),
+        clientMessageId,
+        conversationId: event.conversationId,
+        kind: 'text',
+        content: event.text.trim(),
+        replyTo: null,
+        files: [],
         status: 'queued',
         error: null,
         retryable: true,
@@ -297,6 +319,7 @@ export const composerMachine = setup({
     'composer.submit': { guard: 'canSubmit', actions: ['enqueueText', 'stopTyping', 'announceSent', 'persist'] },
     'composer.attach': { guard: 'canAttach', actions: ['enqueueFiles', 'announceSent', 'persist'] },
     'recorder.recorded': { guard: 'hasConversation', actions: ['enqueueVoice', 'announceSent', 'persist'] },
+    'composer.sendText': { guard: 'hasText', actions: ['enqueueChatText', 'persist'] },
     'composer.retry': { guard: 'canRetry', actions: ['retry', 'persist'] },
     'composer.reconnected': { guard: 'hasRetryable', actions: ['retryAll', 'persist'] },
   },

@@ -51,6 +51,8 @@ export type ComposerEvent =
   | { type: 'composer.clearReply' }
   | { type: 'composer.submit'; at: string }
   | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string }
+  /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
+  | { type: 'composer.sendText'; conversationId: string; text: string; at: string }
   | { type: 'composer.retry'; id: string }
   | { type: 'composer.remove'; id: string }
   | { type: 'composer.reconnected' }
