@@ -29,7 +29,7 @@ export function audioType(mime: string | undefined, head: Buffer): string | null
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  // Several ranges or another unit: answering with the whole file is allowed (RFC 9110 §14.2).
+  // Several ranges or another unit: answering with the whole file is allowed (RFC 9110, section 14.2).
   if (!m || (m[1] === '' && m[2] === '')) return null;
   let start: number;
   let end: number;
