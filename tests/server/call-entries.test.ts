@@ -9,6 +9,7 @@ import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
 import { type Api, ack, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
 
+const redis = await redisAvailable();
 let srv: TestServer;
 let api: Api;
 let alice: TestUser;
@@ -16,7 +17,8 @@ let bob: TestUser;
 let ab: string;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  // With Redis, the second process of the last suite shares this one's events.
+  srv = await startTestServer({ redisUrl: redis ? redisUrl : null });
   api = client(srv.url);
   [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
   await befriend(api, alice, bob);
@@ -140,7 +142,6 @@ describe('call entries', () => {
   });
 });
 
-const redis = await redisAvailable();
 describe.skipIf(!redis)('call entries across two server processes', () => {
   let two: TestServer;
   let api2: Api;
@@ -154,16 +155,22 @@ describe.skipIf(!redis)('call entries across two server processes', () => {
   });
 
   it('an answered call ended on both servers at once is logged once, and seen on both', async () => {
-    // The first server has no Redis adapter: alice and bob both talk to the second one for events, but their
-    // hang-ups race through both processes' call logs over the shared database.
+    // Alice on the second process, Bob's tabs on both: the two hang-ups race through both processes' call logs
+    // over the shared database, and the entry reaches each tab whichever process wrote it.
     const a = await connect(two.url, alice.accessToken);
     expect(await ack(a, 'conversation:join', ab)).toEqual({ ok: true });
     const b = await connect(two.url, bob.accessToken);
     const bOnOne = await connect(srv.url, bob.accessToken);
-    await ring(a, b, true);
+    await ring(a, b, true, [bOnOne]);
     await ack(b, 'call:accept', { conversationId: ab, video: true });
     const before = (await callEntries(api2)).length;
+    const seen = Promise.all([
+      next(a, 'message:new', (p) => p.message.type === 'CALL'),
+      next(bOnOne, 'message:notify', (p) => p.message.type === 'CALL'),
+    ]);
     await Promise.all([ack(a, 'call:end', { conversationId: ab }), ack(bOnOne, 'call:end', { conversationId: ab })]);
+    const [onTwo, onOne] = await seen;
+    expect(onOne.message.id).toBe(onTwo.message.id);
     await sleep(300);
     const after = await callEntries(api2);
     expect(after.length).toBe(before + 1);
