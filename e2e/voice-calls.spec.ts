@@ -50,8 +50,8 @@ test.afterAll(async () => {
   await srv?.close();
 });
 
-async function open(browser: Browser, u: E2EUser, label: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url, permissions: ['camera', 'microphone'] });
+async function open(browser: Browser, u: E2EUser, label: string, permissions = ['camera', 'microphone']): Promise<Page> {
+  const context = await browser.newContext({ baseURL: srv.url, permissions });
   contexts.push(context);
   await signInContext(context, u);
   const page = await context.newPage();
@@ -106,6 +106,22 @@ test('A records a voice message of about 3 s; B sees it live, plays it, seeks on
 
   // The list's preview on the other side.
   await expect(pa.locator(`[data-conversation-id="${conversationId}"]`).getByTestId('chat-tile-preview')).toHaveText('Голосовое сообщение 0:03');
+});
+
+test('a refused microphone says so in Russian, and the composer comes back', async ({ browser }) => {
+  const { a, conversationId } = await friendsWithConversation(srv.url);
+  const pa = await open(browser, a, 'anna', []);
+  await pa.evaluate(async () => {
+    // The page is told no, as a browser whose user blocked the microphone.
+    const refuse = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    Object.defineProperty(navigator.mediaDevices, 'getUserMedia', { value: refuse });
+  });
+  await openConversation(pa, conversationId);
+  await pa.getByRole('button', { name: 'Записать голосовое сообщение' }).click();
+  await expect(pa.getByRole('alert').filter({ hasText: 'Доступ к микрофону запрещён' })).toBeVisible();
+  await expectNoSeriousA11yViolations(pa, 'recorder refused', { include: '.recorder' });
+  await pa.getByRole('button', { name: 'Закрыть', exact: true }).click();
+  await expect(pa.getByRole('textbox', { name: 'Сообщение' })).toBeVisible();
 });
 
 test('A calls B, B does not answer: both see «Пропущенный звонок» and B’s unread count rises', async ({ browser }) => {
