@@ -1,11 +1,12 @@
 // Call signalling between a conversation's members over their sockets: an invitation rings the other members'
 // tabs (refused at once when none is online), and accepting, declining and hanging up reach them too. Accepting
 // or declining also stops the user's own other tabs ringing. The media itself goes through LiveKit
-// (livekit/token.routes.ts).
+// (livekit/token.routes.ts). Each call is also logged as an entry of the conversation (call-log.ts).
 import fp from 'fastify-plugin';
 import { otherMembers } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { HttpError, notFound } from '../http/errors';
+import { createCallLog } from './call-log';
 
 async function caller(db: Database, userId: string) {
   const u = await db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
@@ -15,18 +16,24 @@ async function caller(db: Database, userId: string) {
 
 export const callRelay = fp(
   async (app) => {
-    const { db, realtime } = app;
+    const { ctx, realtime } = app;
+    const { db } = ctx;
+    const log = createCallLog(ctx);
+    app.addHook('onClose', async () => log.close());
     realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
       // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come.
       if (!to.some((id) => realtime.isOnline(id))) {
         throw new HttpError(409, to.length > 1 ? 'Никого из участников беседы нет в сети' : 'Собеседник не в сети');
       }
-      realtime.toUsers(to, 'call:incoming', { conversationId, from: await caller(db, userId), video });
+      const from = await caller(db, userId);
+      await log.started(conversationId, userId, video);
+      realtime.toUsers(to, 'call:incoming', { conversationId, from, video });
     });
     realtime.onClientEvent('call:accept', async ({ conversationId, video }, client) => {
       const to = await otherMembers(db, conversationId, client.userId);
       const payload = { conversationId, from: await caller(db, client.userId), video };
+      await log.answered(conversationId, client.userId);
       realtime.toUsers(to, 'call:accepted', payload);
       client.toOwnOtherSockets('call:accepted', payload);
     });
@@ -35,11 +42,13 @@ export const callRelay = fp(
       const payload = { conversationId, from: await caller(db, client.userId) };
       realtime.toUsers(to, 'call:declined', payload);
       client.toOwnOtherSockets('call:declined', payload);
+      await log.ended(conversationId, client.userId, 'decline');
     });
     realtime.onClientEvent('call:end', async ({ conversationId }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
       realtime.toUsers(to, 'call:ended', { conversationId, from: await caller(db, userId) });
+      await log.ended(conversationId, userId, 'end');
     });
   },
-  { name: 'call-relay', encapsulate: true, decorators: { fastify: ['db', 'realtime'] }, dependencies: ['realtime'] },
+  { name: 'call-relay', encapsulate: true, decorators: { fastify: ['ctx', 'realtime'] }, dependencies: ['context', 'realtime'] },
 );

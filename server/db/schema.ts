@@ -116,6 +116,28 @@ export interface ReceiptsTable {
   created_at: string;
 }
 
+export interface VoiceNotesTable {
+  message_id: string;
+  duration_ms: number;
+  /** Peaks as a comma-separated list of integers. */
+  waveform: string;
+}
+
+export interface CallsTable {
+  id: string;
+  conversation_id: string;
+  caller_id: string;
+  video: number;
+  started_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+  /** answered | declined | missed | cancelled, set once when the call is logged. */
+  outcome: string | null;
+  duration_sec: number | null;
+  /** The CALL message written for it. */
+  message_id: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -128,4 +150,6 @@ export interface DB {
   message_attachments: MessageAttachmentsTable;
   receipts: ReceiptsTable;
   reactions: ReactionsTable;
+  voice_notes: VoiceNotesTable;
+  calls: CallsTable;
 }

@@ -1,7 +1,7 @@
-// Turns message rows into the contract's Message shape. Works on a batch: at most four queries whatever the
-// number of messages (receipts, from the members' read cursors; reactions; quotes and attachments only when a
-// message has some), so lists never query per message.
-import type { Attachment, Message, MessageType, Reaction } from '../../src/contract/entities';
+// Turns message rows into the contract's Message shape. Works on a batch: a fixed number of queries whatever the
+// number of messages (receipts, from the members' read cursors; reactions; quotes, attachments, voice notes and
+// call entries only when a message has some), so lists never query per message.
+import type { Attachment, CallInfo, Message, MessageType, Reaction } from '../../src/contract/entities';
 import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
@@ -13,7 +13,7 @@ export type AttachedUpload = Pick<UploadsTable, 'url' | 'kind' | 'original_name'
 
 export const toAttachment = (u: AttachedUpload): Attachment => ({
   url: u.url,
-  type: u.kind === 'IMAGE' ? 'IMAGE' : 'FILE',
+  type: u.kind === 'IMAGE' || u.kind === 'AUDIO' ? u.kind : 'FILE',
   name: u.original_name,
   size: Number(u.size),
   width: u.width,
@@ -25,6 +25,7 @@ export function freshMessage(
   row: Omit<MessageRow, 'seq' | 'edited_at'>,
   replyTo: { id: string; content: string } | null,
   uploads: AttachedUpload[],
+  extras: { voice?: Message['voice']; call?: CallInfo } = {},
 ): Message {
   return {
     id: row.id,
@@ -40,8 +41,20 @@ export function freshMessage(
     attachments: uploads.map(toAttachment),
     receipts: [],
     reactions: [],
+    ...(extras.voice ? { voice: extras.voice } : {}),
+    ...(extras.call ? { call: extras.call } : {}),
   };
 }
+
+/** A calls row as the CALL entry's `call` field. */
+export const toCallInfo = (c: { video: number; outcome: string | null; caller_id: string; duration_sec: number | null }): CallInfo => ({
+  kind: Number(c.video) ? 'video' : 'audio',
+  outcome: (c.outcome ?? 'missed') as CallInfo['outcome'],
+  callerId: c.caller_id,
+  durationSec: Number(c.duration_sec ?? 0),
+});
+
+const parseWaveform = (text: string) => (text ? text.split(',').map(Number) : []);
 
 /** What a quote of a deleted message shows instead of its text. */
 export const DELETED_REPLY_TEXT = 'Сообщение удалено';
@@ -84,9 +97,11 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   if (rows.length === 0) return [];
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
-  const withFiles = rows.filter((r) => r.type !== 'TEXT').map((r) => r.id);
+  const withFiles = rows.filter((r) => r.type !== 'TEXT' && r.type !== 'CALL').map((r) => r.id);
   const ids = rows.map((r) => r.id);
-  const [replies, attachments, receipts, reactionsBy] = await Promise.all([
+  const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
+  const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
+  const [replies, attachments, receipts, reactionsBy, voices, calls] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -102,7 +117,19 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       : Promise.resolve([]),
     receiptsOf(db, rows),
     reactionsOf(db, ids),
+    voiceIds.length
+      ? db.selectFrom('voice_notes').selectAll().where('message_id', 'in', voiceIds).execute()
+      : Promise.resolve([]),
+    callIds.length
+      ? db
+          .selectFrom('calls')
+          .select(['message_id', 'video', 'outcome', 'caller_id', 'duration_sec'])
+          .where('message_id', 'in', callIds)
+          .execute()
+      : Promise.resolve([]),
   ]);
+  const voiceBy = new Map(voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]));
+  const callBy = new Map(calls.map((c) => [c.message_id as string, toCallInfo(c)]));
   const replyById = new Map(replies.map((r) => [r.id, r]));
   const group = <T extends { message_id: string }>(list: T[]) => {
     const m = new Map<string, T[]>();
@@ -130,6 +157,8 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       attachments: (attachmentsBy.get(r.id) ?? []).map(toAttachment),
       receipts: receipts.get(r.id) ?? [],
       reactions: reactionsBy.get(r.id) ?? [],
+      ...(voiceBy.has(r.id) ? { voice: voiceBy.get(r.id) } : {}),
+      ...(callBy.has(r.id) ? { call: callBy.get(r.id) } : {}),
     };
   });
 }

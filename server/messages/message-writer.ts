@@ -17,7 +17,15 @@ export interface NewMessage {
   row: Insertable<MessagesTable> & { id: string; conversation_id: string; created_at: string };
   /** Upload ids in attachment order. */
   uploadIds: string[];
+  /** A VOICE message's duration and waveform (voice_notes). */
+  voice?: { durationMs: number; waveform: number[] };
 }
+
+const voiceRow = (messageId: string, voice: NonNullable<NewMessage['voice']>) => ({
+  message_id: messageId,
+  duration_ms: voice.durationMs,
+  waveform: voice.waveform.join(','),
+});
 
 /** 'stored', or 'duplicate' when the sender already has a message with this clientMessageId. */
 export type WriteOutcome = 'stored' | 'duplicate';
@@ -91,7 +99,7 @@ function kyselyBatch(db: Database): WriteBatch {
   return (messages) =>
     db.transaction().execute(async (trx) => {
       const outcomes: WriteOutcome[] = [];
-      for (const { row, uploadIds } of messages) {
+      for (const { row, uploadIds, voice } of messages) {
         const res = await insertMessage(trx, ...valuesOf(row));
         if (Number(res.numAffectedRows ?? 0) === 0) {
           outcomes.push('duplicate');
@@ -104,6 +112,7 @@ function kyselyBatch(db: Database): WriteBatch {
             .values(uploadIds.map((upload_id, position) => ({ message_id: row.id, position, upload_id })))
             .execute();
         }
+        if (voice) await trx.insertInto('voice_notes').values(voiceRow(row.id, voice)).execute();
       }
       return outcomes;
     });
@@ -123,12 +132,19 @@ function sqliteBatch(db: Database): WriteBatch | null {
   const attach = file.prepare(
     db.insertInto('message_attachments').values({ message_id: '', position: 0, upload_id: '' }).compile().sql,
   );
+  const addVoice = file.prepare(
+    db.insertInto('voice_notes').values({ message_id: '', duration_ms: 0, waveform: '' }).compile().sql,
+  );
   const run = file.transaction((messages: NewMessage[]) =>
-    messages.map(({ row, uploadIds }): WriteOutcome => {
+    messages.map(({ row, uploadIds, voice }): WriteOutcome => {
       if (insert.run(valuesOf(row)).changes === 0) return 'duplicate';
       uploadIds.forEach((uploadId, position) => {
         attach.run([row.id, position, uploadId]);
       });
+      if (voice) {
+        const v = voiceRow(row.id, voice);
+        addVoice.run([v.message_id, v.duration_ms, v.waveform]);
+      }
       return 'stored';
     }),
   );

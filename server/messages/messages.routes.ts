@@ -9,6 +9,7 @@ import { contractRoute } from '../http/contract-route';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { createMessageWriter } from './message-writer';
 import { freshMessage, toMessages } from './message-view';
+import { checkVoice } from './voice-check';
 
 const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
 
@@ -115,6 +116,7 @@ export const messagesRoutes = fp(
       if (body.type === 'IMAGE' && uploads.some((u) => u.kind !== 'IMAGE')) {
         throw badRequest('Сообщение типа IMAGE может содержать только изображения');
       }
+      if (body.type === 'VOICE') checkVoice(body, ordered);
       return { replyTo, uploads: ordered };
     }
 
@@ -134,6 +136,8 @@ export const messagesRoutes = fp(
         if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
         if (body.type === 'TEXT' && paths.length) throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
         if (body.type !== 'TEXT' && paths.length === 0) throw badRequest('Прикрепите хотя бы один файл');
+        if (body.type === 'VOICE' && !body.voice) throw badRequest('Голосовому сообщению нужны длительность и волна');
+        if (body.type !== 'VOICE' && body.voice) throw badRequest('Длительность и волна — только у голосового сообщения');
         refs = await resolveReferences(userId, body, paths);
       } catch (err) {
         // A retry is answered with the first message even if, say, the quoted message was deleted since.
@@ -153,13 +157,13 @@ export const messagesRoutes = fp(
         created_at: new Date().toISOString(),
         deleted_at: null,
       };
-      const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id) });
+      const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id), voice: body.voice });
       if (outcome === 'duplicate') {
         const answer = await retry();
         if (!answer) throw new Error('clientMessageId conflict without a stored message');
         return answer;
       }
-      const message = freshMessage(row, refs.replyTo, refs.uploads);
+      const message = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
       publishNew(message, members);
       return { message };
     });

@@ -8,8 +8,8 @@ import { pipeline } from 'node:stream/promises';
 export interface UploadStorage {
   /** Streams `source` into `key`; on failure nothing is left behind and the error is rethrown. */
   write(key: string, source: Readable): Promise<void>;
-  /** A stream of the stored bytes, or null when the key is unknown. */
-  read(key: string): Promise<Readable | null>;
+  /** A stream of the stored bytes (from start to end inclusive when given), or null when the key is unknown. */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable | null>;
   remove(key: string): Promise<void>;
   /** A file path when the bytes are on local disk (lets sharp read only the image header). */
   localPath?(key: string): string;
@@ -30,10 +30,10 @@ export function localDiskStorage(dir: string): UploadStorage {
         throw err;
       }
     },
-    async read(key) {
+    async read(key, range) {
       try {
         const handle = await fs.promises.open(file(key), 'r');
-        return handle.createReadStream();
+        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
       } catch {
         return null;
       }

@@ -1,7 +1,8 @@
 // POST /api/upload (multipart, field `file`) and GET /uploads/<key>. The upload is streamed to storage
 // under a size limit; its type is sniffed from the bytes (the client's name and type are ignored);
-// images are re-encoded without metadata (images.ts) and get their width and height. Only raster images are
-// ever served inline. The multipart parser is this plugin's own: every other route refuses multipart bodies (415).
+// images are re-encoded without metadata (images.ts) and get their width and height. Only raster images and
+// audio-only containers (audio.ts) are ever served inline; audio answers Range requests (206), which the
+// browser's player needs to seek. The multipart parser is this plugin's own: every other route refuses multipart bodies (415).
 import { randomUUID } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import multipart from '@fastify/multipart';
@@ -11,6 +12,7 @@ import { uploadRoute } from '../../src/contract/api';
 import type { Attachment } from '../../src/contract/entities';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { cleanFileName, contentDisposition, isStorageKey, newStorageKey } from './file-names';
+import { audioType, parseRange } from './audio';
 import { cleanImage } from './images';
 import type { UploadStorage } from './storage';
 
@@ -94,8 +96,10 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
           throw badRequest('Файл пустой');
         }
 
-        const detected = await fileTypeFromBuffer(sniff.head());
-        let kind: 'IMAGE' | 'FILE' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : 'FILE';
+        const head = sniff.head();
+        const detected = await fileTypeFromBuffer(head);
+        const audio = audioType(detected?.mime, head);
+        let kind: 'IMAGE' | 'FILE' | 'AUDIO' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : audio ? 'AUDIO' : 'FILE';
         let width: number | null = null;
         let height: number | null = null;
         let size = sniff.size();
@@ -122,7 +126,7 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
             storage_key: key,
             url,
             original_name: name,
-            mime: detected?.mime ?? 'application/octet-stream',
+            mime: audio ?? detected?.mime ?? 'application/octet-stream',
             size,
             kind,
             width,
@@ -141,12 +145,22 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
       const { key } = req.params as { key: string };
       if (!isStorageKey(key)) throw notFound('Файл не найден');
       const row = await ctx.db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
-      const body = row ? await storage.read(key) : null;
-      if (!row || !body) throw notFound('Файл не найден');
-      const inline = row.kind === 'IMAGE' && RASTER_IMAGES.has(row.mime);
+      if (!row) throw notFound('Файл не найден');
+      const isAudio = row.kind === 'AUDIO';
+      const size = Number(row.size);
+      const range = isAudio ? parseRange(req.headers.range, size) : null;
+      if (range === 'unsatisfiable') {
+        reply.header('Content-Range', `bytes */${size}`);
+        throw new HttpError(416, 'Запрошенный диапазон вне файла');
+      }
+      const body = await storage.read(key, range ?? undefined);
+      if (!body) throw notFound('Файл не найден');
+      const inline = (row.kind === 'IMAGE' && RASTER_IMAGES.has(row.mime)) || isAudio;
+      if (isAudio) reply.header('Accept-Ranges', 'bytes');
+      if (range) reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
       reply
         .header('Content-Type', inline ? row.mime : 'application/octet-stream')
-        .header('Content-Length', String(row.size))
+        .header('Content-Length', String(range ? range.end - range.start + 1 : size))
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.original_name))
         .header('Content-Security-Policy', "default-src 'none'; sandbox")

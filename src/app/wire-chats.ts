@@ -10,6 +10,7 @@ import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../machines/c
 import { conversationMachine, type PageInput, type ReactionChange } from '../machines/conversation/conversation.machine';
 import { messageEditMachine } from '../machines/messageEdit/messageEdit.machine';
 import { readReceiptsMachine } from '../machines/readReceipts/readReceipts.machine';
+import { MIC_FAILED, type RecordingCommand, type RecordingReport, recorderMachine } from '../machines/recorder/recorder.machine';
 import type { Services } from './services';
 
 /**
@@ -89,8 +90,38 @@ export function wireChats(s: Services) {
             return () => abort.abort();
           }),
           sendMessage: fromPromise(({ input }: { input: BodyOf<'send'> }) => s.api.call('send', { body: input })),
+          recorder: recorderMachine.provide({ actors: { record: recordVoiceActor } }),
         },
       }),
     },
   });
 }
+
+/** The recorder's recording actor: the recording service is fetched on demand, the first time it records. */
+const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, receive }) => {
+  const report = (r: RecordingReport) => sendBack(r);
+  let handle: { stop(): void; dispose(): void } | null = null;
+  let stopped = false;
+  let disposed = false;
+  import('../services/voice-recorder').then(
+    ({ recordVoice }) => {
+      if (disposed) return;
+      handle = recordVoice({
+        started: () => report({ type: 'recording.started' }),
+        level: (level, elapsedMs) => report({ type: 'recording.level', level, elapsedMs }),
+        done: (r) => report({ type: 'recording.done', recording: { ...r, at: new Date().toISOString() } }),
+        failed: (message) => report({ type: 'recording.failed', message }),
+      });
+      if (stopped) handle.stop();
+    },
+    () => report({ type: 'recording.failed', message: MIC_FAILED }),
+  );
+  receive(() => {
+    stopped = true;
+    handle?.stop();
+  });
+  return () => {
+    disposed = true;
+    handle?.dispose();
+  };
+});

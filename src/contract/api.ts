@@ -12,15 +12,16 @@ import {
   Eblid,
   Id,
   Message,
-  MessageType,
   NUL_MESSAGE,
   noNul,
   Password,
   PresenceStatus,
   PublicUser,
   ReactionEmoji,
+  SendType,
   User,
   Username,
+  VoiceInfo,
 } from './entities';
 import { LIMITS } from './limits';
 import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
@@ -97,7 +98,7 @@ export const MessagesQuery = z.strictObject({
 export const MessagesResponse = z.object({ messages: z.array(Message), hasMore: z.boolean() });
 export const SendBody = z.strictObject({
   conversationId: Id,
-  type: MessageType,
+  type: SendType,
   content: z
     .string()
     .max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`)
@@ -114,6 +115,8 @@ export const SendBody = z.strictObject({
     .max(64)
     .regex(/^[\x21-\x7e]+$/, 'clientMessageId — печатные ASCII-символы')
     .optional(),
+  /** VOICE only (and required there): the recording's length and waveform; its one attachment is the AUDIO upload. */
+  voice: VoiceInfo.optional(),
 });
 export const MessageResponse = z.object({ message: Message });
 export const DeleteMessageBody = z.strictObject({ messageId: Id });

@@ -1,7 +1,7 @@
 // Entities shared by client and server (docs/behaviour.md §3). Responses use z.object (extra keys stripped);
 // request bodies use z.strictObject so unknown fields are refused at the edge.
 import { z } from 'zod';
-import { LIMITS, REACTION_EMOJI } from './limits';
+import { LIMITS, REACTION_EMOJI, VOICE } from './limits';
 
 /** Server ids are UUIDs; the charset keeps NUL and other bytes PostgreSQL refuses out of queries (a 400, not a 500). */
 export const Id = z
@@ -45,7 +45,8 @@ export interface Session {
   refreshToken: string;
 }
 
-export const AttachmentType = z.enum(['IMAGE', 'FILE']);
+/** AUDIO: an upload whose bytes are an audio-only container (Opus in WebM or Ogg, AAC in MP4), served inline. */
+export const AttachmentType = z.enum(['IMAGE', 'FILE', 'AUDIO']);
 export type AttachmentType = z.infer<typeof AttachmentType>;
 
 export const Attachment = z.object({
@@ -68,8 +69,38 @@ export const ReactionEmoji = z.enum(REACTION_EMOJI, { message: 'Такой ре�
 export const Reaction = z.object({ emoji: ReactionEmoji, userIds: z.array(Id) });
 export type Reaction = z.infer<typeof Reaction>;
 
-export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE']);
+/** CALL entries are written by the server alone (server/calls/call-log.ts); SendType is what a client may post. */
+export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL']);
 export type MessageType = z.infer<typeof MessageType>;
+export const SendType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE']);
+export type SendType = z.infer<typeof SendType>;
+
+/** A voice message's length and its waveform: VOICE.waveformMax peaks of 0..VOICE.peakMax computed in the browser. */
+export const VoiceInfo = z.strictObject({
+  durationMs: z
+    .number()
+    .int('Длительность — целое число миллисекунд')
+    .min(VOICE.minDurationMs, 'Голосовое сообщение слишком короткое')
+    .max(VOICE.maxDurationMs, `Голосовое сообщение — не длиннее ${VOICE.maxDurationMs / 60_000} минут`),
+  waveform: z
+    .array(z.number().int('Пики волны — целые числа').min(0, 'Пик волны — от 0').max(VOICE.peakMax, `Пик волны — до ${VOICE.peakMax}`))
+    .min(1, 'Волна не может быть пустой')
+    .max(VOICE.waveformMax, `Волна — не больше ${VOICE.waveformMax} пиков`),
+});
+export type VoiceInfo = z.infer<typeof VoiceInfo>;
+
+export const CallKind = z.enum(['audio', 'video']);
+export const CallOutcome = z.enum(['answered', 'declined', 'missed', 'cancelled']);
+export type CallOutcome = z.infer<typeof CallOutcome>;
+/** A call as an entry of the conversation: the message's senderId is whoever started it. */
+export const CallInfo = z.object({
+  kind: CallKind,
+  outcome: CallOutcome,
+  callerId: Id,
+  /** Seconds between the answer and the hang-up; 0 unless answered. */
+  durationSec: z.number().int().min(0),
+});
+export type CallInfo = z.infer<typeof CallInfo>;
 
 export const Message = z.object({
   id: Id,
@@ -87,6 +118,10 @@ export const Message = z.object({
   receipts: z.array(Receipt),
   /** In the order of REACTION_EMOJI; only emoji someone gave. */
   reactions: z.array(Reaction),
+  /** VOICE messages only. */
+  voice: z.object({ durationMs: z.number().int(), waveform: z.array(z.number().int()) }).nullable().optional(),
+  /** CALL entries only. */
+  call: CallInfo.nullable().optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -37,6 +37,8 @@ export const TIMINGS = {
    * readers report for the same conversation during this window into one frame per sender and reader.
    */
   receiptAnnounceMs: 250,
+  /** An unanswered call is logged as missed this long after the invitation if nobody ended it (a closed tab). */
+  callUnansweredLogMs: 25_000 + 10_000,
 } as const;
 
 export const EBLID_SPACE = 10_000;
@@ -50,3 +52,26 @@ export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as co
 
 /** Lightbox zoom (docs/behaviour.md §9): 0.25 to 4, step 0.25. */
 export const LIGHTBOX_ZOOM = { min: 0.25, max: 4, step: 0.25 } as const;
+
+/**
+ * Voice messages (README «Голосовые сообщения и звонки в беседе»): at most 5 minutes, a waveform of at most 100
+ * peaks 0..100. The server checks that the duration fits the file: its average bitrate must lie between
+ * minBytesPerSec and maxBytesPerSec (plus headerSlackBytes for the container's headers).
+ */
+export const VOICE = {
+  minDurationMs: 300,
+  maxDurationMs: 5 * 60_000,
+  waveformMax: 100,
+  peakMax: 100,
+  maxBytes: 3 * 1024 * 1024,
+  /** 0.8 kbit/s: below any Opus or AAC stream, even of silence. */
+  minBytesPerSec: 100,
+  /** 256 kbit/s: above what the recorder asks for (VOICE.recordBitsPerSec). */
+  maxBytesPerSec: 32_000,
+  headerSlackBytes: 16 * 1024,
+  recordBitsPerSec: 32_000,
+  /** The recorder's level meter and elapsed-time tick. */
+  levelTickMs: 100,
+  /** Playback speeds the player cycles through. */
+  rates: [1, 1.5, 2],
+} as const;

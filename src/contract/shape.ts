@@ -46,7 +46,7 @@ export const isUser = shape(userFields) as (x: unknown) => x is User;
 
 export const attachmentFields = {
   url: isString,
-  type: oneOf('IMAGE', 'FILE'),
+  type: oneOf('IMAGE', 'FILE', 'AUDIO'),
   name: nullable(isString),
   size: nullable(isInteger),
   width: nullable(isInteger),

@@ -17,6 +17,7 @@ import { lightboxMachine } from './lightbox/lightbox.machine';
 import { messageEditMachine } from './messageEdit/messageEdit.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
+import { recorderMachine } from './recorder/recorder.machine';
 import { sessionMachine } from './session/session.machine';
 import { typingMachine } from './typing/typing.machine';
 
@@ -38,6 +39,7 @@ export const machines = {
   chats: chatsMachine,
   conversation: conversationMachine,
   composer: composerMachine,
+  recorder: recorderMachine,
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
   messageEdit: messageEditMachine,

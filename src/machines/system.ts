@@ -14,6 +14,7 @@ import type { ContactsRef } from './contacts/contacts.protocol';
 import type { GroupDialogRef } from './groupDialog/groupDialog.protocol';
 import type { ProfileRef } from './profile/profile.protocol';
 import type { RealtimeRef } from './realtime/realtime.protocol';
+import type { RecorderRef } from './recorder/recorder.protocol';
 import type { SessionRef } from './session/session.protocol';
 import type { TypingRef } from './typing/typing.protocol';
 
@@ -32,6 +33,8 @@ export interface SystemActors {
   chats: ChatsRef;
   /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
   typing: TypingRef;
+  /** The voice recorder (the composer's child). */
+  recorder: RecorderRef;
 }
 
 export type SystemId = keyof SystemActors;

@@ -5,6 +5,7 @@ import * as m002 from './002_messaging';
 import * as m003 from './003_messaging_indexes';
 import * as m004 from './004_message_edits_reactions';
 import * as m006 from './006_read_cursors';
+import * as m008 from './008_voice_and_call_entries';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_messaging_indexes': m003,
   '004_message_edits_reactions': m004,
   '006_read_cursors': m006,
+  '008_voice_and_call_entries': m008,
 };

@@ -90,6 +90,10 @@ export const callMachine = setup({
       assertEvent(event, 'call.accept');
       return { ...idle, activeConvId: context.incoming!.conversationId, initialVideo: event.video, initialAudio: true, notice: null };
     }),
+    /** The call's chat is its conversation (src/ui/calls/useCallChat.ts): the chats actor opens it. */
+    openConversation: ({ context, system }) => {
+      if (context.activeConvId) systemActor(system, 'chats')?.send({ type: 'chats.open', conversationId: context.activeConvId });
+    },
     clear: assign(idle),
     setAccess: assign((_, access: RoomAccess) => ({ access })),
     notify: assign((_, notice: string) => ({ notice })),
@@ -165,6 +169,7 @@ export const callMachine = setup({
     inCall: {
       tags: ['open'],
       type: 'parallel',
+      entry: 'openConversation',
       on: {
         'call.end': {
           target: 'idle',

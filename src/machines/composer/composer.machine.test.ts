@@ -13,6 +13,7 @@ const AT = '2025-03-01T10:00:00.000Z';
 
 const photo = new File(['png'], 'photo.png', { type: 'image/png' });
 const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
+const voice = new Blob(['opus'], { type: 'audio/webm;codecs=opus' });
 const attachmentOf = (f: File): Attachment => ({
   url: `/uploads/${f.name}`,
   type: f.type.startsWith('image/') ? 'IMAGE' : 'FILE',
@@ -73,6 +74,11 @@ describeModel({
             { type: 'composer.attach', files: [photo, notes], at: AT },
           ]
         : [],
+    'recorder.recorded': (s) =>
+      calm(s) && ctx(s).conversationId && !ctx(s).text && !ctx(s).replyTo
+        ? [{ type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } }]
+        : [],
+    'composer.sendText': (s) => (calm(s) ? [{ type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT }] : []),
     'composer.retry': (s) => {
       const item = firstFailed(s);
       return item ? [{ type: 'composer.retry', id: item.id }] : [];
@@ -161,6 +167,35 @@ describe('composer outbox', () => {
     expect(bodies).toEqual([
       { conversationId: 'c1', type: 'TEXT', content: 'Привет!', replyToId: 'm1', clientMessageId: 't-1' },
     ]);
+  });
+
+  it('sends a recording from its recorder as a VOICE message with its duration and waveform', async () => {
+    const { actor, bodies } = start({});
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 3200, waveform: [5, 100, 40], at: AT } });
+    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'c1',
+        type: 'VOICE',
+        content: '',
+        replyToId: null,
+        clientMessageId: 't-1',
+        attachments: [{ url: '/uploads/voice.webm', type: 'FILE' }],
+        voice: { durationMs: 3200, waveform: [5, 100, 40] },
+      },
+    ]);
+  });
+
+  it("sends the call chat's text to the call's conversation without touching the draft", async () => {
+    const { actor, bodies } = start({});
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.input', text: 'черновик' });
+    actor.send({ type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT });
+    actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
+    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    expect(actor.getSnapshot().context.text).toBe('черновик');
+    expect(bodies).toEqual([{ conversationId: 'c2', type: 'TEXT', content: 'Слышно?', replyToId: null, clientMessageId: 't-1' }]);
   });
 
   it('sends queued messages one after another in order', async () => {

@@ -5,7 +5,8 @@
 // - Every send is an outbox item with its own clientMessageId, sent one after another in order:
 //   queued → sending → gone once the server has it (the message then reaches the conversation and the list).
 //   Files: the item is the temporary 'tmp-' message; its files are uploaded one after another with progress,
-//   then one IMAGE message (all images) or FILE message is sent and the conversation refreshed.
+//   then one IMAGE message (all images) or FILE message is sent and the conversation refreshed. A voice
+//   message from the recorder child is a one-file item sent as VOICE with its duration and waveform.
 // - A failure leaves the item 'failed' with its reason ('upload failed' for an upload); it is retried on
 //   'Повторить' and automatically on every socket (re)connection, or removed on 'Удалить'. The server's
 //   idempotency on clientMessageId makes a retry of a send that did arrive harmless.
@@ -14,6 +15,7 @@ import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { failureOf, type RequestFailure } from '../../contract/failure';
 import { notWired, notWiredCallback } from '../not-wired';
+import { recorderMachine } from '../recorder/recorder.machine';
 import { listenToServer } from '../realtime/listen-to-server';
 import { systemActor } from '../system';
 import type { ComposerContext, ComposerEvent, ComposerInput, ComposerParentEvent, OutboxStoreCommand } from './composer.protocol';
@@ -51,9 +53,16 @@ export const composerMachine = setup({
     outboxStore: notWiredCallback<OutboxStoreCommand, { userId: string }>('composer.outboxStore'),
     upload: notWiredCallback<{ type: string }, { file: Blob & { name?: string } }>('composer.upload'),
     sendMessage: notWired<ResponseOf<'send'>, BodyOf<'send'>>('composer.sendMessage'),
+    /** The voice recorder (its recording actor is provided in src/app/wire-chats.ts). */
+    recorder: recorderMachine,
   },
   guards: {
     canSubmit: ({ context }) => context.conversationId !== null && context.text.trim().length > 0,
+    hasConversation: ({ context }) => context.conversationId !== null,
+    hasText: ({ event }) => {
+      assertEvent(event, 'composer.sendText');
+      return event.text.trim().length > 0;
+    },
     canAttach: ({ context, event }) => {
       assertEvent(event, 'composer.attach');
       return context.conversationId !== null && event.files.length > 0;
@@ -153,6 +162,45 @@ export const composerMachine = setup({
         error: null,
         retryable: true,
         createdAt: event.at,
+      };
+      return { seq: context.seq + 1, outbox: [...context.outbox, item] };
+    }),
+    enqueueChatText: assign(({ context, event }) => {
+      assertEvent(event, 'composer.sendText');
+      const clientMessageId = `${context.tag}-${context.seq + 1}`;
+      const item: OutboxItem = {
+        id: tempId(clientMessageId),
+        clientMessageId,
+        conversationId: event.conversationId,
+        kind: 'text',
+        content: event.text.trim(),
+        replyTo: null,
+        files: [],
+        status: 'queued',
+        error: null,
+        retryable: true,
+        createdAt: event.at,
+      };
+      return { seq: context.seq + 1, outbox: [...context.outbox, item] };
+    }),
+    enqueueVoice: assign(({ context, event }) => {
+      assertEvent(event, 'recorder.recorded');
+      const clientMessageId = `${context.tag}-${context.seq + 1}`;
+      const { file, durationMs, waveform, at } = event.recording;
+      const named = Object.assign(file, { name: file.type.includes('mp4') ? 'voice.m4a' : 'voice.webm' });
+      const item: OutboxItem = {
+        id: tempId(clientMessageId),
+        clientMessageId,
+        conversationId: context.conversationId!,
+        kind: 'voice',
+        content: '',
+        voice: { durationMs, waveform },
+        replyTo: null,
+        files: [pendingFile(named)],
+        status: 'queued',
+        error: null,
+        retryable: true,
+        createdAt: at,
       };
       return { seq: context.seq + 1, outbox: [...context.outbox, item] };
     }),
@@ -261,6 +309,7 @@ export const composerMachine = setup({
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
     { id: 'outboxStore', src: 'outboxStore', input: ({ context }) => ({ userId: context.userId }) },
+    { id: 'recorder', systemId: 'recorder', src: 'recorder' },
   ],
   on: {
     'composer.focusConversation': { actions: 'focus' },
@@ -269,6 +318,8 @@ export const composerMachine = setup({
     'composer.clearReply': { actions: 'clearReply' },
     'composer.submit': { guard: 'canSubmit', actions: ['enqueueText', 'stopTyping', 'announceSent', 'persist'] },
     'composer.attach': { guard: 'canAttach', actions: ['enqueueFiles', 'announceSent', 'persist'] },
+    'recorder.recorded': { guard: 'hasConversation', actions: ['enqueueVoice', 'announceSent', 'persist'] },
+    'composer.sendText': { guard: 'hasText', actions: ['enqueueChatText', 'persist'] },
     'composer.retry': { guard: 'canRetry', actions: ['retry', 'persist'] },
     'composer.reconnected': { guard: 'hasRetryable', actions: ['retryAll', 'persist'] },
   },

@@ -1,8 +1,10 @@
 // The composer actor's protocol (the chats actor's child 'composer', one per signed-in user): its input, the events
 // it accepts (the view's input, its upload actor's reports), and the events it sends its parent. Peers and views
 // import this module, never composer.machine.ts.
+import type { EventObject } from 'xstate';
 import type { Attachment, Message } from '../../contract/entities';
 import type { MachineRef } from '../machine-ref';
+import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
 import type { OutboxItem } from './outbox';
 
 export interface ComposerInput {
@@ -49,10 +51,14 @@ export type ComposerEvent =
   | { type: 'composer.clearReply' }
   | { type: 'composer.submit'; at: string }
   | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string }
+  /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
+  | { type: 'composer.sendText'; conversationId: string; text: string; at: string }
   | { type: 'composer.retry'; id: string }
   | { type: 'composer.remove'; id: string }
   | { type: 'composer.reconnected' }
-  | UploadReport;
+  | UploadReport
+  /** Its recorder child (src/machines/recorder) finished a voice message: it goes into the outbox. */
+  | RecorderParentEvent;
 
 /** What the composer tells its parent (the chats actor). */
 export type ComposerParentEvent =
@@ -64,4 +70,9 @@ export type ComposerParentEvent =
 /** What the outbox store is told: the items to keep (without file bytes). */
 export type OutboxStoreCommand = { type: 'outbox.save'; items: OutboxItem[] };
 
-export type ComposerRef = MachineRef<ComposerContext, ComposerEvent>;
+/** Its children views reach: the voice recorder. */
+export interface ComposerChildren {
+  recorder?: RecorderRef;
+}
+
+export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, EventObject, ComposerChildren>;

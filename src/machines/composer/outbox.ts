@@ -2,7 +2,7 @@
 // returns the first message for a repeated id, so retries never duplicate), shown in the conversation until
 // the server has it. Items survive a reload through the outbox store; files live in memory only, so an
 // upload interrupted by a reload cannot be resumed and says so instead of disappearing.
-import type { Attachment, MessageType } from '../../contract/entities';
+import type { Attachment, SendType, VoiceInfo } from '../../contract/entities';
 import { arrayOf, type Check, isAttachment, isBoolean, isNumber, isString, nullable, oneOf, shape } from '../../contract/shape';
 
 export const UPLOAD_FAILED = 'upload failed';
@@ -29,8 +29,11 @@ export interface OutboxItem {
   id: string;
   clientMessageId: string;
   conversationId: string;
-  kind: 'text' | 'files';
+  /** 'voice': one recording (files[0]) sent as a VOICE message with `voice`. */
+  kind: 'text' | 'files' | 'voice';
   content: string;
+  /** A voice item's duration and waveform (absent in items stored before voice messages existed). */
+  voice?: VoiceInfo | null;
   replyTo: { id: string; content: string } | null;
   files: PendingFile[];
   status: OutboxStatus;
@@ -57,8 +60,9 @@ export function pendingFile(file: Blob & { name?: string }): PendingFile {
 export const nextUpload = (item: OutboxItem) => item.files.findIndex((f) => !f.attachment);
 
 /** One message for all files: IMAGE when every file is an image, else FILE (docs/behaviour.md §4). */
-export function messageTypeOf(item: OutboxItem): MessageType {
+export function messageTypeOf(item: OutboxItem): SendType {
   if (item.kind === 'text') return 'TEXT';
+  if (item.kind === 'voice') return 'VOICE';
   return item.files.every((f) => f.attachment?.type === 'IMAGE') ? 'IMAGE' : 'FILE';
 }
 
@@ -69,9 +73,8 @@ export function sendBodyOf(item: OutboxItem) {
     content: item.content,
     replyToId: item.replyTo?.id ?? null,
     clientMessageId: item.clientMessageId,
-    ...(item.kind === 'files'
-      ? { attachments: item.files.map((f) => ({ url: f.attachment!.url, type: f.attachment!.type })) }
-      : {}),
+    ...(item.kind !== 'text' ? { attachments: item.files.map((f) => ({ url: f.attachment!.url, type: f.attachment!.type })) } : {}),
+    ...(item.kind === 'voice' && item.voice ? { voice: item.voice } : {}),
   };
 }
 
@@ -106,8 +109,9 @@ const storedItemFields = {
   id: isString,
   clientMessageId: isString,
   conversationId: isString,
-  kind: oneOf('text', 'files'),
+  kind: oneOf('text', 'files', 'voice'),
   content: isString,
+  voice: (x) => x === undefined || nullable(shape({ durationMs: isNumber, waveform: arrayOf(isNumber) }))(x),
   replyTo: nullable(shape({ id: isString, content: isString })),
   files: arrayOf(shape(storedFileFields)),
   status: oneOf('queued', 'uploading', 'sending', 'failed'),

@@ -2,6 +2,7 @@
 // video conference. It renders nothing until the room's token and url exist. While the other side is being
 // rung the header says so and offers to cancel; closing the view ends the call.
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';
+import type { ConversationChat } from './call-chat';
 import type { ConferenceProps } from './conference-rules';
 import { LazyConference } from './LazyConference';
 
@@ -14,6 +15,8 @@ export interface CallOverlayProps {
   audio: boolean;
   onEnd: () => void;
   onFailed: (message: string) => void;
+  /** The conversation's chat (src/ui/calls/useCallChat.ts). */
+  chat?: ConversationChat | null;
   /** The conference view; the lazy livekit chunk by default (tests pass a stand-in). */
   conference?: ComponentType<ConferenceProps>;
 }
@@ -62,6 +65,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
               leaveLabel="Завершить"
               onLeave={props.onEnd}
               onError={props.onFailed}
+              chat={props.chat}
             />
           </Suspense>
         </div>

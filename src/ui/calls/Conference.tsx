@@ -48,6 +48,7 @@ import {
   visibleControls,
 } from './conference-rules';
 import { useMediaQuery } from '../useMediaQuery';
+import type { ConversationChat } from './call-chat';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -94,12 +95,12 @@ export default function Conference(props: ConferenceProps) {
       }}
       onError={(e) => props.onError(e.message)}
     >
-      <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} />
+      <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
     </LiveKitRoom>
   );
 }
 
-function ConferenceBody({ leaveLabel, choices }: { leaveLabel: string; choices: Choices }) {
+function ConferenceBody({ leaveLabel, choices, chat }: { leaveLabel: string; choices: Choices; chat: ConversationChat | null }) {
   const [chatOpen, setChatOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const layout = useCreateLayoutContext();
@@ -129,13 +130,20 @@ function ConferenceBody({ leaveLabel, choices }: { leaveLabel: string; choices: 
     }
   }, [shareKey]);
 
-  const { chatMessages, send, isSending } = useChat();
+  // A conversation's call chats in the conversation itself; a /calls room over the room's data channel.
+  const room = useChat();
+  const chatMessages: ChatLine[] = chat ? chat.lines : room.chatMessages;
+  const send = chat ? async (text: string) => chat.onSend(text) : room.send;
+  const isSending = chat ? false : room.isSending;
+  // The conversation's earlier history is not news: only lines from this call on count as unread.
+  const [since] = useState(() => Date.now() - CHAT_CLOCK_SLACK_MS);
+  const fresh = chat ? chatMessages.filter((m) => m.timestamp >= since) : chatMessages;
   const [readCount, setReadCount] = useState(0);
   useEffect(() => {
-    if (chatOpen) setReadCount(chatMessages.length);
-  }, [chatOpen, chatMessages.length]);
+    if (chatOpen) setReadCount(fresh.length);
+  }, [chatOpen, fresh.length]);
   const unread = unreadCount(
-    chatMessages.map((m) => ({ fromLocal: !!m.from?.isLocal })),
+    fresh.map((m) => ({ fromLocal: !!m.from?.isLocal })),
     readCount,
     chatOpen,
   );
@@ -295,8 +303,17 @@ function CallControls(props: {
   );
 }
 
+/** Server and browser clocks differ a little: a line this much older than the call's start still counts as new. */
+const CHAT_CLOCK_SLACK_MS = 2_000;
+
+/** A line of the chat panel: LiveKit's received message, or a conversation's message (call-chat.ts). */
+type ChatLine = Pick<ReceivedChatMessage, 'timestamp' | 'message'> & {
+  id?: string;
+  from?: { identity: string; name?: string; isLocal: boolean };
+};
+
 function CallChat(props: {
-  messages: ReceivedChatMessage[];
+  messages: ChatLine[];
   send: (text: string) => Promise<unknown>;
   isSending: boolean;
   onClose: () => void;
@@ -318,7 +335,7 @@ function CallChat(props: {
     await props.send(text);
     setDraft('');
   };
-  const key = (m: ReceivedChatMessage) => ({ from: m.from?.identity ?? '', timestamp: m.timestamp });
+  const key = (m: ChatLine) => ({ from: m.from?.identity ?? '', timestamp: m.timestamp });
   return (
     <aside className="lk-chat call-chat" aria-label="Чат звонка">
       <div className="lk-chat-header">

@@ -1,5 +1,6 @@
 // The call view's rules as plain functions (docs/behaviour.md §2, §6, §9), free of livekit imports so they stay out of
 // the first bundle and are testable without a media stack.
+import type { ConversationChat } from './call-chat';
 
 /** What the conference view needs; the lazy chunk (Conference.tsx) implements it. */
 export interface ConferenceProps {
@@ -14,6 +15,11 @@ export interface ConferenceProps {
   onLeave: () => void;
   /** The room could not connect; the library's message (e.g. 'no livekit url provided'). */
   onError: (message: string) => void;
+  /**
+   * A conversation's call: its chat panel is the conversation (messages sent through the outbox), not the
+   * room's data channel. Absent for /calls rooms, which keep LiveKit's own chat.
+   */
+  chat?: ConversationChat | null;
 }
 
 /** The local participant's permissions as LiveKit reports them (ParticipantPermission). */

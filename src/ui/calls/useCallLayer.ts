@@ -4,6 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { callMachine } from '../../machines/call/call.machine';
 import { useRealtimeRef, useSystemActor } from '../RuntimeContext';
 import { preloadCallViews } from './lazy-call-views';
+import { useCallChat } from './useCallChat';
 
 export type CallActorRef = ActorRefFrom<typeof callMachine>;
 
@@ -17,6 +18,8 @@ export function useCallLayer() {
   const video = useSelector(call, (s) => s.context.initialVideo);
   const audio = useSelector(call, (s) => s.context.initialAudio);
   const notice = useSelector(call, (s) => s.context.notice);
+  const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
+  const chat = useCallChat(conversationId);
   // The layer goes away only with the signed-in layout (sign-out): a call must not outlive it.
   useEffect(() => () => call.send({ type: 'call.end' }), [call]);
   // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then.
@@ -26,7 +29,7 @@ export function useCallLayer() {
   }, [live]);
   return {
     incoming,
-    call: open ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio } : null,
+    call: open ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) } : null,
     notice,
     accept: () => call.send({ type: 'call.accept', video: false }),
     acceptVideo: () => call.send({ type: 'call.accept', video: true }),

@@ -41,6 +41,11 @@ export function ChatList(props: ChatListProps) {
                     <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
                       {t.subtitle}
                     </span>
+                    {t.preview && (
+                      <span className="chat-tile-preview" data-testid="chat-tile-preview">
+                        {t.preview}
+                      </span>
+                    )}
                   </span>
                   {t.unread > 0 && (
                     <span className="chat-badge" aria-hidden="true">

@@ -4,6 +4,9 @@
 // last own message.
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, type Ref, useLayoutEffect, useRef } from 'react';
 import { EditBanner, type EditBannerProps } from './EditBanner';
+import { LazyVoiceRecorder } from './voice/LazyVoiceRecorder';
+import { MicButton } from './voice/MicButton';
+import type { RecorderPanel } from './voice/useRecorderPanel';
 
 export interface ComposerProps {
   text: string;
@@ -20,6 +23,8 @@ export interface ComposerProps {
   /** ↑ in the empty composer: edit the last own message. */
   onEditLast?(): void;
   inputRef?: Ref<HTMLTextAreaElement>;
+  /** The voice recorder: the microphone takes the send button's place while the input is empty. */
+  recorder?: RecorderPanel | null;
 }
 
 const MAX_INPUT_PX = 160;
@@ -89,7 +94,8 @@ export function Composer(props: ComposerProps) {
           <span aria-hidden="true">{props.uploadProgress}%</span>
         </div>
       )}
-      <div className="composer-row">
+      {props.recorder?.panel && <LazyVoiceRecorder {...props.recorder.panel} />}
+      <div className="composer-row" hidden={Boolean(props.recorder?.panel)}>
         <button type="button" className="icon-button" aria-label="Прикрепить" title="Прикрепить" onClick={() => picker.current?.click()}>
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
             <path
@@ -113,11 +119,15 @@ export function Composer(props: ComposerProps) {
           onChange={(e) => props.onText(e.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="icon-button send" aria-label="Отправить" title="Отправить" disabled={!props.text.trim()}>
-          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-            <path d="M4 12l16-8-6 16-2.5-6.5z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
-          </svg>
-        </button>
+        {props.recorder && !props.text.trim() ? (
+          <MicButton onStart={props.recorder.onStart} onPreload={LazyVoiceRecorder.preload} />
+        ) : (
+          <button type="submit" className="icon-button send" aria-label="Отправить" title="Отправить" disabled={!props.text.trim()}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+              <path d="M4 12l16-8-6 16-2.5-6.5z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+            </svg>
+          </button>
+        )}
       </div>
     </form>
   );

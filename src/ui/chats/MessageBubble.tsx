@@ -2,7 +2,8 @@
 // their delivery (sending, sent, '✓' once someone else read it, failed with 'Повторить' / 'Удалить'); the quoted
 // reply 'Ответ на: …' that jumps to the original; images at most 320 px wide (320×200 when they fail to load)
 // that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right
-// click, the context-menu key or Shift+F10) opens the actions.
+// click, the context-menu key or Shift+F10) opens the actions. Voice messages and call entries render their own
+// components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
 import { type KeyboardEvent, type MouseEvent, memo, useState } from 'react';
 import type { ReactionSymbol } from '../../contract/limits';
 import { UPLOAD_FAILED } from '../../machines/composer/outbox';
@@ -10,6 +11,8 @@ import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
 import type { AttachmentView, MessageRow } from './view-model';
+import { CallEntry } from './voice/CallEntry';
+import { VoicePlayer } from './voice/VoicePlayer';
 
 export const IMAGE_MAX_WIDTH = 320;
 export const IMAGE_FALLBACK = { width: 320, height: 200 };
@@ -26,6 +29,7 @@ export interface MessageBubbleProps {
   onRemove(outboxId: string): void;
   /** Gives or takes back one's own reaction. */
   onReact(messageId: string, emoji: ReactionSymbol): void;
+  onCallBack?(video: boolean): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
 }
@@ -155,6 +159,8 @@ function MessageBubbleView(props: MessageBubbleProps) {
             <span>Файл: {a.name}</span>
           </a>
         ))}
+        {row.voice && <VoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />}
+        {row.call && <CallEntry {...row.call} onCallBack={props.onCallBack} />}
         {row.pending?.files.some((f) => !f.done) && (
           <ul className="msg-uploads" aria-label="Загрузка файлов">
             {row.pending.files.map((f) => (

@@ -39,6 +39,8 @@ export interface MessageListProps {
   onJump(messageId: string): void;
   onOpenImage(messageId: string, index: number): void;
   onRetry(outboxId: string): void;
+  /** Call back from a call entry (the conversation's own call). */
+  onCall?(video: boolean): void;
   onRemove(outboxId: string): void;
 }
 
@@ -73,6 +75,7 @@ export function MessageList(props: MessageListProps) {
   const onRetry = useCallback((id: string) => latest.current.onRetry(id), []);
   const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
   const onReact = useCallback((id: string, emoji: ReactionSymbol) => latest.current.onReact(id, emoji), []);
+  const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -92,6 +95,7 @@ export function MessageList(props: MessageListProps) {
             onRetry={onRetry}
             onRemove={onRemove}
             onReact={onReact}
+            onCallBack={onCallBack}
             observe={row.unread ? watch(row.id) : undefined}
           />
         );
@@ -99,7 +103,7 @@ export function MessageList(props: MessageListProps) {
       }
       return element;
     };
-  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact]);
+  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack]);
 
   return (
     <div className="msg-list">

@@ -10,12 +10,16 @@ import type { ConversationRef } from '../../machines/conversation/conversation.p
 import type { ConversationViewProps } from './ConversationView';
 import { displayName, isGroupConversation, replyPreview } from './format';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
+import { voicePreview } from './voice-call-text';
+import { useRecorderPanel } from './voice/useRecorderPanel';
 
 const EMPTY: never[] = [];
 
 /** What a quote of this message says (text, else what it carries). */
 function quoteOf(row: MessageRow): string {
   if (row.text) return row.text;
+  if (row.voice) return voicePreview(row.voice.durationMs);
+  if (row.call) return row.call.label;
   const first = row.attachments[0];
   if (!first) return '';
   return first.kind === 'IMAGE' ? 'Изображение' : `Файл: ${first.name}`;
@@ -108,6 +112,9 @@ export function useConversationPane(options: {
   );
   const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) => editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
 
+  const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const recorder = useRecorderPanel(recorderRef);
+
   return {
     status,
     header,
@@ -148,6 +155,7 @@ export function useConversationPane(options: {
         editing ? editRef?.send({ type: 'edit.save' }) : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
+      recorder,
     },
   };
 }

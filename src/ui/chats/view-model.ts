@@ -6,6 +6,7 @@ import type { OutboxItem } from '../../machines/composer/outbox';
 import { itemProgress } from '../../machines/composer/outbox';
 import { isReadByOthers } from '../../machines/conversation/history';
 import { dayLabel, editedTitle } from './day-label';
+import { callLabel, entryPreview, isMissedFor } from './voice-call-text';
 import {
   type AvatarFace,
   avatarColour,
@@ -38,6 +39,8 @@ export interface ChatTileView {
   subtitle: string;
   unread: number;
   active: boolean;
+  /** «Голосовое сообщение 0:12» or a call's words when the latest message is one of those; else null. */
+  preview?: string | null;
 }
 
 export interface HeaderView {
@@ -77,6 +80,7 @@ export function chatTile(entry: ConversationEntry, me: string | null, selectedId
     subtitle,
     unread: entry.unreadCount,
     active: c.id === selectedId,
+    preview: entryPreview(c.messages[0], me),
   };
 }
 
@@ -102,7 +106,7 @@ export interface ReactionView {
 
 export interface AttachmentView {
   url: string;
-  kind: 'IMAGE' | 'FILE';
+  kind: 'IMAGE' | 'FILE' | 'AUDIO';
   name: string;
   width: number | null;
   height: number | null;
@@ -143,6 +147,10 @@ export interface MessageRow {
   text: string;
   attachments: AttachmentView[];
   reply: { id: string; preview: string } | null;
+  /** A voice message: its recording (null while it uploads), length and waveform. */
+  voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
+  /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
+  call?: { label: string; video: boolean; missed: boolean } | null;
   delivery: Delivery | null;
   /** A message from someone else this user has not read yet (read receipts watch it). */
   unread: boolean;
@@ -167,6 +175,7 @@ const attachmentView = (a: Message['attachments'][number]): AttachmentView => ({
 
 function pendingType(item: OutboxItem): MessageType {
   if (item.kind === 'text') return 'TEXT';
+  if (item.kind === 'voice') return 'VOICE';
   return item.files.every((f) => /^image\//.test(f.mime)) ? 'IMAGE' : 'FILE';
 }
 
@@ -207,6 +216,8 @@ export function messageRows(
       text: m.content,
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
+      voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
+      call: m.call ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) } : null,
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,
@@ -238,6 +249,8 @@ export function messageRows(
         .filter((f) => f.attachment)
         .map((f) => attachmentView(f.attachment!)),
       reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
+      voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
+      call: null,
       delivery: item.status === 'failed' ? 'failed' : 'sending',
       unread: false,
       unreadDivider: false,
