@@ -20,6 +20,10 @@ export const LIMITS = {
   socketFrameMaxBytes: 64 * 1024,
   /** Default upload limit (UPLOAD_LIMIT_MB overrides it on the server). */
   uploadDefaultBytes: 25 * 1024 * 1024,
+  /** Message search (GET /api/search): the query's length and the page size. */
+  searchQueryMax: 200,
+  searchPageDefault: 20,
+  searchPageMax: 50,
 } as const;
 
 export const TIMINGS = {
@@ -32,6 +36,8 @@ export const TIMINGS = {
   successMessageMs: 2_200,
   /** Not in the seed: a read-receipt post that failed is tried again after this pause. */
   receiptRetryMs: 3_000,
+  /** Not in the seed: search waits this long after the last keystroke before asking the server. */
+  searchDebounceMs: 250,
 } as const;
 
 export const EBLID_SPACE = 10_000;
