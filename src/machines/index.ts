@@ -16,6 +16,7 @@ import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
+import { searchMachine } from './search/search.machine';
 import { sessionMachine } from './session/session.machine';
 import { typingMachine } from './typing/typing.machine';
 
@@ -39,4 +40,5 @@ export const machines = {
   composer: composerMachine,
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
+  search: searchMachine,
 } as const;

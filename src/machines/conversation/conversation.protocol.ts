@@ -9,6 +9,8 @@ import type { TypingRef } from '../typing/typing.protocol';
 export interface ConversationInput {
   conversationId: string;
   userId: string;
+  /** A message to open the conversation at (a search result): paged back to and highlighted once loaded. */
+  jumpTo?: string | null;
 }
 
 export interface ConversationContext {
