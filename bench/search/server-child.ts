@@ -34,7 +34,9 @@ async function makeUsers(n: number, tokens: number) {
   );
   const stamp = Date.now().toString(36);
   file!.transaction(() => {
-    ids.forEach((id, i) => insert.run(id, `s${stamp}${i}`, `s${stamp}${i}`, `Участник ${i}`, String(i % 10000).padStart(4, '0'), now));
+    for (const [i, id] of ids.entries()) {
+      insert.run(id, `s${stamp}${i}`, `s${stamp}${i}`, `Участник ${i}`, String(i % 10000).padStart(4, '0'), now);
+    }
   })();
   const signed: { id: string; token: string }[] = [];
   for (const id of ids.slice(0, tokens)) {
@@ -88,7 +90,8 @@ const handlers = {
       })();
     }
     const seedMs = performance.now() - t0;
-    return { token: signed[0]?.token, seedMs, inMine: members.filter((m) => m.includes(me)).length };
+    const mine = conversations.filter((_, i) => members[i]?.includes(me));
+    return { token: signed[0]?.token, seedMs, inMine: mine.length, mine };
   },
   /** Pairs of signed-in users, each with a conversation, for the send phase. */
   async seedPairs(r: Extract<ChildRequest, { type: 'seedPairs' }>) {

@@ -8,6 +8,8 @@ import { useChatsPage } from './useChatsPage';
 import { useConversationPane } from './useConversationPane';
 import { ListSearchField, listSearchResults } from '../search/ListSearch';
 import { useSearch } from '../search/useSearch';
+import { ConversationSearchBar } from '../search/ConversationSearchBar';
+import { useConversationSearch } from '../search/useConversationSearch';
 import '../../styles/chats.css';
 
 export function ChatsPage() {
@@ -55,5 +57,8 @@ function ConversationPane(
     now: props.now,
     onCall: props.call,
   });
-  return <ConversationView {...view} />;
+  const search = useConversationSearch(props.conversationId);
+  return (
+    <ConversationView {...view} onSearch={search.show} searchBar={search.open ? <ConversationSearchBar {...search.bar} /> : null} />
+  );
 }
