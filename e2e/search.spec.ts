@@ -53,4 +53,42 @@ test.describe('message search', () => {
     await expect(page.locator(`[data-conversation-id="${conversationId}"]`)).toBeVisible();
     await context.close();
   });
+
+  test('search within the open conversation steps between hits with «N из M»', async ({ browser }) => {
+    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+    const hits = [];
+    for (let i = 1; i <= 3; i++) {
+      hits.push(await sendText(srv.url, a, conversationId, `Купили мяч номер ${i}`));
+      for (let j = 0; j < 30; j++) await sendText(srv.url, b, conversationId, `Заполнитель ${i}.${j}`);
+    }
+    const { context, page } = await openSignedIn(browser, srv.url, b);
+    await page.locator(`[data-conversation-id="${conversationId}"]`).click();
+    await page.getByRole('button', { name: 'Искать в беседе' }).click();
+    const field = page.getByRole('searchbox', { name: 'Поиск в беседе' });
+    await expect(field).toBeFocused();
+    await field.fill('мячи');
+    const count = page.getByTestId('conversation-search-count');
+    await expect(count).toHaveText('0 из 3');
+    const flashed = (id: string) => page.locator(`[data-message-id="${id}"] .msg-flash`);
+
+    await page.getByRole('button', { name: 'Предыдущее совпадение' }).click();
+    await expect(count).toHaveText('1 из 3');
+    await expect(flashed(hits[2]!.id)).toHaveCount(1);
+    await field.press('Enter');
+    await expect(count).toHaveText('2 из 3');
+    await expect(flashed(hits[1]!.id)).toHaveCount(1);
+    await expect(page.getByTestId('message').filter({ hasText: 'Купили мяч номер 2' })).toBeInViewport();
+    await page.getByRole('button', { name: 'Предыдущее совпадение' }).click();
+    await expect(count).toHaveText('3 из 3');
+    await expect(page.getByTestId('message').filter({ hasText: 'Купили мяч номер 1' })).toBeInViewport();
+    await page.getByRole('button', { name: 'Следующее совпадение' }).click();
+    await expect(count).toHaveText('2 из 3');
+    await expectNoSeriousA11yViolations(page, 'conversation search open');
+
+    await field.fill('жираф');
+    await expect(count).toHaveText('Ничего не найдено');
+    await page.getByRole('button', { name: 'Закрыть поиск' }).click();
+    await expect(page.getByTestId('conversation-search')).toHaveCount(0);
+    await context.close();
+  });
 });
