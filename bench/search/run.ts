@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { ChildRequest } from './server-child';
 import { chatMessage, queries, seeded } from './russian-text';
+import { writePathCost } from './write-path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
@@ -172,7 +173,7 @@ async function sendPhase() {
   return { perSend, ratio: [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)] ?? 0 };
 }
 
-const phases = (env.BENCH_PHASES ?? 'queries,sends').split(',');
+const phases = (env.BENCH_PHASES ?? 'queries,sends,writes').split(',');
 console.log(`bench:search — server on CPU ${canPin ? serverCpu : '(not pinned)'}, load on CPU ${canPin ? loadCpu : '(not pinned)'}`);
 if (phases.includes('queries')) {
   const { rows, sizes } = await queryPhase();
@@ -187,12 +188,28 @@ if (phases.includes('queries')) {
   const worst = Math.max(...rows.filter((r) => r.kind === 'oneWord' || r.kind === 'twoWords').map((r) => r.p95));
   console.log(`target p95 ≤ 30 ms for one and two words: ${worst <= 30 ? 'met' : 'NOT met'} (${ms(worst)})`);
 }
+let lastSendCpuUs = 0;
 if (phases.includes('sends')) {
   const { perSend, ratio } = await sendPhase();
+  const withoutSorted = perSend.map((p) => p.without).sort((a, b) => a - b);
+  lastSendCpuUs = withoutSorted[Math.floor(withoutSorted.length / 2)] ?? 0;
   console.log('\n| round | CPU per send, with index | without | ratio |\n|---|---|---|---|');
   for (const [i, p] of perSend.entries()) {
     console.log(`| ${i + 1} | ${p.with.toFixed(0)} µs | ${p.without.toFixed(0)} µs | ${(p.with / p.without).toFixed(2)}× |`);
   }
   console.log(`median ratio ${ratio.toFixed(2)}× (target ≤ 1.15×): ${ratio <= 1.15 ? 'met' : 'NOT met'}`);
+}
+for (const perCommit of phases.includes('writes') ? [1, 10] : []) {
+  const { rows, medianExtraUs } = await writePathCost(Number(env.BENCH_WRITES ?? 5000), rounds + 2, perCommit);
+  console.log(`\nwrite path, ${perCommit} message(s) per commit:`);
+  console.log('| round | CPU per message, with index | without | extra |\n|---|---|---|---|');
+  for (const [i, r] of rows.entries()) {
+    console.log(`| ${i + 1} | ${r.with.toFixed(0)} µs | ${r.without.toFixed(0)} µs | ${(r.with - r.without).toFixed(0)} µs |`);
+  }
+  console.log(`median extra CPU of indexing per message: ${medianExtraUs.toFixed(0)} µs`);
+  if (lastSendCpuUs) {
+    const ratio = (lastSendCpuUs + medianExtraUs) / lastSendCpuUs;
+    console.log(`against the CPU of a whole send without the index (${lastSendCpuUs.toFixed(0)} µs, median of the send phase): ${ratio.toFixed(2)}× (target ≤ 1.15×)`);
+  }
 }
 process.exit(0);

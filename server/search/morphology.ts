@@ -21,6 +21,14 @@ const english = snowball.newStemmer('english');
 /** Stems of recent words: messages repeat words, and stemming is most of the work of indexing one. */
 const STEM_CACHE_SIZE = 20_000;
 const stemCache = new Map<string, string>();
+/** The stems of recent runs as they appear in text (before folding), so a repeated word costs one lookup. */
+const runCache = new Map<string, string[]>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= STEM_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+  return value;
+}
 
 /** Lower case, NFC, ё → е, no combining marks; may split a run into several words (say, a mark between letters). */
 export function foldWord(raw: string): string[] {
@@ -30,14 +38,11 @@ export function foldWord(raw: string): string[] {
 
 /** The stem of one folded word. */
 export function stemWord(word: string): string {
-  let stem = stemCache.get(word);
-  if (stem !== undefined) return stem;
-  stem = CYRILLIC.test(word) ? russian.stem(word) : LATIN.test(word) ? english.stem(word) : word;
+  const known = stemCache.get(word);
+  if (known !== undefined) return known;
+  const stem = CYRILLIC.test(word) ? russian.stem(word) : LATIN.test(word) ? english.stem(word) : word;
   // A stemmer may only ever shorten or respell a word's ending; it never yields an empty term.
-  if (!stem) stem = word;
-  if (stemCache.size >= STEM_CACHE_SIZE) stemCache.delete(stemCache.keys().next().value as string);
-  stemCache.set(word, stem);
-  return stem;
+  return remember(stemCache, word, stem || word);
 }
 
 export interface Token {
@@ -53,7 +58,8 @@ export function tokenize(text: string): Token[] {
   for (const m of text.matchAll(WORD_IN_TEXT)) {
     const start = m.index ?? 0;
     const end = start + m[0].length;
-    for (const w of foldWord(m[0])) out.push({ start, end, stem: stemWord(w) });
+    const stems = runCache.get(m[0]) ?? remember(runCache, m[0], foldWord(m[0]).map(stemWord));
+    for (const stem of stems) out.push({ start, end, stem });
   }
   return out;
 }
