@@ -24,6 +24,7 @@ import { messageEditsRoutes } from './messages/message-edits.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
+import { searchRoutes } from './search/search.routes';
 import { localDiskStorage } from './uploads/storage';
 import { uploadsRoutes } from './uploads/uploads.routes';
 import { statusRoutes } from './users/status.routes';
@@ -69,6 +70,7 @@ export async function createServer(config: Config): Promise<Server> {
   app.register(messagesRoutes);
   app.register(messageEditsRoutes);
   app.register(receiptsRoutes);
+  app.register(searchRoutes);
   app.register(callRelay);
   app.register(livekitRoutes);
   app.register(uploadsRoutes, { storage: localDiskStorage(path.join(config.dataDir, 'uploads')) });

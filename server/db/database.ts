@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { type Driver, Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { registerSearchFunction } from '../search/search-index';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
 import { migrations } from './migrations';
 import type { DB } from './schema';
@@ -63,6 +64,8 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma(`synchronous = ${config.sqliteSynchronous}`);
     // Checkpoints run in a worker (checkpointer.ts), not inside a commit on the event loop.
     file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    // The search index's triggers stem with it (server/search/search-index.ts).
+    registerSearchFunction(file);
     db = new Kysely<DB>({ dialect: new CheckpointedSqliteDialect(reusingStatements(file), startCheckpointer(fileName)), log });
     sqliteFiles.set(db, file);
   }

@@ -14,6 +14,7 @@ import { groupDialogMachine } from '../machines/groupDialog/groupDialog.machine'
 import { profileMachine } from '../machines/profile/profile.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { socketActor } from '../machines/realtime/socket.actor';
+import { type SearchRequest, searchMachine } from '../machines/search/search.machine';
 import { sessionMachine } from '../machines/session/session.machine';
 import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } from '../services/livekit';
 import type { Services } from './services';
@@ -55,6 +56,14 @@ export function wireApp(s: Services) {
             s.upload(Object.assign(input.file, { name: 'avatar.webp' }), { signal }),
           ),
           saveAvatar: patchMe,
+        },
+      }),
+      search: searchMachine.provide({
+        actors: {
+          find: fromPromise(async ({ input, signal }: { input: SearchRequest; signal: AbortSignal }) => ({
+            ...(await s.api.call('search', { query: input, signal })),
+            request: input,
+          })),
         },
       }),
       chatsFooter: chatsFooterMachine.provide({

@@ -19,6 +19,7 @@ import {
   PublicUser,
   ReactionEmoji,
   SendType,
+  SearchResult,
   User,
   Username,
   VoiceInfo,
@@ -157,6 +158,20 @@ export const LivekitTokenBody = z.strictObject({
 });
 export const LivekitTokenResponse = z.object({ token: z.string(), url: z.string() });
 
+/** GET /api/search: `q` is free text (words, "a phrase in quotes"); operators of the index are never read from it. */
+export const SearchQuery = z.strictObject({
+  q: z
+    .string()
+    .max(LIMITS.searchQueryMax, `Запрос — не длиннее ${LIMITS.searchQueryMax} символов`)
+    .refine(noNul, NUL_MESSAGE)
+    .refine((q) => q.trim().length > 0, 'Введите текст для поиска'),
+  conversationId: Id.optional(),
+  /** A message id from `nextBefore`: results strictly older than it. */
+  before: Id.optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.searchPageMax).default(LIMITS.searchPageDefault),
+});
+export const SearchResponse = z.object({ results: z.array(SearchResult), nextBefore: Id.nullable() });
+
 export const HealthResponse = z.object({ ok: z.literal(true) });
 
 /** A route's schemas; method, path and auth come from the zod-free table in ./routes. */
@@ -195,6 +210,7 @@ export const api = {
   receipts: route('receipts', { body: ReceiptsBody, response: Ok }),
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),
+  search: route('search', { query: SearchQuery, response: SearchResponse }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

@@ -125,6 +125,18 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
+/**
+ * One message found by search: `snippet` is plain text around the first match (the message's text, or the
+ * name of the file that matched), `highlights` are [start, end) character ranges in it.
+ */
+export const SearchResult = z.object({
+  conversationId: Id,
+  message: Message,
+  snippet: z.string(),
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
 export const Participant = z.object({ user: PublicUser });
 
 export const Conversation = z.object({

@@ -20,6 +20,10 @@ export const LIMITS = {
   socketFrameMaxBytes: 64 * 1024,
   /** Default upload limit (UPLOAD_LIMIT_MB overrides it on the server). */
   uploadDefaultBytes: 25 * 1024 * 1024,
+  /** Message search (GET /api/search): the query's length and the page size. */
+  searchQueryMax: 200,
+  searchPageDefault: 20,
+  searchPageMax: 50,
 } as const;
 
 export const TIMINGS = {
@@ -39,6 +43,8 @@ export const TIMINGS = {
   receiptAnnounceMs: 250,
   /** An unanswered call is logged as missed this long after the invitation if nobody ended it (a closed tab). */
   callUnansweredLogMs: 25_000 + 10_000,
+  /** Not in the seed: search waits this long after the last keystroke before asking the server. */
+  searchDebounceMs: 250,
 } as const;
 
 export const EBLID_SPACE = 10_000;

@@ -33,6 +33,7 @@ export const routes = {
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
   livekitToken: { method: 'POST', path: '/livekit/token', auth: true },
+  search: { method: 'GET', path: '/search', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

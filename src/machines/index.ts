@@ -18,6 +18,7 @@ import { messageEditMachine } from './messageEdit/messageEdit.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
 import { realtimeMachine } from './realtime/realtime.machine';
 import { recorderMachine } from './recorder/recorder.machine';
+import { searchMachine } from './search/search.machine';
 import { sessionMachine } from './session/session.machine';
 import { typingMachine } from './typing/typing.machine';
 
@@ -43,4 +44,5 @@ export const machines = {
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
   messageEdit: messageEditMachine,
+  search: searchMachine,
 } as const;

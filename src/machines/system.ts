@@ -15,6 +15,7 @@ import type { GroupDialogRef } from './groupDialog/groupDialog.protocol';
 import type { ProfileRef } from './profile/profile.protocol';
 import type { RealtimeRef } from './realtime/realtime.protocol';
 import type { RecorderRef } from './recorder/recorder.protocol';
+import type { SearchRef } from './search/search.protocol';
 import type { SessionRef } from './session/session.protocol';
 import type { TypingRef } from './typing/typing.protocol';
 
@@ -31,6 +32,10 @@ export interface SystemActors {
   groupDialog: GroupDialogRef;
   chatsFooter: ChatsFooterRef;
   chats: ChatsRef;
+  /** Message search of the chats list (all conversations). */
+  search: SearchRef;
+  /** Message search within the open conversation. */
+  conversationSearch: SearchRef;
   /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
   typing: TypingRef;
   /** The voice recorder (the composer's child). */

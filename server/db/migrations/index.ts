@@ -4,6 +4,7 @@ import * as m001 from './001_accounts';
 import * as m002 from './002_messaging';
 import * as m003 from './003_messaging_indexes';
 import * as m004 from './004_message_edits_reactions';
+import * as m005 from './005_search';
 import * as m006 from './006_read_cursors';
 import * as m008 from './008_voice_and_call_entries';
 
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '002_messaging': m002,
   '003_messaging_indexes': m003,
   '004_message_edits_reactions': m004,
+  '005_search': m005,
   '006_read_cursors': m006,
   '008_voice_and_call_entries': m008,
 };

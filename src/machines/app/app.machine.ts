@@ -13,6 +13,7 @@ import { contactsMachine } from '../contacts/contacts.machine';
 import { groupDialogMachine } from '../groupDialog/groupDialog.machine';
 import { profileMachine } from '../profile/profile.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
+import { searchMachine } from '../search/search.machine';
 import { sessionMachine } from '../session/session.machine';
 import type { SystemActors } from '../system';
 import type { AppInput } from './app.protocol';
@@ -32,6 +33,8 @@ export interface AppContext {
   groupDialog: ActorRefFrom<typeof groupDialogMachine>;
   chatsFooter: ActorRefFrom<typeof chatsFooterMachine>;
   chats: ActorRefFrom<typeof chatsMachine>;
+  search: ActorRefFrom<typeof searchMachine>;
+  conversationSearch: ActorRefFrom<typeof searchMachine>;
 }
 
 /** Fails to compile when a child no longer matches the protocol its systemId promises (src/machines/system.ts). */
@@ -56,6 +59,7 @@ export const appMachine = setup({
     groupDialog: groupDialogMachine,
     chatsFooter: chatsFooterMachine,
     chats: chatsMachine,
+    search: searchMachine,
   },
 }).createMachine({
   id: 'app',
@@ -72,6 +76,9 @@ export const appMachine = setup({
     groupDialog: spawn('groupDialog', { id: 'groupDialog', systemId: 'groupDialog' }),
     chatsFooter: spawn('chatsFooter', { id: 'chatsFooter', systemId: 'chatsFooter' }),
     chats: spawn('chats', { id: 'chats', systemId: 'chats' }),
+    // Two searches: the chats list's over every conversation, and the open conversation's (search.scope).
+    search: spawn('search', { id: 'search', systemId: 'search' }),
+    conversationSearch: spawn('search', { id: 'conversationSearch', systemId: 'conversationSearch' }),
   }),
   initial: 'running',
   states: { running: {} },

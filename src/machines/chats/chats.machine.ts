@@ -35,6 +35,7 @@ const initialContext = (): ChatsContext => ({
   me: null,
   entries: [],
   selectedId: null,
+  openAt: null,
   loaded: false,
   pageVisible: true,
   viewing: false,
@@ -217,10 +218,16 @@ export const chatsMachine = setup({
       return {
         selectedId: event.conversationId,
         openedUnread: findEntry(context.entries, event.conversationId)?.unreadCount ?? 0,
+        openAt: event.messageId ?? null,
         entries: withUnread(context.entries, event.conversationId, () => 0),
       };
     }),
-    unselect: assign({ selectedId: null }),
+    unselect: assign({ selectedId: null, openAt: null }),
+    /** A search result in the conversation already open: its actor jumps there as to a quote. */
+    jumpInOpen: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'chats.open');
+      if (event.messageId) enqueue.sendTo('conversation', { type: 'conversation.jumpTo', messageId: event.messageId });
+    }),
     focusComposer: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('composer', { type: 'composer.focusConversation', conversationId: context.selectedId });
     }),
@@ -303,7 +310,12 @@ export const chatsMachine = setup({
                 {
                   id: 'conversation',
                   src: 'conversation',
-                  input: ({ context }) => ({ conversationId: context.selectedId!, userId: context.me!, unread: context.openedUnread }),
+                  input: ({ context }) => ({
+                    conversationId: context.selectedId!,
+                    userId: context.me!,
+                    unread: context.openedUnread,
+                    jumpTo: context.openAt,
+                  }),
                 },
                 {
                   // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
@@ -314,7 +326,10 @@ export const chatsMachine = setup({
                 },
               ],
               on: {
-                'chats.open': [{ guard: 'sameConversation' }, { target: 'open', reenter: true, actions: 'select' }],
+                'chats.open': [
+                  { guard: 'sameConversation', actions: 'jumpInOpen' },
+                  { target: 'open', reenter: true, actions: 'select' },
+                ],
                 'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
                 // Takes the place of the list-only handler above while a conversation is open.
                 'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },

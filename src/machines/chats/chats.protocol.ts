@@ -12,6 +12,8 @@ export interface ChatsContext {
   /** Newest first. */
   entries: ConversationEntry[];
   selectedId: string | null;
+  /** The message the selected conversation was opened at (a search result), for its conversation actor. */
+  openAt: string | null;
   /** The list has been fetched at least once since sign-in. */
   loaded: boolean;
   pageVisible: boolean;
@@ -26,7 +28,8 @@ export interface ChatsContext {
 export type ChatsEvent =
   | { type: 'chats.signedIn'; userId: string }
   | { type: 'chats.signedOut' }
-  | { type: 'chats.open'; conversationId: string }
+  /** Open a conversation; with messageId, at that message (a search result). */
+  | { type: 'chats.open'; conversationId: string; messageId?: string }
   | { type: 'chats.close' }
   | { type: 'chats.refresh' }
   | { type: 'chats.call'; video: boolean }

@@ -54,7 +54,8 @@ describeModel({
       messageEdit: child,
     } as never,
   }),
-  inputs: [input],
+  // Opened plainly, and at a search result on the first page (m1) or far back (m0).
+  inputs: [input, { ...input, jumpTo: 'm1' }, { ...input, jumpTo: 'm0' }],
   events: {
     'conversation.messageArrived': oneAtATime(() => [{ type: 'conversation.messageArrived', message: m3 }]),
     'conversation.messageSent': oneAtATime(() => [{ type: 'conversation.messageSent', message: mine }]),

@@ -115,6 +115,9 @@ export const conversationMachine = setup({
       assertEvent(event, 'conversation.jumpTo');
       return context.messages.some((m) => m.id === event.messageId);
     },
+    /** Opened at a message (a search result) that the first page holds. */
+    openedAtLoaded: ({ context }) => context.seekId !== null && context.messages.some((m) => m.id === context.seekId),
+    openedAtOlder: ({ context }) => context.seekId !== null,
     foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
     morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
     hasDeletion: ({ context }) => context.deleteQueue.length > 0,
@@ -258,7 +261,7 @@ export const conversationMachine = setup({
     jumps: 0,
     ownSends: 0,
     viewer: null,
-    seekId: null,
+    seekId: input.jumpTo ?? null,
     deleteQueue: [],
     reactQueue: [],
     unreadAtOpen: input.unread ?? 0,
@@ -316,8 +319,16 @@ export const conversationMachine = setup({
       },
       states: {
         history: {
-          initial: 'idle',
+          initial: 'opening',
           states: {
+            /** Opened at a message (a search result): highlight it, or page back to it as a jump to a quote does. */
+            opening: {
+              always: [
+                { guard: 'openedAtLoaded', target: 'idle', actions: 'highlightFound' },
+                { guard: 'openedAtOlder', target: 'seeking' },
+                { target: 'idle' },
+              ],
+            },
             idle: {
               on: {
                 'conversation.loadOlder': { guard: 'canLoadOlder', target: 'loadingOlder' },

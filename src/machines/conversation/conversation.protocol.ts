@@ -13,6 +13,8 @@ export interface ConversationInput {
   userId: string;
   /** The conversation's unread count when it was opened (the list's badge): where «Непрочитанные сообщения» goes. */
   unread?: number;
+  /** A message to open the conversation at (a search result): paged back to and highlighted once loaded. */
+  jumpTo?: string | null;
 }
 
 /** A reaction change waiting for the server. */

@@ -10,6 +10,10 @@ export interface ChatListProps {
   onOpen(conversationId: string): void;
   /** The footer tiles (<ChatsFooter />, the contacts feature's). */
   footer?: ReactNode;
+  /** The search field under the title. */
+  search?: ReactNode;
+  /** Search results, shown instead of the tiles while there are any (or a search is under way). */
+  searchResults?: ReactNode;
 }
 
 export function ChatList(props: ChatListProps) {
@@ -17,9 +21,12 @@ export function ChatList(props: ChatListProps) {
     <section className="chat-list" aria-labelledby="chat-list-title">
       <div className="chat-list-head">
         <h1 id="chat-list-title">Чаты</h1>
+        {props.search}
       </div>
       <div className="chat-list-scroll">
-        {props.tiles.length === 0 && !props.loaded ? (
+        {props.searchResults ? (
+          props.searchResults
+        ) : props.tiles.length === 0 && !props.loaded ? (
           <ChatListSkeleton />
         ) : props.tiles.length === 0 ? (
           <p className="chat-list-empty">Пока нет бесед. Найдите друга по EBLID или создайте беседу.</p>

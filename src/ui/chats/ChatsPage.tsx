@@ -6,16 +6,30 @@ import { ChatsShell } from './ChatsShell';
 import { ConversationView, NoConversation } from './ConversationView';
 import { useChatsPage } from './useChatsPage';
 import { useConversationPane } from './useConversationPane';
+import { ListSearchField, listSearchResults } from '../search/ListSearch';
+import { useSearch } from '../search/useSearch';
+import { ConversationSearchBar } from '../search/ConversationSearchBar';
+import { useConversationSearch } from '../search/useConversationSearch';
 import '../../styles/chats.css';
 
 export function ChatsPage() {
   const page = useChatsPage();
   const { conversation, selectedId, me } = page;
+  const search = useSearch('search');
   return (
     <ChatsShell
       hasSelection={selectedId !== null}
       selectionKey={selectedId}
-      list={<ChatList tiles={page.tiles} loaded={page.loaded} onOpen={page.open} footer={<ChatsFooter />} />}
+      list={
+        <ChatList
+          tiles={page.tiles}
+          loaded={page.loaded}
+          onOpen={page.open}
+          footer={<ChatsFooter />}
+          search={<ListSearchField search={search} />}
+          searchResults={listSearchResults(search, page.entries, me)}
+        />
+      }
       conversation={
         conversation && selectedId && me ? (
           <ConversationPane key={selectedId} {...page} conversation={conversation} conversationId={selectedId} me={me} />
@@ -43,5 +57,8 @@ function ConversationPane(
     now: props.now,
     onCall: props.call,
   });
-  return <ConversationView {...view} />;
+  const search = useConversationSearch(props.conversationId);
+  return (
+    <ConversationView {...view} onSearch={search.show} searchBar={search.open ? <ConversationSearchBar {...search.bar} /> : null} />
+  );
 }

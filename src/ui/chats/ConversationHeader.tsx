@@ -7,10 +7,13 @@ import type { HeaderView } from './view-model';
 export interface ConversationHeaderProps {
   header: HeaderView;
   onCall(video: boolean): void;
+  /** Opens the search within this conversation. */
+  onSearch?(): void;
 }
 
 const PHONE =
   'M6.6 3.5h2.7l1.7 4.3-2.1 1.3a10.5 10.5 0 0 0 4.9 4.9l1.3-2.1 4.3 1.7v2.7a2 2 0 0 1-2.2 2A15.6 15.6 0 0 1 4.6 5.7a2 2 0 0 1 2-2.2z';
+const MAGNIFIER = 'M10.5 4a6.5 6.5 0 1 1 0 13 6.5 6.5 0 0 1 0-13zm4.8 11.3 4.7 4.7';
 const CAMERA = 'M3.5 7.5a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2h-8a2 2 0 0 1-2-2zm12 3.2 5-3v8.6l-5-3';
 
 function Icon({ d }: { d: string }) {
@@ -34,6 +37,11 @@ export function ConversationHeader(props: ConversationHeaderProps) {
         </p>
       </div>
       <div className="conv-actions">
+        {props.onSearch && (
+          <button type="button" className="icon-button" aria-label="Искать в беседе" title="Искать в беседе" onClick={props.onSearch}>
+            <Icon d={MAGNIFIER} />
+          </button>
+        )}
         <button type="button" className="icon-button" aria-label="Позвонить" title="Позвонить" onClick={() => props.onCall(false)}>
           <Icon d={PHONE} />
         </button>

@@ -1,6 +1,6 @@
 // The message pane of the open conversation, from props: header, history (or its placeholders), who is typing,
 // the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
-import { type DragEvent, Suspense, useEffect, useRef, useState } from 'react';
+import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { lazyView } from '../lazy-view';
 import { Composer, type ComposerProps } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
@@ -21,6 +21,9 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   onReply(row: MessageRow): void;
   onEdit(row: MessageRow): void;
   onRetryLoad(): void;
+  onSearch?(): void;
+  /** The search bar within this conversation, when open. */
+  searchBar?: ReactNode;
 }
 
 const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
@@ -89,7 +92,8 @@ export function ConversationView(props: ConversationViewProps) {
       onDragOver={onDragOver}
       onDrop={onDrop}
     >
-      <ConversationHeader header={props.header} onCall={props.onCall} />
+      <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} />
+      {props.searchBar}
       <div className="conv-body">
         {props.status === 'loading' ? (
           <p className="conv-note" role="status">

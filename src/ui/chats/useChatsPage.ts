@@ -35,5 +35,5 @@ export function useChatsPage() {
   const selectedEntry = useMemo(() => entries.find((e) => e.conversation.id === selectedId) ?? null, [entries, selectedId]);
   const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
   const call = useCallback((video: boolean) => chats.send({ type: 'chats.call', video }), [chats]);
-  return { me, tiles, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };
+  return { me, tiles, entries, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };
 }

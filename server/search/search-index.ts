@@ -1,0 +1,112 @@
+// Keeps the search index in step with the messages table, from the database itself.
+//
+// SQLite: an FTS5 table (rowid = messages.seq) filled by triggers on messages and message_attachments, so a
+// message is indexed in the transaction that writes, edits or deletes it, whatever code runs the statement.
+// The triggers call search_terms(), a SQL function registered on the connection (registerSearchFunction),
+// which stems in this process with morphology.ts. A connection without it (the sqlite3 shell, say) can read
+// messages but not write them.
+//
+// PostgreSQL: a table of tsvectors built here (GIN index). Triggers cannot run this process's stemmer, so
+// they put the seq of every written, edited or deleted message into message_search_backlog in the writing
+// transaction (nothing is missed), and the backlog is indexed before every search and every second
+// (drainBacklog) — a search always sees every message committed before it.
+import type SQLite from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import { indexTerms, searchDocument } from './morphology';
+import { tsVector } from './index-syntax';
+
+/** The SQL function the SQLite triggers call: (content, file names or null) → stems separated by spaces. */
+export const SEARCH_TERMS_FUNCTION = 'search_terms';
+
+export function registerSearchFunction(file: SQLite.Database): void {
+  file.function(SEARCH_TERMS_FUNCTION, { deterministic: true }, (content: unknown, names: unknown) =>
+    indexTerms(searchDocument(String(content ?? ''), names == null ? null : String(names))),
+  );
+}
+
+/** The names of message `alias`'s files, one per line (null for a text message, which has none). */
+const fileNamesOf = (alias: string) =>
+  `CASE WHEN ${alias}.type = 'TEXT' THEN NULL ELSE (SELECT group_concat(u.original_name, char(10)) FROM message_attachments a JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = ${alias}.id) END`;
+
+/** What the SQLite index holds for message `alias`. */
+export const sqliteDocumentOf = (alias: string) => `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)})`;
+
+/** Statements of the SQLite index: the FTS5 table and the triggers that keep it (run by migration 005). */
+export const SQLITE_INDEX_DDL = [
+  // Contentless (the text is in messages already) with deletes; prefix indexes make "соб…" one lookup.
+  `CREATE VIRTUAL TABLE message_search USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`,
+  `CREATE TRIGGER message_search_insert AFTER INSERT ON messages WHEN new.deleted_at IS NULL BEGIN
+     INSERT INTO message_search(rowid, terms) VALUES (new.seq, ${SEARCH_TERMS_FUNCTION}(new.content, NULL));
+   END`,
+  `CREATE TRIGGER message_search_update AFTER UPDATE OF content, deleted_at ON messages BEGIN
+     DELETE FROM message_search WHERE rowid = old.seq;
+     INSERT INTO message_search(rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')} FROM messages m
+       WHERE m.seq = new.seq AND m.deleted_at IS NULL;
+   END`,
+  `CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
+     DELETE FROM message_search WHERE rowid = old.seq;
+   END`,
+  `CREATE TRIGGER message_search_attachment AFTER INSERT ON message_attachments BEGIN
+     DELETE FROM message_search WHERE rowid = (SELECT seq FROM messages WHERE id = new.message_id);
+     INSERT INTO message_search(rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')} FROM messages m
+       WHERE m.id = new.message_id AND m.deleted_at IS NULL;
+   END`,
+];
+
+/** Statements of the PostgreSQL index: the tsvector table with its GIN index, the backlog and its triggers. */
+export const POSTGRES_INDEX_DDL = [
+  `CREATE TABLE message_search (
+     seq integer PRIMARY KEY REFERENCES messages(seq) ON DELETE CASCADE,
+     terms tsvector NOT NULL
+   )`,
+  'CREATE INDEX message_search_terms ON message_search USING gin (terms)',
+  // No foreign key: a trigger's insert must not wait on locks of messages, and a seq whose message is gone is skipped.
+  'CREATE TABLE message_search_backlog (seq integer PRIMARY KEY)',
+  `CREATE FUNCTION message_search_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_TABLE_NAME = 'message_attachments' THEN
+       INSERT INTO message_search_backlog (seq) SELECT seq FROM messages WHERE id = NEW.message_id ON CONFLICT DO NOTHING;
+     ELSE
+       -- The old text stops matching at once, in the transaction that changed it.
+       IF TG_OP = 'UPDATE' THEN DELETE FROM message_search WHERE seq = NEW.seq; END IF;
+       INSERT INTO message_search_backlog (seq) VALUES (NEW.seq) ON CONFLICT DO NOTHING;
+     END IF;
+     RETURN NULL;
+   END $$`,
+  'CREATE TRIGGER message_search_insert AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
+  'CREATE TRIGGER message_search_update AFTER UPDATE OF content, deleted_at ON messages FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
+  'CREATE TRIGGER message_search_attachment AFTER INSERT ON message_attachments FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
+];
+
+/** Backlog rows indexed per statement. */
+const DRAIN_BATCH = 1000;
+
+/**
+ * Indexes the messages in PostgreSQL's backlog, batch by batch until it is empty. Run it inside a
+ * transaction: a concurrent drain waits for this one's rows and finds them gone, so once either returns,
+ * everything committed before it started is indexed. Returns how many messages were looked at.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: runs on Kysely<DB> and on the migration's Kysely<unknown>
+export async function drainBacklog(db: Kysely<any>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rows: taken } = await sql<{ seq: number }>`
+      DELETE FROM message_search_backlog
+      WHERE seq IN (SELECT seq FROM message_search_backlog ORDER BY seq LIMIT ${DRAIN_BATCH})
+      RETURNING seq`.execute(db);
+    if (taken.length === 0) return total;
+    total += taken.length;
+    const { rows } = await sql<{ seq: number; content: string; names: string | null }>`
+      SELECT m.seq, m.content,
+        CASE WHEN m.type = 'TEXT' THEN NULL ELSE (
+          SELECT string_agg(u.original_name, chr(10) ORDER BY a.position) FROM message_attachments a
+          JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = m.id) END AS names
+      FROM messages m
+      WHERE m.seq = ANY(${taken.map((r) => r.seq)}::int[]) AND m.deleted_at IS NULL`.execute(db);
+    if (rows.length === 0) continue;
+    await sql`
+      INSERT INTO message_search (seq, terms)
+      SELECT s, t::tsvector FROM unnest(${rows.map((r) => r.seq)}::int[], ${rows.map((r) => tsVector(indexTerms(searchDocument(r.content, r.names))))}::text[]) AS x(s, t)
+      ON CONFLICT (seq) DO UPDATE SET terms = excluded.terms`.execute(db);
+  }
+}

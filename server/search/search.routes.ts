@@ -1,0 +1,108 @@
+// GET /api/search: the user's messages that match a query, newest first, in the conversations they are a
+// member of when asking. Words are compared by stem (morphology.ts) in the index of search-index.ts.
+import fp from 'fastify-plugin';
+import { sql } from 'kysely';
+import { requireMember } from '../conversations/membership';
+import type { Database } from '../db/database';
+import { contractRoute } from '../http/contract-route';
+import { badRequest } from '../http/errors';
+import { toMessages, type MessageRow } from '../messages/message-view';
+import { messageExcerpt } from './excerpt';
+import { fts5Match, tsQuery } from './index-syntax';
+import { parseQuery } from './morphology';
+import { drainBacklog } from './search-index';
+
+/** How often PostgreSQL's backlog is indexed even when nobody searches, so a search rarely has any to do. */
+const DRAIN_EVERY_MS = 1000;
+
+interface Filter {
+  userId: string;
+  conversationId: string | undefined;
+  beforeSeq: number | undefined;
+  limit: number;
+}
+
+const optional = (on: boolean, fragment: ReturnType<typeof sql>) => (on ? fragment : sql``);
+
+/** FTS5 walks the matches newest first (rowid = seq, descending) and each is checked against the user's memberships. */
+function sqliteMatches(db: Database, match: string, f: Filter) {
+  return sql<MessageRow>`
+    SELECT m.* FROM message_search s CROSS JOIN messages m
+    WHERE message_search MATCH ${match} AND m.seq = s.rowid AND m.deleted_at IS NULL
+      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId})
+      ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
+      ${optional(f.beforeSeq !== undefined, sql`AND s.rowid < ${f.beforeSeq}`)}
+    ORDER BY s.rowid DESC LIMIT ${f.limit}`.execute(db);
+}
+
+function postgresMatches(db: Database, query: string, f: Filter) {
+  return sql<MessageRow>`
+    SELECT m.* FROM message_search s JOIN messages m ON m.seq = s.seq
+    WHERE s.terms @@ ${query}::tsquery AND m.deleted_at IS NULL
+      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId})
+      ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
+      ${optional(f.beforeSeq !== undefined, sql`AND s.seq < ${f.beforeSeq}`)}
+    ORDER BY s.seq DESC LIMIT ${f.limit}`.execute(db);
+}
+
+export const searchRoutes = fp(
+  async (app) => {
+    const { db, dialect } = app.ctx;
+    const postgres = dialect === 'postgres';
+
+    let draining: Promise<unknown> | null = null;
+    /** Indexes PostgreSQL's backlog; a call during a drain waits for it and drains again (rows committed meanwhile). */
+    const drain = async (): Promise<void> => {
+      while (draining) await draining.catch(() => {});
+      draining = db.transaction().execute((trx) => drainBacklog(trx));
+      try {
+        await draining;
+      } finally {
+        draining = null;
+      }
+    };
+    if (postgres) {
+      const timer = setInterval(() => drain().catch((err) => app.log.warn({ err }, 'search backlog')), DRAIN_EVERY_MS);
+      timer.unref();
+      app.addHook('onClose', async () => {
+        clearInterval(timer);
+        await draining?.catch(() => {});
+      });
+    }
+
+    const seqOf = async (messageId: string) =>
+      (await db.selectFrom('messages').select('seq').where('id', '=', messageId).executeTakeFirst())?.seq;
+
+    contractRoute(app, 'search', async ({ userId, query }) => {
+      if (query.conversationId) await requireMember(db, query.conversationId, userId);
+      let beforeSeq: number | undefined;
+      if (query.before) {
+        beforeSeq = await seqOf(query.before);
+        if (beforeSeq === undefined) throw badRequest('before: сообщение не найдено');
+      }
+      const parts = parseQuery(query.q);
+      // Only punctuation: nothing can match.
+      if (parts.length === 0) return { results: [], nextBefore: null };
+      const filter = { userId, conversationId: query.conversationId, beforeSeq, limit: query.limit + 1 };
+      if (postgres) await drain();
+      const { rows } = postgres
+        ? await postgresMatches(db, tsQuery(parts), filter)
+        : await sqliteMatches(db, fts5Match(parts), filter);
+      const page = rows.slice(0, query.limit);
+      const messages = await toMessages(db, page);
+      return {
+        results: messages.map((message) => ({
+          conversationId: message.conversationId,
+          message,
+          ...messageExcerpt(
+            message.content,
+            message.attachments.flatMap((a) => (a.name ? [a.name] : [])),
+            parts,
+          ),
+        })),
+        nextBefore: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,
+      };
+    });
+  },
+  { name: 'search-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+);

@@ -1,0 +1,8 @@
+// The package ships no types; this is the part of its API the search index uses.
+declare module 'snowball-stemmers' {
+  export interface Stemmer {
+    stem(word: string): string;
+  }
+  export function newStemmer(language: string): Stemmer;
+  export function algorithms(): string[];
+}
