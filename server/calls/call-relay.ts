@@ -15,14 +15,17 @@ async function caller(db: Database, userId: string) {
 
 export const callRelay = fp(
   async (app) => {
-    const { db, realtime } = app;
+    const { db, realtime, push } = app;
     realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
-      // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come.
-      if (!to.some((id) => realtime.isOnline(id))) {
+      // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come. A callee
+      // whose browser subscribed to Web Push can still be rung with the tab closed.
+      if (!to.some((id) => realtime.isOnline(id)) && !(await push.anySubscribed(to))) {
         throw new HttpError(409, to.length > 1 ? 'Никого из участников беседы нет в сети' : 'Собеседник не в сети');
       }
-      realtime.toUsers(to, 'call:incoming', { conversationId, from: await caller(db, userId), video });
+      const from = await caller(db, userId);
+      realtime.toUsers(to, 'call:incoming', { conversationId, from, video });
+      push.call(conversationId, to, from, video);
     });
     realtime.onClientEvent('call:accept', async ({ conversationId, video }, client) => {
       const to = await otherMembers(db, conversationId, client.userId);
@@ -41,5 +44,5 @@ export const callRelay = fp(
       realtime.toUsers(to, 'call:ended', { conversationId, from: await caller(db, userId) });
     });
   },
-  { name: 'call-relay', encapsulate: true, decorators: { fastify: ['db', 'realtime'] }, dependencies: ['realtime'] },
+  { name: 'call-relay', encapsulate: true, decorators: { fastify: ['db', 'realtime', 'push'] }, dependencies: ['realtime', 'push'] },
 );

@@ -105,6 +105,19 @@ export interface ReceiptsTable {
   created_at: string;
 }
 
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  /** The sign-in (refresh-token family) that subscribed: signing out deletes the row. */
+  session_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** 1: notifications show the message text; 0: only that a message came. */
+  show_text: number;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -116,4 +129,5 @@ export interface DB {
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;
   receipts: ReceiptsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

@@ -31,6 +31,9 @@ export const routes = {
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
   livekitToken: { method: 'POST', path: '/livekit/token', auth: true },
+  pushKey: { method: 'GET', path: '/push/key', auth: true },
+  pushSubscribe: { method: 'POST', path: '/push/subscribe', auth: true },
+  pushUnsubscribe: { method: 'POST', path: '/push/unsubscribe', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;
