@@ -12,6 +12,7 @@ import { connectivityMachine } from './connectivity/connectivity.machine';
 import { contactCodeMachine } from './contactCode/contactCode.machine';
 import { contactsMachine } from './contacts/contacts.machine';
 import { groupDialogMachine } from './groupDialog/groupDialog.machine';
+import { notificationsMachine } from './notifications/notifications.machine';
 import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
@@ -39,4 +40,5 @@ export const machines = {
   composer: composerMachine,
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
+  notifications: notificationsMachine,
 } as const;

@@ -12,6 +12,7 @@ import type { ConnectivityRef } from './connectivity/connectivity.protocol';
 import type { ContactCodeRef } from './contactCode/contactCode.protocol';
 import type { ContactsRef } from './contacts/contacts.protocol';
 import type { GroupDialogRef } from './groupDialog/groupDialog.protocol';
+import type { NotificationsRef } from './notifications/notifications.protocol';
 import type { ProfileRef } from './profile/profile.protocol';
 import type { RealtimeRef } from './realtime/realtime.protocol';
 import type { SessionRef } from './session/session.protocol';
@@ -30,6 +31,7 @@ export interface SystemActors {
   groupDialog: GroupDialogRef;
   chatsFooter: ChatsFooterRef;
   chats: ChatsRef;
+  notifications: NotificationsRef;
   /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
   typing: TypingRef;
 }

@@ -11,6 +11,7 @@ import { connectivityMachine } from '../connectivity/connectivity.machine';
 import { contactCodeMachine } from '../contactCode/contactCode.machine';
 import { contactsMachine } from '../contacts/contacts.machine';
 import { groupDialogMachine } from '../groupDialog/groupDialog.machine';
+import { notificationsMachine } from '../notifications/notifications.machine';
 import { profileMachine } from '../profile/profile.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
 import { sessionMachine } from '../session/session.machine';
@@ -32,6 +33,7 @@ export interface AppContext {
   groupDialog: ActorRefFrom<typeof groupDialogMachine>;
   chatsFooter: ActorRefFrom<typeof chatsFooterMachine>;
   chats: ActorRefFrom<typeof chatsMachine>;
+  notifications: ActorRefFrom<typeof notificationsMachine>;
 }
 
 /** Fails to compile when a child no longer matches the protocol its systemId promises (src/machines/system.ts). */
@@ -56,6 +58,7 @@ export const appMachine = setup({
     groupDialog: groupDialogMachine,
     chatsFooter: chatsFooterMachine,
     chats: chatsMachine,
+    notifications: notificationsMachine,
   },
 }).createMachine({
   id: 'app',
@@ -72,6 +75,7 @@ export const appMachine = setup({
     groupDialog: spawn('groupDialog', { id: 'groupDialog', systemId: 'groupDialog' }),
     chatsFooter: spawn('chatsFooter', { id: 'chatsFooter', systemId: 'chatsFooter' }),
     chats: spawn('chats', { id: 'chats', systemId: 'chats' }),
+    notifications: spawn('notifications', { id: 'notifications', systemId: 'notifications' }),
   }),
   initial: 'running',
   states: { running: {} },

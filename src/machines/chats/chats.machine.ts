@@ -18,6 +18,7 @@ import { systemActor } from '../system';
 import type { ChatsContext, ChatsEmitted, ChatsEvent } from './chats.protocol';
 import {
   findEntry,
+  messageNotification,
   presenceChange,
   sortEntries,
   withMessage,
@@ -161,10 +162,13 @@ export const chatsMachine = setup({
         return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
       },
     }),
-    notify: enqueueActions(({ event, enqueue }) => {
+    notify: enqueueActions(({ context, event, system, enqueue }) => {
       assertEvent(event, 'chats.messageArrived');
       enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
       enqueue.sendTo('notifier', { type: 'sound.notify' });
+      // The notifications actor shows it as a system notification if the user wants them and the tab is hidden.
+      const notifications = systemActor(system, 'notifications');
+      if (notifications) enqueue.sendTo(notifications, { type: 'notifications.message', payload: messageNotification(context.entries, event.message) });
     }),
     readOwn: assign({
       entries: ({ context, event }) => {
