@@ -13,7 +13,16 @@ export interface NotificationData {
 
 const BADGE = '/icons/icon-192.png';
 
-export async function presentNotification(registration: ServiceWorkerRegistration, payload: NotificationPayload): Promise<void> {
+// One at a time: two messages arriving together must not both read the count before either is shown.
+let queue: Promise<unknown> = Promise.resolve();
+
+export function presentNotification(registration: ServiceWorkerRegistration, payload: NotificationPayload): Promise<void> {
+  const next = queue.then(() => show(registration, payload));
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+async function show(registration: ServiceWorkerRegistration, payload: NotificationPayload): Promise<void> {
   const tag = notificationTag(payload);
   const icon = payload.icon ?? BADGE;
   if (payload.kind === 'call') {
