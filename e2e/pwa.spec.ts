@@ -73,3 +73,42 @@ test('the manifest and the service worker make the app installable (no installab
     await close();
   }
 });
+
+test('the service worker shows a notification for a push delivered through the DevTools protocol, with no tab open', async () => {
+  const { context, close } = await persistentContext();
+  try {
+    await signInContext(context, a);
+    await context.grantPermissions(['notifications'], { origin: srv.url });
+    const page = await context.newPage();
+    await page.goto(`${srv.url}/`);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const cdp = await context.newCDPSession(page);
+    const registrations = new Map<string, string>();
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+      for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
+    });
+    await cdp.send('ServiceWorker.enable');
+    await expect.poll(() => registrations.get(`${srv.url}/`)).toBeTruthy();
+    // The tab goes away: the push reaches the worker alone (a focused tab would make it stay quiet).
+    const watcher = await context.newPage();
+    await page.close();
+    const wcdp = await context.newCDPSession(watcher);
+    await wcdp.send('ServiceWorker.enable');
+    const payload = { kind: 'message', conversationId: 'c-push', title: 'Борис', preview: 'Сообщение из пуша', count: 2, icon: null };
+    await wcdp.send('ServiceWorker.deliverPushMessage', {
+      origin: srv.url,
+      registrationId: registrations.get(`${srv.url}/`)!,
+      data: JSON.stringify(payload),
+    });
+    await watcher.goto(`${srv.url}/manifest.webmanifest`);
+    await expect
+      .poll(() =>
+        watcher.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })),
+        ),
+      )
+      .toEqual([{ title: 'Борис', body: '2 новых сообщения', tag: 'conv:c-push' }]);
+  } finally {
+    await close();
+  }
+});
