@@ -93,10 +93,13 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
     await setHidden(page, false);
     await page.getByRole('link', { name: 'Настройки' }).click();
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    // No protocol clicks a system notification: the worker gets the event its click would bring.
     await worker.evaluate(async () => {
-      const sw = self as unknown as ServiceWorkerGlobalScope;
+      type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+      type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
+      const sw = self as unknown as Scope;
       const [n] = await sw.registration.getNotifications();
-      sw.dispatchEvent(new NotificationEvent('notificationclick', { notification: n }));
+      sw.dispatchEvent(new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', { notification: n }));
     });
     await expect(page).toHaveURL(`${srv.url}/`);
     await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();

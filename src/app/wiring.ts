@@ -12,6 +12,7 @@ import { contactCodeMachine, type SearchOutput } from '../machines/contactCode/c
 import { contactsMachine } from '../machines/contacts/contacts.machine';
 import { groupDialogMachine } from '../machines/groupDialog/groupDialog.machine';
 import { notificationsMachine, type PrefsCommand, type PresenterCommand } from '../machines/notifications/notifications.machine';
+import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { profileMachine } from '../machines/profile/profile.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { socketActor } from '../machines/realtime/socket.actor';
@@ -93,6 +94,9 @@ export function wireApp(s: Services) {
         },
       }),
       notifications: wireNotifications(s),
+      offlineStore: offlineStoreMachine.provide({
+        actors: { clear: fromPromise<unknown, { userId: string }>(({ input }) => s.offline.clear(input.userId)) },
+      }),
       callsPage: callsPageMachine.provide({
         actors: {
           fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) =>

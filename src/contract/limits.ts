@@ -41,3 +41,6 @@ export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as co
 
 /** Lightbox zoom (docs/behaviour.md §9): 0.25 to 4, step 0.25. */
 export const LIGHTBOX_ZOOM = { min: 0.25, max: 4, step: 0.25 } as const;
+
+/** Offline reading (src/services/offline-cache.ts): what the browser keeps per user. */
+export const OFFLINE = { conversations: 20, messagesPerConversation: 100 } as const;

@@ -13,6 +13,7 @@ import { contactCodeMachine } from './contactCode/contactCode.machine';
 import { contactsMachine } from './contacts/contacts.machine';
 import { groupDialogMachine } from './groupDialog/groupDialog.machine';
 import { notificationsMachine } from './notifications/notifications.machine';
+import { offlineStoreMachine } from './offlineStore/offlineStore.machine';
 import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
 import { readReceiptsMachine } from './readReceipts/readReceipts.machine';
@@ -41,4 +42,5 @@ export const machines = {
   typing: typingMachine,
   readReceipts: readReceiptsMachine,
   notifications: notificationsMachine,
+  offlineStore: offlineStoreMachine,
 } as const;

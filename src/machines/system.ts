@@ -13,6 +13,7 @@ import type { ContactCodeRef } from './contactCode/contactCode.protocol';
 import type { ContactsRef } from './contacts/contacts.protocol';
 import type { GroupDialogRef } from './groupDialog/groupDialog.protocol';
 import type { NotificationsRef } from './notifications/notifications.protocol';
+import type { OfflineStoreRef } from './offlineStore/offlineStore.protocol';
 import type { ProfileRef } from './profile/profile.protocol';
 import type { RealtimeRef } from './realtime/realtime.protocol';
 import type { SessionRef } from './session/session.protocol';
@@ -32,6 +33,7 @@ export interface SystemActors {
   chatsFooter: ChatsFooterRef;
   chats: ChatsRef;
   notifications: NotificationsRef;
+  offlineStore: OfflineStoreRef;
   /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
   typing: TypingRef;
 }

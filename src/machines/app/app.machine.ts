@@ -12,6 +12,7 @@ import { contactCodeMachine } from '../contactCode/contactCode.machine';
 import { contactsMachine } from '../contacts/contacts.machine';
 import { groupDialogMachine } from '../groupDialog/groupDialog.machine';
 import { notificationsMachine } from '../notifications/notifications.machine';
+import { offlineStoreMachine } from '../offlineStore/offlineStore.machine';
 import { profileMachine } from '../profile/profile.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
 import { sessionMachine } from '../session/session.machine';
@@ -34,6 +35,7 @@ export interface AppContext {
   chatsFooter: ActorRefFrom<typeof chatsFooterMachine>;
   chats: ActorRefFrom<typeof chatsMachine>;
   notifications: ActorRefFrom<typeof notificationsMachine>;
+  offlineStore: ActorRefFrom<typeof offlineStoreMachine>;
 }
 
 /** Fails to compile when a child no longer matches the protocol its systemId promises (src/machines/system.ts). */
@@ -59,6 +61,7 @@ export const appMachine = setup({
     chatsFooter: chatsFooterMachine,
     chats: chatsMachine,
     notifications: notificationsMachine,
+    offlineStore: offlineStoreMachine,
   },
 }).createMachine({
   id: 'app',
@@ -76,6 +79,7 @@ export const appMachine = setup({
     chatsFooter: spawn('chatsFooter', { id: 'chatsFooter', systemId: 'chatsFooter' }),
     chats: spawn('chats', { id: 'chats', systemId: 'chats' }),
     notifications: spawn('notifications', { id: 'notifications', systemId: 'notifications' }),
+    offlineStore: spawn('offlineStore', { id: 'offlineStore', systemId: 'offlineStore' }),
   }),
   initial: 'running',
   states: { running: {} },

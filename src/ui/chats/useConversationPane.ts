@@ -6,6 +6,7 @@ import type { ConversationEntry, PublicUser } from '../../contract/entities';
 import type { ComposerRef } from '../../machines/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/outbox';
 import type { ConversationRef } from '../../machines/conversation/conversation.protocol';
+import { useSystemActor } from '../RuntimeContext';
 import { displayName, isGroupConversation, replyPreview } from './format';
 import type { ConversationViewProps } from './ConversationView';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
@@ -31,6 +32,7 @@ export function useConversationPane(options: {
 }): ConversationViewProps {
   const { conversation, composer, entry, conversationId, me, now } = options;
   const messages = useSelector(conversation, (s) => s.context.messages);
+  const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
   const hasMore = useSelector(conversation, (s) => s.context.hasMore);
   const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);
   const status = useSelector(conversation, (s) => (s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready'));
@@ -122,6 +124,7 @@ export function useConversationPane(options: {
       text,
       reply: replyTo ? { preview: replyPreview(replyTo.content) } : null,
       uploadProgress,
+      readOnly,
       onText: (value) => sendComposer?.({ type: 'composer.input', text: value }),
       onSubmit: () => sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),

@@ -54,6 +54,11 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
           </button>
         </div>
       </header>
+      {props.offlineBanner && (
+        <p className="shell-notice shell-offline" role="status" data-testid="offline-banner">
+          {props.offlineBanner}
+        </p>
+      )}
       {props.closedMessage && (
         <p className="shell-notice" role="alert">
           {props.closedMessage}
