@@ -125,6 +125,7 @@ function NotificationsCard(props: NotificationSettings) {
           role="switch"
           className="switch"
           checked={props.notificationsOn}
+          aria-checked={props.notificationsOn}
           disabled={!props.notificationsAvailable || props.notificationsBusy}
           aria-describedby={props.notificationsNote ? ids.note : undefined}
           onChange={(e) => props.onNotifications(e.target.checked)}
@@ -138,6 +139,7 @@ function NotificationsCard(props: NotificationSettings) {
           role="switch"
           className="switch"
           checked={props.showText}
+          aria-checked={props.showText}
           disabled={!props.notificationsOn || props.notificationsBusy}
           onChange={(e) => props.onShowText(e.target.checked)}
         />
