@@ -57,7 +57,3 @@ export function isData(v: unknown): v is NotificationData {
   return typeof d === 'object' && d !== null && typeof d.conversationId === 'string' && typeof d.count === 'number';
 }
 
-/** Closes the conversation's message notification (it was opened in the app). */
-export async function dismissConversation(registration: ServiceWorkerRegistration, conversationId: string): Promise<void> {
-  for (const n of await registration.getNotifications({ tag: notificationTag({ kind: 'message', conversationId }) })) n.close();
-}
