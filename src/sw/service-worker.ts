@@ -11,7 +11,9 @@ import { isData, presentNotification } from '../services/notification-present';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
-precacheAndRoute(self.__WB_MANIFEST);
+// Pages are not answered from the precache by URL ('/' would be its index.html, cache first): the navigation route
+// below decides.
+precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: null, cleanURLs: false });
 cleanupOutdatedCaches();
 
 const NOT_THE_APP = [/^\/api\//, /^\/uploads\//, /^\/socket\.io/, /^\/rtc/];
