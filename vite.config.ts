@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import type { Plugin, Rolldown } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const serverTarget = process.env.VITE_DEV_SERVER_TARGET ?? 'http://localhost:4000';
@@ -47,6 +48,44 @@ export default defineConfig({
   plugins: [
     react(),
     earlyRequestsScript('src/boot/early-requests.ts'),
+    // The web app manifest and the service worker (src/sw/service-worker.ts, Workbox): the worker precaches every
+    // file of this build but source maps and compressed copies; the page registers it after loading
+    // (src/services/service-worker.ts), so it never competes with the first paint.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'service-worker.ts',
+      injectRegister: false,
+      manifestFilename: 'manifest.webmanifest',
+      // globPatterns below already lists the icons and sounds.
+      includeManifestIcons: false,
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,wav,webmanifest}'],
+        globIgnores: ['**/*.map', '**/*.br', '**/*.gz', 'service-worker.js'],
+        maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+        // The worker's own build: no source map shipped beside it.
+        sourcemap: false,
+      },
+      manifest: {
+        id: '/',
+        name: 'Беседа',
+        short_name: 'Беседа',
+        description: 'Беседа — чаты, звонки и друзья на вашем сервере',
+        lang: 'ru',
+        dir: 'ltr',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#3b6cf0',
+        background_color: '#f5f7fb',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
     // Compressed once at build time at the highest levels (a server compressing per request would use low ones);
     // server/http/client-static.ts serves them. A copy not smaller than its file is skipped (identity is served).
     compression({ include: COMPRESSIBLE, threshold: 0, algorithms: [brotli(constants.BROTLI_MAX_QUALITY), defineAlgorithm('gzip', { level: 9 })], logLevel: 'silent' }),

@@ -25,6 +25,7 @@ import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
+import { pushPlugin } from './push/push.plugin';
 import { localDiskStorage } from './uploads/storage';
 import { uploadsRoutes } from './uploads/uploads.routes';
 import { statusRoutes } from './users/status.routes';
@@ -57,6 +58,7 @@ export async function createServer(config: Config): Promise<Server> {
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.
   app.register(realtimePlugin);
   app.register(listsPlugin);
+  app.register(pushPlugin);
   app.register(contextPlugin);
 
   app.register(async function health(api) {

@@ -40,6 +40,13 @@ export interface Config {
   logLevel: string;
   /** Users whose conversation list is kept serialized (CONVERSATION_LIST_CACHE; 0 turns it off). */
   conversationListCache: number;
+  /** Web Push: VAPID keys (generated into dataDir/secrets.json when unset) and the contact the push services see. */
+  vapid: { publicKey: string | null; privateKey: string | null; subject: string };
+  /**
+   * Push endpoints on loopback (http://127.0.0.1:…) accepted: tests only, never from the environment; otherwise
+   * only https endpoints on public addresses are used.
+   */
+  pushAllowLoopback: boolean;
 }
 
 const int = (v: string | undefined, d: number): number => {
@@ -113,10 +120,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowedOrigins: originList(str(env.ALLOWED_ORIGINS) ?? str(env.CORS_ORIGIN)),
     logLevel: env.LOG_LEVEL ?? 'info',
     conversationListCache: int(env.CONVERSATION_LIST_CACHE, 10_000),
+    vapid: {
+      publicKey: str(env.VAPID_PUBLIC_KEY),
+      privateKey: str(env.VAPID_PRIVATE_KEY),
+      subject: str(env.VAPID_SUBJECT) ?? 'mailto:admin@localhost',
+    },
+    pushAllowLoopback: false,
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {
     throw new Error('LIVEKIT_URL needs LIVEKIT_API_KEY and LIVEKIT_API_SECRET');
   }
+  if (Boolean(config.vapid.publicKey) !== Boolean(config.vapid.privateKey)) {
+    throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together');
+  }
+  if (!/^(mailto:|https:)/.test(config.vapid.subject)) throw new Error('VAPID_SUBJECT must be a mailto: or https: URL');
   return config;
 }

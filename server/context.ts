@@ -5,6 +5,7 @@ import type { AccessTokens } from './auth/access-tokens';
 import type { Config } from './config';
 import type { ConversationListCache } from './conversations/list-cache';
 import type { Database, Dialect } from './db/database';
+import type { PushNotifier } from './push/push.plugin';
 import type { RealtimeHub } from './realtime/hub';
 import type { SessionSockets } from './realtime/socket-sessions';
 import type { Secrets } from './secrets';
@@ -20,6 +21,8 @@ export interface AppContext {
   sessions: SessionSockets;
   /** Serialized conversation lists; every change that shows in a list must call `lists.changed`. */
   lists: ConversationListCache;
+  /** Web Push to the browsers of users with no connected socket (server/push/). */
+  push: PushNotifier;
 }
 
 declare module 'fastify' {
@@ -30,12 +33,12 @@ declare module 'fastify' {
 
 export const contextPlugin = fp(
   async (app) => {
-    const { config, db, dialect, secrets, accessTokens, realtime, lists } = app;
-    app.decorate('ctx', { config, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists });
+    const { config, db, dialect, secrets, accessTokens, realtime, lists, push } = app;
+    app.decorate('ctx', { config, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists, push });
   },
   {
     name: 'context',
-    decorators: { fastify: ['config', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists'],
+    decorators: { fastify: ['config', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists', 'push'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'push'],
   },
 );

@@ -3,18 +3,24 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import webpush from 'web-push';
 import type { Config } from './config';
 
 export interface Secrets {
   jwtSecret: Uint8Array;
   livekitApiKey: string;
   livekitApiSecret: string;
+  /** VAPID key pair (base64url) that signs Web Push requests (server/push/). */
+  vapidPublicKey: string;
+  vapidPrivateKey: string;
 }
 
 interface Stored {
   jwtSecret?: string;
   livekitApiKey?: string;
   livekitApiSecret?: string;
+  vapidPublicKey?: string;
+  vapidPrivateKey?: string;
 }
 
 export function loadSecrets(config: Config): Secrets {
@@ -32,10 +38,26 @@ export function loadSecrets(config: Config): Secrets {
   const jwt = config.jwtSecret ?? ensure('jwtSecret', () => randomBytes(32).toString('base64url'));
   const lkKey = config.livekit.apiKey ?? ensure('livekitApiKey', () => `API${randomBytes(6).toString('hex')}`);
   const lkSecret = config.livekit.apiSecret ?? ensure('livekitApiSecret', () => randomBytes(32).toString('base64url'));
+  let vapid = { publicKey: config.vapid.publicKey, privateKey: config.vapid.privateKey };
+  if (!vapid.publicKey || !vapid.privateKey) {
+    if (!stored.vapidPublicKey || !stored.vapidPrivateKey) {
+      const made = webpush.generateVAPIDKeys();
+      stored.vapidPublicKey = made.publicKey;
+      stored.vapidPrivateKey = made.privateKey;
+      changed = true;
+    }
+    vapid = { publicKey: stored.vapidPublicKey, privateKey: stored.vapidPrivateKey };
+  }
   if (changed) {
     fs.mkdirSync(config.dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
   }
   if (jwt.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
-  return { jwtSecret: new TextEncoder().encode(jwt), livekitApiKey: lkKey, livekitApiSecret: lkSecret };
+  return {
+    jwtSecret: new TextEncoder().encode(jwt),
+    livekitApiKey: lkKey,
+    livekitApiSecret: lkSecret,
+    vapidPublicKey: vapid.publicKey as string,
+    vapidPrivateKey: vapid.privateKey as string,
+  };
 }

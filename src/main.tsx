@@ -23,3 +23,5 @@ async function start() {
 }
 
 void start();
+// The service worker: its registration code loads apart from the first bundle.
+void import('./services/service-worker').then((m) => m.registerServiceWorker());

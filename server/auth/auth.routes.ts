@@ -84,7 +84,10 @@ export const authRoutes = fp(
     contractRoute(app, 'logout', async ({ body }) => {
       const sessionId = await revokeRefreshToken(db, body.refreshToken);
       // Every socket of that sign-in goes too, on every server process.
-      if (sessionId) await ctx.sessions.close(sessionId, 'logout');
+      if (sessionId) {
+        await ctx.sessions.close(sessionId, 'logout');
+        await ctx.push.signedOut(sessionId);
+      }
       return { ok: true as const };
     });
   },

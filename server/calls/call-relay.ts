@@ -16,19 +16,21 @@ async function caller(db: Database, userId: string) {
 
 export const callRelay = fp(
   async (app) => {
-    const { ctx, realtime } = app;
+    const { ctx, realtime, push } = app;
     const { db } = ctx;
     const log = createCallLog(ctx);
     app.addHook('onClose', async () => log.close());
     realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
-      // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come.
-      if (!to.some((id) => realtime.isOnline(id))) {
+      // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come. A callee
+      // whose browser subscribed to Web Push can still be rung with the tab closed.
+      if (!to.some((id) => realtime.isOnline(id)) && !(await push.anySubscribed(to))) {
         throw new HttpError(409, to.length > 1 ? 'Никого из участников беседы нет в сети' : 'Собеседник не в сети');
       }
       const from = await caller(db, userId);
       await log.started(conversationId, userId, video);
       realtime.toUsers(to, 'call:incoming', { conversationId, from, video });
+      push.call(conversationId, to, from, video);
     });
     realtime.onClientEvent('call:accept', async ({ conversationId, video }, client) => {
       const to = await otherMembers(db, conversationId, client.userId);
@@ -50,5 +52,10 @@ export const callRelay = fp(
       await log.ended(conversationId, userId, 'end');
     });
   },
-  { name: 'call-relay', encapsulate: true, decorators: { fastify: ['ctx', 'realtime'] }, dependencies: ['context', 'realtime'] },
+  {
+    name: 'call-relay',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'realtime', 'push'] },
+    dependencies: ['context', 'realtime', 'push'],
+  },
 );

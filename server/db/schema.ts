@@ -138,6 +138,19 @@ export interface CallsTable {
   message_id: string | null;
 }
 
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  /** The sign-in (refresh-token family) that subscribed: signing out deletes the row. */
+  session_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** 1: notifications show the message text; 0: only that a message came. */
+  show_text: number;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -152,4 +165,5 @@ export interface DB {
   reactions: ReactionsTable;
   voice_notes: VoiceNotesTable;
   calls: CallsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

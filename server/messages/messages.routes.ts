@@ -175,6 +175,7 @@ export const messagesRoutes = fp(
       ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
       const others = members.filter((m) => m !== message.senderId);
       ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
+      ctx.push.message(message, others);
     }
 
     contractRoute(app, 'deleteMessage', async ({ userId, body }) => {

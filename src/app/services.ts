@@ -4,6 +4,7 @@
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
 import { cropToBlob, type PixelArea, readAsDataUrl } from '../services/avatar-image';
+import type { OfflineCache } from '../services/offline-cache';
 import { localOutboxStore, type OutboxStore } from '../services/outbox-store';
 import { loadSession, type Session, saveSession } from '../services/storage';
 import { createUploader, type Uploader } from '../services/upload';
@@ -36,6 +37,26 @@ export interface Services {
   outboxStore: OutboxStore;
   /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
   avatarImage: { read(file: Blob): Promise<string>; crop(source: string, area: PixelArea): Promise<Blob> };
+  /** What the browser keeps for reading offline (IndexedDB; the code loads on first use). */
+  offline: OfflineCache;
+  /** The signed-in user's id, or null. */
+  currentUserId: () => string | null;
+}
+
+/** The offline cache, its code (and idb) fetched on first use, apart from the first bundle. */
+function lazyOfflineCache(): OfflineCache {
+  let cache: Promise<OfflineCache> | null = null;
+  const get = () => {
+    cache ??= import('../services/offline-cache').then((m) => m.createOfflineCache());
+    return cache;
+  };
+  return {
+    saveList: (...a) => get().then((c) => c.saveList(...a)),
+    loadList: (...a) => get().then((c) => c.loadList(...a)),
+    saveMessages: (...a) => get().then((c) => c.saveMessages(...a)),
+    loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
+    clear: (...a) => get().then((c) => c.clear(...a)),
+  };
 }
 
 /** A service replaced whole, or (for an object of functions) some of its functions replaced. */
@@ -87,6 +108,8 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     sessionStore: { load: loadSession, save: saveSession },
     outboxStore: localOutboxStore,
     avatarImage: { read: readAsDataUrl, crop: (source, area) => cropToBlob(source, area) },
+    offline: lazyOfflineCache(),
+    currentUserId: () => current()?.user.id ?? null,
   };
 }
 

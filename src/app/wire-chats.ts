@@ -4,7 +4,8 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../contract/api';
 import { isRecord } from '../contract/shape';
-import { chatsMachine } from '../machines/chats/chats.machine';
+import { chatsMachine, type ListAnswer } from '../machines/chats/chats.machine';
+import { RequestFailure } from '../contract/failure';
 import { composerMachine, type OutboxStoreCommand, type UploadReport } from '../machines/composer/composer.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../machines/composer/outbox';
 import { conversationMachine, type PageInput, type ReactionChange } from '../machines/conversation/conversation.machine';
@@ -30,25 +31,51 @@ const readerSocket = (s: Services) => {
   return socketId ? { socketId } : {};
 };
 
+/** No answer came (offline, timed out): not a refusal by the server. */
+const noAnswer = (err: unknown) => err instanceof RequestFailure && err.status === null;
+
 export function wireChats(s: Services) {
   return chatsMachine.provide({
     actors: {
-      fetchConversations: fromPromise(async () => withList(await s.api.call('conversations'), 'conversations')),
+      // The list from the server is kept for reading offline; with no answer at all, the kept one is shown.
+      fetchConversations: fromPromise(async (): Promise<ListAnswer> => {
+        const userId = s.currentUserId();
+        try {
+          const answer = withList(await s.api.call('conversations'), 'conversations');
+          if (userId) void s.offline.saveList(userId, answer.conversations).catch(() => undefined);
+          return answer;
+        } catch (err) {
+          const saved = userId && noAnswer(err) ? await s.offline.loadList(userId).catch(() => null) : null;
+          if (!saved) throw err;
+          return { conversations: saved, saved: true };
+        }
+      }),
       markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: { ...input, ...readerSocket(s) } })),
       notifier: fromCallback<{ type: 'sound.notify' }>(({ receive }) => {
         receive(() => s.sound.notify());
       }),
       conversation: conversationMachine.provide({
         actors: {
-          fetchPage: fromPromise(async ({ input }: { input: PageInput }) =>
-            withList(
-              await s.api.call('messages', {
-                params: { id: input.conversationId },
-                query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
-              }),
-              'messages',
-            ),
-          ),
+          // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown
+          // when the server does not answer.
+          fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
+            const userId = s.currentUserId();
+            try {
+              const page = withList(
+                await s.api.call('messages', {
+                  params: { id: input.conversationId },
+                  query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
+                }),
+                'messages',
+              );
+              if (userId && !input.before) void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
+              return page;
+            } catch (err) {
+              const saved = userId && !input.before && noAnswer(err) ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null) : null;
+              if (!saved) throw err;
+              return { messages: saved, hasMore: false };
+            }
+          }),
           deleteMessage: fromPromise<unknown, BodyOf<'deleteMessage'>>(({ input }) => s.api.call('deleteMessage', { body: input })),
           react: fromPromise(({ input }: { input: ReactionChange }) => s.api.call('react', { body: input })),
           messageEdit: messageEditMachine.provide({

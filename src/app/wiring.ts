@@ -11,6 +11,8 @@ import { connectivityMachine } from '../machines/connectivity/connectivity.machi
 import { contactCodeMachine, type SearchOutput } from '../machines/contactCode/contactCode.machine';
 import { contactsMachine } from '../machines/contacts/contacts.machine';
 import { groupDialogMachine } from '../machines/groupDialog/groupDialog.machine';
+import { notificationsMachine, type PrefsCommand, type PresenterCommand } from '../machines/notifications/notifications.machine';
+import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { profileMachine } from '../machines/profile/profile.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { socketActor } from '../machines/realtime/socket.actor';
@@ -100,6 +102,10 @@ export function wireApp(s: Services) {
           }),
         },
       }),
+      notifications: wireNotifications(s),
+      offlineStore: offlineStoreMachine.provide({
+        actors: { clear: fromPromise<unknown, { userId: string }>(({ input }) => s.offline.clear(input.userId)) },
+      }),
       callsPage: callsPageMachine.provide({
         actors: {
           fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) =>
@@ -109,6 +115,42 @@ export function wireApp(s: Services) {
             typeof window === 'undefined' ? null : videoServerFallbackUrl(window.location, configuredVideoServerUrl()),
           ),
         },
+      }),
+    },
+  });
+}
+
+/** The notification code loads on first use, apart from the chats page's first bundle. */
+const notificationCode = () => import('../services/notifications');
+
+function wireNotifications(s: Services) {
+  return notificationsMachine.provide({
+    actors: {
+      readEnvironment: fromPromise(({ input }: { input: { userId: string } }) => notificationCode().then((m) => m.readEnvironment(input.userId))),
+      requestPermission: fromPromise(() => notificationCode().then((m) => m.requestPermission())),
+      subscribe: fromPromise(({ input }: { input: { showText: boolean } }) => notificationCode().then((m) => m.subscribe(s.api, input.showText))),
+      unsubscribe: fromPromise(() => notificationCode().then((m) => m.unsubscribe(s.api))),
+      presenter: fromCallback<PresenterCommand>(({ receive }) => {
+        receive((c) => {
+          void notificationCode()
+            .then((m) => m.present(c.payload))
+            .catch(() => undefined);
+        });
+      }),
+      prefs: fromCallback<PrefsCommand>(({ receive }) => {
+        receive((c) => void notificationCode().then((m) => m.savePrefs(c.userId, c.prefs)));
+      }),
+      clicks: fromCallback(({ sendBack }) => {
+        let stop: (() => void) | null = null;
+        let stopped = false;
+        void notificationCode().then((m) => {
+          if (stopped) return;
+          stop = m.watchClicks((o) => sendBack({ type: 'notifications.clicked', kind: o.kind, conversationId: o.conversationId }));
+        });
+        return () => {
+          stopped = true;
+          stop?.();
+        };
       }),
     },
   });

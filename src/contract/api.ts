@@ -25,6 +25,7 @@ import {
   VoiceInfo,
 } from './entities';
 import { LIMITS } from './limits';
+import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
 
 const Ok = z.object({ ok: z.literal(true) });
@@ -174,6 +175,21 @@ export const SearchResponse = z.object({ results: z.array(SearchResult), nextBef
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
 
+// Web Push (server/push/). The keys are base64url as PushSubscription.toJSON() gives them: p256dh an uncompressed
+// P-256 point (65 bytes), auth 16 bytes. Whether the endpoint may be used is the server's check (https only).
+const Base64Url = (min: number, max: number) =>
+  z.string().min(min).max(max).regex(/^[A-Za-z0-9_-]+=*$/, 'Ключ подписки должен быть в base64url');
+export const PushEndpoint = z.string().min(1).max(PUSH.endpointMax, 'Слишком длинный адрес подписки');
+export const PushSubscribeBody = z.strictObject({
+  endpoint: PushEndpoint,
+  expirationTime: z.number().nullable().optional(),
+  keys: z.strictObject({ p256dh: Base64Url(80, 100), auth: Base64Url(16, 32) }),
+  /** Whether notifications may show the message text («Показывать текст сообщений»). */
+  showText: z.boolean(),
+});
+export const PushUnsubscribeBody = z.strictObject({ endpoint: PushEndpoint });
+export const PushKeyResponse = z.object({ publicKey: z.string() });
+
 /** A route's schemas; method, path and auth come from the zod-free table in ./routes. */
 interface RouteSchemas {
   body?: z.ZodType;
@@ -211,6 +227,9 @@ export const api = {
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),
   search: route('search', { query: SearchQuery, response: SearchResponse }),
+  pushKey: route('pushKey', { response: PushKeyResponse }),
+  pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),
+  pushUnsubscribe: route('pushUnsubscribe', { body: PushUnsubscribeBody, response: Ok }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

@@ -34,6 +34,9 @@ export const routes = {
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
   livekitToken: { method: 'POST', path: '/livekit/token', auth: true },
   search: { method: 'GET', path: '/search', auth: true },
+  pushKey: { method: 'GET', path: '/push/key', auth: true },
+  pushSubscribe: { method: 'POST', path: '/push/subscribe', auth: true },
+  pushUnsubscribe: { method: 'POST', path: '/push/unsubscribe', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

@@ -12,6 +12,8 @@ import { connectivityMachine } from './connectivity/connectivity.machine';
 import { contactCodeMachine } from './contactCode/contactCode.machine';
 import { contactsMachine } from './contacts/contacts.machine';
 import { groupDialogMachine } from './groupDialog/groupDialog.machine';
+import { notificationsMachine } from './notifications/notifications.machine';
+import { offlineStoreMachine } from './offlineStore/offlineStore.machine';
 import { profileMachine } from './profile/profile.machine';
 import { lightboxMachine } from './lightbox/lightbox.machine';
 import { messageEditMachine } from './messageEdit/messageEdit.machine';
@@ -45,4 +47,6 @@ export const machines = {
   readReceipts: readReceiptsMachine,
   messageEdit: messageEditMachine,
   search: searchMachine,
+  notifications: notificationsMachine,
+  offlineStore: offlineStoreMachine,
 } as const;

@@ -12,6 +12,8 @@ import type { ConnectivityRef } from './connectivity/connectivity.protocol';
 import type { ContactCodeRef } from './contactCode/contactCode.protocol';
 import type { ContactsRef } from './contacts/contacts.protocol';
 import type { GroupDialogRef } from './groupDialog/groupDialog.protocol';
+import type { NotificationsRef } from './notifications/notifications.protocol';
+import type { OfflineStoreRef } from './offlineStore/offlineStore.protocol';
 import type { ProfileRef } from './profile/profile.protocol';
 import type { RealtimeRef } from './realtime/realtime.protocol';
 import type { RecorderRef } from './recorder/recorder.protocol';
@@ -36,6 +38,8 @@ export interface SystemActors {
   search: SearchRef;
   /** Message search within the open conversation. */
   conversationSearch: SearchRef;
+  notifications: NotificationsRef;
+  offlineStore: OfflineStoreRef;
   /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
   typing: TypingRef;
   /** The voice recorder (the composer's child). */

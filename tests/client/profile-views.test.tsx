@@ -140,3 +140,49 @@ describe('settings page', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Имя — не короче 2 символов');
   });
 });
+
+describe('settings: notifications', () => {
+  const base: SettingsPageViewProps = { me, loaded: true, busy: false, saved: false, error: null, onSave: vi.fn() };
+  const switches = (over: Partial<SettingsPageViewProps> = {}): SettingsPageViewProps => ({
+    ...base,
+    notificationsOn: false,
+    notificationsBusy: false,
+    notificationsAvailable: true,
+    showText: true,
+    notificationsNote: null,
+    onNotifications: vi.fn(),
+    onShowText: vi.fn(),
+    ...over,
+  });
+
+  it('«Уведомления» and «Показывать текст сообщений» are switches; the text one waits for the first', async () => {
+    const p = switches();
+    const view = render(<SettingsPageView {...p} />);
+    const on = screen.getByRole('switch', { name: 'Уведомления' });
+    const text = screen.getByRole('switch', { name: 'Показывать текст сообщений' });
+    expect(on).not.toBeChecked();
+    expect(text).toBeDisabled();
+    await userEvent.click(on);
+    expect(p.onNotifications).toHaveBeenCalledWith(true);
+
+    const q = switches({ notificationsOn: true });
+    view.rerender(<SettingsPageView {...q} />);
+    expect(screen.getByRole('switch', { name: 'Уведомления' })).toBeChecked();
+    await userEvent.click(screen.getByRole('switch', { name: 'Показывать текст сообщений' }));
+    expect(q.onShowText).toHaveBeenCalledWith(false);
+    await userEvent.click(screen.getByRole('switch', { name: 'Уведомления' }));
+    expect(q.onNotifications).toHaveBeenCalledWith(false);
+  });
+
+  it('a blocked permission is explained next to the switch; an unsupported browser cannot switch it on', () => {
+    const view = render(<SettingsPageView {...switches({ notificationsNote: 'Уведомления запрещены в настройках браузера' })} />);
+    expect(screen.getByRole('switch', { name: 'Уведомления' })).toHaveAccessibleDescription('Уведомления запрещены в настройках браузера');
+    view.rerender(<SettingsPageView {...switches({ notificationsAvailable: false })} />);
+    expect(screen.getByRole('switch', { name: 'Уведомления' })).toBeDisabled();
+  });
+
+  it('without the notifications actor (no hook props) the card is not drawn', () => {
+    render(<SettingsPageView {...base} />);
+    expect(screen.queryByRole('switch')).toBeNull();
+  });
+});

@@ -29,6 +29,8 @@ function writeBuild(dir: string) {
   write(`${ASSET.slice(1)}.map`, JSON.stringify({ version: 3, sources: ['src/main.tsx'], mappings: 'AAAA' }));
   write('brand.svg', '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>');
   write('assets/plain-Zz99Yy88.js', 'export {};\n', false); // tiny: the build skips copies not smaller than the file
+  write('service-worker.js', `self.addEventListener('push', () => {});\n${'// precache list\n'.repeat(40)}`, false);
+  write('manifest.webmanifest', JSON.stringify({ name: 'Беседа', display: 'standalone', icons: [] }));
 }
 
 interface Raw {
@@ -149,6 +151,18 @@ describe('caching', () => {
     expect(r.status).toBe(200);
     expect(r.headers['content-encoding']).toBe('gzip');
     expect(r.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('the service worker and the web app manifest are revalidated on every use (a new build takes over on the next load)', async () => {
+    const worker = await get(srv, '/service-worker.js', { 'accept-encoding': 'gzip, br' });
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await get(srv, '/manifest.webmanifest', { 'accept-encoding': 'br' });
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(JSON.parse(decoded(manifest)).name).toBe('Беседа');
   });
 
   it('API answers are not marked cacheable by the client rules', async () => {

@@ -6,6 +6,7 @@ import * as m003 from './003_messaging_indexes';
 import * as m004 from './004_message_edits_reactions';
 import * as m005 from './005_search';
 import * as m006 from './006_read_cursors';
+import * as m007 from './007_push_subscriptions';
 import * as m008 from './008_voice_and_call_entries';
 
 export const migrations: Record<string, Migration> = {
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '004_message_edits_reactions': m004,
   '005_search': m005,
   '006_read_cursors': m006,
+  '007_push_subscriptions': m007,
   '008_voice_and_call_entries': m008,
 };

@@ -11,6 +11,8 @@ import { connectivityMachine } from '../connectivity/connectivity.machine';
 import { contactCodeMachine } from '../contactCode/contactCode.machine';
 import { contactsMachine } from '../contacts/contacts.machine';
 import { groupDialogMachine } from '../groupDialog/groupDialog.machine';
+import { notificationsMachine } from '../notifications/notifications.machine';
+import { offlineStoreMachine } from '../offlineStore/offlineStore.machine';
 import { profileMachine } from '../profile/profile.machine';
 import { realtimeMachine } from '../realtime/realtime.machine';
 import { searchMachine } from '../search/search.machine';
@@ -35,6 +37,8 @@ export interface AppContext {
   chats: ActorRefFrom<typeof chatsMachine>;
   search: ActorRefFrom<typeof searchMachine>;
   conversationSearch: ActorRefFrom<typeof searchMachine>;
+  notifications: ActorRefFrom<typeof notificationsMachine>;
+  offlineStore: ActorRefFrom<typeof offlineStoreMachine>;
 }
 
 /** Fails to compile when a child no longer matches the protocol its systemId promises (src/machines/system.ts). */
@@ -60,6 +64,8 @@ export const appMachine = setup({
     chatsFooter: chatsFooterMachine,
     chats: chatsMachine,
     search: searchMachine,
+    notifications: notificationsMachine,
+    offlineStore: offlineStoreMachine,
   },
 }).createMachine({
   id: 'app',
@@ -79,6 +85,8 @@ export const appMachine = setup({
     // Two searches: the chats list's over every conversation, and the open conversation's (search.scope).
     search: spawn('search', { id: 'search', systemId: 'search' }),
     conversationSearch: spawn('search', { id: 'conversationSearch', systemId: 'conversationSearch' }),
+    notifications: spawn('notifications', { id: 'notifications', systemId: 'notifications' }),
+    offlineStore: spawn('offlineStore', { id: 'offlineStore', systemId: 'offlineStore' }),
   }),
   initial: 'running',
   states: { running: {} },

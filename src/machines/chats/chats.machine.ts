@@ -6,7 +6,6 @@
 // the page is hidden counts as unread, emits `sound.notify` and has the notifier actor play the sound. While signed in it runs
 // the composer (one outbox per user) and, for the selected conversation, the conversation actor.
 import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
-import type { ResponseOf } from '../../contract/api';
 import { TIMINGS } from '../../contract/limits';
 import { composerMachine } from '../composer/composer.machine';
 import { newOutboxTag } from '../composer/outbox';
@@ -15,9 +14,10 @@ import { notWired, notWiredCallback } from '../not-wired';
 import { listenToServer } from '../realtime/listen-to-server';
 import { watchSignedInUser } from '../session/watch-signed-in-user';
 import { systemActor } from '../system';
-import type { ChatsContext, ChatsEmitted, ChatsEvent } from './chats.protocol';
+import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
 import {
   findEntry,
+  messageNotification,
   presenceChange,
   sortEntries,
   withEdit,
@@ -91,7 +91,8 @@ export const chatsMachine = setup({
     session: watchSignedInUser('chats.signedIn', 'chats.signedOut'),
     pageVisibility: watchPageVisibility('chats.visibility'),
     serverEvents: chatsServerEvents,
-    fetchConversations: notWired<ResponseOf<'conversations'>>('chats.fetchConversations'),
+    /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
+    fetchConversations: notWired<ListAnswer>('chats.fetchConversations'),
     markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
     /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
     notifier: notWiredCallback<{ type: 'sound.notify' }>('chats.notifier'),
@@ -150,13 +151,15 @@ export const chatsMachine = setup({
         return event.viewing;
       },
     }),
-    takeList: assign(({ context }, { conversations }: ResponseOf<'conversations'>) => {
+    takeList: enqueueActions(({ context, system, enqueue }, { conversations, saved }: ListAnswer) => {
       const entries = sortEntries(conversations);
-      return {
+      const offline = systemActor(system, 'offlineStore');
+      if (offline) enqueue.sendTo(offline, { type: 'offline.listFetched', reachable: saved !== true });
+      enqueue.assign({
         loaded: true,
         // The open conversation on screen is being read: its badge stays at zero.
         entries: context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries,
-      };
+      });
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
@@ -171,10 +174,13 @@ export const chatsMachine = setup({
         return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
       },
     }),
-    notify: enqueueActions(({ event, enqueue }) => {
+    notify: enqueueActions(({ context, event, system, enqueue }) => {
       assertEvent(event, 'chats.messageArrived');
       enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
       enqueue.sendTo('notifier', { type: 'sound.notify' });
+      // The notifications actor shows it as a system notification if the user wants them and the tab is hidden.
+      const notifications = systemActor(system, 'notifications');
+      if (notifications) enqueue.sendTo(notifications, { type: 'notifications.message', payload: messageNotification(context.entries, event.message) });
     }),
     readOwn: assign({
       entries: ({ context, event }) => {

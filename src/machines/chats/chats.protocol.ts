@@ -1,6 +1,7 @@
 // The chats actor's protocol (systemId 'chats'): the events it accepts (the view's, the contacts and group
 // features' `chats.open`, server events, its composer child's reports), what it emits, and its children.
 // Peers and views import this module, never chats.machine.ts.
+import type { ResponseOf } from '../../contract/api';
 import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../contract/entities';
 import type { ComposerParentEvent, ComposerRef } from '../composer/composer.protocol';
 import type { ConversationRef } from '../conversation/conversation.protocol';
@@ -48,3 +49,6 @@ export type ChatsEvent =
 export type ChatsEmitted = { type: 'sound.notify'; conversationId: string };
 
 export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conversation?: ConversationRef; composer?: ComposerRef }>;
+
+/** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
+export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };

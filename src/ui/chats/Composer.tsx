@@ -22,6 +22,8 @@ export interface ComposerProps {
   onCancelEdit?(): void;
   /** ↑ in the empty composer: edit the last own message. */
   onEditLast?(): void;
+  /** Saved messages are shown (no server answer): nothing can be written or sent until it answers. */
+  readOnly?: boolean;
   inputRef?: Ref<HTMLTextAreaElement>;
   /** The voice recorder: the microphone takes the send button's place while the input is empty. */
   recorder?: RecorderPanel | null;
@@ -50,7 +52,7 @@ export function Composer(props: ComposerProps) {
   };
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    props.onSubmit();
+    if (!props.readOnly) props.onSubmit();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -96,7 +98,7 @@ export function Composer(props: ComposerProps) {
       )}
       {props.recorder?.panel && <LazyVoiceRecorder {...props.recorder.panel} />}
       <div className="composer-row" hidden={Boolean(props.recorder?.panel)}>
-        <button type="button" className="icon-button" aria-label="Прикрепить" title="Прикрепить" onClick={() => picker.current?.click()}>
+        <button type="button" className="icon-button" aria-label="Прикрепить" title="Прикрепить" disabled={props.readOnly} onClick={() => picker.current?.click()}>
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
             <path
               d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.2-8.2a3.4 3.4 0 0 1 4.8 4.8l-8.2 8.2a1.7 1.7 0 0 1-2.4-2.4l7.5-7.5"
@@ -115,14 +117,15 @@ export function Composer(props: ComposerProps) {
           rows={1}
           placeholder="Напишите сообщение..."
           aria-label="Сообщение"
+          disabled={props.readOnly}
           value={props.text}
           onChange={(e) => props.onText(e.target.value)}
           onKeyDown={onKeyDown}
         />
-        {props.recorder && !props.text.trim() ? (
+        {props.recorder && !props.readOnly && !props.text.trim() ? (
           <MicButton onStart={props.recorder.onStart} onPreload={LazyVoiceRecorder.preload} />
         ) : (
-          <button type="submit" className="icon-button send" aria-label="Отправить" title="Отправить" disabled={!props.text.trim()}>
+          <button type="submit" className="icon-button send" aria-label="Отправить" title="Отправить" disabled={props.readOnly || !props.text.trim()}>
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
               <path d="M4 12l16-8-6 16-2.5-6.5z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
             </svg>

@@ -7,6 +7,7 @@ import type { ReactionSymbol } from '../../contract/limits';
 import type { ComposerRef } from '../../machines/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/outbox';
 import type { ConversationRef } from '../../machines/conversation/conversation.protocol';
+import { useSystemActor } from '../RuntimeContext';
 import type { ConversationViewProps } from './ConversationView';
 import { displayName, isGroupConversation, replyPreview } from './format';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
@@ -36,6 +37,7 @@ export function useConversationPane(options: {
 }): ConversationViewProps {
   const { conversation, composer, entry, conversationId, me, now } = options;
   const messages = useSelector(conversation, (s) => s.context.messages);
+  const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
   const hasMore = useSelector(conversation, (s) => s.context.hasMore);
   const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);
   const status = useSelector(conversation, (s) => (s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready'));
@@ -153,6 +155,7 @@ export function useConversationPane(options: {
         editing ? editRef?.send({ type: 'edit.input', text: value }) : sendComposer?.({ type: 'composer.input', text: value }),
       onSubmit: () =>
         editing ? editRef?.send({ type: 'edit.save' }) : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
+      readOnly,
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
       recorder,

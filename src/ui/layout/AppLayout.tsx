@@ -2,6 +2,7 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../BrandMark';
 import { CallLayer } from '../calls/CallLayer';
 import { useAppLayout } from './useAppLayout';
+import { useNotificationNavigation } from './useNotificationNavigation';
 
 const NAV = [
   { to: '/', label: 'Чаты', icon: 'M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-4 3v-3H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z' },
@@ -12,6 +13,7 @@ const NAV = [
 
 export function AppLayout() {
   const view = useAppLayout();
+  useNotificationNavigation();
   return <AppLayoutView {...view} />;
 }
 
@@ -52,6 +54,11 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
           </button>
         </div>
       </header>
+      {props.offlineBanner && (
+        <p className="shell-notice shell-offline" role="status" data-testid="offline-banner">
+          {props.offlineBanner}
+        </p>
+      )}
       {props.closedMessage && (
         <p className="shell-notice" role="alert">
           {props.closedMessage}

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../contract/entities';
 import { LIMITS } from '../../contract/limits';
 import type { ProfileFields } from '../../machines/profile/profile.machine';
+import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
 import '../../styles/contacts.css';
 
@@ -16,10 +17,11 @@ export const STATUS_OPTIONS: { value: PresenceStatus; label: string }[] = [
 
 export function SettingsPage() {
   const s = useSettings();
-  return <SettingsPageView {...s} />;
+  const n = useNotificationSettings();
+  return <SettingsPageView {...s} {...n} />;
 }
 
-export interface SettingsPageViewProps {
+export interface SettingsPageViewProps extends Partial<NotificationSettings> {
   me: User | null;
   /** The own record has been fetched (until then the stored one is shown). */
   loaded: boolean;
@@ -103,6 +105,53 @@ export function SettingsPageView(props: SettingsPageViewProps) {
           Сохранить
         </button>
       </form>
+      {props.onNotifications && <NotificationsCard {...(props as NotificationSettings)} />}
+    </section>
+  );
+}
+
+/** «Уведомления»: asks the browser's permission when switched on (never at page load); the text switch below it. */
+function NotificationsCard(props: NotificationSettings) {
+  const ids = { on: useId(), text: useId(), note: useId() };
+  return (
+    <section className="card form settings-notifications" aria-labelledby="settings-notifications">
+      <h2 className="form-title" id="settings-notifications">
+        Уведомления
+      </h2>
+      <div className="switch-row">
+        <input
+          id={ids.on}
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={props.notificationsOn}
+          aria-checked={props.notificationsOn}
+          disabled={!props.notificationsAvailable || props.notificationsBusy}
+          aria-describedby={props.notificationsNote ? ids.note : undefined}
+          onChange={(e) => props.onNotifications(e.target.checked)}
+        />
+        <label htmlFor={ids.on}>Уведомления</label>
+      </div>
+      <div className="switch-row">
+        <input
+          id={ids.text}
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={props.showText}
+          aria-checked={props.showText}
+          disabled={!props.notificationsOn || props.notificationsBusy}
+          onChange={(e) => props.onShowText(e.target.checked)}
+        />
+        <label htmlFor={ids.text}>Показывать текст сообщений</label>
+      </div>
+      <div aria-live="polite">
+        {props.notificationsNote && (
+          <p className="form-hint" id={ids.note}>
+            {props.notificationsNote}
+          </p>
+        )}
+      </div>
     </section>
   );
 }

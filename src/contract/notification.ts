@@ -1,0 +1,82 @@
+// What a system notification about a message or a call says, built the same way by the page (tab open but hidden),
+// by the service worker (a Web Push while the tab is closed, src/sw/service-worker.ts) and by the server (the push
+// payload, server/push/). Plain TypeScript, no zod: the service worker bundles it.
+import type { MessageType } from './entities';
+
+/** Web Push and notification limits (server/push/, src/sw/service-worker.ts). */
+export const PUSH = {
+  /** At most this many subscriptions (browsers) per user; the oldest goes when another subscribes. */
+  subscriptionsPerUser: 10,
+  /** One push per conversation and device at most this often; the ones between are counted into the next. */
+  coalesceMs: 10_000,
+  /** A message push lives this long at the push service (the message is in the app anyway afterwards). */
+  messageTtlSec: 24 * 3600,
+  /** An incoming call is worth ringing for this long only. */
+  callTtlSec: 30,
+  /** Each request to a push service: time limit, and how much of its answer is read. */
+  requestTimeoutMs: 10_000,
+  responseBytesMax: 4096,
+  endpointMax: 2048,
+  /** Characters of the message text a notification shows. */
+  previewChars: 120,
+} as const;
+
+/** What a push (or the page) asks the notification code to show. It never carries a token. */
+export type NotificationPayload =
+  | {
+      kind: 'message';
+      conversationId: string;
+      /** The sender's name (direct) or «Sender — Group». */
+      title: string;
+      /** The text preview, «Фото», «Файл», or null when the user hid message text. */
+      preview: string | null;
+      /** Messages this payload stands for (coalesced pushes carry more than one). */
+      count: number;
+      icon: string | null;
+    }
+  | { kind: 'call'; conversationId: string; title: string; video: boolean; icon: string | null };
+
+export const NOTIFICATION_TEXT = {
+  photo: 'Фото',
+  file: 'Файл',
+  hidden: 'Новое сообщение',
+  incomingCall: 'Входящий звонок',
+  incomingVideoCall: 'Входящий видеозвонок',
+} as const;
+
+/** «Фото», «Файл» or the first characters of the text. */
+export function messagePreview(type: MessageType, content: string): string {
+  if (type === 'IMAGE') return NOTIFICATION_TEXT.photo;
+  if (type === 'FILE') return NOTIFICATION_TEXT.file;
+  const text = content.replace(/\s+/g, ' ').trim();
+  return text.length > PUSH.previewChars ? `${text.slice(0, PUSH.previewChars - 1)}…` : text;
+}
+
+/** «1 новое сообщение», «3 новых сообщения», «5 новых сообщений», «21 новое сообщение». */
+export function newMessagesPhrase(n: number): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  if (mod10 === 1 && mod100 !== 11) return `${n} новое сообщение`;
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return `${n} новых сообщения`;
+  return `${n} новых сообщений`;
+}
+
+/** The notification's body: the preview for one message, the count for several. */
+export function messageBody(count: number, preview: string | null): string {
+  if (count > 1) return newMessagesPhrase(count);
+  return preview ?? NOTIFICATION_TEXT.hidden;
+}
+
+/** One notification per conversation: its tag. A call has its own, so a message does not replace the ringing. */
+export const notificationTag = (payload: Pick<NotificationPayload, 'kind' | 'conversationId'>) =>
+  `${payload.kind === 'call' ? 'call' : 'conv'}:${payload.conversationId}`;
+
+/** What the page hears from the service worker when a notification is clicked. */
+export interface NotificationOpened {
+  type: 'notification.opened';
+  kind: 'message' | 'call';
+  conversationId: string;
+}
+
+/** The address a click opens when no tab of the app is left: the page reads it at start (src/app/runtime.ts). */
+export const OPEN_CONVERSATION_PARAM = 'conversation';
