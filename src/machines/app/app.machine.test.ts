@@ -5,7 +5,7 @@ import { appMachine } from './app.machine';
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
 // (sign-in, the socket hand-over) are tested through the composition root in tests/client/app-wiring.test.ts.
 const inert = createMachine({});
-const children = ['realtime', 'session', 'connectivity', 'call', 'callsPage', 'contacts', 'contactCode', 'profile', 'avatar', 'groupDialog', 'chatsFooter', 'chats', 'notifications', 'offlineStore'] as const;
+const children = ['realtime', 'session', 'connectivity', 'call', 'callsPage', 'contacts', 'contactCode', 'profile', 'avatar', 'groupDialog', 'chatsFooter', 'chats', 'notifications', 'offlineStore', 'search', 'conversationSearch'] as const;
 
 describe('app (root actor)', () => {
   it('spawns every long-lived child under a systemId equal to its name, the same ref as in its context', () => {
