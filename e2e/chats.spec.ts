@@ -132,6 +132,8 @@ test.describe('chats page', () => {
     await A.page.keyboard.press('Enter');
     await expect(A.page.getByRole('menuitem', { name: 'Цитировать' })).toBeFocused();
     await A.page.keyboard.press('ArrowDown');
+    await expect(A.page.getByRole('menuitem', { name: 'Изменить' })).toBeFocused();
+    await A.page.keyboard.press('ArrowDown');
     await expect(A.page.getByRole('menuitem', { name: 'Удалить' })).toBeFocused();
     await axe(A.page, 'message menu open');
     await A.page.keyboard.press('Enter');
