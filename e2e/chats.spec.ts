@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { startAppServer } from './server';
-import { apiCall, type E2EUser, friendsWithConversation, openSignedIn, sendText } from './users';
+import { apiCall, type E2EUser, friendsWithConversation, markRead, openSignedIn, sendText } from './users';
 
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
@@ -85,6 +85,8 @@ test.describe('chats page', () => {
       { conversationId, type: 'TEXT', content: 'Помнишь, с чего всё началось?', replyToId: first.id },
       b.accessToken,
     );
+    // Read: both open at the newest message, not at the unread divider.
+    await Promise.all([markRead(srv.url, a, conversationId), markRead(srv.url, b, conversationId)]);
     const A = await openSignedIn(browser, srv.url, a);
     const B = await openSignedIn(browser, srv.url, b);
     contexts.push(A.context, B.context);
