@@ -6,7 +6,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import type { TestServer } from '../tests/server/harness';
 import { startAppServer } from './server';
-import { friendsWithConversation, openSignedIn, sendText } from './users';
+import { friendsWithConversation, markRead, openSignedIn, sendText } from './users';
 
 const log = (page: Page) => page.getByRole('log', { name: 'Сообщения' });
 const messageWith = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
@@ -34,6 +34,7 @@ test.describe('chats page: scrolling the history', () => {
     const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
     // Three pages of 50: the first two are what the reader scrolls through.
     for (let i = 1; i <= 120; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Строка ${i}${i % 7 === 0 ? ' — длинная, чтобы пузыри были разной высоты и переносились на несколько строк при узком окне' : ''}`);
+    await markRead(srv.url, b, conversationId); // read: it opens at the newest message, not at the unread divider
     const { context, page } = await openSignedIn(browser, srv.url, b);
     await page.locator(`[data-conversation-id="${conversationId}"]`).click();
     const scroller = log(page);
@@ -71,6 +72,7 @@ test.describe('chats page: scrolling the history', () => {
   test("follows new messages within 80 px of the bottom, not from further up; '↓' from 40 px; an own send goes to the bottom", async ({ browser }) => {
     const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
     for (let i = 1; i <= 60; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Сообщение ${i}`);
+    await markRead(srv.url, b, conversationId); // read: it opens at the newest message, not at the unread divider
     const { context, page } = await openSignedIn(browser, srv.url, b);
     await page.locator(`[data-conversation-id="${conversationId}"]`).click();
     const scroller = log(page);

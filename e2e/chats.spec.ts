@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { startAppServer } from './server';
-import { apiCall, type E2EUser, friendsWithConversation, openSignedIn, sendText } from './users';
+import { apiCall, type E2EUser, friendsWithConversation, markRead, openSignedIn, sendText } from './users';
 
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
@@ -85,6 +85,8 @@ test.describe('chats page', () => {
       { conversationId, type: 'TEXT', content: 'Помнишь, с чего всё началось?', replyToId: first.id },
       b.accessToken,
     );
+    // Read: both open at the newest message, not at the unread divider.
+    await Promise.all([markRead(srv.url, a, conversationId), markRead(srv.url, b, conversationId)]);
     const A = await openSignedIn(browser, srv.url, a);
     const B = await openSignedIn(browser, srv.url, b);
     contexts.push(A.context, B.context);
@@ -131,6 +133,8 @@ test.describe('chats page', () => {
     await mine.getByRole('button', { name: 'Действия с сообщением' }).focus();
     await A.page.keyboard.press('Enter');
     await expect(A.page.getByRole('menuitem', { name: 'Цитировать' })).toBeFocused();
+    await A.page.keyboard.press('ArrowDown');
+    await expect(A.page.getByRole('menuitem', { name: 'Изменить' })).toBeFocused();
     await A.page.keyboard.press('ArrowDown');
     await expect(A.page.getByRole('menuitem', { name: 'Удалить' })).toBeFocused();
     await axe(A.page, 'message menu open');

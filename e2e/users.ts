@@ -160,3 +160,11 @@ export async function sendImages(
   );
   return res.message;
 }
+
+/**
+ * Marks the conversation read for `u` (POST /api/messages/mark-conversation-read): a conversation with unread messages
+ * opens at «Непрочитанные сообщения», one without at the newest message.
+ */
+export async function markRead(base: string, u: E2EUser, conversationId: string): Promise<void> {
+  await apiCall(base, 'POST', '/api/messages/mark-conversation-read', { conversationId }, u.accessToken);
+}

@@ -74,16 +74,16 @@ export function groupReactions(rows: readonly { emoji: string; user_id: string }
     .map(([emoji, userIds]) => ({ emoji: emoji as Reaction['emoji'], userIds }));
 }
 
-/** One query for the reactions of a batch of messages, grouped per message. */
+/** One query for the reactions of a batch of messages (read from reactions_by_message alone, in order), per message. */
 export async function reactionsOf(db: Database, messageIds: string[]): Promise<Map<string, Reaction[]>> {
-  const rows = messageIds.length
-    ? await db
-        .selectFrom('reactions')
-        .select(['message_id', 'user_id', 'emoji'])
-        .where('message_id', 'in', messageIds)
-        .orderBy('created_at')
-        .execute()
-    : [];
+  if (messageIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('reactions')
+    .select(['message_id', 'created_at', 'emoji', 'user_id'])
+    .where('message_id', 'in', messageIds)
+    .orderBy('message_id')
+    .orderBy('created_at')
+    .execute();
   const byMessage = new Map<string, { emoji: string; user_id: string }[]>();
   for (const r of rows) {
     const l = byMessage.get(r.message_id);

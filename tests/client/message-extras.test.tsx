@@ -1,7 +1,7 @@
 // Links (linkify-it, never HTML), day lines, the edited mark, reactions, the unread divider and the edit banner of
 // the chats page, rendered from props (src/ui/chats/MessageText.tsx, MessageReactions.tsx, MessageMarks.tsx,
 // EditBanner.tsx, day-label.ts, linkify.ts).
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatList } from '../../src/ui/chats/ChatList';
 import { Composer, type ComposerProps } from '../../src/ui/chats/Composer';
@@ -57,9 +57,11 @@ describe('links in message text', () => {
     expect(linkSegments('mailto:a@b.ru ftp://files.example.org/x').every((s) => s.kind === 'text')).toBe(true);
   });
 
-  it('renders links in a new tab with rel noopener noreferrer nofollow, and markup or script URLs as plain text', () => {
+  it('renders links in a new tab with rel noopener noreferrer nofollow, and markup or script URLs as plain text', async () => {
     const text = `сайт example.org, ${HOSTILE.join(' ')}`;
     const { container } = bubble(rowsOf([message('m1', 'u2', 1, { content: text })])[0]);
+    // The linkifier loads on demand; the text is plain text meanwhile.
+    await waitFor(() => expect(container.querySelectorAll('a')).toHaveLength(1));
     const links = container.querySelectorAll('a');
     expect(links).toHaveLength(1);
     expect(links[0]).toHaveAttribute('href', 'http://example.org/');

@@ -44,7 +44,7 @@ describe('socket fixture: every server event is checked against the contract', (
     expect(contractMismatch('message:deleted', { conversationId: 'c1' })).toMatch(/^message:deleted: messageId /);
     expect(contractMismatch('conversation:typing', { conversationId: 'c1', userId: 'u1', typing: 'yes' })).toMatch(/typing /);
     expect(contractMismatch('message:deleted', { ...deleted, passwordHash: 'x' })).toBe('message:deleted: fields the contract does not declare');
-    expect(contractMismatch('message:edited', deleted)).toBe('message:edited: not a server event of the contract');
+    expect(contractMismatch('message:exploded', deleted)).toBe('message:exploded: not a server event of the contract');
   });
 
   it('a socket opened by the fixture reports every event that breaks the contract', async () => {
