@@ -1,0 +1,107 @@
+// Bandwidth per subscriber: a viewer whose downlink crosses a rate-capped link (relay-only through coturn, with
+// the userspace UDP relay in front of coturn acting as the bottleneck) gets the layer that fits, from the REMBs
+// its browser sends. At 300 kbit/s it is moved to the low layer and keeps decoding; when the cap is lifted the
+// SFU probes and brings the high layer back. Below the lowest layer the video is paused (the client is told,
+// streamStateUpdate) while audio keeps flowing.
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config';
+import { call, openCaller } from './sfu-page/callers';
+import { type Coturn, coturnInstalled, startCoturn } from './sfu-page/coturn';
+import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { startUdpRelay, type UdpRelay } from './sfu-page/udp-relay';
+
+test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
+
+const missing = !coturnInstalled();
+if (missing && process.env.CI) throw new Error('coturn is not installed (apt-get install coturn): the bandwidth spec must run in CI');
+test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
+
+let coturn: Coturn;
+let relay: UdpRelay;
+let h: SfuHarness;
+const contexts: BrowserContext[] = [];
+
+test.beforeAll(async () => {
+  coturn = await startCoturn();
+  relay = await startUdpRelay(coturn.port);
+  h = await startSfuHarness({ turn: { urls: [`turn:127.0.0.1:${relay.port}?transport=udp`], secret: coturn.secret } });
+});
+test.afterEach(async () => {
+  relay.setRate(null);
+  for (const c of contexts.splice(0)) await c.close().catch(() => {});
+});
+test.afterAll(async () => {
+  await h?.close();
+  await relay?.close();
+  await coturn?.close();
+});
+
+const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
+  openCaller(browser, h, contexts, identity, room, options);
+
+interface Received {
+  identity: string;
+  kind: string;
+  width: number;
+  framesDecoded: number;
+}
+
+const videoOf = async (page: Page, identity: string) =>
+  (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? { width: 0, framesDecoded: 0 };
+
+/** What the SFU does for the viewer: the layer it forwards, the best one arriving, its estimate of the downlink. */
+function serverView(room: string) {
+  const rank = ['q', 'h', 'f'];
+  const participants = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])];
+  const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find((t) => t.kind === 'video');
+  const viewer = participants.find((p) => p.identity === 'viewer');
+  const live = (track?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
+  const sub = track ? viewer?.subscriptions.get(track.sid) : undefined;
+  const estimate = viewer?.downTracks.estimate.current(Date.now()) ?? null;
+  return { layer: sub?.layer ?? null, best: live.at(-1), estimate: estimate === null ? null : Math.round(estimate / 1000) };
+}
+
+test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifting the cap brings the high layer back', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const room = 'capped';
+  await open(browser, 'cam', room, { simulcast: true, microphone: false });
+  const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
+  // Uncapped, the viewer gets more than the low layer (the publisher's upper layers need a moment to ramp up).
+  await expect
+    .poll(async () => {
+      const v = serverView(room);
+      const w = (await videoOf(viewer, 'cam')).width;
+      return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
+    }, { timeout: 40_000 })
+    .toBe('high');
+
+  relay.setRate(300_000);
+  const capped = Date.now();
+  await expect
+    .poll(async () => {
+      const v = serverView(room);
+      const w = (await videoOf(viewer, 'cam')).width;
+      return v.layer === 'q' && w > 0 && w <= 320 ? 'low' : JSON.stringify({ ...v, w });
+    }, { timeout: 10_000, intervals: [250] })
+    .toBe('low');
+  test.info().annotations.push({ type: 'low layer after', description: `${Date.now() - capped} ms` });
+  // And it keeps decoding on the low layer through the cap.
+  for (let i = 0; i < 3; i++) {
+    const before = (await videoOf(viewer, 'cam')).framesDecoded;
+    await expect
+      .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000, message: `frames under the cap (${i})` })
+      .toBeGreaterThan(before + 10);
+  }
+  expect((await videoOf(viewer, 'cam')).width).toBeLessThanOrEqual(320);
+
+  relay.setRate(null);
+  await expect
+    .poll(async () => {
+      const v = serverView(room);
+      const w = (await videoOf(viewer, 'cam')).width;
+      return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
+    }, { timeout: 60_000, intervals: [500] })
+    .toBe('high');
+  const before = (await videoOf(viewer, 'cam')).framesDecoded;
+  await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000 }).toBeGreaterThan(before + 10);
+});
