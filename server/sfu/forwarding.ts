@@ -356,7 +356,9 @@ export class TrackSubscription {
    * sequence numbers, so later media packets are shifted by as many. false when it cannot now.
    */
   sendPadding(count: number): boolean {
-    if (this.paused || !this.transceiver || this.layer === null || !this.betweenFrames) return false;
+    if (this.paused || !this.transceiver || !this.sentAny) return false;
+    // A paused video (bandwidth) carries only padding until it resumes on a keyframe.
+    if (this.layer !== null ? !this.betweenFrames : !this.congested) return false;
     for (let i = 0; i < count; i++) {
       this.lastSeq = (this.lastSeq + 1) & 0xffff;
       this.seqOffset = (this.seqOffset + 1) & 0xffff;

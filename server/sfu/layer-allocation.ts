@@ -10,6 +10,11 @@
 
 /** Share of the estimate media may use. */
 export const HEADROOM = 0.9;
+/**
+ * A video is paused only when even its lowest layer has not fitted for this long: a browser's estimate dips
+ * sharply for a moment after a burst overflowed a queue, and recovers once the lower layer flows.
+ */
+export const PAUSE_HOLD_MS = 2500;
 /** A step up needs its total to fit in the budget divided by this. */
 export const UP_FACTOR = 1.2;
 /** …and to keep fitting for this long. */
@@ -21,6 +26,9 @@ export const PROBE_GAP_MS = 3000;
 export const PROBE_GAP_MAX_MS = 30_000;
 /** A probe stops early when the estimate falls below this share of what it was when the probe began. */
 const PROBE_ABORT_SHARE = 0.85;
+/** A probe that raised the estimate by this share is followed by the next one after PROBE_CONTINUE_MS. */
+const PROBE_PROGRESS_SHARE = 1.05;
+const PROBE_CONTINUE_MS = 500;
 
 export interface VideoDemand {
   id: string;
@@ -66,6 +74,7 @@ const sum = (tracks: readonly VideoDemand[], a: Allocation): number =>
 export class LayerAllocator {
   private readonly chosen: Allocation = new Map();
   private readonly upSince = new Map<string, number>();
+  private readonly pauseSince = new Map<string, number>();
   private probeUntil = 0;
   private probeEstimate = 0;
   private nextProbeAt = 0;
@@ -75,7 +84,12 @@ export class LayerAllocator {
 
   /** One round: the layer index for every video track (tracks not listed are forgotten). */
   allocate(estimate: number | null, audioBps: number, tracks: readonly VideoDemand[], now: number): Allocation {
-    for (const id of [...this.chosen.keys()]) if (!tracks.some((t) => t.id === id)) this.chosen.delete(id);
+    for (const id of [...this.chosen.keys()]) {
+      if (tracks.some((t) => t.id === id)) continue;
+      this.chosen.delete(id);
+      this.upSince.delete(id);
+      this.pauseSince.delete(id);
+    }
     const out: Allocation = new Map();
     if (estimate === null) {
       // No feedback (yet, or any more): no constraint, as before the first REMB.
@@ -94,7 +108,15 @@ export class LayerAllocator {
         const d = down.get(t.id) as number;
         const u = up.get(t.id) as number;
         let next = cur;
-        if (d < cur) {
+        if (d >= 0) this.pauseSince.delete(t.id);
+        if (d < 0 && cur >= 0) {
+          // Down to the lowest layer at once; paused only when that keeps not fitting.
+          const since = this.pauseSince.get(t.id) ?? now;
+          this.pauseSince.set(t.id, since);
+          next = now - since >= PAUSE_HOLD_MS ? -1 : 0;
+          if (next < cur) steppedDown = true;
+          this.upSince.delete(t.id);
+        } else if (d < cur) {
           next = d;
           steppedDown = true;
           this.upSince.delete(t.id);
@@ -135,7 +157,13 @@ export class LayerAllocator {
       this.failProbe(now);
       return;
     }
-    if (!inProbe && this.probeUntil > 0) this.failProbe(now);
+    if (!inProbe && this.probeUntil > 0) {
+      // A probe that ran out: when the estimate was still climbing, go on soon; otherwise wait longer next time.
+      if (estimate >= this.probeEstimate * PROBE_PROGRESS_SHARE) {
+        this.endProbe(now);
+        this.nextProbeAt = now + PROBE_CONTINUE_MS;
+      } else this.failProbe(now);
+    }
     if (steppedDown) {
       this.nextProbeAt = Math.max(this.nextProbeAt, now + this.probeGap);
       return;
