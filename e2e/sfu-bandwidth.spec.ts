@@ -85,8 +85,10 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
     }, { timeout: 10_000, intervals: [250] })
     .toBe('low');
   test.info().annotations.push({ type: 'low layer after', description: `${Date.now() - capped} ms` });
-  // And it keeps decoding on the low layer through the cap.
-  for (let i = 0; i < 3; i++) {
+  // And it keeps decoding on the low layer through the cap, for long enough to span the SFU's probes.
+  for (let i = 0; i < 4; i++) {
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(serverView(room).layer).toBe('q');
     const before = (await videoOf(viewer, 'cam')).framesDecoded;
     await expect
       .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000, message: `frames under the cap (${i})` })
@@ -104,4 +106,42 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
     .toBe('high');
   const before = (await videoOf(viewer, 'cam')).framesDecoded;
   await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000 }).toBeGreaterThan(before + 10);
+});
+
+test('below the lowest layer the video is paused and the client told so, audio keeps flowing; it resumes when the link recovers', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const room = 'starved';
+  await open(browser, 'cam', room, { simulcast: true });
+  const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
+  await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
+  const audioOut = () => {
+    const cam = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((p) => p.identity === 'cam');
+    return [...(cam?.published.values() ?? [])].find((t) => t.kind === 'audio')?.packetsOut ?? 0;
+  };
+
+  relay.setRate(90_000);
+  await expect
+    .poll(async () => {
+      const state = await call<string>(viewer, 'streamState', 'cam');
+      return state === 'paused' ? state : JSON.stringify({ state, ...serverView(room) });
+    }, { timeout: 30_000, intervals: [500] })
+    .toBe('paused');
+  expect(serverView(room).layer).toBeNull();
+  // Paused: no video frames reach the viewer, the microphone still does.
+  const frames = (await videoOf(viewer, 'cam')).framesDecoded;
+  const audio = audioOut();
+  await new Promise((r) => setTimeout(r, 3000));
+  expect(audioOut()).toBeGreaterThan(audio + 50);
+  expect((await videoOf(viewer, 'cam')).framesDecoded).toBeLessThanOrEqual(frames + 2);
+  expect(await call<string[]>(viewer, 'events')).toContain('stream:cam:camera:paused');
+
+  relay.setRate(null);
+  await expect
+    .poll(async () => {
+      const state = await call<string>(viewer, 'streamState', 'cam');
+      return state === 'active' ? state : JSON.stringify({ state, ...serverView(room) });
+    }, { timeout: 60_000, intervals: [500] })
+    .toBe('active');
+  const resumed = (await videoOf(viewer, 'cam')).framesDecoded;
+  await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 10_000 }).toBeGreaterThan(resumed + 10);
 });

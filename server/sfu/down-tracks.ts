@@ -3,7 +3,7 @@
 // server fills its recvonly m-lines (single-pc-placement.ts); on legacy /rtc the server offers on a second peer
 // connection (subscriber-peer.ts).
 //
-// Bandwidth per subscriber: the REMBs its browser sends (downlink-estimate.ts) decide, each bandwidth round, which
+// Bandwidth per subscriber: the REMBs its browser sends and the loss it reports (downlink-estimate.ts) decide, each bandwidth round, which
 // layer of each video track fits (layer-allocation.ts); a track whose lowest layer does not fit is paused and the
 // client told so (`streamStateUpdate`, as LiveKit does), audio is never held back. Probes are padding packets
 // sent between frames of a video it receives.
@@ -71,11 +71,15 @@ export class DownTracks {
    */
   allocate(now = Date.now()): void {
     let audioBps = 0;
+    let mediaBps = 0;
+    let loss = 0;
     const demands: VideoDemand[] = [];
     const rids = new Map<string, string[]>();
     for (const sub of this.subscriptions.values()) {
       if (!sub.attached) continue;
       const live = sub.track.liveBitrates(now);
+      loss = Math.max(loss, sub.recentLoss(now));
+      mediaBps += live.find((l) => l.rid === sub.layer)?.bps ?? 0;
       if (sub.track.kind === 'audio') {
         for (const l of live) audioBps += l.bps;
         continue;
@@ -86,7 +90,8 @@ export class DownTracks {
       demands.push({ id: sub.track.sid, layers: layers.map((l) => l.bps) });
       rids.set(sub.track.sid, layers.map((l) => l.rid));
     }
-    const allocation = this.allocator.allocate(this.estimate.current(now), audioBps, demands, now);
+    this.estimate.observeLoss(loss, mediaBps, now);
+    const allocation = this.allocator.allocate(this.estimate.current(now), audioBps, demands, now, loss);
     const changes: StreamStateInfo[] = [];
     for (const [sid, index] of allocation) {
       const sub = this.subscriptions.get(sid);

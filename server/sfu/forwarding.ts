@@ -17,6 +17,8 @@ const TOP_RANK = 2;
 /** A layer counts as live while its packets keep arriving this often. */
 const LAYER_ALIVE_MS = 1000;
 const LAYER_CHECK_MS = 500;
+/** Receiver reports come about every second: one older than this says little about the link now. */
+const RECENT_REPORT_MS = 2500;
 const AUDIO_LEVEL_URI = werift.RTP_EXTENSION_URI.audioLevelIndication;
 
 interface Layer {
@@ -317,6 +319,12 @@ export class TrackSubscription {
     const r = this.lastReport;
     if (!r || Date.now() - r.at > 10_000) return null;
     return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
+  }
+
+  /** Loss (0–1) in the subscriber's receiver report on this track if it is recent, else 0. */
+  recentLoss(now: number): number {
+    const r = this.lastReport;
+    return r && now - r.at <= RECENT_REPORT_MS ? r.loss : 0;
   }
 
   askForKeyframe(): void {

@@ -23,12 +23,16 @@ export const UP_HOLD_MS = 2000;
 export const PROBE_MS = 4000;
 /** First wait between probes; doubles after each probe that did not lead to a step up, up to PROBE_GAP_MAX_MS. */
 export const PROBE_GAP_MS = 3000;
-export const PROBE_GAP_MAX_MS = 30_000;
+export const PROBE_GAP_MAX_MS = 15_000;
 /** A probe stops early when the estimate falls below this share of what it was when the probe began. */
 const PROBE_ABORT_SHARE = 0.85;
 /** A probe that raised the estimate by this share is followed by the next one after PROBE_CONTINUE_MS. */
 const PROBE_PROGRESS_SHARE = 1.05;
 const PROBE_CONTINUE_MS = 500;
+/** During a probe the subscriber receives at most this multiple of its estimate. */
+export const PROBE_OVERSHOOT = 1.25;
+/** Reported loss above this share stops a probe, and holds back steps up and new probes. */
+export const LOSS_CALM = 0.03;
 
 export interface VideoDemand {
   id: string;
@@ -83,7 +87,7 @@ export class LayerAllocator {
   paddingBps = 0;
 
   /** One round: the layer index for every video track (tracks not listed are forgotten). */
-  allocate(estimate: number | null, audioBps: number, tracks: readonly VideoDemand[], now: number): Allocation {
+  allocate(estimate: number | null, audioBps: number, tracks: readonly VideoDemand[], now: number, loss = 0): Allocation {
     for (const id of [...this.chosen.keys()]) {
       if (tracks.some((t) => t.id === id)) continue;
       this.chosen.delete(id);
@@ -120,7 +124,7 @@ export class LayerAllocator {
           next = d;
           steppedDown = true;
           this.upSince.delete(t.id);
-        } else if (u > cur) {
+        } else if (u > cur && loss <= LOSS_CALM) {
           const since = this.upSince.get(t.id) ?? now;
           this.upSince.set(t.id, since);
           if (now - since >= UP_HOLD_MS) {
@@ -131,7 +135,7 @@ export class LayerAllocator {
         } else this.upSince.delete(t.id);
         out.set(t.id, next);
       }
-      this.planProbe(estimate, audioBps, tracks, out, now, steppedUp, steppedDown);
+      this.planProbe(estimate, audioBps, tracks, out, now, steppedUp, steppedDown || loss > LOSS_CALM);
     }
     for (const [id, i] of out) this.chosen.set(id, i);
     return out;
@@ -144,7 +148,7 @@ export class LayerAllocator {
     out: Allocation,
     now: number,
     steppedUp: boolean,
-    steppedDown: boolean,
+    setBack: boolean,
   ): void {
     const inProbe = now < this.probeUntil;
     if (steppedUp) {
@@ -153,7 +157,7 @@ export class LayerAllocator {
       this.endProbe(now);
       return;
     }
-    if (inProbe && (steppedDown || estimate < this.probeEstimate * PROBE_ABORT_SHARE)) {
+    if (inProbe && (setBack || estimate < this.probeEstimate * PROBE_ABORT_SHARE)) {
       this.failProbe(now);
       return;
     }
@@ -164,7 +168,8 @@ export class LayerAllocator {
         this.nextProbeAt = now + PROBE_CONTINUE_MS;
       } else this.failProbe(now);
     }
-    if (steppedDown) {
+    if (setBack) {
+      // A step down or loss: the next probe waits.
       this.nextProbeAt = Math.max(this.nextProbeAt, now + this.probeGap);
       return;
     }
@@ -194,7 +199,8 @@ export class LayerAllocator {
       this.probeUntil = now + PROBE_MS;
       this.probeEstimate = estimate;
     }
-    this.paddingBps = Math.max(0, needed - media - audioBps);
+    // The browser lets its estimate grow to about 1.5× what arrives: no need to flood a weak link beyond that.
+    this.paddingBps = Math.max(0, Math.min(needed, estimate * PROBE_OVERSHOOT) - media - audioBps);
   }
 
   private endProbe(now: number): void {
