@@ -28,7 +28,10 @@ class Bottleneck {
   private timer: NodeJS.Timeout | null = null;
 
   pass(bytes: number, send: () => void): void {
-    if (this.bps === null) return send();
+    if (this.bps === null) {
+      send();
+      return;
+    }
     const now = performance.now();
     const departure = Math.max(now, this.linkFreeAt);
     if (departure - now > QUEUE_MS) {
@@ -36,7 +39,10 @@ class Bottleneck {
       return;
     }
     this.linkFreeAt = departure + ((bytes + 28) * 8 * 1000) / this.bps;
-    if (departure <= now && this.queue.length === 0) return send();
+    if (departure <= now && this.queue.length === 0) {
+      send();
+      return;
+    }
     this.queue.push({ at: departure, send });
     this.arm();
   }

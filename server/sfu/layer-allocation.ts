@@ -44,7 +44,7 @@ export interface VideoDemand {
 export type Allocation = Map<string, number>;
 
 /** The best joint choice within a budget: lowest layers first (in order), then one step at a time, round robin. */
-export function fit(budget: number, tracks: readonly VideoDemand[]): Allocation {
+export function fitLayers(budget: number, tracks: readonly VideoDemand[]): Allocation {
   const out: Allocation = new Map();
   let total = 0;
   for (const t of tracks) {
@@ -102,8 +102,8 @@ export class LayerAllocator {
       this.paddingBps = 0;
     } else {
       const budget = Math.max(0, estimate * HEADROOM - audioBps);
-      const down = fit(budget, tracks);
-      const up = fit(budget / UP_FACTOR, tracks);
+      const down = fitLayers(budget, tracks);
+      const up = fitLayers(budget / UP_FACTOR, tracks);
       let steppedUp = false;
       let steppedDown = false;
       for (const t of tracks) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DownlinkEstimate, ESTIMATE_STALE_MS, LOSS_HOLD_MS } from '../../server/sfu/downlink-estimate';
 import {
-  fit,
+  fitLayers,
   HEADROOM,
   LayerAllocator,
   PAUSE_HOLD_MS,
@@ -39,16 +39,16 @@ describe('DownlinkEstimate', () => {
   });
 });
 
-describe('fit', () => {
+describe('fitLayers', () => {
   it('gives every track its lowest layer before any track a higher one', () => {
-    const a = fit(700 * k, [cam('a'), cam('b')]);
+    const a = fitLayers(700 * k, [cam('a'), cam('b')]);
     // 150 + 150, then a → 500 (650), b cannot step to 500 (1000 > 700).
     expect([a.get('a'), a.get('b')]).toEqual([1, 0]);
   });
 
   it('pauses a track whose lowest layer does not fit, and never goes above the layers offered', () => {
-    expect(fit(100 * k, [cam()]).get('cam')).toBe(-1);
-    expect(fit(10_000 * k, [cam('x', [150 * k, 500 * k])]).get('x')).toBe(1);
+    expect(fitLayers(100 * k, [cam()]).get('cam')).toBe(-1);
+    expect(fitLayers(10_000 * k, [cam('x', [150 * k, 500 * k])]).get('x')).toBe(1);
   });
 });
 
@@ -180,10 +180,14 @@ describe('loss', () => {
     let t = 500 + PROBE_GAP_MS;
     a.allocate(300 * k, 0, [cam()], t);
     expect(a.paddingBps).toBeGreaterThan(0);
-    a.allocate(300 * k, 0, [cam()], (t += 500), 0.08);
+    t += 500;
+    a.allocate(300 * k, 0, [cam()], t, 0.08);
     expect(a.paddingBps).toBe(0);
     // Plenty of estimate, but lossy: no step up however long.
-    for (let i = 0; i < 10; i++) expect(a.allocate(5000 * k, 0, [cam()], (t += 500), 0.08).get('cam')).toBe(0);
+    for (let i = 0; i < 10; i++) {
+      t += 500;
+      expect(a.allocate(5000 * k, 0, [cam()], t, 0.08).get('cam')).toBe(0);
+    }
     t += 500;
     a.allocate(5000 * k, 0, [cam()], t, 0);
     expect(a.allocate(5000 * k, 0, [cam()], t + UP_HOLD_MS, 0).get('cam')).toBe(1);
