@@ -5,21 +5,27 @@
 // the subscriber receives.
 //
 // REMB sees delay only: behind a full queue of constant depth it keeps rising while packets are dropped. So
-// the loss the subscriber's receiver reports count as well, as in GCC's loss-based controller: above 10 % the
-// estimate is at most the media rate sent × (1 − loss / 2), for a few seconds after such a report.
+// the loss the subscriber's receivers report counts as well, as in GCC's loss-based controller: above 10 % loss
+// the estimate is cut to the media rate sent × (1 − loss / 2) (at most once a second), below 2 % that cap grows
+// by 8 % a second until REMB alone rules again.
 
 /** Without a REMB for this long the link is treated as unknown again (no constraint). */
 export const ESTIMATE_STALE_MS = 5000;
-/** Loss above this share caps the estimate. */
+/** Loss above this share cuts the estimate… */
 export const LOSS_HIGH = 0.1;
-/** How long a loss-based cap holds without another lossy report. */
-export const LOSS_HOLD_MS = 3000;
+/** …and below this one lets the cut grow back. */
+export const LOSS_LOW = 0.02;
+const LOSS_CUT_GAP_MS = 1000;
+const LOSS_GROWTH_PER_S = 1.08;
+/** Without any REMB, a cut that grew back past this is dropped. */
+const NO_CAP_ABOVE_BPS = 50_000_000;
 
 export class DownlinkEstimate {
   private bps = 0;
   private at = -Infinity;
   private lossCap = Infinity;
-  private lossAt = -Infinity;
+  private lossCutAt = -Infinity;
+  private lossSeenAt = -Infinity;
   /** The latest loss reported (0–1), for the allocator's probes and step-ups. */
   loss = 0;
 
@@ -30,19 +36,26 @@ export class DownlinkEstimate {
     this.at = now;
   }
 
-  /** The receivers' latest loss (0–1) while `mediaBps` were being sent to the subscriber. */
+  /** One round: the receivers' latest loss (0–1) while `mediaBps` were being sent to the subscriber. */
   observeLoss(loss: number, mediaBps: number, now: number): void {
+    const seconds = Math.max(0, now - this.lossSeenAt) / 1000;
+    this.lossSeenAt = now;
     this.loss = loss;
-    if (loss <= LOSS_HIGH || mediaBps <= 0) return;
-    const cap = mediaBps * (1 - loss / 2);
-    this.lossCap = now - this.lossAt <= LOSS_HOLD_MS ? Math.min(this.lossCap, cap) : cap;
-    this.lossAt = now;
+    if (loss > LOSS_HIGH) {
+      if (now - this.lossCutAt < LOSS_CUT_GAP_MS || mediaBps <= 0) return;
+      this.lossCutAt = now;
+      this.lossCap = Math.min(this.lossCap, mediaBps * (1 - loss / 2));
+    } else if (loss < LOSS_LOW && Number.isFinite(this.lossCap)) {
+      this.lossCap *= LOSS_GROWTH_PER_S ** Math.min(seconds, 5);
+      const ceiling = this.at > -Infinity ? this.bps * 1.5 : NO_CAP_ABOVE_BPS;
+      if (this.lossCap > ceiling) this.lossCap = Infinity;
+    }
   }
 
   /** Bits per second the subscriber can take now, or null when it has not told us lately. */
   current(now: number): number | null {
     const remb = now - this.at <= ESTIMATE_STALE_MS ? this.bps : null;
-    const lossCap = now - this.lossAt <= LOSS_HOLD_MS ? this.lossCap : null;
+    const lossCap = Number.isFinite(this.lossCap) ? this.lossCap : null;
     if (lossCap === null) return remb;
     return remb === null ? lossCap : Math.min(remb, lossCap);
   }
