@@ -127,12 +127,14 @@ test('below the lowest layer the video is paused and the client told so, audio k
     }, { timeout: 30_000, intervals: [500] })
     .toBe('paused');
   expect(serverView(room).layer).toBeNull();
-  // Paused: no video frames reach the viewer, the microphone still does.
+  // Paused: no video frames reach the viewer (after what was already on its way), the microphone still does.
+  await new Promise((r) => setTimeout(r, 1500));
   const frames = (await videoOf(viewer, 'cam')).framesDecoded;
   const audio = audioOut();
   await new Promise((r) => setTimeout(r, 3000));
   expect(audioOut()).toBeGreaterThan(audio + 50);
   expect((await videoOf(viewer, 'cam')).framesDecoded).toBeLessThanOrEqual(frames + 2);
+  expect(serverView(room).layer).toBeNull();
   expect(await call<string[]>(viewer, 'events')).toContain('stream:cam:camera:paused');
 
   relay.setRate(null);

@@ -6,8 +6,8 @@
 //
 // REMB sees delay only: behind a full queue of constant depth it keeps rising while packets are dropped. So
 // the loss the subscriber's receivers report counts as well, as in GCC's loss-based controller: above 10 % loss
-// the estimate is cut to the media rate sent × (1 − loss / 2) (at most once a second), below 2 % that cap grows
-// by 8 % a second until REMB alone rules again.
+// the estimate (at most the media rate sent over the last 1.5 s) is cut by loss / 2, at most once a second;
+// below 2 % the cut grows back by 8 % a second until REMB alone rules again.
 
 /** Without a REMB for this long the link is treated as unknown again (no constraint). */
 export const ESTIMATE_STALE_MS = 5000;
@@ -16,6 +16,7 @@ export const LOSS_HIGH = 0.1;
 /** …and below this one lets the cut grow back. */
 export const LOSS_LOW = 0.02;
 const LOSS_CUT_GAP_MS = 1000;
+const REPORT_SPAN_MS = 1500;
 const LOSS_GROWTH_PER_S = 1.08;
 /** Without any REMB, a cut that grew back past this is dropped. */
 const NO_CAP_ABOVE_BPS = 50_000_000;
@@ -26,6 +27,7 @@ export class DownlinkEstimate {
   private lossCap = Infinity;
   private lossCutAt = -Infinity;
   private lossSeenAt = -Infinity;
+  private readonly sent: Array<{ at: number; bps: number }> = [];
   /** The latest loss reported (0–1), for the allocator's probes and step-ups. */
   loss = 0;
 
@@ -41,10 +43,15 @@ export class DownlinkEstimate {
     const seconds = Math.max(0, now - this.lossSeenAt) / 1000;
     this.lossSeenAt = now;
     this.loss = loss;
+    // A receiver report covers about the last second: what was sent then, not only now (a layer may have just
+    // been switched down because of that very loss).
+    this.sent.push({ at: now, bps: mediaBps });
+    while ((this.sent[0]?.at ?? now) < now - REPORT_SPAN_MS) this.sent.shift();
     if (loss > LOSS_HIGH) {
-      if (now - this.lossCutAt < LOSS_CUT_GAP_MS || mediaBps <= 0) return;
+      const sentBps = Math.max(...this.sent.map((x) => x.bps));
+      if (now - this.lossCutAt < LOSS_CUT_GAP_MS || sentBps <= 0) return;
       this.lossCutAt = now;
-      this.lossCap = Math.min(this.lossCap, mediaBps * (1 - loss / 2));
+      this.lossCap = Math.min(this.lossCap, this.current(now) ?? Infinity, sentBps) * (1 - loss / 2);
     } else if (loss < LOSS_LOW && Number.isFinite(this.lossCap)) {
       this.lossCap *= LOSS_GROWTH_PER_S ** Math.min(seconds, 5);
       const ceiling = this.at > -Infinity ? this.bps * 1.5 : NO_CAP_ABOVE_BPS;
