@@ -26,7 +26,9 @@ test.beforeAll(async () => {
   relay = await startUdpRelay(coturn.port);
   h = await startSfuHarness({ turn: { urls: [`turn:127.0.0.1:${relay.port}?transport=udp`], secret: coturn.secret } });
 });
+const stops: Array<() => void> = [];
 test.afterEach(async () => {
+  for (const stop of stops.splice(0)) stop();
   relay.setRate(null);
   for (const c of contexts.splice(0)) await c.close().catch(() => {});
 });
@@ -35,6 +37,25 @@ test.afterAll(async () => {
   await relay?.close();
   await coturn?.close();
 });
+
+/** SFU_BW_DEBUG=1 prints the viewer's side once a second: layer, estimate, loss, padding, frames. */
+function trace(room: string, viewer: () => Page | null): () => void {
+  if (!process.env.SFU_BW_DEBUG) return () => {};
+  const t0 = Date.now();
+  const timer = setInterval(async () => {
+    const page = viewer();
+    const p = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'viewer');
+    const d = p?.downTracks as unknown as { paddingBps: number; estimate: { loss: number; lossCap: number; bps: number } } | undefined;
+    const v = page ? await videoOf(page, 'cam').catch(() => ({ framesDecoded: -1, width: -1 })) : null;
+    console.log(
+      ((Date.now() - t0) / 1000).toFixed(1),
+      JSON.stringify(serverView(room)),
+      `remb=${Math.round((d?.estimate.bps ?? 0) / 1000)} cap=${Math.round((d?.estimate.lossCap ?? 0) / 1000)} loss=${d?.estimate.loss.toFixed(2)} pad=${Math.round((d?.paddingBps ?? 0) / 1000)}`,
+      `drops=${relay.capDrops} frames=${v?.framesDecoded} w=${v?.width}`,
+    );
+  }, 1000);
+  return () => clearInterval(timer);
+}
 
 const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
   openCaller(browser, h, contexts, identity, room, options);
@@ -64,8 +85,11 @@ function serverView(room: string) {
 test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifting the cap brings the high layer back', async ({ browser }) => {
   test.setTimeout(150_000);
   const room = 'capped';
+  let viewerPage: Page | null = null;
+  stops.push(trace(room, () => viewerPage));
   await open(browser, 'cam', room, { simulcast: true, microphone: false });
   const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
+  viewerPage = viewer;
   // Uncapped, the viewer gets more than the low layer (the publisher's upper layers need a moment to ramp up).
   await expect
     .poll(async () => {
@@ -75,6 +99,7 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
     }, { timeout: 40_000 })
     .toBe('high');
 
+  if (process.env.SFU_BW_DEBUG) console.log('cap 300 kbit/s');
   relay.setRate(300_000);
   const capped = Date.now();
   await expect
@@ -96,6 +121,7 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   }
   expect((await videoOf(viewer, 'cam')).width).toBeLessThanOrEqual(320);
 
+  if (process.env.SFU_BW_DEBUG) console.log('uncapped');
   relay.setRate(null);
   await expect
     .poll(async () => {
@@ -111,14 +137,18 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
 test('below the lowest layer the video is paused and the client told so, audio keeps flowing; it resumes when the link recovers', async ({ browser }) => {
   test.setTimeout(150_000);
   const room = 'starved';
+  let viewerPage: Page | null = null;
+  stops.push(trace(room, () => viewerPage));
   await open(browser, 'cam', room, { simulcast: true });
   const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
+  viewerPage = viewer;
   await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
   const audioOut = () => {
     const cam = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((p) => p.identity === 'cam');
     return [...(cam?.published.values() ?? [])].find((t) => t.kind === 'audio')?.packetsOut ?? 0;
   };
 
+  if (process.env.SFU_BW_DEBUG) console.log('cap 90 kbit/s');
   relay.setRate(90_000);
   await expect
     .poll(async () => {
@@ -137,6 +167,7 @@ test('below the lowest layer the video is paused and the client told so, audio k
   expect(serverView(room).layer).toBeNull();
   expect(await call<string[]>(viewer, 'events')).toContain('stream:cam:camera:paused');
 
+  if (process.env.SFU_BW_DEBUG) console.log('uncapped');
   relay.setRate(null);
   await expect
     .poll(async () => {

@@ -72,13 +72,14 @@ export class DownTracks {
   allocate(now = Date.now()): void {
     let audioBps = 0;
     let mediaBps = 0;
-    let loss = 0;
+    let loss: number | null = null;
     const demands: VideoDemand[] = [];
     const rids = new Map<string, string[]>();
     for (const sub of this.subscriptions.values()) {
       if (!sub.attached) continue;
       const live = sub.track.liveBitrates(now);
-      loss = Math.max(loss, sub.recentLoss(now));
+      const reported = sub.takeNewLoss();
+      if (reported !== null) loss = Math.max(loss ?? 0, reported);
       mediaBps += live.find((l) => l.rid === sub.layer)?.bps ?? 0;
       if (sub.track.kind === 'audio') {
         for (const l of live) audioBps += l.bps;
@@ -91,7 +92,7 @@ export class DownTracks {
       rids.set(sub.track.sid, layers.map((l) => l.rid));
     }
     this.estimate.observeLoss(loss, mediaBps, now);
-    const allocation = this.allocator.allocate(this.estimate.current(now), audioBps, demands, now, loss);
+    const allocation = this.allocator.allocate(this.estimate.current(now), audioBps, demands, now, this.estimate.loss);
     const changes: StreamStateInfo[] = [];
     for (const [sid, index] of allocation) {
       const sub = this.subscriptions.get(sid);

@@ -16,6 +16,8 @@ export const LOSS_HIGH = 0.1;
 /** …and below this one lets the cut grow back. */
 export const LOSS_LOW = 0.02;
 const LOSS_CUT_GAP_MS = 1000;
+/** Loss alone never takes the estimate below this (audio and a probe must still get through). */
+const LOSS_FLOOR_BPS = 50_000;
 const REPORT_SPAN_MS = 1500;
 const LOSS_GROWTH_PER_S = 1.08;
 /** Without any REMB, a cut that grew back past this is dropped. */
@@ -38,11 +40,15 @@ export class DownlinkEstimate {
     this.at = now;
   }
 
-  /** One round: the receivers' latest loss (0–1) while `mediaBps` were being sent to the subscriber. */
-  observeLoss(loss: number, mediaBps: number, now: number): void {
+  /**
+   * One round: the loss (0–1) in the receiver reports that arrived since the last round (null: none arrived),
+   * while `mediaBps` were being sent to the subscriber. Each report counts once.
+   */
+  observeLoss(reported: number | null, mediaBps: number, now: number): void {
     const seconds = Math.max(0, now - this.lossSeenAt) / 1000;
     this.lossSeenAt = now;
-    this.loss = loss;
+    if (reported !== null) this.loss = reported;
+    const loss = reported ?? Math.min(this.loss, LOSS_HIGH);
     // A receiver report covers about the last second: what was sent then, not only now (a layer may have just
     // been switched down because of that very loss).
     this.sent.push({ at: now, bps: mediaBps });
@@ -51,7 +57,7 @@ export class DownlinkEstimate {
       const sentBps = Math.max(...this.sent.map((x) => x.bps));
       if (now - this.lossCutAt < LOSS_CUT_GAP_MS || sentBps <= 0) return;
       this.lossCutAt = now;
-      this.lossCap = Math.min(this.lossCap, this.current(now) ?? Infinity, sentBps) * (1 - loss / 2);
+      this.lossCap = Math.max(LOSS_FLOOR_BPS, Math.min(this.lossCap, this.current(now) ?? Infinity, sentBps) * (1 - loss / 2));
     } else if (loss < LOSS_LOW && Number.isFinite(this.lossCap)) {
       this.lossCap *= LOSS_GROWTH_PER_S ** Math.min(seconds, 5);
       const ceiling = this.at > -Infinity ? this.bps * 1.5 : NO_CAP_ABOVE_BPS;

@@ -17,8 +17,6 @@ const TOP_RANK = 2;
 /** A layer counts as live while its packets keep arriving this often. */
 const LAYER_ALIVE_MS = 1000;
 const LAYER_CHECK_MS = 500;
-/** Receiver reports come about every second: one older than this says little about the link now. */
-const RECENT_REPORT_MS = 2500;
 const AUDIO_LEVEL_URI = werift.RTP_EXTENSION_URI.audioLevelIndication;
 
 interface Layer {
@@ -238,6 +236,7 @@ export class TrackSubscription {
   private unsubscribePli: (() => void) | null = null;
   private unsubscribeRtcp: (() => void) | null = null;
   private lastReport: { loss: number; jitterMs: number; at: number } | null = null;
+  private lossTakenAt = 0;
   /** Rewriting of sequence numbers and timestamps so layer switches look like one stream to the receiver. */
   private seqOffset = 0;
   private tsOffset = 0;
@@ -321,10 +320,12 @@ export class TrackSubscription {
     return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
   }
 
-  /** Loss (0–1) in the subscriber's receiver report on this track if it is recent, else 0. */
-  recentLoss(now: number): number {
+  /** Loss (0–1) in the subscriber's receiver report on this track that arrived since the last call, else null. */
+  takeNewLoss(): number | null {
     const r = this.lastReport;
-    return r && now - r.at <= RECENT_REPORT_MS ? r.loss : 0;
+    if (!r || r.at <= this.lossTakenAt) return null;
+    this.lossTakenAt = r.at;
+    return r.loss;
   }
 
   askForKeyframe(): void {

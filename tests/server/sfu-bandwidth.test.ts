@@ -178,6 +178,15 @@ describe('loss', () => {
       e.observeLoss(0, 300 * k, t);
     }
     expect(e.current(20_000)).toBe(400 * k);
+    // Rounds without a new report neither cut again nor grow back while the last report was lossy.
+    const g = new DownlinkEstimate();
+    g.observe(400 * k, 0);
+    g.observeLoss(0.4, 300 * k, 0);
+    for (let t = 1000; t <= 5000; t += 500) g.observeLoss(null, 300 * k, t);
+    expect(g.current(5000)).toBeCloseTo(300 * k * 0.8);
+    // Never below the floor that keeps audio and a probe going.
+    g.observeLoss(0.9, 20 * k, 6000);
+    expect(g.current(6000)).toBe(50 * k);
     // Without REMB as well (a browser reports REMB only after its first congestion).
     const f = new DownlinkEstimate();
     f.observeLoss(0.2, 1000 * k, 0);
