@@ -91,7 +91,8 @@ export class DownTracks {
       demands.push({ id: sub.track.sid, layers: layers.map((l) => l.bps) });
       rids.set(sub.track.sid, layers.map((l) => l.rid));
     }
-    this.estimate.observeLoss(loss, mediaBps, now);
+    // Padding counts as sent: a probe's own losses must not cut the estimate below the media that got through.
+    this.estimate.observeLoss(loss, mediaBps + this.paddingBps, now);
     const allocation = this.allocator.allocate(this.estimate.current(now), audioBps, demands, now, this.estimate.loss);
     const changes: StreamStateInfo[] = [];
     for (const [sid, index] of allocation) {

@@ -185,8 +185,10 @@ describe('loss', () => {
     for (let t = 1000; t <= 5000; t += 500) g.observeLoss(null, 300 * k, t);
     expect(g.current(5000)).toBeCloseTo(300 * k * 0.8);
     // Never below the floor that keeps audio and a probe going.
-    g.observeLoss(0.9, 20 * k, 6000);
-    expect(g.current(6000)).toBe(50 * k);
+    g.observeLoss(null, 20 * k, 9000);
+    g.observeLoss(null, 20 * k, 9500);
+    g.observeLoss(0.9, 20 * k, 10_000);
+    expect(g.current(10_000)).toBe(50 * k);
     // Without REMB as well (a browser reports REMB only after its first congestion).
     const f = new DownlinkEstimate();
     f.observeLoss(0.2, 1000 * k, 0);
