@@ -108,6 +108,7 @@ export class DownTracks {
       if (congested) {
         sub.layer = null;
         sub.targetLayer = null;
+        sub.dropRetransmissions();
       }
       if (resumed) sub.askForKeyframe();
       if (congested || resumed) {

@@ -320,6 +320,15 @@ export class TrackSubscription {
     return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
   }
 
+  /**
+   * Paused for bandwidth: forget what werift keeps for retransmission, so the subscriber's NACKs for the frames
+   * cut short do not keep flooding the link it has no room on.
+   */
+  dropRetransmissions(): void {
+    const sender = this.transceiver?.sender as unknown as { rtpCache?: unknown[] } | undefined;
+    if (sender?.rtpCache) sender.rtpCache = [];
+  }
+
   /** Loss (0–1) in the subscriber's receiver report on this track that arrived since the last call, else null. */
   takeNewLoss(): number | null {
     const r = this.lastReport;
