@@ -8,13 +8,13 @@
 //
 // Pure: the caller (down-tracks.ts) measures the layer bitrates and applies the choices.
 
-/** Share of the estimate media may use. */
+/** Share of the estimate media may use when stepping up (a step down waits until the whole estimate is exceeded). */
 export const HEADROOM = 0.9;
 /**
  * A video is paused only when even its lowest layer has not fitted for this long: a browser's estimate dips
  * sharply for a moment after a burst overflowed a queue, and recovers once the lower layer flows.
  */
-export const PAUSE_HOLD_MS = 2500;
+export const PAUSE_HOLD_MS = 5000;
 /** A step up needs its total to fit in the budget divided by this. */
 export const UP_FACTOR = 1.2;
 /** …and to keep fitting for this long. */
@@ -101,8 +101,10 @@ export class LayerAllocator {
       this.upSince.clear();
       this.paddingBps = 0;
     } else {
+      // Down only when the layers in use exceed the whole estimate; up only when they fit in its headroom with
+      // a margin: a browser's estimate right after a congestion sits just below what it receives.
       const budget = Math.max(0, estimate * HEADROOM - audioBps);
-      const down = fitLayers(budget, tracks);
+      const down = fitLayers(Math.max(0, estimate - audioBps), tracks);
       const up = fitLayers(budget / UP_FACTOR, tracks);
       let steppedUp = false;
       let steppedDown = false;
