@@ -40,12 +40,15 @@ export class Room implements ParticipantHost {
     readonly network: PeerNetwork,
     readonly logger: SfuLogger,
     private readonly onEmpty: (room: Room) => void,
+    bandwidthAllocation = true,
   ) {
     this.speakerTimer = setInterval(() => this.sendSpeakers(), SPEAKER_INTERVAL_MS);
     this.speakerTimer.unref();
     this.qualityTimer = setInterval(() => this.sendQuality(), QUALITY_INTERVAL_MS);
     this.qualityTimer.unref();
-    this.bandwidthTimer = setInterval(() => this.allocateBandwidth(), BANDWIDTH_INTERVAL_MS);
+    this.bandwidthTimer = setInterval(() => {
+      if (bandwidthAllocation) this.allocateBandwidth();
+    }, BANDWIDTH_INTERVAL_MS);
     this.bandwidthTimer.unref();
   }
 
