@@ -3,10 +3,10 @@
 // server fills its recvonly m-lines (single-pc-placement.ts); on legacy /rtc the server offers on a second peer
 // connection (subscriber-peer.ts).
 //
-// Bandwidth per subscriber: the REMBs its browser sends and the loss it reports (downlink-estimate.ts) decide, each bandwidth round, which
-// layer of each video track fits (layer-allocation.ts); a track whose lowest layer does not fit is paused and the
-// client told so (`streamStateUpdate`, as LiveKit does), audio is never held back. Probes are padding packets
-// sent between frames of a video it receives.
+// Bandwidth per subscriber: the REMBs its browser sends and the loss it reports (downlink-estimate.ts) decide,
+// each bandwidth round, which layer of each video track fits (layer-allocation.ts); a track whose lowest layer
+// does not fit is paused and the client told so (`streamStateUpdate`, as LiveKit does), audio is never held back.
+// Probes are padding packets sent between frames of a video it receives.
 import { StreamState, StreamStateInfo, StreamStateUpdate } from '@livekit/protocol';
 import { DownlinkEstimate } from './downlink-estimate';
 import type { PublishedTrack } from './forwarding';
