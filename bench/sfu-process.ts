@@ -8,6 +8,9 @@ const sfu = await startSfu({
   apiKey: process.env.BENCH_API_KEY ?? '',
   apiSecret: process.env.BENCH_API_SECRET ?? '',
   hostCandidates: ['127.0.0.1'],
+  // The forwarder's throughput: its rtc-node subscribers share the 2 cores with it, their REMB drops under that
+  // CPU load and would pause their video (bench/README.md). BENCH_BANDWIDTH=on measures with it.
+  bandwidthAllocation: process.env.BENCH_BANDWIDTH === 'on',
 });
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {

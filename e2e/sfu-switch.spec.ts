@@ -47,9 +47,13 @@ test('switching layers back and forth never leaves the subscriber frozen', async
   const serverView = () => {
     const participants = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])];
     const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find((t) => t.kind === 'video');
-    const live = (track?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
-    const layer = track ? participants.find((p) => p.identity === 'viewer')?.subscriptions.get(track.sid)?.layer : undefined;
-    return { layer, best: live.at(-1) };
+    const sub = track ? participants.find((p) => p.identity === 'viewer')?.subscriptions.get(track.sid) : undefined;
+    // The best layer the viewer may get: also within what the SFU estimates its downlink carries (a loaded
+    // machine can make even loopback look congested).
+    const live = (track?.liveLayers() ?? [])
+      .sort((a, b) => rank.indexOf(a) - rank.indexOf(b))
+      .filter((r, i) => i === 0 || rank.indexOf(r) <= (sub?.bandwidthRank ?? 2));
+    return { layer: sub?.layer, best: live.at(-1) };
   };
 
   for (let i = 0; i < 6; i++) {

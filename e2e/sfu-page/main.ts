@@ -111,6 +111,7 @@ const api = {
         el.dataset.identity = p.identity;
         media.append(el);
       })
+      .on(RoomEvent.TrackStreamStateChanged, (pub, state, p) => events.push(`stream:${p.identity}:${pub.source}:${state}`))
       .on(RoomEvent.Reconnecting, () => events.push('reconnecting'))
       .on(RoomEvent.Reconnected, () => events.push('reconnected'))
       .on(RoomEvent.Disconnected, () => events.push('disconnected'))
@@ -222,6 +223,12 @@ const api = {
   quality(identity: string): string {
     const p = identity === room?.localParticipant.identity ? room?.localParticipant : room?.remoteParticipants.get(identity);
     return p?.connectionQuality ?? 'none';
+  },
+
+  /** The stream state livekit-client has for `identity`'s camera ('active', 'paused', …) from streamStateUpdate. */
+  streamState(identity: string): string {
+    const pub = room?.remoteParticipants.get(identity)?.getTrackPublication(Track.Source.Camera);
+    return pub?.track?.streamState ?? 'none';
   },
 
   /** Room.activeSpeakers as livekit-client keeps it from the server's speakersChanged. */

@@ -25,16 +25,30 @@ interface Layer {
   ssrc: number;
   lastPacketAt: number;
   loss: LossCounter;
+  /** Bytes since the last bitrate measurement, and the smoothed bitrate (bit/s) of this layer. */
+  bytes: number;
+  bps: number;
   unsubscribe: () => void;
 }
 
-const rank = (rid: string): number => LAYER_RANK[rid] ?? 0;
+export const rank = (rid: string): number => LAYER_RANK[rid] ?? 0;
+/** RTP header and SRTP tag around each payload, for the bitrates the allocator compares with the estimate. */
+const PACKET_OVERHEAD_BYTES = 24;
+const BITRATE_SMOOTHING = 0.5;
+/** Largest padding an RTP packet can carry (the last byte holds the count). */
+const PADDING_BYTES = 255;
+const PADDING_PAYLOAD = (() => {
+  const b = Buffer.alloc(PADDING_BYTES);
+  b[PADDING_BYTES - 1] = PADDING_BYTES;
+  return b;
+})();
 
 export class PublishedTrack {
   readonly subscribers = new Set<TrackSubscription>();
   private readonly layers = new Map<string, Layer>();
   private readonly lastKeyframeRequest = new Map<string, number>();
   private lastLayerCheck = 0;
+  private lastMeasuredAt = 0;
   packetsIn = 0;
   packetsOut = 0;
   bytesOut = 0;
@@ -76,7 +90,7 @@ export class PublishedTrack {
       if (level) this.audioLevel?.observe(level.level);
       this.onRtp(rid, rtp);
     });
-    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, loss: new LossCounter(), unsubscribe: unSubscribe });
+    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, loss: new LossCounter(), bytes: 0, bps: 0, unsubscribe: unSubscribe });
   }
 
   private onRtp(rid: string, rtp: werift.RtpPacket): void {
@@ -87,6 +101,7 @@ export class PublishedTrack {
       layer.lastPacketAt = now;
       layer.ssrc = rtp.header.ssrc;
       layer.loss.observe(rtp.header.sequenceNumber);
+      layer.bytes += rtp.payload.length + PACKET_OVERHEAD_BYTES;
     }
     if (now - this.lastLayerCheck > LAYER_CHECK_MS) {
       this.lastLayerCheck = now;
@@ -95,7 +110,7 @@ export class PublishedTrack {
     let keyframe: boolean | undefined;
     for (const sub of this.subscribers) {
       // Without simulcast there is one layer: audio starts at once, video on its first keyframe.
-      if (sub.layer === null && sub.targetLayer === null && !this.simulcast) {
+      if (sub.layer === null && sub.targetLayer === null && !this.simulcast && !sub.congested) {
         if (this.kind === 'audio') sub.layer = rid;
         else sub.targetLayer = rid;
       }
@@ -109,13 +124,42 @@ export class PublishedTrack {
     }
   }
 
+  /** Updates each layer's bitrate from the bytes counted since the last call (the bandwidth round, room.ts). */
+  measureBitrates(now = Date.now()): void {
+    const seconds = (now - this.lastMeasuredAt) / 1000;
+    this.lastMeasuredAt = now;
+    if (seconds <= 0 || seconds > 5) {
+      for (const l of this.layers.values()) l.bytes = 0;
+      return;
+    }
+    for (const l of this.layers.values()) {
+      const bps = (l.bytes * 8) / seconds;
+      l.bytes = 0;
+      l.bps = l.bps === 0 ? bps : l.bps * (1 - BITRATE_SMOOTHING) + bps * BITRATE_SMOOTHING;
+    }
+  }
+
+  /** Live layers, lowest first, with their bitrates (bit/s). */
+  liveBitrates(now = Date.now()): Array<{ rid: string; bps: number }> {
+    return this.liveLayers(now)
+      .sort((a, b) => rank(a) - rank(b))
+      .map((rid) => ({ rid, bps: this.layers.get(rid)?.bps ?? 0 }));
+  }
+
   /** Point every subscriber at the best live layer it accepts; the switch happens on that layer's next keyframe. */
   chooseLayers(now = Date.now()): void {
     if (!this.simulcast) return;
     const live = this.liveLayers(now).sort((a, b) => rank(a) - rank(b));
     if (live.length === 0) return;
     for (const sub of this.subscribers) {
-      const wanted = live.filter((rid) => rank(rid) <= sub.maxRank).at(-1) ?? (live[0] as string);
+      if (sub.congested) {
+        // Paused for bandwidth (down-tracks.ts): nothing is forwarded until it resumes on a keyframe.
+        sub.layer = null;
+        sub.targetLayer = null;
+        continue;
+      }
+      const cap = Math.min(sub.maxRank, sub.bandwidthRank);
+      const wanted = live.filter((rid) => rank(rid) <= cap).at(-1) ?? (live[0] as string);
       if (wanted === sub.layer) {
         sub.targetLayer = null;
         continue;
@@ -181,10 +225,18 @@ export class TrackSubscription {
   targetLayer: string | null = null;
   /** Highest layer it asked for (0 low … 2 high), from its track settings. */
   maxRank = TOP_RANK;
+  /** Highest layer its downlink fits (layer-allocation.ts), and whether even the lowest does not (video paused). */
+  bandwidthRank = TOP_RANK;
+  congested = false;
+  /** A REMB arrived on this subscription's sender: the subscriber's downlink estimate (bit/s). */
+  onEstimate: ((bps: number) => void) | null = null;
+  /** The last forwarded packet ended a frame: padding may go in here without splitting a frame. */
+  private betweenFrames = false;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribePli: (() => void) | null = null;
   private unsubscribeRtcp: (() => void) | null = null;
   private lastReport: { loss: number; jitterMs: number; at: number } | null = null;
+  private lossTakenAt = 0;
   /** Rewriting of sequence numbers and timestamps so layer switches look like one stream to the receiver. */
   private seqOffset = 0;
   private tsOffset = 0;
@@ -214,6 +266,11 @@ export class TrackSubscription {
     ).unSubscribe;
     const clockRate = this.clockRate;
     this.unsubscribeRtcp = transceiver.sender.onRtcp.subscribe((packet) => {
+      if (packet.type === werift.RtcpPayloadSpecificFeedback.type) {
+        const fb = (packet as werift.RtcpPayloadSpecificFeedback).feedback;
+        if (fb instanceof werift.ReceiverEstimatedMaxBitrate) this.onEstimate?.(Number(fb.bitrate));
+        return;
+      }
       if (packet.type !== werift.RtcpRrPacket.type) return;
       for (const r of (packet as werift.RtcpRrPacket).reports) {
         if (r.ssrc !== transceiver.sender.ssrc) continue;
@@ -263,6 +320,23 @@ export class TrackSubscription {
     return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
   }
 
+  /**
+   * Paused for bandwidth: forget what werift keeps for retransmission, so the subscriber's NACKs for the frames
+   * cut short do not keep flooding the link it has no room on.
+   */
+  dropRetransmissions(): void {
+    const sender = this.transceiver?.sender as unknown as { rtpCache?: unknown[] } | undefined;
+    if (sender?.rtpCache) sender.rtpCache = [];
+  }
+
+  /** Loss (0–1) in the subscriber's receiver report on this track that arrived since the last call, else null. */
+  takeNewLoss(): number | null {
+    const r = this.lastReport;
+    if (!r || r.at <= this.lossTakenAt) return null;
+    this.lossTakenAt = r.at;
+    return r.loss;
+  }
+
   askForKeyframe(): void {
     const ask = () => this.track.requestKeyframe(this.targetLayer ?? this.layer ?? undefined, true);
     ask();
@@ -279,6 +353,7 @@ export class TrackSubscription {
     this.lastTs = timestamp;
     this.lastSentAt = Date.now();
     this.sentAny = true;
+    this.betweenFrames = h.marker;
     const header = new werift.RtpHeader({
       marker: h.marker,
       payloadType: h.payloadType,
@@ -291,6 +366,34 @@ export class TrackSubscription {
       extensions: [],
     });
     this.transceiver.sender.sendRtp(new werift.RtpPacket(header, rtp.payload)).catch(() => {});
+    return true;
+  }
+
+  /**
+   * Sends `count` padding-only packets (a bandwidth probe) when the stream is between frames; they take the next
+   * sequence numbers, so later media packets are shifted by as many. false when it cannot now.
+   */
+  sendPadding(count: number): boolean {
+    if (this.paused || !this.transceiver || !this.sentAny) return false;
+    // A paused video (bandwidth) carries only padding until it resumes on a keyframe.
+    if (this.layer !== null ? !this.betweenFrames : !this.congested) return false;
+    for (let i = 0; i < count; i++) {
+      this.lastSeq = (this.lastSeq + 1) & 0xffff;
+      this.seqOffset = (this.seqOffset + 1) & 0xffff;
+      const header = new werift.RtpHeader({
+        padding: true,
+        paddingSize: PADDING_BYTES,
+        payloadType: 0,
+        sequenceNumber: this.lastSeq,
+        timestamp: this.lastTs,
+        ssrc: 0,
+        csrc: [],
+        csrcLength: 0,
+        extension: false,
+        extensions: [],
+      });
+      this.transceiver.sender.sendRtp(new werift.RtpPacket(header, PADDING_PAYLOAD)).catch(() => {});
+    }
     return true;
   }
 

@@ -33,6 +33,8 @@ export interface SfuOptions {
   tokenTtl?: number;
   /** TURN server (coturn with use-auth-secret) handed to clients; undefined = TURN_URLS/TURN_SECRET, null = none. */
   turn?: TurnOptions | null;
+  /** Fit each subscriber's layers to its downlink estimate (default true; down-tracks.ts). */
+  bandwidthAllocation?: boolean;
 }
 
 export interface Sfu {
@@ -81,6 +83,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     pingInterval,
     pingTimeout,
     iceServersFor: (identity) => iceServersFor(turn, identity),
+    bandwidthAllocation: options.bandwidthAllocation ?? true,
   });
   const rooms = registry.rooms;
   const signalServer = await startSignalServer({

@@ -84,10 +84,10 @@ export class Participant {
     if (mode === 'dual') {
       this.subscriber = new SubscriberPeer(host.network, host.logger, (offer) => this.send({ case: 'offer', value: offer }));
       this.subscriber.pc.connectionStateChange.subscribe(refreshVideo);
-      this.downTracks = new DownTracks(this.sid, this.subscriber);
+      this.downTracks = new DownTracks(this.sid, this.subscriber, (m) => this.send(m));
     } else {
       this.singlePc = new SinglePcPlacement(this.pc, (m) => this.send(m));
-      this.downTracks = new DownTracks(this.sid, this.singlePc);
+      this.downTracks = new DownTracks(this.sid, this.singlePc, (m) => this.send(m));
     }
   }
 

@@ -1,7 +1,8 @@
 // werift peer connection set up the way browsers and the Rust SDK accept from this SFU: opus and VP8 only
 // (nack, pli, remb), no RED, no STUN/TURN, host candidates on the advertised addresses. The only header extensions
-// are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them, and the
-// audio level on audio.
+// are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them; abs-send-time
+// on video, which a browser's receive-side estimator needs for the REMBs it sends (downlink-estimate.ts); and the
+// audio level on audio. No transport-cc: the SFU does no send-side estimation, so the browser reports REMB.
 import * as werift from 'werift';
 
 /** Where media flows: the advertised host candidates (only those survive in SDP) and the UDP ports to use. */
@@ -31,7 +32,12 @@ export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
     headerExtensions: {
       // RFC 6464 audio level on microphones: active speakers (audio-level.ts).
       audio: [new werift.RTCRtpHeaderExtensionParameters({ uri: werift.RTP_EXTENSION_URI.audioLevelIndication })],
-      video: [werift.RTP_EXTENSION_URI.sdesMid, werift.RTP_EXTENSION_URI.sdesRTPStreamID, werift.RTP_EXTENSION_URI.repairedRtpStreamId].map(
+      video: [
+        werift.RTP_EXTENSION_URI.sdesMid,
+        werift.RTP_EXTENSION_URI.sdesRTPStreamID,
+        werift.RTP_EXTENSION_URI.repairedRtpStreamId,
+        werift.RTP_EXTENSION_URI.absSendTime,
+      ].map(
         (uri) => new werift.RTCRtpHeaderExtensionParameters({ uri }),
       ),
     },

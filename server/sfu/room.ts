@@ -22,6 +22,8 @@ import { QUALITY_INTERVAL_MS, QualityMonitor } from './connection-quality';
 import { SPEAKER_INTERVAL_MS, SpeakerDetector } from './speakers';
 
 const RELIABLE_LABEL = '_reliable';
+/** How often each subscriber's layers are fitted to its downlink estimate (down-tracks.ts). */
+const BANDWIDTH_INTERVAL_MS = 500;
 
 export class Room implements ParticipantHost {
   readonly sid = newSid('RM_');
@@ -31,17 +33,30 @@ export class Room implements ParticipantHost {
   private readonly speakerTimer: NodeJS.Timeout;
   private readonly quality = new QualityMonitor();
   private readonly qualityTimer: NodeJS.Timeout;
+  private readonly bandwidthTimer: NodeJS.Timeout;
 
   constructor(
     readonly name: string,
     readonly network: PeerNetwork,
     readonly logger: SfuLogger,
     private readonly onEmpty: (room: Room) => void,
+    bandwidthAllocation = true,
   ) {
     this.speakerTimer = setInterval(() => this.sendSpeakers(), SPEAKER_INTERVAL_MS);
     this.speakerTimer.unref();
     this.qualityTimer = setInterval(() => this.sendQuality(), QUALITY_INTERVAL_MS);
     this.qualityTimer.unref();
+    this.bandwidthTimer = setInterval(() => {
+      if (bandwidthAllocation) this.allocateBandwidth();
+    }, BANDWIDTH_INTERVAL_MS);
+    this.bandwidthTimer.unref();
+  }
+
+  /** Each subscriber's layers from its downlink estimate, after measuring what every layer carries now. */
+  private allocateBandwidth(): void {
+    const now = Date.now();
+    for (const p of this.participants.values()) for (const t of p.published.values()) t.measureBitrates(now);
+    for (const p of this.participants.values()) p.downTracks.allocate(now);
   }
 
   private sendQuality(): void {
@@ -195,6 +210,7 @@ export class Room implements ParticipantHost {
     if (this.participants.size === 0) {
       clearInterval(this.speakerTimer);
       clearInterval(this.qualityTimer);
+      clearInterval(this.bandwidthTimer);
       this.onEmpty(this);
     }
   }

@@ -27,6 +27,7 @@ export interface RoomsOptions {
   pingTimeout: number;
   /** ICE servers (TURN with fresh credentials) for one participant's join or reconnect. */
   iceServersFor(identity: string): ICEServer[];
+  bandwidthAllocation: boolean;
 }
 
 export class Rooms {
@@ -37,10 +38,16 @@ export class Rooms {
   private roomFor(name: string): Room {
     let room = this.rooms.get(name);
     if (!room) {
-      room = new Room(name, this.o.network, this.o.logger, (r) => {
-        if (this.rooms.get(r.name) === r) this.rooms.delete(r.name);
-        this.o.logger.info({ room: r.name }, 'room closed');
-      });
+      room = new Room(
+        name,
+        this.o.network,
+        this.o.logger,
+        (r) => {
+          if (this.rooms.get(r.name) === r) this.rooms.delete(r.name);
+          this.o.logger.info({ room: r.name }, 'room closed');
+        },
+        this.o.bandwidthAllocation,
+      );
       this.rooms.set(name, room);
       this.o.logger.info({ room: name }, 'room created');
     }

@@ -1,0 +1,218 @@
+// Which simulcast layer of each video track a subscriber gets, given its downlink estimate (downlink-estimate.ts):
+// audio first, then every video track's lowest layer, then one step up at a time for each track in turn while
+// the total fits. Going down happens at once; going up (and resuming a paused track) only after the higher
+// allocation has fitted with a margin for a while, so an estimate hovering at a layer boundary does not flap.
+// A track whose lowest layer does not fit is paused (-1). When a track is held below what the subscriber asked
+// for, the allocator asks for a probe: padding that raises what the subscriber receives towards the next step,
+// since a browser's estimate never rises much above what actually arrives.
+//
+// Pure: the caller (down-tracks.ts) measures the layer bitrates and applies the choices.
+
+/** Share of the estimate media may use when stepping up (a step down waits until the whole estimate is exceeded). */
+export const HEADROOM = 0.9;
+/**
+ * A video is paused only when even its lowest layer has not fitted for this long: a browser's estimate dips
+ * sharply for a moment after a burst overflowed a queue, and recovers once the lower layer flows.
+ */
+export const PAUSE_HOLD_MS = 5000;
+/** A step up needs its total to fit in the budget divided by this. */
+export const UP_FACTOR = 1.2;
+/** …and to keep fitting for this long. */
+export const UP_HOLD_MS = 2000;
+/** A probe lasts this long (the browser's estimate rises gradually with what it receives). */
+export const PROBE_MS = 4000;
+/** First wait between probes; doubles after each probe that did not lead to a step up, up to PROBE_GAP_MAX_MS. */
+export const PROBE_GAP_MS = 3000;
+export const PROBE_GAP_MAX_MS = 15_000;
+/** A probe stops early when the estimate falls below this share of what it was when the probe began. */
+const PROBE_ABORT_SHARE = 0.85;
+/** A probe that raised the estimate by this share is followed by the next one after PROBE_CONTINUE_MS. */
+const PROBE_PROGRESS_SHARE = 1.05;
+const PROBE_CONTINUE_MS = 500;
+/** During a probe the subscriber receives at most this multiple of its estimate. */
+export const PROBE_OVERSHOOT = 1.25;
+/** Reported loss above this share stops a probe, and holds back steps up and new probes. */
+export const LOSS_CALM = 0.03;
+
+export interface VideoDemand {
+  id: string;
+  /** Bitrates (bit/s) of the layers this subscriber may get, lowest first: live layers up to what it asked for. */
+  layers: readonly number[];
+}
+
+/** Layer index per track id: an index into its `layers`, -1 when paused. */
+export type Allocation = Map<string, number>;
+
+/** The best joint choice within a budget: lowest layers first (in order), then one step at a time, round robin. */
+export function fitLayers(budget: number, tracks: readonly VideoDemand[]): Allocation {
+  const out: Allocation = new Map();
+  let total = 0;
+  for (const t of tracks) {
+    const low = t.layers[0];
+    if (low !== undefined && total + low <= budget) {
+      out.set(t.id, 0);
+      total += low;
+    } else out.set(t.id, -1);
+  }
+  for (let stepped = true; stepped; ) {
+    stepped = false;
+    for (const t of tracks) {
+      const i = out.get(t.id) ?? -1;
+      if (i < 0 || i + 1 >= t.layers.length) continue;
+      const delta = (t.layers[i + 1] as number) - (t.layers[i] as number);
+      if (total + delta > budget) continue;
+      out.set(t.id, i + 1);
+      total += delta;
+      stepped = true;
+    }
+  }
+  return out;
+}
+
+const sum = (tracks: readonly VideoDemand[], a: Allocation): number =>
+  tracks.reduce((s, t) => {
+    const i = a.get(t.id) ?? -1;
+    return s + (i >= 0 ? (t.layers[i] as number) : 0);
+  }, 0);
+
+export class LayerAllocator {
+  private readonly chosen: Allocation = new Map();
+  private readonly upSince = new Map<string, number>();
+  private readonly pauseSince = new Map<string, number>();
+  private probeUntil = 0;
+  private probeEstimate = 0;
+  private nextProbeAt = 0;
+  private probeGap = PROBE_GAP_MS;
+  /** Padding (bit/s) the caller should add now; 0 outside a probe. */
+  paddingBps = 0;
+
+  /** One round: the layer index for every video track (tracks not listed are forgotten). */
+  allocate(estimate: number | null, audioBps: number, tracks: readonly VideoDemand[], now: number, loss = 0): Allocation {
+    for (const id of [...this.chosen.keys()]) {
+      if (tracks.some((t) => t.id === id)) continue;
+      this.chosen.delete(id);
+      this.upSince.delete(id);
+      this.pauseSince.delete(id);
+    }
+    const out: Allocation = new Map();
+    if (estimate === null) {
+      // No feedback (yet, or any more): no constraint, as before the first REMB.
+      for (const t of tracks) out.set(t.id, t.layers.length - 1);
+      this.upSince.clear();
+      this.paddingBps = 0;
+    } else {
+      // Down only when the layers in use exceed the whole estimate; up only when they fit in its headroom with
+      // a margin: a browser's estimate right after a congestion sits just below what it receives.
+      const budget = Math.max(0, estimate * HEADROOM - audioBps);
+      const down = fitLayers(Math.max(0, estimate - audioBps), tracks);
+      const up = fitLayers(budget / UP_FACTOR, tracks);
+      let steppedUp = false;
+      let steppedDown = false;
+      for (const t of tracks) {
+        const top = t.layers.length - 1;
+        const cur = Math.min(this.chosen.get(t.id) ?? (down.get(t.id) as number), top);
+        const d = down.get(t.id) as number;
+        const u = up.get(t.id) as number;
+        let next = cur;
+        if (d >= 0) this.pauseSince.delete(t.id);
+        if (d < 0 && cur >= 0) {
+          // Down to the lowest layer at once; paused only when that keeps not fitting.
+          const since = this.pauseSince.get(t.id) ?? now;
+          this.pauseSince.set(t.id, since);
+          next = now - since >= PAUSE_HOLD_MS ? -1 : 0;
+          if (next < cur) steppedDown = true;
+          this.upSince.delete(t.id);
+        } else if (d < cur) {
+          next = d;
+          steppedDown = true;
+          this.upSince.delete(t.id);
+        } else if (u > cur && loss <= LOSS_CALM) {
+          const since = this.upSince.get(t.id) ?? now;
+          this.upSince.set(t.id, since);
+          if (now - since >= UP_HOLD_MS) {
+            next = cur + 1;
+            steppedUp = true;
+            this.upSince.set(t.id, now);
+          }
+        } else this.upSince.delete(t.id);
+        out.set(t.id, next);
+      }
+      this.planProbe(estimate, audioBps, tracks, out, now, steppedUp, steppedDown || loss > LOSS_CALM);
+    }
+    for (const [id, i] of out) this.chosen.set(id, i);
+    return out;
+  }
+
+  private planProbe(
+    estimate: number,
+    audioBps: number,
+    tracks: readonly VideoDemand[],
+    out: Allocation,
+    now: number,
+    steppedUp: boolean,
+    setBack: boolean,
+  ): void {
+    const inProbe = now < this.probeUntil;
+    if (steppedUp) {
+      // It worked: the next probe may follow soon.
+      this.probeGap = PROBE_GAP_MS;
+      this.endProbe(now);
+      return;
+    }
+    if (inProbe && (setBack || estimate < this.probeEstimate * PROBE_ABORT_SHARE)) {
+      this.failProbe(now);
+      return;
+    }
+    if (!inProbe && this.probeUntil > 0) {
+      // A probe that ran out: when the estimate was still climbing, go on soon; otherwise wait longer next time.
+      if (estimate >= this.probeEstimate * PROBE_PROGRESS_SHARE) {
+        this.endProbe(now);
+        this.nextProbeAt = now + PROBE_CONTINUE_MS;
+      } else this.failProbe(now);
+    }
+    if (setBack) {
+      // A step down or loss: the next probe waits.
+      this.nextProbeAt = Math.max(this.nextProbeAt, now + this.probeGap);
+      return;
+    }
+    // The cheapest step up of a track held below what it may get, and what the subscriber would need for it.
+    const media = sum(tracks, out);
+    let step = Infinity;
+    for (const t of tracks) {
+      const i = out.get(t.id) ?? -1;
+      if (i + 1 >= t.layers.length) continue;
+      step = Math.min(step, (t.layers[i + 1] as number) - (i >= 0 ? (t.layers[i] as number) : 0));
+    }
+    if (!Number.isFinite(step)) {
+      this.paddingBps = 0;
+      this.probeUntil = 0;
+      return;
+    }
+    const needed = ((media + step) * UP_FACTOR) / HEADROOM + audioBps;
+    if (needed <= estimate) {
+      // The estimate already allows it and the hold runs; a probe keeps going until the step up, or the
+      // estimate, no longer fed, could sink back.
+      if (inProbe) this.probeUntil = Math.max(this.probeUntil, now + UP_HOLD_MS);
+      else this.paddingBps = 0;
+      return;
+    }
+    if (!inProbe) {
+      if (now < this.nextProbeAt) return;
+      this.probeUntil = now + PROBE_MS;
+      this.probeEstimate = estimate;
+    }
+    // The browser lets its estimate grow to about 1.5× what arrives: no need to flood a weak link beyond that.
+    this.paddingBps = Math.max(0, Math.min(needed, estimate * PROBE_OVERSHOOT) - media - audioBps);
+  }
+
+  private endProbe(now: number): void {
+    this.paddingBps = 0;
+    this.probeUntil = 0;
+    this.nextProbeAt = now + this.probeGap;
+  }
+
+  private failProbe(now: number): void {
+    this.probeGap = Math.min(this.probeGap * 2, PROBE_GAP_MAX_MS);
+    this.endProbe(now);
+  }
+}
