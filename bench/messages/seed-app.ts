@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import type { AppContext } from '../../server/context';
+import { reactionsJson, reactionsOf } from '../../server/messages/message-view';
 import { type BenchUser, type Fixture, groupSizesOf, type SeedSpec } from './fixture';
 
 export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture> {
@@ -132,6 +133,11 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
     ].map(([u, emoji]) => ({ message_id: m.id, user_id: (u as BenchUser).id, emoji: emoji as string, created_at: m.created_at })),
   );
   await insertInChunks(reactions, (chunk) => db.insertInto('reactions').values(chunk).execute());
+  // As the react route leaves them: each message's reactions column rewritten from its rows.
+  const byMessage = await reactionsOf(db, reactedPage.map((m) => m.id));
+  for (const [messageId, list] of byMessage) {
+    await db.updateTable('messages').set({ reactions: reactionsJson(list) }).where('id', '=', messageId).execute();
+  }
 
   return {
     history: { reader: reader!, plain: plain!, reacted: reacted! },

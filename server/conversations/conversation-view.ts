@@ -40,6 +40,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
       'm.client_message_id as m_client_message_id',
       'm.created_at as m_created_at',
       'm.edited_at as m_edited_at',
+      'm.reactions as m_reactions',
       // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
       // range of the messages_visible index, empty for a conversation that is read.
       (eb) =>
@@ -111,6 +112,7 @@ type ListRow = {
   m_client_message_id: string | null;
   m_created_at: string | null;
   m_edited_at: string | null;
+  m_reactions: string | null;
 };
 
 async function latestMessages(ctx: AppContext, rows: ListRow[]) {
@@ -129,6 +131,7 @@ async function latestMessages(ctx: AppContext, rows: ListRow[]) {
       created_at: r.m_created_at as string,
       deleted_at: null,
       edited_at: r.m_edited_at,
+      reactions: r.m_reactions,
     });
   }
   return new Map((await toMessages(ctx.db, latestRows)).map((m) => [m.conversationId, m]));

@@ -1,6 +1,6 @@
 // Table types for Kysely. Timestamps are ISO-8601 strings and booleans are 0/1 integers so one schema
 // and one set of queries run on both SQLite and PostgreSQL.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -79,6 +79,8 @@ export interface MessagesTable {
   deleted_at: string | null;
   /** Set when the sender changed the text (server/db/migrations/004_message_edits_reactions.ts). */
   edited_at: string | null;
+  /** The message's reactions as JSON of the contract's Reaction[], null when none (migrations/004_…). */
+  reactions: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ReactionsTable {

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { memberIds } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { reactionsOf, toMessages } from './message-view';
+import { reactionsJson, reactionsOf, toMessages } from './message-view';
 
 const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
 
@@ -59,24 +59,35 @@ export const messageEditsRoutes = fp(
 
     contractRoute(app, 'react', async ({ userId, body }) => {
       const { row, members } = await messageForMember(body.messageId, userId);
-      let changed: bigint;
-      if (body.on) {
-        const res = await db
-          .insertInto('reactions')
-          .values({ message_id: row.id, user_id: userId, emoji: body.emoji, created_at: new Date().toISOString() })
-          .onConflict((oc) => oc.columns(['message_id', 'user_id', 'emoji']).doNothing())
-          .executeTakeFirst();
-        changed = res.numInsertedOrUpdatedRows ?? 0n;
-      } else {
-        const res = await db
-          .deleteFrom('reactions')
-          .where('message_id', '=', row.id)
-          .where('user_id', '=', userId)
-          .where('emoji', '=', body.emoji)
-          .executeTakeFirst();
-        changed = res.numDeletedRows;
-      }
-      const reactions = (await reactionsOf(db, [row.id])).get(row.id) ?? [];
+      // The row change and the message's reactions column in one transaction; on PostgreSQL the message row is
+      // locked first, so two people reacting at once each rewrite the column from the other's committed row.
+      const { changed, reactions } = await db.transaction().execute(async (trx) => {
+        if (ctx.dialect === 'postgres') {
+          await trx.selectFrom('messages').select('id').where('id', '=', row.id).forUpdate().execute();
+        }
+        let changed: bigint;
+        if (body.on) {
+          const res = await trx
+            .insertInto('reactions')
+            .values({ message_id: row.id, user_id: userId, emoji: body.emoji, created_at: new Date().toISOString() })
+            .onConflict((oc) => oc.columns(['message_id', 'user_id', 'emoji']).doNothing())
+            .executeTakeFirst();
+          changed = res.numInsertedOrUpdatedRows ?? 0n;
+        } else {
+          const res = await trx
+            .deleteFrom('reactions')
+            .where('message_id', '=', row.id)
+            .where('user_id', '=', userId)
+            .where('emoji', '=', body.emoji)
+            .executeTakeFirst();
+          changed = res.numDeletedRows;
+        }
+        const reactions = (await reactionsOf(trx, [row.id])).get(row.id) ?? [];
+        if (changed > 0n) {
+          await trx.updateTable('messages').set({ reactions: reactionsJson(reactions) }).where('id', '=', row.id).execute();
+        }
+        return { changed, reactions };
+      });
       if (changed > 0n) {
         ctx.lists.changed(members);
         ctx.realtime.toUsers(members, 'reactions:update', { conversationId: row.conversation_id, messageId: row.id, reactions });

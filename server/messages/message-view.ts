@@ -1,6 +1,6 @@
 // Turns message rows into the contract's Message shape. Works on a batch: a fixed number of queries whatever the
-// number of messages (receipts, from the members' read cursors; reactions; quotes, attachments, voice notes and
-// call entries only when a message has some), so lists never query per message.
+// number of messages (receipts, from the members' read cursors; quotes, attachments, voice notes and call entries
+// only when a message has some; reactions come with the row), so lists never query per message.
 import type { Attachment, CallInfo, Message, MessageType, Reaction } from '../../src/contract/entities';
 import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
@@ -22,7 +22,7 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
 export function freshMessage(
-  row: Omit<MessageRow, 'seq' | 'edited_at'>,
+  row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions'>,
   replyTo: { id: string; content: string } | null,
   uploads: AttachedUpload[],
   extras: { voice?: Message['voice']; call?: CallInfo } = {},
@@ -74,6 +74,12 @@ export function groupReactions(rows: readonly { emoji: string; user_id: string }
     .map(([emoji, userIds]) => ({ emoji: emoji as Reaction['emoji'], userIds }));
 }
 
+/** messages.reactions as the contract has it (written by reactionsJson alone, so it is trusted). */
+export const storedReactions = (json: string | null | undefined): Reaction[] => (json ? (JSON.parse(json) as Reaction[]) : []);
+
+/** What messages.reactions holds for a message with these reactions. */
+export const reactionsJson = (reactions: Reaction[]) => (reactions.length ? JSON.stringify(reactions) : null);
+
 /** One query for the reactions of a batch of messages (read from reactions_by_message alone, in order), per message. */
 export async function reactionsOf(db: Database, messageIds: string[]): Promise<Map<string, Reaction[]>> {
   if (messageIds.length === 0) return new Map();
@@ -98,10 +104,9 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
   const withFiles = rows.filter((r) => r.type !== 'TEXT' && r.type !== 'CALL').map((r) => r.id);
-  const ids = rows.map((r) => r.id);
   const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
   const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
-  const [replies, attachments, receipts, reactionsBy, voices, calls] = await Promise.all([
+  const [replies, attachments, receipts, voices, calls] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -116,7 +121,6 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .execute()
       : Promise.resolve([]),
     receiptsOf(db, rows),
-    reactionsOf(db, ids),
     voiceIds.length
       ? db.selectFrom('voice_notes').selectAll().where('message_id', 'in', voiceIds).execute()
       : Promise.resolve([]),
@@ -156,7 +160,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       replyTo: reply ? { id: reply.id, content: reply.deleted_at ? DELETED_REPLY_TEXT : reply.content } : null,
       attachments: (attachmentsBy.get(r.id) ?? []).map(toAttachment),
       receipts: receipts.get(r.id) ?? [],
-      reactions: reactionsBy.get(r.id) ?? [],
+      reactions: storedReactions(r.reactions),
       ...(voiceBy.has(r.id) ? { voice: voiceBy.get(r.id) } : {}),
       ...(callBy.has(r.id) ? { call: callBy.get(r.id) } : {}),
     };

@@ -1,10 +1,14 @@
 // Editing and reactions: messages.edited_at (null until the sender changes the text; the text itself stays in
 // messages.content, the one copy other features index), and one row per (message, user, emoji) reaction.
-// History pages read a page's reactions by message id from a covering index.
+// messages.reactions keeps the message's reactions as the contract's JSON (null when there are none), rewritten
+// from the rows in the transaction that changes them: history pages, the list and search read reactions with the
+// message itself, at no extra query (a page of reacted messages costs about what a page without does).
+// The index lets a reaction change re-read its message's rows alone.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('messages').addColumn('edited_at', 'text').execute();
+  await db.schema.alterTable('messages').addColumn('reactions', 'text').execute();
   await db.schema
     .createTable('reactions')
     .addColumn('message_id', 'text', (c) => c.notNull().references('messages.id').onDelete('cascade'))
@@ -23,5 +27,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('reactions').execute();
+  await db.schema.alterTable('messages').dropColumn('reactions').execute();
   await db.schema.alterTable('messages').dropColumn('edited_at').execute();
 }
