@@ -95,6 +95,21 @@ describe('call entries', () => {
     expect(await unread(bob)).toBe(0);
   });
 
+  it('a declined call does not mark older unread messages read: the callee’s read position cannot skip them', async () => {
+    await api.post('/api/messages/mark-conversation-read', { conversationId: ab }, bob.accessToken);
+    const sent = await api.post('/api/conversations/send', { conversationId: ab, type: 'TEXT', content: 'Перезвони, как сможешь' }, alice.accessToken);
+    expect(sent.status).toBe(200);
+    const { a, b } = await sides();
+    await ring(a, b, false);
+    const live = next(a, 'message:new', (p) => p.message.type === 'CALL');
+    await ack(b, 'call:decline', { conversationId: ab });
+    expect((await live).message.receipts).toEqual([]);
+    // The text stays unread, and so does the entry after it (a read position covers all or nothing before it).
+    expect(await unread(bob)).toBe(2);
+    await api.post('/api/messages/mark-conversation-read', { conversationId: ab }, bob.accessToken);
+    expect(await unread(bob)).toBe(0);
+  });
+
   it('a call the caller hangs up before an answer is cancelled, and unread for the callee', async () => {
     const { a, b } = await sides();
     const before = await unread(bob);
