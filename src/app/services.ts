@@ -3,11 +3,11 @@
 // `createRuntime({ services: { … } })` and keep every other service real.
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
-import { cropToBlob, type PixelArea, readAsDataUrl } from '../services/avatar-image';
+import type { PixelArea } from '../services/avatar-image';
 import type { OfflineCache } from '../services/offline-cache';
 import { localOutboxStore, type OutboxStore } from '../services/outbox-store';
 import { loadSession, type Session, saveSession } from '../services/storage';
-import { createUploader, type Uploader } from '../services/upload';
+import type { Uploader } from '../services/upload';
 import { createSoundService, type SoundService } from '../services/sound';
 import type { SocketConnector } from '../machines/realtime/socket.actor';
 import { requestRefresh } from '../machines/session/session.protocol';
@@ -102,12 +102,28 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
         return socket;
       }),
     socketId: () => (socket?.connected ? socket.id : undefined),
-    upload: createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+    // The uploader and the avatar's image work load with their first use (the chats page's first bundle has a
+    // budget; bench/client/bundle.ts).
+    upload: (() => {
+      let made: Promise<Uploader> | null = null;
+      const uploader = () =>
+        (made ??= import('../services/upload').then(
+          (m) => m.createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+          (err: unknown) => {
+            made = null; // a failed chunk load is tried again with the next upload
+            throw err;
+          },
+        ));
+      return (file, options) => uploader().then((u) => u(file, options));
+    })(),
     sound: createSoundService(),
     ping: () => measurePing(authApi),
     sessionStore: { load: loadSession, save: saveSession },
     outboxStore: localOutboxStore,
-    avatarImage: { read: readAsDataUrl, crop: (source, area) => cropToBlob(source, area) },
+    avatarImage: {
+      read: (file) => import('../services/avatar-image').then((m) => m.readAsDataUrl(file)),
+      crop: (source, area: PixelArea) => import('../services/avatar-image').then((m) => m.cropToBlob(source, area)),
+    },
     offline: lazyOfflineCache(),
     currentUserId: () => current()?.user.id ?? null,
   };

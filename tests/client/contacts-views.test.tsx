@@ -347,6 +347,6 @@ describe('chats footer', () => {
       summary.click();
     });
     expect(summary.closest('details')).toHaveAttribute('open');
-    expect(screen.getByRole('group', { name: 'EBLID' })).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'EBLID' })).toBeInTheDocument();
   });
 });

@@ -189,10 +189,10 @@ describe('the composer while editing', () => {
     expect(p.onEditLast).toHaveBeenCalledTimes(1);
   });
 
-  it('shows «Редактирование» with the original text and the server’s message; Enter saves, Escape and the close button cancel', () => {
+  it('shows «Редактирование» with the original text and the server’s message; Enter saves, Escape and the close button cancel', async () => {
     const p = props({ text: 'новый текст', edit: { original: 'старый текст', error: 'Сообщение не найдено' } });
     render(<Composer {...p} />);
-    const banner = screen.getByTestId('edit-banner');
+    const banner = await screen.findByTestId('edit-banner'); // the banner's code loads with the first edit
     expect(banner).toHaveTextContent('Редактирование');
     expect(banner).toHaveTextContent('старый текст');
     expect(within(banner).getByRole('alert')).toHaveTextContent('Сообщение не найдено');

@@ -1,9 +1,9 @@
 // The chats list pane's footer (docs/behaviour.md §2; owned by the contacts feature): 'Новая беседа' opens the group
 // dialog; 'Контакты' (its subtitle says whether requests wait, friends exist, or none yet) the contacts dialog;
 // the own tile with the EBLID the profile dialog. The four-box EBLID panel is here too, folded.
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import type { User } from '../../contract/entities';
-import { ContactCodePanel } from '../contacts/ContactCodePanel';
+import type { ContactCodePanelProps } from '../contacts/ContactCodePanel';
 import type { ContactCodeView } from '../contacts/useContactCode';
 import { UserAvatar } from '../contacts/UserAvatar';
 import { lazyView } from '../lazy-view';
@@ -74,12 +74,17 @@ const Icon = ({ d }: { d: string }) => (
 /** A comma only a screen reader hears, between a tile's title and its subtitle. */
 const Pause = () => <span className="visually-hidden">, </span>;
 
+/** The EBLID boxes load when the fold is first opened (the chats page's first bundle has a budget). */
+const LazyContactCodePanel = lazyView<ContactCodePanelProps>(() => import('../contacts/ContactCodePanel').then((m) => m.ContactCodePanel));
+
 export function ChatsFooterView(props: ChatsFooterViewProps) {
+  // Whether the fold was ever opened: a view's own disclosure state; the panel stays mounted once shown.
+  const [opened, setOpened] = useState(false);
   return (
     <footer className="chats-footer">
-      <details className="footer-code">
+      <details className="footer-code" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
         <summary>Поиск по EBLID</summary>
-        <ContactCodePanel {...props.code} compact />
+        {opened && <LazyContactCodePanel {...props.code} compact />}
       </details>
       <div className="footer-tiles">
         <button type="button" className="footer-tile" onClick={props.onNewChat}>

@@ -8,9 +8,15 @@ import { useChatsPage } from './useChatsPage';
 import { useConversationPane } from './useConversationPane';
 import { ListSearchField, listSearchResults } from '../search/ListSearch';
 import { useSearch } from '../search/useSearch';
-import { ConversationSearchBar } from '../search/ConversationSearchBar';
+import { lazyView } from '../lazy-view';
+import type { ConversationSearchBarProps } from '../search/ConversationSearchBar';
 import { useConversationSearch } from '../search/useConversationSearch';
 import '../../styles/chats.css';
+
+/** Search within the conversation loads when the header's magnifier opens it. */
+const LazyConversationSearchBar = lazyView<ConversationSearchBarProps>(() =>
+  import('../search/ConversationSearchBar').then((m) => m.ConversationSearchBar),
+);
 
 export function ChatsPage() {
   const page = useChatsPage();
@@ -59,6 +65,6 @@ function ConversationPane(
   });
   const search = useConversationSearch(props.conversationId);
   return (
-    <ConversationView {...view} onSearch={search.show} searchBar={search.open ? <ConversationSearchBar {...search.bar} /> : null} />
+    <ConversationView {...view} onSearch={search.show} searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null} />
   );
 }

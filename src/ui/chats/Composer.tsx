@@ -3,10 +3,14 @@
 // edited the banner is «Редактирование» (EditBanner): Enter saves, Escape cancels; ↑ in an empty composer edits the
 // last own message.
 import { type ChangeEvent, type FormEvent, type KeyboardEvent, type Ref, useLayoutEffect, useRef } from 'react';
-import { EditBanner, type EditBannerProps } from './EditBanner';
+import { lazyView } from '../lazy-view';
+import type { EditBannerProps } from './EditBanner';
 import { LazyVoiceRecorder } from './voice/LazyVoiceRecorder';
 import { MicButton } from './voice/MicButton';
 import type { RecorderPanel } from './voice/useRecorderPanel';
+
+/** «Редактирование» loads with the first edit. */
+const LazyEditBanner = lazyView<EditBannerProps>(() => import('./EditBanner').then((m) => m.EditBanner));
 
 export interface ComposerProps {
   text: string;
@@ -77,7 +81,7 @@ export function Composer(props: ComposerProps) {
 
   return (
     <form className="composer" onSubmit={submit} aria-label={props.edit ? 'Редактирование сообщения' : 'Новое сообщение'}>
-      {props.edit && <EditBanner {...props.edit} onCancel={() => props.onCancelEdit?.()} />}
+      {props.edit && <LazyEditBanner {...props.edit} onCancel={() => props.onCancelEdit?.()} />}
       {props.reply && !props.edit && (
         <div className="composer-reply" data-testid="reply-banner">
           <div className="composer-reply-text">

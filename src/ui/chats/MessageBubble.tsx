@@ -12,7 +12,11 @@ import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
 import type { AttachmentView, MessageRow } from './view-model';
 import { CallEntry } from './voice/CallEntry';
-import { VoicePlayer } from './voice/VoicePlayer';
+import { lazyView } from '../lazy-view';
+import type { VoicePlayerProps } from './voice/VoicePlayer';
+
+/** The voice player loads with the first voice message on screen (the chats page's first bundle has a budget). */
+export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() => import('./voice/VoicePlayer').then((m) => m.VoicePlayer));
 
 export const IMAGE_MAX_WIDTH = 320;
 export const IMAGE_FALLBACK = { width: 320, height: 200 };
@@ -159,7 +163,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
             <span>Файл: {a.name}</span>
           </a>
         ))}
-        {row.voice && <VoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />}
+        {row.voice && <LazyVoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />}
         {row.call && <CallEntry {...row.call} onCallBack={props.onCallBack} />}
         {row.pending?.files.some((f) => !f.done) && (
           <ul className="msg-uploads" aria-label="Загрузка файлов">

@@ -7,7 +7,8 @@ import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { ReactionSymbol } from '../../contract/limits';
 import '../../styles/message-extras.css';
 import { MessageBubble } from './MessageBubble';
-import { MessageMenu } from './MessageMenu';
+import { lazyView } from '../lazy-view';
+import type { MessageMenuProps } from './MessageMenu';
 import { useHistoryPosition } from './useHistoryPosition';
 import { useOlderPages } from './useOlderPages';
 import { useQuoteJump } from './useQuoteJump';
@@ -15,6 +16,9 @@ import { useReaderMoves } from './useReaderMoves';
 import { useReadVisibility } from './useReadVisibility';
 import { useStickToBottom } from './useStickToBottom';
 import type { MessageRow } from './view-model';
+
+/** The message menu loads when first opened (a right click, the menu key or the message's button). */
+export const LazyMessageMenu = lazyView<MessageMenuProps>(() => import('./MessageMenu').then((m) => m.MessageMenu));
 
 /** The .msg-top-gap height: the virtualizer starts below it (its startMargin). */
 const TOP_GAP_PX = 12;
@@ -154,7 +158,7 @@ export function MessageList(props: MessageListProps) {
         </button>
       )}
       {menu && (
-        <MessageMenu
+        <LazyMessageMenu
           at={menu.at}
           opener={menu.opener}
           own={menu.row.own}

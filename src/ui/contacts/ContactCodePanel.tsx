@@ -4,7 +4,9 @@ import { CodeBoxes } from './CodeBoxes';
 import type { ContactCodeView } from './useContactCode';
 import { UserAvatar } from './UserAvatar';
 
-export function ContactCodePanel(props: Omit<ContactCodeView, 'onReset'> & { headingLevel?: 3 | 4; compact?: boolean }) {
+export type ContactCodePanelProps = Omit<ContactCodeView, 'onReset'> & { headingLevel?: 3 | 4; compact?: boolean };
+
+export function ContactCodePanel(props: ContactCodePanelProps) {
   const Heading = props.headingLevel === 4 ? 'h4' : 'h3';
   const complete = props.digits.every((d) => /^\d$/.test(d));
   return (
