@@ -52,9 +52,9 @@ export const searchRoutes = fp(
 
     let draining: Promise<unknown> | null = null;
     /** Indexes PostgreSQL's backlog; a call during a drain waits for it and drains again (rows committed meanwhile). */
-    const drain = async (): Promise<void> => {
+    const drain = async (background = false): Promise<void> => {
       while (draining) await draining.catch(() => {});
-      draining = db.transaction().execute((trx) => drainBacklog(trx));
+      draining = db.transaction().execute((trx) => drainBacklog(trx, { background }));
       try {
         await draining;
       } finally {
@@ -62,7 +62,7 @@ export const searchRoutes = fp(
       }
     };
     if (postgres) {
-      const timer = setInterval(() => drain().catch((err) => app.log.warn({ err }, 'search backlog')), DRAIN_EVERY_MS);
+      const timer = setInterval(() => drain(true).catch((err) => app.log.warn({ err }, 'search backlog')), DRAIN_EVERY_MS);
       timer.unref();
       app.addHook('onClose', async () => {
         clearInterval(timer);
