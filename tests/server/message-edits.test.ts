@@ -199,10 +199,15 @@ describe('reactions', () => {
   it('loads a history page with its reactions in a fixed number of queries, whatever the number of messages', async () => {
     const group = await api.post('/api/conversations', { participantIds: [bob.user.id], title: 'Счёт', isGroup: true }, alice.accessToken);
     const c = group.body.conversation.id as string;
-    const measure = async () => {
+    // The fewer of two reads: a statement some other work ran meanwhile (a timer, a request's tail) is not the page's.
+    const once = async () => {
       const before = queryCount(srv.server.ctx.db);
       const page = await history(alice, c, 200);
       return { queries: queryCount(srv.server.ctx.db) - before, page };
+    };
+    const measure = async () => {
+      const [a, b] = [await once(), await once()];
+      return a.queries <= b.queries ? a : b;
     };
     const first = await text(alice, c, 'первое');
     await react(bob, first.id, '🙏');
