@@ -49,6 +49,9 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection the server ends (a restart, an administrator's terminate) is dropped and replaced by the
+    // pool on next use; without a listener, pg raises it as an uncaught error and the process would exit.
+    pool.on('error', (err) => console.warn(`PostgreSQL dropped an idle connection: ${err.message}`));
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
   } else if (config.databaseUrl) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite file)');
