@@ -200,7 +200,7 @@ if (phases.includes('sends')) {
   console.log(`median ratio ${ratio.toFixed(2)}× (target ≤ 1.15×): ${ratio <= 1.15 ? 'met' : 'NOT met'}`);
 }
 for (const perCommit of phases.includes('writes') ? [1, 10] : []) {
-  const { rows, medianExtraUs } = await writePathCost(Number(env.BENCH_WRITES ?? 5000), rounds + 2, perCommit);
+  const { rows, medianExtraUs } = await writePathCost(Number(env.BENCH_WRITES ?? 5000), rounds + 2, perCommit, rate);
   console.log(`\nwrite path, ${perCommit} message(s) per commit:`);
   console.log('| round | CPU per message, with index | without | extra |\n|---|---|---|---|');
   for (const [i, r] of rows.entries()) {

@@ -1,15 +1,18 @@
 // The index's cost on the write path alone, in this process: the same INSERT the message writer runs, one message
-// per transaction as a lone send commits (or perCommit, as the writer's group commit does under load), into two databases of the same build — one with the search index's
-// triggers, one without them — alternating batches, CPU time of this process per message. Far steadier on a
-// shared machine than the CPU of a whole server child, which moves by ±50 % between windows.
+// per transaction as a lone send commits (or perCommit, as the writer's group commit does under load), into two
+// databases of the same build — one with the search index's triggers and its backlog drained every drainEvery
+// messages (the server drains once a second: BENCH_RATE messages at the send phase's rate), one without them —
+// alternating batches, CPU time of this process per message. Far steadier on a shared machine than the CPU of a
+// whole server child, which moves by ±50 % between windows.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../server/config';
 import { openDatabase, sqliteHandle } from '../../server/db/database';
+import { drainSqliteBacklog } from '../../server/search/search-index';
 import { chatMessage, seeded } from './russian-text';
 
-export async function writePathCost(messages: number, rounds: number, perCommit = 1) {
+export async function writePathCost(messages: number, rounds: number, perCommit = 1, drainEvery = 500) {
   const open = async (withIndex: boolean) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-write-'));
     const { db } = await openDatabase(loadConfig({}, { dataDir, databaseUrl: null }));
@@ -30,7 +33,7 @@ export async function writePathCost(messages: number, rounds: number, perCommit 
     const one = file.transaction((ids: string[], texts: string[]) => {
       for (const [i, id] of ids.entries()) insert.run(id, texts[i], id, now);
     });
-    return { db, dataDir, one };
+    return { db, dataDir, one, file, withIndex };
   };
   const withIndex = await open(true);
   const without = await open(false);
@@ -47,6 +50,7 @@ export async function writePathCost(messages: number, rounds: number, perCommit 
         batchTexts.push(texts[n % texts.length] as string);
       }
       target.one(ids, batchTexts);
+      if (target.withIndex && Math.floor(n / drainEvery) !== Math.floor((n - perCommit) / drainEvery)) drainSqliteBacklog(target.file);
     }
     const used = process.cpuUsage(start);
     return (used.user + used.system) / messages; // µs per message

@@ -3,16 +3,16 @@
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { requireMember } from '../conversations/membership';
-import type { Database } from '../db/database';
+import { countNativeStatements, type Database, sqliteHandle } from '../db/database';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
 import { toMessages, type MessageRow } from '../messages/message-view';
 import { messageExcerpt } from './excerpt';
 import { fts5Match, tsQuery } from './index-syntax';
 import { parseQuery } from './morphology';
-import { drainBacklog } from './search-index';
+import { drainBacklog, drainSqliteBacklog } from './search-index';
 
-/** How often PostgreSQL's backlog is indexed even when nobody searches, so a search rarely has any to do. */
+/** How often the backlog is indexed even when nobody searches, so a search rarely has any to do. */
 const DRAIN_EVERY_MS = 1000;
 
 interface Filter {
@@ -51,24 +51,31 @@ export const searchRoutes = fp(
     const postgres = dialect === 'postgres';
 
     let draining: Promise<unknown> | null = null;
-    /** Indexes PostgreSQL's backlog; a call during a drain waits for it and drains again (rows committed meanwhile). */
+    /** Indexes the backlog; a call during a drain waits for it and drains again (rows committed meanwhile). */
+    const drainOnce = (background: boolean): Promise<unknown> => {
+      const file = sqliteHandle(db);
+      if (!file) return db.transaction().execute((trx) => drainBacklog(trx, { background }));
+      // Native and synchronous, under Kysely's lock on the single connection; a request's statements are counted.
+      return db.connection().execute(async () => {
+        const statements = drainSqliteBacklog(file);
+        if (!background) countNativeStatements(db, statements);
+      });
+    };
     const drain = async (background = false): Promise<void> => {
       while (draining) await draining.catch(() => {});
-      draining = db.transaction().execute((trx) => drainBacklog(trx, { background }));
+      draining = drainOnce(background);
       try {
         await draining;
       } finally {
         draining = null;
       }
     };
-    if (postgres) {
-      const timer = setInterval(() => drain(true).catch((err) => app.log.warn({ err }, 'search backlog')), DRAIN_EVERY_MS);
-      timer.unref();
-      app.addHook('onClose', async () => {
-        clearInterval(timer);
-        await draining?.catch(() => {});
-      });
-    }
+    const timer = setInterval(() => drain(true).catch((err) => app.log.warn({ err }, 'search backlog')), DRAIN_EVERY_MS);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await draining?.catch(() => {});
+    });
 
     const seqOf = async (messageId: string) =>
       (await db.selectFrom('messages').select('seq').where('id', '=', messageId).executeTakeFirst())?.seq;
@@ -84,7 +91,7 @@ export const searchRoutes = fp(
       // Only punctuation: nothing can match.
       if (parts.length === 0) return { results: [], nextBefore: null };
       const filter = { userId, conversationId: query.conversationId, beforeSeq, limit: query.limit + 1 };
-      if (postgres) await drain();
+      await drain();
       const { rows } = postgres
         ? await postgresMatches(db, tsQuery(parts), filter)
         : await sqliteMatches(db, fts5Match(parts), filter);

@@ -237,6 +237,37 @@ describe('bad input', () => {
   });
 });
 
+describe('the backlog', () => {
+  const waiting = async () => {
+    const db = srv.server.ctx.db as unknown as Kysely<{ message_search_backlog: { seq: number } }>;
+    const row = await db.selectFrom('message_search_backlog').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  it('holds a send until the next search, which indexes it first', async () => {
+    await send(alice, aliceBob, 'Выдра купается в реке');
+    expect(await waiting()).toBeGreaterThan(0);
+    expect(await found(bob, 'выдры')).toEqual(['Выдра купается в реке']);
+    expect(await waiting()).toBe(0);
+  });
+
+  it('is indexed within a second when nobody searches', async () => {
+    await send(alice, aliceBob, 'Лось ест листья');
+    expect(await waiting()).toBeGreaterThan(0);
+    await expect.poll(waiting, { timeout: 3000, interval: 100 }).toBe(0);
+    expect(await found(bob, 'лось')).toEqual(['Лось ест листья']);
+  });
+
+  it('takes an edited text out of the index in the edit itself', async () => {
+    const m = await send(alice, aliceBob, 'Крокодил плавает');
+    expect(await found(bob, 'крокодил')).toEqual(['Крокодил плавает']);
+    const res = await api.post('/api/messages/edit', { messageId: m.id, content: 'Аллигатор плавает' }, alice.accessToken);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await found(bob, 'крокодил')).toEqual([]);
+    expect(await found(bob, 'аллигатор')).toEqual(['Аллигатор плавает']);
+  });
+});
+
 describe('migration 005', () => {
   it('indexes the history that existed before it', async () => {
     const db = srv.server.ctx.db as unknown as Kysely<unknown>;

@@ -25,6 +25,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE message_search_backlog`.execute(db);
   } else {
     for (const t of [...triggers, 'message_search_delete']) await sql.raw(`DROP TRIGGER ${t}`).execute(db);
+    await sql`DROP TABLE message_search_backlog`.execute(db);
   }
   await sql`DROP TABLE message_search`.execute(db);
 }
