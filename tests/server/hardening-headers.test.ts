@@ -14,6 +14,8 @@ let clientDir: string;
 beforeAll(async () => {
   clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-'));
   fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>t</title><div id="root"></div>');
+  fs.mkdirSync(path.join(clientDir, 'assets'));
+  fs.writeFileSync(path.join(clientDir, 'assets', 'index-AbCd1234.js'), 'console.log(1)');
   srv = await startTestServer({ clientDir, sfu: { port: 7999, hostCandidates: null, udpPortRange: null, publicUrl: null } });
 });
 afterAll(async () => {
@@ -47,6 +49,18 @@ describe('security headers', () => {
       expect(res.headers['x-frame-options'], p).toBe('DENY');
       expect(res.headers['referrer-policy'], p).toBe('no-referrer');
     }
+  });
+
+  it("gives the build's assets nosniff and no document headers (they govern pages, not the scripts a page reads)", async () => {
+    for (const p of ['/assets/index-AbCd1234.js', '/assets/missing-0000.js']) {
+      const res = await get(p);
+      expect(res.headers['x-content-type-options'], p).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], p).toBe('same-origin');
+      expect(res.headers['content-security-policy'], p).toBeUndefined();
+      expect(res.headers['x-frame-options'], p).toBeUndefined();
+    }
+    // The page itself and the service worker's script (whose own policy governs the worker) keep them all.
+    for (const p of ['/', '/service-worker.js']) expect((await get(p)).headers['content-security-policy'], p).toBeDefined();
   });
 
   it('gives the page a CSP for its own scripts, blob: media and the media server on the host it was reached by', async () => {

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { callMachine } from '../../machines/call/call.machine';
 import { useRealtimeRef, useSystemActor } from '../RuntimeContext';
-import { preloadCallViews } from './lazy-call-views';
+import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
 import { useCallChat } from './useCallChat';
 
 export type CallActorRef = ActorRefFrom<typeof callMachine>;
@@ -22,10 +22,10 @@ export function useCallLayer() {
   const chat = useCallChat(conversationId);
   // The layer goes away only with the signed-in layout (sign-out): a call must not outlive it.
   useEffect(() => () => call.send({ type: 'call.end' }), [call]);
-  // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then.
+  // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then (lazy-call-views.ts).
   const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
   useEffect(() => {
-    if (live) void preloadCallViews();
+    if (live) void serviceWorkerSettled().then(preloadCallViews);
   }, [live]);
   return {
     incoming,
