@@ -24,6 +24,14 @@ const seed = (spec: SeedSpec) => seedApp(server.ctx, spec);
 
 const addr = server.app.server.address();
 const defaultListCache = config.conversationListCache;
+// For the list's "changed in one conversation" row: a change announced before each read, as a message would.
+const lists = server.ctx.lists;
+const readList = lists.read.bind(lists);
+let changeEach: { userId: string; conversationId: string } | null = null;
+lists.read = (userId) => {
+  if (changeEach && userId === changeEach.userId) lists.changed([userId], changeEach.conversationId);
+  return readList(userId);
+};
 answerRunner(
   typeof addr === 'object' && addr ? addr.port : 0,
   seed,
@@ -32,6 +40,9 @@ answerRunner(
     fs.rmSync(dataDir, { recursive: true, force: true });
   },
   undefined,
-  (entries) => server.ctx.lists.resize(entries < 0 ? defaultListCache : entries),
+  (entries, change) => {
+    server.ctx.lists.resize(entries < 0 ? defaultListCache : entries);
+    changeEach = change;
+  },
   () => queryCount(server.ctx.db),
 );

@@ -26,6 +26,8 @@ export interface Fixture {
   pairs: { conversationId: string; a: BenchUser; b: BenchUser }[];
   groups: { conversationId: string; members: BenchUser[] }[];
   listUser: BenchUser;
+  /** The app only: one of listUser's conversations. */
+  listConversationId?: string;
   idle: BenchUser[];
   /** The app only: two conversations of one reader with 50 messages each, every message of `reacted` with 3 reactions. */
   history?: { reader: BenchUser; plain: string; reacted: string };
@@ -39,8 +41,11 @@ export type Request =
   | { id: number; type: 'memory' }
   /** The floor only: serve `body` at GET /list-copy (the app's own list answer, as a serialization ceiling). */
   | { id: number; type: 'list-copy'; body: unknown }
-  /** The app only: how many users' lists its cache keeps (0 = every request builds the list). */
-  | { id: number; type: 'list-cache'; entries: number }
+  /**
+   * The app only: how many users' lists its cache keeps (0 = every request builds the list); with `changeEach`,
+   * a change inside that conversation of the user's is announced before every list request (the list is patched).
+   */
+  | { id: number; type: 'list-cache'; entries: number; changeEach?: { userId: string; conversationId: string } | null }
   | { id: number; type: 'stop' };
 
 export type Reply =
@@ -70,7 +75,7 @@ export function answerRunner(
   seed: (spec: SeedSpec) => Promise<Fixture>,
   stop: () => Promise<void>,
   listCopy?: (body: unknown) => void,
-  listCache?: (entries: number) => void,
+  listCache?: (entries: number, changeEach: { userId: string; conversationId: string } | null) => void,
   statements: () => number = () => 0,
 ): void {
   const send = (m: Reply | Ready) => process.send?.(m);
@@ -94,7 +99,7 @@ export function answerRunner(
       send({ id: req.id, type: 'list-copy' });
     }
     if (req.type === 'list-cache') {
-      listCache?.(req.entries);
+      listCache?.(req.entries, req.changeEach ?? null);
       send({ id: req.id, type: 'list-cache' });
     }
     if (req.type === 'stop') {

@@ -144,6 +144,7 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
     pairs: pairIds.map((conversationId, i) => ({ conversationId, a: pairUsers[2 * i]!, b: pairUsers[2 * i + 1]! })),
     groups: groupIds.map((conversationId, i) => ({ conversationId, members: groupPeople[i]! })),
     listUser: listUser!,
+    listConversationId: listIds[0]!,
     idle: await makeUsers(spec.idleUsers),
   };
 }

@@ -109,7 +109,7 @@ export function createCallLog(ctx: AppContext) {
     });
     message.receipts = readBy.map((userId) => ({ userId, status: 'READ' as const }));
     const members = [call.caller_id, ...callees];
-    ctx.lists.changed(members);
+    ctx.lists.changed(members, call.conversation_id);
     ctx.realtime.toConversation(call.conversation_id, 'message:new', { message });
     ctx.realtime.toUsersOutside(callees, call.conversation_id, 'message:notify', { conversationId: call.conversation_id, message });
     return message;

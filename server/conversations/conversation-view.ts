@@ -60,17 +60,30 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
 const allConversations = preparedQuery(1, (db, userId) => conversationsQuery(db, userId));
 const oneConversation = preparedQuery(2, (db, userId, id) => conversationsQuery(db, userId, id));
 
+/** A list entry with what orders it: the time of its latest visible message, or of the conversation's creation. */
+export interface ListedEntry {
+  entry: ConversationEntry;
+  activity: string;
+}
+
+/** The list's order: newest activity first, then by id (so a list patched entry by entry sorts as a fresh one). */
+export function byActivity(a: { activity: string; id: string }, b: { activity: string; id: string }): number {
+  if (a.activity !== b.activity) return a.activity < b.activity ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** The caller's conversations (or just `onlyId`), newest activity first. */
-export async function loadConversationEntries(
-  ctx: AppContext,
-  userId: string,
-  onlyId?: string,
-): Promise<ConversationEntry[]> {
+export async function loadConversationEntries(ctx: AppContext, userId: string, onlyId?: string): Promise<ConversationEntry[]> {
+  return (await loadListedEntries(ctx, userId, onlyId)).map((l) => l.entry);
+}
+
+/** loadConversationEntries with each entry's activity (list-parts.ts orders patched lists by it). */
+export async function loadListedEntries(ctx: AppContext, userId: string, onlyId?: string): Promise<ListedEntry[]> {
   const { db } = ctx;
   const { rows } = onlyId === undefined ? await allConversations(db, userId) : await oneConversation(db, userId, onlyId);
   // Newest activity first (50 rows sort faster here than in a temporary B-tree).
   const activity = (r: (typeof rows)[number]) => r.m_created_at ?? r.created_at;
-  rows.sort((a, b) => (activity(a) < activity(b) ? 1 : activity(a) > activity(b) ? -1 : 0));
+  rows.sort((a, b) => byActivity({ activity: activity(a), id: a.id }, { activity: activity(b), id: b.id }));
 
   // Participants: members in joining order (fixed at creation, so kept in memory), each person read once.
   const members = await membersOfMany(
@@ -88,7 +101,7 @@ export async function loadConversationEntries(
   return rows.map((c) => {
     const last = latestBy.get(c.id);
     const participants = (members.get(c.id) ?? []).flatMap((id) => userById.get(id) ?? []);
-    return {
+    const entry: ConversationEntry = {
       conversation: {
         id: c.id,
         title: c.title,
@@ -98,6 +111,7 @@ export async function loadConversationEntries(
       },
       unreadCount: Number(c.unread ?? 0),
     };
+    return { entry, activity: activity(c) };
   });
 }
 

@@ -6,7 +6,8 @@ import type { Conversation } from '../../src/contract/entities';
 import { isUniqueViolation } from '../db/database';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { loadConversation, loadConversationEntries } from './conversation-view';
+import { loadConversation, loadListedEntries } from './conversation-view';
+import { joinParts, listPart, patchParts } from './list-parts';
 import { rememberMembers } from './membership';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
@@ -55,7 +56,7 @@ export const conversationsRoutes = fp(
           .execute();
       });
       rememberMembers(db, id, members);
-      ctx.lists.changed(members);
+      ctx.lists.changed(members, id);
     }
 
     async function announce(userId: string, conversationId: string, members: string[]): Promise<Conversation> {
@@ -88,14 +89,23 @@ export const conversationsRoutes = fp(
     }
 
     // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
-    // that has not changed.
+    // that has not changed, and after a change inside some conversations only their entries are built again.
     contractRoute(app, 'conversations', async ({ userId, serialize }) => {
       const cached = ctx.lists.read(userId);
       if (cached !== undefined) return new SerializedJson(cached);
       const ticket = ctx.lists.begin(userId);
-      const answer = serialize({ conversations: await loadConversationEntries(ctx, userId) });
-      ctx.lists.keep(ticket, answer.json);
-      return answer;
+      const kept = ctx.lists.stale(userId);
+      const partOf = listPart.bind(null, serialize);
+      let parts;
+      if (kept) {
+        const fresh = await Promise.all([...kept.stale].map((id) => loadListedEntries(ctx, userId, id)));
+        parts = patchParts(kept.parts, kept.stale, fresh.flat().map(partOf));
+      } else {
+        parts = (await loadListedEntries(ctx, userId)).map(partOf);
+      }
+      const json = joinParts(parts);
+      ctx.lists.keep(ticket, json, parts);
+      return new SerializedJson(json);
     });
 
     contractRoute(app, 'conversationWith', async ({ userId, body }) => ({

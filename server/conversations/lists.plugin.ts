@@ -15,9 +15,16 @@ export const listsPlugin = fp(
     const lists = createListCache({
       ...DEFAULT_LIST_CACHE,
       maxEntries: app.config.conversationListCache,
-      publish: peers ? (userIds) => peers.emit('lists:changed', userIds) : undefined,
+      // A change inside one conversation travels as { userIds, conversationId }; any other as the ids alone.
+      publish: peers ? (userIds, conversationId) => peers.emit('lists:changed', conversationId === undefined ? userIds : { userIds, conversationId }) : undefined,
     });
-    peers?.on('lists:changed', (userIds) => lists.changedElsewhere(userIds as string[]));
+    peers?.on('lists:changed', (notice) => {
+      if (Array.isArray(notice)) lists.changedElsewhere(notice as string[]);
+      else if (notice && typeof notice === 'object') {
+        const { userIds, conversationId } = notice as { userIds?: unknown; conversationId?: unknown };
+        lists.changedElsewhere(userIds as string[], conversationId as string);
+      }
+    });
     peers?.onResubscribed(() => lists.clear());
     app.realtime.onPresenceChanged((userIds) => (userIds ? lists.changed(userIds) : lists.clear()));
     app.decorate('lists', lists);

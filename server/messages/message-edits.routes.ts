@@ -47,7 +47,7 @@ export const messageEditsRoutes = fp(
       if (numUpdatedRows === 0n) throw notFound(MESSAGE_NOT_FOUND); // deleted meanwhile
       const [message] = await toMessages(db, [{ ...row, content, edited_at: editedAt }]);
       // The list's preview and quotes read the stored text; its cached answers are stale now.
-      ctx.lists.changed(members);
+      ctx.lists.changed(members, row.conversation_id);
       ctx.realtime.toUsers(members, 'message:edited', {
         conversationId: row.conversation_id,
         messageId: row.id,
@@ -89,7 +89,7 @@ export const messageEditsRoutes = fp(
         return { changed, reactions };
       });
       if (changed > 0n) {
-        ctx.lists.changed(members);
+        ctx.lists.changed(members, row.conversation_id);
         ctx.realtime.toUsers(members, 'reactions:update', { conversationId: row.conversation_id, messageId: row.id, reactions });
       }
       return { reactions };

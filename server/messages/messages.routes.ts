@@ -170,7 +170,7 @@ export const messagesRoutes = fp(
 
     /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
     function publishNew(message: Message, members: readonly string[]): void {
-      ctx.lists.changed(members);
+      ctx.lists.changed(members, message.conversationId);
       ctx.realtime.typingEnded(message.conversationId, message.senderId);
       ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
       const others = members.filter((m) => m !== message.senderId);
@@ -191,7 +191,7 @@ export const messagesRoutes = fp(
         .where('id', '=', row.id)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
-      ctx.lists.changed(members);
+      ctx.lists.changed(members, row.conversation_id);
       ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
       return { ok: true as const };
     });

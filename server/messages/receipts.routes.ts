@@ -32,7 +32,7 @@ export const receiptsRoutes = fp(
     function announce(userId: string, conversationId: string, members: readonly string[], read: ReadMessage[], socketId?: string) {
       if (read.length === 0) return;
       // The reader's unread count, and the receipts of the latest message every member's list carries.
-      ctx.lists.changed(members);
+      ctx.lists.changed(members, conversationId);
       announcer.read(conversationId, userId, read, socketId);
     }
 

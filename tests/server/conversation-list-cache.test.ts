@@ -104,6 +104,30 @@ describe('the cached conversation list', () => {
     ['a new chosen status', () => api.patch('/api/status/me', { status: 'AWAY' }, alice.accessToken)],
   ];
   let latest = '';
+
+  it('after a change inside one conversation, patches the kept list: only that entry is built again', async () => {
+    await send(alice, direct);
+    await prime();
+    expect((await listOf(alice)).conversations[0].conversation.id).toBe(direct);
+    const { patched } = srv.server.ctx.lists.stats();
+    await send(carol, group);
+    await expectAllFresh();
+    // alice, bob and carol are in the group: each list was patched, none built whole.
+    expect(srv.server.ctx.lists.stats().patched).toBe(patched + 3);
+    // The patched entry moved to the top of alice's list, as in a fresh build.
+    expect((await listOf(alice)).conversations[0].conversation.id).toBe(group);
+  });
+
+  it('builds a list whole after a change to a person in it', async () => {
+    await prime();
+    const { patched, misses } = srv.server.ctx.lists.stats();
+    expect((await api.patch('/api/status/me', { bio: 'Ещё о себе' }, bob.accessToken)).status).toBe(200);
+    await expectAllFresh();
+    const after = srv.server.ctx.lists.stats();
+    expect(after.patched).toBe(patched);
+    expect(after.misses).toBeGreaterThan(misses);
+  });
+
   for (const [what, change, before] of steps) {
     it(`equals a fresh build after ${what}`, async () => {
       await before?.();

@@ -1,20 +1,22 @@
 // The conversation-list cache on its own: tickets void builds that raced with a change, eviction by count,
 // size and age, and what reaches the other processes.
 import { describe, expect, it } from 'vitest';
-import { createListCache, type ListCacheOptions } from '../../server/conversations/list-cache';
+import { createListCache, type ListCacheOptions, MAX_STALE } from '../../server/conversations/list-cache';
+import { joinParts, type ListPart, patchParts } from '../../server/conversations/list-parts';
 
 function cache(over: Partial<ListCacheOptions> = {}) {
   let t = 0;
   const published: string[][] = [];
+  const scoped: [string[], string][] = [];
   const c = createListCache({
     maxEntries: 3,
     maxBytes: 1000,
     maxAgeMs: 60_000,
-    publish: (ids) => published.push(ids),
+    publish: (ids, conversationId) => (conversationId === undefined ? published.push(ids) : scoped.push([ids, conversationId])),
     now: () => t,
     ...over,
   });
-  return { c, published, advance: (ms: number) => (t += ms) };
+  return { c, published, scoped, advance: (ms: number) => (t += ms) };
 }
 
 describe('conversation list cache', () => {
@@ -94,5 +96,57 @@ describe('conversation list cache', () => {
     c.keep(pending, Buffer.from('y'));
     expect(c.read('a')).toBeUndefined();
     expect(c.read('b')).toBeUndefined();
+  });
+
+  const part = (id: string, activity: string): ListPart => ({ id, activity, json: Buffer.from(`{"id":"${id}"}`) });
+
+  it('keeps a list whose change was inside a conversation, with that entry stale; a change to a person drops it', () => {
+    const { c, scoped, published } = cache();
+    const parts = [part('x', '2'), part('y', '1')];
+    c.keep(c.begin('a'), joinParts(parts), parts);
+    c.changed(['a', 'b'], 'y');
+    expect(scoped).toEqual([[['a', 'b'], 'y']]);
+    expect(c.read('a')).toBeUndefined();
+    expect(c.stale('a')).toEqual({ parts, stale: new Set(['y']) });
+    expect(c.stale('b')).toBeUndefined(); // nothing kept for b
+    c.changedElsewhere(['a'], 'x');
+    expect(c.stale('a')?.stale).toEqual(new Set(['x', 'y']));
+    c.changed(['a']);
+    expect(c.stale('a')).toBeUndefined();
+    expect(published).toEqual([['a']]);
+    expect(c.stats().patched).toBe(2);
+  });
+
+  it('drops a list once more than MAX_STALE of its conversations changed, and a list kept without parts at once', () => {
+    const { c } = cache();
+    c.keep(c.begin('a'), Buffer.from('[]'), []);
+    for (let i = 0; i < MAX_STALE; i++) c.changed(['a'], `c${i}`);
+    c.changed(['a'], 'c0'); // already stale: no new one
+    expect(c.stale('a')?.stale.size).toBe(MAX_STALE);
+    c.changed(['a'], 'one-too-many');
+    expect(c.stale('a')).toBeUndefined();
+    c.keep(c.begin('b'), Buffer.from('[]'));
+    c.changed(['b'], 'c0');
+    expect(c.stale('b')).toBeUndefined();
+  });
+
+  it('a build that a change inside a conversation overtook is not kept', () => {
+    const { c } = cache();
+    c.keep(c.begin('a'), Buffer.from('old'), [part('x', '1')]);
+    c.changed(['a'], 'x');
+    const ticket = c.begin('a');
+    c.changed(['a'], 'x'); // arrives while the stale entry is rebuilt
+    c.keep(ticket, Buffer.from('patched'), [part('x', '2')]);
+    expect(c.read('a')).toBeUndefined();
+    expect(c.stale('a')?.stale).toEqual(new Set(['x']));
+  });
+
+  it('patches parts in list order: newest activity first, then by id; a conversation gone is left out', () => {
+    const parts = [part('p', '3'), part('q', '2'), part('r', '1')];
+    const patched = patchParts(parts, new Set(['r', 'q']), [part('r', '4')]);
+    expect(patched.map((p) => p.id)).toEqual(['r', 'p']);
+    expect(patchParts([part('b', '1'), part('c', '1')], new Set(['c']), [part('a', '1')]).map((p) => p.id)).toEqual(['a', 'b']);
+    expect(JSON.parse(joinParts(patched).toString())).toEqual({ conversations: [{ id: 'r' }, { id: 'p' }] });
+    expect(JSON.parse(joinParts([]).toString())).toEqual({ conversations: [] });
   });
 });
