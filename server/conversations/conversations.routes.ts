@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../db/database';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { loadConversation, loadListedEntries } from './conversation-view';
-import { joinParts, listPart, patchParts } from './list-parts';
+import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
 import { rememberMembers } from './membership';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
@@ -96,7 +96,7 @@ export const conversationsRoutes = fp(
       const ticket = ctx.lists.begin(userId);
       const kept = ctx.lists.stale(userId);
       const partOf = listPart.bind(null, serialize);
-      let parts;
+      let parts: ListPart[];
       if (kept) {
         const fresh = await Promise.all([...kept.stale].map((id) => loadListedEntries(ctx, userId, id)));
         parts = patchParts(kept.parts, kept.stale, fresh.flat().map(partOf));
