@@ -5,7 +5,8 @@
 //    two words and a prefix (BENCH_QUERIES of each, 200).
 // 2. CPU per send: two servers of the same build on the same core, one with the search index and one whose index
 //    triggers are dropped, each sent BENCH_SENDS (3000) messages at BENCH_RATE (500/s) by 50 pairs; CPU time of
-//    the server process per send, in BENCH_ROUNDS (3) rounds alternating which goes first; the median ratio.
+//    the server process per send, in BENCH_ROUNDS (5) rounds alternating which goes first; the median ratio (a round of
+//    two server children moves by ±30 % on a shared machine: five rounds give a steadier median than three).
 // 3. Index size against the messages table (SQLite's dbstat), on the seeded database.
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -24,7 +25,7 @@ const totalMessages = Number(env.BENCH_MESSAGES ?? 200_000);
 const perKind = Number(env.BENCH_QUERIES ?? 200);
 const sends = Number(env.BENCH_SENDS ?? 3000);
 const rate = Number(env.BENCH_RATE ?? 500);
-const rounds = Number(env.BENCH_ROUNDS ?? 3);
+const rounds = Number(env.BENCH_ROUNDS ?? 5);
 const canPin = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
 if (canPin) spawnSync('taskset', ['-cp', loadCpu, String(process.pid)]);
 
