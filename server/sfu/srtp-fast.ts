@@ -352,28 +352,34 @@ export function fastSrtpOf(transport: werift.RTCDtlsTransport): FastSrtp | null 
   return installed.get(srtp) ?? null;
 }
 
+/** Replaces werift's SRTP work on a transport whose sessions are set up; null for a profile this does not know. */
+export function installFastSrtp(transport: werift.RTCDtlsTransport): FastSrtp | null {
+  const { srtp, srtcp } = transport as unknown as TransportSessions;
+  if (!srtp || !srtcp) return null;
+  let fast: FastSrtp;
+  try {
+    fast = new FastSrtp(srtp, srtcp);
+  } catch {
+    return null; // werift's own code keeps working
+  }
+  fast.install(srtp);
+  installed.set(srtp, fast);
+  return fast;
+}
+
 let patched = false;
 
 /**
  * Makes every werift DTLS transport use FastSrtp once its keys are derived (werift's updateSrtpSession, which a
  * DTLS renegotiation calls again with new keys).
  */
-export function useFastSrtp(): void {
+export function enableFastSrtp(): void {
   if (patched) return;
   patched = true;
-  const proto = werift.RTCDtlsTransport.prototype as unknown as { updateSrtpSession(this: TransportSessions): void };
+  const proto = werift.RTCDtlsTransport.prototype as unknown as { updateSrtpSession(this: werift.RTCDtlsTransport): void };
   const original = proto.updateSrtpSession;
-  proto.updateSrtpSession = function (this: TransportSessions) {
+  proto.updateSrtpSession = function (this: werift.RTCDtlsTransport) {
     original.call(this);
-    const { srtp, srtcp } = this;
-    if (!srtp || !srtcp) return;
-    let fast: FastSrtp;
-    try {
-      fast = new FastSrtp(srtp, srtcp);
-    } catch {
-      return; // a profile this does not know: werift's own code keeps working
-    }
-    fast.install(srtp);
-    installed.set(srtp, fast);
+    installFastSrtp(this);
   };
 }
