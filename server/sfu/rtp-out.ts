@@ -210,6 +210,9 @@ export class RtpOut {
   private slotsFor: unknown = null;
   private slotsMid: string | undefined;
   private readonly history: SentPacket[] = [];
+  /** The nominated ICE pair last sent on, and whether its remote is an IP address (the socket's direct case). */
+  private pair: IcePair | null = null;
+  private pairIsIp = false;
   private historyNext = 0;
 
   constructor(private readonly sender: werift.RTCRtpSender) {}
@@ -254,9 +257,13 @@ export class RtpOut {
     dtls.packetsSent++;
     const connection = dtls.iceTransport.connection;
     const pair = connection.nominated;
+    if (pair !== this.pair) {
+      this.pair = pair ?? null;
+      this.pairIsIp = pair ? isIP(pair.remoteAddr[0]) !== 0 : false;
+    }
     const transport = pair?.protocol.transport;
     // The plain UDP case straight to the socket, as werift's UdpTransport.send does for an IP address.
-    if (pair && transport?.type === 'udp' && transport.socket && !transport.closed && isIP(pair.remoteAddr[0])) {
+    if (pair && this.pairIsIp && transport?.type === 'udp' && transport.socket && !transport.closed) {
       if (!connection.canSendApplicationData()) return;
       transport.socket.send(packet, pair.remoteAddr[1], pair.remoteAddr[0]);
       pair.packetsSent++;

@@ -3,8 +3,10 @@
 // one RTP packet). This works on the raw bytes with one output buffer per packet. Keys and the per-SSRC
 // rollover/index state are werift's own (its contexts derive them; its NACK retransmissions and sender reports
 // keep going through the same state), so both paths stay interchangeable packet by packet.
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, timingSafeEqual } from 'node:crypto';
 import * as werift from 'werift';
+import { HmacSha1 } from './hmac-sha1';
+import { CmKeystream } from './srtp-keystream';
 
 const PROFILE_AES_CM = werift.ProtectionProfileAes128CmHmacSha1_80;
 const PROFILE_GCM = werift.ProtectionProfileAeadAes128Gcm;
@@ -48,13 +50,14 @@ class Keys {
   readonly tagLength: number;
   private readonly rtpKey: Buffer;
   private readonly rtpSalt: Buffer;
-  private readonly rtpAuth: Buffer;
+  private readonly rtpAuth: HmacSha1;
   private readonly rtcpKey: Buffer;
   private readonly rtcpSalt: Buffer;
-  private readonly rtcpAuth: Buffer;
-  /** Scratch for IVs and the 4-byte ROC; used synchronously only. */
+  private readonly rtcpAuth: HmacSha1;
+  /** AES_CM keystream of RTP packets, made ahead per SSRC (null with GCM). */
+  private readonly keystream: CmKeystream | null;
+  /** Scratch for IVs; used synchronously only. */
   private readonly iv = Buffer.alloc(16);
-  private readonly roc = Buffer.alloc(4);
 
   constructor(readonly context: WeriftContext) {
     this.gcm = context.profile === PROFILE_GCM;
@@ -62,10 +65,11 @@ class Keys {
     this.tagLength = this.gcm ? GCM_TAG : CM_TAG;
     this.rtpKey = context.srtpSessionKey;
     this.rtpSalt = context.srtpSessionSalt;
-    this.rtpAuth = context.srtpSessionAuthTag;
+    this.rtpAuth = new HmacSha1(context.srtpSessionAuthTag);
     this.rtcpKey = context.srtcpSessionKey;
     this.rtcpSalt = context.srtcpSessionSalt;
-    this.rtcpAuth = context.srtcpSessionAuthTag;
+    this.rtcpAuth = new HmacSha1(context.srtcpSessionAuthTag);
+    this.keystream = this.gcm ? null : new CmKeystream(this.rtpKey, this.rtpSalt);
   }
 
   /** RFC 3711 4.1.1 counter (AES_CM) or RFC 7714 8.1 IV (GCM) for an RTP packet. */
@@ -104,10 +108,8 @@ class Keys {
       cipher.getAuthTag().copy(out, end);
       return end + GCM_TAG;
     }
-    createCipheriv('aes-128-ctr', this.rtpKey, iv).update(payload).copy(out, headerLength);
-    this.roc.writeUInt32BE(roc >>> 0, 0);
-    const tag = createHmac('sha1', this.rtpAuth).update(out.subarray(0, end)).update(this.roc).digest();
-    tag.copy(out, end, 0, CM_TAG);
+    (this.keystream as CmKeystream).apply(ssrc, roc, seq, payload, out, headerLength, iv);
+    this.rtpAuth.digest(out.subarray(0, end), roc).copy(out, end, 0, CM_TAG);
     return end + CM_TAG;
   }
 
@@ -129,10 +131,9 @@ class Keys {
       }
       return out;
     }
-    this.roc.writeUInt32BE(roc >>> 0, 0);
-    const tag = createHmac('sha1', this.rtpAuth).update(packet.subarray(0, tagOffset)).update(this.roc).digest();
+    const tag = this.rtpAuth.digest(packet.subarray(0, tagOffset), roc);
     if (!timingSafeEqual(tag.subarray(0, CM_TAG), packet.subarray(tagOffset))) return null;
-    createDecipheriv('aes-128-ctr', this.rtpKey, iv).update(packet.subarray(payloadOffset, tagOffset)).copy(out, payloadOffset);
+    (this.keystream as CmKeystream).apply(ssrc, roc, seq, packet.subarray(payloadOffset, tagOffset), out, payloadOffset, iv);
     return out;
   }
 
@@ -158,7 +159,7 @@ class Keys {
     createCipheriv('aes-128-ctr', this.rtcpKey, iv).update(body).copy(out, 8);
     out.writeUInt32BE(eIndex, rtcp.length);
     const authEnd = rtcp.length + SRTCP_INDEX_BYTES;
-    createHmac('sha1', this.rtcpAuth).update(out.subarray(0, authEnd)).digest().copy(out, authEnd, 0, CM_TAG);
+    this.rtcpAuth.digest(out.subarray(0, authEnd), null).copy(out, authEnd, 0, CM_TAG);
     return out;
   }
 
@@ -190,7 +191,7 @@ class Keys {
     }
     const tagOffset = packet.length - CM_TAG;
     const indexOffset = tagOffset - SRTCP_INDEX_BYTES;
-    const tag = createHmac('sha1', this.rtcpAuth).update(packet.subarray(0, tagOffset)).digest();
+    const tag = this.rtcpAuth.digest(packet.subarray(0, tagOffset), null);
     if (!timingSafeEqual(tag.subarray(0, CM_TAG), packet.subarray(tagOffset))) return null;
     const out = Buffer.allocUnsafe(indexOffset);
     const eIndex = packet.readUInt32BE(indexOffset);

@@ -1,10 +1,12 @@
 // The SFU's own SRTP/SRTCP (server/sfu/srtp-fast.ts) against werift's reference implementation, for both
 // profiles: byte-identical output with the same keys and state, each side unprotecting the other's packets,
 // the rollover counter across a sequence number wrap, and tampered packets refused without moving the state.
-import { randomBytes } from 'node:crypto';
+// The AES_CM keystream made ahead per window (server/sfu/srtp-keystream.ts) against node:crypto's AES-CTR.
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as werift from 'werift';
 import { FastSrtp } from '../../server/sfu/srtp-fast';
+import { CmKeystream, MAX_WINDOW_BLOCKS } from '../../server/sfu/srtp-keystream';
 
 type Session = werift.SrtpSession & { localContext: unknown; remoteContext: unknown };
 
@@ -123,6 +125,41 @@ describe.each(PROFILES)('FastSrtp %s', (_name, profile) => {
       const bad = Buffer.from(fromPeer);
       bad[10] = (bad[10] as number) ^ 0x80;
       expect(() => fast.srtcp.decrypt(bad)).toThrow(werift.SrtpAuthenticationError);
+    }
+  });
+});
+
+describe('CmKeystream', () => {
+  /** RFC 3711 4.1.1 counter block 0 of a packet. */
+  function iv(salt: Buffer, ssrc: number, roc: number, seq: number): Buffer {
+    const v = Buffer.alloc(16);
+    v.writeUInt32BE(ssrc, 4);
+    v.writeUInt32BE(roc, 8);
+    v.writeUInt16BE(seq, 12);
+    for (let i = 0; i < 14; i++) v[i] = (v[i] as number) ^ (salt[i] as number);
+    return v;
+  }
+
+  it('matches AES-CTR per packet: in order, across a wrap, growing sizes, going back, several SSRCs, huge payloads', () => {
+    const key = randomBytes(16);
+    const salt = randomBytes(14);
+    const ks = new CmKeystream(key, salt);
+    const packets: Array<[number, number, number, number]> = [];
+    for (let i = 0; i < 100; i++) packets.push([0xaaaa0001, 0, 65500 + i, 100 + i * 10]); // wraps at i = 36 (ROC 1 below)
+    packets.push([0xaaaa0001, 0, 65510, 300]); // a retransmission from long ago
+    packets.push([0xbbbb0002, 7, 12, 50], [0xbbbb0002, 7, 13, MAX_WINDOW_BLOCKS * 16 + 1], [0xbbbb0002, 7, 14, 16]);
+    for (const [ssrc, roc0, seq0, length] of packets) {
+      const roc = roc0 + (seq0 > 0xffff ? 1 : 0);
+      const seq = seq0 & 0xffff;
+      // Aligned (4-byte steps) and unaligned source and destination.
+      for (const [srcOffset, dstOffset] of [[0, 0], [4, 8], [1, 5], [0, 3]] as const) {
+        const src = randomBytes(length + srcOffset).subarray(srcOffset);
+        const dst = Buffer.alloc(length + dstOffset);
+        const counter = iv(salt, ssrc, roc, seq);
+        ks.apply(ssrc, roc, seq, src, dst, dstOffset, counter);
+        const expected = createCipheriv('aes-128-ctr', key, counter).update(src);
+        expect(dst.subarray(dstOffset).equals(expected)).toBe(true);
+      }
     }
   });
 });

@@ -1,0 +1,42 @@
+// HMAC-SHA1 (RFC 2104) for SRTP's per-packet tag, as two one-shot node:crypto hashes over buffers prepared once
+// per key: createHmac makes a stream object with a native handle per packet (and prepares the key each time),
+// which the garbage collector then has to finalize; one-shot hashes leave only the 20-byte digest behind.
+import { hash } from 'node:crypto';
+
+const BLOCK = 64;
+const DIGEST = 20;
+/** Room for one packet after the inner pad; larger input takes a buffer of its own. */
+const SCRATCH = 2048;
+
+export class HmacSha1 {
+  /** K ⊕ ipad, then the message; reused, so a call must finish before the next (all synchronous). */
+  private inner = Buffer.alloc(BLOCK + SCRATCH);
+  /** K ⊕ opad, then the inner digest. */
+  private readonly outer = Buffer.alloc(BLOCK + DIGEST);
+
+  constructor(key: Buffer) {
+    // Keys longer than a block are hashed first (SRTP's are 20 bytes).
+    const k = key.length > BLOCK ? hash('sha1', key, 'buffer') : key;
+    this.inner.fill(0x36, 0, BLOCK);
+    this.outer.fill(0x5c, 0, BLOCK);
+    for (let i = 0; i < k.length; i++) {
+      this.inner[i] = (this.inner[i] as number) ^ (k[i] as number);
+      this.outer[i] = (this.outer[i] as number) ^ (k[i] as number);
+    }
+  }
+
+  /** HMAC of `data` followed by the 32-bit big-endian `roc` when not null (SRTP's authenticated portion). */
+  digest(data: Buffer, roc: number | null): Buffer {
+    const length = data.length + (roc === null ? 0 : 4);
+    if (length > this.inner.length - BLOCK) {
+      const grown = Buffer.alloc(BLOCK + length);
+      this.inner.copy(grown, 0, 0, BLOCK);
+      this.inner = grown;
+    }
+    const inner = this.inner;
+    data.copy(inner, BLOCK);
+    if (roc !== null) inner.writeUInt32BE(roc >>> 0, BLOCK + data.length);
+    hash('sha1', inner.subarray(0, BLOCK + length), 'buffer').copy(this.outer, BLOCK);
+    return hash('sha1', this.outer, 'buffer');
+  }
+}
