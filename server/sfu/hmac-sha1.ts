@@ -1,7 +1,8 @@
 // HMAC-SHA1 (RFC 2104) for SRTP's per-packet tag, as two one-shot node:crypto hashes over buffers prepared once
 // per key: createHmac makes a stream object with a native handle per packet (and prepares the key each time),
-// which the garbage collector then has to finalize; one-shot hashes leave only the 20-byte digest behind.
-import { hash } from 'node:crypto';
+// which the garbage collector then has to finalize. The digests come back as latin1 ('binary') strings written
+// into the caller's buffer: a Buffer result would be a new ArrayBuffer per packet, the costliest garbage here.
+import { hash, timingSafeEqual } from 'node:crypto';
 
 const BLOCK = 64;
 const DIGEST = 20;
@@ -25,8 +26,25 @@ export class HmacSha1 {
     }
   }
 
-  /** HMAC of `data` followed by the 32-bit big-endian `roc` when not null (SRTP's authenticated portion). */
-  digest(data: Buffer, roc: number | null): Buffer {
+  /** Scratch for a tag to compare. */
+  private readonly check = Buffer.alloc(DIGEST);
+
+  /**
+   * Writes the first `length` bytes of the HMAC of `data` (followed by the 32-bit big-endian `roc` when not null:
+   * SRTP's authenticated portion) into `out` at `offset`.
+   */
+  write(data: Buffer, roc: number | null, out: Buffer, offset: number, length: number): void {
+    out.write(this.digest(data, roc), offset, length, 'latin1');
+  }
+
+  /** Whether `tag` is the start of the HMAC of `data` (and `roc`), compared in constant time. */
+  verify(data: Buffer, roc: number | null, tag: Buffer): boolean {
+    if (tag.length > DIGEST) return false;
+    this.check.write(this.digest(data, roc), 0, DIGEST, 'latin1');
+    return timingSafeEqual(this.check.subarray(0, tag.length), tag);
+  }
+
+  private digest(data: Buffer, roc: number | null): string {
     const length = data.length + (roc === null ? 0 : 4);
     if (length > this.inner.length - BLOCK) {
       const grown = Buffer.alloc(BLOCK + length);
@@ -36,7 +54,7 @@ export class HmacSha1 {
     const inner = this.inner;
     data.copy(inner, BLOCK);
     if (roc !== null) inner.writeUInt32BE(roc >>> 0, BLOCK + data.length);
-    hash('sha1', inner.subarray(0, BLOCK + length), 'buffer').copy(this.outer, BLOCK);
-    return hash('sha1', this.outer, 'buffer');
+    this.outer.write(hash('sha1', inner.subarray(0, BLOCK + length), 'binary'), BLOCK, DIGEST, 'latin1');
+    return hash('sha1', this.outer, 'binary');
   }
 }

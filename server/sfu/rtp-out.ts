@@ -6,6 +6,7 @@
 // retransmission cache that answers NACKs, and the same header extensions (mid, abs-send-time) byte for byte.
 import { isIP } from 'node:net';
 import * as werift from 'werift';
+import { packetBuffer } from './packet-slab';
 import { fastSrtpOf } from './srtp-fast';
 
 const URI = werift.RTP_EXTENSION_URI;
@@ -236,7 +237,7 @@ export class RtpOut {
     const pt = s.codec.payloadType;
     const ssrc = s.ssrc;
     const hLength = headerLength(slots);
-    const out = Buffer.allocUnsafe(hLength + payload.length + srtp.rtpOverhead);
+    const out = packetBuffer(hLength + payload.length + srtp.rtpOverhead);
     writeRtpHeader(out, slots, marker, pt, seq, ts, ssrc, clock.absSendTime);
     const length = srtp.protectRtp(out, hLength, payload, ssrc, seq);
     // What werift's sendRtp records per packet.

@@ -3,7 +3,7 @@
 // one RTP packet). This works on the raw bytes with one output buffer per packet. Keys and the per-SSRC
 // rollover/index state are werift's own (its contexts derive them; its NACK retransmissions and sender reports
 // keep going through the same state), so both paths stay interchangeable packet by packet.
-import { createCipheriv, createDecipheriv, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import * as werift from 'werift';
 import { HmacSha1 } from './hmac-sha1';
 import { CmKeystream } from './srtp-keystream';
@@ -109,7 +109,7 @@ class Keys {
       return end + GCM_TAG;
     }
     (this.keystream as CmKeystream).apply(ssrc, roc, seq, payload, out, headerLength, iv);
-    this.rtpAuth.digest(out.subarray(0, end), roc).copy(out, end, 0, CM_TAG);
+    this.rtpAuth.write(out.subarray(0, end), roc, out, end, CM_TAG);
     return end + CM_TAG;
   }
 
@@ -131,8 +131,7 @@ class Keys {
       }
       return out;
     }
-    const tag = this.rtpAuth.digest(packet.subarray(0, tagOffset), roc);
-    if (!timingSafeEqual(tag.subarray(0, CM_TAG), packet.subarray(tagOffset))) return null;
+    if (!this.rtpAuth.verify(packet.subarray(0, tagOffset), roc, packet.subarray(tagOffset))) return null;
     (this.keystream as CmKeystream).apply(ssrc, roc, seq, packet.subarray(payloadOffset, tagOffset), out, payloadOffset, iv);
     return out;
   }
@@ -159,7 +158,7 @@ class Keys {
     createCipheriv('aes-128-ctr', this.rtcpKey, iv).update(body).copy(out, 8);
     out.writeUInt32BE(eIndex, rtcp.length);
     const authEnd = rtcp.length + SRTCP_INDEX_BYTES;
-    this.rtcpAuth.digest(out.subarray(0, authEnd), null).copy(out, authEnd, 0, CM_TAG);
+    this.rtcpAuth.write(out.subarray(0, authEnd), null, out, authEnd, CM_TAG);
     return out;
   }
 
@@ -191,8 +190,7 @@ class Keys {
     }
     const tagOffset = packet.length - CM_TAG;
     const indexOffset = tagOffset - SRTCP_INDEX_BYTES;
-    const tag = this.rtcpAuth.digest(packet.subarray(0, tagOffset), null);
-    if (!timingSafeEqual(tag.subarray(0, CM_TAG), packet.subarray(tagOffset))) return null;
+    if (!this.rtcpAuth.verify(packet.subarray(0, tagOffset), null, packet.subarray(tagOffset))) return null;
     const out = Buffer.allocUnsafe(indexOffset);
     const eIndex = packet.readUInt32BE(indexOffset);
     if (eIndex >>> 31 === 0) {

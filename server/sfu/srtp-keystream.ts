@@ -22,6 +22,8 @@ interface Window {
 export class CmKeystream {
   private readonly ecb: Cipher;
   private readonly windows = new Map<number, Window>();
+  /** Counter blocks of the window being made, kept between fills (external memory also drives the GC). */
+  private counters = Buffer.alloc(0);
 
   /** `salt`: the 14-byte session salt; `key`: the session key. */
   constructor(
@@ -54,7 +56,8 @@ export class CmKeystream {
   private fill(ssrc: number, first: number, need: number): Window {
     const blocks = Math.min(MAX_WINDOW_BLOCKS, Math.ceil(need / BLOCK_STEP) * BLOCK_STEP);
     const rowBytes = blocks * 16;
-    const counters = Buffer.allocUnsafe(WINDOW_PACKETS * rowBytes);
+    if (this.counters.length < WINDOW_PACKETS * rowBytes) this.counters = Buffer.allocUnsafeSlow(WINDOW_PACKETS * rowBytes);
+    const counters = this.counters.subarray(0, WINDOW_PACKETS * rowBytes);
     const salt = this.salt;
     // Row 0: every counter block of the first packet; bytes 14-15 are the block number (the salt has 14 bytes).
     const s0 = salt[0] as number;
