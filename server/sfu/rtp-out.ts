@@ -210,6 +210,7 @@ export class RtpOut {
   private slots: readonly ExtensionSlot[] | null = null;
   private slotsFor: unknown = null;
   private slotsMid: string | undefined;
+  private slotsHeaderLength = 12;
   private readonly history: SentPacket[] = [];
   /** The nominated ICE pair last sent on, and whether its remote is an IP address (the socket's direct case). */
   private pair: IcePair | null = null;
@@ -236,7 +237,7 @@ export class RtpOut {
     const ts = (timestamp + s.timestampOffset) >>> 0;
     const pt = s.codec.payloadType;
     const ssrc = s.ssrc;
-    const hLength = headerLength(slots);
+    const hLength = this.slotsHeaderLength;
     const out = packetBuffer(hLength + payload.length + srtp.rtpOverhead);
     writeRtpHeader(out, slots, marker, pt, seq, ts, ssrc, clock.absSendTime);
     const length = srtp.protectRtp(out, hLength, payload, ssrc, seq);
@@ -279,6 +280,7 @@ export class RtpOut {
       this.slotsFor = s.headerExtensions;
       this.slotsMid = s.mid;
       this.slots = extensionLayout(s.headerExtensions, { mid: s.mid, rid: s.rtpStreamId, repairedRid: s.repairedRtpStreamId });
+      this.slotsHeaderLength = this.slots ? headerLength(this.slots) : 12;
     }
     return this.slots;
   }

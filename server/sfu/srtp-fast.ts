@@ -345,10 +345,8 @@ const installed = new WeakMap<object, FastSrtp>();
 
 /** The fast SRTP of a DTLS transport whose keys are negotiated, or null (not yet, or an unknown profile). */
 export function fastSrtpOf(transport: werift.RTCDtlsTransport): FastSrtp | null {
-  const sessions = transport as unknown as TransportSessions;
-  const srtp = sessions.srtp;
-  if (!srtp || !sessions.srtcp) return null;
-  return installed.get(srtp) ?? null;
+  const srtp = (transport as unknown as TransportSessions).srtp;
+  return srtp ? (installed.get(srtp) ?? null) : null;
 }
 
 /** Replaces werift's SRTP work on a transport whose sessions are set up; null for a profile this does not know. */
