@@ -56,6 +56,8 @@ class Keys {
   private readonly rtcpAuth: HmacSha1;
   /** AES_CM keystream of RTP packets, made ahead per SSRC (null with GCM). */
   private readonly keystream: CmKeystream | null;
+  /** The same for SRTCP: its counter is RTP's with the SRTCP index split as ROC (high) and sequence (low 16 bits). */
+  private readonly rtcpKeystream: CmKeystream | null;
   /** Scratch for IVs; used synchronously only. */
   private readonly iv = Buffer.alloc(16);
 
@@ -70,6 +72,7 @@ class Keys {
     this.rtcpSalt = context.srtcpSessionSalt;
     this.rtcpAuth = new HmacSha1(context.srtcpSessionAuthTag);
     this.keystream = this.gcm ? null : new CmKeystream(this.rtpKey, this.rtpSalt);
+    this.rtcpKeystream = this.gcm ? null : new CmKeystream(this.rtcpKey, this.rtcpSalt);
   }
 
   /** RFC 3711 4.1.1 counter (AES_CM) or RFC 7714 8.1 IV (GCM) for an RTP packet. */
@@ -155,7 +158,7 @@ class Keys {
     }
     const out = Buffer.allocUnsafe(rtcp.length + SRTCP_INDEX_BYTES + CM_TAG);
     rtcp.copy(out, 0, 0, 8);
-    createCipheriv('aes-128-ctr', this.rtcpKey, iv).update(body).copy(out, 8);
+    (this.rtcpKeystream as CmKeystream).apply(ssrc, index >>> 16, index & 0xffff, body, out, 8, iv);
     out.writeUInt32BE(eIndex, rtcp.length);
     const authEnd = rtcp.length + SRTCP_INDEX_BYTES;
     this.rtcpAuth.write(out.subarray(0, authEnd), null, out, authEnd, CM_TAG);
@@ -198,8 +201,9 @@ class Keys {
       return out;
     }
     packet.copy(out, 0, 0, 8);
-    const iv = this.rtcpIv(ssrc, eIndex & MAX_SRTCP_INDEX);
-    createDecipheriv('aes-128-ctr', this.rtcpKey, iv).update(packet.subarray(8, indexOffset)).copy(out, 8);
+    const index = eIndex & MAX_SRTCP_INDEX;
+    const iv = this.rtcpIv(ssrc, index);
+    (this.rtcpKeystream as CmKeystream).apply(ssrc, index >>> 16, index & 0xffff, packet.subarray(8, indexOffset), out, 8, iv);
     return out;
   }
 

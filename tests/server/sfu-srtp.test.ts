@@ -129,6 +129,24 @@ describe.each(PROFILES)('FastSrtp %s', (_name, profile) => {
   });
 });
 
+describe.each(PROFILES)('FastSrtp %s SRTCP', (_name, profile) => {
+  it('matches werift with an SRTCP index beyond 16 bits', () => {
+    const { reference, fast, peer } = sessions(profile);
+    const sr = new werift.RtcpSrPacket({
+      ssrc: 0x0a0b0c0d,
+      senderInfo: new werift.RtcpSenderInfo({ ntpTimestamp: 1n << 40n, rtpTimestamp: 5, packetCount: 6, octetCount: 7 }),
+    }).serialize();
+    type Contexts = { localContext: { getSrtcpSsrcState(ssrc: number): { srtcpIndex: number } } };
+    for (const s of [reference.srtcp, fast.srtcp, peer.srtcp]) (s as unknown as Contexts).localContext.getSrtcpSsrcState(0x0a0b0c0d).srtcpIndex = 0x1fffe;
+    for (let i = 0; i < 3; i++) {
+      const actual = fast.srtcp.encrypt(sr);
+      expect(actual.equals(reference.srtcp.encrypt(sr))).toBe(true);
+      expect(peer.srtcp.decrypt(actual).equals(sr)).toBe(true);
+      expect(fast.srtcp.decrypt(peer.srtcp.encrypt(sr)).equals(sr)).toBe(true);
+    }
+  });
+});
+
 describe('CmKeystream', () => {
   /** RFC 3711 4.1.1 counter block 0 of a packet. */
   function iv(salt: Buffer, ssrc: number, roc: number, seq: number): Buffer {
