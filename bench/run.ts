@@ -103,7 +103,8 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
 
 async function main(): Promise<void> {
   const child = fork(path.join(here, 'sfu-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    // BENCH_SFU_NODE_ARGS adds flags for the SFU's process alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SFU_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_API_SECRET: apiSecret },
   });
   const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));

@@ -1,11 +1,13 @@
 // Selective forwarding of one published track to its subscribers. Each subscriber gets its own copy of every RTP
-// packet (werift's sender rewrites ssrc, payload type, sequence and timestamp in place) without header extensions.
+// packet (its sequence numbers and timestamps, the sender's ssrc and payload type) without the publisher's header
+// extensions, written and protected in one buffer by rtp-out.ts.
 // With simulcast the publisher sends up to three VP8 layers (rids q, h, f); each subscriber receives one of them:
 // the best one arriving that is not above what it asked for (track settings), switched on a keyframe.
 import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
 import * as werift from 'werift';
 import { AudioLevel } from './audio-level';
 import { LossCounter } from './connection-quality';
+import { RtpOut, type SendClock, sendClock } from './rtp-out';
 import { isVp8KeyframeStart } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
@@ -108,6 +110,7 @@ export class PublishedTrack {
       this.chooseLayers(now);
     }
     let keyframe: boolean | undefined;
+    let clock: SendClock | undefined;
     for (const sub of this.subscribers) {
       // Without simulcast there is one layer: audio starts at once, video on its first keyframe.
       if (sub.layer === null && sub.targetLayer === null && !this.simulcast && !sub.congested) {
@@ -116,9 +119,11 @@ export class PublishedTrack {
       }
       if (sub.targetLayer === rid) {
         keyframe ??= isVp8KeyframeStart(rtp.payload);
-        if (keyframe) sub.switchTo(rid, rtp);
+        if (keyframe) sub.switchTo(rid, rtp, now);
       }
-      if (sub.layer !== rid || !sub.send(rtp)) continue;
+      if (sub.layer !== rid) continue;
+      clock ??= sendClock();
+      if (!sub.send(rtp, now, clock)) continue;
       this.packetsOut++;
       this.bytesOut += rtp.payload.length;
     }
@@ -219,6 +224,7 @@ export class PublishedTrack {
 
 export class TrackSubscription {
   transceiver: werift.RTCRtpTransceiver | null = null;
+  private out: RtpOut | null = null;
   paused = false;
   /** The layer this subscriber receives, and the one it switches to at the next keyframe. */
   layer: string | null = null;
@@ -260,6 +266,7 @@ export class TrackSubscription {
 
   attach(transceiver: werift.RTCRtpTransceiver): void {
     this.transceiver = transceiver;
+    this.out = new RtpOut(transceiver.sender);
     this.track.subscribers.add(this);
     this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() =>
       this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
@@ -303,9 +310,9 @@ export class TrackSubscription {
    * arithmetic: werift's replaceRTP keeps the timestamp offset in 16 bits, which threw the receiver's timestamps
    * thousands of seconds off after a switch and froze its video.
    */
-  switchTo(rid: string, rtp: werift.RtpPacket): void {
+  switchTo(rid: string, rtp: werift.RtpPacket, now = Date.now()): void {
     if (this.sentAny) {
-      const elapsedTicks = Math.max(1, Math.round(((Date.now() - this.lastSentAt) * this.clockRate) / 1000));
+      const elapsedTicks = Math.max(1, Math.round(((now - this.lastSentAt) * this.clockRate) / 1000));
       this.seqOffset = (this.lastSeq + 1 - rtp.header.sequenceNumber) & 0xffff;
       this.tsOffset = (this.lastTs + elapsedTicks - rtp.header.timestamp) >>> 0;
     }
@@ -343,29 +350,18 @@ export class TrackSubscription {
     for (const ms of KEYFRAME_RETRY_MS) this.timers.push(setTimeout(ask, ms));
   }
 
-  /** Forwards a copy of the packet; false when paused or not placed yet. */
-  send(rtp: werift.RtpPacket): boolean {
-    if (this.paused || !this.transceiver) return false;
+  /** Forwards a copy of the packet; false when paused or not placed yet. `now` and `clock` are the fan-out's. */
+  send(rtp: werift.RtpPacket, now = Date.now(), clock: SendClock = sendClock()): boolean {
+    if (this.paused || !this.out) return false;
     const h = rtp.header;
     const sequenceNumber = (h.sequenceNumber + this.seqOffset) & 0xffff;
     const timestamp = (h.timestamp + this.tsOffset) >>> 0;
     this.lastSeq = sequenceNumber;
     this.lastTs = timestamp;
-    this.lastSentAt = Date.now();
+    this.lastSentAt = now;
     this.sentAny = true;
     this.betweenFrames = h.marker;
-    const header = new werift.RtpHeader({
-      marker: h.marker,
-      payloadType: h.payloadType,
-      sequenceNumber,
-      timestamp,
-      ssrc: h.ssrc,
-      csrc: [],
-      csrcLength: 0,
-      extension: false,
-      extensions: [],
-    });
-    this.transceiver.sender.sendRtp(new werift.RtpPacket(header, rtp.payload)).catch(() => {});
+    this.out.send(rtp.payload, h.marker, sequenceNumber, timestamp, clock);
     return true;
   }
 
@@ -406,5 +402,6 @@ export class TrackSubscription {
     this.unsubscribeRtcp = null;
     this.track.subscribers.delete(this);
     this.transceiver = null;
+    this.out = null;
   }
 }

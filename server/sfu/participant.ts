@@ -124,6 +124,11 @@ export class Participant {
     this.signal?.send(message);
   }
 
+  /** A message encoded once for the whole room (room.ts broadcasts). */
+  sendEncoded(bytes: Uint8Array): void {
+    this.signal?.sendEncoded(bytes);
+  }
+
   handle(msg: RequestMessage): void {
     handleSignalRequest(this, msg);
   }

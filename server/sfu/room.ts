@@ -17,7 +17,7 @@ import { newSid } from './ids';
 import type { SfuLogger } from './logger';
 import type { Participant, ParticipantHost } from './participant';
 import type { PeerNetwork } from './peer';
-import { SignalConnection } from './signal-connection';
+import { encodeResponse, SignalConnection } from './signal-connection';
 import { QUALITY_INTERVAL_MS, QualityMonitor } from './connection-quality';
 import { SPEAKER_INTERVAL_MS, SpeakerDetector } from './speakers';
 
@@ -62,8 +62,8 @@ export class Room implements ParticipantHost {
   private sendQuality(): void {
     const updates = this.quality.tick(this.participants.values());
     if (updates.length === 0) return;
-    const message = { case: 'connectionQuality' as const, value: { updates } as never };
-    for (const p of this.participants.values()) p.send(message);
+    const bytes = encodeResponse({ case: 'connectionQuality', value: { updates } as never });
+    for (const p of this.participants.values()) p.sendEncoded(bytes);
   }
 
   /** The speakers of the moment to one participant (after its join or resume): later updates are only changes. */
@@ -75,8 +75,8 @@ export class Room implements ParticipantHost {
   private sendSpeakers(): void {
     const speakers = this.speakers.tick(this.participants.values());
     if (speakers.length === 0) return;
-    const message = { case: 'speakersChanged' as const, value: { speakers } as never };
-    for (const p of this.participants.values()) p.send(message);
+    const bytes = encodeResponse({ case: 'speakersChanged', value: { speakers } as never });
+    for (const p of this.participants.values()) p.sendEncoded(bytes);
   }
 
   info(): RoomInfo {

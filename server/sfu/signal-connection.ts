@@ -5,6 +5,8 @@ import type { WebSocket } from 'ws';
 import type { SfuLogger } from './logger';
 
 export type ResponseMessage = SignalResponse['message'];
+
+export const encodeResponse = (message: ResponseMessage): Uint8Array => new SignalResponse({ message }).toBinary();
 export type RequestMessage = Exclude<SignalRequest['message'], { case: undefined }>;
 
 export const CloseCode = { normal: 1000, goingAway: 1001, unsupported: 1003, invalidData: 1007, policy: 1008 } as const;
@@ -36,7 +38,12 @@ export class SignalConnection {
   }
 
   send(message: ResponseMessage): void {
-    if (this.open) this.ws.send(new SignalResponse({ message }).toBinary());
+    if (this.open) this.ws.send(encodeResponse(message));
+  }
+
+  /** A SignalResponse already encoded (encodeResponse): one encoding for a message every participant gets. */
+  sendEncoded(bytes: Uint8Array): void {
+    if (this.open) this.ws.send(bytes);
   }
 
   close(code: number, reason: string): void {

@@ -1,0 +1,131 @@
+// The forwarding path's direct RTP send (server/sfu/rtp-out.ts) against werift's RTCRtpSender.sendRtp: the same
+// bytes on the wire (header extensions, SRTP, across a sequence number wrap), the same sender-report counters, and
+// NACKs answered from the retransmission cache with the same bytes.
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as werift from 'werift';
+import { extensionLayout, headerLength, RtpOut, sendClock, writeRtpHeader } from '../../server/sfu/rtp-out';
+import { installFastSrtp } from '../../server/sfu/srtp-fast';
+
+const URI = werift.RTP_EXTENSION_URI;
+const PT = 96;
+
+/** A werift sender on a stand-in DTLS transport that records what it would put on the wire. */
+function senderOn(profile: number, keys: werift.SrtpSession['config']['keys'], fast: boolean) {
+  const wire: Buffer[] = [];
+  const dtls = Object.assign(Object.create(werift.RTCDtlsTransport.prototype) as werift.RTCDtlsTransport, {
+    state: 'connected',
+    config: {},
+    bytesSent: 0,
+    packetsSent: 0,
+    srtp: new werift.SrtpSession({ keys, profile }),
+    srtcp: new werift.SrtcpSession({ keys, profile }),
+    iceTransport: { connection: { send: async (data: Buffer) => void wire.push(Buffer.from(data)) } },
+  });
+  if (fast) expect(installFastSrtp(dtls)).not.toBeNull();
+  const sender = new werift.RTCRtpSender('video');
+  const s = sender as unknown as Record<string, unknown>;
+  s.dtlsTransport = dtls;
+  s.codec = { payloadType: PT };
+  s.ssrc = 0xcafe0001;
+  s.mid = '1';
+  s.headerExtensions = [
+    { uri: URI.sdesMid, id: 1 },
+    { uri: URI.sdesRTPStreamID, id: 2 },
+    { uri: URI.repairedRtpStreamId, id: 3 },
+    { uri: URI.absSendTime, id: 4 },
+  ];
+  s.rtcpRunning = true; // no sender-report timer in a unit test
+  return { sender, wire, dtls };
+}
+
+const keys = () => ({
+  localMasterKey: randomBytes(16),
+  localMasterSalt: randomBytes(14),
+  remoteMasterKey: randomBytes(16),
+  remoteMasterSalt: randomBytes(14),
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('sendClock', () => {
+  it('reads the clock as werift.ntpTime does, with the same abs-send-time', () => {
+    for (const now of [1_000.5, 123_456.789, 7_777_777.25, 42]) {
+      vi.spyOn(performance, 'now').mockReturnValue(now);
+      const clock = sendClock();
+      expect(clock.ntp).toBe(werift.ntpTime());
+      expect(clock.absSendTime).toBe(werift.serializeAbsSendTime(clock.ntp).readUIntBE(0, 3));
+    }
+  });
+});
+
+describe('writeRtpHeader', () => {
+  it('writes the header werift serializes, with and without extensions', () => {
+    for (const withExtensions of [true, false]) {
+      const slots = withExtensions ? (extensionLayout([{ uri: URI.absSendTime, id: 3 }, { uri: URI.sdesMid, id: 9 }], { mid: 'video-0' }) ?? []) : [];
+      const out = Buffer.alloc(64);
+      const length = writeRtpHeader(out, slots, true, 111, 65535, 0xfffffff0, 0x01020304, 0xabcdef);
+      expect(length).toBe(headerLength(slots));
+      const reference = new werift.RtpHeader({
+        marker: true,
+        payloadType: 111,
+        sequenceNumber: 65535,
+        timestamp: 0xfffffff0,
+        ssrc: 0x01020304,
+        extensions: withExtensions
+          ? [
+              { id: 3, payload: Buffer.from([0xab, 0xcd, 0xef]) },
+              { id: 9, payload: Buffer.from('video-0') },
+            ]
+          : [],
+      });
+      expect(out.subarray(0, length).equals(reference.serialize(reference.serializeSize))).toBe(true);
+    }
+  });
+
+  it('leaves transport-cc to werift', () => {
+    expect(extensionLayout([{ uri: URI.transportWideCC, id: 5 }], {})).toBeNull();
+  });
+});
+
+describe.each([
+  ['AES_CM_128_HMAC_SHA1_80', werift.ProtectionProfileAes128CmHmacSha1_80],
+  ['AEAD_AES_128_GCM', werift.ProtectionProfileAeadAes128Gcm],
+])('RtpOut %s', (_name, profile) => {
+  it('puts the bytes werift would on the wire, keeps its counters, and answers NACKs the same', async () => {
+    vi.spyOn(performance, 'now').mockReturnValue(98_765.4321);
+    const k = keys();
+    const reference = senderOn(profile, k, false);
+    const direct = senderOn(profile, k, true);
+    const out = new RtpOut(direct.sender);
+    const seqs = [65533, 65534, 65535, 0, 1, 2];
+    for (const [i, seq] of seqs.entries()) {
+      const payload = randomBytes(50 + i * 200);
+      const ts = (0xffffff00 + i * 3000) >>> 0;
+      const marker = i % 2 === 1;
+      const header = new werift.RtpHeader({ marker, payloadType: 0, sequenceNumber: seq, timestamp: ts, ssrc: 0, extensions: [] });
+      await reference.sender.sendRtp(new werift.RtpPacket(header, payload));
+      out.send(payload, marker, seq, ts, sendClock());
+    }
+    expect(direct.wire.length).toBe(seqs.length);
+    for (const [i, packet] of direct.wire.entries()) expect(packet.equals(reference.wire[i] as Buffer)).toBe(true);
+    const r = reference.sender as unknown as Record<string, unknown>;
+    const d = direct.sender as unknown as Record<string, unknown>;
+    for (const field of ['sequenceNumber', 'timestamp', 'ntpTimestamp', 'rtpTimestamp', 'octetCount', 'packetCount', 'headerBytesSent']) {
+      expect(d[field], field).toEqual(r[field]);
+    }
+    expect((direct.dtls as unknown as { bytesSent: number }).bytesSent).toBe((reference.dtls as unknown as { bytesSent: number }).bytesSent);
+
+    // A NACK for two packets across the wrap: werift retransmits both from its cache.
+    const nack = new werift.RtcpTransportLayerFeedback({
+      feedback: new werift.GenericNack({ senderSsrc: 1, mediaSourceSsrc: 0xcafe0001, lost: [65535, 1] }),
+    });
+    reference.sender.handleRtcpPacket(nack);
+    direct.sender.handleRtcpPacket(nack);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(direct.wire.length).toBe(seqs.length + 2);
+    for (let i = seqs.length; i < direct.wire.length; i++) expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
+  });
+});
