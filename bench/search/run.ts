@@ -83,7 +83,7 @@ async function queryPhase() {
     memberOf: 50,
     users: 300,
   });
-  console.log(`seeded in ${(seed.seedMs / 1000).toFixed(1)} s (index kept by the triggers); the user is in ${seed.inMine} conversations`);
+  console.log(`seeded in ${(seed.seedMs / 1000).toFixed(1)} s (queued for the index by the triggers; the warm-up's first search indexes them); the user is in ${seed.inMine} conversations`);
   const origin = `http://127.0.0.1:${child.port}/api`;
   const ask = async (q: string, url = `${origin}/search?q=${encodeURIComponent(q)}`) => {
     const t = performance.now();
@@ -96,7 +96,7 @@ async function queryPhase() {
   // answer's size and message shaping, without searching), so the figures can be read against this machine's load.
   const history = Array.from({ length: perKind }, (_, i) => `${origin}/conversations/${seed.mine[i % seed.mine.length]}/messages?limit=20`);
   const kinds = { history, ...queries(seeded(11), perKind) };
-  // Warm-up: the first queries read the index pages from disk and compile the statements.
+  // Warm-up: the first search indexes the seeded backlog; the next ones read the index pages and compile the statements.
   for (const q of kinds.oneWord.slice(0, 20)) await ask(q);
   const rows: { kind: string; p50: number; p95: number; results: number }[] = [];
   for (const [kind, list] of Object.entries(kinds)) {
