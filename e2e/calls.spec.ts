@@ -260,6 +260,9 @@ test.describe('calls in a conversation', () => {
     // The caller's 25 s pass first: the caller gives up and the callee's dialog closes.
     await pa.getByRole('button', { name: 'Позвонить с видео' }).click();
     await expect(incomingDialog(pb)).toBeVisible();
+    // The caller's room connects while it rings, and LiveKit's own connection timers run on the same controlled
+    // clock: jumping 25 s before the camera is published would time the connection out instead of the ring.
+    await expect(pa.locator('.call-overlay [data-lk-local-participant="true"] video')).toHaveCount(1, { timeout: 20_000 });
     await pa.clock.fastForward(25_000);
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible();
     await expect(callOverlay(pa)).toHaveCount(0);
