@@ -1,12 +1,10 @@
 // Calls in real Chromium with fake camera and microphone, against the real server (serving the built client)
 // and the embedded LiveKit-protocol media server, wired as `npm start` wires them.
-import net from 'node:net';
 import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
-import { type Sfu, startSfu } from '../server/sfu/index';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
+import { type AppWithMediaServer, startAppWithMediaServer } from './server';
 import { createUser, type E2EUser, friendsWithConversation, signInContext } from './users';
 
 test.use({
@@ -19,37 +17,20 @@ test.use({
 // Media and sockets on a shared 2-core machine: give each assertion more than the default 5 s.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
+let app: AppWithMediaServer;
 let srv: TestServer;
-let sfu: Sfu;
 const contexts: BrowserContext[] = [];
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 test.beforeAll(async () => {
-  const port = await freePort();
-  srv = await startAppServer({ sfu: { port, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null } });
-  // As server/main.ts does: the media server checks tokens with the key and secret the token route signs with.
-  sfu = await startSfu({
-    port,
-    host: '127.0.0.1',
-    apiKey: srv.server.ctx.secrets.livekitApiKey,
-    apiSecret: srv.server.ctx.secrets.livekitApiSecret,
-    hostCandidates: ['127.0.0.1'],
-  });
+  app = await startAppWithMediaServer();
+  srv = app.srv;
 });
 // Each test's browsers go away with it: idle callers slow the next test down on two shared cores.
 test.afterEach(async () => {
   for (const c of contexts.splice(0)) await c.close().catch(() => {});
 });
 test.afterAll(async () => {
-  await sfu?.close();
-  await srv?.close();
+  await app?.close();
 });
 
 /** Records every media element the page plays, so a test can ask which sounds are audible right now. */
@@ -128,7 +109,7 @@ test.describe('/calls: a named room', () => {
     await b.getByRole('button', { name: 'Выйти', exact: true }).last().click();
     await expect(b.getByRole('form', { name: 'Подключиться к комнате' })).toBeVisible();
     // The line now shows the server the token named.
-    await expect(b.getByTestId('video-server')).toHaveText(sfu.url);
+    await expect(b.getByTestId('video-server')).toHaveText(app.sfu.url);
     // Device choices were saved locally with the library's key and defaults.
     const saved = await b.evaluate(() => JSON.parse(localStorage.getItem('lk-user-choices') ?? 'null'));
     expect(saved).toMatchObject({ videoEnabled: true, audioEnabled: true, videoDeviceId: 'default', audioDeviceId: 'default' });

@@ -4,30 +4,20 @@
 // (e2e/sfu-page), which this spec serves through the app server itself, next to the built client: it gets
 // exactly the headers the app page gets (the spec checks that), from the app's own origin.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { build } from 'esbuild';
-import { type Sfu, startSfu } from '../server/sfu/index';
 import { client, type TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
+import { type AppWithMediaServer, startAppWithMediaServer } from './server';
 
 const CALL_PAGE = '/csp-call/index.html';
 const PASSWORD = 'correct horse battery';
 
+let app: AppWithMediaServer;
 let srv: TestServer;
-let sfu: Sfu;
 let clientDir: string;
 const contexts: BrowserContext[] = [];
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 test.beforeAll(async () => {
   // The built client plus the call page, bundled beside it: one directory served by the app server.
@@ -46,22 +36,14 @@ test.beforeAll(async () => {
   fs.copyFileSync(path.resolve('e2e/sfu-page/index.html'), path.join(callDir, 'index.html'));
 
   // The media server as `npm start` runs it: its own port (named in the CSP), the app's LiveKit key and secret.
-  const sfuPort = await freePort();
-  srv = await startAppServer({ clientDir, sfu: { port: sfuPort, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null } });
-  sfu = await startSfu({
-    port: sfuPort,
-    host: '127.0.0.1',
-    apiKey: srv.server.ctx.secrets.livekitApiKey,
-    apiSecret: srv.server.ctx.secrets.livekitApiSecret,
-    hostCandidates: ['127.0.0.1'],
-  });
+  app = await startAppWithMediaServer({ clientDir });
+  srv = app.srv;
 });
 test.afterEach(async () => {
   for (const c of contexts.splice(0)) await c.close().catch(() => {});
 });
 test.afterAll(async () => {
-  await sfu?.close();
-  await srv?.close();
+  await app?.close();
   fs.rmSync(clientDir, { recursive: true, force: true });
 });
 

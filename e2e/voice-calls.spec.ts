@@ -2,13 +2,11 @@
 // the built client) and the embedded media server: A records about 3 s and B plays it live (time advances,
 // clicking the waveform seeks, 1.5× changes the rate); an unanswered call is «Пропущенный звонок» on both
 // sides and unread for B; an answered call shows its duration on both sides.
-import net from 'node:net';
 import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
-import { type Sfu, startSfu } from '../server/sfu/index';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
+import { type AppWithMediaServer, startAppWithMediaServer } from './server';
 import { type E2EUser, friendsWithConversation, signInContext } from './users';
 
 test.use({
@@ -19,35 +17,19 @@ test.use({
 });
 const expect = baseExpect.configure({ timeout: 15_000 });
 
+let app: AppWithMediaServer;
 let srv: TestServer;
-let sfu: Sfu;
 const contexts: BrowserContext[] = [];
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 test.beforeAll(async () => {
-  const port = await freePort();
-  srv = await startAppServer({ sfu: { port, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null } });
-  sfu = await startSfu({
-    port,
-    host: '127.0.0.1',
-    apiKey: srv.server.ctx.secrets.livekitApiKey,
-    apiSecret: srv.server.ctx.secrets.livekitApiSecret,
-    hostCandidates: ['127.0.0.1'],
-  });
+  app = await startAppWithMediaServer();
+  srv = app.srv;
 });
 test.afterEach(async () => {
   for (const c of contexts.splice(0)) await c.close().catch(() => {});
 });
 test.afterAll(async () => {
-  await sfu?.close();
-  await srv?.close();
+  await app?.close();
 });
 
 async function open(browser: Browser, u: E2EUser, label: string, permissions = ['camera', 'microphone']): Promise<Page> {
