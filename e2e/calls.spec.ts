@@ -219,10 +219,11 @@ test.describe('calls in a conversation', () => {
     await expect.poll(() => ringing(pb)).toBe(false);
   });
 
-  test('nobody answers for 25 s: the callee’s dialog dismisses itself (its clock controlled); the caller gives up', async ({ browser }) => {
+  test('nobody answers for 25 s (clock controlled): the callee’s dialog dismisses itself; the caller gives up', async ({ browser }) => {
     const { a, b, conversationId } = await friendsWithConversation(srv.url);
     const ctxA = await signedInContext(browser, a);
     const ctxB = await signedInContext(browser, b);
+    await ctxA.clock.install();
     await ctxB.clock.install();
     const pa = await openPage(ctxA, '/', 'anna');
     const pb = await openPage(ctxB, '/', 'boris');
@@ -240,10 +241,11 @@ test.describe('calls in a conversation', () => {
     // The caller's 25 s pass first: the caller gives up and the callee's dialog closes.
     await pa.getByRole('button', { name: 'Позвонить с видео' }).click();
     await expect(incomingDialog(pb)).toBeVisible();
-    // The caller's own 25 s pass in real time: its room is connected while it rings, and LiveKit's pings and
-    // connection timers would run on a controlled clock too, so a jump of the caller's clock could time the room
-    // out before the ring.
-    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible({ timeout: 35_000 });
+    // The caller's room connects while it rings, and LiveKit's own connection timers run on the same controlled
+    // clock: jumping 25 s before the camera is published would time the connection out instead of the ring.
+    await expect(pa.locator('.call-overlay [data-lk-local-participant="true"] video')).toHaveCount(1, { timeout: 20_000 });
+    await pa.clock.fastForward(25_000);
+    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible();
     await expect(callOverlay(pa)).toHaveCount(0);
     await expect(incomingDialog(pb)).toHaveCount(0);
   });
