@@ -1,6 +1,7 @@
 // Calls in real Chromium with fake camera and microphone, against the real server (serving the built client)
 // and the embedded LiveKit-protocol media server, wired as `npm start` wires them.
 import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
+import { io } from 'socket.io-client';
 import { chromiumArgs } from '../playwright.config';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
@@ -219,16 +220,13 @@ test.describe('calls in a conversation', () => {
     await expect.poll(() => ringing(pb)).toBe(false);
   });
 
-  test('nobody answers for 25 s (clock controlled): the callee’s dialog dismisses itself; the caller gives up', async ({ browser }) => {
+  test('nobody answers for 25 s (the callee’s clock controlled): the callee’s dialog dismisses itself and the caller hears a decline', async ({ browser }) => {
     const { a, b, conversationId } = await friendsWithConversation(srv.url);
-    const ctxA = await signedInContext(browser, a);
     const ctxB = await signedInContext(browser, b);
-    await ctxA.clock.install();
     await ctxB.clock.install();
-    const pa = await openPage(ctxA, '/', 'anna');
+    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
     const pb = await openPage(ctxB, '/', 'boris');
 
-    // The callee's 25 s pass first: its dialog goes away and the caller hears a decline.
     await callFrom(pa, conversationId, true);
     await expect(incomingDialog(pb)).toBeVisible();
     await pb.clock.fastForward(24_000);
@@ -237,17 +235,34 @@ test.describe('calls in a conversation', () => {
     await expect(incomingDialog(pb)).toHaveCount(0);
     await expect(callOverlay(pa)).toHaveCount(0);
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник отклонил звонок' })).toBeVisible();
+  });
 
-    // The caller's 25 s pass first: the caller gives up and the callee's dialog closes.
-    await pa.getByRole('button', { name: 'Позвонить с видео' }).click();
-    await expect(incomingDialog(pb)).toBeVisible();
-    // The caller's room connects while it rings, and LiveKit's own connection timers run on the same controlled
-    // clock: jumping 25 s before the camera is published would time the connection out instead of the ring.
-    await expect(pa.locator('.call-overlay [data-lk-local-participant="true"] video')).toHaveCount(1, { timeout: 20_000 });
-    await pa.clock.fastForward(25_000);
-    await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible();
-    await expect(callOverlay(pa)).toHaveCount(0);
-    await expect(incomingDialog(pb)).toHaveCount(0);
+  test('the caller’s 25 s run out (real time) while the callee is online without ringing: the caller gives up and the call ends for the callee', async ({ browser }) => {
+    test.setTimeout(90_000);
+    // The callee is a bare socket (as a tab that never answers), so no ring of its own can end the call first.
+    // The caller's clock is not controlled: LiveKit's connection timers run on it and a jump would time them out.
+    const { a, b, conversationId } = await friendsWithConversation(srv.url);
+    const callee = io(srv.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: b.accessToken } });
+    const heard: { event: string; at: number }[] = [];
+    callee.onAny((event: string) => heard.push({ event, at: Date.now() }));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        callee.once('connect', () => resolve());
+        callee.once('connect_error', reject);
+      });
+      const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+      await callFrom(pa, conversationId, true);
+      await expect.poll(() => heard.some((h) => h.event === 'call:incoming')).toBe(true);
+      const rangAt = heard.find((h) => h.event === 'call:incoming')?.at ?? 0;
+      await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible({ timeout: 45_000 });
+      await expect(callOverlay(pa)).toHaveCount(0);
+      await expect.poll(() => heard.some((h) => h.event === 'call:ended')).toBe(true);
+      // Not earlier than the ring's 25 s (a little slack for the invitation's own way to the callee).
+      const endedAt = heard.find((h) => h.event === 'call:ended')?.at ?? 0;
+      expect(endedAt - rangAt).toBeGreaterThan(24_000);
+    } finally {
+      callee.close();
+    }
   });
 
   test('a call to someone with no open tab ends at once with a clear message', async ({ browser }) => {
