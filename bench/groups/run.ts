@@ -31,6 +31,10 @@ const viewingShare = Number(env.BENCH_VIEWING ?? 0.2);
 const rate = Number(env.BENCH_GROUP_RATE ?? 5);
 const windowMs = Number(env.BENCH_WINDOW_S ?? 6) * 1000;
 const rounds = Math.max(1, Math.floor(Number(env.BENCH_ROUNDS ?? 3)));
+// To take the cost apart: BENCH_RECEIPTS=0 keeps the viewers from posting receipts, BENCH_TYPING=0 the sender
+// from typing. Both default to on, as the real client behaves.
+const postsReceipts = env.BENCH_RECEIPTS !== '0';
+const types = env.BENCH_TYPING !== '0';
 const spec: SeedSpec = { pairs: 0, groups: sizes.length, groupSize: 0, groupSizes: sizes, listConversations: 0, listMessagesEach: 0, idleUsers: 0 };
 
 /** One member's client: its socket, and (viewers on the app) the read-receipt batcher. */
@@ -63,6 +67,7 @@ interface Side {
 
 /** As the readReceipts machine: ids queue up, 250 ms after the first the batch is posted, one post at a time. */
 function queueReceipt(side: Side, m: Member, messageId: string): void {
+  if (!postsReceipts) return;
   m.queue.push(messageId);
   if (!m.posting && !m.timer) m.timer = setTimeout(() => void postReceipts(side, m), TIMINGS.receiptFlushMs);
 }
@@ -141,7 +146,7 @@ async function round(side: Side, g: Group, label: string, durationMs: number): P
   const tracker = new DeliveryTracker();
   side.tracker = tracker;
   const typing = (s: Send, on: boolean) => {
-    if (!side.realistic) return;
+    if (!side.realistic || !types) return;
     const sender = g.viewers.find((m) => m.user.id === s.sender.id);
     sender?.socket.emit('conversation:typing', { conversationId: g.conversationId, typing: on });
   };
@@ -185,6 +190,34 @@ async function round(side: Side, g: Group, label: string, durationMs: number): P
     lost: counts.lost + tracker.missing(true) - tracker.missing(),
     failed: counts.failed + (issued - counts.acked - counts.failed),
   };
+}
+
+/**
+ * Server CPU per request of the floor's hello route, sent back to back (16 at a time) and alone (one every 200 ms,
+ * as a receipt post arrives at a quiet server). Their ratio is what this machine charges for waking a process:
+ * the app answers about ten requests per message apart from each other, the floor one.
+ */
+async function wakeUpCost(side: Side): Promise<{ hotUs: number; loneUs: number }> {
+  const cpuUsPer = async (n: number, run: () => Promise<void>) => {
+    const c0 = await side.child.cpuMs();
+    await run();
+    return (((await side.child.cpuMs()) - c0) * 1000) / n;
+  };
+  const hello = () => side.client.request('GET', '/hello', null);
+  const hot = 2000;
+  let k = 0;
+  const back = () => Promise.all(Array.from({ length: 16 }, async () => { while (k++ < hot) await hello(); })).then(() => {});
+  await back();
+  k = 0;
+  const hotUs = await cpuUsPer(hot, back);
+  const lone = 40;
+  const loneUs = await cpuUsPer(lone, async () => {
+    for (let i = 0; i < lone; i++) {
+      await sleep(200);
+      await hello();
+    }
+  });
+  return { hotUs, loneUs };
 }
 
 const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
@@ -254,12 +287,17 @@ async function main(): Promise<void> {
       const p99 = median(results[500].map((b) => b.app.p99));
       checks.push([`500 members: p99 send → delivered ≤ 50 ms at ${rate}/s`, p99 <= 50, `${ms(p99)} ms`]);
     }
+    const wake = await wakeUpCost(floor);
+    console.log(
+      `\nWaking the server: the floor's hello route costs ${wake.hotUs.toFixed(0)} µs of CPU per request back to back, ` +
+        `${wake.loneUs.toFixed(0)} µs alone (${(wake.loneUs / wake.hotUs).toFixed(1)}×) on this machine.`,
+    );
     const lost = Object.values(results).flat().reduce((n, b) => n + b.app.lost + b.floor.lost + b.app.failed + b.floor.failed, 0);
     checks.push(['0 lost deliveries or failed sends (every round, both servers)', lost === 0, String(lost)]);
     checks.push(['receipt posts answered 200', app.receiptFailures === 0, `${app.receiptPosts} posts, ${app.receiptFailures} failed`]);
     console.log(`\nTargets (ratios within this run, load average now ${os.loadavg()[0]?.toFixed(1)}):`);
     for (const [what, ok, value] of checks) console.log(`  ${ok ? 'meets ' : 'MISSES'}  ${what}: ${value}`);
-    if (env.BENCH_JSON) fs.writeFileSync(env.BENCH_JSON, JSON.stringify({ results, checks, loadAverage: os.loadavg() }, null, 2));
+    if (env.BENCH_JSON) fs.writeFileSync(env.BENCH_JSON, JSON.stringify({ results, checks, wake, loadAverage: os.loadavg() }, null, 2));
     if (lost > 0) process.exitCode = 1;
   } finally {
     for (const side of [floor, app]) {
