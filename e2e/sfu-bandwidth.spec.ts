@@ -39,19 +39,25 @@ test.afterAll(async () => {
 });
 
 /** SFU_BW_DEBUG=1 prints the viewer's side once a second: layer, estimate, loss, padding, frames. */
-function trace(room: string, viewer: () => Page | null): () => void {
+function trace(room: string, viewer: () => Page | null, publisher: () => Page | null = () => null): () => void {
   if (!process.env.SFU_BW_DEBUG) return () => {};
   const t0 = Date.now();
   const timer = setInterval(async () => {
     const page = viewer();
     const p = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'viewer');
     const d = p?.downTracks as unknown as { paddingBps: number; estimate: { loss: number; lossCap: number; bps: number } } | undefined;
+    const camP = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'cam');
+    const track = [...(camP?.published.values() ?? [])].find((t) => t.kind === 'video');
+    const sub = track ? p?.subscriptions.get(track.sid) : undefined;
     const v = page ? await videoOf(page, 'cam').catch(() => ({ framesDecoded: -1, width: -1 })) : null;
     console.log(
       ((Date.now() - t0) / 1000).toFixed(1),
       JSON.stringify(serverView(room)),
       `remb=${Math.round((d?.estimate.bps ?? 0) / 1000)} cap=${Math.round((d?.estimate.lossCap ?? 0) / 1000)} loss=${d?.estimate.loss.toFixed(2)} pad=${Math.round((d?.paddingBps ?? 0) / 1000)}`,
+      `pin=${track?.packetsIn} pout=${track?.packetsOut} sub=${sub?.paused}/${sub?.congested}/${sub?.attached}`,
       `drops=${relay.capDrops} frames=${v?.framesDecoded} w=${v?.width}`,
+      await publisher()?.evaluate(() => (window as never as { sfu: { rtpStats(): Promise<string> } }).sfu.rtpStats()).catch(() => ''),
+      await page?.evaluate(() => (window as never as { sfu: { rtpStats(): Promise<string> } }).sfu.rtpStats()).catch(() => ''),
     );
   }, 1000);
   return () => clearInterval(timer);
@@ -86,8 +92,9 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   test.setTimeout(150_000);
   const room = 'capped';
   let viewerPage: Page | null = null;
-  stops.push(trace(room, () => viewerPage));
-  await open(browser, 'cam', room, { simulcast: true, microphone: false });
+  let camPage: Page | null = null;
+  stops.push(trace(room, () => viewerPage, () => camPage));
+  camPage = await open(browser, 'cam', room, { simulcast: true, microphone: false });
   const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
   viewerPage = viewer;
   // Uncapped, the viewer gets more than the low layer (the publisher's upper layers need a moment to ramp up).

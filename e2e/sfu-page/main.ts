@@ -175,6 +175,25 @@ const api = {
     return out;
   },
 
+  /** For debugging traces: what this page sends per layer and receives per video, from getStats. */
+  async rtpStats(): Promise<string> {
+    const parts: string[] = [];
+    const stats = await room?.localParticipant.engine.pcManager?.publisher.getStats();
+    stats?.forEach((s) => {
+      const o = s as Record<string, unknown>;
+      if (s.type === 'outbound-rtp' && o.kind === 'video') parts.push(`out:${o.rid ?? ''}:${o.frameWidth ?? 0}@${o.framesPerSecond ?? 0}:${o.qualityLimitationReason}`);
+    });
+    for (const { track } of remoteTracks()) {
+      if (track.kind !== Track.Kind.Video) continue;
+      (await track.receiver?.getStats())?.forEach((s) => {
+        const i = s as Record<string, unknown>;
+        if (s.type === 'inbound-rtp')
+          parts.push(`vw=${[...media.querySelectorAll('video')].map((v) => v.videoWidth).join('/')} in:pk=${i.packetsReceived} recv=${i.framesReceived} dec=${i.framesDecoded} drop=${i.framesDropped} key=${i.keyFramesDecoded} lost=${i.packetsLost} nack=${i.nackCount} pli=${i.pliCount} frz=${i.freezeCount}`);
+      });
+    }
+    return parts.join(' ');
+  },
+
   /** Local candidate type and relay protocol of the selected pair carrying each remote track ('relay/udp', …). */
   async paths(): Promise<string[]> {
     const out = new Set<string>();

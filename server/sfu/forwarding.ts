@@ -8,7 +8,7 @@ import * as werift from 'werift';
 import { AudioLevel } from './audio-level';
 import { LossCounter } from './connection-quality';
 import { RtpOut, type SendClock, sendClock } from './rtp-out';
-import { isVp8KeyframeStart } from './vp8';
+import { isVp8KeyframeStart, Vp8Renumbering } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
 /** A first PLI can land before the subscriber's DTLS is up; ask again a little later. */
@@ -250,11 +250,15 @@ export class TrackSubscription {
   private lastTs = 0;
   private lastSentAt = 0;
   private sentAny = false;
+  /** VP8 picture numbering continued across layer switches (video only). */
+  private readonly pictures: Vp8Renumbering | null;
 
   constructor(
     readonly track: PublishedTrack,
     readonly subscriberSid: string,
-  ) {}
+  ) {
+    this.pictures = track.kind === 'video' ? new Vp8Renumbering() : null;
+  }
 
   private get clockRate(): number {
     return this.track.kind === 'audio' ? 48000 : 90000;
@@ -305,9 +309,9 @@ export class TrackSubscription {
   }
 
   /**
-   * A layer switch: the new layer's sequence numbers and timestamps continue the old ones for this receiver
-   * (the next sequence number, and the timestamp advanced by the time since the last packet). Kept here in 32-bit
-   * arithmetic: werift's replaceRTP keeps the timestamp offset in 16 bits, which threw the receiver's timestamps
+   * A layer switch: the new layer's sequence numbers, timestamps and VP8 picture numbers continue the old ones for
+   * this receiver (the next sequence number, the timestamp advanced by the time since the last packet, the next
+   * picture). Kept here in 32-bit arithmetic: werift's replaceRTP keeps the timestamp offset in 16 bits, which threw the receiver's timestamps
    * thousands of seconds off after a switch and froze its video.
    */
   switchTo(rid: string, rtp: werift.RtpPacket, now = Date.now()): void {
@@ -316,6 +320,7 @@ export class TrackSubscription {
       this.seqOffset = (this.lastSeq + 1 - rtp.header.sequenceNumber) & 0xffff;
       this.tsOffset = (this.lastTs + elapsedTicks - rtp.header.timestamp) >>> 0;
     }
+    this.pictures?.restart(rtp.payload);
     this.layer = rid;
     this.targetLayer = null;
   }
@@ -361,7 +366,7 @@ export class TrackSubscription {
     this.lastSentAt = now;
     this.sentAny = true;
     this.betweenFrames = h.marker;
-    this.out.send(rtp.payload, h.marker, sequenceNumber, timestamp, clock);
+    this.out.send(rtp.payload, h.marker, sequenceNumber, timestamp, clock, this.pictures?.rewrite(rtp.payload) ?? null);
     return true;
   }
 

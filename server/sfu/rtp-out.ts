@@ -121,6 +121,13 @@ export function writeRtpHeader(
   return end;
 }
 
+/** A copy of the payload with its first bytes replaced by `descriptor`. */
+export function withDescriptor(payload: Buffer, descriptor: Buffer): Buffer {
+  const out = Buffer.from(payload);
+  descriptor.copy(out);
+  return out;
+}
+
 /** A sent packet as werift's retransmission cache holds it; the header object is made only if a NACK asks. */
 class SentPacket {
   sequenceNumber = 0;
@@ -130,10 +137,23 @@ class SentPacket {
   ssrc = 0;
   absSendTime = 0;
   slots: readonly ExtensionSlot[] = [];
-  payload: Buffer = Buffer.alloc(0);
+  private source: Buffer = Buffer.alloc(0);
+  /** The descriptor sent in place of the payload's first bytes (renumbered VP8 pictures); empty when none. */
+  private readonly descriptor = Buffer.alloc(8);
+  private descriptorLength = 0;
   private built: werift.RtpHeader | null = null;
 
-  set(seq: number, ts: number, marker: boolean, pt: number, ssrc: number, absSendTime: number, slots: readonly ExtensionSlot[], payload: Buffer): void {
+  set(
+    seq: number,
+    ts: number,
+    marker: boolean,
+    pt: number,
+    ssrc: number,
+    absSendTime: number,
+    slots: readonly ExtensionSlot[],
+    payload: Buffer,
+    descriptor: Buffer | null,
+  ): void {
     this.sequenceNumber = seq;
     this.timestamp = ts;
     this.marker = marker;
@@ -141,8 +161,14 @@ class SentPacket {
     this.ssrc = ssrc;
     this.absSendTime = absSendTime;
     this.slots = slots;
-    this.payload = payload;
+    this.source = payload;
+    this.descriptorLength = descriptor ? descriptor.copy(this.descriptor) : 0;
     this.built = null;
+  }
+
+  /** The payload as it was sent (what werift retransmits on a NACK). */
+  get payload(): Buffer {
+    return this.descriptorLength === 0 ? this.source : withDescriptor(this.source, this.descriptor.subarray(0, this.descriptorLength));
   }
 
   get header(): werift.RtpHeader {
@@ -223,14 +249,14 @@ export class RtpOut {
    * Sends the payload with this header on the sender's SSRC and payload type. Falls back to werift's sendRtp where
    * this does not apply (RED, transport-cc, SRTP not ready for it).
    */
-  send(payload: Buffer, marker: boolean, sequenceNumber: number, timestamp: number, clock: SendClock): void {
+  send(payload: Buffer, marker: boolean, sequenceNumber: number, timestamp: number, clock: SendClock, descriptor: Buffer | null = null): void {
     const s = this.sender as unknown as SenderState;
     const dtls = s.dtlsTransport as unknown as DtlsState | undefined;
     if (dtls?.state !== 'connected' || !s.codec) return;
     const srtp = fastSrtpOf(s.dtlsTransport as werift.RTCDtlsTransport);
     const slots = this.extensionSlots(s);
     if (!srtp || !slots || s.redRedundantPayloadType || dtls.config?.debug?.outboundPacketLoss) {
-      this.sendThroughWerift(payload, marker, sequenceNumber, timestamp);
+      this.sendThroughWerift(descriptor ? withDescriptor(payload, descriptor) : payload, marker, sequenceNumber, timestamp);
       return;
     }
     const seq = (sequenceNumber + s.seqOffset) & 0xffff;
@@ -240,7 +266,15 @@ export class RtpOut {
     const hLength = this.slotsHeaderLength;
     const out = packetBuffer(hLength + payload.length + srtp.rtpOverhead);
     writeRtpHeader(out, slots, marker, pt, seq, ts, ssrc, clock.absSendTime);
-    const length = srtp.protectRtp(out, hLength, payload, ssrc, seq);
+    let plain = payload;
+    if (descriptor) {
+      // The payload is shared by every subscriber: this one's descriptor goes into its own packet buffer, which is
+      // then encrypted in place.
+      plain = out.subarray(hLength, hLength + payload.length);
+      payload.copy(plain);
+      descriptor.copy(plain);
+    }
+    const length = srtp.protectRtp(out, hLength, plain, ssrc, seq);
     // What werift's sendRtp records per packet.
     s.sequenceNumber = seq;
     s.timestamp = ts;
@@ -249,7 +283,7 @@ export class RtpOut {
     s.octetCount += payload.length;
     s.headerBytesSent += hLength;
     s.packetCount = (s.packetCount + 1) >>> 0;
-    s.rtpCache[seq % HISTORY] = this.remember(seq, ts, marker, pt, ssrc, clock.absSendTime, slots, payload);
+    s.rtpCache[seq % HISTORY] = this.remember(seq, ts, marker, pt, ssrc, clock.absSendTime, slots, payload, descriptor);
     if (!s.rtcpRunning && !s.stopped) s.runRtcp().catch(ignore);
     this.write(dtls, length === out.length ? out : out.subarray(0, length));
   }
@@ -285,14 +319,24 @@ export class RtpOut {
     return this.slots;
   }
 
-  private remember(seq: number, ts: number, marker: boolean, pt: number, ssrc: number, abs: number, slots: readonly ExtensionSlot[], payload: Buffer): SentPacket {
+  private remember(
+    seq: number,
+    ts: number,
+    marker: boolean,
+    pt: number,
+    ssrc: number,
+    abs: number,
+    slots: readonly ExtensionSlot[],
+    payload: Buffer,
+    descriptor: Buffer | null,
+  ): SentPacket {
     let entry = this.history[this.historyNext];
     if (!entry) {
       entry = new SentPacket();
       this.history[this.historyNext] = entry;
     }
     this.historyNext = (this.historyNext + 1) % HISTORY;
-    entry.set(seq, ts, marker, pt, ssrc, abs, slots, payload);
+    entry.set(seq, ts, marker, pt, ssrc, abs, slots, payload, descriptor);
     return entry;
   }
 

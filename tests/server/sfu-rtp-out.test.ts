@@ -128,4 +128,32 @@ describe.each([
     expect(direct.wire.length).toBe(seqs.length + 2);
     for (let i = seqs.length; i < direct.wire.length; i++) expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
   });
+
+  it('sends a subscriber’s own descriptor in place of the shared payload’s first bytes, and retransmits it as sent', async () => {
+    vi.spyOn(performance, 'now').mockReturnValue(12_345.678);
+    const k = keys();
+    const reference = senderOn(profile, k, false);
+    const direct = senderOn(profile, k, true);
+    const out = new RtpOut(direct.sender);
+    const shared: Buffer[] = [];
+    for (const [i, seq] of [65535, 0].entries()) {
+      const payload = randomBytes(40 + i * 500);
+      shared.push(Buffer.from(payload));
+      const descriptor = Buffer.from([0x90, 0xe0, 0x80 | i, 0x42, 0x07]);
+      const header = new werift.RtpHeader({ marker: true, payloadType: 0, sequenceNumber: seq, timestamp: 1000 * i, ssrc: 0, extensions: [] });
+      await reference.sender.sendRtp(new werift.RtpPacket(header, Buffer.concat([descriptor, payload.subarray(descriptor.length)])));
+      out.send(payload, true, seq, 1000 * i, sendClock(), descriptor);
+      // The payload other subscribers get is untouched.
+      expect(payload.equals(shared[i] as Buffer)).toBe(true);
+    }
+    for (const [i, packet] of direct.wire.entries()) expect(packet.equals(reference.wire[i] as Buffer)).toBe(true);
+    const nack = new werift.RtcpTransportLayerFeedback({
+      feedback: new werift.GenericNack({ senderSsrc: 1, mediaSourceSsrc: 0xcafe0001, lost: [65535, 0] }),
+    });
+    reference.sender.handleRtcpPacket(nack);
+    direct.sender.handleRtcpPacket(nack);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(direct.wire.length).toBe(4);
+    for (let i = 2; i < 4; i++) expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
+  });
 });
