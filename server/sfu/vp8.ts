@@ -18,7 +18,7 @@ export function isVp8KeyframeStart(payload: Buffer): boolean {
   return ((payload[offset] as number) & 0x01) === 0;
 }
 
-/** The fields of a VP8 payload descriptor (RFC 7741 §4.2) a receiver orders pictures by. */
+/** The fields of a VP8 payload descriptor (RFC 7741, section 4.2) a receiver orders pictures by. */
 export interface Vp8Numbers {
   /** Descriptor length in bytes (the payload header before the VP8 frame data). */
   length: number;
