@@ -31,6 +31,7 @@ const viewingShare = Number(env.BENCH_VIEWING ?? 0.2);
 const rate = Number(env.BENCH_GROUP_RATE ?? 5);
 const windowMs = Number(env.BENCH_WINDOW_S ?? 6) * 1000;
 const rounds = Math.max(1, Math.floor(Number(env.BENCH_ROUNDS ?? 3)));
+const warmMs = Number(env.BENCH_WARM_S ?? 2) * 1000;
 // To take the cost apart: BENCH_RECEIPTS=0 keeps the viewers from posting receipts, BENCH_TYPING=0 the sender
 // from typing. Both default to on, as the real client behaves.
 const postsReceipts = env.BENCH_RECEIPTS !== '0';
@@ -246,7 +247,7 @@ async function main(): Promise<void> {
         ]);
         return { floor: f, app: a };
       };
-      await together(`warm-${size}`, 2000);
+      await together(`warm-${size}`, warmMs);
       const rs: Both<RoundResult>[] = [];
       for (let r = 0; r < rounds; r++) rs.push(await together(`g${size}-${r}`, windowMs));
       results[size] = rs;

@@ -2,6 +2,7 @@
 // the member has read. A message counts as read by every member (other than its sender) whose cursor is at or
 // past it, so a READ receipt is derived, never stored per message, and marking a whole conversation read is
 // one UPDATE however long its history.
+import { sql } from 'kysely';
 import type { Receipt } from '../../src/contract/entities';
 import { countNativeStatements, type Database, sqliteHandle } from '../db/database';
 
@@ -12,7 +13,30 @@ export interface ReadMessage {
   seq: number;
 }
 
+/** What a batch of read receipts did: `missing` when a message named is unknown or not the reader's to read. */
+export interface ReceiptsRead {
+  missing: boolean;
+  /** Per conversation whose cursor moved, the messages of others it passed. */
+  read: { conversationId: string; messages: ReadMessage[] }[];
+}
+
+/** A message named in a receipt, found only in the reader's own conversations. */
+interface NamedMessage {
+  id: string;
+  seq: number;
+  conversation_id: string;
+  sender_id: string;
+  deleted_at: string | null;
+}
+
 export interface CursorWriter {
+  /**
+   * POST /messages/receipts: finds the messages named (all of them in the reader's conversations, else nothing
+   * is stored and `missing` is set) and moves the reader's cursor in each of their conversations to the newest
+   * of the others' visible messages named. Own and deleted messages need no receipt (a deletion may race with
+   * the reader's batch).
+   */
+  readNamed(userId: string, ids: readonly string[]): Promise<ReceiptsRead>;
   /**
    * Moves userId's cursor in the conversation forward to `upTo` (never back) and returns the visible messages
    * of others it passed, oldest first; committed before it resolves. Two requests of the same reader racing
@@ -29,13 +53,27 @@ export interface CursorWriter {
 export const CURSOR_GATHER_MS = 10;
 
 /**
- * On SQLite, the advances asked for within CURSOR_GATHER_MS share one native transaction of prepared statements
- * (Kysely's per-statement machinery and a commit each cost more than the work). Each advance runs whole inside
- * it, so none can interleave with another. On PostgreSQL each advance is a compare-and-set through Kysely.
+ * On SQLite, the advances and receipt batches asked for within CURSOR_GATHER_MS share one native transaction of
+ * prepared statements (Kysely's per-statement machinery and a commit each cost more than the work), the lookup of
+ * the messages a receipt names included. Each runs whole inside it, so none can interleave with another. On
+ * PostgreSQL each advance is a compare-and-set through Kysely.
  */
 export function createCursorWriter(db: Database): CursorWriter {
   const file = sqliteHandle(db);
-  if (!file) return { advance: (userId, conversationId, upTo) => advanceCursor(db, userId, conversationId, upTo) };
+  if (!file) {
+    return {
+      advance: (userId, conversationId, upTo) => advanceCursor(db, userId, conversationId, upTo),
+      readNamed: async (userId, ids) => {
+        const rows = await namedMessages(db, userId, ids).execute();
+        if (rows.length !== ids.length) return { missing: true, read: [] };
+        const read: ReceiptsRead['read'] = [];
+        for (const [conversationId, upTo] of cursorTargets(userId, rows)) {
+          read.push({ conversationId, messages: await advanceCursor(db, userId, conversationId, upTo) });
+        }
+        return { missing: false, read };
+      },
+    };
+  }
   const position = file.prepare(
     db.selectFrom('conversation_members').select('last_read_seq').where('conversation_id', '=', '').where('user_id', '=', '').compile().sql,
   );
@@ -43,43 +81,77 @@ export function createCursorWriter(db: Database): CursorWriter {
     db.updateTable('conversation_members').set({ last_read_seq: 0 }).where('conversation_id', '=', '').where('user_id', '=', '').compile().sql,
   );
   const passed = file.prepare(passedQuery(db, '', '', 0, 0).compile().sql);
-  type Job = { userId: string; conversationId: string; upTo: number; resolve(r: ReadMessage[]): void; reject(e: unknown): void };
+  // Any number of ids as one JSON parameter, so one prepared statement serves every batch size.
+  const named = file.prepare(
+    db
+      .selectFrom('messages as m')
+      .innerJoin('conversation_members as cm', (j) => j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', ''))
+      .select(['m.id', 'm.seq', 'm.conversation_id', 'm.sender_id', 'm.deleted_at'])
+      .where(sql<boolean>`m.id in (select value from json_each(${''}))`)
+      .compile().sql,
+  );
+  type Job = { run(): unknown; resolve(r: unknown): void; reject(e: unknown): void };
   let queue: Job[] = [];
   let statements = 0;
-  const run = file.transaction((jobs: Job[]) =>
-    jobs.map(({ userId, conversationId, upTo }): ReadMessage[] => {
-      statements += 1;
-      const row = position.get(conversationId, userId) as { last_read_seq: number } | undefined;
-      const from = Number(row?.last_read_seq ?? 0);
-      if (!row || upTo <= from) return [];
-      statements += 2;
-      move.run(upTo, conversationId, userId);
-      return passed.all(conversationId, from, upTo, userId) as ReadMessage[];
-    }),
-  );
+  const step = (userId: string, conversationId: string, upTo: number): ReadMessage[] => {
+    statements += 1;
+    const row = position.get(conversationId, userId) as { last_read_seq: number } | undefined;
+    const from = Number(row?.last_read_seq ?? 0);
+    if (!row || upTo <= from) return [];
+    statements += 2;
+    move.run(upTo, conversationId, userId);
+    return passed.all(conversationId, from, upTo, userId) as ReadMessage[];
+  };
+  const readNamed = (userId: string, ids: readonly string[]): ReceiptsRead => {
+    statements += 1;
+    const rows = named.all(userId, JSON.stringify(ids)) as NamedMessage[];
+    if (rows.length !== ids.length) return { missing: true, read: [] };
+    return { missing: false, read: [...cursorTargets(userId, rows)].map(([conversationId, upTo]) => ({ conversationId, messages: step(userId, conversationId, upTo) })) };
+  };
+  const runAll = file.transaction((jobs: Job[]) => jobs.map((j) => j.run()));
   const flush = async () => {
     const jobs = queue;
     queue = [];
     try {
       const results = await db.connection().execute(async () => {
         statements = 0;
-        const out = run(jobs);
+        const out = runAll(jobs);
         countNativeStatements(db, statements);
         return out;
       });
-      for (const [i, j] of jobs.entries()) j.resolve(results[i] as ReadMessage[]);
+      for (const [i, j] of jobs.entries()) j.resolve(results[i]);
     } catch (err) {
       for (const j of jobs) j.reject(err);
     }
   };
+  const enqueue = <T>(run: () => T) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ run, resolve: resolve as (r: unknown) => void, reject });
+      if (queue.length === 1) setTimeout(() => void flush(), CURSOR_GATHER_MS);
+    });
   return {
-    advance: (userId, conversationId, upTo) =>
-      new Promise((resolve, reject) => {
-        queue.push({ userId, conversationId, upTo, resolve, reject });
-        if (queue.length === 1) setTimeout(() => void flush(), CURSOR_GATHER_MS);
-      }),
+    advance: (userId, conversationId, upTo) => enqueue(() => step(userId, conversationId, upTo)),
+    readNamed: (userId, ids) => enqueue(() => readNamed(userId, ids)),
   };
 }
+
+/** Where each conversation's cursor goes: the newest of the others' visible messages named in it. */
+function cursorTargets(userId: string, rows: readonly NamedMessage[]): Map<string, number> {
+  const upTo = new Map<string, number>();
+  for (const r of rows) {
+    if (r.sender_id === userId || r.deleted_at) continue;
+    upTo.set(r.conversation_id, Math.max(upTo.get(r.conversation_id) ?? 0, Number(r.seq)));
+  }
+  return upTo;
+}
+
+/** The messages named, if the reader is a member of their conversations (PostgreSQL). */
+const namedMessages = (db: Database, userId: string, ids: readonly string[]) =>
+  db
+    .selectFrom('messages as m')
+    .innerJoin('conversation_members as cm', (j) => j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', userId))
+    .select(['m.id', 'm.seq', 'm.conversation_id', 'm.sender_id', 'm.deleted_at'])
+    .where('m.id', 'in', [...ids]);
 
 /** Visible messages of others in (from, upTo] of the conversation, oldest first. */
 function passedQuery(db: Database, conversationId: string, userId: string, from: number, upTo: number) {

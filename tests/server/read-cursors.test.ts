@@ -133,6 +133,26 @@ describe('unread counts from the cursor', () => {
     // Dan never read alice's message.
     expect(await unread(dan, c)).toBe(1);
   });
+
+  it('one batch names messages of several conversations, own and deleted ones among them', async () => {
+    const erin = await api.user('erin');
+    await befriend(api, alice, erin);
+    const direct = (await api.post('/api/conversations/with', { userId: erin.user.id }, alice.accessToken)).body.conversation.id;
+    const inDirect = [await send(erin, direct, 'раз'), await send(erin, direct, 'два')];
+    const own = await send(alice, direct, 'моё');
+    const inGroup = [await send(bob, group, 'в группе'), await send(carol, group, 'и ещё')];
+    const gone = await send(carol, group, 'удалю');
+    expect((await api.post('/api/messages/delete', { messageId: gone }, carol.accessToken)).status).toBe(200);
+    expect(await unread(alice, group)).toBeGreaterThanOrEqual(2);
+    expect(await unread(alice, direct)).toBe(2);
+    await read(alice, [inDirect[1] as string, own, inGroup[0] as string, gone]);
+    // Each conversation's cursor went to the newest of the others' visible messages named in it.
+    expect(await unread(alice, direct)).toBe(0);
+    expect(await unread(alice, group)).toBe(1);
+    expect(await receiptsOf(erin, direct, inDirect[0] as string)).toEqual([{ userId: alice.user.id, status: 'READ' }]);
+    expect(await receiptsOf(bob, group, inGroup[0] as string)).toContainEqual({ userId: alice.user.id, status: 'READ' });
+    expect(await receiptsOf(carol, group, inGroup[1] as string)).not.toContainEqual({ userId: alice.user.id, status: 'READ' });
+  });
 });
 
 describe('typing throttle', () => {
