@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Receipt } from '../../src/contract/entities';
 import { countNativeStatements, type Database, sqliteHandle } from '../db/database';
+import { createGatherPolicy, GATHER_MS } from './message-writer';
 
 /** A message that became read: what the announcement needs. */
 export interface ReadMessage {
@@ -46,17 +47,14 @@ export interface CursorWriter {
 }
 
 /**
- * How long an advance waits for others to share its commit. The members viewing a group read a message within a
- * few milliseconds of each other (their clients batch 250 ms from the message's arrival), each with its own
- * request; in bench:groups a commit of its own per request was the largest cost of a receipt after the HTTP work.
- */
-export const CURSOR_GATHER_MS = 10;
-
-/**
- * On SQLite, the advances and receipt batches asked for within CURSOR_GATHER_MS share one native transaction of
- * prepared statements (Kysely's per-statement machinery and a commit each cost more than the work), the lookup of
- * the messages a receipt names included. Each runs whole inside it, so none can interleave with another. On
- * PostgreSQL each advance is a compare-and-set through Kysely.
+ * On SQLite, the advances and receipt batches asked for in one event-loop turn share one native transaction of
+ * prepared statements (Kysely's per-statement machinery cost more than the work), the lookup of the messages a
+ * receipt names included; while they arrive faster than one per GATHER_MS, a batch waits that long for company,
+ * as the message writer's do (createGatherPolicy). Slower ones are committed in the turn that parsed them: the
+ * members viewing a group read a message within a few milliseconds of each other (their clients batch 250 ms
+ * from its arrival), too far apart to share a commit, and in bench:groups waiting 10 ms for them cost a second
+ * wake-up of the process per batch, more than the commits it saved. Each job runs whole inside the transaction,
+ * so none can interleave with another. On PostgreSQL each advance is a compare-and-set through Kysely.
  */
 export function createCursorWriter(db: Database): CursorWriter {
   const file = sqliteHandle(db);
@@ -124,10 +122,14 @@ export function createCursorWriter(db: Database): CursorWriter {
       for (const j of jobs) j.reject(err);
     }
   };
+  const gather = createGatherPolicy();
   const enqueue = <T>(run: () => T) =>
     new Promise<T>((resolve, reject) => {
+      const wait = gather.arrive();
       queue.push({ run, resolve: resolve as (r: unknown) => void, reject });
-      if (queue.length === 1) setTimeout(() => void flush(), CURSOR_GATHER_MS);
+      if (queue.length > 1) return;
+      if (wait) setTimeout(() => void flush(), GATHER_MS);
+      else setImmediate(() => void flush());
     });
   return {
     advance: (userId, conversationId, upTo) => enqueue(() => step(userId, conversationId, upTo)),
