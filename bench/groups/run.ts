@@ -9,7 +9,7 @@
 // src/app/wire-chats.ts does). The others get message:notify
 // and update their list locally, as the chats actor does. The sender, one of the viewers in turn, says
 // typing-on before sending and typing-off once the send is answered (src/machines/typing). Messages go at
-// BENCH_GROUP_RATE per second (5) for BENCH_WINDOW_S (10) in BENCH_ROUNDS rounds (3) after BENCH_WARM_S (20) of warm-up, floor and app side by
+// BENCH_GROUP_RATE per second (5) for BENCH_WINDOW_S (20) in BENCH_ROUNDS rounds (3) after BENCH_WARM_S (40) of warm-up, floor and app side by
 // side under the same load. Per message: server CPU, socket frames the members received (every event),
 // database statements (Kysely's plus the message INSERT the writer runs natively), receipt requests, p50/p99
 // send → delivered, lost deliveries. The floor (bench/messages/floor-server.ts) only fans the message out:
@@ -29,11 +29,12 @@ const env = process.env;
 const sizes = (env.BENCH_GROUP_SIZES ?? '10,100,500').split(',').map(Number).filter((n) => n > 1);
 const viewingShare = Number(env.BENCH_VIEWING ?? 0.2);
 const rate = Number(env.BENCH_GROUP_RATE ?? 5);
-const windowMs = Number(env.BENCH_WINDOW_S ?? 10) * 1000;
+const windowMs = Number(env.BENCH_WINDOW_S ?? 20) * 1000;
 const rounds = Math.max(1, Math.floor(Number(env.BENCH_ROUNDS ?? 3)));
 // Long enough for V8 to have optimized the app's hot paths: after a 2-s warm-up its compiler threads were still
-// a sixth of the app's CPU in the rounds (perf, BENCH_NODE_ARGS=--perf-basic-prof), after 40 s a twentieth.
-const warmMs = Number(env.BENCH_WARM_S ?? 20) * 1000;
+// a sixth of the app's CPU in the rounds (perf, BENCH_NODE_ARGS=--perf-basic-prof), after 40 s a twentieth; after
+// 20 s the first round still read 20–35 % dearer than the next two.
+const warmMs = Number(env.BENCH_WARM_S ?? 40) * 1000;
 // To take the cost apart: BENCH_RECEIPTS=0 keeps the viewers from posting receipts, BENCH_TYPING=0 the sender
 // from typing. Both default to on, as the real client behaves.
 const postsReceipts = env.BENCH_RECEIPTS !== '0';
