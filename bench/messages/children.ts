@@ -37,7 +37,7 @@ export function pinLoadGenerator(): boolean {
 export async function startChild(kind: Kind, logFile: string): Promise<Child> {
   const file = path.join(here, kind === 'app' ? 'app-server.ts' : 'floor-server.ts');
   const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(env.BENCH_CPU_PROF, kind)}`] : [];
-  const extra = env.BENCH_NODE_ARGS ? env.BENCH_NODE_ARGS.split(' ') : [];
+  const extra = (env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const node = [process.execPath, '--expose-gc', ...extra, ...profile, '--import', 'tsx', file];
   const [cmd, ...args] = canPin ? ['taskset', '-c', serverCpu, ...node] : node;
   const out = fs.openSync(logFile, 'w');
