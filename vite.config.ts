@@ -50,7 +50,7 @@ export default defineConfig({
     earlyRequestsScript('src/boot/early-requests.ts'),
     // The web app manifest and the service worker (src/sw/service-worker.ts, Workbox): the worker precaches every
     // file of this build but source maps and compressed copies; the page registers it after loading
-    // (src/services/service-worker.ts), so it never competes with the first paint.
+    // (src/core/services/service-worker.ts), so it never competes with the first paint.
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',

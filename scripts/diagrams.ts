@@ -2,7 +2,7 @@
 // tests/client/diagrams.test.ts fails when a committed diagram differs from its machine.
 import fs from 'node:fs';
 import path from 'node:path';
-import { machines } from '../src/machines/index';
+import { machines } from '../src/core/machines/index';
 import { diagramDocument } from '../tests/model/mermaid';
 
 const dir = path.resolve('docs/statecharts');

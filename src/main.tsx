@@ -2,10 +2,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { createRuntime } from './app/runtime';
-import { startInspector } from './services/inspector';
-import { AppRoutes } from './ui/AppRoutes';
-import { RuntimeProvider } from './ui/RuntimeContext';
+import { createRuntime } from './core/app/runtime';
+import { startInspector } from './core/services/inspector';
+import { AppRoutes } from './core/ui/AppRoutes';
+import { RuntimeProvider } from './core/ui/RuntimeContext';
 import './styles/app.css';
 
 async function start() {
@@ -24,4 +24,4 @@ async function start() {
 
 void start();
 // The service worker: its registration code loads apart from the first bundle.
-void import('./services/service-worker').then((m) => m.registerServiceWorker());
+void import('./core/services/service-worker').then((m) => m.registerServiceWorker());

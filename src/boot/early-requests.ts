@@ -1,13 +1,13 @@
 // The first screen's GET requests, started before the app's code has arrived. The build loads this module as its
 // own small script ahead of the main bundle (vite.config.ts, earlyRequestsScript): on a signed-in load it asks for
-// the user, the conversation list and the contacts while the bundle still downloads, and src/services/api.ts takes
+// the user, the conversation list and the contacts while the bundle still downloads, and src/core/services/api.ts takes
 // each answer once instead of asking again. On a phone the bundle takes about a second to arrive and start, so
 // the list is there when the app first renders instead of a round trip later.
 //
 // It imports nothing the app also imports, so the browser fetches no shared chunk before running it; the storage
 // key and the paths are the app's own (tests/client/early-requests.test.ts keeps them equal).
 
-/** localStorage key of the stored session (src/services/storage.ts). */
+/** localStorage key of the stored session (src/core/services/storage.ts). */
 export const SESSION_KEY = 'beseda.session';
 /** The requests the signed-in first screen makes, as the API client spells them (path and query, no base). */
 export const EARLY_GETS = ['/status/me', '/conversations', '/contacts?filter=all'] as const;
@@ -71,7 +71,7 @@ export function resetEarlyRequests(): void {
 }
 
 // As the page's script in a production build: '/api' on the page's origin is where a build the API server serves
-// itself talks to (src/services/endpoints.ts); a build configured with another API address (VITE_API_URL) skips
+// itself talks to (src/core/services/endpoints.ts); a build configured with another API address (VITE_API_URL) skips
 // the head start rather than guess.
 if (typeof location !== 'undefined' && import.meta.env?.PROD && !import.meta.env.VITE_API_URL) {
   startEarlyRequests('/api', location.href);

@@ -3,7 +3,7 @@
 // and signing out stops the socket.
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { createRuntime } from '../../src/app/runtime';
+import { createRuntime } from '../../src/core/app/runtime';
 import { never, quietSocket, storedSession, user } from '../fixtures/session';
 
 afterEach(() => localStorage.clear());

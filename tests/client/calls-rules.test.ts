@@ -8,7 +8,7 @@ import {
   unreadBadge,
   unreadCount,
   visibleControls,
-} from '../../src/ui/calls/conference-rules';
+} from '../../src/features/calls/ui/conference-rules';
 
 const all = { canPublish: true, canPublishData: true, canPublishSources: [] as number[] };
 

@@ -3,12 +3,12 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CallLayerView } from '../../src/ui/calls/CallLayer';
-import { CallOverlay } from '../../src/ui/calls/CallOverlay';
-import { CallsPageView, type CallsPageViewProps } from '../../src/ui/calls/CallsPage';
-import type { ConferenceProps } from '../../src/ui/calls/conference-rules';
-import { IncomingCallDialog } from '../../src/ui/calls/IncomingCallDialog';
-import { preloadCallViews } from '../../src/ui/calls/lazy-call-views';
+import { CallLayerView } from '../../src/features/calls/ui/CallLayer';
+import { CallOverlay } from '../../src/features/calls/ui/CallOverlay';
+import { CallsPageView, type CallsPageViewProps } from '../../src/features/calls/ui/CallsPage';
+import type { ConferenceProps } from '../../src/features/calls/ui/conference-rules';
+import { IncomingCallDialog } from '../../src/features/calls/ui/IncomingCallDialog';
+import { preloadCallViews } from '../../src/features/calls/ui/lazy-call-views';
 
 // The layer's views are a lazy chunk, here fetched ahead as the app does once connected
 // (tests/client/lazy-views.test.tsx covers the loading itself).

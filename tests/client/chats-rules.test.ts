@@ -2,7 +2,7 @@
 // conversation list, the outbox's stored form and message rows.
 import { describe, expect, it } from 'vitest';
 import { RequestFailure } from '../../src/contract/failure';
-import { sortEntries, withMessage, withUnread, withUser, presenceChange } from '../../src/machines/chats/conversation-list';
+import { sortEntries, withMessage, withUnread, withUser, presenceChange } from '../../src/features/chats/machines/chats/conversation-list';
 import {
   FILES_LOST,
   messageTypeOf,
@@ -11,8 +11,8 @@ import {
   restoredItem,
   sendBodyOf,
   storableItem,
-} from '../../src/machines/composer/outbox';
-import { addReceipts, isReadByOthers, mergeMessages, prependPage } from '../../src/machines/conversation/history';
+} from '../../src/features/composer/machines/composer/outbox';
+import { addReceipts, isReadByOthers, mergeMessages, prependPage } from '../../src/features/conversation/machines/conversation/history';
 import {
   avatarColour,
   avatarFace,
@@ -23,8 +23,8 @@ import {
   presenceDot,
   presenceText,
   replyPreview,
-} from '../../src/ui/chats/format';
-import { chatTile, galleryOf, headerOf, messageRows, typingText } from '../../src/ui/chats/view-model';
+} from '../../src/shared/format';
+import { chatTile, galleryOf, headerOf, messageRows, typingText } from '../../src/features/conversation/ui/view-model';
 import { conversation, entry, message, person } from './chat-fixtures';
 
 const NOW = Date.parse('2025-03-10T12:00:00.000Z');

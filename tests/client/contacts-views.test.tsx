@@ -6,12 +6,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Contact, PublicUser } from '../../src/contract/entities';
 import { RequestFailure } from '../../src/contract/failure';
-import { contactCodeMachine, SEARCH_LIMITED } from '../../src/machines/contactCode/contactCode.machine';
-import { ChatsFooterView } from '../../src/ui/chats/ChatsFooter';
-import { ContactCodePanel } from '../../src/ui/contacts/ContactCodePanel';
-import { ContactsDialog, type ContactsDialogProps } from '../../src/ui/contacts/ContactsDialog';
-import { ContactsPageView, type ContactsPageViewProps } from '../../src/ui/contacts/ContactsPage';
-import { GroupDialog, type GroupDialogProps } from '../../src/ui/contacts/GroupDialog';
+import { contactCodeMachine, SEARCH_LIMITED } from '../../src/features/contacts/machines/contactCode/contactCode.machine';
+import { ChatsFooterView } from '../../src/features/chats/ui/ChatsFooter';
+import { ContactCodePanel } from '../../src/features/contacts/ui/ContactCodePanel';
+import { ContactsDialog, type ContactsDialogProps } from '../../src/features/contacts/ui/ContactsDialog';
+import { ContactsPageView, type ContactsPageViewProps } from '../../src/features/contacts/ui/ContactsPage';
+import { GroupDialog, type GroupDialogProps } from '../../src/features/contacts/ui/GroupDialog';
 
 const person = (id: string, displayName: string, extra: Partial<PublicUser> = {}): PublicUser => ({
   id,

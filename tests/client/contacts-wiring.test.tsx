@@ -4,13 +4,13 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime } from '../../src/app/runtime';
+import { createRuntime } from '../../src/core/app/runtime';
 import type { Contact, PublicUser } from '../../src/contract/entities';
-import type { ApiClient } from '../../src/services/api';
-import { ChatsFooter } from '../../src/ui/chats/ChatsFooter';
-import { ContactsPage } from '../../src/ui/contacts/ContactsPage';
-import { RuntimeProvider } from '../../src/ui/RuntimeContext';
-import { SettingsPage } from '../../src/ui/settings/SettingsPage';
+import type { ApiClient } from '../../src/core/services/api';
+import { ChatsFooter } from '../../src/features/chats/ui/ChatsFooter';
+import { ContactsPage } from '../../src/features/contacts/ui/ContactsPage';
+import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
+import { SettingsPage } from '../../src/features/settings/ui/SettingsPage';
 import { never, quietSocket, storedSession, user } from '../fixtures/session';
 
 const person = (id: string, displayName: string, eblid: string): PublicUser => ({

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { machines } from '../../src/machines/index';
+import { machines } from '../../src/core/machines/index';
 import { diagramDocument, toMermaid } from '../model/mermaid';
 
 describe('statechart diagrams', () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EARLY_ANSWER_TTL_MS, EARLY_GETS, resetEarlyRequests, SESSION_KEY, startEarlyRequests, takeEarlyAnswer } from '../../src/boot/early-requests';
 import { routes } from '../../src/contract/routes';
-import { SESSION_STORAGE_KEY } from '../../src/services/storage';
+import { SESSION_STORAGE_KEY } from '../../src/core/services/storage';
 
 let server: http.Server;
 let base: string;

@@ -1,56 +1,71 @@
 // @vitest-environment node
-// The import layers are enforced by lint (biome.json, noRestrictedImports per folder): each case writes a probe
-// file into the real folder, lints it with the project's configuration and checks the verdict.
-// Biome cannot tell `import type` from a value import, so the browser's "no zod" rule is checked here instead,
-// on the import graph read with the TypeScript parser.
+// The import layers. Coarse rules are lint (biome.json, noRestrictedImports per folder): each case lints a probe
+// file in a temporary copy of the project's configuration (nothing is written into src/ or server/). The feature
+// boundaries are read from the import graph with the TypeScript parser: a feature imports another feature only
+// through its public index.ts or a *.protocol.ts; views never import a machine file; src/shared imports no feature.
+// Biome cannot tell `import type` from a value import, so the browser's "no zod" rule is checked on that graph too.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
 const biome = path.join(root, 'node_modules/.bin/biome');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+fs.copyFileSync(path.join(root, 'biome.json'), path.join(scratch, 'biome.json'));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
+/** Lints a file importing `imports`, placed at `dir` of a scratch copy of the project's lint configuration. */
 function lint(dir: string, ext: string, imports: string[]): { ok: boolean; output: string } {
-  const file = path.join(root, dir, `ZzLayerProbe${process.pid}${ext}`);
+  const file = path.join(scratch, dir, `ZzLayerProbe${ext}`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const body = imports.map((m, i) => `import * as m${i} from '${m}';`).join('\n');
   fs.writeFileSync(file, `${body}\nexport const all = [${imports.map((_, i) => `m${i}`).join(', ')}];\n`);
   try {
-    const output = execFileSync(biome, ['lint', '--max-diagnostics=50', file], { cwd: root, encoding: 'utf8', stdio: 'pipe' });
+    const output = execFileSync(biome, ['lint', '--max-diagnostics=50', path.relative(scratch, file)], { cwd: scratch, encoding: 'utf8', stdio: 'pipe' });
     return { ok: true, output };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
-  }
-  finally {
+  } finally {
     fs.rmSync(file, { force: true });
   }
 }
 
 describe('import layers (npm run lint)', () => {
-  it('a view importing src/services fails, naming the rule and the reason', () => {
-    const r = lint('src/ui/chats', '.tsx', ['../../services/api']);
+  it('a view importing services fails, naming the rule and the reason', () => {
+    const r = lint('src/features/chats/ui', '.tsx', ['../../../core/services/api']);
     expect(r.ok).toBe(false);
     expect(r.output).toContain('noRestrictedImports');
     expect(r.output).toContain('Layers: views');
+    expect(lint('src/features/chats/ui', '.tsx', ['../services/upload']).ok).toBe(false);
+    expect(lint('src/shared/ui', '.tsx', ['../../core/services/sound']).ok).toBe(false);
   });
 
-  it('a view importing the composition root fails; importing machines and the contract passes', () => {
-    expect(lint('src/ui', '.tsx', ['../app/runtime']).ok).toBe(false);
-    expect(lint('src/ui/chats', '.tsx', ['../../machines/app/app.machine', '../../contract/api']).ok).toBe(true);
+  it('a view importing the composition root or a wiring module fails; protocols, indexes and the contract pass', () => {
+    expect(lint('src/core/ui', '.tsx', ['../app/runtime']).ok).toBe(false);
+    expect(lint('src/features/chats/ui', '.tsx', ['../wiring']).ok).toBe(false);
+    expect(
+      lint('src/features/chats/ui', '.tsx', ['../machines/chats/chats.protocol', '../../contacts/index', '../../../contract/api']).ok,
+    ).toBe(true);
   });
 
-  it('machines may use services but not views; services may not use machines; the contract uses neither', () => {
-    expect(lint('src/machines/session', '.ts', ['../../services/api']).ok).toBe(true);
-    expect(lint('src/machines/session', '.ts', ['../../ui/RuntimeContext']).ok).toBe(false);
-    expect(lint('src/services', '.ts', ['../machines/session/session.machine']).ok).toBe(false);
-    expect(lint('src/contract', '.ts', ['../services/api']).ok).toBe(false);
+  it('machines may use services but not views or wiring; services may not use machines; the contract uses neither', () => {
+    expect(lint('src/core/machines/session', '.ts', ['../../services/api']).ok).toBe(true);
+    expect(lint('src/core/machines/session', '.ts', ['../../ui/RuntimeContext']).ok).toBe(false);
+    expect(lint('src/features/chats/machines/chats', '.ts', ['../../wiring']).ok).toBe(false);
+    expect(lint('src/core/services', '.ts', ['../machines/session/session.machine']).ok).toBe(false);
+    expect(lint('src/features/composer/services', '.ts', ['../machines/composer/composer.machine']).ok).toBe(false);
+    expect(lint('src/contract', '.ts', ['../core/services/api']).ok).toBe(false);
+    expect(lint('src/contract', '.ts', ['../features/chats/index']).ok).toBe(false);
   });
 
   it('the server shares only the contract with the client, and the media server imports nothing of the messenger', () => {
     expect(lint('server/http', '.ts', ['../../src/contract/api']).ok).toBe(true);
-    expect(lint('server/http', '.ts', ['../../src/machines/session/session.machine']).ok).toBe(false);
+    expect(lint('server/http', '.ts', ['../../src/core/machines/session/session.machine']).ok).toBe(false);
+    expect(lint('server/http', '.ts', ['../../src/features/chats/index']).ok).toBe(false);
     expect(lint('server/sfu', '.ts', ['./room']).ok).toBe(true);
     expect(lint('server/sfu', '.ts', ['../config']).ok).toBe(false);
     expect(lint('server/sfu', '.ts', ['../../src/contract/api']).ok).toBe(false);
@@ -60,7 +75,7 @@ describe('import layers (npm run lint)', () => {
 // --- zod stays out of the browser (bundle budget, bench/client/bundle.ts) ---
 
 /** The browser's code: everything but tests under these folders, and the entry. */
-const CLIENT_DIRS = ['src/ui', 'src/machines', 'src/services', 'src/app'];
+const CLIENT_DIRS = ['src/core', 'src/features', 'src/shared', 'src/boot'];
 const isSource = (f: string) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts');
 
 function clientFiles(): string[] {
@@ -141,7 +156,7 @@ function zodValueImports(file: string, text = fs.readFileSync(file, 'utf8')): st
     .map((r) => `${path.relative(root, file)}:${r.line} imports '${r.specifier}' as a value, and zod comes with it (import type only)`);
 }
 
-describe('zod stays out of the browser: src/ui, src/machines, src/services, src/app import schema modules as types only', () => {
+describe('zod stays out of the browser: src/core, src/features, src/shared import schema modules as types only', () => {
   it('no browser file imports zod, or a module that loads it, as a value', () => {
     const files = clientFiles();
     expect(files.length).toBeGreaterThan(50);
@@ -150,23 +165,23 @@ describe('zod stays out of the browser: src/ui, src/machines, src/services, src/
 
   it('a value import of zod or of a schema module fails; type imports and the zod-free contract modules pass', () => {
     const probe = (dir: string, body: string) => zodValueImports(path.join(root, dir, 'ZzProbe.ts'), body);
-    expect(probe('src/ui/chats', "import { z } from 'zod';")).toHaveLength(1);
-    expect(probe('src/services', "import { User } from '../contract/entities';")).toHaveLength(1);
-    expect(probe('src/machines/chats', "export { api } from '../../contract/api';")).toHaveLength(1);
-    expect(probe('src/app', "import { routes } from '../contract';")[0]).toMatch(/^src\/app\/ZzProbe\.ts:1 imports '\.\.\/contract' as a value/);
-    expect(probe('src/app', "const m = () => import('../contract/events');")).toHaveLength(1);
+    expect(probe('src/features/chats/ui', "import { z } from 'zod';")).toHaveLength(1);
+    expect(probe('src/core/services', "import { User } from '../../contract/entities';")).toHaveLength(1);
+    expect(probe('src/features/chats/machines/chats', "export { api } from '../../../../contract/api';")).toHaveLength(1);
+    expect(probe('src/core/app', "import { routes } from '../../contract';")[0]).toMatch(/^src\/core\/app\/ZzProbe\.ts:1 imports '\.\.\/\.\.\/contract' as a value/);
+    expect(probe('src/core/app', "const m = () => import('../../contract/events');")).toHaveLength(1);
     expect(
       probe(
-        'src/ui/chats',
+        'src/features/chats/ui',
         [
           "import type { z } from 'zod';",
-          "import type { User } from '../../contract/entities';",
-          "import { type BodyOf, type ResponseOf } from '../../contract/api';",
-          "export type { ServerEvent } from '../../contract/events';",
-          "import { routes } from '../../contract/routes';",
-          "import { SERVER_EVENT_NAMES } from '../../contract/event-names';",
-          "import { isUser } from '../../contract/shape';",
-          "import { LIMITS } from '../../contract/limits';",
+          "import type { User } from '../../../contract/entities';",
+          "import { type BodyOf, type ResponseOf } from '../../../contract/api';",
+          "export type { ServerEvent } from '../../../contract/events';",
+          "import { routes } from '../../../contract/routes';",
+          "import { SERVER_EVENT_NAMES } from '../../../contract/event-names';",
+          "import { isUser } from '../../../contract/shape';",
+          "import { LIMITS } from '../../../contract/limits';",
         ].join('\n'),
       ),
     ).toEqual([]);

@@ -2,9 +2,9 @@
 // is up (a ring must show at once), the lightbox once images are on screen. Nothing is fetched before that.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageRow } from '../../src/ui/chats/view-model';
-import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/ui/calls/lazy-call-views';
-import { ConversationView, LazyLightbox } from '../../src/ui/chats/ConversationView';
+import type { MessageRow } from '../../src/features/conversation/ui/view-model';
+import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/features/calls/ui/lazy-call-views';
+import { ConversationView, LazyLightbox } from '../../src/features/conversation/ui/ConversationView';
 import { paneProps } from './pane-props';
 import { renderApp, storedSession } from './render-app';
 

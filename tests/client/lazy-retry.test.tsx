@@ -1,11 +1,11 @@
-// A lazily loaded view whose chunk fails to load (src/ui/lazy-view.tsx) says so with «Повторить»; the retry asks
+// A lazily loaded view whose chunk fails to load (src/shared/ui/lazy-view.tsx) says so with «Повторить»; the retry asks
 // for the chunk again (not React.lazy's remembered rejection) and shows the view once it is here. Errors of the
 // view itself are not dressed up as a failed load.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Component, type ReactNode, Suspense } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lazyView, PageLoading } from '../../src/ui/lazy-view';
+import { lazyView, PageLoading } from '../../src/shared/ui/lazy-view';
 
 const Section = (p: { name: string }) => <h2>Раздел: {p.name}</h2>;
 

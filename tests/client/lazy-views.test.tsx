@@ -4,13 +4,13 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { createRuntime } from '../../src/app/runtime';
-import { AppRoutes, AuthPages } from '../../src/ui/AppRoutes';
-import { CallLayerView } from '../../src/ui/calls/CallLayer';
-import type { ConferenceProps } from '../../src/ui/calls/conference-rules';
-import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/ui/calls/lazy-call-views';
-import { ConversationView, LazyLightbox } from '../../src/ui/chats/ConversationView';
-import { RuntimeProvider } from '../../src/ui/RuntimeContext';
+import { createRuntime } from '../../src/core/app/runtime';
+import { AppRoutes, AuthPages } from '../../src/core/ui/AppRoutes';
+import { CallLayerView } from '../../src/features/calls/ui/CallLayer';
+import type { ConferenceProps } from '../../src/features/calls/ui/conference-rules';
+import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/features/calls/ui/lazy-call-views';
+import { ConversationView, LazyLightbox } from '../../src/features/conversation/ui/ConversationView';
+import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
 import { never, quietSocket } from '../fixtures/session';
 import { paneProps } from './pane-props';
 

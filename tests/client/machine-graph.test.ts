@@ -1,14 +1,23 @@
 // @vitest-environment node
-// The import graph of src/machines, read with the TypeScript parser (type imports and re-exports included):
+// The import graph of src/core/machines, read with the TypeScript parser (type imports and re-exports included):
 // no cycles; a protocol module imports only the contract and other protocols (with the pure data modules of its
 // own folder); a machine file imports another machine file only to run it as a child (parent → child).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
-const machinesDir = path.join(root, 'src/machines');
+const coreMachines = path.join(root, 'src/core/machines');
+const featuresDir = path.join(root, 'src/features');
+const machineDirs = [
+  coreMachines,
+  ...fs
+    .readdirSync(featuresDir)
+    .map((f) => path.join(featuresDir, f, 'machines'))
+    .filter((d) => fs.existsSync(d)),
+];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -41,10 +50,47 @@ function resolve(from: string, spec: string): string | null {
   return null;
 }
 
+/** The modules a feature's index.ts re-exports each name from (`export { a, b } from './x'`). */
+function indexExports(index: string): Map<string, string> {
+  const src = ts.createSourceFile(index, fs.readFileSync(index, 'utf8'), ts.ScriptTarget.Latest, true);
+  const names = new Map<string, string>();
+  for (const st of src.statements) {
+    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const target = resolve(index, st.moduleSpecifier.text);
+    if (target && st.exportClause && ts.isNamedExports(st.exportClause)) {
+      for (const e of st.exportClause.elements) names.set(e.name.text, target);
+    }
+  }
+  return names;
+}
+
+/** What a file imports, with an import of a feature's index.ts followed to the modules behind the names it takes. */
+function dependencies(file: string): string[] {
+  const src = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  for (const spec of specifiers(file)) {
+    const target = resolve(file, spec);
+    if (!target) continue;
+    if (!/src\/features\/[^/]+\/index\.ts$/.test(target)) {
+      out.push(target);
+      continue;
+    }
+    const exported = indexExports(target);
+    for (const st of src.statements) {
+      if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || st.moduleSpecifier.text !== spec) continue;
+      const bindings = st.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const e of bindings.elements) out.push(exported.get((e.propertyName ?? e.name).text) ?? target);
+      } else out.push(target);
+    }
+  }
+  return out;
+}
+
 type Graph = Map<string, string[]>;
 
 function buildGraph(files: string[]): Graph {
-  return new Map(files.map((f) => [f, specifiers(f).map((s) => resolve(f, s)).filter((r): r is string => r !== null)]));
+  return new Map(files.map((f) => [f, dependencies(f)]));
 }
 
 /** The cycles among the graph's own nodes, each as the path that closes it. */
@@ -68,13 +114,13 @@ function findCycles(graph: Graph): string[][] {
 }
 
 const rel = (f: string) => path.relative(root, f);
-const graph = buildGraph(sourceFiles(machinesDir));
+const graph = buildGraph(machineDirs.flatMap(sourceFiles));
 
-describe('import graph of src/machines', () => {
+describe('import graph of the machines', () => {
   it('the cycle finder finds a cycle, also one through a type import', () => {
     expect(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
     expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
-    const dir = fs.mkdtempSync(path.join(machinesDir, 'zz-cycle-probe-'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cycle-probe-'));
     try {
       fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport type A = B;\n");
       fs.writeFileSync(path.join(dir, 'b.ts'), "export type B = import('./a').A;\n");
@@ -89,12 +135,15 @@ describe('import graph of src/machines', () => {
   });
 
   it('every machine folder publishes its protocol, and a protocol imports only the contract and other protocols', () => {
-    const folders = fs.readdirSync(machinesDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-    for (const name of folders) expect(fs.existsSync(path.join(machinesDir, name, `${name}.protocol.ts`)), name).toBe(true);
+    const folders = machineDirs.flatMap((dir) =>
+      fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name)),
+    );
+    expect(folders.length).toBeGreaterThan(20);
+    for (const dir of folders) expect(fs.existsSync(path.join(dir, `${path.basename(dir)}.protocol.ts`)), rel(dir)).toBe(true);
     const allowed = (from: string, to: string) =>
       to.startsWith(path.join(root, 'src/contract')) ||
       to.endsWith('.protocol.ts') ||
-      to === path.join(machinesDir, 'machine-ref.ts') ||
+      to === path.join(coreMachines, 'machine-ref.ts') ||
       // pure data modules of its own folder (no machine, no actor)
       (path.dirname(to) === path.dirname(from) && !to.endsWith('.machine.ts') && !specifiers(to).some((s) => s.includes('machine')));
     const offending = [...graph]

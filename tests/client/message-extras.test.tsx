@@ -1,15 +1,15 @@
 // Links (linkify-it, never HTML), day lines, the edited mark, reactions, the unread divider and the edit banner of
-// the chats page, rendered from props (src/ui/chats/MessageText.tsx, MessageReactions.tsx, MessageMarks.tsx,
+// the chats page, rendered from props (src/features/conversation/ui/MessageText.tsx, MessageReactions.tsx, MessageMarks.tsx,
 // EditBanner.tsx, day-label.ts, linkify.ts).
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatList } from '../../src/ui/chats/ChatList';
-import { Composer, type ComposerProps } from '../../src/ui/chats/Composer';
-import { ConversationHeader } from '../../src/ui/chats/ConversationHeader';
-import { dayLabel } from '../../src/ui/chats/day-label';
-import { linkSegments } from '../../src/ui/chats/linkify';
-import { MessageBubble } from '../../src/ui/chats/MessageBubble';
-import { messageRows, type MessageRow } from '../../src/ui/chats/view-model';
+import { ChatList } from '../../src/features/chats/ui/ChatList';
+import { Composer, type ComposerProps } from '../../src/features/composer/ui/Composer';
+import { ConversationHeader } from '../../src/features/conversation/ui/ConversationHeader';
+import { dayLabel } from '../../src/features/conversation/ui/day-label';
+import { linkSegments } from '../../src/features/conversation/ui/linkify';
+import { MessageBubble } from '../../src/features/conversation/ui/MessageBubble';
+import { messageRows, type MessageRow } from '../../src/features/conversation/ui/view-model';
 import { message, person } from './chat-fixtures';
 
 const HOSTILE = [

@@ -1,17 +1,17 @@
 // The message list's behaviours, each hook on its own against a scroll area with set sizes (jsdom has no layout;
 // e2e/chats-scroll.spec.ts and e2e/chats.spec.ts check the same rules in Chromium): sticking to the bottom
-// (src/ui/chats/useStickToBottom.ts), older pages (useOlderPages.ts), quote jumps (useQuoteJump.ts) and reporting
+// (src/features/conversation/ui/useStickToBottom.ts), older pages (useOlderPages.ts), quote jumps (useQuoteJump.ts) and reporting
 // visible unread messages (useReadVisibility.ts; jsdom has no IntersectionObserver, so a recording one stands in
 // and its entries are delivered by hand).
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VirtualizerHandle } from 'virtua';
-import { OLDER_PX, useOlderPages } from '../../src/ui/chats/useOlderPages';
-import { useQuoteJump } from '../../src/ui/chats/useQuoteJump';
-import { useReaderMoves } from '../../src/ui/chats/useReaderMoves';
-import { READ_VISIBLE_RATIO, useReadVisibility } from '../../src/ui/chats/useReadVisibility';
-import { useStickToBottom } from '../../src/ui/chats/useStickToBottom';
-import type { MessageRow } from '../../src/ui/chats/view-model';
+import { OLDER_PX, useOlderPages } from '../../src/features/conversation/ui/useOlderPages';
+import { useQuoteJump } from '../../src/features/conversation/ui/useQuoteJump';
+import { useReaderMoves } from '../../src/features/conversation/ui/useReaderMoves';
+import { READ_VISIBLE_RATIO, useReadVisibility } from '../../src/features/conversation/ui/useReadVisibility';
+import { useStickToBottom } from '../../src/features/conversation/ui/useStickToBottom';
+import type { MessageRow } from '../../src/features/conversation/ui/view-model';
 
 /** A scroll area `view` px tall over `content` px of history; scrollTop is clamped as a browser does. */
 function scrollArea(content: number, view = 500) {

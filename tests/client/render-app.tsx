@@ -2,11 +2,11 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { beforeAll } from 'vitest';
-import { createRuntime } from '../../src/app/runtime';
-import type { Services } from '../../src/app/services';
-import type { Session } from '../../src/services/storage';
-import { AppRoutes, AuthPages } from '../../src/ui/AppRoutes';
-import { RuntimeProvider } from '../../src/ui/RuntimeContext';
+import { createRuntime } from '../../src/core/app/runtime';
+import type { Services } from '../../src/core/app/services';
+import type { Session } from '../../src/core/services/storage';
+import { AppRoutes, AuthPages } from '../../src/core/ui/AppRoutes';
+import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
 import { never, quietSocket } from '../fixtures/session';
 
 export { deferred, storedSession, user } from '../fixtures/session';

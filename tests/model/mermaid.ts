@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 // Renders a machine's structure to a Mermaid state diagram: nested states, initial states, every transition
 // (events, named delays with their milliseconds, invoke results, eventless), guards and invoked actors.
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
@@ -60,12 +62,29 @@ export function toMermaid(machine: AnyStateMachine): string {
   return `${[...lines, ...edges].join('\n')}\n`;
 }
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+/** Where the machine named `name` is defined: the one `<name>.machine.ts` under src/. */
+export function machineSource(name: string): string {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name === `${name}.machine.ts`) found.push(path.relative(ROOT, full).split(path.sep).join('/'));
+    }
+  };
+  walk(path.join(ROOT, 'src'));
+  if (found.length !== 1) throw new Error(`${name}.machine.ts: found ${found.length} files`);
+  return found[0];
+}
+
 /** The committed file: a heading and the diagram in a fenced block, so it renders on GitHub. */
 export function diagramDocument(name: string, machine: AnyStateMachine): string {
   return [
     `# ${name}`,
     '',
-    `Generated from \`src/machines/${name}/${name}.machine.ts\` by \`npm run diagrams\`; do not edit by hand.`,
+    `Generated from \`${machineSource(name)}\` by \`npm run diagrams\`; do not edit by hand.`,
     '',
     '```mermaid',
     toMermaid(machine).trimEnd(),

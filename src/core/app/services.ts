@@ -1,0 +1,140 @@
+// The real services of the client, created once by the runtime. Machines declare what they need as actors;
+// src/core/app/wiring.ts provides those actors from these services. Tests replace single services with
+// `createRuntime({ services: { … } })` and keep every other service real.
+import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
+import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
+import type { PixelArea } from '../../features/profile/services/avatar-image';
+import type { OfflineCache } from '../services/offline-cache';
+import { localOutboxStore, type OutboxStore } from '../../features/composer/services/outbox-store';
+import { loadSession, type Session, saveSession } from '../services/storage';
+import type { Uploader } from '../../features/composer/services/upload';
+import { createSoundService, type SoundService } from '../services/sound';
+import type { SocketConnector } from '../machines/realtime/socket.actor';
+import { requestRefresh } from '../machines/session/session.protocol';
+import type { SessionActorRef } from '../machines/session/session.machine';
+
+export interface Services {
+  /** The authenticated REST client (bearer token, one refresh and one repeat after a 401). */
+  api: ApiClient;
+  /** Sign-in, registration, refresh, sign-out, health: calls without a bearer token. */
+  authApi: AuthApi;
+  /** Opens the realtime socket with an access token. */
+  connectSocket: SocketConnector;
+  /**
+   * The id of this tab's realtime connection while it is up: read receipts name it, so the server does not
+   * send the tab back what it just read (server/messages/receipt-announcer.ts).
+   */
+  socketId: () => string | undefined;
+  /** POST /api/upload with progress. */
+  upload: Uploader;
+  /** Notification sound, ring and ringback; unlocked by the first click, key or touch. */
+  sound: SoundService;
+  /** Latency of one request to the product's own server, ms. */
+  ping: () => Promise<number>;
+  /** The stored session (survives a reload). */
+  sessionStore: { load(): Session | null; save(session: Session | null): void };
+  /** The chats outbox per user (unsent messages survive a reload). */
+  outboxStore: OutboxStore;
+  /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
+  avatarImage: { read(file: Blob): Promise<string>; crop(source: string, area: PixelArea): Promise<Blob> };
+  /** What the browser keeps for reading offline (IndexedDB; the code loads on first use). */
+  offline: OfflineCache;
+  /** The signed-in user's id, or null. */
+  currentUserId: () => string | null;
+}
+
+/** The offline cache, its code (and idb) fetched on first use, apart from the first bundle. */
+function lazyOfflineCache(): OfflineCache {
+  let cache: Promise<OfflineCache> | null = null;
+  const get = () => {
+    cache ??= import('../services/offline-cache').then((m) => m.createOfflineCache());
+    return cache;
+  };
+  return {
+    saveList: (...a) => get().then((c) => c.saveList(...a)),
+    loadList: (...a) => get().then((c) => c.loadList(...a)),
+    saveMessages: (...a) => get().then((c) => c.saveMessages(...a)),
+    loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
+    clear: (...a) => get().then((c) => c.clear(...a)),
+  };
+}
+
+/** A service replaced whole, or (for an object of functions) some of its functions replaced. */
+export type ServiceOverrides = { [K in keyof Services]?: Services[K] extends (...args: never[]) => unknown ? Services[K] : Partial<Services[K]> };
+
+/** Before a failed load of the socket chunk is tried again (offline at start, or a redeploy replaced it). */
+export const SOCKET_CHUNK_RETRY_MS = 3_000;
+
+/**
+ * socket.io-client loads on demand, not with the chats page's first bundle (bench/client/bundle.ts): the page is drawn from
+ * REST answers and the socket is fetched alongside them, starting with the first connection (at start when a
+ * session is stored). The realtime machine waits in 'connecting' until the chunk is here.
+ */
+function loadSocketModule(): Promise<typeof import('../services/socket')> {
+  return import('../services/socket').catch(
+    () => new Promise<void>((resolve) => setTimeout(resolve, SOCKET_CHUNK_RETRY_MS)).then(loadSocketModule),
+  );
+}
+
+export function createServices(options: { baseURL?: string; session: () => SessionActorRef | null }): Services {
+  const baseURL = options.baseURL ?? defaultBaseUrl();
+  const current = () => options.session()?.getSnapshot().context.session ?? null;
+  const refresh = async () => {
+    const session = options.session();
+    return session ? requestRefresh(session) : null;
+  };
+  const api = createApiClient({
+    baseURL,
+    auth: {
+      accessToken: () => current()?.accessToken ?? null,
+      refreshToken: () => current()?.refreshToken ?? null,
+      refresh,
+    },
+  });
+  const authApi = createAuthApi(createApiClient({ baseURL }));
+  let socket: Awaited<ReturnType<SocketConnector>> | null = null;
+  return {
+    api,
+    authApi,
+    connectSocket: (token) =>
+      loadSocketModule().then((m) => {
+        socket = m.createSocket(token);
+        return socket;
+      }),
+    socketId: () => (socket?.connected ? socket.id : undefined),
+    // The uploader and the avatar's image work load with their first use (the chats page's first bundle has a
+    // budget; bench/client/bundle.ts).
+    upload: (() => {
+      let made: Promise<Uploader> | null = null;
+      const uploader = () =>
+        (made ??= import('../../features/composer/services/upload').then(
+          (m) => m.createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+          (err: unknown) => {
+            made = null; // a failed chunk load is tried again with the next upload
+            throw err;
+          },
+        ));
+      return (file, options) => uploader().then((u) => u(file, options));
+    })(),
+    sound: createSoundService(),
+    ping: () => measurePing(authApi),
+    sessionStore: { load: loadSession, save: saveSession },
+    outboxStore: localOutboxStore,
+    avatarImage: {
+      read: (file) => import('../../features/profile/services/avatar-image').then((m) => m.readAsDataUrl(file)),
+      crop: (source, area: PixelArea) => import('../../features/profile/services/avatar-image').then((m) => m.cropToBlob(source, area)),
+    },
+    offline: lazyOfflineCache(),
+    currentUserId: () => current()?.user.id ?? null,
+  };
+}
+
+export function withOverrides(real: Services, overrides: ServiceOverrides = {}): Services {
+  const out: Record<string, unknown> = { ...real };
+  for (const [key, value] of Object.entries(overrides)) {
+    const base = out[key];
+    const mergeable = value && typeof value === 'object' && base && typeof base === 'object';
+    out[key] = mergeable ? { ...(base as object), ...(value as object) } : value;
+  }
+  return out as unknown as Services;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise } from 'xstate';
+import { describeModel } from '../../../../tests/model/harness';
+import { offlineStoreMachine } from './offlineStore.machine';
+
+const hang = fromPromise(() => new Promise<never>(() => {})) as never;
+const silent = fromCallback(() => () => {}) as never;
+
+describeModel({
+  name: 'offlineStore',
+  machine: offlineStoreMachine.provide({ actors: { session: silent, clear: hang } }),
+  events: {
+    'offline.signedIn': () => [{ type: 'offline.signedIn', userId: 'u1' }],
+    'offline.signedOut': () => [{ type: 'offline.signedOut' }],
+    'offline.listFetched': () => [
+      { type: 'offline.listFetched', reachable: true },
+      { type: 'offline.listFetched', reachable: false },
+    ],
+    'xstate.done.actor.clear': () => [{ type: 'xstate.done.actor.clear', output: undefined }],
+    'xstate.error.actor.clear': () => [{ type: 'xstate.error.actor.clear', error: new Error('storage refused') }],
+  },
+});
+
+describe('offlineStore with a resolving clear', () => {
+  it('shows saved data read-only until the server answers; sign-out deletes that user’s data', async () => {
+    const cleared: string[] = [];
+    const actor = createActor(
+      offlineStoreMachine.provide({
+        actors: {
+          session: silent,
+          clear: fromPromise(async ({ input }: { input: { userId: string } }) => {
+            cleared.push(input.userId);
+          }) as never,
+        },
+      }),
+    ).start();
+    actor.send({ type: 'offline.signedIn', userId: 'u1' });
+    actor.send({ type: 'offline.listFetched', reachable: false });
+    expect(actor.getSnapshot().hasTag('readOnly')).toBe(true);
+    actor.send({ type: 'offline.listFetched', reachable: true });
+    expect(actor.getSnapshot().hasTag('readOnly')).toBe(false);
+    actor.send({ type: 'offline.signedOut' });
+    actor.send({ type: 'offline.signedIn', userId: 'u2' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(cleared).toEqual(['u1']);
+    expect(actor.getSnapshot().matches({ signedIn: 'checking' })).toBe(true);
+    expect(actor.getSnapshot().context.userId).toBe('u2');
+  });
+});

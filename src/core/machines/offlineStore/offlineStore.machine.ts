@@ -1,0 +1,85 @@
+// Offline reading (README, "Offline reading"; systemId 'offlineStore'). The list and history fetches keep what the
+// server answered in IndexedDB and, when no answer comes, answer from it (src/features/chats/wiring.ts); the chats
+// actor reports which it was. From that this actor knows whether the page shows saved data: then the view shows
+// the banner and sends nothing (tag 'readOnly') until the server answers again. Signing out deletes the user's
+// stored data.
+import { assertEvent, assign, setup } from 'xstate';
+import { notWired } from '../not-wired';
+import { watchSignedInUser } from '../session/watch-signed-in-user';
+import type { OfflineStoreContext, OfflineStoreEvent } from './offlineStore.protocol';
+
+export * from './offlineStore.protocol';
+
+export const offlineStoreMachine = setup({
+  types: { context: {} as OfflineStoreContext, events: {} as OfflineStoreEvent },
+  actors: {
+    session: watchSignedInUser('offline.signedIn', 'offline.signedOut'),
+    /** Deletes everything kept for the user. */
+    clear: notWired<unknown, { userId: string }>('offlineStore.clear'),
+  },
+  guards: {
+    reachable: ({ event }) => {
+      assertEvent(event, 'offline.listFetched');
+      return event.reachable;
+    },
+    unreachable: ({ event }) => {
+      assertEvent(event, 'offline.listFetched');
+      return !event.reachable;
+    },
+    nextUser: ({ context }) => context.pendingUserId !== null,
+  },
+  actions: {
+    rememberUser: assign({
+      userId: ({ event }) => {
+        assertEvent(event, 'offline.signedIn');
+        return event.userId;
+      },
+    }),
+    rememberNext: assign({
+      pendingUserId: ({ event }) => {
+        assertEvent(event, 'offline.signedIn');
+        return event.userId;
+      },
+    }),
+    takeNext: assign(({ context }) => ({ userId: context.pendingUserId, pendingUserId: null })),
+  },
+}).createMachine({
+  id: 'offlineStore',
+  context: { userId: null, pendingUserId: null },
+  invoke: { id: 'session', src: 'session' },
+  initial: 'signedOut',
+  states: {
+    signedOut: {
+      on: { 'offline.signedIn': { target: 'signedIn', actions: 'rememberUser' } },
+    },
+    signedIn: {
+      on: { 'offline.signedOut': 'clearing' },
+      initial: 'checking',
+      states: {
+        /** Nothing answered yet since sign-in. */
+        checking: {
+          on: { 'offline.listFetched': [{ guard: 'reachable', target: 'live' }, { target: 'saved' }] },
+        },
+        live: {
+          on: { 'offline.listFetched': { guard: 'unreachable', target: 'saved' } },
+        },
+        saved: {
+          tags: ['saved', 'readOnly'],
+          on: { 'offline.listFetched': { guard: 'reachable', target: 'live' } },
+        },
+      },
+    },
+    clearing: {
+      invoke: {
+        id: 'clear',
+        src: 'clear',
+        input: ({ context }) => ({ userId: context.userId! }),
+        onDone: [{ guard: 'nextUser', target: 'signedIn', actions: 'takeNext' }, { target: 'signedOut', actions: assign({ userId: null }) }],
+        // Storage refused: nothing more can be done here; the next sign-in of that user overwrites it.
+        onError: [{ guard: 'nextUser', target: 'signedIn', actions: 'takeNext' }, { target: 'signedOut', actions: assign({ userId: null }) }],
+      },
+      // Another user signing in meanwhile comes in once the previous one's data is gone.
+      on: { 'offline.signedIn': { actions: 'rememberNext' } },
+    },
+  },
+});

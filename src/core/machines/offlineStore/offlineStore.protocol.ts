@@ -1,0 +1,19 @@
+// The offline store's protocol (systemId 'offlineStore'): whether the app shows live data or what the browser kept
+// (src/core/services/offline-cache.ts), and the sign-out that deletes it. Peers and views import this module.
+import type { MachineRef } from '../machine-ref';
+
+export const OFFLINE_BANNER = 'Нет соединения — показаны сохранённые сообщения';
+
+export interface OfflineStoreContext {
+  userId: string | null;
+  /** Signed in while the previous user's data was being deleted. */
+  pendingUserId: string | null;
+}
+
+export type OfflineStoreEvent =
+  | { type: 'offline.signedIn'; userId: string }
+  | { type: 'offline.signedOut' }
+  /** The list came from the server (reachable) or, with no answer, from the browser's store (not reachable). */
+  | { type: 'offline.listFetched'; reachable: boolean };
+
+export type OfflineStoreRef = MachineRef<OfflineStoreContext, OfflineStoreEvent>;

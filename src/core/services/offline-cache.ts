@@ -1,0 +1,72 @@
+// What the browser keeps for reading without a network (README, "Offline reading"): per user, the conversation
+// list and the latest 100 messages of the 20 most recently opened conversations, in IndexedDB (idb). Written after
+// each successful fetch, read when a fetch gets no answer, deleted on sign-out.
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { ConversationEntry, Message } from '../../contract/entities';
+import { OFFLINE } from '../../contract/limits';
+
+interface OfflineSchema extends DBSchema {
+  lists: { key: string; value: { userId: string; entries: ConversationEntry[]; savedAt: string } };
+  messages: {
+    key: [string, string];
+    value: { userId: string; conversationId: string; messages: Message[]; openedAt: number };
+    indexes: { byUser: string };
+  };
+}
+
+const DB_NAME = 'beseda-offline';
+
+export interface OfflineCache {
+  saveList(userId: string, entries: ConversationEntry[]): Promise<void>;
+  loadList(userId: string): Promise<ConversationEntry[] | null>;
+  /** Merges a page of the conversation's latest messages into what is kept, and marks it recently opened. */
+  saveMessages(userId: string, conversationId: string, messages: Message[]): Promise<void>;
+  loadMessages(userId: string, conversationId: string): Promise<Message[] | null>;
+  clear(userId: string): Promise<void>;
+}
+
+export function createOfflineCache(): OfflineCache {
+  let db: Promise<IDBPDatabase<OfflineSchema>> | null = null;
+  const open = () => {
+    db ??= openDB<OfflineSchema>(DB_NAME, 1, {
+      upgrade(d) {
+        d.createObjectStore('lists', { keyPath: 'userId' });
+        d.createObjectStore('messages', { keyPath: ['userId', 'conversationId'] }).createIndex('byUser', 'userId');
+      },
+    });
+    return db;
+  };
+  return {
+    async saveList(userId, entries) {
+      await (await open()).put('lists', { userId, entries, savedAt: new Date().toISOString() });
+    },
+    async loadList(userId) {
+      return (await (await open()).get('lists', userId))?.entries ?? null;
+    },
+    async saveMessages(userId, conversationId, page) {
+      const d = await open();
+      const tx = d.transaction('messages', 'readwrite');
+      const kept = (await tx.store.get([userId, conversationId]))?.messages ?? [];
+      const byId = new Map<string, Message>();
+      for (const m of [...kept, ...page]) byId.set(m.id, m);
+      const messages = [...byId.values()].sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0)).slice(-OFFLINE.messagesPerConversation);
+      await tx.store.put({ userId, conversationId, messages, openedAt: Date.now() });
+      // Only the most recently opened conversations stay.
+      const all = await tx.store.index('byUser').getAll(userId);
+      const stale = all.sort((x, y) => y.openedAt - x.openedAt).slice(OFFLINE.conversations);
+      for (const s of stale) await tx.store.delete([userId, s.conversationId]);
+      await tx.done;
+    },
+    async loadMessages(userId, conversationId) {
+      return (await (await open()).get('messages', [userId, conversationId]))?.messages ?? null;
+    },
+    async clear(userId) {
+      const d = await open();
+      const tx = d.transaction(['lists', 'messages'], 'readwrite');
+      await tx.objectStore('lists').delete(userId);
+      const keys = await tx.objectStore('messages').index('byUser').getAllKeys(userId);
+      for (const k of keys) await tx.objectStore('messages').delete(k);
+      await tx.done;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { LazyAuthPages } from '../../features/auth/ui/index';
+import { LazyCallsPage } from '../../features/calls/ui/index';
+import { ChatsPage } from '../../features/chats/ui/index';
+import { LazyContactsPage } from '../../features/contacts/ui/index';
+import { LazySettingsPage } from '../../features/settings/ui/index';
+import { AppLayout } from './AppLayout';
+import { PageLoading } from '../../shared/ui/lazy-view';
+import { GuestOnly, RequireSession } from './guards';
+
+// Everything but the chats page loads on first visit: the chats page's first bundle stays within its budget
+// (bench/client/bundle.ts). A page whose chunk fails to load offers a retry (lazy-view.tsx).
+export const ContactsPage = LazyContactsPage;
+export const CallsPage = LazyCallsPage;
+export const SettingsPage = LazySettingsPage;
+/** Sign-in and registration: only a signed-out visitor fetches them (tests preload them). */
+export const AuthPages = LazyAuthPages;
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path="/auth/*"
+        element={
+          <GuestOnly>
+            <Suspense fallback={<PageLoading />}>
+              <AuthPages />
+            </Suspense>
+          </GuestOnly>
+        }
+      />
+      <Route
+        element={
+          <RequireSession>
+            <AppLayout />
+          </RequireSession>
+        }
+      >
+        <Route index element={<ChatsPage />} />
+        <Route path="contacts" element={<Suspense fallback={<PageLoading />}><ContactsPage /></Suspense>} />
+        <Route path="calls" element={<Suspense fallback={<PageLoading />}><CallsPage /></Suspense>} />
+        <Route path="settings" element={<Suspense fallback={<PageLoading />}><SettingsPage /></Suspense>} />
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,26 @@
+// One actor context at the root: views reach the root app actor and its children (by systemId) from here, never
+// services. The composition root (src/core/app/runtime.ts) creates the actor; src/main.tsx passes it in.
+import { createContext, type ReactNode, useContext } from 'react';
+import type { AppActorRef } from '../machines/app/app.machine';
+import { type SystemActors, type SystemId, systemActor } from '../machines/system';
+
+const Ctx = createContext<AppActorRef | null>(null);
+
+export function RuntimeProvider({ app, children }: { app: AppActorRef; children: ReactNode }) {
+  return <Ctx.Provider value={app}>{children}</Ctx.Provider>;
+}
+
+export function useAppRef(): AppActorRef {
+  const app = useContext(Ctx);
+  if (!app) throw new Error('RuntimeProvider is missing');
+  return app;
+}
+
+/** A long-lived actor by its systemId, typed by its protocol (src/core/machines/system.ts); undefined if not running. */
+export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] | undefined {
+  return systemActor(useAppRef().system, systemId);
+}
+
+export const useSessionRef = () => useAppRef().getSnapshot().context.session;
+export const useRealtimeRef = () => useAppRef().getSnapshot().context.realtime;
+export const useConnectivityRef = () => useAppRef().getSnapshot().context.connectivity;

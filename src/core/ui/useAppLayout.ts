@@ -1,0 +1,26 @@
+import { useSelector } from '@xstate/react';
+import { selectPing } from '../machines/connectivity/connectivity.machine';
+import { OFFLINE_BANNER } from '../machines/offlineStore/offlineStore.protocol';
+import { useConnectivityRef, useRealtimeRef, useSessionRef, useSystemActor } from './RuntimeContext';
+
+/** The shared layout's view: who is signed in, the connectivity ping, the socket state, sign-out. */
+export function useAppLayout() {
+  const session = useSessionRef();
+  const displayName = useSelector(session, (s) => s.context.session?.user.displayName ?? '');
+  const eblid = useSelector(session, (s) => s.context.session?.user.eblid ?? '');
+  const ping = useSelector(useConnectivityRef(), selectPing, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
+  /** Why the server closed this tab's connection for good (signed out elsewhere, too many tabs), if it did. */
+  const closedMessage = useSelector(useRealtimeRef(), (s) => s.context.closedMessage);
+  /** The page shows what the browser kept (no answer from the server): read-only until it answers. */
+  const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
+  return {
+    displayName,
+    eblid,
+    ping,
+    live,
+    closedMessage,
+    offlineBanner: readOnly ? OFFLINE_BANNER : null,
+    signOut: () => session.send({ type: 'session.signOut' }),
+  };
+}

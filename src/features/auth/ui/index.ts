@@ -1,0 +1,5 @@
+// The views of the auth feature that other features and the app's routes render.
+import { lazyView } from '../../../shared/ui/lazy-view';
+
+/** Sign-in and registration: only a signed-out visitor fetches them (tests preload them). */
+export const LazyAuthPages = lazyView(() => import('./AuthPages').then((m) => m.AuthPages));

@@ -1,0 +1,73 @@
+// The /calls page (docs/behaviour.md §2): a form for a named room ('demo-room' by default), a token request while
+// 'Подключаемся…' shows, then the video conference; a disconnect or a failure of the room goes back to the form.
+// The line under the form shows the video server: the configured or fallback address until a token names one.
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { failureMessage } from '../../../../contract/failure';
+import { notWired } from '../../../../core/machines/not-wired';
+import { type CallsPageContext, type CallsPageEvent, DEFAULT_GUEST_NAME, DEFAULT_ROOM, ROOM_FAILED, type RoomAccess } from './callsPage.protocol';
+
+export * from './callsPage.protocol';
+
+export const callsPageMachine = setup({
+  types: {
+    context: {} as CallsPageContext,
+    events: {} as CallsPageEvent,
+  },
+  actors: {
+    /** POST /api/livekit/token; rejects with an Error whose message is the server's (Russian) reason. */
+    fetchToken: notWired<RoomAccess, { room: string; participantName: string }>('callsPage.fetchToken'),
+    /** The configured or fallback address of the video server (null when unknown). */
+    serverAddress: fromPromise<string | null>(async () => null),
+  },
+  guards: {
+    hasRoom: ({ event }) => event.type === 'room.join' && event.room.trim() !== '',
+  },
+}).createMachine({
+  id: 'callsPage',
+  context: { room: DEFAULT_ROOM, access: null, error: null, serverUrl: null },
+  invoke: {
+    id: 'serverAddress',
+    src: 'serverAddress',
+    // A token that already named the server wins over the guess.
+    onDone: { actions: assign({ serverUrl: ({ context, event }) => context.serverUrl ?? event.output }) },
+  },
+  initial: 'form',
+  states: {
+    form: {
+      tags: ['form'],
+      on: {
+        'room.join': {
+          guard: 'hasRoom',
+          target: 'joining',
+          actions: assign(({ event }) => ({ room: event.room.trim(), error: null })),
+        },
+      },
+    },
+    joining: {
+      tags: ['form', 'busy'],
+      invoke: {
+        id: 'fetchToken',
+        src: 'fetchToken',
+        input: ({ context, event }) => {
+          assertEvent(event, 'room.join');
+          return { room: context.room, participantName: event.name.trim() || DEFAULT_GUEST_NAME };
+        },
+        onDone: {
+          target: 'inRoom',
+          actions: assign(({ event }) => ({ access: event.output, serverUrl: event.output.url || null })),
+        },
+        onError: {
+          target: 'form',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, ROOM_FAILED) }),
+        },
+      },
+    },
+    inRoom: {
+      tags: ['inRoom'],
+      on: {
+        'room.left': { target: 'form', actions: assign({ access: null }) },
+        'room.failed': { target: 'form', actions: assign(({ event }) => ({ access: null, error: event.message })) },
+      },
+    },
+  },
+});

@@ -1,0 +1,29 @@
+// The /calls page actor's protocol (systemId 'callsPage'): the events it accepts from the page and the
+// conference. Views import this module, never callsPage.machine.ts.
+import type { MachineRef } from '../../../../core/machines/machine-ref';
+
+export const DEFAULT_ROOM = 'demo-room';
+export const DEFAULT_GUEST_NAME = 'guest';
+export const ROOM_FAILED = 'Не удалось подключиться к комнате';
+
+export interface RoomAccess {
+  token: string;
+  url: string;
+}
+
+export interface CallsPageContext {
+  room: string;
+  access: RoomAccess | null;
+  error: string | null;
+  /** The video server address shown on the page. */
+  serverUrl: string | null;
+}
+
+export type CallsPageEvent =
+  | { type: 'room.join'; room: string; name: string }
+  /** The conference disconnected (the user left, or the server closed the room). */
+  | { type: 'room.left' }
+  /** The conference could not connect, e.g. the library's 'no livekit url provided'. */
+  | { type: 'room.failed'; message: string };
+
+export type CallsPageRef = MachineRef<CallsPageContext, CallsPageEvent>;

@@ -1,0 +1,63 @@
+// The incoming-call dialog, the call overlay and the notice of a call that ended by itself, mounted once in the
+// shared layout (owned by the calls feature). Styles: src/styles/calls.css (loaded with the layout, so the
+// fallbacks below are styled while the views' chunk is still on its way).
+import '../../../styles/calls.css';
+import { Suspense } from 'react';
+import { LazyCallOverlay, LazyIncomingCallDialog } from './lazy-call-views';
+import { useCallLayer } from './useCallLayer';
+
+export function CallLayer() {
+  return <CallLayerView {...useCallLayer()} />;
+}
+
+export function CallLayerView(props: ReturnType<typeof useCallLayer>) {
+  return (
+    <>
+      {props.incoming && (
+        <Suspense
+          fallback={
+            <p className="incoming-call" role="status">
+              Входящий аудио/видео звонок: {props.incoming.from.name}
+            </p>
+          }
+        >
+          <LazyIncomingCallDialog
+            from={props.incoming.from}
+            video={props.incoming.video}
+            onAccept={props.accept}
+            onAcceptVideo={props.acceptVideo}
+            onDecline={props.decline}
+          />
+        </Suspense>
+      )}
+      {props.call && (
+        <Suspense
+          fallback={
+            // The overlay shows nothing until the room's token and url exist; neither does its fallback.
+            props.call.token && props.call.url ? (
+              <div className="call-backdrop">
+                <p className="call-loading" role="status">
+                  Подключаемся…
+                </p>
+              </div>
+            ) : null
+          }
+        >
+          <LazyCallOverlay {...props.call} onEnd={props.end} onFailed={props.fail} />
+        </Suspense>
+      )}
+      {props.notice && <CallNotice text={props.notice} onDismiss={props.dismissNotice} />}
+    </>
+  );
+}
+
+export function CallNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
+  return (
+    <div className="call-notice" role="status">
+      <span>{text}</span>
+      <button type="button" className="call-notice-close" aria-label="Закрыть уведомление" onClick={onDismiss}>
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { callMachine } from '../machines/call/call.machine';
+import { useRealtimeRef, useSystemActor } from '../../../core/ui/RuntimeContext';
+import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
+import { useCallChat } from './useCallChat';
+
+export type CallActorRef = ActorRefFrom<typeof callMachine>;
+
+/** The call layer's view of the `call` actor: the ringing invitation, the open call, the last notice. */
+export function useCallLayer() {
+  const call = useSystemActor('call')!;
+  const incoming = useSelector(call, (s) => (s.hasTag('ringing') ? s.context.incoming : null));
+  const open = useSelector(call, (s) => s.hasTag('open'));
+  const calling = useSelector(call, (s) => s.hasTag('calling'));
+  const access = useSelector(call, (s) => s.context.access);
+  const video = useSelector(call, (s) => s.context.initialVideo);
+  const audio = useSelector(call, (s) => s.context.initialAudio);
+  const notice = useSelector(call, (s) => s.context.notice);
+  const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
+  const chat = useCallChat(conversationId);
+  // The layer goes away only with the signed-in layout (sign-out): a call must not outlive it.
+  useEffect(() => () => call.send({ type: 'call.end' }), [call]);
+  // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then (lazy-call-views.ts).
+  const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
+  useEffect(() => {
+    if (live) void serviceWorkerSettled().then(preloadCallViews);
+  }, [live]);
+  return {
+    incoming,
+    call: open ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) } : null,
+    notice,
+    accept: () => call.send({ type: 'call.accept', video: false }),
+    acceptVideo: () => call.send({ type: 'call.accept', video: true }),
+    decline: () => call.send({ type: 'call.decline' }),
+    end: () => call.send({ type: 'call.end' }),
+    fail: (message: string) => call.send({ type: 'call.failed', message }),
+    dismissNotice: () => call.send({ type: 'call.dismissNotice' }),
+  };
+}

@@ -1,0 +1,352 @@
+// The chats page's long-lived actor (docs/behaviour.md §2, §4; systemId 'chats', spawned by the app actor).
+// It holds the conversation list (fetched at start, every 20 s, after a reconnection and on demand, kept
+// current by socket events: new messages, deletions, own read receipts, presence and profile changes, new
+// conversations), the selection (`chats.open`, also sent by the contacts feature) with its unread reset, and
+// the notification policy: a message from someone else that arrives while its conversation is not open or
+// the page is hidden counts as unread, emits `sound.notify` and has the notifier actor play the sound. While signed in it runs
+// the composer (one outbox per user) and, for the selected conversation, the conversation actor.
+import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
+import { TIMINGS } from '../../../../contract/limits';
+import { composerMachine } from '../../../composer/index';
+import { newOutboxTag } from '../../../composer/index';
+import { conversationMachine } from '../../../conversation/index';
+import { notWired, notWiredCallback } from '../../../../core/machines/not-wired';
+import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
+import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
+import { systemActor } from '../../../../core/machines/system';
+import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
+import {
+  findEntry,
+  messageNotification,
+  presenceChange,
+  sortEntries,
+  withEdit,
+  withMessage,
+  withUnread,
+  withUser,
+} from './conversation-list';
+import { watchPageVisibility } from '../../../../core/machines/watchers';
+
+export * from './chats.protocol';
+
+const RECENT_IDS = 64;
+
+const initialContext = (): ChatsContext => ({
+  me: null,
+  entries: [],
+  selectedId: null,
+  openAt: null,
+  loaded: false,
+  pageVisible: true,
+  viewing: false,
+  recentIds: [],
+  openedUnread: 0,
+});
+
+export const chatsServerEvents = listenToServer<ChatsEvent>(
+  {
+    // A socket gets one of them per message (message:new once it joined the conversation, else message:notify);
+    'message:new': (p) => ({ type: 'chats.messageArrived', message: p.message }),
+    'message:notify': (p) => ({ type: 'chats.messageArrived', message: p.message }),
+    'message:deleted': (p) => ({ type: 'chats.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'message:edited': (p) => ({
+      type: 'chats.messageEdited',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      content: p.content,
+      editedAt: p.editedAt,
+    }),
+    'receipts:update': (p) => ({
+      type: 'chats.receipts',
+      conversationId: p.conversationId,
+      userId: p.userId,
+      messageIds: p.messageIds,
+    }),
+    'presence:update': (p) => ({
+      type: 'chats.presence',
+      userId: p.userId,
+      status: p.status,
+      lastSeenAt: p.lastSeenAt,
+      at: new Date().toISOString(),
+    }),
+    'profile:update': (p) => ({
+      type: 'chats.profile',
+      userId: p.userId,
+      avatarUrl: p.avatarUrl,
+      displayName: p.displayName,
+    }),
+    'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
+  },
+  { onConnected: () => ({ type: 'chats.reconnected' }) },
+);
+
+export const chatsMachine = setup({
+  types: {
+    context: {} as ChatsContext,
+    events: {} as ChatsEvent,
+    emitted: {} as ChatsEmitted,
+    children: {} as { conversation: 'conversation'; composer: 'composer' },
+  },
+  actors: {
+    session: watchSignedInUser('chats.signedIn', 'chats.signedOut'),
+    pageVisibility: watchPageVisibility('chats.visibility'),
+    serverEvents: chatsServerEvents,
+    /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
+    fetchConversations: notWired<ListAnswer>('chats.fetchConversations'),
+    markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
+    /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
+    notifier: notWiredCallback<{ type: 'sound.notify' }>('chats.notifier'),
+    conversation: conversationMachine,
+    composer: composerMachine,
+  },
+  delays: { conversationsRefetch: TIMINGS.conversationsRefetchMs },
+  guards: {
+    seenAlready: ({ context, event }) => {
+      assertEvent(event, 'chats.messageArrived');
+      return context.recentIds.includes(event.message.id);
+    },
+    /** From someone else, and its conversation is not in front of the user (not open, another page, hidden tab). */
+    unnoticed: ({ context, event }) => {
+      assertEvent(event, 'chats.messageArrived');
+      const m = event.message;
+      const inFront = context.selectedId === m.conversationId && context.pageVisible && context.viewing;
+      return m.senderId !== context.me && !inFront;
+    },
+    ownReceipts: ({ context, event }) => {
+      assertEvent(event, 'chats.receipts');
+      return event.userId === context.me;
+    },
+    latestDeleted: ({ context, event }) => {
+      assertEvent(event, 'chats.messageDeleted');
+      return findEntry(context.entries, event.conversationId)?.conversation.messages[0]?.id === event.messageId;
+    },
+    sameConversation: ({ context, event }) => {
+      assertEvent(event, 'chats.open');
+      return context.selectedId === event.conversationId;
+    },
+    hasSelection: ({ context }) => context.selectedId !== null,
+    sentInOpen: ({ context, event }) => {
+      assertEvent(event, 'composer.sent');
+      return event.conversationId === context.selectedId;
+    },
+  },
+  actions: {
+    // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
+    reset: assign(({ context }) => ({ ...initialContext(), pageVisible: context.pageVisible, viewing: context.viewing })),
+    rememberUser: assign({
+      me: ({ event }) => {
+        assertEvent(event, 'chats.signedIn');
+        return event.userId;
+      },
+    }),
+    setVisibility: assign({
+      pageVisible: ({ event }) => {
+        assertEvent(event, 'chats.visibility');
+        return event.visible;
+      },
+    }),
+    setViewing: assign({
+      viewing: ({ event }) => {
+        assertEvent(event, 'chats.viewing');
+        return event.viewing;
+      },
+    }),
+    takeList: enqueueActions(({ context, system, enqueue }, { conversations, saved }: ListAnswer) => {
+      const entries = sortEntries(conversations);
+      const offline = systemActor(system, 'offlineStore');
+      if (offline) enqueue.sendTo(offline, { type: 'offline.listFetched', reachable: saved !== true });
+      enqueue.assign({
+        loaded: true,
+        // The open conversation on screen is being read: its badge stays at zero.
+        entries: context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries,
+      });
+    }),
+    takeMessage: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
+      const m = event.message;
+      enqueue.assign({ recentIds: [...context.recentIds.slice(1 - RECENT_IDS), m.id] });
+      if (findEntry(context.entries, m.conversationId)) enqueue.assign({ entries: withMessage(context.entries, m, 0) });
+      else enqueue(raise({ type: 'chats.refresh' })); // a conversation this list does not know yet
+    }),
+    countUnread: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.messageArrived');
+        return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
+      },
+    }),
+    notify: enqueueActions(({ context, event, system, enqueue }) => {
+      assertEvent(event, 'chats.messageArrived');
+      enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
+      enqueue.sendTo('notifier', { type: 'sound.notify' });
+      // The notifications actor shows it as a system notification if the user wants them and the tab is hidden.
+      const notifications = systemActor(system, 'notifications');
+      if (notifications) enqueue.sendTo(notifications, { type: 'notifications.message', payload: messageNotification(context.entries, event.message) });
+    }),
+    readOwn: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.receipts');
+        return withUnread(context.entries, event.conversationId, (n) => n - event.messageIds.length);
+      },
+    }),
+    refresh: raise({ type: 'chats.refresh' }),
+    tellConversation: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'composer.delivered');
+      enqueue.sendTo('conversation', { type: 'conversation.messageSent', message: event.message });
+      if (event.refresh) enqueue.sendTo('conversation', { type: 'conversation.refresh' });
+    }),
+    applyPresence: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.presence');
+        return withUser(context.entries, event.userId, presenceChange(event.status, event.lastSeenAt, event.at));
+      },
+    }),
+    applyProfile: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.profile');
+        return withUser(context.entries, event.userId, (u) => ({ ...u, avatarUrl: event.avatarUrl, displayName: event.displayName }));
+      },
+    }),
+    addConversation: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.conversationAdded');
+        if (findEntry(context.entries, event.conversation.id)) return context.entries;
+        return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
+      },
+    }),
+    applyEdit: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.messageEdited');
+        return withEdit(context.entries, event.conversationId, event.messageId, event.content, event.editedAt);
+      },
+    }),
+    select: assign(({ context, event }) => {
+      assertEvent(event, 'chats.open');
+      return {
+        selectedId: event.conversationId,
+        openedUnread: findEntry(context.entries, event.conversationId)?.unreadCount ?? 0,
+        openAt: event.messageId ?? null,
+        entries: withUnread(context.entries, event.conversationId, () => 0),
+      };
+    }),
+    unselect: assign({ selectedId: null, openAt: null }),
+    /** A search result in the conversation already open: its actor jumps there as to a quote. */
+    jumpInOpen: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'chats.open');
+      if (event.messageId) enqueue.sendTo('conversation', { type: 'conversation.jumpTo', messageId: event.messageId });
+    }),
+    focusComposer: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('composer', { type: 'composer.focusConversation', conversationId: context.selectedId });
+    }),
+    startCall: enqueueActions(({ context, event, system, enqueue }) => {
+      assertEvent(event, 'chats.call');
+      const call = systemActor(system, 'call');
+      if (call && context.selectedId) {
+        enqueue.sendTo(call, { type: 'call.startOutgoing', conversationId: context.selectedId, video: event.video });
+      }
+    }),
+  },
+}).createMachine({
+  id: 'chats',
+  context: initialContext,
+  invoke: [
+    { id: 'session', src: 'session' },
+    { id: 'pageVisibility', src: 'pageVisibility' },
+  ],
+  on: {
+    'chats.visibility': { actions: 'setVisibility' },
+    'chats.viewing': { actions: 'setViewing' },
+  },
+  initial: 'signedOut',
+  states: {
+    signedOut: {
+      on: { 'chats.signedIn': { target: 'active', actions: 'rememberUser' } },
+    },
+    active: {
+      invoke: [
+        { id: 'serverEvents', src: 'serverEvents' },
+        { id: 'notifier', src: 'notifier' },
+        { id: 'composer', src: 'composer', input: ({ context }) => ({ userId: context.me!, tag: newOutboxTag() }) },
+      ],
+      on: {
+        'chats.signedOut': { target: 'signedOut', actions: 'reset' },
+        'chats.messageArrived': [
+          { guard: 'seenAlready' },
+          { guard: 'unnoticed', actions: ['takeMessage', 'countUnread', 'notify'] },
+          { actions: 'takeMessage' },
+        ],
+        'composer.delivered': { actions: 'takeMessage' },
+        'chats.receipts': { guard: 'ownReceipts', actions: 'readOwn' },
+        'chats.messageDeleted': { guard: 'latestDeleted', actions: 'refresh' },
+        'chats.messageEdited': { actions: 'applyEdit' },
+        'chats.presence': { actions: 'applyPresence' },
+        'chats.profile': { actions: 'applyProfile' },
+        'chats.conversationAdded': { actions: 'addConversation' },
+        'chats.call': { guard: 'hasSelection', actions: 'startCall' },
+      },
+      type: 'parallel',
+      states: {
+        list: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'fetchConversations',
+                src: 'fetchConversations',
+                onDone: { target: 'idle', actions: { type: 'takeList', params: ({ event }) => event.output } },
+                // Kept as it was; the next refetch tries again.
+                onError: { target: 'idle' },
+              },
+              on: { 'chats.refresh': { target: 'loading', reenter: true } },
+            },
+            idle: {
+              after: { conversationsRefetch: 'loading' },
+              on: { 'chats.refresh': 'loading', 'chats.reconnected': 'loading' },
+            },
+          },
+        },
+        selection: {
+          initial: 'none',
+          states: {
+            none: {
+              on: { 'chats.open': { target: 'open', actions: 'select' } },
+            },
+            open: {
+              entry: 'focusComposer',
+              invoke: [
+                {
+                  id: 'conversation',
+                  src: 'conversation',
+                  input: ({ context }) => ({
+                    conversationId: context.selectedId!,
+                    userId: context.me!,
+                    unread: context.openedUnread,
+                    jumpTo: context.openAt,
+                  }),
+                },
+                {
+                  // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
+                  id: 'markRead',
+                  src: 'markRead',
+                  input: ({ context }) => ({ conversationId: context.selectedId! }),
+                  onError: {},
+                },
+              ],
+              on: {
+                'chats.open': [
+                  { guard: 'sameConversation', actions: 'jumpInOpen' },
+                  { target: 'open', reenter: true, actions: 'select' },
+                ],
+                'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
+                // Takes the place of the list-only handler above while a conversation is open.
+                'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
+                'composer.sent': { guard: 'sentInOpen', actions: sendTo('conversation', { type: 'conversation.ownSent' }) },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type ChatsActorRef = import('xstate').ActorRefFrom<typeof chatsMachine>;

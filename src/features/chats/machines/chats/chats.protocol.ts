@@ -1,0 +1,54 @@
+// The chats actor's protocol (systemId 'chats'): the events it accepts (the view's, the contacts and group
+// features' `chats.open`, server events, its composer child's reports), what it emits, and its children.
+// Peers and views import this module, never chats.machine.ts.
+import type { ResponseOf } from '../../../../contract/api';
+import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../../../contract/entities';
+import type { ComposerParentEvent, ComposerRef } from '../../../composer/machines/composer/composer.protocol';
+import type { ConversationRef } from '../../../conversation/machines/conversation/conversation.protocol';
+import type { MachineRef } from '../../../../core/machines/machine-ref';
+
+export interface ChatsContext {
+  /** The signed-in user's id; null while signed out. */
+  me: string | null;
+  /** Newest first. */
+  entries: ConversationEntry[];
+  selectedId: string | null;
+  /** The message the selected conversation was opened at (a search result), for its conversation actor. */
+  openAt: string | null;
+  /** The list has been fetched at least once since sign-in. */
+  loaded: boolean;
+  pageVisible: boolean;
+  /** The chats page is on screen (the user may be on another page with a conversation still selected). */
+  viewing: boolean;
+  /** Ids of the latest messages seen, so message:new and message:notify of one message count once. */
+  recentIds: string[];
+  /** The selected conversation's unread count when it was opened (its conversation actor places the divider). */
+  openedUnread: number;
+}
+
+export type ChatsEvent =
+  | { type: 'chats.signedIn'; userId: string }
+  | { type: 'chats.signedOut' }
+  /** Open a conversation; with messageId, at that message (a search result). */
+  | { type: 'chats.open'; conversationId: string; messageId?: string }
+  | { type: 'chats.close' }
+  | { type: 'chats.refresh' }
+  | { type: 'chats.call'; video: boolean }
+  | { type: 'chats.visibility'; visible: boolean }
+  | { type: 'chats.viewing'; viewing: boolean }
+  | { type: 'chats.reconnected' }
+  | { type: 'chats.messageArrived'; message: Message }
+  | { type: 'chats.messageDeleted'; conversationId: string; messageId: string }
+  | { type: 'chats.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
+  | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
+  | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
+  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string }
+  | { type: 'chats.conversationAdded'; conversation: Conversation }
+  | ComposerParentEvent;
+
+export type ChatsEmitted = { type: 'sound.notify'; conversationId: string };
+
+export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conversation?: ConversationRef; composer?: ComposerRef }>;
+
+/** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
+export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };

@@ -1,0 +1,90 @@
+// Pure rules for the conversation list (docs/behaviour.md §2, §4): newest first, latest message per entry,
+// unread counts, presence and profile changes of participants.
+import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../../../contract/entities';
+import { messagePreview, type NotificationPayload } from '../../../../contract/notification';
+
+const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? '';
+
+/** Sorted by the latest message time, newest first; conversations without messages last, in their order. */
+export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
+  return entries
+    .map((e, i) => [e, i] as const)
+    .sort(([a, i], [b, j]) => {
+      const ta = latestAt(a);
+      const tb = latestAt(b);
+      return ta === tb ? i - j : ta < tb ? 1 : -1;
+    })
+    .map(([e]) => e);
+}
+
+export const findEntry = (entries: ConversationEntry[], conversationId: string) =>
+  entries.find((e) => e.conversation.id === conversationId);
+
+/** A new latest message (older ones do not replace it); `unreadDelta` adds to the unread count. */
+export function withMessage(entries: ConversationEntry[], message: Message, unreadDelta: number): ConversationEntry[] {
+  const next = entries.map((e) => {
+    if (e.conversation.id !== message.conversationId) return e;
+    const current = e.conversation.messages[0];
+    const newer = !current || current.createdAt <= message.createdAt;
+    return {
+      conversation: newer ? { ...e.conversation, messages: [message] } : e.conversation,
+      unreadCount: e.unreadCount + unreadDelta,
+    };
+  });
+  return sortEntries(next);
+}
+
+export function withUnread(entries: ConversationEntry[], conversationId: string, unread: (n: number) => number) {
+  return entries.map((e) =>
+    e.conversation.id === conversationId ? { ...e, unreadCount: Math.max(0, unread(e.unreadCount)) } : e,
+  );
+}
+
+export function withUser(entries: ConversationEntry[], userId: string, change: (u: PublicUser) => PublicUser) {
+  let changed = false;
+  const next = entries.map((e) => {
+    if (!e.conversation.participants.some((p) => p.user.id === userId)) return e;
+    changed = true;
+    const participants = e.conversation.participants.map((p) => (p.user.id === userId ? { user: change(p.user) } : p));
+    return { ...e, conversation: { ...e.conversation, participants } };
+  });
+  return changed ? next : entries;
+}
+
+/** Presence from the server; lastSeenAt is the server's, else now on ONLINE or OFFLINE (docs/behaviour.md §4). */
+export function presenceChange(status: PresenceStatus, lastSeenAt: string | null, at: string) {
+  return (u: PublicUser): PublicUser => ({
+    ...u,
+    status,
+    lastSeenAt: lastSeenAt ?? (status === 'ONLINE' || status === 'OFFLINE' ? at : u.lastSeenAt),
+  });
+}
+
+/** message:edited: the preview follows when the edited message is the latest one. */
+export function withEdit(entries: ConversationEntry[], conversationId: string, messageId: string, content: string, editedAt: string) {
+  let changed = false;
+  const next = entries.map((e) => {
+    const latest = e.conversation.messages[0];
+    if (e.conversation.id !== conversationId || latest?.id !== messageId) return e;
+    changed = true;
+    return { ...e, conversation: { ...e.conversation, messages: [{ ...latest, content, editedAt }] } };
+  });
+  return changed ? next : entries;
+}
+
+/** A system notification for a message: the sender's name («Sender — Group» in a group), a preview, the avatar. */
+export function messageNotification(entries: ConversationEntry[], m: Message): Extract<NotificationPayload, { kind: 'message' }> {
+  const conversation = findEntry(entries, m.conversationId)?.conversation;
+  const sender = conversation?.participants.find((p) => p.user.id === m.senderId)?.user;
+  const name = sender?.displayName ?? 'Беседа';
+  const avatar = sender?.avatarUrl && !sender.avatarUrl.startsWith('emoji:') ? sender.avatarUrl : null;
+  const group = conversation?.isGroup === true;
+  return {
+    kind: 'message',
+    conversationId: m.conversationId,
+    title: group && conversation?.title ? `${name} — ${conversation.title}` : name,
+    preview: messagePreview(m.type, m.content),
+    count: 1,
+    icon: group ? null : avatar,
+  };
+}

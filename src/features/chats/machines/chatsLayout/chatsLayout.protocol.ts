@@ -1,0 +1,20 @@
+// The chats layout's protocol (view-local: ChatsShell runs it): the events it accepts on a narrow screen. The view
+// imports this module for its types.
+import type { MachineRef } from '../../../../core/machines/machine-ref';
+
+export type ChatsPanel = 'list' | 'conversation';
+
+export interface ChatsLayoutContext {
+  hasSelection: boolean;
+}
+
+export type ChatsLayoutEvent =
+  /** The selection changed (a new conversation chosen, or none any more). */
+  | { type: 'layout.selectionChanged'; hasSelection: boolean }
+  /** A finished touch gesture: its horizontal and vertical travel in px (left is negative). */
+  | { type: 'layout.swiped'; dx: number; dy: number }
+  | { type: 'layout.back' }
+  /** The already selected conversation chosen again in the list. */
+  | { type: 'layout.open' };
+
+export type ChatsLayoutRef = MachineRef<ChatsLayoutContext, ChatsLayoutEvent>;

@@ -1,0 +1,65 @@
+// The chats page (route '/', docs/behaviour.md §2): the list pane 'Чаты' with the footer tiles, and the message pane of the
+// selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
+import { ChatList } from './ChatList';
+import { ChatsFooter } from './ChatsFooter';
+import { ChatsShell } from './ChatsShell';
+import { ConversationView, NoConversation } from '../../conversation/ui/index';
+import { useChatsPage } from './useChatsPage';
+import { useConversationPane } from '../../conversation/ui/index';
+import { ListSearchField, listSearchResults } from '../../search/ui/index';
+import { useSearch } from '../../search/ui/index';
+import { LazyConversationSearchBar } from '../../search/ui/index';
+import { useConversationSearch } from '../../search/ui/index';
+import '../../../styles/chats.css';
+
+
+export function ChatsPage() {
+  const page = useChatsPage();
+  const { conversation, selectedId, me } = page;
+  const search = useSearch('search');
+  return (
+    <ChatsShell
+      hasSelection={selectedId !== null}
+      selectionKey={selectedId}
+      list={
+        <ChatList
+          tiles={page.tiles}
+          loaded={page.loaded}
+          onOpen={page.open}
+          footer={<ChatsFooter />}
+          search={<ListSearchField search={search} />}
+          searchResults={listSearchResults(search, page.entries, me)}
+        />
+      }
+      conversation={
+        conversation && selectedId && me ? (
+          <ConversationPane key={selectedId} {...page} conversation={conversation} conversationId={selectedId} me={me} />
+        ) : (
+          <NoConversation />
+        )
+      }
+    />
+  );
+}
+
+function ConversationPane(
+  props: ReturnType<typeof useChatsPage> & {
+    conversation: NonNullable<ReturnType<typeof useChatsPage>['conversation']>;
+    conversationId: string;
+    me: string;
+  },
+) {
+  const view = useConversationPane({
+    conversation: props.conversation,
+    composer: props.composer,
+    entry: props.selectedEntry,
+    conversationId: props.conversationId,
+    me: props.me,
+    now: props.now,
+    onCall: props.call,
+  });
+  const search = useConversationSearch(props.conversationId);
+  return (
+    <ConversationView {...view} onSearch={search.show} searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null} />
+  );
+}

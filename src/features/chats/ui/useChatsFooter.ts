@@ -1,0 +1,46 @@
+import { useSelector } from '@xstate/react';
+import { FOOTER_TAGS } from '../machines/chatsFooter/chatsFooter.protocol';
+import { contactsTileSubtitle, filterContacts } from '../../contacts/index';
+import { useContactCode } from '../../contacts/ui/index';
+import { useContacts } from '../../contacts/ui/index';
+import { useGroupDialog } from '../../contacts/ui/index';
+import { useAvatarEditor } from '../../profile/ui/index';
+import { useOwnUser } from '../../profile/ui/index';
+import { useSystemActor } from '../../../core/ui/RuntimeContext';
+
+export type FooterDialog = 'contacts' | 'profile' | null;
+
+/** Everything the chats footer and the dialogs it opens need, as values and callbacks (the footer actor decides). */
+export function useChatsFooter() {
+  const me = useOwnUser();
+  const contacts = useContacts();
+  const code = useContactCode();
+  const group = useGroupDialog();
+  const avatar = useAvatarEditor();
+  const footer = useSystemActor('chatsFooter');
+  const dialog = useSelector(footer, (s): FooterDialog => {
+    if (s?.hasTag(FOOTER_TAGS.contacts)) return 'contacts';
+    if (s?.hasTag(FOOTER_TAGS.profile)) return 'profile';
+    return null;
+  });
+  const copied = useSelector(footer, (s) => s?.hasTag(FOOTER_TAGS.copied) ?? false);
+
+  return {
+    me,
+    contactsSubtitle: contactsTileSubtitle(contacts.contacts),
+    incoming: filterContacts(contacts.contacts, 'incoming'),
+    friends: filterContacts(contacts.contacts, 'accepted'),
+    contacts,
+    code,
+    group,
+    avatar,
+    dialog,
+    copied,
+    copy: () => {
+      if (me) footer?.send({ type: 'footer.copy', text: me.eblid });
+    },
+    openContacts: () => footer?.send({ type: 'footer.openContacts' }),
+    openProfile: () => footer?.send({ type: 'footer.openProfile' }),
+    closeDialog: () => footer?.send({ type: 'footer.close' }),
+  };
+}

@@ -1,0 +1,39 @@
+// The chats page's view of the chats actor: list tiles, the selection and the children that serve it.
+import { useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ComposerActorRef } from '../../composer/index';
+import type { ConversationActorRef } from '../../conversation/index';
+import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import { chatTile } from '../../conversation/ui/index';
+
+/** The current time, renewed every `ms` (last-seen texts age while the page is open). */
+export function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+export function useChatsPage() {
+  const chats = useSystemActor('chats');
+  if (!chats) throw new Error('the chats actor is not running');
+  const me = useSelector(chats, (s) => s.context.me);
+  const entries = useSelector(chats, (s) => s.context.entries);
+  const selectedId = useSelector(chats, (s) => s.context.selectedId);
+  const loaded = useSelector(chats, (s) => s.context.loaded);
+  const conversation = useSelector(chats, (s) => s.children.conversation as ConversationActorRef | undefined);
+  const composer = useSelector(chats, (s) => s.children.composer as ComposerActorRef | undefined);
+  const now = useNow();
+  // While this page is mounted the selected conversation is in front of the user (for the unread and sound rules).
+  useEffect(() => {
+    chats.send({ type: 'chats.viewing', viewing: true });
+    return () => chats.send({ type: 'chats.viewing', viewing: false });
+  }, [chats]);
+  const tiles = useMemo(() => entries.map((e) => chatTile(e, me, selectedId, now)), [entries, me, selectedId, now]);
+  const selectedEntry = useMemo(() => entries.find((e) => e.conversation.id === selectedId) ?? null, [entries, selectedId]);
+  const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
+  const call = useCallback((video: boolean) => chats.send({ type: 'chats.call', video }), [chats]);
+  return { me, tiles, entries, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };
+}

@@ -1,0 +1,4 @@
+// The views of the composer feature that other features and the app's routes render.
+export { Composer } from './Composer';
+export type { ComposerProps } from './Composer';
+export { useRecorderPanel } from './voice/useRecorderPanel';

@@ -1,0 +1,32 @@
+import { useSelector } from '@xstate/react';
+import type { ContactCodeEvent } from '../machines/contactCode/contactCode.protocol';
+import { useSystemActor } from '../../../core/ui/RuntimeContext';
+
+
+/** The EBLID search panel's view of the contactCode actor (systemId 'contactCode'). */
+export function useContactCode() {
+  const actor = useSystemActor('contactCode');
+  const digits = useSelector(actor, (s) => s?.context.digits ?? ['', '', '', '']);
+  const focus = useSelector(actor, (s) => s?.context.focus ?? 0);
+  const result = useSelector(actor, (s) => s?.context.result ?? null);
+  const notice = useSelector(actor, (s) => s?.context.notice ?? null);
+  const searching = useSelector(actor, (s) => s?.hasTag('searching') ?? false);
+  const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
+  const send = (e: ContactCodeEvent) => actor?.send(e);
+  return {
+    digits,
+    focus,
+    result,
+    notice,
+    searching,
+    busy,
+    onType: (index: number, value: string) => send({ type: 'code.typed', index, value }),
+    onBackspace: (index: number) => send({ type: 'code.backspace', index }),
+    onPaste: (text: string) => send({ type: 'code.pasted', text }),
+    onFocusBox: (index: number) => send({ type: 'code.focused', index }),
+    onAdd: () => send({ type: 'code.add' }),
+    onReset: () => send({ type: 'code.reset' }),
+  };
+}
+
+export type ContactCodeView = ReturnType<typeof useContactCode>;

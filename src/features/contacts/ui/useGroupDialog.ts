@@ -1,0 +1,43 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { filterContacts } from '../machines/contacts/contact-list';
+import type { GroupDialogEvent } from '../machines/groupDialog/groupDialog.protocol';
+import { useSystemActor } from '../../../core/ui/RuntimeContext';
+
+/** The group dialog's view of its actor (systemId 'groupDialog') and of the friends (systemId 'contacts'). */
+export function useGroupDialog() {
+  const actor = useSystemActor('groupDialog');
+  const contacts = useSystemActor('contacts');
+  const navigate = useNavigate();
+  const open = useSelector(actor, (s) => s?.hasTag('open') ?? false);
+  const title = useSelector(actor, (s) => s?.context.title ?? '');
+  const selected = useSelector(actor, (s) => s?.context.selected ?? []);
+  const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
+  const error = useSelector(actor, (s) => s?.context.error ?? null);
+  const all = useSelector(contacts, (s) => s?.context.contacts ?? []);
+  const friends = filterContacts(all, 'accepted').map((c) => c.friend);
+
+  useEffect(() => {
+    if (!actor) return;
+    const sub = actor.on('group.created', () => navigate('/'));
+    return () => sub.unsubscribe();
+  }, [actor, navigate]);
+
+  const send = (e: GroupDialogEvent) => actor?.send(e);
+  return {
+    open,
+    title,
+    selected,
+    busy,
+    error,
+    friends,
+    onOpen: () => send({ type: 'group.open' }),
+    onClose: () => send({ type: 'group.close' }),
+    onToggle: (userId: string) => send({ type: 'group.toggle', userId }),
+    onTitle: (value: string) => send({ type: 'group.titleChanged', title: value }),
+    onCreate: () => send({ type: 'group.create' }),
+  };
+}
+
+export type GroupDialogView = ReturnType<typeof useGroupDialog>;

@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import { message } from '../../../../../tests/client/chat-fixtures';
+import { describeModel } from '../../../../../tests/model/harness';
+import type { ResponseOf } from '../../../../contract/api';
+import { conversationMachine, type PageInput, type ReactionChange } from './conversation.machine';
+import { FIRST_ITEM_INDEX } from './history';
+
+const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
+const quiet = fromCallback(() => () => {});
+const child = createMachine({});
+const input = { conversationId: 'c1', userId: 'me' };
+
+// m0 is far back (found by seeking), m1–m2 the latest page, m3 arrives later.
+const m0 = message('m0', 'u2', 0);
+const mx = message('mx', 'u2', 5);
+const m1 = message('m1', 'u2', 10);
+const m2 = message('m2', 'me', 11);
+const m3 = message('m3', 'u2', 12);
+const mine = message('m4', 'me', 13, { clientMessageId: 'tag-1' });
+const elsewhere = message('e1', 'u2', 14, { conversationId: 'c2' });
+const page = (messages: typeof m0[], hasMore: boolean) => ({ messages, hasMore });
+const EDITED_AT = '2025-03-01T11:00:00.000Z';
+
+type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
+// Three parallel regions (history paging, refresh, deletions) times the message combinations are far too many
+// states to walk (and keys must tell every context apart for the replay). So the model does one thing at a
+// time: a user or server event only from the freshly loaded page at rest; then only what that started
+// (actor answers, a refresh on top of a refresh). Every transition is still taken; how the regions combine
+// is the parallel statechart's own guarantee and the tests below check the interesting mixes.
+const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle', deletions: 'idle', reactions: 'idle' } });
+const fresh = (s: Snap) =>
+  s.context.highlightId === null &&
+  s.context.ownSends === 0 &&
+  s.context.viewer === null &&
+  s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
+    'm1:0:null:0,m2:0:null:0';
+const oneAtATime =
+  <T extends { type: string }>(make: () => T[]) =>
+  (s: Snap) =>
+    resting(s) && fresh(s) ? make() : [];
+
+describeModel({
+  name: 'conversation',
+  machine: conversationMachine.provide({
+    actors: {
+      serverEvents: quiet,
+      room: quiet,
+      fetchPage: hang,
+      deleteMessage: hang,
+      react: hang,
+      typing: child,
+      readReceipts: child,
+      messageEdit: child,
+    } as never,
+  }),
+  // Opened plainly, and at a search result on the first page (m1) or far back (m0).
+  inputs: [input, { ...input, jumpTo: 'm1' }, { ...input, jumpTo: 'm0' }],
+  events: {
+    'conversation.messageArrived': oneAtATime(() => [{ type: 'conversation.messageArrived', message: m3 }]),
+    'conversation.messageSent': oneAtATime(() => [{ type: 'conversation.messageSent', message: mine }]),
+    'conversation.messageDeleted': oneAtATime(() => [
+      { type: 'conversation.messageDeleted', conversationId: 'c1', messageId: 'm1' },
+    ]),
+    'conversation.receipts': oneAtATime(() => [
+      { type: 'conversation.receipts', conversationId: 'c1', userId: 'u2', messageIds: ['m2'] },
+    ]),
+    // Also while a page loads (fresh history only, one jump per path).
+    'conversation.jumpTo': (s) =>
+      fresh(s) && (resting(s) || s.matches({ ready: { history: 'loadingOlder' } }) || s.matches({ ready: { history: 'seeking' } }))
+        ? [
+            { type: 'conversation.jumpTo', messageId: 'm1' },
+            { type: 'conversation.jumpTo', messageId: 'm0' },
+          ]
+        : [],
+    'conversation.delete': oneAtATime(() => [{ type: 'conversation.delete', messageId: 'm2' }]),
+    'conversation.messageEdited': oneAtATime(() => [
+      { type: 'conversation.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'правка', editedAt: EDITED_AT },
+    ]),
+    'edit.saved': oneAtATime(() => [{ type: 'edit.saved', message: { ...m2, content: 'моя правка', editedAt: EDITED_AT } }]),
+    'conversation.reactions': oneAtATime(() => [
+      { type: 'conversation.reactions', conversationId: 'c1', messageId: 'm1', reactions: [{ emoji: '👍', userIds: ['u2'] }] },
+    ]),
+    'conversation.react': oneAtATime(() => [
+      { type: 'conversation.react', messageId: 'm1', emoji: '❤️' },
+      { type: 'conversation.react', messageId: 'gone', emoji: '❤️' },
+    ]),
+    'conversation.loadOlder': oneAtATime(() => [{ type: 'conversation.loadOlder' }]),
+    'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
+    'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
+    'conversation.closeImage': (s) => (s.context.viewer ? [{ type: 'conversation.closeImage' }] : []),
+    'conversation.refresh': (s) =>
+      (resting(s) && fresh(s)) || s.matches({ ready: { sync: 'refreshing' } }) ? [{ type: 'conversation.refresh' }] : [],
+    'conversation.reconnected': (s) =>
+      (resting(s) && fresh(s)) || s.matches('failed') ? [{ type: 'conversation.reconnected' }] : [],
+    'xstate.done.actor.latest': () => [{ type: 'xstate.done.actor.latest', output: page([m1, m2], true) }],
+    'xstate.error.actor.latest': () => [{ type: 'xstate.error.actor.latest', error: new Error('offline') }],
+    'xstate.done.actor.older': () => [{ type: 'xstate.done.actor.older', output: page([mx], true) }],
+    'xstate.error.actor.older': () => [{ type: 'xstate.error.actor.older', error: new Error('offline') }],
+    'xstate.done.actor.seek': () => [
+      { type: 'xstate.done.actor.seek', output: page([m0], false) },
+      { type: 'xstate.done.actor.seek', output: page([mx], true) },
+      { type: 'xstate.done.actor.seek', output: page([], false) },
+    ],
+    'xstate.error.actor.seek': () => [{ type: 'xstate.error.actor.seek', error: new Error('offline') }],
+    'xstate.done.actor.refresh': () => [{ type: 'xstate.done.actor.refresh', output: page([m2, m3], true) }],
+    'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('offline') }],
+    'xstate.done.actor.delete': () => [{ type: 'xstate.done.actor.delete', output: { ok: true } }],
+    'xstate.error.actor.delete': () => [{ type: 'xstate.error.actor.delete', error: new Error('403') }],
+    'xstate.done.actor.react': () => [
+      { type: 'xstate.done.actor.react', output: { reactions: [{ emoji: '❤️', userIds: ['me'] }] } },
+    ],
+    'xstate.error.actor.react': () => [{ type: 'xstate.error.actor.react', error: new Error('offline') }],
+  },
+});
+
+describe('conversation with a fetching actor', () => {
+  function start(
+    pages: (i: PageInput) => ResponseOf<'messages'>,
+    options: { unread?: number; react?: ReturnType<typeof fromPromise<ResponseOf<'react'>, ReactionChange>> } = {},
+  ) {
+    const seen: PageInput[] = [];
+    const actor = createActor(
+      conversationMachine.provide({
+        actors: {
+          serverEvents: quiet,
+          room: quiet,
+          typing: child,
+          readReceipts: child,
+          messageEdit: child,
+          react: options.react ?? hang,
+          fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
+            seen.push(input);
+            return pages(input);
+          }),
+        } as never,
+      }),
+      { input: { ...input, unread: options.unread } },
+    ).start();
+    return { actor, seen };
+  }
+
+  it('counts jumps (a second jump to the same quote too) and own sends, and holds the open image', async () => {
+    const { actor } = start(() => page([m1, m2], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
+    expect(actor.getSnapshot().context).toMatchObject({ highlightId: 'm1', jumps: 2 });
+    actor.send({ type: 'conversation.ownSent' });
+    expect(actor.getSnapshot().context.ownSends).toBe(1);
+    actor.send({ type: 'conversation.openImage', messageId: 'm2', index: 1 });
+    expect(actor.getSnapshot().context.viewer).toEqual({ messageId: 'm2', index: 1 });
+    actor.send({ type: 'conversation.closeImage' });
+    expect(actor.getSnapshot().context.viewer).toBeNull();
+    actor.stop();
+  });
+
+  it('loads the latest page, then older pages before the first message, lowering the first item index', async () => {
+    const { actor, seen } = start((i) => (i.before ? page([m0, mx], false) : page([m1, m2], true)));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.loadOlder' });
+    await waitFor(actor, (s) => s.matches({ ready: { history: 'idle' } }) && s.context.messages.length === 4);
+    expect(seen).toEqual([
+      { conversationId: 'c1', limit: 50 },
+      { conversationId: 'c1', before: 'm1', limit: 50 },
+    ]);
+    const { messages, hasMore, firstItemIndex } = actor.getSnapshot().context;
+    expect(messages.map((m) => m.id)).toEqual(['m0', 'mx', 'm1', 'm2']);
+    expect(hasMore).toBe(false);
+    expect(firstItemIndex).toBe(FIRST_ITEM_INDEX - 2);
+  });
+
+  it('keeps one copy of a message that comes as message:new, message:notify and the send answer', async () => {
+    const { actor } = start(() => page([m1], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.messageArrived', message: m3 });
+    actor.send({ type: 'conversation.messageArrived', message: m3 });
+    actor.send({ type: 'conversation.messageSent', message: mine });
+    actor.send({ type: 'conversation.messageArrived', message: mine });
+    expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm3', 'm4']);
+  });
+
+  it('seeks a quoted message through older pages and highlights it', async () => {
+    const { actor, seen } = start((i) =>
+      !i.before ? page([m2], true) : i.before === 'm2' ? page([m1], true) : i.before === 'm1' ? page([mx], true) : page([m0], true),
+    );
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm0' });
+    const scrolls: string[] = [];
+    actor.on('conversation.scrollTo', (e) => scrolls.push(e.messageId));
+    await waitFor(actor, (s) => s.context.highlightId !== null);
+    expect(seen.slice(1).map((i) => [i.before, i.limit])).toEqual([
+      ['m2', 200],
+      ['m1', 200],
+      ['mx', 200],
+    ]);
+    expect(actor.getSnapshot().context.highlightId).toBe('m0');
+    expect(scrolls).toEqual(['m0']);
+    // A second jump to a loaded message scrolls again without fetching.
+    actor.send({ type: 'conversation.jumpTo', messageId: 'm0' });
+    expect(scrolls).toEqual(['m0', 'm0']);
+    expect(seen).toHaveLength(4);
+    expect(actor.getSnapshot().matches({ ready: { history: 'idle' } })).toBe(true);
+  });
+
+  it('ignores events of other conversations and deletions of messages that are not own', async () => {
+    const { actor } = start(() => page([m1, m2], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    const before = actor.getSnapshot().context;
+    actor.send({ type: 'conversation.messageArrived', message: elsewhere });
+    actor.send({ type: 'conversation.messageDeleted', conversationId: 'c2', messageId: 'm1' });
+    actor.send({ type: 'conversation.receipts', conversationId: 'c2', userId: 'u2', messageIds: ['m2'] });
+    actor.send({ type: 'conversation.delete', messageId: 'm1' }); // u2's message
+    expect(actor.getSnapshot().context).toBe(before);
+  });
+
+  it('removes an own message at once and asks the server to delete it', async () => {
+    const deleted: string[] = [];
+    const actor = createActor(
+      conversationMachine.provide({
+        actors: {
+          serverEvents: quiet,
+          room: quiet,
+          typing: child,
+          readReceipts: child,
+          messageEdit: child,
+          fetchPage: fromPromise(async () => page([m1, m2], false)),
+          deleteMessage: fromPromise(async ({ input }: { input: { messageId: string } }) => {
+            deleted.push(input.messageId);
+            return { ok: true };
+          }),
+        } as never,
+      }),
+      { input },
+    ).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.delete', messageId: 'm2' });
+    expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1']);
+    await waitFor(actor, (s) => s.context.deleteQueue.length === 0);
+    expect(deleted).toEqual(['m2']);
+  });
+
+  it('takes an edit into the message and every quote of it, from the server event and from an own save', async () => {
+    const quoting = message('q1', 'me', 12, { replyTo: { id: 'm1', content: 'text m1' } });
+    const { actor } = start(() => page([m1, m2, quoting], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'новый', editedAt: EDITED_AT });
+    const byId = () => new Map(actor.getSnapshot().context.messages.map((m) => [m.id, m]));
+    expect(byId().get('m1')).toMatchObject({ content: 'новый', editedAt: EDITED_AT });
+    expect(byId().get('q1')?.replyTo).toEqual({ id: 'm1', content: 'новый' });
+    actor.send({ type: 'edit.saved', message: { ...m2, content: 'моё новое', editedAt: EDITED_AT } });
+    expect(byId().get('m2')).toMatchObject({ content: 'моё новое', editedAt: EDITED_AT });
+    // Another conversation's edit changes nothing.
+    const before = actor.getSnapshot().context.messages;
+    actor.send({ type: 'conversation.messageEdited', conversationId: 'c2', messageId: 'm1', content: 'x', editedAt: EDITED_AT });
+    expect(actor.getSnapshot().context.messages).toBe(before);
+  });
+
+  it('shows a reaction at once, toggles it off with a second click, sends both in order and takes the server answer', async () => {
+    const sent: ReactionChange[] = [];
+    let answer: (r: ResponseOf<'react'>) => void = () => {};
+    const react = fromPromise<ResponseOf<'react'>, ReactionChange>(({ input }) => {
+      sent.push(input);
+      return new Promise((r) => {
+        answer = r;
+      });
+    });
+    const { actor } = start(() => page([m1, m2], false), { react });
+    await waitFor(actor, (s) => s.matches('ready'));
+    const reactionsOf = (id: string) => actor.getSnapshot().context.messages.find((m) => m.id === id)?.reactions;
+    actor.send({ type: 'conversation.react', messageId: 'm1', emoji: '👍' });
+    expect(reactionsOf('m1')).toEqual([{ emoji: '👍', userIds: ['me'] }]);
+    actor.send({ type: 'conversation.react', messageId: 'm1', emoji: '👍' });
+    expect(reactionsOf('m1')).toEqual([]);
+    expect(sent).toEqual([{ messageId: 'm1', emoji: '👍', on: true }]);
+    // The first answer is not shown: a later change of the same message is still queued.
+    answer({ reactions: [{ emoji: '👍', userIds: ['me'] }] });
+    await waitFor(actor, () => sent.length === 2);
+    expect(reactionsOf('m1')).toEqual([]);
+    expect(sent[1]).toEqual({ messageId: 'm1', emoji: '👍', on: false });
+    answer({ reactions: [{ emoji: '😂', userIds: ['u2'] }] });
+    await waitFor(actor, (s) => s.context.reactQueue.length === 0);
+    expect(reactionsOf('m1')).toEqual([{ emoji: '😂', userIds: ['u2'] }]);
+    actor.send({ type: 'conversation.reactions', conversationId: 'c1', messageId: 'm1', reactions: [] });
+    expect(reactionsOf('m1')).toEqual([]);
+  });
+
+  it('places the unread divider above the first of the messages unread at opening', async () => {
+    const m5 = message('m5', 'u2', 14);
+    const { actor } = start(() => page([m1, m2, m3, mine, m5], false), { unread: 2 });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.unreadFrom).toBe('m3');
+    // Refreshes do not move it.
+    actor.send({ type: 'conversation.refresh' });
+    await waitFor(actor, (s) => s.matches({ ready: { sync: 'idle' } }));
+    expect(actor.getSnapshot().context.unreadFrom).toBe('m3');
+    const none = start(() => page([m1, m2], false));
+    await waitFor(none.actor, (s) => s.matches('ready'));
+    expect(none.actor.getSnapshot().context.unreadFrom).toBeNull();
+  });
+});

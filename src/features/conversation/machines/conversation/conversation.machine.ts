@@ -1,0 +1,457 @@
+// The open conversation (docs/behaviour.md §2, §4; invoked by the chats actor as its child 'conversation').
+// History: the latest page first, older pages on demand (`?before=&limit=`, hasMore), each message once
+// whether it came from the socket (message:new and message:notify alike), the send answer or a page.
+// Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,
+// loading older pages until it is found. After a reconnection the latest page is fetched again, so nothing
+// sent during the gap is missed. While alive it is in the conversation's socket room (join on start and on
+// every reconnection, leave when stopped) and runs the typing, read-receipt and edit actors of this conversation.
+// Edits (message:edited, or the answer to an own edit) change the message and its quotes; reactions are shown at
+// once and sent one after another (reactions:update from the server is the truth; a failure refetches the page).
+// The unread count the conversation was opened with places «Непрочитанные сообщения» once the first page is in.
+import { assertEvent, assign, enqueueActions, fromCallback, raise, setup } from 'xstate';
+import type { ResponseOf } from '../../../../contract/api';
+import { LIMITS, REACTION_EMOJI } from '../../../../contract/limits';
+import { messageEditMachine } from '../messageEdit/messageEdit.machine';
+import { notWired } from '../../../../core/machines/not-wired';
+import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
+import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
+import { systemActor } from '../../../../core/machines/system';
+import { typingMachine } from '../typing/typing.machine';
+import type {
+  ConversationContext,
+  ConversationEmitted,
+  ConversationEvent,
+  ConversationInput,
+  PageInput,
+  ReactionChange,
+} from './conversation.protocol';
+import {
+  addReceipts,
+  applyEdit,
+  FIRST_ITEM_INDEX,
+  firstUnread,
+  hasReacted,
+  mergeMessages,
+  prependPage,
+  removeMessage,
+  setReactions,
+  toggleReaction,
+} from './history';
+
+export * from './conversation.protocol';
+
+type Page = ResponseOf<'messages'>;
+
+export const conversationServerEvents = listenToServer<ConversationEvent>(
+  {
+    'message:new': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
+    'message:notify': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
+    'message:deleted': (p) => ({ type: 'conversation.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'message:edited': (p) => ({
+      type: 'conversation.messageEdited',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      content: p.content,
+      editedAt: p.editedAt,
+    }),
+    'reactions:update': (p) => ({
+      type: 'conversation.reactions',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      reactions: p.reactions,
+    }),
+    'receipts:update': (p) => ({
+      type: 'conversation.receipts',
+      conversationId: p.conversationId,
+      userId: p.userId,
+      messageIds: p.messageIds,
+    }),
+  },
+  { onConnected: () => ({ type: 'conversation.reconnected' }) },
+);
+
+/**
+ * Membership of the conversation's socket room while this actor lives: join now and after every
+ * reconnection (the server forgets rooms with the socket), leave when stopped.
+ */
+export const conversationRoom = fromCallback<{ type: string }, { conversationId: string }>(({ input, system }) => {
+  const realtime = systemActor(system, 'realtime');
+  if (!realtime) return;
+  const payload = { conversationId: input.conversationId };
+  const join = () => realtime.send({ type: 'realtime.emit', name: 'conversation:join', payload });
+  join();
+  const sub = realtime.on('realtime.connected', join);
+  return () => {
+    sub.unsubscribe();
+    realtime.send({ type: 'realtime.emit', name: 'conversation:leave', payload });
+  };
+});
+
+export const conversationMachine = setup({
+  types: {
+    context: {} as ConversationContext,
+    events: {} as ConversationEvent,
+    input: {} as ConversationInput,
+    emitted: {} as ConversationEmitted,
+    children: {} as { typing: 'typing'; readReceipts: 'readReceipts'; messageEdit: 'messageEdit' },
+  },
+  actors: {
+    serverEvents: conversationServerEvents,
+    room: conversationRoom,
+    fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
+    deleteMessage: notWired<unknown, { messageId: string }>('conversation.deleteMessage'),
+    react: notWired<ResponseOf<'react'>, ReactionChange>('conversation.react'),
+    typing: typingMachine,
+    readReceipts: readReceiptsMachine,
+    messageEdit: messageEditMachine,
+  },
+  guards: {
+    here: ({ context, event }) =>
+      'conversationId' in event
+        ? event.conversationId === context.conversationId
+        : 'message' in event && event.message.conversationId === context.conversationId,
+    canLoadOlder: ({ context }) => context.hasMore && context.messages.length > 0,
+    isLoaded: ({ context, event }) => {
+      assertEvent(event, 'conversation.jumpTo');
+      return context.messages.some((m) => m.id === event.messageId);
+    },
+    /** Opened at a message (a search result) that the first page holds. */
+    openedAtLoaded: ({ context }) => context.seekId !== null && context.messages.some((m) => m.id === context.seekId),
+    openedAtOlder: ({ context }) => context.seekId !== null,
+    foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
+    morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
+    hasDeletion: ({ context }) => context.deleteQueue.length > 0,
+    hasReaction: ({ context }) => context.reactQueue.length > 0,
+    /** Reactions go to messages the server has and that are shown. */
+    shownMessage: ({ context, event }) => {
+      assertEvent(event, 'conversation.react');
+      return context.messages.some((m) => m.id === event.messageId);
+    },
+    /** Only the sender deletes, and only what is shown. */
+    ownShown: ({ context, event }) => {
+      assertEvent(event, 'conversation.delete');
+      return context.messages.some((m) => m.id === event.messageId && m.senderId === context.me);
+    },
+  },
+  actions: {
+    takeMessage: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, ['conversation.messageArrived', 'conversation.messageSent']);
+        return mergeMessages(context.messages, [event.message]);
+      },
+    }),
+    // Someone who sends has stopped typing.
+    stopRemoteTyping: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'conversation.messageArrived');
+      if (event.message.senderId !== context.me) {
+        enqueue.sendTo('typing', { type: 'typing.remoteSent', userId: event.message.senderId });
+      }
+    }),
+    takeLatest: assign(({ context }, page: Page) => {
+      const last = context.messages.at(-1);
+      // A gap longer than a page (a long disconnection): start again from the latest page.
+      const gap =
+        page.hasMore && last !== undefined && page.messages.length > 0 && page.messages[0].createdAt > last.createdAt;
+      if (gap) return { messages: mergeMessages([], page.messages), hasMore: true };
+      return {
+        messages: mergeMessages(context.messages, page.messages),
+        hasMore: context.messages.length === 0 ? page.hasMore : context.hasMore || page.hasMore,
+      };
+    }),
+    takeOlder: assign(({ context }, page: Page) => {
+      const { messages, added } = prependPage(context.messages, page.messages);
+      return { messages, hasMore: page.hasMore, firstItemIndex: context.firstItemIndex - added };
+    }),
+    seek: assign({
+      seekId: ({ event }) => {
+        assertEvent(event, 'conversation.jumpTo');
+        return event.messageId;
+      },
+    }),
+    highlightJump: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'conversation.jumpTo');
+      enqueue.assign({ highlightId: event.messageId, jumps: context.jumps + 1 });
+      enqueue.emit({ type: 'conversation.scrollTo', messageId: event.messageId });
+    }),
+    highlightFound: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ highlightId: context.seekId, seekId: null, jumps: context.jumps + 1 });
+      enqueue.emit({ type: 'conversation.scrollTo', messageId: context.seekId! });
+    }),
+    countOwnSend: assign({ ownSends: ({ context }) => context.ownSends + 1 }),
+    openImage: assign({
+      viewer: ({ event }) => {
+        assertEvent(event, 'conversation.openImage');
+        return { messageId: event.messageId, index: event.index };
+      },
+    }),
+    closeImage: assign({ viewer: null }),
+    stopSeeking: assign({ seekId: null }),
+    removeDeleted: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, ['conversation.messageDeleted', 'conversation.delete']);
+        return removeMessage(context.messages, event.messageId);
+      },
+    }),
+    queueDeletion: assign({
+      deleteQueue: ({ context, event }) => {
+        assertEvent(event, 'conversation.delete');
+        return [...context.deleteQueue, event.messageId];
+      },
+    }),
+    shiftDeletion: assign({ deleteQueue: ({ context }) => context.deleteQueue.slice(1) }),
+    takeEdit: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, ['conversation.messageEdited', 'edit.saved']);
+        if (event.type === 'edit.saved') {
+          const m = event.message;
+          return m.editedAt ? applyEdit(context.messages, m.id, m.content, m.editedAt) : context.messages;
+        }
+        return applyEdit(context.messages, event.messageId, event.content, event.editedAt);
+      },
+    }),
+    takeReactions: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, 'conversation.reactions');
+        return setReactions(context.messages, event.messageId, event.reactions);
+      },
+    }),
+    // Shown at once; the server's answer (or reactions:update) replaces it.
+    toggleReaction: assign(({ context, event }) => {
+      assertEvent(event, 'conversation.react');
+      const message = context.messages.find((m) => m.id === event.messageId);
+      const on = !hasReacted(message, context.me, event.emoji);
+      const reactions = toggleReaction(message?.reactions ?? [], context.me, event.emoji, on, REACTION_EMOJI);
+      return {
+        messages: setReactions(context.messages, event.messageId, reactions),
+        reactQueue: [...context.reactQueue, { messageId: event.messageId, emoji: event.emoji, on }],
+      };
+    }),
+    // The server's reactions, unless a later change of the same message is still queued (it answers last).
+    reacted: assign(({ context }, { reactions }: ResponseOf<'react'>) => {
+      const [done, ...rest] = context.reactQueue;
+      const later = rest.some((c) => c.messageId === done?.messageId);
+      return {
+        reactQueue: rest,
+        messages: done && !later ? setReactions(context.messages, done.messageId, reactions) : context.messages,
+      };
+    }),
+    shiftReaction: assign({ reactQueue: ({ context }) => context.reactQueue.slice(1) }),
+    refresh: raise({ type: 'conversation.refresh' }),
+    placeDivider: assign(({ context }) =>
+      context.unreadAtOpen > 0
+        ? { unreadFrom: firstUnread(context.messages, context.me, context.unreadAtOpen), unreadAtOpen: 0 }
+        : {},
+    ),
+    addReceipts: assign({
+      messages: ({ context, event }) => {
+        assertEvent(event, 'conversation.receipts');
+        return addReceipts(context.messages, event.userId, event.messageIds);
+      },
+    }),
+  },
+}).createMachine({
+  id: 'conversation',
+  context: ({ input }) => ({
+    conversationId: input.conversationId,
+    me: input.userId,
+    messages: [],
+    hasMore: false,
+    firstItemIndex: FIRST_ITEM_INDEX,
+    highlightId: null,
+    jumps: 0,
+    ownSends: 0,
+    viewer: null,
+    seekId: input.jumpTo ?? null,
+    deleteQueue: [],
+    reactQueue: [],
+    unreadAtOpen: input.unread ?? 0,
+    unreadFrom: null,
+  }),
+  invoke: [
+    { id: 'serverEvents', src: 'serverEvents' },
+    { id: 'room', src: 'room', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    {
+      id: 'typing',
+      systemId: 'typing',
+      src: 'typing',
+      input: ({ context }) => ({ conversationId: context.conversationId, userId: context.me }),
+    },
+    {
+      id: 'readReceipts',
+      src: 'readReceipts',
+      input: ({ context }) => ({ conversationId: context.conversationId }),
+    },
+    { id: 'messageEdit', src: 'messageEdit' },
+  ],
+  on: {
+    'conversation.messageArrived': { guard: 'here', actions: ['takeMessage', 'stopRemoteTyping'] },
+    'conversation.messageSent': { guard: 'here', actions: 'takeMessage' },
+    'conversation.messageDeleted': { guard: 'here', actions: 'removeDeleted' },
+    'conversation.receipts': { guard: 'here', actions: 'addReceipts' },
+    'conversation.messageEdited': { guard: 'here', actions: 'takeEdit' },
+    'conversation.reactions': { guard: 'here', actions: 'takeReactions' },
+    'edit.saved': { actions: 'takeEdit' },
+    'conversation.ownSent': { actions: 'countOwnSend' },
+    'conversation.openImage': { actions: 'openImage' },
+    'conversation.closeImage': { actions: 'closeImage' },
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'latest',
+        src: 'fetchPage',
+        input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
+        onDone: { target: 'ready', actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'] },
+        onError: 'failed',
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: { 'conversation.retry': 'loading', 'conversation.reconnected': 'loading' },
+    },
+    ready: {
+      type: 'parallel',
+      on: {
+        'conversation.delete': { guard: 'ownShown', actions: ['removeDeleted', 'queueDeletion'] },
+        'conversation.react': { guard: 'shownMessage', actions: 'toggleReaction' },
+      },
+      states: {
+        history: {
+          initial: 'opening',
+          states: {
+            /** Opened at a message (a search result): highlight it, or page back to it as a jump to a quote does. */
+            opening: {
+              always: [
+                { guard: 'openedAtLoaded', target: 'idle', actions: 'highlightFound' },
+                { guard: 'openedAtOlder', target: 'seeking' },
+                { target: 'idle' },
+              ],
+            },
+            idle: {
+              on: {
+                'conversation.loadOlder': { guard: 'canLoadOlder', target: 'loadingOlder' },
+                'conversation.jumpTo': [
+                  { guard: 'isLoaded', actions: 'highlightJump' },
+                  { guard: 'canLoadOlder', target: 'seeking', actions: 'seek' },
+                ],
+              },
+            },
+            loadingOlder: {
+              tags: ['loadingOlder'],
+              // A jump while a page loads: look for the quote instead (from the same first message).
+              on: {
+                'conversation.jumpTo': [
+                  { guard: 'isLoaded', target: 'idle', actions: 'highlightJump' },
+                  { target: 'seeking', actions: 'seek' },
+                ],
+              },
+              invoke: {
+                id: 'older',
+                src: 'fetchPage',
+                input: ({ context }) => ({
+                  conversationId: context.conversationId,
+                  before: context.messages[0]?.id,
+                  limit: LIMITS.messagesPageDefault,
+                }),
+                onDone: { target: 'idle', actions: { type: 'takeOlder', params: ({ event }) => event.output } },
+                onError: 'idle',
+              },
+            },
+            seeking: {
+              tags: ['loadingOlder'],
+              on: {
+                'conversation.jumpTo': [
+                  { guard: 'isLoaded', target: 'idle', actions: ['stopSeeking', 'highlightJump'] },
+                  { target: 'seeking', actions: 'seek' },
+                ],
+              },
+              invoke: {
+                id: 'seek',
+                src: 'fetchPage',
+                // Larger pages: the quote may be far back.
+                input: ({ context }) => ({
+                  conversationId: context.conversationId,
+                  before: context.messages[0]?.id,
+                  limit: LIMITS.messagesPageMax,
+                }),
+                onDone: [
+                  {
+                    guard: { type: 'foundInPage', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'highlightFound'],
+                  },
+                  {
+                    guard: { type: 'morePages', params: ({ event }) => event.output },
+                    target: 'seeking',
+                    reenter: true,
+                    actions: { type: 'takeOlder', params: ({ event }) => event.output },
+                  },
+                  { target: 'idle', actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'stopSeeking'] },
+                ],
+                onError: { target: 'idle', actions: 'stopSeeking' },
+              },
+            },
+          },
+        },
+        sync: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: { 'conversation.refresh': 'refreshing', 'conversation.reconnected': 'refreshing' },
+            },
+            refreshing: {
+              invoke: {
+                id: 'refresh',
+                src: 'fetchPage',
+                input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
+                onDone: { target: 'idle', actions: { type: 'takeLatest', params: ({ event }) => event.output } },
+                onError: 'idle',
+              },
+              on: { 'conversation.refresh': { target: 'refreshing', reenter: true } },
+            },
+          },
+        },
+        deletions: {
+          initial: 'idle',
+          states: {
+            idle: {
+              always: { guard: 'hasDeletion', target: 'deleting' },
+            },
+            deleting: {
+              invoke: {
+                id: 'delete',
+                src: 'deleteMessage',
+                input: ({ context }) => ({ messageId: context.deleteQueue[0] }),
+                // A failed deletion is ignored (docs/behaviour.md §8); the message returns with the next refresh.
+                onDone: { target: 'idle', actions: 'shiftDeletion' },
+                onError: { target: 'idle', actions: 'shiftDeletion' },
+              },
+            },
+          },
+        },
+        reactions: {
+          initial: 'idle',
+          states: {
+            idle: {
+              always: { guard: 'hasReaction', target: 'sending' },
+            },
+            sending: {
+              invoke: {
+                id: 'react',
+                src: 'react',
+                input: ({ context }) => context.reactQueue[0],
+                onDone: { target: 'idle', actions: { type: 'reacted', params: ({ event }) => event.output } },
+                // Refused or lost: the page as the server has it puts the reactions right.
+                onError: { target: 'idle', actions: ['shiftReaction', 'refresh'] },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type ConversationActorRef = import('xstate').ActorRefFrom<typeof conversationMachine>;

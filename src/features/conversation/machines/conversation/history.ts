@@ -1,0 +1,117 @@
+// Pure rules for a conversation's message history, shared by the conversation and chats machines.
+import type { Message, Reaction } from '../../../../contract/entities';
+
+/** The list needs a positive index for the first row that only decreases as older pages are prepended (virtua shifts on it). */
+export const FIRST_ITEM_INDEX = 10_000_000;
+
+const byTime = (a: Message, b: Message) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
+
+/**
+ * Adds messages to a history (ascending by time), each id once: a message already held is replaced (it may
+ * carry newer receipts), deleted ones are dropped. Appending newer messages keeps the array's fast path.
+ */
+export function mergeMessages(history: Message[], incoming: Message[]): Message[] {
+  if (incoming.length === 0) return history;
+  const index = new Map(history.map((m, i) => [m.id, i]));
+  let next = history;
+  const fresh: Message[] = [];
+  for (const m of incoming) {
+    const at = index.get(m.id);
+    if (at !== undefined) {
+      if (next === history) next = history.slice();
+      next[at] = m;
+    } else if (!fresh.some((f) => f.id === m.id)) {
+      fresh.push(m);
+    }
+  }
+  const visible = fresh.filter((m) => !m.deletedAt);
+  const kept = next.filter((m) => !m.deletedAt);
+  if (visible.length === 0) return kept.length === next.length ? next : kept;
+  const last = kept.at(-1);
+  const sorted = visible.slice().sort(byTime);
+  if (!last || byTime(sorted[0], last) >= 0) return [...kept, ...sorted];
+  return [...kept, ...sorted].sort(byTime); // stable: equal times keep their order
+}
+
+/** Older page (ascending) in front of the history; returns the new history and how many rows were added. */
+export function prependPage(history: Message[], page: Message[]): { messages: Message[]; added: number } {
+  const known = new Set(history.map((m) => m.id));
+  const older = page.filter((m) => !known.has(m.id) && !m.deletedAt);
+  return { messages: older.length ? [...older, ...history] : history, added: older.length };
+}
+
+/** Marks messages as read by a user (receipts:update). Unchanged array when nothing is new. */
+export function addReceipts(history: Message[], userId: string, messageIds: string[]): Message[] {
+  const ids = new Set(messageIds);
+  let changed = false;
+  const next = history.map((m) => {
+    if (!ids.has(m.id) || m.receipts.some((r) => r.userId === userId)) return m;
+    changed = true;
+    return { ...m, receipts: [...m.receipts, { userId, status: 'READ' as const }] };
+  });
+  return changed ? next : history;
+}
+
+export function removeMessage(history: Message[], messageId: string): Message[] {
+  return history.some((m) => m.id === messageId) ? history.filter((m) => m.id !== messageId) : history;
+}
+
+/** Own message delivery as the bubble shows it: read once another participant has a receipt. */
+export function isReadByOthers(m: Pick<Message, 'senderId' | 'receipts'>): boolean {
+  return m.receipts.some((r) => r.userId !== m.senderId && (r.status === 'READ' || r.status === 'SEEN'));
+}
+
+/** A new text (message:edited, or the answer to an own edit): the message and every quote of it. */
+export function applyEdit(history: Message[], messageId: string, content: string, editedAt: string): Message[] {
+  let changed = false;
+  const next = history.map((m) => {
+    let out = m;
+    if (m.id === messageId && (m.content !== content || m.editedAt !== editedAt)) out = { ...out, content, editedAt };
+    if (m.replyTo?.id === messageId && m.replyTo.content !== content) out = { ...out, replyTo: { id: messageId, content } };
+    if (out !== m) changed = true;
+    return out;
+  });
+  return changed ? next : history;
+}
+
+/** The message's reactions as the server says they are now. */
+export function setReactions(history: Message[], messageId: string, reactions: Reaction[]): Message[] {
+  return history.some((m) => m.id === messageId) ? history.map((m) => (m.id === messageId ? { ...m, reactions } : m)) : history;
+}
+
+/** Whether this user gave this reaction to the message. */
+export function hasReacted(m: Pick<Message, 'reactions'> | undefined, userId: string, emoji: string): boolean {
+  return m?.reactions.some((r) => r.emoji === emoji && r.userIds.includes(userId)) ?? false;
+}
+
+/** The user's reaction given (`on`) or taken back, shown before the server answers; emoji keep the set's order. */
+export function toggleReaction(
+  reactions: Reaction[],
+  userId: string,
+  emoji: Reaction['emoji'],
+  on: boolean,
+  order: readonly string[],
+): Reaction[] {
+  const others = reactions.filter((r) => r.emoji !== emoji);
+  const current = reactions.find((r) => r.emoji === emoji)?.userIds.filter((u) => u !== userId) ?? [];
+  const userIds = on ? [...current, userId] : current;
+  const next = userIds.length ? [...others, { emoji, userIds }] : others;
+  return next.sort((a, b) => order.indexOf(a.emoji) - order.indexOf(b.emoji));
+}
+
+/**
+ * Where «Непрочитанные сообщения» goes: above the `unread`-th newest message from someone else (the first of the
+ * unread ones), or the oldest loaded one from someone else when the page holds fewer. Null when nothing is unread.
+ */
+export function firstUnread(history: Message[], me: string, unread: number): string | null {
+  if (unread <= 0) return null;
+  let left = unread;
+  let found: string | null = null;
+  for (let i = history.length - 1; i >= 0 && left > 0; i--) {
+    const m = history[i];
+    if (m.senderId === me) continue;
+    found = m.id;
+    left -= 1;
+  }
+  return found;
+}

@@ -1,0 +1,149 @@
+// The message pane of the open conversation, from props: header, history (or its placeholders), who is typing,
+// the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
+import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { lazyView } from '../../../shared/ui/lazy-view';
+import { Composer, type ComposerProps } from '../../composer/ui/index';
+import { ConversationHeader } from './ConversationHeader';
+import { MessageList, type MessageListProps } from './MessageList';
+// With the pane, not the lazy lightbox: the fallback below is drawn with it while the lightbox's chunk loads.
+import '../../../styles/lightbox.css';
+import { TypingIndicator } from './TypingIndicator';
+import type { HeaderView, MessageRow } from './view-model';
+
+export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' | 'onEdit'> {
+  status: 'loading' | 'failed' | 'ready';
+  header: HeaderView;
+  typing: { text: string; dots: number };
+  composer: Omit<ComposerProps, 'inputRef'>;
+  lightbox: { items: { url: string; name?: string }[]; index: number } | null;
+  onCloseLightbox(): void;
+  onCall(video: boolean): void;
+  onReply(row: MessageRow): void;
+  onEdit(row: MessageRow): void;
+  onRetryLoad(): void;
+  onSearch?(): void;
+  /** The search bar within this conversation, when open. */
+  searchBar?: ReactNode;
+}
+
+const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
+
+/** The lightbox (view, hook and machine) loads apart from the chats page: it is fetched once images are shown. */
+export const LazyLightbox = lazyView(() => import('./Lightbox').then((m) => m.Lightbox));
+
+function LightboxLoading() {
+  return (
+    <div className="lightbox">
+      <p className="lightbox-caption" role="status">
+        Открываем изображение…
+      </p>
+    </div>
+  );
+}
+
+export function ConversationView(props: ConversationViewProps) {
+  const input = useRef<HTMLTextAreaElement | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+  const showsImages = props.rows.some((row) => row.type === 'IMAGE');
+  useEffect(() => {
+    if (showsImages) void LazyLightbox.preload();
+  }, [showsImages]);
+
+  const onDragEnter = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth.current += 1;
+    setDragging(true);
+  };
+  const onDragLeave = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setDragging(false);
+  };
+  const onDragOver = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+  const onDrop = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth.current = 0;
+    setDragging(false);
+    const files = [...e.dataTransfer.files];
+    if (files.length) props.composer.onAttach(files);
+  };
+  const reply = (row: MessageRow) => {
+    props.onReply(row);
+    input.current?.focus();
+  };
+  const edit = (row: MessageRow) => {
+    props.onEdit(row);
+    input.current?.focus();
+  };
+
+  return (
+    <section
+      className={`conv${dragging ? ' dragging' : ''}`}
+      aria-label={`Беседа: ${props.header.title}`}
+      onDragEnter={onDragEnter}
+      onDragLeave={onDragLeave}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
+      <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} />
+      {props.searchBar}
+      <div className="conv-body">
+        {props.status === 'loading' ? (
+          <p className="conv-note" role="status">
+            Загружаем сообщения…
+          </p>
+        ) : props.status === 'failed' ? (
+          <div className="conv-note" role="alert">
+            <p>Не удалось загрузить сообщения.</p>
+            <button type="button" className="button ghost" onClick={props.onRetryLoad}>
+              Повторить
+            </button>
+          </div>
+        ) : props.rows.length === 0 ? (
+          <p className="conv-note conv-empty">Сообщения появятся здесь</p>
+        ) : (
+          <MessageList {...props} onReply={reply} onEdit={edit} />
+        )}
+      </div>
+      <TypingIndicator text={props.typing.text} dots={props.typing.dots} />
+      <Composer {...props.composer} inputRef={input} />
+      {dragging && (
+        <div className="conv-drop" aria-hidden="true">
+          <span>Отпустите файлы, чтобы отправить</span>
+        </div>
+      )}
+      {props.lightbox && (
+        <Suspense fallback={<LightboxLoading />}>
+          <LazyLightbox items={props.lightbox.items} index={props.lightbox.index} onClose={props.onCloseLightbox} />
+        </Suspense>
+      )}
+    </section>
+  );
+}
+
+/** The message pane when no conversation is selected. */
+export function NoConversation() {
+  return (
+    <div className="conv-placeholder">
+      <div className="conv-placeholder-card">
+        <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
+          <path
+            d="M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-4 3v-3H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <p>Выберите чат</p>
+      </div>
+    </div>
+  );
+}

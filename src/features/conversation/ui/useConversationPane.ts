@@ -1,0 +1,164 @@
+// The message pane's view of the conversation, composer, typing, read-receipt and edit actors: rows, paging, who is
+// typing, the composer's state (or the edit's, while an own message is edited), and callbacks that send their events.
+import { useSelector } from '@xstate/react';
+import { useCallback, useMemo } from 'react';
+import type { ConversationEntry, PublicUser } from '../../../contract/entities';
+import type { ReactionSymbol } from '../../../contract/limits';
+import type { ComposerRef } from '../../composer/machines/composer/composer.protocol';
+import { itemProgress } from '../../composer/index';
+import type { ConversationRef } from '../machines/conversation/conversation.protocol';
+import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import type { ConversationViewProps } from './ConversationView';
+import { displayName, isGroupConversation, replyPreview } from '../../../shared/format';
+import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
+import { voicePreview } from './voice-call-text';
+import { useRecorderPanel } from '../../composer/ui/index';
+
+const EMPTY: never[] = [];
+
+/** What a quote of this message says (text, else what it carries). */
+function quoteOf(row: MessageRow): string {
+  if (row.text) return row.text;
+  if (row.voice) return voicePreview(row.voice.durationMs);
+  if (row.call) return row.call.label;
+  const first = row.attachments[0];
+  if (!first) return '';
+  return first.kind === 'IMAGE' ? 'Изображение' : `Файл: ${first.name}`;
+}
+
+export function useConversationPane(options: {
+  conversation: ConversationRef;
+  composer: ComposerRef | undefined;
+  entry: ConversationEntry | null;
+  conversationId: string;
+  me: string;
+  now: number;
+  onCall(video: boolean): void;
+}): ConversationViewProps {
+  const { conversation, composer, entry, conversationId, me, now } = options;
+  const messages = useSelector(conversation, (s) => s.context.messages);
+  const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
+  const hasMore = useSelector(conversation, (s) => s.context.hasMore);
+  const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);
+  const status = useSelector(conversation, (s) => (s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready'));
+  const loadingOlder = useSelector(conversation, (s) => s.hasTag('loadingOlder'));
+  const typingRef = useSelector(conversation, (s) => s.children.typing);
+  const receiptsRef = useSelector(conversation, (s) => s.children.readReceipts);
+  const editRef = useSelector(conversation, (s) => s.children.messageEdit);
+  const editing = useSelector(editRef, (s) => s?.hasTag('editing') ?? false);
+  const editText = useSelector(editRef, (s) => s?.context.text ?? '');
+  const editOriginal = useSelector(editRef, (s) => s?.context.original ?? '');
+  const editError = useSelector(editRef, (s) => s?.context.error ?? null);
+  const unreadFrom = useSelector(conversation, (s) => s.context.unreadFrom);
+  const typers = useSelector(typingRef, (s) => s?.context.typers ?? EMPTY);
+  const dots = useSelector(typingRef, (s) => s?.context.dots ?? 1);
+  const outbox = useSelector(composer, (s) => s?.context.outbox ?? EMPTY);
+  const text = useSelector(composer, (s) => s?.context.text ?? '');
+  const replyTo = useSelector(composer, (s) => s?.context.replyTo ?? null);
+  const uploadProgress = useSelector(composer, (s) => {
+    const active = s?.context.outbox.find((i) => i.id === s.context.activeId && i.status === 'uploading');
+    return active && active.conversationId === conversationId ? itemProgress(active) : null;
+  });
+
+  // Jumps to quotes and own sends move the list: the conversation actor counts both.
+  const highlightId = useSelector(conversation, (s) => s.context.highlightId);
+  const jumps = useSelector(conversation, (s) => s.context.jumps);
+  const highlight = useMemo(() => (highlightId ? { id: highlightId, n: jumps } : null), [highlightId, jumps]);
+  const bottomSignal = useSelector(conversation, (s) => s.context.ownSends);
+  const viewer = useSelector(conversation, (s) => s.context.viewer);
+
+  const people = useMemo(() => {
+    const map = new Map<string, PublicUser>();
+    for (const p of entry?.conversation.participants ?? []) map.set(p.user.id, p.user);
+    return map;
+  }, [entry]);
+  const isGroup = entry ? isGroupConversation(entry.conversation) : false;
+  const rows = useMemo(
+    () => messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom }),
+    [messages, outbox, me, conversationId, isGroup, people, unreadFrom],
+  );
+  const gallery = useMemo(() => galleryOf(rows), [rows]);
+  const lightbox = useMemo(() => {
+    const start = viewer ? gallery.start.get(viewer.messageId) : undefined;
+    return viewer && start !== undefined ? { items: gallery.items, index: start + viewer.index } : null;
+  }, [viewer, gallery]);
+
+  const header = useMemo(
+    () =>
+      entry
+        ? headerOf(entry, me, now)
+        : { title: 'Беседа', avatar: { face: { kind: 'initials' as const, text: '…' }, colour: '#5a5fa8', presence: null }, status: '', online: false },
+    [entry, me, now],
+  );
+  const typingNames = typers.map((id) => {
+    const u = people.get(id);
+    return u ? displayName(u) : 'Собеседник';
+  });
+
+  const sendComposer = composer?.send.bind(composer);
+  const onVisibleUnread = useCallback(
+    (messageIds: string[]) => receiptsRef?.send({ type: 'receipts.visible', messageIds }),
+    [receiptsRef],
+  );
+  const onLoadOlder = useCallback(() => conversation.send({ type: 'conversation.loadOlder' }), [conversation]);
+  const onJump = useCallback((messageId: string) => conversation.send({ type: 'conversation.jumpTo', messageId }), [conversation]);
+  const onOpenImage = useCallback(
+    (messageId: string, index: number) => conversation.send({ type: 'conversation.openImage', messageId, index }),
+    [conversation],
+  );
+  const onRetry = useCallback((id: string) => sendComposer?.({ type: 'composer.retry', id }), [sendComposer]);
+  const onRemove = useCallback((id: string) => sendComposer?.({ type: 'composer.remove', id }), [sendComposer]);
+  const onReact = useCallback(
+    (messageId: string, emoji: ReactionSymbol) => conversation.send({ type: 'conversation.react', messageId, emoji }),
+    [conversation],
+  );
+  const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) => editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
+
+  const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const recorder = useRecorderPanel(recorderRef);
+
+  return {
+    status,
+    header,
+    rows,
+    firstItemIndex,
+    hasMore,
+    loadingOlder,
+    highlight,
+    bottomSignal,
+    typing: { text: typingText(typingNames), dots },
+    lightbox,
+    onCloseLightbox: () => conversation.send({ type: 'conversation.closeImage' }),
+    onCall: options.onCall,
+    onLoadOlder,
+    onVisibleUnread,
+    onReply: (row) => sendComposer?.({ type: 'composer.reply', messageId: row.id, content: quoteOf(row) }),
+    onDelete: (messageId) => conversation.send({ type: 'conversation.delete', messageId }),
+    onJump,
+    onOpenImage,
+    onRetry,
+    onRemove,
+    onReact,
+    onEdit: startEdit,
+    onRetryLoad: () => conversation.send({ type: 'conversation.retry' }),
+    composer: {
+      text: editing ? editText : text,
+      reply: replyTo ? { preview: replyPreview(replyTo.content) } : null,
+      uploadProgress,
+      edit: editing ? { original: editOriginal, error: editError } : null,
+      onCancelEdit: () => editRef?.send({ type: 'edit.cancel' }),
+      onEditLast: () => {
+        const last = rows.findLast((r) => r.editable);
+        if (last) startEdit(last);
+      },
+      onText: (value) =>
+        editing ? editRef?.send({ type: 'edit.input', text: value }) : sendComposer?.({ type: 'composer.input', text: value }),
+      onSubmit: () =>
+        editing ? editRef?.send({ type: 'edit.save' }) : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
+      readOnly,
+      onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
+      onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
+      recorder,
+    },
+  };
+}
