@@ -4,7 +4,7 @@
 //   (c) scroll  — a 10,000-message conversation: time to first paint of it, frames per second while scrolling.
 //   (d) delivery — what users receive: a signed-in cold load of the chats page through the real server under a
 //       phone profile: JavaScript bytes on the wire, LCP, FCP, CLS; a repeat visit; a plain static page as baseline.
-// Each figure is printed with a baseline measured in the same run where one means something (see README).
+// Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
 // Options: BENCH_PARTS=bundle,delivery,latency,scroll (default all), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.

@@ -65,7 +65,7 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma('busy_timeout = 5000');
     // NORMAL: a commit is in the WAL file before the answer, so a crash of the process loses nothing; only
     // losing power (or the OS) can drop the last commits. FULL syncs the WAL on every commit and keeps those
-    // too (README, "Durability"; bench:messages measures both).
+    // too (docs/behaviour.md §10.15 Durability; bench:messages measures both).
     file.pragma(`synchronous = ${config.sqliteSynchronous}`);
     // Checkpoints run in a worker (checkpointer.ts), not inside a commit on the event loop.
     file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

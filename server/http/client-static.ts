@@ -1,7 +1,7 @@
 // Serves the built client (vite build → dist/) on the same origin as the API, as a production web server would:
 // the Brotli or gzip copy the build wrote beside each text file (vite.config.ts) when the browser accepts it,
 // content-hashed files under /assets/ cached for good, everything else revalidated, and an SPA fallback so deep
-// links such as /contacts load index.html. README, "Delivery", states the choices. Nothing is registered without
+// links such as /contacts load index.html. docs/delivery.md states the choices. Nothing is registered without
 // a built client (index.html).
 import fs from 'node:fs';
 import path from 'node:path';

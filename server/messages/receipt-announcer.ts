@@ -1,4 +1,4 @@
-// Who hears of a read, and how often (README, "Receipts and read cursors"). A read changes what two kinds of
+// Who hears of a read, and how often (docs/groups.md, "Receipts and read cursors"). A read changes what two kinds of
 // sockets show: the reader's other tabs (their unread counts and marks) and the sender of a message read for
 // the first time (its '✓', docs/behaviour.md §4: shown once at least one other participant has read it). Nobody
 // else shows anything for it, so nobody else is sent anything: in a group of n members with everyone reading,

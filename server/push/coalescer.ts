@@ -1,7 +1,7 @@
 // At most one push per key (a device and a conversation) per window: the first goes at once, the ones arriving
 // within the window are counted and go as one push, with the count and the latest item, when it ends.
 // In memory per server process: each message is pushed by the one process that stored it, so with several
-// processes a device can get one push per process within a window (README, "Notifications and Web Push").
+// processes a device can get one push per process within a window (docs/notifications.md, "Notifications and Web Push").
 export class Coalescer<T> {
   private readonly entries = new Map<string, { sentAt: number; pending: number; latest: T | null; timer: NodeJS.Timeout | null }>();
 

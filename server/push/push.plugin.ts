@@ -1,4 +1,4 @@
-// Web Push (README, "Notifications and Web Push"): browsers subscribe and unsubscribe (kept per user and sign-in,
+// Web Push (docs/notifications.md): browsers subscribe and unsubscribe (kept per user and sign-in,
 // at most PUSH.subscriptionsPerUser, removed on sign-out); a new message is pushed to the subscriptions of each
 // recipient with no connected socket, coalesced per device and conversation; an incoming call is pushed to all
 // of the callee's subscriptions at once (urgency high, short TTL). Each message is pushed by the one server process

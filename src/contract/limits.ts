@@ -60,7 +60,7 @@ export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as co
 export const LIGHTBOX_ZOOM = { min: 0.25, max: 4, step: 0.25 } as const;
 
 /**
- * Voice messages (README «Голосовые сообщения и звонки в беседе»): at most 5 minutes, a waveform of at most 100
+ * Voice messages (docs/voice.md): at most 5 minutes, a waveform of at most 100
  * peaks 0..100. The server checks that the duration fits the file: its average bitrate must lie between
  * minBytesPerSec and maxBytesPerSec (plus headerSlackBytes for the container's headers).
  */

@@ -1,4 +1,4 @@
-// What the browser keeps for reading without a network (README, "Offline reading"): per user, the conversation
+// What the browser keeps for reading without a network (docs/notifications.md, "Offline reading"): per user, the conversation
 // list and the latest 100 messages of the 20 most recently opened conversations, in IndexedDB (idb). Written after
 // each successful fetch, read when a fetch gets no answer, deleted on sign-out.
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';

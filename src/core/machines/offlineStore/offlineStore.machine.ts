@@ -1,4 +1,4 @@
-// Offline reading (README, "Offline reading"; systemId 'offlineStore'). The list and history fetches keep what the
+// Offline reading (docs/notifications.md, "Offline reading"; systemId 'offlineStore'). The list and history fetches keep what the
 // server answered in IndexedDB and, when no answer comes, answer from it (src/features/chats/wiring.ts); the chats
 // actor reports which it was. From that this actor knows whether the page shows saved data: then the view shows
 // the banner and sends nothing (tag 'readOnly') until the server answers again. Signing out deletes the user's

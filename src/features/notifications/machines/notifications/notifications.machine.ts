@@ -1,4 +1,4 @@
-// System notifications and Web Push (README, "Notifications and Web Push"; systemId 'notifications'). The switch
+// System notifications and Web Push (docs/notifications.md; systemId 'notifications'). The switch
 // «Уведомления» asks the browser's permission (only when flipped, never at load); with it granted the browser
 // subscribes to Web Push (the service worker, POST /api/push/subscribe) so a closed tab is reached too. A failed
 // subscription keeps notifications for the open tab. While the page is hidden, messages the chats actor hands
