@@ -4,13 +4,18 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ListRegion } from './ListRegion';
 
-const rows = [
+interface Row {
+  id: string;
+  name: string;
+}
+const rows: Row[] = [
   { id: 'a', name: 'Анна' },
   { id: 'b', name: 'Борис' },
 ];
+const none: Row[] = [];
 const base = {
-  itemKey: (r: { id: string }) => r.id,
-  renderItem: (r: { name: string }) => <li>{r.name}</li>,
+  itemKey: (r: Row) => r.id,
+  renderItem: (r: Row) => <li>{r.name}</li>,
   className: 'person-list',
   label: 'Список',
   loading: <p>Загрузка…</p>,
@@ -26,13 +31,13 @@ describe('ListRegion', () => {
   });
 
   it('no rows: the placeholder until the first fetch answered, then the empty note', () => {
-    const { rerender } = render(<ListRegion {...base} items={[]} loaded={false} />);
+    const { rerender } = render(<ListRegion {...base} items={none} loaded={false} />);
     expect(screen.getByText('Загрузка…')).toBeTruthy();
     expect(screen.queryByRole('list')).toBeNull();
-    rerender(<ListRegion {...base} items={[]} loaded />);
+    rerender(<ListRegion {...base} items={none} loaded />);
     expect(screen.getByText('Пусто')).toBeTruthy();
     // Without a placeholder of its own, the empty note stands in from the start.
-    rerender(<ListRegion {...base} loading={undefined} items={[]} loaded={false} />);
+    rerender(<ListRegion {...base} loading={undefined} items={none} loaded={false} />);
     expect(screen.getByText('Пусто')).toBeTruthy();
   });
 
