@@ -11,7 +11,7 @@ import { connectivityMachine } from '../machines/connectivity/connectivity.machi
 import { contactCodeMachine, type SearchOutput } from '../../features/contacts/machines/contactCode/contactCode.machine';
 import { contactsMachine } from '../../features/contacts/machines/contacts/contacts.machine';
 import { groupDialogMachine } from '../../features/contacts/machines/groupDialog/groupDialog.machine';
-import { notificationsMachine, type PrefsCommand, type PresenterCommand } from '../../features/notifications/machines/notifications/notifications.machine';
+import { notificationsMachine, type NotifierCommand, type PrefsCommand, type PresenterCommand } from '../../features/notifications/machines/notifications/notifications.machine';
 import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { profileMachine } from '../../features/profile/machines/profile/profile.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
@@ -136,6 +136,10 @@ function wireNotifications(s: Services) {
             .then((m) => m.present(c.payload))
             .catch(() => undefined);
         });
+      }),
+      // The sound is part of the first bundle (the notification code is not needed to chime).
+      notifier: fromCallback<NotifierCommand>(({ receive }) => {
+        receive(() => s.sound.notify());
       }),
       prefs: fromCallback<PrefsCommand>(({ receive }) => {
         receive((c) => void notificationCode().then((m) => m.savePrefs(c.userId, c.prefs)));

@@ -1,6 +1,5 @@
 // The chats feature's actors provided from the real services:
-// the list, the open conversation with its read receipts, the composer's outbox store, uploads and sends,
-// and the notification sound.
+// the list, the open conversation with its read receipts, the composer's outbox store, uploads and sends.
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { isRecord } from '../../contract/shape';
@@ -52,9 +51,6 @@ export function wireChats(s: Services) {
         }
       }),
       markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: { ...input, ...readerSocket(s) } })),
-      notifier: fromCallback<{ type: 'sound.notify' }>(({ receive }) => {
-        receive(() => s.sound.notify());
-      }),
       conversation: conversationMachine.provide({
         actors: {
           // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown

@@ -2,6 +2,7 @@
 // '{n} непрочитанных' (highlighted), a group's participants or the peer's presence; the footer tiles below.
 import type { ReactNode } from 'react';
 import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
+import { ListRegion } from '../../../shared/ui/ListRegion';
 import type { ChatTileView } from '../../conversation/ui/index';
 
 export interface ChatListProps {
@@ -24,49 +25,52 @@ export function ChatList(props: ChatListProps) {
         {props.search}
       </div>
       <div className="chat-list-scroll">
-        {props.searchResults ? (
-          props.searchResults
-        ) : props.tiles.length === 0 && !props.loaded ? (
-          <ChatListSkeleton />
-        ) : props.tiles.length === 0 ? (
-          <p className="chat-list-empty">Пока нет бесед. Найдите друга по EBLID или создайте беседу.</p>
-        ) : (
-          <ul className="chat-tiles">
-            {props.tiles.map((t) => (
-              <li key={t.id}>
-                <button
-                  type="button"
-                  className={`chat-tile${t.active ? ' active' : ''}`}
-                  data-conversation-id={t.id}
-                  data-testid="chat-tile"
-                  aria-current={t.active ? 'true' : undefined}
-                  onClick={() => props.onOpen(t.id)}
-                >
-                  <ChatAvatar avatar={t.avatar} />
-                  <span className="chat-tile-text">
-                    <span className="chat-tile-title">{t.title}</span>
-                    <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
-                      {t.subtitle}
-                    </span>
-                    {t.preview && (
-                      <span className="chat-tile-preview" data-testid="chat-tile-preview">
-                        {t.preview}
-                      </span>
-                    )}
-                  </span>
-                  {t.unread > 0 && (
-                    <span className="chat-badge" aria-hidden="true">
-                      {t.unread > 99 ? '99+' : t.unread}
-                    </span>
-                  )}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ListRegion
+          items={props.tiles}
+          itemKey={(t) => t.id}
+          renderItem={(t) => <ChatTileRow tile={t} onOpen={props.onOpen} />}
+          className="chat-tiles"
+          loaded={props.loaded}
+          loading={<ChatListSkeleton />}
+          empty={<p className="chat-list-empty">Пока нет бесед. Найдите друга по EBLID или создайте беседу.</p>}
+          replacement={props.searchResults}
+        />
       </div>
       {props.footer && <div className="chat-list-footer">{props.footer}</div>}
     </section>
+  );
+}
+
+function ChatTileRow({ tile: t, onOpen }: { tile: ChatTileView; onOpen(conversationId: string): void }) {
+  return (
+    <li>
+      <button
+        type="button"
+        className={`chat-tile${t.active ? ' active' : ''}`}
+        data-conversation-id={t.id}
+        data-testid="chat-tile"
+        aria-current={t.active ? 'true' : undefined}
+        onClick={() => onOpen(t.id)}
+      >
+        <ChatAvatar avatar={t.avatar} />
+        <span className="chat-tile-text">
+          <span className="chat-tile-title">{t.title}</span>
+          <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
+            {t.subtitle}
+          </span>
+          {t.preview && (
+            <span className="chat-tile-preview" data-testid="chat-tile-preview">
+              {t.preview}
+            </span>
+          )}
+        </span>
+        {t.unread > 0 && (
+          <span className="chat-badge" aria-hidden="true">
+            {t.unread > 99 ? '99+' : t.unread}
+          </span>
+        )}
+      </button>
+    </li>
   );
 }
 

@@ -26,7 +26,8 @@ export function useChatsPage() {
   const conversation = useSelector(chats, (s) => s.children.conversation as ConversationActorRef | undefined);
   const composer = useSelector(chats, (s) => s.children.composer as ComposerActorRef | undefined);
   const now = useNow();
-  // While this page is mounted the selected conversation is in front of the user (for the unread and sound rules).
+  // While this page is mounted the selected conversation is in front of the user (for the unread rule, which the
+  // notification sound follows).
   useEffect(() => {
     chats.send({ type: 'chats.viewing', viewing: true });
     return () => chats.send({ type: 'chats.viewing', viewing: false });

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import type { Contact } from '../../../contract/entities';
 import { presenceText } from '../../../shared/format';
 import { ContactCodePanel } from './ContactCodePanel';
+import { ListRegion } from '../../../shared/ui/ListRegion';
 import { Modal } from '../../../shared/ui/Modal';
 import type { ContactCodeView } from './useContactCode';
 import { UserAvatar } from '../../../shared/ui/UserAvatar';
@@ -84,21 +85,15 @@ export function ContactsDialog(props: ContactsDialogProps) {
         <h3 className="section-title" id="contacts-requests">
           Новые запросы
         </h3>
-        {props.incoming.length === 0 ? (
-          <p className="muted">Нет новых запросов</p>
-        ) : (
-          <ul className="person-list">
-            {props.incoming.map((c) => (
-              <RequestRow
-                key={c.id}
-                contact={c}
-                busy={props.busy}
-                onAccept={() => props.onAccept(c.id)}
-                onReject={() => props.onReject(c.id)}
-              />
-            ))}
-          </ul>
-        )}
+        <ListRegion
+          items={props.incoming}
+          itemKey={(c) => c.id}
+          renderItem={(c) => (
+            <RequestRow contact={c} busy={props.busy} onAccept={() => props.onAccept(c.id)} onReject={() => props.onReject(c.id)} />
+          )}
+          className="person-list"
+          empty={<p className="muted">Нет новых запросов</p>}
+        />
       </section>
 
       <div className="dialog-section">
@@ -121,21 +116,20 @@ export function ContactsDialog(props: ContactsDialogProps) {
         <h3 className="section-title" id="contacts-friends">
           Мои друзья
         </h3>
-        {props.friends.length === 0 ? (
-          <p className="muted">Пока нет друзей</p>
-        ) : (
-          <ul className="person-list friends-list">
-            {props.friends.map((c) => (
-              <FriendRow
-                key={c.id}
-                contact={c}
-                busy={props.busy}
-                onRemove={() => props.onRemove(c.id)}
-                onOpenChat={() => props.onOpenChat(c.friend.id)}
-              />
-            ))}
-          </ul>
-        )}
+        <ListRegion
+          items={props.friends}
+          itemKey={(c) => c.id}
+          renderItem={(c) => (
+            <FriendRow
+              contact={c}
+              busy={props.busy}
+              onRemove={() => props.onRemove(c.id)}
+              onOpenChat={() => props.onOpenChat(c.friend.id)}
+            />
+          )}
+          className="person-list friends-list"
+          empty={<p className="muted">Пока нет друзей</p>}
+        />
       </section>
     </Modal>
   );

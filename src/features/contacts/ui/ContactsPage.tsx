@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import type { Contact } from '../../../contract/entities';
 import { type ContactsFilter, filterContacts } from '../machines/contacts/contact-list';
 import { useContacts } from './useContacts';
+import { ListRegion } from '../../../shared/ui/ListRegion';
 import { UserAvatar } from '../../../shared/ui/UserAvatar';
 import '../../../styles/contacts.css';
 
@@ -146,22 +147,24 @@ export function ContactsPageView(props: ContactsPageViewProps) {
       </div>
 
       <div className="card">
-        {props.contacts.length === 0 ? (
-          <p className="muted empty-note">{props.loaded ? `Пусто: ${empty.toLowerCase()}` : 'Загрузка…'}</p>
-        ) : (
-          <ul className="person-list" aria-label="Список контактов">
-            {props.contacts.map((c) => (
-              <ContactRow
-                key={c.id}
-                contact={c}
-                busy={props.busy}
-                onAccept={() => props.onAccept(c.id)}
-                onReject={() => props.onReject(c.id)}
-                onStartChat={() => props.onStartChat(c.friend.id)}
-              />
-            ))}
-          </ul>
-        )}
+        <ListRegion
+          items={props.contacts}
+          itemKey={(c) => c.id}
+          renderItem={(c) => (
+            <ContactRow
+              contact={c}
+              busy={props.busy}
+              onAccept={() => props.onAccept(c.id)}
+              onReject={() => props.onReject(c.id)}
+              onStartChat={() => props.onStartChat(c.friend.id)}
+            />
+          )}
+          className="person-list"
+          label="Список контактов"
+          loaded={props.loaded}
+          loading={<p className="muted empty-note">Загрузка…</p>}
+          empty={<p className="muted empty-note">{`Пусто: ${empty.toLowerCase()}`}</p>}
+        />
       </div>
     </section>
   );

@@ -42,7 +42,6 @@ describeModel({
       serverEvents: quiet,
       fetchConversations: hang,
       markRead: hang,
-      notifier: quiet,
       conversation: child,
       composer: child,
     } as never,
@@ -120,8 +119,7 @@ describe('chats with resolving actors', () => {
           pageVisibility: quiet,
           serverEvents: quiet,
           fetchConversations: fromPromise(async () => lists[Math.min(fetches++, lists.length - 1)]),
-          notifier: quiet,
-          markRead: fromPromise(async ({ input }: { input: { conversationId: string } }) => {
+              markRead: fromPromise(async ({ input }: { input: { conversationId: string } }) => {
             marked.push(input.conversationId);
             return { ok: true };
           }),
@@ -130,17 +128,22 @@ describe('chats with resolving actors', () => {
         } as never,
       }),
     ).start();
+    /** The messages announced as unread (`chats.unread`, what the notifications actor chimes for): conversation ids. */
     const sounds: string[] = [];
-    actor.on('sound.notify', (e) => sounds.push(e.conversationId));
+    const announced: { messageId: string; sender: string | null | undefined }[] = [];
+    actor.on('chats.unread', (e) => {
+      sounds.push(e.message.conversationId);
+      announced.push({ messageId: e.message.id, sender: e.conversation?.participants.find((p) => p.user.id === e.message.senderId)?.user.displayName });
+    });
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     actor.send({ type: 'chats.viewing', viewing: true });
-    return { actor, sounds, marked, conversationEvents, fetches: () => fetches };
+    return { actor, sounds, announced, marked, conversationEvents, fetches: () => fetches };
   }
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
     actor.getSnapshot().context.entries.find((e) => e.conversation.id === id)?.unreadCount;
 
-  it('sorts newest first and counts a message from someone else in a closed conversation once, with a sound', async () => {
-    const { actor, sounds } = start();
+  it('sorts newest first and counts a message from someone else in a closed conversation once, announcing it', async () => {
+    const { actor, sounds, announced } = start();
     await waitFor(actor, (s) => s.context.loaded);
     expect(actor.getSnapshot().context.entries.map((e) => e.conversation.id)).toEqual(['c2', 'c1']);
     // message:notify and message:new of one message
@@ -148,14 +151,16 @@ describe('chats with resolving actors', () => {
     actor.send({ type: 'chats.messageArrived', message: fromAnna });
     expect(unread(actor, 'c1')).toBe(3);
     expect(sounds).toEqual(['c1']);
+    // With its conversation as the list knows it (the notification names the sender from it).
+    expect(announced).toEqual([{ messageId: 'm2', sender: 'Анна' }]);
     expect(actor.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
-    // Own messages neither count nor sound.
+    // Own messages neither count nor are announced.
     actor.send({ type: 'chats.messageArrived', message: fromMe });
     expect(unread(actor, 'c1')).toBe(3);
     expect(sounds).toEqual(['c1']);
   });
 
-  it('opening resets the unread count and marks the conversation read; the open one stays silent unless hidden', async () => {
+  it('opening resets the unread count and marks the conversation read; the open one is not announced unless hidden', async () => {
     const { actor, sounds, marked } = start();
     await waitFor(actor, (s) => s.context.loaded);
     actor.send({ type: 'chats.open', conversationId: 'c1' });
@@ -172,7 +177,7 @@ describe('chats with resolving actors', () => {
     // Own receipts (read in this or another tab) lower the count.
     actor.send({ type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m5'] });
     expect(unread(actor, 'c1')).toBe(0);
-    // Still selected, but the user is on another page: it counts and sounds.
+    // Still selected, but the user is on another page: it counts and is announced.
     actor.send({ type: 'chats.visibility', visible: true });
     actor.send({ type: 'chats.viewing', viewing: false });
     actor.send({ type: 'chats.messageArrived', message: message('m6', 'u2', 7) });
@@ -209,7 +214,7 @@ describe('chats with resolving actors', () => {
 
   it('refetches the list every 20 s and fetches when a message of an unknown conversation arrives', async () => {
     vi.useFakeTimers();
-    const { actor, fetches } = start();
+    const { actor, fetches, announced } = start();
     await vi.advanceTimersByTimeAsync(0);
     expect(fetches()).toBe(1);
     await vi.advanceTimersByTimeAsync(19_999);
@@ -219,6 +224,8 @@ describe('chats with resolving actors', () => {
     actor.send({ type: 'chats.messageArrived', message: unknownConversation });
     await vi.advanceTimersByTimeAsync(0);
     expect(fetches()).toBe(3);
+    // Announced without a conversation: the list did not know it.
+    expect(announced).toEqual([{ messageId: 'x1', sender: undefined }]);
     actor.stop();
     vi.useRealTimers();
   });
@@ -240,8 +247,7 @@ describe('chats with resolving actors', () => {
                 serverEvents: quiet,
                 fetchConversations: hang,
                 markRead: hang,
-                notifier: quiet,
-                conversation: child,
+                          conversation: child,
                 composer: child,
               } as never,
             }),

@@ -1,23 +1,23 @@
 // The chats page's long-lived actor (docs/behaviour.md §2, §4; systemId 'chats', spawned by the app actor).
 // It holds the conversation list (fetched at start, every 20 s, after a reconnection and on demand, kept
 // current by socket events: new messages, deletions, own read receipts, presence and profile changes, new
-// conversations), the selection (`chats.open`, also sent by the contacts feature) with its unread reset, and
-// the notification policy: a message from someone else that arrives while its conversation is not open or
-// the page is hidden counts as unread, emits `sound.notify` and has the notifier actor play the sound. While signed in it runs
-// the composer (one outbox per user) and, for the selected conversation, the conversation actor.
+// conversations) and the selection (`chats.open`, also sent by the contacts feature) with its unread reset.
+// A message from someone else that arrives while its conversation is not in front of the user (not open,
+// another page, hidden tab) counts as unread, and the actor emits `chats.unread` with it: the notifications
+// actor hears that and decides about the sound and the system notification. While signed in it runs the
+// composer (one outbox per user) and, for the selected conversation, the conversation actor.
 import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
 import { TIMINGS } from '../../../../contract/limits';
 import { composerMachine } from '../../../composer/index';
 import { newOutboxTag } from '../../../composer/index';
 import { conversationMachine } from '../../../conversation/index';
-import { notWired, notWiredCallback } from '../../../../core/machines/not-wired';
+import { notWired } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
 import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { systemActor } from '../../../../core/machines/system';
 import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
 import {
   findEntry,
-  messageNotification,
   presenceChange,
   sortEntries,
   withEdit,
@@ -30,6 +30,18 @@ import { watchPageVisibility } from '../../../../core/machines/watchers';
 export * from './chats.protocol';
 
 const RECENT_IDS = 64;
+
+/** The signed-in user: set on `chats.signedIn` before `active` is entered and cleared only on leaving it. */
+function signedInUser(context: ChatsContext): string {
+  if (context.me === null) throw new Error('chats: signed in without a user');
+  return context.me;
+}
+
+/** The selected conversation: set by `chats.open` before `selection.open` is entered, cleared on leaving it. */
+function selectedConversation(context: ChatsContext): string {
+  if (context.selectedId === null) throw new Error('chats: a conversation open without a selection');
+  return context.selectedId;
+}
 
 const initialContext = (): ChatsContext => ({
   me: null,
@@ -94,8 +106,6 @@ export const chatsMachine = setup({
     /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
     fetchConversations: notWired<ListAnswer>('chats.fetchConversations'),
     markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
-    /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
-    notifier: notWiredCallback<{ type: 'sound.notify' }>('chats.notifier'),
     conversation: conversationMachine,
     composer: composerMachine,
   },
@@ -174,13 +184,11 @@ export const chatsMachine = setup({
         return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
       },
     }),
-    notify: enqueueActions(({ context, event, system, enqueue }) => {
+    /** The message counted as unread: whoever cares (the notifications actor) hears it with its conversation. */
+    announceUnread: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'chats.messageArrived');
-      enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
-      enqueue.sendTo('notifier', { type: 'sound.notify' });
-      // The notifications actor shows it as a system notification if the user wants them and the tab is hidden.
-      const notifications = systemActor(system, 'notifications');
-      if (notifications) enqueue.sendTo(notifications, { type: 'notifications.message', payload: messageNotification(context.entries, event.message) });
+      const conversation = findEntry(context.entries, event.message.conversationId)?.conversation ?? null;
+      enqueue.emit({ type: 'chats.unread', message: event.message, conversation });
     }),
     readOwn: assign({
       entries: ({ context, event }) => {
@@ -264,14 +272,13 @@ export const chatsMachine = setup({
     active: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
-        { id: 'notifier', src: 'notifier' },
-        { id: 'composer', src: 'composer', input: ({ context }) => ({ userId: context.me!, tag: newOutboxTag() }) },
+        { id: 'composer', src: 'composer', input: ({ context }) => ({ userId: signedInUser(context), tag: newOutboxTag() }) },
       ],
       on: {
         'chats.signedOut': { target: 'signedOut', actions: 'reset' },
         'chats.messageArrived': [
           { guard: 'seenAlready' },
-          { guard: 'unnoticed', actions: ['takeMessage', 'countUnread', 'notify'] },
+          { guard: 'unnoticed', actions: ['takeMessage', 'countUnread', 'announceUnread'] },
           { actions: 'takeMessage' },
         ],
         'composer.delivered': { actions: 'takeMessage' },
@@ -317,8 +324,8 @@ export const chatsMachine = setup({
                   id: 'conversation',
                   src: 'conversation',
                   input: ({ context }) => ({
-                    conversationId: context.selectedId!,
-                    userId: context.me!,
+                    conversationId: selectedConversation(context),
+                    userId: signedInUser(context),
                     unread: context.openedUnread,
                     jumpTo: context.openAt,
                   }),
@@ -327,7 +334,7 @@ export const chatsMachine = setup({
                   // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
                   id: 'markRead',
                   src: 'markRead',
-                  input: ({ context }) => ({ conversationId: context.selectedId! }),
+                  input: ({ context }) => ({ conversationId: selectedConversation(context) }),
                   onError: {},
                 },
               ],

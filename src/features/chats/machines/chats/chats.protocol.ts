@@ -1,5 +1,6 @@
 // The chats actor's protocol (systemId 'chats'): the events it accepts (the view's, the contacts and group
-// features' `chats.open`, server events, its composer child's reports), what it emits, and its children.
+// features' `chats.open`, server events, its composer child's reports), what it emits (`chats.unread`, heard by
+// the notifications actor), and its children.
 // Peers and views import this module, never chats.machine.ts.
 import type { ResponseOf } from '../../../../contract/api';
 import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../../../contract/entities';
@@ -17,6 +18,7 @@ export interface ChatsContext {
   openAt: string | null;
   /** The list has been fetched at least once since sign-in. */
   loaded: boolean;
+  /** The tab is visible (with `viewing` and the selection: whether an arriving message counts as unread). */
   pageVisible: boolean;
   /** The chats page is on screen (the user may be on another page with a conversation still selected). */
   viewing: boolean;
@@ -46,7 +48,11 @@ export type ChatsEvent =
   | { type: 'chats.conversationAdded'; conversation: Conversation }
   | ComposerParentEvent;
 
-export type ChatsEmitted = { type: 'sound.notify'; conversationId: string };
+/**
+ * A message from someone else counted as unread (its conversation was not in front of the user), once per message,
+ * with its conversation as the list knows it (null when the list does not know it yet).
+ */
+export type ChatsEmitted = { type: 'chats.unread'; message: Message; conversation: Conversation | null };
 
 export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conversation?: ConversationRef; composer?: ComposerRef }>;
 

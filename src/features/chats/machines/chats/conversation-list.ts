@@ -1,7 +1,6 @@
 // Pure rules for the conversation list (docs/behaviour.md §2, §4): newest first, latest message per entry,
 // unread counts, presence and profile changes of participants.
 import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../../../contract/entities';
-import { messagePreview, type NotificationPayload } from '../../../../contract/notification';
 
 const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? '';
 
@@ -70,21 +69,4 @@ export function withEdit(entries: ConversationEntry[], conversationId: string, m
     return { ...e, conversation: { ...e.conversation, messages: [{ ...latest, content, editedAt }] } };
   });
   return changed ? next : entries;
-}
-
-/** A system notification for a message: the sender's name («Sender — Group» in a group), a preview, the avatar. */
-export function messageNotification(entries: ConversationEntry[], m: Message): Extract<NotificationPayload, { kind: 'message' }> {
-  const conversation = findEntry(entries, m.conversationId)?.conversation;
-  const sender = conversation?.participants.find((p) => p.user.id === m.senderId)?.user;
-  const name = sender?.displayName ?? 'Беседа';
-  const avatar = sender?.avatarUrl && !sender.avatarUrl.startsWith('emoji:') ? sender.avatarUrl : null;
-  const group = conversation?.isGroup === true;
-  return {
-    kind: 'message',
-    conversationId: m.conversationId,
-    title: group && conversation?.title ? `${name} — ${conversation.title}` : name,
-    preview: messagePreview(m.type, m.content),
-    count: 1,
-    icon: group ? null : avatar,
-  };
 }

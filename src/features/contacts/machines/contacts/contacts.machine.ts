@@ -185,7 +185,10 @@ export const contactsMachine = setup({
               invoke: {
                 id: 'removeContact',
                 src: 'removeContact',
-                input: ({ context }) => ({ contactId: context.busyId! }),
+                input: ({ event }) => {
+                  assertEvent(event, 'contacts.remove');
+                  return { contactId: event.contactId };
+                },
                 onDone: {
                   target: 'idle',
                   actions: [
@@ -226,7 +229,10 @@ export const contactsMachine = setup({
               invoke: {
                 id: 'openDirect',
                 src: 'openDirect',
-                input: ({ context }) => ({ userId: context.busyId! }),
+                input: ({ event }) => {
+                  assertEvent(event, 'contacts.openChat');
+                  return { userId: event.userId };
+                },
                 onDone: {
                   target: 'idle',
                   actions: [

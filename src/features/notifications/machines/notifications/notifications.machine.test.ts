@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, sendTo } from 'xstate';
 import { describeModel } from '../../../../../tests/model/harness';
+import { conversation, message as chatMessage, person } from '../../../../../tests/client/chat-fixtures';
 import type { NotificationPayload } from '../../../../contract/notification';
-import { type NotificationEnvironment, type NotificationsContext, notificationsMachine, type PrefsCommand, type PresenterCommand } from './notifications.machine';
+import {
+  type NotificationEnvironment,
+  type NotificationsContext,
+  type NotificationsEvent,
+  notificationsMachine,
+  type PrefsCommand,
+  type PresenterCommand,
+} from './notifications.machine';
+import { messageNotification } from './message-notification';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const silent = fromCallback(() => () => {}) as never;
@@ -13,6 +22,11 @@ const env = (over: Partial<NotificationEnvironment> = {}): NotificationEnvironme
   showText: true,
   ...over,
 });
+const bob = person('u2', 'Боб');
+const direct = conversation('c1', [person('u1', 'Я'), bob]);
+const fromBob = chatMessage('m1', 'u2', 1, { content: 'Привет' });
+/** What the chats list hands over (through its `chats.unread`) for Боб's message. */
+const unseen: NotificationsEvent = { type: 'notifications.message', message: fromBob, conversation: direct };
 const message: Extract<NotificationPayload, { kind: 'message' }> = {
   kind: 'message',
   conversationId: 'c1',
@@ -31,7 +45,9 @@ describeModel({
       session: silent,
       pageVisibility: silent,
       serverEvents: silent,
+      unreadMessages: silent,
       presenter: silent,
+      notifier: silent,
       prefs: silent,
       clicks: silent,
       readEnvironment: hang,
@@ -47,7 +63,7 @@ describeModel({
     'notifications.enable': () => [{ type: 'notifications.enable' }],
     'notifications.disable': () => [{ type: 'notifications.disable' }],
     'notifications.showText': (s) => [{ type: 'notifications.showText', showText: !(s as Snap).context.showText }],
-    'notifications.message': () => [{ type: 'notifications.message', payload: message }],
+    'notifications.message': () => [unseen],
     'notifications.call': () => [{ type: 'notifications.call', payload: call }],
     'notifications.clicked': () => [
       { type: 'notifications.clicked', kind: 'message', conversationId: 'c1' },
@@ -85,12 +101,16 @@ function harness(environment: NotificationEnvironment, answer: 'granted' | 'deni
   const subscribedWith: boolean[] = [];
   const opened: string[] = [];
   const chats: { type: string; conversationId?: string }[] = [];
+  const sounds: string[] = [];
+  const chimes: string[] = [];
+  let announce: (e: { type: 'chats.unread'; message: typeof fromBob; conversation: typeof direct | null }) => void = () => {};
   const machine = notificationsMachine.provide({
     actors: {
       session: fromCallback(({ sendBack }) => sendBack({ type: 'notifications.signedIn', userId: 'u1' })) as never,
       pageVisibility: fromCallback(({ sendBack }) => sendBack({ type: 'notifications.visibility', visible: false })) as never,
       serverEvents: silent,
       clicks: silent,
+      notifier: fromCallback(({ receive }) => receive((c: { type: string }) => sounds.push(c.type))) as never,
       presenter: fromCallback<PresenterCommand>(({ receive }) => receive((c) => shown.push(c.payload))) as never,
       prefs: fromCallback<PrefsCommand>(({ receive }) => receive((c) => saved.push(c))) as never,
       readEnvironment: fromPromise(async () => environment) as never,
@@ -105,7 +125,14 @@ function harness(environment: NotificationEnvironment, answer: 'granted' | 'deni
   // A stand-in for the chats actor under its systemId, recording what it is told.
   const parent = createMachine({
     invoke: [
-      { id: 'chats', systemId: 'chats', src: fromCallback(({ receive }) => receive((e) => chats.push(e as never))) },
+      {
+        id: 'chats',
+        systemId: 'chats',
+        src: fromCallback(({ receive, emit }) => {
+          announce = emit;
+          receive((e) => chats.push(e as never));
+        }),
+      },
       { id: 'n', systemId: 'notifications', src: machine },
     ],
     on: { '*': { actions: sendTo('n', ({ event }) => event) } },
@@ -113,8 +140,21 @@ function harness(environment: NotificationEnvironment, answer: 'granted' | 'deni
   const root = createActor(parent).start();
   const actor = root.system.get('notifications');
   actor.on('notifications.opened', (e: { conversationId: string }) => opened.push(e.conversationId));
+  actor.on('sound.notify', (e: { conversationId: string }) => chimes.push(e.conversationId));
   const settle = () => new Promise((r) => setTimeout(r, 0));
-  return { actor, shown, saved, subscribedWith, opened, chats, settle, state: () => actor.getSnapshot() };
+  return {
+    actor,
+    shown,
+    saved,
+    subscribedWith,
+    opened,
+    chats,
+    sounds,
+    chimes,
+    announce: (e: Parameters<typeof announce>[0]) => announce(e),
+    settle,
+    state: () => actor.getSnapshot(),
+  };
 }
 
 describe('notifications with resolving actors', () => {
@@ -136,16 +176,16 @@ describe('notifications with resolving actors', () => {
     await h.settle();
     await h.settle();
     expect(h.state().matches({ signedIn: 'subscribed' })).toBe(true);
-    h.actor.send({ type: 'notifications.message', payload: message });
+    h.actor.send(unseen);
     h.actor.send({ type: 'notifications.call', payload: call });
     h.actor.send({ type: 'notifications.showText', showText: false });
     await h.settle();
-    h.actor.send({ type: 'notifications.message', payload: message });
+    h.actor.send(unseen);
     expect(h.shown).toEqual([message, call, { ...message, preview: null }]);
     expect(h.subscribedWith).toEqual([true, false]);
     // Visible again: nothing is shown.
     h.actor.send({ type: 'notifications.visibility', visible: true });
-    h.actor.send({ type: 'notifications.message', payload: message });
+    h.actor.send(unseen);
     expect(h.shown).toHaveLength(3);
   });
 
@@ -156,7 +196,7 @@ describe('notifications with resolving actors', () => {
     await h.settle();
     expect(h.state().hasTag('denied')).toBe(true);
     expect(h.state().hasTag('on')).toBe(false);
-    h.actor.send({ type: 'notifications.message', payload: message });
+    h.actor.send(unseen);
     expect(h.shown).toEqual([]);
   });
 
@@ -165,8 +205,36 @@ describe('notifications with resolving actors', () => {
     await h.settle();
     await h.settle();
     expect(h.state().hasTag('pushFailed')).toBe(true);
-    h.actor.send({ type: 'notifications.message', payload: message });
+    h.actor.send(unseen);
     expect(h.shown).toEqual([message]);
+  });
+
+  it('every message the chats list counts as unread chimes, shown only while hidden and switched on', async () => {
+    const h = harness(env());
+    await h.settle();
+    expect(h.state().matches({ signedIn: 'off' })).toBe(true);
+    // Heard from the chats actor's `chats.unread`.
+    h.announce({ type: 'chats.unread', message: fromBob, conversation: direct });
+    expect(h.sounds).toEqual(['sound.notify']);
+    expect(h.chimes).toEqual(['c1']);
+    expect(h.shown).toEqual([]); // the switch is off
+    h.actor.send({ type: 'notifications.enable' });
+    await h.settle();
+    await h.settle();
+    h.announce({ type: 'chats.unread', message: fromBob, conversation: direct });
+    expect(h.shown).toEqual([message]);
+    h.actor.send({ type: 'notifications.visibility', visible: true });
+    h.announce({ type: 'chats.unread', message: fromBob, conversation: direct });
+    expect(h.shown).toHaveLength(1);
+    expect(h.chimes).toEqual(['c1', 'c1', 'c1']);
+  });
+
+  it('signed out: the chats list is not heard, nothing chimes', async () => {
+    const h = harness(env());
+    await h.settle();
+    h.actor.send({ type: 'notifications.signedOut' });
+    h.announce({ type: 'chats.unread', message: fromBob, conversation: direct });
+    expect(h.sounds).toEqual([]);
   });
 
   it('a clicked message notification opens its conversation in the chats actor and tells the view', async () => {
@@ -176,5 +244,28 @@ describe('notifications with resolving actors', () => {
     h.actor.send({ type: 'notifications.clicked', kind: 'call', conversationId: 'c8' });
     expect(h.chats).toEqual([{ type: 'chats.open', conversationId: 'c7' }]);
     expect(h.opened).toEqual(['c7']);
+  });
+});
+
+describe('message notification', () => {
+  const anna = person('u3', 'Анна', { avatarUrl: '/uploads/anna.webp' });
+  it('names the sender, and the group after it; the avatar only of a direct peer, never an emoji', () => {
+    expect(messageNotification(direct, fromBob)).toEqual(message);
+    const annaSays = chatMessage('m2', 'u3', 2, { conversationId: 'g1', type: 'IMAGE' });
+    const group = conversation('g1', [bob, anna], { isGroup: true, title: 'Дача' });
+    expect(messageNotification(group, annaSays)).toEqual({
+      kind: 'message',
+      conversationId: 'g1',
+      title: 'Анна — Дача',
+      preview: 'Фото',
+      count: 1,
+      icon: null,
+    });
+    expect(messageNotification(conversation('g1', [bob, anna]), annaSays).icon).toBe('/uploads/anna.webp');
+    const emoji = person('u3', 'Анна', { avatarUrl: 'emoji:🦊' });
+    expect(messageNotification(conversation('g1', [bob, emoji]), annaSays).icon).toBeNull();
+  });
+  it('a conversation the list does not know yet: «Беседа»', () => {
+    expect(messageNotification(null, fromBob)).toMatchObject({ title: 'Беседа', preview: 'Привет', icon: null });
   });
 });

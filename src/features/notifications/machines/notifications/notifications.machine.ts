@@ -1,21 +1,24 @@
 // System notifications and Web Push (docs/notifications.md; systemId 'notifications'). The switch
 // «Уведомления» asks the browser's permission (only when flipped, never at load); with it granted the browser
 // subscribes to Web Push (the service worker, POST /api/push/subscribe) so a closed tab is reached too. A failed
-// subscription keeps notifications for the open tab. While the page is hidden, messages the chats actor hands
-// over and incoming calls are shown as system notifications; «Показывать текст сообщений» hides the text (the
-// server is told too, for pushes). Clicking a notification opens its conversation.
-import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+// subscription keeps notifications for the open tab. A message the chats list counts as unread (its `chats.unread`:
+// from someone else, its conversation not in front of the user) plays the notification sound; while the page is
+// hidden it and incoming calls are shown as system notifications; «Показывать текст сообщений» hides the text
+// (the server is told too, for pushes). Clicking a notification opens its conversation.
+import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import type { NotificationPayload } from '../../../../contract/notification';
 import { watchPageVisibility } from '../../../../core/machines/watchers';
 import { notWired, notWiredCallback } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
 import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { systemActor } from '../../../../core/machines/system';
+import { messageNotification } from './message-notification';
 import type {
   NotificationEnvironment,
   NotificationsContext,
   NotificationsEmitted,
   NotificationsEvent,
+  NotifierCommand,
   PermissionState,
   PrefsCommand,
   PresenterCommand,
@@ -30,6 +33,20 @@ export const notificationsServerEvents = listenToServer<NotificationsEvent>({
   }),
 });
 
+/** The messages the chats list counts as unread (the chats actor's `chats.unread`), as `notifications.message`. */
+export const unreadMessages = fromCallback<EventObject, void, NotificationsEvent>(({ system, sendBack }) => {
+  const chats = systemActor(system, 'chats');
+  if (!chats) return;
+  const sub = chats.on('chats.unread', (e) => sendBack({ type: 'notifications.message', message: e.message, conversation: e.conversation }));
+  return () => sub.unsubscribe();
+});
+
+/** The signed-in user: set on `notifications.signedIn` before `signedIn` is entered, cleared only on leaving it. */
+function signedInUser(context: NotificationsContext): string {
+  if (context.userId === null) throw new Error('notifications: signed in without a user');
+  return context.userId;
+}
+
 const initialContext = (): NotificationsContext => ({ userId: null, enabled: false, showText: true, permission: 'default', pageVisible: true });
 
 export const notificationsMachine = setup({
@@ -42,6 +59,7 @@ export const notificationsMachine = setup({
     session: watchSignedInUser('notifications.signedIn', 'notifications.signedOut'),
     pageVisibility: watchPageVisibility('notifications.visibility'),
     serverEvents: notificationsServerEvents,
+    unreadMessages,
     /** The browser's permission and this device's stored switches for the user. */
     readEnvironment: notWired<NotificationEnvironment, { userId: string }>('notifications.readEnvironment'),
     /** Notification.requestPermission(): the browser's answer. */
@@ -52,6 +70,8 @@ export const notificationsMachine = setup({
     unsubscribe: notWired<unknown>('notifications.unsubscribe'),
     /** Shows what it is told through the service worker's registration. */
     presenter: notWiredCallback<PresenterCommand>('notifications.presenter'),
+    /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
+    notifier: notWiredCallback<NotifierCommand>('notifications.notifier'),
     /** Stores the switches per user on this device. */
     prefs: notWiredCallback<PrefsCommand>('notifications.prefs'),
     /** Clicks on notifications, reported by the service worker (and the address a new tab was opened at). */
@@ -97,10 +117,17 @@ export const notificationsMachine = setup({
     savePrefs: enqueueActions(({ context, enqueue }) => {
       if (context.userId) enqueue.sendTo('prefs', { type: 'save', userId: context.userId, prefs: { enabled: context.enabled, showText: context.showText } } satisfies PrefsCommand);
     }),
+    chime: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'notifications.message');
+      enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
+      enqueue.sendTo('notifier', { type: 'sound.notify' } satisfies NotifierCommand);
+    }),
     present: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['notifications.message', 'notifications.call']);
       const payload: NotificationPayload =
-        event.payload.kind === 'message' && !context.showText ? { ...event.payload, preview: null } : event.payload;
+        event.type === 'notifications.call'
+          ? event.payload
+          : { ...messageNotification(event.conversation, event.message), ...(context.showText ? {} : { preview: null }) };
       enqueue.sendTo('presenter', { type: 'present', payload } satisfies PresenterCommand);
     }),
     openConversation: enqueueActions(({ event, system, enqueue }) => {
@@ -117,6 +144,7 @@ export const notificationsMachine = setup({
     { id: 'session', src: 'session' },
     { id: 'pageVisibility', src: 'pageVisibility' },
     { id: 'presenter', src: 'presenter' },
+    { id: 'notifier', src: 'notifier' },
     { id: 'prefs', src: 'prefs' },
   ],
   on: {
@@ -130,11 +158,13 @@ export const notificationsMachine = setup({
     signedIn: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
+        { id: 'unreadMessages', src: 'unreadMessages' },
         { id: 'clicks', src: 'clicks' },
       ],
       on: {
         'notifications.signedOut': { target: 'signedOut', actions: 'reset' },
-        'notifications.message': { guard: 'showable', actions: 'present' },
+        // Every unseen message chimes; while the tab is hidden (and the switch is on) it is shown too.
+        'notifications.message': [{ guard: 'showable', actions: ['chime', 'present'] }, { actions: 'chime' }],
         'notifications.call': { guard: 'showable', actions: 'present' },
         'notifications.clicked': [{ guard: 'ofMessage', actions: 'openConversation' }, {}],
         'notifications.showText': { actions: ['setShowText', 'savePrefs'] },
@@ -145,7 +175,7 @@ export const notificationsMachine = setup({
           invoke: {
             id: 'readEnvironment',
             src: 'readEnvironment',
-            input: ({ context }) => ({ userId: context.userId! }),
+            input: ({ context }) => ({ userId: signedInUser(context) }),
             onDone: [
               { guard: { type: 'unsupported', params: ({ event }) => event.output }, target: 'unsupported' },
               { guard: { type: 'deniedEnv', params: ({ event }) => event.output }, target: 'denied', actions: { type: 'takeEnvironment', params: ({ event }) => event.output } },

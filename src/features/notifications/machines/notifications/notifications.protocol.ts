@@ -1,5 +1,7 @@
-// The notifications actor's protocol (systemId 'notifications'): the settings page's switches, the chats actor's
-// messages to announce, the browser's answers. Peers and views import this module, never the machine file.
+// The notifications actor's protocol (systemId 'notifications'): the settings page's switches, the messages the
+// chats list counted as unread (heard from the chats actor's `chats.unread`), the browser's answers, and the sound
+// it asks for. Peers and views import this module, never the machine file.
+import type { Conversation, Message } from '../../../../contract/entities';
 import type { NotificationPayload } from '../../../../contract/notification';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
 
@@ -39,17 +41,25 @@ export type NotificationsEvent =
   | { type: 'notifications.disable' }
   /** The switch «Показывать текст сообщений». */
   | { type: 'notifications.showText'; showText: boolean }
-  /** A message from someone else that the user has not seen (the chats actor decides which). */
-  | { type: 'notifications.message'; payload: Extract<NotificationPayload, { kind: 'message' }> }
+  /**
+   * A message from someone else that the user has not seen (the chats list counted it as unread), with its
+   * conversation when the list knows it: it chimes, and is shown while the tab is hidden.
+   */
+  | { type: 'notifications.message'; message: Message; conversation: Conversation | null }
   | { type: 'notifications.call'; payload: Extract<NotificationPayload, { kind: 'call' }> }
   /** A notification was clicked (the service worker told the page, or a new tab opened for it). */
   | { type: 'notifications.clicked'; kind: 'message' | 'call'; conversationId: string };
 
-/** For the view: open the chats page (a notification of a message was clicked). */
-export type NotificationsEmitted = { type: 'notifications.opened'; conversationId: string };
+export type NotificationsEmitted =
+  /** For the view: open the chats page (a notification of a message was clicked). */
+  | { type: 'notifications.opened'; conversationId: string }
+  /** An unseen message chimed (the notifier actor plays the sound). */
+  | { type: 'sound.notify'; conversationId: string };
 
 /** What the presenter actor is told to show. */
 export type PresenterCommand = { type: 'present'; payload: NotificationPayload };
+/** What the notifier actor is told: play the notification sound (the sound service's policy applies). */
+export type NotifierCommand = { type: 'sound.notify' };
 export type PrefsCommand = { type: 'save'; userId: string; prefs: NotificationPrefs };
 
 export type NotificationsRef = MachineRef<NotificationsContext, NotificationsEvent, NotificationsEmitted>;
