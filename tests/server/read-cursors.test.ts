@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterEach(() => {
   closeAll();
   // Every announcement window and typing interval a test opened runs out before the next test.
-  clock.advance(60_000);
+  clock.advance(10_000);
 });
 afterAll(() => srv.close());
 
