@@ -8,6 +8,7 @@ import { authRoutes } from './auth/auth.routes';
 import { authenticationPlugin } from './auth/authenticate';
 import { basePlugin } from './base';
 import { callRelay } from './calls/call-relay';
+import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { contactsRoutes } from './contacts/contacts.routes';
 import { type AppContext, contextPlugin } from './context';
@@ -38,7 +39,12 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function createServer(config: Config): Promise<Server> {
+export interface ServerOptions {
+  /** The time the server's rules run on (clock.ts); tests hand in one they move themselves. */
+  clock?: Clock;
+}
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     logController: requestLogFor(config.logLevel),
@@ -52,7 +58,7 @@ export async function createServer(config: Config): Promise<Server> {
   // The API speaks JSON (and multipart for uploads); a text/plain body is a client mistake, answered 415.
   app.removeContentTypeParser('text/plain');
 
-  app.register(basePlugin, { config });
+  app.register(basePlugin, { config, clock: options.clock ?? systemClock });
   app.register(securityHeaders);
   app.register(authenticationPlugin);
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.

@@ -1,6 +1,7 @@
-// The plugin every other one builds on: the configuration, the database (closed last, after every plugin
-// registered later has closed) and the secrets, as decorations of the root instance.
+// The plugin every other one builds on: the configuration, the clock, the database (closed last, after every
+// plugin registered later has closed) and the secrets, as decorations of the root instance.
 import fp from 'fastify-plugin';
+import type { Clock } from './clock';
 import type { Config } from './config';
 import { type Database, type Dialect, openDatabase } from './db/database';
 import { loadSecrets, type Secrets } from './secrets';
@@ -8,17 +9,19 @@ import { loadSecrets, type Secrets } from './secrets';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    clock: Clock;
     db: Database;
     dialect: Dialect;
     secrets: Secrets;
   }
 }
 
-export const basePlugin = fp<{ config: Config }>(
-  async (app, { config }) => {
+export const basePlugin = fp<{ config: Config; clock: Clock }>(
+  async (app, { config, clock }) => {
     const secrets = loadSecrets(config);
     const { db, dialect } = await openDatabase(config);
     app.decorate('config', config);
+    app.decorate('clock', clock);
     app.decorate('db', db);
     app.decorate('dialect', dialect);
     app.decorate('secrets', secrets);

@@ -2,6 +2,7 @@
 // auth/authenticate.ts, realtime/realtime.plugin.ts, conversations/lists.plugin.ts) and decorated as `ctx`.
 import fp from 'fastify-plugin';
 import type { AccessTokens } from './auth/access-tokens';
+import type { Clock } from './clock';
 import type { Config } from './config';
 import type { ConversationListCache } from './conversations/list-cache';
 import type { Database, Dialect } from './db/database';
@@ -12,6 +13,8 @@ import type { Secrets } from './secrets';
 
 export interface AppContext {
   config: Config;
+  /** The time the server's rules run on (clock.ts). */
+  clock: Clock;
   db: Database;
   dialect: Dialect;
   secrets: Secrets;
@@ -33,12 +36,12 @@ declare module 'fastify' {
 
 export const contextPlugin = fp(
   async (app) => {
-    const { config, db, dialect, secrets, accessTokens, realtime, lists, push } = app;
-    app.decorate('ctx', { config, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists, push });
+    const { config, clock, db, dialect, secrets, accessTokens, realtime, lists, push } = app;
+    app.decorate('ctx', { config, clock, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists, push });
   },
   {
     name: 'context',
-    decorators: { fastify: ['config', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists', 'push'] },
+    decorators: { fastify: ['config', 'clock', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists', 'push'] },
     dependencies: ['base', 'authentication', 'realtime', 'lists', 'push'],
   },
 );

@@ -5,6 +5,7 @@
 // tokens are remembered (bounded) until they expire.
 import { webcrypto } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { type Clock, systemClock } from '../clock';
 
 export const ACCESS_TOKEN_ISSUER = 'beseda';
 const TYP = 'access';
@@ -27,13 +28,13 @@ export interface AccessTokens {
   claims(token: string | null | undefined): Promise<AccessClaims | null>;
 }
 
-export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTokens {
+export function createAccessTokens(secret: Uint8Array, ttlSec: number, clock: Clock = systemClock): AccessTokens {
   const key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   const verified = new Map<string, AccessClaims>();
 
   const remember = (token: string, claims: AccessClaims) => {
     if (verified.size >= CACHE_MAX) {
-      const now = Date.now();
+      const now = clock.now();
       for (const [t, c] of verified) if (c.expiresAt <= now) verified.delete(t);
       // Still full of live tokens: drop the oldest (Map keeps insertion order).
       if (verified.size >= CACHE_MAX) verified.delete(verified.keys().next().value as string);
@@ -45,7 +46,7 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
     if (!token) return null;
     const known = verified.get(token);
     if (known) {
-      if (known.expiresAt > Date.now()) return known;
+      if (known.expiresAt > clock.now()) return known;
       verified.delete(token);
       return null;
     }
@@ -53,6 +54,7 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
       const { payload } = await jwtVerify(token, await key, {
         algorithms: ['HS256'],
         issuer: ACCESS_TOKEN_ISSUER,
+        currentDate: new Date(clock.now()),
         requiredClaims: ['exp', 'sub', 'sid', 'typ'],
       });
       if (payload.typ !== TYP || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
@@ -66,14 +68,16 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
   }
 
   return {
-    sign: async (userId, sessionId) =>
-      new SignJWT({ typ: TYP, sid: sessionId })
+    sign: async (userId, sessionId) => {
+      const now = Math.floor(clock.now() / 1000);
+      return new SignJWT({ typ: TYP, sid: sessionId })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer(ACCESS_TOKEN_ISSUER)
         .setSubject(userId)
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSec)
-        .sign(await key),
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSec)
+        .sign(await key);
+    },
     verify: async (token) => (await claims(token))?.userId ?? null,
     claims,
   };

@@ -15,7 +15,7 @@ export const EBLID_EXHAUSTED = 'Свободные EBLID закончились:
 export const authRoutes = fp(
   async (app) => {
     const { ctx } = app;
-    const { db, config } = ctx;
+    const { db, config, clock } = ctx;
 
     contractRoute(app, 'register', async ({ body }) => {
       const usernameLower = body.username.toLowerCase();
@@ -55,16 +55,16 @@ export const authRoutes = fp(
 
     contractRoute(app, 'login', async ({ body }) => {
       const usernameLower = body.username.trim().toLowerCase();
-      const wait = await lockedFor(db, usernameLower);
+      const wait = await lockedFor(db, usernameLower, clock);
       if (wait > 0) throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
       const user = await db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
       if (!user || !ok) {
-        await recordFailure(db, usernameLower, { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec });
+        await recordFailure(db, usernameLower, { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec }, clock);
         throw unauthorized('Неверный никнейм или пароль');
       }
       await clearFailures(db, usernameLower);
-      const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec);
+      const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       return {
         user: toOwnUser(user),
         accessToken: await ctx.accessTokens.sign(user.id, session.familyId),
@@ -76,13 +76,13 @@ export const authRoutes = fp(
       const r = await rotateRefreshToken(db, body.refreshToken, {
         ttlSec: config.refreshTokenTtlSec,
         maxAgeSec: config.refreshTokenMaxAgeSec,
-      });
+      }, clock);
       if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
       return { accessToken: await ctx.accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
 
     contractRoute(app, 'logout', async ({ body }) => {
-      const sessionId = await revokeRefreshToken(db, body.refreshToken);
+      const sessionId = await revokeRefreshToken(db, body.refreshToken, clock);
       // Every socket of that sign-in goes too, on every server process.
       if (sessionId) {
         await ctx.sessions.close(sessionId, 'logout');

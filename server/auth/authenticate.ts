@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 export const authenticationPlugin = fp(
   async (app) => {
-    const accessTokens = createAccessTokens(app.secrets.jwtSecret, app.config.accessTokenTtlSec);
+    const accessTokens = createAccessTokens(app.secrets.jwtSecret, app.config.accessTokenTtlSec, app.clock);
     app.decorate('accessTokens', accessTokens);
     app.decorate('authenticate', async (req) => {
       const userId = await accessTokens.verify(bearerToken(req));
@@ -22,5 +22,5 @@ export const authenticationPlugin = fp(
       return userId;
     });
   },
-  { name: 'authentication', decorators: { fastify: ['config', 'secrets'] }, dependencies: ['base'] },
+  { name: 'authentication', decorators: { fastify: ['config', 'clock', 'secrets'] }, dependencies: ['base'] },
 );

@@ -2,6 +2,7 @@
 // rotated token again means it leaked, so its whole family is revoked. A family (one sign-in) lives at most
 // `maxAgeSec` from the sign-in however often it is rotated; then the user signs in again.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { type Clock, systemClock } from '../clock';
 import type { Database } from '../db/database';
 
 const sha256 = (t: string) => createHash('sha256').update(t).digest('base64url');
@@ -24,9 +25,10 @@ export async function issueRefreshToken(
   userId: string,
   ttlSec: number,
   family: { id: string; endsAt: number } | null = null,
+  clock: Clock = systemClock,
 ): Promise<IssuedRefreshToken> {
   const token = randomBytes(32).toString('base64url');
-  const now = Date.now();
+  const now = clock.now();
   const familyId = family?.id ?? randomUUID();
   const expiresAt = Math.min(now + ttlSec * 1000, family?.endsAt ?? Number.POSITIVE_INFINITY);
   await db
@@ -46,12 +48,17 @@ export async function issueRefreshToken(
 
 export type RotateResult = { ok: true; userId: string; token: string; familyId: string } | { ok: false };
 
-export async function rotateRefreshToken(db: Database, presented: string, life: RefreshLifetime): Promise<RotateResult> {
+export async function rotateRefreshToken(
+  db: Database,
+  presented: string,
+  life: RefreshLifetime,
+  clock: Clock = systemClock,
+): Promise<RotateResult> {
   const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(presented)).executeTakeFirst();
   if (!row) return { ok: false };
-  const now = new Date().toISOString();
+  const now = new Date(clock.now()).toISOString();
   if (row.revoked_at) {
-    await revokeFamily(db, row.family_id);
+    await revokeFamily(db, row.family_id, clock);
     return { ok: false };
   }
   if (row.expires_at <= now) return { ok: false };
@@ -62,8 +69,8 @@ export async function rotateRefreshToken(db: Database, presented: string, life: 
     .where('family_id', '=', row.family_id)
     .executeTakeFirst();
   const endsAt = Date.parse(String(first?.started ?? row.created_at)) + life.maxAgeSec * 1000;
-  if (endsAt <= Date.now()) {
-    await revokeFamily(db, row.family_id);
+  if (endsAt <= clock.now()) {
+    await revokeFamily(db, row.family_id, clock);
     return { ok: false };
   }
   // Conditional update: of two concurrent uses only one wins; the loser counts as reuse.
@@ -74,37 +81,37 @@ export async function rotateRefreshToken(db: Database, presented: string, life: 
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) {
-    await revokeFamily(db, row.family_id);
+    await revokeFamily(db, row.family_id, clock);
     return { ok: false };
   }
-  const next = await issueRefreshToken(db, row.user_id, life.ttlSec, { id: row.family_id, endsAt });
+  const next = await issueRefreshToken(db, row.user_id, life.ttlSec, { id: row.family_id, endsAt }, clock);
   return { ok: true, userId: row.user_id, token: next.token, familyId: next.familyId };
 }
 
 /** Revokes the presented token's family; returns the family (session) id, or null for an unknown token. */
-export async function revokeRefreshToken(db: Database, presented: string): Promise<string | null> {
+export async function revokeRefreshToken(db: Database, presented: string, clock: Clock = systemClock): Promise<string | null> {
   const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(presented)).executeTakeFirst();
   if (!row) return null;
-  await revokeFamily(db, row.family_id);
+  await revokeFamily(db, row.family_id, clock);
   return row.family_id;
 }
 
 /** Whether the session (family) still has a live token: false after logout, reuse or the end of its lifetime. */
-export async function isSessionActive(db: Database, familyId: string): Promise<boolean> {
+export async function isSessionActive(db: Database, familyId: string, clock: Clock = systemClock): Promise<boolean> {
   const row = await db
     .selectFrom('refresh_tokens')
     .select('id')
     .where('family_id', '=', familyId)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', new Date().toISOString())
+    .where('expires_at', '>', new Date(clock.now()).toISOString())
     .executeTakeFirst();
   return Boolean(row);
 }
 
-async function revokeFamily(db: Database, familyId: string): Promise<void> {
+async function revokeFamily(db: Database, familyId: string, clock: Clock): Promise<void> {
   await db
     .updateTable('refresh_tokens')
-    .set({ revoked_at: new Date().toISOString() })
+    .set({ revoked_at: new Date(clock.now()).toISOString() })
     .where('family_id', '=', familyId)
     .where('revoked_at', 'is', null)
     .execute();

@@ -9,6 +9,7 @@
 // at once; what further readers report for the same conversation during TIMINGS.receiptAnnounceMs is gathered
 // and sent when the window ends, one frame per sender and reader.
 import { TIMINGS } from '../../src/contract/limits';
+import { type Clock, type ClockTimer, systemClock } from '../clock';
 import type { RealtimeHub } from '../realtime/hub';
 import type { ReadMessage } from './read-cursors';
 
@@ -22,12 +23,16 @@ export interface ReceiptAnnouncer {
 const MAX_CONVERSATIONS = 20_000;
 
 interface Window {
-  timer: NodeJS.Timeout;
+  timer: ClockTimer;
   /** sender → reader → message ids gathered in this window */
   pending: Map<string, Map<string, string[]>>;
 }
 
-export function createReceiptAnnouncer(realtime: RealtimeHub, windowMs: number = TIMINGS.receiptAnnounceMs): ReceiptAnnouncer {
+export function createReceiptAnnouncer(
+  realtime: RealtimeHub,
+  clock: Clock = systemClock,
+  windowMs: number = TIMINGS.receiptAnnounceMs,
+): ReceiptAnnouncer {
   const told = new Map<string, Map<string, number>>();
   const windows = new Map<string, Window>();
 
@@ -50,7 +55,7 @@ export function createReceiptAnnouncer(realtime: RealtimeHub, windowMs: number =
   const open = (conversationId: string) => {
     const w: Window = {
       pending: new Map(),
-      timer: setTimeout(() => {
+      timer: clock.setTimeout(() => {
         windows.delete(conversationId);
         if (w.pending.size === 0) return;
         send(conversationId, w.pending);
@@ -92,7 +97,7 @@ export function createReceiptAnnouncer(realtime: RealtimeHub, windowMs: number =
       }
     },
     close() {
-      for (const w of windows.values()) clearTimeout(w.timer);
+      for (const w of windows.values()) clock.clearTimeout(w.timer);
       windows.clear();
     },
   };

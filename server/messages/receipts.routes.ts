@@ -13,7 +13,7 @@ export const receiptsRoutes = fp(
   async (app) => {
     const { ctx } = app;
     const { db } = ctx;
-    const announcer = createReceiptAnnouncer(ctx.realtime);
+    const announcer = createReceiptAnnouncer(ctx.realtime, ctx.clock);
     const cursors = createCursorWriter(db);
     app.addHook('onClose', async () => announcer.close());
 

@@ -2,20 +2,22 @@
 // within the window are counted and go as one push, with the count and the latest item, when it ends.
 // In memory per server process: each message is pushed by the one process that stored it, so with several
 // processes a device can get one push per process within a window (docs/notifications.md, "Notifications and Web Push").
+import { type Clock, type ClockTimer, systemClock } from '../clock';
+
 export class Coalescer<T> {
-  private readonly entries = new Map<string, { sentAt: number; pending: number; latest: T | null; timer: NodeJS.Timeout | null }>();
+  private readonly entries = new Map<string, { sentAt: number; pending: number; latest: T | null; timer: ClockTimer | null }>();
 
   constructor(
     private readonly windowMs: number,
     private readonly send: (key: string, item: T, count: number) => void,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   offer(key: string, item: T): void {
-    const at = this.now();
+    const at = this.clock.now();
     const entry = this.entries.get(key);
     if (!entry || at - entry.sentAt >= this.windowMs) {
-      if (entry?.timer) clearTimeout(entry.timer);
+      if (entry?.timer) this.clock.clearTimeout(entry.timer);
       this.entries.set(key, { sentAt: at, pending: 0, latest: null, timer: null });
       this.sweep(at);
       this.send(key, item, 1);
@@ -24,7 +26,7 @@ export class Coalescer<T> {
     entry.pending += 1;
     entry.latest = item;
     if (!entry.timer) {
-      entry.timer = setTimeout(() => this.flush(key), entry.sentAt + this.windowMs - at);
+      entry.timer = this.clock.setTimeout(() => this.flush(key), entry.sentAt + this.windowMs - at);
       entry.timer.unref();
     }
   }
@@ -35,7 +37,7 @@ export class Coalescer<T> {
     entry.timer = null;
     if (entry.pending > 0 && entry.latest !== null) {
       const [item, count] = [entry.latest, entry.pending];
-      entry.sentAt = this.now();
+      entry.sentAt = this.clock.now();
       entry.pending = 0;
       entry.latest = null;
       this.send(key, item, count);
@@ -49,7 +51,7 @@ export class Coalescer<T> {
   }
 
   close(): void {
-    for (const e of this.entries.values()) if (e.timer) clearTimeout(e.timer);
+    for (const e of this.entries.values()) if (e.timer) this.clock.clearTimeout(e.timer);
     this.entries.clear();
   }
 }

@@ -88,7 +88,7 @@ export const pushPlugin = fp(
           app.log.error({ err }, 'push failed'),
         ),
       );
-    });
+    }, app.clock);
 
     async function pushMessage(message: Message, recipients: readonly string[]): Promise<void> {
       const offline = recipients.filter((id) => id !== message.senderId && !realtime.isOnline(id));
@@ -186,7 +186,7 @@ export const pushPlugin = fp(
   },
   {
     name: 'push',
-    decorators: { fastify: ['config', 'db', 'secrets', 'realtime', 'accessTokens', 'authenticate'] },
+    decorators: { fastify: ['config', 'clock', 'db', 'secrets', 'realtime', 'accessTokens', 'authenticate'] },
     dependencies: ['base', 'authentication', 'realtime'],
   },
 );

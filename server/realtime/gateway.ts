@@ -99,12 +99,14 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   };
   const toUsers: RealtimeHub['toUsers'] = (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload);
 
-  const typing = createTypingRelay((conversationId, userId, on) =>
-    io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit('conversation:typing', { conversationId, userId, typing: on }),
+  const typing = createTypingRelay(
+    (conversationId, userId, on) =>
+      io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit('conversation:typing', { conversationId, userId, typing: on }),
+    { clock: deps.clock },
   );
 
   const presenceListeners: ((userIds: readonly string[] | null) => void)[] = [];
-  const lifetimes = createSocketSessions(io);
+  const lifetimes = createSocketSessions(io, deps.clock);
   const presence = createPresence({
     db: deps.db,
     toUsers,

@@ -4,12 +4,14 @@
 import type { ExtendedError, Socket } from 'socket.io';
 import type { AccessClaims, AccessTokens } from '../auth/access-tokens';
 import { isSessionActive } from '../auth/refresh-tokens';
+import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { HttpError } from '../http/errors';
 
 export interface HandshakeDeps {
   accessTokens: AccessTokens;
   db: Database;
+  clock: Clock;
 }
 
 export const claimsOf = (socket: Socket) => socket.data.claims as AccessClaims;
@@ -23,7 +25,7 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
     try {
       const claims = await deps.accessTokens.claims(token);
       // A token outlives its sign-in by up to its TTL: a signed-out session opens no new socket.
-      if (!claims || !(await isSessionActive(deps.db, claims.sessionId))) return next(new Error('Требуется вход'));
+      if (!claims || !(await isSessionActive(deps.db, claims.sessionId, deps.clock))) return next(new Error('Требуется вход'));
       socket.data.claims = claims;
       socket.data.userId = claims.userId;
       next();
@@ -37,6 +39,6 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
 /** Checks a `session:renew` token; `renew` moves the socket to it (false when it belongs to another user). */
 export async function renewSession(deps: HandshakeDeps, token: string, renew: (claims: AccessClaims) => boolean): Promise<void> {
   const fresh = await deps.accessTokens.claims(token);
-  const ok = fresh && (await isSessionActive(deps.db, fresh.sessionId)) && renew(fresh);
+  const ok = fresh && (await isSessionActive(deps.db, fresh.sessionId, deps.clock)) && renew(fresh);
   if (!ok) throw new HttpError(401, 'Токен недействителен или выдан другому пользователю');
 }

@@ -5,6 +5,7 @@
 import type { Server, Socket } from 'socket.io';
 import type { ServerEvent } from '../../src/contract/events';
 import type { AccessClaims } from '../auth/access-tokens';
+import { type Clock, type ClockTimer, systemClock } from '../clock';
 import { userRoom } from './hub';
 
 export const SOCKETS_PER_USER_MAX = 20;
@@ -27,13 +28,13 @@ interface Lifetime {
   userId: string;
   sessionId: string;
   expiresAt: number;
-  notice?: NodeJS.Timeout;
-  deadline?: NodeJS.Timeout;
+  notice?: ClockTimer;
+  deadline?: ClockTimer;
 }
 
 const lifetimes = new WeakMap<Socket, Lifetime>();
 
-export function createSocketSessions(io: Server) {
+export function createSocketSessions(io: Server, clock: Clock = systemClock) {
   const closeWith = (room: string, reason: ServerEvent<'session:closed'>['reason']) => {
     io.to(room).emit('session:closed', { reason, message: CLOSED_MESSAGES[reason] });
     // After the event: the adapter delivers both in order, and a socket flushes what it was sent before closing.
@@ -41,16 +42,16 @@ export function createSocketSessions(io: Server) {
   };
 
   function schedule(socket: Socket, life: Lifetime): void {
-    clearTimeout(life.notice);
-    clearTimeout(life.deadline);
-    const left = life.expiresAt - Date.now();
+    clock.clearTimeout(life.notice);
+    clock.clearTimeout(life.deadline);
+    const left = life.expiresAt - clock.now();
     const notify = () => socket.emit('session:expiring', { expiresAt: new Date(life.expiresAt).toISOString() });
     // 60 s ahead, but never at once for a token that still has most of its life: a client renewing with short
     // tokens (ACCESS_TOKEN_TTL of a few seconds) would otherwise be told again on every renewal, a refresh storm.
     const lead = Math.min(EXPIRY_NOTICE_MS, left * 0.9);
     if (left <= 0) notify();
-    else life.notice = setTimeout(notify, left - lead);
-    life.deadline = setTimeout(
+    else life.notice = clock.setTimeout(notify, left - lead);
+    life.deadline = clock.setTimeout(
       () => {
         socket.emit('session:expired', {});
         socket.disconnect(true);
@@ -64,12 +65,12 @@ export function createSocketSessions(io: Server) {
     attach(socket: Socket, claims: AccessClaims): void {
       const life: Lifetime = { ...claims };
       lifetimes.set(socket, life);
-      socket.data.connectedAt = Date.now();
+      socket.data.connectedAt = clock.now();
       void socket.join(sessionRoom(claims.sessionId));
       schedule(socket, life);
       socket.on('disconnect', () => {
-        clearTimeout(life.notice);
-        clearTimeout(life.deadline);
+        clock.clearTimeout(life.notice);
+        clock.clearTimeout(life.deadline);
       });
     },
 

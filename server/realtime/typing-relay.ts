@@ -5,6 +5,7 @@
 // (src/features/conversation/machines/typing, 'typing.remoteSent'), so the typing-off that follows a send is not relayed at all.
 // State is per server process (a typist's socket stays on one process).
 import { TIMINGS } from '../../src/contract/limits';
+import { type Clock, type ClockTimer, systemClock } from '../clock';
 
 export interface TypingRelay {
   /** A client said it started or stopped typing. */
@@ -21,7 +22,7 @@ interface State {
   lastRelayAt: number;
   /** The latest state asked for while the interval runs. */
   wanted: boolean;
-  timer: NodeJS.Timeout | null;
+  timer: ClockTimer | null;
 }
 
 /** Typists remembered; the least recently active go first. */
@@ -29,10 +30,11 @@ const MAX_TYPISTS = 50_000;
 
 export function createTypingRelay(
   relay: (conversationId: string, userId: string, typing: boolean) => void,
-  options: { intervalMs?: number; now?: () => number } = {},
+  options: { intervalMs?: number; clock?: Clock } = {},
 ): TypingRelay {
   const intervalMs = options.intervalMs ?? TIMINGS.typingIdleMs;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   const states = new Map<string, State>();
   const keyOf = (conversationId: string, userId: string) => `${conversationId}\u0000${userId}`;
 
@@ -46,7 +48,7 @@ export function createTypingRelay(
     states.delete(key);
     if (states.size >= MAX_TYPISTS) {
       const [oldKey, old] = states.entries().next().value as [string, State];
-      if (old.timer) clearTimeout(old.timer);
+      if (old.timer) clock.clearTimeout(old.timer);
       states.delete(oldKey);
     }
     states.set(key, s);
@@ -67,7 +69,7 @@ export function createTypingRelay(
         return;
       }
       if (typing === s.told) return;
-      s.timer = setTimeout(() => {
+      s.timer = clock.setTimeout(() => {
         s.timer = null;
         if (s.wanted !== s.told) tell(conversationId, userId, s, s.wanted);
       }, wait);
@@ -79,7 +81,7 @@ export function createTypingRelay(
       s.wanted = false;
     },
     close() {
-      for (const s of states.values()) if (s.timer) clearTimeout(s.timer);
+      for (const s of states.values()) if (s.timer) clock.clearTimeout(s.timer);
       states.clear();
     },
   };

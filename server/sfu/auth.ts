@@ -34,7 +34,8 @@ interface VideoClaim {
   hidden?: boolean;
 }
 
-export async function verifyAccessToken(token: string | null, apiKey: string, apiSecret: string): Promise<Grants> {
+/** `now`: the time the token's exp and nbf are checked against (ms since the epoch). */
+export async function verifyAccessToken(token: string | null, apiKey: string, apiSecret: string, now: number = Date.now()): Promise<Grants> {
   if (!token) throw new TokenError('missing access_token', 401);
   let payload: Record<string, unknown>;
   try {
@@ -42,6 +43,7 @@ export async function verifyAccessToken(token: string | null, apiKey: string, ap
       issuer: apiKey,
       algorithms: ['HS256'],
       clockTolerance: 5,
+      currentDate: new Date(now),
     }));
   } catch (err) {
     if (err instanceof errors.JWTExpired) throw new TokenError('invalid token: token is expired', 401);

@@ -35,6 +35,11 @@ export interface SfuOptions {
   turn?: TurnOptions | null;
   /** Fit each subscriber's layers to its downlink estimate (default true; down-tracks.ts). */
   bandwidthAllocation?: boolean;
+  /**
+   * The time access tokens are checked against and refreshed tokens issued at (ms since the epoch); the system
+   * clock unless a test moves its own. Pings, sweeps and media keep the real clock.
+   */
+  now?: () => number;
 }
 
 export interface Sfu {
@@ -69,7 +74,9 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const turn = options.turn === undefined ? turnFromEnv(process.env) : options.turn;
   const pingInterval = options.pingInterval ?? 5;
   const pingTimeout = options.pingTimeout ?? 15;
+  const now = options.now ?? Date.now;
   const refresher = tokenRefresher({
+    now,
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
     interval: options.tokenRefreshInterval ?? 5 * 60,
@@ -92,6 +99,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
     logger,
+    now,
     accept: (ws, { grants, mode, joinRequest }) => registry.accept(ws, grants, mode, joinRequest),
   });
 

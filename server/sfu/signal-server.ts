@@ -22,6 +22,8 @@ export interface SignalServerOptions {
   apiKey: string;
   apiSecret: string;
   logger: SfuLogger;
+  /** The time tokens are checked against (ms since the epoch). */
+  now: () => number;
   /** An authenticated websocket: join or resume. */
   accept(ws: WebSocket, admission: Admission): void;
 }
@@ -39,7 +41,7 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
   const admit = async (url: URL, authorization?: string): Promise<Admission> => {
     const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1] ?? null;
     const token = url.searchParams.get('access_token') ?? bearer;
-    const grants = await verifyAccessToken(token, o.apiKey, o.apiSecret);
+    const grants = await verifyAccessToken(token, o.apiKey, o.apiSecret, o.now());
     const mode: PeerMode = /^\/rtc\/?$|^\/rtc\/validate$/.test(url.pathname) ? 'dual' : 'single';
     if (mode === 'dual') {
       // The legacy path carries its few options as plain query parameters.

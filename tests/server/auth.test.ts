@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
+import { manualClock } from './manual-clock';
 
 let srv: TestServer;
 let http: ReturnType<typeof client>;
@@ -152,12 +153,17 @@ describe('sign-in and sessions', () => {
   });
 
   it('expired access tokens are refused', async () => {
-    const short = await startTestServer({ accessTokenTtlSec: 1 });
+    const clock = manualClock();
+    const short = await startTestServer({ accessTokenTtlSec: 1 }, { clock });
     try {
       const h = client(short.url);
       const u = await h.user('exp');
       expect((await h.get('/api/status/me', u.accessToken)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 2100));
+      // Good until the last millisecond before its exp (whole seconds), refused from then on.
+      const exp = JSON.parse(Buffer.from(u.accessToken.split('.')[1], 'base64url').toString()).exp * 1000;
+      clock.advance(exp - clock.now() - 1);
+      expect((await h.get('/api/status/me', u.accessToken)).status).toBe(200);
+      clock.advance(1);
       expect((await h.get('/api/status/me', u.accessToken)).status).toBe(401);
       const r = await h.post('/api/auth/refresh', { refreshToken: u.refreshToken });
       expect((await h.get('/api/status/me', r.body.accessToken)).status).toBe(200);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
-import { type Api, ack, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
 const redis = await redisAvailable();
 let srv: TestServer;
@@ -63,12 +63,21 @@ const backdate = (ms: number) =>
     .where('outcome', 'is', null)
     .execute();
 
+/** Pretends the open call was answered `ms` ago. */
+const answeredAgo = (ms: number) =>
+  srv.server.ctx.db
+    .updateTable('calls')
+    .set({ answered_at: new Date(Date.now() - ms).toISOString() })
+    .where('conversation_id', '=', ab)
+    .where('outcome', 'is', null)
+    .execute();
+
 describe('call entries', () => {
   it('an answered call is logged with its duration when it ends; both sides get it live and it is read by the callee', async () => {
     const { a, b } = await sides();
     await ring(a, b, true);
     await ack(b, 'call:accept', { conversationId: ab, video: true });
-    await sleep(1200);
+    await answeredAgo(1200);
     const before = await callEntries();
     const live = next(a, 'message:new', (p) => p.message.type === 'CALL');
     const notify = next(b, 'message:notify', (p) => p.message.type === 'CALL');
@@ -77,9 +86,8 @@ describe('call entries', () => {
     expect(got.message).toMatchObject({ type: 'CALL', senderId: alice.user.id, call: { kind: 'video', outcome: 'answered', callerId: alice.user.id } });
     expect(got.message.call.durationSec).toBeGreaterThanOrEqual(1);
     expect(notified.message.id).toBe(got.message.id);
-    // Bob hangs up too (his tab's own end): still one entry.
+    // Bob hangs up too (his tab's own end): still one entry. (A call signal is acknowledged once it is logged.)
     await ack(b, 'call:end', { conversationId: ab });
-    await sleep(100);
     const after = await callEntries();
     expect(after.length).toBe(before.length + 1);
     expect(after.at(-1)).toMatchObject({ id: got.message.id, call: { outcome: 'answered' } });
@@ -145,7 +153,6 @@ describe('call entries', () => {
       ack(b2, 'call:decline', { conversationId: ab }),
       ack(a, 'call:end', { conversationId: ab }),
     ]);
-    await sleep(200);
     expect((await callEntries()).length).toBe(before + 1);
   });
 
@@ -186,7 +193,6 @@ describe.skipIf(!redis)('call entries across two server processes', () => {
     await Promise.all([ack(a, 'call:end', { conversationId: ab }), ack(bOnOne, 'call:end', { conversationId: ab })]);
     const [onTwo, onOne] = await seen;
     expect(onOne.message.id).toBe(onTwo.message.id);
-    await sleep(300);
     const after = await callEntries(api2);
     expect(after.length).toBe(before + 1);
     expect(after.at(-1)?.call.outcome).toBe('answered');

@@ -3,7 +3,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, ack, befriend, closeAll, connect, next, recorder, sleep, type TestUser } from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -50,7 +50,7 @@ describe('calls to a user with several tabs', () => {
     const from = { id: bob.user.id, name: bob.user.displayName };
     expect(await toCaller).toEqual({ conversationId: ab, from, video: true });
     expect(await toOtherTab).toEqual({ conversationId: ab, from, video: true });
-    await sleep(150);
+    await roundTrip(b1);
     expect(calls(b1Seen)).toEqual([]);
   });
 
@@ -65,7 +65,7 @@ describe('calls to a user with several tabs', () => {
     const from = { id: bob.user.id, name: bob.user.displayName };
     expect(await toCaller).toEqual({ conversationId: ab, from });
     expect(await toOtherTab).toEqual({ conversationId: ab, from });
-    await sleep(150);
+    await roundTrip(b2);
     expect(calls(b2Seen)).toEqual([]);
   });
 });
@@ -73,14 +73,15 @@ describe('calls to a user with several tabs', () => {
 describe('calls nobody can receive', () => {
   it('refuses the invitation in the ack when the other member has no connected tab, and rings nobody', async () => {
     const a = await connect(srv.url, alice.accessToken);
-    const aliceOtherTab = recorder(await connect(srv.url, alice.accessToken));
+    const aOther = await connect(srv.url, alice.accessToken);
+    const aliceOtherTab = recorder(aOther);
     expect(await ack(a, 'call:invite', { conversationId: ab, video: true })).toEqual({ ok: false, message: 'Собеседник не в сети' });
     // Once bob connects, the same invitation goes through.
     const b = await connect(srv.url, bob.accessToken);
     const incoming = next(b, 'call:incoming');
     expect(await ack(a, 'call:invite', { conversationId: ab, video: true })).toEqual({ ok: true });
     await incoming;
-    await sleep(100);
+    await roundTrip(aOther);
     expect(calls(aliceOtherTab)).toEqual([]);
   });
 

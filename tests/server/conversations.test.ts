@@ -111,7 +111,7 @@ describe('conversations', () => {
     // After the sends' tails settle (a send checks for Web Push after its answer), so only the list is counted;
     // one read each, since a second would come from the list cache.
     const measure = async () => {
-      await new Promise((r) => setTimeout(r, 300));
+      await srv.server.ctx.push.settled();
       const before = queryCount(srv.server.ctx.db);
       await list(owner);
       return queryCount(srv.server.ctx.db) - before;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKETS_PER_USER_MAX } from '../../server/realtime/socket-sessions';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
-import { type Api, closeAll, connect, next, sleep } from './socket-helpers';
+import { type ManualClock, manualClock } from './manual-clock';
+import { type Api, closeAll, connect, next, roundTrip } from './socket-helpers';
 
 const available = await redisAvailable();
 
@@ -14,10 +15,13 @@ describe.skipIf(!available)('socket lifetime on two servers behind Redis', () =>
   let one: TestServer;
   let two: TestServer;
   let api1: Api;
+  // One clock for both processes, as their system clocks would agree.
+  let clock: ManualClock;
 
   beforeAll(async () => {
-    one = await startTestServer({ redisUrl });
-    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+    clock = manualClock();
+    one = await startTestServer({ redisUrl }, { clock });
+    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl }, { clock });
     api1 = client(one.url);
   });
   afterAll(async () => {
@@ -38,7 +42,7 @@ describe.skipIf(!available)('socket lifetime on two servers behind Redis', () =>
     expect((await told).reason).toBe('logout');
     expect(await gone).toBe('io server disconnect');
     await expect.poll(() => onOne.connected, { timeout: 3000 }).toBe(false);
-    await sleep(300);
+    await roundTrip(otherSession);
     expect(otherSession.connected).toBe(true);
     await expect(connect(two.url, alice.accessToken)).rejects.toThrow('Требуется вход');
   });
@@ -48,13 +52,13 @@ describe.skipIf(!available)('socket lifetime on two servers behind Redis', () =>
     const sockets: Socket[] = [];
     for (let i = 0; i < SOCKETS_PER_USER_MAX; i++) {
       sockets.push(await connect(one.url, bob.accessToken));
-      await sleep(5);
+      clock.advance(5);
     }
     const told = next(sockets[0], 'session:closed');
     const newest = await connect(two.url, bob.accessToken);
     expect((await told).reason).toBe('tooManyConnections');
     await expect.poll(() => sockets[0].connected, { timeout: 3000 }).toBe(false);
-    await sleep(300);
+    await Promise.all([...sockets.slice(1), newest].map(roundTrip));
     expect([...sockets.slice(1), newest].every((s) => s.connected)).toBe(true);
   });
 });

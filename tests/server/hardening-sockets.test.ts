@@ -5,7 +5,8 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKETS_PER_USER_MAX } from '../../server/realtime/socket-sessions';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, ack, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
+import { type ManualClock, manualClock } from './manual-clock';
+import { type Api, ack, closeAll, connect, next, roundTrip, type TestUser } from './socket-helpers';
 
 const disconnected = (s: Socket, ms = 5000) =>
   new Promise<string>((resolve, reject) => {
@@ -53,7 +54,7 @@ describe('logout and origins', () => {
     for (const t of await Promise.all(told)) expect(t).toEqual({ reason: 'logout', message: 'Вы вышли из аккаунта' });
     expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
     // The other sign-in is untouched.
-    await sleep(300);
+    await roundTrip(other);
     expect(other.connected).toBe(true);
     // The signed-out session's access token is still within its 15 minutes, but opens no socket.
     await expect(connect(srv.url, laptop.accessToken)).rejects.toThrow('Требуется вход');
@@ -84,9 +85,11 @@ describe('token expiry', () => {
   let api: Api;
   let carol: TestUser;
   let dave: TestUser;
+  let clock: ManualClock;
 
   beforeAll(async () => {
-    srv = await startTestServer({ accessTokenTtlSec: 3 });
+    clock = manualClock();
+    srv = await startTestServer({ accessTokenTtlSec: 3 }, { clock });
     api = client(srv.url);
     [carol, dave] = await Promise.all([api.user('carol'), api.user('dave')]);
   });
@@ -95,26 +98,38 @@ describe('token expiry', () => {
     await srv.close();
   });
 
+  const expiryOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp * 1000;
+
   it('tells a socket its token is expiring, then says expired and closes it', async () => {
     const session = await signIn(api, carol);
-    const exp = JSON.parse(Buffer.from(session.accessToken.split('.')[1], 'base64url').toString()).exp * 1000;
+    const exp = expiryOf(session.accessToken);
     const seen: Array<[string, unknown]> = [];
     const onEvent = (e: string, p: unknown) => e.startsWith('session:') && seen.push([e, p]);
     const socket = await connect(srv.url, session.accessToken, { onEvent });
-    const gone = disconnected(socket, 6000);
-    await sleep(500);
+    const gone = disconnected(socket);
+    const expiring = next(socket, 'session:expiring');
+    clock.advance(500);
+    await expiring;
     // Less than 60 s remain, so the notice comes after a tenth of the token's remaining life.
     expect(seen).toEqual([['session:expiring', { expiresAt: new Date(exp).toISOString() }]]);
+    // Open until the token's last millisecond…
+    clock.advance(exp - 1 - clock.now());
+    await roundTrip(socket);
+    expect(seen).toHaveLength(1);
+    // …closed when it runs out.
+    clock.advance(1);
     expect(await gone).toBe('io server disconnect');
     expect(seen.at(-1)).toEqual(['session:expired', {}]);
-    expect(Date.now()).toBeGreaterThanOrEqual(exp - 50);
   });
 
   it('session:renew with a fresh token of the same user keeps the socket open past the old expiry', async () => {
     const session = await signIn(api, carol);
+    const firstExp = expiryOf(session.accessToken);
     const events: string[] = [];
     const socket = await connect(srv.url, session.accessToken, { onEvent: (e) => e.startsWith('session:') && events.push(e) });
-    await sleep(1500);
+    const expiring = next(socket, 'session:expiring');
+    clock.advance(1500);
+    await expiring;
     expect(events).toEqual(['session:expiring']);
     // Not someone else's token, nor garbage.
     const other = await signIn(api, dave);
@@ -126,18 +141,24 @@ describe('token expiry', () => {
     expect((await ack(socket, 'session:renew', {})).ok).toBe(false);
     const fresh = await api.post('/api/auth/refresh', { refreshToken: session.refreshToken });
     expect(fresh.status).toBe(200);
-    const renewedAt = Date.now();
-    const renewed = next(socket, 'session:expiring', () => true, 2000);
+    const renewed = next(socket, 'session:expiring');
     expect(await ack(socket, 'session:renew', { token: fresh.body.accessToken })).toEqual({ ok: true });
+    // Not at once after the renewal (that would make a client with short tokens refresh in a loop): a tenth of
+    // the 2-3 s the fresh token has left.
+    clock.advance(149);
+    await roundTrip(socket);
+    expect(events).toEqual(['session:expiring']);
+    clock.advance(151);
     await renewed;
-    // Not at once after the renewal (that would make a client with short tokens refresh in a loop).
-    expect(Date.now() - renewedAt).toBeGreaterThanOrEqual(150);
-    // Past the first token's expiry (≤ 3 s after sign-in): still connected.
-    await sleep(2000);
+    // Past the first token's expiry: still connected.
+    clock.advance(firstExp - clock.now());
+    await roundTrip(socket);
     expect(socket.connected).toBe(true);
     expect(events).not.toContain('session:expired');
     // The renewed deadline holds too.
-    expect(await disconnected(socket, 4000)).toBe('io server disconnect');
+    const gone = disconnected(socket);
+    clock.advance(expiryOf(fresh.body.accessToken) - clock.now());
+    expect(await gone).toBe('io server disconnect');
     expect(events.at(-1)).toBe('session:expired');
   });
 });
@@ -147,8 +168,11 @@ describe('sockets per user', () => {
   let api: Api;
   let erin: TestUser;
 
+  let clock: ManualClock;
+
   beforeAll(async () => {
-    srv = await startTestServer();
+    clock = manualClock();
+    srv = await startTestServer({}, { clock });
     api = client(srv.url);
     erin = await api.user('erin');
   });
@@ -159,17 +183,18 @@ describe('sockets per user', () => {
 
   it(`keeps the newest ${SOCKETS_PER_USER_MAX} sockets of a user and closes the oldest with a reason`, async () => {
     const sockets: Socket[] = [];
+    // Each a few milliseconds after the previous one: the server orders sockets by when they connected.
     for (let i = 0; i < SOCKETS_PER_USER_MAX; i++) {
       sockets.push(await connect(srv.url, erin.accessToken));
-      await sleep(5);
+      clock.advance(5);
     }
-    await sleep(300);
+    await Promise.all(sockets.map(roundTrip));
     expect(sockets.every((s) => s.connected)).toBe(true);
     const oldest = sockets[0];
     const told = next(oldest, 'session:closed');
     const gone = disconnected(oldest);
     const extra = [await connect(srv.url, erin.accessToken)];
-    await sleep(5);
+    clock.advance(5);
     extra.push(await connect(srv.url, erin.accessToken));
     expect(await told).toEqual({
       reason: 'tooManyConnections',
@@ -177,7 +202,7 @@ describe('sockets per user', () => {
     });
     expect(await gone).toBe('io server disconnect');
     await expect.poll(() => sockets[1].connected, { timeout: 3000 }).toBe(false);
-    await sleep(300);
+    await Promise.all([...sockets.slice(2), ...extra].map(roundTrip));
     expect([...sockets.slice(2), ...extra].filter((s) => s.connected)).toHaveLength(SOCKETS_PER_USER_MAX);
   });
 });

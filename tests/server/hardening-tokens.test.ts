@@ -5,14 +5,17 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_ISSUER } from '../../server/auth/access-tokens';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, closeAll, connect, sleep, type TestUser } from './socket-helpers';
+import { type ManualClock, manualClock } from './manual-clock';
+import { type Api, closeAll, connect, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
 let alice: TestUser;
+let clock: ManualClock;
 
 beforeAll(async () => {
-  srv = await startTestServer({ refreshTokenMaxAgeSec: 3 });
+  clock = manualClock();
+  srv = await startTestServer({ refreshTokenMaxAgeSec: 3 }, { clock });
   api = client(srv.url);
   alice = await api.user('alice');
 });
@@ -96,16 +99,16 @@ describe('refresh-token families', () => {
   it('end after REFRESH_TOKEN_MAX_AGE from the sign-in, however often they are rotated', async () => {
     const bob = await api.user('bob');
     let refreshToken = bob.refreshToken;
-    // Rotating keeps the session alive while the family is young…
-    for (let i = 0; i < 2; i++) {
-      await sleep(1000);
+    // Rotating keeps the session alive while the family is young, up to its last millisecond…
+    for (const ms of [1000, 1000, 999]) {
+      clock.advance(ms);
       const r = await api.post('/api/auth/refresh', { refreshToken });
       expect(r.status).toBe(200);
       expect(sessionOf(r.body.accessToken)).toBe(sessionOf(bob.accessToken));
       refreshToken = r.body.refreshToken;
     }
     // …and not past its absolute lifetime (3 s here), although each token alone would last 30 days.
-    await sleep(1200);
+    clock.advance(1);
     const late = await api.post('/api/auth/refresh', { refreshToken });
     expect(late.status).toBe(401);
     expect(late.body.message).toBe('Сессия истекла, войдите снова');

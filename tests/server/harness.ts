@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createServer, type Server } from '../../server/app';
+import { createServer, type Server, type ServerOptions } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 
 export interface TestServer {
@@ -38,7 +38,7 @@ async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-test-'));
   const pgdb = usingPostgres() ? await freshPostgres() : null;
   const config = loadConfig(
@@ -53,7 +53,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       ...overrides,
     },
   );
-  const server = await createServer(config);
+  const server = await createServer(config, options);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = server.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

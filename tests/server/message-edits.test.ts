@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryCount } from '../../server/db/database';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, befriend, closeAll, connect, next, recorder, sleep, type TestUser } from './socket-helpers';
+import { type Api, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -91,7 +91,7 @@ describe('editing a message', () => {
     const again = await edit(alice, m.id, ' два ');
     expect(again.status).toBe(200);
     expect(again.body.message.editedAt).toBe(first.body.message.editedAt);
-    await sleep(200);
+    await roundTrip(b);
     expect(seen.events()).not.toContain('message:edited');
   });
 
@@ -133,7 +133,7 @@ describe('editing a message', () => {
     const arrived = next(member, 'message:edited');
     await edit(alice, m.id, 'тайна!');
     await arrived;
-    await sleep(100);
+    await roundTrip(outsider);
     expect(seen.events()).not.toContain('message:edited');
   });
 });
@@ -192,7 +192,7 @@ describe('reactions', () => {
     const arrived = next(member, 'reactions:update');
     await react(bob, m.id, '😂');
     await arrived;
-    await sleep(100);
+    await roundTrip(outsider);
     expect(seen.events()).not.toContain('reactions:update');
   });
 

@@ -54,7 +54,6 @@ describe.skipIf(!available)('Web Push across two servers behind Redis', () => {
     expect((await api1.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'один раз' }, alice.accessToken)).status).toBe(200);
     const req = await ps.nth(path, 1);
     expect(JSON.parse(sub.decrypt(req.body))).toMatchObject({ conversationId: conv, preview: 'один раз', count: 1 });
-    await sleep(500);
     await Promise.all([one.server.ctx.push.settled(), two.server.ctx.push.settled()]);
     expect(ps.requests).toHaveLength(1);
   });

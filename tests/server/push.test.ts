@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH } from '../../src/contract/notification';
 import { ENDPOINT_REFUSED, endpointRefusal } from '../../server/push/endpoint-policy';
 import { client, startTestServer, type TestServer } from './harness';
+import { type ManualClock, manualClock } from './manual-clock';
 import { type PushRequest, type PushService, startPushService, subscriberKeys } from './push-service';
 import { type Api, ack, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
 
@@ -18,9 +19,11 @@ let alice: TestUser;
 let bob: TestUser;
 let ab: string;
 let n = 0;
+let clock: ManualClock;
 
 beforeAll(async () => {
-  srv = await startTestServer({ pushAllowLoopback: true });
+  clock = manualClock();
+  srv = await startTestServer({ pushAllowLoopback: true }, { clock });
   api = client(srv.url);
   ps = await startPushService();
   [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
@@ -165,19 +168,25 @@ describe('pushing', () => {
     await befriend(api, alice, frank);
     const af = (await api.post('/api/conversations/with', { userId: frank.user.id }, alice.accessToken)).body.conversation.id;
     const sub = await subscribe(frank, { showText: false });
-    const started = Date.now();
+    const pushes = () => ps.requests.filter((r) => r.path === sub.path);
     await send(alice, af, 'первое');
     await send(alice, af, 'второе');
     await send(alice, af, 'третье');
     const first = JSON.parse(sub.decrypt((await ps.nth(sub.path, 1)).body));
     // «Показывать текст сообщений» off: no text leaves the server.
     expect(first).toMatchObject({ kind: 'message', count: 1, preview: null });
-    await sleep(1_000);
-    expect(ps.requests.filter((r) => r.path === sub.path)).toHaveLength(1);
-    const second = await ps.nth(sub.path, 2, PUSH.coalesceMs + 5_000);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(PUSH.coalesceMs - 50);
+    // The other two wait for the end of the window…
+    await srv.server.ctx.push.settled();
+    clock.advance(PUSH.coalesceMs - 1);
+    await srv.server.ctx.push.settled();
+    expect(pushes()).toHaveLength(1);
+    // …and go as one push when it ends.
+    clock.advance(1);
+    const second = await ps.nth(sub.path, 2);
     expect(JSON.parse(sub.decrypt(second.body))).toMatchObject({ count: 2, preview: null, conversationId: af });
-  }, 30_000);
+    await srv.server.ctx.push.settled();
+    expect(pushes()).toHaveLength(2);
+  });
 
   it('does not push to a user whose socket is connected', async () => {
     const sub = await subscribe(bob);
@@ -214,8 +223,8 @@ describe('pushing', () => {
     ps.answer(sub.path, 307, { location: `${ps.url}/redirected` });
     await send(alice, ah, 'куда?');
     await ps.nth(sub.path, 1);
+    // Settled: the request to the endpoint has been answered, so a redirect followed would have been made.
     await srv.server.ctx.push.settled();
-    await sleep(200);
     expect(ps.requests.filter((r) => r.path === '/redirected')).toEqual([]);
   });
 

@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { migrations } from '../../server/db/migrations';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, ack, befriend, closeAll, connect, next, recorder, sleep, type TestUser } from './socket-helpers';
+import { type ManualClock, manualClock } from './manual-clock';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -15,9 +16,11 @@ let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 let group: string;
+let clock: ManualClock;
 
 beforeAll(async () => {
-  srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null });
+  clock = manualClock();
+  srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null }, { clock });
   api = client(srv.url);
   [alice, bob, carol] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol')]);
   await befriend(api, alice, bob);
@@ -26,7 +29,11 @@ beforeAll(async () => {
     await api.post('/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true }, alice.accessToken)
   ).body.conversation.id;
 });
-afterEach(() => closeAll());
+afterEach(() => {
+  closeAll();
+  // Every announcement window and typing interval a test opened runs out before the next test.
+  clock.advance(10_000);
+});
 afterAll(() => srv.close());
 
 const send = async (u: TestUser, conversationId: string, content: string): Promise<string> => {
@@ -67,14 +74,16 @@ describe('receipts:update goes to those who show it', () => {
     const expected = { conversationId: group, userId: bob.user.id, messageIds: [m1], status: 'READ' };
     expect(await atAlice).toEqual(expected);
     expect(await atBobsOtherTab).toEqual(expected);
-    await sleep(TIMINGS.receiptAnnounceMs + 150);
+    clock.advance(TIMINGS.receiptAnnounceMs);
+    await Promise.all([a, bReading, c].map(roundTrip));
     // The third member shows nothing for it, and the tab that read knows already.
     expect(receiptsIn(cSeen.seen)).toEqual([]);
     expect(receiptsIn(readingSeen.seen)).toEqual([]);
 
     // A second reader changes nothing the sender shows: only the reader's own tabs hear of it.
     await read(carol, [m1]);
-    await sleep(TIMINGS.receiptAnnounceMs + 150);
+    clock.advance(TIMINGS.receiptAnnounceMs);
+    await Promise.all([a, bReading, c].map(roundTrip));
     expect(receiptsIn(aSeen.seen)).toEqual([{ conversationId: group, userId: bob.user.id, messageIds: [m1], status: 'READ' }]);
     expect(receiptsIn(cSeen.seen)).toEqual([{ conversationId: group, userId: carol.user.id, messageIds: [m1], status: 'READ' }]);
     expect(receiptsIn(readingSeen.seen)).toEqual([]);
@@ -93,7 +102,10 @@ describe('receipts:update goes to those who show it', () => {
     await read(bob, [m3]);
     await read(carol, [m3]);
     await read(bob, [m4]);
-    await sleep(TIMINGS.receiptAnnounceMs + 200);
+    await roundTrip(a);
+    expect(receiptsIn(aSeen.seen)).toEqual([]);
+    clock.advance(TIMINGS.receiptAnnounceMs);
+    await roundTrip(a);
     expect(receiptsIn(aSeen.seen)).toEqual([{ conversationId: group, userId: bob.user.id, messageIds: [m3, m4], status: 'READ' }]);
   });
 
@@ -163,16 +175,17 @@ describe('typing throttle', () => {
     const bSeen = recorder(b);
     const typingAtBob = () => bSeen.seen.filter((s) => s.event === 'conversation:typing').map((s) => (s.payload as { typing: boolean }).typing);
     for (let i = 0; i < 12; i++) await ack(a, 'conversation:typing', { conversationId: group, typing: true });
-    await sleep(200);
+    await roundTrip(b);
     expect(typingAtBob()).toEqual([true]);
     // The message tells the others the typing is over (clients clear the typer); the typing-off after it is not relayed.
     await send(alice, group, 'готово');
     await ack(a, 'conversation:typing', { conversationId: group, typing: false });
-    await sleep(TIMINGS.typingIdleMs + 300);
+    clock.advance(TIMINGS.typingIdleMs);
+    await roundTrip(b);
     expect(typingAtBob()).toEqual([true]);
     // The next message's typing is relayed again.
     await ack(a, 'conversation:typing', { conversationId: group, typing: true });
-    await sleep(150);
+    await roundTrip(b);
     expect(typingAtBob()).toEqual([true, true]);
   });
 });

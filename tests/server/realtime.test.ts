@@ -3,7 +3,8 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, ack, befriend, closeAll, connect, next, recorder, sleep, type TestUser } from './socket-helpers';
+import { type ManualClock, manualClock } from './manual-clock';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, sleep, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -14,10 +15,12 @@ let carol: TestUser;
 let outsider: TestUser;
 let ab: string;
 let group: string;
+let clock: ManualClock;
 
 beforeAll(async () => {
   // TEST_REDIS_URL runs the same suite through the socket.io Redis adapter.
-  srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null });
+  clock = manualClock();
+  srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null }, { clock });
   api = client(srv.url);
   [alice, bob, carol, outsider] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol'), api.user('otto')]);
   await befriend(api, alice, bob);
@@ -45,10 +48,11 @@ describe('handshake', () => {
   it('refuses a missing, invalid or expired token with connect_error', async () => {
     await expect(connect(srv.url, null)).rejects.toThrow(/Требуется вход/);
     await expect(connect(srv.url, 'not-a-jwt')).rejects.toThrow(/Требуется вход/);
-    const expiredSrv = await startTestServer({ accessTokenTtlSec: 0 });
+    const expiredClock = manualClock();
+    const expiredSrv = await startTestServer({ accessTokenTtlSec: 0 }, { clock: expiredClock });
     try {
       const u = await client(expiredSrv.url).user('old');
-      await sleep(1100);
+      expiredClock.advance(1000);
       await expect(connect(expiredSrv.url, u.accessToken)).rejects.toThrow(/Требуется вход/);
     } finally {
       await expiredSrv.close();
@@ -87,7 +91,7 @@ describe('conversation rooms and messages', () => {
     expect(refused.ok).toBe(false);
     expect(refused.message).toMatch(/не найдена/);
     await send(alice, ab, 'после попытки');
-    await sleep(200);
+    await roundTrip(outSock);
     expect(leaked(outSeen.seen)).toEqual([]);
     // One frame per message for a socket that has the conversation open: message:new, no message:notify.
     expect(bobSeen.events().filter((e) => e.startsWith('message:'))).toEqual(['message:new', 'message:new']);
@@ -101,7 +105,7 @@ describe('conversation rooms and messages', () => {
     const got = next(joined, 'message:new');
     await send(alice, ab, 'один');
     await got;
-    await sleep(100);
+    await roundTrip(other);
     expect(otherSeen.events()).not.toContain('message:new');
     expect(otherSeen.events()).toContain('message:notify');
     expect(await ack(joined, 'conversation:leave', ab)).toEqual({ ok: true });
@@ -109,7 +113,7 @@ describe('conversation rooms and messages', () => {
     const notified = next(joined, 'message:notify');
     await send(alice, ab, 'два');
     await notified;
-    await sleep(100);
+    await roundTrip(joined);
     expect(joinedSeen.events()).not.toContain('message:new');
   });
 
@@ -123,14 +127,15 @@ describe('conversation rooms and messages', () => {
     const [nb, nc] = await both;
     expect(nb.message.id).toBe(res.body.message.id);
     expect(nc.message.id).toBe(res.body.message.id);
-    await sleep(100);
+    await roundTrip(a);
     expect(aSeen.events()).not.toContain('message:notify');
   });
 
   it('announces deletion and receipts to members only', async () => {
     const a = await connect(srv.url, alice.accessToken);
     const b = await connect(srv.url, bob.accessToken);
-    const outSeen = recorder(await connect(srv.url, outsider.accessToken));
+    const out = await connect(srv.url, outsider.accessToken);
+    const outSeen = recorder(out);
     const m = (await send(bob, ab, 'прочти меня')).body.message;
     const receipt = next(b, 'receipts:update');
     await api.post('/api/messages/receipts', { messageIds: [m.id], status: 'READ' }, alice.accessToken);
@@ -138,24 +143,27 @@ describe('conversation rooms and messages', () => {
     const m2 = (await send(bob, ab, 'и меня')).body.message;
     const all = next(b, 'receipts:update');
     await api.post('/api/messages/mark-conversation-read', { conversationId: ab }, alice.accessToken);
+    // The second read falls in the announcement window the first one opened: it goes when the window ends.
+    clock.advance(TIMINGS.receiptAnnounceMs);
     expect((await all).messageIds).toContain(m2.id);
     const deleted = next(a, 'message:deleted');
     await api.post('/api/messages/delete', { messageId: m2.id }, bob.accessToken);
     expect(await deleted).toEqual({ conversationId: ab, messageId: m2.id });
-    await sleep(150);
+    await roundTrip(out);
     expect(leaked(outSeen.seen)).toEqual([]);
   });
 
   it('tells the members of a new conversation and nobody else', async () => {
     const c = await connect(srv.url, carol.accessToken);
     const b = await connect(srv.url, bob.accessToken);
-    const outSeen = recorder(await connect(srv.url, outsider.accessToken));
+    const out = await connect(srv.url, outsider.accessToken);
+    const outSeen = recorder(out);
     const forCarol = next(c, 'conversations:new');
     const forBob = next(b, 'conversations:new');
     const res = await api.post('/api/conversations', { participantIds: [carol.user.id, bob.user.id], title: 'Новая' }, alice.accessToken);
     expect((await forCarol).conversation.id).toBe(res.body.conversation.id);
     expect((await forBob).conversation.title).toBe('Новая');
-    await sleep(100);
+    await roundTrip(out);
     expect(outSeen.events()).not.toContain('conversations:new');
   });
 });
@@ -165,7 +173,8 @@ describe('contacts and profile events', () => {
     const [gil, hal] = await Promise.all([api.user('gil'), api.user('hal')]);
     const g = await connect(srv.url, gil.accessToken);
     const h = await connect(srv.url, hal.accessToken);
-    const outSeen = recorder(await connect(srv.url, outsider.accessToken));
+    const out = await connect(srv.url, outsider.accessToken);
+    const outSeen = recorder(out);
     const requested = next(h, 'contacts:request:new');
     const add = await api.post('/api/contacts/add', { identifier: hal.user.eblid }, gil.accessToken);
     expect(add.status).toBe(200);
@@ -179,7 +188,7 @@ describe('contacts and profile events', () => {
     const removed = next(g, 'contacts:removed');
     await api.post('/api/contacts/remove', { contactId: add.body.contact.id }, hal.accessToken);
     expect(await removed).toEqual({ contactId: add.body.contact.id, userId: hal.user.id });
-    await sleep(100);
+    await roundTrip(out);
     const mentions = outSeen.seen.filter((x) => JSON.stringify(x.payload).includes(hal.user.id));
     expect(mentions).toEqual([]);
   });
@@ -196,17 +205,23 @@ describe('typing', () => {
     const aSeen = recorder(a);
     const ownSeen = recorder(aOther);
     const elsewhereSeen = recorder(cElsewhere);
-    const outSeen = recorder(await connect(srv.url, outsider.accessToken));
+    const out = await connect(srv.url, outsider.accessToken);
+    const outSeen = recorder(out);
     const atBob = next(b, 'conversation:typing');
     const atCarol = next(c, 'conversation:typing');
     expect(await ack(a, 'conversation:typing', { conversationId: group, typing: true })).toEqual({ ok: true });
     expect(await atBob).toEqual({ conversationId: group, userId: alice.user.id, typing: true });
     expect(await atCarol).toEqual({ conversationId: group, userId: alice.user.id, typing: true });
     // Typing-off within the throttle interval arrives when the interval ends.
+    const bSeen = recorder(b);
     const off = next(b, 'conversation:typing', (p) => p.typing === false);
     await ack(a, 'conversation:typing', { conversationId: group, typing: false });
+    clock.advance(TIMINGS.typingIdleMs - 1);
+    await roundTrip(b);
+    expect(bSeen.events()).not.toContain('conversation:typing');
+    clock.advance(1);
     await off;
-    await sleep(100);
+    await Promise.all([a, aOther, cElsewhere, out].map(roundTrip));
     expect(aSeen.events()).not.toContain('conversation:typing');
     // The typist's other tab, and a tab of a member that does not show the conversation, get nothing.
     expect(ownSeen.events()).not.toContain('conversation:typing');
@@ -227,7 +242,7 @@ describe('typing', () => {
     }
     expect((await ack(b, 'conversation:join', { id: ab })).ok).toBe(false);
     expect((await ack(b, 'no:such:event', {})).ok).toBe(false);
-    await sleep(150);
+    await roundTrip(b);
     expect(bSeen.events()).not.toContain('conversation:typing');
   });
 });
@@ -284,12 +299,14 @@ describe('calls', () => {
   let a: Socket;
   let b: Socket;
   let c: Socket;
+  let out: Socket;
   let outSeen: ReturnType<typeof recorder>;
   const setup = async () => {
     a = await connect(srv.url, alice.accessToken);
     b = await connect(srv.url, bob.accessToken);
     c = await connect(srv.url, carol.accessToken);
-    outSeen = recorder(await connect(srv.url, outsider.accessToken));
+    out = await connect(srv.url, outsider.accessToken);
+    outSeen = recorder(out);
   };
 
   it('invites the other members, relays accept and end', async () => {
@@ -309,7 +326,7 @@ describe('calls', () => {
     const ended = next(b, 'call:ended');
     await ack(a, 'call:end', { conversationId: ab });
     expect(await ended).toEqual({ conversationId: ab, from: { id: alice.user.id, name: alice.user.displayName } });
-    await sleep(100);
+    await Promise.all([a, c, out].map(roundTrip));
     expect(aSeen.events()).not.toContain('call:incoming');
     expect(outSeen.events().filter((e) => e.startsWith('call:'))).toEqual([]);
     // carol is in the group, not in this direct conversation.
@@ -328,7 +345,6 @@ describe('calls', () => {
 
   it('refuses call events from non-members and invalid payloads', async () => {
     await setup();
-    const out = await connect(srv.url, outsider.accessToken);
     const bSeen = recorder(b);
     for (const ev of ['call:invite', 'call:accept', 'call:decline', 'call:end']) {
       const r = await ack(out, ev, { conversationId: ab, video: true });
@@ -336,7 +352,7 @@ describe('calls', () => {
     }
     expect((await ack(a, 'call:invite', { conversationId: ab })).ok).toBe(false);
     expect((await ack(a, 'call:invite', { conversationId: ab, video: 'yes' })).ok).toBe(false);
-    await sleep(150);
+    await roundTrip(b);
     expect(bSeen.events().filter((e) => e.startsWith('call:'))).toEqual([]);
   });
 });
@@ -352,7 +368,8 @@ describe('limits', () => {
     expect(refused.length).toBeGreaterThan(30);
     expect(refused[0].message).toMatch(/Слишком много/);
     // What was accepted is relayed at most once per typing interval: the first at once, the last state after it.
-    await sleep(TIMINGS.typingIdleMs + 300);
+    clock.advance(TIMINGS.typingIdleMs);
+    await roundTrip(b);
     const relayed = bSeen.seen.filter((e) => e.event === 'conversation:typing').map((e) => (e.payload as { typing: boolean }).typing);
     expect(relayed).toEqual([true, false]);
   });

@@ -1,9 +1,10 @@
 // The embedded SFU hands connected participants fresh tokens (SignalResponse.refreshToken) as LiveKit's server
 // does, so a client whose connection drops after its original token expired still gets back in. With a 2-second
-// token and a refresh every second, the test waits past the original expiry (and the 5 s clock tolerance), then
-// drops the signal connection: the raw client resumes with the refreshed token (the original is refused), and a
-// real client (@livekit/rtc-node, LiveKit's Rust SDK) resumes by itself and keeps exchanging data.
-import { JoinRequest, SignalRequest, SignalResponse, WrappedJoinRequest, WrappedJoinRequest_Compression } from '@livekit/protocol';
+// token and a refresh every second, the test moves the SFU's token clock past the original expiry (and the 5 s
+// clock tolerance) once a refreshed token has arrived, then drops the signal connection: the raw client resumes
+// with the refreshed token (the original is refused), and a real client (@livekit/rtc-node, LiveKit's Rust SDK)
+// resumes by itself and keeps exchanging data.
+import { JoinRequest, SignalResponse, WrappedJoinRequest, WrappedJoinRequest_Compression } from '@livekit/protocol';
 import { dispose, RoomEvent } from '@livekit/rtc-node';
 import { decodeJwt, jwtVerify } from 'jose';
 import { AccessToken } from 'livekit-server-sdk';
@@ -11,14 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, startSfu } from '../../server/sfu/index';
+import { type ManualClock, manualClock } from './manual-clock';
 
 const apiKey = 'APIrefresh';
 const apiSecret = 'refresh-test-secret-0123456789-0123456789-abc';
 let sfu: Sfu;
 const clients: RustParticipant[] = [];
+let clock: ManualClock;
 
 beforeAll(async () => {
+  clock = manualClock();
   sfu = await startSfu({
+    now: () => clock.now(),
     port: 0,
     host: '127.0.0.1',
     apiKey,
@@ -43,10 +48,10 @@ async function shortToken(identity: string, room: string): Promise<string> {
   return at.toJwt();
 }
 
-/** Waits until `token` has expired, including the SFU's 5-second clock tolerance. */
-async function outlive(token: string): Promise<void> {
+/** Moves the SFU's clock past `token`'s expiry, including its 5-second clock tolerance. */
+function outlive(token: string): void {
   const exp = (decodeJwt(token).exp as number) * 1000;
-  await sleep(Math.max(0, exp + 6000 - Date.now()));
+  clock.advance(Math.max(0, exp + 6000 - clock.now()));
 }
 
 interface RawClient {
@@ -98,10 +103,8 @@ describe('token refresh', () => {
     expect(payload).toMatchObject({ sub: 'raw-ann', name: 'raw-ann', video: { room: 'refresh-raw', roomJoin: true, canPublish: true } });
     expect((payload.exp as number) - (payload.nbf as number)).toBe(120);
 
-    // Keep talking while the original runs out, as a client's pings do, then lose the connection.
-    const pinger = setInterval(() => c.ws.send(new SignalRequest({ message: { case: 'ping', value: BigInt(Date.now()) } }).toBinary()), 1000);
-    await outlive(original);
-    clearInterval(pinger);
+    // The original runs out, then the connection is lost.
+    outlive(original);
     const latest = c.messages.filter((m) => m.message.case === 'refreshToken').at(-1);
     const newest = latest?.message.case === 'refreshToken' ? latest.message.value : fresh;
     c.ws.terminate();
@@ -119,11 +122,13 @@ describe('token refresh', () => {
     const b = new RustParticipant();
     clients.push(a, b);
     const tokenA = await shortToken('rust-a', room);
+    const refreshed = new Promise<void>((resolve) => a.room.once(RoomEvent.TokenRefreshed, resolve));
     await a.connect(sfu.url, tokenA);
     await b.connect(sfu.url, await shortToken('rust-b', room));
     const events: string[] = [];
     a.room.on(RoomEvent.Reconnected, () => events.push('reconnected')).on(RoomEvent.Disconnected, () => events.push('disconnected'));
-    await outlive(tokenA);
+    await refreshed;
+    outlive(tokenA);
 
     // Drop a's signal connection as a network loss would.
     const p = [...(sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'rust-a');

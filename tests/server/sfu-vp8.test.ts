@@ -3,7 +3,7 @@
 // layer's keyframe for frame N and then the high layer's keyframe for frame N drops the second as a duplicate.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as werift from 'werift';
-import { PublishedTrack, TrackSubscription } from '../../server/sfu/forwarding';
+import { type PublishedTrack, TrackSubscription } from '../../server/sfu/forwarding';
 import { RtpOut } from '../../server/sfu/rtp-out';
 import { isVp8KeyframeStart, readVp8Numbers, type Vp8Numbers, Vp8Renumbering } from '../../server/sfu/vp8';
 
