@@ -19,6 +19,7 @@ import { lightboxMachine } from '../../features/conversation/index';
 import { messageEditMachine } from '../../features/conversation/index';
 import { readReceiptsMachine } from '../../features/conversation/index';
 import { realtimeMachine } from './realtime/realtime.machine';
+import { requestQueueMachine } from './requestQueue/requestQueue.machine';
 import { recorderMachine } from '../../features/composer/index';
 import { searchMachine } from '../../features/search/index';
 import { sessionMachine } from './session/session.machine';
@@ -49,4 +50,5 @@ export const machines = {
   search: searchMachine,
   notifications: notificationsMachine,
   offlineStore: offlineStoreMachine,
+  requestQueue: requestQueueMachine,
 } as const;

@@ -7,7 +7,8 @@ import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
 import { RequestFailure } from '../../contract/failure';
 import { composerMachine, type OutboxStoreCommand, type UploadReport } from '../composer/index';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../composer/index';
-import { conversationMachine, type PageInput, type ReactionChange } from '../conversation/index';
+import { conversationMachine, type DeletionRequest, type PageInput, type ReactionChange } from '../conversation/index';
+import { queueRun, requestQueueMachine } from '../../core/machines/requestQueue/requestQueue.machine';
 import { messageEditMachine } from '../conversation/index';
 import { readReceiptsMachine } from '../conversation/index';
 import { recorderMachine } from '../composer/index';
@@ -73,8 +74,13 @@ export function wireChats(s: Services) {
               return { messages: saved, hasMore: false };
             }
           }),
-          deleteMessage: fromPromise<unknown, BodyOf<'deleteMessage'>>(({ input }) => s.api.call('deleteMessage', { body: input })),
-          react: fromPromise(({ input }: { input: ReactionChange }) => s.api.call('react', { body: input })),
+          // Own deletions and reaction changes, one request at a time each (the conversation's child queues).
+          deletions: requestQueueMachine.provide({
+            actors: { run: queueRun((body: DeletionRequest) => s.api.call('deleteMessage', { body })) },
+          }),
+          reactions: requestQueueMachine.provide({
+            actors: { run: queueRun((body: ReactionChange) => s.api.call('react', { body })) },
+          }),
           messageEdit: messageEditMachine.provide({
             actors: {
               saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) => s.api.call('editMessage', { body: input })),

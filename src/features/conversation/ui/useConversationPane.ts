@@ -13,6 +13,7 @@ import { displayName, isGroupConversation, replyPreview } from '../../../shared/
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
 import { voicePreview } from './voice-call-text';
 import { useRecorderPanel } from '../../composer/ui/index';
+import { useConversationSignals } from './useConversationSignals';
 
 const EMPTY: never[] = [];
 
@@ -60,12 +61,8 @@ export function useConversationPane(options: {
     return active && active.conversationId === conversationId ? itemProgress(active) : null;
   });
 
-  // Jumps to quotes and own sends move the list: the conversation actor counts both.
-  const highlightId = useSelector(conversation, (s) => s.context.highlightId);
-  const jumps = useSelector(conversation, (s) => s.context.jumps);
-  const highlight = useMemo(() => (highlightId ? { id: highlightId, n: jumps } : null), [highlightId, jumps]);
-  const bottomSignal = useSelector(conversation, (s) => s.context.ownSends);
-  const viewer = useSelector(conversation, (s) => s.context.viewer);
+  // Jumps to quotes and own sends move the list, and an image opens in the lightbox: the conversation actor emits them.
+  const { highlight, bottomSignal, viewer } = useConversationSignals(conversation);
 
   const people = useMemo(() => {
     const map = new Map<string, PublicUser>();

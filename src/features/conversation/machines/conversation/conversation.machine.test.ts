@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import { queueRun, requestQueueMachine } from '../../../../core/machines/requestQueue/requestQueue.machine';
 import { message } from '../../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../../tests/model/harness';
 import type { ResponseOf } from '../../../../contract/api';
@@ -23,16 +24,13 @@ const page = (messages: typeof m0[], hasMore: boolean) => ({ messages, hasMore }
 const EDITED_AT = '2025-03-01T11:00:00.000Z';
 
 type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
-// Three parallel regions (history paging, refresh, deletions) times the message combinations are far too many
+// Two parallel regions (history paging, refresh) times the message combinations are far too many
 // states to walk (and keys must tell every context apart for the replay). So the model does one thing at a
 // time: a user or server event only from the freshly loaded page at rest; then only what that started
 // (actor answers, a refresh on top of a refresh). Every transition is still taken; how the regions combine
 // is the parallel statechart's own guarantee and the tests below check the interesting mixes.
-const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle', deletions: 'idle', reactions: 'idle' } });
+const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle' } });
 const fresh = (s: Snap) =>
-  s.context.highlightId === null &&
-  s.context.ownSends === 0 &&
-  s.context.viewer === null &&
   s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
     'm1:0:null:0,m2:0:null:0';
 const oneAtATime =
@@ -47,8 +45,8 @@ describeModel({
       serverEvents: quiet,
       room: quiet,
       fetchPage: hang,
-      deleteMessage: hang,
-      react: hang,
+      deletions: child,
+      reactions: child,
       typing: child,
       readReceipts: child,
       messageEdit: child,
@@ -88,7 +86,30 @@ describeModel({
     'conversation.loadOlder': oneAtATime(() => [{ type: 'conversation.loadOlder' }]),
     'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
     'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
-    'conversation.closeImage': (s) => (s.context.viewer ? [{ type: 'conversation.closeImage' }] : []),
+    'conversation.closeImage': oneAtATime(() => [{ type: 'conversation.closeImage' }]),
+    // The queues' reports: the reactions queue's answer (shown unless a later change of the message waits), its
+    // failure (refetch), and the deletions queue's, which change nothing.
+    'queue.done': oneAtATime(() => [
+      {
+        type: 'queue.done',
+        queue: 'reactions',
+        request: { messageId: 'm1', emoji: '❤️', on: true },
+        output: { reactions: [{ emoji: '❤️', userIds: ['me'] }] },
+        remaining: [],
+      },
+      {
+        type: 'queue.done',
+        queue: 'reactions',
+        request: { messageId: 'm1', emoji: '❤️', on: true },
+        output: { reactions: [{ emoji: '❤️', userIds: ['me'] }] },
+        remaining: [{ messageId: 'm1', emoji: '❤️', on: false }],
+      },
+      { type: 'queue.done', queue: 'deletions', request: { messageId: 'm2' }, output: { ok: true }, remaining: [] },
+    ]),
+    'queue.failed': oneAtATime(() => [
+      { type: 'queue.failed', queue: 'reactions', request: { messageId: 'm1', emoji: '❤️', on: true }, message: 'Нет связи', remaining: [] },
+      { type: 'queue.failed', queue: 'deletions', request: { messageId: 'm2' }, message: 'Нельзя', remaining: [] },
+    ]),
     'conversation.refresh': (s) =>
       (resting(s) && fresh(s)) || s.matches({ ready: { sync: 'refreshing' } }) ? [{ type: 'conversation.refresh' }] : [],
     'conversation.reconnected': (s) =>
@@ -105,19 +126,13 @@ describeModel({
     'xstate.error.actor.seek': () => [{ type: 'xstate.error.actor.seek', error: new Error('offline') }],
     'xstate.done.actor.refresh': () => [{ type: 'xstate.done.actor.refresh', output: page([m2, m3], true) }],
     'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('offline') }],
-    'xstate.done.actor.delete': () => [{ type: 'xstate.done.actor.delete', output: { ok: true } }],
-    'xstate.error.actor.delete': () => [{ type: 'xstate.error.actor.delete', error: new Error('403') }],
-    'xstate.done.actor.react': () => [
-      { type: 'xstate.done.actor.react', output: { reactions: [{ emoji: '❤️', userIds: ['me'] }] } },
-    ],
-    'xstate.error.actor.react': () => [{ type: 'xstate.error.actor.react', error: new Error('offline') }],
   },
 });
 
 describe('conversation with a fetching actor', () => {
   function start(
     pages: (i: PageInput) => ResponseOf<'messages'>,
-    options: { unread?: number; react?: ReturnType<typeof fromPromise<ResponseOf<'react'>, ReactionChange>> } = {},
+    options: { unread?: number; react?: (change: ReactionChange) => Promise<ResponseOf<'react'>> } = {},
   ) {
     const seen: PageInput[] = [];
     const actor = createActor(
@@ -128,7 +143,8 @@ describe('conversation with a fetching actor', () => {
           typing: child,
           readReceipts: child,
           messageEdit: child,
-          react: options.react ?? hang,
+          deletions: child,
+          reactions: options.react ? requestQueueMachine.provide({ actors: { run: queueRun(options.react) } }) : child,
           fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
             seen.push(input);
             return pages(input);
@@ -140,18 +156,25 @@ describe('conversation with a fetching actor', () => {
     return { actor, seen };
   }
 
-  it('counts jumps (a second jump to the same quote too) and own sends, and holds the open image', async () => {
+  it('emits every jump (a second one to the same quote too), every own send and the open image, keeping none', async () => {
     const { actor } = start(() => page([m1, m2], false));
     await waitFor(actor, (s) => s.matches('ready'));
+    const emitted: unknown[] = [];
+    actor.on('*', (e) => emitted.push(e));
+    const before = actor.getSnapshot().context;
     actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
     actor.send({ type: 'conversation.jumpTo', messageId: 'm1' });
-    expect(actor.getSnapshot().context).toMatchObject({ highlightId: 'm1', jumps: 2 });
     actor.send({ type: 'conversation.ownSent' });
-    expect(actor.getSnapshot().context.ownSends).toBe(1);
     actor.send({ type: 'conversation.openImage', messageId: 'm2', index: 1 });
-    expect(actor.getSnapshot().context.viewer).toEqual({ messageId: 'm2', index: 1 });
     actor.send({ type: 'conversation.closeImage' });
-    expect(actor.getSnapshot().context.viewer).toBeNull();
+    expect(emitted).toEqual([
+      { type: 'conversation.scrollTo', messageId: 'm1' },
+      { type: 'conversation.scrollTo', messageId: 'm1' },
+      { type: 'conversation.toBottom' },
+      { type: 'conversation.imageOpened', messageId: 'm2', index: 1 },
+      { type: 'conversation.imageClosed' },
+    ]);
+    expect(actor.getSnapshot().context).toBe(before);
     actor.stop();
   });
 
@@ -188,13 +211,13 @@ describe('conversation with a fetching actor', () => {
     actor.send({ type: 'conversation.jumpTo', messageId: 'm0' });
     const scrolls: string[] = [];
     actor.on('conversation.scrollTo', (e) => scrolls.push(e.messageId));
-    await waitFor(actor, (s) => s.context.highlightId !== null);
+    await waitFor(actor, () => scrolls.length > 0);
     expect(seen.slice(1).map((i) => [i.before, i.limit])).toEqual([
       ['m2', 200],
       ['m1', 200],
       ['mx', 200],
     ]);
-    expect(actor.getSnapshot().context.highlightId).toBe('m0');
+    expect(actor.getSnapshot().context.seekId).toBeNull();
     expect(scrolls).toEqual(['m0']);
     // A second jump to a loaded message scrolls again without fetching.
     actor.send({ type: 'conversation.jumpTo', messageId: 'm0' });
@@ -214,8 +237,9 @@ describe('conversation with a fetching actor', () => {
     expect(actor.getSnapshot().context).toBe(before);
   });
 
-  it('removes an own message at once and asks the server to delete it', async () => {
+  it('removes own messages at once and asks the server to delete them one after another, a refusal changing nothing', async () => {
     const deleted: string[] = [];
+    let answer: () => void = () => {};
     const actor = createActor(
       conversationMachine.provide({
         actors: {
@@ -224,10 +248,17 @@ describe('conversation with a fetching actor', () => {
           typing: child,
           readReceipts: child,
           messageEdit: child,
-          fetchPage: fromPromise(async () => page([m1, m2], false)),
-          deleteMessage: fromPromise(async ({ input }: { input: { messageId: string } }) => {
-            deleted.push(input.messageId);
-            return { ok: true };
+          fetchPage: fromPromise(async () => page([m1, m2, mine], false)),
+          reactions: child,
+          deletions: requestQueueMachine.provide({
+            actors: {
+              run: queueRun(({ messageId }: { messageId: string }) => {
+                deleted.push(messageId);
+                return new Promise((resolve, reject) => {
+                  answer = () => (messageId === 'm2' ? reject(new Error('403')) : resolve({ ok: true }));
+                });
+              }),
+            },
           }),
         } as never,
       }),
@@ -235,9 +266,14 @@ describe('conversation with a fetching actor', () => {
     ).start();
     await waitFor(actor, (s) => s.matches('ready'));
     actor.send({ type: 'conversation.delete', messageId: 'm2' });
+    actor.send({ type: 'conversation.delete', messageId: 'm4' });
     expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1']);
-    await waitFor(actor, (s) => s.context.deleteQueue.length === 0);
-    expect(deleted).toEqual(['m2']);
+    expect(deleted).toEqual(['m2']); // the second waits for the first answer
+    const after = actor.getSnapshot().context;
+    answer(); // refused: ignored, the message comes back with a refresh
+    await vi.waitFor(() => expect(deleted).toHaveLength(2));
+    expect(deleted).toEqual(['m2', 'm4']);
+    expect(actor.getSnapshot().context).toBe(after);
   });
 
   it('takes an edit into the message and every quote of it, from the server event and from an own save', async () => {
@@ -259,12 +295,12 @@ describe('conversation with a fetching actor', () => {
   it('shows a reaction at once, toggles it off with a second click, sends both in order and takes the server answer', async () => {
     const sent: ReactionChange[] = [];
     let answer: (r: ResponseOf<'react'>) => void = () => {};
-    const react = fromPromise<ResponseOf<'react'>, ReactionChange>(({ input }) => {
-      sent.push(input);
-      return new Promise((r) => {
+    const react = (change: ReactionChange) => {
+      sent.push(change);
+      return new Promise<ResponseOf<'react'>>((r) => {
         answer = r;
       });
-    });
+    };
     const { actor } = start(() => page([m1, m2], false), { react });
     await waitFor(actor, (s) => s.matches('ready'));
     const reactionsOf = (id: string) => actor.getSnapshot().context.messages.find((m) => m.id === id)?.reactions;
@@ -275,14 +311,28 @@ describe('conversation with a fetching actor', () => {
     expect(sent).toEqual([{ messageId: 'm1', emoji: '👍', on: true }]);
     // The first answer is not shown: a later change of the same message is still queued.
     answer({ reactions: [{ emoji: '👍', userIds: ['me'] }] });
-    await waitFor(actor, () => sent.length === 2);
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
     expect(reactionsOf('m1')).toEqual([]);
     expect(sent[1]).toEqual({ messageId: 'm1', emoji: '👍', on: false });
     answer({ reactions: [{ emoji: '😂', userIds: ['u2'] }] });
-    await waitFor(actor, (s) => s.context.reactQueue.length === 0);
+    await waitFor(actor, () => reactionsOf('m1')?.length === 1);
     expect(reactionsOf('m1')).toEqual([{ emoji: '😂', userIds: ['u2'] }]);
     actor.send({ type: 'conversation.reactions', conversationId: 'c1', messageId: 'm1', reactions: [] });
     expect(reactionsOf('m1')).toEqual([]);
+  });
+
+  it('fetches the latest page again when a reaction change fails, so the server puts the reactions right', async () => {
+    const { actor, seen } = start(() => page([m1, m2], false), {
+      react: async () => {
+        throw new Error('offline');
+      },
+    });
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.react', messageId: 'm1', emoji: '👍' });
+    await waitFor(actor, () => seen.length === 2);
+    expect(seen[1]).toEqual({ conversationId: 'c1', limit: 50 });
+    await waitFor(actor, (s) => s.matches({ ready: { sync: 'idle' } }));
+    expect(actor.getSnapshot().context.messages.find((m) => m.id === 'm1')?.reactions).toEqual([]);
   });
 
   it('places the unread divider above the first of the messages unread at opening', async () => {

@@ -6,14 +6,19 @@
 // sent during the gap is missed. While alive it is in the conversation's socket room (join on start and on
 // every reconnection, leave when stopped) and runs the typing, read-receipt and edit actors of this conversation.
 // Edits (message:edited, or the answer to an own edit) change the message and its quotes; reactions are shown at
-// once and sent one after another (reactions:update from the server is the truth; a failure refetches the page).
+// once and sent one after another by the child queue 'reactions' (reactions:update from the server is the truth;
+// a failure refetches the page); own deletions leave the list at once and go to the server one after another by
+// the child queue 'deletions' (a failure is ignored: the message returns with the next refresh).
 // The unread count the conversation was opened with places «Непрочитанные сообщения» once the first page is in.
-import { assertEvent, assign, enqueueActions, fromCallback, raise, setup } from 'xstate';
+// What only makes the view move (a jump's scroll and flash, going to the bottom after an own send, the open image)
+// is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
+import { assertEvent, assign, emit, enqueueActions, fromCallback, raise, sendTo, setup } from 'xstate';
 import type { ResponseOf } from '../../../../contract/api';
 import { LIMITS, REACTION_EMOJI } from '../../../../contract/limits';
 import { messageEditMachine } from '../messageEdit/messageEdit.machine';
 import { notWired } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
+import { requestQueueMachine } from '../../../../core/machines/requestQueue/requestQueue.machine';
 import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
 import { systemActor } from '../../../../core/machines/system';
 import { typingMachine } from '../typing/typing.machine';
@@ -22,6 +27,7 @@ import type {
   ConversationEmitted,
   ConversationEvent,
   ConversationInput,
+  DeletionRequest,
   PageInput,
   ReactionChange,
 } from './conversation.protocol';
@@ -41,6 +47,10 @@ import {
 export * from './conversation.protocol';
 
 type Page = ResponseOf<'messages'>;
+
+/** Fallbacks of the request queues' failures (not shown today: a failed deletion is ignored, a reaction refetched). */
+const DELETE_FAILED = 'Не удалось удалить сообщение';
+const REACT_FAILED = 'Не удалось изменить реакцию';
 
 export const conversationServerEvents = listenToServer<ConversationEvent>(
   {
@@ -93,14 +103,20 @@ export const conversationMachine = setup({
     events: {} as ConversationEvent,
     input: {} as ConversationInput,
     emitted: {} as ConversationEmitted,
-    children: {} as { typing: 'typing'; readReceipts: 'readReceipts'; messageEdit: 'messageEdit' },
+    children: {} as {
+      typing: 'typing';
+      readReceipts: 'readReceipts';
+      messageEdit: 'messageEdit';
+      deletions: 'deletions';
+      reactions: 'reactions';
+    },
   },
   actors: {
     serverEvents: conversationServerEvents,
     room: conversationRoom,
     fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
-    deleteMessage: notWired<unknown, { messageId: string }>('conversation.deleteMessage'),
-    react: notWired<ResponseOf<'react'>, ReactionChange>('conversation.react'),
+    deletions: requestQueueMachine,
+    reactions: requestQueueMachine,
     typing: typingMachine,
     readReceipts: readReceiptsMachine,
     messageEdit: messageEditMachine,
@@ -109,7 +125,8 @@ export const conversationMachine = setup({
     here: ({ context, event }) =>
       'conversationId' in event
         ? event.conversationId === context.conversationId
-        : 'message' in event && event.message.conversationId === context.conversationId,
+        : (event.type === 'conversation.messageArrived' || event.type === 'conversation.messageSent') &&
+          event.message.conversationId === context.conversationId,
     canLoadOlder: ({ context }) => context.hasMore && context.messages.length > 0,
     isLoaded: ({ context, event }) => {
       assertEvent(event, 'conversation.jumpTo');
@@ -120,8 +137,8 @@ export const conversationMachine = setup({
     openedAtOlder: ({ context }) => context.seekId !== null,
     foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
     morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
-    hasDeletion: ({ context }) => context.deleteQueue.length > 0,
-    hasReaction: ({ context }) => context.reactQueue.length > 0,
+    /** A report of the reactions queue (the deletions queue's are not acted on). */
+    fromReactions: ({ event }) => 'queue' in event && event.queue === 'reactions',
     /** Reactions go to messages the server has and that are shown. */
     shownMessage: ({ context, event }) => {
       assertEvent(event, 'conversation.react');
@@ -168,23 +185,21 @@ export const conversationMachine = setup({
         return event.messageId;
       },
     }),
-    highlightJump: enqueueActions(({ context, event, enqueue }) => {
+    // The view scrolls to the message and flashes it, on every jump (also a second one to the same message).
+    highlightJump: emit(({ event }) => {
       assertEvent(event, 'conversation.jumpTo');
-      enqueue.assign({ highlightId: event.messageId, jumps: context.jumps + 1 });
-      enqueue.emit({ type: 'conversation.scrollTo', messageId: event.messageId });
+      return { type: 'conversation.scrollTo' as const, messageId: event.messageId };
     }),
     highlightFound: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ highlightId: context.seekId, seekId: null, jumps: context.jumps + 1 });
-      enqueue.emit({ type: 'conversation.scrollTo', messageId: context.seekId! });
+      if (context.seekId !== null) enqueue.emit({ type: 'conversation.scrollTo', messageId: context.seekId });
+      enqueue.assign({ seekId: null });
     }),
-    countOwnSend: assign({ ownSends: ({ context }) => context.ownSends + 1 }),
-    openImage: assign({
-      viewer: ({ event }) => {
-        assertEvent(event, 'conversation.openImage');
-        return { messageId: event.messageId, index: event.index };
-      },
+    toBottom: emit({ type: 'conversation.toBottom' }),
+    openImage: emit(({ event }) => {
+      assertEvent(event, 'conversation.openImage');
+      return { type: 'conversation.imageOpened' as const, messageId: event.messageId, index: event.index };
     }),
-    closeImage: assign({ viewer: null }),
+    closeImage: emit({ type: 'conversation.imageClosed' }),
     stopSeeking: assign({ seekId: null }),
     removeDeleted: assign({
       messages: ({ context, event }) => {
@@ -192,13 +207,10 @@ export const conversationMachine = setup({
         return removeMessage(context.messages, event.messageId);
       },
     }),
-    queueDeletion: assign({
-      deleteQueue: ({ context, event }) => {
-        assertEvent(event, 'conversation.delete');
-        return [...context.deleteQueue, event.messageId];
-      },
+    queueDeletion: sendTo('deletions', ({ event }) => {
+      assertEvent(event, 'conversation.delete');
+      return { type: 'queue.add' as const, request: { messageId: event.messageId } satisfies DeletionRequest };
     }),
-    shiftDeletion: assign({ deleteQueue: ({ context }) => context.deleteQueue.slice(1) }),
     takeEdit: assign({
       messages: ({ context, event }) => {
         assertEvent(event, ['conversation.messageEdited', 'edit.saved']);
@@ -215,27 +227,24 @@ export const conversationMachine = setup({
         return setReactions(context.messages, event.messageId, event.reactions);
       },
     }),
-    // Shown at once; the server's answer (or reactions:update) replaces it.
-    toggleReaction: assign(({ context, event }) => {
+    // Shown at once and queued; the server's answer (or reactions:update) replaces it.
+    toggleReaction: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'conversation.react');
       const message = context.messages.find((m) => m.id === event.messageId);
       const on = !hasReacted(message, context.me, event.emoji);
       const reactions = toggleReaction(message?.reactions ?? [], context.me, event.emoji, on, REACTION_EMOJI);
-      return {
-        messages: setReactions(context.messages, event.messageId, reactions),
-        reactQueue: [...context.reactQueue, { messageId: event.messageId, emoji: event.emoji, on }],
-      };
+      enqueue.assign({ messages: setReactions(context.messages, event.messageId, reactions) });
+      const change: ReactionChange = { messageId: event.messageId, emoji: event.emoji, on };
+      enqueue.sendTo('reactions', { type: 'queue.add', request: change });
     }),
     // The server's reactions, unless a later change of the same message is still queued (it answers last).
-    reacted: assign(({ context }, { reactions }: ResponseOf<'react'>) => {
-      const [done, ...rest] = context.reactQueue;
-      const later = rest.some((c) => c.messageId === done?.messageId);
-      return {
-        reactQueue: rest,
-        messages: done && !later ? setReactions(context.messages, done.messageId, reactions) : context.messages,
-      };
+    reacted: assign(({ context, event }) => {
+      assertEvent(event, 'queue.done');
+      if (event.queue !== 'reactions') return {};
+      const { request, output, remaining } = event;
+      if (remaining.some((c) => c.messageId === request.messageId)) return {};
+      return { messages: setReactions(context.messages, request.messageId, output.reactions) };
     }),
-    shiftReaction: assign({ reactQueue: ({ context }) => context.reactQueue.slice(1) }),
     refresh: raise({ type: 'conversation.refresh' }),
     placeDivider: assign(({ context }) =>
       context.unreadAtOpen > 0
@@ -257,13 +266,7 @@ export const conversationMachine = setup({
     messages: [],
     hasMore: false,
     firstItemIndex: FIRST_ITEM_INDEX,
-    highlightId: null,
-    jumps: 0,
-    ownSends: 0,
-    viewer: null,
     seekId: input.jumpTo ?? null,
-    deleteQueue: [],
-    reactQueue: [],
     unreadAtOpen: input.unread ?? 0,
     unreadFrom: null,
   }),
@@ -282,6 +285,9 @@ export const conversationMachine = setup({
       input: ({ context }) => ({ conversationId: context.conversationId }),
     },
     { id: 'messageEdit', src: 'messageEdit' },
+    // Own deletions and reaction changes, each sent one at a time in order (the wiring gives each its request).
+    { id: 'deletions', src: 'deletions', input: { name: 'deletions', failed: DELETE_FAILED } },
+    { id: 'reactions', src: 'reactions', input: { name: 'reactions', failed: REACT_FAILED } },
   ],
   on: {
     'conversation.messageArrived': { guard: 'here', actions: ['takeMessage', 'stopRemoteTyping'] },
@@ -291,7 +297,7 @@ export const conversationMachine = setup({
     'conversation.messageEdited': { guard: 'here', actions: 'takeEdit' },
     'conversation.reactions': { guard: 'here', actions: 'takeReactions' },
     'edit.saved': { actions: 'takeEdit' },
-    'conversation.ownSent': { actions: 'countOwnSend' },
+    'conversation.ownSent': { actions: 'toBottom' },
     'conversation.openImage': { actions: 'openImage' },
     'conversation.closeImage': { actions: 'closeImage' },
   },
@@ -316,6 +322,9 @@ export const conversationMachine = setup({
       on: {
         'conversation.delete': { guard: 'ownShown', actions: ['removeDeleted', 'queueDeletion'] },
         'conversation.react': { guard: 'shownMessage', actions: 'toggleReaction' },
+        'queue.done': { guard: 'fromReactions', actions: 'reacted' },
+        // Refused or lost: the page as the server has it puts the reactions right.
+        'queue.failed': { guard: 'fromReactions', actions: 'refresh' },
       },
       states: {
         history: {
@@ -410,42 +419,6 @@ export const conversationMachine = setup({
                 onError: 'idle',
               },
               on: { 'conversation.refresh': { target: 'refreshing', reenter: true } },
-            },
-          },
-        },
-        deletions: {
-          initial: 'idle',
-          states: {
-            idle: {
-              always: { guard: 'hasDeletion', target: 'deleting' },
-            },
-            deleting: {
-              invoke: {
-                id: 'delete',
-                src: 'deleteMessage',
-                input: ({ context }) => ({ messageId: context.deleteQueue[0] }),
-                // A failed deletion is ignored (docs/behaviour.md §8); the message returns with the next refresh.
-                onDone: { target: 'idle', actions: 'shiftDeletion' },
-                onError: { target: 'idle', actions: 'shiftDeletion' },
-              },
-            },
-          },
-        },
-        reactions: {
-          initial: 'idle',
-          states: {
-            idle: {
-              always: { guard: 'hasReaction', target: 'sending' },
-            },
-            sending: {
-              invoke: {
-                id: 'react',
-                src: 'react',
-                input: ({ context }) => context.reactQueue[0],
-                onDone: { target: 'idle', actions: { type: 'reacted', params: ({ event }) => event.output } },
-                // Refused or lost: the page as the server has it puts the reactions right.
-                onError: { target: 'idle', actions: ['shiftReaction', 'refresh'] },
-              },
             },
           },
         },

@@ -1,9 +1,12 @@
 // The conversation actor's protocol (the chats actor's child 'conversation', one per open conversation): its input,
-// the events it accepts (server events, the composer's deliveries through the chats actor, the view's requests),
-// what it emits, and its children. Peers and views import this module, never conversation.machine.ts.
+// the events it accepts (server events, the composer's deliveries through the chats actor, the view's requests,
+// its request queues' reports), what it emits for the view, and its children. Peers and views import this module,
+// never conversation.machine.ts.
+import type { ResponseOf } from '../../../../contract/api';
 import type { Message, Reaction } from '../../../../contract/entities';
 import type { ReactionSymbol } from '../../../../contract/limits';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
+import type { RequestQueueReport, RequestQueueRef } from '../../../../core/machines/requestQueue/requestQueue.protocol';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
 import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
 import type { TypingRef } from '../typing/typing.protocol';
@@ -17,7 +20,12 @@ export interface ConversationInput {
   jumpTo?: string | null;
 }
 
-/** A reaction change waiting for the server. */
+/** An own message to delete on the server (the child queue 'deletions' sends them one after another). */
+export interface DeletionRequest {
+  messageId: string;
+}
+
+/** A reaction change waiting for the server (the child queue 'reactions' sends them one after another). */
 export interface ReactionChange {
   messageId: string;
   emoji: ReactionSymbol;
@@ -33,20 +41,8 @@ export interface ConversationContext {
   hasMore: boolean;
   /** The message list's index of the first message: lowered by the number of messages each older page adds. */
   firstItemIndex: number;
-  /** The quoted message last jumped to, highlighted (each jump also emits `conversation.scrollTo`). */
-  highlightId: string | null;
-  /** Jumps so far: the view scrolls again on every jump, also a second one to the same message. */
-  jumps: number;
-  /** Own messages submitted here so far: the view goes to the bottom on every one. */
-  ownSends: number;
-  /** The image open in the lightbox: a message and the index of the image in it. */
-  viewer: { messageId: string; index: number } | null;
   /** A quoted message being looked for in older pages. */
   seekId: string | null;
-  /** Deletions waiting for the server, in order. */
-  deleteQueue: string[];
-  /** Reaction changes waiting for the server, in order (already shown). */
-  reactQueue: ReactionChange[];
   /** Unread messages at opening not yet placed: the divider goes above the first of them once the page is in. */
   unreadAtOpen: number;
   /** The first message that was unread when the conversation opened (the divider is above it); null: none. */
@@ -62,6 +58,8 @@ export type ConversationEvent =
   /** Gives or takes back the user's own reaction (whichever it is not now). */
   | { type: 'conversation.react'; messageId: string; emoji: ReactionSymbol }
   | MessageEditParentEvent
+  | RequestQueueReport<'deletions', DeletionRequest, unknown>
+  | RequestQueueReport<'reactions', ReactionChange, ResponseOf<'react'>>
   | { type: 'conversation.receipts'; conversationId: string; userId: string; messageIds: string[] }
   | { type: 'conversation.loadOlder' }
   | { type: 'conversation.jumpTo'; messageId: string }
@@ -69,13 +67,25 @@ export type ConversationEvent =
   | { type: 'conversation.refresh' }
   | { type: 'conversation.reconnected' }
   | { type: 'conversation.retry' }
-  /** The user submitted a message here (from the composer, through the chats actor). */
+  /** The user submitted a message here (from the composer, through the chats actor): emits `conversation.toBottom`. */
   | { type: 'conversation.ownSent' }
+  /** The view opens an image of a message in the lightbox (emitted back as `conversation.imageOpened`). */
   | { type: 'conversation.openImage'; messageId: string; index: number }
   | { type: 'conversation.closeImage' };
 
-/** For the view: scroll this message into view (a jump to a quote). */
-export type ConversationEmitted = { type: 'conversation.scrollTo'; messageId: string };
+/**
+ * For the view only (nothing of it is kept in the context; the view hooks listen with `actorRef.on`):
+ * - `conversation.scrollTo`: a jump to a quote or a search result found; scroll it into view and flash it, on
+ *   every jump (also a second one to the same message);
+ * - `conversation.toBottom`: the user sent a message here; go to the bottom, whatever the distance;
+ * - `conversation.imageOpened` / `conversation.imageClosed`: the image shown in the lightbox (a message and the
+ *   index of the image in it), or none.
+ */
+export type ConversationEmitted =
+  | { type: 'conversation.scrollTo'; messageId: string }
+  | { type: 'conversation.toBottom' }
+  | { type: 'conversation.imageOpened'; messageId: string; index: number }
+  | { type: 'conversation.imageClosed' };
 
 export type PageInput = { conversationId: string; before?: string; limit: number };
 
@@ -83,5 +93,11 @@ export type ConversationRef = MachineRef<
   ConversationContext,
   ConversationEvent,
   ConversationEmitted,
-  { typing?: TypingRef; readReceipts?: ReadReceiptsRef; messageEdit?: MessageEditRef }
+  {
+    typing?: TypingRef;
+    readReceipts?: ReadReceiptsRef;
+    messageEdit?: MessageEditRef;
+    deletions?: RequestQueueRef<DeletionRequest>;
+    reactions?: RequestQueueRef<ReactionChange>;
+  }
 >;

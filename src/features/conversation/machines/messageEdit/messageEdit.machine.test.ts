@@ -28,6 +28,8 @@ describeModel({
         : [],
     'edit.save': (s) => (s.context.error === null ? [{ type: 'edit.save' }] : []),
     'edit.cancel': (s) => (s.context.error === null || untouched(s) ? [{ type: 'edit.cancel' }] : []),
+    // Internal: raised by edit.save with the request (the path takes it through edit.save).
+    'edit.submit': () => [],
     'xstate.done.actor.saveEdit': () => [{ type: 'xstate.done.actor.saveEdit', output: saved }],
     'xstate.error.actor.saveEdit': () => [
       { type: 'xstate.error.actor.saveEdit', error: new RequestFailure(403, 'Изменить сообщение может только отправитель') },

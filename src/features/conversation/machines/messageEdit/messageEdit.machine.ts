@@ -36,6 +36,10 @@ export const messageEditMachine = setup({
       },
     }),
     refuseEmpty: assign({ error: EDIT_EMPTY }),
+    // The request, from the message being edited (always known while editing).
+    submit: enqueueActions(({ context, enqueue }) => {
+      if (context.messageId !== null) enqueue.raise({ type: 'edit.submit', messageId: context.messageId, content: context.text.trim() });
+    }),
     clear: assign(idle),
     failed: assign({ error: (_, failure: RequestFailure) => failure.serverMessage ?? EDIT_FAILED }),
     // To the parent only when there is one: a graph test runs this machine alone.
@@ -60,8 +64,9 @@ export const messageEditMachine = setup({
         'edit.save': [
           { guard: 'empty', actions: 'refuseEmpty' },
           { guard: 'unchanged', target: 'idle', actions: 'clear' },
-          { target: 'saving' },
+          { actions: 'submit' },
         ],
+        'edit.submit': 'saving',
       },
     },
     saving: {
@@ -71,7 +76,10 @@ export const messageEditMachine = setup({
       invoke: {
         id: 'saveEdit',
         src: 'saveEdit',
-        input: ({ context }) => ({ messageId: context.messageId!, content: context.text.trim() }),
+        input: ({ event }) => {
+          assertEvent(event, 'edit.submit');
+          return { messageId: event.messageId, content: event.content };
+        },
         onDone: { target: 'idle', actions: { type: 'saved', params: ({ event }) => event.output } },
         onError: { target: 'editing', actions: { type: 'failed', params: ({ event }) => failureOf(event.error) } },
       },

@@ -18,7 +18,9 @@ export type MessageEditEvent =
   | { type: 'edit.start'; messageId: string; content: string }
   | { type: 'edit.input'; text: string }
   | { type: 'edit.save' }
-  | { type: 'edit.cancel' };
+  | { type: 'edit.cancel' }
+  /** Internal (raised by `edit.save` when the text changed): the request to send, the edited message known. */
+  | { type: 'edit.submit'; messageId: string; content: string };
 
 /** What it tells its parent (the conversation actor): the server's message with the new text. */
 export type MessageEditParentEvent = { type: 'edit.saved'; message: Message };
