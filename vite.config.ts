@@ -117,12 +117,24 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // Machines, services and pure modules in plain Node; a test file that needs a DOM (storage, location, the
+      // wiring that listens on window) says `// @vitest-environment jsdom` in its first line.
       {
         extends: true,
         test: {
           name: 'client',
+          environment: 'node',
+          isolate: false,
+          include: ['src/**/*.test.ts', 'tests/client/**/*.test.ts', 'tests/model/**/*.test.ts'],
+        },
+      },
+      // Views: React rendered into jsdom, with Testing Library's matchers and cleanup.
+      {
+        extends: true,
+        test: {
+          name: 'views',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'tests/client/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.tsx', 'tests/client/**/*.test.tsx'],
           setupFiles: ['tests/client/setup.ts'],
         },
       },

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The root actor through the composition root, with the network services replaced: the session hands its
 // access token to the realtime actor (a restored session connects at once, a signed-out one only after sign-in),
 // and signing out stops the socket.

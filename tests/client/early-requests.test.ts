@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // src/boot/early-requests.ts: the first screen's GETs asked before the app's code runs, taken once by the API
 // client. Against a real HTTP server on loopback; the constants are the app's own.
 import http from 'node:http';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The composition root: the API client wired to the session actor (concurrent 401s share one refresh; a failed
 // refresh signs out), and services replaced one at a time without losing the others' real wiring.
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -5,6 +5,7 @@
 // stored data.
 import { assertEvent, assign, setup } from 'xstate';
 import { notWired } from '../not-wired';
+import { present } from '../present';
 import { watchSignedInUser } from '../session/watch-signed-in-user';
 import type { OfflineStoreContext, OfflineStoreEvent } from './offlineStore.protocol';
 
@@ -73,7 +74,7 @@ export const offlineStoreMachine = setup({
       invoke: {
         id: 'clear',
         src: 'clear',
-        input: ({ context }) => ({ userId: context.userId! }),
+        input: ({ context }) => ({ userId: present(context.userId, 'userId') }),
         onDone: [{ guard: 'nextUser', target: 'signedIn', actions: 'takeNext' }, { target: 'signedOut', actions: assign({ userId: null }) }],
         // Storage refused: nothing more can be done here; the next sign-in of that user overwrites it.
         onError: [{ guard: 'nextUser', target: 'signedIn', actions: 'takeNext' }, { target: 'signedOut', actions: assign({ userId: null }) }],

@@ -13,6 +13,7 @@
 // - `listenToServer` (listen-to-server.ts): server events turned into the listener's own events.
 import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, type EventObject, fromCallback, fromPromise, log, sendTo, setup } from 'xstate';
 import { notWiredCallback } from '../not-wired';
+import { present } from '../present';
 import { requestRefresh } from '../session/session.protocol';
 import { systemActor } from '../system';
 import { OFFLINE_MESSAGE, type RealtimeContext, type RealtimeEmitted, type RealtimeEvent } from './realtime.protocol';
@@ -131,7 +132,7 @@ export const realtimeMachine = setup({
       on: { 'realtime.token': { target: 'online', actions: 'rememberToken' } },
     },
     online: {
-      invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ token: context.token! }) },
+      invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ token: present(context.token, 'token') }) },
       initial: 'connecting',
       on: {
         'realtime.token': { guard: 'newToken', actions: ['rememberToken', 'passTokenToSocket'] },

@@ -7,6 +7,7 @@ import { type ActorRefFrom, assertEvent, assign, emit, log, setup } from 'xstate
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../not-wired';
+import { present } from '../present';
 import {
   REGISTER_FAILED,
   SIGN_IN_FAILED,
@@ -123,7 +124,7 @@ export const sessionMachine = setup({
       on: {
         'session.userUpdated': {
           guard: 'ownUser',
-          actions: assign({ session: ({ context, event }) => ({ ...context.session!, user: event.user }) }),
+          actions: assign({ session: ({ context, event }) => ({ ...present(context.session, 'session'), user: event.user }) }),
         },
       },
       // The stored user may be stale after a reload: refetch it once per signed-in period.
@@ -152,14 +153,14 @@ export const sessionMachine = setup({
           invoke: {
             id: 'refresh',
             src: 'refresh',
-            input: ({ context }) => ({ refreshToken: context.session!.refreshToken }),
+            input: ({ context }) => ({ refreshToken: present(context.session, 'session').refreshToken }),
             onDone: {
               target: 'active',
               // Both tokens are replaced, the user is kept.
               actions: [
                 assign({
                   session: ({ context, event }) => ({
-                    ...context.session!,
+                    ...present(context.session, 'session'),
                     accessToken: event.output.accessToken,
                     refreshToken: event.output.refreshToken,
                   }),
@@ -181,7 +182,7 @@ export const sessionMachine = setup({
           invoke: {
             id: 'logout',
             src: 'logout',
-            input: ({ context }) => ({ refreshToken: context.session!.refreshToken }),
+            input: ({ context }) => ({ refreshToken: present(context.session, 'session').refreshToken }),
             onDone: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
             onError: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
           },
