@@ -34,7 +34,8 @@ function lint(dir: string, ext: string, imports: string[]): { ok: boolean; outpu
   }
 }
 
-describe('import layers (npm run lint)', () => {
+// Each case starts biome: seconds apiece on a busy machine.
+describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
   it('a view importing services fails, naming the rule and the reason', () => {
     const r = lint('src/features/chats/ui', '.tsx', ['../../../core/services/api']);
     expect(r.ok).toBe(false);
@@ -156,7 +157,7 @@ function zodValueImports(file: string, text = fs.readFileSync(file, 'utf8')): st
     .map((r) => `${path.relative(root, file)}:${r.line} imports '${r.specifier}' as a value, and zod comes with it (import type only)`);
 }
 
-describe('zod stays out of the browser: src/core, src/features, src/shared import schema modules as types only', () => {
+describe('zod stays out of the browser: src/core, src/features, src/shared import schema modules as types only', { timeout: 30_000 }, () => {
   it('no browser file imports zod, or a module that loads it, as a value', () => {
     const files = clientFiles();
     expect(files.length).toBeGreaterThan(50);

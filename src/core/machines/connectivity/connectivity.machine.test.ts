@@ -7,7 +7,7 @@ const hang = fromPromise<number>(() => new Promise<never>(() => {}));
 
 describeModel({
   name: 'connectivity',
-  // Small enough for every simple path (pings that fail and recover in every order), not just the shortest.
+  // Simple paths (pings that fail and recover in every order) are generated; a covering set of them is replayed.
   traversal: 'simple',
   machine: connectivityMachine.provide({ actors: { ping: hang } }),
   events: {
