@@ -80,9 +80,9 @@ function trapTab(e: React.KeyboardEvent, root: HTMLElement | null) {
   const focusable = [
     ...root.querySelectorAll<HTMLElement>('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])'),
   ].filter((el) => !el.hasAttribute('disabled') && el.getClientRects().length > 0);
-  if (focusable.length === 0) return;
-  const first = focusable[0]!;
-  const last = focusable[focusable.length - 1]!;
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
   const active = document.activeElement;
   if (e.shiftKey && (active === first || active === root)) {
     e.preventDefault();

@@ -104,6 +104,7 @@ function DeliveryMark({ delivery }: { delivery: MessageRow['delivery'] }) {
 
 function MessageBubbleView(props: MessageBubbleProps) {
   const { row } = props;
+  const { reply, pending } = row;
   const canMenu = row.pending === null;
   const openMenu = (e: MouseEvent<HTMLElement>) => {
     if (!canMenu) return;
@@ -143,9 +144,9 @@ function MessageBubbleView(props: MessageBubbleProps) {
       >
         {props.flash > 0 && <span key={props.flash} className="msg-flash" aria-hidden="true" />}
         {row.showSender && <div className="msg-sender">{row.senderName}</div>}
-        {row.reply && (
-          <button type="button" className="msg-reply" onClick={() => props.onJump(row.reply!.id)}>
-            <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{row.reply.preview}</span>
+        {reply && (
+          <button type="button" className="msg-reply" onClick={() => props.onJump(reply.id)}>
+            <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{reply.preview}</span>
           </button>
         )}
         {images.length > 0 && (
@@ -198,17 +199,17 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
         <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
-        {row.delivery === 'failed' && row.pending && (
+        {row.delivery === 'failed' && pending && (
           <div className="msg-failed">
-            <span className="msg-failed-text" data-error={row.pending.error ?? undefined}>
-              {failureText(row.pending.error)}
+            <span className="msg-failed-text" data-error={pending.error ?? undefined}>
+              {failureText(pending.error)}
             </span>
-            {row.pending.retryable && (
-              <button type="button" className="link-button" onClick={() => props.onRetry(row.pending!.outboxId)}>
+            {pending.retryable && (
+              <button type="button" className="link-button" onClick={() => props.onRetry(pending.outboxId)}>
                 Повторить
               </button>
             )}
-            <button type="button" className="link-button danger" onClick={() => props.onRemove(row.pending!.outboxId)}>
+            <button type="button" className="link-button danger" onClick={() => props.onRemove(pending.outboxId)}>
               Удалить
             </button>
           </div>

@@ -240,8 +240,7 @@ export function messageRows(
       type: pendingType(item),
       text: item.content,
       attachments: item.files
-        .filter((f) => f.attachment)
-        .map((f) => attachmentView(f.attachment!)),
+        .flatMap((f) => (f.attachment ? [attachmentView(f.attachment)] : [])),
       reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
       voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
       call: null,
