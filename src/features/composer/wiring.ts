@@ -48,13 +48,11 @@ export function wireOutbox(s: Services) {
       upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
         const report = (r: UploadReport) => sendBack(r);
         const abort = new AbortController();
-        // Bytes gone (never for an item restored after a reload, which fails before): nothing can be uploaded.
-        const uploading = input.file ? s.upload(input.file, {
-          signal: abort.signal,
-          onProgress: (percent) => {
-            if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
-          },
-        }) : Promise.reject(new Error(UPLOAD_FAILED));
+        const progress = (percent: number) => {
+          if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
+        };
+        // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
+        const uploading = input.file ? s.upload(input.file, { signal: abort.signal, onProgress: progress }) : Promise.reject(new Error(UPLOAD_FAILED));
         uploading.then(
           (result) => {
             if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
@@ -66,7 +64,9 @@ export function wireOutbox(s: Services) {
         return () => abort.abort();
       }),
       // No message (its item is gone): a failure without an answer, like any send that did not reach the server.
-      sendMessage: fromPromise(({ input }: { input: SendInput }) => (input ? s.api.call('send', { body: input }) : Promise.reject(new RequestFailure(null, null)))),
+      sendMessage: fromPromise(({ input }: { input: SendInput }) =>
+        input ? s.api.call('send', { body: input }) : Promise.reject(new RequestFailure(null, null)),
+      ),
     },
   });
 }
