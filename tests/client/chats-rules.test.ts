@@ -11,7 +11,7 @@ import {
   restoredItem,
   sendBodyOf,
   storableItem,
-} from '../../src/features/composer/machines/composer/outbox';
+} from '../../src/features/composer/machines/outbox/outbox-item';
 import { addReceipts, isReadByOthers, mergeMessages, prependPage } from '../../src/features/conversation/machines/conversation/history';
 import {
   avatarColour,

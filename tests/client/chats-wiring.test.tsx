@@ -59,7 +59,12 @@ function renderChats(api: ApiClient, socketId?: string) {
   );
   const chats = runtime.app.system.get('chats') as ChatsActorRef;
   const composer = () => chats.getSnapshot().children.composer as ComposerActorRef;
-  return { runtime, view, chats, composer };
+  const outbox = () => {
+    const ref = composer().getSnapshot().children.outbox;
+    if (!ref) throw new Error('no outbox');
+    return ref;
+  };
+  return { runtime, view, chats, composer, outbox };
 }
 
 afterEach(() => localStorage.clear());
@@ -131,7 +136,7 @@ describe('chats page wired to the app actor', () => {
     const first = renderChats(fakeApi(calls, { failSend: () => offline }));
     await userEvent.click(await screen.findByRole('button', { name: /Борис/ }));
     await userEvent.type(await screen.findByPlaceholderText('Напишите сообщение...'), 'Из метро{Enter}');
-    await waitFor(() => expect(first.composer().getSnapshot().context.outbox[0]?.status).toBe('failed'));
+    await waitFor(() => expect(first.outbox().getSnapshot().context.items[0]?.status).toBe('failed'));
     const stored = JSON.parse(localStorage.getItem(`beseda.outbox.${user.id}`) ?? '[]');
     expect(stored).toMatchObject([{ content: 'Из метро', status: 'failed', conversationId: 'c1' }]);
     first.runtime.app.stop();
@@ -139,11 +144,11 @@ describe('chats page wired to the app actor', () => {
 
     offline = false;
     const second = renderChats(fakeApi(calls));
-    await waitFor(() => expect(second.composer().getSnapshot().context.outbox).toHaveLength(1));
-    const item = second.composer().getSnapshot().context.outbox[0];
+    await waitFor(() => expect(second.outbox().getSnapshot().context.items).toHaveLength(1));
+    const item = second.outbox().getSnapshot().context.items[0];
     expect(item).toMatchObject({ status: 'failed', content: 'Из метро', clientMessageId: stored[0].clientMessageId });
-    second.composer().send({ type: 'composer.retry', id: item.id });
-    await waitFor(() => expect(second.composer().getSnapshot().context.outbox).toEqual([]));
+    second.outbox().send({ type: 'outbox.retry', id: item.id });
+    await waitFor(() => expect(second.outbox().getSnapshot().context.items).toEqual([]));
     const sends = calls.filter(([n]) => n === 'send').map(([, b]) => (b as { clientMessageId: string }).clientMessageId);
     expect(new Set(sends)).toEqual(new Set([stored[0].clientMessageId]));
     expect(localStorage.getItem(`beseda.outbox.${user.id}`)).toBeNull();

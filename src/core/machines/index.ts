@@ -6,6 +6,7 @@ import { chatsMachine } from '../../features/chats/index';
 import { chatsFooterMachine } from '../../features/chats/index';
 import { chatsLayoutMachine } from '../../features/chats/index';
 import { composerMachine } from '../../features/composer/index';
+import { outboxMachine } from '../../features/composer/index';
 import { conversationMachine } from '../../features/conversation/index';
 import { avatarMachine } from '../../features/profile/index';
 import { connectivityMachine } from './connectivity/connectivity.machine';
@@ -43,6 +44,7 @@ export const machines = {
   chats: chatsMachine,
   conversation: conversationMachine,
   composer: composerMachine,
+  outbox: outboxMachine,
   recorder: recorderMachine,
   typing: typingMachine,
   readReceipts: readReceiptsMachine,

@@ -1,18 +1,16 @@
 // The chats feature's actors provided from the real services:
-// the list, the open conversation with its read receipts, the composer's outbox store, uploads and sends.
-import { fromCallback, fromPromise } from 'xstate';
+// the list, the open conversation with its read receipts and its request queues, and the composer
+// (src/features/composer/wiring.ts).
+import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { isRecord } from '../../contract/shape';
 import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
 import { RequestFailure } from '../../contract/failure';
-import { composerMachine, type OutboxStoreCommand, type UploadReport } from '../composer/index';
-import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../composer/index';
 import { conversationMachine, type DeletionRequest, type PageInput, type ReactionChange } from '../conversation/index';
 import { queueRun, requestQueueMachine } from '../../core/machines/requestQueue/requestQueue.machine';
 import { messageEditMachine } from '../conversation/index';
 import { readReceiptsMachine } from '../conversation/index';
-import { recorderMachine } from '../composer/index';
-import { recordVoiceActor } from '../composer/wiring';
+import { wireComposer } from '../composer/wiring';
 import type { Services } from '../../core/app/services';
 
 /**
@@ -95,34 +93,7 @@ export function wireChats(s: Services) {
           }),
         },
       }),
-      composer: composerMachine.provide({
-        actors: {
-          loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) => parseStoredOutbox(s.outboxStore.load(input.userId))),
-          outboxStore: fromCallback<OutboxStoreCommand, { userId: string }>(({ input, receive }) => {
-            receive((command: OutboxStoreCommand) => s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]));
-          }),
-          upload: fromCallback<{ type: string }, { file: Blob & { name?: string } }>(({ input, sendBack }) => {
-            const report = (r: UploadReport) => sendBack(r);
-            const abort = new AbortController();
-            s.upload(input.file, {
-              signal: abort.signal,
-              onProgress: (percent) => {
-                if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
-              },
-            }).then(
-              (result) => {
-                if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
-              },
-              () => {
-                if (!abort.signal.aborted) report({ type: 'upload.failed', message: UPLOAD_FAILED });
-              },
-            );
-            return () => abort.abort();
-          }),
-          sendMessage: fromPromise(({ input }: { input: BodyOf<'send'> }) => s.api.call('send', { body: input })),
-          recorder: recorderMachine.provide({ actors: { record: recordVoiceActor } }),
-        },
-      }),
+      composer: wireComposer(s),
     },
   });
 }

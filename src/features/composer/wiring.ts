@@ -1,6 +1,12 @@
-// The composer feature's effects provided from the real services.
-import { fromCallback } from 'xstate';
-import { MIC_FAILED, type RecordingCommand, type RecordingReport } from './machines/recorder/recorder.machine';
+// The composer feature's effects provided from the real services: the recorder's recording, the outbox's store,
+// uploads and sends. The chats feature's wiring provides the composer it runs from `wireComposer`.
+import { fromCallback, fromPromise } from 'xstate';
+import { RequestFailure } from '../../contract/failure';
+import type { Services } from '../../core/app/services';
+import { composerMachine } from './machines/composer/composer.machine';
+import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from './machines/outbox/outbox-item';
+import { outboxMachine, type OutboxStoreCommand, type SendInput, type UploadInput, type UploadReport } from './machines/outbox/outbox.machine';
+import { MIC_FAILED, type RecordingCommand, type RecordingReport, recorderMachine } from './machines/recorder/recorder.machine';
 
 /** The recorder's recording actor: the recording service is fetched on demand, the first time it records. */
 export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, receive }) => {
@@ -30,3 +36,47 @@ export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, rece
     handle?.dispose();
   };
 });
+
+/** The outbox's effects: its store per user (localStorage), uploads with progress, sends over the API. */
+export function wireOutbox(s: Services) {
+  return outboxMachine.provide({
+    actors: {
+      loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) => parseStoredOutbox(s.outboxStore.load(input.userId))),
+      outboxStore: fromCallback<OutboxStoreCommand, { userId: string }>(({ input, receive }) => {
+        receive((command: OutboxStoreCommand) => s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]));
+      }),
+      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
+        const report = (r: UploadReport) => sendBack(r);
+        const abort = new AbortController();
+        const progress = (percent: number) => {
+          if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
+        };
+        // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
+        const uploading = input.file ? s.upload(input.file, { signal: abort.signal, onProgress: progress }) : Promise.reject(new Error(UPLOAD_FAILED));
+        uploading.then(
+          (result) => {
+            if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
+          },
+          () => {
+            if (!abort.signal.aborted) report({ type: 'upload.failed', message: UPLOAD_FAILED });
+          },
+        );
+        return () => abort.abort();
+      }),
+      // No message (its item is gone): a failure without an answer, like any send that did not reach the server.
+      sendMessage: fromPromise(({ input }: { input: SendInput }) =>
+        input ? s.api.call('send', { body: input }) : Promise.reject(new RequestFailure(null, null)),
+      ),
+    },
+  });
+}
+
+/** The composer with its recorder and its outbox wired. */
+export function wireComposer(s: Services) {
+  return composerMachine.provide({
+    actors: {
+      recorder: recorderMachine.provide({ actors: { record: recordVoiceActor } }),
+      outbox: wireOutbox(s),
+    },
+  });
+}

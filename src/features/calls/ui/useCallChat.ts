@@ -16,7 +16,8 @@ export function useCallChat(conversationId: string | null): ConversationChat | n
   const conversation = useSelector(chats, (s) => s?.children.conversation as ConversationRef | undefined);
   const composer = useSelector(chats, (s) => s?.children.composer as ComposerRef | undefined);
   const messages = useSelector(conversation, (s) => (s && s.context.conversationId === conversationId ? s.context.messages : NONE));
-  const outbox = useSelector(composer, (s) => s?.context.outbox ?? NONE);
+  const outboxRef = useSelector(composer, (s) => s?.children.outbox);
+  const outbox = useSelector(outboxRef, (s) => s?.context.items ?? NONE);
   const lines = useMemo(
     () => (conversationId && me ? callChatLines(messages, outbox, conversationId, me, (people ?? NONE).map((p) => p.user)) : NONE),
     [messages, outbox, conversationId, me, people],

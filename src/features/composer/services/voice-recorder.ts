@@ -1,4 +1,4 @@
-// Records a voice message from the microphone (loaded on demand: src/features/chats/wiring.ts imports it when the user
+// Records a voice message from the microphone (loaded on demand: src/features/composer/wiring.ts imports it when the user
 // presses the microphone button). MediaRecorder writes Opus in WebM, or AAC in MP4 where the browser has no Opus
 // recorder; an AnalyserNode samples the level every VOICE.levelTickMs for the live meter and the waveform.
 import { VOICE } from '../../../contract/limits';

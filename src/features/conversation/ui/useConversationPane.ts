@@ -53,11 +53,12 @@ export function useConversationPane(options: {
   const unreadFrom = useSelector(conversation, (s) => s.context.unreadFrom);
   const typers = useSelector(typingRef, (s) => s?.context.typers ?? EMPTY);
   const dots = useSelector(typingRef, (s) => s?.context.dots ?? 1);
-  const outbox = useSelector(composer, (s) => s?.context.outbox ?? EMPTY);
+  const outboxRef = useSelector(composer, (s) => s?.children.outbox);
+  const outbox = useSelector(outboxRef, (s) => s?.context.items ?? EMPTY);
   const text = useSelector(composer, (s) => s?.context.text ?? '');
   const replyTo = useSelector(composer, (s) => s?.context.replyTo ?? null);
-  const uploadProgress = useSelector(composer, (s) => {
-    const active = s?.context.outbox.find((i) => i.id === s.context.activeId && i.status === 'uploading');
+  const uploadProgress = useSelector(outboxRef, (s) => {
+    const active = s?.context.items.find((i) => i.id === s.context.activeId && i.status === 'uploading');
     return active && active.conversationId === conversationId ? itemProgress(active) : null;
   });
 
@@ -103,8 +104,8 @@ export function useConversationPane(options: {
     (messageId: string, index: number) => conversation.send({ type: 'conversation.openImage', messageId, index }),
     [conversation],
   );
-  const onRetry = useCallback((id: string) => sendComposer?.({ type: 'composer.retry', id }), [sendComposer]);
-  const onRemove = useCallback((id: string) => sendComposer?.({ type: 'composer.remove', id }), [sendComposer]);
+  const onRetry = useCallback((id: string) => outboxRef?.send({ type: 'outbox.retry', id }), [outboxRef]);
+  const onRemove = useCallback((id: string) => outboxRef?.send({ type: 'outbox.remove', id }), [outboxRef]);
   const onReact = useCallback(
     (messageId: string, emoji: ReactionSymbol) => conversation.send({ type: 'conversation.react', messageId, emoji }),
     [conversation],

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import { type AnyEventObject, createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
 import { message } from '../../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../../tests/model/harness';
 import type { Attachment } from '../../../../contract/entities';
+import { type OutboxItem, UPLOAD_FAILED } from '../outbox/outbox-item';
+import { type OutboxActorRef, outboxMachine } from '../outbox/outbox.machine';
 import { type ComposerActorRef, type ComposerContext, composerMachine } from './composer.machine';
-import { FILES_LOST, type OutboxItem, UPLOAD_FAILED } from './outbox';
 
-const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
 const input = { userId: 'me', tag: 't' };
 const AT = '2025-03-01T10:00:00.000Z';
@@ -23,93 +23,61 @@ const attachmentOf = (f: File): Attachment => ({
   height: null,
 });
 
-const textItem = (n: number, over: Partial<OutboxItem> = {}): OutboxItem => ({
-  id: `tmp-old-${n}`,
-  clientMessageId: `old-${n}`,
-  conversationId: 'c1',
-  kind: 'text',
-  content: `старое ${n}`,
-  replyTo: null,
-  files: [],
-  status: 'failed',
-  error: null,
-  retryable: true,
-  createdAt: AT,
-  ...over,
-});
-const lostUpload = textItem(3, {
-  kind: 'files',
-  content: '',
-  files: [{ name: 'big.zip', size: 9, mime: 'application/zip', progress: 40, file: null, attachment: null }],
-  status: 'uploading',
-});
-
 type Snap = ReturnType<typeof composerMachine.getInitialSnapshot>;
 const ctx = (s: Snap) => s.context as ComposerContext;
-// Nothing waiting and nothing sent yet: one send per path keeps the counter (and so the states) bounded.
-const calm = (s: Snap) => ctx(s).outbox.length === 0 && ctx(s).seq === 0;
-const firstFailed = (s: Snap) => ctx(s).outbox.find((i) => i.status === 'failed');
-const active = (s: Snap) => ctx(s).outbox.find((i) => i.id === ctx(s).activeId);
 
+// The outbox child is stubbed: what it is handed is checked below with a real one.
 describeModel({
   name: 'composer',
-  machine: composerMachine.provide({
-    actors: { serverEvents: quiet, outboxStore: quiet, loadOutbox: hang, upload: quiet, sendMessage: hang } as never,
-  }),
+  machine: composerMachine.provide({ actors: { outbox: quiet } as never }),
   inputs: [input],
-  // Every change to the text, the reply and the conversation only while the outbox is empty, and one send at a
-  // time: enough for every transition, few enough states to walk (the queue order has its own tests below).
   events: {
-    'composer.focusConversation': (s) =>
-      calm(s) && !ctx(s).text ? [{ type: 'composer.focusConversation', conversationId: ctx(s).conversationId ? null : 'c1' }] : [],
-    'composer.input': (s) => (calm(s) ? [{ type: 'composer.input', text: ctx(s).text ? '' : '  привет ' }] : []),
-    'composer.reply': (s) =>
-      calm(s) && !ctx(s).replyTo ? [{ type: 'composer.reply', messageId: 'm1', content: 'исходное сообщение' }] : [],
-    'composer.clearReply': (s) => (ctx(s).replyTo ? [{ type: 'composer.clearReply' }] : []),
-    'composer.submit': (s) => (calm(s) ? [{ type: 'composer.submit', at: AT }] : []),
-    'composer.attach': (s) =>
-      calm(s) && ctx(s).conversationId && !ctx(s).text && !ctx(s).replyTo
-        ? [
-            { type: 'composer.attach', files: [photo], at: AT },
-            { type: 'composer.attach', files: [photo, notes], at: AT },
-          ]
-        : [],
-    'recorder.recorded': (s) =>
-      calm(s) && ctx(s).conversationId && !ctx(s).text && !ctx(s).replyTo
-        ? [{ type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } }]
-        : [],
-    'composer.sendText': (s) => (calm(s) ? [{ type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT }] : []),
-    'composer.retry': (s) => {
-      const item = firstFailed(s);
-      return item ? [{ type: 'composer.retry', id: item.id }] : [];
-    },
-    'composer.remove': (s) => ctx(s).outbox.slice(0, 1).map((i) => ({ type: 'composer.remove', id: i.id })),
-    'composer.reconnected': (s) => (firstFailed(s) ? [{ type: 'composer.reconnected' }] : []),
-    'upload.progress': (s) => (active(s)?.files.some((f) => f.progress === 50) ? [] : [{ type: 'upload.progress', percent: 50 }]),
-    'upload.done': (s) => {
-      const file = active(s)?.files.find((f) => !f.attachment)?.file as File | undefined;
-      return file ? [{ type: 'upload.done', attachment: attachmentOf(file) }] : [];
-    },
-    'upload.failed': () => [{ type: 'upload.failed', message: UPLOAD_FAILED }],
-    'xstate.done.actor.loadOutbox': () => [
-      { type: 'xstate.done.actor.loadOutbox', output: [] },
-      { type: 'xstate.done.actor.loadOutbox', output: [textItem(1), lostUpload] },
+    'composer.focusConversation': (s) => [{ type: 'composer.focusConversation', conversationId: ctx(s).conversationId ? null : 'c1' }],
+    'composer.input': (s) => [{ type: 'composer.input', text: ctx(s).text ? '' : '  привет ' }],
+    'composer.reply': (s) => (ctx(s).replyTo ? [] : [{ type: 'composer.reply', messageId: 'm1', content: 'исходное сообщение' }]),
+    // Only where it sends: a refused submit ends in the state a sent one reaches (the whitespace case is below).
+    'composer.submit': (s) => (ctx(s).conversationId && ctx(s).text.trim() ? [{ type: 'composer.submit', at: AT }] : []),
+    'composer.attach': () => [
+      { type: 'composer.attach', files: [photo], at: AT },
+      { type: 'composer.attach', files: [], at: AT },
     ],
-    'xstate.error.actor.loadOutbox': () => [{ type: 'xstate.error.actor.loadOutbox', error: new Error('storage') }],
-    'xstate.done.actor.sendMessage': (s) => [
-      {
-        type: 'xstate.done.actor.sendMessage',
-        output: { message: message('m9', 'me', 9, { clientMessageId: active(s)?.clientMessageId ?? null }) },
-      },
+    'recorder.recorded': () => [{ type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } }],
+    'composer.sendText': () => [
+      { type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT },
+      { type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT },
     ],
-    'xstate.error.actor.sendMessage': () => [
-      { type: 'xstate.error.actor.sendMessage', error: new Error('offline') },
-      { type: 'xstate.error.actor.sendMessage', error: { retryable: false, message: 'Ответить можно только на сообщение из этой беседы' } },
-    ],
+    'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
   },
 });
 
-describe('composer outbox', () => {
+describe('composer', () => {
+  it('hands each send to its outbox as the part that differs by kind', () => {
+    const handed: AnyEventObject[] = [];
+    const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
+    const actor = createActor(composerMachine.provide({ actors: { outbox } as never }), { input }).start();
+    actor.send({ type: 'composer.submit', at: AT });
+    actor.send({ type: 'composer.attach', files: [photo], at: AT });
+    actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 1, waveform: [], at: AT } });
+    expect(handed).toEqual([]); // no conversation in front
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.reply', messageId: 'm1', content: 'исходное' });
+    actor.send({ type: 'composer.input', text: '  Привет!  ' });
+    actor.send({ type: 'composer.submit', at: AT });
+    actor.send({ type: 'composer.attach', files: [], at: AT });
+    actor.send({ type: 'composer.attach', files: [photo, notes], at: AT });
+    actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 3200, waveform: [5, 100], at: AT } });
+    actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
+    expect(handed).toEqual([
+      { type: 'outbox.add', conversationId: 'c1', part: { kind: 'text', content: 'Привет!', replyTo: { id: 'm1', content: 'исходное' } }, at: AT },
+      { type: 'outbox.add', conversationId: 'c1', part: { kind: 'files', files: [photo, notes] }, at: AT },
+      { type: 'outbox.add', conversationId: 'c1', part: { kind: 'voice', file: voice, voice: { durationMs: 3200, waveform: [5, 100] } }, at: AT },
+      { type: 'outbox.add', conversationId: 'c2', part: { kind: 'text', content: 'Слышно?', replyTo: null }, at: AT },
+    ]);
+    actor.stop();
+  });
+});
+
+describe('composer with its outbox', () => {
   function start(options: {
     stored?: OutboxItem[];
     send?: (body: unknown) => Promise<unknown>;
@@ -119,7 +87,7 @@ describe('composer outbox', () => {
     const saved: OutboxItem[][] = [];
     /** What the composer tells its parent (the chats actor in the app). */
     const told: { type: string }[] = [];
-    const composer = composerMachine.provide({
+    const outbox = outboxMachine.provide({
         actors: {
           serverEvents: quiet,
           loadOutbox: fromPromise(async () => options.stored ?? []),
@@ -138,6 +106,7 @@ describe('composer outbox', () => {
           }),
         } as never,
       });
+    const composer = composerMachine.provide({ actors: { outbox } });
     const parent = createActor(
       createMachine({
         invoke: { id: 'composer', src: composer, input },
@@ -145,11 +114,12 @@ describe('composer outbox', () => {
       }),
     ).start();
     const actor = parent.getSnapshot().children.composer as ComposerActorRef;
-    return { actor, bodies, saved, told };
+    const box = actor.getSnapshot().children.outbox as OutboxActorRef;
+    return { actor, box, bodies, saved, told };
   }
 
   it('sends trimmed text with the reply and a clientMessageId, then clears both', async () => {
-    const { actor, bodies, told } = start({});
+    const { actor, box, bodies, told } = start({});
     const sent = () => told.filter((e) => e.type === 'composer.sent');
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     actor.send({ type: 'composer.reply', messageId: 'm1', content: 'исходное' });
@@ -160,7 +130,7 @@ describe('composer outbox', () => {
     actor.send({ type: 'composer.submit', at: AT });
     expect(actor.getSnapshot().context).toMatchObject({ text: '', replyTo: null });
     expect(sent()).toEqual([{ type: 'composer.sent', conversationId: 'c1' }]);
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(told.filter((e) => e.type === 'composer.delivered')).toEqual([
       { type: 'composer.delivered', message: message('m9', 'me', 9), refresh: false },
     ]);
@@ -170,10 +140,10 @@ describe('composer outbox', () => {
   });
 
   it('sends a recording from its recorder as a VOICE message with its duration and waveform', async () => {
-    const { actor, bodies } = start({});
+    const { actor, box, bodies } = start({});
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 3200, waveform: [5, 100, 40], at: AT } });
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(bodies).toEqual([
       {
         conversationId: 'c1',
@@ -188,81 +158,72 @@ describe('composer outbox', () => {
   });
 
   it("sends the call chat's text to the call's conversation without touching the draft", async () => {
-    const { actor, bodies } = start({});
+    const { actor, box, bodies } = start({});
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     actor.send({ type: 'composer.input', text: 'черновик' });
     actor.send({ type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT });
     actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(actor.getSnapshot().context.text).toBe('черновик');
     expect(bodies).toEqual([{ conversationId: 'c2', type: 'TEXT', content: 'Слышно?', replyToId: null, clientMessageId: 't-1' }]);
   });
 
   it('sends queued messages one after another in order', async () => {
     const release: (() => void)[] = [];
-    const { actor, bodies } = start({
+    const { actor, box, bodies } = start({
       send: (body) => new Promise((r) => release.push(() => r({ message: message(`s-${(body as { content: string }).content}`, 'me', 1) }))),
     });
-    await waitFor(actor, (s) => s.matches('idle'));
+    await waitFor(box, (s) => s.matches('idle'));
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     for (const text of ['один', 'два', 'три']) {
       actor.send({ type: 'composer.input', text });
       actor.send({ type: 'composer.submit', at: AT });
     }
-    expect(actor.getSnapshot().context.outbox.map((i) => i.status)).toEqual(['sending', 'queued', 'queued']);
+    expect(box.getSnapshot().context.items.map((i) => i.status)).toEqual(['sending', 'queued', 'queued']);
     for (let i = 0; i < 3; i++) {
-      await waitFor(actor, () => release.length === i + 1);
+      await waitFor(box, () => release.length === i + 1);
       release[i]();
     }
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(bodies.map((b) => (b as { content: string }).content)).toEqual(['один', 'два', 'три']);
   });
 
   it('keeps a failed send with its clientMessageId and sends it again on reconnection', async () => {
     let online = false;
-    const { actor, bodies, saved } = start({
+    const { actor, box, bodies, saved } = start({
       send: async () => {
         if (!online) throw new Error('offline');
         return { message: message('m9', 'me', 9) };
       },
     });
-    await waitFor(actor, (s) => s.matches('idle'));
+    await waitFor(box, (s) => s.matches('idle'));
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     actor.send({ type: 'composer.input', text: 'офлайн' });
     actor.send({ type: 'composer.submit', at: AT });
-    await waitFor(actor, (s) => s.context.outbox[0]?.status === 'failed');
+    await waitFor(box, (s) => s.context.items[0]?.status === 'failed');
     expect(saved.at(-1)?.map((i) => i.status)).toEqual(['failed']);
     online = true;
-    actor.send({ type: 'composer.reconnected' });
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    box.send({ type: 'outbox.reconnected' });
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(bodies.map((b) => (b as { clientMessageId: string }).clientMessageId)).toEqual(['t-1', 't-1']);
     expect(saved.at(-1)).toEqual([]);
   });
 
-  it('restores a stored outbox as failed items (files that were not uploaded cannot be retried)', async () => {
-    const { actor } = start({ stored: [textItem(1, { status: 'sending' }), lostUpload], send: () => new Promise(() => {}) });
-    await waitFor(actor, (s) => s.matches('idle'));
-    expect(actor.getSnapshot().context.outbox.map((i) => [i.status, i.retryable, i.error])).toEqual([
-      ['failed', true, null],
-      ['failed', false, FILES_LOST],
-    ]);
-  });
-
   it('uploads files one after another with progress, then sends one FILE message (not all images)', async () => {
     const progress: number[][] = [];
-    const { actor, bodies } = start({
+    const { actor, box, bodies } = start({
       upload: async (f, report) => {
         report(30);
         await new Promise((r) => setTimeout(r, 0));
-        progress.push(actor.getSnapshot().context.outbox[0].files.map((x) => x.progress));
+        progress.push(box.getSnapshot().context.items[0].files.map((x) => x.progress));
         return attachmentOf(f);
       },
     });
-    await waitFor(actor, (s) => s.matches('idle'));
+    await waitFor(box, (s) => s.matches('idle'));
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     actor.send({ type: 'composer.attach', files: [photo, notes], at: AT });
-    expect(actor.getSnapshot().context.outbox[0].id).toMatch(/^tmp-/);
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    expect(box.getSnapshot().context.items[0].id).toMatch(/^tmp-/);
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(progress).toEqual([
       [30, 0],
       [100, 30],
@@ -285,22 +246,22 @@ describe('composer outbox', () => {
   it("marks a failed upload 'upload failed' and uploads only what is missing on retry; IMAGE when all are images", async () => {
     let fail = true;
     const uploads: string[] = [];
-    const { actor, bodies } = start({
+    const { actor, box, bodies } = start({
       upload: async (f) => {
         uploads.push(f.name);
         if (f.name === 'second.png' && fail) throw new Error(UPLOAD_FAILED);
         return attachmentOf(f);
       },
     });
-    await waitFor(actor, (s) => s.matches('idle'));
+    await waitFor(box, (s) => s.matches('idle'));
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     const second = new File(['png'], 'second.png', { type: 'image/png' });
     actor.send({ type: 'composer.attach', files: [photo, second], at: AT });
-    await waitFor(actor, (s) => s.context.outbox[0]?.status === 'failed');
-    expect(actor.getSnapshot().context.outbox[0].error).toBe(UPLOAD_FAILED);
+    await waitFor(box, (s) => s.context.items[0]?.status === 'failed');
+    expect(box.getSnapshot().context.items[0].error).toBe(UPLOAD_FAILED);
     fail = false;
-    actor.send({ type: 'composer.retry', id: actor.getSnapshot().context.outbox[0].id });
-    await waitFor(actor, (s) => s.context.outbox.length === 0);
+    box.send({ type: 'outbox.retry', id: box.getSnapshot().context.items[0].id });
+    await waitFor(box, (s) => s.context.items.length === 0);
     expect(uploads).toEqual(['photo.png', 'second.png', 'second.png']);
     expect((bodies[0] as { type: string }).type).toBe('IMAGE');
   });
@@ -314,7 +275,7 @@ describe('composer outbox', () => {
         {
           id: 'composer',
           systemId: 'composer',
-          src: composerMachine.provide({ actors: { serverEvents: quiet, outboxStore: quiet, loadOutbox: hang } as never }),
+          src: composerMachine.provide({ actors: { outbox: quiet } as never }),
           input,
         },
       ],

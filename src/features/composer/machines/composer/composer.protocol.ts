@@ -1,15 +1,15 @@
 // The composer actor's protocol (the chats actor's child 'composer', one per signed-in user): its input, the events
-// it accepts (the view's input, its upload actor's reports), and the events it sends its parent. Peers and views
-// import this module, never composer.machine.ts.
+// it accepts (the view's input, its recorder's and its outbox's reports), the events it sends its parent and its
+// children. Peers and views import this module, never composer.machine.ts.
 import type { EventObject } from 'xstate';
-import type { Attachment, Message } from '../../../../contract/entities';
+import type { Message } from '../../../../contract/entities';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
+import type { OutboxParentEvent, OutboxRef } from '../outbox/outbox.protocol';
 import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
-import type { OutboxItem } from './outbox';
 
 export interface ComposerInput {
   userId: string;
-  /** Prefix of this composer's clientMessageIds (random per start; fixed in tests). */
+  /** Prefix of the outbox's clientMessageIds (random per start; fixed in tests). */
   tag: string;
 }
 
@@ -25,24 +25,15 @@ export interface Draft {
 }
 
 export interface ComposerContext {
+  /** Whose outbox its child keeps, and the prefix of its clientMessageIds. */
   userId: string;
   tag: string;
-  /** Messages created by this composer so far (the clientMessageId counter). */
-  seq: number;
   conversationId: string | null;
   text: string;
   replyTo: ReplyTarget | null;
   /** Drafts of the conversations not in front. */
   drafts: Record<string, Draft>;
-  outbox: OutboxItem[];
-  /** The item being uploaded or sent. */
-  activeId: string | null;
 }
-
-export type UploadReport =
-  | { type: 'upload.progress'; percent: number }
-  | { type: 'upload.done'; attachment: Attachment }
-  | { type: 'upload.failed'; message: string };
 
 export type ComposerEvent =
   | { type: 'composer.focusConversation'; conversationId: string | null }
@@ -53,12 +44,10 @@ export type ComposerEvent =
   | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string }
   /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
   | { type: 'composer.sendText'; conversationId: string; text: string; at: string }
-  | { type: 'composer.retry'; id: string }
-  | { type: 'composer.remove'; id: string }
-  | { type: 'composer.reconnected' }
-  | UploadReport
   /** Its recorder child (src/features/composer/machines/recorder) finished a voice message: it goes into the outbox. */
-  | RecorderParentEvent;
+  | RecorderParentEvent
+  /** Its outbox child delivered a message: passed on to the parent as `composer.delivered`. */
+  | OutboxParentEvent;
 
 /** What the composer tells its parent (the chats actor). */
 export type ComposerParentEvent =
@@ -67,12 +56,10 @@ export type ComposerParentEvent =
   /** The server has an own message; `refresh` after a file send (docs/behaviour.md §4). */
   | { type: 'composer.delivered'; message: Message; refresh: boolean };
 
-/** What the outbox store is told: the items to keep (without file bytes). */
-export type OutboxStoreCommand = { type: 'outbox.save'; items: OutboxItem[] };
-
-/** Its children views reach: the voice recorder. */
+/** Its children views reach: the voice recorder, and the outbox (its items, retry and remove). */
 export interface ComposerChildren {
   recorder?: RecorderRef;
+  outbox?: OutboxRef;
 }
 
 export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, EventObject, ComposerChildren>;

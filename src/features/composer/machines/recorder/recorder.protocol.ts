@@ -19,7 +19,7 @@ export interface RecorderContext {
   error: string | null;
 }
 
-/** What the recording actor (src/features/composer/services/voice-recorder.ts, provided in src/features/chats/wiring.ts) reports. */
+/** What the recording actor (src/features/composer/services/voice-recorder.ts, provided in src/features/composer/wiring.ts) reports. */
 export type RecordingReport =
   | { type: 'recording.started' }
   | { type: 'recording.level'; level: number; elapsedMs: number }

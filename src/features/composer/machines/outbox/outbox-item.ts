@@ -1,7 +1,8 @@
 // The outbox's data and pure rules: every send is an item with its own clientMessageId (the server
 // returns the first message for a repeated id, so retries never duplicate), shown in the conversation until
-// the server has it. Items survive a reload through the outbox store; files live in memory only, so an
-// upload interrupted by a reload cannot be resumed and says so instead of disappearing.
+// the server has it. Every item is made by one factory, `outboxItem`, from the part that differs by kind (a
+// text with its reply, files, a voice recording). Items survive a reload through the outbox store; files live in
+// memory only, so an upload interrupted by a reload cannot be resumed and says so instead of disappearing.
 import type { Attachment, SendType, VoiceInfo } from '../../../../contract/entities';
 import { arrayOf, type Check, isAttachment, isBoolean, isNumber, isString, nullable, oneOf, shape } from '../../../../contract/shape';
 
@@ -45,6 +46,41 @@ export interface OutboxItem {
 
 export const tempId = (clientMessageId: string) => `tmp-${clientMessageId}`;
 
+/** A file as picked or recorded (a File has a name, a recorded Blob gets one). */
+export type PickedFile = Blob & { name?: string };
+
+/** What differs by kind when something is handed to the outbox; the rest of an item is the same for all. */
+export type OutboxPart =
+  | { kind: 'text'; content: string; replyTo: { id: string; content: string } | null }
+  | { kind: 'files'; files: PickedFile[] }
+  | { kind: 'voice'; file: PickedFile; voice: VoiceInfo };
+
+/** The one way an item comes to be: queued, retryable, shown as the temporary message 'tmp-' + clientMessageId. */
+export function outboxItem(clientMessageId: string, conversationId: string, part: OutboxPart, at: string): OutboxItem {
+  const item = {
+    id: tempId(clientMessageId),
+    clientMessageId,
+    conversationId,
+    content: '',
+    replyTo: null,
+    files: [],
+    status: 'queued',
+    error: null,
+    retryable: true,
+    createdAt: at,
+  } satisfies Omit<OutboxItem, 'kind'>;
+  switch (part.kind) {
+    case 'text':
+      return { ...item, kind: 'text', content: part.content, replyTo: part.replyTo };
+    case 'files':
+      return { ...item, kind: 'files', files: part.files.map(pendingFile) };
+    case 'voice': {
+      const named = Object.assign(part.file, { name: part.file.type.includes('mp4') ? 'voice.m4a' : 'voice.webm' });
+      return { ...item, kind: 'voice', voice: part.voice, files: [pendingFile(named)] };
+    }
+  }
+}
+
 /** A random prefix per composer start; with a counter it makes unique clientMessageIds (printable ASCII). */
 export function newOutboxTag(): string {
   const bytes = new Uint8Array(8);
@@ -52,12 +88,15 @@ export function newOutboxTag(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function pendingFile(file: Blob & { name?: string }): PendingFile {
+export function pendingFile(file: PickedFile): PendingFile {
   return { name: file.name ?? 'file', size: file.size, mime: file.type, progress: 0, file, attachment: null };
 }
 
 /** The first file still to upload. */
 export const nextUpload = (item: OutboxItem) => item.files.findIndex((f) => !f.attachment);
+
+/** The bytes of the first file still to upload; null when they are gone (a reload). */
+export const nextUploadBytes = (item: OutboxItem | undefined): PickedFile | null => item?.files.find((f) => !f.attachment)?.file ?? null;
 
 /** One message for all files: IMAGE when every file is an image, else FILE (docs/behaviour.md §4). */
 export function messageTypeOf(item: OutboxItem): SendType {
@@ -73,7 +112,7 @@ export function sendBodyOf(item: OutboxItem) {
     content: item.content,
     replyToId: item.replyTo?.id ?? null,
     clientMessageId: item.clientMessageId,
-    ...(item.kind !== 'text' ? { attachments: item.files.map((f) => ({ url: f.attachment!.url, type: f.attachment!.type })) } : {}),
+    ...(item.kind !== 'text' ? { attachments: item.files.flatMap((f) => (f.attachment ? [{ url: f.attachment.url, type: f.attachment.type }] : [])) } : {}),
     ...(item.kind === 'voice' && item.voice ? { voice: item.voice } : {}),
   };
 }
