@@ -1,8 +1,7 @@
 // Sign-in and registration: real Chromium against the real server serving the built client.
-import { expect, type Page, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
+import { expect, test } from './fixtures';
 
 const unique = (p: string) => `${p}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const PASSWORD = 'correct horse battery';
@@ -23,15 +22,7 @@ async function signIn(page: Page, username: string, password = PASSWORD) {
 }
 
 test.describe('sign-in and registration', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test('a new user registers, signs in, lands on /, stays signed in after a reload, signs out', async ({ page }) => {
+  test('a new user registers, signs in, lands on /, stays signed in after a reload, signs out', async ({ srv, page }) => {
     const username = unique('anna');
     await register(page, srv.url, username, 'Анна Петрова');
     await expect(page.getByRole('status')).toContainText('Аккаунт создан');
@@ -61,7 +52,7 @@ test.describe('sign-in and registration', () => {
     await expect(page).toHaveURL(`${srv.url}/auth`);
   });
 
-  test('the registration form, its password hint shown and the password field focused, has no serious axe violations', async ({ page }) => {
+  test('the registration form, its password hint shown and the password field focused, has no serious axe violations', async ({ srv, page }) => {
     await page.goto(`${srv.url}/auth/register`);
     const password = page.getByLabel('Пароль');
     await password.focus();
@@ -73,7 +64,7 @@ test.describe('sign-in and registration', () => {
     await expectNoSeriousA11yViolations(page, 'registration form');
   });
 
-  test('a taken name shows the server message on the registration form', async ({ page }) => {
+  test('a taken name shows the server message on the registration form', async ({ srv, page }) => {
     const username = unique('boris');
     await register(page, srv.url, username, 'Борис');
     await page.goto(`${srv.url}/auth/register`);
@@ -84,7 +75,7 @@ test.describe('sign-in and registration', () => {
     await expect(page.getByRole('alert')).toHaveText('Этот никнейм уже занят');
   });
 
-  test("a wrong password shows 'Неверные данные'", async ({ page }) => {
+  test("a wrong password shows 'Неверные данные'", async ({ srv, page }) => {
     const username = unique('vera');
     await register(page, srv.url, username, 'Вера');
     // Hold the sign-in request to see the busy button.
@@ -104,7 +95,7 @@ test.describe('sign-in and registration', () => {
     await expect(page).toHaveURL(`${srv.url}/auth`);
   });
 
-  test('opening /contacts while signed out returns there after sign-in', async ({ page }) => {
+  test('opening /contacts while signed out returns there after sign-in', async ({ srv, page }) => {
     const username = unique('gleb');
     await register(page, srv.url, username, 'Глеб');
     await page.goto(`${srv.url}/contacts`);
@@ -119,16 +110,10 @@ test.describe('sign-in and registration', () => {
 });
 
 test.describe('token refresh', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    // Long enough that a refreshed token outlives the socket's reconnect on a loaded machine, short enough to expire mid-test.
-    srv = await startAppServer({ accessTokenTtlSec: 5 });
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
+  // Long enough that a refreshed token outlives the socket's reconnect on a loaded machine, short enough to expire mid-test.
+  test.use({ privateServerOptions: { accessTokenTtlSec: 5 } });
 
-  test('an expired access token is refreshed transparently', async ({ page, context }) => {
+  test('an expired access token is refreshed transparently', async ({ srv, page, context }) => {
     const username = unique('dina');
     await register(page, srv.url, username, 'Дина');
     await signIn(page, username);

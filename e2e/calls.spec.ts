@@ -1,38 +1,13 @@
 // Calls in real Chromium with fake camera and microphone, against the real server (serving the built client)
 // and the embedded LiveKit-protocol media server, wired as `npm start` wires them.
-import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { io } from 'socket.io-client';
-import { chromiumArgs } from '../playwright.config';
-import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { type AppWithMediaServer, startAppWithMediaServer } from './server';
-import { createUser, type E2EUser, friendsWithConversation, signInContext } from './users';
-
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'],
-  },
-});
+import { expect as baseExpect, type E2EUser, mediaTest } from './fixtures';
+import { signInContext } from './users';
 
 // Media and sockets on a shared 2-core machine: give each assertion more than the default 5 s.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-let app: AppWithMediaServer;
-let srv: TestServer;
-const contexts: BrowserContext[] = [];
-
-test.beforeAll(async () => {
-  app = await startAppWithMediaServer();
-  srv = app.srv;
-});
-// Each test's browsers go away with it: idle callers slow the next test down on two shared cores.
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-});
-test.afterAll(async () => {
-  await app?.close();
-});
 
 /** Records every media element the page plays, so a test can ask which sounds are audible right now. */
 const watchSounds = () => {
@@ -52,13 +27,17 @@ const ringing = async (page: Page) => (await audible(page)).some((s) => s.src.en
 const ringingBack = async (page: Page) =>
   (await audible(page)).some((s) => s.src.endsWith('/sounds/ring.wav') && s.volume < 0.5);
 
-async function signedInContext(browser: Browser, u: E2EUser): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: srv.url, permissions: ['camera', 'microphone'] });
-  contexts.push(context);
-  await signInContext(context, u);
-  await context.addInitScript(watchSounds);
-  return context;
-}
+/** `callContext(u)`: a context signed in as `u`, camera and microphone allowed, recording the sounds it plays. */
+const test = mediaTest.extend<{ callContext: (u: E2EUser) => Promise<BrowserContext> }>({
+  callContext: async ({ srv, newContext }, use) => {
+    await use(async (u) => {
+      const context = await newContext({ baseURL: srv.url, permissions: ['camera', 'microphone'] });
+      await signInContext(context, u);
+      await context.addInitScript(watchSounds);
+      return context;
+    });
+  },
+});
 
 async function openPage(context: BrowserContext, path: string, label: string): Promise<Page> {
   const page = await context.newPage();
@@ -66,7 +45,7 @@ async function openPage(context: BrowserContext, path: string, label: string): P
     if (m.type() === 'error') console.log(`[${label}] ${m.text()}`);
   });
   page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
-  await page.goto(srv.url + path);
+  await page.goto(path);
   // The realtime socket is up (the latency dot turns green) before anything depends on it.
   await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 30_000 });
   return page;
@@ -85,9 +64,9 @@ async function expectRemoteVideo(page: Page, scope: string, who: string): Promis
 }
 
 test.describe('/calls: a named room', () => {
-  test('two browsers meet in demo-room, see each other, and go back to the form on leaving', async ({ browser }) => {
-    const [anna, boris] = await Promise.all([createUser(srv.url, 'Анна', 'a'), createUser(srv.url, 'Борис', 'b')]);
-    const a = await openPage(await signedInContext(browser, anna), '/calls', 'anna');
+  test('two browsers meet in demo-room, see each other, and go back to the form on leaving', async ({ createUser, callContext, mediaServer }) => {
+    const [anna, boris] = await Promise.all([createUser('Анна', 'a'), createUser('Борис', 'b')]);
+    const a = await openPage(await callContext(anna), '/calls', 'anna');
     const form = a.getByRole('form', { name: 'Подключиться к комнате' });
     await expect(form).toBeVisible();
     await expect(a.getByRole('textbox', { name: 'Комната' })).toHaveValue('demo-room');
@@ -98,7 +77,7 @@ test.describe('/calls: a named room', () => {
 
     await a.getByRole('button', { name: 'Войти' }).click();
     await expect(a.getByRole('toolbar', { name: 'Управление звонком' })).toBeVisible({ timeout: 20_000 });
-    const b = await openPage(await signedInContext(browser, boris), '/calls', 'boris');
+    const b = await openPage(await callContext(boris), '/calls', 'boris');
     await b.getByRole('button', { name: 'Войти' }).click();
 
     await expectRemoteVideo(a, '.calls-room', 'anna');
@@ -110,15 +89,15 @@ test.describe('/calls: a named room', () => {
     await b.getByRole('button', { name: 'Выйти', exact: true }).last().click();
     await expect(b.getByRole('form', { name: 'Подключиться к комнате' })).toBeVisible();
     // The line now shows the server the token named.
-    await expect(b.getByTestId('video-server')).toHaveText(app.sfu.url);
+    await expect(b.getByTestId('video-server')).toHaveText(mediaServer.url);
     // Device choices were saved locally with the library's key and defaults.
     const saved = await b.evaluate(() => JSON.parse(localStorage.getItem('lk-user-choices') ?? 'null'));
     expect(saved).toMatchObject({ videoEnabled: true, audioEnabled: true, videoDeviceId: 'default', audioDeviceId: 'default' });
   });
 
-  test('a token without a server url gives the library’s error and the form again', async ({ browser }) => {
-    const anna = await createUser(srv.url, 'Анна', 'a');
-    const context = await signedInContext(browser, anna);
+  test('a token without a server url gives the library’s error and the form again', async ({ createUser, callContext }) => {
+    const anna = await createUser('Анна', 'a');
+    const context = await callContext(anna);
     await context.route('**/api/livekit/token', async (route) => {
       const res = await route.fetch();
       await route.fulfill({ response: res, json: { ...(await res.json()), url: '' } });
@@ -140,10 +119,9 @@ const incomingDialog = (page: Page) => page.getByRole('alertdialog', { name: 'В
 const callOverlay = (page: Page) => page.getByRole('dialog', { name: /Звонок|Вызов/ });
 
 test.describe('calls in a conversation', () => {
-  test('A calls B with video: both of B’s tabs ring, B answers in one, video both ways, in-call chat, B hangs up', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url);
-    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
-    const ctxB = await signedInContext(browser, b);
+  test('A calls B with video: both of B’s tabs ring, B answers in one, video both ways, in-call chat, B hangs up', async ({ friends: { a, b, conversationId }, callContext }) => {
+    const pa = await openPage(await callContext(a), '/', 'anna');
+    const ctxB = await callContext(b);
     const pb = await openPage(ctxB, '/', 'boris');
     const pb2 = await openPage(ctxB, '/', 'boris-tab2');
 
@@ -193,10 +171,9 @@ test.describe('calls in a conversation', () => {
     await expect(callOverlay(pa)).toHaveCount(0, { timeout: 15_000 });
   });
 
-  test('declining from the keyboard closes the caller’s call with a notice; the caller can cancel while it rings', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url);
-    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
-    const pb = await openPage(await signedInContext(browser, b), '/', 'boris');
+  test('declining from the keyboard closes the caller’s call with a notice; the caller can cancel while it rings', async ({ friends: { a, b, conversationId }, callContext }) => {
+    const pa = await openPage(await callContext(a), '/', 'anna');
+    const pb = await openPage(await callContext(b), '/', 'boris');
 
     await callFrom(pa, conversationId, false);
     await expect(incomingDialog(pb)).toContainText('Аудиозвонок');
@@ -220,11 +197,10 @@ test.describe('calls in a conversation', () => {
     await expect.poll(() => ringing(pb)).toBe(false);
   });
 
-  test('nobody answers for 25 s (the callee’s clock controlled): the callee’s dialog dismisses itself and the caller hears a decline', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url);
-    const ctxB = await signedInContext(browser, b);
+  test('nobody answers for 25 s (the callee’s clock controlled): the callee’s dialog dismisses itself and the caller hears a decline', async ({ friends: { a, b, conversationId }, callContext }) => {
+    const ctxB = await callContext(b);
     await ctxB.clock.install();
-    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+    const pa = await openPage(await callContext(a), '/', 'anna');
     const pb = await openPage(ctxB, '/', 'boris');
 
     await callFrom(pa, conversationId, true);
@@ -237,11 +213,10 @@ test.describe('calls in a conversation', () => {
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник отклонил звонок' })).toBeVisible();
   });
 
-  test('the caller’s 25 s run out (real time) while the callee is online without ringing: the caller gives up and the call ends for the callee', async ({ browser }) => {
+  test('the caller’s 25 s run out (real time) while the callee is online without ringing: the caller gives up and the call ends for the callee', async ({ srv, friends: { a, b, conversationId }, callContext }) => {
     test.setTimeout(90_000);
     // The callee is a bare socket (as a tab that never answers), so no ring of its own can end the call first.
     // The caller's clock is not controlled: LiveKit's connection timers run on it and a jump would time them out.
-    const { a, b, conversationId } = await friendsWithConversation(srv.url);
     const callee = io(srv.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: b.accessToken } });
     const heard: { event: string; at: number }[] = [];
     callee.onAny((event: string) => heard.push({ event, at: Date.now() }));
@@ -250,7 +225,7 @@ test.describe('calls in a conversation', () => {
         callee.once('connect', () => resolve());
         callee.once('connect_error', reject);
       });
-      const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+      const pa = await openPage(await callContext(a), '/', 'anna');
       await callFrom(pa, conversationId, true);
       await expect.poll(() => heard.some((h) => h.event === 'call:incoming')).toBe(true);
       const rangAt = heard.find((h) => h.event === 'call:incoming')?.at ?? 0;
@@ -265,9 +240,8 @@ test.describe('calls in a conversation', () => {
     }
   });
 
-  test('a call to someone with no open tab ends at once with a clear message', async ({ browser }) => {
-    const { a, conversationId } = await friendsWithConversation(srv.url);
-    const pa = await openPage(await signedInContext(browser, a), '/', 'anna');
+  test('a call to someone with no open tab ends at once with a clear message', async ({ friends: { a, conversationId }, callContext }) => {
+    const pa = await openPage(await callContext(a), '/', 'anna');
     await callFrom(pa, conversationId, true);
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не в сети' })).toBeVisible();
     await expect(callOverlay(pa)).toHaveCount(0);

@@ -1,12 +1,11 @@
 // The chats page's lightbox and narrow layout in real Chromium against the real server, with axe
 // checks of each state. Users, friendships and messages are made through the REST API (e2e/users.ts); what is
 // tested is what a person does on the page.
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
-import { friendsWithConversation, openSignedIn, sendImages, sendText } from './users';
+import { expect, test } from './fixtures';
+import { sendImages, sendText } from './users';
 
 const png = (width: number, height: number, background: string) =>
   sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
@@ -31,22 +30,13 @@ async function swipe(context: BrowserContext, page: Page, fromX: number, toX: nu
 }
 
 test.describe('chats page: lightbox and narrow layout', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test('an image message opens the lightbox: zoom −/100%/+, arrows wrap, Escape closes and returns the focus', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('an image message opens the lightbox: zoom −/100%/+, arrows wrap, Escape closes and returns the focus', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     await sendImages(srv.url, a, conversationId, [
       { bytes: await png(640, 400, '#3b6cf0'), name: 'синий.png' },
       { bytes: await png(400, 640, '#1fa463'), name: 'зелёный.png' },
       { bytes: await png(500, 500, '#d23b3b'), name: 'красный.png' },
     ]);
-    const { context, page } = await openSignedIn(browser, srv.url, b);
+    const { page } = await openSignedIn(b);
     await openConversation(page, conversationId, 'Анна');
 
     const message = page.locator('[data-testid="message"]').filter({ has: page.locator('img') });
@@ -105,13 +95,11 @@ test.describe('chats page: lightbox and narrow layout', () => {
     await expect(dialog).toBeHidden();
     // The focus is back on what opened it (the second image or its button).
     expect(await thumbs.nth(1).evaluate((img) => img === document.activeElement || img.parentElement?.contains(document.activeElement) === true)).toBe(true);
-    await context.close();
   });
 
-  test('375 px: list and conversation slide; swipes of 50 px and the back button move between them', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('375 px: list and conversation slide; swipes of 50 px and the back button move between them', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     await sendText(srv.url, a, conversationId, 'Привет! Как дела?');
-    const { context, page } = await openSignedIn(browser, srv.url, b, {
+    const { context, page } = await openSignedIn(b, {
       contextOptions: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true },
     });
     const shell = page.getByTestId('chats-shell');
@@ -144,12 +132,10 @@ test.describe('chats page: lightbox and narrow layout', () => {
     // The header's back button.
     await page.getByRole('button', { name: 'Назад к списку чатов' }).click();
     await expect(shell).toHaveAttribute('data-panel', 'list');
-    await context.close();
   });
 
-  test('the shipped sounds are served, decode and play in Chromium after a click', async ({ browser }) => {
-    const { b } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
-    const { context, page } = await openSignedIn(browser, srv.url, b);
+  test('the shipped sounds are served, decode and play in Chromium after a click', async ({ friends: { b }, openSignedIn }) => {
+    const { page } = await openSignedIn(b);
     await expect(page.getByRole('navigation', { name: 'Разделы' })).toBeVisible();
     await page.mouse.click(2, 400); // a user gesture: playback allowed from now on
     const played = await page.evaluate(async () => {
@@ -166,12 +152,10 @@ test.describe('chats page: lightbox and narrow layout', () => {
     expect(played.notify).toBeGreaterThan(0.3);
     expect(played.notify).toBeLessThan(0.5);
     expect(played.ring).toBeCloseTo(2, 1);
-    await context.close();
   });
 
-  test('wide screen: both panes side by side, no back button, the wide flag follows the message area', async ({ browser }) => {
-    const { b } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
-    const { context, page } = await openSignedIn(browser, srv.url, b, { contextOptions: { viewport: { width: 1280, height: 800 } } });
+  test('wide screen: both panes side by side, no back button, the wide flag follows the message area', async ({ friends: { b }, openSignedIn }) => {
+    const { page } = await openSignedIn(b, { contextOptions: { viewport: { width: 1280, height: 800 } } });
     const shell = page.getByTestId('chats-shell');
     await expect(shell).toHaveAttribute('data-layout', 'wide-screen');
     await expect(page.getByTestId('chats-list-pane')).toBeInViewport();
@@ -181,6 +165,5 @@ test.describe('chats page: lightbox and narrow layout', () => {
     await expect(shell).toHaveAttribute('data-wide', 'true');
     await page.setViewportSize({ width: 1100, height: 800 });
     await expect(shell).toHaveAttribute('data-wide', 'false');
-    await context.close();
   });
 });

@@ -3,10 +3,9 @@
 // shown while it loads; new messages are followed within 80 px of the bottom and not from further up; the '↓'
 // button shows from 40 px; an own send goes to the bottom from anywhere. Positions are read from the scroll
 // area itself (role="log"), and scrolls are set on it to the pixel, as the thresholds need.
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
-import { friendsWithConversation, markRead, openSignedIn, sendText } from './users';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { markRead, sendText } from './users';
 
 const log = (page: Page) => page.getByRole('log', { name: 'Сообщения' });
 const messageWith = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
@@ -22,20 +21,11 @@ async function leaveBelow(scroller: Locator, px: number) {
 }
 
 test.describe('chats page: scrolling the history', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test("opens at the newest message; an older page comes in above without moving the view, 'Загружаем историю…' meanwhile", async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test("opens at the newest message; an older page comes in above without moving the view, 'Загружаем историю…' meanwhile", async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     // Three pages of 50: the first two are what the reader scrolls through.
     for (let i = 1; i <= 120; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Строка ${i}${i % 7 === 0 ? ' — длинная, чтобы пузыри были разной высоты и переносились на несколько строк при узком окне' : ''}`);
     await markRead(srv.url, b, conversationId); // read: it opens at the newest message, not at the unread divider
-    const { context, page } = await openSignedIn(browser, srv.url, b);
+    const { page } = await openSignedIn(b);
     await page.locator(`[data-conversation-id="${conversationId}"]`).click();
     const scroller = log(page);
     await expect(messageWith(page, 'Строка 120')).toBeInViewport();
@@ -66,14 +56,12 @@ test.describe('chats page: scrolling the history', () => {
     // The same row at the same place on the screen (within a pixel of rounding).
     expect(Math.abs((await top()) - before)).toBeLessThanOrEqual(1);
     await page.unroute('**/api/conversations/*/messages?*before=*');
-    await context.close();
   });
 
-  test("follows new messages within 80 px of the bottom, not from further up; '↓' from 40 px; an own send goes to the bottom", async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test("follows new messages within 80 px of the bottom, not from further up; '↓' from 40 px; an own send goes to the bottom", async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     for (let i = 1; i <= 60; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Сообщение ${i}`);
     await markRead(srv.url, b, conversationId); // read: it opens at the newest message, not at the unread divider
-    const { context, page } = await openSignedIn(browser, srv.url, b);
+    const { page } = await openSignedIn(b);
     await page.locator(`[data-conversation-id="${conversationId}"]`).click();
     const scroller = log(page);
     await expect(messageWith(page, 'Сообщение 60')).toBeInViewport();
@@ -112,6 +100,5 @@ test.describe('chats page: scrolling the history', () => {
     await input.press('Enter');
     await expect(messageWith(page, 'Моё сообщение')).toBeInViewport();
     await expect.poll(() => below(scroller)).toBeLessThanOrEqual(1);
-    await context.close();
   });
 });

@@ -1,12 +1,11 @@
 // The chats page in real Chromium against the real server: two users in two browser contexts.
 // Users, friendships and conversations are made through the REST API (e2e/users.ts); what is tested is what
 // people do on the page. Axe checks the page in each state.
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
-import { apiCall, type E2EUser, friendsWithConversation, markRead, openSignedIn, sendText } from './users';
+import { expect, test } from './fixtures';
+import { apiCall, type E2EUser, markRead, sendText } from './users';
 
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
@@ -31,23 +30,9 @@ async function history(base: string, u: E2EUser, conversationId: string) {
 }
 
 test.describe('chats page', () => {
-  let srv: TestServer;
-  const contexts: BrowserContext[] = [];
-  test.beforeAll(async () => {
-    srv = await startAppServer(process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {});
-  });
-  test.afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test('A types and B sees the dots; A sends and B sees it live; B reads and A sees ✓', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
-    contexts.push(A.context, B.context);
+  test('A types and B sees the dots; A sends and B sees it live; B reads and A sees ✓', async ({ friends: { a, b, conversationId }, openSignedIn }) => {
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
 
     await expect(A.page.getByRole('heading', { name: 'Чаты' })).toBeVisible();
     await expect(A.page.getByText('Выберите чат')).toBeVisible();
@@ -73,8 +58,7 @@ test.describe('chats page', () => {
     await axe(B.page, 'conversation of the receiver');
   });
 
-  test('reply with a quote, jump to the original (also one far back in older pages), delete by keyboard', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('reply with a quote, jump to the original (also one far back in older pages), delete by keyboard', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     // A long history: the first message is far outside the first page.
     const first = await sendText(srv.url, b, conversationId, 'Самое первое сообщение');
     for (let i = 1; i <= 80; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Сообщение номер ${i}`);
@@ -87,9 +71,8 @@ test.describe('chats page', () => {
     );
     // Read: both open at the newest message, not at the unread divider.
     await Promise.all([markRead(srv.url, a, conversationId), markRead(srv.url, b, conversationId)]);
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
-    contexts.push(A.context, B.context);
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
     await openConversation(B.page, conversationId);
     // Virtualized: only part of the loaded page is in the DOM.
@@ -148,11 +131,9 @@ test.describe('chats page', () => {
     await A.page.keyboard.press('Escape');
   });
 
-  test('an image upload shows its progress, then the image; a file becomes a "Файл:" link', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
-    contexts.push(A.context, B.context);
+  test('an image upload shows its progress, then the image; a file becomes a "Файл:" link', async ({ friends: { a, b, conversationId }, openSignedIn }) => {
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
     await openConversation(B.page, conversationId);
 
@@ -200,11 +181,9 @@ test.describe('chats page', () => {
     await expect(A.page.locator('[data-message-id^="tmp-"]')).toHaveCount(0);
   });
 
-  test("B's unread count and the notification sound while the conversation is closed", async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
-    contexts.push(A.context, B.context);
+  test("B's unread count and the notification sound while the conversation is closed", async ({ friends: { a, b, conversationId }, openSignedIn }) => {
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
     // Count what the sound service plays.
     await B.page.evaluate(() => {
       const w = window as unknown as { played: string[] };
@@ -240,11 +219,9 @@ test.describe('chats page', () => {
     await expect(tile.getByTestId('chat-tile-subtitle')).not.toContainText('непрочитанных');
   });
 
-  test('the outbox: a send while the server is unreachable stays failed, survives a reload and is delivered once after reconnecting', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
-    contexts.push(A.context, B.context);
+  test('the outbox: a send while the server is unreachable stays failed, survives a reload and is delivered once after reconnecting', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
     await openConversation(B.page, conversationId);
     await expect(A.page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 15_000 });

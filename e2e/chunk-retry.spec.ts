@@ -1,16 +1,14 @@
 // A lazily loaded page or dialog whose chunk cannot be fetched (src/shared/ui/lazy-view.tsx), in real Chromium against the
 // real server: the chunk's request is aborted, «Не удалось загрузить раздел» shows with «Повторить» and the rest
 // of the app keeps working; once the network lets the chunk through, «Повторить» fetches it and shows the view.
-import { expect, type Page, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
-import { createUser, openSignedIn } from './users';
+import type { Page, Route } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /** Aborts every request for the built chunk whose name starts with `name` (e.g. `ContactsPage-<hash>.js`). */
 async function blockChunk(page: Page, name: string): Promise<{ blocked: () => number; unblock: () => Promise<void> }> {
   const pattern = new RegExp(`/assets/${name}-[^/]+\\.js$`);
   let blocked = 0;
-  const handler = (route: import('@playwright/test').Route) => {
+  const handler = (route: Route) => {
     blocked += 1;
     return route.abort('internetdisconnected');
   };
@@ -19,17 +17,8 @@ async function blockChunk(page: Page, name: string): Promise<{ blocked: () => nu
 }
 
 test.describe('lazy chunks that fail to load', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test("the contacts page: 'Повторить' after a failed chunk, the page once it loads", async ({ browser }) => {
-    const u = await createUser(srv.url, 'Анна', 'anna');
-    const { context, page } = await openSignedIn(browser, srv.url, u);
+  test("the contacts page: 'Повторить' after a failed chunk, the page once it loads", async ({ srv, createUser, openSignedIn }) => {
+    const { page } = await openSignedIn(await createUser('Анна', 'anna'));
     await expect(page.getByRole('log', { name: 'Сообщения' }).or(page.getByText('Выберите чат'))).toBeVisible();
     const chunk = await blockChunk(page, 'ContactsPage');
 
@@ -50,12 +39,10 @@ test.describe('lazy chunks that fail to load', () => {
     await retry.click();
     await expect(page.getByRole('heading', { level: 1, name: 'Контакты' })).toBeVisible();
     await expect(page.getByText('Не удалось загрузить раздел')).toHaveCount(0);
-    await context.close();
   });
 
-  test("a dialog: the group dialog's chunk fails, 'Повторить' opens it", async ({ browser }) => {
-    const u = await createUser(srv.url, 'Борис', 'boris');
-    const { context, page } = await openSignedIn(browser, srv.url, u);
+  test("a dialog: the group dialog's chunk fails, 'Повторить' opens it", async ({ createUser, openSignedIn }) => {
+    const { page } = await openSignedIn(await createUser('Борис', 'boris'));
     const chunk = await blockChunk(page, 'GroupDialog');
     await page.getByRole('button', { name: 'Новая беседа' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Не удалось загрузить раздел' })).toBeVisible();
@@ -66,6 +53,5 @@ test.describe('lazy chunks that fail to load', () => {
     await page.getByRole('button', { name: 'Повторить' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expect(page.getByText('Не удалось загрузить раздел')).toHaveCount(0);
-    await context.close();
   });
 });

@@ -1,25 +1,10 @@
 // Contacts, friend requests, EBLID search, group creation, avatar crop and settings: real Chromium
 // against the real server, with two and three users in separate browser contexts.
-import { type BrowserContext, expect, type Page, test, type WebSocket } from '@playwright/test';
+import type { Locator, Page, WebSocket } from '@playwright/test';
 import sharp from 'sharp';
-import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
-import { apiCall, createUser, directConversation, type E2EUser, makeFriends, openSignedIn } from './users';
-
-// A private build (E2E_CLIENT_DIR) keeps this spec independent of other builds of the shared dist/.
-const serverOptions = process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {};
-
-const contexts: BrowserContext[] = [];
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close();
-});
-
-async function open(browser: import('@playwright/test').Browser, base: string, u: E2EUser, path = '/') {
-  const { context, page } = await openSignedIn(browser, base, u, { path });
-  contexts.push(context);
-  return page;
-}
+import { expect, test } from './fixtures';
+import { apiCall, directConversation, type E2EUser, makeFriends } from './users';
 
 /** Socket.io frames the page receives, as text (to see a server event arrive live). */
 function socketFrames(page: Page): string[] {
@@ -38,7 +23,7 @@ const selectedTile = (page: Page) => page.locator('[data-testid="chat-tile"][ari
 const contactsTile = (page: Page) => footer(page).getByRole('button', { name: 'Контакты' });
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
 
-async function typeCode(page: Page, scope: ReturnType<Page['locator']>, code: string) {
+async function typeCode(page: Page, scope: Locator, code: string) {
   const boxes = scope.getByRole('group', { name: 'EBLID' }).getByRole('textbox');
   await boxes.first().click();
   await page.keyboard.type(code);
@@ -49,19 +34,11 @@ async function me(base: string, u: E2EUser) {
 }
 
 test.describe('contacts', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer(serverOptions);
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test('A finds B by EBLID and adds; B sees the request live and accepts; both are friends; "Открыть чат" opens the chat', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const b = await createUser(srv.url, 'Борис', 'boris');
-    const pageA = await open(browser, srv.url, a);
-    const pageB = await open(browser, srv.url, b);
+  test('A finds B by EBLID and adds; B sees the request live and accepts; both are friends; "Открыть чат" opens the chat', async ({ srv, createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const b = await createUser('Борис', 'boris');
+    const { page: pageA } = await openSignedIn(a);
+    const { page: pageB } = await openSignedIn(b);
     await expect(contactsTile(pageA)).toHaveAccessibleName(/^Контакты\s*,\s*Добавить контакт$/);
     await expect(contactsTile(pageB)).toHaveAccessibleName(/^Контакты\s*,\s*Добавить контакт$/);
     // The page-wide scans stay on this feature's parts (the shared shell has its own checks).
@@ -112,11 +89,11 @@ test.describe('contacts', () => {
     await expect(pageA.locator('.conv-title')).toHaveText('Борис');
   });
 
-  test('the contacts page: add by username, live incoming row, accept, "Начать чат"; filters', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const c = await createUser(srv.url, 'Вера', 'vera');
-    const pageA = await open(browser, srv.url, a, '/contacts');
-    const pageC = await open(browser, srv.url, c, '/contacts');
+  test('the contacts page: add by username, live incoming row, accept, "Начать чат"; filters', async ({ srv, createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const c = await createUser('Вера', 'vera');
+    const { page: pageA } = await openSignedIn(a, { path: '/contacts' });
+    const { page: pageC } = await openSignedIn(c, { path: '/contacts' });
     await expect(pageA.getByRole('heading', { level: 1, name: 'Контакты' })).toBeVisible();
     await expectNoSeriousA11yViolations(pageA, 'contacts page (empty)', { include: '.contacts-page' });
 
@@ -159,10 +136,10 @@ test.describe('contacts', () => {
     await expect(pageC.getByRole('alert')).toHaveText('Пользователь не найден');
   });
 
-  test('a slow answer for an older code never replaces the newer one', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const b = await createUser(srv.url, 'Борис', 'boris');
-    const page = await open(browser, srv.url, a);
+  test('a slow answer for an older code never replaces the newer one', async ({ createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const b = await createUser('Борис', 'boris');
+    const { page } = await openSignedIn(a);
     const stale = b.user.eblid === '0000' ? '0001' : '0000';
     let release!: () => void;
     const held = new Promise<void>((r) => {
@@ -189,19 +166,19 @@ test.describe('contacts', () => {
     await expect(panel.getByRole('group', { name: 'EBLID' }).getByRole('textbox').last()).toHaveValue(b.user.eblid[3]);
   });
 
-  test('a three-member group is created and reaches every member', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const b = await createUser(srv.url, 'Борис', 'boris');
-    const c = await createUser(srv.url, 'Вера', 'vera');
+  test('a three-member group is created and reaches every member', async ({ srv, createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const b = await createUser('Борис', 'boris');
+    const c = await createUser('Вера', 'vera');
     await makeFriends(srv.url, a, b);
     await makeFriends(srv.url, a, c);
-    const pageB = await open(browser, srv.url, b);
+    const { page: pageB } = await openSignedIn(b);
     const framesB = socketFrames(pageB);
     await pageB.reload();
-    const pageC = await open(browser, srv.url, c);
+    const { page: pageC } = await openSignedIn(c);
     const framesC = socketFrames(pageC);
     await pageC.reload();
-    const pageA = await open(browser, srv.url, a);
+    const { page: pageA } = await openSignedIn(a);
 
     await footer(pageA).getByRole('button', { name: 'Новая беседа' }).click();
     const dlg = dialog(pageA, 'Создать групповой чат');
@@ -251,13 +228,13 @@ test.describe('contacts', () => {
     }
   });
 
-  test('A uploads and crops an avatar; B sees it change without reloading (contacts page and chats list)', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const b = await createUser(srv.url, 'Борис', 'boris');
+  test('A uploads and crops an avatar; B sees it change without reloading (contacts page and chats list)', async ({ srv, createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const b = await createUser('Борис', 'boris');
     await makeFriends(srv.url, a, b);
     const conversationId = await directConversation(srv.url, a, b);
-    const pageB = await open(browser, srv.url, b, '/contacts');
-    const chatsB = await open(browser, srv.url, b, '/');
+    const { page: pageB } = await openSignedIn(b, { path: '/contacts' });
+    const { page: chatsB } = await openSignedIn(b);
     const tileB = chatsB.locator(`[data-testid="chat-tile"][data-conversation-id="${conversationId}"]`);
     await expect(tileB).toContainText('Анна');
     await expect(tileB.locator('img')).toHaveCount(0);
@@ -265,7 +242,8 @@ test.describe('contacts', () => {
     await expect(annaRow).toContainText('accepted');
     await expect(annaRow.locator('img')).toHaveCount(0);
 
-    const pageA = await open(browser, srv.url, a);
+    const { page: pageA } = await openSignedIn(a);
+    await pageA.clock.install(); // runs in real time until the test moves it on
     await footer(pageA).getByRole('button', { name: new RegExp(`EBLID ${a.user.eblid}`) }).click();
     const dlg = dialog(pageA, 'Профиль');
     await expect(dlg.getByText(a.user.eblid)).toBeVisible();
@@ -295,11 +273,13 @@ test.describe('contacts', () => {
     const uploaded = pageA.waitForResponse((r) => r.url().endsWith('/api/upload'));
     await dlg.getByRole('button', { name: 'Загрузить' }).click();
     expect((await uploaded).status()).toBe(201);
+    // 'Готово' stays a little over 2 s: on the page's own clock, still there 1.5 s on, gone 1 s later.
     const done = dlg.getByRole('status').filter({ hasText: 'Готово' });
     await expect(done).toBeVisible();
-    const shownAt = Date.now();
-    await expect(done).toBeHidden({ timeout: 5_000 });
-    expect(Date.now() - shownAt).toBeGreaterThan(1_500);
+    await pageA.clock.fastForward(1_500);
+    await expect(done).toBeVisible();
+    await pageA.clock.fastForward(1_000);
+    await expect(done).toBeHidden();
 
     const avatarUrl = (await me(srv.url, a)).avatarUrl!;
     expect(avatarUrl).toMatch(/^\/uploads\//);
@@ -316,9 +296,9 @@ test.describe('contacts', () => {
     await expect(dlg).toBeHidden();
   });
 
-  test('settings changes persist across a reload', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const page = await open(browser, srv.url, a, '/settings');
+  test('settings changes persist across a reload', async ({ srv, createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const { page } = await openSignedIn(a, { path: '/settings' });
     const form = page.getByRole('form', { name: 'Профиль' });
     await expect(form.getByRole('textbox', { name: 'Имя' })).toHaveValue('Анна');
     await expectNoSeriousA11yViolations(page, 'settings page', { include: '.settings-page' });
@@ -342,17 +322,11 @@ test.describe('contacts', () => {
 });
 
 test.describe('EBLID search limit', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer({ ...serverOptions, codeSearchPerMinute: 2 });
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
+  test.use({ privateServerOptions: { codeSearchPerMinute: 2 } });
 
-  test('the per-minute limit shows a short message instead of silence', async ({ browser }) => {
-    const a = await createUser(srv.url, 'Анна', 'anna');
-    const page = await open(browser, srv.url, a);
+  test('the per-minute limit shows a short message instead of silence', async ({ createUser, openSignedIn }) => {
+    const a = await createUser('Анна', 'anna');
+    const { page } = await openSignedIn(a);
     await footer(page).getByText('Поиск по EBLID').click();
     const panel = footer(page);
     const last = panel.getByRole('group', { name: 'EBLID' }).getByRole('textbox').last();

@@ -6,45 +6,40 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { build } from 'esbuild';
-import { client, type TestServer } from '../tests/server/harness';
-import { type AppWithMediaServer, startAppWithMediaServer } from './server';
+import { client } from '../tests/server/harness';
+import { test as base, expect } from './fixtures';
 
 const CALL_PAGE = '/csp-call/index.html';
 const PASSWORD = 'correct horse battery';
 
-let app: AppWithMediaServer;
-let srv: TestServer;
-let clientDir: string;
-const contexts: BrowserContext[] = [];
-
-test.beforeAll(async () => {
-  // The built client plus the call page, bundled beside it: one directory served by the app server.
-  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csp-client-'));
-  fs.cpSync(path.resolve('dist'), clientDir, { recursive: true });
-  const callDir = path.join(clientDir, 'csp-call');
-  fs.mkdirSync(callDir);
-  await build({
-    entryPoints: [path.resolve('e2e/sfu-page/main.ts')],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    outfile: path.join(callDir, 'app.js'),
-    logLevel: 'warning',
-  });
-  fs.copyFileSync(path.resolve('e2e/sfu-page/index.html'), path.join(callDir, 'index.html'));
-
+const test = base.extend<object, { cspClientDir: string }>({
+  /** The built client plus the call page, bundled beside it: one directory served by the app server. */
+  cspClientDir: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csp-client-'));
+      fs.cpSync(path.resolve('dist'), clientDir, { recursive: true });
+      const callDir = path.join(clientDir, 'csp-call');
+      fs.mkdirSync(callDir);
+      await build({
+        entryPoints: [path.resolve('e2e/sfu-page/main.ts')],
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        outfile: path.join(callDir, 'app.js'),
+        logLevel: 'warning',
+      });
+      fs.copyFileSync(path.resolve('e2e/sfu-page/index.html'), path.join(callDir, 'index.html'));
+      await use(clientDir);
+      fs.rmSync(clientDir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  serverOptions: [async ({ cspClientDir }, use) => use({ clientDir: cspClientDir }), { scope: 'worker' }],
   // The media server as `npm start` runs it: its own port (named in the CSP), the app's LiveKit key and secret.
-  app = await startAppWithMediaServer({ clientDir });
-  srv = app.srv;
-});
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-});
-test.afterAll(async () => {
-  await app?.close();
-  fs.rmSync(clientDir, { recursive: true, force: true });
+  withMediaServer: [true, { scope: 'worker' }],
 });
 
 interface Watched {
@@ -73,11 +68,10 @@ async function watchedPage(context: BrowserContext): Promise<Watched> {
   };
 }
 
-test('the app page loads, signs in and opens its socket under the CSP with no violation', async ({ browser }) => {
+test('the app page loads, signs in and opens its socket under the CSP with no violation', async ({ srv, newContext }) => {
   const api = client(srv.url);
   const user = await api.user('csp');
-  const context = await browser.newContext();
-  contexts.push(context);
+  const context = await newContext();
   const { page, violations } = await watchedPage(context);
 
   const res = await page.goto(`${srv.url}/`);
@@ -98,7 +92,7 @@ test('the app page loads, signs in and opens its socket under the CSP with no vi
   expect(await violations()).toEqual([]);
 });
 
-test('a call connects under exactly the app page’s CSP: media both ways, no violation', async ({ browser }) => {
+test('a call connects under exactly the app page’s CSP: media both ways, no violation', async ({ srv, newContext }) => {
   const api = client(srv.url);
   const [ann, ben] = await Promise.all([api.user('ann'), api.user('ben')]);
   const appHeaders = (await fetch(`${srv.url}/`)).headers;
@@ -108,8 +102,7 @@ test('a call connects under exactly the app page’s CSP: media both ways, no vi
   }
 
   const join = async (user: typeof ann) => {
-    const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-    contexts.push(context);
+    const context = await newContext({ permissions: ['camera', 'microphone'] });
     const watched = await watchedPage(context);
     await watched.page.goto(`${srv.url}${CALL_PAGE}`);
     // The token and the media server's URL come from the app's own route, as the app will get them.

@@ -2,21 +2,22 @@
 // fetches no asset again; and the chats page does not wait for its own info before asking for the list.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type CDPSession, expect, type Page, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
-import { type E2EUser, friendsWithConversation, sendText, signInContext } from './users';
+import type { CDPSession, Page } from '@playwright/test';
+import { test as base, type E2EUser, expect } from './fixtures';
+import { friendsWithConversation, sendText, signInContext } from './users';
 
-let srv: TestServer;
-let a: E2EUser;
-
-test.beforeAll(async () => {
-  srv = await startAppServer(process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {});
-  const pair = await friendsWithConversation(srv.url, ['Вика', 'Глеб']);
-  a = pair.a;
-  await sendText(srv.url, pair.b, pair.conversationId, 'Привет из теста доставки');
+/** The test's browser context is signed in as Вика, who has one conversation (Глеб's message in it): one tile. */
+const test = base.extend<{ a: E2EUser }>({
+  a: async ({ srv }, use) => {
+    const pair = await friendsWithConversation(srv.url, ['Вика', 'Глеб']);
+    await sendText(srv.url, pair.b, pair.conversationId, 'Привет из теста доставки');
+    await use(pair.a);
+  },
+  context: async ({ context, a }, use) => {
+    await signInContext(context, a);
+    await use(context);
+  },
 });
-test.afterAll(async () => srv?.close());
 
 interface Seen {
   path: string;
@@ -50,110 +51,89 @@ async function watchNetwork(page: Page): Promise<{ cdp: CDPSession; seen: () => 
   return { cdp, seen: () => [...seen.values()] };
 }
 
-test('the first load gets Brotli-compressed assets; a reload serves every asset from the browser cache', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    await signInContext(context, a);
-    const page = await context.newPage();
-    const net = await watchNetwork(page);
-    await page.goto(`${srv.url}/`);
-    await expect(page.getByTestId('chat-tile')).toHaveCount(1);
-    await page.waitForLoadState('networkidle'); // the chunks loaded on demand (the socket) too
-    // The call views (and the conference loader they import) are preloaded once the service worker has installed: its precache has put them in the HTTP
-    // cache by then, so they are not downloaded twice (src/features/calls/ui/lazy-call-views.ts).
-    const callViews = () => net.seen().filter((s) => /^\/assets\/(IncomingCallDialog|CallOverlay|LazyConference)-/.test(s.path));
-    await expect.poll(() => callViews().length, { timeout: 15_000 }).toBe(3);
-    expect(callViews().map((s) => [s.path, s.fromCache])).toEqual(callViews().map((s) => [s.path, true]));
+test('the first load gets Brotli-compressed assets; a reload serves every asset from the browser cache', async ({ srv, page }) => {
+  const net = await watchNetwork(page);
+  await page.goto(`${srv.url}/`);
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1);
+  await page.waitForLoadState('networkidle'); // the chunks loaded on demand (the socket) too
+  // The call views (and the conference loader they import) are preloaded once the service worker has installed: its precache has put them in the HTTP
+  // cache by then, so they are not downloaded twice (src/features/calls/ui/lazy-call-views.ts).
+  const callViews = () => net.seen().filter((s) => /^\/assets\/(IncomingCallDialog|CallOverlay|LazyConference)-/.test(s.path));
+  await expect.poll(() => callViews().length, { timeout: 15_000 }).toBe(3);
+  expect(callViews().map((s) => [s.path, s.fromCache])).toEqual(callViews().map((s) => [s.path, true]));
 
-    const first = net.seen().filter((s) => s.path.startsWith('/assets/') && !callViews().includes(s));
-    const scripts = first.filter((s) => s.path.endsWith('.js'));
-    expect(scripts.length).toBeGreaterThan(2);
-    const clientDir = process.env.E2E_CLIENT_DIR ?? path.resolve('dist');
-    for (const s of first) {
-      expect(s.fromCache, s.path).toBe(false);
-      expect(s.status, s.path).toBe(200);
-      const file = path.join(clientDir, s.path);
-      if (fs.existsSync(`${file}.br`)) expect(s.encoding, s.path).toBe('br');
-      // The build keeps no copy where compressing would not make the file smaller: only a tiny one.
-      else expect(fs.statSync(file).size, `${s.path} has no Brotli copy`).toBeLessThan(200);
-    }
-    expect(first.filter((s) => s.encoding === 'br').length).toBeGreaterThan(2);
-    const before = new Set(first.map((s) => s.path));
-
-    const mark = net.seen().length;
-    await page.reload();
-    await expect(page.getByTestId('chat-tile')).toHaveCount(1);
-    await page.waitForLoadState('networkidle');
-    const again = net.seen().slice(mark);
-    const assets = again.filter((s) => s.path.startsWith('/assets/') && before.has(s.path));
-    // The page needs the same assets again, and the cache answers for all of them: no 200, no 304 from the server.
-    expect(assets.length).toBeGreaterThanOrEqual(scripts.length);
-    expect(assets.filter((s) => !s.fromCache).map((s) => `${s.status} ${s.path}`)).toEqual([]);
-    // index.html itself is asked for again (no-cache), so a new build is picked up on the next visit.
-    const html = again.find((s) => s.path === '/');
-    expect(html?.fromCache).toBe(false);
-    expect([200, 304]).toContain(html?.status);
-  } finally {
-    await context.close();
+  const first = net.seen().filter((s) => s.path.startsWith('/assets/') && !callViews().includes(s));
+  const scripts = first.filter((s) => s.path.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(2);
+  const clientDir = process.env.E2E_CLIENT_DIR ?? path.resolve('dist');
+  for (const s of first) {
+    expect(s.fromCache, s.path).toBe(false);
+    expect(s.status, s.path).toBe(200);
+    const file = path.join(clientDir, s.path);
+    if (fs.existsSync(`${file}.br`)) expect(s.encoding, s.path).toBe('br');
+    // The build keeps no copy where compressing would not make the file smaller: only a tiny one.
+    else expect(fs.statSync(file).size, `${s.path} has no Brotli copy`).toBeLessThan(200);
   }
+  expect(first.filter((s) => s.encoding === 'br').length).toBeGreaterThan(2);
+  const before = new Set(first.map((s) => s.path));
+
+  const mark = net.seen().length;
+  await page.reload();
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1);
+  await page.waitForLoadState('networkidle');
+  const again = net.seen().slice(mark);
+  const assets = again.filter((s) => s.path.startsWith('/assets/') && before.has(s.path));
+  // The page needs the same assets again, and the cache answers for all of them: no 200, no 304 from the server.
+  expect(assets.length).toBeGreaterThanOrEqual(scripts.length);
+  expect(assets.filter((s) => !s.fromCache).map((s) => `${s.status} ${s.path}`)).toEqual([]);
+  // index.html itself is asked for again (no-cache), so a new build is picked up on the next visit.
+  const html = again.find((s) => s.path === '/');
+  expect(html?.fromCache).toBe(false);
+  expect([200, 304]).toContain(html?.status);
 });
 
-test('the list is asked for without waiting for the own-info answer (no request waterfall)', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    await signInContext(context, a);
-    const page = await context.newPage();
-    let meAnswered = false;
-    let listAskedWhileMePending = false;
-    // Own info (GET /api/status/me) answers 3 s late; the list must be asked for and drawn meanwhile.
-    await page.route('**/api/status/me', async (route) => {
-      await new Promise((r) => setTimeout(r, 3_000));
-      await route.continue();
-      meAnswered = true;
-    });
-    page.on('request', (req) => {
-      if (new URL(req.url()).pathname === '/api/conversations' && !meAnswered) listAskedWhileMePending = true;
-    });
-    await page.goto(`${srv.url}/`);
-    await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 2_500 });
-    expect(listAskedWhileMePending).toBe(true);
-    expect(meAnswered).toBe(false);
-  } finally {
-    await context.close();
-  }
+test('the list is asked for without waiting for the own-info answer (no request waterfall)', async ({ srv, page }) => {
+  let meAnswered = false;
+  let listAskedWhileMePending = false;
+  // Own info (GET /api/status/me) answers 3 s late; the list must be asked for and drawn meanwhile.
+  await page.route('**/api/status/me', async (route) => {
+    await new Promise((r) => setTimeout(r, 3_000));
+    await route.continue();
+    meAnswered = true;
+  });
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname === '/api/conversations' && !meAnswered) listAskedWhileMePending = true;
+  });
+  await page.goto(`${srv.url}/`);
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 2_500 });
+  expect(listAskedWhileMePending).toBe(true);
+  expect(meAnswered).toBe(false);
 });
 
-test('a signed-in load asks for the list while the bundle downloads, and the app takes that answer', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    await signInContext(context, a);
-    const page = await context.newPage();
-    const html = await (await fetch(`${srv.url}/`)).text();
-    const bundle = html.match(/<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"/)?.[1];
-    expect(bundle, 'the main bundle in index.html').toBeTruthy();
-    // The early-requests module comes first in <head>, before the main bundle.
-    expect(html.indexOf('/assets/early-requests-')).toBeGreaterThan(0);
-    expect(html.indexOf('/assets/early-requests-')).toBeLessThan(html.indexOf(bundle as string));
+test('a signed-in load asks for the list while the bundle downloads, and the app takes that answer', async ({ srv, page }) => {
+  const html = await (await fetch(`${srv.url}/`)).text();
+  const bundle = html.match(/<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"/)?.[1];
+  expect(bundle, 'the main bundle in index.html').toBeTruthy();
+  // The early-requests module comes first in <head>, before the main bundle.
+  expect(html.indexOf('/assets/early-requests-')).toBeGreaterThan(0);
+  expect(html.indexOf('/assets/early-requests-')).toBeLessThan(html.indexOf(bundle as string));
 
-    let bundleReleased = false;
-    let listAskedBeforeBundle = false;
-    let asked = 0;
-    await page.route(`**${bundle}`, async (route) => {
-      await new Promise((r) => setTimeout(r, 1_500));
-      bundleReleased = true;
-      await route.continue();
-    });
-    // Any request for the list after the first waits 4 s: the list can only show in time from the early answer.
-    await page.route('**/api/conversations', async (route) => {
-      asked++;
-      if (!bundleReleased) listAskedBeforeBundle = true;
-      if (asked > 1) await new Promise((r) => setTimeout(r, 4_000));
-      await route.continue();
-    });
-    await page.goto(`${srv.url}/`);
-    await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 3_500 });
-    expect(listAskedBeforeBundle).toBe(true);
-  } finally {
-    await context.close();
-  }
+  let bundleReleased = false;
+  let listAskedBeforeBundle = false;
+  let asked = 0;
+  await page.route(`**${bundle}`, async (route) => {
+    await new Promise((r) => setTimeout(r, 1_500));
+    bundleReleased = true;
+    await route.continue();
+  });
+  // Any request for the list after the first waits 4 s: the list can only show in time from the early answer.
+  await page.route('**/api/conversations', async (route) => {
+    asked++;
+    if (!bundleReleased) listAskedBeforeBundle = true;
+    if (asked > 1) await new Promise((r) => setTimeout(r, 4_000));
+    await route.continue();
+  });
+  await page.goto(`${srv.url}/`);
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 3_500 });
+  expect(listAskedBeforeBundle).toBe(true);
 });

@@ -1,11 +1,11 @@
 // Editing, reactions, links, day lines and the unread divider in real Chromium against the real server, two users
 // in two browser contexts, with axe checks of each state. Histories are seeded through the REST API and dated
 // through the database (e2e/users.ts; srv.server.ctx.db), never by the test's clock.
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
-import { friendsWithConversation, openSignedIn, sendText } from './users';
+import { expect, test } from './fixtures';
+import { sendText } from './users';
 
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
@@ -17,23 +17,14 @@ async function openConversation(page: Page, conversationId: string) {
   await expect(input(page)).toBeVisible();
 }
 
+const dateMessage = (srv: TestServer, id: string, at: Date) =>
+  srv.server.ctx.db.updateTable('messages').set({ created_at: at.toISOString() }).where('id', '=', id).execute();
+
 test.describe('chats page: edits, reactions, links, days, unread', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  const dateMessage = (id: string, at: Date) =>
-    srv.server.ctx.db.updateTable('messages').set({ created_at: at.toISOString() }).where('id', '=', id).execute();
-
-  test('A edits from the menu and with ↑; B sees the new text and «изменено» live', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('A edits from the menu and with ↑; B sees the new text and «изменено» live', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     await sendText(srv.url, a, conversationId, 'опечтка');
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
     await openConversation(B.page, conversationId);
 
@@ -66,15 +57,12 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await input(A.page).fill('второе, исправленное');
     await input(A.page).press('Enter');
     await expect(messageWith(B.page, 'второе, исправленное').getByTestId('edited-mark')).toBeVisible();
-    await A.context.close();
-    await B.context.close();
   });
 
-  test('A reacts; B sees the count, adds its own and takes it back', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('A reacts; B sees the count, adds its own and takes it back', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     await sendText(srv.url, b, conversationId, 'новость');
-    const A = await openSignedIn(browser, srv.url, a);
-    const B = await openSignedIn(browser, srv.url, b);
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
     await openConversation(B.page, conversationId);
 
@@ -101,15 +89,12 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await onB.getByRole('button', { name: 'Поставить реакцию' }).click();
     await onB.getByRole('button', { name: 'Реакция 😂' }).click();
     await expect(onA.getByRole('button', { name: '😂 1: Борис' })).toBeVisible();
-    await A.context.close();
-    await B.context.close();
   });
 
-  test('a link opens in a new tab; javascript: and markup stay text', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('a link opens in a new tab; javascript: and markup stay text', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     const target = `${srv.url}/api/health`;
     await sendText(srv.url, b, conversationId, `смотри ${target} и javascript:alert(1) <img src=x onerror="window.__pwned=1">`);
-    const A = await openSignedIn(browser, srv.url, a);
+    const A = await openSignedIn(a);
     await openConversation(A.page, conversationId);
     const bubble = messageWith(A.page, 'смотри');
     const link = bubble.getByRole('link', { name: target });
@@ -124,30 +109,26 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     expect(tab.url()).toBe(target);
     expect(await tab.evaluate(() => window.opener)).toBeNull();
     await axe(A.page, 'a message with a link');
-    await A.context.close();
   });
 
-  test('day lines say «Вчера» and «Сегодня» for messages dated so in the database', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('day lines say «Вчера» and «Сегодня» for messages dated so in the database', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     const old = await sendText(srv.url, b, conversationId, 'вчерашнее');
     await sendText(srv.url, b, conversationId, 'сегодняшнее');
     const yesterdayNoon = new Date();
     yesterdayNoon.setDate(yesterdayNoon.getDate() - 1);
     yesterdayNoon.setHours(12, 0, 0, 0);
-    await dateMessage(old.id, yesterdayNoon);
-    const A = await openSignedIn(browser, srv.url, a);
+    await dateMessage(srv, old.id, yesterdayNoon);
+    const A = await openSignedIn(a);
     await openConversation(A.page, conversationId);
     const days = A.page.locator('.msg-day');
     await expect(days).toHaveText(['Вчера', 'Сегодня']);
     await axe(A.page, 'history with day lines');
-    await A.context.close();
   });
 
-  test('opening a conversation with unread messages lands on «Непрочитанные сообщения»', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('opening a conversation with unread messages lands on «Непрочитанные сообщения»', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     for (let i = 0; i < 15; i++) await sendText(srv.url, a, conversationId, `старое ${i}`);
     for (let i = 0; i < 30; i++) await sendText(srv.url, b, conversationId, `новое ${i}`);
-    const A = await openSignedIn(browser, srv.url, a);
+    const A = await openSignedIn(a);
     await expect(A.page.locator(`[data-conversation-id="${conversationId}"]`)).toContainText('30');
     await openConversation(A.page, conversationId);
     const divider = A.page.getByTestId('unread-divider');
@@ -164,6 +145,5 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await expect(messageWith(A.page, 'новое 29')).toBeInViewport();
     // The list's count was reset on opening, as before.
     await expect(A.page.locator(`[data-conversation-id="${conversationId}"]`)).not.toContainText('30 непрочитанных');
-    await A.context.close();
   });
 });

@@ -6,40 +6,31 @@
 // Headless Chromium keeps every tab 'visible' (another tab in front, a minimized window: still visible), so the
 // test hides the page by answering document.visibilityState 'hidden' and firing visibilitychange, as the browser
 // does; everything after that (socket, service worker, notifications) is the real thing.
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
-import { type E2EUser, friendsWithConversation, sendText, signInContext } from './users';
+import { test as base, expect } from './fixtures';
+import { sendText, signInContext } from './users';
 
-let srv: TestServer;
-let a: E2EUser;
-let b: E2EUser;
-let conversationId: string;
-
-test.beforeAll(async () => {
-  srv = await startAppServer();
-  ({ a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']));
+/** Анна's settings page, notifications allowed for the app, in a context that can hide the page; Борис writes to her. */
+const test = base.extend<{ settingsPage: Page }>({
+  settingsPage: async ({ srv, context, friends: { a } }, use) => {
+    await context.grantPermissions(['notifications'], { origin: srv.url });
+    await signInContext(context, a);
+    await context.addInitScript(() => {
+      let hidden = false;
+      Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+      Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
+      (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden = (h: boolean) => {
+        hidden = h;
+        document.dispatchEvent(new Event('visibilitychange'));
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(`${srv.url}/settings`);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await use(page);
+  },
 });
-test.afterAll(async () => srv?.close());
-
-async function signedInWithNotifications(context: BrowserContext): Promise<Page> {
-  await context.grantPermissions(['notifications'], { origin: srv.url });
-  await signInContext(context, a);
-  await context.addInitScript(() => {
-    let hidden = false;
-    Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
-    Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
-    (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden = (h: boolean) => {
-      hidden = h;
-      document.dispatchEvent(new Event('visibilitychange'));
-    };
-  });
-  const page = await context.newPage();
-  await page.goto(`${srv.url}/settings`);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  return page;
-}
 
 const shown = (page: Page) =>
   page.evaluate(async () =>
@@ -47,64 +38,57 @@ const shown = (page: Page) =>
   );
 const setHidden = (page: Page, hidden: boolean) => page.evaluate((h) => (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden(h), hidden);
 
-test('the settings switches ask the browser only when flipped; axe finds no serious violation', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    const page = await signedInWithNotifications(context);
-    const on = page.getByRole('switch', { name: 'Уведомления' });
-    const text = page.getByRole('switch', { name: 'Показывать текст сообщений' });
-    await expect(on).not.toBeChecked();
-    await expect(text).toBeDisabled();
-    await expectNoSeriousA11yViolations(page, 'settings with the notification switches');
-    await on.check();
-    await expect(on).toBeChecked();
-    await expect(text).toBeEnabled();
-    await expect(text).toBeChecked();
-    // Remembered for this user on this device.
-    await page.reload();
-    await expect(page.getByRole('switch', { name: 'Уведомления' })).toBeChecked();
-    await expectNoSeriousA11yViolations(page, 'settings with notifications on');
-  } finally {
-    await context.close();
-  }
+test('the settings switches ask the browser only when flipped; axe finds no serious violation', async ({ settingsPage: page }) => {
+  const on = page.getByRole('switch', { name: 'Уведомления' });
+  const text = page.getByRole('switch', { name: 'Показывать текст сообщений' });
+  await expect(on).not.toBeChecked();
+  await expect(text).toBeDisabled();
+  await expectNoSeriousA11yViolations(page, 'settings with the notification switches');
+  await on.check();
+  await expect(on).toBeChecked();
+  await expect(text).toBeEnabled();
+  await expect(text).toBeChecked();
+  // Remembered for this user on this device.
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Уведомления' })).toBeChecked();
+  await expectNoSeriousA11yViolations(page, 'settings with notifications on');
 });
 
-test('a message to a hidden tab shows a notification per conversation, counted; clicking it opens the conversation', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    const page = await signedInWithNotifications(context);
-    const on = page.getByRole('switch', { name: 'Уведомления' });
-    if (!(await on.isChecked())) await on.check();
-    await expect(on).toBeChecked();
+test('a message to a hidden tab shows a notification per conversation, counted; clicking it opens the conversation', async ({
+  srv,
+  context,
+  friends: { b, conversationId },
+  settingsPage: page,
+}) => {
+  const on = page.getByRole('switch', { name: 'Уведомления' });
+  if (!(await on.isChecked())) await on.check();
+  await expect(on).toBeChecked();
 
-    // Visible: no system notification (the tab shows it itself).
-    await sendText(srv.url, b, conversationId, 'Пока ты смотришь');
-    await page.waitForTimeout(500);
-    expect(await shown(page)).toEqual([]);
+  // Visible: no system notification (the tab shows it itself).
+  await sendText(srv.url, b, conversationId, 'Пока ты смотришь');
+  await page.waitForTimeout(500);
+  expect(await shown(page)).toEqual([]);
 
-    await setHidden(page, true);
-    await sendText(srv.url, b, conversationId, 'Привет! Ты тут?');
-    await expect.poll(() => shown(page)).toEqual([{ title: 'Борис', body: 'Привет! Ты тут?', tag: `conv:${conversationId}` }]);
-    await sendText(srv.url, b, conversationId, 'Второе');
-    await sendText(srv.url, b, conversationId, 'Третье');
-    await expect.poll(() => shown(page)).toEqual([{ title: 'Борис', body: '3 новых сообщения', tag: `conv:${conversationId}` }]);
+  await setHidden(page, true);
+  await sendText(srv.url, b, conversationId, 'Привет! Ты тут?');
+  await expect.poll(() => shown(page)).toEqual([{ title: 'Борис', body: 'Привет! Ты тут?', tag: `conv:${conversationId}` }]);
+  await sendText(srv.url, b, conversationId, 'Второе');
+  await sendText(srv.url, b, conversationId, 'Третье');
+  await expect.poll(() => shown(page)).toEqual([{ title: 'Борис', body: '3 новых сообщения', tag: `conv:${conversationId}` }]);
 
-    // The user goes to another page of the app, then clicks the notification: the chats page opens on it.
-    await setHidden(page, false);
-    await page.getByRole('link', { name: 'Настройки' }).click();
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    // No protocol clicks a system notification: the worker gets the event its click would bring.
-    await worker.evaluate(async () => {
-      type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
-      type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
-      const sw = self as unknown as Scope;
-      const [n] = await sw.registration.getNotifications();
-      sw.dispatchEvent(new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', { notification: n }));
-    });
-    await expect(page).toHaveURL(`${srv.url}/`);
-    await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();
-    await expect.poll(() => shown(page)).toEqual([]);
-  } finally {
-    await context.close();
-  }
+  // The user goes to another page of the app, then clicks the notification: the chats page opens on it.
+  await setHidden(page, false);
+  await page.getByRole('link', { name: 'Настройки' }).click();
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  // No protocol clicks a system notification: the worker gets the event its click would bring.
+  await worker.evaluate(async () => {
+    type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+    type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
+    const sw = self as unknown as Scope;
+    const [n] = await sw.registration.getNotifications();
+    sw.dispatchEvent(new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', { notification: n }));
+  });
+  await expect(page).toHaveURL(`${srv.url}/`);
+  await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();
+  await expect.poll(() => shown(page)).toEqual([]);
 });

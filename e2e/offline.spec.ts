@@ -1,22 +1,9 @@
 // Offline reading (src/core/services/offline-cache.ts, src/core/machines/offlineStore, src/sw/service-worker.ts): after one
 // visit, a reload with the network off shows the kept list and conversation under the banner, read-only; signing
 // out deletes what was kept.
-import { expect, type Page, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
-import { type E2EUser, friendsWithConversation, sendText, signInContext } from './users';
-
-let srv: TestServer;
-let a: E2EUser;
-let b: E2EUser;
-let conversationId: string;
-
-test.beforeAll(async () => {
-  srv = await startAppServer();
-  ({ a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']));
-  for (let i = 1; i <= 5; i++) await sendText(srv.url, b, conversationId, `Сохранённое сообщение ${i}`);
-});
-test.afterAll(async () => srv?.close());
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { sendText } from './users';
 
 /** Records kept for the user in IndexedDB: [lists, conversations with messages]. */
 const kept = (page: Page, userId: string) =>
@@ -37,38 +24,36 @@ const kept = (page: Page, userId: string) =>
     userId,
   );
 
-test('a reload with the network off shows the kept list and conversation, read-only, under the banner', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    await signInContext(context, a);
-    const page = await context.newPage();
-    await page.goto(`${srv.url}/`);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await page.getByTestId('chat-tile').first().click();
-    await expect(page.getByTestId('message').filter({ hasText: 'Сохранённое сообщение 5' })).toBeVisible();
-    await expect.poll(() => kept(page, a.user.id)).toEqual([1, 1]);
-    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+test('a reload with the network off shows the kept list and conversation, read-only, under the banner', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  for (let i = 1; i <= 5; i++) await sendText(srv.url, b, conversationId, `Сохранённое сообщение ${i}`);
+  const { context, page } = await openSignedIn(a);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.getByTestId('chat-tile').first().click();
+  await expect(page.getByTestId('message').filter({ hasText: 'Сохранённое сообщение 5' })).toBeVisible();
+  await expect.poll(() => kept(page, a.user.id)).toEqual([1, 1]);
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
 
-    await context.setOffline(true);
-    await page.reload();
-    await expect(page.getByTestId('offline-banner')).toHaveText('Нет соединения — показаны сохранённые сообщения');
-    await expect(page.getByTestId('chat-tile')).toHaveCount(1);
-    await expect(page.getByTestId('chat-tile')).toContainText('Борис');
-    await page.getByTestId('chat-tile').click();
-    await expect(page.getByTestId('message')).toHaveCount(5);
-    await expect(page.getByRole('textbox', { name: 'Сообщение' })).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Отправить' })).toBeDisabled();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('offline-banner')).toHaveText('Нет соединения — показаны сохранённые сообщения');
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1);
+  await expect(page.getByTestId('chat-tile')).toContainText('Борис');
+  await page.getByTestId('chat-tile').click();
+  await expect(page.getByTestId('message')).toHaveCount(5);
+  await expect(page.getByRole('textbox', { name: 'Сообщение' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Отправить' })).toBeDisabled();
 
-    // Back online: the next list answer from the server ends read-only mode.
-    await context.setOffline(false);
-    await sendText(srv.url, b, conversationId, 'Снова в сети');
-    await expect(page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 30_000 });
-    await expect(page.getByRole('textbox', { name: 'Сообщение' })).toBeEnabled();
+  // Back online: the next list answer from the server ends read-only mode.
+  await context.setOffline(false);
+  await sendText(srv.url, b, conversationId, 'Снова в сети');
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByRole('textbox', { name: 'Сообщение' })).toBeEnabled();
 
-    // Signing out deletes what was kept for the user.
-    await page.getByRole('button', { name: 'Выйти' }).click();
-    await expect.poll(() => kept(page, a.user.id)).toEqual([0, 0]);
-  } finally {
-    await context.close();
-  }
+  // Signing out deletes what was kept for the user.
+  await page.getByRole('button', { name: 'Выйти' }).click();
+  await expect.poll(() => kept(page, a.user.id)).toEqual([0, 0]);
 });

@@ -5,28 +5,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
-import { createUser, type E2EUser, signInContext } from './users';
+import { test as base, expect } from './fixtures';
 
-let srv: TestServer;
-let a: E2EUser;
-let clientDir: string;
-
-test.beforeAll(async () => {
-  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwa-update-'));
-  fs.cpSync(path.resolve('dist'), clientDir, { recursive: true });
-  srv = await startAppServer({ clientDir });
-  a = await createUser(srv.url, 'Анна Обновление', 'upd');
-});
-test.afterAll(async () => {
-  await srv?.close();
-  fs.rmSync(clientDir, { recursive: true, force: true });
+/** The test's server serves a copy of the build, which the test then redeploys. */
+const test = base.extend<{ clientDir: string }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  clientDir: async ({}, use) => {
+    const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwa-update-'));
+    fs.cpSync(path.resolve('dist'), clientDir, { recursive: true });
+    await use(clientDir);
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  },
+  privateServerOptions: async ({ clientDir }, use) => use({ clientDir }),
 });
 
 /** Deploys a "new build": index.html gains a marker; the worker's precache names the new revision. */
-function deployNewBuild() {
+function deployNewBuild(clientDir: string) {
   const index = path.join(clientDir, 'index.html');
   fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('<head>', '<head>\n    <meta name="build" content="2" />'));
   for (const copy of ['index.html.br', 'index.html.gz']) fs.rmSync(path.join(clientDir, copy), { force: true });
@@ -37,46 +31,39 @@ function deployNewBuild() {
   fs.writeFileSync(sw, changed);
 }
 
-test('the next load after a deploy is the new build, and its worker takes over', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    await signInContext(context, a);
-    const page = await context.newPage();
-    await page.goto(`${srv.url}/`);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    await page.reload();
-    const firstWorker = await page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.ready;
-      return { controlled: navigator.serviceWorker.controller !== null, script: reg.active?.scriptURL };
-    });
-    expect(firstWorker.controlled).toBe(true);
+test('the next load after a deploy is the new build, and its worker takes over', async ({ clientDir, createUser, openSignedIn }) => {
+  const { page } = await openSignedIn(await createUser('Анна Обновление', 'upd'));
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.reload();
+  const firstWorker = await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    return { controlled: navigator.serviceWorker.controller !== null, script: reg.active?.scriptURL };
+  });
+  expect(firstWorker.controlled).toBe(true);
 
-    deployNewBuild();
-    // The browser notices the new worker (as it would on a later navigation); it installs and waits.
-    await page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.ready;
-      await reg.update();
-      for (let i = 0; i < 100 && !reg.waiting; i++) await new Promise((r) => setTimeout(r, 100));
-      if (!reg.waiting) throw new Error('the new worker did not install');
-    });
+  deployNewBuild(clientDir);
+  // The browser notices the new worker (as it would on a later navigation); it installs and waits.
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    await reg.update();
+    for (let i = 0; i < 100 && !reg.waiting; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!reg.waiting) throw new Error('the new worker did not install');
+  });
 
-    await page.reload();
-    await expect(page.locator('meta[name="build"]')).toHaveAttribute('content', '2');
-    await expect(page.getByRole('heading', { name: 'Чаты' })).toBeVisible();
-    // The only tab: the new worker is active now, none waits, and its precache holds the new index.html.
-    await expect
-      .poll(() =>
-        page.evaluate(async () => {
-          const reg = await navigator.serviceWorker.getRegistration();
-          const names = await caches.keys();
-          let revision = '';
-          for (const n of names)
-            for (const r of await (await caches.open(n)).keys()) if (new URL(r.url).pathname === '/index.html') revision = new URL(r.url).searchParams.get('__WB_REVISION__') ?? '';
-          return { waiting: reg?.waiting !== null && reg?.waiting !== undefined, revision };
-        }),
-      )
-      .toEqual({ waiting: false, revision: '00000000000000000000000000000002' });
-  } finally {
-    await context.close();
-  }
+  await page.reload();
+  await expect(page.locator('meta[name="build"]')).toHaveAttribute('content', '2');
+  await expect(page.getByRole('heading', { name: 'Чаты' })).toBeVisible();
+  // The only tab: the new worker is active now, none waits, and its precache holds the new index.html.
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        const names = await caches.keys();
+        let revision = '';
+        for (const n of names)
+          for (const r of await (await caches.open(n)).keys()) if (new URL(r.url).pathname === '/index.html') revision = new URL(r.url).searchParams.get('__WB_REVISION__') ?? '';
+        return { waiting: reg?.waiting !== null && reg?.waiting !== undefined, revision };
+      }),
+    )
+    .toEqual({ waiting: false, revision: '00000000000000000000000000000002' });
 });

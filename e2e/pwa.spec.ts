@@ -4,111 +4,92 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, expect, test } from '@playwright/test';
+import { type BrowserContext, chromium } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
-import type { TestServer } from '../tests/server/harness';
-import { startAppServer } from './server';
-import { createUser, type E2EUser, signInContext } from './users';
+import { test as base, expect } from './fixtures';
+import { signInContext } from './users';
 
-let srv: TestServer;
-let a: E2EUser;
-
-test.beforeAll(async () => {
-  srv = await startAppServer();
-  a = await createUser(srv.url, 'Анна Установка', 'pwa');
+/**
+ * A browser with a profile on disk (Chromium never offers installing from an incognito context, Playwright's
+ * default), signed in as a fresh user.
+ */
+const test = base.extend<{ profile: BrowserContext }>({
+  profile: async ({ createUser }, use) => {
+    const a = await createUser('Анна Установка', 'pwa');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwa-profile-'));
+    const context = await chromium.launchPersistentContext(dir, {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: chromiumArgs,
+      headless: true,
+    });
+    await signInContext(context, a);
+    await use(context);
+    await context.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  },
 });
-test.afterAll(async () => srv?.close());
 
-/** A profile on disk: Chromium never offers installing from an incognito context (Playwright's default). */
-async function persistentContext(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwa-profile-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-    headless: true,
+test('the manifest and the service worker make the app installable (no installability errors)', async ({ srv, profile: context }) => {
+  const page = await context.newPage();
+  await page.goto(`${srv.url}/`);
+  // The worker is registered after load and controls the page once it is active.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const manifest = await (await page.request.get(`${srv.url}/manifest.webmanifest`)).json();
+  expect(manifest).toMatchObject({ name: 'Беседа', display: 'standalone', lang: 'ru', start_url: '/' });
+  expect(manifest.icons.map((i: { sizes: string; purpose: string }) => `${i.sizes} ${i.purpose}`)).toEqual([
+    '192x192 any',
+    '512x512 any',
+    '512x512 maskable',
+  ]);
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  expect(installabilityErrors).toEqual([]);
+  const { url, errors } = await cdp.send('Page.getAppManifest');
+  expect(url).toBe(`${srv.url}/manifest.webmanifest`);
+  expect(errors).toEqual([]);
+
+  // The precache holds the app shell and the chunks loaded on demand (the settings page, the call views).
+  const cached = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const urls: string[] = [];
+    for (const n of names) for (const r of await (await caches.open(n)).keys()) urls.push(new URL(r.url).pathname);
+    return urls;
   });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-test('the manifest and the service worker make the app installable (no installability errors)', async () => {
-  const { context, close } = await persistentContext();
-  try {
-    await signInContext(context, a);
-    const page = await context.newPage();
-    await page.goto(`${srv.url}/`);
-    // The worker is registered after load and controls the page once it is active.
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    const manifest = await (await page.request.get(`${srv.url}/manifest.webmanifest`)).json();
-    expect(manifest).toMatchObject({ name: 'Беседа', display: 'standalone', lang: 'ru', start_url: '/' });
-    expect(manifest.icons.map((i: { sizes: string; purpose: string }) => `${i.sizes} ${i.purpose}`)).toEqual([
-      '192x192 any',
-      '512x512 any',
-      '512x512 maskable',
-    ]);
-    const cdp = await context.newCDPSession(page);
-    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
-    expect(installabilityErrors).toEqual([]);
-    const { url, errors } = await cdp.send('Page.getAppManifest');
-    expect(url).toBe(`${srv.url}/manifest.webmanifest`);
-    expect(errors).toEqual([]);
-
-    // The precache holds the app shell and the chunks loaded on demand (the settings page, the call views).
-    const cached = await page.evaluate(async () => {
-      const names = await caches.keys();
-      const urls: string[] = [];
-      for (const n of names) for (const r of await (await caches.open(n)).keys()) urls.push(new URL(r.url).pathname);
-      return urls;
-    });
-    expect(cached).toContain('/index.html');
-    expect(cached.some((u) => /^\/assets\/SettingsPage-.*\.js$/.test(u))).toBe(true);
-    expect(cached.some((u) => /^\/assets\/Conference-.*\.js$/.test(u))).toBe(true);
-    expect(cached.some((u) => u.startsWith('/api/'))).toBe(false);
-  } finally {
-    await close();
-  }
+  expect(cached).toContain('/index.html');
+  expect(cached.some((u) => /^\/assets\/SettingsPage-.*\.js$/.test(u))).toBe(true);
+  expect(cached.some((u) => /^\/assets\/Conference-.*\.js$/.test(u))).toBe(true);
+  expect(cached.some((u) => u.startsWith('/api/'))).toBe(false);
 });
 
-test('the service worker shows a notification for a push delivered through the DevTools protocol, with no tab open', async () => {
-  const { context, close } = await persistentContext();
-  try {
-    await signInContext(context, a);
-    await context.grantPermissions(['notifications'], { origin: srv.url });
-    const page = await context.newPage();
-    await page.goto(`${srv.url}/`);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    const cdp = await context.newCDPSession(page);
-    const registrations = new Map<string, string>();
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
-      for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
-    });
-    await cdp.send('ServiceWorker.enable');
-    await expect.poll(() => registrations.get(`${srv.url}/`)).toBeTruthy();
-    // The tab goes away: the push reaches the worker alone (a focused tab would make it stay quiet).
-    const watcher = await context.newPage();
-    await page.close();
-    const wcdp = await context.newCDPSession(watcher);
-    await wcdp.send('ServiceWorker.enable');
-    const payload = { kind: 'message', conversationId: 'c-push', title: 'Борис', preview: 'Сообщение из пуша', count: 2, icon: null };
-    await wcdp.send('ServiceWorker.deliverPushMessage', {
-      origin: srv.url,
-      registrationId: registrations.get(`${srv.url}/`)!,
-      data: JSON.stringify(payload),
-    });
-    await watcher.goto(`${srv.url}/manifest.webmanifest`);
-    await expect
-      .poll(() =>
-        watcher.evaluate(async () =>
-          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })),
-        ),
-      )
-      .toEqual([{ title: 'Борис', body: '2 новых сообщения', tag: 'conv:c-push' }]);
-  } finally {
-    await close();
-  }
+test('the service worker shows a notification for a push delivered through the DevTools protocol, with no tab open', async ({ srv, profile: context }) => {
+  await context.grantPermissions(['notifications'], { origin: srv.url });
+  const page = await context.newPage();
+  await page.goto(`${srv.url}/`);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const cdp = await context.newCDPSession(page);
+  const registrations = new Map<string, string>();
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+    for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await expect.poll(() => registrations.get(`${srv.url}/`)).toBeTruthy();
+  // The tab goes away: the push reaches the worker alone (a focused tab would make it stay quiet).
+  const watcher = await context.newPage();
+  await page.close();
+  const wcdp = await context.newCDPSession(watcher);
+  await wcdp.send('ServiceWorker.enable');
+  const payload = { kind: 'message', conversationId: 'c-push', title: 'Борис', preview: 'Сообщение из пуша', count: 2, icon: null };
+  await wcdp.send('ServiceWorker.deliverPushMessage', {
+    origin: srv.url,
+    registrationId: registrations.get(`${srv.url}/`)!,
+    data: JSON.stringify(payload),
+  });
+  await watcher.goto(`${srv.url}/manifest.webmanifest`);
+  await expect
+    .poll(() =>
+      watcher.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })),
+      ),
+    )
+    .toEqual([{ title: 'Борис', body: '2 новых сообщения', tag: 'conv:c-push' }]);
 });

@@ -1,27 +1,16 @@
 // Message search in real Chromium against the real server: B searches «собаку» in the chats list and finds A's
 // «Видел твою собаку?» 500 messages back, chooses it with the keyboard and lands on it in the history; no serious
 // axe-core violation with the results open.
-import { expect, test } from '@playwright/test';
-import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { startAppServer } from './server';
-import { friendsWithConversation, openSignedIn, sendText } from './users';
+import { expect, test } from './fixtures';
+import { sendText } from './users';
 
 test.describe('message search', () => {
-  let srv: TestServer;
-  test.beforeAll(async () => {
-    srv = await startAppServer();
-  });
-  test.afterAll(async () => {
-    await srv?.close();
-  });
-
-  test('B finds «Видел твою собаку?» by «собаку», chooses it and lands on it 500 messages back', async ({ browser }) => {
+  test('B finds «Видел твою собаку?» by «собаку», chooses it and lands on it 500 messages back', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     test.setTimeout(120_000);
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
     const target = await sendText(srv.url, a, conversationId, 'Видел твою собаку?');
     for (let i = 1; i <= 500; i++) await sendText(srv.url, i % 2 ? b : a, conversationId, `Сообщение ${i} про погоду`);
-    const { context, page } = await openSignedIn(browser, srv.url, b);
+    const { page } = await openSignedIn(b);
     await expect(page.locator(`[data-conversation-id="${conversationId}"]`)).toBeVisible();
 
     // Ctrl+K focuses the field from anywhere on the page.
@@ -52,17 +41,15 @@ test.describe('message search', () => {
     await field.press('Escape');
     await expect(field).toHaveValue('');
     await expect(page.locator(`[data-conversation-id="${conversationId}"]`)).toBeVisible();
-    await context.close();
   });
 
-  test('search within the open conversation steps between hits with «N из M»', async ({ browser }) => {
-    const { a, b, conversationId } = await friendsWithConversation(srv.url, ['Анна', 'Борис']);
+  test('search within the open conversation steps between hits with «N из M»', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
     const hits = [];
     for (let i = 1; i <= 3; i++) {
       hits.push(await sendText(srv.url, a, conversationId, `Купили мяч номер ${i}`));
       for (let j = 0; j < 30; j++) await sendText(srv.url, b, conversationId, `Заполнитель ${i}.${j}`);
     }
-    const { context, page } = await openSignedIn(browser, srv.url, b);
+    const { page } = await openSignedIn(b);
     await page.locator(`[data-conversation-id="${conversationId}"]`).click();
     await page.getByRole('button', { name: 'Искать в беседе' }).click();
     const field = page.getByRole('searchbox', { name: 'Поиск в беседе' });
@@ -90,6 +77,5 @@ test.describe('message search', () => {
     await expect(count).toHaveText('Ничего не найдено');
     await page.getByRole('button', { name: 'Закрыть поиск' }).click();
     await expect(page.getByTestId('conversation-search')).toHaveCount(0);
-    await context.close();
   });
 });

@@ -3,43 +3,40 @@
 // its browser sends. At 300 kbit/s it is moved to the low layer and keeps decoding; when the cap is lifted the
 // SFU probes and brings the high layer back. Below the lowest layer the video is paused (the client is told,
 // streamStateUpdate) while audio keeps flowing.
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
-import { call, openCaller } from './sfu-page/callers';
-import { type Coturn, coturnInstalled, startCoturn } from './sfu-page/coturn';
-import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
-import { startUdpRelay, type UdpRelay } from './sfu-page/udp-relay';
+import type { Page } from '@playwright/test';
+import { expect, mediaTest } from './fixtures';
+import { call } from './sfu-page/callers';
+import { coturnInstalled } from './sfu-page/coturn';
+import type { SfuHarness } from './sfu-page/harness';
+import type { UdpRelay } from './sfu-page/udp-relay';
 
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
+/**
+ * `h`: the SFU reached through the rate-capped `relay` (lifted again after each test); `open(…)`: a caller that
+ * joined a room of it; `stops`: what to stop when the test ends (the debug trace).
+ */
+const test = mediaTest.extend<{
+  h: SfuHarness;
+  relay: UdpRelay;
+  open: (identity: string, room: string, options: Record<string, unknown>) => Promise<Page>;
+  stops: Array<() => void>;
+}>({
+  h: async ({ relayedSfu }, use) => use(relayedSfu),
+  relay: async ({ link }, use) => use(link),
+  open: async ({ h, openCaller }, use) => use((identity, room, options) => openCaller(h, identity, room, options)),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  stops: async ({}, use) => {
+    const stops: Array<() => void> = [];
+    await use(stops);
+    for (const stop of stops) stop();
+  },
+});
 
 const missing = !coturnInstalled();
 if (missing && process.env.CI) throw new Error('coturn is not installed (apt-get install coturn): the bandwidth spec must run in CI');
 test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
 
-let coturn: Coturn;
-let relay: UdpRelay;
-let h: SfuHarness;
-const contexts: BrowserContext[] = [];
-
-test.beforeAll(async () => {
-  coturn = await startCoturn();
-  relay = await startUdpRelay(coturn.port);
-  h = await startSfuHarness({ turn: { urls: [`turn:127.0.0.1:${relay.port}?transport=udp`], secret: coturn.secret } });
-});
-const stops: Array<() => void> = [];
-test.afterEach(async () => {
-  for (const stop of stops.splice(0)) stop();
-  relay.setRate(null);
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-});
-test.afterAll(async () => {
-  await h?.close();
-  await relay?.close();
-  await coturn?.close();
-});
-
 /** SFU_BW_DEBUG=1 prints the viewer's side once a second: layer, estimate, loss, padding, frames. */
-function trace(room: string, viewer: () => Page | null, publisher: () => Page | null = () => null): () => void {
+function trace(h: SfuHarness, relay: UdpRelay, room: string, viewer: () => Page | null, publisher: () => Page | null = () => null): () => void {
   if (!process.env.SFU_BW_DEBUG) return () => {};
   const t0 = Date.now();
   const timer = setInterval(async () => {
@@ -52,7 +49,7 @@ function trace(room: string, viewer: () => Page | null, publisher: () => Page | 
     const v = page ? await videoOf(page, 'cam').catch(() => ({ framesDecoded: -1, width: -1 })) : null;
     console.log(
       ((Date.now() - t0) / 1000).toFixed(1),
-      JSON.stringify(serverView(room)),
+      JSON.stringify(serverView(h, room)),
       `remb=${Math.round((d?.estimate.bps ?? 0) / 1000)} cap=${Math.round((d?.estimate.lossCap ?? 0) / 1000)} loss=${d?.estimate.loss.toFixed(2)} pad=${Math.round((d?.paddingBps ?? 0) / 1000)}`,
       `pin=${track?.packetsIn} pout=${track?.packetsOut} sub=${sub?.paused}/${sub?.congested}/${sub?.attached}`,
       `drops=${relay.capDrops} frames=${v?.framesDecoded} w=${v?.width}`,
@@ -62,9 +59,6 @@ function trace(room: string, viewer: () => Page | null, publisher: () => Page | 
   }, 1000);
   return () => clearInterval(timer);
 }
-
-const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
-  openCaller(browser, h, contexts, identity, room, options);
 
 interface Received {
   identity: string;
@@ -77,7 +71,7 @@ const videoOf = async (page: Page, identity: string) =>
   (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? { width: 0, framesDecoded: 0 };
 
 /** What the SFU does for the viewer: the layer it forwards, the best one arriving, its estimate of the downlink. */
-function serverView(room: string) {
+function serverView(h: SfuHarness, room: string) {
   const rank = ['q', 'h', 'f'];
   const participants = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])];
   const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find((t) => t.kind === 'video');
@@ -88,19 +82,19 @@ function serverView(room: string) {
   return { layer: sub?.layer ?? null, best: live.at(-1), estimate: estimate === null ? null : Math.round(estimate / 1000) };
 }
 
-test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifting the cap brings the high layer back', async ({ browser }) => {
+test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifting the cap brings the high layer back', async ({ h, relay, open, stops }) => {
   test.setTimeout(150_000);
   const room = 'capped';
   let viewerPage: Page | null = null;
   let camPage: Page | null = null;
-  stops.push(trace(room, () => viewerPage, () => camPage));
-  camPage = await open(browser, 'cam', room, { simulcast: true, microphone: false });
-  const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
+  stops.push(trace(h, relay, room, () => viewerPage, () => camPage));
+  camPage = await open('cam', room, { simulcast: true, microphone: false });
+  const viewer = await open('viewer', room, { camera: false, microphone: false, relay: true });
   viewerPage = viewer;
   // Uncapped, the viewer gets more than the low layer (the publisher's upper layers need a moment to ramp up).
   await expect
     .poll(async () => {
-      const v = serverView(room);
+      const v = serverView(h, room);
       const w = (await videoOf(viewer, 'cam')).width;
       return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
     }, { timeout: 40_000 })
@@ -111,7 +105,7 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   const capped = Date.now();
   await expect
     .poll(async () => {
-      const v = serverView(room);
+      const v = serverView(h, room);
       const w = (await videoOf(viewer, 'cam')).width;
       return v.layer === 'q' && w > 0 && w <= 320 ? 'low' : JSON.stringify({ ...v, w });
     }, { timeout: 10_000, intervals: [250] })
@@ -120,7 +114,7 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   // And it keeps decoding on the low layer through the cap, for long enough to span the SFU's probes.
   for (let i = 0; i < 4; i++) {
     await new Promise((r) => setTimeout(r, 2000));
-    expect(serverView(room).layer).toBe('q');
+    expect(serverView(h, room).layer).toBe('q');
     const before = (await videoOf(viewer, 'cam')).framesDecoded;
     await expect
       .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000, message: `frames under the cap (${i})` })
@@ -132,7 +126,7 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   relay.setRate(null);
   await expect
     .poll(async () => {
-      const v = serverView(room);
+      const v = serverView(h, room);
       const w = (await videoOf(viewer, 'cam')).width;
       return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
     }, { timeout: 60_000, intervals: [500] })
@@ -141,13 +135,13 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000 }).toBeGreaterThan(before + 10);
 });
 
-test('below the lowest layer the video is paused and the client told so, audio keeps flowing; it resumes when the link recovers', async ({ browser }) => {
+test('below the lowest layer the video is paused and the client told so, audio keeps flowing; it resumes when the link recovers', async ({ h, relay, open, stops }) => {
   test.setTimeout(180_000);
   const room = 'starved';
   let viewerPage: Page | null = null;
-  stops.push(trace(room, () => viewerPage));
-  await open(browser, 'cam', room, { simulcast: true });
-  const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false, relay: true });
+  stops.push(trace(h, relay, room, () => viewerPage));
+  await open('cam', room, { simulcast: true });
+  const viewer = await open('viewer', room, { camera: false, microphone: false, relay: true });
   viewerPage = viewer;
   await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
   const audioOut = () => {
@@ -160,10 +154,10 @@ test('below the lowest layer the video is paused and the client told so, audio k
   await expect
     .poll(async () => {
       const state = await call<string>(viewer, 'streamState', 'cam');
-      return state === 'paused' ? state : JSON.stringify({ state, ...serverView(room) });
+      return state === 'paused' ? state : JSON.stringify({ state, ...serverView(h, room) });
     }, { timeout: 30_000, intervals: [500] })
     .toBe('paused');
-  expect(serverView(room).layer).toBeNull();
+  expect(serverView(h, room).layer).toBeNull();
   // Paused: no video frames reach the viewer (after what was already on its way), the microphone still does.
   await new Promise((r) => setTimeout(r, 3000));
   const frames = (await videoOf(viewer, 'cam')).framesDecoded;
@@ -171,7 +165,7 @@ test('below the lowest layer the video is paused and the client told so, audio k
   await new Promise((r) => setTimeout(r, 3000));
   expect(audioOut()).toBeGreaterThan(audio + 50);
   expect((await videoOf(viewer, 'cam')).framesDecoded).toBeLessThanOrEqual(frames + 2);
-  expect(serverView(room).layer).toBeNull();
+  expect(serverView(h, room).layer).toBeNull();
   expect(await call<string[]>(viewer, 'events')).toContain('stream:cam:camera:paused');
 
   if (process.env.SFU_BW_DEBUG) console.log('uncapped');
@@ -179,7 +173,7 @@ test('below the lowest layer the video is paused and the client told so, audio k
   await expect
     .poll(async () => {
       const state = await call<string>(viewer, 'streamState', 'cam');
-      return state === 'active' ? state : JSON.stringify({ state, ...serverView(room) });
+      return state === 'active' ? state : JSON.stringify({ state, ...serverView(h, room) });
     }, { timeout: 90_000, intervals: [500] })
     .toBe('active');
   const resumed = (await videoOf(viewer, 'cam')).framesDecoded;

@@ -1,42 +1,29 @@
 // The embedded SFU with two independent client families at once: livekit-client in Chromium and LiveKit's Rust
 // SDK (@livekit/rtc-node). Each receives the other's audio and video, and data flows both ways.
 import { dispose } from '@livekit/rtc-node';
-import { expect, type Page, test } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
-import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { expect, mediaTest } from './fixtures';
+import { call } from './sfu-page/callers';
+import { mintToken } from './sfu-page/harness';
 import { RustParticipant } from './sfu-page/rust-client';
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', '--auto-select-desktop-capture-source=Entire screen'],
+/** `rust`: a participant on LiveKit's Rust SDK, closed after the test. */
+const test = mediaTest.extend<{ rust: RustParticipant }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  rust: async ({}, use) => {
+    const rust = new RustParticipant();
+    await use(rust);
+    await rust.close().catch(() => {});
   },
 });
-
-let h: SfuHarness;
-let rust: RustParticipant | null = null;
-
-test.beforeAll(async () => {
-  h = await startSfuHarness();
-});
 test.afterAll(async () => {
-  await rust?.close().catch(() => {});
-  await h?.close();
   await dispose();
 });
 
-const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(
-    ([f, a]) => (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])),
-    [fn, args] as const,
-  ) as Promise<T>;
-
-test('a browser and the Rust SDK exchange audio, video and data', async ({ page }) => {
+test('a browser and the Rust SDK exchange audio, video and data', async ({ sfuHarness: h, page, rust }) => {
   const room = 'room-rust';
   await page.goto(h.pageUrl);
   await call(page, 'join', h.sfu.url, await mintToken('web', room));
 
-  rust = new RustParticipant();
   await rust.connect(h.sfu.url, await mintToken('rust', room));
   await rust.publishToneAndPattern();
 
@@ -54,14 +41,13 @@ test('a browser and the Rust SDK exchange audio, video and data', async ({ page 
   await expect.poll(() => call<number>(page, 'audioFrom', 'rust'), { timeout: 20_000 }).toBeGreaterThan(0.01);
 
   // The Rust client decodes the browser's camera and microphone.
-  const r = rust;
-  await expect.poll(() => r.received.videoFrames.get('web:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
-  expect(r.received.videoFrames.get('web:video')?.width).toBeGreaterThan(0);
-  await expect.poll(() => r.received.audioPeak.get('web:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(100);
+  await expect.poll(() => rust.received.videoFrames.get('web:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
+  expect(rust.received.videoFrames.get('web:video')?.width).toBeGreaterThan(0);
+  await expect.poll(() => rust.received.audioPeak.get('web:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(100);
 
   // Data both ways.
-  await r.publishText('от rust');
+  await rust.publishText('от rust');
   await call(page, 'chat', 'from web');
   await expect.poll(() => call<Array<{ from: string; text: string }>>(page, 'chats')).toContainEqual({ from: 'rust', text: 'от rust', via: 'data' });
-  await expect.poll(() => r.received.data).toContainEqual({ from: 'web', text: 'from web' });
+  await expect.poll(() => rust.received.data).toContainEqual({ from: 'web', text: 'from web' });
 });

@@ -1,35 +1,14 @@
 // Active speakers: two publishers, one sending a steady tone and one silence; a third participant's
 // Room.activeSpeakers (from the SFU's speakersChanged, read from the RFC 6464 audio level) names only the one
 // with the tone, and follows when they swap.
-import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
-import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
-import { call, openCaller } from './sfu-page/callers';
+import { expect, mediaTest as test } from './fixtures';
+import { call } from './sfu-page/callers';
 
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
-
-let h: SfuHarness;
-const contexts: BrowserContext[] = [];
-
-test.beforeAll(async () => {
-  h = await startSfuHarness();
-});
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-});
-test.afterAll(async () => {
-  await h?.close();
-});
-
-
-const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
-  openCaller(browser, h, contexts, identity, room, options);
-
-test('activeSpeakers names the participant sending a tone, not the silent one, and follows a swap', async ({ browser }) => {
+test('activeSpeakers names the participant sending a tone, not the silent one, and follows a swap', async ({ sfuHarness: h, openCaller }) => {
   const room = 'speakers';
-  const loud = await open(browser, 'loud', room, { camera: false, tone: 'on' });
-  const quiet = await open(browser, 'quiet', room, { camera: false, tone: 'off' });
-  const listener = await open(browser, 'listener', room, { camera: false, microphone: false });
+  const loud = await openCaller(h, 'loud', room, { camera: false, tone: 'on' });
+  const quiet = await openCaller(h, 'quiet', room, { camera: false, tone: 'off' });
+  const listener = await openCaller(h, 'listener', room, { camera: false, microphone: false });
 
   await expect.poll(() => call<string[]>(listener, 'speakers'), { timeout: 15_000 }).toEqual(['loud']);
   // Stays so: the silent one never shows up.

@@ -1,27 +1,9 @@
 // No frozen video after a layer switch: a subscriber flips between the lowest and the best simulcast layer again
 // and again, and after every switch it decodes the new layer's size and keeps decoding frames. Late joiners
 // start decoding promptly as well.
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
-import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
-import { call, openCaller } from './sfu-page/callers';
-
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
-
-let h: SfuHarness;
-const contexts: BrowserContext[] = [];
-
-test.beforeAll(async () => {
-  h = await startSfuHarness();
-});
-test.afterAll(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-  await h?.close();
-});
-
-
-const open = (browser: Browser, identity: string, room: string, options: Record<string, unknown>) =>
-  openCaller(browser, h, contexts, identity, room, options);
+import type { Page } from '@playwright/test';
+import { expect, mediaTest as test } from './fixtures';
+import { call } from './sfu-page/callers';
 
 interface Received {
   identity: string;
@@ -33,10 +15,10 @@ interface Received {
 const videoOf = async (page: Page, identity: string) =>
   (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? { width: 0, framesDecoded: 0 };
 
-test('switching layers back and forth never leaves the subscriber frozen', async ({ browser }) => {
+test('switching layers back and forth never leaves the subscriber frozen', async ({ sfuHarness: h, openCaller }) => {
   const room = 'switching';
-  await open(browser, 'cam', room, { simulcast: true, microphone: false });
-  const viewer = await open(browser, 'viewer', room, { camera: false, microphone: false });
+  await openCaller(h, 'cam', room, { simulcast: true, microphone: false });
+  const viewer = await openCaller(h, 'viewer', room, { camera: false, microphone: false });
   await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
   // The publisher's upper layers need a moment to ramp up.
   await expect.poll(async () => (await videoOf(viewer, 'cam')).width, { timeout: 25_000 }).toBeGreaterThan(320);

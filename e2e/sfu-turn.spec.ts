@@ -1,44 +1,17 @@
 // TURN through coturn: the SFU hands each participant short-lived coturn credentials in its JoinResponse, and two
 // Chromium callers forced to relay-only still exchange video, over TURN/UDP and over TURN/TCP. coturn itself
 // refuses a wrong secret and an expired username.
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { turnCredentials } from '../server/sfu/turn';
-import { chromiumArgs } from '../playwright.config';
-import { type Coturn, coturnInstalled, startCoturn } from './sfu-page/coturn';
-import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { expect, mediaTest as test } from './fixtures';
 import { call } from './sfu-page/callers';
-
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] } });
+import { coturnInstalled } from './sfu-page/coturn';
+import type { SfuHarness } from './sfu-page/harness';
 
 // Outside CI a machine without coturn skips with the reason; CI installs it (.ci/run), so there it must run.
 const missing = !coturnInstalled();
 if (missing && process.env.CI) throw new Error('coturn is not installed (apt-get install coturn): the TURN spec must run in CI');
 test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
-
-let coturn: Coturn;
-const contexts: BrowserContext[] = [];
-const harnesses: SfuHarness[] = [];
-
-test.beforeAll(async () => {
-  coturn = await startCoturn();
-});
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-  for (const h of harnesses.splice(0)) await h.close();
-});
-test.afterAll(async () => {
-  await coturn?.close();
-});
-
-
-async function relayCaller(browser: Browser, h: SfuHarness, identity: string, room: string): Promise<Page> {
-  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(h.pageUrl);
-  await call(page, 'join', h.sfu.url, await mintToken(identity, room), { relay: true, microphone: false });
-  return page;
-}
 
 async function expectVideoFrom(page: Page, identity: string): Promise<void> {
   await expect
@@ -50,12 +23,11 @@ async function expectVideoFrom(page: Page, identity: string): Promise<void> {
 }
 
 for (const transport of ['udp', 'tcp'] as const) {
-  test(`relay-only callers exchange video through coturn over TURN/${transport}`, async ({ browser }) => {
-    const h = await startSfuHarness({ turn: { urls: [`turn:127.0.0.1:${coturn.port}?transport=${transport}`], secret: coturn.secret } });
-    harnesses.push(h);
+  test(`relay-only callers exchange video through coturn over TURN/${transport}`, async ({ coturn, startSfu, openCaller }) => {
+    const h: SfuHarness = await startSfu({ turn: { urls: [`turn:127.0.0.1:${coturn.port}?transport=${transport}`], secret: coturn.secret } });
     const room = `turn-${transport}`;
-    const ann = await relayCaller(browser, h, 'ann', room);
-    const ben = await relayCaller(browser, h, 'ben', room);
+    const ann = await openCaller(h, 'ann', room, { relay: true, microphone: false });
+    const ben = await openCaller(h, 'ben', room, { relay: true, microphone: false });
     await expectVideoFrom(ann, 'ben');
     await expectVideoFrom(ben, 'ann');
     // The media really took the relay, over the transport asked for.
@@ -63,9 +35,7 @@ for (const transport of ['udp', 'tcp'] as const) {
   });
 }
 
-test('coturn refuses credentials signed with another secret and expired ones', async ({ page }) => {
-  const h = await startSfuHarness();
-  harnesses.push(h);
+test('coturn refuses credentials signed with another secret and expired ones', async ({ coturn, sfuHarness: h, page }) => {
   await page.goto(h.pageUrl);
   const urls = [`turn:127.0.0.1:${coturn.port}?transport=udp`];
   const probe = (c: { username: string; credential: string }) =>

@@ -1,11 +1,9 @@
 // Two and three browsers (livekit-client in Chromium with fake camera and microphone) calling through the
 // embedded SFU: media both ways, a late joiner, chat, screen share, mute, leave and a refused token.
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
-import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import type { Page } from '@playwright/test';
+import { expect, mediaTest } from './fixtures';
 import { call } from './sfu-page/callers';
-
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', '--auto-select-desktop-capture-source=Entire screen'] } });
+import { mintToken, type SfuHarness } from './sfu-page/harness';
 
 interface Received {
   identity: string;
@@ -15,40 +13,25 @@ interface Received {
   framesDecoded: number;
 }
 
-let h: SfuHarness;
-const contexts: BrowserContext[] = [];
+type Participant = (identity: string, room: string, singlePeerConnection?: boolean, simulcast?: boolean, adaptive?: boolean) => Promise<Page>;
 
-test.beforeAll(async () => {
-  h = await startSfuHarness();
+/** `h`: the worker's SFU harness; `openParticipant(…)`: a browser that joined a room of it (its errors logged). */
+const test = mediaTest.extend<{ h: SfuHarness; openParticipant: Participant }>({
+  h: async ({ sfuHarness }, use) => use(sfuHarness),
+  openParticipant: async ({ h, newContext }, use) => {
+    await use(async (identity, room, singlePeerConnection = true, simulcast = false, adaptive = false) => {
+      const context = await newContext({ permissions: ['camera', 'microphone'] });
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') console.log(`[${identity}] ${m.text()}`);
+      });
+      await page.goto(h.pageUrl);
+      const token = await mintToken(identity, room);
+      await call(page, 'join', h.sfu.url, token, { singlePeerConnection, simulcast, adaptive });
+      return page;
+    });
+  },
 });
-// Each test's browsers go away with it: on two shared cores, idle callers slow the next test down a lot.
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-});
-test.afterAll(async () => {
-  await h?.close();
-});
-
-
-async function openParticipant(
-  browser: Browser,
-  identity: string,
-  room: string,
-  singlePeerConnection = true,
-  simulcast = false,
-  adaptive = false,
-): Promise<Page> {
-  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') console.log(`[${identity}] ${m.text()}`);
-  });
-  await page.goto(h.pageUrl);
-  const token = await mintToken(identity, room);
-  await call(page, 'join', h.sfu.url, token, { singlePeerConnection, simulcast, adaptive });
-  return page;
-}
 
 async function expectVideoFrom(page: Page, identity: string, source = 'camera'): Promise<void> {
   await expect
@@ -66,10 +49,10 @@ async function expectAudioFrom(page: Page, identity: string): Promise<void> {
     .toBeGreaterThan(0.001);
 }
 
-test('two browsers see and hear each other, a late joiner gets every track, chat, screen share, mute and leave', async ({ browser }) => {
+test('two browsers see and hear each other, a late joiner gets every track, chat, screen share, mute and leave', async ({ openParticipant }) => {
   const room = 'room-main';
-  const alice = await openParticipant(browser, 'alice', room);
-  const bob = await openParticipant(browser, 'bob', room);
+  const alice = await openParticipant('alice', room);
+  const bob = await openParticipant('bob', room);
 
   await expectVideoFrom(alice, 'bob');
   await expectVideoFrom(bob, 'alice');
@@ -94,7 +77,7 @@ test('two browsers see and hear each other, a late joiner gets every track, chat
   await expect.poll(() => chatOf(alice)).toContainEqual({ from: 'bob', text: 'lossy from bob', via: 'lossy' });
 
   // A third participant joins late and receives all four tracks already flowing.
-  const carol = await openParticipant(browser, 'carol', room);
+  const carol = await openParticipant('carol', room);
   for (const who of ['alice', 'bob']) {
     await expectVideoFrom(carol, who);
     await expectAudioFrom(carol, who);
@@ -118,10 +101,7 @@ test('two browsers see and hear each other, a late joiner gets every track, chat
   await expect.poll(() => call<string[]>(bob, 'events')).toContain('left:carol');
 });
 
-test('a bad token is refused with a clear error', async ({ browser }) => {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const page = await context.newPage();
+test('a bad token is refused with a clear error', async ({ h, page }) => {
   await page.goto(h.pageUrl);
   const wrong = await mintToken('mallory', 'room-x', {}, { secret: 'not-the-secret-not-the-secret-not-the-secret' });
   expect(await call<string>(page, 'connectOnly', h.sfu.url, wrong)).toMatch(/NotAllowed|not allowed|invalid token/i);
@@ -132,10 +112,10 @@ test('a bad token is refused with a clear error', async ({ browser }) => {
 
 for (const singlePeerConnection of [true, false]) {
   const path = singlePeerConnection ? '/rtc/v1' : 'legacy /rtc';
-  test(`a dropped signal connection resumes the same session and media keeps flowing (${path})`, async ({ browser }) => {
+  test(`a dropped signal connection resumes the same session and media keeps flowing (${path})`, async ({ openParticipant }) => {
     const room = `room-resume-${singlePeerConnection}`;
-    const dave = await openParticipant(browser, 'dave', room, singlePeerConnection);
-    const erin = await openParticipant(browser, 'erin', room);
+    const dave = await openParticipant('dave', room, singlePeerConnection);
+    const erin = await openParticipant('erin', room);
     await expectVideoFrom(erin, 'dave');
     await expectVideoFrom(dave, 'erin');
     const sid = await call<string>(dave, 'localSid');
@@ -156,10 +136,10 @@ for (const singlePeerConnection of [true, false]) {
   });
 }
 
-test('a full reconnect replaces the old session and media flows again', async ({ browser }) => {
+test('a full reconnect replaces the old session and media flows again', async ({ h, openParticipant }) => {
   const room = 'room-full-reconnect';
-  const fay = await openParticipant(browser, 'fay', room);
-  const gus = await openParticipant(browser, 'gus', room);
+  const fay = await openParticipant('fay', room);
+  const gus = await openParticipant('gus', room);
   await expectVideoFrom(gus, 'fay');
   await call(fay, 'simulate', 'full-reconnect');
   await expect.poll(() => call<string[]>(fay, 'events'), { timeout: 20_000 }).toContain('reconnected');
@@ -170,10 +150,10 @@ test('a full reconnect replaces the old session and media flows again', async ({
   await expectVideoFrom(fay, 'gus');
 });
 
-test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', async ({ browser }) => {
+test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', async ({ h, openParticipant }) => {
   const room = 'room-legacy';
-  const old = await openParticipant(browser, 'old', room, false);
-  const neu = await openParticipant(browser, 'new', room, true);
+  const old = await openParticipant('old', room, false);
+  const neu = await openParticipant('new', room, true);
   await expectVideoFrom(old, 'new');
   await expectVideoFrom(neu, 'old');
   await expectAudioFrom(old, 'new');
@@ -185,11 +165,11 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
   await expect.poll(() => call<Array<{ text: string }>>(old, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the new path' }));
 });
 
-test('simulcast: each subscriber gets the best live layer it asked for', async ({ browser }) => {
+test('simulcast: each subscriber gets the best live layer it asked for', async ({ h, openParticipant }) => {
   const room = 'room-simulcast';
-  const pub = await openParticipant(browser, 'sim-pub', room, true, true);
-  const high = await openParticipant(browser, 'sim-high', room);
-  const low = await openParticipant(browser, 'sim-low', room);
+  const pub = await openParticipant('sim-pub', room, true, true);
+  const high = await openParticipant('sim-high', room);
+  const low = await openParticipant('sim-low', room);
   const participant = (identity: string) =>
     [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === identity);
   const camera = () => [...(participant('sim-pub')?.published.values() ?? [])].find((t) => t.kind === 'video');
@@ -231,20 +211,19 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
   await expectVideoFrom(pub, 'sim-high');
 });
 
-test('clients with adaptive stream and dynacast on (visibility-driven track settings) still get media', async ({ browser }) => {
+test('clients with adaptive stream and dynacast on (visibility-driven track settings) still get media', async ({ openParticipant }) => {
   const room = 'room-adaptive';
-  const one = await openParticipant(browser, 'ad-1', room, true, true, true);
-  const two = await openParticipant(browser, 'ad-2', room, true, false, true);
+  const one = await openParticipant('ad-1', room, true, true, true);
+  const two = await openParticipant('ad-2', room, true, false, true);
   await expectVideoFrom(one, 'ad-2');
   await expectVideoFrom(two, 'ad-1');
   await expectAudioFrom(one, 'ad-2');
 });
 
-test('a browser that vanishes without leaving is removed after the ping timeout', async ({ browser }) => {
+test('a browser that vanishes without leaving is removed after the ping timeout', async ({ h, openParticipant, newContext }) => {
   const room = 'room-vanish';
-  const stays = await openParticipant(browser, 'stays', room);
-  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-  contexts.push(context);
+  const stays = await openParticipant('stays', room);
+  const context = await newContext({ permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   await page.goto(h.pageUrl);
   await call(page, 'join', h.sfu.url, await mintToken('vanishes', room));

@@ -1,7 +1,8 @@
-// Users for browser tests, made through the real REST API (fast: no form filling), and pages opened already
-// signed in by putting the session where the client keeps it (localStorage 'beseda.session', docs/behaviour.md §3).
+// Users for browser tests, made through the real REST API (fast: no form filling), and contexts signed in by
+// putting the session where the client keeps it (localStorage 'beseda.session', docs/behaviour.md §3). The specs
+// reach these through the fixtures in e2e/fixtures.ts.
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 
 export const PASSWORD = 'correct horse battery';
 export const SESSION_KEY = 'beseda.session';
@@ -53,20 +54,6 @@ export async function signInContext(context: BrowserContext, u: E2EUser): Promis
     },
     [SESSION_KEY, session] as const,
   );
-}
-
-/** A new browser context signed in as `u`, with one page opened at `path` (default '/'). */
-export async function openSignedIn(
-  browser: Browser,
-  base: string,
-  u: E2EUser,
-  opts: { path?: string; contextOptions?: BrowserContextOptions } = {},
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: base, ...opts.contextOptions });
-  await signInContext(context, u);
-  const page = await context.newPage();
-  await page.goto(base + (opts.path ?? '/'));
-  return { context, page };
 }
 
 /** a sends a friend request to b by EBLID and b accepts it. */

@@ -2,53 +2,34 @@
 // the built client) and the embedded media server: A records about 3 s and B plays it live (time advances,
 // clicking the waveform seeks, 1.5× changes the rate); an unanswered call is «Пропущенный звонок» on both
 // sides and unread for B; an answered call shows its duration on both sides.
-import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
-import type { TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { type AppWithMediaServer, startAppWithMediaServer } from './server';
-import { type E2EUser, friendsWithConversation, signInContext } from './users';
+import { expect as baseExpect, type E2EUser, mediaTest } from './fixtures';
+import { signInContext } from './users';
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'],
-  },
-});
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-let app: AppWithMediaServer;
-let srv: TestServer;
-const contexts: BrowserContext[] = [];
+/** `open(u, label)`: a page signed in as `u` with camera and microphone allowed (or the given permissions), its socket live. */
+const test = mediaTest.extend<{ open: (u: E2EUser, label: string, permissions?: string[]) => Promise<Page> }>({
+  open: async ({ srv, newContext }, use) => {
+    await use(async (u, label, permissions = ['camera', 'microphone']) => {
+      const context = await newContext({ baseURL: srv.url, permissions });
+      await signInContext(context, u);
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
+      await page.goto(`${srv.url}/`);
+      await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 30_000 });
+      return page;
+    });
+  },
+});
 
-test.beforeAll(async () => {
-  app = await startAppWithMediaServer();
-  srv = app.srv;
-});
-test.afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
-});
-test.afterAll(async () => {
-  await app?.close();
-});
-
-async function open(browser: Browser, u: E2EUser, label: string, permissions = ['camera', 'microphone']): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url, permissions });
-  contexts.push(context);
-  await signInContext(context, u);
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
-  await page.goto(`${srv.url}/`);
-  await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 30_000 });
-  return page;
-}
 const openConversation = (page: Page, id: string) => page.locator(`[data-conversation-id="${id}"]`).first().click();
 const audioTime = (page: Page) => page.getByTestId('voice-audio').last().evaluate((a: HTMLAudioElement) => a.currentTime);
 
-test('A records a voice message of about 3 s; B sees it live, plays it, seeks on the waveform and speeds it up', async ({ browser }) => {
-  const { a, b, conversationId } = await friendsWithConversation(srv.url);
-  const pa = await open(browser, a, 'anna');
-  const pb = await open(browser, b, 'boris');
+test('A records a voice message of about 3 s; B sees it live, plays it, seeks on the waveform and speeds it up', async ({ friends: { a, b, conversationId }, open }) => {
+  const pa = await open(a, 'anna');
+  const pb = await open(b, 'boris');
   await openConversation(pa, conversationId);
   await openConversation(pb, conversationId);
 
@@ -90,9 +71,8 @@ test('A records a voice message of about 3 s; B sees it live, plays it, seeks on
   await expect(pa.locator(`[data-conversation-id="${conversationId}"]`).getByTestId('chat-tile-preview')).toHaveText('Голосовое сообщение 0:03');
 });
 
-test('a refused microphone says so in Russian, and the composer comes back', async ({ browser }) => {
-  const { a, conversationId } = await friendsWithConversation(srv.url);
-  const pa = await open(browser, a, 'anna', []);
+test('a refused microphone says so in Russian, and the composer comes back', async ({ friends: { a, conversationId }, open }) => {
+  const pa = await open(a, 'anna', []);
   await pa.evaluate(async () => {
     // The page is told no, as a browser whose user blocked the microphone.
     const refuse = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
@@ -106,11 +86,10 @@ test('a refused microphone says so in Russian, and the composer comes back', asy
   await expect(pa.getByRole('textbox', { name: 'Сообщение' })).toBeVisible();
 });
 
-test('A calls B, B does not answer: both see «Пропущенный звонок» and B’s unread count rises', async ({ browser }) => {
+test('A calls B, B does not answer: both see «Пропущенный звонок» and B’s unread count rises', async ({ friends: { a, b, conversationId }, open }) => {
   test.setTimeout(120_000);
-  const { a, b, conversationId } = await friendsWithConversation(srv.url);
-  const pa = await open(browser, a, 'anna');
-  const pb = await open(browser, b, 'boris');
+  const pa = await open(a, 'anna');
+  const pb = await open(b, 'boris');
   await openConversation(pa, conversationId);
   await pa.getByRole('button', { name: 'Позвонить', exact: true }).click();
   await expect(pb.getByRole('alertdialog', { name: 'Входящий аудио/видео звонок' })).toBeVisible();
@@ -124,11 +103,10 @@ test('A calls B, B does not answer: both see «Пропущенный звоно
   await expect(pb.getByTestId('call-entry').getByRole('button', { name: 'Перезвонить' })).toBeVisible();
 });
 
-test('an answered call shows its duration on both sides; what was typed in its chat stays in the conversation', async ({ browser }) => {
-  const { a, b, conversationId } = await friendsWithConversation(srv.url);
-  const pa = await open(browser, a, 'anna');
+test('an answered call shows its duration on both sides; what was typed in its chat stays in the conversation', async ({ friends: { a, b, conversationId }, open }) => {
+  const pa = await open(a, 'anna');
   // B has no conversation open: answering opens the call's one, whose messages are the call's chat.
-  const pb = await open(browser, b, 'boris');
+  const pb = await open(b, 'boris');
   await openConversation(pa, conversationId);
   await pa.getByRole('button', { name: 'Позвонить', exact: true }).click();
   await pb.getByRole('button', { name: 'Ответить', exact: true }).click();
