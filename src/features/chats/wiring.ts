@@ -5,6 +5,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { isRecord } from '../../contract/shape';
 import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
+import { chatsFooterMachine } from './machines/chatsFooter/chatsFooter.machine';
 import { RequestFailure } from '../../contract/failure';
 import { composerMachine, type OutboxStoreCommand, type UploadReport } from '../composer/index';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../composer/index';
@@ -122,5 +123,12 @@ export function wireChats(s: Services) {
         },
       }),
     },
+  });
+}
+
+/** The chats footer: the clipboard for the own EBLID (its dialogs' actors are provided by the registry). */
+export function wireChatsFooter() {
+  return chatsFooterMachine.provide({
+    actors: { copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)) },
   });
 }

@@ -18,3 +18,11 @@ export type ChatsLayoutEvent =
   | { type: 'layout.open' };
 
 export type ChatsLayoutRef = MachineRef<ChatsLayoutContext, ChatsLayoutEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The chats page's two panes (spawned while the page is shown). */
+    chatsLayout: ChatsLayoutRef;
+  }
+}

@@ -53,3 +53,10 @@ export type PresenterCommand = { type: 'present'; payload: NotificationPayload }
 export type PrefsCommand = { type: 'save'; userId: string; prefs: NotificationPrefs };
 
 export type NotificationsRef = MachineRef<NotificationsContext, NotificationsEvent, NotificationsEmitted>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    notifications: NotificationsRef;
+  }
+}
