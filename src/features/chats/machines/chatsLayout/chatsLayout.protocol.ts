@@ -4,6 +4,9 @@ import type { MachineRef } from '../../../../core/machines/machine-ref';
 
 export type ChatsPanel = 'list' | 'conversation';
 
+/** The tag views read: the conversation panel is the one shown (else the list). */
+export const LAYOUT_TAGS = { conversation: 'conversationShown' } as const;
+
 export interface ChatsLayoutContext {
   hasSelection: boolean;
 }
