@@ -2,12 +2,12 @@
 // tests/client/diagrams.test.ts fails when a committed diagram differs from its machine.
 import fs from 'node:fs';
 import path from 'node:path';
-import { machines } from '../src/core/machines/index';
+import { diagramMachines } from '../src/core/app/diagrams';
 import { diagramDocument } from '../tests/model/mermaid';
 
 const dir = path.resolve('docs/statecharts');
 fs.mkdirSync(dir, { recursive: true });
-for (const [name, machine] of Object.entries(machines)) {
+for (const [name, machine] of Object.entries(diagramMachines())) {
   const file = path.join(dir, `${name}.md`);
   fs.writeFileSync(file, diagramDocument(name, machine));
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { machines } from '../../src/core/machines/index';
+import { diagramMachines } from '../../src/core/app/diagrams';
+
+const machines = diagramMachines();
 import { diagramDocument, toMermaid } from '../model/mermaid';
 
 describe('statechart diagrams', () => {
@@ -12,10 +14,10 @@ describe('statechart diagrams', () => {
   });
 
   it('shows named delays with their milliseconds, invoke results, guards and nesting', () => {
-    const connectivity = toMermaid(machines.connectivity);
+    const connectivity = toMermaid(machines.connectivity!);
     expect(connectivity).toContain('waiting --> pinging : after pingInterval (15000 ms)');
     expect(connectivity).toContain('pinging --> waiting : done: ping');
-    const session = toMermaid(machines.session);
+    const session = toMermaid(machines.session!);
     expect(session).toContain('restoring --> signedIn : always [hasSession]');
     expect(session).toContain('state "signedOut" as signedOut {');
     expect(session).toContain('state "signedIn · invoke fetchMe" as signedIn {');

@@ -3,7 +3,9 @@
 // - a feature imports another feature only through its public faces: index.ts (machines and logic), ui/index.ts
 //   (its views) and *.protocol.ts; a feature's wiring.ts may also use another's wiring.ts (both are composition);
 // - src/shared imports no feature and nothing of src/core;
-// - src/core reaches features the same way, except the composition root (src/core/app), which wires them all.
+// - src/core reaches features the same way, except the composition root (src/core/app), which wires them all;
+// - views (src/features/*/ui, src/core/ui, src/shared) never import a *.machine.ts file, directly or through an
+//   index that re-exports one under the names they take (they import protocols; actors come from the runtime).
 // The rules run over a map of file → imports, so a probe checks them on a made-up file without writing into src/.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,12 +65,72 @@ function violation(from: string, to: string): string | null {
   return null;
 }
 
-function violations(graph: Map<string, string[]>): string[] {
-  return [...graph].flatMap(([from, tos]) => tos.flatMap((to) => {
+function violations(graph: Map<string, string[]>, names: Map<string, string[]> = new Map()): string[] {
+  const fromGraph = [...graph].flatMap(([from, tos]) => tos.flatMap((to) => {
     const why = violation(from, to);
     return why ? [`${from} → ${to}: ${why}`] : [];
   }));
+  const machineImports = [...names].filter(([from]) => isView(from)).flatMap(([from, tos]) =>
+    tos.filter((to) => to.endsWith('.machine')).map((to) => `${from} → ${to}: views import protocols, never a machine file`),
+  );
+  return [...fromGraph, ...machineImports];
 }
+
+const isView = (f: string) => /^src\/features\/[^/]+\/ui\//.test(f) || f.startsWith('src/core/ui/') || f.startsWith('src/shared/');
+
+/** The module behind each name an index re-exports (`export { a } from './x'`, `export * from './x'` as '*'). */
+const reexportsMemo = new Map<string, Map<string, string>>();
+function reexports(index: string): Map<string, string> {
+  const known = reexportsMemo.get(index);
+  if (known) return known;
+  const found = readReexports(index);
+  reexportsMemo.set(index, found);
+  return found;
+}
+
+function readReexports(index: string): Map<string, string> {
+  const file = [`${index}.ts`, `${index}.tsx`].find((f) => fs.existsSync(path.join(root, f)));
+  const out = new Map<string, string>();
+  if (!file) return out;
+  const sf = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  for (const st of sf.statements) {
+    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const to = target(file, st.moduleSpecifier.text);
+    if (!to) continue;
+    if (st.exportClause && ts.isNamedExports(st.exportClause)) for (const e of st.exportClause.elements) out.set(e.name.text, to);
+    else out.set('*', to);
+  }
+  return out;
+}
+
+/**
+ * The modules a file's imports reach, with an import from an index followed to the modules behind the names it
+ * takes (so a view may use an index's helpers, but not the machine it also re-exports).
+ */
+function namedTargets(file: string, text: string): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const out: string[] = [];
+  const follow = (to: string, names: string[] | null) => {
+    if (!/\/index$/.test(to)) return out.push(to);
+    const map = reexports(to);
+    for (const n of names ?? [...map.keys()]) out.push(map.get(n) ?? map.get('*') ?? to);
+  };
+  for (const st of sf.statements) {
+    if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const to = target(file, st.moduleSpecifier.text);
+    if (!to) continue;
+    const bindings = ts.isImportDeclaration(st) ? st.importClause?.namedBindings : st.exportClause;
+    const names =
+      bindings && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings))
+        ? bindings.elements.map((e) => (e.propertyName ?? e.name).text)
+        : null;
+    follow(to, names);
+  }
+  return out;
+}
+
+const namesOf = (files: string[], read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8')) =>
+  new Map(files.map((f) => [f, namedTargets(f, read(f))]));
 
 const graphOf = (files: string[], read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8')) =>
   new Map(files.map((f) => [f, specifiers(f, read(f)).map((s) => target(f, s)).filter((t): t is string => t !== null)]));
@@ -87,7 +149,31 @@ describe('feature boundaries', () => {
 
   it('no feature imports another feature’s internals; src/shared imports no feature', () => {
     expect(files.length).toBeGreaterThan(150);
-    expect(violations(graphOf(files))).toEqual([]);
+    expect(violations(graphOf(files), namesOf(files.filter(isView)))).toEqual([]);
+  }, 30_000);
+
+  it('a view importing a machine file, directly or through an index that re-exports it, fails; protocols and helpers pass', () => {
+    const probe = (file: string, lines: string[]) => {
+      const read = () => lines.join('\n');
+      return violations(graphOf([file], read), namesOf([file], read)).filter((v) => v.includes('never a machine file'));
+    };
+    const bad = probe('src/features/chats/ui/ZzProbe.tsx', [
+      "import { chatsLayoutMachine } from '../machines/chatsLayout/chatsLayout.machine';",
+      "import { contactsMachine } from '../../contacts/index';",
+      "import type { AvatarActorRef } from '../../profile/machines/avatar/avatar.machine';",
+    ]);
+    expect(bad).toHaveLength(3);
+    expect(bad[0]).toContain('views import protocols, never a machine file');
+    expect(probe('src/core/ui/ZzProbe.tsx', ["import { selectPing } from '../machines/connectivity/connectivity.machine';"])).toHaveLength(1);
+    expect(probe('src/shared/ui/ZzProbe.tsx', ["export * from '../../core/machines/session/session.machine';"]).length).toBeGreaterThan(0);
+    expect(
+      probe('src/features/chats/ui/ZzProbe.tsx', [
+        "import { FOOTER_TAGS } from '../machines/chatsFooter/chatsFooter.protocol';",
+        "import { filterContacts } from '../../contacts/index';",
+      ]),
+    ).toEqual([]);
+    // The composition root may: it wires the machines.
+    expect(probe('src/core/app/ZzProbe.ts', ["import { contactsMachine } from '../../features/contacts/index';"])).toEqual([]);
   });
 
   it('a probe importing another feature’s view, machine or service file fails; its index and protocols pass', () => {

@@ -45,6 +45,13 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
     expect(lint('src/shared/ui', '.tsx', ['../../core/services/sound']).ok).toBe(false);
   });
 
+  it('a view importing a machine file fails; its protocol passes', () => {
+    expect(lint('src/features/chats/ui', '.tsx', ['../machines/chatsLayout/chatsLayout.machine']).ok).toBe(false);
+    expect(lint('src/core/ui', '.tsx', ['../machines/connectivity/connectivity.machine']).ok).toBe(false);
+    expect(lint('src/shared/ui', '.tsx', ['../../features/conversation/machines/lightbox/lightbox.machine']).ok).toBe(false);
+    expect(lint('src/features/chats/ui', '.tsx', ['../machines/chatsLayout/chatsLayout.protocol']).ok).toBe(true);
+  });
+
   it('a view importing the composition root or a wiring module fails; protocols, indexes and the contract pass', () => {
     expect(lint('src/core/ui', '.tsx', ['../app/runtime']).ok).toBe(false);
     expect(lint('src/features/chats/ui', '.tsx', ['../wiring']).ok).toBe(false);

@@ -12,6 +12,7 @@ import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/features/call
 import { ConversationView, LazyLightbox } from '../../src/features/conversation/ui/ConversationView';
 import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
 import { never, quietSocket } from '../fixtures/session';
+import { runtimeWrapper } from '../fixtures/runtime-wrapper';
 import { paneProps } from './pane-props';
 
 const from = { id: 'u2', name: 'Борис' };
@@ -63,7 +64,10 @@ describe('lazy views: a fallback while the chunk loads, then the view', () => {
 
   it('lightbox: "Открываем изображение…" until the lightbox is here', async () => {
     expect(LazyLightbox.isLoaded()).toBe(false);
-    render(<ConversationView {...paneProps({ lightbox: { items: [{ url: '/uploads/a.png', name: 'a.png' }], index: 0 } })} />);
+    // The lightbox's actor lives in the app's runtime while it is shown.
+    render(<ConversationView {...paneProps({ lightbox: { items: [{ url: '/uploads/a.png', name: 'a.png' }], index: 0 } })} />, {
+      wrapper: runtimeWrapper().wrapper,
+    });
     expect(screen.getByRole('status')).toHaveTextContent('Открываем изображение…');
     expect(await screen.findByRole('dialog', { name: 'Просмотр изображения' })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'a.png' })).toHaveAttribute('src', '/uploads/a.png');

@@ -1,7 +1,7 @@
 // The composition root: creates the services and the root app actor, and ties them together (the API client
 // reads the session's tokens and asks the session actor to refresh; every session change is persisted).
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
-import type { AppActorRef } from '../machines/app/app.machine';
+import type { AppActorRef } from './app.machine';
 import type { SessionActorRef } from '../machines/session/session.machine';
 import type { Session } from '../services/storage';
 import { createServices, type ServiceOverrides, type Services, withOverrides } from './services';

@@ -1,5 +1,5 @@
 // The real services of the client, created once by the runtime. Machines declare what they need as actors;
-// src/core/app/wiring.ts provides those actors from these services. Tests replace single services with
+// each feature's wiring.ts provides those actors from these services (composed by src/core/app/wiring.ts). Tests replace single services with
 // `createRuntime({ services: { … } })` and keep every other service real.
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api';
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';

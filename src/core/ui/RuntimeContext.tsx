@@ -1,16 +1,16 @@
 // One actor context at the root: views reach the root app actor and its children (by systemId) from here, never
 // services. The composition root (src/core/app/runtime.ts) creates the actor; src/main.tsx passes it in.
 import { createContext, type ReactNode, useContext } from 'react';
-import type { AppActorRef } from '../machines/app/app.machine';
+import type { AppRef } from '../machines/app/app.protocol';
 import { type SystemActors, type SystemId, systemActor } from '../machines/system';
 
-const Ctx = createContext<AppActorRef | null>(null);
+const Ctx = createContext<AppRef | null>(null);
 
-export function RuntimeProvider({ app, children }: { app: AppActorRef; children: ReactNode }) {
+export function RuntimeProvider({ app, children }: { app: AppRef; children: ReactNode }) {
   return <Ctx.Provider value={app}>{children}</Ctx.Provider>;
 }
 
-export function useAppRef(): AppActorRef {
+export function useAppRef(): AppRef {
   const app = useContext(Ctx);
   if (!app) throw new Error('RuntimeProvider is missing');
   return app;

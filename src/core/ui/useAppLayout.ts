@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { selectPing } from '../machines/connectivity/connectivity.machine';
+import { selectPing } from '../machines/connectivity/connectivity.protocol';
 import { OFFLINE_BANNER } from '../machines/offlineStore/offlineStore.protocol';
 import { useConnectivityRef, useRealtimeRef, useSessionRef, useSystemActor } from './RuntimeContext';
 

@@ -5,6 +5,7 @@ import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { isRecord } from '../../contract/shape';
 import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
+import { chatsFooterMachine } from './machines/chatsFooter/chatsFooter.machine';
 import { RequestFailure } from '../../contract/failure';
 import { conversationMachine, type DeletionRequest, type PageInput, type ReactionChange } from '../conversation/index';
 import { queueRun, requestQueueMachine } from '../../core/machines/requestQueue/requestQueue.machine';
@@ -95,5 +96,12 @@ export function wireChats(s: Services) {
       }),
       composer: wireComposer(s),
     },
+  });
+}
+
+/** The chats footer: the clipboard for the own EBLID (its dialogs' actors are provided by the registry). */
+export function wireChatsFooter() {
+  return chatsFooterMachine.provide({
+    actors: { copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)) },
   });
 }

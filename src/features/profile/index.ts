@@ -2,4 +2,4 @@
 // *.protocol.ts files.
 export { avatarMachine } from './machines/avatar/avatar.machine';
 export { profileMachine } from './machines/profile/profile.machine';
-export type { ProfileFields } from './machines/profile/profile.machine';
+export type { ProfileFields } from './machines/profile/profile.protocol';

@@ -19,3 +19,10 @@ export function selectPing(s: { context: ConnectivityContext }): PingView {
 }
 
 export type ConnectivityRef = MachineRef<ConnectivityContext, ConnectivityEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../system' {
+  interface SystemActors {
+    connectivity: ConnectivityRef;
+  }
+}

@@ -17,3 +17,10 @@ export type OfflineStoreEvent =
   | { type: 'offline.listFetched'; reachable: boolean };
 
 export type OfflineStoreRef = MachineRef<OfflineStoreContext, OfflineStoreEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../system' {
+  interface SystemActors {
+    offlineStore: OfflineStoreRef;
+  }
+}

@@ -49,3 +49,10 @@ export interface RealtimeContext {
 }
 
 export type RealtimeRef = MachineRef<RealtimeContext, RealtimeEvent, RealtimeEmitted>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../system' {
+  interface SystemActors {
+    realtime: RealtimeRef;
+  }
+}

@@ -54,3 +54,10 @@ export function requestRefresh(session: SessionRef): Promise<string | null> {
     session.send({ type: 'session.refresh' });
   });
 }
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../system' {
+  interface SystemActors {
+    session: SessionRef;
+  }
+}

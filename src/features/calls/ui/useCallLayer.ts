@@ -1,12 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import type { ActorRefFrom } from 'xstate';
-import type { callMachine } from '../machines/call/call.machine';
+import type { CallRef } from '../machines/call/call.protocol';
 import { useRealtimeRef, useSystemActor } from '../../../core/ui/RuntimeContext';
 import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
 import { useCallChat } from './useCallChat';
 
-export type CallActorRef = ActorRefFrom<typeof callMachine>;
+export type CallActorRef = CallRef;
 
 /** The call layer's view of the `call` actor: the ringing invitation, the open call, the last notice. */
 export function useCallLayer() {
@@ -20,8 +19,6 @@ export function useCallLayer() {
   const notice = useSelector(call, (s) => s.context.notice);
   const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
   const chat = useCallChat(conversationId);
-  // The layer goes away only with the signed-in layout (sign-out): a call must not outlive it.
-  useEffect(() => () => call.send({ type: 'call.end' }), [call]);
   // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then (lazy-call-views.ts).
   const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
   useEffect(() => {

@@ -1,26 +1,27 @@
 import { useSelector } from '@xstate/react';
-import { DEFAULT_GUEST_NAME } from '../machines/callsPage/callsPage.protocol';
-import { useSessionRef, useSystemActor } from '../../../core/ui/RuntimeContext';
+import { DEFAULT_GUEST_NAME, DEFAULT_ROOM } from '../machines/callsPage/callsPage.protocol';
+import { useSessionRef } from '../../../core/ui/RuntimeContext';
+import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 
-/** The /calls page's view of the `callsPage` actor. */
+/** The /calls page's view of the `callsPage` actor, which lives while the page is shown. */
 export function useCallsPage() {
-  const page = useSystemActor('callsPage')!;
+  const page = useOwnedActor('callsPage');
   const session = useSessionRef();
   const name = useSelector(session, (s) => s.context.session?.user.displayName ?? '');
-  const inRoom = useSelector(page, (s) => s.hasTag('inRoom'));
-  const busy = useSelector(page, (s) => s.hasTag('busy'));
-  const room = useSelector(page, (s) => s.context.room);
-  const access = useSelector(page, (s) => s.context.access);
-  const error = useSelector(page, (s) => s.context.error);
-  const serverUrl = useSelector(page, (s) => s.context.serverUrl);
+  const inRoom = useSelector(page, (s) => s?.hasTag('inRoom') ?? false);
+  const busy = useSelector(page, (s) => s?.hasTag('busy') ?? false);
+  const room = useSelector(page, (s) => s?.context.room ?? DEFAULT_ROOM);
+  const access = useSelector(page, (s) => s?.context.access ?? null);
+  const error = useSelector(page, (s) => s?.context.error ?? null);
+  const serverUrl = useSelector(page, (s) => s?.context.serverUrl ?? null);
   return {
     room,
     busy,
     error,
     serverUrl,
     access: inRoom ? access : null,
-    join: (roomName: string) => page.send({ type: 'room.join', room: roomName, name: name || DEFAULT_GUEST_NAME }),
-    left: () => page.send({ type: 'room.left' }),
-    failed: (message: string) => page.send({ type: 'room.failed', message }),
+    join: (roomName: string) => page?.send({ type: 'room.join', room: roomName, name: name || DEFAULT_GUEST_NAME }),
+    left: () => page?.send({ type: 'room.left' }),
+    failed: (message: string) => page?.send({ type: 'room.failed', message }),
   };
 }

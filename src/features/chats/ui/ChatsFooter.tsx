@@ -25,7 +25,8 @@ export function ChatsFooter() {
         me={f.me}
         contactsSubtitle={f.contactsSubtitle}
         hasIncoming={f.incoming.length > 0}
-        code={code}
+        code={f.foldCode}
+        onUnfold={f.unfold}
         onNewChat={group.onOpen}
         onContacts={f.openContacts}
         onProfile={f.openProfile}
@@ -59,7 +60,10 @@ export interface ChatsFooterViewProps {
   me: User | null;
   contactsSubtitle: string;
   hasIncoming: boolean;
+  /** The folded EBLID panel's search. */
   code: Omit<ContactCodeView, 'onReset'>;
+  /** The fold was opened for the first time. */
+  onUnfold?: () => void;
   onNewChat: () => void;
   onContacts: () => void;
   onProfile: () => void;
@@ -80,7 +84,14 @@ export function ChatsFooterView(props: ChatsFooterViewProps) {
   const [opened, setOpened] = useState(false);
   return (
     <footer className="chats-footer">
-      <details className="footer-code" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
+      <details
+        className="footer-code"
+        onToggle={(e) => {
+          if (!e.currentTarget.open || opened) return;
+          setOpened(true);
+          props.onUnfold?.();
+        }}
+      >
         <summary>Поиск по EBLID</summary>
         {opened && <LazyContactCodePanel {...props.code} compact />}
       </details>

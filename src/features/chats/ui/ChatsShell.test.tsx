@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runtimeWrapper } from '../../../../tests/fixtures/runtime-wrapper';
 import { ChatsBackButton, ChatsShell, ChatsShellView, type ChatsShellViewProps, useChatsShell } from './ChatsShell';
 
 /** A matchMedia whose '(max-width: 768px)' answer the test sets. */
@@ -138,7 +139,7 @@ describe('ChatsShellView (from props)', () => {
 describe('ChatsShell (with its statechart)', () => {
   it('narrow: swipes of 50 px move between the panels, shorter or vertical ones and pinches do not', () => {
     fakeMatchMedia(true);
-    const { rerender } = render(<ChatsShell list={list} conversation={<Header />} hasSelection={false} />);
+    const { rerender } = render(<ChatsShell list={list} conversation={<Header />} hasSelection={false} />, { wrapper: runtimeWrapper().wrapper });
     expect(panel()).toBe('list');
     swipe(-120); // nothing selected yet
     expect(panel()).toBe('list');
@@ -166,7 +167,7 @@ describe('ChatsShell (with its statechart)', () => {
         картинка
       </div>
     );
-    render(<ChatsShell list={list} conversation={conversation} hasSelection={true} />);
+    render(<ChatsShell list={list} conversation={conversation} hasSelection={true} />, { wrapper: runtimeWrapper().wrapper });
     swipe(150, { on: screen.getByRole('dialog') });
     expect(panel()).toBe('conversation');
     swipe(150, { on: screen.getByTestId('chats-conversation-pane') });
@@ -175,7 +176,7 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('narrow: the back button returns to the list, the tile brings the conversation back', async () => {
     fakeMatchMedia(true);
-    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} selectionKey="c1" />);
+    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} selectionKey="c1" />, { wrapper: runtimeWrapper().wrapper });
     expect(panel()).toBe('conversation'); // opened with a selection (e.g. from the contacts page)
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Назад к списку чатов' }));
@@ -187,7 +188,7 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('narrow: choosing another conversation (a new selection key) slides it in', () => {
     fakeMatchMedia(true);
-    const { rerender } = render(<ChatsShell list={<p>список</p>} conversation={<Header />} hasSelection={true} selectionKey="c1" />);
+    const { rerender } = render(<ChatsShell list={<p>список</p>} conversation={<Header />} hasSelection={true} selectionKey="c1" />, { wrapper: runtimeWrapper().wrapper });
     act(() => screen.getByRole('button', { name: 'Назад к списку чатов' }).click());
     expect(panel()).toBe('list');
     rerender(<ChatsShell list={<p>список</p>} conversation={<Header />} hasSelection={true} selectionKey="c2" />);
@@ -198,7 +199,7 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('wide screen: swipes are ignored and there is no back button; crossing 768 px switches layouts', () => {
     const media = fakeMatchMedia(false);
-    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />);
+    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />, { wrapper: runtimeWrapper().wrapper });
     expect(screen.getByTestId('chats-shell')).toHaveAttribute('data-layout', 'wide-screen');
     expect(screen.queryByRole('button', { name: 'Назад к списку чатов' })).toBeNull();
     swipe(200);
@@ -210,7 +211,7 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('sets the wide-layout flag while the conversation pane is at least 900 px wide', () => {
     fakeMatchMedia(false);
-    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />);
+    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />, { wrapper: runtimeWrapper().wrapper });
     const shell = screen.getByTestId('chats-shell');
     expect(shell).toHaveAttribute('data-wide', 'false');
     resize(900);

@@ -4,7 +4,7 @@
 // is inert, so neither Tab nor a screen reader lands in it. `data-wide` is set when the conversation pane is at
 // least 900 px wide. Children reach the layout through useChatsShell().
 import { createContext, type ReactNode, type TouchEventHandler, useCallback, useContext, useEffect, useRef } from 'react';
-import type { ChatsPanel } from '../machines/chatsLayout/chatsLayout.machine';
+import type { ChatsPanel } from '../machines/chatsLayout/chatsLayout.protocol';
 import { useChatsLayout } from './useChatsLayout';
 import '../../../styles/chats-shell.css';
 

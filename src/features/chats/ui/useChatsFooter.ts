@@ -6,24 +6,30 @@ import { useContacts } from '../../contacts/ui/index';
 import { useGroupDialog } from '../../contacts/ui/index';
 import { useAvatarEditor } from '../../profile/ui/index';
 import { useOwnUser } from '../../profile/ui/index';
-import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 
-export type FooterDialog = 'contacts' | 'profile' | null;
+export type FooterDialog = 'group' | 'contacts' | 'profile' | null;
 
 /** Everything the chats footer and the dialogs it opens need, as values and callbacks (the footer actor decides). */
 export function useChatsFooter() {
   const me = useOwnUser();
   const contacts = useContacts();
-  const code = useContactCode();
-  const group = useGroupDialog();
-  const avatar = useAvatarEditor();
-  const footer = useSystemActor('chatsFooter');
+  // The footer's actor lives while the footer is shown; each dialog's actor while that dialog is open.
+  const footer = useOwnedActor('chatsFooter');
   const dialog = useSelector(footer, (s): FooterDialog => {
+    if (s?.hasTag(FOOTER_TAGS.group)) return 'group';
     if (s?.hasTag(FOOTER_TAGS.contacts)) return 'contacts';
     if (s?.hasTag(FOOTER_TAGS.profile)) return 'profile';
     return null;
   });
   const copied = useSelector(footer, (s) => s?.hasTag(FOOTER_TAGS.copied) ?? false);
+  const code = useContactCode(useSelector(footer, (s) => s?.children.contactCode));
+  const foldCode = useContactCode(useSelector(footer, (s) => s?.children.foldCode));
+  const avatar = useAvatarEditor(useSelector(footer, (s) => s?.children.avatar));
+  const group = useGroupDialog(useSelector(footer, (s) => s?.children.groupDialog), {
+    open: dialog === 'group',
+    onOpen: () => footer?.send({ type: 'footer.openGroup' }),
+  });
 
   return {
     me,
@@ -32,6 +38,8 @@ export function useChatsFooter() {
     friends: filterContacts(contacts.contacts, 'accepted'),
     contacts,
     code,
+    foldCode,
+    unfold: () => footer?.send({ type: 'footer.unfold' }),
     group,
     avatar,
     dialog,

@@ -1,7 +1,8 @@
-import { useMachine } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { type TouchEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { LAYOUT } from '../../../contract/limits';
-import { type ChatsPanel, chatsLayoutMachine } from '../machines/chatsLayout/chatsLayout.machine';
+import { useOwnedActor } from '../../../core/ui/useOwnedActor';
+import { type ChatsLayoutEvent, type ChatsPanel, LAYOUT_TAGS } from '../machines/chatsLayout/chatsLayout.protocol';
 import { useMediaQuery } from '../../../shared/ui/useMediaQuery';
 
 export const NARROW_QUERY = `(max-width: ${LAYOUT.narrowMaxPx}px)`;
@@ -27,14 +28,15 @@ export function useWidthAtLeast(minPx: number): [(el: HTMLElement | null) => voi
 }
 
 /**
- * The chats page's layout: which panel a narrow screen shows (the chatsLayout actor, run here because it is
- * view-local), the narrow and wide flags, and the touch handlers that turn a finished horizontal drag into a swipe.
+ * The chats page's layout: which panel a narrow screen shows (the chatsLayout actor, alive while the page is
+ * shown: useOwnedActor), the narrow and wide flags, and the touch handlers that turn a finished horizontal drag into a swipe.
  * `selectionKey` (the selected conversation's id, when the caller has it) lets choosing another conversation
  * slide the conversation in even though something was selected before.
  */
 export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: string | null }) {
-  const [snapshot, send] = useMachine(chatsLayoutMachine, { input: { hasSelection: props.hasSelection } });
-  const panel = (snapshot.value === 'starting' ? 'list' : snapshot.value) as ChatsPanel;
+  const actor = useOwnedActor('chatsLayout', { hasSelection: props.hasSelection });
+  const panel = useSelector(actor, (s): ChatsPanel => (s?.hasTag(LAYOUT_TAGS.conversation) ? 'conversation' : 'list'));
+  const send = useCallback((e: ChatsLayoutEvent) => actor?.send(e), [actor]);
   const narrow = useMediaQuery(NARROW_QUERY);
   const [conversationRef, wide] = useWidthAtLeast(LAYOUT.wideMinPx);
 

@@ -1,8 +1,8 @@
 // The chats page's view of the chats actor: list tiles, the selection and the children that serve it.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ComposerActorRef } from '../../composer/index';
-import type { ConversationActorRef } from '../../conversation/index';
+import type { ComposerRef } from '../../composer/machines/composer/composer.protocol';
+import type { ConversationRef } from '../../conversation/machines/conversation/conversation.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
 import { chatTile } from '../../conversation/ui/index';
 
@@ -23,8 +23,8 @@ export function useChatsPage() {
   const entries = useSelector(chats, (s) => s.context.entries);
   const selectedId = useSelector(chats, (s) => s.context.selectedId);
   const loaded = useSelector(chats, (s) => s.context.loaded);
-  const conversation = useSelector(chats, (s) => s.children.conversation as ConversationActorRef | undefined);
-  const composer = useSelector(chats, (s) => s.children.composer as ComposerActorRef | undefined);
+  const conversation = useSelector(chats, (s) => s.children.conversation as ConversationRef | undefined);
+  const composer = useSelector(chats, (s) => s.children.composer as ComposerRef | undefined);
   const now = useNow();
   // While this page is mounted the selected conversation is in front of the user (for the unread rule, which the
   // notification sound follows).

@@ -1,11 +1,8 @@
 import { useSelector } from '@xstate/react';
-import type { ContactCodeEvent } from '../machines/contactCode/contactCode.protocol';
-import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import type { ContactCodeEvent, ContactCodeRef } from '../machines/contactCode/contactCode.protocol';
 
-
-/** The EBLID search panel's view of the contactCode actor (systemId 'contactCode'). */
-export function useContactCode() {
-  const actor = useSystemActor('contactCode');
+/** An EBLID search panel's view of its contactCode actor (undefined while it is not running). */
+export function useContactCode(actor: ContactCodeRef | undefined) {
   const digits = useSelector(actor, (s) => s?.context.digits ?? ['', '', '', '']);
   const focus = useSelector(actor, (s) => s?.context.focus ?? 0);
   const result = useSelector(actor, (s) => s?.context.result ?? null);

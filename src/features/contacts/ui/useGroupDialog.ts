@@ -2,15 +2,16 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { filterContacts } from '../machines/contacts/contact-list';
-import type { GroupDialogEvent } from '../machines/groupDialog/groupDialog.protocol';
+import type { GroupDialogEvent, GroupDialogRef } from '../machines/groupDialog/groupDialog.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
 
-/** The group dialog's view of its actor (systemId 'groupDialog') and of the friends (systemId 'contacts'). */
-export function useGroupDialog() {
-  const actor = useSystemActor('groupDialog');
+/**
+ * The group dialog's view of its actor (running while the dialog is open) and of the friends (systemId
+ * 'contacts'); its owner says whether it is open and opens it.
+ */
+export function useGroupDialog(actor: GroupDialogRef | undefined, owner: { open: boolean; onOpen(): void }) {
   const contacts = useSystemActor('contacts');
   const navigate = useNavigate();
-  const open = useSelector(actor, (s) => s?.hasTag('open') ?? false);
   const title = useSelector(actor, (s) => s?.context.title ?? '');
   const selected = useSelector(actor, (s) => s?.context.selected ?? []);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
@@ -26,13 +27,13 @@ export function useGroupDialog() {
 
   const send = (e: GroupDialogEvent) => actor?.send(e);
   return {
-    open,
+    open: owner.open,
     title,
     selected,
     busy,
     error,
     friends,
-    onOpen: () => send({ type: 'group.open' }),
+    onOpen: owner.onOpen,
     onClose: () => send({ type: 'group.close' }),
     onToggle: (userId: string) => send({ type: 'group.toggle', userId }),
     onTitle: (value: string) => send({ type: 'group.titleChanged', title: value }),

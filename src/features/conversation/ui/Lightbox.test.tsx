@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { runtimeWrapper } from '../../../../tests/fixtures/runtime-wrapper';
 import { Lightbox, LightboxView, type LightboxViewProps } from './Lightbox';
 
 const items = [{ url: '/uploads/a.png', name: 'море.png' }, { url: '/uploads/b.png' }, { url: '/uploads/c.png', name: 'горы.jpg' }];
@@ -104,7 +105,7 @@ function Harness(props: { onClose?: () => void }) {
 
 describe('Lightbox (with its statechart)', () => {
   it('opens on the given image, wraps with the arrows, zooms in steps and resets on another image', async () => {
-    render(<Harness />);
+    render(<Harness />, { wrapper: runtimeWrapper().wrapper });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Открыть горы' }));
     expect(screen.getByRole('img', { name: 'горы.jpg' })).toBeInTheDocument();
@@ -128,7 +129,7 @@ describe('Lightbox (with its statechart)', () => {
 
   it('takes the focus, keeps Tab inside, and gives the focus back to the opener on Escape', async () => {
     const onClose = vi.fn();
-    render(<Harness onClose={onClose} />);
+    render(<Harness onClose={onClose} />, { wrapper: runtimeWrapper().wrapper });
     const user = userEvent.setup();
     const opener = screen.getByRole('button', { name: 'Открыть горы' });
     await user.click(opener);
@@ -154,7 +155,7 @@ describe('Lightbox (with its statechart)', () => {
   it('Escape inside the lightbox does not reach handlers under it', () => {
     const outer = vi.fn();
     document.addEventListener('keydown', outer);
-    render(<Harness />);
+    render(<Harness />, { wrapper: runtimeWrapper().wrapper });
     act(() => screen.getByRole('button', { name: 'Открыть горы' }).click());
     fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -2,7 +2,7 @@
 // plus; Escape closes, ← and → move, + − 0 zoom. A modal dialog: focus moves in, Tab stays inside, and focus goes
 // back where it was when it closes.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
-import type { LightboxItem } from '../machines/lightbox/lightbox.machine';
+import type { LightboxItem } from '../machines/lightbox/lightbox.protocol';
 import { useLightbox } from './useLightbox';
 
 export interface LightboxProps {

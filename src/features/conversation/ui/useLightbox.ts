@@ -1,22 +1,36 @@
-import { useMachine } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
-import { type LightboxItem, lightboxMachine, lightboxView } from '../machines/lightbox/lightbox.machine';
+import { useOwnedActor } from '../../../core/ui/useOwnedActor';
+import { type LightboxContext, type LightboxEvent, type LightboxItem, lightboxView } from '../machines/lightbox/lightbox.protocol';
 
 /**
- * The lightbox's state lives in its own actor, run here for as long as the lightbox is mounted: which image and
- * which zoom are view-local (nothing else reads them, nothing survives closing), so it is not spawned by the chats
- * actor. The caller decides whether it is open and which image it opens on; closing reaches it through onClose.
+ * The lightbox's state lives in its own actor, alive for as long as the lightbox is mounted (useOwnedActor):
+ * which image and which zoom are view-local (nothing else reads them, nothing survives closing), so it is not the
+ * chats actor's. The caller decides whether it is open and which image it opens on; closing reaches it through
+ * onClose.
  */
 export function useLightbox(props: { items: LightboxItem[]; index: number; onClose(): void }) {
-  const [snapshot, send] = useMachine(lightboxMachine, { input: { items: props.items, index: props.index } });
+  const actor = useOwnedActor('lightbox', { items: props.items, index: props.index });
+  const opening: LightboxContext = { items: props.items, index: props.index, zoom: 1 };
+  const context = useSelector(actor, (s) => s?.context) ?? opening;
   const onClose = useRef(props.onClose);
   onClose.current = props.onClose;
-  const done = snapshot.status === 'done';
+  // The actor finishes on close: tell the caller once.
   useEffect(() => {
-    if (done) onClose.current();
-  }, [done]);
+    if (!actor) return;
+    let told = false;
+    const tell = () => {
+      if (told) return;
+      told = true;
+      onClose.current();
+    };
+    if (actor.getSnapshot().status === 'done') tell();
+    const sub = actor.subscribe({ next: (s) => s.status === 'done' && tell(), complete: tell });
+    return () => sub.unsubscribe();
+  }, [actor]);
+  const send = (e: LightboxEvent) => actor?.send(e);
   return {
-    ...lightboxView(snapshot.context),
+    ...lightboxView(context),
     next: () => send({ type: 'lightbox.next' }),
     previous: () => send({ type: 'lightbox.previous' }),
     zoomIn: () => send({ type: 'lightbox.zoomIn' }),

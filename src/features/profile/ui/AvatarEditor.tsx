@@ -3,7 +3,7 @@
 // the arrow keys) and scaled with 'Масштаб' 0.5–2 — with 'Отмена' and 'Загрузить'; 'Готово' after success.
 import { type DragEvent, useId, useState } from 'react';
 import Cropper from 'react-easy-crop';
-import { ZOOM_MAX, ZOOM_MIN, ZOOM_STEP } from '../machines/avatar/avatar.machine';
+import { ZOOM_MAX, ZOOM_MIN, ZOOM_STEP } from '../machines/avatar/avatar.protocol';
 import type { AvatarEditorView } from './useAvatarEditor';
 
 export const CROP_WINDOW_PX = 220;

@@ -1,12 +1,10 @@
 import { useSelector } from '@xstate/react';
-import type { AvatarEvent, PixelArea, Point } from '../machines/avatar/avatar.protocol';
-import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import type { AvatarEvent, AvatarRef, PixelArea, Point } from '../machines/avatar/avatar.protocol';
 
 export type AvatarStage = 'idle' | 'reading' | 'editing' | 'busy' | 'done';
 
-/** The avatar editor's view of its actor (systemId 'avatar'). */
-export function useAvatarEditor() {
-  const actor = useSystemActor('avatar');
+/** The avatar editor's view of its actor (the profile dialog's, undefined while the dialog is closed). */
+export function useAvatarEditor(actor: AvatarRef | undefined) {
   const stage = useSelector(actor, (s): AvatarStage => {
     if (!s) return 'idle';
     if (s.hasTag('busy')) return 'busy';

@@ -3,10 +3,12 @@
 // step opens the hit, which the chats actor turns into a jump of the open conversation.
 import { useEffect, useState } from 'react';
 import type { ConversationSearchBarProps } from './ConversationSearchBar';
-import { useSearch } from './useSearch';
+import { useOwnedActor } from '../../../core/ui/useOwnedActor';
+import { useSearchView } from './useSearch';
 
 export function useConversationSearch(conversationId: string): { open: boolean; show(): void; bar: ConversationSearchBarProps } {
-  const search = useSearch('conversationSearch');
+  // The open conversation's own search: alive while its pane is shown.
+  const search = useSearchView(useOwnedActor('conversationSearch'));
   const [open, setOpen] = useState(false);
   const { scope } = search;
   // A bar opened on another conversation starts empty; closing forgets the query.

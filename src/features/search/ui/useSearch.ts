@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { SearchResult } from '../../../contract/entities';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import type { SearchRef } from '../machines/search/search.protocol';
 
 export type SearchStatus = 'empty' | 'loading' | 'results' | 'nothing' | 'failed';
 
@@ -27,29 +28,37 @@ export interface SearchView {
   scope(conversationId: string | null): void;
 }
 
-export function useSearch(id: 'search' | 'conversationSearch'): SearchView {
+/** The chats list's search (session-long). */
+export function useSearch(id: 'search'): SearchView {
   const actor = useSystemActor(id);
   if (!actor) throw new Error(`the ${id} actor is not running`);
-  const query = useSelector(actor, (s) => s.context.query);
-  const results = useSelector(actor, (s) => s.context.results);
-  const active = useSelector(actor, (s) => s.context.active);
-  const hasMore = useSelector(actor, (s) => s.context.nextBefore !== null);
-  const error = useSelector(actor, (s) => s.context.error);
+  return useSearchView(actor);
+}
+
+/** A search actor's view; undefined (not yet spawned) reads as an empty search that ignores input. */
+const none: SearchResult[] = [];
+
+export function useSearchView(actor: SearchRef | undefined): SearchView {
+  const query = useSelector(actor, (s) => s?.context.query ?? '');
+  const results = useSelector(actor, (s) => s?.context.results ?? none);
+  const active = useSelector(actor, (s) => s?.context.active ?? -1);
+  const hasMore = useSelector(actor, (s) => (s ? s.context.nextBefore !== null : false));
+  const error = useSelector(actor, (s) => s?.context.error ?? null);
   const status = useSelector(actor, (s): SearchStatus => {
-    for (const tag of ['loading', 'results', 'nothing', 'failed'] as const) if (s.hasTag(tag)) return tag;
+    for (const tag of ['loading', 'results', 'nothing', 'failed'] as const) if (s?.hasTag(tag)) return tag;
     return 'empty';
   });
-  const paging = useSelector(actor, (s) => s.hasTag('paging'));
-  const pagingFailed = useSelector(actor, (s) => s.hasTag('pagingFailed'));
+  const paging = useSelector(actor, (s) => s?.hasTag('paging') ?? false);
+  const pagingFailed = useSelector(actor, (s) => s?.hasTag('pagingFailed') ?? false);
   const callbacks = useMemo(
     () => ({
-      input: (text: string) => actor.send({ type: 'search.input', text }),
-      clear: () => actor.send({ type: 'search.clear' }),
-      retry: () => actor.send({ type: 'search.retry' }),
-      more: () => actor.send({ type: 'search.more' }),
-      move: (by: 1 | -1) => actor.send({ type: 'search.move', by }),
-      choose: (index?: number) => actor.send({ type: 'search.choose', index }),
-      scope: (conversationId: string | null) => actor.send({ type: 'search.scope', conversationId }),
+      input: (text: string) => actor?.send({ type: 'search.input', text }),
+      clear: () => actor?.send({ type: 'search.clear' }),
+      retry: () => actor?.send({ type: 'search.retry' }),
+      more: () => actor?.send({ type: 'search.more' }),
+      move: (by: 1 | -1) => actor?.send({ type: 'search.move', by }),
+      choose: (index?: number) => actor?.send({ type: 'search.choose', index }),
+      scope: (conversationId: string | null) => actor?.send({ type: 'search.scope', conversationId }),
     }),
     [actor],
   );

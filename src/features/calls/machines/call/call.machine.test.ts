@@ -14,7 +14,7 @@ const access: RoomAccess = { token: 'jwt', url: 'ws://127.0.0.1:7880' };
 describeModel({
   name: 'call',
   machine: callMachine.provide({
-    actors: { serverEvents: quiet as never, ring: quiet, ringback: quiet, fetchToken: hang<RoomAccess>() as never, invite: hang<Ack>() as never },
+    actors: { serverEvents: quiet as never, session: quiet as never, ring: quiet, ringback: quiet, fetchToken: hang<RoomAccess>() as never, invite: hang<Ack>() as never },
     // Who "me" is comes from the session actor, absent here; the action itself is tested below.
     actions: {
       startIncoming: assign(({ event }) => {

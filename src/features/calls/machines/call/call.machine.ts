@@ -12,6 +12,7 @@ import { notWired } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
 import type { RealtimeEmit } from '../../../../core/machines/realtime/realtime.protocol';
 import { serverRequest } from '../../../../core/machines/realtime/server-request';
+import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { type AnySystem, systemActor } from '../../../../core/machines/system';
 import { CALL_NOTICES, type CallContext, type CallEvent, type CallRemoteEvent, type RoomAccess } from './call.protocol';
 
@@ -44,6 +45,8 @@ export const callMachine = setup({
   },
   actors: {
     serverEvents: callServerEvents,
+    /** Who is signed in: a sign-out hangs up (a call must not outlive the session). */
+    session: watchSignedInUser('call.signedIn', 'call.signedOut'),
     /** call:invite with the server's acknowledgement (ok:false when nobody could be reached). */
     invite: serverRequest,
     /** POST /api/livekit/token for the room. */
@@ -104,7 +107,10 @@ export const callMachine = setup({
 }).createMachine({
   id: 'call',
   context: { ...idle, notice: null },
-  invoke: { id: 'serverEvents', src: 'serverEvents' },
+  invoke: [
+    { id: 'serverEvents', src: 'serverEvents' },
+    { id: 'session', src: 'session' },
+  ],
   initial: 'idle',
   on: { 'call.dismissNotice': { actions: 'dismissNotice' } },
   states: {
@@ -142,7 +148,14 @@ export const callMachine = setup({
             'clear',
           ],
         },
-        // The call layer went away (sign-out) while ringing: the ring stops, the caller hears a decline.
+        // Signed out while ringing: the ring stops, the caller hears a decline.
+        'call.signedOut': {
+          target: 'idle',
+          actions: [
+            'sendDecline',
+            'clear',
+          ],
+        },
         'call.end': {
           target: 'idle',
           actions: [
@@ -172,6 +185,11 @@ export const callMachine = setup({
       entry: 'openConversation',
       on: {
         'call.end': {
+          target: 'idle',
+          actions: ['sendEnd', 'clear'],
+        },
+        // Signed out during the call: it ends for everyone in it.
+        'call.signedOut': {
           target: 'idle',
           actions: ['sendEnd', 'clear'],
         },

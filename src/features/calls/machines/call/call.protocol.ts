@@ -58,6 +58,16 @@ export type CallEvent =
   /** The conference could not connect (e.g. the library's 'no livekit url provided'). */
   | { type: 'call.failed'; message: string }
   | { type: 'call.dismissNotice' }
+  /** The session's sign-in and sign-out (watchSignedInUser): signing out hangs up. */
+  | { type: 'call.signedIn'; userId: string }
+  | { type: 'call.signedOut' }
   | CallRemoteEvent;
 
 export type CallRef = MachineRef<CallContext, CallEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    call: CallRef;
+  }
+}

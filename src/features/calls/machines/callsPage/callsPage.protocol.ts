@@ -27,3 +27,11 @@ export type CallsPageEvent =
   | { type: 'room.failed'; message: string };
 
 export type CallsPageRef = MachineRef<CallsPageContext, CallsPageEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The /calls page (spawned while it is shown). */
+    callsPage: CallsPageRef;
+  }
+}

@@ -58,3 +58,10 @@ export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conv
 
 /** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
 export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    chats: ChatsRef;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, emit, fromCallback, fromPromise } from 'xstate';
+import { assign, createActor, createMachine, emit, fromCallback, fromPromise } from 'xstate';
 import { describeModel } from '../../../../../tests/model/harness';
 import { TIMINGS } from '../../../../contract/limits';
 import { chatsFooterMachine, FOOTER_TAGS } from './chatsFooter.machine';
@@ -7,10 +7,15 @@ import { chatsFooterMachine, FOOTER_TAGS } from './chatsFooter.machine';
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const quiet = fromCallback(() => () => {}) as never;
 
+// The dialogs' actors as stand-ins: each finishes when told `finish` (the group dialog closing).
+const dialog = createMachine({ initial: 'open', states: { open: { on: { finish: 'done' } }, done: { type: 'final' } } });
+const dialogs = { contactCode: dialog, avatar: dialog, groupDialog: dialog } as never;
+
 describeModel({
   name: 'chatsFooter',
-  machine: chatsFooterMachine.provide({ actors: { copyText: hang, chatOpened: quiet } }),
+  machine: chatsFooterMachine.provide({ actors: { copyText: hang, chatOpened: quiet, ...(dialogs as object) } }),
   events: {
+    'xstate.done.actor.groupDialog': () => [{ type: 'xstate.done.actor.groupDialog', output: undefined }],
     'footer.copy': () => [{ type: 'footer.copy', text: '1234' }],
     'xstate.done.actor.copyText': () => [{ type: 'xstate.done.actor.copyText', output: undefined }],
     'xstate.error.actor.copyText': () => [{ type: 'xstate.error.actor.copyText', error: new Error('refused') }],
@@ -19,50 +24,96 @@ describeModel({
 
 describe('chats footer among its peers', () => {
   function start(copy: (text: string) => Promise<void> = async () => {}) {
-    const heard: Record<string, string[]> = { contactCode: [], avatar: [] };
-    const recorder = (id: string) => createMachine({ on: { '*': { actions: ({ event }) => heard[id].push(event.type) } } });
     // The contacts actor emits `contacts.chatOpened` when asked to (a stand-in for opening a direct chat).
     const contacts = createMachine({
       types: { emitted: {} as { type: 'contacts.chatOpened'; conversationId: string } },
       on: { open: { actions: emit({ type: 'contacts.chatOpened' as const, conversationId: 'c1' }) } },
     });
+    // A stand-in dialog actor that keeps what it is told (a fresh one starts empty).
+    const keeper = createMachine({
+      types: { context: {} as { heard: string[] } },
+      context: { heard: [] },
+      initial: 'open',
+      states: {
+        open: { on: { finish: 'done', '*': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.type] }) } } },
+        done: { type: 'final' },
+      },
+    });
     const footer = chatsFooterMachine.provide({
-      actors: { copyText: fromPromise(({ input }: { input: { text: string } }) => copy(input.text)) },
+      actors: {
+        copyText: fromPromise(({ input }: { input: { text: string } }) => copy(input.text)),
+        contactCode: keeper,
+        avatar: keeper,
+        groupDialog: keeper,
+      } as never,
     });
     const root = createActor(
       createMachine({
         invoke: [
-          { id: 'contactCode', src: recorder('contactCode'), systemId: 'contactCode' },
-          { id: 'avatar', src: recorder('avatar'), systemId: 'avatar' },
           { id: 'contacts', src: contacts, systemId: 'contacts' },
           { id: 'footer', src: footer, systemId: 'chatsFooter' },
         ],
       }),
     ).start();
-    return { footer: root.system.get('chatsFooter'), contacts: root.system.get('contacts'), heard };
+    const footerRef = root.system.get('chatsFooter');
+    // The dialogs' actors by their invoke ids (they have no systemId: only the footer's views reach them).
+    const system = { get: (id: string) => footerRef.getSnapshot().children[id] };
+    return { footer: footerRef, contacts: root.system.get('contacts'), system };
   }
   const open = (s: { hasTag(t: string): boolean }) =>
-    s.hasTag(FOOTER_TAGS.contacts) ? 'contacts' : s.hasTag(FOOTER_TAGS.profile) ? 'profile' : null;
+    s.hasTag(FOOTER_TAGS.group) ? 'group' : s.hasTag(FOOTER_TAGS.contacts) ? 'contacts' : s.hasTag(FOOTER_TAGS.profile) ? 'profile' : null;
 
-  it('closing the contacts dialog clears the EBLID search; closing the profile cancels the avatar being framed', () => {
-    const { footer, heard } = start();
+  it("each dialog's actor runs while the dialog is open: closing stops it, reopening starts a fresh one", () => {
+    const { footer, system } = start();
+    expect(system.get('contactCode')).toBeUndefined();
     footer.send({ type: 'footer.openContacts' });
     expect(open(footer.getSnapshot())).toBe('contacts');
+    const code = system.get('contactCode');
+    expect(footer.getSnapshot().children.contactCode).toBe(code);
+    code.send({ type: 'code.typed' });
+    expect(code.getSnapshot().context.heard).toEqual(['code.typed']);
     footer.send({ type: 'footer.close' });
     expect(open(footer.getSnapshot())).toBeNull();
-    expect(heard.contactCode).toEqual(['code.reset']);
+    expect(code.getSnapshot().status).toBe('stopped');
+    expect(system.get('contactCode')).toBeUndefined();
+    footer.send({ type: 'footer.openContacts' });
+    expect(system.get('contactCode')).not.toBe(code);
+    expect(system.get('contactCode').getSnapshot().context.heard).toEqual([]);
+    // Switching dialogs stops one and starts the other.
     footer.send({ type: 'footer.openProfile' });
+    expect(system.get('contactCode')).toBeUndefined();
+    const avatar = system.get('avatar');
+    expect(avatar.getSnapshot().status).toBe('active');
     footer.send({ type: 'footer.close' });
-    expect(heard.avatar).toEqual(['avatar.cancel']);
-    expect(heard.contactCode).toEqual(['code.reset']);
+    expect(avatar.getSnapshot().status).toBe('stopped');
+    expect(system.get('avatar')).toBeUndefined();
   });
 
-  it('a chat opened from the contacts dialog closes it without clearing the search', () => {
-    const { footer, contacts, heard } = start();
+  it('the group dialog closes when its actor finishes (closed or created)', () => {
+    const { footer, system } = start();
+    footer.send({ type: 'footer.openGroup' });
+    expect(open(footer.getSnapshot())).toBe('group');
+    system.get('groupDialog').send({ type: 'finish' });
+    expect(open(footer.getSnapshot())).toBeNull();
+    expect(system.get('groupDialog')).toBeUndefined();
+  });
+
+  it("the folded EBLID panel gets its own search when first unfolded, apart from the dialog's", () => {
+    const { footer } = start();
+    expect(footer.getSnapshot().children.foldCode).toBeUndefined();
+    footer.send({ type: 'footer.unfold' });
+    const fold = footer.getSnapshot().children.foldCode;
+    expect(fold?.getSnapshot().status).toBe('active');
+    footer.send({ type: 'footer.openContacts' });
+    footer.send({ type: 'footer.close' });
+    expect(footer.getSnapshot().children.foldCode).toBe(fold);
+  });
+
+  it('a chat opened from the contacts dialog closes it', () => {
+    const { footer, contacts } = start();
     footer.send({ type: 'footer.openContacts' });
     contacts.send({ type: 'open' });
     expect(open(footer.getSnapshot())).toBeNull();
-    expect(heard.contactCode).toEqual([]);
     // Closed already: a later chat opened elsewhere changes nothing.
     contacts.send({ type: 'open' });
     expect(open(footer.getSnapshot())).toBeNull();

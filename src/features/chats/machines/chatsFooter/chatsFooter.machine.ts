@@ -1,12 +1,16 @@
-// The chats footer (docs/behaviour.md §2): its tiles open the contacts dialog (requests, friends, the EBLID search)
-// and the profile dialog (avatar editor); one dialog at a time. Closing the contacts dialog clears the EBLID search;
-// closing the profile dialog cancels an avatar being chosen or framed (an upload already running finishes).
+// The chats footer (docs/behaviour.md §2): its tiles open the group dialog, the contacts dialog (requests, friends,
+// the EBLID search) and the profile dialog (avatar editor); one dialog at a time. Each dialog's actor is invoked in
+// the state that shows it (views read it from this actor's children; it has no systemId): opening starts it
+// fresh, closing stops it (the EBLID search is cleared, an avatar being
+// chosen, framed or sent is dropped). The folded EBLID panel has its own search, started when first unfolded.
 // Opening a chat from the contacts dialog closes it. Copying the own EBLID shows 'Скопировано' for the
 // success-message time; a clipboard the browser refuses changes nothing (the code stays visible to copy by hand).
 import { assertEvent, type EventObject, fromCallback, setup } from 'xstate';
 import { TIMINGS } from '../../../../contract/limits';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
+import { contactCodeMachine, groupDialogMachine } from '../../../contacts/index';
+import { avatarMachine } from '../../../profile/index';
 import { type ChatsFooterContext, type ChatsFooterEvent, FOOTER_TAGS } from './chatsFooter.protocol';
 
 export * from './chatsFooter.protocol';
@@ -23,10 +27,9 @@ export const chatsFooterMachine = setup({
     chatOpened: chatOpenedFromContacts,
     /** Writes the text to the clipboard. */
     copyText: notWired<void, { text: string }>('chatsFooter.copyText'),
-  },
-  actions: {
-    resetCodeSearch: ({ system }) => systemActor(system, 'contactCode')?.send({ type: 'code.reset' }),
-    cancelAvatar: ({ system }) => systemActor(system, 'avatar')?.send({ type: 'avatar.cancel' }),
+    contactCode: contactCodeMachine,
+    avatar: avatarMachine,
+    groupDialog: groupDialogMachine,
   },
   delays: { copiedNotice: TIMINGS.successMessageMs },
 }).createMachine({
@@ -38,24 +41,41 @@ export const chatsFooterMachine = setup({
       initial: 'closed',
       states: {
         closed: {
-          on: { 'footer.openContacts': 'contacts', 'footer.openProfile': 'profile' },
+          on: { 'footer.openContacts': 'contacts', 'footer.openProfile': 'profile', 'footer.openGroup': 'group' },
+        },
+        group: {
+          tags: [FOOTER_TAGS.group],
+          // The dialog finishes when closed or once the group exists.
+          invoke: { id: 'groupDialog', src: 'groupDialog', onDone: 'closed' },
         },
         contacts: {
           tags: [FOOTER_TAGS.contacts],
-          invoke: { id: 'chatOpened', src: 'chatOpened' },
+          invoke: [
+            { id: 'chatOpened', src: 'chatOpened' },
+            { id: 'contactCode', src: 'contactCode' },
+          ],
           on: {
-            'footer.close': { target: 'closed', actions: 'resetCodeSearch' },
+            'footer.close': 'closed',
             'footer.chatOpened': 'closed',
-            'footer.openProfile': { target: 'profile', actions: 'resetCodeSearch' },
+            'footer.openProfile': 'profile',
           },
         },
         profile: {
           tags: [FOOTER_TAGS.profile],
+          invoke: { id: 'avatar', src: 'avatar' },
           on: {
-            'footer.close': { target: 'closed', actions: 'cancelAvatar' },
-            'footer.openContacts': { target: 'contacts', actions: 'cancelAvatar' },
+            'footer.close': 'closed',
+            'footer.openContacts': 'contacts',
           },
         },
+      },
+    },
+    // The footer's folded EBLID panel: its search starts when first unfolded and stays while the footer is shown.
+    fold: {
+      initial: 'folded',
+      states: {
+        folded: { on: { 'footer.unfold': 'shown' } },
+        shown: { invoke: { id: 'foldCode', src: 'contactCode' } },
       },
     },
     copy: {

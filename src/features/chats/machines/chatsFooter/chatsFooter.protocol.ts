@@ -1,7 +1,11 @@
 // The chats footer's protocol (systemId 'chatsFooter'): which of its dialogs is open (contacts with the EBLID
 // search, or the profile with the avatar editor) and the "copied" confirmation of the own EBLID. Views import
 // this module, never chatsFooter.machine.ts.
+import type { EventObject } from 'xstate';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
+import type { ContactCodeRef } from '../../../contacts/machines/contactCode/contactCode.protocol';
+import type { GroupDialogRef } from '../../../contacts/machines/groupDialog/groupDialog.protocol';
+import type { AvatarRef } from '../../../profile/machines/avatar/avatar.protocol';
 
 // biome-ignore lint/complexity/noBannedTypes: the footer keeps no data, only states
 export type ChatsFooterContext = {};
@@ -9,6 +13,9 @@ export type ChatsFooterContext = {};
 export type ChatsFooterEvent =
   | { type: 'footer.openContacts' }
   | { type: 'footer.openProfile' }
+  | { type: 'footer.openGroup' }
+  /** The folded EBLID panel was unfolded for the first time. */
+  | { type: 'footer.unfold' }
   /** The dialog's close button, Escape or a click outside it. */
   | { type: 'footer.close' }
   /** A chat was opened from the contacts dialog: the dialog steps aside for it. */
@@ -17,6 +24,22 @@ export type ChatsFooterEvent =
   | { type: 'footer.copy'; text: string };
 
 /** Tags the footer's view reads. */
-export const FOOTER_TAGS = { contacts: 'contactsOpen', profile: 'profileOpen', copied: 'copied' } as const;
+export const FOOTER_TAGS = { group: 'groupOpen', contacts: 'contactsOpen', profile: 'profileOpen', copied: 'copied' } as const;
 
-export type ChatsFooterRef = MachineRef<ChatsFooterContext, ChatsFooterEvent>;
+/** The dialogs' actors while they are open, and the folded panel's search once unfolded. */
+export interface ChatsFooterChildren {
+  groupDialog?: GroupDialogRef;
+  contactCode?: ContactCodeRef;
+  avatar?: AvatarRef;
+  foldCode?: ContactCodeRef;
+}
+
+export type ChatsFooterRef = MachineRef<ChatsFooterContext, ChatsFooterEvent, EventObject, ChatsFooterChildren>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The chats page's footer (spawned while it is shown). */
+    chatsFooter: ChatsFooterRef;
+  }
+}

@@ -5,7 +5,7 @@
 // View-local: ChatsShell runs it; the chats actor only tells it whether something is selected.
 import { assign, setup } from 'xstate';
 import { LAYOUT } from '../../../../contract/limits';
-import type { ChatsLayoutContext, ChatsLayoutEvent } from './chatsLayout.protocol';
+import { type ChatsLayoutContext, type ChatsLayoutEvent, LAYOUT_TAGS } from './chatsLayout.protocol';
 
 export * from './chatsLayout.protocol';
 
@@ -52,6 +52,7 @@ export const chatsLayoutMachine = setup({
       },
     },
     conversation: {
+      tags: [LAYOUT_TAGS.conversation],
       on: {
         'layout.swiped': { guard: 'swipeRight', target: 'list' },
         'layout.back': 'list',

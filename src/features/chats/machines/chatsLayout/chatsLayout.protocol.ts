@@ -4,6 +4,9 @@ import type { MachineRef } from '../../../../core/machines/machine-ref';
 
 export type ChatsPanel = 'list' | 'conversation';
 
+/** The tag views read: the conversation panel is the one shown (else the list). */
+export const LAYOUT_TAGS = { conversation: 'conversationShown' } as const;
+
 export interface ChatsLayoutContext {
   hasSelection: boolean;
 }
@@ -18,3 +21,11 @@ export type ChatsLayoutEvent =
   | { type: 'layout.open' };
 
 export type ChatsLayoutRef = MachineRef<ChatsLayoutContext, ChatsLayoutEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The chats page's two panes (spawned while the page is shown). */
+    chatsLayout: ChatsLayoutRef;
+  }
+}

@@ -44,3 +44,11 @@ export type RecorderParentEvent = { type: 'recorder.recorded'; recording: Record
 export const MIC_FAILED = 'Не удалось записать голосовое сообщение';
 
 export type RecorderRef = MachineRef<RecorderContext, RecorderEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The voice recorder (the composer's child). */
+    recorder: RecorderRef;
+  }
+}

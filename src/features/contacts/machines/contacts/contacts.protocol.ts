@@ -47,3 +47,10 @@ export const NOW_FRIENDS = 'Теперь вы друзья';
 export const addedNotice = (contact: Contact): string => (contact.status === 'ACCEPTED' ? NOW_FRIENDS : REQUEST_SENT);
 
 export type ContactsRef = MachineRef<ContactsContext, ContactsEvent, ContactsEmitted>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    contacts: ContactsRef;
+  }
+}

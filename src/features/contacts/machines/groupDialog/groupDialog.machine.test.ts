@@ -55,7 +55,6 @@ describe('group dialog with a resolving actor', () => {
     const actor = root.system.get('groupDialog');
     const created: unknown[] = [];
     actor.on('group.created', (e: unknown) => created.push(e));
-    actor.send({ type: 'group.open' });
     actor.send({ type: 'group.create' });
     expect(actor.getSnapshot().value).toEqual({ open: 'editing' });
     actor.send({ type: 'group.titleChanged', title: '  ' });
@@ -81,7 +80,6 @@ describe('group dialog with a resolving actor', () => {
         },
       }),
     ).start();
-    actor.send({ type: 'group.open' });
     actor.send({ type: 'group.toggle', userId: 'u2' });
     actor.send({ type: 'group.titleChanged', title: 'Дача' });
     actor.send({ type: 'group.create' });

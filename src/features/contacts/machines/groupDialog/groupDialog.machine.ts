@@ -1,6 +1,7 @@
 // The group dialog 'Создать групповой чат' (docs/behaviour.md §2, §5; systemId 'groupDialog'): an optional title
 // and friends to tick; 'Создать' does nothing until someone is ticked, then creates the group, hands it to the
 // chats actor (`chats.open`) and closes. The chats list hears about it from conversations:new like every member.
+// It lives while the dialog is open: its owner (the chats footer) starts it on opening and it finishes on closing.
 import { assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../../contract/api';
 import { failureMessage } from '../../../../contract/failure';
@@ -27,11 +28,9 @@ export const groupDialogMachine = setup({
 }).createMachine({
   id: 'groupDialog',
   context: initialContext,
-  initial: 'closed',
+  initial: 'open',
   states: {
-    closed: {
-      on: { 'group.open': { target: 'open', actions: assign(initialContext) } },
-    },
+    closed: { type: 'final' },
     open: {
       tags: ['open'],
       initial: 'editing',
@@ -49,7 +48,7 @@ export const groupDialogMachine = setup({
             },
             'group.titleChanged': { actions: assign({ title: ({ event }) => event.title }) },
             'group.create': { guard: 'someoneTicked', target: 'creating', actions: assign({ error: null }) },
-            'group.close': { target: '#groupDialog.closed', actions: assign(initialContext) },
+            'group.close': { target: '#groupDialog.closed' },
           },
         },
         creating: {
@@ -71,7 +70,6 @@ export const groupDialogMachine = setup({
                   if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
                   enqueue.emit({ type: 'group.created', conversationId });
                 }),
-                assign(initialContext),
               ],
             },
             onError: {

@@ -12,7 +12,6 @@ export interface GroupDialogContext {
 }
 
 export type GroupDialogEvent =
-  | { type: 'group.open' }
   | { type: 'group.close' }
   | { type: 'group.toggle'; userId: string }
   | { type: 'group.titleChanged'; title: string }

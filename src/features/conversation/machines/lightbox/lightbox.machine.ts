@@ -54,15 +54,3 @@ export const lightboxMachine = setup({
 });
 
 export type LightboxMachine = typeof lightboxMachine;
-
-/** What the view shows, derived from a snapshot's context. */
-export function lightboxView(context: LightboxContext) {
-  return {
-    item: context.items[context.index] ?? null,
-    index: context.index,
-    count: context.items.length,
-    zoom: context.zoom,
-    canZoomIn: context.zoom < LIGHTBOX_ZOOM.max,
-    canZoomOut: context.zoom > LIGHTBOX_ZOOM.min,
-  };
-}

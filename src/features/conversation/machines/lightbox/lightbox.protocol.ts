@@ -1,5 +1,6 @@
 // The lightbox's protocol (view-local: the Lightbox component runs one actor while it is open): its input and the
 // events it accepts. The view imports this module for its types.
+import { LIGHTBOX_ZOOM } from '../../../../contract/limits';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
 
 export interface LightboxItem {
@@ -28,3 +29,24 @@ export type LightboxEvent =
   | { type: 'lightbox.close' };
 
 export type LightboxRef = MachineRef<LightboxContext, LightboxEvent>;
+
+
+/** What the view shows, derived from a snapshot's context. */
+export function lightboxView(context: LightboxContext) {
+  return {
+    item: context.items[context.index] ?? null,
+    index: context.index,
+    count: context.items.length,
+    zoom: context.zoom,
+    canZoomIn: context.zoom < LIGHTBOX_ZOOM.max,
+    canZoomOut: context.zoom > LIGHTBOX_ZOOM.min,
+  };
+}
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The image viewer (spawned while it is shown). */
+    lightbox: LightboxRef;
+  }
+}

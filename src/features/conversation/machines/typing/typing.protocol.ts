@@ -23,3 +23,11 @@ export type TypingEvent =
   | { type: 'typing.remoteSent'; userId: string };
 
 export type TypingRef = MachineRef<TypingContext, TypingEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** The open conversation's typing actor (spawned by the conversation actor while one is open). */
+    typing: TypingRef;
+  }
+}

@@ -63,3 +63,10 @@ export type NotifierCommand = { type: 'sound.notify' };
 export type PrefsCommand = { type: 'save'; userId: string; prefs: NotificationPrefs };
 
 export type NotificationsRef = MachineRef<NotificationsContext, NotificationsEvent, NotificationsEmitted>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    notifications: NotificationsRef;
+  }
+}

@@ -26,3 +26,10 @@ export type ProfileEvent =
   | { type: 'profile.save'; fields: ProfileFields };
 
 export type ProfileRef = MachineRef<ProfileContext, ProfileEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    profile: ProfileRef;
+  }
+}

@@ -49,3 +49,13 @@ export interface SearchRequest {
 export type SearchAnswer = ResponseOf<'search'> & { request: SearchRequest };
 
 export type SearchRef = MachineRef<SearchContext, SearchEvent>;
+
+// Its entry in the typed map from systemId to actor (src/core/machines/system.ts).
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** Message search of the chats list (all conversations). */
+    search: SearchRef;
+    /** Message search within the open conversation. */
+    conversationSearch: SearchRef;
+  }
+}

@@ -1,0 +1,131 @@
+// The registry: every actor of the app, one line each, and the one place a new machine is registered.
+//
+//   id: { machine, lifetime, owner?, systemId?, wire?, input? }
+//
+// - lifetime 'session': spawned by the root for the whole session (src/core/app/app.machine.ts builds its spawn
+//   list from these lines);
+// - lifetime 'owned': lives exactly while its owner shows it: owner 'view' = a view holds it with
+//   useOwnedActor(id) (src/core/ui/useOwnedActor.ts) and the root spawns it while that view is mounted; owner
+//   '<id>' = that machine invokes it in the state that shows it (the chats footer's dialogs);
+// - lifetime 'child': spawned by its parent machine, which provides it in its own wiring; listed for the diagrams.
+// - systemId: registered under its id, reachable with systemActor(system, id). Its protocol declares the type
+//   (module augmentation of SystemActors in src/core/machines/system.ts); the checks at the end of this file fail
+//   to compile when the two disagree either way.
+// - wire: the machine with its effects provided from the services (each feature's wiring.ts); src/core/app/wiring.ts
+//   composes them.
+// The diagram list (scripts/diagrams.ts) is derived from it too.
+import type { ActorRefFrom, AnyStateMachine } from 'xstate';
+import { callMachine, callsPageMachine } from '../../features/calls/index';
+import { wireCall, wireCallsPage } from '../../features/calls/wiring';
+import { chatsFooterMachine, chatsLayoutMachine, chatsMachine } from '../../features/chats/index';
+import { wireChats, wireChatsFooter } from '../../features/chats/wiring';
+import { composerMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
+import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
+import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
+import { conversationMachine, lightboxMachine, messageEditMachine, readReceiptsMachine, typingMachine } from '../../features/conversation/index';
+import { notificationsMachine } from '../../features/notifications/index';
+import { wireNotifications } from '../../features/notifications/wiring';
+import { avatarMachine, profileMachine } from '../../features/profile/index';
+import { wireAvatar, wireProfile } from '../../features/profile/wiring';
+import { searchMachine } from '../../features/search/index';
+import { wireSearch } from '../../features/search/wiring';
+import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
+import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
+import { realtimeMachine } from '../machines/realtime/realtime.machine';
+import { requestQueueMachine } from '../machines/requestQueue/requestQueue.machine';
+import { sessionMachine } from '../machines/session/session.machine';
+import type { SystemActors } from '../machines/system';
+import type { AppInput } from '../machines/app/app.protocol';
+import type { Services } from './services';
+import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession } from './core-wiring';
+
+export type Lifetime = 'session' | 'owned' | 'child';
+
+export interface RegistryEntry {
+  machine: AnyStateMachine;
+  lifetime: Lifetime;
+  /** Who spawns an 'owned' or 'child' actor: 'view' (useOwnedActor) or its parent machine's id. */
+  owner?: string;
+  /** Registered in the actor system under its id. */
+  systemId?: true;
+  /** The machine with its effects provided (children are provided by their parent's wiring). */
+  wire?: (s: Services) => AnyStateMachine;
+  /** A session-long actor's input, from the root's. */
+  input?: (app: AppInput | undefined) => unknown;
+}
+
+export const registry = {
+  // Session-long: the root spawns them at start. The session comes first: the others read who is signed in (and
+  // the realtime actor the token) from it when they start.
+  session: { machine: sessionMachine, lifetime: 'session', systemId: true, wire: wireSession, input: (app) => ({ stored: app?.stored ?? null }) },
+  realtime: { machine: realtimeMachine, lifetime: 'session', systemId: true, wire: wireRealtime },
+  connectivity: { machine: connectivityMachine, lifetime: 'session', systemId: true, wire: wireConnectivity },
+  offlineStore: { machine: offlineStoreMachine, lifetime: 'session', systemId: true, wire: wireOfflineStore },
+  notifications: { machine: notificationsMachine, lifetime: 'session', systemId: true, wire: wireNotifications },
+  chats: { machine: chatsMachine, lifetime: 'session', systemId: true, wire: wireChats },
+  call: { machine: callMachine, lifetime: 'session', systemId: true, wire: wireCall },
+  // The footer's badge and requests heard live (any page), the chats list's search (its query survives a visit
+  // to another page, like the list), and the own record (the server's profile:update from another tab reaches the
+  // session's user shown everywhere; the settings page and the footer read it).
+  contacts: { machine: contactsMachine, lifetime: 'session', systemId: true, wire: wireContacts },
+  search: { machine: searchMachine, lifetime: 'session', systemId: true, wire: wireSearch },
+  profile: { machine: profileMachine, lifetime: 'session', systemId: true, wire: wireProfile },
+  // Owned by a view: alive while it is mounted.
+  callsPage: { machine: callsPageMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireCallsPage },
+  chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatsFooter },
+  conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireSearch },
+  chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
+  contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
+  avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },
+  groupDialog: { machine: groupDialogMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireGroupDialog },
+  // Children spawned and wired by their parent.
+  conversation: { machine: conversationMachine, lifetime: 'child', owner: 'chats' },
+  composer: { machine: composerMachine, lifetime: 'child', owner: 'chats' },
+  readReceipts: { machine: readReceiptsMachine, lifetime: 'child', owner: 'conversation' },
+  messageEdit: { machine: messageEditMachine, lifetime: 'child', owner: 'conversation' },
+  typing: { machine: typingMachine, lifetime: 'child', owner: 'conversation', systemId: true },
+  recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
+  outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
+  // One queue logic, spawned twice by the conversation (deletions and reactions).
+  requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
+} as const satisfies Record<string, RegistryEntry>;
+
+export type Registry = typeof registry;
+export type RegistryId = keyof Registry;
+/** The session-long actors: the root's context holds one ref per id. */
+export type SessionId = { [K in RegistryId]: Registry[K] extends { lifetime: 'session' } ? K : never }[RegistryId];
+
+// --- compile-time checks: the registry and the typed system map (src/core/machines/system.ts) agree ---
+type WithSystemId = { [K in RegistryId]: Registry[K] extends { systemId: true } ? K : never }[RegistryId];
+type Verdict<T extends Record<string, true>> = T;
+/** Every registry line with a systemId has its entry in SystemActors, and the machine's ref fits that entry. */
+export type RegistryMatchesSystem = Verdict<{
+  [K in WithSystemId]: K extends keyof SystemActors ? (ActorRefFrom<Registry[K]['machine']> extends SystemActors[K] ? true : false) : false;
+}>;
+/** Every SystemActors entry is a registry line with a systemId. */
+export type SystemMatchesRegistry = Verdict<{ [K in keyof SystemActors]: K extends WithSystemId ? true : false }>;
+
+const ids = Object.keys(registry) as RegistryId[];
+
+/** The ids of one lifetime (and owner), in the registry's order. */
+export function idsOf(lifetime: Lifetime, owner?: string): RegistryId[] {
+  return ids.filter((id) => {
+    const e: RegistryEntry = registry[id];
+    return e.lifetime === lifetime && (owner === undefined || e.owner === owner);
+  });
+}
+
+/** Every machine once (two lines may share one, e.g. the two searches), by the first id that names it. */
+export function registeredMachines(): Record<string, AnyStateMachine> {
+  const seen = new Set<AnyStateMachine>();
+  const out: Record<string, AnyStateMachine> = {};
+  for (const id of ids) {
+    const m = registry[id].machine;
+    if (seen.has(m)) continue;
+    seen.add(m);
+    out[id] = m;
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+// The calls feature's actors provided from the real services: the call (room token, ring and ringback sounds)
+// and the /calls page (room token, the media server's address).
+import { fromCallback, fromPromise } from 'xstate';
+import type { Services } from '../../core/app/services';
+import { callMachine } from './machines/call/call.machine';
+import { callsPageMachine } from './machines/callsPage/callsPage.machine';
+import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } from './services/livekit';
+
+export function wireCall(s: Services) {
+  return callMachine.provide({
+    actors: {
+      fetchToken: fromPromise(({ input }: { input: { room: string } }) => requestRoomToken(s.api, input)),
+      ring: fromCallback(() => {
+        s.sound.startRing();
+        return () => s.sound.stopRing();
+      }),
+      ringback: fromCallback(() => {
+        s.sound.startRingback();
+        return () => s.sound.stopRingback();
+      }),
+    },
+  });
+}
+
+export function wireCallsPage(s: Services) {
+  return callsPageMachine.provide({
+    actors: {
+      fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) => requestRoomToken(s.api, input)),
+      serverAddress: fromPromise(async () =>
+        typeof window === 'undefined' ? null : videoServerFallbackUrl(window.location, configuredVideoServerUrl()),
+      ),
+    },
+  });
+}
