@@ -17,6 +17,8 @@ describeModel({
   events: {
     'xstate.done.actor.groupDialog': () => [{ type: 'xstate.done.actor.groupDialog', output: undefined }],
     'footer.copy': () => [{ type: 'footer.copy', text: '1234' }],
+    // The avatar editor starts and stops sending.
+    'xstate.snapshot.avatar': () => [true, false].map((busy) => ({ type: 'xstate.snapshot.avatar', snapshot: { hasTag: (t: string) => busy && t === 'busy' } })),
     'xstate.done.actor.copyText': () => [{ type: 'xstate.done.actor.copyText', output: undefined }],
     'xstate.error.actor.copyText': () => [{ type: 'xstate.error.actor.copyText', error: new Error('refused') }],
   },
@@ -35,7 +37,11 @@ describe('chats footer among its peers', () => {
       context: { heard: [] },
       initial: 'open',
       states: {
-        open: { on: { finish: 'done', '*': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.type] }) } } },
+        open: {
+          on: { finish: 'done', send: 'sending', '*': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.type] }) } },
+        },
+        // Like the avatar editor cropping, uploading and saving.
+        sending: { tags: ['busy'], on: { saved: 'open' } },
         done: { type: 'final' },
       },
     });
@@ -87,6 +93,26 @@ describe('chats footer among its peers', () => {
     footer.send({ type: 'footer.close' });
     expect(avatar.getSnapshot().status).toBe('stopped');
     expect(system.get('avatar')).toBeUndefined();
+  });
+
+  it('an avatar being sent outlives the closed profile dialog until it is done; reopening shows the same editor', () => {
+    const { footer, system } = start();
+    footer.send({ type: 'footer.openProfile' });
+    const avatar = system.get('avatar');
+    avatar.send({ type: 'send' });
+    expect(avatar.getSnapshot().hasTag('busy')).toBe(true);
+    footer.send({ type: 'footer.close' });
+    expect(open(footer.getSnapshot())).toBeNull();
+    expect(avatar.getSnapshot().status).toBe('active');
+    footer.send({ type: 'footer.openProfile' });
+    expect(system.get('avatar')).toBe(avatar);
+    // Another dialog while it sends: the editor still runs, and stops once the avatar is saved.
+    footer.send({ type: 'footer.openContacts' });
+    expect(avatar.getSnapshot().status).toBe('active');
+    avatar.send({ type: 'saved' });
+    expect(avatar.getSnapshot().status).toBe('stopped');
+    expect(system.get('avatar')).toBeUndefined();
+    expect(open(footer.getSnapshot())).toBe('contacts');
   });
 
   it('the group dialog closes when its actor finishes (closed or created)', () => {

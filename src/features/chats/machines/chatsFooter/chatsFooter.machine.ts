@@ -1,11 +1,12 @@
 // The chats footer (docs/behaviour.md §2): its tiles open the group dialog, the contacts dialog (requests, friends,
 // the EBLID search) and the profile dialog (avatar editor); one dialog at a time. Each dialog's actor is invoked in
 // the state that shows it (views read it from this actor's children; it has no systemId): opening starts it
-// fresh, closing stops it (the EBLID search is cleared, an avatar being
-// chosen, framed or sent is dropped). The folded EBLID panel has its own search, started when first unfolded.
+// fresh, closing stops it (the EBLID search is cleared, an avatar being chosen or framed is dropped) — except an
+// avatar already being cropped, uploaded and saved: its actor runs on with the dialog closed until it is done, and
+// reopening the dialog shows it. The folded EBLID panel has its own search, started when first unfolded.
 // Opening a chat from the contacts dialog closes it. Copying the own EBLID shows 'Скопировано' for the
 // success-message time; a clipboard the browser refuses changes nothing (the code stays visible to copy by hand).
-import { assertEvent, type EventObject, fromCallback, setup } from 'xstate';
+import { and, assertEvent, assign, type EventObject, fromCallback, not, setup, stateIn } from 'xstate';
 import { TIMINGS } from '../../../../contract/limits';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
@@ -31,10 +32,13 @@ export const chatsFooterMachine = setup({
     avatar: avatarMachine,
     groupDialog: groupDialogMachine,
   },
+  guards: {
+    avatarIdle: ({ context }) => !context.avatarBusy,
+  },
   delays: { copiedNotice: TIMINGS.successMessageMs },
 }).createMachine({
   id: 'chatsFooter',
-  context: {},
+  context: { avatarBusy: false },
   type: 'parallel',
   states: {
     dialog: {
@@ -62,11 +66,30 @@ export const chatsFooterMachine = setup({
         },
         profile: {
           tags: [FOOTER_TAGS.profile],
-          invoke: { id: 'avatar', src: 'avatar' },
           on: {
             'footer.close': 'closed',
             'footer.openContacts': 'contacts',
           },
+        },
+      },
+    },
+    // The profile dialog's avatar editor: started with the dialog, stopped with it unless an avatar is being sent,
+    // which then finishes with the dialog closed.
+    avatar: {
+      initial: 'off',
+      states: {
+        off: {
+          entry: assign({ avatarBusy: false }),
+          on: { 'footer.openProfile': 'on' },
+        },
+        on: {
+          invoke: {
+            id: 'avatar',
+            src: 'avatar',
+            onSnapshot: { actions: assign({ avatarBusy: ({ event }) => event.snapshot.hasTag('busy') }) },
+          },
+          // Stopped once the dialog is gone and nothing is being sent.
+          always: { guard: and([not(stateIn('#chatsFooter.dialog.profile')), 'avatarIdle']), target: 'off' },
         },
       },
     },

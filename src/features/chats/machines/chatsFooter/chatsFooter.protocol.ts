@@ -7,8 +7,10 @@ import type { ContactCodeRef } from '../../../contacts/machines/contactCode/cont
 import type { GroupDialogRef } from '../../../contacts/machines/groupDialog/groupDialog.protocol';
 import type { AvatarRef } from '../../../profile/machines/avatar/avatar.protocol';
 
-// biome-ignore lint/complexity/noBannedTypes: the footer keeps no data, only states
-export type ChatsFooterContext = {};
+export interface ChatsFooterContext {
+  /** The avatar editor is cropping, uploading or saving (its actor then outlives the dialog until it is done). */
+  avatarBusy: boolean;
+}
 
 export type ChatsFooterEvent =
   | { type: 'footer.openContacts' }
