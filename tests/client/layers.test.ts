@@ -17,6 +17,21 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
 fs.copyFileSync(path.join(root, 'biome.json'), path.join(scratch, 'biome.json'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
+/** Lints `body` as a file at `file` of the scratch copy. */
+function lintText(file: string, body: string): { ok: boolean; output: string } {
+  const full = path.join(scratch, file);
+  fs.mkdirSync(path.dirname(full), { recursive: true });
+  fs.writeFileSync(full, body);
+  try {
+    return { ok: true, output: execFileSync(biome, ['lint', file], { cwd: scratch, encoding: 'utf8', stdio: 'pipe' }) };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  } finally {
+    fs.rmSync(full, { force: true });
+  }
+}
+
 /** Lints a file importing `imports`, placed at `dir` of a scratch copy of the project's lint configuration. */
 function lint(dir: string, ext: string, imports: string[]): { ok: boolean; output: string } {
   const file = path.join(scratch, dir, `ZzLayerProbe${ext}`);
@@ -68,6 +83,15 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
     expect(lint('src/features/composer/services', '.ts', ['../machines/composer/composer.machine']).ok).toBe(false);
     expect(lint('src/contract', '.ts', ['../core/services/api']).ok).toBe(false);
     expect(lint('src/contract', '.ts', ['../features/chats/index']).ok).toBe(false);
+  });
+
+  it('no non-null assertion (`!`) in the client’s code; tests may use one', () => {
+    const body = 'const a: string | null = null;\nexport const b = a!;\n';
+    const machine = lintText('src/features/chats/machines/chats/ZzProbe.ts', body);
+    expect(machine.ok).toBe(false);
+    expect(machine.output).toContain('noNonNullAssertion');
+    expect(lintText('src/core/ui/ZzProbe.tsx', body).ok).toBe(false);
+    expect(lintText('src/features/chats/machines/chats/ZzProbe.test.ts', body).ok).toBe(true);
   });
 
   it('the server shares only the contract with the client, and the media server imports nothing of the messenger', () => {

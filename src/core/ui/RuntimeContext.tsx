@@ -21,6 +21,13 @@ export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K]
   return systemActor(useAppRef().system, systemId);
 }
 
+/** A session-long actor (spawned by the root for the whole session): always running under the runtime. */
+export function useSessionActor<K extends SystemId>(systemId: K): SystemActors[K] {
+  const ref = systemActor(useAppRef().system, systemId);
+  if (!ref) throw new Error(`the session-long actor "${systemId}" is not running`);
+  return ref;
+}
+
 export const useSessionRef = () => useAppRef().getSnapshot().context.session;
 export const useRealtimeRef = () => useAppRef().getSnapshot().context.realtime;
 export const useConnectivityRef = () => useAppRef().getSnapshot().context.connectivity;

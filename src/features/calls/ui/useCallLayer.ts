@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { CallRef } from '../machines/call/call.protocol';
-import { useRealtimeRef, useSystemActor } from '../../../core/ui/RuntimeContext';
+import { useRealtimeRef, useSessionActor } from '../../../core/ui/RuntimeContext';
 import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
 import { useCallChat } from './useCallChat';
 
@@ -9,7 +9,7 @@ export type CallActorRef = CallRef;
 
 /** The call layer's view of the `call` actor: the ringing invitation, the open call, the last notice. */
 export function useCallLayer() {
-  const call = useSystemActor('call')!;
+  const call = useSessionActor('call');
   const incoming = useSelector(call, (s) => (s.hasTag('ringing') ? s.context.incoming : null));
   const open = useSelector(call, (s) => s.hasTag('open'));
   const calling = useSelector(call, (s) => s.hasTag('calling'));

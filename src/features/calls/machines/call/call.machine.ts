@@ -15,6 +15,7 @@ import { serverRequest } from '../../../../core/machines/realtime/server-request
 import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { type AnySystem, systemActor } from '../../../../core/machines/system';
 import { CALL_NOTICES, type CallContext, type CallEvent, type CallRemoteEvent, type RoomAccess } from './call.protocol';
+import { present } from '../../../../core/machines/present';
 
 export * from './call.protocol';
 
@@ -67,12 +68,12 @@ export const callMachine = setup({
   actions: {
     /** Declines the ringing call: the caller stops waiting. */
     sendDecline: ({ context, system }) =>
-      toServer(system, { type: 'realtime.emit', name: 'call:decline', payload: { conversationId: context.incoming!.conversationId } }),
+      toServer(system, { type: 'realtime.emit', name: 'call:decline', payload: { conversationId: present(context.incoming, 'incoming').conversationId } }),
     sendAccept: ({ context, system }, video: boolean) =>
-      toServer(system, { type: 'realtime.emit', name: 'call:accept', payload: { conversationId: context.incoming!.conversationId, video } }),
+      toServer(system, { type: 'realtime.emit', name: 'call:accept', payload: { conversationId: present(context.incoming, 'incoming').conversationId, video } }),
     /** Ends the open call for everyone in it. */
     sendEnd: ({ context, system }) =>
-      toServer(system, { type: 'realtime.emit', name: 'call:end', payload: { conversationId: context.activeConvId! } }),
+      toServer(system, { type: 'realtime.emit', name: 'call:end', payload: { conversationId: present(context.activeConvId, 'activeConvId') } }),
     /** The other caller gets a decline at once instead of ringing against a busy line. */
     declineBusy: ({ system, event }) => {
       assertEvent(event, 'call.startIncoming');
@@ -91,7 +92,7 @@ export const callMachine = setup({
     }),
     answer: assign(({ context, event }) => {
       assertEvent(event, 'call.accept');
-      return { ...idle, activeConvId: context.incoming!.conversationId, initialVideo: event.video, initialAudio: true, notice: null };
+      return { ...idle, activeConvId: present(context.incoming, 'incoming').conversationId, initialVideo: event.video, initialAudio: true, notice: null };
     }),
     /** The call's chat is its conversation (src/features/calls/ui/useCallChat.ts): the chats actor opens it. */
     openConversation: ({ context, system }) => {
@@ -238,7 +239,7 @@ export const callMachine = setup({
                 src: 'invite',
                 input: ({ context }) => ({
                   name: 'call:invite' as const,
-                  payload: { conversationId: context.activeConvId!, video: context.initialVideo },
+                  payload: { conversationId: present(context.activeConvId, 'activeConvId'), video: context.initialVideo },
                 }),
                 onDone: [
                   { guard: { type: 'ackOk', params: ({ event }) => event.output }, target: 'waiting' },

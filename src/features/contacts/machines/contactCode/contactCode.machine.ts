@@ -10,6 +10,7 @@ import { addedNotice } from '../contacts/contacts.protocol';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
 import { backspaceIn, type CodeBoxes, type CodeDigits, completeCode, EMPTY_CODE, pasteCode, sameDigits, typeInto } from './code-boxes';
+import { present } from '../../../../core/machines/present';
 import {
   ADD_FAILED,
   type ContactCodeContext,
@@ -77,7 +78,7 @@ export const contactCodeMachine = setup({
       invoke: {
         id: 'search',
         src: 'search',
-        input: ({ context }) => ({ code: completeCode(context.digits)! }),
+        input: ({ context }) => ({ code: present(completeCode(context.digits), 'code') }),
         onDone: {
           // Belt and braces: the invoke is stopped on every change, and an answer for another code is dropped.
           guard: { type: 'answersCurrentCode', params: ({ event }) => event.output },
@@ -113,7 +114,7 @@ export const contactCodeMachine = setup({
       invoke: {
         id: 'addContact',
         src: 'addContact',
-        input: ({ context }) => ({ identifier: completeCode(context.digits)! }),
+        input: ({ context }) => ({ identifier: present(completeCode(context.digits), 'code') }),
         onDone: {
           target: 'idle',
           actions: [

@@ -8,6 +8,7 @@ import { TIMINGS } from '../../../../contract/limits';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
 import { AVATAR_FAILED, type AvatarContext, type AvatarEvent, NOT_AN_IMAGE, type PixelArea, ZOOM_MAX, ZOOM_MIN } from './avatar.protocol';
+import { present } from '../../../../core/machines/present';
 
 export * from './avatar.protocol';
 
@@ -92,7 +93,7 @@ export const avatarMachine = setup({
       invoke: {
         id: 'cropImage',
         src: 'cropImage',
-        input: ({ context }) => ({ source: context.source!, area: context.area! }),
+        input: ({ context }) => ({ source: present(context.source, 'source'), area: present(context.area, 'area') }),
         onDone: { target: 'uploading', actions: assign({ cropped: ({ event }) => event.output }) },
         onError: { target: 'editing', actions: 'fail' },
       },
@@ -102,7 +103,7 @@ export const avatarMachine = setup({
       invoke: {
         id: 'uploadImage',
         src: 'uploadImage',
-        input: ({ context }) => ({ file: context.cropped! }),
+        input: ({ context }) => ({ file: present(context.cropped, 'cropped') }),
         onDone: { target: 'saving', actions: assign({ cropped: null, uploadedUrl: ({ event }) => event.output.url }) },
         onError: { target: 'editing', actions: 'fail' },
       },
@@ -112,7 +113,7 @@ export const avatarMachine = setup({
       invoke: {
         id: 'saveAvatar',
         src: 'saveAvatar',
-        input: ({ context }) => ({ avatarUrl: context.uploadedUrl! }),
+        input: ({ context }) => ({ avatarUrl: present(context.uploadedUrl, 'uploadedUrl') }),
         onDone: {
           target: 'done',
           actions: [
