@@ -5,7 +5,7 @@
 // the list is there when the app first renders instead of a round trip later.
 //
 // It imports nothing the app also imports, so the browser fetches no shared chunk before running it; the storage
-// key and the paths are the app's own (tests/client/early-requests.test.ts keeps them equal).
+// key and the paths are the app's own (src/boot/early-requests.test.ts keeps them equal).
 
 /** localStorage key of the stored session (src/core/services/storage.ts). */
 export const SESSION_KEY = 'beseda.session';

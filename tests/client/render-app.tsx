@@ -12,7 +12,7 @@ import { never, quietSocket } from '../fixtures/session';
 export { deferred, storedSession, user } from '../fixtures/session';
 
 // The sign-in pages are a lazy chunk; here they are fetched before the tests, which then read them at once
-// (tests/client/lazy-views.test.tsx covers the loading itself).
+// (src/shared/ui/lazy-views.test.tsx covers the loading itself).
 beforeAll(() => AuthPages.preload());
 
 /** Sign-in and registration as the test wants them to answer (any value; the machine reads what it needs). */

@@ -4,7 +4,7 @@ import { appMachine } from './app.machine';
 import { idsOf } from './registry';
 
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
-// (sign-in, the socket hand-over) are tested through the composition root in tests/client/app-wiring.test.ts.
+// (sign-in, the socket hand-over) are tested through the composition root in src/core/app/wiring.test.ts.
 const inert = createMachine({});
 const sessionLong = ['session', 'realtime', 'connectivity', 'offlineStore', 'notifications', 'chats', 'call', 'contacts', 'search', 'profile'];
 const viewOwned = ['callsPage', 'chatsFooter', 'conversationSearch', 'chatsLayout', 'lightbox'];

@@ -1,5 +1,5 @@
 // The call's chat is its conversation: these lines are the conversation's recent messages (and the own ones still
-// in the outbox), in the shape the call view's chat panel draws. Pure (tested in tests/client/voice-call-text.test.ts).
+// in the outbox), in the shape the call view's chat panel draws. Pure (tested in src/features/conversation/ui/voice-call-text.test.ts).
 import type { Message, PublicUser } from '../../../contract/entities';
 import type { OutboxItem } from '../../composer/index';
 import { callLabel, voicePreview } from '../../conversation/ui/index';

@@ -1,4 +1,4 @@
-// The words of voice messages and call entries (pure, tested in tests/client/voice-call-text.test.ts):
+// The words of voice messages and call entries (pure, tested in src/features/conversation/ui/voice-call-text.test.ts):
 // «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
 import type { CallInfo, Message } from '../../../contract/entities';
 

@@ -4,14 +4,14 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime } from '../../src/core/app/runtime';
-import type { Contact, PublicUser } from '../../src/contract/entities';
-import type { ApiClient } from '../../src/core/services/api';
-import { ChatsFooter } from '../../src/features/chats/ui/ChatsFooter';
-import { ContactsPage } from '../../src/features/contacts/ui/ContactsPage';
-import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
-import { SettingsPage } from '../../src/features/settings/ui/SettingsPage';
-import { never, quietSocket, storedSession, user } from '../fixtures/session';
+import { createRuntime } from '../../core/app/runtime';
+import type { Contact, PublicUser } from '../../contract/entities';
+import type { ApiClient } from '../../core/services/api';
+import { ChatsFooter } from '../chats/ui/ChatsFooter';
+import { ContactsPage } from './ui/ContactsPage';
+import { RuntimeProvider } from '../../core/ui/RuntimeContext';
+import { SettingsPage } from '../settings/ui/SettingsPage';
+import { never, quietSocket, storedSession, user } from '../../../tests/fixtures/session';
 
 const person = (id: string, displayName: string, eblid: string): PublicUser => ({
   id,

@@ -8,7 +8,7 @@ import {
   unreadBadge,
   unreadCount,
   visibleControls,
-} from '../../src/features/calls/ui/conference-rules';
+} from './conference-rules';
 
 const all = { canPublish: true, canPublishData: true, canPublishSources: [] as number[] };
 

@@ -6,12 +6,12 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VirtualizerHandle } from 'virtua';
-import { OLDER_PX, useOlderPages } from '../../src/features/conversation/ui/useOlderPages';
-import { useQuoteJump } from '../../src/features/conversation/ui/useQuoteJump';
-import { useReaderMoves } from '../../src/features/conversation/ui/useReaderMoves';
-import { READ_VISIBLE_RATIO, useReadVisibility } from '../../src/features/conversation/ui/useReadVisibility';
-import { useStickToBottom } from '../../src/features/conversation/ui/useStickToBottom';
-import type { MessageRow } from '../../src/features/conversation/ui/view-model';
+import { OLDER_PX, useOlderPages } from './useOlderPages';
+import { useQuoteJump } from './useQuoteJump';
+import { useReaderMoves } from './useReaderMoves';
+import { READ_VISIBLE_RATIO, useReadVisibility } from './useReadVisibility';
+import { useStickToBottom } from './useStickToBottom';
+import type { MessageRow } from './view-model';
 
 /** A scroll area `view` px tall over `content` px of history; scrollTop is clamped as a browser does. */
 function scrollArea(content: number, view = 500) {

@@ -5,7 +5,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Component, type ReactNode, Suspense } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lazyView, PageLoading } from '../../src/shared/ui/lazy-view';
+import { lazyView, PageLoading } from './lazy-view';
 
 const Section = (p: { name: string }) => <h2>Раздел: {p.name}</h2>;
 

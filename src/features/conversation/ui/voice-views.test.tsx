@@ -2,10 +2,10 @@
 // panel (Escape cancels, a refused microphone says why), the player's speed and seeking, and the call-back button.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { Composer, type ComposerProps } from '../../src/features/composer/ui/Composer';
-import { CallEntry } from '../../src/features/conversation/ui/voice/CallEntry';
-import { VoicePlayer } from '../../src/features/conversation/ui/voice/VoicePlayer';
-import { VoiceRecorder, type VoiceRecorderProps } from '../../src/features/composer/ui/voice/VoiceRecorder';
+import { Composer, type ComposerProps } from '../../composer/ui/Composer';
+import { CallEntry } from './voice/CallEntry';
+import { VoicePlayer } from './voice/VoicePlayer';
+import { VoiceRecorder, type VoiceRecorderProps } from '../../composer/ui/voice/VoiceRecorder';
 
 const composer = (over: Partial<ComposerProps>): ComposerProps => ({
   text: '',

@@ -1,8 +1,8 @@
 // Pure rules of the chats page: presence and title texts, avatars, reply previews, history merging, the
 // conversation list, the outbox's stored form and message rows.
 import { describe, expect, it } from 'vitest';
-import { RequestFailure } from '../../src/contract/failure';
-import { sortEntries, withMessage, withUnread, withUser, presenceChange } from '../../src/features/chats/machines/chats/conversation-list';
+import { RequestFailure } from '../../../contract/failure';
+import { sortEntries, withMessage, withUnread, withUser, presenceChange } from '../machines/chats/conversation-list';
 import {
   FILES_LOST,
   messageTypeOf,
@@ -11,8 +11,8 @@ import {
   restoredItem,
   sendBodyOf,
   storableItem,
-} from '../../src/features/composer/machines/outbox/outbox-item';
-import { addReceipts, isReadByOthers, mergeMessages, prependPage } from '../../src/features/conversation/machines/conversation/history';
+} from '../../composer/machines/outbox/outbox-item';
+import { addReceipts, isReadByOthers, mergeMessages, prependPage } from '../../conversation/machines/conversation/history';
 import {
   avatarColour,
   avatarFace,
@@ -23,9 +23,9 @@ import {
   presenceDot,
   presenceText,
   replyPreview,
-} from '../../src/shared/format';
-import { chatTile, galleryOf, headerOf, messageRows, typingText } from '../../src/features/conversation/ui/view-model';
-import { conversation, entry, message, person } from './chat-fixtures';
+} from '../../../shared/format';
+import { chatTile, galleryOf, headerOf, messageRows, typingText } from '../../conversation/ui/view-model';
+import { conversation, entry, message, person } from '../../../../tests/client/chat-fixtures';
 
 const NOW = Date.parse('2025-03-10T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();

@@ -3,14 +3,14 @@
 // EditBanner.tsx, day-label.ts, linkify.ts).
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatList } from '../../src/features/chats/ui/ChatList';
-import { Composer, type ComposerProps } from '../../src/features/composer/ui/Composer';
-import { ConversationHeader } from '../../src/features/conversation/ui/ConversationHeader';
-import { dayLabel } from '../../src/features/conversation/ui/day-label';
-import { linkSegments } from '../../src/features/conversation/ui/linkify';
-import { MessageBubble } from '../../src/features/conversation/ui/MessageBubble';
-import { messageRows, type MessageRow } from '../../src/features/conversation/ui/view-model';
-import { message, person } from './chat-fixtures';
+import { ChatList } from '../../chats/ui/ChatList';
+import { Composer, type ComposerProps } from '../../composer/ui/Composer';
+import { ConversationHeader } from './ConversationHeader';
+import { dayLabel } from './day-label';
+import { linkSegments } from './linkify';
+import { MessageBubble } from './MessageBubble';
+import { messageRows, type MessageRow } from './view-model';
+import { message, person } from '../../../../tests/client/chat-fixtures';
 
 const HOSTILE = [
   '<img src=x onerror="window.__pwned=1">',

@@ -3,15 +3,15 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CallLayerView } from '../../src/features/calls/ui/CallLayer';
-import { CallOverlay } from '../../src/features/calls/ui/CallOverlay';
-import { CallsPageView, type CallsPageViewProps } from '../../src/features/calls/ui/CallsPage';
-import type { ConferenceProps } from '../../src/features/calls/ui/conference-rules';
-import { IncomingCallDialog } from '../../src/features/calls/ui/IncomingCallDialog';
-import { preloadCallViews } from '../../src/features/calls/ui/lazy-call-views';
+import { CallLayerView } from './CallLayer';
+import { CallOverlay } from './CallOverlay';
+import { CallsPageView, type CallsPageViewProps } from './CallsPage';
+import type { ConferenceProps } from './conference-rules';
+import { IncomingCallDialog } from './IncomingCallDialog';
+import { preloadCallViews } from './lazy-call-views';
 
 // The layer's views are a lazy chunk, here fetched ahead as the app does once connected
-// (tests/client/lazy-views.test.tsx covers the loading itself).
+// (src/shared/ui/lazy-views.test.tsx covers the loading itself).
 beforeAll(() => preloadCallViews());
 
 const from = { id: 'u1', name: 'Анна Петрова' };

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestFailure } from '../../src/contract/failure';
-import { deferred, renderApp, user } from './render-app';
+import { RequestFailure } from '../../../contract/failure';
+import { deferred, renderApp, user } from '../../../../tests/client/render-app';
 
 const location = () => screen.getByTestId('location').textContent;
 const serverError = (message?: string) => {

@@ -2,11 +2,11 @@
 // is up (a ring must show at once), the lightbox once images are on screen. Nothing is fetched before that.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageRow } from '../../src/features/conversation/ui/view-model';
-import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/features/calls/ui/lazy-call-views';
-import { ConversationView, LazyLightbox } from '../../src/features/conversation/ui/ConversationView';
-import { paneProps } from './pane-props';
-import { renderApp, storedSession } from './render-app';
+import type { MessageRow } from '../../features/conversation/ui/view-model';
+import { LazyCallOverlay, LazyIncomingCallDialog } from '../../features/calls/ui/lazy-call-views';
+import { ConversationView, LazyLightbox } from '../../features/conversation/ui/ConversationView';
+import { paneProps } from '../../../tests/client/pane-props';
+import { renderApp, storedSession } from '../../../tests/client/render-app';
 
 afterEach(() => localStorage.clear());
 

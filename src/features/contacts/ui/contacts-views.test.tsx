@@ -4,14 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { useSelector } from '@xstate/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import type { Contact, PublicUser } from '../../src/contract/entities';
-import { RequestFailure } from '../../src/contract/failure';
-import { contactCodeMachine, SEARCH_LIMITED } from '../../src/features/contacts/machines/contactCode/contactCode.machine';
-import { ChatsFooterView } from '../../src/features/chats/ui/ChatsFooter';
-import { ContactCodePanel } from '../../src/features/contacts/ui/ContactCodePanel';
-import { ContactsDialog, type ContactsDialogProps } from '../../src/features/contacts/ui/ContactsDialog';
-import { ContactsPageView, type ContactsPageViewProps } from '../../src/features/contacts/ui/ContactsPage';
-import { GroupDialog, type GroupDialogProps } from '../../src/features/contacts/ui/GroupDialog';
+import type { Contact, PublicUser } from '../../../contract/entities';
+import { RequestFailure } from '../../../contract/failure';
+import { contactCodeMachine, SEARCH_LIMITED } from '../machines/contactCode/contactCode.machine';
+import { ChatsFooterView } from '../../chats/ui/ChatsFooter';
+import { ContactCodePanel } from './ContactCodePanel';
+import { ContactsDialog, type ContactsDialogProps } from './ContactsDialog';
+import { ContactsPageView, type ContactsPageViewProps } from './ContactsPage';
+import { GroupDialog, type GroupDialogProps } from './GroupDialog';
 
 const person = (id: string, displayName: string, extra: Partial<PublicUser> = {}): PublicUser => ({
   id,

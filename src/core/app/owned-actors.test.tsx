@@ -6,12 +6,12 @@ import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor as waitForActor } from 'xstate';
-import { createRuntime } from '../../src/core/app/runtime';
-import type { ApiClient } from '../../src/core/services/api';
-import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
-import { CallsPage } from '../../src/features/calls/ui/CallsPage';
-import { ChatsFooter } from '../../src/features/chats/ui/ChatsFooter';
-import { never, quietSocket, storedSession, user } from '../fixtures/session';
+import { createRuntime } from './runtime';
+import type { ApiClient } from '../services/api';
+import { RuntimeProvider } from '../ui/RuntimeContext';
+import { CallsPage } from '../../features/calls/ui/CallsPage';
+import { ChatsFooter } from '../../features/chats/ui/ChatsFooter';
+import { never, quietSocket, storedSession, user } from '../../../tests/fixtures/session';
 
 const api: ApiClient = {
   call: (async (name: string) => {

@@ -2,10 +2,10 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { User } from '../../src/contract/entities';
-import { ProfileDialog } from '../../src/features/profile/ui/ProfileDialog';
-import type { AvatarEditorView } from '../../src/features/profile/ui/useAvatarEditor';
-import { SettingsPageView, type SettingsPageViewProps } from '../../src/features/settings/ui/SettingsPage';
+import type { User } from '../../../contract/entities';
+import { ProfileDialog } from './ProfileDialog';
+import type { AvatarEditorView } from './useAvatarEditor';
+import { SettingsPageView, type SettingsPageViewProps } from '../../settings/ui/SettingsPage';
 
 const me: User = {
   id: 'me',

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderApp, storedSession, user } from './render-app';
+import { renderApp, storedSession, user } from '../../../tests/client/render-app';
 
 const location = () => screen.getByTestId('location').textContent;
 afterEach(() => localStorage.clear());

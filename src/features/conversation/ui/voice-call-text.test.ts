@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CallInfo, Message } from '../../src/contract/entities';
-import { VOICE } from '../../src/contract/limits';
-import { waveformOf } from '../../src/features/composer/services/voice-waveform';
-import { recordingType } from '../../src/features/composer/services/voice-recorder';
-import { callLabel, clock, entryPreview, isMissedFor, voicePreview } from '../../src/features/conversation/ui/voice-call-text';
+import type { CallInfo, Message } from '../../../contract/entities';
+import { VOICE } from '../../../contract/limits';
+import { waveformOf } from '../../composer/services/voice-waveform';
+import { recordingType } from '../../composer/services/voice-recorder';
+import { callLabel, clock, entryPreview, isMissedFor, voicePreview } from './voice-call-text';
 
 const call = (over: Partial<CallInfo>): CallInfo => ({ kind: 'audio', outcome: 'answered', callerId: 'a', durationSec: 0, ...over });
 
@@ -58,7 +58,7 @@ describe('the recording', () => {
 
 describe("the call's chat lines", () => {
   it('are the conversation’s messages with their authors, then the own texts still in the outbox', async () => {
-    const { callChatLines } = await import('../../src/features/calls/ui/call-chat');
+    const { callChatLines } = await import('../../calls/ui/call-chat');
     const base = { conversationId: 'c', deletedAt: null, replyTo: null, attachments: [], receipts: [], reactions: [], editedAt: null };
     const messages = [
       { ...base, id: 'm1', senderId: 'b', type: 'TEXT', content: 'Привет', createdAt: '2025-03-01T10:00:00.000Z', clientMessageId: null },

@@ -3,14 +3,14 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatList, SKELETON_ROWS } from '../../src/features/chats/ui/ChatList';
-import { Composer, type ComposerProps } from '../../src/features/composer/ui/Composer';
-import { ConversationHeader } from '../../src/features/conversation/ui/ConversationHeader';
-import { ConversationView, type ConversationViewProps, NoConversation } from '../../src/features/conversation/ui/ConversationView';
-import { MessageBubble, type MessageBubbleProps } from '../../src/features/conversation/ui/MessageBubble';
-import { MessageMenu } from '../../src/features/conversation/ui/MessageMenu';
-import { TypingIndicator } from '../../src/features/conversation/ui/TypingIndicator';
-import type { ChatTileView, HeaderView, MessageRow } from '../../src/features/conversation/ui/view-model';
+import { ChatList, SKELETON_ROWS } from './ChatList';
+import { Composer, type ComposerProps } from '../../composer/ui/Composer';
+import { ConversationHeader } from '../../conversation/ui/ConversationHeader';
+import { ConversationView, type ConversationViewProps, NoConversation } from '../../conversation/ui/ConversationView';
+import { MessageBubble, type MessageBubbleProps } from '../../conversation/ui/MessageBubble';
+import { MessageMenu } from '../../conversation/ui/MessageMenu';
+import { TypingIndicator } from '../../conversation/ui/TypingIndicator';
+import type { ChatTileView, HeaderView, MessageRow } from '../../conversation/ui/view-model';
 
 const avatar = { face: { kind: 'initials' as const, text: 'Б' }, colour: '#2f57d1', presence: 'online' as const };
 const tile = (over: Partial<ChatTileView> = {}): ChatTileView => ({

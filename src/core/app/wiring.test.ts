@@ -4,8 +4,8 @@
 // and signing out stops the socket.
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { createRuntime } from '../../src/core/app/runtime';
-import { never, quietSocket, storedSession, user } from '../fixtures/session';
+import { createRuntime } from './runtime';
+import { never, quietSocket, storedSession, user } from '../../../tests/fixtures/session';
 
 afterEach(() => localStorage.clear());
 

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderApp, storedSession } from './render-app';
+import { renderApp, storedSession } from '../../../tests/client/render-app';
 
 afterEach(() => localStorage.clear());
 

@@ -1,19 +1,19 @@
 // Views split off the chats page's first bundle (bench/client/bundle.ts) show a visible, announced fallback while their chunk
 // loads, then the view itself. Nothing here is fetched ahead, so each view goes through its loading once (this
-// file has its own module registry; tests/client/lazy-preload.test.tsx covers fetching ahead).
+// file has its own module registry; src/shared/ui/lazy-preload.test.tsx covers fetching ahead).
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { createRuntime } from '../../src/core/app/runtime';
-import { AppRoutes, AuthPages } from '../../src/core/ui/AppRoutes';
-import { CallLayerView } from '../../src/features/calls/ui/CallLayer';
-import type { ConferenceProps } from '../../src/features/calls/ui/conference-rules';
-import { LazyCallOverlay, LazyIncomingCallDialog } from '../../src/features/calls/ui/lazy-call-views';
-import { ConversationView, LazyLightbox } from '../../src/features/conversation/ui/ConversationView';
-import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
-import { never, quietSocket } from '../fixtures/session';
-import { runtimeWrapper } from '../fixtures/runtime-wrapper';
-import { paneProps } from './pane-props';
+import { createRuntime } from '../../core/app/runtime';
+import { AppRoutes, AuthPages } from '../../core/ui/AppRoutes';
+import { CallLayerView } from '../../features/calls/ui/CallLayer';
+import type { ConferenceProps } from '../../features/calls/ui/conference-rules';
+import { LazyCallOverlay, LazyIncomingCallDialog } from '../../features/calls/ui/lazy-call-views';
+import { ConversationView, LazyLightbox } from '../../features/conversation/ui/ConversationView';
+import { RuntimeProvider } from '../../core/ui/RuntimeContext';
+import { never, quietSocket } from '../../../tests/fixtures/session';
+import { runtimeWrapper } from '../../../tests/fixtures/runtime-wrapper';
+import { paneProps } from '../../../tests/client/pane-props';
 
 const from = { id: 'u2', name: 'Борис' };
 const handlers = { accept: vi.fn(), acceptVideo: vi.fn(), decline: vi.fn(), end: vi.fn(), fail: vi.fn(), dismissNotice: vi.fn() };

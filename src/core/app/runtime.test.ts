@@ -2,8 +2,8 @@
 // The composition root: the API client wired to the session actor (concurrent 401s share one refresh; a failed
 // refresh signs out), and services replaced one at a time without losing the others' real wiring.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRuntime } from '../../src/core/app/runtime';
-import { quietSocket, storedSession } from '../fixtures/session';
+import { createRuntime } from './runtime';
+import { quietSocket, storedSession } from '../../../tests/fixtures/session';
 
 function runtimeWith(refresh: () => Promise<{ accessToken: string; refreshToken: string }>) {
   let refreshes = 0;
