@@ -10,14 +10,16 @@ const serverTarget = process.env.VITE_DEV_SERVER_TARGET ?? 'http://localhost:400
 
 /** Text files the build writes Brotli (.br) and gzip (.gz) copies of; the server sends the best one accepted. */
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
-const brotli = (quality: number) => defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
+const brotli = (quality: number) =>
+  defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
 
 /**
  * Builds src/boot/early-requests.ts as its own small module and puts it in <head> before the main bundle, so a
  * signed-in load asks for the first screen's data while the bundle still downloads (the module says why).
  */
 function earlyRequestsScript(entry: string): Plugin {
-  const holds = (c: Rolldown.OutputChunk) => Object.keys(c.modules).some((id) => id.endsWith(entry) && c.modules[id].renderedLength > 0);
+  const holds = (c: Rolldown.OutputChunk) =>
+    Object.keys(c.modules).some((id) => id.endsWith(entry) && c.modules[id].renderedLength > 0);
   return {
     name: 'beseda-early-requests',
     apply: 'build',
@@ -30,9 +32,17 @@ function earlyRequestsScript(entry: string): Plugin {
         // async: run as soon as it arrives, not after the style sheets (which hold back deferred scripts).
         // The chunk that holds the module's code (the main bundle imports the same one), not the entry facade that
         // would only import it: the browser would learn of the real file one round trip later.
-        const chunk = Object.values(ctx.bundle ?? {}).find((c): c is Rolldown.OutputChunk => c.type === 'chunk' && holds(c));
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (c): c is Rolldown.OutputChunk => c.type === 'chunk' && holds(c),
+        );
         if (!chunk) throw new Error(`${entry} was not built`);
-        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` }, injectTo: 'head-prepend' }];
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` },
+            injectTo: 'head-prepend',
+          },
+        ];
       },
     },
     generateBundle(_options, bundle) {
@@ -88,10 +98,20 @@ export default defineConfig({
     }),
     // Compressed once at build time at the highest levels (a server compressing per request would use low ones);
     // server/http/client-static.ts serves them. A copy not smaller than its file is skipped (identity is served).
-    compression({ include: COMPRESSIBLE, threshold: 0, algorithms: [brotli(constants.BROTLI_MAX_QUALITY), defineAlgorithm('gzip', { level: 9 })], logLevel: 'silent' }),
+    compression({
+      include: COMPRESSIBLE,
+      threshold: 0,
+      algorithms: [brotli(constants.BROTLI_MAX_QUALITY), defineAlgorithm('gzip', { level: 9 })],
+      logLevel: 'silent',
+    }),
     // Source maps (read by developer tools only, and served only with SERVE_SOURCE_MAPS) at quicker levels: at
     // the highest, Brotli takes ≈ 10 s per megabyte, on every build.
-    compression({ include: /\.map$/, threshold: 0, algorithms: [brotli(5), defineAlgorithm('gzip', { level: 6 })], logLevel: 'silent' }),
+    compression({
+      include: /\.map$/,
+      threshold: 0,
+      algorithms: [brotli(5), defineAlgorithm('gzip', { level: 6 })],
+      logLevel: 'silent',
+    }),
   ],
   server: {
     port: 5173,
@@ -104,7 +124,19 @@ export default defineConfig({
   },
   // React Router's package resolves to its development build under every condition; production builds take the
   // production one (no dev-only checks and warnings on the main thread).
-  resolve: process.env.NODE_ENV === 'test' ? undefined : { alias: [{ find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) }] },
+  resolve:
+    process.env.NODE_ENV === 'test'
+      ? undefined
+      : {
+          alias: [
+            {
+              find: /^react-router$/,
+              replacement: fileURLToPath(
+                new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url),
+              ),
+            },
+          ],
+        },
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   test: {
     projects: [

@@ -16,7 +16,11 @@ import { RustParticipant } from '../e2e/sfu-page/rust-client';
 import type { SfuStats } from '../server/sfu/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const counts = (process.env.BENCH_SUBSCRIBERS ?? '1,4,8').split(',').map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+const counts = (process.env.BENCH_SUBSCRIBERS ?? '1,4,8')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0)
+  .sort((a, b) => a - b);
 const windowS = Number(process.env.BENCH_WINDOW_S ?? 8);
 const apiKey = `APIbench${randomBytes(3).toString('hex')}`;
 const apiSecret = randomBytes(32).toString('base64url');
@@ -104,7 +108,12 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
 async function main(): Promise<void> {
   const child = fork(path.join(here, 'sfu-process.ts'), [], {
     // BENCH_SFU_NODE_ARGS adds flags for the SFU's process alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_SFU_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.BENCH_SFU_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_API_SECRET: apiSecret },
   });
   const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
@@ -118,7 +127,9 @@ async function main(): Promise<void> {
     await sleep(3000);
     const idle = await measure(child, pid);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
-    console.log(`publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.memory.rss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.memory.rss / 2 ** 20).toFixed(0)} MiB`,
+    );
 
     const samples: Sample[] = [];
     const subscribers: RustParticipant[] = [];
@@ -171,9 +182,13 @@ async function main(): Promise<void> {
     );
     const top = samples.at(-1) as Sample;
     const verdict = top.streamsPerCore >= 60 ? 'meets' : 'misses';
-    console.log(`\n${top.forwardedStreams} forwarded streams: ${top.streamsPerCore.toFixed(0)} streams per core (${verdict} the target of 60)`);
+    console.log(
+      `\n${top.forwardedStreams} forwarded streams: ${top.streamsPerCore.toFixed(0)} streams per core (${verdict} the target of 60)`,
+    );
     const packetsPerCore = top.packetsOutPerS / Math.max(top.cpuCores, 1e-6);
-    console.log(`${top.subscribers} subscribers: ${Math.round(packetsPerCore)} forwarded packets/s per core of SFU CPU`);
+    console.log(
+      `${top.subscribers} subscribers: ${Math.round(packetsPerCore)} forwarded packets/s per core of SFU CPU`,
+    );
     // Every subscriber must actually receive: audio ~50 pps plus video, per subscriber.
     if (top.packetsOutPerS < top.subscribers * 50) {
       console.error('forwarding looks broken: too few packets out');

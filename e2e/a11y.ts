@@ -27,5 +27,8 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string, o
     })
     .join('\n');
   // Compared by rule id so a failure prints the readable report above, not axe's whole result objects.
-  expect(blocking.map((v) => v.id), `${label}: serious/critical axe violations:\n${report}`).toEqual([]);
+  expect(
+    blocking.map((v) => v.id),
+    `${label}: serious/critical axe violations:\n${report}`,
+  ).toEqual([]);
 }

@@ -22,7 +22,10 @@ async function signIn(page: Page, username: string, password = PASSWORD) {
 }
 
 test.describe('sign-in and registration', () => {
-  test('a new user registers, signs in, lands on /, stays signed in after a reload, signs out', async ({ srv, page }) => {
+  test('a new user registers, signs in, lands on /, stays signed in after a reload, signs out', async ({
+    srv,
+    page,
+  }) => {
     const username = unique('anna');
     await register(page, srv.url, username, 'Анна Петрова');
     await expect(page.getByRole('status')).toContainText('Аккаунт создан');
@@ -52,7 +55,10 @@ test.describe('sign-in and registration', () => {
     await expect(page).toHaveURL(`${srv.url}/auth`);
   });
 
-  test('the registration form, its password hint shown and the password field focused, has no serious axe violations', async ({ srv, page }) => {
+  test('the registration form, its password hint shown and the password field focused, has no serious axe violations', async ({
+    srv,
+    page,
+  }) => {
     await page.goto(`${srv.url}/auth/register`);
     const password = page.getByLabel('Пароль');
     await password.focus();

@@ -23,7 +23,8 @@ const watchSounds = () => {
 type Audible = { src: string; volume: number }[];
 const audible = (page: Page) => page.evaluate(() => (window as unknown as { audible: () => Audible }).audible());
 /** The ring (incoming) and the quieter ring-back (outgoing) both play ring.wav. */
-const ringing = async (page: Page) => (await audible(page)).some((s) => s.src.endsWith('/sounds/ring.wav') && s.volume > 0.5);
+const ringing = async (page: Page) =>
+  (await audible(page)).some((s) => s.src.endsWith('/sounds/ring.wav') && s.volume > 0.5);
 const ringingBack = async (page: Page) =>
   (await audible(page)).some((s) => s.src.endsWith('/sounds/ring.wav') && s.volume < 0.5);
 
@@ -60,11 +61,17 @@ async function remoteVideoWidth(page: Page, scope: string): Promise<number> {
 }
 
 async function expectRemoteVideo(page: Page, scope: string, who: string): Promise<void> {
-  await expect.poll(() => remoteVideoWidth(page, scope), { timeout: 30_000, message: `${who} decodes the other's video` }).toBeGreaterThan(0);
+  await expect
+    .poll(() => remoteVideoWidth(page, scope), { timeout: 30_000, message: `${who} decodes the other's video` })
+    .toBeGreaterThan(0);
 }
 
 test.describe('/calls: a named room', () => {
-  test('two browsers meet in demo-room, see each other, and go back to the form on leaving', async ({ createUser, callContext, mediaServer }) => {
+  test('two browsers meet in demo-room, see each other, and go back to the form on leaving', async ({
+    createUser,
+    callContext,
+    mediaServer,
+  }) => {
     const [anna, boris] = await Promise.all([createUser('Анна', 'a'), createUser('Борис', 'b')]);
     const a = await openPage(await callContext(anna), '/calls', 'anna');
     const form = a.getByRole('form', { name: 'Подключиться к комнате' });
@@ -83,7 +90,8 @@ test.describe('/calls: a named room', () => {
     await expectRemoteVideo(a, '.calls-room', 'anna');
     await expectRemoteVideo(b, '.calls-room', 'boris');
     // Video and audio are on: both toggles pressed.
-    for (const name of ['Микрофон', 'Камера']) await expect(a.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'true');
+    for (const name of ['Микрофон', 'Камера'])
+      await expect(a.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expectNoSeriousA11yViolations(a, '/calls in the room', { include: '.calls-room' });
 
     await b.getByRole('button', { name: 'Выйти', exact: true }).last().click();
@@ -92,10 +100,18 @@ test.describe('/calls: a named room', () => {
     await expect(b.getByTestId('video-server')).toHaveText(mediaServer.url);
     // Device choices were saved locally with the library's key and defaults.
     const saved = await b.evaluate(() => JSON.parse(localStorage.getItem('lk-user-choices') ?? 'null'));
-    expect(saved).toMatchObject({ videoEnabled: true, audioEnabled: true, videoDeviceId: 'default', audioDeviceId: 'default' });
+    expect(saved).toMatchObject({
+      videoEnabled: true,
+      audioEnabled: true,
+      videoDeviceId: 'default',
+      audioDeviceId: 'default',
+    });
   });
 
-  test('a token without a server url gives the library’s error and the form again', async ({ createUser, callContext }) => {
+  test('a token without a server url gives the library’s error and the form again', async ({
+    createUser,
+    callContext,
+  }) => {
     const anna = await createUser('Анна', 'a');
     const context = await callContext(anna);
     await context.route('**/api/livekit/token', async (route) => {
@@ -119,7 +135,10 @@ const incomingDialog = (page: Page) => page.getByRole('alertdialog', { name: 'В
 const callOverlay = (page: Page) => page.getByRole('dialog', { name: /Звонок|Вызов/ });
 
 test.describe('calls in a conversation', () => {
-  test('A calls B with video: both of B’s tabs ring, B answers in one, video both ways, in-call chat, B hangs up', async ({ friends: { a, b, conversationId }, callContext }) => {
+  test('A calls B with video: both of B’s tabs ring, B answers in one, video both ways, in-call chat, B hangs up', async ({
+    friends: { a, b, conversationId },
+    callContext,
+  }) => {
     const pa = await openPage(await callContext(a), '/', 'anna');
     const ctxB = await callContext(b);
     const pb = await openPage(ctxB, '/', 'boris');
@@ -171,7 +190,10 @@ test.describe('calls in a conversation', () => {
     await expect(callOverlay(pa)).toHaveCount(0, { timeout: 15_000 });
   });
 
-  test('declining from the keyboard closes the caller’s call with a notice; the caller can cancel while it rings', async ({ friends: { a, b, conversationId }, callContext }) => {
+  test('declining from the keyboard closes the caller’s call with a notice; the caller can cancel while it rings', async ({
+    friends: { a, b, conversationId },
+    callContext,
+  }) => {
     const pa = await openPage(await callContext(a), '/', 'anna');
     const pb = await openPage(await callContext(b), '/', 'boris');
 
@@ -197,7 +219,10 @@ test.describe('calls in a conversation', () => {
     await expect.poll(() => ringing(pb)).toBe(false);
   });
 
-  test('nobody answers for 25 s (the callee’s clock controlled): the callee’s dialog dismisses itself and the caller hears a decline', async ({ friends: { a, b, conversationId }, callContext }) => {
+  test('nobody answers for 25 s (the callee’s clock controlled): the callee’s dialog dismisses itself and the caller hears a decline', async ({
+    friends: { a, b, conversationId },
+    callContext,
+  }) => {
     const ctxB = await callContext(b);
     await ctxB.clock.install();
     const pa = await openPage(await callContext(a), '/', 'anna');
@@ -213,11 +238,20 @@ test.describe('calls in a conversation', () => {
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник отклонил звонок' })).toBeVisible();
   });
 
-  test('the caller’s 25 s run out (real time) while the callee is online without ringing: the caller gives up and the call ends for the callee', async ({ srv, friends: { a, b, conversationId }, callContext }) => {
+  test('the caller’s 25 s run out (real time) while the callee is online without ringing: the caller gives up and the call ends for the callee', async ({
+    srv,
+    friends: { a, b, conversationId },
+    callContext,
+  }) => {
     test.setTimeout(90_000);
     // The callee is a bare socket (as a tab that never answers), so no ring of its own can end the call first.
     // The caller's clock is not controlled: LiveKit's connection timers run on it and a jump would time them out.
-    const callee = io(srv.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: b.accessToken } });
+    const callee = io(srv.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: { token: b.accessToken },
+    });
     const heard: { event: string; at: number }[] = [];
     callee.onAny((event: string) => heard.push({ event, at: Date.now() }));
     try {
@@ -229,7 +263,9 @@ test.describe('calls in a conversation', () => {
       await callFrom(pa, conversationId, true);
       await expect.poll(() => heard.some((h) => h.event === 'call:incoming')).toBe(true);
       const rangAt = heard.find((h) => h.event === 'call:incoming')?.at ?? 0;
-      await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible({ timeout: 45_000 });
+      await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не ответил' })).toBeVisible({
+        timeout: 45_000,
+      });
       await expect(callOverlay(pa)).toHaveCount(0);
       await expect.poll(() => heard.some((h) => h.event === 'call:ended')).toBe(true);
       // Not earlier than the ring's 25 s (a little slack for the invitation's own way to the callee).
@@ -240,7 +276,10 @@ test.describe('calls in a conversation', () => {
     }
   });
 
-  test('a call to someone with no open tab ends at once with a clear message', async ({ friends: { a, conversationId }, callContext }) => {
+  test('a call to someone with no open tab ends at once with a clear message', async ({
+    friends: { a, conversationId },
+    callContext,
+  }) => {
     const pa = await openPage(await callContext(a), '/', 'anna');
     await callFrom(pa, conversationId, true);
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник не в сети' })).toBeVisible();

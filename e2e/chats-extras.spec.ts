@@ -8,12 +8,20 @@ import { expect, test } from './fixtures';
 import { sendImages, sendText } from './users';
 
 const png = (width: number, height: number, background: string) =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 /** Chooses the conversation in the list pane: its tile carries the conversation id, or names the other person. */
 async function openConversation(page: Page, conversationId: string, otherName: string) {
   const byId = page.getByTestId('chats-list-pane').locator(`[data-conversation-id="${conversationId}"]`);
-  const tile = (await byId.count()) > 0 ? byId.first() : page.getByTestId('chats-list-pane').getByRole('button', { name: new RegExp(otherName) }).first();
+  const tile =
+    (await byId.count()) > 0
+      ? byId.first()
+      : page
+          .getByTestId('chats-list-pane')
+          .getByRole('button', { name: new RegExp(otherName) })
+          .first();
   await tile.click();
 }
 
@@ -23,14 +31,21 @@ async function swipe(context: BrowserContext, page: Page, fromX: number, toX: nu
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: fromX, y }] });
   const steps = 8;
   for (let i = 1; i <= steps; i++) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: fromX + ((toX - fromX) * i) / steps, y }] });
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: fromX + ((toX - fromX) * i) / steps, y }],
+    });
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }
 
 test.describe('chats page: lightbox and narrow layout', () => {
-  test('an image message opens the lightbox: zoom −/100%/+, arrows wrap, Escape closes and returns the focus', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('an image message opens the lightbox: zoom −/100%/+, arrows wrap, Escape closes and returns the focus', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     await sendImages(srv.url, a, conversationId, [
       { bytes: await png(640, 400, '#3b6cf0'), name: 'синий.png' },
       { bytes: await png(400, 640, '#1fa463'), name: 'зелёный.png' },
@@ -94,10 +109,20 @@ test.describe('chats page: lightbox and narrow layout', () => {
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     // The focus is back on what opened it (the second image or its button).
-    expect(await thumbs.nth(1).evaluate((img) => img === document.activeElement || img.parentElement?.contains(document.activeElement) === true)).toBe(true);
+    expect(
+      await thumbs
+        .nth(1)
+        .evaluate(
+          (img) => img === document.activeElement || img.parentElement?.contains(document.activeElement) === true,
+        ),
+    ).toBe(true);
   });
 
-  test('375 px: list and conversation slide; swipes of 50 px and the back button move between them', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('375 px: list and conversation slide; swipes of 50 px and the back button move between them', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     await sendText(srv.url, a, conversationId, 'Привет! Как дела?');
     const { context, page } = await openSignedIn(b, {
       contextOptions: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true },
@@ -134,7 +159,10 @@ test.describe('chats page: lightbox and narrow layout', () => {
     await expect(shell).toHaveAttribute('data-panel', 'list');
   });
 
-  test('the shipped sounds are served, decode and play in Chromium after a click', async ({ friends: { b }, openSignedIn }) => {
+  test('the shipped sounds are served, decode and play in Chromium after a click', async ({
+    friends: { b },
+    openSignedIn,
+  }) => {
     const { page } = await openSignedIn(b);
     await expect(page.getByRole('navigation', { name: 'Разделы' })).toBeVisible();
     await page.mouse.click(2, 400); // a user gesture: playback allowed from now on
@@ -154,7 +182,10 @@ test.describe('chats page: lightbox and narrow layout', () => {
     expect(played.ring).toBeCloseTo(2, 1);
   });
 
-  test('wide screen: both panes side by side, no back button, the wide flag follows the message area', async ({ friends: { b }, openSignedIn }) => {
+  test('wide screen: both panes side by side, no back button, the wide flag follows the message area', async ({
+    friends: { b },
+    openSignedIn,
+  }) => {
     const { page } = await openSignedIn(b, { contextOptions: { viewport: { width: 1280, height: 800 } } });
     const shell = page.getByTestId('chats-shell');
     await expect(shell).toHaveAttribute('data-layout', 'wide-screen');

@@ -21,9 +21,19 @@ async function leaveBelow(scroller: Locator, px: number) {
 }
 
 test.describe('chats page: scrolling the history', () => {
-  test("opens at the newest message; an older page comes in above without moving the view, 'Загружаем историю…' meanwhile", async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test("opens at the newest message; an older page comes in above without moving the view, 'Загружаем историю…' meanwhile", async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     // Three pages of 50: the first two are what the reader scrolls through.
-    for (let i = 1; i <= 120; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Строка ${i}${i % 7 === 0 ? ' — длинная, чтобы пузыри были разной высоты и переносились на несколько строк при узком окне' : ''}`);
+    for (let i = 1; i <= 120; i++)
+      await sendText(
+        srv.url,
+        i % 2 ? a : b,
+        conversationId,
+        `Строка ${i}${i % 7 === 0 ? ' — длинная, чтобы пузыри были разной высоты и переносились на несколько строк при узком окне' : ''}`,
+      );
     await markRead(srv.url, b, conversationId); // read: it opens at the newest message, not at the unread divider
     const { page } = await openSignedIn(b);
     await page.locator(`[data-conversation-id="${conversationId}"]`).click();
@@ -58,7 +68,11 @@ test.describe('chats page: scrolling the history', () => {
     await page.unroute('**/api/conversations/*/messages?*before=*');
   });
 
-  test("follows new messages within 80 px of the bottom, not from further up; '↓' from 40 px; an own send goes to the bottom", async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test("follows new messages within 80 px of the bottom, not from further up; '↓' from 40 px; an own send goes to the bottom", async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     for (let i = 1; i <= 60; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Сообщение ${i}`);
     await markRead(srv.url, b, conversationId); // read: it opens at the newest message, not at the unread divider
     const { page } = await openSignedIn(b);

@@ -11,7 +11,8 @@ const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
 const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
 /** Axe on the chats page itself (the app bar above it belongs to the layout and has its own checks). */
-const axe = (page: Page, label: string) => expectNoSeriousA11yViolations(page, label, { include: '[data-testid="chats-shell"]' });
+const axe = (page: Page, label: string) =>
+  expectNoSeriousA11yViolations(page, label, { include: '[data-testid="chats-shell"]' });
 
 async function openConversation(page: Page, conversationId: string) {
   await page.locator(`[data-conversation-id="${conversationId}"]`).click();
@@ -30,7 +31,10 @@ async function history(base: string, u: E2EUser, conversationId: string) {
 }
 
 test.describe('chats page', () => {
-  test('A types and B sees the dots; A sends and B sees it live; B reads and A sees ✓', async ({ friends: { a, b, conversationId }, openSignedIn }) => {
+  test('A types and B sees the dots; A sends and B sees it live; B reads and A sees ✓', async ({
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const A = await openSignedIn(a);
     const B = await openSignedIn(b);
 
@@ -58,7 +62,11 @@ test.describe('chats page', () => {
     await axe(B.page, 'conversation of the receiver');
   });
 
-  test('reply with a quote, jump to the original (also one far back in older pages), delete by keyboard', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('reply with a quote, jump to the original (also one far back in older pages), delete by keyboard', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     // A long history: the first message is far outside the first page.
     const first = await sendText(srv.url, b, conversationId, 'Самое первое сообщение');
     for (let i = 1; i <= 80; i++) await sendText(srv.url, i % 2 ? a : b, conversationId, `Сообщение номер ${i}`);
@@ -131,7 +139,10 @@ test.describe('chats page', () => {
     await A.page.keyboard.press('Escape');
   });
 
-  test('an image upload shows its progress, then the image; a file becomes a "Файл:" link', async ({ friends: { a, b, conversationId }, openSignedIn }) => {
+  test('an image upload shows its progress, then the image; a file becomes a "Файл:" link', async ({
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const A = await openSignedIn(a);
     const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
@@ -146,7 +157,9 @@ test.describe('chats page', () => {
       await held;
       await route.continue();
     });
-    const png = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3b6cf0' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3b6cf0' } })
+      .png()
+      .toBuffer();
     await A.page.getByTestId('attach-input').setInputFiles({ name: 'горы.png', mimeType: 'image/png', buffer: png });
     const temp = A.page.locator('[data-message-id^="tmp-"]');
     await expect(temp).toHaveAttribute('data-delivery', 'sending');
@@ -163,7 +176,9 @@ test.describe('chats page', () => {
     await expect(A.page.locator('[data-message-id^="tmp-"]')).toHaveCount(0);
     await A.page.unroute('**/api/upload');
 
-    await A.page.getByTestId('attach-input').setInputFiles({ name: 'список.txt', mimeType: 'text/plain', buffer: Buffer.from('палатка, спальник') });
+    await A.page
+      .getByTestId('attach-input')
+      .setInputFiles({ name: 'список.txt', mimeType: 'text/plain', buffer: Buffer.from('палатка, спальник') });
     const link = B.page.getByRole('link', { name: 'Файл: список.txt' });
     await expect(link).toBeVisible();
     await expect(link).toHaveAttribute('href', /^\/uploads\//);
@@ -181,7 +196,10 @@ test.describe('chats page', () => {
     await expect(A.page.locator('[data-message-id^="tmp-"]')).toHaveCount(0);
   });
 
-  test("B's unread count and the notification sound while the conversation is closed", async ({ friends: { a, b, conversationId }, openSignedIn }) => {
+  test("B's unread count and the notification sound while the conversation is closed", async ({
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const A = await openSignedIn(a);
     const B = await openSignedIn(b);
     // Count what the sound service plays.
@@ -194,7 +212,10 @@ test.describe('chats page', () => {
         return play.call(this);
       };
     });
-    const played = () => B.page.evaluate(() => (window as unknown as { played: string[] }).played.filter((s) => s.endsWith('/sounds/notify.wav')).length);
+    const played = () =>
+      B.page.evaluate(
+        () => (window as unknown as { played: string[] }).played.filter((s) => s.endsWith('/sounds/notify.wav')).length,
+      );
     await B.page.getByRole('heading', { name: 'Чаты' }).click(); // the first gesture unlocks sound
     await openConversation(A.page, conversationId);
 
@@ -219,7 +240,11 @@ test.describe('chats page', () => {
     await expect(tile.getByTestId('chat-tile-subtitle')).not.toContainText('непрочитанных');
   });
 
-  test('the outbox: a send while the server is unreachable stays failed, survives a reload and is delivered once after reconnecting', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('the outbox: a send while the server is unreachable stays failed, survives a reload and is delivered once after reconnecting', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const A = await openSignedIn(a);
     const B = await openSignedIn(b);
     await openConversation(A.page, conversationId);
@@ -255,6 +280,8 @@ test.describe('chats page', () => {
     await A.page.reload();
     await openConversation(A.page, conversationId);
     await expect(messageWith(A.page, 'Сообщение из туннеля')).toHaveCount(1);
-    expect(await A.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('beseda.outbox.')))).toEqual([]);
+    expect(
+      await A.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('beseda.outbox.'))),
+    ).toEqual([]);
   });
 });

@@ -17,7 +17,11 @@ async function blockChunk(page: Page, name: string): Promise<{ blocked: () => nu
 }
 
 test.describe('lazy chunks that fail to load', () => {
-  test("the contacts page: 'Повторить' after a failed chunk, the page once it loads", async ({ srv, createUser, openSignedIn }) => {
+  test("the contacts page: 'Повторить' after a failed chunk, the page once it loads", async ({
+    srv,
+    createUser,
+    openSignedIn,
+  }) => {
     const { page } = await openSignedIn(await createUser('Анна', 'anna'));
     await expect(page.getByRole('log', { name: 'Сообщения' }).or(page.getByText('Выберите чат'))).toBeVisible();
     const chunk = await blockChunk(page, 'ContactsPage');

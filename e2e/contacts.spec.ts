@@ -30,11 +30,23 @@ async function typeCode(page: Page, scope: Locator, code: string) {
 }
 
 async function me(base: string, u: E2EUser) {
-  return (await apiCall<{ user: { avatarUrl: string | null; displayName: string; status: string; bio: string | null } }>(base, 'GET', '/api/status/me', undefined, u.accessToken)).user;
+  return (
+    await apiCall<{ user: { avatarUrl: string | null; displayName: string; status: string; bio: string | null } }>(
+      base,
+      'GET',
+      '/api/status/me',
+      undefined,
+      u.accessToken,
+    )
+  ).user;
 }
 
 test.describe('contacts', () => {
-  test('A finds B by EBLID and adds; B sees the request live and accepts; both are friends; "Открыть чат" opens the chat', async ({ srv, createUser, openSignedIn }) => {
+  test('A finds B by EBLID and adds; B sees the request live and accepts; both are friends; "Открыть чат" opens the chat', async ({
+    srv,
+    createUser,
+    openSignedIn,
+  }) => {
     const a = await createUser('Анна', 'anna');
     const b = await createUser('Борис', 'boris');
     const { page: pageA } = await openSignedIn(a);
@@ -76,12 +88,16 @@ test.describe('contacts', () => {
     await expect(contactsTile(pageB)).toHaveAccessibleName(/^Контакты\s*,\s*Список контактов$/);
 
     // 'Открыть чат' opens the direct conversation on the chats page.
-    const created = pageA.waitForResponse((r) => r.url().endsWith('/api/conversations/with') && r.request().method() === 'POST');
+    const created = pageA.waitForResponse(
+      (r) => r.url().endsWith('/api/conversations/with') && r.request().method() === 'POST',
+    );
     await dlgA.locator('.friends-list').getByRole('button', { name: 'Открыть чат' }).click();
     const res = await created;
     expect(res.status()).toBe(200);
     const { conversation } = await res.json();
-    expect(conversation.participants.map((p: { user: { id: string } }) => p.user.id).sort()).toEqual([a.user.id, b.user.id].sort());
+    expect(conversation.participants.map((p: { user: { id: string } }) => p.user.id).sort()).toEqual(
+      [a.user.id, b.user.id].sort(),
+    );
     await expect(dlgA).toBeHidden();
     await expect(pageA).toHaveURL(`${srv.url}/`);
     // The chats actor got `chats.open`: the conversation is selected and shown.
@@ -89,7 +105,11 @@ test.describe('contacts', () => {
     await expect(pageA.locator('.conv-title')).toHaveText('Борис');
   });
 
-  test('the contacts page: add by username, live incoming row, accept, "Начать чат"; filters', async ({ srv, createUser, openSignedIn }) => {
+  test('the contacts page: add by username, live incoming row, accept, "Начать чат"; filters', async ({
+    srv,
+    createUser,
+    openSignedIn,
+  }) => {
     const a = await createUser('Анна', 'anna');
     const c = await createUser('Вера', 'vera');
     const { page: pageA } = await openSignedIn(a, { path: '/contacts' });
@@ -203,7 +223,9 @@ test.describe('contacts', () => {
     await dlg.getByRole('checkbox', { name: /Вера/ }).focus();
     await pageA.keyboard.press('Space');
     await expect(dlg.getByRole('checkbox', { name: /Вера/ })).toBeChecked();
-    const created = pageA.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/conversations');
+    const created = pageA.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/conversations',
+    );
     await dlg.getByRole('button', { name: 'Создать' }).click();
     const res = await created;
     expect(res.ok()).toBe(true);
@@ -217,18 +239,33 @@ test.describe('contacts', () => {
     await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', conversation.id);
     await expect(pageA.locator('.conv-title')).toHaveText('Дача');
     for (const page of [pageB, pageC]) {
-      await expect(page.getByTestId('chat-tile').filter({ hasText: 'Дача' })).toHaveAttribute('data-conversation-id', conversation.id);
+      await expect(page.getByTestId('chat-tile').filter({ hasText: 'Дача' })).toHaveAttribute(
+        'data-conversation-id',
+        conversation.id,
+      );
     }
     for (const frames of [framesB, framesC]) {
-      await expect.poll(() => frames.some((f) => f.includes('conversations:new') && f.includes(conversation.id))).toBe(true);
+      await expect
+        .poll(() => frames.some((f) => f.includes('conversations:new') && f.includes(conversation.id)))
+        .toBe(true);
     }
     for (const u of [a, b, c]) {
-      const list = await apiCall<{ conversations: { conversation: { id: string; title: string } }[] }>(srv.url, 'GET', '/api/conversations', undefined, u.accessToken);
+      const list = await apiCall<{ conversations: { conversation: { id: string; title: string } }[] }>(
+        srv.url,
+        'GET',
+        '/api/conversations',
+        undefined,
+        u.accessToken,
+      );
       expect(list.conversations.map((e) => e.conversation.title)).toContain('Дача');
     }
   });
 
-  test('A uploads and crops an avatar; B sees it change without reloading (contacts page and chats list)', async ({ srv, createUser, openSignedIn }) => {
+  test('A uploads and crops an avatar; B sees it change without reloading (contacts page and chats list)', async ({
+    srv,
+    createUser,
+    openSignedIn,
+  }) => {
     const a = await createUser('Анна', 'anna');
     const b = await createUser('Борис', 'boris');
     await makeFriends(srv.url, a, b);
@@ -244,17 +281,27 @@ test.describe('contacts', () => {
 
     const { page: pageA } = await openSignedIn(a);
     await pageA.clock.install(); // runs in real time until the test moves it on
-    await footer(pageA).getByRole('button', { name: new RegExp(`EBLID ${a.user.eblid}`) }).click();
+    await footer(pageA)
+      .getByRole('button', { name: new RegExp(`EBLID ${a.user.eblid}`) })
+      .click();
     const dlg = dialog(pageA, 'Профиль');
     await expect(dlg.getByText(a.user.eblid)).toBeVisible();
     await expectNoSeriousA11yViolations(pageA, 'profile dialog', { include: '.modal' });
 
     // A 400×240 picture: the saved avatar must be the square cut from it, not the picture itself.
     const png = await sharp({ create: { width: 400, height: 240, channels: 3, background: { r: 200, g: 40, b: 40 } } })
-      .composite([{ input: { create: { width: 200, height: 240, channels: 3, background: { r: 40, g: 40, b: 200 } } }, left: 200, top: 0 }])
+      .composite([
+        {
+          input: { create: { width: 200, height: 240, channels: 3, background: { r: 40, g: 40, b: 200 } } },
+          left: 200,
+          top: 0,
+        },
+      ])
       .png()
       .toBuffer();
-    await dlg.getByLabel('Перетащите файл сюда или нажмите, чтобы выбрать').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await dlg
+      .getByLabel('Перетащите файл сюда или нажмите, чтобы выбрать')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     const stage = dlg.locator('.crop-stage');
     await expect(stage).toBeVisible();
     await expect(stage).toHaveCSS('height', '300px');

@@ -57,18 +57,25 @@ async function watchedPage(context: BrowserContext): Promise<Watched> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`),
+    );
   });
   return {
     page,
     violations: async () => [
       ...consoleErrors,
-      ...(await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []).catch(() => [])),
+      ...(await page
+        .evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? [])
+        .catch(() => [])),
     ],
   };
 }
 
-test('the app page loads, signs in and opens its socket under the CSP with no violation', async ({ srv, newContext }) => {
+test('the app page loads, signs in and opens its socket under the CSP with no violation', async ({
+  srv,
+  newContext,
+}) => {
   const api = client(srv.url);
   const user = await api.user('csp');
   const context = await newContext();
@@ -97,7 +104,12 @@ test('a call connects under exactly the app page’s CSP: media both ways, no vi
   const [ann, ben] = await Promise.all([api.user('ann'), api.user('ben')]);
   const appHeaders = (await fetch(`${srv.url}/`)).headers;
   const callHeaders = (await fetch(`${srv.url}${CALL_PAGE}`)).headers;
-  for (const h of ['content-security-policy', 'x-content-type-options', 'cross-origin-opener-policy', 'referrer-policy']) {
+  for (const h of [
+    'content-security-policy',
+    'x-content-type-options',
+    'cross-origin-opener-policy',
+    'referrer-policy',
+  ]) {
     expect(callHeaders.get(h), h).toBe(appHeaders.get(h));
   }
 
@@ -118,7 +130,11 @@ test('a call connects under exactly the app page’s CSP: media both ways, no vi
 
   const videoFrom = (w: Watched, identity: string) =>
     w.page.evaluate(async (id) => {
-      const got = await (window as unknown as { sfu: { received(): Promise<Array<{ identity: string; kind: string; framesDecoded: number }>> } }).sfu.received();
+      const got = await (
+        window as unknown as {
+          sfu: { received(): Promise<Array<{ identity: string; kind: string; framesDecoded: number }>> };
+        }
+      ).sfu.received();
       return got.some((r) => r.identity === id && r.kind === 'video' && r.framesDecoded > 0);
     }, identity);
   await expect.poll(() => videoFrom(a, ben.user.id), { timeout: 30_000 }).toBe(true);

@@ -51,14 +51,18 @@ async function watchNetwork(page: Page): Promise<{ cdp: CDPSession; seen: () => 
   return { cdp, seen: () => [...seen.values()] };
 }
 
-test('the first load gets Brotli-compressed assets; a reload serves every asset from the browser cache', async ({ srv, page }) => {
+test('the first load gets Brotli-compressed assets; a reload serves every asset from the browser cache', async ({
+  srv,
+  page,
+}) => {
   const net = await watchNetwork(page);
   await page.goto(`${srv.url}/`);
   await expect(page.getByTestId('chat-tile')).toHaveCount(1);
   await page.waitForLoadState('networkidle'); // the chunks loaded on demand (the socket) too
   // The call views (and the conference loader they import) are preloaded once the service worker has installed: its precache has put them in the HTTP
   // cache by then, so they are not downloaded twice (src/features/calls/ui/lazy-call-views.ts).
-  const callViews = () => net.seen().filter((s) => /^\/assets\/(IncomingCallDialog|CallOverlay|LazyConference)-/.test(s.path));
+  const callViews = () =>
+    net.seen().filter((s) => /^\/assets\/(IncomingCallDialog|CallOverlay|LazyConference)-/.test(s.path));
   await expect.poll(() => callViews().length, { timeout: 15_000 }).toBe(3);
   expect(callViews().map((s) => [s.path, s.fromCache])).toEqual(callViews().map((s) => [s.path, true]));
 
@@ -110,7 +114,10 @@ test('the list is asked for without waiting for the own-info answer (no request 
   expect(meAnswered).toBe(false);
 });
 
-test('a signed-in load asks for the list while the bundle downloads, and the app takes that answer', async ({ srv, page }) => {
+test('a signed-in load asks for the list while the bundle downloads, and the app takes that answer', async ({
+  srv,
+  page,
+}) => {
   const html = await (await fetch(`${srv.url}/`)).text();
   const bundle = html.match(/<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"/)?.[1];
   expect(bundle, 'the main bundle in index.html').toBeTruthy();

@@ -143,7 +143,11 @@ export const mediaTest = test.extend<MediaTestFixtures, MediaWorkerFixtures>({
   launchOptions: [
     {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', '--auto-select-desktop-capture-source=Entire screen'],
+      args: [
+        ...chromiumArgs,
+        '--autoplay-policy=no-user-gesture-required',
+        '--auto-select-desktop-capture-source=Entire screen',
+      ],
     },
     { scope: 'worker' },
   ],
@@ -176,7 +180,9 @@ export const mediaTest = test.extend<MediaTestFixtures, MediaWorkerFixtures>({
   ],
   relayedSfu: [
     async ({ coturn, turnRelay }, use) => {
-      const h = await startSfuHarness({ turn: { urls: [`turn:127.0.0.1:${turnRelay.port}?transport=udp`], secret: coturn.secret } });
+      const h = await startSfuHarness({
+        turn: { urls: [`turn:127.0.0.1:${turnRelay.port}?transport=udp`], secret: coturn.secret },
+      });
       await use(h);
       await h.close();
     },

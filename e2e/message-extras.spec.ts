@@ -10,7 +10,8 @@ import { sendText } from './users';
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
 const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
-const axe = (page: Page, label: string) => expectNoSeriousA11yViolations(page, label, { include: '[data-testid="chats-shell"]' });
+const axe = (page: Page, label: string) =>
+  expectNoSeriousA11yViolations(page, label, { include: '[data-testid="chats-shell"]' });
 
 async function openConversation(page: Page, conversationId: string) {
   await page.locator(`[data-conversation-id="${conversationId}"]`).click();
@@ -21,7 +22,11 @@ const dateMessage = (srv: TestServer, id: string, at: Date) =>
   srv.server.ctx.db.updateTable('messages').set({ created_at: at.toISOString() }).where('id', '=', id).execute();
 
 test.describe('chats page: edits, reactions, links, days, unread', () => {
-  test('A edits from the menu and with ↑; B sees the new text and «изменено» live', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('A edits from the menu and with ↑; B sees the new text and «изменено» live', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     await sendText(srv.url, a, conversationId, 'опечтка');
     const A = await openSignedIn(a);
     const B = await openSignedIn(b);
@@ -59,7 +64,11 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await expect(messageWith(B.page, 'второе, исправленное').getByTestId('edited-mark')).toBeVisible();
   });
 
-  test('A reacts; B sees the count, adds its own and takes it back', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('A reacts; B sees the count, adds its own and takes it back', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     await sendText(srv.url, b, conversationId, 'новость');
     const A = await openSignedIn(a);
     const B = await openSignedIn(b);
@@ -70,7 +79,10 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await onA.hover();
     await onA.getByRole('button', { name: 'Действия с сообщением' }).click();
     await A.page.getByRole('menuitem', { name: 'Реакция 👍' }).click();
-    await expect(onA.getByRole('button', { name: '👍 1: Анна (ваша реакция)' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(onA.getByRole('button', { name: '👍 1: Анна (ваша реакция)' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
 
     const onB = messageWith(B.page, 'новость');
     const thumbs = onB.getByTestId('reaction').and(onB.locator('[data-emoji="👍"]'));
@@ -91,9 +103,18 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await expect(onA.getByRole('button', { name: '😂 1: Борис' })).toBeVisible();
   });
 
-  test('a link opens in a new tab; javascript: and markup stay text', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('a link opens in a new tab; javascript: and markup stay text', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const target = `${srv.url}/api/health`;
-    await sendText(srv.url, b, conversationId, `смотри ${target} и javascript:alert(1) <img src=x onerror="window.__pwned=1">`);
+    await sendText(
+      srv.url,
+      b,
+      conversationId,
+      `смотри ${target} и javascript:alert(1) <img src=x onerror="window.__pwned=1">`,
+    );
     const A = await openSignedIn(a);
     await openConversation(A.page, conversationId);
     const bubble = messageWith(A.page, 'смотри');
@@ -111,7 +132,11 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await axe(A.page, 'a message with a link');
   });
 
-  test('day lines say «Вчера» and «Сегодня» for messages dated so in the database', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('day lines say «Вчера» and «Сегодня» for messages dated so in the database', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const old = await sendText(srv.url, b, conversationId, 'вчерашнее');
     await sendText(srv.url, b, conversationId, 'сегодняшнее');
     const yesterdayNoon = new Date();
@@ -125,7 +150,11 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await axe(A.page, 'history with day lines');
   });
 
-  test('opening a conversation with unread messages lands on «Непрочитанные сообщения»', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('opening a conversation with unread messages lands on «Непрочитанные сообщения»', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     for (let i = 0; i < 15; i++) await sendText(srv.url, a, conversationId, `старое ${i}`);
     for (let i = 0; i < 30; i++) await sendText(srv.url, b, conversationId, `новое ${i}`);
     const A = await openSignedIn(a);

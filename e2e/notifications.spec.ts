@@ -18,7 +18,10 @@ const test = base.extend<{ settingsPage: Page }>({
     await signInContext(context, a);
     await context.addInitScript(() => {
       let hidden = false;
-      Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+      Object.defineProperty(Document.prototype, 'visibilityState', {
+        configurable: true,
+        get: () => (hidden ? 'hidden' : 'visible'),
+      });
       Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
       (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden = (h: boolean) => {
         hidden = h;
@@ -34,11 +37,18 @@ const test = base.extend<{ settingsPage: Page }>({
 
 const shown = (page: Page) =>
   page.evaluate(async () =>
-    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })),
+    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+    })),
   );
-const setHidden = (page: Page, hidden: boolean) => page.evaluate((h) => (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden(h), hidden);
+const setHidden = (page: Page, hidden: boolean) =>
+  page.evaluate((h) => (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden(h), hidden);
 
-test('the settings switches ask the browser only when flipped; axe finds no serious violation', async ({ settingsPage: page }) => {
+test('the settings switches ask the browser only when flipped; axe finds no serious violation', async ({
+  settingsPage: page,
+}) => {
   const on = page.getByRole('switch', { name: 'Уведомления' });
   const text = page.getByRole('switch', { name: 'Показывать текст сообщений' });
   await expect(on).not.toBeChecked();
@@ -71,10 +81,14 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
 
   await setHidden(page, true);
   await sendText(srv.url, b, conversationId, 'Привет! Ты тут?');
-  await expect.poll(() => shown(page)).toEqual([{ title: 'Борис', body: 'Привет! Ты тут?', tag: `conv:${conversationId}` }]);
+  await expect
+    .poll(() => shown(page))
+    .toEqual([{ title: 'Борис', body: 'Привет! Ты тут?', tag: `conv:${conversationId}` }]);
   await sendText(srv.url, b, conversationId, 'Второе');
   await sendText(srv.url, b, conversationId, 'Третье');
-  await expect.poll(() => shown(page)).toEqual([{ title: 'Борис', body: '3 новых сообщения', tag: `conv:${conversationId}` }]);
+  await expect
+    .poll(() => shown(page))
+    .toEqual([{ title: 'Борис', body: '3 новых сообщения', tag: `conv:${conversationId}` }]);
 
   // The user goes to another page of the app, then clicks the notification: the chats page opens on it.
   await setHidden(page, false);
@@ -86,7 +100,11 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
     type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
     const sw = self as unknown as Scope;
     const [n] = await sw.registration.getNotifications();
-    sw.dispatchEvent(new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', { notification: n }));
+    sw.dispatchEvent(
+      new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', {
+        notification: n,
+      }),
+    );
   });
   await expect(page).toHaveURL(`${srv.url}/`);
   await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();

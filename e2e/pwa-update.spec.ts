@@ -22,16 +22,26 @@ const test = base.extend<{ clientDir: string }>({
 /** Deploys a "new build": index.html gains a marker; the worker's precache names the new revision. */
 function deployNewBuild(clientDir: string) {
   const index = path.join(clientDir, 'index.html');
-  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('<head>', '<head>\n    <meta name="build" content="2" />'));
+  fs.writeFileSync(
+    index,
+    fs.readFileSync(index, 'utf8').replace('<head>', '<head>\n    <meta name="build" content="2" />'),
+  );
   for (const copy of ['index.html.br', 'index.html.gz']) fs.rmSync(path.join(clientDir, copy), { force: true });
   const sw = path.join(clientDir, 'service-worker.js');
   const text = fs.readFileSync(sw, 'utf8');
-  const changed = text.replace(/\{"revision":"[0-9a-f]+","url":"index.html"\}/, '{"revision":"00000000000000000000000000000002","url":"index.html"}');
+  const changed = text.replace(
+    /\{"revision":"[0-9a-f]+","url":"index.html"\}/,
+    '{"revision":"00000000000000000000000000000002","url":"index.html"}',
+  );
   expect(changed).not.toBe(text);
   fs.writeFileSync(sw, changed);
 }
 
-test('the next load after a deploy is the new build, and its worker takes over', async ({ clientDir, createUser, openSignedIn }) => {
+test('the next load after a deploy is the new build, and its worker takes over', async ({
+  clientDir,
+  createUser,
+  openSignedIn,
+}) => {
   const { page } = await openSignedIn(await createUser('Анна Обновление', 'upd'));
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.reload();
@@ -61,7 +71,9 @@ test('the next load after a deploy is the new build, and its worker takes over',
         const names = await caches.keys();
         let revision = '';
         for (const n of names)
-          for (const r of await (await caches.open(n)).keys()) if (new URL(r.url).pathname === '/index.html') revision = new URL(r.url).searchParams.get('__WB_REVISION__') ?? '';
+          for (const r of await (await caches.open(n)).keys())
+            if (new URL(r.url).pathname === '/index.html')
+              revision = new URL(r.url).searchParams.get('__WB_REVISION__') ?? '';
         return { waiting: reg?.waiting !== null && reg?.waiting !== undefined, revision };
       }),
     )

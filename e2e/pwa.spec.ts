@@ -29,7 +29,10 @@ const test = base.extend<{ profile: BrowserContext }>({
   },
 });
 
-test('the manifest and the service worker make the app installable (no installability errors)', async ({ srv, profile: context }) => {
+test('the manifest and the service worker make the app installable (no installability errors)', async ({
+  srv,
+  profile: context,
+}) => {
   const page = await context.newPage();
   await page.goto(`${srv.url}/`);
   // The worker is registered after load and controls the page once it is active.
@@ -61,7 +64,10 @@ test('the manifest and the service worker make the app installable (no installab
   expect(cached.some((u) => u.startsWith('/api/'))).toBe(false);
 });
 
-test('the service worker shows a notification for a push delivered through the DevTools protocol, with no tab open', async ({ srv, profile: context }) => {
+test('the service worker shows a notification for a push delivered through the DevTools protocol, with no tab open', async ({
+  srv,
+  profile: context,
+}) => {
   await context.grantPermissions(['notifications'], { origin: srv.url });
   const page = await context.newPage();
   await page.goto(`${srv.url}/`);
@@ -78,7 +84,14 @@ test('the service worker shows a notification for a push delivered through the D
   await page.close();
   const wcdp = await context.newCDPSession(watcher);
   await wcdp.send('ServiceWorker.enable');
-  const payload = { kind: 'message', conversationId: 'c-push', title: 'Борис', preview: 'Сообщение из пуша', count: 2, icon: null };
+  const payload = {
+    kind: 'message',
+    conversationId: 'c-push',
+    title: 'Борис',
+    preview: 'Сообщение из пуша',
+    count: 2,
+    icon: null,
+  };
   await wcdp.send('ServiceWorker.deliverPushMessage', {
     origin: srv.url,
     registrationId: registrations.get(`${srv.url}/`)!,
@@ -88,7 +101,11 @@ test('the service worker shows a notification for a push delivered through the D
   await expect
     .poll(() =>
       watcher.evaluate(async () =>
-        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })),
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+        })),
       ),
     )
     .toEqual([{ title: 'Борис', body: '2 новых сообщения', tag: 'conv:c-push' }]);

@@ -6,7 +6,11 @@ import { expect, test } from './fixtures';
 import { sendText } from './users';
 
 test.describe('message search', () => {
-  test('B finds «Видел твою собаку?» by «собаку», chooses it and lands on it 500 messages back', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('B finds «Видел твою собаку?» by «собаку», chooses it and lands on it 500 messages back', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     test.setTimeout(120_000);
     const target = await sendText(srv.url, a, conversationId, 'Видел твою собаку?');
     for (let i = 1; i <= 500; i++) await sendText(srv.url, i % 2 ? b : a, conversationId, `Сообщение ${i} про погоду`);
@@ -43,7 +47,11 @@ test.describe('message search', () => {
     await expect(page.locator(`[data-conversation-id="${conversationId}"]`)).toBeVisible();
   });
 
-  test('search within the open conversation steps between hits with «N из M»', async ({ srv, friends: { a, b, conversationId }, openSignedIn }) => {
+  test('search within the open conversation steps between hits with «N из M»', async ({
+    srv,
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
     const hits = [];
     for (let i = 1; i <= 3; i++) {
       hits.push(await sendText(srv.url, a, conversationId, `Купили мяч номер ${i}`));

@@ -28,9 +28,14 @@ export interface AppWithMediaServer {
  * The app and the media server as server/main.ts runs them: the media server on its own port (which the app names
  * in its join answers and its CSP), checking tokens with the key and secret the app's token route signs with.
  */
-export async function startAppWithMediaServer(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<AppWithMediaServer> {
+export async function startAppWithMediaServer(
+  overrides: Parameters<typeof startTestServer>[0] = {},
+): Promise<AppWithMediaServer> {
   const port = await freePort();
-  const srv = await startAppServer({ ...overrides, sfu: { port, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null } });
+  const srv = await startAppServer({
+    ...overrides,
+    sfu: { port, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null },
+  });
   const sfu = await startSfu({
     port,
     host: '127.0.0.1',

@@ -32,17 +32,26 @@ const test = mediaTest.extend<{
 });
 
 const missing = !coturnInstalled();
-if (missing && process.env.CI) throw new Error('coturn is not installed (apt-get install coturn): the bandwidth spec must run in CI');
+if (missing && process.env.CI)
+  throw new Error('coturn is not installed (apt-get install coturn): the bandwidth spec must run in CI');
 test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
 
 /** SFU_BW_DEBUG=1 prints the viewer's side once a second: layer, estimate, loss, padding, frames. */
-function trace(h: SfuHarness, relay: UdpRelay, room: string, viewer: () => Page | null, publisher: () => Page | null = () => null): () => void {
+function trace(
+  h: SfuHarness,
+  relay: UdpRelay,
+  room: string,
+  viewer: () => Page | null,
+  publisher: () => Page | null = () => null,
+): () => void {
   if (!process.env.SFU_BW_DEBUG) return () => {};
   const t0 = Date.now();
   const timer = setInterval(async () => {
     const page = viewer();
     const p = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'viewer');
-    const d = p?.downTracks as unknown as { paddingBps: number; estimate: { loss: number; lossCap: number; bps: number } } | undefined;
+    const d = p?.downTracks as unknown as
+      | { paddingBps: number; estimate: { loss: number; lossCap: number; bps: number } }
+      | undefined;
     const camP = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === 'cam');
     const track = [...(camP?.published.values() ?? [])].find((t) => t.kind === 'video');
     const sub = track ? p?.subscriptions.get(track.sid) : undefined;
@@ -53,8 +62,12 @@ function trace(h: SfuHarness, relay: UdpRelay, room: string, viewer: () => Page 
       `remb=${Math.round((d?.estimate.bps ?? 0) / 1000)} cap=${Math.round((d?.estimate.lossCap ?? 0) / 1000)} loss=${d?.estimate.loss.toFixed(2)} pad=${Math.round((d?.paddingBps ?? 0) / 1000)}`,
       `pin=${track?.packetsIn} pout=${track?.packetsOut} sub=${sub?.paused}/${sub?.congested}/${sub?.attached}`,
       `drops=${relay.capDrops} frames=${v?.framesDecoded} w=${v?.width}`,
-      await publisher()?.evaluate(() => (window as never as { sfu: { rtpStats(): Promise<string> } }).sfu.rtpStats()).catch(() => ''),
-      await page?.evaluate(() => (window as never as { sfu: { rtpStats(): Promise<string> } }).sfu.rtpStats()).catch(() => ''),
+      await publisher()
+        ?.evaluate(() => (window as never as { sfu: { rtpStats(): Promise<string> } }).sfu.rtpStats())
+        .catch(() => ''),
+      await page
+        ?.evaluate(() => (window as never as { sfu: { rtpStats(): Promise<string> } }).sfu.rtpStats())
+        .catch(() => ''),
     );
   }, 1000);
   return () => clearInterval(timer);
@@ -68,47 +81,75 @@ interface Received {
 }
 
 const videoOf = async (page: Page, identity: string) =>
-  (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? { width: 0, framesDecoded: 0 };
+  (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? {
+    width: 0,
+    framesDecoded: 0,
+  };
 
 /** What the SFU does for the viewer: the layer it forwards, the best one arriving, its estimate of the downlink. */
 function serverView(h: SfuHarness, room: string) {
   const rank = ['q', 'h', 'f'];
   const participants = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])];
-  const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find((t) => t.kind === 'video');
+  const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find(
+    (t) => t.kind === 'video',
+  );
   const viewer = participants.find((p) => p.identity === 'viewer');
   const live = (track?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
   const sub = track ? viewer?.subscriptions.get(track.sid) : undefined;
   const estimate = viewer?.downTracks.estimate.current(Date.now()) ?? null;
-  return { layer: sub?.layer ?? null, best: live.at(-1), estimate: estimate === null ? null : Math.round(estimate / 1000) };
+  return {
+    layer: sub?.layer ?? null,
+    best: live.at(-1),
+    estimate: estimate === null ? null : Math.round(estimate / 1000),
+  };
 }
 
-test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifting the cap brings the high layer back', async ({ h, relay, open, stops }) => {
+test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifting the cap brings the high layer back', async ({
+  h,
+  relay,
+  open,
+  stops,
+}) => {
   test.setTimeout(150_000);
   const room = 'capped';
   let viewerPage: Page | null = null;
   let camPage: Page | null = null;
-  stops.push(trace(h, relay, room, () => viewerPage, () => camPage));
+  stops.push(
+    trace(
+      h,
+      relay,
+      room,
+      () => viewerPage,
+      () => camPage,
+    ),
+  );
   camPage = await open('cam', room, { simulcast: true, microphone: false });
   const viewer = await open('viewer', room, { camera: false, microphone: false, relay: true });
   viewerPage = viewer;
   // Uncapped, the viewer gets more than the low layer (the publisher's upper layers need a moment to ramp up).
   await expect
-    .poll(async () => {
-      const v = serverView(h, room);
-      const w = (await videoOf(viewer, 'cam')).width;
-      return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
-    }, { timeout: 40_000 })
+    .poll(
+      async () => {
+        const v = serverView(h, room);
+        const w = (await videoOf(viewer, 'cam')).width;
+        return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
+      },
+      { timeout: 40_000 },
+    )
     .toBe('high');
 
   if (process.env.SFU_BW_DEBUG) console.log('cap 300 kbit/s');
   relay.setRate(300_000);
   const capped = Date.now();
   await expect
-    .poll(async () => {
-      const v = serverView(h, room);
-      const w = (await videoOf(viewer, 'cam')).width;
-      return v.layer === 'q' && w > 0 && w <= 320 ? 'low' : JSON.stringify({ ...v, w });
-    }, { timeout: 10_000, intervals: [250] })
+    .poll(
+      async () => {
+        const v = serverView(h, room);
+        const w = (await videoOf(viewer, 'cam')).width;
+        return v.layer === 'q' && w > 0 && w <= 320 ? 'low' : JSON.stringify({ ...v, w });
+      },
+      { timeout: 10_000, intervals: [250] },
+    )
     .toBe('low');
   test.info().annotations.push({ type: 'low layer after', description: `${Date.now() - capped} ms` });
   // And it keeps decoding on the low layer through the cap, for long enough to span the SFU's probes.
@@ -117,7 +158,10 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
     expect(serverView(h, room).layer).toBe('q');
     const before = (await videoOf(viewer, 'cam')).framesDecoded;
     await expect
-      .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000, message: `frames under the cap (${i})` })
+      .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, {
+        timeout: 5000,
+        message: `frames under the cap (${i})`,
+      })
       .toBeGreaterThan(before + 10);
   }
   expect((await videoOf(viewer, 'cam')).width).toBeLessThanOrEqual(320);
@@ -125,17 +169,27 @@ test('a viewer capped at 300 kbit/s gets the low layer and keeps decoding; lifti
   if (process.env.SFU_BW_DEBUG) console.log('uncapped');
   relay.setRate(null);
   await expect
-    .poll(async () => {
-      const v = serverView(h, room);
-      const w = (await videoOf(viewer, 'cam')).width;
-      return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
-    }, { timeout: 60_000, intervals: [500] })
+    .poll(
+      async () => {
+        const v = serverView(h, room);
+        const w = (await videoOf(viewer, 'cam')).width;
+        return v.layer !== null && v.layer !== 'q' && w > 320 ? 'high' : JSON.stringify({ ...v, w });
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
     .toBe('high');
   const before = (await videoOf(viewer, 'cam')).framesDecoded;
-  await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000 }).toBeGreaterThan(before + 10);
+  await expect
+    .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000 })
+    .toBeGreaterThan(before + 10);
 });
 
-test('below the lowest layer the video is paused and the client told so, audio keeps flowing; it resumes when the link recovers', async ({ h, relay, open, stops }) => {
+test('below the lowest layer the video is paused and the client told so, audio keeps flowing; it resumes when the link recovers', async ({
+  h,
+  relay,
+  open,
+  stops,
+}) => {
   test.setTimeout(180_000);
   const room = 'starved';
   let viewerPage: Page | null = null;
@@ -152,10 +206,13 @@ test('below the lowest layer the video is paused and the client told so, audio k
   if (process.env.SFU_BW_DEBUG) console.log('cap 90 kbit/s');
   relay.setRate(90_000);
   await expect
-    .poll(async () => {
-      const state = await call<string>(viewer, 'streamState', 'cam');
-      return state === 'paused' ? state : JSON.stringify({ state, ...serverView(h, room) });
-    }, { timeout: 30_000, intervals: [500] })
+    .poll(
+      async () => {
+        const state = await call<string>(viewer, 'streamState', 'cam');
+        return state === 'paused' ? state : JSON.stringify({ state, ...serverView(h, room) });
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
     .toBe('paused');
   expect(serverView(h, room).layer).toBeNull();
   // Paused: no video frames reach the viewer (after what was already on its way), the microphone still does.
@@ -171,11 +228,16 @@ test('below the lowest layer the video is paused and the client told so, audio k
   if (process.env.SFU_BW_DEBUG) console.log('uncapped');
   relay.setRate(null);
   await expect
-    .poll(async () => {
-      const state = await call<string>(viewer, 'streamState', 'cam');
-      return state === 'active' ? state : JSON.stringify({ state, ...serverView(h, room) });
-    }, { timeout: 90_000, intervals: [500] })
+    .poll(
+      async () => {
+        const state = await call<string>(viewer, 'streamState', 'cam');
+        return state === 'active' ? state : JSON.stringify({ state, ...serverView(h, room) });
+      },
+      { timeout: 90_000, intervals: [500] },
+    )
     .toBe('active');
   const resumed = (await videoOf(viewer, 'cam')).framesDecoded;
-  await expect.poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 10_000 }).toBeGreaterThan(resumed + 10);
+  await expect
+    .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 10_000 })
+    .toBeGreaterThan(resumed + 10);
 });

@@ -6,10 +6,15 @@ import { call } from './sfu-page/callers';
 import { coturnInstalled } from './sfu-page/coturn';
 
 const missing = !coturnInstalled();
-if (missing && process.env.CI) throw new Error('coturn is not installed (apt-get install coturn): the quality spec must run in CI');
+if (missing && process.env.CI)
+  throw new Error('coturn is not installed (apt-get install coturn): the quality spec must run in CI');
 test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
 
-test('a caller on a clean link reads excellent, on a 10 % lossy link poor', async ({ relayedSfu: h, link: relay, openCaller }) => {
+test('a caller on a clean link reads excellent, on a 10 % lossy link poor', async ({
+  relayedSfu: h,
+  link: relay,
+  openCaller,
+}) => {
   const room = 'quality';
   // The caller under test reaches the SFU only through the relay (and coturn); it sends a steady tone.
   const far = await openCaller(h, 'far', room, { camera: false, tone: 'on', relay: true });

@@ -31,7 +31,10 @@ test('a browser and the Rust SDK exchange audio, video and data', async ({ sfuHa
   await expect
     .poll(
       async () => {
-        const got = await call<Array<{ identity: string; kind: string; width: number; framesDecoded: number }>>(page, 'received');
+        const got = await call<Array<{ identity: string; kind: string; width: number; framesDecoded: number }>>(
+          page,
+          'received',
+        );
         const v = got.find((r) => r.identity === 'rust' && r.kind === 'video');
         return v ? v.framesDecoded > 0 && v.width === 640 : false;
       },
@@ -41,13 +44,17 @@ test('a browser and the Rust SDK exchange audio, video and data', async ({ sfuHa
   await expect.poll(() => call<number>(page, 'audioFrom', 'rust'), { timeout: 20_000 }).toBeGreaterThan(0.01);
 
   // The Rust client decodes the browser's camera and microphone.
-  await expect.poll(() => rust.received.videoFrames.get('web:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
+  await expect
+    .poll(() => rust.received.videoFrames.get('web:video')?.frames ?? 0, { timeout: 20_000 })
+    .toBeGreaterThan(5);
   expect(rust.received.videoFrames.get('web:video')?.width).toBeGreaterThan(0);
   await expect.poll(() => rust.received.audioPeak.get('web:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(100);
 
   // Data both ways.
   await rust.publishText('от rust');
   await call(page, 'chat', 'from web');
-  await expect.poll(() => call<Array<{ from: string; text: string }>>(page, 'chats')).toContainEqual({ from: 'rust', text: 'от rust', via: 'data' });
+  await expect
+    .poll(() => call<Array<{ from: string; text: string }>>(page, 'chats'))
+    .toContainEqual({ from: 'rust', text: 'от rust', via: 'data' });
   await expect.poll(() => rust.received.data).toContainEqual({ from: 'web', text: 'from web' });
 });

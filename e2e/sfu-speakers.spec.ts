@@ -4,7 +4,10 @@
 import { expect, mediaTest as test } from './fixtures';
 import { call } from './sfu-page/callers';
 
-test('activeSpeakers names the participant sending a tone, not the silent one, and follows a swap', async ({ sfuHarness: h, openCaller }) => {
+test('activeSpeakers names the participant sending a tone, not the silent one, and follows a swap', async ({
+  sfuHarness: h,
+  openCaller,
+}) => {
   const room = 'speakers';
   const loud = await openCaller(h, 'loud', room, { camera: false, tone: 'on' });
   const quiet = await openCaller(h, 'quiet', room, { camera: false, tone: 'off' });

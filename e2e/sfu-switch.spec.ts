@@ -13,7 +13,10 @@ interface Received {
 }
 
 const videoOf = async (page: Page, identity: string) =>
-  (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? { width: 0, framesDecoded: 0 };
+  (await call<Received[]>(page, 'received')).find((r) => r.identity === identity && r.kind === 'video') ?? {
+    width: 0,
+    framesDecoded: 0,
+  };
 
 test('switching layers back and forth never leaves the subscriber frozen', async ({ sfuHarness: h, openCaller }) => {
   const room = 'switching';
@@ -28,7 +31,9 @@ test('switching layers back and forth never leaves the subscriber frozen', async
   const rank = ['q', 'h', 'f'];
   const serverView = () => {
     const participants = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])];
-    const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find((t) => t.kind === 'video');
+    const track = [...(participants.find((p) => p.identity === 'cam')?.published.values() ?? [])].find(
+      (t) => t.kind === 'video',
+    );
     const sub = track ? participants.find((p) => p.identity === 'viewer')?.subscriptions.get(track.sid) : undefined;
     // The best layer the viewer may get: also within what the SFU estimates its downlink carries (a loaded
     // machine can make even loopback look congested).
@@ -43,17 +48,25 @@ test('switching layers back and forth never leaves the subscriber frozen', async
     await call(viewer, 'setQuality', 'cam', low ? 'low' : 'high');
     // The viewer decodes the new layer's size: the quarter-size q layer (≤ 320 wide) or a bigger one.
     await expect
-      .poll(async () => {
-        const { layer, best } = serverView();
-        const w = (await videoOf(viewer, 'cam')).width;
-        const want = low ? 'q' : best;
-        return layer === want && w > 0 && (layer === 'q') === w <= 320 ? 'switched' : JSON.stringify({ layer, best, w });
-      }, { timeout: 10_000, message: `switch ${i} to ${low ? 'low' : 'high'}` })
+      .poll(
+        async () => {
+          const { layer, best } = serverView();
+          const w = (await videoOf(viewer, 'cam')).width;
+          const want = low ? 'q' : best;
+          return layer === want && w > 0 && (layer === 'q') === w <= 320
+            ? 'switched'
+            : JSON.stringify({ layer, best, w });
+        },
+        { timeout: 10_000, message: `switch ${i} to ${low ? 'low' : 'high'}` },
+      )
       .toBe('switched');
     // And it keeps decoding on the new layer: a frozen stream stops counting frames.
     const before = (await videoOf(viewer, 'cam')).framesDecoded;
     await expect
-      .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, { timeout: 5000, message: `frames after switch ${i}` })
+      .poll(async () => (await videoOf(viewer, 'cam')).framesDecoded, {
+        timeout: 5000,
+        message: `frames after switch ${i}`,
+      })
       .toBeGreaterThan(before + 10);
   }
 });

@@ -10,21 +10,31 @@ import type { SfuHarness } from './sfu-page/harness';
 
 // Outside CI a machine without coturn skips with the reason; CI installs it (.ci/run), so there it must run.
 const missing = !coturnInstalled();
-if (missing && process.env.CI) throw new Error('coturn is not installed (apt-get install coturn): the TURN spec must run in CI');
+if (missing && process.env.CI)
+  throw new Error('coturn is not installed (apt-get install coturn): the TURN spec must run in CI');
 test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
 
 async function expectVideoFrom(page: Page, identity: string): Promise<void> {
   await expect
-    .poll(async () => {
-      const got = await call<Array<{ identity: string; kind: string; framesDecoded: number }>>(page, 'received');
-      return got.some((r) => r.identity === identity && r.kind === 'video' && r.framesDecoded > 0);
-    }, { timeout: 30_000, message: `video from ${identity}` })
+    .poll(
+      async () => {
+        const got = await call<Array<{ identity: string; kind: string; framesDecoded: number }>>(page, 'received');
+        return got.some((r) => r.identity === identity && r.kind === 'video' && r.framesDecoded > 0);
+      },
+      { timeout: 30_000, message: `video from ${identity}` },
+    )
     .toBe(true);
 }
 
 for (const transport of ['udp', 'tcp'] as const) {
-  test(`relay-only callers exchange video through coturn over TURN/${transport}`, async ({ coturn, startSfu, openCaller }) => {
-    const h: SfuHarness = await startSfu({ turn: { urls: [`turn:127.0.0.1:${coturn.port}?transport=${transport}`], secret: coturn.secret } });
+  test(`relay-only callers exchange video through coturn over TURN/${transport}`, async ({
+    coturn,
+    startSfu,
+    openCaller,
+  }) => {
+    const h: SfuHarness = await startSfu({
+      turn: { urls: [`turn:127.0.0.1:${coturn.port}?transport=${transport}`], secret: coturn.secret },
+    });
     const room = `turn-${transport}`;
     const ann = await openCaller(h, 'ann', room, { relay: true, microphone: false });
     const ben = await openCaller(h, 'ben', room, { relay: true, microphone: false });
@@ -35,7 +45,11 @@ for (const transport of ['udp', 'tcp'] as const) {
   });
 }
 
-test('coturn refuses credentials signed with another secret and expired ones', async ({ coturn, sfuHarness: h, page }) => {
+test('coturn refuses credentials signed with another secret and expired ones', async ({
+  coturn,
+  sfuHarness: h,
+  page,
+}) => {
   await page.goto(h.pageUrl);
   const urls = [`turn:127.0.0.1:${coturn.port}?transport=udp`];
   const probe = (c: { username: string; credential: string }) =>

@@ -13,7 +13,13 @@ interface Received {
   framesDecoded: number;
 }
 
-type Participant = (identity: string, room: string, singlePeerConnection?: boolean, simulcast?: boolean, adaptive?: boolean) => Promise<Page>;
+type Participant = (
+  identity: string,
+  room: string,
+  singlePeerConnection?: boolean,
+  simulcast?: boolean,
+  adaptive?: boolean,
+) => Promise<Page>;
 
 /** `h`: the worker's SFU harness; `openParticipant(…)`: a browser that joined a room of it (its errors logged). */
 const test = mediaTest.extend<{ h: SfuHarness; openParticipant: Participant }>({
@@ -35,11 +41,14 @@ const test = mediaTest.extend<{ h: SfuHarness; openParticipant: Participant }>({
 
 async function expectVideoFrom(page: Page, identity: string, source = 'camera'): Promise<void> {
   await expect
-    .poll(async () => {
-      const got = await call<Received[]>(page, 'received');
-      const v = got.find((r) => r.identity === identity && r.source === source);
-      return v ? v.framesDecoded > 0 && v.width > 0 : false;
-    }, { timeout: 20_000, message: `video (${source}) from ${identity}` })
+    .poll(
+      async () => {
+        const got = await call<Received[]>(page, 'received');
+        const v = got.find((r) => r.identity === identity && r.source === source);
+        return v ? v.framesDecoded > 0 && v.width > 0 : false;
+      },
+      { timeout: 20_000, message: `video (${source}) from ${identity}` },
+    )
     .toBe(true);
 }
 
@@ -49,7 +58,9 @@ async function expectAudioFrom(page: Page, identity: string): Promise<void> {
     .toBeGreaterThan(0.001);
 }
 
-test('two browsers see and hear each other, a late joiner gets every track, chat, screen share, mute and leave', async ({ openParticipant }) => {
+test('two browsers see and hear each other, a late joiner gets every track, chat, screen share, mute and leave', async ({
+  openParticipant,
+}) => {
   const room = 'room-main';
   const alice = await openParticipant('alice', room);
   const bob = await openParticipant('bob', room);
@@ -63,15 +74,17 @@ test('two browsers see and hear each other, a late joiner gets every track, chat
   await call(alice, 'chat', 'привет от alice');
   await call(bob, 'chat', 'hello from bob');
   const chatOf = (page: Page) => call<Array<{ from: string; text: string; via: string }>>(page, 'chats');
-  await expect.poll(() => chatOf(bob)).toEqual(
-    expect.arrayContaining([
-      { from: 'alice', text: 'привет от alice', via: 'text-stream' },
-      { from: 'alice', text: 'привет от alice', via: 'data' },
-    ]),
-  );
-  await expect.poll(() => chatOf(alice)).toEqual(
-    expect.arrayContaining([{ from: 'bob', text: 'hello from bob', via: 'text-stream' }]),
-  );
+  await expect
+    .poll(() => chatOf(bob))
+    .toEqual(
+      expect.arrayContaining([
+        { from: 'alice', text: 'привет от alice', via: 'text-stream' },
+        { from: 'alice', text: 'привет от alice', via: 'data' },
+      ]),
+    );
+  await expect
+    .poll(() => chatOf(alice))
+    .toEqual(expect.arrayContaining([{ from: 'bob', text: 'hello from bob', via: 'text-stream' }]));
   // Lossy packets travel on the _lossy channel; a few in case one is dropped.
   for (let i = 0; i < 3; i++) await call(bob, 'lossy', 'lossy from bob');
   await expect.poll(() => chatOf(alice)).toContainEqual({ from: 'bob', text: 'lossy from bob', via: 'lossy' });
@@ -112,7 +125,9 @@ test('a bad token is refused with a clear error', async ({ h, page }) => {
 
 for (const singlePeerConnection of [true, false]) {
   const path = singlePeerConnection ? '/rtc/v1' : 'legacy /rtc';
-  test(`a dropped signal connection resumes the same session and media keeps flowing (${path})`, async ({ openParticipant }) => {
+  test(`a dropped signal connection resumes the same session and media keeps flowing (${path})`, async ({
+    openParticipant,
+  }) => {
     const room = `room-resume-${singlePeerConnection}`;
     const dave = await openParticipant('dave', room, singlePeerConnection);
     const erin = await openParticipant('erin', room);
@@ -127,12 +142,15 @@ for (const singlePeerConnection of [true, false]) {
 
     // Frames keep being decoded on both sides after the resume.
     const frames = async (page: Page, from: string) =>
-      (await call<Received[]>(page, 'received')).find((r) => r.identity === from && r.kind === 'video')?.framesDecoded ?? 0;
+      (await call<Received[]>(page, 'received')).find((r) => r.identity === from && r.kind === 'video')
+        ?.framesDecoded ?? 0;
     const before = { dave: await frames(dave, 'erin'), erin: await frames(erin, 'dave') };
     await expect.poll(() => frames(dave, 'erin'), { timeout: 15_000 }).toBeGreaterThan(before.dave + 10);
     await expect.poll(() => frames(erin, 'dave'), { timeout: 15_000 }).toBeGreaterThan(before.erin + 10);
     await call(dave, 'chat', 'after resume');
-    await expect.poll(() => call<Array<{ text: string }>>(erin, 'chats')).toContainEqual(expect.objectContaining({ text: 'after resume' }));
+    await expect
+      .poll(() => call<Array<{ text: string }>>(erin, 'chats'))
+      .toContainEqual(expect.objectContaining({ text: 'after resume' }));
   });
 }
 
@@ -143,9 +161,12 @@ test('a full reconnect replaces the old session and media flows again', async ({
   await expectVideoFrom(gus, 'fay');
   await call(fay, 'simulate', 'full-reconnect');
   await expect.poll(() => call<string[]>(fay, 'events'), { timeout: 20_000 }).toContain('reconnected');
-  await expect.poll(() => [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.identity).sort()).toEqual(['fay', 'gus']);
+  await expect
+    .poll(() => [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.identity).sort())
+    .toEqual(['fay', 'gus']);
   const frames = async () =>
-    (await call<Received[]>(gus, 'received')).find((r) => r.identity === 'fay' && r.kind === 'video')?.framesDecoded ?? 0;
+    (await call<Received[]>(gus, 'received')).find((r) => r.identity === 'fay' && r.kind === 'video')?.framesDecoded ??
+    0;
   await expect.poll(frames, { timeout: 20_000 }).toBeGreaterThan(10);
   await expectVideoFrom(fay, 'gus');
 });
@@ -158,11 +179,18 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
   await expectVideoFrom(neu, 'old');
   await expectAudioFrom(old, 'new');
   await expectAudioFrom(neu, 'old');
-  expect([...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.mode).sort()).toEqual(['dual', 'single']);
+  expect([...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.mode).sort()).toEqual([
+    'dual',
+    'single',
+  ]);
   await call(old, 'chat', 'from the old path');
-  await expect.poll(() => call<Array<{ text: string }>>(neu, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the old path' }));
+  await expect
+    .poll(() => call<Array<{ text: string }>>(neu, 'chats'))
+    .toContainEqual(expect.objectContaining({ text: 'from the old path' }));
   await call(neu, 'chat', 'from the new path');
-  await expect.poll(() => call<Array<{ text: string }>>(old, 'chats')).toContainEqual(expect.objectContaining({ text: 'from the new path' }));
+  await expect
+    .poll(() => call<Array<{ text: string }>>(old, 'chats'))
+    .toContainEqual(expect.objectContaining({ text: 'from the new path' }));
 });
 
 test('simulcast: each subscriber gets the best live layer it asked for', async ({ h, openParticipant }) => {
@@ -187,10 +215,13 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
     return { layer, best: live.at(-1), live: live.length };
   };
   await expect
-    .poll(() => {
-      const l = layerOf('sim-high');
-      return l.live >= 2 && l.layer === l.best ? 'best' : JSON.stringify(l);
-    }, { timeout: 25_000, message: 'default subscriber on the best live layer' })
+    .poll(
+      () => {
+        const l = layerOf('sim-high');
+        return l.live >= 2 && l.layer === l.best ? 'best' : JSON.stringify(l);
+      },
+      { timeout: 25_000, message: 'default subscriber on the best live layer' },
+    )
     .toBe('best');
 
   // What each decodes shows it: the low one gets the quarter-size layer (320×180 of 1280×720), the other a bigger one.
@@ -198,20 +229,26 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
     (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.width ?? 0;
   const lowState = async () => ({ layer: layerOf('sim-low').layer, width: await widthAt(low) });
   await expect
-    .poll(async () => {
-      const { layer, width } = await lowState();
-      return layer === 'q' && width > 0 && width <= 320 ? 'q' : JSON.stringify({ width, ...layerOf('sim-low') });
-    }, { timeout: 25_000, message: 'low subscriber decodes the q layer' })
+    .poll(
+      async () => {
+        const { layer, width } = await lowState();
+        return layer === 'q' && width > 0 && width <= 320 ? 'q' : JSON.stringify({ width, ...layerOf('sim-low') });
+      },
+      { timeout: 25_000, message: 'low subscriber decodes the q layer' },
+    )
     .toBe('q');
   await expect.poll(async () => (await widthAt(high)) > (await widthAt(low)), { timeout: 15_000 }).toBe(true);
   const framesAt = async (page: Page) =>
-    (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')?.framesDecoded ?? 0;
+    (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')
+      ?.framesDecoded ?? 0;
   const before = await framesAt(low);
   await expect.poll(() => framesAt(low), { timeout: 10_000 }).toBeGreaterThan(before + 10);
   await expectVideoFrom(pub, 'sim-high');
 });
 
-test('clients with adaptive stream and dynacast on (visibility-driven track settings) still get media', async ({ openParticipant }) => {
+test('clients with adaptive stream and dynacast on (visibility-driven track settings) still get media', async ({
+  openParticipant,
+}) => {
   const room = 'room-adaptive';
   const one = await openParticipant('ad-1', room, true, true, true);
   const two = await openParticipant('ad-2', room, true, false, true);
@@ -220,7 +257,11 @@ test('clients with adaptive stream and dynacast on (visibility-driven track sett
   await expectAudioFrom(one, 'ad-2');
 });
 
-test('a browser that vanishes without leaving is removed after the ping timeout', async ({ h, openParticipant, newContext }) => {
+test('a browser that vanishes without leaving is removed after the ping timeout', async ({
+  h,
+  openParticipant,
+  newContext,
+}) => {
   const room = 'room-vanish';
   const stays = await openParticipant('stays', room);
   const context = await newContext({ permissions: ['camera', 'microphone'] });

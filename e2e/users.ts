@@ -17,11 +17,21 @@ export interface E2EUser {
 }
 
 /** JSON request to the server; throws with the status and the server's message on anything but 2xx. */
-export async function apiCall<T = any>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+export async function apiCall<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : null;
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
@@ -102,7 +112,12 @@ export async function friendsWithConversation(
 }
 
 /** Sends a text message through the API (for seeding histories; the UI path is what tests check). */
-export async function sendText(base: string, u: E2EUser, conversationId: string, content: string): Promise<{ id: string }> {
+export async function sendText(
+  base: string,
+  u: E2EUser,
+  conversationId: string,
+  content: string,
+): Promise<{ id: string }> {
   const res = await apiCall<{ message: { id: string } }>(
     base,
     'POST',
@@ -123,7 +138,11 @@ export async function uploadFile(
 ): Promise<{ url: string; attachment: { url: string; type: 'IMAGE' | 'FILE'; name: string | null } }> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type: mime }), name);
-  const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${u.accessToken}` }, body: form });
+  const res = await fetch(`${base}/api/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.accessToken}` },
+    body: form,
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`POST /api/upload → ${res.status} ${text}`);
   return JSON.parse(text);

@@ -25,9 +25,16 @@ const test = mediaTest.extend<{ open: (u: E2EUser, label: string, permissions?: 
 });
 
 const openConversation = (page: Page, id: string) => page.locator(`[data-conversation-id="${id}"]`).first().click();
-const audioTime = (page: Page) => page.getByTestId('voice-audio').last().evaluate((a: HTMLAudioElement) => a.currentTime);
+const audioTime = (page: Page) =>
+  page
+    .getByTestId('voice-audio')
+    .last()
+    .evaluate((a: HTMLAudioElement) => a.currentTime);
 
-test('A records a voice message of about 3 s; B sees it live, plays it, seeks on the waveform and speeds it up', async ({ friends: { a, b, conversationId }, open }) => {
+test('A records a voice message of about 3 s; B sees it live, plays it, seeks on the waveform and speeds it up', async ({
+  friends: { a, b, conversationId },
+  open,
+}) => {
   const pa = await open(a, 'anna');
   const pb = await open(b, 'boris');
   await openConversation(pa, conversationId);
@@ -65,13 +72,23 @@ test('A records a voice message of about 3 s; B sees it live, plays it, seeks on
 
   await player.getByTestId('voice-rate').click();
   await expect(player.getByTestId('voice-rate')).toHaveText('1.5×');
-  expect(await pb.getByTestId('voice-audio').last().evaluate((el: HTMLAudioElement) => el.playbackRate)).toBe(1.5);
+  expect(
+    await pb
+      .getByTestId('voice-audio')
+      .last()
+      .evaluate((el: HTMLAudioElement) => el.playbackRate),
+  ).toBe(1.5);
 
   // The list's preview on the other side.
-  await expect(pa.locator(`[data-conversation-id="${conversationId}"]`).getByTestId('chat-tile-preview')).toHaveText('Голосовое сообщение 0:03');
+  await expect(pa.locator(`[data-conversation-id="${conversationId}"]`).getByTestId('chat-tile-preview')).toHaveText(
+    'Голосовое сообщение 0:03',
+  );
 });
 
-test('a refused microphone says so in Russian, and the composer comes back', async ({ friends: { a, conversationId }, open }) => {
+test('a refused microphone says so in Russian, and the composer comes back', async ({
+  friends: { a, conversationId },
+  open,
+}) => {
   const pa = await open(a, 'anna', []);
   await pa.evaluate(async () => {
     // The page is told no, as a browser whose user blocked the microphone.
@@ -86,7 +103,10 @@ test('a refused microphone says so in Russian, and the composer comes back', asy
   await expect(pa.getByRole('textbox', { name: 'Сообщение' })).toBeVisible();
 });
 
-test('A calls B, B does not answer: both see «Пропущенный звонок» and B’s unread count rises', async ({ friends: { a, b, conversationId }, open }) => {
+test('A calls B, B does not answer: both see «Пропущенный звонок» and B’s unread count rises', async ({
+  friends: { a, b, conversationId },
+  open,
+}) => {
   test.setTimeout(120_000);
   const pa = await open(a, 'anna');
   const pb = await open(b, 'boris');
@@ -103,7 +123,10 @@ test('A calls B, B does not answer: both see «Пропущенный звоно
   await expect(pb.getByTestId('call-entry').getByRole('button', { name: 'Перезвонить' })).toBeVisible();
 });
 
-test('an answered call shows its duration on both sides; what was typed in its chat stays in the conversation', async ({ friends: { a, b, conversationId }, open }) => {
+test('an answered call shows its duration on both sides; what was typed in its chat stays in the conversation', async ({
+  friends: { a, b, conversationId },
+  open,
+}) => {
   const pa = await open(a, 'anna');
   // B has no conversation open: answering opens the call's one, whose messages are the call's chat.
   const pb = await open(b, 'boris');
@@ -126,5 +149,6 @@ test('an answered call shows its duration on both sides; what was typed in its c
 
   await expect(pa.getByTestId('call-entry')).toHaveText(/Исходящий звонок · 0:0[2-9]/);
   await expect(pb.getByTestId('call-entry')).toHaveText(/Входящий звонок · 0:0[2-9]/);
-  for (const page of [pa, pb]) await expect(page.getByTestId('message').filter({ hasText: 'Пишу из звонка' })).toHaveCount(1);
+  for (const page of [pa, pb])
+    await expect(page.getByTestId('message').filter({ hasText: 'Пишу из звонка' })).toHaveCount(1);
 });

@@ -5,7 +5,11 @@ const procs = [
   spawn('node', ['--import', 'tsx', '--watch', 'server/main.ts'], {
     stdio: 'inherit',
     // The page comes from Vite (5173), whose proxy passes the browser's Origin on: let the socket accept it.
-    env: { ...process.env, CLIENT_DIR: '', ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? 'http://localhost:5173,http://127.0.0.1:5173' },
+    env: {
+      ...process.env,
+      CLIENT_DIR: '',
+      ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? 'http://localhost:5173,http://127.0.0.1:5173',
+    },
   }),
   spawn('npx', ['vite'], { stdio: 'inherit' }),
 ];

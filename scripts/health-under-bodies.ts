@@ -33,7 +33,11 @@ function bodies(): string[] {
     `{${manyKeys.join(',')}}`,
     `${'['.repeat(depth)}${']'.repeat(depth)}`,
     JSON.stringify({ username: '\u0430'.repeat(SIZE / 12), password: 'x' }).replace(/\u0430/g, '\\u0430'),
-    JSON.stringify({ username: 'a', password: 'b', list: Array.from({ length: SIZE / 8 }, (_, i) => ({ a: i })) }).slice(0, SIZE),
+    JSON.stringify({
+      username: 'a',
+      password: 'b',
+      list: Array.from({ length: SIZE / 8 }, (_, i) => ({ a: i })),
+    }).slice(0, SIZE),
   ];
 }
 
@@ -64,14 +68,25 @@ async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'health-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: '', LOG_LEVEL: 'silent', SFU_PORT: '0' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CLIENT_DIR: '',
+      LOG_LEVEL: 'silent',
+      SFU_PORT: '0',
+    },
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
       if (i > 300) throw new Error('server did not start');
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -85,9 +100,11 @@ async function main(): Promise<void> {
     const worker = async (w: number) => {
       for (let i = w; Date.now() < until; i++) {
         const body = payloads[i % payloads.length];
-        const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(
-          () => null,
-        );
+        const res = await fetch(`${base}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }).catch(() => null);
         await res?.arrayBuffer().catch(() => null);
         const s = res?.status ?? 0;
         statuses.set(s, (statuses.get(s) ?? 0) + 1);
@@ -100,7 +117,9 @@ async function main(): Promise<void> {
       `${name.padEnd(28)} n=${String(xs.length).padStart(5)}  p50=${percentile(xs, 50).toFixed(1)} ms  p99=${percentile(xs, 99).toFixed(1)} ms  max=${Math.max(...xs).toFixed(1)} ms`;
     console.log(row('health, idle', quiet));
     console.log(row(`health, ${WORKERS} × 1 MB bodies`, loaded));
-    console.log(`server CPU under load: ${(cpu * 100).toFixed(0)} % of one core; load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `server CPU under load: ${(cpu * 100).toFixed(0)} % of one core; load average ${os.loadavg()[0].toFixed(1)}`,
+    );
     console.log(`bodies sent: ${sent}, answers: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
   } finally {
     child.kill('SIGTERM');

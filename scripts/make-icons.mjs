@@ -12,12 +12,18 @@ const out = path.join(root, 'public/icons');
 fs.mkdirSync(out, { recursive: true });
 
 for (const size of [192, 512]) {
-  await sharp(mark, { density: (72 * size) / 64 }).resize(size, size).png({ compressionLevel: 9 }).toFile(path.join(out, `icon-${size}.png`));
+  await sharp(mark, { density: (72 * size) / 64 })
+    .resize(size, size)
+    .png({ compressionLevel: 9 })
+    .toFile(path.join(out, `icon-${size}.png`));
 }
 
 // Maskable: the mark at 70 % on the gradient's middle colour.
 const inner = Math.round(512 * 0.7);
-const markPng = await sharp(mark, { density: (72 * inner) / 64 }).resize(inner, inner).png().toBuffer();
+const markPng = await sharp(mark, { density: (72 * inner) / 64 })
+  .resize(inner, inner)
+  .png()
+  .toBuffer();
 await sharp({ create: { width: 512, height: 512, channels: 4, background: '#4366ec' } })
   .composite([{ input: markPng, gravity: 'center' }])
   .png({ compressionLevel: 9 })

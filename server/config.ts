@@ -111,7 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     sfu: {
       port: int(env.SFU_PORT, 7880),
-      hostCandidates: str(env.SFU_HOST_CANDIDATES)?.split(',').map((s) => s.trim()).filter(Boolean) ?? null,
+      hostCandidates:
+        str(env.SFU_HOST_CANDIDATES)
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean) ?? null,
       udpPortRange: portRange(str(env.SFU_UDP_PORTS)),
       publicUrl: str(env.SFU_PUBLIC_URL),
     },

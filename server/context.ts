@@ -37,11 +37,24 @@ declare module 'fastify' {
 export const contextPlugin = fp(
   async (app) => {
     const { config, clock, db, dialect, secrets, accessTokens, realtime, lists, push } = app;
-    app.decorate('ctx', { config, clock, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists, push });
+    app.decorate('ctx', {
+      config,
+      clock,
+      db,
+      dialect,
+      secrets,
+      accessTokens,
+      realtime,
+      sessions: realtime.sessions,
+      lists,
+      push,
+    });
   },
   {
     name: 'context',
-    decorators: { fastify: ['config', 'clock', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists', 'push'] },
+    decorators: {
+      fastify: ['config', 'clock', 'db', 'dialect', 'secrets', 'accessTokens', 'realtime', 'lists', 'push'],
+    },
     dependencies: ['base', 'authentication', 'realtime', 'lists', 'push'],
   },
 );

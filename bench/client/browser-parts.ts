@@ -70,7 +70,10 @@ async function openConversation(page: Page, conversationId: string, otherName: s
 }
 
 async function latencyPart(browser: Browser, srv: TestServer, checks: Check[], results: Record<string, unknown>) {
-  const [a, b] = await Promise.all([createUser(srv.url, 'Отправитель', 'snd'), createUser(srv.url, 'Получатель', 'rcv')]);
+  const [a, b] = await Promise.all([
+    createUser(srv.url, 'Отправитель', 'snd'),
+    createUser(srv.url, 'Получатель', 'rcv'),
+  ]);
   await makeFriends(srv.url, a, b);
   const conversationId = await directConversation(srv.url, a, b);
   const contexts: BrowserContext[] = [];
@@ -91,12 +94,22 @@ async function latencyPart(browser: Browser, srv: TestServer, checks: Check[], r
       await composer.fill(`Сообщение ${i + 1} ${token}`);
       await composer.press('Enter');
       await B.page
-        .waitForFunction((t) => (window as unknown as { __bench: BenchProbe }).__bench.painted[t] !== undefined, token, { timeout: 10_000 })
+        .waitForFunction(
+          (t) => (window as unknown as { __bench: BenchProbe }).__bench.painted[t] !== undefined,
+          token,
+          { timeout: 10_000 },
+        )
         .catch(async (err) => {
           const [pa, pb] = [await probe(A.page), await probe(B.page)];
-          const seen = (p: BenchProbe) => Object.entries(p).filter(([, v]) => token in v).map(([k]) => k);
+          const seen = (p: BenchProbe) =>
+            Object.entries(p)
+              .filter(([, v]) => token in v)
+              .map(([k]) => k);
           const bubbles = await B.page.locator(MESSAGE).allTextContents();
-          throw new Error(`${token} not painted at the receiver within 10 s (sender saw: ${seen(pa).join(', ') || 'nothing'}; receiver saw: ${seen(pb).join(', ') || 'nothing'}; receiver's last bubbles: ${JSON.stringify(bubbles.slice(-3))})`, { cause: err });
+          throw new Error(
+            `${token} not painted at the receiver within 10 s (sender saw: ${seen(pa).join(', ') || 'nothing'}; receiver saw: ${seen(pb).join(', ') || 'nothing'}; receiver's last bubbles: ${JSON.stringify(bubbles.slice(-3))})`,
+            { cause: err },
+          );
         });
     }
     const [ca, cb] = [await calibrate(A.page), await calibrate(B.page)];
@@ -114,14 +127,23 @@ async function latencyPart(browser: Browser, srv: TestServer, checks: Check[], r
     });
     const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]).filter(Number.isFinite);
     const summary = (['left', 'arrived', 'inserted', 'painted'] as const).map((k) => ({
-      'Enter → …': { left: 'left the sender', arrived: 'frame at the receiver', inserted: 'bubble in the DOM', painted: 'bubble painted' }[k],
+      'Enter → …': {
+        left: 'left the sender',
+        arrived: 'frame at the receiver',
+        inserted: 'bubble in the DOM',
+        painted: 'bubble painted',
+      }[k],
       n: col(k).length,
       'median ms': ms(quantile(col(k), 0.5)),
       'p95 ms': ms(quantile(col(k), 0.95)),
       'max ms': ms(Math.max(...col(k))),
     }));
-    console.log(`\n(b) Send → painted on the receiver's screen: ${MESSAGES} messages typed into the composer one after another (after ${WARMUP} warm-up)`);
-    console.log(`    clocks: sender page ${ms(ca.offset)} ± ${ms(ca.error)} ms, receiver page ${ms(cb.offset)} ± ${ms(cb.error)} ms from Node's`);
+    console.log(
+      `\n(b) Send → painted on the receiver's screen: ${MESSAGES} messages typed into the composer one after another (after ${WARMUP} warm-up)`,
+    );
+    console.log(
+      `    clocks: sender page ${ms(ca.offset)} ± ${ms(ca.error)} ms, receiver page ${ms(cb.offset)} ± ${ms(cb.error)} ms from Node's`,
+    );
     console.table(summary);
     const painted = col('painted');
     const arrived = col('arrived');
@@ -130,7 +152,11 @@ async function latencyPart(browser: Browser, srv: TestServer, checks: Check[], r
     console.log(
       `    receiver's own part (frame → painted), median: ${ms(clientShare)} ms; painted vs frame arrival (the wire and server, the baseline): ${(quantile(painted, 0.5) / quantile(arrived, 0.5)).toFixed(2)}× median, ${(p95 / quantile(arrived, 0.95)).toFixed(2)}× p95`,
     );
-    checks.push([`send → painted p95 ≤ 100 ms (${painted.length}/${MESSAGES} measured)`, p95 <= 100 && painted.length === MESSAGES, `${ms(p95)} ms (median ${ms(quantile(painted, 0.5))} ms)`]);
+    checks.push([
+      `send → painted p95 ≤ 100 ms (${painted.length}/${MESSAGES} measured)`,
+      p95 <= 100 && painted.length === MESSAGES,
+      `${ms(p95)} ms (median ${ms(quantile(painted, 0.5))} ms)`,
+    ]);
     results.latency = { summary, clocks: { sender: ca, receiver: cb }, rows };
   } finally {
     for (const c of contexts) await c.close();
@@ -141,7 +167,13 @@ async function latencyPart(browser: Browser, srv: TestServer, checks: Check[], r
 async function seedHistory(srv: TestServer, conversationId: string, me: E2EUser, other: E2EUser, count: number) {
   const { db } = srv.server.ctx;
   const base = Date.now() - count * 60_000;
-  const lines = ['Привет!', 'Как дела?', 'Посмотри, что я нашёл — очень длинная строка, чтобы пузырь занял несколько строк и высота сообщений различалась, как в настоящей переписке.', 'Ок', 'Созвонимся вечером?'];
+  const lines = [
+    'Привет!',
+    'Как дела?',
+    'Посмотри, что я нашёл — очень длинная строка, чтобы пузырь занял несколько строк и высота сообщений различалась, как в настоящей переписке.',
+    'Ок',
+    'Созвонимся вечером?',
+  ];
   const rows = Array.from({ length: count }, (_, i) => ({
     id: randomUUID(),
     conversation_id: conversationId,
@@ -153,13 +185,25 @@ async function seedHistory(srv: TestServer, conversationId: string, me: E2EUser,
     created_at: new Date(base + i * 60_000).toISOString(),
     deleted_at: null,
   }));
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('messages').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('messages')
+      .values(rows.slice(i, i + 500))
+      .execute();
   // Everything read but the last few, so opening it posts a handful of receipts, not thousands.
   const read = rows.slice(0, -3).filter((r) => r.sender_id !== me.user.id);
   for (let i = 0; i < read.length; i += 500) {
     await db
       .insertInto('receipts')
-      .values(read.slice(i, i + 500).map((r) => ({ message_id: r.id, user_id: me.user.id, conversation_id: conversationId, status: 'READ', created_at: r.created_at })))
+      .values(
+        read.slice(i, i + 500).map((r) => ({
+          message_id: r.id,
+          user_id: me.user.id,
+          conversation_id: conversationId,
+          status: 'READ',
+          created_at: r.created_at,
+        })),
+      )
       .execute();
   }
   return rows[rows.length - 1].id;
@@ -167,13 +211,19 @@ async function seedHistory(srv: TestServer, conversationId: string, me: E2EUser,
 
 async function timeToPaint(page: Page, conversationId: string, name: string, newestId: string, again = false) {
   // Reopening: forget when the newest message was first painted, so its next painting is what is timed.
-  if (again) await page.evaluate((id) => delete (window as unknown as { __bench: BenchProbe }).__bench.idPainted[id], newestId);
-  if (again) await page.evaluate((id) => delete (window as unknown as { __bench: BenchProbe }).__bench.idInserted[id], newestId);
+  if (again)
+    await page.evaluate((id) => delete (window as unknown as { __bench: BenchProbe }).__bench.idPainted[id], newestId);
+  if (again)
+    await page.evaluate((id) => delete (window as unknown as { __bench: BenchProbe }).__bench.idInserted[id], newestId);
   const clicksBefore = (await probe(page)).clicks.length;
   await openConversation(page, conversationId, name);
-  await page.waitForFunction((id) => (window as unknown as { __bench: BenchProbe }).__bench.idPainted[id] !== undefined, newestId, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(
+    (id) => (window as unknown as { __bench: BenchProbe }).__bench.idPainted[id] !== undefined,
+    newestId,
+    {
+      timeout: 30_000,
+    },
+  );
   const p = await probe(page);
   return p.idPainted[newestId] - p.clicks[clicksBefore];
 }
@@ -210,7 +260,9 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
   const t0 = nodeNow();
   const bigNewest = await seedHistory(srv, bigId, me, big, HISTORY);
   const smallNewest = await seedHistory(srv, smallId, me, small, 20);
-  console.log(`\n(c) ${HISTORY.toLocaleString('en')}-message conversation (seeded into the database in ${((nodeNow() - t0) / 1000).toFixed(1)} s), 1280×800`);
+  console.log(
+    `\n(c) ${HISTORY.toLocaleString('en')}-message conversation (seeded into the database in ${((nodeNow() - t0) / 1000).toFixed(1)} s), 1280×800`,
+  );
 
   const { context, page } = await signedInPage(browser, srv.url, me);
   try {
@@ -223,7 +275,9 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
     await page.waitForTimeout(500); // let the opening settle (receipts, images) before scrolling
 
     const scroll = (direction: 'up' | 'down') =>
-      page.evaluate(`${shim}(${scrollAndCountFrames.toString()})(${JSON.stringify({ selector: MESSAGE, pxPerSecond: SCROLL_PX_PER_S, ms: SCROLL_MS, direction })})`) as Promise<{
+      page.evaluate(
+        `${shim}(${scrollAndCountFrames.toString()})(${JSON.stringify({ selector: MESSAGE, pxPerSecond: SCROLL_PX_PER_S, ms: SCROLL_MS, direction })})`,
+      ) as Promise<{
         intervals: number[];
         scrolledPx: number;
         scrollHeightBefore: number;
@@ -273,20 +327,36 @@ async function scrollPart(browser: Browser, srv: TestServer, checks: Check[], re
       })),
     );
     const worst = Math.min(rows[0].fps, rows[1].fps);
-    checks.push(['10,000-message history scrolls at ≥ 55 fps', worst >= 55, `${worst.toFixed(1)} fps (baseline ${rows[2].fps.toFixed(1)} fps)`]);
+    checks.push([
+      '10,000-message history scrolls at ≥ 55 fps',
+      worst >= 55,
+      `${worst.toFixed(1)} fps (baseline ${rows[2].fps.toFixed(1)} fps)`,
+    ]);
     // The same target as a share of what this machine gave a static page in this run (55 of 60 fps).
     const share = worst / rows[2].fps;
-    checks.push(['history scrolling ≥ 0.92× the plain page’s fps in the same run', share >= 55 / 60, `${share.toFixed(2)}×`]);
+    checks.push([
+      'history scrolling ≥ 0.92× the plain page’s fps in the same run',
+      share >= 55 / 60,
+      `${share.toFixed(2)}×`,
+    ]);
     results.scroll = { openMs: bigMs, reopenMs: bigAgainMs, openSmallMs: smallMs, rows, loaded, passed };
   } finally {
     await context.close();
   }
 }
 
-export async function runBrowserParts(opts: { dist: string; parts: Set<string>; checks: Check[]; results: Record<string, unknown> }) {
+export async function runBrowserParts(opts: {
+  dist: string;
+  parts: Set<string>;
+  checks: Check[];
+  results: Record<string, unknown>;
+}) {
   const removePlainPage = opts.parts.has('delivery') ? writePlainPage(opts.dist) : () => {};
   const srv = await startTestServer({ clientDir: opts.dist });
-  const browser = await chromium.launch({ executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+  const browser = await chromium.launch({
+    executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  });
   try {
     if (opts.parts.has('delivery')) await deliveryPart(browser, srv, opts.checks, opts.results);
     if (opts.parts.has('latency')) await latencyPart(browser, srv, opts.checks, opts.results);

@@ -82,7 +82,11 @@ function decodeVlq(segment: string): number[] {
 /** How many generated characters each source produced: every mapped segment runs to the next one on its line. */
 export function generatedBytesPerSource(code: string, mappings: string): Map<number, number> {
   const bytes = new Map<number, number>();
-  for (const [source, pieces] of generatedCodePerSource(code, mappings)) bytes.set(source, pieces.reduce((n, p) => n + p.length, 0));
+  for (const [source, pieces] of generatedCodePerSource(code, mappings))
+    bytes.set(
+      source,
+      pieces.reduce((n, p) => n + p.length, 0),
+    );
   return bytes;
 }
 

@@ -98,8 +98,12 @@ function installVitals(): void {
     for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
       v.lcp = e.startTime;
       const el = e.element;
-      v.lcpElement = el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${(el.textContent ?? '').slice(0, 40)}"` : '';
-      v.candidates.push(`${Math.round(e.startTime)} ms, ${(e as unknown as { size: number }).size} px²: ${v.lcpElement}`);
+      v.lcpElement = el
+        ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${(el.textContent ?? '').slice(0, 40)}"`
+        : '';
+      v.candidates.push(
+        `${Math.round(e.startTime)} ms, ${(e as unknown as { size: number }).size} px²: ${v.lcpElement}`,
+      );
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((list) => {
@@ -135,20 +139,30 @@ interface Visit {
 }
 
 /** Loads `url` in `page` (throttled) and waits until `ready` is visible and the network has been quiet. */
-async function visit(page: Page, net: Awaited<ReturnType<typeof recordNetwork>>, url: string, ready: string): Promise<Visit> {
+async function visit(
+  page: Page,
+  net: Awaited<ReturnType<typeof recordNetwork>>,
+  url: string,
+  ready: string,
+): Promise<Visit> {
   net.clear();
   await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
   await page.locator(ready).first().waitFor({ timeout: 120_000 });
   await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => undefined);
   await page.waitForTimeout(500);
-  const vitals = (await page.evaluate(() => (window as unknown as { __vitals: Pick<Visit, 'lcp' | 'fcp' | 'cls' | 'lcpElement' | 'candidates'> }).__vitals));
+  const vitals = await page.evaluate(
+    () =>
+      (window as unknown as { __vitals: Pick<Visit, 'lcp' | 'fcp' | 'cls' | 'lcpElement' | 'candidates'> }).__vitals,
+  );
   const transfers = net.transfers().filter((t) => !t.url.startsWith('data:'));
   const sameOrigin = transfers.filter((t) => new URL(t.url).origin === new URL(url).origin);
   return {
     ...vitals,
     jsWire: sameOrigin.filter((t) => t.type === 'Script').reduce((n, t) => n + t.wire, 0),
     totalWire: sameOrigin.reduce((n, t) => n + t.wire, 0),
-    assetsFetched: sameOrigin.filter((t) => new URL(t.url).pathname.startsWith('/assets/') && !t.fromCache && t.wire > 0).map((t) => new URL(t.url).pathname),
+    assetsFetched: sameOrigin
+      .filter((t) => new URL(t.url).pathname.startsWith('/assets/') && !t.fromCache && t.wire > 0)
+      .map((t) => new URL(t.url).pathname),
     transfers: sameOrigin,
   };
 }
@@ -167,7 +181,10 @@ async function phonePage(browser: Browser, base: string, user: E2EUser | null) {
 
 /** The baseline page: static HTML of about the chats page's visible text, no script; returns its remover. */
 export function writePlainPage(dist: string): () => void {
-  const rows = Array.from({ length: CONVERSATIONS }, (_, i) => `<li><b>Собеседник ${i + 1}</b><br><span>Последнее сообщение беседы</span></li>`).join('');
+  const rows = Array.from(
+    { length: CONVERSATIONS },
+    (_, i) => `<li><b>Собеседник ${i + 1}</b><br><span>Последнее сообщение беседы</span></li>`,
+  ).join('');
   fs.writeFileSync(
     path.join(dist, PLAIN_PAGE),
     `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Беседа</title></head><body><h1 id="plain">Чаты</h1><ul>${rows}</ul></body></html>`,
@@ -187,7 +204,12 @@ async function seedUser(base: string): Promise<E2EUser> {
 }
 
 /** Needs the plain page written into the build (writePlainPage) before the server started: it lists files at start. */
-export async function deliveryPart(browser: Browser, srv: TestServer, checks: Check[], results: Record<string, unknown>) {
+export async function deliveryPart(
+  browser: Browser,
+  srv: TestServer,
+  checks: Check[],
+  results: Record<string, unknown>,
+) {
   const me = await seedUser(srv.url);
   console.log(
     `\n(d) What users receive: the chats page, signed in, cold cache, phone profile (CPU ${MOBILE.cpuSlowdown}× slower, ${MOBILE.latencyMs} ms latency, ${MOBILE.downBitsPerS / 1e6} Mbit/s down), ${RUNS} runs, medians`,
@@ -206,7 +228,16 @@ export async function deliveryPart(browser: Browser, srv: TestServer, checks: Ch
     const a = await phonePage(browser, srv.url, me);
     try {
       if (run === 0 && env.BENCH_TRACE) {
-        await browser.startTracing(a.page, { path: env.BENCH_TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'loading', 'blink.user_timing'] });
+        await browser.startTracing(a.page, {
+          path: env.BENCH_TRACE,
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'v8',
+            'loading',
+            'blink.user_timing',
+          ],
+        });
       }
       if (run === 0 && env.BENCH_CPU_PROFILE) {
         await a.cdp.send('Profiler.enable');
@@ -236,7 +267,11 @@ export async function deliveryPart(browser: Browser, srv: TestServer, checks: Ch
     CLS: median(vs.map((v) => v.cls)).toFixed(3),
     'assets fetched': median(vs.map((v) => v.assetsFetched.length)),
   });
-  console.table([row('chats page, cold', cold), row('chats page, repeat visit', repeat), row('baseline: plain static page', plain)]);
+  console.table([
+    row('chats page, cold', cold),
+    row('chats page, repeat visit', repeat),
+    row('baseline: plain static page', plain),
+  ]);
   const first = cold[0];
   console.log('    cold load, per response (first run):');
   for (const t of first.transfers) {
@@ -244,17 +279,28 @@ export async function deliveryPart(browser: Browser, srv: TestServer, checks: Ch
       `      ${ms(t.start).padStart(5)}–${ms(t.end).padEnd(5)} ms ${String(t.status).padEnd(4)} ${t.type.padEnd(10)} ${kb(t.wire).padStart(7)} KB  ${t.encoding.padEnd(8)} ${t.cacheControl.padEnd(38)} ${new URL(t.url).pathname}`,
     );
   }
-  console.log(`    FCP ${ms(first.fcp)} ms; LCP candidates (time after navigation start, size, element): ${first.candidates.join('; ')}`);
+  console.log(
+    `    FCP ${ms(first.fcp)} ms; LCP candidates (time after navigation start, size, element): ${first.candidates.join('; ')}`,
+  );
   const lcp = median(cold.map((v) => v.lcp));
   const fcp = median(cold.map((v) => v.fcp));
   const basePlain = median(plain.map((v) => v.lcp));
-  console.log(`    LCP vs the plain page: ${(lcp / basePlain).toFixed(2)}× (${ms(lcp)} against ${ms(basePlain)} ms); FCP ${(fcp / median(plain.map((v) => v.fcp))).toFixed(2)}×`);
+  console.log(
+    `    LCP vs the plain page: ${(lcp / basePlain).toFixed(2)}× (${ms(lcp)} against ${ms(basePlain)} ms); FCP ${(fcp / median(plain.map((v) => v.fcp))).toFixed(2)}×`,
+  );
   const jsWire = median(cold.map((v) => v.jsWire));
   const manifestGzip = (results.bundle as { totalGzip?: number } | undefined)?.totalGzip;
-  if (manifestGzip) console.log(`    JavaScript on the wire ${kb(jsWire)} KB against the manifest's gzip figure (a) ${kb(manifestGzip)} KB`);
+  if (manifestGzip)
+    console.log(
+      `    JavaScript on the wire ${kb(jsWire)} KB against the manifest's gzip figure (a) ${kb(manifestGzip)} KB`,
+    );
   const maxCls = Math.max(...cold.map((v) => v.cls));
   const refetched = repeat.flatMap((v) => v.assetsFetched);
-  checks.push([`JavaScript on the wire, cold signed-in load ≤ ${kb(BUDGET_JS_WIRE)} KB`, jsWire <= BUDGET_JS_WIRE, `${kb(jsWire)} KB`]);
+  checks.push([
+    `JavaScript on the wire, cold signed-in load ≤ ${kb(BUDGET_JS_WIRE)} KB`,
+    jsWire <= BUDGET_JS_WIRE,
+    `${kb(jsWire)} KB`,
+  ]);
   checks.push(['LCP ≤ 2.5 s under the mobile profile', lcp <= 2500, `${ms(lcp)} ms (plain page ${ms(basePlain)} ms)`]);
   checks.push(['CLS ≤ 0.1 under the mobile profile', maxCls <= 0.1, `${maxCls.toFixed(3)} (worst run)`]);
   checks.push([

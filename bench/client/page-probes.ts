@@ -25,7 +25,16 @@ export function installProbe(pattern: string): void {
   const w = window as unknown as { __bench: BenchProbe };
   const now = () => performance.timeOrigin + performance.now();
   const token = new RegExp(pattern, 'g');
-  const probe: BenchProbe = { keyed: {}, left: {}, arrived: {}, inserted: {}, painted: {}, idInserted: {}, idPainted: {}, clicks: [] };
+  const probe: BenchProbe = {
+    keyed: {},
+    left: {},
+    arrived: {},
+    inserted: {},
+    painted: {},
+    idInserted: {},
+    idPainted: {},
+    clicks: [],
+  };
   w.__bench = probe;
   const tokensIn = (text: string) => [...text.matchAll(token)].map((m) => m[0]);
   const first = (into: Record<string, number>, keys: string[], t: number) => {
@@ -102,7 +111,10 @@ export function installProbe(pattern: string): void {
           for (const el of node.querySelectorAll('[data-testid="message"]')) seeMessage(el, t);
         }
         // A text filled into an existing bubble (a recycled row) counts as its insertion too.
-        const host = r.target instanceof Element ? r.target.closest('[data-testid="message"]') : r.target.parentElement?.closest('[data-testid="message"]');
+        const host =
+          r.target instanceof Element
+            ? r.target.closest('[data-testid="message"]')
+            : r.target.parentElement?.closest('[data-testid="message"]');
         if (host) seeMessage(host, t);
       }
     }).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
@@ -116,15 +128,28 @@ export function installProbe(pattern: string): void {
  * main-thread work (React, the virtualized list, layout) overruns delays the next callback — so the intervals
  * are the frame times the user gets. Returns the intervals and how far it scrolled.
  */
-export function scrollAndCountFrames(args: { selector: string; pxPerSecond: number; ms: number; direction: 'up' | 'down' }) {
+export function scrollAndCountFrames(args: {
+  selector: string;
+  pxPerSecond: number;
+  ms: number;
+  direction: 'up' | 'down';
+}) {
   const start = document.querySelector(args.selector);
   let scroller: HTMLElement | null = start as HTMLElement | null;
-  while (scroller && !(scroller.scrollHeight > scroller.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) {
+  while (
+    scroller &&
+    !(scroller.scrollHeight > scroller.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))
+  ) {
     scroller = scroller.parentElement;
   }
   if (!scroller) throw new Error(`no scrollable element around ${args.selector}`);
   const el = scroller;
-  return new Promise<{ intervals: number[]; scrolledPx: number; scrollHeightBefore: number; scrollHeightAfter: number }>((resolve) => {
+  return new Promise<{
+    intervals: number[];
+    scrolledPx: number;
+    scrollHeightBefore: number;
+    scrollHeightAfter: number;
+  }>((resolve) => {
     const intervals: number[] = [];
     const sign = args.direction === 'up' ? -1 : 1;
     const scrollHeightBefore = el.scrollHeight;
@@ -139,7 +164,8 @@ export function scrollAndCountFrames(args: { selector: string; pxPerSecond: numb
       el.scrollTop = before + sign * step;
       scrolledPx += Math.abs(el.scrollTop - before);
       if (t - t0 < args.ms) requestAnimationFrame(frame);
-      else resolve({ intervals: intervals.slice(1), scrolledPx, scrollHeightBefore, scrollHeightAfter: el.scrollHeight });
+      else
+        resolve({ intervals: intervals.slice(1), scrolledPx, scrollHeightBefore, scrollHeightAfter: el.scrollHeight });
     };
     requestAnimationFrame((t) => {
       last = t;

@@ -19,14 +19,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Socket } from 'socket.io-client';
-import { type Child, canPin, loadCpu, median, pinLoadGenerator, serverCpu, settle, startChild } from '../messages/children';
+import {
+  type Child,
+  canPin,
+  loadCpu,
+  median,
+  pinLoadGenerator,
+  serverCpu,
+  settle,
+  startChild,
+} from '../messages/children';
 import { DeliveryTracker, quantile } from '../messages/delivery-tracker';
 import type { BenchUser, Fixture, SeedSpec } from '../messages/fixture';
 import { connectMany, drain, JsonClient, join, listen, openLoop, type Send, sleep } from '../messages/load';
 import { TIMINGS } from '../../src/contract/limits';
 
 const env = process.env;
-const sizes = (env.BENCH_GROUP_SIZES ?? '10,100,500').split(',').map(Number).filter((n) => n > 1);
+const sizes = (env.BENCH_GROUP_SIZES ?? '10,100,500')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 1);
 const viewingShare = Number(env.BENCH_VIEWING ?? 0.2);
 const rate = Number(env.BENCH_GROUP_RATE ?? 5);
 const windowMs = Number(env.BENCH_WINDOW_S ?? 20) * 1000;
@@ -39,7 +51,15 @@ const warmMs = Number(env.BENCH_WARM_S ?? 40) * 1000;
 // from typing. Both default to on, as the real client behaves.
 const postsReceipts = env.BENCH_RECEIPTS !== '0';
 const types = env.BENCH_TYPING !== '0';
-const spec: SeedSpec = { pairs: 0, groups: sizes.length, groupSize: 0, groupSizes: sizes, listConversations: 0, listMessagesEach: 0, idleUsers: 0 };
+const spec: SeedSpec = {
+  pairs: 0,
+  groups: sizes.length,
+  groupSize: 0,
+  groupSizes: sizes,
+  listConversations: 0,
+  listMessagesEach: 0,
+  idleUsers: 0,
+};
 
 /** One member's client: its socket, and (viewers on the app) the read-receipt batcher. */
 interface Member {
@@ -83,7 +103,11 @@ async function postReceipts(side: Side, m: Member): Promise<void> {
   m.posting = true;
   side.receiptPosts++;
   const res = await side.client
-    .request('POST', '/api/messages/receipts', m.user.token, { messageIds: batch, status: 'READ', socketId: m.socket.id })
+    .request('POST', '/api/messages/receipts', m.user.token, {
+      messageIds: batch,
+      status: 'READ',
+      socketId: m.socket.id,
+    })
     .catch(() => ({ status: 0 }));
   m.posting = false;
   if (res.status !== 200) {
@@ -93,7 +117,8 @@ async function postReceipts(side: Side, m: Member): Promise<void> {
   } else if (m.queue.length) m.timer = setTimeout(() => void postReceipts(side, m), TIMINGS.receiptFlushMs);
 }
 
-const receiptsIdle = (side: Side) => side.groups.every((g) => g.viewers.every((m) => !m.posting && !m.timer && m.queue.length === 0));
+const receiptsIdle = (side: Side) =>
+  side.groups.every((g) => g.viewers.every((m) => !m.posting && !m.timer && m.queue.length === 0));
 
 async function prepare(child: Child, realistic: boolean): Promise<Side> {
   const fixture: Fixture = (await child.ask<'seed'>({ type: 'seed', spec })).fixture;
@@ -114,7 +139,14 @@ async function prepare(child: Child, realistic: boolean): Promise<Side> {
     );
     const viewers = Math.max(2, Math.round(viewingShare * g.members.length));
     const members = g.members.map(
-      (user, i): Member => ({ user, socket: sockets[i] as Socket, viewing: i < viewers, queue: [], posting: false, timer: null }),
+      (user, i): Member => ({
+        user,
+        socket: sockets[i] as Socket,
+        viewing: i < viewers,
+        queue: [],
+        posting: false,
+        timer: null,
+      }),
     );
     for (const m of members) {
       m.socket.onAny(() => {
@@ -156,7 +188,11 @@ async function round(side: Side, g: Group, label: string, durationMs: number): P
   };
   const pick = (i: number): Send => {
     const from = g.viewers[i % g.viewers.length] as Member;
-    const s = { sender: from.user, conversationId: g.conversationId, receivers: g.members.filter((m) => m !== from).map((m) => m.user.id) };
+    const s = {
+      sender: from.user,
+      conversationId: g.conversationId,
+      receivers: g.members.filter((m) => m !== from).map((m) => m.user.id),
+    };
     typing(s, true);
     return s;
   };
@@ -210,7 +246,12 @@ async function wakeUpCost(side: Side): Promise<{ hotUs: number; loneUs: number }
   const hello = () => side.client.request('GET', '/hello', null);
   const hot = 2000;
   let k = 0;
-  const back = () => Promise.all(Array.from({ length: 16 }, async () => { while (k++ < hot) await hello(); })).then(() => {});
+  const back = () =>
+    Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (k++ < hot) await hello();
+      }),
+    ).then(() => {});
   await back();
   k = 0;
   const hotUs = await cpuUsPer(hot, back);
@@ -231,12 +272,17 @@ type Both<T> = { floor: T; app: T };
 async function main(): Promise<void> {
   pinLoadGenerator();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-groups-logs-'));
-  const children = await Promise.all([startChild('floor', path.join(logDir, 'floor.log')), startChild('app', path.join(logDir, 'app.log'))]);
+  const children = await Promise.all([
+    startChild('floor', path.join(logDir, 'floor.log')),
+    startChild('app', path.join(logDir, 'app.log')),
+  ]);
   const [floor, app] = [await prepare(children[0], false), await prepare(children[1], true)];
   const checks: Check[] = [];
   const results: Record<number, Both<RoundResult>[]> = {};
   try {
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(1)}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(1)}`,
+    );
     console.log(
       `servers pinned to CPU ${canPin ? serverCpu : '-'}, load generator to CPU ${canPin ? loadCpu : '-'}; ${rate} messages/s for ${windowMs / 1000} s, ` +
         `${rounds} rounds, floor and app side by side; ${Math.round(viewingShare * 100)} % of members viewing`,
@@ -289,11 +335,19 @@ async function main(): Promise<void> {
         ratio <= 3,
         `${ratio.toFixed(2)}× (${cpu(100).toFixed(2)} / ${floorMedian.toFixed(2)} ms)`,
       ]);
-      checks.push(['100 members: socket frames per message ≤ 1.3 × members', frames <= 1.3, `${frames.toFixed(2)} × members`]);
+      checks.push([
+        '100 members: socket frames per message ≤ 1.3 × members',
+        frames <= 1.3,
+        `${frames.toFixed(2)} × members`,
+      ]);
     }
     if (results[100] && results[500]) {
       const r = cpu(500) / cpu(100);
-      checks.push(['500 members cost ≤ 5.5× 100 members per message (CPU, medians)', r <= 5.5, `${r.toFixed(2)}× (${cpu(500).toFixed(2)} / ${cpu(100).toFixed(2)} ms)`]);
+      checks.push([
+        '500 members cost ≤ 5.5× 100 members per message (CPU, medians)',
+        r <= 5.5,
+        `${r.toFixed(2)}× (${cpu(500).toFixed(2)} / ${cpu(100).toFixed(2)} ms)`,
+      ]);
     }
     if (results[500]) {
       const p99 = median(results[500].map((b) => b.app.p99));
@@ -304,19 +358,27 @@ async function main(): Promise<void> {
       `\nWaking the server: the floor's hello route costs ${wake.hotUs.toFixed(0)} µs of CPU per request back to back, ` +
         `${wake.loneUs.toFixed(0)} µs alone (${(wake.loneUs / wake.hotUs).toFixed(1)}×) on this machine.`,
     );
-    const lost = Object.values(results).flat().reduce((n, b) => n + b.app.lost + b.floor.lost + b.app.failed + b.floor.failed, 0);
+    const lost = Object.values(results)
+      .flat()
+      .reduce((n, b) => n + b.app.lost + b.floor.lost + b.app.failed + b.floor.failed, 0);
     checks.push(['0 lost deliveries or failed sends (every round, both servers)', lost === 0, String(lost)]);
-    checks.push(['receipt posts answered 200', app.receiptFailures === 0, `${app.receiptPosts} posts, ${app.receiptFailures} failed`]);
+    checks.push([
+      'receipt posts answered 200',
+      app.receiptFailures === 0,
+      `${app.receiptPosts} posts, ${app.receiptFailures} failed`,
+    ]);
     console.log(`\nTargets (ratios within this run, load average now ${os.loadavg()[0]?.toFixed(1)}):`);
     for (const [what, ok, value] of checks) console.log(`  ${ok ? 'meets ' : 'MISSES'}  ${what}: ${value}`);
-    if (env.BENCH_JSON) fs.writeFileSync(env.BENCH_JSON, JSON.stringify({ results, checks, wake, loadAverage: os.loadavg() }, null, 2));
+    if (env.BENCH_JSON)
+      fs.writeFileSync(env.BENCH_JSON, JSON.stringify({ results, checks, wake, loadAverage: os.loadavg() }, null, 2));
     if (lost > 0) process.exitCode = 1;
   } finally {
     for (const side of [floor, app]) {
-      for (const g of side.groups) for (const m of g.members) {
-        if (m.timer) clearTimeout(m.timer);
-        m.socket.disconnect();
-      }
+      for (const g of side.groups)
+        for (const m of g.members) {
+          if (m.timer) clearTimeout(m.timer);
+          m.socket.disconnect();
+        }
       side.client.close();
       await side.child.ask<'stop'>({ type: 'stop' }).catch(() => {});
     }

@@ -79,5 +79,7 @@ export async function settle(child: Child): Promise<void> {
 export const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length / 2;
-  return sorted.length % 2 ? (sorted[Math.floor(mid)] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[Math.floor(mid)] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };

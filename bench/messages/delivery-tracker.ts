@@ -35,7 +35,16 @@ export interface TrackerCounts {
 
 export class DeliveryTracker {
   private expected = new Map<string, Expected>();
-  private counts = { sent: 0, acked: 0, failed: 0, deliveries: 0, duplicates: 0, misdelivered: 0, extraFrames: 0, echoes: 0 };
+  private counts = {
+    sent: 0,
+    acked: 0,
+    failed: 0,
+    deliveries: 0,
+    duplicates: 0,
+    misdelivered: 0,
+    extraFrames: 0,
+    echoes: 0,
+  };
   /** Arrival time and latency (ms) of every delivery, in arrival order. */
   private arrivals: number[] = [];
   private latencies: number[] = [];

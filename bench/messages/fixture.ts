@@ -58,7 +58,8 @@ export type Reply =
   | { id: number; type: 'stop' };
 
 /** The group sizes a spec asks for. */
-export const groupSizesOf = (spec: SeedSpec): number[] => spec.groupSizes ?? Array.from({ length: spec.groups }, () => spec.groupSize);
+export const groupSizesOf = (spec: SeedSpec): number[] =>
+  spec.groupSizes ?? Array.from({ length: spec.groups }, () => spec.groupSize);
 
 /** First message of a child: the port it listens on. */
 export interface Ready {

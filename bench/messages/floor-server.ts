@@ -58,7 +58,9 @@ app.post('/api/conversations/send', async (req, reply) => {
   };
   io.to(convRoom(message.conversationId)).emit('message:new', { message });
   const others = who.filter((m) => m !== userId).map(userRoom);
-  io.to(others).except(convRoom(message.conversationId)).emit('message:notify', { conversationId: message.conversationId, message });
+  io.to(others)
+    .except(convRoom(message.conversationId))
+    .emit('message:notify', { conversationId: message.conversationId, message });
   return { message };
 });
 

@@ -12,7 +12,12 @@ export class JsonClient {
   private agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   constructor(private port: number) {}
 
-  request(method: 'GET' | 'POST', path: string, token: string | null, body?: unknown): Promise<{ status: number; text: string }> {
+  request(
+    method: 'GET' | 'POST',
+    path: string,
+    token: string | null,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: http.OutgoingHttpHeaders = {};
     if (token) headers.authorization = `Bearer ${token}`;
@@ -21,12 +26,15 @@ export class JsonClient {
       headers['content-length'] = Buffer.byteLength(payload);
     }
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: this.port, method, path, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port: this.port, method, path, headers, agent: this.agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -39,7 +47,12 @@ export class JsonClient {
 
 /** A websocket-only socket.io connection like the app's client, authenticated with `token`. */
 export function connectSocket(port: number, token: string): Promise<Socket> {
-  const socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], auth: { token }, reconnection: false, forceNew: true });
+  const socket = io(`http://127.0.0.1:${port}`, {
+    transports: ['websocket'],
+    auth: { token },
+    reconnection: false,
+    forceNew: true,
+  });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
@@ -62,7 +75,10 @@ export async function connectMany(port: number, tokens: string[], parallel = 50)
 }
 
 export async function join(socket: Socket, conversationId: string): Promise<void> {
-  const ack = (await socket.timeout(10_000).emitWithAck('conversation:join', { conversationId })) as { ok: boolean; message?: string };
+  const ack = (await socket.timeout(10_000).emitWithAck('conversation:join', { conversationId })) as {
+    ok: boolean;
+    message?: string;
+  };
   if (!ack.ok) throw new Error(`conversation:join refused: ${ack.message}`);
 }
 
@@ -119,7 +135,8 @@ export async function openLoop(opts: {
         })
         .then(
           (res) => {
-            if (res.status === 200) tracker.acked(key, (JSON.parse(res.text) as { message: { id: string } }).message.id);
+            if (res.status === 200)
+              tracker.acked(key, (JSON.parse(res.text) as { message: { id: string } }).message.id);
             else tracker.failed(key);
           },
           () => tracker.failed(key),
@@ -141,7 +158,13 @@ export async function drain(tracker: DeliveryTracker, timeoutMs: number): Promis
 }
 
 /** `concurrency` loops of GET `path` for `durationMs`; counts 200 answers and failures. */
-export async function closedLoop(client: JsonClient, path: string, token: string | null, concurrency: number, durationMs: number) {
+export async function closedLoop(
+  client: JsonClient,
+  path: string,
+  token: string | null,
+  concurrency: number,
+  durationMs: number,
+) {
   const end = performance.now() + durationMs;
   let ok = 0;
   let failed = 0;

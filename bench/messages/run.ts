@@ -29,7 +29,10 @@ import type { Fixture, SeedSpec } from './fixture';
 import { closedLoop, connectMany, drain, JsonClient, join, listen, openLoop, type Send, sleep } from './load';
 
 const env = process.env;
-const rates = (env.BENCH_RATES ?? '500,1000,3000').split(',').map(Number).filter((n) => n > 0);
+const rates = (env.BENCH_RATES ?? '500,1000,3000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const windowMs = Number(env.BENCH_WINDOW_S ?? 5) * 1000;
 const rounds = Math.max(1, Math.floor(Number(env.BENCH_ROUNDS ?? 3)));
 const targetRate = 1000;
@@ -54,7 +57,13 @@ interface Side {
 
 async function prepare(child: Child): Promise<Side> {
   const fixture = (await child.ask<'seed'>({ type: 'seed', spec })).fixture;
-  const side: Side = { child, client: new JsonClient(child.port), fixture, sockets: [], tracker: new DeliveryTracker() };
+  const side: Side = {
+    child,
+    client: new JsonClient(child.port),
+    fixture,
+    sockets: [],
+    tracker: new DeliveryTracker(),
+  };
   const feed = (socket: Socket, receiver: string) => listen(socket, receiver, (...a) => side.tracker.frame(...a));
   const members = [
     ...fixture.pairs.flatMap((p) => [
@@ -144,7 +153,11 @@ const pairSend = (f: Fixture, i: number): Send => {
 const groupSend = (f: Fixture, i: number): Send => {
   const g = f.groups[i % f.groups.length]!;
   const from = g.members[Math.floor(i / f.groups.length) % g.members.length]!;
-  return { sender: from, conversationId: g.conversationId, receivers: g.members.filter((m) => m.id !== from.id).map((m) => m.id) };
+  return {
+    sender: from,
+    conversationId: g.conversationId,
+    receivers: g.members.filter((m) => m.id !== from.id).map((m) => m.id),
+  };
 };
 
 interface HttpResult {
@@ -161,7 +174,12 @@ async function httpPhase(side: Side, url: string, token: string | null): Promise
   const r = await closedLoop(side.client, url, token, 16, windowMs);
   const secs = (performance.now() - t0) / 1000;
   const cpuMs = (await side.child.cpuMs()) - cpu0;
-  return { perS: r.ok / secs, cpuUsPerRequest: (cpuMs * 1000) / Math.max(r.ok, 1), serverCpuShare: cpuMs / 1000 / secs, failed: r.failed };
+  return {
+    perS: r.ok / secs,
+    cpuUsPerRequest: (cpuMs * 1000) / Math.max(r.ok, 1),
+    serverCpuShare: cpuMs / 1000 / secs,
+    failed: r.failed,
+  };
 }
 
 interface MemoryResult {
@@ -229,12 +247,17 @@ async function sendsPhase(both: RunBoth, checks: Check[], counts: TrackerCounts[
   const rows: { rate: number; rounds: Both<SendResult>[] }[] = [];
   for (const rate of rates) {
     const measure = (s: Side, r: number) => sendPhase(s, rate, pairSend, `r${rate}-${r}-`);
-    rows.push({ rate, rounds: rate === targetRate ? await inRounds(both, measure) : [await both((s) => measure(s, 0))] });
+    rows.push({
+      rate,
+      rounds: rate === targetRate ? await inRounds(both, measure) : [await both((s) => measure(s, 0))],
+    });
   }
   console.log(`\n${spec.pairs} sender/receiver pairs, POST /api/conversations/send → receiver's socket event`);
   console.table(
     rows.flatMap(({ rate, rounds: rs }) =>
-      rs.flatMap((b, i) => (['floor', 'app'] as const).map((who) => sendRow(rate, rs.length > 1 ? i + 1 : '', who, b[who], b.floor))),
+      rs.flatMap((b, i) =>
+        (['floor', 'app'] as const).map((who) => sendRow(rate, rs.length > 1 ? i + 1 : '', who, b[who], b.floor)),
+      ),
     ),
   );
   counts.push(...rows.flatMap((r) => r.rounds.flatMap((b) => [b.app.counts, b.floor.counts])));
@@ -246,7 +269,11 @@ async function sendsPhase(both: RunBoth, checks: Check[], counts: TrackerCounts[
     const cpuRatio = median(cpuRatios);
     const p99 = median(p99s);
     const lost = target.rounds.reduce((n, b) => n + b.app.counts.lost, 0);
-    checks.push([`${targetRate}/s: CPU per delivery ≤ 2.0× floor (median of rounds)`, cpuRatio <= 2, cpuRatio.toFixed(2) + spread(cpuRatios)]);
+    checks.push([
+      `${targetRate}/s: CPU per delivery ≤ 2.0× floor (median of rounds)`,
+      cpuRatio <= 2,
+      cpuRatio.toFixed(2) + spread(cpuRatios),
+    ]);
     checks.push([
       `${targetRate}/s: p99 ≤ 20 ms (median of rounds)`,
       p99 <= 20,
@@ -261,8 +288,11 @@ async function groupPhase(both: RunBoth, together: RunBoth, checks: Check[], cou
   // Warm-up of the fan-out path (JIT), not reported.
   await both((s) => sendPhase(s, groupRate, groupSend, 'group-warm-', 2000));
   const rs: Both<SendResult>[] = [];
-  for (let r = 0; r < rounds; r++) rs.push(await together((s) => sendPhase(s, groupRate, groupSend, `group-${r}-`, windowMs, true)));
-  console.log(`\nGroup fan-out: ${spec.groups} rooms of ${spec.groupSize}, ${groupRate} sends/s (${spec.groupSize - 1} receivers each)`);
+  for (let r = 0; r < rounds; r++)
+    rs.push(await together((s) => sendPhase(s, groupRate, groupSend, `group-${r}-`, windowMs, true)));
+  console.log(
+    `\nGroup fan-out: ${spec.groups} rooms of ${spec.groupSize}, ${groupRate} sends/s (${spec.groupSize - 1} receivers each)`,
+  );
   console.table(
     rs.flatMap((group, i) =>
       (['floor', 'app'] as const).map((who) => ({
@@ -283,7 +313,11 @@ async function groupPhase(both: RunBoth, together: RunBoth, checks: Check[], cou
   counts.push(...rs.flatMap((group) => [group.app.counts, group.floor.counts]));
   const ratios = rs.map((group) => group.app.deliveriesPerCpuS / group.floor.deliveriesPerCpuS);
   const g = median(ratios);
-  checks.push(['group fan-out ≥ 0.6× floor deliveries per CPU-s (median of rounds)', g >= 0.6, g.toFixed(2) + spread(ratios)]);
+  checks.push([
+    'group fan-out ≥ 0.6× floor deliveries per CPU-s (median of rounds)',
+    g >= 0.6,
+    g.toFixed(2) + spread(ratios),
+  ]);
   return rs;
 }
 
@@ -308,7 +342,9 @@ async function historyPhase(app: Side, checks: Check[]) {
     const b = await httpPhase(app, url(first === h.plain ? h.reacted : h.plain), h.reader.token);
     rows.push(first === h.plain ? { plain: a, reacted: b } : { plain: b, reacted: a });
   }
-  console.log('\nHTTP, 16 connections: GET a history page of 50 messages, every message with 3 reactions, against the same page without');
+  console.log(
+    '\nHTTP, 16 connections: GET a history page of 50 messages, every message with 3 reactions, against the same page without',
+  );
   const ratios = rows.map((r) => r.reacted.cpuUsPerRequest / r.plain.cpuUsPerRequest);
   for (const [i, r] of rows.entries()) {
     console.log(
@@ -345,7 +381,9 @@ async function listPhase(floor: Side, app: Side, checks: Check[]) {
   const rebuilt = await httpPhase(app, '/api/conversations', app.fixture.listUser.token);
   await app.child.ask<'list-cache'>({ type: 'list-cache', entries: -1, changeEach: null });
   const health = await httpPhase(app, '/api/health', null);
-  console.log(`\nHTTP, 16 connections: GET /api/conversations (${spec.listConversations} conversations) against the floor's hello route`);
+  console.log(
+    `\nHTTP, 16 connections: GET /api/conversations (${spec.listConversations} conversations) against the floor's hello route`,
+  );
   console.table(
     (
       [
@@ -383,7 +421,9 @@ async function listPhase(floor: Side, app: Side, checks: Check[]) {
 }
 
 function reportMemory(memory: Both<MemoryResult>, checks: Check[]): void {
-  console.log(`\nMemory per extra idle authenticated socket (${spec.idleUsers} sockets, after GC; measured before the traffic)`);
+  console.log(
+    `\nMemory per extra idle authenticated socket (${spec.idleUsers} sockets, after GC; measured before the traffic)`,
+  );
   console.table(
     (['floor', 'app'] as const).map((who) => ({
       server: who,
@@ -402,7 +442,10 @@ async function main(): Promise<void> {
   pinLoadGenerator();
   const phases = new Set((env.BENCH_PHASES ?? 'memory,sends,group,http,history').split(','));
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-messages-logs-'));
-  const children = await Promise.all([startChild('floor', path.join(logDir, 'floor.log')), startChild('app', path.join(logDir, 'app.log'))]);
+  const children = await Promise.all([
+    startChild('floor', path.join(logDir, 'floor.log')),
+    startChild('app', path.join(logDir, 'app.log')),
+  ]);
   const [floor, app] = (await Promise.all(children.map(prepare))) as [Side, Side];
   const both: RunBoth = async (f, appFirst = false) => {
     if (!appFirst) return { floor: await f(floor), app: await f(app) };
@@ -421,7 +464,9 @@ async function main(): Promise<void> {
   const counts: TrackerCounts[] = [];
   let failed = false;
   try {
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(1)}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(1)}`,
+    );
     console.log(
       `servers pinned to CPU ${canPin ? serverCpu : '-'}, load generator to CPU ${canPin ? loadCpu : '-'}; window ${windowMs / 1000} s; ` +
         `app: ${env.BENCH_DATABASE_URL ? 'PostgreSQL' : `SQLite synchronous=${env.SQLITE_SYNCHRONOUS ?? 'default'}`}, LOG_LEVEL=${env.LOG_LEVEL ?? 'info'}`,
@@ -437,7 +482,12 @@ async function main(): Promise<void> {
       results.memory = memory;
     }
     const wrong = counts.reduce((sum, c) => sum + bad(c), 0);
-    if (counts.length) checks.push(['no lost, duplicated, misdelivered or failed send (every phase, both servers)', wrong === 0, String(wrong)]);
+    if (counts.length)
+      checks.push([
+        'no lost, duplicated, misdelivered or failed send (every phase, both servers)',
+        wrong === 0,
+        String(wrong),
+      ]);
     failed = wrong > 0;
     console.log(`\nTargets (ratios within this run, load average now ${os.loadavg()[0]?.toFixed(1)}):`);
     for (const [what, ok, value] of checks) console.log(`  ${ok ? 'meets ' : 'MISSES'}  ${what}: ${value}`);

@@ -59,14 +59,19 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
       created_at: now,
     }));
     await insertInChunks(convs, (chunk) => db.insertInto('conversations').values(chunk).execute());
-    const members = groups.flatMap((g, i) => g.people.map((p) => ({ conversation_id: convs[i]!.id, user_id: p.id, joined_at: now })));
+    const members = groups.flatMap((g, i) =>
+      g.people.map((p) => ({ conversation_id: convs[i]!.id, user_id: p.id, joined_at: now })),
+    );
     await insertInChunks(members, (chunk) => db.insertInto('conversation_members').values(chunk).execute());
     return convs.map((c) => c.id);
   }
 
   const pairUsers = await makeUsers(spec.pairs * 2);
   const pairIds = await makeConversations(
-    Array.from({ length: spec.pairs }, (_, i) => ({ people: [pairUsers[2 * i]!, pairUsers[2 * i + 1]!], direct: true })),
+    Array.from({ length: spec.pairs }, (_, i) => ({
+      people: [pairUsers[2 * i]!, pairUsers[2 * i + 1]!],
+      direct: true,
+    })),
   );
   const sizes = groupSizesOf(spec);
   const groupPeople: BenchUser[][] = [];
@@ -92,11 +97,21 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
     })),
   );
   await insertInChunks(messages, (chunk) => db.insertInto('messages').values(chunk).execute());
-  const read = messages.filter((m, i) => m.sender_id !== listUser!.id && i % spec.listMessagesEach < spec.listMessagesEach / 2);
+  const read = messages.filter(
+    (m, i) => m.sender_id !== listUser!.id && i % spec.listMessagesEach < spec.listMessagesEach / 2,
+  );
   await insertInChunks(read, (chunk) =>
     db
       .insertInto('receipts')
-      .values(chunk.map((m) => ({ message_id: m.id, user_id: listUser!.id, conversation_id: m.conversation_id, status: 'READ', created_at: m.created_at })))
+      .values(
+        chunk.map((m) => ({
+          message_id: m.id,
+          user_id: listUser!.id,
+          conversation_id: m.conversation_id,
+          status: 'READ',
+          created_at: m.created_at,
+        })),
+      )
       .execute(),
   );
   // What is read is where the read cursor stands (server/messages/read-cursors.ts): at the newest message read.
@@ -130,13 +145,25 @@ export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture>
       [writer!, '👍'],
       [reader!, '❤️'],
       [writer!, '😂'],
-    ].map(([u, emoji]) => ({ message_id: m.id, user_id: (u as BenchUser).id, emoji: emoji as string, created_at: m.created_at })),
+    ].map(([u, emoji]) => ({
+      message_id: m.id,
+      user_id: (u as BenchUser).id,
+      emoji: emoji as string,
+      created_at: m.created_at,
+    })),
   );
   await insertInChunks(reactions, (chunk) => db.insertInto('reactions').values(chunk).execute());
   // As the react route leaves them: each message's reactions column rewritten from its rows.
-  const byMessage = await reactionsOf(db, reactedPage.map((m) => m.id));
+  const byMessage = await reactionsOf(
+    db,
+    reactedPage.map((m) => m.id),
+  );
   for (const [messageId, list] of byMessage) {
-    await db.updateTable('messages').set({ reactions: reactionsJson(list) }).where('id', '=', messageId).execute();
+    await db
+      .updateTable('messages')
+      .set({ reactions: reactionsJson(list) })
+      .where('id', '=', messageId)
+      .execute();
   }
 
   return {

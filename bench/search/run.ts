@@ -48,14 +48,17 @@ async function startChild(): Promise<Child> {
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   const port = await new Promise<number>((resolve, reject) => {
     proc.once('error', reject);
-    proc.on('message', (m: { ready?: boolean; port?: number; id?: number; ok?: boolean; value?: unknown; error?: string }) => {
-      if (m.ready) return resolve(m.port ?? 0);
-      const w = waiting.get(m.id ?? -1);
-      if (!w) return;
-      waiting.delete(m.id ?? -1);
-      if (m.ok) w.resolve(m.value);
-      else w.reject(new Error(m.error));
-    });
+    proc.on(
+      'message',
+      (m: { ready?: boolean; port?: number; id?: number; ok?: boolean; value?: unknown; error?: string }) => {
+        if (m.ready) return resolve(m.port ?? 0);
+        const w = waiting.get(m.id ?? -1);
+        if (!w) return;
+        waiting.delete(m.id ?? -1);
+        if (m.ok) w.resolve(m.value);
+        else w.reject(new Error(m.error));
+      },
+    );
   });
   return {
     port,
@@ -69,7 +72,8 @@ async function startChild(): Promise<Child> {
   };
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
@@ -83,7 +87,9 @@ async function queryPhase() {
     memberOf: 50,
     users: 300,
   });
-  console.log(`seeded in ${(seed.seedMs / 1000).toFixed(1)} s (queued for the index by the triggers; the warm-up's first search indexes them); the user is in ${seed.inMine} conversations`);
+  console.log(
+    `seeded in ${(seed.seedMs / 1000).toFixed(1)} s (queued for the index by the triggers; the warm-up's first search indexes them); the user is in ${seed.inMine} conversations`,
+  );
   const origin = `http://127.0.0.1:${child.port}/api`;
   const ask = async (q: string, url = `${origin}/search?q=${encodeURIComponent(q)}`) => {
     const t = performance.now();
@@ -94,7 +100,10 @@ async function queryPhase() {
   };
   // The baseline of the same run: a history page of 20 messages of one of the user's conversations (the same
   // answer's size and message shaping, without searching), so the figures can be read against this machine's load.
-  const history = Array.from({ length: perKind }, (_, i) => `${origin}/conversations/${seed.mine[i % seed.mine.length]}/messages?limit=20`);
+  const history = Array.from(
+    { length: perKind },
+    (_, i) => `${origin}/conversations/${seed.mine[i % seed.mine.length]}/messages?limit=20`,
+  );
   const kinds = { history, ...queries(seeded(11), perKind) };
   // Warm-up: the first search indexes the seeded backlog; the next ones read the index pages and compile the statements.
   for (const q of kinds.oneWord.slice(0, 20)) await ask(q);
@@ -139,7 +148,12 @@ async function sendPhase() {
         fetch(`http://127.0.0.1:${child.port}/api/conversations/send`, {
           method: 'POST',
           headers: { authorization: `Bearer ${i % 2 ? pair.a : pair.b}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ conversationId: pair.conversationId, type: 'TEXT', content: texts[i % texts.length], clientMessageId: `b${i}-${started}` }),
+          body: JSON.stringify({
+            conversationId: pair.conversationId,
+            type: 'TEXT',
+            content: texts[i % texts.length],
+            clientMessageId: `b${i}-${started}`,
+          }),
         });
       inFlight.push(
         // A kept-alive connection the server closed just then: sent again (the clientMessageId makes it once).
@@ -175,12 +189,17 @@ async function sendPhase() {
 }
 
 const phases = (env.BENCH_PHASES ?? 'queries,sends,writes').split(',');
-console.log(`bench:search — server on CPU ${canPin ? serverCpu : '(not pinned)'}, load on CPU ${canPin ? loadCpu : '(not pinned)'}`);
+console.log(
+  `bench:search — server on CPU ${canPin ? serverCpu : '(not pinned)'}, load on CPU ${canPin ? loadCpu : '(not pinned)'}`,
+);
 if (phases.includes('queries')) {
   const { rows, sizes } = await queryPhase();
   const floor = rows[0] as (typeof rows)[number];
   console.log('\n| request | p50 | p95 | p50 / history page | results per request |\n|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.kind} | ${ms(r.p50)} | ${ms(r.p95)} | ${(r.p50 / floor.p50).toFixed(2)}× | ${r.results.toFixed(1)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.kind} | ${ms(r.p50)} | ${ms(r.p95)} | ${(r.p50 / floor.p50).toFixed(2)}× | ${r.results.toFixed(1)} |`,
+    );
   const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
   console.log(
     `\nindex ${mib(sizes.index)}; messages table ${mib(sizes.messagesTable)} (its indexes ${mib(sizes.messagesIndexes)}): ` +
@@ -196,7 +215,9 @@ if (phases.includes('sends')) {
   lastSendCpuUs = withoutSorted[Math.floor(withoutSorted.length / 2)] ?? 0;
   console.log('\n| round | CPU per send, with index | without | ratio |\n|---|---|---|---|');
   for (const [i, p] of perSend.entries()) {
-    console.log(`| ${i + 1} | ${p.with.toFixed(0)} µs | ${p.without.toFixed(0)} µs | ${(p.with / p.without).toFixed(2)}× |`);
+    console.log(
+      `| ${i + 1} | ${p.with.toFixed(0)} µs | ${p.without.toFixed(0)} µs | ${(p.with / p.without).toFixed(2)}× |`,
+    );
   }
   console.log(`median ratio ${ratio.toFixed(2)}× (target ≤ 1.15×): ${ratio <= 1.15 ? 'met' : 'NOT met'}`);
 }
@@ -205,12 +226,16 @@ for (const perCommit of phases.includes('writes') ? [1, 10] : []) {
   console.log(`\nwrite path, ${perCommit} message(s) per commit:`);
   console.log('| round | CPU per message, with index | without | extra |\n|---|---|---|---|');
   for (const [i, r] of rows.entries()) {
-    console.log(`| ${i + 1} | ${r.with.toFixed(0)} µs | ${r.without.toFixed(0)} µs | ${(r.with - r.without).toFixed(0)} µs |`);
+    console.log(
+      `| ${i + 1} | ${r.with.toFixed(0)} µs | ${r.without.toFixed(0)} µs | ${(r.with - r.without).toFixed(0)} µs |`,
+    );
   }
   console.log(`median extra CPU of indexing per message: ${medianExtraUs.toFixed(0)} µs`);
   if (lastSendCpuUs) {
     const ratio = (lastSendCpuUs + medianExtraUs) / lastSendCpuUs;
-    console.log(`against the CPU of a whole send without the index (${lastSendCpuUs.toFixed(0)} µs, median of the send phase): ${ratio.toFixed(2)}× (target ≤ 1.15×)`);
+    console.log(
+      `against the CPU of a whole send without the index (${lastSendCpuUs.toFixed(0)} µs, median of the send phase): ${ratio.toFixed(2)}× (target ≤ 1.15×)`,
+    );
   }
 }
 process.exit(0);

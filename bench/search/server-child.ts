@@ -19,7 +19,14 @@ export type ChildRequest =
   | { id: number; type: 'close' };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
-const config = loadConfig(process.env, { dataDir, databaseUrl: null, port: 0, host: '127.0.0.1', clientDir: null, logLevel: 'warn' });
+const config = loadConfig(process.env, {
+  dataDir,
+  databaseUrl: null,
+  port: 0,
+  host: '127.0.0.1',
+  clientDir: null,
+  logLevel: 'warn',
+});
 const server = await createServer(config);
 await server.app.listen({ port: 0, host: '127.0.0.1' });
 const { db, accessTokens } = server.ctx;
@@ -49,8 +56,12 @@ async function makeUsers(n: number, tokens: number) {
 function makeConversations(members: string[][]): string[] {
   const now = new Date().toISOString();
   const ids = members.map(() => randomUUID());
-  const conv = file!.prepare('INSERT INTO conversations (id, title, is_group, direct_key, created_by, created_at) VALUES (?, ?, 1, NULL, ?, ?)');
-  const member = file!.prepare('INSERT INTO conversation_members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)');
+  const conv = file!.prepare(
+    'INSERT INTO conversations (id, title, is_group, direct_key, created_by, created_at) VALUES (?, ?, 1, NULL, ?, ?)',
+  );
+  const member = file!.prepare(
+    'INSERT INTO conversation_members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)',
+  );
   file!.transaction(() => {
     members.forEach((people, i) => {
       conv.run(ids[i], `Беседа ${i}`, people[0], now);
@@ -85,7 +96,13 @@ const handlers = {
         for (let i = from; i < Math.min(r.messages, from + batch); i++) {
           const c = Math.floor(rnd() * conversations.length);
           const people = members[c] as string[];
-          insert.run(randomUUID(), conversations[c], people[Math.floor(rnd() * people.length)], chatMessage(rnd), new Date(start + i * 1000).toISOString());
+          insert.run(
+            randomUUID(),
+            conversations[c],
+            people[Math.floor(rnd() * people.length)],
+            chatMessage(rnd),
+            new Date(start + i * 1000).toISOString(),
+          );
         }
       })();
     }
@@ -101,7 +118,12 @@ const handlers = {
     return { pairs: pairs.map(([a, b], i) => ({ a: a!.token, b: b!.token, conversationId: conversations[i] })) };
   },
   async dropIndex() {
-    for (const t of ['message_search_insert', 'message_search_update', 'message_search_delete', 'message_search_attachment']) {
+    for (const t of [
+      'message_search_insert',
+      'message_search_update',
+      'message_search_delete',
+      'message_search_attachment',
+    ]) {
       file!.exec(`DROP TRIGGER IF EXISTS ${t}`);
     }
     return { ok: true };
@@ -111,7 +133,8 @@ const handlers = {
     return { ms: (u.user + u.system) / 1000 };
   },
   async sizes() {
-    const bytes = (where: string) => (file!.prepare(`SELECT coalesce(sum(pgsize), 0) AS b FROM dbstat WHERE ${where}`).get() as { b: number }).b;
+    const bytes = (where: string) =>
+      (file!.prepare(`SELECT coalesce(sum(pgsize), 0) AS b FROM dbstat WHERE ${where}`).get() as { b: number }).b;
     return {
       index: bytes("name LIKE 'message_search%'"),
       messagesTable: bytes("name = 'messages'"),

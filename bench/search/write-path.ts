@@ -18,14 +18,21 @@ export async function writePathCost(messages: number, rounds: number, perCommit 
     const { db } = await openDatabase(loadConfig({}, { dataDir, databaseUrl: null }));
     const file = sqliteHandle(db)!;
     if (!withIndex) {
-      for (const t of ['message_search_insert', 'message_search_update', 'message_search_delete', 'message_search_attachment']) {
+      for (const t of [
+        'message_search_insert',
+        'message_search_update',
+        'message_search_delete',
+        'message_search_attachment',
+      ]) {
         file.exec(`DROP TRIGGER ${t}`);
       }
     }
     const now = new Date().toISOString();
     file.exec(`INSERT INTO users (id, username, username_lower, display_name, password_hash, status, eblid, created_at)
       VALUES ('u', 'u', 'u', 'u', 'x', 'ONLINE', '0001', '${now}')`);
-    file.exec(`INSERT INTO conversations (id, title, is_group, created_by, created_at) VALUES ('c', 't', 1, 'u', '${now}')`);
+    file.exec(
+      `INSERT INTO conversations (id, title, is_group, created_by, created_at) VALUES ('c', 't', 1, 'u', '${now}')`,
+    );
     const insert = file.prepare(
       `INSERT INTO messages (id, conversation_id, sender_id, type, content, reply_to_id, client_message_id, created_at, deleted_at)
        VALUES (?, 'c', 'u', 'TEXT', ?, NULL, ?, ?, NULL) ON CONFLICT (sender_id, client_message_id) DO NOTHING`,
@@ -50,7 +57,8 @@ export async function writePathCost(messages: number, rounds: number, perCommit 
         batchTexts.push(texts[n % texts.length] as string);
       }
       target.one(ids, batchTexts);
-      if (target.withIndex && Math.floor(n / drainEvery) !== Math.floor((n - perCommit) / drainEvery)) drainSqliteBacklog(target.file);
+      if (target.withIndex && Math.floor(n / drainEvery) !== Math.floor((n - perCommit) / drainEvery))
+        drainSqliteBacklog(target.file);
     }
     const used = process.cpuUsage(start);
     return (used.user + used.system) / messages; // µs per message

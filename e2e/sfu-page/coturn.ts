@@ -66,7 +66,9 @@ export async function startCoturn(): Promise<Coturn> {
       'simple-log',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(TURNSERVER, ['-c', path.join(dir, 'turnserver.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(TURNSERVER, ['-c', path.join(dir, 'turnserver.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout?.on('data', (d: Buffer) => {
     log += d.toString();

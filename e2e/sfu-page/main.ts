@@ -111,12 +111,18 @@ const api = {
         el.dataset.identity = p.identity;
         media.append(el);
       })
-      .on(RoomEvent.TrackStreamStateChanged, (pub, state, p) => events.push(`stream:${p.identity}:${pub.source}:${state}`))
+      .on(RoomEvent.TrackStreamStateChanged, (pub, state, p) =>
+        events.push(`stream:${p.identity}:${pub.source}:${state}`),
+      )
       .on(RoomEvent.Reconnecting, () => events.push('reconnecting'))
       .on(RoomEvent.Reconnected, () => events.push('reconnected'))
       .on(RoomEvent.Disconnected, () => events.push('disconnected'))
       .on(RoomEvent.DataReceived, (payload, p, kind) => {
-        chats.push({ from: p?.identity ?? '?', text: new TextDecoder().decode(payload), via: kind === 1 ? 'lossy' : 'data' });
+        chats.push({
+          from: p?.identity ?? '?',
+          text: new TextDecoder().decode(payload),
+          via: kind === 1 ? 'lossy' : 'data',
+        });
       });
     room.registerTextStreamHandler('lk.chat', async (reader, from) => {
       chats.push({ from: from.identity, text: await reader.readAll(), via: 'text-stream' });
@@ -133,7 +139,10 @@ const api = {
       const dest = audioContext.createMediaStreamDestination();
       osc.connect(toneGain).connect(dest);
       osc.start();
-      await room.localParticipant.publishTrack(dest.stream.getAudioTracks()[0] as MediaStreamTrack, { source: Track.Source.Microphone, dtx: false });
+      await room.localParticipant.publishTrack(dest.stream.getAudioTracks()[0] as MediaStreamTrack, {
+        source: Track.Source.Microphone,
+        dtx: false,
+      });
     } else if (publish.microphone !== false) await room.localParticipant.setMicrophoneEnabled(true);
     return { sid: room.localParticipant.sid, identity: room.localParticipant.identity };
   },
@@ -168,7 +177,8 @@ const api = {
         identity: p.identity,
         source: pub.source,
         kind: pub.kind,
-        width: track.kind === Track.Kind.Video ? (await decodedWidth(track)) || ((videoEls[0] ?? el)?.videoWidth ?? 0) : 0,
+        width:
+          track.kind === Track.Kind.Video ? (await decodedWidth(track)) || ((videoEls[0] ?? el)?.videoWidth ?? 0) : 0,
         framesDecoded: track.kind === Track.Kind.Video ? await framesDecoded(track) : 0,
       });
     }
@@ -181,14 +191,17 @@ const api = {
     const stats = await room?.localParticipant.engine.pcManager?.publisher.getStats();
     stats?.forEach((s) => {
       const o = s as Record<string, unknown>;
-      if (s.type === 'outbound-rtp' && o.kind === 'video') parts.push(`out:${o.rid ?? ''}:${o.frameWidth ?? 0}@${o.framesPerSecond ?? 0}:${o.qualityLimitationReason}`);
+      if (s.type === 'outbound-rtp' && o.kind === 'video')
+        parts.push(`out:${o.rid ?? ''}:${o.frameWidth ?? 0}@${o.framesPerSecond ?? 0}:${o.qualityLimitationReason}`);
     });
     for (const { track } of remoteTracks()) {
       if (track.kind !== Track.Kind.Video) continue;
       (await track.receiver?.getStats())?.forEach((s) => {
         const i = s as Record<string, unknown>;
         if (s.type === 'inbound-rtp')
-          parts.push(`vw=${[...media.querySelectorAll('video')].map((v) => v.videoWidth).join('/')} in:pk=${i.packetsReceived} recv=${i.framesReceived} dec=${i.framesDecoded} drop=${i.framesDropped} key=${i.keyFramesDecoded} lost=${i.packetsLost} nack=${i.nackCount} pli=${i.pliCount} frz=${i.freezeCount}`);
+          parts.push(
+            `vw=${[...media.querySelectorAll('video')].map((v) => v.videoWidth).join('/')} in:pk=${i.packetsReceived} recv=${i.framesReceived} dec=${i.framesDecoded} drop=${i.framesDropped} key=${i.keyFramesDecoded} lost=${i.packetsLost} nack=${i.nackCount} pli=${i.pliCount} frz=${i.freezeCount}`,
+          );
       });
     }
     return parts.join(' ');
@@ -240,7 +253,8 @@ const api = {
 
   /** A participant's connection quality as livekit-client has it from the server ('excellent', 'poor', …). */
   quality(identity: string): string {
-    const p = identity === room?.localParticipant.identity ? room?.localParticipant : room?.remoteParticipants.get(identity);
+    const p =
+      identity === room?.localParticipant.identity ? room?.localParticipant : room?.remoteParticipants.get(identity);
     return p?.connectionQuality ?? 'none';
   },
 

@@ -67,7 +67,8 @@ export class RustParticipant {
     this.timers.push(
       setInterval(() => {
         const pcm = new Int16Array(480);
-        for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * sample++) / 48000));
+        for (let i = 0; i < pcm.length; i++)
+          pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * sample++) / 48000));
         audio.captureFrame(new AudioFrame(pcm, 48000, 1, 480)).catch(() => {});
       }, 10),
     );

@@ -17,50 +17,73 @@ export const authRoutes = fp(
     const { ctx } = app;
     const { db, config, clock } = ctx;
 
-    contractRoute(app, 'register', async ({ body }) => {
-      const usernameLower = body.username.toLowerCase();
-      const existing = await db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
-      if (existing) throw conflict('Этот никнейм уже занят');
-      const passwordHash = await hashPassword(body.password);
-      // A concurrent registration may take the same EBLID or username: retry the EBLID, report the name.
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const eblid = await pickFreeEblid(db);
-        if (!eblid) throw new HttpError(409, EBLID_EXHAUSTED);
-        const row = {
-          id: randomUUID(),
-          username: body.username,
-          username_lower: usernameLower,
-          display_name: body.displayName,
-          password_hash: passwordHash,
-          email: null,
-          email_lower: null,
-          avatar_url: null,
-          status: 'ONLINE',
-          last_seen_at: null,
-          eblid,
-          bio: null,
-          created_at: new Date().toISOString(),
-        };
-        try {
-          await db.insertInto('users').values(row).execute();
-          return { user: toOwnUser(row) };
-        } catch (err) {
-          if (!isUniqueViolation(err)) throw err;
-          const taken = await db.selectFrom('users').select('id').where('username_lower', '=', usernameLower).executeTakeFirst();
-          if (taken) throw conflict('Этот никнейм уже занят');
+    contractRoute(
+      app,
+      'register',
+      async ({ body }) => {
+        const usernameLower = body.username.toLowerCase();
+        const existing = await db
+          .selectFrom('users')
+          .select('id')
+          .where('username_lower', '=', usernameLower)
+          .executeTakeFirst();
+        if (existing) throw conflict('Этот никнейм уже занят');
+        const passwordHash = await hashPassword(body.password);
+        // A concurrent registration may take the same EBLID or username: retry the EBLID, report the name.
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const eblid = await pickFreeEblid(db);
+          if (!eblid) throw new HttpError(409, EBLID_EXHAUSTED);
+          const row = {
+            id: randomUUID(),
+            username: body.username,
+            username_lower: usernameLower,
+            display_name: body.displayName,
+            password_hash: passwordHash,
+            email: null,
+            email_lower: null,
+            avatar_url: null,
+            status: 'ONLINE',
+            last_seen_at: null,
+            eblid,
+            bio: null,
+            created_at: new Date().toISOString(),
+          };
+          try {
+            await db.insertInto('users').values(row).execute();
+            return { user: toOwnUser(row) };
+          } catch (err) {
+            if (!isUniqueViolation(err)) throw err;
+            const taken = await db
+              .selectFrom('users')
+              .select('id')
+              .where('username_lower', '=', usernameLower)
+              .executeTakeFirst();
+            if (taken) throw conflict('Этот никнейм уже занят');
+          }
         }
-      }
-      throw new HttpError(503, 'Не удалось выделить EBLID, попробуйте ещё раз');
-    }, { status: 201 });
+        throw new HttpError(503, 'Не удалось выделить EBLID, попробуйте ещё раз');
+      },
+      { status: 201 },
+    );
 
     contractRoute(app, 'login', async ({ body }) => {
       const usernameLower = body.username.trim().toLowerCase();
       const wait = await lockedFor(db, usernameLower, clock);
-      if (wait > 0) throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
-      const user = await db.selectFrom('users').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
+      if (wait > 0)
+        throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('username_lower', '=', usernameLower)
+        .executeTakeFirst();
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
       if (!user || !ok) {
-        await recordFailure(db, usernameLower, { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec }, clock);
+        await recordFailure(
+          db,
+          usernameLower,
+          { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec },
+          clock,
+        );
         throw unauthorized('Неверный никнейм или пароль');
       }
       await clearFailures(db, usernameLower);
@@ -73,10 +96,15 @@ export const authRoutes = fp(
     });
 
     contractRoute(app, 'refresh', async ({ body }) => {
-      const r = await rotateRefreshToken(db, body.refreshToken, {
-        ttlSec: config.refreshTokenTtlSec,
-        maxAgeSec: config.refreshTokenMaxAgeSec,
-      }, clock);
+      const r = await rotateRefreshToken(
+        db,
+        body.refreshToken,
+        {
+          ttlSec: config.refreshTokenTtlSec,
+          maxAgeSec: config.refreshTokenMaxAgeSec,
+        },
+        clock,
+      );
       if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
       return { accessToken: await ctx.accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
@@ -91,5 +119,10 @@ export const authRoutes = fp(
       return { ok: true as const };
     });
   },
-  { name: 'auth-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'auth-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

@@ -10,15 +10,28 @@ export interface ThrottleOptions {
 
 /** Seconds left on the lock, or 0 when sign-in may be tried. */
 export async function lockedFor(db: Database, usernameLower: string, clock: Clock = systemClock): Promise<number> {
-  const row = await db.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
+  const row = await db
+    .selectFrom('login_failures')
+    .selectAll()
+    .where('username_lower', '=', usernameLower)
+    .executeTakeFirst();
   if (!row?.locked_until) return 0;
   const left = Date.parse(row.locked_until) - clock.now();
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
-export async function recordFailure(db: Database, usernameLower: string, o: ThrottleOptions, clock: Clock = systemClock): Promise<void> {
+export async function recordFailure(
+  db: Database,
+  usernameLower: string,
+  o: ThrottleOptions,
+  clock: Clock = systemClock,
+): Promise<void> {
   const now = clock.now();
-  const row = await db.selectFrom('login_failures').selectAll().where('username_lower', '=', usernameLower).executeTakeFirst();
+  const row = await db
+    .selectFrom('login_failures')
+    .selectAll()
+    .where('username_lower', '=', usernameLower)
+    .executeTakeFirst();
   const windowExpired = row && Date.parse(row.first_failure_at) + o.lockSec * 1000 < now;
   const failures = !row || windowExpired ? 1 : row.failures + 1;
   const values = {

@@ -54,7 +54,11 @@ export async function rotateRefreshToken(
   life: RefreshLifetime,
   clock: Clock = systemClock,
 ): Promise<RotateResult> {
-  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(presented)).executeTakeFirst();
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .selectAll()
+    .where('token_hash', '=', sha256(presented))
+    .executeTakeFirst();
   if (!row) return { ok: false };
   const now = new Date(clock.now()).toISOString();
   if (row.revoked_at) {
@@ -89,8 +93,16 @@ export async function rotateRefreshToken(
 }
 
 /** Revokes the presented token's family; returns the family (session) id, or null for an unknown token. */
-export async function revokeRefreshToken(db: Database, presented: string, clock: Clock = systemClock): Promise<string | null> {
-  const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(presented)).executeTakeFirst();
+export async function revokeRefreshToken(
+  db: Database,
+  presented: string,
+  clock: Clock = systemClock,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('family_id')
+    .where('token_hash', '=', sha256(presented))
+    .executeTakeFirst();
   if (!row) return null;
   await revokeFamily(db, row.family_id, clock);
   return row.family_id;

@@ -33,7 +33,12 @@ export function createCallLog(ctx: AppContext) {
       .orderBy('started_at', 'desc')
       .executeTakeFirst();
 
-  function outcomeOf(call: { caller_id: string; started_at: string; answered_at: string | null }, signal: CallSignal, by: string, now: number): CallOutcome {
+  function outcomeOf(
+    call: { caller_id: string; started_at: string; answered_at: string | null },
+    signal: CallSignal,
+    by: string,
+    now: number,
+  ): CallOutcome {
     if (call.answered_at) return 'answered';
     if (signal === 'timeout') return 'missed';
     const late = now - Date.parse(call.started_at) >= TIMINGS.ringTimeoutMs - MISSED_SLACK_MS;
@@ -49,7 +54,10 @@ export function createCallLog(ctx: AppContext) {
     if (signal === 'timeout' && call.answered_at) return null;
     const now = Date.now();
     const outcome = outcomeOf(call, signal, by, now);
-    const durationSec = outcome === 'answered' && call.answered_at ? Math.max(0, Math.round((now - Date.parse(call.answered_at)) / 1000)) : 0;
+    const durationSec =
+      outcome === 'answered' && call.answered_at
+        ? Math.max(0, Math.round((now - Date.parse(call.answered_at)) / 1000))
+        : 0;
     const messageId = newMessageId(now);
     const createdAt = new Date(now).toISOString();
     const callees = await otherMembers(db, call.conversation_id, call.caller_id);
@@ -78,7 +86,11 @@ export function createCallLog(ctx: AppContext) {
       // (server/messages/read-cursors.ts) moves past it only where nothing older is unread, so the entry never
       // marks earlier messages read.
       if ((outcome === 'answered' || outcome === 'declined') && callees.length) {
-        const { seq } = await trx.selectFrom('messages').select('seq').where('id', '=', messageId).executeTakeFirstOrThrow();
+        const { seq } = await trx
+          .selectFrom('messages')
+          .select('seq')
+          .where('id', '=', messageId)
+          .executeTakeFirstOrThrow();
         const moved = await trx
           .updateTable('conversation_members as cm')
           .set({ last_read_seq: seq })
@@ -111,7 +123,10 @@ export function createCallLog(ctx: AppContext) {
     const members = [call.caller_id, ...callees];
     ctx.lists.changed(members, call.conversation_id);
     ctx.realtime.toConversation(call.conversation_id, 'message:new', { message });
-    ctx.realtime.toUsersOutside(callees, call.conversation_id, 'message:notify', { conversationId: call.conversation_id, message });
+    ctx.realtime.toUsersOutside(callees, call.conversation_id, 'message:notify', {
+      conversationId: call.conversation_id,
+      message,
+    });
     return message;
   }
 
@@ -125,7 +140,13 @@ export function createCallLog(ctx: AppContext) {
       const id = randomUUID();
       await db
         .insertInto('calls')
-        .values({ id, conversation_id: conversationId, caller_id: callerId, video: video ? 1 : 0, started_at: new Date().toISOString() })
+        .values({
+          id,
+          conversation_id: conversationId,
+          caller_id: callerId,
+          video: video ? 1 : 0,
+          started_at: new Date().toISOString(),
+        })
         .execute();
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -148,7 +169,11 @@ export function createCallLog(ctx: AppContext) {
         .execute();
     },
     /** A decline or a hang-up from `userId`: logs the conversation's open call, if any. */
-    async ended(conversationId: string, userId: string, signal: Exclude<CallSignal, 'timeout'>): Promise<Message | null> {
+    async ended(
+      conversationId: string,
+      userId: string,
+      signal: Exclude<CallSignal, 'timeout'>,
+    ): Promise<Message | null> {
       const open = await openCall(conversationId);
       if (!open) return null;
       // A decline after the call was answered is a busy tab saying no; the call goes on.

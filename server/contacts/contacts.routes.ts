@@ -94,56 +94,73 @@ export const contactsRoutes = fp(
       };
     });
 
-    contractRoute(app, 'contactSearch', async ({ userId, query }) => {
-      const rows = await db.selectFrom('users').selectAll().where('eblid', '=', query.code).where('id', '!=', userId).execute();
-      return { results: rows.map((r) => toPublicUser(r, online)) };
-    }, { preHandler: limit.search });
+    contractRoute(
+      app,
+      'contactSearch',
+      async ({ userId, query }) => {
+        const rows = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('eblid', '=', query.code)
+          .where('id', '!=', userId)
+          .execute();
+        return { results: rows.map((r) => toPublicUser(r, online)) };
+      },
+      { preHandler: limit.search },
+    );
 
-    contractRoute(app, 'contactAdd', async ({ userId, body }) => {
-      const id = body.identifier.trim();
-      const lower = id.toLowerCase();
-      const asUsername = lower.replace(/^@/, '');
-      let q = db.selectFrom('users').selectAll();
-      if (EBLID.test(id)) q = q.where('eblid', '=', id);
-      else if (asUsername.includes('@')) q = q.where('email_lower', '=', lower);
-      else q = q.where('username_lower', '=', asUsername);
-      const target = await q.executeTakeFirst();
-      if (!target) throw notFound('Пользователь не найден');
-      if (target.id === userId) throw badRequest('Нельзя добавить в друзья самого себя');
+    contractRoute(
+      app,
+      'contactAdd',
+      async ({ userId, body }) => {
+        const id = body.identifier.trim();
+        const lower = id.toLowerCase();
+        const asUsername = lower.replace(/^@/, '');
+        let q = db.selectFrom('users').selectAll();
+        if (EBLID.test(id)) q = q.where('eblid', '=', id);
+        else if (asUsername.includes('@')) q = q.where('email_lower', '=', lower);
+        else q = q.where('username_lower', '=', asUsername);
+        const target = await q.executeTakeFirst();
+        if (!target) throw notFound('Пользователь не найден');
+        if (target.id === userId) throw badRequest('Нельзя добавить в друзья самого себя');
 
-      const key = pairKey(userId, target.id);
-      const existing = await db.selectFrom('contacts').selectAll().where('pair_key', '=', key).executeTakeFirst();
-      if (existing?.status === 'ACCEPTED') throw conflict('Вы уже друзья');
-      if (existing && existing.requester_id === userId) throw conflict('Запрос уже отправлен');
-      if (existing) {
-        // They already asked us: adding them back is accepting.
-        return { contact: await accept(existing) };
-      }
-      const now = new Date().toISOString();
-      const row: ContactsTable = {
-        id: randomUUID(),
-        requester_id: userId,
-        addressee_id: target.id,
-        pair_key: key,
-        status: 'PENDING',
-        created_at: now,
-        updated_at: now,
-      };
-      try {
-        await db.insertInto('contacts').values(row).execute();
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('Запрос уже отправлен');
-        throw err;
-      }
-      ctx.realtime.toUser(target.id, 'contacts:request:new', { contact: await view(row, target.id) });
-      return { contact: await view(row, userId) };
-    }, { preHandler: limit.add });
+        const key = pairKey(userId, target.id);
+        const existing = await db.selectFrom('contacts').selectAll().where('pair_key', '=', key).executeTakeFirst();
+        if (existing?.status === 'ACCEPTED') throw conflict('Вы уже друзья');
+        if (existing && existing.requester_id === userId) throw conflict('Запрос уже отправлен');
+        if (existing) {
+          // They already asked us: adding them back is accepting.
+          return { contact: await accept(existing) };
+        }
+        const now = new Date().toISOString();
+        const row: ContactsTable = {
+          id: randomUUID(),
+          requester_id: userId,
+          addressee_id: target.id,
+          pair_key: key,
+          status: 'PENDING',
+          created_at: now,
+          updated_at: now,
+        };
+        try {
+          await db.insertInto('contacts').values(row).execute();
+        } catch (err) {
+          if (isUniqueViolation(err)) throw conflict('Запрос уже отправлен');
+          throw err;
+        }
+        ctx.realtime.toUser(target.id, 'contacts:request:new', { contact: await view(row, target.id) });
+        return { contact: await view(row, userId) };
+      },
+      { preHandler: limit.add },
+    );
 
     async function accept(row: ContactsTable): Promise<Contact> {
       const now = new Date().toISOString();
       await db.updateTable('contacts').set({ status: 'ACCEPTED', updated_at: now }).where('id', '=', row.id).execute();
       const accepted = { ...row, status: 'ACCEPTED' as const, updated_at: now };
-      ctx.realtime.toUser(row.requester_id, 'contacts:request:accepted', { contact: await view(accepted, row.requester_id) });
+      ctx.realtime.toUser(row.requester_id, 'contacts:request:accepted', {
+        contact: await view(accepted, row.requester_id),
+      });
       return view(accepted, row.addressee_id);
     }
 
@@ -169,5 +186,10 @@ export const contactsRoutes = fp(
       return { ok: true as const };
     });
   },
-  { name: 'contacts-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'contacts-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

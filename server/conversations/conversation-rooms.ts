@@ -23,5 +23,10 @@ export const conversationRooms = fp(
       realtime.relayTyping(conversationId, userId, typing);
     });
   },
-  { name: 'conversation-rooms', encapsulate: true, decorators: { fastify: ['db', 'realtime'] }, dependencies: ['realtime'] },
+  {
+    name: 'conversation-rooms',
+    encapsulate: true,
+    decorators: { fastify: ['db', 'realtime'] },
+    dependencies: ['realtime'],
+  },
 );

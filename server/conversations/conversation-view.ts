@@ -13,48 +13,50 @@ import { membersOfMany } from './membership';
 
 /** A user's conversations with their latest visible message and unread count (or just `onlyId`). */
 function conversationsQuery(db: Database, userId: string, onlyId?: string) {
-  return db
-    .selectFrom('conversation_members as me')
-    .innerJoin('conversations as c', 'c.id', 'me.conversation_id')
-    // The latest visible message: one backward probe of (conversation_id, seq), never a scan of the history.
-    .leftJoin('messages as m', (j) =>
-      j.on('m.seq', '=', (eb) =>
-        eb
-          .selectFrom('messages as l')
-          .select((x) => x.fn.max('l.seq').as('s'))
-          .whereRef('l.conversation_id', '=', 'c.id')
-          .where('l.deleted_at', 'is', null),
-      ),
-    )
-    .select([
-      'c.id',
-      'c.title',
-      'c.is_group',
-      'c.created_at',
-      'm.seq as m_seq',
-      'm.id as m_id',
-      'm.sender_id as m_sender_id',
-      'm.type as m_type',
-      'm.content as m_content',
-      'm.reply_to_id as m_reply_to_id',
-      'm.client_message_id as m_client_message_id',
-      'm.created_at as m_created_at',
-      'm.edited_at as m_edited_at',
-      'm.reactions as m_reactions',
-      // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
-      // range of the messages_visible index, empty for a conversation that is read.
-      (eb) =>
-        eb
-          .selectFrom('messages as u')
-          .select((x) => x.fn.countAll<number | string>().as('n'))
-          .whereRef('u.conversation_id', '=', 'c.id')
-          .whereRef('u.seq', '>', 'me.last_read_seq')
-          .where('u.deleted_at', 'is', null)
-          .where('u.sender_id', '!=', userId)
-          .as('unread'),
-    ])
-    .where('me.user_id', '=', userId)
-    .$if(onlyId !== undefined, (q) => q.where('me.conversation_id', '=', onlyId as string));
+  return (
+    db
+      .selectFrom('conversation_members as me')
+      .innerJoin('conversations as c', 'c.id', 'me.conversation_id')
+      // The latest visible message: one backward probe of (conversation_id, seq), never a scan of the history.
+      .leftJoin('messages as m', (j) =>
+        j.on('m.seq', '=', (eb) =>
+          eb
+            .selectFrom('messages as l')
+            .select((x) => x.fn.max('l.seq').as('s'))
+            .whereRef('l.conversation_id', '=', 'c.id')
+            .where('l.deleted_at', 'is', null),
+        ),
+      )
+      .select([
+        'c.id',
+        'c.title',
+        'c.is_group',
+        'c.created_at',
+        'm.seq as m_seq',
+        'm.id as m_id',
+        'm.sender_id as m_sender_id',
+        'm.type as m_type',
+        'm.content as m_content',
+        'm.reply_to_id as m_reply_to_id',
+        'm.client_message_id as m_client_message_id',
+        'm.created_at as m_created_at',
+        'm.edited_at as m_edited_at',
+        'm.reactions as m_reactions',
+        // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
+        // range of the messages_visible index, empty for a conversation that is read.
+        (eb) =>
+          eb
+            .selectFrom('messages as u')
+            .select((x) => x.fn.countAll<number | string>().as('n'))
+            .whereRef('u.conversation_id', '=', 'c.id')
+            .whereRef('u.seq', '>', 'me.last_read_seq')
+            .where('u.deleted_at', 'is', null)
+            .where('u.sender_id', '!=', userId)
+            .as('unread'),
+      ])
+      .where('me.user_id', '=', userId)
+      .$if(onlyId !== undefined, (q) => q.where('me.conversation_id', '=', onlyId as string))
+  );
 }
 
 const allConversations = preparedQuery(1, (db, userId) => conversationsQuery(db, userId));
@@ -73,14 +75,19 @@ export function byActivity(a: { activity: string; id: string }, b: { activity: s
 }
 
 /** The caller's conversations (or just `onlyId`), newest activity first. */
-export async function loadConversationEntries(ctx: AppContext, userId: string, onlyId?: string): Promise<ConversationEntry[]> {
+export async function loadConversationEntries(
+  ctx: AppContext,
+  userId: string,
+  onlyId?: string,
+): Promise<ConversationEntry[]> {
   return (await loadListedEntries(ctx, userId, onlyId)).map((l) => l.entry);
 }
 
 /** loadConversationEntries with each entry's activity (list-parts.ts orders patched lists by it). */
 export async function loadListedEntries(ctx: AppContext, userId: string, onlyId?: string): Promise<ListedEntry[]> {
   const { db } = ctx;
-  const { rows } = onlyId === undefined ? await allConversations(db, userId) : await oneConversation(db, userId, onlyId);
+  const { rows } =
+    onlyId === undefined ? await allConversations(db, userId) : await oneConversation(db, userId, onlyId);
   // Newest activity first (50 rows sort faster here than in a temporary B-tree).
   const activity = (r: (typeof rows)[number]) => r.m_created_at ?? r.created_at;
   rows.sort((a, b) => byActivity({ activity: activity(a), id: a.id }, { activity: activity(b), id: b.id }));

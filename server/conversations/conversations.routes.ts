@@ -125,5 +125,10 @@ export const conversationsRoutes = fp(
       return { conversation: await announce(userId, id, members) };
     });
   },
-  { name: 'conversations-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'conversations-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

@@ -104,7 +104,8 @@ export function createListCache(options: ListCacheOptions): ConversationListCach
       building.delete(id);
       const e = entries.get(id);
       if (!e) continue;
-      if (conversationId !== undefined && e.parts && (e.stale.has(conversationId) || e.stale.size < MAX_STALE)) e.stale.add(conversationId);
+      if (conversationId !== undefined && e.parts && (e.stale.has(conversationId) || e.stale.size < MAX_STALE))
+        e.stale.add(conversationId);
       else drop(id);
     }
   };

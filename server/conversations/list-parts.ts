@@ -25,7 +25,11 @@ export function listPart(serialize: Serialize, listed: ListedEntry): ListPart {
     whole.subarray(0, PREFIX.length).equals(PREFIX) &&
     whole.subarray(whole.length - SUFFIX.length).equals(SUFFIX);
   if (!shaped) throw new Error('the conversation list is no longer {"conversations":[…]}');
-  return { id: listed.entry.conversation.id, activity: listed.activity, json: whole.subarray(PREFIX.length, whole.length - SUFFIX.length) };
+  return {
+    id: listed.entry.conversation.id,
+    activity: listed.activity,
+    json: whole.subarray(PREFIX.length, whole.length - SUFFIX.length),
+  };
 }
 
 /** The answer the parts make, in their order. */
@@ -40,6 +44,10 @@ export function joinParts(parts: readonly ListPart[]): Buffer {
 }
 
 /** The parts with the stale conversations replaced by what they are now (absent: the user is no longer in one), in list order. */
-export function patchParts(parts: readonly ListPart[], stale: ReadonlySet<string>, fresh: readonly ListPart[]): ListPart[] {
+export function patchParts(
+  parts: readonly ListPart[],
+  stale: ReadonlySet<string>,
+  fresh: readonly ListPart[],
+): ListPart[] {
   return [...parts.filter((p) => !stale.has(p.id)), ...fresh].sort(byActivity);
 }

@@ -16,7 +16,10 @@ export const listsPlugin = fp(
       ...DEFAULT_LIST_CACHE,
       maxEntries: app.config.conversationListCache,
       // A change inside one conversation travels as { userIds, conversationId }; any other as the ids alone.
-      publish: peers ? (userIds, conversationId) => peers.emit('lists:changed', conversationId === undefined ? userIds : { userIds, conversationId }) : undefined,
+      publish: peers
+        ? (userIds, conversationId) =>
+            peers.emit('lists:changed', conversationId === undefined ? userIds : { userIds, conversationId })
+        : undefined,
     });
     peers?.on('lists:changed', (notice) => {
       if (Array.isArray(notice)) lists.changedElsewhere(notice as string[]);

@@ -39,7 +39,10 @@ export function rememberMembers(db: Database, conversationId: string, userIds: r
 }
 
 /** Members of each conversation in joining order (then by id); conversations that do not exist are left out. */
-export async function membersOfMany(db: Database, conversationIds: readonly string[]): Promise<Map<string, readonly string[]>> {
+export async function membersOfMany(
+  db: Database,
+  conversationIds: readonly string[],
+): Promise<Map<string, readonly string[]>> {
   const cache = cacheOf(db);
   const out = new Map<string, readonly string[]>();
   const missing: string[] = [];

@@ -3,7 +3,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type Driver, Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  type Driver,
+  Kysely,
+  type LogEvent,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { registerSearchFunction } from '../search/search-index';
@@ -71,7 +79,10 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     // The search index's triggers stem with it (server/search/search-index.ts).
     registerSearchFunction(file);
-    db = new Kysely<DB>({ dialect: new CheckpointedSqliteDialect(reusingStatements(file), startCheckpointer(fileName)), log });
+    db = new Kysely<DB>({
+      dialect: new CheckpointedSqliteDialect(reusingStatements(file), startCheckpointer(fileName)),
+      log,
+    });
     sqliteFiles.set(db, file);
   }
   queriesRun.set(db, counter);

@@ -60,5 +60,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ message: 'Внутренняя ошибка сервера' });
   });
-  app.setNotFoundHandler((req, reply) => reply.status(404).send({ message: `Нет такого адреса: ${req.method} ${req.url.split('?')[0]}` }));
+  app.setNotFoundHandler((req, reply) =>
+    reply.status(404).send({ message: `Нет такого адреса: ${req.method} ${req.url.split('?')[0]}` }),
+  );
 }

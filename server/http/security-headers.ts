@@ -58,7 +58,10 @@ const ASSET_HEADERS: HeaderList = [
 ];
 
 /** The headers a Node-style middleware sets, run against a response that only records them. */
-function headersSetBy(middleware: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void, req: IncomingMessage): HeaderList {
+function headersSetBy(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void,
+  req: IncomingMessage,
+): HeaderList {
   const set = new Map<string, readonly [string, string]>();
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

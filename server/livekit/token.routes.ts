@@ -39,7 +39,11 @@ export const livekitRoutes = fp(
       if (conversationId && !(await isMember(ctx.db, conversationId, userId))) {
         throw forbidden('Звонок доступен только участникам беседы');
       }
-      const user = await ctx.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
+      const user = await ctx.db
+        .selectFrom('users')
+        .select(['id', 'display_name'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
       if (!user) throw notFound('Пользователь не найден');
       // The client's metadata is kept, but userId in it is always the real one.
       const metadata = JSON.stringify({ ...(body.participantMetadata ?? {}), userId });
@@ -54,5 +58,10 @@ export const livekitRoutes = fp(
       return { token: await token.toJwt(), url: livekitUrl(ctx.config, req) };
     });
   },
-  { name: 'livekit-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'livekit-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

@@ -84,16 +84,29 @@ export const messageEditsRoutes = fp(
         }
         const reactions = (await reactionsOf(trx, [row.id])).get(row.id) ?? [];
         if (changed > 0n) {
-          await trx.updateTable('messages').set({ reactions: reactionsJson(reactions) }).where('id', '=', row.id).execute();
+          await trx
+            .updateTable('messages')
+            .set({ reactions: reactionsJson(reactions) })
+            .where('id', '=', row.id)
+            .execute();
         }
         return { changed, reactions };
       });
       if (changed > 0n) {
         ctx.lists.changed(members, row.conversation_id);
-        ctx.realtime.toUsers(members, 'reactions:update', { conversationId: row.conversation_id, messageId: row.id, reactions });
+        ctx.realtime.toUsers(members, 'reactions:update', {
+          conversationId: row.conversation_id,
+          messageId: row.id,
+          reactions,
+        });
       }
       return { reactions };
     });
   },
-  { name: 'message-edits-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'message-edits-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

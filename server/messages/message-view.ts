@@ -47,7 +47,12 @@ export function freshMessage(
 }
 
 /** A calls row as the CALL entry's `call` field. */
-export const toCallInfo = (c: { video: number; outcome: string | null; caller_id: string; duration_sec: number | null }): CallInfo => ({
+export const toCallInfo = (c: {
+  video: number;
+  outcome: string | null;
+  caller_id: string;
+  duration_sec: number | null;
+}): CallInfo => ({
   kind: Number(c.video) ? 'video' : 'audio',
   outcome: (c.outcome ?? 'missed') as CallInfo['outcome'],
   callerId: c.caller_id,
@@ -75,7 +80,8 @@ export function groupReactions(rows: readonly { emoji: string; user_id: string }
 }
 
 /** messages.reactions as the contract has it (written by reactionsJson alone, so it is trusted). */
-export const storedReactions = (json: string | null | undefined): Reaction[] => (json ? (JSON.parse(json) as Reaction[]) : []);
+export const storedReactions = (json: string | null | undefined): Reaction[] =>
+  json ? (JSON.parse(json) as Reaction[]) : [];
 
 /** What messages.reactions holds for a message with these reactions. */
 export const reactionsJson = (reactions: Reaction[]) => (reactions.length ? JSON.stringify(reactions) : null);
@@ -132,7 +138,9 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .execute()
       : Promise.resolve([]),
   ]);
-  const voiceBy = new Map(voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]));
+  const voiceBy = new Map(
+    voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]),
+  );
   const callBy = new Map(calls.map((c) => [c.message_id as string, toCallInfo(c)]));
   const replyById = new Map(replies.map((r) => [r.id, r]));
   const group = <T extends { message_id: string }>(list: T[]) => {

@@ -76,7 +76,8 @@ export const messagesRoutes = fp(
      * else under that id is refused with 409, as payment APIs do, so a client bug cannot silently lose a text.
      */
     function answerRetry(first: Message, body: SendInput, content: string, paths: string[]): { message: Message } {
-      if (first.conversationId !== body.conversationId) throw conflict('clientMessageId уже использован для другой беседы');
+      if (first.conversationId !== body.conversationId)
+        throw conflict('clientMessageId уже использован для другой беседы');
       const same =
         first.type === body.type &&
         first.content === content &&
@@ -110,7 +111,8 @@ export const messagesRoutes = fp(
       const ordered = paths.map((p, i) => {
         const u = uploadByUrl.get(p);
         if (!u) throw badRequest('Вложение должно быть вашим загруженным файлом');
-        if (attachments[i]?.type === 'IMAGE' && u.kind !== 'IMAGE') throw badRequest('Вложение не является изображением');
+        if (attachments[i]?.type === 'IMAGE' && u.kind !== 'IMAGE')
+          throw badRequest('Вложение не является изображением');
         return u;
       });
       if (body.type === 'IMAGE' && uploads.some((u) => u.kind !== 'IMAGE')) {
@@ -134,10 +136,12 @@ export const messagesRoutes = fp(
       let refs: Awaited<ReturnType<typeof resolveReferences>>;
       try {
         if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
-        if (body.type === 'TEXT' && paths.length) throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
+        if (body.type === 'TEXT' && paths.length)
+          throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
         if (body.type !== 'TEXT' && paths.length === 0) throw badRequest('Прикрепите хотя бы один файл');
         if (body.type === 'VOICE' && !body.voice) throw badRequest('Голосовому сообщению нужны длительность и волна');
-        if (body.type !== 'VOICE' && body.voice) throw badRequest('Длительность и волна — только у голосового сообщения');
+        if (body.type !== 'VOICE' && body.voice)
+          throw badRequest('Длительность и волна — только у голосового сообщения');
         refs = await resolveReferences(userId, body, paths);
       } catch (err) {
         // A retry is answered with the first message even if, say, the quoted message was deleted since.
@@ -174,7 +178,10 @@ export const messagesRoutes = fp(
       ctx.realtime.typingEnded(message.conversationId, message.senderId);
       ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
       const others = members.filter((m) => m !== message.senderId);
-      ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', { conversationId: message.conversationId, message });
+      ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', {
+        conversationId: message.conversationId,
+        message,
+      });
       ctx.push.message(message, others);
     }
 
@@ -196,5 +203,10 @@ export const messagesRoutes = fp(
       return { ok: true as const };
     });
   },
-  { name: 'messages-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'messages-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

@@ -73,17 +73,29 @@ export function createCursorWriter(db: Database): CursorWriter {
     };
   }
   const position = file.prepare(
-    db.selectFrom('conversation_members').select('last_read_seq').where('conversation_id', '=', '').where('user_id', '=', '').compile().sql,
+    db
+      .selectFrom('conversation_members')
+      .select('last_read_seq')
+      .where('conversation_id', '=', '')
+      .where('user_id', '=', '')
+      .compile().sql,
   );
   const move = file.prepare(
-    db.updateTable('conversation_members').set({ last_read_seq: 0 }).where('conversation_id', '=', '').where('user_id', '=', '').compile().sql,
+    db
+      .updateTable('conversation_members')
+      .set({ last_read_seq: 0 })
+      .where('conversation_id', '=', '')
+      .where('user_id', '=', '')
+      .compile().sql,
   );
   const passed = file.prepare(passedQuery(db, '', '', 0, 0).compile().sql);
   // Any number of ids as one JSON parameter, so one prepared statement serves every batch size.
   const named = file.prepare(
     db
       .selectFrom('messages as m')
-      .innerJoin('conversation_members as cm', (j) => j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', ''))
+      .innerJoin('conversation_members as cm', (j) =>
+        j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', ''),
+      )
       .select(['m.id', 'm.seq', 'm.conversation_id', 'm.sender_id', 'm.deleted_at'])
       .where(sql<boolean>`m.id in (select value from json_each(${''}))`)
       .compile().sql,
@@ -104,7 +116,13 @@ export function createCursorWriter(db: Database): CursorWriter {
     statements += 1;
     const rows = named.all(userId, JSON.stringify(ids)) as NamedMessage[];
     if (rows.length !== ids.length) return { missing: true, read: [] };
-    return { missing: false, read: [...cursorTargets(userId, rows)].map(([conversationId, upTo]) => ({ conversationId, messages: step(userId, conversationId, upTo) })) };
+    return {
+      missing: false,
+      read: [...cursorTargets(userId, rows)].map(([conversationId, upTo]) => ({
+        conversationId,
+        messages: step(userId, conversationId, upTo),
+      })),
+    };
   };
   const runAll = file.transaction((jobs: Job[]) => jobs.map((j) => j.run()));
   const flush = async () => {
@@ -151,7 +169,9 @@ function cursorTargets(userId: string, rows: readonly NamedMessage[]): Map<strin
 const namedMessages = (db: Database, userId: string, ids: readonly string[]) =>
   db
     .selectFrom('messages as m')
-    .innerJoin('conversation_members as cm', (j) => j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', userId))
+    .innerJoin('conversation_members as cm', (j) =>
+      j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', userId),
+    )
     .select(['m.id', 'm.seq', 'm.conversation_id', 'm.sender_id', 'm.deleted_at'])
     .where('m.id', 'in', [...ids]);
 
@@ -169,7 +189,12 @@ function passedQuery(db: Database, conversationId: string, userId: string, from:
 }
 
 /** PostgreSQL: compare-and-set on the old position. */
-async function advanceCursor(db: Database, userId: string, conversationId: string, upTo: number): Promise<ReadMessage[]> {
+async function advanceCursor(
+  db: Database,
+  userId: string,
+  conversationId: string,
+  upTo: number,
+): Promise<ReadMessage[]> {
   for (let attempt = 0; attempt < 8; attempt++) {
     const row = await db
       .selectFrom('conversation_members')

@@ -17,7 +17,13 @@ export const receiptsRoutes = fp(
     const cursors = createCursorWriter(db);
     app.addHook('onClose', async () => announcer.close());
 
-    function announce(userId: string, conversationId: string, members: readonly string[], read: ReadMessage[], socketId?: string) {
+    function announce(
+      userId: string,
+      conversationId: string,
+      members: readonly string[],
+      read: ReadMessage[],
+      socketId?: string,
+    ) {
       if (read.length === 0) return;
       // The reader's unread count, and the receipts of the latest message every member's list carries.
       ctx.lists.changed(members, conversationId);
@@ -29,7 +35,8 @@ export const receiptsRoutes = fp(
       // Unknown messages and other people's conversations are refused as a whole; nothing is stored.
       if (missing) throw notFound('Сообщение не найдено');
       for (const { conversationId, messages } of read) {
-        if (messages.length) announce(userId, conversationId, await membersFor(db, conversationId, userId), messages, body.socketId);
+        if (messages.length)
+          announce(userId, conversationId, await membersFor(db, conversationId, userId), messages, body.socketId);
       }
       return { ok: true as const };
     });
@@ -41,5 +48,10 @@ export const receiptsRoutes = fp(
       return { ok: true as const };
     });
   },
-  { name: 'receipts-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'receipts-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

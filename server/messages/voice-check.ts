@@ -13,7 +13,8 @@ export function checkVoice(body: z.output<typeof SendBody>, uploads: { kind: str
   const [upload] = uploads;
   if (upload.kind !== 'AUDIO') throw badRequest('Вложение голосового сообщения не является аудиозаписью');
   const size = Number(upload.size);
-  if (size > VOICE.maxBytes) throw badRequest(`Голосовое сообщение слишком большое: не больше ${VOICE.maxBytes / (1024 * 1024)} МБ`);
+  if (size > VOICE.maxBytes)
+    throw badRequest(`Голосовое сообщение слишком большое: не больше ${VOICE.maxBytes / (1024 * 1024)} МБ`);
   const seconds = voice.durationMs / 1000;
   if (size < seconds * VOICE.minBytesPerSec || size > seconds * VOICE.maxBytesPerSec + VOICE.headerSlackBytes) {
     throw badRequest('Длительность не соответствует аудиофайлу');

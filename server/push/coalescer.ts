@@ -5,7 +5,10 @@
 import { type Clock, type ClockTimer, systemClock } from '../clock';
 
 export class Coalescer<T> {
-  private readonly entries = new Map<string, { sentAt: number; pending: number; latest: T | null; timer: ClockTimer | null }>();
+  private readonly entries = new Map<
+    string,
+    { sentAt: number; pending: number; latest: T | null; timer: ClockTimer | null }
+  >();
 
   constructor(
     private readonly windowMs: number,

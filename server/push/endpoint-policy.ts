@@ -40,7 +40,13 @@ export function isInternalHost(hostname: string): boolean {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
     return mapped ? internal.check(mapped[1], 'ipv4') : internal.check(host, 'ipv6');
   }
-  return host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || !host.includes('.');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host.endsWith('.internal') ||
+    !host.includes('.')
+  );
 }
 
 export const ENDPOINT_REFUSED = {

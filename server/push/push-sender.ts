@@ -25,7 +25,12 @@ export interface Vapid {
   privateKey: string;
 }
 
-export async function sendPush(target: PushTarget, payload: string, options: PushOptions, vapid: Vapid): Promise<{ outcome: PushOutcome; status: number | null }> {
+export async function sendPush(
+  target: PushTarget,
+  payload: string,
+  options: PushOptions,
+  vapid: Vapid,
+): Promise<{ outcome: PushOutcome; status: number | null }> {
   let details: ReturnType<typeof webpush.generateRequestDetails>;
   try {
     details = webpush.generateRequestDetails(target, payload, {

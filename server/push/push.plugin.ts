@@ -48,12 +48,17 @@ interface MessageItem {
 }
 
 /** An avatar a notification can show: an uploaded image or an http(s) picture, not an emoji avatar. */
-const iconOf = (avatarUrl: string | null | undefined) => (avatarUrl && !avatarUrl.startsWith('emoji:') ? avatarUrl : null);
+const iconOf = (avatarUrl: string | null | undefined) =>
+  avatarUrl && !avatarUrl.startsWith('emoji:') ? avatarUrl : null;
 
 export const pushPlugin = fp(
   async (app) => {
     const { db, config, secrets, realtime } = app;
-    const vapid: Vapid = { subject: config.vapid.subject, publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey };
+    const vapid: Vapid = {
+      subject: config.vapid.subject,
+      publicKey: secrets.vapidPublicKey,
+      privateKey: secrets.vapidPrivateKey,
+    };
     const inFlight = new Set<Promise<unknown>>();
     const track = (p: Promise<unknown>) => {
       inFlight.add(p);
@@ -69,34 +74,55 @@ export const pushPlugin = fp(
             .where('user_id', 'in', userIds)
             .execute();
 
-    async function deliver(sub: SubscriptionRow, payload: NotificationPayload, options: PushOptions): Promise<PushOutcome> {
+    async function deliver(
+      sub: SubscriptionRow,
+      payload: NotificationPayload,
+      options: PushOptions,
+    ): Promise<PushOutcome> {
       // Checked again at send time: a row stored under another policy (or by hand) is not followed blindly.
       if (endpointRefusal(sub.endpoint, config.pushAllowLoopback)) {
         await db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
         return 'gone';
       }
-      const { outcome, status } = await sendPush({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), options, vapid);
+      const { outcome, status } = await sendPush(
+        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+        JSON.stringify(payload),
+        options,
+        vapid,
+      );
       if (outcome === 'gone') await db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
       if (outcome === 'failed') app.log.warn({ status, subscription: sub.id }, 'push not accepted by the push service');
       return outcome;
     }
 
-    const coalescer = new Coalescer<MessageItem>(PUSH.coalesceMs, (_key, item, count) => {
-      const payload = { ...item.payload, count, preview: item.hiddenText ? null : item.payload.preview };
-      track(
-        deliver(item.sub, payload, { ttlSec: PUSH.messageTtlSec, urgency: 'normal' }).catch((err) =>
-          app.log.error({ err }, 'push failed'),
-        ),
-      );
-    }, app.clock);
+    const coalescer = new Coalescer<MessageItem>(
+      PUSH.coalesceMs,
+      (_key, item, count) => {
+        const payload = { ...item.payload, count, preview: item.hiddenText ? null : item.payload.preview };
+        track(
+          deliver(item.sub, payload, { ttlSec: PUSH.messageTtlSec, urgency: 'normal' }).catch((err) =>
+            app.log.error({ err }, 'push failed'),
+          ),
+        );
+      },
+      app.clock,
+    );
 
     async function pushMessage(message: Message, recipients: readonly string[]): Promise<void> {
       const offline = recipients.filter((id) => id !== message.senderId && !realtime.isOnline(id));
       const subs = await subscriptionsOf(offline);
       if (subs.length === 0) return;
       const [sender, conversation] = await Promise.all([
-        db.selectFrom('users').select(['display_name', 'avatar_url']).where('id', '=', message.senderId).executeTakeFirst(),
-        db.selectFrom('conversations').select(['title', 'is_group']).where('id', '=', message.conversationId).executeTakeFirst(),
+        db
+          .selectFrom('users')
+          .select(['display_name', 'avatar_url'])
+          .where('id', '=', message.senderId)
+          .executeTakeFirst(),
+        db
+          .selectFrom('conversations')
+          .select(['title', 'is_group'])
+          .where('id', '=', message.conversationId)
+          .executeTakeFirst(),
       ]);
       const name = sender?.display_name ?? 'Беседа';
       const group = conversation?.is_group === 1;
@@ -108,23 +134,43 @@ export const pushPlugin = fp(
         count: 1,
         icon: group ? null : iconOf(sender?.avatar_url),
       };
-      for (const sub of subs) coalescer.offer(`${sub.id}:${message.conversationId}`, { sub, payload, hiddenText: sub.show_text !== 1 });
+      for (const sub of subs)
+        coalescer.offer(`${sub.id}:${message.conversationId}`, { sub, payload, hiddenText: sub.show_text !== 1 });
     }
 
-    async function pushCall(conversationId: string, callees: readonly string[], from: { id: string; name: string }, video: boolean) {
+    async function pushCall(
+      conversationId: string,
+      callees: readonly string[],
+      from: { id: string; name: string },
+      video: boolean,
+    ) {
       const subs = await subscriptionsOf(callees);
       const caller = await db.selectFrom('users').select('avatar_url').where('id', '=', from.id).executeTakeFirst();
-      const payload: NotificationPayload = { kind: 'call', conversationId, title: from.name, video, icon: iconOf(caller?.avatar_url) };
+      const payload: NotificationPayload = {
+        kind: 'call',
+        conversationId,
+        title: from.name,
+        video,
+        icon: iconOf(caller?.avatar_url),
+      };
       await Promise.all(subs.map((sub) => deliver(sub, payload, { ttlSec: PUSH.callTtlSec, urgency: 'high' })));
     }
 
     const notifier: PushNotifier = {
-      message: (message, recipients) => track(pushMessage(message, recipients).catch((err) => app.log.error({ err }, 'push failed'))),
+      message: (message, recipients) =>
+        track(pushMessage(message, recipients).catch((err) => app.log.error({ err }, 'push failed'))),
       call: (conversationId, callees, from, video) =>
-        track(pushCall(conversationId, callees, from, video).catch((err) => app.log.error({ err }, 'call push failed'))),
+        track(
+          pushCall(conversationId, callees, from, video).catch((err) => app.log.error({ err }, 'call push failed')),
+        ),
       anySubscribed: async (userIds) =>
         userIds.length > 0 &&
-        (await db.selectFrom('push_subscriptions').select('id').where('user_id', 'in', userIds).limit(1).executeTakeFirst()) !== undefined,
+        (await db
+          .selectFrom('push_subscriptions')
+          .select('id')
+          .where('user_id', 'in', userIds)
+          .limit(1)
+          .executeTakeFirst()) !== undefined,
       signedOut: async (sessionId) => {
         await db.deleteFrom('push_subscriptions').where('session_id', '=', sessionId).execute();
       },
@@ -154,7 +200,11 @@ export const pushPlugin = fp(
           show_text: body.showText ? 1 : 0,
         };
         await db.transaction().execute(async (trx) => {
-          const existing = await trx.selectFrom('push_subscriptions').select(['id']).where('endpoint', '=', body.endpoint).executeTakeFirst();
+          const existing = await trx
+            .selectFrom('push_subscriptions')
+            .select(['id'])
+            .where('endpoint', '=', body.endpoint)
+            .executeTakeFirst();
           if (existing) {
             await trx.updateTable('push_subscriptions').set(row).where('id', '=', existing.id).execute();
             return;
@@ -173,13 +223,25 @@ export const pushPlugin = fp(
             .offset(PUSH.subscriptionsPerUser)
             .limit(1_000)
             .execute();
-          if (stale.length) await trx.deleteFrom('push_subscriptions').where('id', 'in', stale.map((s) => s.id)).execute();
+          if (stale.length)
+            await trx
+              .deleteFrom('push_subscriptions')
+              .where(
+                'id',
+                'in',
+                stale.map((s) => s.id),
+              )
+              .execute();
         });
         return { ok: true as const };
       });
 
       contractRoute(api, 'pushUnsubscribe', async ({ userId, body }) => {
-        await db.deleteFrom('push_subscriptions').where('endpoint', '=', body.endpoint).where('user_id', '=', userId).execute();
+        await db
+          .deleteFrom('push_subscriptions')
+          .where('endpoint', '=', body.endpoint)
+          .where('user_id', '=', userId)
+          .execute();
         return { ok: true as const };
       });
     });

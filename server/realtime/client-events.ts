@@ -30,20 +30,23 @@ export function onClientEvent<K extends ClientEventName>(
   log: (err: unknown) => void,
 ): void {
   // Registered untyped: the payload is unknown until the contract's schema has checked it.
-  (socket as unknown as { on(ev: string, fn: (...args: unknown[]) => void): void }).on(name, async (...args: unknown[]) => {
-    const ack: AckFn = typeof args.at(-1) === 'function' ? (args.pop() as AckFn) : () => {};
-    if (!withinBudget(socket)) return ack({ ok: false, message: 'Слишком много событий. Подождите немного.' });
-    const parsed = clientEvents[name].safeParse(args[0]);
-    if (!parsed.success) return ack({ ok: false, message: zodMessage(parsed.error) });
-    try {
-      await handler(parsed.data as ClientEvent<K>);
-      ack({ ok: true });
-    } catch (err) {
-      if (err instanceof HttpError) return ack({ ok: false, message: err.message });
-      log(err);
-      ack({ ok: false, message: 'Внутренняя ошибка сервера' });
-    }
-  });
+  (socket as unknown as { on(ev: string, fn: (...args: unknown[]) => void): void }).on(
+    name,
+    async (...args: unknown[]) => {
+      const ack: AckFn = typeof args.at(-1) === 'function' ? (args.pop() as AckFn) : () => {};
+      if (!withinBudget(socket)) return ack({ ok: false, message: 'Слишком много событий. Подождите немного.' });
+      const parsed = clientEvents[name].safeParse(args[0]);
+      if (!parsed.success) return ack({ ok: false, message: zodMessage(parsed.error) });
+      try {
+        await handler(parsed.data as ClientEvent<K>);
+        ack({ ok: true });
+      } catch (err) {
+        if (err instanceof HttpError) return ack({ ok: false, message: err.message });
+        log(err);
+        ack({ ok: false, message: 'Внутренняя ошибка сервера' });
+      }
+    },
+  );
 }
 
 /** Events outside the contract change nothing; a caller that asked for an acknowledgement is told so. */
@@ -51,6 +54,7 @@ export function refuseUnknownEvents(socket: Socket): void {
   socket.onAny((event: string, ...args: unknown[]) => {
     if (event in clientEvents) return;
     const ack = args.at(-1);
-    if (typeof ack === 'function') (ack as AckFn)({ ok: false, message: `Неизвестное событие: ${String(event).slice(0, 64)}` });
+    if (typeof ack === 'function')
+      (ack as AckFn)({ ok: false, message: `Неизвестное событие: ${String(event).slice(0, 64)}` });
   });
 }

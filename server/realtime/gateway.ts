@@ -30,7 +30,10 @@ export interface SocketClient {
 }
 
 /** Throws an HttpError to refuse the event: its message becomes the acknowledgement {ok:false, message}. */
-export type ClientEventHandler<K extends ClientEventName> = (data: ClientEvent<K>, client: SocketClient) => Promise<void> | void;
+export type ClientEventHandler<K extends ClientEventName> = (
+  data: ClientEvent<K>,
+  client: SocketClient,
+) => Promise<void> | void;
 
 export interface Realtime extends RealtimeHub {
   /** Closes a sign-in's sockets (logout). */
@@ -97,11 +100,15 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   const emitTo = <K extends ServerEventName>(rooms: string[], event: K, payload: ServerEvent<K>) => {
     if (rooms.length) io.to(rooms).emit(event, payload);
   };
-  const toUsers: RealtimeHub['toUsers'] = (userIds, event, payload) => emitTo([...new Set(userIds)].map(userRoom), event, payload);
+  const toUsers: RealtimeHub['toUsers'] = (userIds, event, payload) =>
+    emitTo([...new Set(userIds)].map(userRoom), event, payload);
 
   const typing = createTypingRelay(
     (conversationId, userId, on) =>
-      io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit('conversation:typing', { conversationId, userId, typing: on }),
+      io
+        .to(conversationRoom(conversationId))
+        .except(userRoom(userId))
+        .emit('conversation:typing', { conversationId, userId, typing: on }),
     { clock: deps.clock },
   );
 
@@ -138,7 +145,12 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
     socket.on('disconnect', () => presence.disconnected(userId));
     refuseUnknownEvents(socket);
     lifetimes.capUser(userId).catch(logError('socket limit check failed'));
-    onClientEvent(socket, 'session:renew', ({ token }) => renewSession(deps, token, (fresh) => lifetimes.renew(socket, fresh)), log);
+    onClientEvent(
+      socket,
+      'session:renew',
+      ({ token }) => renewSession(deps, token, (fresh) => lifetimes.renew(socket, fresh)),
+      log,
+    );
     const client = new Client(socket, userId);
     for (const { name, handler } of handlers) onClientEvent(socket, name, (data) => handler(data, client), log);
   });
@@ -160,7 +172,10 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
       toUsers,
       toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
       toUsersOutside: (userIds, conversationId, event, payload) => {
-        if (userIds.length) io.to([...new Set(userIds)].map(userRoom)).except(conversationRoom(conversationId)).emit(event, payload);
+        if (userIds.length)
+          io.to([...new Set(userIds)].map(userRoom))
+            .except(conversationRoom(conversationId))
+            .emit(event, payload);
       },
       relayTyping: (conversationId, userId, on) => typing.typed(conversationId, userId, on),
       typingEnded: (conversationId, userId) => typing.sent(conversationId, userId),

@@ -25,7 +25,8 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
     try {
       const claims = await deps.accessTokens.claims(token);
       // A token outlives its sign-in by up to its TTL: a signed-out session opens no new socket.
-      if (!claims || !(await isSessionActive(deps.db, claims.sessionId, deps.clock))) return next(new Error('Требуется вход'));
+      if (!claims || !(await isSessionActive(deps.db, claims.sessionId, deps.clock)))
+        return next(new Error('Требуется вход'));
       socket.data.claims = claims;
       socket.data.userId = claims.userId;
       next();
@@ -37,7 +38,11 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
 }
 
 /** Checks a `session:renew` token; `renew` moves the socket to it (false when it belongs to another user). */
-export async function renewSession(deps: HandshakeDeps, token: string, renew: (claims: AccessClaims) => boolean): Promise<void> {
+export async function renewSession(
+  deps: HandshakeDeps,
+  token: string,
+  renew: (claims: AccessClaims) => boolean,
+): Promise<void> {
   const fresh = await deps.accessTokens.claims(token);
   const ok = fresh && (await isSessionActive(deps.db, fresh.sessionId, deps.clock)) && renew(fresh);
   if (!ok) throw new HttpError(401, 'Токен недействителен или выдан другому пользователю');

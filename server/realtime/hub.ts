@@ -27,7 +27,12 @@ export interface RealtimeHub {
   /**
    * The user's sockets except `exceptSocketId` (the tab that caused the event, when the request named it).
    */
-  toUserExcept<K extends ServerEventName>(userId: string, exceptSocketId: string | undefined, event: K, payload: ServerEvent<K>): void;
+  toUserExcept<K extends ServerEventName>(
+    userId: string,
+    exceptSocketId: string | undefined,
+    event: K,
+    payload: ServerEvent<K>,
+  ): void;
   /** Whether the user has at least one connected socket (across all server processes). */
   isOnline(userId: string): boolean;
 }

@@ -57,7 +57,11 @@ export function createPresence(opts: PresenceOptions): Presence {
   async function announce(userId: string, online: boolean): Promise<void> {
     const now = new Date().toISOString();
     if (!online) await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
-    const user = await db.selectFrom('users').select(['status', 'last_seen_at']).where('id', '=', userId).executeTakeFirst();
+    const user = await db
+      .selectFrom('users')
+      .select(['status', 'last_seen_at'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (!user) return;
     const peers = await relatedUserIds(db, userId);
     // Lists show presence and the last-seen time (which changes for an invisible user too).
@@ -85,7 +89,8 @@ export function createPresence(opts: PresenceOptions): Presence {
       sockets.set(userId, n);
       if (n > 1) return;
       opts.publish?.(userId, true);
-      if (!onlineElsewhere(userId)) serially(userId, async () => (isOnline(userId) ? announce(userId, true) : undefined));
+      if (!onlineElsewhere(userId))
+        serially(userId, async () => (isOnline(userId) ? announce(userId, true) : undefined));
     },
     disconnected(userId) {
       const n = (sockets.get(userId) ?? 1) - 1;
@@ -95,7 +100,8 @@ export function createPresence(opts: PresenceOptions): Presence {
       }
       sockets.delete(userId);
       opts.publish?.(userId, false);
-      if (!onlineElsewhere(userId)) serially(userId, async () => (isOnline(userId) ? undefined : announce(userId, false)));
+      if (!onlineElsewhere(userId))
+        serially(userId, async () => (isOnline(userId) ? undefined : announce(userId, false)));
     },
     isOnline,
     remote: setElsewhere,

@@ -13,11 +13,19 @@ declare module 'fastify' {
 
 export const realtimePlugin = fp(
   async (app) => {
-    const gateway = createGateway(app.server, app.config, { accessTokens: app.accessTokens, db: app.db, clock: app.clock });
+    const gateway = createGateway(app.server, app.config, {
+      accessTokens: app.accessTokens,
+      db: app.db,
+      clock: app.clock,
+    });
     app.decorate('realtime', gateway.realtime);
     app.addHook('onReady', async () => gateway.started());
     app.addHook('preClose', async () => gateway.stop());
     app.addHook('onClose', async () => gateway.close());
   },
-  { name: 'realtime', decorators: { fastify: ['config', 'clock', 'db', 'accessTokens'] }, dependencies: ['base', 'authentication'] },
+  {
+    name: 'realtime',
+    decorators: { fastify: ['config', 'clock', 'db', 'accessTokens'] },
+    dependencies: ['base', 'authentication'],
+  },
 );

@@ -13,7 +13,11 @@ export function fts5Match(parts: readonly QueryPart[]): string {
 export function tsQuery(parts: readonly QueryPart[]): string {
   return parts
     .map((p) =>
-      p.kind === 'phrase' ? `(${p.stems.map((s) => `'${s}'`).join(' <-> ')})` : p.prefix ? `'${p.stem}':*` : `'${p.stem}'`,
+      p.kind === 'phrase'
+        ? `(${p.stems.map((s) => `'${s}'`).join(' <-> ')})`
+        : p.prefix
+          ? `'${p.stem}':*`
+          : `'${p.stem}'`,
     )
     .join(' & ');
 }

@@ -70,7 +70,10 @@ export const searchRoutes = fp(
         draining = null;
       }
     };
-    const timer = setInterval(() => drain(true).catch((err) => app.log.warn({ err }, 'search backlog')), DRAIN_EVERY_MS);
+    const timer = setInterval(
+      () => drain(true).catch((err) => app.log.warn({ err }, 'search backlog')),
+      DRAIN_EVERY_MS,
+    );
     timer.unref();
     app.addHook('onClose', async () => {
       clearInterval(timer);
@@ -111,5 +114,10 @@ export const searchRoutes = fp(
       };
     });
   },
-  { name: 'search-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'search-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

@@ -35,7 +35,12 @@ interface VideoClaim {
 }
 
 /** `now`: the time the token's exp and nbf are checked against (ms since the epoch). */
-export async function verifyAccessToken(token: string | null, apiKey: string, apiSecret: string, now: number = Date.now()): Promise<Grants> {
+export async function verifyAccessToken(
+  token: string | null,
+  apiKey: string,
+  apiSecret: string,
+  now: number = Date.now(),
+): Promise<Grants> {
   if (!token) throw new TokenError('missing access_token', 401);
   let payload: Record<string, unknown>;
   try {

@@ -89,7 +89,10 @@ export class DownTracks {
       const allowed = live.filter((l) => rank(l.rid) <= sub.maxRank);
       const layers = allowed.length > 0 ? allowed : live.slice(0, 1);
       demands.push({ id: sub.track.sid, layers: layers.map((l) => l.bps) });
-      rids.set(sub.track.sid, layers.map((l) => l.rid));
+      rids.set(
+        sub.track.sid,
+        layers.map((l) => l.rid),
+      );
     }
     // Padding counts as sent: a probe's own losses must not cut the estimate below the media that got through.
     this.estimate.observeLoss(loss, mediaBps + this.paddingBps, now);
@@ -113,11 +116,16 @@ export class DownTracks {
       if (resumed) sub.askForKeyframe();
       if (congested || resumed) {
         changes.push(
-          new StreamStateInfo({ participantSid: sub.track.publisherSid, trackSid: sid, state: congested ? StreamState.PAUSED : StreamState.ACTIVE }),
+          new StreamStateInfo({
+            participantSid: sub.track.publisherSid,
+            trackSid: sid,
+            state: congested ? StreamState.PAUSED : StreamState.ACTIVE,
+          }),
         );
       }
     }
-    if (changes.length) this.send({ case: 'streamStateUpdate', value: new StreamStateUpdate({ streamStates: changes }) });
+    if (changes.length)
+      this.send({ case: 'streamStateUpdate', value: new StreamStateUpdate({ streamStates: changes }) });
     this.setPadding(this.allocator.paddingBps);
   }
 

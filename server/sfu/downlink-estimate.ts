@@ -57,7 +57,10 @@ export class DownlinkEstimate {
       const sentBps = Math.max(...this.sent.map((x) => x.bps));
       if (now - this.lossCutAt < LOSS_CUT_GAP_MS || sentBps <= 0) return;
       this.lossCutAt = now;
-      this.lossCap = Math.max(LOSS_FLOOR_BPS, Math.min(this.lossCap, this.current(now) ?? Infinity, sentBps) * (1 - loss / 2));
+      this.lossCap = Math.max(
+        LOSS_FLOOR_BPS,
+        Math.min(this.lossCap, this.current(now) ?? Infinity, sentBps) * (1 - loss / 2),
+      );
     } else if (loss < LOSS_LOW && Number.isFinite(this.lossCap)) {
       this.lossCap *= LOSS_GROWTH_PER_S ** Math.min(seconds, 5);
       const ceiling = this.at > -Infinity ? this.bps * 1.5 : NO_CAP_ABOVE_BPS;

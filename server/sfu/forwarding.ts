@@ -92,7 +92,15 @@ export class PublishedTrack {
       if (level) this.audioLevel?.observe(level.level);
       this.onRtp(rid, rtp);
     });
-    this.layers.set(rid, { track, ssrc: track.ssrc ?? 0, lastPacketAt: 0, loss: new LossCounter(), bytes: 0, bps: 0, unsubscribe: unSubscribe });
+    this.layers.set(rid, {
+      track,
+      ssrc: track.ssrc ?? 0,
+      lastPacketAt: 0,
+      loss: new LossCounter(),
+      bytes: 0,
+      bps: 0,
+      unsubscribe: unSubscribe,
+    });
   }
 
   private onRtp(rid: string, rtp: werift.RtpPacket): void {
@@ -329,7 +337,11 @@ export class TrackSubscription {
   receiverReport(): { loss: number; jitterMs: number; rttMs: number } | null {
     const r = this.lastReport;
     if (!r || Date.now() - r.at > 10_000) return null;
-    return { loss: r.loss, jitterMs: r.jitterMs, rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000 };
+    return {
+      loss: r.loss,
+      jitterMs: r.jitterMs,
+      rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000,
+    };
   }
 
   /**

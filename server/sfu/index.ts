@@ -85,7 +85,12 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const registry = new Rooms({
     network,
     logger,
-    serverInfo: new ServerInfo({ edition: ServerInfo_Edition.Standard, version: SFU_VERSION, protocol: PROTOCOL_VERSION, nodeId: 'embedded' }),
+    serverInfo: new ServerInfo({
+      edition: ServerInfo_Edition.Standard,
+      version: SFU_VERSION,
+      protocol: PROTOCOL_VERSION,
+      nodeId: 'embedded',
+    }),
     serverVersion: SFU_VERSION,
     pingInterval,
     pingTimeout,
@@ -107,7 +112,9 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   // the others get a fresh token when theirs is due.
   const sweeper = setInterval(() => {
     registry.sweep(Date.now() - pingTimeout * 1000);
-    refresher.refresh(registry.participants()).catch((err: unknown) => logger.error({ err: String(err) }, 'token refresh failed'));
+    refresher
+      .refresh(registry.participants())
+      .catch((err: unknown) => logger.error({ err: String(err) }, 'token refresh failed'));
   }, 1000);
   sweeper.unref();
 
@@ -120,7 +127,15 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     url: `ws://${host}:${port}`,
     rooms,
     stats: () => {
-      const out: SfuStats = { rooms: rooms.size, participants: 0, publishedTracks: 0, subscriptions: 0, packetsIn: 0, packetsOut: 0, bytesOut: 0 };
+      const out: SfuStats = {
+        rooms: rooms.size,
+        participants: 0,
+        publishedTracks: 0,
+        subscriptions: 0,
+        packetsIn: 0,
+        packetsOut: 0,
+        bytesOut: 0,
+      };
       for (const room of rooms.values()) {
         for (const p of room.participants.values()) {
           out.participants++;

@@ -87,7 +87,13 @@ export class LayerAllocator {
   paddingBps = 0;
 
   /** One round: the layer index for every video track (tracks not listed are forgotten). */
-  allocate(estimate: number | null, audioBps: number, tracks: readonly VideoDemand[], now: number, loss = 0): Allocation {
+  allocate(
+    estimate: number | null,
+    audioBps: number,
+    tracks: readonly VideoDemand[],
+    now: number,
+    loss = 0,
+  ): Allocation {
     for (const id of [...this.chosen.keys()]) {
       if (tracks.some((t) => t.id === id)) continue;
       this.chosen.delete(id);

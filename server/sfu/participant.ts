@@ -82,7 +82,9 @@ export class Participant {
     };
     this.pc.connectionStateChange.subscribe(refreshVideo);
     if (mode === 'dual') {
-      this.subscriber = new SubscriberPeer(host.network, host.logger, (offer) => this.send({ case: 'offer', value: offer }));
+      this.subscriber = new SubscriberPeer(host.network, host.logger, (offer) =>
+        this.send({ case: 'offer', value: offer }),
+      );
       this.subscriber.pc.connectionStateChange.subscribe(refreshVideo);
       this.downTracks = new DownTracks(this.sid, this.subscriber, (m) => this.send(m));
     } else {
@@ -237,7 +239,12 @@ export class Participant {
     if (this.closed) return;
     const sections = parseSections(offer.sdp);
     // werift accepts nearly any text: insist on what every real offer has.
-    if (offer.type !== 'offer' || sections.length === 0 || !/a=ice-ufrag:/.test(offer.sdp) || !/a=fingerprint:/.test(offer.sdp)) {
+    if (
+      offer.type !== 'offer' ||
+      sections.length === 0 ||
+      !/a=ice-ufrag:/.test(offer.sdp) ||
+      !/a=fingerprint:/.test(offer.sdp)
+    ) {
       throw new Error('not an SDP offer with media sections, ICE credentials and a DTLS fingerprint');
     }
     await this.pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
@@ -257,7 +264,12 @@ export class Participant {
     for (const track of announced) this.host.trackPublished(this, track);
     this.send({
       case: 'answer',
-      value: new SessionDescription({ type: 'answer', sdp, id: offer.id, midToTrackId: this.singlePc?.midToTrackId() ?? {} }),
+      value: new SessionDescription({
+        type: 'answer',
+        sdp,
+        id: offer.id,
+        midToTrackId: this.singlePc?.midToTrackId() ?? {},
+      }),
     });
     this.singlePc?.answered();
   }

@@ -39,9 +39,7 @@ export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
         werift.RTP_EXTENSION_URI.sdesRTPStreamID,
         werift.RTP_EXTENSION_URI.repairedRtpStreamId,
         werift.RTP_EXTENSION_URI.absSendTime,
-      ].map(
-        (uri) => new werift.RTCRtpHeaderExtensionParameters({ uri }),
-      ),
+      ].map((uri) => new werift.RTCRtpHeaderExtensionParameters({ uri })),
     },
   });
 }

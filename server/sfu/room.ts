@@ -120,7 +120,8 @@ export class Room implements ParticipantHost {
     p.send({ case: 'reconnect', value: reconnect });
     // Whatever changed while the signal was down: versions newer than before.
     for (const other of this.participants.values()) {
-      if (other !== p && !other.grants.hidden) p.send({ case: 'update', value: { participants: [other.info()] } as never });
+      if (other !== p && !other.grants.hidden)
+        p.send({ case: 'update', value: { participants: [other.info()] } as never });
     }
     this.sendCurrentSpeakers(p);
     this.logger.info({ room: this.name, participant: p.identity }, 'participant resumed');
@@ -205,7 +206,8 @@ export class Room implements ParticipantHost {
     const gone = p.info();
     gone.state = ParticipantInfo_State.DISCONNECTED;
     gone.tracks = [];
-    for (const other of this.participants.values()) other.send({ case: 'update', value: { participants: [gone] } as never });
+    for (const other of this.participants.values())
+      other.send({ case: 'update', value: { participants: [gone] } as never });
     p.disconnect(reason);
     if (this.participants.size === 0) {
       clearInterval(this.speakerTimer);

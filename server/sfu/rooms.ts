@@ -58,13 +58,20 @@ export class Rooms {
   accept(ws: WebSocket, grants: Grants, mode: PeerMode, joinRequest: JoinRequest | null): void {
     const { logger } = this.o;
     if (joinRequest?.reconnect && joinRequest.participantSid) {
-      const reconnect = new ReconnectResponse({ iceServers: this.o.iceServersFor(grants.identity), serverInfo: this.o.serverInfo });
+      const reconnect = new ReconnectResponse({
+        iceServers: this.o.iceServersFor(grants.identity),
+        serverInfo: this.o.serverInfo,
+      });
       if (this.rooms.get(grants.room)?.resume(ws, grants.identity, joinRequest.participantSid, reconnect)) return;
       // Nothing to resume: the client falls back to a full reconnect after this leave.
       const signal = new SignalConnection(ws, logger, () => {});
       signal.send({
         case: 'leave',
-        value: new LeaveRequest({ canReconnect: true, action: LeaveRequest_Action.RECONNECT, reason: DisconnectReason.STATE_MISMATCH }),
+        value: new LeaveRequest({
+          canReconnect: true,
+          action: LeaveRequest_Action.RECONNECT,
+          reason: DisconnectReason.STATE_MISMATCH,
+        }),
       });
       signal.close(CloseCode.normal, 'session to resume not found');
       return;
@@ -72,7 +79,8 @@ export class Rooms {
     // Replace a session with the same identity first: that may close the room, which roomFor then remakes.
     const existing = this.rooms.get(grants.room);
     for (const other of [...(existing?.participants.values() ?? [])]) {
-      if (other.identity === grants.identity) existing?.leave(other, 'duplicate identity', DisconnectReason.DUPLICATE_IDENTITY);
+      if (other.identity === grants.identity)
+        existing?.leave(other, 'duplicate identity', DisconnectReason.DUPLICATE_IDENTITY);
     }
     const room = this.roomFor(grants.room);
     const p = new Participant(grants, room, mode);

@@ -51,7 +51,10 @@ interface ExtensionSlot {
  * The header extensions werift's sender writes on each packet, in id order: mid, rid and repaired rid when set,
  * abs-send-time. null when a negotiated extension needs werift's own sender (transport-wide sequence numbers).
  */
-export function extensionLayout(headerExtensions: readonly { uri: string; id: number }[], ids: { mid?: string; rid?: string; repairedRid?: string }): ExtensionSlot[] | null {
+export function extensionLayout(
+  headerExtensions: readonly { uri: string; id: number }[],
+  ids: { mid?: string; rid?: string; repairedRid?: string },
+): ExtensionSlot[] | null {
   const slots: ExtensionSlot[] = [];
   for (const ext of headerExtensions) {
     switch (ext.uri) {
@@ -72,7 +75,8 @@ export function extensionLayout(headerExtensions: readonly { uri: string; id: nu
     }
   }
   // One-byte header extensions (RFC 8285) as werift writes them: ids 1-14, 1-16 bytes each.
-  if (slots.some((s) => s.id < 1 || s.id > 14 || (s.kind === 'bytes' && (s.bytes.length < 1 || s.bytes.length > 16)))) return null;
+  if (slots.some((s) => s.id < 1 || s.id > 14 || (s.kind === 'bytes' && (s.bytes.length < 1 || s.bytes.length > 16))))
+    return null;
   return slots.sort((a, b) => a.id - b.id);
 }
 
@@ -168,12 +172,18 @@ class SentPacket {
 
   /** The payload as it was sent (what werift retransmits on a NACK). */
   get payload(): Buffer {
-    return this.descriptorLength === 0 ? this.source : withDescriptor(this.source, this.descriptor.subarray(0, this.descriptorLength));
+    return this.descriptorLength === 0
+      ? this.source
+      : withDescriptor(this.source, this.descriptor.subarray(0, this.descriptorLength));
   }
 
   get header(): werift.RtpHeader {
     if (this.built) return this.built;
-    const abs = Buffer.from([(this.absSendTime >>> 16) & 0xff, (this.absSendTime >>> 8) & 0xff, this.absSendTime & 0xff]);
+    const abs = Buffer.from([
+      (this.absSendTime >>> 16) & 0xff,
+      (this.absSendTime >>> 8) & 0xff,
+      this.absSendTime & 0xff,
+    ]);
     this.built = new werift.RtpHeader({
       marker: this.marker,
       payloadType: this.payloadType,
@@ -215,7 +225,14 @@ interface SenderState {
 }
 
 interface IcePair {
-  protocol: { transport?: { type?: string; closed?: boolean; socket?: { send(buf: Buffer, port: number, address: string): void } }; sendData?: unknown };
+  protocol: {
+    transport?: {
+      type?: string;
+      closed?: boolean;
+      socket?: { send(buf: Buffer, port: number, address: string): void };
+    };
+    sendData?: unknown;
+  };
   remoteAddr: [string, number];
   packetsSent: number;
   bytesSent: number;
@@ -226,7 +243,9 @@ interface DtlsState {
   bytesSent: number;
   packetsSent: number;
   config?: { debug?: { outboundPacketLoss?: number } };
-  iceTransport: { connection: { nominated?: IcePair; canSendApplicationData(): boolean; send(data: Buffer): Promise<void> } };
+  iceTransport: {
+    connection: { nominated?: IcePair; canSendApplicationData(): boolean; send(data: Buffer): Promise<void> };
+  };
 }
 
 const ignore = () => {};
@@ -249,14 +268,26 @@ export class RtpOut {
    * Sends the payload with this header on the sender's SSRC and payload type. Falls back to werift's sendRtp where
    * this does not apply (RED, transport-cc, SRTP not ready for it).
    */
-  send(payload: Buffer, marker: boolean, sequenceNumber: number, timestamp: number, clock: SendClock, descriptor: Buffer | null = null): void {
+  send(
+    payload: Buffer,
+    marker: boolean,
+    sequenceNumber: number,
+    timestamp: number,
+    clock: SendClock,
+    descriptor: Buffer | null = null,
+  ): void {
     const s = this.sender as unknown as SenderState;
     const dtls = s.dtlsTransport as unknown as DtlsState | undefined;
     if (dtls?.state !== 'connected' || !s.codec) return;
     const srtp = fastSrtpOf(s.dtlsTransport as werift.RTCDtlsTransport);
     const slots = this.extensionSlots(s);
     if (!srtp || !slots || s.redRedundantPayloadType || dtls.config?.debug?.outboundPacketLoss) {
-      this.sendThroughWerift(descriptor ? withDescriptor(payload, descriptor) : payload, marker, sequenceNumber, timestamp);
+      this.sendThroughWerift(
+        descriptor ? withDescriptor(payload, descriptor) : payload,
+        marker,
+        sequenceNumber,
+        timestamp,
+      );
       return;
     }
     const seq = (sequenceNumber + s.seqOffset) & 0xffff;
@@ -313,7 +344,11 @@ export class RtpOut {
     if (this.slotsFor !== s.headerExtensions || this.slotsMid !== s.mid) {
       this.slotsFor = s.headerExtensions;
       this.slotsMid = s.mid;
-      this.slots = extensionLayout(s.headerExtensions, { mid: s.mid, rid: s.rtpStreamId, repairedRid: s.repairedRtpStreamId });
+      this.slots = extensionLayout(s.headerExtensions, {
+        mid: s.mid,
+        rid: s.rtpStreamId,
+        repairedRid: s.repairedRtpStreamId,
+      });
       this.slotsHeaderLength = this.slots ? headerLength(this.slots) : 12;
     }
     return this.slots;

@@ -89,7 +89,9 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
   httpServer.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://sfu');
     const refuse = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}`,
+      );
     };
     if (url.pathname !== '/rtc/v1' && url.pathname !== '/rtc' && url.pathname !== '/rtc/') {
       refuse(404, 'not found');

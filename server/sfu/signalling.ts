@@ -48,7 +48,10 @@ export function handleSignalRequest(p: Participant, msg: RequestMessage): void {
       p.send({ case: 'pong', value: BigInt(Date.now()) });
       return;
     case 'pingReq':
-      p.send({ case: 'pongResp', value: { lastPingTimestamp: msg.value.timestamp, timestamp: BigInt(Date.now()) } as never });
+      p.send({
+        case: 'pongResp',
+        value: { lastPingTimestamp: msg.value.timestamp, timestamp: BigInt(Date.now()) } as never,
+      });
       return;
     case 'updateMetadata':
       p.updateMetadata(msg.value.name, msg.value.metadata, msg.value.attributes);

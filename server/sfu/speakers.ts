@@ -31,9 +31,11 @@ export class SpeakerDetector {
     const updates: SpeakerInfo[] = [];
     for (const [sid, level] of current) {
       const before = this.last.get(sid);
-      if (before === undefined || Math.abs(before - level) >= LEVEL_STEP) updates.push(new SpeakerInfo({ sid, level, active: true }));
+      if (before === undefined || Math.abs(before - level) >= LEVEL_STEP)
+        updates.push(new SpeakerInfo({ sid, level, active: true }));
     }
-    for (const sid of this.last.keys()) if (!current.has(sid)) updates.push(new SpeakerInfo({ sid, level: 0, active: false }));
+    for (const sid of this.last.keys())
+      if (!current.has(sid)) updates.push(new SpeakerInfo({ sid, level: 0, active: false }));
     if (updates.length) this.last = current;
     return updates;
   }

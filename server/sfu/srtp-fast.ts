@@ -135,7 +135,15 @@ class Keys {
       return out;
     }
     if (!this.rtpAuth.verify(packet.subarray(0, tagOffset), roc, packet.subarray(tagOffset))) return null;
-    (this.keystream as CmKeystream).apply(ssrc, roc, seq, packet.subarray(payloadOffset, tagOffset), out, payloadOffset, iv);
+    (this.keystream as CmKeystream).apply(
+      ssrc,
+      roc,
+      seq,
+      packet.subarray(payloadOffset, tagOffset),
+      out,
+      payloadOffset,
+      iv,
+    );
     return out;
   }
 
@@ -203,7 +211,15 @@ class Keys {
     packet.copy(out, 0, 0, 8);
     const index = eIndex & MAX_SRTCP_INDEX;
     const iv = this.rtcpIv(ssrc, index);
-    (this.rtcpKeystream as CmKeystream).apply(ssrc, index >>> 16, index & 0xffff, packet.subarray(8, indexOffset), out, 8, iv);
+    (this.rtcpKeystream as CmKeystream).apply(
+      ssrc,
+      index >>> 16,
+      index & 0xffff,
+      packet.subarray(8, indexOffset),
+      out,
+      8,
+      iv,
+    );
     return out;
   }
 
@@ -294,7 +310,11 @@ export class FastSrtp {
     const ctx = keys.context;
     const existing = ctx.srtpSSRCStates[ssrc];
     const next: RtpState = existing
-      ? { rolloverCounter: existing.rolloverCounter, lastSequenceNumber: existing.lastSequenceNumber, rolloverHasProcessed: existing.rolloverHasProcessed }
+      ? {
+          rolloverCounter: existing.rolloverCounter,
+          lastSequenceNumber: existing.lastSequenceNumber,
+          rolloverHasProcessed: existing.rolloverHasProcessed,
+        }
       : { rolloverCounter: 0, lastSequenceNumber: 0 };
     ctx.updateRolloverCount(seq, next);
     const out = keys.unprotectRtp(packet, payloadOffset, ssrc, seq, next.rolloverCounter);
@@ -377,7 +397,9 @@ let patched = false;
 export function enableFastSrtp(): void {
   if (patched) return;
   patched = true;
-  const proto = werift.RTCDtlsTransport.prototype as unknown as { updateSrtpSession(this: werift.RTCDtlsTransport): void };
+  const proto = werift.RTCDtlsTransport.prototype as unknown as {
+    updateSrtpSession(this: werift.RTCDtlsTransport): void;
+  };
   const original = proto.updateSrtpSession;
   proto.updateSrtpSession = function (this: werift.RTCDtlsTransport) {
     original.call(this);

@@ -56,7 +56,8 @@ export class CmKeystream {
   private fill(ssrc: number, first: number, need: number): Window {
     const blocks = Math.min(MAX_WINDOW_BLOCKS, Math.ceil(need / BLOCK_STEP) * BLOCK_STEP);
     const rowBytes = blocks * 16;
-    if (this.counters.length < WINDOW_PACKETS * rowBytes) this.counters = Buffer.allocUnsafeSlow(WINDOW_PACKETS * rowBytes);
+    if (this.counters.length < WINDOW_PACKETS * rowBytes)
+      this.counters = Buffer.allocUnsafeSlow(WINDOW_PACKETS * rowBytes);
     const counters = this.counters.subarray(0, WINDOW_PACKETS * rowBytes);
     const salt = this.salt;
     // Row 0: every counter block of the first packet; bytes 14-15 are the block number (the salt has 14 bytes).

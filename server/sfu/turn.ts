@@ -30,7 +30,12 @@ export function turnFromEnv(env: NodeJS.ProcessEnv): TurnOptions | null {
   return { urls, secret };
 }
 
-export function turnCredentials(secret: string, identity: string, ttlSeconds: number, now = Date.now()): { username: string; credential: string } {
+export function turnCredentials(
+  secret: string,
+  identity: string,
+  ttlSeconds: number,
+  now = Date.now(),
+): { username: string; credential: string } {
   const username = `${Math.floor(now / 1000) + ttlSeconds}:${identity}`;
   return { username, credential: createHmac('sha1', secret).update(username).digest('base64') };
 }

@@ -93,7 +93,8 @@ export class Vp8Renumbering {
   restart(payload: Buffer): void {
     const n = this.numbers;
     if (!readVp8Numbers(payload, n)) return;
-    if (n.pictureIdBits && this.lastPictureId >= 0) this.pictureIdShift = mod(this.lastPictureId + 1 - n.pictureId, 2 ** n.pictureIdBits);
+    if (n.pictureIdBits && this.lastPictureId >= 0)
+      this.pictureIdShift = mod(this.lastPictureId + 1 - n.pictureId, 2 ** n.pictureIdBits);
     if (n.tl0PicIdx >= 0 && this.lastTl0 >= 0) this.tl0Shift = mod(this.lastTl0 + 1 - n.tl0PicIdx, 256);
     if (n.keyIdx >= 0 && this.lastKeyIdx >= 0) this.keyIdxShift = mod(this.lastKeyIdx + 1 - n.keyIdx, 32);
   }

@@ -4,7 +4,17 @@
 // recorder's output (MediaRecorder) puts its track list in the first few kilobytes, which is what is sniffed.
 
 /** Containers served inline as audio, by the type the browser is told. */
-const AUDIO_MIMES = new Set(['audio/ogg', 'audio/ogg; codecs=opus', 'audio/opus', 'audio/mpeg', 'audio/mp4', 'audio/x-m4a', 'audio/aac', 'audio/wav', 'audio/webm']);
+const AUDIO_MIMES = new Set([
+  'audio/ogg',
+  'audio/ogg; codecs=opus',
+  'audio/opus',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/x-m4a',
+  'audio/aac',
+  'audio/wav',
+  'audio/webm',
+]);
 
 const has = (head: Buffer, marker: string) => head.includes(Buffer.from(marker, 'latin1'));
 
@@ -26,7 +36,10 @@ export function audioType(mime: string | undefined, head: Buffer): string | null
 }
 
 /** A single `bytes=` range of a file of `size` bytes: [start, end] inclusive, 'unsatisfiable', or null to send it whole. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   // Several ranges or another unit: answering with the whole file is allowed (RFC 9110, section 14.2).

@@ -80,7 +80,10 @@ export interface CleanImage {
 export async function cleanImage(storage: UploadStorage, key: string, mime: string): Promise<CleanImage | null> {
   const header = await readHeader(storage, key);
   if (!header) return null;
-  if (header.width * header.height > IMAGE_MAX_PIXELS || header.width * header.height * header.frames > ANIMATION_MAX_PIXELS) {
+  if (
+    header.width * header.height > IMAGE_MAX_PIXELS ||
+    header.width * header.height * header.frames > ANIMATION_MAX_PIXELS
+  ) {
     throw imageTooLarge();
   }
   const animated = header.frames > 1;

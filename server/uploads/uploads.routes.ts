@@ -53,7 +53,8 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
   async (app, { storage }) => {
     const { ctx, authenticate } = app;
     const limit = ctx.config.uploadLimitBytes;
-    const tooLarge = () => new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
+    const tooLarge = () =>
+      new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
     await app.register(multipart, { limits: { fileSize: limit, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
 
     app.post(`/api${uploadRoute.path}`, {
@@ -75,7 +76,10 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
             const key = newStorageKey();
             try {
               // pipeline (not pipe) so the size-limit error reaches storage and the partial file is removed.
-              await storage.write(key, pipeline(part.file, sniff.stream, () => {}));
+              await storage.write(
+                key,
+                pipeline(part.file, sniff.stream, () => {}),
+              );
             } catch (err) {
               if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || part.file.truncated) throw tooLarge();
               throw err;
@@ -99,7 +103,8 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
         const head = sniff.head();
         const detected = await fileTypeFromBuffer(head);
         const audio = audioType(detected?.mime, head);
-        let kind: 'IMAGE' | 'FILE' | 'AUDIO' = detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : audio ? 'AUDIO' : 'FILE';
+        let kind: 'IMAGE' | 'FILE' | 'AUDIO' =
+          detected && RASTER_IMAGES.has(detected.mime) ? 'IMAGE' : audio ? 'AUDIO' : 'FILE';
         let width: number | null = null;
         let height: number | null = null;
         let size = sniff.size();

@@ -47,5 +47,10 @@ export const statusRoutes = fp(
       return { user: toOwnUser(after) };
     });
   },
-  { name: 'status-routes', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'status-routes',
+    encapsulate: true,
+    decorators: { fastify: ['ctx', 'authenticate'] },
+    dependencies: ['context'],
+  },
 );

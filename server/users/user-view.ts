@@ -8,7 +8,16 @@ export type UserRow = UsersTable;
 export type PresenceLookup = (userId: string) => boolean;
 
 /** The columns a PublicUser is made of: lists select only these (never password hashes or e-mails). */
-export const PUBLIC_USER_COLUMNS = ['id', 'username', 'display_name', 'avatar_url', 'status', 'last_seen_at', 'eblid', 'bio'] as const;
+export const PUBLIC_USER_COLUMNS = [
+  'id',
+  'username',
+  'display_name',
+  'avatar_url',
+  'status',
+  'last_seen_at',
+  'eblid',
+  'bio',
+] as const;
 export type PublicUserRow = Pick<UserRow, (typeof PUBLIC_USER_COLUMNS)[number]>;
 
 export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): PublicUser {

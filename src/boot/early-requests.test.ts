@@ -4,7 +4,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EARLY_ANSWER_TTL_MS, EARLY_GETS, resetEarlyRequests, SESSION_KEY, startEarlyRequests, takeEarlyAnswer } from './early-requests';
+import {
+  EARLY_ANSWER_TTL_MS,
+  EARLY_GETS,
+  resetEarlyRequests,
+  SESSION_KEY,
+  startEarlyRequests,
+  takeEarlyAnswer,
+} from './early-requests';
 import { routes } from '../contract/routes';
 import { SESSION_STORAGE_KEY } from '../core/services/storage';
 

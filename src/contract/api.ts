@@ -44,9 +44,12 @@ export const LogoutBody = RefreshBody;
 export const AvatarUrl = z
   .string()
   .max(LIMITS.avatarUrlMax)
-  .refine((v) => /^emoji:.{1,16}$/u.test(v) || (/^\/[\w./-]+$/.test(v) && !v.includes('..')) || /^https?:\/\/[^\s]+$/.test(v), {
-    message: 'Аватар: ссылка на загруженный файл, http(s)-адрес или emoji:<символ>',
-  });
+  .refine(
+    (v) => /^emoji:.{1,16}$/u.test(v) || (/^\/[\w./-]+$/.test(v) && !v.includes('..')) || /^https?:\/\/[^\s]+$/.test(v),
+    {
+      message: 'Аватар: ссылка на загруженный файл, http(s)-адрес или emoji:<символ>',
+    },
+  );
 
 export const MeResponse = z.object({ user: User });
 export const PatchMeBody = z
@@ -70,7 +73,12 @@ export const ContactsResponse = z.object({ contacts: z.array(Contact) });
 export const ContactSearchQuery = z.strictObject({ code: Eblid });
 export const ContactSearchResponse = z.object({ results: z.array(PublicUser) });
 export const ContactAddBody = z.strictObject({
-  identifier: z.string().trim().min(1, 'Укажите ID, ник или email').max(LIMITS.identifierMax).refine(noNul, NUL_MESSAGE),
+  identifier: z
+    .string()
+    .trim()
+    .min(1, 'Укажите ID, ник или email')
+    .max(LIMITS.identifierMax)
+    .refine(noNul, NUL_MESSAGE),
 });
 export const ContactResponse = z.object({ contact: Contact });
 export const ContactRespondBody = z.strictObject({ contactId: Id, action: z.enum(['accept', 'reject']) });
@@ -107,7 +115,9 @@ export const SendBody = z.strictObject({
     .refine(noNul, NUL_MESSAGE),
   replyToId: Id.nullable().optional(),
   attachments: z
-    .array(z.strictObject({ url: z.string().max(LIMITS.avatarUrlMax).refine(noNul, NUL_MESSAGE), type: AttachmentType }))
+    .array(
+      z.strictObject({ url: z.string().max(LIMITS.avatarUrlMax).refine(noNul, NUL_MESSAGE), type: AttachmentType }),
+    )
     .max(LIMITS.attachmentsMax)
     .optional(),
   /** The client's own id for the message (a retry with the same id returns the first message). */
@@ -178,7 +188,11 @@ export const HealthResponse = z.object({ ok: z.literal(true) });
 // Web Push (server/push/). The keys are base64url as PushSubscription.toJSON() gives them: p256dh an uncompressed
 // P-256 point (65 bytes), auth 16 bytes. Whether the endpoint may be used is the server's check (https only).
 const Base64Url = (min: number, max: number) =>
-  z.string().min(min).max(max).regex(/^[A-Za-z0-9_-]+=*$/, 'Ключ подписки должен быть в base64url');
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+=*$/, 'Ключ подписки должен быть в base64url');
 export const PushEndpoint = z.string().min(1).max(PUSH.endpointMax, 'Слишком длинный адрес подписки');
 export const PushSubscribeBody = z.strictObject({
   endpoint: PushEndpoint,

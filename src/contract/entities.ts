@@ -83,7 +83,13 @@ export const VoiceInfo = z.strictObject({
     .min(VOICE.minDurationMs, 'Голосовое сообщение слишком короткое')
     .max(VOICE.maxDurationMs, `Голосовое сообщение — не длиннее ${VOICE.maxDurationMs / 60_000} минут`),
   waveform: z
-    .array(z.number().int('Пики волны — целые числа').min(0, 'Пик волны — от 0').max(VOICE.peakMax, `Пик волны — до ${VOICE.peakMax}`))
+    .array(
+      z
+        .number()
+        .int('Пики волны — целые числа')
+        .min(0, 'Пик волны — от 0')
+        .max(VOICE.peakMax, `Пик волны — до ${VOICE.peakMax}`),
+    )
     .min(1, 'Волна не может быть пустой')
     .max(VOICE.waveformMax, `Волна — не больше ${VOICE.waveformMax} пиков`),
 });
@@ -119,7 +125,10 @@ export const Message = z.object({
   /** In the order of REACTION_EMOJI; only emoji someone gave. */
   reactions: z.array(Reaction),
   /** VOICE messages only. */
-  voice: z.object({ durationMs: z.number().int(), waveform: z.array(z.number().int()) }).nullable().optional(),
+  voice: z
+    .object({ durationMs: z.number().int(), waveform: z.array(z.number().int()) })
+    .nullable()
+    .optional(),
   /** CALL entries only. */
   call: CallInfo.nullable().optional(),
 });

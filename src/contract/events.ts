@@ -27,7 +27,10 @@ export const clientEvents = {
 export type ClientEventName = keyof typeof clientEvents;
 
 /** Every client event may take an acknowledgement callback; it receives one of these. */
-export const Ack = z.union([z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), message: z.string() })]);
+export const Ack = z.union([
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), message: z.string() }),
+]);
 export type Ack = z.infer<typeof Ack>;
 
 const CallPeer = z.object({ id: Id, name: z.string() });
@@ -69,7 +72,12 @@ export const serverEvents = {
   /** The message's reactions as they are now (all of them, so applying it twice is harmless). */
   'reactions:update': z.object({ conversationId: Id, messageId: Id, reactions: z.array(Reaction) }),
   /** Only receipts that were new; status is always READ for now. */
-  'receipts:update': z.object({ conversationId: Id, userId: Id, messageIds: z.array(Id), status: Receipt.shape.status }),
+  'receipts:update': z.object({
+    conversationId: Id,
+    userId: Id,
+    messageIds: z.array(Id),
+    status: Receipt.shape.status,
+  }),
   'conversations:new': z.object({ conversation: ConversationEntry.shape.conversation }),
   'contacts:request:new': z.object({ contact: Contact }),
   'contacts:request:accepted': z.object({ contact: Contact }),

@@ -41,8 +41,19 @@ describe('stored-data shape checks agree with the contract', () => {
   });
 
   it('Attachment', () => {
-    agrees(Attachment, isAttachment, attachmentFields, { url: '/uploads/a', type: 'IMAGE', name: 'a.png', size: 3, width: 1, height: 1 });
-    expect(isAttachment({ url: '/uploads/a', type: 'VIDEO', name: null, size: null, width: null, height: null })).toBe(false);
-    expect(isAttachment({ url: '/uploads/a', type: 'FILE', name: null, size: 1.5, width: null, height: null })).toBe(false);
+    agrees(Attachment, isAttachment, attachmentFields, {
+      url: '/uploads/a',
+      type: 'IMAGE',
+      name: 'a.png',
+      size: 3,
+      width: 1,
+      height: 1,
+    });
+    expect(isAttachment({ url: '/uploads/a', type: 'VIDEO', name: null, size: null, width: null, height: null })).toBe(
+      false,
+    );
+    expect(isAttachment({ url: '/uploads/a', type: 'FILE', name: null, size: 1.5, width: null, height: null })).toBe(
+      false,
+    );
   });
 });

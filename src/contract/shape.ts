@@ -7,7 +7,8 @@ import type { Attachment, User } from './entities';
 
 export type Check = (x: unknown) => boolean;
 
-export const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+export const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
 export const isString: Check = (x) => typeof x === 'string';
 export const isBoolean: Check = (x) => typeof x === 'boolean';
 export const isNumber: Check = (x) => typeof x === 'number' && Number.isFinite(x);

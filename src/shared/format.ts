@@ -76,7 +76,10 @@ export function avatarColour(id: string): string {
   return AVATAR_COLOURS[(h >>> 0) % AVATAR_COLOURS.length];
 }
 
-export type AvatarFace = { kind: 'emoji'; emoji: string } | { kind: 'image'; url: string } | { kind: 'initials'; text: string };
+export type AvatarFace =
+  | { kind: 'emoji'; emoji: string }
+  | { kind: 'image'; url: string }
+  | { kind: 'initials'; text: string };
 
 /** What an avatar shows: an emoji avatar (`emoji:<char>`), an uploaded picture, or initials. */
 export function avatarFace(avatarUrl: string | null | undefined, name: string): AvatarFace {

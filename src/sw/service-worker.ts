@@ -22,7 +22,11 @@ const shell = createHandlerBoundToURL('/index.html');
 // chunks it names are fetched from the server, never mixed with this worker's precached older ones); the
 // precached shell only when the server does not answer (offline start). index.html itself is never cached at
 // runtime: the cache names one consistent build, the precache's.
-const fresh = new NetworkFirst({ cacheName: 'pages-never-stored', networkTimeoutSeconds: 4, plugins: [{ cacheWillUpdate: async () => null }] });
+const fresh = new NetworkFirst({
+  cacheName: 'pages-never-stored',
+  networkTimeoutSeconds: 4,
+  plugins: [{ cacheWillUpdate: async () => null }],
+});
 registerRoute(
   new NavigationRoute(
     async (options) => {
@@ -84,7 +88,11 @@ self.addEventListener('notificationclick', (event) => {
   const data = event.notification.data as unknown;
   event.notification.close();
   if (!isData(data)) return;
-  const opened: NotificationOpened = { type: 'notification.opened', kind: data.kind, conversationId: data.conversationId };
+  const opened: NotificationOpened = {
+    type: 'notification.opened',
+    kind: data.kind,
+    conversationId: data.conversationId,
+  };
   const done = openApp(opened);
   try {
     event.waitUntil(done);

@@ -76,7 +76,18 @@ describe('docs/behaviour.md citations', () => {
   const known = sections(fs.readFileSync(path.join(root, DOC), 'utf8'));
 
   it('reads the numbered sections of the document', () => {
-    expect([...known.keys()].filter((k) => !k.includes('.'))).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect([...known.keys()].filter((k) => !k.includes('.'))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
     expect(known.get('4')?.subsections).toContain('Presence text');
   });
 

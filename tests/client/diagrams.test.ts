@@ -7,11 +7,14 @@ const machines = diagramMachines();
 import { diagramDocument, toMermaid } from '../model/mermaid';
 
 describe('statechart diagrams', () => {
-  it.each(Object.entries(machines))('docs/statecharts/%s.md matches its machine (run `npm run diagrams`)', (name, machine) => {
-    const file = path.resolve('docs/statecharts', `${name}.md`);
-    expect(fs.existsSync(file), `${file} is missing`).toBe(true);
-    expect(fs.readFileSync(file, 'utf8')).toBe(diagramDocument(name, machine));
-  });
+  it.each(Object.entries(machines))(
+    'docs/statecharts/%s.md matches its machine (run `npm run diagrams`)',
+    (name, machine) => {
+      const file = path.resolve('docs/statecharts', `${name}.md`);
+      expect(fs.existsSync(file), `${file} is missing`).toBe(true);
+      expect(fs.readFileSync(file, 'utf8')).toBe(diagramDocument(name, machine));
+    },
+  );
 
   it('shows named delays with their milliseconds, invoke results, guards and nesting', () => {
     const connectivity = toMermaid(machines.connectivity!);

@@ -24,14 +24,33 @@ function sourceFiles(dir: string): string[] {
 }
 
 function specifiers(file: string, text: string): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       out.push(node.moduleSpecifier.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       out.push(node.argument.literal.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       out.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -54,8 +73,11 @@ function violation(from: string, to: string): string | null {
   const a = featureOf(from);
   const b = featureOf(to);
   const publicFace = (f: string) =>
-    /^src\/features\/[^/]+\/(ui\/)?index$/.test(f) || f.endsWith('.protocol') || /^src\/features\/[^/]+\/index$/.test(f);
-  if (from.startsWith('src/shared/') && (b || to.startsWith('src/core/'))) return 'src/shared imports no feature and nothing of src/core';
+    /^src\/features\/[^/]+\/(ui\/)?index$/.test(f) ||
+    f.endsWith('.protocol') ||
+    /^src\/features\/[^/]+\/index$/.test(f);
+  if (from.startsWith('src/shared/') && (b || to.startsWith('src/core/')))
+    return 'src/shared imports no feature and nothing of src/core';
   if (b && a !== b) {
     if (publicFace(to)) return null;
     if (a && from === `src/features/${a}/wiring.ts` && to === `src/features/${b}/wiring`) return null;
@@ -66,17 +88,24 @@ function violation(from: string, to: string): string | null {
 }
 
 function violations(graph: Map<string, string[]>, names: Map<string, string[]> = new Map()): string[] {
-  const fromGraph = [...graph].flatMap(([from, tos]) => tos.flatMap((to) => {
-    const why = violation(from, to);
-    return why ? [`${from} → ${to}: ${why}`] : [];
-  }));
-  const machineImports = [...names].filter(([from]) => isView(from)).flatMap(([from, tos]) =>
-    tos.filter((to) => to.endsWith('.machine')).map((to) => `${from} → ${to}: views import protocols, never a machine file`),
+  const fromGraph = [...graph].flatMap(([from, tos]) =>
+    tos.flatMap((to) => {
+      const why = violation(from, to);
+      return why ? [`${from} → ${to}: ${why}`] : [];
+    }),
   );
+  const machineImports = [...names]
+    .filter(([from]) => isView(from))
+    .flatMap(([from, tos]) =>
+      tos
+        .filter((to) => to.endsWith('.machine'))
+        .map((to) => `${from} → ${to}: views import protocols, never a machine file`),
+    );
   return [...fromGraph, ...machineImports];
 }
 
-const isView = (f: string) => /^src\/features\/[^/]+\/ui\//.test(f) || f.startsWith('src/core/ui/') || f.startsWith('src/shared/');
+const isView = (f: string) =>
+  /^src\/features\/[^/]+\/ui\//.test(f) || f.startsWith('src/core/ui/') || f.startsWith('src/shared/');
 
 /** The module behind each name an index re-exports (`export { a } from './x'`, `export * from './x'` as '*'). */
 const reexportsMemo = new Map<string, Map<string, string>>();
@@ -97,7 +126,8 @@ function readReexports(index: string): Map<string, string> {
     if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
     const to = target(file, st.moduleSpecifier.text);
     if (!to) continue;
-    if (st.exportClause && ts.isNamedExports(st.exportClause)) for (const e of st.exportClause.elements) out.set(e.name.text, to);
+    if (st.exportClause && ts.isNamedExports(st.exportClause))
+      for (const e of st.exportClause.elements) out.set(e.name.text, to);
     else out.set('*', to);
   }
   return out;
@@ -108,7 +138,13 @@ function readReexports(index: string): Map<string, string> {
  * takes (so a view may use an index's helpers, but not the machine it also re-exports).
  */
 function namedTargets(file: string, text: string): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   const follow = (to: string, names: string[] | null) => {
     if (!/\/index$/.test(to)) return out.push(to);
@@ -116,7 +152,12 @@ function namedTargets(file: string, text: string): string[] {
     for (const n of names ?? [...map.keys()]) out.push(map.get(n) ?? map.get('*') ?? to);
   };
   for (const st of sf.statements) {
-    if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    if (
+      !(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) ||
+      !st.moduleSpecifier ||
+      !ts.isStringLiteral(st.moduleSpecifier)
+    )
+      continue;
     const to = target(file, st.moduleSpecifier.text);
     if (!to) continue;
     const bindings = ts.isImportDeclaration(st) ? st.importClause?.namedBindings : st.exportClause;
@@ -133,7 +174,14 @@ const namesOf = (files: string[], read = (f: string) => fs.readFileSync(path.joi
   new Map(files.map((f) => [f, namedTargets(f, read(f))]));
 
 const graphOf = (files: string[], read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8')) =>
-  new Map(files.map((f) => [f, specifiers(f, read(f)).map((s) => target(f, s)).filter((t): t is string => t !== null)]));
+  new Map(
+    files.map((f) => [
+      f,
+      specifiers(f, read(f))
+        .map((s) => target(f, s))
+        .filter((t): t is string => t !== null),
+    ]),
+  );
 
 describe('feature boundaries', () => {
   const files = sourceFiles(path.join(root, 'src'));
@@ -164,8 +212,12 @@ describe('feature boundaries', () => {
     ]);
     expect(bad).toHaveLength(3);
     expect(bad[0]).toContain('views import protocols, never a machine file');
-    expect(probe('src/core/ui/ZzProbe.tsx', ["import { selectPing } from '../machines/connectivity/connectivity.machine';"])).toHaveLength(1);
-    expect(probe('src/shared/ui/ZzProbe.tsx', ["export * from '../../core/machines/session/session.machine';"]).length).toBeGreaterThan(0);
+    expect(
+      probe('src/core/ui/ZzProbe.tsx', ["import { selectPing } from '../machines/connectivity/connectivity.machine';"]),
+    ).toHaveLength(1);
+    expect(
+      probe('src/shared/ui/ZzProbe.tsx', ["export * from '../../core/machines/session/session.machine';"]).length,
+    ).toBeGreaterThan(0);
     expect(
       probe('src/features/chats/ui/ZzProbe.tsx', [
         "import { FOOTER_TAGS } from '../machines/chatsFooter/chatsFooter.protocol';",
@@ -173,7 +225,9 @@ describe('feature boundaries', () => {
       ]),
     ).toEqual([]);
     // The composition root may: it wires the machines.
-    expect(probe('src/core/app/ZzProbe.ts', ["import { contactsMachine } from '../../features/contacts/index';"])).toEqual([]);
+    expect(
+      probe('src/core/app/ZzProbe.ts', ["import { contactsMachine } from '../../features/contacts/index';"]),
+    ).toEqual([]);
   });
 
   it('a probe importing another feature’s view, machine or service file fails; its index and protocols pass', () => {
@@ -190,8 +244,14 @@ describe('feature boundaries', () => {
     const found = violations(graphOf([probe], () => lines.join('\n')));
     expect(found).toHaveLength(3);
     expect(found[0]).toContain('src/features/contacts/ui/ContactsDialog');
-    expect(violations(graphOf(['src/shared/ui/ZzProbe.tsx'], () => "import { x } from '../../features/chats/index';"))).toHaveLength(1);
-    expect(violations(graphOf(['src/core/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';"))).toEqual([]);
-    expect(violations(graphOf(['src/core/ui/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';"))).toHaveLength(1);
+    expect(
+      violations(graphOf(['src/shared/ui/ZzProbe.tsx'], () => "import { x } from '../../features/chats/index';")),
+    ).toHaveLength(1);
+    expect(
+      violations(graphOf(['src/core/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
+    ).toEqual([]);
+    expect(
+      violations(graphOf(['src/core/ui/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
+    ).toHaveLength(1);
   });
 });

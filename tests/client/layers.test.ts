@@ -39,7 +39,11 @@ function lint(dir: string, ext: string, imports: string[]): { ok: boolean; outpu
   const body = imports.map((m, i) => `import * as m${i} from '${m}';`).join('\n');
   fs.writeFileSync(file, `${body}\nexport const all = [${imports.map((_, i) => `m${i}`).join(', ')}];\n`);
   try {
-    const output = execFileSync(biome, ['lint', '--max-diagnostics=50', path.relative(scratch, file)], { cwd: scratch, encoding: 'utf8', stdio: 'pipe' });
+    const output = execFileSync(biome, ['lint', '--max-diagnostics=50', path.relative(scratch, file)], {
+      cwd: scratch,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
     return { ok: true, output };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
@@ -63,7 +67,9 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
   it('a view importing a machine file fails; its protocol passes', () => {
     expect(lint('src/features/chats/ui', '.tsx', ['../machines/chatsLayout/chatsLayout.machine']).ok).toBe(false);
     expect(lint('src/core/ui', '.tsx', ['../machines/connectivity/connectivity.machine']).ok).toBe(false);
-    expect(lint('src/shared/ui', '.tsx', ['../../features/conversation/machines/lightbox/lightbox.machine']).ok).toBe(false);
+    expect(lint('src/shared/ui', '.tsx', ['../../features/conversation/machines/lightbox/lightbox.machine']).ok).toBe(
+      false,
+    );
     expect(lint('src/features/chats/ui', '.tsx', ['../machines/chatsLayout/chatsLayout.protocol']).ok).toBe(true);
   });
 
@@ -71,7 +77,11 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
     expect(lint('src/core/ui', '.tsx', ['../app/runtime']).ok).toBe(false);
     expect(lint('src/features/chats/ui', '.tsx', ['../wiring']).ok).toBe(false);
     expect(
-      lint('src/features/chats/ui', '.tsx', ['../machines/chats/chats.protocol', '../../contacts/index', '../../../contract/api']).ok,
+      lint('src/features/chats/ui', '.tsx', [
+        '../machines/chats/chats.protocol',
+        '../../contacts/index',
+        '../../../contract/api',
+      ]).ok,
     ).toBe(true);
   });
 
@@ -131,11 +141,21 @@ interface ImportRef {
 }
 
 function importsOf(file: string, text: string): ImportRef[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const refs: ImportRef[] = [];
   const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
     if (!specifier || !ts.isStringLiteral(specifier)) return;
-    refs.push({ specifier: specifier.text, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, typeOnly });
+    refs.push({
+      specifier: specifier.text,
+      line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1,
+      typeOnly,
+    });
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node)) {
@@ -145,7 +165,11 @@ function importsOf(file: string, text: string): ImportRef[] {
       add(node, node.moduleSpecifier, !!c?.isTypeOnly || allTypes);
     } else if (ts.isExportDeclaration(node)) {
       const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : null;
-      add(node, node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      add(
+        node,
+        node.moduleSpecifier,
+        node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)),
+      );
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       add(node, node.arguments[0], false);
     }
@@ -158,7 +182,13 @@ function importsOf(file: string, text: string): ImportRef[] {
 function resolve(from: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = path.resolve(path.dirname(from), specifier);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
+  ]) {
     if (isSource(candidate) && fs.existsSync(candidate)) return candidate;
   }
   return null; // a stylesheet, an asset: no code of ours behind it
@@ -185,10 +215,15 @@ function reachesZod(file: string): boolean {
 function zodValueImports(file: string, text = fs.readFileSync(file, 'utf8')): string[] {
   return importsOf(file, text)
     .filter((r) => bringsZod(file, r))
-    .map((r) => `${path.relative(root, file)}:${r.line} imports '${r.specifier}' as a value, and zod comes with it (import type only)`);
+    .map(
+      (r) =>
+        `${path.relative(root, file)}:${r.line} imports '${r.specifier}' as a value, and zod comes with it (import type only)`,
+    );
 }
 
-describe('zod stays out of the browser: src/core, src/features, src/shared import schema modules as types only', { timeout: 30_000 }, () => {
+describe('zod stays out of the browser: src/core, src/features, src/shared import schema modules as types only', {
+  timeout: 30_000,
+}, () => {
   it('no browser file imports zod, or a module that loads it, as a value', () => {
     const files = clientFiles();
     expect(files.length).toBeGreaterThan(50);
@@ -199,8 +234,12 @@ describe('zod stays out of the browser: src/core, src/features, src/shared impor
     const probe = (dir: string, body: string) => zodValueImports(path.join(root, dir, 'ZzProbe.ts'), body);
     expect(probe('src/features/chats/ui', "import { z } from 'zod';")).toHaveLength(1);
     expect(probe('src/core/services', "import { User } from '../../contract/entities';")).toHaveLength(1);
-    expect(probe('src/features/chats/machines/chats', "export { api } from '../../../../contract/api';")).toHaveLength(1);
-    expect(probe('src/core/app', "import { routes } from '../../contract';")[0]).toMatch(/^src\/core\/app\/ZzProbe\.ts:1 imports '\.\.\/\.\.\/contract' as a value/);
+    expect(probe('src/features/chats/machines/chats', "export { api } from '../../../../contract/api';")).toHaveLength(
+      1,
+    );
+    expect(probe('src/core/app', "import { routes } from '../../contract';")[0]).toMatch(
+      /^src\/core\/app\/ZzProbe\.ts:1 imports '\.\.\/\.\.\/contract' as a value/,
+    );
     expect(probe('src/core/app', "const m = () => import('../../contract/events');")).toHaveLength(1);
     expect(
       probe(

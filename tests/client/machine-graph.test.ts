@@ -32,9 +32,17 @@ function specifiers(file: string): string[] {
   const src = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       out.push(node.moduleSpecifier.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       out.push(node.argument.literal.text);
     }
     ts.forEachChild(node, visit);
@@ -46,7 +54,8 @@ function specifiers(file: string): string[] {
 function resolve(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')])
+    if (fs.existsSync(candidate)) return candidate;
   return null;
 }
 
@@ -77,7 +86,8 @@ function dependencies(file: string): string[] {
     }
     const exported = indexExports(target);
     for (const st of src.statements) {
-      if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || st.moduleSpecifier.text !== spec) continue;
+      if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || st.moduleSpecifier.text !== spec)
+        continue;
       const bindings = st.importClause?.namedBindings;
       if (bindings && ts.isNamedImports(bindings)) {
         for (const e of bindings.elements) out.push(exported.get((e.propertyName ?? e.name).text) ?? target);
@@ -118,13 +128,31 @@ const graph = buildGraph(machineDirs.flatMap(sourceFiles));
 
 describe('import graph of the machines', () => {
   it('the cycle finder finds a cycle, also one through a type import', () => {
-    expect(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
-    expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c', 'a']]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cycle-probe-'));
     try {
       fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport type A = B;\n");
       fs.writeFileSync(path.join(dir, 'b.ts'), "export type B = import('./a').A;\n");
-      expect(findCycles(buildGraph(sourceFiles(dir))).map((c) => c.map((f) => path.basename(f)))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+      expect(findCycles(buildGraph(sourceFiles(dir))).map((c) => c.map((f) => path.basename(f)))).toEqual([
+        ['a.ts', 'b.ts', 'a.ts'],
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -136,10 +164,14 @@ describe('import graph of the machines', () => {
 
   it('every machine folder publishes its protocol, and a protocol imports only the contract and other protocols', () => {
     const folders = machineDirs.flatMap((dir) =>
-      fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name)),
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => path.join(dir, e.name)),
     );
     expect(folders.length).toBeGreaterThan(20);
-    for (const dir of folders) expect(fs.existsSync(path.join(dir, `${path.basename(dir)}.protocol.ts`)), rel(dir)).toBe(true);
+    for (const dir of folders)
+      expect(fs.existsSync(path.join(dir, `${path.basename(dir)}.protocol.ts`)), rel(dir)).toBe(true);
     const allowed = (from: string, to: string) =>
       to.startsWith(path.join(root, 'src/contract')) ||
       to.endsWith('.protocol.ts') ||
@@ -147,7 +179,9 @@ describe('import graph of the machines', () => {
       // the typed system map: it imports nothing (each protocol adds its own entry to it)
       to === path.join(coreMachines, 'system.ts') ||
       // pure data modules of its own folder (no machine, no actor)
-      (path.dirname(to) === path.dirname(from) && !to.endsWith('.machine.ts') && !specifiers(to).some((s) => s.includes('machine')));
+      (path.dirname(to) === path.dirname(from) &&
+        !to.endsWith('.machine.ts') &&
+        !specifiers(to).some((s) => s.includes('machine')));
     const offending = [...graph]
       .filter(([file]) => file.endsWith('.protocol.ts'))
       .flatMap(([file, deps]) => deps.filter((d) => !allowed(file, d)).map((d) => `${rel(file)} → ${rel(d)}`));

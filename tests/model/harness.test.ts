@@ -13,7 +13,10 @@ const counter = createMachine({
   states: {
     idle: {
       on: {
-        inc: [{ guard: ({ context }) => context.n >= 3, target: 'full' }, { actions: assign({ n: ({ context }) => context.n + 1 }) }],
+        inc: [
+          { guard: ({ context }) => context.n >= 3, target: 'full' },
+          { actions: assign({ n: ({ context }) => context.n + 1 }) },
+        ],
         reset: { actions: assign({ n: 0 }) },
         // Sent by nothing the model knows (no payload given, the guard never holds): never covered.
         never: { guard: () => false, target: 'full' },
@@ -26,7 +29,8 @@ const counter = createMachine({
 const spec = { name: 'counter', machine: counter };
 const walk = (machine = counter) => {
   const fired = new Set<string>();
-  for (const path of modelPaths({ name: 'counter', machine }, undefined).paths) for (const k of replay({ name: 'counter', machine }, undefined, path)) fired.add(k);
+  for (const path of modelPaths({ name: 'counter', machine }, undefined).paths)
+    for (const k of replay({ name: 'counter', machine }, undefined, path)) fired.add(k);
   return fired;
 };
 
@@ -37,7 +41,15 @@ describe('model harness', () => {
     expect(generated).toBe(all.length);
     expect(paths.length).toBeLessThan(all.length);
     const edges = (ps: typeof all) =>
-      new Set(ps.flatMap((p) => p.steps.slice(1).map((s, i) => `${JSON.stringify(p.steps[i].state.value)} ${s.event.type} ${JSON.stringify(s.state.value)}`)));
+      new Set(
+        ps.flatMap((p) =>
+          p.steps
+            .slice(1)
+            .map(
+              (s, i) => `${JSON.stringify(p.steps[i].state.value)} ${s.event.type} ${JSON.stringify(s.state.value)}`,
+            ),
+        ),
+      );
     expect(edges(paths)).toEqual(edges(all));
   });
 
@@ -62,7 +74,14 @@ describeModel({
     context: { n: 0 },
     initial: 'idle',
     states: {
-      idle: { on: { inc: [{ guard: ({ context }) => context.n >= 3, target: 'full' }, { actions: assign({ n: ({ context }) => context.n + 1 }) }] } },
+      idle: {
+        on: {
+          inc: [
+            { guard: ({ context }) => context.n >= 3, target: 'full' },
+            { actions: assign({ n: ({ context }) => context.n + 1 }) },
+          ],
+        },
+      },
       full: { after: { 1000: { target: 'idle', actions: assign({ n: 0 }) } } },
     },
   }),

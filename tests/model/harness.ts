@@ -5,7 +5,14 @@
 // the caller) with fake timers; the transitions that actually fire are collected through the inspection API and reported per
 // machine. Later machines reuse this: `describeModel({ name, machine, events })` in their test file.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type AnyEventObject, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition, createActor, createEmptyActor } from 'xstate';
+import {
+  type AnyEventObject,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+  createActor,
+  createEmptyActor,
+} from 'xstate';
 import { getShortestPaths, getSimplePaths } from '@xstate/graph';
 
 type Snap = ReturnType<AnyStateMachine['getInitialSnapshot']>;
@@ -66,9 +73,20 @@ function recording(machine: AnyStateMachine) {
   // Only the machine's own microsteps: spawned children are created but never started in a pure transition.
   self.system.inspect((ev) => {
     if (ev.type !== '@xstate.microstep' || ev.actorRef !== self) return;
-    for (const t of (ev as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) sink.push(transitionKey(t));
+    for (const t of (ev as unknown as { _transitions: AnyTransitionDefinition[] })._transitions)
+      sink.push(transitionKey(t));
   });
-  const scope = { self, logger: () => {}, id: '', sessionId: 'model', defer: () => {}, system: self.system, stopChild: () => {}, emit: () => {}, actionExecutor: () => {} };
+  const scope = {
+    self,
+    logger: () => {},
+    id: '',
+    sessionId: 'model',
+    defer: () => {},
+    system: self.system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  };
   const fired = new WeakMap<object, Map<object, string[]>>();
   const initial = new Map<unknown, string[]>();
   const record = <T>(run: () => T): [T, string[]] => {
@@ -92,8 +110,10 @@ function recording(machine: AnyStateMachine) {
   return {
     logic,
     /** The transitions taken at start, and by `event` in `snap` (looked up, else taken again). */
-    initial: (input: unknown) => initial.get(input) ?? record(() => machine.getInitialSnapshot(scope as never, input))[1],
-    step: (snap: Snap, event: AnyEventObject) => fired.get(snap)?.get(event) ?? record(() => machine.transition(snap, event, scope as never))[1],
+    initial: (input: unknown) =>
+      initial.get(input) ?? record(() => machine.getInitialSnapshot(scope as never, input))[1],
+    step: (snap: Snap, event: AnyEventObject) =>
+      fired.get(snap)?.get(event) ?? record(() => machine.transition(snap, event, scope as never))[1],
   };
 }
 
@@ -108,7 +128,10 @@ function explore(spec: ModelSpec, input: unknown) {
       // end in the same state (a relayed server event vs one that also asks for a refresh).
       JSON.stringify({ from: prev?.value ?? null, event: event ?? null, value: state.value, ctx: ctx(state.context) }),
   };
-  const paths = spec.traversal === 'simple' ? getSimplePaths(machine.logic, options as never) : getShortestPaths(machine.logic, options as never);
+  const paths =
+    spec.traversal === 'simple'
+      ? getSimplePaths(machine.logic, options as never)
+      : getShortestPaths(machine.logic, options as never);
   return { paths, machine };
 }
 
@@ -172,7 +195,9 @@ export function modelPaths(spec: ModelSpec, input: unknown): { paths: Path[]; ge
 export function delayOf(machine: AnyStateMachine, eventType: string, snap: Snap): number {
   const walk = (node: AnyStateNode): AnyTransitionDefinition | undefined =>
     node.transitions.get(eventType)?.[0] ??
-    Object.values(node.states).map((n) => walk(n as AnyStateNode)).find(Boolean);
+    Object.values(node.states)
+      .map((n) => walk(n as AnyStateNode))
+      .find(Boolean);
   const t = walk(machine.root) as (AnyTransitionDefinition & { delay?: number | string }) | undefined;
   if (t?.delay === undefined) throw new Error(`no delayed transition for ${eventType}`);
   if (typeof t.delay === 'number') return t.delay;
@@ -260,7 +285,9 @@ export function describeModel(spec: ModelSpec): void {
     const cases = inputs.flatMap((input, i) => {
       const model = modelPaths(spec, input);
       generated += model.generated;
-      return model.paths.map((p) => [`${inputs.length > 1 ? `input ${i + 1}: ` : ''}${describePath(p)}`, input, p] as const);
+      return model.paths.map(
+        (p) => [`${inputs.length > 1 ? `input ${i + 1}: ` : ''}${describePath(p)}`, input, p] as const,
+      );
     });
     const fired = new Set<string>();
 
@@ -275,13 +302,22 @@ export function describeModel(spec: ModelSpec): void {
     it('covers every transition', () => {
       const missing = uncovered(spec.machine, fired);
       const total = allTransitions(spec.machine).size;
-      coverageReport.push({ machine: spec.name, covered: total - missing.length, total, missing, paths: cases.length, generated });
+      coverageReport.push({
+        machine: spec.name,
+        covered: total - missing.length,
+        total,
+        missing,
+        paths: cases.length,
+        generated,
+      });
       expectCovered(spec.name, spec.machine, fired);
     });
 
     afterAll(() => {
       for (const r of coverageReport.splice(0)) {
-        console.info(`[model coverage] ${r.machine}: ${r.covered}/${r.total} transitions (${Math.round((100 * r.covered) / r.total)}%) on ${r.paths} of ${r.generated} paths${r.missing.length ? ` missing: ${r.missing.join(', ')}` : ''}`);
+        console.info(
+          `[model coverage] ${r.machine}: ${r.covered}/${r.total} transitions (${Math.round((100 * r.covered) / r.total)}%) on ${r.paths} of ${r.generated} paths${r.missing.length ? ` missing: ${r.missing.join(', ')}` : ''}`,
+        );
       }
     });
   });

@@ -17,7 +17,11 @@ function eventLabel(machine: AnyStateMachine, t: AnyTransitionDefinition & { del
   if (!t.eventType) label = 'always';
   else if (t.delay !== undefined) label = delayLabel(machine, t.delay);
   else label = t.eventType.replace(/^xstate\.done\.actor\./, 'done: ').replace(/^xstate\.error\.actor\./, 'error: ');
-  const guard = t.guard ? (typeof t.guard === 'string' ? t.guard : ((t.guard as { type?: string }).type ?? 'guard')) : null;
+  const guard = t.guard
+    ? typeof t.guard === 'string'
+      ? t.guard
+      : ((t.guard as { type?: string }).type ?? 'guard')
+    : null;
   return guard ? `${label} [${guard}]` : label;
 }
 

@@ -20,9 +20,19 @@ describe('health', () => {
 
 describe('registration', () => {
   it('creates a user with every User field and a four-digit EBLID', async () => {
-    const res = await http.post('/api/auth/register', { username: 'Anna_1', displayName: 'Анна', password: 'password1' });
+    const res = await http.post('/api/auth/register', {
+      username: 'Anna_1',
+      displayName: 'Анна',
+      password: 'password1',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.user).toMatchObject({ username: 'Anna_1', displayName: 'Анна', avatarUrl: null, bio: null, status: 'ONLINE' });
+    expect(res.body.user).toMatchObject({
+      username: 'Anna_1',
+      displayName: 'Анна',
+      avatarUrl: null,
+      bio: null,
+      status: 'ONLINE',
+    });
     expect(res.body.user.eblid).toMatch(/^\d{4}$/);
     expect(Object.keys(res.body.user).sort()).toEqual(
       ['avatarUrl', 'bio', 'displayName', 'eblid', 'email', 'id', 'lastSeenAt', 'status', 'username'].sort(),
@@ -32,7 +42,11 @@ describe('registration', () => {
 
   it('refuses a taken username case-insensitively with 409 and a message', async () => {
     await http.post('/api/auth/register', { username: 'boris', displayName: 'Борис', password: 'password1' });
-    const res = await http.post('/api/auth/register', { username: 'BORIS', displayName: 'Другой', password: 'password2' });
+    const res = await http.post('/api/auth/register', {
+      username: 'BORIS',
+      displayName: 'Другой',
+      password: 'password2',
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Этот никнейм уже занят');
   });
@@ -141,7 +155,9 @@ describe('sign-in and sessions', () => {
     expect(locked.status).toBe(429);
     expect(locked.body.message).toMatch(/попыток/);
     // Other usernames are unaffected.
-    expect((await http.post('/api/auth/login', { username: bystander.username, password: bystander.password })).status).toBe(200);
+    expect(
+      (await http.post('/api/auth/login', { username: bystander.username, password: bystander.password })).status,
+    ).toBe(200);
   });
 
   it('a successful sign-in resets the failure count', async () => {

@@ -34,11 +34,16 @@ interface Entry {
   call: { kind: string; outcome: string; callerId: string; durationSec: number };
 }
 const callEntries = async (a: Api = api, conv = ab) =>
-  ((await a.get(`/api/conversations/${conv}/messages?limit=200`, bob.accessToken)).body.messages as Entry[]).filter((m) => m.type === 'CALL');
+  ((await a.get(`/api/conversations/${conv}/messages?limit=200`, bob.accessToken)).body.messages as Entry[]).filter(
+    (m) => m.type === 'CALL',
+  );
 const unread = async (u: TestUser, a: Api = api, conv = ab) =>
-  ((await a.get('/api/conversations', u.accessToken)).body.conversations as { conversation: { id: string }; unreadCount: number }[]).find(
-    (c) => c.conversation.id === conv,
-  )?.unreadCount;
+  (
+    (await a.get('/api/conversations', u.accessToken)).body.conversations as {
+      conversation: { id: string };
+      unreadCount: number;
+    }[]
+  ).find((c) => c.conversation.id === conv)?.unreadCount;
 
 /** Alice's tab joined to the conversation (gets message:new) and Bob's tab outside it (gets message:notify). */
 async function sides(url = srv.url): Promise<{ a: Socket; b: Socket }> {
@@ -83,7 +88,11 @@ describe('call entries', () => {
     const notify = next(b, 'message:notify', (p) => p.message.type === 'CALL');
     await ack(a, 'call:end', { conversationId: ab });
     const [got, notified] = await Promise.all([live, notify]);
-    expect(got.message).toMatchObject({ type: 'CALL', senderId: alice.user.id, call: { kind: 'video', outcome: 'answered', callerId: alice.user.id } });
+    expect(got.message).toMatchObject({
+      type: 'CALL',
+      senderId: alice.user.id,
+      call: { kind: 'video', outcome: 'answered', callerId: alice.user.id },
+    });
     expect(got.message.call.durationSec).toBeGreaterThanOrEqual(1);
     expect(notified.message.id).toBe(got.message.id);
     // Bob hangs up too (his tab's own end): still one entry. (A call signal is acknowledged once it is logged.)
@@ -99,13 +108,22 @@ describe('call entries', () => {
     await ring(a, b, false);
     const live = next(a, 'message:new', (p) => p.message.type === 'CALL');
     await ack(b, 'call:decline', { conversationId: ab });
-    expect((await live).message.call).toEqual({ kind: 'audio', outcome: 'declined', callerId: alice.user.id, durationSec: 0 });
+    expect((await live).message.call).toEqual({
+      kind: 'audio',
+      outcome: 'declined',
+      callerId: alice.user.id,
+      durationSec: 0,
+    });
     expect(await unread(bob)).toBe(0);
   });
 
   it('a declined call does not mark older unread messages read: the callee’s read position cannot skip them', async () => {
     await api.post('/api/messages/mark-conversation-read', { conversationId: ab }, bob.accessToken);
-    const sent = await api.post('/api/conversations/send', { conversationId: ab, type: 'TEXT', content: 'Перезвони, как сможешь' }, alice.accessToken);
+    const sent = await api.post(
+      '/api/conversations/send',
+      { conversationId: ab, type: 'TEXT', content: 'Перезвони, как сможешь' },
+      alice.accessToken,
+    );
     expect(sent.status).toBe(200);
     const { a, b } = await sides();
     await ring(a, b, false);
@@ -137,7 +155,12 @@ describe('call entries', () => {
       const live = next(a, 'message:new', (p) => p.message.type === 'CALL');
       if (whoTimesOut === 'callee') await ack(b, 'call:decline', { conversationId: ab });
       else await ack(a, 'call:end', { conversationId: ab });
-      expect((await live).message.call).toEqual({ kind: 'video', outcome: 'missed', callerId: alice.user.id, durationSec: 0 });
+      expect((await live).message.call).toEqual({
+        kind: 'video',
+        outcome: 'missed',
+        callerId: alice.user.id,
+        durationSec: 0,
+      });
       expect(await unread(bob)).toBe((before ?? 0) + 1);
       closeAll();
     }

@@ -21,7 +21,11 @@ beforeAll(async () => {
   await befriend(api, alice, carol);
   ab = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
   group = (
-    await api.post('/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true }, alice.accessToken)
+    await api.post(
+      '/api/conversations',
+      { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true },
+      alice.accessToken,
+    )
   ).body.conversation.id;
 });
 afterEach(() => closeAll());
@@ -75,7 +79,10 @@ describe('calls nobody can receive', () => {
     const a = await connect(srv.url, alice.accessToken);
     const aOther = await connect(srv.url, alice.accessToken);
     const aliceOtherTab = recorder(aOther);
-    expect(await ack(a, 'call:invite', { conversationId: ab, video: true })).toEqual({ ok: false, message: 'Собеседник не в сети' });
+    expect(await ack(a, 'call:invite', { conversationId: ab, video: true })).toEqual({
+      ok: false,
+      message: 'Собеседник не в сети',
+    });
     // Once bob connects, the same invitation goes through.
     const b = await connect(srv.url, bob.accessToken);
     const incoming = next(b, 'call:incoming');

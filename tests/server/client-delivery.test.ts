@@ -12,7 +12,8 @@ import { loadConfig } from '../../server/config';
 import { IMMUTABLE } from '../../server/http/client-cache';
 import { client, startTestServer, type TestServer } from './harness';
 
-const INDEX = '<!doctype html><html lang="ru"><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html lang="ru"><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = `export const greeting = ${JSON.stringify('Привет, '.repeat(400))};\n`;
 const ASSET = '/assets/index-Ab12Cd34.js';
 
@@ -58,7 +59,10 @@ const decoded = (r: Raw) => {
   if (enc === 'gzip') return zlib.gunzipSync(r.body).toString();
   return r.body.toString();
 };
-const varies = (r: Raw) => String(r.headers.vary ?? '').toLowerCase().split(/\s*,\s*/);
+const varies = (r: Raw) =>
+  String(r.headers.vary ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/);
 
 let clientDir: string;
 let srv: TestServer;
@@ -95,7 +99,12 @@ describe('compression: the build’s copies by Accept-Encoding', () => {
   });
 
   it('sends the file itself to a client that accepts neither (and says the answer varies)', async () => {
-    for (const headers of [{} as Record<string, string>, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'deflate' },
+      { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    ]) {
       const r = await get(srv, ASSET, headers);
       expect(r.status).toBe(200);
       expect(r.headers['content-encoding']).toBeUndefined();
@@ -176,7 +185,11 @@ describe('caching', () => {
     const u = await api.user('up');
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(Buffer.from('просто текст'))], { type: 'text/plain' }), 'note.txt');
-    const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${u.accessToken}` }, body: form });
+    const res = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.accessToken}` },
+      body: form,
+    });
     expect(res.status).toBe(201);
     const { url } = (await res.json()) as { url: string };
     const r = await get(srv, url, { authorization: `Bearer ${u.accessToken}`, 'accept-encoding': 'gzip, br' });
@@ -188,7 +201,14 @@ describe('caching', () => {
 
 describe('not found', () => {
   it('an unknown asset is a 404 with a message, not index.html with a 200', async () => {
-    for (const p of ['/assets/index-Old00000.js', '/assets/index-Old00000.css', '/assets/chunk', '/assets/', '/assets', '/nope.js']) {
+    for (const p of [
+      '/assets/index-Old00000.js',
+      '/assets/index-Old00000.css',
+      '/assets/chunk',
+      '/assets/',
+      '/assets',
+      '/nope.js',
+    ]) {
       const r = await get(srv, p, { 'accept-encoding': 'gzip, br', accept: 'text/html,*/*' });
       expect(r.status, p).toBe(404);
       expect(r.headers['content-type'], p).toMatch(/^application\/json/);

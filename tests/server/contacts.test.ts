@@ -10,7 +10,8 @@ beforeAll(async () => {
 afterAll(() => srv?.close());
 
 type U = Awaited<ReturnType<ReturnType<typeof client>['user']>>;
-const list = async (u: U, filter: string) => (await http.get(`/api/contacts?filter=${filter}`, u.accessToken)).body.contacts;
+const list = async (u: U, filter: string) =>
+  (await http.get(`/api/contacts?filter=${filter}`, u.accessToken)).body.contacts;
 
 describe('friend requests', () => {
   it('add by EBLID → incoming for the addressee, outgoing for the requester → accept → friends on both sides', async () => {
@@ -22,16 +23,33 @@ describe('friend requests', () => {
 
     const incoming = await list(b, 'incoming');
     expect(incoming).toHaveLength(1);
-    expect(incoming[0]).toMatchObject({ id: add.body.contact.id, status: 'PENDING', direction: 'incoming', friend: { id: a.user.id } });
+    expect(incoming[0]).toMatchObject({
+      id: add.body.contact.id,
+      status: 'PENDING',
+      direction: 'incoming',
+      friend: { id: a.user.id },
+    });
     expect(await list(a, 'outgoing')).toHaveLength(1);
     expect(await list(a, 'incoming')).toHaveLength(0);
     expect(await list(b, 'accepted')).toHaveLength(0);
 
-    const acc = await http.post('/api/contacts/respond', { contactId: incoming[0].id, action: 'accept' }, b.accessToken);
+    const acc = await http.post(
+      '/api/contacts/respond',
+      { contactId: incoming[0].id, action: 'accept' },
+      b.accessToken,
+    );
     expect(acc.status).toBe(200);
     expect(acc.body.contact).toMatchObject({ status: 'ACCEPTED', friend: { id: a.user.id } });
-    expect((await list(a, 'accepted'))[0]).toMatchObject({ status: 'ACCEPTED', direction: 'outgoing', friend: { id: b.user.id } });
-    expect((await list(b, 'accepted'))[0]).toMatchObject({ status: 'ACCEPTED', direction: 'incoming', friend: { id: a.user.id } });
+    expect((await list(a, 'accepted'))[0]).toMatchObject({
+      status: 'ACCEPTED',
+      direction: 'outgoing',
+      friend: { id: b.user.id },
+    });
+    expect((await list(b, 'accepted'))[0]).toMatchObject({
+      status: 'ACCEPTED',
+      direction: 'incoming',
+      friend: { id: a.user.id },
+    });
     expect(await list(a, 'outgoing')).toHaveLength(0);
     expect(await list(b, 'all')).toHaveLength(1);
   });
@@ -41,7 +59,16 @@ describe('friend requests', () => {
     const b = await http.user('pb');
     await http.post('/api/contacts/add', { identifier: b.username }, a.accessToken);
     const [c] = await list(b, 'incoming');
-    expect(Object.keys(c.friend).sort()).toEqual(['avatarUrl', 'bio', 'displayName', 'eblid', 'id', 'lastSeenAt', 'status', 'username']);
+    expect(Object.keys(c.friend).sort()).toEqual([
+      'avatarUrl',
+      'bio',
+      'displayName',
+      'eblid',
+      'id',
+      'lastSeenAt',
+      'status',
+      'username',
+    ]);
   });
 
   it('adds by username (any case, optional @) too', async () => {
@@ -148,13 +175,19 @@ describe('authorisation', () => {
     const a = await http.user('oa');
     const b = await http.user('ob');
     const add = await http.post('/api/contacts/add', { identifier: b.user.eblid }, a.accessToken);
-    const self = await http.post('/api/contacts/respond', { contactId: add.body.contact.id, action: 'accept' }, a.accessToken);
+    const self = await http.post(
+      '/api/contacts/respond',
+      { contactId: add.body.contact.id, action: 'accept' },
+      a.accessToken,
+    );
     expect(self.status).toBe(403);
     const rm = await http.post('/api/contacts/remove', { contactId: add.body.contact.id }, b.accessToken);
     expect(rm.status).toBe(403);
     expect((await list(b, 'incoming'))[0].status).toBe('PENDING');
     // The requester may withdraw it.
-    expect((await http.post('/api/contacts/remove', { contactId: add.body.contact.id }, a.accessToken)).status).toBe(200);
+    expect((await http.post('/api/contacts/remove', { contactId: add.body.contact.id }, a.accessToken)).status).toBe(
+      200,
+    );
     expect(await list(b, 'all')).toHaveLength(0);
   });
 

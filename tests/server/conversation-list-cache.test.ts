@@ -48,7 +48,11 @@ async function expectAllFresh(within = 0) {
   }
 }
 const send = async (u: TestUser, conversationId: string, body: Record<string, unknown> = {}) => {
-  const res = await api.post('/api/conversations/send', { conversationId, type: 'TEXT', content: 'привет', ...body }, u.accessToken);
+  const res = await api.post(
+    '/api/conversations/send',
+    { conversationId, type: 'TEXT', content: 'привет', ...body },
+    u.accessToken,
+  );
   expect(res.status).toBe(200);
   return res.body.message as { id: string };
 };
@@ -61,8 +65,13 @@ beforeAll(async () => {
   await befriend(api, alice, bob);
   await befriend(api, alice, carol);
   direct = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
-  group = (await api.post('/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'Клуб' }, alice.accessToken)).body
-    .conversation.id;
+  group = (
+    await api.post(
+      '/api/conversations',
+      { participantIds: [bob.user.id, carol.user.id], title: 'Клуб' },
+      alice.accessToken,
+    )
+  ).body.conversation.id;
 });
 afterAll(async () => {
   closeAll();
@@ -74,7 +83,11 @@ describe('the cached conversation list', () => {
     await prime();
     // A write behind the server's back (no lists.changed): the cache still answers with the old name.
     const before = await listOf(alice);
-    await srv.server.ctx.db.updateTable('users').set({ display_name: 'Тайком' }).where('id', '=', bob.user.id).execute();
+    await srv.server.ctx.db
+      .updateTable('users')
+      .set({ display_name: 'Тайком' })
+      .where('id', '=', bob.user.id)
+      .execute();
     expect(await listOf(alice)).toEqual(before);
     expect(await fresh(alice)).not.toEqual(before);
     srv.server.ctx.lists.changed([alice.user.id, bob.user.id, carol.user.id]);
@@ -85,21 +98,43 @@ describe('the cached conversation list', () => {
   const steps: [string, () => Promise<unknown>, (() => Promise<unknown>)?][] = [
     ['a direct message', () => send(alice, direct)],
     ['a group message', () => send(bob, group)],
-    ['a reply', () => send(carol, group, { replyToId: latest, content: 'ответ' }), async () => (latest = (await send(alice, group)).id)],
+    [
+      'a reply',
+      () => send(carol, group, { replyToId: latest, content: 'ответ' }),
+      async () => (latest = (await send(alice, group)).id),
+    ],
     [
       'receipts for the latest message',
       async () =>
-        expect((await api.post('/api/messages/receipts', { messageIds: [latest], status: 'READ' }, alice.accessToken)).status).toBe(200),
+        expect(
+          (await api.post('/api/messages/receipts', { messageIds: [latest], status: 'READ' }, alice.accessToken))
+            .status,
+        ).toBe(200),
       async () => (latest = (await send(bob, direct)).id),
     ],
-    ['marking a whole conversation read', () => api.post('/api/messages/mark-conversation-read', { conversationId: group }, carol.accessToken)],
+    [
+      'marking a whole conversation read',
+      () => api.post('/api/messages/mark-conversation-read', { conversationId: group }, carol.accessToken),
+    ],
     [
       'deleting the latest message',
-      async () => expect((await api.post('/api/messages/delete', { messageId: latest }, alice.accessToken)).status).toBe(200),
+      async () =>
+        expect((await api.post('/api/messages/delete', { messageId: latest }, alice.accessToken)).status).toBe(200),
       async () => (latest = (await send(alice, group)).id),
     ],
-    ['a new group', () => api.post('/api/conversations', { participantIds: [carol.user.id], isGroup: true, title: 'Двое' }, alice.accessToken)],
-    ['a new name and avatar', () => api.patch('/api/status/me', { displayName: 'Боб', avatarUrl: 'emoji:🙂' }, bob.accessToken)],
+    [
+      'a new group',
+      () =>
+        api.post(
+          '/api/conversations',
+          { participantIds: [carol.user.id], isGroup: true, title: 'Двое' },
+          alice.accessToken,
+        ),
+    ],
+    [
+      'a new name and avatar',
+      () => api.patch('/api/status/me', { displayName: 'Боб', avatarUrl: 'emoji:🙂' }, bob.accessToken),
+    ],
     ['a new bio', () => api.patch('/api/status/me', { bio: 'О себе' }, carol.accessToken)],
     ['a new chosen status', () => api.patch('/api/status/me', { status: 'AWAY' }, alice.accessToken)],
   ];
@@ -156,7 +191,10 @@ describe('the cached conversation list', () => {
     await prime();
     const lastSeen = async () =>
       (await fresh(alice)).conversations
-        .flatMap((e: { conversation: { participants: { user: { id: string; lastSeenAt: string | null } }[] } }) => e.conversation.participants)
+        .flatMap(
+          (e: { conversation: { participants: { user: { id: string; lastSeenAt: string | null } }[] } }) =>
+            e.conversation.participants,
+        )
         .find((p: { user: { id: string } }) => p.user.id === carol.user.id).user.lastSeenAt;
     const seenBefore = await lastSeen();
     carolSocket.disconnect();

@@ -14,7 +14,12 @@ let stranger: TestUser;
 beforeAll(async () => {
   srv = await startTestServer();
   api = client(srv.url);
-  [alice, bob, carol, stranger] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol'), api.user('eve')]);
+  [alice, bob, carol, stranger] = await Promise.all([
+    api.user('alice'),
+    api.user('bob'),
+    api.user('carol'),
+    api.user('eve'),
+  ]);
   await befriend(api, alice, bob);
   await befriend(api, alice, carol);
 });
@@ -34,7 +39,10 @@ const text = async (u: TestUser, conversationId: string, content: string) => {
 const list = async (u: TestUser) => {
   const res = await api.get('/api/conversations', u.accessToken);
   expect(res.status).toBe(200);
-  return res.body.conversations as { conversation: { id: string; messages: { id: string; content: string }[] }; unreadCount: number }[];
+  return res.body.conversations as {
+    conversation: { id: string; messages: { id: string; content: string }[] };
+    unreadCount: number;
+  }[];
 };
 const unread = async (u: TestUser, id: string) => (await list(u)).find((e) => e.conversation.id === id)?.unreadCount;
 
@@ -63,13 +71,21 @@ describe('conversations', () => {
     const r1 = await api.post('/api/conversations/with', { userId: stranger.user.id }, alice.accessToken);
     expect(r1.status).toBe(403);
     expect(r1.body.message).toMatch(/друз/);
-    const r2 = await api.post('/api/conversations', { participantIds: [bob.user.id, stranger.user.id], title: 'x' }, alice.accessToken);
+    const r2 = await api.post(
+      '/api/conversations',
+      { participantIds: [bob.user.id, stranger.user.id], title: 'x' },
+      alice.accessToken,
+    );
     expect(r2.status).toBe(403);
     expect((await api.post('/api/conversations/with', { userId: alice.user.id }, alice.accessToken)).status).toBe(400);
     expect((await api.post('/api/conversations/with', { userId: 'nobody' }, alice.accessToken)).status).toBe(404);
-    expect((await api.post('/api/conversations', { participantIds: [alice.user.id] }, alice.accessToken)).status).toBe(400);
+    expect((await api.post('/api/conversations', { participantIds: [alice.user.id] }, alice.accessToken)).status).toBe(
+      400,
+    );
     expect((await api.post('/api/conversations', { participantIds: [] }, alice.accessToken)).status).toBe(400);
-    expect((await api.post('/api/conversations', { participantIds: [bob.user.id], extra: 1 }, alice.accessToken)).status).toBe(400);
+    expect(
+      (await api.post('/api/conversations', { participantIds: [bob.user.id], extra: 1 }, alice.accessToken)).status,
+    ).toBe(400);
     expect((await list(stranger)).length).toBe(0);
   });
 
@@ -145,7 +161,10 @@ describe('messages', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(typeof res.body.message).toBe('string');
     }
-    const bad = await api.call('POST', '/api/conversations/send', { raw: '{"conversationId":', token: alice.accessToken });
+    const bad = await api.call('POST', '/api/conversations/send', {
+      raw: '{"conversationId":',
+      token: alice.accessToken,
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -154,7 +173,11 @@ describe('messages', () => {
     const cases: [string, string, unknown][] = [
       ['POST', '/api/conversations/with', { userId: 'a\u0000b' }],
       ['POST', '/api/conversations/send', { conversationId: c.id, type: 'TEXT', content: 'a\u0000b' }],
-      ['POST', '/api/conversations/send', { conversationId: c.id, type: 'TEXT', content: 'x', clientMessageId: 'a\u0000' }],
+      [
+        'POST',
+        '/api/conversations/send',
+        { conversationId: c.id, type: 'TEXT', content: 'x', clientMessageId: 'a\u0000' },
+      ],
       ['POST', '/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'a\u0000' }],
       ['POST', '/api/messages/receipts', { messageIds: ['../x'], status: 'READ' }],
       ['POST', '/api/messages/delete', { messageId: 'a b' }],
@@ -231,9 +254,15 @@ describe('messages', () => {
     expect(p1.status).toBe(200);
     expect(p1.body.messages.map((m: { id: string }) => m.id)).toEqual(sent.slice(15));
     expect(p1.body.hasMore).toBe(true);
-    const p2 = await api.get(`/api/conversations/${c.id}/messages?limit=10&before=${p1.body.messages[0].id}`, alice.accessToken);
+    const p2 = await api.get(
+      `/api/conversations/${c.id}/messages?limit=10&before=${p1.body.messages[0].id}`,
+      alice.accessToken,
+    );
     expect(p2.body.messages.map((m: { id: string }) => m.id)).toEqual(sent.slice(5, 15));
-    const p3 = await api.get(`/api/conversations/${c.id}/messages?limit=10&before=${p2.body.messages[0].id}`, alice.accessToken);
+    const p3 = await api.get(
+      `/api/conversations/${c.id}/messages?limit=10&before=${p2.body.messages[0].id}`,
+      alice.accessToken,
+    );
     expect(p3.body.messages.map((m: { id: string }) => m.id)).toEqual(sent.slice(0, 5));
     expect(p3.body.hasMore).toBe(false);
     const all = await api.get(`/api/conversations/${c.id}/messages`, alice.accessToken);
@@ -266,7 +295,9 @@ describe('messages', () => {
     const entry = (await list(alice)).find((e) => e.conversation.id === c.id);
     expect(entry?.conversation.messages[0].id).toBe(keep.id);
     // A reply to a deleted message is refused.
-    expect((await send(alice, { conversationId: c.id, type: 'TEXT', content: 'x', replyToId: gone.id })).status).toBe(400);
+    expect((await send(alice, { conversationId: c.id, type: 'TEXT', content: 'x', replyToId: gone.id })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -298,7 +329,9 @@ describe('receipts', () => {
     expect(receiptsOf(m1.id)).toEqual([{ userId: alice.user.id, status: 'READ' }]);
     expect(receiptsOf(m3.id)).toEqual([]);
 
-    expect((await api.post('/api/messages/mark-conversation-read', { conversationId: c.id }, alice.accessToken)).status).toBe(200);
+    expect(
+      (await api.post('/api/messages/mark-conversation-read', { conversationId: c.id }, alice.accessToken)).status,
+    ).toBe(200);
     expect(await unread(alice, c.id)).toBe(0);
     expect(await unread(erin, c.id)).toBe(1);
     // Messages after the cursor count, and deleting one takes it out of the count.
@@ -308,20 +341,34 @@ describe('receipts', () => {
     await api.post('/api/messages/delete', { messageId: m5.id }, erin.accessToken);
     expect(await unread(alice, c.id)).toBe(1);
     const after = await api.get(`/api/conversations/${c.id}/messages`, erin.accessToken);
-    expect(after.body.messages.find((m: { id: string }) => m.id === m3.id).receipts).toEqual([{ userId: alice.user.id, status: 'READ' }]);
+    expect(after.body.messages.find((m: { id: string }) => m.id === m3.id).receipts).toEqual([
+      { userId: alice.user.id, status: 'READ' },
+    ]);
   });
 
   it('refuses receipts for unknown or foreign messages and changes nothing', async () => {
     const c = await direct(alice, bob);
     const m = await text(bob, c.id, 'секрет');
     const before = await unread(alice, c.id);
-    const foreign = await api.post('/api/messages/receipts', { messageIds: [m.id], status: 'READ' }, stranger.accessToken);
+    const foreign = await api.post(
+      '/api/messages/receipts',
+      { messageIds: [m.id], status: 'READ' },
+      stranger.accessToken,
+    );
     expect(foreign.status).toBe(404);
-    const mixed = await api.post('/api/messages/receipts', { messageIds: [m.id, 'unknown'], status: 'READ' }, alice.accessToken);
+    const mixed = await api.post(
+      '/api/messages/receipts',
+      { messageIds: [m.id, 'unknown'], status: 'READ' },
+      alice.accessToken,
+    );
     expect(mixed.status).toBe(404);
     expect(await unread(alice, c.id)).toBe(before);
-    expect((await api.post('/api/messages/receipts', { messageIds: [m.id], status: 'SEEN' }, alice.accessToken)).status).toBe(400);
-    expect((await api.post('/api/messages/receipts', { messageIds: [], status: 'READ' }, alice.accessToken)).status).toBe(400);
+    expect(
+      (await api.post('/api/messages/receipts', { messageIds: [m.id], status: 'SEEN' }, alice.accessToken)).status,
+    ).toBe(400);
+    expect(
+      (await api.post('/api/messages/receipts', { messageIds: [], status: 'READ' }, alice.accessToken)).status,
+    ).toBe(400);
     const mr = await api.post('/api/messages/mark-conversation-read', { conversationId: c.id }, stranger.accessToken);
     expect(mr.status).toBe(404);
   });

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-const randomCodes = (n: number) => Array.from({ length: n }, (_, i) => String((i * 379 + 17) % 10_000).padStart(4, '0'));
+const randomCodes = (n: number) =>
+  Array.from({ length: n }, (_, i) => String((i * 379 + 17) % 10_000).padStart(4, '0'));
 
 describe('EBLID lookups', () => {
   it('adding by four-digit codes is limited like searching (20 a minute by default)', async () => {
@@ -35,11 +36,17 @@ describe('EBLID lookups', () => {
   it('search and add draw from one budget; adding by username is not a code lookup', async () => {
     const [mixer, friend] = await Promise.all([api.user('mixer'), api.user('friend')]);
     const codes = randomCodes(20);
-    for (const code of codes.slice(0, 10)) expect((await api.get(`/api/contacts/search?code=${code}`, mixer.accessToken)).status).toBe(200);
-    for (const code of codes.slice(10)) expect((await api.post('/api/contacts/add', { identifier: code }, mixer.accessToken)).status).not.toBe(429);
+    for (const code of codes.slice(0, 10))
+      expect((await api.get(`/api/contacts/search?code=${code}`, mixer.accessToken)).status).toBe(200);
+    for (const code of codes.slice(10))
+      expect((await api.post('/api/contacts/add', { identifier: code }, mixer.accessToken)).status).not.toBe(429);
     expect((await api.get('/api/contacts/search?code=0000', mixer.accessToken)).status).toBe(429);
-    expect((await api.post('/api/contacts/add', { identifier: friend.user.eblid }, mixer.accessToken)).status).toBe(429);
-    expect((await api.post('/api/contacts/add', { identifier: `@${friend.username}` }, mixer.accessToken)).status).toBe(200);
+    expect((await api.post('/api/contacts/add', { identifier: friend.user.eblid }, mixer.accessToken)).status).toBe(
+      429,
+    );
+    expect((await api.post('/api/contacts/add', { identifier: `@${friend.username}` }, mixer.accessToken)).status).toBe(
+      200,
+    );
     // Another user's budget is their own.
     expect((await api.get(`/api/contacts/search?code=${mixer.user.eblid}`, friend.accessToken)).status).toBe(200);
   });

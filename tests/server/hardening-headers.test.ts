@@ -16,7 +16,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>t</title><div id="root"></div>');
   fs.mkdirSync(path.join(clientDir, 'assets'));
   fs.writeFileSync(path.join(clientDir, 'assets', 'index-AbCd1234.js'), 'console.log(1)');
-  srv = await startTestServer({ clientDir, sfu: { port: 7999, hostCandidates: null, udpPortRange: null, publicUrl: null } });
+  srv = await startTestServer({
+    clientDir,
+    sfu: { port: 7999, hostCandidates: null, udpPortRange: null, publicUrl: null },
+  });
 });
 afterAll(async () => {
   await srv.close();
@@ -60,7 +63,8 @@ describe('security headers', () => {
       expect(res.headers['x-frame-options'], p).toBeUndefined();
     }
     // The page itself and the service worker's script (whose own policy governs the worker) keep them all.
-    for (const p of ['/', '/service-worker.js']) expect((await get(p)).headers['content-security-policy'], p).toBeDefined();
+    for (const p of ['/', '/service-worker.js'])
+      expect((await get(p)).headers['content-security-policy'], p).toBeDefined();
   });
 
   it('gives the page a CSP for its own scripts, blob: media and the media server on the host it was reached by', async () => {
@@ -84,7 +88,11 @@ describe('security headers', () => {
   });
 
   it('uses wss/https sources behind a TLS proxy', async () => {
-    const res = await get('/', { host: '127.0.0.1', 'x-forwarded-host': 'chat.example.org', 'x-forwarded-proto': 'https' });
+    const res = await get('/', {
+      host: '127.0.0.1',
+      'x-forwarded-host': 'chat.example.org',
+      'x-forwarded-proto': 'https',
+    });
     expect(directives(res.headers['content-security-policy'])['connect-src']).toEqual([
       "'self'",
       'wss://chat.example.org',
@@ -99,7 +107,11 @@ describe('security headers', () => {
       for (const host of ['a.example.org', 'b.example.org:8080', '127.0.0.1']) {
         const res = await get(round ? '/api/health' : '/', { host });
         const connect = directives(res.headers['content-security-policy'])['connect-src'];
-        expect(connect, host).toEqual(host === '127.0.0.1' ? expect.arrayContaining([`ws://${host}`]) : ["'self'", `ws://${host}`, `ws://${host.split(':')[0]}:7999`, `http://${host.split(':')[0]}:7999`]);
+        expect(connect, host).toEqual(
+          host === '127.0.0.1'
+            ? expect.arrayContaining([`ws://${host}`])
+            : ["'self'", `ws://${host}`, `ws://${host.split(':')[0]}:7999`, `http://${host.split(':')[0]}:7999`],
+        );
         expect(res.headers['x-content-type-options']).toBe('nosniff');
       }
     }
@@ -109,7 +121,11 @@ describe('security headers', () => {
     const user = await client(srv.url).user('up');
     const form = new FormData();
     form.append('file', new Blob(['<html><script>alert(1)</script>']), 'x.html');
-    const up = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${user.accessToken}` } });
+    const up = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${user.accessToken}` },
+    });
     const res = await get((await up.json()).url);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");

@@ -47,7 +47,9 @@ describe('JSON body limit', () => {
     const res = await api.call('POST', '/api/conversations/send', { raw: body, token: alice.accessToken });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: 'Слишком большой запрос' });
-    const login = await api.call('POST', '/api/auth/login', { raw: `{"username":"${'a'.repeat(150 * 1024)}","password":"x"}` });
+    const login = await api.call('POST', '/api/auth/login', {
+      raw: `{"username":"${'a'.repeat(150 * 1024)}","password":"x"}`,
+    });
     expect(login.status).toBe(413);
   });
 
@@ -93,7 +95,11 @@ describe('JSON body limit', () => {
   it('leaves uploads to their own limit: a 1 MB file is accepted', async () => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(1024 * 1024).fill(3)]), 'data.bin');
-    const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    const res = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${alice.accessToken}` },
+    });
     expect(res.status).toBe(201);
   });
 });

@@ -21,7 +21,10 @@ describe.skipIf(!available)('socket lifetime on two servers behind Redis', () =>
   beforeAll(async () => {
     clock = manualClock();
     one = await startTestServer({ redisUrl }, { clock });
-    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl }, { clock });
+    two = await startTestServer(
+      { redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl },
+      { clock },
+    );
     api1 = client(one.url);
   });
   afterAll(async () => {

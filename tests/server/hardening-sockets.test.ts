@@ -126,7 +126,9 @@ describe('token expiry', () => {
     const session = await signIn(api, carol);
     const firstExp = expiryOf(session.accessToken);
     const events: string[] = [];
-    const socket = await connect(srv.url, session.accessToken, { onEvent: (e) => e.startsWith('session:') && events.push(e) });
+    const socket = await connect(srv.url, session.accessToken, {
+      onEvent: (e) => e.startsWith('session:') && events.push(e),
+    });
     const expiring = next(socket, 'session:expiring');
     clock.advance(1500);
     await expiring;

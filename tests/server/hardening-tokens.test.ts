@@ -80,7 +80,12 @@ describe('access tokens', () => {
 
   it('issues tokens carrying exp, typ, iss and the session id', async () => {
     const payload = JSON.parse(Buffer.from(alice.accessToken.split('.')[1], 'base64url').toString());
-    expect(payload).toMatchObject({ typ: 'access', iss: ACCESS_TOKEN_ISSUER, sub: alice.user.id, sid: expect.any(String) });
+    expect(payload).toMatchObject({
+      typ: 'access',
+      iss: ACCESS_TOKEN_ISSUER,
+      sub: alice.user.id,
+      sid: expect.any(String),
+    });
     expect(payload.exp - payload.iat).toBe(srv.config.accessTokenTtlSec);
   });
 });

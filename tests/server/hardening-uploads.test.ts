@@ -24,7 +24,11 @@ const rows = async () => (await srv.server.ctx.db.selectFrom('uploads').select('
 async function upload(bytes: Buffer, name: string, type = 'application/octet-stream') {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-  const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${alice.accessToken}` } });
+  const res = await fetch(`${srv.url}/api/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${alice.accessToken}` },
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -69,8 +73,14 @@ describe('malformed multipart', () => {
     const [files, uploads] = [stored().length, await rows()];
     const cases: [string, string][] = [
       ['multipart/form-data; boundary=x', '--x\r\nnot multipart'],
-      ['multipart/form-data', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--x--\r\n'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc, never ended'],
+      [
+        'multipart/form-data',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--x--\r\n',
+      ],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc, never ended',
+      ],
       [`multipart/form-data; boundary=${'b'.repeat(300)}`, 'whatever'],
     ];
     for (const [type, body] of cases) {
@@ -110,7 +120,12 @@ describe('re-encoding', () => {
       .jpeg()
       .withExif({
         IFD0: { Make: 'SpyCam', Model: 'Model-X100' },
-        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '55/1 45/1 21/1', GPSLongitudeRef: 'E', GPSLongitude: '37/1 37/1 4/1' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '55/1 45/1 21/1',
+          GPSLongitudeRef: 'E',
+          GPSLongitude: '37/1 37/1 4/1',
+        },
       })
       .withMetadata({ orientation: 6 })
       .toBuffer();
@@ -131,8 +146,14 @@ describe('re-encoding', () => {
   });
 
   it('drops bytes appended after the image and keeps the pixels', async () => {
-    const png = await sharp({ create: { width: 9, height: 7, channels: 3, background: '#f40' } }).png().toBuffer();
-    const res = await upload(Buffer.concat([png, Buffer.from('<script>alert("hidden payload")</script>')]), 'a.png', 'image/png');
+    const png = await sharp({ create: { width: 9, height: 7, channels: 3, background: '#f40' } })
+      .png()
+      .toBuffer();
+    const res = await upload(
+      Buffer.concat([png, Buffer.from('<script>alert("hidden payload")</script>')]),
+      'a.png',
+      'image/png',
+    );
     expect(res.status).toBe(201);
     expect(res.body.attachment).toMatchObject({ type: 'IMAGE', width: 9, height: 7 });
     const got = await served(res.body.url);
@@ -154,9 +175,33 @@ describe('re-encoding', () => {
     const frame = (lzw: number) => [0x21, 0xf9, 4, 0, 10, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, lzw, 1, 0];
     const comment = [0x21, 0xfe, 11, ...Buffer.from('gps 55.7,37'), 0];
     const gif = Buffer.from([
-      ...Buffer.from('GIF89a'), 1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
-      0x21, 0xff, 11, ...Buffer.from('NETSCAPE2.0'), 3, 1, 0, 0, 0,
-      ...comment, ...frame(0x44), ...frame(0x4c), 0x3b,
+      ...Buffer.from('GIF89a'),
+      1,
+      0,
+      1,
+      0,
+      0x80,
+      0,
+      0,
+      0,
+      0,
+      0,
+      255,
+      255,
+      255,
+      0x21,
+      0xff,
+      11,
+      ...Buffer.from('NETSCAPE2.0'),
+      3,
+      1,
+      0,
+      0,
+      0,
+      ...comment,
+      ...frame(0x44),
+      ...frame(0x4c),
+      0x3b,
     ]);
     const g = await upload(gif, 'anim.gif');
     expect(g.body.attachment).toMatchObject({ type: 'IMAGE', width: 1, height: 1 });

@@ -38,7 +38,10 @@ async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: ServerOptions = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-test-'));
   const pgdb = usingPostgres() ? await freshPostgres() : null;
   const config = loadConfig(
@@ -114,7 +117,9 @@ export function client(base: string) {
     async user(prefix = 'user') {
       const username = `${prefix}${Date.now().toString(36)}${(n++).toString(36)}${randomBytes(2).toString('hex')}`;
       const password = 'correct horse battery';
-      const reg = await call('POST', '/api/auth/register', { body: { username, displayName: `${prefix} ${n}`, password } });
+      const reg = await call('POST', '/api/auth/register', {
+        body: { username, displayName: `${prefix} ${n}`, password },
+      });
       if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
       const login = await call('POST', '/api/auth/login', { body: { username, password } });
       if (login.status !== 200) throw new Error(`login failed: ${login.status}`);

@@ -12,7 +12,8 @@ function cache(over: Partial<ListCacheOptions> = {}) {
     maxEntries: 3,
     maxBytes: 1000,
     maxAgeMs: 60_000,
-    publish: (ids, conversationId) => (conversationId === undefined ? published.push(ids) : scoped.push([ids, conversationId])),
+    publish: (ids, conversationId) =>
+      conversationId === undefined ? published.push(ids) : scoped.push([ids, conversationId]),
     now: () => t,
     ...over,
   });
@@ -145,7 +146,10 @@ describe('conversation list cache', () => {
     const parts = [part('p', '3'), part('q', '2'), part('r', '1')];
     const patched = patchParts(parts, new Set(['r', 'q']), [part('r', '4')]);
     expect(patched.map((p) => p.id)).toEqual(['r', 'p']);
-    expect(patchParts([part('b', '1'), part('c', '1')], new Set(['c']), [part('a', '1')]).map((p) => p.id)).toEqual(['a', 'b']);
+    expect(patchParts([part('b', '1'), part('c', '1')], new Set(['c']), [part('a', '1')]).map((p) => p.id)).toEqual([
+      'a',
+      'b',
+    ]);
     expect(JSON.parse(joinParts(patched).toString())).toEqual({ conversations: [{ id: 'r' }, { id: 'p' }] });
     expect(JSON.parse(joinParts([]).toString())).toEqual({ conversations: [] });
   });

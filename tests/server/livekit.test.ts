@@ -36,7 +36,13 @@ describe('POST /api/livekit/token', () => {
     expect(claims.sub).toBe(alice.user.id);
     expect(claims.name).toBe('Алиса');
     expect(JSON.parse(claims.metadata as string)).toEqual({ app: 'beseda', userId: alice.user.id });
-    expect(claims.video).toMatchObject({ room: `conv-${conv}`, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+    expect(claims.video).toMatchObject({
+      room: `conv-${conv}`,
+      roomJoin: true,
+      canPublish: true,
+      canSubscribe: true,
+      canPublishData: true,
+    });
   });
 
   it('refuses non-members and unknown conversations', async () => {
@@ -58,7 +64,13 @@ describe('POST /api/livekit/token', () => {
   });
 
   it('answers 400 for bad bodies', async () => {
-    for (const body of [{}, { room: '   ' }, { room: 'x'.repeat(129) }, { room: 'a', extra: 1 }, { room: 'a', participantMetadata: { blob: 'x'.repeat(2000) } }]) {
+    for (const body of [
+      {},
+      { room: '   ' },
+      { room: 'x'.repeat(129) },
+      { room: 'a', extra: 1 },
+      { room: 'a', participantMetadata: { blob: 'x'.repeat(2000) } },
+    ]) {
       const res = await api.post('/api/livekit/token', body, alice.accessToken);
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(typeof res.body.message).toBe('string');
@@ -81,7 +93,9 @@ describe('POST /api/livekit/token', () => {
     } finally {
       await proxied.close();
     }
-    const external = await startTestServer({ livekit: { url: 'wss://lk.example.net', apiKey: 'APIexternal', apiSecret: 's'.repeat(40) } });
+    const external = await startTestServer({
+      livekit: { url: 'wss://lk.example.net', apiKey: 'APIexternal', apiSecret: 's'.repeat(40) },
+    });
     try {
       const x = client(external.url);
       const u = await x.user('ext');

@@ -33,7 +33,8 @@ export function manualClock(start = Date.now()): ManualClock {
       const until = now + ms;
       for (;;) {
         let due: Timer | null = null;
-        for (const t of timers) if (t.at <= until && (!due || t.at < due.at || (t.at === due.at && t.order < due.order))) due = t;
+        for (const t of timers)
+          if (t.at <= until && (!due || t.at < due.at || (t.at === due.at && t.order < due.order))) due = t;
         if (!due) break;
         timers.delete(due);
         now = Math.max(now, due.at);

@@ -15,7 +15,12 @@ let eve: TestUser;
 beforeAll(async () => {
   srv = await startTestServer();
   api = client(srv.url);
-  [alice, bob, carol, eve] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol'), api.user('eve')]);
+  [alice, bob, carol, eve] = await Promise.all([
+    api.user('alice'),
+    api.user('bob'),
+    api.user('carol'),
+    api.user('eve'),
+  ]);
   await befriend(api, alice, bob);
   await befriend(api, alice, carol);
   await befriend(api, eve, carol);
@@ -37,11 +42,16 @@ const direct = async (a: TestUser, b: TestUser) => {
   return res.body.conversation.id as string;
 };
 const text = async (u: TestUser, conversationId: string, content: string, replyToId?: string) => {
-  const res = await api.post('/api/conversations/send', { conversationId, type: 'TEXT', content, replyToId }, u.accessToken);
+  const res = await api.post(
+    '/api/conversations/send',
+    { conversationId, type: 'TEXT', content, replyToId },
+    u.accessToken,
+  );
   expect(res.status).toBe(200);
   return res.body.message as Msg;
 };
-const edit = (u: TestUser, messageId: string, content: string) => api.post('/api/messages/edit', { messageId, content }, u.accessToken);
+const edit = (u: TestUser, messageId: string, content: string) =>
+  api.post('/api/messages/edit', { messageId, content }, u.accessToken);
 const react = (u: TestUser, messageId: string, emoji: string, on = true) =>
   api.post('/api/messages/react', { messageId, emoji, on }, u.accessToken);
 const history = async (u: TestUser, conversationId: string, limit = 50) => {
@@ -51,7 +61,9 @@ const history = async (u: TestUser, conversationId: string, limit = 50) => {
 };
 const latestInList = async (u: TestUser, conversationId: string) => {
   const res = await api.get('/api/conversations', u.accessToken);
-  const entry = (res.body.conversations as { conversation: { id: string; messages: Msg[] } }[]).find((e) => e.conversation.id === conversationId);
+  const entry = (res.body.conversations as { conversation: { id: string; messages: Msg[] } }[]).find(
+    (e) => e.conversation.id === conversationId,
+  );
   return entry?.conversation.messages[0];
 };
 
@@ -70,11 +82,19 @@ describe('editing a message', () => {
     expect(res.body.message.content).toBe('опечатка');
     expect(res.body.message.editedAt).toEqual(expect.any(String));
     const live = await seenByBob;
-    expect(live).toEqual({ conversationId: c, messageId: original.id, content: 'опечатка', editedAt: res.body.message.editedAt });
+    expect(live).toEqual({
+      conversationId: c,
+      messageId: original.id,
+      content: 'опечатка',
+      editedAt: res.body.message.editedAt,
+    });
     expect((await seenByAlice).messageId).toBe(original.id);
 
     const page = await history(bob, c);
-    expect(page.find((m) => m.id === original.id)).toMatchObject({ content: 'опечатка', editedAt: res.body.message.editedAt });
+    expect(page.find((m) => m.id === original.id)).toMatchObject({
+      content: 'опечатка',
+      editedAt: res.body.message.editedAt,
+    });
     expect(page.find((m) => m.id === quote.id)?.replyTo?.content).toBe('опечатка');
     // The quote is the latest message; make the edited one the latest to see the preview follow.
     const last = await text(alice, c, 'ещё');
@@ -122,13 +142,18 @@ describe('editing a message', () => {
     expect(gone.status).toBe(404);
     const page = await history(alice, c);
     expect(page.find((x) => x.id === theirs.id)).toMatchObject({ content: 'чужое', editedAt: null });
-    expect((await history(carol, await direct(carol, eve))).find((x) => x.id === elsewhere.id)?.content).toBe('другая беседа');
+    expect((await history(carol, await direct(carol, eve))).find((x) => x.id === elsewhere.id)?.content).toBe(
+      'другая беседа',
+    );
   });
 
   it('never sends message:edited to sockets of non-members', async () => {
     const c = await direct(alice, bob);
     const m = await text(alice, c, 'тайна');
-    const [outsider, member] = await Promise.all([connect(srv.url, carol.accessToken), connect(srv.url, bob.accessToken)]);
+    const [outsider, member] = await Promise.all([
+      connect(srv.url, carol.accessToken),
+      connect(srv.url, bob.accessToken),
+    ]);
     const seen = recorder(outsider);
     const arrived = next(member, 'message:edited');
     await edit(alice, m.id, 'тайна!');
@@ -143,7 +168,11 @@ describe('reactions', () => {
     const c = await direct(alice, bob);
     const m = await text(alice, c, 'новости');
     const [a, b] = await Promise.all([connect(srv.url, alice.accessToken), connect(srv.url, bob.accessToken)]);
-    const live = next<{ messageId: string; reactions: unknown[] }>(a, 'reactions:update', (p) => p.reactions.length === 2);
+    const live = next<{ messageId: string; reactions: unknown[] }>(
+      a,
+      'reactions:update',
+      (p) => p.reactions.length === 2,
+    );
     expect((await react(bob, m.id, '❤️')).status).toBe(200);
     const res = await react(bob, m.id, '👍');
     expect(res.body.reactions).toEqual([
@@ -155,12 +184,18 @@ describe('reactions', () => {
     // The same reaction again changes nothing and tells nobody.
     expect((await react(bob, m.id, '👍')).body.reactions).toHaveLength(2);
     await react(alice, m.id, '👍');
-    const removed = next(b, 'reactions:update', (p: { reactions: { emoji: string }[] }) => !p.reactions.some((r) => r.emoji === '❤️'));
+    const removed = next(
+      b,
+      'reactions:update',
+      (p: { reactions: { emoji: string }[] }) => !p.reactions.some((r) => r.emoji === '❤️'),
+    );
     await react(bob, m.id, '❤️', false);
     expect((await removed).reactions).toEqual([{ emoji: '👍', userIds: [bob.user.id, alice.user.id] }]);
     expect(bSeen.events().filter((e) => e === 'reactions:update')).toHaveLength(2);
     const page = await history(alice, c);
-    expect(page.find((x) => x.id === m.id)?.reactions).toEqual([{ emoji: '👍', userIds: [bob.user.id, alice.user.id] }]);
+    expect(page.find((x) => x.id === m.id)?.reactions).toEqual([
+      { emoji: '👍', userIds: [bob.user.id, alice.user.id] },
+    ]);
   });
 
   it('refuses emoji outside the set, non-members, deleted messages and unknown fields, changing nothing', async () => {
@@ -187,7 +222,10 @@ describe('reactions', () => {
   it('never sends reactions:update to sockets of non-members', async () => {
     const c = await direct(alice, bob);
     const m = await text(alice, c, 'только нам');
-    const [outsider, member] = await Promise.all([connect(srv.url, carol.accessToken), connect(srv.url, alice.accessToken)]);
+    const [outsider, member] = await Promise.all([
+      connect(srv.url, carol.accessToken),
+      connect(srv.url, alice.accessToken),
+    ]);
     const seen = recorder(outsider);
     const arrived = next(member, 'reactions:update');
     await react(bob, m.id, '😂');
@@ -197,7 +235,11 @@ describe('reactions', () => {
   });
 
   it('loads a history page with its reactions in a fixed number of queries, whatever the number of messages', async () => {
-    const group = await api.post('/api/conversations', { participantIds: [bob.user.id], title: 'Счёт', isGroup: true }, alice.accessToken);
+    const group = await api.post(
+      '/api/conversations',
+      { participantIds: [bob.user.id], title: 'Счёт', isGroup: true },
+      alice.accessToken,
+    );
     const c = group.body.conversation.id as string;
     // The fewer of two reads: a statement some other work ran meanwhile (a timer, a request's tail) is not the page's.
     const once = async () => {

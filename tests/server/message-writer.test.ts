@@ -4,7 +4,12 @@
 // only while sends arrive faster than one per GATHER_MS.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGatherPolicy, createMessageWriter, GATHER_MS, type NewMessage } from '../../server/messages/message-writer';
+import {
+  createGatherPolicy,
+  createMessageWriter,
+  GATHER_MS,
+  type NewMessage,
+} from '../../server/messages/message-writer';
 import { client, startTestServer, type TestServer } from './harness';
 import { befriend } from './socket-helpers';
 
@@ -19,7 +24,8 @@ beforeAll(async () => {
   const b = await api.user('bob');
   await befriend(api, a, b);
   alice = a.user.id;
-  conversationId = (await api.post('/api/conversations/with', { userId: b.user.id }, a.accessToken)).body.conversation.id;
+  conversationId = (await api.post('/api/conversations/with', { userId: b.user.id }, a.accessToken)).body.conversation
+    .id;
 });
 afterAll(() => srv.close());
 afterEach(() => {
@@ -49,7 +55,9 @@ function steppingClock(stepMs: number) {
 }
 
 const stored = async (ids: string[]) =>
-  (await srv.server.ctx.db.selectFrom('messages').select('id').where('id', 'in', ids).execute()).map((r) => r.id).sort();
+  (await srv.server.ctx.db.selectFrom('messages').select('id').where('id', 'in', ids).execute())
+    .map((r) => r.id)
+    .sort();
 
 describe('gather policy', () => {
   it('does not wait for company after a pause, nor for sends slower than one per GATHER_MS', () => {
@@ -141,7 +149,11 @@ describe('message writer', () => {
     const writer = createMessageWriter(srv.server.ctx.db, { now: steppingClock(0.1) });
     const good = [message(), message()];
     const bad = message({ conversation_id: randomUUID() }); // no such conversation: a foreign key violation
-    const results = await Promise.allSettled([writer.write(good[0] as NewMessage), writer.write(bad), writer.write(good[1] as NewMessage)]);
+    const results = await Promise.allSettled([
+      writer.write(good[0] as NewMessage),
+      writer.write(bad),
+      writer.write(good[1] as NewMessage),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await stored([...good.map((m) => m.row.id), bad.row.id])).toEqual(good.map((m) => m.row.id).sort());
   });

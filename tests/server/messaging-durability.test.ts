@@ -85,7 +85,8 @@ async function startProcess(env: Record<string, string>): Promise<{ proc: ChildP
   return { proc, url: `http://127.0.0.1:${port}` };
 }
 
-const exited = (proc: ChildProcess) => new Promise((r) => (proc.exitCode !== null || proc.signalCode ? r(null) : proc.once('exit', r)));
+const exited = (proc: ChildProcess) =>
+  new Promise((r) => (proc.exitCode !== null || proc.signalCode ? r(null) : proc.once('exit', r)));
 
 async function history(api: Api, conversationId: string, token: string) {
   const all: { id: string; clientMessageId: string | null }[] = [];
@@ -118,7 +119,8 @@ describe.each(usingPostgres() ? ['PostgreSQL'] : ['NORMAL', 'FULL'])('kill -9 un
     let api = client(first.url);
     const [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
     await befriend(api, alice, bob);
-    const conv = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id as string;
+    const conv = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body
+      .conversation.id as string;
 
     // 16 senders, one send at a time each, until the process is killed under them.
     const acked = new Map<string, string>();
@@ -131,7 +133,11 @@ describe.each(usingPostgres() ? ['PostgreSQL'] : ['NORMAL', 'FULL'])('kill -9 un
         const key = `crash-${n++}`;
         unanswered.set(key, token);
         const res = await api
-          .post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: `сообщение ${key}`, clientMessageId: key }, token)
+          .post(
+            '/api/conversations/send',
+            { conversationId: conv, type: 'TEXT', content: `сообщение ${key}`, clientMessageId: key },
+            token,
+          )
           .catch(() => null);
         if (res?.status === 200) {
           acked.set(key, res.body.message.id);
@@ -172,7 +178,8 @@ describe.each(usingPostgres() ? ['PostgreSQL'] : ['NORMAL', 'FULL'])('kill -9 un
     }
     const after = await history(api, conv, alice.accessToken);
     const perKey = new Map<string, number>();
-    for (const m of after) if (m.clientMessageId) perKey.set(m.clientMessageId, (perKey.get(m.clientMessageId) ?? 0) + 1);
+    for (const m of after)
+      if (m.clientMessageId) perKey.set(m.clientMessageId, (perKey.get(m.clientMessageId) ?? 0) + 1);
     expect([...perKey.values()].every((c) => c === 1)).toBe(true);
     expect(perKey.size).toBe(acked.size + unanswered.size);
   });

@@ -21,7 +21,11 @@ const PNG_1x1 = Buffer.from(
 async function upload(u: TestUser, name: string): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([PNG_1x1], { type: 'image/png' }), name);
-  const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.accessToken}` } });
+  const res = await fetch(`${srv.url}/api/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${u.accessToken}` },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { url: string }).url;
 }
@@ -96,7 +100,13 @@ describe('the same clientMessageId with a different message', () => {
     const quoted = (await send(bob, { conversationId: ab, type: 'TEXT', content: 'цитата' })).body.message;
     const [u1, u2] = [await upload(alice, 'one.png'), await upload(alice, 'two.png')];
     const clientMessageId = freshId();
-    const base = { conversationId: ab, type: 'IMAGE', content: 'подпись', attachments: [{ url: u1, type: 'IMAGE' }], clientMessageId };
+    const base = {
+      conversationId: ab,
+      type: 'IMAGE',
+      content: 'подпись',
+      attachments: [{ url: u1, type: 'IMAGE' }],
+      clientMessageId,
+    };
     const first = await send(alice, base);
     expect(first.status).toBe(200);
     const variants = [
@@ -104,7 +114,13 @@ describe('the same clientMessageId with a different message', () => {
       { ...base, type: 'FILE', attachments: [{ url: u1, type: 'FILE' }] },
       { ...base, replyToId: quoted.id },
       { ...base, attachments: [{ url: u2, type: 'IMAGE' }] },
-      { ...base, attachments: [{ url: u1, type: 'IMAGE' }, { url: u2, type: 'IMAGE' }] },
+      {
+        ...base,
+        attachments: [
+          { url: u1, type: 'IMAGE' },
+          { url: u2, type: 'IMAGE' },
+        ],
+      },
       { conversationId: ab, type: 'TEXT', content: 'просто текст', clientMessageId },
     ];
     for (const body of variants) {
@@ -127,7 +143,12 @@ describe('the same clientMessageId with a different message', () => {
 
   it('races a retry: concurrent different bodies store one message, the others get 409', async () => {
     const clientMessageId = freshId();
-    const bodies = ['первый', 'второй', 'третий'].map((content) => ({ conversationId: ab, type: 'TEXT', content, clientMessageId }));
+    const bodies = ['первый', 'второй', 'третий'].map((content) => ({
+      conversationId: ab,
+      type: 'TEXT',
+      content,
+      clientMessageId,
+    }));
     const results = await Promise.all(bodies.map((b) => send(alice, b)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(2);

@@ -30,7 +30,11 @@ describe('profile', () => {
 
   it('updates displayName, bio and status, and avatarUrl on its own', async () => {
     const u = await http.user('upd');
-    const res = await http.patch('/api/status/me', { displayName: '  Новое имя ', bio: 'Люблю чай', status: 'DND' }, u.accessToken);
+    const res = await http.patch(
+      '/api/status/me',
+      { displayName: '  Новое имя ', bio: 'Люблю чай', status: 'DND' },
+      u.accessToken,
+    );
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ displayName: 'Новое имя', bio: 'Люблю чай', status: 'DND' });
     const av = await http.patch('/api/status/me', { avatarUrl: 'emoji:🐱' }, u.accessToken);
@@ -39,7 +43,12 @@ describe('profile', () => {
     expect(up.body.user.avatarUrl).toBe('/uploads/abc123.webp');
     await http.patch('/api/status/me', { avatarUrl: 'emoji:🐱' }, u.accessToken);
     const again = await http.get('/api/status/me', u.accessToken);
-    expect(again.body.user).toMatchObject({ displayName: 'Новое имя', bio: 'Люблю чай', status: 'DND', avatarUrl: 'emoji:🐱' });
+    expect(again.body.user).toMatchObject({
+      displayName: 'Новое имя',
+      bio: 'Люблю чай',
+      status: 'DND',
+      avatarUrl: 'emoji:🐱',
+    });
   });
 
   it.each([
@@ -58,7 +67,12 @@ describe('profile', () => {
     expect(res.status).toBe(400);
     expect(typeof res.body.message).toBe('string');
     const me = await http.get('/api/status/me', u.accessToken);
-    expect(me.body.user).toMatchObject({ username: u.username, displayName: u.user.displayName, eblid: u.user.eblid, status: 'ONLINE' });
+    expect(me.body.user).toMatchObject({
+      username: u.username,
+      displayName: u.user.displayName,
+      eblid: u.user.eblid,
+      status: 'ONLINE',
+    });
   });
 
   it('needs a session', async () => {
@@ -94,13 +108,25 @@ describe('EBLID space', () => {
           created_at: now,
         });
       }
-      for (let i = 0; i < rows.length; i += 500) await db.insertInto('users').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < rows.length; i += 500)
+        await db
+          .insertInto('users')
+          .values(rows.slice(i, i + 500))
+          .execute();
 
-      const last = await h.post('/api/auth/register', { username: 'lastone', displayName: 'Последний', password: 'password1' });
+      const last = await h.post('/api/auth/register', {
+        username: 'lastone',
+        displayName: 'Последний',
+        password: 'password1',
+      });
       expect(last.status).toBe(201);
       expect(last.body.user.eblid).toBe(free);
 
-      const over = await h.post('/api/auth/register', { username: 'toomany', displayName: 'Лишний', password: 'password1' });
+      const over = await h.post('/api/auth/register', {
+        username: 'toomany',
+        displayName: 'Лишний',
+        password: 'password1',
+      });
       expect(over.status).toBe(409);
       expect(over.body.message).toMatch(/EBLID закончились/);
     } finally {

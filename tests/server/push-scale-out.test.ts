@@ -22,13 +22,23 @@ describe.skipIf(!available)('Web Push across two servers behind Redis', () => {
 
   beforeAll(async () => {
     one = await startTestServer({ redisUrl, pushAllowLoopback: true });
-    two = await startTestServer({ redisUrl, pushAllowLoopback: true, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+    two = await startTestServer({
+      redisUrl,
+      pushAllowLoopback: true,
+      dataDir: one.config.dataDir,
+      databaseUrl: one.config.databaseUrl,
+    });
     api1 = client(one.url);
     ps = await startPushService();
     [alice, bob] = await Promise.all([api1.user('alice'), api1.user('bob')]);
     await befriend(api1, alice, bob);
-    conv = (await api1.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
-    const r = await client(two.url).post('/api/push/subscribe', { endpoint: ps.url + path, keys: sub.keys, showText: true }, bob.accessToken);
+    conv = (await api1.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation
+      .id;
+    const r = await client(two.url).post(
+      '/api/push/subscribe',
+      { endpoint: ps.url + path, keys: sub.keys, showText: true },
+      bob.accessToken,
+    );
     expect(r.status).toBe(200);
   });
   afterAll(async () => {
@@ -41,7 +51,15 @@ describe.skipIf(!available)('Web Push across two servers behind Redis', () => {
   it('does not push while the recipient has a socket on the other server', async () => {
     const b = await connect(two.url, bob.accessToken);
     const heard = next(b, 'message:notify');
-    expect((await api1.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'ты в сети' }, alice.accessToken)).status).toBe(200);
+    expect(
+      (
+        await api1.post(
+          '/api/conversations/send',
+          { conversationId: conv, type: 'TEXT', content: 'ты в сети' },
+          alice.accessToken,
+        )
+      ).status,
+    ).toBe(200);
     await heard;
     await Promise.all([one.server.ctx.push.settled(), two.server.ctx.push.settled()]);
     expect(ps.requests).toEqual([]);
@@ -51,7 +69,15 @@ describe.skipIf(!available)('Web Push across two servers behind Redis', () => {
   it('pushes a message once when the recipient has no socket anywhere', async () => {
     // Presence crosses Redis: wait until server one no longer sees bob online.
     for (let i = 0; i < 100 && one.server.ctx.realtime.isOnline(bob.user.id); i++) await sleep(50);
-    expect((await api1.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'один раз' }, alice.accessToken)).status).toBe(200);
+    expect(
+      (
+        await api1.post(
+          '/api/conversations/send',
+          { conversationId: conv, type: 'TEXT', content: 'один раз' },
+          alice.accessToken,
+        )
+      ).status,
+    ).toBe(200);
     const req = await ps.nth(path, 1);
     expect(JSON.parse(sub.decrypt(req.body))).toMatchObject({ conversationId: conv, preview: 'один раз', count: 1 });
     await Promise.all([one.server.ctx.push.settled(), two.server.ctx.push.settled()]);

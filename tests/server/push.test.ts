@@ -40,7 +40,11 @@ afterAll(async () => {
 async function subscribe(u: TestUser, opts: { showText?: boolean; path?: string } = {}) {
   const path = opts.path ?? `/push/${++n}`;
   const sub = subscriberKeys();
-  const r = await api.post('/api/push/subscribe', { endpoint: ps.url + path, keys: sub.keys, showText: opts.showText ?? true }, u.accessToken);
+  const r = await api.post(
+    '/api/push/subscribe',
+    { endpoint: ps.url + path, keys: sub.keys, showText: opts.showText ?? true },
+    u.accessToken,
+  );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return { path, ...sub };
 }
@@ -52,7 +56,11 @@ const send = (from: TestUser, conversationId: string, content: string, type: 'TE
   });
 
 const subscriptionsOf = (userId: string) =>
-  srv.server.ctx.db.selectFrom('push_subscriptions').select(['endpoint', 'session_id']).where('user_id', '=', userId).execute();
+  srv.server.ctx.db
+    .selectFrom('push_subscriptions')
+    .select(['endpoint', 'session_id'])
+    .where('user_id', '=', userId)
+    .execute();
 
 /** The VAPID claims of a push request, verified with the key GET /api/push/key hands browsers. */
 async function vapidClaims(req: PushRequest, publicKey: string) {
@@ -62,7 +70,10 @@ async function vapidClaims(req: PushRequest, publicKey: string) {
   const raw = Buffer.from(publicKey, 'base64url');
   // An uncompressed P-256 point as SPKI (the fixed prefix of such keys), for jose.
   const spki = Buffer.concat([Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex'), raw]);
-  const key = await importSPKI(`-----BEGIN PUBLIC KEY-----\n${spki.toString('base64')}\n-----END PUBLIC KEY-----`, 'ES256');
+  const key = await importSPKI(
+    `-----BEGIN PUBLIC KEY-----\n${spki.toString('base64')}\n-----END PUBLIC KEY-----`,
+    'ES256',
+  );
   const { payload } = await jwtVerify(m![1], key, { algorithms: ['ES256'] });
   return payload;
 }
@@ -91,7 +102,11 @@ describe('subscribing', () => {
       expect(r.status, endpoint).toBe(400);
       expect(r.body.message, endpoint).toBe(message);
     }
-    const bad = await api.post('/api/push/subscribe', { endpoint: 'https://push.example.org/x', keys: { p256dh: 'x', auth: 'y' }, showText: true }, alice.accessToken);
+    const bad = await api.post(
+      '/api/push/subscribe',
+      { endpoint: 'https://push.example.org/x', keys: { p256dh: 'x', auth: 'y' }, showText: true },
+      alice.accessToken,
+    );
     expect(bad.status).toBe(400);
     expect(await subscriptionsOf(alice.user.id)).toEqual([]);
   });
@@ -157,7 +172,8 @@ describe('pushing', () => {
       count: 1,
       icon: null,
     });
-    for (const secret of [alice.accessToken, bob.accessToken, alice.refreshToken, bob.refreshToken]) expect(text).not.toContain(secret);
+    for (const secret of [alice.accessToken, bob.accessToken, alice.refreshToken, bob.refreshToken])
+      expect(text).not.toContain(secret);
     // Without the subscription's private key, the body says nothing.
     expect(req.body.toString('utf8')).not.toContain('Привет');
     await api.post('/api/push/unsubscribe', { endpoint: ps.url + sub.path }, bob.accessToken);
@@ -166,7 +182,8 @@ describe('pushing', () => {
   it('coalesces a conversation: one push at once, the rest counted into one push when 10 s have passed', async () => {
     const frank = await api.user('frank');
     await befriend(api, alice, frank);
-    const af = (await api.post('/api/conversations/with', { userId: frank.user.id }, alice.accessToken)).body.conversation.id;
+    const af = (await api.post('/api/conversations/with', { userId: frank.user.id }, alice.accessToken)).body
+      .conversation.id;
     const sub = await subscribe(frank, { showText: false });
     const pushes = () => ps.requests.filter((r) => r.path === sub.path);
     await send(alice, af, 'первое');
@@ -203,7 +220,8 @@ describe('pushing', () => {
   it('a 404 or 410 from the push service deletes the subscription; a 500 keeps it', async () => {
     const gina = await api.user('gina');
     await befriend(api, alice, gina);
-    const ag = (await api.post('/api/conversations/with', { userId: gina.user.id }, alice.accessToken)).body.conversation.id;
+    const ag = (await api.post('/api/conversations/with', { userId: gina.user.id }, alice.accessToken)).body
+      .conversation.id;
     const gone = await subscribe(gina);
     const broken = await subscribe(gina);
     ps.answer(gone.path, 410);
@@ -218,7 +236,8 @@ describe('pushing', () => {
   it('never follows a redirect from a push endpoint', async () => {
     const hank = await api.user('hank');
     await befriend(api, alice, hank);
-    const ah = (await api.post('/api/conversations/with', { userId: hank.user.id }, alice.accessToken)).body.conversation.id;
+    const ah = (await api.post('/api/conversations/with', { userId: hank.user.id }, alice.accessToken)).body
+      .conversation.id;
     const sub = await subscribe(hank);
     ps.answer(sub.path, 307, { location: `${ps.url}/redirected` });
     await send(alice, ah, 'куда?');
@@ -231,7 +250,8 @@ describe('pushing', () => {
   it('an incoming call is pushed to every subscription of the callee with urgency high and a 30 s TTL, even with no tab open', async () => {
     const ivan = await api.user('ivan');
     await befriend(api, alice, ivan);
-    const ai = (await api.post('/api/conversations/with', { userId: ivan.user.id }, alice.accessToken)).body.conversation.id;
+    const ai = (await api.post('/api/conversations/with', { userId: ivan.user.id }, alice.accessToken)).body
+      .conversation.id;
     const one = await subscribe(ivan);
     const two = await subscribe(ivan);
     const a = await connect(srv.url, alice.accessToken);
@@ -240,7 +260,13 @@ describe('pushing', () => {
       const req = await ps.nth(sub.path, 1);
       expect(req.headers.urgency).toBe('high');
       expect(req.headers.ttl).toBe(String(PUSH.callTtlSec));
-      expect(JSON.parse(sub.decrypt(req.body))).toEqual({ kind: 'call', conversationId: ai, title: alice.user.displayName, video: true, icon: null });
+      expect(JSON.parse(sub.decrypt(req.body))).toEqual({
+        kind: 'call',
+        conversationId: ai,
+        title: alice.user.displayName,
+        video: true,
+        icon: null,
+      });
     }
     a.close();
   });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   await befriend(api, alice, bob);
   await befriend(api, alice, carol);
   group = (
-    await api.post('/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true }, alice.accessToken)
+    await api.post(
+      '/api/conversations',
+      { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true },
+      alice.accessToken,
+    )
   ).body.conversation.id;
 });
 afterEach(() => {
@@ -42,14 +46,19 @@ const send = async (u: TestUser, conversationId: string, content: string): Promi
   return res.body.message.id;
 };
 const read = async (u: TestUser, messageIds: string[], socket?: Socket) => {
-  const res = await api.post('/api/messages/receipts', { messageIds, status: 'READ', ...(socket?.id ? { socketId: socket.id } : {}) }, u.accessToken);
+  const res = await api.post(
+    '/api/messages/receipts',
+    { messageIds, status: 'READ', ...(socket?.id ? { socketId: socket.id } : {}) },
+    u.accessToken,
+  );
   expect(res.status).toBe(200);
 };
 const receiptsIn = (seen: { event: string; payload: unknown }[]) =>
   seen.filter((s) => s.event === 'receipts:update').map((s) => s.payload as { userId: string; messageIds: string[] });
 const unread = async (u: TestUser, conversationId: string): Promise<number> => {
   const res = await api.get('/api/conversations', u.accessToken);
-  return res.body.conversations.find((e: { conversation: { id: string } }) => e.conversation.id === conversationId).unreadCount;
+  return res.body.conversations.find((e: { conversation: { id: string } }) => e.conversation.id === conversationId)
+    .unreadCount;
 };
 const receiptsOf = async (u: TestUser, conversationId: string, messageId: string) => {
   const page = await api.get(`/api/conversations/${conversationId}/messages?limit=200`, u.accessToken);
@@ -84,16 +93,26 @@ describe('receipts:update goes to those who show it', () => {
     await read(carol, [m1]);
     clock.advance(TIMINGS.receiptAnnounceMs);
     await Promise.all([a, bReading, c].map(roundTrip));
-    expect(receiptsIn(aSeen.seen)).toEqual([{ conversationId: group, userId: bob.user.id, messageIds: [m1], status: 'READ' }]);
-    expect(receiptsIn(cSeen.seen)).toEqual([{ conversationId: group, userId: carol.user.id, messageIds: [m1], status: 'READ' }]);
+    expect(receiptsIn(aSeen.seen)).toEqual([
+      { conversationId: group, userId: bob.user.id, messageIds: [m1], status: 'READ' },
+    ]);
+    expect(receiptsIn(cSeen.seen)).toEqual([
+      { conversationId: group, userId: carol.user.id, messageIds: [m1], status: 'READ' },
+    ]);
     expect(receiptsIn(readingSeen.seen)).toEqual([]);
     // The API still lists every reader of the message.
-    expect((await receiptsOf(alice, group, m1)).map((r) => r.userId).sort()).toEqual([bob.user.id, carol.user.id].sort());
+    expect((await receiptsOf(alice, group, m1)).map((r) => r.userId).sort()).toEqual(
+      [bob.user.id, carol.user.id].sort(),
+    );
   });
 
   it('gathers what readers report for one conversation within the window into one frame per sender and reader', async () => {
     const a = await connect(srv.url, alice.accessToken);
-    const [m2, m3, m4] = [await send(alice, group, 'два'), await send(alice, group, 'три'), await send(alice, group, 'четыре')];
+    const [m2, m3, m4] = [
+      await send(alice, group, 'два'),
+      await send(alice, group, 'три'),
+      await send(alice, group, 'четыре'),
+    ];
     const first = next(a, 'receipts:update');
     await read(bob, [m2]);
     expect((await first).messageIds).toEqual([m2]);
@@ -106,7 +125,9 @@ describe('receipts:update goes to those who show it', () => {
     expect(receiptsIn(aSeen.seen)).toEqual([]);
     clock.advance(TIMINGS.receiptAnnounceMs);
     await roundTrip(a);
-    expect(receiptsIn(aSeen.seen)).toEqual([{ conversationId: group, userId: bob.user.id, messageIds: [m3, m4], status: 'READ' }]);
+    expect(receiptsIn(aSeen.seen)).toEqual([
+      { conversationId: group, userId: bob.user.id, messageIds: [m3, m4], status: 'READ' },
+    ]);
   });
 
   it('tells the senders when a member marks the whole conversation read', async () => {
@@ -128,7 +149,8 @@ describe('unread counts from the cursor', () => {
   it('count every visible message of others after the cursor; mark-read and receipts move it forward only', async () => {
     const dan = await api.user('dan');
     await befriend(api, alice, dan);
-    const c = (await api.post('/api/conversations/with', { userId: dan.user.id }, alice.accessToken)).body.conversation.id;
+    const c = (await api.post('/api/conversations/with', { userId: dan.user.id }, alice.accessToken)).body.conversation
+      .id;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await send(dan, c, `сообщение ${i}`));
     await send(alice, c, 'моё');
@@ -149,7 +171,8 @@ describe('unread counts from the cursor', () => {
   it('one batch names messages of several conversations, own and deleted ones among them', async () => {
     const erin = await api.user('erin');
     await befriend(api, alice, erin);
-    const direct = (await api.post('/api/conversations/with', { userId: erin.user.id }, alice.accessToken)).body.conversation.id;
+    const direct = (await api.post('/api/conversations/with', { userId: erin.user.id }, alice.accessToken)).body
+      .conversation.id;
     const inDirect = [await send(erin, direct, 'раз'), await send(erin, direct, 'два')];
     const own = await send(alice, direct, 'моё');
     const inGroup = [await send(bob, group, 'в группе'), await send(carol, group, 'и ещё')];
@@ -162,8 +185,14 @@ describe('unread counts from the cursor', () => {
     expect(await unread(alice, direct)).toBe(0);
     expect(await unread(alice, group)).toBe(1);
     expect(await receiptsOf(erin, direct, inDirect[0] as string)).toEqual([{ userId: alice.user.id, status: 'READ' }]);
-    expect(await receiptsOf(bob, group, inGroup[0] as string)).toContainEqual({ userId: alice.user.id, status: 'READ' });
-    expect(await receiptsOf(carol, group, inGroup[1] as string)).not.toContainEqual({ userId: alice.user.id, status: 'READ' });
+    expect(await receiptsOf(bob, group, inGroup[0] as string)).toContainEqual({
+      userId: alice.user.id,
+      status: 'READ',
+    });
+    expect(await receiptsOf(carol, group, inGroup[1] as string)).not.toContainEqual({
+      userId: alice.user.id,
+      status: 'READ',
+    });
   });
 });
 
@@ -173,7 +202,8 @@ describe('typing throttle', () => {
     const b = await connect(srv.url, bob.accessToken);
     expect(await ack(b, 'conversation:join', group)).toEqual({ ok: true });
     const bSeen = recorder(b);
-    const typingAtBob = () => bSeen.seen.filter((s) => s.event === 'conversation:typing').map((s) => (s.payload as { typing: boolean }).typing);
+    const typingAtBob = () =>
+      bSeen.seen.filter((s) => s.event === 'conversation:typing').map((s) => (s.payload as { typing: boolean }).typing);
     for (let i = 0; i < 12; i++) await ack(a, 'conversation:typing', { conversationId: group, typing: true });
     await roundTrip(b);
     expect(typingAtBob()).toEqual([true]);
@@ -194,7 +224,8 @@ describe('migration 006: cursors filled from the receipts stored before', () => 
   it('puts each member’s cursor at the newest message it had a receipt for', async () => {
     const eve = await api.user('eve');
     await befriend(api, alice, eve);
-    const c = (await api.post('/api/conversations/with', { userId: eve.user.id }, alice.accessToken)).body.conversation.id;
+    const c = (await api.post('/api/conversations/with', { userId: eve.user.id }, alice.accessToken)).body.conversation
+      .id;
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await send(eve, c, `до миграции ${i}`));
     const mine = await send(alice, c, 'ответ');
@@ -205,7 +236,15 @@ describe('migration 006: cursors filled from the receipts stored before', () => 
     const now = new Date().toISOString();
     await db
       .insertInto('receipts')
-      .values(ids.slice(0, 2).map((id) => ({ message_id: id, user_id: alice.user.id, conversation_id: c, status: 'READ', created_at: now })))
+      .values(
+        ids.slice(0, 2).map((id) => ({
+          message_id: id,
+          user_id: alice.user.id,
+          conversation_id: c,
+          status: 'READ',
+          created_at: now,
+        })),
+      )
       .execute();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect(await unread(alice, c)).toBe(2);

@@ -39,7 +39,9 @@ function rootWithAsker(request: ServerRequestInput) {
       answered: {},
     },
   });
-  const realtime = realtimeMachine.provide({ actors: { socket: socketActor((token) => createSocket(token, srv.url)) } });
+  const realtime = realtimeMachine.provide({
+    actors: { socket: socketActor((token) => createSocket(token, srv.url)) },
+  });
   const root = createActor(
     createMachine({
       invoke: { id: 'realtime', systemId: 'realtime', src: realtime },
@@ -81,7 +83,7 @@ describe('realtime actor ↔ real gateway', () => {
 });
 
 describe('socket actor with a socket that arrives late (socket.io-client loaded on demand)', () => {
-  const later = <T,>(value: () => T, ms = 100) => new Promise<T>((resolve) => setTimeout(() => resolve(value()), ms));
+  const later = <T>(value: () => T, ms = 100) => new Promise<T>((resolve) => setTimeout(() => resolve(value()), ms));
 
   it('uses the newest token for the handshake: a refresh while the socket loads is not lost', async () => {
     const anna = await client(srv.url).user('anna-late');
@@ -103,7 +105,9 @@ describe('socket actor with a socket that arrives late (socket.io-client loaded 
     const anna = await client(srv.url).user('anna-gone');
     let arrived: ReturnType<typeof createSocket> | null = null;
     const realtime = createActor(
-      realtimeMachine.provide({ actors: { socket: socketActor((token) => later(() => (arrived = createSocket(token, srv.url)))) } }),
+      realtimeMachine.provide({
+        actors: { socket: socketActor((token) => later(() => (arrived = createSocket(token, srv.url)))) },
+      }),
     ).start();
     realtime.send({ type: 'realtime.token', token: anna.accessToken });
     realtime.send({ type: 'realtime.stop' });
@@ -131,7 +135,11 @@ describe('socket actor ↔ a server that sends garbage', () => {
         types: { context: {} as { events: ServerEventMessage[] } },
         context: { events: [] },
         invoke: { src: socketActor((token) => createSocket(token, url)), input: { token: 't' } },
-        on: { 'server.event': { actions: assign({ events: ({ context, event }) => [...context.events, event as ServerEventMessage] }) } },
+        on: {
+          'server.event': {
+            actions: assign({ events: ({ context, event }) => [...context.events, event as ServerEventMessage] }),
+          },
+        },
       }),
     ).start();
     try {

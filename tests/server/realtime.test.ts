@@ -4,7 +4,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
-import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, sleep, type TestUser } from './socket-helpers';
+import {
+  type Api,
+  ack,
+  befriend,
+  closeAll,
+  connect,
+  next,
+  recorder,
+  roundTrip,
+  sleep,
+  type TestUser,
+} from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -22,13 +33,22 @@ beforeAll(async () => {
   clock = manualClock();
   srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null }, { clock });
   api = client(srv.url);
-  [alice, bob, carol, outsider] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol'), api.user('otto')]);
+  [alice, bob, carol, outsider] = await Promise.all([
+    api.user('alice'),
+    api.user('bob'),
+    api.user('carol'),
+    api.user('otto'),
+  ]);
   await befriend(api, alice, bob);
   await befriend(api, alice, carol);
   await befriend(api, alice, outsider);
   ab = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
   group = (
-    await api.post('/api/conversations', { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true }, alice.accessToken)
+    await api.post(
+      '/api/conversations',
+      { participantIds: [bob.user.id, carol.user.id], title: 'Трое', isGroup: true },
+      alice.accessToken,
+    )
   ).body.conversation.id;
 });
 afterEach(() => closeAll());
@@ -160,7 +180,11 @@ describe('conversation rooms and messages', () => {
     const outSeen = recorder(out);
     const forCarol = next(c, 'conversations:new');
     const forBob = next(b, 'conversations:new');
-    const res = await api.post('/api/conversations', { participantIds: [carol.user.id, bob.user.id], title: 'Новая' }, alice.accessToken);
+    const res = await api.post(
+      '/api/conversations',
+      { participantIds: [carol.user.id, bob.user.id], title: 'Новая' },
+      alice.accessToken,
+    );
     expect((await forCarol).conversation.id).toBe(res.body.conversation.id);
     expect((await forBob).conversation.title).toBe('Новая');
     await roundTrip(out);
@@ -178,7 +202,9 @@ describe('contacts and profile events', () => {
     const requested = next(h, 'contacts:request:new');
     const add = await api.post('/api/contacts/add', { identifier: hal.user.eblid }, gil.accessToken);
     expect(add.status).toBe(200);
-    expect(await requested).toMatchObject({ contact: { id: add.body.contact.id, direction: 'incoming', friend: { id: gil.user.id } } });
+    expect(await requested).toMatchObject({
+      contact: { id: add.body.contact.id, direction: 'incoming', friend: { id: gil.user.id } },
+    });
     const accepted = next(g, 'contacts:request:accepted');
     await api.post('/api/contacts/respond', { contactId: add.body.contact.id, action: 'accept' }, hal.accessToken);
     expect(await accepted).toMatchObject({ contact: { status: 'ACCEPTED', friend: { id: hal.user.id } } });
@@ -235,7 +261,13 @@ describe('typing', () => {
     const bSeen = recorder(b);
     const r1 = await ack(out, 'conversation:typing', { conversationId: ab, typing: true });
     expect(r1.ok).toBe(false);
-    for (const bad of [{ conversationId: ab }, { conversationId: ab, typing: 'yes' }, 'x', null, { conversationId: ab, typing: true, extra: 1 }]) {
+    for (const bad of [
+      { conversationId: ab },
+      { conversationId: ab, typing: 'yes' },
+      'x',
+      null,
+      { conversationId: ab, typing: true, extra: 1 },
+    ]) {
       const r = await ack(b, 'conversation:typing', bad);
       expect(r.ok, JSON.stringify(bad)).toBe(false);
       expect(typeof r.message).toBe('string');
@@ -291,7 +323,11 @@ describe('presence', () => {
     await sleep(200);
     s2.disconnect();
     await sleep(200);
-    expect(seen.seen.filter((x) => x.event === 'presence:update' && (x.payload as { userId: string }).userId === fay.user.id)).toEqual([]);
+    expect(
+      seen.seen.filter(
+        (x) => x.event === 'presence:update' && (x.payload as { userId: string }).userId === fay.user.id,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -322,7 +358,11 @@ describe('calls', () => {
     });
     const accepted = next(a, 'call:accepted');
     await ack(b, 'call:accept', { conversationId: ab, video: false });
-    expect(await accepted).toEqual({ conversationId: ab, from: { id: bob.user.id, name: bob.user.displayName }, video: false });
+    expect(await accepted).toEqual({
+      conversationId: ab,
+      from: { id: bob.user.id, name: bob.user.displayName },
+      video: false,
+    });
     const ended = next(b, 'call:ended');
     await ack(a, 'call:end', { conversationId: ab });
     expect(await ended).toEqual({ conversationId: ab, from: { id: alice.user.id, name: alice.user.displayName } });
@@ -340,7 +380,10 @@ describe('calls', () => {
     await incoming;
     const declined = next(a, 'call:declined');
     await ack(c, 'call:decline', { conversationId: group });
-    expect(await declined).toEqual({ conversationId: group, from: { id: carol.user.id, name: carol.user.displayName } });
+    expect(await declined).toEqual({
+      conversationId: group,
+      from: { id: carol.user.id, name: carol.user.displayName },
+    });
   });
 
   it('refuses call events from non-members and invalid payloads', async () => {
@@ -363,14 +406,18 @@ describe('limits', () => {
     const b = await connect(srv.url, bob.accessToken);
     expect(await ack(b, 'conversation:join', ab)).toEqual({ ok: true });
     const bSeen = recorder(b);
-    const acks = await Promise.all(Array.from({ length: 80 }, (_, i) => ack(a, 'conversation:typing', { conversationId: ab, typing: i % 2 === 0 })));
+    const acks = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => ack(a, 'conversation:typing', { conversationId: ab, typing: i % 2 === 0 })),
+    );
     const refused = acks.filter((x) => !x.ok);
     expect(refused.length).toBeGreaterThan(30);
     expect(refused[0].message).toMatch(/Слишком много/);
     // What was accepted is relayed at most once per typing interval: the first at once, the last state after it.
     clock.advance(TIMINGS.typingIdleMs);
     await roundTrip(b);
-    const relayed = bSeen.seen.filter((e) => e.event === 'conversation:typing').map((e) => (e.payload as { typing: boolean }).typing);
+    const relayed = bSeen.seen
+      .filter((e) => e.event === 'conversation:typing')
+      .map((e) => (e.payload as { typing: boolean }).typing);
     expect(relayed).toEqual([true, false]);
   });
 

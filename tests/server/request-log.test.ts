@@ -30,7 +30,8 @@ describe('request log', () => {
   it('keeps every request line at debug and trace only', () => {
     expect(requestLogFor('debug')).toBeUndefined();
     expect(requestLogFor('trace')).toBeUndefined();
-    for (const level of ['info', 'warn', 'error', 'fatal']) expect(requestLogFor(level)).toBeInstanceOf(ErrorsOnlyRequestLog);
+    for (const level of ['info', 'warn', 'error', 'fatal'])
+      expect(requestLogFor(level)).toBeInstanceOf(ErrorsOnlyRequestLog);
     // The default controller would log both lines.
     const { log, request, reply } = fakeExchange();
     const plain = new LogController();

@@ -25,7 +25,8 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     api2 = client(two.url);
     [alice, bob] = await Promise.all([api1.user('alice'), api1.user('bob')]);
     await befriend(api1, alice, bob);
-    conv = (await api1.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
+    conv = (await api1.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation
+      .id;
   });
   afterAll(async () => {
     closeAll();
@@ -45,7 +46,11 @@ describe.skipIf(!available)('two servers behind Redis', () => {
       () => 'notified twice',
       () => 'once',
     );
-    const sent = await api1.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'через Redis' }, alice.accessToken);
+    const sent = await api1.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'TEXT', content: 'через Redis' },
+      alice.accessToken,
+    );
     expect(sent.status).toBe(200);
     expect((await live).message.id).toBe(sent.body.message.id);
     expect((await notify).message.id).toBe(sent.body.message.id);
@@ -91,9 +96,16 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     await expect.poll(() => status(api2)).toBe('OFFLINE');
   });
 
-  it("drops a list cached on one server when a change commits on the other", async () => {
-    type Entry = { conversation: { id: string; messages: { id: string }[]; participants: { user: { id: string; status: string } }[] } };
-    const listOnOne = async () => (await api1.get('/api/conversations', alice.accessToken)).body.conversations as Entry[];
+  it('drops a list cached on one server when a change commits on the other', async () => {
+    type Entry = {
+      conversation: {
+        id: string;
+        messages: { id: string }[];
+        participants: { user: { id: string; status: string } }[];
+      };
+    };
+    const listOnOne = async () =>
+      (await api1.get('/api/conversations', alice.accessToken)).body.conversations as Entry[];
     const eventually = async (check: (l: Entry[]) => boolean) => {
       const deadline = Date.now() + 3000;
       while (!check(await listOnOne())) {
@@ -103,13 +115,18 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     };
     const latest = (l: Entry[]) => l.find((e) => e.conversation.id === conv)?.conversation.messages[0]?.id;
     const bobStatus = (l: Entry[]) =>
-      l.find((e) => e.conversation.id === conv)?.conversation.participants.find((p) => p.user.id === bob.user.id)?.user.status;
+      l.find((e) => e.conversation.id === conv)?.conversation.participants.find((p) => p.user.id === bob.user.id)?.user
+        .status;
     await listOnOne();
     const hits = one.server.ctx.lists.stats().hits;
     await listOnOne();
     expect(one.server.ctx.lists.stats().hits).toBe(hits + 1);
 
-    const sent = await api2.post('/api/conversations/send', { conversationId: conv, type: 'TEXT', content: 'мимо кэша' }, bob.accessToken);
+    const sent = await api2.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'TEXT', content: 'мимо кэша' },
+      bob.accessToken,
+    );
     await eventually((l) => latest(l) === sent.body.message.id);
 
     await listOnOne();

@@ -50,6 +50,9 @@ describe('excerpt', () => {
         [9, 15],
       ],
     });
-    expect(messageExcerpt('', ['Отчёт.pdf'], parseQuery('отчет '))).toEqual({ snippet: 'Отчёт.pdf', highlights: [[0, 5]] });
+    expect(messageExcerpt('', ['Отчёт.pdf'], parseQuery('отчет '))).toEqual({
+      snippet: 'Отчёт.pdf',
+      highlights: [[0, 5]],
+    });
   });
 });

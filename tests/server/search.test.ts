@@ -16,7 +16,11 @@ let aliceBob: string;
 let aliceCarol: string;
 
 async function send(user: TestUser, conversationId: string, content: string, extra: Record<string, unknown> = {}) {
-  const res = await api.post('/api/conversations/send', { conversationId, type: 'TEXT', content, ...extra }, user.accessToken);
+  const res = await api.post(
+    '/api/conversations/send',
+    { conversationId, type: 'TEXT', content, ...extra },
+    user.accessToken,
+  );
   if (res.status !== 200) throw new Error(`send failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.message as { id: string; content: string };
 }
@@ -50,8 +54,10 @@ beforeAll(async () => {
   [alice, bob, carol] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol')]);
   await befriend(api, alice, bob);
   await befriend(api, alice, carol);
-  aliceBob = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
-  aliceCarol = (await api.post('/api/conversations/with', { userId: carol.user.id }, alice.accessToken)).body.conversation.id;
+  aliceBob = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation
+    .id;
+  aliceCarol = (await api.post('/api/conversations/with', { userId: carol.user.id }, alice.accessToken)).body
+    .conversation.id;
   for (const t of TEXTS) await send(alice, aliceBob, t);
 });
 afterAll(() => srv.close());
@@ -100,7 +106,9 @@ describe('morphology', () => {
 describe('results', () => {
   it('gives a plain-text snippet with the ranges of the matching words', async () => {
     const res = await search(bob, 'собаку');
-    const first = res.body.results.find((r: { message: { content: string } }) => r.message.content === 'Видел твою собаку?');
+    const first = res.body.results.find(
+      (r: { message: { content: string } }) => r.message.content === 'Видел твою собаку?',
+    );
     expect(first.conversationId).toBe(aliceBob);
     expect(first.message.senderId).toBe(alice.user.id);
     expect(first.snippet).toBe('Видел твою собаку?');
@@ -128,10 +136,16 @@ describe('results', () => {
     const sent = [];
     for (let i = 0; i < 5; i++) sent.push(await send(alice, aliceCarol, `Пагинация номер ${i}`));
     const first = await search(carol, 'пагинация', { limit: 2 });
-    expect(first.body.results.map((r: { message: { id: string } }) => r.message.id)).toEqual([sent[4]?.id, sent[3]?.id]);
+    expect(first.body.results.map((r: { message: { id: string } }) => r.message.id)).toEqual([
+      sent[4]?.id,
+      sent[3]?.id,
+    ]);
     expect(first.body.nextBefore).toBe(sent[3]?.id);
     const second = await search(carol, 'пагинация', { limit: 2, before: first.body.nextBefore });
-    expect(second.body.results.map((r: { message: { id: string } }) => r.message.id)).toEqual([sent[2]?.id, sent[1]?.id]);
+    expect(second.body.results.map((r: { message: { id: string } }) => r.message.id)).toEqual([
+      sent[2]?.id,
+      sent[1]?.id,
+    ]);
     const last = await search(carol, 'пагинация', { limit: 2, before: second.body.nextBefore });
     expect(last.body.results.map((r: { message: { id: string } }) => r.message.id)).toEqual([sent[0]?.id]);
     expect(last.body.nextBefore).toBeNull();
@@ -145,7 +159,11 @@ describe('results', () => {
   it('finds files by their names', async () => {
     const form = new FormData();
     form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'Отчёт о прививках котов.txt');
-    const up = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    const up = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${alice.accessToken}` },
+    });
     const { url } = await up.json();
     await send(alice, aliceCarol, '', { type: 'FILE', attachments: [{ url, type: 'FILE' }] });
     const [hit] = (await search(carol, 'отчет прививка')).body.results;
@@ -220,7 +238,38 @@ describe('bad input', () => {
   });
 
   it('answers every fuzzed query with 200 or a 400, never 500', async () => {
-    const alphabet = ['"', '*', '(', ')', 'NEAR', '-', ':', '^', '+', "'", '\\', '&', '|', '!', '<->', ':*', 'AND', 'OR', 'NOT', 'соб', 'a', ' ', '{', '}', '%', '_', 'ё', '\u0301', '🐶', '٣'];
+    const alphabet = [
+      '"',
+      '*',
+      '(',
+      ')',
+      'NEAR',
+      '-',
+      ':',
+      '^',
+      '+',
+      "'",
+      '\\',
+      '&',
+      '|',
+      '!',
+      '<->',
+      ':*',
+      'AND',
+      'OR',
+      'NOT',
+      'соб',
+      'a',
+      ' ',
+      '{',
+      '}',
+      '%',
+      '_',
+      'ё',
+      '\u0301',
+      '🐶',
+      '٣',
+    ];
     let seed = 42;
     const rnd = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -240,7 +289,10 @@ describe('bad input', () => {
 describe('the backlog', () => {
   const waiting = async () => {
     const db = srv.server.ctx.db as unknown as Kysely<{ message_search_backlog: { seq: number } }>;
-    const row = await db.selectFrom('message_search_backlog').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('message_search_backlog')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
 
@@ -261,7 +313,11 @@ describe('the backlog', () => {
   it('takes an edited text out of the index in the edit itself', async () => {
     const m = await send(alice, aliceBob, 'Крокодил плавает');
     expect(await found(bob, 'крокодил')).toEqual(['Крокодил плавает']);
-    const res = await api.post('/api/messages/edit', { messageId: m.id, content: 'Аллигатор плавает' }, alice.accessToken);
+    const res = await api.post(
+      '/api/messages/edit',
+      { messageId: m.id, content: 'Аллигатор плавает' },
+      alice.accessToken,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await found(bob, 'крокодил')).toEqual([]);
     expect(await found(bob, 'аллигатор')).toEqual(['Аллигатор плавает']);

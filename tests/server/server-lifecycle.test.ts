@@ -23,7 +23,11 @@ describe('server lifecycle', () => {
     // The database was closed after the last socket's OFFLINE write: it is there when opened again.
     const { db } = await openDatabase(srv.config);
     try {
-      const row = await db.selectFrom('users').select('last_seen_at').where('id', '=', alice.user.id).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select('last_seen_at')
+        .where('id', '=', alice.user.id)
+        .executeTakeFirstOrThrow();
       expect(row.last_seen_at).not.toBeNull();
     } finally {
       await db.destroy();
@@ -33,6 +37,8 @@ describe('server lifecycle', () => {
   it('takes socket events from features while it is being built, not once it runs', async () => {
     const srv = await startTestServer();
     servers.push(srv);
-    expect(() => srv.server.app.realtime.onClientEvent('call:end', () => {})).toThrow(/registered after the server started/);
+    expect(() => srv.server.app.realtime.onClientEvent('call:end', () => {})).toThrow(
+      /registered after the server started/,
+    );
   });
 });

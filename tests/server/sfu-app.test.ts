@@ -21,7 +21,9 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   const sfuPort = await freePort();
-  app = await startTestServer({ sfu: { port: sfuPort, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null } });
+  app = await startTestServer({
+    sfu: { port: sfuPort, hostCandidates: ['127.0.0.1'], udpPortRange: null, publicUrl: null },
+  });
   // As server/main.ts does: the SFU checks tokens with the key and secret the token route signs with.
   sfu = await startSfu({
     port: sfuPort,
@@ -39,11 +41,17 @@ afterAll(async () => {
 });
 
 describe('token route + embedded SFU', () => {
-  it('a token from POST /api/livekit/token joins the embedded SFU at the URL it names', { timeout: 40_000 }, async () => {
+  it('a token from POST /api/livekit/token joins the embedded SFU at the URL it names', {
+    timeout: 40_000,
+  }, async () => {
     const http = client(app.url);
     const joinAs = async (prefix: string) => {
       const user = await http.user(prefix);
-      const res = await http.post<{ token: string; url: string }>('/api/livekit/token', { room: 'sfu-open-room' }, user.accessToken);
+      const res = await http.post<{ token: string; url: string }>(
+        '/api/livekit/token',
+        { room: 'sfu-open-room' },
+        user.accessToken,
+      );
       expect(res.status).toBe(200);
       expect(res.body.url).toBe(sfu.url);
       const c = new RustParticipant();
@@ -54,7 +62,9 @@ describe('token route + embedded SFU', () => {
     const caller = await joinAs('caller');
     const callee = await joinAs('callee');
     await caller.publishToneAndPattern();
-    await expect.poll(() => [...callee.received.videoFrames.values()][0]?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(() => [...callee.received.videoFrames.values()][0]?.frames ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(5);
     expect(sfu.rooms.get('sfu-open-room')?.participants.size).toBe(2);
   });
 });

@@ -70,7 +70,8 @@ describe('LayerAllocator', () => {
     a.allocate(5000 * k, 0, [cam()], 0);
     a.allocate(300 * k, 0, [cam()], 500);
     // 160 kbit/s: less than q / headroom, more than q.
-    for (let t = 1000; t <= 1000 + 2 * PAUSE_HOLD_MS; t += 500) expect(a.allocate(160 * k, 0, [cam()], t).get('cam')).toBe(0);
+    for (let t = 1000; t <= 1000 + 2 * PAUSE_HOLD_MS; t += 500)
+      expect(a.allocate(160 * k, 0, [cam()], t).get('cam')).toBe(0);
   });
 
   it('steps up one layer at a time, only after the higher one fitted with a margin for a while', () => {

@@ -35,13 +35,17 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
     const b = await join('rust-b');
     await a.publishToneAndPattern();
 
-    await expect.poll(() => b.received.videoFrames.get('rust-a:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(10);
+    await expect
+      .poll(() => b.received.videoFrames.get('rust-a:video')?.frames ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(10);
     expect(b.received.videoFrames.get('rust-a:video')?.width).toBe(640);
     await expect.poll(() => b.received.audioPeak.get('rust-a:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(1000);
 
     // A late joiner receives what is already flowing.
     const c = await join('rust-c');
-    await expect.poll(() => c.received.videoFrames.get('rust-a:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
+    await expect
+      .poll(() => c.received.videoFrames.get('rust-a:video')?.frames ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(5);
 
     // Data addressed to one participant reaches only that one.
     await a.room.localParticipant?.publishData(new TextEncoder().encode('only for c'), {
@@ -81,10 +85,18 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
     const modes = [...(sfu.rooms.get('mixed-room')?.participants.values() ?? [])].map((p) => `${p.identity}:${p.mode}`);
     expect(modes.sort()).toEqual(['legacy:dual', 'modern:single']);
 
-    await expect.poll(() => legacy.received.videoFrames.get('modern:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
-    await expect.poll(() => modern.received.videoFrames.get('legacy:video')?.frames ?? 0, { timeout: 20_000 }).toBeGreaterThan(5);
-    await expect.poll(() => legacy.received.audioPeak.get('modern:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(1000);
-    await expect.poll(() => modern.received.audioPeak.get('legacy:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(1000);
+    await expect
+      .poll(() => legacy.received.videoFrames.get('modern:video')?.frames ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await expect
+      .poll(() => modern.received.videoFrames.get('legacy:video')?.frames ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await expect
+      .poll(() => legacy.received.audioPeak.get('modern:audio') ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(1000);
+    await expect
+      .poll(() => modern.received.audioPeak.get('legacy:audio') ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(1000);
     await legacy.publishText('legacy says hi');
     await expect.poll(() => modern.received.data).toContainEqual({ from: 'legacy', text: 'legacy says hi' });
     await modern.publishText('modern says hi');

@@ -64,7 +64,15 @@ describe('sendClock', () => {
 describe('writeRtpHeader', () => {
   it('writes the header werift serializes, with and without extensions', () => {
     for (const withExtensions of [true, false]) {
-      const slots = withExtensions ? (extensionLayout([{ uri: URI.absSendTime, id: 3 }, { uri: URI.sdesMid, id: 9 }], { mid: 'video-0' }) ?? []) : [];
+      const slots = withExtensions
+        ? (extensionLayout(
+            [
+              { uri: URI.absSendTime, id: 3 },
+              { uri: URI.sdesMid, id: 9 },
+            ],
+            { mid: 'video-0' },
+          ) ?? [])
+        : [];
       const out = Buffer.alloc(64);
       const length = writeRtpHeader(out, slots, true, 111, 65535, 0xfffffff0, 0x01020304, 0xabcdef);
       expect(length).toBe(headerLength(slots));
@@ -105,7 +113,14 @@ describe.each([
       const payload = randomBytes(50 + i * 200);
       const ts = (0xffffff00 + i * 3000) >>> 0;
       const marker = i % 2 === 1;
-      const header = new werift.RtpHeader({ marker, payloadType: 0, sequenceNumber: seq, timestamp: ts, ssrc: 0, extensions: [] });
+      const header = new werift.RtpHeader({
+        marker,
+        payloadType: 0,
+        sequenceNumber: seq,
+        timestamp: ts,
+        ssrc: 0,
+        extensions: [],
+      });
       await reference.sender.sendRtp(new werift.RtpPacket(header, payload));
       out.send(payload, marker, seq, ts, sendClock());
     }
@@ -113,10 +128,20 @@ describe.each([
     for (const [i, packet] of direct.wire.entries()) expect(packet.equals(reference.wire[i] as Buffer)).toBe(true);
     const r = reference.sender as unknown as Record<string, unknown>;
     const d = direct.sender as unknown as Record<string, unknown>;
-    for (const field of ['sequenceNumber', 'timestamp', 'ntpTimestamp', 'rtpTimestamp', 'octetCount', 'packetCount', 'headerBytesSent']) {
+    for (const field of [
+      'sequenceNumber',
+      'timestamp',
+      'ntpTimestamp',
+      'rtpTimestamp',
+      'octetCount',
+      'packetCount',
+      'headerBytesSent',
+    ]) {
       expect(d[field], field).toEqual(r[field]);
     }
-    expect((direct.dtls as unknown as { bytesSent: number }).bytesSent).toBe((reference.dtls as unknown as { bytesSent: number }).bytesSent);
+    expect((direct.dtls as unknown as { bytesSent: number }).bytesSent).toBe(
+      (reference.dtls as unknown as { bytesSent: number }).bytesSent,
+    );
 
     // A NACK for two packets across the wrap: werift retransmits both from its cache.
     const nack = new werift.RtcpTransportLayerFeedback({
@@ -126,7 +151,8 @@ describe.each([
     direct.sender.handleRtcpPacket(nack);
     await new Promise((r) => setTimeout(r, 10));
     expect(direct.wire.length).toBe(seqs.length + 2);
-    for (let i = seqs.length; i < direct.wire.length; i++) expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
+    for (let i = seqs.length; i < direct.wire.length; i++)
+      expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
   });
 
   it('sends a subscriber’s own descriptor in place of the shared payload’s first bytes, and retransmits it as sent', async () => {
@@ -140,8 +166,17 @@ describe.each([
       const payload = randomBytes(40 + i * 500);
       shared.push(Buffer.from(payload));
       const descriptor = Buffer.from([0x90, 0xe0, 0x80 | i, 0x42, 0x07]);
-      const header = new werift.RtpHeader({ marker: true, payloadType: 0, sequenceNumber: seq, timestamp: 1000 * i, ssrc: 0, extensions: [] });
-      await reference.sender.sendRtp(new werift.RtpPacket(header, Buffer.concat([descriptor, payload.subarray(descriptor.length)])));
+      const header = new werift.RtpHeader({
+        marker: true,
+        payloadType: 0,
+        sequenceNumber: seq,
+        timestamp: 1000 * i,
+        ssrc: 0,
+        extensions: [],
+      });
+      await reference.sender.sendRtp(
+        new werift.RtpPacket(header, Buffer.concat([descriptor, payload.subarray(descriptor.length)])),
+      );
       out.send(payload, true, seq, 1000 * i, sendClock(), descriptor);
       // The payload other subscribers get is untouched.
       expect(payload.equals(shared[i] as Buffer)).toBe(true);

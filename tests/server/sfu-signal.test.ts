@@ -11,13 +11,26 @@ const apiSecret = 'signal-test-secret-0123456789-0123456789-abcdef';
 let sfu: Sfu;
 
 beforeAll(async () => {
-  sfu = await startSfu({ port: 0, host: '127.0.0.1', apiKey, apiSecret, hostCandidates: ['127.0.0.1'], pingTimeout: 2 });
+  sfu = await startSfu({
+    port: 0,
+    host: '127.0.0.1',
+    apiKey,
+    apiSecret,
+    hostCandidates: ['127.0.0.1'],
+    pingTimeout: 2,
+  });
 });
 afterAll(async () => {
   await sfu.close();
 });
 
-async function token(identity: string, room: string, grant: Record<string, unknown> = {}, secret = apiSecret, ttl: number | string = '5m') {
+async function token(
+  identity: string,
+  room: string,
+  grant: Record<string, unknown> = {},
+  secret = apiSecret,
+  ttl: number | string = '5m',
+) {
   const at = new AccessToken(apiKey, secret, { identity, ttl });
   at.addGrant({ room, roomJoin: true, ...grant });
   return at.toJwt();
@@ -103,7 +116,9 @@ describe('embedded SFU signalling', () => {
     const none = await refusal('');
     expect(none.body).toMatch(/missing access_token/);
     const base = sfu.url.replace('ws', 'http');
-    const garbled = await fetch(`${base}/rtc/v1/validate?access_token=${await token('v', 'r2')}&join_request=%%%not-base64`);
+    const garbled = await fetch(
+      `${base}/rtc/v1/validate?access_token=${await token('v', 'r2')}&join_request=%%%not-base64`,
+    );
     expect(garbled.status).toBe(400);
     expect(await garbled.text()).toBe('malformed join_request');
     expect(sfu.rooms.has('r2')).toBe(false);
@@ -177,7 +192,9 @@ describe('embedded SFU signalling', () => {
     const vanish = await connect(await token('vanish', 'r5'));
     await vanish.next('join');
     const seen = () =>
-      stay.messages.flatMap((m) => (m.message.case === 'update' ? m.message.value.participants : [])).filter((p) => p.identity === 'vanish');
+      stay.messages
+        .flatMap((m) => (m.message.case === 'update' ? m.message.value.participants : []))
+        .filter((p) => p.identity === 'vanish');
     await expect.poll(() => seen().length).toBeGreaterThan(0);
     // Silence, without a leave: the server must drop it by itself (pingTimeout is 2 s here).
     vanish.ws.pause();

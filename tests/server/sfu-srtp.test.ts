@@ -29,12 +29,18 @@ function sessions(profile: number) {
     remoteMasterKey: keys.localMasterKey,
     remoteMasterSalt: keys.localMasterSalt,
   };
-  const reference = { srtp: new werift.SrtpSession({ keys, profile }), srtcp: new werift.SrtcpSession({ keys, profile }) };
+  const reference = {
+    srtp: new werift.SrtpSession({ keys, profile }),
+    srtcp: new werift.SrtcpSession({ keys, profile }),
+  };
   const fastSrtp = new werift.SrtpSession({ keys, profile });
   const fastSrtcp = new werift.SrtcpSession({ keys, profile });
   const fast = new FastSrtp(fastSrtp as unknown as never, fastSrtcp as unknown as never);
   fast.install(fastSrtp as unknown as never);
-  const peer = { srtp: new werift.SrtpSession({ keys: peerKeys, profile }), srtcp: new werift.SrtcpSession({ keys: peerKeys, profile }) };
+  const peer = {
+    srtp: new werift.SrtpSession({ keys: peerKeys, profile }),
+    srtcp: new werift.SrtcpSession({ keys: peerKeys, profile }),
+  };
   return { reference, fast: { srtp: fastSrtp as Session, srtcp: fastSrtcp, engine: fast }, peer };
 }
 
@@ -45,7 +51,12 @@ const header = (sequenceNumber: number, extensions = true) =>
     sequenceNumber,
     timestamp: 3_000_000_000 + sequenceNumber * 90,
     ssrc: 0x1234abcd,
-    extensions: extensions ? [{ id: 1, payload: Buffer.from('0') }, { id: 3, payload: Buffer.from([1, 2, 3]) }] : [],
+    extensions: extensions
+      ? [
+          { id: 1, payload: Buffer.from('0') },
+          { id: 3, payload: Buffer.from([1, 2, 3]) },
+        ]
+      : [],
   });
 
 /** Sequence numbers through a wrap: the rollover counter must become 1 on both sides. */
@@ -112,7 +123,17 @@ describe.each(PROFILES)('FastSrtp %s', (_name, profile) => {
     const { reference, fast, peer } = sessions(profile);
     const rr = new werift.RtcpRrPacket({
       ssrc: 0x01020304,
-      reports: [new werift.RtcpReceiverInfo({ ssrc: 0x1234abcd, fractionLost: 3, packetsLost: 10, highestSequence: 70000, jitter: 5, lsr: 1, dlsr: 2 })],
+      reports: [
+        new werift.RtcpReceiverInfo({
+          ssrc: 0x1234abcd,
+          fractionLost: 3,
+          packetsLost: 10,
+          highestSequence: 70000,
+          jitter: 5,
+          lsr: 1,
+          dlsr: 2,
+        }),
+      ],
     }).serialize();
     for (let i = 0; i < 3; i++) {
       const expected = reference.srtcp.encrypt(rr);
@@ -134,10 +155,16 @@ describe.each(PROFILES)('FastSrtp %s SRTCP', (_name, profile) => {
     const { reference, fast, peer } = sessions(profile);
     const sr = new werift.RtcpSrPacket({
       ssrc: 0x0a0b0c0d,
-      senderInfo: new werift.RtcpSenderInfo({ ntpTimestamp: 1n << 40n, rtpTimestamp: 5, packetCount: 6, octetCount: 7 }),
+      senderInfo: new werift.RtcpSenderInfo({
+        ntpTimestamp: 1n << 40n,
+        rtpTimestamp: 5,
+        packetCount: 6,
+        octetCount: 7,
+      }),
     }).serialize();
     type Contexts = { localContext: { getSrtcpSsrcState(ssrc: number): { srtcpIndex: number } } };
-    for (const s of [reference.srtcp, fast.srtcp, peer.srtcp]) (s as unknown as Contexts).localContext.getSrtcpSsrcState(0x0a0b0c0d).srtcpIndex = 0x1fffe;
+    for (const s of [reference.srtcp, fast.srtcp, peer.srtcp])
+      (s as unknown as Contexts).localContext.getSrtcpSsrcState(0x0a0b0c0d).srtcpIndex = 0x1fffe;
     for (let i = 0; i < 3; i++) {
       const actual = fast.srtcp.encrypt(sr);
       expect(actual.equals(reference.srtcp.encrypt(sr))).toBe(true);
@@ -170,7 +197,12 @@ describe('CmKeystream', () => {
       const roc = roc0 + (seq0 > 0xffff ? 1 : 0);
       const seq = seq0 & 0xffff;
       // Aligned (4-byte steps) and unaligned source and destination.
-      for (const [srcOffset, dstOffset] of [[0, 0], [4, 8], [1, 5], [0, 3]] as const) {
+      for (const [srcOffset, dstOffset] of [
+        [0, 0],
+        [4, 8],
+        [1, 5],
+        [0, 3],
+      ] as const) {
         const src = randomBytes(length + srcOffset).subarray(srcOffset);
         const dst = Buffer.alloc(length + dstOffset);
         const counter = iv(salt, ssrc, roc, seq);

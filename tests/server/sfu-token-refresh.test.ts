@@ -87,7 +87,10 @@ function open(query: string): Promise<RawClient | number> {
 
 const resumeQuery = (token: string, sid: string) => {
   const join = new JoinRequest({ reconnect: true, participantSid: sid });
-  const wrapped = new WrappedJoinRequest({ compression: WrappedJoinRequest_Compression.NONE, joinRequest: join.toBinary() });
+  const wrapped = new WrappedJoinRequest({
+    compression: WrappedJoinRequest_Compression.NONE,
+    joinRequest: join.toBinary(),
+  });
   return `access_token=${token}&join_request=${Buffer.from(wrapped.toBinary()).toString('base64url')}`;
 };
 
@@ -99,8 +102,15 @@ describe('token refresh', () => {
     const sid = join.message.case === 'join' ? (join.message.value.participant?.sid ?? '') : '';
     const msg = await c.next('refreshToken', 4000);
     const fresh = msg.message.case === 'refreshToken' ? msg.message.value : '';
-    const { payload } = await jwtVerify(fresh, new TextEncoder().encode(apiSecret), { issuer: apiKey, algorithms: ['HS256'] });
-    expect(payload).toMatchObject({ sub: 'raw-ann', name: 'raw-ann', video: { room: 'refresh-raw', roomJoin: true, canPublish: true } });
+    const { payload } = await jwtVerify(fresh, new TextEncoder().encode(apiSecret), {
+      issuer: apiKey,
+      algorithms: ['HS256'],
+    });
+    expect(payload).toMatchObject({
+      sub: 'raw-ann',
+      name: 'raw-ann',
+      video: { room: 'refresh-raw', roomJoin: true, canPublish: true },
+    });
     expect((payload.exp as number) - (payload.nbf as number)).toBe(120);
 
     // The original runs out, then the connection is lost.
@@ -116,7 +126,9 @@ describe('token refresh', () => {
     back.ws.close();
   });
 
-  it('a Rust SDK client resumes after its original token expired and keeps exchanging data', { timeout: 60_000 }, async () => {
+  it('a Rust SDK client resumes after its original token expired and keeps exchanging data', {
+    timeout: 60_000,
+  }, async () => {
     const room = 'refresh-rust';
     const a = new RustParticipant();
     const b = new RustParticipant();
@@ -126,7 +138,9 @@ describe('token refresh', () => {
     await a.connect(sfu.url, tokenA);
     await b.connect(sfu.url, await shortToken('rust-b', room));
     const events: string[] = [];
-    a.room.on(RoomEvent.Reconnected, () => events.push('reconnected')).on(RoomEvent.Disconnected, () => events.push('disconnected'));
+    a.room
+      .on(RoomEvent.Reconnected, () => events.push('reconnected'))
+      .on(RoomEvent.Disconnected, () => events.push('disconnected'));
     await refreshed;
     outlive(tokenA);
 
@@ -137,6 +151,8 @@ describe('token refresh', () => {
     expect(events).not.toContain('disconnected');
 
     await a.publishText('after the token ran out');
-    await expect.poll(() => b.received.data, { timeout: 10_000 }).toContainEqual({ from: 'rust-a', text: 'after the token ran out' });
+    await expect
+      .poll(() => b.received.data, { timeout: 10_000 })
+      .toContainEqual({ from: 'rust-a', text: 'after the token ran out' });
   });
 });

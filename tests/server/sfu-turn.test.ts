@@ -11,11 +11,22 @@ import { turnFromEnv } from '../../server/sfu/turn';
 const apiKey = 'APIturntest';
 const apiSecret = 'turn-test-secret-0123456789-0123456789-abcdef';
 const turnSecret = 'coturn-static-auth-secret';
-const urls = ['turn:turn.example.org:3478?transport=udp', 'turn:turn.example.org:3478?transport=tcp', 'turns:turn.example.org:5349'];
+const urls = [
+  'turn:turn.example.org:3478?transport=udp',
+  'turn:turn.example.org:3478?transport=tcp',
+  'turns:turn.example.org:5349',
+];
 let sfu: Sfu;
 
 beforeAll(async () => {
-  sfu = await startSfu({ port: 0, host: '127.0.0.1', apiKey, apiSecret, hostCandidates: ['127.0.0.1'], turn: { urls, secret: turnSecret, ttl: 3600 } });
+  sfu = await startSfu({
+    port: 0,
+    host: '127.0.0.1',
+    apiKey,
+    apiSecret,
+    hostCandidates: ['127.0.0.1'],
+    turn: { urls, secret: turnSecret, ttl: 3600 },
+  });
 });
 afterAll(async () => {
   await sfu.close();
@@ -64,6 +75,8 @@ describe('TURN credentials from the embedded SFU', () => {
     expect(turnFromEnv({})).toBeNull();
     expect(turnFromEnv({ TURN_URLS: `${urls.join(', ')}`, TURN_SECRET: 's' })).toEqual({ urls, secret: 's' });
     expect(() => turnFromEnv({ TURN_URLS: urls[0] })).toThrow(/TURN_SECRET/);
-    expect(() => turnFromEnv({ TURN_URLS: 'http://turn.example.org', TURN_SECRET: 's' })).toThrow(/Invalid TURN_URLS entry/);
+    expect(() => turnFromEnv({ TURN_URLS: 'http://turn.example.org', TURN_SECRET: 's' })).toThrow(
+      /Invalid TURN_URLS entry/,
+    );
   });
 });

@@ -21,7 +21,11 @@ interface Picture {
 /** An RTP VP8 payload: the descriptor Chromium writes, then a frame header (P bit clear on a keyframe) and data. */
 function vp8(p: Picture): Buffer {
   const bytes: number[] = [];
-  const x = (p.pictureId !== undefined ? 0x80 : 0) | (p.tl0 !== undefined ? 0x40 : 0) | (p.tid !== undefined ? 0x20 : 0) | (p.keyIdx !== undefined ? 0x10 : 0);
+  const x =
+    (p.pictureId !== undefined ? 0x80 : 0) |
+    (p.tl0 !== undefined ? 0x40 : 0) |
+    (p.tid !== undefined ? 0x20 : 0) |
+    (p.keyIdx !== undefined ? 0x10 : 0);
   bytes.push((x ? 0x80 : 0) | (p.start === false ? 0 : 0x10));
   if (x) bytes.push(x);
   if (p.pictureId !== undefined) {
@@ -55,7 +59,13 @@ describe('readVp8Numbers', () => {
       tl0PicIdx: 254,
       keyIdx: 3,
     });
-    expect(numbers(vp8({ pictureId: 100, short: true, tl0: 7 }))).toEqual({ length: 4, pictureId: 100, pictureIdBits: 7, tl0PicIdx: 7, keyIdx: -1 });
+    expect(numbers(vp8({ pictureId: 100, short: true, tl0: 7 }))).toEqual({
+      length: 4,
+      pictureId: 100,
+      pictureIdBits: 7,
+      tl0PicIdx: 7,
+      keyIdx: -1,
+    });
     expect(numbers(vp8({ tid: 2 }))).toMatchObject({ length: 3, pictureIdBits: 0, tl0PicIdx: -1, keyIdx: -1 });
     expect(numbers(vp8({}))).toMatchObject({ length: 1, pictureIdBits: 0 });
   });
@@ -84,10 +94,21 @@ describe('Vp8Renumbering', () => {
     r.restart(key);
     expect(sent(r, key)).toMatchObject({ pictureId: 19978, tl0PicIdx: 253, keyIdx: 5 });
     expect(isVp8KeyframeStart(Buffer.concat([r.rewrite(key) as Buffer, key.subarray(6)]))).toBe(true);
-    expect(sent(r, vp8({ pictureId: 19978, tl0: 30, tid: 2, keyIdx: 9 }))).toMatchObject({ pictureId: 19979, tl0PicIdx: 253, keyIdx: 5 });
-    expect(sent(r, vp8({ pictureId: 19979, tl0: 31, tid: 0, keyIdx: 9 }))).toMatchObject({ pictureId: 19980, tl0PicIdx: 254, keyIdx: 5 });
+    expect(sent(r, vp8({ pictureId: 19978, tl0: 30, tid: 2, keyIdx: 9 }))).toMatchObject({
+      pictureId: 19979,
+      tl0PicIdx: 253,
+      keyIdx: 5,
+    });
+    expect(sent(r, vp8({ pictureId: 19979, tl0: 31, tid: 0, keyIdx: 9 }))).toMatchObject({
+      pictureId: 19980,
+      tl0PicIdx: 254,
+      keyIdx: 5,
+    });
     // A packet of the same picture (its continuation) gets the same numbers.
-    expect(sent(r, vp8({ pictureId: 19979, tl0: 31, tid: 0, keyIdx: 9, start: false }))).toMatchObject({ pictureId: 19980, tl0PicIdx: 254 });
+    expect(sent(r, vp8({ pictureId: 19979, tl0: 31, tid: 0, keyIdx: 9, start: false }))).toMatchObject({
+      pictureId: 19980,
+      tl0PicIdx: 254,
+    });
   });
 
   it('continues after a switch down to a layer whose numbers are behind, and wraps 15-bit IDs, TL0PICIDX and KEYIDX', () => {
@@ -131,12 +152,22 @@ describe('TrackSubscription', () => {
     vi.spyOn(RtpOut.prototype, 'send').mockImplementation((payload, _marker, _seq, _ts, _clock, descriptor) => {
       sends.push({ payload, descriptor: descriptor ? Buffer.from(descriptor) : null });
     });
-    const track = { kind: 'video', subscribers: new Set(), chooseLayers: () => {}, requestKeyframe: () => {} } as unknown as PublishedTrack;
+    const track = {
+      kind: 'video',
+      subscribers: new Set(),
+      chooseLayers: () => {},
+      requestKeyframe: () => {},
+    } as unknown as PublishedTrack;
     const sub = new TrackSubscription(track, 'PA_viewer');
     const subscribe = () => ({ unSubscribe: () => {} });
-    sub.attach({ sender: { onPictureLossIndication: { subscribe }, onRtcp: { subscribe } } } as unknown as werift.RTCRtpTransceiver);
+    sub.attach({
+      sender: { onPictureLossIndication: { subscribe }, onRtcp: { subscribe } },
+    } as unknown as werift.RTCRtpTransceiver);
     const packet = (seq: number, payload: Buffer) =>
-      new werift.RtpPacket(new werift.RtpHeader({ sequenceNumber: seq, timestamp: seq * 4500, marker: true, ssrc: 1 }), payload);
+      new werift.RtpPacket(
+        new werift.RtpHeader({ sequenceNumber: seq, timestamp: seq * 4500, marker: true, ssrc: 1 }),
+        payload,
+      );
     const low = packet(100, vp8({ pictureId: 19977, tl0: 254, tid: 0, keyIdx: 1, keyframe: true }));
     sub.switchTo('q', low);
     sub.send(low);
@@ -145,7 +176,9 @@ describe('TrackSubscription', () => {
     sub.send(high);
     sub.send(packet(7001, vp8({ pictureId: 19978, tl0: 30, tid: 2, keyIdx: 6 })));
     sub.detach();
-    const received = sends.map(({ payload, descriptor }) => numbers(descriptor ? Buffer.concat([descriptor, payload.subarray(descriptor.length)]) : payload));
+    const received = sends.map(({ payload, descriptor }) =>
+      numbers(descriptor ? Buffer.concat([descriptor, payload.subarray(descriptor.length)]) : payload),
+    );
     expect(received.map((n) => n.pictureId)).toEqual([19977, 19978, 19979]);
     expect(received.map((n) => n.tl0PicIdx)).toEqual([254, 255, 255]);
     expect(received.map((n) => n.keyIdx)).toEqual([1, 2, 2]);

@@ -24,7 +24,8 @@ export function contractMismatch(event: string, payload: unknown): string | null
   if (!parsed.success) {
     return `${event}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'} ${i.message}`).join('; ')}`;
   }
-  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.data)), payload)) return `${event}: fields the contract does not declare`;
+  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.data)), payload))
+    return `${event}: fields the contract does not declare`;
   return null;
 }
 
@@ -36,7 +37,8 @@ export function takeContractMismatches(): string[] {
 /** Throws (failing the test) when events broke the contract since the last check; runs after every test. */
 export function failOnMismatches(): void {
   const seen = takeContractMismatches();
-  if (seen.length) throw new Error(`server events that break the contract (src/contract/events.ts):\n${seen.join('\n')}`);
+  if (seen.length)
+    throw new Error(`server events that break the contract (src/contract/events.ts):\n${seen.join('\n')}`);
 }
 afterEach(failOnMismatches);
 afterAll(failOnMismatches);
@@ -45,7 +47,11 @@ export function connect(
   url: string,
   token: string | null,
   /** onEvent sees every event, also those sent right after the handshake (before this resolves). */
-  opts: { via?: 'auth' | 'query'; headers?: Record<string, string>; onEvent?: (event: string, payload: unknown) => void } = {},
+  opts: {
+    via?: 'auth' | 'query';
+    headers?: Record<string, string>;
+    onEvent?: (event: string, payload: unknown) => void;
+  } = {},
 ): Promise<Socket> {
   const socket = io(url, {
     transports: ['websocket'],
@@ -71,7 +77,12 @@ export function closeAll(): void {
 }
 
 /** Resolves with the next `event` (matching `where`), or rejects after `ms`. */
-export function next<T = any>(socket: Socket, event: string, where: (p: T) => boolean = () => true, ms = 3000): Promise<T> {
+export function next<T = any>(
+  socket: Socket,
+  event: string,
+  where: (p: T) => boolean = () => true,
+  ms = 3000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.off(event, on);
@@ -115,6 +126,10 @@ export async function roundTrip(socket: Socket): Promise<void> {
 export async function befriend(api: Api, a: TestUser, b: TestUser): Promise<void> {
   const add = await api.post('/api/contacts/add', { identifier: b.user.eblid }, a.accessToken);
   if (add.status !== 200) throw new Error(`add failed: ${add.status} ${JSON.stringify(add.body)}`);
-  const res = await api.post('/api/contacts/respond', { contactId: add.body.contact.id, action: 'accept' }, b.accessToken);
+  const res = await api.post(
+    '/api/contacts/respond',
+    { contactId: add.body.contact.id, action: 'accept' },
+    b.accessToken,
+  );
   if (res.status !== 200) throw new Error(`respond failed: ${res.status} ${JSON.stringify(res.body)}`);
 }

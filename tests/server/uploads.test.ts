@@ -18,11 +18,19 @@ beforeAll(async () => {
   api = client(srv.url);
   [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
   await befriend(api, alice, bob);
-  png = await sharp({ create: { width: 37, height: 21, channels: 3, background: '#3366ff' } }).png().toBuffer();
+  png = await sharp({ create: { width: 37, height: 21, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
 });
 afterAll(() => srv.close());
 
-async function upload(bytes: Buffer | string, name: string, type: string, token: string | null = alice.accessToken, field = 'file') {
+async function upload(
+  bytes: Buffer | string,
+  name: string,
+  type: string,
+  token: string | null = alice.accessToken,
+  field = 'file',
+) {
   const form = new FormData();
   form.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type }), name);
   const res = await fetch(`${srv.url}/api/upload`, {
@@ -47,7 +55,14 @@ describe('POST /api/upload', () => {
     // Images are stored re-encoded (hardening-uploads.test.ts): same pixels, recorded size is the stored one.
     const key = res.body.url.split('/').pop();
     const kept = fs.readFileSync(path.join(uploadsDir(), key));
-    expect(res.body.attachment).toEqual({ url: res.body.url, type: 'IMAGE', name: 'passwd.txt', size: kept.length, width: 37, height: 21 });
+    expect(res.body.attachment).toEqual({
+      url: res.body.url,
+      type: 'IMAGE',
+      name: 'passwd.txt',
+      size: kept.length,
+      width: 37,
+      height: 21,
+    });
     expect((await sharp(kept).raw().toBuffer()).equals(await sharp(png).raw().toBuffer())).toBe(true);
 
     const got = await fetch(srv.url + res.body.url);
@@ -91,14 +106,19 @@ describe('POST /api/upload', () => {
     const res = await fetch(`${srv.url}/api/upload`, {
       method: 'POST',
       body: raw,
-      headers: { authorization: `Bearer ${alice.accessToken}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Bearer ${alice.accessToken}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
     });
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.attachment.name).toBe('Отчёт 2026;.txt');
     const got = await fetch(srv.url + body.url);
     const cd = got.headers.get('content-disposition') ?? '';
-    expect(cd).toBe(`attachment; filename="_____ 2026_.txt"; filename*=UTF-8''${encodeURIComponent('Отчёт 2026;.txt')}`);
+    expect(cd).toBe(
+      `attachment; filename="_____ 2026_.txt"; filename*=UTF-8''${encodeURIComponent('Отчёт 2026;.txt')}`,
+    );
   });
 
   it('refuses a file over the limit with 413 and keeps nothing of it', async () => {
@@ -121,17 +141,29 @@ describe('POST /api/upload', () => {
     const two = new FormData();
     two.append('file', new Blob(['first']), 'a.txt');
     two.append('file', new Blob(['second']), 'b.txt');
-    const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: two, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    const res = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: two,
+      headers: { authorization: `Bearer ${alice.accessToken}` },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toMatch(/один файл/);
     const textOnly = new FormData();
     textOnly.append('file', 'just text');
-    const r2 = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: textOnly, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    const r2 = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: textOnly,
+      headers: { authorization: `Bearer ${alice.accessToken}` },
+    });
     expect(r2.status).toBe(400);
     expect((await r2.json()).message).toMatch(/Прикрепите файл/);
     const elsewhere = new FormData();
     elsewhere.append('avatar', new Blob(['x']), 'x.txt');
-    const r3 = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: elsewhere, headers: { authorization: `Bearer ${alice.accessToken}` } });
+    const r3 = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: elsewhere,
+      headers: { authorization: `Bearer ${alice.accessToken}` },
+    });
     expect(r3.status).toBe(400);
     // Nothing of the refused requests is kept.
     const rows = await srv.server.ctx.db.selectFrom('uploads').select('original_name').execute();
@@ -157,7 +189,11 @@ describe('default limit', () => {
       const u = await client(dflt.url).user('big');
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(3 * 1024 * 1024).fill(7)]), 'big.bin');
-      const res = await fetch(`${dflt.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.accessToken}` } });
+      const res = await fetch(`${dflt.url}/api/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${u.accessToken}` },
+      });
       expect(res.status).toBe(201);
       expect((await res.json()).attachment.size).toBe(3 * 1024 * 1024);
     } finally {
@@ -168,7 +204,12 @@ describe('default limit', () => {
 
 describe('GET /uploads/<key>', () => {
   it('serves only server-generated keys', async () => {
-    for (const p of ['/uploads/..%2Fsecrets.json', '/uploads/secrets.json', `/uploads/${'0'.repeat(32)}`, '/uploads/%2e%2e']) {
+    for (const p of [
+      '/uploads/..%2Fsecrets.json',
+      '/uploads/secrets.json',
+      `/uploads/${'0'.repeat(32)}`,
+      '/uploads/%2e%2e',
+    ]) {
       const res = await fetch(srv.url + p);
       expect(res.status, p).toBe(404);
     }
@@ -177,19 +218,35 @@ describe('GET /uploads/<key>', () => {
 
 describe('attachments in messages', () => {
   it('sends an image message with the upload’s size, and refuses others’ or mistyped uploads', async () => {
-    const conv = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body.conversation.id;
+    const conv = (await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken)).body
+      .conversation.id;
     const img = (await upload(png, 'cat.png', 'image/png')).body;
     const doc = (await upload('hello', 'doc.txt', 'text/plain')).body;
     const res = await api.post(
       '/api/conversations/send',
-      { conversationId: conv, type: 'IMAGE', content: '', attachments: [{ url: `${srv.url}${img.url}`, type: 'IMAGE' }] },
+      {
+        conversationId: conv,
+        type: 'IMAGE',
+        content: '',
+        attachments: [{ url: `${srv.url}${img.url}`, type: 'IMAGE' }],
+      },
       alice.accessToken,
     );
     expect(res.status).toBe(200);
-    expect(res.body.message.attachments).toEqual([{ url: img.url, type: 'IMAGE', name: 'cat.png', size: img.attachment.size, width: 37, height: 21 }]);
+    expect(res.body.message.attachments).toEqual([
+      { url: img.url, type: 'IMAGE', name: 'cat.png', size: img.attachment.size, width: 37, height: 21 },
+    ]);
     const file = await api.post(
       '/api/conversations/send',
-      { conversationId: conv, type: 'FILE', content: '', attachments: [{ url: img.url, type: 'IMAGE' }, { url: doc.url, type: 'FILE' }] },
+      {
+        conversationId: conv,
+        type: 'FILE',
+        content: '',
+        attachments: [
+          { url: img.url, type: 'IMAGE' },
+          { url: doc.url, type: 'FILE' },
+        ],
+      },
       alice.accessToken,
     );
     expect(file.status).toBe(200);
@@ -212,7 +269,8 @@ describe('attachments in messages', () => {
 describe('multipart elsewhere', () => {
   it('is parsed by the upload route only: every other route answers 415 with a message', async () => {
     const conv = await api.post('/api/conversations/with', { userId: bob.user.id }, alice.accessToken);
-    const history = async () => (await api.get(`/api/conversations/${conv.body.conversation.id}/messages`, alice.accessToken)).body.messages;
+    const history = async () =>
+      (await api.get(`/api/conversations/${conv.body.conversation.id}/messages`, alice.accessToken)).body.messages;
     const before = await history();
     const form = () => {
       const f = new FormData();
@@ -224,12 +282,24 @@ describe('multipart elsewhere', () => {
     };
     const paths = ['/api/conversations/with', '/api/conversations/send', '/api/auth/logout'];
     for (const p of paths) {
-      const res = await fetch(srv.url + p, { method: 'POST', body: form(), headers: { authorization: `Bearer ${alice.accessToken}` } });
-      expect({ p, status: res.status, body: await res.json() }).toEqual({ p, status: 415, body: { message: 'Неподдерживаемый тип содержимого' } });
+      const res = await fetch(srv.url + p, {
+        method: 'POST',
+        body: form(),
+        headers: { authorization: `Bearer ${alice.accessToken}` },
+      });
+      expect({ p, status: res.status, body: await res.json() }).toEqual({
+        p,
+        status: 415,
+        body: { message: 'Неподдерживаемый тип содержимого' },
+      });
     }
     expect(await history()).toEqual(before);
     // The upload route still takes the same body.
-    const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form(), headers: { authorization: `Bearer ${alice.accessToken}` } });
+    const res = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      body: form(),
+      headers: { authorization: `Bearer ${alice.accessToken}` },
+    });
     expect(res.status).toBe(201);
   });
 });

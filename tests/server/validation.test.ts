@@ -69,7 +69,9 @@ describe.each(jsonRoutes)('%s %s', (method, path, auth, valid) => {
 
 describe('transport-level mistakes', () => {
   it('refuses a body over 1 MiB with 413', async () => {
-    const res = await http.call('POST', '/api/auth/login', { raw: JSON.stringify({ username: 'x'.repeat(1_100_000), password: 'y' }) });
+    const res = await http.call('POST', '/api/auth/login', {
+      raw: JSON.stringify({ username: 'x'.repeat(1_100_000), password: 'y' }),
+    });
     expect(res.status).toBe(413);
   });
 

@@ -28,7 +28,11 @@ afterAll(() => srv.close());
 async function upload(bytes: Buffer, name = 'voice.webm', type = 'audio/webm') {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-  const res = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${alice.accessToken}` } });
+  const res = await fetch(`${srv.url}/api/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${alice.accessToken}` },
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -39,7 +43,8 @@ const sendVoice = (url: string, voice: unknown, extra: Record<string, unknown> =
     { conversationId: ab, type: 'VOICE', content: '', attachments: [{ url, type: 'AUDIO' }], voice, ...extra },
     alice.accessToken,
   );
-const history = async () => (await api.get(`/api/conversations/${ab}/messages`, bob.accessToken)).body.messages as { id: string; type: string }[];
+const history = async () =>
+  (await api.get(`/api/conversations/${ab}/messages`, bob.accessToken)).body.messages as { id: string; type: string }[];
 
 describe('audio uploads', () => {
   it('sniffs a WebM/Opus recording as AUDIO and serves it inline as audio/webm, accepting ranges', async () => {
@@ -68,7 +73,9 @@ describe('audio uploads', () => {
 
     const suffix = await fetch(srv.url + body.url, { headers: { range: 'bytes=-64' } });
     expect(suffix.status).toBe(206);
-    expect(suffix.headers.get('content-range')).toBe(`bytes ${voiceFile.length - 64}-${voiceFile.length - 1}/${voiceFile.length}`);
+    expect(suffix.headers.get('content-range')).toBe(
+      `bytes ${voiceFile.length - 64}-${voiceFile.length - 1}/${voiceFile.length}`,
+    );
     expect(Buffer.from(await suffix.arrayBuffer()).equals(voiceFile.subarray(-64))).toBe(true);
 
     const beyond = await fetch(srv.url + body.url, { headers: { range: `bytes=${voiceFile.length}-` } });
@@ -99,13 +106,21 @@ describe('VOICE messages', () => {
   });
 
   const refused: [string, unknown, RegExp][] = [
-    ['a waveform of more than 100 peaks', { durationMs: 2000, waveform: Array(VOICE.waveformMax + 1).fill(5) }, /Волна — не больше 100/],
+    [
+      'a waveform of more than 100 peaks',
+      { durationMs: 2000, waveform: Array(VOICE.waveformMax + 1).fill(5) },
+      /Волна — не больше 100/,
+    ],
     ['an empty waveform', { durationMs: 2000, waveform: [] }, /Волна не может быть пустой/],
     ['a peak above 100', { durationMs: 2000, waveform: [1, 101] }, /Пик волны — до 100/],
     ['a negative peak', { durationMs: 2000, waveform: [-1] }, /Пик волны — от 0/],
     ['a fractional peak', { durationMs: 2000, waveform: [1.5] }, /voice\.waveform/],
     ['a duration over 5 minutes', { durationMs: 300_001, waveform }, /не длиннее 5 минут/],
-    ['a duration far longer than the file holds', { durationMs: 200_000, waveform }, /Длительность не соответствует аудиофайлу/],
+    [
+      'a duration far longer than the file holds',
+      { durationMs: 200_000, waveform },
+      /Длительность не соответствует аудиофайлу/,
+    ],
     ['no voice details', undefined, /длительность и волна/],
   ];
   for (const [what, voice, message] of refused) {
@@ -120,7 +135,9 @@ describe('VOICE messages', () => {
   }
 
   it('refuses a voice message whose file is not audio', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     for (const bytes of [png, Buffer.from('это не звук, а текст '.repeat(300))]) {
       const { body } = await upload(bytes, 'voice.webm');
       const res = await sendVoice(body.url, { durationMs: 2000, waveform });
@@ -143,20 +160,34 @@ describe('VOICE messages', () => {
     const other = await upload(voiceFile);
     const onFile = await api.post(
       '/api/conversations/send',
-      { conversationId: ab, type: 'FILE', content: '', attachments: [{ url: body.url, type: 'FILE' }], voice: { durationMs: 2000, waveform } },
+      {
+        conversationId: ab,
+        type: 'FILE',
+        content: '',
+        attachments: [{ url: body.url, type: 'FILE' }],
+        voice: { durationMs: 2000, waveform },
+      },
       alice.accessToken,
     );
     expect(onFile.status).toBe(400);
     expect(onFile.body.message).toBe('Длительность и волна — только у голосового сообщения');
-    const two = await sendVoice(body.url, { durationMs: 2000, waveform }, {
-      attachments: [
-        { url: body.url, type: 'AUDIO' },
-        { url: other.body.url, type: 'AUDIO' },
-      ],
-    });
+    const two = await sendVoice(
+      body.url,
+      { durationMs: 2000, waveform },
+      {
+        attachments: [
+          { url: body.url, type: 'AUDIO' },
+          { url: other.body.url, type: 'AUDIO' },
+        ],
+      },
+    );
     expect(two.status).toBe(400);
     expect(two.body.message).toBe('Голосовое сообщение — ровно одна аудиозапись');
-    const call = await api.post('/api/conversations/send', { conversationId: ab, type: 'CALL', content: 'звонок' }, alice.accessToken);
+    const call = await api.post(
+      '/api/conversations/send',
+      { conversationId: ab, type: 'CALL', content: 'звонок' },
+      alice.accessToken,
+    );
     expect(call.status).toBe(400);
     expect((await history()).some((m) => m.type === 'CALL')).toBe(false);
   });

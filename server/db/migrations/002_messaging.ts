@@ -76,7 +76,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('receipts_pk', ['message_id', 'user_id'])
     .execute();
-  await db.schema.createIndex('receipts_user_conversation').on('receipts').columns(['user_id', 'conversation_id']).execute();
+  await db.schema
+    .createIndex('receipts_user_conversation')
+    .on('receipts')
+    .columns(['user_id', 'conversation_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -11,7 +11,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await drainBacklog(db);
   } else {
     await sql
-      .raw(`INSERT INTO message_search (rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')} FROM messages m WHERE m.deleted_at IS NULL`)
+      .raw(
+        `INSERT INTO message_search (rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')} FROM messages m WHERE m.deleted_at IS NULL`,
+      )
       .execute(db);
   }
 }
@@ -20,7 +22,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const triggers = ['message_search_insert', 'message_search_update', 'message_search_attachment'];
   if (pg) {
-    for (const t of triggers) await sql.raw(`DROP TRIGGER ${t} ON ${t.endsWith('attachment') ? 'message_attachments' : 'messages'}`).execute(db);
+    for (const t of triggers)
+      await sql
+        .raw(`DROP TRIGGER ${t} ON ${t.endsWith('attachment') ? 'message_attachments' : 'messages'}`)
+        .execute(db);
     await sql`DROP FUNCTION message_search_enqueue()`.execute(db);
     await sql`DROP TABLE message_search_backlog`.execute(db);
   } else {

@@ -15,7 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('show_text', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('push_subscriptions_user').on('push_subscriptions').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('push_subscriptions_user')
+    .on('push_subscriptions')
+    .columns(['user_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('push_subscriptions_session').on('push_subscriptions').column('session_id').execute();
 }
 

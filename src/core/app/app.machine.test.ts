@@ -6,11 +6,24 @@ import { idsOf } from './registry';
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
 // (sign-in, the socket hand-over) are tested through the composition root in src/core/app/wiring.test.ts.
 const inert = createMachine({});
-const sessionLong = ['session', 'realtime', 'connectivity', 'offlineStore', 'notifications', 'chats', 'call', 'contacts', 'search', 'profile'];
+const sessionLong = [
+  'session',
+  'realtime',
+  'connectivity',
+  'offlineStore',
+  'notifications',
+  'chats',
+  'call',
+  'contacts',
+  'search',
+  'profile',
+];
 const viewOwned = ['callsPage', 'chatsFooter', 'conversationSearch', 'chatsLayout', 'lightbox'];
 
 function start() {
-  const machine = appMachine.provide({ actors: Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])) as never });
+  const machine = appMachine.provide({
+    actors: Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])) as never,
+  });
   return createActor(machine, { input: {} }).start();
 }
 
@@ -28,7 +41,8 @@ describe('app (root actor)', () => {
       expect(context[id], id).toBe(app.system.get(id));
     }
     expect(Object.keys(context).sort()).toEqual([...sessionLong].sort());
-    for (const id of [...viewOwned, 'contactCode', 'avatar', 'groupDialog']) expect(app.system.get(id), id).toBeUndefined();
+    for (const id of [...viewOwned, 'contactCode', 'avatar', 'groupDialog'])
+      expect(app.system.get(id), id).toBeUndefined();
   });
 
   it('spawns a view-owned actor on actor.open (once) and stops it on actor.close; other ids are refused', () => {

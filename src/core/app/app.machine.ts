@@ -15,7 +15,9 @@ export type AppContext = { [K in SessionId]: ActorRefFrom<Registry[K]['machine']
 const sessionIds = idsOf('session');
 const viewOwnedIds = idsOf('owned', 'view');
 const viewOwned: string[] = viewOwnedIds;
-const rootActors: Record<string, AnyStateMachine> = Object.fromEntries([...sessionIds, ...viewOwnedIds].map((id) => [id, registry[id].machine]));
+const rootActors: Record<string, AnyStateMachine> = Object.fromEntries(
+  [...sessionIds, ...viewOwnedIds].map((id) => [id, registry[id].machine]),
+);
 
 export const appMachine = setup({
   types: {

@@ -21,9 +21,11 @@ export function wireSession(s: Services) {
   });
 }
 
-export const wireRealtime = (s: Services) => realtimeMachine.provide({ actors: { socket: socketActor(s.connectSocket) } });
+export const wireRealtime = (s: Services) =>
+  realtimeMachine.provide({ actors: { socket: socketActor(s.connectSocket) } });
 
-export const wireConnectivity = (s: Services) => connectivityMachine.provide({ actors: { ping: fromPromise(() => s.ping()) } });
+export const wireConnectivity = (s: Services) =>
+  connectivityMachine.provide({ actors: { ping: fromPromise(() => s.ping()) } });
 
 export const wireOfflineStore = (s: Services) =>
   offlineStoreMachine.provide({

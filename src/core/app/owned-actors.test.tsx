@@ -22,7 +22,10 @@ const api: ApiClient = {
 };
 
 function renderWired(path: string) {
-  const runtime = createRuntime({ stored: storedSession, services: { api, connectSocket: () => quietSocket(), ping: () => never() } });
+  const runtime = createRuntime({
+    stored: storedSession,
+    services: { api, connectSocket: () => quietSocket(), ping: () => never() },
+  });
   render(
     <RuntimeProvider app={runtime.app}>
       <MemoryRouter initialEntries={[path]}>
@@ -91,7 +94,10 @@ describe('actor lifetimes', () => {
   });
 
   it('signing out hangs up: a ringing call stops ringing, without any view', async () => {
-    const runtime = createRuntime({ stored: storedSession, services: { api, connectSocket: () => quietSocket(), ping: () => never() } });
+    const runtime = createRuntime({
+      stored: storedSession,
+      services: { api, connectSocket: () => quietSocket(), ping: () => never() },
+    });
     const call = runtime.app.getSnapshot().context.call;
     call.send({ type: 'call.startIncoming', conversationId: 'c1', from: { id: 'u2', name: 'Борис' }, video: false });
     expect(call.getSnapshot().hasTag('ringing')).toBe(true);

@@ -22,7 +22,13 @@ import { wireChats, wireChatsFooter } from '../../features/chats/wiring';
 import { composerMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
 import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
 import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
-import { conversationMachine, lightboxMachine, messageEditMachine, readReceiptsMachine, typingMachine } from '../../features/conversation/index';
+import {
+  conversationMachine,
+  lightboxMachine,
+  messageEditMachine,
+  readReceiptsMachine,
+  typingMachine,
+} from '../../features/conversation/index';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
@@ -57,7 +63,13 @@ export interface RegistryEntry {
 export const registry = {
   // Session-long: the root spawns them at start. The session comes first: the others read who is signed in (and
   // the realtime actor the token) from it when they start.
-  session: { machine: sessionMachine, lifetime: 'session', systemId: true, wire: wireSession, input: (app) => ({ stored: app?.stored ?? null }) },
+  session: {
+    machine: sessionMachine,
+    lifetime: 'session',
+    systemId: true,
+    wire: wireSession,
+    input: (app) => ({ stored: app?.stored ?? null }),
+  },
   realtime: { machine: realtimeMachine, lifetime: 'session', systemId: true, wire: wireRealtime },
   connectivity: { machine: connectivityMachine, lifetime: 'session', systemId: true, wire: wireConnectivity },
   offlineStore: { machine: offlineStoreMachine, lifetime: 'session', systemId: true, wire: wireOfflineStore },
@@ -102,7 +114,11 @@ type WithSystemId = { [K in RegistryId]: Registry[K] extends { systemId: true } 
 type Verdict<T extends Record<string, true>> = T;
 /** Every registry line with a systemId has its entry in SystemActors, and the machine's ref fits that entry. */
 export type RegistryMatchesSystem = Verdict<{
-  [K in WithSystemId]: K extends keyof SystemActors ? (ActorRefFrom<Registry[K]['machine']> extends SystemActors[K] ? true : false) : false;
+  [K in WithSystemId]: K extends keyof SystemActors
+    ? ActorRefFrom<Registry[K]['machine']> extends SystemActors[K]
+      ? true
+      : false
+    : false;
 }>;
 /** Every SystemActors entry is a registry line with a systemId. */
 export type SystemMatchesRegistry = Verdict<{ [K in keyof SystemActors]: K extends WithSystemId ? true : false }>;

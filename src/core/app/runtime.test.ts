@@ -52,7 +52,9 @@ describe('runtime: api ↔ session', () => {
   it('three requests failing with 401 together cause one refresh, then each is repeated with the new token', async () => {
     serverAccepting('a1');
     const { runtime, refreshes } = runtimeWith(async () => ({ accessToken: 'a1', refreshToken: 'r1' }));
-    const results = await Promise.all([1, 2, 3].map(() => runtime.services.api.call('contacts', { query: { filter: 'accepted' } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => runtime.services.api.call('contacts', { query: { filter: 'accepted' } })),
+    );
     expect(results).toEqual([{ contacts: [] }, { contacts: [] }, { contacts: [] }]);
     expect(refreshes()).toBe(1);
     expect(seenAuth.filter((a) => a === 'Bearer a1')).toHaveLength(3);

@@ -60,7 +60,9 @@ function lazyOfflineCache(): OfflineCache {
 }
 
 /** A service replaced whole, or (for an object of functions) some of its functions replaced. */
-export type ServiceOverrides = { [K in keyof Services]?: Services[K] extends (...args: never[]) => unknown ? Services[K] : Partial<Services[K]> };
+export type ServiceOverrides = {
+  [K in keyof Services]?: Services[K] extends (...args: never[]) => unknown ? Services[K] : Partial<Services[K]>;
+};
 
 /** Before a failed load of the socket chunk is tried again (offline at start, or a redeploy replaced it). */
 export const SOCKET_CHUNK_RETRY_MS = 3_000;
@@ -71,8 +73,8 @@ export const SOCKET_CHUNK_RETRY_MS = 3_000;
  * session is stored). The realtime machine waits in 'connecting' until the chunk is here.
  */
 function loadSocketModule(): Promise<typeof import('../services/socket')> {
-  return import('../services/socket').catch(
-    () => new Promise<void>((resolve) => setTimeout(resolve, SOCKET_CHUNK_RETRY_MS)).then(loadSocketModule),
+  return import('../services/socket').catch(() =>
+    new Promise<void>((resolve) => setTimeout(resolve, SOCKET_CHUNK_RETRY_MS)).then(loadSocketModule),
   );
 }
 
@@ -122,7 +124,8 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     outboxStore: localOutboxStore,
     avatarImage: {
       read: (file) => import('../../features/profile/services/avatar-image').then((m) => m.readAsDataUrl(file)),
-      crop: (source, area: PixelArea) => import('../../features/profile/services/avatar-image').then((m) => m.cropToBlob(source, area)),
+      crop: (source, area: PixelArea) =>
+        import('../../features/profile/services/avatar-image').then((m) => m.cropToBlob(source, area)),
     },
     offline: lazyOfflineCache(),
     currentUserId: () => current()?.user.id ?? null,

@@ -15,7 +15,10 @@ function runtime(stored: typeof storedSession | null) {
     stored,
     services: {
       api: { call: never },
-      authApi: { login: async () => ({ user, accessToken: 'a1', refreshToken: 'r1' }), logout: async () => ({ ok: true as const }) },
+      authApi: {
+        login: async () => ({ user, accessToken: 'a1', refreshToken: 'r1' }),
+        logout: async () => ({ ok: true as const }),
+      },
       connectSocket: (token) => {
         opened.push(token);
         return quietSocket();

@@ -11,7 +11,9 @@ function wired(id: RegistryId, s: Services): AnyStateMachine {
   const entry: RegistryEntry = registry[id];
   const machine = entry.wire ? entry.wire(s) : entry.machine;
   const owned = idsOf('owned', id);
-  return owned.length ? machine.provide({ actors: Object.fromEntries(owned.map((child) => [child, wired(child, s)])) }) : machine;
+  return owned.length
+    ? machine.provide({ actors: Object.fromEntries(owned.map((child) => [child, wired(child, s)])) })
+    : machine;
 }
 
 export function wireApp(s: Services) {

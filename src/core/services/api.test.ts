@@ -58,8 +58,17 @@ describe('api client', () => {
     const api = createApiClient({ baseURL: 'http://host/api', auth });
     await api.call('contacts', { query: { filter: 'incoming' } });
     await api.call('contactAdd', { body: { identifier: '1234' } });
-    expect(seen[0]).toMatchObject({ url: 'http://host/api/contacts?filter=incoming', method: 'GET', auth: 'Bearer a1', credentials: 'include' });
-    expect(seen[1]).toMatchObject({ url: 'http://host/api/contacts/add', method: 'POST', body: { identifier: '1234' } });
+    expect(seen[0]).toMatchObject({
+      url: 'http://host/api/contacts?filter=incoming',
+      method: 'GET',
+      auth: 'Bearer a1',
+      credentials: 'include',
+    });
+    expect(seen[1]).toMatchObject({
+      url: 'http://host/api/contacts/add',
+      method: 'POST',
+      body: { identifier: '1234' },
+    });
   });
 
   it('fills path parameters', async () => {
@@ -70,7 +79,9 @@ describe('api client', () => {
   });
 
   it('after a 401 refreshes once and repeats the request once with the new token', async () => {
-    const seen = fakeServer((req) => (req.auth === 'Bearer a2' ? { status: 200, body: me } : { status: 401, body: { message: 'no' } }));
+    const seen = fakeServer((req) =>
+      req.auth === 'Bearer a2' ? { status: 200, body: me } : { status: 401, body: { message: 'no' } },
+    );
     const { auth, calls } = bridge({ access: 'a1', refresh: 'r1' }, async () => 'a2');
     const api = createApiClient({ baseURL: '/api', auth });
     await expect(api.call('me')).resolves.toEqual(me);
@@ -93,10 +104,14 @@ describe('api client', () => {
   it('without a refresh token, or when refresh fails, rejects the original error', async () => {
     fakeServer(() => ({ status: 401, body: { message: 'original' } }));
     const none = bridge({ access: 'a1', refresh: null }, async () => 'a2');
-    await expect(createApiClient({ baseURL: '/api', auth: none.auth }).call('me').catch(serverMessage)).resolves.toBe('original');
+    await expect(createApiClient({ baseURL: '/api', auth: none.auth }).call('me').catch(serverMessage)).resolves.toBe(
+      'original',
+    );
     expect(none.calls.refresh).toBe(0);
     const failing = bridge({ access: 'a1', refresh: 'r1' }, async () => null);
-    await expect(createApiClient({ baseURL: '/api', auth: failing.auth }).call('me').catch(serverMessage)).resolves.toBe('original');
+    await expect(
+      createApiClient({ baseURL: '/api', auth: failing.auth }).call('me').catch(serverMessage),
+    ).resolves.toBe('original');
     expect(failing.calls.refresh).toBe(1);
   });
 

@@ -83,7 +83,12 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
 }
 
 /** The answer src/boot/early-requests.ts got for this GET before the app started, if it matches (else null). */
-function earlyAnswer(baseURL: string, path: string, query: object | undefined, token: string | null): Promise<unknown> | null {
+function earlyAnswer(
+  baseURL: string,
+  path: string,
+  query: object | undefined,
+  token: string | null,
+): Promise<unknown> | null {
   if (typeof location === 'undefined') return null;
   const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
   return takeEarlyAnswer(new URL(`${baseURL}${path}${search ? `?${search}` : ''}`, location.href).href, token);

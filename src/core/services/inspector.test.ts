@@ -43,8 +43,13 @@ describe('startInspector', () => {
     window.history.pushState({}, '', '/?inspect');
     expect(await startInspector()).toBeDefined();
     expect(created).toHaveLength(1);
-    expect(created[0].sanitizeContext({ session: { accessToken: 'x' } })).toEqual({ session: { accessToken: REDACTED } });
-    expect(created[0].sanitizeEvent({ type: 'session.signIn', password: 'p' })).toEqual({ type: 'session.signIn', password: REDACTED });
+    expect(created[0].sanitizeContext({ session: { accessToken: 'x' } })).toEqual({
+      session: { accessToken: REDACTED },
+    });
+    expect(created[0].sanitizeEvent({ type: 'session.signIn', password: 'p' })).toEqual({
+      type: 'session.signIn',
+      password: REDACTED,
+    });
     window.history.pushState({}, '', '/');
   });
 });

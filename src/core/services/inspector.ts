@@ -13,7 +13,8 @@ export function sanitize<T>(value: T, seen = new WeakSet<object>()): T {
   seen.add(value);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SECRET_KEYS.has(k) && (typeof v === 'string' || (v && typeof v === 'object')) ? REDACTED : sanitize(v, seen);
+    out[k] =
+      SECRET_KEYS.has(k) && (typeof v === 'string' || (v && typeof v === 'object')) ? REDACTED : sanitize(v, seen);
   }
   return out as T;
 }

@@ -16,7 +16,10 @@ const BADGE = '/icons/icon-192.png';
 // One at a time: two messages arriving together must not both read the count before either is shown.
 let queue: Promise<unknown> = Promise.resolve();
 
-export function presentNotification(registration: ServiceWorkerRegistration, payload: NotificationPayload): Promise<void> {
+export function presentNotification(
+  registration: ServiceWorkerRegistration,
+  payload: NotificationPayload,
+): Promise<void> {
   const next = queue.then(() => show(registration, payload));
   queue = next.catch(() => undefined);
   return next;
@@ -56,4 +59,3 @@ export function isData(v: unknown): v is NotificationData {
   const d = v as NotificationData | null;
   return typeof d === 'object' && d !== null && typeof d.conversationId === 'string' && typeof d.count === 'number';
 }
-

@@ -49,7 +49,9 @@ export function createOfflineCache(): OfflineCache {
       const kept = (await tx.store.get([userId, conversationId]))?.messages ?? [];
       const byId = new Map<string, Message>();
       for (const m of [...kept, ...page]) byId.set(m.id, m);
-      const messages = [...byId.values()].sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0)).slice(-OFFLINE.messagesPerConversation);
+      const messages = [...byId.values()]
+        .sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0))
+        .slice(-OFFLINE.messagesPerConversation);
       await tx.store.put({ userId, conversationId, messages, openedAt: Date.now() });
       // Only the most recently opened conversations stay.
       const all = await tx.store.index('byUser').getAll(userId);

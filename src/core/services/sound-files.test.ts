@@ -23,7 +23,9 @@ describe('sound files', () => {
     try {
       execFileSync(process.execPath, ['scripts/make-sounds.mjs', out], { stdio: 'pipe' });
       for (const name of ['notify.wav', 'ring.wav']) {
-        expect(fs.readFileSync(path.join(out, name)).equals(fs.readFileSync(path.join('public/sounds', name)))).toBe(true);
+        expect(fs.readFileSync(path.join(out, name)).equals(fs.readFileSync(path.join('public/sounds', name)))).toBe(
+          true,
+        );
       }
     } finally {
       fs.rmSync(out, { recursive: true, force: true });

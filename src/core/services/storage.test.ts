@@ -3,7 +3,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSession, saveSession } from './storage';
 
 const session = {
-  user: { id: 'u1', username: 'anna', displayName: 'Анна', avatarUrl: null, status: 'ONLINE' as const, lastSeenAt: null, eblid: '0420', bio: null, email: null },
+  user: {
+    id: 'u1',
+    username: 'anna',
+    displayName: 'Анна',
+    avatarUrl: null,
+    status: 'ONLINE' as const,
+    lastSeenAt: null,
+    eblid: '0420',
+    bio: null,
+    email: null,
+  },
   accessToken: 'a',
   refreshToken: 'r',
 };

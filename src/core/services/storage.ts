@@ -4,7 +4,10 @@ import { type Check, isString, isUser, shape } from '../../contract/shape';
 
 export type { Session };
 /** What storage holds can be anything (a hand edit, an older format): only a whole session is used. */
-const sessionFields = { user: isUser, accessToken: isString, refreshToken: isString } satisfies Record<keyof Session, Check>;
+const sessionFields = { user: isUser, accessToken: isString, refreshToken: isString } satisfies Record<
+  keyof Session,
+  Check
+>;
 const isSession = shape(sessionFields) as (x: unknown) => x is Session;
 
 export const SESSION_STORAGE_KEY = 'beseda.session';

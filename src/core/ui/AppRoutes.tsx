@@ -38,9 +38,30 @@ export function AppRoutes() {
         }
       >
         <Route index element={<ChatsPage />} />
-        <Route path="contacts" element={<Suspense fallback={<PageLoading />}><ContactsPage /></Suspense>} />
-        <Route path="calls" element={<Suspense fallback={<PageLoading />}><CallsPage /></Suspense>} />
-        <Route path="settings" element={<Suspense fallback={<PageLoading />}><SettingsPage /></Suspense>} />
+        <Route
+          path="contacts"
+          element={
+            <Suspense fallback={<PageLoading />}>
+              <ContactsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="calls"
+          element={
+            <Suspense fallback={<PageLoading />}>
+              <CallsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="settings"
+          element={
+            <Suspense fallback={<PageLoading />}>
+              <SettingsPage />
+            </Suspense>
+          }
+        />
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

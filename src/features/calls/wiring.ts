@@ -25,7 +25,9 @@ export function wireCall(s: Services) {
 export function wireCallsPage(s: Services) {
   return callsPageMachine.provide({
     actors: {
-      fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) => requestRoomToken(s.api, input)),
+      fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) =>
+        requestRoomToken(s.api, input),
+      ),
       serverAddress: fromPromise(async () =>
         typeof window === 'undefined' ? null : videoServerFallbackUrl(window.location, configuredVideoServerUrl()),
       ),

@@ -19,10 +19,16 @@ const boris = person('u2', 'Борис', { status: 'ONLINE' });
 const direct = conversation('c1', [me, boris], { messages: [message('m1', 'u2', 1)] });
 
 type Call = [string, unknown];
-function fakeApi(calls: Call[], options: { failSend?: () => boolean; answer?: (name: string) => unknown } = {}): ApiClient {
+function fakeApi(
+  calls: Call[],
+  options: { failSend?: () => boolean; answer?: (name: string) => unknown } = {},
+): ApiClient {
   return {
     call: (async (name: string, o: { body?: unknown; query?: unknown; params?: unknown } = {}) => {
-      calls.push([name, o.body ?? (o.params ? { ...(o.params as object), ...(o.query as object) } : (o.query ?? null))]);
+      calls.push([
+        name,
+        o.body ?? (o.params ? { ...(o.params as object), ...(o.query as object) } : (o.query ?? null)),
+      ]);
       const answer = options.answer?.(name);
       if (answer !== undefined) return answer;
       switch (name) {
@@ -35,7 +41,9 @@ function fakeApi(calls: Call[], options: { failSend?: () => boolean; answer?: (n
         case 'send': {
           if (options.failSend?.()) throw new TypeError('Failed to fetch');
           const body = o.body as { content: string; clientMessageId: string; conversationId: string };
-          return { message: message('m2', user.id, 2, { content: body.content, clientMessageId: body.clientMessageId }) };
+          return {
+            message: message('m2', user.id, 2, { content: body.content, clientMessageId: body.clientMessageId }),
+          };
         }
         default:
           return never();
@@ -48,7 +56,12 @@ function renderChats(api: ApiClient, socketId?: string) {
   const runtime = createRuntime({
     stored: storedSession,
     baseURL: '/api',
-    services: { api, connectSocket: () => quietSocket(), ping: () => never(), ...(socketId ? { socketId: () => socketId } : {}) },
+    services: {
+      api,
+      connectSocket: () => quietSocket(),
+      ping: () => never(),
+      ...(socketId ? { socketId: () => socketId } : {}),
+    },
   });
   const view = render(
     <RuntimeProvider app={runtime.app}>
@@ -84,7 +97,9 @@ describe('chats page wired to the app actor', () => {
     expect(calls).toContainEqual(['markRead', { conversationId: 'c1' }]);
     expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('ОНЛАЙН');
     // The unread count it was opened with places «Непрочитанные сообщения» above the first unread message.
-    expect((chats.getSnapshot().children.conversation as ConversationActorRef).getSnapshot().context.unreadFrom).toBe('m1');
+    expect((chats.getSnapshot().children.conversation as ConversationActorRef).getSnapshot().context.unreadFrom).toBe(
+      'm1',
+    );
 
     await userEvent.type(screen.getByPlaceholderText('Напишите сообщение...'), '  Привет, Борис!  {Enter}');
     await waitFor(() => expect(calls.find(([n]) => n === 'send')).toBeDefined());
@@ -111,7 +126,18 @@ describe('chats page wired to the app actor', () => {
     const calls: Call[] = [];
     let proxyPage = true;
     const html = '<html><body>502 Bad Gateway</body></html>';
-    const { chats, view } = renderChats(fakeApi(calls, { answer: (name) => (proxyPage ? (name === 'conversations' ? html : name === 'messages' ? { hasMore: false } : undefined) : undefined) }));
+    const { chats, view } = renderChats(
+      fakeApi(calls, {
+        answer: (name) =>
+          proxyPage
+            ? name === 'conversations'
+              ? html
+              : name === 'messages'
+                ? { hasMore: false }
+                : undefined
+            : undefined,
+      }),
+    );
     await waitFor(() => expect(chats.getSnapshot().matches({ active: { list: 'idle' } })).toBe(true));
     expect(chats.getSnapshot().context.entries).toEqual([]);
     expect(screen.queryByRole('button', { name: /Борис/ })).toBeNull();
@@ -149,7 +175,9 @@ describe('chats page wired to the app actor', () => {
     expect(item).toMatchObject({ status: 'failed', content: 'Из метро', clientMessageId: stored[0].clientMessageId });
     second.outbox().send({ type: 'outbox.retry', id: item.id });
     await waitFor(() => expect(second.outbox().getSnapshot().context.items).toEqual([]));
-    const sends = calls.filter(([n]) => n === 'send').map(([, b]) => (b as { clientMessageId: string }).clientMessageId);
+    const sends = calls
+      .filter(([n]) => n === 'send')
+      .map(([, b]) => (b as { clientMessageId: string }).clientMessageId);
     expect(new Set(sends)).toEqual(new Set([stored[0].clientMessageId]));
     expect(localStorage.getItem(`beseda.outbox.${user.id}`)).toBeNull();
     second.view.unmount();

@@ -50,7 +50,9 @@ export function wireChats(s: Services) {
           return { conversations: saved, saved: true };
         }
       }),
-      markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) => s.api.call('markRead', { body: { ...input, ...readerSocket(s) } })),
+      markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) =>
+        s.api.call('markRead', { body: { ...input, ...readerSocket(s) } }),
+      ),
       conversation: conversationMachine.provide({
         actors: {
           // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown
@@ -65,10 +67,14 @@ export function wireChats(s: Services) {
                 }),
                 'messages',
               );
-              if (userId && !input.before) void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
+              if (userId && !input.before)
+                void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
               return page;
             } catch (err) {
-              const saved = userId && !input.before && noAnswer(err) ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null) : null;
+              const saved =
+                userId && !input.before && noAnswer(err)
+                  ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null)
+                  : null;
               if (!saved) throw err;
               return { messages: saved, hasMore: false };
             }
@@ -82,7 +88,9 @@ export function wireChats(s: Services) {
           }),
           messageEdit: messageEditMachine.provide({
             actors: {
-              saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) => s.api.call('editMessage', { body: input })),
+              saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) =>
+                s.api.call('editMessage', { body: input }),
+              ),
             },
           }),
           readReceipts: readReceiptsMachine.provide({
@@ -102,6 +110,8 @@ export function wireChats(s: Services) {
 /** The chats footer: the clipboard for the own EBLID (its dialogs' actors are provided by the registry). */
 export function wireChatsFooter() {
   return chatsFooterMachine.provide({
-    actors: { copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)) },
+    actors: {
+      copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)),
+    },
   });
 }

@@ -5,8 +5,19 @@ import { RequestFailure } from '../../contract/failure';
 import type { Services } from '../../core/app/services';
 import { composerMachine } from './machines/composer/composer.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from './machines/outbox/outbox-item';
-import { outboxMachine, type OutboxStoreCommand, type SendInput, type UploadInput, type UploadReport } from './machines/outbox/outbox.machine';
-import { MIC_FAILED, type RecordingCommand, type RecordingReport, recorderMachine } from './machines/recorder/recorder.machine';
+import {
+  outboxMachine,
+  type OutboxStoreCommand,
+  type SendInput,
+  type UploadInput,
+  type UploadReport,
+} from './machines/outbox/outbox.machine';
+import {
+  MIC_FAILED,
+  type RecordingCommand,
+  type RecordingReport,
+  recorderMachine,
+} from './machines/recorder/recorder.machine';
 
 /** The recorder's recording actor: the recording service is fetched on demand, the first time it records. */
 export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, receive }) => {
@@ -41,9 +52,13 @@ export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, rece
 export function wireOutbox(s: Services) {
   return outboxMachine.provide({
     actors: {
-      loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) => parseStoredOutbox(s.outboxStore.load(input.userId))),
+      loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) =>
+        parseStoredOutbox(s.outboxStore.load(input.userId)),
+      ),
       outboxStore: fromCallback<OutboxStoreCommand, { userId: string }>(({ input, receive }) => {
-        receive((command: OutboxStoreCommand) => s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]));
+        receive((command: OutboxStoreCommand) =>
+          s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
+        );
       }),
       upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
         const report = (r: UploadReport) => sendBack(r);
@@ -52,7 +67,9 @@ export function wireOutbox(s: Services) {
           if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
         };
         // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
-        const uploading = input.file ? s.upload(input.file, { signal: abort.signal, onProgress: progress }) : Promise.reject(new Error(UPLOAD_FAILED));
+        const uploading = input.file
+          ? s.upload(input.file, { signal: abort.signal, onProgress: progress })
+          : Promise.reject(new Error(UPLOAD_FAILED));
         uploading.then(
           (result) => {
             if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });

@@ -37,8 +37,12 @@ function fakeApi(calls: Call[]): ApiClient {
     contactRespond: () => ({ contact: { ...request, status: 'ACCEPTED' } }),
     contactSearch: (o) => ({ results: (o.query as { code: string }).code === gleb.eblid ? [gleb] : [] }),
     contactAdd: () => ({ contact: { id: 'c3', status: 'PENDING', direction: 'outgoing', friend: gleb } }),
-    conversationWith: () => ({ conversation: { id: 'conv-1', title: null, isGroup: false, participants: [], messages: [] } }),
-    createConversation: () => ({ conversation: { id: 'g-1', title: null, isGroup: true, participants: [], messages: [] } }),
+    conversationWith: () => ({
+      conversation: { id: 'conv-1', title: null, isGroup: false, participants: [], messages: [] },
+    }),
+    createConversation: () => ({
+      conversation: { id: 'g-1', title: null, isGroup: true, participants: [], messages: [] },
+    }),
     patchMe: (o) => ({ user: { ...user, ...(o.body as object) } }),
   };
   return {
@@ -102,7 +106,9 @@ describe('contacts feature wired to the app actor', () => {
     await userEvent.keyboard('3333');
     expect(await within(dialog).findByText('Найден по EBLID')).toBeInTheDocument();
     expect(calls).toContainEqual(['contactSearch', { code: '3333' }]);
-    await userEvent.click(within(dialog.querySelector('.found-tile') as HTMLElement).getByRole('button', { name: 'Добавить' }));
+    await userEvent.click(
+      within(dialog.querySelector('.found-tile') as HTMLElement).getByRole('button', { name: 'Добавить' }),
+    );
     expect(await within(dialog).findByText('Запрос отправлен')).toBeInTheDocument();
     expect(calls).toContainEqual(['contactAdd', { identifier: '3333' }]);
     // The contacts actor knows the new outgoing request.

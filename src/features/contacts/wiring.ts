@@ -7,16 +7,23 @@ import { contactCodeMachine, type SearchOutput } from './machines/contactCode/co
 import { contactsMachine } from './machines/contacts/contacts.machine';
 import { groupDialogMachine } from './machines/groupDialog/groupDialog.machine';
 
-const addContact = (s: Services) => fromPromise(({ input }: { input: BodyOf<'contactAdd'> }) => s.api.call('contactAdd', { body: input }));
+const addContact = (s: Services) =>
+  fromPromise(({ input }: { input: BodyOf<'contactAdd'> }) => s.api.call('contactAdd', { body: input }));
 
 export function wireContacts(s: Services) {
   return contactsMachine.provide({
     actors: {
       fetchContacts: fromPromise(() => s.api.call('contacts', { query: { filter: 'all' } })),
-      respond: fromPromise(({ input }: { input: BodyOf<'contactRespond'> }) => s.api.call('contactRespond', { body: input })),
-      removeContact: fromPromise<unknown, BodyOf<'contactRemove'>>(({ input }) => s.api.call('contactRemove', { body: input })),
+      respond: fromPromise(({ input }: { input: BodyOf<'contactRespond'> }) =>
+        s.api.call('contactRespond', { body: input }),
+      ),
+      removeContact: fromPromise<unknown, BodyOf<'contactRemove'>>(({ input }) =>
+        s.api.call('contactRemove', { body: input }),
+      ),
       addContact: addContact(s),
-      openDirect: fromPromise(({ input }: { input: BodyOf<'conversationWith'> }) => s.api.call('conversationWith', { body: input })),
+      openDirect: fromPromise(({ input }: { input: BodyOf<'conversationWith'> }) =>
+        s.api.call('conversationWith', { body: input }),
+      ),
     },
   });
 }
@@ -37,7 +44,9 @@ export function wireContactCode(s: Services) {
 export function wireGroupDialog(s: Services) {
   return groupDialogMachine.provide({
     actors: {
-      createGroup: fromPromise(({ input }: { input: BodyOf<'createConversation'> }) => s.api.call('createConversation', { body: input })),
+      createGroup: fromPromise(({ input }: { input: BodyOf<'createConversation'> }) =>
+        s.api.call('createConversation', { body: input }),
+      ),
     },
   });
 }

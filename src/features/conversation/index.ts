@@ -1,7 +1,12 @@
 // The public face of the conversation feature: other features import only this module, ui/index.ts (its views) and its
 // *.protocol.ts files.
 export { conversationMachine } from './machines/conversation/conversation.machine';
-export type { ConversationActorRef, DeletionRequest, PageInput, ReactionChange } from './machines/conversation/conversation.machine';
+export type {
+  ConversationActorRef,
+  DeletionRequest,
+  PageInput,
+  ReactionChange,
+} from './machines/conversation/conversation.machine';
 export { lightboxMachine } from './machines/lightbox/lightbox.machine';
 export { messageEditMachine } from './machines/messageEdit/messageEdit.machine';
 export { readReceiptsMachine } from './machines/readReceipts/readReceipts.machine';

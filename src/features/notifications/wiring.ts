@@ -2,16 +2,25 @@
 // apart from the chats page's first bundle.
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../../core/app/services';
-import { type NotifierCommand, notificationsMachine, type PrefsCommand, type PresenterCommand } from './machines/notifications/notifications.machine';
+import {
+  type NotifierCommand,
+  notificationsMachine,
+  type PrefsCommand,
+  type PresenterCommand,
+} from './machines/notifications/notifications.machine';
 
 const notificationCode = () => import('./services/notifications');
 
 export function wireNotifications(s: Services) {
   return notificationsMachine.provide({
     actors: {
-      readEnvironment: fromPromise(({ input }: { input: { userId: string } }) => notificationCode().then((m) => m.readEnvironment(input.userId))),
+      readEnvironment: fromPromise(({ input }: { input: { userId: string } }) =>
+        notificationCode().then((m) => m.readEnvironment(input.userId)),
+      ),
       requestPermission: fromPromise(() => notificationCode().then((m) => m.requestPermission())),
-      subscribe: fromPromise(({ input }: { input: { showText: boolean } }) => notificationCode().then((m) => m.subscribe(s.api, input.showText))),
+      subscribe: fromPromise(({ input }: { input: { showText: boolean } }) =>
+        notificationCode().then((m) => m.subscribe(s.api, input.showText)),
+      ),
       unsubscribe: fromPromise(() => notificationCode().then((m) => m.unsubscribe(s.api))),
       presenter: fromCallback<PresenterCommand>(({ receive }) => {
         receive((c) => {
@@ -32,7 +41,9 @@ export function wireNotifications(s: Services) {
         let stopped = false;
         void notificationCode().then((m) => {
           if (stopped) return;
-          stop = m.watchClicks((o) => sendBack({ type: 'notifications.clicked', kind: o.kind, conversationId: o.conversationId }));
+          stop = m.watchClicks((o) =>
+            sendBack({ type: 'notifications.clicked', kind: o.kind, conversationId: o.conversationId }),
+          );
         });
         return () => {
           stopped = true;

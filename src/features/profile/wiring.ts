@@ -5,7 +5,8 @@ import type { Services } from '../../core/app/services';
 import { avatarMachine } from './machines/avatar/avatar.machine';
 import { profileMachine } from './machines/profile/profile.machine';
 
-const patchMe = (s: Services) => fromPromise(({ input }: { input: BodyOf<'patchMe'> }) => s.api.call('patchMe', { body: input }));
+const patchMe = (s: Services) =>
+  fromPromise(({ input }: { input: BodyOf<'patchMe'> }) => s.api.call('patchMe', { body: input }));
 
 export function wireProfile(s: Services) {
   return profileMachine.provide({ actors: { fetchMe: fromPromise(() => s.api.call('me')), patchMe: patchMe(s) } });
@@ -15,8 +16,9 @@ export function wireAvatar(s: Services) {
   return avatarMachine.provide({
     actors: {
       readImage: fromPromise(({ input }: { input: { file: Blob } }) => s.avatarImage.read(input.file)),
-      cropImage: fromPromise(({ input }: { input: { source: string; area: { x: number; y: number; width: number; height: number } } }) =>
-        s.avatarImage.crop(input.source, input.area),
+      cropImage: fromPromise(
+        ({ input }: { input: { source: string; area: { x: number; y: number; width: number; height: number } } }) =>
+          s.avatarImage.crop(input.source, input.area),
       ),
       uploadImage: fromPromise<{ url: string }, { file: Blob }>(({ input, signal }) =>
         s.upload(Object.assign(input.file, { name: 'avatar.webp' }), { signal }),

@@ -10,7 +10,11 @@ export function ChatAvatar(props: { avatar: AvatarView; size?: number }) {
   const size = props.size ?? 44;
   const [broken, setBroken] = useState(false);
   return (
-    <span className="chat-avatar" style={{ width: size, height: size, fontSize: Math.round(size * 0.38) }} aria-hidden="true">
+    <span
+      className="chat-avatar"
+      style={{ width: size, height: size, fontSize: Math.round(size * 0.38) }}
+      aria-hidden="true"
+    >
       {face.kind === 'image' && !broken ? (
         <img src={face.url} alt="" width={size} height={size} onError={() => setBroken(true)} />
       ) : face.kind === 'emoji' ? (
@@ -22,7 +26,9 @@ export function ChatAvatar(props: { avatar: AvatarView; size?: number }) {
           {face.kind === 'initials' ? face.text : '?'}
         </span>
       )}
-      {presence && <i className={`chat-presence chat-presence-${presence}`} data-presence={presence} title={DOT_LABEL[presence]} />}
+      {presence && (
+        <i className={`chat-presence chat-presence-${presence}`} data-presence={presence} title={DOT_LABEL[presence]} />
+      )}
     </span>
   );
 }

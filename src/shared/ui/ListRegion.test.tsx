@@ -41,7 +41,7 @@ describe('ListRegion', () => {
     expect(screen.getByText('Пусто')).toBeTruthy();
   });
 
-  it('a replacement takes the rows\' place while it is there', () => {
+  it("a replacement takes the rows' place while it is there", () => {
     render(<ListRegion {...base} items={rows} loaded replacement={<p>Результаты</p>} />);
     expect(screen.getByText('Результаты')).toBeTruthy();
     expect(screen.queryByRole('list')).toBeNull();

@@ -25,7 +25,8 @@ export interface ListRegionProps<T> {
 
 export function ListRegion<T>(props: ListRegionProps<T>) {
   if (props.replacement) return <>{props.replacement}</>;
-  if (props.items.length === 0) return <>{props.loaded === false && props.loading !== undefined ? props.loading : props.empty}</>;
+  if (props.items.length === 0)
+    return <>{props.loaded === false && props.loading !== undefined ? props.loading : props.empty}</>;
   return (
     <ul className={props.className} aria-label={props.label}>
       {props.items.map((item) => (

@@ -3,7 +3,8 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface ModalProps {
   title: string;
@@ -22,7 +23,9 @@ export function Modal({ title, onClose, children, className }: ModalProps) {
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     // The first control of the content, else the close button.
-    const first = box.current?.querySelector<HTMLElement>(`.modal-body :is(${FOCUSABLE})`) ?? box.current?.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      box.current?.querySelector<HTMLElement>(`.modal-body :is(${FOCUSABLE})`) ??
+      box.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? box.current)?.focus();
     // A control that disappears (an answered request) takes the focus with it: keep it in the dialog.
     const dialog = box.current;

@@ -13,7 +13,15 @@ export interface AvatarUser {
   status?: PresenceStatus;
 }
 
-export function UserAvatar({ user, size = 40, presence = false }: { user: AvatarUser; size?: number; presence?: boolean }) {
+export function UserAvatar({
+  user,
+  size = 40,
+  presence = false,
+}: {
+  user: AvatarUser;
+  size?: number;
+  presence?: boolean;
+}) {
   const avatar = {
     face: avatarFace(user.avatarUrl, user.displayName),
     colour: avatarColour(user.id),

@@ -16,7 +16,14 @@ import { runtimeWrapper } from '../../../tests/fixtures/runtime-wrapper';
 import { paneProps } from '../../../tests/client/pane-props';
 
 const from = { id: 'u2', name: 'Борис' };
-const handlers = { accept: vi.fn(), acceptVideo: vi.fn(), decline: vi.fn(), end: vi.fn(), fail: vi.fn(), dismissNotice: vi.fn() };
+const handlers = {
+  accept: vi.fn(),
+  acceptVideo: vi.fn(),
+  decline: vi.fn(),
+  end: vi.fn(),
+  fail: vi.fn(),
+  dismissNotice: vi.fn(),
+};
 
 describe('lazy views: a fallback while the chunk loads, then the view', () => {
   it('sign-in: "Загружаем…" (a status) until the sign-in page is here', async () => {
@@ -42,7 +49,9 @@ describe('lazy views: a fallback while the chunk loads, then the view', () => {
 
   it('incoming call: the caller is announced at once, then the dialog with its answers', async () => {
     expect(LazyIncomingCallDialog.isLoaded()).toBe(false);
-    render(<CallLayerView {...handlers} incoming={{ conversationId: 'c1', from, video: true }} call={null} notice={null} />);
+    render(
+      <CallLayerView {...handlers} incoming={{ conversationId: 'c1', from, video: true }} call={null} notice={null} />,
+    );
     expect(screen.getByRole('status')).toHaveTextContent('Входящий аудио/видео звонок: Борис');
     expect(await screen.findByRole('alertdialog')).toHaveTextContent('Борис');
     expect(screen.getByRole('button', { name: 'Ответить' })).toBeInTheDocument();
@@ -53,8 +62,17 @@ describe('lazy views: a fallback while the chunk loads, then the view', () => {
     expect(LazyCallOverlay.isLoaded()).toBe(false);
     const FakeConference = (p: ConferenceProps) => <div data-testid="conference">{p.serverUrl}</div>;
     const call = (token: string | null) =>
-      ({ token, url: token && 'ws://h:7880', calling: false, video: true, audio: true, conference: FakeConference }) as never;
-    const { container, rerender } = render(<CallLayerView {...handlers} incoming={null} call={call(null)} notice={null} />);
+      ({
+        token,
+        url: token && 'ws://h:7880',
+        calling: false,
+        video: true,
+        audio: true,
+        conference: FakeConference,
+      }) as never;
+    const { container, rerender } = render(
+      <CallLayerView {...handlers} incoming={null} call={call(null)} notice={null} />,
+    );
     expect(container).toBeEmptyDOMElement();
     rerender(<CallLayerView {...handlers} incoming={null} call={call('jwt')} notice={null} />);
     expect(screen.getByRole('status')).toHaveTextContent('Подключаемся…');
@@ -65,9 +83,14 @@ describe('lazy views: a fallback while the chunk loads, then the view', () => {
   it('lightbox: "Открываем изображение…" until the lightbox is here', async () => {
     expect(LazyLightbox.isLoaded()).toBe(false);
     // The lightbox's actor lives in the app's runtime while it is shown.
-    render(<ConversationView {...paneProps({ lightbox: { items: [{ url: '/uploads/a.png', name: 'a.png' }], index: 0 } })} />, {
-      wrapper: runtimeWrapper().wrapper,
-    });
+    render(
+      <ConversationView
+        {...paneProps({ lightbox: { items: [{ url: '/uploads/a.png', name: 'a.png' }], index: 0 } })}
+      />,
+      {
+        wrapper: runtimeWrapper().wrapper,
+      },
+    );
     expect(screen.getByRole('status')).toHaveTextContent('Открываем изображение…');
     expect(await screen.findByRole('dialog', { name: 'Просмотр изображения' })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'a.png' })).toHaveAttribute('src', '/uploads/a.png');

@@ -75,9 +75,15 @@ export const offlineStoreMachine = setup({
         id: 'clear',
         src: 'clear',
         input: ({ context }) => ({ userId: present(context.userId, 'userId') }),
-        onDone: [{ guard: 'nextUser', target: 'signedIn', actions: 'takeNext' }, { target: 'signedOut', actions: assign({ userId: null }) }],
+        onDone: [
+          { guard: 'nextUser', target: 'signedIn', actions: 'takeNext' },
+          { target: 'signedOut', actions: assign({ userId: null }) },
+        ],
         // Storage refused: nothing more can be done here; the next sign-in of that user overwrites it.
-        onError: [{ guard: 'nextUser', target: 'signedIn', actions: 'takeNext' }, { target: 'signedOut', actions: assign({ userId: null }) }],
+        onError: [
+          { guard: 'nextUser', target: 'signedIn', actions: 'takeNext' },
+          { target: 'signedOut', actions: assign({ userId: null }) },
+        ],
       },
       // Another user signing in meanwhile comes in once the previous one's data is gone.
       on: { 'offline.signedIn': { actions: 'rememberNext' } },

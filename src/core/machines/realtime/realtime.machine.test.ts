@@ -52,7 +52,12 @@ function drivenRealtime() {
     report = sendBack as (e: RealtimeEvent) => void;
     receive((c) => commands.push(c));
   });
-  return { opened, commands, report: (e: RealtimeEvent) => report!(e), machine: realtimeMachine.provide({ actors: { socket } }) };
+  return {
+    opened,
+    commands,
+    report: (e: RealtimeEvent) => report!(e),
+    machine: realtimeMachine.provide({ actors: { socket } }),
+  };
 }
 
 describe('realtime wiring', () => {
@@ -75,7 +80,10 @@ describe('realtime wiring', () => {
 
     const payload = { conversationId: 'c1', messageId: 'm1' };
     rt.report({ type: 'server.event', name: 'message:deleted', payload });
-    expect(relayed).toEqual([{ type: 'realtime.connected' }, { type: 'server.event', name: 'message:deleted', payload }]);
+    expect(relayed).toEqual([
+      { type: 'realtime.connected' },
+      { type: 'server.event', name: 'message:deleted', payload },
+    ]);
   });
 
   it('a refreshed token renews the live socket; session:expiring asks the session for that refresh', () => {
@@ -86,7 +94,9 @@ describe('realtime wiring', () => {
         {
           id: 'session',
           systemId: 'session',
-          src: createMachine({ on: { 'session.refresh': { actions: ({ event }) => void sessionInbox.push(event.type) } } }),
+          src: createMachine({
+            on: { 'session.refresh': { actions: ({ event }) => void sessionInbox.push(event.type) } },
+          }),
         },
         { id: 'realtime', systemId: 'realtime', src: rt.machine },
       ],
@@ -102,7 +112,11 @@ describe('realtime wiring', () => {
       { type: 'socket.emit', name: 'session:renew', payload: { token: 't2' } },
     ]);
     // Closed for good by the server: no reconnection, the reason kept for the user.
-    rt.report({ type: 'server.event', name: 'session:closed', payload: { reason: 'tooManyConnections', message: 'Слишком много вкладок' } });
+    rt.report({
+      type: 'server.event',
+      name: 'session:closed',
+      payload: { reason: 'tooManyConnections', message: 'Слишком много вкладок' },
+    });
     expect(realtime.getSnapshot().value).toBe('closed');
     expect(realtime.getSnapshot().context.closedMessage).toBe('Слишком много вкладок');
   });
@@ -118,9 +132,15 @@ describe('realtime wiring', () => {
     actor.send({ type: 'realtime.token', token: 't1' });
     rt.report({ type: 'socket.connected' });
     actor.send({ type: 'realtime.emit', name: 'call:end', payload: { conversationId: 'c1' }, requestId: 'r2' });
-    expect(rt.commands).toEqual([{ type: 'socket.emit', name: 'call:end', payload: { conversationId: 'c1' }, requestId: 'r2' }]);
+    expect(rt.commands).toEqual([
+      { type: 'socket.emit', name: 'call:end', payload: { conversationId: 'c1' }, requestId: 'r2' },
+    ]);
     rt.report({ type: 'socket.ack', requestId: 'r2', ack: { ok: false, message: 'Вы не участник этой беседы' } });
-    expect(acks[1]).toEqual({ type: 'realtime.ack', requestId: 'r2', ack: { ok: false, message: 'Вы не участник этой беседы' } });
+    expect(acks[1]).toEqual({
+      type: 'realtime.ack',
+      requestId: 'r2',
+      ack: { ok: false, message: 'Вы не участник этой беседы' },
+    });
   });
 
   it('a refused handshake asks the session (by systemId) for a refresh once and reconnects with the new token', () => {

@@ -11,7 +11,19 @@
 // - `serverRequest` (server-request.ts): an emit the server acknowledges, answered with its Ack; while not
 //   connected the answer is an immediate failure, never silence.
 // - `listenToServer` (listen-to-server.ts): server events turned into the listener's own events.
-import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, type EventObject, fromCallback, fromPromise, log, sendTo, setup } from 'xstate';
+import {
+  type ActorRefFrom,
+  assertEvent,
+  assign,
+  emit,
+  enqueueActions,
+  type EventObject,
+  fromCallback,
+  fromPromise,
+  log,
+  sendTo,
+  setup,
+} from 'xstate';
 import { notWiredCallback } from '../not-wired';
 import { present } from '../present';
 import { requestRefresh } from '../session/session.protocol';
@@ -25,7 +37,8 @@ export * from './realtime.protocol';
 export const sessionTokens = fromCallback<EventObject, void, RealtimeEvent>(({ system, sendBack }) => {
   const session = systemActor(system, 'session');
   if (!session) return;
-  const tell = (token: string | null) => sendBack(token ? { type: 'realtime.token', token } : { type: 'realtime.stop' });
+  const tell = (token: string | null) =>
+    sendBack(token ? { type: 'realtime.token', token } : { type: 'realtime.stop' });
   tell(session.getSnapshot().context.session?.accessToken ?? null);
   const sub = session.on('session.token', (e) => tell(e.accessToken));
   return () => sub.unsubscribe();

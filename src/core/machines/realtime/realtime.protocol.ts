@@ -26,10 +26,7 @@ export type SocketReport =
 
 export type RealtimeEvent =
   /** The session's access token (its `session.token`, heard through the sessionTokens actor). */
-  | { type: 'realtime.token'; token: string }
-  | { type: 'realtime.stop' }
-  | RealtimeEmit
-  | SocketReport;
+  { type: 'realtime.token'; token: string } | { type: 'realtime.stop' } | RealtimeEmit | SocketReport;
 
 /** What the realtime actor emits to its listeners (`realtimeRef.on(type, …)`). */
 export type RealtimeEmitted =

@@ -93,7 +93,8 @@ export function socketActor(connect: SocketConnector) {
       const { requestId } = cmd;
       // The machine emits only while connected, so a socket exists; without one an ask is still answered.
       if (!socket) {
-        if (requestId !== undefined) sendBack({ type: 'socket.ack', requestId, ack: { ok: false, message: NO_ANSWER } });
+        if (requestId !== undefined)
+          sendBack({ type: 'socket.ack', requestId, ack: { ok: false, message: NO_ANSWER } });
         return;
       }
       if (requestId === undefined) {

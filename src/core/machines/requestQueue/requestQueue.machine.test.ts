@@ -13,7 +13,8 @@ describeModel({
   inputs: [input],
   events: {
     // One more while idle or while one runs (at most three, so the walk ends).
-    'queue.add': (s) => (s.context.pending.length < 3 ? [{ type: 'queue.add', request: `r${s.context.pending.length}` }] : []),
+    'queue.add': (s) =>
+      s.context.pending.length < 3 ? [{ type: 'queue.add', request: `r${s.context.pending.length}` }] : [],
     'xstate.done.actor.run': () => [{ type: 'xstate.done.actor.run', output: { ok: true } }],
     'xstate.error.actor.run': () => [{ type: 'xstate.error.actor.run', error: new RequestFailure(403, 'Нельзя') }],
   },
@@ -29,7 +30,12 @@ function withParent(run: (request: string) => Promise<string>) {
     types: {} as { events: { type: 'add'; request: string } | Report },
     invoke: { id: 'queue', src: queue, input },
     on: {
-      add: { actions: sendTo('queue', ({ event }) => ({ type: 'queue.add' as const, request: (event as { request: string }).request })) },
+      add: {
+        actions: sendTo('queue', ({ event }) => ({
+          type: 'queue.add' as const,
+          request: (event as { request: string }).request,
+        })),
+      },
       'queue.done': { actions: ({ event }) => reports.push(event as Report) },
       'queue.failed': { actions: ({ event }) => reports.push(event as Report) },
     },
@@ -87,9 +93,12 @@ describe('requestQueue', () => {
 
   it('runs alone (no parent) without telling anyone', async () => {
     const ran: unknown[] = [];
-    const actor = createActor(requestQueueMachine.provide({ actors: { run: queueRun(async (r: number) => ran.push(r)) } }), {
-      input,
-    }).start();
+    const actor = createActor(
+      requestQueueMachine.provide({ actors: { run: queueRun(async (r: number) => ran.push(r)) } }),
+      {
+        input,
+      },
+    ).start();
     actor.send({ type: 'queue.add', request: 1 });
     actor.send({ type: 'queue.add', request: 2 });
     await waitFor(actor, (s) => s.matches('idle') && s.context.pending.length === 0);

@@ -33,4 +33,7 @@ export type RequestQueueReport<TName extends string, TRequest extends QueueReque
   | { type: 'queue.failed'; queue: TName; request: TRequest; message: string; remaining: TRequest[] };
 
 /** The queue as its parent addresses it: requests of one type. */
-export type RequestQueueRef<TRequest extends QueueRequest> = MachineRef<RequestQueueContext, RequestQueueEvent<TRequest>>;
+export type RequestQueueRef<TRequest extends QueueRequest> = MachineRef<
+  RequestQueueContext,
+  RequestQueueEvent<TRequest>
+>;

@@ -9,7 +9,13 @@ import { REGISTER_FAILED, SIGN_IN_FAILED, sessionMachine } from './session.machi
 const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
 // Promise actors never settle: the paths deliver their results.
 const stubbed = sessionMachine.provide({
-  actors: { login: hang as never, register: hang as never, refresh: hang as never, logout: hang as never, fetchMe: hang as never },
+  actors: {
+    login: hang as never,
+    register: hang as never,
+    refresh: hang as never,
+    logout: hang as never,
+    fetchMe: hang as never,
+  },
 });
 
 const serverError = (message: string) => {
@@ -27,7 +33,9 @@ describeModel({
       { type: 'session.userUpdated', user: { ...user, displayName: 'Анна Н.' } },
       { type: 'session.userUpdated', user: { ...user, id: 'u2' } },
     ],
-    'session.register': () => [{ type: 'session.register', username: 'anna', displayName: 'Анна', password: 'correct horse' }],
+    'session.register': () => [
+      { type: 'session.register', username: 'anna', displayName: 'Анна', password: 'correct horse' },
+    ],
     'xstate.done.actor.login': () => [
       { type: 'xstate.done.actor.login', output: { user, accessToken: 'a1', refreshToken: 'r1' } },
     ],

@@ -40,7 +40,10 @@ export const sessionMachine = setup({
   },
   actions: {
     // Whoever needs the token (the realtime actor) listens for this and reads the snapshot when it starts.
-    announceToken: emit(({ context }) => ({ type: 'session.token' as const, accessToken: context.session?.accessToken ?? null })),
+    announceToken: emit(({ context }) => ({
+      type: 'session.token' as const,
+      accessToken: context.session?.accessToken ?? null,
+    })),
     clearSession: assign({ session: null }),
     answerRefreshNone: emit({ type: 'session.refreshed' as const, accessToken: null }),
   },
@@ -124,7 +127,9 @@ export const sessionMachine = setup({
       on: {
         'session.userUpdated': {
           guard: 'ownUser',
-          actions: assign({ session: ({ context, event }) => ({ ...present(context.session, 'session'), user: event.user }) }),
+          actions: assign({
+            session: ({ context, event }) => ({ ...present(context.session, 'session'), user: event.user }),
+          }),
         },
       },
       // The stored user may be stale after a reload: refetch it once per signed-in period.

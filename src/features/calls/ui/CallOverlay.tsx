@@ -56,7 +56,13 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
           </button>
         </header>
         <div className="call-overlay-body">
-          <Suspense fallback={<p className="call-loading" role="status">Подключаемся…</p>}>
+          <Suspense
+            fallback={
+              <p className="call-loading" role="status">
+                Подключаемся…
+              </p>
+            }
+          >
             <Conference
               token={props.token}
               serverUrl={props.url}

@@ -29,7 +29,13 @@ export function CallsPageView(props: CallsPageViewProps) {
     return (
       <section className="calls-room" aria-label={`Комната ${props.room}`}>
         <h1 className="calls-sr-only">Комната {props.room}</h1>
-        <Suspense fallback={<p className="call-loading" role="status">Подключаемся…</p>}>
+        <Suspense
+          fallback={
+            <p className="call-loading" role="status">
+              Подключаемся…
+            </p>
+          }
+        >
           <Conference
             token={props.access.token}
             serverUrl={props.access.url}

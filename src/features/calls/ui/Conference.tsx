@@ -52,10 +52,15 @@ import type { ConversationChat } from './call-chat';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
-const isTrackRef = (t: TrackReferenceOrPlaceholder | undefined): t is TrackReferenceOrPlaceholder & { publication: NonNullable<TrackReferenceOrPlaceholder['publication']> } =>
+const isTrackRef = (
+  t: TrackReferenceOrPlaceholder | undefined,
+): t is TrackReferenceOrPlaceholder & { publication: NonNullable<TrackReferenceOrPlaceholder['publication']> } =>
   !!t?.publication;
 const sameTrack = (a: TrackReferenceOrPlaceholder | undefined, b: TrackReferenceOrPlaceholder | undefined) =>
-  !!a && !!b && a.participant.identity === b.participant.identity && a.source === b.source &&
+  !!a &&
+  !!b &&
+  a.participant.identity === b.participant.identity &&
+  a.source === b.source &&
   (a.publication?.trackSid ?? null) === (b.publication?.trackSid ?? null);
 const screenShareSupported = () =>
   typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
@@ -100,7 +105,15 @@ export default function Conference(props: ConferenceProps) {
   );
 }
 
-function ConferenceBody({ leaveLabel, choices, chat }: { leaveLabel: string; choices: Choices; chat: ConversationChat | null }) {
+function ConferenceBody({
+  leaveLabel,
+  choices,
+  chat,
+}: {
+  leaveLabel: string;
+  choices: Choices;
+  chat: ConversationChat | null;
+}) {
   const [chatOpen, setChatOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const layout = useCreateLayoutContext();
@@ -124,7 +137,10 @@ function ConferenceBody({ leaveLabel, choices, chat }: { leaveLabel: string; cho
     if (live && !autoPinned.current) {
       layout.pin.dispatch?.({ msg: 'set_pin', trackReference: live });
       autoPinned.current = live;
-    } else if (autoPinned.current && !screenShares.some((t) => t.publication?.trackSid === autoPinned.current?.publication?.trackSid)) {
+    } else if (
+      autoPinned.current &&
+      !screenShares.some((t) => t.publication?.trackSid === autoPinned.current?.publication?.trackSid)
+    ) {
       layout.pin.dispatch?.({ msg: 'clear_pin' });
       autoPinned.current = null;
     }
@@ -180,7 +196,9 @@ function ConferenceBody({ leaveLabel, choices, chat }: { leaveLabel: string; cho
             onToggleSettings={() => setSettingsOpen((v) => !v)}
           />
         </div>
-        {chatOpen && <CallChat messages={chatMessages} send={send} isSending={isSending} onClose={() => setChatOpen(false)} />}
+        {chatOpen && (
+          <CallChat messages={chatMessages} send={send} isSending={isSending} onClose={() => setChatOpen(false)} />
+        )}
         {settingsOpen && <DeviceSettings choices={choices} onClose={() => setSettingsOpen(false)} />}
         <RoomAudioRenderer />
         <StartAudio label="Включить звук" />
@@ -208,7 +226,10 @@ function CallTile() {
           <div className="lk-participant-metadata">
             <div className="lk-participant-metadata-item">
               {!screen && (
-                <TrackMutedIndicator trackRef={{ participant: trackRef.participant, source: Track.Source.Microphone }} show="muted" />
+                <TrackMutedIndicator
+                  trackRef={{ participant: trackRef.participant, source: Track.Source.Microphone }}
+                  show="muted"
+                />
               )}
               <ParticipantName>{screen ? ': экран' : null}</ParticipantName>
             </div>
@@ -220,7 +241,12 @@ function CallTile() {
             aria-pressed={inFocus}
           >
             <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
-              <path d={inFocus ? 'M4 4l8 8M12 4l-8 8' : 'M2 6V2h4M14 6V2h-4M2 10v4h4M14 10v4h-4'} fill="none" stroke="currentColor" strokeWidth="1.6" />
+              <path
+                d={inFocus ? 'M4 4l8 8M12 4l-8 8' : 'M2 6V2h4M14 6V2h-4M2 10v4h4M14 10v4h-4'}
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+              />
             </svg>
           </button>
         </ParticipantContext.Provider>
@@ -247,7 +273,12 @@ function CallControls(props: {
   const text = (label: string) => (minimal ? null : <span>{label}</span>);
   const { saveAudioInputEnabled, saveVideoInputEnabled } = props.choices;
   return (
-    <div className="lk-control-bar call-controls" role="toolbar" aria-label="Управление звонком" data-minimal={minimal || undefined}>
+    <div
+      className="lk-control-bar call-controls"
+      role="toolbar"
+      aria-label="Управление звонком"
+      data-minimal={minimal || undefined}
+    >
       {visible.microphone && (
         <TrackToggle
           source={Track.Source.Microphone}
@@ -258,7 +289,11 @@ function CallControls(props: {
         </TrackToggle>
       )}
       {visible.camera && (
-        <TrackToggle source={Track.Source.Camera} aria-label="Камера" onChange={(enabled, byUser) => byUser && saveVideoInputEnabled(enabled)}>
+        <TrackToggle
+          source={Track.Source.Camera}
+          aria-label="Камера"
+          onChange={(enabled, byUser) => byUser && saveVideoInputEnabled(enabled)}
+        >
           {text('Камера')}
         </TrackToggle>
       )}
@@ -290,7 +325,13 @@ function CallControls(props: {
         </button>
       )}
       {visible.settings && (
-        <button type="button" className="lk-button" aria-pressed={props.settingsOpen} aria-label="Настройки" onClick={props.onToggleSettings}>
+        <button
+          type="button"
+          className="lk-button"
+          aria-pressed={props.settingsOpen}
+          aria-label="Настройки"
+          onClick={props.onToggleSettings}
+        >
           <GearIcon aria-hidden="true" />
           {text('Настройки')}
         </button>
@@ -353,7 +394,9 @@ function CallChat(props: {
             <li key={m.id ?? i} className="lk-chat-entry" data-lk-message-origin={m.from?.isLocal ? 'local' : 'remote'}>
               {(!sameSender || !hideTime) && (
                 <span className="lk-meta-data">
-                  {!sameSender && <strong className="lk-participant-name">{m.from?.name || m.from?.identity || 'Участник'}</strong>}
+                  {!sameSender && (
+                    <strong className="lk-participant-name">{m.from?.name || m.from?.identity || 'Участник'}</strong>
+                  )}
                   {!hideTime && (
                     <time className="lk-timestamp" dateTime={new Date(m.timestamp).toISOString()}>
                       {new Date(m.timestamp).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' })}
@@ -386,7 +429,15 @@ function CallChat(props: {
   );
 }
 
-function DeviceSelect({ kind, label, onChosen }: { kind: MediaDeviceKind; label: string; onChosen?: (id: string) => void }) {
+function DeviceSelect({
+  kind,
+  label,
+  onChosen,
+}: {
+  kind: MediaDeviceKind;
+  label: string;
+  onChosen?: (id: string) => void;
+}) {
   const id = useId();
   const { devices, activeDeviceId, setActiveMediaDevice } = useMediaDeviceSelect({ kind });
   if (devices.length === 0) return null;

@@ -28,7 +28,13 @@ function textOf(m: Message, me: string): string {
   return first?.type === 'IMAGE' ? 'Изображение' : `Файл: ${first?.name ?? 'файл'}`;
 }
 
-export function callChatLines(messages: Message[], outbox: OutboxItem[], conversationId: string, me: string, people: PublicUser[]): CallChatLine[] {
+export function callChatLines(
+  messages: Message[],
+  outbox: OutboxItem[],
+  conversationId: string,
+  me: string,
+  people: PublicUser[],
+): CallChatLine[] {
   const names = new Map(people.map((p) => [p.id, p.displayName]));
   const delivered = new Set(messages.map((m) => m.clientMessageId).filter(Boolean));
   const lines: CallChatLine[] = messages.map((m) => ({
@@ -39,7 +45,12 @@ export function callChatLines(messages: Message[], outbox: OutboxItem[], convers
   }));
   for (const item of outbox) {
     if (item.conversationId !== conversationId || item.kind !== 'text' || delivered.has(item.clientMessageId)) continue;
-    lines.push({ id: item.id, timestamp: Date.parse(item.createdAt), message: item.content, from: { identity: me, name: names.get(me) ?? 'Вы', isLocal: true } });
+    lines.push({
+      id: item.id,
+      timestamp: Date.parse(item.createdAt),
+      message: item.content,
+      from: { identity: me, name: names.get(me) ?? 'Вы', isLocal: true },
+    });
   }
   return lines.slice(-CALL_CHAT_LINES);
 }

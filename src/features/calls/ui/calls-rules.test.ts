@@ -37,11 +37,25 @@ describe('control bar by permissions (docs/behaviour.md §6)', () => {
   });
 
   it('follows the allowed sources list and the data permission', () => {
-    const micOnly = visibleControls({ ...all, canPublishSources: [TRACK_SOURCE.microphone] }, { screenShareSupported: true });
+    const micOnly = visibleControls(
+      { ...all, canPublishSources: [TRACK_SOURCE.microphone] },
+      { screenShareSupported: true },
+    );
     expect(micOnly).toMatchObject({ microphone: true, camera: false, screenShare: false, chat: true, settings: true });
-    const noPublish = visibleControls({ ...all, canPublish: false, canPublishData: false }, { screenShareSupported: true });
-    expect(noPublish).toMatchObject({ microphone: false, camera: false, screenShare: false, chat: false, settings: false });
-    expect(visibleControls({ ...all, canPublishSources: [TRACK_SOURCE.screenShare] }, { screenShareSupported: true })).toMatchObject({
+    const noPublish = visibleControls(
+      { ...all, canPublish: false, canPublishData: false },
+      { screenShareSupported: true },
+    );
+    expect(noPublish).toMatchObject({
+      microphone: false,
+      camera: false,
+      screenShare: false,
+      chat: false,
+      settings: false,
+    });
+    expect(
+      visibleControls({ ...all, canPublishSources: [TRACK_SOURCE.screenShare] }, { screenShareSupported: true }),
+    ).toMatchObject({
       microphone: false,
       camera: false,
       screenShare: true,
@@ -66,7 +80,11 @@ describe('chat unread badge (docs/behaviour.md §2)', () => {
 describe('minimal control bar (docs/behaviour.md §9)', () => {
   it('below 760 px, or below 1000 px with the chat open', () => {
     expect([isMinimalControlBar(759, false), isMinimalControlBar(760, false)]).toEqual([true, false]);
-    expect([isMinimalControlBar(999, true), isMinimalControlBar(1000, true), isMinimalControlBar(900, false)]).toEqual([true, false, false]);
+    expect([isMinimalControlBar(999, true), isMinimalControlBar(1000, true), isMinimalControlBar(900, false)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -19,7 +19,13 @@ const from = { id: 'u1', name: 'Анна Петрова' };
 /** A conference stand-in that shows what it was given and can leave or fail like the real one. */
 function FakeConference(p: ConferenceProps) {
   return (
-    <div data-testid="conference" data-video={String(p.video)} data-audio={String(p.audio)} data-url={p.serverUrl} data-token={p.token}>
+    <div
+      data-testid="conference"
+      data-video={String(p.video)}
+      data-audio={String(p.audio)}
+      data-url={p.serverUrl}
+      data-token={p.token}
+    >
       <button type="button" onClick={p.onLeave}>
         {p.leaveLabel}
       </button>
@@ -35,7 +41,9 @@ describe('incoming-call dialog', () => {
     const onAccept = vi.fn();
     const onAcceptVideo = vi.fn();
     const onDecline = vi.fn();
-    render(<IncomingCallDialog from={from} video onAccept={onAccept} onAcceptVideo={onAcceptVideo} onDecline={onDecline} />);
+    render(
+      <IncomingCallDialog from={from} video onAccept={onAccept} onAcceptVideo={onAcceptVideo} onDecline={onDecline} />,
+    );
     const dialog = screen.getByRole('alertdialog', { name: 'Входящий аудио/видео звонок' });
     expect(dialog).toHaveAccessibleDescription(/Анна Петрова/);
     expect(dialog).toHaveTextContent('Видеозвонок');
@@ -43,7 +51,9 @@ describe('incoming-call dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ответить' }));
     await userEvent.click(screen.getByRole('button', { name: 'Ответить с видео' }));
     await userEvent.click(screen.getByRole('button', { name: 'Отклонить' }));
-    expect([onAccept.mock.calls.length, onAcceptVideo.mock.calls.length, onDecline.mock.calls.length]).toEqual([1, 1, 1]);
+    expect([onAccept.mock.calls.length, onAcceptVideo.mock.calls.length, onDecline.mock.calls.length]).toEqual([
+      1, 1, 1,
+    ]);
   });
 
   it('is usable from the keyboard: Tab reaches the answers, Escape declines, focus returns afterwards', async () => {
@@ -53,7 +63,13 @@ describe('incoming-call dialog', () => {
     const onDecline = vi.fn();
     const onAccept = vi.fn();
     const { unmount } = render(
-      <IncomingCallDialog from={from} video={false} onAccept={onAccept} onAcceptVideo={() => {}} onDecline={onDecline} />,
+      <IncomingCallDialog
+        from={from}
+        video={false}
+        onAccept={onAccept}
+        onAcceptVideo={() => {}}
+        onDecline={onDecline}
+      />,
     );
     expect(screen.getByRole('alertdialog')).toHaveTextContent('Аудиозвонок');
     await userEvent.tab();
@@ -70,7 +86,14 @@ describe('incoming-call dialog', () => {
 });
 
 describe('call overlay', () => {
-  const base = { calling: false, video: true, audio: true, onEnd: () => {}, onFailed: () => {}, conference: FakeConference };
+  const base = {
+    calling: false,
+    video: true,
+    audio: true,
+    onEnd: () => {},
+    onFailed: () => {},
+    conference: FakeConference,
+  };
 
   it('renders nothing until both token and url exist', () => {
     const { container, rerender } = render(<CallOverlay {...base} token={null} url={null} />);
@@ -89,7 +112,9 @@ describe('call overlay', () => {
   it('says it is calling and offers to cancel; an answered call offers to end; leaving or failing ends it', async () => {
     const onEnd = vi.fn();
     const onFailed = vi.fn();
-    const { rerender } = render(<CallOverlay {...base} calling video={false} token="jwt" url="ws://h" onEnd={onEnd} onFailed={onFailed} />);
+    const { rerender } = render(
+      <CallOverlay {...base} calling video={false} token="jwt" url="ws://h" onEnd={onEnd} onFailed={onFailed} />,
+    );
     expect(screen.getByRole('heading', { name: 'Вызов… ждём ответа' })).toBeInTheDocument();
     expect(screen.getByTestId('conference').dataset.video).toBe('false');
     await userEvent.click(screen.getByRole('button', { name: 'Отменить вызов' }));
@@ -146,7 +171,12 @@ describe('call layer', () => {
     expect(handlers.dismissNotice).toHaveBeenCalledTimes(1);
     // An open call whose token has not come yet renders nothing.
     const { container } = render(
-      <CallLayerView {...handlers} incoming={null} call={{ token: null, url: null, calling: true, video: true, audio: true }} notice={null} />,
+      <CallLayerView
+        {...handlers}
+        incoming={null}
+        call={{ token: null, url: null, calling: true, video: true, audio: true }}
+        notice={null}
+      />,
     );
     expect(container).toBeEmptyDOMElement();
   });
@@ -190,7 +220,12 @@ describe('/calls page', () => {
     const p = props({ access: { token: 'jwt', url: 'ws://h:7880' } });
     rerender(<CallsPageView {...p} />);
     expect(screen.queryByRole('form')).toBeNull();
-    expect(screen.getByTestId('conference').dataset).toMatchObject({ video: 'true', audio: 'true', token: 'jwt', url: 'ws://h:7880' });
+    expect(screen.getByTestId('conference').dataset).toMatchObject({
+      video: 'true',
+      audio: 'true',
+      token: 'jwt',
+      url: 'ws://h:7880',
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
     expect(p.left).toHaveBeenCalled();
   });

@@ -51,9 +51,11 @@ export function visibleControls(
   permissions: PublishPermissions | undefined,
   env: { screenShareSupported: boolean },
 ): VisibleControls {
-  if (!permissions) return { microphone: false, camera: false, screenShare: false, chat: false, settings: false, leave: true };
+  if (!permissions)
+    return { microphone: false, camera: false, screenShare: false, chat: false, settings: false, leave: true };
   const may = (source: number) =>
-    permissions.canPublish && (permissions.canPublishSources.length === 0 || permissions.canPublishSources.includes(source));
+    permissions.canPublish &&
+    (permissions.canPublishSources.length === 0 || permissions.canPublishSources.includes(source));
   const microphone = may(TRACK_SOURCE.microphone);
   const camera = may(TRACK_SOURCE.camera);
   return {
@@ -83,7 +85,10 @@ export const minimalBelowPx = (chatOpen: boolean) => (chatOpen ? 1000 : 760);
 export const isMinimalControlBar = (width: number, chatOpen: boolean) => width < minimalBelowPx(chatOpen);
 
 /** docs/behaviour.md §2: a call-chat message within 60 s of the previous one from the same sender hides its time. */
-export function hidesTimestamp(prev: { from: string; timestamp: number } | undefined, msg: { from: string; timestamp: number }): boolean {
+export function hidesTimestamp(
+  prev: { from: string; timestamp: number } | undefined,
+  msg: { from: string; timestamp: number },
+): boolean {
   return !!prev && prev.from === msg.from && msg.timestamp - prev.timestamp < 60_000;
 }
 

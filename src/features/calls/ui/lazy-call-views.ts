@@ -13,9 +13,11 @@ export const WORKER_WAIT_MS = 10_000;
 
 /** Resolves once a service worker is active, or at once where none is registered (development, tests), or after WORKER_WAIT_MS. */
 export function serviceWorkerSettled(): Promise<void> {
-  if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return Promise.resolve();
+  if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator))
+    return Promise.resolve();
   const timeout = new Promise<void>((resolve) => setTimeout(resolve, WORKER_WAIT_MS));
   return Promise.race([navigator.serviceWorker.ready.then(() => undefined), timeout]);
 }
 
-export const preloadCallViews = () => Promise.all([LazyIncomingCallDialog.preload(), LazyCallOverlay.preload()]).then(() => undefined);
+export const preloadCallViews = () =>
+  Promise.all([LazyIncomingCallDialog.preload(), LazyCallOverlay.preload()]).then(() => undefined);

@@ -12,19 +12,34 @@ const NONE: never[] = [];
 export function useCallChat(conversationId: string | null): ConversationChat | null {
   const chats = useSystemActor('chats');
   const me = useSelector(chats, (s) => s?.context.me ?? null);
-  const people = useSelector(chats, (s) => s?.context.entries.find((e) => e.conversation.id === conversationId)?.conversation.participants);
+  const people = useSelector(
+    chats,
+    (s) => s?.context.entries.find((e) => e.conversation.id === conversationId)?.conversation.participants,
+  );
   const conversation = useSelector(chats, (s) => s?.children.conversation as ConversationRef | undefined);
   const composer = useSelector(chats, (s) => s?.children.composer as ComposerRef | undefined);
-  const messages = useSelector(conversation, (s) => (s && s.context.conversationId === conversationId ? s.context.messages : NONE));
+  const messages = useSelector(conversation, (s) =>
+    s && s.context.conversationId === conversationId ? s.context.messages : NONE,
+  );
   const outboxRef = useSelector(composer, (s) => s?.children.outbox);
   const outbox = useSelector(outboxRef, (s) => s?.context.items ?? NONE);
   const lines = useMemo(
-    () => (conversationId && me ? callChatLines(messages, outbox, conversationId, me, (people ?? NONE).map((p) => p.user)) : NONE),
+    () =>
+      conversationId && me
+        ? callChatLines(
+            messages,
+            outbox,
+            conversationId,
+            me,
+            (people ?? NONE).map((p) => p.user),
+          )
+        : NONE,
     [messages, outbox, conversationId, me, people],
   );
   const onSend = useCallback(
     (text: string) => {
-      if (conversationId) composer?.send({ type: 'composer.sendText', conversationId, text, at: new Date().toISOString() });
+      if (conversationId)
+        composer?.send({ type: 'composer.sendText', conversationId, text, at: new Date().toISOString() });
     },
     [composer, conversationId],
   );

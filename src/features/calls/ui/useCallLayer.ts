@@ -26,7 +26,9 @@ export function useCallLayer() {
   }, [live]);
   return {
     incoming,
-    call: open ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) } : null,
+    call: open
+      ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) }
+      : null,
     notice,
     accept: () => call.send({ type: 'call.accept', video: false }),
     acceptVideo: () => call.send({ type: 'call.accept', video: true }),

@@ -32,25 +32,25 @@ export function ChatsFooter() {
         onProfile={f.openProfile}
       />
       <Suspense fallback={null}>
-      {group.open && <GroupDialog {...group} />}
-      {f.dialog === 'contacts' && f.me && (
-        <ContactsDialog
-          eblid={f.me.eblid}
-          incoming={f.incoming}
-          friends={f.friends}
-          busy={contacts.busy}
-          error={contacts.error}
-          code={code}
-          copied={f.copied}
-          onCopy={f.copy}
-          onAccept={contacts.accept}
-          onReject={contacts.reject}
-          onRemove={contacts.remove}
-          onOpenChat={contacts.openChat}
-          onClose={f.closeDialog}
-        />
-      )}
-      {f.dialog === 'profile' && f.me && <ProfileDialog me={f.me} avatar={f.avatar} onClose={f.closeDialog} />}
+        {group.open && <GroupDialog {...group} />}
+        {f.dialog === 'contacts' && f.me && (
+          <ContactsDialog
+            eblid={f.me.eblid}
+            incoming={f.incoming}
+            friends={f.friends}
+            busy={contacts.busy}
+            error={contacts.error}
+            code={code}
+            copied={f.copied}
+            onCopy={f.copy}
+            onAccept={contacts.accept}
+            onReject={contacts.reject}
+            onRemove={contacts.remove}
+            onOpenChat={contacts.openChat}
+            onClose={f.closeDialog}
+          />
+        )}
+        {f.dialog === 'profile' && f.me && <ProfileDialog me={f.me} avatar={f.avatar} onClose={f.closeDialog} />}
       </Suspense>
     </>
   );
@@ -78,7 +78,6 @@ const Icon = ({ d }: { d: string }) => (
 /** A comma only a screen reader hears, between a tile's title and its subtitle. */
 const Pause = () => <span className="visually-hidden">, </span>;
 
-
 export function ChatsFooterView(props: ChatsFooterViewProps) {
   // Whether the fold was ever opened: a view's own disclosure state; the panel stays mounted once shown.
   const [opened, setOpened] = useState(false);
@@ -104,7 +103,11 @@ export function ChatsFooterView(props: ChatsFooterViewProps) {
             <span className="footer-title">Новая беседа</span>
           </span>
         </button>
-        <button type="button" className={`footer-tile ${props.hasIncoming ? 'attention' : ''}`} onClick={props.onContacts}>
+        <button
+          type="button"
+          className={`footer-tile ${props.hasIncoming ? 'attention' : ''}`}
+          onClick={props.onContacts}
+        >
           <span className="footer-icon">
             <Icon d="M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm-6 9a6 6 0 0 1 12 0m2-9h5m-2.5-2.5v5" />
           </span>

@@ -12,7 +12,6 @@ import { LazyConversationSearchBar } from '../../search/ui/index';
 import { useConversationSearch } from '../../search/ui/index';
 import '../../../styles/chats.css';
 
-
 export function ChatsPage() {
   const page = useChatsPage();
   const { conversation, selectedId, me } = page;
@@ -33,7 +32,13 @@ export function ChatsPage() {
       }
       conversation={
         conversation && selectedId && me ? (
-          <ConversationPane key={selectedId} {...page} conversation={conversation} conversationId={selectedId} me={me} />
+          <ConversationPane
+            key={selectedId}
+            {...page}
+            conversation={conversation}
+            conversationId={selectedId}
+            me={me}
+          />
         ) : (
           <NoConversation />
         )
@@ -60,6 +65,10 @@ function ConversationPane(
   });
   const search = useConversationSearch(props.conversationId);
   return (
-    <ConversationView {...view} onSearch={search.show} searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null} />
+    <ConversationView
+      {...view}
+      onSearch={search.show}
+      searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+    />
   );
 }

@@ -47,7 +47,8 @@ class FakeResizeObserver {
 function resize(width: number) {
   act(() => {
     for (const o of observers) {
-      for (const el of o.els) o.cb([{ target: el, contentRect: { width } } as unknown as ResizeObserverEntry], {} as ResizeObserver);
+      for (const el of o.els)
+        o.cb([{ target: el, contentRect: { width } } as unknown as ResizeObserverEntry], {} as ResizeObserver);
     }
   });
 }
@@ -139,7 +140,9 @@ describe('ChatsShellView (from props)', () => {
 describe('ChatsShell (with its statechart)', () => {
   it('narrow: swipes of 50 px move between the panels, shorter or vertical ones and pinches do not', () => {
     fakeMatchMedia(true);
-    const { rerender } = render(<ChatsShell list={list} conversation={<Header />} hasSelection={false} />, { wrapper: runtimeWrapper().wrapper });
+    const { rerender } = render(<ChatsShell list={list} conversation={<Header />} hasSelection={false} />, {
+      wrapper: runtimeWrapper().wrapper,
+    });
     expect(panel()).toBe('list');
     swipe(-120); // nothing selected yet
     expect(panel()).toBe('list');
@@ -167,7 +170,9 @@ describe('ChatsShell (with its statechart)', () => {
         картинка
       </div>
     );
-    render(<ChatsShell list={list} conversation={conversation} hasSelection={true} />, { wrapper: runtimeWrapper().wrapper });
+    render(<ChatsShell list={list} conversation={conversation} hasSelection={true} />, {
+      wrapper: runtimeWrapper().wrapper,
+    });
     swipe(150, { on: screen.getByRole('dialog') });
     expect(panel()).toBe('conversation');
     swipe(150, { on: screen.getByTestId('chats-conversation-pane') });
@@ -176,7 +181,9 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('narrow: the back button returns to the list, the tile brings the conversation back', async () => {
     fakeMatchMedia(true);
-    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} selectionKey="c1" />, { wrapper: runtimeWrapper().wrapper });
+    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} selectionKey="c1" />, {
+      wrapper: runtimeWrapper().wrapper,
+    });
     expect(panel()).toBe('conversation'); // opened with a selection (e.g. from the contacts page)
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Назад к списку чатов' }));
@@ -188,7 +195,10 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('narrow: choosing another conversation (a new selection key) slides it in', () => {
     fakeMatchMedia(true);
-    const { rerender } = render(<ChatsShell list={<p>список</p>} conversation={<Header />} hasSelection={true} selectionKey="c1" />, { wrapper: runtimeWrapper().wrapper });
+    const { rerender } = render(
+      <ChatsShell list={<p>список</p>} conversation={<Header />} hasSelection={true} selectionKey="c1" />,
+      { wrapper: runtimeWrapper().wrapper },
+    );
     act(() => screen.getByRole('button', { name: 'Назад к списку чатов' }).click());
     expect(panel()).toBe('list');
     rerender(<ChatsShell list={<p>список</p>} conversation={<Header />} hasSelection={true} selectionKey="c2" />);
@@ -199,7 +209,9 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('wide screen: swipes are ignored and there is no back button; crossing 768 px switches layouts', () => {
     const media = fakeMatchMedia(false);
-    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />, { wrapper: runtimeWrapper().wrapper });
+    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />, {
+      wrapper: runtimeWrapper().wrapper,
+    });
     expect(screen.getByTestId('chats-shell')).toHaveAttribute('data-layout', 'wide-screen');
     expect(screen.queryByRole('button', { name: 'Назад к списку чатов' })).toBeNull();
     swipe(200);
@@ -211,7 +223,9 @@ describe('ChatsShell (with its statechart)', () => {
 
   it('sets the wide-layout flag while the conversation pane is at least 900 px wide', () => {
     fakeMatchMedia(false);
-    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />, { wrapper: runtimeWrapper().wrapper });
+    render(<ChatsShell list={list} conversation={<Header />} hasSelection={true} />, {
+      wrapper: runtimeWrapper().wrapper,
+    });
     const shell = screen.getByTestId('chats-shell');
     expect(shell).toHaveAttribute('data-wide', 'false');
     resize(900);

@@ -3,7 +3,15 @@
 // the list, and the header's back button (<ChatsBackButton />, shown only there) returns too. The off-screen panel
 // is inert, so neither Tab nor a screen reader lands in it. `data-wide` is set when the conversation pane is at
 // least 900 px wide. Children reach the layout through useChatsShell().
-import { createContext, type ReactNode, type TouchEventHandler, useCallback, useContext, useEffect, useRef } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  type TouchEventHandler,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+} from 'react';
 import type { ChatsPanel } from '../machines/chatsLayout/chatsLayout.protocol';
 import { useChatsLayout } from './useChatsLayout';
 import '../../../styles/chats-shell.css';
@@ -136,9 +144,21 @@ export function ChatsBackButton(props: { className?: string }) {
   const { narrow, back } = useChatsShell();
   if (!narrow) return null;
   return (
-    <button type="button" className={`chats-back ${props.className ?? ''}`.trim()} aria-label="Назад к списку чатов" onClick={back}>
+    <button
+      type="button"
+      className={`chats-back ${props.className ?? ''}`.trim()}
+      aria-label="Назад к списку чатов"
+      onClick={back}
+    >
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-        <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M15 5l-7 7 7 7"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
     </button>
   );

@@ -12,7 +12,12 @@ import {
   sendBodyOf,
   storableItem,
 } from '../../composer/machines/outbox/outbox-item';
-import { addReceipts, isReadByOthers, mergeMessages, prependPage } from '../../conversation/machines/conversation/history';
+import {
+  addReceipts,
+  isReadByOthers,
+  mergeMessages,
+  prependPage,
+} from '../../conversation/machines/conversation/history';
 import {
   avatarColour,
   avatarFace,
@@ -37,10 +42,14 @@ describe('presence text (docs/behaviour.md §4)', () => {
   it("says 'ОНЛАЙН', 'оффлайн' without a last-seen time, then minutes, hours, and a date", () => {
     expect(presenceText({ status: 'ONLINE', lastSeenAt: null }, NOW)).toBe('ОНЛАЙН');
     expect(presenceText({ status: 'OFFLINE', lastSeenAt: null }, NOW)).toBe('оффлайн');
-    expect(presenceText({ status: 'OFFLINE', lastSeenAt: ago(5 * 60_000 + 10) }, NOW)).toBe('был(а) онлайн 5 мин назад');
+    expect(presenceText({ status: 'OFFLINE', lastSeenAt: ago(5 * 60_000 + 10) }, NOW)).toBe(
+      'был(а) онлайн 5 мин назад',
+    );
     expect(presenceText({ status: 'OFFLINE', lastSeenAt: ago(59 * 60_000) }, NOW)).toBe('был(а) онлайн 59 мин назад');
     expect(presenceText({ status: 'OFFLINE', lastSeenAt: ago(60 * 60_000) }, NOW)).toBe('был(а) онлайн 1 ч назад');
-    expect(presenceText({ status: 'OFFLINE', lastSeenAt: ago(23 * 3_600_000 + 59 * 60_000) }, NOW)).toBe('был(а) онлайн 23 ч назад');
+    expect(presenceText({ status: 'OFFLINE', lastSeenAt: ago(23 * 3_600_000 + 59 * 60_000) }, NOW)).toBe(
+      'был(а) онлайн 23 ч назад',
+    );
     const old = new Date(NOW - 3 * 86_400_000);
     expect(presenceText({ status: 'OFFLINE', lastSeenAt: old.toISOString() }, NOW)).toBe(
       `был(а) онлайн ${formatDate(old)} в ${formatTime(old)}`,
@@ -50,7 +59,12 @@ describe('presence text (docs/behaviour.md §4)', () => {
   });
 
   it('colours the dot green, amber or grey', () => {
-    expect([presenceDot('ONLINE'), presenceDot('AWAY'), presenceDot('DND'), presenceDot('OFFLINE')]).toEqual(['online', 'away', 'away', 'offline']);
+    expect([presenceDot('ONLINE'), presenceDot('AWAY'), presenceDot('DND'), presenceDot('OFFLINE')]).toEqual([
+      'online',
+      'away',
+      'away',
+      'offline',
+    ]);
   });
 });
 
@@ -124,7 +138,10 @@ describe('conversation list', () => {
   });
   it('updates a participant everywhere; presence sets last seen to now when the server sends none', () => {
     const next = withUser([c1], 'u2', presenceChange('OFFLINE', null, '2025-03-10T12:00:00.000Z'));
-    expect(next[0].conversation.participants[1].user).toMatchObject({ status: 'OFFLINE', lastSeenAt: '2025-03-10T12:00:00.000Z' });
+    expect(next[0].conversation.participants[1].user).toMatchObject({
+      status: 'OFFLINE',
+      lastSeenAt: '2025-03-10T12:00:00.000Z',
+    });
     expect(withUser([c1], 'nobody', (u) => u)).toEqual([c1]);
   });
 });
@@ -138,7 +155,14 @@ describe('outbox', () => {
     content: '',
     replyTo: null,
     files: [
-      { name: 'a.png', size: 3, mime: 'image/png', progress: 100, file: null, attachment: { url: '/uploads/a', type: 'IMAGE', name: 'a.png', size: 3, width: 1, height: 1 } },
+      {
+        name: 'a.png',
+        size: 3,
+        mime: 'image/png',
+        progress: 100,
+        file: null,
+        attachment: { url: '/uploads/a', type: 'IMAGE', name: 'a.png', size: 3, width: 1, height: 1 },
+      },
       { name: 'b.png', size: 3, mime: 'image/png', progress: 20, file: new Blob(['x']), attachment: null },
     ],
     status: 'uploading',
@@ -169,14 +193,28 @@ describe('outbox', () => {
     expect(parseStoredOutbox(stored)[0]).toEqual(good);
   });
   it('restores interrupted items as failed; files whose bytes are gone cannot be retried', () => {
-    expect(restoredItem({ ...item, files: [item.files[0]], status: 'sending' })).toMatchObject({ status: 'failed', retryable: true, error: null });
+    expect(restoredItem({ ...item, files: [item.files[0]], status: 'sending' })).toMatchObject({
+      status: 'failed',
+      retryable: true,
+      error: null,
+    });
     expect(restoredItem(storableItem(item))).toMatchObject({ status: 'failed', retryable: false, error: FILES_LOST });
   });
   it('sends one IMAGE message for images only, else FILE, with the clientMessageId', () => {
-    const uploaded = { ...item, files: [item.files[0], { ...item.files[0], name: 'c.txt', attachment: { ...item.files[0].attachment!, type: 'FILE' as const } }] };
+    const uploaded = {
+      ...item,
+      files: [
+        item.files[0],
+        { ...item.files[0], name: 'c.txt', attachment: { ...item.files[0].attachment!, type: 'FILE' as const } },
+      ],
+    };
     expect(messageTypeOf({ ...item, files: [item.files[0]] })).toBe('IMAGE');
     expect(messageTypeOf(uploaded)).toBe('FILE');
-    expect(sendBodyOf(uploaded)).toMatchObject({ type: 'FILE', clientMessageId: 't-1', attachments: [{ type: 'IMAGE' }, { type: 'FILE' }] });
+    expect(sendBodyOf(uploaded)).toMatchObject({
+      type: 'FILE',
+      clientMessageId: 't-1',
+      attachments: [{ type: 'IMAGE' }, { type: 'FILE' }],
+    });
   });
   it('counts network failures, server errors, 401, 408 and 429 as worth retrying, any other 4xx as refused', () => {
     expect(new RequestFailure(null, null).refused).toBe(false);
@@ -241,7 +279,11 @@ describe('message rows', () => {
     expect(rows[2].reply?.preview).toHaveLength(101);
   });
   it('collects the images for the lightbox', () => {
-    const img = (id: string) => message(id, 'u2', 1, { type: 'IMAGE', attachments: [{ url: `/uploads/${id}`, type: 'IMAGE', name: `${id}.png`, size: 1, width: 1, height: 1 }] });
+    const img = (id: string) =>
+      message(id, 'u2', 1, {
+        type: 'IMAGE',
+        attachments: [{ url: `/uploads/${id}`, type: 'IMAGE', name: `${id}.png`, size: 1, width: 1, height: 1 }],
+      });
     const { items, start } = galleryOf(messageRows([img('a'), message('t', 'u2', 2), img('b')], [], options));
     expect(items.map((i) => i.url)).toEqual(['/uploads/a', '/uploads/b']);
     expect(start.get('b')).toBe(1);
@@ -255,7 +297,10 @@ describe('message rows', () => {
   it("shows '{n} непрочитанных', else a group's names, else the peer's presence; the header likewise", () => {
     const direct = entry(conversation('c1', [me, anna]), 0);
     expect(chatTile(direct, 'me', null, NOW).subtitle).toBe('ОНЛАЙН');
-    expect(chatTile({ ...direct, unreadCount: 4 }, 'me', 'c1', NOW)).toMatchObject({ subtitle: '4 непрочитанных', active: true });
+    expect(chatTile({ ...direct, unreadCount: 4 }, 'me', 'c1', NOW)).toMatchObject({
+      subtitle: '4 непрочитанных',
+      active: true,
+    });
     const group = entry(conversation('g', [me, anna, boris], { title: 'Поход' }), 0);
     expect(chatTile(group, 'me', null, NOW)).toMatchObject({ title: 'Поход', subtitle: 'Анна, Борис' });
     expect(chatTile(group, 'me', null, NOW).avatar.presence).toBeNull();

@@ -65,7 +65,10 @@ describe('ChatList', () => {
     const onOpen = vi.fn();
     render(
       <ChatList
-        tiles={[tile({ id: 'c1', unread: 3, subtitle: '3 непрочитанных' }), tile({ id: 'c2', title: 'Поход', subtitle: 'Анна, Вера', avatar: { ...avatar, presence: null } })]}
+        tiles={[
+          tile({ id: 'c1', unread: 3, subtitle: '3 непрочитанных' }),
+          tile({ id: 'c2', title: 'Поход', subtitle: 'Анна, Вера', avatar: { ...avatar, presence: null } }),
+        ]}
         loaded
         onOpen={onOpen}
         footer={<div>Подвал</div>}
@@ -99,7 +102,13 @@ describe('ChatList', () => {
   });
 
   it('shows an emoji avatar', () => {
-    render(<ChatList tiles={[tile({ avatar: { ...avatar, face: { kind: 'emoji', emoji: '🦊' } } })]} loaded onOpen={() => {}} />);
+    render(
+      <ChatList
+        tiles={[tile({ avatar: { ...avatar, face: { kind: 'emoji', emoji: '🦊' } } })]}
+        loaded
+        onOpen={() => {}}
+      />,
+    );
     expect(screen.getByText('🦊')).toBeInTheDocument();
   });
 });
@@ -163,8 +172,22 @@ describe('MessageBubble', () => {
   });
 
   it("keeps a failed send with 'Повторить' and 'Удалить', and an upload with per-file progress", async () => {
-    const pending = { outboxId: 'tmp-t-1', progress: 40, uploading: true, files: [{ name: 'a.zip', progress: 40, done: false }], error: null, retryable: true };
-    const props = bubbleProps({ row: row({ id: 'tmp-t-1', own: true, delivery: 'failed', pending: { ...pending, uploading: false, error: 'upload failed' } }) });
+    const pending = {
+      outboxId: 'tmp-t-1',
+      progress: 40,
+      uploading: true,
+      files: [{ name: 'a.zip', progress: 40, done: false }],
+      error: null,
+      retryable: true,
+    };
+    const props = bubbleProps({
+      row: row({
+        id: 'tmp-t-1',
+        own: true,
+        delivery: 'failed',
+        pending: { ...pending, uploading: false, error: 'upload failed' },
+      }),
+    });
     const { rerender } = render(<MessageBubble {...props} />);
     expect(screen.getByText('Файл не загрузился')).toHaveAttribute('data-error', 'upload failed');
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
@@ -200,10 +223,32 @@ describe('MessageMenu', () => {
     const onQuote = vi.fn();
     const onDelete = vi.fn();
     const onClose = vi.fn();
-    const { rerender } = render(<MessageMenu at={null} opener={opener} own={false} onQuote={onQuote} onDelete={onDelete} onClose={onClose} onEdit={vi.fn()} onReact={vi.fn()} />);
+    const { rerender } = render(
+      <MessageMenu
+        at={null}
+        opener={opener}
+        own={false}
+        onQuote={onQuote}
+        onDelete={onDelete}
+        onClose={onClose}
+        onEdit={vi.fn()}
+        onReact={vi.fn()}
+      />,
+    );
     expect(screen.getByRole('menuitem', { name: 'Цитировать' })).toHaveFocus();
     expect(screen.queryByRole('menuitem', { name: 'Удалить' })).toBeNull();
-    rerender(<MessageMenu at={null} opener={opener} own onQuote={onQuote} onDelete={onDelete} onClose={onClose} onEdit={vi.fn()} onReact={vi.fn()} />);
+    rerender(
+      <MessageMenu
+        at={null}
+        opener={opener}
+        own
+        onQuote={onQuote}
+        onDelete={onDelete}
+        onClose={onClose}
+        onEdit={vi.fn()}
+        onReact={vi.fn()}
+      />,
+    );
     await userEvent.keyboard('{ArrowDown}');
     expect(screen.getByRole('menuitem', { name: 'Удалить' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
@@ -283,7 +328,15 @@ describe('ConversationView', () => {
     highlight: null,
     bottomSignal: 0,
     typing: { text: '', dots: 1 },
-    composer: { text: '', reply: null, uploadProgress: null, onText() {}, onSubmit() {}, onClearReply() {}, onAttach: vi.fn() },
+    composer: {
+      text: '',
+      reply: null,
+      uploadProgress: null,
+      onText() {},
+      onSubmit() {},
+      onClearReply() {},
+      onAttach: vi.fn(),
+    },
     lightbox: null,
     onCloseLightbox() {},
     onCall() {},

@@ -26,10 +26,13 @@ export function useChatsFooter() {
   const code = useContactCode(useSelector(footer, (s) => s?.children.contactCode));
   const foldCode = useContactCode(useSelector(footer, (s) => s?.children.foldCode));
   const avatar = useAvatarEditor(useSelector(footer, (s) => s?.children.avatar));
-  const group = useGroupDialog(useSelector(footer, (s) => s?.children.groupDialog), {
-    open: dialog === 'group',
-    onOpen: () => footer?.send({ type: 'footer.openGroup' }),
-  });
+  const group = useGroupDialog(
+    useSelector(footer, (s) => s?.children.groupDialog),
+    {
+      open: dialog === 'group',
+      onOpen: () => footer?.send({ type: 'footer.openGroup' }),
+    },
+  );
 
   return {
     me,

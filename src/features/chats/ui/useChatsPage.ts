@@ -33,7 +33,10 @@ export function useChatsPage() {
     return () => chats.send({ type: 'chats.viewing', viewing: false });
   }, [chats]);
   const tiles = useMemo(() => entries.map((e) => chatTile(e, me, selectedId, now)), [entries, me, selectedId, now]);
-  const selectedEntry = useMemo(() => entries.find((e) => e.conversation.id === selectedId) ?? null, [entries, selectedId]);
+  const selectedEntry = useMemo(
+    () => entries.find((e) => e.conversation.id === selectedId) ?? null,
+    [entries, selectedId],
+  );
   const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
   const call = useCallback((video: boolean) => chats.send({ type: 'chats.call', video }), [chats]);
   return { me, tiles, entries, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };

@@ -14,7 +14,11 @@ export interface UploadOptions {
 
 export type Uploader = (file: Blob & { name?: string }, options?: UploadOptions) => Promise<UploadResult>;
 
-export function createUploader(options: { baseURL: string; accessToken: () => string | null; refresh: () => Promise<string | null> }): Uploader {
+export function createUploader(options: {
+  baseURL: string;
+  accessToken: () => string | null;
+  refresh: () => Promise<string | null>;
+}): Uploader {
   const once = (file: Blob & { name?: string }, o: UploadOptions, token: string | null) =>
     new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();

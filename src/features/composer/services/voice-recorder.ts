@@ -4,7 +4,8 @@
 import { VOICE } from '../../../contract/limits';
 import { waveformOf } from './voice-waveform';
 
-export const MIC_DENIED = 'Доступ к микрофону запрещён. Разрешите его в настройках браузера, чтобы записывать голосовые сообщения';
+export const MIC_DENIED =
+  'Доступ к микрофону запрещён. Разрешите его в настройках браузера, чтобы записывать голосовые сообщения';
 export const MIC_MISSING = 'Микрофон не найден. Подключите микрофон и попробуйте снова';
 export const MIC_UNSUPPORTED = 'Этот браузер не умеет записывать звук';
 export const TOO_SHORT = 'Голосовое сообщение слишком короткое';
@@ -24,7 +25,8 @@ export interface VoiceRecorderEvents {
 
 /** The recording's container, by what this browser can record. */
 export function recordingType(isSupported: (type: string) => boolean): string {
-  for (const type of ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/mp4']) if (isSupported(type)) return type;
+  for (const type of ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/mp4'])
+    if (isSupported(type)) return type;
   return '';
 }
 
@@ -52,7 +54,10 @@ export function recordVoice(on: VoiceRecorderEvents): { stop(): void; dispose():
       return;
     }
     const mimeType = recordingType((t) => MediaRecorder.isTypeSupported(t));
-    const recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: VOICE.recordBitsPerSec });
+    const recorder = new MediaRecorder(stream, {
+      ...(mimeType ? { mimeType } : {}),
+      audioBitsPerSecond: VOICE.recordBitsPerSec,
+    });
     const audio = new AudioContext();
     const analyser = audio.createAnalyser();
     analyser.fftSize = 1024;
@@ -82,7 +87,11 @@ export function recordVoice(on: VoiceRecorderEvents): { stop(): void; dispose():
       if (disposed) return;
       if (durationMs < VOICE.minDurationMs) return on.failed(TOO_SHORT);
       const type = (recorder.mimeType || mimeType || 'audio/webm').split(';')[0];
-      on.done({ file: new Blob(chunks, { type }), durationMs: Math.min(durationMs, VOICE.maxDurationMs), waveform: waveformOf(levels) });
+      on.done({
+        file: new Blob(chunks, { type }),
+        durationMs: Math.min(durationMs, VOICE.maxDurationMs),
+        waveform: waveformOf(levels),
+      });
     };
     stopNow = () => {
       if (recorder.state !== 'inactive') recorder.stop();

@@ -80,14 +80,24 @@ export function Composer(props: ComposerProps) {
   };
 
   return (
-    <form className="composer" onSubmit={submit} aria-label={props.edit ? 'Редактирование сообщения' : 'Новое сообщение'}>
+    <form
+      className="composer"
+      onSubmit={submit}
+      aria-label={props.edit ? 'Редактирование сообщения' : 'Новое сообщение'}
+    >
       {props.edit && <LazyEditBanner {...props.edit} onCancel={() => props.onCancelEdit?.()} />}
       {props.reply && !props.edit && (
         <div className="composer-reply" data-testid="reply-banner">
           <div className="composer-reply-text">
             <span className="composer-reply-label">Ответ на:</span> <span>{props.reply.preview}</span>
           </div>
-          <button type="button" className="icon-button small" aria-label="Отменить ответ" title="Отменить ответ" onClick={props.onClearReply}>
+          <button
+            type="button"
+            className="icon-button small"
+            aria-label="Отменить ответ"
+            title="Отменить ответ"
+            onClick={props.onClearReply}
+          >
             <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
               <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>
@@ -102,7 +112,14 @@ export function Composer(props: ComposerProps) {
       )}
       {props.recorder?.panel && <LazyVoiceRecorder {...props.recorder.panel} />}
       <div className="composer-row" hidden={Boolean(props.recorder?.panel)}>
-        <button type="button" className="icon-button" aria-label="Прикрепить" title="Прикрепить" disabled={props.readOnly} onClick={() => picker.current?.click()}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Прикрепить"
+          title="Прикрепить"
+          disabled={props.readOnly}
+          onClick={() => picker.current?.click()}
+        >
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
             <path
               d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.2-8.2a3.4 3.4 0 0 1 4.8 4.8l-8.2 8.2a1.7 1.7 0 0 1-2.4-2.4l7.5-7.5"
@@ -129,9 +146,21 @@ export function Composer(props: ComposerProps) {
         {props.recorder && !props.readOnly && !props.text.trim() ? (
           <MicButton onStart={props.recorder.onStart} onPreload={LazyVoiceRecorder.preload} />
         ) : (
-          <button type="submit" className="icon-button send" aria-label="Отправить" title="Отправить" disabled={props.readOnly || !props.text.trim()}>
+          <button
+            type="submit"
+            className="icon-button send"
+            aria-label="Отправить"
+            title="Отправить"
+            disabled={props.readOnly || !props.text.trim()}
+          >
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path d="M4 12l16-8-6 16-2.5-6.5z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+              <path
+                d="M4 12l16-8-6 16-2.5-6.5z"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                strokeLinejoin="round"
+              />
             </svg>
           </button>
         )}

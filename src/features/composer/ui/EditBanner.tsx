@@ -19,7 +19,13 @@ export function EditBanner(props: EditBannerProps) {
           </div>
         )}
       </div>
-      <button type="button" className="icon-button small" aria-label="Отменить редактирование" title="Отменить редактирование" onClick={props.onCancel}>
+      <button
+        type="button"
+        className="icon-button small"
+        aria-label="Отменить редактирование"
+        title="Отменить редактирование"
+        onClick={props.onCancel}
+      >
         <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
           <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>

@@ -10,7 +10,10 @@ export function ContactCodePanel(props: ContactCodePanelProps) {
   const Heading = props.headingLevel === 4 ? 'h4' : 'h3';
   const complete = props.digits.every((d) => /^\d$/.test(d));
   return (
-    <section className={`code-panel ${props.compact ? 'compact' : ''}`} aria-label={props.compact ? 'Поиск по EBLID' : undefined}>
+    <section
+      className={`code-panel ${props.compact ? 'compact' : ''}`}
+      aria-label={props.compact ? 'Поиск по EBLID' : undefined}
+    >
       {!props.compact && <Heading className="section-title">Поиск по EBLID</Heading>}
       <CodeBoxes
         digits={props.digits}
@@ -31,13 +34,21 @@ export function ContactCodePanel(props: ContactCodePanelProps) {
               <span className="person-name">{props.result.displayName}</span>
               <span className="person-sub">Найден по EBLID</span>
             </div>
-            <button type="button" className="button primary small" disabled={props.busy || !complete} onClick={props.onAdd}>
+            <button
+              type="button"
+              className="button primary small"
+              disabled={props.busy || !complete}
+              onClick={props.onAdd}
+            >
               Добавить
             </button>
           </div>
         )}
         {props.notice && (
-          <p className={props.notice.kind === 'error' ? 'inline-error' : 'inline-note'} role={props.notice.kind === 'error' ? 'alert' : 'status'}>
+          <p
+            className={props.notice.kind === 'error' ? 'inline-error' : 'inline-note'}
+            role={props.notice.kind === 'error' ? 'alert' : 'status'}
+          >
             {props.notice.text}
           </p>
         )}

@@ -45,10 +45,22 @@ function RequestRow(props: { contact: Contact; busy: boolean; onAccept: () => vo
     <li className="person-tile">
       <PersonLine contact={props.contact} sub="хочет добавить вас" nameId={nameId} />
       <div className="row-actions">
-        <button type="button" className="button ghost small" aria-describedby={nameId} disabled={props.busy} onClick={props.onReject}>
+        <button
+          type="button"
+          className="button ghost small"
+          aria-describedby={nameId}
+          disabled={props.busy}
+          onClick={props.onReject}
+        >
           Отклонить
         </button>
-        <button type="button" className="button primary small" aria-describedby={nameId} disabled={props.busy} onClick={props.onAccept}>
+        <button
+          type="button"
+          className="button primary small"
+          aria-describedby={nameId}
+          disabled={props.busy}
+          onClick={props.onAccept}
+        >
           Добавить
         </button>
       </div>
@@ -62,10 +74,22 @@ function FriendRow(props: { contact: Contact; busy: boolean; onRemove: () => voi
     <li className="person-tile">
       <PersonLine contact={props.contact} sub={presenceText(props.contact.friend)} nameId={nameId} />
       <div className="row-actions">
-        <button type="button" className="button ghost small" aria-describedby={nameId} disabled={props.busy} onClick={props.onRemove}>
+        <button
+          type="button"
+          className="button ghost small"
+          aria-describedby={nameId}
+          disabled={props.busy}
+          onClick={props.onRemove}
+        >
           Удалить
         </button>
-        <button type="button" className="button primary small" aria-describedby={nameId} disabled={props.busy} onClick={props.onOpenChat}>
+        <button
+          type="button"
+          className="button primary small"
+          aria-describedby={nameId}
+          disabled={props.busy}
+          onClick={props.onOpenChat}
+        >
           Открыть чат
         </button>
       </div>
@@ -89,7 +113,12 @@ export function ContactsDialog(props: ContactsDialogProps) {
           items={props.incoming}
           itemKey={(c) => c.id}
           renderItem={(c) => (
-            <RequestRow contact={c} busy={props.busy} onAccept={() => props.onAccept(c.id)} onReject={() => props.onReject(c.id)} />
+            <RequestRow
+              contact={c}
+              busy={props.busy}
+              onAccept={() => props.onAccept(c.id)}
+              onReject={() => props.onReject(c.id)}
+            />
           )}
           className="person-list"
           empty={<p className="muted">Нет новых запросов</p>}

@@ -58,7 +58,13 @@ export interface ContactsPageViewProps {
   onStartChat: (userId: string) => void;
 }
 
-function ContactRow(props: { contact: Contact; busy: boolean; onAccept: () => void; onReject: () => void; onStartChat: () => void }) {
+function ContactRow(props: {
+  contact: Contact;
+  busy: boolean;
+  onAccept: () => void;
+  onReject: () => void;
+  onStartChat: () => void;
+}) {
   const { contact } = props;
   const nameId = useId();
   const pending = contact.status === 'PENDING';
@@ -74,17 +80,35 @@ function ContactRow(props: { contact: Contact; busy: boolean; onAccept: () => vo
       <div className="row-actions">
         {pending && contact.direction === 'incoming' && (
           <>
-            <button type="button" className="button primary small" aria-describedby={nameId} disabled={props.busy} onClick={props.onAccept}>
+            <button
+              type="button"
+              className="button primary small"
+              aria-describedby={nameId}
+              disabled={props.busy}
+              onClick={props.onAccept}
+            >
               Принять
             </button>
-            <button type="button" className="button ghost small" aria-describedby={nameId} disabled={props.busy} onClick={props.onReject}>
+            <button
+              type="button"
+              className="button ghost small"
+              aria-describedby={nameId}
+              disabled={props.busy}
+              onClick={props.onReject}
+            >
               Отклонить
             </button>
           </>
         )}
         {pending && contact.direction === 'outgoing' && <span className="muted">ожидание подтверждения…</span>}
         {!pending && (
-          <button type="button" className="button primary small" aria-describedby={nameId} disabled={props.busy} onClick={props.onStartChat}>
+          <button
+            type="button"
+            className="button primary small"
+            aria-describedby={nameId}
+            disabled={props.busy}
+            onClick={props.onStartChat}
+          >
             Начать чат
           </button>
         )}

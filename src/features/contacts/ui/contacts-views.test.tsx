@@ -48,7 +48,9 @@ const codeProps = {
 /** The panel over a real contactCode actor, as the app wires it (search answered by `search`). */
 function renderCodePanel(search: (code: string) => Promise<{ code: string; user: PublicUser | null }>) {
   const actor = createActor(
-    contactCodeMachine.provide({ actors: { search: fromPromise(({ input }) => search((input as { code: string }).code)) as never } }),
+    contactCodeMachine.provide({
+      actors: { search: fromPromise(({ input }) => search((input as { code: string }).code)) as never },
+    }),
   ).start();
   function Panel() {
     const s = useSelector(actor, (snap) => snap);
@@ -77,7 +79,12 @@ describe('EBLID panel', () => {
     render(<ContactCodePanel {...codeProps} />);
     const group = screen.getByRole('group', { name: 'EBLID' });
     const boxes = within(group).getAllByRole('textbox');
-    expect(boxes.map((b) => b.getAttribute('aria-label'))).toEqual(['Цифра 1 из 4', 'Цифра 2 из 4', 'Цифра 3 из 4', 'Цифра 4 из 4']);
+    expect(boxes.map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Цифра 1 из 4',
+      'Цифра 2 из 4',
+      'Цифра 3 из 4',
+      'Цифра 4 из 4',
+    ]);
     expect(screen.getByRole('heading', { name: 'Поиск по EBLID' })).toBeInTheDocument();
   });
 
@@ -228,7 +235,11 @@ describe('contacts page', () => {
     render(<ContactsPageView {...p} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Контакты' })).toBeInTheDocument();
     const filter = screen.getByRole('combobox', { name: 'Показать' });
-    expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['Друзья', 'Входящие', 'Исходящие', 'Все']);
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Друзья', 'Входящие', 'Исходящие', 'Все']);
     await userEvent.selectOptions(filter, 'Входящие');
     expect(p.onFilter).toHaveBeenCalledWith('incoming');
 
@@ -319,28 +330,39 @@ describe('group dialog', () => {
 
 describe('chats footer', () => {
   const me = { ...person('me', 'Анна Петрова'), eblid: '0420', email: null };
-  it.each([
-    ['Новый запрос в друзья'],
-    ['Список контактов'],
-    ['Добавить контакт'],
-  ])('shows the tiles with the contacts subtitle %s and opens the dialogs', async (subtitle) => {
-    const handlers = { onNewChat: vi.fn(), onContacts: vi.fn(), onProfile: vi.fn() };
-    render(<ChatsFooterView me={me} contactsSubtitle={subtitle} hasIncoming={false} code={codeProps} {...handlers} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Новая беседа' }));
-    // jsdom drops the space of the hidden ', ' that browsers keep.
-    const contacts = screen.getByRole('button', { name: new RegExp(`^Контакты,\\s?${subtitle}$`) });
-    await userEvent.click(contacts);
-    const own = screen.getByRole('button', { name: /^Профиль:\s?Анна Петрова,\s?EBLID 0420$/ });
-    expect(own).toHaveTextContent('Анна Петрова');
-    expect(own).toHaveTextContent('EBLID 0420');
-    await userEvent.click(own);
-    expect(handlers.onNewChat).toHaveBeenCalled();
-    expect(handlers.onContacts).toHaveBeenCalled();
-    expect(handlers.onProfile).toHaveBeenCalled();
-  });
+  it.each([['Новый запрос в друзья'], ['Список контактов'], ['Добавить контакт']])(
+    'shows the tiles with the contacts subtitle %s and opens the dialogs',
+    async (subtitle) => {
+      const handlers = { onNewChat: vi.fn(), onContacts: vi.fn(), onProfile: vi.fn() };
+      render(
+        <ChatsFooterView me={me} contactsSubtitle={subtitle} hasIncoming={false} code={codeProps} {...handlers} />,
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Новая беседа' }));
+      // jsdom drops the space of the hidden ', ' that browsers keep.
+      const contacts = screen.getByRole('button', { name: new RegExp(`^Контакты,\\s?${subtitle}$`) });
+      await userEvent.click(contacts);
+      const own = screen.getByRole('button', { name: /^Профиль:\s?Анна Петрова,\s?EBLID 0420$/ });
+      expect(own).toHaveTextContent('Анна Петрова');
+      expect(own).toHaveTextContent('EBLID 0420');
+      await userEvent.click(own);
+      expect(handlers.onNewChat).toHaveBeenCalled();
+      expect(handlers.onContacts).toHaveBeenCalled();
+      expect(handlers.onProfile).toHaveBeenCalled();
+    },
+  );
 
   it('holds the EBLID panel, folded until asked for', async () => {
-    render(<ChatsFooterView me={me} contactsSubtitle="Добавить контакт" hasIncoming={false} code={codeProps} onNewChat={vi.fn()} onContacts={vi.fn()} onProfile={vi.fn()} />);
+    render(
+      <ChatsFooterView
+        me={me}
+        contactsSubtitle="Добавить контакт"
+        hasIncoming={false}
+        code={codeProps}
+        onNewChat={vi.fn()}
+        onContacts={vi.fn()}
+        onProfile={vi.fn()}
+      />,
+    );
     const summary = screen.getByText('Поиск по EBLID');
     expect(summary.closest('details')).not.toHaveAttribute('open');
     await act(async () => {

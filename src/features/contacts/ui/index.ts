@@ -14,4 +14,6 @@ export const LazyGroupDialog = lazyView(() => import('./GroupDialog').then((m) =
 export const LazyContactsDialog = lazyView(() => import('./ContactsDialog').then((m) => m.ContactsDialog));
 export const LazyContactsPage = lazyView(() => import('./ContactsPage').then((m) => m.ContactsPage));
 /** The EBLID boxes load when the fold is first opened (the chats page's first bundle has a budget). */
-export const LazyContactCodePanel = lazyView<ContactCodePanelProps>(() => import('./ContactCodePanel').then((m) => m.ContactCodePanel));
+export const LazyContactCodePanel = lazyView<ContactCodePanelProps>(() =>
+  import('./ContactCodePanel').then((m) => m.ContactCodePanel),
+);

@@ -38,11 +38,23 @@ export function ConversationHeader(props: ConversationHeaderProps) {
       </div>
       <div className="conv-actions">
         {props.onSearch && (
-          <button type="button" className="icon-button" aria-label="Искать в беседе" title="Искать в беседе" onClick={props.onSearch}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Искать в беседе"
+            title="Искать в беседе"
+            onClick={props.onSearch}
+          >
             <Icon d={MAGNIFIER} />
           </button>
         )}
-        <button type="button" className="icon-button" aria-label="Позвонить" title="Позвонить" onClick={() => props.onCall(false)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Позвонить"
+          title="Позвонить"
+          onClick={() => props.onCall(false)}
+        >
           <Icon d={PHONE} />
         </button>
         <button

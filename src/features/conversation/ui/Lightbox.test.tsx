@@ -5,7 +5,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { runtimeWrapper } from '../../../../tests/fixtures/runtime-wrapper';
 import { Lightbox, LightboxView, type LightboxViewProps } from './Lightbox';
 
-const items = [{ url: '/uploads/a.png', name: 'море.png' }, { url: '/uploads/b.png' }, { url: '/uploads/c.png', name: 'горы.jpg' }];
+const items = [
+  { url: '/uploads/a.png', name: 'море.png' },
+  { url: '/uploads/b.png' },
+  { url: '/uploads/c.png', name: 'горы.jpg' },
+];
 
 function viewProps(over: Partial<LightboxViewProps> = {}): LightboxViewProps {
   return {
@@ -34,7 +38,14 @@ describe('LightboxView (from props)', () => {
     expect(screen.getByRole('img')).toHaveStyle({ transform: 'scale(1.25)' });
     expect(screen.getByText('море.png · 1 из 3')).toBeInTheDocument();
     expect(screen.getByRole('status', { name: 'Текущий масштаб' })).toHaveTextContent('125 %');
-    for (const name of ['Закрыть', 'Уменьшить', '100%', 'Увеличить', 'Предыдущее изображение', 'Следующее изображение']) {
+    for (const name of [
+      'Закрыть',
+      'Уменьшить',
+      '100%',
+      'Увеличить',
+      'Предыдущее изображение',
+      'Следующее изображение',
+    ]) {
       expect(screen.getByRole('button', { name })).toBeInTheDocument();
     }
     expect(screen.getByRole('group', { name: 'Масштаб' })).toBeInTheDocument();

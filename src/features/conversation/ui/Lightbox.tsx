@@ -111,13 +111,25 @@ export function LightboxView(props: LightboxViewProps) {
         <fieldset className="lightbox-zoom">
           <legend className="lightbox-sr-only">Масштаб</legend>
           {/* aria-disabled, not disabled: a button that disables itself under the pointer would drop the focus */}
-          <button type="button" className="lightbox-button" aria-label="Уменьшить" aria-disabled={!props.canZoomOut} onClick={props.zoomOut}>
+          <button
+            type="button"
+            className="lightbox-button"
+            aria-label="Уменьшить"
+            aria-disabled={!props.canZoomOut}
+            onClick={props.zoomOut}
+          >
             −
           </button>
           <button type="button" className="lightbox-button lightbox-reset" onClick={props.zoomReset}>
             100%
           </button>
-          <button type="button" className="lightbox-button" aria-label="Увеличить" aria-disabled={!props.canZoomIn} onClick={props.zoomIn}>
+          <button
+            type="button"
+            className="lightbox-button"
+            aria-label="Увеличить"
+            aria-disabled={!props.canZoomIn}
+            onClick={props.zoomIn}
+          >
             +
           </button>
           <output className="lightbox-level" aria-live="polite" aria-label="Текущий масштаб">
@@ -143,10 +155,20 @@ export function LightboxView(props: LightboxViewProps) {
       </div>
       {several && (
         <>
-          <button type="button" className="lightbox-button lightbox-nav lightbox-prev" aria-label="Предыдущее изображение" onClick={props.previous}>
+          <button
+            type="button"
+            className="lightbox-button lightbox-nav lightbox-prev"
+            aria-label="Предыдущее изображение"
+            onClick={props.previous}
+          >
             ‹
           </button>
-          <button type="button" className="lightbox-button lightbox-nav lightbox-next" aria-label="Следующее изображение" onClick={props.next}>
+          <button
+            type="button"
+            className="lightbox-button lightbox-nav lightbox-next"
+            aria-label="Следующее изображение"
+            onClick={props.next}
+          >
             ›
           </button>
         </>

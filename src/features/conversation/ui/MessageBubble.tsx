@@ -16,7 +16,9 @@ import { lazyView } from '../../../shared/ui/lazy-view';
 import type { VoicePlayerProps } from './voice/VoicePlayer';
 
 /** The voice player loads with the first voice message on screen (the chats page's first bundle has a budget). */
-export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() => import('./voice/VoicePlayer').then((m) => m.VoicePlayer));
+export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>
+  import('./voice/VoicePlayer').then((m) => m.VoicePlayer),
+);
 
 export const IMAGE_MAX_WIDTH = 320;
 export const IMAGE_FALLBACK = { width: 320, height: 200 };
@@ -49,13 +51,24 @@ function MessageImage(props: { a: AttachmentView; onOpen(): void }) {
   const size = imageSize(props.a);
   if (failed) {
     return (
-      <button type="button" className="msg-image msg-image-failed" style={IMAGE_FALLBACK} onClick={props.onOpen} aria-label={`Изображение ${props.a.name} (не загрузилось)`}>
+      <button
+        type="button"
+        className="msg-image msg-image-failed"
+        style={IMAGE_FALLBACK}
+        onClick={props.onOpen}
+        aria-label={`Изображение ${props.a.name} (не загрузилось)`}
+      >
         <span>Изображение не загрузилось</span>
       </button>
     );
   }
   return (
-    <button type="button" className="msg-image" onClick={props.onOpen} aria-label={`Открыть изображение ${props.a.name}`}>
+    <button
+      type="button"
+      className="msg-image"
+      onClick={props.onOpen}
+      aria-label={`Открыть изображение ${props.a.name}`}
+    >
       <img
         src={props.a.url}
         alt={props.a.name}
@@ -76,7 +89,12 @@ function failureText(error: string | null): string {
   return error ?? 'Не отправлено';
 }
 
-const DELIVERY_LABEL = { sending: 'Отправляется', sent: 'Отправлено', read: 'Прочитано', failed: 'Не отправлено' } as const;
+const DELIVERY_LABEL = {
+  sending: 'Отправляется',
+  sent: 'Отправлено',
+  read: 'Прочитано',
+  failed: 'Не отправлено',
+} as const;
 
 function DeliveryMark({ delivery }: { delivery: MessageRow['delivery'] }) {
   if (!delivery) return null;
@@ -159,12 +177,20 @@ function MessageBubbleView(props: MessageBubbleProps) {
         {files.map((a) => (
           <a key={a.url} className="msg-file" href={a.url} download={a.name} target="_blank" rel="noopener noreferrer">
             <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-              <path d="M7 3h7l5 5v12a1 1 0 0 1-1 1H7a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zm7 0v5h5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
+              <path
+                d="M7 3h7l5 5v12a1 1 0 0 1-1 1H7a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zm7 0v5h5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+                strokeLinejoin="round"
+              />
             </svg>
             <span>Файл: {a.name}</span>
           </a>
         ))}
-        {row.voice && <LazyVoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />}
+        {row.voice && (
+          <LazyVoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />
+        )}
         {row.call && <CallEntry {...row.call} onCallBack={props.onCallBack} />}
         {row.pending?.files.some((f) => !f.done) && (
           <ul className="msg-uploads" aria-label="Загрузка файлов">

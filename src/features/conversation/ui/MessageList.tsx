@@ -60,7 +60,12 @@ export function MessageList(props: MessageListProps) {
   latest.current = props;
 
   const moves = useReaderMoves(scroller);
-  const bottom = useStickToBottom({ scroller, lastKey: rows.at(-1)?.key, bottomSignal: props.bottomSignal, onReaderMove: moves.moved });
+  const bottom = useStickToBottom({
+    scroller,
+    lastKey: rows.at(-1)?.key,
+    bottomSignal: props.bottomSignal,
+    onReaderMove: moves.moved,
+  });
   const shift = useOlderPages({
     scroller,
     firstItemIndex: props.firstItemIndex,
@@ -72,7 +77,10 @@ export function MessageList(props: MessageListProps) {
   const watch = useReadVisibility(scroller, props.onVisibleUnread);
   const position = useHistoryPosition({ scroller, list, rows, leaveBottom: bottom.leave });
 
-  const openMenu = useCallback((row: MessageRow, at: MenuState['at'], opener: HTMLElement) => setMenu({ row, at, opener }), []);
+  const openMenu = useCallback(
+    (row: MessageRow, at: MenuState['at'], opener: HTMLElement) => setMenu({ row, at, opener }),
+    [],
+  );
   const closeMenu = useCallback(() => setMenu(null), []);
   const onJump = useCallback((id: string) => latest.current.onJump(id), []);
   const onOpenImage = useCallback((id: string, index: number) => latest.current.onOpenImage(id, index), []);
@@ -142,7 +150,11 @@ export function MessageList(props: MessageListProps) {
         <button
           type="button"
           className="msg-jump"
-          aria-label={position.unreadBelow ? `К последним сообщениям, непрочитанных: ${position.unreadBelow}` : 'К последним сообщениям'}
+          aria-label={
+            position.unreadBelow
+              ? `К последним сообщениям, непрочитанных: ${position.unreadBelow}`
+              : 'К последним сообщениям'
+          }
           title="К последним сообщениям"
           onClick={() => {
             moves.moved();

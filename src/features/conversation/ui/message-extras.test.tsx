@@ -85,11 +85,17 @@ describe('links in message text', () => {
     expect(container.querySelector('.msg-sender')).toHaveTextContent(evil);
     const avatar = { face: { kind: 'initials' as const, text: '<' }, colour: '#2f57d1', presence: null };
     const list = render(
-      <ChatList tiles={[{ id: 'c1', title: evil, avatar, subtitle: evil, unread: 0, active: false }]} loaded onOpen={() => {}} />,
+      <ChatList
+        tiles={[{ id: 'c1', title: evil, avatar, subtitle: evil, unread: 0, active: false }]}
+        loaded
+        onOpen={() => {}}
+      />,
     );
     expect(list.container.querySelector('img')).toBeNull();
     expect(list.container).toHaveTextContent(evil);
-    const header = render(<ConversationHeader header={{ title: evil, avatar, status: evil, online: false }} onCall={() => {}} />);
+    const header = render(
+      <ConversationHeader header={{ title: evil, avatar, status: evil, online: false }} onCall={() => {}} />,
+    );
     expect(header.container.querySelector('img')).toBeNull();
     expect(header.container).toHaveTextContent(evil);
   });
@@ -108,7 +114,10 @@ describe('day lines', () => {
 
   it('puts a line above the first message of each day and gives every row its day for the sticky line', () => {
     const at = (d: Date, id: string) => message(id, 'u2', 0, { createdAt: d.toISOString() });
-    const rows = rowsOf([at(new Date(2026, 10, 22, 9), 'a'), at(new Date(2026, 10, 22, 10), 'b'), at(new Date(2026, 10, 23, 9), 'c')], { now });
+    const rows = rowsOf(
+      [at(new Date(2026, 10, 22, 9), 'a'), at(new Date(2026, 10, 22, 10), 'b'), at(new Date(2026, 10, 23, 9), 'c')],
+      { now },
+    );
     expect(rows.map((r) => r.day)).toEqual(['Вчера', null, 'Сегодня']);
     expect(rows.map((r) => r.dayOf)).toEqual(['Вчера', 'Вчера', 'Сегодня']);
   });

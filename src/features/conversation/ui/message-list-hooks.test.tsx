@@ -120,7 +120,8 @@ describe('useOlderPages', () => {
   const setup = (area: ReturnType<typeof scrollArea>, over: { hasMore?: boolean; loadingOlder?: boolean } = {}) => {
     const onLoadOlder = vi.fn();
     const hook = renderHook(
-      (p: { firstItemIndex: number; hasMore: boolean; loadingOlder: boolean }) => useOlderPages({ scroller: area.ref, ...p, onLoadOlder }),
+      (p: { firstItemIndex: number; hasMore: boolean; loadingOlder: boolean }) =>
+        useOlderPages({ scroller: area.ref, ...p, onLoadOlder }),
       { initialProps: { firstItemIndex: 1000, hasMore: true, loadingOlder: false, ...over } },
     );
     return { ...hook, onLoadOlder };
@@ -247,7 +248,9 @@ class RecordingObserver {
   /** Delivers entries: `ratio` of each element inside the root. */
   deliver(...seen: [Element, number][]) {
     const entries = seen.map(([target, ratio]) => ({ target, isIntersecting: ratio > 0, intersectionRatio: ratio }));
-    act(() => this.callback(entries as unknown as IntersectionObserverEntry[], this as unknown as IntersectionObserver));
+    act(() =>
+      this.callback(entries as unknown as IntersectionObserverEntry[], this as unknown as IntersectionObserver),
+    );
   }
 }
 
@@ -268,9 +271,12 @@ describe('useReadVisibility', () => {
     const root = document.createElement('div');
     const scroller = { current: root };
     const onVisibleUnread = vi.fn();
-    const hook = renderHook((p: { onVisibleUnread: (ids: string[]) => void }) => useReadVisibility(scroller, p.onVisibleUnread), {
-      initialProps: { onVisibleUnread },
-    });
+    const hook = renderHook(
+      (p: { onVisibleUnread: (ids: string[]) => void }) => useReadVisibility(scroller, p.onVisibleUnread),
+      {
+        initialProps: { onVisibleUnread },
+      },
+    );
     const observer = RecordingObserver.made.at(-1);
     if (!observer) throw new Error('no IntersectionObserver was made');
     return { ...hook, root, observer, onVisibleUnread };

@@ -41,7 +41,9 @@ export function useConversationPane(options: {
   const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
   const hasMore = useSelector(conversation, (s) => s.context.hasMore);
   const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);
-  const status = useSelector(conversation, (s) => (s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready'));
+  const status = useSelector(conversation, (s) =>
+    s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready',
+  );
   const loadingOlder = useSelector(conversation, (s) => s.hasTag('loadingOlder'));
   const typingRef = useSelector(conversation, (s) => s.children.typing);
   const receiptsRef = useSelector(conversation, (s) => s.children.readReceipts);
@@ -85,7 +87,12 @@ export function useConversationPane(options: {
     () =>
       entry
         ? headerOf(entry, me, now)
-        : { title: 'Беседа', avatar: { face: { kind: 'initials' as const, text: '…' }, colour: '#5a5fa8', presence: null }, status: '', online: false },
+        : {
+            title: 'Беседа',
+            avatar: { face: { kind: 'initials' as const, text: '…' }, colour: '#5a5fa8', presence: null },
+            status: '',
+            online: false,
+          },
     [entry, me, now],
   );
   const typingNames = typers.map((id) => {
@@ -99,7 +106,10 @@ export function useConversationPane(options: {
     [receiptsRef],
   );
   const onLoadOlder = useCallback(() => conversation.send({ type: 'conversation.loadOlder' }), [conversation]);
-  const onJump = useCallback((messageId: string) => conversation.send({ type: 'conversation.jumpTo', messageId }), [conversation]);
+  const onJump = useCallback(
+    (messageId: string) => conversation.send({ type: 'conversation.jumpTo', messageId }),
+    [conversation],
+  );
   const onOpenImage = useCallback(
     (messageId: string, index: number) => conversation.send({ type: 'conversation.openImage', messageId, index }),
     [conversation],
@@ -110,7 +120,8 @@ export function useConversationPane(options: {
     (messageId: string, emoji: ReactionSymbol) => conversation.send({ type: 'conversation.react', messageId, emoji }),
     [conversation],
   );
-  const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) => editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
+  const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) =>
+    editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
 
   const recorderRef = useSelector(composer, (s) => s?.children.recorder);
   const recorder = useRecorderPanel(recorderRef);
@@ -150,9 +161,13 @@ export function useConversationPane(options: {
         if (last) startEdit(last);
       },
       onText: (value) =>
-        editing ? editRef?.send({ type: 'edit.input', text: value }) : sendComposer?.({ type: 'composer.input', text: value }),
+        editing
+          ? editRef?.send({ type: 'edit.input', text: value })
+          : sendComposer?.({ type: 'composer.input', text: value }),
       onSubmit: () =>
-        editing ? editRef?.send({ type: 'edit.save' }) : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
+        editing
+          ? editRef?.send({ type: 'edit.save' })
+          : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
       readOnly,
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),

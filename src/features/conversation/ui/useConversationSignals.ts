@@ -30,7 +30,9 @@ export function useConversationSignals(conversation: ConversationRef): Conversat
         update((s) => ({ highlight: { id: e.messageId, n: (s.highlight?.n ?? 0) + 1 } })),
       ),
       conversation.on('conversation.toBottom', () => update((s) => ({ bottomSignal: s.bottomSignal + 1 }))),
-      conversation.on('conversation.imageOpened', (e) => update(() => ({ viewer: { messageId: e.messageId, index: e.index } }))),
+      conversation.on('conversation.imageOpened', (e) =>
+        update(() => ({ viewer: { messageId: e.messageId, index: e.index } })),
+      ),
       conversation.on('conversation.imageClosed', () => update(() => ({ viewer: null }))),
     ];
     return () => {

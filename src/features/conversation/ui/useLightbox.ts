@@ -1,7 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useOwnedActor } from '../../../core/ui/useOwnedActor';
-import { type LightboxContext, type LightboxEvent, type LightboxItem, lightboxView } from '../machines/lightbox/lightbox.protocol';
+import {
+  type LightboxContext,
+  type LightboxEvent,
+  type LightboxItem,
+  lightboxView,
+} from '../machines/lightbox/lightbox.protocol';
 
 /**
  * The lightbox's state lives in its own actor, alive for as long as the lightbox is mounted (useOwnedActor):

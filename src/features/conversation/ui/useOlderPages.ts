@@ -17,7 +17,13 @@ export interface OlderPagesOptions {
 }
 
 /** Returns the virtualizer's `shift` for this render. */
-export function useOlderPages({ scroller, firstItemIndex, hasMore, loadingOlder, onLoadOlder }: OlderPagesOptions): boolean {
+export function useOlderPages({
+  scroller,
+  firstItemIndex,
+  hasMore,
+  loadingOlder,
+  onLoadOlder,
+}: OlderPagesOptions): boolean {
   // The latest state for the scroll listener, so it is not re-attached on every render of the page.
   const latest = useRef({ hasMore, loadingOlder, onLoadOlder });
   latest.current = { hasMore, loadingOlder, onLoadOlder };

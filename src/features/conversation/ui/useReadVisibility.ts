@@ -9,7 +9,10 @@ export const READ_VISIBLE_RATIO = 0.25;
 
 export type Watch = (messageId: string) => (el: HTMLElement | null) => void;
 
-export function useReadVisibility(scroller: RefObject<HTMLElement | null>, onVisibleUnread: (messageIds: string[]) => void): Watch {
+export function useReadVisibility(
+  scroller: RefObject<HTMLElement | null>,
+  onVisibleUnread: (messageIds: string[]) => void,
+): Watch {
   const report = useRef(onVisibleUnread);
   report.current = onVisibleUnread;
   const visible = useRef(new Set<string>());

@@ -32,7 +32,12 @@ export interface StickToBottom {
   onResize(): void;
 }
 
-export function useStickToBottom({ scroller, lastKey, bottomSignal, onReaderMove }: StickToBottomOptions): StickToBottom {
+export function useStickToBottom({
+  scroller,
+  lastKey,
+  bottomSignal,
+  onReaderMove,
+}: StickToBottomOptions): StickToBottom {
   /** Pixels below the view, as of the last scroll (a new row or a grown one does not count until then). */
   const distance = useRef(0);
   const pinned = useRef(true);

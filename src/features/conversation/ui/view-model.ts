@@ -49,14 +49,24 @@ function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
   const c = entry.conversation;
   const peer = directPeer(c, me);
   const title = conversationTitle(c, me);
-  if (peer) return { face: avatarFace(peer.avatarUrl, title), colour: avatarColour(peer.id), presence: presenceDot(peer.status) };
+  if (peer)
+    return {
+      face: avatarFace(peer.avatarUrl, title),
+      colour: avatarColour(peer.id),
+      presence: presenceDot(peer.status),
+    };
   return { face: avatarFace(null, title), colour: avatarColour(c.id), presence: null };
 }
 
 const groupNames = (entry: ConversationEntry, me: string | null) =>
   otherParticipants(entry.conversation, me).map(displayName).join(', ');
 
-export function chatTile(entry: ConversationEntry, me: string | null, selectedId: string | null, now: number): ChatTileView {
+export function chatTile(
+  entry: ConversationEntry,
+  me: string | null,
+  selectedId: string | null,
+  now: number,
+): ChatTileView {
   const c = entry.conversation;
   const peer = directPeer(c, me);
   const subtitle =
@@ -211,7 +221,9 @@ export function messageRows(
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
-      call: m.call ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) } : null,
+      call: m.call
+        ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }
+        : null,
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,
@@ -239,8 +251,7 @@ export function messageRows(
       at,
       type: pendingType(item),
       text: item.content,
-      attachments: item.files
-        .flatMap((f) => (f.attachment ? [attachmentView(f.attachment)] : [])),
+      attachments: item.files.flatMap((f) => (f.attachment ? [attachmentView(f.attachment)] : [])),
       reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
       voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
       call: null,
@@ -254,7 +265,11 @@ export function messageRows(
         outboxId: item.id,
         progress: itemProgress(item),
         uploading: item.status === 'uploading',
-        files: item.files.map((f) => ({ name: f.name, progress: f.attachment ? 100 : f.progress, done: !!f.attachment })),
+        files: item.files.map((f) => ({
+          name: f.name,
+          progress: f.attachment ? 100 : f.progress,
+          done: !!f.attachment,
+        })),
         error: item.error,
         retryable: item.retryable,
       },

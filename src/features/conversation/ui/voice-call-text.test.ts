@@ -5,7 +5,13 @@ import { waveformOf } from '../../composer/services/voice-waveform';
 import { recordingType } from '../../composer/services/voice-recorder';
 import { callLabel, clock, entryPreview, isMissedFor, voicePreview } from './voice-call-text';
 
-const call = (over: Partial<CallInfo>): CallInfo => ({ kind: 'audio', outcome: 'answered', callerId: 'a', durationSec: 0, ...over });
+const call = (over: Partial<CallInfo>): CallInfo => ({
+  kind: 'audio',
+  outcome: 'answered',
+  callerId: 'a',
+  durationSec: 0,
+  ...over,
+});
 
 describe('voice and call words', () => {
   it('formats lengths as m:ss and h:mm:ss', () => {
@@ -29,9 +35,26 @@ describe('voice and call words', () => {
   });
 
   it('previews voice messages and calls in the list, nothing else', () => {
-    const base = { id: 'm', conversationId: 'c', senderId: 'a', content: '', createdAt: '', deletedAt: null, clientMessageId: null, replyTo: null, attachments: [], receipts: [], reactions: [], editedAt: null };
-    expect(entryPreview({ ...base, type: 'VOICE', voice: { durationMs: 3_200, waveform: [1] } } as Message, 'b')).toBe('Голосовое сообщение 0:03');
-    expect(entryPreview({ ...base, type: 'CALL', call: call({ outcome: 'missed' }) } as Message, 'b')).toBe('Пропущенный звонок');
+    const base = {
+      id: 'm',
+      conversationId: 'c',
+      senderId: 'a',
+      content: '',
+      createdAt: '',
+      deletedAt: null,
+      clientMessageId: null,
+      replyTo: null,
+      attachments: [],
+      receipts: [],
+      reactions: [],
+      editedAt: null,
+    };
+    expect(entryPreview({ ...base, type: 'VOICE', voice: { durationMs: 3_200, waveform: [1] } } as Message, 'b')).toBe(
+      'Голосовое сообщение 0:03',
+    );
+    expect(entryPreview({ ...base, type: 'CALL', call: call({ outcome: 'missed' }) } as Message, 'b')).toBe(
+      'Пропущенный звонок',
+    );
     expect(entryPreview({ ...base, type: 'TEXT', content: 'привет' } as Message, 'b')).toBeNull();
     expect(entryPreview(undefined, 'b')).toBeNull();
   });
@@ -59,21 +82,69 @@ describe('the recording', () => {
 describe("the call's chat lines", () => {
   it('are the conversation’s messages with their authors, then the own texts still in the outbox', async () => {
     const { callChatLines } = await import('../../calls/ui/call-chat');
-    const base = { conversationId: 'c', deletedAt: null, replyTo: null, attachments: [], receipts: [], reactions: [], editedAt: null };
+    const base = {
+      conversationId: 'c',
+      deletedAt: null,
+      replyTo: null,
+      attachments: [],
+      receipts: [],
+      reactions: [],
+      editedAt: null,
+    };
     const messages = [
-      { ...base, id: 'm1', senderId: 'b', type: 'TEXT', content: 'Привет', createdAt: '2025-03-01T10:00:00.000Z', clientMessageId: null },
-      { ...base, id: 'm2', senderId: 'a', type: 'VOICE', content: '', createdAt: '2025-03-01T10:00:01.000Z', clientMessageId: 'x-1', voice: { durationMs: 3000, waveform: [1] } },
+      {
+        ...base,
+        id: 'm1',
+        senderId: 'b',
+        type: 'TEXT',
+        content: 'Привет',
+        createdAt: '2025-03-01T10:00:00.000Z',
+        clientMessageId: null,
+      },
+      {
+        ...base,
+        id: 'm2',
+        senderId: 'a',
+        type: 'VOICE',
+        content: '',
+        createdAt: '2025-03-01T10:00:01.000Z',
+        clientMessageId: 'x-1',
+        voice: { durationMs: 3000, waveform: [1] },
+      },
     ] as Message[];
     const outbox = [
-      { id: 'tmp-x-1', clientMessageId: 'x-1', conversationId: 'c', kind: 'voice', content: '', createdAt: '2025-03-01T10:00:01.000Z' },
-      { id: 'tmp-x-2', clientMessageId: 'x-2', conversationId: 'c', kind: 'text', content: 'Слышно?', createdAt: '2025-03-01T10:00:02.000Z' },
-      { id: 'tmp-x-3', clientMessageId: 'x-3', conversationId: 'other', kind: 'text', content: 'не сюда', createdAt: '2025-03-01T10:00:02.000Z' },
+      {
+        id: 'tmp-x-1',
+        clientMessageId: 'x-1',
+        conversationId: 'c',
+        kind: 'voice',
+        content: '',
+        createdAt: '2025-03-01T10:00:01.000Z',
+      },
+      {
+        id: 'tmp-x-2',
+        clientMessageId: 'x-2',
+        conversationId: 'c',
+        kind: 'text',
+        content: 'Слышно?',
+        createdAt: '2025-03-01T10:00:02.000Z',
+      },
+      {
+        id: 'tmp-x-3',
+        clientMessageId: 'x-3',
+        conversationId: 'other',
+        kind: 'text',
+        content: 'не сюда',
+        createdAt: '2025-03-01T10:00:02.000Z',
+      },
     ] as never;
     const people = [
       { id: 'a', displayName: 'Анна' },
       { id: 'b', displayName: 'Борис' },
     ] as never;
-    expect(callChatLines(messages, outbox, 'c', 'a', people).map((l) => [l.message, l.from.name, l.from.isLocal])).toEqual([
+    expect(
+      callChatLines(messages, outbox, 'c', 'a', people).map((l) => [l.message, l.from.name, l.from.isLocal]),
+    ).toEqual([
       ['Привет', 'Борис', false],
       ['Голосовое сообщение 0:03', 'Анна', true],
       ['Слышно?', 'Анна', true],

@@ -37,7 +37,11 @@ export function savePrefs(userId: string, prefs: NotificationPrefs): void {
 
 export async function readEnvironment(userId: string) {
   const ok = supported();
-  return { supported: ok, permission: (ok ? Notification.permission : 'denied') as PermissionState, ...loadPrefs(userId) };
+  return {
+    supported: ok,
+    permission: (ok ? Notification.permission : 'denied') as PermissionState,
+    ...loadPrefs(userId),
+  };
 }
 
 export async function requestPermission(): Promise<PermissionState> {
@@ -56,7 +60,8 @@ const fromBase64Url = (s: string) => {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 };
 
-const sameKey = (a: ArrayBuffer | null, b: Uint8Array) => a !== null && new Uint8Array(a).every((v, i) => v === b[i]) && a.byteLength === b.length;
+const sameKey = (a: ArrayBuffer | null, b: Uint8Array) =>
+  a !== null && new Uint8Array(a).every((v, i) => v === b[i]) && a.byteLength === b.length;
 
 /** Subscribes this browser to Web Push with the server's VAPID key and tells the server (again, if it knew it). */
 export async function subscribe(api: ApiClient, showText: boolean): Promise<void> {
@@ -90,7 +95,10 @@ export async function unsubscribe(api: ApiClient): Promise<void> {
 export async function present(payload: NotificationPayload): Promise<void> {
   const reg = await registration(2_000);
   if (reg) return presentNotification(reg, payload);
-  const n = new Notification(payload.title, { body: payload.kind === 'message' ? (payload.preview ?? '') : '', icon: payload.icon ?? undefined });
+  const n = new Notification(payload.title, {
+    body: payload.kind === 'message' ? (payload.preview ?? '') : '',
+    icon: payload.icon ?? undefined,
+  });
   n.onclick = () => window.focus();
 }
 

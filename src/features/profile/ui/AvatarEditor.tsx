@@ -38,7 +38,14 @@ function DropArea({ onFile, disabled }: { onFile: (file: File) => void; disabled
         }}
       />
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-        <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       <span>Перетащите файл сюда или нажмите, чтобы выбрать</span>
     </label>
@@ -69,7 +76,10 @@ export function AvatarEditor(props: AvatarEditorView) {
               onCropChange={props.onMove}
               onZoomChange={props.onZoom}
               onCropComplete={(_, pixels) => props.onArea(pixels)}
-              cropperProps={{ role: 'group', 'aria-label': 'Кадр аватара: перетащите изображение или двигайте стрелками' }}
+              cropperProps={{
+                role: 'group',
+                'aria-label': 'Кадр аватара: перетащите изображение или двигайте стрелками',
+              }}
             />
           </div>
           <div className="zoom-row">

@@ -33,7 +33,8 @@ const avatar = (over: Partial<AvatarEditorView> = {}): AvatarEditorView => ({
   onCancel: vi.fn(),
   ...over,
 });
-const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const PIXEL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 describe('profile dialog', () => {
   it("shows the avatar, the EBLID and the upload area (images only); 'Закрыть' closes", async () => {
@@ -89,7 +90,13 @@ describe('profile dialog', () => {
     expect(screen.getByRole('slider', { name: 'Масштаб' })).toBeDisabled();
     view.rerender(<ProfileDialog me={me} avatar={avatar({ stage: 'done' })} onClose={vi.fn()} />);
     expect(screen.getByRole('status')).toHaveTextContent('Готово');
-    view.rerender(<ProfileDialog me={me} avatar={avatar({ stage: 'idle', error: 'Можно выбрать только изображение' })} onClose={vi.fn()} />);
+    view.rerender(
+      <ProfileDialog
+        me={me}
+        avatar={avatar({ stage: 'idle', error: 'Можно выбрать только изображение' })}
+        onClose={vi.fn()}
+      />,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('Можно выбрать только изображение');
   });
 });
@@ -115,7 +122,11 @@ describe('settings page', () => {
     expect(name).toHaveValue('Анна Петрова');
     expect(name).toBeRequired();
     expect(status).toHaveValue('AWAY');
-    expect(within(status).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+    expect(
+      within(status)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('value'), o.textContent]),
+    ).toEqual([
       ['ONLINE', 'ОНЛАЙН'],
       ['AWAY', 'Отошел'],
       ['DND', 'Не беспокоить'],
@@ -175,8 +186,12 @@ describe('settings: notifications', () => {
   });
 
   it('a blocked permission is explained next to the switch; an unsupported browser cannot switch it on', () => {
-    const view = render(<SettingsPageView {...switches({ notificationsNote: 'Уведомления запрещены в настройках браузера' })} />);
-    expect(screen.getByRole('switch', { name: 'Уведомления' })).toHaveAccessibleDescription('Уведомления запрещены в настройках браузера');
+    const view = render(
+      <SettingsPageView {...switches({ notificationsNote: 'Уведомления запрещены в настройках браузера' })} />,
+    );
+    expect(screen.getByRole('switch', { name: 'Уведомления' })).toHaveAccessibleDescription(
+      'Уведомления запрещены в настройках браузера',
+    );
     view.rerender(<SettingsPageView {...switches({ notificationsAvailable: false })} />);
     expect(screen.getByRole('switch', { name: 'Уведомления' })).toBeDisabled();
   });

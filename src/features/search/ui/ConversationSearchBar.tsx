@@ -55,13 +55,33 @@ export function ConversationSearchBar(props: ConversationSearchBarProps) {
           {counterText(props)}
         </span>
       )}
-      <button type="button" className="icon-button" aria-label="Предыдущее совпадение" title="Предыдущее совпадение" disabled={!stepping} onClick={props.onOlder}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Предыдущее совпадение"
+        title="Предыдущее совпадение"
+        disabled={!stepping}
+        onClick={props.onOlder}
+      >
         ↑
       </button>
-      <button type="button" className="icon-button" aria-label="Следующее совпадение" title="Следующее совпадение" disabled={!stepping} onClick={props.onNewer}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Следующее совпадение"
+        title="Следующее совпадение"
+        disabled={!stepping}
+        onClick={props.onNewer}
+      >
         ↓
       </button>
-      <button type="button" className="icon-button" aria-label="Закрыть поиск" title="Закрыть поиск" onClick={props.onClose}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Закрыть поиск"
+        title="Закрыть поиск"
+        onClick={props.onClose}
+      >
         ✕
       </button>
     </div>

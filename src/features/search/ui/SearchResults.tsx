@@ -51,7 +51,15 @@ export function SearchResults(props: SearchResultsProps) {
   // The end of the list coming into view asks for the next page.
   useEffect(() => {
     const el = end.current;
-    if (!el || !hasMore || paging || pagingFailed || status !== 'results' || typeof IntersectionObserver === 'undefined') return;
+    if (
+      !el ||
+      !hasMore ||
+      paging ||
+      pagingFailed ||
+      status !== 'results' ||
+      typeof IntersectionObserver === 'undefined'
+    )
+      return;
     const seen = new IntersectionObserver((items) => {
       if (items.some((i) => i.isIntersecting)) onMore();
     });

@@ -6,7 +6,11 @@ import type { ConversationSearchBarProps } from './ConversationSearchBar';
 import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 import { useSearchView } from './useSearch';
 
-export function useConversationSearch(conversationId: string): { open: boolean; show(): void; bar: ConversationSearchBarProps } {
+export function useConversationSearch(conversationId: string): {
+  open: boolean;
+  show(): void;
+  bar: ConversationSearchBarProps;
+} {
   // The open conversation's own search: alive while its pane is shown.
   const search = useSearchView(useOwnedActor('conversationSearch'));
   const [open, setOpen] = useState(false);

@@ -46,7 +46,8 @@ export function SettingsPageView(props: SettingsPageViewProps) {
     e.preventDefault();
     props.onSave(fields);
   };
-  const set = <K extends keyof ProfileFields>(key: K, value: ProfileFields[K]) => setFields((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof ProfileFields>(key: K, value: ProfileFields[K]) =>
+    setFields((f) => ({ ...f, [key]: value }));
   return (
     <section className="page settings-page">
       <header className="page-head">
@@ -70,7 +71,12 @@ export function SettingsPageView(props: SettingsPageViewProps) {
         </div>
         <div className="field">
           <label htmlFor={ids.status}>Статус</label>
-          <select id={ids.status} name="status" value={fields.status} onChange={(e) => set('status', e.target.value as PresenceStatus)}>
+          <select
+            id={ids.status}
+            name="status"
+            value={fields.status}
+            onChange={(e) => set('status', e.target.value as PresenceStatus)}
+          >
             {STATUS_OPTIONS.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}

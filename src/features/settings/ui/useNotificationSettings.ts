@@ -11,14 +11,21 @@ export function useNotificationSettings() {
   const denied = useSelector(actor, (s) => s?.hasTag('denied') ?? false);
   const pushFailed = useSelector(actor, (s) => s?.hasTag('pushFailed') ?? false);
   const showText = useSelector(actor, (s) => s?.context.showText ?? true);
-  const note = unsupported ? NOTIFICATION_NOTES.unsupported : denied ? NOTIFICATION_NOTES.denied : pushFailed ? NOTIFICATION_NOTES.pushFailed : null;
+  const note = unsupported
+    ? NOTIFICATION_NOTES.unsupported
+    : denied
+      ? NOTIFICATION_NOTES.denied
+      : pushFailed
+        ? NOTIFICATION_NOTES.pushFailed
+        : null;
   return {
     notificationsOn: on,
     notificationsBusy: busy,
     notificationsAvailable: !unsupported,
     showText,
     notificationsNote: note,
-    onNotifications: (enable: boolean) => actor?.send({ type: enable ? 'notifications.enable' : 'notifications.disable' }),
+    onNotifications: (enable: boolean) =>
+      actor?.send({ type: enable ? 'notifications.enable' : 'notifications.disable' }),
     onShowText: (value: boolean) => actor?.send({ type: 'notifications.showText', showText: value }),
   };
 }

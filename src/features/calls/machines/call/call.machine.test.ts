@@ -14,7 +14,14 @@ const access: RoomAccess = { token: 'jwt', url: 'ws://127.0.0.1:7880' };
 describeModel({
   name: 'call',
   machine: callMachine.provide({
-    actors: { serverEvents: quiet as never, session: quiet as never, ring: quiet, ringback: quiet, fetchToken: hang<RoomAccess>() as never, invite: hang<Ack>() as never },
+    actors: {
+      serverEvents: quiet as never,
+      session: quiet as never,
+      ring: quiet,
+      ringback: quiet,
+      fetchToken: hang<RoomAccess>() as never,
+      invite: hang<Ack>() as never,
+    },
     // Who "me" is comes from the session actor, absent here; the action itself is tested below.
     actions: {
       startIncoming: assign(({ event }) => {
@@ -54,12 +61,8 @@ describeModel({
       { type: 'call.remoteEnded', conversationId: s.matches('ringing') ? 'c2' : 'c1', from: caller },
       { type: 'call.remoteEnded', conversationId: 'c9', from: other },
     ],
-    'xstate.done.actor.fetchToken': () => [
-      { type: 'xstate.done.actor.fetchToken', output: access },
-    ],
-    'xstate.error.actor.fetchToken': () => [
-      { type: 'xstate.error.actor.fetchToken', error: new Error('403') },
-    ],
+    'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: access }],
+    'xstate.error.actor.fetchToken': () => [{ type: 'xstate.error.actor.fetchToken', error: new Error('403') }],
     'xstate.done.actor.invite': () => [
       { type: 'xstate.done.actor.invite', output: { ok: true } },
       { type: 'xstate.done.actor.invite', output: { ok: false, message: 'Собеседник не в сети' } },
@@ -70,7 +73,9 @@ describeModel({
 // The machine inside a tiny system with a realtime actor that records emits and a session that knows the user.
 function inSystem(overrides: { actors?: Record<string, unknown> } = {}) {
   const emits: unknown[] = [];
-  const realtime = createMachine({ on: { 'realtime.emit': { actions: ({ event }) => emits.push({ name: event.name, payload: event.payload }) } } });
+  const realtime = createMachine({
+    on: { 'realtime.emit': { actions: ({ event }) => emits.push({ name: event.name, payload: event.payload }) } },
+  });
   const session = createMachine({ context: { session: { user: { id: me.id } } } });
   const sounds: string[] = [];
   const sound = (name: string) =>
@@ -134,7 +139,12 @@ describe('call: the callee', () => {
     expect(emits).toEqual([{ name: 'call:accept', payload: { conversationId: 'c2', video: true } }]);
     expect(sounds).toEqual(['start ring', 'stop ring']);
     expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true);
-    expect(snap().context).toMatchObject({ activeConvId: 'c2', initialVideo: true, initialAudio: true, incoming: null });
+    expect(snap().context).toMatchObject({
+      activeConvId: 'c2',
+      initialVideo: true,
+      initialAudio: true,
+      incoming: null,
+    });
     await vi.waitFor(() => expect(snap().context.access).toEqual(access));
     expect(requested).toEqual([{ room: 'conv-c2' }]);
     call.send({ type: 'call.end' });
@@ -190,7 +200,12 @@ describe('call: the caller', () => {
       },
     });
     call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: false });
-    expect(snap().context).toMatchObject({ activeConvId: 'c1', initialVideo: false, initialAudio: true, incoming: null });
+    expect(snap().context).toMatchObject({
+      activeConvId: 'c1',
+      initialVideo: false,
+      initialAudio: true,
+      incoming: null,
+    });
     expect(snap().hasTag('calling')).toBe(true);
     await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'waiting' } })).toBe(true));
     expect(invites).toEqual([{ name: 'call:invite', payload: { conversationId: 'c1', video: false } }]);

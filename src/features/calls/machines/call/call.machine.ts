@@ -68,20 +68,42 @@ export const callMachine = setup({
   actions: {
     /** Declines the ringing call: the caller stops waiting. */
     sendDecline: ({ context, system }) =>
-      toServer(system, { type: 'realtime.emit', name: 'call:decline', payload: { conversationId: present(context.incoming, 'incoming').conversationId } }),
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:decline',
+        payload: { conversationId: present(context.incoming, 'incoming').conversationId },
+      }),
     sendAccept: ({ context, system }, video: boolean) =>
-      toServer(system, { type: 'realtime.emit', name: 'call:accept', payload: { conversationId: present(context.incoming, 'incoming').conversationId, video } }),
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:accept',
+        payload: { conversationId: present(context.incoming, 'incoming').conversationId, video },
+      }),
     /** Ends the open call for everyone in it. */
     sendEnd: ({ context, system }) =>
-      toServer(system, { type: 'realtime.emit', name: 'call:end', payload: { conversationId: present(context.activeConvId, 'activeConvId') } }),
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:end',
+        payload: { conversationId: present(context.activeConvId, 'activeConvId') },
+      }),
     /** The other caller gets a decline at once instead of ringing against a busy line. */
     declineBusy: ({ system, event }) => {
       assertEvent(event, 'call.startIncoming');
-      toServer(system, { type: 'realtime.emit', name: 'call:decline', payload: { conversationId: event.conversationId } });
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:decline',
+        payload: { conversationId: event.conversationId },
+      });
     },
     startOutgoing: assign(({ event }) => {
       assertEvent(event, 'call.startOutgoing');
-      return { ...idle, activeConvId: event.conversationId, initialVideo: event.video, initialAudio: true, notice: null };
+      return {
+        ...idle,
+        activeConvId: event.conversationId,
+        initialVideo: event.video,
+        initialAudio: true,
+        notice: null,
+      };
     }),
     startIncoming: assign(({ event, system }) => {
       assertEvent(event, 'call.startIncoming');
@@ -92,11 +114,18 @@ export const callMachine = setup({
     }),
     answer: assign(({ context, event }) => {
       assertEvent(event, 'call.accept');
-      return { ...idle, activeConvId: present(context.incoming, 'incoming').conversationId, initialVideo: event.video, initialAudio: true, notice: null };
+      return {
+        ...idle,
+        activeConvId: present(context.incoming, 'incoming').conversationId,
+        initialVideo: event.video,
+        initialAudio: true,
+        notice: null,
+      };
     }),
     /** The call's chat is its conversation (src/features/calls/ui/useCallChat.ts): the chats actor opens it. */
     openConversation: ({ context, system }) => {
-      if (context.activeConvId) systemActor(system, 'chats')?.send({ type: 'chats.open', conversationId: context.activeConvId });
+      if (context.activeConvId)
+        systemActor(system, 'chats')?.send({ type: 'chats.open', conversationId: context.activeConvId });
     },
     clear: assign(idle),
     setAccess: assign((_, access: RoomAccess) => ({ access })),
@@ -128,41 +157,26 @@ export const callMachine = setup({
         // Nobody answered: dismiss and tell the caller (docs/behaviour.md §4).
         ringTimeout: {
           target: 'idle',
-          actions: [
-            'sendDecline',
-            'clear',
-          ],
+          actions: ['sendDecline', 'clear'],
         },
       },
       on: {
         'call.accept': {
           target: '#call.inCall.signal.connected',
-          actions: [
-            { type: 'sendAccept', params: ({ event }) => event.video },
-            'answer',
-          ],
+          actions: [{ type: 'sendAccept', params: ({ event }) => event.video }, 'answer'],
         },
         'call.decline': {
           target: 'idle',
-          actions: [
-            'sendDecline',
-            'clear',
-          ],
+          actions: ['sendDecline', 'clear'],
         },
         // Signed out while ringing: the ring stops, the caller hears a decline.
         'call.signedOut': {
           target: 'idle',
-          actions: [
-            'sendDecline',
-            'clear',
-          ],
+          actions: ['sendDecline', 'clear'],
         },
         'call.end': {
           target: 'idle',
-          actions: [
-            'sendDecline',
-            'clear',
-          ],
+          actions: ['sendDecline', 'clear'],
         },
         // The caller cancelled (or hung up) before anyone answered.
         'call.remoteEnded': { guard: 'sameIncoming', target: 'idle', actions: 'clear' },
@@ -173,10 +187,7 @@ export const callMachine = setup({
         // Calling someone else while this rings declines this call first.
         'call.startOutgoing': {
           target: 'inCall',
-          actions: [
-            'sendDecline',
-            'startOutgoing',
-          ],
+          actions: ['sendDecline', 'startOutgoing'],
         },
       },
     },
@@ -196,11 +207,7 @@ export const callMachine = setup({
         },
         'call.failed': {
           target: 'idle',
-          actions: [
-            'sendEnd',
-            'clear',
-            { type: 'notify', params: ({ event }) => event.message },
-          ],
+          actions: ['sendEnd', 'clear', { type: 'notify', params: ({ event }) => event.message }],
         },
         'call.remoteEnded': { guard: 'sameActive', target: 'idle', actions: 'clear' },
         'call.startIncoming': { guard: not('sameActive'), actions: 'declineBusy' },
@@ -218,11 +225,7 @@ export const callMachine = setup({
                 onDone: { target: 'ready', actions: { type: 'setAccess', params: ({ event }) => event.output } },
                 onError: {
                   target: '#call.idle',
-                  actions: [
-                    'sendEnd',
-                    'clear',
-                    { type: 'notify', params: CALL_NOTICES.tokenFailed },
-                  ],
+                  actions: ['sendEnd', 'clear', { type: 'notify', params: CALL_NOTICES.tokenFailed }],
                 },
               },
             },
@@ -239,12 +242,18 @@ export const callMachine = setup({
                 src: 'invite',
                 input: ({ context }) => ({
                   name: 'call:invite' as const,
-                  payload: { conversationId: present(context.activeConvId, 'activeConvId'), video: context.initialVideo },
+                  payload: {
+                    conversationId: present(context.activeConvId, 'activeConvId'),
+                    video: context.initialVideo,
+                  },
                 }),
                 onDone: [
                   { guard: { type: 'ackOk', params: ({ event }) => event.output }, target: 'waiting' },
                   // Nobody could be reached (or the server refused): end at once with the server's reason.
-                  { target: '#call.idle', actions: ['clear', { type: 'notifyAck', params: ({ event }) => event.output }] },
+                  {
+                    target: '#call.idle',
+                    actions: ['clear', { type: 'notifyAck', params: ({ event }) => event.output }],
+                  },
                 ],
               },
             },
@@ -254,11 +263,7 @@ export const callMachine = setup({
               after: {
                 ringTimeout: {
                   target: '#call.idle',
-                  actions: [
-                    'sendEnd',
-                    'clear',
-                    { type: 'notify', params: CALL_NOTICES.noAnswer },
-                  ],
+                  actions: ['sendEnd', 'clear', { type: 'notify', params: CALL_NOTICES.noAnswer }],
                 },
               },
               on: {

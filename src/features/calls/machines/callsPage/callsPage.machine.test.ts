@@ -8,7 +8,9 @@ const access: RoomAccess = { token: 'jwt', url: 'ws://media.example:7880' };
 
 describeModel({
   name: 'callsPage',
-  machine: callsPageMachine.provide({ actors: { fetchToken: hang<RoomAccess>() as never, serverAddress: hang<string | null>() as never } }),
+  machine: callsPageMachine.provide({
+    actors: { fetchToken: hang<RoomAccess>() as never, serverAddress: hang<string | null>() as never },
+  }),
   events: {
     'room.join': () => [
       { type: 'room.join', room: ' team ', name: 'Анна' },
@@ -16,15 +18,21 @@ describeModel({
     ],
     'room.failed': () => [{ type: 'room.failed', message: 'no livekit url provided' }],
     'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: access }],
-    'xstate.error.actor.fetchToken': () => [{ type: 'xstate.error.actor.fetchToken', error: new Error('Укажите комнату') }],
-    'xstate.done.actor.serverAddress': () => [{ type: 'xstate.done.actor.serverAddress', output: 'ws://localhost:7880' }],
+    'xstate.error.actor.fetchToken': () => [
+      { type: 'xstate.error.actor.fetchToken', error: new Error('Укажите комнату') },
+    ],
+    'xstate.done.actor.serverAddress': () => [
+      { type: 'xstate.done.actor.serverAddress', output: 'ws://localhost:7880' },
+    ],
   },
 });
 
 describe('callsPage', () => {
   it('starts on the form with demo-room and the fallback server address', async () => {
     const actor = createActor(
-      callsPageMachine.provide({ actors: { serverAddress: fromPromise<string | null>(async () => 'ws://localhost:7880') } }),
+      callsPageMachine.provide({
+        actors: { serverAddress: fromPromise<string | null>(async () => 'ws://localhost:7880') },
+      }),
     ).start();
     expect(actor.getSnapshot().hasTag('form')).toBe(true);
     expect(actor.getSnapshot().context.room).toBe(DEFAULT_ROOM);

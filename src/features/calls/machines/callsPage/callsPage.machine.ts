@@ -4,7 +4,14 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { failureMessage } from '../../../../contract/failure';
 import { notWired } from '../../../../core/machines/not-wired';
-import { type CallsPageContext, type CallsPageEvent, DEFAULT_GUEST_NAME, DEFAULT_ROOM, ROOM_FAILED, type RoomAccess } from './callsPage.protocol';
+import {
+  type CallsPageContext,
+  type CallsPageEvent,
+  DEFAULT_GUEST_NAME,
+  DEFAULT_ROOM,
+  ROOM_FAILED,
+  type RoomAccess,
+} from './callsPage.protocol';
 
 export * from './callsPage.protocol';
 

@@ -12,14 +12,17 @@ const child = createMachine({});
 const me = person('me', 'Я');
 const anna = person('u2', 'Анна', { status: 'ONLINE' });
 const c1 = conversation('c1', [me, anna], { messages: [message('m1', 'u2', 1)] });
-const c2 = conversation('c2', [me, person('u3', 'Борис')], { messages: [message('n1', 'u3', 2, { conversationId: 'c2' })] });
+const c2 = conversation('c2', [me, person('u3', 'Борис')], {
+  messages: [message('n1', 'u3', 2, { conversationId: 'c2' })],
+});
 const list = { conversations: [entry(c1, 2), entry(c2)] };
 const fromAnna = message('m2', 'u2', 3);
 const fromMe = message('m3', 'me', 4);
 const unknownConversation = message('x1', 'u9', 5, { conversationId: 'c9' });
 
 type Snap = ReturnType<typeof chatsMachine.getInitialSnapshot>;
-const loadedAsFetched = (s: Snap) => s.context.loaded && s.context.entries.length === 2 && s.context.recentIds.length === 0;
+const loadedAsFetched = (s: Snap) =>
+  s.context.loaded && s.context.entries.length === 2 && s.context.recentIds.length === 0;
 const atRest = (s: Snap) => s.matches({ active: { list: 'idle' } });
 /** One thing at a time: user and server events only from the freshly fetched list (see conversation's test). */
 const fresh = (s: Snap) =>
@@ -87,16 +90,29 @@ describeModel({
       { type: 'composer.sent', conversationId: 'c2' },
     ]),
     'chats.messageEdited': oneAtATime(() => [
-      { type: 'chats.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'правка', editedAt: '2025-03-01T12:00:00.000Z' },
+      {
+        type: 'chats.messageEdited',
+        conversationId: 'c1',
+        messageId: 'm1',
+        content: 'правка',
+        editedAt: '2025-03-01T12:00:00.000Z',
+      },
     ]),
     'chats.messageDeleted': oneAtATime(() => [{ type: 'chats.messageDeleted', conversationId: 'c1', messageId: 'm1' }]),
-    'chats.receipts': oneAtATime(() => [{ type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m1'] }]),
+    'chats.receipts': oneAtATime(() => [
+      { type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m1'] },
+    ]),
     'chats.presence': oneAtATime(() => [
       { type: 'chats.presence', userId: 'u2', status: 'OFFLINE', lastSeenAt: null, at: '2025-03-01T12:00:00.000Z' },
     ]),
-    'chats.profile': oneAtATime(() => [{ type: 'chats.profile', userId: 'u2', avatarUrl: 'emoji:🦊', displayName: 'Аня' }]),
+    'chats.profile': oneAtATime(() => [
+      { type: 'chats.profile', userId: 'u2', avatarUrl: 'emoji:🦊', displayName: 'Аня' },
+    ]),
     'chats.conversationAdded': oneAtATime(() => [
-      { type: 'chats.conversationAdded', conversation: conversation('c3', [me, anna], { title: 'Группа', isGroup: true }) },
+      {
+        type: 'chats.conversationAdded',
+        conversation: conversation('c3', [me, anna], { title: 'Группа', isGroup: true }),
+      },
     ]),
     'xstate.done.actor.fetchConversations': () => [{ type: 'xstate.done.actor.fetchConversations', output: list }],
     'xstate.error.actor.fetchConversations': () => [
@@ -119,7 +135,7 @@ describe('chats with resolving actors', () => {
           pageVisibility: quiet,
           serverEvents: quiet,
           fetchConversations: fromPromise(async () => lists[Math.min(fetches++, lists.length - 1)]),
-              markRead: fromPromise(async ({ input }: { input: { conversationId: string } }) => {
+          markRead: fromPromise(async ({ input }: { input: { conversationId: string } }) => {
             marked.push(input.conversationId);
             return { ok: true };
           }),
@@ -133,7 +149,10 @@ describe('chats with resolving actors', () => {
     const announced: { messageId: string; sender: string | null | undefined }[] = [];
     actor.on('chats.unread', (e) => {
       sounds.push(e.message.conversationId);
-      announced.push({ messageId: e.message.id, sender: e.conversation?.participants.find((p) => p.user.id === e.message.senderId)?.user.displayName });
+      announced.push({
+        messageId: e.message.id,
+        sender: e.conversation?.participants.find((p) => p.user.id === e.message.senderId)?.user.displayName,
+      });
     });
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     actor.send({ type: 'chats.viewing', viewing: true });
@@ -206,10 +225,21 @@ describe('chats with resolving actors', () => {
   it('updates presence and profile of participants', async () => {
     const { actor } = start();
     await waitFor(actor, (s) => s.context.loaded);
-    actor.send({ type: 'chats.presence', userId: 'u2', status: 'OFFLINE', lastSeenAt: null, at: '2025-03-01T12:00:00.000Z' });
+    actor.send({
+      type: 'chats.presence',
+      userId: 'u2',
+      status: 'OFFLINE',
+      lastSeenAt: null,
+      at: '2025-03-01T12:00:00.000Z',
+    });
     actor.send({ type: 'chats.profile', userId: 'u2', avatarUrl: 'emoji:🦊', displayName: 'Аня' });
     const user = actor.getSnapshot().context.entries[1].conversation.participants[1].user;
-    expect(user).toMatchObject({ status: 'OFFLINE', lastSeenAt: '2025-03-01T12:00:00.000Z', avatarUrl: 'emoji:🦊', displayName: 'Аня' });
+    expect(user).toMatchObject({
+      status: 'OFFLINE',
+      lastSeenAt: '2025-03-01T12:00:00.000Z',
+      avatarUrl: 'emoji:🦊',
+      displayName: 'Аня',
+    });
   });
 
   it('refetches the list every 20 s and fetches when a message of an unknown conversation arrives', async () => {
@@ -247,7 +277,7 @@ describe('chats with resolving actors', () => {
                 serverEvents: quiet,
                 fetchConversations: hang,
                 markRead: hang,
-                          conversation: child,
+                conversation: child,
                 composer: child,
               } as never,
             }),

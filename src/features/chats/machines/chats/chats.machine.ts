@@ -60,7 +60,11 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
     // A socket gets one of them per message (message:new once it joined the conversation, else message:notify);
     'message:new': (p) => ({ type: 'chats.messageArrived', message: p.message }),
     'message:notify': (p) => ({ type: 'chats.messageArrived', message: p.message }),
-    'message:deleted': (p) => ({ type: 'chats.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'message:deleted': (p) => ({
+      type: 'chats.messageDeleted',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+    }),
     'message:edited': (p) => ({
       type: 'chats.messageEdited',
       conversationId: p.conversationId,
@@ -142,7 +146,11 @@ export const chatsMachine = setup({
   },
   actions: {
     // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
-    reset: assign(({ context }) => ({ ...initialContext(), pageVisible: context.pageVisible, viewing: context.viewing })),
+    reset: assign(({ context }) => ({
+      ...initialContext(),
+      pageVisible: context.pageVisible,
+      viewing: context.viewing,
+    })),
     rememberUser: assign({
       me: ({ event }) => {
         assertEvent(event, 'chats.signedIn');
@@ -211,7 +219,11 @@ export const chatsMachine = setup({
     applyProfile: assign({
       entries: ({ context, event }) => {
         assertEvent(event, 'chats.profile');
-        return withUser(context.entries, event.userId, (u) => ({ ...u, avatarUrl: event.avatarUrl, displayName: event.displayName }));
+        return withUser(context.entries, event.userId, (u) => ({
+          ...u,
+          avatarUrl: event.avatarUrl,
+          displayName: event.displayName,
+        }));
       },
     }),
     addConversation: assign({
@@ -272,7 +284,11 @@ export const chatsMachine = setup({
     active: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
-        { id: 'composer', src: 'composer', input: ({ context }) => ({ userId: signedInUser(context), tag: newOutboxTag() }) },
+        {
+          id: 'composer',
+          src: 'composer',
+          input: ({ context }) => ({ userId: signedInUser(context), tag: newOutboxTag() }),
+        },
       ],
       on: {
         'chats.signedOut': { target: 'signedOut', actions: 'reset' },
@@ -346,7 +362,10 @@ export const chatsMachine = setup({
                 'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
                 // Takes the place of the list-only handler above while a conversation is open.
                 'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
-                'composer.sent': { guard: 'sentInOpen', actions: sendTo('conversation', { type: 'conversation.ownSent' }) },
+                'composer.sent': {
+                  guard: 'sentInOpen',
+                  actions: sendTo('conversation', { type: 'conversation.ownSent' }),
+                },
               },
             },
           },

@@ -54,7 +54,12 @@ export type ChatsEvent =
  */
 export type ChatsEmitted = { type: 'chats.unread'; message: Message; conversation: Conversation | null };
 
-export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { conversation?: ConversationRef; composer?: ComposerRef }>;
+export type ChatsRef = MachineRef<
+  ChatsContext,
+  ChatsEvent,
+  ChatsEmitted,
+  { conversation?: ConversationRef; composer?: ComposerRef }
+>;
 
 /** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
 export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };

@@ -60,7 +60,13 @@ export function presenceChange(status: PresenceStatus, lastSeenAt: string | null
 }
 
 /** message:edited: the preview follows when the edited message is the latest one. */
-export function withEdit(entries: ConversationEntry[], conversationId: string, messageId: string, content: string, editedAt: string) {
+export function withEdit(
+  entries: ConversationEntry[],
+  conversationId: string,
+  messageId: string,
+  content: string,
+  editedAt: string,
+) {
   let changed = false;
   const next = entries.map((e) => {
     const latest = e.conversation.messages[0];

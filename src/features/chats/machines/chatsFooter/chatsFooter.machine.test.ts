@@ -8,7 +8,10 @@ const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const quiet = fromCallback(() => () => {}) as never;
 
 // The dialogs' actors as stand-ins: each finishes when told `finish` (the group dialog closing).
-const dialog = createMachine({ initial: 'open', states: { open: { on: { finish: 'done' } }, done: { type: 'final' } } });
+const dialog = createMachine({
+  initial: 'open',
+  states: { open: { on: { finish: 'done' } }, done: { type: 'final' } },
+});
 const dialogs = { contactCode: dialog, avatar: dialog, groupDialog: dialog } as never;
 
 describeModel({
@@ -18,7 +21,11 @@ describeModel({
     'xstate.done.actor.groupDialog': () => [{ type: 'xstate.done.actor.groupDialog', output: undefined }],
     'footer.copy': () => [{ type: 'footer.copy', text: '1234' }],
     // The avatar editor starts and stops sending.
-    'xstate.snapshot.avatar': () => [true, false].map((busy) => ({ type: 'xstate.snapshot.avatar', snapshot: { hasTag: (t: string) => busy && t === 'busy' } })),
+    'xstate.snapshot.avatar': () =>
+      [true, false].map((busy) => ({
+        type: 'xstate.snapshot.avatar',
+        snapshot: { hasTag: (t: string) => busy && t === 'busy' },
+      })),
     'xstate.done.actor.copyText': () => [{ type: 'xstate.done.actor.copyText', output: undefined }],
     'xstate.error.actor.copyText': () => [{ type: 'xstate.error.actor.copyText', error: new Error('refused') }],
   },
@@ -38,7 +45,11 @@ describe('chats footer among its peers', () => {
       initial: 'open',
       states: {
         open: {
-          on: { finish: 'done', send: 'sending', '*': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.type] }) } },
+          on: {
+            finish: 'done',
+            send: 'sending',
+            '*': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.type] }) },
+          },
         },
         // Like the avatar editor cropping, uploading and saving.
         sending: { tags: ['busy'], on: { saved: 'open' } },
@@ -67,7 +78,13 @@ describe('chats footer among its peers', () => {
     return { footer: footerRef, contacts: root.system.get('contacts'), system };
   }
   const open = (s: { hasTag(t: string): boolean }) =>
-    s.hasTag(FOOTER_TAGS.group) ? 'group' : s.hasTag(FOOTER_TAGS.contacts) ? 'contacts' : s.hasTag(FOOTER_TAGS.profile) ? 'profile' : null;
+    s.hasTag(FOOTER_TAGS.group)
+      ? 'group'
+      : s.hasTag(FOOTER_TAGS.contacts)
+        ? 'contacts'
+        : s.hasTag(FOOTER_TAGS.profile)
+          ? 'profile'
+          : null;
 
   it("each dialog's actor runs while the dialog is open: closing stops it, reopening starts a fresh one", () => {
     const { footer, system } = start();

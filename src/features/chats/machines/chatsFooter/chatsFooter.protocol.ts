@@ -26,7 +26,12 @@ export type ChatsFooterEvent =
   | { type: 'footer.copy'; text: string };
 
 /** Tags the footer's view reads. */
-export const FOOTER_TAGS = { group: 'groupOpen', contacts: 'contactsOpen', profile: 'profileOpen', copied: 'copied' } as const;
+export const FOOTER_TAGS = {
+  group: 'groupOpen',
+  contacts: 'contactsOpen',
+  profile: 'profileOpen',
+  copied: 'copied',
+} as const;
 
 /** The dialogs' actors while they are open, and the folded panel's search once unfolded. */
 export interface ChatsFooterChildren {

@@ -32,16 +32,22 @@ describeModel({
   machine: composerMachine.provide({ actors: { outbox: quiet } as never }),
   inputs: [input],
   events: {
-    'composer.focusConversation': (s) => [{ type: 'composer.focusConversation', conversationId: ctx(s).conversationId ? null : 'c1' }],
+    'composer.focusConversation': (s) => [
+      { type: 'composer.focusConversation', conversationId: ctx(s).conversationId ? null : 'c1' },
+    ],
     'composer.input': (s) => [{ type: 'composer.input', text: ctx(s).text ? '' : '  привет ' }],
-    'composer.reply': (s) => (ctx(s).replyTo ? [] : [{ type: 'composer.reply', messageId: 'm1', content: 'исходное сообщение' }]),
+    'composer.reply': (s) =>
+      ctx(s).replyTo ? [] : [{ type: 'composer.reply', messageId: 'm1', content: 'исходное сообщение' }],
     // Only where it sends: a refused submit ends in the state a sent one reaches (the whitespace case is below).
-    'composer.submit': (s) => (ctx(s).conversationId && ctx(s).text.trim() ? [{ type: 'composer.submit', at: AT }] : []),
+    'composer.submit': (s) =>
+      ctx(s).conversationId && ctx(s).text.trim() ? [{ type: 'composer.submit', at: AT }] : [],
     'composer.attach': () => [
       { type: 'composer.attach', files: [photo], at: AT },
       { type: 'composer.attach', files: [], at: AT },
     ],
-    'recorder.recorded': () => [{ type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } }],
+    'recorder.recorded': () => [
+      { type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } },
+    ],
     'composer.sendText': () => [
       { type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT },
       { type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT },
@@ -68,9 +74,19 @@ describe('composer', () => {
     actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 3200, waveform: [5, 100], at: AT } });
     actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
     expect(handed).toEqual([
-      { type: 'outbox.add', conversationId: 'c1', part: { kind: 'text', content: 'Привет!', replyTo: { id: 'm1', content: 'исходное' } }, at: AT },
+      {
+        type: 'outbox.add',
+        conversationId: 'c1',
+        part: { kind: 'text', content: 'Привет!', replyTo: { id: 'm1', content: 'исходное' } },
+        at: AT,
+      },
       { type: 'outbox.add', conversationId: 'c1', part: { kind: 'files', files: [photo, notes] }, at: AT },
-      { type: 'outbox.add', conversationId: 'c1', part: { kind: 'voice', file: voice, voice: { durationMs: 3200, waveform: [5, 100] } }, at: AT },
+      {
+        type: 'outbox.add',
+        conversationId: 'c1',
+        part: { kind: 'voice', file: voice, voice: { durationMs: 3200, waveform: [5, 100] } },
+        at: AT,
+      },
       { type: 'outbox.add', conversationId: 'c2', part: { kind: 'text', content: 'Слышно?', replyTo: null }, at: AT },
     ]);
     actor.stop();
@@ -88,24 +104,24 @@ describe('composer with its outbox', () => {
     /** What the composer tells its parent (the chats actor in the app). */
     const told: { type: string }[] = [];
     const outbox = outboxMachine.provide({
-        actors: {
-          serverEvents: quiet,
-          loadOutbox: fromPromise(async () => options.stored ?? []),
-          outboxStore: fromCallback(({ receive }) => {
-            receive((e: { type: string; items?: OutboxItem[] }) => saved.push(e.items ?? []));
-          }),
-          sendMessage: fromPromise(async ({ input }) => {
-            bodies.push(input);
-            return (options.send ?? (async () => ({ message: message('m9', 'me', 9) })))(input);
-          }),
-          upload: fromCallback(({ input, sendBack }) => {
-            const up = options.upload ?? (async (f: File) => attachmentOf(f));
-            up((input as { file: File }).file, (percent) => sendBack({ type: 'upload.progress', percent }))
-              .then((attachment) => sendBack({ type: 'upload.done', attachment }))
-              .catch(() => sendBack({ type: 'upload.failed', message: UPLOAD_FAILED }));
-          }),
-        } as never,
-      });
+      actors: {
+        serverEvents: quiet,
+        loadOutbox: fromPromise(async () => options.stored ?? []),
+        outboxStore: fromCallback(({ receive }) => {
+          receive((e: { type: string; items?: OutboxItem[] }) => saved.push(e.items ?? []));
+        }),
+        sendMessage: fromPromise(async ({ input }) => {
+          bodies.push(input);
+          return (options.send ?? (async () => ({ message: message('m9', 'me', 9) })))(input);
+        }),
+        upload: fromCallback(({ input, sendBack }) => {
+          const up = options.upload ?? (async (f: File) => attachmentOf(f));
+          up((input as { file: File }).file, (percent) => sendBack({ type: 'upload.progress', percent }))
+            .then((attachment) => sendBack({ type: 'upload.done', attachment }))
+            .catch(() => sendBack({ type: 'upload.failed', message: UPLOAD_FAILED }));
+        }),
+      } as never,
+    });
     const composer = composerMachine.provide({ actors: { outbox } });
     const parent = createActor(
       createMachine({
@@ -142,7 +158,10 @@ describe('composer with its outbox', () => {
   it('sends a recording from its recorder as a VOICE message with its duration and waveform', async () => {
     const { actor, box, bodies } = start({});
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
-    actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 3200, waveform: [5, 100, 40], at: AT } });
+    actor.send({
+      type: 'recorder.recorded',
+      recording: { file: voice, durationMs: 3200, waveform: [5, 100, 40], at: AT },
+    });
     await waitFor(box, (s) => s.context.items.length === 0);
     expect(bodies).toEqual([
       {
@@ -165,13 +184,18 @@ describe('composer with its outbox', () => {
     actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
     await waitFor(box, (s) => s.context.items.length === 0);
     expect(actor.getSnapshot().context.text).toBe('черновик');
-    expect(bodies).toEqual([{ conversationId: 'c2', type: 'TEXT', content: 'Слышно?', replyToId: null, clientMessageId: 't-1' }]);
+    expect(bodies).toEqual([
+      { conversationId: 'c2', type: 'TEXT', content: 'Слышно?', replyToId: null, clientMessageId: 't-1' },
+    ]);
   });
 
   it('sends queued messages one after another in order', async () => {
     const release: (() => void)[] = [];
     const { actor, box, bodies } = start({
-      send: (body) => new Promise((r) => release.push(() => r({ message: message(`s-${(body as { content: string }).content}`, 'me', 1) }))),
+      send: (body) =>
+        new Promise((r) =>
+          release.push(() => r({ message: message(`s-${(body as { content: string }).content}`, 'me', 1) })),
+        ),
     });
     await waitFor(box, (s) => s.matches('idle'));
     actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });

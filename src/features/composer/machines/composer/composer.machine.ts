@@ -15,18 +15,31 @@ import type { ComposerContext, ComposerEvent, ComposerInput, ComposerParentEvent
 
 export * from './composer.protocol';
 
-type Send = Extract<ComposerEvent, { type: 'composer.submit' | 'composer.attach' | 'composer.sendText' | 'recorder.recorded' }>;
+type Send = Extract<
+  ComposerEvent,
+  { type: 'composer.submit' | 'composer.attach' | 'composer.sendText' | 'recorder.recorded' }
+>;
 
 /** The outbox's `outbox.add` for a send: the conversation, and the part that differs by kind. */
 function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
   if (event.type === 'composer.sendText') {
-    return { type: 'outbox.add', conversationId: event.conversationId, part: { kind: 'text', content: event.text.trim(), replyTo: null }, at: event.at };
+    return {
+      type: 'outbox.add',
+      conversationId: event.conversationId,
+      part: { kind: 'text', content: event.text.trim(), replyTo: null },
+      at: event.at,
+    };
   }
   const conversationId = context.conversationId;
   if (conversationId === null) return null;
   switch (event.type) {
     case 'composer.submit':
-      return { type: 'outbox.add', conversationId, part: { kind: 'text', content: context.text.trim(), replyTo: context.replyTo }, at: event.at };
+      return {
+        type: 'outbox.add',
+        conversationId,
+        part: { kind: 'text', content: context.text.trim(), replyTo: context.replyTo },
+        at: event.at,
+      };
     case 'composer.attach':
       return { type: 'outbox.add', conversationId, part: { kind: 'files', files: event.files }, at: event.at };
     case 'recorder.recorded': {
@@ -104,13 +117,19 @@ export const composerMachine = setup({
     }),
     // To the parent only when there is one: a graph test runs the composer alone.
     announceSent: enqueueActions(({ context, self, enqueue }) => {
-      const sent: ComposerParentEvent | null = context.conversationId ? { type: 'composer.sent', conversationId: context.conversationId } : null;
+      const sent: ComposerParentEvent | null = context.conversationId
+        ? { type: 'composer.sent', conversationId: context.conversationId }
+        : null;
       if (sent && self._parent) enqueue.sendParent(sent);
     }),
     // The server has an own message: the chats actor takes it to the list and the open conversation.
     passDelivered: enqueueActions(({ event, self, enqueue }) => {
       assertEvent(event, 'outbox.delivered');
-      const delivered: ComposerParentEvent = { type: 'composer.delivered', message: event.message, refresh: event.refresh };
+      const delivered: ComposerParentEvent = {
+        type: 'composer.delivered',
+        message: event.message,
+        refresh: event.refresh,
+      };
       if (self._parent) enqueue.sendParent(delivered);
     }),
   },

@@ -4,7 +4,17 @@
 // text with its reply, files, a voice recording). Items survive a reload through the outbox store; files live in
 // memory only, so an upload interrupted by a reload cannot be resumed and says so instead of disappearing.
 import type { Attachment, SendType, VoiceInfo } from '../../../../contract/entities';
-import { arrayOf, type Check, isAttachment, isBoolean, isNumber, isString, nullable, oneOf, shape } from '../../../../contract/shape';
+import {
+  arrayOf,
+  type Check,
+  isAttachment,
+  isBoolean,
+  isNumber,
+  isString,
+  nullable,
+  oneOf,
+  shape,
+} from '../../../../contract/shape';
 
 export const UPLOAD_FAILED = 'upload failed';
 /** Shown on a file item restored after a reload whose bytes were not uploaded yet. */
@@ -96,7 +106,8 @@ export function pendingFile(file: PickedFile): PendingFile {
 export const nextUpload = (item: OutboxItem) => item.files.findIndex((f) => !f.attachment);
 
 /** The bytes of the first file still to upload; null when they are gone (a reload). */
-export const nextUploadBytes = (item: OutboxItem | undefined): PickedFile | null => item?.files.find((f) => !f.attachment)?.file ?? null;
+export const nextUploadBytes = (item: OutboxItem | undefined): PickedFile | null =>
+  item?.files.find((f) => !f.attachment)?.file ?? null;
 
 /** One message for all files: IMAGE when every file is an image, else FILE (docs/behaviour.md §4). */
 export function messageTypeOf(item: OutboxItem): SendType {
@@ -112,7 +123,13 @@ export function sendBodyOf(item: OutboxItem) {
     content: item.content,
     replyToId: item.replyTo?.id ?? null,
     clientMessageId: item.clientMessageId,
-    ...(item.kind !== 'text' ? { attachments: item.files.flatMap((f) => (f.attachment ? [{ url: f.attachment.url, type: f.attachment.type }] : [])) } : {}),
+    ...(item.kind !== 'text'
+      ? {
+          attachments: item.files.flatMap((f) =>
+            f.attachment ? [{ url: f.attachment.url, type: f.attachment.type }] : [],
+          ),
+        }
+      : {}),
     ...(item.kind === 'voice' && item.voice ? { voice: item.voice } : {}),
   };
 }

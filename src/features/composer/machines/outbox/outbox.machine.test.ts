@@ -45,7 +45,12 @@ const lostUpload = textItem(3, {
   status: 'uploading',
 });
 
-const add = (part: OutboxPart, conversationId = 'c1') => ({ type: 'outbox.add' as const, conversationId, part, at: AT });
+const add = (part: OutboxPart, conversationId = 'c1') => ({
+  type: 'outbox.add' as const,
+  conversationId,
+  part,
+  at: AT,
+});
 const text = add({ kind: 'text', content: 'привет', replyTo: { id: 'm1', content: 'исходное сообщение' } });
 
 type Snap = ReturnType<typeof outboxMachine.getInitialSnapshot>;
@@ -75,9 +80,13 @@ describeModel({
       const item = firstFailed(s);
       return item ? [{ type: 'outbox.retry', id: item.id }] : [];
     },
-    'outbox.remove': (s) => ctx(s).items.slice(0, 1).map((i) => ({ type: 'outbox.remove', id: i.id })),
+    'outbox.remove': (s) =>
+      ctx(s)
+        .items.slice(0, 1)
+        .map((i) => ({ type: 'outbox.remove', id: i.id })),
     'outbox.reconnected': (s) => (firstFailed(s) ? [{ type: 'outbox.reconnected' }] : []),
-    'upload.progress': (s) => (active(s)?.files.some((f) => f.progress === 50) ? [] : [{ type: 'upload.progress', percent: 50 }]),
+    'upload.progress': (s) =>
+      active(s)?.files.some((f) => f.progress === 50) ? [] : [{ type: 'upload.progress', percent: 50 }],
     'upload.done': (s) => {
       const file = active(s)?.files.find((f) => !f.attachment)?.file as File | undefined;
       return file ? [{ type: 'upload.done', attachment: attachmentOf(file) }] : [];
@@ -96,15 +105,28 @@ describeModel({
     ],
     'xstate.error.actor.sendMessage': () => [
       { type: 'xstate.error.actor.sendMessage', error: new Error('offline') },
-      { type: 'xstate.error.actor.sendMessage', error: new RequestFailure(422, 'Ответить можно только на сообщение из этой беседы') },
+      {
+        type: 'xstate.error.actor.sendMessage',
+        error: new RequestFailure(422, 'Ответить можно только на сообщение из этой беседы'),
+      },
     ],
   },
 });
 
 describe('outbox items', () => {
   it('are made by one factory: queued, retryable, the temporary id from the clientMessageId, the part by kind', () => {
-    const common = { id: 'tmp-t-1', clientMessageId: 't-1', conversationId: 'c1', status: 'queued', error: null, retryable: true, createdAt: AT };
-    expect(outboxItem('t-1', 'c1', { kind: 'text', content: 'Привет', replyTo: { id: 'm1', content: 'исходное' } }, AT)).toEqual({
+    const common = {
+      id: 'tmp-t-1',
+      clientMessageId: 't-1',
+      conversationId: 'c1',
+      status: 'queued',
+      error: null,
+      retryable: true,
+      createdAt: AT,
+    };
+    expect(
+      outboxItem('t-1', 'c1', { kind: 'text', content: 'Привет', replyTo: { id: 'm1', content: 'исходное' } }, AT),
+    ).toEqual({
       ...common,
       kind: 'text',
       content: 'Привет',
@@ -122,8 +144,19 @@ describe('outbox items', () => {
       ],
     });
     const recording = new Blob(['m4a'], { type: 'audio/mp4' });
-    const item = outboxItem('t-1', 'c1', { kind: 'voice', file: recording, voice: { durationMs: 1200, waveform: [1, 2] } }, AT);
-    expect(item).toMatchObject({ ...common, kind: 'voice', content: '', replyTo: null, voice: { durationMs: 1200, waveform: [1, 2] } });
+    const item = outboxItem(
+      't-1',
+      'c1',
+      { kind: 'voice', file: recording, voice: { durationMs: 1200, waveform: [1, 2] } },
+      AT,
+    );
+    expect(item).toMatchObject({
+      ...common,
+      kind: 'voice',
+      content: '',
+      replyTo: null,
+      voice: { durationMs: 1200, waveform: [1, 2] },
+    });
     expect(item.files.map((f) => [f.name, f.mime, f.file])).toEqual([['voice.m4a', 'audio/mp4', recording]]);
   });
 });
@@ -219,7 +252,10 @@ describe('outbox', () => {
   });
 
   it('restores a stored outbox as failed items (files that were not uploaded cannot be retried)', async () => {
-    const { actor } = start({ stored: [textItem(1, { status: 'sending' }), lostUpload], send: () => new Promise(() => {}) });
+    const { actor } = start({
+      stored: [textItem(1, { status: 'sending' }), lostUpload],
+      send: () => new Promise(() => {}),
+    });
     await waitFor(actor, (s) => s.matches('idle'));
     expect(actor.getSnapshot().context.items.map((i) => [i.status, i.retryable, i.error])).toEqual([
       ['failed', true, null],

@@ -15,17 +15,38 @@ import type { ResponseOf } from '../../../../contract/api';
 import { failureOf, type RequestFailure } from '../../../../contract/failure';
 import { notWired, notWiredCallback } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
-import { nextUpload, nextUploadBytes, type OutboxItem, outboxItem, restoredItem, sendBodyOf, storableItem, UPLOAD_FAILED } from './outbox-item';
-import type { OutboxContext, OutboxEvent, OutboxInput, OutboxParentEvent, OutboxStoreCommand, SendInput, UploadInput } from './outbox.protocol';
+import {
+  nextUpload,
+  nextUploadBytes,
+  type OutboxItem,
+  outboxItem,
+  restoredItem,
+  sendBodyOf,
+  storableItem,
+  UPLOAD_FAILED,
+} from './outbox-item';
+import type {
+  OutboxContext,
+  OutboxEvent,
+  OutboxInput,
+  OutboxParentEvent,
+  OutboxStoreCommand,
+  SendInput,
+  UploadInput,
+} from './outbox.protocol';
 
 export * from './outbox.protocol';
 
-export const outboxServerEvents = listenToServer<OutboxEvent>({}, { onConnected: () => ({ type: 'outbox.reconnected' }) });
+export const outboxServerEvents = listenToServer<OutboxEvent>(
+  {},
+  { onConnected: () => ({ type: 'outbox.reconnected' }) },
+);
 
 /** Shown on a message the server refused without saying why. */
 export const SEND_REFUSED = 'Сообщение не принято сервером';
 
-const update = (items: OutboxItem[], id: string | null, change: (i: OutboxItem) => OutboxItem) => items.map((i) => (i.id === id ? change(i) : i));
+const update = (items: OutboxItem[], id: string | null, change: (i: OutboxItem) => OutboxItem) =>
+  items.map((i) => (i.id === id ? change(i) : i));
 const activeItem = (c: OutboxContext) => c.items.find((i) => i.id === c.activeId);
 const sendInputOf = (c: OutboxContext): SendInput => {
   const item = activeItem(c);
@@ -86,7 +107,10 @@ export const outboxMachine = setup({
       },
     }),
     retryAll: assign({
-      items: ({ context }) => context.items.map((i) => (i.status === 'failed' && i.retryable ? { ...i, status: 'queued' as const, error: null } : i)),
+      items: ({ context }) =>
+        context.items.map((i) =>
+          i.status === 'failed' && i.retryable ? { ...i, status: 'queued' as const, error: null } : i,
+        ),
     }),
     remove: assign({
       items: ({ context, event }) => {
@@ -104,7 +128,9 @@ export const outboxMachine = setup({
     }),
     pickNext: assign(({ context }) => {
       const next = context.items.find((i) => i.status === 'queued');
-      return next ? { activeId: next.id, items: update(context.items, next.id, (i) => ({ ...i, status: 'sending' })) } : {};
+      return next
+        ? { activeId: next.id, items: update(context.items, next.id, (i) => ({ ...i, status: 'sending' })) }
+        : {};
     }),
     markUploading: assign({
       items: ({ context }) => update(context.items, context.activeId, (i) => ({ ...i, status: 'uploading' })),
@@ -129,13 +155,21 @@ export const outboxMachine = setup({
           return {
             ...i,
             // The bytes are the server's now; only the attachment is needed to send (and to survive a reload).
-            files: i.files.map((f, n) => (n === at ? { ...f, progress: 100, file: null, attachment: event.attachment } : f)),
+            files: i.files.map((f, n) =>
+              n === at ? { ...f, progress: 100, file: null, attachment: event.attachment } : f,
+            ),
           };
         });
       },
     }),
     uploadFailed: assign({
-      items: ({ context }) => update(context.items, context.activeId, (i) => ({ ...i, status: 'failed', error: UPLOAD_FAILED, retryable: true })),
+      items: ({ context }) =>
+        update(context.items, context.activeId, (i) => ({
+          ...i,
+          status: 'failed',
+          error: UPLOAD_FAILED,
+          retryable: true,
+        })),
       activeId: null,
     }),
     // A message the server refused is not retried automatically and says why; anything else is retried.
@@ -180,7 +214,10 @@ export const outboxMachine = setup({
         id: 'loadOutbox',
         src: 'loadOutbox',
         input: ({ context }) => ({ userId: context.userId }),
-        onDone: { target: 'idle', actions: [{ type: 'restore', params: ({ event }) => event.output ?? [] }, 'persist'] },
+        onDone: {
+          target: 'idle',
+          actions: [{ type: 'restore', params: ({ event }) => event.output ?? [] }, 'persist'],
+        },
         onError: 'idle',
       },
       on: { 'outbox.remove': { guard: 'canRemove', actions: ['remove', 'persist'] } },
@@ -206,7 +243,11 @@ export const outboxMachine = setup({
         uploading: {
           tags: ['uploading'],
           entry: 'markUploading',
-          invoke: { id: 'upload', src: 'upload', input: ({ context }) => ({ file: nextUploadBytes(activeItem(context)) }) },
+          invoke: {
+            id: 'upload',
+            src: 'upload',
+            input: ({ context }) => ({ file: nextUploadBytes(activeItem(context)) }),
+          },
           on: {
             'upload.progress': { actions: 'progress' },
             'upload.done': [
@@ -222,7 +263,10 @@ export const outboxMachine = setup({
             id: 'sendMessage',
             src: 'sendMessage',
             input: ({ context }) => sendInputOf(context),
-            onDone: { target: '#outbox.idle', actions: [{ type: 'delivered', params: ({ event }) => event.output }, 'persist'] },
+            onDone: {
+              target: '#outbox.idle',
+              actions: [{ type: 'delivered', params: ({ event }) => event.output }, 'persist'],
+            },
             onError: {
               target: '#outbox.idle',
               actions: [{ type: 'sendFailed', params: ({ event }) => failureOf(event.error) }, 'persist'],

@@ -4,7 +4,12 @@ import { VOICE } from '../../../../contract/limits';
 import { describeModel } from '../../../../../tests/model/harness';
 import { type Recording, type RecordingCommand, recorderMachine } from './recorder.machine';
 
-const recording: Recording = { file: new Blob(['x'], { type: 'audio/webm' }), durationMs: 3000, waveform: [1, 50, 100], at: '2025-03-01T10:00:00.000Z' };
+const recording: Recording = {
+  file: new Blob(['x'], { type: 'audio/webm' }),
+  durationMs: 3000,
+  waveform: [1, 50, 100],
+  at: '2025-03-01T10:00:00.000Z',
+};
 /** The recording actor stubbed: it reports nothing by itself and remembers what it was told. */
 const told: RecordingCommand[] = [];
 const stubbed = recorderMachine.provide({

@@ -52,7 +52,9 @@ export const recorderMachine = setup({
         recording: {
           tags: ['recording'],
           on: {
-            'recording.level': { actions: assign({ level: ({ event }) => event.level, elapsedMs: ({ event }) => event.elapsedMs }) },
+            'recording.level': {
+              actions: assign({ level: ({ event }) => event.level, elapsedMs: ({ event }) => event.elapsedMs }),
+            },
             'recorder.send': { target: 'stopping', actions: 'stop' },
           },
           after: { maxDuration: { target: 'stopping', actions: 'stop' } },

@@ -2,4 +2,6 @@
 import { lazyView } from '../../../../shared/ui/lazy-view';
 import type { VoiceRecorderProps } from './VoiceRecorder';
 
-export const LazyVoiceRecorder = lazyView<VoiceRecorderProps>(() => import('./VoiceRecorder').then((m) => m.VoiceRecorder));
+export const LazyVoiceRecorder = lazyView<VoiceRecorderProps>(() =>
+  import('./VoiceRecorder').then((m) => m.VoiceRecorder),
+);

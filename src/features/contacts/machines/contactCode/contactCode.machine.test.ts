@@ -76,7 +76,10 @@ describe('code boxes', () => {
     // Typing over a filled box replaces its digit.
     expect(typeInto(two, 0, '79')).toEqual({ digits: ['9', '8', '', ''], focus: 1 });
     // The focus never leaves the last box.
-    expect(typeInto({ digits: ['1', '2', '3', ''], focus: 3 }, 3, '4')).toEqual({ digits: ['1', '2', '3', '4'], focus: 3 });
+    expect(typeInto({ digits: ['1', '2', '3', ''], focus: 3 }, 3, '4')).toEqual({
+      digits: ['1', '2', '3', '4'],
+      focus: 3,
+    });
   });
 
   it('Backspace clears the box, or steps back from an empty one', () => {
@@ -96,7 +99,7 @@ describe('code boxes', () => {
 });
 
 describe('contactCode with resolving actors', () => {
-  const deferred = <T,>() => {
+  const deferred = <T>() => {
     let resolve!: (v: T) => void;
     const promise = new Promise<T>((r) => {
       resolve = r;
@@ -161,7 +164,10 @@ describe('contactCode with resolving actors', () => {
     const contacts = createMachine({ on: { '*': { actions: ({ event }) => heard.push(event) } } });
     const codeMachine = contactCodeMachine.provide({
       actors: {
-        search: fromPromise(async ({ input }: { input: { code: string } }) => ({ code: input.code, user: boris })) as never,
+        search: fromPromise(async ({ input }: { input: { code: string } }) => ({
+          code: input.code,
+          user: boris,
+        })) as never,
         addContact: fromPromise(async ({ input }: { input: { identifier: string } }) => {
           added = input;
           return { contact: contact('PENDING') };
@@ -185,7 +191,11 @@ describe('contactCode with resolving actors', () => {
     await waitFor(actor, (s: { value: unknown }) => s.value === 'idle');
     expect(added).toEqual({ identifier: '1234' });
     expect(heard).toContainEqual({ type: 'contacts.upsert', contact: contact('PENDING') });
-    expect(actor.getSnapshot().context).toMatchObject({ digits: EMPTY_CODE, result: null, notice: { text: REQUEST_SENT } });
+    expect(actor.getSnapshot().context).toMatchObject({
+      digits: EMPTY_CODE,
+      result: null,
+      notice: { text: REQUEST_SENT },
+    });
     root.stop();
   });
 

@@ -9,7 +9,16 @@ import { failureMessage, failureOf } from '../../../../contract/failure';
 import { addedNotice } from '../contacts/contacts.protocol';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
-import { backspaceIn, type CodeBoxes, type CodeDigits, completeCode, EMPTY_CODE, pasteCode, sameDigits, typeInto } from './code-boxes';
+import {
+  backspaceIn,
+  type CodeBoxes,
+  type CodeDigits,
+  completeCode,
+  EMPTY_CODE,
+  pasteCode,
+  sameDigits,
+  typeInto,
+} from './code-boxes';
 import { present } from '../../../../core/machines/present';
 import {
   ADD_FAILED,

@@ -32,7 +32,11 @@ export function withFriend(list: readonly Contact[], userId: string, change: (u:
 /** A presence change as the chats list applies it: last seen is now on ONLINE and OFFLINE (docs/behaviour.md §4). */
 export const presenceOf =
   (status: PresenceStatus, lastSeenAt: string | null, now: string) =>
-  (u: PublicUser): PublicUser => ({ ...u, status, lastSeenAt: status === 'ONLINE' || status === 'OFFLINE' ? (lastSeenAt ?? now) : u.lastSeenAt });
+  (u: PublicUser): PublicUser => ({
+    ...u,
+    status,
+    lastSeenAt: status === 'ONLINE' || status === 'OFFLINE' ? (lastSeenAt ?? now) : u.lastSeenAt,
+  });
 
 export function filterContacts(list: readonly Contact[], filter: ContactsFilter): Contact[] {
   switch (filter) {

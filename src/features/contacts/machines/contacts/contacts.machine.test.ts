@@ -52,7 +52,8 @@ describeModel({
     'contacts.signedIn': () => [{ type: 'contacts.signedIn', userId: 'me' }],
     'contacts.signedOut': (s) => (s.context.loaded ? [{ type: 'contacts.signedOut' }] : []),
     'contacts.refresh': (s) => (idle(s) && s.context.error === null ? [{ type: 'contacts.refresh' }] : []),
-    'contacts.upsert': (s) => (idle(s) && s.context.contacts.length === 0 ? [{ type: 'contacts.upsert', contact: incoming }] : []),
+    'contacts.upsert': (s) =>
+      idle(s) && s.context.contacts.length === 0 ? [{ type: 'contacts.upsert', contact: incoming }] : [],
     'contacts.removed': (s) => (idle(s) && has(s, 'c1') ? [{ type: 'contacts.removed', contactId: 'c1' }] : []),
     'contacts.profile': (s) =>
       ready(s) && s.context.contacts[0]?.status === 'ACCEPTED' && s.context.contacts[0].friend.avatarUrl === null
@@ -60,7 +61,15 @@ describeModel({
         : [],
     'contacts.presence': (s) =>
       ready(s) && s.context.contacts[0]?.status === 'ACCEPTED' && s.context.contacts[0].friend.status === 'ONLINE'
-        ? [{ type: 'contacts.presence', userId: 'u2', status: 'OFFLINE', lastSeenAt: '2024-01-01T00:00:00Z', at: 'now' }]
+        ? [
+            {
+              type: 'contacts.presence',
+              userId: 'u2',
+              status: 'OFFLINE',
+              lastSeenAt: '2024-01-01T00:00:00Z',
+              at: 'now',
+            },
+          ]
         : [],
     'contacts.accept': (s) => (canAct(s) && has(s, 'c1') ? [{ type: 'contacts.accept', contactId: 'c1' }] : []),
     'contacts.reject': (s) => (canAct(s) && has(s, 'c1') ? [{ type: 'contacts.reject', contactId: 'c1' }] : []),
@@ -74,17 +83,25 @@ describeModel({
         : [],
     'contacts.openChat': (s) => (canAct(s) && has(s, 'c1') ? [{ type: 'contacts.openChat', userId: 'u2' }] : []),
     'contacts.dismissError': (s) => (s.context.error ? [{ type: 'contacts.dismissError' }] : []),
-    'xstate.done.actor.fetchContacts': () => [{ type: 'xstate.done.actor.fetchContacts', output: { contacts: [incoming] } }],
-    'xstate.error.actor.fetchContacts': () => [{ type: 'xstate.error.actor.fetchContacts', error: new Error('offline') }],
+    'xstate.done.actor.fetchContacts': () => [
+      { type: 'xstate.done.actor.fetchContacts', output: { contacts: [incoming] } },
+    ],
+    'xstate.error.actor.fetchContacts': () => [
+      { type: 'xstate.error.actor.fetchContacts', error: new Error('offline') },
+    ],
     'xstate.done.actor.respond': () => [
       { type: 'xstate.done.actor.respond', output: { contact: accepted } },
       { type: 'xstate.done.actor.respond', output: { contact: null } },
     ],
     'xstate.error.actor.respond': () => [{ type: 'xstate.error.actor.respond', error: conflict('Запрос уже принят') }],
     'xstate.done.actor.removeContact': () => [{ type: 'xstate.done.actor.removeContact', output: { ok: true } }],
-    'xstate.error.actor.removeContact': () => [{ type: 'xstate.error.actor.removeContact', error: new Error('offline') }],
+    'xstate.error.actor.removeContact': () => [
+      { type: 'xstate.error.actor.removeContact', error: new Error('offline') },
+    ],
     'xstate.done.actor.addContact': () => [{ type: 'xstate.done.actor.addContact', output: { contact: outgoing } }],
-    'xstate.error.actor.addContact': () => [{ type: 'xstate.error.actor.addContact', error: conflict('Пользователь не найден') }],
+    'xstate.error.actor.addContact': () => [
+      { type: 'xstate.error.actor.addContact', error: conflict('Пользователь не найден') },
+    ],
     'xstate.done.actor.openDirect': () => [
       {
         type: 'xstate.done.actor.openDirect',
@@ -181,7 +198,9 @@ describe('contacts with resolving actors', () => {
           serverEvents: silent,
           fetchContacts: fromPromise(async () => ({ contacts: [] })) as never,
           addContact: fromPromise(async ({ input }) => {
-            throw (input as { identifier: string }).identifier === 'x' ? conflict('Пользователь не найден') : new Error('offline');
+            throw (input as { identifier: string }).identifier === 'x'
+              ? conflict('Пользователь не найден')
+              : new Error('offline');
           }) as never,
         },
       }),

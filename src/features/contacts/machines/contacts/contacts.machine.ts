@@ -11,7 +11,13 @@ import { listenToServer } from '../../../../core/machines/realtime/listen-to-ser
 import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { systemActor } from '../../../../core/machines/system';
 import { presenceOf, removeContact, sortContacts, upsertContact, withFriend } from './contact-list';
-import { ACTION_FAILED, addedNotice, type ContactsContext, type ContactsEmitted, type ContactsEvent } from './contacts.protocol';
+import {
+  ACTION_FAILED,
+  addedNotice,
+  type ContactsContext,
+  type ContactsEmitted,
+  type ContactsEvent,
+} from './contacts.protocol';
 
 export * from './contacts.protocol';
 
@@ -20,7 +26,12 @@ export const contactsServerEvents = listenToServer<ContactsEvent>(
     'contacts:request:new': (p) => ({ type: 'contacts.upsert', contact: p.contact }),
     'contacts:request:accepted': (p) => ({ type: 'contacts.upsert', contact: p.contact }),
     'contacts:removed': (p) => ({ type: 'contacts.removed', contactId: p.contactId }),
-    'profile:update': (p) => ({ type: 'contacts.profile', userId: p.userId, avatarUrl: p.avatarUrl, displayName: p.displayName }),
+    'profile:update': (p) => ({
+      type: 'contacts.profile',
+      userId: p.userId,
+      avatarUrl: p.avatarUrl,
+      displayName: p.displayName,
+    }),
     'presence:update': (p) => ({
       type: 'contacts.presence',
       userId: p.userId,
@@ -33,7 +44,14 @@ export const contactsServerEvents = listenToServer<ContactsEvent>(
   { onConnected: () => ({ type: 'contacts.refresh' }) },
 );
 
-const initialContext = (): ContactsContext => ({ me: null, contacts: [], loaded: false, busyId: null, error: null, addedNotice: null });
+const initialContext = (): ContactsContext => ({
+  me: null,
+  contacts: [],
+  loaded: false,
+  busyId: null,
+  error: null,
+  addedNotice: null,
+});
 
 export const contactsMachine = setup({
   types: {
@@ -58,7 +76,10 @@ export const contactsMachine = setup({
   },
   actions: {
     reset: assign(initialContext),
-    takeList: assign((_, { contacts }: ResponseOf<'contacts'>) => ({ contacts: sortContacts(contacts ?? []), loaded: true })),
+    takeList: assign((_, { contacts }: ResponseOf<'contacts'>) => ({
+      contacts: sortContacts(contacts ?? []),
+      loaded: true,
+    })),
     upsert: assign({
       contacts: ({ context, event }) => {
         assertEvent(event, 'contacts.upsert');
@@ -74,7 +95,11 @@ export const contactsMachine = setup({
     applyProfile: assign({
       contacts: ({ context, event }) => {
         assertEvent(event, 'contacts.profile');
-        return withFriend(context.contacts, event.userId, (u) => ({ ...u, avatarUrl: event.avatarUrl, displayName: event.displayName }));
+        return withFriend(context.contacts, event.userId, (u) => ({
+          ...u,
+          avatarUrl: event.avatarUrl,
+          displayName: event.displayName,
+        }));
       },
     }),
     applyPresence: assign({
@@ -160,7 +185,10 @@ export const contactsMachine = setup({
                 src: 'respond',
                 input: ({ event }) => {
                   assertEvent(event, ['contacts.accept', 'contacts.reject']);
-                  return { contactId: event.contactId, action: event.type === 'contacts.accept' ? ('accept' as const) : ('reject' as const) };
+                  return {
+                    contactId: event.contactId,
+                    action: event.type === 'contacts.accept' ? ('accept' as const) : ('reject' as const),
+                  };
                 },
                 onDone: {
                   target: 'idle',
@@ -177,7 +205,10 @@ export const contactsMachine = setup({
                     'endAction',
                   ],
                 },
-                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
+                onError: {
+                  target: 'idle',
+                  actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) },
+                },
               },
             },
             removing: {
@@ -196,7 +227,10 @@ export const contactsMachine = setup({
                     'endAction',
                   ],
                 },
-                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
+                onError: {
+                  target: 'idle',
+                  actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) },
+                },
               },
             },
             adding: {
@@ -221,7 +255,10 @@ export const contactsMachine = setup({
                     }),
                   ],
                 },
-                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
+                onError: {
+                  target: 'idle',
+                  actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) },
+                },
               },
             },
             openingChat: {
@@ -245,7 +282,10 @@ export const contactsMachine = setup({
                     }),
                   ],
                 },
-                onError: { target: 'idle', actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) } },
+                onError: {
+                  target: 'idle',
+                  actions: { type: 'failAction', params: ({ event }) => failureMessage(event.error, ACTION_FAILED) },
+                },
               },
             },
           },

@@ -75,7 +75,9 @@ describe('group dialog with a resolving actor', () => {
       groupDialogMachine.provide({
         actors: {
           createGroup: fromPromise(async ({ input }) => {
-            throw (input as { title: string | null }).title ? forbidden('В беседу можно добавить только друзей') : new Error('x');
+            throw (input as { title: string | null }).title
+              ? forbidden('В беседу можно добавить только друзей')
+              : new Error('x');
           }) as never,
         },
       }),
@@ -84,7 +86,10 @@ describe('group dialog with a resolving actor', () => {
     actor.send({ type: 'group.titleChanged', title: 'Дача' });
     actor.send({ type: 'group.create' });
     await waitFor(actor, (s) => s.context.error !== null);
-    expect(actor.getSnapshot().context).toMatchObject({ selected: ['u2'], error: 'В беседу можно добавить только друзей' });
+    expect(actor.getSnapshot().context).toMatchObject({
+      selected: ['u2'],
+      error: 'В беседу можно добавить только друзей',
+    });
     actor.send({ type: 'group.titleChanged', title: '' });
     actor.send({ type: 'group.create' });
     await waitFor(actor, (s) => s.context.error === CREATE_FAILED);

@@ -7,7 +7,12 @@ import type { BodyOf, ResponseOf } from '../../../../contract/api';
 import { failureMessage } from '../../../../contract/failure';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
-import { CREATE_FAILED, type GroupDialogContext, type GroupDialogEmitted, type GroupDialogEvent } from './groupDialog.protocol';
+import {
+  CREATE_FAILED,
+  type GroupDialogContext,
+  type GroupDialogEmitted,
+  type GroupDialogEvent,
+} from './groupDialog.protocol';
 
 export * from './groupDialog.protocol';
 

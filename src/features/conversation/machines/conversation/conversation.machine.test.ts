@@ -20,7 +20,7 @@ const m2 = message('m2', 'me', 11);
 const m3 = message('m3', 'u2', 12);
 const mine = message('m4', 'me', 13, { clientMessageId: 'tag-1' });
 const elsewhere = message('e1', 'u2', 14, { conversationId: 'c2' });
-const page = (messages: typeof m0[], hasMore: boolean) => ({ messages, hasMore });
+const page = (messages: (typeof m0)[], hasMore: boolean) => ({ messages, hasMore });
 const EDITED_AT = '2025-03-01T11:00:00.000Z';
 
 type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
@@ -32,7 +32,7 @@ type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle' } });
 const fresh = (s: Snap) =>
   s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
-    'm1:0:null:0,m2:0:null:0';
+  'm1:0:null:0,m2:0:null:0';
 const oneAtATime =
   <T extends { type: string }>(make: () => T[]) =>
   (s: Snap) =>
@@ -65,7 +65,8 @@ describeModel({
     ]),
     // Also while a page loads (fresh history only, one jump per path).
     'conversation.jumpTo': (s) =>
-      fresh(s) && (resting(s) || s.matches({ ready: { history: 'loadingOlder' } }) || s.matches({ ready: { history: 'seeking' } }))
+      fresh(s) &&
+      (resting(s) || s.matches({ ready: { history: 'loadingOlder' } }) || s.matches({ ready: { history: 'seeking' } }))
         ? [
             { type: 'conversation.jumpTo', messageId: 'm1' },
             { type: 'conversation.jumpTo', messageId: 'm0' },
@@ -73,11 +74,24 @@ describeModel({
         : [],
     'conversation.delete': oneAtATime(() => [{ type: 'conversation.delete', messageId: 'm2' }]),
     'conversation.messageEdited': oneAtATime(() => [
-      { type: 'conversation.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'правка', editedAt: EDITED_AT },
+      {
+        type: 'conversation.messageEdited',
+        conversationId: 'c1',
+        messageId: 'm1',
+        content: 'правка',
+        editedAt: EDITED_AT,
+      },
     ]),
-    'edit.saved': oneAtATime(() => [{ type: 'edit.saved', message: { ...m2, content: 'моя правка', editedAt: EDITED_AT } }]),
+    'edit.saved': oneAtATime(() => [
+      { type: 'edit.saved', message: { ...m2, content: 'моя правка', editedAt: EDITED_AT } },
+    ]),
     'conversation.reactions': oneAtATime(() => [
-      { type: 'conversation.reactions', conversationId: 'c1', messageId: 'm1', reactions: [{ emoji: '👍', userIds: ['u2'] }] },
+      {
+        type: 'conversation.reactions',
+        conversationId: 'c1',
+        messageId: 'm1',
+        reactions: [{ emoji: '👍', userIds: ['u2'] }],
+      },
     ]),
     'conversation.react': oneAtATime(() => [
       { type: 'conversation.react', messageId: 'm1', emoji: '❤️' },
@@ -107,11 +121,19 @@ describeModel({
       { type: 'queue.done', queue: 'deletions', request: { messageId: 'm2' }, output: { ok: true }, remaining: [] },
     ]),
     'queue.failed': oneAtATime(() => [
-      { type: 'queue.failed', queue: 'reactions', request: { messageId: 'm1', emoji: '❤️', on: true }, message: 'Нет связи', remaining: [] },
+      {
+        type: 'queue.failed',
+        queue: 'reactions',
+        request: { messageId: 'm1', emoji: '❤️', on: true },
+        message: 'Нет связи',
+        remaining: [],
+      },
       { type: 'queue.failed', queue: 'deletions', request: { messageId: 'm2' }, message: 'Нельзя', remaining: [] },
     ]),
     'conversation.refresh': (s) =>
-      (resting(s) && fresh(s)) || s.matches({ ready: { sync: 'refreshing' } }) ? [{ type: 'conversation.refresh' }] : [],
+      (resting(s) && fresh(s)) || s.matches({ ready: { sync: 'refreshing' } })
+        ? [{ type: 'conversation.refresh' }]
+        : [],
     'conversation.reconnected': (s) =>
       (resting(s) && fresh(s)) || s.matches('failed') ? [{ type: 'conversation.reconnected' }] : [],
     'xstate.done.actor.latest': () => [{ type: 'xstate.done.actor.latest', output: page([m1, m2], true) }],
@@ -205,7 +227,13 @@ describe('conversation with a fetching actor', () => {
 
   it('seeks a quoted message through older pages and highlights it', async () => {
     const { actor, seen } = start((i) =>
-      !i.before ? page([m2], true) : i.before === 'm2' ? page([m1], true) : i.before === 'm1' ? page([mx], true) : page([m0], true),
+      !i.before
+        ? page([m2], true)
+        : i.before === 'm2'
+          ? page([m1], true)
+          : i.before === 'm1'
+            ? page([mx], true)
+            : page([m0], true),
     );
     await waitFor(actor, (s) => s.matches('ready'));
     actor.send({ type: 'conversation.jumpTo', messageId: 'm0' });
@@ -280,7 +308,13 @@ describe('conversation with a fetching actor', () => {
     const quoting = message('q1', 'me', 12, { replyTo: { id: 'm1', content: 'text m1' } });
     const { actor } = start(() => page([m1, m2, quoting], false));
     await waitFor(actor, (s) => s.matches('ready'));
-    actor.send({ type: 'conversation.messageEdited', conversationId: 'c1', messageId: 'm1', content: 'новый', editedAt: EDITED_AT });
+    actor.send({
+      type: 'conversation.messageEdited',
+      conversationId: 'c1',
+      messageId: 'm1',
+      content: 'новый',
+      editedAt: EDITED_AT,
+    });
     const byId = () => new Map(actor.getSnapshot().context.messages.map((m) => [m.id, m]));
     expect(byId().get('m1')).toMatchObject({ content: 'новый', editedAt: EDITED_AT });
     expect(byId().get('q1')?.replyTo).toEqual({ id: 'm1', content: 'новый' });
@@ -288,7 +322,13 @@ describe('conversation with a fetching actor', () => {
     expect(byId().get('m2')).toMatchObject({ content: 'моё новое', editedAt: EDITED_AT });
     // Another conversation's edit changes nothing.
     const before = actor.getSnapshot().context.messages;
-    actor.send({ type: 'conversation.messageEdited', conversationId: 'c2', messageId: 'm1', content: 'x', editedAt: EDITED_AT });
+    actor.send({
+      type: 'conversation.messageEdited',
+      conversationId: 'c2',
+      messageId: 'm1',
+      content: 'x',
+      editedAt: EDITED_AT,
+    });
     expect(actor.getSnapshot().context.messages).toBe(before);
   });
 

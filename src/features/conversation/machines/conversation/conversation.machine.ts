@@ -56,7 +56,11 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
   {
     'message:new': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
     'message:notify': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
-    'message:deleted': (p) => ({ type: 'conversation.messageDeleted', conversationId: p.conversationId, messageId: p.messageId }),
+    'message:deleted': (p) => ({
+      type: 'conversation.messageDeleted',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+    }),
     'message:edited': (p) => ({
       type: 'conversation.messageEdited',
       conversationId: p.conversationId,
@@ -309,7 +313,10 @@ export const conversationMachine = setup({
         id: 'latest',
         src: 'fetchPage',
         input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
-        onDone: { target: 'ready', actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'] },
+        onDone: {
+          target: 'ready',
+          actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'],
+        },
         onError: 'failed',
       },
     },
@@ -397,7 +404,10 @@ export const conversationMachine = setup({
                     reenter: true,
                     actions: { type: 'takeOlder', params: ({ event }) => event.output },
                   },
-                  { target: 'idle', actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'stopSeeking'] },
+                  {
+                    target: 'idle',
+                    actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'stopSeeking'],
+                  },
                 ],
                 onError: { target: 'idle', actions: 'stopSeeking' },
               },

@@ -67,7 +67,8 @@ export function applyEdit(history: Message[], messageId: string, content: string
   const next = history.map((m) => {
     let out = m;
     if (m.id === messageId && (m.content !== content || m.editedAt !== editedAt)) out = { ...out, content, editedAt };
-    if (m.replyTo?.id === messageId && m.replyTo.content !== content) out = { ...out, replyTo: { id: messageId, content } };
+    if (m.replyTo?.id === messageId && m.replyTo.content !== content)
+      out = { ...out, replyTo: { id: messageId, content } };
     if (out !== m) changed = true;
     return out;
   });
@@ -76,7 +77,9 @@ export function applyEdit(history: Message[], messageId: string, content: string
 
 /** The message's reactions as the server says they are now. */
 export function setReactions(history: Message[], messageId: string, reactions: Reaction[]): Message[] {
-  return history.some((m) => m.id === messageId) ? history.map((m) => (m.id === messageId ? { ...m, reactions } : m)) : history;
+  return history.some((m) => m.id === messageId)
+    ? history.map((m) => (m.id === messageId ? { ...m, reactions } : m))
+    : history;
 }
 
 /** Whether this user gave this reaction to the message. */

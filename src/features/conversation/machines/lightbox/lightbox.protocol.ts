@@ -30,7 +30,6 @@ export type LightboxEvent =
 
 export type LightboxRef = MachineRef<LightboxContext, LightboxEvent>;
 
-
 /** What the view shows, derived from a snapshot's context. */
 export function lightboxView(context: LightboxContext) {
   return {

@@ -11,14 +11,17 @@ const saved = { message: message('m1', 'me', 1, { content: 'исправлено
 
 type Snap = ReturnType<typeof messageEditMachine.getInitialSnapshot>;
 /** Typing only from the text editing started with (one change per path keeps the states few). */
-const untouched = (s: Snap) => s.matches('editing') && s.context.text === s.context.original && s.context.error === null;
+const untouched = (s: Snap) =>
+  s.matches('editing') && s.context.text === s.context.original && s.context.error === null;
 
 describeModel({
   name: 'messageEdit',
   machine: messageEditMachine.provide({ actors: { saveEdit: hang as never } }),
   events: {
     'edit.start': (s) =>
-      s.matches('idle') || untouched(s) || s.matches('saving') ? [{ type: 'edit.start', messageId: 'm1', content: 'опечтка' }] : [],
+      s.matches('idle') || untouched(s) || s.matches('saving')
+        ? [{ type: 'edit.start', messageId: 'm1', content: 'опечтка' }]
+        : [],
     'edit.input': (s) =>
       untouched(s)
         ? [
@@ -32,7 +35,10 @@ describeModel({
     'edit.submit': () => [],
     'xstate.done.actor.saveEdit': () => [{ type: 'xstate.done.actor.saveEdit', output: saved }],
     'xstate.error.actor.saveEdit': () => [
-      { type: 'xstate.error.actor.saveEdit', error: new RequestFailure(403, 'Изменить сообщение может только отправитель') },
+      {
+        type: 'xstate.error.actor.saveEdit',
+        error: new RequestFailure(403, 'Изменить сообщение может только отправитель'),
+      },
     ],
   },
 });
@@ -91,4 +97,3 @@ describe('messageEdit with a saving actor', () => {
     expect(told).toEqual([]);
   });
 });
-

@@ -38,7 +38,8 @@ export const messageEditMachine = setup({
     refuseEmpty: assign({ error: EDIT_EMPTY }),
     // The request, from the message being edited (always known while editing).
     submit: enqueueActions(({ context, enqueue }) => {
-      if (context.messageId !== null) enqueue.raise({ type: 'edit.submit', messageId: context.messageId, content: context.text.trim() });
+      if (context.messageId !== null)
+        enqueue.raise({ type: 'edit.submit', messageId: context.messageId, content: context.text.trim() });
     }),
     clear: assign(idle),
     failed: assign({ error: (_, failure: RequestFailure) => failure.serverMessage ?? EDIT_FAILED }),

@@ -52,7 +52,12 @@ describe('typing signals', () => {
       initial: 'open',
       states: {
         open: {
-          invoke: { id: 'typing', systemId: 'typing', src: typingMachine.provide({ actors: { serverEvents: quiet } }), input },
+          invoke: {
+            id: 'typing',
+            systemId: 'typing',
+            src: typingMachine.provide({ actors: { serverEvents: quiet } }),
+            input,
+          },
           on: { close: 'closed' },
         },
         closed: {},

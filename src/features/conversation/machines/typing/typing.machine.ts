@@ -12,14 +12,23 @@ import type { TypingContext, TypingEvent, TypingInput } from './typing.protocol'
 export * from './typing.protocol';
 
 export const typingServerEvents = listenToServer<TypingEvent>({
-  'conversation:typing': (p) => ({ type: 'typing.remote', conversationId: p.conversationId, userId: p.userId, typing: p.typing }),
+  'conversation:typing': (p) => ({
+    type: 'typing.remote',
+    conversationId: p.conversationId,
+    userId: p.userId,
+    typing: p.typing,
+  }),
 });
 
 /** Typing-on when started, typing-off when stopped (the idle timeout, a send, or the conversation closing). */
 export const typingSignal = fromCallback<{ type: string }, { conversationId: string }>(({ input, system }) => {
   const realtime = systemActor(system, 'realtime');
   const say = (typing: boolean) =>
-    realtime?.send({ type: 'realtime.emit', name: 'conversation:typing', payload: { conversationId: input.conversationId, typing } });
+    realtime?.send({
+      type: 'realtime.emit',
+      name: 'conversation:typing',
+      payload: { conversationId: input.conversationId, typing },
+    });
   say(true);
   return () => say(false);
 });
@@ -41,7 +50,13 @@ export const typingMachine = setup({
       isRemote(event) && event.typing && event.conversationId === context.conversationId && event.userId !== context.me,
     /** The last one typing stopped (by the event or by sending). */
     lastStops: ({ context, event }) => {
-      const userId = isRemote(event) ? (event.typing || event.conversationId !== context.conversationId ? null : event.userId) : event.type === 'typing.remoteSent' ? event.userId : null;
+      const userId = isRemote(event)
+        ? event.typing || event.conversationId !== context.conversationId
+          ? null
+          : event.userId
+        : event.type === 'typing.remoteSent'
+          ? event.userId
+          : null;
       return userId !== null && context.typers.length === 1 && context.typers[0] === userId;
     },
   },
@@ -102,7 +117,10 @@ export const typingMachine = setup({
               { guard: 'lastStops', target: 'hidden', actions: 'removeTyper' },
               { actions: 'removeTyper' },
             ],
-            'typing.remoteSent': [{ guard: 'lastStops', target: 'hidden', actions: 'removeTyper' }, { actions: 'removeTyper' }],
+            'typing.remoteSent': [
+              { guard: 'lastStops', target: 'hidden', actions: 'removeTyper' },
+              { actions: 'removeTyper' },
+            ],
           },
         },
       },

@@ -15,7 +15,13 @@ export function CallEntry(props: CallEntryProps) {
     <div className={`call-entry${props.missed ? ' missed' : ''}`} data-testid="call-entry">
       <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
         {props.video ? (
-          <path d="M3 7h12v10H3zM15 10l6-3v10l-6-3" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+          <path
+            d="M3 7h12v10H3zM15 10l6-3v10l-6-3"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinejoin="round"
+          />
         ) : (
           <path
             d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2"

@@ -86,7 +86,11 @@ export function VoicePlayer(props: VoicePlayerProps) {
         aria-label={playing ? 'Пауза' : 'Воспроизвести голосовое сообщение'}
       >
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          {playing ? <path d="M7 5h3v14H7zM14 5h3v14h-3z" fill="currentColor" /> : <path d="M8 5l11 7-11 7z" fill="currentColor" />}
+          {playing ? (
+            <path d="M7 5h3v14H7zM14 5h3v14h-3z" fill="currentColor" />
+          ) : (
+            <path d="M8 5l11 7-11 7z" fill="currentColor" />
+          )}
         </svg>
       </button>
       <div
@@ -114,7 +118,13 @@ export function VoicePlayer(props: VoicePlayerProps) {
       <span className="voice-time" data-testid="voice-time">
         {playing || position > 0 ? `${clock(position * 1000)} / ${clock(props.durationMs)}` : clock(props.durationMs)}
       </span>
-      <button type="button" className="voice-rate" onClick={nextRate} aria-label={`Скорость ${rate}×`} data-testid="voice-rate">
+      <button
+        type="button"
+        className="voice-rate"
+        onClick={nextRate}
+        aria-label={`Скорость ${rate}×`}
+        data-testid="voice-rate"
+      >
         {rate}×
       </button>
     </div>

@@ -35,7 +35,13 @@ const message: Extract<NotificationPayload, { kind: 'message' }> = {
   count: 1,
   icon: null,
 };
-const call: Extract<NotificationPayload, { kind: 'call' }> = { kind: 'call', conversationId: 'c1', title: 'Боб', video: false, icon: null };
+const call: Extract<NotificationPayload, { kind: 'call' }> = {
+  kind: 'call',
+  conversationId: 'c1',
+  title: 'Боб',
+  video: false,
+  icon: null,
+};
 type Snap = { context: NotificationsContext };
 
 describeModel({
@@ -59,7 +65,9 @@ describeModel({
   events: {
     'notifications.signedIn': () => [{ type: 'notifications.signedIn', userId: 'u1' }],
     'notifications.signedOut': () => [{ type: 'notifications.signedOut' }],
-    'notifications.visibility': (s) => [{ type: 'notifications.visibility', visible: !(s as Snap).context.pageVisible }],
+    'notifications.visibility': (s) => [
+      { type: 'notifications.visibility', visible: !(s as Snap).context.pageVisible },
+    ],
     'notifications.enable': () => [{ type: 'notifications.enable' }],
     'notifications.disable': () => [{ type: 'notifications.disable' }],
     'notifications.showText': (s) => [{ type: 'notifications.showText', showText: !(s as Snap).context.showText }],
@@ -72,30 +80,49 @@ describeModel({
     'xstate.done.actor.readEnvironment': () => [
       { type: 'xstate.done.actor.readEnvironment', output: env({ supported: false }) },
       { type: 'xstate.done.actor.readEnvironment', output: env({ enabled: true, permission: 'denied' }) },
-      { type: 'xstate.done.actor.readEnvironment', output: env({ enabled: true, permission: 'granted', showText: false }) },
+      {
+        type: 'xstate.done.actor.readEnvironment',
+        output: env({ enabled: true, permission: 'granted', showText: false }),
+      },
       { type: 'xstate.done.actor.readEnvironment', output: env({ enabled: false, permission: 'granted' }) },
     ],
-    'xstate.error.actor.readEnvironment': () => [{ type: 'xstate.error.actor.readEnvironment', error: new Error('no storage') }],
+    'xstate.error.actor.readEnvironment': () => [
+      { type: 'xstate.error.actor.readEnvironment', error: new Error('no storage') },
+    ],
     'xstate.done.actor.requestPermission': () => [
       { type: 'xstate.done.actor.requestPermission', output: 'granted' },
       { type: 'xstate.done.actor.requestPermission', output: 'denied' },
       { type: 'xstate.done.actor.requestPermission', output: 'default' },
     ],
-    'xstate.error.actor.requestPermission': () => [{ type: 'xstate.error.actor.requestPermission', error: new Error('no API') }],
+    'xstate.error.actor.requestPermission': () => [
+      { type: 'xstate.error.actor.requestPermission', error: new Error('no API') },
+    ],
     'xstate.done.actor.subscribe': () => [{ type: 'xstate.done.actor.subscribe', output: undefined }],
-    'xstate.error.actor.subscribe': () => [{ type: 'xstate.error.actor.subscribe', error: new Error('no service worker') }],
+    'xstate.error.actor.subscribe': () => [
+      { type: 'xstate.error.actor.subscribe', error: new Error('no service worker') },
+    ],
     'xstate.done.actor.unsubscribe': () => [{ type: 'xstate.done.actor.unsubscribe', output: undefined }],
     'xstate.error.actor.unsubscribe': () => [{ type: 'xstate.error.actor.unsubscribe', error: new Error('offline') }],
   },
   // The switches and the permission tell states apart; who is signed in and visibility only matter to guards.
   contextKey: (ctx) => {
     const c = ctx as NotificationsContext;
-    return { enabled: c.enabled, showText: c.showText, permission: c.permission, pageVisible: c.pageVisible, signedIn: c.userId !== null };
+    return {
+      enabled: c.enabled,
+      showText: c.showText,
+      permission: c.permission,
+      pageVisible: c.pageVisible,
+      signedIn: c.userId !== null,
+    };
   },
 });
 
 /** The machine with recording presenter and prefs, an environment and a permission answer of the test's choice. */
-function harness(environment: NotificationEnvironment, answer: 'granted' | 'denied' | 'default' = 'granted', subscribeFails = false) {
+function harness(
+  environment: NotificationEnvironment,
+  answer: 'granted' | 'denied' | 'default' = 'granted',
+  subscribeFails = false,
+) {
   const shown: NotificationPayload[] = [];
   const saved: PrefsCommand[] = [];
   const subscribedWith: boolean[] = [];
@@ -103,11 +130,14 @@ function harness(environment: NotificationEnvironment, answer: 'granted' | 'deni
   const chats: { type: string; conversationId?: string }[] = [];
   const sounds: string[] = [];
   const chimes: string[] = [];
-  let announce: (e: { type: 'chats.unread'; message: typeof fromBob; conversation: typeof direct | null }) => void = () => {};
+  let announce: (e: { type: 'chats.unread'; message: typeof fromBob; conversation: typeof direct | null }) => void =
+    () => {};
   const machine = notificationsMachine.provide({
     actors: {
       session: fromCallback(({ sendBack }) => sendBack({ type: 'notifications.signedIn', userId: 'u1' })) as never,
-      pageVisibility: fromCallback(({ sendBack }) => sendBack({ type: 'notifications.visibility', visible: false })) as never,
+      pageVisibility: fromCallback(({ sendBack }) =>
+        sendBack({ type: 'notifications.visibility', visible: false }),
+      ) as never,
       serverEvents: silent,
       clicks: silent,
       notifier: fromCallback(({ receive }) => receive((c: { type: string }) => sounds.push(c.type))) as never,

@@ -37,7 +37,9 @@ export const notificationsServerEvents = listenToServer<NotificationsEvent>({
 export const unreadMessages = fromCallback<EventObject, void, NotificationsEvent>(({ system, sendBack }) => {
   const chats = systemActor(system, 'chats');
   if (!chats) return;
-  const sub = chats.on('chats.unread', (e) => sendBack({ type: 'notifications.message', message: e.message, conversation: e.conversation }));
+  const sub = chats.on('chats.unread', (e) =>
+    sendBack({ type: 'notifications.message', message: e.message, conversation: e.conversation }),
+  );
   return () => sub.unsubscribe();
 });
 
@@ -47,7 +49,13 @@ function signedInUser(context: NotificationsContext): string {
   return context.userId;
 }
 
-const initialContext = (): NotificationsContext => ({ userId: null, enabled: false, showText: true, permission: 'default', pageVisible: true });
+const initialContext = (): NotificationsContext => ({
+  userId: null,
+  enabled: false,
+  showText: true,
+  permission: 'default',
+  pageVisible: true,
+});
 
 export const notificationsMachine = setup({
   types: {
@@ -98,7 +106,11 @@ export const notificationsMachine = setup({
         return event.userId;
       },
     }),
-    takeEnvironment: assign((_, env: NotificationEnvironment) => ({ enabled: env.enabled, showText: env.showText, permission: env.permission })),
+    takeEnvironment: assign((_, env: NotificationEnvironment) => ({
+      enabled: env.enabled,
+      showText: env.showText,
+      permission: env.permission,
+    })),
     takePermission: assign((_, permission: PermissionState) => ({ permission })),
     turnOn: assign({ enabled: true }),
     turnOff: assign({ enabled: false }),
@@ -115,7 +127,12 @@ export const notificationsMachine = setup({
       },
     }),
     savePrefs: enqueueActions(({ context, enqueue }) => {
-      if (context.userId) enqueue.sendTo('prefs', { type: 'save', userId: context.userId, prefs: { enabled: context.enabled, showText: context.showText } } satisfies PrefsCommand);
+      if (context.userId)
+        enqueue.sendTo('prefs', {
+          type: 'save',
+          userId: context.userId,
+          prefs: { enabled: context.enabled, showText: context.showText },
+        } satisfies PrefsCommand);
     }),
     chime: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'notifications.message');
@@ -127,7 +144,10 @@ export const notificationsMachine = setup({
       const payload: NotificationPayload =
         event.type === 'notifications.call'
           ? event.payload
-          : { ...messageNotification(event.conversation, event.message), ...(context.showText ? {} : { preview: null }) };
+          : {
+              ...messageNotification(event.conversation, event.message),
+              ...(context.showText ? {} : { preview: null }),
+            };
       enqueue.sendTo('presenter', { type: 'present', payload } satisfies PresenterCommand);
     }),
     openConversation: enqueueActions(({ event, system, enqueue }) => {
@@ -178,8 +198,16 @@ export const notificationsMachine = setup({
             input: ({ context }) => ({ userId: signedInUser(context) }),
             onDone: [
               { guard: { type: 'unsupported', params: ({ event }) => event.output }, target: 'unsupported' },
-              { guard: { type: 'deniedEnv', params: ({ event }) => event.output }, target: 'denied', actions: { type: 'takeEnvironment', params: ({ event }) => event.output } },
-              { guard: { type: 'onAndGranted', params: ({ event }) => event.output }, target: 'subscribing', actions: { type: 'takeEnvironment', params: ({ event }) => event.output } },
+              {
+                guard: { type: 'deniedEnv', params: ({ event }) => event.output },
+                target: 'denied',
+                actions: { type: 'takeEnvironment', params: ({ event }) => event.output },
+              },
+              {
+                guard: { type: 'onAndGranted', params: ({ event }) => event.output },
+                target: 'subscribing',
+                actions: { type: 'takeEnvironment', params: ({ event }) => event.output },
+              },
               { target: 'off', actions: [{ type: 'takeEnvironment', params: ({ event }) => event.output }, 'turnOff'] },
             ],
             onError: { target: 'unsupported' },

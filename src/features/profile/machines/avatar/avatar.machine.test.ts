@@ -20,12 +20,18 @@ describeModel({
     'avatar.moved': () => [{ type: 'avatar.moved', crop: { x: 5, y: -5 } }],
     'avatar.zoomed': (s) => ((s as Snap).context.zoom === 1 ? [{ type: 'avatar.zoomed', zoom: 7 }] : []),
     'avatar.areaChanged': (s) => ((s as Snap).context.area ? [] : [{ type: 'avatar.areaChanged', area }]),
-    'xstate.done.actor.readImage': () => [{ type: 'xstate.done.actor.readImage', output: 'data:image/png;base64,AAAA' }],
+    'xstate.done.actor.readImage': () => [
+      { type: 'xstate.done.actor.readImage', output: 'data:image/png;base64,AAAA' },
+    ],
     'xstate.error.actor.readImage': () => [{ type: 'xstate.error.actor.readImage', error: new Error('read failed') }],
     'xstate.done.actor.cropImage': () => [{ type: 'xstate.done.actor.cropImage', output: png }],
     'xstate.error.actor.cropImage': () => [{ type: 'xstate.error.actor.cropImage', error: new Error('no canvas') }],
-    'xstate.done.actor.uploadImage': () => [{ type: 'xstate.done.actor.uploadImage', output: { url: '/uploads/a.webp' } }],
-    'xstate.error.actor.uploadImage': () => [{ type: 'xstate.error.actor.uploadImage', error: new Error('upload failed') }],
+    'xstate.done.actor.uploadImage': () => [
+      { type: 'xstate.done.actor.uploadImage', output: { url: '/uploads/a.webp' } },
+    ],
+    'xstate.error.actor.uploadImage': () => [
+      { type: 'xstate.error.actor.uploadImage', error: new Error('upload failed') },
+    ],
     'xstate.done.actor.saveAvatar': () => [{ type: 'xstate.done.actor.saveAvatar', output: { user: {} } }],
     'xstate.error.actor.saveAvatar': () => [{ type: 'xstate.error.actor.saveAvatar', error: new Error('400') }],
   },

@@ -7,7 +7,15 @@ import type { BodyOf, ResponseOf } from '../../../../contract/api';
 import { TIMINGS } from '../../../../contract/limits';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
-import { AVATAR_FAILED, type AvatarContext, type AvatarEvent, NOT_AN_IMAGE, type PixelArea, ZOOM_MAX, ZOOM_MIN } from './avatar.protocol';
+import {
+  AVATAR_FAILED,
+  type AvatarContext,
+  type AvatarEvent,
+  NOT_AN_IMAGE,
+  type PixelArea,
+  ZOOM_MAX,
+  ZOOM_MIN,
+} from './avatar.protocol';
 import { present } from '../../../../core/machines/present';
 
 export * from './avatar.protocol';

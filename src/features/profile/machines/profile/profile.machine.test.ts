@@ -35,7 +35,9 @@ describeModel({
       { type: 'profile.changed', userId: 'someone-else' },
     ],
     'profile.save': (s) =>
-      (s as Snap).context.saveError ? [] : [{ type: 'profile.save', fields: { displayName: ' Анна К. ', status: 'DND', bio: '  ' } }],
+      (s as Snap).context.saveError
+        ? []
+        : [{ type: 'profile.save', fields: { displayName: ' Анна К. ', status: 'DND', bio: '  ' } }],
     'xstate.done.actor.fetchMe': () => [{ type: 'xstate.done.actor.fetchMe', output: { user: me } }],
     'xstate.error.actor.fetchMe': () => [{ type: 'xstate.error.actor.fetchMe', error: new Error('offline') }],
     'xstate.done.actor.patchMe': () => [
@@ -104,7 +106,9 @@ describe('profile with resolving actors', () => {
           serverEvents: silent,
           fetchMe: fromPromise(async () => ({ user: me })) as never,
           patchMe: fromPromise(async ({ input }) => {
-            throw (input as { displayName: string }).displayName === 'x' ? badRequest('Имя — не короче 2 символов') : new Error('x');
+            throw (input as { displayName: string }).displayName === 'x'
+              ? badRequest('Имя — не короче 2 символов')
+              : new Error('x');
           }) as never,
         },
       }),

@@ -15,7 +15,12 @@ const result = (id: string, conversationId = 'c1'): SearchResult => ({
   snippet: `текст ${id}`,
   highlights: [[0, 5]],
 });
-const answer = (q: string, results: SearchResult[], nextBefore: string | null, extra: Partial<SearchRequest> = {}): SearchAnswer => ({
+const answer = (
+  q: string,
+  results: SearchResult[],
+  nextBefore: string | null,
+  extra: Partial<SearchRequest> = {},
+): SearchAnswer => ({
   results,
   nextBefore,
   request: { q, ...extra },
@@ -41,19 +46,48 @@ describeModel({
       { type: 'search.move', by: 1 },
       ...(s.context.active === -1 ? [{ type: 'search.move', by: -1 }] : []),
     ],
-    'search.choose': (s) => [{ type: 'search.choose' }, ...(s.context.active === -1 ? [{ type: 'search.choose', index: 0 }] : [])],
+    'search.choose': (s) => [
+      { type: 'search.choose' },
+      ...(s.context.active === -1 ? [{ type: 'search.choose', index: 0 }] : []),
+    ],
     'xstate.done.actor.find': (s: Snap) => [
-      { type: 'xstate.done.actor.find', output: answer(s.context.query, [result('m1'), result('m2', 'c2')], 'm2', s.context.conversationId ? { conversationId: s.context.conversationId } : {}) },
-      { type: 'xstate.done.actor.find', output: answer(s.context.query, [], null, s.context.conversationId ? { conversationId: s.context.conversationId } : {}) },
+      {
+        type: 'xstate.done.actor.find',
+        output: answer(
+          s.context.query,
+          [result('m1'), result('m2', 'c2')],
+          'm2',
+          s.context.conversationId ? { conversationId: s.context.conversationId } : {},
+        ),
+      },
+      {
+        type: 'xstate.done.actor.find',
+        output: answer(
+          s.context.query,
+          [],
+          null,
+          s.context.conversationId ? { conversationId: s.context.conversationId } : {},
+        ),
+      },
       // An answer to an older query (cannot come, the request is stopped; still never shown).
       { type: 'xstate.done.actor.find', output: answer('соб', [result('old')], null) },
     ],
-    'xstate.error.actor.find': () => [{ type: 'xstate.error.actor.find', error: new RequestFailure(400, 'Введите текст для поиска') }],
+    'xstate.error.actor.find': () => [
+      { type: 'xstate.error.actor.find', error: new RequestFailure(400, 'Введите текст для поиска') },
+    ],
     'xstate.done.actor.findMore': (s: Snap) =>
       s.context.results.length > 2
         ? []
         : [
-            { type: 'xstate.done.actor.findMore', output: answer(s.context.query, [result('m3')], null, s.context.conversationId ? { conversationId: s.context.conversationId } : {}) },
+            {
+              type: 'xstate.done.actor.findMore',
+              output: answer(
+                s.context.query,
+                [result('m3')],
+                null,
+                s.context.conversationId ? { conversationId: s.context.conversationId } : {},
+              ),
+            },
             { type: 'xstate.done.actor.findMore', output: answer('соб', [result('old')], null) },
           ],
     'xstate.error.actor.findMore': () => [{ type: 'xstate.error.actor.findMore', error: new Error('offline') }],

@@ -11,7 +11,13 @@ import { failureMessage } from '../../../../contract/failure';
 import { notWired } from '../../../../core/machines/not-wired';
 import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { systemActor } from '../../../../core/machines/system';
-import { SEARCH_FAILED, type SearchAnswer, type SearchContext, type SearchEvent, type SearchRequest } from './search.protocol';
+import {
+  SEARCH_FAILED,
+  type SearchAnswer,
+  type SearchContext,
+  type SearchEvent,
+  type SearchRequest,
+} from './search.protocol';
 
 export * from './search.protocol';
 
@@ -63,7 +69,9 @@ export const searchMachine = setup({
   actions: {
     clear: assign(cleared),
     takeText: assign(({ event }) => (event.type === 'search.input' ? { ...cleared, query: event.text } : {})),
-    takeScope: assign(({ event }) => (event.type === 'search.scope' ? { ...cleared, conversationId: event.conversationId } : {})),
+    takeScope: assign(({ event }) =>
+      event.type === 'search.scope' ? { ...cleared, conversationId: event.conversationId } : {},
+    ),
     takeFirstPage: assign((_, answer: SearchAnswer) => ({
       results: groupedByConversation(answer.results),
       nextBefore: answer.nextBefore,
@@ -91,7 +99,12 @@ export const searchMachine = setup({
       if (!result) return;
       enqueue.assign({ active: index });
       const chats = systemActor(system, 'chats');
-      if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId: result.conversationId, messageId: result.message.id });
+      if (chats)
+        enqueue.sendTo(chats, {
+          type: 'chats.open',
+          conversationId: result.conversationId,
+          messageId: result.message.id,
+        });
     }),
   },
 }).createMachine({
@@ -137,7 +150,10 @@ export const searchMachine = setup({
           // ask again for the query in the field.
           { target: 'loading', reenter: true },
         ],
-        onError: { target: 'failed', actions: { type: 'takeFailure', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'failed',
+          actions: { type: 'takeFailure', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     failed: {
@@ -164,7 +180,10 @@ export const searchMachine = setup({
               },
               { target: 'ready' },
             ],
-            onError: { target: 'pagingFailed', actions: { type: 'takeFailure', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'pagingFailed',
+              actions: { type: 'takeFailure', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         pagingFailed: {
