@@ -11,53 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, specifiers } from './import-graph';
 
 const root = path.resolve(__dirname, '../..');
-const isSource = (f: string) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(full);
-    return isSource(full) ? [path.relative(root, full).split(path.sep).join('/')] : [];
-  });
-}
-
-function specifiers(file: string, text: string): string[] {
-  const sf = ts.createSourceFile(
-    file,
-    text,
-    ts.ScriptTarget.Latest,
-    true,
-    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
-  const out: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      out.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    ) {
-      out.push(node.argument.literal.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteral(node.arguments[0])
-    ) {
-      out.push(node.arguments[0].text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return out;
-}
 
 /** The repository-relative module a relative specifier names (no extension), or null for packages. */
 function target(from: string, spec: string): string | null {
@@ -184,7 +140,7 @@ const graphOf = (files: string[], read = (f: string) => fs.readFileSync(path.joi
   );
 
 describe('feature boundaries', () => {
-  const files = sourceFiles(path.join(root, 'src'));
+  const files = sourceFiles(path.join(root, 'src')).map((f) => path.relative(root, f).split(path.sep).join('/'));
 
   it('src/features holds the features, each with a public index', () => {
     const features = fs.readdirSync(path.join(root, 'src/features'));

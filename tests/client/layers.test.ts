@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isSource, parse, sourceFiles } from './import-graph';
 
 const root = path.resolve(__dirname, '../..');
 const biome = path.join(root, 'node_modules/.bin/biome');
@@ -118,20 +119,12 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
 
 /** The browser's code: everything but tests under these folders, and the entry. */
 const CLIENT_DIRS = ['src/core', 'src/features', 'src/shared', 'src/boot'];
-const isSource = (f: string) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts');
 
-function clientFiles(): string[] {
-  const out: string[] = [path.join(root, 'src/main.tsx')];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (isSource(full)) out.push(full);
-    }
-  };
-  for (const dir of CLIENT_DIRS) walk(path.join(root, dir));
-  return out;
-}
+/** The browser's code: the entry and everything but tests under CLIENT_DIRS. */
+const clientFiles = () => [
+  path.join(root, 'src/main.tsx'),
+  ...CLIENT_DIRS.flatMap((d) => sourceFiles(path.join(root, d))),
+];
 
 interface ImportRef {
   specifier: string;
@@ -141,13 +134,7 @@ interface ImportRef {
 }
 
 function importsOf(file: string, text: string): ImportRef[] {
-  const sf = ts.createSourceFile(
-    file,
-    text,
-    ts.ScriptTarget.Latest,
-    true,
-    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
+  const sf = parse(file, text);
   const refs: ImportRef[] = [];
   const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
     if (!specifier || !ts.isStringLiteral(specifier)) return;

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The import graph of src/core/machines, read with the TypeScript parser (type imports and re-exports included):
+// The import graph of the machines (src/core/machines and each feature's machines/), read with the TypeScript parser (type imports and re-exports included):
 // no cycles; a protocol module imports only the contract and other protocols (with the pure data modules of its
 // own folder); a machine file imports another machine file only to run it as a child (parent → child).
 import fs from 'node:fs';
@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, specifiers } from './import-graph';
 
 const root = path.resolve(__dirname, '../..');
 const coreMachines = path.join(root, 'src/core/machines');
@@ -18,38 +19,6 @@ const machineDirs = [
     .map((f) => path.join(featuresDir, f, 'machines'))
     .filter((d) => fs.existsSync(d)),
 ];
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
-  });
-}
-
-/** Every module a file names: imports, `import type`, re-exports and `import('…')` types. */
-function specifiers(file: string): string[] {
-  const src = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const out: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      out.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    ) {
-      out.push(node.argument.literal.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(src);
-  return out;
-}
 
 function resolve(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
