@@ -117,7 +117,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 interface MediaWorkerFixtures {
   /** The embedded SFU alone (its default settings) with the SFU test page (e2e/sfu-page) served beside it. */
   sfuHarness: SfuHarness;
-  /** coturn on a free loopback port (the TURN specs skip where it is not installed). */
+  /** coturn on a free loopback port (the test command installs it: scripts/ensure-test-tools.mjs). */
   coturn: Coturn;
   /** A userspace UDP relay in front of coturn: the link whose loss and rate the network specs set. */
   turnRelay: UdpRelay;

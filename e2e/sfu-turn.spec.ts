@@ -8,11 +8,8 @@ import { call } from './sfu-page/callers';
 import { coturnInstalled } from './sfu-page/coturn';
 import type { SfuHarness } from './sfu-page/harness';
 
-// Outside CI a machine without coturn skips with the reason; CI installs it (.ci/run), so there it must run.
-const missing = !coturnInstalled();
-if (missing && process.env.CI)
-  throw new Error('coturn is not installed (apt-get install coturn): the TURN spec must run in CI');
-test.skip(missing, 'coturn is not installed here (apt-get install -y coturn)');
+// npm run test:e2e installs coturn when it is missing (scripts/ensure-test-tools.mjs): the spec always runs.
+if (!coturnInstalled()) throw new Error('coturn is not installed (apt-get install coturn): the TURN spec needs it');
 
 async function expectVideoFrom(page: Page, identity: string): Promise<void> {
   await expect

@@ -1,0 +1,16 @@
+// The browser tests' Debian tools, installed when missing (no browser downloads here): Chromium, which Playwright
+// drives, and coturn, the TURN server the call specs relay through (e2e/sfu-page/coturn.ts).
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const tools = [
+  { exe: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium' },
+  { exe: '/usr/bin/turnserver', pkg: 'coturn' },
+];
+const missing = tools.filter((t) => !fs.existsSync(t.exe));
+if (missing.length > 0) {
+  const pkgs = missing.map((t) => t.pkg).join(' ');
+  console.log(`${missing.map((t) => t.exe).join(', ')} not found: installing Debian's ${pkgs} (apt-get)…`);
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+  execSync(`${sudo}apt-get update -qq && ${sudo}apt-get install -y -qq ${pkgs}`, { stdio: 'inherit' });
+}
