@@ -25,23 +25,12 @@ import {
   withUnread,
   withUser,
 } from './conversation-list';
+import { present } from '../../../../core/machines/present';
 import { watchPageVisibility } from '../../../../core/machines/watchers';
 
 export * from './chats.protocol';
 
 const RECENT_IDS = 64;
-
-/** The signed-in user: set on `chats.signedIn` before `active` is entered and cleared only on leaving it. */
-function signedInUser(context: ChatsContext): string {
-  if (context.me === null) throw new Error('chats: signed in without a user');
-  return context.me;
-}
-
-/** The selected conversation: set by `chats.open` before `selection.open` is entered, cleared on leaving it. */
-function selectedConversation(context: ChatsContext): string {
-  if (context.selectedId === null) throw new Error('chats: a conversation open without a selection');
-  return context.selectedId;
-}
 
 const initialContext = (): ChatsContext => ({
   me: null,
@@ -287,7 +276,7 @@ export const chatsMachine = setup({
         {
           id: 'composer',
           src: 'composer',
-          input: ({ context }) => ({ userId: signedInUser(context), tag: newOutboxTag() }),
+          input: ({ context }) => ({ userId: present(context.me, 'me'), tag: newOutboxTag() }),
         },
       ],
       on: {
@@ -340,8 +329,8 @@ export const chatsMachine = setup({
                   id: 'conversation',
                   src: 'conversation',
                   input: ({ context }) => ({
-                    conversationId: selectedConversation(context),
-                    userId: signedInUser(context),
+                    conversationId: present(context.selectedId, 'selectedId'),
+                    userId: present(context.me, 'me'),
                     unread: context.openedUnread,
                     jumpTo: context.openAt,
                   }),
@@ -350,7 +339,7 @@ export const chatsMachine = setup({
                   // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
                   id: 'markRead',
                   src: 'markRead',
-                  input: ({ context }) => ({ conversationId: selectedConversation(context) }),
+                  input: ({ context }) => ({ conversationId: present(context.selectedId, 'selectedId') }),
                   onError: {},
                 },
               ],

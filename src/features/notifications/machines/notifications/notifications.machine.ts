@@ -7,6 +7,7 @@
 // (the server is told too, for pushes). Clicking a notification opens its conversation.
 import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import type { NotificationPayload } from '../../../../contract/notification';
+import { present } from '../../../../core/machines/present';
 import { watchPageVisibility } from '../../../../core/machines/watchers';
 import { notWired, notWiredCallback } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
@@ -42,12 +43,6 @@ export const unreadMessages = fromCallback<EventObject, void, NotificationsEvent
   );
   return () => sub.unsubscribe();
 });
-
-/** The signed-in user: set on `notifications.signedIn` before `signedIn` is entered, cleared only on leaving it. */
-function signedInUser(context: NotificationsContext): string {
-  if (context.userId === null) throw new Error('notifications: signed in without a user');
-  return context.userId;
-}
 
 const initialContext = (): NotificationsContext => ({
   userId: null,
@@ -195,7 +190,7 @@ export const notificationsMachine = setup({
           invoke: {
             id: 'readEnvironment',
             src: 'readEnvironment',
-            input: ({ context }) => ({ userId: signedInUser(context) }),
+            input: ({ context }) => ({ userId: present(context.userId, 'userId') }),
             onDone: [
               { guard: { type: 'unsupported', params: ({ event }) => event.output }, target: 'unsupported' },
               {
