@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyEventObject, createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import { type AnyEventObject, createActor, createMachine, fromCallback, waitFor } from 'xstate';
 import { message } from '../../../../../tests/client/chat-fixtures';
+import { attachmentOf, type TestOutboxOptions, testOutbox } from '../../../../../tests/fixtures/outbox';
 import { describeModel } from '../../../../../tests/model/harness';
-import type { Attachment } from '../../../../contract/entities';
-import { type OutboxItem, UPLOAD_FAILED } from '../outbox/outbox-item';
-import { type OutboxActorRef, outboxMachine } from '../outbox/outbox.machine';
+import { UPLOAD_FAILED } from '../outbox/outbox-item';
+import type { OutboxActorRef } from '../outbox/outbox.machine';
 import { type ComposerActorRef, type ComposerContext, composerMachine } from './composer.machine';
 
 const quiet = fromCallback(() => () => {});
@@ -14,14 +14,6 @@ const AT = '2025-03-01T10:00:00.000Z';
 const photo = new File(['png'], 'photo.png', { type: 'image/png' });
 const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
 const voice = new Blob(['opus'], { type: 'audio/webm;codecs=opus' });
-const attachmentOf = (f: File): Attachment => ({
-  url: `/uploads/${f.name}`,
-  type: f.type.startsWith('image/') ? 'IMAGE' : 'FILE',
-  name: f.name,
-  size: f.size,
-  width: null,
-  height: null,
-});
 
 type Snap = ReturnType<typeof composerMachine.getInitialSnapshot>;
 const ctx = (s: Snap) => s.context as ComposerContext;
@@ -94,34 +86,10 @@ describe('composer', () => {
 });
 
 describe('composer with its outbox', () => {
-  function start(options: {
-    stored?: OutboxItem[];
-    send?: (body: unknown) => Promise<unknown>;
-    upload?: (file: File, progress: (p: number) => void) => Promise<Attachment>;
-  }) {
-    const bodies: unknown[] = [];
-    const saved: OutboxItem[][] = [];
+  function start(options: TestOutboxOptions) {
     /** What the composer tells its parent (the chats actor in the app). */
     const told: { type: string }[] = [];
-    const outbox = outboxMachine.provide({
-      actors: {
-        serverEvents: quiet,
-        loadOutbox: fromPromise(async () => options.stored ?? []),
-        outboxStore: fromCallback(({ receive }) => {
-          receive((e: { type: string; items?: OutboxItem[] }) => saved.push(e.items ?? []));
-        }),
-        sendMessage: fromPromise(async ({ input }) => {
-          bodies.push(input);
-          return (options.send ?? (async () => ({ message: message('m9', 'me', 9) })))(input);
-        }),
-        upload: fromCallback(({ input, sendBack }) => {
-          const up = options.upload ?? (async (f: File) => attachmentOf(f));
-          up((input as { file: File }).file, (percent) => sendBack({ type: 'upload.progress', percent }))
-            .then((attachment) => sendBack({ type: 'upload.done', attachment }))
-            .catch(() => sendBack({ type: 'upload.failed', message: UPLOAD_FAILED }));
-        }),
-      } as never,
-    });
+    const { outbox, bodies, saved } = testOutbox(options);
     const composer = composerMachine.provide({ actors: { outbox } });
     const parent = createActor(
       createMachine({
