@@ -15,7 +15,12 @@ export class HmacSha1 {
   /** K ⊕ opad, then the inner digest. */
   private readonly outer = Buffer.alloc(BLOCK + DIGEST);
 
-  constructor(key: Buffer) {
+  /** `tagLength`: the profile's tag (SRTP_AES128_CM_HMAC_SHA1_80: 10 bytes); `verify` accepts no other length. */
+  constructor(
+    key: Buffer,
+    private readonly tagLength = DIGEST,
+  ) {
+    if (tagLength < 1 || tagLength > DIGEST) throw new RangeError(`HMAC-SHA1 tag of ${tagLength} bytes`);
     // Keys longer than a block are hashed first (SRTP's are 20 bytes).
     const k = key.length > BLOCK ? hash('sha1', key, 'buffer') : key;
     this.inner.fill(0x36, 0, BLOCK);
@@ -37,11 +42,14 @@ export class HmacSha1 {
     out.write(this.digest(data, roc), offset, length, 'latin1');
   }
 
-  /** Whether `tag` is the start of the HMAC of `data` (and `roc`), compared in constant time. */
+  /**
+   * Whether `tag` is the profile's tag of `data` (and `roc`), compared in constant time. A tag of any other length
+   * is refused: a shorter one would be a shorter (or, empty, no) check.
+   */
   verify(data: Buffer, roc: number | null, tag: Buffer): boolean {
-    if (tag.length > DIGEST) return false;
+    if (tag.length !== this.tagLength) return false;
     this.check.write(this.digest(data, roc), 0, DIGEST, 'latin1');
-    return timingSafeEqual(this.check.subarray(0, tag.length), tag);
+    return timingSafeEqual(this.check.subarray(0, this.tagLength), tag);
   }
 
   private digest(data: Buffer, roc: number | null): string {

@@ -8,6 +8,7 @@ import type { PeerNetwork } from './peer';
 import type { Room } from './room';
 import { Rooms } from './rooms';
 import { startSignalServer } from './signal-server';
+import { applyFastSrtpPatch, fastSrtpFromEnv } from './srtp-fast';
 import { tokenRefresher } from './token-refresh';
 import { iceServersFor, type TurnOptions, turnFromEnv } from './turn';
 
@@ -33,6 +34,11 @@ export interface SfuOptions {
   tokenTtl?: number;
   /** TURN server (coturn with use-auth-secret) handed to clients; undefined = TURN_URLS/TURN_SECRET, null = none. */
   turn?: TurnOptions | null;
+  /**
+   * SRTP through srtp-fast.ts instead of werift's own code (default: on unless SFU_FAST_SRTP is off/0/false). It
+   * stays off, whatever this says, when werift's internals fail the start-up check. Process-wide.
+   */
+  fastSrtp?: boolean;
   /** Fit each subscriber's layers to its downlink estimate (default true; down-tracks.ts). */
   bandwidthAllocation?: boolean;
   /**
@@ -71,6 +77,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     allowedAddresses: new Set(hostAddresses),
     udpPortRange: options.udpPortRange ?? null,
   };
+  applyFastSrtpPatch(options.fastSrtp ?? fastSrtpFromEnv(process.env), (message) => logger.warn(message));
   const turn = options.turn === undefined ? turnFromEnv(process.env) : options.turn;
   const pingInterval = options.pingInterval ?? 5;
   const pingTimeout = options.pingTimeout ?? 15;

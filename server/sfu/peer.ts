@@ -4,7 +4,6 @@
 // on video, which a browser's receive-side estimator needs for the REMBs it sends (downlink-estimate.ts); and the
 // audio level on audio. No transport-cc: the SFU does no send-side estimation, so the browser reports REMB.
 import * as werift from 'werift';
-import { enableFastSrtp } from './srtp-fast';
 
 /** Where media flows: the advertised host candidates (only those survive in SDP) and the UDP ports to use. */
 export interface PeerNetwork {
@@ -14,7 +13,6 @@ export interface PeerNetwork {
 }
 
 export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
-  enableFastSrtp();
   return new werift.RTCPeerConnection({
     iceServers: [],
     ...(network.udpPortRange ? { icePortRange: network.udpPortRange } : {}),

@@ -3,7 +3,7 @@
 // one RTP packet). This works on the raw bytes with one output buffer per packet. Keys and the per-SSRC
 // rollover/index state are werift's own (its contexts derive them; its NACK retransmissions and sender reports
 // keep going through the same state), so both paths stay interchangeable packet by packet.
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as werift from 'werift';
 import { HmacSha1 } from './hmac-sha1';
 import { CmKeystream } from './srtp-keystream';
@@ -23,7 +23,7 @@ interface RtpState {
 }
 
 /** The parts of werift's SRTP/SRTCP context this uses. */
-interface WeriftContext {
+export interface WeriftContext {
   profile: number;
   srtpSessionKey: Buffer;
   srtpSessionSalt: Buffer;
@@ -44,8 +44,8 @@ interface WeriftSession {
   decrypt: (buf: Buffer) => Buffer;
 }
 
-/** The keys of one direction, with the per-profile work. */
-class Keys {
+/** The keys of one direction, with the per-profile work (exported for the RFC known-answer tests). */
+export class Keys {
   readonly gcm: boolean;
   readonly tagLength: number;
   private readonly rtpKey: Buffer;
@@ -67,10 +67,10 @@ class Keys {
     this.tagLength = this.gcm ? GCM_TAG : CM_TAG;
     this.rtpKey = context.srtpSessionKey;
     this.rtpSalt = context.srtpSessionSalt;
-    this.rtpAuth = new HmacSha1(context.srtpSessionAuthTag);
+    this.rtpAuth = new HmacSha1(context.srtpSessionAuthTag, CM_TAG);
     this.rtcpKey = context.srtcpSessionKey;
     this.rtcpSalt = context.srtcpSessionSalt;
-    this.rtcpAuth = new HmacSha1(context.srtcpSessionAuthTag);
+    this.rtcpAuth = new HmacSha1(context.srtcpSessionAuthTag, CM_TAG);
     this.keystream = this.gcm ? null : new CmKeystream(this.rtpKey, this.rtpSalt);
     this.rtcpKeystream = this.gcm ? null : new CmKeystream(this.rtcpKey, this.rtcpSalt);
   }
@@ -377,6 +377,7 @@ export function fastSrtpOf(transport: werift.RTCDtlsTransport): FastSrtp | null 
 export function installFastSrtp(transport: werift.RTCDtlsTransport): FastSrtp | null {
   const { srtp, srtcp } = transport as unknown as TransportSessions;
   if (!srtp || !srtcp) return null;
+  if (sessionProblem(srtp, srtp.localContext?.profile === PROFILE_GCM)) return null;
   let fast: FastSrtp;
   try {
     fast = new FastSrtp(srtp, srtcp);
@@ -388,14 +389,50 @@ export function installFastSrtp(transport: werift.RTCDtlsTransport): FastSrtp | 
   return fast;
 }
 
+/** SFU_FAST_SRTP: on unless off, 0, false or no. */
+export function fastSrtpFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return !['off', '0', 'false', 'no'].includes((env.SFU_FAST_SRTP ?? '').trim().toLowerCase());
+}
+
+/** Whether the patch below runs, and why not when it does not. */
+export interface FastSrtpStatus {
+  active: boolean;
+  /** Why werift's own SRTP code runs instead: turned off by the setting, or werift's shape changed. */
+  reason: string | null;
+}
+
 let patched = false;
+let status: FastSrtpStatus = { active: false, reason: 'not enabled' };
+
+export function fastSrtpStatus(): FastSrtpStatus {
+  return status;
+}
 
 /**
- * Makes every werift DTLS transport use FastSrtp once its keys are derived (werift's updateSrtpSession, which a
- * DTLS renegotiation calls again with new keys).
+ * The fast-SRTP patch. werift's RTCDtlsTransport.updateSrtpSession (run when DTLS has derived the keys, and again
+ * on a renegotiation) is wrapped so that the transport's SRTP and SRTCP sessions then encrypt and decrypt with
+ * FastSrtp. FastSrtp reads werift's private key and rollover state, so the patch takes effect only after
+ * `checkWeriftShape` finds that state where it expects it and a self-test gives werift's own bytes; otherwise
+ * werift's code runs unchanged and the reason is logged. `enabled: false` (SFU_FAST_SRTP=off) turns it off. The
+ * setting is process-wide: werift's prototype is shared by every media server in the process.
  */
-export function enableFastSrtp(): void {
-  if (patched) return;
+export function applyFastSrtpPatch(
+  enabled: boolean,
+  warn: (message: string) => void = () => {},
+  check: () => string | null = checkWeriftShape,
+): FastSrtpStatus {
+  if (!enabled) {
+    status = { active: false, reason: 'turned off (SFU_FAST_SRTP=off)' };
+    return status;
+  }
+  const problem = check();
+  if (problem) {
+    status = { active: false, reason: problem };
+    warn(`fast SRTP off, werift's own SRTP runs: ${problem}`);
+    return status;
+  }
+  status = { active: true, reason: null };
+  if (patched) return status;
   patched = true;
   const proto = werift.RTCDtlsTransport.prototype as unknown as {
     updateSrtpSession(this: werift.RTCDtlsTransport): void;
@@ -403,6 +440,110 @@ export function enableFastSrtp(): void {
   const original = proto.updateSrtpSession;
   proto.updateSrtpSession = function (this: werift.RTCDtlsTransport) {
     original.call(this);
-    installFastSrtp(this);
+    afterSrtpKeys(this);
   };
+  return status;
+}
+
+/** The patch's own step, once werift has set up a transport's sessions. */
+export function afterSrtpKeys(transport: werift.RTCDtlsTransport): FastSrtp | null {
+  return status.active ? installFastSrtp(transport) : null;
+}
+
+const KEY_FIELDS = [
+  'srtpSessionKey',
+  'srtpSessionSalt',
+  'srtpSessionAuthTag',
+  'srtcpSessionKey',
+  'srtcpSessionSalt',
+  'srtcpSessionAuthTag',
+] as const;
+const CONTEXT_METHODS = ['getSrtpSsrcState', 'getSrtcpSsrcState', 'updateRolloverCount'] as const;
+
+/** What is wrong with a werift SRTP session for FastSrtp, or null when it has everything FastSrtp reads. */
+function sessionProblem(session: unknown, gcm: boolean): string | null {
+  const s = session as Partial<WeriftSession> | undefined;
+  if (typeof s?.encrypt !== 'function' || typeof s.decrypt !== 'function') return 'session without encrypt/decrypt';
+  for (const side of ['localContext', 'remoteContext'] as const) {
+    const context = s[side] as unknown as Record<string, unknown> | undefined;
+    if (!context) return `session without ${side}`;
+    for (const field of KEY_FIELDS) {
+      if (!Buffer.isBuffer(context[field])) return `${side}.${field} is not a Buffer`;
+    }
+    for (const kind of ['srtp', 'srtcp'] as const) {
+      // werift derives a 14-byte salt for GCM too; its IV uses the first 12.
+      if ((context[`${kind}SessionKey`] as Buffer).length !== 16) return `${side}.${kind}SessionKey is not 16 bytes`;
+      if ((context[`${kind}SessionSalt`] as Buffer).length < (gcm ? 12 : 14)) {
+        return `${side}.${kind}SessionSalt is too short`;
+      }
+      if (!gcm && (context[`${kind}SessionAuthTag`] as Buffer).length !== 20) {
+        return `${side}.${kind}SessionAuthTag is not 20 bytes`;
+      }
+    }
+    for (const method of CONTEXT_METHODS) {
+      if (typeof context[method] !== 'function') return `${side}.${method} is not a function`;
+    }
+    if (typeof context.srtpSSRCStates !== 'object' || context.srtpSSRCStates === null) {
+      return `${side}.srtpSSRCStates is missing`;
+    }
+    if (context.profile !== (gcm ? PROFILE_GCM : PROFILE_AES_CM)) return `${side}.profile is not the session's`;
+  }
+  return null;
+}
+
+/**
+ * Checks that werift still keeps its SRTP state where FastSrtp reads it, then runs FastSrtp beside werift's own code
+ * with the same random keys, for both profiles: the same bytes out, each side reading the other's packets across a
+ * sequence number wrap. Returns what differs, or null.
+ */
+export function checkWeriftShape(lib: typeof werift = werift): string | null {
+  try {
+    const transport = lib.RTCDtlsTransport?.prototype as unknown as Record<string, unknown> | undefined;
+    if (typeof transport?.updateSrtpSession !== 'function') return 'RTCDtlsTransport.updateSrtpSession is missing';
+    for (const profile of [PROFILE_AES_CM, PROFILE_GCM]) {
+      const gcm = profile === PROFILE_GCM;
+      const salt = gcm ? 12 : 14;
+      const keys = {
+        localMasterKey: randomBytes(16),
+        localMasterSalt: randomBytes(salt),
+        remoteMasterKey: randomBytes(16),
+        remoteMasterSalt: randomBytes(salt),
+      };
+      const peerKeys = {
+        localMasterKey: keys.remoteMasterKey,
+        localMasterSalt: keys.remoteMasterSalt,
+        remoteMasterKey: keys.localMasterKey,
+        remoteMasterSalt: keys.localMasterSalt,
+      };
+      const reference = new lib.SrtpSession({ keys, profile });
+      const referenceRtcp = new lib.SrtcpSession({ keys, profile });
+      const srtp = new lib.SrtpSession({ keys, profile });
+      const srtcp = new lib.SrtcpSession({ keys, profile });
+      const peer = new lib.SrtpSession({ keys: peerKeys, profile });
+      const peerRtcp = new lib.SrtcpSession({ keys: peerKeys, profile });
+      for (const session of [srtp, srtcp]) {
+        const problem = sessionProblem(session, gcm);
+        if (problem) return problem;
+      }
+      const fast = new FastSrtp(srtp as unknown as WeriftSession, srtcp as unknown as WeriftSession);
+      fast.install(srtp as unknown as WeriftSession);
+      for (const seq of [65534, 65535, 0, 1]) {
+        const header = new lib.RtpHeader({ payloadType: 96, sequenceNumber: seq, timestamp: seq * 90, ssrc: 7 });
+        const payload = randomBytes(100);
+        const ours = srtp.encrypt(payload, header);
+        if (!ours.equals(reference.encrypt(payload, header))) return 'SRTP output differs from werift';
+        if (!peer.decrypt(ours).subarray(12).equals(payload)) return "werift cannot read FastSrtp's SRTP";
+        const back = peer.encrypt(payload, header);
+        if (!srtp.decrypt(back).subarray(12).equals(payload)) return "FastSrtp cannot read werift's SRTP";
+      }
+      const rtcp = Buffer.concat([Buffer.from([0x81, 0xc9, 0, 7, 0, 0, 0, 7]), randomBytes(24)]);
+      const ours = srtcp.encrypt(rtcp);
+      if (!ours.equals(referenceRtcp.encrypt(rtcp))) return 'SRTCP output differs from werift';
+      if (!peerRtcp.decrypt(ours).equals(rtcp)) return "werift cannot read FastSrtp's SRTCP";
+      if (!srtcp.decrypt(peerRtcp.encrypt(rtcp)).equals(rtcp)) return "FastSrtp cannot read werift's SRTCP";
+    }
+    return null;
+  } catch (error) {
+    return `self-test failed: ${(error as Error).message}`;
+  }
 }
