@@ -2,7 +2,7 @@
 // Chromium callers forced to relay-only still exchange video, over TURN/UDP and over TURN/TCP. coturn itself
 // refuses a wrong secret and an expired username.
 import type { Page } from '@playwright/test';
-import { turnCredentials } from '../server/sfu/turn';
+import { turnCredentials } from '../server/sfu/transport/turn';
 import { expect, mediaTest as test } from './fixtures';
 import { call } from './sfu-page/callers';
 import { coturnInstalled } from './sfu-page/coturn';

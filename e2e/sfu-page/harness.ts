@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 import { type Sfu, startSfu } from '../../server/sfu/index';
-import type { TurnOptions } from '../../server/sfu/turn';
+import type { TurnOptions } from '../../server/sfu/transport/turn';
 
 export const apiKey = 'APItestkey';
 export const apiSecret = 'test-secret-that-is-long-enough-for-hs256-0123456789';

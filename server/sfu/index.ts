@@ -4,13 +4,14 @@
 import { ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
-import type { PeerNetwork } from './peer';
-import type { Room } from './room';
-import { Rooms } from './rooms';
-import { startSignalServer } from './signal-server';
-import { applyFastSrtpPatch, fastSrtpFromEnv } from './srtp-fast';
-import { tokenRefresher } from './token-refresh';
-import { iceServersFor, type TurnOptions, turnFromEnv } from './turn';
+import type { PeerNetwork } from './session/peer';
+import type { Room } from './session/room';
+import { Rooms } from './session/rooms';
+import { SignalConnection } from './transport/signal-connection';
+import { startSignalServer } from './transport/signal-server';
+import { applyFastSrtpPatch, fastSrtpFromEnv } from './media/srtp-fast';
+import { tokenRefresher } from './transport/token-refresh';
+import { iceServersFor, type TurnOptions, turnFromEnv } from './transport/turn';
 
 export const SFU_VERSION = '1.9.0';
 /** livekit-client 2.23 speaks protocol 16. */
@@ -112,7 +113,8 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     apiSecret: options.apiSecret,
     logger,
     now,
-    accept: (ws, { grants, mode, joinRequest }) => registry.accept(ws, grants, mode, joinRequest),
+    accept: (ws, { grants, mode, joinRequest }) =>
+      registry.accept((onRequest) => new SignalConnection(ws, logger, onRequest), grants, mode, joinRequest),
   });
 
   // A participant whose client stopped talking (closed tab, lost network) is removed after the ping timeout;

@@ -109,7 +109,11 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
     expect(lint('server/http', '.ts', ['../../src/contract/api']).ok).toBe(true);
     expect(lint('server/http', '.ts', ['../../src/core/machines/session/session.machine']).ok).toBe(false);
     expect(lint('server/http', '.ts', ['../../src/features/chats/index']).ok).toBe(false);
-    expect(lint('server/sfu', '.ts', ['./room']).ok).toBe(true);
+    expect(lint('server/sfu', '.ts', ['./session/room']).ok).toBe(true);
+    expect(lint('server/sfu/session', '.ts', ['../media/forwarding', '../signal']).ok).toBe(true);
+    expect(lint('server/sfu/media', '.ts', ['../session/participant']).ok).toBe(false);
+    expect(lint('server/sfu/session', '.ts', ['../transport/signal-connection']).ok).toBe(false);
+    expect(lint('server/sfu/transport', '.ts', ['../../config']).ok).toBe(false);
     expect(lint('server/sfu', '.ts', ['../config']).ok).toBe(false);
     expect(lint('server/sfu', '.ts', ['../../src/contract/api']).ok).toBe(false);
   });

@@ -1,7 +1,7 @@
 // The pure parts of bandwidth per subscriber: the downlink estimate from REMBs (server/sfu/downlink-estimate.ts)
 // and the layer allocation with its hysteresis, pauses and probes (server/sfu/layer-allocation.ts).
 import { describe, expect, it } from 'vitest';
-import { DownlinkEstimate, ESTIMATE_STALE_MS } from '../../server/sfu/downlink-estimate';
+import { DownlinkEstimate, ESTIMATE_STALE_MS } from '../../server/sfu/media/downlink-estimate';
 import {
   fitLayers,
   HEADROOM,
@@ -13,7 +13,7 @@ import {
   UP_FACTOR,
   UP_HOLD_MS,
   type VideoDemand,
-} from '../../server/sfu/layer-allocation';
+} from '../../server/sfu/media/layer-allocation';
 
 const k = 1000;
 /** A camera sending three layers: q 150 kbit/s, h 500, f 1500. */

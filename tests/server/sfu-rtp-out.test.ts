@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as werift from 'werift';
-import { extensionLayout, headerLength, RtpOut, sendClock, writeRtpHeader } from '../../server/sfu/rtp-out';
-import { installFastSrtp } from '../../server/sfu/srtp-fast';
+import { extensionLayout, headerLength, RtpOut, sendClock, writeRtpHeader } from '../../server/sfu/media/rtp-out';
+import { installFastSrtp } from '../../server/sfu/media/srtp-fast';
 
 const URI = werift.RTP_EXTENSION_URI;
 const PT = 96;

@@ -4,7 +4,7 @@
 // setting, which leave werift's own code running when werift's internals are not what the fast path reads.
 import { describe, expect, it } from 'vitest';
 import * as werift from 'werift';
-import { HmacSha1 } from '../../server/sfu/hmac-sha1';
+import { HmacSha1 } from '../../server/sfu/media/hmac-sha1';
 import {
   afterSrtpKeys,
   applyFastSrtpPatch,
@@ -14,8 +14,8 @@ import {
   fastSrtpStatus,
   Keys,
   type WeriftContext,
-} from '../../server/sfu/srtp-fast';
-import { CmKeystream } from '../../server/sfu/srtp-keystream';
+} from '../../server/sfu/media/srtp-fast';
+import { CmKeystream } from '../../server/sfu/media/srtp-keystream';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

@@ -1,12 +1,12 @@
-// The SFU's own SRTP/SRTCP (server/sfu/srtp-fast.ts) against werift's reference implementation, for both
+// The SFU's own SRTP/SRTCP (server/sfu/media/srtp-fast.ts) against werift's reference implementation, for both
 // profiles: byte-identical output with the same keys and state, each side unprotecting the other's packets,
 // the rollover counter across a sequence number wrap, and tampered packets refused without moving the state.
-// The AES_CM keystream made ahead per window (server/sfu/srtp-keystream.ts) against node:crypto's AES-CTR.
+// The AES_CM keystream made ahead per window (server/sfu/media/srtp-keystream.ts) against node:crypto's AES-CTR.
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as werift from 'werift';
-import { FastSrtp } from '../../server/sfu/srtp-fast';
-import { CmKeystream, MAX_WINDOW_BLOCKS } from '../../server/sfu/srtp-keystream';
+import { FastSrtp } from '../../server/sfu/media/srtp-fast';
+import { CmKeystream, MAX_WINDOW_BLOCKS } from '../../server/sfu/media/srtp-keystream';
 
 type Session = werift.SrtpSession & { localContext: unknown; remoteContext: unknown };
 

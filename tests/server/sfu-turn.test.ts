@@ -6,7 +6,7 @@ import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type Sfu, startSfu } from '../../server/sfu/index';
-import { turnFromEnv } from '../../server/sfu/turn';
+import { turnFromEnv } from '../../server/sfu/transport/turn';
 
 const apiKey = 'APIturntest';
 const apiSecret = 'turn-test-secret-0123456789-0123456789-abcdef';

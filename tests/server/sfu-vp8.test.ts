@@ -1,11 +1,11 @@
-// VP8 picture numbering across simulcast layer switches (server/sfu/vp8.ts, used by server/sfu/forwarding.ts).
+// VP8 picture numbering across simulcast layer switches (server/sfu/media/vp8.ts, used by server/sfu/media/forwarding.ts).
 // Chromium gives the layers' pictures of one captured frame the same picture ID; a receiver that got the low
 // layer's keyframe for frame N and then the high layer's keyframe for frame N drops the second as a duplicate.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as werift from 'werift';
-import { type PublishedTrack, TrackSubscription } from '../../server/sfu/forwarding';
-import { RtpOut } from '../../server/sfu/rtp-out';
-import { isVp8KeyframeStart, readVp8Numbers, type Vp8Numbers, Vp8Renumbering } from '../../server/sfu/vp8';
+import { type PublishedTrack, TrackSubscription } from '../../server/sfu/media/forwarding';
+import { RtpOut } from '../../server/sfu/media/rtp-out';
+import { isVp8KeyframeStart, readVp8Numbers, type Vp8Numbers, Vp8Renumbering } from '../../server/sfu/media/vp8';
 
 interface Picture {
   pictureId?: number;

@@ -1,19 +1,9 @@
 // Verifies the LiveKit access token a client presents: HS256 signed with the API secret, issued by the API key,
 // within nbf/exp, with a room grant. The same key pair signs tokens in the token route (livekit-server-sdk).
 import { errors, jwtVerify } from 'jose';
+import type { Grants } from '../grants';
 
-export interface Grants {
-  identity: string;
-  name: string;
-  metadata: string;
-  attributes: Record<string, string>;
-  room: string;
-  canPublish: boolean;
-  canSubscribe: boolean;
-  canPublishData: boolean;
-  canUpdateMetadata: boolean;
-  hidden: boolean;
-}
+export type { Grants };
 
 export class TokenError extends Error {
   constructor(

@@ -10,13 +10,12 @@ import {
   ReconnectResponse,
   type ServerInfo,
 } from '@livekit/protocol';
-import type { Grants } from './auth';
-import type { SfuLogger } from './logger';
+import type { Grants } from '../grants';
+import type { SfuLogger } from '../logger';
 import { Participant, type PeerMode } from './participant';
 import type { PeerNetwork } from './peer';
 import { Room } from './room';
-import { CloseCode, SignalConnection } from './signal-connection';
-import type { WebSocket } from 'ws';
+import { CloseCode, type OpenSignal } from '../signal';
 
 export interface RoomsOptions {
   network: PeerNetwork;
@@ -54,17 +53,21 @@ export class Rooms {
     return room;
   }
 
-  /** A new signal websocket, already authenticated: a resume of a live session or a fresh join. */
-  accept(ws: WebSocket, grants: Grants, mode: PeerMode, joinRequest: JoinRequest | null): void {
+  /**
+   * A new signal channel, already authenticated: a resume of a live session or a fresh join. The transport opens
+   * the channel when this knows where its requests go.
+   */
+  accept(openSignal: OpenSignal, grants: Grants, mode: PeerMode, joinRequest: JoinRequest | null): void {
     const { logger } = this.o;
     if (joinRequest?.reconnect && joinRequest.participantSid) {
       const reconnect = new ReconnectResponse({
         iceServers: this.o.iceServersFor(grants.identity),
         serverInfo: this.o.serverInfo,
       });
-      if (this.rooms.get(grants.room)?.resume(ws, grants.identity, joinRequest.participantSid, reconnect)) return;
+      if (this.rooms.get(grants.room)?.resume(openSignal, grants.identity, joinRequest.participantSid, reconnect))
+        return;
       // Nothing to resume: the client falls back to a full reconnect after this leave.
-      const signal = new SignalConnection(ws, logger, () => {});
+      const signal = openSignal(() => {});
       signal.send({
         case: 'leave',
         value: new LeaveRequest({
@@ -85,7 +88,7 @@ export class Rooms {
     const room = this.roomFor(grants.room);
     const p = new Participant(grants, room, mode);
     p.autoSubscribe = joinRequest?.connectionSettings?.autoSubscribe ?? true;
-    const signal = new SignalConnection(ws, logger, (msg) => p.handle(msg));
+    const signal = openSignal((msg) => p.handle(msg));
     p.attachSignal(signal);
     signal.onClose(() => p.detachSignal(signal));
     const joined = room.join(p);

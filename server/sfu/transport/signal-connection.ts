@@ -1,17 +1,11 @@
 // One client's signalling websocket: SignalRequest protobufs in, SignalResponse protobufs out. A frame that is not
 // a SignalRequest closes this connection (and only this one) with a reason the client can read.
-import { SignalRequest, SignalResponse } from '@livekit/protocol';
+import { SignalRequest } from '@livekit/protocol';
 import type { WebSocket } from 'ws';
-import type { SfuLogger } from './logger';
+import type { SfuLogger } from '../logger';
+import { CloseCode, encodeResponse, type RequestMessage, type ResponseMessage, type SignalLink } from '../signal';
 
-export type ResponseMessage = SignalResponse['message'];
-
-export const encodeResponse = (message: ResponseMessage): Uint8Array => new SignalResponse({ message }).toBinary();
-export type RequestMessage = Exclude<SignalRequest['message'], { case: undefined }>;
-
-export const CloseCode = { normal: 1000, goingAway: 1001, unsupported: 1003, invalidData: 1007, policy: 1008 } as const;
-
-export class SignalConnection {
+export class SignalConnection implements SignalLink {
   private closedHandlers: Array<() => void> = [];
 
   constructor(

@@ -2,8 +2,8 @@
 // tracks that became live when an offer carried them, mute, and tracks whose m-line stopped sending.
 import { type AddTrackRequest, TrackInfo, TrackType } from '@livekit/protocol';
 import type * as werift from 'werift';
-import { PublishedTrack } from './forwarding';
-import { newSid } from './ids';
+import { PublishedTrack } from '../media/forwarding';
+import { newSid } from '../ids';
 import type { OfferedSection } from './sdp';
 
 export class UpTracks {

@@ -1,11 +1,12 @@
 // Subscriptions on the single peer connection (/rtc/v1). The server cannot offer there: it asks the client for
 // recvonly m-lines (mediaSectionsRequirement), and in its next answer turns free ones into sendonly sections
 // carrying the subscribed tracks. Used m-lines are never recycled for another track.
+import { MediaSectionsRequirement } from '@livekit/protocol';
 import type * as werift from 'werift';
-import type { DownTrackPlacement } from './down-tracks';
-import type { TrackSubscription } from './forwarding';
+import type { DownTrackPlacement } from '../media/down-tracks';
+import type { TrackSubscription } from '../media/forwarding';
 import type { OfferedSection } from './sdp';
-import type { ResponseMessage } from './signal-connection';
+import type { ResponseMessage } from '../signal';
 
 type Kind = 'audio' | 'video';
 
@@ -87,7 +88,7 @@ export class SinglePcPlacement implements DownTrackPlacement {
     const numAudios = Math.max(0, need.audio - free.audio.length);
     const numVideos = Math.max(0, need.video - free.video.length);
     this.sectionsRequested = true;
-    this.send({ case: 'mediaSectionsRequirement', value: { numAudios, numVideos } as never });
+    this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios, numVideos }) });
   }
 
   private freeSections(): Record<Kind, OfferedSection[]> {

@@ -2,13 +2,13 @@
 // token check, and the /validate endpoints livekit-client calls when an upgrade fails.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type JoinRequest, JoinRequest as JoinRequestMessage } from '@livekit/protocol';
+import { ConnectionSettings, type JoinRequest, JoinRequest as JoinRequestMessage } from '@livekit/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { type Grants, TokenError, verifyAccessToken } from './auth';
 import { decodeJoinRequest } from './join-request';
-import type { SfuLogger } from './logger';
-import type { PeerMode } from './participant';
-import { CloseCode } from './signal-connection';
+import type { SfuLogger } from '../logger';
+import type { PeerMode } from '../session/participant';
+import { CloseCode } from '../signal';
 
 export interface Admission {
   grants: Grants;
@@ -49,7 +49,7 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
       const joinRequest = new JoinRequestMessage({
         reconnect: q.get('reconnect') === '1',
         participantSid: q.get('sid') ?? '',
-        connectionSettings: { autoSubscribe: q.get('auto_subscribe') !== '0' } as never,
+        connectionSettings: new ConnectionSettings({ autoSubscribe: q.get('auto_subscribe') !== '0' }),
       });
       return { grants, mode, joinRequest };
     }

@@ -8,17 +8,19 @@ import {
   ParticipantInfo_State,
   ParticipantPermission,
   SessionDescription,
+  TrackPublishedResponse,
+  TrackUnpublishedResponse,
 } from '@livekit/protocol';
 import type * as werift from 'werift';
-import type { Grants } from './auth';
-import { DownTracks } from './down-tracks';
-import type { PublishedTrack, TrackSubscription } from './forwarding';
-import { newSid } from './ids';
-import type { SfuLogger } from './logger';
+import type { Grants } from '../grants';
+import { DownTracks } from '../media/down-tracks';
+import type { PublishedTrack, TrackSubscription } from '../media/forwarding';
+import { newSid } from '../ids';
+import type { SfuLogger } from '../logger';
 import { createPeer, type PeerNetwork } from './peer';
 import { fixAnswer, parseSections } from './sdp';
-import { CloseCode, type RequestMessage, type ResponseMessage, type SignalConnection } from './signal-connection';
-import { handleSignalRequest } from './signalling';
+import { CloseCode, type RequestMessage, type ResponseMessage, type SignalLink } from '../signal';
+import { handleSignalRequest, type SignalledParticipant } from './signalling';
 import { SinglePcPlacement } from './single-pc-placement';
 import { SubscriberPeer } from './subscriber-peer';
 import { UpTracks } from './up-tracks';
@@ -38,7 +40,7 @@ export interface ParticipantHost {
   findTrack(trackSid: string): PublishedTrack | undefined;
 }
 
-export class Participant {
+export class Participant implements SignalledParticipant {
   readonly sid = newSid('PA_');
   readonly joinedAt = Date.now();
   readonly pc: werift.RTCPeerConnection;
@@ -52,7 +54,7 @@ export class Participant {
   lastSeen = Date.now();
   reliableSequence = 0;
   private version = 1;
-  private signal: SignalConnection | null = null;
+  private signal: SignalLink | null = null;
   private negotiation: Promise<unknown> = Promise.resolve();
   private readonly channels = new Map<string, werift.RTCDataChannel>();
   private closed = false;
@@ -113,12 +115,12 @@ export class Participant {
     return this.downTracks.subscriptions;
   }
 
-  attachSignal(signal: SignalConnection): void {
+  attachSignal(signal: SignalLink): void {
     this.signal = signal;
     this.lastSeen = Date.now();
   }
 
-  detachSignal(signal: SignalConnection): void {
+  detachSignal(signal: SignalLink): void {
     if (this.signal === signal) this.signal = null;
   }
 
@@ -193,7 +195,7 @@ export class Participant {
       return;
     }
     const info = this.upTracks.add(req);
-    this.send({ case: 'trackPublished', value: { cid: req.cid, track: info } as never });
+    this.send({ case: 'trackPublished', value: new TrackPublishedResponse({ cid: req.cid, track: info }) });
   }
 
   setMuted(trackSid: string, muted: boolean): void {
@@ -251,7 +253,8 @@ export class Participant {
     const announced = this.upTracks.takePublications(sections);
     const removed = this.upTracks.dropPublications(sections);
     if (announced.length || removed.length) this.bumpVersion();
-    for (const t of removed) this.send({ case: 'trackUnpublished', value: { trackSid: t.sid } as never });
+    for (const t of removed)
+      this.send({ case: 'trackUnpublished', value: new TrackUnpublishedResponse({ trackSid: t.sid }) });
     this.singlePc?.fillSections(sections);
     const answer = await this.pc.createAnswer();
     await this.pc.setLocalDescription(answer);

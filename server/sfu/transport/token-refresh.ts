@@ -3,7 +3,7 @@
 // short-lived (minutes) while a call lasts hours. The new token carries the participant's current name,
 // metadata and attributes and the grants it joined with.
 import { SignJWT } from 'jose';
-import type { Participant } from './participant';
+import type { Participant } from '../session/participant';
 
 export interface TokenRefreshOptions {
   apiKey: string;

@@ -6,7 +6,7 @@
 import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
 import * as werift from 'werift';
 import { AudioLevel } from './audio-level';
-import { LossCounter } from './connection-quality';
+import { LossCounter } from './loss-counter';
 import { RtpOut, type SendClock, sendClock } from './rtp-out';
 import { isVp8KeyframeStart, Vp8Renumbering } from './vp8';
 

@@ -12,7 +12,7 @@ import { DownlinkEstimate } from './downlink-estimate';
 import type { PublishedTrack } from './forwarding';
 import { rank, TrackSubscription } from './forwarding';
 import { LayerAllocator, type VideoDemand } from './layer-allocation';
-import type { ResponseMessage } from './signal-connection';
+import type { ResponseMessage } from '../signal';
 
 /** Padding goes out in bursts this often during a probe. */
 const PADDING_TICK_MS = 20;

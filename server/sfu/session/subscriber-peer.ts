@@ -2,9 +2,9 @@
 // offers (sendonly m-lines with stream id "<participant sid>|<track sid>") and the client answers.
 import { SessionDescription } from '@livekit/protocol';
 import type * as werift from 'werift';
-import type { DownTrackPlacement } from './down-tracks';
-import type { TrackSubscription } from './forwarding';
-import type { SfuLogger } from './logger';
+import type { DownTrackPlacement } from '../media/down-tracks';
+import type { TrackSubscription } from '../media/forwarding';
+import type { SfuLogger } from '../logger';
 import { createPeer, type PeerNetwork } from './peer';
 import { fixAnswer } from './sdp';
 

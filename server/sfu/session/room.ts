@@ -1,23 +1,25 @@
 // A room: made on first join, closed when the last participant leaves. Tells participants about each other,
 // wires subscriptions when tracks are published and relays data packets.
 import {
+  ConnectionQualityUpdate,
   DataPacket,
   DataPacket_Kind,
   DisconnectReason,
+  type JoinResponse,
   LeaveRequest,
   LeaveRequest_Action,
-  type JoinResponse,
   ParticipantInfo_State,
+  ParticipantUpdate,
   type ReconnectResponse,
   Room as RoomInfo,
+  SpeakersChanged,
 } from '@livekit/protocol';
-import type { WebSocket } from 'ws';
-import type { PublishedTrack } from './forwarding';
-import { newSid } from './ids';
-import type { SfuLogger } from './logger';
+import type { PublishedTrack } from '../media/forwarding';
+import { newSid } from '../ids';
+import type { SfuLogger } from '../logger';
 import type { Participant, ParticipantHost } from './participant';
 import type { PeerNetwork } from './peer';
-import { encodeResponse, SignalConnection } from './signal-connection';
+import { encodeResponse, type OpenSignal } from '../signal';
 import { QUALITY_INTERVAL_MS, QualityMonitor } from './connection-quality';
 import { SPEAKER_INTERVAL_MS, SpeakerDetector } from './speakers';
 
@@ -62,20 +64,20 @@ export class Room implements ParticipantHost {
   private sendQuality(): void {
     const updates = this.quality.tick(this.participants.values());
     if (updates.length === 0) return;
-    const bytes = encodeResponse({ case: 'connectionQuality', value: { updates } as never });
+    const bytes = encodeResponse({ case: 'connectionQuality', value: new ConnectionQualityUpdate({ updates }) });
     for (const p of this.participants.values()) p.sendEncoded(bytes);
   }
 
   /** The speakers of the moment to one participant (after its join or resume): later updates are only changes. */
   sendCurrentSpeakers(p: Participant): void {
     const speakers = this.speakers.current();
-    if (speakers.length) p.send({ case: 'speakersChanged', value: { speakers } as never });
+    if (speakers.length) p.send({ case: 'speakersChanged', value: new SpeakersChanged({ speakers }) });
   }
 
   private sendSpeakers(): void {
     const speakers = this.speakers.tick(this.participants.values());
     if (speakers.length === 0) return;
-    const bytes = encodeResponse({ case: 'speakersChanged', value: { speakers } as never });
+    const bytes = encodeResponse({ case: 'speakersChanged', value: new SpeakersChanged({ speakers }) });
     for (const p of this.participants.values()) p.sendEncoded(bytes);
   }
 
@@ -111,17 +113,17 @@ export class Room implements ParticipantHost {
    * A client whose websocket dropped comes back on a new one (reconnect=1): the session goes on with the new
    * signal connection, and the client gets everybody's current state. false when there is no such session.
    */
-  resume(ws: WebSocket, identity: string, sid: string, reconnect: ReconnectResponse): boolean {
+  resume(openSignal: OpenSignal, identity: string, sid: string, reconnect: ReconnectResponse): boolean {
     const p = this.participants.get(sid);
     if (!p || p.identity !== identity) return false;
-    const signal = new SignalConnection(ws, this.logger, (msg) => p.handle(msg));
+    const signal = openSignal((msg) => p.handle(msg));
     p.attachSignal(signal);
     signal.onClose(() => p.detachSignal(signal));
     p.send({ case: 'reconnect', value: reconnect });
     // Whatever changed while the signal was down: versions newer than before.
     for (const other of this.participants.values()) {
       if (other !== p && !other.grants.hidden)
-        p.send({ case: 'update', value: { participants: [other.info()] } as never });
+        p.send({ case: 'update', value: new ParticipantUpdate({ participants: [other.info()] }) });
     }
     this.sendCurrentSpeakers(p);
     this.logger.info({ room: this.name, participant: p.identity }, 'participant resumed');
@@ -130,10 +132,10 @@ export class Room implements ParticipantHost {
 
   participantChanged(p: Participant): void {
     if (p.grants.hidden) {
-      p.send({ case: 'update', value: { participants: [p.info()] } as never });
+      p.send({ case: 'update', value: new ParticipantUpdate({ participants: [p.info()] }) });
       return;
     }
-    const update = { case: 'update' as const, value: { participants: [p.info()] } as never };
+    const update = { case: 'update' as const, value: new ParticipantUpdate({ participants: [p.info()] }) };
     for (const other of this.participants.values()) other.send(update);
   }
 
@@ -207,7 +209,7 @@ export class Room implements ParticipantHost {
     gone.state = ParticipantInfo_State.DISCONNECTED;
     gone.tracks = [];
     for (const other of this.participants.values())
-      other.send({ case: 'update', value: { participants: [gone] } as never });
+      other.send({ case: 'update', value: new ParticipantUpdate({ participants: [gone] }) });
     p.disconnect(reason);
     if (this.participants.size === 0) {
       clearInterval(this.speakerTimer);

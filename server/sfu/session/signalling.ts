@@ -1,12 +1,33 @@
 // What a participant's SignalRequests do: each request case mapped onto the participant's operations
 // (negotiation, publishing, subscriptions, pings, metadata).
+import { Pong } from '@livekit/protocol';
+import type { AddTrackRequest, SessionDescription } from '@livekit/protocol';
 import type * as werift from 'werift';
-import type { Participant } from './participant';
-import type { RequestMessage } from './signal-connection';
+import type { SfuLogger } from '../logger';
+import type { TrackSubscription } from '../media/forwarding';
+import type { RequestMessage, ResponseMessage } from '../signal';
+
+/** The participant operations requests map onto (participant.ts implements them). */
+export interface SignalledParticipant {
+  lastSeen: number;
+  readonly identity: string;
+  readonly logger: SfuLogger;
+  readonly subscriptions: ReadonlyMap<string, TrackSubscription>;
+  send(message: ResponseMessage): void;
+  answerOffer(offer: SessionDescription): void;
+  subscriberAnswer(answer: SessionDescription): void;
+  addIceCandidate(candidate: werift.RTCIceCandidateInit, forSubscriber: boolean): void;
+  addTrack(req: AddTrackRequest): void;
+  setMuted(trackSid: string, muted: boolean): void;
+  subscribeTo(trackSid: string): void;
+  unsubscribe(trackSid: string): void;
+  updateMetadata(name: string, metadata: string, attributes: Record<string, string>): void;
+  leaveRoom(reason: string): void;
+}
 
 const SUBSCRIBER_TARGET = 1; // livekit.SignalTarget.SUBSCRIBER
 
-export function handleSignalRequest(p: Participant, msg: RequestMessage): void {
+export function handleSignalRequest(p: SignalledParticipant, msg: RequestMessage): void {
   p.lastSeen = Date.now();
   switch (msg.case) {
     case 'offer':
@@ -50,7 +71,7 @@ export function handleSignalRequest(p: Participant, msg: RequestMessage): void {
     case 'pingReq':
       p.send({
         case: 'pongResp',
-        value: { lastPingTimestamp: msg.value.timestamp, timestamp: BigInt(Date.now()) } as never,
+        value: new Pong({ lastPingTimestamp: msg.value.timestamp, timestamp: BigInt(Date.now()) }),
       });
       return;
     case 'updateMetadata':

@@ -1,0 +1,13 @@
+// What a verified access token allows (transport/auth.ts reads it; the session layer acts on it).
+export interface Grants {
+  identity: string;
+  name: string;
+  metadata: string;
+  attributes: Record<string, string>;
+  room: string;
+  canPublish: boolean;
+  canSubscribe: boolean;
+  canPublishData: boolean;
+  canUpdateMetadata: boolean;
+  hidden: boolean;
+}

@@ -1,0 +1,114 @@
+// The media server in layers, as LiveKit splits media (pkg/sfu) from sessions (pkg/rtc): read from its import
+// graph with the TypeScript parser, type imports included. media/ (forwarding, RTP out, SRTP, VP8, down-tracks,
+// allocation, estimate) imports only itself and the common leaf modules; session/ (rooms, participants,
+// signalling, up-tracks, placements, quality, speakers) adds media/; transport/ (signal server, auth, token
+// refresh) adds session/; index.ts composes them. Calls upward go through interfaces the upper layer hands down
+// (signal.ts's SignalLink, signalling's SignalledParticipant). No cycle anywhere.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sourceFiles, specifiers } from '../client/import-graph';
+
+const root = path.resolve(__dirname, '../../server/sfu');
+
+/** Each file's imports of other files of `dir` (relative specifiers resolved to .ts paths). */
+export function importGraph(dir: string): Map<string, string[]> {
+  const files = new Set(sourceFiles(dir));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const deps = specifiers(file)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => path.resolve(path.dirname(file), s))
+      .flatMap((r) => [r, `${r}.ts`, `${r}.tsx`, path.join(r, 'index.ts')])
+      .filter((r) => files.has(r));
+    graph.set(file, [...new Set(deps)]);
+  }
+  return graph;
+}
+
+/** The strongly connected components with more than one file (or a file importing itself): the cycles. */
+export function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+const LAYERS = ['common', 'media', 'session', 'transport', 'root'] as const;
+function layerOf(file: string): (typeof LAYERS)[number] {
+  const rel = path.relative(root, file);
+  if (rel === 'index.ts') return 'root';
+  const top = rel.split(path.sep)[0];
+  if (top === 'media' || top === 'session' || top === 'transport') return top;
+  return 'common';
+}
+
+describe('the media server in layers', () => {
+  const graph = importGraph(root);
+  const rel = (f: string) => path.relative(root, f);
+
+  it('reads the whole tree, with the three layers populated', () => {
+    const counts = new Map<string, number>();
+    for (const f of graph.keys()) counts.set(layerOf(f), (counts.get(layerOf(f)) ?? 0) + 1);
+    expect(counts.get('media')).toBeGreaterThanOrEqual(10);
+    expect(counts.get('session')).toBeGreaterThanOrEqual(10);
+    expect(counts.get('transport')).toBeGreaterThanOrEqual(5);
+    // The reader sees type-only imports: participant.ts imports signalling's interface only as a type.
+    const participant = path.join(root, 'session/participant.ts');
+    expect(graph.get(participant)).toContain(path.join(root, 'session/signalling.ts'));
+  });
+
+  it('has no import cycle', () => {
+    expect(cycles(graph).map((c) => c.map(rel))).toEqual([]);
+  });
+
+  it('imports only downward: common ← media ← session ← transport ← index.ts', () => {
+    const upward: string[] = [];
+    for (const [file, deps] of graph) {
+      for (const dep of deps) {
+        if (LAYERS.indexOf(layerOf(dep)) > LAYERS.indexOf(layerOf(file))) upward.push(`${rel(file)} → ${rel(dep)}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('the cycle finder finds a cycle, type imports included', () => {
+    const a = '/x/a.ts';
+    const b = '/x/b.ts';
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([[a, b]]);
+    expect(cycles(new Map([[a, [b]]]))).toEqual([]);
+  });
+});
