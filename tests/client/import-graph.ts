@@ -1,5 +1,5 @@
 // Reading the client's import graph with the TypeScript parser, for the tests that check its shape
-// (machine-graph, feature-boundaries, layers).
+// (machine-graph, feature-boundaries, layers) and the server's (cycles, the media server's layers).
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -53,4 +53,54 @@ export function specifiers(file: string, text = fs.readFileSync(file, 'utf8')): 
   };
   visit(parse(file, text));
   return out;
+}
+
+/** Each file's imports of other files of `dir` (relative specifiers resolved to .ts paths). */
+export function importGraph(dir: string): Map<string, string[]> {
+  const files = new Set(sourceFiles(dir));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const deps = specifiers(file)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => path.resolve(path.dirname(file), s))
+      .flatMap((r) => [r, `${r}.ts`, `${r}.tsx`, path.join(r, 'index.ts')])
+      .filter((r) => files.has(r));
+    graph.set(file, [...new Set(deps)]);
+  }
+  return graph;
+}
+
+/** The strongly connected components with more than one file (or a file importing itself): the cycles. */
+export function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
 }

@@ -6,59 +6,9 @@
 // (signal.ts's SignalLink, signalling's SignalledParticipant). No cycle anywhere.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles, specifiers } from '../client/import-graph';
+import { cycles, importGraph } from '../client/import-graph';
 
 const root = path.resolve(__dirname, '../../server/sfu');
-
-/** Each file's imports of other files of `dir` (relative specifiers resolved to .ts paths). */
-export function importGraph(dir: string): Map<string, string[]> {
-  const files = new Set(sourceFiles(dir));
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const deps = specifiers(file)
-      .filter((s) => s.startsWith('.'))
-      .map((s) => path.resolve(path.dirname(file), s))
-      .flatMap((r) => [r, `${r}.ts`, `${r}.tsx`, path.join(r, 'index.ts')])
-      .filter((r) => files.has(r));
-    graph.set(file, [...new Set(deps)]);
-  }
-  return graph;
-}
-
-/** The strongly connected components with more than one file (or a file importing itself): the cycles. */
-export function cycles(graph: Map<string, string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next);
-    next++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop() as string;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
-}
 
 const LAYERS = ['common', 'media', 'session', 'transport', 'root'] as const;
 function layerOf(file: string): (typeof LAYERS)[number] {
