@@ -1,11 +1,12 @@
 // Keeps the search index in step with the messages table, from the database itself, the same way on both
 // databases: triggers put the seq of every written, edited or deleted message into message_search_backlog in
 // the writing transaction (nothing is missed, whatever code runs the statement), and the backlog is indexed in
-// batches — before every search and every second (drainSqliteBacklog, drainBacklog) — so a search always sees every message
-// committed before it. An edit or a delete takes the old text out of the index at once, in its transaction.
+// batches — before every search and every quarter second (drainSqliteBacklog, drainBacklog) — so a search always sees
+// every message committed before it. An edit or a delete takes the old text out of the index at once, in its transaction.
 //
-// Why batches: the index's work per commit (a new segment, its merges) is most of what indexing costs; one
-// commit per second instead of one per send cuts indexing's CPU per send by two thirds (bench:search).
+// Why batches: the index's work per commit (a new segment, its merges) is most of what indexing costs; a commit
+// per batch instead of one per send cuts indexing's CPU per send by two thirds (bench:search). Why small slices:
+// SQLite's work is synchronous, so a slice holds the event loop, and sends waiting behind it see that as latency.
 //
 // SQLite: an FTS5 table (rowid = messages.seq), filled through search_terms(), a SQL function registered on
 // the connection (registerSearchFunction), which stems in this process with morphology.ts.
@@ -80,34 +81,51 @@ export const POSTGRES_INDEX_DDL = [
   'CREATE TRIGGER message_search_attachment AFTER INSERT ON message_attachments FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
 ];
 
-/** Backlog rows indexed per statement. */
-const DRAIN_BATCH = 1000;
+/** Backlog rows indexed per PostgreSQL batch: their stems are computed here, between awaits. */
+const DRAIN_BATCH = 250;
+/**
+ * Backlog rows indexed per SQLite slice. A slice is one native transaction that holds the event loop (stemming in
+ * search_terms, the FTS5 insert and commit): about 2–3 ms for 100 messages, where a second's 1000 at once held it
+ * for 20–30 ms and that wait became the send path's p99.
+ */
+export const SQLITE_DRAIN_SLICE = 200;
+
+export interface SqliteDrain {
+  /** Statements run (for the request's query count). */
+  statements: number;
+  /** Whether backlog rows remain after this slice. */
+  more: boolean;
+}
 
 /**
- * Indexes SQLite's backlog in one native transaction; returns how many statements it ran. Call it only while
- * holding Kysely's single connection (see sqliteHandle in server/db/database.ts).
+ * Indexes up to `limit` of SQLite's backlog rows, oldest first, in one native transaction. Call it only while
+ * holding Kysely's single connection (see sqliteHandle in server/db/database.ts), and again while `more`.
  */
-export function drainSqliteBacklog(file: SQLite.Database): number {
+export function drainSqliteBacklog(file: SQLite.Database, limit = SQLITE_DRAIN_SLICE): SqliteDrain {
   let statements = drainStatements.get(file);
   if (!statements) {
     const pending = file.prepare('SELECT EXISTS (SELECT 1 FROM message_search_backlog) AS waiting');
+    const slice = '(SELECT seq FROM message_search_backlog ORDER BY seq LIMIT ?)';
     const move = file.prepare(
       `INSERT INTO message_search (rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')}
-       FROM message_search_backlog b JOIN messages m ON m.seq = b.seq WHERE m.deleted_at IS NULL`,
+       FROM messages m WHERE m.seq IN ${slice} AND m.deleted_at IS NULL`,
     );
-    const clear = file.prepare('DELETE FROM message_search_backlog');
-    const drain = file.transaction(() => {
-      move.run();
-      clear.run();
+    const clear = file.prepare(`DELETE FROM message_search_backlog WHERE seq IN ${slice}`);
+    const drain = file.transaction((n: number) => {
+      move.run(n);
+      clear.run(n);
+      return (pending.get() as { waiting: number }).waiting === 1;
     });
     statements = { pending, drain };
     drainStatements.set(file, statements);
   }
-  if (!(statements.pending.get() as { waiting: number }).waiting) return 1;
-  statements.drain();
-  return 3;
+  if (!(statements.pending.get() as { waiting: number }).waiting) return { statements: 1, more: false };
+  return { statements: 4, more: statements.drain(limit) };
 }
-const drainStatements = new WeakMap<SQLite.Database, { pending: SQLite.Statement; drain: () => void }>();
+const drainStatements = new WeakMap<
+  SQLite.Database,
+  { pending: SQLite.Statement; drain: (limit: number) => boolean }
+>();
 
 /**
  * Indexes the messages in PostgreSQL's backlog, batch by batch until it is empty. Run it inside a

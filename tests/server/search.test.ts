@@ -2,7 +2,9 @@
 // the same answers on both databases.
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteHandle } from '../../server/db/database';
 import * as migration005 from '../../server/db/migrations/005_search';
+import { drainSqliteBacklog } from '../../server/search/search-index';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
@@ -308,6 +310,26 @@ describe('the backlog', () => {
     expect(await waiting()).toBeGreaterThan(0);
     await expect.poll(waiting, { timeout: 3000, interval: 100 }).toBe(0);
     expect(await found(bob, 'лось')).toEqual(['Лось ест листья']);
+  });
+
+  it('is indexed in slices on SQLite, oldest first, each one short (the event loop is free between them)', async (ctx) => {
+    const file = sqliteHandle(srv.server.ctx.db);
+    if (!file) return ctx.skip(); // PostgreSQL drains in batches between awaits
+    // All synchronous, so the background drain cannot run in between: every message goes back into the backlog.
+    file.prepare('INSERT OR IGNORE INTO message_search_backlog (seq) SELECT seq FROM messages').run();
+    const count = (sqlText: string) => (file.prepare(sqlText).get() as { n: number }).n;
+    const total = count('SELECT count(*) AS n FROM message_search_backlog');
+    expect(total).toBeGreaterThan(20);
+    const oldest = count('SELECT min(seq) AS n FROM message_search_backlog');
+    expect(drainSqliteBacklog(file, 10)).toEqual({ statements: 4, more: true });
+    expect(count('SELECT count(*) AS n FROM message_search_backlog')).toBe(total - 10);
+    expect(count('SELECT min(seq) AS n FROM message_search_backlog')).toBeGreaterThan(oldest);
+    let slices = 1;
+    while (drainSqliteBacklog(file, 10).more) slices++;
+    expect(slices + 1).toBe(Math.ceil(total / 10));
+    expect(count('SELECT count(*) AS n FROM message_search_backlog')).toBe(0);
+    expect(drainSqliteBacklog(file, 10)).toEqual({ statements: 1, more: false });
+    expect(await found(bob, 'выдры')).toEqual(['Выдра купается в реке']);
   });
 
   it('takes an edited text out of the index in the edit itself', async () => {
