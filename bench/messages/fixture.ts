@@ -1,5 +1,6 @@
 // What the benchmark asks a server child to create, what the child hands back, and the IPC messages
 // between the runner and the two server children (the app and the floor speak the same IPC).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface SeedSpec {
   /** Direct conversations of two users each (one sends, the other receives). */
@@ -36,6 +37,8 @@ export interface Fixture {
 export type Request =
   | { id: number; type: 'seed'; spec: SeedSpec }
   | { id: number; type: 'cpu' }
+  /** The event loop's delay since the last such request (which restarts it), in ms. */
+  | { id: number; type: 'loop' }
   /** Database statements run so far (0 on the floor, which stores nothing). */
   | { id: number; type: 'statements' }
   | { id: number; type: 'memory' }
@@ -51,6 +54,7 @@ export type Request =
 export type Reply =
   | { id: number; type: 'seed'; fixture: Fixture }
   | { id: number; type: 'cpu'; micros: number }
+  | { id: number; type: 'loop'; p50: number; p99: number; max: number }
   | { id: number; type: 'statements'; count: number }
   | { id: number; type: 'memory'; rss: number; heap: number }
   | { id: number; type: 'list-copy' }
@@ -80,7 +84,15 @@ export function answerRunner(
   statements: () => number = () => 0,
 ): void {
   const send = (m: Reply | Ready) => process.send?.(m);
+  // How long callbacks waited for the loop: a send waiting behind a long synchronous task shows here first.
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   process.on('message', async (req: Request) => {
+    if (req.type === 'loop') {
+      const ms = (ns: number) => ns / 1e6;
+      send({ id: req.id, type: 'loop', p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) });
+      loop.reset();
+    }
     if (req.type === 'seed') send({ id: req.id, type: 'seed', fixture: await seed(req.spec) });
     if (req.type === 'cpu') {
       const u = process.cpuUsage();

@@ -97,6 +97,8 @@ interface SendResult {
   cpuMsPer1000: number;
   deliveriesPerCpuS: number;
   counts: TrackerCounts;
+  /** The server's event-loop delay during the window (monitorEventLoopDelay), ms. */
+  loop: { p99: number; max: number };
 }
 
 async function sendPhase(
@@ -111,6 +113,7 @@ async function sendPhase(
   side.tracker = tracker;
   if (!settled) await settle(side.child);
   const cpu0 = await side.child.cpuMs();
+  await side.child.ask<'loop'>({ type: 'loop' });
   const t0 = performance.now();
   const { issued } = await openLoop({
     client: side.client,
@@ -122,6 +125,7 @@ async function sendPhase(
   });
   const t1 = performance.now();
   const cpu1 = await side.child.cpuMs();
+  const loop = await side.child.ask<'loop'>({ type: 'loop' });
   await drain(tracker, 15_000);
   const inWindow = tracker.window(t0, t1);
   const all = tracker.window(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
@@ -140,6 +144,7 @@ async function sendPhase(
     cpuMsPer1000: (cpuMs / Math.max(inWindow.deliveries, 1)) * 1000,
     deliveriesPerCpuS: inWindow.deliveries / Math.max(cpuMs / 1000, 1e-6),
     counts,
+    loop: { p99: loop.p99, max: loop.max },
   };
 }
 
@@ -231,6 +236,7 @@ function sendRow(rate: number, round: number | '', who: 'floor' | 'app', x: Send
     'p50 ms': ms(x.p50),
     'p99 ms': ms(x.p99),
     'max ms': ms(x.max),
+    'loop p99/max ms': `${ms(x.loop.p99)}/${ms(x.loop.max)}`,
     'CPU ms/1000': x.cpuMsPer1000.toFixed(0),
     'CPU vs floor': who === 'app' ? ratio(x.cpuMsPer1000, floor.cpuMsPer1000) : '',
     lost: x.counts.lost,
