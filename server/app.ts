@@ -1,5 +1,5 @@
 // Builds the whole HTTP server for a configuration out of plugins: the root's shared parts first (base.ts,
-// authentication, realtime gateway, list cache, context), then one encapsulated plugin per feature, whose
+// authentication, realtime gateway, list cache, push), then one encapsulated plugin per feature, whose
 // hooks, parsers and rate limits stay its own. main.ts listens on it; tests build one per suite on a free port
 // with a temporary data directory.
 import path from 'node:path';
@@ -9,9 +9,15 @@ import { authenticationPlugin } from './auth/authenticate';
 import { basePlugin } from './base';
 import { callRelay } from './calls/call-relay';
 import { type Clock, systemClock } from './clock';
+import type { AccessTokens } from './auth/access-tokens';
 import type { Config } from './config';
+import type { ConversationListCache } from './conversations/list-cache';
+import type { Database, Dialect } from './db/database';
+import type { PushNotifier } from './push/push.plugin';
+import type { Realtime } from './realtime/gateway';
+import type { SessionSockets } from './realtime/socket-sessions';
+import type { Secrets } from './secrets';
 import { contactsRoutes } from './contacts/contacts.routes';
-import { type AppContext, contextPlugin } from './context';
 import { conversationRooms } from './conversations/conversation-rooms';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import { listsPlugin } from './conversations/lists.plugin';
@@ -33,9 +39,30 @@ import { statusRoutes } from './users/status.routes';
 
 export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
 
+/**
+ * The root's shared parts, for main.ts and tests (a test reads the database or moves the list cache). Routes never
+ * get this bag: each plugin names the decorators it uses (`decorators` and `dependencies` in its options).
+ */
+export interface ServerParts {
+  config: Config;
+  /** The time the server's rules run on (clock.ts). */
+  clock: Clock;
+  db: Database;
+  dialect: Dialect;
+  secrets: Secrets;
+  accessTokens: AccessTokens;
+  realtime: Realtime;
+  /** Closes a sign-in's sockets on every server process (logout). */
+  sessions: SessionSockets;
+  /** Serialized conversation lists; every change that shows in a list must call `lists.changed`. */
+  lists: ConversationListCache;
+  /** Web Push to the browsers of users with no connected socket (server/push/). */
+  push: PushNotifier;
+}
+
 export interface Server {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServerParts;
   close(): Promise<void>;
 }
 
@@ -65,7 +92,6 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(realtimePlugin);
   app.register(listsPlugin);
   app.register(pushPlugin);
-  app.register(contextPlugin);
 
   app.register(async function health(api) {
     contractRoute(api, 'health', async () => ({ ok: true as const }));
@@ -92,5 +118,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     await app.close().catch(() => {});
     throw err;
   }
-  return { app, ctx: app.ctx, close: () => app.close() };
+  const { clock, db, dialect, secrets, accessTokens, realtime, lists, push } = app;
+  const ctx = { config, clock, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists, push };
+  return { app, ctx, close: () => app.close() };
 }

@@ -1,6 +1,6 @@
 // The time that the server's own rules run on: token lifetimes and expiry, sockets closed when their token runs
 // out, the login lock, and the windows that gather or hold back what users are told (typing notices, read
-// announcements, pushes). One clock per server instance (createServer's options, `ctx.clock`); the system
+// announcements, pushes). One clock per server instance (createServer's options, the `clock` decorator); the system
 // clock unless a test hands in one it moves itself. Timers inside I/O batching (the writers' few milliseconds of
 // gathering, checkpoints) stay on the real clock: they are no rule a user sees.
 export interface ClockTimer {

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { issueRefreshToken } from '../../server/auth/refresh-tokens';
-import type { AppContext } from '../../server/context';
+import type { ServerParts } from '../../server/app';
 import { reactionsJson, reactionsOf } from '../../server/messages/message-view';
 import { type BenchUser, type Fixture, groupSizesOf, type SeedSpec } from './fixture';
 
-export async function seedApp(ctx: AppContext, spec: SeedSpec): Promise<Fixture> {
+export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture> {
   const { db, accessTokens, config } = ctx;
   let users = 0;
   const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);

@@ -14,8 +14,7 @@ export const EBLID_EXHAUSTED = 'Свободные EBLID закончились:
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db, config, clock } = ctx;
+    const { accessTokens, clock, config, db, push, realtime } = app;
 
     contractRoute(
       app,
@@ -90,7 +89,7 @@ export const authRoutes = fp(
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       return {
         user: toOwnUser(user),
-        accessToken: await ctx.accessTokens.sign(user.id, session.familyId),
+        accessToken: await accessTokens.sign(user.id, session.familyId),
         refreshToken: session.token,
       };
     });
@@ -106,15 +105,15 @@ export const authRoutes = fp(
         clock,
       );
       if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
-      return { accessToken: await ctx.accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
+      return { accessToken: await accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
 
     contractRoute(app, 'logout', async ({ body }) => {
       const sessionId = await revokeRefreshToken(db, body.refreshToken, clock);
       // Every socket of that sign-in goes too, on every server process.
       if (sessionId) {
-        await ctx.sessions.close(sessionId, 'logout');
-        await ctx.push.signedOut(sessionId);
+        await realtime.sessions.close(sessionId, 'logout');
+        await push.signedOut(sessionId);
       }
       return { ok: true as const };
     });
@@ -122,7 +121,7 @@ export const authRoutes = fp(
   {
     name: 'auth-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['accessTokens', 'clock', 'config', 'db', 'push', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'push'],
   },
 );

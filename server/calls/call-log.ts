@@ -10,18 +10,26 @@
 import { randomUUID } from 'node:crypto';
 import type { CallOutcome, Message } from '../../src/contract/entities';
 import { TIMINGS } from '../../src/contract/limits';
-import type { AppContext } from '../context';
+import type { ConversationListCache } from '../conversations/list-cache';
 import { otherMembers } from '../conversations/membership';
+import type { Database } from '../db/database';
 import { newMessageId } from '../messages/message-id';
 import { freshMessage, toCallInfo } from '../messages/message-view';
+import type { RealtimeHub } from '../realtime/hub';
 
 /** A hang-up or decline this close to the ring timeout is the timeout itself (timers start a little apart). */
 export const MISSED_SLACK_MS = 2_500;
 
 export type CallSignal = 'decline' | 'end' | 'timeout';
 
-export function createCallLog(ctx: AppContext) {
-  const { db } = ctx;
+/** What the log uses: the database, and the list caches and sockets a call entry goes out to. */
+export interface CallLogDeps {
+  db: Database;
+  lists: Pick<ConversationListCache, 'changed'>;
+  realtime: Pick<RealtimeHub, 'toConversation' | 'toUsersOutside'>;
+}
+
+export function createCallLog({ db, lists, realtime }: CallLogDeps) {
   const timers = new Set<NodeJS.Timeout>();
 
   const openCall = (conversationId: string) =>
@@ -121,9 +129,9 @@ export function createCallLog(ctx: AppContext) {
     });
     message.receipts = readBy.map((userId) => ({ userId, status: 'READ' as const }));
     const members = [call.caller_id, ...callees];
-    ctx.lists.changed(members, call.conversation_id);
-    ctx.realtime.toConversation(call.conversation_id, 'message:new', { message });
-    ctx.realtime.toUsersOutside(callees, call.conversation_id, 'message:notify', {
+    lists.changed(members, call.conversation_id);
+    realtime.toConversation(call.conversation_id, 'message:new', { message });
+    realtime.toUsersOutside(callees, call.conversation_id, 'message:notify', {
       conversationId: call.conversation_id,
       message,
     });

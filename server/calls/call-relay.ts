@@ -16,9 +16,8 @@ async function caller(db: Database, userId: string) {
 
 export const callRelay = fp(
   async (app) => {
-    const { ctx, realtime, push } = app;
-    const { db } = ctx;
-    const log = createCallLog(ctx);
+    const { db, lists, realtime, push } = app;
+    const log = createCallLog({ db, lists, realtime });
     app.addHook('onClose', async () => log.close());
     realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
@@ -55,7 +54,7 @@ export const callRelay = fp(
   {
     name: 'call-relay',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'realtime', 'push'] },
-    dependencies: ['context', 'realtime', 'push'],
+    decorators: { fastify: ['db', 'lists', 'realtime', 'push'] },
+    dependencies: ['base', 'realtime', 'lists', 'push'],
   },
 );

@@ -44,12 +44,11 @@ function codeLookupLimit(app: FastifyInstance, perMinute: number): { search: Pre
 /** Friend requests and the contact list. */
 export const contactsRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db } = ctx;
-    const online = (id: string) => ctx.realtime.isOnline(id);
+    const { config, db, realtime } = app;
+    const online = (id: string) => realtime.isOnline(id);
     // The rate limiter is this plugin's own (no global limit): its hooks run on the two routes below only.
     await app.register(rateLimit, { global: false });
-    const limit = codeLookupLimit(app, ctx.config.codeSearchPerMinute);
+    const limit = codeLookupLimit(app, config.codeSearchPerMinute);
 
     /** The contact as `viewerId` sees it. */
     async function view(row: ContactsTable, viewerId: string): Promise<Contact> {
@@ -148,7 +147,7 @@ export const contactsRoutes = fp(
           if (isUniqueViolation(err)) throw conflict('Запрос уже отправлен');
           throw err;
         }
-        ctx.realtime.toUser(target.id, 'contacts:request:new', { contact: await view(row, target.id) });
+        realtime.toUser(target.id, 'contacts:request:new', { contact: await view(row, target.id) });
         return { contact: await view(row, userId) };
       },
       { preHandler: limit.add },
@@ -158,7 +157,7 @@ export const contactsRoutes = fp(
       const now = new Date().toISOString();
       await db.updateTable('contacts').set({ status: 'ACCEPTED', updated_at: now }).where('id', '=', row.id).execute();
       const accepted = { ...row, status: 'ACCEPTED' as const, updated_at: now };
-      ctx.realtime.toUser(row.requester_id, 'contacts:request:accepted', {
+      realtime.toUser(row.requester_id, 'contacts:request:accepted', {
         contact: await view(accepted, row.requester_id),
       });
       return view(accepted, row.addressee_id);
@@ -170,7 +169,7 @@ export const contactsRoutes = fp(
       if (row.addressee_id !== userId) throw forbidden('Ответить на запрос может только получатель');
       if (body.action === 'accept') return { contact: await accept(row) };
       await db.deleteFrom('contacts').where('id', '=', row.id).execute();
-      ctx.realtime.toUser(row.requester_id, 'contacts:removed', { contactId: row.id, userId });
+      realtime.toUser(row.requester_id, 'contacts:removed', { contactId: row.id, userId });
       return { contact: null };
     });
 
@@ -182,14 +181,14 @@ export const contactsRoutes = fp(
       }
       await db.deleteFrom('contacts').where('id', '=', row.id).execute();
       const other = row.requester_id === userId ? row.addressee_id : row.requester_id;
-      ctx.realtime.toUser(other, 'contacts:removed', { contactId: row.id, userId });
+      realtime.toUser(other, 'contacts:removed', { contactId: row.id, userId });
       return { ok: true as const };
     });
   },
   {
     name: 'contacts-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['config', 'db', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime'],
   },
 );

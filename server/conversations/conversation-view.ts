@@ -4,12 +4,18 @@
 // comes from the membership cache, in joining order), then the latest messages' receipts (and attachments or
 // quotes only when one of them has some).
 import type { ConversationEntry } from '../../src/contract/entities';
-import type { AppContext } from '../context';
 import type { Database } from '../db/database';
 import { preparedQuery } from '../db/prepared';
 import { type MessageRow, toMessages } from '../messages/message-view';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
+import type { RealtimeHub } from '../realtime/hub';
 import { membersOfMany } from './membership';
+
+/** What entries are built from: the database, and presence for the participants' online flag. */
+export interface ViewDeps {
+  db: Database;
+  realtime: Pick<RealtimeHub, 'isOnline'>;
+}
 
 /** A user's conversations with their latest visible message and unread count (or just `onlyId`). */
 function conversationsQuery(db: Database, userId: string, onlyId?: string) {
@@ -76,16 +82,16 @@ export function byActivity(a: { activity: string; id: string }, b: { activity: s
 
 /** The caller's conversations (or just `onlyId`), newest activity first. */
 export async function loadConversationEntries(
-  ctx: AppContext,
+  view: ViewDeps,
   userId: string,
   onlyId?: string,
 ): Promise<ConversationEntry[]> {
-  return (await loadListedEntries(ctx, userId, onlyId)).map((l) => l.entry);
+  return (await loadListedEntries(view, userId, onlyId)).map((l) => l.entry);
 }
 
 /** loadConversationEntries with each entry's activity (list-parts.ts orders patched lists by it). */
-export async function loadListedEntries(ctx: AppContext, userId: string, onlyId?: string): Promise<ListedEntry[]> {
-  const { db } = ctx;
+export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?: string): Promise<ListedEntry[]> {
+  const { db } = view;
   const { rows } =
     onlyId === undefined ? await allConversations(db, userId) : await oneConversation(db, userId, onlyId);
   // Newest activity first (50 rows sort faster here than in a temporary B-tree).
@@ -100,9 +106,9 @@ export async function loadListedEntries(ctx: AppContext, userId: string, onlyId?
   const people = [...new Set([...members.values()].flat())];
   const [users, latestBy] = await Promise.all([
     people.length ? db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', 'in', people).execute() : [],
-    latestMessages(ctx, rows),
+    latestMessages(db, rows),
   ]);
-  const online = (id: string) => ctx.realtime.isOnline(id);
+  const online = (id: string) => view.realtime.isOnline(id);
   const userById = new Map(users.map((u) => [u.id, { user: toPublicUser(u, online) }]));
 
   return rows.map((c) => {
@@ -136,7 +142,7 @@ type ListRow = {
   m_reactions: string | null;
 };
 
-async function latestMessages(ctx: AppContext, rows: ListRow[]) {
+async function latestMessages(db: Database, rows: ListRow[]) {
   const latestRows: MessageRow[] = [];
   for (const r of rows) {
     if (r.m_id === null || r.m_seq === null) continue;
@@ -155,10 +161,10 @@ async function latestMessages(ctx: AppContext, rows: ListRow[]) {
       reactions: r.m_reactions,
     });
   }
-  return new Map((await toMessages(ctx.db, latestRows)).map((m) => [m.conversationId, m]));
+  return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));
 }
 
-export async function loadConversation(ctx: AppContext, userId: string, conversationId: string) {
-  const [entry] = await loadConversationEntries(ctx, userId, conversationId);
+export async function loadConversation(view: ViewDeps, userId: string, conversationId: string) {
+  const [entry] = await loadConversationEntries(view, userId, conversationId);
   return entry;
 }

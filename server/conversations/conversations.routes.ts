@@ -16,8 +16,9 @@ const FRIENDS_ONLY = 'В беседу можно добавить только �
 /** Conversation lists and creation. */
 export const conversationsRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db } = ctx;
+    const { db, lists, realtime } = app;
+    /** What the list's entries are read with. */
+    const view = { db, realtime };
 
     /** Throws unless every id is an accepted friend of userId. */
     async function requireFriends(userId: string, others: string[]): Promise<void> {
@@ -56,13 +57,13 @@ export const conversationsRoutes = fp(
           .execute();
       });
       rememberMembers(db, id, members);
-      ctx.lists.changed(members, id);
+      lists.changed(members, id);
     }
 
     async function announce(userId: string, conversationId: string, members: string[]): Promise<Conversation> {
-      const entry = await loadConversation(ctx, userId, conversationId);
+      const entry = await loadConversation(view, userId, conversationId);
       // Every member, the creator's other tabs included; clients deduplicate by id.
-      ctx.realtime.toUsers(members, 'conversations:new', { conversation: entry.conversation });
+      realtime.toUsers(members, 'conversations:new', { conversation: entry.conversation });
       return entry.conversation;
     }
 
@@ -72,7 +73,7 @@ export const conversationsRoutes = fp(
       const key = pairKey(userId, otherId);
       const find = () => db.selectFrom('conversations').select('id').where('direct_key', '=', key).executeTakeFirst();
       const existing = await find();
-      if (existing) return (await loadConversation(ctx, userId, existing.id)).conversation;
+      if (existing) return (await loadConversation(view, userId, existing.id)).conversation;
       const other = await db.selectFrom('users').select('id').where('id', '=', otherId).executeTakeFirst();
       if (!other) throw notFound('Пользователь не найден');
       await requireFriends(userId, [otherId]);
@@ -83,7 +84,7 @@ export const conversationsRoutes = fp(
         if (!isUniqueViolation(err)) throw err;
         const winner = await find();
         if (!winner) throw err;
-        return (await loadConversation(ctx, userId, winner.id)).conversation;
+        return (await loadConversation(view, userId, winner.id)).conversation;
       }
       return announce(userId, id, [userId, otherId]);
     }
@@ -91,20 +92,20 @@ export const conversationsRoutes = fp(
     // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
     // that has not changed, and after a change inside some conversations only their entries are built again.
     contractRoute(app, 'conversations', async ({ userId, serialize }) => {
-      const cached = ctx.lists.read(userId);
+      const cached = lists.read(userId);
       if (cached !== undefined) return new SerializedJson(cached);
-      const ticket = ctx.lists.begin(userId);
-      const kept = ctx.lists.stale(userId);
+      const ticket = lists.begin(userId);
+      const kept = lists.stale(userId);
       const partOf = listPart.bind(null, serialize);
       let parts: ListPart[];
       if (kept) {
-        const fresh = await Promise.all([...kept.stale].map((id) => loadListedEntries(ctx, userId, id)));
+        const fresh = await Promise.all([...kept.stale].map((id) => loadListedEntries(view, userId, id)));
         parts = patchParts(kept.parts, kept.stale, fresh.flat().map(partOf));
       } else {
-        parts = (await loadListedEntries(ctx, userId)).map(partOf);
+        parts = (await loadListedEntries(view, userId)).map(partOf);
       }
       const json = joinParts(parts);
-      ctx.lists.keep(ticket, json, parts);
+      lists.keep(ticket, json, parts);
       return new SerializedJson(json);
     });
 
@@ -128,7 +129,7 @@ export const conversationsRoutes = fp(
   {
     name: 'conversations-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['db', 'lists', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists'],
   },
 );

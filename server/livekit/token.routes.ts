@@ -32,14 +32,14 @@ export function livekitUrl(config: Config, req: { hostname: string; protocol: st
 /** The LiveKit token route. */
 export const livekitRoutes = fp(
   async (app) => {
-    const { ctx } = app;
+    const { config, db, secrets } = app;
     contractRoute(app, 'livekitToken', async ({ userId, body, req }) => {
       const room = body.room.trim();
       const conversationId = CONVERSATION_ROOM.exec(room)?.[1];
-      if (conversationId && !(await isMember(ctx.db, conversationId, userId))) {
+      if (conversationId && !(await isMember(db, conversationId, userId))) {
         throw forbidden('Звонок доступен только участникам беседы');
       }
-      const user = await ctx.db
+      const user = await db
         .selectFrom('users')
         .select(['id', 'display_name'])
         .where('id', '=', userId)
@@ -48,20 +48,20 @@ export const livekitRoutes = fp(
       // The client's metadata is kept, but userId in it is always the real one.
       const metadata = JSON.stringify({ ...(body.participantMetadata ?? {}), userId });
       if (metadata.length > METADATA_MAX) throw badRequest(`participantMetadata — не больше ${METADATA_MAX} байт`);
-      const token = new AccessToken(ctx.secrets.livekitApiKey, ctx.secrets.livekitApiSecret, {
+      const token = new AccessToken(secrets.livekitApiKey, secrets.livekitApiSecret, {
         identity: userId,
         name: body.participantName?.trim() || user.display_name,
         metadata,
         ttl: LIVEKIT_TOKEN_TTL_SEC,
       });
       token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-      return { token: await token.toJwt(), url: livekitUrl(ctx.config, req) };
+      return { token: await token.toJwt(), url: livekitUrl(config, req) };
     });
   },
   {
     name: 'livekit-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['config', 'db', 'secrets', 'authenticate'] },
+    dependencies: ['base', 'authentication'],
   },
 );

@@ -12,8 +12,7 @@ const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
 
 export const messageEditsRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db } = ctx;
+    const { db, dialect, lists, realtime } = app;
 
     /** The visible message with its conversation's members, if the caller is one of them; else 404. */
     async function messageForMember(messageId: string, userId: string) {
@@ -47,8 +46,8 @@ export const messageEditsRoutes = fp(
       if (numUpdatedRows === 0n) throw notFound(MESSAGE_NOT_FOUND); // deleted meanwhile
       const [message] = await toMessages(db, [{ ...row, content, edited_at: editedAt }]);
       // The list's preview and quotes read the stored text; its cached answers are stale now.
-      ctx.lists.changed(members, row.conversation_id);
-      ctx.realtime.toUsers(members, 'message:edited', {
+      lists.changed(members, row.conversation_id);
+      realtime.toUsers(members, 'message:edited', {
         conversationId: row.conversation_id,
         messageId: row.id,
         content,
@@ -62,7 +61,7 @@ export const messageEditsRoutes = fp(
       // The row change and the message's reactions column in one transaction; on PostgreSQL the message row is
       // locked first, so two people reacting at once each rewrite the column from the other's committed row.
       const { changed, reactions } = await db.transaction().execute(async (trx) => {
-        if (ctx.dialect === 'postgres') {
+        if (dialect === 'postgres') {
           await trx.selectFrom('messages').select('id').where('id', '=', row.id).forUpdate().execute();
         }
         let changed: bigint;
@@ -93,8 +92,8 @@ export const messageEditsRoutes = fp(
         return { changed, reactions };
       });
       if (changed > 0n) {
-        ctx.lists.changed(members, row.conversation_id);
-        ctx.realtime.toUsers(members, 'reactions:update', {
+        lists.changed(members, row.conversation_id);
+        realtime.toUsers(members, 'reactions:update', {
           conversationId: row.conversation_id,
           messageId: row.id,
           reactions,
@@ -106,7 +105,7 @@ export const messageEditsRoutes = fp(
   {
     name: 'message-edits-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['db', 'dialect', 'lists', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists'],
   },
 );

@@ -1,37 +1,17 @@
-// Message history, sending and deleting. A message is committed before the answer and before any event.
-import { newMessageId } from './message-id';
+// Message history, sending and deleting (send-message.ts, delete-message.ts). A message is committed before the
+// answer and before any event.
 import fp from 'fastify-plugin';
-import type { z } from 'zod';
-import type { Message } from '../../src/contract/entities';
-import type { SendBody } from '../../src/contract/api';
-import { membersFor, requireMember } from '../conversations/membership';
+import { requireMember } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
-import { createMessageWriter } from './message-writer';
-import { freshMessage, toMessages } from './message-view';
-import { checkVoice } from './voice-check';
-
-const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
-
-type SendInput = z.output<typeof SendBody>;
-
-/** '/uploads/x.png' or 'https://host/uploads/x.png' → '/uploads/x.png' (the stored url). */
-function uploadPath(url: string): string {
-  try {
-    return new URL(url, 'http://local').pathname;
-  } catch {
-    return url;
-  }
-}
+import { badRequest } from '../http/errors';
+import { createMessageDeleter } from './delete-message';
+import { toMessages } from './message-view';
+import { createMessageSender } from './send-message';
 
 /** History, sending and deleting. */
 export const messagesRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db } = ctx;
-
-    const visibleMessage = (id: string) =>
-      db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const { db, lists, realtime, push } = app;
 
     contractRoute(app, 'messages', async ({ userId, params, query }) => {
       await requireMember(db, params.id, userId);
@@ -58,155 +38,19 @@ export const messagesRoutes = fp(
       return { messages: await toMessages(db, page), hasMore };
     });
 
-    const writer = createMessageWriter(db);
+    const send = createMessageSender({ db, lists, realtime, push });
+    contractRoute(app, 'send', ({ userId, body }) => send(userId, body));
 
-    /** The sender's message with this clientMessageId, if any. */
-    async function firstWithClientId(userId: string, clientMessageId: string): Promise<Message | undefined> {
-      const row = await db
-        .selectFrom('messages')
-        .selectAll()
-        .where('sender_id', '=', userId)
-        .where('client_message_id', '=', clientMessageId)
-        .executeTakeFirst();
-      return row ? (await toMessages(db, [row]))[0] : undefined;
-    }
-
-    /**
-     * A repeated clientMessageId: the same message again (a retry) is answered with the first one; anything
-     * else under that id is refused with 409, as payment APIs do, so a client bug cannot silently lose a text.
-     */
-    function answerRetry(first: Message, body: SendInput, content: string, paths: string[]): { message: Message } {
-      if (first.conversationId !== body.conversationId)
-        throw conflict('clientMessageId уже использован для другой беседы');
-      const same =
-        first.type === body.type &&
-        first.content === content &&
-        (first.replyTo?.id ?? null) === (body.replyToId ?? null) &&
-        first.attachments.length === paths.length &&
-        first.attachments.every((a, i) => uploadPath(a.url) === paths[i]);
-      if (!same) throw conflict('clientMessageId уже использован для другого сообщения');
-      return { message: first };
-    }
-
-    /** Checks a send against the database: the quoted message, the attached uploads. */
-    async function resolveReferences(userId: string, body: SendInput, paths: string[]) {
-      const attachments = body.attachments ?? [];
-      let replyTo: { id: string; content: string } | null = null;
-      if (body.replyToId) {
-        const original = await visibleMessage(body.replyToId);
-        if (!original || original.conversation_id !== body.conversationId) {
-          throw badRequest('Ответить можно только на сообщение из этой беседы');
-        }
-        replyTo = { id: original.id, content: original.content };
-      }
-      const uploads = paths.length
-        ? await db
-            .selectFrom('uploads')
-            .select(['id', 'url', 'kind', 'original_name', 'size', 'width', 'height'])
-            .where('url', 'in', paths)
-            .where('owner_id', '=', userId)
-            .execute()
-        : [];
-      const uploadByUrl = new Map(uploads.map((u) => [u.url, u]));
-      const ordered = paths.map((p, i) => {
-        const u = uploadByUrl.get(p);
-        if (!u) throw badRequest('Вложение должно быть вашим загруженным файлом');
-        if (attachments[i]?.type === 'IMAGE' && u.kind !== 'IMAGE')
-          throw badRequest('Вложение не является изображением');
-        return u;
-      });
-      if (body.type === 'IMAGE' && uploads.some((u) => u.kind !== 'IMAGE')) {
-        throw badRequest('Сообщение типа IMAGE может содержать только изображения');
-      }
-      if (body.type === 'VOICE') checkVoice(body, ordered);
-      return { replyTo, uploads: ordered };
-    }
-
-    // The common send is one membership lookup in memory and one INSERT in a shared transaction: the
-    // idempotency check is the unique index, and the answer is built from what was written.
-    contractRoute(app, 'send', async ({ userId, body }) => {
-      const members = await membersFor(db, body.conversationId, userId);
-      const content = body.content.trim();
-      const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
-      const retry = async () => {
-        const first = body.clientMessageId ? await firstWithClientId(userId, body.clientMessageId) : undefined;
-        return first && answerRetry(first, body, content, paths);
-      };
-
-      let refs: Awaited<ReturnType<typeof resolveReferences>>;
-      try {
-        if (body.type === 'TEXT' && !content) throw badRequest('Сообщение не может быть пустым');
-        if (body.type === 'TEXT' && paths.length)
-          throw badRequest('Вложения отправляются сообщением типа IMAGE или FILE');
-        if (body.type !== 'TEXT' && paths.length === 0) throw badRequest('Прикрепите хотя бы один файл');
-        if (body.type === 'VOICE' && !body.voice) throw badRequest('Голосовому сообщению нужны длительность и волна');
-        if (body.type !== 'VOICE' && body.voice)
-          throw badRequest('Длительность и волна — только у голосового сообщения');
-        refs = await resolveReferences(userId, body, paths);
-      } catch (err) {
-        // A retry is answered with the first message even if, say, the quoted message was deleted since.
-        const answer = await retry();
-        if (answer) return answer;
-        throw err;
-      }
-
-      const row = {
-        id: newMessageId(),
-        conversation_id: body.conversationId,
-        sender_id: userId,
-        type: body.type,
-        content,
-        reply_to_id: body.replyToId ?? null,
-        client_message_id: body.clientMessageId ?? null,
-        created_at: new Date().toISOString(),
-        deleted_at: null,
-      };
-      const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id), voice: body.voice });
-      if (outcome === 'duplicate') {
-        const answer = await retry();
-        if (!answer) throw new Error('clientMessageId conflict without a stored message');
-        return answer;
-      }
-      const message = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
-      publishNew(message, members);
-      return { message };
-    });
-
-    /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
-    function publishNew(message: Message, members: readonly string[]): void {
-      ctx.lists.changed(members, message.conversationId);
-      ctx.realtime.typingEnded(message.conversationId, message.senderId);
-      ctx.realtime.toConversation(message.conversationId, 'message:new', { message });
-      const others = members.filter((m) => m !== message.senderId);
-      ctx.realtime.toUsersOutside(others, message.conversationId, 'message:notify', {
-        conversationId: message.conversationId,
-        message,
-      });
-      ctx.push.message(message, others);
-    }
-
+    const deleteMessage = createMessageDeleter({ db, lists, realtime });
     contractRoute(app, 'deleteMessage', async ({ userId, body }) => {
-      const row = await visibleMessage(body.messageId);
-      if (!row) throw notFound(MESSAGE_NOT_FOUND);
-      const members = await membersFor(db, row.conversation_id, userId).catch(() => {
-        throw notFound(MESSAGE_NOT_FOUND);
-      });
-      if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
-      await db
-        .updateTable('messages')
-        .set({ deleted_at: new Date().toISOString() })
-        .where('id', '=', row.id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      ctx.lists.changed(members, row.conversation_id);
-      ctx.realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
+      await deleteMessage(userId, body.messageId);
       return { ok: true as const };
     });
   },
   {
     name: 'messages-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['db', 'lists', 'realtime', 'push', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'push'],
   },
 );

@@ -11,9 +11,8 @@ import { createReceiptAnnouncer } from './receipt-announcer';
 /** Read receipts. */
 export const receiptsRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db } = ctx;
-    const announcer = createReceiptAnnouncer(ctx.realtime, ctx.clock);
+    const { clock, db, lists, realtime } = app;
+    const announcer = createReceiptAnnouncer(realtime, clock);
     const cursors = createCursorWriter(db);
     app.addHook('onClose', async () => announcer.close());
 
@@ -26,7 +25,7 @@ export const receiptsRoutes = fp(
     ) {
       if (read.length === 0) return;
       // The reader's unread count, and the receipts of the latest message every member's list carries.
-      ctx.lists.changed(members, conversationId);
+      lists.changed(members, conversationId);
       announcer.read(conversationId, userId, read, socketId);
     }
 
@@ -51,7 +50,7 @@ export const receiptsRoutes = fp(
   {
     name: 'receipts-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['clock', 'db', 'lists', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists'],
   },
 );

@@ -48,7 +48,7 @@ function postgresMatches(db: Database, query: string, f: Filter) {
 
 export const searchRoutes = fp(
   async (app) => {
-    const { db, dialect } = app.ctx;
+    const { db, dialect } = app;
     const postgres = dialect === 'postgres';
 
     let draining: Promise<unknown> | null = null;
@@ -123,7 +123,7 @@ export const searchRoutes = fp(
   {
     name: 'search-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['db', 'dialect', 'authenticate'] },
+    dependencies: ['base', 'authentication'],
   },
 );

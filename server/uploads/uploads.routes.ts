@@ -51,8 +51,8 @@ function malformedMultipart(err: unknown): boolean {
 /** POST /api/upload and GET /uploads/<key>, with files kept in `storage`. */
 export const uploadsRoutes = fp<{ storage: UploadStorage }>(
   async (app, { storage }) => {
-    const { ctx, authenticate } = app;
-    const limit = ctx.config.uploadLimitBytes;
+    const { config, db, authenticate } = app;
+    const limit = config.uploadLimitBytes;
     const tooLarge = () =>
       new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
     await app.register(multipart, { limits: { fileSize: limit, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
@@ -123,7 +123,7 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
 
         const url = `/uploads/${key}`;
         const name = cleanFileName(stored.filename);
-        await ctx.db
+        await db
           .insertInto('uploads')
           .values({
             id: randomUUID(),
@@ -149,7 +149,7 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
     app.get('/uploads/:key', async (req, reply) => {
       const { key } = req.params as { key: string };
       if (!isStorageKey(key)) throw notFound('Файл не найден');
-      const row = await ctx.db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
+      const row = await db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
       if (!row) throw notFound('Файл не найден');
       const isAudio = row.kind === 'AUDIO';
       const size = Number(row.size);
@@ -173,5 +173,10 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
       return reply.send(body);
     });
   },
-  { name: 'uploads', encapsulate: true, decorators: { fastify: ['ctx', 'authenticate'] }, dependencies: ['context'] },
+  {
+    name: 'uploads',
+    encapsulate: true,
+    decorators: { fastify: ['config', 'db', 'authenticate'] },
+    dependencies: ['base', 'authentication'],
+  },
 );

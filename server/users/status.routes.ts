@@ -7,8 +7,7 @@ import { toOwnUser } from './user-view';
 /** The signed-in user's profile and chosen status. */
 export const statusRoutes = fp(
   async (app) => {
-    const { ctx } = app;
-    const { db } = ctx;
+    const { db, lists, realtime } = app;
     const load = async (id: string) => {
       const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) throw notFound('Пользователь не найден');
@@ -27,18 +26,18 @@ export const statusRoutes = fp(
       await db.updateTable('users').set(set).where('id', '=', userId).execute();
       const after = await load(userId);
       const shown = ['avatar_url', 'display_name', 'bio', 'status'] as const;
-      if (shown.some((k) => after[k] !== before[k])) ctx.lists.changed([userId, ...(await relatedUserIds(db, userId))]);
+      if (shown.some((k) => after[k] !== before[k])) lists.changed([userId, ...(await relatedUserIds(db, userId))]);
       if (after.avatar_url !== before.avatar_url || after.display_name !== before.display_name) {
         const peers = await relatedUserIds(db, userId);
-        ctx.realtime.toUsers([userId, ...peers], 'profile:update', {
+        realtime.toUsers([userId, ...peers], 'profile:update', {
           userId,
           avatarUrl: after.avatar_url,
           displayName: after.display_name,
         });
       }
-      if (after.status !== before.status && ctx.realtime.isOnline(userId)) {
+      if (after.status !== before.status && realtime.isOnline(userId)) {
         const peers = await relatedUserIds(db, userId);
-        ctx.realtime.toUsers([userId, ...peers], 'presence:update', {
+        realtime.toUsers([userId, ...peers], 'presence:update', {
           userId,
           status: after.status as 'ONLINE',
           lastSeenAt: after.last_seen_at,
@@ -50,7 +49,7 @@ export const statusRoutes = fp(
   {
     name: 'status-routes',
     encapsulate: true,
-    decorators: { fastify: ['ctx', 'authenticate'] },
-    dependencies: ['context'],
+    decorators: { fastify: ['db', 'lists', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists'],
   },
 );

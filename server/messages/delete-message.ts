@@ -1,0 +1,37 @@
+// Deleting a message for everyone: only its sender, only while it is visible; the list caches and every member's
+// sockets learn of it.
+import type { ConversationListCache } from '../conversations/list-cache';
+import { membersFor } from '../conversations/membership';
+import type { Database } from '../db/database';
+import { forbidden, notFound } from '../http/errors';
+import type { RealtimeHub } from '../realtime/hub';
+
+export const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
+
+export interface DeleteDeps {
+  db: Database;
+  lists: Pick<ConversationListCache, 'changed'>;
+  realtime: Pick<RealtimeHub, 'toUsers'>;
+}
+
+export function createMessageDeleter({ db, lists, realtime }: DeleteDeps) {
+  const visibleMessage = (id: string) =>
+    db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+
+  return async function deleteMessage(userId: string, messageId: string): Promise<void> {
+    const row = await visibleMessage(messageId);
+    if (!row) throw notFound(MESSAGE_NOT_FOUND);
+    const members = await membersFor(db, row.conversation_id, userId).catch(() => {
+      throw notFound(MESSAGE_NOT_FOUND);
+    });
+    if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
+    await db
+      .updateTable('messages')
+      .set({ deleted_at: new Date().toISOString() })
+      .where('id', '=', row.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    lists.changed(members, row.conversation_id);
+    realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
+  };
+}
