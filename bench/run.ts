@@ -4,7 +4,7 @@
 // forwarded RTP packets per second per core (the forwarder's throughput).
 // BENCH_SUBSCRIBERS="1,4,8" chooses the configurations, BENCH_WINDOW_S the measuring window (default 8 s).
 import './quiet-client-log';
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,14 @@ const windowS = Number(process.env.BENCH_WINDOW_S ?? 8);
 const apiKey = `APIbench${randomBytes(3).toString('hex')}`;
 const apiSecret = randomBytes(32).toString('base64url');
 const ticksPerSecond = 100; // USER_HZ on Linux
+// The SFU gets a core of its own and the publisher and subscribers (rtc-node, which decodes every video) the other,
+// so packets per core of SFU CPU is the SFU's work, not its share of a core the clients also want.
+const sfuCpu = process.env.BENCH_SFU_CPU ?? '0';
+const clientCpu = process.env.BENCH_CLIENT_CPU ?? '1';
+const canPin = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
+/** Pins every thread of `pid` (and the threads it starts later) to `cpu`; false when it cannot. */
+const pin = (pid: number, cpu: string) =>
+  canPin && spawnSync('taskset', ['-a', '-pc', cpu, String(pid)], { stdio: 'ignore' }).status === 0;
 
 interface Sample {
   subscribers: number;
@@ -116,8 +124,11 @@ async function main(): Promise<void> {
     ],
     env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_API_SECRET: apiSecret },
   });
-  const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
   const pid = child.pid as number;
+  const pinned = pin(pid, sfuCpu) && pin(process.pid, clientCpu);
+  const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
+  if (pinned) pin(pid, sfuCpu); // the threads it started meanwhile
+
   const clients: RustParticipant[] = [];
   try {
     const publisher = new RustParticipant(false);
@@ -127,6 +138,11 @@ async function main(): Promise<void> {
     await sleep(3000);
     const idle = await measure(child, pid);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
+    console.log(
+      pinned
+        ? `SFU pinned to CPU ${sfuCpu}, publisher and subscribers to CPU ${clientCpu}`
+        : 'not pinned (taskset or a second core missing): the SFU shares its core with the clients',
+    );
     console.log(
       `publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.memory.rss / 2 ** 20).toFixed(0)} MiB`,
     );
