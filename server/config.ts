@@ -21,6 +21,8 @@ export interface Config {
   loginMaxFailures: number;
   loginLockSec: number;
   codeSearchPerMinute: number;
+  /** Message searches per user and minute (SEARCH_PER_MINUTE). */
+  searchPerMinute: number;
   redisUrl: string | null;
   livekit: { url: string | null; apiKey: string | null; apiSecret: string | null };
   sfu: {
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
     loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
     codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
+    searchPerMinute: int(env.SEARCH_PER_MINUTE, 60),
     redisUrl: str(env.REDIS_URL),
     livekit: {
       url: str(env.LIVEKIT_URL),

@@ -45,6 +45,9 @@ export function connectSources(config: Config, req: IncomingMessage): string {
 
 type HeaderList = readonly (readonly [name: string, value: string])[];
 
+/** The REST API (every answer `Cache-Control: no-store`). */
+const API_PREFIX = '/api/';
+
 /** The build's content-hashed scripts, styles and images (client-cache.ts). */
 const BUILD_ASSETS = '/assets/';
 /**
@@ -135,6 +138,9 @@ export const securityHeaders = fp(
       }
       const res = reply.raw;
       for (const [name, value] of headers) res.setHeader(name, value);
+      // API answers are one user's data: a browser must not keep them for the next person at the computer (its
+      // HTTP cache answers force-cache and only-if-cached fetches with whoever's answer it kept). Errors too.
+      if (req.raw.url?.startsWith(API_PREFIX)) res.setHeader('Cache-Control', 'no-store');
       done();
     });
   },

@@ -9,9 +9,12 @@ import fp from 'fastify-plugin';
 import type { Message } from '../../src/contract/entities';
 import { messagePreview, type NotificationPayload, PUSH } from '../../src/contract/notification';
 import { bearerToken, contractRoute } from '../http/contract-route';
-import { badRequest, unauthorized } from '../http/errors';
+import { badRequest, conflict, unauthorized } from '../http/errors';
 import { Coalescer } from './coalescer';
 import { endpointRefusal } from './endpoint-policy';
+
+export const PUSH_ENDPOINT_TAKEN =
+  'Этот адрес уведомлений уже подписан другим пользователем: он освободится, когда тот выйдет или отключит уведомления';
 import { type PushOptions, type PushOutcome, sendPush, type Vapid } from './push-sender';
 
 export interface PushNotifier {
@@ -202,9 +205,12 @@ export const pushPlugin = fp(
         await db.transaction().execute(async (trx) => {
           const existing = await trx
             .selectFrom('push_subscriptions')
-            .select(['id'])
+            .select(['id', 'user_id'])
             .where('endpoint', '=', body.endpoint)
             .executeTakeFirst();
+          // An endpoint is its first subscriber's until they unsubscribe (or sign out): whoever merely knows it
+          // cannot take someone's pushes away.
+          if (existing && existing.user_id !== userId) throw conflict(PUSH_ENDPOINT_TAKEN);
           if (existing) {
             await trx.updateTable('push_subscriptions').set(row).where('id', '=', existing.id).execute();
             return;

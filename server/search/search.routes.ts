@@ -1,11 +1,12 @@
 // GET /api/search: the user's messages that match a query, newest first, in the conversations they are a
 // member of when asking. Words are compared by stem (morphology.ts) in the index of search-index.ts.
+import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { requireMember } from '../conversations/membership';
 import { countNativeStatements, type Database, sqliteHandle } from '../db/database';
-import { contractRoute } from '../http/contract-route';
-import { badRequest } from '../http/errors';
+import { contractRoute, type PreHandler } from '../http/contract-route';
+import { badRequest, HttpError } from '../http/errors';
 import { toMessages, type MessageRow } from '../messages/message-view';
 import { messageExcerpt } from './excerpt';
 import { fts5Match, tsQuery } from './index-syntax';
@@ -48,7 +49,21 @@ function postgresMatches(db: Database, query: string, f: Filter) {
 
 export const searchRoutes = fp(
   async (app) => {
-    const { db, dialect } = app;
+    const { config, db, dialect } = app;
+    // Each search runs the index and reads messages: a per-user budget keeps one account from loading the server
+    // (or sweeping everything it can read) with a script. The limiter is this plugin's own.
+    await app.register(rateLimit, { global: false });
+    const searches = app.createRateLimit({
+      max: config.searchPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `search:${req.userId ?? req.ip}`,
+    });
+    const limited: PreHandler = async (req, reply) => {
+      const r = await searches(req);
+      if (r.isAllowed || !r.isExceeded) return;
+      reply.header('retry-after', String(r.ttlInSeconds));
+      throw new HttpError(429, `Слишком много поисков. Повторите через ${r.ttlInSeconds} с.`);
+    };
     const postgres = dialect === 'postgres';
 
     let draining: Promise<unknown> | null = null;
@@ -89,41 +104,46 @@ export const searchRoutes = fp(
     const seqOf = async (messageId: string) =>
       (await db.selectFrom('messages').select('seq').where('id', '=', messageId).executeTakeFirst())?.seq;
 
-    contractRoute(app, 'search', async ({ userId, query }) => {
-      if (query.conversationId) await requireMember(db, query.conversationId, userId);
-      let beforeSeq: number | undefined;
-      if (query.before) {
-        beforeSeq = await seqOf(query.before);
-        if (beforeSeq === undefined) throw badRequest('before: сообщение не найдено');
-      }
-      const parts = parseQuery(query.q);
-      // Only punctuation: nothing can match.
-      if (parts.length === 0) return { results: [], nextBefore: null };
-      const filter = { userId, conversationId: query.conversationId, beforeSeq, limit: query.limit + 1 };
-      await drain();
-      const { rows } = postgres
-        ? await postgresMatches(db, tsQuery(parts), filter)
-        : await sqliteMatches(db, fts5Match(parts), filter);
-      const page = rows.slice(0, query.limit);
-      const messages = await toMessages(db, page);
-      return {
-        results: messages.map((message) => ({
-          conversationId: message.conversationId,
-          message,
-          ...messageExcerpt(
-            message.content,
-            message.attachments.flatMap((a) => (a.name ? [a.name] : [])),
-            parts,
-          ),
-        })),
-        nextBefore: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,
-      };
-    });
+    contractRoute(
+      app,
+      'search',
+      async ({ userId, query }) => {
+        if (query.conversationId) await requireMember(db, query.conversationId, userId);
+        let beforeSeq: number | undefined;
+        if (query.before) {
+          beforeSeq = await seqOf(query.before);
+          if (beforeSeq === undefined) throw badRequest('before: сообщение не найдено');
+        }
+        const parts = parseQuery(query.q);
+        // Only punctuation: nothing can match.
+        if (parts.length === 0) return { results: [], nextBefore: null };
+        const filter = { userId, conversationId: query.conversationId, beforeSeq, limit: query.limit + 1 };
+        await drain();
+        const { rows } = postgres
+          ? await postgresMatches(db, tsQuery(parts), filter)
+          : await sqliteMatches(db, fts5Match(parts), filter);
+        const page = rows.slice(0, query.limit);
+        const messages = await toMessages(db, page);
+        return {
+          results: messages.map((message) => ({
+            conversationId: message.conversationId,
+            message,
+            ...messageExcerpt(
+              message.content,
+              message.attachments.flatMap((a) => (a.name ? [a.name] : [])),
+              parts,
+            ),
+          })),
+          nextBefore: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,
+        };
+      },
+      { preHandler: limited },
+    );
   },
   {
     name: 'search-routes',
     encapsulate: true,
-    decorators: { fastify: ['db', 'dialect', 'authenticate'] },
+    decorators: { fastify: ['config', 'db', 'dialect', 'authenticate'] },
     dependencies: ['base', 'authentication'],
   },
 );

@@ -54,6 +54,30 @@ describe('security headers', () => {
     }
   });
 
+  it('keeps no API answer in the browser: no-store on answers, errors and unknown routes; uploads private', async () => {
+    const user = await client(srv.url).user('cachy');
+    const auth = { authorization: `Bearer ${user.accessToken}` };
+    for (const [p, status, headers] of [
+      ['/api/conversations', 200, auth],
+      ['/api/contacts', 200, auth],
+      ['/api/health', 200, {}],
+      ['/api/conversations', 401, {}],
+      ['/api/nope', 404, auth],
+    ] as const) {
+      const res = await get(p, headers);
+      expect(res.statusCode, p).toBe(status);
+      expect(res.headers['cache-control'], `${p} ${status}`).toBe('no-store');
+    }
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])]), 'x.bin');
+    const up = await fetch(`${srv.url}/api/upload`, { method: 'POST', body: form, headers: auth });
+    expect(up.headers.get('cache-control')).toBe('no-store');
+    const file = await get((await up.json()).url);
+    expect(file.headers['cache-control']).toMatch(/^private\b/);
+    // The build's content-hashed assets stay cacheable.
+    expect((await get('/assets/index-AbCd1234.js')).headers['cache-control']).toMatch(/immutable/);
+  });
+
   it("gives the build's assets nosniff and no document headers (they govern pages, not the scripts a page reads)", async () => {
     for (const p of ['/assets/index-AbCd1234.js', '/assets/missing-0000.js']) {
       const res = await get(p);

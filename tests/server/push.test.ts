@@ -7,6 +7,7 @@ import { importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH } from '../../src/contract/notification';
 import { ENDPOINT_REFUSED, endpointRefusal } from '../../server/push/endpoint-policy';
+import { PUSH_ENDPOINT_TAKEN } from '../../server/push/push.plugin';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
 import { type PushRequest, type PushService, startPushService, subscriberKeys } from './push-service';
@@ -141,6 +142,32 @@ describe('subscribing', () => {
     expect(await subscriptionsOf(dave.user.id)).toHaveLength(2);
     expect((await api.post('/api/auth/logout', { refreshToken: dave.refreshToken })).status).toBe(200);
     expect(await subscriptionsOf(dave.user.id)).toHaveLength(1);
+  });
+
+  it("an endpoint stays its first subscriber's: another user presenting it gets 409 and takes nothing", async () => {
+    const [owner, thief] = await Promise.all([api.user('fiona'), api.user('gus')]);
+    const { path, keys } = await subscribe(owner);
+    const stolen = await api.post(
+      '/api/push/subscribe',
+      { endpoint: ps.url + path, keys: subscriberKeys().keys, showText: true },
+      thief.accessToken,
+    );
+    expect(stolen.status).toBe(409);
+    expect(stolen.body.message).toBe(PUSH_ENDPOINT_TAKEN);
+    expect(await subscriptionsOf(thief.user.id)).toEqual([]);
+    const kept = await subscriptionsOf(owner.user.id);
+    expect(kept.map((s) => s.endpoint)).toEqual([ps.url + path]);
+    const row = await srv.server.ctx.db
+      .selectFrom('push_subscriptions')
+      .select('p256dh')
+      .where('endpoint', '=', ps.url + path)
+      .executeTakeFirstOrThrow();
+    expect(row.p256dh).toBe(keys.p256dh);
+    // Its owner may subscribe it again (new keys); once they unsubscribe, it is free for the next person.
+    await subscribe(owner, { path });
+    expect((await api.post('/api/push/unsubscribe', { endpoint: ps.url + path }, owner.accessToken)).status).toBe(200);
+    await subscribe(thief, { path });
+    expect(await subscriptionsOf(thief.user.id)).toHaveLength(1);
   });
 
   it('unsubscribing removes the endpoint', async () => {

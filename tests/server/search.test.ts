@@ -51,7 +51,7 @@ const TEXTS = [
 ];
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer({ searchPerMinute: 10_000 });
   api = client(srv.url);
   [alice, bob, carol] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol')]);
   await befriend(api, alice, bob);
@@ -356,5 +356,23 @@ describe('migration 005', () => {
     expect(await found(bob, 'попугаи')).toEqual(['Старый архивный попугай']);
     expect(await found(bob, 'собака')).toHaveLength(3);
     expect(await found(carol, 'попугай')).toEqual([]);
+  });
+});
+
+describe('rate limit', () => {
+  it('allows a user SEARCH_PER_MINUTE searches a minute, then 429 in Russian with Retry-After; others unaffected', async () => {
+    const limited = await startTestServer({ searchPerMinute: 3 });
+    try {
+      const c = client(limited.url);
+      const [dora, eve] = await Promise.all([c.user('dora'), c.user('eve')]);
+      for (let i = 0; i < 3; i++) expect((await c.get('/api/search?q=кот', dora.accessToken)).status).toBe(200);
+      const refused = await c.get('/api/search?q=кот', dora.accessToken);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/^Слишком много поисков\. Повторите через \d+ с\.$/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await c.get('/api/search?q=кот', eve.accessToken)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
