@@ -6,6 +6,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes';
 import { authenticationPlugin } from './auth/authenticate';
+import { endedSessionsSync } from './auth/ended-sessions.plugin';
 import { basePlugin } from './base';
 import { callRelay } from './calls/call-relay';
 import { type Clock, systemClock } from './clock';
@@ -90,6 +91,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(authenticationPlugin);
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.
   app.register(realtimePlugin);
+  app.register(endedSessionsSync);
   app.register(listsPlugin);
   app.register(pushPlugin);
 

@@ -14,7 +14,7 @@ export const EBLID_EXHAUSTED = 'Свободные EBLID закончились:
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, push, realtime } = app;
+    const { accessTokens, clock, config, db, endedSessions, push, realtime } = app;
 
     contractRoute(
       app,
@@ -104,7 +104,10 @@ export const authRoutes = fp(
         },
         clock,
       );
-      if (!r.ok) throw unauthorized('Сессия истекла, войдите снова');
+      if (!r.ok) {
+        if (r.ended) endedSessions.end(r.ended);
+        throw unauthorized('Сессия истекла, войдите снова');
+      }
       return { accessToken: await accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
 
@@ -112,6 +115,8 @@ export const authRoutes = fp(
       const sessionId = await revokeRefreshToken(db, body.refreshToken, clock);
       // Every socket of that sign-in goes too, on every server process.
       if (sessionId) {
+        // Its access tokens stop at once too, on every process (not only after their 15 minutes).
+        endedSessions.end(sessionId);
         await realtime.sessions.close(sessionId, 'logout');
         await push.signedOut(sessionId);
       }
@@ -121,7 +126,9 @@ export const authRoutes = fp(
   {
     name: 'auth-routes',
     encapsulate: true,
-    decorators: { fastify: ['accessTokens', 'clock', 'config', 'db', 'push', 'realtime', 'authenticate'] },
+    decorators: {
+      fastify: ['accessTokens', 'clock', 'config', 'db', 'endedSessions', 'push', 'realtime', 'authenticate'],
+    },
     dependencies: ['base', 'authentication', 'realtime', 'push'],
   },
 );

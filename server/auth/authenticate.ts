@@ -4,23 +4,37 @@ import fp from 'fastify-plugin';
 import { type Authenticate, bearerToken } from '../http/contract-route';
 import { unauthorized } from '../http/errors';
 import { type AccessTokens, createAccessTokens } from './access-tokens';
+import { createEndedSessions, type EndedSessions } from './ended-sessions';
 
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
     authenticate: Authenticate;
+    /** Sign-ins whose access tokens are refused before they expire (ended-sessions.ts). */
+    endedSessions: EndedSessions;
   }
 }
+
+export const SESSION_ENDED = 'Сеанс завершён, войдите снова';
 
 export const authenticationPlugin = fp(
   async (app) => {
     const accessTokens = createAccessTokens(app.secrets.jwtSecret, app.config.accessTokenTtlSec, app.clock);
+    const endedSessions = createEndedSessions(app.db, app.clock, app.config.accessTokenTtlSec);
+    await endedSessions.load();
     app.decorate('accessTokens', accessTokens);
+    app.decorate('endedSessions', endedSessions);
     app.decorate('authenticate', async (req) => {
-      const userId = await accessTokens.verify(bearerToken(req));
-      if (!userId) throw unauthorized();
-      return userId;
+      const claims = await accessTokens.claims(bearerToken(req));
+      if (!claims) throw unauthorized();
+      // A signed JWT outlives a sign-out; this in-memory check (no query) ends it with its sign-in.
+      if (endedSessions.has(claims.sessionId)) throw unauthorized(SESSION_ENDED);
+      return claims.userId;
     });
   },
-  { name: 'authentication', decorators: { fastify: ['config', 'clock', 'secrets'] }, dependencies: ['base'] },
+  {
+    name: 'authentication',
+    decorators: { fastify: ['config', 'clock', 'db', 'secrets'] },
+    dependencies: ['base'],
+  },
 );

@@ -46,7 +46,10 @@ export async function issueRefreshToken(
   return { token, familyId };
 }
 
-export type RotateResult = { ok: true; userId: string; token: string; familyId: string } | { ok: false };
+export type RotateResult =
+  | { ok: true; userId: string; token: string; familyId: string }
+  /** `ended`: the sign-in this refused token belonged to, when the refusal ended it (reuse, end of its lifetime). */
+  | { ok: false; ended?: string };
 
 export async function rotateRefreshToken(
   db: Database,
@@ -63,7 +66,7 @@ export async function rotateRefreshToken(
   const now = new Date(clock.now()).toISOString();
   if (row.revoked_at) {
     await revokeFamily(db, row.family_id, clock);
-    return { ok: false };
+    return { ok: false, ended: row.family_id };
   }
   if (row.expires_at <= now) return { ok: false };
   // The family's first token marks the sign-in; rows are never deleted while the family is alive.
@@ -75,7 +78,7 @@ export async function rotateRefreshToken(
   const endsAt = Date.parse(String(first?.started ?? row.created_at)) + life.maxAgeSec * 1000;
   if (endsAt <= clock.now()) {
     await revokeFamily(db, row.family_id, clock);
-    return { ok: false };
+    return { ok: false, ended: row.family_id };
   }
   // Conditional update: of two concurrent uses only one wins; the loser counts as reuse.
   const res = await db
@@ -86,7 +89,7 @@ export async function rotateRefreshToken(
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) {
     await revokeFamily(db, row.family_id, clock);
-    return { ok: false };
+    return { ok: false, ended: row.family_id };
   }
   const next = await issueRefreshToken(db, row.user_id, life.ttlSec, { id: row.family_id, endsAt }, clock);
   return { ok: true, userId: row.user_id, token: next.token, familyId: next.familyId };

@@ -35,6 +35,16 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     await one?.close();
   });
 
+  it("refuses a signed-out sign-in's access token on the other server at once", async () => {
+    const u = await api1.user('carl');
+    expect((await api2.get('/api/conversations', u.accessToken)).status).toBe(200);
+    expect((await api1.post('/api/auth/logout', { refreshToken: u.refreshToken })).status).toBe(200);
+    // The notice travels through Redis; the sign-out answered after publishing it.
+    await expect
+      .poll(async () => (await api2.get('/api/conversations', u.accessToken)).status, { timeout: 2000 })
+      .toBe(401);
+  });
+
   it('delivers a message sent through one server to a socket on the other', async () => {
     const bobOnTwo = await connect(two.url, bob.accessToken);
     const bobElsewhere = await connect(two.url, bob.accessToken);

@@ -17,7 +17,7 @@ function pluginDecorators(text: string): { used: string[]; declared: string[] | 
       .map((n) => n.trim().split(':')[0]?.trim() ?? '')
       .filter(Boolean),
   );
-  const declared = /decorators: \{ fastify: \[([^\]]*)\] \}/.exec(text);
+  const declared = /decorators:\s*\{\s*fastify:\s*\[([^\]]*)\],?\s*\}/.exec(text);
   return {
     used,
     declared: declared ? [...(declared[1] as string).matchAll(/'(\w+)'/g)].map((m) => m[1] as string) : null,
@@ -51,5 +51,8 @@ describe('the server', () => {
   it('the check reads a plugin as it is written', () => {
     const text = "const { db, lists } = app;\n{ decorators: { fastify: ['db', 'authenticate'] } }";
     expect(pluginDecorators(text)).toEqual({ used: ['db', 'lists'], declared: ['db', 'authenticate'] });
+    // As the formatter writes a long list: on lines of its own, with a trailing comma.
+    const long = "const { db } = app;\n{ decorators: {\n  fastify: ['db', 'config'],\n} }";
+    expect(pluginDecorators(long)).toEqual({ used: ['db'], declared: ['db', 'config'] });
   });
 });
