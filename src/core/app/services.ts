@@ -43,19 +43,26 @@ export interface Services {
   currentUserId: () => string | null;
 }
 
-/** The offline cache, its code (and idb) fetched on first use, apart from the first bundle. */
-function lazyOfflineCache(): OfflineCache {
+/**
+ * The offline cache, its code (and idb) fetched on first use, apart from the first bundle. Writes are for the
+ * signed-in user only, checked when the write starts: an answer that arrives after its user signed out writes
+ * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox.
+ */
+function lazyOfflineCache(signedIn: (userId: string) => boolean, outboxStore: OutboxStore): OfflineCache {
   let cache: Promise<OfflineCache> | null = null;
   const get = () => {
     cache ??= import('../services/offline-cache').then((m) => m.createOfflineCache());
     return cache;
   };
   return {
-    saveList: (...a) => get().then((c) => c.saveList(...a)),
+    saveList: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveList(...a) : undefined)),
     loadList: (...a) => get().then((c) => c.loadList(...a)),
-    saveMessages: (...a) => get().then((c) => c.saveMessages(...a)),
+    saveMessages: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
     loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
-    clear: (...a) => get().then((c) => c.clear(...a)),
+    clear: async (userId) => {
+      outboxStore.clear(userId);
+      await get().then((c) => c.clear(userId));
+    },
   };
 }
 
@@ -127,7 +134,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
       crop: (source, area: PixelArea) =>
         import('../../features/profile/services/avatar-image').then((m) => m.cropToBlob(source, area)),
     },
-    offline: lazyOfflineCache(),
+    offline: lazyOfflineCache((userId) => current()?.user.id === userId, localOutboxStore),
     currentUserId: () => current()?.user.id ?? null,
   };
 }

@@ -13,6 +13,8 @@ function store(): Storage | null {
 export interface OutboxStore {
   load(userId: string): unknown;
   save(userId: string, items: unknown[]): void;
+  /** Sign-out: nothing of the user's unsent messages stays in the browser. */
+  clear(userId: string): void;
 }
 
 export const localOutboxStore: OutboxStore = {
@@ -33,6 +35,13 @@ export const localOutboxStore: OutboxStore = {
       else s.removeItem(keyOf(userId));
     } catch {
       /* quota exceeded: the outbox still works for this page view */
+    }
+  },
+  clear(userId) {
+    try {
+      store()?.removeItem(keyOf(userId));
+    } catch {
+      /* storage disabled: nothing was kept */
     }
   },
 };

@@ -1,0 +1,71 @@
+// A shared computer: what the browser kept for A is gone once A signs out — the offline store (IndexedDB), the
+// unsent messages (localStorage), and any API answer in the HTTP cache (every /api answer is no-store) — even when
+// the sign-out happens offline. Server side: tests/server/hardening-headers.test.ts, ended-sessions.test.ts.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { sendText } from './users';
+
+/** Everything this origin keeps in localStorage that names the user. */
+const storedFor = (page: Page, userId: string) =>
+  page.evaluate((id) => Object.keys(localStorage).filter((k) => k.includes(id) || k === 'beseda.session'), userId);
+
+/** What the HTTP cache answers for a URL without going to the network ('none' when it holds nothing). */
+const cached = (page: Page, url: string) =>
+  page.evaluate(
+    (u) =>
+      fetch(u, { cache: 'only-if-cached', mode: 'same-origin' }).then(
+        (r) => `${r.status}`,
+        () => 'none',
+      ),
+    url,
+  );
+
+/** Records kept in IndexedDB for the user: lists and conversations. */
+const kept = (page: Page, userId: string) =>
+  page.evaluate(
+    (id) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('beseda-offline');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('lists')) return resolve(0);
+          const tx = db.transaction(['lists', 'messages']);
+          const lists = tx.objectStore('lists').count(id);
+          const messages = tx.objectStore('messages').index('byUser').count(id);
+          tx.oncomplete = () => resolve(lists.result + messages.result);
+        };
+      }),
+    userId,
+  );
+
+test('signing out, even offline, leaves nothing of A: outbox, offline store, session and HTTP cache', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  await sendText(srv.url, b, conversationId, 'Секрет для Анны');
+  const { context, page } = await openSignedIn(a);
+  // The service worker holds the app's chunks, so the sign-in page still opens offline.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.getByTestId('chat-tile').first().click();
+  await expect(page.getByTestId('message').filter({ hasText: 'Секрет для Анны' })).toBeVisible();
+  await expect.poll(() => kept(page, a.user.id)).toBeGreaterThan(0);
+
+  // Offline, a message waits in the outbox, kept in localStorage for a reload.
+  await context.setOffline(true);
+  const box = page.getByRole('textbox', { name: 'Сообщение' });
+  await box.fill('Неотправленное письмо');
+  await box.press('Enter');
+  await expect.poll(() => storedFor(page, a.user.id)).toContain(`beseda.outbox.${a.user.id}`);
+
+  await page.getByRole('button', { name: 'Выйти' }).click();
+  await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
+  await expect.poll(() => storedFor(page, a.user.id)).toEqual([]);
+  await expect.poll(() => kept(page, a.user.id)).toBe(0);
+
+  await context.setOffline(false);
+  for (const url of ['/api/conversations', '/api/contacts', `/api/conversations/${conversationId}/messages`]) {
+    expect(await cached(page, url), url).toBe('none');
+  }
+});
