@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes';
 import { authenticationPlugin } from './auth/authenticate';
 import { endedSessionsSync } from './auth/ended-sessions.plugin';
+import { sessionsRoutes } from './auth/sessions.routes';
+import { signInsPlugin } from './auth/sign-ins';
 import { basePlugin } from './base';
 import { callRelay } from './calls/call-relay';
 import { type Clock, systemClock } from './clock';
@@ -94,11 +96,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(endedSessionsSync);
   app.register(listsPlugin);
   app.register(pushPlugin);
+  app.register(signInsPlugin);
 
   app.register(async function health(api) {
     contractRoute(api, 'health', async () => ({ ok: true as const }));
   });
   app.register(authRoutes);
+  app.register(sessionsRoutes);
   app.register(statusRoutes);
   app.register(contactsRoutes);
   app.register(conversationsRoutes);

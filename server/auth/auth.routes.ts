@@ -14,7 +14,7 @@ export const EBLID_EXHAUSTED = 'Свободные EBLID закончились:
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, endedSessions, push, realtime } = app;
+    const { accessTokens, clock, config, db, signIns } = app;
 
     contractRoute(
       app,
@@ -65,7 +65,7 @@ export const authRoutes = fp(
       { status: 201 },
     );
 
-    contractRoute(app, 'login', async ({ body }) => {
+    contractRoute(app, 'login', async ({ body, req }) => {
       const usernameLower = body.username.trim().toLowerCase();
       const wait = await lockedFor(db, usernameLower, clock);
       if (wait > 0)
@@ -87,6 +87,7 @@ export const authRoutes = fp(
       }
       await clearFailures(db, usernameLower);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
+      await signIns.record(session.familyId, user.id, req.headers['user-agent']);
       return {
         user: toOwnUser(user),
         accessToken: await accessTokens.sign(user.id, session.familyId),
@@ -105,21 +106,18 @@ export const authRoutes = fp(
         clock,
       );
       if (!r.ok) {
-        if (r.ended) endedSessions.end(r.ended);
+        if (r.ended) await signIns.end(r.ended);
         throw unauthorized('Сессия истекла, войдите снова');
       }
+      await signIns.touch(r.familyId);
       return { accessToken: await accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
 
     contractRoute(app, 'logout', async ({ body }) => {
       const sessionId = await revokeRefreshToken(db, body.refreshToken, clock);
       // Every socket of that sign-in goes too, on every server process.
-      if (sessionId) {
-        // Its access tokens stop at once too, on every process (not only after their 15 minutes).
-        endedSessions.end(sessionId);
-        await realtime.sessions.close(sessionId, 'logout');
-        await push.signedOut(sessionId);
-      }
+      // Its access tokens stop at once too, and its sockets and pushes, on every process (sign-ins.ts).
+      if (sessionId) await signIns.end(sessionId);
       return { ok: true as const };
     });
   },
@@ -127,8 +125,8 @@ export const authRoutes = fp(
     name: 'auth-routes',
     encapsulate: true,
     decorators: {
-      fastify: ['accessTokens', 'clock', 'config', 'db', 'endedSessions', 'push', 'realtime', 'authenticate'],
+      fastify: ['accessTokens', 'clock', 'config', 'db', 'signIns', 'authenticate'],
     },
-    dependencies: ['base', 'authentication', 'realtime', 'push'],
+    dependencies: ['base', 'authentication', 'sign-ins'],
   },
 );

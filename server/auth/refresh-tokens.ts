@@ -123,7 +123,8 @@ export async function isSessionActive(db: Database, familyId: string, clock: Clo
   return Boolean(row);
 }
 
-async function revokeFamily(db: Database, familyId: string, clock: Clock): Promise<void> {
+/** Ends a sign-in: every refresh token of its family stops. */
+export async function revokeFamily(db: Database, familyId: string, clock: Clock): Promise<void> {
   await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: new Date(clock.now()).toISOString() })

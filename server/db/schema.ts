@@ -140,6 +140,18 @@ export interface CallsTable {
   message_id: string | null;
 }
 
+/** A sign-in as «Устройства» lists it (migration 009): the refresh-token family, its browser and activity. */
+export interface SignInsTable {
+  /** The refresh-token family: the `sid` of its access tokens. */
+  id: string;
+  user_id: string;
+  browser: string | null;
+  os: string | null;
+  created_at: string;
+  /** The sign-in, then its latest refresh. */
+  last_active_at: string;
+}
+
 export interface PushSubscriptionsTable {
   id: string;
   user_id: string;
@@ -168,4 +180,5 @@ export interface DB {
   voice_notes: VoiceNotesTable;
   calls: CallsTable;
   push_subscriptions: PushSubscriptionsTable;
+  sign_ins: SignInsTable;
 }

@@ -40,6 +40,23 @@ export const LoginResponse = Tokens.extend({ user: User });
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const LogoutBody = RefreshBody;
 
+/** A sign-in as «Устройства» lists it: browser and system from its user agent (null when unknown). */
+export const SignIn = z.object({
+  id: z.string(),
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+  /** The sign-in making this request («Это устройство»). */
+  current: z.boolean(),
+});
+export const SessionsResponse = z.object({ sessions: z.array(SignIn) });
+export const SessionParams = z.strictObject({ id: Id });
+export const ChangePasswordBody = z.strictObject({
+  currentPassword: z.string().min(1, 'Введите текущий пароль').max(LIMITS.passwordMax),
+  newPassword: Password,
+});
+
 /** An uploaded file (a same-origin path), an http(s) URL, or an emoji avatar in the text form emoji:<char>. */
 export const AvatarUrl = z
   .string()
@@ -222,6 +239,10 @@ export const api = {
   login: route('login', { body: LoginBody, response: LoginResponse }),
   refresh: route('refresh', { body: RefreshBody, response: Tokens }),
   logout: route('logout', { body: LogoutBody, response: Ok }),
+  sessions: route('sessions', { response: SessionsResponse }),
+  endSession: route('endSession', { params: SessionParams, response: Ok }),
+  endOtherSessions: route('endOtherSessions', { response: Ok }),
+  changePassword: route('changePassword', { body: ChangePasswordBody, response: Ok }),
   me: route('me', { response: MeResponse }),
   patchMe: route('patchMe', { body: PatchMeBody, response: MeResponse }),
   contacts: route('contacts', { query: ContactsQuery, response: ContactsResponse }),

@@ -45,6 +45,23 @@ describe.skipIf(!available)('two servers behind Redis', () => {
       .toBe(401);
   });
 
+  it('ending a sign-in from «Устройства» on one server closes its socket and refuses its token on the other', async () => {
+    const u = await api1.user('dina');
+    const lost = (await api2.post('/api/auth/login', { username: u.username, password: u.password })).body;
+    const socketOnTwo = await connect(two.url, lost.accessToken);
+    const closed = next(socketOnTwo, 'session:closed');
+    const listed = (await api1.get('/api/auth/sessions', u.accessToken)).body.sessions as {
+      id: string;
+      current: boolean;
+    }[];
+    const id = listed.find((s) => !s.current)?.id as string;
+    expect((await api1.call('DELETE', `/api/auth/sessions/${id}`, { token: u.accessToken })).status).toBe(200);
+    await closed;
+    await expect
+      .poll(async () => (await api2.get('/api/conversations', lost.accessToken)).status, { timeout: 2000 })
+      .toBe(401);
+  });
+
   it('delivers a message sent through one server to a socket on the other', async () => {
     const bobOnTwo = await connect(two.url, bob.accessToken);
     const bobElsewhere = await connect(two.url, bob.accessToken);

@@ -8,6 +8,7 @@ import * as m005 from './005_search';
 import * as m006 from './006_read_cursors';
 import * as m007 from './007_push_subscriptions';
 import * as m008 from './008_voice_and_call_entries';
+import * as m009 from './009_sign_ins';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006_read_cursors': m006,
   '007_push_subscriptions': m007,
   '008_voice_and_call_entries': m008,
+  '009_sign_ins': m009,
 };

@@ -1,0 +1,91 @@
+// «Устройства» and «Сменить пароль»: the user's sign-ins, ending one or all the others, and a password change
+// (which ends every other sign-in). Ending goes through sign-ins.ts, so it takes effect at once everywhere.
+import fp from 'fastify-plugin';
+import { bearerToken, contractRoute } from '../http/contract-route';
+import { badRequest, notFound, unauthorized } from '../http/errors';
+import { clearFailures, lockedFor, recordFailure } from './login-throttle';
+import { hashPassword, verifyPassword } from './passwords';
+
+export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
+const SIGN_IN_NOT_FOUND = 'Сеанс не найден';
+
+export const sessionsRoutes = fp(
+  async (app) => {
+    const { accessTokens, clock, config, db, signIns } = app;
+
+    /** The sign-in making the request (its access token's `sid`). */
+    const currentOf = async (req: Parameters<typeof bearerToken>[0]) => {
+      const claims = await accessTokens.claims(bearerToken(req));
+      if (!claims) throw unauthorized();
+      return claims.sessionId;
+    };
+
+    contractRoute(app, 'sessions', async ({ userId, req }) => {
+      const current = await currentOf(req);
+      const rows = await signIns.list(userId);
+      return {
+        sessions: rows.map((r) => ({
+          id: r.id,
+          browser: r.browser,
+          os: r.os,
+          createdAt: r.created_at,
+          lastActiveAt: r.last_active_at,
+          current: r.id === current,
+        })),
+      };
+    });
+
+    contractRoute(app, 'endSession', async ({ userId, params }) => {
+      // Someone else's sign-in answers as one that does not exist.
+      const row = await db
+        .selectFrom('sign_ins')
+        .select('id')
+        .where('id', '=', params.id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!row) throw notFound(SIGN_IN_NOT_FOUND);
+      await signIns.end(row.id);
+      return { ok: true as const };
+    });
+
+    const endOthers = async (userId: string, current: string) => {
+      for (const r of await signIns.list(userId)) if (r.id !== current) await signIns.end(r.id);
+    };
+
+    contractRoute(app, 'endOtherSessions', async ({ userId, req }) => {
+      await endOthers(userId, await currentOf(req));
+      return { ok: true as const };
+    });
+
+    contractRoute(app, 'changePassword', async ({ userId, body, req }) => {
+      const current = await currentOf(req);
+      const user = await db
+        .selectFrom('users')
+        .select(['username_lower', 'password_hash'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      // The sign-in lock guards this door too: guessing the current password here counts as failed sign-ins.
+      const throttle = { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec };
+      const wait = await lockedFor(db, user.username_lower, clock);
+      if (wait > 0) throw badRequest(`Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
+      if (!(await verifyPassword(user.password_hash, body.currentPassword))) {
+        await recordFailure(db, user.username_lower, throttle, clock);
+        throw badRequest(WRONG_CURRENT_PASSWORD);
+      }
+      await clearFailures(db, user.username_lower);
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(body.newPassword) })
+        .where('id', '=', userId)
+        .execute();
+      await endOthers(userId, current);
+      return { ok: true as const };
+    });
+  },
+  {
+    name: 'sessions-routes',
+    encapsulate: true,
+    decorators: { fastify: ['accessTokens', 'clock', 'config', 'db', 'signIns', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'sign-ins'],
+  },
+);

@@ -1,0 +1,87 @@
+// Sign-ins (the refresh-token families) as the user manages them: recorded at sign-in with the browser and system
+// read from the user agent (ua-parser-js), touched at each refresh, and ended — by signing out, from «Устройства»,
+// or by a password change — in one way: its refresh tokens revoked, its access tokens refused at once on every
+// process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions deleted, its row gone.
+import fp from 'fastify-plugin';
+import { UAParser } from 'ua-parser-js';
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import type { PushNotifier } from '../push/push.plugin';
+import type { SessionSockets } from '../realtime/socket-sessions';
+import type { EndedSessions } from './ended-sessions';
+import { revokeFamily } from './refresh-tokens';
+
+/** «Chrome 130», «Linux»: what the list shows; null when the user agent says nothing recognisable. */
+export function describeUserAgent(userAgent: string | undefined): { browser: string | null; os: string | null } {
+  if (!userAgent) return { browser: null, os: null };
+  const { browser, os } = new UAParser(userAgent.slice(0, 512)).getResult();
+  const named = (name?: string, version?: string) => (name ? (version ? `${name} ${version}` : name) : null);
+  return { browser: named(browser.name, browser.major), os: named(os.name, os.version) };
+}
+
+export interface SignInDeps {
+  db: Database;
+  clock: Clock;
+  endedSessions: EndedSessions;
+  sessions: SessionSockets;
+  push: Pick<PushNotifier, 'signedOut'>;
+}
+
+export function createSignIns({ db, clock, endedSessions, sessions, push }: SignInDeps) {
+  const now = () => new Date(clock.now()).toISOString();
+  return {
+    async record(id: string, userId: string, userAgent: string | undefined): Promise<void> {
+      const at = now();
+      await db
+        .insertInto('sign_ins')
+        .values({ id, user_id: userId, ...describeUserAgent(userAgent), created_at: at, last_active_at: at })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    },
+
+    async touch(id: string): Promise<void> {
+      await db.updateTable('sign_ins').set({ last_active_at: now() }).where('id', '=', id).execute();
+    },
+
+    /** The user's live sign-ins, most recently used first. */
+    list(userId: string) {
+      return db
+        .selectFrom('sign_ins')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('last_active_at', 'desc')
+        .orderBy('id')
+        .execute();
+    },
+
+    /** Ends a sign-in everywhere (its refresh family may already be revoked: a sign-out, a reused token). */
+    async end(id: string): Promise<void> {
+      endedSessions.end(id);
+      await revokeFamily(db, id, clock);
+      await db.deleteFrom('sign_ins').where('id', '=', id).execute();
+      await sessions.close(id, 'logout');
+      await push.signedOut(id);
+    },
+  };
+}
+
+export type SignIns = ReturnType<typeof createSignIns>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sign-ins as «Устройства» shows them, and the one way to end one. */
+    signIns: SignIns;
+  }
+}
+
+export const signInsPlugin = fp(
+  async (app) => {
+    const { db, clock, endedSessions, realtime, push } = app;
+    app.decorate('signIns', createSignIns({ db, clock, endedSessions, sessions: realtime.sessions, push }));
+  },
+  {
+    name: 'sign-ins',
+    decorators: { fastify: ['db', 'clock', 'endedSessions', 'realtime', 'push'] },
+    dependencies: ['base', 'authentication', 'realtime', 'push'],
+  },
+);
