@@ -18,7 +18,15 @@ const sessionLong = [
   'search',
   'profile',
 ];
-const viewOwned = ['callsPage', 'chatsFooter', 'conversationSearch', 'chatsLayout', 'lightbox'];
+const viewOwned = [
+  'callsPage',
+  'chatsFooter',
+  'conversationSearch',
+  'chatsLayout',
+  'lightbox',
+  'devices',
+  'passwordChange',
+];
 
 function start() {
   const machine = appMachine.provide({

@@ -1,8 +1,9 @@
 // The settings page /settings (docs/behaviour.md §2): 'Профиль' with Имя, Статус (the four presence values in
 // Russian), О себе and 'Сохранить'. The form starts from the own record and starts again when it changes.
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../../contract/entities';
 import { LIMITS } from '../../../contract/limits';
+import { DevicesSection, PasswordSection } from '../../account/ui/index';
 import type { ProfileFields } from '../../profile/index';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
@@ -18,7 +19,12 @@ export const STATUS_OPTIONS: { value: PresenceStatus; label: string }[] = [
 export function SettingsPage() {
   const s = useSettings();
   const n = useNotificationSettings();
-  return <SettingsPageView {...s} {...n} />;
+  return (
+    <SettingsPageView {...s} {...n}>
+      <DevicesSection />
+      <PasswordSection />
+    </SettingsPageView>
+  );
 }
 
 export interface SettingsPageViewProps extends Partial<NotificationSettings> {
@@ -29,6 +35,8 @@ export interface SettingsPageViewProps extends Partial<NotificationSettings> {
   saved: boolean;
   error: string | null;
   onSave: (fields: ProfileFields) => void;
+  /** The account sections (sign-ins, password), rendered after the rest. */
+  children?: ReactNode;
 }
 
 const fieldsOf = (me: User | null): ProfileFields => ({
@@ -112,6 +120,7 @@ export function SettingsPageView(props: SettingsPageViewProps) {
         </button>
       </form>
       {props.onNotifications && <NotificationsCard {...(props as NotificationSettings)} />}
+      {props.children}
     </section>
   );
 }

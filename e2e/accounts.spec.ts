@@ -1,0 +1,72 @@
+// «Устройства» and «Сменить пароль» in Settings, in real Chromium against the real server: ending another sign-in
+// signs that page out at once, and a password change signs out every other sign-in. Server rules:
+// tests/server/sessions.test.ts.
+import { expectNoSeriousA11yViolations } from './a11y';
+import { expect, test } from './fixtures';
+import { apiCall, type E2EUser } from './users';
+
+/** Another sign-in of the same user (its own tokens), as a second device would make. */
+async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
+  const tokens = await apiCall<{ accessToken: string; refreshToken: string }>(base, 'POST', '/api/auth/login', {
+    username: u.username,
+    password: u.password,
+  });
+  return { ...u, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+}
+
+test('ending another sign-in from «Устройства» signs that page out at once', async ({
+  srv,
+  createUser,
+  openSignedIn,
+}) => {
+  const u = await createUser('Вера');
+  const { page: laptop } = await openSignedIn(u, { path: '/settings' });
+  const { page: phone } = await openSignedIn(await signInAgain(srv.url, u));
+  await expect(phone.getByRole('button', { name: 'Выйти' })).toBeVisible();
+
+  const devices = laptop.getByTestId('device');
+  await expect(devices).toHaveCount(2);
+  await expect(devices.filter({ hasText: 'Это устройство' })).toHaveCount(1);
+  await expectNoSeriousA11yViolations(laptop, '«Устройства»', { include: '.settings-devices' });
+  await expectNoSeriousA11yViolations(laptop, '«Сменить пароль»', { include: '.settings-password' });
+
+  await devices
+    .filter({ hasNotText: 'Это устройство' })
+    .getByRole('button', { name: /^Завершить сеанс/ })
+    .click();
+  await expect(devices).toHaveCount(1);
+  await expect(phone.getByRole('button', { name: 'Войти', exact: true })).toBeVisible({ timeout: 10_000 });
+  // The laptop stays signed in.
+  await laptop.reload();
+  await expect(laptop.getByTestId('device')).toHaveCount(1);
+});
+
+test('a password change signs out every other sign-in and keeps this one', async ({
+  srv,
+  createUser,
+  openSignedIn,
+}) => {
+  const u = await createUser('Глеб');
+  const { page } = await openSignedIn(u, { path: '/settings' });
+  const { page: other } = await openSignedIn(await signInAgain(srv.url, u));
+  await expect(other.getByRole('button', { name: 'Выйти' })).toBeVisible();
+
+  const form = page.locator('.settings-password');
+  await form.getByLabel('Текущий пароль').fill('не тот пароль');
+  await form.getByLabel('Новый пароль', { exact: true }).fill('новый пароль 2026');
+  await form.getByLabel('Новый пароль ещё раз').fill('новый пароль 2026');
+  await form.getByRole('button', { name: 'Сменить пароль' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Неверный текущий пароль');
+
+  await form.getByLabel('Текущий пароль').fill(u.password);
+  await form.getByRole('button', { name: 'Сменить пароль' }).click();
+  await expect(form.getByRole('status')).toHaveText('Пароль изменён. Другие устройства вышли из аккаунта.');
+  await expect(other.getByRole('button', { name: 'Войти', exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('device')).toHaveCount(1);
+  const login = await fetch(`${srv.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: u.username, password: 'новый пароль 2026' }),
+  });
+  expect(login.status).toBe(200);
+});

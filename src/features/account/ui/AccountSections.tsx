@@ -1,0 +1,131 @@
+// Settings' account sections (docs/accounts.md): «Устройства» — every sign-in with its browser, system and
+// activity, «Это устройство» marked, «Завершить» and «Завершить все другие» — and «Сменить пароль».
+import { type FormEvent, useId, useState } from 'react';
+import { PASSWORD_CHANGED, type PasswordFields } from '../machines/passwordChange/passwordChange.protocol';
+import { type DevicesViewProps, useDevices } from './useDevices';
+import { type PasswordViewProps, usePasswordChange } from './usePasswordChange';
+
+export function DevicesSection() {
+  return <DevicesView {...useDevices()} />;
+}
+
+export function PasswordSection() {
+  return <PasswordView {...usePasswordChange()} />;
+}
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' });
+
+export function DevicesView(props: DevicesViewProps) {
+  const others = props.devices.filter((d) => !d.current);
+  return (
+    <section className="card form settings-devices" aria-labelledby="settings-devices" aria-busy={props.busy}>
+      <h2 className="form-title" id="settings-devices">
+        Устройства
+      </h2>
+      <ul className="device-list">
+        {props.devices.map((d) => (
+          <li key={d.id} className="device" data-testid="device">
+            <div className="device-name">
+              {[d.browser, d.os].filter(Boolean).join(', ') || 'Неизвестное устройство'}
+              {d.current && <span className="device-current"> · Это устройство</span>}
+            </div>
+            <div className="form-hint">
+              Вход: {when(d.createdAt)} · Активность: {when(d.lastActiveAt)}
+            </div>
+            {!d.current && (
+              <button
+                type="button"
+                className="button"
+                disabled={props.busy}
+                aria-label={`Завершить сеанс: ${[d.browser, d.os].filter(Boolean).join(', ') || 'неизвестное устройство'}`}
+                onClick={() => props.onEnd(d.id)}
+              >
+                Завершить
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div aria-live="polite">
+        {props.error && (
+          <p className="inline-error" role="alert">
+            {props.error}
+          </p>
+        )}
+      </div>
+      {others.length > 0 && (
+        <button type="button" className="button" disabled={props.busy} onClick={props.onEndOthers}>
+          Завершить все другие
+        </button>
+      )}
+    </section>
+  );
+}
+
+const EMPTY: PasswordFields = { currentPassword: '', newPassword: '', repeat: '' };
+
+export function PasswordView(props: PasswordViewProps) {
+  const [fields, setFields] = useState<PasswordFields>(EMPTY);
+  const ids = { current: useId(), next: useId(), repeat: useId() };
+  const set = (key: keyof PasswordFields, value: string) => {
+    setFields((f) => ({ ...f, [key]: value }));
+    if (props.changed) props.onEdit();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.onSubmit(fields);
+  };
+  return (
+    <form className="card form settings-password" onSubmit={submit} aria-labelledby="settings-password">
+      <h2 className="form-title" id="settings-password">
+        Сменить пароль
+      </h2>
+      <div className="field">
+        <label htmlFor={ids.current}>Текущий пароль</label>
+        <input
+          id={ids.current}
+          type="password"
+          autoComplete="current-password"
+          value={fields.currentPassword}
+          onChange={(e) => set('currentPassword', e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.next}>Новый пароль</label>
+        <input
+          id={ids.next}
+          type="password"
+          autoComplete="new-password"
+          value={fields.newPassword}
+          onChange={(e) => set('newPassword', e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.repeat}>Новый пароль ещё раз</label>
+        <input
+          id={ids.repeat}
+          type="password"
+          autoComplete="new-password"
+          value={fields.repeat}
+          onChange={(e) => set('repeat', e.target.value)}
+        />
+      </div>
+      <div aria-live="polite">
+        {props.error && (
+          <p className="inline-error" role="alert">
+            {props.error}
+          </p>
+        )}
+        {props.changed && !props.error && (
+          <p className="inline-note" role="status">
+            {PASSWORD_CHANGED}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button primary" disabled={props.busy}>
+        Сменить пароль
+      </button>
+    </form>
+  );
+}

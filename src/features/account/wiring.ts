@@ -1,0 +1,24 @@
+// The account feature's effects: its actors' requests over the API client of the composition root.
+import { fromPromise } from 'xstate';
+import type { Services } from '../../core/app/services';
+import { devicesMachine } from './machines/devices/devices.machine';
+import { passwordMachine } from './machines/passwordChange/passwordChange.machine';
+
+export const wireDevices = (s: Services) =>
+  devicesMachine.provide({
+    actors: {
+      loadDevices: fromPromise(async () => (await s.api.call('sessions')).sessions),
+      endDevice: fromPromise<unknown, { id: string }>(({ input }) =>
+        input.id === 'others' ? s.api.call('endOtherSessions') : s.api.call('endSession', { params: { id: input.id } }),
+      ),
+    },
+  });
+
+export const wirePassword = (s: Services) =>
+  passwordMachine.provide({
+    actors: {
+      changePassword: fromPromise<unknown, { currentPassword: string; newPassword: string }>(({ input }) =>
+        s.api.call('changePassword', { body: input }),
+      ),
+    },
+  });
