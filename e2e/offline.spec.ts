@@ -3,7 +3,7 @@
 // out deletes what was kept.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { sendText } from './users';
+import { apiCall, sendText } from './users';
 
 /** Records kept for the user in IndexedDB: [lists, conversations with messages]. */
 const kept = (page: Page, userId: string) =>
@@ -56,4 +56,45 @@ test('a reload with the network off shows the kept list and conversation, read-o
   // Signing out deletes what was kept for the user.
   await page.getByRole('button', { name: 'Выйти' }).click();
   await expect.poll(() => kept(page, a.user.id)).toEqual([0, 0]);
+});
+
+test('a message its sender deletes leaves the other device’s store: an offline reload does not show it', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  await sendText(srv.url, b, conversationId, 'Останется');
+  const gone = await sendText(srv.url, b, conversationId, 'Удалённое сообщение');
+  const { context, page } = await openSignedIn(a);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.getByTestId('chat-tile').first().click();
+  await expect(page.getByTestId('message').filter({ hasText: 'Удалённое сообщение' })).toBeVisible();
+  await expect.poll(() => kept(page, a.user.id)).toEqual([1, 1]);
+
+  // Deleted while A looks elsewhere in the app: the conversation is not fetched again, only the server's event
+  // reaches the page.
+  await page.getByRole('link', { name: 'Настройки' }).click();
+  await expect(page.getByRole('heading', { name: 'Настройки' })).toBeVisible();
+  await apiCall(srv.url, 'POST', '/api/messages/delete', { messageId: gone.id }, b.accessToken);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        ([id, conv]) =>
+          new Promise<string[]>((resolve) => {
+            const open = indexedDB.open('beseda-offline');
+            open.onsuccess = () => {
+              const get = open.result.transaction('messages').objectStore('messages').get([id, conv]);
+              get.onsuccess = () => resolve((get.result?.messages ?? []).map((m: { content: string }) => m.content));
+            };
+          }),
+        [a.user.id, conversationId] as const,
+      ),
+    )
+    .toEqual(['Останется']);
+
+  await context.setOffline(true);
+  await page.goto(srv.url);
+  await page.getByTestId('chat-tile').first().click();
+  await expect(page.getByTestId('message').filter({ hasText: 'Останется' })).toBeVisible();
+  await expect(page.getByTestId('message').filter({ hasText: 'Удалённое сообщение' })).toHaveCount(0);
 });

@@ -29,5 +29,10 @@ export const wireConnectivity = (s: Services) =>
 
 export const wireOfflineStore = (s: Services) =>
   offlineStoreMachine.provide({
-    actors: { clear: fromPromise<unknown, { userId: string }>(({ input }) => s.offline.clear(input.userId)) },
+    actors: {
+      clear: fromPromise<unknown, { userId: string }>(({ input }) => s.offline.clear(input.userId)),
+      forget: fromPromise<unknown, { userId: string; conversationId: string; messageId: string }>(({ input }) =>
+        s.offline.forgetMessage(input.userId, input.conversationId, input.messageId),
+      ),
+    },
   });

@@ -59,6 +59,7 @@ function lazyOfflineCache(signedIn: (userId: string) => boolean, outboxStore: Ou
     loadList: (...a) => get().then((c) => c.loadList(...a)),
     saveMessages: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
     loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
+    forgetMessage: (...a) => get().then((c) => c.forgetMessage(...a)),
     clear: async (userId) => {
       outboxStore.clear(userId);
       await get().then((c) => c.clear(userId));

@@ -22,6 +22,8 @@ export interface OfflineCache {
   /** Merges a page of the conversation's latest messages into what is kept, and marks it recently opened. */
   saveMessages(userId: string, conversationId: string, messages: Message[]): Promise<void>;
   loadMessages(userId: string, conversationId: string): Promise<Message[] | null>;
+  /** A message deleted for everyone leaves what is kept, so an offline reload does not show it again. */
+  forgetMessage(userId: string, conversationId: string, messageId: string): Promise<void>;
   clear(userId: string): Promise<void>;
 }
 
@@ -61,6 +63,14 @@ export function createOfflineCache(): OfflineCache {
     },
     async loadMessages(userId, conversationId) {
       return (await (await open()).get('messages', [userId, conversationId]))?.messages ?? null;
+    },
+    async forgetMessage(userId, conversationId, messageId) {
+      const tx = (await open()).transaction('messages', 'readwrite');
+      const kept = await tx.store.get([userId, conversationId]);
+      if (kept?.messages.some((m) => m.id === messageId)) {
+        await tx.store.put({ ...kept, messages: kept.messages.filter((m) => m.id !== messageId) });
+      }
+      await tx.done;
     },
     async clear(userId) {
       const d = await open();

@@ -8,10 +8,11 @@ const silent = fromCallback(() => () => {}) as never;
 
 describeModel({
   name: 'offlineStore',
-  machine: offlineStoreMachine.provide({ actors: { session: silent, clear: hang } }),
+  machine: offlineStoreMachine.provide({ actors: { session: silent, clear: hang, forget: hang, server: silent } }),
   events: {
     'offline.signedIn': () => [{ type: 'offline.signedIn', userId: 'u1' }],
     'offline.signedOut': () => [{ type: 'offline.signedOut' }],
+    'offline.messageDeleted': () => [{ type: 'offline.messageDeleted', conversationId: 'c1', messageId: 'm1' }],
     'offline.listFetched': () => [
       { type: 'offline.listFetched', reachable: true },
       { type: 'offline.listFetched', reachable: false },
@@ -31,6 +32,7 @@ describe('offlineStore with a resolving clear', () => {
           clear: fromPromise(async ({ input }: { input: { userId: string } }) => {
             cleared.push(input.userId);
           }) as never,
+          server: silent,
         },
       }),
     ).start();
@@ -45,5 +47,38 @@ describe('offlineStore with a resolving clear', () => {
     expect(cleared).toEqual(['u1']);
     expect(actor.getSnapshot().matches({ signedIn: 'checking' })).toBe(true);
     expect(actor.getSnapshot().context.userId).toBe('u2');
+  });
+});
+
+describe('offlineStore and deletions', () => {
+  it("takes a message the server deleted out of the signed-in user's store, and hears the server only while signed in", async () => {
+    const forgotten: unknown[] = [];
+    let listening = 0;
+    const actor = createActor(
+      offlineStoreMachine.provide({
+        actors: {
+          session: silent,
+          clear: fromPromise(async () => {}) as never,
+          forget: fromPromise(async ({ input }) => {
+            forgotten.push(input);
+          }) as never,
+          server: fromCallback(() => {
+            listening++;
+            return () => {
+              listening--;
+            };
+          }) as never,
+        },
+      }),
+    ).start();
+    expect(listening).toBe(0);
+    actor.send({ type: 'offline.messageDeleted', conversationId: 'c1', messageId: 'm0' });
+    actor.send({ type: 'offline.signedIn', userId: 'u1' });
+    expect(listening).toBe(1);
+    actor.send({ type: 'offline.messageDeleted', conversationId: 'c1', messageId: 'm1' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(forgotten).toEqual([{ userId: 'u1', conversationId: 'c1', messageId: 'm1' }]);
+    actor.send({ type: 'offline.signedOut' });
+    expect(listening).toBe(0);
   });
 });

@@ -1,11 +1,12 @@
 // Offline reading (docs/notifications.md, "Offline reading"; systemId 'offlineStore'). The list and history fetches keep what the
 // server answered in IndexedDB and, when no answer comes, answer from it (src/features/chats/wiring.ts); the chats
 // actor reports which it was. From that this actor knows whether the page shows saved data: then the view shows
-// the banner and sends nothing (tag 'readOnly') until the server answers again. Signing out deletes the user's
-// stored data.
-import { assertEvent, assign, setup } from 'xstate';
+// the banner and sends nothing (tag 'readOnly') until the server answers again. A message deleted for everyone
+// leaves the store as the server announces it. Signing out deletes the user's stored data.
+import { assertEvent, assign, setup, spawnChild } from 'xstate';
 import { notWired } from '../not-wired';
 import { present } from '../present';
+import { listenToServer } from '../realtime/listen-to-server';
 import { watchSignedInUser } from '../session/watch-signed-in-user';
 import type { OfflineStoreContext, OfflineStoreEvent } from './offlineStore.protocol';
 
@@ -17,6 +18,15 @@ export const offlineStoreMachine = setup({
     session: watchSignedInUser('offline.signedIn', 'offline.signedOut'),
     /** Deletes everything kept for the user. */
     clear: notWired<unknown, { userId: string }>('offlineStore.clear'),
+    /** Takes one message out of what is kept. */
+    forget: notWired<unknown, { userId: string; conversationId: string; messageId: string }>('offlineStore.forget'),
+    server: listenToServer<OfflineStoreEvent>({
+      'message:deleted': (p) => ({
+        type: 'offline.messageDeleted',
+        conversationId: p.conversationId,
+        messageId: p.messageId,
+      }),
+    }),
   },
   guards: {
     reachable: ({ event }) => {
@@ -54,7 +64,22 @@ export const offlineStoreMachine = setup({
       on: { 'offline.signedIn': { target: 'signedIn', actions: 'rememberUser' } },
     },
     signedIn: {
-      on: { 'offline.signedOut': 'clearing' },
+      invoke: { id: 'server', src: 'server' },
+      on: {
+        'offline.signedOut': 'clearing',
+        'offline.messageDeleted': {
+          actions: spawnChild('forget', {
+            input: ({ context, event }) => {
+              assertEvent(event, 'offline.messageDeleted');
+              return {
+                userId: present(context.userId, 'userId'),
+                conversationId: event.conversationId,
+                messageId: event.messageId,
+              };
+            },
+          }),
+        },
+      },
       initial: 'checking',
       states: {
         /** Nothing answered yet since sign-in. */

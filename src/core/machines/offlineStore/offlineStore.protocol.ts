@@ -14,7 +14,9 @@ export type OfflineStoreEvent =
   | { type: 'offline.signedIn'; userId: string }
   | { type: 'offline.signedOut' }
   /** The list came from the server (reachable) or, with no answer, from the browser's store (not reachable). */
-  | { type: 'offline.listFetched'; reachable: boolean };
+  | { type: 'offline.listFetched'; reachable: boolean }
+  /** The server says a message was deleted for everyone: it leaves the browser's store too. */
+  | { type: 'offline.messageDeleted'; conversationId: string; messageId: string };
 
 export type OfflineStoreRef = MachineRef<OfflineStoreContext, OfflineStoreEvent>;
 
