@@ -1,6 +1,6 @@
 // A shared computer: what the browser kept for A is gone once A signs out — the offline store (IndexedDB), the
 // unsent messages (localStorage), and any API answer in the HTTP cache (every /api answer is no-store) — even when
-// the sign-out happens offline. Server side: tests/server/hardening-headers.test.ts, ended-sessions.test.ts.
+// the sign-out happens offline; then, back online, the sign-in ends on the server too. Server side: tests/server/hardening-headers.test.ts, ended-sessions.test.ts.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { sendText } from './users';
@@ -39,7 +39,7 @@ const kept = (page: Page, userId: string) =>
     userId,
   );
 
-test('signing out, even offline, leaves nothing of A: outbox, offline store, session and HTTP cache', async ({
+test('signing out offline leaves nothing of A, and ends the sign-in on the server once back online', async ({
   srv,
   friends: { a, b, conversationId },
   openSignedIn,
@@ -64,7 +64,16 @@ test('signing out, even offline, leaves nothing of A: outbox, offline store, ses
   await expect.poll(() => storedFor(page, a.user.id)).toEqual([]);
   await expect.poll(() => kept(page, a.user.id)).toBe(0);
 
+  // The server has not heard of the sign-out yet: only the token to end it waits, and goes once online.
+  const status = () =>
+    fetch(`${srv.url}/api/conversations`, { headers: { authorization: `Bearer ${a.accessToken}` } }).then(
+      (r) => r.status,
+    );
+  expect(await status()).toBe(200);
+  expect(await page.evaluate(() => Object.keys(localStorage))).toEqual(['beseda.pendingSignOut']);
   await context.setOffline(false);
+  await expect.poll(status, { timeout: 20_000 }).toBe(401);
+  await expect.poll(() => page.evaluate(() => Object.keys(localStorage))).toEqual([]);
   for (const url of ['/api/conversations', '/api/contacts', `/api/conversations/${conversationId}/messages`]) {
     expect(await cached(page, url), url).toBe('none');
   }

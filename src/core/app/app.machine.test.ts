@@ -10,6 +10,7 @@ const sessionLong = [
   'session',
   'realtime',
   'connectivity',
+  'signOutQueue',
   'offlineStore',
   'notifications',
   'chats',

@@ -1,12 +1,14 @@
 // The session-long core actors provided from the real services: sign-in and refresh, the socket, the ping and
-// the offline store.
+// the offline store, and the sign-outs made offline.
 import { fromPromise } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
+import { RequestFailure } from '../../contract/failure';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
 import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { socketActor } from '../machines/realtime/socket.actor';
 import { sessionMachine } from '../machines/session/session.machine';
+import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
 import type { Services } from './services';
 
 export function wireSession(s: Services) {
@@ -15,7 +17,16 @@ export function wireSession(s: Services) {
       login: fromPromise(({ input }: { input: BodyOf<'login'> }) => s.authApi.login(input)),
       register: fromPromise(({ input }: { input: BodyOf<'register'> }) => s.authApi.register(input)),
       refresh: fromPromise(({ input }: { input: { refreshToken: string } }) => s.authApi.refresh(input.refreshToken)),
-      logout: fromPromise<unknown, { refreshToken: string }>(({ input }) => s.authApi.logout(input.refreshToken)),
+      // A sign-out that gets no answer is finished later by the signOutQueue: its token waits in storage.
+      logout: fromPromise<unknown, { refreshToken: string }>(async ({ input }) => {
+        try {
+          return await s.authApi.logout(input.refreshToken);
+        } catch (error) {
+          const status = error instanceof RequestFailure ? error.status : null;
+          if (status === null || status >= 500) s.pendingSignOuts.add(input.refreshToken);
+          throw error;
+        }
+      }),
       fetchMe: fromPromise<ResponseOf<'me'> | null>(() => s.api.call('me')),
     },
   });
@@ -26,6 +37,23 @@ export const wireRealtime = (s: Services) =>
 
 export const wireConnectivity = (s: Services) =>
   connectivityMachine.provide({ actors: { ping: fromPromise(() => s.ping()) } });
+
+export const wireSignOutQueue = (s: Services) =>
+  signOutQueueMachine.provide({
+    actors: {
+      loadPending: fromPromise(async () => s.pendingSignOuts.load()),
+      revoke: fromPromise<unknown, { token: string }>(async ({ input }) => {
+        try {
+          await s.authApi.logout(input.token);
+        } catch (error) {
+          const status = error instanceof RequestFailure ? error.status : null;
+          // No answer: it stays for the next try. Anything else: the server will never take it.
+          if (status === null || status >= 500) throw error;
+        }
+        s.pendingSignOuts.remove(input.token);
+      }),
+    },
+  });
 
 export const wireOfflineStore = (s: Services) =>
   offlineStoreMachine.provide({

@@ -38,6 +38,7 @@ import { wireAvatar, wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
 import { wireSearch } from '../../features/search/wiring';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
+import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
 import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { requestQueueMachine } from '../machines/requestQueue/requestQueue.machine';
@@ -45,7 +46,7 @@ import { sessionMachine } from '../machines/session/session.machine';
 import type { SystemActors } from '../machines/system';
 import type { AppInput } from '../machines/app/app.protocol';
 import type { Services } from './services';
-import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession } from './core-wiring';
+import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession, wireSignOutQueue } from './core-wiring';
 
 export type Lifetime = 'session' | 'owned' | 'child';
 
@@ -74,6 +75,7 @@ export const registry = {
   },
   realtime: { machine: realtimeMachine, lifetime: 'session', systemId: true, wire: wireRealtime },
   connectivity: { machine: connectivityMachine, lifetime: 'session', systemId: true, wire: wireConnectivity },
+  signOutQueue: { machine: signOutQueueMachine, lifetime: 'session', systemId: true, wire: wireSignOutQueue },
   offlineStore: { machine: offlineStoreMachine, lifetime: 'session', systemId: true, wire: wireOfflineStore },
   notifications: { machine: notificationsMachine, lifetime: 'session', systemId: true, wire: wireNotifications },
   chats: { machine: chatsMachine, lifetime: 'session', systemId: true, wire: wireChats },

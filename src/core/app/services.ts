@@ -6,6 +6,7 @@ import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
 import type { PixelArea } from '../../features/profile/services/avatar-image';
 import type { OfflineCache } from '../services/offline-cache';
 import { localOutboxStore, type OutboxStore } from '../../features/composer/services/outbox-store';
+import { localPendingSignOuts, type PendingSignOuts } from '../services/pending-sign-outs';
 import { loadSession, type Session, saveSession } from '../services/storage';
 import type { Uploader } from '../../features/composer/services/upload';
 import { createSoundService, type SoundService } from '../services/sound';
@@ -33,6 +34,8 @@ export interface Services {
   ping: () => Promise<number>;
   /** The stored session (survives a reload). */
   sessionStore: { load(): Session | null; save(session: Session | null): void };
+  /** Refresh tokens of sign-outs made offline, until the server revokes them. */
+  pendingSignOuts: PendingSignOuts;
   /** The chats outbox per user (unsent messages survive a reload). */
   outboxStore: OutboxStore;
   /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
@@ -129,6 +132,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     sound: createSoundService(),
     ping: () => measurePing(authApi),
     sessionStore: { load: loadSession, save: saveSession },
+    pendingSignOuts: localPendingSignOuts,
     outboxStore: localOutboxStore,
     avatarImage: {
       read: (file) => import('../../features/profile/services/avatar-image').then((m) => m.readAsDataUrl(file)),

@@ -28,3 +28,13 @@ export function watchWindowFocus<T extends string>(type: T) {
     };
   });
 }
+
+/** The browser coming back online (`window`'s online event), as `{ type }` events. */
+export function watchOnline<T extends string>(type: T) {
+  return fromCallback<EventObject, void, { type: T }>(({ sendBack }) => {
+    if (typeof window === 'undefined') return;
+    const online = () => sendBack({ type });
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  });
+}

@@ -3,11 +3,12 @@
 // the machine (the composition root persists every snapshot); every token change is emitted as `session.token`.
 // Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it started, of
 // the one already in flight, or null at once when there is no session to refresh.
-import { type ActorRefFrom, assertEvent, assign, emit, log, setup } from 'xstate';
+import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../not-wired';
 import { present } from '../present';
+import { systemActor } from '../system';
 import {
   REGISTER_FAILED,
   SIGN_IN_FAILED,
@@ -39,6 +40,10 @@ export const sessionMachine = setup({
     ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
   },
   actions: {
+    queueSignOut: enqueueActions(({ system, enqueue }) => {
+      const queue = systemActor(system, 'signOutQueue');
+      if (queue) enqueue.sendTo(queue, { type: 'signOut.queued' });
+    }),
     // Whoever needs the token (the realtime actor) listens for this and reads the snapshot when it starts.
     announceToken: emit(({ context }) => ({
       type: 'session.token' as const,
@@ -189,7 +194,11 @@ export const sessionMachine = setup({
             src: 'logout',
             input: ({ context }) => ({ refreshToken: present(context.session, 'session').refreshToken }),
             onDone: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
-            onError: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
+            // No answer: the token waits in storage (the logout service put it there) for the signOutQueue.
+            onError: {
+              target: '#session.signedOut',
+              actions: ['clearSession', assign({ rememberOrigin: false }), 'queueSignOut'],
+            },
           },
         },
       },
