@@ -46,6 +46,7 @@ export const authRoutes = fp(
             eblid,
             bio: null,
             created_at: new Date().toISOString(),
+            deleted_at: null,
           };
           try {
             await db.insertInto('users').values(row).execute();
@@ -74,6 +75,7 @@ export const authRoutes = fp(
         .selectFrom('users')
         .selectAll()
         .where('username_lower', '=', usernameLower)
+        .where('deleted_at', 'is', null)
         .executeTakeFirst();
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
       if (!user || !ok) {

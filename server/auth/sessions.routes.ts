@@ -1,17 +1,47 @@
-// «Устройства» and «Сменить пароль»: the user's sign-ins, ending one or all the others, and a password change
-// (which ends every other sign-in). Ending goes through sign-ins.ts, so it takes effect at once everywhere.
+// «Устройства», «Сменить пароль» and «Удалить аккаунт»: the user's sign-ins, ending one or all the others, a
+// password change (which ends every other sign-in) and deleting the account (users/account-deletion.ts). Ending goes through sign-ins.ts, so it takes effect at once everywhere.
 import fp from 'fastify-plugin';
 import { bearerToken, contractRoute } from '../http/contract-route';
 import { badRequest, notFound, unauthorized } from '../http/errors';
+import { createAccountDeletion } from '../users/account-deletion';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle';
 import { hashPassword, verifyPassword } from './passwords';
 
 export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
+export const WRONG_PASSWORD = 'Неверный пароль';
+/** How often held usernames and EBLIDs of deleted accounts are looked at for release. */
+const RELEASE_SWEEP_MS = 3600_000;
 const SIGN_IN_NOT_FOUND = 'Сеанс не найден';
 
 export const sessionsRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, signIns } = app;
+    const { accessTokens, clock, config, db, lists, realtime, signIns } = app;
+    const deletion = createAccountDeletion({ db, clock, lists, realtime, signIns });
+    const sweep = () =>
+      deletion.releaseExpired().catch((err) => app.log.warn({ err }, 'deleted accounts not released'));
+    const sweeper = setInterval(sweep, RELEASE_SWEEP_MS);
+    sweeper.unref();
+    app.addHook('onReady', async () => {
+      await sweep();
+    });
+    app.addHook('onClose', async () => clearInterval(sweeper));
+
+    /** The password check of the sensitive routes, counted as a sign-in attempt (the same lock). */
+    async function checkPassword(userId: string, password: string, wrong: string): Promise<void> {
+      const user = await db
+        .selectFrom('users')
+        .select(['username_lower', 'password_hash'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      const throttle = { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec };
+      const wait = await lockedFor(db, user.username_lower, clock);
+      if (wait > 0) throw badRequest(`Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
+      if (!(await verifyPassword(user.password_hash, password))) {
+        await recordFailure(db, user.username_lower, throttle, clock);
+        throw badRequest(wrong);
+      }
+      await clearFailures(db, user.username_lower);
+    }
 
     /** The sign-in making the request (its access token's `sid`). */
     const currentOf = async (req: Parameters<typeof bearerToken>[0]) => {
@@ -59,20 +89,7 @@ export const sessionsRoutes = fp(
 
     contractRoute(app, 'changePassword', async ({ userId, body, req }) => {
       const current = await currentOf(req);
-      const user = await db
-        .selectFrom('users')
-        .select(['username_lower', 'password_hash'])
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      // The sign-in lock guards this door too: guessing the current password here counts as failed sign-ins.
-      const throttle = { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec };
-      const wait = await lockedFor(db, user.username_lower, clock);
-      if (wait > 0) throw badRequest(`Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
-      if (!(await verifyPassword(user.password_hash, body.currentPassword))) {
-        await recordFailure(db, user.username_lower, throttle, clock);
-        throw badRequest(WRONG_CURRENT_PASSWORD);
-      }
-      await clearFailures(db, user.username_lower);
+      await checkPassword(userId, body.currentPassword, WRONG_CURRENT_PASSWORD);
       await db
         .updateTable('users')
         .set({ password_hash: await hashPassword(body.newPassword) })
@@ -81,11 +98,17 @@ export const sessionsRoutes = fp(
       await endOthers(userId, current);
       return { ok: true as const };
     });
+
+    contractRoute(app, 'deleteAccount', async ({ userId, body }) => {
+      await checkPassword(userId, body.password, WRONG_PASSWORD);
+      await deletion.delete(userId);
+      return { ok: true as const };
+    });
   },
   {
     name: 'sessions-routes',
     encapsulate: true,
-    decorators: { fastify: ['accessTokens', 'clock', 'config', 'db', 'signIns', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'sign-ins'],
+    decorators: { fastify: ['accessTokens', 'clock', 'config', 'db', 'lists', 'realtime', 'signIns', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'sign-ins'],
   },
 );

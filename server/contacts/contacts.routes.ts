@@ -102,6 +102,7 @@ export const contactsRoutes = fp(
           .selectAll()
           .where('eblid', '=', query.code)
           .where('id', '!=', userId)
+          .where('deleted_at', 'is', null)
           .execute();
         return { results: rows.map((r) => toPublicUser(r, online)) };
       },
@@ -115,7 +116,8 @@ export const contactsRoutes = fp(
         const id = body.identifier.trim();
         const lower = id.toLowerCase();
         const asUsername = lower.replace(/^@/, '');
-        let q = db.selectFrom('users').selectAll();
+        // A deleted account is nobody to add (its username and EBLID are held until they are released).
+        let q = db.selectFrom('users').selectAll().where('deleted_at', 'is', null);
         if (EBLID.test(id)) q = q.where('eblid', '=', id);
         else if (asUsername.includes('@')) q = q.where('email_lower', '=', lower);
         else q = q.where('username_lower', '=', asUsername);

@@ -17,6 +17,8 @@ export interface UsersTable {
   eblid: string;
   bio: string | null;
   created_at: string;
+  /** When the account was deleted (migration 010); null for a live one. */
+  deleted_at: string | null;
 }
 
 export interface RefreshTokensTable {

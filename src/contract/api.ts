@@ -52,6 +52,9 @@ export const SignIn = z.object({
 });
 export const SessionsResponse = z.object({ sessions: z.array(SignIn) });
 export const SessionParams = z.strictObject({ id: Id });
+export const DeleteAccountBody = z.strictObject({
+  password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
+});
 export const ChangePasswordBody = z.strictObject({
   currentPassword: z.string().min(1, 'Введите текущий пароль').max(LIMITS.passwordMax),
   newPassword: Password,
@@ -243,6 +246,7 @@ export const api = {
   endSession: route('endSession', { params: SessionParams, response: Ok }),
   endOtherSessions: route('endOtherSessions', { response: Ok }),
   changePassword: route('changePassword', { body: ChangePasswordBody, response: Ok }),
+  deleteAccount: route('deleteAccount', { body: DeleteAccountBody, response: Ok }),
   me: route('me', { response: MeResponse }),
   patchMe: route('patchMe', { body: PatchMeBody, response: MeResponse }),
   contacts: route('contacts', { query: ContactsQuery, response: ContactsResponse }),

@@ -19,6 +19,7 @@ export const routes = {
   endSession: { method: 'DELETE', path: '/auth/sessions/:id', auth: true },
   endOtherSessions: { method: 'POST', path: '/auth/sessions/end-others', auth: true },
   changePassword: { method: 'POST', path: '/auth/password', auth: true },
+  deleteAccount: { method: 'POST', path: '/auth/account/delete', auth: true },
   me: { method: 'GET', path: '/status/me', auth: true },
   patchMe: { method: 'PATCH', path: '/status/me', auth: true },
   contacts: { method: 'GET', path: '/contacts', auth: true },

@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_ENDED } from '../../server/auth/authenticate';
 import { WRONG_CURRENT_PASSWORD } from '../../server/auth/sessions.routes';
 import { describeUserAgent } from '../../server/auth/sign-ins';
+import { createAccountDeletion, RELEASE_AFTER_MS } from '../../server/users/account-deletion';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, closeAll, connect, next } from './socket-helpers';
+import { type Api, befriend, closeAll, connect, next } from './socket-helpers';
+import { manualClock } from './manual-clock';
 
 let srv: TestServer;
 let api: Api;
@@ -171,5 +173,91 @@ describe('«Сменить пароль»', () => {
     expect(locked.status).toBe(400);
     expect(locked.body.message).toMatch(/^Слишком много неудачных попыток/);
     expect((await api.get('/api/conversations', u.accessToken)).status).toBe(200);
+  });
+});
+
+describe('«Удалить аккаунт»', () => {
+  it('needs the password (a wrong one changes nothing), then ends every sign-in and frees nothing at once', async () => {
+    const [u, friend] = await Promise.all([api.user('tanya'), api.user('uma')]);
+    await befriend(api, u, friend);
+    const conv = (await api.post('/api/conversations/with', { userId: friend.user.id }, u.accessToken)).body
+      .conversation.id as string;
+    await api.post(
+      '/api/conversations/send',
+      { conversationId: conv, type: 'TEXT', content: 'Последнее слово' },
+      u.accessToken,
+    );
+    const other = await signIn(u.username, u.password, IPHONE);
+
+    const wrong = await api.post('/api/auth/account/delete', { password: 'не тот' }, u.accessToken);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe('Неверный пароль');
+    expect((await api.get('/api/conversations', other.accessToken)).status).toBe(200);
+
+    expect((await api.post('/api/auth/account/delete', { password: u.password }, u.accessToken)).status).toBe(200);
+    for (const t of [u.accessToken, other.accessToken])
+      expect((await api.get('/api/conversations', t)).status).toBe(401);
+    expect((await api.post('/api/auth/login', { username: u.username, password: u.password })).status).toBe(401);
+
+    // The friend keeps the chat and its messages; the author is «Удалённый аккаунт»; the friendship is gone.
+    const list = (await api.get('/api/conversations', friend.accessToken)).body.conversations as {
+      conversation: {
+        id: string;
+        participants: { user: { id: string; displayName: string; avatarUrl: string | null } }[];
+      };
+    }[];
+    const chat = list.find((c) => c.conversation.id === conv)?.conversation;
+    expect(chat?.participants.find((p) => p.user.id === u.user.id)?.user).toMatchObject({
+      displayName: 'Удалённый аккаунт',
+      avatarUrl: null,
+    });
+    const history = (await api.get(`/api/conversations/${conv}/messages`, friend.accessToken)).body.messages as {
+      content: string;
+    }[];
+    expect(history.map((m) => m.content)).toEqual(['Последнее слово']);
+    expect((await api.get('/api/contacts', friend.accessToken)).body.contacts).toEqual([]);
+
+    // Held for 30 days: nobody can take the name or be found by the code meanwhile.
+    expect(
+      (
+        await api.post('/api/auth/register', {
+          username: u.username,
+          displayName: 'Самозванец',
+          password: 'пароль 123',
+        })
+      ).status,
+    ).toBe(409);
+    expect((await api.get(`/api/contacts/search?code=${u.user.eblid}`, friend.accessToken)).body.results).toEqual([]);
+  });
+
+  it('gives the username and EBLID up after 30 days', async () => {
+    const clock = manualClock();
+    const deletion = createAccountDeletion({
+      db: srv.server.ctx.db,
+      clock,
+      lists: srv.server.ctx.lists,
+      realtime: srv.server.ctx.realtime,
+      signIns: srv.server.app.signIns,
+    });
+    const u = await api.user('vika');
+    await deletion.delete(u.user.id);
+    expect(await deletion.releaseExpired()).toBe(0);
+    clock.advance(RELEASE_AFTER_MS + 1);
+    expect(await deletion.releaseExpired()).toBeGreaterThanOrEqual(1);
+    const row = await srv.server.ctx.db
+      .selectFrom('users')
+      .select(['username_lower', 'eblid'])
+      .where('id', '=', u.user.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ username_lower: `deleted:${u.user.id}`, eblid: `deleted:${u.user.id}` });
+    expect(
+      (
+        await api.post('/api/auth/register', {
+          username: u.username,
+          displayName: 'Новая Вика',
+          password: 'пароль 123',
+        })
+      ).status,
+    ).toBe(201);
   });
 });

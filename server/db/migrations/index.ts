@@ -9,6 +9,7 @@ import * as m006 from './006_read_cursors';
 import * as m007 from './007_push_subscriptions';
 import * as m008 from './008_voice_and_call_entries';
 import * as m009 from './009_sign_ins';
+import * as m010 from './010_account_deletion';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '007_push_subscriptions': m007,
   '008_voice_and_call_entries': m008,
   '009_sign_ins': m009,
+  '010_account_deletion': m010,
 };
