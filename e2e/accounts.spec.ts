@@ -3,7 +3,7 @@
 // tests/server/sessions.test.ts.
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, type E2EUser } from './users';
+import { apiCall, type E2EUser, sendText } from './users';
 
 /** Another sign-in of the same user (its own tokens), as a second device would make. */
 async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
@@ -69,4 +69,32 @@ test('a password change signs out every other sign-in and keeps this one', async
     body: JSON.stringify({ username: u.username, password: 'новый пароль 2026' }),
   });
   expect(login.status).toBe(200);
+});
+
+test('deleting the account signs it out, and the friend sees «Удалённый аккаунт» with the history kept', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  await sendText(srv.url, a, conversationId, 'Прощальное сообщение');
+  const { page } = await openSignedIn(a, { path: '/settings' });
+  const { page: friend } = await openSignedIn(b);
+  await expect(friend.getByTestId('chat-tile').first()).toContainText(a.displayName);
+
+  const form = page.locator('.settings-delete');
+  await expectNoSeriousA11yViolations(page, '«Удалить аккаунт»', { include: '.settings-delete' });
+  const button = form.getByRole('button', { name: 'Удалить аккаунт' });
+  await form.getByLabel('Пароль').fill('не тот пароль');
+  await expect(button).toBeDisabled();
+  await form.getByLabel('Введите УДАЛИТЬ, чтобы подтвердить').fill('удалить');
+  await button.click();
+  await expect(form.getByRole('alert')).toHaveText('Неверный пароль');
+
+  await form.getByLabel('Пароль').fill(a.password);
+  await button.click();
+  await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible({ timeout: 10_000 });
+
+  await expect(friend.getByTestId('chat-tile').first()).toContainText('Удалённый аккаунт', { timeout: 10_000 });
+  await friend.getByTestId('chat-tile').first().click();
+  await expect(friend.getByTestId('message').filter({ hasText: 'Прощальное сообщение' })).toBeVisible();
 });

@@ -27,6 +27,7 @@ const viewOwned = [
   'lightbox',
   'devices',
   'passwordChange',
+  'accountDeletion',
 ];
 
 function start() {

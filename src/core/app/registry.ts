@@ -15,8 +15,8 @@
 //   composes them.
 // The diagram list (scripts/diagrams.ts) is derived from it too.
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
-import { devicesMachine, passwordMachine } from '../../features/account/index';
-import { wireDevices, wirePassword } from '../../features/account/wiring';
+import { accountDeletionMachine, devicesMachine, passwordMachine } from '../../features/account/index';
+import { wireAccountDeletion, wireDevices, wirePassword } from '../../features/account/wiring';
 import { callMachine, callsPageMachine } from '../../features/calls/index';
 import { wireCall, wireCallsPage } from '../../features/calls/wiring';
 import { chatsFooterMachine, chatsLayoutMachine, chatsMachine } from '../../features/chats/index';
@@ -94,6 +94,13 @@ export const registry = {
   lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view', systemId: true },
   devices: { machine: devicesMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDevices },
   passwordChange: { machine: passwordMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wirePassword },
+  accountDeletion: {
+    machine: accountDeletionMachine,
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    wire: wireAccountDeletion,
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },

@@ -1,6 +1,7 @@
 // The account feature's effects: its actors' requests over the API client of the composition root.
 import { fromPromise } from 'xstate';
 import type { Services } from '../../core/app/services';
+import { accountDeletionMachine } from './machines/accountDeletion/accountDeletion.machine';
 import { devicesMachine } from './machines/devices/devices.machine';
 import { passwordMachine } from './machines/passwordChange/passwordChange.machine';
 
@@ -19,6 +20,15 @@ export const wirePassword = (s: Services) =>
     actors: {
       changePassword: fromPromise<unknown, { currentPassword: string; newPassword: string }>(({ input }) =>
         s.api.call('changePassword', { body: input }),
+      ),
+    },
+  });
+
+export const wireAccountDeletion = (s: Services) =>
+  accountDeletionMachine.provide({
+    actors: {
+      deleteAccount: fromPromise<unknown, { password: string }>(({ input }) =>
+        s.api.call('deleteAccount', { body: input }),
       ),
     },
   });

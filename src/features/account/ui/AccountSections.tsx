@@ -1,7 +1,9 @@
 // Settings' account sections (docs/accounts.md): «Устройства» — every sign-in with its browser, system and
-// activity, «Это устройство» marked, «Завершить» and «Завершить все другие» — and «Сменить пароль».
+// activity, «Это устройство» marked, «Завершить» and «Завершить все другие» — «Сменить пароль» and «Удалить аккаунт».
 import { type FormEvent, useId, useState } from 'react';
+import { DELETE_CONFIRMATION } from '../machines/accountDeletion/accountDeletion.protocol';
 import { PASSWORD_CHANGED, type PasswordFields } from '../machines/passwordChange/passwordChange.protocol';
+import { type AccountDeletionViewProps, useAccountDeletion } from './useAccountDeletion';
 import { type DevicesViewProps, useDevices } from './useDevices';
 import { type PasswordViewProps, usePasswordChange } from './usePasswordChange';
 
@@ -11,6 +13,65 @@ export function DevicesSection() {
 
 export function PasswordSection() {
   return <PasswordView {...usePasswordChange()} />;
+}
+
+export function AccountDeletionSection() {
+  return <AccountDeletionView {...useAccountDeletion()} />;
+}
+
+export function AccountDeletionView(props: AccountDeletionViewProps) {
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const ids = { password: useId(), confirmation: useId(), note: useId() };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.onDelete(password, confirmation);
+  };
+  return (
+    <form className="card form settings-delete" onSubmit={submit} aria-labelledby="settings-delete">
+      <h2 className="form-title" id="settings-delete">
+        Удалить аккаунт
+      </h2>
+      <p className="form-hint" id={ids.note}>
+        Все ваши устройства выйдут из аккаунта, друзья и запросы удалятся. Сообщения останутся у собеседников под именем
+        «Удалённый аккаунт».
+      </p>
+      <div className="field">
+        <label htmlFor={ids.password}>Пароль</label>
+        <input
+          id={ids.password}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.confirmation}>Введите {DELETE_CONFIRMATION}, чтобы подтвердить</label>
+        <input
+          id={ids.confirmation}
+          autoComplete="off"
+          value={confirmation}
+          onChange={(e) => setConfirmation(e.target.value)}
+        />
+      </div>
+      <div aria-live="polite">
+        {props.error && (
+          <p className="inline-error" role="alert">
+            {props.error}
+          </p>
+        )}
+      </div>
+      <button
+        type="submit"
+        className="button danger"
+        aria-describedby={ids.note}
+        disabled={props.busy || confirmation.trim().toUpperCase() !== DELETE_CONFIRMATION || !password}
+      >
+        Удалить аккаунт
+      </button>
+    </form>
+  );
 }
 
 const when = (iso: string) =>

@@ -1,2 +1,2 @@
 // The account feature's views other features may render.
-export { DevicesSection, PasswordSection } from './AccountSections';
+export { AccountDeletionSection, DevicesSection, PasswordSection } from './AccountSections';
