@@ -26,6 +26,7 @@ import { conversationsRoutes } from './conversations/conversations.routes';
 import { listsPlugin } from './conversations/lists.plugin';
 import { clientStatic } from './http/client-static';
 import { contractRoute } from './http/contract-route';
+import { exportRoutes } from './export/export.routes';
 import { installErrorHandler } from './http/errors';
 import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
@@ -113,7 +114,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(searchRoutes);
   app.register(callRelay);
   app.register(livekitRoutes);
-  app.register(uploadsRoutes, { storage: localDiskStorage(path.join(config.dataDir, 'uploads')) });
+  const uploads = localDiskStorage(path.join(config.dataDir, 'uploads'));
+  app.register(uploadsRoutes, { storage: uploads });
+  app.register(exportRoutes, { uploads, archives: localDiskStorage(path.join(config.dataDir, 'exports')) });
   app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });
 
   try {

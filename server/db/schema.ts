@@ -167,6 +167,21 @@ export interface PushSubscriptionsTable {
   created_at: string;
 }
 
+/** An archive of «Экспорт данных» (migration 011); its ZIP is stored under the row's id. */
+export interface ExportsTable {
+  id: string;
+  user_id: string;
+  /** building | ready | failed. */
+  status: string;
+  /** 0 to 1. */
+  progress: number;
+  size: number | null;
+  created_at: string;
+  /** Moved by the build as it goes (a building row left unmoved belonged to a process that died). */
+  updated_at: string;
+  expires_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -183,4 +198,5 @@ export interface DB {
   calls: CallsTable;
   push_subscriptions: PushSubscriptionsTable;
   sign_ins: SignInsTable;
+  exports: ExportsTable;
 }

@@ -55,6 +55,24 @@ export const SessionParams = z.strictObject({ id: Id });
 export const DeleteAccountBody = z.strictObject({
   password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
 });
+/**
+ * «Экспорт данных» (docs/accounts.md): a ZIP built in the background. `progress` runs from 0 to 1; `downloadUrl` is
+ * set once it is ready (a same-origin link with a signed token valid for a few minutes: fetch the status again for a
+ * fresh one). Kept until `expiresAt` (24 hours after it was asked for), then gone.
+ */
+export const ExportStatus = z.object({
+  id: z.string(),
+  status: z.enum(['building', 'ready', 'failed']),
+  progress: z.number().min(0).max(1),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  /** The ZIP's size in bytes once ready. */
+  size: z.number().nullable(),
+  downloadUrl: z.string().nullable(),
+});
+export const ExportResponse = z.object({ export: ExportStatus });
+export const LatestExportResponse = z.object({ export: ExportStatus.nullable() });
+export const ExportParams = z.strictObject({ id: Id });
 export const ChangePasswordBody = z.strictObject({
   currentPassword: z.string().min(1, 'Введите текущий пароль').max(LIMITS.passwordMax),
   newPassword: Password,
@@ -247,6 +265,9 @@ export const api = {
   endOtherSessions: route('endOtherSessions', { response: Ok }),
   changePassword: route('changePassword', { body: ChangePasswordBody, response: Ok }),
   deleteAccount: route('deleteAccount', { body: DeleteAccountBody, response: Ok }),
+  startExport: route('startExport', { response: ExportResponse }),
+  latestExport: route('latestExport', { response: LatestExportResponse }),
+  exportStatus: route('exportStatus', { params: ExportParams, response: ExportResponse }),
   me: route('me', { response: MeResponse }),
   patchMe: route('patchMe', { body: PatchMeBody, response: MeResponse }),
   contacts: route('contacts', { query: ContactsQuery, response: ContactsResponse }),

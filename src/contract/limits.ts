@@ -45,7 +45,12 @@ export const TIMINGS = {
   callUnansweredLogMs: 25_000 + 10_000,
   /** Not in the seed: search waits this long after the last keystroke before asking the server. */
   searchDebounceMs: 250,
+  /** Not in the seed: «Экспорт данных» asks for its archive's progress this often while it is being built. */
+  exportPollMs: 1_000,
 } as const;
+
+/** «Экспорт данных» (docs/accounts.md): how long an archive is kept and how long its signed download link works. */
+export const EXPORT = { keepMs: 24 * 3600_000, linkMs: 10 * 60_000 } as const;
 
 export const EBLID_SPACE = 10_000;
 

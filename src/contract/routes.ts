@@ -20,6 +20,9 @@ export const routes = {
   endOtherSessions: { method: 'POST', path: '/auth/sessions/end-others', auth: true },
   changePassword: { method: 'POST', path: '/auth/password', auth: true },
   deleteAccount: { method: 'POST', path: '/auth/account/delete', auth: true },
+  startExport: { method: 'POST', path: '/export', auth: true },
+  latestExport: { method: 'GET', path: '/export', auth: true },
+  exportStatus: { method: 'GET', path: '/export/:id', auth: true },
   me: { method: 'GET', path: '/status/me', auth: true },
   patchMe: { method: 'PATCH', path: '/status/me', auth: true },
   contacts: { method: 'GET', path: '/contacts', auth: true },
@@ -52,3 +55,10 @@ export type RouteName = keyof Routes;
  * JSON route table. Its answer is `UploadResponse` (src/contract/api.ts, `uploadRoute`).
  */
 export const uploadEndpoint = { method: 'POST', path: '/upload', field: 'file' } as const;
+
+/**
+ * GET /api/export/:id/download answers the ZIP itself, so it is not in the JSON route table. It takes the bearer
+ * token, or the short-lived signed `token` query that the export's status hands out as `downloadUrl` (a plain link
+ * cannot send a header). Only the export's owner gets it: anyone else's answer is 404.
+ */
+export const exportDownloadEndpoint = { method: 'GET', path: '/export/:id/download', query: 'token' } as const;

@@ -10,6 +10,7 @@ import * as m007 from './007_push_subscriptions';
 import * as m008 from './008_voice_and_call_entries';
 import * as m009 from './009_sign_ins';
 import * as m010 from './010_account_deletion';
+import * as m011 from './011_exports';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008_voice_and_call_entries': m008,
   '009_sign_ins': m009,
   '010_account_deletion': m010,
+  '011_exports': m011,
 };
