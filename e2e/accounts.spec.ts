@@ -1,6 +1,8 @@
-// «Устройства» and «Сменить пароль» in Settings, in real Chromium against the real server: ending another sign-in
-// signs that page out at once, and a password change signs out every other sign-in. Server rules:
-// tests/server/sessions.test.ts.
+// «Устройства», «Сменить пароль», «Экспорт данных» and «Удалить аккаунт» in Settings, in real Chromium against the
+// real server: ending another sign-in signs that page out at once, a password change signs out every other sign-in,
+// the export downloads a ZIP with one's messages. Server rules: tests/server/sessions.test.ts, export.test.ts.
+import fs from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { apiCall, type E2EUser, sendText } from './users';
@@ -97,4 +99,42 @@ test('deleting the account signs it out, and the friend sees «Удалённы�
   await expect(friend.getByTestId('chat-tile').first()).toContainText('Удалённый аккаунт', { timeout: 10_000 });
   await friend.getByTestId('chat-tile').first().click();
   await expect(friend.getByTestId('message').filter({ hasText: 'Прощальное сообщение' })).toBeVisible();
+});
+
+test('«Экспорт данных» builds an archive with progress and downloads a ZIP holding one’s messages', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  await sendText(srv.url, b, conversationId, 'Вопрос от друга');
+  await sendText(srv.url, a, conversationId, 'Мой ответ для архива');
+  const { page } = await openSignedIn(a, { path: '/settings' });
+  const section = page.locator('.settings-export');
+  await section.getByRole('button', { name: 'Подготовить архив' }).click();
+  const download = section.getByRole('link', { name: 'Скачать архив' });
+  await expect(download).toBeVisible({ timeout: 15_000 });
+  await expect(section.getByRole('status')).toContainText('Архив готов');
+  await expectNoSeriousA11yViolations(page, '«Экспорт данных»', { include: '.settings-export' });
+
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toMatch(/^beseda-export-\d{4}-\d{2}-\d{2}\.zip$/);
+  const zip = unzipSync(new Uint8Array(fs.readFileSync(await file.path())));
+  const conversation = JSON.parse(strFromU8(zip[`conversations/${conversationId}.json`]));
+  expect(conversation.messages.map((m: { text: string; author: { name: string } }) => [m.author.name, m.text])).toEqual(
+    [
+      [b.displayName, 'Вопрос от друга'],
+      [a.displayName, 'Мой ответ для архива'],
+    ],
+  );
+  expect(JSON.parse(strFromU8(zip['profile.json'])).username).toBe(a.username);
+
+  // Reopening Settings finds the ready archive; the friend cannot fetch it even with its link.
+  await page.reload();
+  await expect(section.getByRole('link', { name: 'Скачать архив' })).toBeVisible();
+  const href = (await section.getByRole('link', { name: 'Скачать архив' }).getAttribute('href')) as string;
+  const id = /\/api\/export\/([^/]+)\/download/.exec(href)?.[1];
+  const theirs = await fetch(`${srv.url}/api/export/${id}/download`, {
+    headers: { authorization: `Bearer ${b.accessToken}` },
+  });
+  expect(theirs.status).toBe(404);
 });

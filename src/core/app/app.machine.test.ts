@@ -28,6 +28,7 @@ const viewOwned = [
   'devices',
   'passwordChange',
   'accountDeletion',
+  'dataExport',
 ];
 
 function start() {

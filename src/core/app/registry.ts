@@ -15,8 +15,13 @@
 //   composes them.
 // The diagram list (scripts/diagrams.ts) is derived from it too.
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
-import { accountDeletionMachine, devicesMachine, passwordMachine } from '../../features/account/index';
-import { wireAccountDeletion, wireDevices, wirePassword } from '../../features/account/wiring';
+import {
+  accountDeletionMachine,
+  dataExportMachine,
+  devicesMachine,
+  passwordMachine,
+} from '../../features/account/index';
+import { wireAccountDeletion, wireDataExport, wireDevices, wirePassword } from '../../features/account/wiring';
 import { callMachine, callsPageMachine } from '../../features/calls/index';
 import { wireCall, wireCallsPage } from '../../features/calls/wiring';
 import { chatsFooterMachine, chatsLayoutMachine, chatsMachine } from '../../features/chats/index';
@@ -101,6 +106,7 @@ export const registry = {
     systemId: true,
     wire: wireAccountDeletion,
   },
+  dataExport: { machine: dataExportMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDataExport },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },

@@ -1,7 +1,9 @@
 // The account feature's effects: its actors' requests over the API client of the composition root.
 import { fromPromise } from 'xstate';
 import type { Services } from '../../core/app/services';
+import type { DataExport } from './machines/dataExport/dataExport.protocol';
 import { accountDeletionMachine } from './machines/accountDeletion/accountDeletion.machine';
+import { dataExportMachine } from './machines/dataExport/dataExport.machine';
 import { devicesMachine } from './machines/devices/devices.machine';
 import { passwordMachine } from './machines/passwordChange/passwordChange.machine';
 
@@ -29,6 +31,17 @@ export const wireAccountDeletion = (s: Services) =>
     actors: {
       deleteAccount: fromPromise<unknown, { password: string }>(({ input }) =>
         s.api.call('deleteAccount', { body: input }),
+      ),
+    },
+  });
+
+export const wireDataExport = (s: Services) =>
+  dataExportMachine.provide({
+    actors: {
+      loadLatest: fromPromise(async () => (await s.api.call('latestExport')).export),
+      startExport: fromPromise(async () => (await s.api.call('startExport')).export),
+      loadStatus: fromPromise<DataExport, { id: string }>(
+        async ({ input }) => (await s.api.call('exportStatus', { params: { id: input.id } })).export,
       ),
     },
   });

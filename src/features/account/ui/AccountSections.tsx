@@ -1,9 +1,11 @@
 // Settings' account sections (docs/accounts.md): «Устройства» — every sign-in with its browser, system and
-// activity, «Это устройство» marked, «Завершить» and «Завершить все другие» — «Сменить пароль» and «Удалить аккаунт».
+// activity, «Это устройство» marked, «Завершить» and «Завершить все другие» — «Сменить пароль», «Экспорт данных» and
+// «Удалить аккаунт».
 import { type FormEvent, useId, useState } from 'react';
 import { DELETE_CONFIRMATION } from '../machines/accountDeletion/accountDeletion.protocol';
 import { PASSWORD_CHANGED, type PasswordFields } from '../machines/passwordChange/passwordChange.protocol';
 import { type AccountDeletionViewProps, useAccountDeletion } from './useAccountDeletion';
+import { type DataExportViewProps, useDataExport } from './useDataExport';
 import { type DevicesViewProps, useDevices } from './useDevices';
 import { type PasswordViewProps, usePasswordChange } from './usePasswordChange';
 
@@ -13,6 +15,63 @@ export function DevicesSection() {
 
 export function PasswordSection() {
   return <PasswordView {...usePasswordChange()} />;
+}
+
+export function DataExportSection() {
+  return <DataExportView {...useDataExport()} />;
+}
+
+/** «1,2 МБ», «850 КБ». */
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toLocaleString('ru-RU', { maximumFractionDigits: 1 })} МБ`
+    : `${Math.max(1, Math.round(bytes / 1024))} КБ`;
+
+export function DataExportView(props: DataExportViewProps) {
+  const { current } = props;
+  const percent = Math.round((current?.progress ?? 0) * 100);
+  const ready = current?.status === 'ready' && current.downloadUrl ? current : null;
+  return (
+    <section className="card form settings-export" aria-labelledby="settings-export" aria-busy={props.busy}>
+      <h2 className="form-title" id="settings-export">
+        Экспорт данных
+      </h2>
+      <p className="form-hint">
+        Архив ZIP с профилем, друзьями, всеми вашими беседами и файлами, которые вы загрузили. Он хранится 24 часа и
+        доступен только вам.
+      </p>
+      <div aria-live="polite">
+        {props.building && (
+          <div className="export-progress">
+            <progress max={100} value={percent} aria-label="Подготовка архива" />
+            <span role="status">Архив готовится… {percent} %</span>
+          </div>
+        )}
+        {ready && (
+          <p className="inline-note" role="status">
+            Архив готов{ready.size !== null ? ` (${sizeText(ready.size)})` : ''}. Доступен до {when(ready.expiresAt)}.
+          </p>
+        )}
+        {props.error && (
+          <p className="inline-error" role="alert">
+            {props.error}
+          </p>
+        )}
+      </div>
+      <div className="form-actions">
+        {ready && (
+          <a className="button primary" href={ready.downloadUrl ?? undefined} download>
+            Скачать архив
+          </a>
+        )}
+        {!props.building && (
+          <button type="button" className="button" disabled={props.busy} onClick={props.onStart}>
+            {current ? 'Подготовить новый архив' : 'Подготовить архив'}
+          </button>
+        )}
+      </div>
+    </section>
+  );
 }
 
 export function AccountDeletionSection() {

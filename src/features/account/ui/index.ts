@@ -1,2 +1,2 @@
 // The account feature's views other features may render.
-export { AccountDeletionSection, DevicesSection, PasswordSection } from './AccountSections';
+export { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from './AccountSections';

@@ -3,7 +3,7 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../../contract/entities';
 import { LIMITS } from '../../../contract/limits';
-import { AccountDeletionSection, DevicesSection, PasswordSection } from '../../account/ui/index';
+import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../../account/ui/index';
 import type { ProfileFields } from '../../profile/index';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
@@ -23,6 +23,7 @@ export function SettingsPage() {
     <SettingsPageView {...s} {...n}>
       <DevicesSection />
       <PasswordSection />
+      <DataExportSection />
       <AccountDeletionSection />
     </SettingsPageView>
   );
