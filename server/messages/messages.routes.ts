@@ -1,6 +1,7 @@
-// Message history, sending and deleting (send-message.ts, delete-message.ts). A message is committed before the
+// Message history, sending and deleting (send-message.ts, delete-message.ts), and the deletions a closed device missed. A message is committed before the
 // answer and before any event.
 import fp from 'fastify-plugin';
+import { LIMITS } from '../../src/contract/limits';
 import { requireMember } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
@@ -8,10 +9,13 @@ import { createMessageDeleter } from './delete-message';
 import { toMessages } from './message-view';
 import { createMessageSender } from './send-message';
 
+/** How far back of the server's now an answer of deletions reaches again next time (writes still landing). */
+const DELETIONS_SETTLE_MS = 5_000;
+
 /** History, sending and deleting. */
 export const messagesRoutes = fp(
   async (app) => {
-    const { db, lists, realtime, push } = app;
+    const { clock, db, lists, realtime, push } = app;
 
     contractRoute(app, 'messages', async ({ userId, params, query }) => {
       await requireMember(db, params.id, userId);
@@ -41,6 +45,32 @@ export const messagesRoutes = fp(
     const send = createMessageSender({ db, lists, realtime, push });
     contractRoute(app, 'send', ({ userId, body }) => send(userId, body));
 
+    contractRoute(app, 'deletedMessages', async ({ userId, query }) => {
+      // A deletion written a moment ago may not be visible to this read yet: the next ask starts a little earlier
+      // (the device's socket has heard those anyway).
+      const settled = new Date(clock.now() - DELETIONS_SETTLE_MS).toISOString();
+      if (!query.since) return { deleted: [], until: settled, more: false };
+      const since = new Date(query.since).toISOString();
+      const rows = await db
+        .selectFrom('messages as m')
+        .innerJoin('conversation_members as cm', 'cm.conversation_id', 'm.conversation_id')
+        .select(['m.id', 'm.conversation_id', 'm.deleted_at'])
+        .where('cm.user_id', '=', userId)
+        .where('m.deleted_at', 'is not', null)
+        .where('m.deleted_at', '>=', since)
+        .orderBy('m.deleted_at')
+        .limit(LIMITS.deletionsPageMax + 1)
+        .execute();
+      const more = rows.length > LIMITS.deletionsPageMax;
+      const page = rows.slice(0, LIMITS.deletionsPageMax);
+      const last = page[page.length - 1]?.deleted_at ?? since;
+      return {
+        deleted: page.map((r) => ({ id: r.id, conversationId: r.conversation_id })),
+        until: more ? last : settled > since ? settled : since,
+        more,
+      };
+    });
+
     const deleteMessage = createMessageDeleter({ db, lists, realtime });
     contractRoute(app, 'deleteMessage', async ({ userId, body }) => {
       await deleteMessage(userId, body.messageId);
@@ -50,7 +80,7 @@ export const messagesRoutes = fp(
   {
     name: 'messages-routes',
     encapsulate: true,
-    decorators: { fastify: ['db', 'lists', 'realtime', 'push', 'authenticate'] },
+    decorators: { fastify: ['clock', 'db', 'lists', 'realtime', 'push', 'authenticate'] },
     dependencies: ['base', 'authentication', 'realtime', 'lists', 'push'],
   },
 );

@@ -171,6 +171,23 @@ export const SendBody = z.strictObject({
 export const MessageResponse = z.object({ message: Message });
 export const DeleteMessageBody = z.strictObject({ messageId: Id });
 /**
+ * The messages deleted for everyone since a time, in the user's conversations (a device that was closed forgets
+ * them from its offline store). Without `since` it only answers `until`, the time to ask from next; `more` means
+ * there are more from `until` on.
+ */
+export const DeletedMessagesQuery = z.strictObject({
+  since: z
+    .string()
+    .max(40)
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'ожидается время в ISO 8601')
+    .optional(),
+});
+export const DeletedMessagesResponse = z.object({
+  deleted: z.array(z.object({ id: z.string(), conversationId: z.string() })),
+  until: z.string(),
+  more: z.boolean(),
+});
+/**
  * The socket.io id of the tab that reads: its own receipts:update is not sent back to it (it knows what it
  * read), only to the reader's other tabs.
  */
@@ -281,6 +298,7 @@ export const api = {
   messages: route('messages', { params: ConversationParams, query: MessagesQuery, response: MessagesResponse }),
   send: route('send', { body: SendBody, response: MessageResponse }),
   deleteMessage: route('deleteMessage', { body: DeleteMessageBody, response: Ok }),
+  deletedMessages: route('deletedMessages', { query: DeletedMessagesQuery, response: DeletedMessagesResponse }),
   editMessage: route('editMessage', { body: EditMessageBody, response: MessageResponse }),
   react: route('react', { body: ReactBody, response: ReactResponse }),
   receipts: route('receipts', { body: ReceiptsBody, response: Ok }),

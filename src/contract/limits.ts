@@ -24,6 +24,8 @@ export const LIMITS = {
   searchQueryMax: 200,
   searchPageDefault: 20,
   searchPageMax: 50,
+  /** Deletions answered at once by GET /api/messages/deleted (more are asked for from `until`). */
+  deletionsPageMax: 500,
 } as const;
 
 export const TIMINGS = {

@@ -36,6 +36,7 @@ export const routes = {
   messages: { method: 'GET', path: '/conversations/:id/messages', auth: true },
   send: { method: 'POST', path: '/conversations/send', auth: true },
   deleteMessage: { method: 'POST', path: '/messages/delete', auth: true },
+  deletedMessages: { method: 'GET', path: '/messages/deleted', auth: true },
   editMessage: { method: 'POST', path: '/messages/edit', auth: true },
   react: { method: 'POST', path: '/messages/react', auth: true },
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },

@@ -11,6 +11,7 @@ import * as m008 from './008_voice_and_call_entries';
 import * as m009 from './009_sign_ins';
 import * as m010 from './010_account_deletion';
 import * as m011 from './011_exports';
+import * as m012 from './012_deleted_messages_index';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009_sign_ins': m009,
   '010_account_deletion': m010,
   '011_exports': m011,
+  '012_deleted_messages_index': m012,
 };

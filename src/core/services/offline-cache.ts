@@ -16,10 +16,25 @@ interface OfflineSchema extends DBSchema {
 
 const DB_NAME = 'beseda-offline';
 
+const byTime = (x: Message, y: Message) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0);
+
+/**
+ * What is kept after the server answered the conversation's latest page: the page, and the kept messages older
+ * than it. A kept message inside the page's span that the page lacks was deleted meanwhile (perhaps while no page
+ * was open to hear it), so it goes; an empty page means nothing is left.
+ */
+export function mergeLatest(kept: readonly Message[], page: readonly Message[], max: number): Message[] {
+  const oldest = [...page].sort(byTime)[0]?.createdAt;
+  const older = oldest === undefined ? [] : kept.filter((m) => m.createdAt < oldest);
+  const byId = new Map<string, Message>();
+  for (const m of [...older, ...page]) byId.set(m.id, m);
+  return [...byId.values()].sort(byTime).slice(-max);
+}
+
 export interface OfflineCache {
   saveList(userId: string, entries: ConversationEntry[]): Promise<void>;
   loadList(userId: string): Promise<ConversationEntry[] | null>;
-  /** Merges a page of the conversation's latest messages into what is kept, and marks it recently opened. */
+  /** Merges the conversation's latest page into what is kept (mergeLatest), and marks it recently opened. */
   saveMessages(userId: string, conversationId: string, messages: Message[]): Promise<void>;
   loadMessages(userId: string, conversationId: string): Promise<Message[] | null>;
   /** A message deleted for everyone leaves what is kept, so an offline reload does not show it again. */
@@ -49,11 +64,7 @@ export function createOfflineCache(): OfflineCache {
       const d = await open();
       const tx = d.transaction('messages', 'readwrite');
       const kept = (await tx.store.get([userId, conversationId]))?.messages ?? [];
-      const byId = new Map<string, Message>();
-      for (const m of [...kept, ...page]) byId.set(m.id, m);
-      const messages = [...byId.values()]
-        .sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0))
-        .slice(-OFFLINE.messagesPerConversation);
+      const messages = mergeLatest(kept, page, OFFLINE.messagesPerConversation);
       await tx.store.put({ userId, conversationId, messages, openedAt: Date.now() });
       // Only the most recently opened conversations stay.
       const all = await tx.store.index('byUser').getAll(userId);
