@@ -24,6 +24,20 @@ const kept = (page: Page, userId: string) =>
     userId,
   );
 
+/** The texts of the messages kept for a conversation. */
+const keptTexts = (page: Page, userId: string, conversationId: string) =>
+  page.evaluate(
+    ([id, conv]) =>
+      new Promise<string[]>((resolve) => {
+        const open = indexedDB.open('beseda-offline');
+        open.onsuccess = () => {
+          const get = open.result.transaction('messages').objectStore('messages').get([id, conv]);
+          get.onsuccess = () => resolve((get.result?.messages ?? []).map((m: { content: string }) => m.content));
+        };
+      }),
+    [userId, conversationId] as const,
+  );
+
 test('a reload with the network off shows the kept list and conversation, read-only, under the banner', async ({
   srv,
   friends: { a, b, conversationId },
@@ -76,25 +90,43 @@ test('a message its sender deletes leaves the other device’s store: an offline
   await page.getByRole('link', { name: 'Настройки' }).click();
   await expect(page.getByRole('heading', { name: 'Настройки' })).toBeVisible();
   await apiCall(srv.url, 'POST', '/api/messages/delete', { messageId: gone.id }, b.accessToken);
-  await expect
-    .poll(() =>
-      page.evaluate(
-        ([id, conv]) =>
-          new Promise<string[]>((resolve) => {
-            const open = indexedDB.open('beseda-offline');
-            open.onsuccess = () => {
-              const get = open.result.transaction('messages').objectStore('messages').get([id, conv]);
-              get.onsuccess = () => resolve((get.result?.messages ?? []).map((m: { content: string }) => m.content));
-            };
-          }),
-        [a.user.id, conversationId] as const,
-      ),
-    )
-    .toEqual(['Останется']);
+  await expect.poll(() => keptTexts(page, a.user.id, conversationId)).toEqual(['Останется']);
 
   await context.setOffline(true);
   await page.goto(srv.url);
   await page.getByTestId('chat-tile').first().click();
   await expect(page.getByTestId('message').filter({ hasText: 'Останется' })).toBeVisible();
   await expect(page.getByTestId('message').filter({ hasText: 'Удалённое сообщение' })).toHaveCount(0);
+});
+
+test('a message deleted while the other device was closed leaves its store when it comes back online', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  await sendText(srv.url, b, conversationId, 'Останется');
+  const gone = await sendText(srv.url, b, conversationId, 'Удалённое, пока вкладка закрыта');
+  const { context, page } = await openSignedIn(a);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.getByTestId('chat-tile').first().click();
+  await expect(page.getByTestId('message').filter({ hasText: 'Удалённое, пока вкладка закрыта' })).toBeVisible();
+  await expect
+    .poll(() => keptTexts(page, a.user.id, conversationId))
+    .toEqual(['Останется', 'Удалённое, пока вкладка закрыта']);
+  await page.close();
+
+  // No page of A is open to hear it.
+  await apiCall(srv.url, 'POST', '/api/messages/delete', { messageId: gone.id }, b.accessToken);
+
+  // A opens the app online and stays on the list: the conversation is not fetched, the catch-up removes it.
+  const back = await context.newPage();
+  await back.goto(srv.url);
+  await expect(back.getByTestId('chat-tile')).toHaveCount(1);
+  await expect.poll(() => keptTexts(back, a.user.id, conversationId)).toEqual(['Останется']);
+
+  await context.setOffline(true);
+  await back.reload();
+  await back.getByTestId('chat-tile').first().click();
+  await expect(back.getByTestId('message').filter({ hasText: 'Останется' })).toBeVisible();
+  await expect(back.getByTestId('message').filter({ hasText: 'Удалённое, пока вкладка закрыта' })).toHaveCount(0);
 });

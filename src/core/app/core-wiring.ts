@@ -62,5 +62,17 @@ export const wireOfflineStore = (s: Services) =>
       forget: fromPromise<unknown, { userId: string; conversationId: string; messageId: string }>(({ input }) =>
         s.offline.forgetMessage(input.userId, input.conversationId, input.messageId),
       ),
+      catchUp: fromPromise<unknown, { userId: string }>(async ({ input }) => {
+        let since = await s.offline.deletionsCheckedAt(input.userId);
+        // A few pages at most each time; the rest comes the next time the server answers again.
+        for (let page = 0; page < 10; page++) {
+          const answer = await s.api.call('deletedMessages', { query: since ? { since } : {} });
+          for (const d of answer.deleted) await s.offline.forgetMessage(input.userId, d.conversationId, d.id);
+          const moved = answer.until !== since;
+          since = answer.until;
+          await s.offline.setDeletionsCheckedAt(input.userId, since);
+          if (!answer.more || !moved) break;
+        }
+      }),
     },
   });

@@ -63,6 +63,8 @@ function lazyOfflineCache(signedIn: (userId: string) => boolean, outboxStore: Ou
     saveMessages: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
     loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
     forgetMessage: (...a) => get().then((c) => c.forgetMessage(...a)),
+    deletionsCheckedAt: (...a) => get().then((c) => c.deletionsCheckedAt(...a)),
+    setDeletionsCheckedAt: (...a) => get().then((c) => (signedIn(a[0]) ? c.setDeletionsCheckedAt(...a) : undefined)),
     clear: async (userId) => {
       outboxStore.clear(userId);
       await get().then((c) => c.clear(userId));

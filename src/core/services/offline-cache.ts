@@ -6,7 +6,10 @@ import type { ConversationEntry, Message } from '../../contract/entities';
 import { OFFLINE } from '../../contract/limits';
 
 interface OfflineSchema extends DBSchema {
-  lists: { key: string; value: { userId: string; entries: ConversationEntry[]; savedAt: string } };
+  lists: {
+    key: string;
+    value: { userId: string; entries: ConversationEntry[]; savedAt: string; deletionsCheckedAt?: string };
+  };
   messages: {
     key: [string, string];
     value: { userId: string; conversationId: string; messages: Message[]; openedAt: number };
@@ -39,6 +42,9 @@ export interface OfflineCache {
   loadMessages(userId: string, conversationId: string): Promise<Message[] | null>;
   /** A message deleted for everyone leaves what is kept, so an offline reload does not show it again. */
   forgetMessage(userId: string, conversationId: string, messageId: string): Promise<void>;
+  /** The server's time up to which deletions were caught up on (GET /api/messages/deleted), or null. */
+  deletionsCheckedAt(userId: string): Promise<string | null>;
+  setDeletionsCheckedAt(userId: string, until: string): Promise<void>;
   clear(userId: string): Promise<void>;
 }
 
@@ -55,7 +61,19 @@ export function createOfflineCache(): OfflineCache {
   };
   return {
     async saveList(userId, entries) {
-      await (await open()).put('lists', { userId, entries, savedAt: new Date().toISOString() });
+      const tx = (await open()).transaction('lists', 'readwrite');
+      const kept = await tx.store.get(userId);
+      await tx.store.put({ ...kept, userId, entries, savedAt: new Date().toISOString() });
+      await tx.done;
+    },
+    async deletionsCheckedAt(userId) {
+      return (await (await open()).get('lists', userId))?.deletionsCheckedAt ?? null;
+    },
+    async setDeletionsCheckedAt(userId, until) {
+      const tx = (await open()).transaction('lists', 'readwrite');
+      const kept = await tx.store.get(userId);
+      await tx.store.put({ entries: [], savedAt: until, ...kept, userId, deletionsCheckedAt: until });
+      await tx.done;
     },
     async loadList(userId) {
       return (await (await open()).get('lists', userId))?.entries ?? null;

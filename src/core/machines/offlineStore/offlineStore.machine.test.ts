@@ -8,7 +8,9 @@ const silent = fromCallback(() => () => {}) as never;
 
 describeModel({
   name: 'offlineStore',
-  machine: offlineStoreMachine.provide({ actors: { session: silent, clear: hang, forget: hang, server: silent } }),
+  machine: offlineStoreMachine.provide({
+    actors: { session: silent, clear: hang, forget: hang, server: silent, catchUp: hang },
+  }),
   events: {
     'offline.signedIn': () => [{ type: 'offline.signedIn', userId: 'u1' }],
     'offline.signedOut': () => [{ type: 'offline.signedOut' }],
@@ -80,5 +82,37 @@ describe('offlineStore and deletions', () => {
     expect(forgotten).toEqual([{ userId: 'u1', conversationId: 'c1', messageId: 'm1' }]);
     actor.send({ type: 'offline.signedOut' });
     expect(listening).toBe(0);
+  });
+});
+
+describe('offlineStore catching up', () => {
+  it('asks for the deletions it missed each time the server answers again, for the signed-in user', async () => {
+    const asked: string[] = [];
+    const actor = createActor(
+      offlineStoreMachine.provide({
+        actors: {
+          session: silent,
+          clear: fromPromise(async () => {}) as never,
+          server: silent,
+          catchUp: fromPromise(async ({ input }: { input: { userId: string } }) => {
+            asked.push(input.userId);
+            throw new Error('offline again');
+          }) as never,
+        },
+      }),
+    ).start();
+    actor.send({ type: 'offline.signedIn', userId: 'u1' });
+    actor.send({ type: 'offline.listFetched', reachable: false });
+    expect(asked).toEqual([]);
+    actor.send({ type: 'offline.listFetched', reachable: true });
+    expect(asked).toEqual(['u1']);
+    // A failed catch-up changes nothing else, and the same answer again does not ask twice.
+    await new Promise((r) => setTimeout(r, 0));
+    actor.send({ type: 'offline.listFetched', reachable: true });
+    expect(actor.getSnapshot().matches({ signedIn: 'live' })).toBe(true);
+    expect(asked).toEqual(['u1']);
+    actor.send({ type: 'offline.listFetched', reachable: false });
+    actor.send({ type: 'offline.listFetched', reachable: true });
+    expect(asked).toEqual(['u1', 'u1']);
   });
 });

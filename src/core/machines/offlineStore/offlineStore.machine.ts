@@ -2,7 +2,8 @@
 // server answered in IndexedDB and, when no answer comes, answer from it (src/features/chats/wiring.ts); the chats
 // actor reports which it was. From that this actor knows whether the page shows saved data: then the view shows
 // the banner and sends nothing (tag 'readOnly') until the server answers again. A message deleted for everyone
-// leaves the store as the server announces it. Signing out deletes the user's stored data.
+// leaves the store as the server announces it, and each time the server answers again after sign-in or an outage
+// the store catches up on the deletions it could not hear. Signing out deletes the user's stored data.
 import { assertEvent, assign, setup, spawnChild } from 'xstate';
 import { notWired } from '../not-wired';
 import { present } from '../present';
@@ -20,6 +21,8 @@ export const offlineStoreMachine = setup({
     clear: notWired<unknown, { userId: string }>('offlineStore.clear'),
     /** Takes one message out of what is kept. */
     forget: notWired<unknown, { userId: string; conversationId: string; messageId: string }>('offlineStore.forget'),
+    /** Takes out what was deleted for everyone while no page heard it (GET /api/messages/deleted since last time). */
+    catchUp: notWired<unknown, { userId: string }>('offlineStore.catchUp'),
     server: listenToServer<OfflineStoreEvent>({
       'message:deleted': (p) => ({
         type: 'offline.messageDeleted',
@@ -87,6 +90,13 @@ export const offlineStoreMachine = setup({
           on: { 'offline.listFetched': [{ guard: 'reachable', target: 'live' }, { target: 'saved' }] },
         },
         live: {
+          invoke: {
+            id: 'catchUp',
+            src: 'catchUp',
+            input: ({ context }) => ({ userId: present(context.userId, 'userId') }),
+            // Not caught up this time: the next time the server answers again, it is asked from the same point.
+            onError: { actions: [] },
+          },
           on: { 'offline.listFetched': { guard: 'unreachable', target: 'saved' } },
         },
         saved: {
