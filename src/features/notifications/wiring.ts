@@ -22,6 +22,7 @@ export function wireNotifications(s: Services) {
         notificationCode().then((m) => m.subscribe(s.api, input.showText)),
       ),
       unsubscribe: fromPromise(() => notificationCode().then((m) => m.unsubscribe(s.api))),
+      forgetBrowserPush: fromPromise(() => notificationCode().then((m) => m.forgetBrowserSubscription())),
       presenter: fromCallback<PresenterCommand>(({ receive }) => {
         receive((c) => {
           void notificationCode()

@@ -83,6 +83,13 @@ export async function subscribe(api: ApiClient, showText: boolean): Promise<void
   });
 }
 
+/** Ends this browser's push subscription without telling the server (signed out: it has dropped it already). */
+export async function forgetBrowserSubscription(): Promise<void> {
+  const reg = await registration(1_000);
+  const sub = await reg?.pushManager?.getSubscription();
+  await sub?.unsubscribe();
+}
+
 export async function unsubscribe(api: ApiClient): Promise<void> {
   const reg = await registration(1_000);
   const sub = await reg?.pushManager?.getSubscription();

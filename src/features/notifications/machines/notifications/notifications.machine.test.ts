@@ -58,6 +58,7 @@ describeModel({
       clicks: silent,
       readEnvironment: hang,
       requestPermission: hang,
+      forgetBrowserPush: hang,
       subscribe: hang,
       unsubscribe: hang,
     },
@@ -297,5 +298,35 @@ describe('message notification', () => {
   });
   it('a conversation the list does not know yet: «Беседа»', () => {
     expect(messageNotification(null, fromBob)).toMatchObject({ title: 'Беседа', preview: 'Привет', icon: null });
+  });
+});
+
+describe('notifications at sign-out', () => {
+  it('ends the browser’s own push subscription when the user signs out, never at start', async () => {
+    let forgotten = 0;
+    const actor = createActor(
+      notificationsMachine.provide({
+        actors: {
+          session: silent,
+          pageVisibility: silent,
+          serverEvents: silent,
+          unreadMessages: silent,
+          presenter: silent,
+          notifier: silent,
+          prefs: silent,
+          clicks: silent,
+          readEnvironment: hang,
+          forgetBrowserPush: fromPromise(async () => {
+            forgotten++;
+          }) as never,
+        },
+      }),
+    ).start();
+    actor.send({ type: 'notifications.signedIn', userId: 'u1' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(forgotten).toBe(0);
+    actor.send({ type: 'notifications.signedOut' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(forgotten).toBe(1);
   });
 });

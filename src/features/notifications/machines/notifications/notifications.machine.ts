@@ -5,7 +5,7 @@
 // from someone else, its conversation not in front of the user) plays the notification sound; while the page is
 // hidden it and incoming calls are shown as system notifications; «Показывать текст сообщений» hides the text
 // (the server is told too, for pushes). Clicking a notification opens its conversation.
-import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup, spawnChild } from 'xstate';
 import type { NotificationPayload } from '../../../../contract/notification';
 import { present } from '../../../../core/machines/present';
 import { watchPageVisibility } from '../../../../core/machines/watchers';
@@ -71,6 +71,11 @@ export const notificationsMachine = setup({
     subscribe: notWired<unknown, { showText: boolean }>('notifications.subscribe'),
     /** POST /api/push/unsubscribe + the browser's unsubscribe. */
     unsubscribe: notWired<unknown>('notifications.unsubscribe'),
+    /**
+     * At sign-out, the browser's own PushSubscription.unsubscribe() (the server has dropped the sign-in's rows
+     * already): the next person at this browser starts with none.
+     */
+    forgetBrowserPush: notWired<unknown>('notifications.forgetBrowserPush'),
     /** Shows what it is told through the service worker's registration. */
     presenter: notWiredCallback<PresenterCommand>('notifications.presenter'),
     /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
@@ -177,7 +182,10 @@ export const notificationsMachine = setup({
         { id: 'clicks', src: 'clicks' },
       ],
       on: {
-        'notifications.signedOut': { target: 'signedOut', actions: 'reset' },
+        'notifications.signedOut': {
+          target: 'signedOut',
+          actions: ['reset', spawnChild('forgetBrowserPush', { id: 'forgetBrowserPush' })],
+        },
         // Every unseen message chimes; while the tab is hidden (and the switch is on) it is shown too.
         'notifications.message': [{ guard: 'showable', actions: ['chime', 'present'] }, { actions: 'chime' }],
         'notifications.call': { guard: 'showable', actions: 'present' },
