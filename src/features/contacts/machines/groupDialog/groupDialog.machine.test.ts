@@ -70,6 +70,34 @@ describe('group dialog with a resolving actor', () => {
     root.stop();
   });
 
+  it('one friend and no title asks for the direct chat; one friend with a title is a group', async () => {
+    const sent: unknown[] = [];
+    const dialog = () =>
+      createActor(
+        groupDialogMachine.provide({
+          actors: {
+            createGroup: fromPromise(async ({ input }) => {
+              sent.push(input);
+              return { conversation: { id: 'd1' } };
+            }) as never,
+          },
+        }),
+      ).start();
+    const direct = dialog();
+    direct.send({ type: 'group.toggle', userId: 'u2' });
+    direct.send({ type: 'group.create' });
+    await waitFor(direct, (s: { value: unknown }) => s.value === 'closed');
+    const group = dialog();
+    group.send({ type: 'group.toggle', userId: 'u2' });
+    group.send({ type: 'group.titleChanged', title: 'Дача' });
+    group.send({ type: 'group.create' });
+    await waitFor(group, (s: { value: unknown }) => s.value === 'closed');
+    expect(sent).toEqual([
+      { participantIds: ['u2'], title: null, isGroup: false },
+      { participantIds: ['u2'], title: 'Дача', isGroup: true },
+    ]);
+  });
+
   it('a refused group shows the server message, else a fallback, and keeps the choices', async () => {
     const actor = createActor(
       groupDialogMachine.provide({

@@ -64,7 +64,8 @@ export const groupDialogMachine = setup({
             input: ({ context }) => ({
               participantIds: context.selected,
               title: context.title.trim() || null,
-              isGroup: true,
+              // One friend and no title is the direct chat with them (the server opens it, or creates it once).
+              isGroup: context.selected.length > 1 || context.title.trim() !== '',
             }),
             onDone: {
               target: '#groupDialog.closed',
