@@ -23,6 +23,7 @@ import type { Secrets } from './secrets';
 import { contactsRoutes } from './contacts/contacts.routes';
 import { conversationRooms } from './conversations/conversation-rooms';
 import { conversationsRoutes } from './conversations/conversations.routes';
+import { groupsRoutes } from './conversations/groups.routes';
 import { listsPlugin } from './conversations/lists.plugin';
 import { clientStatic } from './http/client-static';
 import { contractRoute } from './http/contract-route';
@@ -107,6 +108,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(statusRoutes);
   app.register(contactsRoutes);
   app.register(conversationsRoutes);
+  app.register(groupsRoutes);
   app.register(conversationRooms);
   app.register(messagesRoutes);
   app.register(messageEditsRoutes);

@@ -9,7 +9,7 @@ import { preparedQuery } from '../db/prepared';
 import { type MessageRow, toMessages } from '../messages/message-view';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
 import type { RealtimeHub } from '../realtime/hub';
-import { membersOfMany } from './membership';
+import { memberListsOf } from './membership';
 
 /** What entries are built from: the database, and presence for the participants' online flag. */
 export interface ViewDeps {
@@ -30,6 +30,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .selectFrom('messages as l')
             .select((x) => x.fn.max('l.seq').as('s'))
             .whereRef('l.conversation_id', '=', 'c.id')
+            .whereRef('l.seq', '>', 'me.visible_from_seq')
             .where('l.deleted_at', 'is', null),
         ),
       )
@@ -38,6 +39,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.title',
         'c.is_group',
         'c.created_at',
+        'c.avatar_url',
         'm.seq as m_seq',
         'm.id as m_id',
         'm.sender_id as m_sender_id',
@@ -48,6 +50,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'm.created_at as m_created_at',
         'm.edited_at as m_edited_at',
         'm.reactions as m_reactions',
+        'm.system_info as m_system_info',
         // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
         // range of the messages_visible index, empty for a conversation that is read.
         (eb) =>
@@ -58,6 +61,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .whereRef('u.seq', '>', 'me.last_read_seq')
             .where('u.deleted_at', 'is', null)
             .where('u.sender_id', '!=', userId)
+            // A group's changes order the list but are no news (docs/groups.md).
+            .where('u.type', '!=', 'SYSTEM')
             .as('unread'),
       ])
       .where('me.user_id', '=', userId)
@@ -98,27 +103,31 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
   const activity = (r: (typeof rows)[number]) => r.m_created_at ?? r.created_at;
   rows.sort((a, b) => byActivity({ activity: activity(a), id: a.id }, { activity: activity(b), id: b.id }));
 
-  // Participants: members in joining order (fixed at creation, so kept in memory), each person read once.
-  const members = await membersOfMany(
+  // Participants: members in joining order (kept in memory until membership changes), each person read once.
+  const members = await memberListsOf(
     db,
     rows.map((r) => r.id),
   );
-  const people = [...new Set([...members.values()].flat())];
+  const people = [...new Set([...members.values()].flat().map((m) => m.id))];
   const [users, latestBy] = await Promise.all([
     people.length ? db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', 'in', people).execute() : [],
     latestMessages(db, rows),
   ]);
   const online = (id: string) => view.realtime.isOnline(id);
-  const userById = new Map(users.map((u) => [u.id, { user: toPublicUser(u, online) }]));
+  const userById = new Map(users.map((u) => [u.id, toPublicUser(u, online)]));
 
   return rows.map((c) => {
     const last = latestBy.get(c.id);
-    const participants = (members.get(c.id) ?? []).flatMap((id) => userById.get(id) ?? []);
+    const participants = (members.get(c.id) ?? []).flatMap((m) => {
+      const user = userById.get(m.id);
+      return user ? [{ user, role: m.role }] : [];
+    });
     const entry: ConversationEntry = {
       conversation: {
         id: c.id,
         title: c.title,
         isGroup: c.is_group === 1 || participants.length > 2,
+        avatarUrl: c.avatar_url,
         participants,
         messages: last ? [last] : [],
       },
@@ -140,6 +149,7 @@ type ListRow = {
   m_created_at: string | null;
   m_edited_at: string | null;
   m_reactions: string | null;
+  m_system_info: string | null;
 };
 
 async function latestMessages(db: Database, rows: ListRow[]) {
@@ -159,6 +169,7 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       deleted_at: null,
       edited_at: r.m_edited_at,
       reactions: r.m_reactions,
+      system_info: r.m_system_info,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

@@ -8,10 +8,10 @@ import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { loadConversation, loadListedEntries } from './conversation-view';
 import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
+import { FRIENDS_ONLY } from './group-members';
 import { rememberMembers } from './membership';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
-const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
 
 /** Conversation lists and creation. */
 export const conversationsRoutes = fp(
@@ -53,10 +53,18 @@ export const conversationsRoutes = fp(
           .execute();
         await trx
           .insertInto('conversation_members')
-          .values(members.map((user_id) => ({ conversation_id: id, user_id, joined_at: now })))
+          .values(
+            members.map((user_id) => ({
+              conversation_id: id,
+              user_id,
+              joined_at: now,
+              // The creator owns a group; a direct chat has no owner.
+              role: fields.isGroup && user_id === creator ? 'OWNER' : 'MEMBER',
+            })),
+          )
           .execute();
       });
-      rememberMembers(db, id, members);
+      rememberMembers(db, id, members, fields.isGroup ? creator : null);
       lists.changed(members, id);
     }
 

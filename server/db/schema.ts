@@ -57,6 +57,8 @@ export interface ConversationsTable {
   direct_key: string | null;
   created_by: string;
   created_at: string;
+  /** A group's picture (migrations/013_group_roles.ts). */
+  avatar_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConversationMembersTable {
@@ -65,6 +67,10 @@ export interface ConversationMembersTable {
   joined_at: string;
   /** The seq of the newest message the member has read (0: none); see migrations/006_read_cursors.ts. */
   last_read_seq: Generated<number>;
+  /** OWNER | ADMIN | MEMBER (migrations/013_group_roles.ts). */
+  role: Generated<string>;
+  /** The member sees the messages after this seq only (the newest one when they were added; 0 for founders). */
+  visible_from_seq: Generated<number>;
 }
 
 export interface MessagesTable {
@@ -83,6 +89,8 @@ export interface MessagesTable {
   edited_at: string | null;
   /** The message's reactions as JSON of the contract's Reaction[], null when none (migrations/004_…). */
   reactions: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SYSTEM entries: the contract's SystemInfo as JSON (server/conversations/system-entries.ts). */
+  system_info: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ReactionsTable {

@@ -1,7 +1,7 @@
 // Turns message rows into the contract's Message shape. Works on a batch: a fixed number of queries whatever the
 // number of messages (receipts, from the members' read cursors; quotes, attachments, voice notes and call entries
 // only when a message has some; reactions come with the row), so lists never query per message.
-import type { Attachment, CallInfo, Message, MessageType, Reaction } from '../../src/contract/entities';
+import type { Attachment, CallInfo, Message, MessageType, Reaction, SystemInfo } from '../../src/contract/entities';
 import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
@@ -22,10 +22,10 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
 export function freshMessage(
-  row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions'>,
+  row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info'>,
   replyTo: { id: string; content: string } | null,
   uploads: AttachedUpload[],
-  extras: { voice?: Message['voice']; call?: CallInfo } = {},
+  extras: { voice?: Message['voice']; call?: CallInfo; system?: SystemInfo } = {},
 ): Message {
   return {
     id: row.id,
@@ -43,6 +43,7 @@ export function freshMessage(
     reactions: [],
     ...(extras.voice ? { voice: extras.voice } : {}),
     ...(extras.call ? { call: extras.call } : {}),
+    ...(extras.system ? { system: extras.system } : {}),
   };
 }
 
@@ -109,7 +110,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   if (rows.length === 0) return [];
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
-  const withFiles = rows.filter((r) => r.type !== 'TEXT' && r.type !== 'CALL').map((r) => r.id);
+  const withFiles = rows.filter((r) => r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM').map((r) => r.id);
   const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
   const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
   const [replies, attachments, receipts, voices, calls] = await Promise.all([
@@ -171,6 +172,8 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       reactions: storedReactions(r.reactions),
       ...(voiceBy.has(r.id) ? { voice: voiceBy.get(r.id) } : {}),
       ...(callBy.has(r.id) ? { call: callBy.get(r.id) } : {}),
+      // Written by the server alone (system-entries.ts), so it is trusted.
+      ...(r.system_info ? { system: JSON.parse(r.system_info) as SystemInfo } : {}),
     };
   });
 }

@@ -2,7 +2,7 @@
 // answer and before any event.
 import fp from 'fastify-plugin';
 import { LIMITS } from '../../src/contract/limits';
-import { requireMember } from '../conversations/membership';
+import { memberOf } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
 import { createMessageDeleter } from './delete-message';
@@ -18,12 +18,14 @@ export const messagesRoutes = fp(
     const { clock, db, lists, realtime, push } = app;
 
     contractRoute(app, 'messages', async ({ userId, params, query }) => {
-      await requireMember(db, params.id, userId);
+      const me = await memberOf(db, params.id, userId);
       let q = db
         .selectFrom('messages')
         .selectAll()
         .where('conversation_id', '=', params.id)
         .where('deleted_at', 'is', null)
+        // One who joined later sees from their joining on.
+        .$if(me.visibleFromSeq > 0, (x) => x.where('seq', '>', me.visibleFromSeq))
         .orderBy('seq', 'desc')
         .limit(query.limit + 1);
       if (query.before) {

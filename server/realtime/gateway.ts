@@ -183,6 +183,10 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
         const to = io.to(userRoom(userId));
         (exceptSocketId ? to.except(exceptSocketId) : to).emit(event, payload);
       },
+      leaveConversation: (userIds, conversationId) => {
+        // Published to the other processes (Redis adapter) before the caller answers.
+        if (userIds.length) io.in([...new Set(userIds)].map(userRoom)).socketsLeave(conversationRoom(conversationId));
+      },
       isOnline: (userId) => presence.isOnline(userId),
       sessions: lifetimes.sessions,
       peers: redis && redisSub ? createPeerChannel(io, redisSub) : null,

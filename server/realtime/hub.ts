@@ -33,6 +33,8 @@ export interface RealtimeHub {
     event: K,
     payload: ServerEvent<K>,
   ): void;
+  /** The users' sockets leave the conversation's room on every server process (they lost access to it). */
+  leaveConversation(userIds: readonly string[], conversationId: string): void;
   /** Whether the user has at least one connected socket (across all server processes). */
   isOnline(userId: string): boolean;
 }

@@ -14,6 +14,7 @@ import {
   Message,
   NUL_MESSAGE,
   noNul,
+  ParticipantRole,
   Password,
   PresenceStatus,
   PublicUser,
@@ -137,6 +138,27 @@ export const CreateConversationBody = z.strictObject({
 });
 export const ConversationResponse = z.object({ conversation: Conversation });
 export const ConversationWithBody = z.strictObject({ userId: Id });
+/** Friends to add to a group (owner or admins; each must be the actor's friend). */
+export const AddMembersBody = z.strictObject({
+  conversationId: Id,
+  userIds: z.array(Id).min(1, 'Выберите участников').max(LIMITS.groupParticipantsMax),
+});
+export const RemoveMemberBody = z.strictObject({ conversationId: Id, userId: Id });
+/** OWNER, given by the owner, hands ownership over (the owner becomes an ADMIN). */
+export const MemberRoleBody = z.strictObject({ conversationId: Id, userId: Id, role: ParticipantRole });
+export const LeaveConversationBody = z.strictObject({ conversationId: Id });
+export const GroupTitle = z
+  .string()
+  .trim()
+  .min(1, 'Введите название')
+  .max(LIMITS.groupTitleMax, `Название — не длиннее ${LIMITS.groupTitleMax} символов`)
+  .refine(noNul, NUL_MESSAGE);
+/** A group's title and picture (owner or admins); null clears the picture. */
+export const UpdateConversationBody = z
+  .strictObject({ title: GroupTitle.optional(), avatarUrl: AvatarUrl.nullable().optional() })
+  .refine((b) => b.title !== undefined || b.avatarUrl !== undefined, 'Нечего менять');
+/** What a membership change leaves: the conversation as the actor now sees it, or null once they left it. */
+export const MembershipResponse = z.object({ conversation: Conversation.nullable() });
 export const ConversationParams = z.strictObject({ id: Id });
 export const MessagesQuery = z.strictObject({
   /** A message id: return messages strictly older than it. */
@@ -295,6 +317,15 @@ export const api = {
   conversations: route('conversations', { response: ConversationsResponse }),
   createConversation: route('createConversation', { body: CreateConversationBody, response: ConversationResponse }),
   conversationWith: route('conversationWith', { body: ConversationWithBody, response: ConversationResponse }),
+  addMembers: route('addMembers', { body: AddMembersBody, response: MembershipResponse }),
+  removeMember: route('removeMember', { body: RemoveMemberBody, response: MembershipResponse }),
+  memberRole: route('memberRole', { body: MemberRoleBody, response: MembershipResponse }),
+  leaveConversation: route('leaveConversation', { body: LeaveConversationBody, response: MembershipResponse }),
+  updateConversation: route('updateConversation', {
+    params: ConversationParams,
+    body: UpdateConversationBody,
+    response: MembershipResponse,
+  }),
   messages: route('messages', { params: ConversationParams, query: MessagesQuery, response: MessagesResponse }),
   send: route('send', { body: SendBody, response: MessageResponse }),
   deleteMessage: route('deleteMessage', { body: DeleteMessageBody, response: Ok }),

@@ -69,8 +69,11 @@ export const ReactionEmoji = z.enum(REACTION_EMOJI, { message: 'Такой ре�
 export const Reaction = z.object({ emoji: ReactionEmoji, userIds: z.array(Id) });
 export type Reaction = z.infer<typeof Reaction>;
 
-/** CALL entries are written by the server alone (server/calls/call-log.ts); SendType is what a client may post. */
-export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL']);
+/**
+ * CALL entries (server/calls/call-log.ts) and SYSTEM entries (server/conversations/system-entries.ts) are written
+ * by the server alone; SendType is what a client may post.
+ */
+export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL', 'SYSTEM']);
 export type MessageType = z.infer<typeof MessageType>;
 export const SendType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE']);
 export type SendType = z.infer<typeof SendType>;
@@ -108,6 +111,21 @@ export const CallInfo = z.object({
 });
 export type CallInfo = z.infer<typeof CallInfo>;
 
+/** Who did a membership change and to whom, with the names they had then (a removed member leaves the list). */
+export const SystemPerson = z.object({ id: Id, name: z.string() });
+export const SystemKind = z.enum(['created', 'added', 'removed', 'left', 'joined', 'renamed', 'photo']);
+export type SystemKind = z.infer<typeof SystemKind>;
+/** A group's change as an entry of its timeline; the message's senderId is the actor. */
+export const SystemInfo = z.object({
+  kind: SystemKind,
+  actor: SystemPerson,
+  /** added / removed: the members concerned. */
+  targets: z.array(SystemPerson),
+  /** renamed: the new title. */
+  title: z.string().nullable(),
+});
+export type SystemInfo = z.infer<typeof SystemInfo>;
+
 export const Message = z.object({
   id: Id,
   conversationId: Id,
@@ -131,6 +149,8 @@ export const Message = z.object({
     .optional(),
   /** CALL entries only. */
   call: CallInfo.nullable().optional(),
+  /** SYSTEM entries only. */
+  system: SystemInfo.nullable().optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -146,12 +166,18 @@ export const SearchResult = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
-export const Participant = z.object({ user: PublicUser });
+/** A group's creator is its OWNER (there is always exactly one); both people of a direct chat are MEMBERs. */
+export const ParticipantRole = z.enum(['OWNER', 'ADMIN', 'MEMBER']);
+export type ParticipantRole = z.infer<typeof ParticipantRole>;
+export const Participant = z.object({ user: PublicUser, role: ParticipantRole });
+export type Participant = z.infer<typeof Participant>;
 
 export const Conversation = z.object({
   id: Id,
   title: z.string().nullable(),
   isGroup: z.boolean(),
+  /** A group's picture (set by its owner or admins); null for direct chats and groups without one. */
+  avatarUrl: z.string().nullable(),
   participants: z.array(Participant),
   /** At most one element: the latest message (docs/behaviour.md §3). */
   messages: z.array(Message),

@@ -8,6 +8,8 @@ export const SERVER_EVENT_NAMES = [
   'reactions:update',
   'receipts:update',
   'conversations:new',
+  'conversation:updated',
+  'conversation:removed',
   'contacts:request:new',
   'contacts:request:accepted',
   'contacts:removed',

@@ -46,6 +46,9 @@ const CallPeer = z.object({ id: Id, name: z.string() });
  *   a message the first time anyone reads it (its ✓), gathered per conversation within TIMINGS.receiptAnnounceMs;
  *   no other member (server/messages/receipt-announcer.ts).
  * - conversations:new — every member of the new conversation, the creator's tabs included.
+ * - conversation:updated — every member after a change of members, roles, title or picture (a member added
+ *   hears conversations:new instead); conversation:removed — everyone who lost the conversation (left, was
+ *   removed, or the group ended), on all their tabs; their sockets left its room before either was sent.
  * - conversation:typing — the other members' sockets that joined the conversation (where it is shown), at most
  *   once per TIMINGS.typingIdleMs per typist; a message from the typist ends it without a typing-off.
  * - call:* — the other members; call:accepted and call:declined also reach the actor's
@@ -79,6 +82,8 @@ export const serverEvents = {
     status: Receipt.shape.status,
   }),
   'conversations:new': z.object({ conversation: ConversationEntry.shape.conversation }),
+  'conversation:updated': z.object({ conversation: ConversationEntry.shape.conversation }),
+  'conversation:removed': z.object({ conversationId: Id }),
   'contacts:request:new': z.object({ contact: Contact }),
   'contacts:request:accepted': z.object({ contact: Contact }),
   'contacts:removed': z.object({ contactId: Id, userId: Id }),

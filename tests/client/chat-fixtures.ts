@@ -38,7 +38,15 @@ export function person(id: string, displayName: string, over: Partial<PublicUser
 }
 
 export function conversation(id: string, users: PublicUser[], over: Partial<Conversation> = {}): Conversation {
-  return { id, title: null, isGroup: false, participants: users.map((user) => ({ user })), messages: [], ...over };
+  return {
+    id,
+    title: null,
+    isGroup: false,
+    avatarUrl: null,
+    participants: users.map((user) => ({ user, role: 'MEMBER' as const })),
+    messages: [],
+    ...over,
+  };
 }
 
 export const entry = (c: Conversation, unreadCount = 0): ConversationEntry => ({ conversation: c, unreadCount });

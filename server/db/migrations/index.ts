@@ -12,6 +12,7 @@ import * as m009 from './009_sign_ins';
 import * as m010 from './010_account_deletion';
 import * as m011 from './011_exports';
 import * as m012 from './012_deleted_messages_index';
+import * as m013 from './013_group_roles';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010_account_deletion': m010,
   '011_exports': m011,
   '012_deleted_messages_index': m012,
+  '013_group_roles': m013,
 };

@@ -1,0 +1,337 @@
+// A group's life after it was created: adding and removing members, roles, leaving, title and picture
+// (docs/groups.md). Every change runs in one transaction that first reads the actor's role from the database (not
+// the cache), so two admins removing the same member, or a member leaving while being removed, end in one state
+// with one SYSTEM entry: the statement that changed nothing writes nothing.
+//
+// After the commit: this process and the others forget the conversation's members (membership.ts), the sockets
+// of whoever lost access leave its room on every process, then they hear conversation:removed and the members
+// conversation:updated, and the SYSTEM entry goes out as message:new to the sockets that have the group open.
+import type { Conversation, Message, ParticipantRole, SystemInfo, SystemKind } from '../../src/contract/entities';
+import { LIMITS } from '../../src/contract/limits';
+import type { Database } from '../db/database';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import { newMessageId } from '../messages/message-id';
+import { freshMessage } from '../messages/message-view';
+import type { RealtimeHub } from '../realtime/hub';
+import { loadConversation } from './conversation-view';
+import type { ConversationListCache } from './list-cache';
+import { CONVERSATION_NOT_FOUND, forgetMembers } from './membership';
+
+export const NOT_A_GROUP = 'Это действие доступно только в групповом чате';
+export const ADMINS_ONLY = 'Это могут только владелец и администраторы группы';
+export const OWNER_ONLY = 'Роли меняет только владелец группы';
+export const MEMBER_NOT_FOUND = 'Участник не найден';
+export const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
+const CANNOT_REMOVE = 'Администратор не может удалить владельца или другого администратора';
+const OWNER_STAYS = 'Владельца нельзя удалить из группы';
+const NOT_YOURSELF = 'Свою роль изменить нельзя: передайте права владельца другому участнику';
+const TOO_MANY = `В группе может быть не больше ${LIMITS.groupParticipantsMax} участников`;
+
+export interface GroupDeps {
+  db: Database;
+  lists: Pick<ConversationListCache, 'changed'>;
+  realtime: Pick<RealtimeHub, 'toUsers' | 'toConversation' | 'leaveConversation' | 'isOnline'>;
+  /** Tells the other server processes that the conversation's members changed (null on a single process). */
+  membersChanged: ((conversationId: string) => void) | null;
+}
+
+const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+const canManage = (role: string) => role === 'OWNER' || role === 'ADMIN';
+
+/** What a committed change did, for the announcements after it. */
+interface Change {
+  /** The SYSTEM entry it wrote, if any. */
+  entry: Message | null;
+  /** Who lost the conversation. */
+  removed: string[];
+  /** Who gained it. */
+  added: string[];
+  /** The group was deleted (its last member left). */
+  ended: boolean;
+}
+
+const nothing = (): Change => ({ entry: null, removed: [], added: [], ended: false });
+
+export function createGroups({ db, lists, realtime, membersChanged }: GroupDeps) {
+  type Tx = Parameters<Parameters<ReturnType<Database['transaction']>['execute']>[0]>[0];
+
+  /** The group and the actor's role in it, read inside the transaction; 404 for a non-member. */
+  async function actorIn(trx: Tx, conversationId: string, actorId: string) {
+    const row = await trx
+      .selectFrom('conversation_members as cm')
+      .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
+      .select(['cm.role', 'c.direct_key', 'c.title', 'c.avatar_url'])
+      .where('cm.conversation_id', '=', conversationId)
+      .where('cm.user_id', '=', actorId)
+      .executeTakeFirst();
+    if (!row) throw notFound(CONVERSATION_NOT_FOUND);
+    if (row.direct_key !== null) throw badRequest(NOT_A_GROUP);
+    return row;
+  }
+
+  async function roleOf(trx: Tx, conversationId: string, userId: string): Promise<string | undefined> {
+    const row = await trx
+      .selectFrom('conversation_members')
+      .select('role')
+      .where('conversation_id', '=', conversationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  async function names(trx: Tx, ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await trx.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.display_name]));
+  }
+
+  /** Writes the SYSTEM entry of a change (in its transaction) and returns it as the contract's message. */
+  async function writeEntry(
+    trx: Tx,
+    conversationId: string,
+    actorId: string,
+    kind: SystemKind,
+    targets: readonly string[] = [],
+    title: string | null = null,
+  ): Promise<Message> {
+    const named = await names(trx, [actorId, ...targets]);
+    const system: SystemInfo = {
+      kind,
+      actor: { id: actorId, name: named.get(actorId) ?? '' },
+      targets: targets.map((id) => ({ id, name: named.get(id) ?? '' })),
+      title,
+    };
+    const row = {
+      id: newMessageId(),
+      conversation_id: conversationId,
+      sender_id: actorId,
+      type: 'SYSTEM',
+      content: '',
+      reply_to_id: null,
+      client_message_id: null,
+      created_at: new Date().toISOString(),
+      deleted_at: null,
+    };
+    await trx
+      .insertInto('messages')
+      .values({ ...row, system_info: JSON.stringify(system) })
+      .execute();
+    return freshMessage(row, null, [], { system });
+  }
+
+  /** Passes ownership on when the owner goes: the longest-serving admin, else the longest-serving member. */
+  async function passOwnership(trx: Tx, conversationId: string): Promise<void> {
+    const heir = await trx
+      .selectFrom('conversation_members')
+      .select('user_id')
+      .where('conversation_id', '=', conversationId)
+      .orderBy((eb) => eb.case().when('role', '=', 'ADMIN').then(0).else(1).end())
+      .orderBy('joined_at')
+      .orderBy('user_id')
+      .executeTakeFirst();
+    if (heir)
+      await trx
+        .updateTable('conversation_members')
+        .set({ role: 'OWNER' })
+        .where('conversation_id', '=', conversationId)
+        .where('user_id', '=', heir.user_id)
+        .execute();
+  }
+
+  /** Removes `userId` (it may be the actor: leaving); false when they were no longer a member. */
+  async function dropMember(trx: Tx, conversationId: string, userId: string): Promise<'gone' | 'removed' | 'ended'> {
+    const role = await roleOf(trx, conversationId, userId);
+    const res = await trx
+      .deleteFrom('conversation_members')
+      .where('conversation_id', '=', conversationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) !== 1) return 'gone';
+    const left = await trx
+      .selectFrom('conversation_members')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+    if (Number(left.n) === 0) {
+      await trx.deleteFrom('conversations').where('id', '=', conversationId).execute();
+      return 'ended';
+    }
+    if (role === 'OWNER') await passOwnership(trx, conversationId);
+    return 'removed';
+  }
+
+  /** After the commit: caches, sockets, events. Returns the conversation as `actorId` sees it now. */
+  async function announce(conversationId: string, actorId: string, change: Change): Promise<Conversation | null> {
+    forgetMembers(db, conversationId);
+    membersChanged?.(conversationId);
+    if (change.removed.length) {
+      // Before anything else goes out: no message:new of the group reaches them after this.
+      realtime.leaveConversation(change.removed, conversationId);
+      lists.changed(change.removed);
+      realtime.toUsers(change.removed, 'conversation:removed', { conversationId });
+    }
+    if (change.ended) return null;
+    const members = (
+      await db
+        .selectFrom('conversation_members')
+        .select('user_id')
+        .where('conversation_id', '=', conversationId)
+        .execute()
+    ).map((r) => r.user_id);
+    if (!members.length) return null;
+    lists.changed(members, conversationId);
+    const viewer = members.includes(actorId) ? actorId : members[0];
+    const entry = await loadConversation({ db, realtime }, viewer, conversationId);
+    if (!entry) return null;
+    const conversation = entry.conversation;
+    const added = new Set(change.added);
+    realtime.toUsers(
+      members.filter((m) => !added.has(m)),
+      'conversation:updated',
+      { conversation },
+    );
+    if (added.size) realtime.toUsers([...added], 'conversations:new', { conversation });
+    if (change.entry) realtime.toConversation(conversationId, 'message:new', { message: change.entry });
+    return members.includes(actorId) ? conversation : null;
+  }
+
+  async function addMembers(actorId: string, conversationId: string, userIds: readonly string[]) {
+    const wanted = [...new Set(userIds)].filter((id) => id !== actorId);
+    const change = await db.transaction().execute(async (trx) => {
+      const me = await actorIn(trx, conversationId, actorId);
+      if (!canManage(me.role)) throw forbidden(ADMINS_ONLY);
+      if (!wanted.length) return nothing();
+      const known = await trx.selectFrom('users').select('id').where('id', 'in', wanted).execute();
+      if (known.length !== wanted.length) throw notFound('Пользователь не найден');
+      const friends = await trx
+        .selectFrom('contacts')
+        .select('pair_key')
+        .where(
+          'pair_key',
+          'in',
+          wanted.map((id) => pairKey(actorId, id)),
+        )
+        .where('status', '=', 'ACCEPTED')
+        .execute();
+      if (friends.length !== wanted.length) throw forbidden(FRIENDS_ONLY);
+      const present = await trx
+        .selectFrom('conversation_members')
+        .select('user_id')
+        .where('conversation_id', '=', conversationId)
+        .execute();
+      const already = new Set(present.map((r) => r.user_id));
+      const fresh = wanted.filter((id) => !already.has(id));
+      if (!fresh.length) return nothing();
+      if (already.size + fresh.length > LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
+      // They read from here on: the newest message now is the last one they do not see.
+      const newest = await trx
+        .selectFrom('messages')
+        .select((eb) => eb.fn.max('seq').as('s'))
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirst();
+      const from = Number(newest?.s ?? 0);
+      const now = new Date().toISOString();
+      const inserted = await trx
+        .insertInto('conversation_members')
+        .values(
+          fresh.map((user_id) => ({
+            conversation_id: conversationId,
+            user_id,
+            joined_at: now,
+            role: 'MEMBER',
+            visible_from_seq: from,
+            last_read_seq: from,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning('user_id')
+        .execute();
+      const added = inserted.map((r) => r.user_id);
+      if (!added.length) return nothing();
+      const entry = await writeEntry(trx, conversationId, actorId, 'added', added);
+      return { ...nothing(), entry, added };
+    });
+    return { conversation: await announce(conversationId, actorId, change) };
+  }
+
+  async function removeMember(actorId: string, conversationId: string, userId: string) {
+    if (userId === actorId) return leave(actorId, conversationId);
+    const change = await db.transaction().execute(async (trx) => {
+      const me = await actorIn(trx, conversationId, actorId);
+      if (!canManage(me.role)) throw forbidden(ADMINS_ONLY);
+      const theirs = await roleOf(trx, conversationId, userId);
+      // Someone removed a moment ago by another admin: done already, and nothing more is written.
+      if (theirs === undefined) return nothing();
+      if (theirs === 'OWNER') throw forbidden(OWNER_STAYS);
+      if (me.role === 'ADMIN' && theirs === 'ADMIN') throw forbidden(CANNOT_REMOVE);
+      if ((await dropMember(trx, conversationId, userId)) === 'gone') return nothing();
+      const entry = await writeEntry(trx, conversationId, actorId, 'removed', [userId]);
+      return { ...nothing(), entry, removed: [userId] };
+    });
+    return { conversation: await announce(conversationId, actorId, change) };
+  }
+
+  async function leave(actorId: string, conversationId: string) {
+    const change = await db.transaction().execute(async (trx) => {
+      await actorIn(trx, conversationId, actorId);
+      const outcome = await dropMember(trx, conversationId, actorId);
+      if (outcome === 'gone') return nothing();
+      if (outcome === 'ended') return { ...nothing(), removed: [actorId], ended: true };
+      const entry = await writeEntry(trx, conversationId, actorId, 'left');
+      return { ...nothing(), entry, removed: [actorId] };
+    });
+    await announce(conversationId, actorId, change);
+    return { conversation: null };
+  }
+
+  async function setRole(actorId: string, conversationId: string, userId: string, role: ParticipantRole) {
+    const change = await db.transaction().execute(async (trx) => {
+      const me = await actorIn(trx, conversationId, actorId);
+      if (me.role !== 'OWNER') throw forbidden(OWNER_ONLY);
+      if (userId === actorId) throw badRequest(NOT_YOURSELF);
+      const theirs = await roleOf(trx, conversationId, userId);
+      if (theirs === undefined) throw notFound(MEMBER_NOT_FOUND);
+      if (theirs === role) return nothing();
+      const set = (id: string, r: ParticipantRole) =>
+        trx
+          .updateTable('conversation_members')
+          .set({ role: r })
+          .where('conversation_id', '=', conversationId)
+          .where('user_id', '=', id)
+          .execute();
+      if (role === 'OWNER') await set(actorId, 'ADMIN');
+      await set(userId, role);
+      return nothing();
+    });
+    return { conversation: await announce(conversationId, actorId, change) };
+  }
+
+  async function update(actorId: string, conversationId: string, body: { title?: string; avatarUrl?: string | null }) {
+    const change = await db.transaction().execute(async (trx) => {
+      const me = await actorIn(trx, conversationId, actorId);
+      if (!canManage(me.role)) throw forbidden(ADMINS_ONLY);
+      const title = body.title !== undefined && body.title !== me.title ? body.title : undefined;
+      const avatar = body.avatarUrl !== undefined && body.avatarUrl !== me.avatar_url ? body.avatarUrl : undefined;
+      if (title === undefined && avatar === undefined) return nothing();
+      await trx
+        .updateTable('conversations')
+        .set({
+          ...(title !== undefined ? { title } : {}),
+          ...(avatar !== undefined ? { avatar_url: avatar } : {}),
+        })
+        .where('id', '=', conversationId)
+        .execute();
+      // Both at once read as the rename; the picture shows by itself in the header.
+      const entry =
+        title !== undefined
+          ? await writeEntry(trx, conversationId, actorId, 'renamed', [], title)
+          : await writeEntry(trx, conversationId, actorId, 'photo');
+      return { ...nothing(), entry };
+    });
+    return { conversation: await announce(conversationId, actorId, change) };
+  }
+
+  return { addMembers, removeMember, leave, setRole, update };
+}
+
+export type Groups = ReturnType<typeof createGroups>;
