@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
-import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 const available = await redisAvailable();
 
@@ -161,5 +161,53 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     await eventually((l) => bobStatus(l) === 'ONLINE');
     onTwo.disconnect();
     await eventually((l) => bobStatus(l) === 'OFFLINE');
+  });
+
+  it('a member removed through one server, whose socket lives on the other, gets nothing of the group afterwards', async () => {
+    const carl = await api1.user('carl');
+    await befriend(api1, alice, carl);
+    const gid = (
+      await api1.post(
+        '/api/conversations',
+        { participantIds: [bob.user.id, carl.user.id], title: 'Семья', isGroup: true },
+        alice.accessToken,
+      )
+    ).body.conversation.id;
+    // Process two has read the members (its cache holds bob) and bob's socket there has the group open.
+    expect((await api2.get(`/api/conversations/${gid}/messages`, bob.accessToken)).status).toBe(200);
+    const bobOnTwo = await connect(two.url, bob.accessToken);
+    expect(await ack(bobOnTwo, 'conversation:join', gid)).toEqual({ ok: true });
+    const removed = next(bobOnTwo, 'conversation:removed');
+    const seen = recorder(bobOnTwo);
+    const res = await api1.post(
+      '/api/conversations/members/remove',
+      { conversationId: gid, userId: bob.user.id },
+      alice.accessToken,
+    );
+    expect(res.status).toBe(200);
+    expect((await removed).conversationId).toBe(gid);
+    // Sent through the other process, whose membership cache heard the change.
+    await expect
+      .poll(async () => (await api2.get(`/api/conversations/${gid}/messages`, bob.accessToken)).status, {
+        timeout: 2000,
+      })
+      .toBe(404);
+    const sent = await api2.post(
+      '/api/conversations/send',
+      { conversationId: gid, type: 'TEXT', content: 'без Бориса' },
+      carl.accessToken,
+    );
+    expect(sent.status).toBe(200);
+    expect(
+      (
+        await api2.post(
+          '/api/conversations/send',
+          { conversationId: gid, type: 'TEXT', content: 'я тут' },
+          bob.accessToken,
+        )
+      ).status,
+    ).toBe(404);
+    await roundTrip(bobOnTwo);
+    expect(seen.events().filter((e) => e.startsWith('message:'))).toEqual([]);
   });
 });
