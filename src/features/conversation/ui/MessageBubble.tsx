@@ -138,6 +138,21 @@ function MessageBubbleView(props: MessageBubbleProps) {
   };
   const images = row.attachments.filter((a) => a.kind === 'IMAGE');
   const files = row.attachments.filter((a) => a.kind === 'FILE');
+  if (row.system) {
+    // A group's change: a line in the timeline, no bubble and no menu.
+    return (
+      <div className="msg-row system" data-day-of={row.dayOf}>
+        {row.day && (
+          <div className="msg-day">
+            <span>{row.day}</span>
+          </div>
+        )}
+        <div className="msg-system" data-testid="system-entry" data-message-id={row.id} ref={props.observe}>
+          {row.system} <time>{row.time}</time>
+        </div>
+      </div>
+    );
+  }
   return (
     <div
       className={`msg-row${row.own ? ' own' : ''}${row.firstInRun ? ' first' : ''}${row.lastInRun ? ' last' : ''}`}

@@ -6,6 +6,7 @@ import type { OutboxItem } from '../../composer/index';
 import { itemProgress } from '../../composer/index';
 import { isReadByOthers } from '../machines/conversation/history';
 import { dayLabel, editedTitle } from './day-label';
+import { systemText } from './system-text';
 import { callLabel, entryPreview, isMissedFor } from './voice-call-text';
 import {
   type AvatarView,
@@ -155,6 +156,8 @@ export interface MessageRow {
   voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
   /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
   call?: { label: string; video: boolean; missed: boolean } | null;
+  /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
+  system?: string | null;
   delivery: Delivery | null;
   /** A message from someone else this user has not read yet (read receipts watch it). */
   unread: boolean;
@@ -224,6 +227,7 @@ export function messageRows(
       call: m.call
         ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }
         : null,
+      system: m.system ? systemText(m.system) : null,
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,

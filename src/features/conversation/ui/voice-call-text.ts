@@ -1,6 +1,7 @@
 // The words of voice messages and call entries (pure, tested in src/features/conversation/ui/voice-call-text.test.ts):
 // «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
 import type { CallInfo, Message } from '../../../contract/entities';
+import { systemText } from './system-text';
 
 /** m:ss (h:mm:ss past an hour), rounded down to the second. */
 export function clock(ms: number): string {
@@ -33,10 +34,11 @@ export function callLabel(call: CallInfo, me: string): string {
 export const isMissedFor = (call: CallInfo, me: string) =>
   call.callerId !== me && (call.outcome === 'missed' || call.outcome === 'cancelled');
 
-/** The list's one-line preview of a voice message or a call entry; null for other messages. */
+/** The list's one-line preview of a voice message, a call or a group's SYSTEM entry; null for other messages. */
 export function entryPreview(message: Message | undefined, me: string | null): string | null {
   if (!message) return null;
   if (message.type === 'VOICE' && message.voice) return voicePreview(message.voice.durationMs);
   if (message.type === 'CALL' && message.call) return callLabel(message.call, me ?? '');
+  if (message.type === 'SYSTEM' && message.system) return systemText(message.system);
   return null;
 }

@@ -114,6 +114,13 @@ describeModel({
         conversation: conversation('c3', [me, anna], { title: 'Группа', isGroup: true }),
       },
     ]),
+    'chats.conversationUpdated': oneAtATime(() => [
+      { type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача' } },
+    ]),
+    'chats.conversationRemoved': oneAtATime((s) => [
+      { type: 'chats.conversationRemoved', conversationId: s.context.selectedId ?? 'c2' },
+      ...(s.context.selectedId ? [{ type: 'chats.conversationRemoved', conversationId: 'c9' }] : []),
+    ]),
     'xstate.done.actor.fetchConversations': () => [{ type: 'xstate.done.actor.fetchConversations', output: list }],
     'xstate.error.actor.fetchConversations': () => [
       { type: 'xstate.error.actor.fetchConversations', error: new Error('offline') },
@@ -160,6 +167,29 @@ describe('chats with resolving actors', () => {
   }
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
     actor.getSnapshot().context.entries.find((e) => e.conversation.id === id)?.unreadCount;
+
+  it('a changed group replaces its entry and keeps its unread count; a lost one leaves the list and closes if open', async () => {
+    const { actor, sounds } = start();
+    await waitFor(actor, (s) => s.context.loaded);
+    const entry1 = () => actor.getSnapshot().context.entries.find((e) => e.conversation.id === 'c1');
+    actor.send({ type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача', isGroup: true } });
+    expect(entry1()?.conversation.title).toBe('Дача');
+    expect(entry1()?.unreadCount).toBe(2);
+    // A SYSTEM entry from someone else orders the list but is neither unread nor announced.
+    actor.send({ type: 'chats.messageArrived', message: message('s1', 'u2', 9, { type: 'SYSTEM' }) });
+    expect(unread(actor, 'c1')).toBe(2);
+    expect(sounds).toEqual([]);
+    expect(actor.getSnapshot().context.entries[0].conversation.id).toBe('c1');
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    actor.send({ type: 'chats.conversationRemoved', conversationId: 'c2' });
+    expect(actor.getSnapshot().context.selectedId).toBe('c1');
+    actor.send({ type: 'chats.conversationRemoved', conversationId: 'c1' });
+    expect(actor.getSnapshot().context.selectedId).toBeNull();
+    expect(actor.getSnapshot().context.entries).toEqual([]);
+    // A conversation updated that the list did not have (it was added on another process a moment ago) is added.
+    actor.send({ type: 'chats.conversationUpdated', conversation: c2 });
+    expect(actor.getSnapshot().context.entries.map((e) => e.conversation.id)).toEqual(['c2']);
+  });
 
   it('sorts newest first and counts a message from someone else in a closed conversation once, announcing it', async () => {
     const { actor, sounds, announced } = start();

@@ -81,6 +81,8 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
       displayName: p.displayName,
     }),
     'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
+    'conversation:updated': (p) => ({ type: 'chats.conversationUpdated', conversation: p.conversation }),
+    'conversation:removed': (p) => ({ type: 'chats.conversationRemoved', conversationId: p.conversationId }),
   },
   { onConnected: () => ({ type: 'chats.reconnected' }) },
 );
@@ -113,7 +115,12 @@ export const chatsMachine = setup({
       assertEvent(event, 'chats.messageArrived');
       const m = event.message;
       const inFront = context.selectedId === m.conversationId && context.pageVisible && context.viewing;
-      return m.senderId !== context.me && !inFront;
+      // A group's SYSTEM entries order the list but are no news.
+      return m.senderId !== context.me && m.type !== 'SYSTEM' && !inFront;
+    },
+    removedOpen: ({ context, event }) => {
+      assertEvent(event, 'chats.conversationRemoved');
+      return context.selectedId === event.conversationId;
     },
     ownReceipts: ({ context, event }) => {
       assertEvent(event, 'chats.receipts');
@@ -222,6 +229,21 @@ export const chatsMachine = setup({
         return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
       },
     }),
+    /** The conversation as the server has it now; its unread count stays this list's. */
+    updateConversation: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.conversationUpdated');
+        const known = findEntry(context.entries, event.conversation.id);
+        if (!known) return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
+        return sortEntries(context.entries.map((e) => (e === known ? { ...e, conversation: event.conversation } : e)));
+      },
+    }),
+    dropConversation: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.conversationRemoved');
+        return context.entries.filter((e) => e.conversation.id !== event.conversationId);
+      },
+    }),
     applyEdit: assign({
       entries: ({ context, event }) => {
         assertEvent(event, 'chats.messageEdited');
@@ -293,6 +315,8 @@ export const chatsMachine = setup({
         'chats.presence': { actions: 'applyPresence' },
         'chats.profile': { actions: 'applyProfile' },
         'chats.conversationAdded': { actions: 'addConversation' },
+        'chats.conversationUpdated': { actions: 'updateConversation' },
+        'chats.conversationRemoved': { actions: 'dropConversation' },
         'chats.call': { guard: 'hasSelection', actions: 'startCall' },
       },
       type: 'parallel',
@@ -349,6 +373,12 @@ export const chatsMachine = setup({
                   { target: 'open', reenter: true, actions: 'select' },
                 ],
                 'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
+                // The open conversation is gone for this user (left on another tab, removed): it closes.
+                'chats.conversationRemoved': {
+                  guard: 'removedOpen',
+                  target: 'none',
+                  actions: ['dropConversation', 'unselect', 'focusComposer'],
+                },
                 // Takes the place of the list-only handler above while a conversation is open.
                 'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
                 'composer.sent': {

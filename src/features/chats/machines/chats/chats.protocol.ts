@@ -46,6 +46,10 @@ export type ChatsEvent =
   | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
   | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string }
   | { type: 'chats.conversationAdded'; conversation: Conversation }
+  /** A group's members, roles, title or picture changed (conversation:updated). */
+  | { type: 'chats.conversationUpdated'; conversation: Conversation }
+  /** The user lost the conversation: left, was removed, or the group ended (conversation:removed). */
+  | { type: 'chats.conversationRemoved'; conversationId: string }
   | ComposerParentEvent;
 
 /**

@@ -44,7 +44,9 @@ export function withUser(entries: ConversationEntry[], userId: string, change: (
   const next = entries.map((e) => {
     if (!e.conversation.participants.some((p) => p.user.id === userId)) return e;
     changed = true;
-    const participants = e.conversation.participants.map((p) => (p.user.id === userId ? { ...p, user: change(p.user) } : p));
+    const participants = e.conversation.participants.map((p) =>
+      p.user.id === userId ? { ...p, user: change(p.user) } : p,
+    );
     return { ...e, conversation: { ...e.conversation, participants } };
   });
   return changed ? next : entries;
