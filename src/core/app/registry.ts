@@ -36,6 +36,8 @@ import {
   readReceiptsMachine,
   typingMachine,
 } from '../../features/conversation/index';
+import { conversationInfoMachine } from '../../features/conversationInfo/index';
+import { wireConversationInfo } from '../../features/conversationInfo/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
@@ -107,6 +109,13 @@ export const registry = {
     wire: wireAccountDeletion,
   },
   dataExport: { machine: dataExportMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDataExport },
+  conversationInfo: {
+    machine: conversationInfoMachine,
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    wire: wireConversationInfo,
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },

@@ -10,6 +10,8 @@ import { ListSearchField, listSearchResults } from '../../search/ui/index';
 import { useSearch } from '../../search/ui/index';
 import { LazyConversationSearchBar } from '../../search/ui/index';
 import { useConversationSearch } from '../../search/ui/index';
+import { LazyConversationInfo, useConversationInfo } from '../../conversationInfo/ui/index';
+import { useCallback, useState } from 'react';
 import '../../../styles/chats.css';
 
 export function ChatsPage() {
@@ -64,11 +66,29 @@ function ConversationPane(
     onCall: props.call,
   });
   const search = useConversationSearch(props.conversationId);
+  const [info, setInfo] = useState(false);
+  const closeInfo = useCallback(() => setInfo(false), []);
   return (
-    <ConversationView
-      {...view}
-      onSearch={search.show}
-      searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
-    />
+    <div className="conv-with-info">
+      <ConversationView
+        {...view}
+        onSearch={search.show}
+        onInfo={() => setInfo(true)}
+        searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+      />
+      {info && <InfoPanel {...props} onClose={closeInfo} />}
+    </div>
   );
+}
+
+/** «Информация»: its actor lives while this is mounted. */
+function InfoPanel(props: Parameters<typeof ConversationPane>[0] & { onClose(): void }) {
+  const info = useConversationInfo({
+    conversationId: props.conversationId,
+    entry: props.selectedEntry,
+    me: props.me,
+    now: props.now,
+    onClose: props.onClose,
+  });
+  return <LazyConversationInfo {...info} />;
 }

@@ -9,6 +9,8 @@ export interface ConversationHeaderProps {
   onCall(video: boolean): void;
   /** Opens the search within this conversation. */
   onSearch?(): void;
+  /** Opens «Информация» (the title and avatar are its button). */
+  onInfo?(): void;
 }
 
 const PHONE =
@@ -29,9 +31,23 @@ export function ConversationHeader(props: ConversationHeaderProps) {
   return (
     <div className="conv-head">
       <ChatsBackButton />
-      <ChatAvatar avatar={header.avatar} size={40} />
+      {props.onInfo ? (
+        <button type="button" className="conv-head-avatar" tabIndex={-1} aria-hidden="true" onClick={props.onInfo}>
+          <ChatAvatar avatar={header.avatar} size={40} />
+        </button>
+      ) : (
+        <ChatAvatar avatar={header.avatar} size={40} />
+      )}
       <div className="conv-head-text">
-        <h2 className="conv-title">{header.title}</h2>
+        <h2 className="conv-title">
+          {props.onInfo ? (
+            <button type="button" className="conv-title-button" title="Информация" onClick={props.onInfo}>
+              {header.title}
+            </button>
+          ) : (
+            header.title
+          )}
+        </h2>
         <p className={`conv-status${header.online ? ' online' : ''}`} data-testid="conversation-status">
           {header.status}
         </p>

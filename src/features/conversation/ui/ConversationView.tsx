@@ -22,6 +22,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   onEdit(row: MessageRow): void;
   onRetryLoad(): void;
   onSearch?(): void;
+  /** Opens «Информация» from the header. */
+  onInfo?(): void;
   /** The search bar within this conversation, when open. */
   searchBar?: ReactNode;
 }
@@ -92,7 +94,7 @@ export function ConversationView(props: ConversationViewProps) {
       onDragOver={onDragOver}
       onDrop={onDrop}
     >
-      <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} />
+      <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} onInfo={props.onInfo} />
       {props.searchBar}
       <div className="conv-body">
         {props.status === 'loading' ? (

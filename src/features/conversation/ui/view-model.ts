@@ -56,7 +56,7 @@ function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
       colour: avatarColour(peer.id),
       presence: presenceDot(peer.status),
     };
-  return { face: avatarFace(null, title), colour: avatarColour(c.id), presence: null };
+  return { face: avatarFace(c.avatarUrl ?? null, title), colour: avatarColour(c.id), presence: null };
 }
 
 const groupNames = (entry: ConversationEntry, me: string | null) =>

@@ -1,0 +1,112 @@
+// A group's life in real Chromium against the real server, with three people in separate browser contexts: the
+// owner adds a friend from «Информация», who sees the history from joining on; the owner makes her an admin; she
+// renames the group and everyone sees the title and the SYSTEM entry live; a member leaves and gets nothing more.
+import type { Page, WebSocket } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './a11y';
+import { expect, test } from './fixtures';
+import { apiCall, makeFriends } from './users';
+
+/** Socket.io frames the page receives, as text. */
+function socketFrames(page: Page): string[] {
+  const frames: string[] = [];
+  page.on('websocket', (ws: WebSocket) => {
+    if (!ws.url().includes('/socket.io/')) return;
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string') frames.push(f.payload);
+    });
+  });
+  return frames;
+}
+
+const tile = (page: Page, title: string) => page.getByTestId('chat-tile').filter({ hasText: title });
+const panel = (page: Page) => page.getByRole('complementary', { name: 'Информация' });
+
+test('a group grows, gets an admin, is renamed and loses a member, live for everyone', async ({
+  srv,
+  createUser,
+  openSignedIn,
+}) => {
+  const anna = await createUser('Анна', 'anna');
+  const boris = await createUser('Борис', 'boris');
+  const vera = await createUser('Вера', 'vera');
+  await makeFriends(srv.url, anna, boris);
+  await makeFriends(srv.url, anna, vera);
+  const { conversation } = await apiCall<{ conversation: { id: string } }>(
+    srv.url,
+    'POST',
+    '/api/conversations',
+    { participantIds: [boris.user.id], title: 'Дача', isGroup: true },
+    anna.accessToken,
+  );
+  const send = (token: string, content: string) =>
+    apiCall(
+      srv.url,
+      'POST',
+      '/api/conversations/send',
+      { conversationId: conversation.id, type: 'TEXT', content },
+      token,
+    );
+  await send(anna.accessToken, 'до Веры');
+
+  const { page: pa } = await openSignedIn(anna);
+  const { page: pb } = await openSignedIn(boris);
+  const { page: pc } = await openSignedIn(vera);
+  const framesB = socketFrames(pb);
+  await pb.reload();
+
+  // Анна opens the group and its «Информация» from the title.
+  await tile(pa, 'Дача').click();
+  await pa.locator('.conv-title').getByRole('button', { name: 'Дача' }).click();
+  await expect(panel(pa)).toBeVisible();
+  await expect(panel(pa).locator('.info-subtitle')).toHaveText('2 участника');
+  await expect(panel(pa).getByTestId('member').filter({ hasText: 'Анна' })).toContainText('владелец');
+  await expectNoSeriousA11yViolations(pa, 'info panel', { include: '.info-panel' });
+
+  // She adds Вера, who had no part in the history before.
+  await panel(pa).getByRole('button', { name: 'Добавить участников' }).click();
+  await panel(pa).getByRole('checkbox', { name: /Вера/ }).check();
+  await panel(pa).getByRole('button', { name: 'Добавить', exact: true }).click();
+  await expect(panel(pa).locator('.info-subtitle')).toHaveText('3 участника');
+  await expect(pa.getByTestId('system-entry').last()).toContainText('Анна добавил(а) участника: Вера');
+  await tile(pc, 'Дача').click();
+  await expect(pc.getByTestId('system-entry')).toContainText('Анна добавил(а) участника: Вера');
+  await expect(pc.getByText('до Веры')).toHaveCount(0);
+
+  // Анна makes her an admin from the member's menu.
+  const veraRow = panel(pa).getByTestId('member').filter({ hasText: 'Вера' });
+  await veraRow.getByLabel('Действия: Вера').click();
+  await expectNoSeriousA11yViolations(pa, 'member menu', { include: '.info-panel' });
+  await veraRow.getByRole('button', { name: 'Сделать администратором' }).click();
+  await expect(veraRow).toContainText('администратор');
+
+  // Борис keeps the group open while Вера renames it.
+  await tile(pb, 'Дача').click();
+  await pc.locator('.conv-title').getByRole('button', { name: 'Дача' }).click();
+  await panel(pc).getByRole('button', { name: 'Изменить название' }).click();
+  await panel(pc).getByRole('textbox', { name: 'Название группы' }).fill('Дача 2026');
+  await panel(pc).getByRole('button', { name: 'Сохранить' }).click();
+  for (const page of [pa, pb, pc]) {
+    await expect(page.locator('.conv-title')).toHaveText('Дача 2026');
+    await expect(tile(page, 'Дача 2026')).toHaveCount(1);
+  }
+  await expect(pb.getByTestId('system-entry').last()).toContainText('Вера изменил(а) название: «Дача 2026»');
+
+  // Борис leaves: the group closes for him and nothing of it reaches him afterwards.
+  await pb.locator('.conv-title').getByRole('button').click();
+  await panel(pb).getByRole('button', { name: 'Покинуть группу' }).click();
+  await expect(panel(pb).getByRole('alertdialog', { name: 'Покинуть группу?' })).toBeVisible();
+  await panel(pb).getByRole('button', { name: 'Покинуть', exact: true }).click();
+  await expect(tile(pb, 'Дача 2026')).toHaveCount(0);
+  await expect(panel(pb)).toHaveCount(0);
+  await expect(pa.getByTestId('system-entry').last()).toContainText('Борис покинул(а) группу');
+  await expect(panel(pa).locator('.info-subtitle')).toHaveText('2 участника');
+  const before = framesB.length;
+  await send(anna.accessToken, 'уже без Бориса');
+  await expect(pc.getByText('уже без Бориса')).toBeVisible();
+  expect(framesB.slice(before).some((f) => f.includes('уже без Бориса'))).toBe(false);
+  await expect(pb.getByText('уже без Бориса')).toHaveCount(0);
+
+  // Escape closes «Информация».
+  await pa.keyboard.press('Escape');
+  await expect(panel(pa)).toHaveCount(0);
+});
