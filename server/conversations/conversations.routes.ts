@@ -10,6 +10,7 @@ import { loadConversation, loadListedEntries } from './conversation-view';
 import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
 import { FRIENDS_ONLY } from './group-members';
 import { rememberMembers } from './membership';
+import { writeSystemEntry } from './system-entries';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 
@@ -63,6 +64,8 @@ export const conversationsRoutes = fp(
             })),
           )
           .execute();
+        // «Анна создал(а) группу» opens a group's history and puts it at the top of everyone's list.
+        if (fields.isGroup) await writeSystemEntry(trx, id, creator, 'created', [], null, new Date(now));
       });
       rememberMembers(db, id, members, fields.isGroup ? creator : null);
       lists.changed(members, id);

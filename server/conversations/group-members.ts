@@ -6,16 +6,15 @@
 // After the commit: this process and the others forget the conversation's members (membership.ts), the sockets
 // of whoever lost access leave its room on every process, then they hear conversation:removed and the members
 // conversation:updated, and the SYSTEM entry goes out as message:new to the sockets that have the group open.
-import type { Conversation, Message, ParticipantRole, SystemInfo, SystemKind } from '../../src/contract/entities';
+import type { Conversation, Message, ParticipantRole } from '../../src/contract/entities';
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { newMessageId } from '../messages/message-id';
-import { freshMessage } from '../messages/message-view';
 import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
 import type { ConversationListCache } from './list-cache';
 import { CONVERSATION_NOT_FOUND, forgetMembers } from './membership';
+import { writeSystemEntry as writeEntry } from './system-entries';
 
 export const NOT_A_GROUP = 'Это действие доступно только в групповом чате';
 export const ADMINS_ONLY = 'Это могут только владелец и администраторы группы';
@@ -77,46 +76,6 @@ export function createGroups({ db, lists, realtime, membersChanged }: GroupDeps)
       .where('user_id', '=', userId)
       .executeTakeFirst();
     return row?.role;
-  }
-
-  async function names(trx: Tx, ids: readonly string[]): Promise<Map<string, string>> {
-    if (!ids.length) return new Map();
-    const rows = await trx.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.display_name]));
-  }
-
-  /** Writes the SYSTEM entry of a change (in its transaction) and returns it as the contract's message. */
-  async function writeEntry(
-    trx: Tx,
-    conversationId: string,
-    actorId: string,
-    kind: SystemKind,
-    targets: readonly string[] = [],
-    title: string | null = null,
-  ): Promise<Message> {
-    const named = await names(trx, [actorId, ...targets]);
-    const system: SystemInfo = {
-      kind,
-      actor: { id: actorId, name: named.get(actorId) ?? '' },
-      targets: targets.map((id) => ({ id, name: named.get(id) ?? '' })),
-      title,
-    };
-    const row = {
-      id: newMessageId(),
-      conversation_id: conversationId,
-      sender_id: actorId,
-      type: 'SYSTEM',
-      content: '',
-      reply_to_id: null,
-      client_message_id: null,
-      created_at: new Date().toISOString(),
-      deleted_at: null,
-    };
-    await trx
-      .insertInto('messages')
-      .values({ ...row, system_info: JSON.stringify(system) })
-      .execute();
-    return freshMessage(row, null, [], { system });
   }
 
   /** Passes ownership on when the owner goes: the longest-serving admin, else the longest-serving member. */

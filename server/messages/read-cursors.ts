@@ -177,15 +177,19 @@ const namedMessages = (db: Database, userId: string, ids: readonly string[]) =>
 
 /** Visible messages of others in (from, upTo] of the conversation, oldest first. */
 function passedQuery(db: Database, conversationId: string, userId: string, from: number, upTo: number) {
-  return db
-    .selectFrom('messages')
-    .select(['id', 'sender_id', 'seq'])
-    .where('conversation_id', '=', conversationId)
-    .where('seq', '>', from)
-    .where('seq', '<=', upTo)
-    .where('sender_id', '!=', userId)
-    .where('deleted_at', 'is', null)
-    .orderBy('seq');
+  return (
+    db
+      .selectFrom('messages')
+      .select(['id', 'sender_id', 'seq'])
+      .where('conversation_id', '=', conversationId)
+      .where('seq', '>', from)
+      .where('seq', '<=', upTo)
+      .where('sender_id', '!=', userId)
+      .where('deleted_at', 'is', null)
+      // A group's SYSTEM entries are no news: passing them is not reading (and adds no bound parameter).
+      .where(sql<boolean>`type != 'SYSTEM'`)
+      .orderBy('seq')
+  );
 }
 
 /** PostgreSQL: compare-and-set on the old position. */

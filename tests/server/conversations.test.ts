@@ -100,7 +100,10 @@ describe('conversations', () => {
     expect(c.title).toBe('Команда');
     expect(c.isGroup).toBe(true);
     expect(c.participants).toHaveLength(3);
-    expect(c.messages).toEqual([]);
+    // Its history opens with «… создал(а) группу».
+    expect(c.messages.map((m: { type: string; system?: { kind: string } }) => [m.type, m.system?.kind])).toEqual([
+      ['SYSTEM', 'created'],
+    ]);
     expect((await list(bob)).some((e) => e.conversation.id === c.id)).toBe(true);
     expect((await list(stranger)).some((e) => e.conversation.id === c.id)).toBe(false);
   });

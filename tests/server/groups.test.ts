@@ -65,6 +65,10 @@ const roles = (participants: Participant[]) => Object.fromEntries(participants.m
 describe('roles and membership', () => {
   it('the creator owns the group and the others are members; a direct chat has no owner', async () => {
     const id = await group(anna, [boris, vera]);
+    // The group opens with «Анна создал(а) группу», which is no unread news.
+    const created = await entryOf(boris, id);
+    expect(created?.conversation.messages[0]?.system).toMatchObject({ kind: 'created', actor: { id: anna.user.id } });
+    expect(created?.unreadCount).toBe(0);
     const entry = await entryOf(boris, id);
     expect(roles(entry?.conversation.participants ?? [])).toEqual({
       [anna.user.id]: 'OWNER',
@@ -110,7 +114,9 @@ describe('roles and membership', () => {
     expect((await history(boris, id)).body.messages.map((m) => m.content)).toContain('до Глеба');
     // Adding again changes nothing and writes nothing.
     await api.post('/api/conversations/members/add', { conversationId: id, userIds: [gleb.user.id] }, anna.accessToken);
-    expect((await history(anna, id)).body.messages.filter((m) => m.type === 'SYSTEM')).toHaveLength(1);
+    expect(
+      (await history(anna, id)).body.messages.filter((m) => m.type === 'SYSTEM').map((m) => m.system?.kind),
+    ).toEqual(['created', 'added']);
   });
 
   it('refuses adding by a member (403), by an outsider (404), non-friends (403), unknown users (404), in a direct chat (400)', async () => {
@@ -227,7 +233,7 @@ describe('access ends at once', () => {
     expect((await api.get('/api/search?q=морковка', boris.accessToken)).body.results).toEqual([]);
     expect(await entryOf(boris, id)).toBeUndefined();
     expect((await ack(borisSocket, 'conversation:join', id)).ok).toBe(false);
-    const entry = (await history(vera, id)).body.messages.find((m) => m.type === 'SYSTEM');
+    const entry = (await history(vera, id)).body.messages.find((m) => m.system?.kind === 'removed');
     expect(entry?.system).toMatchObject({ kind: 'removed', targets: [{ id: boris.user.id }] });
   });
 
@@ -283,7 +289,9 @@ describe('access ends at once', () => {
             ],
       );
       for (const r of results) expect([200, 404]).toContain(r.status);
-      const entries = (await history(anna, id)).body.messages.filter((m) => m.type === 'SYSTEM');
+      const entries = (await history(anna, id)).body.messages.filter(
+        (m) => m.type === 'SYSTEM' && m.system?.kind !== 'created',
+      );
       expect(entries, race).toHaveLength(1);
       const left = Object.keys(roles((await entryOf(anna, id))?.conversation.participants ?? []));
       expect(left.sort()).toEqual([anna.user.id, boris.user.id].sort());

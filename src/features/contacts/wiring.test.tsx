@@ -121,7 +121,7 @@ describe('contacts feature wired to the app actor', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it("'Новая беседа' creates a group of the ticked friends and goes to the chats page", async () => {
+  it("'Новая беседа' with one ticked friend and no title asks for the direct chat and goes to the chats page", async () => {
     const { calls } = renderWired('/chats');
     await userEvent.click(await screen.findByRole('button', { name: 'Новая беседа' }));
     const dialog = await screen.findByRole('dialog', { name: 'Создать групповой чат' });
@@ -132,7 +132,7 @@ describe('contacts feature wired to the app actor', () => {
     await userEvent.click(box);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
-    expect(calls).toContainEqual(['createConversation', { participantIds: ['u3'], title: null, isGroup: true }]);
+    expect(calls).toContainEqual(['createConversation', { participantIds: ['u3'], title: null, isGroup: false }]);
   });
 
   it('the own tile opens the profile dialog with the EBLID (the profile actor fetched the own record)', async () => {
