@@ -24,6 +24,8 @@ import { contactsRoutes } from './contacts/contacts.routes';
 import { conversationRooms } from './conversations/conversation-rooms';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import { groupsRoutes } from './conversations/groups.routes';
+import { blocksPlugin } from './users/blocks.plugin';
+import { blocksRoutes } from './users/blocks.routes';
 import { listsPlugin } from './conversations/lists.plugin';
 import { clientStatic } from './http/client-static';
 import { contractRoute } from './http/contract-route';
@@ -97,6 +99,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(realtimePlugin);
   app.register(endedSessionsSync);
   app.register(listsPlugin);
+  app.register(blocksPlugin);
   app.register(pushPlugin);
   app.register(signInsPlugin);
 
@@ -109,6 +112,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(contactsRoutes);
   app.register(conversationsRoutes);
   app.register(groupsRoutes);
+  app.register(blocksRoutes);
   app.register(conversationRooms);
   app.register(messagesRoutes);
   app.register(messageEditsRoutes);

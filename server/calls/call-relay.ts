@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { otherMembers } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { HttpError, notFound } from '../http/errors';
+import { CALL_BLOCKED } from '../users/blocks';
 import { createCallLog } from './call-log';
 
 async function caller(db: Database, userId: string) {
@@ -16,11 +17,13 @@ async function caller(db: Database, userId: string) {
 
 export const callRelay = fp(
   async (app) => {
-    const { db, lists, realtime, push } = app;
+    const { blocks, db, lists, realtime, push } = app;
     const log = createCallLog({ db, lists, realtime });
     app.addHook('onClose', async () => log.close());
     realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
+      // A blocked pair does not ring each other (a group call still rings the others).
+      if (to.length === 1 && blocks.between(userId, to[0])) throw new HttpError(403, CALL_BLOCKED);
       // Nobody to ring: the caller is told at once instead of waiting for an answer that cannot come. A callee
       // whose browser subscribed to Web Push can still be rung with the tab closed.
       if (!to.some((id) => realtime.isOnline(id)) && !(await push.anySubscribed(to))) {
@@ -54,7 +57,7 @@ export const callRelay = fp(
   {
     name: 'call-relay',
     encapsulate: true,
-    decorators: { fastify: ['db', 'lists', 'realtime', 'push'] },
-    dependencies: ['base', 'realtime', 'lists', 'push'],
+    decorators: { fastify: ['blocks', 'db', 'lists', 'realtime', 'push'] },
+    dependencies: ['base', 'realtime', 'lists', 'push', 'blocks'],
   },
 );

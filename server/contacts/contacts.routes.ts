@@ -44,7 +44,7 @@ function codeLookupLimit(app: FastifyInstance, perMinute: number): { search: Pre
 /** Friend requests and the contact list. */
 export const contactsRoutes = fp(
   async (app) => {
-    const { config, db, realtime } = app;
+    const { blocks, config, db, realtime } = app;
     const online = (id: string) => realtime.isOnline(id);
     // The rate limiter is this plugin's own (no global limit): its hooks run on the two routes below only.
     await app.register(rateLimit, { global: false });
@@ -104,7 +104,8 @@ export const contactsRoutes = fp(
           .where('id', '!=', userId)
           .where('deleted_at', 'is', null)
           .execute();
-        return { results: rows.map((r) => toPublicUser(r, online)) };
+        // Whoever blocked the searcher cannot be found by them.
+        return { results: rows.filter((r) => !blocks.has(r.id, userId)).map((r) => toPublicUser(r, online)) };
       },
       { preHandler: limit.search },
     );
@@ -122,7 +123,8 @@ export const contactsRoutes = fp(
         else if (asUsername.includes('@')) q = q.where('email_lower', '=', lower);
         else q = q.where('username_lower', '=', asUsername);
         const target = await q.executeTakeFirst();
-        if (!target) throw notFound('Пользователь не найден');
+        // To someone who blocked them, the requester is asking for an unknown user.
+        if (!target || blocks.has(target.id, userId)) throw notFound('Пользователь не найден');
         if (target.id === userId) throw badRequest('Нельзя добавить в друзья самого себя');
 
         const key = pairKey(userId, target.id);
@@ -190,7 +192,7 @@ export const contactsRoutes = fp(
   {
     name: 'contacts-routes',
     encapsulate: true,
-    decorators: { fastify: ['config', 'db', 'realtime', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime'],
+    decorators: { fastify: ['blocks', 'config', 'db', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'blocks'],
   },
 );

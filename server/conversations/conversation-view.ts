@@ -7,6 +7,7 @@ import type { ConversationEntry } from '../../src/contract/entities';
 import type { Database } from '../db/database';
 import { preparedQuery } from '../db/prepared';
 import { type MessageRow, toMessages } from '../messages/message-view';
+import type { Blocks } from '../users/blocks';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
 import type { RealtimeHub } from '../realtime/hub';
 import { memberListsOf } from './membership';
@@ -15,6 +16,8 @@ import { memberListsOf } from './membership';
 export interface ViewDeps {
   db: Database;
   realtime: Pick<RealtimeHub, 'isOnline'>;
+  /** Who blocked whom: a blocker shows offline to the person they blocked, and the blocker's direct chat says so. */
+  blocks?: Pick<Blocks, 'has'>;
 }
 
 /** A user's conversations with their latest visible message and unread count (or just `onlyId`). */
@@ -113,8 +116,15 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
     people.length ? db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', 'in', people).execute() : [],
     latestMessages(db, rows),
   ]);
+  const blocks = view.blocks;
+  const hidden = (id: string) => blocks?.has(id, userId) ?? false;
   const online = (id: string) => view.realtime.isOnline(id);
-  const userById = new Map(users.map((u) => [u.id, toPublicUser(u, online)]));
+  const userById = new Map(
+    users.map((u) => [
+      u.id,
+      hidden(u.id) ? { ...toPublicUser(u, () => false), lastSeenAt: null } : toPublicUser(u, online),
+    ]),
+  );
 
   return rows.map((c) => {
     const last = latestBy.get(c.id);
@@ -133,6 +143,8 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
       },
       unreadCount: Number(c.unread ?? 0),
     };
+    const peer = entry.conversation.isGroup ? undefined : participants.find((p) => p.user.id !== userId);
+    if (peer && blocks?.has(userId, peer.user.id)) entry.blockedByMe = true;
     return { entry, activity: activity(c) };
   });
 }

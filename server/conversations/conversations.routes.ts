@@ -17,9 +17,9 @@ const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 /** Conversation lists and creation. */
 export const conversationsRoutes = fp(
   async (app) => {
-    const { db, lists, realtime } = app;
+    const { blocks, db, lists, realtime } = app;
     /** What the list's entries are read with. */
-    const view = { db, realtime };
+    const view = { db, realtime, blocks };
 
     /** Throws unless every id is an accepted friend of userId. */
     async function requireFriends(userId: string, others: string[]): Promise<void> {
@@ -140,7 +140,7 @@ export const conversationsRoutes = fp(
   {
     name: 'conversations-routes',
     encapsulate: true,
-    decorators: { fastify: ['db', 'lists', 'realtime', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists'],
+    decorators: { fastify: ['blocks', 'db', 'lists', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'blocks'],
   },
 );

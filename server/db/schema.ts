@@ -190,6 +190,12 @@ export interface ExportsTable {
   expires_at: string;
 }
 
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -197,6 +203,7 @@ export interface DB {
   contacts: ContactsTable;
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;
+  blocks: BlocksTable;
   messages: MessagesTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;

@@ -15,7 +15,7 @@ const DELETIONS_SETTLE_MS = 5_000;
 /** History, sending and deleting. */
 export const messagesRoutes = fp(
   async (app) => {
-    const { clock, db, lists, realtime, push } = app;
+    const { blocks, clock, db, lists, realtime, push } = app;
 
     contractRoute(app, 'messages', async ({ userId, params, query }) => {
       const me = await memberOf(db, params.id, userId);
@@ -44,7 +44,7 @@ export const messagesRoutes = fp(
       return { messages: await toMessages(db, page), hasMore };
     });
 
-    const send = createMessageSender({ db, lists, realtime, push });
+    const send = createMessageSender({ db, lists, realtime, push, blocks });
     contractRoute(app, 'send', ({ userId, body }) => send(userId, body));
 
     contractRoute(app, 'deletedMessages', async ({ userId, query }) => {
@@ -82,7 +82,7 @@ export const messagesRoutes = fp(
   {
     name: 'messages-routes',
     encapsulate: true,
-    decorators: { fastify: ['clock', 'db', 'lists', 'realtime', 'push', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists', 'push'],
+    decorators: { fastify: ['blocks', 'clock', 'db', 'lists', 'realtime', 'push', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'push', 'blocks'],
   },
 );

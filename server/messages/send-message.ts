@@ -7,7 +7,8 @@ import type { Message } from '../../src/contract/entities';
 import type { ConversationListCache } from '../conversations/list-cache';
 import { membersFor } from '../conversations/membership';
 import type { Database } from '../db/database';
-import { badRequest, conflict } from '../http/errors';
+import { badRequest, conflict, forbidden } from '../http/errors';
+import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
 import type { PushNotifier } from '../push/push.plugin';
 import type { RealtimeHub } from '../realtime/hub';
 import { newMessageId } from './message-id';
@@ -23,6 +24,7 @@ export interface SendDeps {
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'typingEnded' | 'toConversation' | 'toUsersOutside'>;
   push: Pick<PushNotifier, 'message'>;
+  blocks: Pick<Blocks, 'has' | 'between'>;
 }
 
 /** '/uploads/x.png' or 'https://host/uploads/x.png' → '/uploads/x.png' (the stored url). */
@@ -34,7 +36,22 @@ function uploadPath(url: string): string {
   }
 }
 
-export function createMessageSender({ db, lists, realtime, push }: SendDeps) {
+export function createMessageSender({ db, lists, realtime, push, blocks }: SendDeps) {
+  /** A direct chat where either person blocked the other takes no message either way (403). */
+  async function refuseBlocked(conversationId: string, userId: string, members: readonly string[]) {
+    if (members.length !== 2) return;
+    const other = members[0] === userId ? members[1] : members[0];
+    // In memory; the direct-chat lookup only for a pair that has a block.
+    if (!blocks.between(userId, other)) return;
+    const c = await db
+      .selectFrom('conversations')
+      .select('direct_key')
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
+    if (!c?.direct_key) return;
+    throw forbidden(blocks.has(userId, other) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
+  }
+
   const visibleMessage = (id: string) =>
     db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 
@@ -105,6 +122,7 @@ export function createMessageSender({ db, lists, realtime, push }: SendDeps) {
   // idempotency check is the unique index, and the answer is built from what was written.
   async function send(userId: string, body: SendInput): Promise<{ message: Message }> {
     const members = await membersFor(db, body.conversationId, userId);
+    await refuseBlocked(body.conversationId, userId, members);
     const content = body.content.trim();
     const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
     const retry = async () => {

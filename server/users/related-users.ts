@@ -1,6 +1,6 @@
 import type { Database } from '../db/database';
 
-/** Users who may see this user's profile and presence changes: friends and anyone sharing a conversation. */
+/** Users who may see this user's profile and presence changes: friends and anyone sharing a conversation, except whom they blocked. */
 export async function relatedUserIds(db: Database, userId: string): Promise<string[]> {
   const friends = await db
     .selectFrom('contacts')
@@ -17,5 +17,8 @@ export async function relatedUserIds(db: Database, userId: string): Promise<stri
     .where('other.user_id', '!=', userId)
     .execute();
   for (const r of rows) ids.add(r.user_id);
+  // Whoever the user blocked hears nothing of their presence or profile.
+  const blocked = await db.selectFrom('blocks').select('blocked_id').where('blocker_id', '=', userId).execute();
+  for (const b of blocked) ids.delete(b.blocked_id);
   return [...ids];
 }

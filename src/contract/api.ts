@@ -138,6 +138,8 @@ export const CreateConversationBody = z.strictObject({
 });
 export const ConversationResponse = z.object({ conversation: Conversation });
 export const ConversationWithBody = z.strictObject({ userId: Id });
+export const BlockBody = z.strictObject({ userId: Id });
+export const BlockedResponse = z.object({ users: z.array(PublicUser) });
 /** Friends to add to a group (owner or admins; each must be the actor's friend). */
 export const AddMembersBody = z.strictObject({
   conversationId: Id,
@@ -317,6 +319,9 @@ export const api = {
   conversations: route('conversations', { response: ConversationsResponse }),
   createConversation: route('createConversation', { body: CreateConversationBody, response: ConversationResponse }),
   conversationWith: route('conversationWith', { body: ConversationWithBody, response: ConversationResponse }),
+  blockUser: route('blockUser', { body: BlockBody, response: Ok }),
+  unblockUser: route('unblockUser', { body: BlockBody, response: Ok }),
+  blockedUsers: route('blockedUsers', { response: BlockedResponse }),
   addMembers: route('addMembers', { body: AddMembersBody, response: MembershipResponse }),
   removeMember: route('removeMember', { body: RemoveMemberBody, response: MembershipResponse }),
   memberRole: route('memberRole', { body: MemberRoleBody, response: MembershipResponse }),

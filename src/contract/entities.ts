@@ -187,6 +187,8 @@ export type Conversation = z.infer<typeof Conversation>;
 export const ConversationEntry = z.object({
   conversation: Conversation,
   unreadCount: z.number().int(),
+  /** A direct chat whose other person the user blocked (the composer gives way to «Разблокировать»). */
+  blockedByMe: z.boolean().optional(),
 });
 export type ConversationEntry = z.infer<typeof ConversationEntry>;
 

@@ -210,4 +210,15 @@ describe.skipIf(!available)('two servers behind Redis', () => {
     await roundTrip(bobOnTwo);
     expect(seen.events().filter((e) => e.startsWith('message:'))).toEqual([]);
   });
+
+  it('a block made through one server stops sends through the other at once', async () => {
+    const [u1, u2] = await Promise.all([api1.user('eva'), api1.user('fedor')]);
+    await befriend(api1, u1, u2);
+    const c = (await api1.post('/api/conversations/with', { userId: u2.user.id }, u1.accessToken)).body.conversation.id;
+    const sendOnTwo = () =>
+      api2.post('/api/conversations/send', { conversationId: c, type: 'TEXT', content: 'привет' }, u2.accessToken);
+    expect((await sendOnTwo()).status).toBe(200);
+    expect((await api1.post('/api/users/block', { userId: u2.user.id }, u1.accessToken)).status).toBe(200);
+    await expect.poll(async () => (await sendOnTwo()).status, { timeout: 2000 }).toBe(403);
+  });
 });

@@ -13,6 +13,7 @@ import * as m010 from './010_account_deletion';
 import * as m011 from './011_exports';
 import * as m012 from './012_deleted_messages_index';
 import * as m013 from './013_group_roles';
+import * as m014 from './014_blocks';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011_exports': m011,
   '012_deleted_messages_index': m012,
   '013_group_roles': m013,
+  '014_blocks': m014,
 };
