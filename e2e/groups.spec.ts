@@ -110,3 +110,47 @@ test('a group grows, gets an admin, is renamed and loses a member, live for ever
   await pa.keyboard.press('Escape');
   await expect(panel(pa)).toHaveCount(0);
 });
+
+test('a block stops the direct chat both ways in the UI, and «Разблокировать» brings it back', async ({
+  friends,
+  openSignedIn,
+}) => {
+  const { a, b } = friends;
+  const { page: pa } = await openSignedIn(a);
+  const { page: pb } = await openSignedIn(b);
+  const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
+  await pa.getByTestId('chat-tile').first().click();
+  await pb.getByTestId('chat-tile').first().click();
+
+  await pa.locator('.conv-title').getByRole('button').click();
+  await expectNoSeriousA11yViolations(pa, 'direct chat info', { include: '.info-panel' });
+  await panel(pa).getByRole('button', { name: 'Заблокировать' }).click();
+  await expect(pa.getByRole('status').filter({ hasText: 'Вы заблокировали этого пользователя' })).toBeVisible();
+  await expect(input(pa)).toHaveCount(0);
+  await expect(panel(pa).getByRole('button', { name: 'Разблокировать' })).toBeVisible();
+
+  // Борис's message is refused with the server's words and never reaches Анна.
+  await input(pb).fill('ты тут?');
+  await input(pb).press('Enter');
+  const refused = pb.locator('[data-testid="message"][data-delivery="failed"]');
+  await expect(refused).toBeVisible();
+  await expect(pa.getByText('ты тут?')).toHaveCount(0);
+
+  // Settings lists him; unblocking from the chat gives the composer back and messages flow again.
+  await pa.keyboard.press('Escape');
+  await pa.getByRole('status').getByRole('button', { name: 'Разблокировать' }).click();
+  await expect(input(pa)).toBeVisible();
+  await input(pa).fill('снова на связи');
+  await input(pa).press('Enter');
+  await expect(pb.getByText('снова на связи')).toBeVisible();
+});
+
+test('Settings lists the people one blocked, with «Разблокировать»', async ({ friends, openSignedIn, srv }) => {
+  const { a, b } = friends;
+  await apiCall(srv.url, 'POST', '/api/users/block', { userId: b.user.id }, a.accessToken);
+  const { page } = await openSignedIn(a, { path: '/settings' });
+  const section = page.getByRole('region', { name: 'Заблокированные' });
+  await expect(section.getByText(b.user.displayName)).toBeVisible();
+  await section.getByRole('button', { name: 'Разблокировать' }).click();
+  await expect(section.getByText('Вы никого не заблокировали')).toBeVisible();
+});

@@ -36,6 +36,8 @@ import {
   readReceiptsMachine,
   typingMachine,
 } from '../../features/conversation/index';
+import { blockingMachine } from '../../features/blocking/index';
+import { wireBlocking } from '../../features/blocking/wiring';
 import { conversationInfoMachine } from '../../features/conversationInfo/index';
 import { wireConversationInfo } from '../../features/conversationInfo/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
@@ -109,6 +111,7 @@ export const registry = {
     wire: wireAccountDeletion,
   },
   dataExport: { machine: dataExportMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDataExport },
+  blocking: { machine: blockingMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireBlocking },
   conversationInfo: {
     machine: conversationInfoMachine,
     lifetime: 'owned',

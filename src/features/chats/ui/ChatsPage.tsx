@@ -12,6 +12,8 @@ import { LazyConversationSearchBar } from '../../search/ui/index';
 import { useConversationSearch } from '../../search/ui/index';
 import { LazyConversationInfo, useConversationInfo } from '../../conversationInfo/ui/index';
 import { useCallback, useState } from 'react';
+import { useBlocking } from '../../blocking/ui/index';
+import { directPeer } from '../../../shared/format';
 import '../../../styles/chats.css';
 
 export function ChatsPage() {
@@ -68,27 +70,47 @@ function ConversationPane(
   const search = useConversationSearch(props.conversationId);
   const [info, setInfo] = useState(false);
   const closeInfo = useCallback(() => setInfo(false), []);
+  // Blocking the other person of a direct chat: from «Информация» or the notice that replaces the composer.
+  const blocking = useBlocking();
+  const c = props.selectedEntry?.conversation;
+  const peer = c ? directPeer(c, props.me) : null;
+  const blocked = props.selectedEntry?.blockedByMe === true;
+  const block = peer
+    ? {
+        blocked,
+        busy: blocking.busy,
+        onBlock: () => blocking.block(peer.id),
+        onUnblock: () => blocking.unblock(peer.id),
+      }
+    : undefined;
   return (
     <div className="conv-with-info">
       <ConversationView
         {...view}
         onSearch={search.show}
         onInfo={() => setInfo(true)}
+        blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
         searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
       />
-      {info && <InfoPanel {...props} onClose={closeInfo} />}
+      {info && <InfoPanel {...props} onClose={closeInfo} block={block} />}
     </div>
   );
 }
 
 /** «Информация»: its actor lives while this is mounted. */
-function InfoPanel(props: Parameters<typeof ConversationPane>[0] & { onClose(): void }) {
+function InfoPanel(
+  props: Parameters<typeof ConversationPane>[0] & {
+    onClose(): void;
+    block: Parameters<typeof useConversationInfo>[0]['block'];
+  },
+) {
   const info = useConversationInfo({
     conversationId: props.conversationId,
     entry: props.selectedEntry,
     me: props.me,
     now: props.now,
     onClose: props.onClose,
+    block: props.block,
   });
   return <LazyConversationInfo {...info} />;
 }

@@ -24,6 +24,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   onSearch?(): void;
   /** Opens «Информация» from the header. */
   onInfo?(): void;
+  /** The user blocked the other person of this direct chat: the composer gives way to «Разблокировать». */
+  blocked?: { busy: boolean; onUnblock(): void } | null;
   /** The search bar within this conversation, when open. */
   searchBar?: ReactNode;
 }
@@ -115,7 +117,16 @@ export function ConversationView(props: ConversationViewProps) {
         )}
       </div>
       <TypingIndicator text={props.typing.text} dots={props.typing.dots} />
-      <Composer {...props.composer} inputRef={input} />
+      {props.blocked ? (
+        <div className="conv-blocked" role="status">
+          <span>Вы заблокировали этого пользователя</span>
+          <button type="button" className="button" disabled={props.blocked.busy} onClick={props.blocked.onUnblock}>
+            Разблокировать
+          </button>
+        </div>
+      ) : (
+        <Composer {...props.composer} inputRef={input} />
+      )}
       {dragging && (
         <div className="conv-drop" aria-hidden="true">
           <span>Отпустите файлы, чтобы отправить</span>

@@ -49,6 +49,24 @@ export function ConversationInfo(props: ConversationInfoProps) {
             )}
             <p className={`info-subtitle${view.peer?.online ? ' online' : ''}`}>{view.subtitle}</p>
           </div>
+          {view.peer && props.block && (
+            <div className="info-actions">
+              {props.block.blocked ? (
+                <button type="button" className="button" disabled={props.block.busy} onClick={props.block.onUnblock}>
+                  Разблокировать
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button danger"
+                  disabled={props.block.busy}
+                  onClick={props.block.onBlock}
+                >
+                  Заблокировать
+                </button>
+              )}
+            </div>
+          )}
           {view.peer && (
             <dl className="info-profile">
               <dt>EBLID</dt>

@@ -16,6 +16,8 @@ export function useConversationInfo(options: {
   me: string;
   now: number;
   onClose(): void;
+  /** A direct chat: whether the user blocked the other person, and how to change it (the blocking actor). */
+  block?: { blocked: boolean; busy: boolean; onBlock(): void; onUnblock(): void };
 }) {
   const { conversationId, entry, me, now, onClose } = options;
   const actor = useOwnedActor('conversationInfo', { conversationId });
@@ -56,6 +58,7 @@ export function useConversationInfo(options: {
 
   return {
     view,
+    block: view?.peer ? (options.block ?? null) : null,
     adding,
     renaming,
     confirm: confirming ? confirmText : null,

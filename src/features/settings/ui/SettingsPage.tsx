@@ -4,6 +4,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'reac
 import type { PresenceStatus, User } from '../../../contract/entities';
 import { LIMITS } from '../../../contract/limits';
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../../account/ui/index';
+import { BlockedUsersSection } from '../../blocking/ui/index';
 import type { ProfileFields } from '../../profile/index';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
@@ -23,6 +24,7 @@ export function SettingsPage() {
     <SettingsPageView {...s} {...n}>
       <DevicesSection />
       <PasswordSection />
+      <BlockedUsersSection />
       <DataExportSection />
       <AccountDeletionSection />
     </SettingsPageView>
