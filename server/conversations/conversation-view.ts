@@ -10,6 +10,7 @@ import { type MessageRow, toMessages } from '../messages/message-view';
 import type { Blocks } from '../users/blocks';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
 import type { RealtimeHub } from '../realtime/hub';
+import { settingsOf } from './chat-settings-view';
 import { memberListsOf } from './membership';
 
 /** What entries are built from: the database, and presence for the participants' online flag. */
@@ -43,6 +44,10 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.is_group',
         'c.created_at',
         'c.avatar_url',
+        'me.muted_until',
+        'me.pinned_at',
+        'me.archived_seq',
+        'me.hidden_seq',
         'm.seq as m_seq',
         'm.id as m_id',
         'm.sender_id as m_sender_id',
@@ -126,7 +131,10 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
     ]),
   );
 
-  return rows.map((c) => {
+  const now = Date.now();
+  // «Удалить чат» of a direct chat: gone from the list until a newer message arrives.
+  const shown = rows.filter((c) => c.hidden_seq === null || Number(c.m_seq ?? 0) > Number(c.hidden_seq));
+  return shown.map((c) => {
     const last = latestBy.get(c.id);
     const participants = (members.get(c.id) ?? []).flatMap((m) => {
       const user = userById.get(m.id);
@@ -142,6 +150,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         messages: last ? [last] : [],
       },
       unreadCount: Number(c.unread ?? 0),
+      settings: settingsOf(c, c.m_seq, now),
     };
     const peer = entry.conversation.isGroup ? undefined : participants.find((p) => p.user.id !== userId);
     if (peer && blocks?.has(userId, peer.user.id)) entry.blockedByMe = true;

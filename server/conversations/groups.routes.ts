@@ -1,7 +1,9 @@
-// Managing a group (group-members.ts): members, roles, leaving, title and picture. The other server processes
+// Managing a group (group-members.ts): members, roles, leaving, title and picture; one's own chat settings
+// (chat-settings.ts). The other server processes
 // hear which conversation's members changed, so their membership caches forget it as well.
 import fp from 'fastify-plugin';
 import { contractRoute } from '../http/contract-route';
+import { createChatSettings } from './chat-settings';
 import { createGroups } from './group-members';
 import { forgetMembers } from './membership';
 
@@ -18,6 +20,17 @@ export const groupsRoutes = fp(
       realtime,
       membersChanged: peers ? (conversationId) => peers.emit('members:changed', conversationId) : null,
     });
+
+    const settings = createChatSettings({
+      db,
+      lists,
+      realtime,
+      groups,
+      membersChanged: peers ? (conversationId) => peers.emit('members:changed', conversationId) : null,
+    });
+    contractRoute(app, 'chatSettings', ({ userId, params, body }) => settings.update(userId, params.id, body));
+    contractRoute(app, 'clearHistory', ({ userId, body }) => settings.clear(userId, body.conversationId));
+    contractRoute(app, 'hideConversation', ({ userId, body }) => settings.hide(userId, body.conversationId));
 
     contractRoute(app, 'addMembers', ({ userId, body }) =>
       groups.addMembers(userId, body.conversationId, body.userIds),

@@ -16,6 +16,8 @@ export interface Member {
   role: ParticipantRole;
   /** The member sees the messages whose seq is greater (0: all). */
   visibleFromSeq: number;
+  /** «Без звука» until this ISO time (chat-settings.ts: FOREVER_AT for ever); null when never muted. */
+  mutedUntil: string | null;
 }
 
 /** Members in joining order, and their ids (the hot path reads ids alone). */
@@ -57,7 +59,7 @@ export function rememberMembers(
 ): void {
   const list = [...new Set(userIds)]
     .sort()
-    .map((id): Member => ({ id, role: id === ownerId ? 'OWNER' : 'MEMBER', visibleFromSeq: 0 }));
+    .map((id): Member => ({ id, role: id === ownerId ? 'OWNER' : 'MEMBER', visibleFromSeq: 0, mutedUntil: null }));
   remember(cacheOf(db), conversationId, membersOf(list));
 }
 
@@ -80,7 +82,7 @@ async function readMembers(db: Database, conversationIds: readonly string[]): Pr
   for (let i = 0; i < missing.length; i += 500) {
     const rows = await db
       .selectFrom('conversation_members')
-      .select(['conversation_id', 'user_id', 'role', 'visible_from_seq'])
+      .select(['conversation_id', 'user_id', 'role', 'visible_from_seq', 'muted_until'])
       .where('conversation_id', 'in', missing.slice(i, i + 500))
       .orderBy('conversation_id')
       .orderBy('joined_at')
@@ -91,6 +93,7 @@ async function readMembers(db: Database, conversationIds: readonly string[]): Pr
         id: r.user_id,
         role: r.role as ParticipantRole,
         visibleFromSeq: Number(r.visible_from_seq),
+        mutedUntil: r.muted_until,
       };
       const list = read.get(r.conversation_id);
       if (list) list.push(member);

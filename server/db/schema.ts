@@ -71,6 +71,11 @@ export interface ConversationMembersTable {
   role: Generated<string>;
   /** The member sees the messages after this seq only (the newest one when they were added; 0 for founders). */
   visible_from_seq: Generated<number>;
+  /** Chat settings (migrations/015_chat_settings.ts): ISO time or FOREVER; pin time; archive and hide marks. */
+  muted_until: ColumnType<string | null, string | null | undefined, string | null>;
+  pinned_at: ColumnType<string | null, string | null | undefined, string | null>;
+  archived_seq: ColumnType<number | null, number | null | undefined, number | null>;
+  hidden_seq: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface MessagesTable {

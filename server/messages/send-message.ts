@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { SendBody } from '../../src/contract/api';
 import type { Message } from '../../src/contract/entities';
 import type { ConversationListCache } from '../conversations/list-cache';
-import { membersFor } from '../conversations/membership';
+import { isMuted } from '../conversations/chat-settings-view';
+import { memberList, membersFor } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { badRequest, conflict, forbidden } from '../http/errors';
 import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
@@ -123,6 +124,11 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
   async function send(userId: string, body: SendInput): Promise<{ message: Message }> {
     const members = await membersFor(db, body.conversationId, userId);
     await refuseBlocked(body.conversationId, userId, members);
+    // «Без звука»: no push (the member's tabs stay quiet by the same setting). In memory, like the members.
+    const now = Date.now();
+    const muted = (await memberList(db, body.conversationId))
+      .filter((m) => isMuted(m.mutedUntil, now))
+      .map((m) => m.id);
     const content = body.content.trim();
     const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
     const retry = async () => {
@@ -164,12 +170,12 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       return answer;
     }
     const message = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
-    publishNew(message, members);
+    publishNew(message, members, muted);
     return { message };
   }
 
   /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
-  function publishNew(message: Message, members: readonly string[]): void {
+  function publishNew(message: Message, members: readonly string[], muted: readonly string[]): void {
     lists.changed(members, message.conversationId);
     realtime.typingEnded(message.conversationId, message.senderId);
     realtime.toConversation(message.conversationId, 'message:new', { message });
@@ -178,7 +184,7 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       conversationId: message.conversationId,
       message,
     });
-    push.message(message, others);
+    push.message(message, muted.length ? others.filter((id) => !muted.includes(id)) : others);
   }
 
   return send;

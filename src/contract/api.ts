@@ -14,6 +14,7 @@ import {
   Message,
   NUL_MESSAGE,
   noNul,
+  ChatSettings,
   ParticipantRole,
   Password,
   PresenceStatus,
@@ -138,6 +139,26 @@ export const CreateConversationBody = z.strictObject({
 });
 export const ConversationResponse = z.object({ conversation: Conversation });
 export const ConversationWithBody = z.strictObject({ userId: Id });
+export const MUTE_FOREVER = 'forever';
+/** «Без звука» for a time, 'forever', or null to turn the sound back on; pin and archive. */
+export const ChatSettingsBody = z
+  .strictObject({
+    mutedUntil: z
+      .union([
+        z.literal(MUTE_FOREVER),
+        z
+          .string()
+          .max(40)
+          .refine((v) => !Number.isNaN(Date.parse(v)), 'mutedUntil: время в ISO 8601, forever или null'),
+      ])
+      .nullable()
+      .optional(),
+    pinned: z.boolean().optional(),
+    archived: z.boolean().optional(),
+  })
+  .refine((b) => b.mutedUntil !== undefined || b.pinned !== undefined || b.archived !== undefined, 'Нечего менять');
+export const ChatSettingsResponse = z.object({ settings: ChatSettings });
+export const ConversationRefBody = z.strictObject({ conversationId: Id });
 export const BlockBody = z.strictObject({ userId: Id });
 export const BlockedResponse = z.object({ users: z.array(PublicUser) });
 /** Friends to add to a group (owner or admins; each must be the actor's friend). */
@@ -319,6 +340,13 @@ export const api = {
   conversations: route('conversations', { response: ConversationsResponse }),
   createConversation: route('createConversation', { body: CreateConversationBody, response: ConversationResponse }),
   conversationWith: route('conversationWith', { body: ConversationWithBody, response: ConversationResponse }),
+  chatSettings: route('chatSettings', {
+    params: ConversationParams,
+    body: ChatSettingsBody,
+    response: ChatSettingsResponse,
+  }),
+  clearHistory: route('clearHistory', { body: ConversationRefBody, response: Ok }),
+  hideConversation: route('hideConversation', { body: ConversationRefBody, response: Ok }),
   blockUser: route('blockUser', { body: BlockBody, response: Ok }),
   unblockUser: route('unblockUser', { body: BlockBody, response: Ok }),
   blockedUsers: route('blockedUsers', { response: BlockedResponse }),

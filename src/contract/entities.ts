@@ -184,9 +184,23 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
+/** One person's settings of a chat (kept on the server, the same on every device). */
+export const ChatSettings = z.object({
+  /** An ISO time, 'forever', or null when not muted (a time past means not muted). */
+  mutedUntil: z.string().nullable(),
+  pinned: z.boolean(),
+  /** When it was pinned: pinned chats go first in this order. */
+  pinnedAt: z.string().nullable(),
+  /** In «Архив» (a new message brings it back unless it is muted). */
+  archived: z.boolean(),
+});
+export type ChatSettings = z.infer<typeof ChatSettings>;
+
 export const ConversationEntry = z.object({
   conversation: Conversation,
   unreadCount: z.number().int(),
+  /** Absent in lists kept by an older client: the defaults (not muted, pinned or archived). */
+  settings: ChatSettings.optional(),
   /** A direct chat whose other person the user blocked (the composer gives way to «Разблокировать»). */
   blockedByMe: z.boolean().optional(),
 });

@@ -10,6 +10,7 @@ export const SERVER_EVENT_NAMES = [
   'conversations:new',
   'conversation:updated',
   'conversation:removed',
+  'conversation:settings',
   'contacts:request:new',
   'contacts:request:accepted',
   'contacts:removed',

@@ -2,7 +2,17 @@
 // server; server → client payloads are typed from them on the client (import type: the client loads no zod) and
 // checked against them in the server tests (tests/server/socket-helpers.ts).
 import { z } from 'zod';
-import { Contact, ConversationEntry, Id, IsoDate, Message, PresenceStatus, Reaction, Receipt } from './entities';
+import {
+  ChatSettings,
+  Contact,
+  ConversationEntry,
+  Id,
+  IsoDate,
+  Message,
+  PresenceStatus,
+  Reaction,
+  Receipt,
+} from './entities';
 import type { ServerEventName } from './event-names';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
@@ -84,6 +94,8 @@ export const serverEvents = {
   'conversations:new': z.object({ conversation: ConversationEntry.shape.conversation }),
   'conversation:updated': z.object({ conversation: ConversationEntry.shape.conversation }),
   'conversation:removed': z.object({ conversationId: Id }),
+  /** One's own settings of a chat changed (another tab or device): every tab of the user. */
+  'conversation:settings': z.object({ conversationId: Id, settings: ChatSettings }),
   'contacts:request:new': z.object({ contact: Contact }),
   'contacts:request:accepted': z.object({ contact: Contact }),
   'contacts:removed': z.object({ contactId: Id, userId: Id }),

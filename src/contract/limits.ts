@@ -9,6 +9,8 @@ export const LIMITS = {
   bioMax: 500,
   avatarUrlMax: 2048,
   groupTitleMax: 100,
+  /** Chats one person may pin at the top of the list. */
+  pinnedMax: 5,
   groupParticipantsMax: 100,
   messageTextMax: 4000,
   attachmentsMax: 10,

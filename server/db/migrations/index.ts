@@ -14,6 +14,7 @@ import * as m011 from './011_exports';
 import * as m012 from './012_deleted_messages_index';
 import * as m013 from './013_group_roles';
 import * as m014 from './014_blocks';
+import * as m015 from './015_chat_settings';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012_deleted_messages_index': m012,
   '013_group_roles': m013,
   '014_blocks': m014,
+  '015_chat_settings': m015,
 };
