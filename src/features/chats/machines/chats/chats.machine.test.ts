@@ -19,6 +19,9 @@ const list = { conversations: [entry(c1, 2), entry(c2)] };
 const fromAnna = message('m2', 'u2', 3);
 const fromMe = message('m3', 'me', 4);
 const unknownConversation = message('x1', 'u9', 5, { conversationId: 'c9' });
+const mutedForever = { mutedUntil: 'forever', pinned: false, pinnedAt: null, archived: false };
+/** c1 muted (the list said so): its messages count as unread but are not announced. */
+const mutedList = { conversations: [{ ...entry(c1, 2), settings: mutedForever }, entry(c2)] };
 
 type Snap = ReturnType<typeof chatsMachine.getInitialSnapshot>;
 const loadedAsFetched = (s: Snap) =>
@@ -31,6 +34,9 @@ const fresh = (s: Snap) =>
   s.context.pageVisible &&
   JSON.stringify(s.context.entries) === JSON.stringify([entry(c2), entry(c1, s.context.selectedId === 'c1' ? 0 : 2)]) &&
   (s.context.viewing || s.context.selectedId === null);
+/** The muted list just fetched, nothing selected. */
+const mutedFresh = (s: Snap) =>
+  atRest(s) && loadedAsFetched(s) && s.context.selectedId === null && s.context.entries.some((e) => e.settings);
 const oneAtATime =
   <T extends { type: string }>(make: (s: Snap) => T[]) =>
   (s: Snap) =>
@@ -71,16 +77,18 @@ describeModel({
     'chats.viewing': (s) =>
       s.matches('signedOut') || fresh(s) ? [{ type: 'chats.viewing', viewing: !s.context.viewing }] : [],
     'chats.messageArrived': (s) =>
-      fresh(s) || (!s.context.pageVisible && loadedAsFetched(s))
-        ? [
-            { type: 'chats.messageArrived', message: fromAnna },
-            { type: 'chats.messageArrived', message: fromMe },
-            { type: 'chats.messageArrived', message: unknownConversation },
-          ]
-        : // the same message again (message:new after message:notify)
-          s.context.recentIds.length === 1 && atRest(s)
-          ? [{ type: 'chats.messageArrived', message: s.context.recentIds[0] === 'm2' ? fromAnna : fromMe }]
-          : [],
+      mutedFresh(s)
+        ? [{ type: 'chats.messageArrived', message: fromAnna }]
+        : fresh(s) || (!s.context.pageVisible && loadedAsFetched(s))
+          ? [
+              { type: 'chats.messageArrived', message: fromAnna },
+              { type: 'chats.messageArrived', message: fromMe },
+              { type: 'chats.messageArrived', message: unknownConversation },
+            ]
+          : // the same message again (message:new after message:notify)
+            s.context.recentIds.length === 1 && atRest(s)
+            ? [{ type: 'chats.messageArrived', message: s.context.recentIds[0] === 'm2' ? fromAnna : fromMe }]
+            : [],
     'composer.delivered': oneAtATime(() => [
       { type: 'composer.delivered', message: fromMe, refresh: false },
       { type: 'composer.delivered', message: { ...fromMe, id: 'm4', type: 'FILE' }, refresh: true },
@@ -114,6 +122,9 @@ describeModel({
         conversation: conversation('c3', [me, anna], { title: 'Группа', isGroup: true }),
       },
     ]),
+    'chats.settings': oneAtATime(() => [
+      { type: 'chats.settings', conversationId: 'c1', settings: { ...mutedForever, pinned: true, pinnedAt: 'x' } },
+    ]),
     'chats.conversationUpdated': oneAtATime(() => [
       { type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача' } },
     ]),
@@ -121,7 +132,10 @@ describeModel({
       { type: 'chats.conversationRemoved', conversationId: s.context.selectedId ?? 'c2' },
       ...(s.context.selectedId ? [{ type: 'chats.conversationRemoved', conversationId: 'c9' }] : []),
     ]),
-    'xstate.done.actor.fetchConversations': () => [{ type: 'xstate.done.actor.fetchConversations', output: list }],
+    'xstate.done.actor.fetchConversations': () => [
+      { type: 'xstate.done.actor.fetchConversations', output: list },
+      { type: 'xstate.done.actor.fetchConversations', output: mutedList },
+    ],
     'xstate.error.actor.fetchConversations': () => [
       { type: 'xstate.error.actor.fetchConversations', error: new Error('offline') },
     ],
@@ -167,6 +181,33 @@ describe('chats with resolving actors', () => {
   }
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
     actor.getSnapshot().context.entries.find((e) => e.conversation.id === id)?.unreadCount;
+
+  it('pinned chats go first in pin order; a muted chat counts unread without a sound', async () => {
+    const { actor, sounds } = start();
+    await waitFor(actor, (s) => s.context.loaded);
+    const order = () => actor.getSnapshot().context.entries.map((e) => e.conversation.id);
+    expect(order()).toEqual(['c2', 'c1']);
+    actor.send({
+      type: 'chats.settings',
+      conversationId: 'c1',
+      settings: { ...mutedForever, pinned: true, pinnedAt: '2025-01-01T00:00:00.000Z' },
+    });
+    expect(order()).toEqual(['c1', 'c2']);
+    actor.send({ type: 'chats.messageArrived', message: fromAnna });
+    expect(unread(actor, 'c1')).toBe(3);
+    expect(sounds).toEqual([]);
+    actor.send({
+      type: 'chats.settings',
+      conversationId: 'c1',
+      settings: { mutedUntil: null, pinned: false, pinnedAt: null, archived: false },
+    });
+    actor.send({ type: 'chats.messageArrived', message: message('m9', 'u2', 10) });
+    expect(sounds).toEqual(['c1']);
+    // Settings of a conversation the list does not have change nothing.
+    const before = actor.getSnapshot().context.entries;
+    actor.send({ type: 'chats.settings', conversationId: 'c9', settings: mutedForever });
+    expect(actor.getSnapshot().context.entries).toBe(before);
+  });
 
   it('a changed group replaces its entry and keeps its unread count; a lost one leaves the list and closes if open', async () => {
     const { actor, sounds } = start();

@@ -18,10 +18,12 @@ import { systemActor } from '../../../../core/machines/system';
 import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
 import {
   findEntry,
+  isMutedEntry,
   presenceChange,
   sortEntries,
   withEdit,
   withMessage,
+  withSettings,
   withUnread,
   withUser,
 } from './conversation-list';
@@ -83,6 +85,11 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
     'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
     'conversation:updated': (p) => ({ type: 'chats.conversationUpdated', conversation: p.conversation }),
     'conversation:removed': (p) => ({ type: 'chats.conversationRemoved', conversationId: p.conversationId }),
+    'conversation:settings': (p) => ({
+      type: 'chats.settings',
+      conversationId: p.conversationId,
+      settings: p.settings,
+    }),
   },
   { onConnected: () => ({ type: 'chats.reconnected' }) },
 );
@@ -188,10 +195,15 @@ export const chatsMachine = setup({
         return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
       },
     }),
-    /** The message counted as unread: whoever cares (the notifications actor) hears it with its conversation. */
+    /**
+     * The message counted as unread: whoever cares (the notifications actor) hears it with its conversation, unless
+     * the user muted it («Без звука»: no sound, no notification).
+     */
     announceUnread: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'chats.messageArrived');
-      const conversation = findEntry(context.entries, event.message.conversationId)?.conversation ?? null;
+      const entry = findEntry(context.entries, event.message.conversationId);
+      if (isMutedEntry(entry, Date.now())) return;
+      const conversation = entry?.conversation ?? null;
       enqueue.emit({ type: 'chats.unread', message: event.message, conversation });
     }),
     readOwn: assign({
@@ -236,6 +248,12 @@ export const chatsMachine = setup({
         const known = findEntry(context.entries, event.conversation.id);
         if (!known) return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
         return sortEntries(context.entries.map((e) => (e === known ? { ...e, conversation: event.conversation } : e)));
+      },
+    }),
+    applySettings: assign({
+      entries: ({ context, event }) => {
+        assertEvent(event, 'chats.settings');
+        return withSettings(context.entries, event.conversationId, event.settings);
       },
     }),
     dropConversation: assign({
@@ -317,6 +335,7 @@ export const chatsMachine = setup({
         'chats.conversationAdded': { actions: 'addConversation' },
         'chats.conversationUpdated': { actions: 'updateConversation' },
         'chats.conversationRemoved': { actions: 'dropConversation' },
+        'chats.settings': { actions: 'applySettings' },
         'chats.call': { guard: 'hasSelection', actions: 'startCall' },
       },
       type: 'parallel',

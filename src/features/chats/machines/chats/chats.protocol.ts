@@ -3,7 +3,13 @@
 // the notifications actor), and its children.
 // Peers and views import this module, never chats.machine.ts.
 import type { ResponseOf } from '../../../../contract/api';
-import type { Conversation, ConversationEntry, Message, PresenceStatus } from '../../../../contract/entities';
+import type {
+  ChatSettings,
+  Conversation,
+  ConversationEntry,
+  Message,
+  PresenceStatus,
+} from '../../../../contract/entities';
 import type { ComposerParentEvent, ComposerRef } from '../../../composer/machines/composer/composer.protocol';
 import type { ConversationRef } from '../../../conversation/machines/conversation/conversation.protocol';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
@@ -48,6 +54,8 @@ export type ChatsEvent =
   | { type: 'chats.conversationAdded'; conversation: Conversation }
   /** A group's members, roles, title or picture changed (conversation:updated). */
   | { type: 'chats.conversationUpdated'; conversation: Conversation }
+  /** The user's own settings of a conversation changed (conversation:settings). */
+  | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
   /** The user lost the conversation: left, was removed, or the group ended (conversation:removed). */
   | { type: 'chats.conversationRemoved'; conversationId: string }
   | ComposerParentEvent;

@@ -4,16 +4,45 @@ import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../
 
 const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? '';
 
-/** Sorted by the latest message time, newest first; conversations without messages last, in their order. */
+const pinnedAt = (e: ConversationEntry) => (e.settings?.pinned ? (e.settings.pinnedAt ?? '') : null);
+
+/**
+ * Pinned chats first, in the order they were pinned; then by the latest message time, newest first; conversations
+ * without messages last, in their order.
+ */
 export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
   return entries
     .map((e, i) => [e, i] as const)
     .sort(([a, i], [b, j]) => {
+      const pa = pinnedAt(a);
+      const pb = pinnedAt(b);
+      if (pa !== null || pb !== null) {
+        if (pa === null) return 1;
+        if (pb === null) return -1;
+        if (pa !== pb) return pa < pb ? -1 : 1;
+      }
       const ta = latestAt(a);
       const tb = latestAt(b);
       return ta === tb ? i - j : ta < tb ? 1 : -1;
     })
     .map(([e]) => e);
+}
+
+/** Whether the user muted the conversation («Без звука») at `now`. */
+export function isMutedEntry(entry: ConversationEntry | undefined, now: number): boolean {
+  const until = entry?.settings?.mutedUntil;
+  if (!until) return false;
+  return until === 'forever' || Date.parse(until) > now;
+}
+
+/** The user's settings of one conversation changed (another tab, this one, another device). */
+export function withSettings(
+  entries: ConversationEntry[],
+  conversationId: string,
+  settings: NonNullable<ConversationEntry['settings']>,
+): ConversationEntry[] {
+  if (!entries.some((e) => e.conversation.id === conversationId)) return entries;
+  return sortEntries(entries.map((e) => (e.conversation.id === conversationId ? { ...e, settings } : e)));
 }
 
 export const findEntry = (entries: ConversationEntry[], conversationId: string) =>
@@ -25,9 +54,13 @@ export function withMessage(entries: ConversationEntry[], message: Message, unre
     if (e.conversation.id !== message.conversationId) return e;
     const current = e.conversation.messages[0];
     const newer = !current || current.createdAt <= message.createdAt;
+    // An archived chat comes back with a new message, unless it is muted (as the server reads it).
+    const back = newer && e.settings?.archived && !isMutedEntry(e, Date.now());
     return {
+      ...e,
       conversation: newer ? { ...e.conversation, messages: [message] } : e.conversation,
       unreadCount: e.unreadCount + unreadDelta,
+      ...(back && e.settings ? { settings: { ...e.settings, archived: false } } : {}),
     };
   });
   return sortEntries(next);
