@@ -154,3 +154,71 @@ test('Settings lists the people one blocked, with «Разблокировать
   await section.getByRole('button', { name: 'Разблокировать' }).click();
   await expect(section.getByText('Вы никого не заблокировали')).toBeVisible();
 });
+
+test('a chat is pinned, muted and archived from its menu; a new message brings an archived one back', async ({
+  srv,
+  createUser,
+  openSignedIn,
+}) => {
+  const anna = await createUser('Анна', 'anna');
+  const boris = await createUser('Борис', 'boris');
+  const vera = await createUser('Вера', 'vera');
+  await makeFriends(srv.url, anna, boris);
+  await makeFriends(srv.url, anna, vera);
+  const chat = async (u: typeof boris) =>
+    (
+      await apiCall<{ conversation: { id: string } }>(
+        srv.url,
+        'POST',
+        '/api/conversations/with',
+        { userId: u.user.id },
+        anna.accessToken,
+      )
+    ).conversation.id;
+  const withBoris = await chat(boris);
+  const withVera = await chat(vera);
+  const say = (from: typeof boris, conversationId: string, content: string) =>
+    apiCall(srv.url, 'POST', '/api/conversations/send', { conversationId, type: 'TEXT', content }, from.accessToken);
+  await say(boris, withBoris, 'от Бориса');
+  await say(vera, withVera, 'от Веры');
+
+  const { page } = await openSignedIn(anna);
+  const tiles = page.getByTestId('chat-tile');
+  await expect(tiles.first()).toContainText('Вера');
+  const menuOf = async (name: string) => {
+    await tiles.filter({ hasText: name }).click({ button: 'right' });
+    return page.getByRole('menu', { name: `Действия с чатом: ${name}` });
+  };
+
+  // «Закрепить» puts Борис on top though Вера wrote last.
+  await (await menuOf('Борис')).getByRole('menuitem', { name: 'Закрепить' }).click();
+  await expect(tiles.first()).toContainText('Борис');
+  await expect(tiles.first()).toHaveAttribute('data-pinned', 'true');
+
+  // «Без звука» → «Навсегда»: the badge goes grey and no sound or notification is asked for.
+  const menu = await menuOf('Вера');
+  await expectNoSeriousA11yViolations(page, 'chat menu', { include: '.chat-menu' });
+  await menu.getByRole('menuitem', { name: 'Навсегда' }).click();
+  await expect(tiles.filter({ hasText: 'Вера' })).toHaveAttribute('data-muted', 'true');
+  await say(vera, withVera, 'тихо');
+  await expect(tiles.filter({ hasText: 'Вера' }).locator('.chat-badge.muted')).toBeVisible();
+
+  // «В архив»: Борис leaves the list for «Архив»; his next message brings him back.
+  await (await menuOf('Борис')).getByRole('menuitem', { name: 'В архив' }).click();
+  await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(0);
+  await expect(page.getByTestId('archive-row')).toContainText('1');
+  await page.getByTestId('archive-row').click();
+  await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(1);
+  await page.getByRole('button', { name: '← Архив' }).click();
+  await say(boris, withBoris, 'я вернулся');
+  await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(1);
+  await expect(page.getByTestId('archive-row')).toHaveCount(0);
+
+  // «Удалить чат» asks first, then the chat is gone until a new message.
+  await (await menuOf('Борис')).getByRole('menuitem', { name: 'Удалить чат' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Удалить чат? Он вернётся с новым сообщением.' });
+  await ask.getByRole('button', { name: 'Удалить' }).click();
+  await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(0);
+  await say(boris, withBoris, 'снова я');
+  await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(1);
+});

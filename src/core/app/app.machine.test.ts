@@ -29,6 +29,7 @@ const viewOwned = [
   'passwordChange',
   'accountDeletion',
   'dataExport',
+  'chatActions',
   'blocking',
   'conversationInfo',
 ];

@@ -24,8 +24,8 @@ import {
 import { wireAccountDeletion, wireDataExport, wireDevices, wirePassword } from '../../features/account/wiring';
 import { callMachine, callsPageMachine } from '../../features/calls/index';
 import { wireCall, wireCallsPage } from '../../features/calls/wiring';
-import { chatsFooterMachine, chatsLayoutMachine, chatsMachine } from '../../features/chats/index';
-import { wireChats, wireChatsFooter } from '../../features/chats/wiring';
+import { chatActionsMachine, chatsFooterMachine, chatsLayoutMachine, chatsMachine } from '../../features/chats/index';
+import { wireChatActions, wireChats, wireChatsFooter } from '../../features/chats/wiring';
 import { composerMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
 import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
 import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
@@ -111,6 +111,7 @@ export const registry = {
     wire: wireAccountDeletion,
   },
   dataExport: { machine: dataExportMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDataExport },
+  chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatActions },
   blocking: { machine: blockingMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireBlocking },
   conversationInfo: {
     machine: conversationInfoMachine,

@@ -6,6 +6,8 @@ import type { BodyOf } from '../../contract/api';
 import { isRecord } from '../../contract/shape';
 import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
 import { chatsFooterMachine } from './machines/chatsFooter/chatsFooter.machine';
+import { chatActionsMachine } from './machines/chatActions/chatActions.machine';
+import type { ChatAction } from './machines/chatActions/chatActions.protocol';
 import { RequestFailure } from '../../contract/failure';
 import { conversationMachine, type DeletionRequest, type PageInput, type ReactionChange } from '../conversation/index';
 import { queueRun, requestQueueMachine } from '../../core/machines/requestQueue/requestQueue.machine';
@@ -115,3 +117,17 @@ export function wireChatsFooter() {
     },
   });
 }
+
+/** The list menu's actions: one request each. */
+export const wireChatActions = (s: Services) =>
+  chatActionsMachine.provide({
+    actors: {
+      runChatAction: fromPromise<unknown, ChatAction>(({ input }) => {
+        if (input.kind === 'clear')
+          return s.api.call('clearHistory', { body: { conversationId: input.conversationId } });
+        if (input.kind === 'hide')
+          return s.api.call('hideConversation', { body: { conversationId: input.conversationId } });
+        return s.api.call('chatSettings', { params: { id: input.conversationId }, body: input.change });
+      }),
+    },
+  });

@@ -1,9 +1,21 @@
 // The list pane 'Чаты' (docs/behaviour.md §2): tiles newest first, each with avatar and presence dot, title and either
 // '{n} непрочитанных' (highlighted), a group's participants or the peer's presence; the footer tiles below.
-import type { ReactNode } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useState } from 'react';
 import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 import { ListRegion } from '../../../shared/ui/ListRegion';
 import type { ChatTileView } from '../../conversation/ui/index';
+import type { ChatAction } from '../machines/chatActions/chatActions.protocol';
+import { MUTE_CHOICES } from './useChatActions';
+
+/** The list menu's actions and their confirmation (useChatActions). */
+export interface ChatMenuProps {
+  busy: boolean;
+  error: string | null;
+  confirm: { question: string; yes: string } | null;
+  run(action: ChatAction): void;
+  onConfirm(): void;
+  onCancel(): void;
+}
 
 export interface ChatListProps {
   tiles: ChatTileView[];
@@ -15,9 +27,22 @@ export interface ChatListProps {
   search?: ReactNode;
   /** Search results, shown instead of the tiles while there are any (or a search is under way). */
   searchResults?: ReactNode;
+  /** Each tile's menu (right click, the context-menu key or Shift+F10): mute, pin, archive, clear, delete. */
+  menu?: ChatMenuProps;
 }
 
+type OpenMenu = { tile: ChatTileView; x: number; y: number } | null;
+
 export function ChatList(props: ChatListProps) {
+  const [menu, setMenu] = useState<OpenMenu>(null);
+  const [archive, setArchive] = useState(false);
+  const archived = props.tiles.filter((t) => t.archived);
+  const shown = archive ? archived : props.tiles.filter((t) => !t.archived);
+  // The archive view closes by itself once it is empty.
+  useEffect(() => {
+    if (archive && archived.length === 0) setArchive(false);
+  }, [archive, archived.length]);
+  const openMenu = props.menu ? (tile: ChatTileView, x: number, y: number) => setMenu({ tile, x, y }) : undefined;
   return (
     <section className="chat-list" aria-labelledby="chat-list-title">
       <div className="chat-list-head">
@@ -25,10 +50,27 @@ export function ChatList(props: ChatListProps) {
         {props.search}
       </div>
       <div className="chat-list-scroll">
+        {!props.searchResults &&
+          (archive ? (
+            <button type="button" className="chat-archive-row" onClick={() => setArchive(false)}>
+              ← Архив
+            </button>
+          ) : (
+            archived.length > 0 && (
+              <button
+                type="button"
+                className="chat-archive-row"
+                data-testid="archive-row"
+                onClick={() => setArchive(true)}
+              >
+                Архив <span className="chat-archive-count">{archived.length}</span>
+              </button>
+            )
+          ))}
         <ListRegion
-          items={props.tiles}
+          items={shown}
           itemKey={(t) => t.id}
-          renderItem={(t) => <ChatTileRow tile={t} onOpen={props.onOpen} />}
+          renderItem={(t) => <ChatTileRow tile={t} onOpen={props.onOpen} onMenu={openMenu} />}
           className="chat-tiles"
           loaded={props.loaded}
           loading={<ChatListSkeleton />}
@@ -36,12 +78,129 @@ export function ChatList(props: ChatListProps) {
           replacement={props.searchResults}
         />
       </div>
+      {menu && props.menu && <ChatMenu {...menu} actions={props.menu} onClose={() => setMenu(null)} />}
+      {props.menu?.confirm && (
+        <div className="chat-confirm" role="alertdialog" aria-label={props.menu.confirm.question}>
+          <p>{props.menu.confirm.question}</p>
+          <div className="form-actions">
+            <button type="button" className="button danger" disabled={props.menu.busy} onClick={props.menu.onConfirm}>
+              {props.menu.confirm.yes}
+            </button>
+            <button type="button" className="button ghost" onClick={props.menu.onCancel}>
+              Отмена
+            </button>
+          </div>
+        </div>
+      )}
+      {props.menu?.error && (
+        <p className="chat-list-error" role="alert">
+          {props.menu.error}
+        </p>
+      )}
       {props.footer && <div className="chat-list-footer">{props.footer}</div>}
     </section>
   );
 }
 
-function ChatTileRow({ tile: t, onOpen }: { tile: ChatTileView; onOpen(conversationId: string): void }) {
+/** A tile's menu at the pointer (or under the tile from the keyboard); Escape or a click elsewhere closes it. */
+function ChatMenu(props: ChatTileMenu) {
+  const { tile: t, actions, onClose } = props;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  const run = (action: ChatAction) => {
+    onClose();
+    actions.run(action);
+  };
+  const settings = (change: { mutedUntil?: string | null; pinned?: boolean; archived?: boolean }) =>
+    run({ kind: 'settings', conversationId: t.id, change });
+  return (
+    <>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop only closes the menu; Escape does too */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes it (above) */}
+      <div className="chat-menu-backdrop" onClick={onClose} />
+      <div
+        className="chat-menu"
+        role="menu"
+        aria-label={`Действия с чатом: ${t.title}`}
+        style={{ left: props.x, top: props.y }}
+      >
+        {t.muted ? (
+          <MenuItem label="Включить звук" onClick={() => settings({ mutedUntil: null })} autoFocus />
+        ) : (
+          // biome-ignore lint/a11y/useSemanticElements: a group of menu items inside role="menu" (a fieldset is not one)
+          <div role="group" aria-label="Без звука" className="chat-menu-group">
+            <span className="chat-menu-label" aria-hidden="true">
+              Без звука
+            </span>
+            {MUTE_CHOICES.map((m, i) => (
+              <MenuItem
+                key={m.label}
+                label={m.label}
+                autoFocus={i === 0}
+                onClick={() =>
+                  settings({ mutedUntil: m.ms === null ? 'forever' : new Date(Date.now() + m.ms).toISOString() })
+                }
+              />
+            ))}
+          </div>
+        )}
+        <MenuItem label={t.pinned ? 'Открепить' : 'Закрепить'} onClick={() => settings({ pinned: !t.pinned })} />
+        <MenuItem label={t.archived ? 'Из архива' : 'В архив'} onClick={() => settings({ archived: !t.archived })} />
+        <MenuItem label="Очистить историю" onClick={() => run({ kind: 'clear', conversationId: t.id })} />
+        <MenuItem label="Удалить чат" danger onClick={() => run({ kind: 'hide', conversationId: t.id })} />
+      </div>
+    </>
+  );
+}
+
+interface ChatTileMenu {
+  tile: ChatTileView;
+  x: number;
+  y: number;
+  actions: ChatMenuProps;
+  onClose(): void;
+}
+
+function MenuItem(props: { label: string; onClick(): void; autoFocus?: boolean; danger?: boolean }) {
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      className={`chat-menu-item${props.danger ? ' danger' : ''}`}
+      // biome-ignore lint/a11y/noAutofocus: a menu opened from the keyboard starts on its first item
+      autoFocus={props.autoFocus}
+      onClick={props.onClick}
+    >
+      {props.label}
+    </button>
+  );
+}
+
+function ChatTileRow({
+  tile: t,
+  onOpen,
+  onMenu,
+}: {
+  tile: ChatTileView;
+  onOpen(conversationId: string): void;
+  onMenu?(tile: ChatTileView, x: number, y: number): void;
+}) {
+  const onContextMenu = (e: MouseEvent<HTMLButtonElement>) => {
+    if (!onMenu) return;
+    e.preventDefault();
+    onMenu(t, e.clientX, e.clientY);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (!onMenu || !(e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey))) return;
+    e.preventDefault();
+    const r = e.currentTarget.getBoundingClientRect();
+    onMenu(t, r.left + 24, r.bottom);
+  };
   return (
     <li>
       <button
@@ -49,12 +208,28 @@ function ChatTileRow({ tile: t, onOpen }: { tile: ChatTileView; onOpen(conversat
         className={`chat-tile${t.active ? ' active' : ''}`}
         data-conversation-id={t.id}
         data-testid="chat-tile"
+        data-muted={t.muted ? 'true' : undefined}
+        data-pinned={t.pinned ? 'true' : undefined}
         aria-current={t.active ? 'true' : undefined}
         onClick={() => onOpen(t.id)}
+        onContextMenu={onContextMenu}
+        onKeyDown={onKeyDown}
       >
         <ChatAvatar avatar={t.avatar} />
         <span className="chat-tile-text">
-          <span className="chat-tile-title">{t.title}</span>
+          <span className="chat-tile-title">
+            {t.title}
+            {t.pinned && (
+              <span className="chat-tile-mark" title="Закреплён">
+                📌<span className="sr-only"> Закреплён</span>
+              </span>
+            )}
+            {t.muted && (
+              <span className="chat-tile-mark" title="Без звука">
+                🔕<span className="sr-only"> Без звука</span>
+              </span>
+            )}
+          </span>
           <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
             {t.subtitle}
           </span>
@@ -65,7 +240,7 @@ function ChatTileRow({ tile: t, onOpen }: { tile: ChatTileView; onOpen(conversat
           )}
         </span>
         {t.unread > 0 && (
-          <span className="chat-badge" aria-hidden="true">
+          <span className={`chat-badge${t.muted ? ' muted' : ''}`} aria-hidden="true">
             {t.unread > 99 ? '99+' : t.unread}
           </span>
         )}

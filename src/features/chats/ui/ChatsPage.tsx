@@ -4,6 +4,7 @@ import { ChatList } from './ChatList';
 import { ChatsFooter } from './ChatsFooter';
 import { ChatsShell } from './ChatsShell';
 import { ConversationView, NoConversation } from '../../conversation/ui/index';
+import { useChatActions } from './useChatActions';
 import { useChatsPage } from './useChatsPage';
 import { useConversationPane } from '../../conversation/ui/index';
 import { ListSearchField, listSearchResults } from '../../search/ui/index';
@@ -20,6 +21,7 @@ export function ChatsPage() {
   const page = useChatsPage();
   const { conversation, selectedId, me } = page;
   const search = useSearch('search');
+  const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
   return (
     <ChatsShell
       hasSelection={selectedId !== null}
@@ -29,6 +31,7 @@ export function ChatsPage() {
           tiles={page.tiles}
           loaded={page.loaded}
           onOpen={page.open}
+          menu={menu}
           footer={<ChatsFooter />}
           search={<ListSearchField search={search} />}
           searchResults={listSearchResults(search, page.entries, me)}

@@ -36,6 +36,11 @@ export interface ChatTileView {
   active: boolean;
   /** «Голосовое сообщение 0:12» or a call's words when the latest message is one of those; else null. */
   preview?: string | null;
+  /** One's own settings: «Без звука» (grey badge), pinned, in «Архив»; a group (its «Удалить чат» leaves it). */
+  muted?: boolean;
+  pinned?: boolean;
+  archived?: boolean;
+  isGroup?: boolean;
 }
 
 export interface HeaderView {
@@ -62,6 +67,11 @@ function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
 const groupNames = (entry: ConversationEntry, me: string | null) =>
   otherParticipants(entry.conversation, me).map(displayName).join(', ');
 
+const mutedAt = (entry: ConversationEntry, now: number) => {
+  const until = entry.settings?.mutedUntil;
+  return Boolean(until) && (until === 'forever' || Date.parse(until as string) > now);
+};
+
 export function chatTile(
   entry: ConversationEntry,
   me: string | null,
@@ -86,6 +96,10 @@ export function chatTile(
     unread: entry.unreadCount,
     active: c.id === selectedId,
     preview: entryPreview(c.messages[0], me),
+    muted: mutedAt(entry, now),
+    pinned: entry.settings?.pinned ?? false,
+    archived: entry.settings?.archived ?? false,
+    isGroup: isGroupConversation(c),
   };
 }
 
