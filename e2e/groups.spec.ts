@@ -221,4 +221,24 @@ test('a chat is pinned, muted and archived from its menu; a new message brings a
   await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(0);
   await say(boris, withBoris, 'снова я');
   await expect(tiles.filter({ hasText: 'Борис' })).toHaveCount(1);
+
+  // «Очистить историю» from «Информация»: gone for Анна only, after the question.
+  await tiles.filter({ hasText: 'Вера' }).click();
+  await expect(page.getByText('от Веры')).toBeVisible();
+  await page.locator('.conv-title').getByRole('button').click();
+  await panel(page).getByRole('button', { name: 'Очистить историю' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Очистить историю? Сообщения исчезнут только у вас.' })
+    .getByRole('button', { name: 'Очистить' })
+    .click();
+  await expect(page.getByText('от Веры')).toHaveCount(0);
+  await expect(page.getByText('Сообщения появятся здесь')).toBeVisible();
+  const hers = await apiCall<{ messages: { content: string }[] }>(
+    srv.url,
+    'GET',
+    `/api/conversations/${withVera}/messages`,
+    undefined,
+    vera.accessToken,
+  );
+  expect(hers.messages.map((m) => m.content)).toContain('от Веры');
 });

@@ -79,26 +79,37 @@ export function ChatList(props: ChatListProps) {
         />
       </div>
       {menu && props.menu && <ChatMenu {...menu} actions={props.menu} onClose={() => setMenu(null)} />}
-      {props.menu?.confirm && (
-        <div className="chat-confirm" role="alertdialog" aria-label={props.menu.confirm.question}>
-          <p>{props.menu.confirm.question}</p>
+      {props.footer && <div className="chat-list-footer">{props.footer}</div>}
+    </section>
+  );
+}
+
+/**
+ * The question before «Очистить историю» or «Удалить чат» (from the list's menu or «Информация»), and what went
+ * wrong: over the page, so it shows whichever pane a phone has in front.
+ */
+export function ChatActionPrompt(props: ChatMenuProps) {
+  if (!props.confirm && !props.error) return null;
+  return (
+    <div className="chat-prompt">
+      {props.confirm ? (
+        <div className="chat-confirm" role="alertdialog" aria-label={props.confirm.question}>
+          <p>{props.confirm.question}</p>
           <div className="form-actions">
-            <button type="button" className="button danger" disabled={props.menu.busy} onClick={props.menu.onConfirm}>
-              {props.menu.confirm.yes}
+            <button type="button" className="button danger" disabled={props.busy} onClick={props.onConfirm}>
+              {props.confirm.yes}
             </button>
-            <button type="button" className="button ghost" onClick={props.menu.onCancel}>
+            <button type="button" className="button ghost" onClick={props.onCancel}>
               Отмена
             </button>
           </div>
         </div>
-      )}
-      {props.menu?.error && (
+      ) : (
         <p className="chat-list-error" role="alert">
-          {props.menu.error}
+          {props.error}
         </p>
       )}
-      {props.footer && <div className="chat-list-footer">{props.footer}</div>}
-    </section>
+    </div>
   );
 }
 

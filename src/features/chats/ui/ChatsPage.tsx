@@ -1,6 +1,6 @@
 // The chats page (route '/', docs/behaviour.md §2): the list pane 'Чаты' with the footer tiles, and the message pane of the
 // selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
-import { ChatList } from './ChatList';
+import { ChatActionPrompt, ChatList } from './ChatList';
 import { ChatsFooter } from './ChatsFooter';
 import { ChatsShell } from './ChatsShell';
 import { ConversationView, NoConversation } from '../../conversation/ui/index';
@@ -23,34 +23,38 @@ export function ChatsPage() {
   const search = useSearch('search');
   const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
   return (
-    <ChatsShell
-      hasSelection={selectedId !== null}
-      selectionKey={selectedId}
-      list={
-        <ChatList
-          tiles={page.tiles}
-          loaded={page.loaded}
-          onOpen={page.open}
-          menu={menu}
-          footer={<ChatsFooter />}
-          search={<ListSearchField search={search} />}
-          searchResults={listSearchResults(search, page.entries, me)}
-        />
-      }
-      conversation={
-        conversation && selectedId && me ? (
-          <ConversationPane
-            key={selectedId}
-            {...page}
-            conversation={conversation}
-            conversationId={selectedId}
-            me={me}
+    <>
+      <ChatsShell
+        hasSelection={selectedId !== null}
+        selectionKey={selectedId}
+        list={
+          <ChatList
+            tiles={page.tiles}
+            loaded={page.loaded}
+            onOpen={page.open}
+            menu={menu}
+            footer={<ChatsFooter />}
+            search={<ListSearchField search={search} />}
+            searchResults={listSearchResults(search, page.entries, me)}
           />
-        ) : (
-          <NoConversation />
-        )
-      }
-    />
+        }
+        conversation={
+          conversation && selectedId && me ? (
+            <ConversationPane
+              key={selectedId}
+              {...page}
+              menu={menu}
+              conversation={conversation}
+              conversationId={selectedId}
+              me={me}
+            />
+          ) : (
+            <NoConversation />
+          )
+        }
+      />
+      <ChatActionPrompt {...menu} />
+    </>
   );
 }
 
@@ -59,6 +63,7 @@ function ConversationPane(
     conversation: NonNullable<ReturnType<typeof useChatsPage>['conversation']>;
     conversationId: string;
     me: string;
+    menu: ReturnType<typeof useChatActions>;
   },
 ) {
   const view = useConversationPane({
@@ -114,6 +119,7 @@ function InfoPanel(
     now: props.now,
     onClose: props.onClose,
     block: props.block,
+    chat: props.menu.run,
   });
   return <LazyConversationInfo {...info} />;
 }

@@ -49,6 +49,27 @@ export function ConversationInfo(props: ConversationInfoProps) {
             )}
             <p className={`info-subtitle${view.peer?.online ? ' online' : ''}`}>{view.subtitle}</p>
           </div>
+          {props.chat && (
+            <div className="info-actions">
+              <button type="button" className="button ghost" onClick={props.chat.onMute}>
+                {props.chat.muted ? 'Включить звук' : 'Без звука'}
+              </button>
+              <button type="button" className="button ghost" onClick={props.chat.onPin}>
+                {props.chat.pinned ? 'Открепить' : 'Закрепить'}
+              </button>
+              <button type="button" className="button ghost" onClick={props.chat.onArchive}>
+                {props.chat.archived ? 'Из архива' : 'В архив'}
+              </button>
+              <button type="button" className="button ghost" onClick={props.chat.onClear}>
+                Очистить историю
+              </button>
+              {view.peer && (
+                <button type="button" className="button ghost" onClick={props.chat.onDelete}>
+                  Удалить чат
+                </button>
+              )}
+            </div>
+          )}
           {view.peer && props.block && (
             <div className="info-actions">
               {props.block.blocked ? (

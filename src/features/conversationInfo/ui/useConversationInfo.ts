@@ -7,6 +7,7 @@ import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 import { filterContacts } from '../../contacts/index';
 import { useContacts } from '../../contacts/ui/index';
 import { displayName } from '../../../shared/format';
+import type { ChatAction } from '../../chats/machines/chatActions/chatActions.protocol';
 import { type GroupAction, INFO_TAGS } from '../machines/conversationInfo/conversationInfo.protocol';
 import { infoView } from './info-view';
 
@@ -18,6 +19,8 @@ export function useConversationInfo(options: {
   onClose(): void;
   /** A direct chat: whether the user blocked the other person, and how to change it (the blocking actor). */
   block?: { blocked: boolean; busy: boolean; onBlock(): void; onUnblock(): void };
+  /** One's own chat actions (the chat list menu's actor): mute, pin, archive, clear, delete. */
+  chat?: (action: ChatAction) => void;
 }) {
   const { conversationId, entry, me, now, onClose } = options;
   const actor = useOwnedActor('conversationInfo', { conversationId });
@@ -56,8 +59,28 @@ export function useConversationInfo(options: {
         ? { question: `Удалить участника ${nameOf(pending.userId)} из группы?`, yes: 'Удалить' }
         : null;
 
+  const run = options.chat;
+  const settings = entry?.settings;
+  const muted =
+    Boolean(settings?.mutedUntil) &&
+    (settings?.mutedUntil === 'forever' || Date.parse(settings?.mutedUntil ?? '') > now);
+  const chat = run
+    ? {
+        muted,
+        pinned: settings?.pinned ?? false,
+        archived: settings?.archived ?? false,
+        onMute: () => run({ kind: 'settings', conversationId, change: { mutedUntil: muted ? null : 'forever' } }),
+        onPin: () => run({ kind: 'settings', conversationId, change: { pinned: !(settings?.pinned ?? false) } }),
+        onArchive: () =>
+          run({ kind: 'settings', conversationId, change: { archived: !(settings?.archived ?? false) } }),
+        onClear: () => run({ kind: 'clear', conversationId }),
+        onDelete: () => run({ kind: 'hide', conversationId }),
+      }
+    : null;
+
   return {
     view,
+    chat,
     block: view?.peer ? (options.block ?? null) : null,
     adding,
     renaming,

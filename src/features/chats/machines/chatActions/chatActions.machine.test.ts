@@ -29,11 +29,8 @@ describeModel({
 function start(fail = false) {
   const sent: ChatAction[] = [];
   const toChats: unknown[] = [];
-  const toConversation: unknown[] = [];
-  const conversation = createMachine({ on: { '*': { actions: ({ event }) => toConversation.push(event) } } });
   const chats = createMachine({
     context: { selectedId: 'c1' },
-    invoke: { id: 'conversation', src: conversation },
     on: { '*': { actions: ({ event }) => toChats.push(event) } },
   });
   const root = createActor(
@@ -56,13 +53,13 @@ function start(fail = false) {
       ],
     }),
   ).start();
-  return { actor: root.system.get('chatActions'), sent, toChats, toConversation };
+  return { actor: root.system.get('chatActions'), sent, toChats };
 }
 const idle = (s: { value: unknown }) => s.value === 'idle';
 
 describe('chatActions with a server', () => {
   it('changes a setting at once; clearing and deleting ask first, and a cancel sends nothing', async () => {
-    const { actor, sent, toChats, toConversation } = start();
+    const { actor, sent, toChats } = start();
     actor.send({ type: 'chatActions.run', action: pin });
     await waitFor(actor, idle);
     actor.send({ type: 'chatActions.run', action: hide });
@@ -72,11 +69,12 @@ describe('chatActions with a server', () => {
     actor.send({ type: 'chatActions.confirm' });
     await waitFor(actor, idle);
     expect(sent).toEqual([pin, clear]);
-    // Only the clear read anything again.
-    expect(toChats.filter((e) => (e as { type: string }).type === 'chats.refresh')).toHaveLength(1);
-    // The cleared conversation is open: the list and the conversation are read again.
-    expect(toChats).toContainEqual({ type: 'chats.refresh' });
-    expect(toConversation).toContainEqual({ type: 'conversation.refresh' });
+    // The cleared conversation is open: the list is read again and the conversation opens again.
+    expect(toChats).toEqual([
+      { type: 'chats.refresh' },
+      { type: 'chats.close' },
+      { type: 'chats.open', conversationId: 'c1' },
+    ]);
   });
 
   it('says why it failed', async () => {

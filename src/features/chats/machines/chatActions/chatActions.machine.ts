@@ -1,5 +1,5 @@
 // The chat list menu's actor (protocol: chatActions.protocol.ts). Clearing and deleting ask first; one request at a
-// time. After a clear the list and, if it is the open one, the conversation are read again.
+// time. After a clear the list is read again and, if it is the open one, the conversation opens again.
 import { assign, enqueueActions, setup } from 'xstate';
 import { failureMessage } from '../../../../contract/failure';
 import { notWired } from '../../../../core/machines/not-wired';
@@ -28,9 +28,11 @@ export const chatActionsMachine = setup({
       const chats = systemActor(system, 'chats');
       if (!chats || context.pending?.kind !== 'clear') return;
       enqueue.sendTo(chats, { type: 'chats.refresh' });
-      const open = chats.getSnapshot().children.conversation;
-      if (open && chats.getSnapshot().context.selectedId === context.pending?.conversationId) {
-        enqueue.sendTo(open, { type: 'conversation.refresh' });
+      const id = context.pending.conversationId;
+      // The open conversation keeps what it loaded: it opens again, from the (now empty) history.
+      if (chats.getSnapshot().context.selectedId === id) {
+        enqueue.sendTo(chats, { type: 'chats.close' });
+        enqueue.sendTo(chats, { type: 'chats.open', conversationId: id });
       }
     }),
   },
