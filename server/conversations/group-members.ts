@@ -9,7 +9,7 @@
 import type { Conversation, Message, ParticipantRole } from '../../src/contract/entities';
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
-import { badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
 import type { ConversationListCache } from './list-cache';
@@ -21,6 +21,8 @@ export const ADMINS_ONLY = 'Это могут только владелец и �
 export const OWNER_ONLY = 'Роли меняет только владелец группы';
 export const MEMBER_NOT_FOUND = 'Участник не найден';
 export const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
+export const INVITE_NOT_FOUND = 'Ссылка-приглашение не найдена';
+export const INVITE_GONE = 'Ссылка-приглашение больше не действует';
 const CANNOT_REMOVE = 'Администратор не может удалить владельца или другого администратора';
 const OWNER_STAYS = 'Владельца нельзя удалить из группы';
 const NOT_YOURSELF = 'Свою роль изменить нельзя: передайте права владельца другому участнику';
@@ -290,7 +292,66 @@ export function createGroups({ db, lists, realtime, membersChanged }: GroupDeps)
     return { conversation: await announce(conversationId, actorId, change) };
   }
 
-  return { addMembers, removeMember, leave, setRole, update };
+  /**
+   * Joins by an invite link (group-invites.ts checked its shape): one use counted and the member added in one
+   * transaction, so a link with uses left for one more person lets exactly one more in. A member already in it gets
+   * the group back and spends no use.
+   */
+  async function joinByInvite(userId: string, code: string) {
+    let conversationId = '';
+    const change = await db.transaction().execute(async (trx) => {
+      const invite = await trx.selectFrom('group_invites').selectAll().where('code', '=', code).executeTakeFirst();
+      if (!invite) throw notFound(INVITE_NOT_FOUND);
+      conversationId = invite.conversation_id;
+      const already = await roleOf(trx, conversationId, userId);
+      if (already !== undefined) return nothing();
+      const now = new Date().toISOString();
+      const used = await trx
+        .updateTable('group_invites')
+        .set((eb) => ({ uses: eb('uses', '+', 1) }))
+        .where('code', '=', code)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+        .executeTakeFirst();
+      if (Number(used.numUpdatedRows) !== 1) throw new HttpError(410, INVITE_GONE);
+      const count = await trx
+        .selectFrom('conversation_members')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
+      const newest = await trx
+        .selectFrom('messages')
+        .select((eb) => eb.fn.max('seq').as('s'))
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirst();
+      const from = Number(newest?.s ?? 0);
+      await trx
+        .insertInto('conversation_members')
+        .values({
+          conversation_id: conversationId,
+          user_id: userId,
+          joined_at: now,
+          role: 'MEMBER',
+          visible_from_seq: from,
+          last_read_seq: from,
+        })
+        .execute();
+      const entry = await writeEntry(trx, conversationId, userId, 'joined');
+      return { ...nothing(), entry, added: [userId] };
+    });
+    const conversation = await announce(conversationId, userId, change);
+    if (!conversation) {
+      // Already a member: the group as they see it.
+      const entry = await loadConversation({ db, realtime }, userId, conversationId);
+      if (!entry) throw notFound(INVITE_NOT_FOUND);
+      return { conversation: entry.conversation };
+    }
+    return { conversation };
+  }
+
+  return { addMembers, removeMember, leave, setRole, update, joinByInvite };
 }
 
 export type Groups = ReturnType<typeof createGroups>;

@@ -201,6 +201,17 @@ export interface BlocksTable {
   created_at: string;
 }
 
+export interface GroupInvitesTable {
+  code: string;
+  conversation_id: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  revoked_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -209,6 +220,7 @@ export interface DB {
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;
   blocks: BlocksTable;
+  group_invites: GroupInvitesTable;
   messages: MessagesTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;

@@ -11,6 +11,7 @@ import {
   DisplayName,
   Eblid,
   Id,
+  IsoDate,
   Message,
   NUL_MESSAGE,
   noNul,
@@ -139,6 +140,38 @@ export const CreateConversationBody = z.strictObject({
 });
 export const ConversationResponse = z.object({ conversation: Conversation });
 export const ConversationWithBody = z.strictObject({ userId: Id });
+/** A group's invite link as its owner and admins see it. */
+export const GroupInvite = z.object({
+  code: z.string(),
+  createdAt: IsoDate,
+  expiresAt: IsoDate.nullable(),
+  maxUses: z.number().int().nullable(),
+  uses: z.number().int(),
+});
+export const CreateInviteBody = z.strictObject({
+  conversationId: Id,
+  expiresAt: IsoDate.max(40)
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'expiresAt: время в ISO 8601')
+    .refine((v) => Date.parse(v) > Date.now(), 'Срок действия уже прошёл')
+    .nullable()
+    .optional(),
+  maxUses: z.number().int().min(1, 'Число вступлений — от 1').max(100_000).nullable().optional(),
+});
+export const InviteResponse = z.object({ invite: GroupInvite });
+export const InvitesResponse = z.object({ invites: z.array(GroupInvite) });
+export const InviteCodeParams = z.strictObject({
+  code: z.string().min(16).max(64).regex(/^[\w-]+$/, 'Неверная ссылка-приглашение'),
+});
+export const RevokeInviteBody = z.strictObject({ code: InviteCodeParams.shape.code });
+/** What a person opening a link sees before joining. */
+export const InvitePreviewResponse = z.object({
+  conversationId: Id,
+  title: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  memberCount: z.number().int(),
+  /** Already a member: «Открыть» instead of «Вступить». */
+  member: z.boolean(),
+});
 export const MUTE_FOREVER = 'forever';
 /** «Без звука» for a time, 'forever', or null to turn the sound back on; pin and archive. */
 export const ChatSettingsBody = z
@@ -340,6 +373,11 @@ export const api = {
   conversations: route('conversations', { response: ConversationsResponse }),
   createConversation: route('createConversation', { body: CreateConversationBody, response: ConversationResponse }),
   conversationWith: route('conversationWith', { body: ConversationWithBody, response: ConversationResponse }),
+  createInvite: route('createInvite', { body: CreateInviteBody, response: InviteResponse }),
+  groupInvites: route('groupInvites', { params: ConversationParams, response: InvitesResponse }),
+  revokeInvite: route('revokeInvite', { body: RevokeInviteBody, response: Ok }),
+  invitePreview: route('invitePreview', { params: InviteCodeParams, response: InvitePreviewResponse }),
+  joinByInvite: route('joinByInvite', { params: InviteCodeParams, response: ConversationResponse }),
   chatSettings: route('chatSettings', {
     params: ConversationParams,
     body: ChatSettingsBody,

@@ -15,6 +15,7 @@ import * as m012 from './012_deleted_messages_index';
 import * as m013 from './013_group_roles';
 import * as m014 from './014_blocks';
 import * as m015 from './015_chat_settings';
+import * as m016 from './016_group_invites';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013_group_roles': m013,
   '014_blocks': m014,
   '015_chat_settings': m015,
+  '016_group_invites': m016,
 };
