@@ -242,3 +242,59 @@ test('a chat is pinned, muted and archived from its menu; a new message brings a
   );
   expect(hers.messages.map((m) => m.content)).toContain('от Веры');
 });
+
+test('an invite link joins a fourth person who signs in first and comes back; a revoked one refuses', async ({
+  srv,
+  createUser,
+  openSignedIn,
+  newContext,
+}) => {
+  const anna = await createUser('Анна', 'anna');
+  const boris = await createUser('Борис', 'boris');
+  const gleb = await createUser('Глеб', 'gleb');
+  await makeFriends(srv.url, anna, boris);
+  await apiCall(
+    srv.url,
+    'POST',
+    '/api/conversations',
+    { participantIds: [boris.user.id], title: 'Клуб', isGroup: true },
+    anna.accessToken,
+  );
+  const { page: pa, context } = await openSignedIn(anna);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await tile(pa, 'Клуб').click();
+  await pa.locator('.conv-title').getByRole('button', { name: 'Клуб' }).click();
+  const invites = panel(pa).getByRole('region', { name: 'Ссылка-приглашение' });
+  await invites.getByRole('button', { name: 'Создать ссылку' }).click();
+  const link = invites.getByTestId('invite-link');
+  await expect(link).toHaveCount(1);
+  await link.getByRole('button', { name: 'Копировать' }).click();
+  await expect(link.getByRole('button', { name: 'Скопировано' })).toBeVisible();
+  const url = (await pa.evaluate(() => navigator.clipboard.readText())).trim();
+  expect(url).toMatch(new RegExp(`^${srv.url}/join/[\\w-]{22,}$`));
+  await expectNoSeriousA11yViolations(pa, 'invite links', { include: '.info-panel' });
+
+  // Глеб, signed out, opens the link: he signs in and lands back on it.
+  const guest = await newContext();
+  const pg = await guest.newPage();
+  await pg.goto(url);
+  await expect(pg).toHaveURL(/\/auth/);
+  await pg.getByLabel('Никнейм').fill(gleb.username);
+  await pg.getByLabel('Пароль').fill(gleb.password);
+  await pg.getByRole('button', { name: 'Войти', exact: true }).click();
+  await expect(pg).toHaveURL(url);
+  await expect(pg.getByRole('heading', { name: 'Клуб' })).toBeVisible();
+  await expect(pg.getByText('2 участника')).toBeVisible();
+  await pg.getByRole('button', { name: 'Вступить' }).click();
+  await expect(pg.locator('.conv-title')).toHaveText('Клуб');
+  await expect(pg.getByTestId('system-entry')).toContainText('Глеб вступил(а) по ссылке');
+  await expect(pa.getByTestId('system-entry').last()).toContainText('Глеб вступил(а) по ссылке');
+
+  // Revoked: the next person is told the link no longer works.
+  await link.getByRole('button', { name: 'Отозвать' }).click();
+  await expect(link).toHaveCount(0);
+  const vera = await createUser('Вера', 'vera');
+  const { page: pv } = await openSignedIn(vera, { path: new URL(url).pathname });
+  await expect(pv.getByRole('alert')).toHaveText('Ссылка-приглашение больше не действует');
+  await expect(pv.getByRole('button', { name: 'Вступить' })).toHaveCount(0);
+});

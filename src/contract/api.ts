@@ -160,7 +160,11 @@ export const CreateInviteBody = z.strictObject({
 export const InviteResponse = z.object({ invite: GroupInvite });
 export const InvitesResponse = z.object({ invites: z.array(GroupInvite) });
 export const InviteCodeParams = z.strictObject({
-  code: z.string().min(16).max(64).regex(/^[\w-]+$/, 'Неверная ссылка-приглашение'),
+  code: z
+    .string()
+    .min(16)
+    .max(64)
+    .regex(/^[\w-]+$/, 'Неверная ссылка-приглашение'),
 });
 export const RevokeInviteBody = z.strictObject({ code: InviteCodeParams.shape.code });
 /** What a person opening a link sees before joining. */

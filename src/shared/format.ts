@@ -105,3 +105,18 @@ export interface AvatarView {
   /** Presence dot for a direct chat's peer; none for groups. */
   presence: PresenceDot | null;
 }
+
+/** «1 участник», «3 участника», «5 участников», «21 участник», «12 участников». */
+export function membersText(n: number): string {
+  const tens = n % 100;
+  const ones = n % 10;
+  const word =
+    tens >= 11 && tens <= 14
+      ? 'участников'
+      : ones === 1
+        ? 'участник'
+        : ones >= 2 && ones <= 4
+          ? 'участника'
+          : 'участников';
+  return `${n} ${word}`;
+}

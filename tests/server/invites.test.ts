@@ -54,7 +54,11 @@ describe('invite links', () => {
 
     const borisSocket = await connect(srv.url, boris.accessToken);
     expect(await ack(borisSocket, 'conversation:join', group)).toEqual({ ok: true });
-    const entry = next(borisSocket, 'message:new', (p: { message: { type: string } }) => p.message.type === 'SYSTEM');
+    const entry = next(
+      borisSocket,
+      'message:new',
+      (p: { message: { type: string; system?: unknown } }) => p.message.type === 'SYSTEM',
+    );
     const joined = await api.post(`/api/invites/${code}/join`, {}, gleb.accessToken);
     expect(joined.status).toBe(200);
     expect(joined.body.conversation.participants).toHaveLength(3);

@@ -30,6 +30,8 @@ const viewOwned = [
   'accountDeletion',
   'dataExport',
   'chatActions',
+  'groupInvites',
+  'joinGroup',
   'blocking',
   'conversationInfo',
 ];

@@ -39,6 +39,8 @@ import {
 import { blockingMachine } from '../../features/blocking/index';
 import { wireBlocking } from '../../features/blocking/wiring';
 import { conversationInfoMachine } from '../../features/conversationInfo/index';
+import { groupInvitesMachine, joinGroupMachine } from '../../features/groupInvites/index';
+import { wireGroupInvites, wireJoinGroup } from '../../features/groupInvites/wiring';
 import { wireConversationInfo } from '../../features/conversationInfo/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
@@ -112,6 +114,14 @@ export const registry = {
   },
   dataExport: { machine: dataExportMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDataExport },
   chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatActions },
+  groupInvites: {
+    machine: groupInvitesMachine,
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    wire: wireGroupInvites,
+  },
+  joinGroup: { machine: joinGroupMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireJoinGroup },
   blocking: { machine: blockingMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireBlocking },
   conversationInfo: {
     machine: conversationInfoMachine,

@@ -5,6 +5,7 @@ import { LazyCallsPage } from '../../features/calls/ui/index';
 import { ChatsPage } from '../../features/chats/ui/index';
 import { LazyContactsPage } from '../../features/contacts/ui/index';
 import { LazySettingsPage } from '../../features/settings/ui/index';
+import { LazyJoinPage } from '../../features/groupInvites/ui/index';
 import { AppLayout } from './AppLayout';
 import { PageLoading } from '../../shared/ui/lazy-view';
 import { GuestOnly, RequireSession } from './guards';
@@ -51,6 +52,14 @@ export function AppRoutes() {
           element={
             <Suspense fallback={<PageLoading />}>
               <CallsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="join/:code"
+          element={
+            <Suspense fallback={<PageLoading />}>
+              <LazyJoinPage />
             </Suspense>
           }
         />

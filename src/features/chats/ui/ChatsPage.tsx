@@ -14,6 +14,7 @@ import { useConversationSearch } from '../../search/ui/index';
 import { LazyConversationInfo, useConversationInfo } from '../../conversationInfo/ui/index';
 import { useCallback, useState } from 'react';
 import { useBlocking } from '../../blocking/ui/index';
+import { InviteLinksSection } from '../../groupInvites/ui/index';
 import { directPeer } from '../../../shared/format';
 import '../../../styles/chats.css';
 
@@ -120,6 +121,7 @@ function InfoPanel(
     onClose: props.onClose,
     block: props.block,
     chat: props.menu.run,
+    invites: <InviteLinksSection conversationId={props.conversationId} />,
   });
   return <LazyConversationInfo {...info} />;
 }

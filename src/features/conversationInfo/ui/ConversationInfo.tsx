@@ -157,6 +157,7 @@ export function ConversationInfo(props: ConversationInfoProps) {
                   </button>
                 </fieldset>
               )}
+              {props.invites}
               <h4 className="info-section">{view.subtitle}</h4>
               <ul className="info-members" aria-label="Участники">
                 {view.members.map((m) => (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conversation, entry, person } from '../../../../tests/client/chat-fixtures';
-import { infoView, memberActions, membersText } from './info-view';
+import { membersText } from '../../../shared/format';
+import { infoView, memberActions } from './info-view';
 
 describe('«Информация» rules', () => {
   it('counts members in Russian plurals', () => {

@@ -1,4 +1,4 @@
-// Pure rules of «Информация»: the member count in Russian plurals, role labels, and which actions one's role
+// Pure rules of «Информация»: role labels, and which actions one's role
 // offers on another member (tested in info-view.test.ts).
 import type { ConversationEntry, ParticipantRole, PublicUser } from '../../../contract/entities';
 import {
@@ -9,25 +9,11 @@ import {
   directPeer,
   displayName,
   isGroupConversation,
+  membersText,
   presenceDot,
   presenceText,
 } from '../../../shared/format';
 import type { GroupAction } from '../machines/conversationInfo/conversationInfo.protocol';
-
-/** «1 участник», «3 участника», «5 участников», «21 участник», «12 участников». */
-export function membersText(n: number): string {
-  const tens = n % 100;
-  const ones = n % 10;
-  const word =
-    tens >= 11 && tens <= 14
-      ? 'участников'
-      : ones === 1
-        ? 'участник'
-        : ones >= 2 && ones <= 4
-          ? 'участника'
-          : 'участников';
-  return `${n} ${word}`;
-}
 
 export const ROLE_LABEL: Record<ParticipantRole, string | null> = {
   OWNER: 'владелец',

@@ -1,7 +1,7 @@
 // «Информация»: its actor (alive while the panel is open) and the open conversation's list entry as plain values and
 // callbacks. Escape closes the panel; so does leaving the group.
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import type { ConversationEntry } from '../../../contract/entities';
 import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 import { filterContacts } from '../../contacts/index';
@@ -21,6 +21,8 @@ export function useConversationInfo(options: {
   block?: { blocked: boolean; busy: boolean; onBlock(): void; onUnblock(): void };
   /** One's own chat actions (the chat list menu's actor): mute, pin, archive, clear, delete. */
   chat?: (action: ChatAction) => void;
+  /** «Ссылка-приглашение» (the invites feature's section), shown to owner and admins. */
+  invites?: ReactNode;
 }) {
   const { conversationId, entry, me, now, onClose } = options;
   const actor = useOwnedActor('conversationInfo', { conversationId });
@@ -81,6 +83,7 @@ export function useConversationInfo(options: {
   return {
     view,
     chat,
+    invites: view?.canManage ? (options.invites ?? null) : null,
     block: view?.peer ? (options.block ?? null) : null,
     adding,
     renaming,

@@ -1,0 +1,37 @@
+// The group invites feature's effects: requests over the API client, and the link to the clipboard.
+import { fromPromise } from 'xstate';
+import type { Services } from '../../core/app/services';
+import { groupInvitesMachine } from './machines/groupInvites/groupInvites.machine';
+import { inviteLink } from './machines/groupInvites/groupInvites.protocol';
+import { joinGroupMachine } from './machines/joinGroup/joinGroup.machine';
+
+export const wireGroupInvites = (s: Services) =>
+  groupInvitesMachine.provide({
+    actors: {
+      loadInvites: fromPromise(
+        async ({ input }: { input: { conversationId: string } }) =>
+          (await s.api.call('groupInvites', { params: { id: input.conversationId } })).invites,
+      ),
+      createInvite: fromPromise<unknown, { conversationId: string }>(({ input }) =>
+        s.api.call('createInvite', { body: { conversationId: input.conversationId } }),
+      ),
+      revokeInvite: fromPromise<unknown, { code: string }>(({ input }) =>
+        s.api.call('revokeInvite', { body: { code: input.code } }),
+      ),
+      copyInvite: fromPromise<unknown, { code: string }>(({ input }) =>
+        navigator.clipboard.writeText(inviteLink(window.location.origin, input.code)),
+      ),
+    },
+  });
+
+export const wireJoinGroup = (s: Services) =>
+  joinGroupMachine.provide({
+    actors: {
+      loadPreview: fromPromise(({ input }: { input: { code: string } }) =>
+        s.api.call('invitePreview', { params: { code: input.code } }),
+      ),
+      join: fromPromise(async ({ input }: { input: { code: string } }) => ({
+        conversationId: (await s.api.call('joinByInvite', { params: { code: input.code } })).conversation.id,
+      })),
+    },
+  });
