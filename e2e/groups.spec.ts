@@ -2,6 +2,7 @@
 // owner adds a friend from «Информация», who sees the history from joining on; the owner makes her an admin; she
 // renames the group and everyone sees the title and the SYSTEM entry live; a member leaves and gets nothing more.
 import type { Page, WebSocket } from '@playwright/test';
+import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { apiCall, makeFriends } from './users';
@@ -105,6 +106,19 @@ test('a group grows, gets an admin, is renamed and loses a member, live for ever
   await expect(pc.getByText('уже без Бориса')).toBeVisible();
   expect(framesB.slice(before).some((f) => f.includes('уже без Бориса'))).toBe(false);
   await expect(pb.getByText('уже без Бориса')).toHaveCount(0);
+
+  // The owner gives the group a picture with the profile's crop editor: everyone's header shows it.
+  await panel(pa).getByRole('button', { name: 'Изменить фото' }).click();
+  const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 40, g: 160, b: 90 } } })
+    .png()
+    .toBuffer();
+  await panel(pa)
+    .getByLabel('Перетащите файл сюда или нажмите, чтобы выбрать')
+    .setInputFiles({ name: 'dacha.png', mimeType: 'image/png', buffer: png });
+  await expect(panel(pa).locator('.crop-stage')).toBeVisible();
+  await panel(pa).getByRole('button', { name: 'Загрузить' }).click();
+  await expect(pa.getByTestId('system-entry').last()).toContainText('Анна изменил(а) фото группы');
+  await expect(pc.locator('.conv-head img')).toHaveAttribute('src', /\/uploads\//);
 
   // Escape closes «Информация».
   await pa.keyboard.press('Escape');

@@ -34,6 +34,7 @@ const viewOwned = [
   'joinGroup',
   'blocking',
   'conversationInfo',
+  'groupAvatar',
 ];
 
 function start() {

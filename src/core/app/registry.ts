@@ -45,7 +45,7 @@ import { wireConversationInfo } from '../../features/conversationInfo/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
-import { wireAvatar, wireProfile } from '../../features/profile/wiring';
+import { wireAvatar, wireGroupAvatar, wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
 import { wireSearch } from '../../features/search/wiring';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
@@ -134,6 +134,8 @@ export const registry = {
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },
   groupDialog: { machine: groupDialogMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireGroupDialog },
+  // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
+  groupAvatar: { machine: avatarMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireGroupAvatar },
   // Children spawned and wired by their parent.
   conversation: { machine: conversationMachine, lifetime: 'child', owner: 'chats' },
   composer: { machine: composerMachine, lifetime: 'child', owner: 'chats' },

@@ -23,7 +23,23 @@ export function wireAvatar(s: Services) {
       uploadImage: fromPromise<{ url: string }, { file: Blob }>(({ input, signal }) =>
         s.upload(Object.assign(input.file, { name: 'avatar.webp' }), { signal }),
       ),
-      saveAvatar: patchMe(s),
+      saveAvatar: fromPromise<unknown, { avatarUrl: string; conversationId: string | null }>(({ input }) =>
+        s.api.call('patchMe', { body: { avatarUrl: input.avatarUrl } }),
+      ),
+    },
+  });
+}
+
+/** The same editor for a group's picture: saved with PATCH /api/conversations/:id. */
+export function wireGroupAvatar(s: Services) {
+  return wireAvatar(s).provide({
+    actors: {
+      saveAvatar: fromPromise<unknown, { avatarUrl: string; conversationId: string | null }>(({ input }) =>
+        s.api.call('updateConversation', {
+          params: { id: input.conversationId ?? '' },
+          body: { avatarUrl: input.avatarUrl },
+        }),
+      ),
     },
   });
 }

@@ -15,6 +15,7 @@ import { LazyConversationInfo, useConversationInfo } from '../../conversationInf
 import { useCallback, useState } from 'react';
 import { useBlocking } from '../../blocking/ui/index';
 import { InviteLinksSection } from '../../groupInvites/ui/index';
+import { LazyGroupPicture } from '../../profile/ui/index';
 import { directPeer } from '../../../shared/format';
 import '../../../styles/chats.css';
 
@@ -122,6 +123,7 @@ function InfoPanel(
     block: props.block,
     chat: props.menu.run,
     invites: <InviteLinksSection conversationId={props.conversationId} />,
+    picture: <LazyGroupPicture conversationId={props.conversationId} />,
   });
   return <LazyConversationInfo {...info} />;
 }

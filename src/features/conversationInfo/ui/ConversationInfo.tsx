@@ -21,6 +21,7 @@ export function ConversationInfo(props: ConversationInfoProps) {
         <div className="info-body">
           <div className="info-card">
             <ChatAvatar avatar={view.avatar} size={96} />
+            {props.picture}
             {props.renaming ? (
               <form
                 className="info-rename"

@@ -23,6 +23,8 @@ export function useConversationInfo(options: {
   chat?: (action: ChatAction) => void;
   /** «Ссылка-приглашение» (the invites feature's section), shown to owner and admins. */
   invites?: ReactNode;
+  /** «Изменить фото» (the profile feature's crop editor), shown to owner and admins. */
+  picture?: ReactNode;
 }) {
   const { conversationId, entry, me, now, onClose } = options;
   const actor = useOwnedActor('conversationInfo', { conversationId });
@@ -84,6 +86,7 @@ export function useConversationInfo(options: {
     view,
     chat,
     invites: view?.canManage ? (options.invites ?? null) : null,
+    picture: view?.canManage ? (options.picture ?? null) : null,
     block: view?.peer ? (options.block ?? null) : null,
     adding,
     renaming,

@@ -86,6 +86,8 @@ export const chatsFooterMachine = setup({
           invoke: {
             id: 'avatar',
             src: 'avatar',
+            // One's own picture (no group).
+            input: {},
             onSnapshot: { actions: assign({ avatarBusy: ({ event }) => event.snapshot.hasTag('busy') }) },
           },
           // Stopped once the dialog is gone and nothing is being sent.

@@ -83,7 +83,7 @@ describe('avatar with resolving actors', () => {
     expect(calls).toEqual([
       ['crop', { source: 'data:image/png;base64,AAAA', area }],
       ['upload', true],
-      ['save', { avatarUrl: '/uploads/a.webp' }],
+      ['save', { avatarUrl: '/uploads/a.webp', conversationId: null }],
     ]);
     expect(heard).toContainEqual({ type: 'profile.refetch' });
     root.stop();
@@ -101,6 +101,7 @@ describe('avatar with resolving actors', () => {
           }) as never,
         },
       }),
+      { input: {} },
     ).start();
     actor.send({ type: 'avatar.selected', file: pdf });
     expect(actor.getSnapshot().context.error).toBe(NOT_AN_IMAGE);
@@ -111,5 +112,43 @@ describe('avatar with resolving actors', () => {
     await waitFor(actor, (s) => s.context.error === AVATAR_FAILED);
     expect(actor.getSnapshot().value).toBe('editing');
     expect(actor.getSnapshot().context.source).not.toBeNull();
+  });
+
+  it("a group's picture is saved for that group, and one's own record is not fetched again", async () => {
+    const saved: unknown[] = [];
+    const heard: unknown[] = [];
+    const editor = avatarMachine.provide({
+      actors: {
+        readImage: fromPromise(async () => 'data:image/png;base64,AAAA') as never,
+        cropImage: fromPromise(async () => png) as never,
+        uploadImage: fromPromise(async () => ({ url: '/uploads/g.webp' })) as never,
+        saveAvatar: fromPromise(async ({ input }) => {
+          saved.push(input);
+          return {};
+        }) as never,
+      },
+    });
+    const profile = createMachine({ on: { '*': { actions: ({ event }) => heard.push(event) } } });
+    const root = createActor(
+      createMachine({
+        invoke: [
+          { id: 'profile', src: profile, systemId: 'profile' },
+          { id: 'groupAvatar', src: editor, systemId: 'groupAvatar', input: { conversationId: 'g1' } },
+        ],
+      }),
+    ).start();
+    const actor = root.system.get('groupAvatar');
+    actor.send({ type: 'avatar.selected', file: png });
+    await waitFor(actor, (s: Snap) => s.matches('editing'));
+    actor.send({ type: 'avatar.cancel' });
+    expect(actor.getSnapshot().context.conversationId).toBe('g1');
+    actor.send({ type: 'avatar.selected', file: png });
+    await waitFor(actor, (s: Snap) => s.matches('editing'));
+    actor.send({ type: 'avatar.areaChanged', area });
+    actor.send({ type: 'avatar.upload' });
+    await waitFor(actor, (s: Snap) => s.matches('done'));
+    expect(saved).toEqual([{ avatarUrl: '/uploads/g.webp', conversationId: 'g1' }]);
+    expect(heard).toEqual([]);
+    root.stop();
   });
 });

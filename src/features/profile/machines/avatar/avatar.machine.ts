@@ -3,7 +3,6 @@
 // while that runs and 'Готово' for the success-message time after. The own record is fetched again once
 // the avatar is saved (the profile actor; the server's profile:update tells everyone else).
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../../contract/api';
 import { TIMINGS } from '../../../../contract/limits';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
@@ -11,6 +10,7 @@ import {
   AVATAR_FAILED,
   type AvatarContext,
   type AvatarEvent,
+  type AvatarInput,
   NOT_AN_IMAGE,
   type PixelArea,
   ZOOM_MAX,
@@ -22,6 +22,7 @@ export * from './avatar.protocol';
 
 const clampZoom = (z: number) => Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, Number.isFinite(z) ? z : 1));
 const initialContext = (): AvatarContext => ({
+  conversationId: null,
   source: null,
   crop: { x: 0, y: 0 },
   zoom: 1,
@@ -32,7 +33,7 @@ const initialContext = (): AvatarContext => ({
 });
 
 export const avatarMachine = setup({
-  types: { context: {} as AvatarContext, events: {} as AvatarEvent },
+  types: { context: {} as AvatarContext, events: {} as AvatarEvent, input: {} as AvatarInput },
   actors: {
     /** The file as a data: URL. */
     readImage: notWired<string, { file: Blob }>('avatar.readImage'),
@@ -40,8 +41,8 @@ export const avatarMachine = setup({
     cropImage: notWired<Blob, { source: string; area: PixelArea }>('avatar.cropImage'),
     /** POST /api/upload. */
     uploadImage: notWired<{ url: string }, { file: Blob }>('avatar.uploadImage'),
-    /** PATCH /status/me {avatarUrl}. */
-    saveAvatar: notWired<ResponseOf<'patchMe'>, BodyOf<'patchMe'>>('avatar.saveAvatar'),
+    /** PATCH /status/me {avatarUrl}, or PATCH /conversations/:id {avatarUrl} for a group's picture. */
+    saveAvatar: notWired<unknown, { avatarUrl: string; conversationId: string | null }>('avatar.saveAvatar'),
   },
   guards: {
     isImage: ({ event }) => {
@@ -51,21 +52,20 @@ export const avatarMachine = setup({
     hasArea: ({ context }) => context.source !== null && context.area !== null,
   },
   actions: {
+    /** Back to a fresh editor for the same picture (the profile's or a group's). */
+    reset: assign(({ context }) => ({ ...initialContext(), conversationId: context.conversationId })),
     refuseFile: assign({ error: NOT_AN_IMAGE }),
     fail: assign({ error: AVATAR_FAILED }),
   },
   delays: { successMessage: TIMINGS.successMessageMs },
 }).createMachine({
   id: 'avatar',
-  context: initialContext,
+  context: ({ input }) => ({ ...initialContext(), conversationId: input?.conversationId ?? null }),
   initial: 'idle',
   states: {
     idle: {
       on: {
-        'avatar.selected': [
-          { guard: 'isImage', target: 'reading', actions: assign(initialContext) },
-          { actions: 'refuseFile' },
-        ],
+        'avatar.selected': [{ guard: 'isImage', target: 'reading', actions: 'reset' }, { actions: 'refuseFile' }],
       },
     },
     reading: {
@@ -80,7 +80,7 @@ export const avatarMachine = setup({
         onDone: { target: 'editing', actions: assign({ source: ({ event }) => event.output }) },
         onError: { target: 'idle', actions: 'fail' },
       },
-      on: { 'avatar.cancel': { target: 'idle', actions: assign(initialContext) } },
+      on: { 'avatar.cancel': { target: 'idle', actions: 'reset' } },
     },
     editing: {
       tags: ['editing'],
@@ -89,11 +89,8 @@ export const avatarMachine = setup({
         'avatar.zoomed': { actions: assign({ zoom: ({ event }) => clampZoom(event.zoom) }) },
         'avatar.areaChanged': { actions: assign({ area: ({ event }) => event.area }) },
         'avatar.upload': { guard: 'hasArea', target: 'cropping', actions: assign({ error: null }) },
-        'avatar.cancel': { target: 'idle', actions: assign(initialContext) },
-        'avatar.selected': [
-          { guard: 'isImage', target: 'reading', actions: assign(initialContext) },
-          { actions: 'refuseFile' },
-        ],
+        'avatar.cancel': { target: 'idle', actions: 'reset' },
+        'avatar.selected': [{ guard: 'isImage', target: 'reading', actions: 'reset' }, { actions: 'refuseFile' }],
       },
     },
     cropping: {
@@ -121,14 +118,18 @@ export const avatarMachine = setup({
       invoke: {
         id: 'saveAvatar',
         src: 'saveAvatar',
-        input: ({ context }) => ({ avatarUrl: present(context.uploadedUrl, 'uploadedUrl') }),
+        input: ({ context }) => ({
+          avatarUrl: present(context.uploadedUrl, 'uploadedUrl'),
+          conversationId: context.conversationId,
+        }),
         onDone: {
           target: 'done',
           actions: [
-            assign(initialContext),
-            enqueueActions(({ system, enqueue }) => {
+            'reset',
+            enqueueActions(({ context, system, enqueue }) => {
+              // A group's picture reaches everyone as conversation:updated; one's own needs the record again.
               const profile = systemActor(system, 'profile');
-              if (profile) enqueue.sendTo(profile, { type: 'profile.refetch' });
+              if (profile && context.conversationId === null) enqueue.sendTo(profile, { type: 'profile.refetch' });
             }),
           ],
         },
@@ -139,10 +140,7 @@ export const avatarMachine = setup({
       tags: ['done'],
       after: { successMessage: 'idle' },
       on: {
-        'avatar.selected': [
-          { guard: 'isImage', target: 'reading', actions: assign(initialContext) },
-          { actions: 'refuseFile' },
-        ],
+        'avatar.selected': [{ guard: 'isImage', target: 'reading', actions: 'reset' }, { actions: 'refuseFile' }],
       },
     },
   },

@@ -17,7 +17,14 @@ export interface PixelArea extends Point {
   height: number;
 }
 
+/** A group's picture instead of the profile's (the same editor in the group's «Информация»). */
+export interface AvatarInput {
+  conversationId?: string;
+}
+
 export interface AvatarContext {
+  /** The group whose picture this is; null for one's own profile picture. */
+  conversationId: string | null;
   /** The chosen image as a URL the crop view can show (a data: URL). */
   source: string | null;
   crop: Point;
@@ -40,3 +47,10 @@ export type AvatarEvent =
   | { type: 'avatar.cancel' };
 
 export type AvatarRef = MachineRef<AvatarContext, AvatarEvent>;
+
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    /** A group's picture editor (spawned while «Изменить фото» is open in «Информация»). */
+    groupAvatar: AvatarRef;
+  }
+}
