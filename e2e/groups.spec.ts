@@ -279,9 +279,11 @@ test('an invite link joins a fourth person who signs in first and comes back; a 
   await tile(pa, 'Клуб').click();
   await pa.locator('.conv-title').getByRole('button', { name: 'Клуб' }).click();
   const invites = panel(pa).getByRole('region', { name: 'Ссылка-приглашение' });
+  await invites.getByLabel('Вступлений').selectOption('10');
   await invites.getByRole('button', { name: 'Создать ссылку' }).click();
   const link = invites.getByTestId('invite-link');
   await expect(link).toHaveCount(1);
+  await expect(link).toContainText('вступили 0 из 10');
   await link.getByRole('button', { name: 'Копировать' }).click();
   await expect(link.getByRole('button', { name: 'Скопировано' })).toBeVisible();
   const url = (await pa.evaluate(() => navigator.clipboard.readText())).trim();

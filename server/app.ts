@@ -25,6 +25,7 @@ import { conversationRooms } from './conversations/conversation-rooms';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import { groupsRoutes } from './conversations/groups.routes';
 import { blocksPlugin } from './users/blocks.plugin';
+import { mediaRoomsPlugin } from './livekit/media-rooms';
 import { blocksRoutes } from './users/blocks.routes';
 import { listsPlugin } from './conversations/lists.plugin';
 import { clientStatic } from './http/client-static';
@@ -100,6 +101,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(endedSessionsSync);
   app.register(listsPlugin);
   app.register(blocksPlugin);
+  app.register(mediaRoomsPlugin);
   app.register(pushPlugin);
   app.register(signInsPlugin);
 

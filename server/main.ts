@@ -22,6 +22,8 @@ if (!config.livekit.url) {
     logger: server.app.log.child({ module: 'sfu' }),
   });
   server.app.log.info(`Embedded media server (LiveKit protocol) on ws://localhost:${sfu.port}`);
+  // Someone removed from a conversation leaves its call at once.
+  server.app.mediaRooms.attach(sfu);
   // werift can reject promises nobody awaits when a peer vanishes mid-handshake; one broken call must not
   // take every conversation down with the process.
   process.on('unhandledRejection', (err) => server.app.log.error({ err }, 'unhandled rejection (media server)'));

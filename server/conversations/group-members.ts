@@ -10,6 +10,7 @@ import type { Conversation, Message, ParticipantRole } from '../../src/contract/
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
+import type { MediaRooms } from '../livekit/media-rooms';
 import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
 import type { ConversationListCache } from './list-cache';
@@ -32,6 +33,8 @@ export interface GroupDeps {
   db: Database;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toUsers' | 'toConversation' | 'leaveConversation' | 'isOnline'>;
+  /** Whoever lost access leaves the conversation's call too. */
+  mediaRooms?: Pick<MediaRooms, 'removeFromCall'>;
   /** Tells the other server processes that the conversation's members changed (null on a single process). */
   membersChanged: ((conversationId: string) => void) | null;
 }
@@ -53,7 +56,7 @@ interface Change {
 
 const nothing = (): Change => ({ entry: null, removed: [], added: [], ended: false });
 
-export function createGroups({ db, lists, realtime, membersChanged }: GroupDeps) {
+export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }: GroupDeps) {
   type Tx = Parameters<Parameters<ReturnType<Database['transaction']>['execute']>[0]>[0];
 
   /** The group and the actor's role in it, read inside the transaction; 404 for a non-member. */
@@ -128,6 +131,7 @@ export function createGroups({ db, lists, realtime, membersChanged }: GroupDeps)
     if (change.removed.length) {
       // Before anything else goes out: no message:new of the group reaches them after this.
       realtime.leaveConversation(change.removed, conversationId);
+      mediaRooms?.removeFromCall(conversationId, change.removed);
       lists.changed(change.removed);
       realtime.toUsers(change.removed, 'conversation:removed', { conversationId });
     }

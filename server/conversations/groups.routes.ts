@@ -15,7 +15,7 @@ import { forgetMembers } from './membership';
 
 export const groupsRoutes = fp(
   async (app) => {
-    const { db, lists, realtime } = app;
+    const { db, lists, mediaRooms, realtime } = app;
     // This plugin's own limiter (no global limit): its hooks run on the join route only.
     await app.register(rateLimit, { global: false });
     const { peers } = realtime;
@@ -26,6 +26,7 @@ export const groupsRoutes = fp(
       db,
       lists,
       realtime,
+      mediaRooms,
       membersChanged: peers ? (conversationId) => peers.emit('members:changed', conversationId) : null,
     });
 
@@ -76,7 +77,7 @@ export const groupsRoutes = fp(
   {
     name: 'groups-routes',
     encapsulate: true,
-    decorators: { fastify: ['db', 'lists', 'realtime', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists'],
+    decorators: { fastify: ['db', 'lists', 'mediaRooms', 'realtime', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'media-rooms'],
   },
 );

@@ -1,7 +1,7 @@
 // The embedded media server: LiveKit's signalling (/rtc/v1 single peer connection, legacy /rtc with two, and
 // their /validate) over a websocket on its own port (signal-server.ts), rooms and sessions (rooms.ts), media and
 // data forwarded by werift. `npm start` runs it unless LIVEKIT_URL is set.
-import { ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
+import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
 import type { PeerNetwork } from './session/peer';
@@ -56,6 +56,11 @@ export interface Sfu {
   rooms: ReadonlyMap<string, Room>;
   /** Counters for the benchmark and diagnostics. */
   stats(): SfuStats;
+  /**
+   * Disconnects these identities from a room (LiveKit's RemoveParticipant): someone who lost access to the
+   * conversation leaves its call at once. Returns how many were there.
+   */
+  removeParticipants(room: string, identities: readonly string[]): number;
   close(): Promise<void>;
 }
 
@@ -158,6 +163,17 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
         }
       }
       return out;
+    },
+    removeParticipants: (name, identities) => {
+      const room = rooms.get(name);
+      if (!room) return 0;
+      let removed = 0;
+      for (const p of [...room.participants.values()]) {
+        if (!identities.includes(p.identity)) continue;
+        room.leave(p, 'removed from the conversation', DisconnectReason.PARTICIPANT_REMOVED);
+        removed++;
+      }
+      return removed;
     },
     close: async () => {
       clearInterval(sweeper);

@@ -202,7 +202,14 @@ describe('roles and membership', () => {
 });
 
 describe('access ends at once', () => {
-  it('a removed member loses history, sending, search and the room before the answer', async () => {
+  it('a removed member loses history, sending, search, the room and the call before the answer', async () => {
+    const calls: { room: string; identities: readonly string[] }[] = [];
+    srv.server.app.mediaRooms.attach({
+      removeParticipants: (room, identities) => {
+        calls.push({ room, identities });
+        return identities.length;
+      },
+    });
     const id = await group(anna, [boris, vera]);
     await send(anna, id, 'морковка на грядке');
     await expect
@@ -230,6 +237,8 @@ describe('access ends at once', () => {
 
     expect((await history(boris, id)).status).toBe(404);
     expect((await send(boris, id, 'я ещё здесь')).status).toBe(404);
+    // The media server was told to disconnect him from the group's call.
+    expect(calls).toContainEqual({ room: `conv-${id}`, identities: [boris.user.id] });
     expect((await api.get('/api/search?q=морковка', boris.accessToken)).body.results).toEqual([]);
     expect(await entryOf(boris, id)).toBeUndefined();
     expect((await ack(borisSocket, 'conversation:join', id)).ok).toBe(false);

@@ -1,6 +1,6 @@
 // The embedded SFU's signalling edge with a raw websocket: tokens, validate endpoint, malformed and unknown
 // frames (each closes only its own connection), ping/pong, grants, and removal of a client that goes silent.
-import { AddTrackRequest, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
+import { AddTrackRequest, DisconnectReason, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -204,5 +204,20 @@ describe('embedded SFU signalling', () => {
     stay.send({ case: 'leave', value: {} as never });
     await stay.closed;
     await expect.poll(() => sfu.rooms.has('r5')).toBe(false);
+  });
+
+  it('removes a participant who lost access to the conversation, telling the client why', async () => {
+    const c = await connect(await token('gone', 'conv-removed'));
+    await c.next('join');
+    const stays = await connect(await token('stays', 'conv-removed'));
+    await stays.next('join');
+    expect(sfu.removeParticipants('conv-removed', ['gone', 'nobody'])).toBe(1);
+    const leave = await c.next('leave');
+    expect(leave.message.case === 'leave' && leave.message.value.reason).toBe(DisconnectReason.PARTICIPANT_REMOVED);
+    await c.closed;
+    expect([...(sfu.rooms.get('conv-removed')?.participants.values() ?? [])].map((p) => p.identity)).toEqual(['stays']);
+    expect(sfu.removeParticipants('no-such-room', ['stays'])).toBe(0);
+    stays.send({ case: 'leave', value: {} as never });
+    await stays.closed;
   });
 });

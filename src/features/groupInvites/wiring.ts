@@ -12,8 +12,11 @@ export const wireGroupInvites = (s: Services) =>
         async ({ input }: { input: { conversationId: string } }) =>
           (await s.api.call('groupInvites', { params: { id: input.conversationId } })).invites,
       ),
-      createInvite: fromPromise<unknown, { conversationId: string }>(({ input }) =>
-        s.api.call('createInvite', { body: { conversationId: input.conversationId } }),
+      createInvite: fromPromise<unknown, { conversationId: string; expiresAt: string | null; maxUses: number | null }>(
+        ({ input }) =>
+          s.api.call('createInvite', {
+            body: { conversationId: input.conversationId, expiresAt: input.expiresAt, maxUses: input.maxUses },
+          }),
       ),
       revokeInvite: fromPromise<unknown, { code: string }>(({ input }) =>
         s.api.call('revokeInvite', { body: { code: input.code } }),

@@ -3,6 +3,19 @@
 import { formatDate } from '../../../shared/format';
 import { type GroupInvitesView, useGroupInvites } from './useGroupInvites';
 
+const EXPIRY = [
+  { label: 'без срока', ms: null },
+  { label: '1 час', ms: 3_600_000 },
+  { label: '1 день', ms: 86_400_000 },
+  { label: '7 дней', ms: 7 * 86_400_000 },
+];
+const USES = [
+  { label: 'без ограничений', n: null },
+  { label: '1', n: 1 },
+  { label: '10', n: 10 },
+  { label: '100', n: 100 },
+];
+
 /** The section with its own actor (alive while it is shown). */
 export function InviteLinksSection(props: { conversationId: string }) {
   return <InviteLinks {...useGroupInvites(props.conversationId)} />;
@@ -43,9 +56,40 @@ export function InviteLinks(props: GroupInvitesView) {
           </li>
         ))}
       </ul>
-      <button type="button" className="button ghost" disabled={props.busy} onClick={props.onCreate}>
-        Создать ссылку
-      </button>
+      <form
+        className="info-invite-new"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget);
+          const expires = String(data.get('expires') ?? '');
+          const uses = String(data.get('uses') ?? '');
+          props.onCreate(expires ? Number(expires) : null, uses ? Number(uses) : null);
+        }}
+      >
+        <label>
+          Срок{' '}
+          <select name="expires" defaultValue="">
+            {EXPIRY.map((o) => (
+              <option key={o.label} value={o.ms ?? ''}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Вступлений{' '}
+          <select name="uses" defaultValue="">
+            {USES.map((o) => (
+              <option key={o.label} value={o.n ?? ''}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button ghost" disabled={props.busy}>
+          Создать ссылку
+        </button>
+      </form>
     </section>
   );
 }

@@ -20,7 +20,13 @@ export function useGroupInvites(conversationId: string) {
     })),
     busy: useSelector(actor, (s) => s?.hasTag(INVITE_TAGS.busy) ?? true),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    onCreate: () => actor?.send({ type: 'invites.create' }),
+    /** `expiresInMs` and `maxUses`: null for none. */
+    onCreate: (expiresInMs: number | null, maxUses: number | null) =>
+      actor?.send({
+        type: 'invites.create',
+        expiresAt: expiresInMs === null ? null : new Date(Date.now() + expiresInMs).toISOString(),
+        maxUses,
+      }),
     onCopy: (code: string) => actor?.send({ type: 'invites.copy', code }),
     onRevoke: (code: string) => actor?.send({ type: 'invites.revoke', code }),
   };

@@ -51,11 +51,13 @@ describe('groupInvites with a server', () => {
     vi.useFakeTimers();
     let server = [invite('k1')];
     const copied: string[] = [];
+    const created: unknown[] = [];
     const actor = createActor(
       groupInvitesMachine.provide({
         actors: {
           loadInvites: fromPromise(async () => server) as never,
-          createInvite: fromPromise(async () => {
+          createInvite: fromPromise(async ({ input }: { input: unknown }) => {
+            created.push(input);
             server = [invite('k2'), ...server];
             return {};
           }) as never,
@@ -73,9 +75,10 @@ describe('groupInvites with a server', () => {
     const settle = () => vi.advanceTimersByTimeAsync(0);
     await settle();
     expect(actor.getSnapshot().context.invites.map((i) => i.code)).toEqual(['k1']);
-    actor.send({ type: 'invites.create' });
+    actor.send({ type: 'invites.create', expiresAt: '2026-12-01T00:00:00.000Z', maxUses: 10 });
     await settle();
     expect(actor.getSnapshot().context.invites.map((i) => i.code)).toEqual(['k2', 'k1']);
+    expect(created).toEqual([{ conversationId: 'g1', expiresAt: '2026-12-01T00:00:00.000Z', maxUses: 10 }]);
     actor.send({ type: 'invites.copy', code: 'k2' });
     await settle();
     expect(actor.getSnapshot().hasTag('copied')).toBe(true);

@@ -26,16 +26,32 @@ export const groupInvitesMachine = setup({
     /** GET /api/conversations/:id/invites. */
     loadInvites: notWired<Invite[], { conversationId: string }>('groupInvites.loadInvites'),
     /** POST /api/conversations/invites. */
-    createInvite: notWired<unknown, { conversationId: string }>('groupInvites.createInvite'),
+    createInvite: notWired<unknown, { conversationId: string; expiresAt: string | null; maxUses: number | null }>(
+      'groupInvites.createInvite',
+    ),
     /** POST /api/conversations/invites/revoke. */
     revokeInvite: notWired<unknown, { code: string }>('groupInvites.revokeInvite'),
     /** The link to the clipboard. */
     copyInvite: notWired<unknown, { code: string }>('groupInvites.copyInvite'),
   },
+  actions: {
+    takeLimits: assign({
+      limits: ({ event }) =>
+        event.type === 'invites.create'
+          ? { expiresAt: event.expiresAt ?? null, maxUses: event.maxUses ?? null }
+          : { expiresAt: null, maxUses: null },
+    }),
+  },
   delays: { copiedNotice: TIMINGS.successMessageMs },
 }).createMachine({
   id: 'groupInvites',
-  context: ({ input }) => ({ conversationId: input.conversationId, invites: [], code: null, error: null }),
+  context: ({ input }) => ({
+    conversationId: input.conversationId,
+    invites: [],
+    code: null,
+    limits: { expiresAt: null, maxUses: null },
+    error: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -54,7 +70,7 @@ export const groupInvitesMachine = setup({
     ready: {
       on: {
         'invites.reload': 'loading',
-        'invites.create': { target: 'creating', actions: assign({ error: null }) },
+        'invites.create': { target: 'creating', actions: ['takeLimits', assign({ error: null })] },
         'invites.revoke': { target: 'revoking', actions: assign({ code: ({ event }) => event.code, error: null }) },
         'invites.copy': { target: 'copying', actions: assign({ code: ({ event }) => event.code, error: null }) },
       },
@@ -64,7 +80,7 @@ export const groupInvitesMachine = setup({
       invoke: {
         id: 'createInvite',
         src: 'createInvite',
-        input: ({ context }) => ({ conversationId: context.conversationId }),
+        input: ({ context }) => ({ conversationId: context.conversationId, ...context.limits }),
         onDone: 'loading',
         onError: {
           target: 'ready',
@@ -98,7 +114,7 @@ export const groupInvitesMachine = setup({
       tags: [INVITE_TAGS.copied],
       after: { copiedNotice: { target: 'ready', actions: assign({ code: null }) } },
       on: {
-        'invites.create': { target: 'creating', actions: assign({ code: null, error: null }) },
+        'invites.create': { target: 'creating', actions: ['takeLimits', assign({ code: null, error: null })] },
         'invites.revoke': { target: 'revoking', actions: assign({ code: ({ event }) => event.code, error: null }) },
       },
     },

@@ -19,11 +19,14 @@ export interface GroupInvitesContext {
   invites: Invite[];
   /** The code being revoked or copied. */
   code: string | null;
+  /** The limits of the link being created. */
+  limits: { expiresAt: string | null; maxUses: number | null };
   error: string | null;
 }
 
 export type GroupInvitesEvent =
-  | { type: 'invites.create' }
+  /** A new link, optionally expiring at a time and letting in at most `maxUses` people. */
+  | { type: 'invites.create'; expiresAt?: string | null; maxUses?: number | null }
   | { type: 'invites.revoke'; code: string }
   | { type: 'invites.copy'; code: string }
   | { type: 'invites.reload' };

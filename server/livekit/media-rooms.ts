@@ -1,0 +1,49 @@
+// The calls of this deployment's media servers, as the conversation routes reach them: whoever loses access to a
+// conversation (removed, left) is disconnected from its call at once. The embedded media server of each process is
+// attached by `npm start` (server/main.ts); the other processes hear the removal over the peer channel. With an
+// external LiveKit nothing is attached here: its tokens are no longer issued to them and expire (docs/groups.md).
+import fp from 'fastify-plugin';
+
+/** What a media server offers for it (server/sfu/index.ts's Sfu). */
+export interface MediaServer {
+  removeParticipants(room: string, identities: readonly string[]): number;
+}
+
+export interface MediaRooms {
+  /** Disconnects the users from the conversation's call on every process's media server. */
+  removeFromCall(conversationId: string, userIds: readonly string[]): void;
+  /** The media server of this process (null: none). */
+  attach(server: MediaServer | null): void;
+}
+
+/** The room of a conversation's call (the token route's `conv-<id>`). */
+export const callRoom = (conversationId: string) => `conv-${conversationId}`;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mediaRooms: MediaRooms;
+  }
+}
+
+export const mediaRoomsPlugin = fp(
+  async (app) => {
+    let local: MediaServer | null = null;
+    const { peers } = app.realtime;
+    const removeHere = (conversationId: string, userIds: readonly string[]) =>
+      local?.removeParticipants(callRoom(conversationId), userIds);
+    peers?.on('media:remove', (conversationId, userIds) => {
+      if (typeof conversationId === 'string' && Array.isArray(userIds)) removeHere(conversationId, userIds as string[]);
+    });
+    app.decorate('mediaRooms', {
+      removeFromCall(conversationId, userIds) {
+        if (!userIds.length) return;
+        removeHere(conversationId, userIds);
+        peers?.emit('media:remove', conversationId, userIds);
+      },
+      attach(server) {
+        local = server;
+      },
+    } satisfies MediaRooms);
+  },
+  { name: 'media-rooms', decorators: { fastify: ['realtime'] }, dependencies: ['realtime'] },
+);
