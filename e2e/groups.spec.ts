@@ -159,10 +159,16 @@ test('a block stops the direct chat both ways in the UI, and «Разблоки�
   await expect(pb.getByText('снова на связи')).toBeVisible();
 });
 
-test('Settings lists the people one blocked, with «Разблокировать»', async ({ friends, openSignedIn, srv }) => {
+test('the contacts page blocks a friend; Settings lists the people one blocked, with «Разблокировать»', async ({
+  friends,
+  openSignedIn,
+}) => {
   const { a, b } = friends;
-  await apiCall(srv.url, 'POST', '/api/users/block', { userId: b.user.id }, a.accessToken);
-  const { page } = await openSignedIn(a, { path: '/settings' });
+  const { page } = await openSignedIn(a, { path: '/contacts' });
+  const row = page.locator('.contact-row').filter({ hasText: b.user.displayName });
+  await row.getByRole('button', { name: 'Заблокировать' }).click();
+  await expect(row.getByRole('button', { name: 'Разблокировать' })).toBeVisible();
+  await page.getByRole('link', { name: 'Настройки' }).click();
   const section = page.getByRole('region', { name: 'Заблокированные' });
   await expect(section.getByText(b.user.displayName)).toBeVisible();
   await section.getByRole('button', { name: 'Разблокировать' }).click();

@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { test as base, expect } from './fixtures';
-import { sendText, signInContext } from './users';
+import { apiCall, sendText, signInContext } from './users';
 
 /** Анна's settings page, notifications allowed for the app, in a context that can hide the page; Борис writes to her. */
 const test = base.extend<{ settingsPage: Page }>({
@@ -109,4 +109,24 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
   await expect(page).toHaveURL(`${srv.url}/`);
   await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();
   await expect.poll(() => shown(page)).toEqual([]);
+});
+
+test('«Без звука» keeps a muted conversation silent; «Включить звук» brings its notifications back', async ({
+  srv,
+  friends: { a, b, conversationId },
+  settingsPage: page,
+}) => {
+  const on = page.getByRole('switch', { name: 'Уведомления' });
+  if (!(await on.isChecked())) await on.check();
+  await expect(on).toBeChecked();
+  const mute = (mutedUntil: string | null) =>
+    apiCall(srv.url, 'PATCH', `/api/conversations/${conversationId}/settings`, { mutedUntil }, a.accessToken);
+  await mute('forever');
+  await setHidden(page, true);
+  await sendText(srv.url, b, conversationId, 'Тихое сообщение');
+  await page.waitForTimeout(500);
+  expect(await shown(page)).toEqual([]);
+  await mute(null);
+  await sendText(srv.url, b, conversationId, 'Громкое сообщение');
+  await expect.poll(async () => (await shown(page)).map((n) => n.title)).toEqual(['Борис']);
 });

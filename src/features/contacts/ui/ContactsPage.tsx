@@ -1,6 +1,7 @@
 // The contacts page /contacts (docs/behaviour.md §2): a filter, an add form ('ID / ник / email'), and a row per contact
 // with its lowercased status and the actions its state allows.
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { useBlocking } from '../../blocking/ui/index';
 import type { Contact } from '../../../contract/entities';
 import { type ContactsFilter, filterContacts } from '../machines/contacts/contact-list';
 import { useContacts } from './useContacts';
@@ -17,6 +18,9 @@ export const FILTERS: { value: ContactsFilter; label: string }[] = [
 
 export function ContactsPage() {
   const c = useContacts();
+  // Who the user blocked, and «Заблокировать» / «Разблокировать» per friend (the blocking actor, alive with the page).
+  const blocking = useBlocking({ list: true });
+  const blocked = useMemo(() => new Set(blocking.users.map((u) => u.id)), [blocking.users]);
   const [filter, setFilter] = useState<ContactsFilter>('all');
   // The notice belongs to this visit of the page: it goes when the page does.
   const { dismissNotice } = c;
@@ -35,6 +39,7 @@ export function ContactsPage() {
       onAccept={c.accept}
       onReject={c.reject}
       onStartChat={c.openChat}
+      block={{ blocked, busy: blocking.busy, onBlock: blocking.block, onUnblock: blocking.unblock }}
     />
   );
 }
@@ -56,6 +61,13 @@ export interface ContactsPageViewProps {
   onAccept: (contactId: string) => void;
   onReject: (contactId: string) => void;
   onStartChat: (userId: string) => void;
+  /** Blocking a friend from the list: who is blocked, and the two actions (by user id). */
+  block?: {
+    blocked: ReadonlySet<string>;
+    busy: boolean;
+    onBlock(userId: string): void;
+    onUnblock(userId: string): void;
+  };
 }
 
 function ContactRow(props: {
@@ -64,6 +76,8 @@ function ContactRow(props: {
   onAccept: () => void;
   onReject: () => void;
   onStartChat: () => void;
+  blocked?: boolean;
+  onBlock?: () => void;
 }) {
   const { contact } = props;
   const nameId = useId();
@@ -110,6 +124,17 @@ function ContactRow(props: {
             onClick={props.onStartChat}
           >
             Начать чат
+          </button>
+        )}
+        {props.onBlock && (
+          <button
+            type="button"
+            className="button ghost small"
+            aria-describedby={nameId}
+            disabled={props.busy}
+            onClick={props.onBlock}
+          >
+            {props.blocked ? 'Разблокировать' : 'Заблокировать'}
           </button>
         )}
       </div>
@@ -181,6 +206,15 @@ export function ContactsPageView(props: ContactsPageViewProps) {
               onAccept={() => props.onAccept(c.id)}
               onReject={() => props.onReject(c.id)}
               onStartChat={() => props.onStartChat(c.friend.id)}
+              blocked={props.block?.blocked.has(c.friend.id)}
+              onBlock={
+                props.block
+                  ? () =>
+                      props.block?.blocked.has(c.friend.id)
+                        ? props.block.onUnblock(c.friend.id)
+                        : props.block?.onBlock(c.friend.id)
+                  : undefined
+              }
             />
           )}
           className="person-list"
