@@ -70,6 +70,21 @@ export interface ContactsPageViewProps {
   };
 }
 
+/** One action of a contact's row, described by the contact's name. */
+function RowButton(props: { label: string; primary?: boolean; describedBy: string; busy: boolean; onClick(): void }) {
+  return (
+    <button
+      type="button"
+      className={`button ${props.primary ? 'primary' : 'ghost'} small`}
+      aria-describedby={props.describedBy}
+      disabled={props.busy}
+      onClick={props.onClick}
+    >
+      {props.label}
+    </button>
+  );
+}
+
 function ContactRow(props: {
   contact: Contact;
   busy: boolean;
@@ -94,48 +109,21 @@ function ContactRow(props: {
       <div className="row-actions">
         {pending && contact.direction === 'incoming' && (
           <>
-            <button
-              type="button"
-              className="button primary small"
-              aria-describedby={nameId}
-              disabled={props.busy}
-              onClick={props.onAccept}
-            >
-              Принять
-            </button>
-            <button
-              type="button"
-              className="button ghost small"
-              aria-describedby={nameId}
-              disabled={props.busy}
-              onClick={props.onReject}
-            >
-              Отклонить
-            </button>
+            <RowButton label="Принять" primary describedBy={nameId} busy={props.busy} onClick={props.onAccept} />
+            <RowButton label="Отклонить" describedBy={nameId} busy={props.busy} onClick={props.onReject} />
           </>
         )}
         {pending && contact.direction === 'outgoing' && <span className="muted">ожидание подтверждения…</span>}
         {!pending && (
-          <button
-            type="button"
-            className="button primary small"
-            aria-describedby={nameId}
-            disabled={props.busy}
-            onClick={props.onStartChat}
-          >
-            Начать чат
-          </button>
+          <RowButton label="Начать чат" primary describedBy={nameId} busy={props.busy} onClick={props.onStartChat} />
         )}
         {props.onBlock && (
-          <button
-            type="button"
-            className="button ghost small"
-            aria-describedby={nameId}
-            disabled={props.busy}
+          <RowButton
+            label={props.blocked ? 'Разблокировать' : 'Заблокировать'}
+            describedBy={nameId}
+            busy={props.busy}
             onClick={props.onBlock}
-          >
-            {props.blocked ? 'Разблокировать' : 'Заблокировать'}
-          </button>
+          />
         )}
       </div>
     </li>
