@@ -1,22 +1,10 @@
 // Contacts, friend requests, EBLID search, group creation, avatar crop and settings: real Chromium
 // against the real server, with two and three users in separate browser contexts.
-import type { Locator, Page, WebSocket } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, directConversation, type E2EUser, makeFriends } from './users';
-
-/** Socket.io frames the page receives, as text (to see a server event arrive live). */
-function socketFrames(page: Page): string[] {
-  const frames: string[] = [];
-  page.on('websocket', (ws: WebSocket) => {
-    if (!ws.url().includes('/socket.io/')) return;
-    ws.on('framereceived', (f) => {
-      if (typeof f.payload === 'string') frames.push(f.payload);
-    });
-  });
-  return frames;
-}
+import { apiCall, directConversation, type E2EUser, makeFriends, socketFrames } from './users';
 
 const footer = (page: Page) => page.locator('footer.chats-footer');
 const selectedTile = (page: Page) => page.locator('[data-testid="chat-tile"][aria-current="true"]');

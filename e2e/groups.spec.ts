@@ -1,23 +1,11 @@
 // A group's life in real Chromium against the real server, with three people in separate browser contexts: the
 // owner adds a friend from «Информация», who sees the history from joining on; the owner makes her an admin; she
 // renames the group and everyone sees the title and the SYSTEM entry live; a member leaves and gets nothing more.
-import type { Page, WebSocket } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, makeFriends } from './users';
-
-/** Socket.io frames the page receives, as text. */
-function socketFrames(page: Page): string[] {
-  const frames: string[] = [];
-  page.on('websocket', (ws: WebSocket) => {
-    if (!ws.url().includes('/socket.io/')) return;
-    ws.on('framereceived', (f) => {
-      if (typeof f.payload === 'string') frames.push(f.payload);
-    });
-  });
-  return frames;
-}
+import { apiCall, makeFriends, socketFrames } from './users';
 
 const tile = (page: Page, title: string) => page.getByTestId('chat-tile').filter({ hasText: title });
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Информация' });

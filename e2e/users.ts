@@ -2,7 +2,7 @@
 // putting the session where the client keeps it (localStorage 'beseda.session', docs/behaviour.md §3). The specs
 // reach these through the fixtures in e2e/fixtures.ts.
 import { randomBytes } from 'node:crypto';
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page, WebSocket } from '@playwright/test';
 
 export const PASSWORD = 'correct horse battery';
 export const SESSION_KEY = 'beseda.session';
@@ -173,4 +173,16 @@ export async function sendImages(
  */
 export async function markRead(base: string, u: E2EUser, conversationId: string): Promise<void> {
   await apiCall(base, 'POST', '/api/messages/mark-conversation-read', { conversationId }, u.accessToken);
+}
+
+/** Socket.io frames the page receives, as text (to see a server event arrive live). */
+export function socketFrames(page: Page): string[] {
+  const frames: string[] = [];
+  page.on('websocket', (ws: WebSocket) => {
+    if (!ws.url().includes('/socket.io/')) return;
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string') frames.push(f.payload);
+    });
+  });
+  return frames;
 }

@@ -1,6 +1,6 @@
 // Pure presentation rules of the chats page (docs/behaviour.md §2, §4, §9): titles, presence texts, avatar colours,
 // times, reply previews. No React here, so every rule is tested on its own.
-import type { Conversation, PresenceStatus, PublicUser } from '../contract/entities';
+import type { ChatSettings, Conversation, PresenceStatus, PublicUser } from '../contract/entities';
 
 export const REPLY_PREVIEW_CHARS = 100;
 
@@ -119,4 +119,11 @@ export function membersText(n: number): string {
           ? 'участника'
           : 'участников';
   return `${n} ${word}`;
+}
+
+/** Whether «Без звука» is on at `now` (muted for ever, or until a time still ahead). */
+export function isMuted(settings: Pick<ChatSettings, 'mutedUntil'> | undefined, now: number): boolean {
+  const until = settings?.mutedUntil;
+  if (!until) return false;
+  return until === 'forever' || Date.parse(until) > now;
 }

@@ -4,7 +4,7 @@ import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useStat
 import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 import { ListRegion } from '../../../shared/ui/ListRegion';
 import type { ChatTileView } from '../../conversation/ui/index';
-import type { ChatAction } from '../machines/chatActions/chatActions.protocol';
+import type { ChatAction, ChatSettingsChange } from '../machines/chatActions/chatActions.protocol';
 import { MUTE_CHOICES } from './useChatActions';
 
 /** The list menu's actions and their confirmation (useChatActions). */
@@ -127,8 +127,7 @@ function ChatMenu(props: ChatTileMenu) {
     onClose();
     actions.run(action);
   };
-  const settings = (change: { mutedUntil?: string | null; pinned?: boolean; archived?: boolean }) =>
-    run({ kind: 'settings', conversationId: t.id, change });
+  const settings = (change: ChatSettingsChange) => run({ kind: 'settings', conversationId: t.id, change });
   return (
     <>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop only closes the menu; Escape does too */}

@@ -17,6 +17,7 @@ import {
   displayName,
   formatTime,
   isGroupConversation,
+  isMuted,
   otherParticipants,
   presenceDot,
   presenceText,
@@ -67,11 +68,6 @@ function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
 const groupNames = (entry: ConversationEntry, me: string | null) =>
   otherParticipants(entry.conversation, me).map(displayName).join(', ');
 
-const mutedAt = (entry: ConversationEntry, now: number) => {
-  const until = entry.settings?.mutedUntil;
-  return Boolean(until) && (until === 'forever' || Date.parse(until as string) > now);
-};
-
 export function chatTile(
   entry: ConversationEntry,
   me: string | null,
@@ -96,7 +92,7 @@ export function chatTile(
     unread: entry.unreadCount,
     active: c.id === selectedId,
     preview: entryPreview(c.messages[0], me),
-    muted: mutedAt(entry, now),
+    muted: isMuted(entry.settings, now),
     pinned: entry.settings?.pinned ?? false,
     archived: entry.settings?.archived ?? false,
     isGroup: isGroupConversation(c),

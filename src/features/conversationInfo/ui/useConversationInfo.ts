@@ -6,7 +6,7 @@ import type { ConversationEntry } from '../../../contract/entities';
 import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 import { filterContacts } from '../../contacts/index';
 import { useContacts } from '../../contacts/ui/index';
-import { displayName } from '../../../shared/format';
+import { displayName, isMuted } from '../../../shared/format';
 import type { ChatAction } from '../../chats/machines/chatActions/chatActions.protocol';
 import { type GroupAction, INFO_TAGS } from '../machines/conversationInfo/conversationInfo.protocol';
 import { infoView } from './info-view';
@@ -65,9 +65,7 @@ export function useConversationInfo(options: {
 
   const run = options.chat;
   const settings = entry?.settings;
-  const muted =
-    Boolean(settings?.mutedUntil) &&
-    (settings?.mutedUntil === 'forever' || Date.parse(settings?.mutedUntil ?? '') > now);
+  const muted = isMuted(settings, now);
   const chat = run
     ? {
         muted,

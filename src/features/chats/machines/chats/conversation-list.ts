@@ -1,6 +1,7 @@
 // Pure rules for the conversation list (docs/behaviour.md §2, §4): newest first, latest message per entry,
 // unread counts, presence and profile changes of participants.
 import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../../../contract/entities';
+import { isMuted } from '../../../../shared/format';
 
 const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? '';
 
@@ -29,11 +30,8 @@ export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
 }
 
 /** Whether the user muted the conversation («Без звука») at `now`. */
-export function isMutedEntry(entry: ConversationEntry | undefined, now: number): boolean {
-  const until = entry?.settings?.mutedUntil;
-  if (!until) return false;
-  return until === 'forever' || Date.parse(until) > now;
-}
+export const isMutedEntry = (entry: ConversationEntry | undefined, now: number): boolean =>
+  isMuted(entry?.settings, now);
 
 /** The user's settings of one conversation changed (another tab, this one, another device). */
 export function withSettings(
