@@ -148,6 +148,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         avatarUrl: c.avatar_url,
         participants,
         messages: last ? [last] : [],
+        createdAt: c.created_at,
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),

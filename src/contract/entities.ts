@@ -181,6 +181,8 @@ export const Conversation = z.object({
   participants: z.array(Participant),
   /** At most one element: the latest message (docs/behaviour.md §3). */
   messages: z.array(Message),
+  /** When it was made: a conversation without messages sorts by it (docs/behaviour.md §2). Absent in older lists. */
+  createdAt: IsoDate.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

@@ -65,6 +65,9 @@ export type ReactionSymbol = (typeof REACTION_EMOJI)[number];
 /** Chats page layout (docs/behaviour.md §9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
 export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as const;
 
+/** Drafts are written to the browser this long after the last keystroke (and at once when the page goes away). */
+export const DRAFTS = { saveDelayMs: 400 } as const;
+
 /** Lightbox zoom (docs/behaviour.md §9): 0.25 to 4, step 0.25. */
 export const LIGHTBOX_ZOOM = { min: 0.25, max: 4, step: 0.25 } as const;
 

@@ -5,7 +5,12 @@ import { type ApiClient, createApiClient, defaultBaseUrl } from '../services/api
 import { type AuthApi, createAuthApi, measurePing } from '../services/auth-api';
 import type { PixelArea } from '../../features/profile/services/avatar-image';
 import type { OfflineCache } from '../services/offline-cache';
-import { localOutboxStore, type OutboxStore } from '../../features/composer/services/outbox-store';
+import {
+  type DraftStore,
+  localDraftStore,
+  localOutboxStore,
+  type OutboxStore,
+} from '../../features/composer/services/outbox-store';
 import { localPendingSignOuts, type PendingSignOuts } from '../services/pending-sign-outs';
 import { loadSession, type Session, saveSession } from '../services/storage';
 import type { Uploader } from '../../features/composer/services/upload';
@@ -38,6 +43,8 @@ export interface Services {
   pendingSignOuts: PendingSignOuts;
   /** The chats outbox per user (unsent messages survive a reload). */
   outboxStore: OutboxStore;
+  /** The composer's drafts per user (unsent text survives a reload). */
+  draftStore: DraftStore;
   /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
   avatarImage: { read(file: Blob): Promise<string>; crop(source: string, area: PixelArea): Promise<Blob> };
   /** What the browser keeps for reading offline (IndexedDB; the code loads on first use). */
@@ -49,9 +56,12 @@ export interface Services {
 /**
  * The offline cache, its code (and idb) fetched on first use, apart from the first bundle. Writes are for the
  * signed-in user only, checked when the write starts: an answer that arrives after its user signed out writes
- * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox.
+ * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox and drafts.
  */
-function lazyOfflineCache(signedIn: (userId: string) => boolean, outboxStore: OutboxStore): OfflineCache {
+function lazyOfflineCache(
+  signedIn: (userId: string) => boolean,
+  kept: { outboxStore: OutboxStore; draftStore: DraftStore },
+): OfflineCache {
   let cache: Promise<OfflineCache> | null = null;
   const get = () => {
     cache ??= import('../services/offline-cache').then((m) => m.createOfflineCache());
@@ -66,7 +76,8 @@ function lazyOfflineCache(signedIn: (userId: string) => boolean, outboxStore: Ou
     deletionsCheckedAt: (...a) => get().then((c) => c.deletionsCheckedAt(...a)),
     setDeletionsCheckedAt: (...a) => get().then((c) => (signedIn(a[0]) ? c.setDeletionsCheckedAt(...a) : undefined)),
     clear: async (userId) => {
-      outboxStore.clear(userId);
+      kept.outboxStore.clear(userId);
+      kept.draftStore.clear(userId);
       await get().then((c) => c.clear(userId));
     },
   };
@@ -136,12 +147,16 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     sessionStore: { load: loadSession, save: saveSession },
     pendingSignOuts: localPendingSignOuts,
     outboxStore: localOutboxStore,
+    draftStore: localDraftStore,
     avatarImage: {
       read: (file) => import('../../features/profile/services/avatar-image').then((m) => m.readAsDataUrl(file)),
       crop: (source, area: PixelArea) =>
         import('../../features/profile/services/avatar-image').then((m) => m.cropToBlob(source, area)),
     },
-    offline: lazyOfflineCache((userId) => current()?.user.id === userId, localOutboxStore),
+    offline: lazyOfflineCache((userId) => current()?.user.id === userId, {
+      outboxStore: localOutboxStore,
+      draftStore: localDraftStore,
+    }),
     currentUserId: () => current()?.user.id ?? null,
   };
 }

@@ -4,6 +4,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import { RequestFailure } from '../../contract/failure';
 import type { Services } from '../../core/app/services';
 import { composerMachine } from './machines/composer/composer.machine';
+import { type DraftMap, draftsMachine, parseDrafts } from './machines/drafts/drafts.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from './machines/outbox/outbox-item';
 import {
   outboxMachine,
@@ -94,6 +95,32 @@ export function wireComposer(s: Services) {
     actors: {
       recorder: recorderMachine.provide({ actors: { record: recordVoiceActor } }),
       outbox: wireOutbox(s),
+      drafts: draftsMachine.provide({
+        actors: {
+          loadDrafts: fromPromise(async ({ input }: { input: { userId: string } }) =>
+            parseDrafts(s.draftStore.load(input.userId)),
+          ),
+          saveDrafts: fromPromise(async ({ input }: { input: { userId: string; drafts: DraftMap } }) =>
+            s.draftStore.save(input.userId, input.drafts),
+          ),
+          pageExit: pageExitActor,
+        },
+      }),
     },
   });
 }
+
+/** `drafts.flush` when the page is hidden or unloads (a reload right after typing keeps the text). */
+export const pageExitActor = fromCallback(({ sendBack }) => {
+  if (typeof window === 'undefined') return;
+  const flush = () => sendBack({ type: 'drafts.flush' });
+  const hidden = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', hidden);
+  return () => {
+    window.removeEventListener('pagehide', flush);
+    document.removeEventListener('visibilitychange', hidden);
+  };
+});

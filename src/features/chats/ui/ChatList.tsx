@@ -1,5 +1,6 @@
-// The list pane 'Чаты' (docs/behaviour.md §2): tiles newest first, each with avatar and presence dot, title and either
-// '{n} непрочитанных' (highlighted), a group's participants or the peer's presence; the footer tiles below.
+// The list pane 'Чаты' (docs/behaviour.md §2): tiles newest first, each with avatar and presence dot, title, the latest
+// message's time and one's own read mark, the spec's line ('{n} непрочитанных' highlighted, a group's participants
+// or the peer's presence) and the latest message in words or «Черновик: …»; the footer tiles below.
 import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useState } from 'react';
 import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 import { ListRegion } from '../../../shared/ui/ListRegion';
@@ -227,26 +228,46 @@ function ChatTileRow({
       >
         <ChatAvatar avatar={t.avatar} />
         <span className="chat-tile-text">
-          <span className="chat-tile-title">
-            {t.title}
-            {t.pinned && (
-              <span className="chat-tile-mark" title="Закреплён">
-                📌<span className="sr-only"> Закреплён</span>
-              </span>
-            )}
-            {t.muted && (
-              <span className="chat-tile-mark" title="Без звука">
-                🔕<span className="sr-only"> Без звука</span>
+          <span className="chat-tile-top">
+            <span className="chat-tile-title">
+              {t.title}
+              {t.pinned && (
+                <span className="chat-tile-mark" title="Закреплён">
+                  📌<span className="sr-only"> Закреплён</span>
+                </span>
+              )}
+              {t.muted && (
+                <span className="chat-tile-mark" title="Без звука">
+                  🔕<span className="sr-only"> Без звука</span>
+                </span>
+              )}
+            </span>
+            {t.time && (
+              <span className="chat-tile-time" data-testid="chat-tile-time">
+                {t.mark && (
+                  <span className={`chat-tile-read ${t.mark}`} title={t.mark === 'read' ? 'Прочитано' : 'Отправлено'}>
+                    {t.mark === 'read' ? '✓' : ''}
+                    <span className="sr-only">{t.mark === 'read' ? ' Прочитано' : ' Отправлено'}</span>
+                  </span>
+                )}
+                {t.time}
               </span>
             )}
           </span>
           <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
             {t.subtitle}
           </span>
-          {t.preview && (
+          {t.draft ? (
             <span className="chat-tile-preview" data-testid="chat-tile-preview">
-              {t.preview}
+              <span className="chat-tile-draft">Черновик:</span> {t.draft}
             </span>
+          ) : (
+            t.preview && (
+              <span className="chat-tile-preview" data-testid="chat-tile-preview">
+                {t.previewSender && <span className="chat-tile-sender">{t.previewSender}: </span>}
+                {t.preview}
+              </span>
+            )
           )}
         </span>
         {t.unread > 0 && (

@@ -128,6 +128,11 @@ describe('conversation list', () => {
   it('sorts newest first, conversations without messages last', () => {
     expect(sortEntries([empty, c1, c2]).map((e) => e.conversation.id)).toEqual(['c2', 'c1', 'c3']);
   });
+  it('sorts a conversation without messages by its creation time: a just-made one is on top', () => {
+    const latest = c2.conversation.messages[0]?.createdAt as string;
+    const fresh = { ...empty, conversation: { ...empty.conversation, createdAt: `${latest}Z` } };
+    expect(sortEntries([c1, c2, fresh]).map((e) => e.conversation.id)).toEqual(['c3', 'c2', 'c1']);
+  });
   it('moves a conversation with a new message to the top and counts unread', () => {
     const next = withMessage([c2, c1], message('c', 'u2', 5), 1);
     expect(next.map((e) => [e.conversation.id, e.unreadCount])).toEqual([
@@ -305,5 +310,16 @@ describe('message rows', () => {
     expect(chatTile(group, 'me', null, NOW)).toMatchObject({ title: 'Поход', subtitle: 'Анна, Борис' });
     expect(chatTile(group, 'me', null, NOW).avatar.presence).toBeNull();
     expect(headerOf(direct, 'me', NOW)).toMatchObject({ title: 'Анна', status: 'ОНЛАЙН', online: true });
+  });
+  it('adds the latest message in words with its sender and time, or the draft instead', () => {
+    const said = message('x', 'u2', 1, { conversationId: 'g', content: 'идём в субботу' });
+    const group = entry(conversation('g', [me, anna, boris], { title: 'Поход', messages: [said] }), 0);
+    expect(chatTile(group, 'me', null, NOW)).toMatchObject({
+      preview: 'идём в субботу',
+      previewSender: 'Анна',
+      draft: null,
+    });
+    expect(chatTile(group, 'me', null, NOW).time).toMatch(/^\d\d:\d\d$|^вчера$|^\d\d\.\d\d/);
+    expect(chatTile(group, 'me', null, NOW, '  беру  палатку ').draft).toBe('беру палатку');
   });
 });

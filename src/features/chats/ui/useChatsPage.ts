@@ -25,6 +25,8 @@ export function useChatsPage() {
   const loaded = useSelector(chats, (s) => s.context.loaded);
   const conversation = useSelector(chats, (s) => s.children.conversation as ConversationRef | undefined);
   const composer = useSelector(chats, (s) => s.children.composer as ComposerRef | undefined);
+  // Drafts of the conversations not in front, for «Черновик: …» on their tiles.
+  const drafts = useSelector(composer, (s) => s?.context.drafts);
   const now = useNow();
   // While this page is mounted the selected conversation is in front of the user (for the unread rule, which the
   // notification sound follows).
@@ -32,7 +34,10 @@ export function useChatsPage() {
     chats.send({ type: 'chats.viewing', viewing: true });
     return () => chats.send({ type: 'chats.viewing', viewing: false });
   }, [chats]);
-  const tiles = useMemo(() => entries.map((e) => chatTile(e, me, selectedId, now)), [entries, me, selectedId, now]);
+  const tiles = useMemo(
+    () => entries.map((e) => chatTile(e, me, selectedId, now, drafts?.[e.conversation.id]?.text ?? null)),
+    [entries, me, selectedId, now, drafts],
+  );
   const selectedEntry = useMemo(
     () => entries.find((e) => e.conversation.id === selectedId) ?? null,
     [entries, selectedId],

@@ -7,7 +7,8 @@ import { itemProgress } from '../../composer/index';
 import { isReadByOthers } from '../machines/conversation/history';
 import { dayLabel, editedTitle } from './day-label';
 import { systemText } from './system-text';
-import { callLabel, entryPreview, isMissedFor } from './voice-call-text';
+import { tileLine, tileMark, tileTime } from './tile-line';
+import { callLabel, isMissedFor } from './voice-call-text';
 import {
   type AvatarView,
   avatarColour,
@@ -35,8 +36,16 @@ export interface ChatTileView {
   subtitle: string;
   unread: number;
   active: boolean;
-  /** «Голосовое сообщение 0:12» or a call's words when the latest message is one of those; else null. */
+  /** The latest message in words («Фото», «Файл: name», «Голосовое сообщение 0:12», a call, a group's change). */
   preview?: string | null;
+  /** «Вы» or the sender's name before the preview in a group. */
+  previewSender?: string | null;
+  /** The conversation's unsent text, shown as «Черновик: …» instead of the preview. */
+  draft?: string | null;
+  /** The latest message's time: hh:mm today, «вчера», the date otherwise. */
+  time?: string | null;
+  /** One's own latest message: read by someone else, or only sent. */
+  mark?: 'read' | 'sent' | null;
   /** One's own settings: «Без звука» (grey badge), pinned, in «Архив»; a group (its «Удалить чат» leaves it). */
   muted?: boolean;
   pinned?: boolean;
@@ -73,8 +82,16 @@ export function chatTile(
   me: string | null,
   selectedId: string | null,
   now: number,
+  draft: string | null = null,
 ): ChatTileView {
   const c = entry.conversation;
+  const latest = c.messages[0];
+  const line = tileLine(
+    latest,
+    me,
+    isGroupConversation(c),
+    c.participants.map((p) => p.user),
+  );
   const peer = directPeer(c, me);
   const subtitle =
     entry.unreadCount > 0
@@ -91,7 +108,11 @@ export function chatTile(
     subtitle,
     unread: entry.unreadCount,
     active: c.id === selectedId,
-    preview: entryPreview(c.messages[0], me),
+    preview: line?.text ?? null,
+    previewSender: line?.sender ?? null,
+    draft: draft?.trim() ? draft.replace(/\s+/g, ' ').trim() : null,
+    time: tileTime(latest?.createdAt, now),
+    mark: tileMark(latest, me),
     muted: isMuted(entry.settings, now),
     pinned: entry.settings?.pinned ?? false,
     archived: entry.settings?.archived ?? false,

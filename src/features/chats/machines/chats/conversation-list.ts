@@ -3,13 +3,14 @@
 import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../../../contract/entities';
 import { isMuted } from '../../../../shared/format';
 
-const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? '';
+// A conversation without messages sorts by its creation time (docs/behaviour.md §2).
+const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? e.conversation.createdAt ?? '';
 
 const pinnedAt = (e: ConversationEntry) => (e.settings?.pinned ? (e.settings.pinnedAt ?? '') : null);
 
 /**
- * Pinned chats first, in the order they were pinned; then by the latest message time, newest first; conversations
- * without messages last, in their order.
+ * Pinned chats first, in the order they were pinned; then by the latest message time (or, without messages, the
+ * creation time), newest first.
  */
 export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
   return entries

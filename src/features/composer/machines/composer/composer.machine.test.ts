@@ -21,7 +21,7 @@ const ctx = (s: Snap) => s.context as ComposerContext;
 // The outbox child is stubbed: what it is handed is checked below with a real one.
 describeModel({
   name: 'composer',
-  machine: composerMachine.provide({ actors: { outbox: quiet } as never }),
+  machine: composerMachine.provide({ actors: { outbox: quiet, drafts: quiet } as never }),
   inputs: [input],
   events: {
     'composer.focusConversation': (s) => [
@@ -45,6 +45,9 @@ describeModel({
       { type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT },
     ],
     'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
+    'drafts.loaded': () => [
+      { type: 'drafts.loaded', drafts: { c1: { text: 'из браузера', replyTo: null }, c3: { text: 'ещё', replyTo: null } } },
+    ],
   },
 });
 
@@ -52,7 +55,9 @@ describe('composer', () => {
   it('hands each send to its outbox as the part that differs by kind', () => {
     const handed: AnyEventObject[] = [];
     const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
-    const actor = createActor(composerMachine.provide({ actors: { outbox } as never }), { input }).start();
+    const actor = createActor(composerMachine.provide({ actors: { outbox, drafts: quiet } as never }), {
+      input,
+    }).start();
     actor.send({ type: 'composer.submit', at: AT });
     actor.send({ type: 'composer.attach', files: [photo], at: AT });
     actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 1, waveform: [], at: AT } });
@@ -90,7 +95,7 @@ describe('composer with its outbox', () => {
     /** What the composer tells its parent (the chats actor in the app). */
     const told: { type: string }[] = [];
     const { outbox, bodies, saved } = testOutbox(options);
-    const composer = composerMachine.provide({ actors: { outbox } });
+    const composer = composerMachine.provide({ actors: { outbox, drafts: quiet as never } });
     const parent = createActor(
       createMachine({
         invoke: { id: 'composer', src: composer, input },
@@ -267,7 +272,7 @@ describe('composer with its outbox', () => {
         {
           id: 'composer',
           systemId: 'composer',
-          src: composerMachine.provide({ actors: { outbox: quiet } as never }),
+          src: composerMachine.provide({ actors: { outbox: quiet, drafts: quiet } as never }),
           input,
         },
       ],
@@ -283,5 +288,36 @@ describe('composer with its outbox', () => {
     composer.send({ type: 'composer.input', text: '' });
     expect(typing).toEqual(['typing.keystroke', 'typing.stop']);
     app.stop();
+  });
+
+  it('hands every draft to its drafts child and takes back what the browser kept', () => {
+    const told: AnyEventObject[] = [];
+    const drafts = fromCallback(({ receive }) => receive((e) => told.push(e)));
+    const composer = createActor(composerMachine.provide({ actors: { outbox: quiet, drafts } as never }), {
+      input,
+    }).start();
+    // Opened from the address before the stored drafts were read: the open conversation's text comes back.
+    composer.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    composer.send({
+      type: 'drafts.loaded',
+      drafts: { c1: { text: 'сохранённое', replyTo: { id: 'm1', content: 'вопрос' } }, c2: { text: 'второе', replyTo: null } },
+    });
+    expect(composer.getSnapshot().context).toMatchObject({
+      text: 'сохранённое',
+      replyTo: { id: 'm1', content: 'вопрос' },
+      drafts: { c2: { text: 'второе', replyTo: null } },
+    });
+    composer.send({ type: 'composer.input', text: 'сохранённое!' });
+    expect(told.at(-1)).toEqual({
+      type: 'drafts.changed',
+      drafts: {
+        c1: { text: 'сохранённое!', replyTo: { id: 'm1', content: 'вопрос' } },
+        c2: { text: 'второе', replyTo: null },
+      },
+    });
+    // A sent message leaves no draft behind.
+    composer.send({ type: 'composer.submit', at: AT });
+    expect(told.at(-1)).toEqual({ type: 'drafts.changed', drafts: { c2: { text: 'второе', replyTo: null } } });
+    composer.stop();
   });
 });

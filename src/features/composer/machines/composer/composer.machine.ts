@@ -1,6 +1,7 @@
 // The composer (docs/behaviour.md §2, §4): the draft, and the hand-over of what is sent to its outbox child.
 // Invoked by the chats actor while signed in (child 'composer'), one per user.
-// - Text and reply per conversation (a draft is kept when switching). Submitting hands trimmed non-empty text
+// - Text and reply per conversation (a draft is kept when switching, and in the browser across reloads through
+//   its drafts child). Submitting hands trimmed non-empty text
 //   with the optional reply to the outbox, clears both and tells its parent `composer.sent` (the view scrolls
 //   down). Attached files and a voice message from the recorder child go to the outbox the same way; the call's
 //   chat panel sends a text to its conversation without touching the draft.
@@ -11,6 +12,8 @@ import { systemActor } from '../../../../core/machines/system';
 import { outboxMachine } from '../outbox/outbox.machine';
 import type { OutboxEvent } from '../outbox/outbox.protocol';
 import { recorderMachine } from '../recorder/recorder.machine';
+import { draftsMachine } from '../drafts/drafts.machine';
+import type { DraftMap, DraftsEvent } from '../drafts/drafts.protocol';
 import type { ComposerContext, ComposerEvent, ComposerInput, ComposerParentEvent } from './composer.protocol';
 
 export * from './composer.protocol';
@@ -54,13 +57,15 @@ export const composerMachine = setup({
     context: {} as ComposerContext,
     events: {} as ComposerEvent,
     input: {} as ComposerInput,
-    children: {} as { recorder: 'recorder'; outbox: 'outbox' },
+    children: {} as { recorder: 'recorder'; outbox: 'outbox'; drafts: 'drafts' },
   },
   actors: {
     /** The voice recorder (its recording actor is provided in src/features/composer/wiring.ts). */
     recorder: recorderMachine,
     /** The outbox (its store, uploads and sends are provided in src/features/composer/wiring.ts). */
     outbox: outboxMachine,
+    /** Keeps the drafts in the browser (its store is provided in src/features/composer/wiring.ts). */
+    drafts: draftsMachine,
   },
   guards: {
     canSubmit: ({ context }) => context.conversationId !== null && context.text.trim().length > 0,
@@ -109,6 +114,28 @@ export const composerMachine = setup({
     }),
     clearReply: assign({ replyTo: null }),
     clearDraft: assign({ text: '', replyTo: null }),
+    // Drafts read from the browser after a reload: what this page already has wins; the open conversation's
+    // text comes back into the input.
+    takeStoredDrafts: assign(({ context, event }) => {
+      assertEvent(event, 'drafts.loaded');
+      const drafts = { ...event.drafts, ...context.drafts };
+      const id = context.conversationId;
+      const here = id ? drafts[id] : undefined;
+      if (!id || !here || context.text || context.replyTo) {
+        if (id) delete drafts[id];
+        return { drafts };
+      }
+      delete drafts[id];
+      return { drafts, text: here.text, replyTo: here.replyTo };
+    }),
+    // Every change of a draft goes to the drafts child, which writes them all shortly after.
+    storeDrafts: enqueueActions(({ context, enqueue }) => {
+      const all: DraftMap = { ...context.drafts };
+      if (context.conversationId && (context.text || context.replyTo))
+        all[context.conversationId] = { text: context.text, replyTo: context.replyTo };
+      const changed: DraftsEvent = { type: 'drafts.changed', drafts: all };
+      enqueue.sendTo('drafts', changed);
+    }),
     // What is sent goes to the outbox as the part that differs by kind; the outbox makes the item.
     handOver: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['composer.submit', 'composer.attach', 'composer.sendText', 'recorder.recorded']);
@@ -146,13 +173,18 @@ export const composerMachine = setup({
   invoke: [
     { id: 'outbox', src: 'outbox', input: ({ context }) => ({ userId: context.userId, tag: context.tag }) },
     { id: 'recorder', systemId: 'recorder', src: 'recorder' },
+    { id: 'drafts', src: 'drafts', input: ({ context }) => ({ userId: context.userId }) },
   ],
   on: {
-    'composer.focusConversation': { actions: 'focus' },
-    'composer.input': { actions: ['setText', 'tellTyping'] },
-    'composer.reply': { actions: 'setReply' },
-    'composer.clearReply': { actions: 'clearReply' },
-    'composer.submit': { guard: 'canSubmit', actions: ['handOver', 'clearDraft', 'stopTyping', 'announceSent'] },
+    'composer.focusConversation': { actions: ['focus', 'storeDrafts'] },
+    'composer.input': { actions: ['setText', 'tellTyping', 'storeDrafts'] },
+    'composer.reply': { actions: ['setReply', 'storeDrafts'] },
+    'composer.clearReply': { actions: ['clearReply', 'storeDrafts'] },
+    'composer.submit': {
+      guard: 'canSubmit',
+      actions: ['handOver', 'clearDraft', 'stopTyping', 'announceSent', 'storeDrafts'],
+    },
+    'drafts.loaded': { actions: 'takeStoredDrafts' },
     'composer.attach': { guard: 'canAttach', actions: ['handOver', 'announceSent'] },
     'recorder.recorded': { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
     'composer.sendText': { guard: 'hasText', actions: 'handOver' },

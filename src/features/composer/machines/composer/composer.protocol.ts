@@ -6,22 +6,14 @@ import type { Message } from '../../../../contract/entities';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
 import type { OutboxParentEvent, OutboxRef } from '../outbox/outbox.protocol';
 import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
+import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
+
+export type { Draft, ReplyTarget } from '../drafts/drafts.protocol';
 
 export interface ComposerInput {
   userId: string;
   /** Prefix of the outbox's clientMessageIds (random per start; fixed in tests). */
   tag: string;
-}
-
-export interface ReplyTarget {
-  id: string;
-  content: string;
-}
-
-/** A conversation's unsent text and reply, kept while another conversation is in front. */
-export interface Draft {
-  text: string;
-  replyTo: ReplyTarget | null;
 }
 
 export interface ComposerContext {
@@ -47,7 +39,9 @@ export type ComposerEvent =
   /** Its recorder child (src/features/composer/machines/recorder) finished a voice message: it goes into the outbox. */
   | RecorderParentEvent
   /** Its outbox child delivered a message: passed on to the parent as `composer.delivered`. */
-  | OutboxParentEvent;
+  | OutboxParentEvent
+  /** Its drafts child read the drafts kept in the browser. */
+  | DraftsParentEvent;
 
 /** What the composer tells its parent (the chats actor). */
 export type ComposerParentEvent =
