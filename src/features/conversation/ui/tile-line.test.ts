@@ -44,7 +44,10 @@ describe('a chat tile’s line about its latest message', () => {
       'Голосовое сообщение 0:05',
     );
     expect(
-      messageWords(msg({ type: 'CALL', call: { kind: 'audio', outcome: 'missed', callerId: 'a', durationSec: 0 } }), 'b'),
+      messageWords(
+        msg({ type: 'CALL', call: { kind: 'audio', outcome: 'missed', callerId: 'a', durationSec: 0 } }),
+        'b',
+      ),
     ).toBe('Пропущенный звонок');
   });
 

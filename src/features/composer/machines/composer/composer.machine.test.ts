@@ -46,7 +46,10 @@ describeModel({
     ],
     'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
     'drafts.loaded': () => [
-      { type: 'drafts.loaded', drafts: { c1: { text: 'из браузера', replyTo: null }, c3: { text: 'ещё', replyTo: null } } },
+      {
+        type: 'drafts.loaded',
+        drafts: { c1: { text: 'из браузера', replyTo: null }, c3: { text: 'ещё', replyTo: null } },
+      },
     ],
   },
 });
@@ -300,7 +303,10 @@ describe('composer with its outbox', () => {
     composer.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     composer.send({
       type: 'drafts.loaded',
-      drafts: { c1: { text: 'сохранённое', replyTo: { id: 'm1', content: 'вопрос' } }, c2: { text: 'второе', replyTo: null } },
+      drafts: {
+        c1: { text: 'сохранённое', replyTo: { id: 'm1', content: 'вопрос' } },
+        c2: { text: 'второе', replyTo: null },
+      },
     });
     expect(composer.getSnapshot().context).toMatchObject({
       text: 'сохранённое',

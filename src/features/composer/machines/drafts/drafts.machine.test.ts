@@ -4,7 +4,7 @@ import { describeModel } from '../../../../../tests/model/harness';
 import { DRAFTS } from '../../../../contract/limits';
 import { type DraftMap, draftsMachine, parseDrafts } from './drafts.machine';
 
-const hang = fromPromise(() => new Promise<never>(() => {}));
+const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const quiet = fromCallback(() => () => {});
 const one: DraftMap = { c1: { text: 'привет', replyTo: null } };
 
@@ -59,9 +59,15 @@ describe('drafts in the browser', () => {
   }
 
   it('reads what was kept (only well-formed drafts) and tells its parent', async () => {
-    const t = run({ c1: { text: 'a', replyTo: null }, c2: { text: 5 }, c3: { text: '', replyTo: { id: 'm', content: 'q' } } });
+    const t = run({
+      c1: { text: 'a', replyTo: null },
+      c2: { text: 5 },
+      c3: { text: '', replyTo: { id: 'm', content: 'q' } },
+    });
     await vi.advanceTimersByTimeAsync(0);
-    expect(t.loaded).toEqual([{ c1: { text: 'a', replyTo: null }, c3: { text: '', replyTo: { id: 'm', content: 'q' } } }]);
+    expect(t.loaded).toEqual([
+      { c1: { text: 'a', replyTo: null }, c3: { text: '', replyTo: { id: 'm', content: 'q' } } },
+    ]);
   });
 
   it('writes once after a burst of changes, the latest drafts', async () => {
