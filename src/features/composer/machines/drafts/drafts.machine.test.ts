@@ -33,7 +33,7 @@ describe('drafts in the browser', () => {
     const drafts = draftsMachine.provide({
       actors: {
         loadDrafts: fromPromise(async () => parseDrafts(stored)),
-        saveDrafts: fromPromise(async ({ input }: { input: { drafts: DraftMap } }) => {
+        saveDrafts: fromPromise(async ({ input }: { input: { userId: string; drafts: DraftMap } }) => {
           writes.push(input.drafts);
         }),
         pageExit: fromCallback(({ sendBack }) => {
