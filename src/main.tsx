@@ -1,8 +1,9 @@
 // The browser entry: the inspector (development, ?inspect), the composition root, the router.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createRuntime } from './core/app/runtime';
+import { dataRouterService } from './core/services/router';
 import { startInspector } from './core/services/inspector';
 import { AppRoutes } from './core/ui/AppRoutes';
 import { RuntimeProvider } from './core/ui/RuntimeContext';
@@ -10,16 +11,28 @@ import './styles/app.css';
 
 async function start() {
   const inspect = await startInspector().catch(() => undefined);
-  const { app } = createRuntime({ inspect });
+  keepListBelowConversation();
+  // A data router: the navigation actor reads and moves the address through it (src/core/services/router.ts).
+  const router = createBrowserRouter([{ path: '*', element: <AppRoutes /> }]);
+  const { app } = createRuntime({ inspect, services: { router: dataRouterService(router) } });
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
       <RuntimeProvider app={app}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </RuntimeProvider>
     </StrictMode>,
   );
+}
+
+/**
+ * A conversation's address opened directly (a reload, a link) gets the list under it in the tab's history, so
+ * Back on a phone shows the list before it leaves the app, as it does after opening the chat from the list.
+ */
+function keepListBelowConversation() {
+  const { pathname, search, hash } = window.location;
+  if (!/^\/c\/[^/]+\/?$/.test(pathname) || window.history.length > 1) return;
+  window.history.replaceState(null, '', '/');
+  window.history.pushState(null, '', pathname + search + hash);
 }
 
 void start();

@@ -15,6 +15,7 @@ const sessionLong = [
   'notifications',
   'chats',
   'call',
+  'navigation',
   'contacts',
   'search',
   'profile',

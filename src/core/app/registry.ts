@@ -24,9 +24,15 @@ import {
 import { wireAccountDeletion, wireDataExport, wireDevices, wirePassword } from '../../features/account/wiring';
 import { callMachine, callsPageMachine } from '../../features/calls/index';
 import { wireCall, wireCallsPage } from '../../features/calls/wiring';
-import { chatActionsMachine, chatsFooterMachine, chatsLayoutMachine, chatsMachine } from '../../features/chats/index';
-import { wireChatActions, wireChats, wireChatsFooter } from '../../features/chats/wiring';
-import { composerMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
+import {
+  chatActionsMachine,
+  chatsFooterMachine,
+  chatsLayoutMachine,
+  chatsMachine,
+  navigationMachine,
+} from '../../features/chats/index';
+import { wireChatActions, wireChats, wireChatsFooter, wireNavigation } from '../../features/chats/wiring';
+import { composerMachine, draftsMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
 import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
 import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
 import {
@@ -91,6 +97,8 @@ export const registry = {
   notifications: { machine: notificationsMachine, lifetime: 'session', systemId: true, wire: wireNotifications },
   chats: { machine: chatsMachine, lifetime: 'session', systemId: true, wire: wireChats },
   call: { machine: callMachine, lifetime: 'session', systemId: true, wire: wireCall },
+  // The address and the open conversation in step (after the chats actor, whose selections it hears).
+  navigation: { machine: navigationMachine, lifetime: 'session', systemId: true, wire: wireNavigation },
   // The footer's badge and requests heard live (any page), the chats list's search (its query survives a visit
   // to another page, like the list), and the own record (the server's profile:update from another tab reaches the
   // session's user shown everywhere; the settings page and the footer read it).
@@ -144,6 +152,7 @@ export const registry = {
   typing: { machine: typingMachine, lifetime: 'child', owner: 'conversation', systemId: true },
   recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
   outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
+  drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
   // One queue logic, spawned twice by the conversation (deletions and reactions).
   requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
 } as const satisfies Record<string, RegistryEntry>;

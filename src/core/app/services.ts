@@ -15,6 +15,7 @@ import { localPendingSignOuts, type PendingSignOuts } from '../services/pending-
 import { loadSession, type Session, saveSession } from '../services/storage';
 import type { Uploader } from '../../features/composer/services/upload';
 import { createSoundService, type SoundService } from '../services/sound';
+import { memoryRouter, type RouterService } from '../services/router';
 import type { SocketConnector } from '../machines/realtime/socket.actor';
 import { requestRefresh } from '../machines/session/session.protocol';
 import type { SessionActorRef } from '../machines/session/session.machine';
@@ -51,6 +52,8 @@ export interface Services {
   offline: OfflineCache;
   /** The signed-in user's id, or null. */
   currentUserId: () => string | null;
+  /** The app's address (main.tsx gives the browser's router; in memory otherwise). */
+  router: RouterService;
 }
 
 /**
@@ -158,6 +161,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
       draftStore: localDraftStore,
     }),
     currentUserId: () => current()?.user.id ?? null,
+    router: memoryRouter(),
   };
 }
 

@@ -2,7 +2,6 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { CallLayer } from '../../features/calls/ui/index';
 import { useAppLayout } from './useAppLayout';
-import { useNotificationNavigation } from './useNotificationNavigation';
 
 const NAV = [
   { to: '/', label: 'Чаты', icon: 'M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-4 3v-3H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z' },
@@ -21,7 +20,6 @@ const NAV = [
 
 export function AppLayout() {
   const view = useAppLayout();
-  useNotificationNavigation();
   return <AppLayoutView {...view} />;
 }
 

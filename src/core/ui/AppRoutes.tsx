@@ -39,6 +39,8 @@ export function AppRoutes() {
         }
       >
         <Route index element={<ChatsPage />} />
+        {/* An open conversation (the navigation actor opens what the address names). */}
+        <Route path="c/:conversationId" element={<ChatsPage />} />
         <Route
           path="contacts"
           element={

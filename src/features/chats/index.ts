@@ -4,3 +4,4 @@ export { chatsMachine } from './machines/chats/chats.machine';
 export { chatsFooterMachine } from './machines/chatsFooter/chatsFooter.machine';
 export { chatsLayoutMachine } from './machines/chatsLayout/chatsLayout.machine';
 export { chatActionsMachine } from './machines/chatActions/chatActions.machine';
+export { navigationMachine } from './machines/navigation/navigation.machine';

@@ -1,7 +1,7 @@
 // The chats feature's actors provided from the real services:
 // the list, the open conversation with its read receipts and its request queues, and the composer
 // (src/features/composer/wiring.ts).
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { isRecord } from '../../contract/shape';
 import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
@@ -15,6 +15,8 @@ import { messageEditMachine } from '../conversation/index';
 import { readReceiptsMachine } from '../conversation/index';
 import { wireComposer } from '../composer/wiring';
 import type { Services } from '../../core/app/services';
+import { systemActor } from '../../core/machines/system';
+import { navigationMachine, type RouterCommand } from './machines/navigation/navigation.machine';
 
 /**
  * Answers are not parsed against the contract here (that would put zod in the bundle): our server shapes them
@@ -131,3 +133,29 @@ export const wireChatActions = (s: Services) =>
       }),
     },
   });
+
+/** The navigation actor with the app's router and the chats actor's selections. */
+export function wireNavigation(s: Services) {
+  return navigationMachine.provide({
+    actors: {
+      router: fromCallback<RouterCommand>(({ sendBack, receive }) => {
+        const report = (path: string) => sendBack({ type: 'nav.location', path });
+        const unsubscribe = s.router.subscribe(report);
+        report(s.router.path());
+        receive((command) => {
+          if (command.type === 'router.back') s.router.back();
+          else s.router.go(command.path, { replace: command.replace });
+        });
+        return unsubscribe;
+      }),
+      selections: fromCallback(({ system, sendBack }) => {
+        const chats = systemActor(system, 'chats');
+        if (!chats) return;
+        const sub = chats.on('chats.selected', (e) =>
+          sendBack({ type: 'nav.selected', conversationId: e.conversationId }),
+        );
+        return () => sub.unsubscribe();
+      }),
+    },
+  });
+}

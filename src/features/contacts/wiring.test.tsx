@@ -2,7 +2,8 @@
 // only the REST client (and the socket) replaced. Checks what each control asks of the server.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { createMemoryRouter, Route, RouterProvider, Routes, useLocation } from 'react-router-dom';
+import { dataRouterService } from '../../core/services/router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../core/app/runtime';
 import type { Contact, PublicUser } from '../../contract/entities';
@@ -61,22 +62,40 @@ function Where() {
 
 function renderWired(path: string) {
   const calls: Call[] = [];
+  // The app's router is the runtime's too: the navigation actor moves the address to an opened chat.
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <>
+            <Routes>
+              <Route path="/chats" element={<ChatsFooter />} />
+              <Route path="/contacts" element={<ContactsPage />} />
+              <Route path="/settings" element={<SettingsPage />} />
+              <Route path="/" element={<p>Чаты</p>} />
+              <Route path="/c/:id" element={<p>Беседа</p>} />
+            </Routes>
+            <Where />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
   const runtime = createRuntime({
     stored: storedSession,
     baseURL: '/api',
-    services: { api: fakeApi(calls), connectSocket: () => quietSocket(), ping: () => never() },
+    services: {
+      api: fakeApi(calls),
+      connectSocket: () => quietSocket(),
+      ping: () => never(),
+      router: dataRouterService(router),
+    },
   });
   render(
     <RuntimeProvider app={runtime.app}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/chats" element={<ChatsFooter />} />
-          <Route path="/contacts" element={<ContactsPage />} />
-          <Route path="/settings" element={<SettingsPage />} />
-          <Route path="/" element={<p>Чаты</p>} />
-        </Routes>
-        <Where />
-      </MemoryRouter>
+      <RouterProvider router={router} />
     </RuntimeProvider>,
   );
   return { calls, runtime };
@@ -116,7 +135,7 @@ describe('contacts feature wired to the app actor', () => {
     expect(contacts.getSnapshot().context.contacts.map((c: Contact) => c.id)).toContain('c3');
 
     await userEvent.click(within(friends).getAllByRole('button', { name: 'Открыть чат' })[0]);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/c\/.+$/));
     expect(calls).toContainEqual(['conversationWith', { userId: 'u2' }]);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
@@ -131,7 +150,7 @@ describe('contacts feature wired to the app actor', () => {
     expect(calls.some(([name]) => name === 'createConversation')).toBe(false);
     await userEvent.click(box);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/c\/.+$/));
     expect(calls).toContainEqual(['createConversation', { participantIds: ['u3'], title: null, isGroup: false }]);
   });
 

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { type TouchEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { LAYOUT } from '../../../contract/limits';
 import { useOwnedActor } from '../../../core/ui/useOwnedActor';
+import { useSystemActor } from '../../../core/ui/RuntimeContext';
 import { type ChatsLayoutEvent, type ChatsPanel, LAYOUT_TAGS } from '../machines/chatsLayout/chatsLayout.protocol';
 import { useMediaQuery } from '../../../shared/ui/useMediaQuery';
 
@@ -35,6 +36,8 @@ export function useWidthAtLeast(minPx: number): [(el: HTMLElement | null) => voi
  */
 export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: string | null }) {
   const actor = useOwnedActor('chatsLayout', { hasSelection: props.hasSelection });
+  // The address follows going back to the list (and a left swipe on the list brings the last conversation back).
+  const navigation = useSystemActor('navigation');
   const panel = useSelector(actor, (s): ChatsPanel => (s?.hasTag(LAYOUT_TAGS.conversation) ? 'conversation' : 'list'));
   const send = useCallback((e: ChatsLayoutEvent) => actor?.send(e), [actor]);
   const narrow = useMediaQuery(NARROW_QUERY);
@@ -62,7 +65,11 @@ export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: st
     start.current = null;
     const t = e.changedTouches[0];
     if (!s || !t || e.touches.length > 0) return; // a second finger: a pinch, not a swipe
-    send({ type: 'layout.swiped', dx: t.clientX - s.x, dy: t.clientY - s.y });
+    const swipe = { dx: t.clientX - s.x, dy: t.clientY - s.y };
+    send({ type: 'layout.swiped', ...swipe });
+    if (Math.abs(swipe.dx) < LAYOUT.swipeMinPx || Math.abs(swipe.dx) <= Math.abs(swipe.dy)) return;
+    if (swipe.dx > 0 && panel === 'conversation') navigation?.send({ type: 'nav.back' });
+    if (swipe.dx < 0 && panel === 'list' && !hasSelection) navigation?.send({ type: 'nav.forward' });
   };
   const onTouchCancel = () => {
     start.current = null;
@@ -73,7 +80,10 @@ export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: st
     narrow,
     wide,
     conversationRef,
-    back: () => send({ type: 'layout.back' }),
+    back: () => {
+      send({ type: 'layout.back' });
+      navigation?.send({ type: 'nav.back' });
+    },
     openConversation: () => send({ type: 'layout.open' }),
     swipeHandlers: { onTouchStart, onTouchEnd, onTouchCancel },
   };

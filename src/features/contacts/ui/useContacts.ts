@@ -1,13 +1,14 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useCallback } from 'react';
 import type { ContactsEvent } from '../machines/contacts/contacts.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
 
-/** The contacts actor (systemId 'contacts') as values and callbacks; opening a chat goes to the chats page. */
+/**
+ * The contacts actor (systemId 'contacts') as values and callbacks. Opening a chat selects it in the chats actor;
+ * the navigation actor then moves the address to it.
+ */
 export function useContacts() {
   const actor = useSystemActor('contacts');
-  const navigate = useNavigate();
   const contacts = useSelector(actor, (s) => s?.context.contacts ?? []);
   const loaded = useSelector(actor, (s) => s?.context.loaded ?? false);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
@@ -15,12 +16,6 @@ export function useContacts() {
   const error = useSelector(actor, (s) => s?.context.error ?? null);
   const addedNotice = useSelector(actor, (s) => s?.context.addedNotice ?? null);
   const dismissNotice = useCallback(() => actor?.send({ type: 'contacts.dismissNotice' }), [actor]);
-
-  useEffect(() => {
-    if (!actor) return;
-    const sub = actor.on('contacts.chatOpened', () => navigate('/'));
-    return () => sub.unsubscribe();
-  }, [actor, navigate]);
 
   const send = (e: ContactsEvent) => actor?.send(e);
   return {

@@ -1,6 +1,4 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { filterContacts } from '../machines/contacts/contact-list';
 import type { GroupDialogEvent, GroupDialogRef } from '../machines/groupDialog/groupDialog.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
@@ -11,19 +9,12 @@ import { useSystemActor } from '../../../core/ui/RuntimeContext';
  */
 export function useGroupDialog(actor: GroupDialogRef | undefined, owner: { open: boolean; onOpen(): void }) {
   const contacts = useSystemActor('contacts');
-  const navigate = useNavigate();
   const title = useSelector(actor, (s) => s?.context.title ?? '');
   const selected = useSelector(actor, (s) => s?.context.selected ?? []);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
   const error = useSelector(actor, (s) => s?.context.error ?? null);
   const all = useSelector(contacts, (s) => s?.context.contacts ?? []);
   const friends = filterContacts(all, 'accepted').map((c) => c.friend);
-
-  useEffect(() => {
-    if (!actor) return;
-    const sub = actor.on('group.created', () => navigate('/'));
-    return () => sub.unsubscribe();
-  }, [actor, navigate]);
 
   const send = (e: GroupDialogEvent) => actor?.send(e);
   return {

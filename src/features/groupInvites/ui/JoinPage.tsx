@@ -1,6 +1,6 @@
 // /join/<code>: the group an invite link leads to, with «Вступить» («Открыть» for a member); a signed-out visitor signs
 // in first and comes back here (the route guard remembers the address).
-import { Navigate, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { avatarColour, avatarFace, membersText } from '../../../shared/format';
 import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 import { type JoinGroupView, useJoinGroup } from './useJoinGroup';
@@ -8,7 +8,8 @@ import { type JoinGroupView, useJoinGroup } from './useJoinGroup';
 export function JoinPage() {
   const { code = '' } = useParams();
   const view = useJoinGroup(code);
-  if (view.joined) return <Navigate to="/" replace />;
+  // Joined: the chats actor opened the group and the navigation actor moves the address to it.
+  if (view.joined) return null;
   return <JoinPageView {...view} />;
 }
 

@@ -31,8 +31,7 @@ export const chatActionsMachine = setup({
       const id = context.pending.conversationId;
       // The open conversation keeps what it loaded: it opens again, from the (now empty) history.
       if (chats.getSnapshot().context.selectedId === id) {
-        enqueue.sendTo(chats, { type: 'chats.close' });
-        enqueue.sendTo(chats, { type: 'chats.open', conversationId: id });
+        enqueue.sendTo(chats, { type: 'chats.open', conversationId: id, again: true });
       }
     }),
   },

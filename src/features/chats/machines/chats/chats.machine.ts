@@ -139,7 +139,7 @@ export const chatsMachine = setup({
     },
     sameConversation: ({ context, event }) => {
       assertEvent(event, 'chats.open');
-      return context.selectedId === event.conversationId;
+      return context.selectedId === event.conversationId && !event.again;
     },
     hasSelection: ({ context }) => context.selectedId !== null,
     sentInOpen: ({ context, event }) => {
@@ -278,6 +278,10 @@ export const chatsMachine = setup({
       };
     }),
     unselect: assign({ selectedId: null, openAt: null }),
+    // Every opening (the open one chosen again too) and closing: the navigation actor keeps the address in step.
+    announceSelection: enqueueActions(({ context, enqueue }) => {
+      enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId });
+    }),
     /** A search result in the conversation already open: its actor jumps there as to a quote. */
     jumpInOpen: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'chats.open');
@@ -363,7 +367,7 @@ export const chatsMachine = setup({
           initial: 'none',
           states: {
             none: {
-              on: { 'chats.open': { target: 'open', actions: 'select' } },
+              on: { 'chats.open': { target: 'open', actions: ['select', 'announceSelection'] } },
             },
             open: {
               entry: 'focusComposer',
@@ -388,15 +392,15 @@ export const chatsMachine = setup({
               ],
               on: {
                 'chats.open': [
-                  { guard: 'sameConversation', actions: 'jumpInOpen' },
-                  { target: 'open', reenter: true, actions: 'select' },
+                  { guard: 'sameConversation', actions: ['jumpInOpen', 'announceSelection'] },
+                  { target: 'open', reenter: true, actions: ['select', 'announceSelection'] },
                 ],
-                'chats.close': { target: 'none', actions: ['unselect', 'focusComposer'] },
+                'chats.close': { target: 'none', actions: ['unselect', 'focusComposer', 'announceSelection'] },
                 // The open conversation is gone for this user (left on another tab, removed): it closes.
                 'chats.conversationRemoved': {
                   guard: 'removedOpen',
                   target: 'none',
-                  actions: ['dropConversation', 'unselect', 'focusComposer'],
+                  actions: ['dropConversation', 'unselect', 'focusComposer', 'announceSelection'],
                 },
                 // Takes the place of the list-only handler above while a conversation is open.
                 'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },

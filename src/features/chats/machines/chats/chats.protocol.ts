@@ -37,8 +37,11 @@ export interface ChatsContext {
 export type ChatsEvent =
   | { type: 'chats.signedIn'; userId: string }
   | { type: 'chats.signedOut' }
-  /** Open a conversation; with messageId, at that message (a search result). */
-  | { type: 'chats.open'; conversationId: string; messageId?: string }
+  /**
+   * Open a conversation; with messageId, at that message (a search result); `again` opens the open one afresh
+   * (its history was cleared).
+   */
+  | { type: 'chats.open'; conversationId: string; messageId?: string; again?: boolean }
   | { type: 'chats.close' }
   | { type: 'chats.refresh' }
   | { type: 'chats.call'; video: boolean }
@@ -64,7 +67,10 @@ export type ChatsEvent =
  * A message from someone else counted as unread (its conversation was not in front of the user), once per message,
  * with its conversation as the list knows it (null when the list does not know it yet).
  */
-export type ChatsEmitted = { type: 'chats.unread'; message: Message; conversation: Conversation | null };
+export type ChatsEmitted =
+  | { type: 'chats.unread'; message: Message; conversation: Conversation | null }
+  /** A conversation was opened (or chosen again) or closed (null): the address follows (the navigation actor). */
+  | { type: 'chats.selected'; conversationId: string | null };
 
 export type ChatsRef = MachineRef<
   ChatsContext,
