@@ -4,7 +4,7 @@ import { describeModel } from '../../../../../tests/model/harness';
 import { memoryRouter } from '../../../../core/services/router';
 import { conversationOfPath, conversationPath, navigationMachine } from './navigation.machine';
 
-const quiet = fromCallback(() => () => {});
+const quiet = fromCallback(() => () => {}) as never;
 
 describeModel({
   name: 'navigation',
@@ -37,7 +37,9 @@ function setup(start = '/') {
       router: fromCallback(({ sendBack, receive }) => {
         const unsubscribe = router.subscribe((path) => sendBack({ type: 'nav.location', path }));
         sendBack({ type: 'nav.location', path: router.path() });
-        receive((c: AnyEventObject) => (c.type === 'router.back' ? router.back() : router.go(c.path, c)));
+        receive((c: AnyEventObject) =>
+          c.type === 'router.back' ? router.back() : router.go(c.path, { replace: c.replace }),
+        );
         return unsubscribe;
       }),
       selections: quiet,
