@@ -65,6 +65,12 @@ export type ReactionSymbol = (typeof REACTION_EMOJI)[number];
 /** Chats page layout (docs/behaviour.md §9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
 export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as const;
 
+/**
+ * Opening a conversation with more unread messages than one page pages back to the first unread one, up to this
+ * many messages loaded (beyond, «Непрочитанные сообщения» sits on the oldest loaded one).
+ */
+export const UNREAD_REACH = 1000;
+
 /** Drafts are written to the browser this long after the last keystroke (and at once when the page goes away). */
 export const DRAFTS = { saveDelayMs: 400 } as const;
 

@@ -53,7 +53,8 @@ describeModel({
     } as never,
   }),
   // Opened plainly, and at a search result on the first page (m1) or far back (m0).
-  inputs: [input, { ...input, jumpTo: 'm1' }, { ...input, jumpTo: 'm0' }],
+  // Opened with more unread messages than the first page holds, too.
+  inputs: [input, { ...input, jumpTo: 'm1' }, { ...input, jumpTo: 'm0' }, { ...input, unread: 3 }],
   events: {
     'conversation.messageArrived': oneAtATime(() => [{ type: 'conversation.messageArrived', message: m3 }]),
     'conversation.messageSent': oneAtATime(() => [{ type: 'conversation.messageSent', message: mine }]),
@@ -146,6 +147,12 @@ describeModel({
       { type: 'xstate.done.actor.seek', output: page([], false) },
     ],
     'xstate.error.actor.seek': () => [{ type: 'xstate.error.actor.seek', error: new Error('offline') }],
+    // Paging back to the first unread: one more page needed (m0 far back), or there at last, or offline.
+    'xstate.done.actor.toUnread': (s) => [
+      { type: 'xstate.done.actor.toUnread', output: page(s.context.messages.length < 3 ? [mx] : [m0], true) },
+      { type: 'xstate.done.actor.toUnread', output: page([m0], false) },
+    ],
+    'xstate.error.actor.toUnread': () => [{ type: 'xstate.error.actor.toUnread', error: new Error('offline') }],
     'xstate.done.actor.refresh': () => [{ type: 'xstate.done.actor.refresh', output: page([m2, m3], true) }],
     'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('offline') }],
   },
@@ -387,5 +394,33 @@ describe('conversation with a fetching actor', () => {
     const none = start(() => page([m1, m2], false));
     await waitFor(none.actor, (s) => s.matches('ready'));
     expect(none.actor.getSnapshot().context.unreadFrom).toBeNull();
+  });
+
+  /** A server of `total` messages from u2 (ids n0 oldest … n{total-1}), paged by `before` and `limit`. */
+  function server(total: number) {
+    const all = Array.from({ length: total }, (_, i) => message(`n${i}`, 'u2', i));
+    return (i: PageInput) => {
+      const end = i.before ? all.findIndex((m) => m.id === i.before) : all.length;
+      const start = Math.max(0, end - (i.limit ?? 50));
+      return page(all.slice(start, end), start > 0);
+    };
+  }
+
+  it('pages back to the first unread message when there are more than one page holds', async () => {
+    const { actor, seen } = start(server(400), { unread: 150 });
+    await waitFor(actor, (s) => s.matches('ready'));
+    // 50 latest, then one larger page: the 150th unread from the end is in.
+    expect(seen.map((p) => p.limit)).toEqual([50, 200]);
+    expect(actor.getSnapshot().context.unreadFrom).toBe('n250');
+  });
+
+  it('stops at 1,000 loaded messages and puts the divider on the oldest of them', async () => {
+    const { actor, seen } = start(server(3000), { unread: 2000 });
+    await waitFor(actor, (s) => s.matches('ready'));
+    const loaded = actor.getSnapshot().context.messages.length;
+    expect(loaded).toBeGreaterThanOrEqual(1000);
+    expect(loaded).toBeLessThan(1000 + 200);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(actor.getSnapshot().context.unreadFrom).toBe(actor.getSnapshot().context.messages[0]?.id);
   });
 });

@@ -14,7 +14,7 @@
 // is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
 import { assertEvent, assign, emit, enqueueActions, fromCallback, raise, sendTo, setup } from 'xstate';
 import type { ResponseOf } from '../../../../contract/api';
-import { LIMITS, REACTION_EMOJI } from '../../../../contract/limits';
+import { LIMITS, REACTION_EMOJI, UNREAD_REACH } from '../../../../contract/limits';
 import { messageEditMachine } from '../messageEdit/messageEdit.machine';
 import { notWired } from '../../../../core/machines/not-wired';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
@@ -35,6 +35,7 @@ import {
   addReceipts,
   applyEdit,
   FIRST_ITEM_INDEX,
+  countUnreadable,
   firstUnread,
   hasReacted,
   mergeMessages,
@@ -141,6 +142,16 @@ export const conversationMachine = setup({
     openedAtOlder: ({ context }) => context.seekId !== null,
     foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
     morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
+    /**
+     * With this page in, fewer unread messages are loaded than the conversation was opened with, the server has
+     * older ones, and fewer than UNREAD_REACH messages are loaded (beyond that the divider sits on the oldest).
+     */
+    unreadBeyond: ({ context }, page: Page) => {
+      if (context.unreadAtOpen <= 0 || !page.hasMore || page.messages.length === 0) return false;
+      const ids = new Set(context.messages.map((m) => m.id));
+      const all = [...page.messages.filter((m) => !ids.has(m.id)), ...context.messages];
+      return all.length < UNREAD_REACH && countUnreadable(all, context.me) < context.unreadAtOpen;
+    },
     /** A report of the reactions queue (the deletions queue's are not acted on). */
     fromReactions: ({ event }) => 'queue' in event && event.queue === 'reactions',
     /** Reactions go to messages the server has and that are shown. */
@@ -313,11 +324,45 @@ export const conversationMachine = setup({
         id: 'latest',
         src: 'fetchPage',
         input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
-        onDone: {
-          target: 'ready',
-          actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'],
-        },
+        onDone: [
+          // More unread than the first page holds: page back to the first unread before showing the history.
+          {
+            guard: { type: 'unreadBeyond', params: ({ event }) => event.output },
+            target: 'reachingUnread',
+            actions: { type: 'takeLatest', params: ({ event }) => event.output },
+          },
+          {
+            target: 'ready',
+            actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'],
+          },
+        ],
         onError: 'failed',
+      },
+    },
+    reachingUnread: {
+      tags: ['loading'],
+      invoke: {
+        id: 'toUnread',
+        src: 'fetchPage',
+        input: ({ context }) => ({
+          conversationId: context.conversationId,
+          before: context.messages[0]?.id,
+          limit: LIMITS.messagesPageMax,
+        }),
+        onDone: [
+          {
+            guard: { type: 'unreadBeyond', params: ({ event }) => event.output },
+            target: 'reachingUnread',
+            reenter: true,
+            actions: { type: 'takeOlder', params: ({ event }) => event.output },
+          },
+          {
+            target: 'ready',
+            actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'placeDivider'],
+          },
+        ],
+        // What is loaded is shown; the divider sits on the oldest unread among it.
+        onError: { target: 'ready', actions: 'placeDivider' },
       },
     },
     failed: {

@@ -112,9 +112,19 @@ export function firstUnread(history: Message[], me: string, unread: number): str
   let found: string | null = null;
   for (let i = history.length - 1; i >= 0 && left > 0; i--) {
     const m = history[i];
-    if (m.senderId === me) continue;
+    if (!countsAsUnread(m, me)) continue;
     found = m.id;
     left -= 1;
   }
   return found;
+}
+
+/** What the server counts as unread: messages from others, a group's changes excepted (docs/groups.md). */
+const countsAsUnread = (m: Message, me: string) => m.senderId !== me && m.type !== 'SYSTEM';
+
+/** How many of these messages would count as unread. */
+export function countUnreadable(history: Message[], me: string): number {
+  let n = 0;
+  for (const m of history) if (countsAsUnread(m, me)) n += 1;
+  return n;
 }
