@@ -16,7 +16,8 @@ import { readReceiptsMachine } from '../conversation/index';
 import { wireComposer } from '../composer/wiring';
 import type { Services } from '../../core/app/services';
 import { systemActor } from '../../core/machines/system';
-import { navigationMachine, type RouterCommand } from './machines/navigation/navigation.machine';
+import { navigationMachine, pageTitle, type RouterCommand } from './machines/navigation/navigation.machine';
+import { isMutedEntry } from './machines/chats/conversation-list';
 
 /**
  * Answers are not parsed against the contract here (that would put zod in the bundle): our server shapes them
@@ -154,6 +155,22 @@ export function wireNavigation(s: Services) {
         const sub = chats.on('chats.selected', (e) =>
           sendBack({ type: 'nav.selected', conversationId: e.conversationId }),
         );
+        return () => sub.unsubscribe();
+      }),
+      pageTitle: fromCallback(({ system }) => {
+        const chats = systemActor(system, 'chats');
+        if (!chats || typeof document === 'undefined') return;
+        let shown = '';
+        const show = () => {
+          const { entries } = chats.getSnapshot().context;
+          const now = Date.now();
+          // Muted chats are not news (as their badge is grey).
+          const unread = entries.reduce((n, e) => (isMutedEntry(e, now) ? n : n + e.unreadCount), 0);
+          const title = pageTitle(unread);
+          if (title !== shown) document.title = shown = title;
+        };
+        show();
+        const sub = chats.subscribe(show);
         return () => sub.unsubscribe();
       }),
     },

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { type AnyEventObject, createActor, createMachine, fromCallback, sendTo } from 'xstate';
 import { describeModel } from '../../../../../tests/model/harness';
 import { memoryRouter } from '../../../../core/services/router';
-import { conversationOfPath, conversationPath, navigationMachine } from './navigation.machine';
+import { conversationOfPath, conversationPath, navigationMachine, pageTitle } from './navigation.machine';
 
 const quiet = fromCallback(() => () => {}) as never;
 
 describeModel({
   name: 'navigation',
-  machine: navigationMachine.provide({ actors: { router: quiet, selections: quiet } }),
+  machine: navigationMachine.provide({ actors: { router: quiet, selections: quiet, pageTitle: quiet } }),
   events: {
     'nav.location': () => [
       { type: 'nav.location', path: '/' },
@@ -43,6 +43,7 @@ function setup(start = '/') {
         return unsubscribe;
       }),
       selections: quiet,
+      pageTitle: quiet,
     },
   });
   // The chats stand-in opens and closes as asked and reports it back, as the real one emits chats.selected.
@@ -89,6 +90,12 @@ describe('the address and the open conversation', () => {
     expect(conversationOfPath('/c/x/')).toBe('x');
     expect(conversationOfPath('/contacts')).toBeNull();
     expect(conversationOfPath('/c/%E0%A4')).toBeNull();
+  });
+
+  it('counts the unread messages in the tab’s title', () => {
+    expect(pageTitle(0)).toBe('Беседа');
+    expect(pageTitle(3)).toBe('(3) Беседа');
+    expect(pageTitle(150)).toBe('(150) Беседа');
   });
 
   it('opens the conversation a reload or a link names', () => {

@@ -21,13 +21,15 @@ export const navigationMachine = setup({
   types: {
     context: {} as NavigationContext,
     events: {} as NavigationEvent,
-    children: {} as { router: 'router'; selections: 'selections' },
+    children: {} as { router: 'router'; selections: 'selections'; pageTitle: 'pageTitle' },
   },
   actors: {
     /** Reports the router's locations as `nav.location` and carries out RouterCommands (src/features/chats/wiring.ts). */
     router: notWiredCallback<RouterCommand>('navigation.router'),
     /** The chats actor's selections as `nav.selected`. */
     selections: notWiredCallback('navigation.selections'),
+    /** The tab's title counts the unread messages: «(3) Беседа». */
+    pageTitle: notWiredCallback('navigation.pageTitle'),
   },
   guards: {
     toConversation: ({ event }) => event.type === 'nav.location' && conversationOfPath(event.path) !== null,
@@ -85,6 +87,7 @@ export const navigationMachine = setup({
   invoke: [
     { id: 'router', src: 'router' },
     { id: 'selections', src: 'selections' },
+    { id: 'pageTitle', src: 'pageTitle' },
   ],
   initial: 'starting',
   on: {

@@ -18,6 +18,9 @@ export function conversationOfPath(path: string): string | null {
   }
 }
 
+/** The tab's title: the unread total first when there is any. */
+export const pageTitle = (unread: number) => (unread > 0 ? `(${unread}) Беседа` : 'Беседа');
+
 export const isListPath = (path: string) => path === '/' || path === '';
 
 export interface NavigationContext {
