@@ -48,6 +48,8 @@ test.describe('sign-in and registration', () => {
     await expect(page).toHaveURL(`${srv.url}/contacts`);
 
     await page.getByRole('button', { name: 'Выйти' }).click();
+
+    await page.getByRole('alertdialog', { name: 'Выйти из аккаунта?' }).getByRole('button', { name: 'Выйти' }).click();
     await expect(page).toHaveURL(`${srv.url}/auth`);
     await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
     // Signed out: the app is closed again, and the revoked session is not restored by a reload.

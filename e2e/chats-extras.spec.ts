@@ -139,7 +139,7 @@ test.describe('chats page: lightbox and narrow layout', () => {
 
     await openConversation(page, conversationId, 'Анна');
     await expect(shell).toHaveAttribute('data-panel', 'conversation');
-    await expect(page.getByText('Привет! Как дела?')).toBeInViewport();
+    await expect(page.getByTestId('message').getByText('Привет! Как дела?')).toBeInViewport();
     await expect(page.getByTestId('chats-list-pane')).toHaveAttribute('inert', '');
     await expectNoSeriousA11yViolations(page, 'narrow conversation');
 

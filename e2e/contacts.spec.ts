@@ -87,8 +87,8 @@ test.describe('contacts', () => {
       [a.user.id, b.user.id].sort(),
     );
     await expect(dlgA).toBeHidden();
-    await expect(pageA).toHaveURL(`${srv.url}/`);
-    // The chats actor got `chats.open`: the conversation is selected and shown.
+    // The chats actor got `chats.open`: the conversation is selected, shown, and at its own address.
+    await expect(pageA).toHaveURL(`${srv.url}/c/${conversation.id}`);
     await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', conversation.id);
     await expect(pageA.locator('.conv-title')).toHaveText('Борис');
   });
@@ -134,7 +134,7 @@ test.describe('contacts', () => {
     await rowA.getByRole('button', { name: 'Начать чат' }).click();
     const res = await created;
     expect(res.status()).toBe(200);
-    await expect(pageA).toHaveURL(`${srv.url}/`);
+    await expect(pageA).toHaveURL(`${srv.url}/c/${(await res.json()).conversation.id}`);
     await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', (await res.json()).conversation.id);
     await expect(pageA.locator('.conv-title')).toHaveText('Вера');
 
@@ -221,7 +221,7 @@ test.describe('contacts', () => {
     expect(conversation).toMatchObject({ title: 'Дача', isGroup: true });
     expect(conversation.participants).toHaveLength(3);
     await expect(dlg).toBeHidden();
-    await expect(pageA).toHaveURL(`${srv.url}/`);
+    await expect(pageA).toHaveURL(`${srv.url}/c/${conversation.id}`);
 
     // A sees the group opened; every member has it in the chats list, live.
     await expect(selectedTile(pageA)).toHaveAttribute('data-conversation-id', conversation.id);

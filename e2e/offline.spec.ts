@@ -69,6 +69,7 @@ test('a reload with the network off shows the kept list and conversation, read-o
 
   // Signing out deletes what was kept for the user.
   await page.getByRole('button', { name: 'Выйти' }).click();
+  await page.getByRole('alertdialog', { name: 'Выйти из аккаунта?' }).getByRole('button', { name: 'Выйти' }).click();
   await expect.poll(() => kept(page, a.user.id)).toEqual([0, 0]);
 });
 

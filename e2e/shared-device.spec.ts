@@ -60,6 +60,8 @@ test('signing out offline leaves nothing of A, and ends the sign-in on the serve
   await expect.poll(() => storedFor(page, a.user.id)).toContain(`beseda.outbox.${a.user.id}`);
 
   await page.getByRole('button', { name: 'Выйти' }).click();
+
+  await page.getByRole('alertdialog', { name: 'Выйти из аккаунта?' }).getByRole('button', { name: 'Выйти' }).click();
   await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
   await expect.poll(() => storedFor(page, a.user.id)).toEqual([]);
   await expect.poll(() => kept(page, a.user.id)).toBe(0);

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { CallLayer } from '../../features/calls/ui/index';
@@ -26,8 +27,10 @@ export function AppLayout() {
 export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
   const { ping } = props;
   const latency = ping.state === 'offline' ? 'нет связи' : ping.state === 'unknown' ? '…' : `${ping.latencyMs} мс`;
+  // «Выйти» asks first: one stray tap on a phone must not end the session.
+  const [confirmSignOut, setConfirmSignOut] = useState(false);
   return (
-    <div className="shell">
+    <div className="shell" data-route={props.inConversation ? 'conversation' : undefined}>
       <header className="shell-bar">
         <div className="shell-brand">
           <BrandMark size={32} />
@@ -35,7 +38,15 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
         </div>
         <nav className="shell-nav" aria-label="Разделы">
           {NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} end={item.to === '/'} className="shell-link">
+            <NavLink
+              key={item.to}
+              to={item.to}
+              end={item.to === '/'}
+              // «Чаты» is the section of an open conversation's address too.
+              className={({ isActive }) =>
+                `shell-link${isActive || (item.to === '/' && props.inConversation) ? ' active' : ''}`
+              }
+            >
               <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
                 <path
                   d={item.icon}
@@ -57,16 +68,25 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
             data-testid="latency"
           >
             <i aria-hidden="true" />
-            {latency}
+            <span className="ping-text">{latency}</span>
           </span>
           <span className="shell-name" title={props.eblid ? `EBLID ${props.eblid}` : undefined}>
             {props.displayName}
           </span>
-          <button type="button" className="button ghost" onClick={props.signOut}>
+          <button type="button" className="button ghost shell-signout" onClick={() => setConfirmSignOut(true)}>
             Выйти
           </button>
         </div>
       </header>
+      {confirmSignOut && (
+        <SignOutPrompt
+          onConfirm={() => {
+            setConfirmSignOut(false);
+            props.signOut();
+          }}
+          onCancel={() => setConfirmSignOut(false)}
+        />
+      )}
       {props.offlineBanner && (
         <p className="shell-notice shell-offline" role="status" data-testid="offline-banner">
           {props.offlineBanner}
@@ -81,6 +101,40 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
         <Outlet />
       </main>
       <CallLayer />
+    </div>
+  );
+}
+
+/** «Выйти из аккаунта?» with «Выйти» and «Отмена»; Escape or a click beside it cancels. */
+function SignOutPrompt(props: { onConfirm(): void; onCancel(): void }) {
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop only cancels; Escape does too
+    <div
+      className="signout-backdrop"
+      onClick={props.onCancel}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') props.onCancel();
+      }}
+    >
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the click only stops the backdrop's */}
+      <div
+        className="signout-prompt card"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="signout-title"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <p id="signout-title">Выйти из аккаунта?</p>
+        <div className="form-actions">
+          {/* biome-ignore lint/a11y/noAutofocus: the dialog starts on its answer, as a confirmation does */}
+          <button type="button" className="button danger" autoFocus onClick={props.onConfirm}>
+            Выйти
+          </button>
+          <button type="button" className="button ghost" onClick={props.onCancel}>
+            Отмена
+          </button>
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, storedSession, user } from '../../../tests/client/render-app';
@@ -48,6 +48,16 @@ describe('route guards', () => {
     await waitFor(() => expect(location()).toBe('/'));
     expect(await screen.findByText('7 мс')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
+    // It asks first; «Отмена» keeps the session.
+    const ask = await screen.findByRole('alertdialog', { name: 'Выйти из аккаунта?' });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Отмена' }));
+    expect(location()).toBe('/');
+    await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Выйти из аккаунта?' })).getByRole('button', {
+        name: 'Выйти',
+      }),
+    );
     await waitFor(() => expect(location()).toBe('/auth'));
     expect(localStorage.getItem('beseda.session')).toBeNull();
   });

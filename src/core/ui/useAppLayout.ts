@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useLocation } from 'react-router-dom';
 import { selectPing } from '../machines/connectivity/connectivity.protocol';
 import { OFFLINE_BANNER } from '../machines/offlineStore/offlineStore.protocol';
 import { useConnectivityRef, useRealtimeRef, useSessionRef, useSystemActor } from './RuntimeContext';
@@ -14,7 +15,10 @@ export function useAppLayout() {
   const closedMessage = useSelector(useRealtimeRef(), (s) => s.context.closedMessage);
   /** The page shows what the browser kept (no answer from the server): read-only until it answers. */
   const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
+  // An open conversation's address (/c/<id>): on a phone its header is the only bar.
+  const inConversation = useLocation().pathname.startsWith('/c/');
   return {
+    inConversation,
     displayName,
     eblid,
     ping,
