@@ -63,7 +63,14 @@ export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏']
 export type ReactionSymbol = (typeof REACTION_EMOJI)[number];
 
 /** Chats page layout (docs/behaviour.md §9): narrow breakpoint, wide-layout threshold of the message area, swipe. */
-export const LAYOUT = { narrowMaxPx: 768, wideMinPx: 900, swipeMinPx: 50 } as const;
+export const LAYOUT = {
+  narrowMaxPx: 768,
+  wideMinPx: 900,
+  swipeMinPx: 50,
+  /** A touch held this long without moving more than longPressSlopPx opens a message's menu. */
+  longPressMs: 500,
+  longPressSlopPx: 10,
+} as const;
 
 /**
  * Opening a conversation with more unread messages than one page pages back to the first unread one, up to this

@@ -14,6 +14,7 @@ import type { AttachmentView, MessageRow } from './view-model';
 import { CallEntry } from './voice/CallEntry';
 import { lazyView } from '../../../shared/ui/lazy-view';
 import type { VoicePlayerProps } from './voice/VoicePlayer';
+import { useLongPress } from '../../../shared/ui/useLongPress';
 
 /** The voice player loads with the first voice message on screen (the chats page's first bundle has a budget). */
 export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>
@@ -129,6 +130,9 @@ function MessageBubbleView(props: MessageBubbleProps) {
     e.preventDefault();
     props.onMenu(row, { x: e.clientX, y: e.clientY }, e.currentTarget);
   };
+  const longPress = useLongPress<HTMLDivElement>((at, target) => {
+    if (canMenu) props.onMenu(row, at, target);
+  });
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (!canMenu) return;
     if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
@@ -174,6 +178,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
         data-delivery={row.delivery ?? undefined}
         onContextMenu={openMenu}
         onKeyDown={onKeyDown}
+        {...longPress}
       >
         {props.flash > 0 && <span key={props.flash} className="msg-flash" aria-hidden="true" />}
         {row.showSender && <div className="msg-sender">{row.senderName}</div>}
