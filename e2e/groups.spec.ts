@@ -91,7 +91,7 @@ test('a group grows, gets an admin, is renamed and loses a member, live for ever
   await expect(panel(pa).locator('.info-subtitle')).toHaveText('2 участника');
   const before = framesB.length;
   await send(anna.accessToken, 'уже без Бориса');
-  await expect(pc.getByText('уже без Бориса')).toBeVisible();
+  await expect(pc.getByTestId('message').getByText('уже без Бориса')).toBeVisible();
   expect(framesB.slice(before).some((f) => f.includes('уже без Бориса'))).toBe(false);
   await expect(pb.getByText('уже без Бориса')).toHaveCount(0);
 
@@ -144,7 +144,7 @@ test('a block stops the direct chat both ways in the UI, and «Разблоки�
   await expect(input(pa)).toBeVisible();
   await input(pa).fill('снова на связи');
   await input(pa).press('Enter');
-  await expect(pb.getByText('снова на связи')).toBeVisible();
+  await expect(pb.getByTestId('message').getByText('снова на связи')).toBeVisible();
 });
 
 test('the contacts page blocks a friend; Settings lists the people one blocked, with «Разблокировать»', async ({

@@ -106,7 +106,8 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
       }),
     );
   });
-  await expect(page).toHaveURL(`${srv.url}/`);
+  // The conversation opens at its own address.
+  await expect(page).toHaveURL(new RegExp(`^${srv.url}/c/[^/]+$`));
   await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();
   await expect.poll(() => shown(page)).toEqual([]);
 });

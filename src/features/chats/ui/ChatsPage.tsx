@@ -8,7 +8,7 @@ import { useChatActions } from './useChatActions';
 import { useChatsPage } from './useChatsPage';
 import { useConversationPane } from '../../conversation/ui/index';
 import { ListSearchField, listSearchResults } from '../../search/ui/index';
-import { useSearch } from '../../search/ui/index';
+import { useNameSearch, useSearch } from '../../search/ui/index';
 import { LazyConversationSearchBar } from '../../search/ui/index';
 import { useConversationSearch } from '../../search/ui/index';
 import { LazyConversationInfo, useConversationInfo } from '../../conversationInfo/ui/index';
@@ -23,6 +23,7 @@ export function ChatsPage() {
   const page = useChatsPage();
   const { conversation, selectedId, me } = page;
   const search = useSearch('search');
+  const names = useNameSearch(search.query, page.entries, me);
   const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
   return (
     <>
@@ -37,7 +38,7 @@ export function ChatsPage() {
             menu={menu}
             footer={<ChatsFooter />}
             search={<ListSearchField search={search} />}
-            searchResults={listSearchResults(search, page.entries, me)}
+            searchResults={listSearchResults(search, page.entries, me, names)}
           />
         }
         conversation={

@@ -6,6 +6,7 @@ export type { ConversationSearchBarProps } from './ConversationSearchBar';
 export { ListSearchField, listSearchResults } from './ListSearch';
 export { useConversationSearch } from './useConversationSearch';
 export { useSearch } from './useSearch';
+export { useNameSearch } from './useNameSearch';
 
 /** Search within the conversation loads when the header's magnifier opens it. */
 export const LazyConversationSearchBar = lazyView<ConversationSearchBarProps>(() =>
