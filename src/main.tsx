@@ -30,7 +30,10 @@ async function start() {
  */
 function keepListBelowConversation() {
   const { pathname, search, hash } = window.location;
-  if (!/^\/c\/[^/]+\/?$/.test(pathname) || window.history.length > 1) return;
+  if (!/^\/c\/[^/]+\/?$/.test(pathname)) return;
+  // Only when the address was opened (typed, a link, a bookmark): a reload or Back/Forward already has its history.
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  if (entry && entry.type !== 'navigate') return;
   window.history.replaceState(null, '', '/');
   window.history.pushState(null, '', pathname + search + hash);
 }
