@@ -1,4 +1,4 @@
-// What a chat tile says about its latest message (docs/behaviour.md §2 Chats page, list tiles): a one-line preview
+// What a chat tile says about its latest message (docs/behaviour.md §10.17): a one-line preview
 // in words for every kind of message, who wrote it in a group, its time, and one's own message's read mark.
 // Pure, tested in tile-line.test.ts.
 import type { Message, PublicUser } from '../../../contract/entities';

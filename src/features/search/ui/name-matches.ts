@@ -1,4 +1,4 @@
-// The list's search by name, in the browser (docs/behaviour.md §2 Search): chats whose title matches and friends
+// The list's search by name, in the browser (docs/behaviour.md §10.17): chats whose title matches and friends
 // whose name or username does, shown before the messages found, as Telegram does. Pure.
 import type { ConversationEntry, PublicUser } from '../../../contract/entities';
 import { conversationTitle, directPeer, displayName } from '../../../shared/format';

@@ -1,4 +1,4 @@
-// Keeps the open conversation and the address in step (docs/behaviour.md §2 Addresses): `/c/<id>` is an open
+// Keeps the open conversation and the address in step (docs/behaviour.md §10.17): `/c/<id>` is an open
 // conversation, `/` the list. The address leads: a reload, Back/Forward or a link opens what it names (the chats
 // actor is told), and leaving `/c/<id>` for `/` closes it. A selection made elsewhere (a notification, «Написать»
 // on the contacts page, a search result, a new group) moves the address to it; a conversation closed by the app

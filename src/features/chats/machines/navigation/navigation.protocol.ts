@@ -4,7 +4,7 @@
 // Peers and views import this module, never navigation.machine.ts.
 import type { MachineRef } from '../../../../core/machines/machine-ref';
 
-/** The address of an open conversation (docs/behaviour.md §2 Addresses). */
+/** The address of an open conversation (docs/behaviour.md §10.17). */
 export const conversationPath = (conversationId: string) => `/c/${encodeURIComponent(conversationId)}`;
 
 /** The conversation an address opens; null for any other address. */

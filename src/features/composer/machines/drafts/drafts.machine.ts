@@ -1,4 +1,4 @@
-// Keeps the composer's drafts in the browser (docs/behaviour.md §2 Drafts): read once when the composer starts,
+// Keeps the composer's drafts in the browser (docs/behaviour.md §10.17): read once when the composer starts,
 // written `DRAFTS.saveDelayMs` after the last change (a burst of keystrokes is one write), and at once when the
 // page is hidden or goes away. Sign-out removes them (the offline cache's clear).
 import { assign, enqueueActions, setup } from 'xstate';
