@@ -135,13 +135,6 @@ export default defineConfig({
                 new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url),
               ),
             },
-            // Its RouterProvider too, or it would read the development build's contexts (a second copy).
-            {
-              find: /^react-router\/dom$/,
-              replacement: fileURLToPath(
-                new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url),
-              ),
-            },
           ],
         },
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },

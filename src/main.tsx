@@ -1,9 +1,10 @@
 // The browser entry: the inspector (development, ?inspect), the composition root, the router.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { createRuntime } from './core/app/runtime';
-import { dataRouterService } from './core/services/router';
+import { bridgedRouter } from './core/services/router';
+import { RouterBridge } from './core/ui/RouterBridge';
 import { startInspector } from './core/services/inspector';
 import { AppRoutes } from './core/ui/AppRoutes';
 import { RuntimeProvider } from './core/ui/RuntimeContext';
@@ -12,13 +13,16 @@ import './styles/app.css';
 async function start() {
   const inspect = await startInspector().catch(() => undefined);
   keepListBelowConversation();
-  // A data router: the navigation actor reads and moves the address through it (src/core/services/router.ts).
-  const router = createBrowserRouter([{ path: '*', element: <AppRoutes /> }]);
-  const { app } = createRuntime({ inspect, services: { router: dataRouterService(router) } });
+  // The navigation actor reads and moves the address through the page's router (src/core/services/router.ts).
+  const router = bridgedRouter(window.location.pathname);
+  const { app } = createRuntime({ inspect, services: { router } });
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
       <RuntimeProvider app={app}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <RouterBridge router={router} />
+          <AppRoutes />
+        </BrowserRouter>
       </RuntimeProvider>
     </StrictMode>,
   );

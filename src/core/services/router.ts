@@ -41,25 +41,45 @@ export function memoryRouter(initial = '/'): RouterService & { entries(): string
   };
 }
 
-/** What a react-router data router offers (createBrowserRouter's result). */
-interface DataRouter {
-  state: { location: { pathname: string } };
-  subscribe(fn: (state: { location: { pathname: string } }) => void): () => void;
-  navigate(to: string | number, opts?: { replace?: boolean }): Promise<void> | void;
+/** react-router's navigate function (useNavigate's result): to a path, or back by -1. */
+export interface Navigate {
+  (to: string, options?: { replace?: boolean }): void;
+  (delta: number): void;
 }
 
-export function dataRouterService(router: DataRouter): RouterService {
+/**
+ * The router the page renders, reached through <RouterBridge /> (src/core/ui/RouterBridge.tsx), which reports each
+ * location and hands over react-router's navigate. The declarative router (BrowserRouter) keeps the first bundle
+ * small: a data router would add ≈ 16 KB gzip to it.
+ */
+export interface BridgedRouter extends RouterService {
+  /** The bridge: the page's current path and its navigate. */
+  attach(path: string, navigate: Navigate): void;
+  /** The page's router is at a new path. */
+  moved(path: string): void;
+}
+
+export function bridgedRouter(initial: string): BridgedRouter {
+  let current = initial;
+  let navigate: Navigate | null = null;
+  const listeners = new Set<(path: string) => void>();
+  const moved = (path: string) => {
+    if (path === current) return;
+    current = path;
+    for (const l of [...listeners]) l(path);
+  };
   return {
-    path: () => router.state.location.pathname,
+    path: () => current,
     subscribe(listener) {
-      let last = router.state.location.pathname;
-      return router.subscribe((state) => {
-        if (state.location.pathname === last) return;
-        last = state.location.pathname;
-        listener(last);
-      });
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
-    go: (path, options) => void router.navigate(path, { replace: options?.replace ?? false }),
-    back: () => void router.navigate(-1),
+    go: (path, options) => navigate?.(path, { replace: options?.replace ?? false }),
+    back: () => navigate?.(-1),
+    attach(path, nav) {
+      navigate = nav;
+      moved(path);
+    },
+    moved,
   };
 }

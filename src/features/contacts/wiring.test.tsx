@@ -2,8 +2,9 @@
 // only the REST client (and the socket) replaced. Checks what each control asks of the server.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, Route, RouterProvider, Routes, useLocation } from 'react-router-dom';
-import { dataRouterService } from '../../core/services/router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { bridgedRouter } from '../../core/services/router';
+import { RouterBridge } from '../../core/ui/RouterBridge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../core/app/runtime';
 import type { Contact, PublicUser } from '../../contract/entities';
@@ -63,39 +64,25 @@ function Where() {
 function renderWired(path: string) {
   const calls: Call[] = [];
   // The app's router is the runtime's too: the navigation actor moves the address to an opened chat.
-  const router = createMemoryRouter(
-    [
-      {
-        path: '*',
-        element: (
-          <>
-            <Routes>
-              <Route path="/chats" element={<ChatsFooter />} />
-              <Route path="/contacts" element={<ContactsPage />} />
-              <Route path="/settings" element={<SettingsPage />} />
-              <Route path="/" element={<p>Чаты</p>} />
-              <Route path="/c/:id" element={<p>Беседа</p>} />
-            </Routes>
-            <Where />
-          </>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
+  const router = bridgedRouter(path);
   const runtime = createRuntime({
     stored: storedSession,
     baseURL: '/api',
-    services: {
-      api: fakeApi(calls),
-      connectSocket: () => quietSocket(),
-      ping: () => never(),
-      router: dataRouterService(router),
-    },
+    services: { api: fakeApi(calls), connectSocket: () => quietSocket(), ping: () => never(), router },
   });
   render(
     <RuntimeProvider app={runtime.app}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RouterBridge router={router} />
+        <Routes>
+          <Route path="/chats" element={<ChatsFooter />} />
+          <Route path="/contacts" element={<ContactsPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/" element={<p>Чаты</p>} />
+          <Route path="/c/:id" element={<p>Беседа</p>} />
+        </Routes>
+        <Where />
+      </MemoryRouter>
     </RuntimeProvider>,
   );
   return { calls, runtime };
