@@ -30,6 +30,8 @@ export interface ChatListProps {
   searchResults?: ReactNode;
   /** Each tile's menu (right click, the context-menu key or Shift+F10): mute, pin, archive, clear, delete. */
   menu?: ChatMenuProps;
+  /** The pointer or the focus came to the list: a conversation may be opened next (its pane's code is fetched). */
+  onIntent?(): void;
 }
 
 type OpenMenu = { tile: ChatTileView; x: number; y: number } | null;
@@ -45,7 +47,13 @@ export function ChatList(props: ChatListProps) {
   }, [archive, archived.length]);
   const openMenu = props.menu ? (tile: ChatTileView, x: number, y: number) => setMenu({ tile, x, y }) : undefined;
   return (
-    <section className="chat-list" aria-labelledby="chat-list-title">
+    <section
+      className="chat-list"
+      aria-labelledby="chat-list-title"
+      onPointerEnter={props.onIntent}
+      onPointerDown={props.onIntent}
+      onFocus={props.onIntent}
+    >
       <div className="chat-list-head">
         <h1 id="chat-list-title">Чаты</h1>
         {props.search}

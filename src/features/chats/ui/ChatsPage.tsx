@@ -3,7 +3,7 @@
 import { ChatActionPrompt, ChatList } from './ChatList';
 import { ChatsFooter } from './ChatsFooter';
 import { ChatsShell } from './ChatsShell';
-import { ConversationView, NoConversation } from '../../conversation/ui/index';
+import { LazyConversationView, NoConversation } from '../../conversation/ui/index';
 import { useChatActions } from './useChatActions';
 import { useChatsPage } from './useChatsPage';
 import { useConversationPane } from '../../conversation/ui/index';
@@ -12,12 +12,15 @@ import { useNameSearch, useSearch } from '../../search/ui/index';
 import { LazyConversationSearchBar } from '../../search/ui/index';
 import { useConversationSearch } from '../../search/ui/index';
 import { LazyConversationInfo, useConversationInfo } from '../../conversationInfo/ui/index';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useBlocking } from '../../blocking/ui/index';
 import { InviteLinksSection } from '../../groupInvites/ui/index';
 import { LazyGroupPicture } from '../../profile/ui/index';
 import { directPeer } from '../../../shared/format';
 import '../../../styles/chats.css';
+
+/** The conversation's views are a chunk of their own, fetched when one is open or the list is touched. */
+const preloadPane = () => void LazyConversationView.preload();
 
 export function ChatsPage() {
   const page = useChatsPage();
@@ -25,6 +28,10 @@ export function ChatsPage() {
   const search = useSearch('search');
   const names = useNameSearch(search.query, page.entries, me);
   const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
+  // The pane's code comes when a conversation is open (a reload at /c/<id>) or about to be.
+  useEffect(() => {
+    if (selectedId) preloadPane();
+  }, [selectedId]);
   return (
     <>
       <ChatsShell
@@ -35,6 +42,7 @@ export function ChatsPage() {
             tiles={page.tiles}
             loaded={page.loaded}
             onOpen={page.open}
+            onIntent={preloadPane}
             menu={menu}
             footer={<ChatsFooter />}
             search={<ListSearchField search={search} />}
@@ -96,7 +104,7 @@ function ConversationPane(
     : undefined;
   return (
     <div className="conv-with-info">
-      <ConversationView
+      <LazyConversationView
         {...view}
         onSearch={search.show}
         onInfo={() => setInfo(true)}

@@ -2,7 +2,8 @@
 // the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
 import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { lazyView } from '../../../shared/ui/lazy-view';
-import { Composer, type ComposerProps } from '../../composer/ui/index';
+import { Composer, type ComposerProps, useRecorderPanel } from '../../composer/ui/index';
+import type { RecorderRef } from '../../composer/machines/recorder/recorder.protocol';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList, type MessageListProps } from './MessageList';
 // With the pane, not the lazy lightbox: the fallback below is drawn with it while the lightbox's chunk loads.
@@ -14,7 +15,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   status: 'loading' | 'failed' | 'ready';
   header: HeaderView;
   typing: { text: string; dots: number };
-  composer: Omit<ComposerProps, 'inputRef'>;
+  /** The composer's props; its recorder panel is read here from `recorderRef` (the composer's recorder child). */
+  composer: Omit<ComposerProps, 'inputRef' | 'recorder'> & { recorderRef?: RecorderRef };
   lightbox: { items: { url: string; name?: string }[]; index: number } | null;
   onCloseLightbox(): void;
   onCall(video: boolean): void;
@@ -46,6 +48,8 @@ function LightboxLoading() {
 }
 
 export function ConversationView(props: ConversationViewProps) {
+  const { recorderRef, ...composer } = props.composer;
+  const recorder = useRecorderPanel(recorderRef);
   const input = useRef<HTMLTextAreaElement | null>(null);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
@@ -125,7 +129,7 @@ export function ConversationView(props: ConversationViewProps) {
           </button>
         </div>
       ) : (
-        <Composer {...props.composer} inputRef={input} />
+        <Composer {...composer} recorder={recorder} inputRef={input} />
       )}
       {dragging && (
         <div className="conv-drop" aria-hidden="true">
@@ -138,25 +142,5 @@ export function ConversationView(props: ConversationViewProps) {
         </Suspense>
       )}
     </section>
-  );
-}
-
-/** The message pane when no conversation is selected. */
-export function NoConversation() {
-  return (
-    <div className="conv-placeholder">
-      <div className="conv-placeholder-card">
-        <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
-          <path
-            d="M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-4 3v-3H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.6"
-            strokeLinejoin="round"
-          />
-        </svg>
-        <p>Выберите чат</p>
-      </div>
-    </div>
   );
 }

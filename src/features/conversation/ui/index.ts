@@ -1,5 +1,16 @@
 // The views of the conversation feature that other features and the app's routes render.
-export { ConversationView, NoConversation } from './ConversationView';
+import type { ConversationViewProps } from './ConversationView';
+import { lazyView } from '../../../shared/ui/lazy-view';
+
+export type { ConversationViewProps } from './ConversationView';
+export { NoConversation } from './NoConversation';
+/**
+ * The open conversation's pane (messages, composer, lightbox): a chunk of its own, fetched when a conversation is
+ * opened or the list is touched (src/features/chats/ui/ChatsPage.tsx), not with the list.
+ */
+export const LazyConversationView = lazyView<ConversationViewProps>(() =>
+  import('./ConversationView').then((m) => m.ConversationView),
+);
 export { useConversationPane } from './useConversationPane';
 export { chatTile } from './view-model';
 export type { AvatarView, ChatTileView } from './view-model';

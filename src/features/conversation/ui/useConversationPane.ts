@@ -12,7 +12,6 @@ import type { ConversationViewProps } from './ConversationView';
 import { displayName, isGroupConversation, replyPreview } from '../../../shared/format';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
 import { voicePreview } from './voice-call-text';
-import { useRecorderPanel } from '../../composer/ui/index';
 import { useConversationSignals } from './useConversationSignals';
 
 const EMPTY: never[] = [];
@@ -124,7 +123,6 @@ export function useConversationPane(options: {
     editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
 
   const recorderRef = useSelector(composer, (s) => s?.children.recorder);
-  const recorder = useRecorderPanel(recorderRef);
 
   return {
     status,
@@ -171,7 +169,7 @@ export function useConversationPane(options: {
       readOnly,
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
-      recorder,
+      recorderRef,
     },
   };
 }
