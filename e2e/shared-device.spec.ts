@@ -58,6 +58,9 @@ test('signing out offline leaves nothing of A, and ends the sign-in on the serve
   await box.fill('Неотправленное письмо');
   await box.press('Enter');
   await expect.poll(() => storedFor(page, a.user.id)).toContain(`beseda.outbox.${a.user.id}`);
+  // A draft is kept for a reload too.
+  await box.fill('Черновик, который никто не должен увидеть');
+  await expect.poll(() => storedFor(page, a.user.id)).toContain(`beseda.drafts.${a.user.id}`);
 
   await page.getByRole('button', { name: 'Выйти' }).click();
 

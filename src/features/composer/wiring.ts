@@ -100,9 +100,10 @@ export function wireComposer(s: Services) {
           loadDrafts: fromPromise(async ({ input }: { input: { userId: string } }) =>
             parseDrafts(s.draftStore.load(input.userId)),
           ),
-          saveDrafts: fromPromise(async ({ input }: { input: { userId: string; drafts: DraftMap } }) =>
-            s.draftStore.save(input.userId, input.drafts),
-          ),
+          // Only for the signed-in user: a write that comes after sign-out cleared the browser writes nothing.
+          saveDrafts: fromPromise(async ({ input }: { input: { userId: string; drafts: DraftMap } }) => {
+            if (s.currentUserId() === input.userId) s.draftStore.save(input.userId, input.drafts);
+          }),
           pageExit: pageExitActor,
         },
       }),
