@@ -10,9 +10,13 @@ import { CALL_BLOCKED } from '../users/blocks';
 import { createCallLog } from './call-log';
 
 async function caller(db: Database, userId: string) {
-  const u = await db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst();
+  const u = await db
+    .selectFrom('users')
+    .select(['id', 'display_name', 'avatar_url'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!u) throw notFound('Пользователь не найден');
-  return { id: u.id, name: u.display_name };
+  return { id: u.id, name: u.display_name, avatarUrl: u.avatar_url };
 }
 
 export const callRelay = fp(

@@ -43,7 +43,8 @@ export const Ack = z.union([
 ]);
 export type Ack = z.infer<typeof Ack>;
 
-const CallPeer = z.object({ id: Id, name: z.string() });
+/** Who is calling (or answering): the incoming-call dialog shows their picture when they have one. */
+const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().nullable().optional() });
 
 /**
  * Who receives what (the server sends each event to user rooms, i.e. every tab of a user, unless noted):

@@ -1,9 +1,9 @@
-// Lazy views fetched ahead of need, so they show without a fallback: the call views once the realtime connection
-// is up (a ring must show at once), the lightbox once images are on screen. Nothing is fetched before that.
+// Lazy views fetched ahead of need, so they show without a fallback: the call overlay once the realtime connection
+// is up (the incoming-call dialog is in the first bundle), the lightbox once images are on screen. Nothing is fetched before that.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageRow } from '../../features/conversation/ui/view-model';
-import { LazyCallOverlay, LazyIncomingCallDialog } from '../../features/calls/ui/lazy-call-views';
+import { LazyCallOverlay } from '../../features/calls/ui/lazy-call-views';
 import { ConversationView, LazyLightbox } from '../../features/conversation/ui/ConversationView';
 import { paneProps } from '../../../tests/client/pane-props';
 import { renderApp, storedSession } from '../../../tests/client/render-app';
@@ -15,9 +15,9 @@ describe('lazy views fetched ahead', () => {
     const { runtime, ...view } = renderApp('/', { stored: storedSession });
     const realtime = runtime.app.system.get('realtime');
     await act(() => new Promise((r) => setTimeout(r, 50)));
-    expect(LazyIncomingCallDialog.isLoaded()).toBe(false); // signed in, not connected yet: nothing fetched
+    expect(LazyCallOverlay.isLoaded()).toBe(false); // signed in, not connected yet: nothing fetched
     act(() => realtime.send({ type: 'socket.connected' }));
-    await waitFor(() => expect(LazyIncomingCallDialog.isLoaded() && LazyCallOverlay.isLoaded()).toBe(true));
+    await waitFor(() => expect(LazyCallOverlay.isLoaded()).toBe(true));
 
     act(() =>
       realtime.send({

@@ -8,7 +8,7 @@ import { createRuntime } from '../../core/app/runtime';
 import { AppRoutes, AuthPages } from '../../core/ui/AppRoutes';
 import { CallLayerView } from '../../features/calls/ui/CallLayer';
 import type { ConferenceProps } from '../../features/calls/ui/conference-rules';
-import { LazyCallOverlay, LazyIncomingCallDialog } from '../../features/calls/ui/lazy-call-views';
+import { LazyCallOverlay } from '../../features/calls/ui/lazy-call-views';
 import { ConversationView, LazyLightbox } from '../../features/conversation/ui/ConversationView';
 import { RuntimeProvider } from '../../core/ui/RuntimeContext';
 import { never, quietSocket } from '../../../tests/fixtures/session';
@@ -47,15 +47,25 @@ describe('lazy views: a fallback while the chunk loads, then the view', () => {
     runtime.app.stop();
   });
 
-  it('incoming call: the caller is announced at once, then the dialog with its answers', async () => {
-    expect(LazyIncomingCallDialog.isLoaded()).toBe(false);
+  it('incoming call: the dialog with its three answers in the first render (its code is in the first bundle)', () => {
     render(
       <CallLayerView {...handlers} incoming={{ conversationId: 'c1', from, video: true }} call={null} notice={null} />,
     );
-    expect(screen.getByRole('status')).toHaveTextContent('Входящий аудио/видео звонок: Борис');
-    expect(await screen.findByRole('alertdialog')).toHaveTextContent('Борис');
-    expect(screen.getByRole('button', { name: 'Ответить' })).toBeInTheDocument();
-    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('Борис');
+    for (const name of ['Отклонить', 'Ответить', 'Ответить с видео'])
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+  });
+
+  it('incoming call: the caller’s picture when they have one', () => {
+    const { container } = render(
+      <CallLayerView
+        {...handlers}
+        incoming={{ conversationId: 'c1', from: { ...from, avatarUrl: '/uploads/boris.png' }, video: false }}
+        call={null}
+        notice={null}
+      />,
+    );
+    expect(container.querySelector('.incoming-call img')?.getAttribute('src')).toBe('/uploads/boris.png');
   });
 
   it('call overlay: nothing before the room token; "Подключаемся…" while the overlay loads; then the overlay', async () => {

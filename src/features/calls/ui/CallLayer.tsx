@@ -3,7 +3,8 @@
 // fallbacks below are styled while the views' chunk is still on its way).
 import '../../../styles/calls.css';
 import { Suspense } from 'react';
-import { LazyCallOverlay, LazyIncomingCallDialog } from './lazy-call-views';
+import { IncomingCallDialog } from './IncomingCallDialog';
+import { LazyCallOverlay } from './lazy-call-views';
 import { useCallLayer } from './useCallLayer';
 
 export function CallLayer() {
@@ -14,21 +15,13 @@ export function CallLayerView(props: ReturnType<typeof useCallLayer>) {
   return (
     <>
       {props.incoming && (
-        <Suspense
-          fallback={
-            <p className="incoming-call" role="status">
-              Входящий аудио/видео звонок: {props.incoming.from.name}
-            </p>
-          }
-        >
-          <LazyIncomingCallDialog
-            from={props.incoming.from}
-            video={props.incoming.video}
-            onAccept={props.accept}
-            onAcceptVideo={props.acceptVideo}
-            onDecline={props.decline}
-          />
-        </Suspense>
+        <IncomingCallDialog
+          from={props.incoming.from}
+          video={props.incoming.video}
+          onAccept={props.accept}
+          onAcceptVideo={props.acceptVideo}
+          onDecline={props.decline}
+        />
       )}
       {props.call && (
         <Suspense

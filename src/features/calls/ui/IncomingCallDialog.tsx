@@ -1,10 +1,13 @@
 // The incoming-call dialog (docs/behaviour.md §2): 'Входящий аудио/видео звонок', the caller, and 'Отклонить',
-// 'Ответить', 'Ответить с видео'. It takes focus when it appears (an urgent interruption, announced as an
+// 'Ответить', 'Ответить с видео', with the caller's picture (or initials). In the first bundle: a call arriving on a
+// cold or slow load shows its buttons at once. It takes focus when it appears (an urgent interruption, announced as an
 // alert dialog), Escape declines, and focus goes back where it was when it closes.
 import { useEffect, useRef } from 'react';
+import { avatarColour, avatarFace } from '../../../shared/format';
+import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 
 export interface IncomingCallDialogProps {
-  from: { id: string; name: string };
+  from: { id: string; name: string; avatarUrl?: string | null };
   /** The caller started a video call. */
   video: boolean;
   onAccept: () => void;
@@ -37,9 +40,14 @@ export function IncomingCallDialog(props: IncomingCallDialogProps) {
         Входящий аудио/видео звонок
       </h2>
       <p id="incoming-call-from" className="incoming-call-from">
-        <span className="incoming-call-avatar" aria-hidden="true">
-          {props.from.name.slice(0, 1).toUpperCase()}
-        </span>
+        <ChatAvatar
+          avatar={{
+            face: avatarFace(props.from.avatarUrl ?? null, props.from.name),
+            colour: avatarColour(props.from.id),
+            presence: null,
+          }}
+          size={48}
+        />
         <span>
           <strong>{props.from.name}</strong>
           <span className="incoming-call-kind">{props.video ? 'Видеозвонок' : 'Аудиозвонок'}</span>

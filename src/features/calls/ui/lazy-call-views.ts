@@ -1,11 +1,11 @@
-// The incoming-call dialog and the call overlay, split off the chats page's first bundle (bench/client/bundle.ts). The call
-// machine stays spawned from the root; only these views load later: useCallLayer preloads them once the realtime
+// The call overlay, split off the chats page's first bundle (bench/client/bundle.ts); the incoming-call dialog is in
+// it, so a ring is answerable at once. The call machine stays spawned from the root; the overlay loads later:
+// useCallLayer preloads it once the realtime
 // connection is up, so a ring shows at once — after the service worker has installed, where there is one: its
 // precache fetches every chunk into the HTTP cache, so the page then reads them from there instead of downloading
 // them a second time during the first load.
 import { lazyView } from '../../../shared/ui/lazy-view';
 
-export const LazyIncomingCallDialog = lazyView(() => import('./IncomingCallDialog').then((m) => m.IncomingCallDialog));
 export const LazyCallOverlay = lazyView(() => import('./CallOverlay').then((m) => m.CallOverlay));
 
 /** How long a preload waits for a service worker that may never install (private mode, a failed registration). */
@@ -19,5 +19,4 @@ export function serviceWorkerSettled(): Promise<void> {
   return Promise.race([navigator.serviceWorker.ready.then(() => undefined), timeout]);
 }
 
-export const preloadCallViews = () =>
-  Promise.all([LazyIncomingCallDialog.preload(), LazyCallOverlay.preload()]).then(() => undefined);
+export const preloadCallViews = () => LazyCallOverlay.preload();
