@@ -2,6 +2,7 @@
 // (preview, time, «Черновик»), addresses that survive reload and Back, unread counts however many, search by name,
 // a new group on top, the long press on a phone, and «Выйти» that asks first.
 import type { BrowserContext, Page } from '@playwright/test';
+import { io } from 'socket.io-client';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { apiCall, type E2EUser, makeFriends, markRead, sendText, signInContext } from './users';
@@ -171,4 +172,67 @@ test('a group made last is on top; searching its title finds it, and a friend by
   await found.getByRole('button', { name: /Вера Сергеевна/ }).click();
   await expect(page.locator('.conv-title')).toHaveText('Вера Сергеевна');
   await expect(page).toHaveURL(/\/c\/[^/]+$/);
+});
+
+test('a call arriving the moment a cold, throttled page comes online shows its three buttons from the first frame', async ({
+  srv,
+  friends: { a, b, conversationId },
+  newContext,
+}) => {
+  const context = await newContext({ viewport: { width: 390, height: 844 } });
+  await signInContext(context, b);
+  const page = await context.newPage();
+  // The first time the dialog is in the page, what buttons it had then.
+  await page.addInitScript(() => {
+    const w = window as unknown as { firstDialog: string[] | null };
+    w.firstDialog = null;
+    new MutationObserver(() => {
+      const dialog = document.querySelector('.incoming-call[role="alertdialog"], .incoming-call');
+      if (w.firstDialog || !dialog) return;
+      w.firstDialog = [...dialog.querySelectorAll('button')].map((el) => el.textContent ?? '');
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: 1.6e6 / 8,
+    uploadThroughput: 750e3 / 8,
+  });
+  const loading = page.goto(`${srv.url}/`);
+
+  // Анна calls the moment Борис's page is online (before that the server answers that nobody can be rung).
+  const caller = io(srv.url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    auth: { token: a.accessToken },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      caller.once('connect', () => resolve());
+      caller.once('connect_error', reject);
+    });
+    await expect
+      .poll(
+        async () => {
+          const ack = (await caller.timeout(5_000).emitWithAck('call:invite', { conversationId, video: false })) as {
+            ok: boolean;
+          };
+          return ack.ok;
+        },
+        { timeout: 60_000, intervals: [50] },
+      )
+      .toBe(true);
+    await loading;
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+    const first = await page.evaluate(() => (window as unknown as { firstDialog: string[] | null }).firstDialog);
+    expect(first).toEqual(['Отклонить', 'Ответить', 'Ответить с видео']);
+    await page.getByRole('button', { name: 'Отклонить' }).click();
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  } finally {
+    caller.close();
+  }
 });

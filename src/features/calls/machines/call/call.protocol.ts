@@ -6,6 +6,8 @@ import type { MachineRef } from '../../../../core/machines/machine-ref';
 export interface CallPeer {
   id: string;
   name: string;
+  /** Their picture, when they have one (the incoming-call dialog shows it). */
+  avatarUrl?: string | null;
 }
 
 /** Call invitation (docs/behaviour.md §3): conversationId, from, video. */
