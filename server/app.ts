@@ -11,6 +11,7 @@ import { sessionsRoutes } from './auth/sessions.routes';
 import { signInsPlugin } from './auth/sign-ins';
 import { basePlugin } from './base';
 import { callRelay } from './calls/call-relay';
+import { callHistoryRoutes } from './calls/call-history.routes';
 import { type Clock, systemClock } from './clock';
 import type { AccessTokens } from './auth/access-tokens';
 import type { Config } from './config';
@@ -121,6 +122,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(receiptsRoutes);
   app.register(searchRoutes);
   app.register(callRelay);
+  app.register(callHistoryRoutes);
   app.register(livekitRoutes);
   const uploads = localDiskStorage(path.join(config.dataDir, 'uploads'));
   app.register(uploadsRoutes, { storage: uploads });

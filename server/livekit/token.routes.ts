@@ -1,4 +1,4 @@
-// POST /api/livekit/token: a LiveKit access token for a room. `conv-<id>` rooms are conversation calls
+// POST /api/livekit/token: a LiveKit access token for a room (GET /api/livekit/url: the address alone). `conv-<id>` rooms are conversation calls
 // (members only); any other name is an open room (the /calls page) for any signed-in user. The identity
 // is always the server's user id.
 import fp from 'fastify-plugin';
@@ -57,6 +57,8 @@ export const livekitRoutes = fp(
       token.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
       return { token: await token.toJwt(), url: livekitUrl(config, req) };
     });
+    // The address the calls page shows before any token names it: the same one the tokens carry.
+    contractRoute(app, 'livekitUrl', async ({ req }) => ({ url: livekitUrl(config, req) }));
   },
   {
     name: 'livekit-routes',

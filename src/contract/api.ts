@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   Attachment,
   AttachmentType,
+  CallInfo,
   Contact,
   Conversation,
   ConversationEntry,
@@ -305,6 +306,24 @@ export const LivekitTokenBody = z.strictObject({
   participantMetadata: z.record(z.string(), z.unknown()).optional(),
 });
 export const LivekitTokenResponse = z.object({ token: z.string(), url: z.string() });
+/** GET /api/livekit/url: the media server address the app hands out (the /calls page shows it). */
+export const LivekitUrlResponse = z.object({ url: z.string() });
+
+/** GET /api/calls: the user's calls, newest first, from the CALL entries they can see. */
+export const CallHistoryQuery = z.strictObject({
+  /** A message id from `nextBefore`: calls strictly older than it. */
+  before: Id.optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.callHistoryMax).default(LIMITS.callHistoryDefault),
+});
+export const CallHistoryEntry = z.object({
+  /** The CALL entry's message id. */
+  id: Id,
+  conversationId: Id,
+  createdAt: IsoDate,
+  call: CallInfo,
+});
+export type CallHistoryEntry = z.infer<typeof CallHistoryEntry>;
+export const CallHistoryResponse = z.object({ calls: z.array(CallHistoryEntry), nextBefore: Id.nullable() });
 
 /** GET /api/search: `q` is free text (words, "a phrase in quotes"); operators of the index are never read from it. */
 export const SearchQuery = z.strictObject({
@@ -410,6 +429,8 @@ export const api = {
   receipts: route('receipts', { body: ReceiptsBody, response: Ok }),
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),
+  livekitUrl: route('livekitUrl', { response: LivekitUrlResponse }),
+  callHistory: route('callHistory', { query: CallHistoryQuery, response: CallHistoryResponse }),
   search: route('search', { query: SearchQuery, response: SearchResponse }),
   pushKey: route('pushKey', { response: PushKeyResponse }),
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),

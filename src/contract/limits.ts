@@ -26,6 +26,9 @@ export const LIMITS = {
   searchQueryMax: 200,
   searchPageDefault: 20,
   searchPageMax: 50,
+  /** The calls page's history: a page of calls, and the most one request may ask for. */
+  callHistoryDefault: 50,
+  callHistoryMax: 100,
   /** Deletions answered at once by GET /api/messages/deleted (more are asked for from `until`). */
   deletionsPageMax: 500,
 } as const;

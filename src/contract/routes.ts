@@ -58,6 +58,8 @@ export const routes = {
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
   livekitToken: { method: 'POST', path: '/livekit/token', auth: true },
+  livekitUrl: { method: 'GET', path: '/livekit/url', auth: true },
+  callHistory: { method: 'GET', path: '/calls', auth: true },
   search: { method: 'GET', path: '/search', auth: true },
   pushKey: { method: 'GET', path: '/push/key', auth: true },
   pushSubscribe: { method: 'POST', path: '/push/subscribe', auth: true },

@@ -28,9 +28,17 @@ export function wireCallsPage(s: Services) {
       fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) =>
         requestRoomToken(s.api, input),
       ),
-      serverAddress: fromPromise(async () =>
-        typeof window === 'undefined' ? null : videoServerFallbackUrl(window.location, configuredVideoServerUrl()),
-      ),
+      // The address the server hands out with its tokens; a guess from this page's host while it has not answered.
+      serverAddress: fromPromise(async () => {
+        try {
+          return (await s.api.call('livekitUrl')).url;
+        } catch {
+          return typeof window === 'undefined'
+            ? null
+            : videoServerFallbackUrl(window.location, configuredVideoServerUrl());
+        }
+      }),
+      loadHistory: fromPromise(async () => (await s.api.call('callHistory', { query: {} })).calls),
     },
   });
 }

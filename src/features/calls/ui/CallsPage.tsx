@@ -6,6 +6,8 @@ import { type ComponentType, type FormEvent, Suspense, useState } from 'react';
 import type { ConferenceProps } from './conference-rules';
 import { LazyConference } from './LazyConference';
 import { useCallsPage } from './useCallsPage';
+import type { CallHistoryRow } from './call-history';
+import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 
 export function CallsPage() {
   return <CallsPageView {...useCallsPage()} />;
@@ -17,6 +19,11 @@ export interface CallsPageViewProps {
   error: string | null;
   serverUrl: string | null;
   access: { token: string; url: string } | null;
+  /** The user's calls (null while they load). */
+  history?: CallHistoryRow[] | null;
+  historyError?: string | null;
+  retryHistory?: () => void;
+  callBack?: (conversationId: string, video: boolean) => void;
   join: (room: string) => void;
   left: () => void;
   failed: (message: string) => void;
@@ -80,6 +87,55 @@ function RoomForm(props: CallsPageViewProps) {
           Видеосервер: <code data-testid="video-server">{props.serverUrl ?? 'не известен'}</code>
         </p>
       </form>
+      <CallHistory {...props} />
+    </section>
+  );
+}
+
+/** «Недавние звонки»: who, the call in words, when, and a button to call back the same way. */
+function CallHistory(props: CallsPageViewProps) {
+  return (
+    <section className="call-history" aria-labelledby="call-history-title">
+      <h2 id="call-history-title" className="section-title">
+        Недавние звонки
+      </h2>
+      {props.historyError ? (
+        <div role="alert" className="call-history-status">
+          <p>{props.historyError}</p>
+          <button type="button" className="button ghost" onClick={props.retryHistory}>
+            Повторить
+          </button>
+        </div>
+      ) : !props.history ? (
+        <p className="call-history-status" role="status">
+          Загружаем…
+        </p>
+      ) : props.history.length === 0 ? (
+        <p className="call-history-status">Звонков пока нет</p>
+      ) : (
+        <ul className="call-history-list">
+          {props.history.map((row) => (
+            <li key={row.id} className="call-history-row" data-testid="call-history-row">
+              <ChatAvatar avatar={row.avatar} size={40} />
+              <span className="call-history-text">
+                <span className="call-history-who">{row.who}</span>
+                <span className={`call-history-label${row.missed ? ' missed' : ''}`}>{row.label}</span>
+              </span>
+              <time className="call-history-when" title={row.at}>
+                {row.when}
+              </time>
+              <button
+                type="button"
+                className="button ghost call-history-back"
+                onClick={() => props.callBack?.(row.conversationId, row.video)}
+              >
+                {row.video ? 'Видеозвонок' : 'Позвонить'}
+                <span className="sr-only">: {row.who}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -1,6 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { DEFAULT_GUEST_NAME, DEFAULT_ROOM } from '../machines/callsPage/callsPage.protocol';
-import { useSessionRef } from '../../../core/ui/RuntimeContext';
+import { useSessionRef, useSystemActor } from '../../../core/ui/RuntimeContext';
+import type { ConversationEntry } from '../../../contract/entities';
+import { useMemo } from 'react';
+import { callHistoryRows } from './call-history';
+
+const noEntries: ConversationEntry[] = [];
 import { useOwnedActor } from '../../../core/ui/useOwnedActor';
 
 /** The /calls page's view of the `callsPage` actor, which lives while the page is shown. */
@@ -14,7 +19,19 @@ export function useCallsPage() {
   const access = useSelector(page, (s) => s?.context.access ?? null);
   const error = useSelector(page, (s) => s?.context.error ?? null);
   const serverUrl = useSelector(page, (s) => s?.context.serverUrl ?? null);
+  const calls = useSelector(page, (s) => s?.context.history ?? null);
+  const historyError = useSelector(page, (s) => s?.context.historyError ?? null);
+  // Who each call was with: the conversation as the chat list has it.
+  const chats = useSystemActor('chats');
+  const entries = useSelector(chats, (s) => s?.context.entries ?? noEntries);
+  const me = useSelector(session, (s) => s.context.session?.user.id ?? null);
+  const history = useMemo(() => (calls ? callHistoryRows(calls, entries, me, Date.now()) : null), [calls, entries, me]);
   return {
+    history,
+    historyError,
+    retryHistory: () => page?.send({ type: 'history.retry' }),
+    callBack: (conversationId: string, video: boolean) =>
+      page?.send({ type: 'history.callBack', conversationId, video }),
     room,
     busy,
     error,

@@ -14,4 +14,5 @@ export const LazyConversationView = lazyView<ConversationViewProps>(() =>
 export { useConversationPane } from './useConversationPane';
 export { chatTile } from './view-model';
 export type { AvatarView, ChatTileView } from './view-model';
-export { callLabel, clock, voicePreview } from './voice-call-text';
+export { callLabel, clock, isMissedFor, voicePreview } from './voice-call-text';
+export { tileTime } from './tile-line';

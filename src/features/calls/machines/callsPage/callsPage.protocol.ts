@@ -1,10 +1,14 @@
 // The /calls page actor's protocol (systemId 'callsPage'): the events it accepts from the page and the
 // conference. Views import this module, never callsPage.machine.ts.
+import type { CallHistoryEntry } from '../../../../contract/api';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
+
+export type { CallHistoryEntry } from '../../../../contract/api';
 
 export const DEFAULT_ROOM = 'demo-room';
 export const DEFAULT_GUEST_NAME = 'guest';
 export const ROOM_FAILED = 'Не удалось подключиться к комнате';
+export const HISTORY_FAILED = 'Не удалось загрузить историю звонков';
 
 export interface RoomAccess {
   token: string;
@@ -17,6 +21,9 @@ export interface CallsPageContext {
   error: string | null;
   /** The video server address shown on the page. */
   serverUrl: string | null;
+  /** The user's calls, newest first (null until the first answer). */
+  history: CallHistoryEntry[] | null;
+  historyError: string | null;
 }
 
 export type CallsPageEvent =
@@ -24,7 +31,11 @@ export type CallsPageEvent =
   /** The conference disconnected (the user left, or the server closed the room). */
   | { type: 'room.left' }
   /** The conference could not connect, e.g. the library's 'no livekit url provided'. */
-  | { type: 'room.failed'; message: string };
+  | { type: 'room.failed'; message: string }
+  /** Ask for the call history again (after a failure). */
+  | { type: 'history.retry' }
+  /** Call back from a row of the history: the conversation opens and the call starts. */
+  | { type: 'history.callBack'; conversationId: string; video: boolean };
 
 export type CallsPageRef = MachineRef<CallsPageContext, CallsPageEvent>;
 
