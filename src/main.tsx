@@ -20,7 +20,7 @@ async function start() {
     <StrictMode>
       <RuntimeProvider app={app}>
         <BrowserRouter>
-          <RouterBridge router={router} />
+          <RouterBridge onLocation={router.attach} />
           <AppRoutes />
         </BrowserRouter>
       </RuntimeProvider>

@@ -1,15 +1,15 @@
-// Connects the page's router to the app's router service (src/core/services/router.ts): the navigation actor hears
-// every location and moves the address through react-router's navigate. Renders nothing.
+// Connects the page's router to the app's router service (src/core/services/router.ts, wired in main.tsx): every
+// location, with react-router's navigate, goes to `onLocation`, so the navigation actor hears where the page is and
+// can move it. Renders nothing.
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
-import type { BridgedRouter } from '../services/router';
+import { type NavigateFunction, useLocation, useNavigate } from 'react-router-dom';
 
-export function RouterBridge(props: { router: BridgedRouter }) {
+export function RouterBridge(props: { onLocation(path: string, navigate: NavigateFunction): void }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const { router } = props;
+  const { onLocation } = props;
   useEffect(() => {
-    router.attach(pathname, navigate);
-  }, [router, navigate, pathname]);
+    onLocation(pathname, navigate);
+  }, [onLocation, navigate, pathname]);
   return null;
 }

@@ -73,7 +73,7 @@ function renderWired(path: string) {
   render(
     <RuntimeProvider app={runtime.app}>
       <MemoryRouter initialEntries={[path]}>
-        <RouterBridge router={router} />
+        <RouterBridge onLocation={router.attach} />
         <Routes>
           <Route path="/chats" element={<ChatsFooter />} />
           <Route path="/contacts" element={<ContactsPage />} />
