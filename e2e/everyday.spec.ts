@@ -236,3 +236,43 @@ test('a call arriving the moment a cold, throttled page comes online shows its t
     caller.close();
   }
 });
+
+test('the calls page lists a finished call with a call-back that opens the conversation and calls', async ({
+  srv,
+  friends: { a, b, conversationId },
+  openSignedIn,
+}) => {
+  const socket = (token: string) =>
+    new Promise<ReturnType<typeof io>>((resolve, reject) => {
+      const s = io(srv.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token } });
+      s.once('connect', () => resolve(s));
+      s.once('connect_error', reject);
+    });
+  const [anna, boris] = await Promise.all([socket(a.accessToken), socket(b.accessToken)]);
+  try {
+    // Борис calls Анна, who declines: one call entry.
+    const rang = new Promise((resolve) => anna.once('call:incoming', resolve));
+    expect(await boris.timeout(5_000).emitWithAck('call:invite', { conversationId, video: true })).toEqual({
+      ok: true,
+    });
+    await rang;
+    expect(await anna.timeout(5_000).emitWithAck('call:decline', { conversationId })).toEqual({ ok: true });
+    anna.close();
+
+    const { page } = await openSignedIn(a, { path: '/calls' });
+    await expect(page.getByTestId('video-server')).toHaveText(/^ws:\/\/.+:\d+$/);
+    const row = page.getByTestId('call-history-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('Борис');
+    await expect(row).toContainText('Звонок отклонён');
+    await expectNoSeriousA11yViolations(page, 'calls page with history', { include: '.calls-page' });
+    // Calling back: the conversation opens at its address and Борис's tab rings.
+    const ringing = new Promise<{ video: boolean }>((resolve) => boris.once('call:incoming', resolve));
+    await row.getByRole('button', { name: /Видеозвонок/ }).click();
+    await expect(page).toHaveURL(`${srv.url}/c/${conversationId}`);
+    expect((await ringing).video).toBe(true);
+  } finally {
+    anna.close();
+    boris.close();
+  }
+});
