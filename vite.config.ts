@@ -5,6 +5,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import type { Plugin, Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
+import { THEME_INIT_SCRIPT } from './src/contract/theme';
 
 const serverTarget = process.env.VITE_DEV_SERVER_TARGET ?? 'http://localhost:4000';
 
@@ -54,9 +55,18 @@ function earlyRequestsScript(entry: string): Plugin {
   };
 }
 
+/** The theme's pre-paint script, inline at the top of <head> (src/contract/theme.ts; the CSP allows it by hash). */
+function themeInitScript(): Plugin {
+  return {
+    name: 'beseda-theme-init',
+    transformIndexHtml: () => [{ tag: 'script', children: THEME_INIT_SCRIPT, injectTo: 'head-prepend' }],
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    themeInitScript(),
     earlyRequestsScript('src/boot/early-requests.ts'),
     // The web app manifest and the service worker (src/sw/service-worker.ts, Workbox): the worker precaches every
     // file of this build but source maps and compressed copies; the page registers it after loading

@@ -7,11 +7,13 @@
 // connections to itself and to the media server (LiveKit signalling over ws(s), its /validate over http(s)).
 // Development runs the page through Vite (with the Stately inspector), not through this server, so this
 // policy only ever covers production builds. Uploads set their own, stricter policy (uploads.routes.ts).
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { Config } from '../config';
 import { livekitUrl } from '../livekit/token.routes';
+import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
 
@@ -88,6 +90,8 @@ function headersSetBy(
   return [...set.values()];
 }
 
+const THEME_SCRIPT_HASH = `'sha256-${createHash('sha256').update(THEME_INIT_SCRIPT).digest('base64')}'`;
+
 /** Not encapsulated: its hook covers every response, 404s and the other plugins' routes included. */
 export const securityHeaders = fp(
   async (app) => {
@@ -101,7 +105,8 @@ export const securityHeaders = fp(
           objectSrc: ["'none'"],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
-          scriptSrc: ["'self'"],
+          // The theme's pre-paint script, inline in index.html (src/contract/theme.ts): allowed by its hash alone.
+          scriptSrc: ["'self'", THEME_SCRIPT_HASH],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'blob:', 'data:'],
           mediaSrc: ["'self'", 'blob:'],

@@ -19,6 +19,7 @@ const sessionLong = [
   'contacts',
   'search',
   'profile',
+  'theme',
 ];
 const viewOwned = [
   'callsPage',

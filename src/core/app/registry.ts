@@ -53,6 +53,8 @@ import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
 import { wireAvatar, wireGroupAvatar, wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
+import { themeMachine } from '../../features/theme/index';
+import { wireTheme } from '../../features/theme/wiring';
 import { wireSearch } from '../../features/search/wiring';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
 import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
@@ -105,6 +107,8 @@ export const registry = {
   contacts: { machine: contactsMachine, lifetime: 'session', systemId: true, wire: wireContacts },
   search: { machine: searchMachine, lifetime: 'session', systemId: true, wire: wireSearch },
   profile: { machine: profileMachine, lifetime: 'session', systemId: true, wire: wireProfile },
+  // The colour theme, signed in or not (the auth pages are themed too).
+  theme: { machine: themeMachine, lifetime: 'session', systemId: true, wire: wireTheme },
   // Owned by a view: alive while it is mounted.
   callsPage: { machine: callsPageMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireCallsPage },
   chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatsFooter },

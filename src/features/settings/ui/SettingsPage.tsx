@@ -5,6 +5,7 @@ import type { PresenceStatus, User } from '../../../contract/entities';
 import { LIMITS } from '../../../contract/limits';
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../../account/ui/index';
 import { BlockedUsersSection } from '../../blocking/ui/index';
+import { ThemeSection, useTheme } from '../../theme/ui/index';
 import type { ProfileFields } from '../../profile/index';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
@@ -20,8 +21,10 @@ export const STATUS_OPTIONS: { value: PresenceStatus; label: string }[] = [
 export function SettingsPage() {
   const s = useSettings();
   const n = useNotificationSettings();
+  const theme = useTheme();
   return (
     <SettingsPageView {...s} {...n}>
+      <ThemeSection choice={theme.choice} onChoose={theme.choose} />
       <DevicesSection />
       <PasswordSection />
       <BlockedUsersSection />
