@@ -5,7 +5,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import type { Plugin, Rolldown } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
-import { THEME_INIT_SCRIPT } from './src/contract/theme';
+import { THEME_INIT_SCRIPT } from './src/contract/theme.js';
 
 const serverTarget = process.env.VITE_DEV_SERVER_TARGET ?? 'http://localhost:4000';
 
