@@ -7,7 +7,7 @@ import { diagramDocument } from '../tests/model/mermaid';
 
 const dir = path.resolve('docs/statecharts');
 fs.mkdirSync(dir, { recursive: true });
-for (const [name, machine] of Object.entries(diagramMachines())) {
+for (const [name, machine] of Object.entries(await diagramMachines())) {
   const file = path.join(dir, `${name}.md`);
   fs.writeFileSync(file, diagramDocument(name, machine));
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagramMachines } from '../../src/core/app/diagrams';
 
-const machines = diagramMachines();
+const machines = await diagramMachines();
 import { diagramDocument, toMermaid } from '../model/mermaid';
 
 describe('statechart diagrams', () => {

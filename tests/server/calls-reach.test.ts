@@ -51,7 +51,7 @@ describe('calls to a user with several tabs', () => {
     const toCaller = next(a, 'call:accepted');
     const toOtherTab = next(b2, 'call:accepted');
     expect(await ack(b1, 'call:accept', { conversationId: ab, video: true })).toEqual({ ok: true });
-    const from = { id: bob.user.id, name: bob.user.displayName };
+    const from = { id: bob.user.id, name: bob.user.displayName, avatarUrl: null };
     expect(await toCaller).toEqual({ conversationId: ab, from, video: true });
     expect(await toOtherTab).toEqual({ conversationId: ab, from, video: true });
     await roundTrip(b1);
@@ -66,7 +66,7 @@ describe('calls to a user with several tabs', () => {
     const toCaller = next(a, 'call:declined');
     const toOtherTab = next(b1, 'call:declined');
     await ack(b2, 'call:decline', { conversationId: ab });
-    const from = { id: bob.user.id, name: bob.user.displayName };
+    const from = { id: bob.user.id, name: bob.user.displayName, avatarUrl: null };
     expect(await toCaller).toEqual({ conversationId: ab, from });
     expect(await toOtherTab).toEqual({ conversationId: ab, from });
     await roundTrip(b2);

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
 
@@ -96,7 +98,9 @@ describe('security headers', () => {
     expect(res.statusCode).toBe(200);
     const csp = directives(res.headers['content-security-policy']);
     expect(csp['default-src']).toEqual(["'self'"]);
-    expect(csp['script-src']).toEqual(["'self'"]);
+    // The app's own scripts, and the theme's inline pre-paint script by its hash alone.
+    const themeHash = `'sha256-${createHash('sha256').update(THEME_INIT_SCRIPT).digest('base64')}'`;
+    expect(csp['script-src']).toEqual(["'self'", themeHash]);
     expect(csp['object-src']).toEqual(["'none'"]);
     expect(csp['frame-ancestors']).toEqual(["'none'"]);
     expect(csp['img-src']).toEqual(["'self'", 'blob:', 'data:']);

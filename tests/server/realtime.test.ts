@@ -353,19 +353,22 @@ describe('calls', () => {
     expect(await ack(a, 'call:invite', { conversationId: ab, video: true })).toEqual({ ok: true });
     expect(await incoming).toEqual({
       conversationId: ab,
-      from: { id: alice.user.id, name: alice.user.displayName },
+      from: { id: alice.user.id, name: alice.user.displayName, avatarUrl: null },
       video: true,
     });
     const accepted = next(a, 'call:accepted');
     await ack(b, 'call:accept', { conversationId: ab, video: false });
     expect(await accepted).toEqual({
       conversationId: ab,
-      from: { id: bob.user.id, name: bob.user.displayName },
+      from: { id: bob.user.id, name: bob.user.displayName, avatarUrl: null },
       video: false,
     });
     const ended = next(b, 'call:ended');
     await ack(a, 'call:end', { conversationId: ab });
-    expect(await ended).toEqual({ conversationId: ab, from: { id: alice.user.id, name: alice.user.displayName } });
+    expect(await ended).toEqual({
+      conversationId: ab,
+      from: { id: alice.user.id, name: alice.user.displayName, avatarUrl: null },
+    });
     await Promise.all([a, c, out].map(roundTrip));
     expect(aSeen.events()).not.toContain('call:incoming');
     expect(outSeen.events().filter((e) => e.startsWith('call:'))).toEqual([]);
@@ -382,7 +385,7 @@ describe('calls', () => {
     await ack(c, 'call:decline', { conversationId: group });
     expect(await declined).toEqual({
       conversationId: group,
-      from: { id: carol.user.id, name: carol.user.displayName },
+      from: { id: carol.user.id, name: carol.user.displayName, avatarUrl: null },
     });
   });
 

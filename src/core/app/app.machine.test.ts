@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine } from 'xstate';
+import { createActor, createMachine, fromPromise } from 'xstate';
 import { appMachine } from './app.machine';
-import { idsOf } from './registry';
+import { idsOf, lazyIds } from './registry';
 
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
 // (sign-in, the socket hand-over) are tested through the composition root in src/core/app/wiring.test.ts.
@@ -39,11 +39,23 @@ const viewOwned = [
   'groupAvatar',
 ];
 
+/** The root with inert children; a later line's code "arrives" when `arrive()` is called. */
 function start() {
+  const pending: (() => void)[] = [];
+  const loadLine = fromPromise(
+    ({ input }: { input: { id: string; input: unknown } }) =>
+      new Promise((resolve) => pending.push(() => resolve({ id: input.id, machine: inert, input: input.input }))),
+  );
   const machine = appMachine.provide({
-    actors: Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])) as never,
+    actors: { ...Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])), loadLine } as never,
   });
-  return createActor(machine, { input: {} }).start();
+  const app = createActor(machine, { input: {} }).start();
+  return Object.assign(app, {
+    arrive: async () => {
+      for (const go of pending.splice(0)) go();
+      await new Promise((r) => setTimeout(r, 0));
+    },
+  });
 }
 
 describe('app (root actor)', () => {
@@ -66,21 +78,39 @@ describe('app (root actor)', () => {
 
   it('spawns a view-owned actor on actor.open (once) and stops it on actor.close; other ids are refused', () => {
     const app = start();
-    app.send({ type: 'actor.open', id: 'callsPage' });
-    const page = app.system.get('callsPage');
-    expect(page.getSnapshot().status).toBe('active');
-    expect(app.getSnapshot().children.callsPage).toBe(page);
-    app.send({ type: 'actor.open', id: 'callsPage' });
-    expect(app.system.get('callsPage')).toBe(page);
-    app.send({ type: 'actor.close', id: 'callsPage' });
-    expect(page.getSnapshot().status).toBe('stopped');
-    expect(app.system.get('callsPage')).toBeUndefined();
-    expect(app.getSnapshot().children.callsPage).toBeUndefined();
-    app.send({ type: 'actor.open', id: 'callsPage' });
-    expect(app.system.get('callsPage')).not.toBe(page);
+    app.send({ type: 'actor.open', id: 'chatsFooter' });
+    const footer = app.system.get('chatsFooter');
+    expect(footer.getSnapshot().status).toBe('active');
+    expect(app.getSnapshot().children.chatsFooter).toBe(footer);
+    app.send({ type: 'actor.open', id: 'chatsFooter' });
+    expect(app.system.get('chatsFooter')).toBe(footer);
+    app.send({ type: 'actor.close', id: 'chatsFooter' });
+    expect(footer.getSnapshot().status).toBe('stopped');
+    expect(app.system.get('chatsFooter')).toBeUndefined();
+    expect(app.getSnapshot().children.chatsFooter).toBeUndefined();
+    app.send({ type: 'actor.open', id: 'chatsFooter' });
+    expect(app.system.get('chatsFooter')).not.toBe(footer);
     // A session-long actor is not the views' to stop.
     const chats = app.system.get('chats');
     app.send({ type: 'actor.close', id: 'chats' });
     expect(app.system.get('chats')).toBe(chats);
+  });
+
+  it('a line whose code comes with its view is spawned once its code is here, and not at all if closed first', async () => {
+    expect(lazyIds()).toEqual(expect.arrayContaining(['callsPage', 'devices', 'conversationInfo', 'blocking']));
+    const app = start();
+    app.send({ type: 'actor.open', id: 'callsPage', input: { x: 1 } });
+    expect(app.system.get('callsPage')).toBeUndefined();
+    await app.arrive();
+    const page = app.system.get('callsPage');
+    expect(page.getSnapshot().status).toBe('active');
+    app.send({ type: 'actor.close', id: 'callsPage' });
+    expect(app.system.get('callsPage')).toBeUndefined();
+    // Opened and closed before the code came: nothing is left running.
+    app.send({ type: 'actor.open', id: 'devices' });
+    app.send({ type: 'actor.close', id: 'devices' });
+    await app.arrive();
+    expect(app.system.get('devices')).toBeUndefined();
+    expect(Object.keys(app.getSnapshot().children).filter((k) => k.startsWith('load.'))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 // signed in (and the realtime actor the token) from it when they start.
 import { type ActorRefFrom, type AnyStateMachine, enqueueActions, setup } from 'xstate';
 import type { AppEvent, AppInput } from '../machines/app/app.protocol';
+import { notWired } from '../machines/not-wired';
 import { idsOf, type Registry, type RegistryEntry, registry, type SessionId } from './registry';
 
 export type { AppEvent, AppInput } from '../machines/app/app.protocol';
@@ -15,9 +16,26 @@ export type AppContext = { [K in SessionId]: ActorRefFrom<Registry[K]['machine']
 const sessionIds = idsOf('session');
 const viewOwnedIds = idsOf('owned', 'view');
 const viewOwned: string[] = viewOwnedIds;
+/** The lines whose code comes with their view (registry `load`): spawned once it is here. */
+const loadedLater = new Set<string>(viewOwnedIds.filter((id) => (registry[id] as RegistryEntry).load));
 const rootActors: Record<string, AnyStateMachine> = Object.fromEntries(
-  [...sessionIds, ...viewOwnedIds].map((id) => [id, registry[id].machine]),
+  [...sessionIds, ...viewOwnedIds].flatMap((id) => {
+    const machine = (registry[id] as RegistryEntry).machine;
+    return machine ? [[id, machine]] : [];
+  }),
 );
+
+/** What the loader of a later line gives: the wired machine, for the view that asked (with its input). */
+export interface LoadedLine {
+  id: string;
+  machine: AnyStateMachine;
+  input: unknown;
+}
+const LOADER = 'load.';
+/** Fetches a later line's code and wires it (src/core/app/wiring.ts provides it). */
+rootActors.loadLine = notWired<LoadedLine, { id: string; input: unknown }>(
+  'app.loadLine',
+) as unknown as AnyStateMachine;
 
 export const appMachine = setup({
   types: {
@@ -46,13 +64,35 @@ export const appMachine = setup({
           guard: 'viewOwned',
           actions: enqueueActions(({ event, system, enqueue }) => {
             if (event.type !== 'actor.open' || system.get(event.id)) return;
+            // A line whose code comes with its view: fetched first (the view shows its loading state meanwhile).
+            if (loadedLater.has(event.id)) {
+              enqueue.spawnChild('loadLine', {
+                id: `${LOADER}${event.id}`,
+                input: { id: event.id, input: event.input },
+              });
+              return;
+            }
             enqueue.spawnChild(event.id, { id: event.id, systemId: event.id, input: event.input });
           }),
         },
         'actor.close': {
           guard: 'viewOwned',
-          actions: enqueueActions(({ event, enqueue }) => enqueue.stopChild(event.id)),
+          actions: enqueueActions(({ event, enqueue }) => {
+            // Closed while its code was still on its way: nothing is spawned when it arrives.
+            enqueue.stopChild(`${LOADER}${event.id}`);
+            enqueue.stopChild(event.id);
+          }),
         },
+        // The code is here and the view still wants it.
+        'xstate.done.actor.load.*': {
+          actions: enqueueActions(({ event, system, enqueue }) => {
+            const line = (event as unknown as { output: LoadedLine }).output;
+            if (system.get(line.id)) return;
+            enqueue.spawnChild(line.machine, { id: line.id, systemId: line.id, input: line.input });
+          }),
+        },
+        // The chunk could not be fetched: the view opens it again on its next mount.
+        'xstate.error.actor.load.*': {},
       },
     },
   },

@@ -4,6 +4,6 @@ import type { AnyStateMachine } from 'xstate';
 import { appMachine } from './app.machine';
 import { registeredMachines } from './registry';
 
-export function diagramMachines(): Record<string, AnyStateMachine> {
-  return { app: appMachine, ...registeredMachines() };
+export async function diagramMachines(): Promise<Record<string, AnyStateMachine>> {
+  return { app: appMachine, ...(await registeredMachines()) };
 }

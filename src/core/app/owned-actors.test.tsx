@@ -83,6 +83,8 @@ describe('actor lifetimes', () => {
 
   it("the footer's and the calls page's actors live in the app's system while their view is shown", async () => {
     const { app } = renderWired('/calls');
+    // The calls page's code comes with it: its actor is spawned once that is here.
+    await waitFor(() => expect(app.system.get('callsPage')).toBeDefined());
     const page = app.system.get('callsPage');
     expect(page?.getSnapshot().status).toBe('active');
     expect(app.system.get('chatsFooter')).toBeUndefined();

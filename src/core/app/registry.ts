@@ -15,15 +15,8 @@
 //   composes them.
 // The diagram list (scripts/diagrams.ts) is derived from it too.
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
-import {
-  accountDeletionMachine,
-  dataExportMachine,
-  devicesMachine,
-  passwordMachine,
-} from '../../features/account/index';
-import { wireAccountDeletion, wireDataExport, wireDevices, wirePassword } from '../../features/account/wiring';
-import { callMachine, callsPageMachine } from '../../features/calls/index';
-import { wireCall, wireCallsPage } from '../../features/calls/wiring';
+import { callMachine } from '../../features/calls/index';
+import { wireCall } from '../../features/calls/wiring';
 import {
   chatActionsMachine,
   chatsFooterMachine,
@@ -42,12 +35,6 @@ import {
   readReceiptsMachine,
   typingMachine,
 } from '../../features/conversation/index';
-import { blockingMachine } from '../../features/blocking/index';
-import { wireBlocking } from '../../features/blocking/wiring';
-import { conversationInfoMachine } from '../../features/conversationInfo/index';
-import { groupInvitesMachine, joinGroupMachine } from '../../features/groupInvites/index';
-import { wireGroupInvites, wireJoinGroup } from '../../features/groupInvites/wiring';
-import { wireConversationInfo } from '../../features/conversationInfo/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
@@ -70,7 +57,13 @@ import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession, wireSign
 export type Lifetime = 'session' | 'owned' | 'child';
 
 export interface RegistryEntry {
-  machine: AnyStateMachine;
+  /** The machine, in the first bundle (absent for a line whose code loads with its view: `load`). */
+  machine?: AnyStateMachine;
+  /**
+   * A view-owned line whose code loads with its view, not with the first bundle: its wired machine, fetched when the
+   * view first opens it (the root spawns it then), and its bare machine for the diagrams.
+   */
+  load?: { wired(s: Services): Promise<AnyStateMachine>; machine(): Promise<AnyStateMachine> };
   lifetime: Lifetime;
   /** Who spawns an 'owned' or 'child' actor: 'view' (useOwnedActor) or its parent machine's id. */
   owner?: string;
@@ -110,37 +103,92 @@ export const registry = {
   // The colour theme, signed in or not (the auth pages are themed too).
   theme: { machine: themeMachine, lifetime: 'session', systemId: true, wire: wireTheme },
   // Owned by a view: alive while it is mounted.
-  callsPage: { machine: callsPageMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireCallsPage },
+  callsPage: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/calls/page-wiring').then((m) => m.wireCallsPage(s)),
+      machine: () =>
+        import('../../features/calls/machines/callsPage/callsPage.machine').then((m) => m.callsPageMachine),
+    },
+  },
   chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatsFooter },
   conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireSearch },
   chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
   lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view', systemId: true },
-  devices: { machine: devicesMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDevices },
-  passwordChange: { machine: passwordMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wirePassword },
-  accountDeletion: {
-    machine: accountDeletionMachine,
+  devices: {
     lifetime: 'owned',
     owner: 'view',
     systemId: true,
-    wire: wireAccountDeletion,
+    load: {
+      wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireDevices(s)),
+      machine: () => import('../../features/account/index').then((m) => m.devicesMachine),
+    },
   },
-  dataExport: { machine: dataExportMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireDataExport },
+  passwordChange: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wirePassword(s)),
+      machine: () => import('../../features/account/index').then((m) => m.passwordMachine),
+    },
+  },
+  accountDeletion: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireAccountDeletion(s)),
+      machine: () => import('../../features/account/index').then((m) => m.accountDeletionMachine),
+    },
+  },
+  dataExport: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireDataExport(s)),
+      machine: () => import('../../features/account/index').then((m) => m.dataExportMachine),
+    },
+  },
   chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatActions },
   groupInvites: {
-    machine: groupInvitesMachine,
     lifetime: 'owned',
     owner: 'view',
     systemId: true,
-    wire: wireGroupInvites,
+    load: {
+      wired: (s: Services) => import('../../features/groupInvites/wiring').then((m) => m.wireGroupInvites(s)),
+      machine: () => import('../../features/groupInvites/index').then((m) => m.groupInvitesMachine),
+    },
   },
-  joinGroup: { machine: joinGroupMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireJoinGroup },
-  blocking: { machine: blockingMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireBlocking },
-  conversationInfo: {
-    machine: conversationInfoMachine,
+  joinGroup: {
     lifetime: 'owned',
     owner: 'view',
     systemId: true,
-    wire: wireConversationInfo,
+    load: {
+      wired: (s: Services) => import('../../features/groupInvites/wiring').then((m) => m.wireJoinGroup(s)),
+      machine: () => import('../../features/groupInvites/index').then((m) => m.joinGroupMachine),
+    },
+  },
+  blocking: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/blocking/wiring').then((m) => m.wireBlocking(s)),
+      machine: () => import('../../features/blocking/index').then((m) => m.blockingMachine),
+    },
+  },
+  conversationInfo: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/conversationInfo/wiring').then((m) => m.wireConversationInfo(s)),
+      machine: () => import('../../features/conversationInfo/index').then((m) => m.conversationInfoMachine),
+    },
   },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
@@ -169,10 +217,16 @@ export type SessionId = { [K in RegistryId]: Registry[K] extends { lifetime: 'se
 // --- compile-time checks: the registry and the typed system map (src/core/machines/system.ts) agree ---
 type WithSystemId = { [K in RegistryId]: Registry[K] extends { systemId: true } ? K : never }[RegistryId];
 type Verdict<T extends Record<string, true>> = T;
+/** A line's machine type: its `machine`, or what its `load` gives. */
+export type MachineOf<E> = E extends { machine: infer M extends AnyStateMachine }
+  ? M
+  : E extends { load: { wired(s: Services): Promise<infer M extends AnyStateMachine> } }
+    ? M
+    : never;
 /** Every registry line with a systemId has its entry in SystemActors, and the machine's ref fits that entry. */
 export type RegistryMatchesSystem = Verdict<{
   [K in WithSystemId]: K extends keyof SystemActors
-    ? ActorRefFrom<Registry[K]['machine']> extends SystemActors[K]
+    ? ActorRefFrom<MachineOf<Registry[K]>> extends SystemActors[K]
       ? true
       : false
     : false;
@@ -190,13 +244,20 @@ export function idsOf(lifetime: Lifetime, owner?: string): RegistryId[] {
   });
 }
 
-/** Every machine once (two lines may share one, e.g. the two searches), by the first id that names it. */
-export function registeredMachines(): Record<string, AnyStateMachine> {
+/** The lines whose code loads with their view. */
+export const lazyIds = (): RegistryId[] => ids.filter((id) => (registry[id] as RegistryEntry).load !== undefined);
+
+/**
+ * Every machine once (two lines may share one, e.g. the two searches), by the first id that names it; the lines
+ * that load with their view are fetched for it.
+ */
+export async function registeredMachines(): Promise<Record<string, AnyStateMachine>> {
   const seen = new Set<AnyStateMachine>();
   const out: Record<string, AnyStateMachine> = {};
   for (const id of ids) {
-    const m = registry[id].machine;
-    if (seen.has(m)) continue;
+    const e: RegistryEntry = registry[id];
+    const m = e.machine ?? (await e.load?.machine());
+    if (!m || seen.has(m)) continue;
     seen.add(m);
     out[id] = m;
   }
