@@ -77,8 +77,8 @@ test.describe('/calls: a named room', () => {
     const form = a.getByRole('form', { name: 'Подключиться к комнате' });
     await expect(form).toBeVisible();
     await expect(a.getByRole('textbox', { name: 'Комната' })).toHaveValue('demo-room');
-    // The video server line: the fallback address on this host until a token names the real one.
-    await expect(a.getByTestId('video-server')).toHaveText('ws://127.0.0.1:7880');
+    // The video server line: the address the server hands out (the media server's own port), before any token.
+    await expect(a.getByTestId('video-server')).toHaveText(mediaServer.url);
     // Scoped to the page itself: the shared layout around it is checked by its own tests.
     await expectNoSeriousA11yViolations(a, '/calls form', { include: '.calls-page' });
 
