@@ -17,6 +17,7 @@ import { useBlocking } from '../../blocking/ui/index';
 import { InviteLinksSection } from '../../groupInvites/ui/index';
 import { LazyGroupPicture } from '../../profile/ui/index';
 import { directPeer } from '../../../shared/format';
+import { serviceWorkerSettled } from '../../../shared/ui/service-worker-settled';
 import '../../../styles/chats.css';
 
 /** The conversation's views are a chunk of their own, fetched when one is open or the list is touched. */
@@ -28,10 +29,14 @@ export function ChatsPage() {
   const search = useSearch('search');
   const names = useNameSearch(search.query, page.entries, me);
   const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
-  // The pane's code comes when a conversation is open (a reload at /c/<id>) or about to be.
+  // The pane's code comes when a conversation is open (a reload at /c/<id>) or about to be, and otherwise once the
+  // service worker has it in the cache (then it costs the first load nothing and the first opening is quick).
   useEffect(() => {
     if (selectedId) preloadPane();
   }, [selectedId]);
+  useEffect(() => {
+    void serviceWorkerSettled().then(preloadPane);
+  }, []);
   return (
     <>
       <ChatsShell
