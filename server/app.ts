@@ -37,6 +37,7 @@ import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { livekitRoutes } from './livekit/token.routes';
 import { messageEditsRoutes } from './messages/message-edits.routes';
+import { messageActionsRoutes } from './messages/message-actions.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
@@ -119,6 +120,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(conversationRooms);
   app.register(messagesRoutes);
   app.register(messageEditsRoutes);
+  app.register(messageActionsRoutes);
   app.register(receiptsRoutes);
   app.register(searchRoutes);
   app.register(callRelay);

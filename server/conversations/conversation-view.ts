@@ -32,10 +32,24 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         j.on('m.seq', '=', (eb) =>
           eb
             .selectFrom('messages as l')
-            .select((x) => x.fn.max('l.seq').as('s'))
+            .select('l.seq')
             .whereRef('l.conversation_id', '=', 'c.id')
             .whereRef('l.seq', '>', 'me.visible_from_seq')
-            .where('l.deleted_at', 'is', null),
+            .where('l.deleted_at', 'is', null)
+            // Not one the user hid for themselves (a probe of the hidden table's key, usually empty).
+            .where((x) =>
+              x.not(
+                x.exists(
+                  x
+                    .selectFrom('hidden_messages as h')
+                    .select('h.message_id')
+                    .whereRef('h.message_id', '=', 'l.id')
+                    .where('h.user_id', '=', userId),
+                ),
+              ),
+            )
+            .orderBy('l.seq', 'desc')
+            .limit(1),
         ),
       )
       .select([
@@ -59,6 +73,20 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'm.edited_at as m_edited_at',
         'm.reactions as m_reactions',
         'm.system_info as m_system_info',
+        'm.forwarded_from_user_id as m_forwarded_from_user_id',
+        'm.forwarded_from_name as m_forwarded_from_name',
+        'm.mentions as m_mentions',
+        // Unread messages that mention the user: the chat list's «@».
+        (eb) =>
+          eb
+            .selectFrom('message_mentions as mm')
+            .innerJoin('messages as mu', 'mu.id', 'mm.message_id')
+            .select((x) => x.fn.countAll<number | string>().as('n'))
+            .where('mm.user_id', '=', userId)
+            .whereRef('mm.conversation_id', '=', 'c.id')
+            .whereRef('mu.seq', '>', 'me.last_read_seq')
+            .where('mu.deleted_at', 'is', null)
+            .as('mentions_unread'),
         // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
         // range of the messages_visible index, empty for a conversation that is read.
         (eb) =>
@@ -153,6 +181,8 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),
     };
+    const mentioned = Number(c.mentions_unread ?? 0);
+    if (mentioned > 0) entry.unreadMentions = mentioned;
     const peer = entry.conversation.isGroup ? undefined : participants.find((p) => p.user.id !== userId);
     if (peer && blocks?.has(userId, peer.user.id)) entry.blockedByMe = true;
     return { entry, activity: activity(c) };
@@ -172,6 +202,9 @@ type ListRow = {
   m_edited_at: string | null;
   m_reactions: string | null;
   m_system_info: string | null;
+  m_forwarded_from_user_id: string | null;
+  m_forwarded_from_name: string | null;
+  m_mentions: string | null;
 };
 
 async function latestMessages(db: Database, rows: ListRow[]) {
@@ -192,6 +225,9 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       edited_at: r.m_edited_at,
       reactions: r.m_reactions,
       system_info: r.m_system_info,
+      forwarded_from_user_id: r.m_forwarded_from_user_id,
+      forwarded_from_name: r.m_forwarded_from_name,
+      mentions: r.m_mentions,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

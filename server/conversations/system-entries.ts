@@ -22,6 +22,7 @@ export async function writeSystemEntry(
   targets: readonly string[] = [],
   title: string | null = null,
   at: Date = new Date(),
+  pinned?: { messageId: string; excerpt: string },
 ): Promise<Message> {
   const named = await names(trx, [actorId, ...targets]);
   const system: SystemInfo = {
@@ -29,6 +30,7 @@ export async function writeSystemEntry(
     actor: { id: actorId, name: named.get(actorId) ?? '' },
     targets: targets.map((id) => ({ id, name: named.get(id) ?? '' })),
     title,
+    ...(pinned ?? {}),
   };
   const row = {
     id: newMessageId(at.getTime()),

@@ -96,6 +96,40 @@ export interface MessagesTable {
   reactions: ColumnType<string | null, string | null | undefined, string | null>;
   /** SYSTEM entries: the contract's SystemInfo as JSON (server/conversations/system-entries.ts). */
   system_info: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A forwarded copy: the first author and their name then (migrations/017_message_actions.ts). */
+  forwarded_from_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  forwarded_from_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The mentioned members' ids as a JSON array, null when none (message_mentions indexes them per user). */
+  mentions: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** «Удалить у меня» / «Скрыть у себя»: a message one person no longer sees. */
+export interface HiddenMessagesTable {
+  user_id: string;
+  message_id: string;
+  conversation_id: string;
+  hidden_at: string;
+}
+
+export interface MessagePinsTable {
+  conversation_id: string;
+  message_id: string;
+  pinned_by: string;
+  pinned_at: string;
+}
+
+export interface MessageMentionsTable {
+  message_id: string;
+  user_id: string;
+  conversation_id: string;
+}
+
+/** When a member's read cursor reached a seq (for «Информация»). */
+export interface ReadMarksTable {
+  conversation_id: string;
+  user_id: string;
+  seq: ColumnType<number, number, number>;
+  read_at: string;
 }
 
 export interface ReactionsTable {
@@ -222,6 +256,10 @@ export interface DB {
   blocks: BlocksTable;
   group_invites: GroupInvitesTable;
   messages: MessagesTable;
+  hidden_messages: HiddenMessagesTable;
+  message_pins: MessagePinsTable;
+  message_mentions: MessageMentionsTable;
+  read_marks: ReadMarksTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;
   receipts: ReceiptsTable;

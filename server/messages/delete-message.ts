@@ -12,9 +12,11 @@ export interface DeleteDeps {
   db: Database;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toUsers'>;
+  /** A deleted message leaves the conversation's pins (message-pins.ts). */
+  unpin?: (conversationId: string, messageId: string, members: readonly string[], viewer: string) => Promise<void>;
 }
 
-export function createMessageDeleter({ db, lists, realtime }: DeleteDeps) {
+export function createMessageDeleter({ db, lists, realtime, unpin }: DeleteDeps) {
   const visibleMessage = (id: string) =>
     db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 
@@ -33,5 +35,6 @@ export function createMessageDeleter({ db, lists, realtime }: DeleteDeps) {
       .executeTakeFirst();
     lists.changed(members, row.conversation_id);
     realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
+    await unpin?.(row.conversation_id, row.id, members, userId);
   };
 }

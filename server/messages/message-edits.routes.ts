@@ -7,6 +7,7 @@ import { memberIds } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { reactionsJson, reactionsOf, toMessages } from './message-view';
+import { mentionable } from './send-message';
 
 const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
 
@@ -37,14 +38,27 @@ export const messageEditsRoutes = fp(
       // The same text again (a retry, a second click) is not a second edit: no new time, no event.
       if (content === row.content) return { message: (await toMessages(db, [row]))[0] };
       const editedAt = new Date().toISOString();
-      const { numUpdatedRows } = await db
-        .updateTable('messages')
-        .set({ content, edited_at: editedAt })
-        .where('id', '=', row.id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      // The new text's mentions replace the old ones (current members only).
+      const mentions = mentionable(body.mentions, members, userId);
+      const mentionsJson = mentions.length ? JSON.stringify(mentions) : null;
+      const numUpdatedRows = await db.transaction().execute(async (trx) => {
+        const { numUpdatedRows } = await trx
+          .updateTable('messages')
+          .set({ content, edited_at: editedAt, mentions: mentionsJson })
+          .where('id', '=', row.id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (numUpdatedRows === 0n) return numUpdatedRows;
+        await trx.deleteFrom('message_mentions').where('message_id', '=', row.id).execute();
+        if (mentions.length)
+          await trx
+            .insertInto('message_mentions')
+            .values(mentions.map((user_id) => ({ message_id: row.id, user_id, conversation_id: row.conversation_id })))
+            .execute();
+        return numUpdatedRows;
+      });
       if (numUpdatedRows === 0n) throw notFound(MESSAGE_NOT_FOUND); // deleted meanwhile
-      const [message] = await toMessages(db, [{ ...row, content, edited_at: editedAt }]);
+      const [message] = await toMessages(db, [{ ...row, content, edited_at: editedAt, mentions: mentionsJson }]);
       // The list's preview and quotes read the stored text; its cached answers are stale now.
       lists.changed(members, row.conversation_id);
       realtime.toUsers(members, 'message:edited', {
@@ -52,6 +66,7 @@ export const messageEditsRoutes = fp(
         messageId: row.id,
         content,
         editedAt,
+        mentions,
       });
       return { message };
     });

@@ -21,8 +21,9 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 });
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
+type Extra = 'forwarded_from_user_id' | 'forwarded_from_name' | 'mentions';
 export function freshMessage(
-  row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info'>,
+  row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info' | Extra> & Partial<Pick<MessageRow, Extra>>,
   replyTo: { id: string; content: string } | null,
   uploads: AttachedUpload[],
   extras: { voice?: Message['voice']; call?: CallInfo; system?: SystemInfo } = {},
@@ -44,6 +45,17 @@ export function freshMessage(
     ...(extras.voice ? { voice: extras.voice } : {}),
     ...(extras.call ? { call: extras.call } : {}),
     ...(extras.system ? { system: extras.system } : {}),
+    ...rowExtras(row),
+  };
+}
+
+/** forwardedFrom and mentions, when the row has them (written by the server alone, so trusted). */
+function rowExtras(row: Partial<Pick<MessageRow, Extra>>): Pick<Message, 'forwardedFrom' | 'mentions'> {
+  return {
+    ...(row.forwarded_from_user_id
+      ? { forwardedFrom: { userId: row.forwarded_from_user_id, name: row.forwarded_from_name ?? '' } }
+      : {}),
+    ...(row.mentions ? { mentions: JSON.parse(row.mentions) as string[] } : {}),
   };
 }
 
@@ -75,9 +87,10 @@ export function groupReactions(rows: readonly { emoji: string; user_id: string }
     if (users) users.push(r.user_id);
     else by.set(r.emoji, [r.user_id]);
   }
+  // The quick ones in their order, then the others by first use (Map keeps that order; the sort is stable).
   return [...by]
     .sort((a, b) => (EMOJI_ORDER.get(a[0]) ?? 99) - (EMOJI_ORDER.get(b[0]) ?? 99))
-    .map(([emoji, userIds]) => ({ emoji: emoji as Reaction['emoji'], userIds }));
+    .map(([emoji, userIds]) => ({ emoji, userIds }));
 }
 
 /** messages.reactions as the contract has it (written by reactionsJson alone, so it is trusted). */
@@ -174,6 +187,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       ...(callBy.has(r.id) ? { call: callBy.get(r.id) } : {}),
       // Written by the server alone (system-entries.ts), so it is trusted.
       ...(r.system_info ? { system: JSON.parse(r.system_info) as SystemInfo } : {}),
+      ...rowExtras(r),
     };
   });
 }

@@ -19,6 +19,8 @@ export interface NewMessage {
   uploadIds: string[];
   /** A VOICE message's duration and waveform (voice_notes). */
   voice?: { durationMs: number; waveform: number[] };
+  /** The members it mentions (message_mentions; the row's `mentions` holds the same ids). */
+  mentions?: readonly string[];
 }
 
 const voiceRow = (messageId: string, voice: NonNullable<NewMessage['voice']>) => ({
@@ -54,6 +56,9 @@ const MESSAGE_COLUMNS = [
   'client_message_id',
   'created_at',
   'deleted_at',
+  'forwarded_from_user_id',
+  'forwarded_from_name',
+  'mentions',
 ] as const;
 
 const valuesOf = (row: NewMessage['row']) => MESSAGE_COLUMNS.map((c) => (row[c] ?? null) as string | null);
@@ -99,7 +104,7 @@ function kyselyBatch(db: Database): WriteBatch {
   return (messages) =>
     db.transaction().execute(async (trx) => {
       const outcomes: WriteOutcome[] = [];
-      for (const { row, uploadIds, voice } of messages) {
+      for (const { row, uploadIds, voice, mentions } of messages) {
         const res = await insertMessage(trx, ...valuesOf(row));
         if (Number(res.numAffectedRows ?? 0) === 0) {
           outcomes.push('duplicate');
@@ -113,6 +118,12 @@ function kyselyBatch(db: Database): WriteBatch {
             .execute();
         }
         if (voice) await trx.insertInto('voice_notes').values(voiceRow(row.id, voice)).execute();
+        if (mentions?.length) {
+          await trx
+            .insertInto('message_mentions')
+            .values(mentions.map((user_id) => ({ message_id: row.id, user_id, conversation_id: row.conversation_id })))
+            .execute();
+        }
       }
       return outcomes;
     });
@@ -135,8 +146,11 @@ function sqliteBatch(db: Database): WriteBatch | null {
   const addVoice = file.prepare(
     db.insertInto('voice_notes').values({ message_id: '', duration_ms: 0, waveform: '' }).compile().sql,
   );
+  const mention = file.prepare(
+    db.insertInto('message_mentions').values({ message_id: '', user_id: '', conversation_id: '' }).compile().sql,
+  );
   const run = file.transaction((messages: NewMessage[]) =>
-    messages.map(({ row, uploadIds, voice }): WriteOutcome => {
+    messages.map(({ row, uploadIds, voice, mentions }): WriteOutcome => {
       if (insert.run(valuesOf(row)).changes === 0) return 'duplicate';
       uploadIds.forEach((uploadId, position) => {
         attach.run([row.id, position, uploadId]);
@@ -145,6 +159,7 @@ function sqliteBatch(db: Database): WriteBatch | null {
         const v = voiceRow(row.id, voice);
         addVoice.run([v.message_id, v.duration_ms, v.waveform]);
       }
+      for (const userId of mentions ?? []) mention.run([row.id, userId, row.conversation_id]);
       return 'stored';
     }),
   );

@@ -6,6 +6,7 @@ import { memberOf } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
 import { createMessageDeleter } from './delete-message';
+import { createPins } from './message-pins';
 import { toMessages } from './message-view';
 import { createMessageSender } from './send-message';
 
@@ -24,6 +25,18 @@ export const messagesRoutes = fp(
         .selectAll()
         .where('conversation_id', '=', params.id)
         .where('deleted_at', 'is', null)
+        // Not those the user hid for themselves (a probe of the hidden table's key per row, usually empty).
+        .where((x) =>
+          x.not(
+            x.exists(
+              x
+                .selectFrom('hidden_messages as h')
+                .select('h.message_id')
+                .whereRef('h.message_id', '=', 'messages.id')
+                .where('h.user_id', '=', userId),
+            ),
+          ),
+        )
         // One who joined later sees from their joining on.
         .$if(me.visibleFromSeq > 0, (x) => x.where('seq', '>', me.visibleFromSeq))
         .orderBy('seq', 'desc')
@@ -53,27 +66,40 @@ export const messagesRoutes = fp(
       const settled = new Date(clock.now() - DELETIONS_SETTLE_MS).toISOString();
       if (!query.since) return { deleted: [], until: settled, more: false };
       const since = new Date(query.since).toISOString();
-      const rows = await db
-        .selectFrom('messages as m')
-        .innerJoin('conversation_members as cm', 'cm.conversation_id', 'm.conversation_id')
-        .select(['m.id', 'm.conversation_id', 'm.deleted_at'])
-        .where('cm.user_id', '=', userId)
-        .where('m.deleted_at', 'is not', null)
-        .where('m.deleted_at', '>=', since)
-        .orderBy('m.deleted_at')
-        .limit(LIMITS.deletionsPageMax + 1)
-        .execute();
+      const [deletedRows, hiddenRows] = await Promise.all([
+        db
+          .selectFrom('messages as m')
+          .innerJoin('conversation_members as cm', 'cm.conversation_id', 'm.conversation_id')
+          .select(['m.id', 'm.conversation_id', 'm.deleted_at as at'])
+          .where('cm.user_id', '=', userId)
+          .where('m.deleted_at', 'is not', null)
+          .where('m.deleted_at', '>=', since)
+          .orderBy('m.deleted_at')
+          .limit(LIMITS.deletionsPageMax + 1)
+          .execute(),
+        // Hidden for this user on another device: gone from this one's store too.
+        db
+          .selectFrom('hidden_messages')
+          .select(['message_id as id', 'conversation_id', 'hidden_at as at'])
+          .where('user_id', '=', userId)
+          .where('hidden_at', '>=', since)
+          .orderBy('hidden_at')
+          .limit(LIMITS.deletionsPageMax + 1)
+          .execute(),
+      ]);
+      const rows = [...deletedRows, ...hiddenRows].sort((a, b) => String(a.at).localeCompare(String(b.at)));
       const more = rows.length > LIMITS.deletionsPageMax;
       const page = rows.slice(0, LIMITS.deletionsPageMax);
-      const last = page[page.length - 1]?.deleted_at ?? since;
+      const last = page[page.length - 1]?.at ?? since;
       return {
         deleted: page.map((r) => ({ id: r.id, conversationId: r.conversation_id })),
-        until: more ? last : settled > since ? settled : since,
+        until: more ? String(last) : settled > since ? settled : since,
         more,
       };
     });
 
-    const deleteMessage = createMessageDeleter({ db, lists, realtime });
+    const pins = createPins({ db, lists, realtime });
+    const deleteMessage = createMessageDeleter({ db, lists, realtime, unpin: pins.deleted });
     contractRoute(app, 'deleteMessage', async ({ userId, body }) => {
       await deleteMessage(userId, body.messageId);
       return { ok: true as const };

@@ -89,6 +89,14 @@ export function createCursorWriter(db: Database): CursorWriter {
       .compile().sql,
   );
   const passed = file.prepare(passedQuery(db, '', '', 0, 0).compile().sql);
+  // When the cursor got there (for «Информация»: who read a message, and when).
+  const mark = file.prepare(
+    db
+      .insertInto('read_marks')
+      .values({ conversation_id: '', user_id: '', seq: 0, read_at: '' })
+      .onConflict((oc) => oc.columns(['conversation_id', 'user_id', 'seq']).doNothing())
+      .compile().sql,
+  );
   // Any number of ids as one JSON parameter, so one prepared statement serves every batch size.
   const named = file.prepare(
     db
@@ -108,8 +116,9 @@ export function createCursorWriter(db: Database): CursorWriter {
     const row = position.get(conversationId, userId) as { last_read_seq: number } | undefined;
     const from = Number(row?.last_read_seq ?? 0);
     if (!row || upTo <= from) return [];
-    statements += 2;
+    statements += 3;
     move.run(upTo, conversationId, userId);
+    mark.run(conversationId, userId, upTo, new Date().toISOString());
     return passed.all(conversationId, from, upTo, userId) as ReadMessage[];
   };
   const readNamed = (userId: string, ids: readonly string[]): ReceiptsRead => {
@@ -217,6 +226,11 @@ async function advanceCursor(
       .where('last_read_seq', '=', from)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) continue;
+    await db
+      .insertInto('read_marks')
+      .values({ conversation_id: conversationId, user_id: userId, seq: upTo, read_at: new Date().toISOString() })
+      .onConflict((oc) => oc.columns(['conversation_id', 'user_id', 'seq']).doNothing())
+      .execute();
     const rows = await passedQuery(db, conversationId, userId, from, upTo).execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   }

@@ -37,22 +37,57 @@ function uploadPath(url: string): string {
   }
 }
 
-export function createMessageSender({ db, lists, realtime, push, blocks }: SendDeps) {
-  /** A direct chat where either person blocked the other takes no message either way (403). */
-  async function refuseBlocked(conversationId: string, userId: string, members: readonly string[]) {
-    if (members.length !== 2) return;
-    const other = members[0] === userId ? members[1] : members[0];
-    // In memory; the direct-chat lookup only for a pair that has a block.
-    if (!blocks.between(userId, other)) return;
-    const c = await db
-      .selectFrom('conversations')
-      .select('direct_key')
-      .where('id', '=', conversationId)
-      .executeTakeFirst();
-    if (!c?.direct_key) return;
-    throw forbidden(blocks.has(userId, other) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
-  }
+/** A direct chat where either person blocked the other takes no message either way (403). */
+export async function refuseBlocked(
+  { db, blocks }: Pick<SendDeps, 'db' | 'blocks'>,
+  conversationId: string,
+  userId: string,
+  members: readonly string[],
+) {
+  if (members.length !== 2) return;
+  const other = members[0] === userId ? members[1] : members[0];
+  // In memory; the direct-chat lookup only for a pair that has a block.
+  if (!blocks.between(userId, other)) return;
+  const c = await db
+    .selectFrom('conversations')
+    .select('direct_key')
+    .where('id', '=', conversationId)
+    .executeTakeFirst();
+  if (!c?.direct_key) return;
+  throw forbidden(blocks.has(userId, other) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
+}
 
+/** Who gets no push for a new message here: members who muted the chat and are not mentioned in it. */
+export async function quietMembers(db: Database, conversationId: string, mentioned: readonly string[] = []) {
+  const now = Date.now();
+  return (await memberList(db, conversationId))
+    .filter((m) => isMuted(m.mutedUntil, now) && !mentioned.includes(m.id))
+    .map((m) => m.id);
+}
+
+/** The members a send may mention: current members but the sender, each once, in the order given. */
+export const mentionable = (wanted: readonly string[] | undefined, members: readonly string[], senderId: string) =>
+  [...new Set(wanted ?? [])].filter((id) => id !== senderId && members.includes(id));
+
+/** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
+export function publishNew(
+  { lists, realtime, push }: Pick<SendDeps, 'lists' | 'realtime' | 'push'>,
+  message: Message,
+  members: readonly string[],
+  muted: readonly string[],
+): void {
+  lists.changed(members, message.conversationId);
+  realtime.typingEnded(message.conversationId, message.senderId);
+  realtime.toConversation(message.conversationId, 'message:new', { message });
+  const others = members.filter((m) => m !== message.senderId);
+  realtime.toUsersOutside(others, message.conversationId, 'message:notify', {
+    conversationId: message.conversationId,
+    message,
+  });
+  push.message(message, muted.length ? others.filter((id) => !muted.includes(id)) : others);
+}
+
+export function createMessageSender({ db, lists, realtime, push, blocks }: SendDeps) {
   const visibleMessage = (id: string) =>
     db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 
@@ -123,12 +158,11 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
   // idempotency check is the unique index, and the answer is built from what was written.
   async function send(userId: string, body: SendInput): Promise<{ message: Message }> {
     const members = await membersFor(db, body.conversationId, userId);
-    await refuseBlocked(body.conversationId, userId, members);
-    // «Без звука»: no push (the member's tabs stay quiet by the same setting). In memory, like the members.
-    const now = Date.now();
-    const muted = (await memberList(db, body.conversationId))
-      .filter((m) => isMuted(m.mutedUntil, now))
-      .map((m) => m.id);
+    await refuseBlocked({ db, blocks }, body.conversationId, userId, members);
+    // Mentions by id, of current members only (others are dropped, not stored).
+    const mentions = mentionable(body.mentions, members, userId);
+    // «Без звука»: no push (the member's tabs stay quiet by the same setting), unless the message mentions them.
+    const muted = await quietMembers(db, body.conversationId, mentions);
     const content = body.content.trim();
     const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
     const retry = async () => {
@@ -162,29 +196,22 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       client_message_id: body.clientMessageId ?? null,
       created_at: new Date().toISOString(),
       deleted_at: null,
+      mentions: mentions.length ? JSON.stringify(mentions) : null,
     };
-    const outcome = await writer.write({ row, uploadIds: refs.uploads.map((u) => u.id), voice: body.voice });
+    const outcome = await writer.write({
+      row,
+      uploadIds: refs.uploads.map((u) => u.id),
+      voice: body.voice,
+      mentions,
+    });
     if (outcome === 'duplicate') {
       const answer = await retry();
       if (!answer) throw new Error('clientMessageId conflict without a stored message');
       return answer;
     }
     const message = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
-    publishNew(message, members, muted);
+    publishNew({ lists, realtime, push }, message, members, muted);
     return { message };
-  }
-
-  /** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
-  function publishNew(message: Message, members: readonly string[], muted: readonly string[]): void {
-    lists.changed(members, message.conversationId);
-    realtime.typingEnded(message.conversationId, message.senderId);
-    realtime.toConversation(message.conversationId, 'message:new', { message });
-    const others = members.filter((m) => m !== message.senderId);
-    realtime.toUsersOutside(others, message.conversationId, 'message:notify', {
-      conversationId: message.conversationId,
-      message,
-    });
-    push.message(message, muted.length ? others.filter((id) => !muted.includes(id)) : others);
   }
 
   return send;

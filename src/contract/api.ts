@@ -227,6 +227,7 @@ export const MessagesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(LIMITS.messagesPageMax).default(LIMITS.messagesPageDefault),
 });
 export const MessagesResponse = z.object({ messages: z.array(Message), hasMore: z.boolean() });
+const Mentions = z.array(Id).max(LIMITS.mentionsMax, `Не больше ${LIMITS.mentionsMax} упоминаний в сообщении`);
 export const SendBody = z.strictObject({
   conversationId: Id,
   type: SendType,
@@ -250,6 +251,8 @@ export const SendBody = z.strictObject({
     .optional(),
   /** VOICE only (and required there): the recording's length and waveform; its one attachment is the AUDIO upload. */
   voice: VoiceInfo.optional(),
+  /** Members mentioned in the text (@name), by id; ids of non-members are dropped, not stored. */
+  mentions: Mentions.optional(),
 });
 export const MessageResponse = z.object({ message: Message });
 export const DeleteMessageBody = z.strictObject({ messageId: Id });
@@ -281,7 +284,40 @@ const ReaderSocket = z
   .regex(/^[\w-]+$/, 'socketId — идентификатор соединения')
   .optional();
 /** The new text of an own message; the same limits as sending (trimmed and non-empty are checked by the route). */
-export const EditMessageBody = z.strictObject({ messageId: Id, content: SendBody.shape.content });
+export const EditMessageBody = z.strictObject({
+  messageId: Id,
+  content: SendBody.shape.content,
+  /** The mentions of the new text (absent: none). */
+  mentions: Mentions.optional(),
+});
+const MessageIds = z
+  .array(Id)
+  .min(1, 'Не выбрано ни одного сообщения')
+  .max(LIMITS.messageBatchMax, `Не больше ${LIMITS.messageBatchMax} сообщений за раз`);
+/** «Удалить у меня» / «Скрыть у себя»: hidden for the user alone, on every device; `on: false` shows them again. */
+export const HideMessagesBody = z.strictObject({ messageIds: MessageIds, on: z.boolean().optional() });
+/**
+ * «Переслать»: copies sent by the forwarder to each chat, in the order of the originals' seq, each carrying
+ * forwardedFrom; attachments are shared, not uploaded again. 404 unless a member of every source and target.
+ */
+export const ForwardBody = z.strictObject({
+  messageIds: MessageIds,
+  conversationIds: z
+    .array(Id)
+    .min(1, 'Выберите, куда переслать')
+    .max(LIMITS.forwardTargetsMax, `Переслать можно не больше чем в ${LIMITS.forwardTargetsMax} чатов за раз`),
+});
+export const ForwardResponse = z.object({ messages: z.array(Message) });
+/** «Закрепить» / «Открепить»: in direct chats either person, in groups the owner and admins. */
+export const PinBody = z.strictObject({ messageId: Id, on: z.boolean() });
+/** The pinned messages, newest pin first. */
+export const PinsResponse = z.object({ pins: z.array(Message) });
+export const MessageParams = z.strictObject({ id: Id });
+/** «Информация» on one's own message: who read it and when, and who has not yet (the sender left out). */
+export const MessageInfoResponse = z.object({
+  read: z.array(z.object({ userId: Id, readAt: IsoDate.nullable() })),
+  unread: z.array(Id),
+});
 /** Give (`on: true`) or take back (`on: false`) one reaction of the fixed set. */
 export const ReactBody = z.strictObject({ messageId: Id, emoji: ReactionEmoji, on: z.boolean() });
 export const ReactResponse = z.object({ reactions: z.array(Message.shape.reactions.element) });
@@ -426,6 +462,11 @@ export const api = {
   deletedMessages: route('deletedMessages', { query: DeletedMessagesQuery, response: DeletedMessagesResponse }),
   editMessage: route('editMessage', { body: EditMessageBody, response: MessageResponse }),
   react: route('react', { body: ReactBody, response: ReactResponse }),
+  hideMessages: route('hideMessages', { body: HideMessagesBody, response: Ok }),
+  forwardMessages: route('forwardMessages', { body: ForwardBody, response: ForwardResponse }),
+  pinMessage: route('pinMessage', { body: PinBody, response: PinsResponse }),
+  pins: route('pins', { params: ConversationParams, response: PinsResponse }),
+  messageInfo: route('messageInfo', { params: MessageParams, response: MessageInfoResponse }),
   receipts: route('receipts', { body: ReceiptsBody, response: Ok }),
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),

@@ -1,7 +1,8 @@
 // Entities shared by client and server (docs/behaviour.md §3). Responses use z.object (extra keys stripped);
 // request bodies use z.strictObject so unknown fields are refused at the edge.
 import { z } from 'zod';
-import { LIMITS, REACTION_EMOJI, VOICE } from './limits';
+import { isSingleEmoji } from './emoji';
+import { LIMITS, VOICE } from './limits';
 
 /** Server ids are UUIDs; the charset keeps NUL and other bytes PostgreSQL refuses out of queries (a 400, not a 500). */
 export const Id = z
@@ -64,9 +65,10 @@ export const ReceiptStatus = z.enum(['READ', 'SEEN']);
 export const Receipt = z.object({ userId: Id, status: ReceiptStatus });
 export type Receipt = z.infer<typeof Receipt>;
 
-/** One emoji of the fixed set with who gave it, in the order they did. */
-export const ReactionEmoji = z.enum(REACTION_EMOJI, { message: 'Такой реакции нет' });
-export const Reaction = z.object({ emoji: ReactionEmoji, userIds: z.array(Id) });
+/** Any one emoji (./emoji: a single RGI emoji grapheme); the six of REACTION_EMOJI are the quick ones. */
+export const ReactionEmoji = z.string().refine(isSingleEmoji, 'Реакция — один эмодзи');
+/** One emoji with who gave it, in the order they did. */
+export const Reaction = z.object({ emoji: z.string(), userIds: z.array(Id) });
 export type Reaction = z.infer<typeof Reaction>;
 
 /**
@@ -113,7 +115,7 @@ export type CallInfo = z.infer<typeof CallInfo>;
 
 /** Who did a membership change and to whom, with the names they had then (a removed member leaves the list). */
 export const SystemPerson = z.object({ id: Id, name: z.string() });
-export const SystemKind = z.enum(['created', 'added', 'removed', 'left', 'joined', 'renamed', 'photo']);
+export const SystemKind = z.enum(['created', 'added', 'removed', 'left', 'joined', 'renamed', 'photo', 'pinned']);
 export type SystemKind = z.infer<typeof SystemKind>;
 /** A group's change as an entry of its timeline; the message's senderId is the actor. */
 export const SystemInfo = z.object({
@@ -123,8 +125,14 @@ export const SystemInfo = z.object({
   targets: z.array(SystemPerson),
   /** renamed: the new title. */
   title: z.string().nullable(),
+  /** pinned: the pinned message and the start of its text (or what it holds, in words) as it was then. */
+  messageId: Id.nullable().optional(),
+  excerpt: z.string().nullable().optional(),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
+
+export const ForwardedFrom = z.object({ userId: Id, name: z.string() });
+export type ForwardedFrom = z.infer<typeof ForwardedFrom>;
 
 export const Message = z.object({
   id: Id,
@@ -140,7 +148,7 @@ export const Message = z.object({
   replyTo: z.object({ id: Id, content: z.string() }).nullable(),
   attachments: z.array(Attachment),
   receipts: z.array(Receipt),
-  /** In the order of REACTION_EMOJI; only emoji someone gave. */
+  /** The quick ones (REACTION_EMOJI) in their order first, then others by first use; only emoji someone gave. */
   reactions: z.array(Reaction),
   /** VOICE messages only. */
   voice: z
@@ -151,6 +159,10 @@ export const Message = z.object({
   call: CallInfo.nullable().optional(),
   /** SYSTEM entries only. */
   system: SystemInfo.nullable().optional(),
+  /** A forwarded copy: who wrote the original, with the name they had when it was forwarded. */
+  forwardedFrom: ForwardedFrom.nullable().optional(),
+  /** The members mentioned (@name), by id: the text shows their current names. */
+  mentions: z.array(Id).optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -205,6 +217,8 @@ export const ConversationEntry = z.object({
   settings: ChatSettings.optional(),
   /** A direct chat whose other person the user blocked (the composer gives way to «Разблокировать»). */
   blockedByMe: z.boolean().optional(),
+  /** Unread messages that mention the user (the list shows «@» while there are any). */
+  unreadMentions: z.number().int().optional(),
 });
 export type ConversationEntry = z.infer<typeof ConversationEntry>;
 

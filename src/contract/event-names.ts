@@ -5,6 +5,8 @@ export const SERVER_EVENT_NAMES = [
   'message:notify',
   'message:deleted',
   'message:edited',
+  'message:hidden',
+  'conversation:pins',
   'reactions:update',
   'receipts:update',
   'conversations:new',

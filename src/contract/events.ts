@@ -52,7 +52,8 @@ const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().null
  * - message:notify — the other members' sockets that have NOT joined it (unread badge, sound). Each socket gets
  *   one frame per message: a joined socket gets message:new only, never both. Clients may still treat the two
  *   alike and deduplicate by message id.
- * - message:deleted, message:edited, reactions:update — every member, the actor's own tabs included.
+ * - message:deleted, message:edited, reactions:update, conversation:pins — every member, the actor's own tabs included.
+ * - message:hidden — the user's own tabs only (hidden for them alone, or shown again).
  * - receipts:update — the reader's other tabs (all of them when the request named no socketId), and the sender of
  *   a message the first time anyone reads it (its ✓), gathered per conversation within TIMINGS.receiptAnnounceMs;
  *   no other member (server/messages/receipt-announcer.ts).
@@ -81,8 +82,18 @@ export const serverEvents = {
   'message:new': z.object({ message: Message }),
   'message:notify': z.object({ conversationId: Id, message: Message }),
   'message:deleted': z.object({ conversationId: Id, messageId: Id }),
-  /** The sender changed the text (only when it changed). */
-  'message:edited': z.object({ conversationId: Id, messageId: Id, content: z.string(), editedAt: IsoDate }),
+  /** The sender changed the text (only when it changed); `mentions` are the new text's. */
+  'message:edited': z.object({
+    conversationId: Id,
+    messageId: Id,
+    content: z.string(),
+    editedAt: IsoDate,
+    mentions: z.array(Id).optional(),
+  }),
+  /** The user hid these messages for themselves (`hidden: false`: showed them again). */
+  'message:hidden': z.object({ conversationId: Id, messageIds: z.array(Id), hidden: z.boolean() }),
+  /** The conversation's pinned messages as they are now, newest pin first. */
+  'conversation:pins': z.object({ conversationId: Id, pins: z.array(Message) }),
   /** The message's reactions as they are now (all of them, so applying it twice is harmless). */
   'reactions:update': z.object({ conversationId: Id, messageId: Id, reactions: z.array(Reaction) }),
   /** Only receipts that were new; status is always READ for now. */

@@ -31,6 +31,15 @@ export const LIMITS = {
   callHistoryMax: 100,
   /** Deletions answered at once by GET /api/messages/deleted (more are asked for from `until`). */
   deletionsPageMax: 500,
+  /** Messages one forward, hide or delete may name, and the chats one forward may reach. */
+  messageBatchMax: 100,
+  forwardTargetsMax: 20,
+  /** Members one message may mention. */
+  mentionsMax: 50,
+  /** Pinned messages a conversation keeps (pinning one more unpins the oldest). */
+  pinsMax: 100,
+  /** The composer shows how many characters are left from this length on. */
+  messageTextCounterFrom: 3800,
 } as const;
 
 export const TIMINGS = {
@@ -61,7 +70,7 @@ export const EXPORT = { keepMs: 24 * 3600_000, linkMs: 10 * 60_000 } as const;
 
 export const EBLID_SPACE = 10_000;
 
-/** The reactions a message can get (fixed set; the server refuses any other emoji). */
+/** The quick reactions shown in the menu and under a message; the picker offers any other emoji. */
 export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 export type ReactionSymbol = (typeof REACTION_EMOJI)[number];
 
@@ -80,6 +89,9 @@ export const LAYOUT = {
  * many messages loaded (beyond, «Непрочитанные сообщения» sits on the oldest loaded one).
  */
 export const UNREAD_REACH = 1000;
+
+/** Removing or hiding a message waits this long for «Отменить» before the request goes out. */
+export const UNDO = { windowMs: 5_000 } as const;
 
 /** Drafts are written to the browser this long after the last keystroke (and at once when the page goes away). */
 export const DRAFTS = { saveDelayMs: 400 } as const;

@@ -81,6 +81,25 @@ describe('chat settings', () => {
     const hour = new Date(Date.now() + 3_600_000).toISOString();
     expect((await settings(boris, direct, { mutedUntil: hour })).body.settings.mutedUntil).toBe(hour);
     await settings(boris, direct, { mutedUntil: null });
+
+    // A mention is heard through «Без звука», a plain message is not (a chat of its own: pushes coalesce per chat).
+    const loud = (
+      await api.post(
+        '/api/conversations',
+        { participantIds: [boris.user.id], title: 'Шумная', isGroup: true },
+        anna.accessToken,
+      )
+    ).body.conversation.id;
+    await settings(boris, loud, { mutedUntil: 'forever' });
+    await send(anna, loud, 'без упоминания');
+    await srv.server.ctx.push.settled();
+    expect(ps.requests.filter((r) => r.path === path)).toHaveLength(1);
+    await api.post(
+      '/api/conversations/send',
+      { conversationId: loud, type: 'TEXT', content: '@Борис срочно', mentions: [boris.user.id] },
+      anna.accessToken,
+    );
+    await ps.nth(path, 2);
     await api.post('/api/push/unsubscribe', { endpoint: ps.url + path }, boris.accessToken);
   });
 

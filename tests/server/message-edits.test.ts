@@ -88,6 +88,7 @@ describe('editing a message', () => {
       messageId: original.id,
       content: 'опечатка',
       editedAt: res.body.message.editedAt,
+      mentions: [],
     });
     expect((await seenByAlice).messageId).toBe(original.id);
 
@@ -199,11 +200,14 @@ describe('reactions', () => {
     ]);
   });
 
-  it('refuses emoji outside the set, non-members, deleted messages and unknown fields, changing nothing', async () => {
+  it('refuses what is not one emoji, non-members, deleted messages and unknown fields, changing nothing', async () => {
     const c = await direct(alice, bob);
     const m = await text(alice, c, 'реагируйте');
     const cases: [TestUser, Record<string, unknown>, number][] = [
-      [bob, { messageId: m.id, emoji: '💩', on: true }, 400],
+      [bob, { messageId: m.id, emoji: 'ab', on: true }, 400],
+      [bob, { messageId: m.id, emoji: '1', on: true }, 400],
+      [bob, { messageId: m.id, emoji: '👍👍', on: true }, 400],
+      [bob, { messageId: m.id, emoji: '', on: true }, 400],
       [bob, { messageId: m.id, emoji: '<img src=x onerror=alert(1)>', on: true }, 400],
       [bob, { messageId: m.id, emoji: '👍', on: true, extra: 1 }, 400],
       [bob, { messageId: m.id, emoji: '👍' }, 400],

@@ -16,6 +16,7 @@ import * as m013 from './013_group_roles';
 import * as m014 from './014_blocks';
 import * as m015 from './015_chat_settings';
 import * as m016 from './016_group_invites';
+import * as m017 from './017_message_actions';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014_blocks': m014,
   '015_chat_settings': m015,
   '016_group_invites': m016,
+  '017_message_actions': m017,
 };

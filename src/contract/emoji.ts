@@ -1,0 +1,12 @@
+// What counts as one emoji for a reaction: exactly one RGI emoji grapheme (skin tones, ZWJ sequences, flags and
+// keycaps included), never plain digits, text, markup or several emoji. Shared by the server's validation and the
+// client's picker; no zod here (the client loads none).
+
+/** `\p{RGI_Emoji}` needs the `v` flag (Node 20, Chrome 112): built at run time so older type targets accept it. */
+const SINGLE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+
+/** The longest emoji kept (a family ZWJ sequence with skin tones is about 35 UTF-16 units). */
+export const EMOJI_MAX_LENGTH = 64;
+
+export const isSingleEmoji = (s: string): boolean =>
+  typeof s === 'string' && s.length > 0 && s.length <= EMOJI_MAX_LENGTH && SINGLE_EMOJI.test(s);
