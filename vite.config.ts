@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -63,10 +64,34 @@ function themeInitScript(): Plugin {
   };
 }
 
+/**
+ * The emoji picker's data (frimousse reads emojibase's `<locale>/data.json` and `messages.json`), served from this
+ * server rather than a CDN: written into the build, and answered by the dev server from node_modules.
+ */
+function emojiData(locales: string[]): Plugin {
+  const files = locales.flatMap((l) => [`${l}/data.json`, `${l}/messages.json`]);
+  const source = (f: string) => readFileSync(fileURLToPath(new URL(`./node_modules/emojibase-data/${f}`, import.meta.url)));
+  return {
+    name: 'beseda-emoji-data',
+    generateBundle() {
+      for (const f of files) this.emitFile({ type: 'asset', fileName: `emoji/${f}`, source: source(f) });
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const f = files.find((x) => req.url === `/emoji/${x}`);
+        if (!f) return next();
+        res.setHeader('Content-Type', 'application/json');
+        res.end(source(f));
+      });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     themeInitScript(),
+    emojiData(['ru']),
     earlyRequestsScript('src/boot/early-requests.ts'),
     // The web app manifest and the service worker (src/sw/service-worker.ts, Workbox): the worker precaches every
     // file of this build but source maps and compressed copies; the page registers it after loading

@@ -19,12 +19,18 @@ const sessionLong = [
   'contacts',
   'search',
   'profile',
+  'removal',
   'theme',
 ];
 const viewOwned = [
   'callsPage',
   'chatsFooter',
   'conversationSearch',
+  'sendPreview',
+  'mentionPicker',
+  'selection',
+  'forwardPicker',
+  'messageInfo',
   'chatsLayout',
   'lightbox',
   'devices',

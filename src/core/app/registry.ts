@@ -35,6 +35,8 @@ import {
   readReceiptsMachine,
   typingMachine,
 } from '../../features/conversation/index';
+import { removalMachine } from '../../features/messageActions/index';
+import { wireRemoval } from '../../features/messageActions/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
@@ -100,6 +102,8 @@ export const registry = {
   contacts: { machine: contactsMachine, lifetime: 'session', systemId: true, wire: wireContacts },
   search: { machine: searchMachine, lifetime: 'session', systemId: true, wire: wireSearch },
   profile: { machine: profileMachine, lifetime: 'session', systemId: true, wire: wireProfile },
+  // Deleting and hiding messages with «Отменить»: for the session, so a removal goes out after its chat is closed.
+  removal: { machine: removalMachine, lifetime: 'session', systemId: true, wire: wireRemoval },
   // The colour theme, signed in or not (the auth pages are themed too).
   theme: { machine: themeMachine, lifetime: 'session', systemId: true, wire: wireTheme },
   // Owned by a view: alive while it is mounted.
@@ -115,6 +119,67 @@ export const registry = {
   },
   chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatsFooter },
   conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireSearch },
+  // The open conversation's composer and message actions: their code comes with the pane, not the first bundle.
+  sendPreview: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: () =>
+        import('../../features/composer/machines/sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
+      machine: () =>
+        import('../../features/composer/machines/sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
+    },
+  },
+  mentionPicker: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: () =>
+        import('../../features/composer/machines/mentionPicker/mentionPicker.machine').then(
+          (m) => m.mentionPickerMachine,
+        ),
+      machine: () =>
+        import('../../features/composer/machines/mentionPicker/mentionPicker.machine').then(
+          (m) => m.mentionPickerMachine,
+        ),
+    },
+  },
+  selection: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireSelection(s)),
+      machine: () =>
+        import('../../features/messageActions/machines/selection/selection.machine').then((m) => m.selectionMachine),
+    },
+  },
+  forwardPicker: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireForwardPicker(s)),
+      machine: () =>
+        import('../../features/messageActions/machines/forwardPicker/forwardPicker.machine').then(
+          (m) => m.forwardPickerMachine,
+        ),
+    },
+  },
+  messageInfo: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireMessageInfo(s)),
+      machine: () =>
+        import('../../features/messageActions/machines/messageInfo/messageInfo.machine').then(
+          (m) => m.messageInfoMachine,
+        ),
+    },
+  },
   chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
   lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view', systemId: true },
   devices: {

@@ -9,7 +9,13 @@ import { chatsFooterMachine } from './machines/chatsFooter/chatsFooter.machine';
 import { chatActionsMachine } from './machines/chatActions/chatActions.machine';
 import type { ChatAction } from './machines/chatActions/chatActions.protocol';
 import { RequestFailure } from '../../contract/failure';
-import { conversationMachine, type DeletionRequest, type PageInput, type ReactionChange } from '../conversation/index';
+import {
+  conversationMachine,
+  type DeletionRequest,
+  type PageInput,
+  type PinChange,
+  type ReactionChange,
+} from '../conversation/index';
 import { queueRun, requestQueueMachine } from '../../core/machines/requestQueue/requestQueue.machine';
 import { messageEditMachine } from '../conversation/index';
 import { readReceiptsMachine } from '../conversation/index';
@@ -91,6 +97,12 @@ export function wireChats(s: Services) {
           reactions: requestQueueMachine.provide({
             actors: { run: queueRun((body: ReactionChange) => s.api.call('react', { body })) },
           }),
+          pinning: requestQueueMachine.provide({
+            actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
+          }),
+          fetchPins: fromPromise(({ input }: { input: { conversationId: string } }) =>
+            s.api.call('pins', { params: { id: input.conversationId } }),
+          ),
           messageEdit: messageEditMachine.provide({
             actors: {
               saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) =>

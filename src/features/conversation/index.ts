@@ -5,6 +5,7 @@ export type {
   ConversationActorRef,
   DeletionRequest,
   PageInput,
+  PinChange,
   ReactionChange,
 } from './machines/conversation/conversation.machine';
 export { lightboxMachine } from './machines/lightbox/lightbox.machine';

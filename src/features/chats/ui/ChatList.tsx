@@ -278,6 +278,11 @@ function ChatTileRow({
             )
           )}
         </span>
+        {t.mentioned && (
+          <span className="chat-badge mention" data-testid="chat-tile-mention" title="Вас упомянули">
+            @
+          </span>
+        )}
         {t.unread > 0 && (
           <span className={`chat-badge${t.muted ? ' muted' : ''}`} aria-hidden="true">
             {t.unread > 99 ? '99+' : t.unread}

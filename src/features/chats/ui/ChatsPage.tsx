@@ -16,7 +16,15 @@ import { useCallback, useEffect, useState } from 'react';
 import { useBlocking } from '../../blocking/ui/index';
 import { InviteLinksSection } from '../../groupInvites/ui/index';
 import { LazyGroupPicture } from '../../profile/ui/index';
-import { directPeer } from '../../../shared/format';
+import { directPeer, displayName } from '../../../shared/format';
+import {
+  LazyForwardDialog,
+  LazyMessageInfoDialog,
+  RemovalPrompt,
+  SelectionBar,
+  useMessageActions,
+} from '../../messageActions/ui/index';
+import { LazyEmojiPicker } from '../../../shared/ui/lazy-emoji-picker';
 import { serviceWorkerSettled } from '../../../shared/ui/service-worker-settled';
 import '../../../styles/chats.css';
 
@@ -82,6 +90,7 @@ function ConversationPane(
     menu: ReturnType<typeof useChatActions>;
   },
 ) {
+  const actions = useMessageActions(props.conversationId);
   const view = useConversationPane({
     conversation: props.conversation,
     composer: props.composer,
@@ -90,7 +99,14 @@ function ConversationPane(
     me: props.me,
     now: props.now,
     onCall: props.call,
+    onAction: actions.onAction,
+    onMoreReactions: actions.onMoreReactions,
   });
+  const sel = actions.selection;
+  const names = new Map(
+    (props.selectedEntry?.conversation.participants ?? []).map((p) => [p.user.id, displayName(p.user)] as const),
+  );
+  const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
   const search = useConversationSearch(props.conversationId);
   const [info, setInfo] = useState(false);
   const closeInfo = useCallback(() => setInfo(false), []);
@@ -115,6 +131,59 @@ function ConversationPane(
         onInfo={() => setInfo(true)}
         blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
         searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+        selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
+        selectionBar={
+          sel.selecting ? (
+            <SelectionBar
+              count={sel.count}
+              deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
+              onForward={() => sel.forward(view.rows)}
+              onCopy={() => sel.copy(view.rows)}
+              onDelete={() => sel.remove(view.rows)}
+              onCancel={sel.clear}
+            />
+          ) : null
+        }
+        overlays={
+          <>
+            <RemovalPrompt {...actions.removal} />
+            {sel.copied && (
+              <div className="toast" role="status">
+                Скопировано
+              </div>
+            )}
+            {sel.copyError && (
+              <div className="toast" role="alert">
+                {sel.copyError}
+              </div>
+            )}
+            {actions.forwarding && (
+              <LazyForwardDialog
+                messageIds={actions.forwarding}
+                chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                onClose={actions.closeForward}
+              />
+            )}
+            {actions.infoFor && (
+              <LazyMessageInfoDialog
+                messageId={actions.infoFor}
+                names={names}
+                isGroup={props.selectedEntry?.conversation.isGroup ?? false}
+                onClose={actions.closeInfo}
+              />
+            )}
+            {actions.reactingTo && (
+              <LazyEmojiPicker
+                label="Реакция"
+                onPick={(emoji) => {
+                  if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
+                  actions.closeReacting();
+                }}
+                onClose={actions.closeReacting}
+              />
+            )}
+          </>
+        }
       />
       {info && <InfoPanel {...props} onClose={closeInfo} block={block} />}
     </div>

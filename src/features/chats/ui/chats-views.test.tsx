@@ -9,6 +9,7 @@ import { ConversationHeader } from '../../conversation/ui/ConversationHeader';
 import { ConversationView, type ConversationViewProps } from '../../conversation/ui/ConversationView';
 import { NoConversation } from '../../conversation/ui/NoConversation';
 import { MessageBubble, type MessageBubbleProps } from '../../conversation/ui/MessageBubble';
+import { menuItems } from '../../conversation/ui/message-actions';
 import { MessageMenu } from '../../conversation/ui/MessageMenu';
 import { TypingIndicator } from '../../conversation/ui/TypingIndicator';
 import type { ChatTileView, HeaderView, MessageRow } from '../../conversation/ui/view-model';
@@ -218,42 +219,47 @@ describe('MessageBubble', () => {
 });
 
 describe('MessageMenu', () => {
-  it("offers 'Цитировать' always and 'Удалить' only on own messages, by keyboard", async () => {
+  const row = (own: boolean) =>
+    ({ id: 'm1', own, type: 'TEXT', text: 'Привет', editable: own }) as unknown as MessageRow;
+  const none = { canPin: false, pinned: new Set<string>() };
+
+  it('offers «Удалить» on own messages and «Скрыть у себя» on others (never «Удалить»), by keyboard', async () => {
     const opener = document.createElement('button');
     document.body.append(opener);
-    const onQuote = vi.fn();
-    const onDelete = vi.fn();
+    const onAction = vi.fn();
     const onClose = vi.fn();
     const { rerender } = render(
       <MessageMenu
         at={null}
         opener={opener}
-        own={false}
-        onQuote={onQuote}
-        onDelete={onDelete}
+        items={menuItems(row(false), none)}
+        onAction={onAction}
         onClose={onClose}
-        onEdit={vi.fn()}
         onReact={vi.fn()}
       />,
     );
     expect(screen.getByRole('menuitem', { name: 'Цитировать' })).toHaveFocus();
     expect(screen.queryByRole('menuitem', { name: 'Удалить' })).toBeNull();
+    expect(screen.getByRole('menuitem', { name: 'Скрыть у себя' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Информация' })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: 'Закрепить' })).toBeNull();
     rerender(
       <MessageMenu
         at={null}
         opener={opener}
-        own
-        onQuote={onQuote}
-        onDelete={onDelete}
+        items={menuItems(row(true), { canPin: true, pinned: new Set(['m1']) })}
+        onAction={onAction}
         onClose={onClose}
-        onEdit={vi.fn()}
         onReact={vi.fn()}
       />,
     );
+    for (const name of ['Копировать текст', 'Переслать', 'Открепить', 'Выбрать', 'Информация', 'Изменить'])
+      expect(screen.getByRole('menuitem', { name })).toBeInTheDocument();
+    screen.getByRole('menuitem', { name: 'Изменить' }).focus();
     await userEvent.keyboard('{ArrowDown}');
     expect(screen.getByRole('menuitem', { name: 'Удалить' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
-    expect(onDelete).toHaveBeenCalled();
+    expect(onAction).toHaveBeenCalledWith('delete');
     expect(onClose).toHaveBeenCalled();
     expect(opener).toHaveFocus();
     screen.getByRole('menuitem', { name: 'Цитировать' }).focus();
@@ -347,7 +353,8 @@ describe('ConversationView', () => {
     onRetryLoad: vi.fn(),
     onLoadOlder() {},
     onVisibleUnread() {},
-    onDelete() {},
+    onAction() {},
+    menuOptions: { canPin: false, pinned: new Set<string>() },
     onJump() {},
     onOpenImage() {},
     onRetry() {},

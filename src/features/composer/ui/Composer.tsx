@@ -2,12 +2,24 @@
 // picks files, the reply banner 'Ответ на:' with its close button, and the upload progress bar. While an own message is
 // edited the banner is «Редактирование» (EditBanner): Enter saves, Escape cancels; ↑ in an empty composer edits the
 // last own message.
-import { type ChangeEvent, type FormEvent, type KeyboardEvent, type Ref, useLayoutEffect, useRef } from 'react';
+import {
+  type ChangeEvent,
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  type Ref,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import { LIMITS } from '../../../contract/limits';
+import { LazyEmojiPicker } from '../../../shared/ui/lazy-emoji-picker';
 import { lazyView } from '../../../shared/ui/lazy-view';
 import type { EditBannerProps } from './EditBanner';
 import { LazyVoiceRecorder } from './voice/LazyVoiceRecorder';
 import { MicButton } from './voice/MicButton';
 import type { RecorderPanel } from './voice/useRecorderPanel';
+import type { MentionPickerView } from './useMentionPicker';
 
 /** «Редактирование» loads with the first edit. */
 const LazyEditBanner = lazyView<EditBannerProps>(() => import('./EditBanner').then((m) => m.EditBanner));
@@ -20,7 +32,8 @@ export interface ComposerProps {
   onText(text: string): void;
   onSubmit(): void;
   onClearReply(): void;
-  onAttach(files: File[]): void;
+  /** Files to send; `caption` is the message's text (from the send preview). */
+  onAttach(files: (Blob & { name?: string })[], caption?: string): void;
   /** An own message being edited (the text above is its new text); null otherwise. */
   edit?: Omit<EditBannerProps, 'onCancel'> | null;
   onCancelEdit?(): void;
@@ -31,13 +44,22 @@ export interface ComposerProps {
   inputRef?: Ref<HTMLTextAreaElement>;
   /** The voice recorder: the microphone takes the send button's place while the input is empty. */
   recorder?: RecorderPanel | null;
+  /** The «@» list of a group (absent in direct chats). */
+  mentions?: MentionPickerView | null;
 }
 
 const MAX_INPUT_PX = 160;
 
+/** Over the limit the text stays and this says why (docs/behaviour.md §10.19). */
+export const TOO_LONG = `Сообщение длиннее ${LIMITS.messageTextMax} символов — сократите его`;
+
 export function Composer(props: ComposerProps) {
   const picker = useRef<HTMLInputElement>(null);
   const area = useRef<HTMLTextAreaElement | null>(null);
+  const emojiButton = useRef<HTMLButtonElement>(null);
+  const [emojiAt, setEmojiAt] = useState<{ left: number; bottom: number } | null>(null);
+  const length = props.text.trim().length;
+  const over = length > LIMITS.messageTextMax;
 
   // The input grows with its text up to a limit, then scrolls.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
@@ -56,9 +78,57 @@ export function Composer(props: ComposerProps) {
   };
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
+    if (over) return;
     if (!props.readOnly) props.onSubmit();
   };
+  // Pasted pictures and files go to the send preview; pasted text stays text.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0 || props.readOnly) return;
+    e.preventDefault();
+    props.onAttach(files);
+  };
+  // The emoji goes in at the caret (replacing a selection), and the caret follows it.
+  const insertEmoji = (emoji: string) => {
+    const el = area.current;
+    const start = el?.selectionStart ?? props.text.length;
+    const end = el?.selectionEnd ?? props.text.length;
+    props.onText(props.text.slice(0, start) + emoji + props.text.slice(end));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + emoji.length, start + emoji.length);
+    });
+  };
+  const toggleEmoji = () => {
+    if (emojiAt) return setEmojiAt(null);
+    const r = emojiButton.current?.getBoundingClientRect();
+    setEmojiAt(
+      r ? { left: Math.max(8, r.left), bottom: Math.max(8, window.innerHeight - r.top + 8) } : { left: 8, bottom: 80 },
+    );
+  };
+  const mentions = props.mentions?.open ? props.mentions : null;
+  // A choice in the «@» list rewrote the text: the caret goes after the inserted name.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the text changes
+  useLayoutEffect(() => {
+    const at = props.mentions?.takeCaret();
+    if (at !== null && at !== undefined) area.current?.setSelectionRange(at, at);
+  }, [props.text]);
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentions && !e.nativeEvent.isComposing) {
+      const keys: Record<string, () => void> = {
+        ArrowDown: mentions.next,
+        ArrowUp: mentions.prev,
+        Enter: () => mentions.choose(),
+        Tab: () => mentions.choose(),
+        Escape: mentions.dismiss,
+      };
+      const act = keys[e.key];
+      if (act && !(e.key === 'Enter' && e.shiftKey)) {
+        e.preventDefault();
+        act();
+        return;
+      }
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
@@ -110,6 +180,35 @@ export function Composer(props: ComposerProps) {
           <span aria-hidden="true">{props.uploadProgress}%</span>
         </div>
       )}
+      {over && (
+        <p className="form-error composer-too-long" role="alert">
+          {TOO_LONG}
+        </p>
+      )}
+      {mentions && (
+        // biome-ignore lint/a11y/useSemanticElements: a combobox's popup list (the text keeps the focus), not a <select>
+        <div className="mention-list" id="mention-list" role="listbox" aria-label="Упомянуть участника">
+          {mentions.candidates.map((m, i) => (
+            // biome-ignore lint/a11y/useSemanticElements: an option of the list above
+            <div
+              key={m.id}
+              id={`mention-${i}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === mentions.index}
+              className={`mention-option${i === mentions.index ? ' active' : ''}`}
+              // A click chooses without taking the focus from the text.
+              onMouseDown={(e) => {
+                e.preventDefault();
+                mentions.choose(i);
+              }}
+            >
+              <span className="mention-name">{m.name}</span> <span className="mention-username">@{m.username}</span>
+            </div>
+          ))}
+        </div>
+      )}
+      {emojiAt && <LazyEmojiPicker label="Эмодзи" at={emojiAt} onPick={insertEmoji} onClose={() => setEmojiAt(null)} />}
       {props.recorder?.panel && <LazyVoiceRecorder {...props.recorder.panel} />}
       <div className="composer-row" hidden={Boolean(props.recorder?.panel)}>
         <button
@@ -140,9 +239,45 @@ export function Composer(props: ComposerProps) {
           aria-label="Сообщение"
           disabled={props.readOnly}
           value={props.text}
-          onChange={(e) => props.onText(e.target.value)}
+          onChange={(e) => {
+            props.onText(e.target.value);
+            props.mentions?.input(e.target.value, e.target.selectionStart ?? e.target.value.length);
+          }}
+          aria-autocomplete={props.mentions ? 'list' : undefined}
+          aria-controls={mentions ? 'mention-list' : undefined}
+          aria-activedescendant={mentions ? `mention-${mentions.index}` : undefined}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
+        <button
+          ref={emojiButton}
+          type="button"
+          className="icon-button"
+          aria-label="Эмодзи"
+          title="Эмодзи"
+          aria-expanded={emojiAt !== null}
+          disabled={props.readOnly}
+          onPointerEnter={() => void LazyEmojiPicker.preload()}
+          onClick={toggleEmoji}
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
+            <path
+              d="M8.5 14.5a4.5 4.5 0 0 0 7 0"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            />
+            <circle cx="9" cy="10" r="1.2" fill="currentColor" />
+            <circle cx="15" cy="10" r="1.2" fill="currentColor" />
+          </svg>
+        </button>
+        {length >= LIMITS.messageTextCounterFrom && (
+          <span className={`composer-counter${over ? ' over' : ''}`} data-testid="text-counter" aria-live="polite">
+            {LIMITS.messageTextMax - length}
+          </span>
+        )}
         {props.recorder && !props.readOnly && !props.text.trim() ? (
           <MicButton onStart={props.recorder.onStart} onPreload={LazyVoiceRecorder.preload} />
         ) : (
@@ -152,6 +287,7 @@ export function Composer(props: ComposerProps) {
             aria-label="Отправить"
             title="Отправить"
             disabled={props.readOnly || !props.text.trim()}
+            aria-disabled={over || undefined}
           >
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
               <path

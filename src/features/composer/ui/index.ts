@@ -2,3 +2,6 @@
 export { Composer } from './Composer';
 export type { ComposerProps } from './Composer';
 export { useRecorderPanel } from './voice/useRecorderPanel';
+export { type SendPreviewView, useSendPreview } from './useSendPreview';
+export { SendPreviewDialog } from './SendPreviewDialog';
+export { type MentionPickerView, useMentionPicker } from './useMentionPicker';

@@ -2,13 +2,21 @@
 // the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
 import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { lazyView } from '../../../shared/ui/lazy-view';
-import { Composer, type ComposerProps, useRecorderPanel } from '../../composer/ui/index';
+import {
+  Composer,
+  type ComposerProps,
+  SendPreviewDialog,
+  type MentionPickerView,
+  type SendPreviewView,
+  useRecorderPanel,
+} from '../../composer/ui/index';
 import type { RecorderRef } from '../../composer/machines/recorder/recorder.protocol';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList, type MessageListProps } from './MessageList';
 // With the pane, not the lazy lightbox: the fallback below is drawn with it while the lightbox's chunk loads.
 import '../../../styles/lightbox.css';
 import { TypingIndicator } from './TypingIndicator';
+import { PinBar, type PinBarView } from './PinBar';
 import type { HeaderView, MessageRow } from './view-model';
 
 export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' | 'onEdit'> {
@@ -30,6 +38,18 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   blocked?: { busy: boolean; onUnblock(): void } | null;
   /** The search bar within this conversation, when open. */
   searchBar?: ReactNode;
+  /** The latest pinned message (or the one a click goes to next), under the header. */
+  pinBar?: PinBarView | null;
+  /** Replaces the composer (selection mode's bar). */
+  selectionBar?: ReactNode;
+  /** Dialogs and toasts of the message actions. */
+  overlays?: ReactNode;
+  /** Who «@» can name in this conversation (a group's other members; none in a direct chat). */
+  mentionable?: { id: string; name: string; username: string }[];
+  /** The «@» list's actor as values and callbacks. */
+  mentionPicker?: MentionPickerView | null;
+  /** The send preview's actor as values and callbacks (files wait there for a caption). */
+  sendPreview?: SendPreviewView;
 }
 
 const hasFiles = (e: DragEvent) => [...e.dataTransfer.types].includes('Files');
@@ -50,6 +70,9 @@ function LightboxLoading() {
 export function ConversationView(props: ConversationViewProps) {
   const { recorderRef, ...composer } = props.composer;
   const recorder = useRecorderPanel(recorderRef);
+  // Picked, dropped and pasted files wait in the preview (caption, order) until «Отправить»; without one they go.
+  const preview = props.sendPreview;
+  const attach = preview ? preview.add : props.composer.onAttach;
   const input = useRef<HTMLTextAreaElement | null>(null);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
@@ -80,7 +103,7 @@ export function ConversationView(props: ConversationViewProps) {
     depth.current = 0;
     setDragging(false);
     const files = [...e.dataTransfer.files];
-    if (files.length) props.composer.onAttach(files);
+    if (files.length) attach(files);
   };
   const reply = (row: MessageRow) => {
     props.onReply(row);
@@ -102,6 +125,7 @@ export function ConversationView(props: ConversationViewProps) {
     >
       <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} onInfo={props.onInfo} />
       {props.searchBar}
+      {props.pinBar && <PinBar {...props.pinBar} />}
       <div className="conv-body">
         {props.status === 'loading' ? (
           <p className="conv-note" role="status">
@@ -121,7 +145,9 @@ export function ConversationView(props: ConversationViewProps) {
         )}
       </div>
       <TypingIndicator text={props.typing.text} dots={props.typing.dots} />
-      {props.blocked ? (
+      {props.selectionBar ? (
+        props.selectionBar
+      ) : props.blocked ? (
         <div className="conv-blocked" role="status">
           <span>Вы заблокировали этого пользователя</span>
           <button type="button" className="button" disabled={props.blocked.busy} onClick={props.blocked.onUnblock}>
@@ -129,12 +155,28 @@ export function ConversationView(props: ConversationViewProps) {
           </button>
         </div>
       ) : (
-        <Composer {...composer} recorder={recorder} inputRef={input} />
+        <Composer
+          {...composer}
+          onAttach={attach}
+          recorder={recorder}
+          inputRef={input}
+          mentions={props.mentionable?.length ? props.mentionPicker : null}
+        />
       )}
       {dragging && (
         <div className="conv-drop" aria-hidden="true">
           <span>Отпустите файлы, чтобы отправить</span>
         </div>
+      )}
+      {props.overlays}
+      {preview?.open && (
+        <SendPreviewDialog
+          preview={preview}
+          onSend={() => {
+            props.composer.onAttach(preview.files, preview.caption);
+            preview.sent();
+          }}
+        />
       )}
       {props.lightbox && (
         <Suspense fallback={<LightboxLoading />}>

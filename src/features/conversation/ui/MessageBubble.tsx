@@ -5,7 +5,7 @@
 // click, the context-menu key or Shift+F10) opens the actions. Voice messages and call entries render their own
 // components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
 import { type KeyboardEvent, type MouseEvent, memo, useState } from 'react';
-import type { ReactionSymbol } from '../../../contract/limits';
+
 import { UPLOAD_FAILED } from '../../composer/index';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
@@ -35,7 +35,7 @@ export interface MessageBubbleProps {
   onRetry(outboxId: string): void;
   onRemove(outboxId: string): void;
   /** Gives or takes back one's own reaction. */
-  onReact(messageId: string, emoji: ReactionSymbol): void;
+  onReact(messageId: string, emoji: string): void;
   onCallBack?(video: boolean): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
@@ -182,6 +182,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
       >
         {props.flash > 0 && <span key={props.flash} className="msg-flash" aria-hidden="true" />}
         {row.showSender && <div className="msg-sender">{row.senderName}</div>}
+        {row.forwardedFrom && <span className="msg-forwarded">Переслано от {row.forwardedFrom}</span>}
         {reply && (
           <button type="button" className="msg-reply" onClick={() => props.onJump(reply.id)}>
             <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{reply.preview}</span>
@@ -222,7 +223,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
             ))}
           </ul>
         )}
-        {row.text && <MessageText text={row.text} />}
+        {row.text && <MessageText text={row.text} mentions={row.mentions} />}
         <div className="msg-meta">
           {row.edited && <EditedMark title={row.edited} />}
           <time>{row.time}</time>

@@ -4,11 +4,12 @@
 // useReaderMoves) and reporting visible unread messages for read receipts (useReadVisibility). This file renders.
 import { type ReactElement, useCallback, useMemo, useRef, useState } from 'react';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
-import type { ReactionSymbol } from '../../../contract/limits';
+
 import '../../../styles/message-extras.css';
 import { MessageBubble } from './MessageBubble';
 import { lazyView } from '../../../shared/ui/lazy-view';
 import type { MessageMenuProps } from './MessageMenu';
+import { type MenuOptions, type MessageAction, menuItems } from './message-actions';
 import { useHistoryPosition } from './useHistoryPosition';
 import { useOlderPages } from './useOlderPages';
 import { useQuoteJump } from './useQuoteJump';
@@ -37,9 +38,16 @@ export interface MessageListProps {
   onLoadOlder(): void;
   onVisibleUnread(messageIds: string[]): void;
   onReply(row: MessageRow): void;
-  onDelete(messageId: string): void;
   onEdit(row: MessageRow): void;
-  onReact(messageId: string, emoji: ReactionSymbol): void;
+  /** The menu's other actions (copy, forward, pin, select, info, delete, hide). */
+  onAction(action: MessageAction, row: MessageRow): void;
+  /** What the menu offers beyond a message's own rules. */
+  menuOptions: MenuOptions;
+  /** «Другие реакции» on a message: the emoji picker for it. */
+  onMoreReactions?(row: MessageRow): void;
+  /** Selection mode: a checkbox on each message, a click picks it. */
+  selection?: { ids: ReadonlySet<string>; onToggle(messageId: string): void } | null;
+  onReact(messageId: string, emoji: string): void;
   onJump(messageId: string): void;
   onOpenImage(messageId: string, index: number): void;
   onRetry(outboxId: string): void;
@@ -86,15 +94,44 @@ export function MessageList(props: MessageListProps) {
   const onOpenImage = useCallback((id: string, index: number) => latest.current.onOpenImage(id, index), []);
   const onRetry = useCallback((id: string) => latest.current.onRetry(id), []);
   const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
-  const onReact = useCallback((id: string, emoji: ReactionSymbol) => latest.current.onReact(id, emoji), []);
+  const onReact = useCallback((id: string, emoji: string) => latest.current.onReact(id, emoji), []);
   const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
+  const selection = props.selection ?? null;
   const renderRow = useMemo(() => {
     const elements = new WeakMap<MessageRow, ReactElement>();
     return (row: MessageRow) => {
       let element = elements.get(row);
+      if (!element && selection && row.type !== 'SYSTEM' && !row.pending) {
+        const picked = selection.ids.has(row.id);
+        element = (
+          <label key={row.key} className={`msg-selectable${picked ? ' picked' : ''}`} data-testid="selectable">
+            <input
+              type="checkbox"
+              className="msg-select-box"
+              checked={picked}
+              onChange={() => selection.onToggle(row.id)}
+              aria-label={`Выбрать сообщение ${row.senderName}: ${row.text || row.time}`}
+            />
+            <div className="msg-select-body" inert>
+              <MessageBubble
+                row={row}
+                flash={0}
+                onMenu={openMenu}
+                onJump={onJump}
+                onOpenImage={onOpenImage}
+                onRetry={onRetry}
+                onRemove={onRemove}
+                onReact={onReact}
+                onCallBack={onCallBack}
+              />
+            </div>
+          </label>
+        );
+        elements.set(row, element);
+      }
       if (!element) {
         element = (
           <MessageBubble
@@ -115,7 +152,7 @@ export function MessageList(props: MessageListProps) {
       }
       return element;
     };
-  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack]);
+  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack, selection]);
 
   return (
     <div className="msg-list">
@@ -173,16 +210,18 @@ export function MessageList(props: MessageListProps) {
         <LazyMessageMenu
           at={menu.at}
           opener={menu.opener}
-          own={menu.row.own}
-          editable={menu.row.editable}
+          items={menuItems(menu.row, props.menuOptions)}
           onClose={closeMenu}
-          onQuote={() => props.onReply(menu.row)}
-          onEdit={() => props.onEdit(menu.row)}
-          onReact={(emoji) => props.onReact(menu.row.id, emoji)}
-          onDelete={() => {
-            props.onDelete(menu.row.id);
-            scroller.current?.focus({ preventScroll: true });
+          onAction={(action) => {
+            if (action === 'quote') props.onReply(menu.row);
+            else if (action === 'edit') props.onEdit(menu.row);
+            else {
+              props.onAction(action, menu.row);
+              scroller.current?.focus({ preventScroll: true });
+            }
           }}
+          onReact={(emoji) => props.onReact(menu.row.id, emoji)}
+          onMoreReactions={props.onMoreReactions ? () => props.onMoreReactions?.(menu.row) : undefined}
         />
       )}
     </div>

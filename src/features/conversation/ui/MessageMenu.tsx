@@ -1,23 +1,21 @@
-// The message actions menu (docs/behaviour.md §2): 'Цитировать' on every message, 'Изменить' on own ones with text,
-// 'Удалить' on own ones, then the reactions of REACTION_EMOJI. Opened by a
-// right click (at the pointer), the message's menu button, the context-menu key or Shift+F10. A real menu for
-// keyboards and screen readers: focus moves to the first item, arrows move, Escape or Tab closes and focus
-// returns to where it was.
+// The message actions menu (docs/behaviour.md §2, §10.19): the items of menuItems (message-actions.ts), then the quick
+// reactions of REACTION_EMOJI and «Другие реакции» (the emoji picker). Opened by a right click (at the pointer), a
+// long press, the message's menu button, the context-menu key or Shift+F10. A real menu for keyboards and screen
+// readers: focus moves to the first item, arrows move, Escape or Tab closes and focus returns to where it was.
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { REACTION_EMOJI, type ReactionSymbol } from '../../../contract/limits';
+import { REACTION_EMOJI } from '../../../contract/limits';
+import type { MessageAction, MessageMenuItem } from './message-actions';
 
 export interface MessageMenuProps {
   /** Where to open: the pointer, else under the opener. */
   at: { x: number; y: number } | null;
   opener: HTMLElement;
-  own: boolean;
-  /** The own message's text can be changed: offers «Изменить». */
-  editable?: boolean;
-  onQuote(): void;
-  onEdit(): void;
-  onReact(emoji: ReactionSymbol): void;
-  onDelete(): void;
+  items: MessageMenuItem[];
+  onAction(action: MessageAction): void;
+  onReact(emoji: string): void;
+  /** «Другие реакции»: any emoji, from the picker. */
+  onMoreReactions?(): void;
   onClose(): void;
 }
 
@@ -73,7 +71,7 @@ export function MessageMenu(props: MessageMenuProps) {
       (e.key === 'Home' ? items[0] : items.at(-1))?.focus();
     }
   };
-  // Quoting moves focus to the composer (the caller's job); deleting returns it to the list.
+  // Quoting and editing move focus to the composer (the caller's job); the others return it to the list.
   const act = (action: () => void, refocus: boolean) => () => {
     close(refocus);
     action();
@@ -88,19 +86,17 @@ export function MessageMenu(props: MessageMenuProps) {
       style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: -9999 }}
       onKeyDown={onKeyDown}
     >
-      <button type="button" role="menuitem" className="msg-menu-item" onClick={act(props.onQuote, false)}>
-        Цитировать
-      </button>
-      {props.editable && (
-        <button type="button" role="menuitem" className="msg-menu-item" onClick={act(props.onEdit, false)}>
-          Изменить
+      {props.items.map((item) => (
+        <button
+          key={item.action}
+          type="button"
+          role="menuitem"
+          className={`msg-menu-item${item.danger ? ' danger' : ''}`}
+          onClick={act(() => props.onAction(item.action), item.action !== 'quote' && item.action !== 'edit')}
+        >
+          {item.label}
         </button>
-      )}
-      {props.own && (
-        <button type="button" role="menuitem" className="msg-menu-item danger" onClick={act(props.onDelete, true)}>
-          Удалить
-        </button>
-      )}
+      ))}
       <div className="msg-menu-reactions">
         {REACTION_EMOJI.map((emoji) => (
           <button
@@ -114,6 +110,18 @@ export function MessageMenu(props: MessageMenuProps) {
             {emoji}
           </button>
         ))}
+        {props.onMoreReactions && (
+          <button
+            type="button"
+            role="menuitem"
+            className="msg-menu-reaction more"
+            aria-label="Другие реакции"
+            title="Другие реакции"
+            onClick={act(props.onMoreReactions, false)}
+          >
+            ＋
+          </button>
+        )}
       </div>
     </div>,
     document.body,

@@ -2,7 +2,7 @@
 // and the accessible name; clicking one gives or takes back one's own. The picker (a small button shown on
 // hover and focus) offers the fixed set of REACTION_EMOJI.
 import { memo, useState } from 'react';
-import { REACTION_EMOJI, type ReactionSymbol } from '../../../contract/limits';
+import { REACTION_EMOJI } from '../../../contract/limits';
 import type { ReactionView } from './view-model';
 
 /** «👍 2: Анна, Борис (ваша реакция)» — what a screen reader says and the tooltip shows. */
@@ -10,7 +10,7 @@ export function reactionLabel(r: ReactionView): string {
   return `${r.emoji} ${r.count}: ${r.names.join(', ')}${r.mine ? ' (ваша реакция)' : ''}`;
 }
 
-function MessageReactionsView(props: { reactions: ReactionView[]; onToggle(emoji: ReactionSymbol): void }) {
+function MessageReactionsView(props: { reactions: ReactionView[]; onToggle(emoji: string): void }) {
   if (props.reactions.length === 0) return null;
   return (
     <ul className="msg-reactions" aria-label="Реакции">
@@ -37,7 +37,7 @@ function MessageReactionsView(props: { reactions: ReactionView[]; onToggle(emoji
 export const MessageReactions = memo(MessageReactionsView);
 
 /** The small «Реакция» button and the set it opens (Escape or a choice closes it). */
-export function ReactionPicker(props: { onPick(emoji: ReactionSymbol): void }) {
+export function ReactionPicker(props: { onPick(emoji: string): void }) {
   const [open, setOpen] = useState(false);
   return (
     <div className="msg-react-picker">

@@ -2,7 +2,7 @@
 // message shows as typed; links open in a new tab without telling the target where they came from. The linkifier
 // (linkify-it, ≈ 4 KB gzip) loads on demand with the first text that may hold a link, so it stays out of the chats
 // page's initial JavaScript; until it is there the text shows as plain text.
-import { memo, useEffect, useState } from 'react';
+import { type JSX, memo, useEffect, useState } from 'react';
 import type { TextSegment } from './linkify';
 
 export const LINK_REL = 'noopener noreferrer nofollow';
@@ -21,7 +21,38 @@ const loadLinker = () => {
 /** A text with a dot or a colon may hold an address; others never load the linkifier. */
 const mayLink = (text: string) => /[.:]/.test(text);
 
-function MessageTextView({ text }: { text: string }) {
+/** A plain part of the text with its «@name» mentions marked (the user's own in a style of its own). */
+function withMentions(text: string, mentions: readonly { name: string; me: boolean }[] | undefined, key: number) {
+  if (!mentions?.length) return text;
+  const names = mentions.map((m) => `@${m.name}`).sort((a, b) => b.length - a.length);
+  const parts: (string | JSX.Element)[] = [];
+  let rest = text;
+  let n = 0;
+  for (;;) {
+    let at = -1;
+    let hit = '';
+    for (const name of names) {
+      const i = rest.indexOf(name);
+      if (i >= 0 && (at < 0 || i < at)) {
+        at = i;
+        hit = name;
+      }
+    }
+    if (at < 0) break;
+    if (at > 0) parts.push(rest.slice(0, at));
+    const mine = mentions.some((m) => `@${m.name}` === hit && m.me);
+    parts.push(
+      <span key={`${key}-${n++}`} className={`msg-mention${mine ? ' me' : ''}`}>
+        {hit}
+      </span>,
+    );
+    rest = rest.slice(at + hit.length);
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
+
+function MessageTextView({ text, mentions }: { text: string; mentions?: { name: string; me: boolean }[] }) {
   const [link, setLink] = useState<Linker | null>(() => linker);
   useEffect(() => {
     if (link || !mayLink(text)) return;
@@ -43,7 +74,7 @@ function MessageTextView({ text }: { text: string }) {
             {s.text}
           </a>
         ) : (
-          s.text
+          withMentions(s.text, mentions, i)
         ),
       )}
     </p>

@@ -9,7 +9,7 @@ export { NoConversation } from './NoConversation';
  * opened or the list is touched (src/features/chats/ui/ChatsPage.tsx), not with the list.
  */
 export const LazyConversationView = lazyView<ConversationViewProps>(() =>
-  import('./ConversationView').then((m) => m.ConversationView),
+  import('./ConversationPaneView').then((m) => m.ConversationPaneView),
 );
 export { useConversationPane } from './useConversationPane';
 export { chatTile } from './view-model';

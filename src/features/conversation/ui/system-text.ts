@@ -22,5 +22,7 @@ export function systemText(info: SystemInfo): string {
       return `${who} изменил(а) название: «${info.title ?? ''}»`;
     case 'photo':
       return `${who} изменил(а) фото группы`;
+    case 'pinned':
+      return info.excerpt ? `${who} закрепил(а) сообщение «${info.excerpt}»` : `${who} закрепил(а) сообщение`;
   }
 }

@@ -2,8 +2,9 @@
 // typing, the composer's state (or the edit's, while an own message is edited), and callbacks that send their events.
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
-import type { ConversationEntry, PublicUser } from '../../../contract/entities';
-import type { ReactionSymbol } from '../../../contract/limits';
+import type { ConversationEntry, Message, PublicUser } from '../../../contract/entities';
+import type { RemovalRef } from '../../messageActions/machines/removal/removal.protocol';
+
 import type { ComposerRef } from '../../composer/machines/composer/composer.protocol';
 import { itemProgress } from '../../composer/index';
 import type { ConversationRef } from '../machines/conversation/conversation.protocol';
@@ -13,8 +14,25 @@ import { displayName, isGroupConversation, replyPreview } from '../../../shared/
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
 import { voicePreview } from './voice-call-text';
 import { useConversationSignals } from './useConversationSignals';
+import type { MessageAction } from './message-actions';
+import { messageWords } from './tile-line';
 
 const EMPTY: never[] = [];
+
+/** The ids of the members whose «@name» is in the text (what the send body carries as `mentions`). */
+export function mentionedIn(text: string, members: readonly { id: string; name: string }[]): string[] {
+  return members.filter((m) => text.includes(`@${m.name}`)).map((m) => m.id);
+}
+
+/** The messages without those a removal holds out of view in this conversation. */
+function withoutRemoved(
+  messages: Message[],
+  conversationId: string,
+  removals: ({ conversationId: string; messageIds: string[] } | null)[],
+): Message[] {
+  const ids = new Set(removals.flatMap((r) => (r && r.conversationId === conversationId ? r.messageIds : [])));
+  return ids.size ? messages.filter((m) => !ids.has(m.id)) : messages;
+}
 
 /** What a quote of this message says (text, else what it carries). */
 function quoteOf(row: MessageRow): string {
@@ -34,9 +52,19 @@ export function useConversationPane(options: {
   me: string;
   now: number;
   onCall(video: boolean): void;
+  /** The menu's actions that reach past this conversation (forward, select, info, delete, hide, copy). */
+  onAction?(action: MessageAction, row: MessageRow): void;
+  onMoreReactions?(row: MessageRow): void;
 }): ConversationViewProps {
   const { conversation, composer, entry, conversationId, me, now } = options;
-  const messages = useSelector(conversation, (s) => s.context.messages);
+  const all = useSelector(conversation, (s) => s.context.messages);
+  // Removed or hidden a moment ago (waiting for «Отменить», or for the server's event): out of view.
+  const removal = useSystemActor('removal') as RemovalRef | undefined;
+  const held = useSelector(removal, (s) => s?.context.held ?? null);
+  const gone = useSelector(removal, (s) => s?.context.gone ?? null);
+  const messages = useMemo(() => withoutRemoved(all, conversationId, [held, gone]), [all, conversationId, held, gone]);
+  const pins = useSelector(conversation, (s) => s.context.pins);
+  const pinCursor = useSelector(conversation, (s) => s.context.pinCursor);
   const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
   const hasMore = useSelector(conversation, (s) => s.context.hasMore);
   const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);
@@ -116,13 +144,35 @@ export function useConversationPane(options: {
   const onRetry = useCallback((id: string) => outboxRef?.send({ type: 'outbox.retry', id }), [outboxRef]);
   const onRemove = useCallback((id: string) => outboxRef?.send({ type: 'outbox.remove', id }), [outboxRef]);
   const onReact = useCallback(
-    (messageId: string, emoji: ReactionSymbol) => conversation.send({ type: 'conversation.react', messageId, emoji }),
+    (messageId: string, emoji: string) => conversation.send({ type: 'conversation.react', messageId, emoji }),
     [conversation],
   );
   const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) =>
     editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
 
   const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const myRole = entry?.conversation.participants.find((p) => p.user.id === me)?.role;
+  // Who «@» can name: a group's other members, by their current names.
+  const mentionable = useMemo(
+    () =>
+      (entry?.conversation.participants ?? [])
+        .filter((p) => p.user.id !== me)
+        .map((p) => ({ id: p.user.id, name: displayName(p.user), username: p.user.username })),
+    [entry, me],
+  );
+  const canPin = !isGroup || myRole === 'OWNER' || myRole === 'ADMIN';
+  const pinnedIds = useMemo(() => new Set(pins.map((m) => m.id)), [pins]);
+  const menuOptions = useMemo(() => ({ canPin, pinned: pinnedIds }), [canPin, pinnedIds]);
+  const shownPin = pins[pinCursor] ?? pins[0];
+  const onAction = options.onAction;
+  const act = useCallback(
+    (action: MessageAction, row: MessageRow) => {
+      if (action === 'pin' || action === 'unpin')
+        conversation.send({ type: 'conversation.pin', messageId: row.id, on: action === 'pin' });
+      else onAction?.(action, row);
+    },
+    [conversation, onAction],
+  );
 
   return {
     status,
@@ -140,7 +190,21 @@ export function useConversationPane(options: {
     onLoadOlder,
     onVisibleUnread,
     onReply: (row) => sendComposer?.({ type: 'composer.reply', messageId: row.id, content: quoteOf(row) }),
-    onDelete: (messageId) => conversation.send({ type: 'conversation.delete', messageId }),
+    onAction: act,
+    onMoreReactions: options.onMoreReactions,
+    menuOptions,
+    mentionable: isGroup ? mentionable : [],
+    pinBar: shownPin
+      ? {
+          text: messageWords(shownPin, me),
+          index: pins.indexOf(shownPin),
+          count: pins.length,
+          onJump: () => conversation.send({ type: 'conversation.pinJump' }),
+          onUnpin: canPin
+            ? () => conversation.send({ type: 'conversation.pin', messageId: shownPin.id, on: false })
+            : undefined,
+        }
+      : null,
     onJump,
     onOpenImage,
     onRetry,
@@ -165,10 +229,20 @@ export function useConversationPane(options: {
       onSubmit: () =>
         editing
           ? editRef?.send({ type: 'edit.save' })
-          : sendComposer?.({ type: 'composer.submit', at: new Date().toISOString() }),
+          : sendComposer?.({
+              type: 'composer.submit',
+              at: new Date().toISOString(),
+              ...(isGroup ? { mentions: mentionedIn(text, mentionable) } : {}),
+            }),
       readOnly,
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
-      onAttach: (files) => sendComposer?.({ type: 'composer.attach', files, at: new Date().toISOString() }),
+      onAttach: (files, caption) =>
+        sendComposer?.({
+          type: 'composer.attach',
+          files,
+          at: new Date().toISOString(),
+          ...(caption ? { caption } : {}),
+        }),
       recorderRef,
     },
   };

@@ -1,7 +1,7 @@
 // Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
 import type { ConversationEntry, Message, MessageType, PublicUser } from '../../../contract/entities';
-import type { ReactionSymbol } from '../../../contract/limits';
+
 import type { OutboxItem } from '../../composer/index';
 import { itemProgress } from '../../composer/index';
 import { isReadByOthers } from '../machines/conversation/history';
@@ -35,6 +35,8 @@ export interface ChatTileView {
   /** '{n} непрочитанных', the participants of a group, or the peer's presence. */
   subtitle: string;
   unread: number;
+  /** An unread message mentions the user: «@» beside the count (even in a muted chat). */
+  mentioned?: boolean;
   active: boolean;
   /** The latest message in words («Фото», «Файл: name», «Голосовое сообщение 0:12», a call, a group's change). */
   preview?: string | null;
@@ -107,6 +109,7 @@ export function chatTile(
     avatar: avatarOf(entry, me),
     subtitle,
     unread: entry.unreadCount,
+    mentioned: (entry.unreadMentions ?? 0) > 0 && entry.unreadCount > 0,
     active: c.id === selectedId,
     preview: line?.text ?? null,
     previewSender: line?.sender ?? null,
@@ -134,7 +137,7 @@ export type Delivery = 'sending' | 'sent' | 'read' | 'failed';
 
 /** One emoji under a bubble: how many gave it, whether I did, and who (names for the tooltip and screen readers). */
 export interface ReactionView {
-  emoji: ReactionSymbol;
+  emoji: string;
   count: number;
   mine: boolean;
   names: string[];
@@ -183,6 +186,10 @@ export interface MessageRow {
   text: string;
   attachments: AttachmentView[];
   reply: { id: string; preview: string } | null;
+  /** A forwarded copy: the original sender's name («Переслано от …»). */
+  forwardedFrom?: string | null;
+  /** The names this message mentions as they are shown in its text, and whether it is the user. */
+  mentions?: { name: string; me: boolean }[];
   /** A voice message: its recording (null while it uploads), length and waveform. */
   voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
   /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
@@ -254,6 +261,8 @@ export function messageRows(
       text: m.content,
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
+      forwardedFrom: m.forwardedFrom?.name ?? null,
+      ...(m.mentions?.length ? { mentions: m.mentions.map((id) => ({ name: name(id), me: id === me })) } : {}),
       voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
       call: m.call
         ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }

@@ -192,17 +192,19 @@ export const chatsMachine = setup({
     countUnread: assign({
       entries: ({ context, event }) => {
         assertEvent(event, 'chats.messageArrived');
-        return withUnread(context.entries, event.message.conversationId, (n) => n + 1);
+        const mentioned = context.me !== null && (event.message.mentions ?? []).includes(context.me);
+        return withUnread(context.entries, event.message.conversationId, (n) => n + 1, mentioned);
       },
     }),
     /**
      * The message counted as unread: whoever cares (the notifications actor) hears it with its conversation, unless
-     * the user muted it («Без звука»: no sound, no notification).
+     * the user muted it («Без звука»: no sound, no notification) and it does not mention them (a mention always does).
      */
     announceUnread: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'chats.messageArrived');
       const entry = findEntry(context.entries, event.message.conversationId);
-      if (isMutedEntry(entry, Date.now())) return;
+      const mentioned = context.me !== null && (event.message.mentions ?? []).includes(context.me);
+      if (isMutedEntry(entry, Date.now()) && !mentioned) return;
       const conversation = entry?.conversation ?? null;
       enqueue.emit({ type: 'chats.unread', message: event.message, conversation });
     }),

@@ -65,10 +65,19 @@ export function withMessage(entries: ConversationEntry[], message: Message, unre
   return sortEntries(next);
 }
 
-export function withUnread(entries: ConversationEntry[], conversationId: string, unread: (n: number) => number) {
-  return entries.map((e) =>
-    e.conversation.id === conversationId ? { ...e, unreadCount: Math.max(0, unread(e.unreadCount)) } : e,
-  );
+export function withUnread(
+  entries: ConversationEntry[],
+  conversationId: string,
+  unread: (n: number) => number,
+  mentioned = false,
+) {
+  return entries.map((e) => {
+    if (e.conversation.id !== conversationId) return e;
+    const unreadCount = Math.max(0, unread(e.unreadCount));
+    // Read up: no unread mention is left («@» goes); a new mention of the user adds one.
+    const unreadMentions = unreadCount === 0 ? 0 : (e.unreadMentions ?? 0) + (mentioned ? 1 : 0);
+    return { ...e, unreadCount, ...(unreadMentions || e.unreadMentions ? { unreadMentions } : {}) };
+  });
 }
 
 export function withUser(entries: ConversationEntry[], userId: string, change: (u: PublicUser) => PublicUser) {

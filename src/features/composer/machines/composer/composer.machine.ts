@@ -8,6 +8,7 @@
 // - The outbox child (../outbox) queues, keeps, uploads, sends and retries; the composer passes its deliveries on
 //   to its parent as `composer.delivered`.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+import { LIMITS } from '../../../../contract/limits';
 import { systemActor } from '../../../../core/machines/system';
 import { outboxMachine } from '../outbox/outbox.machine';
 import type { OutboxEvent } from '../outbox/outbox.protocol';
@@ -40,11 +41,21 @@ function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
       return {
         type: 'outbox.add',
         conversationId,
-        part: { kind: 'text', content: context.text.trim(), replyTo: context.replyTo },
+        part: {
+          kind: 'text',
+          content: context.text.trim(),
+          replyTo: context.replyTo,
+          ...(event.mentions?.length ? { mentions: event.mentions } : {}),
+        },
         at: event.at,
       };
     case 'composer.attach':
-      return { type: 'outbox.add', conversationId, part: { kind: 'files', files: event.files }, at: event.at };
+      return {
+        type: 'outbox.add',
+        conversationId,
+        part: { kind: 'files', files: event.files, ...(event.caption ? { caption: event.caption } : {}) },
+        at: event.at,
+      };
     case 'recorder.recorded': {
       const { file, durationMs, waveform, at } = event.recording;
       return { type: 'outbox.add', conversationId, part: { kind: 'voice', file, voice: { durationMs, waveform } }, at };
@@ -68,7 +79,11 @@ export const composerMachine = setup({
     drafts: draftsMachine,
   },
   guards: {
-    canSubmit: ({ context }) => context.conversationId !== null && context.text.trim().length > 0,
+    // Over the limit the text stays in the composer (the view says why) instead of failing on the server.
+    canSubmit: ({ context }) =>
+      context.conversationId !== null &&
+      context.text.trim().length > 0 &&
+      context.text.trim().length <= LIMITS.messageTextMax,
     hasConversation: ({ context }) => context.conversationId !== null,
     hasText: ({ event }) => {
       assertEvent(event, 'composer.sendText');

@@ -32,8 +32,9 @@ export type ComposerEvent =
   | { type: 'composer.input'; text: string }
   | { type: 'composer.reply'; messageId: string; content: string }
   | { type: 'composer.clearReply' }
-  | { type: 'composer.submit'; at: string }
-  | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string }
+  /** `mentions`: the members the text mentions, by id. */
+  | { type: 'composer.submit'; at: string; mentions?: string[] }
+  | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string; caption?: string }
   /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
   | { type: 'composer.sendText'; conversationId: string; text: string; at: string }
   /** Its recorder child (src/features/composer/machines/recorder) finished a voice message: it goes into the outbox. */

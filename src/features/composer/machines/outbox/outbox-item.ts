@@ -46,6 +46,8 @@ export interface OutboxItem {
   /** A voice item's duration and waveform (absent in items stored before voice messages existed). */
   voice?: VoiceInfo | null;
   replyTo: { id: string; content: string } | null;
+  /** Members the text mentions, by id (absent in items stored before mentions existed). */
+  mentions?: string[];
   files: PendingFile[];
   status: OutboxStatus;
   error: string | null;
@@ -61,8 +63,8 @@ export type PickedFile = Blob & { name?: string };
 
 /** What differs by kind when something is handed to the outbox; the rest of an item is the same for all. */
 export type OutboxPart =
-  | { kind: 'text'; content: string; replyTo: { id: string; content: string } | null }
-  | { kind: 'files'; files: PickedFile[] }
+  | { kind: 'text'; content: string; replyTo: { id: string; content: string } | null; mentions?: string[] }
+  | { kind: 'files'; files: PickedFile[]; caption?: string }
   | { kind: 'voice'; file: PickedFile; voice: VoiceInfo };
 
 /** The one way an item comes to be: queued, retryable, shown as the temporary message 'tmp-' + clientMessageId. */
@@ -81,9 +83,15 @@ export function outboxItem(clientMessageId: string, conversationId: string, part
   } satisfies Omit<OutboxItem, 'kind'>;
   switch (part.kind) {
     case 'text':
-      return { ...item, kind: 'text', content: part.content, replyTo: part.replyTo };
+      return {
+        ...item,
+        kind: 'text',
+        content: part.content,
+        replyTo: part.replyTo,
+        ...(part.mentions?.length ? { mentions: part.mentions } : {}),
+      };
     case 'files':
-      return { ...item, kind: 'files', files: part.files.map(pendingFile) };
+      return { ...item, kind: 'files', content: part.caption?.trim() ?? '', files: part.files.map(pendingFile) };
     case 'voice': {
       const named = Object.assign(part.file, { name: part.file.type.includes('mp4') ? 'voice.m4a' : 'voice.webm' });
       return { ...item, kind: 'voice', voice: part.voice, files: [pendingFile(named)] };
@@ -131,6 +139,7 @@ export function sendBodyOf(item: OutboxItem) {
         }
       : {}),
     ...(item.kind === 'voice' && item.voice ? { voice: item.voice } : {}),
+    ...(item.mentions?.length ? { mentions: item.mentions } : {}),
   };
 }
 
@@ -169,6 +178,7 @@ const storedItemFields = {
   content: isString,
   voice: (x) => x === undefined || nullable(shape({ durationMs: isNumber, waveform: arrayOf(isNumber) }))(x),
   replyTo: nullable(shape({ id: isString, content: isString })),
+  mentions: (x) => x === undefined || arrayOf(isString)(x),
   files: arrayOf(shape(storedFileFields)),
   status: oneOf('queued', 'uploading', 'sending', 'failed'),
   error: nullable(isString),

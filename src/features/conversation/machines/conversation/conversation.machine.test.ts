@@ -33,10 +33,12 @@ const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle' 
 const fresh = (s: Snap) =>
   s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
   'm1:0:null:0,m2:0:null:0';
+// Pins are one more dimension: events start from a state without pins, and the pin bar's jump from one with them.
+const noPins = (s: Snap) => s.context.pins.length === 0;
 const oneAtATime =
   <T extends { type: string }>(make: () => T[]) =>
   (s: Snap) =>
-    resting(s) && fresh(s) ? make() : [];
+    resting(s) && fresh(s) && noPins(s) ? make() : [];
 
 describeModel({
   name: 'conversation',
@@ -45,8 +47,10 @@ describeModel({
       serverEvents: quiet,
       room: quiet,
       fetchPage: hang,
+      fetchPins: hang,
       deletions: child,
       reactions: child,
+      pinning: child,
       typing: child,
       readReceipts: child,
       messageEdit: child,
@@ -99,6 +103,19 @@ describeModel({
       { type: 'conversation.react', messageId: 'gone', emoji: '❤️' },
     ]),
     'conversation.loadOlder': oneAtATime(() => [{ type: 'conversation.loadOlder' }]),
+    // Hidden for oneself here (gone from the list), or shown again elsewhere (the page is fetched again).
+    'conversation.messagesHidden': oneAtATime(() => [
+      { type: 'conversation.messagesHidden', conversationId: 'c1', messageIds: ['m1'], hidden: true },
+      { type: 'conversation.messagesHidden', conversationId: 'c1', messageIds: ['m1'], hidden: false },
+    ]),
+    'conversation.pins': oneAtATime(() => [{ type: 'conversation.pins', conversationId: 'c1', pins: [m1, m2] }]),
+    'xstate.done.actor.pins': oneAtATime(() => [{ type: 'xstate.done.actor.pins', output: { pins: [m1] } }]),
+    'conversation.pin': oneAtATime(() => [
+      { type: 'conversation.pin', messageId: 'm1', on: true },
+      { type: 'conversation.pin', messageId: 'gone', on: true },
+    ]),
+    'conversation.pinJump': (s) =>
+      resting(s) && fresh(s) && (noPins(s) || s.context.pinCursor === 0) ? [{ type: 'conversation.pinJump' }] : [],
     'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
     'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
     'conversation.closeImage': oneAtATime(() => [{ type: 'conversation.closeImage' }]),
@@ -120,6 +137,13 @@ describeModel({
         remaining: [{ messageId: 'm1', emoji: '❤️', on: false }],
       },
       { type: 'queue.done', queue: 'deletions', request: { messageId: 'm2' }, output: { ok: true }, remaining: [] },
+      {
+        type: 'queue.done',
+        queue: 'pinning',
+        request: { messageId: 'm1', on: true },
+        output: { pins: [m1] },
+        remaining: [],
+      },
     ]),
     'queue.failed': oneAtATime(() => [
       {
@@ -173,6 +197,8 @@ describe('conversation with a fetching actor', () => {
           readReceipts: child,
           messageEdit: child,
           deletions: child,
+          pinning: child,
+          fetchPins: hang,
           reactions: options.react ? requestQueueMachine.provide({ actors: { run: queueRun(options.react) } }) : child,
           fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
             seen.push(input);
@@ -422,5 +448,52 @@ describe('conversation with a fetching actor', () => {
     expect(loaded).toBeLessThan(1000 + 200);
     expect(seen.length).toBeGreaterThan(2);
     expect(actor.getSnapshot().context.unreadFrom).toBe(actor.getSnapshot().context.messages[0]?.id);
+  });
+});
+
+describe('pins and hidden messages', () => {
+  function start(pins: (typeof m1)[]) {
+    const actor = createActor(
+      conversationMachine.provide({
+        actors: {
+          serverEvents: quiet,
+          room: quiet,
+          typing: child,
+          readReceipts: child,
+          messageEdit: child,
+          deletions: child,
+          reactions: child,
+          pinning: child,
+          fetchPins: fromPromise(async () => ({ pins })),
+          fetchPage: fromPromise(async () => page([m1, m2, m3], false)),
+        } as never,
+      }),
+      { input },
+    ).start();
+    return actor;
+  }
+
+  it('the bar jumps to the newest pin, then older ones, round; a pin deleted for everyone leaves the bar', async () => {
+    const actor = start([m3, m1]);
+    await waitFor(actor, (s) => s.matches('ready') && s.context.pins.length === 2);
+    const jumps: string[] = [];
+    actor.on('conversation.scrollTo', (e) => jumps.push(e.messageId));
+    actor.send({ type: 'conversation.pinJump' });
+    actor.send({ type: 'conversation.pinJump' });
+    actor.send({ type: 'conversation.pinJump' });
+    expect(jumps).toEqual(['m3', 'm1', 'm3']);
+    actor.send({ type: 'conversation.messageDeleted', conversationId: 'c1', messageId: 'm3' });
+    expect(actor.getSnapshot().context.pins.map((m) => m.id)).toEqual(['m1']);
+    actor.send({ type: 'conversation.pins', conversationId: 'c2', pins: [] });
+    expect(actor.getSnapshot().context.pins).toHaveLength(1);
+  });
+
+  it('messages hidden for oneself leave the list; other conversations are not touched', async () => {
+    const actor = start([]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'conversation.messagesHidden', conversationId: 'c2', messageIds: ['m1'], hidden: true });
+    expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+    actor.send({ type: 'conversation.messagesHidden', conversationId: 'c1', messageIds: ['m1', 'm3'], hidden: true });
+    expect(actor.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m2']);
   });
 });

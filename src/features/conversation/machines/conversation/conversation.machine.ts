@@ -14,6 +14,7 @@
 // is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
 import { assertEvent, assign, emit, enqueueActions, fromCallback, raise, sendTo, setup } from 'xstate';
 import type { ResponseOf } from '../../../../contract/api';
+import type { Message } from '../../../../contract/entities';
 import { LIMITS, REACTION_EMOJI, UNREAD_REACH } from '../../../../contract/limits';
 import { messageEditMachine } from '../messageEdit/messageEdit.machine';
 import { notWired } from '../../../../core/machines/not-wired';
@@ -29,6 +30,7 @@ import type {
   ConversationInput,
   DeletionRequest,
   PageInput,
+  PinChange,
   ReactionChange,
 } from './conversation.protocol';
 import {
@@ -41,6 +43,7 @@ import {
   mergeMessages,
   prependPage,
   removeMessage,
+  removeMessages,
   setReactions,
   toggleReaction,
 } from './history';
@@ -48,10 +51,12 @@ import {
 export * from './conversation.protocol';
 
 type Page = ResponseOf<'messages'>;
+type Pins = ResponseOf<'pins'>;
 
 /** Fallbacks of the request queues' failures (not shown today: a failed deletion is ignored, a reaction refetched). */
 const DELETE_FAILED = 'Не удалось удалить сообщение';
 const REACT_FAILED = 'Не удалось изменить реакцию';
+const PIN_FAILED = 'Не удалось закрепить сообщение';
 
 export const conversationServerEvents = listenToServer<ConversationEvent>(
   {
@@ -68,7 +73,15 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
       messageId: p.messageId,
       content: p.content,
       editedAt: p.editedAt,
+      ...(p.mentions ? { mentions: p.mentions } : {}),
     }),
+    'message:hidden': (p) => ({
+      type: 'conversation.messagesHidden',
+      conversationId: p.conversationId,
+      messageIds: p.messageIds,
+      hidden: p.hidden,
+    }),
+    'conversation:pins': (p) => ({ type: 'conversation.pins', conversationId: p.conversationId, pins: p.pins }),
     'reactions:update': (p) => ({
       type: 'conversation.reactions',
       conversationId: p.conversationId,
@@ -114,14 +127,19 @@ export const conversationMachine = setup({
       messageEdit: 'messageEdit';
       deletions: 'deletions';
       reactions: 'reactions';
+      pinning: 'pinning';
+      pins: 'fetchPins';
     },
   },
   actors: {
     serverEvents: conversationServerEvents,
     room: conversationRoom,
     fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
+    /** GET /api/conversations/:id/pins. */
+    fetchPins: notWired<Pins, { conversationId: string }>('conversation.fetchPins'),
     deletions: requestQueueMachine,
     reactions: requestQueueMachine,
+    pinning: requestQueueMachine,
     typing: typingMachine,
     readReceipts: readReceiptsMachine,
     messageEdit: messageEditMachine,
@@ -154,6 +172,14 @@ export const conversationMachine = setup({
     },
     /** A report of the reactions queue (the deletions queue's are not acted on). */
     fromReactions: ({ event }) => 'queue' in event && event.queue === 'reactions',
+    fromPinning: ({ event }) => 'queue' in event && event.queue === 'pinning',
+    hasPins: ({ context }) => context.pins.length > 0,
+    shownToPin: ({ context, event }) => {
+      assertEvent(event, 'conversation.pin');
+      return (
+        context.messages.some((m) => m.id === event.messageId) || context.pins.some((m) => m.id === event.messageId)
+      );
+    },
     /** Reactions go to messages the server has and that are shown. */
     shownMessage: ({ context, event }) => {
       assertEvent(event, 'conversation.react');
@@ -216,11 +242,38 @@ export const conversationMachine = setup({
     }),
     closeImage: emit({ type: 'conversation.imageClosed' }),
     stopSeeking: assign({ seekId: null }),
-    removeDeleted: assign({
-      messages: ({ context, event }) => {
-        assertEvent(event, ['conversation.messageDeleted', 'conversation.delete']);
-        return removeMessage(context.messages, event.messageId);
-      },
+    removeDeleted: assign(({ context, event }) => {
+      assertEvent(event, ['conversation.messageDeleted', 'conversation.delete']);
+      const pins = context.pins.filter((m) => m.id !== event.messageId);
+      return {
+        messages: removeMessage(context.messages, event.messageId),
+        ...(pins.length !== context.pins.length ? { pins, pinCursor: 0 } : {}),
+      };
+    }),
+    takeHidden: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'conversation.messagesHidden');
+      // Shown again (undone on another device): the page as the server has it brings them back.
+      if (!event.hidden) enqueue.raise({ type: 'conversation.refresh' });
+      else enqueue.assign({ messages: removeMessages(context.messages, event.messageIds) });
+    }),
+    takePins: assign(({ context }, pins: Message[]) => ({
+      pins,
+      pinCursor: pins.length && context.pinCursor < pins.length ? context.pinCursor : 0,
+    })),
+    queuePin: sendTo('pinning', ({ event }) => {
+      assertEvent(event, 'conversation.pin');
+      return { type: 'queue.add' as const, request: { messageId: event.messageId, on: event.on } satisfies PinChange };
+    }),
+    pinned: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'queue.done');
+      if (event.queue === 'pinning') enqueue.assign({ pins: event.output.pins, pinCursor: 0 });
+    }),
+    // The bar shows the pin a click goes to; then the next older one, and round to the newest.
+    jumpToPin: enqueueActions(({ context, enqueue }) => {
+      const pin = context.pins[context.pinCursor];
+      if (!pin) return;
+      enqueue.raise({ type: 'conversation.jumpTo', messageId: pin.id });
+      enqueue.assign({ pinCursor: (context.pinCursor + 1) % context.pins.length });
     }),
     queueDeletion: sendTo('deletions', ({ event }) => {
       assertEvent(event, 'conversation.delete');
@@ -231,9 +284,11 @@ export const conversationMachine = setup({
         assertEvent(event, ['conversation.messageEdited', 'edit.saved']);
         if (event.type === 'edit.saved') {
           const m = event.message;
-          return m.editedAt ? applyEdit(context.messages, m.id, m.content, m.editedAt) : context.messages;
+          return m.editedAt
+            ? applyEdit(context.messages, m.id, m.content, m.editedAt, m.mentions ?? [])
+            : context.messages;
         }
-        return applyEdit(context.messages, event.messageId, event.content, event.editedAt);
+        return applyEdit(context.messages, event.messageId, event.content, event.editedAt, event.mentions ?? []);
       },
     }),
     takeReactions: assign({
@@ -284,6 +339,8 @@ export const conversationMachine = setup({
     seekId: input.jumpTo ?? null,
     unreadAtOpen: input.unread ?? 0,
     unreadFrom: null,
+    pins: [],
+    pinCursor: 0,
   }),
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
@@ -303,6 +360,16 @@ export const conversationMachine = setup({
     // Own deletions and reaction changes, each sent one at a time in order (the wiring gives each its request).
     { id: 'deletions', src: 'deletions', input: { name: 'deletions', failed: DELETE_FAILED } },
     { id: 'reactions', src: 'reactions', input: { name: 'reactions', failed: REACT_FAILED } },
+    { id: 'pinning', src: 'pinning', input: { name: 'pinning', failed: PIN_FAILED } },
+    // The pinned messages once at the start; conversation:pins keeps them current.
+    {
+      id: 'pins',
+      src: 'fetchPins',
+      input: ({ context }) => ({ conversationId: context.conversationId }),
+      onDone: { actions: { type: 'takePins', params: ({ event }) => event.output.pins } },
+      // Offline: no bar until conversation:pins says otherwise (the history still opens).
+      onError: {},
+    },
   ],
   on: {
     'conversation.messageArrived': { guard: 'here', actions: ['takeMessage', 'stopRemoteTyping'] },
@@ -311,6 +378,11 @@ export const conversationMachine = setup({
     'conversation.receipts': { guard: 'here', actions: 'addReceipts' },
     'conversation.messageEdited': { guard: 'here', actions: 'takeEdit' },
     'conversation.reactions': { guard: 'here', actions: 'takeReactions' },
+    'conversation.messagesHidden': { guard: 'here', actions: 'takeHidden' },
+    'conversation.pins': {
+      guard: 'here',
+      actions: { type: 'takePins', params: ({ event }) => (event as { pins: Message[] }).pins },
+    },
     'edit.saved': { actions: 'takeEdit' },
     'conversation.ownSent': { actions: 'toBottom' },
     'conversation.openImage': { actions: 'openImage' },
@@ -374,7 +446,12 @@ export const conversationMachine = setup({
       on: {
         'conversation.delete': { guard: 'ownShown', actions: ['removeDeleted', 'queueDeletion'] },
         'conversation.react': { guard: 'shownMessage', actions: 'toggleReaction' },
-        'queue.done': { guard: 'fromReactions', actions: 'reacted' },
+        'conversation.pin': { guard: 'shownToPin', actions: 'queuePin' },
+        'conversation.pinJump': { guard: 'hasPins', actions: 'jumpToPin' },
+        'queue.done': [
+          { guard: 'fromReactions', actions: 'reacted' },
+          { guard: 'fromPinning', actions: 'pinned' },
+        ],
         // Refused or lost: the page as the server has it puts the reactions right.
         'queue.failed': { guard: 'fromReactions', actions: 'refresh' },
       },

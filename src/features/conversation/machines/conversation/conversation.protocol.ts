@@ -4,7 +4,6 @@
 // never conversation.machine.ts.
 import type { ResponseOf } from '../../../../contract/api';
 import type { Message, Reaction } from '../../../../contract/entities';
-import type { ReactionSymbol } from '../../../../contract/limits';
 import type { MachineRef } from '../../../../core/machines/machine-ref';
 import type { RequestQueueReport, RequestQueueRef } from '../../../../core/machines/requestQueue/requestQueue.protocol';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
@@ -28,7 +27,13 @@ export interface DeletionRequest {
 /** A reaction change waiting for the server (the child queue 'reactions' sends them one after another). */
 export interface ReactionChange {
   messageId: string;
-  emoji: ReactionSymbol;
+  emoji: string;
+  on: boolean;
+}
+
+/** «Закрепить» / «Открепить» waiting for the server (the child queue 'pinning'). */
+export interface PinChange {
+  messageId: string;
   on: boolean;
 }
 
@@ -47,16 +52,35 @@ export interface ConversationContext {
   unreadAtOpen: number;
   /** The first message that was unread when the conversation opened (the divider is above it); null: none. */
   unreadFrom: string | null;
+  /** The pinned messages, newest pin first (the bar under the header). */
+  pins: Message[];
+  /** The pin the bar shows and a click jumps to (then the next older one, round). */
+  pinCursor: number;
 }
 
 export type ConversationEvent =
   | { type: 'conversation.messageArrived'; message: Message }
   | { type: 'conversation.messageSent'; message: Message }
   | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
-  | { type: 'conversation.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
+  | {
+      type: 'conversation.messageEdited';
+      conversationId: string;
+      messageId: string;
+      content: string;
+      editedAt: string;
+      mentions?: string[];
+    }
+  /** The user hid messages for themselves (another tab, device or this one), or showed them again. */
+  | { type: 'conversation.messagesHidden'; conversationId: string; messageIds: string[]; hidden: boolean }
+  | { type: 'conversation.pins'; conversationId: string; pins: Message[] }
+  /** «Закрепить» (`on`) or «Открепить». */
+  | { type: 'conversation.pin'; messageId: string; on: boolean }
+  /** The pin bar was clicked: jump to the pin it shows, and show the next older one. */
+  | { type: 'conversation.pinJump' }
+  | RequestQueueReport<'pinning', PinChange, ResponseOf<'pinMessage'>>
   | { type: 'conversation.reactions'; conversationId: string; messageId: string; reactions: Reaction[] }
   /** Gives or takes back the user's own reaction (whichever it is not now). */
-  | { type: 'conversation.react'; messageId: string; emoji: ReactionSymbol }
+  | { type: 'conversation.react'; messageId: string; emoji: string }
   | MessageEditParentEvent
   | RequestQueueReport<'deletions', DeletionRequest, unknown>
   | RequestQueueReport<'reactions', ReactionChange, ResponseOf<'react'>>
@@ -99,5 +123,6 @@ export type ConversationRef = MachineRef<
     messageEdit?: MessageEditRef;
     deletions?: RequestQueueRef<DeletionRequest>;
     reactions?: RequestQueueRef<ReactionChange>;
+    pinning?: RequestQueueRef<PinChange>;
   }
 >;

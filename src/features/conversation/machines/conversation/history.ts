@@ -52,6 +52,12 @@ export function addReceipts(history: Message[], userId: string, messageIds: stri
   return changed ? next : history;
 }
 
+/** Several messages leave the list (hidden for oneself). */
+export function removeMessages(history: Message[], messageIds: readonly string[]): Message[] {
+  const gone = new Set(messageIds);
+  return history.some((m) => gone.has(m.id)) ? history.filter((m) => !gone.has(m.id)) : history;
+}
+
 export function removeMessage(history: Message[], messageId: string): Message[] {
   return history.some((m) => m.id === messageId) ? history.filter((m) => m.id !== messageId) : history;
 }
@@ -62,11 +68,18 @@ export function isReadByOthers(m: Pick<Message, 'senderId' | 'receipts'>): boole
 }
 
 /** A new text (message:edited, or the answer to an own edit): the message and every quote of it. */
-export function applyEdit(history: Message[], messageId: string, content: string, editedAt: string): Message[] {
+export function applyEdit(
+  history: Message[],
+  messageId: string,
+  content: string,
+  editedAt: string,
+  mentions?: string[],
+): Message[] {
   let changed = false;
   const next = history.map((m) => {
     let out = m;
-    if (m.id === messageId && (m.content !== content || m.editedAt !== editedAt)) out = { ...out, content, editedAt };
+    if (m.id === messageId && (m.content !== content || m.editedAt !== editedAt))
+      out = { ...out, content, editedAt, ...(mentions ? { mentions } : {}) };
     if (m.replyTo?.id === messageId && m.replyTo.content !== content)
       out = { ...out, replyTo: { id: messageId, content } };
     if (out !== m) changed = true;
@@ -99,7 +112,9 @@ export function toggleReaction(
   const current = reactions.find((r) => r.emoji === emoji)?.userIds.filter((u) => u !== userId) ?? [];
   const userIds = on ? [...current, userId] : current;
   const next = userIds.length ? [...others, { emoji, userIds }] : others;
-  return next.sort((a, b) => order.indexOf(a.emoji) - order.indexOf(b.emoji));
+  // The quick ones in their order, then the others as they came (a stable sort keeps that order).
+  const rank = (e: string) => (order.includes(e) ? order.indexOf(e) : order.length);
+  return next.sort((a, b) => rank(a.emoji) - rank(b.emoji));
 }
 
 /**

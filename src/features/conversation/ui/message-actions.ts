@@ -1,0 +1,48 @@
+// What a message's menu offers (docs/behaviour.md §10.19), in Telegram's order: reply, copy, forward, pin, select,
+// info, edit, then delete (own messages) or hide (someone else's). Pure: the menu renders the list.
+import type { MessageRow } from './view-model';
+
+export type MessageAction =
+  | 'quote'
+  | 'copy'
+  | 'forward'
+  | 'pin'
+  | 'unpin'
+  | 'select'
+  | 'info'
+  | 'edit'
+  | 'delete'
+  | 'hide';
+
+export interface MessageMenuItem {
+  action: MessageAction;
+  label: string;
+  danger?: boolean;
+}
+
+export interface MenuOptions {
+  /** Pinning is allowed here (both people of a direct chat; a group's owner and admins). */
+  canPin: boolean;
+  /** Ids of the pinned messages. */
+  pinned: ReadonlySet<string>;
+}
+
+export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuItem[] {
+  const items: MessageMenuItem[] = [{ action: 'quote', label: 'Цитировать' }];
+  const entry = row.type === 'CALL' || row.type === 'SYSTEM';
+  if (row.text) items.push({ action: 'copy', label: 'Копировать текст' });
+  if (!entry) items.push({ action: 'forward', label: 'Переслать' });
+  if (options.canPin && !entry)
+    items.push(
+      options.pinned.has(row.id) ? { action: 'unpin', label: 'Открепить' } : { action: 'pin', label: 'Закрепить' },
+    );
+  items.push({ action: 'select', label: 'Выбрать' });
+  if (row.own && !entry) items.push({ action: 'info', label: 'Информация' });
+  if (row.editable) items.push({ action: 'edit', label: 'Изменить' });
+  items.push(
+    row.own
+      ? { action: 'delete', label: 'Удалить', danger: true }
+      : { action: 'hide', label: 'Скрыть у себя', danger: true },
+  );
+  return items;
+}
