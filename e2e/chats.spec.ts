@@ -8,6 +8,9 @@ import { expect, test } from './fixtures';
 import { apiCall, type E2EUser, markRead, sendText } from './users';
 
 const messages = (page: Page) => page.getByTestId('message');
+/** Picked files wait in the send preview: «Отправить» there sends them. */
+const sendPreviewed = (page: Page) =>
+  page.getByRole('dialog', { name: /^Отправить/ }).getByRole('button', { name: 'Отправить' }).click();
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
 const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
 /** Axe on the chats page itself (the app bar above it belongs to the layout and has its own checks). */
@@ -112,10 +115,11 @@ test.describe('chats page', () => {
     const reply = messageWith(B.page, 'Отвечаю на восьмидесятое');
     await expect(reply.getByRole('button', { name: /Ответ на:/ })).toContainText('Сообщение номер 80');
 
-    // Someone else's message offers no 'Удалить'.
+    // Someone else's message offers no 'Удалить' (only «Скрыть у себя»).
     await messageWith(A.page, 'Помнишь, с чего всё началось?').click({ button: 'right' });
     await expect(A.page.getByRole('menuitem', { name: 'Цитировать' })).toBeVisible();
     await expect(A.page.getByRole('menuitem', { name: 'Удалить' })).toHaveCount(0);
+    await expect(A.page.getByRole('menuitem', { name: 'Скрыть у себя' })).toBeVisible();
     await A.page.keyboard.press('Escape');
     await expect(A.page.getByRole('menu')).toHaveCount(0);
 
@@ -125,13 +129,19 @@ test.describe('chats page', () => {
     await A.page.keyboard.press('Enter');
     await expect(A.page.getByRole('menuitem', { name: 'Цитировать' })).toBeFocused();
     await A.page.keyboard.press('ArrowDown');
-    await expect(A.page.getByRole('menuitem', { name: 'Изменить' })).toBeFocused();
-    await A.page.keyboard.press('ArrowDown');
+    await expect(A.page.getByRole('menuitem', { name: 'Копировать текст' })).toBeFocused();
+    // Past «Переслать», «Закрепить», «Выбрать», «Информация» and «Изменить».
+    for (let i = 0; i < 6; i++) await A.page.keyboard.press('ArrowDown');
     await expect(A.page.getByRole('menuitem', { name: 'Удалить' })).toBeFocused();
     await axe(A.page, 'message menu open');
     await A.page.keyboard.press('Enter');
+    // It asks first; «Удалить у всех» removes it here at once and for the other side once «Отменить» has passed.
+    await A.page
+      .getByRole('dialog', { name: 'Удалить сообщение?' })
+      .getByRole('button', { name: 'Удалить у всех' })
+      .press('Enter');
     await expect(mine).toHaveCount(0);
-    await expect(messageWith(B.page, 'Отвечаю на восьмидесятое')).toHaveCount(0);
+    await expect(messageWith(B.page, 'Отвечаю на восьмидесятое')).toHaveCount(0, { timeout: 15_000 });
     // Shift+F10 on a message opens the same menu.
     await messageWith(A.page, 'Сообщение номер 79').getByRole('button', { name: 'Действия с сообщением' }).focus();
     await A.page.keyboard.press('Shift+F10');
@@ -161,6 +171,7 @@ test.describe('chats page', () => {
       .png()
       .toBuffer();
     await A.page.getByTestId('attach-input').setInputFiles({ name: 'горы.png', mimeType: 'image/png', buffer: png });
+    await sendPreviewed(A.page);
     const temp = A.page.locator('[data-message-id^="tmp-"]');
     await expect(temp).toHaveAttribute('data-delivery', 'sending');
     await expect(A.page.getByTestId('upload-progress')).toBeVisible();
@@ -179,6 +190,7 @@ test.describe('chats page', () => {
     await A.page
       .getByTestId('attach-input')
       .setInputFiles({ name: 'список.txt', mimeType: 'text/plain', buffer: Buffer.from('палатка, спальник') });
+    await sendPreviewed(A.page);
     const link = B.page.getByRole('link', { name: 'Файл: список.txt' });
     await expect(link).toBeVisible();
     await expect(link).toHaveAttribute('href', /^\/uploads\//);
@@ -187,6 +199,7 @@ test.describe('chats page', () => {
     // A failed upload stays on the temporary message with 'Повторить' and 'Удалить'; a retry sends it.
     await A.page.route('**/api/upload', (route) => route.abort('connectionreset'));
     await A.page.getByTestId('attach-input').setInputFiles({ name: 'карта.png', mimeType: 'image/png', buffer: png });
+    await sendPreviewed(A.page);
     const failed = A.page.locator('[data-message-id^="tmp-"]');
     await expect(failed).toHaveAttribute('data-delivery', 'failed');
     await expect(failed.getByText('Файл не загрузился')).toHaveAttribute('data-error', 'upload failed');

@@ -127,6 +127,15 @@ test('«Без звука» keeps a muted conversation silent; «Включит�
   await sendText(srv.url, b, conversationId, 'Тихое сообщение');
   await page.waitForTimeout(500);
   expect(await shown(page)).toEqual([]);
+  // A mention is heard even so.
+  await apiCall(
+    srv.url,
+    'POST',
+    '/api/conversations/send',
+    { conversationId, type: 'TEXT', content: '@Анна глянь', mentions: [a.user.id] },
+    b.accessToken,
+  );
+  await expect.poll(async () => (await shown(page)).map((n) => n.body)).toEqual(['@Анна глянь']);
   await mute(null);
   await sendText(srv.url, b, conversationId, 'Громкое сообщение');
   await expect.poll(async () => (await shown(page)).map((n) => n.title)).toEqual(['Борис']);

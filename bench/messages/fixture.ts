@@ -31,7 +31,7 @@ export interface Fixture {
   listConversationId?: string;
   idle: BenchUser[];
   /** The app only: two conversations of one reader with 50 messages each, every message of `reacted` with 3 reactions. */
-  history?: { reader: BenchUser; plain: string; reacted: string };
+  history?: { reader: BenchUser; plain: string; reacted: string; actions: string };
 }
 
 export type Request =

@@ -121,7 +121,8 @@ export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture
     ), 0) where user_id = ${listUser!.id}`.execute(db);
   // A history page with and without reactions (50 messages; in `reacted` each has 3 reactions from two people).
   const [reader, writer] = await makeUsers(2);
-  const [plain, reacted] = await makeConversations([
+  const [plain, reacted, actions] = await makeConversations([
+    { people: [reader!, writer!], direct: false },
     { people: [reader!, writer!], direct: false },
     { people: [reader!, writer!], direct: false },
   ]);
@@ -139,7 +140,42 @@ export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture
     }));
   const plainPage = page(plain!);
   const reactedPage = page(reacted!);
-  await insertInChunks([...plainPage, ...reactedPage], (chunk) => db.insertInto('messages').values(chunk).execute());
+  // With the message actions' extras: every message mentions the reader, half are forwarded copies, ten are pinned
+  // and the reader hid five others (the page then reads 50 of 55).
+  const actionsPage = [...page(actions!), ...page(actions!).slice(0, 5)].map((m, k) => ({
+    ...m,
+    mentions: JSON.stringify([reader!.id]),
+    ...(k % 2 === 0 ? { forwarded_from_user_id: writer!.id, forwarded_from_name: 'Автор' } : {}),
+  }));
+  await insertInChunks([...plainPage, ...reactedPage, ...actionsPage], (chunk) =>
+    db.insertInto('messages').values(chunk).execute(),
+  );
+  await insertInChunks(
+    actionsPage.map((m) => ({ message_id: m.id, user_id: reader!.id, conversation_id: actions! })),
+    (chunk) => db.insertInto('message_mentions').values(chunk).execute(),
+  );
+  await db
+    .insertInto('message_pins')
+    .values(
+      actionsPage.slice(0, 10).map((m) => ({
+        conversation_id: actions!,
+        message_id: m.id,
+        pinned_by: writer!.id,
+        pinned_at: m.created_at,
+      })),
+    )
+    .execute();
+  await db
+    .insertInto('hidden_messages')
+    .values(
+      actionsPage.slice(50).map((m) => ({
+        user_id: reader!.id,
+        message_id: m.id,
+        conversation_id: actions!,
+        hidden_at: m.created_at,
+      })),
+    )
+    .execute();
   const reactions = reactedPage.flatMap((m) =>
     [
       [writer!, '👍'],
@@ -167,7 +203,7 @@ export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture
   }
 
   return {
-    history: { reader: reader!, plain: plain!, reacted: reacted! },
+    history: { reader: reader!, plain: plain!, reacted: reacted!, actions: actions! },
     pairs: pairIds.map((conversationId, i) => ({ conversationId, a: pairUsers[2 * i]!, b: pairUsers[2 * i + 1]! })),
     groups: groupIds.map((conversationId, i) => ({ conversationId, members: groupPeople[i]! })),
     listUser: listUser!,
