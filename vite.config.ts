@@ -70,7 +70,8 @@ function themeInitScript(): Plugin {
  */
 function emojiData(locales: string[]): Plugin {
   const files = locales.flatMap((l) => [`${l}/data.json`, `${l}/messages.json`]);
-  const source = (f: string) => readFileSync(fileURLToPath(new URL(`./node_modules/emojibase-data/${f}`, import.meta.url)));
+  const source = (f: string) =>
+    readFileSync(fileURLToPath(new URL(`./node_modules/emojibase-data/${f}`, import.meta.url)));
   return {
     name: 'beseda-emoji-data',
     generateBundle() {

@@ -10,7 +10,10 @@ import { apiCall, type E2EUser, markRead, sendText } from './users';
 const messages = (page: Page) => page.getByTestId('message');
 /** Picked files wait in the send preview: «Отправить» there sends them. */
 const sendPreviewed = (page: Page) =>
-  page.getByRole('dialog', { name: /^Отправить/ }).getByRole('button', { name: 'Отправить' }).click();
+  page
+    .getByRole('dialog', { name: /^Отправить/ })
+    .getByRole('button', { name: 'Отправить' })
+    .click();
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
 const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
 /** Axe on the chats page itself (the app bar above it belongs to the layout and has its own checks). */

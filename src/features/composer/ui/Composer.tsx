@@ -186,10 +186,8 @@ export function Composer(props: ComposerProps) {
         </p>
       )}
       {mentions && (
-        // biome-ignore lint/a11y/useSemanticElements: a combobox's popup list (the text keeps the focus), not a <select>
         <div className="mention-list" id="mention-list" role="listbox" aria-label="Упомянуть участника">
           {mentions.candidates.map((m, i) => (
-            // biome-ignore lint/a11y/useSemanticElements: an option of the list above
             <div
               key={m.id}
               id={`mention-${i}`}
