@@ -4,6 +4,8 @@
 // with a temporary data directory.
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminRoutes } from './admin/admin.routes';
+import { administrationPlugin } from './admin/administration.plugin';
 import { authRoutes } from './auth/auth.routes';
 import { authenticationPlugin } from './auth/authenticate';
 import { endedSessionsSync } from './auth/ended-sessions.plugin';
@@ -106,11 +108,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(mediaRoomsPlugin);
   app.register(pushPlugin);
   app.register(signInsPlugin);
+  app.register(administrationPlugin);
 
   app.register(async function health(api) {
     contractRoute(api, 'health', async () => ({ ok: true as const }));
   });
   app.register(authRoutes);
+  app.register(adminRoutes);
   app.register(sessionsRoutes);
   app.register(statusRoutes);
   app.register(contactsRoutes);

@@ -36,6 +36,7 @@ export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture
         eblid: String(i).padStart(4, '0'),
         bio: null,
         created_at: now,
+        role: 'member',
       };
     });
     await insertInChunks(rows, (chunk) => db.insertInto('users').values(chunk).execute());
@@ -60,7 +61,7 @@ export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture
     }));
     await insertInChunks(convs, (chunk) => db.insertInto('conversations').values(chunk).execute());
     const members = groups.flatMap((g, i) =>
-      g.people.map((p) => ({ conversation_id: convs[i]!.id, user_id: p.id, joined_at: now })),
+      g.people.map((p) => ({ conversation_id: convs[i]!.id, user_id: p.id, joined_at: now, role: 'MEMBER' })),
     );
     await insertInChunks(members, (chunk) => db.insertInto('conversation_members').values(chunk).execute());
     return convs.map((c) => c.id);

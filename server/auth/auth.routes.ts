@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
-import { conflict, HttpError, unauthorized } from '../http/errors';
+import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { contractRoute } from '../http/contract-route';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
@@ -9,12 +10,13 @@ import { clearFailures, lockedFor, recordFailure } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
+export const ACCOUNT_DEACTIVATED = 'Аккаунт отключён администратором';
 export const EBLID_EXHAUSTED = 'Свободные EBLID закончились: регистрация новых пользователей невозможна';
 
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, signIns } = app;
+    const { accessTokens, clock, config, db, registration, signIns } = app;
 
     contractRoute(
       app,
@@ -28,43 +30,62 @@ export const authRoutes = fp(
           .executeTakeFirst();
         if (existing) throw conflict('Этот никнейм уже занят');
         const passwordHash = await hashPassword(body.password);
-        // A concurrent registration may take the same EBLID or username: retry the EBLID, report the name.
-        for (let attempt = 0; attempt < 5; attempt++) {
-          const eblid = await pickFreeEblid(db);
-          if (!eblid) throw new HttpError(409, EBLID_EXHAUSTED);
-          const row = {
-            id: randomUUID(),
-            username: body.username,
-            username_lower: usernameLower,
-            display_name: body.displayName,
-            password_hash: passwordHash,
-            email: null,
-            email_lower: null,
-            avatar_url: null,
-            status: 'ONLINE',
-            last_seen_at: null,
-            eblid,
-            bio: null,
-            created_at: new Date().toISOString(),
-            deleted_at: null,
-          };
-          try {
-            await db.insertInto('users').values(row).execute();
-            return { user: toOwnUser(row) };
-          } catch (err) {
-            if (!isUniqueViolation(err)) throw err;
-            const taken = await db
-              .selectFrom('users')
-              .select('id')
-              .where('username_lower', '=', usernameLower)
-              .executeTakeFirst();
-            if (taken) throw conflict('Этот никнейм уже занят');
-          }
+        // Closed or invite-only registration refuses here; a code's use is given back if the account is not made.
+        const giveBack = await registration.admit(body.inviteCode);
+        try {
+          return await createAccount(body, usernameLower, passwordHash);
+        } catch (err) {
+          await giveBack();
+          throw err;
         }
-        throw new HttpError(503, 'Не удалось выделить EBLID, попробуйте ещё раз');
       },
       { status: 201 },
     );
+
+    async function createAccount(
+      body: { username: string; displayName: string },
+      usernameLower: string,
+      passwordHash: string,
+    ) {
+      // A concurrent registration may take the same EBLID or username: retry the EBLID, report the name.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const eblid = await pickFreeEblid(db);
+        if (!eblid) throw new HttpError(409, EBLID_EXHAUSTED);
+        const row = {
+          id: randomUUID(),
+          username: body.username,
+          username_lower: usernameLower,
+          display_name: body.displayName,
+          password_hash: passwordHash,
+          email: null,
+          email_lower: null,
+          avatar_url: null,
+          status: 'ONLINE',
+          last_seen_at: null,
+          eblid,
+          bio: null,
+          created_at: new Date().toISOString(),
+          deleted_at: null,
+          role: 'member',
+          deactivated_at: null,
+        };
+        try {
+          await db.insertInto('users').values(row).execute();
+          // The first account of an empty server administers it.
+          if (await claimFirstAdmin(db, row.id)) row.role = 'admin';
+          return { user: toOwnUser(row) };
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+          const taken = await db
+            .selectFrom('users')
+            .select('id')
+            .where('username_lower', '=', usernameLower)
+            .executeTakeFirst();
+          if (taken) throw conflict('Этот никнейм уже занят');
+        }
+      }
+      throw new HttpError(503, 'Не удалось выделить EBLID, попробуйте ещё раз');
+    }
 
     contractRoute(app, 'login', async ({ body, req }) => {
       const usernameLower = body.username.trim().toLowerCase();
@@ -88,6 +109,7 @@ export const authRoutes = fp(
         throw unauthorized('Неверный никнейм или пароль');
       }
       await clearFailures(db, usernameLower);
+      if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       await signIns.record(session.familyId, user.id, req.headers['user-agent']);
       return {
@@ -127,8 +149,8 @@ export const authRoutes = fp(
     name: 'auth-routes',
     encapsulate: true,
     decorators: {
-      fastify: ['accessTokens', 'clock', 'config', 'db', 'signIns', 'authenticate'],
+      fastify: ['accessTokens', 'clock', 'config', 'db', 'registration', 'signIns', 'authenticate'],
     },
-    dependencies: ['base', 'authentication', 'sign-ins'],
+    dependencies: ['base', 'authentication', 'sign-ins', 'administration'],
   },
 );

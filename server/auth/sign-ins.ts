@@ -55,11 +55,11 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
     },
 
     /** Ends a sign-in everywhere (its refresh family may already be revoked: a sign-out, a reused token). */
-    async end(id: string): Promise<void> {
+    async end(id: string, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
       endedSessions.end(id);
       await revokeFamily(db, id, clock);
       await db.deleteFrom('sign_ins').where('id', '=', id).execute();
-      await sessions.close(id, 'logout');
+      await sessions.close(id, reason);
       await push.signedOut(id);
     },
   };

@@ -19,6 +19,10 @@ export interface UsersTable {
   created_at: string;
   /** When the account was deleted (migration 010); null for a live one. */
   deleted_at: string | null;
+  /** 'admin' or 'member' (migration 018): administrators see «Администрирование». */
+  role: string;
+  /** When an administrator deactivated the account (migration 018); null while it may sign in. */
+  deactivated_at: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -68,7 +72,7 @@ export interface ConversationMembersTable {
   /** The seq of the newest message the member has read (0: none); see migrations/006_read_cursors.ts. */
   last_read_seq: Generated<number>;
   /** OWNER | ADMIN | MEMBER (migrations/013_group_roles.ts). */
-  role: Generated<string>;
+  role: string;
   /** The member sees the messages after this seq only (the newest one when they were added; 0 for founders). */
   visible_from_seq: Generated<number>;
   /** Chat settings (migrations/015_chat_settings.ts): ISO time or FOREVER; pin time; archive and hide marks. */
@@ -246,6 +250,53 @@ export interface GroupInvitesTable {
   revoked_at: string | null;
 }
 
+/** The server's own settings (migration 018): registration mode, members' invites, retention. */
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+}
+
+/** Registration invite codes (migration 018); `created_by` is null for codes made from the shell. */
+export interface RegistrationInvitesTable {
+  code: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  note: string | null;
+  revoked_at: string | null;
+}
+
+/** One-time password-reset links an administrator hands over (migration 018); only the token's hash is kept. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** «Пожаловаться» (migration 018): on a person, or on a message with the reporter's copy of it and around it. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_user_id: string;
+  message_id: string | null;
+  conversation_id: string | null;
+  message_text: string | null;
+  /** JSON: the messages around the reported one as the reporter saw them. */
+  context: string | null;
+  reason: string;
+  comment: string | null;
+  created_at: string;
+  status: Generated<string>;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  notice_seen_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -269,4 +320,8 @@ export interface DB {
   push_subscriptions: PushSubscriptionsTable;
   sign_ins: SignInsTable;
   exports: ExportsTable;
+  server_settings: ServerSettingsTable;
+  registration_invites: RegistrationInvitesTable;
+  password_resets: PasswordResetsTable;
+  reports: ReportsTable;
 }

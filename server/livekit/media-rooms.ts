@@ -7,6 +7,15 @@ import fp from 'fastify-plugin';
 /** What a media server offers for it (server/sfu/index.ts's Sfu). */
 export interface MediaServer {
   removeParticipants(room: string, identities: readonly string[]): number;
+  /** Rooms, participants and packets of this process's media server (metrics and «Администрирование»). */
+  stats?(): MediaStats;
+}
+
+export interface MediaStats {
+  rooms: number;
+  participants: number;
+  packetsIn: number;
+  packetsOut: number;
 }
 
 export interface MediaRooms {
@@ -14,6 +23,8 @@ export interface MediaRooms {
   removeFromCall(conversationId: string, userIds: readonly string[]): void;
   /** The media server of this process (null: none). */
   attach(server: MediaServer | null): void;
+  /** The attached media server's figures, null when there is none (an external LiveKit). */
+  stats(): MediaStats | null;
 }
 
 /** The room of a conversation's call (the token route's `conv-<id>`). */
@@ -43,6 +54,7 @@ export const mediaRoomsPlugin = fp(
       attach(server) {
         local = server;
       },
+      stats: () => local?.stats?.() ?? null,
     } satisfies MediaRooms);
   },
   { name: 'media-rooms', decorators: { fastify: ['realtime'] }, dependencies: ['realtime'] },

@@ -1,7 +1,7 @@
 // Deleting a message for everyone: only its sender, only while it is visible; the list caches and every member's
 // sockets learn of it.
 import type { ConversationListCache } from '../conversations/list-cache';
-import { membersFor } from '../conversations/membership';
+import { memberIds, membersFor } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
@@ -20,13 +20,16 @@ export function createMessageDeleter({ db, lists, realtime, unpin }: DeleteDeps)
   const visibleMessage = (id: string) =>
     db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 
-  return async function deleteMessage(userId: string, messageId: string): Promise<void> {
+  /** `moderator`: an administrator acting on a report, who need not be a member or the sender. */
+  return async function deleteMessage(userId: string, messageId: string, moderator = false): Promise<void> {
     const row = await visibleMessage(messageId);
     if (!row) throw notFound(MESSAGE_NOT_FOUND);
-    const members = await membersFor(db, row.conversation_id, userId).catch(() => {
-      throw notFound(MESSAGE_NOT_FOUND);
-    });
-    if (row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
+    const members = moderator
+      ? await memberIds(db, row.conversation_id)
+      : await membersFor(db, row.conversation_id, userId).catch(() => {
+          throw notFound(MESSAGE_NOT_FOUND);
+        });
+    if (!moderator && row.sender_id !== userId) throw forbidden('Удалить сообщение может только отправитель');
     await db
       .updateTable('messages')
       .set({ deleted_at: new Date().toISOString() })
@@ -35,6 +38,6 @@ export function createMessageDeleter({ db, lists, realtime, unpin }: DeleteDeps)
       .executeTakeFirst();
     lists.changed(members, row.conversation_id);
     realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
-    await unpin?.(row.conversation_id, row.id, members, userId);
+    await unpin?.(row.conversation_id, row.id, members, moderator ? row.sender_id : userId);
   };
 }

@@ -44,6 +44,10 @@ export interface Realtime extends RealtimeHub {
   onClientEvent<K extends ClientEventName>(name: K, handler: ClientEventHandler<K>): void;
   /** Called when what users see of others' presence changed (null: anyone's may have). */
   onPresenceChanged(handler: (userIds: readonly string[] | null) => void): void;
+  /** Sockets connected to this process (metrics). */
+  localSockets(): number;
+  /** Pings Redis when it is configured (readiness); resolves false without Redis, rejects when it fails. */
+  pingRedis(): Promise<boolean>;
 }
 
 export interface Gateway {
@@ -197,6 +201,12 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
       },
       onPresenceChanged(listener) {
         presenceListeners.push(listener);
+      },
+      localSockets: () => io.of('/').sockets.size,
+      async pingRedis() {
+        if (!redis) return false;
+        await redis.ping();
+        return true;
       },
     },
     started() {

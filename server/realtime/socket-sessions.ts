@@ -16,12 +16,13 @@ export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 export const CLOSED_MESSAGES: Record<ServerEvent<'session:closed'>['reason'], string> = {
   logout: 'Вы вышли из аккаунта',
+  deactivated: 'Аккаунт отключён администратором',
   tooManyConnections: 'Слишком много открытых вкладок: эта закрыта. Обновите страницу, чтобы продолжить здесь.',
 };
 
 export interface SessionSockets {
   /** Closes every socket of that sign-in, on every server process, telling each client why. */
-  close(sessionId: string, reason: 'logout'): Promise<void>;
+  close(sessionId: string, reason: 'logout' | 'deactivated'): Promise<void>;
 }
 
 interface Lifetime {
@@ -104,7 +105,7 @@ export function createSocketSessions(io: Server, clock: Clock = systemClock) {
     },
 
     sessions: {
-      close: async (sessionId: string, reason: 'logout') => closeWith(sessionRoom(sessionId), reason),
+      close: async (sessionId: string, reason: 'logout' | 'deactivated') => closeWith(sessionRoom(sessionId), reason),
     } satisfies SessionSockets,
   };
 }

@@ -17,6 +17,7 @@ export const PUBLIC_USER_COLUMNS = [
   'last_seen_at',
   'eblid',
   'bio',
+  'deactivated_at',
 ] as const;
 export type PublicUserRow = Pick<UserRow, (typeof PUBLIC_USER_COLUMNS)[number]>;
 
@@ -30,6 +31,7 @@ export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): Publ
     lastSeenAt: row.last_seen_at,
     eblid: row.eblid,
     bio: row.bio,
+    ...(row.deactivated_at ? { deactivated: true } : {}),
   };
 }
 
@@ -45,5 +47,6 @@ export function toOwnUser(row: UserRow): User {
     eblid: row.eblid,
     bio: row.bio,
     email: row.email,
+    role: row.role === 'admin' ? 'admin' : 'member',
   };
 }

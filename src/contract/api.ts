@@ -28,13 +28,45 @@ import {
   Username,
   VoiceInfo,
 } from './entities';
+import {
+  AdminReportsQuery,
+  AdminReportsResponse,
+  AdminRoleBody,
+  AdminStatsResponse,
+  AdminUserBody,
+  AdminUserResponse,
+  AdminUsersQuery,
+  AdminUsersResponse,
+  CreateRegistrationInviteBody,
+  InviteCode,
+  PasswordResetInfoResponse,
+  PasswordResetParams,
+  RegistrationInfoResponse,
+  RegistrationInviteResponse,
+  RegistrationInvitesResponse,
+  ReportBody,
+  ReportNoticesResponse,
+  ReportNoticesSeenBody,
+  ResetLinkResponse,
+  ResetPasswordBody,
+  ResolveReportBody,
+  RevokeRegistrationInviteBody,
+  ServerSettingsBody,
+  ServerSettingsResponse,
+} from './administration';
 import { LIMITS } from './limits';
 import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
 
 const Ok = z.object({ ok: z.literal(true) });
 
-export const RegisterBody = z.strictObject({ username: Username, displayName: DisplayName, password: Password });
+export const RegisterBody = z.strictObject({
+  username: Username,
+  displayName: DisplayName,
+  password: Password,
+  /** Needed while registration is «По приглашениям» (src/contract/administration.ts). */
+  inviteCode: InviteCode.optional(),
+});
 export const LoginBody = z.strictObject({
   username: z.string().min(1, 'Введите никнейм').max(LIMITS.usernameMax).refine(noNul, NUL_MESSAGE),
   password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
@@ -476,6 +508,29 @@ export const api = {
   pushKey: route('pushKey', { response: PushKeyResponse }),
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),
   pushUnsubscribe: route('pushUnsubscribe', { body: PushUnsubscribeBody, response: Ok }),
+  registrationInfo: route('registrationInfo', { response: RegistrationInfoResponse }),
+  passwordResetInfo: route('passwordResetInfo', { params: PasswordResetParams, response: PasswordResetInfoResponse }),
+  resetPassword: route('resetPassword', { body: ResetPasswordBody, response: Ok }),
+  report: route('report', { body: ReportBody, response: Ok }),
+  reportNotices: route('reportNotices', { response: ReportNoticesResponse }),
+  reportNoticesSeen: route('reportNoticesSeen', { body: ReportNoticesSeenBody, response: Ok }),
+  registrationInvites: route('registrationInvites', { response: RegistrationInvitesResponse }),
+  createRegistrationInvite: route('createRegistrationInvite', {
+    body: CreateRegistrationInviteBody,
+    response: RegistrationInviteResponse,
+  }),
+  revokeRegistrationInvite: route('revokeRegistrationInvite', { body: RevokeRegistrationInviteBody, response: Ok }),
+  adminUsers: route('adminUsers', { query: AdminUsersQuery, response: AdminUsersResponse }),
+  adminDeactivate: route('adminDeactivate', { body: AdminUserBody, response: AdminUserResponse }),
+  adminReactivate: route('adminReactivate', { body: AdminUserBody, response: AdminUserResponse }),
+  adminEndSessions: route('adminEndSessions', { body: AdminUserBody, response: AdminUserResponse }),
+  adminResetLink: route('adminResetLink', { body: AdminUserBody, response: ResetLinkResponse }),
+  adminRole: route('adminRole', { body: AdminRoleBody, response: AdminUserResponse }),
+  adminStats: route('adminStats', { response: AdminStatsResponse }),
+  adminSettings: route('adminSettings', { response: ServerSettingsResponse }),
+  patchAdminSettings: route('patchAdminSettings', { body: ServerSettingsBody, response: ServerSettingsResponse }),
+  adminReports: route('adminReports', { query: AdminReportsQuery, response: AdminReportsResponse }),
+  resolveReport: route('resolveReport', { body: ResolveReportBody, response: Ok }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

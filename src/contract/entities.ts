@@ -30,12 +30,19 @@ export const PublicUser = z.object({
   lastSeenAt: IsoDate.nullable(),
   eblid: Eblid,
   bio: z.string().nullable(),
+  /** Set (true) once an administrator deactivated the account: the profile shows «Аккаунт отключён». */
+  deactivated: z.boolean().optional(),
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 
-/** The signed-in user's own record: public fields plus the private ones (e-mail). */
+/** An account's role on the server: administrators see «Администрирование» (docs/administration.md). */
+export const ServerRole = z.enum(['admin', 'member']);
+export type ServerRole = z.infer<typeof ServerRole>;
+
+/** The signed-in user's own record: public fields plus the private ones (e-mail, role). */
 export const User = PublicUser.extend({
   email: z.string().nullable(),
+  role: ServerRole,
 });
 export type User = z.infer<typeof User>;
 

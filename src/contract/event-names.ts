@@ -19,6 +19,7 @@ export const SERVER_EVENT_NAMES = [
   'conversation:typing',
   'presence:update',
   'profile:update',
+  'report:resolved',
   'call:incoming',
   'call:accepted',
   'call:declined',

@@ -2,6 +2,7 @@
 // server; server → client payloads are typed from them on the client (import type: the client loads no zod) and
 // checked against them in the server tests (tests/server/socket-helpers.ts).
 import { z } from 'zod';
+import { ReportNotice } from './administration';
 import {
   ChatSettings,
   Contact,
@@ -114,14 +115,22 @@ export const serverEvents = {
   'conversation:typing': z.object({ conversationId: Id, userId: Id, typing: z.boolean() }),
   /** ONLINE/AWAY/DND when the first socket connects (the chosen status), OFFLINE with lastSeenAt when the last goes. */
   'presence:update': z.object({ userId: Id, status: PresenceStatus, lastSeenAt: IsoDate.nullable() }),
-  'profile:update': z.object({ userId: Id, avatarUrl: z.string().nullable(), displayName: z.string() }),
+  'profile:update': z.object({
+    userId: Id,
+    avatarUrl: z.string().nullable(),
+    displayName: z.string(),
+    /** Present when an administrator deactivated (true) or reactivated (false) the account. */
+    deactivated: z.boolean().optional(),
+  }),
+  /** An administrator acted on one of the user's reports (docs/administration.md). */
+  'report:resolved': z.object({ notice: ReportNotice }),
   'call:incoming': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
   'call:accepted': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
   'call:declined': z.object({ conversationId: Id, from: CallPeer }),
   'call:ended': z.object({ conversationId: Id, from: CallPeer }),
   'session:expiring': z.object({ expiresAt: IsoDate }),
   'session:expired': z.object({}),
-  'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections']), message: z.string() }),
+  'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };
 export type ServerEvent<K extends ServerEventName> = z.infer<(typeof serverEvents)[K]>;

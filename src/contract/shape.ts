@@ -13,6 +13,10 @@ export const isString: Check = (x) => typeof x === 'string';
 export const isBoolean: Check = (x) => typeof x === 'boolean';
 export const isNumber: Check = (x) => typeof x === 'number' && Number.isFinite(x);
 export const isInteger: Check = (x) => Number.isInteger(x);
+export const optional =
+  (check: Check): Check =>
+  (x) =>
+    x === undefined || check(x);
 export const nullable =
   (check: Check): Check =>
   (x) =>
@@ -42,6 +46,9 @@ export const userFields = {
   eblid: isString,
   bio: nullable(isString),
   email: nullable(isString),
+  deactivated: optional(isBoolean),
+  // A session stored before roles existed has none: it is a member's until /status/me answers.
+  role: optional(oneOf('admin', 'member')),
 } satisfies Record<keyof User, Check>;
 export const isUser = shape(userFields) as (x: unknown) => x is User;
 

@@ -106,6 +106,7 @@ describe('EBLID space', () => {
           eblid: code,
           bio: null,
           created_at: now,
+          role: 'member',
         });
       }
       for (let i = 0; i < rows.length; i += 500)

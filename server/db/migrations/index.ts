@@ -17,6 +17,7 @@ import * as m014 from './014_blocks';
 import * as m015 from './015_chat_settings';
 import * as m016 from './016_group_invites';
 import * as m017 from './017_message_actions';
+import * as m018 from './018_administration';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '015_chat_settings': m015,
   '016_group_invites': m016,
   '017_message_actions': m017,
+  '018_administration': m018,
 };

@@ -13,6 +13,7 @@ const session = {
     eblid: '0420',
     bio: null,
     email: null,
+    role: 'member' as const,
   },
   accessToken: 'a',
   refreshToken: 'r',

@@ -329,7 +329,7 @@ describe('group dialog', () => {
 });
 
 describe('chats footer', () => {
-  const me = { ...person('me', 'Анна Петрова'), eblid: '0420', email: null };
+  const me = { ...person('me', 'Анна Петрова'), eblid: '0420', email: null, role: 'member' as const };
   it.each([['Новый запрос в друзья'], ['Список контактов'], ['Добавить контакт']])(
     'shows the tiles with the contacts subtitle %s and opens the dialogs',
     async (subtitle) => {

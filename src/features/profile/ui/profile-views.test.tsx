@@ -17,6 +17,7 @@ const me: User = {
   eblid: '0420',
   bio: 'Люблю чай',
   email: null,
+  role: 'member',
 };
 
 const avatar = (over: Partial<AvatarEditorView> = {}): AvatarEditorView => ({

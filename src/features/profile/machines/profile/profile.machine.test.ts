@@ -16,6 +16,7 @@ const me: User = {
   eblid: '0420',
   bio: null,
   email: null,
+  role: 'member',
 };
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const silent = fromCallback(() => () => {}) as never;

@@ -1,0 +1,126 @@
+// «Администрирование» (every route under /api/admin/ checks the caller's role on the server, on each request),
+// registration's public face (its mode, invite codes for those allowed to make them), password-reset links and
+// «Пожаловаться».
+import { readFileSync } from 'node:fs';
+import fp from 'fastify-plugin';
+import { contractRoute } from '../http/contract-route';
+import { forbidden } from '../http/errors';
+import { isAdmin, requireAdmin } from './roles';
+import { readSettings, writeSettings } from './server-settings';
+import { serverStats } from './stats';
+
+export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+export const adminRoutes = fp(
+  async (app) => {
+    const { accounts, db, dialect, mediaRooms, realtime, registration, reports } = app;
+    const startedAt = new Date().toISOString();
+    const admin = async (userId: string) => requireAdmin(db, userId);
+
+    contractRoute(app, 'registrationInfo', async () => ({ mode: (await readSettings(db)).registration }));
+
+    contractRoute(app, 'passwordResetInfo', async ({ params }) => accounts.resetInfo(params.token));
+    contractRoute(app, 'resetPassword', async ({ body }) => {
+      await accounts.resetPassword(body.token, body.password);
+      return { ok: true as const };
+    });
+
+    contractRoute(app, 'report', async ({ userId, body }) => {
+      await reports.file(userId, body);
+      return { ok: true as const };
+    });
+    contractRoute(app, 'reportNotices', async ({ userId }) => ({ notices: await reports.notices(userId) }));
+    contractRoute(app, 'reportNoticesSeen', async ({ userId, body }) => {
+      await reports.seen(userId, body.ids);
+      return { ok: true as const };
+    });
+
+    /** Administrators see and revoke every code; members their own, and make them only when allowed. */
+    async function inviter(userId: string): Promise<{ admin: boolean; canCreate: boolean }> {
+      if (await isAdmin(db, userId)) return { admin: true, canCreate: true };
+      return { admin: false, canCreate: (await readSettings(db)).membersCanInvite };
+    }
+    contractRoute(app, 'registrationInvites', async ({ userId }) => {
+      const who = await inviter(userId);
+      return { invites: await registration.list(who.admin ? null : userId), canCreate: who.canCreate };
+    });
+    contractRoute(
+      app,
+      'createRegistrationInvite',
+      async ({ userId, body }) => {
+        if (!(await inviter(userId)).canCreate) throw forbidden('Приглашения создают только администраторы');
+        return { invite: await registration.create(userId, body) };
+      },
+      { status: 201 },
+    );
+    contractRoute(app, 'revokeRegistrationInvite', async ({ userId, body }) => {
+      const who = await inviter(userId);
+      await registration.revoke(body.code, who.admin ? null : userId);
+      return { ok: true as const };
+    });
+
+    contractRoute(app, 'adminUsers', async ({ userId, query }) => {
+      await admin(userId);
+      return accounts.list(query.q || undefined, query.cursor);
+    });
+    contractRoute(app, 'adminDeactivate', async ({ userId, body }) => {
+      await admin(userId);
+      return { user: await accounts.deactivate(body.userId, userId) };
+    });
+    contractRoute(app, 'adminReactivate', async ({ userId, body }) => {
+      await admin(userId);
+      return { user: await accounts.reactivate(body.userId) };
+    });
+    contractRoute(app, 'adminEndSessions', async ({ userId, body }) => {
+      await admin(userId);
+      return { user: await accounts.endAllSessions(body.userId) };
+    });
+    contractRoute(app, 'adminResetLink', async ({ userId, body }) => {
+      await admin(userId);
+      const link = await accounts.resetLink(body.userId, userId);
+      return { path: `/reset/${link.token}`, expiresAt: link.expiresAt };
+    });
+    contractRoute(app, 'adminRole', async ({ userId, body }) => {
+      await admin(userId);
+      return { user: await accounts.setRole(body.userId, body.role) };
+    });
+    contractRoute(app, 'adminStats', async ({ userId }) => {
+      await admin(userId);
+      const calls = mediaRooms.stats();
+      return {
+        ...(await serverStats(db)),
+        sockets: realtime.localSockets(),
+        calls: calls?.rooms ?? 0,
+        version: VERSION,
+        startedAt,
+        database: dialect === 'postgres' ? ('postgres' as const) : ('sqlite' as const),
+        storage: 'disk' as const,
+      };
+    });
+    contractRoute(app, 'adminSettings', async ({ userId }) => {
+      await admin(userId);
+      return { settings: await readSettings(db) };
+    });
+    contractRoute(app, 'patchAdminSettings', async ({ userId, body }) => {
+      await admin(userId);
+      return { settings: await writeSettings(db, body) };
+    });
+    contractRoute(app, 'adminReports', async ({ userId, query }) => {
+      await admin(userId);
+      return { reports: await reports.list(query.status) };
+    });
+    contractRoute(app, 'resolveReport', async ({ userId, body }) => {
+      await admin(userId);
+      await reports.resolve(userId, body.reportId, body.action);
+      return { ok: true as const };
+    });
+  },
+  {
+    name: 'admin-routes',
+    encapsulate: true,
+    decorators: {
+      fastify: ['accounts', 'db', 'dialect', 'mediaRooms', 'realtime', 'registration', 'reports', 'authenticate'],
+    },
+    dependencies: ['base', 'authentication', 'administration', 'media-rooms'],
+  },
+);
