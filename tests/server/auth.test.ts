@@ -35,7 +35,7 @@ describe('registration', () => {
     });
     expect(res.body.user.eblid).toMatch(/^\d{4}$/);
     expect(Object.keys(res.body.user).sort()).toEqual(
-      ['avatarUrl', 'bio', 'displayName', 'eblid', 'email', 'id', 'lastSeenAt', 'status', 'username'].sort(),
+      ['avatarUrl', 'bio', 'displayName', 'eblid', 'email', 'id', 'lastSeenAt', 'role', 'status', 'username'].sort(),
     );
     expect(JSON.stringify(res.body)).not.toMatch(/password|hash/i);
   });
