@@ -63,7 +63,7 @@ test('the first load gets Brotli-compressed assets; a reload serves every asset 
   // service worker has installed: its precache has put them in the HTTP cache by then, so they are not downloaded
   // twice (src/shared/ui/service-worker-settled.ts). The incoming-call dialog is in the first bundle.
   const preloads = () =>
-    net.seen().filter((s) => /^\/assets\/(CallOverlay|LazyConference|ConversationView)-[^/]*\.js$/.test(s.path));
+    net.seen().filter((s) => /^\/assets\/(CallOverlay|LazyConference|ConversationPaneView)-[^/]*\.js$/.test(s.path));
   await expect.poll(() => preloads().length, { timeout: 15_000 }).toBe(3);
   expect(preloads().map((s) => [s.path, s.fromCache])).toEqual(preloads().map((s) => [s.path, true]));
   // What they import beyond the first bundle comes from the cache too.
