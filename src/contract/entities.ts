@@ -42,7 +42,8 @@ export type ServerRole = z.infer<typeof ServerRole>;
 /** The signed-in user's own record: public fields plus the private ones (e-mail, role). */
 export const User = PublicUser.extend({
   email: z.string().nullable(),
-  role: ServerRole,
+  // A session stored before roles existed has none: a member's until /status/me answers (shape.ts agrees).
+  role: ServerRole.default('member'),
 });
 export type User = z.infer<typeof User>;
 

@@ -77,7 +77,8 @@ const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().null
  * - session:expired — sent right before the server closes a socket whose token expired without a renewal
  *   (socket.io then reports `io server disconnect` and does not reconnect by itself: refresh, then reconnect).
  * - session:closed — the server closed the socket for good: `logout` (that sign-in was signed out, in any tab)
- *   or `tooManyConnections` (the user opened more than 20 sockets; the oldest go). `message` is for the user.
+ *   or `tooManyConnections` (the user opened more than 20 sockets; the oldest go), or `deactivated` (an
+ *   administrator deactivated the account: docs/administration.md). `message` is for the user.
  */
 export const serverEvents = {
   'message:new': z.object({ message: Message }),
