@@ -2,7 +2,6 @@
 // authentication, realtime gateway, list cache, push), then one encapsulated plugin per feature, whose
 // hooks, parsers and rate limits stay its own. main.ts listens on it; tests build one per suite on a free port
 // with a temporary data directory.
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin/admin.routes';
 import { administrationPlugin } from './admin/administration.plugin';
@@ -45,7 +44,7 @@ import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
 import { pushPlugin } from './push/push.plugin';
-import { localDiskStorage } from './uploads/storage';
+import { storagesFor } from './uploads/storage-for';
 import { uploadsRoutes } from './uploads/uploads.routes';
 import { statusRoutes } from './users/status.routes';
 
@@ -130,9 +129,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(callRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);
-  const uploads = localDiskStorage(path.join(config.dataDir, 'uploads'));
+  const { uploads, archives } = storagesFor(config);
   app.register(uploadsRoutes, { storage: uploads });
-  app.register(exportRoutes, { uploads, archives: localDiskStorage(path.join(config.dataDir, 'exports')) });
+  app.register(exportRoutes, { uploads, archives });
   app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });
 
   try {

@@ -11,6 +11,8 @@ export interface UploadStorage {
   /** A stream of the stored bytes (from start to end inclusive when given), or null when the key is unknown. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable | null>;
   remove(key: string): Promise<void>;
+  /** Every stored key (backups, retention); unfinished writes are not listed. */
+  keys(): AsyncIterable<string>;
   /** A file path when the bytes are on local disk (lets sharp read only the image header). */
   localPath?(key: string): string;
 }
@@ -40,6 +42,10 @@ export function localDiskStorage(dir: string): UploadStorage {
     },
     async remove(key) {
       await fs.promises.rm(file(key), { force: true });
+    },
+    async *keys() {
+      const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+      for (const name of names) if (!name.endsWith('.part')) yield name;
     },
     localPath: file,
   };
