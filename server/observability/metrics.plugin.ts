@@ -13,7 +13,7 @@ export interface Metrics {
   messagesSent: Counter;
   /** Web Push messages the push service accepted. */
   pushSent: Counter;
-  /** Web Push messages that failed: `reason` gone (subscription ended), failed (refused) or error (not sent). */
+  /** Web Push messages that failed: `reason` gone (subscription ended), failed (refused or unreachable). */
   pushFailed: Counter<'reason'>;
   searchDuration: Histogram;
 }
@@ -80,7 +80,7 @@ export const metricsPlugin = fp(
       pushSent: new Counter({ name: 'beseda_push_sent_total', help: 'Web Push messages accepted', registers }),
       pushFailed: new Counter({
         name: 'beseda_push_failed_total',
-        help: 'Web Push messages not delivered, by reason (gone, failed, error)',
+        help: 'Web Push messages not delivered, by reason (gone, failed)',
         labelNames: ['reason'] as const,
         registers,
       }),
