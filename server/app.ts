@@ -44,6 +44,10 @@ import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
 import { pushPlugin } from './push/push.plugin';
+import { metricsPlugin } from './observability/metrics.plugin';
+import { readinessRoute } from './observability/readiness';
+import { requestIdOf, requestIds } from './observability/request-id';
+import { retentionPlugin } from './admin/retention';
 import { storagesFor } from './uploads/storage-for';
 import { uploadsRoutes } from './uploads/uploads.routes';
 import { statusRoutes } from './users/status.routes';
@@ -90,6 +94,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // before it is read or parsed. Uploads are multipart, streamed under their own limit (UPLOAD_LIMIT_MB).
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     trustProxy: true,
+    // The incoming X-Request-Id when sane, else a UUID (request-id.ts); not Fastify's counter, which restarts at 1.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
   });
   // Set on the root before any plugin, so every plugin inherits them.
   installErrorHandler(app);
@@ -97,6 +104,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.removeContentTypeParser('text/plain');
 
   app.register(basePlugin, { config, clock: options.clock ?? systemClock });
+  app.register(requestIds);
   app.register(securityHeaders);
   app.register(authenticationPlugin);
   // socket.io shares Fastify's HTTP server (one port); the hub it provides is what routes emit through.
@@ -105,6 +113,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(listsPlugin);
   app.register(blocksPlugin);
   app.register(mediaRoomsPlugin);
+  // Before the routes: its response hook measures every route registered after it.
+  app.register(metricsPlugin);
   app.register(pushPlugin);
   app.register(signInsPlugin);
   app.register(administrationPlugin);
@@ -130,6 +140,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);
   const { uploads, archives } = storagesFor(config);
+  app.register(readinessRoute, { uploads });
+  app.register(retentionPlugin, { uploads });
   app.register(uploadsRoutes, { storage: uploads });
   app.register(exportRoutes, { uploads, archives });
   app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });

@@ -49,6 +49,8 @@ export interface Config {
    * only https endpoints on public addresses are used.
    */
   pushAllowLoopback: boolean;
+  /** Bearer token that opens GET /metrics to callers beyond this machine (METRICS_TOKEN); null: loopback only. */
+  metricsToken: string | null;
 }
 
 const int = (v: string | undefined, d: number): number => {
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       subject: str(env.VAPID_SUBJECT) ?? 'mailto:admin@localhost',
     },
     pushAllowLoopback: false,
+    metricsToken: str(env.METRICS_TOKEN),
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {

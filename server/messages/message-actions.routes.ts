@@ -10,7 +10,7 @@ import { createMessageWriter } from './message-writer';
 
 export const messageActionsRoutes = fp(
   async (app) => {
-    const { blocks, db, lists, realtime, push } = app;
+    const { blocks, db, lists, metrics, realtime, push } = app;
 
     const hide = createMessageHider({ db, lists, realtime });
     contractRoute(app, 'hideMessages', async ({ userId, body }) => {
@@ -19,7 +19,11 @@ export const messageActionsRoutes = fp(
     });
 
     const forward = createForwarder({ db, lists, realtime, push, blocks, writer: createMessageWriter(db) });
-    contractRoute(app, 'forwardMessages', ({ userId, body }) => forward(userId, body.messageIds, body.conversationIds));
+    contractRoute(app, 'forwardMessages', async ({ userId, body }) => {
+      const answer = await forward(userId, body.messageIds, body.conversationIds);
+      metrics.messagesSent.inc(answer.messages.length);
+      return answer;
+    });
 
     const pins = createPins({ db, lists, realtime });
     contractRoute(app, 'pinMessage', ({ userId, body }) => pins.pin(userId, body.messageId, body.on));
@@ -30,7 +34,7 @@ export const messageActionsRoutes = fp(
   {
     name: 'message-actions-routes',
     encapsulate: true,
-    decorators: { fastify: ['blocks', 'db', 'lists', 'realtime', 'push', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists', 'push', 'blocks'],
+    decorators: { fastify: ['blocks', 'db', 'lists', 'metrics', 'realtime', 'push', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'metrics', 'push', 'blocks'],
   },
 );

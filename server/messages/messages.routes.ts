@@ -16,7 +16,7 @@ const DELETIONS_SETTLE_MS = 5_000;
 /** History, sending and deleting. */
 export const messagesRoutes = fp(
   async (app) => {
-    const { blocks, clock, db, lists, realtime, push } = app;
+    const { blocks, clock, db, lists, metrics, realtime, push } = app;
 
     contractRoute(app, 'messages', async ({ userId, params, query }) => {
       const me = await memberOf(db, params.id, userId);
@@ -58,7 +58,11 @@ export const messagesRoutes = fp(
     });
 
     const send = createMessageSender({ db, lists, realtime, push, blocks });
-    contractRoute(app, 'send', ({ userId, body }) => send(userId, body));
+    contractRoute(app, 'send', async ({ userId, body }) => {
+      const answer = await send(userId, body);
+      metrics.messagesSent.inc();
+      return answer;
+    });
 
     contractRoute(app, 'deletedMessages', async ({ userId, query }) => {
       // A deletion written a moment ago may not be visible to this read yet: the next ask starts a little earlier
@@ -108,7 +112,7 @@ export const messagesRoutes = fp(
   {
     name: 'messages-routes',
     encapsulate: true,
-    decorators: { fastify: ['blocks', 'clock', 'db', 'lists', 'realtime', 'push', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists', 'push', 'blocks'],
+    decorators: { fastify: ['blocks', 'clock', 'db', 'lists', 'metrics', 'realtime', 'push', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'metrics', 'push', 'blocks'],
   },
 );

@@ -56,7 +56,7 @@ const iconOf = (avatarUrl: string | null | undefined) =>
 
 export const pushPlugin = fp(
   async (app) => {
-    const { db, config, secrets, realtime } = app;
+    const { db, config, metrics, secrets, realtime } = app;
     const vapid: Vapid = {
       subject: config.vapid.subject,
       publicKey: secrets.vapidPublicKey,
@@ -93,6 +93,8 @@ export const pushPlugin = fp(
         options,
         vapid,
       );
+      if (outcome === 'sent') metrics.pushSent.inc();
+      else metrics.pushFailed.inc({ reason: outcome });
       if (outcome === 'gone') await db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
       if (outcome === 'failed') app.log.warn({ status, subscription: sub.id }, 'push not accepted by the push service');
       return outcome;
@@ -254,7 +256,9 @@ export const pushPlugin = fp(
   },
   {
     name: 'push',
-    decorators: { fastify: ['config', 'clock', 'db', 'secrets', 'realtime', 'accessTokens', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime'],
+    decorators: {
+      fastify: ['config', 'clock', 'db', 'metrics', 'secrets', 'realtime', 'accessTokens', 'authenticate'],
+    },
+    dependencies: ['base', 'authentication', 'realtime', 'metrics'],
   },
 );

@@ -49,7 +49,7 @@ function postgresMatches(db: Database, query: string, f: Filter) {
 
 export const searchRoutes = fp(
   async (app) => {
-    const { config, db, dialect } = app;
+    const { config, db, dialect, metrics } = app;
     // Each search runs the index and reads messages: a per-user budget keeps one account from loading the server
     // (or sweeping everything it can read) with a script. The limiter is this plugin's own.
     await app.register(rateLimit, { global: false });
@@ -65,6 +65,11 @@ export const searchRoutes = fp(
       throw new HttpError(429, `Слишком много поисков. Повторите через ${r.ttlInSeconds} с.`);
     };
     const postgres = dialect === 'postgres';
+    // This plugin is encapsulated: the hook sees its searches only. Answered searches, refusals not counted.
+    app.addHook('onResponse', (_req, reply, done) => {
+      if (reply.statusCode < 400) metrics.searchDuration.observe(reply.elapsedTime / 1000);
+      done();
+    });
 
     let draining: Promise<unknown> | null = null;
     /** Indexes the backlog; a call during a drain waits for it and drains again (rows committed meanwhile). */
@@ -143,7 +148,7 @@ export const searchRoutes = fp(
   {
     name: 'search-routes',
     encapsulate: true,
-    decorators: { fastify: ['config', 'db', 'dialect', 'authenticate'] },
-    dependencies: ['base', 'authentication'],
+    decorators: { fastify: ['config', 'db', 'dialect', 'metrics', 'authenticate'] },
+    dependencies: ['base', 'authentication', 'metrics'],
   },
 );

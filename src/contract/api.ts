@@ -408,6 +408,14 @@ export const SearchQuery = z.strictObject({
 export const SearchResponse = z.object({ results: z.array(SearchResult), nextBefore: Id.nullable() });
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
+/**
+ * Readiness (503 when a check fails): each check is 'ok' or why it failed, in Russian; `redis` only when REDIS_URL
+ * is set.
+ */
+export const HealthReadyResponse = z.object({
+  ok: z.boolean(),
+  checks: z.object({ database: z.string(), storage: z.string(), redis: z.string().optional() }),
+});
 
 // Web Push (server/push/). The keys are base64url as PushSubscription.toJSON() gives them: p256dh an uncompressed
 // P-256 point (65 bytes), auth 16 bytes. Whether the endpoint may be used is the server's check (https only).
@@ -442,6 +450,7 @@ const route = <K extends RouteName, S extends RouteSchemas>(name: K, schemas: S)
 /** The route table with its schemas: every entry of ./routes, by the same name (checked below). Paths are relative to /api. */
 export const api = {
   health: route('health', { response: HealthResponse }),
+  healthReady: route('healthReady', { response: HealthReadyResponse }),
   register: route('register', { body: RegisterBody, response: MeResponse }),
   login: route('login', { body: LoginBody, response: LoginResponse }),
   refresh: route('refresh', { body: RefreshBody, response: Tokens }),

@@ -11,6 +11,7 @@ export interface RouteInfo {
 
 export const routes = {
   health: { method: 'GET', path: '/health', auth: false },
+  healthReady: { method: 'GET', path: '/health/ready', auth: false },
   register: { method: 'POST', path: '/auth/register', auth: false },
   login: { method: 'POST', path: '/auth/login', auth: false },
   refresh: { method: 'POST', path: '/auth/refresh', auth: false },
