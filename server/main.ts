@@ -24,10 +24,11 @@ if (!config.livekit.url) {
   server.app.log.info(`Embedded media server (LiveKit protocol) on ws://localhost:${sfu.port}`);
   // Someone removed from a conversation leaves its call at once.
   server.app.mediaRooms.attach(sfu);
-  // werift can reject promises nobody awaits when a peer vanishes mid-handshake; one broken call must not
-  // take every conversation down with the process.
-  process.on('unhandledRejection', (err) => server.app.log.error({ err }, 'unhandled rejection (media server)'));
 }
+// werift can reject promises nobody awaits when a peer vanishes mid-handshake, and socket.io's Redis adapter
+// publishes without catching while Redis is down: one broken call or a Redis outage must not take every
+// conversation down with the process (readiness reports Redis meanwhile).
+process.on('unhandledRejection', (err) => server.app.log.error({ err }, 'unhandled rejection'));
 
 const stop = async () => {
   await sfu?.close();
