@@ -43,7 +43,8 @@ const missing = (err: unknown) =>
   err instanceof S3ServiceException &&
   (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404);
 
-export function s3Storage(client: S3Client, bucket: string, prefix: string): UploadStorage {
+/** `listPage`: keys asked for per ListObjectsV2 request (S3's own maximum is 1,000). */
+export function s3Storage(client: S3Client, bucket: string, prefix: string, listPage = 1000): UploadStorage {
   const objectKey = (key: string) => `${prefix}${key}`;
   return {
     async write(key, source) {
@@ -94,7 +95,7 @@ export function s3Storage(client: S3Client, bucket: string, prefix: string): Upl
       let token: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: listPage }),
         );
         for (const o of page.Contents ?? []) {
           const name = o.Key?.slice(prefix.length);

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { S3Settings } from '../../server/config';
 import { s3Client } from '../../server/uploads/s3-storage';
 
@@ -23,8 +24,15 @@ export interface TestS3 {
 
 export async function startS3(bucket = 'beseda-test'): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-s3-'));
-  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
-  const { port } = await s3rver.run();
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', path.join(__dirname, 's3rver-process.mjs'), directory],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (line: Buffer) => resolve(Number(line.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`s3rver stopped before listening (exit ${code})`)));
+  });
   const settings: S3Settings = {
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
@@ -53,7 +61,9 @@ export async function startS3(bucket = 'beseda-test'): Promise<TestS3> {
     },
     async close() {
       client.destroy();
-      await s3rver.close();
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
       fs.rmSync(directory, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
