@@ -69,7 +69,10 @@ export function s3Storage(client: S3Client, bucket: string, prefix: string, list
         await upload.done();
       } catch (err) {
         source.destroy();
-        throw bodyError ?? err;
+        if (bodyError) throw bodyError;
+        // The store's refusal is this server's fault, never the client's (the upload route tells them apart by code).
+        const failed = new Error(`S3 write of ${objectKey(key)} failed: ${(err as Error).message}`, { cause: err });
+        throw Object.assign(failed, { code: 'S3_WRITE_FAILED' });
       }
     },
     async read(key, range) {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { DeleteBucketCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../server/app';
@@ -202,6 +203,55 @@ describe('keys()', () => {
     const after: string[] = [];
     for await (const k of storage.keys()) after.push(k);
     expect(after.sort()).toEqual(names.slice(1));
+  });
+});
+
+describe('writes', () => {
+  it('streams a body over one part as a multipart upload and reads any range of it back', async () => {
+    const storage = s3Storage(s3Client(s3.settings), s3.settings.bucket, 'big/');
+    const body = Buffer.alloc(9 * 1024 * 1024 + 123);
+    for (let i = 0; i < body.length; i += 4096) body[i] = i % 251;
+    const chunks = Array.from({ length: Math.ceil(body.length / 65536) }, (_, i) =>
+      body.subarray(i * 65536, (i + 1) * 65536),
+    );
+    await storage.write('whole', Readable.from(chunks));
+    const start = 8 * 1024 * 1024 - 10;
+    const part = await storage.read('whole', { start, end: start + 19 });
+    const got: Buffer[] = [];
+    for await (const c of part as Readable) got.push(c as Buffer);
+    expect(Buffer.concat(got).equals(body.subarray(start, start + 20))).toBe(true);
+    expect((await s3.object('big/whole')).equals(body)).toBe(true);
+  });
+
+  it('leaves no object when the body fails, small or multipart, and rethrows the body’s own error', async () => {
+    const storage = s3Storage(s3Client(s3.settings), s3.settings.bucket, 'failing/');
+    async function* failing(bytes: number) {
+      for (let sent = 0; sent < bytes; sent += 1024 * 1024) yield Buffer.alloc(1024 * 1024, 1);
+      throw new Error('client gone');
+    }
+    await expect(storage.write('small', Readable.from(failing(1024 * 1024)))).rejects.toThrow('client gone');
+    await expect(storage.write('large', Readable.from(failing(10 * 1024 * 1024)))).rejects.toThrow('client gone');
+    expect((await s3.objects()).filter((k) => k.startsWith('failing/'))).toEqual([]);
+    expect(await storage.read('large')).toBeNull();
+  });
+
+  it('answers an upload the store refuses with 500, keeping nothing, never blaming the client', async () => {
+    const own = await startS3('refusing-bucket');
+    const refusing = await startTestServer({ s3: own.settings });
+    try {
+      const user = await client(refusing.url).user('carol');
+      // The bucket goes away after the start-up check (it is empty: the probe was deleted).
+      const admin = s3Client(own.settings);
+      await admin.send(new DeleteBucketCommand({ Bucket: own.settings.bucket }));
+      admin.destroy();
+      const res = await upload(refusing.url, Buffer.from('никуда'), 'a.txt', user.accessToken);
+      expect(res.status).toBe(500);
+      const rows = await refusing.server.ctx.db.selectFrom('uploads').select('id').execute();
+      expect(rows).toEqual([]);
+    } finally {
+      await refusing.close();
+      await own.close();
+    }
   });
 });
 
