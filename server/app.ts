@@ -87,6 +87,14 @@ export interface ServerOptions {
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  // Storage first: a missing or unreachable bucket stops the start before anything is opened.
+  const storages = storagesFor(config);
+  try {
+    await storages.check();
+  } catch (err) {
+    storages.close();
+    throw err;
+  }
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     logController: requestLogFor(config.logLevel),
@@ -139,7 +147,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(callRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);
-  const { uploads, archives } = storagesFor(config);
+  const { uploads, archives } = storages;
   app.register(readinessRoute, { uploads });
   app.register(retentionPlugin, { uploads });
   app.register(uploadsRoutes, { storage: uploads });
@@ -152,9 +160,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // A half-built server must not keep Redis or the database open (the process would never exit): the
     // plugins that did load close what they opened.
     await app.close().catch(() => {});
+    storages.close();
     throw err;
   }
   const { clock, db, dialect, secrets, accessTokens, realtime, lists, push } = app;
   const ctx = { config, clock, db, dialect, secrets, accessTokens, realtime, sessions: realtime.sessions, lists, push };
-  return { app, ctx, close: () => app.close() };
+  // The storages outlive the plugins' onClose hooks (an export being built finishes writing first).
+  const close = async () => {
+    await app.close();
+    storages.close();
+  };
+  return { app, ctx, close };
 }

@@ -51,6 +51,20 @@ export interface Config {
   pushAllowLoopback: boolean;
   /** Bearer token that opens GET /metrics to callers beyond this machine (METRICS_TOKEN); null: loopback only. */
   metricsToken: string | null;
+  /** S3-compatible bucket for uploads and export archives (S3_BUCKET set); null keeps them under dataDir. */
+  s3: S3Settings | null;
+}
+
+export interface S3Settings {
+  /** S3_ENDPOINT, e.g. http://127.0.0.1:9000; null means AWS's own endpoint for the region. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** Unset: the AWS SDK's own chain (AWS_ACCESS_KEY_ID…, an instance role). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Bucket in the path (http://host/bucket/key) rather than the host name: MinIO and most self-hosted stores. */
+  forcePathStyle: boolean;
 }
 
 const int = (v: string | undefined, d: number): number => {
@@ -82,6 +96,40 @@ const originList = (v: string | null): string[] =>
         throw new Error(`Invalid origin in ALLOWED_ORIGINS (want e.g. https://chat.example.org): ${s}`);
       }
     });
+
+const flag = (v: string | null, d: boolean): boolean => {
+  if (v === null) return d;
+  const s = v.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off'].includes(s)) return false;
+  throw new Error(`Invalid on/off setting: ${v}`);
+};
+
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
+  const bucket = str(env.S3_BUCKET);
+  const endpoint = str(env.S3_ENDPOINT);
+  if (!bucket) {
+    if (endpoint) throw new Error('S3_ENDPOINT needs S3_BUCKET');
+    return null;
+  }
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) {
+    throw new Error(`Invalid S3_ENDPOINT (want e.g. http://127.0.0.1:9000): ${endpoint}`);
+  }
+  const accessKeyId = str(env.S3_ACCESS_KEY_ID);
+  const secretAccessKey = str(env.S3_SECRET_ACCESS_KEY);
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  return {
+    endpoint,
+    bucket,
+    region: str(env.S3_REGION) ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    // Self-hosted stores (an endpoint is given) mostly want path style; AWS itself wants the bucket in the host.
+    forcePathStyle: flag(str(env.S3_FORCE_PATH_STYLE), endpoint !== null),
+  };
+}
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
@@ -136,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     pushAllowLoopback: false,
     metricsToken: str(env.METRICS_TOKEN),
+    s3: s3Settings(env),
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {

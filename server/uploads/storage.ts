@@ -1,5 +1,5 @@
-// Where uploaded bytes live. Local disk (DATA_DIR/uploads) by default; an S3-compatible store can
-// implement the same interface. Keys are server-generated and already validated (see file-names.ts).
+// Where uploaded bytes live. Local disk (DATA_DIR/uploads) by default; an S3-compatible bucket (s3-storage.ts)
+// implements the same interface, and storage-for.ts picks one. Keys are server-generated and already validated (see file-names.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';

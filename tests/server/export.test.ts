@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { EXPORT } from '../../src/contract/limits';
 import { createExports, STALE_BUILD_MS } from '../../server/export/exports';
 import { localDiskStorage } from '../../server/uploads/storage';
+import { storagesFor } from '../../server/uploads/storage-for';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 import { manualClock } from './manual-clock';
@@ -182,10 +183,12 @@ describe('an export’s time', () => {
   it('a link runs out, the archive is gone after 24 hours, and a build whose process stopped is failed', async () => {
     const clock = manualClock();
     const dir = path.join(srv.config.dataDir, 'exports-clocked');
+    const storages = storagesFor(srv.config);
+    onTestFinished(() => storages.close());
     const exports = createExports({
       db: srv.server.ctx.db,
       clock,
-      uploads: localDiskStorage(path.join(srv.config.dataDir, 'uploads')),
+      uploads: storages.uploads,
       archives: localDiskStorage(dir),
       secret: new Uint8Array(32).fill(7),
       log: { warn: () => {} },

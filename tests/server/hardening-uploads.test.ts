@@ -1,12 +1,10 @@
 // Uploads from an attacker's side: malformed multipart is a 400 (not a 500) and keeps nothing, pixel floods are
 // refused from the header, and images are re-encoded so EXIF (GPS, camera) and trailing bytes never reach readers.
-import fs from 'node:fs';
-import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_PIXELS } from '../../server/uploads/images';
-import { client, startTestServer, type TestServer } from './harness';
+import { client, startTestServer, storedUploads, type TestServer } from './harness';
 import type { TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -18,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-const stored = () => fs.readdirSync(path.join(srv.config.dataDir, 'uploads'));
+const stored = () => storedUploads(srv);
 const rows = async () => (await srv.server.ctx.db.selectFrom('uploads').select('id').execute()).length;
 
 async function upload(bytes: Buffer, name: string, type = 'application/octet-stream') {
@@ -70,7 +68,7 @@ describe('malformed multipart', () => {
     }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
   it('answers 400 with a Russian message and keeps nothing', async () => {
-    const [files, uploads] = [stored().length, await rows()];
+    const [files, uploads] = [(await stored()).length, await rows()];
     const cases: [string, string][] = [
       ['multipart/form-data; boundary=x', '--x\r\nnot multipart'],
       [
@@ -87,7 +85,7 @@ describe('malformed multipart', () => {
       const res = await post(type, body);
       expect(res, type).toEqual({ status: 400, body: { message: 'Некорректное тело multipart/form-data' } });
     }
-    expect(stored().length).toBe(files);
+    expect((await stored()).length).toBe(files);
     expect(await rows()).toBe(uploads);
   });
 });
@@ -96,14 +94,14 @@ describe('pixel limit', () => {
   it(`refuses an image declaring more than ${IMAGE_MAX_PIXELS / 1e6} megapixels with 413, before decoding it`, async () => {
     const bomb = floodPng(16000, 16000);
     expect(bomb.length).toBeLessThan(64 * 1024);
-    const [files, uploads] = [stored().length, await rows()];
+    const [files, uploads] = [(await stored()).length, await rows()];
     const started = Date.now();
     const res = await upload(bomb, 'bomb.png', 'image/png');
     expect(res).toEqual({ status: 413, body: { message: 'Изображение слишком большое: не больше 40 мегапикселей' } });
     expect(Date.now() - started).toBeLessThan(2000);
     // Just over the limit too; nothing of either is kept.
     expect((await upload(floodPng(8000, 5001), 'over.png', 'image/png')).status).toBe(413);
-    expect(stored().length).toBe(files);
+    expect((await stored()).length).toBe(files);
     expect(await rows()).toBe(uploads);
   });
 

@@ -1,5 +1,6 @@
 // Starts the real server on a free port with a temporary data directory. With TEST_PG_URL set
-// (CI's second run), each server gets a fresh PostgreSQL database that is dropped on close.
+// (CI's second run), each server gets a fresh PostgreSQL database that is dropped on close; with TEST_S3=1, its own
+// s3rver bucket for uploads and export archives (s3.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,6 +8,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { createServer, type Server, type ServerOptions } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
+import { storagesFor } from '../../server/uploads/storage-for';
+import { startS3, usingS3 } from './s3';
 
 export interface TestServer {
   url: string;
@@ -44,6 +47,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-test-'));
   const pgdb = usingPostgres() ? await freshPostgres() : null;
+  const s3 = usingS3() && overrides.s3 === undefined ? await startS3() : null;
   const config = loadConfig(
     {},
     {
@@ -53,10 +57,16 @@ export async function startTestServer(
       host: '127.0.0.1',
       clientDir: null,
       logLevel: 'silent',
+      s3: s3?.settings ?? null,
       ...overrides,
     },
   );
-  const server = await createServer(config, options);
+  const server = await createServer(config, options).catch(async (err) => {
+    await pgdb?.drop();
+    await s3?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = server.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -68,10 +78,37 @@ export async function startTestServer(
     close: async () => {
       await server.close();
       await pgdb?.drop();
+      await s3?.close();
       // Retries: a WAL checkpoint or an upload finishing can add a file while the directory is being removed.
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
+}
+
+/** Read through the storage the server itself uses (DATA_DIR or the S3 bucket): its upload keys. */
+export async function storedUploads(srv: TestServer): Promise<string[]> {
+  const storages = storagesFor(srv.config);
+  try {
+    const keys: string[] = [];
+    for await (const key of storages.uploads.keys()) keys.push(key);
+    return keys;
+  } finally {
+    storages.close();
+  }
+}
+
+/** One stored upload's bytes, read the way the server reads them. */
+export async function storedUpload(srv: TestServer, key: string): Promise<Buffer> {
+  const storages = storagesFor(srv.config);
+  try {
+    const body = await storages.uploads.read(key);
+    if (!body) throw new Error(`upload ${key} is not stored`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } finally {
+    storages.close();
+  }
 }
 
 export interface Res<T = any> {
