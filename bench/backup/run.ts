@@ -60,7 +60,9 @@ async function seed(): Promise<number> {
     'INSERT INTO conversation_members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)',
   );
   file.transaction(() => {
-    users.forEach((id, i) => insertUser.run(id, `b${i}`, `b${i}`, `Участник ${i}`, String(i).padStart(4, '0'), now));
+    for (const [i, id] of users.entries()) {
+      insertUser.run(id, `b${i}`, `b${i}`, `Участник ${i}`, String(i).padStart(4, '0'), now);
+    }
     conversations.forEach((id, i) => {
       insertConversation.run(id, `Беседа ${i}`, members[i]?.[0], now);
       for (const p of members[i] as string[]) insertMember.run(id, p, now);
