@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Header, Pack, ReadEntry, extract } from 'tar';
+import { Header, Pack, ReadEntry, extract, list } from 'tar';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { migrations } from '../db/migrations';
@@ -155,7 +155,7 @@ export async function backup(config: Config, target: string): Promise<BackupResu
     await fs.promises.rename(partial, file);
     return { file, manifest, archiveBytes: fs.statSync(file).size };
   } finally {
-    await fs.promises.rm(work, { recursive: true, force: true });
+    await fs.promises.rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => {});
   }
 }
 
@@ -266,11 +266,12 @@ export async function restore(config: Config, archive: string): Promise<RestoreR
   const work = await fs.promises.mkdtemp(path.join(parent, `.${path.basename(dataDir)}.restore-`));
   let done = false;
   try {
+    const manifest = verify(await scan(file));
+    await checkFits(manifest, config);
+    // Checked: now the files are written, beside DATA_DIR.
     const unpacked = path.join(work, 'archive');
     fs.mkdirSync(unpacked);
-    await unpack(file, unpacked);
-    const manifest = await verify(unpacked);
-    checkFits(manifest, config);
+    await extract({ file, cwd: unpacked, strict: true, preserveOwner: false });
 
     // The new data directory is built beside DATA_DIR and renamed into place: a failure leaves no half of it.
     const staged = path.join(work, 'data');
@@ -293,25 +294,50 @@ export async function restore(config: Config, archive: string): Promise<RestoreR
     done = true;
     return { dataDir, manifest };
   } finally {
-    await fs.promises.rm(work, { recursive: true, force: true });
-    if (!done && madeParent) fs.rmSync(madeParent, { recursive: true, force: true });
+    // Retried: a write of a failed extraction may still be landing; a leftover must not hide the real error.
+    const clean = { recursive: true, force: true, maxRetries: 5, retryDelay: 50 };
+    await fs.promises.rm(work, clean).catch(() => {});
+    if (!done && madeParent) await fs.promises.rm(madeParent, clean).catch(() => {});
   }
 }
 
-/** Extracts regular files only (no links, no paths outside `into`); a damaged gzip or tar stream is refused. */
-async function unpack(file: string, into: string): Promise<void> {
+interface Scanned {
+  /** Each regular file's size and sha256, by its path in the archive. */
+  files: Map<string, { size: number; sha256: string }>;
+  manifest: Buffer | null;
+}
+
+/**
+ * Reads the whole archive once without writing anything: a damaged gzip or tar stream, a link or any other
+ * non-file entry is refused here, and every file's checksum is taken on the way.
+ */
+async function scan(file: string): Promise<Scanned> {
+  const files = new Map<string, { size: number; sha256: string }>();
+  let manifest: Buffer | null = null;
   let odd: string | null = null;
   try {
-    await extract({
+    await list({
       file,
-      cwd: into,
       strict: true,
-      preserveOwner: false,
-      filter: (p, entry) => {
-        const type = 'type' in entry ? entry.type : null;
-        if (type === 'File' || type === 'OldFile' || type === 'Directory') return true;
-        odd = p;
-        return false;
+      onReadEntry: (entry) => {
+        if (entry.type === 'Directory') return;
+        if (entry.type !== 'File' && entry.type !== 'OldFile') {
+          odd ??= entry.path;
+          return;
+        }
+        const hash = createHash('sha256');
+        const chunks: Buffer[] | null = entry.path === MANIFEST && entry.size <= MAX_MANIFEST_BYTES ? [] : null;
+        let size = 0;
+        entry.on('data', (c: Buffer) => {
+          hash.update(c);
+          size += c.length;
+          chunks?.push(c);
+        });
+        entry.on('end', () => {
+          if (files.has(entry.path)) odd ??= entry.path; // the same path twice: which one is the backup?
+          files.set(entry.path, { size, sha256: hash.digest('hex') });
+          if (chunks) manifest = Buffer.concat(chunks);
+        });
       },
     });
   } catch (err) {
@@ -320,19 +346,20 @@ async function unpack(file: string, into: string): Promise<void> {
     );
   }
   if (odd) throw new BackupRefused(`В архиве посторонний элемент «${odd}»: это не резервная копия Беседы. ${NOTHING}`);
+  return { files, manifest };
 }
 
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 const NOTHING = 'Ничего не записано.';
 
 /** The manifest and every member against it, before anything is written. */
-async function verify(dir: string): Promise<Manifest> {
-  const manifestFile = path.join(dir, MANIFEST);
-  if (!fs.existsSync(manifestFile)) {
+function verify({ files, manifest: bytes }: Scanned): Manifest {
+  if (!bytes) {
     throw new BackupRefused(`В архиве нет manifest.json: он обрезан или это не резервная копия Беседы. ${NOTHING}`);
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new BackupRefused(`manifest.json в архиве не читается. ${NOTHING}`);
   }
@@ -355,16 +382,16 @@ async function verify(dir: string): Promise<Manifest> {
       (m.path.startsWith(UPLOADS) && isStorageKey(m.path.slice(UPLOADS.length)));
     if (!known || listed.has(m.path)) throw new BackupRefused(`manifest.json называет лишнее: «${m.path}». ${NOTHING}`);
     listed.add(m.path);
-    const file = path.join(dir, m.path);
-    if (!fs.existsSync(file)) throw new BackupRefused(`В архиве нет ${m.path}: он обрезан или повреждён. ${NOTHING}`);
-    if (fs.statSync(file).size !== m.size || (await sha256Of(file)) !== m.sha256) {
+    const found = files.get(m.path);
+    if (!found) throw new BackupRefused(`В архиве нет ${m.path}: он обрезан или повреждён. ${NOTHING}`);
+    if (found.size !== m.size || found.sha256 !== m.sha256) {
       throw new BackupRefused(`Контрольная сумма ${m.path} не сходится: архив повреждён. ${NOTHING}`);
     }
   }
   if (manifest.database.inArchive !== listed.has(DATABASE_MEMBER)) {
     throw new BackupRefused(`В архиве нет базы данных, которую обещает manifest.json. ${NOTHING}`);
   }
-  for (const found of walk(dir)) {
+  for (const found of files.keys()) {
     if (found !== MANIFEST && !listed.has(found)) {
       throw new BackupRefused(`В архиве посторонний файл «${found}». ${NOTHING}`);
     }
@@ -373,7 +400,7 @@ async function verify(dir: string): Promise<Manifest> {
 }
 
 /** Whether this server can take the archive: the same kind of database and a schema it knows. */
-function checkFits(manifest: Manifest, config: Config): void {
+async function checkFits(manifest: Manifest, config: Config): Promise<void> {
   const kind = manifest.database.kind;
   if (kind === 'sqlite' && config.databaseUrl) {
     throw new BackupRefused(
@@ -391,19 +418,24 @@ function checkFits(manifest: Manifest, config: Config): void {
       `Схема базы в архиве (${level}) новее, чем знает этот сервер: обновите сервер и повторите. ${NOTHING}`,
     );
   }
+  // The files without their database would start an empty server that no longer opens them: pg_restore comes first.
+  if (kind === 'postgres' && !(await postgresHasSchema(config.databaseUrl as string))) {
+    throw new BackupRefused(
+      `База по DATABASE_URL пуста: сначала восстановите её (pg_restore --no-owner -d "$DATABASE_URL" messenger.dump), затем повторите. ${NOTHING}`,
+    );
+  }
 }
 
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-function* walk(root: string, rel = ''): Generator<string> {
-  for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-    const p = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) yield* walk(root, p);
-    else yield p;
+async function postgresHasSchema(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const res = await client.query("select to_regclass('kysely_migration') is not null as present");
+    return res.rows[0]?.present === true;
+  } catch (err) {
+    throw new BackupRefused(`Не удалось подключиться к DATABASE_URL: ${(err as Error).message}. ${NOTHING}`);
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 

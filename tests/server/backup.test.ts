@@ -184,7 +184,15 @@ describe('backup under load, restore into a new directory', () => {
     expect(members.includes('database.sqlite')).toBe(!usingPostgres());
     expect(fs.readdirSync(work).filter((n) => n.startsWith('.'))).toEqual([]); // no partial left
 
-    if (usingPostgres() && !hasPgDump) return;
+    if (usingPostgres()) {
+      // The files alone into a database nobody restored: refused, so a server never starts on them empty.
+      const target = path.join(work, 'files-only');
+      const empty = await admin({ DATA_DIR: target, DATABASE_URL: await freshDatabase() }, 'restore', archive);
+      expect(empty.code).toBe(1);
+      expect(empty.err).toContain('База по DATABASE_URL пуста');
+      expect(fs.existsSync(target)).toBe(false);
+      if (!hasPgDump) return;
+    }
     const restoredDir = path.join(work, 'restored');
     const env = { DATA_DIR: restoredDir, DATABASE_URL: restoredDatabase };
     if (usingPostgres()) {
