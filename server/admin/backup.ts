@@ -14,10 +14,8 @@ import pg from 'pg';
 import { Header, Pack, ReadEntry, extract, list } from 'tar';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { migrations } from '../db/migrations';
 import { isStorageKey } from '../uploads/file-names';
 import { storagesFor } from '../uploads/storage-for';
-import { VERSION } from './admin.routes';
 
 export const BACKUP_FORMAT = 'beseda-backup';
 /** Raised when the archive's layout or meaning changes; a restore refuses archives newer than it knows. */
@@ -62,6 +60,8 @@ const manifestSchema = z.object({
   members: z.array(memberSchema),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
+
+const VERSION: string = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 const PG_NOTE =
   'База PostgreSQL не входит в архив: сохраните её командой pg_dump -Fc и восстановите pg_restore (docs/administration.md)';
@@ -413,6 +413,8 @@ async function checkFits(manifest: Manifest, config: Config): Promise<void> {
     );
   }
   const level = manifest.database.migration;
+  // Loaded here only: the migrations bring the search index's stemmers, which a backup has no use for.
+  const { migrations } = await import('../db/migrations');
   if (level && !(level in migrations)) {
     throw new BackupRefused(
       `Схема базы в архиве (${level}) новее, чем знает этот сервер: обновите сервер и повторите. ${NOTHING}`,

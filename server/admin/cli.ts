@@ -6,7 +6,7 @@
 // Exit codes: 0 done, 1 refused or failed (the message says why), 2 wrong usage.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createServer, type Server } from '../app';
+import type { Server } from '../app';
 import { type Config, loadConfig } from '../config';
 import { HttpError } from '../http/errors';
 import { BackupRefused, backup, describeBackup, describeRestore, restore } from './backup';
@@ -233,6 +233,8 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
   }
+  // Loaded only here: backup and restore start without the whole server's code.
+  const { createServer } = await import('../app');
   const server = await createServer(config);
   try {
     console.log(await (command as ServerCommand).run(server, parsed.positionals, values));
