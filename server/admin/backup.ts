@@ -99,7 +99,7 @@ export async function backup(config: Config, target: string): Promise<BackupResu
       out.on('close', resolve);
     });
     pack.pipe(out);
-    // An error of the stream is raised by `written`; until then the members below would wait for it forever.
+    // Members are added while the archive is written: a failure of either rejects the Promise.all below.
     const members: Member[] = [];
     const adding = (async () => {
       let database: Manifest['database'];
@@ -220,7 +220,9 @@ async function addFile(pack: Pack, name: string, file: string): Promise<Member> 
   pack.add(entry);
   const hash = createHash('sha256');
   let seen = 0;
-  for await (const chunk of fs.createReadStream(file, { end: size - 1 })) {
+  // Exactly the size in the header (`end` is inclusive; an empty file reads nothing).
+  const source = size > 0 ? fs.createReadStream(file, { end: size - 1 }) : [];
+  for await (const chunk of source) {
     hash.update(chunk as Buffer);
     seen += (chunk as Buffer).length;
     if (!entry.write(chunk as Buffer)) await once(entry, 'drain');
