@@ -2,20 +2,30 @@
 // database as `npm start` (DATA_DIR, DATABASE_URL, REDIS_URL). It builds the server without listening, so every
 // change goes through the same rules as «Администрирование»; with Redis configured, the running processes hear
 // ended sign-ins at once (without Redis, a running server notices at the latest when the access token expires).
+// `backup` and `restore` work on the files and database directly, without building the server (backup.ts).
 // Exit codes: 0 done, 1 refused or failed (the message says why), 2 wrong usage.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createServer, type Server } from '../app';
-import { loadConfig } from '../config';
+import type { Server } from '../app';
+import { type Config, loadConfig } from '../config';
 import { HttpError } from '../http/errors';
+import { BackupRefused, backup, describeBackup, describeRestore, restore } from './backup';
 import { serverStats } from './stats';
 
-interface Command {
+type Options = Record<string, string | boolean | undefined>;
+
+interface CommandShape {
   usage: string;
   about: string;
   options?: Record<string, { type: 'string' | 'boolean' }>;
   positionals: number;
-  run(server: Server, args: string[], opts: Record<string, string | boolean | undefined>): Promise<string>;
+}
+interface ServerCommand extends CommandShape {
+  run(server: Server, args: string[], opts: Options): Promise<string>;
+}
+/** Works on DATA_DIR and the database itself: no server is built (a backup runs beside the live one). */
+interface FilesCommand extends CommandShape {
+  run(config: Config, args: string[], opts: Options): Promise<string>;
 }
 
 async function userId(server: Server, username: string): Promise<string> {
@@ -28,7 +38,7 @@ async function userId(server: Server, username: string): Promise<string> {
   return row.id;
 }
 
-const COMMANDS: Record<string, Command> = {
+const COMMANDS: Record<string, ServerCommand> = {
   'create-user': {
     usage: 'create-user <username> <displayName> [--admin]  (the password is read from ADMIN_PASSWORD or stdin)',
     about: 'creates an account, whatever the registration mode',
@@ -133,6 +143,27 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+const FILE_COMMANDS: Record<string, FilesCommand> = {
+  backup: {
+    usage: 'backup <file.tar.gz>',
+    about:
+      'writes one archive: an online snapshot of the SQLite database (on PostgreSQL use pg_dump), uploads, secrets.json and manifest.json; safe while the server runs',
+    positionals: 1,
+    async run(config, [file]) {
+      return describeBackup(await backup(config, file as string));
+    },
+  },
+  restore: {
+    usage: 'restore <file.tar.gz>',
+    about:
+      'restores an archive into DATA_DIR, which must be empty or absent; the whole archive is checked before anything is written',
+    positionals: 1,
+    async run(config, [file]) {
+      return describeRestore(await restore(config, file as string));
+    },
+  },
+};
+
 class Usage extends Error {}
 
 async function finishCreate(
@@ -154,7 +185,7 @@ async function readStdin(): Promise<string> {
 }
 
 function help(): string {
-  const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.usage}\n      ${c.about}`);
+  const lines = Object.entries({ ...COMMANDS, ...FILE_COMMANDS }).map(([, c]) => `  ${c.usage}\n      ${c.about}`);
   return `npm run admin -- <command> [options]\n\n${lines.join('\n')}\n\nEach command takes --help.`;
 }
 
@@ -164,7 +195,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(help());
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS[name] ?? FILE_COMMANDS[name];
   if (!command) {
     console.error(`Неизвестная команда: ${name}\n\n${help()}`);
     return 2;
@@ -190,9 +221,23 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(process.env, { clientDir: null, logLevel: 'silent' });
+  const values = parsed.values as Options;
+  const files = FILE_COMMANDS[name];
+  if (files) {
+    try {
+      console.log(await files.run(config, parsed.positionals, values));
+      return 0;
+    } catch (err) {
+      // A refusal names its reason; anything else (a full disk, no permission) still ends with code 1.
+      console.error(err instanceof BackupRefused ? err.message : `Не удалось: ${(err as Error).message}`);
+      return 1;
+    }
+  }
+  // Loaded only here: backup and restore start without the whole server's code.
+  const { createServer } = await import('../app');
   const server = await createServer(config);
   try {
-    console.log(await command.run(server, parsed.positionals, parsed.values as Record<string, string | boolean>));
+    console.log(await (command as ServerCommand).run(server, parsed.positionals, values));
     return 0;
   } catch (err) {
     if (err instanceof Usage) {
