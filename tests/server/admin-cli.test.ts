@@ -5,27 +5,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../server/admin/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from './admin-runner';
 import { client, startTestServer, type TestServer } from './harness';
 
 let dataDir: string;
 let srv: TestServer | null = null;
 
 /** Runs a command in this process, returning its exit code and what it printed. */
-async function admin(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((m: unknown) => void out.push(String(m)));
-  const error = vi.spyOn(console, 'error').mockImplementation((m: unknown) => void err.push(String(m)));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const admin = (...argv: string[]) => runAdmin({}, argv);
 
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-cli-'));

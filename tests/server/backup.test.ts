@@ -11,8 +11,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { create as createTar, extract as extractTar, list as listTar } from 'tar';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../server/admin/cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from './admin-runner';
 import { client, startTestServer, type TestServer, usingPostgres } from './harness';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
@@ -30,25 +30,7 @@ const served = new Map<string, Buffer>();
 const cleanups: (() => Promise<unknown>)[] = [];
 
 /** Runs a command in this process with these environment variables, returning its exit code and output. */
-async function admin(env: Record<string, string>, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  const log = vi.spyOn(console, 'log').mockImplementation((m: unknown) => void out.push(String(m)));
-  const error = vi.spyOn(console, 'error').mockImplementation((m: unknown) => void err.push(String(m)));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+const admin = (env: Record<string, string>, ...argv: string[]) => runAdmin(env, argv);
 
 /** The environment the CLI sees for the running test server (its data directory and database). */
 const liveEnv = () => ({ DATA_DIR: srv.config.dataDir, DATABASE_URL: srv.config.databaseUrl ?? '' });
