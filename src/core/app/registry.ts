@@ -255,6 +255,43 @@ export const registry = {
       machine: () => import('../../features/conversationInfo/index').then((m) => m.conversationInfoMachine),
     },
   },
+  // «Администрирование»: each tab's actor, with the page's code (docs/administration.md).
+  adminUsers: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminUsers(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminUsersMachine),
+    },
+  },
+  adminRegistration: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminRegistration(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminRegistrationMachine),
+    },
+  },
+  adminReports: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminReports(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminReportsMachine),
+    },
+  },
+  adminStats: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminStats(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminStatsMachine),
+    },
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },
