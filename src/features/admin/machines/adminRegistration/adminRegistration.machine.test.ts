@@ -73,15 +73,17 @@ describe('«Регистрация» with a server', () => {
           createInvite: fromPromise(async ({ input }: { input: NewInvite }) => {
             created.push(input);
             server = { ...server, invites: [...server.invites, invite('k2')] };
-          }),
+          }) as never,
           revokeInvite: fromPromise(async ({ input }: { input: { code: string } }) => {
             server = {
               ...server,
               invites: server.invites.map((i) => (i.code === input.code ? invite(i.code, 'revoked') : i)),
             };
           }),
-          copyCode: fromPromise(async ({ input }: { input: { code: string } }) => void copied.push(input.code)),
-        },
+          copyCode: fromPromise(
+            async ({ input }: { input: { code: string } }) => void copied.push(input.code),
+          ) as never,
+        } as never,
       }),
     ).start();
     await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
@@ -117,7 +119,7 @@ describe('«Регистрация» with a server', () => {
             if (fail) throw new Error('offline');
             return { settings, invites: [] };
           }),
-        },
+        } as never,
       }),
     ).start();
     await vi.waitFor(() => expect(actor.getSnapshot().matches('failed')).toBe(true));

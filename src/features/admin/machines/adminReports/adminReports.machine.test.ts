@@ -55,7 +55,7 @@ describe('«Жалобы» with a server', () => {
             done.push(`${input.action} ${input.reportId}`);
             open = open.filter((r) => r.id !== input.reportId);
           }),
-        },
+        } as never,
       }),
     ).start();
     await waitFor(actor, (s) => s.matches('ready') && s.context.reports.length === 2);
@@ -86,7 +86,7 @@ describe('«Жалобы» with a server', () => {
           resolve: fromPromise(async () => {
             throw refused;
           }),
-        },
+        } as never,
       }),
     ).start();
     await waitFor(actor, (s) => s.matches('ready'));

@@ -37,7 +37,7 @@ describe('«Сервер»', () => {
             if (fail) throw new Error('offline');
             return stats;
           }),
-        },
+        } as never,
       }),
     ).start();
     await waitFor(actor, (s) => s.matches('ready'));

@@ -86,7 +86,7 @@ function start(all: AdminUser[], fail?: (action: UserAction) => Error | null) {
         }),
         makeResetLink: fromPromise(async () => ({ path: '/reset/tok', expiresAt: '2026-11-25T10:00:00.000Z' })),
         copyLink: fromPromise(async ({ input }: { input: { path: string } }) => void copied.push(input.path)),
-      },
+      } as never,
     }),
   ).start();
   return { actor, calls, copied };
@@ -160,7 +160,7 @@ describe('«Пользователи»', () => {
           loadUsers: fromPromise(async () => {
             throw new Error('offline');
           }),
-        },
+        } as never,
       }),
     ).start();
     await waitFor(actor, (s) => s.matches('ready'));
