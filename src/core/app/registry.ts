@@ -255,6 +255,35 @@ export const registry = {
       machine: () => import('../../features/conversationInfo/index').then((m) => m.conversationInfoMachine),
     },
   },
+  // The registration screen asks who may register (its code loads with the auth pages).
+  registrationMode: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wireRegistrationMode(s)),
+      machine: () => import('../../features/auth/index').then((m) => m.registrationModeMachine),
+    },
+  },
+  // «Пожаловаться» (while its dialog is open) and the outcomes of one's reports (while signed in).
+  reportDialog: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportDialog(s)),
+      machine: () => import('../../features/reports/index').then((m) => m.reportDialogMachine),
+    },
+  },
+  reportNotices: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportNotices(s)),
+      machine: () => import('../../features/reports/index').then((m) => m.reportNoticesMachine),
+    },
+  },
   // «Администрирование»: each tab's actor, with the page's code (docs/administration.md).
   adminUsers: {
     lifetime: 'owned',

@@ -1,4 +1,4 @@
-// «Администрирование» /admin (docs/behaviour.md §10.21, docs/administration.md): tabs «Пользователи», «Регистрация»,
+// «Администрирование» /admin (docs/behaviour.md §10.20, docs/administration.md): tabs «Пользователи», «Регистрация»,
 // «Жалобы» and «Сервер», each with its own actor alive while it is shown. Only administrators get here from the
 // menu; anyone else who opens the address reads that it is not for them (the server refuses them anyway).
 import { NavLink, Navigate, Route, Routes } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// «Регистрация» (docs/behaviour.md §10.21): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
+// «Регистрация» (docs/behaviour.md §10.20): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
 // могут приглашать», «Хранить сообщения» (days, empty for ever), and the invite codes: «Создать код» with an optional
 // expiry, use limit and note; each code with its state, «Копировать ссылку» and «Отозвать».
 import { type FormEvent, useEffect, useId, useState } from 'react';

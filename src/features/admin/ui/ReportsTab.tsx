@@ -1,4 +1,4 @@
-// «Жалобы» (docs/behaviour.md §10.21): «Открытые» and «Закрытые»; each report with its reason, comment, who sent it and
+// «Жалобы» (docs/behaviour.md §10.20): «Открытые» and «Закрытые»; each report with its reason, comment, who sent it and
 // about whom, the reported message as the reporter saw it with the messages before it; «Удалить сообщение»,
 // «Отключить отправителя» (asked about first) and «Отклонить».
 import { Modal } from '../../../shared/ui/Modal';

@@ -1,4 +1,4 @@
-// «Сервер» (docs/behaviour.md §10.21): the figures of GET /api/admin/stats and «Обновить».
+// «Сервер» (docs/behaviour.md §10.20): the figures of GET /api/admin/stats and «Обновить».
 import { bytesText, when } from './texts';
 import { type AdminStatsView, useAdminStats } from './useAdminStats';
 

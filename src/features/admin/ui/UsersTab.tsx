@@ -1,4 +1,4 @@
-// «Пользователи» (docs/behaviour.md §10.21): search by name, username or EBLID; every account with its registration,
+// «Пользователи» (docs/behaviour.md §10.20): search by name, username or EBLID; every account with its registration,
 // last visit, sign-ins, state and role; «Отключить» / «Включить», «Завершить сеансы», «Ссылка для сброса пароля»,
 // «Сделать администратором» / «Снять права администратора»; «Показать ещё» for the next page.
 import { useId, useState } from 'react';

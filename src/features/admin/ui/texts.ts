@@ -1,4 +1,4 @@
-// The Russian words of «Администрирование» (docs/behaviour.md §10.21), shared by its tabs.
+// The Russian words of «Администрирование» (docs/behaviour.md §10.20), shared by its tabs.
 import type { AccountState, ReportReason } from '../../../contract/administration';
 import type { ServerRole } from '../../../contract/entities';
 import type { RegistrationInvite } from '../machines/adminRegistration/adminRegistration.protocol';
