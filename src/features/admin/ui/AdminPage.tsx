@@ -1,6 +1,7 @@
 // «Администрирование» /admin (docs/behaviour.md §10.20, docs/administration.md): tabs «Пользователи», «Регистрация»,
 // «Жалобы» and «Сервер», each with its own actor alive while it is shown. Only administrators get here from the
-// menu; anyone else who opens the address reads that it is not for them (the server refuses them anyway).
+// menu; anyone else who opens the address reads that it is not for them (the server refuses them anyway). Links are
+// absolute: relative ones under a splat route would resolve against the tab shown.
 import { NavLink, Navigate, Route, Routes } from 'react-router-dom';
 import { RegistrationTab } from './RegistrationTab';
 import { ReportsTab } from './ReportsTab';
@@ -11,10 +12,10 @@ import '../../../styles/contacts.css';
 import '../../../styles/admin.css';
 
 const TABS = [
-  { to: 'users', label: 'Пользователи' },
-  { to: 'registration', label: 'Регистрация' },
-  { to: 'reports', label: 'Жалобы' },
-  { to: 'server', label: 'Сервер' },
+  { to: '/admin/users', label: 'Пользователи' },
+  { to: '/admin/registration', label: 'Регистрация' },
+  { to: '/admin/reports', label: 'Жалобы' },
+  { to: '/admin/server', label: 'Сервер' },
 ];
 
 export function AdminPage() {
@@ -41,12 +42,12 @@ export function AdminPageView(props: { isAdmin: boolean }) {
             ))}
           </nav>
           <Routes>
-            <Route index element={<Navigate to="users" replace />} />
+            <Route index element={<Navigate to="/admin/users" replace />} />
             <Route path="users" element={<UsersTab />} />
             <Route path="registration" element={<RegistrationTab />} />
             <Route path="reports" element={<ReportsTab />} />
             <Route path="server" element={<ServerTab />} />
-            <Route path="*" element={<Navigate to="users" replace />} />
+            <Route path="*" element={<Navigate to="/admin/users" replace />} />
           </Routes>
         </>
       )}

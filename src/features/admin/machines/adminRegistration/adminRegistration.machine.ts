@@ -106,11 +106,21 @@ export const adminRegistrationMachine = setup({
     saved: {
       tags: [REGISTRATION_TAGS.saved],
       after: { notice: 'ready' },
+      // «Сохранено» is only a notice: everything «ready» takes is taken here too.
       on: {
         'registration.save': {
           target: 'saving',
           actions: assign({ change: ({ event }) => event.change, error: null }),
         },
+        'registration.createInvite': {
+          target: 'creating',
+          actions: assign({ draft: ({ event }) => event.invite, error: null }),
+        },
+        'registration.revoke': {
+          target: 'revoking',
+          actions: assign({ code: ({ event }) => event.code, error: null }),
+        },
+        'registration.copy': { target: 'copying', actions: assign({ code: ({ event }) => event.code, error: null }) },
       },
     },
     creating: {
