@@ -42,6 +42,13 @@ const viewOwned = [
   'joinGroup',
   'blocking',
   'conversationInfo',
+  'registrationMode',
+  'reportDialog',
+  'reportNotices',
+  'adminUsers',
+  'adminRegistration',
+  'adminReports',
+  'adminStats',
   'groupAvatar',
 ];
 

@@ -255,6 +255,72 @@ export const registry = {
       machine: () => import('../../features/conversationInfo/index').then((m) => m.conversationInfoMachine),
     },
   },
+  // The registration screen asks who may register (its code loads with the auth pages).
+  registrationMode: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wireRegistrationMode(s)),
+      machine: () => import('../../features/auth/index').then((m) => m.registrationModeMachine),
+    },
+  },
+  // «Пожаловаться» (while its dialog is open) and the outcomes of one's reports (while signed in).
+  reportDialog: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportDialog(s)),
+      machine: () => import('../../features/reports/index').then((m) => m.reportDialogMachine),
+    },
+  },
+  reportNotices: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportNotices(s)),
+      machine: () => import('../../features/reports/index').then((m) => m.reportNoticesMachine),
+    },
+  },
+  // «Администрирование»: each tab's actor, with the page's code (docs/administration.md).
+  adminUsers: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminUsers(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminUsersMachine),
+    },
+  },
+  adminRegistration: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminRegistration(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminRegistrationMachine),
+    },
+  },
+  adminReports: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminReports(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminReportsMachine),
+    },
+  },
+  adminStats: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminStats(s)),
+      machine: () => import('../../features/admin/index').then((m) => m.adminStatsMachine),
+    },
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { CallLayer } from '../../features/calls/ui/index';
+import { LazyReportNotices } from '../../features/reports/ui/index';
 import { useAppLayout } from './useAppLayout';
 
 const NAV = [
@@ -18,6 +19,12 @@ const NAV = [
     icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.6 7.6 0 0 0-2-1.2L14.5 3h-4l-.4 2.6a7.6 7.6 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1a7.6 7.6 0 0 0 2 1.2l.4 2.6h4l.4-2.6a7.6 7.6 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z',
   },
 ];
+/** «Администрирование», for administrators only (docs/behaviour.md §10.20). */
+const ADMIN_NAV = {
+  to: '/admin',
+  label: 'Администрирование',
+  icon: 'M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6l7-3zm-3 9l2 2 4-4',
+};
 
 export function AppLayout() {
   const view = useAppLayout();
@@ -37,7 +44,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
           <span>Беседа</span>
         </div>
         <nav className="shell-nav" aria-label="Разделы">
-          {NAV.map((item) => (
+          {(props.isAdmin ? [...NAV, ADMIN_NAV] : NAV).map((item) => (
             <NavLink
               key={item.to}
               to={item.to}
@@ -101,6 +108,9 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
         <Outlet />
       </main>
       <CallLayer />
+      <Suspense fallback={null}>
+        <LazyReportNotices />
+      </Suspense>
     </div>
   );
 }

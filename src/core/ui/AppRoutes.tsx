@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { LazyAdminPage } from '../../features/admin/ui/index';
 import { LazyAuthPages } from '../../features/auth/ui/index';
 import { LazyCallsPage } from '../../features/calls/ui/index';
 import { ChatsPage } from '../../features/chats/ui/index';
@@ -62,6 +63,14 @@ export function AppRoutes() {
           element={
             <Suspense fallback={<PageLoading />}>
               <LazyJoinPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="admin/*"
+          element={
+            <Suspense fallback={<PageLoading />}>
+              <LazyAdminPage />
             </Suspense>
           }
         />

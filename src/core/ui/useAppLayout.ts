@@ -9,6 +9,8 @@ export function useAppLayout() {
   const session = useSessionRef();
   const displayName = useSelector(session, (s) => s.context.session?.user.displayName ?? '');
   const eblid = useSelector(session, (s) => s.context.session?.user.eblid ?? '');
+  /** Administrators see «Администрирование» in the menu. */
+  const isAdmin = useSelector(session, (s) => s.context.session?.user.role === 'admin');
   const ping = useSelector(useConnectivityRef(), selectPing, (a, b) => JSON.stringify(a) === JSON.stringify(b));
   const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
   /** Why the server closed this tab's connection for good (signed out elsewhere, too many tabs), if it did. */
@@ -21,6 +23,7 @@ export function useAppLayout() {
     inConversation,
     displayName,
     eblid,
+    isAdmin,
     ping,
     live,
     closedMessage,

@@ -121,6 +121,31 @@ describe('realtime wiring', () => {
     expect(realtime.getSnapshot().context.closedMessage).toBe('Слишком много вкладок');
   });
 
+  it("a deactivated account's socket ends the session with the server's words", () => {
+    const rt = drivenRealtime();
+    const sessionInbox: unknown[] = [];
+    const parent = createMachine({
+      invoke: [
+        {
+          id: 'session',
+          systemId: 'session',
+          src: createMachine({ on: { '*': { actions: ({ event }) => void sessionInbox.push(event) } } }),
+        },
+        { id: 'realtime', systemId: 'realtime', src: rt.machine },
+      ],
+    });
+    const realtime = createActor(parent).start().system.get('realtime');
+    realtime.send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    rt.report({
+      type: 'server.event',
+      name: 'session:closed',
+      payload: { reason: 'deactivated', message: 'Аккаунт отключён администратором' },
+    });
+    expect(sessionInbox[0]).toEqual({ type: 'session.ended', message: 'Аккаунт отключён администратором' });
+    expect(realtime.getSnapshot().value).toBe('closed');
+  });
+
   it('answers a request at once while not connected, and forwards it with its id once connected', () => {
     const rt = drivenRealtime();
     const actor = createActor(rt.machine).start();

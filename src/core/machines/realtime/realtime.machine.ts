@@ -95,6 +95,14 @@ export const realtimeMachine = setup({
         return event.name === 'session:closed' ? event.payload.message : null;
       },
     }),
+    // An administrator deactivated the account: the session ends at once, with the server's words for the sign-in
+    // screen (a refresh would only be refused).
+    endDeactivatedSession: enqueueActions(({ system, event, enqueue }) => {
+      if (event.type !== 'server.event' || event.name !== 'session:closed') return;
+      if (event.payload.reason !== 'deactivated') return;
+      const session = systemActor(system, 'session');
+      if (session) enqueue.sendTo(session, { type: 'session.ended', message: event.payload.message });
+    }),
     // Fire and forget: the session announces the new token (realtime.token), which renews the live socket.
     askForRefresh: enqueueActions(({ system, enqueue }) => {
       const session = systemActor(system, 'session');
@@ -159,7 +167,11 @@ export const realtimeMachine = setup({
           { guard: 'sessionExpiring', actions: ['relay', 'askForRefresh'] },
           // Signed out in another tab, or too many tabs: no reconnection. A sign-out elsewhere revoked the refresh
           // token, so asking for a refresh ends this tab's session as well.
-          { guard: 'sessionClosed', target: 'closed', actions: ['relay', 'noteClosed', 'askForRefresh'] },
+          {
+            guard: 'sessionClosed',
+            target: 'closed',
+            actions: ['relay', 'noteClosed', 'endDeactivatedSession', 'askForRefresh'],
+          },
           { actions: 'relay' },
         ],
         'socket.ack': { actions: 'forwardAck' },

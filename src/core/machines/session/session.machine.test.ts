@@ -39,7 +39,11 @@ describeModel({
     'xstate.done.actor.login': () => [
       { type: 'xstate.done.actor.login', output: { user, accessToken: 'a1', refreshToken: 'r1' } },
     ],
-    'xstate.error.actor.login': () => [{ type: 'xstate.error.actor.login', error: new Error('401') }],
+    'xstate.error.actor.login': () => [
+      { type: 'xstate.error.actor.login', error: new Error('401') },
+      { type: 'xstate.error.actor.login', error: new RequestFailure(403, 'Аккаунт отключён администратором') },
+    ],
+    'session.ended': () => [{ type: 'session.ended', message: 'Аккаунт отключён администратором' }],
     'xstate.done.actor.register': () => [{ type: 'xstate.done.actor.register', output: { user } }],
     'xstate.error.actor.register': () => [
       { type: 'xstate.error.actor.register', error: serverError('Этот никнейм уже занят') },
@@ -96,6 +100,53 @@ describe('session with resolving actors', () => {
     await waitFor(actor, (s) => s.context.registerError !== null);
     expect(actor.getSnapshot().context.registerError).toBe('Этот никнейм уже занят');
     expect(REGISTER_FAILED).toBe('Ошибка регистрации');
+  });
+
+  it("shows the server's message when the account itself is refused (deactivated), and sends the invite code", async () => {
+    let registered: unknown;
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          login: fromPromise(async () =>
+            Promise.reject(new RequestFailure(403, 'Аккаунт отключён администратором')),
+          ) as never,
+          register: fromPromise(async ({ input }) => {
+            registered = input;
+            return { user };
+          }),
+        },
+      }),
+      { input: {} },
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.context.signInError !== null);
+    expect(actor.getSnapshot().context.signInError).toBe('Аккаунт отключён администратором');
+    actor.send({
+      type: 'session.register',
+      username: 'anna',
+      displayName: 'Анна',
+      password: 'pw123456',
+      inviteCode: 'abcDEF123',
+    });
+    await waitFor(actor, (s) => s.context.registeredUsername !== null);
+    expect(registered).toEqual({
+      username: 'anna',
+      displayName: 'Анна',
+      password: 'pw123456',
+      inviteCode: 'abcDEF123',
+    });
+  });
+
+  it("a deactivated account returns to the sign-in screen with the server's words", () => {
+    const stored: Session = { user, accessToken: 'a1', refreshToken: 'r1' };
+    const actor = createActor(sessionMachine.provide({ actors: { fetchMe: hang as never } }), {
+      input: { stored },
+    }).start();
+    expect(actor.getSnapshot().hasTag('signedIn')).toBe(true);
+    actor.send({ type: 'session.ended', message: 'Аккаунт отключён администратором' });
+    expect(actor.getSnapshot().matches('signedOut')).toBe(true);
+    expect(actor.getSnapshot().context.session).toBeNull();
+    expect(actor.getSnapshot().context.signInError).toBe('Аккаунт отключён администратором');
   });
 
   it('replaces both tokens on refresh, keeps the user, and clears the session when refresh fails', async () => {

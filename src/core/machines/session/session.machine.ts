@@ -5,7 +5,7 @@
 // the one already in flight, or null at once when there is no session to refresh.
 import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
-import { failureMessage } from '../../../contract/failure';
+import { failureMessage, failureOf } from '../../../contract/failure';
 import { notWired } from '../not-wired';
 import { present } from '../present';
 import { systemActor } from '../system';
@@ -99,8 +99,17 @@ export const sessionMachine = setup({
                 rememberOrigin: true,
               }),
             },
-            // Any failure reads the same, so the form does not reveal which names exist.
-            onError: { target: 'idle', actions: assign({ signInError: SIGN_IN_FAILED }) },
+            // Any failure reads the same, so the form does not reveal which names exist; except a refusal of the
+            // account itself (403: deactivated by an administrator), whose message the server gives.
+            onError: {
+              target: 'idle',
+              actions: assign({
+                signInError: ({ event }) => {
+                  const f = failureOf(event.error);
+                  return f.status === 403 && f.serverMessage ? f.serverMessage : SIGN_IN_FAILED;
+                },
+              }),
+            },
           },
         },
         registering: {
@@ -110,7 +119,8 @@ export const sessionMachine = setup({
             src: 'register',
             input: ({ event }) => {
               assertEvent(event, 'session.register');
-              return { username: event.username, displayName: event.displayName, password: event.password };
+              const { username, displayName, password, inviteCode } = event;
+              return inviteCode ? { username, displayName, password, inviteCode } : { username, displayName, password };
             },
             onDone: {
               target: 'idle',
@@ -130,6 +140,10 @@ export const sessionMachine = setup({
     signedIn: {
       entry: 'announceToken',
       on: {
+        'session.ended': {
+          target: '#session.signedOut',
+          actions: ['clearSession', assign({ signInError: ({ event }) => event.message, rememberOrigin: false })],
+        },
         'session.userUpdated': {
           guard: 'ownUser',
           actions: assign({

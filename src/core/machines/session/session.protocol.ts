@@ -25,11 +25,17 @@ export interface SessionContext {
 
 export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string }
-  | { type: 'session.register'; username: string; displayName: string; password: string }
+  /** `inviteCode` while registration is «По приглашениям» (docs/administration.md). */
+  | { type: 'session.register'; username: string; displayName: string; password: string; inviteCode?: string }
   | { type: 'session.refresh' }
   | { type: 'session.signOut' }
   /** A fresher copy of the signed-in user (the profile actor after a fetch or a save). */
   | { type: 'session.userUpdated'; user: Session['user'] }
+  /**
+   * The server ended this account's sign-ins for good (an administrator deactivated it, `session:closed` with
+   * reason `deactivated`): back to the sign-in screen, which shows `message` («Аккаунт отключён администратором»).
+   */
+  | { type: 'session.ended'; message: string }
   | { type: 'session.clearErrors' };
 
 export type SessionEmitted =

@@ -1,23 +1,32 @@
 import { type FormEvent, useState } from 'react';
+import type { RegistrationMode } from '../../../contract/administration';
 import { LIMITS } from '../../../contract/limits';
+import { REGISTRATION_CLOSED } from '../machines/registrationMode/registrationMode.protocol';
 import { useRegister } from './useRegister';
 
 export function RegisterPage() {
-  const { busy, error, register } = useRegister();
-  return <RegisterForm busy={busy} error={error} onSubmit={register} />;
+  const { busy, error, register, mode, invite } = useRegister();
+  return <RegisterForm busy={busy} error={error} onSubmit={register} mode={mode} invite={invite} />;
 }
 
 export function RegisterForm(props: {
   busy: boolean;
   error: string | null;
-  onSubmit: (username: string, displayName: string, password: string) => void;
+  onSubmit: (username: string, displayName: string, password: string, inviteCode?: string) => void;
+  /** «По приглашениям» adds «Код приглашения»; «Закрыта» says so instead of the submit (docs/administration.md). */
+  mode?: RegistrationMode;
+  /** A code from the address (?invite=CODE). */
+  invite?: string;
 }) {
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
+  const [inviteCode, setInviteCode] = useState(props.invite ?? '');
+  const mode = props.mode ?? 'open';
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    props.onSubmit(username, displayName, password);
+    if (mode === 'closed') return;
+    props.onSubmit(username, displayName, password, mode === 'invites' ? inviteCode : undefined);
   };
   // Minimum lengths are enforced by the browser only (docs/behaviour.md §5); the server checks again.
   return (
@@ -65,14 +74,33 @@ export function RegisterForm(props: {
           Не короче {LIMITS.passwordMin} символов
         </small>
       </div>
+      {mode === 'invites' && (
+        <label className="field">
+          <span>Код приглашения</span>
+          <input
+            name="inviteCode"
+            autoComplete="off"
+            required
+            maxLength={64}
+            value={inviteCode}
+            onChange={(e) => setInviteCode(e.target.value)}
+          />
+        </label>
+      )}
       {props.error && (
         <p className="form-error" role="alert">
           {props.error}
         </p>
       )}
-      <button type="submit" className="button primary" disabled={props.busy}>
-        {props.busy ? 'Создаем…' : 'Создать аккаунт'}
-      </button>
+      {mode === 'closed' ? (
+        <p className="form-error" role="status">
+          {REGISTRATION_CLOSED}
+        </p>
+      ) : (
+        <button type="submit" className="button primary" disabled={props.busy}>
+          {props.busy ? 'Создаем…' : 'Создать аккаунт'}
+        </button>
+      )}
     </form>
   );
 }

@@ -16,6 +16,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useBlocking } from '../../blocking/ui/index';
 import { InviteLinksSection } from '../../groupInvites/ui/index';
 import { LazyGroupPicture } from '../../profile/ui/index';
+import { LazyReportDialog, LazyReportPersonButton } from '../../reports/ui/index';
 import { directPeer, displayName } from '../../../shared/format';
 import {
   LazyForwardDialog,
@@ -172,6 +173,9 @@ function ConversationPane(
                 onClose={actions.closeInfo}
               />
             )}
+            {actions.reportingOn && (
+              <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
+            )}
             {actions.reactingTo && (
               <LazyEmojiPicker
                 label="Реакция"
@@ -197,6 +201,8 @@ function InfoPanel(
     block: Parameters<typeof useConversationInfo>[0]['block'];
   },
 ) {
+  const c = props.selectedEntry?.conversation;
+  const peer = c ? directPeer(c, props.me) : null;
   const info = useConversationInfo({
     conversationId: props.conversationId,
     entry: props.selectedEntry,
@@ -207,6 +213,7 @@ function InfoPanel(
     chat: props.menu.run,
     invites: <InviteLinksSection conversationId={props.conversationId} />,
     picture: <LazyGroupPicture conversationId={props.conversationId} />,
+    report: peer ? <LazyReportPersonButton userId={peer.id} /> : undefined,
   });
   return <LazyConversationInfo {...info} />;
 }

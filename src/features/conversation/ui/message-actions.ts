@@ -11,6 +11,7 @@ export type MessageAction =
   | 'select'
   | 'info'
   | 'edit'
+  | 'report'
   | 'delete'
   | 'hide';
 
@@ -39,6 +40,8 @@ export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuIte
   items.push({ action: 'select', label: 'Выбрать' });
   if (row.own && !entry) items.push({ action: 'info', label: 'Информация' });
   if (row.editable) items.push({ action: 'edit', label: 'Изменить' });
+  // Someone else's message can be reported to the server's administrators (docs/behaviour.md §10.20).
+  if (!row.own && !entry) items.push({ action: 'report', label: 'Пожаловаться' });
   items.push(
     row.own
       ? { action: 'delete', label: 'Удалить', danger: true }

@@ -87,6 +87,7 @@ export function ConversationInfo(props: ConversationInfoProps) {
                   Заблокировать
                 </button>
               )}
+              {props.report}
             </div>
           )}
           {view.peer && (

@@ -95,7 +95,12 @@ export function infoView(entry: ConversationEntry, me: string, now: number): Inf
     avatar: other
       ? personAvatar(other)
       : { face: avatarFace(c.avatarUrl ?? null, title), colour: avatarColour(c.id), presence: null },
-    subtitle: other ? presenceText(other, now) : membersText(c.participants.length),
+    // A deactivated account says so instead of its presence (docs/administration.md).
+    subtitle: other
+      ? other.deactivated
+        ? 'Аккаунт отключён'
+        : presenceText(other, now)
+      : membersText(c.participants.length),
     peer: other
       ? {
           name: displayName(other),

@@ -25,6 +25,8 @@ export function useConversationInfo(options: {
   invites?: ReactNode;
   /** «Изменить фото» (the profile feature's crop editor), shown to owner and admins. */
   picture?: ReactNode;
+  /** «Пожаловаться» on the other person of a direct chat (the reports feature's button). */
+  report?: ReactNode;
 }) {
   const { conversationId, entry, me, now, onClose } = options;
   const actor = useOwnedActor('conversationInfo', { conversationId });
@@ -86,6 +88,7 @@ export function useConversationInfo(options: {
     invites: view?.canManage ? (options.invites ?? null) : null,
     picture: view?.canManage ? (options.picture ?? null) : null,
     block: view?.peer ? (options.block ?? null) : null,
+    report: view?.peer ? (options.report ?? null) : null,
     adding,
     renaming,
     confirm: confirming ? confirmText : null,

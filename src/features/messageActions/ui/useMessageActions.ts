@@ -31,6 +31,7 @@ export function useMessageActions(conversationId: string) {
   const [forwarding, setForwarding] = useState<string[] | null>(null);
   const [infoFor, setInfoFor] = useState<string | null>(null);
   const [reactingTo, setReactingTo] = useState<string | null>(null);
+  const [reportingOn, setReportingOn] = useState<string | null>(null);
 
   const remove = useCallback(
     (rows: ActionRow[]) => {
@@ -59,6 +60,7 @@ export function useMessageActions(conversationId: string) {
       else if (action === 'forward') setForwarding([row.id]);
       else if (action === 'select') selection?.send({ type: 'selection.start', messageId: row.id });
       else if (action === 'info') setInfoFor(row.id);
+      else if (action === 'report') setReportingOn(row.id);
       else if (action === 'delete' || action === 'hide') remove([row]);
     },
     [copy, remove, selection],
@@ -109,6 +111,9 @@ export function useMessageActions(conversationId: string) {
     closeInfo: useCallback(() => setInfoFor(null), []),
     reactingTo,
     closeReacting: useCallback(() => setReactingTo(null), []),
+    /** «Пожаловаться» on someone else's message: its dialog is open. */
+    reportingOn,
+    closeReport: useCallback(() => setReportingOn(null), []),
   };
 }
 

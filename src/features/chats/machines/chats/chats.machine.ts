@@ -81,6 +81,8 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
       userId: p.userId,
       avatarUrl: p.avatarUrl,
       displayName: p.displayName,
+      // «Аккаунт отключён» in «Информация» (docs/behaviour.md §10.20).
+      ...(p.deactivated !== undefined ? { deactivated: p.deactivated } : {}),
     }),
     'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
     'conversation:updated': (p) => ({ type: 'chats.conversationUpdated', conversation: p.conversation }),
@@ -233,6 +235,7 @@ export const chatsMachine = setup({
           ...u,
           avatarUrl: event.avatarUrl,
           displayName: event.displayName,
+          ...(event.deactivated !== undefined ? { deactivated: event.deactivated } : {}),
         }));
       },
     }),
