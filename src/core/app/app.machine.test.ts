@@ -43,6 +43,7 @@ const viewOwned = [
   'blocking',
   'conversationInfo',
   'registrationMode',
+  'passwordReset',
   'reportDialog',
   'reportNotices',
   'adminUsers',

@@ -265,6 +265,16 @@ export const registry = {
       machine: () => import('../../features/auth/index').then((m) => m.registrationModeMachine),
     },
   },
+  // The page a password-reset link opens (/reset/<token>, signed in or not; its code loads with the page).
+  passwordReset: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wirePasswordReset(s)),
+      machine: () => import('../../features/auth/index').then((m) => m.passwordResetMachine),
+    },
+  },
   // «Пожаловаться» (while its dialog is open) and the outcomes of one's reports (while signed in).
   reportDialog: {
     lifetime: 'owned',

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { LazyAdminPage } from '../../features/admin/ui/index';
-import { LazyAuthPages } from '../../features/auth/ui/index';
+import { LazyAuthPages, LazyResetPasswordPage } from '../../features/auth/ui/index';
 import { LazyCallsPage } from '../../features/calls/ui/index';
 import { ChatsPage } from '../../features/chats/ui/index';
 import { LazyContactsPage } from '../../features/contacts/ui/index';
@@ -30,6 +30,15 @@ export function AppRoutes() {
               <AuthPages />
             </Suspense>
           </GuestOnly>
+        }
+      />
+      {/* A password-reset link (docs/administration.md): signed out or signed in, outside both guards. */}
+      <Route
+        path="/reset/:token"
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <LazyResetPasswordPage />
+          </Suspense>
         }
       />
       <Route

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { BrandMark } from '../../../shared/ui/BrandMark';
 
@@ -8,6 +9,23 @@ export const TAGLINE = 'Чаты, звонки и друзья\u00a0— на в�
 /** Brand side panel and the two tabs; the remembered origin travels with the tab links. */
 export function AuthLayout() {
   const location = useLocation();
+  return (
+    <AuthFrame>
+      <nav className="tabs" aria-label="Вход и регистрация">
+        <NavLink to="/auth" end replace state={location.state} className="tab">
+          Войти
+        </NavLink>
+        <NavLink to="/auth/register" replace state={location.state} className="tab">
+          Регистрация
+        </NavLink>
+      </nav>
+      <Outlet />
+    </AuthFrame>
+  );
+}
+
+/** The auth screens' look: the brand side panel and a card (the password-reset page uses it without the tabs). */
+export function AuthFrame({ children }: { children: ReactNode }) {
   return (
     <div className="auth">
       <aside className="auth-brand">
@@ -25,17 +43,7 @@ export function AuthLayout() {
         </ul>
       </aside>
       <main className="auth-main">
-        <div className="auth-card">
-          <nav className="tabs" aria-label="Вход и регистрация">
-            <NavLink to="/auth" end replace state={location.state} className="tab">
-              Войти
-            </NavLink>
-            <NavLink to="/auth/register" replace state={location.state} className="tab">
-              Регистрация
-            </NavLink>
-          </nav>
-          <Outlet />
-        </div>
+        <div className="auth-card">{children}</div>
       </main>
     </div>
   );

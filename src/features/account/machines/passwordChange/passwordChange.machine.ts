@@ -3,13 +3,11 @@
 // After a change every other sign-in has ended (the devices list, when shown, loads again); this one goes on.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import { failureMessage } from '../../../../contract/failure';
-import { LIMITS } from '../../../../contract/limits';
 import { notWired } from '../../../../core/machines/not-wired';
 import { systemActor } from '../../../../core/machines/system';
 import {
+  newPasswordProblem,
   PASSWORD_FAILED,
-  PASSWORD_TOO_SHORT,
-  PASSWORDS_DIFFER,
   type PasswordContext,
   type PasswordEvent,
   type PasswordFields,
@@ -19,9 +17,7 @@ export * from './passwordChange.protocol';
 
 /** What is wrong with the form before it is sent, or null. */
 export function formProblem(f: PasswordFields): string | null {
-  if (f.newPassword.length < LIMITS.passwordMin) return PASSWORD_TOO_SHORT;
-  if (f.newPassword !== f.repeat) return PASSWORDS_DIFFER;
-  return null;
+  return newPasswordProblem(f.newPassword, f.repeat);
 }
 
 export const passwordMachine = setup({

@@ -8,6 +8,16 @@ export const PASSWORDS_DIFFER = 'Пароли не совпадают';
 export const PASSWORD_FAILED = 'Не удалось сменить пароль';
 export const PASSWORD_CHANGED = 'Пароль изменён. Другие устройства вышли из аккаунта.';
 
+/**
+ * What is wrong with a new password typed twice, or null: the registration rule (docs/behaviour.md §5; the inputs
+ * cap the length) and the two alike. Shared with the password-reset page.
+ */
+export function newPasswordProblem(password: string, repeat: string): string | null {
+  if (password.length < LIMITS.passwordMin) return PASSWORD_TOO_SHORT;
+  if (password !== repeat) return PASSWORDS_DIFFER;
+  return null;
+}
+
 export interface PasswordFields {
   currentPassword: string;
   newPassword: string;
