@@ -2,7 +2,7 @@
 // the first user sees the section; registration switched to «По приглашениям» with a code; a newcomer registers with
 // the code (prefilled from the link) and one without is refused in Russian; a report on a message reaches the queue
 // and the administrator deletes the message for everyone; deactivation signs the person's open page out at once;
-// axe on every tab.
+// a password-reset link sets a new password once; axe on every tab and on the reset page.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -36,7 +36,7 @@ async function directChat(base: string, a: E2EUser, b: E2EUser): Promise<string>
 const tab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Разделы администрирования' }).getByRole('link', { name });
 
-test('the first user administers: invites, a report resolved by deleting the message, deactivation signs out at once', async ({
+test('the first user administers: invites, a report resolved by deleting the message, deactivation signs out at once, a reset link works once', async ({
   srv,
   openSignedIn,
   newContext,
@@ -156,4 +156,41 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await expect(stats).toContainText('Пользователи');
   await expect(stats).toContainText('SQLite');
   await expectNoSeriousA11yViolations(A.page, 'admin server');
+
+  // A password-reset link for Борис: a fresh browser opens it, sets a new password and signs in with it; opened again
+  // (now signed in), the link says it no longer works.
+  await tab(A.page, 'Пользователи').click();
+  await A.page
+    .getByTestId('admin-user')
+    .filter({ hasText: 'Борис' })
+    .getByRole('button', { name: 'Ссылка для сброса пароля' })
+    .click();
+  const linkDialog = A.page.getByRole('dialog', { name: /Ссылка для сброса пароля/ });
+  const resetLink = await linkDialog.getByLabel('Ссылка').inputValue();
+  expect(resetLink).toMatch(new RegExp(`^${srv.url}/reset/[A-Za-z0-9_-]{16,}$`));
+  await linkDialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
+  const R = await (await newContext()).newPage();
+  await R.goto(resetLink);
+  await expect(R.getByRole('heading', { name: `Новый пароль для Борис (@${borisName})` })).toBeVisible();
+  await expect(R.getByText('Не короче 8 символов')).toBeVisible();
+  await expectNoSeriousA11yViolations(R, 'password reset');
+  const newPassword = 'новый-пароль-42';
+  await R.getByLabel('Новый пароль', { exact: true }).fill(newPassword);
+  await R.getByLabel('Новый пароль ещё раз').fill('другой-пароль-42');
+  await R.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await expect(R.getByRole('alert')).toHaveText('Пароли не совпадают');
+  await R.getByLabel('Новый пароль ещё раз').fill(newPassword);
+  await R.getByRole('button', { name: 'Сохранить пароль' }).click();
+  await expect(R.getByRole('status')).toHaveText('Пароль изменён. Войдите с новым паролем.');
+  await expectNoSeriousA11yViolations(R, 'password reset done');
+  await R.getByRole('link', { name: 'Войти' }).click();
+  await expect(R).toHaveURL(`${srv.url}/auth`);
+  await R.getByLabel('Никнейм').fill(borisName);
+  await R.getByLabel('Пароль').fill(newPassword);
+  await R.getByRole('button', { name: 'Войти', exact: true }).click();
+  await expect(R).toHaveURL(`${srv.url}/`);
+  await R.goto(resetLink);
+  await expect(R.getByRole('alert')).toHaveText('Ссылка для сброса пароля недействительна или устарела');
+  await expect(R.getByRole('link', { name: 'Войти' })).toBeVisible();
+  await expectNoSeriousA11yViolations(R, 'password reset used');
 });

@@ -29,12 +29,12 @@ const signInLink = (
 export function ResetPasswordView(props: PasswordResetView) {
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const ids = { password: useId(), repeat: useId(), hint: useId() };
+  const ids = { title: useId(), password: useId(), repeat: useId(), hint: useId() };
   const a = props.account;
   if (props.done)
     return (
-      <section className="form" aria-labelledby={ids.hint}>
-        <h2 className="form-title" id={ids.hint}>
+      <section className="form" aria-labelledby={ids.title}>
+        <h2 className="form-title" id={ids.title}>
           Новый пароль
         </h2>
         <p className="notice" role="status">
@@ -45,8 +45,8 @@ export function ResetPasswordView(props: PasswordResetView) {
     );
   if (!props.form || !a)
     return (
-      <section className="form" aria-labelledby={ids.hint}>
-        <h2 className="form-title" id={ids.hint}>
+      <section className="form" aria-labelledby={ids.title}>
+        <h2 className="form-title" id={ids.title}>
           Сброс пароля
         </h2>
         {props.error ? (
@@ -73,8 +73,8 @@ export function ResetPasswordView(props: PasswordResetView) {
   // Lengths are enforced by the browser as on the registration screen (docs/behaviour.md §5); the actor checks the
   // contract's rules and that both fields agree, and the server checks again.
   return (
-    <form className="form" onSubmit={submit} aria-label="Новый пароль">
-      <h2 className="form-title">
+    <form className="form" onSubmit={submit} aria-labelledby={ids.title}>
+      <h2 className="form-title" id={ids.title}>
         Новый пароль для {a.displayName} (@{a.username})
       </h2>
       <div className="field">
