@@ -182,6 +182,8 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await R.getByLabel('Новый пароль ещё раз').fill(newPassword);
   await R.getByRole('button', { name: 'Сохранить пароль' }).click();
   await expect(R.getByRole('status')).toHaveText('Пароль изменён. Войдите с новым паролем.');
+  // Every sign-in of Борис ended: his open page returns to the sign-in screen.
+  await expect(V).toHaveURL(`${srv.url}/auth`);
   await expectNoSeriousA11yViolations(R, 'password reset done');
   await R.getByRole('link', { name: 'Войти' }).click();
   await expect(R).toHaveURL(`${srv.url}/auth`);
