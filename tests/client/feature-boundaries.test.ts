@@ -30,6 +30,7 @@ function violation(from: string, to: string): string | null {
   const b = featureOf(to);
   const publicFace = (f: string) =>
     /^src\/features\/[^/]+\/(ui\/)?index$/.test(f) ||
+    /^src\/features\/[^/]+\/ui\/deferred$/.test(f) ||
     f.endsWith('.protocol') ||
     /^src\/features\/[^/]+\/index$/.test(f);
   if (from.startsWith('src/shared/') && (b || to.startsWith('src/core/')))

@@ -11,8 +11,8 @@ export { NoConversation } from './NoConversation';
 export const LazyConversationView = lazyView<ConversationViewProps>(() =>
   import('./ConversationPaneView').then((m) => m.ConversationPaneView),
 );
-export { useConversationPane } from './useConversationPane';
-export { chatTile } from './view-model';
-export type { AvatarView, ChatTileView } from './view-model';
+export { chatTile } from './chat-tile';
+export type { AvatarView } from '../../../shared/format';
+export type { ChatTileView } from './chat-tile';
 export { callLabel, clock, isMissedFor, voicePreview } from './voice-call-text';
 export { tileTime } from './tile-line';

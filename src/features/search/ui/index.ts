@@ -4,7 +4,6 @@ import { lazyView } from '../../../shared/ui/lazy-view';
 
 export type { ConversationSearchBarProps } from './ConversationSearchBar';
 export { ListSearchField, listSearchResults } from './ListSearch';
-export { useConversationSearch } from './useConversationSearch';
 export { useSearch } from './useSearch';
 export { useNameSearch } from './useNameSearch';
 
