@@ -2,7 +2,8 @@
 // the first user sees the section; registration switched to «По приглашениям» with a code; a newcomer registers with
 // the code (prefilled from the link) and one without is refused in Russian; a report on a message reaches the queue
 // and the administrator deletes the message for everyone; deactivation signs the person's open page out at once;
-// a password-reset link sets a new password once; axe on every tab and on the reset page.
+// a password-reset link sets a new password once; a member allowed to invite makes a code in Settings «Приглашения»
+// that registers a new person; axe on every tab, on the reset page and on «Приглашения».
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -195,4 +196,54 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await expect(R.getByRole('alert')).toHaveText('Ссылка для сброса пароля недействительна или устарела');
   await expect(R.getByRole('link', { name: 'Войти' })).toBeVisible();
   await expectNoSeriousA11yViolations(R, 'password reset used');
+});
+
+test('a member makes an invite code in Settings once the administrator lets members invite, and a new person registers with it', async ({
+  srv,
+  openSignedIn,
+  newContext,
+}) => {
+  const admin = await createUser(srv.url, 'Ольга Админ', 'olga');
+  const member = await createUser(srv.url, 'Пётр Участник', 'petr');
+  const M = await openSignedIn(member);
+  await M.page.goto(`${srv.url}/settings`);
+  await expect(M.page.getByRole('heading', { name: 'Устройства' })).toBeVisible();
+  await expect(M.page.getByRole('heading', { name: 'Приглашения' })).toHaveCount(0);
+
+  const A = await openSignedIn(admin);
+  await A.page.goto(`${srv.url}/admin/registration`);
+  await A.page.getByRole('radio', { name: /По приглашениям/ }).check();
+  await A.page.getByLabel('Участники могут приглашать').check();
+  await A.page.getByRole('button', { name: 'Сохранить' }).click();
+  await expect(A.page.getByRole('status').filter({ hasText: 'Сохранено' })).toBeVisible();
+
+  await M.page.reload();
+  const section = M.page.getByRole('region', { name: 'Приглашения' });
+  await expect(section).toBeVisible();
+  await expect(section).toContainText('Кодов пока нет');
+  await section.getByLabel('Заметка').fill('Для соседа');
+  await section.getByRole('button', { name: 'Создать код' }).click();
+  const row = section.getByTestId('registration-invite').filter({ hasText: 'Для соседа' });
+  await expect(row).toContainText('Действует');
+  const code = (await row.locator('code').textContent())?.trim() ?? '';
+  expect(code).toMatch(/^[A-Za-z0-9_-]{8,}$/);
+  await expectNoSeriousA11yViolations(M.page, 'settings invites');
+
+  const visitor = await newContext();
+  const V = await visitor.newPage();
+  await V.goto(`${srv.url}/auth/register?invite=${code}`);
+  await expect(V.getByLabel('Код приглашения')).toHaveValue(code);
+  await V.getByLabel('Никнейм').fill(unique('vera'));
+  await V.getByLabel('Отображаемое имя').fill('Вера');
+  await V.getByLabel('Пароль').fill(PASSWORD);
+  await V.getByRole('button', { name: 'Создать аккаунт' }).click();
+  await expect(V).toHaveURL(`${srv.url}/auth`);
+
+  // The member's list shows the use; the administrator sees the code with its maker.
+  await M.page.reload();
+  await expect(section.getByTestId('registration-invite').filter({ hasText: 'Для соседа' })).toContainText('1');
+  await A.page.reload();
+  await expect(A.page.getByTestId('registration-invite').filter({ hasText: 'Для соседа' })).toContainText(
+    'Пётр Участник',
+  );
 });

@@ -48,6 +48,7 @@ const viewOwned = [
   'reportNotices',
   'adminUsers',
   'adminRegistration',
+  'inviteCodes',
   'adminReports',
   'adminStats',
   'groupAvatar',

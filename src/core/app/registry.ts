@@ -313,6 +313,16 @@ export const registry = {
       machine: () => import('../../features/admin/index').then((m) => m.adminRegistrationMachine),
     },
   },
+  // Invite codes: «Коды приглашения» in «Регистрация» and «Приглашения» in Settings (docs/administration.md).
+  inviteCodes: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/inviteCodes/wiring').then((m) => m.wireInviteCodes(s)),
+      machine: () => import('../../features/inviteCodes/index').then((m) => m.inviteCodesMachine),
+    },
+  },
   adminReports: {
     lifetime: 'owned',
     owner: 'view',

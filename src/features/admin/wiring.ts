@@ -1,10 +1,9 @@
-// The administration feature's effects: requests over the API client of the composition root, and links and codes
-// to the clipboard.
+// The administration feature's effects: requests over the API client of the composition root, and links to the
+// clipboard.
 import { fromPromise } from 'xstate';
 import type { ServerSettings } from '../../contract/administration';
 import type { Services } from '../../core/app/services';
 import { adminRegistrationMachine } from './machines/adminRegistration/adminRegistration.machine';
-import { type NewInvite, registrationInviteLink } from './machines/adminRegistration/adminRegistration.protocol';
 import { adminReportsMachine } from './machines/adminReports/adminReports.machine';
 import type { ReportAction, ReportQueue } from './machines/adminReports/adminReports.protocol';
 import { adminStatsMachine } from './machines/adminStats/adminStats.machine';
@@ -45,28 +44,10 @@ export const wireAdminUsers = (s: Services) =>
 export const wireAdminRegistration = (s: Services) =>
   adminRegistrationMachine.provide({
     actors: {
-      load: fromPromise(async () => {
-        const [settings, invites] = await Promise.all([s.api.call('adminSettings'), s.api.call('registrationInvites')]);
-        return { settings: settings.settings, invites: invites.invites };
-      }),
+      load: fromPromise(async () => (await s.api.call('adminSettings')).settings),
       saveSettings: fromPromise(
         async ({ input }: { input: Partial<ServerSettings> }) =>
           (await s.api.call('patchAdminSettings', { body: input })).settings,
-      ),
-      createInvite: fromPromise<unknown, NewInvite>(({ input }) =>
-        s.api.call('createRegistrationInvite', {
-          body: {
-            expiresInHours: input.expiresInHours,
-            maxUses: input.maxUses,
-            ...(input.note.trim() ? { note: input.note.trim() } : {}),
-          },
-        }),
-      ),
-      revokeInvite: fromPromise<unknown, { code: string }>(({ input }) =>
-        s.api.call('revokeRegistrationInvite', { body: { code: input.code } }),
-      ),
-      copyCode: fromPromise<unknown, { code: string }>(({ input }) =>
-        navigator.clipboard.writeText(registrationInviteLink(window.location.origin, input.code)),
       ),
     },
   });

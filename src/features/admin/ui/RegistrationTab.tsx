@@ -1,14 +1,19 @@
 // «Регистрация» (docs/behaviour.md §10.20): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
-// могут приглашать», «Хранить сообщения» (days, empty for ever), and the invite codes: «Создать код» with an optional
-// expiry, use limit and note; each code with its state, «Копировать ссылку» and «Отозвать».
+// могут приглашать», «Хранить сообщения» (days, empty for ever); below it «Коды приглашения», the view the
+// inviteCodes feature shares with Settings' «Приглашения».
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { RegistrationMode } from '../../../contract/administration';
 import type { ServerSettings } from '../machines/adminRegistration/adminRegistration.protocol';
-import { INVITE_STATE_TEXT, when } from './texts';
+import { InviteCodesSection } from '../../inviteCodes/ui/index';
 import { type AdminRegistrationView, useAdminRegistration } from './useAdminRegistration';
 
 export function RegistrationTab() {
-  return <RegistrationView {...useAdminRegistration()} />;
+  return (
+    <>
+      <RegistrationView {...useAdminRegistration()} />
+      <InviteCodesSection />
+    </>
+  );
 }
 
 const MODES: { value: RegistrationMode; label: string; hint: string }[] = [
@@ -21,15 +26,6 @@ const MODES: { value: RegistrationMode; label: string; hint: string }[] = [
 const numberOrNull = (v: string) => (v.trim() === '' ? null : Number(v));
 
 export function RegistrationView(props: AdminRegistrationView) {
-  return (
-    <>
-      <SettingsForm {...props} />
-      <InviteCodes {...props} />
-    </>
-  );
-}
-
-function SettingsForm(props: AdminRegistrationView) {
   const [mode, setMode] = useState<RegistrationMode>('open');
   const [membersCanInvite, setMembersCanInvite] = useState(false);
   const [retention, setRetention] = useState('');
@@ -128,97 +124,5 @@ function SettingsForm(props: AdminRegistrationView) {
         )}
       </div>
     </form>
-  );
-}
-
-function InviteCodes(props: AdminRegistrationView) {
-  const ids = { hours: useId(), uses: useId(), note: useId() };
-  return (
-    <section className="card admin-section" aria-labelledby="admin-invites-title">
-      <h2 className="form-title" id="admin-invites-title">
-        Коды приглашения
-      </h2>
-      <form
-        className="admin-invite-new"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const data = new FormData(form);
-          props.onCreate({
-            expiresInHours: numberOrNull(String(data.get('hours') ?? '')),
-            maxUses: numberOrNull(String(data.get('uses') ?? '')),
-            note: String(data.get('note') ?? ''),
-          });
-          form.reset();
-        }}
-      >
-        <div className="field">
-          <label htmlFor={ids.hours}>Срок действия, часов</label>
-          <input id={ids.hours} name="hours" type="number" min={1} max={8760} step={1} placeholder="без срока" />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.uses}>Сколько раз</label>
-          <input id={ids.uses} name="uses" type="number" min={1} max={1000} step={1} placeholder="без ограничений" />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.note}>Заметка</label>
-          <input id={ids.note} name="note" maxLength={100} />
-        </div>
-        <button type="submit" className="button primary" disabled={props.busy}>
-          Создать код
-        </button>
-      </form>
-      {props.invites.length === 0 ? (
-        <p className="empty-note">Кодов пока нет</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <caption className="visually-hidden">Коды приглашения</caption>
-            <thead>
-              <tr>
-                <th scope="col">Код</th>
-                <th scope="col">Заметка</th>
-                <th scope="col">Использований</th>
-                <th scope="col">Действует до</th>
-                <th scope="col">Состояние</th>
-                <th scope="col">Создал</th>
-                <th scope="col">Действия</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.invites.map((i) => (
-                <tr key={i.code} data-testid="registration-invite">
-                  <th scope="row">
-                    <code className="admin-code">{i.code}</code>
-                  </th>
-                  <td>{i.note ?? '—'}</td>
-                  <td>{i.maxUses === null ? i.uses : `${i.uses} из ${i.maxUses}`}</td>
-                  <td>{i.expiresAt ? when(i.expiresAt) : 'без срока'}</td>
-                  <td>{INVITE_STATE_TEXT[i.state]}</td>
-                  <td>{i.createdBy?.displayName ?? 'из консоли'}</td>
-                  <td>
-                    {i.state === 'active' && (
-                      <div className="admin-actions">
-                        <button type="button" className="button ghost" onClick={() => props.onCopy(i.code)}>
-                          {props.copiedCode === i.code ? 'Скопировано' : 'Копировать ссылку'}
-                        </button>
-                        <button
-                          type="button"
-                          className="button ghost"
-                          disabled={props.busy}
-                          onClick={() => props.onRevoke(i.code)}
-                        >
-                          Отозвать
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
   );
 }

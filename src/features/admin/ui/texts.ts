@@ -1,7 +1,6 @@
 // The Russian words of «Администрирование» (docs/behaviour.md §10.20), shared by its tabs.
 import type { AccountState, ReportReason } from '../../../contract/administration';
 import type { ServerRole } from '../../../contract/entities';
-import type { RegistrationInvite } from '../machines/adminRegistration/adminRegistration.protocol';
 import type { AdminReport } from '../machines/adminReports/adminReports.protocol';
 
 export const STATE_TEXT: Record<AccountState, string> = {
@@ -10,12 +9,6 @@ export const STATE_TEXT: Record<AccountState, string> = {
   deleted: 'Удалён',
 };
 export const ROLE_TEXT: Record<ServerRole, string> = { admin: 'Администратор', member: 'Участник' };
-export const INVITE_STATE_TEXT: Record<RegistrationInvite['state'], string> = {
-  active: 'Действует',
-  expired: 'Истёк',
-  used: 'Использован',
-  revoked: 'Отозван',
-};
 export const REASON_TEXT: Record<ReportReason, string> = {
   spam: 'Спам',
   abuse: 'Оскорбления',
