@@ -91,7 +91,9 @@ describe('chats page wired to the app actor', () => {
     expect(screen.getByText('Выберите чат')).toBeInTheDocument();
 
     await userEvent.click(tile);
-    expect(await screen.findByRole('heading', { name: 'Борис' })).toBeInTheDocument();
+    // The pane and the conversation's views are chunks of their own: on a busy machine Vite's first transform of
+    // them takes longer than findBy's default second.
+    expect(await screen.findByRole('heading', { name: 'Борис' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByTestId('conversation-status')).toHaveTextContent('ОНЛАЙН');
     await waitFor(() => expect(calls).toContainEqual(['messages', { id: 'c1', limit: 50 }]));
     expect(calls).toContainEqual(['markRead', { conversationId: 'c1' }]);
