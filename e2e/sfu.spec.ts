@@ -193,7 +193,13 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
     .toContainEqual(expect.objectContaining({ text: 'from the new path' }));
 });
 
-test('simulcast: each subscriber gets the best live layer it asked for', async ({ h, openParticipant }) => {
+// Layer choice by request alone, on a media server of its own that does not fit layers to downlink estimates
+// (sfu-bandwidth.spec.ts tests that): a loaded machine can make loopback look congested and hold a subscriber lower.
+const requestedLayers = test.extend<{ h: SfuHarness }>({
+  h: async ({ startSfu }, use) => use(await startSfu({ bandwidthAllocation: false })),
+});
+
+requestedLayers('simulcast: each subscriber gets the best live layer it asked for', async ({ h, openParticipant }) => {
   const room = 'room-simulcast';
   const pub = await openParticipant('sim-pub', room, true, true);
   const high = await openParticipant('sim-high', room);
@@ -210,12 +216,9 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
   const rank = ['q', 'h', 'f'];
   const layerOf = (identity: string) => {
     const t = camera();
-    const sub = t ? participant(identity)?.subscriptions.get(t.sid) : undefined;
-    // The best live layer the subscriber may get: also within what the SFU estimates its downlink carries (a
-    // loaded machine can make even loopback look congested for a while).
-    const all = (t?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
-    const live = all.filter((r, i) => i === 0 || rank.indexOf(r) <= (sub?.bandwidthRank ?? 2));
-    return { layer: sub?.layer, best: live.at(-1), live: all.length };
+    const live = (t?.liveLayers() ?? []).sort((a, b) => rank.indexOf(a) - rank.indexOf(b));
+    const layer = t ? participant(identity)?.subscriptions.get(t.sid)?.layer : undefined;
+    return { layer, best: live.at(-1), live: live.length };
   };
   await expect
     .poll(
@@ -240,17 +243,7 @@ test('simulcast: each subscriber gets the best live layer it asked for', async (
       { timeout: 25_000, message: 'low subscriber decodes the q layer' },
     )
     .toBe('q');
-  // The other decodes a bigger one, unless its downlink estimate holds it on q for now (then it decodes q too).
-  await expect
-    .poll(
-      async () => {
-        const { layer } = layerOf('sim-high');
-        const [hw, lw] = [await widthAt(high), await widthAt(low)];
-        return (layer === 'q' ? hw > 0 && hw <= 320 : hw > lw) ? 'decoded' : JSON.stringify({ layer, hw, lw });
-      },
-      { timeout: 15_000, message: 'default subscriber decodes its layer' },
-    )
-    .toBe('decoded');
+  await expect.poll(async () => (await widthAt(high)) > (await widthAt(low)), { timeout: 15_000 }).toBe(true);
   const framesAt = async (page: Page) =>
     (await call<Received[]>(page, 'received')).find((r) => r.identity === 'sim-pub' && r.kind === 'video')
       ?.framesDecoded ?? 0;

@@ -21,7 +21,9 @@ export interface SfuHarness {
   close(): Promise<void>;
 }
 
-export async function startSfuHarness(opts: { pingTimeout?: number; turn?: TurnOptions } = {}): Promise<SfuHarness> {
+export async function startSfuHarness(
+  opts: { pingTimeout?: number; turn?: TurnOptions; bandwidthAllocation?: boolean } = {},
+): Promise<SfuHarness> {
   const sfu = await startSfu({
     port: 0,
     host: '127.0.0.1',
@@ -30,6 +32,7 @@ export async function startSfuHarness(opts: { pingTimeout?: number; turn?: TurnO
     hostCandidates: ['127.0.0.1'],
     pingTimeout: opts.pingTimeout,
     turn: opts.turn ?? null,
+    bandwidthAllocation: opts.bandwidthAllocation,
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfu-page-'));
   await build({
