@@ -55,6 +55,24 @@ import {
   ServerSettingsResponse,
 } from './administration';
 import { LIMITS } from './limits';
+import {
+  ClaimBody,
+  ClaimResponse,
+  CommitBody,
+  CommitResponse,
+  CreateSecretBody,
+  DeviceResponse,
+  KeyPackagesBody,
+  KeyPackagesLeftResponse,
+  LogParams,
+  LogQuery,
+  LogResponse,
+  RegisterDeviceBody,
+  SecretSendBody,
+  SecretSendResponse,
+  StateQuery,
+  StateResponse,
+} from './secret';
 import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
 
@@ -540,6 +558,14 @@ export const api = {
   patchAdminSettings: route('patchAdminSettings', { body: ServerSettingsBody, response: ServerSettingsResponse }),
   adminReports: route('adminReports', { query: AdminReportsQuery, response: AdminReportsResponse }),
   resolveReport: route('resolveReport', { body: ResolveReportBody, response: Ok }),
+  secretRegisterDevice: route('secretRegisterDevice', { body: RegisterDeviceBody, response: DeviceResponse }),
+  secretKeyPackages: route('secretKeyPackages', { body: KeyPackagesBody, response: KeyPackagesLeftResponse }),
+  secretClaim: route('secretClaim', { body: ClaimBody, response: ClaimResponse }),
+  secretCreate: route('secretCreate', { body: CreateSecretBody, response: ConversationResponse }),
+  secretCommit: route('secretCommit', { body: CommitBody, response: CommitResponse }),
+  secretLog: route('secretLog', { params: LogParams, query: LogQuery, response: LogResponse }),
+  secretState: route('secretState', { query: StateQuery, response: StateResponse }),
+  secretSend: route('secretSend', { body: SecretSendBody, response: SecretSendResponse }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

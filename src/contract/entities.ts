@@ -81,9 +81,10 @@ export type Reaction = z.infer<typeof Reaction>;
 
 /**
  * CALL entries (server/calls/call-log.ts) and SYSTEM entries (server/conversations/system-entries.ts) are written
- * by the server alone; SendType is what a client may post.
+ * by the server alone; SendType is what a client may post. ENCRYPTED is a secret chat's message: `content` is MLS
+ * ciphertext in base64 (POST /api/secret/send), which only the members' devices can read (docs/secret-chats.md).
  */
-export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL', 'SYSTEM']);
+export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL', 'SYSTEM', 'ENCRYPTED']);
 export type MessageType = z.infer<typeof MessageType>;
 export const SendType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE']);
 export type SendType = z.infer<typeof SendType>;
@@ -203,6 +204,8 @@ export const Conversation = z.object({
   messages: z.array(Message),
   /** When it was made: a conversation without messages sorts by it (docs/behaviour.md §2). Absent in older lists. */
   createdAt: IsoDate.optional(),
+  /** A secret chat (docs/secret-chats.md): its messages are ENCRYPTED, for the members' devices only. */
+  secret: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

@@ -27,5 +27,7 @@ export const SERVER_EVENT_NAMES = [
   'session:expiring',
   'session:expired',
   'session:closed',
+  'secret:log',
+  'secret:pending',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

@@ -15,6 +15,7 @@ import {
   Receipt,
 } from './entities';
 import type { ServerEventName } from './event-names';
+import { SecretLogEvent, SecretPendingEvent } from './secret';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
 /** conversation:join / conversation:leave accept the bare id (as the seed's client sends it) or {conversationId}. */
@@ -131,6 +132,10 @@ export const serverEvents = {
   'call:ended': z.object({ conversationId: Id, from: CallPeer }),
   'session:expiring': z.object({ expiresAt: IsoDate }),
   'session:expired': z.object({}),
+  /** A secret chat's log grew (a commit or a welcome): every member's tabs. */
+  'secret:log': SecretLogEvent,
+  /** Secret chats with devices to add or remove (a member signed in on a new browser, or a sign-in ended). */
+  'secret:pending': SecretPendingEvent,
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

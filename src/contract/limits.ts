@@ -40,6 +40,20 @@ export const LIMITS = {
   pinsMax: 100,
   /** The composer shows how many characters are left from this length on. */
   messageTextCounterFrom: 3800,
+  /** Secret chats (docs/secret-chats.md): people in one, devices in its MLS group, and sizes in base64 characters. */
+  secretMembersMax: 50,
+  secretDevicesMax: 50,
+  keyPackagesPerUpload: 20,
+  /** Key packages a device keeps on the server; under keyPackagesLow it uploads more. */
+  keyPackagesKeep: 10,
+  keyPackagesLow: 4,
+  keyPackageMaxChars: 8_192,
+  /** A commit or welcome for 50 devices (a path of HPKE ciphertexts each) stays well under this. */
+  mlsMessageMaxChars: 256 * 1024,
+  /** 4,000 characters of Cyrillic text (8 KB of UTF-8) with its envelope, encrypted, in base64. */
+  ciphertextMaxChars: 32 * 1024,
+  /** A log page of commits and welcomes. */
+  secretLogPage: 100,
 } as const;
 
 export const TIMINGS = {

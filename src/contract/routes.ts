@@ -90,6 +90,14 @@ export const routes = {
   patchAdminSettings: { method: 'PATCH', path: '/admin/settings', auth: true },
   adminReports: { method: 'GET', path: '/admin/reports', auth: true },
   resolveReport: { method: 'POST', path: '/admin/reports/resolve', auth: true },
+  secretRegisterDevice: { method: 'POST', path: '/secret/devices', auth: true },
+  secretKeyPackages: { method: 'POST', path: '/secret/key-packages', auth: true },
+  secretClaim: { method: 'POST', path: '/secret/key-packages/claim', auth: true },
+  secretCreate: { method: 'POST', path: '/secret/conversations', auth: true },
+  secretCommit: { method: 'POST', path: '/secret/commits', auth: true },
+  secretLog: { method: 'GET', path: '/secret/conversations/:id/log', auth: true },
+  secretState: { method: 'GET', path: '/secret/state', auth: true },
+  secretSend: { method: 'POST', path: '/secret/send', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

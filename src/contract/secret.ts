@@ -1,0 +1,139 @@
+// Secret chats (docs/secret-chats.md): the server is MLS's delivery service (RFC 9420 §3) and nothing more. It
+// keeps each browser device's one-time key packages, orders every group's commits per conversation (an epoch
+// counter: a commit made in an older epoch is refused with 409), hands each welcome to the device it names only,
+// and stores application messages as opaque ciphertext (type ENCRYPTED). It never sees a key or a plaintext.
+import { z } from 'zod';
+import { Id, IsoDate, Message } from './entities';
+import { LIMITS } from './limits';
+
+/** Standard base64 (what the client's encoder writes): MLS messages, key packages and ciphertext travel as it. */
+const base64 = (max: number, what: string) =>
+  z
+    .string()
+    .min(4, `${what}: пустое значение`)
+    .max(max, `${what}: слишком большой`)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, `${what}: ожидается base64`);
+
+export const KeyPackage = base64(LIMITS.keyPackageMaxChars, 'Пакет ключей');
+export const MlsMessage = base64(LIMITS.mlsMessageMaxChars, 'Сообщение MLS');
+export const Ciphertext = base64(LIMITS.ciphertextMaxChars, 'Зашифрованное сообщение');
+const KeyPackages = z
+  .array(KeyPackage)
+  .min(1, 'Нужен хотя бы один пакет ключей')
+  .max(LIMITS.keyPackagesPerUpload, `Не больше ${LIMITS.keyPackagesPerUpload} пакетов ключей за раз`);
+const DeviceIds = z.array(Id).max(LIMITS.secretDevicesMax, `Не больше ${LIMITS.secretDevicesMax} устройств`);
+
+/** A browser sign-in that takes part in secret chats (an API client without a browser is none). */
+export const SecretDevice = z.object({
+  id: Id,
+  userId: Id,
+  /** Its sign-in: when that ends, the device is revoked and every group removes it. */
+  createdAt: IsoDate,
+});
+export type SecretDevice = z.infer<typeof SecretDevice>;
+
+/** POST /api/secret/devices: this sign-in becomes a device (again the same one when it already is). */
+export const RegisterDeviceBody = z.strictObject({ keyPackages: KeyPackages });
+export const DeviceResponse = z.object({ device: SecretDevice, keyPackagesLeft: z.number().int() });
+/** POST /api/secret/key-packages: more one-time key packages for one's device. */
+export const KeyPackagesBody = z.strictObject({ deviceId: Id, keyPackages: KeyPackages });
+export const KeyPackagesLeftResponse = z.object({ keyPackagesLeft: z.number().int() });
+
+/**
+ * POST /api/secret/key-packages/claim: one key package of every live device of these users (friends, or members
+ * of the secret chat named), each handed out once and deleted. `devices` narrows it to devices not yet in a group.
+ */
+export const ClaimBody = z.strictObject({
+  userIds: z.array(Id).min(1).max(LIMITS.secretMembersMax),
+  conversationId: Id.optional(),
+  deviceIds: DeviceIds.optional(),
+});
+export const ClaimedPackage = z.object({ userId: Id, deviceId: Id, keyPackage: z.string() });
+export const ClaimResponse = z.object({
+  packages: z.array(ClaimedPackage),
+  /** Users with no device that has a key package left (they cannot be added now). */
+  unavailable: z.array(Id),
+});
+
+/**
+ * POST /api/secret/conversations: the creating device made the group (epoch 0), added every other device in one
+ * commit and hands in the welcome (epoch 1). The server makes the conversation (secret, direct or group) with those
+ * members and that group of devices.
+ */
+export const CreateSecretBody = z.strictObject({
+  deviceId: Id,
+  memberIds: z.array(Id).min(1).max(LIMITS.secretMembersMax - 1),
+  title: z.string().trim().max(LIMITS.groupTitleMax).nullable().optional(),
+  groupId: base64(128, 'Идентификатор группы'),
+  welcome: MlsMessage,
+  /** The devices the welcome is for (their key packages were claimed for it). */
+  deviceIds: DeviceIds.min(1),
+});
+
+/** POST /api/secret/commits: a commit made in `epoch` (the group's current one), with a welcome for added devices. */
+export const CommitBody = z.strictObject({
+  conversationId: Id,
+  deviceId: Id,
+  epoch: z.number().int().min(0),
+  commit: MlsMessage,
+  welcome: MlsMessage.optional(),
+  added: DeviceIds.default([]),
+  removed: DeviceIds.default([]),
+});
+export const CommitResponse = z.object({ seq: z.number().int(), epoch: z.number().int() });
+
+/** One entry of a group's ordered log: a commit (every device reads it) or a welcome (for its devices only). */
+export const LogEntry = z.object({
+  seq: z.number().int(),
+  kind: z.enum(['commit', 'welcome']),
+  /** The epoch the entry was made in; a welcome lands its devices in epoch + 1. */
+  epoch: z.number().int(),
+  deviceId: Id,
+  body: z.string(),
+  added: z.array(Id),
+  removed: z.array(Id),
+  createdAt: IsoDate,
+});
+export type LogEntry = z.infer<typeof LogEntry>;
+export const LogQuery = z.strictObject({
+  deviceId: Id,
+  after: z.coerce.number().int().min(0).default(0),
+});
+export const LogParams = z.strictObject({ id: Id });
+export const LogResponse = z.object({
+  entries: z.array(LogEntry),
+  /** The group's epoch now, and whether entries after the last one remain. */
+  epoch: z.number().int(),
+  hasMore: z.boolean(),
+});
+
+/** GET /api/secret/state?deviceId=: what this device has to do — groups to join, devices to add or remove. */
+export const StateQuery = z.strictObject({ deviceId: Id });
+export const GroupState = z.object({
+  conversationId: Id,
+  epoch: z.number().int(),
+  /** Whether this device is in the group (else a welcome for it waits in the log, or it must be added). */
+  member: z.boolean(),
+  /** Live devices of members that are not in the group yet, and revoked or departed ones still in it. */
+  toAdd: z.array(z.object({ userId: Id, deviceId: Id })),
+  toRemove: z.array(Id),
+});
+export const StateResponse = z.object({ groups: z.array(GroupState), keyPackagesLeft: z.number().int() });
+
+/** POST /api/secret/send: an application message encrypted in the group's current epoch (else 409). */
+export const SecretSendBody = z.strictObject({
+  conversationId: Id,
+  deviceId: Id,
+  epoch: z.number().int().min(0),
+  ciphertext: Ciphertext,
+  clientMessageId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'clientMessageId — печатные ASCII-символы'),
+});
+export const SecretSendResponse = z.object({ message: Message });
+
+/** Socket events (to every live device's user): the log grew, or a group has devices to add or remove. */
+export const SecretLogEvent = z.object({ conversationId: Id, seq: z.number().int(), epoch: z.number().int() });
+export const SecretPendingEvent = z.object({ conversationIds: z.array(Id) });
