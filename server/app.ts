@@ -43,6 +43,7 @@ import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
+import { secretRoutes } from './secret/secret.plugin';
 import { pushPlugin } from './push/push.plugin';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
@@ -144,6 +145,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(messageActionsRoutes);
   app.register(receiptsRoutes);
   app.register(searchRoutes);
+  app.register(secretRoutes);
   app.register(callRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);

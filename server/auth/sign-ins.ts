@@ -1,7 +1,8 @@
 // Sign-ins (the refresh-token families) as the user manages them: recorded at sign-in with the browser and system
 // read from the user agent (ua-parser-js), touched at each refresh, and ended — by signing out, from «Устройства»,
 // or by a password change — in one way: its refresh tokens revoked, its access tokens refused at once on every
-// process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions deleted, its row gone.
+// process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions deleted, its row gone, and
+// whatever else it held told (`onEnded`: its secret-chat device is revoked).
 import fp from 'fastify-plugin';
 import { UAParser } from 'ua-parser-js';
 import type { Clock } from '../clock';
@@ -27,9 +28,18 @@ export interface SignInDeps {
   push: Pick<PushNotifier, 'signedOut'>;
 }
 
+/** Told when a sign-in has ended (after its tokens, sockets and push subscriptions): what else it held goes too. */
+export type SignInEnded = (id: string) => Promise<void>;
+
 export function createSignIns({ db, clock, endedSessions, sessions, push }: SignInDeps) {
   const now = () => new Date(clock.now()).toISOString();
+  const listeners: SignInEnded[] = [];
   return {
+    /** Adds a listener of endings (a secret-chat device is revoked with its sign-in: server/secret/). */
+    onEnded(listener: SignInEnded): void {
+      listeners.push(listener);
+    },
+
     async record(id: string, userId: string, userAgent: string | undefined): Promise<void> {
       const at = now();
       await db
@@ -61,6 +71,7 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
       await db.deleteFrom('sign_ins').where('id', '=', id).execute();
       await sessions.close(id, reason);
       await push.signedOut(id);
+      for (const listener of listeners) await listener(id);
     },
   };
 }

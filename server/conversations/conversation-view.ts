@@ -7,9 +7,9 @@ import type { ConversationEntry } from '../../src/contract/entities';
 import type { Database } from '../db/database';
 import { preparedQuery } from '../db/prepared';
 import { type MessageRow, toMessages } from '../messages/message-view';
+import type { RealtimeHub } from '../realtime/hub';
 import type { Blocks } from '../users/blocks';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
-import type { RealtimeHub } from '../realtime/hub';
 import { settingsOf } from './chat-settings-view';
 import { memberListsOf } from './membership';
 
@@ -58,6 +58,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.is_group',
         'c.created_at',
         'c.avatar_url',
+        'c.secret',
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
@@ -177,6 +178,8 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         participants,
         messages: last ? [last] : [],
         createdAt: c.created_at,
+        // Only a secret chat says so: the lists of every other conversation stay as they were.
+        ...(Number(c.secret) === 1 ? { secret: true } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),

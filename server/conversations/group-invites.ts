@@ -18,17 +18,20 @@ const toInvite = (r: Omit<GroupInvitesTable, 'uses'> & { uses: number }): Invite
   uses: Number(r.uses),
 });
 
+const SECRET_NO_INVITES = 'В секретный чат нельзя пригласить по ссылке';
+
 export function createGroupInvites(db: Database, now: () => number = Date.now) {
   /** The actor manages the group (owner or admin); 404 for a non-member, 400 for a direct chat. */
   async function requireManager(userId: string, conversationId: string) {
     const me = await memberOf(db, conversationId, userId);
     const c = await db
       .selectFrom('conversations')
-      .select('direct_key')
+      .select(['direct_key', 'secret'])
       .where('id', '=', conversationId)
       .executeTakeFirst();
     if (c?.direct_key) throw badRequest(NOT_A_GROUP);
     if (me.role !== 'OWNER' && me.role !== 'ADMIN') throw forbidden(ADMINS_ONLY);
+    return { secret: Number(c?.secret) === 1 };
   }
 
   const usable = (r: { revoked_at: string | null; expires_at: string | null; max_uses: number | null; uses: number }) =>
@@ -37,7 +40,8 @@ export function createGroupInvites(db: Database, now: () => number = Date.now) {
     (r.max_uses === null || Number(r.uses) < Number(r.max_uses));
 
   async function create(userId: string, body: z.output<typeof CreateInviteBody>) {
-    await requireManager(userId, body.conversationId);
+    // A secret chat takes in the friends its members add, never whoever holds a link (docs/secret-chats.md).
+    if ((await requireManager(userId, body.conversationId)).secret) throw badRequest(SECRET_NO_INVITES);
     const row = {
       code: randomBytes(18).toString('base64url'),
       conversation_id: body.conversationId,

@@ -5,7 +5,8 @@
 //
 // After the commit: this process and the others forget the conversation's members (membership.ts), the sockets
 // of whoever lost access leave its room on every process, then they hear conversation:removed and the members
-// conversation:updated, and the SYSTEM entry goes out as message:new to the sockets that have the group open.
+// conversation:updated, and the SYSTEM entry goes out as message:new to the sockets that have the group open; in a
+// secret chat the members hear secret:pending, so that a device of theirs adds or removes the devices in its group.
 import type { Conversation, Message, ParticipantRole } from '../../src/contract/entities';
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
@@ -15,6 +16,7 @@ import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
 import type { ConversationListCache } from './list-cache';
 import { CONVERSATION_NOT_FOUND, forgetMembers } from './membership';
+import { isSecret } from './secret-flag';
 import { writeSystemEntry as writeEntry } from './system-entries';
 
 export const NOT_A_GROUP = 'Это действие доступно только в групповом чате';
@@ -28,6 +30,7 @@ const CANNOT_REMOVE = 'Администратор не может удалить
 const OWNER_STAYS = 'Владельца нельзя удалить из группы';
 const NOT_YOURSELF = 'Свою роль изменить нельзя: передайте права владельца другому участнику';
 const TOO_MANY = `В группе может быть не больше ${LIMITS.groupParticipantsMax} участников`;
+const TOO_MANY_SECRET = `В секретном чате может быть не больше ${LIMITS.secretMembersMax} участников`;
 
 export interface GroupDeps {
   db: Database;
@@ -64,7 +67,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     const row = await trx
       .selectFrom('conversation_members as cm')
       .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
-      .select(['cm.role', 'c.direct_key', 'c.title', 'c.avatar_url'])
+      .select(['cm.role', 'c.direct_key', 'c.title', 'c.avatar_url', 'c.secret'])
       .where('cm.conversation_id', '=', conversationId)
       .where('cm.user_id', '=', actorId)
       .executeTakeFirst();
@@ -157,6 +160,9 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     );
     if (added.size) realtime.toUsers([...added], 'conversations:new', { conversation });
     if (change.entry) realtime.toConversation(conversationId, 'message:new', { message: change.entry });
+    // A secret chat's group of devices must follow: a device of the members commits the change (server/secret/).
+    if ((change.added.length || change.removed.length) && (await isSecret(db, conversationId)))
+      realtime.toUsers(members, 'secret:pending', { conversationIds: [conversationId] });
     return members.includes(actorId) ? conversation : null;
   }
 
@@ -188,6 +194,8 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
       const fresh = wanted.filter((id) => !already.has(id));
       if (!fresh.length) return nothing();
       if (already.size + fresh.length > LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
+      if (Number(me.secret) === 1 && already.size + fresh.length > LIMITS.secretMembersMax)
+        throw badRequest(TOO_MANY_SECRET);
       // They read from here on: the newest message now is the last one they do not see.
       const newest = await trx
         .selectFrom('messages')

@@ -63,6 +63,10 @@ export interface ConversationsTable {
   created_at: string;
   /** A group's picture (migrations/013_group_roles.ts). */
   avatar_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for a secret chat (migrations/019_secret_chats.ts): its messages are ENCRYPTED; never changes. */
+  secret: Generated<number>;
+  /** A secret chat's MLS epoch: a commit made in it moves it on by one (server/secret/). */
+  secret_epoch: Generated<number>;
 }
 
 export interface ConversationMembersTable {
@@ -297,6 +301,51 @@ export interface ReportsTable {
   notice_seen_at: string | null;
 }
 
+/** A browser sign-in taking part in secret chats (migrations/019_secret_chats.ts). */
+export interface SecretDevicesTable {
+  id: string;
+  user_id: string;
+  /** The sign-in (refresh-token family) it is; unique. */
+  session_id: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface SecretKeyPackagesTable {
+  id: Generated<number>;
+  device_id: string;
+  user_id: string;
+  /** base64 of an MLS KeyPackage, never read by the server. */
+  body: string;
+  created_at: string;
+}
+
+/** A secret chat's ordered log; `id` is its seq. */
+export interface SecretLogTable {
+  id: Generated<number>;
+  conversation_id: string;
+  kind: 'commit' | 'welcome';
+  epoch: number;
+  device_id: string;
+  body: string;
+  /** JSON arrays of device ids. */
+  added: string;
+  removed: string;
+  targets: string;
+  created_at: string;
+}
+
+export interface SecretGroupDevicesTable {
+  conversation_id: string;
+  device_id: string;
+  user_id: string;
+  joined_epoch: number;
+  /** The seq of the welcome that brought it in (it reads commits after it). */
+  joined_seq: number;
+  /** The seq of the commit that removed it; null while it is in the group. */
+  left_seq: number | null;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -324,4 +373,8 @@ export interface DB {
   registration_invites: RegistrationInvitesTable;
   password_resets: PasswordResetsTable;
   reports: ReportsTable;
+  secret_devices: SecretDevicesTable;
+  secret_key_packages: SecretKeyPackagesTable;
+  secret_log: SecretLogTable;
+  secret_group_devices: SecretGroupDevicesTable;
 }

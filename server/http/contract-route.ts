@@ -97,7 +97,7 @@ export function contractRoute<K extends RouteName>(
   app: FastifyInstance,
   name: K,
   handler: (input: RouteInput<K>) => Promise<Response<K> | SerializedJson>,
-  options: { config?: Record<string, unknown>; status?: number; preHandler?: PreHandler } = {},
+  options: { config?: Record<string, unknown>; status?: number; preHandler?: PreHandler; bodyLimit?: number } = {},
 ): void {
   const def = api[name] as Api[RouteName];
   const status = options.status ?? 200;
@@ -105,6 +105,8 @@ export function contractRoute<K extends RouteName>(
   const opts: RouteShorthandOptions = {
     config: options.config,
     preHandler: options.preHandler,
+    // A route whose contract allows larger bodies than the app's JSON limit (a secret chat's MLS messages) says so.
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     schema: { response: { [status]: serializerSchema(def.response) } },
   };
   app.route({

@@ -4,12 +4,15 @@
 // nothing written); blocks between two people refuse the copy as they refuse a send.
 import type { Message } from '../../src/contract/entities';
 import { memberIds, membersFor } from '../conversations/membership';
+import { isSecret, SECRET_IS_ENCRYPTED } from '../conversations/secret-flag';
 import { badRequest, notFound } from '../http/errors';
 import { MESSAGE_NOT_FOUND } from './delete-message';
 import { newMessageId } from './message-id';
-import { freshMessage, type AttachedUpload } from './message-view';
+import { type AttachedUpload, freshMessage } from './message-view';
 import type { MessageWriter } from './message-writer';
 import { publishNew, quietMembers, refuseBlocked, type SendDeps } from './send-message';
+
+const SECRET_NOT_FORWARDED = 'Сообщения секретного чата переслать нельзя';
 
 export function createForwarder(deps: SendDeps & { writer: MessageWriter }) {
   const { db, writer } = deps;
@@ -29,6 +32,8 @@ export function createForwarder(deps: SendDeps & { writer: MessageWriter }) {
     }
     if (rows.some((r) => r.type === 'CALL' || r.type === 'SYSTEM'))
       throw badRequest('Звонки и события группы переслать нельзя');
+    // A secret chat's ciphertext means nothing anywhere else (its client forwards the text it decrypted).
+    if (rows.some((r) => r.type === 'ENCRYPTED')) throw badRequest(SECRET_NOT_FORWARDED);
     const withFiles = rows.filter((r) => r.type !== 'TEXT').map((r) => r.id);
     const [files, voices, authors] = await Promise.all([
       withFiles.length
@@ -84,6 +89,7 @@ export function createForwarder(deps: SendDeps & { writer: MessageWriter }) {
     const members = new Map<string, readonly string[]>();
     for (const id of targets) {
       const list = await membersFor(db, id, userId);
+      if (await isSecret(db, id)) throw badRequest(SECRET_IS_ENCRYPTED);
       await refuseBlocked(deps, id, userId, list);
       members.set(id, list);
     }

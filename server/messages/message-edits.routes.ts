@@ -4,6 +4,7 @@
 // reveal nothing. Every change is committed before the answer and before the event reaches the members.
 import fp from 'fastify-plugin';
 import { memberIds } from '../conversations/membership';
+import { isSecret, SECRET_IS_ENCRYPTED } from '../conversations/secret-flag';
 import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { reactionsJson, reactionsOf, toMessages } from './message-view';
@@ -31,6 +32,8 @@ export const messageEditsRoutes = fp(
 
     contractRoute(app, 'editMessage', async ({ userId, body }) => {
       const { row, members } = await messageForMember(body.messageId, userId);
+      // A secret chat's edits and reactions travel as encrypted messages of its own (docs/secret-chats.md).
+      if (row.type === 'ENCRYPTED' || (await isSecret(db, row.conversation_id))) throw badRequest(SECRET_IS_ENCRYPTED);
       if (row.sender_id !== userId) throw forbidden('Изменить сообщение может только отправитель');
       const content = body.content.trim();
       if (!content) throw badRequest('Сообщение не может быть пустым');
@@ -73,6 +76,7 @@ export const messageEditsRoutes = fp(
 
     contractRoute(app, 'react', async ({ userId, body }) => {
       const { row, members } = await messageForMember(body.messageId, userId);
+      if (await isSecret(db, row.conversation_id)) throw badRequest(SECRET_IS_ENCRYPTED);
       // The row change and the message's reactions column in one transaction; on PostgreSQL the message row is
       // locked first, so two people reacting at once each rewrite the column from the other's committed row.
       const { changed, reactions } = await db.transaction().execute(async (trx) => {

@@ -1,11 +1,12 @@
 // Turns message rows into the contract's Message shape. Works on a batch: a fixed number of queries whatever the
 // number of messages (receipts, from the members' read cursors; quotes, attachments, voice notes and call entries
 // only when a message has some; reactions come with the row), so lists never query per message.
+
+import type { Selectable } from 'kysely';
 import type { Attachment, CallInfo, Message, MessageType, Reaction, SystemInfo } from '../../src/contract/entities';
 import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
-import type { Selectable } from 'kysely';
 import { receiptsOf } from './read-cursors';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -123,7 +124,9 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   if (rows.length === 0) return [];
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
-  const withFiles = rows.filter((r) => r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM').map((r) => r.id);
+  const withFiles = rows
+    .filter((r) => r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
+    .map((r) => r.id);
   const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
   const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
   const [replies, attachments, receipts, voices, calls] = await Promise.all([

@@ -4,14 +4,15 @@
 import type { z } from 'zod';
 import type { SendBody } from '../../src/contract/api';
 import type { Message } from '../../src/contract/entities';
-import type { ConversationListCache } from '../conversations/list-cache';
 import { isMuted } from '../conversations/chat-settings-view';
+import type { ConversationListCache } from '../conversations/list-cache';
 import { memberList, membersFor } from '../conversations/membership';
+import { isSecret, SECRET_IS_ENCRYPTED } from '../conversations/secret-flag';
 import type { Database } from '../db/database';
 import { badRequest, conflict, forbidden } from '../http/errors';
-import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
 import type { PushNotifier } from '../push/push.plugin';
 import type { RealtimeHub } from '../realtime/hub';
+import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
 import { newMessageId } from './message-id';
 import { freshMessage, toMessages } from './message-view';
 import { createMessageWriter } from './message-writer';
@@ -158,6 +159,8 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
   // idempotency check is the unique index, and the answer is built from what was written.
   async function send(userId: string, body: SendInput): Promise<{ message: Message }> {
     const members = await membersFor(db, body.conversationId, userId);
+    // A secret chat takes ENCRYPTED messages only (POST /api/secret/send); the flag is remembered, no query.
+    if (await isSecret(db, body.conversationId)) throw badRequest(SECRET_IS_ENCRYPTED);
     await refuseBlocked({ db, blocks }, body.conversationId, userId, members);
     // Mentions by id, of current members only (others are dropped, not stored).
     const mentions = mentionable(body.mentions, members, userId);

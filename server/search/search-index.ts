@@ -11,11 +11,13 @@
 // SQLite: an FTS5 table (rowid = messages.seq), filled through search_terms(), a SQL function registered on
 // the connection (registerSearchFunction), which stems in this process with morphology.ts.
 // PostgreSQL: a table of tsvectors built here (GIN index).
+//
+// A secret chat's ENCRYPTED messages pass through the backlog and are never indexed: their content is ciphertext.
 import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { BACKGROUND_STATEMENT } from '../db/background';
-import { indexTerms, searchDocument } from './morphology';
 import { tsVector } from './index-syntax';
+import { indexTerms, searchDocument } from './morphology';
 
 /** The SQL function the SQLite triggers call: (content, file names or null) → stems separated by spaces. */
 export const SEARCH_TERMS_FUNCTION = 'search_terms';
@@ -108,7 +110,7 @@ export function drainSqliteBacklog(file: SQLite.Database, limit = SQLITE_DRAIN_S
     const slice = '(SELECT seq FROM message_search_backlog ORDER BY seq LIMIT ?)';
     const move = file.prepare(
       `INSERT INTO message_search (rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')}
-       FROM messages m WHERE m.seq IN ${slice} AND m.deleted_at IS NULL`,
+       FROM messages m WHERE m.seq IN ${slice} AND m.deleted_at IS NULL AND m.type <> 'ENCRYPTED'`,
     );
     const clear = file.prepare(`DELETE FROM message_search_backlog WHERE seq IN ${slice}`);
     const drain = file.transaction((n: number) => {
@@ -150,7 +152,9 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
           SELECT string_agg(u.original_name, chr(10) ORDER BY a.position) FROM message_attachments a
           JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = m.id) END AS names
       FROM messages m
-      WHERE m.seq = ANY(${taken.map((r) => r.seq)}::int[]) AND m.deleted_at IS NULL`.execute(db);
+      WHERE m.seq = ANY(${taken.map((r) => r.seq)}::int[]) AND m.deleted_at IS NULL AND m.type <> 'ENCRYPTED'`.execute(
+      db,
+    );
     if (rows.length === 0) continue;
     await sql`${mark}
       INSERT INTO message_search (seq, terms)

@@ -48,6 +48,8 @@ export const NOTIFICATION_TEXT = {
 export function messagePreview(type: MessageType, content: string): string {
   if (type === 'IMAGE') return NOTIFICATION_TEXT.photo;
   if (type === 'FILE') return NOTIFICATION_TEXT.file;
+  // A secret chat's message is ciphertext to the server: the notification says only that one came.
+  if (type === 'ENCRYPTED') return NOTIFICATION_TEXT.hidden;
   const text = content.replace(/\s+/g, ' ').trim();
   return text.length > PUSH.previewChars ? `${text.slice(0, PUSH.previewChars - 1)}…` : text;
 }

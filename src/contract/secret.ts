@@ -22,6 +22,9 @@ const KeyPackages = z
   .min(1, 'Нужен хотя бы один пакет ключей')
   .max(LIMITS.keyPackagesPerUpload, `Не больше ${LIMITS.keyPackagesPerUpload} пакетов ключей за раз`);
 const DeviceIds = z.array(Id).max(LIMITS.secretDevicesMax, `Не больше ${LIMITS.secretDevicesMax} устройств`);
+const Epoch = z.number().int('Эпоха — целое число').min(0, 'Эпоха не может быть отрицательной');
+const UserIds = (min: number, max: number) =>
+  z.array(Id).min(min, 'Укажите хотя бы одного человека').max(max, `Не больше ${max} человек`);
 
 /** A browser sign-in that takes part in secret chats (an API client without a browser is none). */
 export const SecretDevice = z.object({
@@ -44,7 +47,7 @@ export const KeyPackagesLeftResponse = z.object({ keyPackagesLeft: z.number().in
  * of the secret chat named), each handed out once and deleted. `devices` narrows it to devices not yet in a group.
  */
 export const ClaimBody = z.strictObject({
-  userIds: z.array(Id).min(1).max(LIMITS.secretMembersMax),
+  userIds: UserIds(1, LIMITS.secretMembersMax),
   conversationId: Id.optional(),
   deviceIds: DeviceIds.optional(),
 });
@@ -62,19 +65,19 @@ export const ClaimResponse = z.object({
  */
 export const CreateSecretBody = z.strictObject({
   deviceId: Id,
-  memberIds: z.array(Id).min(1).max(LIMITS.secretMembersMax - 1),
+  memberIds: UserIds(1, LIMITS.secretMembersMax - 1),
   title: z.string().trim().max(LIMITS.groupTitleMax).nullable().optional(),
   groupId: base64(128, 'Идентификатор группы'),
   welcome: MlsMessage,
   /** The devices the welcome is for (their key packages were claimed for it). */
-  deviceIds: DeviceIds.min(1),
+  deviceIds: DeviceIds.min(1, 'Укажите хотя бы одно устройство'),
 });
 
 /** POST /api/secret/commits: a commit made in `epoch` (the group's current one), with a welcome for added devices. */
 export const CommitBody = z.strictObject({
   conversationId: Id,
   deviceId: Id,
-  epoch: z.number().int().min(0),
+  epoch: Epoch,
   commit: MlsMessage,
   welcome: MlsMessage.optional(),
   added: DeviceIds.default([]),
@@ -97,7 +100,7 @@ export const LogEntry = z.object({
 export type LogEntry = z.infer<typeof LogEntry>;
 export const LogQuery = z.strictObject({
   deviceId: Id,
-  after: z.coerce.number().int().min(0).default(0),
+  after: z.coerce.number().int('after — целое число').min(0, 'after не может быть отрицательным').default(0),
 });
 export const LogParams = z.strictObject({ id: Id });
 export const LogResponse = z.object({
@@ -124,12 +127,12 @@ export const StateResponse = z.object({ groups: z.array(GroupState), keyPackages
 export const SecretSendBody = z.strictObject({
   conversationId: Id,
   deviceId: Id,
-  epoch: z.number().int().min(0),
+  epoch: Epoch,
   ciphertext: Ciphertext,
   clientMessageId: z
     .string()
-    .min(1)
-    .max(64)
+    .min(1, 'clientMessageId не может быть пустым')
+    .max(64, 'clientMessageId — не длиннее 64 символов')
     .regex(/^[\x21-\x7e]+$/, 'clientMessageId — печатные ASCII-символы'),
 });
 export const SecretSendResponse = z.object({ message: Message });

@@ -18,6 +18,7 @@ import * as m015 from './015_chat_settings';
 import * as m016 from './016_group_invites';
 import * as m017 from './017_message_actions';
 import * as m018 from './018_administration';
+import * as m019 from './019_secret_chats';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016_group_invites': m016,
   '017_message_actions': m017,
   '018_administration': m018,
+  '019_secret_chats': m019,
 };

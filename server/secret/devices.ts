@@ -1,0 +1,173 @@
+// Secret chats' devices and their one-time key packages (docs/secret-chats.md). A device is one browser sign-in: it
+// registers once (again the same device for the same sign-in), keeps up to KEY_PACKAGES_MAX key packages here, and
+// is revoked when its sign-in ends. A key package is handed out once: the DELETE that takes it succeeds for one
+// caller only, on either database, so two claims racing for the same package get two different ones.
+import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../../src/contract/limits';
+import type { SecretDevice } from '../../src/contract/secret';
+import type { Database } from '../db/database';
+import { badRequest, forbidden, notFound } from '../http/errors';
+
+export const DEVICE_NOT_FOUND = 'Устройство не найдено';
+export const NOT_YOUR_DEVICE = 'Это устройство другого пользователя';
+export const DEVICE_REVOKED = 'Устройство отключено: его сеанс завершён';
+const TOO_MANY_DEVICES = `Секретные чаты доступны не больше чем на ${LIMITS.secretDevicesMax} устройствах`;
+/** What one device may keep on the server: a full stock and one more upload. */
+export const KEY_PACKAGES_MAX = LIMITS.keyPackagesKeep + LIMITS.keyPackagesPerUpload;
+const TOO_MANY_PACKAGES = `На сервере может лежать не больше ${KEY_PACKAGES_MAX} пакетов ключей устройства`;
+
+export interface DeviceRow {
+  id: string;
+  user_id: string;
+  session_id: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export const toDevice = (r: DeviceRow): SecretDevice => ({ id: r.id, userId: r.user_id, createdAt: r.created_at });
+
+export function createDevices(db: Database, now: () => string) {
+  const keyPackagesLeft = async (deviceId: string) => {
+    const row = await db
+      .selectFrom('secret_key_packages')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+
+  /** Stores key packages of a device, refusing (before writing any) those beyond KEY_PACKAGES_MAX. */
+  async function store(device: DeviceRow, bodies: readonly string[]): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const have = await trx
+        .selectFrom('secret_key_packages')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('device_id', '=', device.id)
+        .executeTakeFirstOrThrow();
+      const left = Number(have.n);
+      if (left + bodies.length > KEY_PACKAGES_MAX) throw badRequest(TOO_MANY_PACKAGES);
+      const at = now();
+      await trx
+        .insertInto('secret_key_packages')
+        .values(bodies.map((body) => ({ device_id: device.id, user_id: device.user_id, body, created_at: at })))
+        .execute();
+      return left + bodies.length;
+    });
+  }
+
+  /** The caller's device, live: 404 for an unknown id, 403 for someone else's or a revoked one. */
+  async function ownLive(userId: string, deviceId: string): Promise<DeviceRow> {
+    const row = await db.selectFrom('secret_devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
+    if (!row) throw notFound(DEVICE_NOT_FOUND);
+    if (row.user_id !== userId) throw forbidden(NOT_YOUR_DEVICE);
+    if (row.revoked_at !== null) throw forbidden(DEVICE_REVOKED);
+    return row;
+  }
+
+  /**
+   * This sign-in as a device (created on first call) with the key packages added. `created` says whether it is new
+   * (the members of the user's secret chats then hear that there is a device to add).
+   */
+  async function register(userId: string, sessionId: string, bodies: readonly string[]) {
+    const find = () =>
+      db.selectFrom('secret_devices').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+    let device = await find();
+    let created = false;
+    if (!device) {
+      const live = await db
+        .selectFrom('secret_devices')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(live.n) >= LIMITS.secretDevicesMax) throw badRequest(TOO_MANY_DEVICES);
+      const res = await db
+        .insertInto('secret_devices')
+        .values({ id: randomUUID(), user_id: userId, session_id: sessionId, created_at: now(), revoked_at: null })
+        .onConflict((oc) => oc.column('session_id').doNothing())
+        .executeTakeFirst();
+      created = Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
+      device = await find();
+      if (!device) throw new Error('secret device not stored');
+    }
+    // A session id belongs to one user; a revoked sign-in's token is refused before it gets here.
+    if (device.user_id !== userId || device.revoked_at !== null) throw forbidden(DEVICE_REVOKED);
+    const keyPackagesLeft = await store(device, bodies);
+    return { device: toDevice(device), keyPackagesLeft, created };
+  }
+
+  async function addKeyPackages(userId: string, deviceId: string, bodies: readonly string[]) {
+    const device = await ownLive(userId, deviceId);
+    return { keyPackagesLeft: await store(device, bodies) };
+  }
+
+  /**
+   * One key package of each live device of these users (but `exceptDevice`, the caller's own), narrowed to
+   * `deviceIds` when given; each is deleted as it is taken. Users none of whose devices had one are `unavailable`.
+   */
+  async function claim(userIds: readonly string[], exceptDevice: string | null, deviceIds?: readonly string[]) {
+    const devices = await db
+      .selectFrom('secret_devices')
+      .select(['id', 'user_id'])
+      .where('user_id', 'in', [...userIds])
+      .where('revoked_at', 'is', null)
+      .$if(deviceIds !== undefined, (q) => q.where('id', 'in', deviceIds?.length ? [...deviceIds] : ['']))
+      .orderBy('user_id')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const packages: { userId: string; deviceId: string; keyPackage: string }[] = [];
+    for (const d of devices) {
+      if (d.id === exceptDevice) continue;
+      const body = await takeOne(d.id);
+      if (body !== null) packages.push({ userId: d.user_id, deviceId: d.id, keyPackage: body });
+    }
+    const served = new Set(packages.map((p) => p.userId));
+    return { packages, unavailable: [...new Set(userIds)].filter((id) => !served.has(id)) };
+  }
+
+  /** The device's oldest key package, deleted; a package another claim took meanwhile is skipped. */
+  async function takeOne(deviceId: string): Promise<string | null> {
+    for (;;) {
+      const oldest = await db
+        .selectFrom('secret_key_packages')
+        .select('id')
+        .where('device_id', '=', deviceId)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      if (!oldest) return null;
+      const taken = await db
+        .deleteFrom('secret_key_packages')
+        .where('id', '=', oldest.id)
+        .returning('body')
+        .executeTakeFirst();
+      if (taken) return taken.body;
+    }
+  }
+
+  /** Revokes the sign-in's device and deletes its key packages; returns it, if it had one that was live. */
+  async function revokeSession(sessionId: string): Promise<DeviceRow | null> {
+    const device = await db
+      .selectFrom('secret_devices')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!device) return null;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('secret_devices')
+        .set({ revoked_at: now() })
+        .where('id', '=', device.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx.deleteFrom('secret_key_packages').where('device_id', '=', device.id).execute();
+    });
+    return device;
+  }
+
+  return { register, addKeyPackages, ownLive, claim, revokeSession, keyPackagesLeft };
+}
+
+export type Devices = ReturnType<typeof createDevices>;

@@ -1,0 +1,105 @@
+// Secret chats' routes (docs/secret-chats.md): the server as MLS's delivery service. Devices and key packages
+// (devices.ts), groups and their ordered log (secret-groups.ts), ENCRYPTED messages (secret-send.ts). A device is the
+// sign-in the access token names; when a sign-in ends (sign-ins.ts) its device is revoked and the members of its
+// secret chats hear that it is to be removed.
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LIMITS } from '../../src/contract/limits';
+import { bearerToken, contractRoute } from '../http/contract-route';
+import { unauthorized } from '../http/errors';
+import { createDevices } from './devices';
+import { createSecretGroups } from './secret-groups';
+import { createSecretSender } from './secret-send';
+
+/** Bodies of key packages (20 of up to 8 KiB) and of a commit with its welcome (up to 256 KiB each), with room. */
+const KEY_PACKAGES_BODY = LIMITS.keyPackagesPerUpload * LIMITS.keyPackageMaxChars + 16 * 1024;
+const MLS_BODY = 2 * LIMITS.mlsMessageMaxChars + 16 * 1024;
+
+export const secretRoutes = fp(
+  async (app) => {
+    const { accessTokens, blocks, clock, db, lists, metrics, push, realtime, signIns } = app;
+    const now = () => new Date(clock.now()).toISOString();
+    const devices = createDevices(db, now);
+    const groups = createSecretGroups({ db, devices, lists, realtime, blocks, now });
+    const send = createSecretSender({ db, lists, realtime, push, blocks, devices, groups });
+
+    /** The sign-in making the request (its access token's `sid`): the device it is. */
+    const sessionOf = async (req: FastifyRequest) => {
+      const claims = await accessTokens.claims(bearerToken(req));
+      if (!claims) throw unauthorized();
+      return claims.sessionId;
+    };
+
+    signIns.onEnded(async (sessionId) => {
+      try {
+        const device = await devices.revokeSession(sessionId);
+        if (device) await groups.deviceRevoked(device.id);
+      } catch (err) {
+        app.log.error({ err }, 'secret device not revoked');
+      }
+    });
+
+    contractRoute(
+      app,
+      'secretRegisterDevice',
+      async ({ userId, body, req }) => {
+        const { device, keyPackagesLeft, created } = await devices.register(
+          userId,
+          await sessionOf(req),
+          body.keyPackages,
+        );
+        if (created) await groups.deviceAdded(userId);
+        return { device, keyPackagesLeft };
+      },
+      { bodyLimit: KEY_PACKAGES_BODY },
+    );
+    contractRoute(
+      app,
+      'secretKeyPackages',
+      ({ userId, body }) => devices.addKeyPackages(userId, body.deviceId, body.keyPackages),
+      {
+        bodyLimit: KEY_PACKAGES_BODY,
+      },
+    );
+    contractRoute(app, 'secretClaim', async ({ userId, body, req }) => {
+      await groups.mayClaim(userId, body.userIds, body.conversationId);
+      const session = await sessionOf(req);
+      const mine = await db
+        .selectFrom('secret_devices')
+        .select('id')
+        .where('session_id', '=', session)
+        .executeTakeFirst();
+      return devices.claim(body.userIds, mine?.id ?? null, body.deviceIds);
+    });
+    contractRoute(app, 'secretCreate', ({ userId, body }) => groups.create(userId, body), { bodyLimit: MLS_BODY });
+    contractRoute(app, 'secretCommit', ({ userId, body }) => groups.commit(userId, body), { bodyLimit: MLS_BODY });
+    contractRoute(app, 'secretLog', ({ userId, params, query }) =>
+      groups.log(userId, params.id, query.deviceId, query.after),
+    );
+    contractRoute(app, 'secretState', ({ userId, query }) => groups.state(userId, query.deviceId));
+    contractRoute(app, 'secretSend', async ({ userId, body }) => {
+      const answer = await send(userId, body);
+      metrics.messagesSent.inc();
+      return answer;
+    });
+  },
+  {
+    name: 'secret-routes',
+    encapsulate: true,
+    decorators: {
+      fastify: [
+        'accessTokens',
+        'blocks',
+        'clock',
+        'db',
+        'lists',
+        'metrics',
+        'push',
+        'realtime',
+        'signIns',
+        'authenticate',
+      ],
+    },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'metrics', 'push', 'blocks', 'sign-ins'],
+  },
+);
