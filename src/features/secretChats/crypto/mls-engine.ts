@@ -220,6 +220,11 @@ export interface CommitOutput {
   welcome: string | null;
   /** Device ids whose claimed packages were refused (not added). */
   refused: string[];
+  /**
+   * Secrets of the old epoch the commit used: zero them (zeroOutUint8Array) once the commit is taken, not before,
+   * since a refused commit leaves the old state in use.
+   */
+  consumed: Uint8Array[];
 }
 
 /**
@@ -242,6 +247,7 @@ export async function createGroupWith(
     clientConfig,
   );
   const out = await commitChanges(state0, claimed, []);
+  forget(out.consumed);
   return { ...out, groupId: toBase64(groupId) };
 }
 
@@ -307,8 +313,8 @@ export async function commitChanges(
     { state, cipherSuite: cs },
     { extraProposals: proposals, ratchetTreeExtension: true },
   );
-  result.consumed.forEach(zeroOutUint8Array);
   return {
+    consumed: result.consumed,
     state: result.newState,
     commit: encode(result.commit),
     welcome: result.welcome ? encode({ version: 'mls10', wireformat: 'mls_welcome', welcome: result.welcome }) : null,
@@ -382,6 +388,9 @@ export async function decryptMessage(
   if (!sender) throw new MlsEngineError('badIdentity', 'Отправитель не назван в группе');
   return { state: result.newState, payload: result.message, sender, epoch: Number(pm.epoch) };
 }
+
+/** Zeroes secrets no longer needed (best effort: JavaScript may hold copies). */
+export const forget = (secrets: Uint8Array[]) => secrets.forEach(zeroOutUint8Array);
 
 // --- state ---
 
