@@ -1,6 +1,6 @@
 // The crypto worker: the MLS engine and the store of secret chats, answering secret-crypto.ts's requests. The only
 // module of the client that loads ts-mls.
-import { serveSecretCrypto, createSecretCryptoCore } from './secret-crypto-core';
+import { createSecretCryptoCore, serveSecretCrypto } from './secret-crypto-core';
 import { createSecretStore } from './secret-store';
 
 declare const self: {

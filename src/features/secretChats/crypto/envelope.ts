@@ -3,22 +3,11 @@
 // (unknown keys, wrong types, oversized text, a reaction that is not one emoji). No zod: the browser loads none.
 import { isSingleEmoji } from '../../../contract/emoji';
 import { LIMITS } from '../../../contract/limits';
+import type { SecretAttachment, SecretEnvelope } from '../machines/secretChat/secretChat.protocol';
 
 /** A file sent in a secret chat: uploaded encrypted (AES-GCM under `key` with `iv`, both base64), then linked. */
-export interface EnvelopeAttachment {
-  url: string;
-  key: string;
-  iv: string;
-  name: string;
-  type: string;
-  size: number;
-}
-
-export type Envelope =
-  | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: EnvelopeAttachment[] }
-  | { v: 1; kind: 'edit'; targetId: string; text: string }
-  | { v: 1; kind: 'reaction'; targetId: string; emoji: string }
-  | { v: 1; kind: 'delete'; targetId: string };
+export type EnvelopeAttachment = SecretAttachment;
+export type Envelope = SecretEnvelope;
 
 export class EnvelopeError extends Error {
   constructor(message: string) {

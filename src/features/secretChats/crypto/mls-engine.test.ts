@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ClaimedKeyPackage,
-  type DeviceKeys,
-  MlsEngineError,
-  type OwnKeyPackage,
   callKey,
   commitChanges,
   createDeviceKeys,
   createGroupWith,
+  type DeviceKeys,
   decodeState,
   decryptMessage,
   encodeState,
@@ -16,7 +14,9 @@ import {
   fingerprint,
   generateKeyPackages,
   joinFromWelcome,
+  MlsEngineError,
   members,
+  type OwnKeyPackage,
   processCommit,
 } from './mls-engine';
 

@@ -19,14 +19,14 @@ import { getCiphersuiteImpl } from 'ts-mls/crypto/getCiphersuiteImpl.js';
 import { defaultCapabilities } from 'ts-mls/defaultCapabilities.js';
 import { acceptAll } from 'ts-mls/incomingMessageAction.js';
 import {
-  type KeyPackage,
-  type PrivateKeyPackage,
   generateKeyPackageWithKey,
+  type KeyPackage,
   makeKeyPackageRef,
+  type PrivateKeyPackage,
 } from 'ts-mls/keyPackage.js';
 import { mlsExporter } from 'ts-mls/keySchedule.js';
 import { defaultLifetime } from 'ts-mls/lifetime.js';
-import { type MLSMessage, decodeMlsMessage, encodeMlsMessage } from 'ts-mls/message.js';
+import { decodeMlsMessage, encodeMlsMessage, type MLSMessage } from 'ts-mls/message.js';
 import { decryptSenderData } from 'ts-mls/privateMessage.js';
 import { processMessage } from 'ts-mls/processMessages.js';
 import type { Proposal } from 'ts-mls/proposal.js';

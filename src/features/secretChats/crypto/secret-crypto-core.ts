@@ -4,7 +4,6 @@
 import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
 import * as mls from './mls-engine';
-import type { DeviceRecord, SecretStore } from './secret-store';
 import {
   type SecretCrypto,
   SecretCryptoError,
@@ -13,6 +12,7 @@ import {
   type SecretRequest,
   type SecretResponse,
 } from './secret-crypto';
+import type { DeviceRecord, SecretStore } from './secret-store';
 
 /** The engine's and WebCrypto's failures in the service's words. */
 export function toSecretError(e: unknown): SecretCryptoError {

@@ -4,13 +4,13 @@ import {
   createDeviceKeys,
   createGroupWith,
   decodeState,
+  decryptMessage,
   encodeState,
   encryptMessage,
   generateKeyPackages,
   joinFromWelcome,
-  decryptMessage,
 } from './mls-engine';
-import { type PlaintextRecord, type StoreName, createSecretStore, indexedDbBackend } from './secret-store';
+import { createSecretStore, indexedDbBackend, type PlaintextRecord, type StoreName } from './secret-store';
 
 const text = 'Совершенно секретно: встреча в 7';
 const record = (messageId: string, conversationId = 'c1'): PlaintextRecord => ({

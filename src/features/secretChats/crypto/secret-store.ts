@@ -6,7 +6,7 @@
 // clear(userId) removes all of it (sign-out).
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { Envelope } from './envelope';
-import { type DeviceKeys, type OwnKeyPackage, fromBase64, toBase64 } from './mls-engine';
+import { type DeviceKeys, fromBase64, type OwnKeyPackage, toBase64 } from './mls-engine';
 
 export interface DeviceRecord extends DeviceKeys {
   keyPackages: OwnKeyPackage[];
