@@ -48,7 +48,11 @@ for (let i = 0; i < N; i++) {
 // 50 devices: the creator and 49 others; a 51st is added and removed each round.
 const others = await Promise.all(Array.from({ length: 49 }, (_, i) => device(`u${i}`, `d${i}`)));
 const extra = await device('x', 'x1', N);
-const big = await createGroupWith(a.keys, (await generateKeyPackages(a.keys, 1))[0]!, others.map((o) => claim(o)));
+const big = await createGroupWith(
+  a.keys,
+  (await generateKeyPackages(a.keys, 1))[0]!,
+  others.map((o) => claim(o)),
+);
 let sBig = big.state;
 let sPeer = (await joinFromWelcome(others[0]!.keys, others[0]!.packages, big.welcome!))!.state;
 const add: number[] = [];
@@ -72,4 +76,6 @@ for (let i = 0; i < N; i++) {
 const f = (x: number) => x.toFixed(2);
 console.log(`secret chats, ts-mls ciphersuite 1, Node ${process.version}, median of ${N}:`);
 console.log(`  encrypt 1 KB: ${f(median(enc))} ms; decrypt 1 KB: ${f(median(dec))} ms`);
-console.log(`  50-device group: add one device (commit + welcome): ${f(median(add))} ms; apply that commit on another member: ${f(median(addApply))} ms; remove one device (commit): ${f(median(remove))} ms`);
+console.log(
+  `  50-device group: add one device (commit + welcome): ${f(median(add))} ms; apply that commit on another member: ${f(median(addApply))} ms; remove one device (commit): ${f(median(remove))} ms`,
+);
