@@ -42,19 +42,20 @@ import { wireNotifications } from '../../features/notifications/wiring';
 import { avatarMachine, profileMachine } from '../../features/profile/index';
 import { wireAvatar, wireGroupAvatar, wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
+import { wireSearch } from '../../features/search/wiring';
+import { secretChatMachine } from '../../features/secretChats/index';
 import { themeMachine } from '../../features/theme/index';
 import { wireTheme } from '../../features/theme/wiring';
-import { wireSearch } from '../../features/search/wiring';
+import type { AppInput } from '../machines/app/app.protocol';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
-import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
 import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
 import { requestQueueMachine } from '../machines/requestQueue/requestQueue.machine';
 import { sessionMachine } from '../machines/session/session.machine';
+import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
 import type { SystemActors } from '../machines/system';
-import type { AppInput } from '../machines/app/app.protocol';
-import type { Services } from './services';
 import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession, wireSignOutQueue } from './core-wiring';
+import type { Services } from './services';
 
 export type Lifetime = 'session' | 'owned' | 'child';
 
@@ -358,6 +359,8 @@ export const registry = {
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
   // One queue logic, spawned twice by the conversation (deletions and reactions).
   requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
+  // A secret conversation's MLS lifecycle on this device (docs/secret-chats-client.md).
+  secretChat: { machine: secretChatMachine, lifetime: 'child', owner: 'conversation' },
 } as const satisfies Record<string, RegistryEntry>;
 
 export type Registry = typeof registry;

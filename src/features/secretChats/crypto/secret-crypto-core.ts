@@ -1,0 +1,245 @@
+// The implementation of SecretCrypto (secret-crypto.ts) over the MLS engine and the store: what the crypto worker
+// runs, and what node tests call in-process. Calls run one at a time (a group's state is read, changed and written
+// back by each), and group states are cached in memory between calls.
+import type { ClientState } from 'ts-mls/clientState.js';
+import { parseEnvelope, serializeEnvelope } from './envelope';
+import * as mls from './mls-engine';
+import {
+  type SecretCrypto,
+  SecretCryptoError,
+  type SecretErrorCode,
+  type SecretPlaintext,
+  type SecretRequest,
+  type SecretResponse,
+} from './secret-crypto';
+import type { DeviceRecord, SecretStore } from './secret-store';
+
+/** The engine's and WebCrypto's failures in the service's words. */
+export function toSecretError(e: unknown): SecretCryptoError {
+  if (e instanceof SecretCryptoError) return e;
+  if (e instanceof mls.MlsEngineError) return new SecretCryptoError(e.code, e.message);
+  if (e instanceof Error && e.name === 'EnvelopeError') return new SecretCryptoError('badMessage', e.message);
+  return new SecretCryptoError('failed', 'Не удалось выполнить операцию шифрования');
+}
+
+export function createSecretCryptoCore(store: SecretStore): SecretCrypto {
+  const groups = new Map<string, ClientState>();
+  const pending = new Map<string, { state: ClientState; epoch: number; consumed: Uint8Array[] }>();
+  const created = new Map<string, ClientState>();
+  const gk = (userId: string, conversationId: string) => `${userId}\n${conversationId}`;
+
+  async function device(userId: string): Promise<DeviceRecord> {
+    const d = await store.loadDevice(userId);
+    if (!d) throw new SecretCryptoError('noDevice', 'Это устройство ещё не подключено к секретным чатам');
+    return d;
+  }
+  async function group(userId: string, conversationId: string): Promise<ClientState | null> {
+    const k = gk(userId, conversationId);
+    const cached = groups.get(k);
+    if (cached) return cached;
+    const bytes = await store.loadGroup(userId, conversationId);
+    if (!bytes) return null;
+    const state = mls.decodeState(bytes);
+    groups.set(k, state);
+    return state;
+  }
+  async function mustGroup(userId: string, conversationId: string): Promise<ClientState> {
+    const s = await group(userId, conversationId);
+    if (!s) throw new SecretCryptoError('notMember', 'Это устройство не состоит в секретном чате');
+    return s;
+  }
+  async function keep(userId: string, conversationId: string, state: ClientState): Promise<void> {
+    await store.saveGroup(userId, conversationId, mls.encodeState(state));
+    groups.set(gk(userId, conversationId), state);
+  }
+
+  const api: SecretCrypto = {
+    async prepareDevice(userId) {
+      const existing = await store.loadDevice(userId);
+      if (existing?.deviceId) return { deviceId: existing.deviceId, registration: null };
+      const keys = existing ?? (await mls.createDeviceKeys(userId));
+      const [registration] = await mls.generateKeyPackages({ ...keys, deviceId: null }, 1);
+      await store.saveDevice({ ...keys, keyPackages: existing?.keyPackages ?? [] });
+      return { deviceId: null, registration: registration?.publicPackage ?? null };
+    },
+    async setDeviceId(userId, deviceId) {
+      await store.saveDevice({ ...(await device(userId)), deviceId });
+    },
+    async makeKeyPackages(userId, n) {
+      const d = await device(userId);
+      if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
+      const made = await mls.generateKeyPackages(d, n);
+      await store.saveDevice({ ...d, keyPackages: [...d.keyPackages, ...made] });
+      return made.map((k) => k.publicPackage);
+    },
+    async createGroup(userId, claimed) {
+      const d = await device(userId);
+      if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
+      const [own] = await mls.generateKeyPackages(d, 1);
+      if (!own) throw new SecretCryptoError('failed', 'Не удалось создать группу');
+      const out = await mls.createGroupWith(d, own, claimed);
+      created.set(gk(userId, out.groupId), out.state);
+      const refused = new Set(out.refused);
+      return {
+        groupId: out.groupId,
+        welcome: out.welcome,
+        added: claimed.map((c) => c.deviceId).filter((id) => !refused.has(id)),
+        refused: out.refused,
+      };
+    },
+    async confirmGroup(userId, groupId, conversationId) {
+      const state = created.get(gk(userId, groupId));
+      if (!state) throw new SecretCryptoError('notMember', 'Группа не найдена');
+      created.delete(gk(userId, groupId));
+      await keep(userId, conversationId, state);
+    },
+    async join(userId, conversationId, welcome) {
+      const current = await group(userId, conversationId);
+      if (current && current.groupActiveState.kind === 'active') return { joined: false, epoch: mls.epochOf(current) };
+      const d = await device(userId);
+      const joined = await mls.joinFromWelcome(d, d.keyPackages, welcome);
+      if (!joined) return { joined: false, epoch: null };
+      // The key package is one-time: its private keys go once used.
+      await store.saveDevice({ ...d, keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used) });
+      await keep(userId, conversationId, joined.state);
+      return { joined: true, epoch: mls.epochOf(joined.state) };
+    },
+    async epoch(userId, conversationId) {
+      const s = await group(userId, conversationId);
+      return s && s.groupActiveState.kind === 'active' ? mls.epochOf(s) : null;
+    },
+    async commit(userId, conversationId, claimed, removeDeviceIds) {
+      const state = await mustGroup(userId, conversationId);
+      const out = await mls.commitChanges(state, claimed, removeDeviceIds);
+      const epoch = mls.epochOf(state);
+      pending.set(gk(userId, conversationId), { state: out.state, epoch, consumed: out.consumed });
+      const refused = new Set(out.refused);
+      const inGroup = new Set(mls.members(state).map((m) => m.identity.deviceId));
+      return {
+        epoch,
+        commit: out.commit,
+        welcome: out.welcome,
+        added: claimed.map((c) => c.deviceId).filter((id) => !refused.has(id)),
+        removed: removeDeviceIds.filter((id) => inGroup.has(id)),
+        refused: out.refused,
+      };
+    },
+    async confirmCommit(userId, conversationId) {
+      const k = gk(userId, conversationId);
+      const p = pending.get(k);
+      if (!p) throw new SecretCryptoError('stale', 'Нет коммита, ожидающего подтверждения');
+      pending.delete(k);
+      await keep(userId, conversationId, p.state);
+      mls.forget(p.consumed);
+      return { epoch: mls.epochOf(p.state) };
+    },
+    async discardCommit(userId, conversationId) {
+      pending.delete(gk(userId, conversationId));
+    },
+    async applyLogItem(userId, conversationId, item) {
+      if (item.kind === 'welcome') {
+        const r = await api.join(userId, conversationId, item.body);
+        const s = await group(userId, conversationId);
+        return { epoch: r.epoch ?? (s ? mls.epochOf(s) : item.epoch), removed: false };
+      }
+      const state = await mustGroup(userId, conversationId);
+      const k = gk(userId, conversationId);
+      const d = await device(userId);
+      const mine = pending.get(k);
+      if (item.epoch < mls.epochOf(state)) return { epoch: mls.epochOf(state), removed: false }; // applied already
+      if (item.deviceId === d.deviceId && mine && mine.epoch === item.epoch) {
+        // This device's own commit, taken by the server (its answer may have been lost).
+        pending.delete(k);
+        await keep(userId, conversationId, mine.state);
+        mls.forget(mine.consumed);
+        return { epoch: mls.epochOf(mine.state), removed: false };
+      }
+      pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
+      const r = await mls.processCommit(state, item.body);
+      await keep(userId, conversationId, r.state);
+      return { epoch: mls.epochOf(r.state), removed: r.removed };
+    },
+    async encrypt(userId, conversationId, envelope) {
+      const state = await mustGroup(userId, conversationId);
+      const r = await mls.encryptMessage(state, serializeEnvelope(envelope));
+      await keep(userId, conversationId, r.state);
+      return { ciphertext: r.ciphertext, epoch: mls.epochOf(state) };
+    },
+    async keepSent(userId, plaintext) {
+      await store.savePlaintext(userId, { ...plaintext, envelope: parseEnvelope(JSON.stringify(plaintext.envelope)) });
+    },
+    async decrypt(userId, conversationId, messageId, ciphertext) {
+      const kept = await store.loadPlaintext(userId, conversationId, messageId);
+      if (kept) return kept;
+      const state = await mustGroup(userId, conversationId);
+      const r = await mls.decryptMessage(state, ciphertext);
+      // The state is kept before the envelope is judged: the key is spent either way.
+      await keep(userId, conversationId, r.state);
+      const plaintext: SecretPlaintext = {
+        messageId,
+        conversationId,
+        senderUserId: r.sender.userId,
+        senderDeviceId: r.sender.deviceId,
+        epoch: r.epoch,
+        envelope: parseEnvelope(r.payload),
+      };
+      await store.savePlaintext(userId, plaintext);
+      return plaintext;
+    },
+    plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
+    async fingerprint(userId, conversationId) {
+      return mls.fingerprint(await mustGroup(userId, conversationId));
+    },
+    async callKey(userId, conversationId) {
+      const s = await mustGroup(userId, conversationId);
+      return { epoch: mls.epochOf(s), key: await mls.callKey(s) };
+    },
+    async clear(userId) {
+      for (const m of [groups, pending, created])
+        for (const k of [...m.keys()]) if (k.startsWith(`${userId}\n`)) m.delete(k);
+      await store.clear(userId);
+    },
+  };
+
+  // One call at a time, in the order they came.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = Object.fromEntries(
+    Object.entries(api).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        const run = queue
+          .then(() => (fn as (...a: unknown[]) => Promise<unknown>)(...args))
+          .catch((e) => {
+            throw toSecretError(e);
+          });
+        queue = run.catch(() => undefined);
+        return run;
+      },
+    ]),
+  );
+  return serial as unknown as SecretCrypto;
+}
+
+/** Answers requests arriving on a port (the worker's global scope) with a core's results. */
+export function serveSecretCrypto(
+  core: SecretCrypto,
+  port: {
+    addEventListener(t: 'message', l: (e: { data: SecretRequest }) => void): void;
+    postMessage(r: SecretResponse): void;
+  },
+): void {
+  port.addEventListener('message', ({ data }) => {
+    const fn = core[data.method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+    if (!fn) {
+      port.postMessage({ id: data.id, ok: false, code: 'failed', message: 'Неизвестная операция шифрования' });
+      return;
+    }
+    fn(...data.args).then(
+      (value) => port.postMessage({ id: data.id, ok: true, value }),
+      (e) => {
+        const err = toSecretError(e);
+        port.postMessage({ id: data.id, ok: false, code: err.code satisfies SecretErrorCode, message: err.message });
+      },
+    );
+  });
+}

@@ -1,0 +1,175 @@
+// The service secret-chat actors call (docs/secret-chats-client.md): the MLS engine and the store run in a
+// dedicated Web Worker (crypto.worker.ts), so ts-mls stays out of the main bundle and no key material lives in
+// the page's heap. This module holds only the typed request/response protocol and the worker client; the
+// implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.
+import type { Envelope } from './envelope';
+
+/** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
+export interface ClaimedPackage {
+  userId: string;
+  deviceId: string;
+  keyPackage: string;
+}
+
+/** A secret message as this device read or wrote it (what the conversation shows after a reload). */
+export interface SecretPlaintext {
+  messageId: string;
+  conversationId: string;
+  senderUserId: string;
+  senderDeviceId: string;
+  epoch: number;
+  envelope: Envelope;
+}
+
+export interface CommitMade {
+  /** The epoch the commit was made in (POST /api/secret/commits's `epoch`). */
+  epoch: number;
+  commit: string;
+  welcome: string | null;
+  added: string[];
+  removed: string[];
+  /** Devices whose claimed packages were refused (they name another user or device). */
+  refused: string[];
+}
+
+/** One commit or welcome of a group's log (LogEntry of src/contract/secret.ts, the fields used). */
+export interface LogItem {
+  seq: number;
+  kind: 'commit' | 'welcome';
+  epoch: number;
+  deviceId: string;
+  body: string;
+}
+
+export interface SecretCrypto {
+  /**
+   * The device of this user on this browser: made (signature keys) when there is none. `registration` is the one
+   * key package POST /api/secret/devices needs when the device has no id yet, else null.
+   */
+  prepareDevice(userId: string): Promise<{ deviceId: string | null; registration: string | null }>;
+  /** The id the server gave the device. */
+  setDeviceId(userId: string, deviceId: string): Promise<void>;
+  /** N more one-time key packages (base64), their private keys kept. */
+  makeKeyPackages(userId: string, n: number): Promise<string[]>;
+  /** A new group adding every claimed device: the welcome for POST /api/secret/conversations. */
+  createGroup(
+    userId: string,
+    claimed: ClaimedPackage[],
+  ): Promise<{ groupId: string; welcome: string | null; added: string[]; refused: string[] }>;
+  /** Keeps the group made by createGroup as the conversation's, once the server made it. */
+  confirmGroup(userId: string, groupId: string, conversationId: string): Promise<void>;
+  /** Joins from a welcome of the log: false when it is for none of this device's key packages. */
+  join(userId: string, conversationId: string, welcome: string): Promise<{ joined: boolean; epoch: number | null }>;
+  /** The group's epoch on this device, or null when it is in none. */
+  epoch(userId: string, conversationId: string): Promise<number | null>;
+  /** A commit adding and removing devices; its state waits for confirmCommit (or for the log to bring it back). */
+  commit(
+    userId: string,
+    conversationId: string,
+    claimed: ClaimedPackage[],
+    removeDeviceIds: string[],
+  ): Promise<CommitMade>;
+  /** The server took this device's commit: its state becomes the group's. */
+  confirmCommit(userId: string, conversationId: string): Promise<{ epoch: number }>;
+  /** The server refused it (409): forget it. */
+  discardCommit(userId: string, conversationId: string): Promise<void>;
+  /** Applies a log entry in order (another device's commit, or this one's own). */
+  applyLogItem(userId: string, conversationId: string, item: LogItem): Promise<{ epoch: number; removed: boolean }>;
+  encrypt(userId: string, conversationId: string, envelope: Envelope): Promise<{ ciphertext: string; epoch: number }>;
+  /** Keeps the plaintext of a message this device sent (it cannot decrypt its own ciphertext). */
+  keepSent(userId: string, plaintext: SecretPlaintext): Promise<void>;
+  /** Decrypts a received message once and keeps its plaintext; a message already read gives what was kept. */
+  decrypt(userId: string, conversationId: string, messageId: string, ciphertext: string): Promise<SecretPlaintext>;
+  plaintexts(userId: string, conversationId: string): Promise<SecretPlaintext[]>;
+  fingerprint(userId: string, conversationId: string): Promise<{ digits: string[]; emoji: string[] }>;
+  /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
+  callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
+  /** Everything of this user (sign-out). */
+  clear(userId: string): Promise<void>;
+}
+
+export type SecretCryptoMethod = keyof SecretCrypto;
+export type SecretErrorCode =
+  | 'stale'
+  | 'gap'
+  | 'notMember'
+  | 'badMessage'
+  | 'badIdentity'
+  | 'noKeyPackage'
+  | 'noDevice'
+  | 'failed';
+
+/** A failure with a Russian message for the user and a code for the actors. */
+export class SecretCryptoError extends Error {
+  constructor(
+    readonly code: SecretErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SecretCryptoError';
+  }
+}
+
+export interface SecretRequest<M extends SecretCryptoMethod = SecretCryptoMethod> {
+  id: number;
+  method: M;
+  args: Parameters<SecretCrypto[M]>;
+}
+export type SecretResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; code: SecretErrorCode; message: string };
+
+/** The side of a port the client talks through (a Worker, or anything with the same two members). */
+export interface PortLike {
+  postMessage(message: SecretRequest): void;
+  addEventListener(type: 'message', listener: (e: { data: SecretResponse }) => void): void;
+}
+
+const METHODS: SecretCryptoMethod[] = [
+  'prepareDevice',
+  'setDeviceId',
+  'makeKeyPackages',
+  'createGroup',
+  'confirmGroup',
+  'join',
+  'epoch',
+  'commit',
+  'confirmCommit',
+  'discardCommit',
+  'applyLogItem',
+  'encrypt',
+  'keepSent',
+  'decrypt',
+  'plaintexts',
+  'fingerprint',
+  'callKey',
+  'clear',
+];
+
+/** The service over a port: each call posts a request with a fresh id and resolves with its response. */
+export function secretCryptoOverPort(port: PortLike): SecretCrypto {
+  let next = 1;
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  port.addEventListener('message', ({ data }) => {
+    const w = waiting.get(data.id);
+    if (!w) return;
+    waiting.delete(data.id);
+    if (data.ok) w.resolve(data.value);
+    else w.reject(new SecretCryptoError(data.code, data.message));
+  });
+  const call =
+    (method: SecretCryptoMethod) =>
+    (...args: unknown[]) =>
+      new Promise((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        port.postMessage({ id, method, args } as SecretRequest);
+      });
+  return Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as SecretCrypto;
+}
+
+/** The browser's service: one module worker for the whole page. */
+export function createWorkerSecretCrypto(): SecretCrypto {
+  const worker = new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'beseda-secret' });
+  return secretCryptoOverPort(worker as unknown as PortLike);
+}

@@ -1,0 +1,216 @@
+// What a device keeps of secret chats (docs/secret-chats-client.md, "Key storage"), per signed-in user, in
+// IndexedDB: the device record (its id, signature key pair, private key packages not yet used), each group's
+// encoded MLS state, and the plaintext of every secret message (a ciphertext decrypts only once). Every record is
+// encrypted with AES-GCM under a key made in the browser as non-extractable (a CryptoKey object stored in
+// IndexedDB itself), with the record's place (store and key) as additional data, so records cannot be swapped.
+// clear(userId) removes all of it (sign-out).
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { Envelope } from './envelope';
+import { type DeviceKeys, fromBase64, type OwnKeyPackage, toBase64 } from './mls-engine';
+
+export interface DeviceRecord extends DeviceKeys {
+  keyPackages: OwnKeyPackage[];
+}
+
+/** A secret message as this device read (or wrote) it. */
+export interface PlaintextRecord {
+  messageId: string;
+  conversationId: string;
+  senderUserId: string;
+  senderDeviceId: string;
+  epoch: number;
+  envelope: Envelope;
+}
+
+export interface SecretStore {
+  loadDevice(userId: string): Promise<DeviceRecord | null>;
+  saveDevice(device: DeviceRecord): Promise<void>;
+  loadGroup(userId: string, conversationId: string): Promise<Uint8Array | null>;
+  saveGroup(userId: string, conversationId: string, state: Uint8Array): Promise<void>;
+  deleteGroup(userId: string, conversationId: string): Promise<void>;
+  groupIds(userId: string): Promise<string[]>;
+  savePlaintext(userId: string, record: PlaintextRecord): Promise<void>;
+  loadPlaintext(userId: string, conversationId: string, messageId: string): Promise<PlaintextRecord | null>;
+  /** A conversation's kept plaintexts, by message id. */
+  loadPlaintexts(userId: string, conversationId: string): Promise<PlaintextRecord[]>;
+  clear(userId: string): Promise<void>;
+}
+
+// --- the IndexedDB behind a small interface (node tests give fake-indexeddb's globals to the same code) ---
+
+export type StoreName = 'keys' | 'devices' | 'groups' | 'plaintexts';
+/** Keys are arrays starting with the user id, so one range holds all of a user's records. */
+export type RecordKey = string[];
+export interface Sealed {
+  iv: Uint8Array;
+  data: Uint8Array;
+}
+export interface KeyValueBackend {
+  get(store: StoreName, key: RecordKey): Promise<unknown>;
+  put(store: StoreName, key: RecordKey, value: unknown): Promise<void>;
+  delete(store: StoreName, key: RecordKey): Promise<void>;
+  /** Keys and values whose key starts with `prefix`. */
+  list(store: StoreName, prefix: RecordKey): Promise<{ key: RecordKey; value: unknown }[]>;
+  deletePrefix(store: StoreName, prefix: RecordKey): Promise<void>;
+}
+
+interface SecretSchema extends DBSchema {
+  keys: { key: RecordKey; value: CryptoKey };
+  devices: { key: RecordKey; value: Sealed };
+  groups: { key: RecordKey; value: Sealed };
+  plaintexts: { key: RecordKey; value: Sealed };
+}
+
+const DB_NAME = 'beseda-secret';
+// Array keys sort after every string, so [...prefix, []] is above every key extending prefix with strings.
+const range = (prefix: RecordKey) => IDBKeyRange.bound(prefix, [...prefix, []]);
+
+/** IndexedDB through idb (the browser's, or fake-indexeddb's in node tests). */
+export function indexedDbBackend(name = DB_NAME): KeyValueBackend {
+  let db: Promise<IDBPDatabase<SecretSchema>> | null = null;
+  const open = () => {
+    db ??= openDB<SecretSchema>(name, 1, {
+      upgrade(d) {
+        for (const s of ['keys', 'devices', 'groups', 'plaintexts'] as const) d.createObjectStore(s);
+      },
+    });
+    return db;
+  };
+  return {
+    async get(store, key) {
+      return (await open()).get(store, key);
+    },
+    async put(store, key, value) {
+      await (await open()).put(store, value as never, key);
+    },
+    async delete(store, key) {
+      await (await open()).delete(store, key);
+    },
+    async list(store, prefix) {
+      const d = await open();
+      const tx = d.transaction(store);
+      const out: { key: RecordKey; value: unknown }[] = [];
+      for await (const c of tx.store.iterate(range(prefix))) out.push({ key: c.key as RecordKey, value: c.value });
+      return out;
+    },
+    async deletePrefix(store, prefix) {
+      await (await open()).delete(store, range(prefix));
+    },
+  };
+}
+
+// --- sealing ---
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const aad = (store: StoreName, key: RecordKey) => enc.encode(JSON.stringify([store, ...key]));
+const bytes = (b: Uint8Array) => new Uint8Array(b);
+
+export function createSecretStore(backend: KeyValueBackend = indexedDbBackend()): SecretStore {
+  const keys = new Map<string, Promise<CryptoKey>>();
+  /** The user's at-rest key: made once, non-extractable, kept as a CryptoKey object. */
+  function keyOf(userId: string): Promise<CryptoKey> {
+    let k = keys.get(userId);
+    if (!k) {
+      k = (async () => {
+        const stored = await backend.get('keys', [userId]);
+        if (stored) return stored as CryptoKey;
+        const made = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+        await backend.put('keys', [userId], made);
+        return made;
+      })();
+      keys.set(userId, k);
+      k.catch(() => keys.delete(userId));
+    }
+    return k;
+  }
+  async function seal(store: StoreName, key: RecordKey, plain: Uint8Array): Promise<void> {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const data = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: aad(store, key) },
+        await keyOf(key[0] as string),
+        bytes(plain),
+      ),
+    );
+    await backend.put(store, key, { iv, data } satisfies Sealed);
+  }
+  async function open(store: StoreName, key: RecordKey, value: unknown): Promise<Uint8Array | null> {
+    if (!value) return null;
+    const { iv, data } = value as Sealed;
+    return new Uint8Array(
+      await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: bytes(iv), additionalData: aad(store, key) },
+        await keyOf(key[0] as string),
+        bytes(data),
+      ),
+    );
+  }
+  const sealJson = (store: StoreName, key: RecordKey, v: unknown) => seal(store, key, enc.encode(JSON.stringify(v)));
+  async function openJson<T>(store: StoreName, key: RecordKey): Promise<T | null> {
+    const plain = await open(store, key, await backend.get(store, key));
+    return plain ? (JSON.parse(dec.decode(plain)) as T) : null;
+  }
+
+  type StoredDevice = Omit<DeviceRecord, 'signaturePublicKey' | 'signaturePrivateKey' | 'keyPackages'> & {
+    signaturePublicKey: string;
+    signaturePrivateKey: string;
+    keyPackages: { publicPackage: string; ref: string; initPrivateKey: string; hpkePrivateKey: string }[];
+  };
+
+  return {
+    async loadDevice(userId) {
+      const d = await openJson<StoredDevice>('devices', [userId]);
+      if (!d) return null;
+      return {
+        ...d,
+        signaturePublicKey: fromBase64(d.signaturePublicKey),
+        signaturePrivateKey: fromBase64(d.signaturePrivateKey),
+        keyPackages: d.keyPackages.map((k) => ({
+          ...k,
+          initPrivateKey: fromBase64(k.initPrivateKey),
+          hpkePrivateKey: fromBase64(k.hpkePrivateKey),
+        })),
+      };
+    },
+    async saveDevice(device) {
+      const stored: StoredDevice = {
+        userId: device.userId,
+        deviceId: device.deviceId,
+        signaturePublicKey: toBase64(device.signaturePublicKey),
+        signaturePrivateKey: toBase64(device.signaturePrivateKey),
+        keyPackages: device.keyPackages.map((k) => ({
+          publicPackage: k.publicPackage,
+          ref: k.ref,
+          initPrivateKey: toBase64(k.initPrivateKey),
+          hpkePrivateKey: toBase64(k.hpkePrivateKey),
+        })),
+      };
+      await sealJson('devices', [device.userId], stored);
+    },
+    async loadGroup(userId, conversationId) {
+      const key = [userId, conversationId];
+      return open('groups', key, await backend.get('groups', key));
+    },
+    saveGroup: (userId, conversationId, state) => seal('groups', [userId, conversationId], state),
+    deleteGroup: (userId, conversationId) => backend.delete('groups', [userId, conversationId]),
+    async groupIds(userId) {
+      return (await backend.list('groups', [userId])).map((r) => r.key[1] as string);
+    },
+    savePlaintext: (userId, r) => sealJson('plaintexts', [userId, r.conversationId, r.messageId], r),
+    loadPlaintext: (userId, conversationId, messageId) =>
+      openJson<PlaintextRecord>('plaintexts', [userId, conversationId, messageId]),
+    async loadPlaintexts(userId, conversationId) {
+      const out: PlaintextRecord[] = [];
+      for (const r of await backend.list('plaintexts', [userId, conversationId])) {
+        const plain = await open('plaintexts', r.key, r.value);
+        if (plain) out.push(JSON.parse(dec.decode(plain)) as PlaintextRecord);
+      }
+      return out;
+    },
+    async clear(userId) {
+      for (const s of ['devices', 'groups', 'plaintexts', 'keys'] as const) await backend.deletePrefix(s, [userId]);
+      keys.delete(userId);
+    },
+  };
+}

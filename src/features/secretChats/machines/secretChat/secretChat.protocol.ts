@@ -1,0 +1,87 @@
+// The secret-chat actor's protocol (docs/secret-chats-client.md, "Lifecycle"): one actor per secret conversation
+// on this device. Peers and views import this module, never secretChat.machine.ts.
+import type { MachineRef } from '../../../../core/machines/machine-ref';
+
+/** What a secret message carries inside its MLS ciphertext (parsed strictly by crypto/envelope.ts). */
+export interface SecretAttachment {
+  url: string;
+  key: string;
+  iv: string;
+  name: string;
+  type: string;
+  size: number;
+}
+export type SecretEnvelope =
+  | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
+  | { v: 1; kind: 'edit'; targetId: string; text: string }
+  | { v: 1; kind: 'reaction'; targetId: string; emoji: string }
+  | { v: 1; kind: 'delete'; targetId: string };
+
+export interface SecretChatInput {
+  userId: string;
+  conversationId: string;
+}
+
+export interface Outgoing {
+  clientMessageId: string;
+  envelope: SecretEnvelope;
+}
+export interface Incoming {
+  messageId: string;
+  ciphertext: string;
+}
+
+export interface SecretChatContext extends SecretChatInput {
+  deviceId: string | null;
+  /** The last log entry applied, and the group's epoch on this device (null: not in the group yet). */
+  seq: number;
+  epoch: number | null;
+  keyPackagesLeft: number | null;
+  /** Messages to send and received ciphertexts to read, in order. */
+  outgoing: Outgoing[];
+  incoming: Incoming[];
+  /** The head of `outgoing` got a 409 once and is sent again after catching up; a second 409 fails it. */
+  sendRetried: boolean;
+  /** The head of `incoming` waits for commits once (its epoch is ahead); then it is unreadable. */
+  readRetried: boolean;
+  /** Devices to add or remove (secret:pending, or a commit refused with 409). */
+  commitDue: boolean;
+  /** Uploading key packages failed: not again until the server tells their count anew. */
+  replenishFailed: boolean;
+  error: string | null;
+}
+
+export type SecretChatEvent =
+  | { type: 'secretChat.log'; seq: number; epoch: number }
+  | { type: 'secretChat.pending' }
+  | { type: 'secretChat.send'; item: Outgoing }
+  | { type: 'secretChat.received'; item: Incoming }
+  | { type: 'secretChat.retry' };
+
+/** What the conversation hears (emitted). */
+export type SecretChatEmitted =
+  | { type: 'secretChat.sent'; clientMessageId: string; messageId: string }
+  | { type: 'secretChat.sendFailed'; clientMessageId: string; message: string }
+  | { type: 'secretChat.read'; messageId: string }
+  | { type: 'secretChat.unreadable'; messageId: string; message: string }
+  | { type: 'secretChat.removed' };
+
+// The effects' results (the wiring's functions resolve these).
+export interface RegisterResult {
+  deviceId: string;
+  keyPackagesLeft: number;
+}
+export interface CatchUpResult {
+  seq: number;
+  epoch: number | null;
+  removed: boolean;
+}
+export interface CommitResult {
+  epoch: number | null;
+  seq: number;
+  keyPackagesLeft: number;
+}
+
+export const SECRET_RETRY_MS = 15_000;
+
+export type SecretChatRef = MachineRef<SecretChatContext, SecretChatEvent, SecretChatEmitted>;
