@@ -359,7 +359,7 @@ export const registry = {
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
   // One queue logic, spawned twice by the conversation (deletions and reactions).
   requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
-  // A secret conversation's MLS lifecycle on this device (docs/secret-chats-client.md).
+  // A secret conversation's MLS lifecycle on this device (docs/secret-chats.md).
   secretChat: { machine: secretChatMachine, lifetime: 'child', owner: 'conversation' },
 } as const satisfies Record<string, RegistryEntry>;
 

@@ -1,4 +1,4 @@
-// Secret chats (docs/secret-chats-client.md): the per-conversation lifecycle actor. The crypto service
+// Secret chats (docs/secret-chats.md): the per-conversation lifecycle actor. The crypto service
 // (crypto/secret-crypto.ts) is for the wiring; ts-mls loads only in its worker.
 export { secretChatMachine } from './machines/secretChat/secretChat.machine';
 export * from './machines/secretChat/secretChat.protocol';

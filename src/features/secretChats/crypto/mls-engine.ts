@@ -1,4 +1,4 @@
-// The MLS engine of secret chats (docs/secret-chats-client.md): pure async functions over ts-mls with ciphersuite 1
+// The MLS engine of secret chats (docs/secret-chats.md): pure async functions over ts-mls with ciphersuite 1
 // (MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519). No I/O: the caller (the crypto worker) keeps what they return.
 //
 // Device identity: a device's long-term key is an Ed25519 signature key pair generated first, in the browser. Every

@@ -1,4 +1,4 @@
-// The service secret-chat actors call (docs/secret-chats-client.md): the MLS engine and the store run in a
+// The service secret-chat actors call (docs/secret-chats.md): the MLS engine and the store run in a
 // dedicated Web Worker (crypto.worker.ts), so ts-mls stays out of the main bundle and no key material lives in
 // the page's heap. This module holds only the typed request/response protocol and the worker client; the
 // implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.

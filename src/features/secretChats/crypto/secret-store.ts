@@ -1,4 +1,4 @@
-// What a device keeps of secret chats (docs/secret-chats-client.md, "Key storage"), per signed-in user, in
+// What a device keeps of secret chats (docs/secret-chats.md, "Key storage"), per signed-in user, in
 // IndexedDB: the device record (its id, signature key pair, private key packages not yet used), each group's
 // encoded MLS state, and the plaintext of every secret message (a ciphertext decrypts only once). Every record is
 // encrypted with AES-GCM under a key made in the browser as non-extractable (a CryptoKey object stored in

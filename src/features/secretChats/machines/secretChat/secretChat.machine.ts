@@ -1,4 +1,4 @@
-// One secret conversation on this device (docs/secret-chats-client.md, "Lifecycle"): the device registers (keys
+// One secret conversation on this device (docs/secret-chats.md, "Lifecycle"): the device registers (keys
 // and key packages), joins the group from its welcome in the log, then is ready to send and read. A log event, or
 // a 409 on a send or a commit, makes it catch up (apply the log's commits and welcomes in order); devices to add or
 // remove (GET /api/secret/state) make it commit. Fewer than LIMITS.keyPackagesLow key packages left on the server:

@@ -1,4 +1,4 @@
-// The secret-chat actor's protocol (docs/secret-chats-client.md, "Lifecycle"): one actor per secret conversation
+// The secret-chat actor's protocol (docs/secret-chats.md, "Lifecycle"): one actor per secret conversation
 // on this device. Peers and views import this module, never secretChat.machine.ts.
 import type { MachineRef } from '../../../../core/machines/machine-ref';
 
