@@ -85,6 +85,8 @@ export interface Server {
 export interface ServerOptions {
   /** The time the server's rules run on (clock.ts); tests hand in one they move themselves. */
   clock?: Clock;
+  /** Where log lines go instead of stdout (tests that read what the server logs). */
+  logStream?: { write(line: string): void };
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
@@ -97,7 +99,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     throw err;
   }
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     logController: requestLogFor(config.logLevel),
     // API bodies are small (a 4,000-character message is ~16 KB as JSON): anything larger is refused with 413
     // before it is read or parsed. Uploads are multipart, streamed under their own limit (UPLOAD_LIMIT_MB).

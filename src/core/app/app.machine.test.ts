@@ -51,6 +51,8 @@ const viewOwned = [
   'inviteCodes',
   'adminReports',
   'adminStats',
+  'secretDevice',
+  'secretDialog',
   'groupAvatar',
 ];
 

@@ -43,7 +43,6 @@ import { avatarMachine, profileMachine } from '../../features/profile/index';
 import { wireAvatar, wireGroupAvatar, wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
 import { wireSearch } from '../../features/search/wiring';
-import { secretChatMachine } from '../../features/secretChats/index';
 import { themeMachine } from '../../features/theme/index';
 import { wireTheme } from '../../features/theme/wiring';
 import type { AppInput } from '../machines/app/app.protocol';
@@ -342,6 +341,26 @@ export const registry = {
       machine: () => import('../../features/admin/index').then((m) => m.adminStatsMachine),
     },
   },
+  // Secret chats (docs/secret-chats.md): this browser as a device, while the chats page shows a secret chat or the
+  // creation dialog is open, and the dialog «Новый секретный чат». Their code, and the crypto worker's, load then.
+  secretDevice: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretDevice(s)),
+      machine: () => import('../../features/secretChats/index').then((m) => m.secretDeviceMachine),
+    },
+  },
+  secretDialog: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretDialog(s)),
+      machine: () => import('../../features/secretChats/index').then((m) => m.secretDialogMachine),
+    },
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
   contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
   avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },
@@ -359,8 +378,15 @@ export const registry = {
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
   // One queue logic, spawned twice by the conversation (deletions and reactions).
   requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
-  // A secret conversation's MLS lifecycle on this device (docs/secret-chats.md).
-  secretChat: { machine: secretChatMachine, lifetime: 'child', owner: 'conversation' },
+  // A secret conversation's MLS lifecycle on this device (docs/secret-chats.md), one per secret chat.
+  secretChat: {
+    lifetime: 'child',
+    owner: 'secretDevice',
+    load: {
+      wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretChat(s)),
+      machine: () => import('../../features/secretChats/index').then((m) => m.secretChatMachine),
+    },
+  },
 } as const satisfies Record<string, RegistryEntry>;
 
 export type Registry = typeof registry;

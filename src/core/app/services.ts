@@ -59,7 +59,8 @@ export interface Services {
 /**
  * The offline cache, its code (and idb) fetched on first use, apart from the first bundle. Writes are for the
  * signed-in user only, checked when the write starts: an answer that arrives after its user signed out writes
- * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox and drafts.
+ * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox and drafts,
+ * and what secret chats keep (keys, plaintexts: src/features/secretChats/crypto/worker-client.ts).
  */
 function lazyOfflineCache(
   signedIn: (userId: string) => boolean,
@@ -81,7 +82,9 @@ function lazyOfflineCache(
     clear: async (userId) => {
       kept.outboxStore.clear(userId);
       kept.draftStore.clear(userId);
-      await get().then((c) => c.clear(userId));
+      // Secret chats' keys and kept plaintexts go too, and their worker stops (its code loads only for this).
+      const secrets = import('../../features/secretChats/crypto/worker-client').then((m) => m.clearSecrets(userId));
+      await Promise.all([get().then((c) => c.clear(userId)), secrets]);
     },
   };
 }

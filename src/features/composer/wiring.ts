@@ -3,6 +3,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { RequestFailure } from '../../contract/failure';
 import type { Services } from '../../core/app/services';
+import { type AnySystem, systemActor } from '../../core/machines/system';
 import { composerMachine } from './machines/composer/composer.machine';
 import { type DraftMap, draftsMachine, parseDrafts } from './machines/drafts/drafts.machine';
 import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from './machines/outbox/outbox-item';
@@ -82,9 +83,16 @@ export function wireOutbox(s: Services) {
         return () => abort.abort();
       }),
       // No message (its item is gone): a failure without an answer, like any send that did not reach the server.
-      sendMessage: fromPromise(({ input }: { input: SendInput }) =>
-        input ? s.api.call('send', { body: input }) : Promise.reject(new RequestFailure(null, null)),
-      ),
+      // A secret chat's text goes through this device's secret chat actor (its code loads with secret chats).
+      sendMessage: fromPromise(({ input, system }: { input: SendInput; system: AnySystem }) => {
+        if (!input) return Promise.reject(new RequestFailure(null, null));
+        const chats = systemActor(system, 'chats');
+        const secret = chats
+          ?.getSnapshot()
+          .context.entries.some((e) => e.conversation.id === input.conversationId && e.conversation.secret);
+        if (secret) return import('../secretChats/index').then((m) => m.sendSecretMessage(system, input));
+        return s.api.call('send', { body: input });
+      }),
     },
   });
 }

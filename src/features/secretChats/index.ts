@@ -1,4 +1,10 @@
-// Secret chats (docs/secret-chats.md): the per-conversation lifecycle actor. The crypto service
-// (crypto/secret-crypto.ts) is for the wiring; ts-mls loads only in its worker.
+// Secret chats (docs/secret-chats.md): this browser as a device (secretDevice), one lifecycle actor per secret chat
+// (secretChat) and the creation dialog (secretDialog). All of it loads on demand (src/core/app/registry.ts); the
+// crypto service (crypto/secret-crypto.ts) is for the wiring, and ts-mls loads only in its worker.
 export { secretChatMachine } from './machines/secretChat/secretChat.machine';
+export { secretDeviceMachine } from './machines/secretDevice/secretDevice.machine';
+export { secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
 export * from './machines/secretChat/secretChat.protocol';
+export * from './machines/secretDevice/secretDevice.protocol';
+export * from './machines/secretDialog/secretDialog.protocol';
+export { sendSecretMessage } from './send-secret';

@@ -238,6 +238,11 @@ function ChatTileRow({
         <span className="chat-tile-text">
           <span className="chat-tile-top">
             <span className="chat-tile-title">
+              {t.secret && (
+                <span className="chat-tile-mark" title="Секретный чат">
+                  🔒<span className="sr-only">Секретный чат: </span>
+                </span>
+              )}
               {t.title}
               {t.pinned && (
                 <span className="chat-tile-mark" title="Закреплён">

@@ -1,12 +1,13 @@
 // The chats list pane's footer (docs/behaviour.md §2; owned by the contacts feature): 'Новая беседа' opens the group
 // dialog; 'Контакты' (its subtitle says whether requests wait, friends exist, or none yet) the contacts dialog;
 // the own tile with the EBLID the profile dialog. The four-box EBLID panel is here too, folded.
-import { Suspense, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import type { User } from '../../../contract/entities';
 import { LazyContactCodePanel, LazyContactsDialog, LazyGroupDialog } from '../../contacts/ui/index';
 import { LazyProfileDialog } from '../../profile/ui/index';
 import type { ContactCodeView } from '../../contacts/ui/index';
 import { UserAvatar } from '../../../shared/ui/UserAvatar';
+import { LazySecretDialog } from '../../secretChats/ui/index';
 import { useChatsFooter } from './useChatsFooter';
 import '../../../styles/contacts.css';
 
@@ -19,6 +20,9 @@ export const ProfileDialog = LazyProfileDialog;
 export function ChatsFooter() {
   const f = useChatsFooter();
   const { code, group, contacts } = f;
+  // «Новый секретный чат»: its own actor (secretDialog) lives while it is open, so the view only says whether it is.
+  const [secret, setSecret] = useState(false);
+  const closeSecret = useCallback(() => setSecret(false), []);
   return (
     <>
       <ChatsFooterView
@@ -28,11 +32,13 @@ export function ChatsFooter() {
         code={f.foldCode}
         onUnfold={f.unfold}
         onNewChat={group.onOpen}
+        onNewSecretChat={() => setSecret(true)}
         onContacts={f.openContacts}
         onProfile={f.openProfile}
       />
       <Suspense fallback={null}>
         {group.open && <GroupDialog {...group} />}
+        {secret && f.me && <LazySecretDialog userId={f.me.id} onClose={closeSecret} />}
         {f.dialog === 'contacts' && f.me && (
           <ContactsDialog
             eblid={f.me.eblid}
@@ -65,6 +71,7 @@ export interface ChatsFooterViewProps {
   /** The fold was opened for the first time. */
   onUnfold?: () => void;
   onNewChat: () => void;
+  onNewSecretChat?: () => void;
   onContacts: () => void;
   onProfile: () => void;
 }
@@ -103,6 +110,16 @@ export function ChatsFooterView(props: ChatsFooterViewProps) {
             <span className="footer-title">Новая беседа</span>
           </span>
         </button>
+        {props.onNewSecretChat && (
+          <button type="button" className="footer-tile" onClick={props.onNewSecretChat}>
+            <span className="footer-icon">
+              <Icon d="M7 11V8a5 5 0 0 1 10 0v3M6 11h12v9H6z" />
+            </span>
+            <span className="footer-text">
+              <span className="footer-title">Новый секретный чат</span>
+            </span>
+          </button>
+        )}
         <button
           type="button"
           className={`footer-tile ${props.hasIncoming ? 'attention' : ''}`}

@@ -12,6 +12,7 @@ import { useEffect } from 'react';
 import { lazyView } from '../../../shared/ui/lazy-view';
 import type { ConversationPaneProps } from './ConversationPane';
 import { serviceWorkerSettled } from '../../../shared/ui/service-worker-settled';
+import { SecretDevice } from '../../secretChats/ui/index';
 import '../../../styles/chats.css';
 
 /**
@@ -73,6 +74,7 @@ export function ChatsPage() {
         }
       />
       <ChatActionPrompt {...menu} />
+      {page.hasSecret && me && <SecretDevice userId={me} />}
     </>
   );
 }

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ComposerRef } from '../../composer/machines/composer/composer.protocol';
 import type { ConversationRef } from '../../conversation/machines/conversation/conversation.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
-import { chatTile } from '../../conversation/ui/index';
+import { chatTile, oneLine } from '../../conversation/ui/index';
+import { useSecretPreview } from '../../secretChats/ui/index';
 
 /** The current time, renewed every `ms` (last-seen texts age while the page is open). */
 export function useNow(ms = 30_000): number {
@@ -34,15 +35,23 @@ export function useChatsPage() {
     chats.send({ type: 'chats.viewing', viewing: true });
     return () => chats.send({ type: 'chats.viewing', viewing: false });
   }, [chats]);
+  // A secret chat's latest message in words, when this device has read it.
+  const secretTexts = useSecretPreview();
   const tiles = useMemo(
-    () => entries.map((e) => chatTile(e, me, selectedId, now, drafts?.[e.conversation.id]?.text ?? null)),
-    [entries, me, selectedId, now, drafts],
+    () =>
+      entries.map((e) => {
+        const tile = chatTile(e, me, selectedId, now, drafts?.[e.conversation.id]?.text ?? null);
+        const read = tile.encryptedId ? secretTexts[tile.encryptedId] : undefined;
+        return read?.status === 'text' ? { ...tile, preview: oneLine(read.text) } : tile;
+      }),
+    [entries, me, selectedId, now, drafts, secretTexts],
   );
+  const hasSecret = useMemo(() => entries.some((e) => e.conversation.secret), [entries]);
   const selectedEntry = useMemo(
     () => entries.find((e) => e.conversation.id === selectedId) ?? null,
     [entries, selectedId],
   );
   const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
   const call = useCallback((video: boolean) => chats.send({ type: 'chats.call', video }), [chats]);
-  return { me, tiles, entries, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };
+  return { me, tiles, entries, hasSecret, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };
 }

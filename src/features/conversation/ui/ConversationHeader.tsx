@@ -48,6 +48,11 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             header.title
           )}
         </h2>
+        {header.secret && (
+          <p className="conv-secret" data-testid="conversation-secret">
+            <span aria-hidden="true">🔒 </span>Секретный чат
+          </p>
+        )}
         <p className={`conv-status${header.online ? ' online' : ''}`} data-testid="conversation-status">
           {header.status}
         </p>
@@ -64,24 +69,29 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             <Icon d={MAGNIFIER} />
           </button>
         )}
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Позвонить"
-          title="Позвонить"
-          onClick={() => props.onCall(false)}
-        >
-          <Icon d={PHONE} />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Позвонить с видео"
-          title="Позвонить с видео"
-          onClick={() => props.onCall(true)}
-        >
-          <Icon d={CAMERA} />
-        </button>
+        {/* Calls in a secret chat are not encrypted end to end yet: none are offered. */}
+        {!header.secret && (
+          <>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Позвонить"
+              title="Позвонить"
+              onClick={() => props.onCall(false)}
+            >
+              <Icon d={PHONE} />
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Позвонить с видео"
+              title="Позвонить с видео"
+              onClick={() => props.onCall(true)}
+            >
+              <Icon d={CAMERA} />
+            </button>
+          </>
+        )}
       </div>
     </div>
   );

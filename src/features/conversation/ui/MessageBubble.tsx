@@ -10,6 +10,7 @@ import { UPLOAD_FAILED } from '../../composer/index';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
+import { EncryptedText } from '../../secretChats/ui/index';
 import type { AttachmentView, MessageRow } from './view-model';
 import { CallEntry } from './voice/CallEntry';
 import { lazyView } from '../../../shared/ui/lazy-view';
@@ -223,7 +224,11 @@ function MessageBubbleView(props: MessageBubbleProps) {
             ))}
           </ul>
         )}
-        {row.text && <MessageText text={row.text} mentions={row.mentions} />}
+        {row.encrypted ? (
+          <EncryptedText messageId={row.id} {...row.encrypted} />
+        ) : (
+          row.text && <MessageText text={row.text} mentions={row.mentions} />
+        )}
         <div className="msg-meta">
           {row.edited && <EditedMark title={row.edited} />}
           <time>{row.time}</time>
@@ -244,7 +249,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
             </svg>
           </button>
         )}
-        {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
+        {canMenu && !row.encrypted && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
         <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
         {row.delivery === 'failed' && pending && (
           <div className="msg-failed">

@@ -16,6 +16,8 @@ export interface MessageMenuProps {
   onReact(emoji: string): void;
   /** «Другие реакции»: any emoji, from the picker. */
   onMoreReactions?(): void;
+  /** Reactions offered (not for an ENCRYPTED message: a secret chat's reactions are not built yet). */
+  reactions?: boolean;
   onClose(): void;
 }
 
@@ -97,32 +99,34 @@ export function MessageMenu(props: MessageMenuProps) {
           {item.label}
         </button>
       ))}
-      <div className="msg-menu-reactions">
-        {REACTION_EMOJI.map((emoji) => (
-          <button
-            key={emoji}
-            type="button"
-            role="menuitem"
-            className="msg-menu-reaction"
-            aria-label={`Реакция ${emoji}`}
-            onClick={act(() => props.onReact(emoji), true)}
-          >
-            {emoji}
-          </button>
-        ))}
-        {props.onMoreReactions && (
-          <button
-            type="button"
-            role="menuitem"
-            className="msg-menu-reaction more"
-            aria-label="Другие реакции"
-            title="Другие реакции"
-            onClick={act(props.onMoreReactions, false)}
-          >
-            ＋
-          </button>
-        )}
-      </div>
+      {props.reactions !== false && (
+        <div className="msg-menu-reactions">
+          {REACTION_EMOJI.map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              role="menuitem"
+              className="msg-menu-reaction"
+              aria-label={`Реакция ${emoji}`}
+              onClick={act(() => props.onReact(emoji), true)}
+            >
+              {emoji}
+            </button>
+          ))}
+          {props.onMoreReactions && (
+            <button
+              type="button"
+              role="menuitem"
+              className="msg-menu-reaction more"
+              aria-label="Другие реакции"
+              title="Другие реакции"
+              onClick={act(props.onMoreReactions, false)}
+            >
+              ＋
+            </button>
+          )}
+        </div>
+      )}
     </div>,
     document.body,
   );

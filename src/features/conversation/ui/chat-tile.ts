@@ -42,6 +42,10 @@ export interface ChatTileView {
   pinned?: boolean;
   archived?: boolean;
   isGroup?: boolean;
+  /** A secret chat (a lock beside its title). */
+  secret?: boolean;
+  /** Its latest message is ENCRYPTED: its id, whose text this device may have read (else a generic preview). */
+  encryptedId?: string | null;
 }
 
 export function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
@@ -101,5 +105,7 @@ export function chatTile(
     pinned: entry.settings?.pinned ?? false,
     archived: entry.settings?.archived ?? false,
     isGroup: isGroupConversation(c),
+    ...(c.secret ? { secret: true } : {}),
+    ...(latest?.type === 'ENCRYPTED' ? { encryptedId: latest.id } : {}),
   };
 }

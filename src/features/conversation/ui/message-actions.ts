@@ -32,7 +32,8 @@ export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuIte
   const items: MessageMenuItem[] = [{ action: 'quote', label: 'Цитировать' }];
   const entry = row.type === 'CALL' || row.type === 'SYSTEM';
   if (row.text) items.push({ action: 'copy', label: 'Копировать текст' });
-  if (!entry) items.push({ action: 'forward', label: 'Переслать' });
+  // An ENCRYPTED message cannot be forwarded (the server refuses it): its text exists only on the devices.
+  if (!entry && row.type !== 'ENCRYPTED') items.push({ action: 'forward', label: 'Переслать' });
   if (options.canPin && !entry)
     items.push(
       options.pinned.has(row.id) ? { action: 'unpin', label: 'Открепить' } : { action: 'pin', label: 'Закрепить' },
@@ -41,7 +42,7 @@ export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuIte
   if (row.own && !entry) items.push({ action: 'info', label: 'Информация' });
   if (row.editable) items.push({ action: 'edit', label: 'Изменить' });
   // Someone else's message can be reported to the server's administrators (docs/behaviour.md §10.20).
-  if (!row.own && !entry) items.push({ action: 'report', label: 'Пожаловаться' });
+  if (!row.own && !entry && row.type !== 'ENCRYPTED') items.push({ action: 'report', label: 'Пожаловаться' });
   items.push(
     row.own
       ? { action: 'delete', label: 'Удалить', danger: true }

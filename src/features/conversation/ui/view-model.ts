@@ -28,6 +28,8 @@ export interface HeaderView {
   /** 'ОНЛАЙН' / last seen for a direct chat; the participants for a group. */
   status: string;
   online: boolean;
+  /** A secret chat: a lock and «Секретный чат»; no calls, files or voice messages in it yet. */
+  secret?: boolean;
 }
 
 export function headerOf(entry: ConversationEntry, me: string | null, now: number): HeaderView {
@@ -37,6 +39,7 @@ export function headerOf(entry: ConversationEntry, me: string | null, now: numbe
     avatar: avatarOf(entry, me),
     status: peer ? presenceText(peer, now) : groupNames(entry, me),
     online: peer?.status === 'ONLINE',
+    ...(entry.conversation.secret ? { secret: true } : {}),
   };
 }
 
@@ -101,6 +104,8 @@ export interface MessageRow {
   voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
   /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
   call?: { label: string; video: boolean; missed: boolean } | null;
+  /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
+  encrypted?: { conversationId: string; ciphertext: string } | null;
   /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
   system?: string | null;
   delivery: Delivery | null;
@@ -165,7 +170,9 @@ export function messageRows(
       time: formatTime(at),
       at,
       type: m.type,
-      text: m.content,
+      // An ENCRYPTED message's content is ciphertext: its text is what this device decrypted (or kept when sent).
+      text: m.type === 'ENCRYPTED' ? '' : m.content,
+      encrypted: m.type === 'ENCRYPTED' ? { conversationId: m.conversationId, ciphertext: m.content } : null,
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       forwardedFrom: m.forwardedFrom?.name ?? null,
@@ -179,7 +186,8 @@ export function messageRows(
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,
       edited: m.editedAt ? editedTitle(new Date(m.editedAt), now) : null,
-      editable: own && (m.type === 'TEXT' || m.content.length > 0),
+      // Editing a secret message is an encrypted message of its own (not built yet).
+      editable: own && m.type !== 'ENCRYPTED' && (m.type === 'TEXT' || m.content.length > 0),
       reactions: m.reactions.map((r) => ({
         emoji: r.emoji,
         count: r.userIds.length,

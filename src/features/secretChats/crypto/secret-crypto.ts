@@ -168,8 +168,8 @@ export function secretCryptoOverPort(port: PortLike): SecretCrypto {
   return Object.fromEntries(METHODS.map((m) => [m, call(m)])) as unknown as SecretCrypto;
 }
 
-/** The browser's service: one module worker for the whole page. */
-export function createWorkerSecretCrypto(): SecretCrypto {
+/** The browser's service: one module worker for the whole page (crypto/worker-client.ts holds it). */
+export function createWorkerSecretCrypto(): { crypto: SecretCrypto; terminate(): void } {
   const worker = new Worker(new URL('./crypto.worker.ts', import.meta.url), { type: 'module', name: 'beseda-secret' });
-  return secretCryptoOverPort(worker as unknown as PortLike);
+  return { crypto: secretCryptoOverPort(worker as unknown as PortLike), terminate: () => worker.terminate() };
 }

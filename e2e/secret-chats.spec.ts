@@ -1,0 +1,148 @@
+// Secret chats end to end in real Chromium against the real server (docs/secret-chats.md): Анна on two devices
+// (two sign-ins in two browser contexts) and Борис on one. Анна creates the chat, both write, every device reads
+// the other's texts, a reload shows them again from the sealed store; nothing the server wrote to disk or logged
+// contains a plaintext. Then Борис signs in on a third device: the online devices add it, it reads what comes
+// next, and what came before shows as unavailable.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../tests/server/harness';
+import { expectNoSeriousA11yViolations } from './a11y';
+import { expect, test } from './fixtures';
+import { apiCall, createUser, type E2EUser, makeFriends, PASSWORD, signInContext } from './users';
+
+const FIRST = 'привет из секретного чата';
+const ANSWER = 'ответ Бориса, тоже секретный';
+const LATER = 'это увидит и новое устройство';
+const UNAVAILABLE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
+
+/** Another sign-in of the same person: another device. */
+async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
+  const login = await apiCall<Omit<E2EUser, 'username' | 'password' | 'displayName'>>(base, 'POST', '/api/auth/login', {
+    username: u.username,
+    password: PASSWORD,
+  });
+  return { ...u, ...login };
+}
+
+async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: srv.url });
+  await signInContext(context, u);
+  const page = await context.newPage();
+  await page.goto(srv.url);
+  return page;
+}
+
+/** Opening «Новый секретный чат» once makes this browser a device (others can then add it). */
+async function becomeDevice(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Новый секретный чат' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
+  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Отмена' }).click();
+}
+
+const bubble = (page: Page, text: string) => page.locator('.msg-text').filter({ hasText: text });
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Сообщение' });
+
+/** Every file under a directory, recursively. */
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+test('a secret chat: two people, three devices, no plaintext on the server', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const logs: string[] = [];
+  const srv = await startTestServer(
+    { clientDir: path.resolve(process.env.E2E_CLIENT_DIR ?? 'dist'), logLevel: 'debug' },
+    { logStream: { write: (line) => void logs.push(line) } },
+  );
+  const contexts = () => browser.contexts();
+  try {
+    const anna = await createUser(srv.url, 'Анна', 'anna');
+    const boris = await createUser(srv.url, 'Борис', 'boris');
+    await makeFriends(srv.url, anna, boris);
+    const anna2 = await signInAgain(srv.url, anna);
+
+    const a1 = await open(browser, srv, anna);
+    const a2 = await open(browser, srv, anna2);
+    const b1 = await open(browser, srv, boris);
+    await becomeDevice(b1);
+    await becomeDevice(a2);
+
+    // Анна creates the chat on her first device.
+    await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
+    const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
+    await expect(dialog).toContainText('сервер хранит только шифротекст');
+    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
+    await dialog.getByRole('button', { name: 'Создать' }).click();
+    await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+    await expect(a1.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);
+    // No files, voice messages or calls in a secret chat yet.
+    await expect(a1.getByRole('button', { name: 'Прикрепить' })).toHaveCount(0);
+    await expect(a1.getByRole('button', { name: 'Позвонить' })).toHaveCount(0);
+
+    await composer(a1).fill(FIRST);
+    await composer(a1).press('Enter');
+    await expect(bubble(a1, FIRST)).toBeVisible();
+
+    // Борис and Анна's second device read it.
+    for (const page of [b1, a2]) {
+      const tile = page.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' });
+      await expect(tile).toContainText(FIRST, { timeout: 20_000 });
+      await tile.click();
+      await expect(bubble(page, FIRST)).toBeVisible({ timeout: 20_000 });
+    }
+    await expectNoSeriousA11yViolations(b1, 'secret chat', { include: '.conv' });
+
+    await composer(b1).fill(ANSWER);
+    await composer(b1).press('Enter');
+    for (const page of [a1, a2]) await expect(bubble(page, ANSWER)).toBeVisible({ timeout: 20_000 });
+
+    // A reload reads both from the sealed store (each ciphertext decrypts once).
+    await b1.reload();
+    for (const text of [FIRST, ANSWER]) await expect(bubble(b1, text)).toBeVisible({ timeout: 20_000 });
+
+    // Борис on a third device: the online devices add it; it reads what comes next, not what came before.
+    const boris3 = await signInAgain(srv.url, boris);
+    const b3 = await open(browser, srv, boris3);
+    const tile3 = b3.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' });
+    await tile3.click();
+    await expect(b3.getByText(UNAVAILABLE).first()).toBeVisible({ timeout: 30_000 });
+    // The online devices added it: four devices in the group.
+    await expect
+      .poll(
+        async () =>
+          (
+            await srv.server.ctx.db
+              .selectFrom('secret_group_devices')
+              .select('device_id')
+              .where('left_seq', 'is', null)
+              .execute()
+          ).length,
+        { timeout: 30_000 },
+      )
+      .toBe(4);
+    await composer(a1).fill(LATER);
+    await composer(a1).press('Enter');
+    await expect(bubble(b3, LATER)).toBeVisible({ timeout: 30_000 });
+    await expect(bubble(b3, FIRST)).toHaveCount(0);
+
+    // Nothing the server keeps or logs holds a plaintext.
+    await srv.server.app.close().catch(() => undefined);
+    const haystacks = [
+      ...filesUnder(srv.config.dataDir).map((f) => ({ where: f, bytes: fs.readFileSync(f) })),
+      { where: 'log', bytes: Buffer.from(logs.join(''), 'utf8') },
+    ];
+    expect(logs.length).toBeGreaterThan(0);
+    for (const text of [FIRST, ANSWER, LATER]) {
+      const needle = Buffer.from(text, 'utf8');
+      for (const h of haystacks) expect(h.bytes.includes(needle), `${text} in ${h.where}`).toBe(false);
+    }
+  } finally {
+    for (const c of contexts()) await c.close().catch(() => {});
+    await srv.close();
+  }
+});

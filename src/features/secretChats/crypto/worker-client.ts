@@ -1,0 +1,27 @@
+// The page's one crypto service (the worker), made on first use: users without secret chats never load ts-mls or
+// start the worker. Sign-out clears the user's keys and plaintexts and ends the worker.
+import { createWorkerSecretCrypto, type SecretCrypto } from './secret-crypto';
+
+let current: { crypto: SecretCrypto; terminate(): void } | null = null;
+
+export function secretCrypto(): SecretCrypto {
+  current ??= createWorkerSecretCrypto();
+  return current.crypto;
+}
+
+/** Deletes everything of the user this browser keeps for secret chats, then stops the worker. */
+export async function clearSecrets(userId: string): Promise<void> {
+  const running = current;
+  current = null;
+  if (running) {
+    try {
+      await running.crypto.clear(userId);
+    } finally {
+      running.terminate();
+    }
+    return;
+  }
+  // No worker this session: the store is cleared directly (it may hold records of an earlier session).
+  const { createSecretStore } = await import('./secret-store');
+  await createSecretStore().clear(userId);
+}

@@ -1,0 +1,191 @@
+// This browser as a device of secret chats (docs/secret-chats.md "The client"): it registers once (keys and key
+// packages), runs one secretChat actor per secret chat (its children `chat:<id>`, each with a watcher that reports
+// what it read and sent), routes the server's secret:log and secret:pending to them, and keeps what each ENCRYPTED
+// message says for the views. It lives while the chats page shows a secret chat or the creation dialog is open.
+import { type ActorRefFrom, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
+import { failureOf } from '../../../../contract/failure';
+import { notWired } from '../../../../core/machines/not-wired';
+import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
+import { secretChatMachine } from '../secretChat/secretChat.machine';
+import {
+  SECRET_DEVICE_RETRY_MS,
+  type SecretDeviceContext,
+  type SecretDeviceEmitted,
+  type SecretDeviceEvent,
+  type SecretDeviceInput,
+  type SecretDeviceStart,
+} from './secretDevice.protocol';
+
+export * from './secretDevice.protocol';
+
+const FAILED = 'Секретные чаты недоступны: повторим попытку';
+
+export const secretDeviceServerEvents = listenToServer<SecretDeviceEvent>(
+  {
+    'secret:log': (p) => ({ type: 'secretDevice.log', conversationId: p.conversationId, seq: p.seq, epoch: p.epoch }),
+    'secret:pending': (p) => ({ type: 'secretDevice.pending', conversationIds: p.conversationIds }),
+  },
+  { onConnected: () => ({ type: 'secretDevice.sync' }) },
+);
+
+export interface WatchInput {
+  userId: string;
+  conversationId: string;
+  chat: ActorRefFrom<typeof secretChatMachine>;
+}
+
+const chatId = (conversationId: string) => `chat:${conversationId}`;
+
+export const secretDeviceMachine = setup({
+  types: {
+    context: {} as SecretDeviceContext,
+    events: {} as SecretDeviceEvent,
+    input: {} as SecretDeviceInput,
+    emitted: {} as SecretDeviceEmitted,
+  },
+  actors: {
+    /** Registers the device (once per sign-in) and lists its secret chats (GET /api/secret/state). */
+    start: notWired<SecretDeviceStart, { userId: string }>('secretDevice.start'),
+    serverEvents: secretDeviceServerEvents,
+    secretChat: secretChatMachine,
+    /** Hears one secretChat actor's emitted events and reports them (with the text read) to the device. */
+    watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+  },
+  delays: { retry: SECRET_DEVICE_RETRY_MS },
+  actions: {
+    /** A secretChat actor (and its watcher) for each of these chats that has none yet. */
+    ensureChats: assign(({ context, spawn }, ids: string[]) => {
+      const fresh = [...new Set(ids)].filter((id) => !context.conversationIds.includes(id));
+      for (const conversationId of fresh) {
+        const chat = spawn('secretChat', {
+          id: chatId(conversationId),
+          input: { userId: context.userId, conversationId },
+        });
+        spawn('watchChat', {
+          id: `watch:${conversationId}`,
+          input: { userId: context.userId, conversationId, chat },
+        });
+      }
+      return fresh.length > 0 ? { conversationIds: [...context.conversationIds, ...fresh] } : {};
+    }),
+  },
+}).createMachine({
+  id: 'secretDevice',
+  context: ({ input }) => ({ ...input, deviceId: null, conversationIds: [], texts: {}, error: null }),
+  initial: 'starting',
+  on: {
+    'secretDevice.need': {
+      guard: ({ context, event }) => context.texts[event.messageId] === undefined,
+      actions: [
+        assign({ texts: ({ context, event }) => ({ ...context.texts, [event.messageId]: { status: 'reading' } }) }),
+        { type: 'ensureChats', params: ({ event }) => [event.conversationId] },
+        enqueueActions(({ enqueue, event }) => {
+          if (event.type !== 'secretDevice.need') return;
+          enqueue.sendTo(chatId(event.conversationId), {
+            type: 'secretChat.received',
+            item: { messageId: event.messageId, ciphertext: event.ciphertext },
+          });
+        }),
+      ],
+    },
+    'secretDevice.send': {
+      actions: [
+        { type: 'ensureChats', params: ({ event }) => [event.conversationId] },
+        enqueueActions(({ enqueue, event }) => {
+          if (event.type !== 'secretDevice.send') return;
+          enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.send', item: event.item });
+        }),
+      ],
+    },
+    'secretDevice.log': {
+      actions: [
+        { type: 'ensureChats', params: ({ event }) => [event.conversationId] },
+        enqueueActions(({ enqueue, event }) => {
+          if (event.type !== 'secretDevice.log') return;
+          enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.log', seq: event.seq, epoch: event.epoch });
+        }),
+      ],
+    },
+    'secretDevice.pending': {
+      actions: [
+        { type: 'ensureChats', params: ({ event }) => event.conversationIds },
+        enqueueActions(({ enqueue, event }) => {
+          if (event.type !== 'secretDevice.pending') return;
+          for (const id of event.conversationIds) enqueue.sendTo(chatId(id), { type: 'secretChat.pending' });
+        }),
+      ],
+    },
+    'secretDevice.text': {
+      actions: assign({
+        texts: ({ context, event }) =>
+          event.envelope.kind === 'text'
+            ? {
+                ...context.texts,
+                [event.messageId]: {
+                  status: 'text',
+                  text: event.envelope.text,
+                  replyToId: event.envelope.replyToId ?? null,
+                },
+              }
+            : context.texts,
+      }),
+    },
+    'secretDevice.unreadable': {
+      actions: assign({
+        texts: ({ context, event }) => ({ ...context.texts, [event.messageId]: { status: 'unreadable' } }),
+      }),
+    },
+    'secretDevice.sent': {
+      actions: emit(({ event }) => ({
+        type: 'secretDevice.sent' as const,
+        clientMessageId: event.clientMessageId,
+        messageId: event.messageId,
+      })),
+    },
+    'secretDevice.sendFailed': {
+      actions: emit(({ event }) => ({
+        type: 'secretDevice.sendFailed' as const,
+        clientMessageId: event.clientMessageId,
+        message: event.message,
+      })),
+    },
+  },
+  states: {
+    starting: {
+      tags: ['busy'],
+      invoke: {
+        src: 'start',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign({ deviceId: ({ event }) => event.output.deviceId, error: null }),
+            { type: 'ensureChats', params: ({ event }) => event.output.conversationIds },
+            // Each chat catches up with what it may have missed while not listening.
+            enqueueActions(({ enqueue, context }) => {
+              for (const id of context.conversationIds)
+                enqueue.sendTo(chatId(id), { type: 'secretChat.log', seq: 0, epoch: 0 });
+            }),
+          ],
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => failureOf(event.error).serverMessage ?? FAILED }),
+        },
+      },
+    },
+    ready: {
+      tags: ['live'],
+      invoke: { src: 'serverEvents' },
+      on: {
+        // After a reconnection: the chats it may have missed (a new one, a welcome) are listed again.
+        'secretDevice.sync': 'starting',
+      },
+    },
+    failed: {
+      tags: ['error'],
+      after: { retry: 'starting' },
+      on: { 'secretDevice.retry': 'starting' },
+    },
+  },
+});

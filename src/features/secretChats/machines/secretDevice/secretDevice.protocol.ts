@@ -1,0 +1,64 @@
+// The secret device actor's protocol (systemId 'secretDevice', docs/secret-chats.md "The client"): this browser as
+// a device of secret chats. Views and peers import this module, never secretDevice.machine.ts.
+import type { MachineRef } from '../../../../core/machines/machine-ref';
+import type { Outgoing, SecretEnvelope } from '../secretChat/secretChat.protocol';
+
+export interface SecretDeviceInput {
+  userId: string;
+}
+
+/** What the device knows of one ENCRYPTED message. */
+export type SecretText =
+  | { status: 'reading' }
+  | { status: 'text'; text: string; replyToId: string | null }
+  /** Not readable on this device (sent before it joined, or not decryptable). */
+  | { status: 'unreadable' };
+
+export interface SecretDeviceContext extends SecretDeviceInput {
+  deviceId: string | null;
+  /** The secret chats this device runs an actor for (the actors are its children `chat:<id>`). */
+  conversationIds: string[];
+  /** By message id. */
+  texts: Record<string, SecretText>;
+  error: string | null;
+}
+
+export type SecretDeviceEvent =
+  /** A view shows this ENCRYPTED message: read it (once) unless known. */
+  | { type: 'secretDevice.need'; conversationId: string; messageId: string; ciphertext: string }
+  | { type: 'secretDevice.send'; conversationId: string; item: Outgoing }
+  /** Server events (secret:log, secret:pending) and a reconnection. */
+  | { type: 'secretDevice.log'; conversationId: string; seq: number; epoch: number }
+  | { type: 'secretDevice.pending'; conversationIds: string[] }
+  | { type: 'secretDevice.sync' }
+  /** What a conversation's actor reported (through its watcher). */
+  | { type: 'secretDevice.text'; messageId: string; envelope: SecretEnvelope }
+  | { type: 'secretDevice.unreadable'; messageId: string }
+  | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
+  | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string }
+  | { type: 'secretDevice.retry' };
+
+/** What senders hear (emitted). */
+export type SecretDeviceEmitted =
+  | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
+  | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string };
+
+export interface SecretDeviceStart {
+  deviceId: string;
+  conversationIds: string[];
+}
+
+export const SECRET_DEVICE_RETRY_MS = 15_000;
+
+/** The notice for a message this device cannot read. */
+export const UNREADABLE_NOTICE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
+export const READING_NOTICE = 'Расшифровывается…';
+export const ENCRYPTED_PREVIEW = 'Зашифрованное сообщение';
+
+export type SecretDeviceRef = MachineRef<SecretDeviceContext, SecretDeviceEvent, SecretDeviceEmitted>;
+
+declare module '../../../../core/machines/system' {
+  interface SystemActors {
+    secretDevice: SecretDeviceRef;
+  }
+}
