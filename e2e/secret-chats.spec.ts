@@ -102,6 +102,8 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     for (const page of [a1, a2]) await expect(bubble(page, ANSWER)).toBeVisible({ timeout: 20_000 });
 
     // A reload reads both from the sealed store (each ciphertext decrypts once).
+    b1.on('console', (m) => console.log('B1', m.text()));
+    b1.on('pageerror', (e) => console.log('B1 error', e.message));
     await b1.reload();
     for (const text of [FIRST, ANSWER]) await expect(bubble(b1, text)).toBeVisible({ timeout: 20_000 });
 

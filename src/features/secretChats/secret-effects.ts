@@ -38,6 +38,9 @@ export class NoDeviceError extends Error {
 /** The server's message of each secret send, by clientMessageId (the outbox delivers it: send-secret.ts). */
 export const sentMessages = new Map<string, Message>();
 
+const RECLAIM_ATTEMPTS = 5;
+const RECLAIM_PAUSE_MS = 1_000;
+
 const status = (e: unknown) => (e instanceof RequestFailure ? e.status : null);
 
 export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto): SecretEffects {
@@ -59,6 +62,31 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
     }
     const state = await api.call('secretState', { query: { deviceId } });
     return { deviceId, keyPackagesLeft: state.keyPackagesLeft };
+  }
+
+  /** One key package of each of these devices. */
+  async function claim(devices: { userId: string; deviceId: string }[], conversationId?: string) {
+    const userIds = [...new Set(devices.map((d) => d.userId))];
+    const r = await api.call('secretClaim', {
+      body: { userIds, deviceIds: devices.map((d) => d.deviceId), ...(conversationId ? { conversationId } : {}) },
+    });
+    return r.packages;
+  }
+  /**
+   * The packages with those refused replaced by fresh ones of the same devices. A device that has just registered
+   * uploads its proper packages right after: until they are there, asked again a few times, a second apart.
+   */
+  async function again(packages: ClaimedPackage[], refused: string[], conversationId?: string) {
+    const kept = packages.filter((p) => !refused.includes(p.deviceId));
+    let wanted = packages.filter((p) => refused.includes(p.deviceId));
+    const fresh: ClaimedPackage[] = [];
+    for (let attempt = 0; attempt < RECLAIM_ATTEMPTS && wanted.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, RECLAIM_PAUSE_MS));
+      const got = await claim(wanted, conversationId);
+      fresh.push(...got);
+      wanted = wanted.filter((w) => !got.some((g) => g.deviceId === w.deviceId));
+    }
+    return [...kept, ...fresh];
   }
 
   const effects: SecretEffects = {
@@ -114,15 +142,15 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       if (!group?.member || epoch === null) return noop;
       if (group.toAdd.length === 0 && group.toRemove.length === 0) return noop;
       let packages: ClaimedPackage[] = [];
-      if (group.toAdd.length > 0) {
-        const userIds = [...new Set(group.toAdd.map((d) => d.userId))];
-        const claimed = await api.call('secretClaim', {
-          body: { userIds, conversationId, deviceIds: group.toAdd.map((d) => d.deviceId) },
-        });
-        packages = claimed.packages;
-      }
+      if (group.toAdd.length > 0) packages = await claim(group.toAdd, conversationId);
       if (packages.length === 0 && group.toRemove.length === 0) return noop;
-      const made = await c.commit(userId, conversationId, packages, group.toRemove);
+      let made = await c.commit(userId, conversationId, packages, group.toRemove);
+      if (made.refused.length > 0) {
+        // A device's registration package names no device and is refused: its next package is a proper one.
+        await c.discardCommit(userId, conversationId);
+        packages = await again(packages, made.refused, conversationId);
+        made = await c.commit(userId, conversationId, packages, group.toRemove);
+      }
       if (made.added.length === 0 && made.removed.length === 0) {
         await c.discardCommit(userId, conversationId);
         return noop;
@@ -177,8 +205,13 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const claimed = await api.call('secretClaim', { body: { userIds: [...memberIds, userId] } });
       const missing = claimed.unavailable.filter((id) => id !== userId);
       if (missing.length > 0) throw new NoDeviceError(missing);
-      const packages = claimed.packages.filter((p) => p.deviceId !== deviceId);
-      const made = await c.createGroup(userId, packages);
+      let packages = claimed.packages.filter((p) => p.deviceId !== deviceId);
+      let made = await c.createGroup(userId, packages);
+      if (made.refused.length > 0) {
+        // The devices whose registration package came first: their next package names them.
+        packages = await again(packages, made.refused);
+        made = await c.createGroup(userId, packages);
+      }
       const withDevice = new Set(packages.filter((p) => made.added.includes(p.deviceId)).map((p) => p.userId));
       const refused = memberIds.filter((id) => !withDevice.has(id));
       if (refused.length > 0 || !made.welcome) throw new NoDeviceError(refused.length > 0 ? refused : memberIds);

@@ -35,16 +35,20 @@ export function useChatsPage() {
     chats.send({ type: 'chats.viewing', viewing: true });
     return () => chats.send({ type: 'chats.viewing', viewing: false });
   }, [chats]);
-  // A secret chat's latest message in words, when this device has read it.
-  const secretTexts = useSecretPreview();
+  const plain = useMemo(
+    () => entries.map((e) => chatTile(e, me, selectedId, now, drafts?.[e.conversation.id]?.text ?? null)),
+    [entries, me, selectedId, now, drafts],
+  );
+  // A secret chat's latest message in words, once this device has read it.
+  const encrypted = useMemo(() => plain.flatMap((t) => (t.encrypted ? [t.encrypted] : [])), [plain]);
+  const secretTexts = useSecretPreview(encrypted);
   const tiles = useMemo(
     () =>
-      entries.map((e) => {
-        const tile = chatTile(e, me, selectedId, now, drafts?.[e.conversation.id]?.text ?? null);
-        const read = tile.encryptedId ? secretTexts[tile.encryptedId] : undefined;
+      plain.map((tile) => {
+        const read = tile.encrypted ? secretTexts[tile.encrypted.messageId] : undefined;
         return read?.status === 'text' ? { ...tile, preview: oneLine(read.text) } : tile;
       }),
-    [entries, me, selectedId, now, drafts, secretTexts],
+    [plain, secretTexts],
   );
   const hasSecret = useMemo(() => entries.some((e) => e.conversation.secret), [entries]);
   const selectedEntry = useMemo(

@@ -44,8 +44,8 @@ export interface ChatTileView {
   isGroup?: boolean;
   /** A secret chat (a lock beside its title). */
   secret?: boolean;
-  /** Its latest message is ENCRYPTED: its id, whose text this device may have read (else a generic preview). */
-  encryptedId?: string | null;
+  /** Its latest message is ENCRYPTED: its id and ciphertext, which this device reads for the preview. */
+  encrypted?: { conversationId: string; messageId: string; ciphertext: string } | null;
 }
 
 export function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
@@ -106,6 +106,8 @@ export function chatTile(
     archived: entry.settings?.archived ?? false,
     isGroup: isGroupConversation(c),
     ...(c.secret ? { secret: true } : {}),
-    ...(latest?.type === 'ENCRYPTED' ? { encryptedId: latest.id } : {}),
+    ...(latest?.type === 'ENCRYPTED'
+      ? { encrypted: { conversationId: c.id, messageId: latest.id, ciphertext: latest.content } }
+      : {}),
   };
 }

@@ -2,11 +2,11 @@
 // asking it to read the message once it is shown.
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import { useSecretDeviceRef } from './useSecretDeviceRef';
 import type { SecretText } from '../machines/secretDevice/secretDevice.protocol';
 
 export function useEncryptedText(conversationId: string, messageId: string, ciphertext: string): SecretText {
-  const device = useSystemActor('secretDevice');
+  const device = useSecretDeviceRef();
   const known = useSelector(device, (s) => s?.context.texts[messageId]);
   useEffect(() => {
     if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext });
