@@ -59,7 +59,6 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     { clientDir: path.resolve(process.env.E2E_CLIENT_DIR ?? 'dist'), logLevel: 'debug' },
     { logStream: { write: (line) => void logs.push(line) } },
   );
-  const contexts = () => browser.contexts();
   try {
     const anna = await createUser(srv.url, 'Анна', 'anna');
     const boris = await createUser(srv.url, 'Борис', 'boris');
@@ -102,8 +101,6 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     for (const page of [a1, a2]) await expect(bubble(page, ANSWER)).toBeVisible({ timeout: 20_000 });
 
     // A reload reads both from the sealed store (each ciphertext decrypts once).
-    b1.on('console', (m) => console.log('B1', m.text()));
-    b1.on('pageerror', (e) => console.log('B1 error', e.message));
     await b1.reload();
     for (const text of [FIRST, ANSWER]) await expect(bubble(b1, text)).toBeVisible({ timeout: 20_000 });
 
@@ -144,7 +141,7 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
       for (const h of haystacks) expect(h.bytes.includes(needle), `${text} in ${h.where}`).toBe(false);
     }
   } finally {
-    for (const c of contexts()) await c.close().catch(() => {});
+    for (const c of browser.contexts()) await c.close().catch(() => {});
     await srv.close();
   }
 });

@@ -23,18 +23,8 @@ export function wireSecretChat(s: Services) {
   const fx = secretEffects(s);
   return secretChatMachine.provide({
     actors: {
-      register: fromPromise(({ input }: { input: { userId: string } }) =>
-        fx.device(input.userId).catch((e) => {
-          console.warn('DEBUG register', e?.name, e?.code, e?.message);
-          throw e;
-        }),
-      ),
-      catchUp: fromPromise(({ input }: { input: Where & { after: number } }) =>
-        fx.catchUp(input).catch((e) => {
-          console.warn('DEBUG catchUp', e?.name, e?.code, e?.message);
-          throw e;
-        }),
-      ),
+      register: fromPromise(({ input }: { input: { userId: string } }) => fx.device(input.userId)),
+      catchUp: fromPromise(({ input }: { input: Where & { after: number } }) => fx.catchUp(input)),
       commit: fromPromise(({ input }: { input: Where }) => fx.commit(input)),
       send: fromPromise(({ input }: { input: Where & { item: Outgoing } }) => fx.send(input)),
       // Decrypts once; the plaintext is kept in the sealed store, and asking again gives it back.
