@@ -154,6 +154,7 @@ export const secretDeviceMachine = setup({
     starting: {
       tags: ['busy'],
       invoke: {
+        id: 'start',
         src: 'start',
         input: ({ context }) => ({ userId: context.userId }),
         onDone: {
@@ -176,7 +177,7 @@ export const secretDeviceMachine = setup({
     },
     ready: {
       tags: ['live'],
-      invoke: { src: 'serverEvents' },
+      invoke: { id: 'serverEvents', src: 'serverEvents' },
       on: {
         // After a reconnection: the chats it may have missed (a new one, a welcome) are listed again.
         'secretDevice.sync': 'starting',

@@ -60,6 +60,7 @@ export const secretDialogMachine = setup({
     preparing: {
       tags: ['preparing'],
       invoke: {
+        id: 'prepare',
         src: 'prepare',
         input: ({ context }) => ({ userId: context.userId }),
         onDone: 'editing',
@@ -78,6 +79,7 @@ export const secretDialogMachine = setup({
       tags: ['busy'],
       entry: assign({ error: null, noDevice: [] }),
       invoke: {
+        id: 'create',
         src: 'create',
         input: ({ context }) => ({
           userId: context.userId,

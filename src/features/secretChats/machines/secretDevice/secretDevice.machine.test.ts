@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromCallback, fromPromise } from 'xstate';
+import { describeModel } from '../../../../../tests/model/harness';
+import { RequestFailure } from '../../../../contract/failure';
+import type { SecretChatEvent } from '../secretChat/secretChat.protocol';
+import {
+  type SecretDeviceEmitted,
+  type SecretDeviceEvent,
+  type SecretDeviceStart,
+  secretDeviceMachine,
+  type WatchInput,
+} from './secretDevice.machine';
+
+const hang = <O, I>() => fromPromise<O, I>(() => new Promise<never>(() => {}));
+const inert = fromCallback<{ type: string }, void>(() => undefined);
+/** Stands in for a secretChat actor: it keeps what it was sent. */
+const chatStub = (heard: SecretChatEvent[]) =>
+  createMachine({ on: { '*': { actions: ({ event }) => heard.push(event as SecretChatEvent) } } });
+
+describeModel({
+  name: 'secretDevice',
+  machine: secretDeviceMachine.provide({
+    actors: {
+      start: hang<SecretDeviceStart, { userId: string }>(),
+      serverEvents: inert,
+      secretChat: chatStub([]) as never,
+      watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+    },
+  }),
+  inputs: [{ userId: 'u1' }],
+  events: {
+    'secretDevice.need': () => [
+      { type: 'secretDevice.need', conversationId: 'c1', messageId: 'm1', ciphertext: 'AAAA' },
+    ],
+    'secretDevice.send': () => [
+      {
+        type: 'secretDevice.send',
+        conversationId: 'c1',
+        item: { clientMessageId: 'k1', envelope: { v: 1, kind: 'text', text: 'привет' } },
+      },
+    ],
+    'secretDevice.log': () => [{ type: 'secretDevice.log', conversationId: 'c1', seq: 2, epoch: 2 }],
+    'secretDevice.pending': () => [{ type: 'secretDevice.pending', conversationIds: ['c1'] }],
+    'secretDevice.sync': () => [{ type: 'secretDevice.sync' }],
+    'secretDevice.text': () => [
+      { type: 'secretDevice.text', messageId: 'm1', envelope: { v: 1, kind: 'text', text: 'привет' } },
+      { type: 'secretDevice.text', messageId: 'm1', envelope: { v: 1, kind: 'delete', targetId: 'm0' } },
+    ],
+    'secretDevice.unreadable': () => [{ type: 'secretDevice.unreadable', messageId: 'm1' }],
+    'secretDevice.sent': () => [{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }],
+    'secretDevice.sendFailed': () => [{ type: 'secretDevice.sendFailed', clientMessageId: 'k1', message: 'Нельзя' }],
+    'secretDevice.retry': () => [{ type: 'secretDevice.retry' }],
+    'xstate.done.actor.start': () => [
+      { type: 'xstate.done.actor.start', output: { deviceId: 'd1', conversationIds: ['c1'] } },
+    ],
+    'xstate.error.actor.start': () => [{ type: 'xstate.error.actor.start', error: new RequestFailure(null, null) }],
+  },
+  traversal: 'shortest',
+});
+
+describe('secretDevice behaviour', () => {
+  it('runs one actor per secret chat, routes server events and reads to it, and keeps what messages say', async () => {
+    const heard: SecretChatEvent[] = [];
+    const watched: string[] = [];
+    const actor = createActor(
+      secretDeviceMachine.provide({
+        actors: {
+          start: fromPromise<SecretDeviceStart, { userId: string }>(async () => ({
+            deviceId: 'd1',
+            conversationIds: ['c1'],
+          })),
+          serverEvents: inert,
+          secretChat: chatStub(heard) as never,
+          watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input }) => {
+            watched.push(input.conversationId);
+          }),
+        },
+      }),
+      { input: { userId: 'u1' } },
+    ).start();
+    const emitted: SecretDeviceEmitted[] = [];
+    actor.on('secretDevice.sent', (e) => emitted.push(e));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.conversationIds).toEqual(['c1']);
+    actor.send({ type: 'secretDevice.need', conversationId: 'c2', messageId: 'm1', ciphertext: 'AAAA' });
+    actor.send({ type: 'secretDevice.need', conversationId: 'c2', messageId: 'm1', ciphertext: 'AAAA' });
+    actor.send({ type: 'secretDevice.pending', conversationIds: ['c1'] });
+    expect(actor.getSnapshot().context.conversationIds).toEqual(['c1', 'c2']);
+    expect(watched).toEqual(['c1', 'c2']);
+    expect(heard.map((e) => e.type)).toEqual(['secretChat.log', 'secretChat.received', 'secretChat.pending']);
+    expect(actor.getSnapshot().context.texts.m1).toEqual({ status: 'reading' });
+    actor.send({
+      type: 'secretDevice.text',
+      messageId: 'm1',
+      envelope: { v: 1, kind: 'text', text: 'да', replyToId: 'm0' },
+    });
+    expect(actor.getSnapshot().context.texts.m1).toEqual({ status: 'text', text: 'да', replyToId: 'm0' });
+    actor.send({ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' });
+    expect(emitted).toEqual([{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }]);
+    actor.stop();
+  });
+});
