@@ -2,7 +2,7 @@
 // (two sign-ins in two browser contexts) and Борис on one. Анна creates the chat, both write, every device reads
 // the other's texts, a reload shows them again from the sealed store; nothing the server wrote to disk or logged
 // contains a plaintext. Then Борис signs in on a third device: the online devices add it, it reads what comes
-// next, and what came before shows as unavailable.
+// next, and what came before shows as unavailable. In a secret group, a removed member's device gets nothing more.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
@@ -32,6 +32,11 @@ async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page
   await page.goto(srv.url);
   return page;
 }
+
+// Each test's browsers go away with it (idle pages slow the next test down on two shared cores).
+test.afterEach(async ({ browser }) => {
+  for (const c of browser.contexts()) await c.close().catch(() => {});
+});
 
 /** Opening «Новый секретный чат» once makes this browser a device (others can then add it). */
 async function becomeDevice(page: Page): Promise<void> {
@@ -141,7 +146,66 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
       for (const h of haystacks) expect(h.bytes.includes(needle), `${text} in ${h.where}`).toBe(false);
     }
   } finally {
-    for (const c of browser.contexts()) await c.close().catch(() => {});
     await srv.close();
   }
+});
+
+test('a secret group: a removed member gets nothing more, the others go on', async ({ srv, browser }) => {
+  test.setTimeout(150_000);
+  const anna = await createUser(srv.url, 'Анна', 'anna');
+  const boris = await createUser(srv.url, 'Борис', 'boris');
+  const vera = await createUser(srv.url, 'Вера', 'vera');
+  await makeFriends(srv.url, anna, boris);
+  await makeFriends(srv.url, anna, vera);
+  const pa = await open(browser, srv, anna);
+  const pb = await open(browser, srv, boris);
+  const pv = await open(browser, srv, vera);
+  await becomeDevice(pb);
+  await becomeDevice(pv);
+
+  await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
+  const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
+  await dialog.getByRole('checkbox', { name: /Борис/ }).check();
+  await dialog.getByRole('checkbox', { name: /Вера/ }).check();
+  await dialog.getByRole('textbox', { name: 'Название' }).fill('Тайный совет');
+  await dialog.getByRole('button', { name: 'Создать' }).click();
+  await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+  const conversationId = pa.url().split('/c/')[1] as string;
+
+  await composer(pa).fill('для всех троих');
+  await composer(pa).press('Enter');
+  for (const page of [pb, pv]) {
+    await page.getByTestId('chat-tile').filter({ hasText: 'Тайный совет' }).click();
+    await expect(bubble(page, 'для всех троих')).toBeVisible({ timeout: 20_000 });
+  }
+
+  // Анна removes Вера: the chat leaves Вера's list; an online device commits the removal of her device.
+  await apiCall(
+    srv.url,
+    'POST',
+    '/api/conversations/members/remove',
+    { conversationId, userId: vera.user.id },
+    anna.accessToken,
+  );
+  await expect(pv.getByTestId('chat-tile').filter({ hasText: 'Тайный совет' })).toHaveCount(0, { timeout: 20_000 });
+  await expect
+    .poll(
+      async () =>
+        (
+          await srv.server.ctx.db
+            .selectFrom('secret_group_devices')
+            .select('device_id')
+            .where('conversation_id', '=', conversationId)
+            .where('left_seq', 'is', null)
+            .execute()
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(2);
+
+  await composer(pa).fill('только для двоих');
+  await composer(pa).press('Enter');
+  await expect(bubble(pb, 'только для двоих')).toBeVisible({ timeout: 20_000 });
+  await expect(bubble(pv, 'только для двоих')).toHaveCount(0);
+  await expect(pv.getByText('только для двоих')).toHaveCount(0);
 });
