@@ -37,6 +37,8 @@ function withoutRemoved(
 /** What a quote of this message says (text, else what it carries). */
 function quoteOf(row: MessageRow): string {
   if (row.text) return row.text;
+  // A secret message's text is not the row's: the quote says what it is (its id travels encrypted).
+  if (row.encrypted) return 'Зашифрованное сообщение';
   if (row.voice) return voicePreview(row.voice.durationMs);
   if (row.call) return row.call.label;
   const first = row.attachments[0];

@@ -1,14 +1,31 @@
-// An ENCRYPTED message's text as this device reads it (docs/secret-chats.md "The views"): the text decrypted (or
-// kept when sent), «Расшифровывается…» meanwhile, or the notice that this device cannot read it.
+// An ENCRYPTED message's text as this device reads it (docs/secret-chats.md "In the app"): the text decrypted (or
+// kept when sent) with the message it answers, «Расшифровывается…» meanwhile, or the notice that this device
+// cannot read it.
 import { READING_NOTICE, UNREADABLE_NOTICE } from '../machines/secretDevice/secretDevice.protocol';
 import { useEncryptedText } from './useEncryptedText';
 
 export function EncryptedText(props: { conversationId: string; messageId: string; ciphertext: string }) {
-  const t = useEncryptedText(props.conversationId, props.messageId, props.ciphertext);
-  return <EncryptedTextView text={t.status === 'text' ? t.text : null} unreadable={t.status === 'unreadable'} />;
+  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext);
+  return (
+    <EncryptedTextView
+      text={known.status === 'text' ? known.text : null}
+      reply={reply}
+      unreadable={known.status === 'unreadable'}
+    />
+  );
 }
 
-export function EncryptedTextView(props: { text: string | null; unreadable: boolean }) {
-  if (props.text !== null) return <p className="msg-text">{props.text}</p>;
-  return <p className="msg-text msg-secret-note">{props.unreadable ? UNREADABLE_NOTICE : READING_NOTICE}</p>;
+export function EncryptedTextView(props: { text: string | null; reply: string | null; unreadable: boolean }) {
+  if (props.text === null)
+    return <p className="msg-text msg-secret-note">{props.unreadable ? UNREADABLE_NOTICE : READING_NOTICE}</p>;
+  return (
+    <>
+      {props.reply !== null && (
+        <span className="msg-reply">
+          <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{props.reply}</span>
+        </span>
+      )}
+      <p className="msg-text">{props.text}</p>
+    </>
+  );
 }

@@ -1,15 +1,24 @@
-// EncryptedText's view of the device actor (systemId 'secretDevice'): what this device knows of the message, and
-// asking it to read the message once it is shown.
+// EncryptedText's view of the device actor (systemId 'secretDevice'): what this device knows of the message (and of
+// the message it answers), and asking it to read the message once it is shown.
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
+import { ENCRYPTED_PREVIEW, type SecretText } from '../machines/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
-import type { SecretText } from '../machines/secretDevice/secretDevice.protocol';
 
-export function useEncryptedText(conversationId: string, messageId: string, ciphertext: string): SecretText {
+const READING: SecretText = { status: 'reading' };
+
+export function useEncryptedText(
+  conversationId: string,
+  messageId: string,
+  ciphertext: string,
+): { known: SecretText; reply: string | null } {
   const device = useSecretDeviceRef();
   const known = useSelector(device, (s) => s?.context.texts[messageId]);
+  const replyToId = known?.status === 'text' ? known.replyToId : null;
+  const quoted = useSelector(device, (s) => (replyToId ? s?.context.texts[replyToId] : undefined));
   useEffect(() => {
     if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext });
   }, [device, known, conversationId, messageId, ciphertext]);
-  return known ?? { status: 'reading' };
+  const reply = replyToId ? (quoted?.status === 'text' ? quoted.text : ENCRYPTED_PREVIEW) : null;
+  return { known: known ?? READING, reply };
 }
