@@ -129,6 +129,7 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
         { timeout: 30_000 },
       )
       .toBe(4);
+    await expect(b3.getByText('Это устройство ещё не добавлено в секретный чат', { exact: false })).toHaveCount(0);
     await composer(a1).fill(LATER);
     await composer(a1).press('Enter');
     await expect(bubble(b3, LATER)).toBeVisible({ timeout: 30_000 });

@@ -2,6 +2,7 @@
 // actions (selection, removal with «Отменить», forward, info, report, reactions), search within the conversation
 // and «Информация». A chunk of its own, fetched with the conversation's views (src/features/chats/ui/ChatsPage.tsx),
 // so none of it is in the list's first bundle.
+import { SecretChatNotice } from '../../secretChats/ui/index';
 import { useCallback, useState } from 'react';
 import { LazyConversationView } from '../../conversation/ui/index';
 import { useConversationPane } from '../../conversation/ui/deferred';
@@ -86,6 +87,7 @@ export function ConversationPane(props: ConversationPaneProps) {
             />
           ) : null
         }
+        notice={<SecretChatNotice conversationId={props.conversationId} />}
         overlays={
           <>
             <RemovalPrompt {...actions.removal} />

@@ -44,6 +44,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   selectionBar?: ReactNode;
   /** Dialogs and toasts of the message actions. */
   overlays?: ReactNode;
+  /** A line under the header about this chat (a secret chat this device cannot take part in yet). */
+  notice?: ReactNode;
   /** Who «@» can name in this conversation (a group's other members; none in a direct chat). */
   mentionable?: { id: string; name: string; username: string }[];
   /** The «@» list's actor as values and callbacks. */
@@ -128,6 +130,7 @@ export function ConversationView(props: ConversationViewProps) {
       <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} onInfo={props.onInfo} />
       {props.searchBar}
       {props.pinBar && <PinBar {...props.pinBar} />}
+      {props.notice}
       <div className="conv-body">
         {props.status === 'loading' ? (
           <p className="conv-note" role="status">

@@ -157,6 +157,7 @@ export const secretChatMachine = setup({
     },
     /** Not in the group yet: its welcome comes with a later log event. */
     awaitingWelcome: {
+      tags: ['waiting'],
       on: { 'secretChat.log': 'joining' },
     },
     ready: {

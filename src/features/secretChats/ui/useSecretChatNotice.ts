@@ -1,0 +1,24 @@
+// SecretChatNotice's view of this conversation's secret chat actor (the device actor's child `chat:<id>`; none for
+// a chat that is not secret): whether this device waits to be added, was removed, or failed for now.
+import { useSelector } from '@xstate/react';
+import type { SecretChatRef } from '../machines/secretChat/secretChat.protocol';
+import { useSecretDeviceRef } from './useSecretDeviceRef';
+
+export const WAITING_NOTICE =
+  'Это устройство ещё не добавлено в секретный чат: его добавит другое устройство участников, когда будет в сети';
+export const REMOVED_NOTICE = 'Это устройство больше не участвует в секретном чате';
+
+export function useSecretChatNotice(conversationId: string): string | null {
+  const device = useSecretDeviceRef();
+  const chat = useSelector(
+    device,
+    (s) => (s?.children as Record<string, SecretChatRef | undefined> | undefined)?.[`chat:${conversationId}`],
+  );
+  return useSelector(chat, (s) => {
+    if (!s) return null;
+    if (s.hasTag('waiting')) return WAITING_NOTICE;
+    if (s.hasTag('removed')) return REMOVED_NOTICE;
+    if (s.hasTag('error')) return s.context.error;
+    return null;
+  });
+}
