@@ -44,7 +44,9 @@ const RECLAIM_PAUSE_MS = 1_000;
 const status = (e: unknown) => (e instanceof RequestFailure ? e.status : null);
 
 export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto): SecretEffects {
-  const devices = new Map<string, Promise<RegisterResult>>();
+  // Per user and crypto service: after a sign-out (which clears the store and ends the worker) the next sign-in is
+  // another device and registers anew.
+  const devices = new Map<string, { crypto: SecretCrypto; registered: Promise<RegisterResult> }>();
 
   async function register(userId: string): Promise<RegisterResult> {
     const c = crypto();
@@ -91,14 +93,16 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
 
   const effects: SecretEffects = {
     device(userId) {
-      let p = devices.get(userId);
-      if (!p) {
-        p = register(userId);
-        devices.set(userId, p);
-        // A failed registration is tried again by the next caller.
-        p.catch(() => devices.delete(userId));
-      }
-      return p;
+      const c = crypto();
+      const known = devices.get(userId);
+      if (known?.crypto === c) return known.registered;
+      const registered = register(userId);
+      devices.set(userId, { crypto: c, registered });
+      // A failed registration is tried again by the next caller.
+      registered.catch(() => {
+        if (devices.get(userId)?.registered === registered) devices.delete(userId);
+      });
+      return registered;
     },
     async conversationIds(userId) {
       const { deviceId } = await effects.device(userId);
