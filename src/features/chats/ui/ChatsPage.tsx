@@ -8,11 +8,11 @@ import { useChatActions } from './useChatActions';
 import { useChatsPage } from './useChatsPage';
 import { ListSearchField, listSearchResults } from '../../search/ui/index';
 import { useNameSearch, useSearch } from '../../search/ui/index';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { lazyView } from '../../../shared/ui/lazy-view';
 import type { ConversationPaneProps } from './ConversationPane';
 import { serviceWorkerSettled } from '../../../shared/ui/service-worker-settled';
-import { SecretDevice } from '../../secretChats/ui/index';
+import { LazySecretDevice } from '../../secretChats/ui/index';
 import '../../../styles/chats.css';
 
 /**
@@ -74,7 +74,11 @@ export function ChatsPage() {
         }
       />
       <ChatActionPrompt {...menu} />
-      {page.hasSecret && me && <SecretDevice userId={me} />}
+      {page.hasSecret && me && (
+        <Suspense fallback={null}>
+          <LazySecretDevice userId={me} />
+        </Suspense>
+      )}
     </>
   );
 }

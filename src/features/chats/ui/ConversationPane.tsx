@@ -2,8 +2,8 @@
 // actions (selection, removal with «Отменить», forward, info, report, reactions), search within the conversation
 // and «Информация». A chunk of its own, fetched with the conversation's views (src/features/chats/ui/ChatsPage.tsx),
 // so none of it is in the list's first bundle.
-import { SecretChatNotice } from '../../secretChats/ui/index';
-import { useCallback, useState } from 'react';
+import { LazySecretChatNotice } from '../../secretChats/ui/index';
+import { Suspense, useCallback, useState } from 'react';
 import { LazyConversationView } from '../../conversation/ui/index';
 import { useConversationPane } from '../../conversation/ui/deferred';
 import { LazyConversationSearchBar } from '../../search/ui/index';
@@ -87,7 +87,13 @@ export function ConversationPane(props: ConversationPaneProps) {
             />
           ) : null
         }
-        notice={<SecretChatNotice conversationId={props.conversationId} />}
+        notice={
+          props.selectedEntry?.conversation.secret ? (
+            <Suspense fallback={null}>
+              <LazySecretChatNotice conversationId={props.conversationId} />
+            </Suspense>
+          ) : null
+        }
         overlays={
           <>
             <RemovalPrompt {...actions.removal} />

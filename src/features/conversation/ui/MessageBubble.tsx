@@ -4,13 +4,13 @@
 // that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right
 // click, the context-menu key or Shift+F10) opens the actions. Voice messages and call entries render their own
 // components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
-import { type KeyboardEvent, type MouseEvent, memo, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, Suspense, useState } from 'react';
 
 import { UPLOAD_FAILED } from '../../composer/index';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
-import { EncryptedText } from '../../secretChats/ui/index';
+import { LazyEncryptedText } from '../../secretChats/ui/index';
 import type { AttachmentView, MessageRow } from './view-model';
 import { CallEntry } from './voice/CallEntry';
 import { lazyView } from '../../../shared/ui/lazy-view';
@@ -225,7 +225,9 @@ function MessageBubbleView(props: MessageBubbleProps) {
           </ul>
         )}
         {row.encrypted ? (
-          <EncryptedText messageId={row.id} {...row.encrypted} />
+          <Suspense fallback={<p className="msg-text msg-secret-note">Расшифровывается…</p>}>
+            <LazyEncryptedText messageId={row.id} {...row.encrypted} />
+          </Suspense>
         ) : (
           row.text && <MessageText text={row.text} mentions={row.mentions} />
         )}

@@ -4,7 +4,13 @@
 import { READING_NOTICE, UNREADABLE_NOTICE } from '../machines/secretDevice/secretDevice.protocol';
 import { useEncryptedText } from './useEncryptedText';
 
-export function EncryptedText(props: { conversationId: string; messageId: string; ciphertext: string }) {
+export interface EncryptedTextProps {
+  conversationId: string;
+  messageId: string;
+  ciphertext: string;
+}
+
+export function EncryptedText(props: EncryptedTextProps) {
   const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext);
   return (
     <EncryptedTextView

@@ -1,9 +1,18 @@
-// The views of secret chats that other features render. The dialog loads when first opened.
+// The views of secret chats that other features render. All but the list's preview hook load on demand: a user
+// without secret chats never fetches them (the chats page's first bundle has a budget, bench/client/bundle.ts).
 import { lazyView } from '../../../shared/ui/lazy-view';
+import type { EncryptedTextProps } from './EncryptedText';
 import type { SecretDialogProps } from './SecretDialog';
 
-export { EncryptedText } from './EncryptedText';
-export { SecretChatNotice } from './SecretChatNotice';
-export { SecretDevice } from './SecretDevice';
 export { useSecretPreview } from './useSecretPreview';
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
+/** Holds the device actor while the chats page shows a secret chat. */
+export const LazySecretDevice = lazyView<{ userId: string }>(() =>
+  import('./SecretDevice').then((m) => m.SecretDevice),
+);
+export const LazyEncryptedText = lazyView<EncryptedTextProps>(() =>
+  import('./EncryptedText').then((m) => m.EncryptedText),
+);
+export const LazySecretChatNotice = lazyView<{ conversationId: string }>(() =>
+  import('./SecretChatNotice').then((m) => m.SecretChatNotice),
+);
