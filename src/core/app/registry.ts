@@ -6,13 +6,16 @@
 //   list from these lines);
 // - lifetime 'owned': lives exactly while its owner shows it: owner 'view' = a view holds it with
 //   useOwnedActor(id) (src/core/ui/useOwnedActor.ts) and the root spawns it while that view is mounted; owner
-//   '<id>' = that machine invokes it in the state that shows it (the chats footer's dialogs);
+//   '<id>' = that machine runs it in the state that shows it (the chats footer's dialogs, the open conversation);
 // - lifetime 'child': spawned by its parent machine, which provides it in its own wiring; listed for the diagrams.
 // - systemId: registered under its id, reachable with systemActor(system, id). Its protocol declares the type
 //   (module augmentation of SystemActors in src/core/machines/system.ts); the checks at the end of this file fail
 //   to compile when the two disagree either way.
 // - wire: the machine with its effects provided from the services (each feature's wiring.ts); src/core/app/wiring.ts
 //   composes them.
+// - load: the line's code is not in the first bundle. A view-owned line is fetched when its view first opens it; a
+//   line owned by a machine reaches its owner through the owner's actor `loadOwned` (src/core/machines/owned-code.ts),
+//   which the owner runs when the line is about to be needed; a child line names only its machine, for the diagrams.
 // The diagram list (scripts/diagrams.ts) is derived from it too.
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import { callMachine } from '../../features/calls/index';
@@ -28,13 +31,8 @@ import { wireChatActions, wireChats, wireChatsFooter, wireNavigation } from '../
 import { composerMachine, draftsMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
 import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
 import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
-import {
-  conversationMachine,
-  lightboxMachine,
-  messageEditMachine,
-  readReceiptsMachine,
-  typingMachine,
-} from '../../features/conversation/index';
+// Not through the feature's index: that re-exports the conversation's machines, which load later.
+import { lightboxMachine } from '../../features/conversation/machines/lightbox/lightbox.machine';
 import { removalMachine } from '../../features/messageActions/index';
 import { wireRemoval } from '../../features/messageActions/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
@@ -49,7 +47,6 @@ import { connectivityMachine } from '../machines/connectivity/connectivity.machi
 import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
 import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
-import { requestQueueMachine } from '../machines/requestQueue/requestQueue.machine';
 import { sessionMachine } from '../machines/session/session.machine';
 import type { SystemActors } from '../machines/system';
 import type { AppInput } from '../machines/app/app.protocol';
@@ -59,13 +56,14 @@ import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession, wireSign
 export type Lifetime = 'session' | 'owned' | 'child';
 
 export interface RegistryEntry {
-  /** The machine, in the first bundle (absent for a line whose code loads with its view: `load`). */
+  /** The machine, in the first bundle (absent for a line whose code loads later: `load`). */
   machine?: AnyStateMachine;
   /**
-   * A view-owned line whose code loads with its view, not with the first bundle: its wired machine, fetched when the
-   * view first opens it (the root spawns it then), and its bare machine for the diagrams.
+   * A line whose code loads later, not with the first bundle: its wired machine (a view-owned line's is fetched when
+   * the view first opens it and the root spawns it then; a machine-owned line's when its owner asks), and its bare
+   * machine for the diagrams. A child line has only the latter: its parent's wiring provides it.
    */
-  load?: { wired(s: Services): Promise<AnyStateMachine>; machine(): Promise<AnyStateMachine> };
+  load?: { wired?(s: Services): Promise<AnyStateMachine>; machine(): Promise<AnyStateMachine> };
   lifetime: Lifetime;
   /** Who spawns an 'owned' or 'child' actor: 'view' (useOwnedActor) or its parent machine's id. */
   owner?: string;
@@ -347,17 +345,60 @@ export const registry = {
   groupDialog: { machine: groupDialogMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireGroupDialog },
   // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
   groupAvatar: { machine: avatarMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireGroupAvatar },
+  // Owned by the chats actor: the selected conversation, its code fetched when a conversation is first opened or
+  // about to be (with its children below).
+  conversation: {
+    lifetime: 'owned',
+    owner: 'chats',
+    load: {
+      wired: (s: Services) => import('../../features/conversation/wiring').then((m) => m.wireConversation(s)),
+      machine: () =>
+        import('../../features/conversation/machines/conversation/conversation.machine').then(
+          (m) => m.conversationMachine,
+        ),
+    },
+  },
   // Children spawned and wired by their parent.
-  conversation: { machine: conversationMachine, lifetime: 'child', owner: 'chats' },
   composer: { machine: composerMachine, lifetime: 'child', owner: 'chats' },
-  readReceipts: { machine: readReceiptsMachine, lifetime: 'child', owner: 'conversation' },
-  messageEdit: { machine: messageEditMachine, lifetime: 'child', owner: 'conversation' },
-  typing: { machine: typingMachine, lifetime: 'child', owner: 'conversation', systemId: true },
+  readReceipts: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: {
+      machine: () =>
+        import('../../features/conversation/machines/readReceipts/readReceipts.machine').then(
+          (m) => m.readReceiptsMachine,
+        ),
+    },
+  },
+  messageEdit: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: {
+      machine: () =>
+        import('../../features/conversation/machines/messageEdit/messageEdit.machine').then(
+          (m) => m.messageEditMachine,
+        ),
+    },
+  },
+  typing: {
+    lifetime: 'child',
+    owner: 'conversation',
+    systemId: true,
+    load: {
+      machine: () => import('../../features/conversation/machines/typing/typing.machine').then((m) => m.typingMachine),
+    },
+  },
   recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
   outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
-  // One queue logic, spawned twice by the conversation (deletions and reactions).
-  requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
+  // One queue logic, spawned by the conversation (deletions, reactions and pins).
+  requestQueue: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: {
+      machine: () => import('../machines/requestQueue/requestQueue.machine').then((m) => m.requestQueueMachine),
+    },
+  },
 } as const satisfies Record<string, RegistryEntry>;
 
 export type Registry = typeof registry;
@@ -373,7 +414,9 @@ export type MachineOf<E> = E extends { machine: infer M extends AnyStateMachine 
   ? M
   : E extends { load: { wired(s: Services): Promise<infer M extends AnyStateMachine> } }
     ? M
-    : never;
+    : E extends { load: { machine(): Promise<infer M extends AnyStateMachine> } }
+      ? M
+      : never;
 /** Every registry line with a systemId has its entry in SystemActors, and the machine's ref fits that entry. */
 export type RegistryMatchesSystem = Verdict<{
   [K in WithSystemId]: K extends keyof SystemActors
@@ -395,7 +438,7 @@ export function idsOf(lifetime: Lifetime, owner?: string): RegistryId[] {
   });
 }
 
-/** The lines whose code loads with their view. */
+/** The lines whose code loads later. */
 export const lazyIds = (): RegistryId[] => ids.filter((id) => (registry[id] as RegistryEntry).load !== undefined);
 
 /**
