@@ -29,16 +29,15 @@ import {
 } from '../../features/chats/index';
 import { wireChatActions, wireChats, wireChatsFooter, wireNavigation } from '../../features/chats/wiring';
 import { composerMachine, draftsMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
-import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
-import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
-// Not through the feature's index: that re-exports the conversation's machines, which load later.
-import { lightboxMachine } from '../../features/conversation/machines/lightbox/lightbox.machine';
+import { contactsMachine } from '../../features/contacts/index';
+import { wireContacts } from '../../features/contacts/wiring';
+import { lightboxMachine } from '../../features/conversation/index';
 import { removalMachine } from '../../features/messageActions/index';
 import { wireRemoval } from '../../features/messageActions/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
-import { avatarMachine, profileMachine } from '../../features/profile/index';
-import { wireAvatar, wireGroupAvatar, wireProfile } from '../../features/profile/wiring';
+import { profileMachine } from '../../features/profile/index';
+import { wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
 import { themeMachine } from '../../features/theme/index';
 import { wireTheme } from '../../features/theme/wiring';
@@ -339,12 +338,44 @@ export const registry = {
       machine: () => import('../../features/admin/index').then((m) => m.adminStatsMachine),
     },
   },
-  // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
-  contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
-  avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },
-  groupDialog: { machine: groupDialogMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireGroupDialog },
+  // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children); their
+  // code is fetched when a dialog is first opened or the EBLID panel unfolded.
+  contactCode: {
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+    load: {
+      wired: (s: Services) => import('../../features/contacts/dialog-wiring').then((m) => m.wireContactCode(s)),
+      machine: () =>
+        import('../../features/contacts/machines/contactCode/contactCode.machine').then((m) => m.contactCodeMachine),
+    },
+  },
+  avatar: {
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+    load: {
+      wired: (s: Services) => import('../../features/profile/avatar-wiring').then((m) => m.wireAvatar(s)),
+      machine: () => import('../../features/profile/machines/avatar/avatar.machine').then((m) => m.avatarMachine),
+    },
+  },
+  groupDialog: {
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+    load: {
+      wired: (s: Services) => import('../../features/contacts/dialog-wiring').then((m) => m.wireGroupDialog(s)),
+      machine: () =>
+        import('../../features/contacts/machines/groupDialog/groupDialog.machine').then((m) => m.groupDialogMachine),
+    },
+  },
   // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
-  groupAvatar: { machine: avatarMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireGroupAvatar },
+  groupAvatar: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/profile/avatar-wiring').then((m) => m.wireGroupAvatar(s)),
+      machine: () => import('../../features/profile/machines/avatar/avatar.machine').then((m) => m.avatarMachine),
+    },
+  },
   // Owned by the chats actor: the selected conversation, its code fetched when a conversation is first opened or
   // about to be (with its children below).
   conversation: {

@@ -11,12 +11,14 @@ export type OwnedCode<K extends string> = Record<K, AnyActorLogic>;
 export const loadOwnedNotWired = <K extends string>(owner: string) => notWired<OwnedCode<K>>(`${owner}.loadOwned`);
 
 /**
- * The action that spawns a fetched line under its registry id. Setup's typed `spawnChild` takes an id only for the
- * sources it names, and this logic comes from the owner's context, so the action is typed as the caller's.
+ * The action that spawns a fetched line under an id (`syncSnapshot`: its snapshots reach the owner as
+ * `xstate.snapshot.<id>`). Setup's typed `spawnChild` takes an id only for the sources it names, and this logic comes
+ * from the owner's context, so the action is typed as the caller's.
  */
-export function spawnOwned<TAction>(logic: AnyActorLogic, id: string, input: unknown): TAction {
+export function spawnOwned<TAction>(logic: AnyActorLogic, id: string, input: unknown, syncSnapshot = false): TAction {
   return spawnChild<MachineContext, EventObject, undefined, EventObject, ProvidedActor>(logic, {
     id,
     input,
+    syncSnapshot,
   }) as TAction;
 }
