@@ -16,7 +16,8 @@
 // - load: the line's code is not in the first bundle. A view-owned line is fetched when its view first opens it; a
 //   line owned by a machine reaches its owner through the owner's actor `loadOwned` (src/core/machines/owned-code.ts),
 //   which the owner runs when the line is about to be needed; a child line names only its machine, for the diagrams.
-// The diagram list (scripts/diagrams.ts) is derived from it too.
+// The diagram list (scripts/diagrams.ts, src/core/app/diagrams.ts) is derived from it too: a line that loads later is
+// drawn from its wired machine, so the browser's copy of this file carries no loader for the diagrams alone.
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import { callMachine } from '../../features/calls/index';
 import { wireCall } from '../../features/calls/wiring';
@@ -58,11 +59,12 @@ export interface RegistryEntry {
   /** The machine, in the first bundle (absent for a line whose code loads later: `load`). */
   machine?: AnyStateMachine;
   /**
-   * A line whose code loads later, not with the first bundle: its wired machine (a view-owned line's is fetched when
-   * the view first opens it and the root spawns it then; a machine-owned line's when its owner asks), and its bare
-   * machine for the diagrams. A child line has only the latter: its parent's wiring provides it.
+   * A line whose code loads later, not with the first bundle. `wired`: its machine with its effects (a view-owned
+   * line's is fetched when the view first opens it and the root spawns it then; a machine-owned line's when its
+   * owner asks); the diagrams read its states from it too. `machine`: a child line's machine, for the diagrams only
+   * (its parent's wiring provides it).
    */
-  load?: { wired?(s: Services): Promise<AnyStateMachine>; machine(): Promise<AnyStateMachine> };
+  load?: { wired?(s: Services): Promise<AnyStateMachine>; machine?(): Promise<AnyStateMachine> };
   lifetime: Lifetime;
   /** Who spawns an 'owned' or 'child' actor: 'view' (useOwnedActor) or its parent machine's id. */
   owner?: string;
@@ -110,8 +112,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/calls/page-wiring').then((m) => m.wireCallsPage(s)),
-      machine: () =>
-        import('../../features/calls/machines/callsPage/callsPage.machine').then((m) => m.callsPageMachine),
     },
   },
   chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatsFooter },
@@ -124,8 +124,6 @@ export const registry = {
     load: {
       wired: () =>
         import('../../features/composer/machines/sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
-      machine: () =>
-        import('../../features/composer/machines/sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
     },
   },
   mentionPicker: {
@@ -137,10 +135,6 @@ export const registry = {
         import('../../features/composer/machines/mentionPicker/mentionPicker.machine').then(
           (m) => m.mentionPickerMachine,
         ),
-      machine: () =>
-        import('../../features/composer/machines/mentionPicker/mentionPicker.machine').then(
-          (m) => m.mentionPickerMachine,
-        ),
     },
   },
   selection: {
@@ -149,8 +143,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireSelection(s)),
-      machine: () =>
-        import('../../features/messageActions/machines/selection/selection.machine').then((m) => m.selectionMachine),
     },
   },
   forwardPicker: {
@@ -159,10 +151,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireForwardPicker(s)),
-      machine: () =>
-        import('../../features/messageActions/machines/forwardPicker/forwardPicker.machine').then(
-          (m) => m.forwardPickerMachine,
-        ),
     },
   },
   messageInfo: {
@@ -171,10 +159,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireMessageInfo(s)),
-      machine: () =>
-        import('../../features/messageActions/machines/messageInfo/messageInfo.machine').then(
-          (m) => m.messageInfoMachine,
-        ),
     },
   },
   chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
@@ -185,7 +169,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireDevices(s)),
-      machine: () => import('../../features/account/index').then((m) => m.devicesMachine),
     },
   },
   passwordChange: {
@@ -194,7 +177,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wirePassword(s)),
-      machine: () => import('../../features/account/index').then((m) => m.passwordMachine),
     },
   },
   accountDeletion: {
@@ -203,7 +185,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireAccountDeletion(s)),
-      machine: () => import('../../features/account/index').then((m) => m.accountDeletionMachine),
     },
   },
   dataExport: {
@@ -212,7 +193,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireDataExport(s)),
-      machine: () => import('../../features/account/index').then((m) => m.dataExportMachine),
     },
   },
   chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatActions },
@@ -222,7 +202,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/groupInvites/wiring').then((m) => m.wireGroupInvites(s)),
-      machine: () => import('../../features/groupInvites/index').then((m) => m.groupInvitesMachine),
     },
   },
   joinGroup: {
@@ -231,7 +210,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/groupInvites/wiring').then((m) => m.wireJoinGroup(s)),
-      machine: () => import('../../features/groupInvites/index').then((m) => m.joinGroupMachine),
     },
   },
   blocking: {
@@ -240,7 +218,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/blocking/wiring').then((m) => m.wireBlocking(s)),
-      machine: () => import('../../features/blocking/index').then((m) => m.blockingMachine),
     },
   },
   conversationInfo: {
@@ -249,7 +226,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/conversationInfo/wiring').then((m) => m.wireConversationInfo(s)),
-      machine: () => import('../../features/conversationInfo/index').then((m) => m.conversationInfoMachine),
     },
   },
   // The registration screen asks who may register (its code loads with the auth pages).
@@ -259,7 +235,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wireRegistrationMode(s)),
-      machine: () => import('../../features/auth/index').then((m) => m.registrationModeMachine),
     },
   },
   // The page a password-reset link opens (/reset/<token>, signed in or not; its code loads with the page).
@@ -269,7 +244,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wirePasswordReset(s)),
-      machine: () => import('../../features/auth/index').then((m) => m.passwordResetMachine),
     },
   },
   // «Пожаловаться» (while its dialog is open) and the outcomes of one's reports (while signed in).
@@ -279,7 +253,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportDialog(s)),
-      machine: () => import('../../features/reports/index').then((m) => m.reportDialogMachine),
     },
   },
   reportNotices: {
@@ -288,7 +261,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportNotices(s)),
-      machine: () => import('../../features/reports/index').then((m) => m.reportNoticesMachine),
     },
   },
   // «Администрирование»: each tab's actor, with the page's code (docs/administration.md).
@@ -298,7 +270,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminUsers(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminUsersMachine),
     },
   },
   adminRegistration: {
@@ -307,7 +278,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminRegistration(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminRegistrationMachine),
     },
   },
   // Invite codes: «Коды приглашения» in «Регистрация» and «Приглашения» in Settings (docs/administration.md).
@@ -317,7 +287,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/inviteCodes/wiring').then((m) => m.wireInviteCodes(s)),
-      machine: () => import('../../features/inviteCodes/index').then((m) => m.inviteCodesMachine),
     },
   },
   adminReports: {
@@ -326,7 +295,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminReports(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminReportsMachine),
     },
   },
   adminStats: {
@@ -335,7 +303,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminStats(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminStatsMachine),
     },
   },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children); their
@@ -345,8 +312,6 @@ export const registry = {
     owner: 'chatsFooter',
     load: {
       wired: (s: Services) => import('../../features/contacts/dialog-wiring').then((m) => m.wireContactCode(s)),
-      machine: () =>
-        import('../../features/contacts/machines/contactCode/contactCode.machine').then((m) => m.contactCodeMachine),
     },
   },
   avatar: {
@@ -354,7 +319,6 @@ export const registry = {
     owner: 'chatsFooter',
     load: {
       wired: (s: Services) => import('../../features/profile/avatar-wiring').then((m) => m.wireAvatar(s)),
-      machine: () => import('../../features/profile/machines/avatar/avatar.machine').then((m) => m.avatarMachine),
     },
   },
   groupDialog: {
@@ -362,8 +326,6 @@ export const registry = {
     owner: 'chatsFooter',
     load: {
       wired: (s: Services) => import('../../features/contacts/dialog-wiring').then((m) => m.wireGroupDialog(s)),
-      machine: () =>
-        import('../../features/contacts/machines/groupDialog/groupDialog.machine').then((m) => m.groupDialogMachine),
     },
   },
   // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
@@ -373,7 +335,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/profile/avatar-wiring').then((m) => m.wireGroupAvatar(s)),
-      machine: () => import('../../features/profile/machines/avatar/avatar.machine').then((m) => m.avatarMachine),
     },
   },
   // Owned by the chats actor: the selected conversation, its code fetched when a conversation is first opened or
@@ -383,10 +344,6 @@ export const registry = {
     owner: 'chats',
     load: {
       wired: (s: Services) => import('../../features/conversation/wiring').then((m) => m.wireConversation(s)),
-      machine: () =>
-        import('../../features/conversation/machines/conversation/conversation.machine').then(
-          (m) => m.conversationMachine,
-        ),
     },
   },
   // Children spawned and wired by their parent.
@@ -471,20 +428,3 @@ export function idsOf(lifetime: Lifetime, owner?: string): RegistryId[] {
 
 /** The lines whose code loads later. */
 export const lazyIds = (): RegistryId[] => ids.filter((id) => (registry[id] as RegistryEntry).load !== undefined);
-
-/**
- * Every machine once (two lines may share one, e.g. the two searches), by the first id that names it; the lines
- * that load with their view are fetched for it.
- */
-export async function registeredMachines(): Promise<Record<string, AnyStateMachine>> {
-  const seen = new Set<AnyStateMachine>();
-  const out: Record<string, AnyStateMachine> = {};
-  for (const id of ids) {
-    const e: RegistryEntry = registry[id];
-    const m = e.machine ?? (await e.load?.machine());
-    if (!m || seen.has(m)) continue;
-    seen.add(m);
-    out[id] = m;
-  }
-  return out;
-}
