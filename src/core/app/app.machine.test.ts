@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise } from 'xstate';
 import { appMachine } from './app.machine';
-import { idsOf, lazyIds } from './registry';
+import { idsOf, lazyIds, type RegistryEntry, type RegistryId, registry } from './registry';
 
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
 // (sign-in, the socket hand-over) are tested through the composition root in src/core/app/wiring.test.ts.
@@ -79,6 +79,18 @@ describe('app (root actor)', () => {
   it('the registry names the session-long and the view-owned actors', () => {
     expect(idsOf('session')).toEqual(sessionLong);
     expect(idsOf('owned', 'view')).toEqual(viewOwned);
+  });
+
+  it('a machine owning a line whose code loads later declares `loadOwned`, through which it gets that code', () => {
+    const owners = new Set(
+      (Object.keys(registry) as RegistryId[]).flatMap((id) => {
+        const e: RegistryEntry = registry[id];
+        return e.lifetime === 'owned' && e.owner !== 'view' && e.load && e.owner ? [e.owner as RegistryId] : [];
+      }),
+    );
+    expect([...owners].sort()).toEqual(['chats', 'chatsFooter']);
+    for (const owner of owners)
+      expect((registry[owner] as RegistryEntry).machine?.implementations.actors.loadOwned, owner).toBeDefined();
   });
 
   it('spawns every session-long child under a systemId equal to its name, the same ref as in its context, and nothing else', () => {

@@ -6,14 +6,18 @@
 //   list from these lines);
 // - lifetime 'owned': lives exactly while its owner shows it: owner 'view' = a view holds it with
 //   useOwnedActor(id) (src/core/ui/useOwnedActor.ts) and the root spawns it while that view is mounted; owner
-//   '<id>' = that machine invokes it in the state that shows it (the chats footer's dialogs);
+//   '<id>' = that machine runs it in the state that shows it (the chats footer's dialogs, the open conversation);
 // - lifetime 'child': spawned by its parent machine, which provides it in its own wiring; listed for the diagrams.
 // - systemId: registered under its id, reachable with systemActor(system, id). Its protocol declares the type
 //   (module augmentation of SystemActors in src/core/machines/system.ts); the checks at the end of this file fail
 //   to compile when the two disagree either way.
 // - wire: the machine with its effects provided from the services (each feature's wiring.ts); src/core/app/wiring.ts
 //   composes them.
-// The diagram list (scripts/diagrams.ts) is derived from it too.
+// - load: the line's code is not in the first bundle. A view-owned line is fetched when its view first opens it; a
+//   line owned by a machine reaches its owner through the owner's actor `loadOwned` (src/core/machines/owned-code.ts),
+//   which the owner runs when the line is about to be needed; a child line names only its machine, for the diagrams.
+// The diagram list (scripts/diagrams.ts, src/core/app/diagrams.ts) is derived from it too: a line that loads later is
+// drawn from its wired machine, so the browser's copy of this file carries no loader for the diagrams alone.
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import { callMachine } from '../../features/calls/index';
 import { wireCall } from '../../features/calls/wiring';
@@ -26,21 +30,15 @@ import {
 } from '../../features/chats/index';
 import { wireChatActions, wireChats, wireChatsFooter, wireNavigation } from '../../features/chats/wiring';
 import { composerMachine, draftsMachine, outboxMachine, recorderMachine } from '../../features/composer/index';
-import { contactCodeMachine, contactsMachine, groupDialogMachine } from '../../features/contacts/index';
-import { wireContactCode, wireContacts, wireGroupDialog } from '../../features/contacts/wiring';
-import {
-  conversationMachine,
-  lightboxMachine,
-  messageEditMachine,
-  readReceiptsMachine,
-  typingMachine,
-} from '../../features/conversation/index';
+import { contactsMachine } from '../../features/contacts/index';
+import { wireContacts } from '../../features/contacts/wiring';
+import { lightboxMachine } from '../../features/conversation/index';
 import { removalMachine } from '../../features/messageActions/index';
 import { wireRemoval } from '../../features/messageActions/wiring';
 import { notificationsMachine } from '../../features/notifications/index';
 import { wireNotifications } from '../../features/notifications/wiring';
-import { avatarMachine, profileMachine } from '../../features/profile/index';
-import { wireAvatar, wireGroupAvatar, wireProfile } from '../../features/profile/wiring';
+import { profileMachine } from '../../features/profile/index';
+import { wireProfile } from '../../features/profile/wiring';
 import { searchMachine } from '../../features/search/index';
 import { wireSearch } from '../../features/search/wiring';
 import { themeMachine } from '../../features/theme/index';
@@ -49,7 +47,6 @@ import type { AppInput } from '../machines/app/app.protocol';
 import { connectivityMachine } from '../machines/connectivity/connectivity.machine';
 import { offlineStoreMachine } from '../machines/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../machines/realtime/realtime.machine';
-import { requestQueueMachine } from '../machines/requestQueue/requestQueue.machine';
 import { sessionMachine } from '../machines/session/session.machine';
 import { signOutQueueMachine } from '../machines/signOutQueue/signOutQueue.machine';
 import type { SystemActors } from '../machines/system';
@@ -59,13 +56,15 @@ import type { Services } from './services';
 export type Lifetime = 'session' | 'owned' | 'child';
 
 export interface RegistryEntry {
-  /** The machine, in the first bundle (absent for a line whose code loads with its view: `load`). */
+  /** The machine, in the first bundle (absent for a line whose code loads later: `load`). */
   machine?: AnyStateMachine;
   /**
-   * A view-owned line whose code loads with its view, not with the first bundle: its wired machine, fetched when the
-   * view first opens it (the root spawns it then), and its bare machine for the diagrams.
+   * A line whose code loads later, not with the first bundle. `wired`: its machine with its effects (a view-owned
+   * line's is fetched when the view first opens it and the root spawns it then; a machine-owned line's when its
+   * owner asks); the diagrams read its states from it too. `machine`: a child line's machine, for the diagrams only
+   * (its parent's wiring provides it).
    */
-  load?: { wired(s: Services): Promise<AnyStateMachine>; machine(): Promise<AnyStateMachine> };
+  load?: { wired?(s: Services): Promise<AnyStateMachine>; machine?(): Promise<AnyStateMachine> };
   lifetime: Lifetime;
   /** Who spawns an 'owned' or 'child' actor: 'view' (useOwnedActor) or its parent machine's id. */
   owner?: string;
@@ -113,8 +112,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/calls/page-wiring').then((m) => m.wireCallsPage(s)),
-      machine: () =>
-        import('../../features/calls/machines/callsPage/callsPage.machine').then((m) => m.callsPageMachine),
     },
   },
   chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatsFooter },
@@ -127,8 +124,6 @@ export const registry = {
     load: {
       wired: () =>
         import('../../features/composer/machines/sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
-      machine: () =>
-        import('../../features/composer/machines/sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
     },
   },
   mentionPicker: {
@@ -140,10 +135,6 @@ export const registry = {
         import('../../features/composer/machines/mentionPicker/mentionPicker.machine').then(
           (m) => m.mentionPickerMachine,
         ),
-      machine: () =>
-        import('../../features/composer/machines/mentionPicker/mentionPicker.machine').then(
-          (m) => m.mentionPickerMachine,
-        ),
     },
   },
   selection: {
@@ -152,8 +143,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireSelection(s)),
-      machine: () =>
-        import('../../features/messageActions/machines/selection/selection.machine').then((m) => m.selectionMachine),
     },
   },
   forwardPicker: {
@@ -162,10 +151,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireForwardPicker(s)),
-      machine: () =>
-        import('../../features/messageActions/machines/forwardPicker/forwardPicker.machine').then(
-          (m) => m.forwardPickerMachine,
-        ),
     },
   },
   messageInfo: {
@@ -174,10 +159,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/messageActions/dialog-wiring').then((m) => m.wireMessageInfo(s)),
-      machine: () =>
-        import('../../features/messageActions/machines/messageInfo/messageInfo.machine').then(
-          (m) => m.messageInfoMachine,
-        ),
     },
   },
   chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
@@ -188,7 +169,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireDevices(s)),
-      machine: () => import('../../features/account/index').then((m) => m.devicesMachine),
     },
   },
   passwordChange: {
@@ -197,7 +177,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wirePassword(s)),
-      machine: () => import('../../features/account/index').then((m) => m.passwordMachine),
     },
   },
   accountDeletion: {
@@ -206,7 +185,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireAccountDeletion(s)),
-      machine: () => import('../../features/account/index').then((m) => m.accountDeletionMachine),
     },
   },
   dataExport: {
@@ -215,7 +193,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/account/wiring').then((m) => m.wireDataExport(s)),
-      machine: () => import('../../features/account/index').then((m) => m.dataExportMachine),
     },
   },
   chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireChatActions },
@@ -225,7 +202,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/groupInvites/wiring').then((m) => m.wireGroupInvites(s)),
-      machine: () => import('../../features/groupInvites/index').then((m) => m.groupInvitesMachine),
     },
   },
   joinGroup: {
@@ -234,7 +210,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/groupInvites/wiring').then((m) => m.wireJoinGroup(s)),
-      machine: () => import('../../features/groupInvites/index').then((m) => m.joinGroupMachine),
     },
   },
   blocking: {
@@ -243,7 +218,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/blocking/wiring').then((m) => m.wireBlocking(s)),
-      machine: () => import('../../features/blocking/index').then((m) => m.blockingMachine),
     },
   },
   conversationInfo: {
@@ -252,7 +226,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/conversationInfo/wiring').then((m) => m.wireConversationInfo(s)),
-      machine: () => import('../../features/conversationInfo/index').then((m) => m.conversationInfoMachine),
     },
   },
   // The registration screen asks who may register (its code loads with the auth pages).
@@ -262,7 +235,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wireRegistrationMode(s)),
-      machine: () => import('../../features/auth/index').then((m) => m.registrationModeMachine),
     },
   },
   // The page a password-reset link opens (/reset/<token>, signed in or not; its code loads with the page).
@@ -272,7 +244,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/auth/wiring').then((m) => m.wirePasswordReset(s)),
-      machine: () => import('../../features/auth/index').then((m) => m.passwordResetMachine),
     },
   },
   // «Пожаловаться» (while its dialog is open) and the outcomes of one's reports (while signed in).
@@ -282,7 +253,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportDialog(s)),
-      machine: () => import('../../features/reports/index').then((m) => m.reportDialogMachine),
     },
   },
   reportNotices: {
@@ -291,7 +261,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/reports/wiring').then((m) => m.wireReportNotices(s)),
-      machine: () => import('../../features/reports/index').then((m) => m.reportNoticesMachine),
     },
   },
   // «Администрирование»: each tab's actor, with the page's code (docs/administration.md).
@@ -301,7 +270,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminUsers(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminUsersMachine),
     },
   },
   adminRegistration: {
@@ -310,7 +278,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminRegistration(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminRegistrationMachine),
     },
   },
   // Invite codes: «Коды приглашения» in «Регистрация» and «Приглашения» in Settings (docs/administration.md).
@@ -320,7 +287,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/inviteCodes/wiring').then((m) => m.wireInviteCodes(s)),
-      machine: () => import('../../features/inviteCodes/index').then((m) => m.inviteCodesMachine),
     },
   },
   adminReports: {
@@ -329,7 +295,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminReports(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminReportsMachine),
     },
   },
   adminStats: {
@@ -338,7 +303,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/admin/wiring').then((m) => m.wireAdminStats(s)),
-      machine: () => import('../../features/admin/index').then((m) => m.adminStatsMachine),
     },
   },
   // Secret chats (docs/secret-chats.md): this browser as a device, while the chats page shows a secret chat or the
@@ -349,7 +313,6 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretDevice(s)),
-      machine: () => import('../../features/secretChats/index').then((m) => m.secretDeviceMachine),
     },
   },
   secretDialog: {
@@ -358,33 +321,98 @@ export const registry = {
     systemId: true,
     load: {
       wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretDialog(s)),
-      machine: () => import('../../features/secretChats/index').then((m) => m.secretDialogMachine),
     },
   },
-  // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children).
-  contactCode: { machine: contactCodeMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireContactCode },
-  avatar: { machine: avatarMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireAvatar },
-  groupDialog: { machine: groupDialogMachine, lifetime: 'owned', owner: 'chatsFooter', wire: wireGroupDialog },
+  // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children); their
+  // code is fetched when a dialog is first opened or the EBLID panel unfolded.
+  contactCode: {
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+    load: {
+      wired: (s: Services) => import('../../features/contacts/dialog-wiring').then((m) => m.wireContactCode(s)),
+    },
+  },
+  avatar: {
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+    load: {
+      wired: (s: Services) => import('../../features/profile/avatar-wiring').then((m) => m.wireAvatar(s)),
+    },
+  },
+  groupDialog: {
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+    load: {
+      wired: (s: Services) => import('../../features/contacts/dialog-wiring').then((m) => m.wireGroupDialog(s)),
+    },
+  },
   // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
-  groupAvatar: { machine: avatarMachine, lifetime: 'owned', owner: 'view', systemId: true, wire: wireGroupAvatar },
+  groupAvatar: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/profile/avatar-wiring').then((m) => m.wireGroupAvatar(s)),
+    },
+  },
+  // Owned by the chats actor: the selected conversation, its code fetched when a conversation is first opened or
+  // about to be (with its children below).
+  conversation: {
+    lifetime: 'owned',
+    owner: 'chats',
+    load: {
+      wired: (s: Services) => import('../../features/conversation/wiring').then((m) => m.wireConversation(s)),
+    },
+  },
   // Children spawned and wired by their parent.
-  conversation: { machine: conversationMachine, lifetime: 'child', owner: 'chats' },
   composer: { machine: composerMachine, lifetime: 'child', owner: 'chats' },
-  readReceipts: { machine: readReceiptsMachine, lifetime: 'child', owner: 'conversation' },
-  messageEdit: { machine: messageEditMachine, lifetime: 'child', owner: 'conversation' },
-  typing: { machine: typingMachine, lifetime: 'child', owner: 'conversation', systemId: true },
+  readReceipts: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: {
+      machine: () =>
+        import('../../features/conversation/machines/readReceipts/readReceipts.machine').then(
+          (m) => m.readReceiptsMachine,
+        ),
+    },
+  },
+  messageEdit: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: {
+      machine: () =>
+        import('../../features/conversation/machines/messageEdit/messageEdit.machine').then(
+          (m) => m.messageEditMachine,
+        ),
+    },
+  },
+  typing: {
+    lifetime: 'child',
+    owner: 'conversation',
+    systemId: true,
+    load: {
+      machine: () => import('../../features/conversation/machines/typing/typing.machine').then((m) => m.typingMachine),
+    },
+  },
   recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
   outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
-  // One queue logic, spawned twice by the conversation (deletions and reactions).
-  requestQueue: { machine: requestQueueMachine, lifetime: 'child', owner: 'conversation' },
-  // A secret conversation's MLS lifecycle on this device (docs/secret-chats.md), one per secret chat.
+  // One queue logic, spawned by the conversation (deletions, reactions and pins).
+  requestQueue: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: {
+      machine: () => import('../machines/requestQueue/requestQueue.machine').then((m) => m.requestQueueMachine),
+    },
+  },
+  // A secret conversation's MLS lifecycle on this device (docs/secret-chats.md), one per secret chat, spawned and
+  // wired by the device actor: loaded with secret chats only.
   secretChat: {
     lifetime: 'child',
     owner: 'secretDevice',
     load: {
-      wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretChat(s)),
-      machine: () => import('../../features/secretChats/index').then((m) => m.secretChatMachine),
+      machine: () =>
+        import('../../features/secretChats/machines/secretChat/secretChat.machine').then((m) => m.secretChatMachine),
     },
   },
 } as const satisfies Record<string, RegistryEntry>;
@@ -402,7 +430,9 @@ export type MachineOf<E> = E extends { machine: infer M extends AnyStateMachine 
   ? M
   : E extends { load: { wired(s: Services): Promise<infer M extends AnyStateMachine> } }
     ? M
-    : never;
+    : E extends { load: { machine(): Promise<infer M extends AnyStateMachine> } }
+      ? M
+      : never;
 /** Every registry line with a systemId has its entry in SystemActors, and the machine's ref fits that entry. */
 export type RegistryMatchesSystem = Verdict<{
   [K in WithSystemId]: K extends keyof SystemActors
@@ -424,22 +454,5 @@ export function idsOf(lifetime: Lifetime, owner?: string): RegistryId[] {
   });
 }
 
-/** The lines whose code loads with their view. */
+/** The lines whose code loads later. */
 export const lazyIds = (): RegistryId[] => ids.filter((id) => (registry[id] as RegistryEntry).load !== undefined);
-
-/**
- * Every machine once (two lines may share one, e.g. the two searches), by the first id that names it; the lines
- * that load with their view are fetched for it.
- */
-export async function registeredMachines(): Promise<Record<string, AnyStateMachine>> {
-  const seen = new Set<AnyStateMachine>();
-  const out: Record<string, AnyStateMachine> = {};
-  for (const id of ids) {
-    const e: RegistryEntry = registry[id];
-    const m = e.machine ?? (await e.load?.machine());
-    if (!m || seen.has(m)) continue;
-    seen.add(m);
-    out[id] = m;
-  }
-  return out;
-}

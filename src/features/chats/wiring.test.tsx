@@ -99,9 +99,9 @@ describe('chats page wired to the app actor', () => {
     expect(calls).toContainEqual(['markRead', { conversationId: 'c1' }]);
     expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('ОНЛАЙН');
     // The unread count it was opened with places «Непрочитанные сообщения» above the first unread message.
-    expect((chats.getSnapshot().children.conversation as ConversationActorRef).getSnapshot().context.unreadFrom).toBe(
-      'm1',
-    );
+    expect(
+      (chats.getSnapshot().children.conversation as unknown as ConversationActorRef).getSnapshot().context.unreadFrom,
+    ).toBe('m1');
 
     await userEvent.type(screen.getByPlaceholderText('Напишите сообщение...'), '  Привет, Борис!  {Enter}');
     await waitFor(() => expect(calls.find(([n]) => n === 'send')).toBeDefined());
@@ -110,7 +110,7 @@ describe('chats page wired to the app actor', () => {
     expect((body as { clientMessageId: string }).clientMessageId).toMatch(/^[0-9a-f]{16}-1$/);
     expect(screen.getByPlaceholderText('Напишите сообщение...')).toHaveValue('');
     // The answer reaches the conversation and the list.
-    const conversation = chats.getSnapshot().children.conversation as ConversationActorRef;
+    const conversation = chats.getSnapshot().children.conversation as unknown as ConversationActorRef;
     await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2']));
     expect(chats.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
     view.unmount();
@@ -153,7 +153,7 @@ describe('chats page wired to the app actor', () => {
     proxyPage = false;
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
     await waitFor(() => expect(screen.queryByText('Не удалось загрузить сообщения.')).toBeNull());
-    const conversation = chats.getSnapshot().children.conversation as ConversationActorRef;
+    const conversation = chats.getSnapshot().children.conversation as unknown as ConversationActorRef;
     await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1']));
     view.unmount();
   });

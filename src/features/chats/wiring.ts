@@ -1,49 +1,18 @@
-// The chats feature's actors provided from the real services:
-// the list, the open conversation with its read receipts and its request queues, and the composer
-// (src/features/composer/wiring.ts).
+// The chats feature's actors provided from the real services: the list and the composer
+// (src/features/composer/wiring.ts). The open conversation's actors load later (src/features/conversation/wiring.ts,
+// through the registry).
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
-import { isRecord } from '../../contract/shape';
 import { chatsMachine, type ListAnswer } from './machines/chats/chats.machine';
 import { chatsFooterMachine } from './machines/chatsFooter/chatsFooter.machine';
 import { chatActionsMachine } from './machines/chatActions/chatActions.machine';
 import type { ChatAction } from './machines/chatActions/chatActions.protocol';
-import { RequestFailure } from '../../contract/failure';
-import {
-  conversationMachine,
-  type DeletionRequest,
-  type PageInput,
-  type PinChange,
-  type ReactionChange,
-} from '../conversation/index';
-import { queueRun, requestQueueMachine } from '../../core/machines/requestQueue/requestQueue.machine';
-import { messageEditMachine } from '../conversation/index';
-import { readReceiptsMachine } from '../conversation/index';
 import { wireComposer } from '../composer/wiring';
 import type { Services } from '../../core/app/services';
 import { systemActor } from '../../core/machines/system';
+import { noAnswer, readerSocket, withList } from '../../core/services/rest-answers';
 import { navigationMachine, pageTitle, type RouterCommand } from './machines/navigation/navigation.machine';
 import { isMutedEntry } from './machines/chats/conversation-list';
-
-/**
- * Answers are not parsed against the contract here (that would put zod in the bundle): our server shapes them
- * with the contract's schemas (fast-json-stringify) and its tests check them. An answer without its list at all
- * (a proxy's error page, a misrouted request) is still a failed fetch, as a malformed answer always was: the
- * list or history stays as it was and the next fetch tries again, instead of state the page cannot draw.
- */
-export function withList<T>(answer: T, key: string): T {
-  if (!isRecord(answer) || !Array.isArray(answer[key])) throw new Error(`malformed answer: no ${key} list`);
-  return answer;
-}
-
-/** The tab's socket id for a read, when connected (the server then skips this tab when it tells the reader's tabs). */
-const readerSocket = (s: Services) => {
-  const socketId = s.socketId();
-  return socketId ? { socketId } : {};
-};
-
-/** No answer came (offline, timed out): not a refusal by the server. */
-const noAnswer = (err: unknown) => err instanceof RequestFailure && err.status === null;
 
 export function wireChats(s: Services) {
   return chatsMachine.provide({
@@ -62,63 +31,8 @@ export function wireChats(s: Services) {
         }
       }),
       markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) =>
-        s.api.call('markRead', { body: { ...input, ...readerSocket(s) } }),
+        s.api.call('markRead', { body: { ...input, ...readerSocket(s.socketId()) } }),
       ),
-      conversation: conversationMachine.provide({
-        actors: {
-          // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown
-          // when the server does not answer.
-          fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
-            const userId = s.currentUserId();
-            try {
-              const page = withList(
-                await s.api.call('messages', {
-                  params: { id: input.conversationId },
-                  query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
-                }),
-                'messages',
-              );
-              if (userId && !input.before)
-                void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
-              return page;
-            } catch (err) {
-              const saved =
-                userId && !input.before && noAnswer(err)
-                  ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null)
-                  : null;
-              if (!saved) throw err;
-              return { messages: saved, hasMore: false };
-            }
-          }),
-          // Own deletions and reaction changes, one request at a time each (the conversation's child queues).
-          deletions: requestQueueMachine.provide({
-            actors: { run: queueRun((body: DeletionRequest) => s.api.call('deleteMessage', { body })) },
-          }),
-          reactions: requestQueueMachine.provide({
-            actors: { run: queueRun((body: ReactionChange) => s.api.call('react', { body })) },
-          }),
-          pinning: requestQueueMachine.provide({
-            actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
-          }),
-          fetchPins: fromPromise(({ input }: { input: { conversationId: string } }) =>
-            s.api.call('pins', { params: { id: input.conversationId } }),
-          ),
-          messageEdit: messageEditMachine.provide({
-            actors: {
-              saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) =>
-                s.api.call('editMessage', { body: input }),
-              ),
-            },
-          }),
-          readReceipts: readReceiptsMachine.provide({
-            actors: {
-              postReceipts: fromPromise<unknown, { messageIds: string[] }>(({ input }) =>
-                s.api.call('receipts', { body: { messageIds: input.messageIds, status: 'READ', ...readerSocket(s) } }),
-              ),
-            },
-          }),
-        },
-      }),
       composer: wireComposer(s),
     },
   });

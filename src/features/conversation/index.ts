@@ -1,6 +1,6 @@
 // The public face of the conversation feature: other features import only this module, ui/index.ts (its views) and its
-// *.protocol.ts files.
-export { conversationMachine } from './machines/conversation/conversation.machine';
+// *.protocol.ts files. The open conversation's machines load later (wiring.ts, through the registry): they are not
+// re-exported here, or the first bundle, which loads this index, would carry them.
 export type {
   ConversationActorRef,
   DeletionRequest,
@@ -9,6 +9,3 @@ export type {
   ReactionChange,
 } from './machines/conversation/conversation.machine';
 export { lightboxMachine } from './machines/lightbox/lightbox.machine';
-export { messageEditMachine } from './machines/messageEdit/messageEdit.machine';
-export { readReceiptsMachine } from './machines/readReceipts/readReceipts.machine';
-export { typingMachine } from './machines/typing/typing.machine';

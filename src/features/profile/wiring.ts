@@ -1,8 +1,8 @@
-// The profile feature's actors provided from the real services: the own record and the avatar editor.
+// The profile feature's actors provided from the real services: the own record (the avatar editor loads later:
+// avatar-wiring.ts).
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import type { Services } from '../../core/app/services';
-import { avatarMachine } from './machines/avatar/avatar.machine';
 import { profileMachine } from './machines/profile/profile.machine';
 
 const patchMe = (s: Services) =>
@@ -10,36 +10,4 @@ const patchMe = (s: Services) =>
 
 export function wireProfile(s: Services) {
   return profileMachine.provide({ actors: { fetchMe: fromPromise(() => s.api.call('me')), patchMe: patchMe(s) } });
-}
-
-export function wireAvatar(s: Services) {
-  return avatarMachine.provide({
-    actors: {
-      readImage: fromPromise(({ input }: { input: { file: Blob } }) => s.avatarImage.read(input.file)),
-      cropImage: fromPromise(
-        ({ input }: { input: { source: string; area: { x: number; y: number; width: number; height: number } } }) =>
-          s.avatarImage.crop(input.source, input.area),
-      ),
-      uploadImage: fromPromise<{ url: string }, { file: Blob }>(({ input, signal }) =>
-        s.upload(Object.assign(input.file, { name: 'avatar.webp' }), { signal }),
-      ),
-      saveAvatar: fromPromise<unknown, { avatarUrl: string; conversationId: string | null }>(({ input }) =>
-        s.api.call('patchMe', { body: { avatarUrl: input.avatarUrl } }),
-      ),
-    },
-  });
-}
-
-/** The same editor for a group's picture: saved with PATCH /api/conversations/:id. */
-export function wireGroupAvatar(s: Services) {
-  return wireAvatar(s).provide({
-    actors: {
-      saveAvatar: fromPromise<unknown, { avatarUrl: string; conversationId: string | null }>(({ input }) =>
-        s.api.call('updateConversation', {
-          params: { id: input.conversationId ?? '' },
-          body: { avatarUrl: input.avatarUrl },
-        }),
-      ),
-    },
-  });
 }

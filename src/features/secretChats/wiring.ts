@@ -15,7 +15,7 @@ let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 
 /** One set of effects per page (the device's registration is shared by the device actor and the dialog). */
 export function secretEffects(s: Services): SecretEffects {
-  if (shared?.api !== s.api) shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto) };
+  if (!shared || shared.api !== s.api) shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto) };
   return shared.effects;
 }
 

@@ -103,7 +103,8 @@ class ChunkErrorBoundary extends Component<BoundaryProps, { failed: unknown }> {
   }
 }
 
-function ChunkFailed(props: { onRetry(): void }) {
+/** «Не удалось загрузить раздел.» with «Повторить»: code that could not be fetched (also used outside lazyView). */
+export function ChunkFailed(props: { onRetry(): void }) {
   return (
     <div className="chunk-error" role="alert">
       <p>Не удалось загрузить раздел.</p>

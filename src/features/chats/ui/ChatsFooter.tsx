@@ -68,7 +68,7 @@ export interface ChatsFooterViewProps {
   hasIncoming: boolean;
   /** The folded EBLID panel's search. */
   code: Omit<ContactCodeView, 'onReset'>;
-  /** The fold was opened for the first time. */
+  /** The fold was opened. */
   onUnfold?: () => void;
   onNewChat: () => void;
   onNewSecretChat?: () => void;
@@ -93,8 +93,9 @@ export function ChatsFooterView(props: ChatsFooterViewProps) {
       <details
         className="footer-code"
         onToggle={(e) => {
-          if (!e.currentTarget.open || opened) return;
+          if (!e.currentTarget.open) return;
           setOpened(true);
+          // Every time: the first starts its search, a later one tries again if its code could not be fetched.
           props.onUnfold?.();
         }}
       >

@@ -8,39 +8,46 @@ import { useChatActions } from './useChatActions';
 import { useChatsPage } from './useChatsPage';
 import { ListSearchField, listSearchResults } from '../../search/ui/index';
 import { useNameSearch, useSearch } from '../../search/ui/index';
-import { Suspense, useEffect } from 'react';
-import { lazyView } from '../../../shared/ui/lazy-view';
+import { Suspense, useCallback, useEffect } from 'react';
+import { ChunkFailed, lazyView } from '../../../shared/ui/lazy-view';
 import type { ConversationPaneProps } from './ConversationPane';
+import { ConversationWait } from './ConversationWait';
 import { serviceWorkerSettled } from '../../../shared/ui/service-worker-settled';
 import { LazySecretDevice } from '../../secretChats/ui/index';
 import '../../../styles/chats.css';
 
 /**
  * The selected conversation's pane (message actions, search, «Информация») and the conversation's views are chunks
- * of their own, fetched together when one is open or the list is touched.
+ * of their own, fetched together (with the conversation's machines, which the chats actor fetches) when one is open
+ * or the list is touched.
  */
 const LazyConversationPane = lazyView<ConversationPaneProps>(() =>
   import('./ConversationPane').then((m) => m.ConversationPane),
 );
-const preloadPane = () => {
+const preloadViews = () => {
   void LazyConversationPane.preload();
   void LazyConversationView.preload();
 };
 
 export function ChatsPage() {
   const page = useChatsPage();
-  const { conversation, selectedId, me } = page;
+  const { conversation, selectedId, me, prepare } = page;
   const search = useSearch('search');
   const names = useNameSearch(search.query, page.entries, me);
   const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
   // The pane's code comes when a conversation is open (a reload at /c/<id>) or about to be, and otherwise once the
   // service worker has it in the cache (then it costs the first load nothing and the first opening is quick).
+  const preloadPane = useCallback(() => {
+    preloadViews();
+    prepare();
+  }, [prepare]);
+  // Opening a conversation fetches its machines by itself; here only the views.
   useEffect(() => {
-    if (selectedId) preloadPane();
+    if (selectedId) preloadViews();
   }, [selectedId]);
   useEffect(() => {
     void serviceWorkerSettled().then(preloadPane);
-  }, []);
+  }, [preloadPane]);
   return (
     <>
       <ChatsShell
@@ -59,15 +66,21 @@ export function ChatsPage() {
           />
         }
         conversation={
-          conversation && selectedId && me ? (
-            <LazyConversationPane
-              key={selectedId}
-              {...page}
-              menu={menu}
-              conversation={conversation}
-              conversationId={selectedId}
-              me={me}
-            />
+          selectedId && me ? (
+            conversation ? (
+              <LazyConversationPane
+                key={selectedId}
+                {...page}
+                menu={menu}
+                conversation={conversation}
+                conversationId={selectedId}
+                me={me}
+              />
+            ) : page.failed ? (
+              <ChunkFailed onRetry={prepare} />
+            ) : (
+              <ConversationWait />
+            )
           ) : (
             <NoConversation />
           )

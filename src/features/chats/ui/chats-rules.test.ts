@@ -12,12 +12,8 @@ import {
   sendBodyOf,
   storableItem,
 } from '../../composer/machines/outbox/outbox-item';
-import {
-  addReceipts,
-  isReadByOthers,
-  mergeMessages,
-  prependPage,
-} from '../../conversation/machines/conversation/history';
+import { addReceipts, mergeMessages, prependPage } from '../../conversation/machines/conversation/history';
+import { isReadByOthers } from '../../conversation/machines/conversation/read-mark';
 import {
   avatarColour,
   avatarFace,

@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ComposerRef } from '../../composer/machines/composer/composer.protocol';
 import type { ConversationRef } from '../../conversation/machines/conversation/conversation.protocol';
+import { CHATS_TAGS } from '../machines/chats/chats.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
 import { chatTile, oneLine } from '../../conversation/ui/index';
 import { useSecretPreview } from '../../secretChats/ui/index';
@@ -26,6 +27,8 @@ export function useChatsPage() {
   const loaded = useSelector(chats, (s) => s.context.loaded);
   const conversation = useSelector(chats, (s) => s.children.conversation as ConversationRef | undefined);
   const composer = useSelector(chats, (s) => s.children.composer as ComposerRef | undefined);
+  // The selected conversation's machines could not be fetched (its pane offers a retry).
+  const failed = useSelector(chats, (s) => s.hasTag(CHATS_TAGS.conversationFailed));
   // Drafts of the conversations not in front, for «Черновик: …» on their tiles.
   const drafts = useSelector(composer, (s) => s?.context.drafts);
   const now = useNow();
@@ -57,5 +60,22 @@ export function useChatsPage() {
   );
   const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
   const call = useCallback((video: boolean) => chats.send({ type: 'chats.call', video }), [chats]);
-  return { me, tiles, entries, hasSecret, loaded, selectedId, selectedEntry, conversation, composer, now, open, call };
+  /** A conversation is about to be opened: its machines are fetched now (or again, after a failure). */
+  const prepare = useCallback(() => chats.send({ type: 'chats.prepare' }), [chats]);
+  return {
+    me,
+    tiles,
+    entries,
+    hasSecret,
+    loaded,
+    selectedId,
+    selectedEntry,
+    conversation,
+    composer,
+    failed,
+    now,
+    open,
+    call,
+    prepare,
+  };
 }

@@ -3,7 +3,7 @@
 // Pure, tested in tile-line.test.ts.
 import type { Message, PublicUser } from '../../../contract/entities';
 import { displayName, formatTime } from '../../../shared/format';
-import { isReadByOthers } from '../machines/conversation/history';
+import { isReadByOthers } from '../machines/conversation/read-mark';
 import { entryPreview } from './voice-call-text';
 
 /** Characters of text a tile keeps (CSS cuts the line to the tile's width; this bounds the work). */

@@ -4,7 +4,7 @@ import type { ConversationEntry, Message, MessageType, PublicUser } from '../../
 
 import type { OutboxItem } from '../../composer/index';
 import { itemProgress } from '../../composer/index';
-import { isReadByOthers } from '../machines/conversation/history';
+import { isReadByOthers } from '../machines/conversation/read-mark';
 import { dayLabel, editedTitle } from './day-label';
 import { systemText } from './system-text';
 import { avatarOf, groupNames } from './chat-tile';

@@ -3,7 +3,7 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { conversation, entry, message, person } from '../../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../../tests/model/harness';
 import type { ConversationEntry } from '../../../../contract/entities';
-import { chatsMachine } from './chats.machine';
+import { CHATS_TAGS, chatsMachine } from './chats.machine';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
@@ -51,7 +51,7 @@ describeModel({
       serverEvents: quiet,
       fetchConversations: hang,
       markRead: hang,
-      conversation: child,
+      loadOwned: hang,
       composer: child,
     } as never,
   }),
@@ -67,6 +67,7 @@ describeModel({
           ],
     ),
     'chats.close': oneAtATime(() => [{ type: 'chats.close' }]),
+    'chats.prepare': oneAtATime(() => [{ type: 'chats.prepare' }]),
     'chats.refresh': (s) => (fresh(s) || s.matches({ active: { list: 'loading' } }) ? [{ type: 'chats.refresh' }] : []),
     'chats.reconnected': oneAtATime(() => [{ type: 'chats.reconnected' }]),
     'chats.call': oneAtATime(() => [{ type: 'chats.call', video: true }]),
@@ -140,6 +141,8 @@ describeModel({
       { type: 'xstate.error.actor.fetchConversations', error: new Error('offline') },
     ],
     'xstate.error.actor.markRead': () => [{ type: 'xstate.error.actor.markRead', error: new Error('offline') }],
+    'xstate.done.actor.loadOwned': () => [{ type: 'xstate.done.actor.loadOwned', output: { conversation: child } }],
+    'xstate.error.actor.loadOwned': () => [{ type: 'xstate.error.actor.loadOwned', error: new Error('offline') }],
   },
 });
 
@@ -160,7 +163,12 @@ describe('chats with resolving actors', () => {
             marked.push(input.conversationId);
             return { ok: true };
           }),
-          conversation: createMachine({ on: { '*': { actions: ({ event }) => conversationEvents.push(event.type) } } }),
+          // The conversation's machines, fetched when the page says one is about to be opened.
+          loadOwned: fromPromise(async () => ({
+            conversation: createMachine({
+              on: { '*': { actions: ({ event }) => conversationEvents.push(event.type) } },
+            }),
+          })),
           composer: child,
         } as never,
       }),
@@ -177,14 +185,17 @@ describe('chats with resolving actors', () => {
     });
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     actor.send({ type: 'chats.viewing', viewing: true });
+    actor.send({ type: 'chats.prepare' });
     return { actor, sounds, announced, marked, conversationEvents, fetches: () => fetches };
   }
+  /** The list is in and the conversation's machines are here. */
+  const ready = (s: Snap) => s.context.loaded && s.matches({ active: { code: 'here' } });
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
     actor.getSnapshot().context.entries.find((e) => e.conversation.id === id)?.unreadCount;
 
   it('pinned chats go first in pin order; a muted chat counts unread without a sound', async () => {
     const { actor, sounds } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     const order = () => actor.getSnapshot().context.entries.map((e) => e.conversation.id);
     expect(order()).toEqual(['c2', 'c1']);
     actor.send({
@@ -211,7 +222,7 @@ describe('chats with resolving actors', () => {
 
   it('a changed group replaces its entry and keeps its unread count; a lost one leaves the list and closes if open', async () => {
     const { actor, sounds } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     const entry1 = () => actor.getSnapshot().context.entries.find((e) => e.conversation.id === 'c1');
     actor.send({ type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача', isGroup: true } });
     expect(entry1()?.conversation.title).toBe('Дача');
@@ -234,7 +245,7 @@ describe('chats with resolving actors', () => {
 
   it('sorts newest first and counts a message from someone else in a closed conversation once, announcing it', async () => {
     const { actor, sounds, announced } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     expect(actor.getSnapshot().context.entries.map((e) => e.conversation.id)).toEqual(['c2', 'c1']);
     // message:notify and message:new of one message
     actor.send({ type: 'chats.messageArrived', message: fromAnna });
@@ -252,7 +263,7 @@ describe('chats with resolving actors', () => {
 
   it('opening resets the unread count and marks the conversation read; the open one is not announced unless hidden', async () => {
     const { actor, sounds, marked } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     actor.send({ type: 'chats.open', conversationId: 'c1' });
     expect(unread(actor, 'c1')).toBe(0);
     await waitFor(actor, () => marked.length === 1);
@@ -277,7 +288,7 @@ describe('chats with resolving actors', () => {
 
   it('hands own delivered messages to the open conversation, refreshing it after a file send', async () => {
     const { actor, conversationEvents } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     actor.send({ type: 'chats.open', conversationId: 'c1' });
     actor.send({ type: 'composer.delivered', message: fromMe, refresh: true });
     expect(conversationEvents).toEqual(['conversation.messageSent', 'conversation.refresh']);
@@ -286,7 +297,7 @@ describe('chats with resolving actors', () => {
 
   it("tells the open conversation about an own submit there (its view goes to the bottom), not about another one's", async () => {
     const { actor, conversationEvents } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     actor.send({ type: 'chats.open', conversationId: 'c1' });
     actor.send({ type: 'composer.sent', conversationId: 'c2' });
     actor.send({ type: 'composer.sent', conversationId: 'c1' });
@@ -295,7 +306,7 @@ describe('chats with resolving actors', () => {
 
   it('updates presence and profile of participants', async () => {
     const { actor } = start();
-    await waitFor(actor, (s) => s.context.loaded);
+    await waitFor(actor, ready);
     actor.send({
       type: 'chats.presence',
       userId: 'u2',
@@ -348,7 +359,7 @@ describe('chats with resolving actors', () => {
                 serverEvents: quiet,
                 fetchConversations: hang,
                 markRead: hang,
-                conversation: child,
+                loadOwned: hang,
                 composer: child,
               } as never,
             }),
@@ -363,5 +374,62 @@ describe('chats with resolving actors', () => {
     chats.send({ type: 'chats.call', video: true });
     expect(calls).toEqual([{ type: 'call.startOutgoing', conversationId: 'c1', video: true }]);
     app.stop();
+  });
+
+  it('a conversation opened before its machines are here starts when they come; a failed fetch waits for «Повторить»', async () => {
+    const fetches: { resolve(code: unknown): void; reject(error: unknown): void }[] = [];
+    const inputs: unknown[] = [];
+    const conversationLogic = createMachine({
+      context: ({ input }: { input: unknown }) => {
+        inputs.push(input);
+        return {};
+      },
+    });
+    const actor = createActor(
+      chatsMachine.provide({
+        actors: {
+          session: quiet,
+          pageVisibility: quiet,
+          serverEvents: quiet,
+          fetchConversations: fromPromise(async () => list),
+          markRead: fromPromise(async () => ({ ok: true })),
+          loadOwned: fromPromise(() => new Promise((resolve, reject) => fetches.push({ resolve, reject }))),
+          composer: child,
+        } as never,
+      }),
+    ).start();
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    await waitFor(actor, (s) => s.context.loaded);
+    const snap = () => actor.getSnapshot();
+
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    // Selected at once (the address and the list follow); its actor waits for its code.
+    expect(snap().context.selectedId).toBe('c1');
+    expect(snap().matches({ active: { selection: { open: 'waiting' } } })).toBe(true);
+    expect(snap().children.conversation).toBeUndefined();
+    fetches[0].reject(new Error('offline'));
+    await waitFor(actor, (s) => s.hasTag(CHATS_TAGS.conversationFailed));
+    expect(snap().context.selectedId).toBe('c1');
+
+    // «Повторить» fetches again; a search result in it meanwhile is where it starts.
+    actor.send({ type: 'chats.prepare' });
+    expect(fetches).toHaveLength(2);
+    expect(snap().hasTag(CHATS_TAGS.conversationFailed)).toBe(false);
+    actor.send({ type: 'chats.open', conversationId: 'c1', messageId: 'm1' });
+    fetches[1].resolve({ conversation: conversationLogic });
+    await waitFor(actor, (s) => s.children.conversation !== undefined);
+    expect(inputs).toEqual([{ conversationId: 'c1', userId: 'me', unread: 2, jumpTo: 'm1' }]);
+
+    // Kept: later openings start their actor at once, after signing out and in again too.
+    actor.send({ type: 'chats.open', conversationId: 'c2' });
+    expect(snap().children.conversation).toBeDefined();
+    actor.send({ type: 'chats.signedOut' });
+    expect(snap().children.conversation).toBeUndefined();
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    expect(snap().children.conversation).toBeDefined();
+    expect(fetches).toHaveLength(2);
+    expect(inputs).toHaveLength(3);
+    actor.stop();
   });
 });

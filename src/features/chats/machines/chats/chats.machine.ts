@@ -5,17 +5,20 @@
 // A message from someone else that arrives while its conversation is not in front of the user (not open,
 // another page, hidden tab) counts as unread, and the actor emits `chats.unread` with it: the notifications
 // actor hears that and decides about the sound and the system notification. While signed in it runs the
-// composer (one outbox per user) and, for the selected conversation, the conversation actor.
-import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
+// composer (one outbox per user) and, for the selected conversation, the conversation actor. The conversation's
+// machines are not in the first bundle: fetched when a conversation is opened or about to be (`chats.prepare`: the
+// list was touched, the service worker has them), then kept; a conversation opened before they are here waits for
+// them ('waiting'), and a failed fetch is shown with a retry ('failed').
+import { assertEvent, assign, enqueueActions, raise, sendTo, setup, stopChild } from 'xstate';
 import { TIMINGS } from '../../../../contract/limits';
 import { composerMachine } from '../../../composer/index';
 import { newOutboxTag } from '../../../composer/index';
-import { conversationMachine } from '../../../conversation/index';
 import { notWired } from '../../../../core/machines/not-wired';
+import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../../../core/machines/owned-code';
 import { listenToServer } from '../../../../core/machines/realtime/listen-to-server';
 import { watchSignedInUser } from '../../../../core/machines/session/watch-signed-in-user';
 import { systemActor } from '../../../../core/machines/system';
-import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
+import { CHATS_TAGS, type ChatsContext, type ChatsEmitted, type ChatsEvent, type ListAnswer } from './chats.protocol';
 import {
   findEntry,
   isMutedEntry,
@@ -34,7 +37,10 @@ export * from './chats.protocol';
 
 const RECENT_IDS = 64;
 
-const initialContext = (): ChatsContext => ({
+/** The protocol's context, and the open conversation's machines once fetched (kept across sign-outs). */
+type Context = ChatsContext & { code: OwnedCode<'conversation'> | null };
+
+const initialContext = (): Context => ({
   me: null,
   entries: [],
   selectedId: null,
@@ -44,6 +50,7 @@ const initialContext = (): ChatsContext => ({
   viewing: false,
   recentIds: [],
   openedUnread: 0,
+  code: null,
 });
 
 export const chatsServerEvents = listenToServer<ChatsEvent>(
@@ -98,10 +105,10 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
 
 export const chatsMachine = setup({
   types: {
-    context: {} as ChatsContext,
+    context: {} as Context,
     events: {} as ChatsEvent,
     emitted: {} as ChatsEmitted,
-    children: {} as { conversation: 'conversation'; composer: 'composer' },
+    children: {} as { composer: 'composer' },
   },
   actors: {
     session: watchSignedInUser('chats.signedIn', 'chats.signedOut'),
@@ -110,7 +117,8 @@ export const chatsMachine = setup({
     /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
     fetchConversations: notWired<ListAnswer>('chats.fetchConversations'),
     markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
-    conversation: conversationMachine,
+    /** The conversation's machines, wired (the registry line 'conversation'). */
+    loadOwned: loadOwnedNotWired<'conversation'>('chats'),
     composer: composerMachine,
   },
   delays: { conversationsRefetch: TIMINGS.conversationsRefetchMs },
@@ -144,18 +152,39 @@ export const chatsMachine = setup({
       return context.selectedId === event.conversationId && !event.again;
     },
     hasSelection: ({ context }) => context.selectedId !== null,
+    codeHere: ({ context }) => context.code !== null,
     sentInOpen: ({ context, event }) => {
       assertEvent(event, 'composer.sent');
       return event.conversationId === context.selectedId;
     },
   },
   actions: {
-    // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
+    // What the page shows, whether the tab is visible and the code outlive the session; the rest goes with it.
     reset: assign(({ context }) => ({
       ...initialContext(),
       pageVisible: context.pageVisible,
       viewing: context.viewing,
+      code: context.code,
     })),
+    keepCode: assign({ code: (_, code: OwnedCode<'conversation'>) => code }),
+    startConversation: enqueueActions(({ context, enqueue }) => {
+      enqueue(
+        spawnOwned(present(context.code, 'code').conversation, 'conversation', {
+          conversationId: present(context.selectedId, 'selectedId'),
+          userId: present(context.me, 'me'),
+          unread: context.openedUnread,
+          jumpTo: context.openAt,
+        }),
+      );
+    }),
+    stopConversation: stopChild('conversation'),
+    /** A search result in the conversation whose actor is still to start: it starts there. */
+    aimAt: assign({
+      openAt: ({ context, event }) => {
+        assertEvent(event, 'chats.open');
+        return event.messageId ?? context.openAt;
+      },
+    }),
     rememberUser: assign({
       me: ({ event }) => {
         assertEvent(event, 'chats.signedIn');
@@ -368,6 +397,27 @@ export const chatsMachine = setup({
             },
           },
         },
+        // The open conversation's machines: fetched once, when a conversation is opened or about to be.
+        code: {
+          initial: 'absent',
+          states: {
+            absent: {
+              // Kept from before a sign-out.
+              always: { guard: 'codeHere', target: 'here' },
+              on: { 'chats.prepare': 'loading', 'chats.open': 'loading' },
+            },
+            loading: {
+              invoke: {
+                id: 'loadOwned',
+                src: 'loadOwned',
+                onDone: { target: 'here', actions: { type: 'keepCode', params: ({ event }) => event.output } },
+                // Tried again on the next opening or `chats.prepare`.
+                onError: { target: 'absent' },
+              },
+            },
+            here: {},
+          },
+        },
         selection: {
           initial: 'none',
           states: {
@@ -376,42 +426,50 @@ export const chatsMachine = setup({
             },
             open: {
               entry: 'focusComposer',
-              invoke: [
-                {
-                  id: 'conversation',
-                  src: 'conversation',
-                  input: ({ context }) => ({
-                    conversationId: present(context.selectedId, 'selectedId'),
-                    userId: present(context.me, 'me'),
-                    unread: context.openedUnread,
-                    jumpTo: context.openAt,
-                  }),
+              invoke: {
+                // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
+                id: 'markRead',
+                src: 'markRead',
+                input: ({ context }) => ({ conversationId: present(context.selectedId, 'selectedId') }),
+                onError: {},
+              },
+              initial: 'waiting',
+              states: {
+                // Its machines are on their way (the first opening before they are here); the view waits.
+                waiting: {
+                  always: { guard: 'codeHere', target: 'running' },
+                  on: {
+                    'xstate.error.actor.loadOwned': 'failed',
+                    'chats.open': { guard: 'sameConversation', actions: ['aimAt', 'announceSelection'] },
+                  },
                 },
-                {
-                  // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
-                  id: 'markRead',
-                  src: 'markRead',
-                  input: ({ context }) => ({ conversationId: present(context.selectedId, 'selectedId') }),
-                  onError: {},
+                // They could not be fetched: the view offers a retry (`chats.prepare`), as does opening it again.
+                failed: {
+                  tags: [CHATS_TAGS.conversationFailed],
+                  on: { 'chats.prepare': 'waiting' },
                 },
-              ],
+                running: {
+                  entry: 'startConversation',
+                  exit: 'stopConversation',
+                  on: {
+                    'chats.open': { guard: 'sameConversation', actions: ['jumpInOpen', 'announceSelection'] },
+                    // Takes the place of the list-only handler above while a conversation is open.
+                    'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
+                    'composer.sent': {
+                      guard: 'sentInOpen',
+                      actions: sendTo('conversation', { type: 'conversation.ownSent' }),
+                    },
+                  },
+                },
+              },
               on: {
-                'chats.open': [
-                  { guard: 'sameConversation', actions: ['jumpInOpen', 'announceSelection'] },
-                  { target: 'open', reenter: true, actions: ['select', 'announceSelection'] },
-                ],
+                'chats.open': { target: 'open', reenter: true, actions: ['select', 'announceSelection'] },
                 'chats.close': { target: 'none', actions: ['unselect', 'focusComposer', 'announceSelection'] },
                 // The open conversation is gone for this user (left on another tab, removed): it closes.
                 'chats.conversationRemoved': {
                   guard: 'removedOpen',
                   target: 'none',
                   actions: ['dropConversation', 'unselect', 'focusComposer', 'announceSelection'],
-                },
-                // Takes the place of the list-only handler above while a conversation is open.
-                'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
-                'composer.sent': {
-                  guard: 'sentInOpen',
-                  actions: sendTo('conversation', { type: 'conversation.ownSent' }),
                 },
               },
             },

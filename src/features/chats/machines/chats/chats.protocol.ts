@@ -43,6 +43,11 @@ export type ChatsEvent =
    */
   | { type: 'chats.open'; conversationId: string; messageId?: string; again?: boolean }
   | { type: 'chats.close' }
+  /**
+   * A conversation is about to be opened (the list was touched, the service worker has the code): fetch the
+   * conversation's machines now; after a failed fetch, try again.
+   */
+  | { type: 'chats.prepare' }
   | { type: 'chats.refresh' }
   | { type: 'chats.call'; video: boolean }
   | { type: 'chats.visibility'; visible: boolean }
@@ -71,6 +76,12 @@ export type ChatsEmitted =
   | { type: 'chats.unread'; message: Message; conversation: Conversation | null }
   /** A conversation was opened (or chosen again) or closed (null): the address follows (the navigation actor). */
   | { type: 'chats.selected'; conversationId: string | null };
+
+/** Tags the chats page reads. */
+export const CHATS_TAGS = {
+  /** A conversation is selected, but its machines could not be fetched (offline before they were ever here). */
+  conversationFailed: 'conversationFailed',
+} as const;
 
 export type ChatsRef = MachineRef<
   ChatsContext,

@@ -1,4 +1,4 @@
-// The open conversation (docs/behaviour.md §2, §4; invoked by the chats actor as its child 'conversation').
+// The open conversation (docs/behaviour.md §2, §4; the chats actor's child 'conversation', its code loaded on demand).
 // History: the latest page first, older pages on demand (`?before=&limit=`, hasMore), each message once
 // whether it came from the socket (message:new and message:notify alike), the send answer or a page.
 // Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,

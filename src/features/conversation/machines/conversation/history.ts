@@ -62,11 +62,6 @@ export function removeMessage(history: Message[], messageId: string): Message[] 
   return history.some((m) => m.id === messageId) ? history.filter((m) => m.id !== messageId) : history;
 }
 
-/** Own message delivery as the bubble shows it: read once another participant has a receipt. */
-export function isReadByOthers(m: Pick<Message, 'senderId' | 'receipts'>): boolean {
-  return m.receipts.some((r) => r.userId !== m.senderId && (r.status === 'READ' || r.status === 'SEEN'));
-}
-
 /** A new text (message:edited, or the answer to an own edit): the message and every quote of it. */
 export function applyEdit(
   history: Message[],
