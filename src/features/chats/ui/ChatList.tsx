@@ -1,7 +1,8 @@
 // The list pane 'Чаты' (docs/behaviour.md §2): tiles newest first, each with avatar and presence dot, title, the latest
 // message's time and one's own read mark, the spec's line ('{n} непрочитанных' highlighted, a group's participants
 // or the peer's presence) and the latest message in words or «Черновик: …»; the footer tiles below.
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { LazySecretTilePreview } from '../../secretChats/ui/index';
 import { ChatAvatar } from '../../../shared/ui/ChatAvatar';
 import { ListRegion } from '../../../shared/ui/ListRegion';
 import type { ChatTileView } from '../../conversation/ui/index';
@@ -278,7 +279,14 @@ function ChatTileRow({
             t.preview && (
               <span className="chat-tile-preview" data-testid="chat-tile-preview">
                 {t.previewSender && <span className="chat-tile-sender">{t.previewSender}: </span>}
-                {t.preview}
+                {t.encrypted ? (
+                  // What this device read of a secret chat's latest message (its code loads with secret chats).
+                  <Suspense fallback={t.preview}>
+                    <LazySecretTilePreview {...t.encrypted} fallback={t.preview} />
+                  </Suspense>
+                ) : (
+                  t.preview
+                )}
               </span>
             )
           )}

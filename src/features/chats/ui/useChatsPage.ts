@@ -5,8 +5,7 @@ import type { ComposerRef } from '../../composer/machines/composer/composer.prot
 import type { ConversationRef } from '../../conversation/machines/conversation/conversation.protocol';
 import { CHATS_TAGS } from '../machines/chats/chats.protocol';
 import { useSystemActor } from '../../../core/ui/RuntimeContext';
-import { chatTile, oneLine } from '../../conversation/ui/index';
-import { useSecretPreview } from '../../secretChats/ui/index';
+import { chatTile } from '../../conversation/ui/index';
 
 /** The current time, renewed every `ms` (last-seen texts age while the page is open). */
 export function useNow(ms = 30_000): number {
@@ -38,20 +37,9 @@ export function useChatsPage() {
     chats.send({ type: 'chats.viewing', viewing: true });
     return () => chats.send({ type: 'chats.viewing', viewing: false });
   }, [chats]);
-  const plain = useMemo(
+  const tiles = useMemo(
     () => entries.map((e) => chatTile(e, me, selectedId, now, drafts?.[e.conversation.id]?.text ?? null)),
     [entries, me, selectedId, now, drafts],
-  );
-  // A secret chat's latest message in words, once this device has read it.
-  const encrypted = useMemo(() => plain.flatMap((t) => (t.encrypted ? [t.encrypted] : [])), [plain]);
-  const secretTexts = useSecretPreview(encrypted);
-  const tiles = useMemo(
-    () =>
-      plain.map((tile) => {
-        const read = tile.encrypted ? secretTexts[tile.encrypted.messageId] : undefined;
-        return read?.status === 'text' ? { ...tile, preview: oneLine(read.text) } : tile;
-      }),
-    [plain, secretTexts],
   );
   const hasSecret = useMemo(() => entries.some((e) => e.conversation.secret), [entries]);
   const selectedEntry = useMemo(

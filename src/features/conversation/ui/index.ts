@@ -15,4 +15,4 @@ export { chatTile } from './chat-tile';
 export type { AvatarView } from '../../../shared/format';
 export type { ChatTileView } from './chat-tile';
 export { callLabel, clock, isMissedFor, voicePreview } from './voice-call-text';
-export { oneLine, tileTime } from './tile-line';
+export { tileTime } from './tile-line';

@@ -9,7 +9,7 @@ import { entryPreview } from './voice-call-text';
 /** Characters of text a tile keeps (CSS cuts the line to the tile's width; this bounds the work). */
 export const TILE_PREVIEW_CHARS = 100;
 
-export const oneLine = (text: string) => {
+const oneLine = (text: string) => {
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = [...flat];
   return chars.length > TILE_PREVIEW_CHARS ? `${chars.slice(0, TILE_PREVIEW_CHARS - 1).join('')}…` : flat;
@@ -19,7 +19,7 @@ export const oneLine = (text: string) => {
 export function messageWords(m: Message, me: string | null): string {
   const special = entryPreview(m, me);
   if (special !== null) return special;
-  // Ciphertext says nothing: the chat list shows the text when this device has read it (useChatsPage).
+  // Ciphertext says nothing: the chat list shows the text once this device has read it (SecretTilePreview).
   if (m.type === 'ENCRYPTED') return 'Зашифрованное сообщение';
   const caption = oneLine(m.content);
   if (m.type === 'IMAGE') return caption ? `Фото, ${caption}` : 'Фото';

@@ -1,10 +1,10 @@
-// The views of secret chats that other features render. All but the list's preview hook load on demand: a user
+// The views of secret chats that other features render. All of them load on demand: a user
 // without secret chats never fetches them (the chats page's first bundle has a budget, bench/client/bundle.ts).
 import { lazyView } from '../../../shared/ui/lazy-view';
 import type { EncryptedTextProps } from './EncryptedText';
 import type { SecretDialogProps } from './SecretDialog';
+import type { SecretTilePreviewProps } from './SecretTilePreview';
 
-export { useSecretPreview } from './useSecretPreview';
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
 /** Holds the device actor while the chats page shows a secret chat. */
 export const LazySecretDevice = lazyView<{ userId: string }>(() =>
@@ -15,4 +15,8 @@ export const LazyEncryptedText = lazyView<EncryptedTextProps>(() =>
 );
 export const LazySecretChatNotice = lazyView<{ conversationId: string }>(() =>
   import('./SecretChatNotice').then((m) => m.SecretChatNotice),
+);
+/** A secret chat's tile preview: the latest message's text once this device has read it. */
+export const LazySecretTilePreview = lazyView<SecretTilePreviewProps>(() =>
+  import('./SecretTilePreview').then((m) => m.SecretTilePreview),
 );
