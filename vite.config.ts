@@ -187,6 +187,12 @@ export default defineConfig({
               name: 'framework',
               test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|react-router|react-router-dom|use-sync-external-store)[\\/]/,
             },
+            // Small modules of the first screen that lazy chunks share too: one chunk rather than a dozen of
+            // half a kilobyte, each with its own wrapper and gzip header.
+            {
+              name: 'base',
+              test: /src[\\/](contract[\\/](failure|shape|limits)|boot[\\/]early-requests|core[\\/]machines[\\/](not-wired|system|realtime[\\/]listen-to-server)|core[\\/]ui[\\/]RuntimeContext|shared[\\/](format|ui[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
+            },
           ],
         },
       },
