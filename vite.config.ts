@@ -191,7 +191,7 @@ export default defineConfig({
             // half a kilobyte, each with its own wrapper and gzip header.
             {
               name: 'base',
-              test: /src[\\/](contract[\\/](failure|shape|limits)|boot[\\/]early-requests|core[\\/]machines[\\/](not-wired|system|realtime[\\/]listen-to-server)|core[\\/]ui[\\/]RuntimeContext|shared[\\/](format|ui[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
+              test: /src[\\/](contract[\\/](failure|shape|limits)|core[\\/]machines[\\/](not-wired|system|realtime[\\/]listen-to-server)|core[\\/]ui[\\/]RuntimeContext|shared[\\/](format|ui[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
             },
           ],
         },
