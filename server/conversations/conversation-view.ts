@@ -36,6 +36,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .whereRef('l.conversation_id', '=', 'c.id')
             .whereRef('l.seq', '>', 'me.visible_from_seq')
             .where('l.deleted_at', 'is', null)
+            // A secret chat's edits and reactions are never the preview (migrations/020_secret_control.ts).
+            .where('l.control', 'is', null)
             // Not one the user hid for themselves (a probe of the hidden table's key, usually empty).
             .where((x) =>
               x.not(
@@ -100,6 +102,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .where('u.sender_id', '!=', userId)
             // A group's changes order the list but are no news (docs/groups.md).
             .where('u.type', '!=', 'SYSTEM')
+            .where('u.control', 'is', null)
             .as('unread'),
       ])
       .where('me.user_id', '=', userId)
@@ -231,6 +234,7 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       forwarded_from_user_id: r.m_forwarded_from_user_id,
       forwarded_from_name: r.m_forwarded_from_name,
       mentions: r.m_mentions,
+      control: null,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

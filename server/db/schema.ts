@@ -109,6 +109,8 @@ export interface MessagesTable {
   forwarded_from_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** The mentioned members' ids as a JSON array, null when none (message_mentions indexes them per user). */
   mentions: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for a secret chat's edit or reaction (an ENCRYPTED message that is no news), else null (migrations/020_…). */
+  control: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** «Удалить у меня» / «Скрыть у себя»: a message one person no longer sees. */

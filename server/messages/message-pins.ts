@@ -70,7 +70,7 @@ export function createPins({ db, lists, realtime }: PinDeps) {
       .executeTakeFirstOrThrow();
     const group = !conversation.direct_key;
     if (group && me.role === 'MEMBER') throw forbidden('Закреплять сообщения могут владелец и администраторы группы');
-    if (row.type === 'SYSTEM' || row.type === 'CALL') throw badRequest('Это сообщение нельзя закрепить');
+    if (row.type === 'SYSTEM' || row.type === 'CALL' || row.control) throw badRequest('Это сообщение нельзя закрепить');
 
     const entry = await db.transaction().execute(async (trx) => {
       if (!on) {

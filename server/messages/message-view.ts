@@ -22,7 +22,7 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 });
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
-type Extra = 'forwarded_from_user_id' | 'forwarded_from_name' | 'mentions';
+type Extra = 'forwarded_from_user_id' | 'forwarded_from_name' | 'mentions' | 'control';
 export function freshMessage(
   row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info' | Extra> & Partial<Pick<MessageRow, Extra>>,
   replyTo: { id: string; content: string } | null,
@@ -51,8 +51,9 @@ export function freshMessage(
 }
 
 /** forwardedFrom and mentions, when the row has them (written by the server alone, so trusted). */
-function rowExtras(row: Partial<Pick<MessageRow, Extra>>): Pick<Message, 'forwardedFrom' | 'mentions'> {
+function rowExtras(row: Partial<Pick<MessageRow, Extra>>): Pick<Message, 'forwardedFrom' | 'mentions' | 'control'> {
   return {
+    ...(row.control ? { control: true as const } : {}),
     ...(row.forwarded_from_user_id
       ? { forwardedFrom: { userId: row.forwarded_from_user_id, name: row.forwarded_from_name ?? '' } }
       : {}),

@@ -59,6 +59,7 @@ const MESSAGE_COLUMNS = [
   'forwarded_from_user_id',
   'forwarded_from_name',
   'mentions',
+  'control',
 ] as const;
 
 const valuesOf = (row: NewMessage['row']) => MESSAGE_COLUMNS.map((c) => (row[c] ?? null) as string | null);

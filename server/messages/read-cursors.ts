@@ -197,6 +197,8 @@ function passedQuery(db: Database, conversationId: string, userId: string, from:
       .where('deleted_at', 'is', null)
       // A group's SYSTEM entries are no news: passing them is not reading (and adds no bound parameter).
       .where(sql<boolean>`type != 'SYSTEM'`)
+      // Nor are a secret chat's edits and reactions (no unread count to clear).
+      .where(sql<boolean>`control is null`)
       .orderBy('seq')
   );
 }

@@ -2,7 +2,9 @@
 // through the same writer and the same publishing as every message (send-message.ts): idempotent by
 // clientMessageId, message:new to the sockets that have the chat open and message:notify to the members' others,
 // the list cache and unread counts, and Web Push that says only «Новое сообщение». No mentions, no quote, no
-// attachment (they travel inside the ciphertext), and the search index skips it (search-index.ts).
+// attachment (they travel inside the ciphertext), and the search index skips it (search-index.ts). An edit or a
+// reaction (`control`) is no news: only message:new to the sockets that have the chat open, so that the devices
+// reading it apply it; no list change, no unread count, no message:notify, no push.
 import type { z } from 'zod';
 import type { Message } from '../../src/contract/entities';
 import type { SecretSendBody } from '../../src/contract/secret';
@@ -31,7 +33,7 @@ export function createSecretSender(deps: SendDeps & { devices: Devices; groups: 
     if (!row) return null;
     if (row.conversation_id !== body.conversationId)
       throw conflict('clientMessageId уже использован для другой беседы');
-    if (row.type !== 'ENCRYPTED' || row.content !== body.ciphertext)
+    if (row.type !== 'ENCRYPTED' || row.content !== body.ciphertext || Boolean(row.control) !== Boolean(body.control))
       throw conflict('clientMessageId уже использован для другого сообщения');
     const [message] = await toMessages(db, [row]);
     return { message: message as Message };
@@ -62,6 +64,7 @@ export function createSecretSender(deps: SendDeps & { devices: Devices; groups: 
       created_at: new Date().toISOString(),
       deleted_at: null,
       mentions: null,
+      control: body.control ? 1 : null,
     };
     if ((await writer.write({ row, uploadIds: [] })) === 'duplicate') {
       const answer = await retryOf(userId, body);
@@ -69,7 +72,8 @@ export function createSecretSender(deps: SendDeps & { devices: Devices; groups: 
       return answer;
     }
     const message = freshMessage(row, null, [], { voice: null });
-    publishNew(deps, message, members, muted);
+    if (body.control) deps.realtime.toConversation(message.conversationId, 'message:new', { message });
+    else publishNew(deps, message, members, muted);
     return { message };
   };
 }

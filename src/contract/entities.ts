@@ -172,6 +172,8 @@ export const Message = z.object({
   forwardedFrom: ForwardedFrom.nullable().optional(),
   /** The members mentioned (@name), by id: the text shows their current names. */
   mentions: z.array(Id).optional(),
+  /** A secret chat's edit or reaction (ENCRYPTED): applied by the devices, never shown as a message. */
+  control: z.literal(true).optional(),
 });
 export type Message = z.infer<typeof Message>;
 

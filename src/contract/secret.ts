@@ -134,6 +134,11 @@ export const SecretSendBody = z.strictObject({
     .min(1, 'clientMessageId не может быть пустым')
     .max(64, 'clientMessageId — не длиннее 64 символов')
     .regex(/^[\x21-\x7e]+$/, 'clientMessageId — печатные ASCII-символы'),
+  /**
+   * An edit or a reaction (docs/secret-chats.md "Edits, reactions and deletions"): no unread count, no preview in
+   * the list, no push or message:notify. The server learns that it is one, not of which message.
+   */
+  control: z.literal(true, { error: 'control — только true' }).optional(),
 });
 export const SecretSendResponse = z.object({ message: Message });
 

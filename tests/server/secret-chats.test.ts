@@ -5,10 +5,10 @@
 // the ordinary pipeline, the plaintext routes refusing secret chats, ciphertext never searchable, and no bad input
 // answered with 500. MLS bodies are opaque base64 here: the server never reads them.
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -352,6 +352,83 @@ describe('a secret chat: creation, commits, the log', () => {
     const count = await messageCount(chat);
     const stale = await secretSend(anna.accessToken, { ...body, epoch: epoch - 1, clientMessageId: cid() });
     expect(stale.status).toBe(409);
+    expect(await messageCount(chat)).toBe(count);
+  });
+
+  it('takes an edit or a reaction as a control message: no unread count, no preview, no notify, no push', async () => {
+    const epoch = (await log(anna.accessToken, chat, a1, 0)).body.epoch;
+    const entryOf = async (u: TestUser) =>
+      (await api.get('/api/conversations', u.accessToken)).body.conversations.find(
+        (e: { conversation: { id: string } }) => e.conversation.id === chat,
+      );
+    const before = await entryOf(vera);
+    const borisSocket = await connect(srv.url, boris.accessToken);
+    expect(await ack(borisSocket, 'conversation:join', chat)).toEqual({ ok: true });
+    const veraSocket = await connect(srv.url, vera.accessToken);
+    const veraHeard = recorder(veraSocket);
+    const pushed = vi.spyOn(srv.server.ctx.push, 'message');
+    try {
+      const heard = next(borisSocket, 'message:new');
+      const body = { conversationId: chat, deviceId: a1, epoch, ciphertext: blob(300), clientMessageId: cid() };
+      const sent = await secretSend(anna.accessToken, { ...body, control: true });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.message).toMatchObject({ type: 'ENCRYPTED', control: true });
+      // The devices with the chat open read it (and apply it).
+      expect((await heard).message).toMatchObject({ id: sent.body.message.id, control: true });
+      await roundTrip(veraSocket);
+      expect(veraHeard.events()).not.toContain('message:notify');
+      expect(pushed).not.toHaveBeenCalled();
+      const after = await entryOf(vera);
+      expect(after.unreadCount).toBe(before.unreadCount);
+      expect(after.conversation.messages[0].id).toBe(before.conversation.messages[0].id);
+      expect((await entryOf(anna)).conversation.messages[0].id).toBe(before.conversation.messages[0].id);
+      // The history has it, marked, so that a device that was away applies it.
+      const page = await api.get(`/api/conversations/${chat}/messages`, vera.accessToken);
+      expect(page.body.messages.find((m: { id: string }) => m.id === sent.body.message.id)).toMatchObject({
+        control: true,
+      });
+      // The same clientMessageId without the mark is another message: 409.
+      expect((await secretSend(anna.accessToken, body)).status).toBe(409);
+      expect((await secretSend(anna.accessToken, { ...body, control: true })).body.message.id).toBe(
+        sent.body.message.id,
+      );
+      // It is nothing to pin.
+      const pin = await api.post('/api/messages/pin', { messageId: sent.body.message.id, on: true }, anna.accessToken);
+      expect(pin.status).toBe(400);
+      // An ordinary message after it is news as before.
+      const notified = next(veraSocket, 'message:notify');
+      const plain = await secretSend(anna.accessToken, { ...body, clientMessageId: cid() });
+      expect((await notified).message.id).toBe(plain.body.message.id);
+      expect(pushed).toHaveBeenCalledTimes(1);
+      expect((await entryOf(vera)).unreadCount).toBe(before.unreadCount + 1);
+      // Reading the chat clears the count though the control message is never read.
+      const read = await api.post(
+        '/api/messages/receipts',
+        { messageIds: [plain.body.message.id], status: 'READ' },
+        vera.accessToken,
+      );
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expect((await entryOf(vera)).unreadCount).toBe(0);
+    } finally {
+      pushed.mockRestore();
+    }
+  });
+
+  it('refuses a control mark that is not true, storing nothing', async () => {
+    const epoch = (await log(anna.accessToken, chat, a1, 0)).body.epoch;
+    const count = await messageCount(chat);
+    for (const control of [false, 'yes', 1, null]) {
+      const res = await secretSend(anna.accessToken, {
+        conversationId: chat,
+        deviceId: a1,
+        epoch,
+        ciphertext: blob(),
+        clientMessageId: cid(),
+        control,
+      });
+      expect(res.status, JSON.stringify(control)).toBe(400);
+      expect(res.body.message).toMatch(/[а-я]/);
+    }
     expect(await messageCount(chat)).toBe(count);
   });
 

@@ -3,6 +3,8 @@
 // actor or the creation dialog, never with the first bundle.
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../../core/app/services';
+import type { SecretPlaintext } from './crypto/secret-crypto';
+import { isControl, shownOf } from './crypto/secret-actions';
 import { secretCrypto } from './crypto/worker-client';
 import { secretChatMachine } from './machines/secretChat/secretChat.machine';
 import type { Incoming, Outgoing } from './machines/secretChat/secretChat.protocol';
@@ -48,16 +50,42 @@ export function wireSecretDevice(s: Services) {
         return { deviceId, conversationIds: await fx.conversationIds(input.userId) };
       }),
       secretChat: wireSecretChat(s),
-      watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, sendBack }) => {
+      watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, sendBack, receive }) => {
         const { userId, conversationId, chat } = input;
+        // A text as it is now (edited, with its reactions); an edit or a reaction was applied to its target (or
+        // waits for it), which is told anew.
+        const report = (messageId: string, p: SecretPlaintext): Promise<void> | undefined => {
+          if (isControl(p.envelope) && 'targetId' in p.envelope) {
+            const { targetId } = p.envelope;
+            return secretCrypto()
+              .decrypt(userId, conversationId, targetId, '')
+              .then((t) => report(targetId, t))
+              .catch(() => undefined);
+          }
+          const shown = shownOf(p);
+          sendBack({
+            type: 'secretDevice.text',
+            messageId,
+            envelope: p.envelope.kind === 'text' ? { ...p.envelope, text: shown.text } : p.envelope,
+            ...(shown.edited ? { edited: shown.edited } : {}),
+            ...(shown.reactions.length ? { reactions: shown.reactions } : {}),
+          });
+          return undefined;
+        };
         // The text of a message read or sent is in the store: decrypt answers it without the ciphertext.
         const tell = (messageId: string) =>
           secretCrypto()
             .decrypt(userId, conversationId, messageId, '')
             .then(
-              (p) => sendBack({ type: 'secretDevice.text', messageId, envelope: p.envelope }),
+              (p) => report(messageId, p),
               () => sendBack({ type: 'secretDevice.unreadable', messageId }),
             );
+        receive((e) => {
+          if (e.type === 'secretDevice.forget')
+            void secretCrypto()
+              .forget(userId, conversationId, e.messageId)
+              .catch(() => undefined);
+        });
         const subs = [
           chat.on('secretChat.read', (e) => void tell(e.messageId)),
           chat.on('secretChat.unreadable', (e) =>

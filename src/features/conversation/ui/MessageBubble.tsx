@@ -251,7 +251,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
             </svg>
           </button>
         )}
-        {canMenu && !row.encrypted && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
+        {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
         <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
         {row.delivery === 'failed' && pending && (
           <div className="msg-failed">

@@ -221,7 +221,7 @@ export function MessageList(props: MessageListProps) {
             }
           }}
           onReact={(emoji) => props.onReact(menu.row.id, emoji)}
-          reactions={menu.row.type !== 'ENCRYPTED'}
+          reactions
           onMoreReactions={props.onMoreReactions ? () => props.onMoreReactions?.(menu.row) : undefined}
         />
       )}

@@ -16,7 +16,7 @@ export interface MessageMenuProps {
   onReact(emoji: string): void;
   /** «Другие реакции»: any emoji, from the picker. */
   onMoreReactions?(): void;
-  /** Reactions offered (not for an ENCRYPTED message: a secret chat's reactions are not built yet). */
+  /** Reactions offered (a secret chat's go encrypted: useConversationPane's onReact). */
   reactions?: boolean;
   onClose(): void;
 }

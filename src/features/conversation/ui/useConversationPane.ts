@@ -1,14 +1,16 @@
 // The message pane's view of the conversation, composer, typing, read-receipt and edit actors: rows, paging, who is
 // typing, the composer's state (or the edit's, while an own message is edited), and callbacks that send their events.
 import { useSelector } from '@xstate/react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { ConversationEntry, Message, PublicUser } from '../../../contract/entities';
 import type { RemovalRef } from '../../messageActions/machines/removal/removal.protocol';
 
 import type { ComposerRef } from '../../composer/machines/composer/composer.protocol';
 import { itemProgress } from '../../composer/index';
 import type { ConversationRef } from '../machines/conversation/conversation.protocol';
-import { useSystemActor } from '../../../core/ui/RuntimeContext';
+import { useAppRef, useSystemActor } from '../../../core/ui/RuntimeContext';
+import type { SecretDeviceRef } from '../../secretChats/machines/secretDevice/secretDevice.protocol';
+import type { SecretEnvelope } from '../../secretChats/machines/secretChat/secretChat.protocol';
 import type { ConversationViewProps } from './ConversationView';
 import { displayName, isGroupConversation, replyPreview } from '../../../shared/format';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
@@ -102,9 +104,29 @@ export function useConversationPane(options: {
     return map;
   }, [entry]);
   const isGroup = entry ? isGroupConversation(entry.conversation) : false;
+  // A secret chat: the device actor (spawned once its code loads) reads its messages, edits and reactions.
+  const secretDevice = useSelector(useAppRef(), (s) => s.children.secretDevice as SecretDeviceRef | undefined);
+  const secret = useSelector(secretDevice, (s) => (entry?.conversation.secret ? s?.context.texts : undefined));
+  // Edits and reactions are never shown: the device reads each one to apply it to the message it names.
+  useEffect(() => {
+    if (!secretDevice || !secret) return;
+    for (const m of messages)
+      if (m.control && !secret[m.id])
+        secretDevice.send({ type: 'secretDevice.need', conversationId, messageId: m.id, ciphertext: m.content });
+  }, [secretDevice, secret, messages, conversationId]);
+  /** A secret chat's edit or reaction: an encrypted message of its own, sent by this device. */
+  const sendSecret = useCallback(
+    (envelope: SecretEnvelope) =>
+      secretDevice?.send({
+        type: 'secretDevice.send',
+        conversationId,
+        item: { clientMessageId: crypto.randomUUID(), envelope },
+      }),
+    [secretDevice, conversationId],
+  );
   const rows = useMemo(
-    () => messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom }),
-    [messages, outbox, me, conversationId, isGroup, people, unreadFrom],
+    () => messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom, secret }),
+    [messages, outbox, me, conversationId, isGroup, people, unreadFrom, secret],
   );
   const gallery = useMemo(() => galleryOf(rows), [rows]);
   const lightbox = useMemo(() => {
@@ -146,11 +168,30 @@ export function useConversationPane(options: {
   const onRetry = useCallback((id: string) => outboxRef?.send({ type: 'outbox.retry', id }), [outboxRef]);
   const onRemove = useCallback((id: string) => outboxRef?.send({ type: 'outbox.remove', id }), [outboxRef]);
   const onReact = useCallback(
-    (messageId: string, emoji: string) => conversation.send({ type: 'conversation.react', messageId, emoji }),
-    [conversation],
+    (messageId: string, emoji: string) => {
+      // Each one toggles the sender's reaction on every device, as a click does in a plaintext chat.
+      if (secret && messages.some((m) => m.id === messageId && m.type === 'ENCRYPTED'))
+        sendSecret({ v: 1, kind: 'reaction', targetId: messageId, emoji });
+      else conversation.send({ type: 'conversation.react', messageId, emoji });
+    },
+    [conversation, secret, messages, sendSecret],
   );
+  const secretText = (id: string) => {
+    const known = secret?.[id];
+    return known?.status === 'text' ? known.text : null;
+  };
+  const editingId = useSelector(editRef, (s) => s?.context.messageId ?? null);
   const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) =>
-    editRef?.send({ type: 'edit.start', messageId: row.id, content: row.text });
+    editRef?.send({ type: 'edit.start', messageId: row.id, content: secretText(row.id) ?? row.text });
+  /** Saving the edit of a secret message: encrypted and sent by this device, then the composer is free again. */
+  const saveEdit = () => {
+    const original = editingId ? secretText(editingId) : null;
+    const changed = editText.trim();
+    if (editingId && original !== null && changed && changed !== original.trim()) {
+      sendSecret({ v: 1, kind: 'edit', targetId: editingId, text: changed });
+      editRef?.send({ type: 'edit.cancel' });
+    } else editRef?.send({ type: 'edit.save' });
+  };
 
   const recorderRef = useSelector(composer, (s) => s?.children.recorder);
   const myRole = entry?.conversation.participants.find((p) => p.user.id === me)?.role;
@@ -230,7 +271,7 @@ export function useConversationPane(options: {
           : sendComposer?.({ type: 'composer.input', text: value }),
       onSubmit: () =>
         editing
-          ? editRef?.send({ type: 'edit.save' })
+          ? saveEdit()
           : sendComposer?.({
               type: 'composer.submit',
               at: new Date().toISOString(),

@@ -5,6 +5,7 @@ import type { ConversationEntry, Message, MessageType, PublicUser } from '../../
 import type { OutboxItem } from '../../composer/index';
 import { itemProgress } from '../../composer/index';
 import { isReadByOthers } from '../machines/conversation/read-mark';
+import type { SecretText } from '../../secretChats/machines/secretDevice/secretDevice.protocol';
 import { dayLabel, editedTitle } from './day-label';
 import { systemText } from './system-text';
 import { avatarOf, groupNames } from './chat-tile';
@@ -148,6 +149,8 @@ export function messageRows(
     /** The first message unread at opening (conversation actor's unreadFrom). */
     unreadFrom?: string | null;
     now?: Date;
+    /** What this device read of the secret chat's ENCRYPTED messages (its edits and reactions included). */
+    secret?: Readonly<Record<string, SecretText>>;
   },
 ): MessageRow[] {
   const { me, people } = options;
@@ -158,9 +161,15 @@ export function messageRows(
     return u ? displayName(u) : 'Участник';
   };
   type Base = Omit<MessageRow, 'showSender' | 'firstInRun' | 'lastInRun' | 'day' | 'dayOf'> & { at: Date };
-  const base: Base[] = messages.map((m) => {
+  // A secret chat's edits and reactions are applied by the device to the messages they name, never shown.
+  const shown = messages.some((m) => m.control) ? messages.filter((m) => !m.control) : messages;
+  const base: Base[] = shown.map((m) => {
     const own = m.senderId === me;
     const at = new Date(m.createdAt);
+    const known = m.type === 'ENCRYPTED' ? options.secret?.[m.id] : undefined;
+    const read = known?.status === 'text' ? known : null;
+    const reactions = read ? (read.reactions ?? []) : m.reactions;
+    const editedAt = read ? read.edited : m.editedAt;
     return {
       key: m.clientMessageId && own ? m.clientMessageId : m.id,
       id: m.id,
@@ -185,10 +194,10 @@ export function messageRows(
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,
-      edited: m.editedAt ? editedTitle(new Date(m.editedAt), now) : null,
-      // Editing a secret message is an encrypted message of its own (not built yet).
-      editable: own && m.type !== 'ENCRYPTED' && (m.type === 'TEXT' || m.content.length > 0),
-      reactions: m.reactions.map((r) => ({
+      edited: editedAt ? editedTitle(new Date(editedAt), now) : null,
+      // A secret message's edit is an encrypted message of its own: once this device has read the text.
+      editable: own && (m.type === 'ENCRYPTED' ? read !== null : m.type === 'TEXT' || m.content.length > 0),
+      reactions: reactions.map((r) => ({
         emoji: r.emoji,
         count: r.userIds.length,
         mine: r.userIds.includes(me),

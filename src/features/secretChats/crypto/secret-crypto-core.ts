@@ -3,6 +3,7 @@
 // back by each), and group states are cached in memory between calls.
 import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
+import { applyControl, isControl } from './secret-actions';
 import * as mls from './mls-engine';
 import {
   type SecretCrypto,
@@ -23,6 +24,34 @@ export function toSecretError(e: unknown): SecretCryptoError {
 }
 
 export function createSecretCryptoCore(store: SecretStore): SecretCrypto {
+  /**
+   * A message just kept: an edit or reaction is applied to its target (or waits for it, when the target is not read
+   * yet); a text takes the edits and reactions that waited for it (and is returned as it is now).
+   */
+  async function settle(userId: string, m: SecretPlaintext): Promise<SecretPlaintext | null> {
+    const { conversationId } = m;
+    if (isControl(m.envelope) && 'targetId' in m.envelope) {
+      const targetId = m.envelope.targetId;
+      const target = await store.loadPlaintext(userId, conversationId, targetId);
+      if (target) {
+        const changed = applyControl(target, m);
+        if (changed) await store.savePlaintext(userId, changed);
+      } else {
+        const waiting = await store.loadPending(userId, conversationId, targetId);
+        if (!waiting.some((w) => w.messageId === m.messageId))
+          await store.savePending(userId, conversationId, targetId, [...waiting, m]);
+      }
+      return null;
+    }
+    const waiting = await store.loadPending(userId, conversationId, m.messageId);
+    if (waiting.length === 0) return null;
+    let now = m;
+    for (const control of waiting) now = applyControl(now, control) ?? now;
+    await store.savePlaintext(userId, now);
+    await store.savePending(userId, conversationId, m.messageId, []);
+    return now;
+  }
+
   const groups = new Map<string, ClientState>();
   const pending = new Map<string, { state: ClientState; epoch: number; consumed: Uint8Array[] }>();
   const created = new Map<string, ClientState>();
@@ -166,7 +195,9 @@ export function createSecretCryptoCore(store: SecretStore): SecretCrypto {
       return { ciphertext: r.ciphertext, epoch: mls.epochOf(state) };
     },
     async keepSent(userId, plaintext) {
-      await store.savePlaintext(userId, { ...plaintext, envelope: parseEnvelope(JSON.stringify(plaintext.envelope)) });
+      const kept = { ...plaintext, envelope: parseEnvelope(JSON.stringify(plaintext.envelope)) };
+      await store.savePlaintext(userId, kept);
+      await settle(userId, kept);
     },
     async decrypt(userId, conversationId, messageId, ciphertext) {
       const kept = await store.loadPlaintext(userId, conversationId, messageId);
@@ -184,9 +215,10 @@ export function createSecretCryptoCore(store: SecretStore): SecretCrypto {
         envelope: parseEnvelope(r.payload),
       };
       await store.savePlaintext(userId, plaintext);
-      return plaintext;
+      return (await settle(userId, plaintext)) ?? plaintext;
     },
     plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
+    forget: (userId, conversationId, messageId) => store.deletePlaintext(userId, conversationId, messageId),
     async fingerprint(userId, conversationId) {
       return mls.fingerprint(await mustGroup(userId, conversationId));
     },

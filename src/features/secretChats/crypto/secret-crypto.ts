@@ -3,6 +3,7 @@
 // the page's heap. This module holds only the typed request/response protocol and the worker client; the
 // implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.
 import type { Envelope } from './envelope';
+import type { SecretActions } from './secret-actions';
 
 /** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
 export interface ClaimedPackage {
@@ -19,6 +20,8 @@ export interface SecretPlaintext {
   senderDeviceId: string;
   epoch: number;
   envelope: Envelope;
+  /** The edits and reactions applied to it (secret-actions.ts). */
+  actions?: SecretActions;
 }
 
 export interface CommitMade {
@@ -81,6 +84,8 @@ export interface SecretCrypto {
   /** Decrypts a received message once and keeps its plaintext; a message already read gives what was kept. */
   decrypt(userId: string, conversationId: string, messageId: string, ciphertext: string): Promise<SecretPlaintext>;
   plaintexts(userId: string, conversationId: string): Promise<SecretPlaintext[]>;
+  /** A message deleted for everyone: its plaintext goes from this device. */
+  forget(userId: string, conversationId: string, messageId: string): Promise<void>;
   fingerprint(userId: string, conversationId: string): Promise<{ digits: string[]; emoji: string[] }>;
   /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
   callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
@@ -141,6 +146,7 @@ const METHODS: SecretCryptoMethod[] = [
   'keepSent',
   'decrypt',
   'plaintexts',
+  'forget',
   'fingerprint',
   'callKey',
   'clear',

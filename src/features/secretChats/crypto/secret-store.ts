@@ -6,6 +6,7 @@
 // clear(userId) removes all of it (sign-out).
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { Envelope } from './envelope';
+import type { SecretActions } from './secret-actions';
 import { type DeviceKeys, fromBase64, type OwnKeyPackage, toBase64 } from './mls-engine';
 
 export interface DeviceRecord extends DeviceKeys {
@@ -20,6 +21,8 @@ export interface PlaintextRecord {
   senderDeviceId: string;
   epoch: number;
   envelope: Envelope;
+  /** The edits and reactions applied to it (secret-actions.ts). */
+  actions?: SecretActions;
 }
 
 export interface SecretStore {
@@ -33,12 +36,17 @@ export interface SecretStore {
   loadPlaintext(userId: string, conversationId: string, messageId: string): Promise<PlaintextRecord | null>;
   /** A conversation's kept plaintexts, by message id. */
   loadPlaintexts(userId: string, conversationId: string): Promise<PlaintextRecord[]>;
+  /** A deleted message's plaintext (and any edits or reactions waiting for it) goes. */
+  deletePlaintext(userId: string, conversationId: string, messageId: string): Promise<void>;
+  /** Edits and reactions read before the message they name: applied when it is read. */
+  loadPending(userId: string, conversationId: string, targetId: string): Promise<PlaintextRecord[]>;
+  savePending(userId: string, conversationId: string, targetId: string, controls: PlaintextRecord[]): Promise<void>;
   clear(userId: string): Promise<void>;
 }
 
 // --- the IndexedDB behind a small interface (node tests give fake-indexeddb's globals to the same code) ---
 
-export type StoreName = 'keys' | 'devices' | 'groups' | 'plaintexts';
+export type StoreName = 'keys' | 'devices' | 'groups' | 'plaintexts' | 'pending';
 /** Keys are arrays starting with the user id, so one range holds all of a user's records. */
 export type RecordKey = string[];
 export interface Sealed {
@@ -59,6 +67,7 @@ interface SecretSchema extends DBSchema {
   devices: { key: RecordKey; value: Sealed };
   groups: { key: RecordKey; value: Sealed };
   plaintexts: { key: RecordKey; value: Sealed };
+  pending: { key: RecordKey; value: Sealed };
 }
 
 const DB_NAME = 'beseda-secret';
@@ -69,9 +78,11 @@ const range = (prefix: RecordKey) => IDBKeyRange.bound(prefix, [...prefix, []]);
 export function indexedDbBackend(name = DB_NAME): KeyValueBackend {
   let db: Promise<IDBPDatabase<SecretSchema>> | null = null;
   const open = () => {
-    db ??= openDB<SecretSchema>(name, 1, {
+    // Version 2 added 'pending' (edits and reactions waiting for their message).
+    db ??= openDB<SecretSchema>(name, 2, {
       upgrade(d) {
-        for (const s of ['keys', 'devices', 'groups', 'plaintexts'] as const) d.createObjectStore(s);
+        for (const s of ['keys', 'devices', 'groups', 'plaintexts', 'pending'] as const)
+          if (!d.objectStoreNames.contains(s)) d.createObjectStore(s);
       },
     });
     return db;
@@ -208,8 +219,21 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       }
       return out;
     },
+    async deletePlaintext(userId, conversationId, messageId) {
+      await backend.delete('plaintexts', [userId, conversationId, messageId]);
+      await backend.delete('pending', [userId, conversationId, messageId]);
+    },
+    async loadPending(userId, conversationId, targetId) {
+      return (await openJson<PlaintextRecord[]>('pending', [userId, conversationId, targetId])) ?? [];
+    },
+    async savePending(userId, conversationId, targetId, controls) {
+      const key = [userId, conversationId, targetId];
+      if (controls.length === 0) await backend.delete('pending', key);
+      else await sealJson('pending', key, controls);
+    },
     async clear(userId) {
-      for (const s of ['devices', 'groups', 'plaintexts', 'keys'] as const) await backend.deletePrefix(s, [userId]);
+      for (const s of ['devices', 'groups', 'plaintexts', 'pending', 'keys'] as const)
+        await backend.deletePrefix(s, [userId]);
       keys.delete(userId);
     },
   };

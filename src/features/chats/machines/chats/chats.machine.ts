@@ -56,8 +56,9 @@ const initialContext = (): Context => ({
 export const chatsServerEvents = listenToServer<ChatsEvent>(
   {
     // A socket gets one of them per message (message:new once it joined the conversation, else message:notify);
-    'message:new': (p) => ({ type: 'chats.messageArrived', message: p.message }),
-    'message:notify': (p) => ({ type: 'chats.messageArrived', message: p.message }),
+    // a secret chat's edit or reaction (`control`) is no news: neither the preview nor an unread message.
+    'message:new': (p) => (p.message.control ? null : { type: 'chats.messageArrived', message: p.message }),
+    'message:notify': (p) => (p.message.control ? null : { type: 'chats.messageArrived', message: p.message }),
     'message:deleted': (p) => ({
       type: 'chats.messageDeleted',
       conversationId: p.conversationId,

@@ -47,6 +47,10 @@ describeModel({
       { type: 'secretDevice.text', messageId: 'm1', envelope: { v: 1, kind: 'delete', targetId: 'm0' } },
     ],
     'secretDevice.unreadable': () => [{ type: 'secretDevice.unreadable', messageId: 'm1' }],
+    'secretDevice.forget': () => [
+      { type: 'secretDevice.forget', conversationId: 'c1', messageId: 'm1' },
+      { type: 'secretDevice.forget', conversationId: 'c9', messageId: 'm1' },
+    ],
     'secretDevice.sent': () => [{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }],
     'secretDevice.sendFailed': () => [{ type: 'secretDevice.sendFailed', clientMessageId: 'k1', message: 'Нельзя' }],
     'secretDevice.retry': () => [{ type: 'secretDevice.retry' }],
@@ -62,6 +66,7 @@ describe('secretDevice behaviour', () => {
   it('runs one actor per secret chat, routes server events and reads to it, and keeps what messages say', async () => {
     const heard: SecretChatEvent[] = [];
     const watched: string[] = [];
+    const forgotten: string[] = [];
     const actor = createActor(
       secretDeviceMachine.provide({
         actors: {
@@ -71,8 +76,11 @@ describe('secretDevice behaviour', () => {
           })),
           serverEvents: inert,
           secretChat: chatStub(heard) as never,
-          watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input }) => {
+          watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, receive }) => {
             watched.push(input.conversationId);
+            receive((e) => {
+              if (e.type === 'secretDevice.forget') forgotten.push(`${input.conversationId}/${e.messageId}`);
+            });
           }),
         },
       }),
@@ -96,6 +104,27 @@ describe('secretDevice behaviour', () => {
       envelope: { v: 1, kind: 'text', text: 'да', replyToId: 'm0' },
     });
     expect(actor.getSnapshot().context.texts.m1).toEqual({ status: 'text', text: 'да', replyToId: 'm0' });
+    // Edited, with reactions (as the watcher reports a text after applying its edits and reactions).
+    actor.send({
+      type: 'secretDevice.text',
+      messageId: 'm1',
+      envelope: { v: 1, kind: 'text', text: 'да!', replyToId: 'm0' },
+      edited: '2026-01-01T12:00:00.000Z',
+      reactions: [{ emoji: '👍', userIds: ['u2'] }],
+    });
+    expect(actor.getSnapshot().context.texts.m1).toEqual({
+      status: 'text',
+      text: 'да!',
+      replyToId: 'm0',
+      edited: '2026-01-01T12:00:00.000Z',
+      reactions: [{ emoji: '👍', userIds: ['u2'] }],
+    });
+    // Deleted for everyone (message:deleted): gone from the views, and the chat's watcher forgets it; a deletion in
+    // a chat that is not a secret one of this device is not its business.
+    actor.send({ type: 'secretDevice.forget', conversationId: 'c9', messageId: 'm1' });
+    actor.send({ type: 'secretDevice.forget', conversationId: 'c2', messageId: 'm1' });
+    expect(actor.getSnapshot().context.texts.m1).toBeUndefined();
+    expect(forgotten).toEqual(['c2/m1']);
     actor.send({ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' });
     expect(emitted).toEqual([{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }]);
     actor.stop();

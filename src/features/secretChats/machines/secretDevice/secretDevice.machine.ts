@@ -24,6 +24,11 @@ export const secretDeviceServerEvents = listenToServer<SecretDeviceEvent>(
   {
     'secret:log': (p) => ({ type: 'secretDevice.log', conversationId: p.conversationId, seq: p.seq, epoch: p.epoch }),
     'secret:pending': (p) => ({ type: 'secretDevice.pending', conversationIds: p.conversationIds }),
+    'message:deleted': (p) => ({
+      type: 'secretDevice.forget',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+    }),
   },
   { onConnected: () => ({ type: 'secretDevice.sync' }) },
 );
@@ -48,7 +53,10 @@ export const secretDeviceMachine = setup({
     start: notWired<SecretDeviceStart, { userId: string }>('secretDevice.start'),
     serverEvents: secretDeviceServerEvents,
     secretChat: secretChatMachine,
-    /** Hears one secretChat actor's emitted events and reports them (with the text read) to the device. */
+    /**
+     * Hears one secretChat actor's emitted events and reports them (with the text read) to the device; deletes the
+     * plaintext of a message it is told was deleted (secretDevice.forget).
+     */
     watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
   },
   delays: { retry: SECRET_DEVICE_RETRY_MS },
@@ -125,10 +133,28 @@ export const secretDeviceMachine = setup({
                   status: 'text',
                   text: event.envelope.text,
                   replyToId: event.envelope.replyToId ?? null,
+                  ...(event.edited ? { edited: event.edited } : {}),
+                  ...(event.reactions?.length ? { reactions: event.reactions } : {}),
                 },
               }
             : context.texts,
       }),
+    },
+    // Only for this device's secret chats: the watcher deletes the plaintext from the sealed store.
+    'secretDevice.forget': {
+      guard: ({ context, event }) => context.conversationIds.includes(event.conversationId),
+      actions: [
+        assign({
+          texts: ({ context, event }) => {
+            const { [event.messageId]: _gone, ...rest } = context.texts;
+            return rest;
+          },
+        }),
+        enqueueActions(({ enqueue, event }) => {
+          if (event.type !== 'secretDevice.forget') return;
+          enqueue.sendTo(`watch:${event.conversationId}`, event);
+        }),
+      ],
     },
     'secretDevice.unreadable': {
       actions: assign({

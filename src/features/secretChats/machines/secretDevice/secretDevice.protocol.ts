@@ -7,10 +7,25 @@ export interface SecretDeviceInput {
   userId: string;
 }
 
+/** An emoji and who gave it (a secret message's reactions, as the plaintext chats' Reaction). */
+export interface SecretReaction {
+  emoji: string;
+  userIds: string[];
+}
+
 /** What the device knows of one ENCRYPTED message. */
 export type SecretText =
   | { status: 'reading' }
-  | { status: 'text'; text: string; replyToId: string | null }
+  | {
+      status: 'text';
+      /** The text as last edited by its sender. */
+      text: string;
+      replyToId: string | null;
+      /** When it was last edited (absent: never). */
+      edited?: string;
+      /** Absent: none. */
+      reactions?: SecretReaction[];
+    }
   /** Not readable on this device (sent before it joined, or not decryptable). */
   | { status: 'unreadable' };
 
@@ -32,7 +47,16 @@ export type SecretDeviceEvent =
   | { type: 'secretDevice.pending'; conversationIds: string[] }
   | { type: 'secretDevice.sync' }
   /** What a conversation's actor reported (through its watcher). */
-  | { type: 'secretDevice.text'; messageId: string; envelope: SecretEnvelope }
+  | {
+      type: 'secretDevice.text';
+      messageId: string;
+      envelope: SecretEnvelope;
+      /** A text's edits and reactions as applied (crypto/secret-actions.ts); its envelope has the current text. */
+      edited?: string;
+      reactions?: SecretReaction[];
+    }
+  /** A message deleted for everyone (message:deleted): its text goes from the views and the sealed store. */
+  | { type: 'secretDevice.forget'; conversationId: string; messageId: string }
   | { type: 'secretDevice.unreadable'; messageId: string }
   | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
   | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string }
