@@ -6,6 +6,7 @@ import { LIMITS } from '../../contract/limits';
 import type { Message } from '../../contract/entities';
 import { RequestFailure } from '../../contract/failure';
 import type { ApiClient } from '../../core/services/api';
+import { isControl } from './crypto/secret-actions';
 import { type ClaimedPackage, type SecretCrypto, SecretCryptoError } from './crypto/secret-crypto';
 import type { CatchUpResult, CommitResult, Outgoing, RegisterResult } from './machines/secretChat/secretChat.protocol';
 
@@ -182,7 +183,15 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const c = crypto();
       const { ciphertext, epoch } = await c.encrypt(userId, conversationId, item.envelope);
       const { message } = await api.call('secretSend', {
-        body: { conversationId, deviceId, epoch, ciphertext, clientMessageId: item.clientMessageId },
+        body: {
+          conversationId,
+          deviceId,
+          epoch,
+          ciphertext,
+          clientMessageId: item.clientMessageId,
+          // An edit or a reaction: no news for the server (no unread count, preview or push).
+          ...(isControl(item.envelope) ? { control: true as const } : {}),
+        },
       });
       // It cannot decrypt its own ciphertext: the text is kept now.
       await c.keepSent(userId, {
