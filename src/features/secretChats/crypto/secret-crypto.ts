@@ -3,6 +3,7 @@
 // the page's heap. This module holds only the typed request/response protocol and the worker client; the
 // implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.
 import type { Envelope } from './envelope';
+import { RECOVERY_METHODS, type RecoveryCrypto } from './recovery-api';
 
 /** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
 export interface ClaimedPackage {
@@ -41,7 +42,7 @@ export interface LogItem {
   body: string;
 }
 
-export interface SecretCrypto {
+export interface SecretCrypto extends RecoveryCrypto {
   /**
    * The device of this user on this browser: made (signature keys) when there is none. `registration` is the one
    * key package POST /api/secret/devices needs when the device has no id yet, else null.
@@ -97,6 +98,8 @@ export type SecretErrorCode =
   | 'badIdentity'
   | 'noKeyPackage'
   | 'noDevice'
+  /** A recovery phrase that is not the key (crypto/recovery.ts). */
+  | 'badKey'
   | 'failed';
 
 /** A failure with a Russian message for the user and a code for the actors. */
@@ -144,6 +147,7 @@ const METHODS: SecretCryptoMethod[] = [
   'fingerprint',
   'callKey',
   'clear',
+  ...RECOVERY_METHODS,
 ];
 
 /** The service over a port: each call posts a request with a fresh id and resolves with its response. */

@@ -5,6 +5,7 @@ import type { PresenceStatus, User } from '../../../contract/entities';
 import { LIMITS } from '../../../contract/limits';
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../../account/ui/index';
 import { BlockedUsersSection } from '../../blocking/ui/index';
+import { LazySecretRecoverySection } from '../../secretChats/ui/index';
 import { SettingsInvitesSection } from '../../inviteCodes/ui/index';
 import { ThemeSection, useTheme } from '../../theme/ui/index';
 import type { ProfileFields } from '../../profile/index';
@@ -27,6 +28,7 @@ export function SettingsPage() {
     <SettingsPageView {...s} {...n}>
       <ThemeSection choice={theme.choice} onChoose={theme.choose} />
       <DevicesSection />
+      {s.me && <LazySecretRecoverySection userId={s.me.id} />}
       <SettingsInvitesSection />
       <PasswordSection />
       <BlockedUsersSection />
