@@ -173,6 +173,20 @@ test('a recovery key: a new device reads from its join, and with the key the old
     // The backups the server holds are opaque: no text, as stored or base64-decoded; nor is any file it wrote.
     const chunks = await srv.server.ctx.db.selectFrom('secret_backup_chunks').select('body').execute();
     expect(chunks.length).toBeGreaterThanOrEqual(3);
+
+    // «Удалить ключ восстановления» deletes Борис's backup on the server.
+    await b3.goto(`${srv.url}/settings`);
+    await b3.getByRole('button', { name: 'Настроить ключ восстановления' }).click();
+    const settings = b3.getByRole('dialog', { name: 'Ключ восстановления' });
+    await expect(settings.getByRole('status')).toContainText('это устройство сохраняет', { timeout: 20_000 });
+    await settings.getByRole('button', { name: 'Удалить ключ восстановления' }).click();
+    await expect(settings.getByRole('status')).toHaveText('Ключ восстановления не создан.', { timeout: 20_000 });
+    const left = await srv.server.ctx.db
+      .selectFrom('secret_backup_chunks')
+      .select('id')
+      .where('user_id', '=', boris.user.id)
+      .execute();
+    expect(left).toHaveLength(0);
     await srv.server.app.close().catch(() => undefined);
     const haystacks = [
       ...chunks.map((c, i) => ({ where: `chunk ${i}`, bytes: Buffer.from(c.body, 'base64') })),

@@ -20,7 +20,7 @@ export function EncryptedText(props: EncryptedTextProps) {
         reply={reply}
         unreadable={known.status === 'unreadable'}
       />
-      {known.status === 'unreadable' && <RecoverButton />}
+      <RecoverButton show={known.status === 'unreadable'} />
     </>
   );
 }
