@@ -17,8 +17,9 @@ import {
 } from './recovery';
 import type { PlaintextRecord, SecretStore } from './secret-store';
 
-/** A chunk's JSON stays under this, so its base64 (4/3 of it, plus the tag) fits the server's 256 K. */
-const CHUNK_PLAIN_MAX = 150_000;
+/** A chunk's JSON in UTF-8 stays under this many bytes, so its base64 (4/3 of it, with IV and tag) fits 256 K. */
+const CHUNK_PLAIN_MAX = 180_000;
+const utf8 = new TextEncoder();
 
 export function createRecoveryCore(store: SecretStore): { store: SecretStore; api: RecoveryCrypto } {
   /** Keys made (before the server took them) or opened (before the restore), by user. */
@@ -119,7 +120,7 @@ export function createRecoveryCore(store: SecretStore): { store: SecretStore; ap
         const p = await store.loadPlaintext(userId, c, m);
         messageIds.push(m);
         if (!p) continue;
-        size += JSON.stringify(p).length + 1;
+        size += utf8.encode(JSON.stringify(p)).length + 1;
         if (records.length > 0 && size > CHUNK_PLAIN_MAX) {
           messageIds.pop();
           break;

@@ -185,4 +185,16 @@ describe('the backup in the crypto service', () => {
     await n.keepSent('alice', record('m4', 'Без ключа'));
     expect(await n.backupNext('alice')).toBeNull();
   }, 30_000);
+
+  it('splits a large history into chunks that each fit the server limit', async () => {
+    const a = await deviceWithChat('carol');
+    const long = 'Ж'.repeat(4000);
+    for (let i = 0; i < 60; i++) await a.keepSent('carol', { ...record(`m${i}`, long), senderUserId: 'carol' });
+    await a.recoveryCreate('carol');
+    await a.recoveryConfirm('carol', 1);
+    const server: BackupChunkItem[] = [];
+    await uploadAll(a, 'carol', server);
+    expect(server.length).toBeGreaterThanOrEqual(3);
+    for (const c of server) expect(c.entries.length).toBeLessThanOrEqual(256 * 1024);
+  }, 30_000);
 });
