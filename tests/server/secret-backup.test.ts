@@ -141,6 +141,20 @@ describe('the recovery key and its backup', () => {
     expect((await remove(u.accessToken)).status).toBe(200);
   });
 
+  it('deleting the account deletes the backup', async () => {
+    const u = await api.user('ilya');
+    await setKey(u.accessToken, key());
+    await upload(u.accessToken, { version: 1, entries: blob() });
+    expect((await api.post('/api/auth/account/delete', { password: u.password }, u.accessToken)).status).toBe(200);
+    const db = srv.server.ctx.db;
+    expect(await db.selectFrom('secret_backups').select('user_id').where('user_id', '=', u.user.id).execute()).toEqual(
+      [],
+    );
+    expect(await db.selectFrom('secret_backup_chunks').select('id').where('user_id', '=', u.user.id).execute()).toEqual(
+      [],
+    );
+  });
+
   it('keeps a chunk and the whole backup under their limits', async () => {
     const u = await api.user('egor');
     await setKey(u.accessToken, key());

@@ -11,7 +11,7 @@ export const SECRET_EXPLANATION =
 
 /** The history on a new device needs the recovery key (settings). */
 export const RECOVERY_HINT =
-  'Сообщения, отправленные до входа на новом устройстве, на нём не читаются — если не создать «Ключ восстановления» в настройках.';
+  'Чтобы на новом устройстве читать сообщения, отправленные до входа на нём, создайте «Ключ восстановления» в настройках.';
 
 export interface SecretDialogProps {
   userId: string;
