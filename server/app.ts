@@ -43,6 +43,7 @@ import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
+import { secretBackupRoutes } from './secret/secret-backup';
 import { secretRoutes } from './secret/secret.plugin';
 import { pushPlugin } from './push/push.plugin';
 import { metricsPlugin } from './observability/metrics.plugin';
@@ -151,6 +152,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(receiptsRoutes);
   app.register(searchRoutes);
   app.register(secretRoutes);
+  app.register(secretBackupRoutes);
   app.register(callRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);

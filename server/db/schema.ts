@@ -348,6 +348,30 @@ export interface SecretGroupDevicesTable {
   left_seq: number | null;
 }
 
+/** A person's recovery key (migrations/022_secret_backup.ts): how to derive it, and its check value. */
+export interface SecretBackupsTable {
+  user_id: string;
+  version: number;
+  /** base64; PBKDF2's salt and iteration count. */
+  salt: string;
+  iterations: number;
+  /** base64 of a fixed text encrypted with the key: a wrong phrase fails to open it. */
+  check_value: string;
+  /** The chunks' total size in base64 characters. */
+  size: number;
+  created_at: string;
+}
+
+/** One encrypted chunk of a person's secret-chat history, opaque to the server. */
+export interface SecretBackupChunksTable {
+  id: Generated<number>;
+  user_id: string;
+  version: number;
+  conversation_id: string | null;
+  body: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -379,4 +403,6 @@ export interface DB {
   secret_key_packages: SecretKeyPackagesTable;
   secret_log: SecretLogTable;
   secret_group_devices: SecretGroupDevicesTable;
+  secret_backups: SecretBackupsTable;
+  secret_backup_chunks: SecretBackupChunksTable;
 }

@@ -56,6 +56,8 @@ export function createAccountDeletion({ db, clock, lists, realtime, signIns }: A
             .execute();
         }
         await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('secret_backup_chunks').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('secret_backups').where('user_id', '=', userId).execute();
       });
       lists.changed([userId, ...peers]);
       realtime.toUsers(peers, 'profile:update', { userId, avatarUrl: null, displayName: DELETED_NAME });

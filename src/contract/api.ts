@@ -73,6 +73,14 @@ import {
   StateQuery,
   StateResponse,
 } from './secret';
+import {
+  BackupChunkBody,
+  BackupChunkResponse,
+  BackupChunksQuery,
+  BackupChunksResponse,
+  BackupInfoResponse,
+  BackupKeyBody,
+} from './secret-backup';
 import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
 
@@ -566,6 +574,11 @@ export const api = {
   secretLog: route('secretLog', { params: LogParams, query: LogQuery, response: LogResponse }),
   secretState: route('secretState', { query: StateQuery, response: StateResponse }),
   secretSend: route('secretSend', { body: SecretSendBody, response: SecretSendResponse }),
+  secretBackup: route('secretBackup', { response: BackupInfoResponse }),
+  secretBackupKey: route('secretBackupKey', { body: BackupKeyBody, response: BackupInfoResponse }),
+  secretBackupUpload: route('secretBackupUpload', { body: BackupChunkBody, response: BackupChunkResponse }),
+  secretBackupChunks: route('secretBackupChunks', { query: BackupChunksQuery, response: BackupChunksResponse }),
+  secretBackupDelete: route('secretBackupDelete', { response: Ok }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

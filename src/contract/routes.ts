@@ -98,6 +98,11 @@ export const routes = {
   secretLog: { method: 'GET', path: '/secret/conversations/:id/log', auth: true },
   secretState: { method: 'GET', path: '/secret/state', auth: true },
   secretSend: { method: 'POST', path: '/secret/send', auth: true },
+  secretBackup: { method: 'GET', path: '/secret/backup', auth: true },
+  secretBackupKey: { method: 'POST', path: '/secret/backup/key', auth: true },
+  secretBackupUpload: { method: 'POST', path: '/secret/backup', auth: true },
+  secretBackupChunks: { method: 'GET', path: '/secret/backup/chunks', auth: true },
+  secretBackupDelete: { method: 'DELETE', path: '/secret/backup', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

@@ -20,6 +20,7 @@ import * as m017 from './017_message_actions';
 import * as m018 from './018_administration';
 import * as m019 from './019_secret_chats';
 import * as m020 from './020_secret_control';
+import * as m022 from './022_secret_backup';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '018_administration': m018,
   '019_secret_chats': m019,
   '020_secret_control': m020,
+  '022_secret_backup': m022,
 };

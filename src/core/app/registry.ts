@@ -323,6 +323,15 @@ export const registry = {
       wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretDialog(s)),
     },
   },
+  // «Ключ восстановления»: alive while its dialog is open (settings, or an unreadable secret message).
+  secretRecovery: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/secretChats/recovery-wiring').then((m) => m.wireSecretRecovery(s)),
+    },
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children); their
   // code is fetched when a dialog is first opened or the EBLID panel unfolded.
   contactCode: {

@@ -11,6 +11,7 @@ import type { Incoming, Outgoing } from './machines/secretChat/secretChat.protoc
 import { secretDeviceMachine, type WatchInput } from './machines/secretDevice/secretDevice.machine';
 import type { SecretDeviceEvent } from './machines/secretDevice/secretDevice.protocol';
 import { type CreateResult, secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
+import { backUp } from './recovery-wiring';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
 
 let shared: { api: Services['api']; effects: SecretEffects } | null = null;
@@ -47,7 +48,9 @@ export function wireSecretDevice(s: Services) {
     actors: {
       start: fromPromise(async ({ input }: { input: { userId: string } }) => {
         const { deviceId } = await fx.device(input.userId);
-        return { deviceId, conversationIds: await fx.conversationIds(input.userId) };
+        const conversationIds = await fx.conversationIds(input.userId);
+        backUp(s, input.userId); // what was kept before a reload and not uploaded yet
+        return { deviceId, conversationIds };
       }),
       secretChat: wireSecretChat(s),
       watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, sendBack, receive }) => {
@@ -77,7 +80,10 @@ export function wireSecretDevice(s: Services) {
           secretCrypto()
             .decrypt(userId, conversationId, messageId, '')
             .then(
-              (p) => report(messageId, p),
+              (p) => {
+                void report(messageId, p);
+                backUp(s, userId); // a recovery key's backup takes what was just kept
+              },
               () => sendBack({ type: 'secretDevice.unreadable', messageId }),
             );
         receive((e) => {

@@ -5,6 +5,7 @@ import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
 import { applyControl, isControl } from './secret-actions';
 import * as mls from './mls-engine';
+import { createRecoveryCore } from './recovery-core';
 import {
   type SecretCrypto,
   SecretCryptoError,
@@ -20,10 +21,14 @@ export function toSecretError(e: unknown): SecretCryptoError {
   if (e instanceof SecretCryptoError) return e;
   if (e instanceof mls.MlsEngineError) return new SecretCryptoError(e.code, e.message);
   if (e instanceof Error && e.name === 'EnvelopeError') return new SecretCryptoError('badMessage', e.message);
+  if (e instanceof Error && e.name === 'BackupError') return new SecretCryptoError('badMessage', e.message);
   return new SecretCryptoError('failed', 'Не удалось выполнить операцию шифрования');
 }
 
-export function createSecretCryptoCore(store: SecretStore): SecretCrypto {
+export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
+  // A plaintext kept while this device has a recovery key is queued for the backup.
+  const recovery = createRecoveryCore(sealed);
+  const store = recovery.store;
   /**
    * A message just kept: an edit or reaction is applied to its target (or waits for it, when the target is not read
    * yet); a text takes the edits and reactions that waited for it (and is returned as it is now).
@@ -231,6 +236,7 @@ export function createSecretCryptoCore(store: SecretStore): SecretCrypto {
         for (const k of [...m.keys()]) if (k.startsWith(`${userId}\n`)) m.delete(k);
       await store.clear(userId);
     },
+    ...recovery.api,
   };
 
   // One call at a time, in the order they came.

@@ -4,6 +4,7 @@
 // implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.
 import type { Envelope } from './envelope';
 import type { SecretActions } from './secret-actions';
+import { RECOVERY_METHODS, type RecoveryCrypto } from './recovery-api';
 
 /** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
 export interface ClaimedPackage {
@@ -44,7 +45,7 @@ export interface LogItem {
   body: string;
 }
 
-export interface SecretCrypto {
+export interface SecretCrypto extends RecoveryCrypto {
   /**
    * The device of this user on this browser: made (signature keys) when there is none. `registration` is the one
    * key package POST /api/secret/devices needs when the device has no id yet, else null.
@@ -102,6 +103,8 @@ export type SecretErrorCode =
   | 'badIdentity'
   | 'noKeyPackage'
   | 'noDevice'
+  /** A recovery phrase that is not the key (crypto/recovery.ts). */
+  | 'badKey'
   | 'failed';
 
 /** A failure with a Russian message for the user and a code for the actors. */
@@ -150,6 +153,7 @@ const METHODS: SecretCryptoMethod[] = [
   'fingerprint',
   'callKey',
   'clear',
+  ...RECOVERY_METHODS,
 ];
 
 /** The service over a port: each call posts a request with a fresh id and resolves with its response. */

@@ -42,6 +42,14 @@ export interface SecretStore {
   loadPending(userId: string, conversationId: string, targetId: string): Promise<PlaintextRecord[]>;
   savePending(userId: string, conversationId: string, targetId: string, controls: PlaintextRecord[]): Promise<void>;
   clear(userId: string): Promise<void>;
+  /** The recovery key this device backs up with (crypto/recovery-core.ts), kept as a non-extractable CryptoKey. */
+  loadRecovery(userId: string): Promise<{ key: CryptoKey; version: number } | null>;
+  saveRecovery(userId: string, recovery: { key: CryptoKey; version: number }): Promise<void>;
+  /** Plaintexts kept and not yet in the backup, as [conversationId, messageId]. */
+  loadBackupQueue(userId: string): Promise<[string, string][]>;
+  saveBackupQueue(userId: string, queue: [string, string][]): Promise<void>;
+  /** The recovery key and the queue. */
+  deleteRecovery(userId: string): Promise<void>;
 }
 
 // --- the IndexedDB behind a small interface (node tests give fake-indexeddb's globals to the same code) ---
@@ -230,6 +238,18 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       const key = [userId, conversationId, targetId];
       if (controls.length === 0) await backend.delete('pending', key);
       else await sealJson('pending', key, controls);
+    },
+    async loadRecovery(userId) {
+      return ((await backend.get('keys', [userId, 'recovery'])) as { key: CryptoKey; version: number }) ?? null;
+    },
+    saveRecovery: (userId, recovery) => backend.put('keys', [userId, 'recovery'], recovery),
+    async loadBackupQueue(userId) {
+      return (await openJson<[string, string][]>('devices', [userId, 'backup'])) ?? [];
+    },
+    saveBackupQueue: (userId, queue) => sealJson('devices', [userId, 'backup'], queue),
+    async deleteRecovery(userId) {
+      await backend.delete('keys', [userId, 'recovery']);
+      await backend.delete('devices', [userId, 'backup']);
     },
     async clear(userId) {
       for (const s of ['devices', 'groups', 'plaintexts', 'pending', 'keys'] as const)

@@ -2,6 +2,7 @@
 // kept when sent) with the message it answers, «Расшифровывается…» meanwhile, or the notice that this device
 // cannot read it.
 import { READING_NOTICE, UNREADABLE_NOTICE } from '../machines/secretDevice/secretDevice.protocol';
+import { RecoverButton } from './RecoverButton';
 import { useEncryptedText } from './useEncryptedText';
 
 export interface EncryptedTextProps {
@@ -13,11 +14,14 @@ export interface EncryptedTextProps {
 export function EncryptedText(props: EncryptedTextProps) {
   const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext);
   return (
-    <EncryptedTextView
-      text={known.status === 'text' ? known.text : null}
-      reply={reply}
-      unreadable={known.status === 'unreadable'}
-    />
+    <>
+      <EncryptedTextView
+        text={known.status === 'text' ? known.text : null}
+        reply={reply}
+        unreadable={known.status === 'unreadable'}
+      />
+      <RecoverButton show={known.status === 'unreadable'} />
+    </>
   );
 }
 

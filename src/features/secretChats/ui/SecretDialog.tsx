@@ -9,6 +9,10 @@ import { useSecretDialog } from './useSecretDialog';
 export const SECRET_EXPLANATION =
   'Сообщения шифруются на ваших устройствах; сервер хранит только шифротекст. Файлы, голосовые сообщения и звонки в секретном чате пока недоступны.';
 
+/** The history on a new device needs the recovery key (settings). */
+export const RECOVERY_HINT =
+  'Чтобы на новом устройстве читать сообщения, отправленные до входа на нём, создайте «Ключ восстановления» в настройках.';
+
 export interface SecretDialogProps {
   userId: string;
   onClose(): void;
@@ -28,6 +32,7 @@ export function SecretDialogView(props: ReturnType<typeof useSecretDialog>) {
     <Modal title="Новый секретный чат" onClose={props.onClose} className="group-modal">
       <form className="form" onSubmit={submit}>
         <p className="muted">{SECRET_EXPLANATION}</p>
+        <p className="muted">{RECOVERY_HINT}</p>
         {group && (
           <label className="field">
             <span>Название</span>

@@ -20,3 +20,7 @@ export const LazySecretChatNotice = lazyView<{ conversationId: string }>(() =>
 export const LazySecretTilePreview = lazyView<SecretTilePreviewProps>(() =>
   import('./SecretTilePreview').then((m) => m.SecretTilePreview),
 );
+/** Settings' card «Ключ восстановления» (the recovery key's dialog loads with it). */
+export const LazySecretRecoverySection = lazyView<{ userId: string }>(() =>
+  import('./RecoverySection').then((m) => m.RecoverySection),
+);

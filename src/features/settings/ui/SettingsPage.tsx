@@ -1,10 +1,11 @@
 // The settings page /settings (docs/behaviour.md §2): 'Профиль' with Имя, Статус (the four presence values in
 // Russian), О себе and 'Сохранить'. The form starts from the own record and starts again when it changes.
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../../contract/entities';
 import { LIMITS } from '../../../contract/limits';
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../../account/ui/index';
 import { BlockedUsersSection } from '../../blocking/ui/index';
+import { LazySecretRecoverySection } from '../../secretChats/ui/index';
 import { SettingsInvitesSection } from '../../inviteCodes/ui/index';
 import { ThemeSection, useTheme } from '../../theme/ui/index';
 import type { ProfileFields } from '../../profile/index';
@@ -27,6 +28,8 @@ export function SettingsPage() {
     <SettingsPageView {...s} {...n}>
       <ThemeSection choice={theme.choice} onChoose={theme.choose} />
       <DevicesSection />
+      {/* Its own boundary: the page shows while the card's code loads. */}
+      <Suspense fallback={null}>{s.me && <LazySecretRecoverySection userId={s.me.id} />}</Suspense>
       <SettingsInvitesSection />
       <PasswordSection />
       <BlockedUsersSection />

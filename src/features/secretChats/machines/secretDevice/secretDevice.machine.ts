@@ -161,6 +161,12 @@ export const secretDeviceMachine = setup({
         texts: ({ context, event }) => ({ ...context.texts, [event.messageId]: { status: 'unreadable' } }),
       }),
     },
+    'secretDevice.restored': {
+      actions: assign({
+        texts: ({ context }) =>
+          Object.fromEntries(Object.entries(context.texts).filter(([, t]) => t.status !== 'unreadable')),
+      }),
+    },
     'secretDevice.sent': {
       actions: emit(({ event }) => ({
         type: 'secretDevice.sent' as const,

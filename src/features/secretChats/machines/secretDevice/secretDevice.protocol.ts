@@ -60,7 +60,9 @@ export type SecretDeviceEvent =
   | { type: 'secretDevice.unreadable'; messageId: string }
   | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
   | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string }
-  | { type: 'secretDevice.retry' };
+  | { type: 'secretDevice.retry' }
+  /** A backup filled the store (the recovery key): what was unreadable is asked for again. */
+  | { type: 'secretDevice.restored' };
 
 /** What senders hear (emitted). */
 export type SecretDeviceEmitted =

@@ -1,0 +1,153 @@
+// The recovery key in the crypto worker (docs/secret-chats.md "The recovery key"): making a phrase and its key,
+// opening a typed phrase against the server's check value, restoring a backup into the sealed store, and the queue
+// of plaintexts this device kept that the backup does not have yet. The store it returns queues each plaintext kept
+// while this device holds a recovery key.
+import { SecretCryptoError } from './secret-crypto';
+import type { RecoveryCrypto } from './recovery-api';
+import {
+  checkKey,
+  deriveRecoveryKey,
+  generatePhrase,
+  makeCheck,
+  newSalt,
+  openChunk,
+  RECOVERY_ITERATIONS,
+  sealChunk,
+  WRONG_RECOVERY_KEY,
+} from './recovery';
+import type { PlaintextRecord, SecretStore } from './secret-store';
+
+/** A chunk's JSON in UTF-8 stays under this many bytes, so its base64 (4/3 of it, with IV and tag) fits 256 K. */
+const CHUNK_PLAIN_MAX = 180_000;
+const utf8 = new TextEncoder();
+
+export function createRecoveryCore(store: SecretStore): { store: SecretStore; api: RecoveryCrypto } {
+  /** Keys made (before the server took them) or opened (before the restore), by user. */
+  const made = new Map<string, CryptoKey>();
+  const opened = new Map<string, { key: CryptoKey; version: number }>();
+
+  async function queue(userId: string, items: [string, string][]): Promise<void> {
+    const q = await store.loadBackupQueue(userId);
+    const known = new Set(q.map(([c, m]) => `${c}\n${m}`));
+    for (const [c, m] of items) if (!known.has(`${c}\n${m}`)) q.push([c, m]);
+    await store.saveBackupQueue(userId, q);
+  }
+  async function kept(userId: string): Promise<PlaintextRecord[]> {
+    const out: PlaintextRecord[] = [];
+    for (const id of await store.groupIds(userId)) out.push(...(await store.loadPlaintexts(userId, id)));
+    return out;
+  }
+
+  const queued: SecretStore = {
+    ...store,
+    async savePlaintext(userId, record) {
+      await store.savePlaintext(userId, record);
+      if (await store.loadRecovery(userId)) await queue(userId, [[record.conversationId, record.messageId]]);
+    },
+  };
+
+  const api: RecoveryCrypto = {
+    async recoveryStatus(userId) {
+      const r = await store.loadRecovery(userId);
+      return r ? { version: r.version } : null;
+    },
+    async recoveryCreate(userId) {
+      const phrase = generatePhrase();
+      const salt = newSalt();
+      const key = (await deriveRecoveryKey(phrase, salt, RECOVERY_ITERATIONS)) as CryptoKey;
+      made.set(userId, key);
+      return { phrase, salt, iterations: RECOVERY_ITERATIONS, check: await makeCheck(key) };
+    },
+    async recoveryConfirm(userId, version) {
+      const key = made.get(userId);
+      if (!key) throw new SecretCryptoError('failed', 'Ключ восстановления не создан');
+      made.delete(userId);
+      await store.saveRecovery(userId, { key, version });
+      await store.saveBackupQueue(userId, []);
+      await queue(
+        userId,
+        (await kept(userId)).map((r) => [r.conversationId, r.messageId]),
+      );
+    },
+    async recoveryOpen(userId, phrase, info) {
+      const key = await deriveRecoveryKey(phrase, info.salt, info.iterations);
+      if (!key || !(await checkKey(key, info.check))) throw new SecretCryptoError('badKey', WRONG_RECOVERY_KEY);
+      opened.set(userId, { key, version: info.version });
+    },
+    async recoveryRestore(userId, chunks) {
+      const o = opened.get(userId);
+      if (!o) throw new SecretCryptoError('badKey', WRONG_RECOVERY_KEY);
+      // Every chunk opens before anything is written: a damaged backup changes nothing.
+      const records: PlaintextRecord[] = [];
+      for (const c of chunks) {
+        if (c.version !== o.version) continue;
+        records.push(
+          ...(await openChunk(o.key, { userId, version: c.version, conversationId: c.conversationId }, c.entries)),
+        );
+      }
+      let restored = 0;
+      const inBackup = new Set<string>();
+      for (const r of records) {
+        inBackup.add(`${r.conversationId}\n${r.messageId}`);
+        if (await store.loadPlaintext(userId, r.conversationId, r.messageId)) continue;
+        await store.savePlaintext(userId, r);
+        restored++;
+      }
+      opened.delete(userId);
+      // From now on this device backs up too: what it read itself that the backup lacks goes first.
+      await store.saveRecovery(userId, o);
+      await store.saveBackupQueue(userId, []);
+      await queue(
+        userId,
+        (await kept(userId))
+          .filter((r) => !inBackup.has(`${r.conversationId}\n${r.messageId}`))
+          .map((r) => [r.conversationId, r.messageId]),
+      );
+      return { restored };
+    },
+    async backupNext(userId) {
+      const r = await store.loadRecovery(userId);
+      if (!r) return null;
+      const q = await store.loadBackupQueue(userId);
+      const first = q[0];
+      if (!first) return null;
+      const conversationId = first[0];
+      const records: PlaintextRecord[] = [];
+      const messageIds: string[] = [];
+      let size = 2;
+      for (const [c, m] of q) {
+        if (c !== conversationId) continue;
+        const p = await store.loadPlaintext(userId, c, m);
+        messageIds.push(m);
+        if (!p) continue;
+        size += utf8.encode(JSON.stringify(p)).length + 1;
+        if (records.length > 0 && size > CHUNK_PLAIN_MAX) {
+          messageIds.pop();
+          break;
+        }
+        records.push(p);
+      }
+      if (records.length === 0) {
+        // Only records gone since: out of the queue, and the next conversation's turn.
+        await api.backupDone(userId, conversationId, messageIds);
+        return api.backupNext(userId);
+      }
+      const entries = await sealChunk(r.key, { userId, version: r.version, conversationId }, records);
+      return { version: r.version, conversationId, entries, messageIds };
+    },
+    async backupDone(userId, conversationId, messageIds) {
+      const done = new Set(messageIds);
+      const q = await store.loadBackupQueue(userId);
+      await store.saveBackupQueue(
+        userId,
+        q.filter(([c, m]) => c !== conversationId || !done.has(m)),
+      );
+    },
+    async recoveryForget(userId) {
+      made.delete(userId);
+      opened.delete(userId);
+      await store.deleteRecovery(userId);
+    },
+  };
+  return { store: queued, api };
+}
