@@ -53,6 +53,7 @@ const viewOwned = [
   'adminStats',
   'secretDevice',
   'secretDialog',
+  'secretCall',
   'groupAvatar',
 ];
 

@@ -36,7 +36,7 @@ import {
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
-import { RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import {
   type ConferenceProps,
@@ -49,6 +49,7 @@ import {
 } from './conference-rules';
 import { useMediaQuery } from '../../../shared/ui/useMediaQuery';
 import type { ConversationChat } from './call-chat';
+import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -81,14 +82,18 @@ export default function Conference(props: ConferenceProps) {
       audioCaptureDefaults: pick(choices.userChoices.audioDeviceId),
     };
   });
+  const secret = useEncryptedRoom(options, props.e2ee);
   return (
     <LiveKitRoom
       token={props.token}
       serverUrl={props.serverUrl}
-      connect
+      // A secret chat's call connects only with its key set and encryption on: never a frame in the clear.
+      connect={!secret.room || secret.encrypted}
+      room={secret.room}
+      data-e2ee={secret.encrypted ? 'on' : undefined}
       video={props.video}
       audio={props.audio}
-      options={options}
+      options={secret.room ? undefined : options}
       data-lk-theme="default"
       className="conference"
       onConnected={() => {
@@ -103,6 +108,31 @@ export default function Conference(props: ConferenceProps) {
       <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
     </LiveKitRoom>
   );
+}
+
+/**
+ * For a secret chat's call: a room with LiveKit's end-to-end encryption (call-e2ee.ts) and its e2ee worker, each
+ * newer epoch's key set as it arrives; `encrypted` once the first key is set and encryption is on.
+ */
+function useEncryptedRoom(options: RoomOptions, e2ee: ConferenceProps['e2ee']): { room?: Room; encrypted: boolean } {
+  const [secret] = useState<EncryptedRoom | null>(() => (e2ee ? encryptedRoom(options) : null));
+  const [encrypted, setEncrypted] = useState(false);
+  useEffect(() => () => secret?.close(), [secret]);
+  const key = e2ee?.key ?? null;
+  useEffect(() => {
+    if (!secret || !key) return;
+    let live = true;
+    void secret.keys
+      .setEpochKey(key.epoch, key.key)
+      .then(() => secret.room.setE2EEEnabled(true))
+      .then(() => {
+        if (live) setEncrypted(secret.room.isE2EEEnabled);
+      });
+    return () => {
+      live = false;
+    };
+  }, [secret, key]);
+  return secret ? { room: secret.room, encrypted } : { encrypted: false };
 }
 
 function ConferenceBody({
