@@ -44,6 +44,11 @@ export async function startSfuHarness(
     logLevel: 'warning',
   });
   fs.copyFileSync(path.join(here, 'index.html'), path.join(dir, 'index.html'));
+  // livekit's own e2ee worker, for callers that encrypt end to end (join's `e2ee`).
+  fs.copyFileSync(
+    path.join(here, '../../node_modules/livekit-client/dist/livekit-client.e2ee.worker.mjs'),
+    path.join(dir, 'e2ee-worker.js'),
+  );
   const server = http.createServer((req, res) => {
     const name = req.url === '/' ? 'index.html' : path.basename(req.url ?? '');
     const file = path.join(dir, name);

@@ -9,6 +9,7 @@ import {
   Track,
   VideoQuality,
 } from 'livekit-client';
+import { encryptedRoom } from '../../src/features/calls/ui/call-e2ee';
 
 interface ReceivedTrack {
   identity: string;
@@ -90,15 +91,25 @@ const api = {
       relay?: boolean;
       /** Instead of the fake microphone, a WebAudio source as the microphone: a steady tone or silence. */
       tone?: 'on' | 'off';
+      /** End-to-end encryption as a secret chat's call has it (call-e2ee.ts): the epoch and its key, hex. */
+      e2ee?: { epoch: number; key: string };
     } = {},
   ) {
-    room = new Room({
+    const options = {
       singlePeerConnection: publish.singlePeerConnection ?? true,
       adaptiveStream: publish.adaptive ?? false,
       dynacast: publish.adaptive ?? false,
       // The embedded SFU forwards one VP8 layer: the app turns simulcast off when it talks to it.
-      publishDefaults: { simulcast: publish.simulcast ?? false, videoCodec: 'vp8', red: false },
-    });
+      publishDefaults: { simulcast: publish.simulcast ?? false, videoCodec: 'vp8' as const, red: false },
+    };
+    if (publish.e2ee) {
+      // livekit's e2ee worker, copied beside this page by the harness.
+      const secret = encryptedRoom(options, () => new Worker('./e2ee-worker.js', { type: 'module' }));
+      const bytes = Uint8Array.from(publish.e2ee.key.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+      await secret.keys.setEpochKey(publish.e2ee.epoch, bytes);
+      await secret.room.setE2EEEnabled(true);
+      room = secret.room;
+    } else room = new Room(options);
     room
       .on(RoomEvent.ParticipantConnected, (p) => events.push(`joined:${p.identity}`))
       .on(RoomEvent.ParticipantDisconnected, (p) => events.push(`left:${p.identity}`))
@@ -286,6 +297,29 @@ const api = {
   /** livekit-client's own fault injection, e.g. 'signal-reconnect' drops the websocket and resumes. */
   async simulate(scenario: 'signal-reconnect' | 'full-reconnect'): Promise<void> {
     await room?.simulateScenario(scenario);
+  },
+
+  /** RTP packets received and frames decoded of `identity`'s video (inbound-rtp), 0 before any. */
+  async inbound(identity: string): Promise<{ packets: number; decoded: number }> {
+    const out = { packets: 0, decoded: 0 };
+    for (const { p, track } of remoteTracks()) {
+      if (p.identity !== identity || track.kind !== Track.Kind.Video) continue;
+      (await track.receiver?.getStats())?.forEach((s) => {
+        if (s.type !== 'inbound-rtp') return;
+        const i = s as { packetsReceived?: number; framesDecoded?: number };
+        out.packets += i.packetsReceived ?? 0;
+        out.decoded += i.framesDecoded ?? 0;
+      });
+    }
+    return out;
+  },
+
+  /** Whether this page's room encrypts end to end, and whether every remote participant's tracks are encrypted. */
+  encryption(): { local: boolean; remote: boolean[] } {
+    return {
+      local: room?.isE2EEEnabled ?? false,
+      remote: [...(room?.remoteParticipants.values() ?? [])].map((p) => p.isEncrypted),
+    };
   },
 
   localSid(): string {

@@ -54,6 +54,7 @@ const viewOwned = [
   'secretDevice',
   'secretDialog',
   'secretRecovery',
+  'secretCall',
   'groupAvatar',
 ];
 

@@ -323,6 +323,15 @@ export const registry = {
       wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretDialog(s)),
     },
   },
+  // A secret chat's call key, owned by the call view while such a call is open (docs/secret-chats.md "Calls").
+  secretCall: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: () => import('../../features/secretChats/wiring').then((m) => m.wireSecretCall()),
+    },
+  },
   // «Ключ восстановления»: alive while its dialog is open (settings, or an unreadable secret message).
   secretRecovery: {
     lifetime: 'owned',

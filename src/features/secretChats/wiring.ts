@@ -10,6 +10,10 @@ import { secretChatMachine } from './machines/secretChat/secretChat.machine';
 import type { Incoming, Outgoing } from './machines/secretChat/secretChat.protocol';
 import { secretDeviceMachine, type WatchInput } from './machines/secretDevice/secretDevice.machine';
 import type { SecretDeviceEvent } from './machines/secretDevice/secretDevice.protocol';
+import { secretCallMachine } from './machines/secretCall/secretCall.machine';
+import type { CallKey, SecretCallEvent, SecretCallInput } from './machines/secretCall/secretCall.protocol';
+import type { SecretChatRef } from './machines/secretChat/secretChat.protocol';
+import { systemActor } from '../../core/machines/system';
 import { type CreateResult, secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
 import { backUp } from './recovery-wiring';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
@@ -132,6 +136,42 @@ export function wireSecretDialog(s: Services) {
           }
         },
       ),
+    },
+  });
+}
+
+/** A secret chat's call key: from the crypto worker, again at each epoch the chat's actor reaches. */
+export function wireSecretCall() {
+  return secretCallMachine.provide({
+    actors: {
+      derive: fromPromise<CallKey, SecretCallInput>(({ input }) =>
+        secretCrypto().callKey(input.userId, input.conversationId),
+      ),
+      // The chat's actor (a child of the device actor) applies the group's commits; its epoch is the group's.
+      watchEpoch: fromCallback<SecretCallEvent, SecretCallInput>(({ input, sendBack, system }) => {
+        const device = systemActor(system, 'secretDevice');
+        if (!device) return () => {};
+        let chat: SecretChatRef | undefined;
+        let chatSub: { unsubscribe(): void } | null = null;
+        const follow = () => {
+          const next = (device.getSnapshot().children as Record<string, SecretChatRef | undefined>)[
+            `chat:${input.conversationId}`
+          ];
+          if (next === chat) return;
+          chatSub?.unsubscribe();
+          chat = next;
+          chatSub =
+            chat?.subscribe((s) => {
+              if (s.context.epoch !== null) sendBack({ type: 'secretCall.epoch', epoch: s.context.epoch });
+            }) ?? null;
+        };
+        const deviceSub = device.subscribe(follow);
+        follow();
+        return () => {
+          deviceSub.unsubscribe();
+          chatSub?.unsubscribe();
+        };
+      }),
     },
   });
 }

@@ -4,14 +4,16 @@
 import '../../../styles/calls.css';
 import { Suspense } from 'react';
 import { IncomingCallDialog } from './IncomingCallDialog';
-import { LazyCallOverlay } from './lazy-call-views';
+import { LazyCallOverlay, LazySecretCallOverlay } from './lazy-call-views';
 import { useCallLayer } from './useCallLayer';
 
 export function CallLayer() {
   return <CallLayerView {...useCallLayer()} />;
 }
 
-export function CallLayerView(props: ReturnType<typeof useCallLayer>) {
+type CallLayerProps = ReturnType<typeof useCallLayer>;
+
+export function CallLayerView(props: Omit<CallLayerProps, 'secret'> & Partial<Pick<CallLayerProps, 'secret'>>) {
   return (
     <>
       {props.incoming && (
@@ -36,7 +38,11 @@ export function CallLayerView(props: ReturnType<typeof useCallLayer>) {
             ) : null
           }
         >
-          <LazyCallOverlay {...props.call} onEnd={props.end} onFailed={props.fail} />
+          {props.secret ? (
+            <LazySecretCallOverlay {...props.call} secret={props.secret} onEnd={props.end} onFailed={props.fail} />
+          ) : (
+            <LazyCallOverlay {...props.call} onEnd={props.end} onFailed={props.fail} />
+          )}
         </Suspense>
       )}
       {props.notice && <CallNotice text={props.notice} onDismiss={props.dismissNotice} />}

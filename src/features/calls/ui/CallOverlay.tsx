@@ -3,7 +3,7 @@
 // rung the header says so and offers to cancel; closing the view ends the call.
 import { type ComponentType, Suspense, useEffect, useRef } from 'react';
 import type { ConversationChat } from './call-chat';
-import type { ConferenceProps } from './conference-rules';
+import { type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
 import { LazyConference } from './LazyConference';
 
 export interface CallOverlayProps {
@@ -17,9 +17,19 @@ export interface CallOverlayProps {
   onFailed: (message: string) => void;
   /** The conversation's chat (src/features/calls/ui/useCallChat.ts). */
   chat?: ConversationChat | null;
+  /**
+   * A secret chat's call (SecretCallOverlay): encrypted end to end, or not made at all — never in the clear. `error`
+   * says why no key could be had.
+   */
+  e2ee?: (CallEncryption & { error: string | null }) | null;
+  /** Whether this browser can encrypt frames (tests pass false). */
+  canEncrypt?: boolean;
   /** The conference view; the lazy livekit chunk by default (tests pass a stand-in). */
   conference?: ComponentType<ConferenceProps>;
 }
+
+export const CALL_ENCRYPTED = 'Звонок защищён сквозным шифрованием';
+export const CALL_E2EE_UNSUPPORTED = 'Этот браузер не поддерживает зашифрованные звонки';
 
 export function CallOverlay(props: CallOverlayProps) {
   if (!props.token || !props.url) return null;
@@ -29,6 +39,10 @@ export function CallOverlay(props: CallOverlayProps) {
 function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
   const Conference = props.conference ?? LazyConference;
   const dialog = useRef<HTMLDivElement>(null);
+  const e2ee = props.e2ee ?? null;
+  const canEncrypt = props.canEncrypt ?? e2eeSupported();
+  // A secret call that cannot be encrypted is not made: the user reads why and ends it.
+  const blocked = e2ee ? (!canEncrypt ? CALL_E2EE_UNSUPPORTED : e2ee.error) : null;
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     dialog.current?.focus();
@@ -55,25 +69,42 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
             {props.calling ? 'Отменить вызов' : 'Завершить звонок'}
           </button>
         </header>
+        {e2ee && canEncrypt && !e2ee.error && (
+          <p className="call-e2ee" data-testid="call-e2ee">
+            <span aria-hidden="true">🔒 </span>
+            {CALL_ENCRYPTED}
+          </p>
+        )}
         <div className="call-overlay-body">
-          <Suspense
-            fallback={
-              <p className="call-loading" role="status">
-                Подключаемся…
-              </p>
-            }
-          >
-            <Conference
-              token={props.token}
-              serverUrl={props.url}
-              video={props.video}
-              audio={props.audio}
-              leaveLabel="Завершить"
-              onLeave={props.onEnd}
-              onError={props.onFailed}
-              chat={props.chat}
-            />
-          </Suspense>
+          {blocked ? (
+            <p className="call-e2ee-blocked" role="alert">
+              {blocked}
+            </p>
+          ) : e2ee && !e2ee.key ? (
+            <p className="call-loading" role="status">
+              Подключаемся…
+            </p>
+          ) : (
+            <Suspense
+              fallback={
+                <p className="call-loading" role="status">
+                  Подключаемся…
+                </p>
+              }
+            >
+              <Conference
+                token={props.token}
+                serverUrl={props.url}
+                video={props.video}
+                audio={props.audio}
+                leaveLabel="Завершить"
+                onLeave={props.onEnd}
+                onError={props.onFailed}
+                chat={props.chat}
+                e2ee={e2ee ? { key: e2ee.key } : null}
+              />
+            </Suspense>
+          )}
         </div>
       </div>
     </div>

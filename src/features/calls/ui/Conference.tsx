@@ -36,7 +36,7 @@ import {
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
-import { RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import {
   type ConferenceProps,
@@ -49,6 +49,7 @@ import {
 } from './conference-rules';
 import { useMediaQuery } from '../../../shared/ui/useMediaQuery';
 import type { ConversationChat } from './call-chat';
+import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -81,14 +82,18 @@ export default function Conference(props: ConferenceProps) {
       audioCaptureDefaults: pick(choices.userChoices.audioDeviceId),
     };
   });
+  const secret = useEncryptedRoom(options, props.e2ee, props.onError);
   return (
     <LiveKitRoom
       token={props.token}
       serverUrl={props.serverUrl}
-      connect
+      // A secret chat's call connects only with its key set and encryption on: never a frame in the clear.
+      connect={!secret.room || secret.keyed}
+      room={secret.room}
+      data-e2ee={secret.encrypted ? 'on' : undefined}
       video={props.video}
       audio={props.audio}
-      options={options}
+      options={secret.room ? undefined : options}
       data-lk-theme="default"
       className="conference"
       onConnected={() => {
@@ -103,6 +108,52 @@ export default function Conference(props: ConferenceProps) {
       <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
     </LiveKitRoom>
   );
+}
+
+/**
+ * For a secret chat's call: a room with LiveKit's end-to-end encryption (call-e2ee.ts) and its e2ee worker, each
+ * newer epoch's key set as it arrives: `keyed` once the first key is set and encryption is on (it may connect),
+ * `encrypted` once the connected room reports its own media encrypted (Room.isE2EEEnabled).
+ */
+function useEncryptedRoom(
+  options: RoomOptions,
+  e2ee: ConferenceProps['e2ee'],
+  onError: (message: string) => void,
+): { room?: Room; keyed: boolean; encrypted: boolean } {
+  const fail = useRef(onError);
+  fail.current = onError;
+  const [secret] = useState<EncryptedRoom | null>(() => (e2ee ? encryptedRoom(options) : null));
+  const [keyed, setKeyed] = useState(false);
+  const [encrypted, setEncrypted] = useState(false);
+  useEffect(() => () => secret?.close(), [secret]);
+  useEffect(() => {
+    if (!secret) return;
+    const room = secret.room;
+    const status = () => setEncrypted(room.isE2EEEnabled);
+    room.on(RoomEvent.ParticipantEncryptionStatusChanged, status);
+    return () => {
+      room.off(RoomEvent.ParticipantEncryptionStatusChanged, status);
+    };
+  }, [secret]);
+  const key = e2ee?.key ?? null;
+  useEffect(() => {
+    if (!secret || !key) return;
+    let live = true;
+    void secret.keys
+      .setEpochKey(key.epoch, key.key)
+      .then(() => secret.room.setE2EEEnabled(true))
+      .then(
+        () => {
+          // The local participant publishes encrypted tracks from now on (the room itself says so once connected).
+          if (live) setKeyed(secret.room.localParticipant.isE2EEEnabled);
+        },
+        (e: Error) => fail.current(e.message),
+      );
+    return () => {
+      live = false;
+    };
+  }, [secret, key]);
+  return secret ? { room: secret.room, keyed, encrypted } : { keyed: false, encrypted: false };
 }
 
 function ConferenceBody({

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallLayerView } from './CallLayer';
 import { CallOverlay } from './CallOverlay';
 import { CallsPageView, type CallsPageViewProps } from './CallsPage';
-import type { ConferenceProps } from './conference-rules';
+import { type ConferenceProps, e2eeSupported } from './conference-rules';
 import { IncomingCallDialog } from './IncomingCallDialog';
 import { preloadCallViews } from './lazy-call-views';
 
@@ -25,6 +25,7 @@ function FakeConference(p: ConferenceProps) {
       data-audio={String(p.audio)}
       data-url={p.serverUrl}
       data-token={p.token}
+      data-e2ee-epoch={p.e2ee?.key?.epoch}
     >
       <button type="button" onClick={p.onLeave}>
         {p.leaveLabel}
@@ -125,6 +126,37 @@ describe('call overlay', () => {
     expect(onEnd).toHaveBeenCalledTimes(3);
     await userEvent.click(screen.getByRole('button', { name: 'сбой' }));
     expect(onFailed).toHaveBeenCalledWith('no livekit url provided');
+  });
+
+  it('a secret chat’s call: says it is encrypted, waits for the key, and is not made where it cannot be encrypted', () => {
+    const key = { epoch: 4, key: new Uint8Array(32) };
+    const { rerender } = render(
+      <CallOverlay {...base} token="jwt" url="ws://h" e2ee={{ key: null, error: null }} canEncrypt />,
+    );
+    expect(screen.getByTestId('call-e2ee')).toHaveTextContent('Звонок защищён сквозным шифрованием');
+    expect(screen.getByRole('status')).toHaveTextContent('Подключаемся…');
+    expect(screen.queryByTestId('conference')).toBeNull();
+    rerender(<CallOverlay {...base} token="jwt" url="ws://h" e2ee={{ key, error: null }} canEncrypt />);
+    expect(screen.getByTestId('conference').dataset.e2eeEpoch).toBe('4');
+    // No key for this device: the reason, and no call in the clear.
+    rerender(<CallOverlay {...base} token="jwt" url="ws://h" e2ee={{ key: null, error: 'нет группы' }} canEncrypt />);
+    expect(screen.getByRole('alert')).toHaveTextContent('нет группы');
+    expect(screen.queryByTestId('call-e2ee')).toBeNull();
+    rerender(<CallOverlay {...base} token="jwt" url="ws://h" e2ee={{ key, error: null }} canEncrypt={false} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Этот браузер не поддерживает зашифрованные звонки');
+    expect(screen.queryByTestId('conference')).toBeNull();
+    expect(screen.queryByTestId('call-e2ee')).toBeNull();
+    // An ordinary call says nothing of encryption.
+    rerender(<CallOverlay {...base} token="jwt" url="ws://h" canEncrypt={false} />);
+    expect(screen.getByTestId('conference').dataset.e2eeEpoch).toBeUndefined();
+    expect(screen.queryByTestId('call-e2ee')).toBeNull();
+  });
+
+  it('tells whether a browser can encrypt frames as livekit does', () => {
+    expect(e2eeSupported({ RTCRtpScriptTransform: class {} })).toBe(true);
+    expect(e2eeSupported({ RTCRtpSender: { prototype: { createEncodedStreams() {} } } })).toBe(true);
+    expect(e2eeSupported({ RTCRtpSender: { prototype: {} } })).toBe(false);
+    expect(e2eeSupported(undefined)).toBe(false);
   });
 
   it('keeps Tab inside the overlay', async () => {

@@ -20,6 +20,32 @@ export interface ConferenceProps {
    * room's data channel. Absent for /calls rooms, which keep LiveKit's own chat.
    */
   chat?: ConversationChat | null;
+  /**
+   * A secret chat's call: LiveKit's end-to-end encryption with the MLS group's call key (docs/secret-chats.md
+   * "Calls"). The view connects only once a key is set and encryption is on, and takes each newer key as it comes.
+   */
+  e2ee?: CallEncryption | null;
+}
+
+/** The call key of the group's newest epoch this device derived; null while the first one is on its way. */
+export interface CallEncryption {
+  key: { epoch: number; key: Uint8Array } | null;
+}
+
+/**
+ * Whether this browser can encrypt media frames (what livekit-client's isE2EESupported checks: encoded insertable
+ * streams, or RTCRtpScriptTransform), told without loading livekit.
+ */
+export function e2eeSupported(win: unknown = typeof window === 'undefined' ? undefined : window): boolean {
+  const w = win as {
+    RTCRtpScriptTransform?: unknown;
+    RTCRtpSender?: { prototype: { createEncodedStreams?: unknown } };
+  };
+  if (!w) return false;
+  return (
+    typeof w.RTCRtpScriptTransform !== 'undefined' ||
+    typeof w.RTCRtpSender?.prototype.createEncodedStreams !== 'undefined'
+  );
 }
 
 /** The local participant's permissions as LiveKit reports them (ParticipantPermission). */

@@ -10,4 +10,7 @@ export { serviceWorkerSettled, WORKER_WAIT_MS } from '../../../shared/ui/service
 
 export const LazyCallOverlay = lazyView(() => import('./CallOverlay').then((m) => m.CallOverlay));
 
+/** A secret chat's call overlay: the same chunk's view, encrypted end to end. */
+export const LazySecretCallOverlay = lazyView(() => import('./SecretCallOverlay').then((m) => m.SecretCallOverlay));
+
 export const preloadCallViews = () => LazyCallOverlay.preload();

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { CallRef } from '../machines/call/call.protocol';
-import { useRealtimeRef, useSessionActor } from '../../../core/ui/RuntimeContext';
+import { useRealtimeRef, useSessionActor, useSystemActor } from '../../../core/ui/RuntimeContext';
 import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
 import { useCallChat } from './useCallChat';
 
@@ -19,6 +19,14 @@ export function useCallLayer() {
   const notice = useSelector(call, (s) => s.context.notice);
   const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
   const chat = useCallChat(conversationId);
+  // A secret chat's call is encrypted end to end with a key of its MLS group (SecretCallOverlay).
+  const session = useSessionActor('session');
+  const me = useSelector(session, (s) => s.context.session?.user.id ?? null);
+  const chats = useSystemActor('chats');
+  const secret = useSelector(
+    chats,
+    (s) => !!s?.context.entries.find((e) => e.conversation.id === conversationId)?.conversation.secret,
+  );
   // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then (lazy-call-views.ts).
   const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
   useEffect(() => {
@@ -29,6 +37,8 @@ export function useCallLayer() {
     call: open
       ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) }
       : null,
+    /** Set for a secret chat's call: whose device derives the key, for which conversation. */
+    secret: open && secret && me && conversationId ? { userId: me, conversationId } : null,
     notice,
     accept: () => call.send({ type: 'call.accept', video: false }),
     acceptVideo: () => call.send({ type: 'call.accept', video: true }),

@@ -69,29 +69,25 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             <Icon d={MAGNIFIER} />
           </button>
         )}
-        {/* Calls in a secret chat are not encrypted end to end yet: none are offered. */}
-        {!header.secret && (
-          <>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Позвонить"
-              title="Позвонить"
-              onClick={() => props.onCall(false)}
-            >
-              <Icon d={PHONE} />
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Позвонить с видео"
-              title="Позвонить с видео"
-              onClick={() => props.onCall(true)}
-            >
-              <Icon d={CAMERA} />
-            </button>
-          </>
-        )}
+        {/* A secret chat's calls are encrypted end to end with its group's key (docs/secret-chats.md "Calls"). */}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Позвонить"
+          title="Позвонить"
+          onClick={() => props.onCall(false)}
+        >
+          <Icon d={PHONE} />
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Позвонить с видео"
+          title="Позвонить с видео"
+          onClick={() => props.onCall(true)}
+        >
+          <Icon d={CAMERA} />
+        </button>
       </div>
     </div>
   );
