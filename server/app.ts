@@ -44,6 +44,7 @@ import { receiptsRoutes } from './messages/receipts.routes';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
 import { secretRoutes } from './secret/secret.plugin';
+import { secretUploadsRoutes } from './secret/secret-uploads';
 import { pushPlugin } from './push/push.plugin';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
@@ -158,6 +159,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(readinessRoute, { uploads });
   app.register(retentionPlugin, { uploads });
   app.register(uploadsRoutes, { storage: uploads });
+  app.register(secretUploadsRoutes, { storage: uploads });
   app.register(exportRoutes, { uploads, archives });
   app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });
 

@@ -19,6 +19,7 @@ import * as m016 from './016_group_invites';
 import * as m017 from './017_message_actions';
 import * as m018 from './018_administration';
 import * as m019 from './019_secret_chats';
+import * as m021 from './021_secret_uploads';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '017_message_actions': m017,
   '018_administration': m018,
   '019_secret_chats': m019,
+  '021_secret_uploads': m021,
 };
