@@ -8,3 +8,4 @@ export * from './machines/secretChat/secretChat.protocol';
 export * from './machines/secretDevice/secretDevice.protocol';
 export * from './machines/secretDialog/secretDialog.protocol';
 export { sendSecretMessage } from './send-secret';
+export { uploadSecretFile } from './secret-files';

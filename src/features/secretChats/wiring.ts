@@ -10,6 +10,7 @@ import { secretDeviceMachine, type WatchInput } from './machines/secretDevice/se
 import type { SecretDeviceEvent } from './machines/secretDevice/secretDevice.protocol';
 import { type CreateResult, secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
+import { setSecretFileTransfer } from './secret-files';
 
 let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 
@@ -41,6 +42,7 @@ export function wireSecretChat(s: Services) {
 
 export function wireSecretDevice(s: Services) {
   const fx = secretEffects(s);
+  setSecretFileTransfer(s.secretFiles);
   return secretDeviceMachine.provide({
     actors: {
       start: fromPromise(async ({ input }: { input: { userId: string } }) => {

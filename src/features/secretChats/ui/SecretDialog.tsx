@@ -7,7 +7,7 @@ import { UserAvatar } from '../../../shared/ui/UserAvatar';
 import { useSecretDialog } from './useSecretDialog';
 
 export const SECRET_EXPLANATION =
-  'Сообщения шифруются на ваших устройствах; сервер хранит только шифротекст. Файлы, голосовые сообщения и звонки в секретном чате пока недоступны.';
+  'Сообщения шифруются на ваших устройствах; сервер хранит только шифротекст. Звонки в секретном чате пока недоступны.';
 
 export interface SecretDialogProps {
   userId: string;

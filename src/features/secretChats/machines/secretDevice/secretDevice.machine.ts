@@ -125,6 +125,7 @@ export const secretDeviceMachine = setup({
                   status: 'text',
                   text: event.envelope.text,
                   replyToId: event.envelope.replyToId ?? null,
+                  ...(event.envelope.attachments ? { attachments: event.envelope.attachments } : {}),
                 },
               }
             : context.texts,

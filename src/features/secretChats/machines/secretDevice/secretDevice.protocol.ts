@@ -1,7 +1,7 @@
 // The secret device actor's protocol (systemId 'secretDevice', docs/secret-chats.md "The client"): this browser as
 // a device of secret chats. Views and peers import this module, never secretDevice.machine.ts.
 import type { MachineRef } from '../../../../core/machines/machine-ref';
-import type { Outgoing, SecretEnvelope } from '../secretChat/secretChat.protocol';
+import type { Outgoing, SecretAttachment, SecretEnvelope } from '../secretChat/secretChat.protocol';
 
 export interface SecretDeviceInput {
   userId: string;
@@ -10,7 +10,7 @@ export interface SecretDeviceInput {
 /** What the device knows of one ENCRYPTED message. */
 export type SecretText =
   | { status: 'reading' }
-  | { status: 'text'; text: string; replyToId: string | null }
+  | { status: 'text'; text: string; replyToId: string | null; attachments?: SecretAttachment[] }
   /** Not readable on this device (sent before it joined, or not decryptable). */
   | { status: 'unreadable' };
 
