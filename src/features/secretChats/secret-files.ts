@@ -61,6 +61,11 @@ export function forgetSealed(urls: readonly string[]): void {
   for (const url of urls) keys.delete(url);
 }
 
+/** Sign-out: the keys of files uploaded but never sent go with the rest. */
+export function forgetAllSealed(): void {
+  keys.clear();
+}
+
 /**
  * The attachment's bytes: fetched, decrypted, typed for what the bubble does with them — a picture or a voice
  * message as itself, anything else as opaque bytes, so that no object URL of this origin renders a page.

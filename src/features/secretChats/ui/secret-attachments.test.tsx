@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SecretFileTransfer } from '../../composer/services/upload';
 import type { SecretAttachment } from '../machines/secretChat/secretChat.protocol';
-import { sealedAttachments, setSecretFileTransfer, uploadSecretFile } from '../secret-files';
+import { forgetAllSealed, sealedAttachments, setSecretFileTransfer, uploadSecretFile } from '../secret-files';
 import { SecretAttachments, type VoicePlayerView } from './SecretAttachments';
 import { secretWords } from './useSecretTilePreview';
 
@@ -97,6 +97,18 @@ describe('SecretAttachments', () => {
     await waitFor(() => expect(seen.at(-1)).toEqual({ url: 'blob:test/1', durationMs: 2400 }));
     expect(seen[0]).toEqual({ url: null, durationMs: 2400 });
     expect(made[0]?.type).toBe('audio/webm');
+  });
+});
+
+describe('the keys of files not sent yet', () => {
+  it('are in memory only until sent, and go at sign-out', async () => {
+    const a = await sealed(new Uint8Array(50).fill(3), 'a.bin', 'application/octet-stream');
+    const b = await sealed(new Uint8Array(50).fill(4), 'b.bin', '');
+    expect(b.type).toBe('application/octet-stream');
+    expect(sealedAttachments([a.url, b.url])).toHaveLength(2);
+    expect(sealedAttachments([a.url, '/api/secret/uploads/ffffffffffffffffffffffffffffffff'])).toBeNull();
+    forgetAllSealed();
+    expect(sealedAttachments([a.url])).toBeNull();
   });
 });
 
