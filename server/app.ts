@@ -45,6 +45,7 @@ import { realtimePlugin } from './realtime/realtime.plugin';
 import { searchRoutes } from './search/search.routes';
 import { secretBackupRoutes } from './secret/secret-backup';
 import { secretRoutes } from './secret/secret.plugin';
+import { secretUploadsRoutes } from './secret/secret-uploads';
 import { pushPlugin } from './push/push.plugin';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
@@ -160,6 +161,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(readinessRoute, { uploads });
   app.register(retentionPlugin, { uploads });
   app.register(uploadsRoutes, { storage: uploads });
+  app.register(secretUploadsRoutes, { storage: uploads });
   app.register(exportRoutes, { uploads, archives });
   app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });
 

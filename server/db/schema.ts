@@ -161,6 +161,8 @@ export interface UploadsTable {
   width: number | null;
   height: number | null;
   created_at: string;
+  /** A secret chat's encrypted attachment (kind SECRET): only its members read it back. */
+  conversation_id: string | null;
 }
 
 export interface MessageAttachmentsTable {

@@ -150,7 +150,8 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
       const { key } = req.params as { key: string };
       if (!isStorageKey(key)) throw notFound('Файл не найден');
       const row = await db.selectFrom('uploads').selectAll().where('storage_key', '=', key).executeTakeFirst();
-      if (!row) throw notFound('Файл не найден');
+      // A secret chat's ciphertext is its members' alone, behind the bearer token (server/secret/secret-uploads.ts).
+      if (!row || row.kind === 'SECRET') throw notFound('Файл не найден');
       const isAudio = row.kind === 'AUDIO';
       const size = Number(row.size);
       const range = isAudio ? parseRange(req.headers.range, size) : null;

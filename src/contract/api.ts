@@ -70,6 +70,8 @@ import {
   RegisterDeviceBody,
   SecretSendBody,
   SecretSendResponse,
+  SecretUploadQuery,
+  SecretUploadResponse,
   StateQuery,
   StateResponse,
 } from './secret';
@@ -82,7 +84,7 @@ import {
   BackupKeyBody,
 } from './secret-backup';
 import { PUSH } from './notification';
-import { type RouteInfo, type RouteName, type Routes, routes, uploadEndpoint } from './routes';
+import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
 
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -393,6 +395,12 @@ export type UploadResult = z.output<typeof UploadResponse>;
  * same-origin (`/uploads/<32 hex>`) and goes into SendBody.attachments as is.
  */
 export const uploadRoute = { ...uploadEndpoint, response: UploadResponse } as const;
+/** POST /api/secret/uploads (raw ciphertext, see ./routes): answer 201; 413 past the file limit plus the GCM tag. */
+export const secretUploadRoute = {
+  ...secretUploadEndpoint,
+  query: SecretUploadQuery,
+  response: SecretUploadResponse,
+} as const;
 
 export const LivekitTokenBody = z.strictObject({
   room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),

@@ -115,6 +115,16 @@ export type RouteName = keyof Routes;
 export const uploadEndpoint = { method: 'POST', path: '/upload', field: 'file' } as const;
 
 /**
+ * A secret chat's encrypted attachment: POST /api/secret/uploads?conversationId= takes the ciphertext itself
+ * (application/octet-stream), GET /api/secret/uploads/:key gives it back to the chat's members (bearer token).
+ * Raw bytes both ways, so not in the JSON route table; the schemas are `secretUploadRoute` (src/contract/api.ts).
+ */
+export const secretUploadEndpoint = { method: 'POST', path: '/secret/uploads', query: 'conversationId' } as const;
+export const secretDownloadEndpoint = { method: 'GET', path: '/secret/uploads/:key' } as const;
+/** An encrypted attachment's url as the server answers it; a device fetches (with its token) no other. */
+export const SECRET_UPLOAD_URL = /^\/api\/secret\/uploads\/([0-9a-f]{32})$/;
+
+/**
  * GET /api/export/:id/download answers the ZIP itself, so it is not in the JSON route table. It takes the bearer
  * token, or the short-lived signed `token` query that the export's status hands out as `downloadUrl` (a plain link
  * cannot send a header). Only the export's owner gets it: anyone else's answer is 404.

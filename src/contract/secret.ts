@@ -145,3 +145,19 @@ export const SecretSendResponse = z.object({ message: Message });
 /** Socket events (to every live device's user): the log grew, or a group has devices to add or remove. */
 export const SecretLogEvent = z.object({ conversationId: Id, seq: z.number().int(), epoch: z.number().int() });
 export const SecretPendingEvent = z.object({ conversationIds: z.array(Id) });
+
+/**
+ * An encrypted attachment (docs/secret-chats.md, "Files and voice messages"): the file sealed in the browser with
+ * AES-256-GCM under a fresh key, whose 16-byte tag the ciphertext adds. The server stores the bytes as they came, as
+ * application/octet-stream under a random name, and hands them back to the chat's members only; the key, the
+ * name and the type travel inside the MLS message.
+ */
+export const SECRET_UPLOAD_OVERHEAD = 16;
+/** POST /api/secret/uploads?conversationId= (body application/octet-stream): answer 201. */
+export const SecretUploadQuery = z.strictObject({ conversationId: Id });
+export const SecretUploadResponse = z.object({
+  /** Same-origin, `/api/secret/uploads/<32 hex>`: what the envelope's attachment names. */
+  url: z.string(),
+  size: z.number().int(),
+});
+export type SecretUploadResult = z.output<typeof SecretUploadResponse>;

@@ -20,6 +20,7 @@ import * as m017 from './017_message_actions';
 import * as m018 from './018_administration';
 import * as m019 from './019_secret_chats';
 import * as m020 from './020_secret_control';
+import * as m021 from './021_secret_uploads';
 import * as m022 from './022_secret_backup';
 
 export const migrations: Record<string, Migration> = {
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '018_administration': m018,
   '019_secret_chats': m019,
   '020_secret_control': m020,
+  '021_secret_uploads': m021,
   '022_secret_backup': m022,
 };

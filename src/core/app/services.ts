@@ -13,7 +13,7 @@ import {
 } from '../../features/composer/services/outbox-store';
 import { localPendingSignOuts, type PendingSignOuts } from '../services/pending-sign-outs';
 import { loadSession, type Session, saveSession } from '../services/storage';
-import type { Uploader } from '../../features/composer/services/upload';
+import type { SecretFileTransfer, Uploader } from '../../features/composer/services/upload';
 import { createSoundService, type SoundService } from '../services/sound';
 import { memoryRouter, type RouterService } from '../services/router';
 import type { SocketConnector } from '../machines/realtime/socket.actor';
@@ -34,6 +34,8 @@ export interface Services {
   socketId: () => string | undefined;
   /** POST /api/upload with progress. */
   upload: Uploader;
+  /** A secret chat's encrypted attachments: ciphertext up with progress, and back for its members. */
+  secretFiles: SecretFileTransfer;
   /** Notification sound, ring and ringback; unlocked by the first click, key or touch. */
   sound: SoundService;
   /** Latency of one request to the product's own server, ms. */
@@ -147,6 +149,22 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
           },
         ));
       return (file, options) => uploader().then((u) => u(file, options));
+    })(),
+    secretFiles: (() => {
+      let made: Promise<SecretFileTransfer> | null = null;
+      const transfer = () =>
+        (made ??= import('../../features/composer/services/upload').then(
+          (m) => m.createSecretFileTransfer({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+          (err: unknown) => {
+            made = null;
+            throw err;
+          },
+        ));
+      return {
+        upload: (ciphertext, conversationId, options) =>
+          transfer().then((t) => t.upload(ciphertext, conversationId, options)),
+        download: (path, signal) => transfer().then((t) => t.download(path, signal)),
+      };
     })(),
     sound: createSoundService(),
     ping: () => measurePing(authApi),

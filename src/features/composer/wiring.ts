@@ -50,6 +50,15 @@ export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, rece
   };
 });
 
+/** Whether the chats list knows this conversation as a secret chat. */
+function isSecretChat(system: AnySystem, conversationId: string): boolean {
+  const chats = systemActor(system, 'chats');
+  return (
+    chats?.getSnapshot().context.entries.some((e) => e.conversation.id === conversationId && e.conversation.secret) ??
+    false
+  );
+}
+
 /** The outbox's effects: its store per user (localStorage), uploads with progress, sends over the API. */
 export function wireOutbox(s: Services) {
   return outboxMachine.provide({
@@ -62,16 +71,23 @@ export function wireOutbox(s: Services) {
           s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
         );
       }),
-      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
+      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack, system }) => {
         const report = (r: UploadReport) => sendBack(r);
         const abort = new AbortController();
         const progress = (percent: number) => {
           if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
         };
         // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
-        const uploading = input.file
-          ? s.upload(input.file, { signal: abort.signal, onProgress: progress })
-          : Promise.reject(new Error(UPLOAD_FAILED));
+        // A secret chat's file is sealed in the browser and goes up as ciphertext (its code loads with secret chats).
+        const { file, conversationId } = input;
+        const options = { signal: abort.signal, onProgress: progress };
+        const uploading = !file
+          ? Promise.reject(new Error(UPLOAD_FAILED))
+          : conversationId && isSecretChat(system, conversationId)
+            ? import('../secretChats/index').then((m) =>
+                m.uploadSecretFile(s.secretFiles, conversationId, file, options).then((attachment) => ({ attachment })),
+              )
+            : s.upload(file, options);
         uploading.then(
           (result) => {
             if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
@@ -86,11 +102,8 @@ export function wireOutbox(s: Services) {
       // A secret chat's text goes through this device's secret chat actor (its code loads with secret chats).
       sendMessage: fromPromise(({ input, system }: { input: SendInput; system: AnySystem }) => {
         if (!input) return Promise.reject(new RequestFailure(null, null));
-        const chats = systemActor(system, 'chats');
-        const secret = chats
-          ?.getSnapshot()
-          .context.entries.some((e) => e.conversation.id === input.conversationId && e.conversation.secret);
-        if (secret) return import('../secretChats/index').then((m) => m.sendSecretMessage(system, input));
+        if (isSecretChat(system, input.conversationId))
+          return import('../secretChats/index').then((m) => m.sendSecretMessage(system, input));
         return s.api.call('send', { body: input });
       }),
     },

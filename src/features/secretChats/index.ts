@@ -10,3 +10,4 @@ export * from './machines/secretDevice/secretDevice.protocol';
 export * from './machines/secretDialog/secretDialog.protocol';
 export * from './machines/secretCall/secretCall.protocol';
 export { sendSecretMessage } from './send-secret';
+export { uploadSecretFile } from './secret-files';

@@ -17,6 +17,7 @@ import { systemActor } from '../../core/machines/system';
 import { type CreateResult, secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
 import { backUp } from './recovery-wiring';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
+import { setSecretFileTransfer } from './secret-files';
 
 let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 
@@ -48,6 +49,7 @@ export function wireSecretChat(s: Services) {
 
 export function wireSecretDevice(s: Services) {
   const fx = secretEffects(s);
+  setSecretFileTransfer(s.secretFiles);
   return secretDeviceMachine.provide({
     actors: {
       start: fromPromise(async ({ input }: { input: { userId: string } }) => {

@@ -44,8 +44,6 @@ export interface ComposerProps {
   inputRef?: Ref<HTMLTextAreaElement>;
   /** The voice recorder: the microphone takes the send button's place while the input is empty. */
   recorder?: RecorderPanel | null;
-  /** Text only (a secret chat): no attach button; the recorder is absent too. */
-  textOnly?: boolean;
   /** The «@» list of a group (absent in direct chats). */
   mentions?: MentionPickerView | null;
 }
@@ -211,27 +209,25 @@ export function Composer(props: ComposerProps) {
       {emojiAt && <LazyEmojiPicker label="Эмодзи" at={emojiAt} onPick={insertEmoji} onClose={() => setEmojiAt(null)} />}
       {props.recorder?.panel && <LazyVoiceRecorder {...props.recorder.panel} />}
       <div className="composer-row" hidden={Boolean(props.recorder?.panel)}>
-        {!props.textOnly && (
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Прикрепить"
-            title="Прикрепить"
-            disabled={props.readOnly}
-            onClick={() => picker.current?.click()}
-          >
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path
-                d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.2-8.2a3.4 3.4 0 0 1 4.8 4.8l-8.2 8.2a1.7 1.7 0 0 1-2.4-2.4l7.5-7.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </button>
-        )}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Прикрепить"
+          title="Прикрепить"
+          disabled={props.readOnly}
+          onClick={() => picker.current?.click()}
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <path
+              d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.2-8.2a3.4 3.4 0 0 1 4.8 4.8l-8.2 8.2a1.7 1.7 0 0 1-2.4-2.4l7.5-7.5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        </button>
         <input ref={picker} type="file" multiple hidden onChange={onPick} data-testid="attach-input" />
         <textarea
           ref={setArea}

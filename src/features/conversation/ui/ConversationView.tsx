@@ -74,9 +74,8 @@ export function ConversationView(props: ConversationViewProps) {
   const recorder = useRecorderPanel(recorderRef);
   // Picked, dropped and pasted files wait in the preview (caption, order) until «Отправить»; without one they go.
   const preview = props.sendPreview;
-  // Files and voice messages are not encrypted yet: a secret chat takes neither (nor dropped or pasted files).
-  const secret = props.header.secret === true;
-  const attach = secret ? () => undefined : preview ? preview.add : props.composer.onAttach;
+  // A secret chat's files and voice messages are encrypted on their way out (the outbox's upload, secretChats).
+  const attach = preview ? preview.add : props.composer.onAttach;
   const input = useRef<HTMLTextAreaElement | null>(null);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
@@ -163,8 +162,7 @@ export function ConversationView(props: ConversationViewProps) {
         <Composer
           {...composer}
           onAttach={attach}
-          recorder={secret ? null : recorder}
-          textOnly={secret}
+          recorder={recorder}
           inputRef={input}
           mentions={props.mentionable?.length ? props.mentionPicker : null}
         />

@@ -226,7 +226,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {row.encrypted ? (
           <Suspense fallback={<p className="msg-text msg-secret-note">Расшифровывается…</p>}>
-            <LazyEncryptedText messageId={row.id} {...row.encrypted} />
+            <LazyEncryptedText messageId={row.id} {...row.encrypted} voicePlayer={LazyVoicePlayer} />
           </Suspense>
         ) : (
           row.text && <MessageText text={row.text} mentions={row.mentions} />

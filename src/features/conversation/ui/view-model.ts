@@ -29,7 +29,7 @@ export interface HeaderView {
   /** 'ОНЛАЙН' / last seen for a direct chat; the participants for a group. */
   status: string;
   online: boolean;
-  /** A secret chat: a lock and «Секретный чат»; no calls, files or voice messages in it yet. */
+  /** A secret chat: a lock and «Секретный чат»; no calls in it yet. */
   secret?: boolean;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Envelope, EnvelopeError, parseEnvelope, serializeEnvelope } from './envelope';
 
 const att = {
-  url: '/uploads/x.bin',
+  url: '/api/secret/uploads/0123456789abcdef0123456789abcdef',
   key: 'a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5',
   iv: 'aXZpdml2aXZpdml2',
   name: 'f.pdf',

@@ -2,7 +2,8 @@
 // device parses what it decrypts with parseEnvelope, which refuses anything that is not exactly one of these shapes
 // (unknown keys, wrong types, oversized text, a reaction that is not one emoji). No zod: the browser loads none.
 import { isSingleEmoji } from '../../../contract/emoji';
-import { LIMITS } from '../../../contract/limits';
+import { LIMITS, VOICE } from '../../../contract/limits';
+import { SECRET_UPLOAD_URL } from '../../../contract/routes';
 import type { SecretAttachment, SecretEnvelope } from '../machines/secretChat/secretChat.protocol';
 
 /** A file sent in a secret chat: uploaded encrypted (AES-GCM under `key` with `iv`, both base64), then linked. */
@@ -40,13 +41,31 @@ function str(x: unknown, what: string, max: number, re?: RegExp): string {
     throw new EnvelopeError(`${what}: недопустимое значение`);
   return x;
 }
+const int = (x: unknown, min: number, max: number): x is number =>
+  typeof x === 'number' && Number.isSafeInteger(x) && x >= min && x <= max;
+function voice(x: unknown): NonNullable<EnvelopeAttachment['voice']> {
+  if (!isObject(x)) throw new EnvelopeError('Голосовое сообщение: ожидается объект');
+  exactKeys(x, ['durationMs', 'waveform']);
+  if (!int(x.durationMs, VOICE.minDurationMs, VOICE.maxDurationMs))
+    throw new EnvelopeError('Голосовое сообщение: недопустимая длительность');
+  const { waveform } = x;
+  if (
+    !Array.isArray(waveform) ||
+    waveform.length === 0 ||
+    waveform.length > VOICE.waveformMax ||
+    !waveform.every((p) => int(p, 0, VOICE.peakMax))
+  )
+    throw new EnvelopeError('Голосовое сообщение: недопустимая волна');
+  return { durationMs: x.durationMs, waveform: [...(waveform as number[])] };
+}
 function attachment(x: unknown): EnvelopeAttachment {
   if (!isObject(x)) throw new EnvelopeError('Вложение: ожидается объект');
-  exactKeys(x, ['url', 'key', 'iv', 'name', 'type', 'size']);
+  exactKeys(x, ['url', 'key', 'iv', 'name', 'type', 'size'], ['voice']);
   if (typeof x.size !== 'number' || !Number.isSafeInteger(x.size) || x.size < 0)
     throw new EnvelopeError('Вложение: размер — целое неотрицательное число');
+  // Only an encrypted upload of this server: a device fetches it with its own token, so nothing else may be named.
   const url = str(x.url, 'Адрес вложения', 2048);
-  if (!url.startsWith('/')) throw new EnvelopeError('Адрес вложения: только файлы этого сервера');
+  if (!SECRET_UPLOAD_URL.test(url)) throw new EnvelopeError('Адрес вложения: только файлы этого сервера');
   return {
     url,
     key: str(x.key, 'Ключ вложения', 64, B64),
@@ -54,6 +73,7 @@ function attachment(x: unknown): EnvelopeAttachment {
     name: str(x.name, 'Имя вложения', 255),
     type: str(x.type, 'Тип вложения', 255),
     size: x.size,
+    ...(x.voice !== undefined ? { voice: voice(x.voice) } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 // The page's one crypto service (the worker), made on first use: users without secret chats never load ts-mls or
-// start the worker. Sign-out clears the user's keys and plaintexts and ends the worker.
+// start the worker. Sign-out clears the user's keys and plaintexts (and the keys of files not sent yet) and ends
+// the worker.
+import { forgetAllSealed } from '../secret-files';
 import { createWorkerSecretCrypto, type SecretCrypto } from './secret-crypto';
 
 let current: { crypto: SecretCrypto; terminate(): void } | null = null;
@@ -11,6 +13,7 @@ export function secretCrypto(): SecretCrypto {
 
 /** Deletes everything of the user this browser keeps for secret chats, then stops the worker. */
 export async function clearSecrets(userId: string): Promise<void> {
+  forgetAllSealed();
   const running = current;
   current = null;
   if (running) {

@@ -1,14 +1,18 @@
 // An ENCRYPTED message's text as this device reads it (docs/secret-chats.md "In the app"): the text decrypted (or
-// kept when sent) with the message it answers, «Расшифровывается…» meanwhile, or the notice that this device
-// cannot read it.
+// kept when sent) with the message it answers and its files, «Расшифровывается…» meanwhile, or the notice that
+// this device cannot read it.
+import type { SecretAttachment } from '../machines/secretChat/secretChat.protocol';
 import { READING_NOTICE, UNREADABLE_NOTICE } from '../machines/secretDevice/secretDevice.protocol';
 import { RecoverButton } from './RecoverButton';
+import { SecretAttachments, type VoicePlayerView } from './SecretAttachments';
 import { useEncryptedText } from './useEncryptedText';
 
 export interface EncryptedTextProps {
   conversationId: string;
   messageId: string;
   ciphertext: string;
+  /** How a voice message plays (the conversation's player). */
+  voicePlayer?: VoicePlayerView;
 }
 
 export function EncryptedText(props: EncryptedTextProps) {
@@ -19,13 +23,21 @@ export function EncryptedText(props: EncryptedTextProps) {
         text={known.status === 'text' ? known.text : null}
         reply={reply}
         unreadable={known.status === 'unreadable'}
+        attachments={known.status === 'text' ? (known.attachments ?? []) : []}
+        voicePlayer={props.voicePlayer}
       />
       <RecoverButton show={known.status === 'unreadable'} />
     </>
   );
 }
 
-export function EncryptedTextView(props: { text: string | null; reply: string | null; unreadable: boolean }) {
+export function EncryptedTextView(props: {
+  text: string | null;
+  reply: string | null;
+  unreadable: boolean;
+  attachments?: SecretAttachment[];
+  voicePlayer?: VoicePlayerView;
+}) {
   if (props.text === null)
     return <p className="msg-text msg-secret-note">{props.unreadable ? UNREADABLE_NOTICE : READING_NOTICE}</p>;
   return (
@@ -35,7 +47,10 @@ export function EncryptedTextView(props: { text: string | null; reply: string | 
           <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{props.reply}</span>
         </span>
       )}
-      <p className="msg-text">{props.text}</p>
+      {props.attachments?.length ? (
+        <SecretAttachments attachments={props.attachments} voicePlayer={props.voicePlayer} />
+      ) : null}
+      {(props.text !== '' || !props.attachments?.length) && <p className="msg-text">{props.text}</p>}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { UserAvatar } from '../../../shared/ui/UserAvatar';
 import { useSecretDialog } from './useSecretDialog';
 
 export const SECRET_EXPLANATION =
-  'Сообщения шифруются на ваших устройствах; сервер хранит только шифротекст. Звонки тоже шифруются. Файлы и голосовые сообщения в секретном чате пока недоступны.';
+  'Сообщения шифруются на ваших устройствах; сервер хранит только шифротекст. Файлы, голосовые сообщения и звонки тоже шифруются.';
 
 /** The history on a new device needs the recovery key (settings). */
 export const RECOVERY_HINT =

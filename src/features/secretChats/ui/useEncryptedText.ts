@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { ENCRYPTED_PREVIEW, type SecretText } from '../machines/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
+import { secretWords } from './useSecretTilePreview';
 
 const READING: SecretText = { status: 'reading' };
 
@@ -19,6 +20,10 @@ export function useEncryptedText(
   useEffect(() => {
     if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext });
   }, [device, known, conversationId, messageId, ciphertext]);
-  const reply = replyToId ? (quoted?.status === 'text' ? quoted.text : ENCRYPTED_PREVIEW) : null;
+  const reply = replyToId
+    ? quoted?.status === 'text'
+      ? secretWords(quoted.text, quoted.attachments)
+      : ENCRYPTED_PREVIEW
+    : null;
   return { known: known ?? READING, reply };
 }

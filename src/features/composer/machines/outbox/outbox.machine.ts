@@ -246,7 +246,10 @@ export const outboxMachine = setup({
           invoke: {
             id: 'upload',
             src: 'upload',
-            input: ({ context }) => ({ file: nextUploadBytes(activeItem(context)) }),
+            input: ({ context }) => ({
+              file: nextUploadBytes(activeItem(context)),
+              conversationId: activeItem(context)?.conversationId,
+            }),
           },
           on: {
             'upload.progress': { actions: 'progress' },

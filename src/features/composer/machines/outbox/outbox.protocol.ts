@@ -31,6 +31,8 @@ export type UploadReport =
 /** What the upload actor is given: the bytes of the next file, or null when they are gone (the upload fails). */
 export interface UploadInput {
   file: PickedFile | null;
+  /** The item's conversation (a secret chat's files are encrypted before they go). */
+  conversationId?: string;
 }
 
 /** What the send actor is given: the message, or null when its item is gone (the send then fails). */

@@ -10,6 +10,8 @@ export interface SecretAttachment {
   name: string;
   type: string;
   size: number;
+  /** A voice message: its length and waveform, as a plaintext VOICE message's (the recording is the file). */
+  voice?: { durationMs: number; waveform: number[] };
 }
 export type SecretEnvelope =
   | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }

@@ -135,6 +135,7 @@ export const secretDeviceMachine = setup({
                   replyToId: event.envelope.replyToId ?? null,
                   ...(event.edited ? { edited: event.edited } : {}),
                   ...(event.reactions?.length ? { reactions: event.reactions } : {}),
+                  ...(event.envelope.attachments ? { attachments: event.envelope.attachments } : {}),
                 },
               }
             : context.texts,

@@ -1,7 +1,7 @@
 // The secret device actor's protocol (systemId 'secretDevice', docs/secret-chats.md "The client"): this browser as
 // a device of secret chats. Views and peers import this module, never secretDevice.machine.ts.
 import type { MachineRef } from '../../../../core/machines/machine-ref';
-import type { Outgoing, SecretEnvelope } from '../secretChat/secretChat.protocol';
+import type { Outgoing, SecretAttachment, SecretEnvelope } from '../secretChat/secretChat.protocol';
 
 export interface SecretDeviceInput {
   userId: string;
@@ -25,6 +25,8 @@ export type SecretText =
       edited?: string;
       /** Absent: none. */
       reactions?: SecretReaction[];
+      /** Its files, decrypted on demand (absent: none). */
+      attachments?: SecretAttachment[];
     }
   /** Not readable on this device (sent before it joined, or not decryptable). */
   | { status: 'unreadable' };
