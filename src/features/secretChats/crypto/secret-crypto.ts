@@ -3,6 +3,7 @@
 // the page's heap. This module holds only the typed request/response protocol and the worker client; the
 // implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.
 import type { Envelope } from './envelope';
+import type { DeviceNotice, Verification } from './verification';
 
 /** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
 export interface ClaimedPackage {
@@ -39,6 +40,8 @@ export interface LogItem {
   epoch: number;
   deviceId: string;
   body: string;
+  /** When the server logged it: a «новое устройство» notice's place in the chat. */
+  createdAt?: string;
 }
 
 export interface SecretCrypto {
@@ -82,6 +85,10 @@ export interface SecretCrypto {
   decrypt(userId: string, conversationId: string, messageId: string, ciphertext: string): Promise<SecretPlaintext>;
   plaintexts(userId: string, conversationId: string): Promise<SecretPlaintext[]>;
   fingerprint(userId: string, conversationId: string): Promise<{ digits: string[]; emoji: string[] }>;
+  /** «Проверить шифрование»: the fingerprint of the group's current members' keys and each member's devices. */
+  verification(userId: string, conversationId: string): Promise<Verification>;
+  /** The «новое устройство» notices this device derived from the commits it applied (kept in the sealed store). */
+  deviceNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
   /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
   callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
   /** Everything of this user (sign-out). */
@@ -142,6 +149,8 @@ const METHODS: SecretCryptoMethod[] = [
   'decrypt',
   'plaintexts',
   'fingerprint',
+  'verification',
+  'deviceNotices',
   'callKey',
   'clear',
 ];
