@@ -4,7 +4,9 @@
 export { secretChatMachine } from './machines/secretChat/secretChat.machine';
 export { secretDeviceMachine } from './machines/secretDevice/secretDevice.machine';
 export { secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
+export { secretVerifyMachine } from './machines/secretVerify/secretVerify.machine';
 export * from './machines/secretChat/secretChat.protocol';
 export * from './machines/secretDevice/secretDevice.protocol';
 export * from './machines/secretDialog/secretDialog.protocol';
+export * from './machines/secretVerify/secretVerify.protocol';
 export { sendSecretMessage } from './send-secret';

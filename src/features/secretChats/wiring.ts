@@ -9,6 +9,8 @@ import type { Incoming, Outgoing } from './machines/secretChat/secretChat.protoc
 import { secretDeviceMachine, type WatchInput } from './machines/secretDevice/secretDevice.machine';
 import type { SecretDeviceEvent } from './machines/secretDevice/secretDevice.protocol';
 import { type CreateResult, secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
+import type { SecretVerification, SecretVerifyInput } from './machines/secretVerify/secretVerify.protocol';
+import { secretVerifyMachine } from './machines/secretVerify/secretVerify.machine';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
 
 let shared: { api: Services['api']; effects: SecretEffects } | null = null;
@@ -71,6 +73,23 @@ export function wireSecretDevice(s: Services) {
             sendBack({ type: 'secretDevice.sendFailed', clientMessageId: e.clientMessageId, message: e.message }),
           ),
         ];
+        // «новое устройство» notices come from the commits the worker applied: read them again at each new epoch.
+        let epoch: number | null | undefined;
+        const notices = () =>
+          secretCrypto()
+            .deviceNotices(userId, conversationId)
+            .then(
+              (list) => sendBack({ type: 'secretDevice.notices', conversationId, notices: list }),
+              () => undefined,
+            );
+        subs.push(
+          chat.subscribe((s) => {
+            if (s.context.epoch === epoch) return;
+            epoch = s.context.epoch;
+            void notices();
+          }),
+        );
+        void notices();
         return () => {
           for (const sub of subs) sub.unsubscribe();
         };
@@ -97,6 +116,17 @@ export function wireSecretDialog(s: Services) {
             throw e;
           }
         },
+      ),
+    },
+  });
+}
+
+/** «Проверить шифрование»: the fingerprint and the devices come from the crypto worker. */
+export function wireSecretVerify(_s: Services) {
+  return secretVerifyMachine.provide({
+    actors: {
+      load: fromPromise<SecretVerification, SecretVerifyInput>(({ input }) =>
+        secretCrypto().verification(input.userId, input.conversationId),
       ),
     },
   });

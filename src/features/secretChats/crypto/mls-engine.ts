@@ -496,9 +496,7 @@ export async function fingerprintOf(
   leaves: { userId: string; deviceId: string; signaturePublicKey: Uint8Array }[],
 ): Promise<Fingerprint> {
   const enc = new TextEncoder();
-  const entries = leaves
-    .map((m) => `${identityString(m.userId, m.deviceId)}=${toBase64(m.signaturePublicKey)}`)
-    .sort();
+  const entries = leaves.map((m) => `${identityString(m.userId, m.deviceId)}=${toBase64(m.signaturePublicKey)}`).sort();
   const input = enc.encode(`beseda fingerprint v1\n${groupId}\n${entries.join('\n')}`);
   const h1 = new Uint8Array(await crypto.subtle.digest('SHA-512', input));
   const digits: string[] = [];

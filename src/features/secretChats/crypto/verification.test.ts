@@ -153,10 +153,10 @@ function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Uint8Arr
   }
   return new Uint8Array(Buffer.concat(out).subarray(0, length));
 }
-/** RFC 9420 §8 ExpandWithLabel: KDFLabel is uint16 length, opaque label<V> = "MLS 1.0 " + Label, opaque context<V>. */
+/** RFC 9420 section 8, ExpandWithLabel: KDFLabel is uint16 length, opaque label<V> = "MLS 1.0 " + Label, opaque context<V>. */
 function expandWithLabel(secret: Uint8Array, label: string, context: Uint8Array, length: number) {
   const l = Buffer.from(`MLS 1.0 ${label}`);
-  // Vectors here are under 64 bytes: a one-byte variable-length prefix (RFC 9000 §16).
+  // Vectors here are under 64 bytes: a one-byte variable-length prefix (RFC 9000, section 16).
   const info = Buffer.concat([
     Buffer.from([length >> 8, length & 255, l.length]),
     l,
@@ -176,7 +176,7 @@ describe('RFC 9420 key schedule and tree math (ciphersuite 1)', () => {
     expect(toBase64(await mlsExporter(secret, 'beseda call', context, 32, cs))).toBe(toBase64(expected));
   });
 
-  it('tree math gives RFC 9420’s 8-leaf tree (§4.2, Appendix C)', () => {
+  it('tree math gives RFC 9420’s 8-leaf tree (section 4.2, Appendix C)', () => {
     const n = toNodeIndex;
     expect(root(8)).toBe(7);
     expect([left(n(7)), right(n(7)), left(n(3)), right(n(11))]).toEqual([3, 11, 1, 13]);

@@ -4,6 +4,7 @@ import { lazyView } from '../../../shared/ui/lazy-view';
 import type { EncryptedTextProps } from './EncryptedText';
 import type { SecretDialogProps } from './SecretDialog';
 import type { SecretTilePreviewProps } from './SecretTilePreview';
+import type { SecretVerifyDialogProps } from './SecretVerifyDialog';
 
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
 /** Holds the device actor while the chats page shows a secret chat. */
@@ -19,4 +20,8 @@ export const LazySecretChatNotice = lazyView<{ conversationId: string }>(() =>
 /** A secret chat's tile preview: the latest message's text once this device has read it. */
 export const LazySecretTilePreview = lazyView<SecretTilePreviewProps>(() =>
   import('./SecretTilePreview').then((m) => m.SecretTilePreview),
+);
+/** «Проверить шифрование»: the fingerprint of the members' keys and their devices. */
+export const LazySecretVerifyDialog = lazyView<SecretVerifyDialogProps>(() =>
+  import('./SecretVerifyDialog').then((m) => m.SecretVerifyDialog),
 );

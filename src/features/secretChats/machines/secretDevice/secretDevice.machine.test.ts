@@ -47,6 +47,13 @@ describeModel({
       { type: 'secretDevice.text', messageId: 'm1', envelope: { v: 1, kind: 'delete', targetId: 'm0' } },
     ],
     'secretDevice.unreadable': () => [{ type: 'secretDevice.unreadable', messageId: 'm1' }],
+    'secretDevice.notices': () => [
+      {
+        type: 'secretDevice.notices',
+        conversationId: 'c1',
+        notices: [{ epoch: 2, at: '2026-11-25T12:00:00.000Z', userId: 'u2', deviceId: 'd9' }],
+      },
+    ],
     'secretDevice.sent': () => [{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }],
     'secretDevice.sendFailed': () => [{ type: 'secretDevice.sendFailed', clientMessageId: 'k1', message: 'Нельзя' }],
     'secretDevice.retry': () => [{ type: 'secretDevice.retry' }],
@@ -96,6 +103,9 @@ describe('secretDevice behaviour', () => {
       envelope: { v: 1, kind: 'text', text: 'да', replyToId: 'm0' },
     });
     expect(actor.getSnapshot().context.texts.m1).toEqual({ status: 'text', text: 'да', replyToId: 'm0' });
+    const notice = { epoch: 2, at: '2026-11-25T12:00:00.000Z', userId: 'u2', deviceId: 'd9' };
+    actor.send({ type: 'secretDevice.notices', conversationId: 'c1', notices: [notice] });
+    expect(actor.getSnapshot().context.notices).toEqual({ c1: [notice] });
     actor.send({ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' });
     expect(emitted).toEqual([{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }]);
     actor.stop();

@@ -71,7 +71,7 @@ export const secretDeviceMachine = setup({
   },
 }).createMachine({
   id: 'secretDevice',
-  context: ({ input }) => ({ ...input, deviceId: null, conversationIds: [], texts: {}, error: null }),
+  context: ({ input }) => ({ ...input, deviceId: null, conversationIds: [], texts: {}, notices: {}, error: null }),
   initial: 'starting',
   on: {
     'secretDevice.need': {
@@ -133,6 +133,11 @@ export const secretDeviceMachine = setup({
     'secretDevice.unreadable': {
       actions: assign({
         texts: ({ context, event }) => ({ ...context.texts, [event.messageId]: { status: 'unreadable' } }),
+      }),
+    },
+    'secretDevice.notices': {
+      actions: assign({
+        notices: ({ context, event }) => ({ ...context.notices, [event.conversationId]: event.notices }),
       }),
     },
     'secretDevice.sent': {
