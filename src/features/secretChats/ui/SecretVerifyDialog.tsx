@@ -21,10 +21,10 @@ export function SecretVerifyView(props: ReturnType<typeof useSecretVerify>) {
       <div className="form secret-verify">
         {props.digits && props.emoji ? (
           <>
-            <p className="secret-verify-emoji" data-testid="fingerprint-emoji" aria-label="Эмодзи отпечатка">
+            <p className="secret-verify-emoji" data-testid="fingerprint-emoji">
               {props.emoji.join(' ')}
             </p>
-            <p className="secret-verify-digits" data-testid="fingerprint-digits" aria-label="Числа отпечатка">
+            <p className="secret-verify-digits" data-testid="fingerprint-digits">
               {props.digits.map((g, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the groups are a fixed row; equal groups may repeat
                 <span key={i}>{g}</span>
