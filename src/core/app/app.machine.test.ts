@@ -55,6 +55,7 @@ const viewOwned = [
   'secretDialog',
   'secretRecovery',
   'secretCall',
+  'secretVerify',
   'groupAvatar',
 ];
 

@@ -341,6 +341,15 @@ export const registry = {
       wired: (s: Services) => import('../../features/secretChats/recovery-wiring').then((m) => m.wireSecretRecovery(s)),
     },
   },
+  // «Проверить шифрование»: alive while its dialog is open.
+  secretVerify: {
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+    load: {
+      wired: (s: Services) => import('../../features/secretChats/wiring').then((m) => m.wireSecretVerify(s)),
+    },
+  },
   // Owned by the chats footer: alive while its dialog is open (views read them from the footer's children); their
   // code is fetched when a dialog is first opened or the EBLID panel unfolded.
   contactCode: {

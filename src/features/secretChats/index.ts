@@ -9,5 +9,7 @@ export * from './machines/secretChat/secretChat.protocol';
 export * from './machines/secretDevice/secretDevice.protocol';
 export * from './machines/secretDialog/secretDialog.protocol';
 export * from './machines/secretCall/secretCall.protocol';
+export { secretVerifyMachine } from './machines/secretVerify/secretVerify.machine';
+export * from './machines/secretVerify/secretVerify.protocol';
 export { sendSecretMessage } from './send-secret';
 export { uploadSecretFile } from './secret-files';

@@ -16,6 +16,8 @@ import type { SecretChatRef } from './machines/secretChat/secretChat.protocol';
 import { systemActor } from '../../core/machines/system';
 import { type CreateResult, secretDialogMachine } from './machines/secretDialog/secretDialog.machine';
 import { backUp } from './recovery-wiring';
+import type { SecretVerification, SecretVerifyInput } from './machines/secretVerify/secretVerify.protocol';
+import { secretVerifyMachine } from './machines/secretVerify/secretVerify.machine';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
 import { setSecretFileTransfer } from './secret-files';
 
@@ -111,6 +113,23 @@ export function wireSecretDevice(s: Services) {
             sendBack({ type: 'secretDevice.sendFailed', clientMessageId: e.clientMessageId, message: e.message }),
           ),
         ];
+        // «новое устройство» notices come from the commits the worker applied: read them again at each new epoch.
+        let epoch: number | null | undefined;
+        const notices = () =>
+          secretCrypto()
+            .deviceNotices(userId, conversationId)
+            .then(
+              (list) => sendBack({ type: 'secretDevice.notices', conversationId, notices: list }),
+              () => undefined,
+            );
+        subs.push(
+          chat.subscribe((s) => {
+            if (s.context.epoch === epoch) return;
+            epoch = s.context.epoch;
+            void notices();
+          }),
+        );
+        void notices();
         return () => {
           for (const sub of subs) sub.unsubscribe();
         };
@@ -174,6 +193,17 @@ export function wireSecretCall() {
           chatSub?.unsubscribe();
         };
       }),
+    },
+  });
+}
+
+/** «Проверить шифрование»: the fingerprint and the devices come from the crypto worker. */
+export function wireSecretVerify(_s: Services) {
+  return secretVerifyMachine.provide({
+    actors: {
+      load: fromPromise<SecretVerification, SecretVerifyInput>(({ input }) =>
+        secretCrypto().verification(input.userId, input.conversationId),
+      ),
     },
   });
 }

@@ -2,8 +2,9 @@
 // actions (selection, removal with «Отменить», forward, info, report, reactions), search within the conversation
 // and «Информация». A chunk of its own, fetched with the conversation's views (src/features/chats/ui/ChatsPage.tsx),
 // so none of it is in the list's first bundle.
-import { LazySecretChatNotice } from '../../secretChats/ui/index';
-import { Suspense, useCallback, useState } from 'react';
+import { LazySecretChatNotice, LazySecretVerifyDialog } from '../../secretChats/ui/index';
+import { useSecretNotices } from '../../secretChats/ui/deferred';
+import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { LazyConversationView } from '../../conversation/ui/index';
 import { useConversationPane } from '../../conversation/ui/deferred';
 import { LazyConversationSearchBar } from '../../search/ui/index';
@@ -34,7 +35,20 @@ export type ConversationPaneProps = ReturnType<typeof useChatsPage> & {
 
 export function ConversationPane(props: ConversationPaneProps) {
   const actions = useMessageActions(props.conversationId);
+  const names = useMemo(
+    () =>
+      new Map(
+        (props.selectedEntry?.conversation.participants ?? []).map((p) => [p.user.id, displayName(p.user)] as const),
+      ),
+    [props.selectedEntry],
+  );
+  const secret = props.selectedEntry?.conversation.secret === true;
+  // A secret chat's «<Имя>: новое устройство» lines, kept by this device.
+  const lines = useSecretNotices(props.conversationId, names);
+  const [verifying, setVerifying] = useState(false);
+  const closeVerify = useCallback(() => setVerifying(false), []);
   const view = useConversationPane({
+    lines: secret ? lines : undefined,
     conversation: props.conversation,
     composer: props.composer,
     entry: props.selectedEntry,
@@ -46,9 +60,6 @@ export function ConversationPane(props: ConversationPaneProps) {
     onMoreReactions: actions.onMoreReactions,
   });
   const sel = actions.selection;
-  const names = new Map(
-    (props.selectedEntry?.conversation.participants ?? []).map((p) => [p.user.id, displayName(p.user)] as const),
-  );
   const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
   const search = useConversationSearch(props.conversationId);
   const [info, setInfo] = useState(false);
@@ -72,6 +83,7 @@ export function ConversationPane(props: ConversationPaneProps) {
         {...view}
         onSearch={search.show}
         onInfo={() => setInfo(true)}
+        onVerify={secret ? () => setVerifying(true) : undefined}
         blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
         searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
         selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
@@ -107,6 +119,14 @@ export function ConversationPane(props: ConversationPaneProps) {
                 {sel.copyError}
               </div>
             )}
+            {verifying && (
+              <LazySecretVerifyDialog
+                userId={props.me}
+                conversationId={props.conversationId}
+                names={names}
+                onClose={closeVerify}
+              />
+            )}
             {actions.forwarding && (
               <LazyForwardDialog
                 messageIds={actions.forwarding}
@@ -138,7 +158,20 @@ export function ConversationPane(props: ConversationPaneProps) {
           </>
         }
       />
-      {info && <InfoPanel {...props} onClose={closeInfo} block={block} />}
+      {info && (
+        <InfoPanel
+          {...props}
+          onClose={closeInfo}
+          block={block}
+          verify={
+            secret ? (
+              <button type="button" className="button ghost" onClick={() => setVerifying(true)}>
+                Проверить шифрование
+              </button>
+            ) : undefined
+          }
+        />
+      )}
     </div>
   );
 }
@@ -148,6 +181,7 @@ function InfoPanel(
   props: ConversationPaneProps & {
     onClose(): void;
     block: Parameters<typeof useConversationInfo>[0]['block'];
+    verify?: ReactNode;
   },
 ) {
   const c = props.selectedEntry?.conversation;
@@ -163,6 +197,7 @@ function InfoPanel(
     invites: <InviteLinksSection conversationId={props.conversationId} />,
     picture: <LazyGroupPicture conversationId={props.conversationId} />,
     report: peer ? <LazyReportPersonButton userId={peer.id} /> : undefined,
+    verify: props.verify,
   });
   return <LazyConversationInfo {...info} />;
 }

@@ -11,11 +11,14 @@ export interface ConversationHeaderProps {
   onSearch?(): void;
   /** Opens «Информация» (the title and avatar are its button). */
   onInfo?(): void;
+  /** A secret chat's «Проверить шифрование» (the fingerprint of its members' keys). */
+  onVerify?(): void;
 }
 
 const PHONE =
   'M6.6 3.5h2.7l1.7 4.3-2.1 1.3a10.5 10.5 0 0 0 4.9 4.9l1.3-2.1 4.3 1.7v2.7a2 2 0 0 1-2.2 2A15.6 15.6 0 0 1 4.6 5.7a2 2 0 0 1 2-2.2z';
 const MAGNIFIER = 'M10.5 4a6.5 6.5 0 1 1 0 13 6.5 6.5 0 0 1 0-13zm4.8 11.3 4.7 4.7';
+const SHIELD = 'M12 3.5l7 2.8v5.2c0 4.3-3 7.7-7 9-4-1.3-7-4.7-7-9V6.3zm-3.2 8.7 2.3 2.3 4.2-4.5';
 const CAMERA = 'M3.5 7.5a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2h-8a2 2 0 0 1-2-2zm12 3.2 5-3v8.6l-5-3';
 
 function Icon({ d }: { d: string }) {
@@ -58,6 +61,17 @@ export function ConversationHeader(props: ConversationHeaderProps) {
         </p>
       </div>
       <div className="conv-actions">
+        {header.secret && props.onVerify && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Проверить шифрование"
+            title="Проверить шифрование"
+            onClick={props.onVerify}
+          >
+            <Icon d={SHIELD} />
+          </button>
+        )}
         {props.onSearch && (
           <button
             type="button"

@@ -34,6 +34,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   onSearch?(): void;
   /** Opens «Информация» from the header. */
   onInfo?(): void;
+  /** A secret chat's «Проверить шифрование». */
+  onVerify?(): void;
   /** The user blocked the other person of this direct chat: the composer gives way to «Разблокировать». */
   blocked?: { busy: boolean; onUnblock(): void } | null;
   /** The search bar within this conversation, when open. */
@@ -126,7 +128,13 @@ export function ConversationView(props: ConversationViewProps) {
       onDragOver={onDragOver}
       onDrop={onDrop}
     >
-      <ConversationHeader header={props.header} onCall={props.onCall} onSearch={props.onSearch} onInfo={props.onInfo} />
+      <ConversationHeader
+        header={props.header}
+        onCall={props.onCall}
+        onSearch={props.onSearch}
+        onInfo={props.onInfo}
+        onVerify={props.onVerify}
+      />
       {props.searchBar}
       {props.pinBar && <PinBar {...props.pinBar} />}
       {props.notice}

@@ -59,6 +59,8 @@ export function useConversationPane(options: {
   /** The menu's actions that reach past this conversation (forward, select, info, delete, hide, copy). */
   onAction?(action: MessageAction, row: MessageRow): void;
   onMoreReactions?(row: MessageRow): void;
+  /** Lines of the device's own among the messages (a secret chat's «новое устройство»). */
+  lines?: { key: string; at: string; text: string }[];
 }): ConversationViewProps {
   const { conversation, composer, entry, conversationId, me, now } = options;
   const all = useSelector(conversation, (s) => s.context.messages);
@@ -125,8 +127,9 @@ export function useConversationPane(options: {
     [secretDevice, conversationId],
   );
   const rows = useMemo(
-    () => messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom, secret }),
-    [messages, outbox, me, conversationId, isGroup, people, unreadFrom, secret],
+    () =>
+      messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom, secret, lines: options.lines }),
+    [messages, outbox, me, conversationId, isGroup, people, unreadFrom, secret, options.lines],
   );
   const gallery = useMemo(() => galleryOf(rows), [rows]);
   const lightbox = useMemo(() => {

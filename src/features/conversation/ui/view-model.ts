@@ -151,6 +151,8 @@ export function messageRows(
     now?: Date;
     /** What this device read of the secret chat's ENCRYPTED messages (its edits and reactions included). */
     secret?: Readonly<Record<string, SecretText>>;
+    /** Lines of the device's own (a secret chat's «новое устройство»), placed among the messages by time. */
+    lines?: { key: string; at: string; text: string }[];
   },
 ): MessageRow[] {
   const { me, people } = options;
@@ -206,6 +208,37 @@ export function messageRows(
       pending: null,
     };
   });
+  if (options.lines?.length) {
+    const lines: Base[] = options.lines.map((l) => {
+      const at = new Date(l.at);
+      return {
+        key: l.key,
+        id: l.key,
+        own: false,
+        senderId: '',
+        senderName: '',
+        time: Number.isNaN(at.getTime()) ? '' : formatTime(at),
+        at,
+        type: 'SYSTEM',
+        text: '',
+        attachments: [],
+        reply: null,
+        system: l.text,
+        delivery: null,
+        unread: false,
+        unreadDivider: false,
+        edited: null,
+        editable: false,
+        reactions: [],
+        pending: null,
+      };
+    });
+    // Each line before the first message after it; the messages keep their order.
+    for (const line of lines.sort((x, y) => x.at.getTime() - y.at.getTime())) {
+      const i = base.findIndex((b) => b.at.getTime() > line.at.getTime());
+      base.splice(i < 0 ? base.length : i, 0, line);
+    }
+  }
   for (const item of outbox) {
     if (item.conversationId !== options.conversationId || delivered.has(item.clientMessageId)) continue;
     const at = new Date(item.createdAt);

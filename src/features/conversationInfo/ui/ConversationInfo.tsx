@@ -71,6 +71,7 @@ export function ConversationInfo(props: ConversationInfoProps) {
               )}
             </div>
           )}
+          {props.verify && <div className="info-actions">{props.verify}</div>}
           {view.peer && props.block && (
             <div className="info-actions">
               {props.block.blocked ? (

@@ -27,6 +27,8 @@ export function useConversationInfo(options: {
   picture?: ReactNode;
   /** «Пожаловаться» on the other person of a direct chat (the reports feature's button). */
   report?: ReactNode;
+  /** A secret chat's «Проверить шифрование» (the secret chats feature's button). */
+  verify?: ReactNode;
 }) {
   const { conversationId, entry, me, now, onClose } = options;
   const actor = useOwnedActor('conversationInfo', { conversationId });
@@ -89,6 +91,7 @@ export function useConversationInfo(options: {
     picture: view?.canManage ? (options.picture ?? null) : null,
     block: view?.peer ? (options.block ?? null) : null,
     report: view?.peer ? (options.report ?? null) : null,
+    verify: options.verify ?? null,
     adding,
     renaming,
     confirm: confirming ? confirmText : null,

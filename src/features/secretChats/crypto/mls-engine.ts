@@ -483,12 +483,21 @@ export interface Fingerprint {
  * signature key, sorted. The same on every device of the group, whatever its epoch, while the membership (and the
  * members' keys) stays; any added, removed or replaced device changes it.
  */
-export async function fingerprint(state: ClientState): Promise<Fingerprint> {
+export function fingerprint(state: ClientState): Promise<Fingerprint> {
+  return fingerprintOf(
+    groupIdOf(state),
+    members(state).map((m) => ({ ...m.identity, signaturePublicKey: m.signaturePublicKey })),
+  );
+}
+
+/** The fingerprint of a group id (base64) and its members' identities and signature keys, in any order. */
+export async function fingerprintOf(
+  groupId: string,
+  leaves: { userId: string; deviceId: string; signaturePublicKey: Uint8Array }[],
+): Promise<Fingerprint> {
   const enc = new TextEncoder();
-  const entries = members(state)
-    .map((m) => `${identityString(m.identity.userId, m.identity.deviceId)}=${toBase64(m.signaturePublicKey)}`)
-    .sort();
-  const input = enc.encode(`beseda fingerprint v1\n${groupIdOf(state)}\n${entries.join('\n')}`);
+  const entries = leaves.map((m) => `${identityString(m.userId, m.deviceId)}=${toBase64(m.signaturePublicKey)}`).sort();
+  const input = enc.encode(`beseda fingerprint v1\n${groupId}\n${entries.join('\n')}`);
   const h1 = new Uint8Array(await crypto.subtle.digest('SHA-512', input));
   const digits: string[] = [];
   for (let g = 0; g < 12; g++) {

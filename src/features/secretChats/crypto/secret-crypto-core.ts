@@ -15,6 +15,7 @@ import {
   type SecretResponse,
 } from './secret-crypto';
 import type { DeviceRecord, SecretStore } from './secret-store';
+import { newDevicesOf, verificationOf } from './verification';
 
 /** The engine's and WebCrypto's failures in the service's words. */
 export function toSecretError(e: unknown): SecretCryptoError {
@@ -85,6 +86,24 @@ export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
   async function keep(userId: string, conversationId: string, state: ClientState): Promise<void> {
     await store.saveGroup(userId, conversationId, mls.encodeState(state));
     groups.set(gk(userId, conversationId), state);
+  }
+
+  /** Keeps the «новое устройство» notices of a commit applied to `before` (each once, by epoch and device). */
+  async function noteNewDevices(
+    userId: string,
+    conversationId: string,
+    before: ClientState,
+    after: ClientState,
+    at: string,
+  ): Promise<void> {
+    const fresh = newDevicesOf(before, after, at);
+    if (fresh.length === 0) return;
+    const kept = await store.loadNotices(userId, conversationId);
+    const seen = new Set(kept.map((n) => `${n.epoch}:${n.deviceId}`));
+    await store.saveNotices(userId, conversationId, [
+      ...kept,
+      ...fresh.filter((n) => !seen.has(`${n.epoch}:${n.deviceId}`)),
+    ]);
   }
 
   const api: SecretCrypto = {
@@ -163,8 +182,10 @@ export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
       const p = pending.get(k);
       if (!p) throw new SecretCryptoError('stale', 'Нет коммита, ожидающего подтверждения');
       pending.delete(k);
+      const before = await group(userId, conversationId);
       await keep(userId, conversationId, p.state);
       mls.forget(p.consumed);
+      if (before) await noteNewDevices(userId, conversationId, before, p.state, new Date().toISOString());
       return { epoch: mls.epochOf(p.state) };
     },
     async discardCommit(userId, conversationId) {
@@ -186,11 +207,13 @@ export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
         pending.delete(k);
         await keep(userId, conversationId, mine.state);
         mls.forget(mine.consumed);
+        await noteNewDevices(userId, conversationId, state, mine.state, item.createdAt ?? new Date().toISOString());
         return { epoch: mls.epochOf(mine.state), removed: false };
       }
       pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
       const r = await mls.processCommit(state, item.body);
       await keep(userId, conversationId, r.state);
+      await noteNewDevices(userId, conversationId, state, r.state, item.createdAt ?? new Date().toISOString());
       return { epoch: mls.epochOf(r.state), removed: r.removed };
     },
     async encrypt(userId, conversationId, envelope) {
@@ -227,6 +250,11 @@ export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
     async fingerprint(userId, conversationId) {
       return mls.fingerprint(await mustGroup(userId, conversationId));
     },
+    async verification(userId, conversationId) {
+      const d = await device(userId);
+      return verificationOf(await mustGroup(userId, conversationId), d.deviceId);
+    },
+    deviceNotices: (userId, conversationId) => store.loadNotices(userId, conversationId),
     async callKey(userId, conversationId) {
       const s = await mustGroup(userId, conversationId);
       return { epoch: mls.epochOf(s), key: await mls.callKey(s) };

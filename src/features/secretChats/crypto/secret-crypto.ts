@@ -5,6 +5,7 @@
 import type { Envelope } from './envelope';
 import type { SecretActions } from './secret-actions';
 import { RECOVERY_METHODS, type RecoveryCrypto } from './recovery-api';
+import type { DeviceNotice, Verification } from './verification';
 
 /** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
 export interface ClaimedPackage {
@@ -43,6 +44,8 @@ export interface LogItem {
   epoch: number;
   deviceId: string;
   body: string;
+  /** When the server logged it: a «новое устройство» notice's place in the chat. */
+  createdAt?: string;
 }
 
 export interface SecretCrypto extends RecoveryCrypto {
@@ -88,6 +91,10 @@ export interface SecretCrypto extends RecoveryCrypto {
   /** A message deleted for everyone: its plaintext goes from this device. */
   forget(userId: string, conversationId: string, messageId: string): Promise<void>;
   fingerprint(userId: string, conversationId: string): Promise<{ digits: string[]; emoji: string[] }>;
+  /** «Проверить шифрование»: the fingerprint of the group's current members' keys and each member's devices. */
+  verification(userId: string, conversationId: string): Promise<Verification>;
+  /** The «новое устройство» notices this device derived from the commits it applied (kept in the sealed store). */
+  deviceNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
   /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
   callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
   /** Everything of this user (sign-out). */
@@ -151,6 +158,8 @@ const METHODS: SecretCryptoMethod[] = [
   'plaintexts',
   'forget',
   'fingerprint',
+  'verification',
+  'deviceNotices',
   'callKey',
   'clear',
   ...RECOVERY_METHODS,

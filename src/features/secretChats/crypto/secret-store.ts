@@ -8,6 +8,7 @@ import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { Envelope } from './envelope';
 import type { SecretActions } from './secret-actions';
 import { type DeviceKeys, fromBase64, type OwnKeyPackage, toBase64 } from './mls-engine';
+import type { DeviceNotice } from './verification';
 
 export interface DeviceRecord extends DeviceKeys {
   keyPackages: OwnKeyPackage[];
@@ -41,6 +42,9 @@ export interface SecretStore {
   /** Edits and reactions read before the message they name: applied when it is read. */
   loadPending(userId: string, conversationId: string, targetId: string): Promise<PlaintextRecord[]>;
   savePending(userId: string, conversationId: string, targetId: string, controls: PlaintextRecord[]): Promise<void>;
+  /** A conversation's «новое устройство» notices (crypto/verification.ts), in the order they were kept. */
+  loadNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
+  saveNotices(userId: string, conversationId: string, notices: DeviceNotice[]): Promise<void>;
   clear(userId: string): Promise<void>;
   /** The recovery key this device backs up with (crypto/recovery-core.ts), kept as a non-extractable CryptoKey. */
   loadRecovery(userId: string): Promise<{ key: CryptoKey; version: number } | null>;
@@ -124,6 +128,8 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const aad = (store: StoreName, key: RecordKey) => enc.encode(JSON.stringify([store, ...key]));
 const bytes = (b: Uint8Array) => new Uint8Array(b);
+/** The third part of the key of a group's notices in the `groups` store (no new store: no schema upgrade). */
+const NOTICES = 'notices';
 
 export function createSecretStore(backend: KeyValueBackend = indexedDbBackend()): SecretStore {
   const keys = new Map<string, Promise<CryptoKey>>();
@@ -214,7 +220,8 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
     saveGroup: (userId, conversationId, state) => seal('groups', [userId, conversationId], state),
     deleteGroup: (userId, conversationId) => backend.delete('groups', [userId, conversationId]),
     async groupIds(userId) {
-      return (await backend.list('groups', [userId])).map((r) => r.key[1] as string);
+      // A group's notices sit beside its state, under a longer key.
+      return (await backend.list('groups', [userId])).filter((r) => r.key.length === 2).map((r) => r.key[1] as string);
     },
     savePlaintext: (userId, r) => sealJson('plaintexts', [userId, r.conversationId, r.messageId], r),
     loadPlaintext: (userId, conversationId, messageId) =>
@@ -251,6 +258,10 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       await backend.delete('keys', [userId, 'recovery']);
       await backend.delete('devices', [userId, 'backup']);
     },
+    async loadNotices(userId, conversationId) {
+      return (await openJson<DeviceNotice[]>('groups', [userId, conversationId, NOTICES])) ?? [];
+    },
+    saveNotices: (userId, conversationId, notices) => sealJson('groups', [userId, conversationId, NOTICES], notices),
     async clear(userId) {
       for (const s of ['devices', 'groups', 'plaintexts', 'pending', 'keys'] as const)
         await backend.deletePrefix(s, [userId]);

@@ -4,6 +4,7 @@ import { lazyView } from '../../../shared/ui/lazy-view';
 import type { EncryptedTextProps } from './EncryptedText';
 import type { SecretDialogProps } from './SecretDialog';
 import type { SecretTilePreviewProps } from './SecretTilePreview';
+import type { SecretVerifyDialogProps } from './SecretVerifyDialog';
 
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
 /** Holds the device actor while the chats page shows a secret chat. */
@@ -23,4 +24,8 @@ export const LazySecretTilePreview = lazyView<SecretTilePreviewProps>(() =>
 /** Settings' card «Ключ восстановления» (the recovery key's dialog loads with it). */
 export const LazySecretRecoverySection = lazyView<{ userId: string }>(() =>
   import('./RecoverySection').then((m) => m.RecoverySection),
+);
+/** «Проверить шифрование»: the fingerprint of the members' keys and their devices. */
+export const LazySecretVerifyDialog = lazyView<SecretVerifyDialogProps>(() =>
+  import('./SecretVerifyDialog').then((m) => m.SecretVerifyDialog),
 );

@@ -51,6 +51,13 @@ describeModel({
       { type: 'secretDevice.forget', conversationId: 'c1', messageId: 'm1' },
       { type: 'secretDevice.forget', conversationId: 'c9', messageId: 'm1' },
     ],
+    'secretDevice.notices': () => [
+      {
+        type: 'secretDevice.notices',
+        conversationId: 'c1',
+        notices: [{ epoch: 2, at: '2026-11-25T12:00:00.000Z', userId: 'u2', deviceId: 'd9' }],
+      },
+    ],
     'secretDevice.sent': () => [{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }],
     'secretDevice.sendFailed': () => [{ type: 'secretDevice.sendFailed', clientMessageId: 'k1', message: 'Нельзя' }],
     'secretDevice.retry': () => [{ type: 'secretDevice.retry' }],
@@ -125,6 +132,9 @@ describe('secretDevice behaviour', () => {
     actor.send({ type: 'secretDevice.forget', conversationId: 'c2', messageId: 'm1' });
     expect(actor.getSnapshot().context.texts.m1).toBeUndefined();
     expect(forgotten).toEqual(['c2/m1']);
+    const notice = { epoch: 2, at: '2026-11-25T12:00:00.000Z', userId: 'u2', deviceId: 'd9' };
+    actor.send({ type: 'secretDevice.notices', conversationId: 'c1', notices: [notice] });
+    expect(actor.getSnapshot().context.notices).toEqual({ c1: [notice] });
     actor.send({ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' });
     expect(emitted).toEqual([{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }]);
     actor.stop();

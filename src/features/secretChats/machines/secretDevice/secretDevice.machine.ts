@@ -79,7 +79,7 @@ export const secretDeviceMachine = setup({
   },
 }).createMachine({
   id: 'secretDevice',
-  context: ({ input }) => ({ ...input, deviceId: null, conversationIds: [], texts: {}, error: null }),
+  context: ({ input }) => ({ ...input, deviceId: null, conversationIds: [], texts: {}, notices: {}, error: null }),
   initial: 'starting',
   on: {
     'secretDevice.need': {
@@ -166,6 +166,11 @@ export const secretDeviceMachine = setup({
       actions: assign({
         texts: ({ context }) =>
           Object.fromEntries(Object.entries(context.texts).filter(([, t]) => t.status !== 'unreadable')),
+      }),
+    },
+    'secretDevice.notices': {
+      actions: assign({
+        notices: ({ context, event }) => ({ ...context.notices, [event.conversationId]: event.notices }),
       }),
     },
     'secretDevice.sent': {

@@ -31,12 +31,23 @@ export type SecretText =
   /** Not readable on this device (sent before it joined, or not decryptable). */
   | { status: 'unreadable' };
 
+/** «<Имя>: новое устройство»: a device added for a member who already had one (crypto/verification.ts). */
+export interface SecretDeviceNotice {
+  epoch: number;
+  /** When the commit was logged (ISO): the line's place in the chat. */
+  at: string;
+  userId: string;
+  deviceId: string;
+}
+
 export interface SecretDeviceContext extends SecretDeviceInput {
   deviceId: string | null;
   /** The secret chats this device runs an actor for (the actors are its children `chat:<id>`). */
   conversationIds: string[];
   /** By message id. */
   texts: Record<string, SecretText>;
+  /** By conversation id: the «новое устройство» notices this device keeps. */
+  notices: Record<string, SecretDeviceNotice[]>;
   error: string | null;
 }
 
@@ -60,6 +71,7 @@ export type SecretDeviceEvent =
   /** A message deleted for everyone (message:deleted): its text goes from the views and the sealed store. */
   | { type: 'secretDevice.forget'; conversationId: string; messageId: string }
   | { type: 'secretDevice.unreadable'; messageId: string }
+  | { type: 'secretDevice.notices'; conversationId: string; notices: SecretDeviceNotice[] }
   | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
   | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string }
   | { type: 'secretDevice.retry' }
