@@ -53,8 +53,8 @@ const viewOwned = [
   'adminStats',
   'secretDevice',
   'secretDialog',
-  'secretRecovery',
   'secretCall',
+  'secretRecovery',
   'secretVerify',
   'groupAvatar',
 ];

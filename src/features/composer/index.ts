@@ -8,3 +8,4 @@ export { UPLOAD_FAILED, itemProgress, newOutboxTag } from './machines/outbox/out
 export type { OutboxItem } from './machines/outbox/outbox-item';
 export { MIC_FAILED, recorderMachine } from './machines/recorder/recorder.machine';
 export type { RecordingCommand, RecordingReport } from './machines/recorder/recorder.machine';
+export type { SecretFileTransfer, UploadOptions } from './services/upload';

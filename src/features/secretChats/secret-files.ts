@@ -5,7 +5,7 @@
 // opened with the key its envelope carries.
 import type { Attachment, VoiceInfo } from '../../contract/entities';
 import { SECRET_UPLOAD_URL } from '../../contract/routes';
-import type { SecretFileTransfer, UploadOptions } from '../composer/services/upload';
+import type { SecretFileTransfer, UploadOptions } from '../composer';
 import { decryptFile, encryptFile, FileDecryptError } from './crypto/file-crypto';
 import type { SecretAttachment } from './machines/secretChat/secretChat.protocol';
 
