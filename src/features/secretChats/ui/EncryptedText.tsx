@@ -8,10 +8,12 @@ export interface EncryptedTextProps {
   conversationId: string;
   messageId: string;
   ciphertext: string;
+  /** The server's time of the message (the local search index orders by it). */
+  createdAt?: string;
 }
 
 export function EncryptedText(props: EncryptedTextProps) {
-  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext);
+  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext, props.createdAt);
   return (
     <EncryptedTextView
       text={known.status === 'text' ? known.text : null}
