@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Message, SearchResult } from '../../contract/entities';
 import { createSecretCryptoCore } from './crypto/secret-crypto-core';
-import { createSearchIndex, indexedDbSearchBackend } from './crypto/search-index';
+import { indexedDbSearchBackend } from './crypto/search-backend';
+import { createSearchIndex } from './crypto/search-index';
 import { createSecretStore, indexedDbBackend } from './crypto/secret-store';
 import { type SearchPage, type SearchPageRequest, searchWithSecretChats } from './secret-search';
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { indexTerms as serverIndexTerms, parseQuery as serverParseQuery } from '../../../../server/search/morphology';
 import { messageExcerpt as serverExcerpt } from '../../../../server/search/excerpt';
 import { createSecretCryptoCore } from './secret-crypto-core';
-import { createSearchIndex, docStems, type IndexedDoc, indexedDbSearchBackend } from './search-index';
+import { indexedDbSearchBackend } from './search-backend';
+import { createSearchIndex, docStems, type IndexedDoc } from './search-index';
 import { createSecretStore, indexedDbBackend, type PlaintextRecord } from './secret-store';
 
 let n = 0;

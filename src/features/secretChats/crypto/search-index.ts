@@ -3,7 +3,7 @@
 // them (src/contract/morphology.ts: folding, ё as е, Snowball stems), and a query is parsed and its snippet built by
 // the same code, so a secret chat's results look and match like the server's.
 //
-// Encrypted at rest, in its own IndexedDB database (`beseda-secret-search`), per user:
+// Encrypted at rest, in its own IndexedDB database (`beseda-secret-search`, search-backend.ts), per user:
 // - `postings/[userId, HMAC(term)]`: the ids of the messages holding the term, sealed. A term is a stem
 //   (`w\n<stem>`) or a stem's beginning of at least PREFIX_MIN letters (`p\n<prefix>`: the last word of a query
 //   also matches as a prefix while it is typed, as on the server).
@@ -12,10 +12,9 @@
 // at-rest key with the record's place as additional data (secret-store.ts): the raw database holds neither a word
 // nor a message id. This module runs in the crypto worker, loaded on the first index or search call (it brings the
 // stemmers, which the worker's MLS work does not need).
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { messageExcerpt } from '../../../contract/excerpt';
 import { PREFIX_MIN, parseQuery, type QueryPart, stemMatches, tokenize } from '../../../contract/morphology';
-import type { Sealed } from './secret-store';
+import { indexedDbSearchBackend, type IndexStore, type SearchBackend, clearSearchIndex } from './search-backend';
 
 /** One secret message as the index keeps it. */
 export interface IndexedDoc {
@@ -53,54 +52,6 @@ export interface SearchIndex {
   /** Newest first; `more` when messages beyond `limit` match. */
   search(userId: string, query: LocalQuery): Promise<{ hits: LocalHit[]; more: boolean }>;
   clear(userId: string): Promise<void>;
-}
-
-type IndexStore = 'postings' | 'docs';
-export interface SearchBackend {
-  get(store: IndexStore, key: string[]): Promise<Sealed | undefined>;
-  put(store: IndexStore, key: string[], value: Sealed): Promise<void>;
-  delete(store: IndexStore, key: string[]): Promise<void>;
-  deletePrefix(store: IndexStore, prefix: string[]): Promise<void>;
-}
-
-interface IndexSchema extends DBSchema {
-  postings: { key: string[]; value: Sealed };
-  docs: { key: string[]; value: Sealed };
-}
-
-export const SEARCH_DB_NAME = 'beseda-secret-search';
-
-/** IndexedDB through idb (the browser's, or fake-indexeddb's in node tests). */
-export function indexedDbSearchBackend(name = SEARCH_DB_NAME): SearchBackend {
-  let db: Promise<IDBPDatabase<IndexSchema>> | null = null;
-  const open = () => {
-    db ??= openDB<IndexSchema>(name, 1, {
-      upgrade(d) {
-        d.createObjectStore('postings');
-        d.createObjectStore('docs');
-      },
-    });
-    return db;
-  };
-  return {
-    get: async (store, key) => (await open()).get(store, key),
-    async put(store, key, value) {
-      await (await open()).put(store, value, key);
-    },
-    async delete(store, key) {
-      await (await open()).delete(store, key);
-    },
-    async deletePrefix(store, prefix) {
-      // Array keys sort after every string: [...prefix, []] is above every key extending prefix with strings.
-      await (await open()).delete(store, IDBKeyRange.bound(prefix, [...prefix, []]));
-    },
-  };
-}
-
-/** Deletes a user's index without its keys (sign-out with no worker running). */
-export async function clearSearchIndex(userId: string, backend: SearchBackend = indexedDbSearchBackend()) {
-  await backend.deletePrefix('postings', [userId]);
-  await backend.deletePrefix('docs', [userId]);
 }
 
 /** What the index needs of the sealed store: its two keys. */

@@ -24,7 +24,7 @@ export async function clearSecrets(userId: string): Promise<void> {
   // No worker this session: the store is cleared directly (it may hold records of an earlier session).
   const [{ createSecretStore }, { clearSearchIndex }] = await Promise.all([
     import('./secret-store'),
-    import('./search-index'),
+    import('./search-backend'),
   ]);
   await Promise.all([createSecretStore().clear(userId), clearSearchIndex(userId)]);
 }
