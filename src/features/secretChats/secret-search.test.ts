@@ -122,5 +122,28 @@ describe("search with secret chats: the server's pages and the local index merge
     });
     expect(inPlain.results.map((r) => r.message.id)).toEqual(['p8']);
     expect(asked).toHaveLength(1);
+
+    // The local index failing: the server's results still show across all chats; within the secret chat it fails.
+    const broken = {
+      ...crypto,
+      searchLocal: () => Promise.reject(new Error('Не удалось выполнить операцию шифрования')),
+    };
+    const all = await searchWithSecretChats({
+      userId: 'bob',
+      request: { q: 'собака' },
+      secretIds,
+      server,
+      crypto: broken,
+    });
+    expect(all.results.map((r) => r.message.id)).toEqual(['p8']);
+    await expect(
+      searchWithSecretChats({
+        userId: 'bob',
+        request: { q: 'собака', conversationId: 'secret' },
+        secretIds,
+        server,
+        crypto: broken,
+      }),
+    ).rejects.toThrow('Не удалось выполнить операцию шифрования');
   });
 });
