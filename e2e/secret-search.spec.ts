@@ -1,10 +1,10 @@
 // Search in secret chats, in real Chromium against the real server (docs/secret-chats.md, "Search"): the server
 // cannot read a secret chat, so Борис's browser finds Анна's «Я видел собаку у дома» in its own encrypted index —
 // by «собака», in the chats list's search next to a plaintext chat's match that the server found, and in the
-// secret chat's own search bar.
+// secret chat's own search bar. It survives a reload, and a message deleted for everyone leaves it.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { sendText } from './users';
+import { apiCall, sendText } from './users';
 
 const SECRET = 'Я видел собаку у дома';
 const PLAIN = 'Собака спит на диване';
@@ -50,6 +50,7 @@ test("Борис finds a secret chat's message by «собака» on his device
   await expect(results).toHaveCount(2, { timeout: 15_000 });
   const secretHit = results.filter({ hasText: SECRET });
   await expect(secretHit).toHaveCount(1);
+  const secretMessageId = (await secretHit.getAttribute('data-message-id')) as string;
   await expect(secretHit.locator('mark')).toHaveText('собаку');
   await expect(secretHit).toContainText('Анна');
   await expect(results.filter({ hasText: PLAIN }).locator('mark')).toHaveText('Собака');
@@ -75,4 +76,19 @@ test("Борис finds a secret chat's message by «собака» on his device
   await expect(count).toHaveText('1 из 1');
   await inChat.fill('пошел');
   await expect(count).toHaveText('Ничего не найдено');
+
+  // The index outlives a reload (it is kept in IndexedDB, sealed).
+  await pb.reload();
+  await field.fill('собака');
+  await expect(results).toHaveCount(2, { timeout: 15_000 });
+  await expect(results.first()).toContainText(SECRET);
+
+  // Анна deletes her message for everyone: it leaves Борис's index too.
+  await apiCall(srv.url, 'POST', '/api/messages/delete', { messageId: secretMessageId }, a.accessToken);
+  await expect(async () => {
+    await field.fill('');
+    await field.fill('собака');
+    await expect(results).toHaveCount(1, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(results.first()).toContainText(PLAIN);
 });
