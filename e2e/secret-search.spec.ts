@@ -39,6 +39,12 @@ test("Борис finds a secret chat's message by «собака» on his device
   await composer.press('Enter');
   await expect(pa.locator('.msg-text').filter({ hasText: SECRET })).toBeVisible();
 
+  // Анна's device indexed what it sent.
+  const annaField = pa.getByRole('searchbox', { name: 'Поиск по сообщениям' });
+  await annaField.fill('собака');
+  await expect(pa.getByTestId('search-result').filter({ hasText: SECRET })).toHaveCount(1, { timeout: 15_000 });
+  await annaField.fill('');
+
   // Борис's device reads it (the tile's preview), which puts it in his local index.
   const tile = pb.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' });
   await expect(tile).toContainText(SECRET, { timeout: 30_000 });

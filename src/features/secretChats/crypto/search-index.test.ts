@@ -166,6 +166,25 @@ describe('the local search index of secret chats (fake-indexeddb, real WebCrypto
   });
 });
 
+describe('the search key', () => {
+  it('is a non-extractable HMAC key of the sealed store, the same across loads, gone with clear()', async () => {
+    n++;
+    const backend = indexedDbBackend(`keys-${n}`);
+    const key = await createSecretStore(backend).searchKey('bob');
+    expect(key.algorithm.name).toBe('HMAC');
+    expect(key.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
+    const mac = async (k: CryptoKey) =>
+      new Uint8Array(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode('w\nсобак')));
+    // Another load of the store (a reload) reads the same key.
+    const again = createSecretStore(backend);
+    expect(await mac(await again.searchKey('bob'))).toEqual(await mac(key));
+    await again.clear('bob');
+    expect(await backend.get('keys', ['bob', 'search'])).toBeUndefined();
+    expect(await mac(await createSecretStore(backend).searchKey('bob'))).not.toEqual(await mac(key));
+  });
+});
+
 describe('the crypto service keeps the index (core in-process, real store)', () => {
   it('indexes kept plaintexts, takes the edits of their sender, drops deleted ones, and clears with the store', async () => {
     n++;
