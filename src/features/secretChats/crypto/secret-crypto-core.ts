@@ -257,7 +257,7 @@ export function createSecretCryptoCore(
           : e.kind === 'edit'
             ? await store.loadPlaintext(userId, conversationId, e.targetId)
             : null;
-      if (!target || target.envelope.kind !== 'text') return;
+      if (target?.envelope.kind !== 'text') return;
       const known = await idx.get(userId, target.messageId);
       const shown = shownOf(target);
       if (known && known.text === shown.text) return;
@@ -265,7 +265,7 @@ export function createSecretCryptoCore(
         messageId: target.messageId,
         conversationId,
         senderId: target.senderUserId,
-        // The target's own time: known when it was indexed, else this call's (it is the target's).
+        // The target's time: as indexed before, else this call's (a text), else read from its UUIDv7 id.
         createdAt: known?.createdAt ?? (target === kept ? createdAt : (timeOfId(target.messageId) ?? createdAt)),
         editedAt: shown.edited,
         text: shown.text,
