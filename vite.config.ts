@@ -173,6 +173,9 @@ export default defineConfig({
             },
           ],
         },
+  // The crypto worker is a module worker (secret-crypto.ts): built as ES modules, its import()s stay chunks of their
+  // own (the local search index and its stemmers load on first use, not with the MLS engine).
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     sourcemap: true,

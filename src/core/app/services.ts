@@ -78,7 +78,13 @@ function lazyOfflineCache(
     loadList: (...a) => get().then((c) => c.loadList(...a)),
     saveMessages: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
     loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
-    forgetMessage: (...a) => get().then((c) => c.forgetMessage(...a)),
+    forgetMessage: (...a) => {
+      // A secret chat's message leaves this device's local search index too (a no-op unless its worker runs).
+      void import('../../features/secretChats/crypto/worker-client')
+        .then((m) => m.forgetSecretMessage(a[0], a[2]))
+        .catch(() => undefined);
+      return get().then((c) => c.forgetMessage(...a));
+    },
     deletionsCheckedAt: (...a) => get().then((c) => c.deletionsCheckedAt(...a)),
     setDeletionsCheckedAt: (...a) => get().then((c) => (signedIn(a[0]) ? c.setDeletionsCheckedAt(...a) : undefined)),
     clear: async (userId) => {

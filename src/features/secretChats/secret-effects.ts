@@ -202,6 +202,10 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         epoch,
         envelope: item.envelope,
       });
+      // Into the local search index (its failure never fails the send).
+      await c
+        .indexMessage(userId, { conversationId, messageId: message.id, createdAt: message.createdAt })
+        .catch(() => undefined);
       sentMessages.set(item.clientMessageId, message);
       return { messageId: message.id };
     },

@@ -20,6 +20,12 @@ import type { SecretVerification, SecretVerifyInput } from './machines/secretVer
 import { secretVerifyMachine } from './machines/secretVerify/secretVerify.machine';
 import { createSecretEffects, NoDeviceError, type SecretEffects, type Where } from './secret-effects';
 import { setSecretFileTransfer } from './secret-files';
+import { searchWithSecretChats as mergeSecretSearch, type SecretSearchInput } from './secret-search';
+
+/** Message search with secret chats (features/search/wiring.ts loads this module for a user who has one). */
+export function searchWithSecretChats(input: Omit<SecretSearchInput, 'crypto'>) {
+  return mergeSecretSearch({ ...input, crypto: secretCrypto() });
+}
 
 let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 
@@ -39,8 +45,14 @@ export function wireSecretChat(s: Services) {
       send: fromPromise(({ input }: { input: Where & { item: Outgoing } }) => fx.send(input)),
       // Decrypts once; the plaintext is kept in the sealed store, and asking again gives it back.
       decrypt: fromPromise(async ({ input }: { input: Where & { item: Incoming } }) => {
-        await secretCrypto().decrypt(input.userId, input.conversationId, input.item.messageId, input.item.ciphertext);
-        return { messageId: input.item.messageId };
+        const { userId, conversationId, item } = input;
+        await secretCrypto().decrypt(userId, conversationId, item.messageId, item.ciphertext);
+        // Into the local search index (its failure never fails reading).
+        if (item.createdAt)
+          await secretCrypto()
+            .indexMessage(userId, { conversationId, messageId: item.messageId, createdAt: item.createdAt })
+            .catch(() => undefined);
+        return { messageId: item.messageId };
       }),
       replenish: fromPromise(({ input }: { input: { userId: string; deviceId: string; left: number } }) =>
         fx.replenish(input),

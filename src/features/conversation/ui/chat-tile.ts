@@ -45,7 +45,7 @@ export interface ChatTileView {
   /** A secret chat (a lock beside its title). */
   secret?: boolean;
   /** Its latest message is ENCRYPTED: its id and ciphertext, which this device reads for the preview. */
-  encrypted?: { conversationId: string; messageId: string; ciphertext: string } | null;
+  encrypted?: { conversationId: string; messageId: string; ciphertext: string; createdAt: string } | null;
 }
 
 export function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
@@ -107,7 +107,14 @@ export function chatTile(
     isGroup: isGroupConversation(c),
     ...(c.secret ? { secret: true } : {}),
     ...(latest?.type === 'ENCRYPTED'
-      ? { encrypted: { conversationId: c.id, messageId: latest.id, ciphertext: latest.content } }
+      ? {
+          encrypted: {
+            conversationId: c.id,
+            messageId: latest.id,
+            ciphertext: latest.content,
+            createdAt: latest.createdAt,
+          },
+        }
       : {}),
   };
 }

@@ -106,7 +106,7 @@ export interface MessageRow {
   /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
   call?: { label: string; video: boolean; missed: boolean } | null;
   /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
-  encrypted?: { conversationId: string; ciphertext: string } | null;
+  encrypted?: { conversationId: string; ciphertext: string; createdAt: string } | null;
   /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
   system?: string | null;
   delivery: Delivery | null;
@@ -183,7 +183,10 @@ export function messageRows(
       type: m.type,
       // An ENCRYPTED message's content is ciphertext: its text is what this device decrypted (or kept when sent).
       text: m.type === 'ENCRYPTED' ? '' : m.content,
-      encrypted: m.type === 'ENCRYPTED' ? { conversationId: m.conversationId, ciphertext: m.content } : null,
+      encrypted:
+        m.type === 'ENCRYPTED'
+          ? { conversationId: m.conversationId, ciphertext: m.content, createdAt: m.createdAt }
+          : null,
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       forwardedFrom: m.forwardedFrom?.name ?? null,

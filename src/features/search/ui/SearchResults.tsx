@@ -117,7 +117,15 @@ export function SearchResults(props: SearchResultsProps) {
           return (
             <Fragment key={r.message.id}>
               {header && (
-                <li className="search-group">{conversation ? conversationTitle(conversation, props.me) : 'Беседа'}</li>
+                <li className="search-group">
+                  {/* A secret chat's matches come from this device's own index: marked like its tile. */}
+                  {conversation?.secret && (
+                    <span className="chat-tile-mark" title="Секретный чат">
+                      🔒<span className="sr-only">Секретный чат: </span>
+                    </span>
+                  )}
+                  {conversation ? conversationTitle(conversation, props.me) : 'Беседа'}
+                </li>
               )}
               <li>
                 <button

@@ -3,7 +3,7 @@
 // back by each), and group states are cached in memory between calls.
 import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
-import { applyControl, isControl } from './secret-actions';
+import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
 import { createRecoveryCore } from './recovery-core';
 import {
@@ -14,6 +14,7 @@ import {
   type SecretRequest,
   type SecretResponse,
 } from './secret-crypto';
+import type { SearchIndex } from './search-index';
 import type { DeviceRecord, SecretStore } from './secret-store';
 import { newDevicesOf, verificationOf } from './verification';
 
@@ -26,10 +27,24 @@ export function toSecretError(e: unknown): SecretCryptoError {
   return new SecretCryptoError('failed', 'Не удалось выполнить операцию шифрования');
 }
 
-export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
+/** The local search index, its module (and the stemmers) loaded on the first call that needs it. */
+const defaultIndex = (store: SecretStore) => import('./search-index').then((m) => m.createSearchIndex(store));
+
+export function createSecretCryptoCore(
+  sealed: SecretStore,
+  openIndex: (store: SecretStore) => Promise<SearchIndex> = defaultIndex,
+): SecretCrypto {
   // A plaintext kept while this device has a recovery key is queued for the backup.
   const recovery = createRecoveryCore(sealed);
   const store = recovery.store;
+  let searchIndex: Promise<SearchIndex> | null = null;
+  const indexOf = () => {
+    searchIndex ??= openIndex(store);
+    searchIndex.catch(() => {
+      searchIndex = null;
+    });
+    return searchIndex;
+  };
   /**
    * A message just kept: an edit or reaction is applied to its target (or waits for it, when the target is not read
    * yet); a text takes the edits and reactions that waited for it (and is returned as it is now).
@@ -246,7 +261,11 @@ export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
       return (await settle(userId, plaintext)) ?? plaintext;
     },
     plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
-    forget: (userId, conversationId, messageId) => store.deletePlaintext(userId, conversationId, messageId),
+    async forget(userId, conversationId, messageId) {
+      await store.deletePlaintext(userId, conversationId, messageId);
+      // A deleted message leaves the local search index too.
+      await (await indexOf()).remove(userId, messageId);
+    },
     async fingerprint(userId, conversationId) {
       return mls.fingerprint(await mustGroup(userId, conversationId));
     },
@@ -259,10 +278,44 @@ export function createSecretCryptoCore(sealed: SecretStore): SecretCrypto {
       const s = await mustGroup(userId, conversationId);
       return { epoch: mls.epochOf(s), key: await mls.callKey(s) };
     },
+    async indexMessage(userId, { conversationId, messageId, createdAt }) {
+      const kept = await store.loadPlaintext(userId, conversationId, messageId);
+      if (!kept) return;
+      const idx = await indexOf();
+      // A text as it reads now (edits applied by settle); an edit re-indexes its target, if this device has it.
+      const e = kept.envelope;
+      const target =
+        e.kind === 'text'
+          ? kept
+          : e.kind === 'edit'
+            ? await store.loadPlaintext(userId, conversationId, e.targetId)
+            : null;
+      if (target?.envelope.kind !== 'text') return;
+      const known = await idx.get(userId, target.messageId);
+      const shown = shownOf(target);
+      if (known && known.text === shown.text) return;
+      await idx.put(userId, {
+        messageId: target.messageId,
+        conversationId,
+        senderId: target.senderUserId,
+        // The target's time: as indexed before, else this call's (a text), else read from its UUIDv7 id.
+        createdAt: known?.createdAt ?? (target === kept ? createdAt : (timeOfId(target.messageId) ?? createdAt)),
+        editedAt: shown.edited,
+        text: shown.text,
+        files: (target.envelope.attachments ?? []).map((a) => a.name),
+      });
+    },
+    async unindexMessage(userId, messageId) {
+      await (await indexOf()).remove(userId, messageId);
+    },
+    async searchLocal(userId, query) {
+      return (await indexOf()).search(userId, query);
+    },
     async clear(userId) {
       for (const m of [groups, pending, created])
         for (const k of [...m.keys()]) if (k.startsWith(`${userId}\n`)) m.delete(k);
       await store.clear(userId);
+      await (await indexOf()).clear(userId);
     },
     ...recovery.api,
   };

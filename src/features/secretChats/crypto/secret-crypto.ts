@@ -6,6 +6,7 @@ import type { Envelope } from './envelope';
 import type { SecretActions } from './secret-actions';
 import { RECOVERY_METHODS, type RecoveryCrypto } from './recovery-api';
 import type { DeviceNotice, Verification } from './verification';
+import type { LocalHit, LocalQuery } from './search-index';
 
 /** A key package claimed from the server (ClaimedPackage of src/contract/secret.ts). */
 export interface ClaimedPackage {
@@ -97,6 +98,18 @@ export interface SecretCrypto extends RecoveryCrypto {
   deviceNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
   /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
   callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
+  /**
+   * Puts a kept plaintext into the local search index (a text; an edit changes its target's text, a deletion
+   * takes its target out). `createdAt` is the server's time of the message.
+   */
+  indexMessage(
+    userId: string,
+    message: { conversationId: string; messageId: string; createdAt: string },
+  ): Promise<void>;
+  /** A message deleted for everyone leaves the local search index. */
+  unindexMessage(userId: string, messageId: string): Promise<void>;
+  /** The local search of secret chats: newest first, with the server's snippets and highlights. */
+  searchLocal(userId: string, query: LocalQuery): Promise<{ hits: LocalHit[]; more: boolean }>;
   /** Everything of this user (sign-out). */
   clear(userId: string): Promise<void>;
 }
@@ -161,6 +174,9 @@ const METHODS: SecretCryptoMethod[] = [
   'verification',
   'deviceNotices',
   'callKey',
+  'indexMessage',
+  'unindexMessage',
+  'searchLocal',
   'clear',
   ...RECOVERY_METHODS,
 ];

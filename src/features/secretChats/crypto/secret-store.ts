@@ -45,6 +45,10 @@ export interface SecretStore {
   /** A conversation's «новое устройство» notices (crypto/verification.ts), in the order they were kept. */
   loadNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
   saveNotices(userId: string, conversationId: string, notices: DeviceNotice[]): Promise<void>;
+  /** The user's at-rest AES-GCM key (non-extractable): the local search index seals its records with it. */
+  atRestKey(userId: string): Promise<CryptoKey>;
+  /** The user's HMAC-SHA-256 key (non-extractable, kept beside the at-rest key) naming the search index's records. */
+  searchKey(userId: string): Promise<CryptoKey>;
   clear(userId: string): Promise<void>;
   /** The recovery key this device backs up with (crypto/recovery-core.ts), kept as a non-extractable CryptoKey. */
   loadRecovery(userId: string): Promise<{ key: CryptoKey; version: number } | null>;
@@ -171,6 +175,23 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       ),
     );
   }
+  const searchKeys = new Map<string, Promise<CryptoKey>>();
+  function searchKeyOf(userId: string): Promise<CryptoKey> {
+    let k = searchKeys.get(userId);
+    if (!k) {
+      k = (async () => {
+        // Under the user's prefix of `keys`, so clear(userId) deletes it with the rest.
+        const stored = await backend.get('keys', [userId, 'search']);
+        if (stored) return stored as CryptoKey;
+        const made = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+        await backend.put('keys', [userId, 'search'], made);
+        return made;
+      })();
+      searchKeys.set(userId, k);
+      k.catch(() => searchKeys.delete(userId));
+    }
+    return k;
+  }
   const sealJson = (store: StoreName, key: RecordKey, v: unknown) => seal(store, key, enc.encode(JSON.stringify(v)));
   async function openJson<T>(store: StoreName, key: RecordKey): Promise<T | null> {
     const plain = await open(store, key, await backend.get(store, key));
@@ -262,10 +283,13 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       return (await openJson<DeviceNotice[]>('groups', [userId, conversationId, NOTICES])) ?? [];
     },
     saveNotices: (userId, conversationId, notices) => sealJson('groups', [userId, conversationId, NOTICES], notices),
+    atRestKey: (userId) => keyOf(userId),
+    searchKey: (userId) => searchKeyOf(userId),
     async clear(userId) {
       for (const s of ['devices', 'groups', 'plaintexts', 'pending', 'keys'] as const)
         await backend.deletePrefix(s, [userId]);
       keys.delete(userId);
+      searchKeys.delete(userId);
     },
   };
 }

@@ -25,6 +25,17 @@ export async function clearSecrets(userId: string): Promise<void> {
     return;
   }
   // No worker this session: the store is cleared directly (it may hold records of an earlier session).
-  const { createSecretStore } = await import('./secret-store');
-  await createSecretStore().clear(userId);
+  const [{ createSecretStore }, { clearSearchIndex }] = await Promise.all([
+    import('./secret-store'),
+    import('./search-backend'),
+  ]);
+  await Promise.all([createSecretStore().clear(userId), clearSearchIndex(userId)]);
+}
+
+/**
+ * A message deleted for everyone leaves the local search index. Only while the worker runs: it does whenever the
+ * chats list has a secret chat (the device actor), and a plaintext chat's deletion must not start it.
+ */
+export async function forgetSecretMessage(userId: string, messageId: string): Promise<void> {
+  await current?.crypto.unindexMessage(userId, messageId);
 }

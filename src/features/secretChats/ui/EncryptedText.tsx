@@ -13,10 +13,12 @@ export interface EncryptedTextProps {
   ciphertext: string;
   /** How a voice message plays (the conversation's player). */
   voicePlayer?: VoicePlayerView;
+  /** The server's time of the message (the local search index orders by it). */
+  createdAt?: string;
 }
 
 export function EncryptedText(props: EncryptedTextProps) {
-  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext);
+  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext, props.createdAt);
   return (
     <>
       <EncryptedTextView

@@ -6,6 +6,7 @@ export interface SecretTilePreviewProps {
   conversationId: string;
   messageId: string;
   ciphertext: string;
+  createdAt?: string;
   fallback: string | null | undefined;
 }
 
@@ -13,7 +14,7 @@ export interface SecretTilePreviewProps {
 const CHARS = 100;
 
 export function SecretTilePreview(props: SecretTilePreviewProps) {
-  const text = useSecretTilePreview(props.conversationId, props.messageId, props.ciphertext);
+  const text = useSecretTilePreview(props.conversationId, props.messageId, props.ciphertext, props.createdAt);
   if (text === null) return <>{props.fallback}</>;
   const flat = [...text.replace(/\s+/g, ' ').trim()];
   return <>{flat.length > CHARS ? `${flat.slice(0, CHARS - 1).join('')}…` : flat.join('')}</>;

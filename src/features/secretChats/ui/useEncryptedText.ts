@@ -12,14 +12,15 @@ export function useEncryptedText(
   conversationId: string,
   messageId: string,
   ciphertext: string,
+  createdAt?: string,
 ): { known: SecretText; reply: string | null } {
   const device = useSecretDeviceRef();
   const known = useSelector(device, (s) => s?.context.texts[messageId]);
   const replyToId = known?.status === 'text' ? known.replyToId : null;
   const quoted = useSelector(device, (s) => (replyToId ? s?.context.texts[replyToId] : undefined));
   useEffect(() => {
-    if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext });
-  }, [device, known, conversationId, messageId, ciphertext]);
+    if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext, createdAt });
+  }, [device, known, conversationId, messageId, ciphertext, createdAt]);
   const reply = replyToId
     ? quoted?.status === 'text'
       ? secretWords(quoted.text, quoted.attachments)

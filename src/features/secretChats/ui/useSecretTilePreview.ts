@@ -6,12 +6,17 @@ import type { SecretAttachment } from '../machines/secretChat/secretChat.protoco
 import { secretKindOf } from '../secret-files';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
-export function useSecretTilePreview(conversationId: string, messageId: string, ciphertext: string): string | null {
+export function useSecretTilePreview(
+  conversationId: string,
+  messageId: string,
+  ciphertext: string,
+  createdAt?: string,
+): string | null {
   const device = useSecretDeviceRef();
   const known = useSelector(device, (s) => s?.context.texts[messageId]);
   useEffect(() => {
-    if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext });
-  }, [device, known, conversationId, messageId, ciphertext]);
+    if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext, createdAt });
+  }, [device, known, conversationId, messageId, ciphertext, createdAt]);
   return known?.status === 'text' ? secretWords(known.text, known.attachments) : null;
 }
 

@@ -31,6 +31,8 @@ export interface Outgoing {
 export interface Incoming {
   messageId: string;
   ciphertext: string;
+  /** The server's time of the message, for the local search index. */
+  createdAt?: string;
 }
 
 export interface SecretChatContext extends SecretChatInput {

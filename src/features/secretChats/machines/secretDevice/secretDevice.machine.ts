@@ -91,7 +91,7 @@ export const secretDeviceMachine = setup({
           if (event.type !== 'secretDevice.need') return;
           enqueue.sendTo(chatId(event.conversationId), {
             type: 'secretChat.received',
-            item: { messageId: event.messageId, ciphertext: event.ciphertext },
+            item: { messageId: event.messageId, ciphertext: event.ciphertext, createdAt: event.createdAt },
           });
         }),
       ],

@@ -53,7 +53,7 @@ export interface SecretDeviceContext extends SecretDeviceInput {
 
 export type SecretDeviceEvent =
   /** A view shows this ENCRYPTED message: read it (once) unless known. */
-  | { type: 'secretDevice.need'; conversationId: string; messageId: string; ciphertext: string }
+  | { type: 'secretDevice.need'; conversationId: string; messageId: string; ciphertext: string; createdAt?: string }
   | { type: 'secretDevice.send'; conversationId: string; item: Outgoing }
   /** Server events (secret:log, secret:pending) and a reconnection. */
   | { type: 'secretDevice.log'; conversationId: string; seq: number; epoch: number }

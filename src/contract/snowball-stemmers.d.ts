@@ -1,4 +1,4 @@
-// The package ships no types; this is the part of its API the search index uses.
+// The package ships no types; this is the part of its API the tokenizer (morphology.ts) uses.
 declare module 'snowball-stemmers' {
   export interface Stemmer {
     stem(word: string): string;
