@@ -4,8 +4,10 @@
 //   (c) scroll  — a 10,000-message conversation: time to first paint of it, frames per second while scrolling.
 //   (d) delivery — what users receive: a signed-in cold load of the chats page through the real server under a
 //       phone profile: JavaScript bytes on the wire, LCP, FCP, CLS; a repeat visit; a plain static page as baseline.
+//   (e) secret  — secret chats' MLS in Chromium, unthrottled and on the phone profile's CPU: encrypt and decrypt of
+//       1 KB, adding and removing a device in a 50-device group (bench/secret/measure.ts); AES-GCM as baseline.
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
-// Options: BENCH_PARTS=bundle,delivery,latency,scroll (default all), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret (default all), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';
@@ -14,7 +16,7 @@ import path from 'node:path';
 import { BUDGET_GZIP_BYTES, buildClient, FORBIDDEN_IN_INITIAL, measureBundle } from './bundle';
 
 const env = process.env;
-const parts = new Set((env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll').split(',').map((s) => s.trim()));
+const parts = new Set((env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll,secret').split(',').map((s) => s.trim()));
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 export type Check = [what: string, ok: boolean, value: string];
@@ -22,7 +24,9 @@ export type Check = [what: string, ok: boolean, value: string];
 async function main() {
   const checks: Check[] = [];
   const results: Record<string, unknown> = {};
-  const tmp = env.BENCH_DIST ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'beseda-bench-client-'));
+  // The secret part needs no build of the client.
+  const needsBuild = ['bundle', 'delivery', 'latency', 'scroll'].some((p) => parts.has(p));
+  const tmp = env.BENCH_DIST || !needsBuild ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'beseda-bench-client-'));
   const dist = env.BENCH_DIST ? path.resolve(env.BENCH_DIST) : (tmp as string);
   try {
     if (tmp) {
@@ -62,6 +66,11 @@ async function main() {
     if (parts.has('delivery') || parts.has('latency') || parts.has('scroll')) {
       const { runBrowserParts } = await import('./browser-parts');
       await runBrowserParts({ dist, parts, checks, results });
+    }
+
+    if (parts.has('secret')) {
+      const { runSecretPart } = await import('./secret');
+      await runSecretPart(checks, results);
     }
   } finally {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
