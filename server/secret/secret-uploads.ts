@@ -51,6 +51,13 @@ export const secretUploadsRoutes = fp<{ storage: UploadStorage }>(
         const length = Number(req.headers['content-length']);
         if (Number.isFinite(length) && length > max) throw tooLarge();
       },
+      // A refusal sent before the body was read to its end closes the connection: a socket with the rest of a body
+      // still coming is never idle, so it would otherwise hold the server's close (and the client's next request).
+      onSend: async (req, reply, payload) => {
+        const body = req.body as { readableEnded?: boolean } | undefined;
+        if (!body?.readableEnded) reply.header('connection', 'close');
+        return payload;
+      },
       handler: async (req, reply) => {
         const userId = req.userId as string;
         const query = secretUploadRoute.query.safeParse(req.query ?? {});
