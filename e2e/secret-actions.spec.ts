@@ -5,44 +5,23 @@
 // stopped, nothing under its data directory (the database, its WAL) holds the edited text or the emoji.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { startTestServer, type TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
+import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { createUser, type E2EUser, makeFriends, signInContext } from './users';
+import { becomeDevice, filesUnder, open } from './secret-helpers';
+import { createUser, makeFriends } from './users';
 
 const ORIGINAL = 'встречаемся в пятницу';
 const EDITED = 'встречаемся в субботу у фонтана';
 const DOOMED = 'это сообщение будет удалено';
 const EMOJI = '🙏';
 
-async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url });
-  await signInContext(context, u);
-  const page = await context.newPage();
-  await page.goto(srv.url);
-  return page;
-}
-
 test.afterEach(async ({ browser }) => {
   for (const c of browser.contexts()) await c.close().catch(() => {});
 });
 
-async function becomeDevice(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Новый секретный чат' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
-  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
-  await dialog.getByRole('button', { name: 'Отмена' }).click();
-}
-
 const message = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Сообщение' });
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  });
-}
 
 /** The message ids this browser keeps a plaintext of (the sealed store's keys are [user, chat, message]). */
 function keptIds(page: Page): Promise<string[]> {

@@ -5,57 +5,25 @@
 // next, and what came before shows as unavailable. In a secret group, a removed member's device gets nothing more.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { startTestServer, type TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
+import { startTestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, createUser, type E2EUser, makeFriends, PASSWORD, signInContext } from './users';
+import { becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
+import { apiCall, createUser, makeFriends } from './users';
 
 const FIRST = 'привет из секретного чата';
 const ANSWER = 'ответ Бориса, тоже секретный';
 const LATER = 'это увидит и новое устройство';
 const UNAVAILABLE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
 
-/** Another sign-in of the same person: another device. */
-async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
-  const login = await apiCall<Omit<E2EUser, 'username' | 'password' | 'displayName'>>(base, 'POST', '/api/auth/login', {
-    username: u.username,
-    password: PASSWORD,
-  });
-  return { ...u, ...login };
-}
-
-async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url });
-  await signInContext(context, u);
-  const page = await context.newPage();
-  await page.goto(srv.url);
-  return page;
-}
-
 // Each test's browsers go away with it (idle pages slow the next test down on two shared cores).
 test.afterEach(async ({ browser }) => {
   for (const c of browser.contexts()) await c.close().catch(() => {});
 });
 
-/** Opening «Новый секретный чат» once makes this browser a device (others can then add it). */
-async function becomeDevice(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Новый секретный чат' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
-  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
-  await dialog.getByRole('button', { name: 'Отмена' }).click();
-}
-
 const bubble = (page: Page, text: string) => page.locator('.msg-text').filter({ hasText: text });
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Сообщение' });
-
-/** Every file under a directory, recursively. */
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  });
-}
 
 test('a secret chat: two people, three devices, no plaintext on the server', async ({ browser }) => {
   test.setTimeout(180_000);

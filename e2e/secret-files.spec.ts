@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
+import { filesUnder } from './secret-helpers';
 import { createUser, type E2EUser, makeFriends, signInContext } from './users';
 
 const PICTURE = 'горы-тайные.png';
@@ -28,13 +29,6 @@ async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page
 test.afterEach(async ({ browser }) => {
   for (const c of browser.contexts()) await c.close().catch(() => {});
 });
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  });
-}
 
 const sendPreviewed = (page: Page) =>
   page

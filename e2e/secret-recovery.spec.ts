@@ -4,42 +4,20 @@
 // refused, his phrase makes the older messages readable. The backup the server holds has no plaintext in it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { startTestServer, type TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
+import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { apiCall, createUser, type E2EUser, makeFriends, PASSWORD, signInContext } from './users';
+import { becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
+import { createUser, makeFriends } from './users';
 
 const FIRST = 'секрет до ключа восстановления';
 const ANSWER = 'ответ Бориса после его ключа';
 const LATER = 'это новое устройство прочтёт и так';
 const UNAVAILABLE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
 
-async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
-  const login = await apiCall<Omit<E2EUser, 'username' | 'password' | 'displayName'>>(base, 'POST', '/api/auth/login', {
-    username: u.username,
-    password: PASSWORD,
-  });
-  return { ...u, ...login };
-}
-
-async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url });
-  await signInContext(context, u);
-  const page = await context.newPage();
-  await page.goto(srv.url);
-  return page;
-}
-
 test.afterEach(async ({ browser }) => {
   for (const c of browser.contexts()) await c.close().catch(() => {});
 });
-
-async function becomeDevice(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Новый секретный чат' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
-  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
-  await dialog.getByRole('button', { name: 'Отмена' }).click();
-}
 
 const bubble = (page: Page, text: string) => page.locator('.msg-text').filter({ hasText: text });
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Сообщение' });
@@ -59,13 +37,6 @@ async function setRecoveryKey(page: Page, base: string): Promise<string> {
   await dialog.getByRole('button', { name: 'Готово' }).click();
   await expect(dialog).toHaveCount(0);
   return phrase;
-}
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  });
 }
 
 test('a recovery key: a new device reads from its join, and with the key the older messages', async ({ browser }) => {

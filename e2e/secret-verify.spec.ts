@@ -3,27 +3,11 @@
 // on a second browser (a new device), Анна's device adds it, her chat shows «Борис: новое устройство», and her
 // fingerprint changes and matches Борис's again.
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { startTestServer, type TestServer } from '../tests/server/harness';
+import type { Page } from '@playwright/test';
+import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { apiCall, createUser, type E2EUser, makeFriends, PASSWORD, signInContext } from './users';
-
-/** Another sign-in of the same person: another device. */
-async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
-  const login = await apiCall<Omit<E2EUser, 'username' | 'password' | 'displayName'>>(base, 'POST', '/api/auth/login', {
-    username: u.username,
-    password: PASSWORD,
-  });
-  return { ...u, ...login };
-}
-
-async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url });
-  await signInContext(context, u);
-  const page = await context.newPage();
-  await page.goto(srv.url);
-  return page;
-}
+import { open, signInAgain } from './secret-helpers';
+import { createUser, makeFriends } from './users';
 
 test.afterEach(async ({ browser }) => {
   for (const c of browser.contexts()) await c.close().catch(() => {});

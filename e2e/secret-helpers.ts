@@ -1,0 +1,41 @@
+// What the secret-chat specs share: another sign-in of the same person (another device), a signed-in page in a
+// context of its own, becoming a device, and the files a server wrote (to scan them for plaintext).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import type { TestServer } from '../tests/server/harness';
+import { expect } from './fixtures';
+import { apiCall, type E2EUser, PASSWORD, signInContext } from './users';
+
+/** Another sign-in of the same person: another device. */
+export async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
+  const login = await apiCall<Omit<E2EUser, 'username' | 'password' | 'displayName'>>(base, 'POST', '/api/auth/login', {
+    username: u.username,
+    password: PASSWORD,
+  });
+  return { ...u, ...login };
+}
+
+export async function open(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: srv.url });
+  await signInContext(context, u);
+  const page = await context.newPage();
+  await page.goto(srv.url);
+  return page;
+}
+
+/** Opening «Новый секретный чат» once makes this browser a device (others can then add it). */
+export async function becomeDevice(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Новый секретный чат' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
+  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Отмена' }).click();
+}
+
+/** Every file under a directory, recursively. */
+export function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : [p];
+  });
+}
