@@ -33,6 +33,7 @@ import { listsPlugin } from './conversations/lists.plugin';
 import { clientStatic } from './http/client-static';
 import { contractRoute } from './http/contract-route';
 import { exportRoutes } from './export/export.routes';
+import { closeKeepAlive } from './http/close-keep-alive';
 import { installErrorHandler } from './http/errors';
 import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
@@ -120,6 +121,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.removeContentTypeParser('text/plain');
 
   app.register(basePlugin, { config, clock: options.clock ?? systemClock });
+  app.register(closeKeepAlive);
   app.register(requestIds);
   app.register(securityHeaders);
   app.register(authenticationPlugin);
