@@ -67,8 +67,24 @@ export async function secretPart(browser: Browser, checks: Check[], results: Rec
     await page.waitForFunction(() => '__secretBench' in globalThis);
     if (!(await page.evaluate(() => globalThis.crossOriginIsolated))) throw new Error('bench page not isolated');
     const cdp = await context.newCDPSession(page);
+    // A fixed loop of plain JavaScript: its time under a rate, against rate 1, shows the throttling in effect.
+    const spin = () =>
+      page.evaluate(() => {
+        const start = performance.now();
+        let x = 0;
+        for (let i = 0; i < 3e6; i++) x = (x + i * 7) % 1009;
+        return performance.now() - start + x * 0;
+      });
+    let spinAtRate1 = 0;
     const run = async (rate: number) => {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      // Chromium applies a new rate a little later: the loop runs until it shows, so no step is timed before.
+      const deadline = Date.now() + 5000;
+      let spun = await spin();
+      if (rate === 1) spinAtRate1 = spun;
+      else while (spun < spinAtRate1 * rate * 0.6 && Date.now() < deadline) spun = await spin();
+      if (rate !== 1)
+        console.log(`    throttling in effect: the loop took ${(spun / spinAtRate1).toFixed(1)}× its unthrottled time`);
       return page.evaluate(async (n) => {
         const b = (globalThis as unknown as { __secretBench: PageBench }).__secretBench;
         const mls = await b.measureSecret(n);

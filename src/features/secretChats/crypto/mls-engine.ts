@@ -14,8 +14,7 @@ import { type ClientState, createGroup, decodeGroupState, encodeGroupState, join
 import { createCommit } from 'ts-mls/createCommit.js';
 import { createApplicationMessage } from 'ts-mls/createMessage.js';
 import type { Credential } from 'ts-mls/credential.js';
-import { type CiphersuiteImpl, getCiphersuiteFromName } from 'ts-mls/crypto/ciphersuite.js';
-import { getCiphersuiteImpl } from 'ts-mls/crypto/getCiphersuiteImpl.js';
+import type { CiphersuiteImpl } from 'ts-mls/crypto/ciphersuite.js';
 import { defaultCapabilities } from 'ts-mls/defaultCapabilities.js';
 import { acceptAll } from 'ts-mls/incomingMessageAction.js';
 import {
@@ -32,13 +31,14 @@ import { processMessage } from 'ts-mls/processMessages.js';
 import type { Proposal } from 'ts-mls/proposal.js';
 import { emptyPskIndex } from 'ts-mls/pskIndex.js';
 import { zeroOutUint8Array } from 'ts-mls/util/byteArray.js';
+import { FAST_SUITE_NAME, fastCipherSuite } from './fast-suite';
 
-export const CIPHERSUITE = 'MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519' as const;
+export const CIPHERSUITE = FAST_SUITE_NAME;
 
 let suite: Promise<CiphersuiteImpl> | null = null;
-/** The ciphersuite's implementation (WebCrypto with @hpke/core), made once. */
+/** The ciphersuite's implementation (fast-suite.ts over WebCrypto and @hpke/core), made once. */
 export function cipherSuite(): Promise<CiphersuiteImpl> {
-  suite ??= getCiphersuiteImpl(getCiphersuiteFromName(CIPHERSUITE));
+  suite ??= fastCipherSuite();
   return suite;
 }
 
