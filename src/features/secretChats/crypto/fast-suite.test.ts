@@ -24,9 +24,7 @@ describe('fast ciphersuite 1', () => {
     const prk = await fast.kdf.extract(fromHex('000102030405060708090a0b0c'), fromHex('0b'.repeat(22)));
     expect(toHex(prk)).toBe('077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5');
     const okm = await fast.kdf.expand(prk, fromHex('f0f1f2f3f4f5f6f7f8f9'), 42);
-    expect(toHex(okm)).toBe(
-      '3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865',
-    );
+    expect(toHex(okm)).toBe('3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865');
     expect(fast.kdf.size).toBe(base.kdf.size);
   });
 
