@@ -1,5 +1,5 @@
 // Ciphersuite 1 for the MLS engine, built on ts-mls's default provider with its per-message costs cut
-// (docs/secret-chats.md, "Performance"). Encrypting or decrypting one message runs about five HKDF expansions, two
+// (docs/secret-chats.md, "Limits"). Encrypting or decrypting one message runs about five HKDF expansions, two
 // AES-GCM operations and one Ed25519 signature; the default provider turns each into a WebCrypto import followed by
 // the operation, some twenty asynchronous round trips, and those round trips, not the arithmetic, are the cost.
 // Here:
