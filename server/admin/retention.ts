@@ -4,7 +4,8 @@
 // triggers; the call-log rows of CALL entries by hand), and the uploads that only they used. Reports keep their own
 // copy of a reported message's text: that copy is the reporter's and stays. A reply to a purged message shows no
 // quote. No socket event is sent (a purge may take away thousands at once): the conversation lists of the members
-// are rebuilt, and history simply no longer has them.
+// are rebuilt, and history simply no longer has them. A secret chat's encrypted uploads go by age and with their chat
+// (purgeSecretUploads), with or without retention.
 //
 // The job runs shortly after start and then every hour, on the server's clock; `run()` is callable directly.
 // Batches of RETENTION_BATCH messages, each one transaction, with the event loop handed back between them.
@@ -134,11 +135,53 @@ export const retentionPlugin = fp<{ uploads: UploadStorage }>(
       for (const [conversationId, userIds] of byConversation) lists.changed(userIds, conversationId);
     }
 
+    /**
+     * A secret chat's encrypted uploads are tied to no message (the server cannot tell which message names which file):
+     * they go when their chat is gone, and, under retention, a day after the cutoff (each is uploaded just before its
+     * message is sent, so a file that old belongs to a message already purged).
+     */
+    async function purgeSecretUploads(cutoff: string | null): Promise<number> {
+      let removed = 0;
+      while (!closing) {
+        const rows = await db
+          .selectFrom('uploads')
+          .select(['id', 'storage_key'])
+          .where('kind', '=', 'SECRET')
+          .where((eb) =>
+            cutoff === null
+              ? eb('conversation_id', 'is', null)
+              : eb.or([
+                  eb('conversation_id', 'is', null),
+                  eb('created_at', '<', new Date(Date.parse(cutoff) - DAY_MS).toISOString()),
+                ]),
+          )
+          .limit(RETENTION_BATCH)
+          .execute();
+        if (rows.length === 0) break;
+        await db
+          .deleteFrom('uploads')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+        for (const { storage_key: key } of rows) {
+          await uploads.remove(key).catch((err) => app.log.warn({ err, key }, 'retention: upload not removed'));
+          removed++;
+        }
+        if (rows.length < RETENTION_BATCH) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return removed;
+    }
+
     async function pass(): Promise<RetentionOutcome> {
       const outcome: RetentionOutcome = { messages: 0, uploads: 0 };
       const { retentionDays } = await readSettings(db);
-      if (!retentionDays) return outcome;
-      const cutoff = new Date(clock.now() - retentionDays * DAY_MS).toISOString();
+      const cutoff = retentionDays ? new Date(clock.now() - retentionDays * DAY_MS).toISOString() : null;
+      outcome.uploads += await purgeSecretUploads(cutoff);
+      if (!cutoff) return outcome;
       while (!closing) {
         const batch = await purgeBatch(cutoff);
         outcome.messages += batch.messages;
