@@ -56,7 +56,8 @@ async function upload(conversationId: string): Promise<string> {
   return ((await res.json()) as { url: string }).url.split('/').pop() as string;
 }
 
-const rowOf = (key: string) => db().selectFrom('uploads').select('id').where('storage_key', '=', key).executeTakeFirst();
+const rowOf = (key: string) =>
+  db().selectFrom('uploads').select('id').where('storage_key', '=', key).executeTakeFirst();
 
 it('removes the uploads of a chat that is gone, without retention set', async () => {
   const group = await secretChat('Тайная группа');
