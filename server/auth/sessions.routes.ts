@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from './passwords';
 
 export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
 export const WRONG_PASSWORD = 'Неверный пароль';
-/** How often held usernames and EBLIDs of deleted accounts are looked at for release. */
+/** How often held usernames and EBLIDs of deleted accounts are looked at for release, and lapsed sign-ins ended. */
 const RELEASE_SWEEP_MS = 3600_000;
 const SIGN_IN_NOT_FOUND = 'Сеанс не найден';
 
@@ -17,8 +17,10 @@ export const sessionsRoutes = fp(
   async (app) => {
     const { accessTokens, clock, config, db, lists, realtime, signIns } = app;
     const deletion = createAccountDeletion({ db, clock, lists, realtime, signIns });
-    const sweep = () =>
-      deletion.releaseExpired().catch((err) => app.log.warn({ err }, 'deleted accounts not released'));
+    const sweep = async () => {
+      await deletion.releaseExpired().catch((err) => app.log.warn({ err }, 'deleted accounts not released'));
+      await signIns.endLapsed().catch((err) => app.log.warn({ err }, 'lapsed sign-ins not ended'));
+    };
     const sweeper = setInterval(sweep, RELEASE_SWEEP_MS);
     sweeper.unref();
     app.addHook('onReady', async () => {

@@ -1,8 +1,8 @@
 // Sign-ins (the refresh-token families) as the user manages them: recorded at sign-in with the browser and system
 // read from the user agent (ua-parser-js), touched at each refresh, and ended — by signing out, from «Устройства»,
-// or by a password change — in one way: its refresh tokens revoked, its access tokens refused at once on every
-// process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions deleted, its row gone, and
-// whatever else it held told (`onEnded`: its secret-chat device is revoked).
+// by a password change, or by lapsing (`endLapsed`, hourly) — in one way: its refresh tokens revoked, its access
+// tokens refused at once on every process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions
+// deleted, its row gone, and whatever else it held told (`onEnded`: its secret-chat device is revoked).
 import fp from 'fastify-plugin';
 import { UAParser } from 'ua-parser-js';
 import type { Clock } from '../clock';
@@ -34,7 +34,7 @@ export type SignInEnded = (id: string) => Promise<void>;
 export function createSignIns({ db, clock, endedSessions, sessions, push }: SignInDeps) {
   const now = () => new Date(clock.now()).toISOString();
   const listeners: SignInEnded[] = [];
-  return {
+  const signIns = {
     /** Adds a listener of endings (a secret-chat device is revoked with its sign-in: server/secret/). */
     onEnded(listener: SignInEnded): void {
       listeners.push(listener);
@@ -64,6 +64,34 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
         .execute();
     },
 
+    /**
+     * Ends the sign-ins whose refresh tokens have all lapsed (unused for the token's lifetime, or past the family's
+     * absolute one): nobody can use them again, so «Устройства» stops listing them and what they held goes too.
+     * One just recorded is left alone: its first token may not be written yet.
+     */
+    async endLapsed(): Promise<number> {
+      const at = now();
+      const settled = new Date(clock.now() - 60_000).toISOString();
+      const lapsed = await db
+        .selectFrom('sign_ins as s')
+        .select('s.id')
+        .where('s.created_at', '<', settled)
+        .where(({ exists, not, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('refresh_tokens as t')
+                .select('t.id')
+                .whereRef('t.family_id', '=', 's.id')
+                .where('t.revoked_at', 'is', null)
+                .where('t.expires_at', '>', at),
+            ),
+          ),
+        )
+        .execute();
+      for (const { id } of lapsed) await signIns.end(id);
+      return lapsed.length;
+    },
+
     /** Ends a sign-in everywhere (its refresh family may already be revoked: a sign-out, a reused token). */
     async end(id: string, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
       endedSessions.end(id);
@@ -74,6 +102,7 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
       for (const listener of listeners) await listener(id);
     },
   };
+  return signIns;
 }
 
 export type SignIns = ReturnType<typeof createSignIns>;

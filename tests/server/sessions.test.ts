@@ -261,3 +261,52 @@ describe('«Удалить аккаунт»', () => {
     ).toBe(201);
   });
 });
+
+describe('a sign-in whose refresh tokens have lapsed', () => {
+  it('is ended by the hourly sweep: gone from «Устройства», its secret-chat device revoked; a used one stays', async () => {
+    const clock = manualClock();
+    const own = await startTestServer({}, { clock });
+    try {
+      const ownApi = client(own.url);
+      const u = await ownApi.user('nina');
+      const login = async (userAgent: string) =>
+        (
+          await ownApi.call('POST', '/api/auth/login', {
+            body: { username: u.username, password: u.password },
+            headers: { 'user-agent': userAgent },
+          })
+        ).body as { accessToken: string; refreshToken: string };
+      const laptop = await login(CHROME);
+      const phone = await login(IPHONE);
+      const device = await ownApi.post('/api/secret/devices', { keyPackages: ['AAAA'] }, phone.accessToken);
+      expect(device.status, JSON.stringify(device.body)).toBe(200);
+      const db = own.server.ctx.db;
+      const signInsOf = async () =>
+        (await db.selectFrom('sign_ins').select('id').where('user_id', '=', u.user.id).execute()).length;
+      expect(await signInsOf()).toBe(3); // registration, laptop, phone
+
+      // Nothing has lapsed yet.
+      clock.advance(2 * 60_000);
+      expect(await own.server.app.signIns.endLapsed()).toBe(0);
+      // The laptop is used after 20 days; the phone and the registration's sign-in are not, for 35.
+      clock.advance(20 * 24 * 3600_000);
+      const refreshed = await ownApi.post('/api/auth/refresh', { refreshToken: laptop.refreshToken });
+      expect(refreshed.status).toBe(200);
+      clock.advance(15 * 24 * 3600_000);
+
+      expect(await own.server.app.signIns.endLapsed()).toBe(2);
+      expect(await signInsOf()).toBe(1);
+      const row = await db
+        .selectFrom('secret_devices')
+        .select('revoked_at')
+        .where('id', '=', device.body.device.id)
+        .executeTakeFirstOrThrow();
+      expect(row.revoked_at).not.toBeNull();
+      // The laptop still refreshes, and a second sweep finds nothing.
+      expect((await ownApi.post('/api/auth/refresh', { refreshToken: refreshed.body.refreshToken })).status).toBe(200);
+      expect(await own.server.app.signIns.endLapsed()).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+});
