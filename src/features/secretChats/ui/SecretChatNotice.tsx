@@ -1,12 +1,29 @@
-// A line under a secret chat's header while this device cannot take part yet (or any more): see
-// useSecretChatNotice. Nothing otherwise, and nothing in a chat that is not secret.
+// A line under a secret chat's header while this device cannot take part yet (or any more), and a toast when an
+// edit or a reaction could not be sent: see useSecretChatNotice. Nothing otherwise, and nothing in a chat that is
+// not secret.
 import { useSecretChatNotice } from './useSecretChatNotice';
 
 export function SecretChatNotice(props: { conversationId: string }) {
-  const notice = useSecretChatNotice(props.conversationId);
-  return notice ? (
-    <p className="conv-note secret-notice" role="status">
-      {notice}
-    </p>
-  ) : null;
+  const view = useSecretChatNotice(props.conversationId);
+  return <SecretChatNoticeView notice={view.notice} failure={view.failure} onDismiss={view.dismiss} />;
+}
+
+export function SecretChatNoticeView(props: { notice: string | null; failure: string | null; onDismiss(): void }) {
+  return (
+    <>
+      {props.notice && (
+        <p className="conv-note secret-notice" role="status">
+          {props.notice}
+        </p>
+      )}
+      {props.failure && (
+        <div className="toast" role="alert">
+          {props.failure}
+          <button type="button" className="toast-action" onClick={props.onDismiss}>
+            Закрыть
+          </button>
+        </div>
+      )}
+    </>
+  );
 }

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise } from 'xstate';
 import { describeModel } from '../../../../../tests/model/harness';
 import { RequestFailure } from '../../../../contract/failure';
-import type { SecretChatEvent } from '../secretChat/secretChat.protocol';
+import type { SecretChatEvent, SecretEnvelope } from '../secretChat/secretChat.protocol';
 import {
+  SECRET_EDIT_FAILED,
+  SECRET_REACT_FAILED,
   type SecretDeviceEmitted,
   type SecretDeviceEvent,
   type SecretDeviceStart,
@@ -38,6 +40,11 @@ describeModel({
         conversationId: 'c1',
         item: { clientMessageId: 'k1', envelope: { v: 1, kind: 'text', text: 'привет' } },
       },
+      {
+        type: 'secretDevice.send',
+        conversationId: 'c1',
+        item: { clientMessageId: 'k1', envelope: { v: 1, kind: 'edit', targetId: 'm1', text: 'пока' } },
+      },
     ],
     'secretDevice.log': () => [{ type: 'secretDevice.log', conversationId: 'c1', seq: 2, epoch: 2 }],
     'secretDevice.pending': () => [{ type: 'secretDevice.pending', conversationIds: ['c1'] }],
@@ -61,6 +68,7 @@ describeModel({
     'secretDevice.sent': () => [{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }],
     'secretDevice.sendFailed': () => [{ type: 'secretDevice.sendFailed', clientMessageId: 'k1', message: 'Нельзя' }],
     'secretDevice.retry': () => [{ type: 'secretDevice.retry' }],
+    'secretDevice.dismissFailure': () => [{ type: 'secretDevice.dismissFailure', conversationId: 'c1' }],
     'xstate.done.actor.start': () => [
       { type: 'xstate.done.actor.start', output: { deviceId: 'd1', conversationIds: ['c1'] } },
     ],
@@ -137,6 +145,42 @@ describe('secretDevice behaviour', () => {
     expect(actor.getSnapshot().context.notices).toEqual({ c1: [notice] });
     actor.send({ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' });
     expect(emitted).toEqual([{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }]);
+    actor.stop();
+  });
+
+  it('tells the chat when an edit or a reaction could not be sent, until closed; a text’s failure is the outbox’s', () => {
+    const actor = createActor(
+      secretDeviceMachine.provide({
+        actors: {
+          start: hang<SecretDeviceStart, { userId: string }>(),
+          serverEvents: inert,
+          secretChat: chatStub([]) as never,
+          watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+        },
+      }),
+      { input: { userId: 'u1' } },
+    ).start();
+    const send = (clientMessageId: string, conversationId: string, envelope: SecretEnvelope) =>
+      actor.send({ type: 'secretDevice.send', conversationId, item: { clientMessageId, envelope } });
+    const failed = (clientMessageId: string) =>
+      actor.send({ type: 'secretDevice.sendFailed', clientMessageId, message: 'Нельзя' });
+    const failures = () => actor.getSnapshot().context.actionFailures;
+
+    send('t1', 'c1', { v: 1, kind: 'text', text: 'привет' });
+    failed('t1');
+    expect(failures()).toEqual({});
+    send('e1', 'c1', { v: 1, kind: 'edit', targetId: 'm1', text: 'пока' });
+    send('r1', 'c2', { v: 1, kind: 'reaction', targetId: 'm2', emoji: '👍' });
+    send('r2', 'c2', { v: 1, kind: 'reaction', targetId: 'm3', emoji: '👍' });
+    actor.send({ type: 'secretDevice.sent', clientMessageId: 'r2', messageId: 'm9' });
+    failed('r2'); // already sent: nothing to tell
+    expect(failures()).toEqual({});
+    failed('e1');
+    failed('r1');
+    expect(failures()).toEqual({ c1: SECRET_EDIT_FAILED, c2: SECRET_REACT_FAILED });
+    expect(actor.getSnapshot().context.actions).toEqual({});
+    actor.send({ type: 'secretDevice.dismissFailure', conversationId: 'c1' });
+    expect(failures()).toEqual({ c2: SECRET_REACT_FAILED });
     actor.stop();
   });
 });

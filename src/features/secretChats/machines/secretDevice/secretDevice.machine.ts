@@ -9,6 +9,8 @@ import { listenToServer } from '../../../../core/machines/realtime/listen-to-ser
 import { secretChatMachine } from '../secretChat/secretChat.machine';
 import {
   SECRET_DEVICE_RETRY_MS,
+  SECRET_EDIT_FAILED,
+  SECRET_REACT_FAILED,
   type SecretDeviceContext,
   type SecretDeviceEmitted,
   type SecretDeviceEvent,
@@ -40,6 +42,11 @@ export interface WatchInput {
 }
 
 const chatId = (conversationId: string) => `chat:${conversationId}`;
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}
 
 export const secretDeviceMachine = setup({
   types: {
@@ -79,7 +86,16 @@ export const secretDeviceMachine = setup({
   },
 }).createMachine({
   id: 'secretDevice',
-  context: ({ input }) => ({ ...input, deviceId: null, conversationIds: [], texts: {}, notices: {}, error: null }),
+  context: ({ input }) => ({
+    ...input,
+    deviceId: null,
+    conversationIds: [],
+    texts: {},
+    notices: {},
+    actions: {},
+    actionFailures: {},
+    error: null,
+  }),
   initial: 'starting',
   on: {
     'secretDevice.need': {
@@ -99,6 +115,18 @@ export const secretDeviceMachine = setup({
     'secretDevice.send': {
       actions: [
         { type: 'ensureChats', params: ({ event }) => [event.conversationId] },
+        // An edit or a reaction has no outbox line to turn red: a failure is told in the chat (actionFailures).
+        assign({
+          actions: ({ context, event }) => {
+            const { kind } = event.item.envelope;
+            if (kind !== 'edit' && kind !== 'reaction') return context.actions;
+            const failed = kind === 'edit' ? SECRET_EDIT_FAILED : SECRET_REACT_FAILED;
+            return {
+              ...context.actions,
+              [event.item.clientMessageId]: { conversationId: event.conversationId, failed },
+            };
+          },
+        }),
         enqueueActions(({ enqueue, event }) => {
           if (event.type !== 'secretDevice.send') return;
           enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.send', item: event.item });
@@ -174,18 +202,36 @@ export const secretDeviceMachine = setup({
       }),
     },
     'secretDevice.sent': {
-      actions: emit(({ event }) => ({
-        type: 'secretDevice.sent' as const,
-        clientMessageId: event.clientMessageId,
-        messageId: event.messageId,
-      })),
+      actions: [
+        assign({ actions: ({ context, event }) => without(context.actions, event.clientMessageId) }),
+        emit(({ event }) => ({
+          type: 'secretDevice.sent' as const,
+          clientMessageId: event.clientMessageId,
+          messageId: event.messageId,
+        })),
+      ],
     },
     'secretDevice.sendFailed': {
-      actions: emit(({ event }) => ({
-        type: 'secretDevice.sendFailed' as const,
-        clientMessageId: event.clientMessageId,
-        message: event.message,
-      })),
+      actions: [
+        assign(({ context, event }) => {
+          const action = context.actions[event.clientMessageId];
+          if (!action) return {};
+          return {
+            actions: without(context.actions, event.clientMessageId),
+            actionFailures: { ...context.actionFailures, [action.conversationId]: action.failed },
+          };
+        }),
+        emit(({ event }) => ({
+          type: 'secretDevice.sendFailed' as const,
+          clientMessageId: event.clientMessageId,
+          message: event.message,
+        })),
+      ],
+    },
+    'secretDevice.dismissFailure': {
+      actions: assign({
+        actionFailures: ({ context, event }) => without(context.actionFailures, event.conversationId),
+      }),
     },
   },
   states: {

@@ -48,6 +48,10 @@ export interface SecretDeviceContext extends SecretDeviceInput {
   texts: Record<string, SecretText>;
   /** By conversation id: the «новое устройство» notices this device keeps. */
   notices: Record<string, SecretDeviceNotice[]>;
+  /** Edits and reactions on their way, by clientMessageId: which chat, and what failing would mean. */
+  actions: Record<string, { conversationId: string; failed: string }>;
+  /** By conversation id: an edit or a reaction that could not be sent, until the user closes the line. */
+  actionFailures: Record<string, string>;
   error: string | null;
 }
 
@@ -75,6 +79,8 @@ export type SecretDeviceEvent =
   | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
   | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string }
   | { type: 'secretDevice.retry' }
+  /** «Закрыть» on the line saying an edit or a reaction was not sent. */
+  | { type: 'secretDevice.dismissFailure'; conversationId: string }
   /** A backup filled the store (the recovery key): what was unreadable is asked for again. */
   | { type: 'secretDevice.restored' };
 
@@ -94,6 +100,9 @@ export const SECRET_DEVICE_RETRY_MS = 15_000;
 export const UNREADABLE_NOTICE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
 export const READING_NOTICE = 'Расшифровывается…';
 export const ENCRYPTED_PREVIEW = 'Зашифрованное сообщение';
+/** As a plaintext chat says them (messageEdit, conversation machines). */
+export const SECRET_EDIT_FAILED = 'Не удалось изменить сообщение';
+export const SECRET_REACT_FAILED = 'Не удалось изменить реакцию';
 
 export type SecretDeviceRef = MachineRef<SecretDeviceContext, SecretDeviceEvent, SecretDeviceEmitted>;
 
