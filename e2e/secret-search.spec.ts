@@ -1,13 +1,15 @@
 // Search in secret chats, in real Chromium against the real server (docs/secret-chats.md, "Search"): the server
 // cannot read a secret chat, so Борис's browser finds Анна's «Я видел собаку у дома» in its own encrypted index —
 // by «собака», in the chats list's search next to a plaintext chat's match that the server found, and in the
-// secret chat's own search bar. It survives a reload, and a message deleted for everyone leaves it.
+// secret chat's own search bar. Борис's device reads each message as it arrives, so it finds one he never saw. It
+// survives a reload, and a message deleted for everyone leaves it.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiCall, sendText } from './users';
 
 const SECRET = 'Я видел собаку у дома';
 const PLAIN = 'Собака спит на диване';
+const LATER = 'Потом пришла кошка';
 
 /** Opening «Новый секретный чат» once makes this browser a device (others can then add it). */
 async function becomeDevice(page: Page): Promise<void> {
@@ -25,8 +27,12 @@ test("Борис finds a secret chat's message by «собака» on his device
   test.setTimeout(150_000);
   await sendText(srv.url, a, conversationId, PLAIN);
   const { page: pa } = await openSignedIn(a);
-  const { page: pb } = await openSignedIn(b);
-  await becomeDevice(pb);
+  const { page: first } = await openSignedIn(b);
+  await becomeDevice(first);
+  // Борис is away while Анна writes: his tab is closed (the browser, and so the device, stays).
+  const home = first.url();
+  const browserB = first.context();
+  await first.close();
 
   await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
@@ -45,9 +51,16 @@ test("Борис finds a secret chat's message by «собака» on his device
   await expect(pa.getByTestId('search-result').filter({ hasText: SECRET })).toHaveCount(1, { timeout: 15_000 });
   await annaField.fill('');
 
-  // Борис's device reads it (the tile's preview), which puts it in his local index.
+  // Another message after it: the tile's preview shows that one, and Борис never opens the chat before searching.
+  await composer.fill(LATER);
+  await composer.press('Enter');
+  await expect(pa.locator('.msg-text').filter({ hasText: LATER })).toBeVisible();
+
+  // Борис comes back: his device reads what arrived while he was away.
+  const pb = await browserB.newPage();
+  await pb.goto(home);
   const tile = pb.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' });
-  await expect(tile).toContainText(SECRET, { timeout: 30_000 });
+  await expect(tile).toContainText(LATER, { timeout: 30_000 });
 
   // The chats list's search: the secret chat's match (marked with the lock) and the server's plaintext one.
   const field = pb.getByRole('searchbox', { name: 'Поиск по сообщениям' });

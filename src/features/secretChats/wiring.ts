@@ -8,7 +8,7 @@ import { isControl, shownOf } from './crypto/secret-actions';
 import { secretCrypto } from './crypto/worker-client';
 import { secretChatMachine } from './machines/secretChat/secretChat.machine';
 import type { Incoming, Outgoing } from './machines/secretChat/secretChat.protocol';
-import { secretDeviceMachine, type WatchInput } from './machines/secretDevice/secretDevice.machine';
+import { type BackfillInput, secretDeviceMachine, type WatchInput } from './machines/secretDevice/secretDevice.machine';
 import type { SecretDeviceEvent } from './machines/secretDevice/secretDevice.protocol';
 import { secretCallMachine } from './machines/secretCall/secretCall.machine';
 import type { CallKey, SecretCallEvent, SecretCallInput } from './machines/secretCall/secretCall.protocol';
@@ -61,6 +61,9 @@ export function wireSecretChat(s: Services) {
   });
 }
 
+/** Messages read per chat at each start: what a device away for a while is likeliest to be searched for. */
+const BACKFILL_PAGE = 50;
+
 export function wireSecretDevice(s: Services) {
   const fx = secretEffects(s);
   setSecretFileTransfer(s.secretFiles);
@@ -73,6 +76,30 @@ export function wireSecretDevice(s: Services) {
         return { deviceId, conversationIds };
       }),
       secretChat: wireSecretChat(s),
+      backfill: fromCallback<SecretDeviceEvent, BackfillInput>(({ input, sendBack }) => {
+        let stopped = false;
+        void (async () => {
+          for (const conversationId of input.conversationIds) {
+            if (stopped) return;
+            const page = await s.api
+              .call('messages', { params: { id: conversationId }, query: { limit: BACKFILL_PAGE } })
+              .catch(() => null);
+            // Oldest first: the order they were sent, as the chat's actor reads them.
+            for (const m of [...(page?.messages ?? [])].reverse())
+              if (!stopped && m.type === 'ENCRYPTED')
+                sendBack({
+                  type: 'secretDevice.need',
+                  conversationId,
+                  messageId: m.id,
+                  ciphertext: m.content,
+                  createdAt: m.createdAt,
+                });
+          }
+        })();
+        return () => {
+          stopped = true;
+        };
+      }),
       watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, sendBack, receive }) => {
         const { userId, conversationId, chat } = input;
         // A text as it is now (edited, with its reactions); an edit or a reaction was applied to its target (or

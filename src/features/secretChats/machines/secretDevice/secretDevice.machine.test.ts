@@ -10,6 +10,7 @@ import {
   type SecretDeviceEvent,
   type SecretDeviceStart,
   secretDeviceMachine,
+  type BackfillInput,
   type WatchInput,
 } from './secretDevice.machine';
 
@@ -27,6 +28,7 @@ describeModel({
       serverEvents: inert,
       secretChat: chatStub([]) as never,
       watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+      backfill: fromCallback<SecretDeviceEvent, BackfillInput>(() => undefined),
     },
   }),
   inputs: [{ userId: 'u1' }],
@@ -145,6 +147,43 @@ describe('secretDevice behaviour', () => {
     expect(actor.getSnapshot().context.notices).toEqual({ c1: [notice] });
     actor.send({ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' });
     expect(emitted).toEqual([{ type: 'secretDevice.sent', clientMessageId: 'k1', messageId: 'm2' }]);
+    actor.stop();
+  });
+
+  it('reads what arrived while away once it is ready, and again after each reconnection', async () => {
+    const runs: BackfillInput[] = [];
+    const heard: SecretChatEvent[] = [];
+    const actor = createActor(
+      secretDeviceMachine.provide({
+        actors: {
+          start: fromPromise<SecretDeviceStart, { userId: string }>(async () => ({
+            deviceId: 'd1',
+            conversationIds: ['c1'],
+          })),
+          serverEvents: inert,
+          secretChat: chatStub(heard) as never,
+          watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+          backfill: fromCallback<SecretDeviceEvent, BackfillInput>(({ input, sendBack }) => {
+            runs.push(input);
+            sendBack({
+              type: 'secretDevice.need',
+              conversationId: 'c1',
+              messageId: `m${runs.length}`,
+              ciphertext: 'A',
+            });
+          }),
+        },
+      }),
+      { input: { userId: 'u1' } },
+    ).start();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(runs).toEqual([{ userId: 'u1', conversationIds: ['c1'] }]);
+    expect(actor.getSnapshot().context.texts.m1).toEqual({ status: 'reading' });
+    expect(heard.filter((e) => e.type === 'secretChat.received')).toHaveLength(1);
+    actor.send({ type: 'secretDevice.sync' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(runs).toHaveLength(2);
+    expect(actor.getSnapshot().context.texts.m2).toEqual({ status: 'reading' });
     actor.stop();
   });
 

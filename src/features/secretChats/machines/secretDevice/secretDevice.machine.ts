@@ -26,6 +26,18 @@ export const secretDeviceServerEvents = listenToServer<SecretDeviceEvent>(
   {
     'secret:log': (p) => ({ type: 'secretDevice.log', conversationId: p.conversationId, seq: p.seq, epoch: p.epoch }),
     'secret:pending': (p) => ({ type: 'secretDevice.pending', conversationIds: p.conversationIds }),
+    // A secret message this socket hears of without the chat open: read now, not when it is first shown, so the
+    // local search finds every message, and its keys are used while the device still holds them.
+    'message:notify': (p) =>
+      p.message.type === 'ENCRYPTED' && !p.message.control
+        ? {
+            type: 'secretDevice.need',
+            conversationId: p.conversationId,
+            messageId: p.message.id,
+            ciphertext: p.message.content,
+            createdAt: p.message.createdAt,
+          }
+        : null,
     'message:deleted': (p) => ({
       type: 'secretDevice.forget',
       conversationId: p.conversationId,
@@ -34,6 +46,11 @@ export const secretDeviceServerEvents = listenToServer<SecretDeviceEvent>(
   },
   { onConnected: () => ({ type: 'secretDevice.sync' }) },
 );
+
+export interface BackfillInput {
+  userId: string;
+  conversationIds: string[];
+}
 
 export interface WatchInput {
   userId: string;
@@ -65,6 +82,11 @@ export const secretDeviceMachine = setup({
      * plaintext of a message it is told was deleted (secretDevice.forget).
      */
     watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+    /**
+     * Reads what arrived while the device was away (the newest page of each chat, as secretDevice.need), so the
+     * local search has it before the chat is opened; once per start and reconnection.
+     */
+    backfill: fromCallback<SecretDeviceEvent, BackfillInput>(() => undefined),
   },
   delays: { retry: SECRET_DEVICE_RETRY_MS },
   actions: {
@@ -261,7 +283,14 @@ export const secretDeviceMachine = setup({
     },
     ready: {
       tags: ['live'],
-      invoke: { id: 'serverEvents', src: 'serverEvents' },
+      invoke: [
+        { id: 'serverEvents', src: 'serverEvents' },
+        {
+          id: 'backfill',
+          src: 'backfill',
+          input: ({ context }) => ({ userId: context.userId, conversationIds: context.conversationIds }),
+        },
+      ],
       on: {
         // After a reconnection: the chats it may have missed (a new one, a welcome) are listed again.
         'secretDevice.sync': 'starting',
