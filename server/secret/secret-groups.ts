@@ -128,6 +128,33 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     await announcePending(rows.map((r) => r.id));
   }
 
+  /**
+   * A device's key packages arrived: the user's secret chats it is not in yet have it to add. Its registration
+   * already announced them, but an adder that claimed only the registration package (which names no device) may
+   * have given up before these were uploaded.
+   */
+  async function keyPackagesAdded(userId: string, deviceId: string): Promise<void> {
+    const rows = await db
+      .selectFrom('conversation_members as cm')
+      .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
+      .select('c.id')
+      .where('cm.user_id', '=', userId)
+      .where('c.secret', '=', 1)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('secret_group_devices as d')
+              .select('d.device_id')
+              .whereRef('d.conversation_id', '=', 'c.id')
+              .where('d.device_id', '=', deviceId)
+              .where('d.left_seq', 'is', null),
+          ),
+        ),
+      )
+      .execute();
+    await announcePending(rows.map((r) => r.id));
+  }
+
   /** A revoked device: the groups it is still in have it to remove. */
   async function deviceRevoked(deviceId: string): Promise<void> {
     const rows = await db
@@ -430,7 +457,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     if (epoch !== current) throw conflict(STALE_EPOCH);
   }
 
-  return { create, commit, log, state, mayClaim, checkSend, deviceAdded, deviceRevoked };
+  return { create, commit, log, state, mayClaim, checkSend, deviceAdded, keyPackagesAdded, deviceRevoked };
 }
 
 export type SecretGroups = ReturnType<typeof createSecretGroups>;

@@ -56,7 +56,11 @@ export const secretRoutes = fp(
     contractRoute(
       app,
       'secretKeyPackages',
-      ({ userId, body }) => devices.addKeyPackages(userId, body.deviceId, body.keyPackages),
+      async ({ userId, body }) => {
+        const answer = await devices.addKeyPackages(userId, body.deviceId, body.keyPackages);
+        await groups.keyPackagesAdded(userId, body.deviceId);
+        return answer;
+      },
       {
         bodyLimit: KEY_PACKAGES_BODY,
       },

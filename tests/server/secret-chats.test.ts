@@ -257,6 +257,18 @@ describe('a secret chat: creation, commits, the log', () => {
     const second = await signInAgain(boris);
     const b2 = await register(second.accessToken, 2);
     await pending;
+    // Its key packages, uploaded after the registration, are announced again: an adder that found only the
+    // registration's may have given up.
+    const again = next(annaSocket, 'secret:pending', (p: { conversationIds: string[] }) =>
+      p.conversationIds.includes(chat),
+    );
+    const uploaded = await api.post(
+      '/api/secret/key-packages',
+      { deviceId: b2, keyPackages: packages(2) },
+      second.accessToken,
+    );
+    expect(uploaded.status).toBe(200);
+    await again;
     const before = await state(anna.accessToken, a1);
     const group = before.body.groups.find((g: { conversationId: string }) => g.conversationId === chat);
     expect(group).toEqual({
@@ -301,6 +313,21 @@ describe('a secret chat: creation, commits, the log', () => {
     expect(v1log.body.entries.filter((e: { kind: string }) => e.kind === 'welcome')).toHaveLength(1);
     const after = await state(anna.accessToken, a1);
     expect(after.body.groups.find((g: { conversationId: string }) => g.conversationId === chat).toAdd).toEqual([]);
+    // Once it is in, its uploads announce nothing for this chat (a third sign-in's registration is the marker).
+    const heard: string[][] = [];
+    annaSocket.on('secret:pending', (p: { conversationIds: string[] }) => heard.push(p.conversationIds));
+    expect(
+      (await api.post('/api/secret/key-packages', { deviceId: b2, keyPackages: packages(1) }, second.accessToken))
+        .status,
+    ).toBe(200);
+    const marker = next(annaSocket, 'secret:pending', (p: { conversationIds: string[] }) =>
+      p.conversationIds.includes(chat),
+    );
+    const third = await signInAgain(boris);
+    await register(third.accessToken, 1);
+    await marker;
+    expect(heard).toEqual([[chat]]);
+    annaSocket.disconnect();
   });
 
   it('pages the log', async () => {
