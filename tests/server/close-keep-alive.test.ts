@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { expect, it } from 'vitest';
 import { client, startTestServer } from './harness';
+import { secretChat } from './secret-helpers';
 import { befriend } from './socket-helpers';
 
-const b64 = (n: number) => randomBytes(n).toString('base64');
 const SIZE = 24 * 1024 * 1024;
 
 it('finishes a response begun before the close, then closes at once', async () => {
@@ -15,20 +15,8 @@ it('finishes a response begun before the close, then closes at once', async () =
   const api = client(srv.url);
   const [anna, boris] = await Promise.all(['anna', 'boris'].map((n) => api.user(n)));
   await befriend(api, anna, boris);
-  const device = async (token: string) =>
-    (await api.post('/api/secret/devices', { keyPackages: [b64(64), b64(64)] }, token)).body.device.id;
-  const chat = await api.post(
-    '/api/secret/conversations',
-    {
-      deviceId: await device(anna.accessToken),
-      memberIds: [boris.user.id],
-      deviceIds: [await device(boris.accessToken)],
-      groupId: b64(32),
-      welcome: b64(200),
-    },
-    anna.accessToken,
-  );
-  const up = await fetch(`${srv.url}/api/secret/uploads?conversationId=${chat.body.conversation.id}`, {
+  const chat = await secretChat(api, anna, [boris]);
+  const up = await fetch(`${srv.url}/api/secret/uploads?conversationId=${chat}`, {
     method: 'POST',
     body: randomBytes(SIZE),
     headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${anna.accessToken}` },

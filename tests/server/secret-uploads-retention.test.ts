@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { client, startTestServer, storedUploads, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
+import { secretChat } from './secret-helpers';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
 const DAY = 24 * 60 * 60_000;
@@ -14,7 +15,6 @@ let clock: ManualClock;
 let anna: TestUser;
 let boris: TestUser;
 
-const b64 = (n: number) => randomBytes(n).toString('base64');
 const db = () => srv.server.ctx.db;
 
 beforeAll(async () => {
@@ -27,24 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-async function secretChat(title?: string): Promise<string> {
-  const device = async (token: string) =>
-    (await api.post('/api/secret/devices', { keyPackages: [b64(64), b64(64)] }, token)).body.device.id;
-  const res = await api.post(
-    '/api/secret/conversations',
-    {
-      deviceId: await device(anna.accessToken),
-      memberIds: [boris.user.id],
-      deviceIds: [await device(boris.accessToken)],
-      groupId: b64(32),
-      welcome: b64(200),
-      ...(title ? { title } : {}),
-    },
-    anna.accessToken,
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.conversation.id;
-}
+const chatWithBoris = (title?: string) => secretChat(api, anna, [boris], title);
 
 async function upload(conversationId: string): Promise<string> {
   const res = await fetch(`${srv.url}/api/secret/uploads?conversationId=${conversationId}`, {
@@ -60,8 +43,8 @@ const rowOf = (key: string) =>
   db().selectFrom('uploads').select('id').where('storage_key', '=', key).executeTakeFirst();
 
 it('removes the uploads of a chat that is gone, without retention set', async () => {
-  const group = await secretChat('Тайная группа');
-  const kept = await secretChat();
+  const group = await chatWithBoris('Тайная группа');
+  const kept = await chatWithBoris();
   const gone = await upload(group);
   const stays = await upload(kept);
   for (const who of [anna, boris])
@@ -81,7 +64,7 @@ it('removes the uploads of a chat that is gone, without retention set', async ()
 });
 
 it('with retention set, removes uploads older than the cutoff by a day, and keeps newer ones', async () => {
-  const chat = await secretChat();
+  const chat = await chatWithBoris();
   const [old, edge, fresh] = [await upload(chat), await upload(chat), await upload(chat)];
   const age = (key: string, days: number) =>
     db()

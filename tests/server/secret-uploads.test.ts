@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_UPLOAD_OVERHEAD } from '../../src/contract/secret';
 import { client, startTestServer, storedUpload, storedUploads, type TestServer } from './harness';
+import { secretChat } from './secret-helpers';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
 const LIMIT = 64 * 1024;
@@ -17,35 +18,13 @@ let vera: TestUser;
 let secretId: string;
 let plainId: string;
 
-const b64 = (n: number) => randomBytes(n).toString('base64');
-
-async function device(token: string): Promise<string> {
-  const res = await api.post('/api/secret/devices', { keyPackages: [b64(64), b64(64)] }, token);
-  expect(res.status).toBe(200);
-  return res.body.device.id;
-}
-
 beforeAll(async () => {
   srv = await startTestServer({ uploadLimitBytes: LIMIT });
   api = client(srv.url);
   [anna, boris, vera] = await Promise.all(['anna', 'boris', 'vera'].map((n) => api.user(n)));
   await befriend(api, anna, boris);
   await befriend(api, anna, vera);
-  const annaDevice = await device(anna.accessToken);
-  const borisDevice = await device(boris.accessToken);
-  const created = await api.post(
-    '/api/secret/conversations',
-    {
-      deviceId: annaDevice,
-      memberIds: [boris.user.id],
-      deviceIds: [borisDevice],
-      groupId: b64(32),
-      welcome: b64(200),
-    },
-    anna.accessToken,
-  );
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  secretId = created.body.conversation.id;
+  secretId = await secretChat(api, anna, [boris]);
   const plain = await api.post(
     '/api/conversations',
     { participantIds: [boris.user.id], isGroup: false },
@@ -205,21 +184,7 @@ describe('GET /api/secret/uploads/:key', () => {
   it('stops serving a member once removed from the chat', async () => {
     const gleb = await api.user('gleb');
     await befriend(api, anna, gleb);
-    const [annaDevice, glebDevice] = await Promise.all([device(anna.accessToken), device(gleb.accessToken)]);
-    const group = await api.post(
-      '/api/secret/conversations',
-      {
-        deviceId: annaDevice,
-        memberIds: [gleb.user.id, vera.user.id],
-        deviceIds: [glebDevice],
-        title: 'Тайная группа',
-        groupId: b64(32),
-        welcome: b64(200),
-      },
-      anna.accessToken,
-    );
-    expect(group.status, JSON.stringify(group.body)).toBe(200);
-    const chat = group.body.conversation.id;
+    const chat = await secretChat(api, anna, [gleb, vera], 'Тайная группа');
     const res = await upload(randomBytes(500), chat);
     expect(res.status).toBe(201);
     expect((await download(res.body.url, gleb.accessToken)).status).toBe(200);
