@@ -118,14 +118,18 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
 
   /** A user's new device: their secret chats have a device to add. */
   async function deviceAdded(userId: string): Promise<void> {
-    const rows = await db
+    const rows = await secretChatsOf(userId).execute();
+    await announcePending(rows.map((r) => r.id));
+  }
+
+  /** The secret chats `userId` is a member of (a query to narrow further). */
+  function secretChatsOf(userId: string) {
+    return db
       .selectFrom('conversation_members as cm')
       .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
       .select('c.id')
       .where('cm.user_id', '=', userId)
-      .where('c.secret', '=', 1)
-      .execute();
-    await announcePending(rows.map((r) => r.id));
+      .where('c.secret', '=', 1);
   }
 
   /**
@@ -134,12 +138,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
    * have given up before these were uploaded.
    */
   async function keyPackagesAdded(userId: string, deviceId: string): Promise<void> {
-    const rows = await db
-      .selectFrom('conversation_members as cm')
-      .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
-      .select('c.id')
-      .where('cm.user_id', '=', userId)
-      .where('c.secret', '=', 1)
+    const rows = await secretChatsOf(userId)
       .where(({ exists, not, selectFrom }) =>
         not(
           exists(

@@ -16,6 +16,11 @@ import {
 
 const hang = <O, I>() => fromPromise<O, I>(() => new Promise<never>(() => {}));
 const inert = fromCallback<{ type: string }, void>(() => undefined);
+/** A device already registered, in one secret chat. */
+const startWithOneChat = fromPromise<SecretDeviceStart, { userId: string }>(async () => ({
+  deviceId: 'd1',
+  conversationIds: ['c1'],
+}));
 /** Stands in for a secretChat actor: it keeps what it was sent. */
 const chatStub = (heard: SecretChatEvent[]) =>
   createMachine({ on: { '*': { actions: ({ event }) => heard.push(event as SecretChatEvent) } } });
@@ -87,10 +92,7 @@ describe('secretDevice behaviour', () => {
     const actor = createActor(
       secretDeviceMachine.provide({
         actors: {
-          start: fromPromise<SecretDeviceStart, { userId: string }>(async () => ({
-            deviceId: 'd1',
-            conversationIds: ['c1'],
-          })),
+          start: startWithOneChat,
           serverEvents: inert,
           secretChat: chatStub(heard) as never,
           watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, receive }) => {
@@ -156,10 +158,7 @@ describe('secretDevice behaviour', () => {
     const actor = createActor(
       secretDeviceMachine.provide({
         actors: {
-          start: fromPromise<SecretDeviceStart, { userId: string }>(async () => ({
-            deviceId: 'd1',
-            conversationIds: ['c1'],
-          })),
+          start: startWithOneChat,
           serverEvents: inert,
           secretChat: chatStub(heard) as never,
           watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
