@@ -324,6 +324,13 @@ export interface SecretKeyPackagesTable {
   created_at: string;
 }
 
+/** The SHA-256 (hex) of every key package a device uploaded, kept after the package is handed out. */
+export interface SecretKeyPackageDigestsTable {
+  digest: string;
+  device_id: string;
+  created_at: string;
+}
+
 /** A secret chat's ordered log; `id` is its seq. */
 export interface SecretLogTable {
   id: Generated<number>;
@@ -403,6 +410,7 @@ export interface DB {
   reports: ReportsTable;
   secret_devices: SecretDevicesTable;
   secret_key_packages: SecretKeyPackagesTable;
+  secret_key_package_digests: SecretKeyPackageDigestsTable;
   secret_log: SecretLogTable;
   secret_group_devices: SecretGroupDevicesTable;
   secret_backups: SecretBackupsTable;

@@ -2,11 +2,11 @@
 // registers once (again the same device for the same sign-in), keeps up to KEY_PACKAGES_MAX key packages here, and
 // is revoked when its sign-in ends. A key package is handed out once: the DELETE that takes it succeeds for one
 // caller only, on either database, so two claims racing for the same package get two different ones.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { LIMITS } from '../../src/contract/limits';
 import type { SecretDevice } from '../../src/contract/secret';
-import type { Database } from '../db/database';
-import { badRequest, forbidden, notFound } from '../http/errors';
+import { type Database, isUniqueViolation } from '../db/database';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 
 export const DEVICE_NOT_FOUND = 'Устройство не найдено';
 export const NOT_YOUR_DEVICE = 'Это устройство другого пользователя';
@@ -15,6 +15,10 @@ const TOO_MANY_DEVICES = `Секретные чаты доступны не бо
 /** What one device may keep on the server: a full stock and one more upload. */
 export const KEY_PACKAGES_MAX = LIMITS.keyPackagesKeep + LIMITS.keyPackagesPerUpload;
 const TOO_MANY_PACKAGES = `На сервере может лежать не больше ${KEY_PACKAGES_MAX} пакетов ключей устройства`;
+export const KEY_PACKAGE_REUSED = 'Этот пакет ключей уже был загружен: каждый используется один раз';
+
+/** A key package's identity: the SHA-256 of its bytes (two base64 spellings of one package are one package). */
+const digestOf = (body: string) => createHash('sha256').update(Buffer.from(body, 'base64')).digest('hex');
 
 export interface DeviceRow {
   id: string;
@@ -36,23 +40,56 @@ export function createDevices(db: Database, now: () => string) {
     return Number(row?.n ?? 0);
   };
 
-  /** Stores key packages of a device, refusing (before writing any) those beyond KEY_PACKAGES_MAX. */
+  /** The packages' digests; 409 when one repeats in the upload or was uploaded before. */
+  async function freshDigests(bodies: readonly string[]): Promise<string[]> {
+    const digests = bodies.map(digestOf);
+    if (new Set(digests).size !== digests.length) throw conflict(KEY_PACKAGE_REUSED);
+    const seen = await db
+      .selectFrom('secret_key_package_digests')
+      .select('digest')
+      .where('digest', 'in', digests)
+      .executeTakeFirst();
+    if (seen) throw conflict(KEY_PACKAGE_REUSED);
+    return digests;
+  }
+
+  /**
+   * Stores key packages of a device, refusing (before writing any) those beyond KEY_PACKAGES_MAX and any package
+   * uploaded before, by anyone, even one handed out and deleted since (409): a key package is used once.
+   */
   async function store(device: DeviceRow, bodies: readonly string[]): Promise<number> {
-    return db.transaction().execute(async (trx) => {
-      const have = await trx
-        .selectFrom('secret_key_packages')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('device_id', '=', device.id)
-        .executeTakeFirstOrThrow();
-      const left = Number(have.n);
-      if (left + bodies.length > KEY_PACKAGES_MAX) throw badRequest(TOO_MANY_PACKAGES);
-      const at = now();
-      await trx
-        .insertInto('secret_key_packages')
-        .values(bodies.map((body) => ({ device_id: device.id, user_id: device.user_id, body, created_at: at })))
-        .execute();
-      return left + bodies.length;
-    });
+    const digests = await freshDigests(bodies);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const have = await trx
+          .selectFrom('secret_key_packages')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('device_id', '=', device.id)
+          .executeTakeFirstOrThrow();
+        const left = Number(have.n);
+        if (left + bodies.length > KEY_PACKAGES_MAX) throw badRequest(TOO_MANY_PACKAGES);
+        const seen = await trx
+          .selectFrom('secret_key_package_digests')
+          .select('digest')
+          .where('digest', 'in', digests)
+          .executeTakeFirst();
+        if (seen) throw conflict(KEY_PACKAGE_REUSED);
+        const at = now();
+        // The digests' primary key also settles two uploads of one package racing each other.
+        await trx
+          .insertInto('secret_key_package_digests')
+          .values(digests.map((digest) => ({ digest, device_id: device.id, created_at: at })))
+          .execute();
+        await trx
+          .insertInto('secret_key_packages')
+          .values(bodies.map((body) => ({ device_id: device.id, user_id: device.user_id, body, created_at: at })))
+          .execute();
+        return left + bodies.length;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(KEY_PACKAGE_REUSED);
+      throw err;
+    }
   }
 
   /** The caller's device, live: 404 for an unknown id, 403 for someone else's or a revoked one. */
@@ -74,6 +111,7 @@ export function createDevices(db: Database, now: () => string) {
     let device = await find();
     let created = false;
     if (!device) {
+      await freshDigests(bodies); // a reused package makes no device either
       const live = await db
         .selectFrom('secret_devices')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))

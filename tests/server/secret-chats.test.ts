@@ -150,6 +150,40 @@ describe('devices and key packages', () => {
     expect(third.body).toEqual({ packages: [], unavailable: [u.user.id] });
   });
 
+  it('refuses a key package uploaded before, even once handed out, and stores nothing', async () => {
+    const u = await api.user('reuse');
+    await befriend(api, anna, u);
+    const [kp, other] = packages(2) as [string, string];
+    const first = await api.post('/api/secret/devices', { keyPackages: [kp] }, u.accessToken);
+    expect(first.status).toBe(200);
+    const deviceId = first.body.device.id as string;
+    const upload = (keyPackages: string[], token = u.accessToken) =>
+      api.post('/api/secret/key-packages', { deviceId, keyPackages }, token);
+    // The same bytes again, alone or beside a new one, or twice in one upload: 409 and nothing stored.
+    for (const keyPackages of [[kp], [other, kp], [other, other]]) {
+      const res = await upload(keyPackages);
+      expect(res.status, JSON.stringify(keyPackages.length)).toBe(409);
+      expect(res.body.message).toBe('Этот пакет ключей уже был загружен: каждый используется один раз');
+    }
+    expect((await state(u.accessToken, deviceId)).body.keyPackagesLeft).toBe(1);
+    // Handed out and deleted, it stays used: uploading it again is refused too.
+    const claimed = await claim(anna.accessToken, { userIds: [u.user.id] });
+    expect(claimed.body.packages[0].keyPackage).toBe(kp);
+    expect((await upload([kp])).status).toBe(409);
+    // Another sign-in cannot register with it either (and no device is made).
+    const second = await signInAgain(u);
+    const again = await api.post('/api/secret/devices', { keyPackages: [kp] }, second.accessToken);
+    expect(again.status).toBe(409);
+    const devices = await srv.server.ctx.db
+      .selectFrom('secret_devices')
+      .select('id')
+      .where('user_id', '=', u.user.id)
+      .execute();
+    expect(devices.map((d) => d.id)).toEqual([deviceId]);
+    // A fresh package is taken.
+    expect((await upload([other])).body).toEqual({ keyPackagesLeft: 1 });
+  });
+
   it('gives two racing claims two different packages', async () => {
     const u = await api.user('race');
     await befriend(api, anna, u);

@@ -22,6 +22,7 @@ import * as m019 from './019_secret_chats';
 import * as m020 from './020_secret_control';
 import * as m021 from './021_secret_uploads';
 import * as m022 from './022_secret_backup';
+import * as m023 from './023_secret_key_package_digests';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '020_secret_control': m020,
   '021_secret_uploads': m021,
   '022_secret_backup': m022,
+  '023_secret_key_package_digests': m023,
 };
