@@ -197,4 +197,85 @@ describe('secretChat behaviour', () => {
     actor.stop();
     vi.useRealTimers();
   });
+
+  it('does not lose a log event heard while the log is being fetched: a welcome just committed is read', async () => {
+    vi.useFakeTimers();
+    const fetches: Array<(r: CatchUpResult) => void> = [];
+    const actor = createActor(
+      secretChatMachine.provide({
+        actors: {
+          register: fromPromise<RegisterResult, { userId: string }>(async () => ({
+            deviceId: 'd1',
+            keyPackagesLeft: 10,
+          })),
+          catchUp: fromPromise<CatchUpResult, Where & { after: number }>(
+            () => new Promise((resolve) => fetches.push(resolve)),
+          ),
+        },
+      }),
+      { input },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toHaveLength(1);
+    // The adder's commit and welcome land after the server answered «not in the group yet», before it arrived.
+    actor.send({ type: 'secretChat.log', seq: 1, epoch: 1 });
+    fetches[0]?.({ seq: 0, epoch: null, removed: false });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toHaveLength(2);
+    expect(actor.getSnapshot().hasTag('waiting')).toBe(false);
+    fetches[1]?.({ seq: 1, epoch: 1, removed: false });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+
+    // The same while catching up: the log is fetched once more, then the device rests.
+    actor.send({ type: 'secretChat.log', seq: 2, epoch: 2 });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'secretChat.log', seq: 3, epoch: 3 });
+    fetches[2]?.({ seq: 2, epoch: 2, removed: false });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toHaveLength(4);
+    fetches[3]?.({ seq: 3, epoch: 3, removed: false });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.seq).toBe(3);
+    expect(fetches).toHaveLength(4);
+    actor.stop();
+    vi.useRealTimers();
+  });
+
+  it('commits again on the retry after a commit failed: the devices to add are still owed', async () => {
+    vi.useFakeTimers();
+    let commits = 0;
+    const actor = createActor(
+      secretChatMachine.provide({
+        actors: {
+          register: fromPromise<RegisterResult, { userId: string }>(async () => ({
+            deviceId: 'd1',
+            keyPackagesLeft: 10,
+          })),
+          catchUp: fromPromise<CatchUpResult, Where & { after: number }>(async () => ({
+            seq: 1,
+            epoch: 1,
+            removed: false,
+          })),
+          commit: fromPromise<CommitResult, Where>(async () => {
+            commits += 1;
+            if (commits === 1) throw new RequestFailure(null, null);
+            return { seq: 2, epoch: 2, keyPackagesLeft: 10 };
+          }),
+        },
+      }),
+      { input },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'secretChat.pending' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('failed');
+    await vi.advanceTimersByTimeAsync(SECRET_RETRY_MS);
+    expect(commits).toBe(2);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({ epoch: 2, commitDue: false });
+    actor.stop();
+    vi.useRealTimers();
+  });
 });

@@ -66,6 +66,7 @@ export const secretChatMachine = setup({
     keyPackagesLow: ({ context }) =>
       !context.replenishFailed && context.keyPackagesLeft !== null && context.keyPackagesLeft < LIMITS.keyPackagesLow,
     commitDue: ({ context }) => context.commitDue,
+    logDue: ({ context }) => context.logDue,
     hasIncoming: ({ context }) => context.incoming.length > 0,
     hasOutgoing: ({ context }) => context.outgoing.length > 0,
     retrySend: ({ context }, p: { error: unknown }) => isConflict(p.error) && !context.sendRetried,
@@ -118,6 +119,7 @@ export const secretChatMachine = setup({
     sendRetried: false,
     readRetried: false,
     commitDue: false,
+    logDue: false,
     replenishFailed: false,
     error: null,
   }),
@@ -126,6 +128,8 @@ export const secretChatMachine = setup({
     'secretChat.send': { actions: { type: 'queueOut', params: ({ event }) => event.item } },
     'secretChat.received': { actions: { type: 'queueIn', params: ({ event }) => event.item } },
     'secretChat.pending': { actions: assign({ commitDue: true }) },
+    // Every state hears it; `ready` and `awaitingWelcome` act on the flag, the others fetch again when done.
+    'secretChat.log': { actions: assign({ logDue: true }) },
   },
   states: {
     registering: {
@@ -140,6 +144,7 @@ export const secretChatMachine = setup({
     },
     joining: {
       tags: ['busy'],
+      entry: assign({ logDue: false }),
       invoke: {
         id: 'join',
         src: 'catchUp',
@@ -158,19 +163,19 @@ export const secretChatMachine = setup({
     /** Not in the group yet: its welcome comes with a later log event. */
     awaitingWelcome: {
       tags: ['waiting'],
-      on: { 'secretChat.log': 'joining' },
+      always: { guard: 'logDue', target: 'joining' },
     },
     ready: {
       tags: ['live'],
       entry: assign({ error: null }),
       always: [
+        { guard: 'logDue', target: 'catchingUp' },
         { guard: 'keyPackagesLow', target: 'replenishing' },
         { guard: 'commitDue', target: 'committing' },
         { guard: 'hasIncoming', target: 'reading' },
         { guard: 'hasOutgoing', target: 'sending' },
       ],
       on: {
-        'secretChat.log': 'catchingUp',
         'secretChat.pending': { target: 'committing', actions: assign({ commitDue: true }) },
         'secretChat.received': {
           target: 'reading',
@@ -181,6 +186,7 @@ export const secretChatMachine = setup({
     },
     catchingUp: {
       tags: ['live', 'busy'],
+      entry: assign({ logDue: false }),
       invoke: {
         id: 'catchUp',
         src: 'catchUp',
@@ -206,10 +212,8 @@ export const secretChatMachine = setup({
         onError: [
           // Another device's commit took the epoch: catch up, then commit again (commitDue stays).
           { guard: { type: 'conflict', params: ({ event }) => ({ error: event.error }) }, target: 'catchingUp' },
-          {
-            target: 'failed',
-            actions: [assign({ commitDue: false }), { type: 'fail', params: ({ event }) => ({ error: event.error }) }],
-          },
+          // The devices are still owed their add or removal: the retry commits again (commitDue stays).
+          { target: 'failed', actions: { type: 'fail', params: ({ event }) => ({ error: event.error }) } },
         ],
       },
     },

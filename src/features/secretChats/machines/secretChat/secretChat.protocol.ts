@@ -48,8 +48,13 @@ export interface SecretChatContext extends SecretChatInput {
   sendRetried: boolean;
   /** The head of `incoming` waits for commits once (its epoch is ahead); then it is unreadable. */
   readRetried: boolean;
-  /** Devices to add or remove (secret:pending, or a commit refused with 409). */
+  /** Devices to add or remove (secret:pending, a commit refused with 409, or one that failed and is tried again). */
   commitDue: boolean;
+  /**
+   * A log event came since the last fetch of the log began: fetch again. An event that lands while the log is being
+   * fetched (a welcome committed just after a new device asked) would otherwise be lost, and the device would wait.
+   */
+  logDue: boolean;
   /** Uploading key packages failed: not again until the server tells their count anew. */
   replenishFailed: boolean;
   error: string | null;
