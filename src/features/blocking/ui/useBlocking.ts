@@ -11,7 +11,8 @@ export function useBlocking(options: { list?: boolean } = {}) {
   return {
     users: useSelector(actor, (s) => s?.context.users ?? NONE),
     loaded: useSelector(actor, (s) => s?.context.loaded ?? false),
-    busy: useSelector(actor, (s) => s?.hasTag('busy') ?? false),
+    // Busy too until the actor is here (its code loads on demand): a click before would be lost.
+    busy: useSelector(actor, (s) => s?.hasTag('busy') ?? true),
     error: useSelector(actor, (s) => s?.context.error ?? null),
     load: () => actor?.send({ type: 'blocking.load' }),
     block: (userId: string) => actor?.send({ type: 'blocking.block', userId }),

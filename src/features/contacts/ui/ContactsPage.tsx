@@ -92,6 +92,8 @@ function ContactRow(props: {
   onReject: () => void;
   onStartChat: () => void;
   blocked?: boolean;
+  /** The blocking actor is loading its list or changing a block (or not here yet). */
+  blockBusy?: boolean;
   onBlock?: () => void;
 }) {
   const { contact } = props;
@@ -121,7 +123,7 @@ function ContactRow(props: {
           <RowButton
             label={props.blocked ? 'Разблокировать' : 'Заблокировать'}
             describedBy={nameId}
-            busy={props.busy}
+            busy={props.busy || props.blockBusy === true}
             onClick={props.onBlock}
           />
         )}
@@ -195,6 +197,7 @@ export function ContactsPageView(props: ContactsPageViewProps) {
               onReject={() => props.onReject(c.id)}
               onStartChat={() => props.onStartChat(c.friend.id)}
               blocked={props.block?.blocked.has(c.friend.id)}
+              blockBusy={props.block?.busy}
               onBlock={
                 props.block
                   ? () =>

@@ -90,6 +90,32 @@ describe('blocking with a server', () => {
     expect(actor.getSnapshot().context.users).toEqual([boris]);
   });
 
+  it('a block made while the list first loads (it cancels the load) loads the list after', async () => {
+    let blocked: string[] = [];
+    let loads = 0;
+    const actor = createActor(
+      blockingMachine.provide({
+        actors: {
+          loadBlocked: fromPromise(async () => {
+            loads += 1;
+            return blocked.map((id) => person(id, id));
+          }) as never,
+          setBlock: fromPromise(async ({ input }: { input: { userId: string; block: boolean } }) => {
+            blocked = input.block ? [...blocked, input.userId] : blocked;
+            return {};
+          }) as never,
+        },
+      }),
+      { input: { list: true } },
+    ).start();
+    // The contacts page: its first load is under way when «Заблокировать» is pressed.
+    expect(actor.getSnapshot().value).toBe('loading');
+    actor.send({ type: 'blocking.block', userId: 'u2' });
+    await waitFor(actor, (s) => s.context.loaded);
+    expect(actor.getSnapshot().context.users.map((u) => u.id)).toEqual(['u2']);
+    expect(loads).toBe(2);
+  });
+
   it('says why a change or the list failed, and keeps what it had', async () => {
     const failing = start({ failSet: true });
     failing.actor.send({ type: 'blocking.block', userId: 'u2' });

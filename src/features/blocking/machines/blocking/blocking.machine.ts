@@ -24,7 +24,8 @@ export const blockingMachine = setup({
     setBlock: notWired<unknown, { userId: string; block: boolean }>('blocking.setBlock'),
   },
   guards: {
-    listShown: ({ context }) => context.loaded,
+    // Shown, or asked for at the start: a change made while the first load ran (it cancels it) loads it after.
+    listShown: ({ context }) => context.loaded || context.list,
     listAsked: ({ context }) => context.list,
   },
   actions: {
