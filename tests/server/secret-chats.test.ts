@@ -182,6 +182,11 @@ describe('devices and key packages', () => {
     expect(devices.map((d) => d.id)).toEqual([deviceId]);
     // A fresh package is taken.
     expect((await upload([other])).body).toEqual({ keyPackagesLeft: 1 });
+    // Two uploads of one package racing: one takes it, the other is 409 (never a 500).
+    const [raced] = packages(1) as [string];
+    const statuses = (await Promise.all([upload([raced]), upload([raced])])).map((r) => r.status);
+    expect(statuses.sort()).toEqual([200, 409]);
+    expect((await state(u.accessToken, deviceId)).body.keyPackagesLeft).toBe(2);
   });
 
   it('gives two racing claims two different packages', async () => {

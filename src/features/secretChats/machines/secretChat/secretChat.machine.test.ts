@@ -21,6 +21,11 @@ const hang = <O, I>() => fromPromise<O, I>(() => new Promise<never>(() => {}));
 const out: Outgoing = { clientMessageId: 'k1', envelope: { v: 1, kind: 'text', text: 'привет' } };
 const inc: Incoming = { messageId: 'm1', ciphertext: 'AAAA' };
 const conflict = new RequestFailure(409, 'Эпоха сменилась');
+/** A device that registers at once, with key packages enough. */
+const registered = fromPromise<RegisterResult, { userId: string }>(async () => ({
+  deviceId: 'd1',
+  keyPackagesLeft: 10,
+}));
 
 describeModel({
   name: 'secretChat',
@@ -204,10 +209,7 @@ describe('secretChat behaviour', () => {
     const actor = createActor(
       secretChatMachine.provide({
         actors: {
-          register: fromPromise<RegisterResult, { userId: string }>(async () => ({
-            deviceId: 'd1',
-            keyPackagesLeft: 10,
-          })),
+          register: registered,
           catchUp: fromPromise<CatchUpResult, Where & { after: number }>(
             () => new Promise((resolve) => fetches.push(resolve)),
           ),
@@ -249,10 +251,7 @@ describe('secretChat behaviour', () => {
     const actor = createActor(
       secretChatMachine.provide({
         actors: {
-          register: fromPromise<RegisterResult, { userId: string }>(async () => ({
-            deviceId: 'd1',
-            keyPackagesLeft: 10,
-          })),
+          register: registered,
           catchUp: fromPromise<CatchUpResult, Where & { after: number }>(async () => ({
             seq: 1,
             epoch: 1,
