@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispose } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
-import { RustParticipant } from '../e2e/sfu-page/rust-client';
+import { type PatternCamera, RustParticipant } from '../e2e/sfu-page/rust-client';
 import type { SfuStats } from '../server/sfu/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,6 +28,14 @@ const ticksPerSecond = 100; // USER_HZ on Linux
 // The SFU gets a core of its own and the publisher and subscribers (rtc-node, which decodes every video) the other,
 // so packets per core of SFU CPU is the SFU's work, not its share of a core the clients also want.
 const sfuCpu = process.env.BENCH_SFU_CPU ?? '0';
+// The publisher's camera: the light pattern the figures use, or 720p at 30 fps that spends its bitrate
+// (bench/README.md, "What the figure measures").
+const cameras: Record<string, PatternCamera> = {
+  '360p15': { width: 640, height: 360, fps: 15 },
+  '720p30': { width: 1280, height: 720, fps: 30, maxBitrate: 1_700_000, noise: true },
+};
+const camera = cameras[process.env.BENCH_CAMERA ?? '360p15'];
+if (!camera) throw new Error(`BENCH_CAMERA is one of ${Object.keys(cameras).join(', ')}`);
 const clientCpu = process.env.BENCH_CLIENT_CPU ?? '1';
 const canPin = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
 /** Pins every thread of `pid` (and the threads it starts later) to `cpu`; false when it cannot. */
@@ -45,11 +53,16 @@ interface Sample {
   packetsOutPerS: number;
   mbitOutPerS: number;
   marginalStreamsPerCore: number;
+  systemCores: number;
+  packetsInPerS: number;
+  /** SFU CPU with the publisher alone. */
+  idleCores: number;
 }
 
-function cpuTicks(pid: number): number {
+/** CPU time of `pid` in clock ticks: user (JavaScript, V8's threads, libuv) and system (the UDP system calls). */
+function cpuTicks(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
+  return { user: Number(fields[11]), system: Number(fields[12]) };
 }
 
 interface Memory {
@@ -92,6 +105,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Measured {
   cpuCores: number;
+  /** The part of cpuCores spent in the kernel. */
+  systemCores: number;
+  /** The offered load: RTP packets the publisher sends the SFU. */
+  packetsInPerS: number;
   packetsOutPerS: number;
   mbitOutPerS: number;
   memory: Memory;
@@ -103,17 +120,35 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
   const start = Date.now();
   await sleep(windowS * 1000);
   const elapsed = (Date.now() - start) / 1000;
-  const cpuCores = (cpuTicks(pid) - t0) / ticksPerSecond / elapsed;
+  const t1 = cpuTicks(pid);
+  const cpuCores = (t1.user + t1.system - t0.user - t0.system) / ticksPerSecond / elapsed;
   const s1 = (await ask(child)).stats;
   return {
     cpuCores,
+    systemCores: (t1.system - t0.system) / ticksPerSecond / elapsed,
+    packetsInPerS: (s1.packetsIn - s0.packetsIn) / elapsed,
     packetsOutPerS: (s1.packetsOut - s0.packetsOut) / elapsed,
     mbitOutPerS: ((s1.bytesOut - s0.bytesOut) * 8) / elapsed / 1e6,
     memory: await memoryAfterGc(child),
   };
 }
 
+/**
+ * The same-run baseline: CPU per datagram of a bare dgram `socket.send` on loopback, on the SFU's core
+ * (bench/udp-send.ts), so the SFU's cost per forwarded packet reads as a ratio that holds from one machine to another.
+ */
+async function udpSendFloor(): Promise<number> {
+  const floor = fork(path.join(here, 'udp-send.ts'), ['floor'], { execArgv: ['--import', 'tsx'] });
+  pin(floor.pid as number, sfuCpu);
+  const [us] = await Promise.all([
+    new Promise<number>((resolve) => floor.once('message', (m: { usPerSend: number }) => resolve(m.usPerSend))),
+    new Promise((resolve) => floor.once('exit', resolve)),
+  ]);
+  return us;
+}
+
 async function main(): Promise<void> {
+  const floorUs = await udpSendFloor();
   const child = fork(path.join(here, 'sfu-process.ts'), [], {
     // BENCH_SFU_NODE_ARGS adds flags for the SFU's process alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
     execArgv: [
@@ -134,7 +169,7 @@ async function main(): Promise<void> {
     const publisher = new RustParticipant(false);
     clients.push(publisher);
     await publisher.connect(url, await token('publisher'));
-    await publisher.publishToneAndPattern();
+    await publisher.publishToneAndPattern(camera);
     await sleep(3000);
     const idle = await measure(child, pid);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
@@ -144,7 +179,7 @@ async function main(): Promise<void> {
         : 'not pinned (taskset or a second core missing): the SFU shares its core with the clients',
     );
     console.log(
-      `publisher only: SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.memory.rss / 2 ** 20).toFixed(0)} MiB`,
+      `publisher only: ${Math.round(idle.packetsInPerS)} RTP packets/s in, SFU ${(idle.cpuCores * 100).toFixed(1)}% of a core, RSS ${(idle.memory.rss / 2 ** 20).toFixed(0)} MiB`,
     );
 
     const samples: Sample[] = [];
@@ -174,6 +209,9 @@ async function main(): Promise<void> {
         mbitOutPerS: m.mbitOutPerS,
         // Cost of forwarding alone: what the SFU spends beyond receiving the publisher.
         marginalStreamsPerCore: forwardedStreams / Math.max(m.cpuCores - idle.cpuCores, 1e-6),
+        systemCores: m.systemCores,
+        packetsInPerS: m.packetsInPerS,
+        idleCores: idle.cpuCores,
       });
     }
 
@@ -204,6 +242,19 @@ async function main(): Promise<void> {
     const packetsPerCore = top.packetsOutPerS / Math.max(top.cpuCores, 1e-6);
     console.log(
       `${top.subscribers} subscribers: ${Math.round(packetsPerCore)} forwarded packets/s per core of SFU CPU`,
+    );
+    // The figure above divides by all of the SFU's CPU, which at this load is mostly work that does not grow with
+    // the packets (per-connection timers, RTCP, consent checks, the publisher's side): the split says how much.
+    const usPerPacket = (cores: number) => ((cores * 1e6) / Math.max(top.packetsOutPerS, 1e-6)).toFixed(1);
+    console.log(
+      `offered load: ${Math.round(top.packetsInPerS)} RTP packets/s from the publisher, ${Math.round(top.packetsOutPerS)} out; ` +
+        `SFU ${(top.cpuCores * 100).toFixed(1)}% of its core (${((100 * top.systemCores) / Math.max(top.cpuCores, 1e-6)).toFixed(0)}% of it in the kernel); ` +
+        `${usPerPacket(top.cpuCores)} µs of SFU CPU per forwarded packet all in, ${usPerPacket(top.cpuCores - top.idleCores)} µs beyond the publisher-only cost`,
+    );
+    const allIn = (top.cpuCores * 1e6) / Math.max(top.packetsOutPerS, 1e-6);
+    console.log(
+      `baseline: a bare UDP send of 1,100 bytes on the SFU's core costs ${floorUs.toFixed(2)} µs of CPU ` +
+        `(${Math.round(1e6 / floorUs)} sends/s per core); a forwarded packet costs the SFU ${(allIn / floorUs).toFixed(1)}× that`,
     );
     // Every subscriber must actually receive: audio ~50 pps plus video, per subscriber.
     if (top.packetsOutPerS < top.subscribers * 50) {

@@ -1,5 +1,6 @@
 // A participant driven by @livekit/rtc-node (LiveKit's Rust SDK): publishes a generated 440 Hz tone and a moving
 // 640×360 test pattern, and records what it receives. Used by the rtc-node specs and tests as an independent client.
+import { randomFillSync } from 'node:crypto';
 import {
   AudioFrame,
   AudioSource,
@@ -28,6 +29,18 @@ export interface RustReceived {
   data: Array<{ from: string; text: string }>;
 }
 
+export interface PatternCamera {
+  width: number;
+  height: number;
+  fps: number;
+  /** Bits per second the encoder may use; the SDK picks a rate for the resolution when absent. */
+  maxBitrate?: number;
+  /** Frames of noise rather than the moving pattern. */
+  noise?: boolean;
+}
+
+const lightPattern: PatternCamera = { width: 640, height: 360, fps: 15 };
+
 export class RustParticipant {
   readonly room = new Room();
   readonly received: RustReceived = { videoFrames: new Map(), audioPeak: new Map(), data: [] };
@@ -50,11 +63,21 @@ export class RustParticipant {
     await this.room.connect(url, token, { autoSubscribe: true, dynacast: false, singlePeerConnection } as RoomOptions);
   }
 
-  async publishToneAndPattern(): Promise<void> {
+  /** The tests' default is a light 640×360 at 15 fps; the benchmark can publish a heavier camera (bench/run.ts). */
+  async publishToneAndPattern(camera: PatternCamera = lightPattern): Promise<void> {
+    const { width, height, fps, maxBitrate } = camera;
     const audio = new AudioSource(48000, 1);
-    const video = new VideoSource(640, 360);
+    const video = new VideoSource(width, height);
+    const videoEncoding = maxBitrate ? { maxBitrate: BigInt(maxBitrate), maxFramerate: fps } : undefined;
     const publish = (source: TrackSource) =>
-      new TrackPublishOptions({ source, simulcast: false, videoCodec: VideoCodec.VP8, red: false, dtx: false });
+      new TrackPublishOptions({
+        source,
+        simulcast: false,
+        videoCodec: VideoCodec.VP8,
+        red: false,
+        dtx: false,
+        ...(source === TrackSource.SOURCE_CAMERA && videoEncoding ? { videoEncoding } : {}),
+      });
     await this.room.localParticipant?.publishTrack(
       LocalAudioTrack.createAudioTrack('tone', audio),
       publish(TrackSource.SOURCE_MICROPHONE),
@@ -73,19 +96,32 @@ export class RustParticipant {
       }, 10),
     );
     let n = 0;
-    const rgba = new Uint8Array(640 * 360 * 4);
+    const size = width * height * 4;
+    // Noise, as a camera's sensor gives: each frame a window at a random place in a field of random bytes, which
+    // the encoder cannot predict from the last frame, so it spends the bitrate it is allowed (the pattern needs far
+    // less).
+    const field = camera.noise ? randomFillSync(new Uint8Array(size * 2)) : undefined;
+    const rgba = new Uint8Array(size);
     this.timers.push(
-      setInterval(() => {
-        n++;
-        for (let i = 0; i < rgba.length; i += 4) {
-          const x = (i / 4) % 640;
-          rgba[i] = (x + n * 8) & 255;
-          rgba[i + 1] = (n * 3) & 255;
-          rgba[i + 2] = 128;
-          rgba[i + 3] = 255;
-        }
-        video.captureFrame(new VideoFrame(rgba, 640, 360, VideoBufferType.RGBA));
-      }, 66),
+      setInterval(
+        () => {
+          n++;
+          if (field) {
+            const at = 4 * Math.floor((Math.random() * size) / 4);
+            video.captureFrame(new VideoFrame(field.subarray(at, at + size), width, height, VideoBufferType.RGBA));
+            return;
+          }
+          for (let i = 0; i < rgba.length; i += 4) {
+            const x = (i / 4) % width;
+            rgba[i] = (x + n * 8) & 255;
+            rgba[i + 1] = (n * 3) & 255;
+            rgba[i + 2] = 128;
+            rgba[i + 3] = 255;
+          }
+          video.captureFrame(new VideoFrame(rgba, width, height, VideoBufferType.RGBA));
+        },
+        Math.round(1000 / fps),
+      ),
     );
   }
 
