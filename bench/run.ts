@@ -138,8 +138,11 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
  * (bench/udp-send.ts), so the SFU's cost per forwarded packet reads as a ratio that holds from one machine to another.
  */
 async function udpSendFloor(): Promise<number> {
-  const floor = fork(path.join(here, 'udp-send.ts'), ['floor'], { execArgv: ['--import', 'tsx'] });
-  pin(floor.pid as number, sfuCpu);
+  const cpus = canPin ? { BENCH_SENDER_CPU: sfuCpu, BENCH_RECEIVER_CPU: clientCpu } : {};
+  const floor = fork(path.join(here, 'udp-send.ts'), ['floor'], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...cpus },
+  });
   const [us] = await Promise.all([
     new Promise<number>((resolve) => floor.once('message', (m: { usPerSend: number }) => resolve(m.usPerSend))),
     new Promise((resolve) => floor.once('exit', resolve)),
