@@ -4,7 +4,7 @@
 // forwarded RTP packets per second per core (the forwarder's throughput).
 // BENCH_SUBSCRIBERS="1,4,8" chooses the configurations, BENCH_WINDOW_S the measuring window (default 8 s).
 import './quiet-client-log';
-import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { dispose } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
 import { type PatternCamera, RustParticipant } from '../e2e/sfu-page/rust-client';
 import type { SfuStats } from '../server/sfu/index';
+import { canPin, pinToCpu } from './cpu-pin';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const counts = (process.env.BENCH_SUBSCRIBERS ?? '1,4,8')
@@ -28,6 +29,7 @@ const ticksPerSecond = 100; // USER_HZ on Linux
 // The SFU gets a core of its own and the publisher and subscribers (rtc-node, which decodes every video) the other,
 // so packets per core of SFU CPU is the SFU's work, not its share of a core the clients also want.
 const sfuCpu = process.env.BENCH_SFU_CPU ?? '0';
+const clientCpu = process.env.BENCH_CLIENT_CPU ?? '1';
 // The publisher's camera: the light pattern the figures use, or 720p at 30 fps that spends its bitrate
 // (bench/README.md, "What the figure measures").
 const cameras: Record<string, PatternCamera> = {
@@ -36,11 +38,6 @@ const cameras: Record<string, PatternCamera> = {
 };
 const camera = cameras[process.env.BENCH_CAMERA ?? '360p15'];
 if (!camera) throw new Error(`BENCH_CAMERA is one of ${Object.keys(cameras).join(', ')}`);
-const clientCpu = process.env.BENCH_CLIENT_CPU ?? '1';
-const canPin = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
-/** Pins every thread of `pid` (and the threads it starts later) to `cpu`; false when it cannot. */
-const pin = (pid: number, cpu: string) =>
-  canPin && spawnSync('taskset', ['-a', '-pc', cpu, String(pid)], { stdio: 'ignore' }).status === 0;
 
 interface Sample {
   subscribers: number;
@@ -163,9 +160,9 @@ async function main(): Promise<void> {
     env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_API_SECRET: apiSecret },
   });
   const pid = child.pid as number;
-  const pinned = pin(pid, sfuCpu) && pin(process.pid, clientCpu);
+  const pinned = pinToCpu(pid, sfuCpu) && pinToCpu(process.pid, clientCpu);
   const url = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
-  if (pinned) pin(pid, sfuCpu); // the threads it started meanwhile
+  if (pinned) pinToCpu(pid, sfuCpu); // the threads it started meanwhile
 
   const clients: RustParticipant[] = [];
   try {
@@ -248,13 +245,13 @@ async function main(): Promise<void> {
     );
     // The figure above divides by all of the SFU's CPU, which at this load is mostly work that does not grow with
     // the packets (per-connection timers, RTCP, consent checks, the publisher's side): the split says how much.
-    const usPerPacket = (cores: number) => ((cores * 1e6) / Math.max(top.packetsOutPerS, 1e-6)).toFixed(1);
+    const usPerPacket = (cores: number) => (cores * 1e6) / Math.max(top.packetsOutPerS, 1e-6);
     console.log(
       `offered load: ${Math.round(top.packetsInPerS)} RTP packets/s from the publisher, ${Math.round(top.packetsOutPerS)} out; ` +
         `SFU ${(top.cpuCores * 100).toFixed(1)}% of its core (${((100 * top.systemCores) / Math.max(top.cpuCores, 1e-6)).toFixed(0)}% of it in the kernel); ` +
-        `${usPerPacket(top.cpuCores)} µs of SFU CPU per forwarded packet all in, ${usPerPacket(top.cpuCores - top.idleCores)} µs beyond the publisher-only cost`,
+        `${usPerPacket(top.cpuCores).toFixed(1)} µs of SFU CPU per forwarded packet all in, ${usPerPacket(top.cpuCores - top.idleCores).toFixed(1)} µs beyond the publisher-only cost`,
     );
-    const allIn = (top.cpuCores * 1e6) / Math.max(top.packetsOutPerS, 1e-6);
+    const allIn = usPerPacket(top.cpuCores);
     console.log(
       `baseline: a bare UDP send of 1,100 bytes on the SFU's core costs ${floorUs.toFixed(2)} µs of CPU ` +
         `(${Math.round(1e6 / floorUs)} sends/s per core); a forwarded packet costs the SFU ${(allIn / floorUs).toFixed(1)}× that`,

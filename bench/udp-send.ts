@@ -3,9 +3,10 @@
 // skips dgram's checks, its address lookup and the process.nextTick before the system call. The receiver runs in
 // another process so only the sender's CPU is counted; the two alternate three times in one run. With the argument
 // `floor` it measures dgram's send alone and reports the best round over IPC: `npm run bench`'s same-run baseline.
-import { fork, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import dgram from 'node:dgram';
 import { fileURLToPath } from 'node:url';
+import { pinToCpu } from './cpu-pin';
 
 const N = 20_000;
 const PAYLOAD = 1100; // about a forwarded video packet
@@ -21,10 +22,8 @@ if (process.argv[2] === 'receiver') {
 } else {
   const child = fork(fileURLToPath(import.meta.url), ['receiver'], { execArgv: ['--import', 'tsx'] });
   // `npm run bench` puts the sender on the SFU's core and the receiver on the clients', as the SFU's sends go.
-  const pin = (pid: number | undefined, cpu: string | undefined) =>
-    cpu && pid && spawnSync('taskset', ['-a', '-pc', cpu, String(pid)], { stdio: 'ignore' });
-  pin(process.pid, process.env.BENCH_SENDER_CPU);
-  pin(child.pid, process.env.BENCH_RECEIVER_CPU);
+  if (process.env.BENCH_SENDER_CPU) pinToCpu(process.pid, process.env.BENCH_SENDER_CPU);
+  if (process.env.BENCH_RECEIVER_CPU) pinToCpu(child.pid, process.env.BENCH_RECEIVER_CPU);
   const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(p as number)));
   const tx = dgram.createSocket('udp4');
   await new Promise<void>((resolve) => tx.bind(0, '127.0.0.1', resolve));

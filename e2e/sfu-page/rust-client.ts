@@ -1,5 +1,6 @@
 // A participant driven by @livekit/rtc-node (LiveKit's Rust SDK): publishes a generated 440 Hz tone and a moving
-// 640×360 test pattern, and records what it receives. Used by the rtc-node specs and tests as an independent client.
+// test pattern (640×360 at 15 fps unless a camera is given), and records what it receives. Used by the rtc-node
+// specs and tests as an independent client.
 import { randomFillSync } from 'node:crypto';
 import {
   AudioFrame,
