@@ -16,7 +16,7 @@ const brotli = (quality: number) =>
   defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
 
 /**
- * Builds src/boot/early-requests.ts as its own small module and puts it in <head> before the main bundle, so a
+ * Builds src/services/app/early-requests.ts as its own small module and puts it in <head> before the main bundle, so a
  * signed-in load asks for the first screen's data while the bundle still downloads (the module says why).
  */
 function earlyRequestsScript(entry: string): Plugin {
@@ -93,10 +93,10 @@ export default defineConfig({
     react(),
     themeInitScript(),
     emojiData(['ru']),
-    earlyRequestsScript('src/boot/early-requests.ts'),
+    earlyRequestsScript('src/services/app/early-requests.ts'),
     // The web app manifest and the service worker (src/sw/service-worker.ts, Workbox): the worker precaches every
     // file of this build but source maps and compressed copies; the page registers it after loading
-    // (src/core/services/service-worker.ts), so it never competes with the first paint.
+    // (src/services/app/service-worker.ts), so it never competes with the first paint.
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',

@@ -1,4 +1,4 @@
-// A lazily loaded page or dialog whose chunk cannot be fetched (src/shared/ui/lazy-view.tsx), in real Chromium against the
+// A lazily loaded page or dialog whose chunk cannot be fetched (src/ui/shared/lazy-view.tsx), in real Chromium against the
 // real server: the chunk's request is aborted, «Не удалось загрузить раздел» shows with «Повторить» and the rest
 // of the app keeps working; once the network lets the chunk through, «Повторить» fetches it and shows the view.
 import type { Page, Route } from '@playwright/test';

@@ -61,7 +61,7 @@ test('the first load gets Brotli-compressed assets; a reload serves every asset 
   await page.waitForLoadState('networkidle'); // the chunks loaded on demand (the socket) too
   // The call overlay (and the conference loader it imports) and the conversation's views are preloaded once the
   // service worker has installed: its precache has put them in the HTTP cache by then, so they are not downloaded
-  // twice (src/shared/ui/service-worker-settled.ts). The incoming-call dialog is in the first bundle.
+  // twice (src/ui/shared/service-worker-settled.ts). The incoming-call dialog is in the first bundle.
   const preloads = () =>
     net.seen().filter((s) => /^\/assets\/(CallOverlay|LazyConference|ConversationPaneView)-[^/]*\.js$/.test(s.path));
   await expect.poll(() => preloads().length, { timeout: 15_000 }).toBe(3);

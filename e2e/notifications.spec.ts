@@ -1,4 +1,4 @@
-// Notifications (src/features/notifications/machines/notifications, src/sw/service-worker.ts) in Chromium: the settings switches (and
+// Notifications (src/machines/notifications/notifications, src/sw/service-worker.ts) in Chromium: the settings switches (and
 // axe on them), a message to a hidden tab shown as a system notification through the service worker — one per
 // conversation, counted — read back with the worker's getNotifications(), and a click on it opening the
 // conversation.

@@ -1,4 +1,4 @@
-// Offline reading (src/core/services/offline-cache.ts, src/core/machines/offlineStore, src/sw/service-worker.ts): after one
+// Offline reading (src/services/session/offline-cache.ts, src/machines/session/offlineStore, src/sw/service-worker.ts): after one
 // visit, a reload with the network off shows the kept list and conversation under the banner, read-only; signing
 // out deletes what was kept.
 import type { Page } from '@playwright/test';

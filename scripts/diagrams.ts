@@ -2,7 +2,7 @@
 // tests/client/diagrams.test.ts fails when a committed diagram differs from its machine.
 import fs from 'node:fs';
 import path from 'node:path';
-import { diagramMachines } from '../src/core/app/diagrams';
+import { diagramMachines } from '../src/machines/app/diagrams';
 import { diagramDocument } from '../tests/model/mermaid';
 
 const dir = path.resolve('docs/statecharts');

@@ -2,23 +2,29 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { createRuntime } from './core/app/runtime';
-import { bridgedRouter } from './core/services/router';
-import { RouterBridge } from './core/ui/RouterBridge';
-import { startInspector } from './core/services/inspector';
-import { AppRoutes } from './core/ui/AppRoutes';
-import { RuntimeProvider } from './core/ui/RuntimeContext';
-import './styles/app.css';
+import { createRuntime } from './machines/app/runtime';
+import { bridgedRouter } from './services/app/router';
+import { RouterBridge } from './ui/app/RouterBridge';
+import { startInspector } from './services/app/inspector';
+import { AppRoutes } from './ui/app/AppRoutes';
+import { RuntimeProvider, type ViewPorts } from './ui/app/RuntimeContext';
+import './ui/shared/app.css';
+
+// The effects views run themselves; their code loads when first used, not with the first bundle.
+const ports: ViewPorts = {
+  openSecretAttachment: (a, signal) =>
+    import('./services/secretChats/secret-files').then((m) => m.openSecretAttachment(a, signal)),
+};
 
 async function start() {
   const inspect = await startInspector().catch(() => undefined);
   keepListBelowConversation();
-  // The navigation actor reads and moves the address through the page's router (src/core/services/router.ts).
+  // The navigation actor reads and moves the address through the page's router (src/services/app/router.ts).
   const router = bridgedRouter(window.location.pathname);
   const { app } = createRuntime({ inspect, services: { router } });
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
-      <RuntimeProvider app={app}>
+      <RuntimeProvider app={app} ports={ports}>
         <BrowserRouter>
           <RouterBridge onLocation={router.attach} />
           <AppRoutes />
@@ -44,4 +50,4 @@ function keepListBelowConversation() {
 
 void start();
 // The service worker: its registration code loads apart from the first bundle.
-void import('./core/services/service-worker').then((m) => m.registerServiceWorker());
+void import('./services/app/service-worker').then((m) => m.registerServiceWorker());

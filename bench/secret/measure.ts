@@ -1,5 +1,5 @@
 // The steps `npm run bench:secret` (Node) and the `secret` part of `npm run bench:client` (Chromium) both time, so
-// the two runtimes measure the same code: the engine of src/features/secretChats/crypto/mls-engine.ts (ts-mls,
+// the two runtimes measure the same code: the engine of src/services/secretChats/crypto/mls-engine.ts (ts-mls,
 // ciphersuite 1). Medians of n runs, in milliseconds of performance.now().
 import {
   type ClaimedKeyPackage,
@@ -11,7 +11,7 @@ import {
   generateKeyPackages,
   joinFromWelcome,
   processCommit,
-} from '../../src/features/secretChats/crypto/mls-engine';
+} from '../../src/services/secretChats/crypto/mls-engine';
 
 export interface SecretFigures {
   n: number;

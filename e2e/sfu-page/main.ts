@@ -9,7 +9,7 @@ import {
   Track,
   VideoQuality,
 } from 'livekit-client';
-import { encryptedRoom } from '../../src/features/calls/ui/call-e2ee';
+import { encryptedRoom } from '../../src/ui/calls/call-e2ee';
 
 interface ReceivedTrack {
   identity: string;

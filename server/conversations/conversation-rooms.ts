@@ -19,7 +19,7 @@ export const conversationRooms = fp(
     realtime.onClientEvent('conversation:typing', async ({ conversationId, typing }, { userId }) => {
       await requireMember(db, conversationId, userId);
       // Throttled, and only to sockets showing the conversation: the typing indicator lives in the open
-      // conversation (src/features/conversation/machines/typing), so the other members' sockets have nothing to do with it.
+      // conversation (src/machines/conversation/typing), so the other members' sockets have nothing to do with it.
       realtime.relayTyping(conversationId, userId, typing);
     });
   },

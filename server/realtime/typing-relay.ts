@@ -2,7 +2,7 @@
 // often a client sends them. The first notice goes at once; what arrives within the interval only records the
 // typist's latest state, which is relayed when the interval ends if it differs from what the others were last
 // told. A message from the typist ends its typing: clients clear a typer when its message arrives
-// (src/features/conversation/machines/typing, 'typing.remoteSent'), so the typing-off that follows a send is not relayed at all.
+// (src/machines/conversation/typing, 'typing.remoteSent'), so the typing-off that follows a send is not relayed at all.
 // State is per server process (a typist's socket stays on one process).
 import { TIMINGS } from '../../src/contract/limits';
 import { type Clock, type ClockTimer, systemClock } from '../clock';

@@ -1,5 +1,5 @@
 // How a failed request reaches the machines: one domain failure, whatever the transport (HTTP answer, upload,
-// socket acknowledgement). Services turn their raw errors into it at the boundary (src/core/services/api.ts), so a
+// socket acknowledgement). Services turn their raw errors into it at the boundary (src/services/app/api.ts), so a
 // machine reads the server's Russian message and the status without knowing which HTTP library ran.
 
 export class RequestFailure extends Error {

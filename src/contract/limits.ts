@@ -135,5 +135,5 @@ export const VOICE = {
   /** Playback speeds the player cycles through. */
   rates: [1, 1.5, 2],
 } as const;
-/** Offline reading (src/core/services/offline-cache.ts): what the browser keeps per user. */
+/** Offline reading (src/services/session/offline-cache.ts): what the browser keeps per user. */
 export const OFFLINE = { conversations: 20, messagesPerConversation: 100 } as const;

@@ -1,6 +1,6 @@
 // Words as the search index sees them. Both databases store and query the output of this module (SQLite's
 // FTS5 through a SQL function, PostgreSQL as a tsvector built here), so they match the same messages; the
-// browser's local index of secret chats (src/features/secretChats/crypto/search-index.ts, in the crypto worker,
+// browser's local index of secret chats (src/services/secretChats/crypto/search-index.ts, in the crypto worker,
 // loaded on demand) reads words with the same code. Pure: no I/O, the stemmers are plain functions.
 //
 // A word is a run of letters and digits. It is compared folded — NFC, lower case, ё as е, combining marks

@@ -80,5 +80,5 @@ export interface NotificationOpened {
   conversationId: string;
 }
 
-/** The address a click opens when no tab of the app is left: the page reads it at start (src/core/app/runtime.ts). */
+/** The address a click opens when no tab of the app is left: the page reads it at start (src/machines/app/runtime.ts). */
 export const OPEN_CONVERSATION_PARAM = 'conversation';

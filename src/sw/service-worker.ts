@@ -7,7 +7,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { type NotificationOpened, type NotificationPayload, OPEN_CONVERSATION_PARAM } from '../contract/notification';
-import { isData, presentNotification } from '../core/services/notification-present';
+import { isData, presentNotification } from '../services/notifications/notification-present';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagramMachines } from '../../src/core/app/diagrams';
+import { diagramMachines } from '../../src/machines/app/diagrams';
 
 const machines = await diagramMachines();
 import { diagramDocument, toMermaid } from '../model/mermaid';

@@ -2,9 +2,9 @@
 // Feature boundaries, read from the import graph of src/ (type imports, re-exports and import() included):
 // - a feature imports another feature only through its public faces: index.ts (machines and logic), ui/index.ts
 //   (its views) and *.protocol.ts; a feature's wiring.ts may also use another's wiring.ts (both are composition);
-// - src/shared imports no feature and nothing of src/core;
-// - src/core reaches features the same way, except the composition root (src/core/app), which wires them all;
-// - views (src/features/*/ui, src/core/ui, src/shared) never import a *.machine.ts file, directly or through an
+// - src/ui/shared imports no feature and nothing of src/machines/app;
+// - src/machines/app reaches features the same way, except the composition root (src/machines/app), which wires them all;
+// - views (src/machines/*/ui, src/ui/app, src/ui/shared) never import a *.machine.ts file, directly or through an
 //   index that re-exports one under the names they take (they import protocols; actors come from the runtime).
 // The rules run over a map of file → imports, so a probe checks them on a made-up file without writing into src/.
 import fs from 'node:fs';
@@ -33,12 +33,12 @@ function violation(from: string, to: string): string | null {
     /^src\/features\/[^/]+\/ui\/deferred$/.test(f) ||
     f.endsWith('.protocol') ||
     /^src\/features\/[^/]+\/index$/.test(f);
-  if (from.startsWith('src/shared/') && (b || to.startsWith('src/core/')))
-    return 'src/shared imports no feature and nothing of src/core';
+  if (from.startsWith('src/ui/shared/') && (b || to.startsWith('src/machines/app/')))
+    return 'src/ui/shared imports no feature and nothing of src/machines/app';
   if (b && a !== b) {
     if (publicFace(to)) return null;
-    if (a && from === `src/features/${a}/wiring.ts` && to === `src/features/${b}/wiring`) return null;
-    if (!a && from.startsWith('src/core/app/')) return null; // the composition root
+    if (a && from === `src/machines/${a}/wiring.ts` && to === `src/machines/${b}/wiring`) return null;
+    if (!a && from.startsWith('src/machines/app/')) return null; // the composition root
     return `another feature's internals (import its index.ts, ui/index.ts or a *.protocol.ts)`;
   }
   return null;
@@ -62,7 +62,7 @@ function violations(graph: Map<string, string[]>, names: Map<string, string[]> =
 }
 
 const isView = (f: string) =>
-  /^src\/features\/[^/]+\/ui\//.test(f) || f.startsWith('src/core/ui/') || f.startsWith('src/shared/');
+  /^src\/features\/[^/]+\/ui\//.test(f) || f.startsWith('src/ui/app/') || f.startsWith('src/ui/shared/');
 
 /** The module behind each name an index re-exports (`export { a } from './x'`, `export * from './x'` as '*'). */
 const reexportsMemo = new Map<string, Map<string, string>>();
@@ -143,16 +143,16 @@ const graphOf = (files: string[], read = (f: string) => fs.readFileSync(path.joi
 describe('feature boundaries', () => {
   const files = sourceFiles(path.join(root, 'src')).map((f) => path.relative(root, f).split(path.sep).join('/'));
 
-  it('src/features holds the features, each with a public index', () => {
-    const features = fs.readdirSync(path.join(root, 'src/features'));
+  it('src/machines holds the features, each with a public index', () => {
+    const features = fs.readdirSync(path.join(root, 'src/machines'));
     expect(features.length).toBeGreaterThanOrEqual(8);
     for (const f of features) {
-      const faces = ['index.ts', 'ui/index.ts'].filter((x) => fs.existsSync(path.join(root, 'src/features', f, x)));
-      expect(faces.length, `src/features/${f} has no index.ts or ui/index.ts`).toBeGreaterThan(0);
+      const faces = ['index.ts', 'ui/index.ts'].filter((x) => fs.existsSync(path.join(root, 'src/machines', f, x)));
+      expect(faces.length, `src/machines/${f} has no index.ts or ui/index.ts`).toBeGreaterThan(0);
     }
   });
 
-  it('no feature imports another feature’s internals; src/shared imports no feature', () => {
+  it('no feature imports another feature’s internals; src/ui/shared imports no feature', () => {
     expect(files.length).toBeGreaterThan(150);
     expect(violations(graphOf(files), namesOf(files.filter(isView)))).toEqual([]);
   }, 30_000);
@@ -162,7 +162,7 @@ describe('feature boundaries', () => {
       const read = () => lines.join('\n');
       return violations(graphOf([file], read), namesOf([file], read)).filter((v) => v.includes('never a machine file'));
     };
-    const bad = probe('src/features/chats/ui/ZzProbe.tsx', [
+    const bad = probe('src/ui/chats/ZzProbe.tsx', [
       "import { chatsLayoutMachine } from '../machines/chatsLayout/chatsLayout.machine';",
       "import { contactsMachine } from '../../contacts/index';",
       "import type { AvatarActorRef } from '../../profile/machines/avatar/avatar.machine';",
@@ -170,25 +170,25 @@ describe('feature boundaries', () => {
     expect(bad).toHaveLength(3);
     expect(bad[0]).toContain('views import protocols, never a machine file');
     expect(
-      probe('src/core/ui/ZzProbe.tsx', ["import { selectPing } from '../machines/connectivity/connectivity.machine';"]),
+      probe('src/ui/app/ZzProbe.tsx', ["import { selectPing } from '../machines/connectivity/connectivity.machine';"]),
     ).toHaveLength(1);
     expect(
-      probe('src/shared/ui/ZzProbe.tsx', ["export * from '../../core/machines/session/session.machine';"]).length,
+      probe('src/ui/shared/ZzProbe.tsx', ["export * from '../../core/machines/session/session.machine';"]).length,
     ).toBeGreaterThan(0);
     expect(
-      probe('src/features/chats/ui/ZzProbe.tsx', [
+      probe('src/ui/chats/ZzProbe.tsx', [
         "import { FOOTER_TAGS } from '../machines/chatsFooter/chatsFooter.protocol';",
         "import { filterContacts } from '../../contacts/index';",
       ]),
     ).toEqual([]);
     // The composition root may: it wires the machines.
     expect(
-      probe('src/core/app/ZzProbe.ts', ["import { contactsMachine } from '../../features/contacts/index';"]),
+      probe('src/machines/app/ZzProbe.ts', ["import { contactsMachine } from '../../features/contacts/index';"]),
     ).toEqual([]);
   });
 
   it('a probe importing another feature’s view, machine or service file fails; its index and protocols pass', () => {
-    const probe = 'src/features/chats/ui/ZzProbe.tsx';
+    const probe = 'src/ui/chats/ZzProbe.tsx';
     const lines = [
       "import { ContactsDialog } from '../../contacts/ui/ContactsDialog';",
       "import { composerMachine } from '../../composer/machines/composer/composer.machine';",
@@ -200,15 +200,15 @@ describe('feature boundaries', () => {
     ];
     const found = violations(graphOf([probe], () => lines.join('\n')));
     expect(found).toHaveLength(3);
-    expect(found[0]).toContain('src/features/contacts/ui/ContactsDialog');
+    expect(found[0]).toContain('src/ui/contacts/ContactsDialog');
     expect(
-      violations(graphOf(['src/shared/ui/ZzProbe.tsx'], () => "import { x } from '../../features/chats/index';")),
+      violations(graphOf(['src/ui/shared/ZzProbe.tsx'], () => "import { x } from '../../features/chats/index';")),
     ).toHaveLength(1);
     expect(
-      violations(graphOf(['src/core/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
+      violations(graphOf(['src/machines/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
     ).toEqual([]);
     expect(
-      violations(graphOf(['src/core/ui/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
+      violations(graphOf(['src/ui/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
     ).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@
 // The import layers. Coarse rules are lint (biome.json, noRestrictedImports per folder): each case lints a probe
 // file in a temporary copy of the project's configuration (nothing is written into src/ or server/). The feature
 // boundaries are read from the import graph with the TypeScript parser: a feature imports another feature only
-// through its public index.ts or a *.protocol.ts; views never import a machine file; src/shared imports no feature.
+// through its public index.ts or a *.protocol.ts; views never import a machine file; src/ui/shared imports no feature.
 // Biome cannot tell `import type` from a value import, so the browser's "no zod" rule is checked on that graph too.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,28 +57,28 @@ function lint(dir: string, ext: string, imports: string[]): { ok: boolean; outpu
 // Each case starts biome: seconds apiece on a busy machine.
 describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
   it('a view importing services fails, naming the rule and the reason', () => {
-    const r = lint('src/features/chats/ui', '.tsx', ['../../../core/services/api']);
+    const r = lint('src/ui/chats', '.tsx', ['../../../core/services/api']);
     expect(r.ok).toBe(false);
     expect(r.output).toContain('noRestrictedImports');
     expect(r.output).toContain('Layers: views');
-    expect(lint('src/features/chats/ui', '.tsx', ['../services/upload']).ok).toBe(false);
-    expect(lint('src/shared/ui', '.tsx', ['../../core/services/sound']).ok).toBe(false);
+    expect(lint('src/ui/chats', '.tsx', ['../services/upload']).ok).toBe(false);
+    expect(lint('src/ui/shared', '.tsx', ['../../core/services/sound']).ok).toBe(false);
   });
 
   it('a view importing a machine file fails; its protocol passes', () => {
-    expect(lint('src/features/chats/ui', '.tsx', ['../machines/chatsLayout/chatsLayout.machine']).ok).toBe(false);
-    expect(lint('src/core/ui', '.tsx', ['../machines/connectivity/connectivity.machine']).ok).toBe(false);
-    expect(lint('src/shared/ui', '.tsx', ['../../features/conversation/machines/lightbox/lightbox.machine']).ok).toBe(
+    expect(lint('src/ui/chats', '.tsx', ['../machines/chatsLayout/chatsLayout.machine']).ok).toBe(false);
+    expect(lint('src/ui/app', '.tsx', ['../machines/connectivity/connectivity.machine']).ok).toBe(false);
+    expect(lint('src/ui/shared', '.tsx', ['../../features/conversation/machines/lightbox/lightbox.machine']).ok).toBe(
       false,
     );
-    expect(lint('src/features/chats/ui', '.tsx', ['../machines/chatsLayout/chatsLayout.protocol']).ok).toBe(true);
+    expect(lint('src/ui/chats', '.tsx', ['../machines/chatsLayout/chatsLayout.protocol']).ok).toBe(true);
   });
 
   it('a view importing the composition root or a wiring module fails; protocols, indexes and the contract pass', () => {
-    expect(lint('src/core/ui', '.tsx', ['../app/runtime']).ok).toBe(false);
-    expect(lint('src/features/chats/ui', '.tsx', ['../wiring']).ok).toBe(false);
+    expect(lint('src/ui/app', '.tsx', ['../app/runtime']).ok).toBe(false);
+    expect(lint('src/ui/chats', '.tsx', ['../wiring']).ok).toBe(false);
     expect(
-      lint('src/features/chats/ui', '.tsx', [
+      lint('src/ui/chats', '.tsx', [
         '../machines/chats/chats.protocol',
         '../../contacts/index',
         '../../../contract/api',
@@ -87,28 +87,28 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
   });
 
   it('machines may use services but not views or wiring; services may not use machines; the contract uses neither', () => {
-    expect(lint('src/core/machines/session', '.ts', ['../../services/api']).ok).toBe(true);
-    expect(lint('src/core/machines/session', '.ts', ['../../ui/RuntimeContext']).ok).toBe(false);
-    expect(lint('src/features/chats/machines/chats', '.ts', ['../../wiring']).ok).toBe(false);
-    expect(lint('src/core/services', '.ts', ['../machines/session/session.machine']).ok).toBe(false);
-    expect(lint('src/features/composer/services', '.ts', ['../machines/composer/composer.machine']).ok).toBe(false);
+    expect(lint('src/machines/session/session', '.ts', ['../../services/api']).ok).toBe(true);
+    expect(lint('src/machines/session/session', '.ts', ['../../ui/RuntimeContext']).ok).toBe(false);
+    expect(lint('src/machines/chats/chats', '.ts', ['../../wiring']).ok).toBe(false);
+    expect(lint('src/services', '.ts', ['../machines/session/session.machine']).ok).toBe(false);
+    expect(lint('src/services/composer', '.ts', ['../machines/composer/composer.machine']).ok).toBe(false);
     expect(lint('src/contract', '.ts', ['../core/services/api']).ok).toBe(false);
     expect(lint('src/contract', '.ts', ['../features/chats/index']).ok).toBe(false);
   });
 
   it('no non-null assertion (`!`) in the client’s code; tests may use one', () => {
     const body = 'const a: string | null = null;\nexport const b = a!;\n';
-    const machine = lintText('src/features/chats/machines/chats/ZzProbe.ts', body);
+    const machine = lintText('src/machines/chats/chats/ZzProbe.ts', body);
     expect(machine.ok).toBe(false);
     expect(machine.output).toContain('noNonNullAssertion');
-    expect(lintText('src/core/ui/ZzProbe.tsx', body).ok).toBe(false);
-    expect(lintText('src/features/chats/machines/chats/ZzProbe.test.ts', body).ok).toBe(true);
+    expect(lintText('src/ui/app/ZzProbe.tsx', body).ok).toBe(false);
+    expect(lintText('src/machines/chats/chats/ZzProbe.test.ts', body).ok).toBe(true);
   });
 
   it('the server shares only the contract with the client, and the media server imports nothing of the messenger', () => {
     expect(lint('server/http', '.ts', ['../../src/contract/api']).ok).toBe(true);
-    expect(lint('server/http', '.ts', ['../../src/core/machines/session/session.machine']).ok).toBe(false);
-    expect(lint('server/http', '.ts', ['../../src/features/chats/index']).ok).toBe(false);
+    expect(lint('server/http', '.ts', ['../../src/machines/session/session/session.machine']).ok).toBe(false);
+    expect(lint('server/http', '.ts', ['../../src/machines/chats/index']).ok).toBe(false);
     expect(lint('server/sfu', '.ts', ['./session/room']).ok).toBe(true);
     expect(lint('server/sfu/session', '.ts', ['../media/forwarding', '../signal']).ok).toBe(true);
     expect(lint('server/sfu/media', '.ts', ['../session/participant']).ok).toBe(false);
@@ -122,7 +122,7 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
 // --- zod stays out of the browser (bundle budget, bench/client/bundle.ts) ---
 
 /** The browser's code: everything but tests under these folders, and the entry. */
-const CLIENT_DIRS = ['src/core', 'src/features', 'src/shared', 'src/boot'];
+const CLIENT_DIRS = ['src/machines/app', 'src/machines', 'src/ui/shared', 'src/services/app'];
 
 /** The browser's code: the entry and everything but tests under CLIENT_DIRS. */
 const clientFiles = () => [
@@ -212,7 +212,7 @@ function zodValueImports(file: string, text = fs.readFileSync(file, 'utf8')): st
     );
 }
 
-describe('zod stays out of the browser: src/core, src/features, src/shared import schema modules as types only', {
+describe('zod stays out of the browser: src/machines/app, src/machines, src/ui/shared import schema modules as types only', {
   timeout: 30_000,
 }, () => {
   it('no browser file imports zod, or a module that loads it, as a value', () => {
@@ -223,18 +223,16 @@ describe('zod stays out of the browser: src/core, src/features, src/shared impor
 
   it('a value import of zod or of a schema module fails; type imports and the zod-free contract modules pass', () => {
     const probe = (dir: string, body: string) => zodValueImports(path.join(root, dir, 'ZzProbe.ts'), body);
-    expect(probe('src/features/chats/ui', "import { z } from 'zod';")).toHaveLength(1);
-    expect(probe('src/core/services', "import { User } from '../../contract/entities';")).toHaveLength(1);
-    expect(probe('src/features/chats/machines/chats', "export { api } from '../../../../contract/api';")).toHaveLength(
-      1,
-    );
-    expect(probe('src/core/app', "import { routes } from '../../contract';")[0]).toMatch(
+    expect(probe('src/ui/chats', "import { z } from 'zod';")).toHaveLength(1);
+    expect(probe('src/services', "import { User } from '../../contract/entities';")).toHaveLength(1);
+    expect(probe('src/machines/chats/chats', "export { api } from '../../../../contract/api';")).toHaveLength(1);
+    expect(probe('src/machines/app', "import { routes } from '../../contract';")[0]).toMatch(
       /^src\/core\/app\/ZzProbe\.ts:1 imports '\.\.\/\.\.\/contract' as a value/,
     );
-    expect(probe('src/core/app', "const m = () => import('../../contract/events');")).toHaveLength(1);
+    expect(probe('src/machines/app', "const m = () => import('../../contract/events');")).toHaveLength(1);
     expect(
       probe(
-        'src/features/chats/ui',
+        'src/ui/chats',
         [
           "import type { z } from 'zod';",
           "import type { User } from '../../../contract/entities';",

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The import graph of the machines (src/core/machines and each feature's machines/), read with the TypeScript parser (type imports and re-exports included):
+// The import graph of the machines (src/machines and each feature's machines/), read with the TypeScript parser (type imports and re-exports included):
 // no cycles; a protocol module imports only the contract and other protocols (with the pure data modules of its
 // own folder); a machine file imports another machine file only to run it as a child (parent → child).
 import fs from 'node:fs';
@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles, specifiers } from './import-graph';
 
 const root = path.resolve(__dirname, '../..');
-const coreMachines = path.join(root, 'src/core/machines');
-const featuresDir = path.join(root, 'src/features');
+const coreMachines = path.join(root, 'src/machines');
+const featuresDir = path.join(root, 'src/machines');
 const machineDirs = [
   coreMachines,
   ...fs

@@ -1,5 +1,5 @@
 // Props of the conversation pane for tests that render it without the message list (an empty or loading history).
-import type { ConversationViewProps } from '../../src/features/conversation/ui/ConversationView';
+import type { ConversationViewProps } from '../../src/ui/conversation/ConversationView';
 
 const avatar = { face: { kind: 'initials' as const, text: 'Б' }, colour: '#2f57d1', presence: 'online' as const };
 

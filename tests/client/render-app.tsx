@@ -2,17 +2,18 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { beforeAll } from 'vitest';
-import { createRuntime } from '../../src/core/app/runtime';
-import type { Services } from '../../src/core/app/services';
-import type { Session } from '../../src/core/services/storage';
-import { AppRoutes, AuthPages } from '../../src/core/ui/AppRoutes';
-import { RuntimeProvider } from '../../src/core/ui/RuntimeContext';
+import { createRuntime } from '../../src/machines/app/runtime';
+import type { Services } from '../../src/machines/app/services';
+import type { Session } from '../../src/services/session/storage';
+import { AppRoutes, AuthPages } from '../../src/ui/app/AppRoutes';
+import { RuntimeProvider } from '../../src/ui/app/RuntimeContext';
+import { openSecretAttachment } from '../../src/services/secretChats/secret-files';
 import { never, quietSocket } from '../fixtures/session';
 
 export { deferred, storedSession, user } from '../fixtures/session';
 
 // The sign-in pages are a lazy chunk; here they are fetched before the tests, which then read them at once
-// (src/shared/ui/lazy-views.test.tsx covers the loading itself).
+// (src/ui/shared/lazy-views.test.tsx covers the loading itself).
 beforeAll(() => AuthPages.preload());
 
 /** Sign-in and registration as the test wants them to answer (any value; the machine reads what it needs). */
@@ -41,7 +42,7 @@ export function renderApp(path: string, options: { stored?: Session | null } & S
     },
   });
   const view = render(
-    <RuntimeProvider app={runtime.app}>
+    <RuntimeProvider app={runtime.app} ports={{ openSecretAttachment }}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
         <LocationProbe />

@@ -7,11 +7,11 @@ import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, createMachine, waitFor } from 'xstate';
 import type { Ack } from '../../src/contract/events';
-import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/core/machines/realtime/realtime.machine';
-import { type ServerRequestInput, serverRequest } from '../../src/core/machines/realtime/server-request';
-import type { ServerEventMessage } from '../../src/core/machines/realtime/realtime.protocol';
-import { socketActor } from '../../src/core/machines/realtime/socket.actor';
-import { createSocket } from '../../src/core/services/socket';
+import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime/realtime.machine';
+import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/realtime/server-request';
+import type { ServerEventMessage } from '../../src/machines/realtime/realtime/realtime.protocol';
+import { socketActor } from '../../src/services/realtime/socket.actor';
+import { createSocket } from '../../src/services/realtime/socket';
 import { client, startTestServer, type TestServer } from './harness';
 
 let srv: TestServer;

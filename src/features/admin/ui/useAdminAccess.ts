@@ -1,6 +1,0 @@
-// Whether the signed-in user administers the server (role from /api/status/me, kept by the session and profile).
-import { useOwnUser } from '../../profile/ui/index';
-
-export function useAdminAccess() {
-  return { isAdmin: useOwnUser()?.role === 'admin' };
-}

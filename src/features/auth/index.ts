@@ -1,4 +1,0 @@
-// The public face of the auth feature: other features import only this module, ui/index.ts (its views) and its
-// *.protocol.ts files. Its code loads with the sign-in and registration screens and the password-reset page.
-export { registrationModeMachine } from './machines/registrationMode/registrationMode.machine';
-export { passwordResetMachine } from './machines/passwordReset/passwordReset.machine';

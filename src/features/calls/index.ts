@@ -1,3 +1,0 @@
-// The public face of the calls feature: other features import only this module, ui/index.ts (its views) and its
-// *.protocol.ts files.
-export { callMachine } from './machines/call/call.machine';

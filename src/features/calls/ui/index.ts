@@ -1,5 +1,0 @@
-// The views of the calls feature that other features and the app's routes render.
-import { lazyView } from '../../../shared/ui/lazy-view';
-export { CallLayer } from './CallLayer';
-
-export const LazyCallsPage = lazyView(() => import('./CallsPage').then((m) => m.CallsPage));

@@ -1,3 +1,0 @@
-// The public face of the message actions feature (removal with undo, forwarding, message info): other features
-// import only this module, ui/index.ts (its views) and its *.protocol.ts files.
-export { removalMachine } from './machines/removal/removal.machine';

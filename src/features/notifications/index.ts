@@ -1,3 +1,0 @@
-// The public face of the notifications feature: other features import only this module, ui/index.ts (its views) and its
-// *.protocol.ts files.
-export { notificationsMachine } from './machines/notifications/notifications.machine';

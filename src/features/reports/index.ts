@@ -1,4 +1,0 @@
-// The public face of the reports feature: other features import only this module, ui/index.ts (its views) and its
-// *.protocol.ts files. Its code loads with the dialog and the notices, never in the first bundle.
-export { reportDialogMachine } from './machines/reportDialog/reportDialog.machine';
-export { reportNoticesMachine } from './machines/reportNotices/reportNotices.machine';

@@ -1,4 +1,0 @@
-// The views of the settings feature that other features and the app's routes render.
-import { lazyView } from '../../../shared/ui/lazy-view';
-
-export const LazySettingsPage = lazyView(() => import('./SettingsPage').then((m) => m.SettingsPage));

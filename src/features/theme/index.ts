@@ -1,2 +1,0 @@
-// The public face of the theme feature: other features import only this module, ui/index.ts and its *.protocol.ts files.
-export { themeMachine } from './machines/theme/theme.machine';

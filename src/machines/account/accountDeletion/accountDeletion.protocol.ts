@@ -1,0 +1,23 @@
+// «Удалить аккаунт» in Settings (systemId 'accountDeletion', alive while the section is shown). Views import this
+// module, never accountDeletion.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+/** Typed on screen to confirm; the server needs only the password. */
+export const DELETE_CONFIRMATION = 'УДАЛИТЬ';
+export const CONFIRMATION_NEEDED = `Введите ${DELETE_CONFIRMATION}, чтобы подтвердить`;
+export const DELETE_FAILED = 'Не удалось удалить аккаунт';
+
+export interface AccountDeletionContext {
+  error: string | null;
+}
+
+export type AccountDeletionEvent = { type: 'account.delete'; password: string; confirmation: string };
+
+export type AccountDeletionRef = MachineRef<AccountDeletionContext, AccountDeletionEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** «Удалить аккаунт» (spawned while the settings section is shown). */
+    accountDeletion: AccountDeletionRef;
+  }
+}

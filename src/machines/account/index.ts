@@ -1,0 +1,6 @@
+// The public face of the account feature (sign-ins and password): other features import only this module,
+// ui/index.ts (its views) and its *.protocol.ts files.
+export { accountDeletionMachine } from './accountDeletion/accountDeletion.machine';
+export { dataExportMachine } from './dataExport/dataExport.machine';
+export { devicesMachine } from './devices/devices.machine';
+export { passwordMachine } from './passwordChange/passwordChange.machine';

@@ -1,0 +1,56 @@
+// «Пользователи» in «Администрирование» (systemId 'adminUsers', alive while the tab is shown): the accounts with
+// search and paging, and what an administrator does to one (docs/administration.md, Accounts). Views import this
+// module, never adminUsers.machine.ts.
+import type { AdminUser } from '../../../contract/administration';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type { AdminUser };
+
+export const USERS_FAILED = 'Не удалось загрузить пользователей';
+export const USER_ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
+
+/** «Отключить», «Включить», «Завершить сеансы», «Сделать администратором», «Снять права администратора». */
+export type UserAction = 'deactivate' | 'reactivate' | 'endSessions' | 'promote' | 'demote';
+/** The actions asked about first: they lock someone out or change who runs the server. */
+export const CONFIRMED_ACTIONS: readonly UserAction[] = ['deactivate', 'promote', 'demote'];
+
+/** A password-reset link just made: its path on this site and when it stops working. */
+export interface ResetLink {
+  userId: string;
+  path: string;
+  expiresAt: string;
+}
+
+export interface AdminUsersContext {
+  /** The search as sent (name, username or EBLID); '' lists everyone, newest first. */
+  query: string;
+  users: AdminUser[];
+  /** The next page's cursor, null on the last page. */
+  nextCursor: string | null;
+  /** The action asked about or running. */
+  pending: { userId: string; action: UserAction | 'resetLink' } | null;
+  resetLink: ResetLink | null;
+  error: string | null;
+}
+
+export type AdminUsersEvent =
+  | { type: 'users.search'; query: string }
+  | { type: 'users.more' }
+  | { type: 'users.reload' }
+  | { type: 'users.act'; userId: string; action: UserAction }
+  | { type: 'users.confirm' }
+  | { type: 'users.cancel' }
+  | { type: 'users.resetLink'; userId: string }
+  | { type: 'users.copyLink' }
+  | { type: 'users.closeLink' };
+
+export const ADMIN_TAGS = { busy: 'busy', confirming: 'confirming', copied: 'copied' } as const;
+
+export type AdminUsersRef = MachineRef<AdminUsersContext, AdminUsersEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** «Пользователи» (spawned while the tab is shown). */
+    adminUsers: AdminUsersRef;
+  }
+}

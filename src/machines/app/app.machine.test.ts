@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromPromise } from 'xstate';
+import { appMachine } from './app.machine';
+import { idsOf, lazyIds, type RegistryEntry, type RegistryId, registry } from './registry';
+
+// Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
+// (sign-in, the socket hand-over) are tested through the composition root in src/machines/app/wiring.test.ts.
+const inert = createMachine({});
+const sessionLong = [
+  'session',
+  'realtime',
+  'connectivity',
+  'signOutQueue',
+  'offlineStore',
+  'notifications',
+  'chats',
+  'call',
+  'navigation',
+  'contacts',
+  'search',
+  'profile',
+  'removal',
+  'theme',
+];
+const viewOwned = [
+  'callsPage',
+  'chatsFooter',
+  'conversationSearch',
+  'sendPreview',
+  'mentionPicker',
+  'selection',
+  'forwardPicker',
+  'messageInfo',
+  'chatsLayout',
+  'lightbox',
+  'devices',
+  'passwordChange',
+  'accountDeletion',
+  'dataExport',
+  'chatActions',
+  'groupInvites',
+  'joinGroup',
+  'blocking',
+  'conversationInfo',
+  'registrationMode',
+  'passwordReset',
+  'reportDialog',
+  'reportNotices',
+  'adminUsers',
+  'adminRegistration',
+  'inviteCodes',
+  'adminReports',
+  'adminStats',
+  'secretDevice',
+  'secretDialog',
+  'secretCall',
+  'secretRecovery',
+  'secretVerify',
+  'groupAvatar',
+];
+
+/** The root with inert children; a later line's code "arrives" when `arrive()` is called. */
+function start() {
+  const pending: (() => void)[] = [];
+  const loadLine = fromPromise(
+    ({ input }: { input: { id: string; input: unknown } }) =>
+      new Promise((resolve) => pending.push(() => resolve({ id: input.id, machine: inert, input: input.input }))),
+  );
+  const machine = appMachine.provide({
+    actors: { ...Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])), loadLine } as never,
+  });
+  const app = createActor(machine, { input: {} }).start();
+  return Object.assign(app, {
+    arrive: async () => {
+      for (const go of pending.splice(0)) go();
+      await new Promise((r) => setTimeout(r, 0));
+    },
+  });
+}
+
+describe('app (root actor)', () => {
+  it('the registry names the session-long and the view-owned actors', () => {
+    expect(idsOf('session')).toEqual(sessionLong);
+    expect(idsOf('owned', 'view')).toEqual(viewOwned);
+  });
+
+  it('a machine owning a line whose code loads later declares `loadOwned`, through which it gets that code', () => {
+    const owners = new Set(
+      (Object.keys(registry) as RegistryId[]).flatMap((id) => {
+        const e: RegistryEntry = registry[id];
+        return e.lifetime === 'owned' && e.owner !== 'view' && e.load && e.owner ? [e.owner as RegistryId] : [];
+      }),
+    );
+    expect([...owners].sort()).toEqual(['chats', 'chatsFooter']);
+    for (const owner of owners)
+      expect((registry[owner] as RegistryEntry).machine?.implementations.actors.loadOwned, owner).toBeDefined();
+  });
+
+  it('spawns every session-long child under a systemId equal to its name, the same ref as in its context, and nothing else', () => {
+    const app = start();
+    const context: Record<string, unknown> = { ...app.getSnapshot().context };
+    for (const id of sessionLong) {
+      expect(app.system.get(id), id).toBeDefined();
+      expect(context[id], id).toBe(app.system.get(id));
+    }
+    expect(Object.keys(context).sort()).toEqual([...sessionLong].sort());
+    for (const id of [...viewOwned, 'contactCode', 'avatar', 'groupDialog'])
+      expect(app.system.get(id), id).toBeUndefined();
+  });
+
+  it('spawns a view-owned actor on actor.open (once) and stops it on actor.close; other ids are refused', () => {
+    const app = start();
+    app.send({ type: 'actor.open', id: 'chatsFooter' });
+    const footer = app.system.get('chatsFooter');
+    expect(footer.getSnapshot().status).toBe('active');
+    expect(app.getSnapshot().children.chatsFooter).toBe(footer);
+    app.send({ type: 'actor.open', id: 'chatsFooter' });
+    expect(app.system.get('chatsFooter')).toBe(footer);
+    app.send({ type: 'actor.close', id: 'chatsFooter' });
+    expect(footer.getSnapshot().status).toBe('stopped');
+    expect(app.system.get('chatsFooter')).toBeUndefined();
+    expect(app.getSnapshot().children.chatsFooter).toBeUndefined();
+    app.send({ type: 'actor.open', id: 'chatsFooter' });
+    expect(app.system.get('chatsFooter')).not.toBe(footer);
+    // A session-long actor is not the views' to stop.
+    const chats = app.system.get('chats');
+    app.send({ type: 'actor.close', id: 'chats' });
+    expect(app.system.get('chats')).toBe(chats);
+  });
+
+  it('a line whose code comes with its view is spawned once its code is here, and not at all if closed first', async () => {
+    expect(lazyIds()).toEqual(expect.arrayContaining(['callsPage', 'devices', 'conversationInfo', 'blocking']));
+    const app = start();
+    app.send({ type: 'actor.open', id: 'callsPage', input: { x: 1 } });
+    expect(app.system.get('callsPage')).toBeUndefined();
+    await app.arrive();
+    const page = app.system.get('callsPage');
+    expect(page.getSnapshot().status).toBe('active');
+    app.send({ type: 'actor.close', id: 'callsPage' });
+    expect(app.system.get('callsPage')).toBeUndefined();
+    // Opened and closed before the code came: nothing is left running.
+    app.send({ type: 'actor.open', id: 'devices' });
+    app.send({ type: 'actor.close', id: 'devices' });
+    await app.arrive();
+    expect(app.system.get('devices')).toBeUndefined();
+    expect(Object.keys(app.getSnapshot().children).filter((k) => k.startsWith('load.'))).toEqual([]);
+  });
+});

@@ -1,0 +1,32 @@
+// The root actor's protocol: its input, the events it accepts (a view opening and closing the actor it owns,
+// src/ui/app/useOwnedActor.ts) and the session-long children views read from its context. Every other actor is
+// reached through the typed map of src/machines/shared/system.ts.
+import type { EventObject } from 'xstate';
+import type { Session } from '../../contract/entities';
+import type { ConnectivityRef } from '../realtime/connectivity/connectivity.protocol';
+import type { MachineRef } from '../shared/machine-ref';
+import type { RealtimeRef } from '../realtime/realtime/realtime.protocol';
+import type { SessionRef } from '../session/session/session.protocol';
+import type { SystemActors, SystemId } from '../shared/system';
+
+export interface AppInput {
+  stored?: Session | null;
+}
+
+export type AppEvent =
+  /** A view shows something whose actor lives exactly as long (a page, a view-owned dialog): spawn it under its systemId. */
+  | { type: 'actor.open'; id: SystemId; input?: unknown }
+  /** That view went away: stop the actor. */
+  | { type: 'actor.close'; id: SystemId };
+
+/** What views read of the root's context: the session-long actors they always need. */
+export interface AppViewContext {
+  session: SessionRef;
+  realtime: RealtimeRef;
+  connectivity: ConnectivityRef;
+}
+
+/** The actors the root spawned, by systemId (the view-owned ones while their view is mounted). */
+export type AppChildren = { [K in SystemId]?: SystemActors[K] };
+
+export type AppRef = MachineRef<AppViewContext, AppEvent, EventObject, AppChildren>;

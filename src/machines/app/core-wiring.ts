@@ -1,0 +1,78 @@
+// The session-long core actors provided from the real services: sign-in and refresh, the socket, the ping and
+// the offline store, and the sign-outs made offline.
+import { fromPromise } from 'xstate';
+import type { BodyOf, ResponseOf } from '../../contract/api';
+import { RequestFailure } from '../../contract/failure';
+import { connectivityMachine } from '../realtime/connectivity/connectivity.machine';
+import { offlineStoreMachine } from '../session/offlineStore/offlineStore.machine';
+import { realtimeMachine } from '../realtime/realtime/realtime.machine';
+import { socketActor } from '../../services/realtime/socket.actor';
+import { sessionMachine } from '../session/session/session.machine';
+import { signOutQueueMachine } from '../session/signOutQueue/signOutQueue.machine';
+import type { Services } from './services';
+
+export function wireSession(s: Services) {
+  return sessionMachine.provide({
+    actors: {
+      login: fromPromise(({ input }: { input: BodyOf<'login'> }) => s.authApi.login(input)),
+      register: fromPromise(({ input }: { input: BodyOf<'register'> }) => s.authApi.register(input)),
+      refresh: fromPromise(({ input }: { input: { refreshToken: string } }) => s.authApi.refresh(input.refreshToken)),
+      // A sign-out that gets no answer is finished later by the signOutQueue: its token waits in storage.
+      logout: fromPromise<unknown, { refreshToken: string }>(async ({ input }) => {
+        try {
+          return await s.authApi.logout(input.refreshToken);
+        } catch (error) {
+          const status = error instanceof RequestFailure ? error.status : null;
+          if (status === null || status >= 500) s.pendingSignOuts.add(input.refreshToken);
+          throw error;
+        }
+      }),
+      fetchMe: fromPromise<ResponseOf<'me'> | null>(() => s.api.call('me')),
+    },
+  });
+}
+
+export const wireRealtime = (s: Services) =>
+  realtimeMachine.provide({ actors: { socket: socketActor(s.connectSocket) } });
+
+export const wireConnectivity = (s: Services) =>
+  connectivityMachine.provide({ actors: { ping: fromPromise(() => s.ping()) } });
+
+export const wireSignOutQueue = (s: Services) =>
+  signOutQueueMachine.provide({
+    actors: {
+      loadPending: fromPromise(async () => s.pendingSignOuts.load()),
+      revoke: fromPromise<unknown, { token: string }>(async ({ input }) => {
+        try {
+          await s.authApi.logout(input.token);
+        } catch (error) {
+          const status = error instanceof RequestFailure ? error.status : null;
+          // No answer: it stays for the next try. Anything else: the server will never take it.
+          if (status === null || status >= 500) throw error;
+        }
+        s.pendingSignOuts.remove(input.token);
+      }),
+    },
+  });
+
+export const wireOfflineStore = (s: Services) =>
+  offlineStoreMachine.provide({
+    actors: {
+      clear: fromPromise<unknown, { userId: string }>(({ input }) => s.offline.clear(input.userId)),
+      forget: fromPromise<unknown, { userId: string; conversationId: string; messageId: string }>(({ input }) =>
+        s.offline.forgetMessage(input.userId, input.conversationId, input.messageId),
+      ),
+      catchUp: fromPromise<unknown, { userId: string }>(async ({ input }) => {
+        let since = await s.offline.deletionsCheckedAt(input.userId);
+        // A few pages at most each time; the rest comes the next time the server answers again.
+        for (let page = 0; page < 10; page++) {
+          const answer = await s.api.call('deletedMessages', { query: since ? { since } : {} });
+          for (const d of answer.deleted) await s.offline.forgetMessage(input.userId, d.conversationId, d.id);
+          const moved = answer.until !== since;
+          since = answer.until;
+          await s.offline.setDeletionsCheckedAt(input.userId, since);
+          if (!answer.more || !moved) break;
+        }
+      }),
+    },
+  });

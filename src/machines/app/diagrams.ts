@@ -1,0 +1,33 @@
+// Every machine of the client for `npm run diagrams` and its test: the root and each machine of the registry
+// (src/machines/app/registry.ts), by the first registry id that names it.
+import type { AnyStateMachine } from 'xstate';
+import { appMachine } from './app.machine';
+import { type RegistryEntry, type RegistryId, registry } from './registry';
+import type { Services } from './services';
+
+/**
+ * What a line whose code loads later is wired with here: the wiring only closes over the services (they are used
+ * when an actor runs), and a diagram needs only the states, which providing effects leaves as they are.
+ */
+const noServices = {} as Services;
+
+/**
+ * Every machine once (two lines may share one, e.g. the two searches: the same config, wired or not), by the first
+ * id that names it; the lines that load later are fetched for it.
+ */
+export async function registeredMachines(): Promise<Record<string, AnyStateMachine>> {
+  const seen = new Set<unknown>();
+  const out: Record<string, AnyStateMachine> = {};
+  for (const id of Object.keys(registry) as RegistryId[]) {
+    const e: RegistryEntry = registry[id];
+    const m = e.machine ?? (await (e.load?.wired?.(noServices) ?? e.load?.machine?.()));
+    if (!m || seen.has(m.config)) continue;
+    seen.add(m.config);
+    out[id] = m;
+  }
+  return out;
+}
+
+export async function diagramMachines(): Promise<Record<string, AnyStateMachine>> {
+  return { app: appMachine, ...(await registeredMachines()) };
+}

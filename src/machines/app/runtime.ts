@@ -1,0 +1,43 @@
+// The composition root: creates the services and the root app actor, and ties them together (the API client
+// reads the session's tokens and asks the session actor to refresh; every session change is persisted).
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { AppActorRef } from './app.machine';
+import type { SessionActorRef } from '../session/session/session.machine';
+import type { Session } from '../../services/session/storage';
+import { createServices, type ServiceOverrides, type Services, withOverrides } from './services';
+import { wireApp } from './wiring';
+
+export interface Runtime {
+  app: AppActorRef;
+  services: Services;
+}
+
+export interface RuntimeOptions {
+  /** Replaced services (tests); every other service stays real. */
+  services?: ServiceOverrides;
+  /** The stored session to start from (default: what storage holds). */
+  stored?: Session | null;
+  inspect?: Observer<InspectionEvent>;
+  baseURL?: string;
+}
+
+export function createRuntime(options: RuntimeOptions = {}): Runtime {
+  // The services read the session lazily, so they can exist before the actor that provides it.
+  let app: AppActorRef | null = null;
+  const session = () => (app ? (app.system.get('session') as SessionActorRef) : null);
+  const services = withOverrides(createServices({ baseURL: options.baseURL, session }), options.services);
+
+  app = createActor(wireApp(services), {
+    input: { stored: options.stored !== undefined ? options.stored : services.sessionStore.load() },
+    inspect: options.inspect,
+  });
+  app.start();
+
+  let persisted: Session | null | undefined;
+  app.getSnapshot().context.session.subscribe((s) => {
+    if (s.context.session === persisted) return;
+    persisted = s.context.session;
+    services.sessionStore.save(persisted);
+  });
+  return { app, services };
+}

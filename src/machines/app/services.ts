@@ -1,0 +1,203 @@
+// The real services of the client, created once by the runtime. Machines declare what they need as actors;
+// each feature's wiring.ts provides those actors from these services (composed by src/machines/app/wiring.ts). Tests replace single services with
+// `createRuntime({ services: { … } })` and keep every other service real.
+import { type ApiClient, createApiClient, defaultBaseUrl } from '../../services/app/api';
+import { type AuthApi, createAuthApi, measurePing } from '../../services/session/auth-api';
+import type { PixelArea } from '../../services/profile/avatar-image';
+import type { OfflineCache } from '../../services/session/offline-cache';
+import {
+  type DraftStore,
+  localDraftStore,
+  localOutboxStore,
+  type OutboxStore,
+} from '../../services/composer/outbox-store';
+import { localPendingSignOuts, type PendingSignOuts } from '../../services/session/pending-sign-outs';
+import { loadSession, type Session, saveSession } from '../../services/session/storage';
+import type { SecretFileTransfer, Uploader } from '../../services/composer/upload';
+import { createSoundService, type SoundService } from '../../services/app/sound';
+import { memoryRouter, type RouterService } from '../../services/app/router';
+import type { SocketConnector } from '../../services/realtime/socket.actor';
+import { requestRefresh } from '../session/session/session.protocol';
+import type { SessionActorRef } from '../session/session/session.machine';
+
+export interface Services {
+  /** The authenticated REST client (bearer token, one refresh and one repeat after a 401). */
+  api: ApiClient;
+  /** Sign-in, registration, refresh, sign-out, health: calls without a bearer token. */
+  authApi: AuthApi;
+  /** Opens the realtime socket with an access token. */
+  connectSocket: SocketConnector;
+  /**
+   * The id of this tab's realtime connection while it is up: read receipts name it, so the server does not
+   * send the tab back what it just read (server/messages/receipt-announcer.ts).
+   */
+  socketId: () => string | undefined;
+  /** POST /api/upload with progress. */
+  upload: Uploader;
+  /** A secret chat's encrypted attachments: ciphertext up with progress, and back for its members. */
+  secretFiles: SecretFileTransfer;
+  /** Notification sound, ring and ringback; unlocked by the first click, key or touch. */
+  sound: SoundService;
+  /** Latency of one request to the product's own server, ms. */
+  ping: () => Promise<number>;
+  /** The stored session (survives a reload). */
+  sessionStore: { load(): Session | null; save(session: Session | null): void };
+  /** Refresh tokens of sign-outs made offline, until the server revokes them. */
+  pendingSignOuts: PendingSignOuts;
+  /** The chats outbox per user (unsent messages survive a reload). */
+  outboxStore: OutboxStore;
+  /** The composer's drafts per user (unsent text survives a reload). */
+  draftStore: DraftStore;
+  /** The avatar editor's image work: a chosen file as a data: URL, and the cropped square as an image file. */
+  avatarImage: { read(file: Blob): Promise<string>; crop(source: string, area: PixelArea): Promise<Blob> };
+  /** What the browser keeps for reading offline (IndexedDB; the code loads on first use). */
+  offline: OfflineCache;
+  /** The signed-in user's id, or null. */
+  currentUserId: () => string | null;
+  /** The app's address (main.tsx gives the browser's router; in memory otherwise). */
+  router: RouterService;
+}
+
+/**
+ * The offline cache, its code (and idb) fetched on first use, apart from the first bundle. Writes are for the
+ * signed-in user only, checked when the write starts: an answer that arrives after its user signed out writes
+ * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox and drafts,
+ * and what secret chats keep (keys, plaintexts: src/services/secretChats/crypto/worker-client.ts).
+ */
+function lazyOfflineCache(
+  signedIn: (userId: string) => boolean,
+  kept: { outboxStore: OutboxStore; draftStore: DraftStore },
+): OfflineCache {
+  let cache: Promise<OfflineCache> | null = null;
+  const get = () => {
+    cache ??= import('../../services/session/offline-cache').then((m) => m.createOfflineCache());
+    return cache;
+  };
+  return {
+    saveList: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveList(...a) : undefined)),
+    loadList: (...a) => get().then((c) => c.loadList(...a)),
+    saveMessages: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
+    loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
+    forgetMessage: (...a) => {
+      // A secret chat's message leaves this device's local search index too (a no-op unless its worker runs).
+      void import('../../services/secretChats/crypto/worker-client')
+        .then((m) => m.forgetSecretMessage(a[0], a[2]))
+        .catch(() => undefined);
+      return get().then((c) => c.forgetMessage(...a));
+    },
+    deletionsCheckedAt: (...a) => get().then((c) => c.deletionsCheckedAt(...a)),
+    setDeletionsCheckedAt: (...a) => get().then((c) => (signedIn(a[0]) ? c.setDeletionsCheckedAt(...a) : undefined)),
+    clear: async (userId) => {
+      kept.outboxStore.clear(userId);
+      kept.draftStore.clear(userId);
+      // Secret chats' keys and kept plaintexts go too, and their worker stops (its code loads only for this).
+      const secrets = import('../../services/secretChats/crypto/worker-client').then((m) => m.clearSecrets(userId));
+      await Promise.all([get().then((c) => c.clear(userId)), secrets]);
+    },
+  };
+}
+
+/** A service replaced whole, or (for an object of functions) some of its functions replaced. */
+export type ServiceOverrides = {
+  [K in keyof Services]?: Services[K] extends (...args: never[]) => unknown ? Services[K] : Partial<Services[K]>;
+};
+
+/** Before a failed load of the socket chunk is tried again (offline at start, or a redeploy replaced it). */
+export const SOCKET_CHUNK_RETRY_MS = 3_000;
+
+/**
+ * socket.io-client loads on demand, not with the chats page's first bundle (bench/client/bundle.ts): the page is drawn from
+ * REST answers and the socket is fetched alongside them, starting with the first connection (at start when a
+ * session is stored). The realtime machine waits in 'connecting' until the chunk is here.
+ */
+function loadSocketModule(): Promise<typeof import('../../services/realtime/socket')> {
+  return import('../../services/realtime/socket').catch(() =>
+    new Promise<void>((resolve) => setTimeout(resolve, SOCKET_CHUNK_RETRY_MS)).then(loadSocketModule),
+  );
+}
+
+export function createServices(options: { baseURL?: string; session: () => SessionActorRef | null }): Services {
+  const baseURL = options.baseURL ?? defaultBaseUrl();
+  const current = () => options.session()?.getSnapshot().context.session ?? null;
+  const refresh = async () => {
+    const session = options.session();
+    return session ? requestRefresh(session) : null;
+  };
+  const api = createApiClient({
+    baseURL,
+    auth: {
+      accessToken: () => current()?.accessToken ?? null,
+      refreshToken: () => current()?.refreshToken ?? null,
+      refresh,
+    },
+  });
+  const authApi = createAuthApi(createApiClient({ baseURL }));
+  let socket: Awaited<ReturnType<SocketConnector>> | null = null;
+  return {
+    api,
+    authApi,
+    connectSocket: (token) =>
+      loadSocketModule().then((m) => {
+        socket = m.createSocket(token);
+        return socket;
+      }),
+    socketId: () => (socket?.connected ? socket.id : undefined),
+    // The uploader and the avatar's image work load with their first use (the chats page's first bundle has a
+    // budget; bench/client/bundle.ts).
+    upload: (() => {
+      let made: Promise<Uploader> | null = null;
+      const uploader = () =>
+        (made ??= import('../../services/composer/upload').then(
+          (m) => m.createUploader({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+          (err: unknown) => {
+            made = null; // a failed chunk load is tried again with the next upload
+            throw err;
+          },
+        ));
+      return (file, options) => uploader().then((u) => u(file, options));
+    })(),
+    secretFiles: (() => {
+      let made: Promise<SecretFileTransfer> | null = null;
+      const transfer = () =>
+        (made ??= import('../../services/composer/upload').then(
+          (m) => m.createSecretFileTransfer({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+          (err: unknown) => {
+            made = null;
+            throw err;
+          },
+        ));
+      return {
+        upload: (ciphertext, conversationId, options) =>
+          transfer().then((t) => t.upload(ciphertext, conversationId, options)),
+        download: (path, signal) => transfer().then((t) => t.download(path, signal)),
+      };
+    })(),
+    sound: createSoundService(),
+    ping: () => measurePing(authApi),
+    sessionStore: { load: loadSession, save: saveSession },
+    pendingSignOuts: localPendingSignOuts,
+    outboxStore: localOutboxStore,
+    draftStore: localDraftStore,
+    avatarImage: {
+      read: (file) => import('../../services/profile/avatar-image').then((m) => m.readAsDataUrl(file)),
+      crop: (source, area: PixelArea) =>
+        import('../../services/profile/avatar-image').then((m) => m.cropToBlob(source, area)),
+    },
+    offline: lazyOfflineCache((userId) => current()?.user.id === userId, {
+      outboxStore: localOutboxStore,
+      draftStore: localDraftStore,
+    }),
+    currentUserId: () => current()?.user.id ?? null,
+    router: memoryRouter(),
+  };
+}
+
+export function withOverrides(real: Services, overrides: ServiceOverrides = {}): Services {
+  const out: Record<string, unknown> = { ...real };
+  for (const [key, value] of Object.entries(overrides)) {
+    const base = out[key];
+    const mergeable = value && typeof value === 'object' && base && typeof base === 'object';
+    out[key] = mergeable ? { ...(base as object), ...(value as object) } : value;
+  }
+  return out as unknown as Services;
+}

@@ -1,0 +1,66 @@
+// Where machines meet services: the root machine with every registry line's wiring provided (each feature's
+// wiring.ts gives its own; src/machines/app/core-wiring.ts the core's). A machine owned by another gets its wired
+// children provided inside it, by the owner's id in the registry; those whose code loads later reach it through
+// its actor `loadOwned` (src/machines/shared/owned-code.ts).
+import { type AnyStateMachine, fromPromise } from 'xstate';
+import type { OwnedCode } from '../shared/owned-code';
+import { appMachine, type LoadedLine } from './app.machine';
+import { idsOf, type RegistryEntry, type RegistryId, registry } from './registry';
+import type { Services } from './services';
+
+const later = (id: RegistryId) => (registry[id] as RegistryEntry).load !== undefined;
+
+export function wireApp(s: Services) {
+  // A later line's code is fetched once per runtime (again after a failure), then spawned at once on every open.
+  const loaded = new Map<RegistryId, Promise<AnyStateMachine>>();
+  const fetchLine = (id: RegistryId): Promise<AnyStateMachine> => {
+    let machine = loaded.get(id);
+    if (!machine) {
+      const wire = (registry[id] as RegistryEntry).load?.wired;
+      machine = wire
+        ? wire(s).then((m) => withOwned(id, m))
+        : Promise.reject(new Error(`registry line ${id} loads nothing`));
+      loaded.set(id, machine);
+      machine.catch(() => loaded.delete(id));
+    }
+    return machine;
+  };
+
+  /** The machine with the actors it owns provided: wired now, or (code that loads later) through `loadOwned`. */
+  function withOwned(id: RegistryId, machine: AnyStateMachine): AnyStateMachine {
+    const owned = idsOf('owned', id);
+    if (!owned.length) return machine;
+    const now = owned.filter((child) => !later(child));
+    const lazy = owned.filter(later);
+    const loadOwned = fromPromise(
+      async (): Promise<OwnedCode<string>> =>
+        Object.fromEntries(await Promise.all(lazy.map(async (child) => [child, await fetchLine(child)] as const))),
+    );
+    return machine.provide({
+      actors: {
+        ...Object.fromEntries(now.map((child) => [child, wired(child)])),
+        ...(lazy.length ? { loadOwned } : {}),
+      },
+    });
+  }
+
+  /** The line's machine with its effects, and the actors it owns provided the same way. */
+  function wired(id: RegistryId): AnyStateMachine {
+    const entry: RegistryEntry = registry[id];
+    const machine = entry.wire ? entry.wire(s) : entry.machine;
+    if (!machine) throw new Error(`registry line ${id} has no machine`);
+    return withOwned(id, machine);
+  }
+
+  const root = [...idsOf('session'), ...idsOf('owned', 'view')].filter((id) => !later(id));
+  const loadLine = fromPromise(
+    async ({ input }: { input: { id: string; input: unknown } }): Promise<LoadedLine> => ({
+      id: input.id,
+      machine: await fetchLine(input.id as RegistryId),
+      input: input.input,
+    }),
+  );
+  return appMachine.provide({
+    actors: { ...Object.fromEntries(root.map((id) => [id, wired(id)])), loadLine: loadLine as never },
+  });
+}

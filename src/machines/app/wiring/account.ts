@@ -1,0 +1,47 @@
+// The account feature's effects: its actors' requests over the API client of the composition root.
+import { fromPromise } from 'xstate';
+import type { Services } from '../services';
+import type { DataExport } from '../../account/dataExport/dataExport.protocol';
+import { accountDeletionMachine } from '../../account/accountDeletion/accountDeletion.machine';
+import { dataExportMachine } from '../../account/dataExport/dataExport.machine';
+import { devicesMachine } from '../../account/devices/devices.machine';
+import { passwordMachine } from '../../account/passwordChange/passwordChange.machine';
+
+export const wireDevices = (s: Services) =>
+  devicesMachine.provide({
+    actors: {
+      loadDevices: fromPromise(async () => (await s.api.call('sessions')).sessions),
+      endDevice: fromPromise<unknown, { id: string }>(({ input }) =>
+        input.id === 'others' ? s.api.call('endOtherSessions') : s.api.call('endSession', { params: { id: input.id } }),
+      ),
+    },
+  });
+
+export const wirePassword = (s: Services) =>
+  passwordMachine.provide({
+    actors: {
+      changePassword: fromPromise<unknown, { currentPassword: string; newPassword: string }>(({ input }) =>
+        s.api.call('changePassword', { body: input }),
+      ),
+    },
+  });
+
+export const wireAccountDeletion = (s: Services) =>
+  accountDeletionMachine.provide({
+    actors: {
+      deleteAccount: fromPromise<unknown, { password: string }>(({ input }) =>
+        s.api.call('deleteAccount', { body: input }),
+      ),
+    },
+  });
+
+export const wireDataExport = (s: Services) =>
+  dataExportMachine.provide({
+    actors: {
+      loadLatest: fromPromise(async () => (await s.api.call('latestExport')).export),
+      startExport: fromPromise(async () => (await s.api.call('startExport')).export),
+      loadStatus: fromPromise<DataExport, { id: string }>(
+        async ({ input }) => (await s.api.call('exportStatus', { params: { id: input.id } })).export,
+      ),
+    },
+  });

@@ -1,0 +1,23 @@
+// The auth feature's effects: the registration screen asks who may register, the password-reset page reads and uses
+// its link (no bearer token needed for either).
+import { fromPromise } from 'xstate';
+import type { Services } from '../services';
+import { passwordResetMachine } from '../../auth/passwordReset/passwordReset.machine';
+import { registrationModeMachine } from '../../auth/registrationMode/registrationMode.machine';
+
+export const wireRegistrationMode = (s: Services) =>
+  registrationModeMachine.provide({
+    actors: { loadMode: fromPromise(async () => (await s.api.call('registrationInfo')).mode) },
+  });
+
+export const wirePasswordReset = (s: Services) =>
+  passwordResetMachine.provide({
+    actors: {
+      loadAccount: fromPromise(({ input }: { input: { token: string } }) =>
+        s.api.call('passwordResetInfo', { params: { token: input.token } }),
+      ),
+      resetPassword: fromPromise<unknown, { token: string; password: string }>(({ input }) =>
+        s.api.call('resetPassword', { body: { token: input.token, password: input.password } }),
+      ),
+    },
+  });

@@ -1,0 +1,104 @@
+// The chats feature's actors provided from the real services: the list and the composer
+// (src/machines/app/wiring/composer.ts). The open conversation's actors load later (src/machines/app/wiring/conversation.ts,
+// through the registry).
+import { fromCallback, fromPromise } from 'xstate';
+import type { BodyOf } from '../../../contract/api';
+import { chatsMachine, type ListAnswer } from '../../chats/chats/chats.machine';
+import { chatsFooterMachine } from '../../chats/chatsFooter/chatsFooter.machine';
+import { chatActionsMachine } from '../../chats/chatActions/chatActions.machine';
+import type { ChatAction } from '../../chats/chatActions/chatActions.protocol';
+import { wireComposer } from './composer';
+import type { Services } from '../services';
+import { systemActor } from '../../shared/system';
+import { noAnswer, readerSocket, withList } from '../../../services/app/rest-answers';
+import { navigationMachine, pageTitle, type RouterCommand } from '../../chats/navigation/navigation.machine';
+import { isMutedEntry } from '../../chats/chats/conversation-list';
+
+export function wireChats(s: Services) {
+  return chatsMachine.provide({
+    actors: {
+      // The list from the server is kept for reading offline; with no answer at all, the kept one is shown.
+      fetchConversations: fromPromise(async (): Promise<ListAnswer> => {
+        const userId = s.currentUserId();
+        try {
+          const answer = withList(await s.api.call('conversations'), 'conversations');
+          if (userId) void s.offline.saveList(userId, answer.conversations).catch(() => undefined);
+          return answer;
+        } catch (err) {
+          const saved = userId && noAnswer(err) ? await s.offline.loadList(userId).catch(() => null) : null;
+          if (!saved) throw err;
+          return { conversations: saved, saved: true };
+        }
+      }),
+      markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) =>
+        s.api.call('markRead', { body: { ...input, ...readerSocket(s.socketId()) } }),
+      ),
+      composer: wireComposer(s),
+    },
+  });
+}
+
+/** The chats footer: the clipboard for the own EBLID (its dialogs' actors are provided by the registry). */
+export function wireChatsFooter() {
+  return chatsFooterMachine.provide({
+    actors: {
+      copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)),
+    },
+  });
+}
+
+/** The list menu's actions: one request each. */
+export const wireChatActions = (s: Services) =>
+  chatActionsMachine.provide({
+    actors: {
+      runChatAction: fromPromise<unknown, ChatAction>(({ input }) => {
+        if (input.kind === 'clear')
+          return s.api.call('clearHistory', { body: { conversationId: input.conversationId } });
+        if (input.kind === 'hide')
+          return s.api.call('hideConversation', { body: { conversationId: input.conversationId } });
+        return s.api.call('chatSettings', { params: { id: input.conversationId }, body: input.change });
+      }),
+    },
+  });
+
+/** The navigation actor with the app's router and the chats actor's selections. */
+export function wireNavigation(s: Services) {
+  return navigationMachine.provide({
+    actors: {
+      router: fromCallback<RouterCommand>(({ sendBack, receive }) => {
+        const report = (path: string) => sendBack({ type: 'nav.location', path });
+        const unsubscribe = s.router.subscribe(report);
+        report(s.router.path());
+        receive((command) => {
+          if (command.type === 'router.back') s.router.back();
+          else s.router.go(command.path, { replace: command.replace });
+        });
+        return unsubscribe;
+      }),
+      selections: fromCallback(({ system, sendBack }) => {
+        const chats = systemActor(system, 'chats');
+        if (!chats) return;
+        const sub = chats.on('chats.selected', (e) =>
+          sendBack({ type: 'nav.selected', conversationId: e.conversationId }),
+        );
+        return () => sub.unsubscribe();
+      }),
+      pageTitle: fromCallback(({ system }) => {
+        const chats = systemActor(system, 'chats');
+        if (!chats || typeof document === 'undefined') return;
+        let shown = '';
+        const show = () => {
+          const { entries } = chats.getSnapshot().context;
+          const now = Date.now();
+          // Muted chats are not news (as their badge is grey).
+          const unread = entries.reduce((n, e) => (isMutedEntry(e, now) ? n : n + e.unreadCount), 0);
+          const title = pageTitle(unread);
+          if (title !== shown) document.title = shown = title;
+        };
+        show();
+        const sub = chats.subscribe(show);
+        return () => sub.unsubscribe();
+      }),
+    },
+  });
+}

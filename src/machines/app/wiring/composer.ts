@@ -1,0 +1,148 @@
+// The composer feature's effects provided from the real services: the recorder's recording, the outbox's store,
+// uploads and sends. The chats feature's wiring provides the composer it runs from `wireComposer`.
+import { fromCallback, fromPromise } from 'xstate';
+import { RequestFailure } from '../../../contract/failure';
+import type { Services } from '../services';
+import { type AnySystem, systemActor } from '../../shared/system';
+import { composerMachine } from '../../composer/composer/composer.machine';
+import { type DraftMap, draftsMachine, parseDrafts } from '../../composer/drafts/drafts.machine';
+import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../../composer/outbox/outbox-item';
+import {
+  outboxMachine,
+  type OutboxStoreCommand,
+  type SendInput,
+  type UploadInput,
+  type UploadReport,
+} from '../../composer/outbox/outbox.machine';
+import {
+  MIC_FAILED,
+  type RecordingCommand,
+  type RecordingReport,
+  recorderMachine,
+} from '../../composer/recorder/recorder.machine';
+
+/** The recorder's recording actor: the recording service is fetched on demand, the first time it records. */
+export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, receive }) => {
+  const report = (r: RecordingReport) => sendBack(r);
+  let handle: { stop(): void; dispose(): void } | null = null;
+  let stopped = false;
+  let disposed = false;
+  import('../../../services/composer/voice-recorder').then(
+    ({ recordVoice }) => {
+      if (disposed) return;
+      handle = recordVoice({
+        started: () => report({ type: 'recording.started' }),
+        level: (level, elapsedMs) => report({ type: 'recording.level', level, elapsedMs }),
+        done: (r) => report({ type: 'recording.done', recording: { ...r, at: new Date().toISOString() } }),
+        failed: (message) => report({ type: 'recording.failed', message }),
+      });
+      if (stopped) handle.stop();
+    },
+    () => report({ type: 'recording.failed', message: MIC_FAILED }),
+  );
+  receive(() => {
+    stopped = true;
+    handle?.stop();
+  });
+  return () => {
+    disposed = true;
+    handle?.dispose();
+  };
+});
+
+/** Whether the chats list knows this conversation as a secret chat. */
+function isSecretChat(system: AnySystem, conversationId: string): boolean {
+  const chats = systemActor(system, 'chats');
+  return (
+    chats?.getSnapshot().context.entries.some((e) => e.conversation.id === conversationId && e.conversation.secret) ??
+    false
+  );
+}
+
+/** The outbox's effects: its store per user (localStorage), uploads with progress, sends over the API. */
+export function wireOutbox(s: Services) {
+  return outboxMachine.provide({
+    actors: {
+      loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) =>
+        parseStoredOutbox(s.outboxStore.load(input.userId)),
+      ),
+      outboxStore: fromCallback<OutboxStoreCommand, { userId: string }>(({ input, receive }) => {
+        receive((command: OutboxStoreCommand) =>
+          s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
+        );
+      }),
+      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack, system }) => {
+        const report = (r: UploadReport) => sendBack(r);
+        const abort = new AbortController();
+        const progress = (percent: number) => {
+          if (!abort.signal.aborted) report({ type: 'upload.progress', percent });
+        };
+        // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
+        // A secret chat's file is sealed in the browser and goes up as ciphertext (its code loads with secret chats).
+        const { file, conversationId } = input;
+        const options = { signal: abort.signal, onProgress: progress };
+        const uploading = !file
+          ? Promise.reject(new Error(UPLOAD_FAILED))
+          : conversationId && isSecretChat(system, conversationId)
+            ? import('../../../services/secretChats/secret-files').then((m) =>
+                m.uploadSecretFile(s.secretFiles, conversationId, file, options).then((attachment) => ({ attachment })),
+              )
+            : s.upload(file, options);
+        uploading.then(
+          (result) => {
+            if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
+          },
+          () => {
+            if (!abort.signal.aborted) report({ type: 'upload.failed', message: UPLOAD_FAILED });
+          },
+        );
+        return () => abort.abort();
+      }),
+      // No message (its item is gone): a failure without an answer, like any send that did not reach the server.
+      // A secret chat's text goes through this device's secret chat actor (its code loads with secret chats).
+      sendMessage: fromPromise(({ input, system }: { input: SendInput; system: AnySystem }) => {
+        if (!input) return Promise.reject(new RequestFailure(null, null));
+        if (isSecretChat(system, input.conversationId))
+          return import('./secretChats-send').then((m) => m.sendSecretMessage(system, input));
+        return s.api.call('send', { body: input });
+      }),
+    },
+  });
+}
+
+/** The composer with its recorder and its outbox wired. */
+export function wireComposer(s: Services) {
+  return composerMachine.provide({
+    actors: {
+      recorder: recorderMachine.provide({ actors: { record: recordVoiceActor } }),
+      outbox: wireOutbox(s),
+      drafts: draftsMachine.provide({
+        actors: {
+          loadDrafts: fromPromise(async ({ input }: { input: { userId: string } }) =>
+            parseDrafts(s.draftStore.load(input.userId)),
+          ),
+          // Only for the signed-in user: a write that comes after sign-out cleared the browser writes nothing.
+          saveDrafts: fromPromise(async ({ input }: { input: { userId: string; drafts: DraftMap } }) => {
+            if (s.currentUserId() === input.userId) s.draftStore.save(input.userId, input.drafts);
+          }),
+          pageExit: pageExitActor,
+        },
+      }),
+    },
+  });
+}
+
+/** `drafts.flush` when the page is hidden or unloads (a reload right after typing keeps the text). */
+export const pageExitActor = fromCallback(({ sendBack }) => {
+  if (typeof window === 'undefined') return;
+  const flush = () => sendBack({ type: 'drafts.flush' });
+  const hidden = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', hidden);
+  return () => {
+    window.removeEventListener('pagehide', flush);
+    document.removeEventListener('visibilitychange', hidden);
+  };
+});

@@ -1,0 +1,77 @@
+// The open conversation's actors provided from the real services: its history pages (kept for reading offline),
+// its request queues, pins, edits and read receipts. A module of its own: the registry loads it when a conversation
+// is first opened or about to be (src/machines/app/registry.ts), not with the first bundle.
+import { fromPromise } from 'xstate';
+import type { BodyOf } from '../../../contract/api';
+import type { Services } from '../services';
+import { queueRun, requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { noAnswer, readerSocket, withList } from '../../../services/app/rest-answers';
+import {
+  conversationMachine,
+  type DeletionRequest,
+  type PageInput,
+  type PinChange,
+  type ReactionChange,
+} from '../../conversation/conversation/conversation.machine';
+import { messageEditMachine } from '../../conversation/messageEdit/messageEdit.machine';
+import { readReceiptsMachine } from '../../conversation/readReceipts/readReceipts.machine';
+
+export function wireConversation(s: Services) {
+  return conversationMachine.provide({
+    actors: {
+      // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown
+      // when the server does not answer.
+      fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
+        const userId = s.currentUserId();
+        try {
+          const page = withList(
+            await s.api.call('messages', {
+              params: { id: input.conversationId },
+              query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
+            }),
+            'messages',
+          );
+          if (userId && !input.before)
+            void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
+          return page;
+        } catch (err) {
+          const saved =
+            userId && !input.before && noAnswer(err)
+              ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null)
+              : null;
+          if (!saved) throw err;
+          return { messages: saved, hasMore: false };
+        }
+      }),
+      // Own deletions and reaction changes, one request at a time each (the conversation's child queues).
+      deletions: requestQueueMachine.provide({
+        actors: { run: queueRun((body: DeletionRequest) => s.api.call('deleteMessage', { body })) },
+      }),
+      reactions: requestQueueMachine.provide({
+        actors: { run: queueRun((body: ReactionChange) => s.api.call('react', { body })) },
+      }),
+      pinning: requestQueueMachine.provide({
+        actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
+      }),
+      fetchPins: fromPromise(({ input }: { input: { conversationId: string } }) =>
+        s.api.call('pins', { params: { id: input.conversationId } }),
+      ),
+      messageEdit: messageEditMachine.provide({
+        actors: {
+          saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) =>
+            s.api.call('editMessage', { body: input }),
+          ),
+        },
+      }),
+      readReceipts: readReceiptsMachine.provide({
+        actors: {
+          postReceipts: fromPromise<unknown, { messageIds: string[] }>(({ input }) =>
+            s.api.call('receipts', {
+              body: { messageIds: input.messageIds, status: 'READ', ...readerSocket(s.socketId()) },
+            }),
+          ),
+        },
+      }),
+    },
+  });
+}

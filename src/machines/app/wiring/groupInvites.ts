@@ -1,0 +1,40 @@
+// The group invites feature's effects: requests over the API client, and the link to the clipboard.
+import { fromPromise } from 'xstate';
+import type { Services } from '../services';
+import { groupInvitesMachine } from '../../groupInvites/groupInvites/groupInvites.machine';
+import { inviteLink } from '../../groupInvites/groupInvites/groupInvites.protocol';
+import { joinGroupMachine } from '../../groupInvites/joinGroup/joinGroup.machine';
+
+export const wireGroupInvites = (s: Services) =>
+  groupInvitesMachine.provide({
+    actors: {
+      loadInvites: fromPromise(
+        async ({ input }: { input: { conversationId: string } }) =>
+          (await s.api.call('groupInvites', { params: { id: input.conversationId } })).invites,
+      ),
+      createInvite: fromPromise<unknown, { conversationId: string; expiresAt: string | null; maxUses: number | null }>(
+        ({ input }) =>
+          s.api.call('createInvite', {
+            body: { conversationId: input.conversationId, expiresAt: input.expiresAt, maxUses: input.maxUses },
+          }),
+      ),
+      revokeInvite: fromPromise<unknown, { code: string }>(({ input }) =>
+        s.api.call('revokeInvite', { body: { code: input.code } }),
+      ),
+      copyInvite: fromPromise<unknown, { code: string }>(({ input }) =>
+        navigator.clipboard.writeText(inviteLink(window.location.origin, input.code)),
+      ),
+    },
+  });
+
+export const wireJoinGroup = (s: Services) =>
+  joinGroupMachine.provide({
+    actors: {
+      loadPreview: fromPromise(({ input }: { input: { code: string } }) =>
+        s.api.call('invitePreview', { params: { code: input.code } }),
+      ),
+      join: fromPromise(async ({ input }: { input: { code: string } }) => ({
+        conversationId: (await s.api.call('joinByInvite', { params: { code: input.code } })).conversation.id,
+      })),
+    },
+  });

@@ -1,0 +1,31 @@
+// The effects of the message actions' dialogs, loaded with them (not in the first bundle).
+import { fromPromise } from 'xstate';
+import type { Services } from '../services';
+import { forwardPickerMachine } from '../../messageActions/forwardPicker/forwardPicker.machine';
+import { messageInfoMachine } from '../../messageActions/messageInfo/messageInfo.machine';
+import { selectionMachine } from '../../messageActions/selection/selection.machine';
+
+export const wireForwardPicker = (s: Services) =>
+  forwardPickerMachine.provide({
+    actors: {
+      forward: fromPromise<unknown, { messageIds: string[]; conversationIds: string[] }>(({ input }) =>
+        s.api.call('forwardMessages', { body: input }),
+      ),
+    },
+  });
+
+export const wireMessageInfo = (s: Services) =>
+  messageInfoMachine.provide({
+    actors: {
+      load: fromPromise(({ input }: { input: { messageId: string } }) =>
+        s.api.call('messageInfo', { params: { id: input.messageId } }),
+      ),
+    },
+  });
+
+export const wireSelection = (_s: Services) =>
+  selectionMachine.provide({
+    actors: {
+      copyText: fromPromise<unknown, { text: string }>(({ input }) => navigator.clipboard.writeText(input.text)),
+    },
+  });

@@ -1,0 +1,29 @@
+// The search feature's actor provided from the real services.
+import { fromPromise } from 'xstate';
+import type { Services } from '../services';
+import { type AnySystem, systemActor } from '../../shared/system';
+import { type SearchRequest, searchMachine } from '../../search/search/search.machine';
+
+/** The user's secret chats in the chats list (their messages are searched on this device). */
+function secretChats(system: AnySystem): Set<string> {
+  const entries = systemActor(system, 'chats')?.getSnapshot().context.entries ?? [];
+  return new Set(entries.filter((e) => e.conversation.secret).map((e) => e.conversation.id));
+}
+
+export function wireSearch(s: Services) {
+  return searchMachine.provide({
+    actors: {
+      find: fromPromise(
+        async ({ input, signal, system }: { input: SearchRequest; signal: AbortSignal; system: AnySystem }) => {
+          const server = (query: SearchRequest) => s.api.call('search', { query, signal });
+          const secretIds = secretChats(system);
+          const userId = s.currentUserId();
+          if (secretIds.size === 0 || !userId) return { ...(await server(input)), request: input };
+          // Secret chats' matches come from this device's local index, merged by time (its code loads only here).
+          const { searchWithSecretChats } = await import('./secretChats');
+          return { ...(await searchWithSecretChats({ userId, request: input, secretIds, server })), request: input };
+        },
+      ),
+    },
+  });
+}

@@ -1,0 +1,260 @@
+// The secret chats' actors provided from the services (docs/secret-chats.md "The client"): the effects over the
+// REST API and the crypto worker (made on first use, crypto/worker-client.ts). This module loads with the device
+// actor or the creation dialog, never with the first bundle.
+import { fromCallback, fromPromise } from 'xstate';
+import type { Services } from '../services';
+import type { SecretPlaintext } from '../../../services/secretChats/crypto/secret-crypto';
+import { isControl, shownOf } from '../../../services/secretChats/crypto/secret-actions';
+import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
+import { secretChatMachine } from '../../secretChats/secretChat/secretChat.machine';
+import type { Incoming, Outgoing } from '../../secretChats/secretChat/secretChat.protocol';
+import {
+  type BackfillInput,
+  secretDeviceMachine,
+  type WatchInput,
+} from '../../secretChats/secretDevice/secretDevice.machine';
+import type { SecretDeviceEvent } from '../../secretChats/secretDevice/secretDevice.protocol';
+import { secretCallMachine } from '../../secretChats/secretCall/secretCall.machine';
+import type { CallKey, SecretCallEvent, SecretCallInput } from '../../secretChats/secretCall/secretCall.protocol';
+import type { SecretChatRef } from '../../secretChats/secretChat/secretChat.protocol';
+import { systemActor } from '../../shared/system';
+import { type CreateResult, secretDialogMachine } from '../../secretChats/secretDialog/secretDialog.machine';
+import { backUp } from './secretChats-recovery';
+import type { SecretVerification, SecretVerifyInput } from '../../secretChats/secretVerify/secretVerify.protocol';
+import { secretVerifyMachine } from '../../secretChats/secretVerify/secretVerify.machine';
+import {
+  createSecretEffects,
+  NoDeviceError,
+  type SecretEffects,
+  type Where,
+} from '../../../services/secretChats/secret-effects';
+import { setSecretFileTransfer } from '../../../services/secretChats/secret-files';
+import {
+  searchWithSecretChats as mergeSecretSearch,
+  type SecretSearchInput,
+} from '../../../services/secretChats/secret-search';
+
+/** Message search with secret chats (features/search/wiring.ts loads this module for a user who has one). */
+export function searchWithSecretChats(input: Omit<SecretSearchInput, 'crypto'>) {
+  return mergeSecretSearch({ ...input, crypto: secretCrypto() });
+}
+
+let shared: { api: Services['api']; effects: SecretEffects } | null = null;
+
+/** One set of effects per page (the device's registration is shared by the device actor and the dialog). */
+export function secretEffects(s: Services): SecretEffects {
+  if (!shared || shared.api !== s.api) shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto) };
+  return shared.effects;
+}
+
+export function wireSecretChat(s: Services) {
+  const fx = secretEffects(s);
+  return secretChatMachine.provide({
+    actors: {
+      register: fromPromise(({ input }: { input: { userId: string } }) => fx.device(input.userId)),
+      catchUp: fromPromise(({ input }: { input: Where & { after: number } }) => fx.catchUp(input)),
+      commit: fromPromise(({ input }: { input: Where }) => fx.commit(input)),
+      send: fromPromise(({ input }: { input: Where & { item: Outgoing } }) => fx.send(input)),
+      // Decrypts once; the plaintext is kept in the sealed store, and asking again gives it back.
+      decrypt: fromPromise(async ({ input }: { input: Where & { item: Incoming } }) => {
+        const { userId, conversationId, item } = input;
+        await secretCrypto().decrypt(userId, conversationId, item.messageId, item.ciphertext);
+        // Into the local search index (its failure never fails reading).
+        if (item.createdAt)
+          await secretCrypto()
+            .indexMessage(userId, { conversationId, messageId: item.messageId, createdAt: item.createdAt })
+            .catch(() => undefined);
+        return { messageId: item.messageId };
+      }),
+      replenish: fromPromise(({ input }: { input: { userId: string; deviceId: string; left: number } }) =>
+        fx.replenish(input),
+      ),
+    },
+  });
+}
+
+/** Messages read per chat at each start: what a device away for a while is likeliest to be searched for. */
+const BACKFILL_PAGE = 50;
+
+export function wireSecretDevice(s: Services) {
+  const fx = secretEffects(s);
+  setSecretFileTransfer(s.secretFiles);
+  return secretDeviceMachine.provide({
+    actors: {
+      start: fromPromise(async ({ input }: { input: { userId: string } }) => {
+        const { deviceId } = await fx.device(input.userId);
+        const conversationIds = await fx.conversationIds(input.userId);
+        backUp(s, input.userId); // what was kept before a reload and not uploaded yet
+        return { deviceId, conversationIds };
+      }),
+      secretChat: wireSecretChat(s),
+      backfill: fromCallback<SecretDeviceEvent, BackfillInput>(({ input, sendBack }) => {
+        let stopped = false;
+        void (async () => {
+          for (const conversationId of input.conversationIds) {
+            if (stopped) return;
+            const page = await s.api
+              .call('messages', { params: { id: conversationId }, query: { limit: BACKFILL_PAGE } })
+              .catch(() => null);
+            // Oldest first: the order they were sent, as the chat's actor reads them.
+            for (const m of [...(page?.messages ?? [])].reverse())
+              if (!stopped && m.type === 'ENCRYPTED')
+                sendBack({
+                  type: 'secretDevice.need',
+                  conversationId,
+                  messageId: m.id,
+                  ciphertext: m.content,
+                  createdAt: m.createdAt,
+                });
+          }
+        })();
+        return () => {
+          stopped = true;
+        };
+      }),
+      watchChat: fromCallback<SecretDeviceEvent, WatchInput>(({ input, sendBack, receive }) => {
+        const { userId, conversationId, chat } = input;
+        // A text as it is now (edited, with its reactions); an edit or a reaction was applied to its target (or
+        // waits for it), which is told anew.
+        const report = (messageId: string, p: SecretPlaintext): Promise<void> | undefined => {
+          if (isControl(p.envelope) && 'targetId' in p.envelope) {
+            const { targetId } = p.envelope;
+            return secretCrypto()
+              .decrypt(userId, conversationId, targetId, '')
+              .then((t) => report(targetId, t))
+              .catch(() => undefined);
+          }
+          const shown = shownOf(p);
+          sendBack({
+            type: 'secretDevice.text',
+            messageId,
+            envelope: p.envelope.kind === 'text' ? { ...p.envelope, text: shown.text } : p.envelope,
+            ...(shown.edited ? { edited: shown.edited } : {}),
+            ...(shown.reactions.length ? { reactions: shown.reactions } : {}),
+          });
+          return undefined;
+        };
+        // The text of a message read or sent is in the store: decrypt answers it without the ciphertext.
+        const tell = (messageId: string) =>
+          secretCrypto()
+            .decrypt(userId, conversationId, messageId, '')
+            .then(
+              (p) => {
+                void report(messageId, p);
+                backUp(s, userId); // a recovery key's backup takes what was just kept
+              },
+              () => sendBack({ type: 'secretDevice.unreadable', messageId }),
+            );
+        receive((e) => {
+          if (e.type === 'secretDevice.forget')
+            void secretCrypto()
+              .forget(userId, conversationId, e.messageId)
+              .catch(() => undefined);
+        });
+        const subs = [
+          chat.on('secretChat.read', (e) => void tell(e.messageId)),
+          chat.on('secretChat.unreadable', (e) =>
+            sendBack({ type: 'secretDevice.unreadable', messageId: e.messageId }),
+          ),
+          chat.on('secretChat.sent', (e) => {
+            sendBack({ type: 'secretDevice.sent', clientMessageId: e.clientMessageId, messageId: e.messageId });
+            void tell(e.messageId);
+          }),
+          chat.on('secretChat.sendFailed', (e) =>
+            sendBack({ type: 'secretDevice.sendFailed', clientMessageId: e.clientMessageId, message: e.message }),
+          ),
+        ];
+        // «новое устройство» notices come from the commits the worker applied: read them again at each new epoch.
+        let epoch: number | null | undefined;
+        const notices = () =>
+          secretCrypto()
+            .deviceNotices(userId, conversationId)
+            .then(
+              (list) => sendBack({ type: 'secretDevice.notices', conversationId, notices: list }),
+              () => undefined,
+            );
+        subs.push(
+          chat.subscribe((s) => {
+            if (s.context.epoch === epoch) return;
+            epoch = s.context.epoch;
+            void notices();
+          }),
+        );
+        void notices();
+        return () => {
+          for (const sub of subs) sub.unsubscribe();
+        };
+      }),
+    },
+  });
+}
+
+export function wireSecretDialog(s: Services) {
+  const fx = secretEffects(s);
+  return secretDialogMachine.provide({
+    actors: {
+      prepare: fromPromise<unknown, { userId: string }>(({ input }) => fx.device(input.userId)),
+      create: fromPromise(
+        async ({
+          input,
+        }: {
+          input: { userId: string; memberIds: string[]; title: string | null };
+        }): Promise<CreateResult> => {
+          try {
+            return await fx.create(input);
+          } catch (e) {
+            if (e instanceof NoDeviceError) return { conversationId: null, noDevice: e.userIds };
+            throw e;
+          }
+        },
+      ),
+    },
+  });
+}
+
+/** A secret chat's call key: from the crypto worker, again at each epoch the chat's actor reaches. */
+export function wireSecretCall() {
+  return secretCallMachine.provide({
+    actors: {
+      derive: fromPromise<CallKey, SecretCallInput>(({ input }) =>
+        secretCrypto().callKey(input.userId, input.conversationId),
+      ),
+      // The chat's actor (a child of the device actor) applies the group's commits; its epoch is the group's.
+      watchEpoch: fromCallback<SecretCallEvent, SecretCallInput>(({ input, sendBack, system }) => {
+        const device = systemActor(system, 'secretDevice');
+        if (!device) return () => {};
+        let chat: SecretChatRef | undefined;
+        let chatSub: { unsubscribe(): void } | null = null;
+        const follow = () => {
+          const next = (device.getSnapshot().children as Record<string, SecretChatRef | undefined>)[
+            `chat:${input.conversationId}`
+          ];
+          if (next === chat) return;
+          chatSub?.unsubscribe();
+          chat = next;
+          chatSub =
+            chat?.subscribe((s) => {
+              if (s.context.epoch !== null) sendBack({ type: 'secretCall.epoch', epoch: s.context.epoch });
+            }) ?? null;
+        };
+        const deviceSub = device.subscribe(follow);
+        follow();
+        return () => {
+          deviceSub.unsubscribe();
+          chatSub?.unsubscribe();
+        };
+      }),
+    },
+  });
+}
+
+/** «Проверить шифрование»: the fingerprint and the devices come from the crypto worker. */
+export function wireSecretVerify(_s: Services) {
+  return secretVerifyMachine.provide({
+    actors: {
+      load: fromPromise<SecretVerification, SecretVerifyInput>(({ input }) =>
+        secretCrypto().verification(input.userId, input.conversationId),
+      ),
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { describeModel } from '../../../../tests/model/harness';
+import { registrationModeMachine } from './registrationMode.machine';
+
+const hang = fromPromise(() => new Promise<never>(() => {})) as never;
+
+describeModel({
+  name: 'registrationMode',
+  machine: registrationModeMachine.provide({ actors: { loadMode: hang } }),
+  events: {
+    'xstate.done.actor.loadMode': () => [{ type: 'xstate.done.actor.loadMode', output: 'invites' }],
+    'xstate.error.actor.loadMode': () => [{ type: 'xstate.error.actor.loadMode', error: new Error('offline') }],
+  },
+});
+
+describe('registration mode', () => {
+  it("takes the server's mode, and «Открытая» when the server cannot be asked", async () => {
+    let fail = false;
+    const actor = createActor(
+      registrationModeMachine.provide({
+        actors: {
+          loadMode: fromPromise(async () => {
+            if (fail) throw new Error('offline');
+            return 'closed' as const;
+          }) as never,
+        },
+      }),
+    ).start();
+    await waitFor(actor, (s) => s.matches('known'));
+    expect(actor.getSnapshot().context.mode).toBe('closed');
+    fail = true;
+    actor.send({ type: 'registrationMode.reload' });
+    await waitFor(actor, (s) => s.matches('known'));
+    expect(actor.getSnapshot().context.mode).toBe('open');
+  });
+});

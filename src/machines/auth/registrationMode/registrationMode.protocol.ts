@@ -1,0 +1,24 @@
+// Who may register on this server (systemId 'registrationMode', alive while the registration screen is shown):
+// GET /api/registration. Views import this module, never registrationMode.machine.ts.
+import type { RegistrationMode } from '../../../contract/administration';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type { RegistrationMode };
+
+export const REGISTRATION_CLOSED = 'Регистрация на этом сервере закрыта. Обратитесь к администратору';
+
+export interface RegistrationModeContext {
+  /** Null until the server answered; 'open' when it could not be asked (the server checks again on submit). */
+  mode: RegistrationMode | null;
+}
+
+export type RegistrationModeEvent = { type: 'registrationMode.reload' };
+
+export type RegistrationModeRef = MachineRef<RegistrationModeContext, RegistrationModeEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** The registration screen's mode (spawned while it is shown). */
+    registrationMode: RegistrationModeRef;
+  }
+}

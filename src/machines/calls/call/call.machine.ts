@@ -1,0 +1,284 @@
+// Calls inside a conversation (docs/behaviour.md §2, §3, §4, §9): the caller invites and waits with a ring-back, the
+// callee's tabs all ring for at most 25 s, either side can end. While a call is open the overlay asks for a
+// LiveKit token for room conv-{conversationId}; the view renders nothing until token and url exist.
+//
+// idle ──startOutgoing──► inCall (signal: inviting → waiting → connected; media: fetching → ready)
+// idle ──startIncoming──► ringing ──accept──► inCall (signal: connected)
+// ringing ──decline / 25 s / cancelled by the caller / answered or declined in another tab──► idle
+import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
+import type { Ack } from '../../../contract/events';
+import { TIMINGS } from '../../../contract/limits';
+import { notWired } from '../../shared/not-wired';
+import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import type { RealtimeEmit } from '../../realtime/realtime/realtime.protocol';
+import { serverRequest } from '../../realtime/realtime/server-request';
+import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
+import { type AnySystem, systemActor } from '../../shared/system';
+import { CALL_NOTICES, type CallContext, type CallEvent, type CallRemoteEvent, type RoomAccess } from './call.protocol';
+import { present } from '../../shared/present';
+
+export * from './call.protocol';
+
+/** Server events as this machine's own events. */
+export const callServerEvents = listenToServer<CallRemoteEvent>({
+  'call:incoming': (p) => ({ type: 'call.startIncoming', ...p }),
+  'call:accepted': (p) => ({ type: 'call.remoteAccepted', ...p }),
+  'call:declined': (p) => ({ type: 'call.remoteDeclined', ...p }),
+  'call:ended': (p) => ({ type: 'call.remoteEnded', ...p }),
+});
+
+/** Tells the server (fire and forget) through the realtime actor; absent in isolated tests. */
+const toServer = (system: AnySystem, emit: RealtimeEmit) => systemActor(system, 'realtime')?.send(emit);
+
+const idle = {
+  incoming: null,
+  activeConvId: null,
+  initialVideo: false,
+  initialAudio: false,
+  access: null,
+  me: null,
+} satisfies Partial<CallContext>;
+
+export const callMachine = setup({
+  types: {
+    context: {} as CallContext,
+    events: {} as CallEvent,
+  },
+  actors: {
+    serverEvents: callServerEvents,
+    /** Who is signed in: a sign-out hangs up (a call must not outlive the session). */
+    session: watchSignedInUser('call.signedIn', 'call.signedOut'),
+    /** call:invite with the server's acknowledgement (ok:false when nobody could be reached). */
+    invite: serverRequest,
+    /** POST /api/livekit/token for the room. */
+    fetchToken: notWired<RoomAccess, { room: string }>('call.fetchToken'),
+    /** The looping ring of an incoming call (services.sound.startRing/stopRing). */
+    ring: fromCallback(() => () => {}),
+    /** The caller's ring-back while waiting for an answer (services.sound.startRingback/stopRingback). */
+    ringback: fromCallback(() => () => {}),
+  },
+  guards: {
+    sameIncoming: ({ context, event }) =>
+      'conversationId' in event && event.conversationId === context.incoming?.conversationId,
+    sameActive: ({ context, event }) => 'conversationId' in event && event.conversationId === context.activeConvId,
+    /** An answer given by this user in another tab (the server relays it to the user's other sockets too). */
+    byMe: ({ context, event }) => 'from' in event && event.from.id === context.me,
+    ackOk: (_, ack: Ack) => ack.ok,
+  },
+  actions: {
+    /** Declines the ringing call: the caller stops waiting. */
+    sendDecline: ({ context, system }) =>
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:decline',
+        payload: { conversationId: present(context.incoming, 'incoming').conversationId },
+      }),
+    sendAccept: ({ context, system }, video: boolean) =>
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:accept',
+        payload: { conversationId: present(context.incoming, 'incoming').conversationId, video },
+      }),
+    /** Ends the open call for everyone in it. */
+    sendEnd: ({ context, system }) =>
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:end',
+        payload: { conversationId: present(context.activeConvId, 'activeConvId') },
+      }),
+    /** The other caller gets a decline at once instead of ringing against a busy line. */
+    declineBusy: ({ system, event }) => {
+      assertEvent(event, 'call.startIncoming');
+      toServer(system, {
+        type: 'realtime.emit',
+        name: 'call:decline',
+        payload: { conversationId: event.conversationId },
+      });
+    },
+    startOutgoing: assign(({ event }) => {
+      assertEvent(event, 'call.startOutgoing');
+      return {
+        ...idle,
+        activeConvId: event.conversationId,
+        initialVideo: event.video,
+        initialAudio: true,
+        notice: null,
+      };
+    }),
+    startIncoming: assign(({ event, system }) => {
+      assertEvent(event, 'call.startIncoming');
+      return {
+        incoming: { conversationId: event.conversationId, from: event.from, video: event.video },
+        me: systemActor(system, 'session')?.getSnapshot().context.session?.user.id ?? null,
+      };
+    }),
+    answer: assign(({ context, event }) => {
+      assertEvent(event, 'call.accept');
+      return {
+        ...idle,
+        activeConvId: present(context.incoming, 'incoming').conversationId,
+        initialVideo: event.video,
+        initialAudio: true,
+        notice: null,
+      };
+    }),
+    /** The call's chat is its conversation (src/ui/calls/useCallChat.ts): the chats actor opens it. */
+    openConversation: ({ context, system }) => {
+      if (context.activeConvId)
+        systemActor(system, 'chats')?.send({ type: 'chats.open', conversationId: context.activeConvId });
+    },
+    clear: assign(idle),
+    setAccess: assign((_, access: RoomAccess) => ({ access })),
+    notify: assign((_, notice: string) => ({ notice })),
+    notifyAck: assign((_, ack: Ack) => ({ notice: ack.ok ? CALL_NOTICES.inviteFailed : ack.message })),
+    dismissNotice: assign({ notice: null }),
+  },
+  delays: { ringTimeout: TIMINGS.ringTimeoutMs },
+}).createMachine({
+  id: 'call',
+  context: { ...idle, notice: null },
+  invoke: [
+    { id: 'serverEvents', src: 'serverEvents' },
+    { id: 'session', src: 'session' },
+  ],
+  initial: 'idle',
+  on: { 'call.dismissNotice': { actions: 'dismissNotice' } },
+  states: {
+    idle: {
+      on: {
+        'call.startOutgoing': { target: 'inCall', actions: 'startOutgoing' },
+        'call.startIncoming': { target: 'ringing', actions: 'startIncoming' },
+      },
+    },
+    ringing: {
+      tags: ['ringing'],
+      invoke: { id: 'ring', src: 'ring' },
+      after: {
+        // Nobody answered: dismiss and tell the caller (docs/behaviour.md §4).
+        ringTimeout: {
+          target: 'idle',
+          actions: ['sendDecline', 'clear'],
+        },
+      },
+      on: {
+        'call.accept': {
+          target: '#call.inCall.signal.connected',
+          actions: [{ type: 'sendAccept', params: ({ event }) => event.video }, 'answer'],
+        },
+        'call.decline': {
+          target: 'idle',
+          actions: ['sendDecline', 'clear'],
+        },
+        // Signed out while ringing: the ring stops, the caller hears a decline.
+        'call.signedOut': {
+          target: 'idle',
+          actions: ['sendDecline', 'clear'],
+        },
+        'call.end': {
+          target: 'idle',
+          actions: ['sendDecline', 'clear'],
+        },
+        // The caller cancelled (or hung up) before anyone answered.
+        'call.remoteEnded': { guard: 'sameIncoming', target: 'idle', actions: 'clear' },
+        // Answered or declined in another tab of this user.
+        'call.remoteAccepted': { guard: and(['sameIncoming', 'byMe']), target: 'idle', actions: 'clear' },
+        'call.remoteDeclined': { guard: and(['sameIncoming', 'byMe']), target: 'idle', actions: 'clear' },
+        'call.startIncoming': { guard: not('sameIncoming'), actions: 'declineBusy' },
+        // Calling someone else while this rings declines this call first.
+        'call.startOutgoing': {
+          target: 'inCall',
+          actions: ['sendDecline', 'startOutgoing'],
+        },
+      },
+    },
+    inCall: {
+      tags: ['open'],
+      type: 'parallel',
+      entry: 'openConversation',
+      on: {
+        'call.end': {
+          target: 'idle',
+          actions: ['sendEnd', 'clear'],
+        },
+        // Signed out during the call: it ends for everyone in it.
+        'call.signedOut': {
+          target: 'idle',
+          actions: ['sendEnd', 'clear'],
+        },
+        'call.failed': {
+          target: 'idle',
+          actions: ['sendEnd', 'clear', { type: 'notify', params: ({ event }) => event.message }],
+        },
+        'call.remoteEnded': { guard: 'sameActive', target: 'idle', actions: 'clear' },
+        'call.startIncoming': { guard: not('sameActive'), actions: 'declineBusy' },
+      },
+      states: {
+        // The overlay asks for the room's token as soon as it opens.
+        media: {
+          initial: 'fetching',
+          states: {
+            fetching: {
+              invoke: {
+                id: 'fetchToken',
+                src: 'fetchToken',
+                input: ({ context }) => ({ room: `conv-${context.activeConvId}` }),
+                onDone: { target: 'ready', actions: { type: 'setAccess', params: ({ event }) => event.output } },
+                onError: {
+                  target: '#call.idle',
+                  actions: ['sendEnd', 'clear', { type: 'notify', params: CALL_NOTICES.tokenFailed }],
+                },
+              },
+            },
+            ready: {},
+          },
+        },
+        signal: {
+          initial: 'inviting',
+          states: {
+            inviting: {
+              tags: ['calling'],
+              invoke: {
+                id: 'invite',
+                src: 'invite',
+                input: ({ context }) => ({
+                  name: 'call:invite' as const,
+                  payload: {
+                    conversationId: present(context.activeConvId, 'activeConvId'),
+                    video: context.initialVideo,
+                  },
+                }),
+                onDone: [
+                  { guard: { type: 'ackOk', params: ({ event }) => event.output }, target: 'waiting' },
+                  // Nobody could be reached (or the server refused): end at once with the server's reason.
+                  {
+                    target: '#call.idle',
+                    actions: ['clear', { type: 'notifyAck', params: ({ event }) => event.output }],
+                  },
+                ],
+              },
+            },
+            waiting: {
+              tags: ['calling'],
+              invoke: { id: 'ringback', src: 'ringback' },
+              after: {
+                ringTimeout: {
+                  target: '#call.idle',
+                  actions: ['sendEnd', 'clear', { type: 'notify', params: CALL_NOTICES.noAnswer }],
+                },
+              },
+              on: {
+                'call.remoteAccepted': { guard: 'sameActive', target: 'connected' },
+                'call.remoteDeclined': {
+                  guard: 'sameActive',
+                  target: '#call.idle',
+                  actions: ['clear', { type: 'notify', params: CALL_NOTICES.declined }],
+                },
+              },
+            },
+            connected: {},
+          },
+        },
+      },
+    },
+  },
+});

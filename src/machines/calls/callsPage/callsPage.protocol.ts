@@ -1,0 +1,48 @@
+// The /calls page actor's protocol (systemId 'callsPage'): the events it accepts from the page and the
+// conference. Views import this module, never callsPage.machine.ts.
+import type { CallHistoryEntry } from '../../../contract/api';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type { CallHistoryEntry } from '../../../contract/api';
+
+export const DEFAULT_ROOM = 'demo-room';
+export const DEFAULT_GUEST_NAME = 'guest';
+export const ROOM_FAILED = 'Не удалось подключиться к комнате';
+export const HISTORY_FAILED = 'Не удалось загрузить историю звонков';
+
+export interface RoomAccess {
+  token: string;
+  url: string;
+}
+
+export interface CallsPageContext {
+  room: string;
+  access: RoomAccess | null;
+  error: string | null;
+  /** The video server address shown on the page. */
+  serverUrl: string | null;
+  /** The user's calls, newest first (null until the first answer). */
+  history: CallHistoryEntry[] | null;
+  historyError: string | null;
+}
+
+export type CallsPageEvent =
+  | { type: 'room.join'; room: string; name: string }
+  /** The conference disconnected (the user left, or the server closed the room). */
+  | { type: 'room.left' }
+  /** The conference could not connect, e.g. the library's 'no livekit url provided'. */
+  | { type: 'room.failed'; message: string }
+  /** Ask for the call history again (after a failure). */
+  | { type: 'history.retry' }
+  /** Call back from a row of the history: the conversation opens and the call starts. */
+  | { type: 'history.callBack'; conversationId: string; video: boolean };
+
+export type CallsPageRef = MachineRef<CallsPageContext, CallsPageEvent>;
+
+// Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** The /calls page (spawned while it is shown). */
+    callsPage: CallsPageRef;
+  }
+}

@@ -1,0 +1,36 @@
+// One's own actions on a chat from the list's menu (systemId 'chatActions', alive while the chats list is shown):
+// «Без звука» / «Включить звук», «Закрепить» / «Открепить», «В архив» / «Из архива», «Очистить историю» and «Удалить
+// чат» (these two asked first). The list follows from the server's conversation:settings and conversation:removed.
+// Views import this module, never chatActions.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type ChatSettingsChange = { mutedUntil?: string | null; pinned?: boolean; archived?: boolean };
+
+export type ChatAction =
+  | { kind: 'settings'; conversationId: string; change: ChatSettingsChange }
+  | { kind: 'clear'; conversationId: string }
+  | { kind: 'hide'; conversationId: string };
+
+export const CHAT_ACTION_FAILED = 'Не удалось изменить чат. Попробуйте ещё раз.';
+
+export interface ChatActionsContext {
+  /** The action waiting for its confirmation, or being sent. */
+  pending: ChatAction | null;
+  error: string | null;
+}
+
+export type ChatActionsEvent =
+  | { type: 'chatActions.run'; action: ChatAction }
+  | { type: 'chatActions.confirm' }
+  | { type: 'chatActions.cancel' };
+
+export const CHAT_ACTION_TAGS = { confirming: 'confirming', busy: 'busy' } as const;
+
+export type ChatActionsRef = MachineRef<ChatActionsContext, ChatActionsEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** The chat list's menu actions (spawned while the list is shown). */
+    chatActions: ChatActionsRef;
+  }
+}

@@ -1,0 +1,435 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import { conversation, entry, message, person } from '../../../../tests/client/chat-fixtures';
+import { describeModel } from '../../../../tests/model/harness';
+import type { ConversationEntry } from '../../../contract/entities';
+import { CHATS_TAGS, chatsMachine } from './chats.machine';
+
+const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
+const quiet = fromCallback(() => () => {});
+const child = createMachine({});
+
+const me = person('me', 'Я');
+const anna = person('u2', 'Анна', { status: 'ONLINE' });
+const c1 = conversation('c1', [me, anna], { messages: [message('m1', 'u2', 1)] });
+const c2 = conversation('c2', [me, person('u3', 'Борис')], {
+  messages: [message('n1', 'u3', 2, { conversationId: 'c2' })],
+});
+const list = { conversations: [entry(c1, 2), entry(c2)] };
+const fromAnna = message('m2', 'u2', 3);
+const fromMe = message('m3', 'me', 4);
+const unknownConversation = message('x1', 'u9', 5, { conversationId: 'c9' });
+const mutedForever = { mutedUntil: 'forever', pinned: false, pinnedAt: null, archived: false };
+/** c1 muted (the list said so): its messages count as unread but are not announced. */
+const mutedList = { conversations: [{ ...entry(c1, 2), settings: mutedForever }, entry(c2)] };
+
+type Snap = ReturnType<typeof chatsMachine.getInitialSnapshot>;
+const loadedAsFetched = (s: Snap) =>
+  s.context.loaded && s.context.entries.length === 2 && s.context.recentIds.length === 0;
+const atRest = (s: Snap) => s.matches({ active: { list: 'idle' } });
+/** One thing at a time: user and server events only from the freshly fetched list (see conversation's test). */
+const fresh = (s: Snap) =>
+  atRest(s) &&
+  loadedAsFetched(s) &&
+  s.context.pageVisible &&
+  JSON.stringify(s.context.entries) === JSON.stringify([entry(c2), entry(c1, s.context.selectedId === 'c1' ? 0 : 2)]) &&
+  (s.context.viewing || s.context.selectedId === null);
+/** The muted list just fetched, nothing selected. */
+const mutedFresh = (s: Snap) =>
+  atRest(s) && loadedAsFetched(s) && s.context.selectedId === null && s.context.entries.some((e) => e.settings);
+const oneAtATime =
+  <T extends { type: string }>(make: (s: Snap) => T[]) =>
+  (s: Snap) =>
+    fresh(s) ? make(s) : [];
+
+describeModel({
+  name: 'chats',
+  machine: chatsMachine.provide({
+    actors: {
+      session: quiet,
+      pageVisibility: quiet,
+      serverEvents: quiet,
+      fetchConversations: hang,
+      markRead: hang,
+      loadOwned: hang,
+      composer: child,
+    } as never,
+  }),
+  events: {
+    'chats.signedIn': () => [{ type: 'chats.signedIn', userId: 'me' }],
+    'chats.signedOut': oneAtATime(() => [{ type: 'chats.signedOut' }]),
+    'chats.open': oneAtATime((s) =>
+      s.context.selectedId === null
+        ? [{ type: 'chats.open', conversationId: 'c1' }]
+        : [
+            { type: 'chats.open', conversationId: 'c1' },
+            { type: 'chats.open', conversationId: 'c2' },
+          ],
+    ),
+    'chats.close': oneAtATime(() => [{ type: 'chats.close' }]),
+    'chats.prepare': oneAtATime(() => [{ type: 'chats.prepare' }]),
+    'chats.refresh': (s) => (fresh(s) || s.matches({ active: { list: 'loading' } }) ? [{ type: 'chats.refresh' }] : []),
+    'chats.reconnected': oneAtATime(() => [{ type: 'chats.reconnected' }]),
+    'chats.call': oneAtATime(() => [{ type: 'chats.call', video: true }]),
+    'chats.visibility': (s) =>
+      s.matches('signedOut') || fresh(s) || !s.context.pageVisible
+        ? [{ type: 'chats.visibility', visible: !s.context.pageVisible }]
+        : [],
+    'chats.viewing': (s) =>
+      s.matches('signedOut') || fresh(s) ? [{ type: 'chats.viewing', viewing: !s.context.viewing }] : [],
+    'chats.messageArrived': (s) =>
+      mutedFresh(s)
+        ? [{ type: 'chats.messageArrived', message: fromAnna }]
+        : fresh(s) || (!s.context.pageVisible && loadedAsFetched(s))
+          ? [
+              { type: 'chats.messageArrived', message: fromAnna },
+              { type: 'chats.messageArrived', message: fromMe },
+              { type: 'chats.messageArrived', message: unknownConversation },
+            ]
+          : // the same message again (message:new after message:notify)
+            s.context.recentIds.length === 1 && atRest(s)
+            ? [{ type: 'chats.messageArrived', message: s.context.recentIds[0] === 'm2' ? fromAnna : fromMe }]
+            : [],
+    'composer.delivered': oneAtATime(() => [
+      { type: 'composer.delivered', message: fromMe, refresh: false },
+      { type: 'composer.delivered', message: { ...fromMe, id: 'm4', type: 'FILE' }, refresh: true },
+    ]),
+    'composer.sent': oneAtATime(() => [
+      { type: 'composer.sent', conversationId: 'c1' },
+      { type: 'composer.sent', conversationId: 'c2' },
+    ]),
+    'chats.messageEdited': oneAtATime(() => [
+      {
+        type: 'chats.messageEdited',
+        conversationId: 'c1',
+        messageId: 'm1',
+        content: 'правка',
+        editedAt: '2025-03-01T12:00:00.000Z',
+      },
+    ]),
+    'chats.messageDeleted': oneAtATime(() => [{ type: 'chats.messageDeleted', conversationId: 'c1', messageId: 'm1' }]),
+    'chats.receipts': oneAtATime(() => [
+      { type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m1'] },
+    ]),
+    'chats.presence': oneAtATime(() => [
+      { type: 'chats.presence', userId: 'u2', status: 'OFFLINE', lastSeenAt: null, at: '2025-03-01T12:00:00.000Z' },
+    ]),
+    'chats.profile': oneAtATime(() => [
+      { type: 'chats.profile', userId: 'u2', avatarUrl: 'emoji:🦊', displayName: 'Аня' },
+    ]),
+    'chats.conversationAdded': oneAtATime(() => [
+      {
+        type: 'chats.conversationAdded',
+        conversation: conversation('c3', [me, anna], { title: 'Группа', isGroup: true }),
+      },
+    ]),
+    'chats.settings': oneAtATime(() => [
+      { type: 'chats.settings', conversationId: 'c1', settings: { ...mutedForever, pinned: true, pinnedAt: 'x' } },
+    ]),
+    'chats.conversationUpdated': oneAtATime(() => [
+      { type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача' } },
+    ]),
+    'chats.conversationRemoved': oneAtATime((s) => [
+      { type: 'chats.conversationRemoved', conversationId: s.context.selectedId ?? 'c2' },
+      ...(s.context.selectedId ? [{ type: 'chats.conversationRemoved', conversationId: 'c9' }] : []),
+    ]),
+    'xstate.done.actor.fetchConversations': () => [
+      { type: 'xstate.done.actor.fetchConversations', output: list },
+      { type: 'xstate.done.actor.fetchConversations', output: mutedList },
+    ],
+    'xstate.error.actor.fetchConversations': () => [
+      { type: 'xstate.error.actor.fetchConversations', error: new Error('offline') },
+    ],
+    'xstate.error.actor.markRead': () => [{ type: 'xstate.error.actor.markRead', error: new Error('offline') }],
+    'xstate.done.actor.loadOwned': () => [{ type: 'xstate.done.actor.loadOwned', output: { conversation: child } }],
+    'xstate.error.actor.loadOwned': () => [{ type: 'xstate.error.actor.loadOwned', error: new Error('offline') }],
+  },
+});
+
+describe('chats with resolving actors', () => {
+  function start(options: { lists?: { conversations: ConversationEntry[] }[] } = {}) {
+    const lists = options.lists ?? [list];
+    let fetches = 0;
+    const marked: string[] = [];
+    const conversationEvents: string[] = [];
+    const actor = createActor(
+      chatsMachine.provide({
+        actors: {
+          session: quiet,
+          pageVisibility: quiet,
+          serverEvents: quiet,
+          fetchConversations: fromPromise(async () => lists[Math.min(fetches++, lists.length - 1)]),
+          markRead: fromPromise(async ({ input }: { input: { conversationId: string } }) => {
+            marked.push(input.conversationId);
+            return { ok: true };
+          }),
+          // The conversation's machines, fetched when the page says one is about to be opened.
+          loadOwned: fromPromise(async () => ({
+            conversation: createMachine({
+              on: { '*': { actions: ({ event }) => conversationEvents.push(event.type) } },
+            }),
+          })),
+          composer: child,
+        } as never,
+      }),
+    ).start();
+    /** The messages announced as unread (`chats.unread`, what the notifications actor chimes for): conversation ids. */
+    const sounds: string[] = [];
+    const announced: { messageId: string; sender: string | null | undefined }[] = [];
+    actor.on('chats.unread', (e) => {
+      sounds.push(e.message.conversationId);
+      announced.push({
+        messageId: e.message.id,
+        sender: e.conversation?.participants.find((p) => p.user.id === e.message.senderId)?.user.displayName,
+      });
+    });
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    actor.send({ type: 'chats.viewing', viewing: true });
+    actor.send({ type: 'chats.prepare' });
+    return { actor, sounds, announced, marked, conversationEvents, fetches: () => fetches };
+  }
+  /** The list is in and the conversation's machines are here. */
+  const ready = (s: Snap) => s.context.loaded && s.matches({ active: { code: 'here' } });
+  const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
+    actor.getSnapshot().context.entries.find((e) => e.conversation.id === id)?.unreadCount;
+
+  it('pinned chats go first in pin order; a muted chat counts unread without a sound', async () => {
+    const { actor, sounds } = start();
+    await waitFor(actor, ready);
+    const order = () => actor.getSnapshot().context.entries.map((e) => e.conversation.id);
+    expect(order()).toEqual(['c2', 'c1']);
+    actor.send({
+      type: 'chats.settings',
+      conversationId: 'c1',
+      settings: { ...mutedForever, pinned: true, pinnedAt: '2025-01-01T00:00:00.000Z' },
+    });
+    expect(order()).toEqual(['c1', 'c2']);
+    actor.send({ type: 'chats.messageArrived', message: fromAnna });
+    expect(unread(actor, 'c1')).toBe(3);
+    expect(sounds).toEqual([]);
+    actor.send({
+      type: 'chats.settings',
+      conversationId: 'c1',
+      settings: { mutedUntil: null, pinned: false, pinnedAt: null, archived: false },
+    });
+    actor.send({ type: 'chats.messageArrived', message: message('m9', 'u2', 10) });
+    expect(sounds).toEqual(['c1']);
+    // Settings of a conversation the list does not have change nothing.
+    const before = actor.getSnapshot().context.entries;
+    actor.send({ type: 'chats.settings', conversationId: 'c9', settings: mutedForever });
+    expect(actor.getSnapshot().context.entries).toBe(before);
+  });
+
+  it('a changed group replaces its entry and keeps its unread count; a lost one leaves the list and closes if open', async () => {
+    const { actor, sounds } = start();
+    await waitFor(actor, ready);
+    const entry1 = () => actor.getSnapshot().context.entries.find((e) => e.conversation.id === 'c1');
+    actor.send({ type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача', isGroup: true } });
+    expect(entry1()?.conversation.title).toBe('Дача');
+    expect(entry1()?.unreadCount).toBe(2);
+    // A SYSTEM entry from someone else orders the list but is neither unread nor announced.
+    actor.send({ type: 'chats.messageArrived', message: message('s1', 'u2', 9, { type: 'SYSTEM' }) });
+    expect(unread(actor, 'c1')).toBe(2);
+    expect(sounds).toEqual([]);
+    expect(actor.getSnapshot().context.entries[0].conversation.id).toBe('c1');
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    actor.send({ type: 'chats.conversationRemoved', conversationId: 'c2' });
+    expect(actor.getSnapshot().context.selectedId).toBe('c1');
+    actor.send({ type: 'chats.conversationRemoved', conversationId: 'c1' });
+    expect(actor.getSnapshot().context.selectedId).toBeNull();
+    expect(actor.getSnapshot().context.entries).toEqual([]);
+    // A conversation updated that the list did not have (it was added on another process a moment ago) is added.
+    actor.send({ type: 'chats.conversationUpdated', conversation: c2 });
+    expect(actor.getSnapshot().context.entries.map((e) => e.conversation.id)).toEqual(['c2']);
+  });
+
+  it('sorts newest first and counts a message from someone else in a closed conversation once, announcing it', async () => {
+    const { actor, sounds, announced } = start();
+    await waitFor(actor, ready);
+    expect(actor.getSnapshot().context.entries.map((e) => e.conversation.id)).toEqual(['c2', 'c1']);
+    // message:notify and message:new of one message
+    actor.send({ type: 'chats.messageArrived', message: fromAnna });
+    actor.send({ type: 'chats.messageArrived', message: fromAnna });
+    expect(unread(actor, 'c1')).toBe(3);
+    expect(sounds).toEqual(['c1']);
+    // With its conversation as the list knows it (the notification names the sender from it).
+    expect(announced).toEqual([{ messageId: 'm2', sender: 'Анна' }]);
+    expect(actor.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
+    // Own messages neither count nor are announced.
+    actor.send({ type: 'chats.messageArrived', message: fromMe });
+    expect(unread(actor, 'c1')).toBe(3);
+    expect(sounds).toEqual(['c1']);
+  });
+
+  it('opening resets the unread count and marks the conversation read; the open one is not announced unless hidden', async () => {
+    const { actor, sounds, marked } = start();
+    await waitFor(actor, ready);
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    expect(unread(actor, 'c1')).toBe(0);
+    await waitFor(actor, () => marked.length === 1);
+    expect(marked).toEqual(['c1']);
+    actor.send({ type: 'chats.messageArrived', message: fromAnna });
+    expect(unread(actor, 'c1')).toBe(0);
+    expect(sounds).toEqual([]);
+    actor.send({ type: 'chats.visibility', visible: false });
+    actor.send({ type: 'chats.messageArrived', message: message('m5', 'u2', 6) });
+    expect(unread(actor, 'c1')).toBe(1);
+    expect(sounds).toEqual(['c1']);
+    // Own receipts (read in this or another tab) lower the count.
+    actor.send({ type: 'chats.receipts', conversationId: 'c1', userId: 'me', messageIds: ['m5'] });
+    expect(unread(actor, 'c1')).toBe(0);
+    // Still selected, but the user is on another page: it counts and is announced.
+    actor.send({ type: 'chats.visibility', visible: true });
+    actor.send({ type: 'chats.viewing', viewing: false });
+    actor.send({ type: 'chats.messageArrived', message: message('m6', 'u2', 7) });
+    expect(unread(actor, 'c1')).toBe(1);
+    expect(sounds).toEqual(['c1', 'c1']);
+  });
+
+  it('hands own delivered messages to the open conversation, refreshing it after a file send', async () => {
+    const { actor, conversationEvents } = start();
+    await waitFor(actor, ready);
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    actor.send({ type: 'composer.delivered', message: fromMe, refresh: true });
+    expect(conversationEvents).toEqual(['conversation.messageSent', 'conversation.refresh']);
+    expect(actor.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m3');
+  });
+
+  it("tells the open conversation about an own submit there (its view goes to the bottom), not about another one's", async () => {
+    const { actor, conversationEvents } = start();
+    await waitFor(actor, ready);
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    actor.send({ type: 'composer.sent', conversationId: 'c2' });
+    actor.send({ type: 'composer.sent', conversationId: 'c1' });
+    expect(conversationEvents).toEqual(['conversation.ownSent']);
+  });
+
+  it('updates presence and profile of participants', async () => {
+    const { actor } = start();
+    await waitFor(actor, ready);
+    actor.send({
+      type: 'chats.presence',
+      userId: 'u2',
+      status: 'OFFLINE',
+      lastSeenAt: null,
+      at: '2025-03-01T12:00:00.000Z',
+    });
+    actor.send({ type: 'chats.profile', userId: 'u2', avatarUrl: 'emoji:🦊', displayName: 'Аня' });
+    const user = actor.getSnapshot().context.entries[1].conversation.participants[1].user;
+    expect(user).toMatchObject({
+      status: 'OFFLINE',
+      lastSeenAt: '2025-03-01T12:00:00.000Z',
+      avatarUrl: 'emoji:🦊',
+      displayName: 'Аня',
+    });
+  });
+
+  it('refetches the list every 20 s and fetches when a message of an unknown conversation arrives', async () => {
+    vi.useFakeTimers();
+    const { actor, fetches, announced } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches()).toBe(1);
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(fetches()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetches()).toBe(2);
+    actor.send({ type: 'chats.messageArrived', message: unknownConversation });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches()).toBe(3);
+    // Announced without a conversation: the list did not know it.
+    expect(announced).toEqual([{ messageId: 'x1', sender: undefined }]);
+    actor.stop();
+    vi.useRealTimers();
+  });
+
+  it('starts a call in the selected conversation through the call actor', () => {
+    const calls: unknown[] = [];
+    const callActor = createMachine({ on: { 'call.startOutgoing': { actions: ({ event }) => calls.push(event) } } });
+    const app = createActor(
+      createMachine({
+        invoke: [
+          { id: 'call', systemId: 'call', src: callActor },
+          {
+            id: 'chats',
+            systemId: 'chats',
+            src: chatsMachine.provide({
+              actors: {
+                session: quiet,
+                pageVisibility: quiet,
+                serverEvents: quiet,
+                fetchConversations: hang,
+                markRead: hang,
+                loadOwned: hang,
+                composer: child,
+              } as never,
+            }),
+          },
+        ],
+      }),
+    ).start();
+    const chats = app.system.get('chats');
+    chats.send({ type: 'chats.signedIn', userId: 'me' });
+    chats.send({ type: 'chats.call', video: false }); // nothing selected: nothing to call
+    chats.send({ type: 'chats.open', conversationId: 'c1' });
+    chats.send({ type: 'chats.call', video: true });
+    expect(calls).toEqual([{ type: 'call.startOutgoing', conversationId: 'c1', video: true }]);
+    app.stop();
+  });
+
+  it('a conversation opened before its machines are here starts when they come; a failed fetch waits for «Повторить»', async () => {
+    const fetches: { resolve(code: unknown): void; reject(error: unknown): void }[] = [];
+    const inputs: unknown[] = [];
+    const conversationLogic = createMachine({
+      context: ({ input }: { input: unknown }) => {
+        inputs.push(input);
+        return {};
+      },
+    });
+    const actor = createActor(
+      chatsMachine.provide({
+        actors: {
+          session: quiet,
+          pageVisibility: quiet,
+          serverEvents: quiet,
+          fetchConversations: fromPromise(async () => list),
+          markRead: fromPromise(async () => ({ ok: true })),
+          loadOwned: fromPromise(() => new Promise((resolve, reject) => fetches.push({ resolve, reject }))),
+          composer: child,
+        } as never,
+      }),
+    ).start();
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    await waitFor(actor, (s) => s.context.loaded);
+    const snap = () => actor.getSnapshot();
+
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    // Selected at once (the address and the list follow); its actor waits for its code.
+    expect(snap().context.selectedId).toBe('c1');
+    expect(snap().matches({ active: { selection: { open: 'waiting' } } })).toBe(true);
+    expect(snap().children.conversation).toBeUndefined();
+    fetches[0].reject(new Error('offline'));
+    await waitFor(actor, (s) => s.hasTag(CHATS_TAGS.conversationFailed));
+    expect(snap().context.selectedId).toBe('c1');
+
+    // «Повторить» fetches again; a search result in it meanwhile is where it starts.
+    actor.send({ type: 'chats.prepare' });
+    expect(fetches).toHaveLength(2);
+    expect(snap().hasTag(CHATS_TAGS.conversationFailed)).toBe(false);
+    actor.send({ type: 'chats.open', conversationId: 'c1', messageId: 'm1' });
+    fetches[1].resolve({ conversation: conversationLogic });
+    await waitFor(actor, (s) => s.children.conversation !== undefined);
+    expect(inputs).toEqual([{ conversationId: 'c1', userId: 'me', unread: 2, jumpTo: 'm1' }]);
+
+    // Kept: later openings start their actor at once, after signing out and in again too.
+    actor.send({ type: 'chats.open', conversationId: 'c2' });
+    expect(snap().children.conversation).toBeDefined();
+    actor.send({ type: 'chats.signedOut' });
+    expect(snap().children.conversation).toBeUndefined();
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    expect(snap().children.conversation).toBeDefined();
+    expect(fetches).toHaveLength(2);
+    expect(inputs).toHaveLength(3);
+    actor.stop();
+  });
+});

@@ -1,0 +1,121 @@
+// Pure rules for the conversation list (docs/behaviour.md §2, §4): newest first, latest message per entry,
+// unread counts, presence and profile changes of participants.
+import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../../contract/entities';
+import { isMuted } from '../../../contract/format';
+
+// A conversation without messages sorts by its creation time (docs/behaviour.md §2).
+const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? e.conversation.createdAt ?? '';
+
+const pinnedAt = (e: ConversationEntry) => (e.settings?.pinned ? (e.settings.pinnedAt ?? '') : null);
+
+/**
+ * Pinned chats first, in the order they were pinned; then by the latest message time (or, without messages, the
+ * creation time), newest first.
+ */
+export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
+  return entries
+    .map((e, i) => [e, i] as const)
+    .sort(([a, i], [b, j]) => {
+      const pa = pinnedAt(a);
+      const pb = pinnedAt(b);
+      if (pa !== null || pb !== null) {
+        if (pa === null) return 1;
+        if (pb === null) return -1;
+        if (pa !== pb) return pa < pb ? -1 : 1;
+      }
+      const ta = latestAt(a);
+      const tb = latestAt(b);
+      return ta === tb ? i - j : ta < tb ? 1 : -1;
+    })
+    .map(([e]) => e);
+}
+
+/** Whether the user muted the conversation («Без звука») at `now`. */
+export const isMutedEntry = (entry: ConversationEntry | undefined, now: number): boolean =>
+  isMuted(entry?.settings, now);
+
+/** The user's settings of one conversation changed (another tab, this one, another device). */
+export function withSettings(
+  entries: ConversationEntry[],
+  conversationId: string,
+  settings: NonNullable<ConversationEntry['settings']>,
+): ConversationEntry[] {
+  if (!entries.some((e) => e.conversation.id === conversationId)) return entries;
+  return sortEntries(entries.map((e) => (e.conversation.id === conversationId ? { ...e, settings } : e)));
+}
+
+export const findEntry = (entries: ConversationEntry[], conversationId: string) =>
+  entries.find((e) => e.conversation.id === conversationId);
+
+/** A new latest message (older ones do not replace it); `unreadDelta` adds to the unread count. */
+export function withMessage(entries: ConversationEntry[], message: Message, unreadDelta: number): ConversationEntry[] {
+  const next = entries.map((e) => {
+    if (e.conversation.id !== message.conversationId) return e;
+    const current = e.conversation.messages[0];
+    const newer = !current || current.createdAt <= message.createdAt;
+    // An archived chat comes back with a new message, unless it is muted (as the server reads it).
+    const back = newer && e.settings?.archived && !isMutedEntry(e, Date.now());
+    return {
+      ...e,
+      conversation: newer ? { ...e.conversation, messages: [message] } : e.conversation,
+      unreadCount: e.unreadCount + unreadDelta,
+      ...(back && e.settings ? { settings: { ...e.settings, archived: false } } : {}),
+    };
+  });
+  return sortEntries(next);
+}
+
+export function withUnread(
+  entries: ConversationEntry[],
+  conversationId: string,
+  unread: (n: number) => number,
+  mentioned = false,
+) {
+  return entries.map((e) => {
+    if (e.conversation.id !== conversationId) return e;
+    const unreadCount = Math.max(0, unread(e.unreadCount));
+    // Read up: no unread mention is left («@» goes); a new mention of the user adds one.
+    const unreadMentions = unreadCount === 0 ? 0 : (e.unreadMentions ?? 0) + (mentioned ? 1 : 0);
+    return { ...e, unreadCount, ...(unreadMentions || e.unreadMentions ? { unreadMentions } : {}) };
+  });
+}
+
+export function withUser(entries: ConversationEntry[], userId: string, change: (u: PublicUser) => PublicUser) {
+  let changed = false;
+  const next = entries.map((e) => {
+    if (!e.conversation.participants.some((p) => p.user.id === userId)) return e;
+    changed = true;
+    const participants = e.conversation.participants.map((p) =>
+      p.user.id === userId ? { ...p, user: change(p.user) } : p,
+    );
+    return { ...e, conversation: { ...e.conversation, participants } };
+  });
+  return changed ? next : entries;
+}
+
+/** Presence from the server; lastSeenAt is the server's, else now on ONLINE or OFFLINE (docs/behaviour.md §4). */
+export function presenceChange(status: PresenceStatus, lastSeenAt: string | null, at: string) {
+  return (u: PublicUser): PublicUser => ({
+    ...u,
+    status,
+    lastSeenAt: lastSeenAt ?? (status === 'ONLINE' || status === 'OFFLINE' ? at : u.lastSeenAt),
+  });
+}
+
+/** message:edited: the preview follows when the edited message is the latest one. */
+export function withEdit(
+  entries: ConversationEntry[],
+  conversationId: string,
+  messageId: string,
+  content: string,
+  editedAt: string,
+) {
+  let changed = false;
+  const next = entries.map((e) => {
+    const latest = e.conversation.messages[0];
+    if (e.conversation.id !== conversationId || latest?.id !== messageId) return e;
+    changed = true;
+    return { ...e, conversation: { ...e.conversation, messages: [{ ...latest, content, editedAt }] } };
+  });
+  return changed ? next : entries;
+}

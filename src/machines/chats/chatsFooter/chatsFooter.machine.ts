@@ -1,0 +1,240 @@
+// The chats footer (docs/behaviour.md §2): its tiles open the group dialog, the contacts dialog (requests, friends,
+// the EBLID search) and the profile dialog (avatar editor); one dialog at a time. Each dialog's actor runs in
+// the state that shows it (views read it from this actor's children; it has no systemId): opening starts it
+// fresh, closing stops it (the EBLID search is cleared, an avatar being chosen or framed is dropped) — except an
+// avatar already being cropped, uploaded and saved: its actor runs on with the dialog closed until it is done, and
+// reopening the dialog shows it. The folded EBLID panel has its own search, started when first unfolded.
+// Opening a chat from the contacts dialog closes it. Copying the own EBLID shows 'Скопировано' for the
+// success-message time; a clipboard the browser refuses changes nothing (the code stays visible to copy by hand).
+// The dialogs' machines are not in the first bundle: fetched when a dialog is first opened or the panel unfolded,
+// then kept; a dialog shows once its actor runs ('waiting' before), and one whose code could not be fetched closes
+// again (its tile tries again).
+import {
+  and,
+  assertEvent,
+  assign,
+  enqueueActions,
+  type EventObject,
+  fromCallback,
+  not,
+  setup,
+  stateIn,
+  stopChild,
+} from 'xstate';
+import { TIMINGS } from '../../../contract/limits';
+import { notWired } from '../../shared/not-wired';
+import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../shared/owned-code';
+import { present } from '../../shared/present';
+import { systemActor } from '../../shared/system';
+import { type ChatsFooterContext, type ChatsFooterEvent, FOOTER_TAGS } from './chatsFooter.protocol';
+
+export * from './chatsFooter.protocol';
+
+/** The contacts actor's `contacts.chatOpened` as this machine's event. */
+export const chatOpenedFromContacts = fromCallback<EventObject, void, ChatsFooterEvent>(({ system, sendBack }) => {
+  const sub = systemActor(system, 'contacts')?.on('contacts.chatOpened', () => sendBack({ type: 'footer.chatOpened' }));
+  return () => sub?.unsubscribe();
+});
+
+/** The dialogs' machines, wired (the registry lines owned by 'chatsFooter'). */
+type Dialogs = 'contactCode' | 'avatar' | 'groupDialog';
+type DialogsCode = OwnedCode<Dialogs>;
+/** The protocol's context, and the dialogs' machines once fetched. */
+type Context = ChatsFooterContext & { code: DialogsCode | null };
+/** What the footer hears from its own actors: no code came, the group dialog finished, the avatar editor's state. */
+type OwnEvent =
+  | { type: 'xstate.error.actor.loadOwned'; error: unknown }
+  | { type: 'xstate.done.actor.groupDialog' }
+  | { type: 'xstate.snapshot.avatar'; snapshot: { hasTag(tag: string): boolean } };
+
+export const chatsFooterMachine = setup({
+  types: { context: {} as Context, events: {} as ChatsFooterEvent | OwnEvent },
+  actors: {
+    chatOpened: chatOpenedFromContacts,
+    /** Writes the text to the clipboard. */
+    copyText: notWired<void, { text: string }>('chatsFooter.copyText'),
+    /** The dialogs' machines, wired (the registry lines 'contactCode', 'avatar', 'groupDialog'). */
+    loadOwned: loadOwnedNotWired<Dialogs>('chatsFooter'),
+  },
+  guards: {
+    avatarIdle: ({ context }) => !context.avatarBusy,
+    codeHere: ({ context }) => context.code !== null,
+  },
+  actions: {
+    keepCode: assign({ code: (_, code: DialogsCode) => code }),
+    /** A dialog's actor (`id`) from the fetched machine of `line`; `sync`: the footer hears its snapshots. */
+    startDialog: enqueueActions(
+      ({ context, enqueue }, p: { id: string; line: keyof DialogsCode; input?: unknown; sync?: boolean }) => {
+        enqueue(spawnOwned(present(context.code, 'code')[p.line], p.id, p.input, p.sync));
+      },
+    ),
+    stopDialog: stopChild((_, p: { id: string }) => p.id),
+  },
+  delays: { copiedNotice: TIMINGS.successMessageMs },
+}).createMachine({
+  id: 'chatsFooter',
+  context: { avatarBusy: false, code: null },
+  type: 'parallel',
+  states: {
+    // The dialogs' machines: fetched once, when a dialog is first opened or the panel unfolded.
+    code: {
+      initial: 'absent',
+      states: {
+        absent: {
+          on: {
+            'footer.openContacts': 'loading',
+            'footer.openProfile': 'loading',
+            'footer.openGroup': 'loading',
+            'footer.unfold': 'loading',
+          },
+        },
+        loading: {
+          invoke: {
+            id: 'loadOwned',
+            src: 'loadOwned',
+            onDone: { target: 'here', actions: { type: 'keepCode', params: ({ event }) => event.output } },
+            onError: 'absent',
+          },
+        },
+        here: {},
+      },
+    },
+    dialog: {
+      initial: 'closed',
+      states: {
+        closed: {
+          on: { 'footer.openContacts': 'contacts', 'footer.openProfile': 'profile', 'footer.openGroup': 'group' },
+        },
+        group: {
+          initial: 'waiting',
+          states: {
+            waiting: {
+              always: { guard: 'codeHere', target: 'shown' },
+              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.dialog.closed' },
+            },
+            shown: {
+              tags: [FOOTER_TAGS.group],
+              entry: { type: 'startDialog', params: { id: 'groupDialog', line: 'groupDialog' } },
+              exit: { type: 'stopDialog', params: { id: 'groupDialog' } },
+            },
+          },
+          // The dialog finishes when closed or once the group exists.
+          on: { 'xstate.done.actor.groupDialog': 'closed' },
+        },
+        contacts: {
+          invoke: { id: 'chatOpened', src: 'chatOpened' },
+          initial: 'waiting',
+          states: {
+            waiting: {
+              always: { guard: 'codeHere', target: 'shown' },
+              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.dialog.closed' },
+            },
+            shown: {
+              tags: [FOOTER_TAGS.contacts],
+              entry: { type: 'startDialog', params: { id: 'contactCode', line: 'contactCode' } },
+              exit: { type: 'stopDialog', params: { id: 'contactCode' } },
+            },
+          },
+          on: {
+            'footer.close': 'closed',
+            'footer.chatOpened': 'closed',
+            'footer.openProfile': 'profile',
+          },
+        },
+        profile: {
+          initial: 'waiting',
+          states: {
+            waiting: {
+              always: { guard: 'codeHere', target: 'shown' },
+              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.dialog.closed' },
+            },
+            shown: { tags: [FOOTER_TAGS.profile] },
+          },
+          on: {
+            'footer.close': 'closed',
+            'footer.openContacts': 'contacts',
+          },
+        },
+      },
+    },
+    // The profile dialog's avatar editor: started with the dialog, stopped with it unless an avatar is being sent,
+    // which then finishes with the dialog closed.
+    avatar: {
+      initial: 'off',
+      states: {
+        off: {
+          entry: assign({ avatarBusy: false }),
+          on: { 'footer.openProfile': 'on' },
+        },
+        on: {
+          initial: 'waiting',
+          states: {
+            waiting: {
+              always: { guard: 'codeHere', target: 'running' },
+              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.avatar.off' },
+            },
+            running: {
+              // One's own picture (no group); the footer follows whether it is sending.
+              entry: { type: 'startDialog', params: { id: 'avatar', line: 'avatar', input: {}, sync: true } },
+              exit: { type: 'stopDialog', params: { id: 'avatar' } },
+            },
+          },
+          on: {
+            'xstate.snapshot.avatar': { actions: assign({ avatarBusy: ({ event }) => event.snapshot.hasTag('busy') }) },
+          },
+          // Stopped once the dialog is gone and nothing is being sent.
+          always: { guard: and([not(stateIn('#chatsFooter.dialog.profile')), 'avatarIdle']), target: 'off' },
+        },
+      },
+    },
+    // The footer's folded EBLID panel: its search starts when first unfolded and stays while the footer is shown.
+    fold: {
+      initial: 'folded',
+      states: {
+        folded: { on: { 'footer.unfold': 'shown' } },
+        shown: {
+          initial: 'waiting',
+          states: {
+            waiting: {
+              always: { guard: 'codeHere', target: 'running' },
+              // Unfolding it again tries again.
+              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.fold.folded' },
+            },
+            // Its own search: the same machine as the contacts dialog's.
+            running: {
+              entry: { type: 'startDialog', params: { id: 'foldCode', line: 'contactCode' } },
+              exit: { type: 'stopDialog', params: { id: 'foldCode' } },
+            },
+          },
+        },
+      },
+    },
+    copy: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'footer.copy': 'copying' },
+        },
+        copying: {
+          invoke: {
+            id: 'copyText',
+            src: 'copyText',
+            input: ({ event }) => {
+              assertEvent(event, 'footer.copy');
+              return { text: event.text };
+            },
+            onDone: 'copied',
+            onError: 'idle',
+          },
+        },
+        copied: {
+          tags: [FOOTER_TAGS.copied],
+          after: { copiedNotice: 'idle' },
+          on: { 'footer.copy': 'copying' },
+        },
+      },
+    },
+  },
+});
+
+export type ChatsFooterActorRef = import('xstate').ActorRefFrom<typeof chatsFooterMachine>;

@@ -1,0 +1,7 @@
+// The public face of the chats feature: other features import only this module, ui/index.ts (its views) and its
+// *.protocol.ts files.
+export { chatsMachine } from './chats/chats.machine';
+export { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';
+export { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
+export { chatActionsMachine } from './chatActions/chatActions.machine';
+export { navigationMachine } from './navigation/navigation.machine';

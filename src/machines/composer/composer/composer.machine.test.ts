@@ -1,0 +1,329 @@
+import { describe, expect, it } from 'vitest';
+import { type AnyEventObject, createActor, createMachine, fromCallback, waitFor } from 'xstate';
+import { message } from '../../../../tests/client/chat-fixtures';
+import { attachmentOf, type TestOutboxOptions, testOutbox } from '../../../../tests/fixtures/outbox';
+import { describeModel } from '../../../../tests/model/harness';
+import { UPLOAD_FAILED } from '../outbox/outbox-item';
+import type { OutboxActorRef } from '../outbox/outbox.machine';
+import { type ComposerActorRef, type ComposerContext, composerMachine } from './composer.machine';
+
+const quiet = fromCallback(() => () => {});
+const input = { userId: 'me', tag: 't' };
+const AT = '2025-03-01T10:00:00.000Z';
+
+const photo = new File(['png'], 'photo.png', { type: 'image/png' });
+const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
+const voice = new Blob(['opus'], { type: 'audio/webm;codecs=opus' });
+
+type Snap = ReturnType<typeof composerMachine.getInitialSnapshot>;
+const ctx = (s: Snap) => s.context as ComposerContext;
+
+// The outbox child is stubbed: what it is handed is checked below with a real one.
+describeModel({
+  name: 'composer',
+  machine: composerMachine.provide({ actors: { outbox: quiet, drafts: quiet } as never }),
+  inputs: [input],
+  events: {
+    'composer.focusConversation': (s) => [
+      { type: 'composer.focusConversation', conversationId: ctx(s).conversationId ? null : 'c1' },
+    ],
+    'composer.input': (s) => [{ type: 'composer.input', text: ctx(s).text ? '' : '  привет ' }],
+    'composer.reply': (s) =>
+      ctx(s).replyTo ? [] : [{ type: 'composer.reply', messageId: 'm1', content: 'исходное сообщение' }],
+    // Only where it sends: a refused submit ends in the state a sent one reaches (the whitespace case is below).
+    'composer.submit': (s) =>
+      ctx(s).conversationId && ctx(s).text.trim() ? [{ type: 'composer.submit', at: AT }] : [],
+    'composer.attach': () => [
+      { type: 'composer.attach', files: [photo], at: AT },
+      { type: 'composer.attach', files: [], at: AT },
+    ],
+    'recorder.recorded': () => [
+      { type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } },
+    ],
+    'composer.sendText': () => [
+      { type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT },
+      { type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT },
+    ],
+    'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
+    'drafts.loaded': () => [
+      {
+        type: 'drafts.loaded',
+        drafts: { c1: { text: 'из браузера', replyTo: null }, c3: { text: 'ещё', replyTo: null } },
+      },
+    ],
+  },
+});
+
+describe('composer', () => {
+  it('hands each send to its outbox as the part that differs by kind', () => {
+    const handed: AnyEventObject[] = [];
+    const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
+    const actor = createActor(composerMachine.provide({ actors: { outbox, drafts: quiet } as never }), {
+      input,
+    }).start();
+    actor.send({ type: 'composer.submit', at: AT });
+    actor.send({ type: 'composer.attach', files: [photo], at: AT });
+    actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 1, waveform: [], at: AT } });
+    expect(handed).toEqual([]); // no conversation in front
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.reply', messageId: 'm1', content: 'исходное' });
+    actor.send({ type: 'composer.input', text: '  Привет!  ' });
+    actor.send({ type: 'composer.submit', at: AT });
+    actor.send({ type: 'composer.attach', files: [], at: AT });
+    actor.send({ type: 'composer.attach', files: [photo, notes], at: AT });
+    actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 3200, waveform: [5, 100], at: AT } });
+    actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
+    expect(handed).toEqual([
+      {
+        type: 'outbox.add',
+        conversationId: 'c1',
+        part: { kind: 'text', content: 'Привет!', replyTo: { id: 'm1', content: 'исходное' } },
+        at: AT,
+      },
+      { type: 'outbox.add', conversationId: 'c1', part: { kind: 'files', files: [photo, notes] }, at: AT },
+      {
+        type: 'outbox.add',
+        conversationId: 'c1',
+        part: { kind: 'voice', file: voice, voice: { durationMs: 3200, waveform: [5, 100] } },
+        at: AT,
+      },
+      { type: 'outbox.add', conversationId: 'c2', part: { kind: 'text', content: 'Слышно?', replyTo: null }, at: AT },
+    ]);
+    actor.stop();
+  });
+});
+
+describe('composer with its outbox', () => {
+  function start(options: TestOutboxOptions) {
+    /** What the composer tells its parent (the chats actor in the app). */
+    const told: { type: string }[] = [];
+    const { outbox, bodies, saved } = testOutbox(options);
+    const composer = composerMachine.provide({ actors: { outbox, drafts: quiet as never } });
+    const parent = createActor(
+      createMachine({
+        invoke: { id: 'composer', src: composer, input },
+        on: { '*': { actions: ({ event }) => told.push(event) } },
+      }),
+    ).start();
+    const actor = parent.getSnapshot().children.composer as ComposerActorRef;
+    const box = actor.getSnapshot().children.outbox as OutboxActorRef;
+    return { actor, box, bodies, saved, told };
+  }
+
+  it('sends trimmed text with the reply and a clientMessageId, then clears both', async () => {
+    const { actor, box, bodies, told } = start({});
+    const sent = () => told.filter((e) => e.type === 'composer.sent');
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.reply', messageId: 'm1', content: 'исходное' });
+    actor.send({ type: 'composer.input', text: '   ' });
+    actor.send({ type: 'composer.submit', at: AT });
+    expect(bodies).toEqual([]); // whitespace only is not sent
+    actor.send({ type: 'composer.input', text: '  Привет!  ' });
+    actor.send({ type: 'composer.submit', at: AT });
+    expect(actor.getSnapshot().context).toMatchObject({ text: '', replyTo: null });
+    expect(sent()).toEqual([{ type: 'composer.sent', conversationId: 'c1' }]);
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(told.filter((e) => e.type === 'composer.delivered')).toEqual([
+      { type: 'composer.delivered', message: message('m9', 'me', 9), refresh: false },
+    ]);
+    expect(bodies).toEqual([
+      { conversationId: 'c1', type: 'TEXT', content: 'Привет!', replyToId: 'm1', clientMessageId: 't-1' },
+    ]);
+  });
+
+  it('sends a recording from its recorder as a VOICE message with its duration and waveform', async () => {
+    const { actor, box, bodies } = start({});
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({
+      type: 'recorder.recorded',
+      recording: { file: voice, durationMs: 3200, waveform: [5, 100, 40], at: AT },
+    });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'c1',
+        type: 'VOICE',
+        content: '',
+        replyToId: null,
+        clientMessageId: 't-1',
+        attachments: [{ url: '/uploads/voice.webm', type: 'FILE' }],
+        voice: { durationMs: 3200, waveform: [5, 100, 40] },
+      },
+    ]);
+  });
+
+  it("sends the call chat's text to the call's conversation without touching the draft", async () => {
+    const { actor, box, bodies } = start({});
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.input', text: 'черновик' });
+    actor.send({ type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT });
+    actor.send({ type: 'composer.sendText', conversationId: 'c2', text: ' Слышно? ', at: AT });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(actor.getSnapshot().context.text).toBe('черновик');
+    expect(bodies).toEqual([
+      { conversationId: 'c2', type: 'TEXT', content: 'Слышно?', replyToId: null, clientMessageId: 't-1' },
+    ]);
+  });
+
+  it('sends queued messages one after another in order', async () => {
+    const release: (() => void)[] = [];
+    const { actor, box, bodies } = start({
+      send: (body) =>
+        new Promise((r) =>
+          release.push(() => r({ message: message(`s-${(body as { content: string }).content}`, 'me', 1) })),
+        ),
+    });
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    for (const text of ['один', 'два', 'три']) {
+      actor.send({ type: 'composer.input', text });
+      actor.send({ type: 'composer.submit', at: AT });
+    }
+    expect(box.getSnapshot().context.items.map((i) => i.status)).toEqual(['sending', 'queued', 'queued']);
+    for (let i = 0; i < 3; i++) {
+      await waitFor(box, () => release.length === i + 1);
+      release[i]();
+    }
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies.map((b) => (b as { content: string }).content)).toEqual(['один', 'два', 'три']);
+  });
+
+  it('keeps a failed send with its clientMessageId and sends it again on reconnection', async () => {
+    let online = false;
+    const { actor, box, bodies, saved } = start({
+      send: async () => {
+        if (!online) throw new Error('offline');
+        return { message: message('m9', 'me', 9) };
+      },
+    });
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.input', text: 'офлайн' });
+    actor.send({ type: 'composer.submit', at: AT });
+    await waitFor(box, (s) => s.context.items[0]?.status === 'failed');
+    expect(saved.at(-1)?.map((i) => i.status)).toEqual(['failed']);
+    online = true;
+    box.send({ type: 'outbox.reconnected' });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies.map((b) => (b as { clientMessageId: string }).clientMessageId)).toEqual(['t-1', 't-1']);
+    expect(saved.at(-1)).toEqual([]);
+  });
+
+  it('uploads files one after another with progress, then sends one FILE message (not all images)', async () => {
+    const progress: number[][] = [];
+    const { actor, box, bodies } = start({
+      upload: async (f, report) => {
+        report(30);
+        await new Promise((r) => setTimeout(r, 0));
+        progress.push(box.getSnapshot().context.items[0].files.map((x) => x.progress));
+        return attachmentOf(f);
+      },
+    });
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.attach', files: [photo, notes], at: AT });
+    expect(box.getSnapshot().context.items[0].id).toMatch(/^tmp-/);
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(progress).toEqual([
+      [30, 0],
+      [100, 30],
+    ]);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'c1',
+        type: 'FILE',
+        content: '',
+        replyToId: null,
+        clientMessageId: 't-1',
+        attachments: [
+          { url: '/uploads/photo.png', type: 'IMAGE' },
+          { url: '/uploads/notes.txt', type: 'FILE' },
+        ],
+      },
+    ]);
+  });
+
+  it("marks a failed upload 'upload failed' and uploads only what is missing on retry; IMAGE when all are images", async () => {
+    let fail = true;
+    const uploads: string[] = [];
+    const { actor, box, bodies } = start({
+      upload: async (f) => {
+        uploads.push(f.name);
+        if (f.name === 'second.png' && fail) throw new Error(UPLOAD_FAILED);
+        return attachmentOf(f);
+      },
+    });
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    const second = new File(['png'], 'second.png', { type: 'image/png' });
+    actor.send({ type: 'composer.attach', files: [photo, second], at: AT });
+    await waitFor(box, (s) => s.context.items[0]?.status === 'failed');
+    expect(box.getSnapshot().context.items[0].error).toBe(UPLOAD_FAILED);
+    fail = false;
+    box.send({ type: 'outbox.retry', id: box.getSnapshot().context.items[0].id });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(uploads).toEqual(['photo.png', 'second.png', 'second.png']);
+    expect((bodies[0] as { type: string }).type).toBe('IMAGE');
+  });
+
+  it('keeps a draft per conversation and tells the typing actor about keystrokes', async () => {
+    const typing: string[] = [];
+    const recorder = createMachine({ on: { '*': { actions: ({ event }) => typing.push(event.type) } } });
+    const parent = createMachine({
+      invoke: [
+        { id: 'typing', systemId: 'typing', src: recorder },
+        {
+          id: 'composer',
+          systemId: 'composer',
+          src: composerMachine.provide({ actors: { outbox: quiet, drafts: quiet } as never }),
+          input,
+        },
+      ],
+    });
+    const app = createActor(parent).start();
+    const composer = app.system.get('composer');
+    composer.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    composer.send({ type: 'composer.input', text: 'черновик' });
+    composer.send({ type: 'composer.focusConversation', conversationId: 'c2' });
+    expect(composer.getSnapshot().context.text).toBe('');
+    composer.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    expect(composer.getSnapshot().context.text).toBe('черновик');
+    composer.send({ type: 'composer.input', text: '' });
+    expect(typing).toEqual(['typing.keystroke', 'typing.stop']);
+    app.stop();
+  });
+
+  it('hands every draft to its drafts child and takes back what the browser kept', () => {
+    const told: AnyEventObject[] = [];
+    const drafts = fromCallback(({ receive }) => receive((e) => told.push(e)));
+    const composer = createActor(composerMachine.provide({ actors: { outbox: quiet, drafts } as never }), {
+      input,
+    }).start();
+    // Opened from the address before the stored drafts were read: the open conversation's text comes back.
+    composer.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    composer.send({
+      type: 'drafts.loaded',
+      drafts: {
+        c1: { text: 'сохранённое', replyTo: { id: 'm1', content: 'вопрос' } },
+        c2: { text: 'второе', replyTo: null },
+      },
+    });
+    expect(composer.getSnapshot().context).toMatchObject({
+      text: 'сохранённое',
+      replyTo: { id: 'm1', content: 'вопрос' },
+      drafts: { c2: { text: 'второе', replyTo: null } },
+    });
+    composer.send({ type: 'composer.input', text: 'сохранённое!' });
+    expect(told.at(-1)).toEqual({
+      type: 'drafts.changed',
+      drafts: {
+        c1: { text: 'сохранённое!', replyTo: { id: 'm1', content: 'вопрос' } },
+        c2: { text: 'второе', replyTo: null },
+      },
+    });
+    // A sent message leaves no draft behind.
+    composer.send({ type: 'composer.submit', at: AT });
+    expect(told.at(-1)).toEqual({ type: 'drafts.changed', drafts: { c2: { text: 'второе', replyTo: null } } });
+    composer.stop();
+  });
+});

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import { message } from '../../../../tests/client/chat-fixtures';
+import { attachmentOf, type TestOutboxOptions, testOutbox } from '../../../../tests/fixtures/outbox';
+import { describeModel } from '../../../../tests/model/harness';
+import { RequestFailure } from '../../../contract/failure';
+import { FILES_LOST, type OutboxItem, type OutboxPart, outboxItem, UPLOAD_FAILED } from './outbox-item';
+import { type OutboxActorRef, type OutboxContext, outboxMachine, SEND_REFUSED } from './outbox.machine';
+
+const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
+const quiet = fromCallback(() => () => {});
+const input = { userId: 'me', tag: 't' };
+const AT = '2025-03-01T10:00:00.000Z';
+
+const photo = new File(['png'], 'photo.png', { type: 'image/png' });
+const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
+const voice = new Blob(['opus'], { type: 'audio/webm;codecs=opus' });
+
+const textItem = (n: number, over: Partial<OutboxItem> = {}): OutboxItem => ({
+  id: `tmp-old-${n}`,
+  clientMessageId: `old-${n}`,
+  conversationId: 'c1',
+  kind: 'text',
+  content: `старое ${n}`,
+  replyTo: null,
+  files: [],
+  status: 'failed',
+  error: null,
+  retryable: true,
+  createdAt: AT,
+  ...over,
+});
+const lostUpload = textItem(3, {
+  kind: 'files',
+  content: '',
+  files: [{ name: 'big.zip', size: 9, mime: 'application/zip', progress: 40, file: null, attachment: null }],
+  status: 'uploading',
+});
+
+const add = (part: OutboxPart, conversationId = 'c1') => ({
+  type: 'outbox.add' as const,
+  conversationId,
+  part,
+  at: AT,
+});
+const text = add({ kind: 'text', content: 'привет', replyTo: { id: 'm1', content: 'исходное сообщение' } });
+
+type Snap = ReturnType<typeof outboxMachine.getInitialSnapshot>;
+const ctx = (s: Snap) => s.context as OutboxContext;
+// Nothing waiting and nothing sent yet: one send per path keeps the counter (and so the states) bounded.
+const calm = (s: Snap) => ctx(s).items.length === 0 && ctx(s).seq === 0;
+const firstFailed = (s: Snap) => ctx(s).items.find((i) => i.status === 'failed');
+const active = (s: Snap) => ctx(s).items.find((i) => i.id === ctx(s).activeId);
+
+describeModel({
+  name: 'outbox',
+  machine: outboxMachine.provide({
+    actors: { serverEvents: quiet, outboxStore: quiet, loadOutbox: hang, upload: quiet, sendMessage: hang } as never,
+  }),
+  inputs: [input],
+  events: {
+    'outbox.add': (s) =>
+      calm(s)
+        ? [
+            text,
+            add({ kind: 'files', files: [photo] }),
+            add({ kind: 'files', files: [photo, notes] }),
+            add({ kind: 'voice', file: voice, voice: { durationMs: 3000, waveform: [10, 80, 40] } }),
+          ]
+        : [],
+    'outbox.retry': (s) => {
+      const item = firstFailed(s);
+      return item ? [{ type: 'outbox.retry', id: item.id }] : [];
+    },
+    'outbox.remove': (s) =>
+      ctx(s)
+        .items.slice(0, 1)
+        .map((i) => ({ type: 'outbox.remove', id: i.id })),
+    'outbox.reconnected': (s) => (firstFailed(s) ? [{ type: 'outbox.reconnected' }] : []),
+    'upload.progress': (s) =>
+      active(s)?.files.some((f) => f.progress === 50) ? [] : [{ type: 'upload.progress', percent: 50 }],
+    'upload.done': (s) => {
+      const file = active(s)?.files.find((f) => !f.attachment)?.file as File | undefined;
+      return file ? [{ type: 'upload.done', attachment: attachmentOf(file) }] : [];
+    },
+    'upload.failed': () => [{ type: 'upload.failed', message: UPLOAD_FAILED }],
+    'xstate.done.actor.loadOutbox': () => [
+      { type: 'xstate.done.actor.loadOutbox', output: [] },
+      { type: 'xstate.done.actor.loadOutbox', output: [textItem(1), lostUpload] },
+    ],
+    'xstate.error.actor.loadOutbox': () => [{ type: 'xstate.error.actor.loadOutbox', error: new Error('storage') }],
+    'xstate.done.actor.sendMessage': (s) => [
+      {
+        type: 'xstate.done.actor.sendMessage',
+        output: { message: message('m9', 'me', 9, { clientMessageId: active(s)?.clientMessageId ?? null }) },
+      },
+    ],
+    'xstate.error.actor.sendMessage': () => [
+      { type: 'xstate.error.actor.sendMessage', error: new Error('offline') },
+      {
+        type: 'xstate.error.actor.sendMessage',
+        error: new RequestFailure(422, 'Ответить можно только на сообщение из этой беседы'),
+      },
+    ],
+  },
+});
+
+describe('outbox items', () => {
+  it('are made by one factory: queued, retryable, the temporary id from the clientMessageId, the part by kind', () => {
+    const common = {
+      id: 'tmp-t-1',
+      clientMessageId: 't-1',
+      conversationId: 'c1',
+      status: 'queued',
+      error: null,
+      retryable: true,
+      createdAt: AT,
+    };
+    expect(
+      outboxItem('t-1', 'c1', { kind: 'text', content: 'Привет', replyTo: { id: 'm1', content: 'исходное' } }, AT),
+    ).toEqual({
+      ...common,
+      kind: 'text',
+      content: 'Привет',
+      replyTo: { id: 'm1', content: 'исходное' },
+      files: [],
+    });
+    expect(outboxItem('t-1', 'c1', { kind: 'files', files: [photo, notes] }, AT)).toEqual({
+      ...common,
+      kind: 'files',
+      content: '',
+      replyTo: null,
+      files: [
+        { name: 'photo.png', size: 3, mime: 'image/png', progress: 0, file: photo, attachment: null },
+        { name: 'notes.txt', size: 4, mime: 'text/plain', progress: 0, file: notes, attachment: null },
+      ],
+    });
+    const recording = new Blob(['m4a'], { type: 'audio/mp4' });
+    const item = outboxItem(
+      't-1',
+      'c1',
+      { kind: 'voice', file: recording, voice: { durationMs: 1200, waveform: [1, 2] } },
+      AT,
+    );
+    expect(item).toMatchObject({
+      ...common,
+      kind: 'voice',
+      content: '',
+      replyTo: null,
+      voice: { durationMs: 1200, waveform: [1, 2] },
+    });
+    expect(item.files.map((f) => [f.name, f.mime, f.file])).toEqual([['voice.m4a', 'audio/mp4', recording]]);
+  });
+});
+
+describe('outbox', () => {
+  function start(options: TestOutboxOptions) {
+    /** What the outbox tells its parent (the composer in the app). */
+    const told: { type: string }[] = [];
+    const { outbox, bodies, saved } = testOutbox(options);
+    const parent = createActor(
+      createMachine({
+        invoke: { id: 'outbox', src: outbox, input },
+        on: { '*': { actions: ({ event }) => told.push(event) } },
+      }),
+    ).start();
+    const actor = parent.getSnapshot().children.outbox as OutboxActorRef;
+    return { actor, bodies, saved, told };
+  }
+
+  it('tells its parent what the server has, asking for a refresh after files', async () => {
+    const { actor, told } = start({});
+    actor.send(text);
+    actor.send(add({ kind: 'files', files: [notes] }));
+    await waitFor(actor, (s) => s.context.items.length === 0);
+    expect(told.filter((e) => e.type === 'outbox.delivered')).toEqual([
+      { type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false },
+      { type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: true },
+    ]);
+  });
+
+  it('keeps a refused message with the server’s reason (or its own) and does not retry it on reconnection', async () => {
+    let reason: string | null = 'Ответить можно только на сообщение из этой беседы';
+    const { actor, bodies } = start({
+      send: async () => {
+        throw new RequestFailure(422, reason);
+      },
+    });
+    actor.send(text);
+    await waitFor(actor, (s) => s.context.items[0]?.status === 'failed');
+    reason = null;
+    actor.send(add({ kind: 'text', content: 'ещё', replyTo: null }));
+    await waitFor(actor, (s) => s.context.items[1]?.status === 'failed');
+    expect(actor.getSnapshot().context.items.map((i) => [i.error, i.retryable])).toEqual([
+      ['Ответить можно только на сообщение из этой беседы', false],
+      [SEND_REFUSED, false],
+    ]);
+    actor.send({ type: 'outbox.reconnected' });
+    actor.send({ type: 'outbox.retry', id: 'tmp-t-1' });
+    expect(bodies).toHaveLength(2);
+  });
+
+  it('stops an upload when its item is removed and goes on with the next', async () => {
+    const uploads: string[] = [];
+    const { actor, bodies, saved } = start({
+      upload: (f) => {
+        uploads.push(f.name);
+        return f === photo ? new Promise(() => {}) : Promise.resolve(attachmentOf(f));
+      },
+    });
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send(add({ kind: 'files', files: [photo] }));
+    actor.send(add({ kind: 'files', files: [notes] }));
+    expect(actor.getSnapshot().hasTag('uploading')).toBe(true);
+    actor.send({ type: 'outbox.remove', id: 'tmp-t-1' });
+    await waitFor(actor, (s) => s.context.items.length === 0);
+    expect(uploads).toEqual(['photo.png', 'notes.txt']);
+    expect(bodies).toMatchObject([{ clientMessageId: 't-2', type: 'FILE' }]);
+    expect(saved.at(-1)).toEqual([]);
+  });
+
+  it('restores a stored outbox as failed items (files that were not uploaded cannot be retried)', async () => {
+    const { actor } = start({
+      stored: [textItem(1, { status: 'sending' }), lostUpload],
+      send: () => new Promise(() => {}),
+    });
+    await waitFor(actor, (s) => s.matches('idle'));
+    expect(actor.getSnapshot().context.items.map((i) => [i.status, i.retryable, i.error])).toEqual([
+      ['failed', true, null],
+      ['failed', false, FILES_LOST],
+    ]);
+  });
+});

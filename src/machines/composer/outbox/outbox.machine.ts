@@ -1,0 +1,284 @@
+// The outbox (docs/behaviour.md §2, §4, §5): the composer's child, one per signed-in user, so it covers every
+// conversation.
+// - Every send is an item (made by `outboxItem` from the part the composer hands over) with its own
+//   clientMessageId, sent one after another in order: queued → sending → gone once the server has it (the message
+//   then reaches the conversation and the list through `outbox.delivered`).
+//   Files: the item is the temporary 'tmp-' message; its files are uploaded one after another with progress,
+//   then one IMAGE message (all images) or FILE message is sent and the conversation refreshed. A voice
+//   message is a one-file item sent as VOICE with its duration and waveform.
+// - A failure leaves the item 'failed' with its reason ('upload failed' for an upload); it is retried on
+//   'Повторить' and automatically on every socket (re)connection, or removed on 'Удалить'. The server's
+//   idempotency on clientMessageId makes a retry of a send that did arrive harmless.
+// - The outbox store keeps the items across reloads (per user).
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+import type { ResponseOf } from '../../../contract/api';
+import { failureOf, type RequestFailure } from '../../../contract/failure';
+import { notWired, notWiredCallback } from '../../shared/not-wired';
+import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import {
+  nextUpload,
+  nextUploadBytes,
+  type OutboxItem,
+  outboxItem,
+  restoredItem,
+  sendBodyOf,
+  storableItem,
+  UPLOAD_FAILED,
+} from './outbox-item';
+import type {
+  OutboxContext,
+  OutboxEvent,
+  OutboxInput,
+  OutboxParentEvent,
+  OutboxStoreCommand,
+  SendInput,
+  UploadInput,
+} from './outbox.protocol';
+
+export * from './outbox.protocol';
+
+export const outboxServerEvents = listenToServer<OutboxEvent>(
+  {},
+  { onConnected: () => ({ type: 'outbox.reconnected' }) },
+);
+
+/** Shown on a message the server refused without saying why. */
+export const SEND_REFUSED = 'Сообщение не принято сервером';
+
+const update = (items: OutboxItem[], id: string | null, change: (i: OutboxItem) => OutboxItem) =>
+  items.map((i) => (i.id === id ? change(i) : i));
+const activeItem = (c: OutboxContext) => c.items.find((i) => i.id === c.activeId);
+const sendInputOf = (c: OutboxContext): SendInput => {
+  const item = activeItem(c);
+  return item ? sendBodyOf(item) : null;
+};
+
+export const outboxMachine = setup({
+  types: {
+    context: {} as OutboxContext,
+    events: {} as OutboxEvent,
+    input: {} as OutboxInput,
+  },
+  actors: {
+    serverEvents: outboxServerEvents,
+    loadOutbox: notWired<OutboxItem[], { userId: string }>('outbox.loadOutbox'),
+    outboxStore: notWiredCallback<OutboxStoreCommand, { userId: string }>('outbox.outboxStore'),
+    upload: notWiredCallback<{ type: string }, UploadInput>('outbox.upload'),
+    sendMessage: notWired<ResponseOf<'send'>, SendInput>('outbox.sendMessage'),
+  },
+  guards: {
+    canRetry: ({ context, event }) => {
+      assertEvent(event, 'outbox.retry');
+      const item = context.items.find((i) => i.id === event.id);
+      return item?.status === 'failed' && item.retryable;
+    },
+    /** Anything but the message being sent right now (that one is the server's already, or fails by itself). */
+    canRemove: ({ context, event }) => {
+      assertEvent(event, 'outbox.remove');
+      const item = context.items.find((i) => i.id === event.id);
+      return item !== undefined && item.status !== 'sending';
+    },
+    /** Removing the item being uploaded (an item being sent cannot be removed). */
+    removesUpload: ({ context, event }) => {
+      assertEvent(event, 'outbox.remove');
+      return event.id === context.activeId && activeItem(context)?.status === 'uploading';
+    },
+    hasQueued: ({ context }) => context.items.some((i) => i.status === 'queued'),
+    hasRetryable: ({ context }) => context.items.some((i) => i.status === 'failed' && i.retryable),
+    needsUpload: ({ context }) => {
+      const item = activeItem(context);
+      return item !== undefined && nextUpload(item) >= 0;
+    },
+    moreUploads: ({ context, event }) => {
+      assertEvent(event, 'upload.done');
+      return (activeItem(context)?.files.filter((f) => !f.attachment).length ?? 0) > 1;
+    },
+  },
+  actions: {
+    add: assign(({ context, event }) => {
+      assertEvent(event, 'outbox.add');
+      const item = outboxItem(`${context.tag}-${context.seq + 1}`, event.conversationId, event.part, event.at);
+      return { seq: context.seq + 1, items: [...context.items, item] };
+    }),
+    retry: assign({
+      items: ({ context, event }) => {
+        assertEvent(event, 'outbox.retry');
+        return update(context.items, event.id, (i) => ({ ...i, status: 'queued', error: null }));
+      },
+    }),
+    retryAll: assign({
+      items: ({ context }) =>
+        context.items.map((i) =>
+          i.status === 'failed' && i.retryable ? { ...i, status: 'queued' as const, error: null } : i,
+        ),
+    }),
+    remove: assign({
+      items: ({ context, event }) => {
+        assertEvent(event, 'outbox.remove');
+        return context.items.filter((i) => i.id !== event.id);
+      },
+    }),
+    forgetActive: assign({ activeId: null }),
+    restore: assign({
+      items: ({ context }, stored: OutboxItem[]) => {
+        const restored = stored.map(restoredItem);
+        const known = new Set(context.items.map((i) => i.id));
+        return [...restored.filter((i) => !known.has(i.id)), ...context.items];
+      },
+    }),
+    pickNext: assign(({ context }) => {
+      const next = context.items.find((i) => i.status === 'queued');
+      return next
+        ? { activeId: next.id, items: update(context.items, next.id, (i) => ({ ...i, status: 'sending' })) }
+        : {};
+    }),
+    markUploading: assign({
+      items: ({ context }) => update(context.items, context.activeId, (i) => ({ ...i, status: 'uploading' })),
+    }),
+    markSending: assign({
+      items: ({ context }) => update(context.items, context.activeId, (i) => ({ ...i, status: 'sending' })),
+    }),
+    progress: assign({
+      items: ({ context, event }) => {
+        assertEvent(event, 'upload.progress');
+        return update(context.items, context.activeId, (i) => {
+          const at = nextUpload(i);
+          return { ...i, files: i.files.map((f, n) => (n === at ? { ...f, progress: event.percent } : f)) };
+        });
+      },
+    }),
+    uploaded: assign({
+      items: ({ context, event }) => {
+        assertEvent(event, 'upload.done');
+        return update(context.items, context.activeId, (i) => {
+          const at = nextUpload(i);
+          return {
+            ...i,
+            // The bytes are the server's now; only the attachment is needed to send (and to survive a reload).
+            files: i.files.map((f, n) =>
+              n === at ? { ...f, progress: 100, file: null, attachment: event.attachment } : f,
+            ),
+          };
+        });
+      },
+    }),
+    uploadFailed: assign({
+      items: ({ context }) =>
+        update(context.items, context.activeId, (i) => ({
+          ...i,
+          status: 'failed',
+          error: UPLOAD_FAILED,
+          retryable: true,
+        })),
+      activeId: null,
+    }),
+    // A message the server refused is not retried automatically and says why; anything else is retried.
+    sendFailed: assign({
+      items: ({ context }, failure: RequestFailure) =>
+        update(context.items, context.activeId, (i) => ({
+          ...i,
+          status: 'failed',
+          error: failure.refused ? (failure.serverMessage ?? SEND_REFUSED) : null,
+          retryable: !failure.refused,
+        })),
+      activeId: null,
+    }),
+    // The server has the message: it leaves the outbox and goes, through the composer and the chats actor, to the
+    // list and the open conversation. To the parent only when there is one: a graph test runs the outbox alone.
+    delivered: enqueueActions(({ context, self, enqueue }, { message }: ResponseOf<'send'>) => {
+      const item = activeItem(context);
+      enqueue.assign({ items: context.items.filter((i) => i.id !== context.activeId), activeId: null });
+      const delivered: OutboxParentEvent = { type: 'outbox.delivered', message, refresh: item?.kind === 'files' };
+      if (self._parent) enqueue.sendParent(delivered);
+    }),
+    persist: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('outboxStore', { type: 'outbox.save', items: context.items.map(storableItem) });
+    }),
+  },
+}).createMachine({
+  id: 'outbox',
+  context: ({ input }) => ({ userId: input.userId, tag: input.tag, seq: 0, items: [], activeId: null }),
+  invoke: [
+    { id: 'serverEvents', src: 'serverEvents' },
+    { id: 'outboxStore', src: 'outboxStore', input: ({ context }) => ({ userId: context.userId }) },
+  ],
+  on: {
+    'outbox.add': { actions: ['add', 'persist'] },
+    'outbox.retry': { guard: 'canRetry', actions: ['retry', 'persist'] },
+    'outbox.reconnected': { guard: 'hasRetryable', actions: ['retryAll', 'persist'] },
+  },
+  initial: 'restoring',
+  states: {
+    restoring: {
+      invoke: {
+        id: 'loadOutbox',
+        src: 'loadOutbox',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: {
+          target: 'idle',
+          actions: [{ type: 'restore', params: ({ event }) => event.output ?? [] }, 'persist'],
+        },
+        onError: 'idle',
+      },
+      on: { 'outbox.remove': { guard: 'canRemove', actions: ['remove', 'persist'] } },
+    },
+    idle: {
+      always: { guard: 'hasQueued', target: 'busy' },
+      on: { 'outbox.remove': { guard: 'canRemove', actions: ['remove', 'persist'] } },
+    },
+    busy: {
+      entry: 'pickNext',
+      on: {
+        'outbox.remove': [
+          // Leaving 'uploading' stops the upload.
+          { guard: 'removesUpload', target: 'idle', actions: ['remove', 'forgetActive', 'persist'] },
+          { guard: 'canRemove', actions: ['remove', 'persist'] },
+        ],
+      },
+      initial: 'routing',
+      states: {
+        routing: {
+          always: [{ guard: 'needsUpload', target: 'uploading' }, { target: 'sending' }],
+        },
+        uploading: {
+          tags: ['uploading'],
+          entry: 'markUploading',
+          invoke: {
+            id: 'upload',
+            src: 'upload',
+            input: ({ context }) => ({
+              file: nextUploadBytes(activeItem(context)),
+              conversationId: activeItem(context)?.conversationId,
+            }),
+          },
+          on: {
+            'upload.progress': { actions: 'progress' },
+            'upload.done': [
+              { guard: 'moreUploads', target: 'uploading', reenter: true, actions: ['uploaded', 'persist'] },
+              { target: 'sending', actions: ['uploaded', 'persist'] },
+            ],
+            'upload.failed': { target: '#outbox.idle', actions: ['uploadFailed', 'persist'] },
+          },
+        },
+        sending: {
+          entry: 'markSending',
+          invoke: {
+            id: 'sendMessage',
+            src: 'sendMessage',
+            input: ({ context }) => sendInputOf(context),
+            onDone: {
+              target: '#outbox.idle',
+              actions: [{ type: 'delivered', params: ({ event }) => event.output }, 'persist'],
+            },
+            onError: {
+              target: '#outbox.idle',
+              actions: [{ type: 'sendFailed', params: ({ event }) => failureOf(event.error) }, 'persist'],
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type OutboxActorRef = import('xstate').ActorRefFrom<typeof outboxMachine>;

@@ -1,0 +1,60 @@
+// The outbox's protocol (the composer's child 'outbox', one per signed-in user): its input, the events it accepts
+// (what the composer hands it, the view's retry and remove, its upload actor's reports) and what it tells its
+// parent. Peers and views import this module, never outbox.machine.ts.
+import type { BodyOf } from '../../../contract/api';
+import type { Attachment, Message } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
+import type { OutboxItem, OutboxPart, PickedFile } from './outbox-item';
+
+export interface OutboxInput {
+  userId: string;
+  /** Prefix of this outbox's clientMessageIds (random per start; fixed in tests). */
+  tag: string;
+}
+
+export interface OutboxContext {
+  userId: string;
+  tag: string;
+  /** Items made so far (the clientMessageId counter). */
+  seq: number;
+  /** Oldest first; sent in this order. */
+  items: OutboxItem[];
+  /** The item being uploaded or sent. */
+  activeId: string | null;
+}
+
+export type UploadReport =
+  | { type: 'upload.progress'; percent: number }
+  | { type: 'upload.done'; attachment: Attachment }
+  | { type: 'upload.failed'; message: string };
+
+/** What the upload actor is given: the bytes of the next file, or null when they are gone (the upload fails). */
+export interface UploadInput {
+  file: PickedFile | null;
+  /** The item's conversation (a secret chat's files are encrypted before they go). */
+  conversationId?: string;
+}
+
+/** What the send actor is given: the message, or null when its item is gone (the send then fails). */
+export type SendInput = BodyOf<'send'> | null;
+
+export type OutboxEvent =
+  /** Something to send to a conversation: a text, files or a voice recording. */
+  | { type: 'outbox.add'; conversationId: string; part: OutboxPart; at: string }
+  /** «Повторить» on a failed item. */
+  | { type: 'outbox.retry'; id: string }
+  /** «Удалить» on an item not being sent. */
+  | { type: 'outbox.remove'; id: string }
+  /** The socket (re)connected: failed items worth retrying go again. */
+  | { type: 'outbox.reconnected' }
+  | UploadReport;
+
+/** What the outbox tells its parent (the composer). */
+export type OutboxParentEvent =
+  /** The server has an own message; `refresh` after a file send (docs/behaviour.md §4). */
+  { type: 'outbox.delivered'; message: Message; refresh: boolean };
+
+/** What the outbox store is told: the items to keep (without file bytes). */
+export type OutboxStoreCommand = { type: 'outbox.save'; items: OutboxItem[] };
+
+export type OutboxRef = MachineRef<OutboxContext, OutboxEvent>;

@@ -1,0 +1,81 @@
+// The voice recorder (systemId 'recorder', the composer's child):
+// idle ──start──► active (the recording actor runs: asking permission → recording → stopping) ──done──► idle,
+// handing the recording to the composer, whose outbox uploads and sends it like any file (that is the
+// «sending» part: the outbox item's progress and retry). Cancel (or Escape) at any point drops everything;
+// a refused or missing microphone ends in failed with a Russian message. Recording stops by itself after
+// VOICE.maxDurationMs (5 minutes) and is sent as it is.
+import { assign, enqueueActions, sendTo, setup } from 'xstate';
+import { VOICE } from '../../../contract/limits';
+import { notWiredCallback } from '../../shared/not-wired';
+import type { RecorderContext, RecorderEvent, RecorderParentEvent, RecordingCommand } from './recorder.protocol';
+
+export * from './recorder.protocol';
+
+const fresh: RecorderContext = { elapsedMs: 0, level: 0, error: null };
+
+export const recorderMachine = setup({
+  types: { context: {} as RecorderContext, events: {} as RecorderEvent },
+  actors: {
+    /** Asks for the microphone and records; reports RecordingReport events, stops on RecordingCommand. */
+    record: notWiredCallback<RecordingCommand>('recorder.record'),
+  },
+  actions: {
+    stop: sendTo('record', { type: 'recording.stop' } satisfies RecordingCommand),
+    /** Guarded so the machine also runs alone (its graph test). */
+    handOver: enqueueActions(({ self, event, enqueue }) => {
+      if (event.type !== 'recording.done' || !self._parent) return;
+      enqueue.sendParent({ type: 'recorder.recorded', recording: event.recording } satisfies RecorderParentEvent);
+    }),
+  },
+  delays: { maxDuration: VOICE.maxDurationMs },
+}).createMachine({
+  id: 'recorder',
+  context: fresh,
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { 'recorder.start': { target: 'active', actions: assign(fresh) } },
+    },
+    active: {
+      tags: ['open'],
+      invoke: { id: 'record', src: 'record' },
+      on: {
+        'recorder.cancel': { target: 'idle', actions: assign(fresh) },
+        'recording.failed': { target: 'failed', actions: assign({ error: ({ event }) => event.message, level: 0 }) },
+      },
+      initial: 'asking',
+      states: {
+        asking: {
+          tags: ['asking'],
+          on: { 'recording.started': 'recording' },
+        },
+        recording: {
+          tags: ['recording'],
+          on: {
+            'recording.level': {
+              actions: assign({ level: ({ event }) => event.level, elapsedMs: ({ event }) => event.elapsedMs }),
+            },
+            'recorder.send': { target: 'stopping', actions: 'stop' },
+          },
+          after: { maxDuration: { target: 'stopping', actions: 'stop' } },
+        },
+        stopping: {
+          tags: ['busy'],
+          on: {
+            'recording.done': {
+              target: '#recorder.idle',
+              actions: ['handOver', assign(fresh)],
+            },
+          },
+        },
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: {
+        'recorder.start': { target: 'active', actions: assign(fresh) },
+        'recorder.dismiss': { target: 'idle', actions: assign(fresh) },
+      },
+    },
+  },
+});

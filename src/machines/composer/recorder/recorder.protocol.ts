@@ -1,0 +1,54 @@
+// The voice recorder's protocol (the composer's child 'recorder', systemId 'recorder'): the events the view and its
+// recording actor send it, and what it tells its parent when a recording is ready to go into the outbox.
+import type { VoiceInfo } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
+
+/** A finished recording: the file to upload and the details the VOICE message carries. */
+export interface Recording extends VoiceInfo {
+  file: Blob & { name?: string };
+  /** When it ended (ISO): the outbox item's time. */
+  at: string;
+}
+
+export interface RecorderContext {
+  /** Milliseconds recorded so far. */
+  elapsedMs: number;
+  /** The live level, 0..1. */
+  level: number;
+  /** Why the last recording failed (microphone refused, none found), in Russian for the user. */
+  error: string | null;
+}
+
+/** What the recording actor (src/services/composer/voice-recorder.ts, provided in src/machines/app/wiring/composer.ts) reports. */
+export type RecordingReport =
+  | { type: 'recording.started' }
+  | { type: 'recording.level'; level: number; elapsedMs: number }
+  | { type: 'recording.done'; recording: Recording }
+  | { type: 'recording.failed'; message: string };
+
+/** What the recording actor is told. */
+export type RecordingCommand = { type: 'recording.stop' };
+
+export type RecorderEvent =
+  | { type: 'recorder.start' }
+  /** «Отправить»: stop and hand the recording to the outbox. */
+  | { type: 'recorder.send' }
+  /** «Отмена» or Escape: drop the recording. */
+  | { type: 'recorder.cancel' }
+  | { type: 'recorder.dismiss' }
+  | RecordingReport;
+
+/** What the recorder tells its parent (the composer). */
+export type RecorderParentEvent = { type: 'recorder.recorded'; recording: Recording };
+
+export const MIC_FAILED = 'Не удалось записать голосовое сообщение';
+
+export type RecorderRef = MachineRef<RecorderContext, RecorderEvent>;
+
+// Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** The voice recorder (the composer's child). */
+    recorder: RecorderRef;
+  }
+}

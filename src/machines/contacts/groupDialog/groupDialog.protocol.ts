@@ -1,0 +1,22 @@
+// The group dialog's protocol (systemId 'groupDialog'): the events it accepts and what it emits once a group
+// exists. Views import this module, never groupDialog.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+export const CREATE_FAILED = 'Не удалось создать беседу';
+
+export interface GroupDialogContext {
+  title: string;
+  /** Ticked friends' user ids, in the order ticked. */
+  selected: string[];
+  error: string | null;
+}
+
+export type GroupDialogEvent =
+  | { type: 'group.close' }
+  | { type: 'group.toggle'; userId: string }
+  | { type: 'group.titleChanged'; title: string }
+  | { type: 'group.create' };
+
+export type GroupDialogEmitted = { type: 'group.created'; conversationId: string };
+
+export type GroupDialogRef = MachineRef<GroupDialogContext, GroupDialogEvent, GroupDialogEmitted>;

@@ -1,0 +1,128 @@
+// The conversation actor's protocol (the chats actor's child 'conversation', one per open conversation): its input,
+// the events it accepts (server events, the composer's deliveries through the chats actor, the view's requests,
+// its request queues' reports), what it emits for the view, and its children. Peers and views import this module,
+// never conversation.machine.ts.
+import type { ResponseOf } from '../../../contract/api';
+import type { Message, Reaction } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
+import type { RequestQueueReport, RequestQueueRef } from '../../realtime/requestQueue/requestQueue.protocol';
+import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
+import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
+import type { TypingRef } from '../typing/typing.protocol';
+
+export interface ConversationInput {
+  conversationId: string;
+  userId: string;
+  /** The conversation's unread count when it was opened (the list's badge): where «Непрочитанные сообщения» goes. */
+  unread?: number;
+  /** A message to open the conversation at (a search result): paged back to and highlighted once loaded. */
+  jumpTo?: string | null;
+}
+
+/** An own message to delete on the server (the child queue 'deletions' sends them one after another). */
+export interface DeletionRequest {
+  messageId: string;
+}
+
+/** A reaction change waiting for the server (the child queue 'reactions' sends them one after another). */
+export interface ReactionChange {
+  messageId: string;
+  emoji: string;
+  on: boolean;
+}
+
+/** «Закрепить» / «Открепить» waiting for the server (the child queue 'pinning'). */
+export interface PinChange {
+  messageId: string;
+  on: boolean;
+}
+
+export interface ConversationContext {
+  conversationId: string;
+  me: string;
+  /** Ascending by time, deleted ones removed. */
+  messages: Message[];
+  /** Older messages exist on the server. */
+  hasMore: boolean;
+  /** The message list's index of the first message: lowered by the number of messages each older page adds. */
+  firstItemIndex: number;
+  /** A quoted message being looked for in older pages. */
+  seekId: string | null;
+  /** Unread messages at opening not yet placed: the divider goes above the first of them once the page is in. */
+  unreadAtOpen: number;
+  /** The first message that was unread when the conversation opened (the divider is above it); null: none. */
+  unreadFrom: string | null;
+  /** The pinned messages, newest pin first (the bar under the header). */
+  pins: Message[];
+  /** The pin the bar shows and a click jumps to (then the next older one, round). */
+  pinCursor: number;
+}
+
+export type ConversationEvent =
+  | { type: 'conversation.messageArrived'; message: Message }
+  | { type: 'conversation.messageSent'; message: Message }
+  | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
+  | {
+      type: 'conversation.messageEdited';
+      conversationId: string;
+      messageId: string;
+      content: string;
+      editedAt: string;
+      mentions?: string[];
+    }
+  /** The user hid messages for themselves (another tab, device or this one), or showed them again. */
+  | { type: 'conversation.messagesHidden'; conversationId: string; messageIds: string[]; hidden: boolean }
+  | { type: 'conversation.pins'; conversationId: string; pins: Message[] }
+  /** «Закрепить» (`on`) or «Открепить». */
+  | { type: 'conversation.pin'; messageId: string; on: boolean }
+  /** The pin bar was clicked: jump to the pin it shows, and show the next older one. */
+  | { type: 'conversation.pinJump' }
+  | RequestQueueReport<'pinning', PinChange, ResponseOf<'pinMessage'>>
+  | { type: 'conversation.reactions'; conversationId: string; messageId: string; reactions: Reaction[] }
+  /** Gives or takes back the user's own reaction (whichever it is not now). */
+  | { type: 'conversation.react'; messageId: string; emoji: string }
+  | MessageEditParentEvent
+  | RequestQueueReport<'deletions', DeletionRequest, unknown>
+  | RequestQueueReport<'reactions', ReactionChange, ResponseOf<'react'>>
+  | { type: 'conversation.receipts'; conversationId: string; userId: string; messageIds: string[] }
+  | { type: 'conversation.loadOlder' }
+  | { type: 'conversation.jumpTo'; messageId: string }
+  | { type: 'conversation.delete'; messageId: string }
+  | { type: 'conversation.refresh' }
+  | { type: 'conversation.reconnected' }
+  | { type: 'conversation.retry' }
+  /** The user submitted a message here (from the composer, through the chats actor): emits `conversation.toBottom`. */
+  | { type: 'conversation.ownSent' }
+  /** The view opens an image of a message in the lightbox (emitted back as `conversation.imageOpened`). */
+  | { type: 'conversation.openImage'; messageId: string; index: number }
+  | { type: 'conversation.closeImage' };
+
+/**
+ * For the view only (nothing of it is kept in the context; the view hooks listen with `actorRef.on`):
+ * - `conversation.scrollTo`: a jump to a quote or a search result found; scroll it into view and flash it, on
+ *   every jump (also a second one to the same message);
+ * - `conversation.toBottom`: the user sent a message here; go to the bottom, whatever the distance;
+ * - `conversation.imageOpened` / `conversation.imageClosed`: the image shown in the lightbox (a message and the
+ *   index of the image in it), or none.
+ */
+export type ConversationEmitted =
+  | { type: 'conversation.scrollTo'; messageId: string }
+  | { type: 'conversation.toBottom' }
+  | { type: 'conversation.imageOpened'; messageId: string; index: number }
+  | { type: 'conversation.imageClosed' };
+
+export type PageInput = { conversationId: string; before?: string; limit: number };
+
+export type ConversationRef = MachineRef<
+  ConversationContext,
+  ConversationEvent,
+  ConversationEmitted,
+  {
+    typing?: TypingRef;
+    readReceipts?: ReadReceiptsRef;
+    messageEdit?: MessageEditRef;
+    deletions?: RequestQueueRef<DeletionRequest>;
+    reactions?: RequestQueueRef<ReactionChange>;
+    pinning?: RequestQueueRef<PinChange>;
+  }
+>;

@@ -1,0 +1,77 @@
+// The forward picker (protocol: forwardPicker.protocol.ts).
+import { assign, enqueueActions, setup } from 'xstate';
+import { failureMessage } from '../../../contract/failure';
+import { LIMITS } from '../../../contract/limits';
+import { notWired } from '../../shared/not-wired';
+import { systemActor } from '../../shared/system';
+import {
+  FORWARD_FAILED,
+  type ForwardPickerContext,
+  type ForwardPickerEvent,
+  type ForwardPickerInput,
+} from './forwardPicker.protocol';
+
+export * from './forwardPicker.protocol';
+
+export const forwardPickerMachine = setup({
+  types: {
+    context: {} as ForwardPickerContext,
+    events: {} as ForwardPickerEvent,
+    input: {} as ForwardPickerInput | undefined,
+  },
+  actors: {
+    /** POST /api/messages/forward. */
+    forward: notWired<unknown, { messageIds: string[]; conversationIds: string[] }>('forwardPicker.forward'),
+  },
+  guards: {
+    chosenSome: ({ context }) => context.chosen.length > 0 && context.messageIds.length > 0,
+    roomFor: ({ context, event }) =>
+      event.type === 'forward.toggle' &&
+      (context.chosen.includes(event.conversationId) || context.chosen.length < LIMITS.forwardTargetsMax),
+    toOne: ({ context }) => context.chosen.length === 1,
+  },
+  actions: {
+    // Forwarded to one chat: it opens, with the copy at the bottom.
+    openTarget: enqueueActions(({ context, system, enqueue }) => {
+      const chats = systemActor(system, 'chats');
+      const id = context.chosen[0];
+      if (chats && id) enqueue.sendTo(chats, { type: 'chats.open', conversationId: id });
+    }),
+  },
+}).createMachine({
+  id: 'forwardPicker',
+  context: ({ input }) => ({ messageIds: input?.messageIds ?? [], query: '', chosen: [], error: null }),
+  initial: 'choosing',
+  states: {
+    choosing: {
+      on: {
+        'forward.query': { actions: assign({ query: ({ event }) => event.query.slice(0, 100) }) },
+        'forward.toggle': {
+          guard: 'roomFor',
+          actions: assign({
+            chosen: ({ context, event }) =>
+              context.chosen.includes(event.conversationId)
+                ? context.chosen.filter((id) => id !== event.conversationId)
+                : [...context.chosen, event.conversationId],
+            error: null,
+          }),
+        },
+        'forward.send': { guard: 'chosenSome', target: 'sending' },
+      },
+    },
+    sending: {
+      tags: ['busy'],
+      invoke: {
+        id: 'forward',
+        src: 'forward',
+        input: ({ context }) => ({ messageIds: context.messageIds, conversationIds: context.chosen }),
+        onDone: [{ guard: 'toOne', target: 'done', actions: 'openTarget' }, { target: 'done' }],
+        onError: {
+          target: 'choosing',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, FORWARD_FAILED) }),
+        },
+      },
+    },
+    done: { tags: ['done'], type: 'final' },
+  },
+});

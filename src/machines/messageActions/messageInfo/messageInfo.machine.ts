@@ -1,0 +1,46 @@
+// The message info actor (protocol: messageInfo.protocol.ts): one request, and «Повторить» after a failure.
+import { assign, setup } from 'xstate';
+import type { ResponseOf } from '../../../contract/api';
+import { failureMessage } from '../../../contract/failure';
+import { notWired } from '../../shared/not-wired';
+import {
+  INFO_FAILED,
+  type MessageInfoContext,
+  type MessageInfoEvent,
+  type MessageInfoInput,
+} from './messageInfo.protocol';
+
+export * from './messageInfo.protocol';
+
+export const messageInfoMachine = setup({
+  types: {
+    context: {} as MessageInfoContext,
+    events: {} as MessageInfoEvent,
+    input: {} as MessageInfoInput | undefined,
+  },
+  actors: {
+    /** GET /api/messages/:id/info. */
+    load: notWired<ResponseOf<'messageInfo'>, { messageId: string }>('messageInfo.load'),
+  },
+}).createMachine({
+  id: 'messageInfo',
+  context: ({ input }) => ({ messageId: input?.messageId ?? '', info: null, error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'load',
+        src: 'load',
+        input: ({ context }) => ({ messageId: context.messageId }),
+        onDone: { target: 'loaded', actions: assign({ info: ({ event }) => event.output, error: null }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, INFO_FAILED) }),
+        },
+      },
+    },
+    loaded: {},
+    failed: { on: { 'info.retry': 'loading' } },
+  },
+});

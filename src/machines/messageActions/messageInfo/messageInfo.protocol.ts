@@ -1,0 +1,28 @@
+// «Информация» on one's own message (systemId 'messageInfo', alive while its dialog is open): who read it and when,
+// and who has not yet. Views import this module, never messageInfo.machine.ts.
+import type { ResponseOf } from '../../../contract/api';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export const INFO_FAILED = 'Не удалось загрузить сведения о прочтении';
+
+export interface MessageInfoInput {
+  messageId: string;
+}
+
+export interface MessageInfoContext {
+  messageId: string;
+  info: ResponseOf<'messageInfo'> | null;
+  error: string | null;
+}
+
+export type MessageInfoEvent = { type: 'info.retry' };
+
+/** Tags: 'loading'. */
+export type MessageInfoRef = MachineRef<MessageInfoContext, MessageInfoEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** «Информация» of a message (spawned while its dialog is open). */
+    messageInfo: MessageInfoRef;
+  }
+}

@@ -1,0 +1,71 @@
+// The selection actor (protocol: selection.protocol.ts): two regions, the selection itself and the clipboard.
+import { assign, setup } from 'xstate';
+import { failureMessage } from '../../../contract/failure';
+import { TIMINGS } from '../../../contract/limits';
+import { notWired } from '../../shared/not-wired';
+import { COPY_FAILED, type SelectionContext, type SelectionEvent } from './selection.protocol';
+
+export * from './selection.protocol';
+
+export const selectionMachine = setup({
+  types: { context: {} as SelectionContext, events: {} as SelectionEvent },
+  actors: {
+    /** Writes the text to the clipboard. */
+    copyText: notWired<unknown, { text: string }>('selection.copyText'),
+  },
+  delays: { copiedNote: TIMINGS.successMessageMs },
+  guards: {
+    lastOne: ({ context, event }) =>
+      event.type === 'selection.toggle' && context.ids.length === 1 && context.ids[0] === event.messageId,
+  },
+  actions: {
+    toggle: assign({
+      ids: ({ context, event }) => {
+        if (event.type !== 'selection.toggle' && event.type !== 'selection.start') return context.ids;
+        const id = event.messageId;
+        return context.ids.includes(id) ? context.ids.filter((x) => x !== id) : [...context.ids, id];
+      },
+    }),
+    clear: assign({ ids: [] }),
+  },
+}).createMachine({
+  id: 'selection',
+  type: 'parallel',
+  context: { ids: [], error: null },
+  states: {
+    mode: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'selection.start': { target: 'selecting', actions: 'toggle' } } },
+        selecting: {
+          tags: ['selecting'],
+          on: {
+            'selection.toggle': [{ guard: 'lastOne', target: 'idle', actions: 'clear' }, { actions: 'toggle' }],
+            'selection.clear': { target: 'idle', actions: 'clear' },
+            'selection.copy': { target: 'idle', actions: 'clear' },
+          },
+        },
+      },
+    },
+    clipboard: {
+      initial: 'idle',
+      on: { 'selection.copy': { target: '.copying', actions: assign({ error: null }) } },
+      states: {
+        idle: {},
+        copying: {
+          invoke: {
+            id: 'copyText',
+            src: 'copyText',
+            input: ({ event }) => ({ text: event.type === 'selection.copy' ? event.text : '' }),
+            onDone: 'copied',
+            onError: {
+              target: 'idle',
+              actions: assign({ error: ({ event }) => failureMessage(event.error, COPY_FAILED) }),
+            },
+          },
+        },
+        copied: { tags: ['copied'], after: { copiedNote: 'idle' } },
+      },
+    },
+  },
+});

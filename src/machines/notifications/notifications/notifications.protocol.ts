@@ -1,0 +1,72 @@
+// The notifications actor's protocol (systemId 'notifications'): the settings page's switches, the messages the
+// chats list counted as unread (heard from the chats actor's `chats.unread`), the browser's answers, and the sound
+// it asks for. Peers and views import this module, never the machine file.
+import type { Conversation, Message } from '../../../contract/entities';
+import type { NotificationPayload } from '../../../contract/notification';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type PermissionState = 'default' | 'granted' | 'denied';
+
+/** What the device remembers per user: the two switches of Настройки. */
+export interface NotificationPrefs {
+  enabled: boolean;
+  showText: boolean;
+}
+
+/** The browser's state and the stored switches, read when a user signs in. */
+export interface NotificationEnvironment extends NotificationPrefs {
+  /** Notifications exist at all in this browser (a Notification API and a secure context). */
+  supported: boolean;
+  permission: PermissionState;
+}
+
+export interface NotificationsContext extends NotificationPrefs {
+  userId: string | null;
+  permission: PermissionState;
+  pageVisible: boolean;
+}
+
+export const NOTIFICATION_NOTES = {
+  denied: 'Уведомления запрещены в настройках браузера',
+  unsupported: 'Этот браузер не показывает уведомления',
+  pushFailed: 'Уведомления при закрытой вкладке недоступны: включены только пока вкладка открыта',
+} as const;
+
+export type NotificationsEvent =
+  | { type: 'notifications.signedIn'; userId: string }
+  | { type: 'notifications.signedOut' }
+  | { type: 'notifications.visibility'; visible: boolean }
+  /** The switch «Уведомления». */
+  | { type: 'notifications.enable' }
+  | { type: 'notifications.disable' }
+  /** The switch «Показывать текст сообщений». */
+  | { type: 'notifications.showText'; showText: boolean }
+  /**
+   * A message from someone else that the user has not seen (the chats list counted it as unread), with its
+   * conversation when the list knows it: it chimes, and is shown while the tab is hidden.
+   */
+  | { type: 'notifications.message'; message: Message; conversation: Conversation | null }
+  | { type: 'notifications.call'; payload: Extract<NotificationPayload, { kind: 'call' }> }
+  /** A notification was clicked (the service worker told the page, or a new tab opened for it). */
+  | { type: 'notifications.clicked'; kind: 'message' | 'call'; conversationId: string };
+
+export type NotificationsEmitted =
+  /** For the view: open the chats page (a notification of a message was clicked). */
+  | { type: 'notifications.opened'; conversationId: string }
+  /** An unseen message chimed (the notifier actor plays the sound). */
+  | { type: 'sound.notify'; conversationId: string };
+
+/** What the presenter actor is told to show. */
+export type PresenterCommand = { type: 'present'; payload: NotificationPayload };
+/** What the notifier actor is told: play the notification sound (the sound service's policy applies). */
+export type NotifierCommand = { type: 'sound.notify' };
+export type PrefsCommand = { type: 'save'; userId: string; prefs: NotificationPrefs };
+
+export type NotificationsRef = MachineRef<NotificationsContext, NotificationsEvent, NotificationsEmitted>;
+
+// Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
+declare module '../../shared/system' {
+  interface SystemActors {
+    notifications: NotificationsRef;
+  }
+}

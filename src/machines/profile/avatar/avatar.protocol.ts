@@ -1,0 +1,56 @@
+// The avatar editor's protocol (systemId 'avatar'): the events it accepts from the crop view. Views import this
+// module, never avatar.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+export const ZOOM_MIN = 0.5;
+export const ZOOM_MAX = 2;
+export const ZOOM_STEP = 0.01;
+export const NOT_AN_IMAGE = 'Можно выбрать только изображение';
+export const AVATAR_FAILED = 'Не удалось загрузить аватар';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface PixelArea extends Point {
+  width: number;
+  height: number;
+}
+
+/** A group's picture instead of the profile's (the same editor in the group's «Информация»). */
+export interface AvatarInput {
+  conversationId?: string;
+}
+
+export interface AvatarContext {
+  /** The group whose picture this is; null for one's own profile picture. */
+  conversationId: string | null;
+  /** The chosen image as a URL the crop view can show (a data: URL). */
+  source: string | null;
+  crop: Point;
+  zoom: number;
+  /** The square under the round window, in the image's pixels (reported by the crop view). */
+  area: PixelArea | null;
+  /** The cropped image on its way to the server. */
+  cropped: Blob | null;
+  /** Where the server keeps the uploaded image, until the profile is saved with it. */
+  uploadedUrl: string | null;
+  error: string | null;
+}
+
+export type AvatarEvent =
+  | { type: 'avatar.selected'; file: Blob & { type: string } }
+  | { type: 'avatar.moved'; crop: Point }
+  | { type: 'avatar.zoomed'; zoom: number }
+  | { type: 'avatar.areaChanged'; area: PixelArea }
+  | { type: 'avatar.upload' }
+  | { type: 'avatar.cancel' };
+
+export type AvatarRef = MachineRef<AvatarContext, AvatarEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** A group's picture editor (spawned while «Изменить фото» is open in «Информация»). */
+    groupAvatar: AvatarRef;
+  }
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromCallback, fromPromise } from 'xstate';
+import { message } from '../../../../tests/client/chat-fixtures';
+import { describeModel } from '../../../../tests/model/harness';
+import type { SearchResult } from '../../../contract/entities';
+import { RequestFailure } from '../../../contract/failure';
+import { TIMINGS } from '../../../contract/limits';
+import { NOTHING_FOUND, SEARCH_FAILED, type SearchAnswer, type SearchRequest, searchMachine } from './search.machine';
+
+const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
+const quiet = fromCallback(() => () => {});
+const result = (id: string, conversationId = 'c1'): SearchResult => ({
+  conversationId,
+  message: message(id, 'u2', 1, { conversationId }),
+  snippet: `текст ${id}`,
+  highlights: [[0, 5]],
+});
+const answer = (
+  q: string,
+  results: SearchResult[],
+  nextBefore: string | null,
+  extra: Partial<SearchRequest> = {},
+): SearchAnswer => ({
+  results,
+  nextBefore,
+  request: { q, ...extra },
+});
+
+type Snap = ReturnType<typeof searchMachine.getInitialSnapshot>;
+
+describeModel({
+  name: 'search',
+  machine: searchMachine.provide({ actors: { session: quiet, find: hang } as never }),
+  // The query is the only text typed; results and the cursor tell the states apart.
+  events: {
+    'search.input': (s) =>
+      s.context.query === ''
+        ? [{ type: 'search.input', text: 'собака' }]
+        : [
+            { type: 'search.input', text: s.context.query },
+            { type: 'search.input', text: '  ' },
+            ...(s.matches('debouncing') ? [] : [{ type: 'search.input', text: `${s.context.query}х` }]),
+          ].filter((e) => e.text.length < 8),
+    'search.scope': (s) => (s.context.conversationId ? [] : [{ type: 'search.scope', conversationId: 'c1' }]),
+    'search.move': (s) => [
+      { type: 'search.move', by: 1 },
+      ...(s.context.active === -1 ? [{ type: 'search.move', by: -1 }] : []),
+    ],
+    'search.choose': (s) => [
+      { type: 'search.choose' },
+      ...(s.context.active === -1 ? [{ type: 'search.choose', index: 0 }] : []),
+    ],
+    'xstate.done.actor.find': (s: Snap) => [
+      {
+        type: 'xstate.done.actor.find',
+        output: answer(
+          s.context.query,
+          [result('m1'), result('m2', 'c2')],
+          'm2',
+          s.context.conversationId ? { conversationId: s.context.conversationId } : {},
+        ),
+      },
+      {
+        type: 'xstate.done.actor.find',
+        output: answer(
+          s.context.query,
+          [],
+          null,
+          s.context.conversationId ? { conversationId: s.context.conversationId } : {},
+        ),
+      },
+      // An answer to an older query (cannot come, the request is stopped; still never shown).
+      { type: 'xstate.done.actor.find', output: answer('соб', [result('old')], null) },
+    ],
+    'xstate.error.actor.find': () => [
+      { type: 'xstate.error.actor.find', error: new RequestFailure(400, 'Введите текст для поиска') },
+    ],
+    'xstate.done.actor.findMore': (s: Snap) =>
+      s.context.results.length > 2
+        ? []
+        : [
+            {
+              type: 'xstate.done.actor.findMore',
+              output: answer(
+                s.context.query,
+                [result('m3')],
+                null,
+                s.context.conversationId ? { conversationId: s.context.conversationId } : {},
+              ),
+            },
+            { type: 'xstate.done.actor.findMore', output: answer('соб', [result('old')], null) },
+          ],
+    'xstate.error.actor.findMore': () => [{ type: 'xstate.error.actor.findMore', error: new Error('offline') }],
+  },
+});
+
+describe('search with a fetching actor', () => {
+  function start(find: (r: SearchRequest) => Promise<SearchAnswer>) {
+    vi.useFakeTimers();
+    const asked: SearchRequest[] = [];
+    const opened: unknown[] = [];
+    const chats = createMachine({ on: { '*': { actions: ({ event }) => opened.push(event) } } });
+    const machine = searchMachine.provide({
+      actors: {
+        session: quiet,
+        find: fromPromise(({ input }: { input: SearchRequest }) => {
+          asked.push(input);
+          return find(input);
+        }),
+      } as never,
+    });
+    const root = createActor(
+      createMachine({
+        invoke: [
+          { id: 'chats', src: chats, systemId: 'chats' },
+          { id: 'search', src: machine, systemId: 'search' },
+        ],
+      }),
+    ).start();
+    const actor = root.system.get('search');
+    return { actor, asked, opened };
+  }
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+
+  it('waits for a pause in typing, then asks once for the last text', async () => {
+    const { actor, asked } = start(async (r) => answer(r.q, [result('m1')], null));
+    for (const text of ['с', 'со', 'соб']) {
+      actor.send({ type: 'search.input', text });
+      vi.advanceTimersByTime(TIMINGS.searchDebounceMs - 1);
+    }
+    expect(asked).toEqual([]);
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    vi.advanceTimersByTime(1);
+    await settle();
+    expect(asked).toEqual([{ q: 'соб' }]);
+    expect(actor.getSnapshot().hasTag('results')).toBe(true);
+    vi.useRealTimers();
+  });
+
+  it('a slow answer for an older text never replaces the newer one', async () => {
+    const pending = new Map<string, (a: SearchAnswer) => void>();
+    const { actor } = start((r) => new Promise((resolve) => pending.set(r.q, resolve)));
+    actor.send({ type: 'search.input', text: 'кот' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    actor.send({ type: 'search.input', text: 'кошка' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    pending.get('кошка')?.(answer('кошка', [result('new')], null));
+    await settle();
+    pending.get('кот')?.(answer('кот', [result('old')], null));
+    await settle();
+    expect(actor.getSnapshot().context.results.map((r: SearchResult) => r.message.id)).toEqual(['new']);
+    vi.useRealTimers();
+  });
+
+  it('pages on with nextBefore, and chooses with the arrows and Enter', async () => {
+    const { actor, asked, opened } = start(async (r) =>
+      r.before ? answer(r.q, [result('m3', 'c3')], null) : answer(r.q, [result('m1'), result('m2', 'c2')], 'm2'),
+    );
+    actor.send({ type: 'search.input', text: 'собака' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    await settle();
+    actor.send({ type: 'search.more' });
+    await settle();
+    expect(asked).toEqual([{ q: 'собака' }, { q: 'собака', before: 'm2' }]);
+    expect(actor.getSnapshot().context.results).toHaveLength(3);
+    actor.send({ type: 'search.move', by: -1 });
+    expect(actor.getSnapshot().context.active).toBe(2);
+    actor.send({ type: 'search.move', by: 1 });
+    actor.send({ type: 'search.move', by: 1 });
+    actor.send({ type: 'search.choose' });
+    expect(opened).toEqual([{ type: 'chats.open', conversationId: 'c2', messageId: 'm2' }]);
+    actor.send({ type: 'search.clear' });
+    expect(actor.getSnapshot().context).toMatchObject({ query: '', results: [], active: -1 });
+    expect(actor.getSnapshot().hasTag('empty')).toBe(true);
+    vi.useRealTimers();
+  });
+
+  it('says when nothing matches, and offers a retry after a failure', async () => {
+    let fail = true;
+    const { actor } = start(async (r) => {
+      if (fail) throw new Error('offline');
+      return answer(r.q, [], null, r.conversationId ? { conversationId: r.conversationId } : {});
+    });
+    actor.send({ type: 'search.scope', conversationId: 'c9' });
+    actor.send({ type: 'search.input', text: 'ёж' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    await settle();
+    expect(actor.getSnapshot().hasTag('failed')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe(SEARCH_FAILED);
+    fail = false;
+    actor.send({ type: 'search.retry' });
+    await settle();
+    expect(actor.getSnapshot().hasTag('nothing')).toBe(true);
+    expect(NOTHING_FOUND).toBe('Ничего не найдено');
+    vi.useRealTimers();
+  });
+});

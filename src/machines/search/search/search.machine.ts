@@ -1,0 +1,202 @@
+// Message search as one types. Each keystroke restarts a short pause (TIMINGS.searchDebounceMs); then the query
+// is sent. Typing again leaves the loading state, which stops the running request, and an answer is taken only
+// for the query now in the field, so a stale answer never replaces a newer one. Results page on as the list is
+// scrolled; a failed first page offers «Повторить», a failed next page keeps what is shown and may be tried
+// again. Choosing a result asks the chats actor to open its conversation at that message (the conversation
+// actor pages back to it, as a jump to a quote does).
+import { assign, enqueueActions, setup } from 'xstate';
+import type { SearchResult } from '../../../contract/entities';
+import { TIMINGS } from '../../../contract/limits';
+import { failureMessage } from '../../../contract/failure';
+import { notWired } from '../../shared/not-wired';
+import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
+import { systemActor } from '../../shared/system';
+import {
+  SEARCH_FAILED,
+  type SearchAnswer,
+  type SearchContext,
+  type SearchEvent,
+  type SearchRequest,
+} from './search.protocol';
+
+export * from './search.protocol';
+
+const cleared = { query: '', results: [], nextBefore: null, active: -1, error: null } satisfies Partial<SearchContext>;
+
+const answers = (context: SearchContext, answer: SearchAnswer) =>
+  answer.request.q === context.query && (answer.request.conversationId ?? null) === context.conversationId;
+
+/**
+ * Results grouped by conversation, the groups in the order of their newest result, newest first within each
+ * (stable): the order they are shown in, so the arrow keys walk the list from top to bottom.
+ */
+export function groupedByConversation(results: readonly SearchResult[]): SearchResult[] {
+  const rank = new Map<string, number>();
+  for (const r of results) if (!rank.has(r.conversationId)) rank.set(r.conversationId, rank.size);
+  return results
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (rank.get(a.r.conversationId) ?? 0) - (rank.get(b.r.conversationId) ?? 0) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+const requestFor = (context: SearchContext, before?: string): SearchRequest => ({
+  q: context.query,
+  ...(context.conversationId ? { conversationId: context.conversationId } : {}),
+  ...(before ? { before } : {}),
+});
+
+export const searchMachine = setup({
+  types: {
+    context: {} as SearchContext,
+    events: {} as SearchEvent,
+  },
+  actors: {
+    session: watchSignedInUser('search.signedIn', 'search.signedOut'),
+    /** GET /api/search; resolves the answer together with its request. */
+    find: notWired<SearchAnswer, SearchRequest>('search.find'),
+  },
+  delays: { debounce: TIMINGS.searchDebounceMs },
+  guards: {
+    blank: ({ event }) => event.type === 'search.input' && event.text.trim() === '',
+    sameText: ({ context, event }) => event.type === 'search.input' && event.text === context.query,
+    answersQuery: ({ context }, answer: SearchAnswer) => answers(context, answer),
+    answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
+    hasMore: ({ context }) => context.nextBefore !== null,
+    hasResults: ({ context }) => context.results.length > 0,
+    chosenExists: ({ context, event }) =>
+      event.type === 'search.choose' && context.results[event.index ?? context.active] !== undefined,
+  },
+  actions: {
+    clear: assign(cleared),
+    takeText: assign(({ event }) => (event.type === 'search.input' ? { ...cleared, query: event.text } : {})),
+    takeScope: assign(({ event }) =>
+      event.type === 'search.scope' ? { ...cleared, conversationId: event.conversationId } : {},
+    ),
+    takeFirstPage: assign((_, answer: SearchAnswer) => ({
+      results: groupedByConversation(answer.results),
+      nextBefore: answer.nextBefore,
+      active: -1,
+      error: null,
+    })),
+    takeNextPage: assign(({ context }, answer: SearchAnswer) => ({
+      results: groupedByConversation([...context.results, ...answer.results]),
+      nextBefore: answer.nextBefore,
+      error: null,
+    })),
+    takeFailure: assign({ error: (_, failure: { error: unknown }) => failureMessage(failure.error, SEARCH_FAILED) }),
+    move: assign({
+      active: ({ context, event }) => {
+        if (event.type !== 'search.move') return context.active;
+        const n = context.results.length;
+        if (context.active < 0) return event.by > 0 ? 0 : n - 1;
+        return (context.active + event.by + n) % n;
+      },
+    }),
+    open: enqueueActions(({ context, event, system, enqueue }) => {
+      if (event.type !== 'search.choose') return;
+      const index = event.index ?? context.active;
+      const result = context.results[index];
+      if (!result) return;
+      enqueue.assign({ active: index });
+      const chats = systemActor(system, 'chats');
+      if (chats)
+        enqueue.sendTo(chats, {
+          type: 'chats.open',
+          conversationId: result.conversationId,
+          messageId: result.message.id,
+        });
+    }),
+  },
+}).createMachine({
+  id: 'search',
+  context: { ...cleared, conversationId: null },
+  invoke: { id: 'session', src: 'session' },
+  on: {
+    'search.input': [
+      // A key that leaves the text as it was (an arrow, Shift) starts nothing.
+      { guard: 'sameText' },
+      { guard: 'blank', target: '.idle', actions: 'takeText' },
+      { target: '.debouncing', actions: 'takeText' },
+    ],
+    'search.clear': { target: '.idle', actions: 'clear' },
+    'search.scope': { target: '.idle', actions: 'takeScope' },
+    'search.signedOut': { target: '.idle', actions: 'clear' },
+  },
+  initial: 'idle',
+  states: {
+    idle: { tags: ['empty'] },
+    debouncing: {
+      tags: ['loading'],
+      after: { debounce: 'loading' },
+    },
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'find',
+        src: 'find',
+        input: ({ context }) => requestFor(context),
+        onDone: [
+          {
+            guard: { type: 'answersWithNothing', params: ({ event }) => event.output },
+            target: 'nothing',
+            actions: { type: 'takeFirstPage', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'answersQuery', params: ({ event }) => event.output },
+            target: 'found',
+            actions: { type: 'takeFirstPage', params: ({ event }) => event.output },
+          },
+          // Belt and braces: typing stops this request, so an answer for another query cannot come; if it did,
+          // ask again for the query in the field.
+          { target: 'loading', reenter: true },
+        ],
+        onError: {
+          target: 'failed',
+          actions: { type: 'takeFailure', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: { 'search.retry': 'loading' },
+    },
+    found: {
+      initial: 'ready',
+      states: {
+        ready: {
+          on: { 'search.more': { guard: 'hasMore', target: 'paging' } },
+        },
+        paging: {
+          tags: ['paging'],
+          invoke: {
+            id: 'findMore',
+            src: 'find',
+            input: ({ context }) => requestFor(context, context.nextBefore ?? undefined),
+            onDone: [
+              {
+                guard: { type: 'answersQuery', params: ({ event }) => event.output },
+                target: 'ready',
+                actions: { type: 'takeNextPage', params: ({ event }) => event.output },
+              },
+              { target: 'ready' },
+            ],
+            onError: {
+              target: 'pagingFailed',
+              actions: { type: 'takeFailure', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        pagingFailed: {
+          tags: ['pagingFailed'],
+          on: { 'search.retry': 'paging', 'search.more': 'paging' },
+        },
+      },
+      tags: ['results'],
+      on: {
+        'search.move': { guard: 'hasResults', actions: 'move' },
+        'search.choose': { guard: 'chosenExists', actions: 'open' },
+      },
+    },
+    nothing: { tags: ['nothing'] },
+  },
+});

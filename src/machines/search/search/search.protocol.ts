@@ -1,0 +1,61 @@
+// The search actor's protocol (systemId 'search' for the chats list, 'conversationSearch' for the open
+// conversation): the events the search field and its results send, and what the views read. Views import this
+// module, never search.machine.ts.
+import type { ResponseOf } from '../../../contract/api';
+import type { SearchResult } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export const NOTHING_FOUND = 'Ничего не найдено';
+export const SEARCH_LOADING = 'Загружаем…';
+export const SEARCH_FAILED = 'Не удалось выполнить поиск';
+
+export interface SearchContext {
+  /** What the field holds. */
+  query: string;
+  /** Search only this conversation; null: all of the user's conversations. */
+  conversationId: string | null;
+  /** Newest first, the pages loaded so far. */
+  results: SearchResult[];
+  /** Where the next page starts; null when there is none. */
+  nextBefore: string | null;
+  /** The result chosen with the arrow keys (an index into results), -1 for none. */
+  active: number;
+  /** Why the last request failed (Russian, for the user). */
+  error: string | null;
+}
+
+export type SearchEvent =
+  | { type: 'search.input'; text: string }
+  | { type: 'search.clear' }
+  | { type: 'search.retry' }
+  | { type: 'search.more' }
+  /** Arrow keys: the next (1) or previous (-1) result, wrapping around. */
+  | { type: 'search.move'; by: 1 | -1 }
+  /** Enter or a click: open the conversation at this result (the active one when index is left out). */
+  | { type: 'search.choose'; index?: number }
+  /** Narrow the search to one conversation (null: all); the field starts empty. */
+  | { type: 'search.scope'; conversationId: string | null }
+  | { type: 'search.signedIn'; userId: string }
+  | { type: 'search.signedOut' };
+
+/** One request to GET /api/search. */
+export interface SearchRequest {
+  q: string;
+  conversationId?: string;
+  before?: string;
+}
+
+/** The server's answer with the request it answers, so an answer to an older query is recognised. */
+export type SearchAnswer = ResponseOf<'search'> & { request: SearchRequest };
+
+export type SearchRef = MachineRef<SearchContext, SearchEvent>;
+
+// Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
+declare module '../../shared/system' {
+  interface SystemActors {
+    /** Message search of the chats list (all conversations). */
+    search: SearchRef;
+    /** Message search within the open conversation. */
+    conversationSearch: SearchRef;
+  }
+}

@@ -1,0 +1,36 @@
+// The call key of a secret chat's call (systemId 'secretCall', owned by the call view while a secret chat's call is
+// open; docs/secret-chats.md "Calls"). Views import this module, never secretCall.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+export interface SecretCallInput {
+  userId: string;
+  conversationId: string;
+}
+
+/** LiveKit's frame key for one epoch of the group: 32 bytes from the MLS exporter. */
+export interface CallKey {
+  epoch: number;
+  key: Uint8Array;
+}
+
+export interface SecretCallContext extends SecretCallInput {
+  /** The newest epoch this device's group reached (from the chat's actor); null before any is known. */
+  epoch: number | null;
+  /** The key of the newest epoch derived so far; null until the first one is. */
+  key: CallKey | null;
+  error: string | null;
+}
+
+export type SecretCallEvent =
+  /** The chat's actor applied commits: the group is in this epoch now. */
+  { type: 'secretCall.epoch'; epoch: number };
+
+export const CALL_KEY_FAILED = 'Не удалось получить ключ шифрования звонка';
+
+export type SecretCallRef = MachineRef<SecretCallContext, SecretCallEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    secretCall: SecretCallRef;
+  }
+}

@@ -1,0 +1,108 @@
+// The secret-chat actor's protocol (docs/secret-chats.md, "Lifecycle"): one actor per secret conversation
+// on this device. Peers and views import this module, never secretChat.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+/** What a secret message carries inside its MLS ciphertext (parsed strictly by crypto/envelope.ts). */
+export interface SecretAttachment {
+  url: string;
+  key: string;
+  iv: string;
+  name: string;
+  type: string;
+  size: number;
+  /** A voice message: its length and waveform, as a plaintext VOICE message's (the recording is the file). */
+  voice?: { durationMs: number; waveform: number[] };
+}
+export type SecretEnvelope =
+  | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
+  | { v: 1; kind: 'edit'; targetId: string; text: string }
+  | { v: 1; kind: 'reaction'; targetId: string; emoji: string }
+  | { v: 1; kind: 'delete'; targetId: string };
+
+export interface SecretChatInput {
+  userId: string;
+  conversationId: string;
+}
+
+export interface Outgoing {
+  clientMessageId: string;
+  envelope: SecretEnvelope;
+}
+export interface Incoming {
+  messageId: string;
+  ciphertext: string;
+  /** The server's time of the message, for the local search index. */
+  createdAt?: string;
+}
+
+export interface SecretChatContext extends SecretChatInput {
+  deviceId: string | null;
+  /** The last log entry applied, and the group's epoch on this device (null: not in the group yet). */
+  seq: number;
+  epoch: number | null;
+  keyPackagesLeft: number | null;
+  /** Messages to send and received ciphertexts to read, in order. */
+  outgoing: Outgoing[];
+  incoming: Incoming[];
+  /** The head of `outgoing` got a 409 once and is sent again after catching up; a second 409 fails it. */
+  sendRetried: boolean;
+  /** The head of `incoming` waits for commits once (its epoch is ahead); then it is unreadable. */
+  readRetried: boolean;
+  /** Devices to add or remove (secret:pending, a commit refused with 409, or one that failed and is tried again). */
+  commitDue: boolean;
+  /**
+   * A log event came since the last fetch of the log began: fetch again. An event that lands while the log is being
+   * fetched (a welcome committed just after a new device asked) would otherwise be lost, and the device would wait.
+   */
+  logDue: boolean;
+  /** Uploading key packages failed: not again until the server tells their count anew. */
+  replenishFailed: boolean;
+  error: string | null;
+}
+
+export type SecretChatEvent =
+  | { type: 'secretChat.log'; seq: number; epoch: number }
+  | { type: 'secretChat.pending' }
+  | { type: 'secretChat.send'; item: Outgoing }
+  | { type: 'secretChat.received'; item: Incoming }
+  | { type: 'secretChat.retry' };
+
+/** What the conversation hears (emitted). */
+export type SecretChatEmitted =
+  | { type: 'secretChat.sent'; clientMessageId: string; messageId: string }
+  | { type: 'secretChat.sendFailed'; clientMessageId: string; message: string }
+  | { type: 'secretChat.read'; messageId: string }
+  | { type: 'secretChat.unreadable'; messageId: string; message: string }
+  | { type: 'secretChat.removed' };
+
+// The effects' results (the wiring's functions resolve these).
+export interface RegisterResult {
+  deviceId: string;
+  keyPackagesLeft: number;
+}
+export interface CatchUpResult {
+  seq: number;
+  epoch: number | null;
+  removed: boolean;
+}
+export interface CommitResult {
+  epoch: number | null;
+  seq: number;
+  keyPackagesLeft: number;
+}
+
+export const SECRET_RETRY_MS = 15_000;
+
+export type SecretChatRef = MachineRef<SecretChatContext, SecretChatEvent, SecretChatEmitted>;
+
+/** Said where an attachment's ciphertext cannot be opened with the key its envelope carries. */
+export const FILE_UNREADABLE = 'Не удалось расшифровать вложение';
+
+/** Types a bubble shows as a picture (the formats browsers draw as plain pixels). */
+const PICTURES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** How a bubble shows an attachment: a picture, a voice message, or a file to download. */
+export function secretKindOf(a: Pick<SecretAttachment, 'type' | 'voice'>): 'IMAGE' | 'AUDIO' | 'FILE' {
+  if (a.voice) return 'AUDIO';
+  return PICTURES.has(a.type) ? 'IMAGE' : 'FILE';
+}

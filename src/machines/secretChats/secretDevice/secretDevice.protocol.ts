@@ -1,0 +1,113 @@
+// The secret device actor's protocol (systemId 'secretDevice', docs/secret-chats.md "The client"): this browser as
+// a device of secret chats. Views and peers import this module, never secretDevice.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+import type { Outgoing, SecretAttachment, SecretEnvelope } from '../secretChat/secretChat.protocol';
+
+export interface SecretDeviceInput {
+  userId: string;
+}
+
+/** An emoji and who gave it (a secret message's reactions, as the plaintext chats' Reaction). */
+export interface SecretReaction {
+  emoji: string;
+  userIds: string[];
+}
+
+/** What the device knows of one ENCRYPTED message. */
+export type SecretText =
+  | { status: 'reading' }
+  | {
+      status: 'text';
+      /** The text as last edited by its sender. */
+      text: string;
+      replyToId: string | null;
+      /** When it was last edited (absent: never). */
+      edited?: string;
+      /** Absent: none. */
+      reactions?: SecretReaction[];
+      /** Its files, decrypted on demand (absent: none). */
+      attachments?: SecretAttachment[];
+    }
+  /** Not readable on this device (sent before it joined, or not decryptable). */
+  | { status: 'unreadable' };
+
+/** «<Имя>: новое устройство»: a device added for a member who already had one (crypto/verification.ts). */
+export interface SecretDeviceNotice {
+  epoch: number;
+  /** When the commit was logged (ISO): the line's place in the chat. */
+  at: string;
+  userId: string;
+  deviceId: string;
+}
+
+export interface SecretDeviceContext extends SecretDeviceInput {
+  deviceId: string | null;
+  /** The secret chats this device runs an actor for (the actors are its children `chat:<id>`). */
+  conversationIds: string[];
+  /** By message id. */
+  texts: Record<string, SecretText>;
+  /** By conversation id: the «новое устройство» notices this device keeps. */
+  notices: Record<string, SecretDeviceNotice[]>;
+  /** Edits and reactions on their way, by clientMessageId: which chat, and what failing would mean. */
+  actions: Record<string, { conversationId: string; failed: string }>;
+  /** By conversation id: an edit or a reaction that could not be sent, until the user closes the line. */
+  actionFailures: Record<string, string>;
+  error: string | null;
+}
+
+export type SecretDeviceEvent =
+  /** A view shows this ENCRYPTED message: read it (once) unless known. */
+  | { type: 'secretDevice.need'; conversationId: string; messageId: string; ciphertext: string; createdAt?: string }
+  | { type: 'secretDevice.send'; conversationId: string; item: Outgoing }
+  /** Server events (secret:log, secret:pending) and a reconnection. */
+  | { type: 'secretDevice.log'; conversationId: string; seq: number; epoch: number }
+  | { type: 'secretDevice.pending'; conversationIds: string[] }
+  | { type: 'secretDevice.sync' }
+  /** What a conversation's actor reported (through its watcher). */
+  | {
+      type: 'secretDevice.text';
+      messageId: string;
+      envelope: SecretEnvelope;
+      /** A text's edits and reactions as applied (crypto/secret-actions.ts); its envelope has the current text. */
+      edited?: string;
+      reactions?: SecretReaction[];
+    }
+  /** A message deleted for everyone (message:deleted): its text goes from the views and the sealed store. */
+  | { type: 'secretDevice.forget'; conversationId: string; messageId: string }
+  | { type: 'secretDevice.unreadable'; messageId: string }
+  | { type: 'secretDevice.notices'; conversationId: string; notices: SecretDeviceNotice[] }
+  | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
+  | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string }
+  | { type: 'secretDevice.retry' }
+  /** «Закрыть» on the line saying an edit or a reaction was not sent. */
+  | { type: 'secretDevice.dismissFailure'; conversationId: string }
+  /** A backup filled the store (the recovery key): what was unreadable is asked for again. */
+  | { type: 'secretDevice.restored' };
+
+/** What senders hear (emitted). */
+export type SecretDeviceEmitted =
+  | { type: 'secretDevice.sent'; clientMessageId: string; messageId: string }
+  | { type: 'secretDevice.sendFailed'; clientMessageId: string; message: string };
+
+export interface SecretDeviceStart {
+  deviceId: string;
+  conversationIds: string[];
+}
+
+export const SECRET_DEVICE_RETRY_MS = 15_000;
+
+/** The notice for a message this device cannot read. */
+export const UNREADABLE_NOTICE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
+export const READING_NOTICE = 'Расшифровывается…';
+export const ENCRYPTED_PREVIEW = 'Зашифрованное сообщение';
+/** As a plaintext chat says them (messageEdit, conversation machines). */
+export const SECRET_EDIT_FAILED = 'Не удалось изменить сообщение';
+export const SECRET_REACT_FAILED = 'Не удалось изменить реакцию';
+
+export type SecretDeviceRef = MachineRef<SecretDeviceContext, SecretDeviceEvent, SecretDeviceEmitted>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    secretDevice: SecretDeviceRef;
+  }
+}

@@ -1,0 +1,112 @@
+// «Новый секретный чат»: while the dialog is open this device is registered (so it can create), friends are
+// ticked (one: a direct secret chat; several: a group with «Название»), and «Создать» makes the MLS group and the
+// chat. A friend without a device stops the creation and is named. Once made, the chat opens (`chats.open`).
+import { assign, enqueueActions, setup } from 'xstate';
+import { failureOf } from '../../../contract/failure';
+import { LIMITS } from '../../../contract/limits';
+import { notWired } from '../../shared/not-wired';
+import { systemActor } from '../../shared/system';
+import {
+  type CreateResult,
+  SECRET_CREATE_FAILED,
+  type SecretDialogContext,
+  type SecretDialogEmitted,
+  type SecretDialogEvent,
+  type SecretDialogInput,
+} from './secretDialog.protocol';
+
+export * from './secretDialog.protocol';
+
+const errorText = (e: unknown) =>
+  e instanceof Error && e.name === 'SecretCryptoError'
+    ? e.message
+    : (failureOf(e).serverMessage ?? SECRET_CREATE_FAILED);
+
+export const secretDialogMachine = setup({
+  types: {
+    context: {} as SecretDialogContext,
+    events: {} as SecretDialogEvent,
+    input: {} as SecretDialogInput,
+    emitted: {} as SecretDialogEmitted,
+  },
+  actors: {
+    /** Registers this browser as a device (once per sign-in). */
+    prepare: notWired<unknown, { userId: string }>('secretDialog.prepare'),
+    create: notWired<CreateResult, { userId: string; memberIds: string[]; title: string | null }>(
+      'secretDialog.create',
+    ),
+  },
+  guards: {
+    canCreate: ({ context }) => context.selected.length > 0 && context.selected.length < LIMITS.secretMembersMax,
+  },
+}).createMachine({
+  id: 'secretDialog',
+  context: ({ input }) => ({ ...input, title: '', selected: [], noDevice: [], error: null }),
+  initial: 'preparing',
+  on: {
+    'secretDialog.toggle': {
+      actions: assign({
+        selected: ({ context, event }) =>
+          context.selected.includes(event.userId)
+            ? context.selected.filter((id) => id !== event.userId)
+            : [...context.selected, event.userId],
+        noDevice: [],
+        error: null,
+      }),
+    },
+    'secretDialog.titleChanged': { actions: assign({ title: ({ event }) => event.title }) },
+  },
+  states: {
+    preparing: {
+      tags: ['preparing'],
+      invoke: {
+        id: 'prepare',
+        src: 'prepare',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: 'editing',
+        onError: { target: 'editing', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    editing: {
+      on: {
+        'secretDialog.create': [
+          { guard: 'canCreate', target: 'creating' },
+          { actions: assign({ error: 'Выберите хотя бы одного друга' }) },
+        ],
+      },
+    },
+    creating: {
+      tags: ['busy'],
+      entry: assign({ error: null, noDevice: [] }),
+      invoke: {
+        id: 'create',
+        src: 'create',
+        input: ({ context }) => ({
+          userId: context.userId,
+          memberIds: context.selected,
+          // A title only for a group (a direct chat has none).
+          title: context.selected.length > 1 ? context.title.trim() || null : null,
+        }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.conversationId === null,
+            target: 'editing',
+            actions: assign({ noDevice: ({ event }) => event.output.noDevice ?? [] }),
+          },
+          {
+            target: 'created',
+            actions: enqueueActions(({ enqueue, event, system }) => {
+              const conversationId = event.output.conversationId;
+              if (!conversationId) return;
+              const chats = systemActor(system, 'chats');
+              if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
+              enqueue.emit({ type: 'secretDialog.created', conversationId });
+            }),
+          },
+        ],
+        onError: { target: 'editing', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    created: { tags: ['created'] },
+  },
+});

@@ -1,0 +1,223 @@
+// The session (docs/behaviour.md §3 Session, §4 Session, §7 Token refresh): sign-in, registration, token
+// refresh, sign-out. It starts from what storage held, so a reload stays signed in. Storage writes happen outside
+// the machine (the composition root persists every snapshot); every token change is emitted as `session.token`.
+// Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it started, of
+// the one already in flight, or null at once when there is no session to refresh.
+import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import { failureMessage, failureOf } from '../../../contract/failure';
+import { notWired } from '../../shared/not-wired';
+import { present } from '../../shared/present';
+import { systemActor } from '../../shared/system';
+import {
+  REGISTER_FAILED,
+  SIGN_IN_FAILED,
+  type SessionContext,
+  type SessionEmitted,
+  type SessionEvent,
+  type SessionInput,
+} from './session.protocol';
+
+export * from './session.protocol';
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput | undefined,
+    emitted: {} as SessionEmitted,
+  },
+  actors: {
+    login: notWired<ResponseOf<'login'>, BodyOf<'login'>>('session.login'),
+    register: notWired<ResponseOf<'register'>, BodyOf<'register'>>('session.register'),
+    refresh: notWired<ResponseOf<'refresh'>, { refreshToken: string }>('session.refresh'),
+    logout: notWired<unknown, { refreshToken: string }>('session.logout'),
+    // Own info (GET /status/me) through the authenticated client, which itself refreshes through this machine.
+    fetchMe: notWired<ResponseOf<'me'> | null>('session.fetchMe'),
+  },
+  guards: {
+    hasSession: ({ context }) => context.session !== null,
+    ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
+  },
+  actions: {
+    queueSignOut: enqueueActions(({ system, enqueue }) => {
+      const queue = systemActor(system, 'signOutQueue');
+      if (queue) enqueue.sendTo(queue, { type: 'signOut.queued' });
+    }),
+    // Whoever needs the token (the realtime actor) listens for this and reads the snapshot when it starts.
+    announceToken: emit(({ context }) => ({
+      type: 'session.token' as const,
+      accessToken: context.session?.accessToken ?? null,
+    })),
+    clearSession: assign({ session: null }),
+    answerRefreshNone: emit({ type: 'session.refreshed' as const, accessToken: null }),
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    session: input?.stored ?? null,
+    signInError: null,
+    registerError: null,
+    registeredUsername: null,
+    rememberOrigin: true,
+  }),
+  initial: 'restoring',
+  states: {
+    restoring: {
+      always: [{ guard: 'hasSession', target: 'signedIn' }, { target: 'signedOut' }],
+    },
+    signedOut: {
+      entry: 'announceToken',
+      on: { 'session.refresh': { actions: 'answerRefreshNone' } },
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'session.signIn': { target: 'signingIn', actions: assign({ signInError: null, registerError: null }) },
+            'session.register': { target: 'registering', actions: assign({ signInError: null, registerError: null }) },
+            'session.clearErrors': { actions: assign({ signInError: null, registerError: null }) },
+          },
+        },
+        signingIn: {
+          tags: ['busy', 'signingIn'],
+          invoke: {
+            id: 'login',
+            src: 'login',
+            input: ({ event }) => {
+              assertEvent(event, 'session.signIn');
+              return { username: event.username, password: event.password };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              actions: assign({
+                session: ({ event }) => ({
+                  user: event.output.user,
+                  accessToken: event.output.accessToken,
+                  refreshToken: event.output.refreshToken,
+                }),
+                registeredUsername: null,
+                rememberOrigin: true,
+              }),
+            },
+            // Any failure reads the same, so the form does not reveal which names exist; except a refusal of the
+            // account itself (403: deactivated by an administrator), whose message the server gives.
+            onError: {
+              target: 'idle',
+              actions: assign({
+                signInError: ({ event }) => {
+                  const f = failureOf(event.error);
+                  return f.status === 403 && f.serverMessage ? f.serverMessage : SIGN_IN_FAILED;
+                },
+              }),
+            },
+          },
+        },
+        registering: {
+          tags: ['busy', 'registering'],
+          invoke: {
+            id: 'register',
+            src: 'register',
+            input: ({ event }) => {
+              assertEvent(event, 'session.register');
+              const { username, displayName, password, inviteCode } = event;
+              return inviteCode ? { username, displayName, password, inviteCode } : { username, displayName, password };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign({ registeredUsername: ({ event }) => event.output.user.username }),
+                emit(({ event }) => ({ type: 'session.registered' as const, username: event.output.user.username })),
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: assign({ registerError: ({ event }) => failureMessage(event.error, REGISTER_FAILED) }),
+            },
+          },
+        },
+      },
+    },
+    signedIn: {
+      entry: 'announceToken',
+      on: {
+        'session.ended': {
+          target: '#session.signedOut',
+          actions: ['clearSession', assign({ signInError: ({ event }) => event.message, rememberOrigin: false })],
+        },
+        'session.userUpdated': {
+          guard: 'ownUser',
+          actions: assign({
+            session: ({ context, event }) => ({ ...present(context.session, 'session'), user: event.user }),
+          }),
+        },
+      },
+      // The stored user may be stale after a reload: refetch it once per signed-in period.
+      invoke: {
+        id: 'me',
+        src: 'fetchMe',
+        onDone: {
+          actions: assign({
+            session: ({ context, event }) =>
+              event.output && context.session ? { ...context.session, user: event.output.user } : context.session,
+          }),
+        },
+        onError: { actions: log('session: could not refetch own info') },
+      },
+      initial: 'active',
+      states: {
+        active: {
+          tags: ['signedIn'],
+          on: {
+            'session.refresh': 'refreshing',
+            'session.signOut': 'signingOut',
+          },
+        },
+        refreshing: {
+          tags: ['signedIn'],
+          invoke: {
+            id: 'refresh',
+            src: 'refresh',
+            input: ({ context }) => ({ refreshToken: present(context.session, 'session').refreshToken }),
+            onDone: {
+              target: 'active',
+              // Both tokens are replaced, the user is kept.
+              actions: [
+                assign({
+                  session: ({ context, event }) => ({
+                    ...present(context.session, 'session'),
+                    accessToken: event.output.accessToken,
+                    refreshToken: event.output.refreshToken,
+                  }),
+                }),
+                'announceToken',
+                emit(({ event }) => ({ type: 'session.refreshed' as const, accessToken: event.output.accessToken })),
+              ],
+            },
+            onError: { target: '#session.signedOut', actions: ['clearSession', 'answerRefreshNone'] },
+          },
+          // A request arriving now is answered by the outcome of the refresh in flight (see onDone/onError).
+          on: { 'session.signOut': 'signingOut' },
+        },
+        signingOut: {
+          // Signing out counts as signed out at once, so the screen leaves the app while the logout call runs.
+          tags: ['busy'],
+          on: { 'session.refresh': { actions: 'answerRefreshNone' } },
+          // Revoking the refresh token is best effort: the local session ends either way.
+          invoke: {
+            id: 'logout',
+            src: 'logout',
+            input: ({ context }) => ({ refreshToken: present(context.session, 'session').refreshToken }),
+            onDone: { target: '#session.signedOut', actions: ['clearSession', assign({ rememberOrigin: false })] },
+            // No answer: the token waits in storage (the logout service put it there) for the signOutQueue.
+            onError: {
+              target: '#session.signedOut',
+              actions: ['clearSession', assign({ rememberOrigin: false }), 'queueSignOut'],
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;

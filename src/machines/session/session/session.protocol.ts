@@ -1,0 +1,69 @@
+// The session actor's protocol (systemId 'session'): what it accepts, what it emits, its input. Peers import this
+// module, never session.machine.ts.
+import type { Session } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export const SIGN_IN_FAILED = 'Неверные данные';
+export const REGISTER_FAILED = 'Ошибка регистрации';
+
+export interface SessionInput {
+  stored?: Session | null;
+}
+
+export interface SessionContext {
+  session: Session | null;
+  signInError: string | null;
+  registerError: string | null;
+  /** The username just registered, to prefill the sign-in form. */
+  registeredUsername: string | null;
+  /**
+   * Whether the sign-in screen should send the user back to the page they were on. False after the user signed
+   * out on purpose (the next person to sign in lands on /), true otherwise (a first visit, an expired session).
+   */
+  rememberOrigin: boolean;
+}
+
+export type SessionEvent =
+  | { type: 'session.signIn'; username: string; password: string }
+  /** `inviteCode` while registration is «По приглашениям» (docs/administration.md). */
+  | { type: 'session.register'; username: string; displayName: string; password: string; inviteCode?: string }
+  | { type: 'session.refresh' }
+  | { type: 'session.signOut' }
+  /** A fresher copy of the signed-in user (the profile actor after a fetch or a save). */
+  | { type: 'session.userUpdated'; user: Session['user'] }
+  /**
+   * The server ended this account's sign-ins for good (an administrator deactivated it, `session:closed` with
+   * reason `deactivated`): back to the sign-in screen, which shows `message` («Аккаунт отключён администратором»).
+   */
+  | { type: 'session.ended'; message: string }
+  | { type: 'session.clearErrors' };
+
+export type SessionEmitted =
+  | { type: 'session.registered'; username: string }
+  /** The answer to every `session.refresh`: the new access token, or null when refreshing was not possible. */
+  | { type: 'session.refreshed'; accessToken: string | null }
+  /** The access token changed: signed in, refreshed (the new one), or signed out (null). */
+  | { type: 'session.token'; accessToken: string | null };
+
+export type SessionRef = MachineRef<SessionContext, SessionEvent, SessionEmitted>;
+
+/**
+ * Asks the session for fresh tokens and waits for its answer (the session answers every request, sharing a
+ * refresh already in flight). Resolves the new access token, or null when the session could not refresh.
+ */
+export function requestRefresh(session: SessionRef): Promise<string | null> {
+  return new Promise((resolve) => {
+    const sub = session.on('session.refreshed', (e) => {
+      sub.unsubscribe();
+      resolve(e.accessToken);
+    });
+    session.send({ type: 'session.refresh' });
+  });
+}
+
+// Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
+declare module '../../shared/system' {
+  interface SystemActors {
+    session: SessionRef;
+  }
+}

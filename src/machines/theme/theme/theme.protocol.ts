@@ -1,0 +1,28 @@
+// The theme actor's protocol (systemId 'theme', session-long): «Тема» in Settings chooses; the system's setting is
+// heard live. Views import this module, never theme.machine.ts.
+import type { Scheme, ThemeChoice } from '../../../contract/theme';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type { Scheme, ThemeChoice } from '../../../contract/theme';
+
+export interface ThemeContext {
+  choice: ThemeChoice;
+  /** The system asks for dark (prefers-color-scheme). */
+  systemDark: boolean;
+}
+
+export type ThemeEvent =
+  | { type: 'theme.choose'; choice: ThemeChoice }
+  /** The system's setting, at start and on every change. */
+  | { type: 'theme.system'; dark: boolean };
+
+/** What its document actor is told: show a scheme; keep a choice on this device. */
+export type ThemeCommand = { type: 'theme.apply'; scheme: Scheme } | { type: 'theme.store'; choice: ThemeChoice };
+
+export type ThemeRef = MachineRef<ThemeContext, ThemeEvent>;
+
+declare module '../../shared/system' {
+  interface SystemActors {
+    theme: ThemeRef;
+  }
+}

@@ -1,0 +1,103 @@
+// The typed API client on ofetch (docs/behaviour.md §6, §7): base path rules, bearer header on every request,
+// credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request. Every failure
+// leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
+import { FetchError, ofetch } from 'ofetch';
+import { takeEarlyAnswer } from './early-requests';
+import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api';
+import { RequestFailure } from '../../contract/failure';
+import { type RouteName, routes } from '../../contract/routes';
+import { apiBaseUrl, buildSettings } from './endpoints';
+
+/** How the client reads and renews the session; the app wires it to the session actor. */
+export interface AuthBridge {
+  accessToken(): string | null;
+  refreshToken(): string | null;
+  /** Renews the tokens (one refresh for any number of waiting requests); resolves the new access token or null. */
+  refresh(): Promise<string | null>;
+}
+
+export interface CallOptions<K extends RouteName> {
+  body?: BodyOf<K>;
+  query?: QueryOf<K>;
+  params?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  call<K extends RouteName>(name: K, options?: CallOptions<K>): Promise<ResponseOf<K>>;
+}
+
+export function defaultBaseUrl(): string {
+  return typeof window === 'undefined' ? '/api' : apiBaseUrl(window.location, buildSettings());
+}
+
+const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, refresh: async () => null };
+
+export function createApiClient(options: { baseURL?: string; auth?: AuthBridge } = {}): ApiClient {
+  const auth = options.auth ?? noAuth;
+  const baseURL = options.baseURL ?? defaultBaseUrl();
+  const $fetch = ofetch.create({
+    baseURL,
+    credentials: 'include',
+    retry: 0, // ofetch retries GETs by default; the only repeat allowed is the one after a refresh
+  });
+
+  function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
+    const route = routes[name];
+    const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
+    // A GET the page asked for before the app started (src/services/app/early-requests.ts): its answer, else ask.
+    const early = route.method === 'GET' ? earlyAnswer(baseURL, path, o.query, token) : null;
+    if (early) return early.then((data) => (data === undefined ? plain() : (data as ResponseOf<K>)));
+    return plain();
+
+    function plain() {
+      return $fetch<ResponseOf<K>>(path, {
+        method: route.method,
+        body: o.body as Record<string, unknown> | undefined,
+        query: o.query as Record<string, unknown> | undefined,
+        headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+        signal: o.signal,
+      });
+    }
+  }
+
+  return {
+    async call(name, o = {}) {
+      const token = auth.accessToken();
+      try {
+        return await send(name, o, token);
+      } catch (err) {
+        const failure = toFailure(err);
+        // The refresh call itself is never refreshed; without a refresh token the original error stands.
+        if (failure.status !== 401 || name === 'refresh' || !auth.refreshToken()) throw failure;
+        const current = auth.accessToken();
+        // Another request may have refreshed meanwhile: then repeat with its token instead of refreshing again.
+        const fresh = current && current !== token ? current : await auth.refresh();
+        if (!fresh) throw failure;
+        return await send(name, o, fresh).catch((again: unknown) => {
+          throw toFailure(again);
+        });
+      }
+    },
+  };
+}
+
+/** The answer src/services/app/early-requests.ts got for this GET before the app started, if it matches (else null). */
+function earlyAnswer(
+  baseURL: string,
+  path: string,
+  query: object | undefined,
+  token: string | null,
+): Promise<unknown> | null {
+  if (typeof location === 'undefined') return null;
+  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
+  return takeEarlyAnswer(new URL(`${baseURL}${path}${search ? `?${search}` : ''}`, location.href).href, token);
+}
+
+/** ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. */
+function toFailure(err: unknown): RequestFailure {
+  if (!(err instanceof FetchError)) return new RequestFailure(null, null);
+  const data = err.data as { message?: unknown } | undefined;
+  const message = typeof data?.message === 'string' && data.message ? data.message : null;
+  return new RequestFailure(err.status ?? null, message);
+}

@@ -1,0 +1,163 @@
+// The recovery key (docs/secret-chats.md "The recovery key"): a phrase made in the browser, 32 characters of
+// Crockford's base32 in eight groups of four (160 bits from the CSPRNG), from which PBKDF2-SHA256 derives an
+// AES-256-GCM key that is never extractable. The key encrypts the backup's chunks and a fixed check text, so a wrong
+// phrase is refused before anything is read or written. Runs in the crypto worker.
+import { WRONG_RECOVERY_KEY } from '../../../machines/secretChats/secretRecovery/secretRecovery.protocol';
+import { parseEnvelope } from './envelope';
+import { fromBase64, toBase64 } from './mls-engine';
+import type { PlaintextRecord } from './secret-store';
+
+/** Crockford's base32: no I, L, O or U, so a phrase copied by hand reads back the same. */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const PHRASE_GROUPS = 8;
+const GROUP = 4;
+/** OWASP's count for PBKDF2-SHA256; the server keeps it with the salt, so it can grow for new keys. */
+export const RECOVERY_ITERATIONS = 600_000;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const CHECK_TEXT = 'beseda recovery key check v1';
+const CHECK_AAD = enc.encode('beseda-recovery-check');
+const bytes = (b: Uint8Array) => new Uint8Array(b);
+
+export { WRONG_RECOVERY_KEY };
+
+/** A fresh phrase: 20 random bytes as 32 base32 characters, «ABCD-EFGH-…». */
+export function generatePhrase(): string {
+  const random = crypto.getRandomValues(new Uint8Array((PHRASE_GROUPS * GROUP * 5) / 8));
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of random) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return (out.match(/.{4}/g) ?? []).join('-');
+}
+
+/**
+ * The phrase as typed, in its canonical form (upper case, no spaces or dashes; O read as 0, I and L as 1), or null
+ * when it cannot be one.
+ */
+export function normalizePhrase(typed: string): string | null {
+  const s = typed.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (s.length !== PHRASE_GROUPS * GROUP) return null;
+  for (const c of s) if (!ALPHABET.includes(c)) return null;
+  return s;
+}
+
+export function newSalt(): string {
+  return toBase64(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** The backup key of a phrase: PBKDF2-SHA256 with the user's salt; null for a phrase that cannot be one. */
+export async function deriveRecoveryKey(phrase: string, salt: string, iterations: number): Promise<CryptoKey | null> {
+  const canonical = normalizePhrase(phrase);
+  if (!canonical) return null;
+  const base = await crypto.subtle.importKey('raw', enc.encode(canonical), 'PBKDF2', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'PBKDF2', hash: 'SHA-256', salt: bytes(fromBase64(salt)), iterations },
+    base,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+}
+
+async function seal(key: CryptoKey, plain: Uint8Array, aad: Uint8Array): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = new Uint8Array(
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: bytes(aad) }, key, bytes(plain)),
+  );
+  const out = new Uint8Array(iv.length + data.length);
+  out.set(iv);
+  out.set(data, iv.length);
+  return toBase64(out);
+}
+
+/** Null when the key is not the one (or a byte changed): AES-GCM's tag says so. */
+async function open(key: CryptoKey, sealed: string, aad: Uint8Array): Promise<Uint8Array | null> {
+  let all: Uint8Array;
+  try {
+    all = fromBase64(sealed);
+  } catch {
+    return null;
+  }
+  if (all.length < 12 + 16) return null;
+  try {
+    return new Uint8Array(
+      await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: bytes(all.subarray(0, 12)), additionalData: bytes(aad) },
+        key,
+        bytes(all.subarray(12)),
+      ),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** The key check value the server keeps: a fixed text sealed with the key. */
+export const makeCheck = (key: CryptoKey) => seal(key, enc.encode(CHECK_TEXT), CHECK_AAD);
+
+export async function checkKey(key: CryptoKey, check: string): Promise<boolean> {
+  const plain = await open(key, check, CHECK_AAD);
+  return plain !== null && dec.decode(plain) === CHECK_TEXT;
+}
+
+/** Where a chunk belongs: it opens only there (a chunk moved to another person or key version does not). */
+export interface ChunkPlace {
+  userId: string;
+  version: number;
+  conversationId: string | null;
+}
+const chunkAad = (p: ChunkPlace) =>
+  enc.encode(JSON.stringify(['beseda-backup', p.userId, p.version, p.conversationId]));
+
+export const sealChunk = (key: CryptoKey, place: ChunkPlace, records: PlaintextRecord[]) =>
+  seal(key, enc.encode(JSON.stringify(records)), chunkAad(place));
+
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupError';
+  }
+}
+
+/** A chunk's records, each envelope checked as a decrypted message is; anything else refuses the chunk. */
+export async function openChunk(key: CryptoKey, place: ChunkPlace, sealed: string): Promise<PlaintextRecord[]> {
+  const plain = await open(key, sealed, chunkAad(place));
+  if (!plain) throw new BackupError('Резервная копия повреждена');
+  let list: unknown;
+  try {
+    list = JSON.parse(dec.decode(plain));
+  } catch {
+    throw new BackupError('Резервная копия повреждена');
+  }
+  if (!Array.isArray(list)) throw new BackupError('Резервная копия повреждена');
+  return list.map((r) => {
+    const o = r as Record<string, unknown>;
+    const ok =
+      typeof o === 'object' &&
+      o !== null &&
+      typeof o.messageId === 'string' &&
+      typeof o.conversationId === 'string' &&
+      typeof o.senderUserId === 'string' &&
+      typeof o.senderDeviceId === 'string' &&
+      typeof o.epoch === 'number' &&
+      (place.conversationId === null || o.conversationId === place.conversationId);
+    if (!ok) throw new BackupError('Резервная копия повреждена');
+    return {
+      messageId: o.messageId as string,
+      conversationId: o.conversationId as string,
+      senderUserId: o.senderUserId as string,
+      senderDeviceId: o.senderDeviceId as string,
+      epoch: o.epoch as number,
+      envelope: parseEnvelope(JSON.stringify(o.envelope)),
+    };
+  });
+}

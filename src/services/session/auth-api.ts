@@ -1,0 +1,28 @@
+// The calls the session actor makes. They carry no bearer token and are never refreshed.
+import type { BodyOf, ResponseOf } from '../../contract/api';
+import { type ApiClient, createApiClient } from '../app/api';
+
+export interface AuthApi {
+  login(body: BodyOf<'login'>): Promise<ResponseOf<'login'>>;
+  register(body: BodyOf<'register'>): Promise<ResponseOf<'register'>>;
+  refresh(refreshToken: string): Promise<ResponseOf<'refresh'>>;
+  logout(refreshToken: string): Promise<ResponseOf<'logout'>>;
+  health(): Promise<ResponseOf<'health'>>;
+}
+
+export function createAuthApi(bare: ApiClient = createApiClient()): AuthApi {
+  return {
+    login: (body) => bare.call('login', { body }),
+    register: (body) => bare.call('register', { body }),
+    refresh: (refreshToken) => bare.call('refresh', { body: { refreshToken } }),
+    logout: (refreshToken) => bare.call('logout', { body: { refreshToken } }),
+    health: () => bare.call('health'),
+  };
+}
+
+/** Round-trip time of one health request, in whole milliseconds. */
+export async function measurePing(auth: Pick<AuthApi, 'health'>): Promise<number> {
+  const started = performance.now();
+  await auth.health();
+  return Math.round(performance.now() - started);
+}

@@ -1,0 +1,128 @@
+// «Регистрация» (docs/behaviour.md §10.20): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
+// могут приглашать», «Хранить сообщения» (days, empty for ever); below it «Коды приглашения», the view the
+// inviteCodes feature shares with Settings' «Приглашения».
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { RegistrationMode } from '../../contract/administration';
+import type { ServerSettings } from '../../machines/admin/adminRegistration/adminRegistration.protocol';
+import { InviteCodesSection } from '../inviteCodes/index';
+import { type AdminRegistrationView, useAdminRegistration } from './useAdminRegistration';
+
+export function RegistrationTab() {
+  return (
+    <>
+      <RegistrationView {...useAdminRegistration()} />
+      <InviteCodesSection />
+    </>
+  );
+}
+
+const MODES: { value: RegistrationMode; label: string; hint: string }[] = [
+  { value: 'open', label: 'Открытая', hint: 'Зарегистрироваться может любой, кто откроет сайт.' },
+  { value: 'invites', label: 'По приглашениям', hint: 'Нужен код приглашения.' },
+  { value: 'closed', label: 'Закрыта', hint: 'Новые аккаунты создаёт только администратор.' },
+];
+
+/** A whole number from a field, or null when it is empty. */
+const numberOrNull = (v: string) => (v.trim() === '' ? null : Number(v));
+
+export function RegistrationView(props: AdminRegistrationView) {
+  const [mode, setMode] = useState<RegistrationMode>('open');
+  const [membersCanInvite, setMembersCanInvite] = useState(false);
+  const [retention, setRetention] = useState('');
+  const ids = { members: useId(), retention: useId(), retentionHint: useId() };
+  // The form starts from the server's settings and again whenever they change (saved, reloaded).
+  useEffect(() => {
+    if (!props.settings) return;
+    setMode(props.settings.registration);
+    setMembersCanInvite(props.settings.membersCanInvite);
+    setRetention(props.settings.retentionDays === null ? '' : String(props.settings.retentionDays));
+  }, [props.settings]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const change: Partial<ServerSettings> = {
+      registration: mode,
+      membersCanInvite,
+      retentionDays: numberOrNull(retention),
+    };
+    props.onSave(change);
+  };
+  return (
+    <form
+      className="card form admin-section"
+      onSubmit={submit}
+      aria-labelledby="admin-registration-title"
+      aria-busy={props.busy}
+    >
+      <h2 className="form-title" id="admin-registration-title">
+        Регистрация
+      </h2>
+      {!props.settings && props.error && (
+        <div role="alert">
+          <p className="inline-error">{props.error}</p>
+          <button type="button" className="button ghost" onClick={props.onReload}>
+            Повторить
+          </button>
+        </div>
+      )}
+      <fieldset className="admin-modes">
+        <legend>Кто может зарегистрироваться</legend>
+        {MODES.map((m) => (
+          <label key={m.value} className="admin-mode">
+            <input
+              type="radio"
+              name="registration"
+              value={m.value}
+              checked={mode === m.value}
+              onChange={() => setMode(m.value)}
+            />
+            <span>
+              <strong>{m.label}</strong>
+              <small className="hint">{m.hint}</small>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <label className="admin-check" htmlFor={ids.members}>
+        <input
+          id={ids.members}
+          type="checkbox"
+          checked={membersCanInvite}
+          onChange={(e) => setMembersCanInvite(e.target.checked)}
+        />
+        Участники могут приглашать
+      </label>
+      <div className="field">
+        <label htmlFor={ids.retention}>Хранить сообщения, дней</label>
+        <input
+          id={ids.retention}
+          type="number"
+          min={1}
+          max={36500}
+          step={1}
+          inputMode="numeric"
+          aria-describedby={ids.retentionHint}
+          value={retention}
+          onChange={(e) => setRetention(e.target.value)}
+        />
+        <small className="hint" id={ids.retentionHint}>
+          Пусто — хранить всегда
+        </small>
+      </div>
+      {props.settings && props.error && (
+        <p className="inline-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={props.busy || !props.settings}>
+          Сохранить
+        </button>
+        {props.saved && (
+          <span className="inline-note" role="status">
+            Сохранено
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

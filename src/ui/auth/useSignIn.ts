@@ -1,0 +1,18 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { useSessionRef } from '../app/RuntimeContext';
+
+/** The sign-in screen's view of the session actor. Navigation after success is the guard's job. */
+export function useSignIn() {
+  const session = useSessionRef();
+  const busy = useSelector(session, (s) => s.hasTag('signingIn'));
+  const error = useSelector(session, (s) => s.context.signInError);
+  const registeredUsername = useSelector(session, (s) => s.context.registeredUsername);
+  useEffect(() => () => session.send({ type: 'session.clearErrors' }), [session]);
+  return {
+    busy,
+    error,
+    registeredUsername,
+    signIn: (username: string, password: string) => session.send({ type: 'session.signIn', username, password }),
+  };
+}

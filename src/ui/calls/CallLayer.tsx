@@ -1,0 +1,62 @@
+// The incoming-call dialog, the call overlay and the notice of a call that ended by itself, mounted once in the
+// shared layout (owned by the calls feature). Styles: src/ui/calls/calls.css (loaded with the layout, so the
+// fallbacks below are styled while the views' chunk is still on its way).
+import './calls.css';
+import { Suspense } from 'react';
+import { IncomingCallDialog } from './IncomingCallDialog';
+import { LazyCallOverlay, LazySecretCallOverlay } from './lazy-call-views';
+import { useCallLayer } from './useCallLayer';
+
+export function CallLayer() {
+  return <CallLayerView {...useCallLayer()} />;
+}
+
+type CallLayerProps = ReturnType<typeof useCallLayer>;
+
+export function CallLayerView(props: Omit<CallLayerProps, 'secret'> & Partial<Pick<CallLayerProps, 'secret'>>) {
+  return (
+    <>
+      {props.incoming && (
+        <IncomingCallDialog
+          from={props.incoming.from}
+          video={props.incoming.video}
+          onAccept={props.accept}
+          onAcceptVideo={props.acceptVideo}
+          onDecline={props.decline}
+        />
+      )}
+      {props.call && (
+        <Suspense
+          fallback={
+            // The overlay shows nothing until the room's token and url exist; neither does its fallback.
+            props.call.token && props.call.url ? (
+              <div className="call-backdrop">
+                <p className="call-loading" role="status">
+                  Подключаемся…
+                </p>
+              </div>
+            ) : null
+          }
+        >
+          {props.secret ? (
+            <LazySecretCallOverlay {...props.call} secret={props.secret} onEnd={props.end} onFailed={props.fail} />
+          ) : (
+            <LazyCallOverlay {...props.call} onEnd={props.end} onFailed={props.fail} />
+          )}
+        </Suspense>
+      )}
+      {props.notice && <CallNotice text={props.notice} onDismiss={props.dismissNotice} />}
+    </>
+  );
+}
+
+export function CallNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
+  return (
+    <div className="call-notice" role="status">
+      <span>{text}</span>
+      <button type="button" className="call-notice-close" aria-label="Закрыть уведомление" onClick={onDismiss}>
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+// The call overlay (docs/behaviour.md §2): 90 % of the width, 80 % of the height, at most 1200 px wide, holding the
+// video conference. It renders nothing until the room's token and url exist. While the other side is being
+// rung the header says so and offers to cancel; closing the view ends the call.
+import { type ComponentType, Suspense, useEffect, useRef } from 'react';
+import type { ConversationChat } from './call-chat';
+import { type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
+import { LazyConference } from './LazyConference';
+
+export interface CallOverlayProps {
+  token: string | null;
+  url: string | null;
+  /** The other side has not answered yet. */
+  calling: boolean;
+  video: boolean;
+  audio: boolean;
+  onEnd: () => void;
+  onFailed: (message: string) => void;
+  /** The conversation's chat (src/ui/calls/useCallChat.ts). */
+  chat?: ConversationChat | null;
+  /**
+   * A secret chat's call (SecretCallOverlay): encrypted end to end, or not made at all — never in the clear. `error`
+   * says why no key could be had.
+   */
+  e2ee?: (CallEncryption & { error: string | null }) | null;
+  /** Whether this browser can encrypt frames (tests pass false). */
+  canEncrypt?: boolean;
+  /** The conference view; the lazy livekit chunk by default (tests pass a stand-in). */
+  conference?: ComponentType<ConferenceProps>;
+}
+
+export const CALL_ENCRYPTED = 'Звонок защищён сквозным шифрованием';
+export const CALL_E2EE_UNSUPPORTED = 'Этот браузер не поддерживает зашифрованные звонки';
+
+export function CallOverlay(props: CallOverlayProps) {
+  if (!props.token || !props.url) return null;
+  return <OpenOverlay {...props} token={props.token} url={props.url} />;
+}
+
+function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
+  const Conference = props.conference ?? LazyConference;
+  const dialog = useRef<HTMLDivElement>(null);
+  const e2ee = props.e2ee ?? null;
+  const canEncrypt = props.canEncrypt ?? e2eeSupported();
+  // A secret call that cannot be encrypted is not made: the user reads why and ends it.
+  const blocked = e2ee ? (!canEncrypt ? CALL_E2EE_UNSUPPORTED : e2ee.error) : null;
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    dialog.current?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
+  }, []);
+  return (
+    <div className="call-backdrop">
+      <div
+        ref={dialog}
+        className="call-overlay"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="call-overlay-title"
+        tabIndex={-1}
+        onKeyDown={(e) => trapTab(e, dialog.current)}
+      >
+        <header className="call-overlay-bar">
+          <h2 id="call-overlay-title" className="call-overlay-title">
+            {props.calling ? 'Вызов… ждём ответа' : 'Звонок'}
+          </h2>
+          <button type="button" className="button call-decline" onClick={props.onEnd}>
+            {props.calling ? 'Отменить вызов' : 'Завершить звонок'}
+          </button>
+        </header>
+        {e2ee && canEncrypt && !e2ee.error && (
+          <p className="call-e2ee" data-testid="call-e2ee">
+            <span aria-hidden="true">🔒 </span>
+            {CALL_ENCRYPTED}
+          </p>
+        )}
+        <div className="call-overlay-body">
+          {blocked ? (
+            <p className="call-e2ee-blocked" role="alert">
+              {blocked}
+            </p>
+          ) : e2ee && !e2ee.key ? (
+            <p className="call-loading" role="status">
+              Подключаемся…
+            </p>
+          ) : (
+            <Suspense
+              fallback={
+                <p className="call-loading" role="status">
+                  Подключаемся…
+                </p>
+              }
+            >
+              <Conference
+                token={props.token}
+                serverUrl={props.url}
+                video={props.video}
+                audio={props.audio}
+                leaveLabel="Завершить"
+                onLeave={props.onEnd}
+                onError={props.onFailed}
+                chat={props.chat}
+                e2ee={e2ee ? { key: e2ee.key } : null}
+              />
+            </Suspense>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Keeps Tab inside the modal overlay (wrapping at both ends). */
+function trapTab(e: React.KeyboardEvent, root: HTMLElement | null) {
+  if (e.key !== 'Tab' || !root) return;
+  const focusable = [
+    ...root.querySelectorAll<HTMLElement>('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])'),
+  ].filter((el) => !el.hasAttribute('disabled') && el.getClientRects().length > 0);
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (e.shiftKey && (active === first || active === root)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && active === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}

@@ -1,0 +1,141 @@
+// The /calls page (docs/behaviour.md §2): 'Подключиться к комнате' with a required room field ('demo-room'), 'Войти'
+// ('Подключаемся…' while the token is requested) and the video server's address; then the conference with
+// camera and microphone on, and back to the form when it disconnects.
+import './calls.css';
+import { type ComponentType, type FormEvent, Suspense, useState } from 'react';
+import type { ConferenceProps } from './conference-rules';
+import { LazyConference } from './LazyConference';
+import { useCallsPage } from './useCallsPage';
+import type { CallHistoryRow } from './call-history';
+import { ChatAvatar } from '../shared/ChatAvatar';
+
+export function CallsPage() {
+  return <CallsPageView {...useCallsPage()} />;
+}
+
+export interface CallsPageViewProps {
+  room: string;
+  busy: boolean;
+  error: string | null;
+  serverUrl: string | null;
+  access: { token: string; url: string } | null;
+  /** The user's calls (null while they load). */
+  history?: CallHistoryRow[] | null;
+  historyError?: string | null;
+  retryHistory?: () => void;
+  callBack?: (conversationId: string, video: boolean) => void;
+  join: (room: string) => void;
+  left: () => void;
+  failed: (message: string) => void;
+  conference?: ComponentType<ConferenceProps>;
+}
+
+export function CallsPageView(props: CallsPageViewProps) {
+  const Conference = props.conference ?? LazyConference;
+  if (props.access) {
+    return (
+      <section className="calls-room" aria-label={`Комната ${props.room}`}>
+        <h1 className="calls-sr-only">Комната {props.room}</h1>
+        <Suspense
+          fallback={
+            <p className="call-loading" role="status">
+              Подключаемся…
+            </p>
+          }
+        >
+          <Conference
+            token={props.access.token}
+            serverUrl={props.access.url}
+            video
+            audio
+            leaveLabel="Выйти"
+            onLeave={props.left}
+            onError={props.failed}
+          />
+        </Suspense>
+      </section>
+    );
+  }
+  return <RoomForm {...props} />;
+}
+
+function RoomForm(props: CallsPageViewProps) {
+  const [room, setRoom] = useState(props.room);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.join(room);
+  };
+  return (
+    <section className="calls-page">
+      <form className="form calls-form" onSubmit={submit} aria-labelledby="calls-title">
+        <h1 id="calls-title" className="form-title">
+          Подключиться к комнате
+        </h1>
+        <label className="field">
+          <span>Комната</span>
+          <input name="room" required value={room} onChange={(e) => setRoom(e.target.value)} autoComplete="off" />
+        </label>
+        {props.error && (
+          <p className="form-error" role="alert">
+            {props.error}
+          </p>
+        )}
+        <button type="submit" className="button primary" disabled={props.busy}>
+          {props.busy ? 'Подключаемся…' : 'Войти'}
+        </button>
+        <p className="hint calls-server">
+          Видеосервер: <code data-testid="video-server">{props.serverUrl ?? 'не известен'}</code>
+        </p>
+      </form>
+      <CallHistory {...props} />
+    </section>
+  );
+}
+
+/** «Недавние звонки»: who, the call in words, when, and a button to call back the same way. */
+function CallHistory(props: CallsPageViewProps) {
+  return (
+    <section className="call-history" aria-labelledby="call-history-title">
+      <h2 id="call-history-title" className="section-title">
+        Недавние звонки
+      </h2>
+      {props.historyError ? (
+        <div role="alert" className="call-history-status">
+          <p>{props.historyError}</p>
+          <button type="button" className="button ghost" onClick={props.retryHistory}>
+            Повторить
+          </button>
+        </div>
+      ) : !props.history ? (
+        <p className="call-history-status" role="status">
+          Загружаем…
+        </p>
+      ) : props.history.length === 0 ? (
+        <p className="call-history-status">Звонков пока нет</p>
+      ) : (
+        <ul className="call-history-list">
+          {props.history.map((row) => (
+            <li key={row.id} className="call-history-row" data-testid="call-history-row">
+              <ChatAvatar avatar={row.avatar} size={40} />
+              <span className="call-history-text">
+                <span className="call-history-who">{row.who}</span>
+                <span className={`call-history-label${row.missed ? ' missed' : ''}`}>{row.label}</span>
+              </span>
+              <time className="call-history-when" title={row.at}>
+                {row.when}
+              </time>
+              <button
+                type="button"
+                className="button ghost call-history-back"
+                onClick={() => props.callBack?.(row.conversationId, row.video)}
+              >
+                {row.video ? 'Видеозвонок' : 'Позвонить'}
+                <span className="sr-only">: {row.who}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

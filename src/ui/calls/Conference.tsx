@@ -1,0 +1,530 @@
+// The video conference (docs/behaviour.md §2, §6), loaded lazily: livekit-client and @livekit/components-react live
+// only in this chunk, never in the chats page's first bundle. Built from the library's parts with Russian labels:
+// grid or focus layout (the library's grid table and pagination), a screen share pinned automatically and
+// unpinned when it ends, a control bar by permissions (minimal below 760 px, 1000 with the chat open), a chat
+// with an unread badge, device settings saved locally (the library's 'lk-user-choices'), connection toasts.
+import '@livekit/components-styles';
+import {
+  CarouselLayout,
+  ChatIcon,
+  ConnectionStateToast,
+  DisconnectButton,
+  FocusLayoutContainer,
+  GearIcon,
+  GridLayout,
+  LayoutContextProvider,
+  LeaveIcon,
+  LiveKitRoom,
+  ParticipantContext,
+  ParticipantName,
+  type ReceivedChatMessage,
+  RoomAudioRenderer,
+  StartAudio,
+  TrackMutedIndicator,
+  TrackRefContext,
+  TrackToggle,
+  type TrackReferenceOrPlaceholder,
+  useChat,
+  useCreateLayoutContext,
+  useEnsureTrackRef,
+  useFocusToggle,
+  useLocalParticipantPermissions,
+  useMediaDeviceSelect,
+  useParticipantTile,
+  usePersistentUserChoices,
+  usePinnedTracks,
+  useTracks,
+  VideoTrack,
+} from '@livekit/components-react';
+import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  type ConferenceProps,
+  chatText,
+  hidesTimestamp,
+  minimalBelowPx,
+  unreadBadge,
+  unreadCount,
+  visibleControls,
+} from './conference-rules';
+import { useMediaQuery } from '../shared/useMediaQuery';
+import type { ConversationChat } from './call-chat';
+import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
+
+type Choices = ReturnType<typeof usePersistentUserChoices>;
+
+const isTrackRef = (
+  t: TrackReferenceOrPlaceholder | undefined,
+): t is TrackReferenceOrPlaceholder & { publication: NonNullable<TrackReferenceOrPlaceholder['publication']> } =>
+  !!t?.publication;
+const sameTrack = (a: TrackReferenceOrPlaceholder | undefined, b: TrackReferenceOrPlaceholder | undefined) =>
+  !!a &&
+  !!b &&
+  a.participant.identity === b.participant.identity &&
+  a.source === b.source &&
+  (a.publication?.trackSid ?? null) === (b.publication?.trackSid ?? null);
+const screenShareSupported = () =>
+  typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
+
+export default function Conference(props: ConferenceProps) {
+  const choices = usePersistentUserChoices();
+  const connected = useRef(false);
+  // Device ids as chosen last time, read once ('default' = let the browser pick, no constraint); a device
+  // changed during the call is switched by the settings panel itself.
+  const [options] = useState<RoomOptions>(() => {
+    const pick = (id: string) => (id && id !== 'default' ? { deviceId: id } : {});
+    return {
+      adaptiveStream: true,
+      dynacast: true,
+      // The embedded media server forwards VP8 (and simulcast layers of it) and opus without RED.
+      publishDefaults: { videoCodec: 'vp8', red: false },
+      videoCaptureDefaults: pick(choices.userChoices.videoDeviceId),
+      audioCaptureDefaults: pick(choices.userChoices.audioDeviceId),
+    };
+  });
+  const secret = useEncryptedRoom(options, props.e2ee, props.onError);
+  return (
+    <LiveKitRoom
+      token={props.token}
+      serverUrl={props.serverUrl}
+      // A secret chat's call connects only with its key set and encryption on: never a frame in the clear.
+      connect={!secret.room || secret.keyed}
+      room={secret.room}
+      data-e2ee={secret.encrypted ? 'on' : undefined}
+      video={props.video}
+      audio={props.audio}
+      options={secret.room ? undefined : options}
+      data-lk-theme="default"
+      className="conference"
+      onConnected={() => {
+        connected.current = true;
+      }}
+      // Only a room that was connected counts as left (a room replaced before connecting also reports this).
+      onDisconnected={() => {
+        if (connected.current) props.onLeave();
+      }}
+      onError={(e) => props.onError(e.message)}
+    >
+      <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
+    </LiveKitRoom>
+  );
+}
+
+/**
+ * For a secret chat's call: a room with LiveKit's end-to-end encryption (call-e2ee.ts) and its e2ee worker, each
+ * newer epoch's key set as it arrives: `keyed` once the first key is set and encryption is on (it may connect),
+ * `encrypted` once the connected room reports its own media encrypted (Room.isE2EEEnabled).
+ */
+function useEncryptedRoom(
+  options: RoomOptions,
+  e2ee: ConferenceProps['e2ee'],
+  onError: (message: string) => void,
+): { room?: Room; keyed: boolean; encrypted: boolean } {
+  const fail = useRef(onError);
+  fail.current = onError;
+  const [secret] = useState<EncryptedRoom | null>(() => (e2ee ? encryptedRoom(options) : null));
+  const [keyed, setKeyed] = useState(false);
+  const [encrypted, setEncrypted] = useState(false);
+  useEffect(() => () => secret?.close(), [secret]);
+  useEffect(() => {
+    if (!secret) return;
+    const room = secret.room;
+    const status = () => setEncrypted(room.isE2EEEnabled);
+    room.on(RoomEvent.ParticipantEncryptionStatusChanged, status);
+    return () => {
+      room.off(RoomEvent.ParticipantEncryptionStatusChanged, status);
+    };
+  }, [secret]);
+  const key = e2ee?.key ?? null;
+  useEffect(() => {
+    if (!secret || !key) return;
+    let live = true;
+    void secret.keys
+      .setEpochKey(key.epoch, key.key)
+      .then(() => secret.room.setE2EEEnabled(true))
+      .then(
+        () => {
+          // The local participant publishes encrypted tracks from now on (the room itself says so once connected).
+          if (live) setKeyed(secret.room.localParticipant.isE2EEEnabled);
+        },
+        (e: Error) => fail.current(e.message),
+      );
+    return () => {
+      live = false;
+    };
+  }, [secret, key]);
+  return secret ? { room: secret.room, keyed, encrypted } : { keyed: false, encrypted: false };
+}
+
+function ConferenceBody({
+  leaveLabel,
+  choices,
+  chat,
+}: {
+  leaveLabel: string;
+  choices: Choices;
+  chat: ConversationChat | null;
+}) {
+  const [chatOpen, setChatOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const layout = useCreateLayoutContext();
+  const tracks = useTracks(
+    [
+      { source: Track.Source.Camera, withPlaceholder: true },
+      { source: Track.Source.ScreenShare, withPlaceholder: false },
+    ],
+    { updateOnlyOn: [RoomEvent.ActiveSpeakersChanged], onlySubscribed: false },
+  );
+  const focusTrack = usePinnedTracks(layout)?.[0];
+  const carouselTracks = tracks.filter((t) => !sameTrack(t, focusTrack));
+  const screenShares = tracks.filter((t) => isTrackRef(t) && t.source === Track.Source.ScreenShare);
+  const autoPinned = useRef<TrackReferenceOrPlaceholder | null>(null);
+  const shareKey = screenShares.map((t) => `${t.publication?.trackSid}_${t.publication?.isSubscribed}`).join();
+
+  // A screen share is pinned as soon as it arrives, and the pin is cleared when that share ends.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the shares' ids and subscription state
+  useEffect(() => {
+    const live = screenShares.find((t) => t.publication?.isSubscribed);
+    if (live && !autoPinned.current) {
+      layout.pin.dispatch?.({ msg: 'set_pin', trackReference: live });
+      autoPinned.current = live;
+    } else if (
+      autoPinned.current &&
+      !screenShares.some((t) => t.publication?.trackSid === autoPinned.current?.publication?.trackSid)
+    ) {
+      layout.pin.dispatch?.({ msg: 'clear_pin' });
+      autoPinned.current = null;
+    }
+  }, [shareKey]);
+
+  // A conversation's call chats in the conversation itself; a /calls room over the room's data channel.
+  const room = useChat();
+  const chatMessages: ChatLine[] = chat ? chat.lines : room.chatMessages;
+  const send = chat ? async (text: string) => chat.onSend(text) : room.send;
+  const isSending = chat ? false : room.isSending;
+  // The conversation's earlier history is not news: only lines from this call on count as unread.
+  const [since] = useState(() => Date.now() - CHAT_CLOCK_SLACK_MS);
+  const fresh = chat ? chatMessages.filter((m) => m.timestamp >= since) : chatMessages;
+  const [readCount, setReadCount] = useState(0);
+  useEffect(() => {
+    if (chatOpen) setReadCount(fresh.length);
+  }, [chatOpen, fresh.length]);
+  const unread = unreadCount(
+    fresh.map((m) => ({ fromLocal: !!m.from?.isLocal })),
+    readCount,
+    chatOpen,
+  );
+
+  return (
+    <LayoutContextProvider value={layout}>
+      <div className="lk-video-conference">
+        <div className="lk-video-conference-inner">
+          {!focusTrack ? (
+            <div className="lk-grid-layout-wrapper">
+              <GridLayout tracks={tracks}>
+                <CallTile />
+              </GridLayout>
+            </div>
+          ) : (
+            <div className="lk-focus-layout-wrapper">
+              <FocusLayoutContainer>
+                <CarouselLayout tracks={carouselTracks}>
+                  <CallTile />
+                </CarouselLayout>
+                <TrackRefContext.Provider value={focusTrack}>
+                  <CallTile />
+                </TrackRefContext.Provider>
+              </FocusLayoutContainer>
+            </div>
+          )}
+          <CallControls
+            leaveLabel={leaveLabel}
+            choices={choices}
+            chatOpen={chatOpen}
+            onToggleChat={() => setChatOpen((v) => !v)}
+            unread={unread}
+            settingsOpen={settingsOpen}
+            onToggleSettings={() => setSettingsOpen((v) => !v)}
+          />
+        </div>
+        {chatOpen && (
+          <CallChat messages={chatMessages} send={send} isSending={isSending} onClose={() => setChatOpen(false)} />
+        )}
+        {settingsOpen && <DeviceSettings choices={choices} onClose={() => setSettingsOpen(false)} />}
+        <RoomAudioRenderer />
+        <StartAudio label="Включить звук" />
+        <ConnectionStateToast />
+      </div>
+    </LayoutContextProvider>
+  );
+}
+
+/** One participant's camera or screen share, with name, muted microphone and a labelled pin button. */
+function CallTile() {
+  const trackRef = useEnsureTrackRef();
+  const { elementProps } = useParticipantTile<HTMLDivElement>({ trackRef, htmlProps: {} });
+  const { mergedProps, inFocus } = useFocusToggle({ trackRef, props: {} });
+  const screen = trackRef.source === Track.Source.ScreenShare;
+  const name = trackRef.participant.name || trackRef.participant.identity;
+  return (
+    <div {...elementProps} style={{ position: 'relative' }}>
+      <TrackRefContext.Provider value={trackRef}>
+        <ParticipantContext.Provider value={trackRef.participant}>
+          {isTrackRef(trackRef) && <VideoTrack trackRef={trackRef} />}
+          <div className="lk-participant-placeholder" aria-hidden="true">
+            <span className="call-tile-initial">{name.slice(0, 1).toUpperCase()}</span>
+          </div>
+          <div className="lk-participant-metadata">
+            <div className="lk-participant-metadata-item">
+              {!screen && (
+                <TrackMutedIndicator
+                  trackRef={{ participant: trackRef.participant, source: Track.Source.Microphone }}
+                  show="muted"
+                />
+              )}
+              <ParticipantName>{screen ? ': экран' : null}</ParticipantName>
+            </div>
+          </div>
+          <button
+            type="button"
+            {...mergedProps}
+            aria-label={inFocus ? `Открепить: ${name}` : `Закрепить: ${name}`}
+            aria-pressed={inFocus}
+          >
+            <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+              <path
+                d={inFocus ? 'M4 4l8 8M12 4l-8 8' : 'M2 6V2h4M14 6V2h-4M2 10v4h4M14 10v4h-4'}
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+              />
+            </svg>
+          </button>
+        </ParticipantContext.Provider>
+      </TrackRefContext.Provider>
+    </div>
+  );
+}
+
+function CallControls(props: {
+  leaveLabel: string;
+  choices: Choices;
+  chatOpen: boolean;
+  onToggleChat: () => void;
+  unread: number;
+  settingsOpen: boolean;
+  onToggleSettings: () => void;
+}) {
+  const permissions = useLocalParticipantPermissions();
+  const visible = visibleControls(permissions, { screenShareSupported: screenShareSupported() });
+  // Narrower than minimalBelowPx (max-width is inclusive, so just below it).
+  const minimal = useMediaQuery(`(max-width: ${minimalBelowPx(props.chatOpen) - 0.02}px)`);
+  const [sharing, setSharing] = useState(false);
+  const badge = unreadBadge(props.unread);
+  const text = (label: string) => (minimal ? null : <span>{label}</span>);
+  const { saveAudioInputEnabled, saveVideoInputEnabled } = props.choices;
+  return (
+    <div
+      className="lk-control-bar call-controls"
+      role="toolbar"
+      aria-label="Управление звонком"
+      data-minimal={minimal || undefined}
+    >
+      {visible.microphone && (
+        <TrackToggle
+          source={Track.Source.Microphone}
+          aria-label="Микрофон"
+          onChange={(enabled, byUser) => byUser && saveAudioInputEnabled(enabled)}
+        >
+          {text('Микрофон')}
+        </TrackToggle>
+      )}
+      {visible.camera && (
+        <TrackToggle
+          source={Track.Source.Camera}
+          aria-label="Камера"
+          onChange={(enabled, byUser) => byUser && saveVideoInputEnabled(enabled)}
+        >
+          {text('Камера')}
+        </TrackToggle>
+      )}
+      {visible.screenShare && (
+        <TrackToggle
+          source={Track.Source.ScreenShare}
+          captureOptions={{ audio: true, selfBrowserSurface: 'include' }}
+          aria-label={sharing ? 'Остановить показ экрана' : 'Показать экран'}
+          onChange={(enabled) => setSharing(enabled)}
+        >
+          {text(sharing ? 'Остановить показ' : 'Показать экран')}
+        </TrackToggle>
+      )}
+      {visible.chat && (
+        <button
+          type="button"
+          className="lk-button call-chat-toggle"
+          aria-pressed={props.chatOpen}
+          aria-label={badge ? `Чат, непрочитанных: ${badge}` : 'Чат'}
+          onClick={props.onToggleChat}
+        >
+          <ChatIcon aria-hidden="true" />
+          {text('Чат')}
+          {badge && (
+            <span className="call-unread" data-testid="call-unread" aria-hidden="true">
+              {badge}
+            </span>
+          )}
+        </button>
+      )}
+      {visible.settings && (
+        <button
+          type="button"
+          className="lk-button"
+          aria-pressed={props.settingsOpen}
+          aria-label="Настройки"
+          onClick={props.onToggleSettings}
+        >
+          <GearIcon aria-hidden="true" />
+          {text('Настройки')}
+        </button>
+      )}
+      <DisconnectButton aria-label={props.leaveLabel}>
+        <LeaveIcon aria-hidden="true" />
+        {text(props.leaveLabel)}
+      </DisconnectButton>
+    </div>
+  );
+}
+
+/** Server and browser clocks differ a little: a line this much older than the call's start still counts as new. */
+const CHAT_CLOCK_SLACK_MS = 2_000;
+
+/** A line of the chat panel: LiveKit's received message, or a conversation's message (call-chat.ts). */
+type ChatLine = Pick<ReceivedChatMessage, 'timestamp' | 'message'> & {
+  id?: string;
+  from?: { identity: string; name?: string; isLocal: boolean };
+};
+
+function CallChat(props: {
+  messages: ChatLine[];
+  send: (text: string) => Promise<unknown>;
+  isSending: boolean;
+  onClose: () => void;
+}) {
+  const [draft, setDraft] = useState('');
+  const list = useRef<HTMLUListElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message arrives
+  useEffect(() => {
+    list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [props.messages.length]);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const text = chatText(draft);
+    if (!text) return;
+    await props.send(text);
+    setDraft('');
+  };
+  const key = (m: ChatLine) => ({ from: m.from?.identity ?? '', timestamp: m.timestamp });
+  return (
+    <aside className="lk-chat call-chat" aria-label="Чат звонка">
+      <div className="lk-chat-header">
+        <h3>Чат</h3>
+        <button type="button" className="lk-button call-chat-close" aria-label="Закрыть чат" onClick={props.onClose}>
+          ×
+        </button>
+      </div>
+      <ul className="lk-list lk-chat-messages" ref={list} aria-live="polite">
+        {props.messages.map((m, i) => {
+          const prev = props.messages[i - 1];
+          const sameSender = !!prev && prev.from?.identity === m.from?.identity;
+          const hideTime = hidesTimestamp(prev && key(prev), key(m));
+          return (
+            <li key={m.id ?? i} className="lk-chat-entry" data-lk-message-origin={m.from?.isLocal ? 'local' : 'remote'}>
+              {(!sameSender || !hideTime) && (
+                <span className="lk-meta-data">
+                  {!sameSender && (
+                    <strong className="lk-participant-name">{m.from?.name || m.from?.identity || 'Участник'}</strong>
+                  )}
+                  {!hideTime && (
+                    <time className="lk-timestamp" dateTime={new Date(m.timestamp).toISOString()}>
+                      {new Date(m.timestamp).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' })}
+                    </time>
+                  )}
+                </span>
+              )}
+              <span className="lk-message-body">{m.message}</span>
+            </li>
+          );
+        })}
+      </ul>
+      <form className="lk-chat-form" onSubmit={submit}>
+        <input
+          ref={input}
+          className="lk-form-control lk-chat-form-input"
+          aria-label="Сообщение в чат звонка"
+          placeholder="Напишите сообщение..."
+          value={draft}
+          disabled={props.isSending}
+          onChange={(e) => setDraft(e.target.value)}
+          // Keys typed here are the chat's, not the page's shortcuts.
+          onKeyDown={(e) => e.stopPropagation()}
+        />
+        <button type="submit" className="lk-button lk-chat-form-button" disabled={props.isSending}>
+          Отправить
+        </button>
+      </form>
+    </aside>
+  );
+}
+
+function DeviceSelect({
+  kind,
+  label,
+  onChosen,
+}: {
+  kind: MediaDeviceKind;
+  label: string;
+  onChosen?: (id: string) => void;
+}) {
+  const id = useId();
+  const { devices, activeDeviceId, setActiveMediaDevice } = useMediaDeviceSelect({ kind });
+  if (devices.length === 0) return null;
+  return (
+    <label className="call-device" htmlFor={id}>
+      <span>{label}</span>
+      <select
+        id={id}
+        value={activeDeviceId}
+        onChange={(e) => {
+          void setActiveMediaDevice(e.target.value);
+          onChosen?.(e.target.value);
+        }}
+      >
+        {devices.map((d, i) => (
+          <option key={d.deviceId || i} value={d.deviceId}>
+            {d.label || `${label} ${i + 1}`}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function DeviceSettings({ choices, onClose }: { choices: Choices; onClose: () => void }) {
+  return (
+    <section className="lk-settings-menu-modal call-settings" aria-label="Настройки устройств">
+      <div className="call-settings-head">
+        <h3>Настройки</h3>
+        <button type="button" className="lk-button" onClick={onClose}>
+          Закрыть
+        </button>
+      </div>
+      <DeviceSelect kind="audioinput" label="Микрофон" onChosen={choices.saveAudioInputDeviceId} />
+      <DeviceSelect kind="videoinput" label="Камера" onChosen={choices.saveVideoInputDeviceId} />
+      <DeviceSelect kind="audiooutput" label="Динамики" />
+    </section>
+  );
+}

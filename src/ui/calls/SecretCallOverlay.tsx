@@ -1,0 +1,17 @@
+// The call overlay of a secret chat: it holds the call-key actor (secretCall, docs/secret-chats.md "Calls") while
+// the call is open and hands its newest key to the conference, which encrypts the media end to end with it.
+import { useSelector } from '@xstate/react';
+import type { SecretCallInput } from '../../machines/secretChats/secretCall/secretCall.protocol';
+import { useOwnedActor } from '../app/useOwnedActor';
+import { CallOverlay, type CallOverlayProps } from './CallOverlay';
+
+export function SecretCallOverlay(props: CallOverlayProps & { secret: SecretCallInput }) {
+  return <CallOverlay {...props} e2ee={useSecretCallKey(props.secret)} />;
+}
+
+export function useSecretCallKey(secret: SecretCallInput) {
+  const actor = useOwnedActor('secretCall', secret);
+  const key = useSelector(actor, (s) => s?.context.key ?? null);
+  const error = useSelector(actor, (s) => (s?.hasTag('error') ? s.context.error : null));
+  return { key, error };
+}

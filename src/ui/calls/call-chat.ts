@@ -1,0 +1,56 @@
+// The call's chat is its conversation: these lines are the conversation's recent messages (and the own ones still
+// in the outbox), in the shape the call view's chat panel draws. Pure (tested in src/ui/conversation/voice-call-text.test.ts).
+import type { Message, PublicUser } from '../../contract/entities';
+import type { OutboxItem } from '../../machines/composer/outbox/outbox-item';
+import { callLabel, voicePreview } from '../conversation/index';
+
+export interface CallChatLine {
+  id: string;
+  timestamp: number;
+  message: string;
+  from: { identity: string; name: string; isLocal: boolean };
+}
+
+/** A conversation call's chat panel: the conversation's lines, and sending a text to it. */
+export interface ConversationChat {
+  lines: CallChatLine[];
+  onSend(text: string): void;
+}
+
+/** Lines the panel keeps: the conversation's latest. */
+export const CALL_CHAT_LINES = 50;
+
+function textOf(m: Message, me: string): string {
+  if (m.type === 'VOICE' && m.voice) return voicePreview(m.voice.durationMs);
+  if (m.type === 'CALL' && m.call) return callLabel(m.call, me);
+  if (m.content) return m.content;
+  const first = m.attachments[0];
+  return first?.type === 'IMAGE' ? 'Изображение' : `Файл: ${first?.name ?? 'файл'}`;
+}
+
+export function callChatLines(
+  messages: Message[],
+  outbox: OutboxItem[],
+  conversationId: string,
+  me: string,
+  people: PublicUser[],
+): CallChatLine[] {
+  const names = new Map(people.map((p) => [p.id, p.displayName]));
+  const delivered = new Set(messages.map((m) => m.clientMessageId).filter(Boolean));
+  const lines: CallChatLine[] = messages.map((m) => ({
+    id: m.id,
+    timestamp: Date.parse(m.createdAt),
+    message: textOf(m, me),
+    from: { identity: m.senderId, name: names.get(m.senderId) ?? 'Участник', isLocal: m.senderId === me },
+  }));
+  for (const item of outbox) {
+    if (item.conversationId !== conversationId || item.kind !== 'text' || delivered.has(item.clientMessageId)) continue;
+    lines.push({
+      id: item.id,
+      timestamp: Date.parse(item.createdAt),
+      message: item.content,
+      from: { identity: me, name: names.get(me) ?? 'Вы', isLocal: true },
+    });
+  }
+  return lines.slice(-CALL_CHAT_LINES);
+}

@@ -1,0 +1,50 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import type { CallRef } from '../../machines/calls/call/call.protocol';
+import { useRealtimeRef, useSessionActor, useSystemActor } from '../app/RuntimeContext';
+import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
+import { useCallChat } from './useCallChat';
+
+export type CallActorRef = CallRef;
+
+/** The call layer's view of the `call` actor: the ringing invitation, the open call, the last notice. */
+export function useCallLayer() {
+  const call = useSessionActor('call');
+  const incoming = useSelector(call, (s) => (s.hasTag('ringing') ? s.context.incoming : null));
+  const open = useSelector(call, (s) => s.hasTag('open'));
+  const calling = useSelector(call, (s) => s.hasTag('calling'));
+  const access = useSelector(call, (s) => s.context.access);
+  const video = useSelector(call, (s) => s.context.initialVideo);
+  const audio = useSelector(call, (s) => s.context.initialAudio);
+  const notice = useSelector(call, (s) => s.context.notice);
+  const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
+  const chat = useCallChat(conversationId);
+  // A secret chat's call is encrypted end to end with a key of its MLS group (SecretCallOverlay).
+  const session = useSessionActor('session');
+  const me = useSelector(session, (s) => s.context.session?.user.id ?? null);
+  const chats = useSystemActor('chats');
+  const secret = useSelector(
+    chats,
+    (s) => !!s?.context.entries.find((e) => e.conversation.id === conversationId)?.conversation.secret,
+  );
+  // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then (lazy-call-views.ts).
+  const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
+  useEffect(() => {
+    if (live) void serviceWorkerSettled().then(preloadCallViews);
+  }, [live]);
+  return {
+    incoming,
+    call: open
+      ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) }
+      : null,
+    /** Set for a secret chat's call: whose device derives the key, for which conversation. */
+    secret: open && secret && me && conversationId ? { userId: me, conversationId } : null,
+    notice,
+    accept: () => call.send({ type: 'call.accept', video: false }),
+    acceptVideo: () => call.send({ type: 'call.accept', video: true }),
+    decline: () => call.send({ type: 'call.decline' }),
+    end: () => call.send({ type: 'call.end' }),
+    fail: (message: string) => call.send({ type: 'call.failed', message }),
+    dismissNotice: () => call.send({ type: 'call.dismissNotice' }),
+  };
+}

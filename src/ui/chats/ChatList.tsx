@@ -1,0 +1,330 @@
+// The list pane 'Чаты' (docs/behaviour.md §2): tiles newest first, each with avatar and presence dot, title, the latest
+// message's time and one's own read mark, the spec's line ('{n} непрочитанных' highlighted, a group's participants
+// or the peer's presence) and the latest message in words or «Черновик: …»; the footer tiles below.
+import { type KeyboardEvent, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { LazySecretTilePreview } from '../secretChats/index';
+import { ChatAvatar } from '../shared/ChatAvatar';
+import { ListRegion } from '../shared/ListRegion';
+import type { ChatTileView } from '../conversation/index';
+import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
+import { MUTE_CHOICES } from './useChatActions';
+
+/** The list menu's actions and their confirmation (useChatActions). */
+export interface ChatMenuProps {
+  busy: boolean;
+  error: string | null;
+  confirm: { question: string; yes: string } | null;
+  run(action: ChatAction): void;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+export interface ChatListProps {
+  tiles: ChatTileView[];
+  loaded: boolean;
+  onOpen(conversationId: string): void;
+  /** The footer tiles (<ChatsFooter />, the contacts feature's). */
+  footer?: ReactNode;
+  /** The search field under the title. */
+  search?: ReactNode;
+  /** Search results, shown instead of the tiles while there are any (or a search is under way). */
+  searchResults?: ReactNode;
+  /** Each tile's menu (right click, the context-menu key or Shift+F10): mute, pin, archive, clear, delete. */
+  menu?: ChatMenuProps;
+  /** The pointer or the focus came to the list: a conversation may be opened next (its pane's code is fetched). */
+  onIntent?(): void;
+}
+
+type OpenMenu = { tile: ChatTileView; x: number; y: number } | null;
+
+export function ChatList(props: ChatListProps) {
+  const [menu, setMenu] = useState<OpenMenu>(null);
+  const [archive, setArchive] = useState(false);
+  const archived = props.tiles.filter((t) => t.archived);
+  const shown = archive ? archived : props.tiles.filter((t) => !t.archived);
+  // The archive view closes by itself once it is empty.
+  useEffect(() => {
+    if (archive && archived.length === 0) setArchive(false);
+  }, [archive, archived.length]);
+  const openMenu = props.menu ? (tile: ChatTileView, x: number, y: number) => setMenu({ tile, x, y }) : undefined;
+  return (
+    <section
+      className="chat-list"
+      aria-labelledby="chat-list-title"
+      onPointerEnter={props.onIntent}
+      onPointerDown={props.onIntent}
+      onFocus={props.onIntent}
+    >
+      <div className="chat-list-head">
+        <h1 id="chat-list-title">Чаты</h1>
+        {props.search}
+      </div>
+      <div className="chat-list-scroll">
+        {!props.searchResults &&
+          (archive ? (
+            <button type="button" className="chat-archive-row" onClick={() => setArchive(false)}>
+              ← Архив
+            </button>
+          ) : (
+            archived.length > 0 && (
+              <button
+                type="button"
+                className="chat-archive-row"
+                data-testid="archive-row"
+                onClick={() => setArchive(true)}
+              >
+                Архив <span className="chat-archive-count">{archived.length}</span>
+              </button>
+            )
+          ))}
+        <ListRegion
+          items={shown}
+          itemKey={(t) => t.id}
+          renderItem={(t) => <ChatTileRow tile={t} onOpen={props.onOpen} onMenu={openMenu} />}
+          className="chat-tiles"
+          loaded={props.loaded}
+          loading={<ChatListSkeleton />}
+          empty={<p className="chat-list-empty">Пока нет бесед. Найдите друга по EBLID или создайте беседу.</p>}
+          replacement={props.searchResults}
+        />
+      </div>
+      {menu && props.menu && <ChatMenu {...menu} actions={props.menu} onClose={() => setMenu(null)} />}
+      {props.footer && <div className="chat-list-footer">{props.footer}</div>}
+    </section>
+  );
+}
+
+/**
+ * The question before «Очистить историю» or «Удалить чат» (from the list's menu or «Информация»), and what went
+ * wrong: over the page, so it shows whichever pane a phone has in front.
+ */
+export function ChatActionPrompt(props: ChatMenuProps) {
+  if (!props.confirm && !props.error) return null;
+  return (
+    <div className="chat-prompt">
+      {props.confirm ? (
+        <div className="chat-confirm" role="alertdialog" aria-label={props.confirm.question}>
+          <p>{props.confirm.question}</p>
+          <div className="form-actions">
+            <button type="button" className="button danger" disabled={props.busy} onClick={props.onConfirm}>
+              {props.confirm.yes}
+            </button>
+            <button type="button" className="button ghost" onClick={props.onCancel}>
+              Отмена
+            </button>
+          </div>
+        </div>
+      ) : (
+        <p className="chat-list-error" role="alert">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A tile's menu at the pointer (or under the tile from the keyboard); Escape or a click elsewhere closes it. */
+function ChatMenu(props: ChatTileMenu) {
+  const { tile: t, actions, onClose } = props;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  const run = (action: ChatAction) => {
+    onClose();
+    actions.run(action);
+  };
+  const settings = (change: ChatSettingsChange) => run({ kind: 'settings', conversationId: t.id, change });
+  return (
+    <>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop only closes the menu; Escape does too */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes it (above) */}
+      <div className="chat-menu-backdrop" onClick={onClose} />
+      <div
+        className="chat-menu"
+        role="menu"
+        aria-label={`Действия с чатом: ${t.title}`}
+        style={{ left: props.x, top: props.y }}
+      >
+        {t.muted ? (
+          <MenuItem label="Включить звук" onClick={() => settings({ mutedUntil: null })} autoFocus />
+        ) : (
+          // biome-ignore lint/a11y/useSemanticElements: a group of menu items inside role="menu" (a fieldset is not one)
+          <div role="group" aria-label="Без звука" className="chat-menu-group">
+            <span className="chat-menu-label" aria-hidden="true">
+              Без звука
+            </span>
+            {MUTE_CHOICES.map((m, i) => (
+              <MenuItem
+                key={m.label}
+                label={m.label}
+                autoFocus={i === 0}
+                onClick={() =>
+                  settings({ mutedUntil: m.ms === null ? 'forever' : new Date(Date.now() + m.ms).toISOString() })
+                }
+              />
+            ))}
+          </div>
+        )}
+        <MenuItem label={t.pinned ? 'Открепить' : 'Закрепить'} onClick={() => settings({ pinned: !t.pinned })} />
+        <MenuItem label={t.archived ? 'Из архива' : 'В архив'} onClick={() => settings({ archived: !t.archived })} />
+        <MenuItem label="Очистить историю" onClick={() => run({ kind: 'clear', conversationId: t.id })} />
+        <MenuItem label="Удалить чат" danger onClick={() => run({ kind: 'hide', conversationId: t.id })} />
+      </div>
+    </>
+  );
+}
+
+interface ChatTileMenu {
+  tile: ChatTileView;
+  x: number;
+  y: number;
+  actions: ChatMenuProps;
+  onClose(): void;
+}
+
+function MenuItem(props: { label: string; onClick(): void; autoFocus?: boolean; danger?: boolean }) {
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      className={`chat-menu-item${props.danger ? ' danger' : ''}`}
+      // biome-ignore lint/a11y/noAutofocus: a menu opened from the keyboard starts on its first item
+      autoFocus={props.autoFocus}
+      onClick={props.onClick}
+    >
+      {props.label}
+    </button>
+  );
+}
+
+function ChatTileRow({
+  tile: t,
+  onOpen,
+  onMenu,
+}: {
+  tile: ChatTileView;
+  onOpen(conversationId: string): void;
+  onMenu?(tile: ChatTileView, x: number, y: number): void;
+}) {
+  const onContextMenu = (e: MouseEvent<HTMLButtonElement>) => {
+    if (!onMenu) return;
+    e.preventDefault();
+    onMenu(t, e.clientX, e.clientY);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (!onMenu || !(e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey))) return;
+    e.preventDefault();
+    const r = e.currentTarget.getBoundingClientRect();
+    onMenu(t, r.left + 24, r.bottom);
+  };
+  return (
+    <li>
+      <button
+        type="button"
+        className={`chat-tile${t.active ? ' active' : ''}`}
+        data-conversation-id={t.id}
+        data-testid="chat-tile"
+        data-muted={t.muted ? 'true' : undefined}
+        data-pinned={t.pinned ? 'true' : undefined}
+        aria-current={t.active ? 'true' : undefined}
+        onClick={() => onOpen(t.id)}
+        onContextMenu={onContextMenu}
+        onKeyDown={onKeyDown}
+      >
+        <ChatAvatar avatar={t.avatar} />
+        <span className="chat-tile-text">
+          <span className="chat-tile-top">
+            <span className="chat-tile-title">
+              {t.secret && (
+                <span className="chat-tile-mark" title="Секретный чат">
+                  🔒<span className="sr-only">Секретный чат: </span>
+                </span>
+              )}
+              {t.title}
+              {t.pinned && (
+                <span className="chat-tile-mark" title="Закреплён">
+                  📌<span className="sr-only"> Закреплён</span>
+                </span>
+              )}
+              {t.muted && (
+                <span className="chat-tile-mark" title="Без звука">
+                  🔕<span className="sr-only"> Без звука</span>
+                </span>
+              )}
+            </span>
+            {t.time && (
+              <span className="chat-tile-time" data-testid="chat-tile-time">
+                {t.mark && (
+                  <span className={`chat-tile-read ${t.mark}`} title={t.mark === 'read' ? 'Прочитано' : 'Отправлено'}>
+                    {t.mark === 'read' ? '✓' : ''}
+                    <span className="sr-only">{t.mark === 'read' ? ' Прочитано' : ' Отправлено'}</span>
+                  </span>
+                )}
+                {t.time}
+              </span>
+            )}
+          </span>
+          <span className={`chat-tile-sub${t.unread > 0 ? ' unread' : ''}`} data-testid="chat-tile-subtitle">
+            {t.subtitle}
+          </span>
+          {t.draft ? (
+            <span className="chat-tile-preview" data-testid="chat-tile-preview">
+              <span className="chat-tile-draft">Черновик:</span> {t.draft}
+            </span>
+          ) : (
+            t.preview && (
+              <span className="chat-tile-preview" data-testid="chat-tile-preview">
+                {t.previewSender && <span className="chat-tile-sender">{t.previewSender}: </span>}
+                {t.encrypted ? (
+                  // What this device read of a secret chat's latest message (its code loads with secret chats).
+                  <Suspense fallback={t.preview}>
+                    <LazySecretTilePreview {...t.encrypted} fallback={t.preview} />
+                  </Suspense>
+                ) : (
+                  t.preview
+                )}
+              </span>
+            )
+          )}
+        </span>
+        {t.mentioned && (
+          <span className="chat-badge mention" data-testid="chat-tile-mention" title="Вас упомянули">
+            @
+          </span>
+        )}
+        {t.unread > 0 && (
+          <span className={`chat-badge${t.muted ? ' muted' : ''}`} aria-hidden="true">
+            {t.unread > 99 ? '99+' : t.unread}
+          </span>
+        )}
+      </button>
+    </li>
+  );
+}
+
+/** Rows of the tiles' exact geometry while the list loads, so the tiles take their places without moving anything. */
+export const SKELETON_ROWS = 6;
+
+function ChatListSkeleton() {
+  return (
+    <div role="status">
+      <span className="sr-only">Загружаем беседы…</span>
+      <ul className="chat-tiles" aria-hidden="true">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed set of identical placeholder rows
+          <li key={i} className="chat-tile chat-tile-skeleton" data-testid="chat-tile-skeleton">
+            <span className="chat-skeleton-avatar" />
+            <span className="chat-tile-text">
+              <span className="chat-tile-title chat-skeleton-bar" />
+              <span className="chat-tile-sub chat-skeleton-bar" />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

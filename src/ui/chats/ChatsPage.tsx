@@ -1,0 +1,97 @@
+// The chats page (route '/', docs/behaviour.md §2): the list pane 'Чаты' with the footer tiles, and the message pane of the
+// selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
+import { ChatActionPrompt, ChatList } from './ChatList';
+import { ChatsFooter } from './ChatsFooter';
+import { ChatsShell } from './ChatsShell';
+import { LazyConversationView, NoConversation } from '../conversation/index';
+import { useChatActions } from './useChatActions';
+import { useChatsPage } from './useChatsPage';
+import { ListSearchField, listSearchResults } from '../search/index';
+import { useNameSearch, useSearch } from '../search/index';
+import { Suspense, useCallback, useEffect } from 'react';
+import { ChunkFailed, lazyView } from '../shared/lazy-view';
+import type { ConversationPaneProps } from './ConversationPane';
+import { ConversationWait } from './ConversationWait';
+import { serviceWorkerSettled } from '../shared/service-worker-settled';
+import { LazySecretDevice } from '../secretChats/index';
+import './chats.css';
+
+/**
+ * The selected conversation's pane (message actions, search, «Информация») and the conversation's views are chunks
+ * of their own, fetched together (with the conversation's machines, which the chats actor fetches) when one is open
+ * or the list is touched.
+ */
+const LazyConversationPane = lazyView<ConversationPaneProps>(() =>
+  import('./ConversationPane').then((m) => m.ConversationPane),
+);
+const preloadViews = () => {
+  void LazyConversationPane.preload();
+  void LazyConversationView.preload();
+};
+
+export function ChatsPage() {
+  const page = useChatsPage();
+  const { conversation, selectedId, me, prepare } = page;
+  const search = useSearch('search');
+  const names = useNameSearch(search.query, page.entries, me);
+  const menu = useChatActions((id) => page.tiles.find((t) => t.id === id)?.isGroup ?? false);
+  // The pane's code comes when a conversation is open (a reload at /c/<id>) or about to be, and otherwise once the
+  // service worker has it in the cache (then it costs the first load nothing and the first opening is quick).
+  const preloadPane = useCallback(() => {
+    preloadViews();
+    prepare();
+  }, [prepare]);
+  // Opening a conversation fetches its machines by itself; here only the views.
+  useEffect(() => {
+    if (selectedId) preloadViews();
+  }, [selectedId]);
+  useEffect(() => {
+    void serviceWorkerSettled().then(preloadPane);
+  }, [preloadPane]);
+  return (
+    <>
+      <ChatsShell
+        hasSelection={selectedId !== null}
+        selectionKey={selectedId}
+        list={
+          <ChatList
+            tiles={page.tiles}
+            loaded={page.loaded}
+            onOpen={page.open}
+            onIntent={preloadPane}
+            menu={menu}
+            footer={<ChatsFooter />}
+            search={<ListSearchField search={search} />}
+            searchResults={listSearchResults(search, page.entries, me, names)}
+          />
+        }
+        conversation={
+          selectedId && me ? (
+            conversation ? (
+              <LazyConversationPane
+                key={selectedId}
+                {...page}
+                menu={menu}
+                conversation={conversation}
+                conversationId={selectedId}
+                me={me}
+              />
+            ) : page.failed ? (
+              <ChunkFailed onRetry={prepare} />
+            ) : (
+              <ConversationWait />
+            )
+          ) : (
+            <NoConversation />
+          )
+        }
+      />
+      <ChatActionPrompt {...menu} />
+      {page.hasSecret && me && (
+        <Suspense fallback={null}>
+          <LazySecretDevice userId={me} />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,203 @@
+// The selected conversation's pane on the chats page: the messages and composer (their own chunk), the message
+// actions (selection, removal with «Отменить», forward, info, report, reactions), search within the conversation
+// and «Информация». A chunk of its own, fetched with the conversation's views (src/ui/chats/ChatsPage.tsx),
+// so none of it is in the list's first bundle.
+import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
+import { useSecretNotices } from '../secretChats/deferred';
+import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
+import { LazyConversationView } from '../conversation/index';
+import { useConversationPane } from '../conversation/deferred';
+import { LazyConversationSearchBar } from '../search/index';
+import { useConversationSearch } from '../search/deferred';
+import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
+import { useBlocking } from '../blocking/index';
+import { InviteLinksSection } from '../groupInvites/deferred';
+import { LazyGroupPicture } from '../profile/index';
+import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
+import { directPeer, displayName } from '../../contract/format';
+import {
+  LazyForwardDialog,
+  LazyMessageInfoDialog,
+  RemovalPrompt,
+  SelectionBar,
+  useMessageActions,
+} from '../messageActions/index';
+import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
+import type { useChatActions } from './useChatActions';
+import type { useChatsPage } from './useChatsPage';
+
+export type ConversationPaneProps = ReturnType<typeof useChatsPage> & {
+  conversation: NonNullable<ReturnType<typeof useChatsPage>['conversation']>;
+  conversationId: string;
+  me: string;
+  menu: ReturnType<typeof useChatActions>;
+};
+
+export function ConversationPane(props: ConversationPaneProps) {
+  const actions = useMessageActions(props.conversationId);
+  const names = useMemo(
+    () =>
+      new Map(
+        (props.selectedEntry?.conversation.participants ?? []).map((p) => [p.user.id, displayName(p.user)] as const),
+      ),
+    [props.selectedEntry],
+  );
+  const secret = props.selectedEntry?.conversation.secret === true;
+  // A secret chat's «<Имя>: новое устройство» lines, kept by this device.
+  const lines = useSecretNotices(props.conversationId, names);
+  const [verifying, setVerifying] = useState(false);
+  const closeVerify = useCallback(() => setVerifying(false), []);
+  const view = useConversationPane({
+    lines: secret ? lines : undefined,
+    conversation: props.conversation,
+    composer: props.composer,
+    entry: props.selectedEntry,
+    conversationId: props.conversationId,
+    me: props.me,
+    now: props.now,
+    onCall: props.call,
+    onAction: actions.onAction,
+    onMoreReactions: actions.onMoreReactions,
+  });
+  const sel = actions.selection;
+  const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
+  const search = useConversationSearch(props.conversationId);
+  const [info, setInfo] = useState(false);
+  const closeInfo = useCallback(() => setInfo(false), []);
+  // Blocking the other person of a direct chat: from «Информация» or the notice that replaces the composer.
+  const blocking = useBlocking();
+  const c = props.selectedEntry?.conversation;
+  const peer = c ? directPeer(c, props.me) : null;
+  const blocked = props.selectedEntry?.blockedByMe === true;
+  const block = peer
+    ? {
+        blocked,
+        busy: blocking.busy,
+        onBlock: () => blocking.block(peer.id),
+        onUnblock: () => blocking.unblock(peer.id),
+      }
+    : undefined;
+  return (
+    <div className="conv-with-info">
+      <LazyConversationView
+        {...view}
+        onSearch={search.show}
+        onInfo={() => setInfo(true)}
+        onVerify={secret ? () => setVerifying(true) : undefined}
+        blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
+        searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+        selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
+        selectionBar={
+          sel.selecting ? (
+            <SelectionBar
+              count={sel.count}
+              deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
+              onForward={() => sel.forward(view.rows)}
+              onCopy={() => sel.copy(view.rows)}
+              onDelete={() => sel.remove(view.rows)}
+              onCancel={sel.clear}
+            />
+          ) : null
+        }
+        notice={
+          props.selectedEntry?.conversation.secret ? (
+            <Suspense fallback={null}>
+              <LazySecretChatNotice conversationId={props.conversationId} />
+            </Suspense>
+          ) : null
+        }
+        overlays={
+          <>
+            <RemovalPrompt {...actions.removal} />
+            {sel.copied && (
+              <div className="toast" role="status">
+                Скопировано
+              </div>
+            )}
+            {sel.copyError && (
+              <div className="toast" role="alert">
+                {sel.copyError}
+              </div>
+            )}
+            {verifying && (
+              <LazySecretVerifyDialog
+                userId={props.me}
+                conversationId={props.conversationId}
+                names={names}
+                onClose={closeVerify}
+              />
+            )}
+            {actions.forwarding && (
+              <LazyForwardDialog
+                messageIds={actions.forwarding}
+                chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                onClose={actions.closeForward}
+              />
+            )}
+            {actions.infoFor && (
+              <LazyMessageInfoDialog
+                messageId={actions.infoFor}
+                names={names}
+                isGroup={props.selectedEntry?.conversation.isGroup ?? false}
+                onClose={actions.closeInfo}
+              />
+            )}
+            {actions.reportingOn && (
+              <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
+            )}
+            {actions.reactingTo && (
+              <LazyEmojiPicker
+                label="Реакция"
+                onPick={(emoji) => {
+                  if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
+                  actions.closeReacting();
+                }}
+                onClose={actions.closeReacting}
+              />
+            )}
+          </>
+        }
+      />
+      {info && (
+        <InfoPanel
+          {...props}
+          onClose={closeInfo}
+          block={block}
+          verify={
+            secret ? (
+              <button type="button" className="button ghost" onClick={() => setVerifying(true)}>
+                Проверить шифрование
+              </button>
+            ) : undefined
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+/** «Информация»: its actor lives while this is mounted. */
+function InfoPanel(
+  props: ConversationPaneProps & {
+    onClose(): void;
+    block: Parameters<typeof useConversationInfo>[0]['block'];
+    verify?: ReactNode;
+  },
+) {
+  const c = props.selectedEntry?.conversation;
+  const peer = c ? directPeer(c, props.me) : null;
+  const info = useConversationInfo({
+    conversationId: props.conversationId,
+    entry: props.selectedEntry,
+    me: props.me,
+    now: props.now,
+    onClose: props.onClose,
+    block: props.block,
+    chat: props.menu.run,
+    invites: <InviteLinksSection conversationId={props.conversationId} />,
+    picture: <LazyGroupPicture conversationId={props.conversationId} />,
+    report: peer ? <LazyReportPersonButton userId={peer.id} /> : undefined,
+    verify: props.verify,
+  });
+  return <LazyConversationInfo {...info} />;
+}

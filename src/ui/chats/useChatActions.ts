@@ -1,0 +1,37 @@
+// The chat list menu's actor (alive while the list is shown) as plain values and callbacks.
+import { useSelector } from '@xstate/react';
+import { useOwnedActor } from '../app/useOwnedActor';
+import { CHAT_ACTION_TAGS, type ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
+
+/** «Без звука» choices: label → how long (null: for ever). */
+export const MUTE_CHOICES: { label: string; ms: number | null }[] = [
+  { label: 'На 1 час', ms: 3_600_000 },
+  { label: 'На 8 часов', ms: 8 * 3_600_000 },
+  { label: 'На 2 дня', ms: 2 * 86_400_000 },
+  { label: 'Навсегда', ms: null },
+];
+
+export function useChatActions(isGroup: (conversationId: string) => boolean) {
+  const actor = useOwnedActor('chatActions');
+  const pending = useSelector(actor, (s) => s?.context.pending ?? null);
+  const confirming = useSelector(actor, (s) => s?.hasTag(CHAT_ACTION_TAGS.confirming) ?? false);
+  const busy = useSelector(actor, (s) => s?.hasTag(CHAT_ACTION_TAGS.busy) ?? false);
+  const error = useSelector(actor, (s) => s?.context.error ?? null);
+  const confirm =
+    confirming && pending
+      ? pending.kind === 'clear'
+        ? { question: 'Очистить историю? Сообщения исчезнут только у вас.', yes: 'Очистить' }
+        : isGroup(pending.conversationId)
+          ? { question: 'Покинуть группу и удалить чат?', yes: 'Удалить' }
+          : { question: 'Удалить чат? Он вернётся с новым сообщением.', yes: 'Удалить' }
+      : null;
+  return {
+    busy,
+    error,
+    confirm,
+    run: (action: ChatAction) => actor?.send({ type: 'chatActions.run', action }),
+    onConfirm: () => actor?.send({ type: 'chatActions.confirm' }),
+    onCancel: () => actor?.send({ type: 'chatActions.cancel' }),
+  };
+}
+export type ChatActionsView = ReturnType<typeof useChatActions>;

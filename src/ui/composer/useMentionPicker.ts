@@ -1,0 +1,50 @@
+// The «@» list's actor (alive while the pane that calls this is mounted) as plain values and callbacks; a choice
+// rewrites the composer's text through `onText` and puts the caret after the name.
+import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
+import { useOwnedActor } from '../app/useOwnedActor';
+import type { MentionCandidate } from '../../machines/composer/mentionPicker/mentionPicker.protocol';
+
+const NONE: MentionCandidate[] = [];
+
+export function useMentionPicker(options: {
+  /** Who can be mentioned (a group's other members); empty in a direct chat, where there is no list. */
+  members: MentionCandidate[];
+  text: string;
+  onText(text: string): void;
+}) {
+  const actor = useOwnedActor('mentionPicker');
+  const latest = useRef(options);
+  latest.current = options;
+  const caretAfter = useRef<number | null>(null);
+  useEffect(() => {
+    if (!actor) return;
+    const sub = actor.on('mention.insert', (e) => {
+      const { text, onText } = latest.current;
+      onText(text.slice(0, e.start) + e.insert + text.slice(e.end));
+      caretAfter.current = e.start + e.insert.length;
+    });
+    return () => sub.unsubscribe();
+  }, [actor]);
+  return {
+    open: useSelector(actor, (s) => s?.hasTag('open') ?? false),
+    candidates: useSelector(actor, (s) => s?.context.candidates ?? NONE),
+    index: useSelector(actor, (s) => s?.context.index ?? 0),
+    /** Where the caret goes after a choice (read once by the composer). */
+    takeCaret: () => {
+      const at = caretAfter.current;
+      caretAfter.current = null;
+      return at;
+    },
+    input: (text: string, caret: number) => {
+      if (latest.current.members.length)
+        actor?.send({ type: 'mention.input', text, caret, members: latest.current.members });
+    },
+    next: () => actor?.send({ type: 'mention.next' }),
+    prev: () => actor?.send({ type: 'mention.prev' }),
+    choose: (index?: number) => actor?.send({ type: 'mention.choose', index }),
+    dismiss: () => actor?.send({ type: 'mention.dismiss' }),
+  };
+}
+
+export type MentionPickerView = ReturnType<typeof useMentionPicker>;

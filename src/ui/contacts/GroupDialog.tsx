@@ -1,0 +1,63 @@
+// The group dialog 'Создать групповой чат' (docs/behaviour.md §2, §5): optional 'Название', friends to tick (each
+// row a checkbox reading 'Выбрано' or 'Нажмите, чтобы выбрать'), 'Отмена' and 'Создать'.
+import type { FormEvent } from 'react';
+import { LIMITS } from '../../contract/limits';
+import { Modal } from '../shared/Modal';
+import type { GroupDialogView } from './useGroupDialog';
+import { UserAvatar } from '../shared/UserAvatar';
+
+export type GroupDialogProps = Omit<GroupDialogView, 'open' | 'onOpen'>;
+
+export function GroupDialog(props: GroupDialogProps) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.onCreate();
+  };
+  return (
+    <Modal title="Создать групповой чат" onClose={props.onClose} className="group-modal">
+      <form className="form" onSubmit={submit}>
+        <label className="field">
+          <span>Название</span>
+          <input value={props.title} maxLength={LIMITS.groupTitleMax} onChange={(e) => props.onTitle(e.target.value)} />
+        </label>
+        <fieldset className="pick-fieldset">
+          <legend className="section-title">Участники</legend>
+          {props.friends.length === 0 ? (
+            <p className="muted">Сначала добавьте друзей</p>
+          ) : (
+            <ul className="pick-list">
+              {props.friends.map((f) => {
+                const ticked = props.selected.includes(f.id);
+                return (
+                  <li key={f.id}>
+                    <label className={`pick-row ${ticked ? 'ticked' : ''}`}>
+                      <input type="checkbox" checked={ticked} onChange={() => props.onToggle(f.id)} />
+                      <UserAvatar user={f} size={32} />
+                      <span className="person-text">
+                        <span className="person-name">{f.displayName}</span>
+                        <span className="person-sub">{ticked ? 'Выбрано' : 'Нажмите, чтобы выбрать'}</span>
+                      </span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </fieldset>
+        {props.error && (
+          <p className="inline-error" role="alert">
+            {props.error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button ghost" onClick={props.onClose}>
+            Отмена
+          </button>
+          <button type="submit" className="button primary" disabled={props.busy}>
+            Создать
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,230 @@
+// The message history, virtualized (virtua): long histories render only what is on screen. Each behaviour is its
+// own hook: staying at the newest message (useStickToBottom), older pages loaded at the top and prepended in place
+// (useOlderPages), scrolling to a quoted message (useQuoteJump, which yields to the reader's own moves counted by
+// useReaderMoves) and reporting visible unread messages for read receipts (useReadVisibility). This file renders.
+import { type ReactElement, useCallback, useMemo, useRef, useState } from 'react';
+import { Virtualizer, type VirtualizerHandle } from 'virtua';
+
+import './message-extras.css';
+import { MessageBubble } from './MessageBubble';
+import { lazyView } from '../shared/lazy-view';
+import type { MessageMenuProps } from './MessageMenu';
+import { type MenuOptions, type MessageAction, menuItems } from './message-actions';
+import { useHistoryPosition } from './useHistoryPosition';
+import { useOlderPages } from './useOlderPages';
+import { useQuoteJump } from './useQuoteJump';
+import { useReaderMoves } from './useReaderMoves';
+import { useReadVisibility } from './useReadVisibility';
+import { useStickToBottom } from './useStickToBottom';
+import type { MessageRow } from './view-model';
+
+/** The message menu loads when first opened (a right click, the menu key or the message's button). */
+export const LazyMessageMenu = lazyView<MessageMenuProps>(() => import('./MessageMenu').then((m) => m.MessageMenu));
+
+/** The .msg-top-gap height: the virtualizer starts below it (its startMargin). */
+const TOP_GAP_PX = 12;
+/** Rows rendered beyond each edge of the view: a brisk flick (≈ 50 px a frame) never reaches a blank. */
+const BUFFER_PX = 400;
+
+export interface MessageListProps {
+  rows: MessageRow[];
+  firstItemIndex: number;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  /** The message a quote jump targets; `n` changes on every jump. */
+  highlight: { id: string; n: number } | null;
+  /** Changes when the user sent something: scroll to the bottom. */
+  bottomSignal: number;
+  onLoadOlder(): void;
+  onVisibleUnread(messageIds: string[]): void;
+  onReply(row: MessageRow): void;
+  onEdit(row: MessageRow): void;
+  /** The menu's other actions (copy, forward, pin, select, info, delete, hide). */
+  onAction(action: MessageAction, row: MessageRow): void;
+  /** What the menu offers beyond a message's own rules. */
+  menuOptions: MenuOptions;
+  /** «Другие реакции» on a message: the emoji picker for it. */
+  onMoreReactions?(row: MessageRow): void;
+  /** Selection mode: a checkbox on each message, a click picks it. */
+  selection?: { ids: ReadonlySet<string>; onToggle(messageId: string): void } | null;
+  onReact(messageId: string, emoji: string): void;
+  onJump(messageId: string): void;
+  onOpenImage(messageId: string, index: number): void;
+  onRetry(outboxId: string): void;
+  /** Call back from a call entry (the conversation's own call). */
+  onCall?(video: boolean): void;
+  onRemove(outboxId: string): void;
+}
+
+type MenuState = { row: MessageRow; at: { x: number; y: number } | null; opener: HTMLElement };
+
+export function MessageList(props: MessageListProps) {
+  const list = useRef<VirtualizerHandle>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const { rows, highlight } = props;
+  // The latest props for the rows' callbacks, so they are not re-made on every render of the page.
+  const latest = useRef(props);
+  latest.current = props;
+
+  const moves = useReaderMoves(scroller);
+  const bottom = useStickToBottom({
+    scroller,
+    lastKey: rows.at(-1)?.key,
+    bottomSignal: props.bottomSignal,
+    onReaderMove: moves.moved,
+  });
+  const shift = useOlderPages({
+    scroller,
+    firstItemIndex: props.firstItemIndex,
+    hasMore: props.hasMore,
+    loadingOlder: props.loadingOlder,
+    onLoadOlder: props.onLoadOlder,
+  });
+  useQuoteJump({ scroller, list, rows, highlight, moves, leaveBottom: bottom.leave });
+  const watch = useReadVisibility(scroller, props.onVisibleUnread);
+  const position = useHistoryPosition({ scroller, list, rows, leaveBottom: bottom.leave });
+
+  const openMenu = useCallback(
+    (row: MessageRow, at: MenuState['at'], opener: HTMLElement) => setMenu({ row, at, opener }),
+    [],
+  );
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const onJump = useCallback((id: string) => latest.current.onJump(id), []);
+  const onOpenImage = useCallback((id: string, index: number) => latest.current.onOpenImage(id, index), []);
+  const onRetry = useCallback((id: string) => latest.current.onRetry(id), []);
+  const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
+  const onReact = useCallback((id: string, emoji: string) => latest.current.onReact(id, emoji), []);
+  const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
+
+  // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
+  // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
+  const selection = props.selection ?? null;
+  const renderRow = useMemo(() => {
+    const elements = new WeakMap<MessageRow, ReactElement>();
+    return (row: MessageRow) => {
+      let element = elements.get(row);
+      if (!element && selection && row.type !== 'SYSTEM' && !row.pending) {
+        const picked = selection.ids.has(row.id);
+        element = (
+          <label key={row.key} className={`msg-selectable${picked ? ' picked' : ''}`} data-testid="selectable">
+            <input
+              type="checkbox"
+              className="msg-select-box"
+              checked={picked}
+              onChange={() => selection.onToggle(row.id)}
+              aria-label={`Выбрать сообщение ${row.senderName}: ${row.text || row.time}`}
+            />
+            <div className="msg-select-body" inert>
+              <MessageBubble
+                row={row}
+                flash={0}
+                onMenu={openMenu}
+                onJump={onJump}
+                onOpenImage={onOpenImage}
+                onRetry={onRetry}
+                onRemove={onRemove}
+                onReact={onReact}
+                onCallBack={onCallBack}
+              />
+            </div>
+          </label>
+        );
+        elements.set(row, element);
+      }
+      if (!element) {
+        element = (
+          <MessageBubble
+            key={row.key}
+            row={row}
+            flash={highlight?.id === row.id ? highlight.n : 0}
+            onMenu={openMenu}
+            onJump={onJump}
+            onOpenImage={onOpenImage}
+            onRetry={onRetry}
+            onRemove={onRemove}
+            onReact={onReact}
+            onCallBack={onCallBack}
+            observe={row.unread ? watch(row.id) : undefined}
+          />
+        );
+        elements.set(row, element);
+      }
+      return element;
+    };
+  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack, selection]);
+
+  return (
+    <div className="msg-list">
+      {/* The scroll area itself is focusable, so keyboard users can scroll the history with the arrow keys. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
+      <div ref={scroller} className="msg-scroller" tabIndex={0} aria-label="Сообщения" role="log">
+        <div className="msg-top-gap" />
+        <Virtualizer
+          ref={list}
+          scrollRef={scroller}
+          startMargin={TOP_GAP_PX}
+          data={rows}
+          shift={shift}
+          bufferSize={BUFFER_PX}
+          onResize={bottom.onResize}
+        >
+          {renderRow}
+        </Virtualizer>
+        <div className="msg-bottom-gap" />
+      </div>
+      {position.topDay && !bottom.atBottom && (
+        <div className="msg-sticky-day" aria-hidden="true" data-testid="sticky-day">
+          <span>{position.topDay}</span>
+        </div>
+      )}
+      {props.loadingOlder && (
+        <div className="msg-older" role="status">
+          Загружаем историю…
+        </div>
+      )}
+      {!bottom.atBottom && (
+        <button
+          type="button"
+          className="msg-jump"
+          aria-label={
+            position.unreadBelow
+              ? `К последним сообщениям, непрочитанных: ${position.unreadBelow}`
+              : 'К последним сообщениям'
+          }
+          title="К последним сообщениям"
+          onClick={() => {
+            moves.moved();
+            bottom.toBottom();
+          }}
+        >
+          ↓
+          {position.unreadBelow > 0 && (
+            <span className="msg-jump-count" data-testid="unread-below" aria-hidden="true">
+              {position.unreadBelow}
+            </span>
+          )}
+        </button>
+      )}
+      {menu && (
+        <LazyMessageMenu
+          at={menu.at}
+          opener={menu.opener}
+          items={menuItems(menu.row, props.menuOptions)}
+          onClose={closeMenu}
+          onAction={(action) => {
+            if (action === 'quote') props.onReply(menu.row);
+            else if (action === 'edit') props.onEdit(menu.row);
+            else {
+              props.onAction(action, menu.row);
+              scroller.current?.focus({ preventScroll: true });
+            }
+          }}
+          onReact={(emoji) => props.onReact(menu.row.id, emoji)}
+          reactions
+          onMoreReactions={props.onMoreReactions ? () => props.onMoreReactions?.(menu.row) : undefined}
+        />
+      )}
+    </div>
+  );
+}

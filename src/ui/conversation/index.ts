@@ -1,0 +1,18 @@
+// The views of the conversation feature that other features and the app's routes render.
+import type { ConversationViewProps } from './ConversationView';
+import { lazyView } from '../shared/lazy-view';
+
+export type { ConversationViewProps } from './ConversationView';
+export { NoConversation } from './NoConversation';
+/**
+ * The open conversation's pane (messages, composer, lightbox): a chunk of its own, fetched when a conversation is
+ * opened or the list is touched (src/ui/chats/ChatsPage.tsx), not with the list.
+ */
+export const LazyConversationView = lazyView<ConversationViewProps>(() =>
+  import('./ConversationPaneView').then((m) => m.ConversationPaneView),
+);
+export { chatTile } from './chat-tile';
+export type { AvatarView } from '../../contract/format';
+export type { ChatTileView } from './chat-tile';
+export { callLabel, clock, isMissedFor, voicePreview } from './voice-call-text';
+export { tileTime } from './tile-line';

@@ -1,0 +1,311 @@
+// Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
+// and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
+import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
+
+import { itemProgress, type OutboxItem } from '../../machines/composer/outbox/outbox-item';
+import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
+import type { SecretText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { dayLabel, editedTitle } from './day-label';
+import { systemText } from './system-text';
+import { avatarOf, groupNames } from './chat-tile';
+import { callLabel, isMissedFor } from './voice-call-text';
+import {
+  type AvatarView,
+  conversationTitle,
+  directPeer,
+  displayName,
+  formatTime,
+  presenceText,
+  replyPreview,
+} from '../../contract/format';
+
+export type { AvatarView } from '../../contract/format';
+export { type ChatTileView, chatTile } from './chat-tile';
+
+export interface HeaderView {
+  title: string;
+  avatar: AvatarView;
+  /** 'ОНЛАЙН' / last seen for a direct chat; the participants for a group. */
+  status: string;
+  online: boolean;
+  /** A secret chat: a lock and «Секретный чат»; no calls in it yet. */
+  secret?: boolean;
+}
+
+export function headerOf(entry: ConversationEntry, me: string | null, now: number): HeaderView {
+  const peer = directPeer(entry.conversation, me);
+  return {
+    title: conversationTitle(entry.conversation, me),
+    avatar: avatarOf(entry, me),
+    status: peer ? presenceText(peer, now) : groupNames(entry, me),
+    online: peer?.status === 'ONLINE',
+    ...(entry.conversation.secret ? { secret: true } : {}),
+  };
+}
+
+export type Delivery = 'sending' | 'sent' | 'read' | 'failed';
+
+/** One emoji under a bubble: how many gave it, whether I did, and who (names for the tooltip and screen readers). */
+export interface ReactionView {
+  emoji: string;
+  count: number;
+  mine: boolean;
+  names: string[];
+}
+
+export interface AttachmentView {
+  url: string;
+  kind: 'IMAGE' | 'FILE' | 'AUDIO';
+  name: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface PendingFileView {
+  name: string;
+  progress: number;
+  done: boolean;
+}
+
+export interface MessageRow {
+  /** Stable across the send: the clientMessageId when there is one, so the bubble is not re-created. */
+  key: string;
+  /** The server id, or the temporary 'tmp-' id of an outbox item. */
+  id: string;
+  own: boolean;
+  senderId: string;
+  senderName: string;
+  /** Name shown above the first bubble of a sender's run in a group. */
+  showSender: boolean;
+  /** First / last bubble of a run of one sender (bubble corners, spacing). */
+  firstInRun: boolean;
+  lastInRun: boolean;
+  /** A date line above the first message of a day. */
+  day: string | null;
+  /** The day of this message («Сегодня», «Вчера», «12 ноября»): the sticky line while it is at the top. */
+  dayOf: string;
+  /** «Непрочитанные сообщения» above this row (the first message unread when the conversation opened). */
+  unreadDivider: boolean;
+  /** The edited mark's title (when and that it was edited); null when never edited. */
+  edited: string | null;
+  /** Own message whose text can be changed (delivered, and text or a caption exists). */
+  editable: boolean;
+  reactions: ReactionView[];
+  time: string;
+  type: MessageType;
+  text: string;
+  attachments: AttachmentView[];
+  reply: { id: string; preview: string } | null;
+  /** A forwarded copy: the original sender's name («Переслано от …»). */
+  forwardedFrom?: string | null;
+  /** The names this message mentions as they are shown in its text, and whether it is the user. */
+  mentions?: { name: string; me: boolean }[];
+  /** A voice message: its recording (null while it uploads), length and waveform. */
+  voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
+  /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
+  call?: { label: string; video: boolean; missed: boolean } | null;
+  /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
+  encrypted?: { conversationId: string; ciphertext: string; createdAt: string } | null;
+  /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
+  system?: string | null;
+  delivery: Delivery | null;
+  /** A message from someone else this user has not read yet (read receipts watch it). */
+  unread: boolean;
+  /** Outbox details of a message the server does not have yet. */
+  pending: null | {
+    outboxId: string;
+    progress: number;
+    uploading: boolean;
+    files: PendingFileView[];
+    error: string | null;
+    retryable: boolean;
+  };
+}
+
+const attachmentView = (a: Message['attachments'][number]): AttachmentView => ({
+  url: a.url,
+  kind: a.type,
+  name: a.name ?? a.url.split('/').pop() ?? 'файл',
+  width: a.width,
+  height: a.height,
+});
+
+function pendingType(item: OutboxItem): MessageType {
+  if (item.kind === 'text') return 'TEXT';
+  if (item.kind === 'voice') return 'VOICE';
+  return item.files.every((f) => /^image\//.test(f.mime)) ? 'IMAGE' : 'FILE';
+}
+
+/** Ascending rows: the server's messages, then the outbox items of this conversation not yet among them. */
+export function messageRows(
+  messages: Message[],
+  outbox: OutboxItem[],
+  options: {
+    me: string;
+    conversationId: string;
+    isGroup: boolean;
+    people: Map<string, PublicUser>;
+    /** The first message unread at opening (conversation actor's unreadFrom). */
+    unreadFrom?: string | null;
+    now?: Date;
+    /** What this device read of the secret chat's ENCRYPTED messages (its edits and reactions included). */
+    secret?: Readonly<Record<string, SecretText>>;
+    /** Lines of the device's own (a secret chat's «новое устройство»), placed among the messages by time. */
+    lines?: { key: string; at: string; text: string }[];
+  },
+): MessageRow[] {
+  const { me, people } = options;
+  const now = options.now ?? new Date();
+  const delivered = new Set(messages.map((m) => m.clientMessageId).filter(Boolean));
+  const name = (id: string) => {
+    const u = people.get(id);
+    return u ? displayName(u) : 'Участник';
+  };
+  type Base = Omit<MessageRow, 'showSender' | 'firstInRun' | 'lastInRun' | 'day' | 'dayOf'> & { at: Date };
+  // A secret chat's edits and reactions are applied by the device to the messages they name, never shown.
+  const shown = messages.some((m) => m.control) ? messages.filter((m) => !m.control) : messages;
+  const base: Base[] = shown.map((m) => {
+    const own = m.senderId === me;
+    const at = new Date(m.createdAt);
+    const known = m.type === 'ENCRYPTED' ? options.secret?.[m.id] : undefined;
+    const read = known?.status === 'text' ? known : null;
+    const reactions = read ? (read.reactions ?? []) : m.reactions;
+    const editedAt = read ? read.edited : m.editedAt;
+    return {
+      key: m.clientMessageId && own ? m.clientMessageId : m.id,
+      id: m.id,
+      own,
+      senderId: m.senderId,
+      senderName: name(m.senderId),
+      time: formatTime(at),
+      at,
+      type: m.type,
+      // An ENCRYPTED message's content is ciphertext: its text is what this device decrypted (or kept when sent).
+      text: m.type === 'ENCRYPTED' ? '' : m.content,
+      encrypted:
+        m.type === 'ENCRYPTED'
+          ? { conversationId: m.conversationId, ciphertext: m.content, createdAt: m.createdAt }
+          : null,
+      attachments: m.attachments.map(attachmentView),
+      reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
+      forwardedFrom: m.forwardedFrom?.name ?? null,
+      ...(m.mentions?.length ? { mentions: m.mentions.map((id) => ({ name: name(id), me: id === me })) } : {}),
+      voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
+      call: m.call
+        ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }
+        : null,
+      system: m.system ? systemText(m.system) : null,
+      delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
+      unread: !own && !m.receipts.some((r) => r.userId === me),
+      unreadDivider: m.id === options.unreadFrom,
+      edited: editedAt ? editedTitle(new Date(editedAt), now) : null,
+      // A secret message's edit is an encrypted message of its own: once this device has read the text.
+      editable: own && (m.type === 'ENCRYPTED' ? read !== null : m.type === 'TEXT' || m.content.length > 0),
+      reactions: reactions.map((r) => ({
+        emoji: r.emoji,
+        count: r.userIds.length,
+        mine: r.userIds.includes(me),
+        names: r.userIds.map(name),
+      })),
+      pending: null,
+    };
+  });
+  if (options.lines?.length) {
+    const lines: Base[] = options.lines.map((l) => {
+      const at = new Date(l.at);
+      return {
+        key: l.key,
+        id: l.key,
+        own: false,
+        senderId: '',
+        senderName: '',
+        time: Number.isNaN(at.getTime()) ? '' : formatTime(at),
+        at,
+        type: 'SYSTEM',
+        text: '',
+        attachments: [],
+        reply: null,
+        system: l.text,
+        delivery: null,
+        unread: false,
+        unreadDivider: false,
+        edited: null,
+        editable: false,
+        reactions: [],
+        pending: null,
+      };
+    });
+    // Each line before the first message after it; the messages keep their order.
+    for (const line of lines.sort((x, y) => x.at.getTime() - y.at.getTime())) {
+      const i = base.findIndex((b) => b.at.getTime() > line.at.getTime());
+      base.splice(i < 0 ? base.length : i, 0, line);
+    }
+  }
+  for (const item of outbox) {
+    if (item.conversationId !== options.conversationId || delivered.has(item.clientMessageId)) continue;
+    const at = new Date(item.createdAt);
+    base.push({
+      key: item.clientMessageId,
+      id: item.id,
+      own: true,
+      senderId: me,
+      senderName: name(me),
+      time: Number.isNaN(at.getTime()) ? '' : formatTime(at),
+      at,
+      type: pendingType(item),
+      text: item.content,
+      attachments: item.files.flatMap((f) => (f.attachment ? [attachmentView(f.attachment)] : [])),
+      reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
+      voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
+      call: null,
+      delivery: item.status === 'failed' ? 'failed' : 'sending',
+      unread: false,
+      unreadDivider: false,
+      edited: null,
+      editable: false,
+      reactions: [],
+      pending: {
+        outboxId: item.id,
+        progress: itemProgress(item),
+        uploading: item.status === 'uploading',
+        files: item.files.map((f) => ({
+          name: f.name,
+          progress: f.attachment ? 100 : f.progress,
+          done: !!f.attachment,
+        })),
+        error: item.error,
+        retryable: item.retryable,
+      },
+    });
+  }
+  return base.map(({ at, ...row }, i) => {
+    const prev = base[i - 1];
+    const next = base[i + 1];
+    const dayOf = Number.isNaN(at.getTime()) ? '' : dayLabel(at, now);
+    const day = !prev || prev.at.toDateString() !== at.toDateString() ? dayOf || null : null;
+    const firstInRun = !prev || prev.senderId !== row.senderId || day !== null;
+    const lastInRun = !next || next.senderId !== row.senderId || next.at.toDateString() !== at.toDateString();
+    return { ...row, day, dayOf, firstInRun, lastInRun, showSender: options.isGroup && !row.own && firstInRun };
+  });
+}
+
+/** Every image of the loaded history, for the lightbox's previous/next. */
+export function galleryOf(rows: MessageRow[]): { items: { url: string; name: string }[]; start: Map<string, number> } {
+  const items: { url: string; name: string }[] = [];
+  const start = new Map<string, number>();
+  for (const row of rows) {
+    const images = row.attachments.filter((a) => a.kind === 'IMAGE');
+    if (!images.length) continue;
+    start.set(row.id, items.length);
+    for (const a of images) items.push({ url: a.url, name: a.name });
+  }
+  return { items, start };
+}
+
+/** "Анна печатает" / "Анна и Борис печатают" / "Несколько человек печатают". */
+export function typingText(names: string[]): string {
+  if (names.length === 0) return '';
+  if (names.length === 1) return `${names[0]} печатает`;
+  if (names.length === 2) return `${names[0]} и ${names[1]} печатают`;
+  return 'Несколько человек печатают';
+}

@@ -1,0 +1,44 @@
+// The words of voice messages and call entries (pure, tested in src/ui/conversation/voice-call-text.test.ts):
+// «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
+import type { CallInfo, Message } from '../../contract/entities';
+import { systemText } from './system-text';
+
+/** m:ss (h:mm:ss past an hour), rounded down to the second. */
+export function clock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+export const voicePreview = (durationMs: number) => `Голосовое сообщение ${clock(durationMs)}`;
+
+/** What a call entry says to `me`: the caller sees outgoing and cancelled calls, the callee incoming and missed. */
+export function callLabel(call: CallInfo, me: string): string {
+  const mine = call.callerId === me;
+  const video = call.kind === 'video';
+  switch (call.outcome) {
+    case 'answered':
+      return `${mine ? 'Исходящий' : 'Входящий'} ${video ? 'видеозвонок' : 'звонок'} · ${clock(call.durationSec * 1000)}`;
+    case 'declined':
+      return 'Звонок отклонён';
+    case 'cancelled':
+      return mine ? 'Отменённый звонок' : 'Пропущенный звонок';
+    default:
+      return 'Пропущенный звонок';
+  }
+}
+
+/** Whether the entry is a call this user missed (shown in the missed colour). */
+export const isMissedFor = (call: CallInfo, me: string) =>
+  call.callerId !== me && (call.outcome === 'missed' || call.outcome === 'cancelled');
+
+/** The list's one-line preview of a voice message, a call or a group's SYSTEM entry; null for other messages. */
+export function entryPreview(message: Message | undefined, me: string | null): string | null {
+  if (!message) return null;
+  if (message.type === 'VOICE' && message.voice) return voicePreview(message.voice.durationMs);
+  if (message.type === 'CALL' && message.call) return callLabel(message.call, me ?? '');
+  if (message.type === 'SYSTEM' && message.system) return systemText(message.system);
+  return null;
+}

@@ -1,0 +1,121 @@
+// «Информация»: its actor (alive while the panel is open) and the open conversation's list entry as plain values and
+// callbacks. Escape closes the panel; so does leaving the group.
+import { useSelector } from '@xstate/react';
+import { type ReactNode, useEffect, useMemo } from 'react';
+import type { ConversationEntry } from '../../contract/entities';
+import { useOwnedActor } from '../app/useOwnedActor';
+import { filterContacts } from '../../machines/contacts/contacts/contact-list';
+import { useContacts } from '../contacts/index';
+import { displayName, isMuted } from '../../contract/format';
+import type { ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
+import {
+  type GroupAction,
+  INFO_TAGS,
+} from '../../machines/conversationInfo/conversationInfo/conversationInfo.protocol';
+import { infoView } from './info-view';
+
+export function useConversationInfo(options: {
+  conversationId: string;
+  entry: ConversationEntry | null;
+  me: string;
+  now: number;
+  onClose(): void;
+  /** A direct chat: whether the user blocked the other person, and how to change it (the blocking actor). */
+  block?: { blocked: boolean; busy: boolean; onBlock(): void; onUnblock(): void };
+  /** One's own chat actions (the chat list menu's actor): mute, pin, archive, clear, delete. */
+  chat?: (action: ChatAction) => void;
+  /** «Ссылка-приглашение» (the invites feature's section), shown to owner and admins. */
+  invites?: ReactNode;
+  /** «Изменить фото» (the profile feature's crop editor), shown to owner and admins. */
+  picture?: ReactNode;
+  /** «Пожаловаться» on the other person of a direct chat (the reports feature's button). */
+  report?: ReactNode;
+  /** A secret chat's «Проверить шифрование» (the secret chats feature's button). */
+  verify?: ReactNode;
+}) {
+  const { conversationId, entry, me, now, onClose } = options;
+  const actor = useOwnedActor('conversationInfo', { conversationId });
+  const adding = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.adding) ?? false);
+  const renaming = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.renaming) ?? false);
+  const confirming = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.confirming) ?? false);
+  const busy = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.busy) ?? false);
+  const pending = useSelector(actor, (s) => s?.context.pending ?? null);
+  const selected = useSelector(actor, (s) => s?.context.selected ?? []);
+  const title = useSelector(actor, (s) => s?.context.title ?? '');
+  const error = useSelector(actor, (s) => s?.context.error ?? null);
+  const { contacts } = useContacts();
+
+  useEffect(() => {
+    const sub = actor?.on('info.left', () => onClose());
+    return () => sub?.unsubscribe();
+  }, [actor, onClose]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const view = useMemo(() => (entry ? infoView(entry, me, now) : null), [entry, me, now]);
+  const memberIds = new Set(entry?.conversation.participants.map((p) => p.user.id) ?? []);
+  const addable = filterContacts(contacts, 'accepted')
+    .filter((c) => !memberIds.has(c.friend.id))
+    .map((c) => ({ id: c.friend.id, name: displayName(c.friend), ticked: selected.includes(c.friend.id) }));
+  const nameOf = (id: string) => view?.members.find((m) => m.id === id)?.name ?? '';
+  const confirmText =
+    pending?.kind === 'leave'
+      ? { question: 'Покинуть группу?', yes: 'Покинуть' }
+      : pending?.kind === 'remove'
+        ? { question: `Удалить участника ${nameOf(pending.userId)} из группы?`, yes: 'Удалить' }
+        : null;
+
+  const run = options.chat;
+  const settings = entry?.settings;
+  const muted = isMuted(settings, now);
+  const chat = run
+    ? {
+        muted,
+        pinned: settings?.pinned ?? false,
+        archived: settings?.archived ?? false,
+        onMute: () => run({ kind: 'settings', conversationId, change: { mutedUntil: muted ? null : 'forever' } }),
+        onPin: () => run({ kind: 'settings', conversationId, change: { pinned: !(settings?.pinned ?? false) } }),
+        onArchive: () =>
+          run({ kind: 'settings', conversationId, change: { archived: !(settings?.archived ?? false) } }),
+        onClear: () => run({ kind: 'clear', conversationId }),
+        onDelete: () => run({ kind: 'hide', conversationId }),
+      }
+    : null;
+
+  return {
+    view,
+    chat,
+    invites: view?.canManage ? (options.invites ?? null) : null,
+    picture: view?.canManage ? (options.picture ?? null) : null,
+    block: view?.peer ? (options.block ?? null) : null,
+    report: view?.peer ? (options.report ?? null) : null,
+    verify: options.verify ?? null,
+    adding,
+    renaming,
+    confirm: confirming ? confirmText : null,
+    busy,
+    error,
+    addable,
+    title,
+    onClose,
+    onAction: (a: GroupAction) => {
+      if (a.kind === 'remove') actor?.send({ type: 'info.remove', userId: a.userId });
+      else if (a.kind === 'role') actor?.send({ type: 'info.role', userId: a.userId, role: a.role });
+    },
+    onAddOpen: () => actor?.send({ type: 'info.addOpen' }),
+    onToggle: (userId: string) => actor?.send({ type: 'info.toggle', userId }),
+    onAddConfirm: () => actor?.send({ type: 'info.addConfirm' }),
+    onRenameOpen: () => actor?.send({ type: 'info.renameOpen', title: view?.title ?? '' }),
+    onTitle: (t: string) => actor?.send({ type: 'info.titleChanged', title: t }),
+    onRenameConfirm: () => actor?.send({ type: 'info.renameConfirm' }),
+    onLeave: () => actor?.send({ type: 'info.leave' }),
+    onConfirm: () => actor?.send({ type: 'info.confirm' }),
+    onCancel: () => actor?.send({ type: 'info.cancel' }),
+  };
+}
+export type ConversationInfoProps = ReturnType<typeof useConversationInfo>;

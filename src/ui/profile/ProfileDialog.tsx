@@ -1,0 +1,35 @@
+// The profile dialog 'Профиль' (docs/behaviour.md §2): the avatar, the EBLID, the avatar editor and 'Закрыть'.
+import type { User } from '../../contract/entities';
+import { Modal } from '../shared/Modal';
+import { UserAvatar } from '../shared/UserAvatar';
+import { AvatarEditor } from './AvatarEditor';
+import type { AvatarEditorView } from './useAvatarEditor';
+
+export interface ProfileDialogProps {
+  me: Pick<User, 'id' | 'displayName' | 'avatarUrl' | 'eblid' | 'username'>;
+  avatar: AvatarEditorView;
+  onClose: () => void;
+}
+
+export function ProfileDialog({ me, avatar, onClose }: ProfileDialogProps) {
+  return (
+    <Modal title="Профиль" onClose={onClose} className="profile-modal">
+      <div className="profile-head">
+        <UserAvatar user={me} size={88} />
+        <div className="person-text">
+          <span className="profile-name">{me.displayName}</span>
+          <span className="person-sub">@{me.username}</span>
+          <span className="eblid-line">
+            EBLID <strong className="eblid">{me.eblid}</strong>
+          </span>
+        </div>
+      </div>
+      <AvatarEditor {...avatar} />
+      <div className="dialog-actions">
+        <button type="button" className="button ghost" onClick={onClose}>
+          Закрыть
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,58 @@
+// An ENCRYPTED message's text as this device reads it (docs/secret-chats.md "In the app"): the text decrypted (or
+// kept when sent) with the message it answers and its files, «Расшифровывается…» meanwhile, or the notice that
+// this device cannot read it.
+import type { SecretAttachment } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { READING_NOTICE, UNREADABLE_NOTICE } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { RecoverButton } from './RecoverButton';
+import { SecretAttachments, type VoicePlayerView } from './SecretAttachments';
+import { useEncryptedText } from './useEncryptedText';
+
+export interface EncryptedTextProps {
+  conversationId: string;
+  messageId: string;
+  ciphertext: string;
+  /** How a voice message plays (the conversation's player). */
+  voicePlayer?: VoicePlayerView;
+  /** The server's time of the message (the local search index orders by it). */
+  createdAt?: string;
+}
+
+export function EncryptedText(props: EncryptedTextProps) {
+  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext, props.createdAt);
+  return (
+    <>
+      <EncryptedTextView
+        text={known.status === 'text' ? known.text : null}
+        reply={reply}
+        unreadable={known.status === 'unreadable'}
+        attachments={known.status === 'text' ? (known.attachments ?? []) : []}
+        voicePlayer={props.voicePlayer}
+      />
+      <RecoverButton show={known.status === 'unreadable'} />
+    </>
+  );
+}
+
+export function EncryptedTextView(props: {
+  text: string | null;
+  reply: string | null;
+  unreadable: boolean;
+  attachments?: SecretAttachment[];
+  voicePlayer?: VoicePlayerView;
+}) {
+  if (props.text === null)
+    return <p className="msg-text msg-secret-note">{props.unreadable ? UNREADABLE_NOTICE : READING_NOTICE}</p>;
+  return (
+    <>
+      {props.reply !== null && (
+        <span className="msg-reply">
+          <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{props.reply}</span>
+        </span>
+      )}
+      {props.attachments?.length ? (
+        <SecretAttachments attachments={props.attachments} voicePlayer={props.voicePlayer} />
+      ) : null}
+      {(props.text !== '' || !props.attachments?.length) && <p className="msg-text">{props.text}</p>}
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+// The dialog «Новый секретный чат» (docs/behaviour.md §10.x Secret chats): what a secret chat is, friends to tick
+// (one: a direct secret chat; several: a group with «Название»), «Отмена» and «Создать».
+import type { FormEvent } from 'react';
+import { LIMITS } from '../../contract/limits';
+import { Modal } from '../shared/Modal';
+import { UserAvatar } from '../shared/UserAvatar';
+import { useSecretDialog } from './useSecretDialog';
+
+export const SECRET_EXPLANATION =
+  'Сообщения шифруются на ваших устройствах; сервер хранит только шифротекст. Файлы, голосовые сообщения и звонки тоже шифруются.';
+
+/** The history on a new device needs the recovery key (settings). */
+export const RECOVERY_HINT =
+  'Чтобы на новом устройстве читать сообщения, отправленные до входа на нём, создайте «Ключ восстановления» в настройках.';
+
+export interface SecretDialogProps {
+  userId: string;
+  onClose(): void;
+}
+
+export function SecretDialog(props: SecretDialogProps) {
+  return <SecretDialogView {...useSecretDialog(props.userId, props.onClose)} />;
+}
+
+export function SecretDialogView(props: ReturnType<typeof useSecretDialog>) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.onCreate();
+  };
+  const group = props.selected.length > 1;
+  return (
+    <Modal title="Новый секретный чат" onClose={props.onClose} className="group-modal">
+      <form className="form" onSubmit={submit}>
+        <p className="muted">{SECRET_EXPLANATION}</p>
+        <p className="muted">{RECOVERY_HINT}</p>
+        {group && (
+          <label className="field">
+            <span>Название</span>
+            <input
+              value={props.title}
+              maxLength={LIMITS.groupTitleMax}
+              onChange={(e) => props.onTitle(e.target.value)}
+            />
+          </label>
+        )}
+        <fieldset className="pick-fieldset">
+          <legend className="section-title">Участники</legend>
+          {props.friends.length === 0 ? (
+            <p className="muted">Сначала добавьте друзей</p>
+          ) : (
+            <ul className="pick-list">
+              {props.friends.map((f) => {
+                const ticked = props.selected.includes(f.id);
+                return (
+                  <li key={f.id}>
+                    <label className={`pick-row ${ticked ? 'ticked' : ''}`}>
+                      <input type="checkbox" checked={ticked} onChange={() => props.onToggle(f.id)} />
+                      <UserAvatar user={f} size={32} />
+                      <span className="person-text">
+                        <span className="person-name">{f.displayName}</span>
+                        <span className="person-sub">{ticked ? 'Выбрано' : 'Нажмите, чтобы выбрать'}</span>
+                      </span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </fieldset>
+        {(props.noDevice ?? props.error) && (
+          <p className="inline-error" role="alert">
+            {props.noDevice ?? props.error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button ghost" onClick={props.onClose}>
+            Отмена
+          </button>
+          <button type="submit" className="button primary" disabled={props.busy || props.preparing}>
+            {props.busy ? 'Создаётся…' : 'Создать'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,39 @@
+// SecretChatNotice's view of this conversation's secret chat actor (the device actor's child `chat:<id>`; none for
+// a chat that is not secret): whether this device waits to be added, was removed, or failed for now; and, from the
+// device actor, an edit or a reaction of this chat that could not be sent.
+import { useSelector } from '@xstate/react';
+import { useCallback } from 'react';
+import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { useSecretDeviceRef } from './useSecretDeviceRef';
+
+export const WAITING_NOTICE =
+  'Это устройство ещё не добавлено в секретный чат: его добавит другое устройство участников, когда будет в сети';
+export const REMOVED_NOTICE = 'Это устройство больше не участвует в секретном чате';
+
+export interface SecretChatNoticeView {
+  notice: string | null;
+  /** «Не удалось изменить сообщение» and the like, until dismissed. */
+  failure: string | null;
+  dismiss(): void;
+}
+
+export function useSecretChatNotice(conversationId: string): SecretChatNoticeView {
+  const device = useSecretDeviceRef();
+  const chat = useSelector(
+    device,
+    (s) => (s?.children as Record<string, SecretChatRef | undefined> | undefined)?.[`chat:${conversationId}`],
+  );
+  const notice = useSelector(chat, (s) => {
+    if (!s) return null;
+    if (s.hasTag('waiting')) return WAITING_NOTICE;
+    if (s.hasTag('removed')) return REMOVED_NOTICE;
+    if (s.hasTag('error')) return s.context.error;
+    return null;
+  });
+  const failure = useSelector(device, (s) => s?.context.actionFailures[conversationId] ?? null);
+  const dismiss = useCallback(
+    () => device?.send({ type: 'secretDevice.dismissFailure', conversationId }),
+    [device, conversationId],
+  );
+  return { notice, failure, dismiss };
+}
