@@ -127,3 +127,12 @@ export function isMuted(settings: Pick<ChatSettings, 'mutedUntil'> | undefined, 
   if (!until) return false;
   return until === 'forever' || Date.parse(until) > now;
 }
+
+/** m:ss (h:mm:ss past an hour), rounded down to the second. */
+export function clock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}

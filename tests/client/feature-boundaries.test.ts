@@ -1,17 +1,23 @@
 // @vitest-environment node
-// Feature boundaries, read from the import graph of src/ (type imports, re-exports and import() included):
-// - a feature imports another feature only through its public faces: index.ts (machines and logic), ui/index.ts
-//   (its views) and *.protocol.ts; a feature's wiring.ts may also use another's wiring.ts (both are composition);
-// - src/ui/shared imports no feature and nothing of src/machines/app;
-// - src/machines/app reaches features the same way, except the composition root (src/machines/app), which wires them all;
-// - views (src/machines/*/ui, src/ui/app, src/ui/shared) never import a *.machine.ts file, directly or through an
-//   index that re-exports one under the names they take (they import protocols; actors come from the runtime).
+// The client's layout and its rules, read from the import graph of src/ (type imports, re-exports and import()
+// included). The layers are src/machines, src/ui and src/services, each with one folder per feature (the same names
+// in each), plus src/machines/app (the composition root), src/machines/shared, src/ui/app (the shell), src/ui/shared
+// and src/services/app (what every feature shares), and src/contract.
+// - views (src/ui) never import a service or the composition root, nor a *.machine file, directly or through an index
+//   that re-exports one under the names they take (they import protocols; actors come from the runtime);
+// - machines never import a view, a service or the composition root; services never import a view or a machine
+//   (protocols, for their types, they may); the contract imports only itself;
+// - a feature reaches another feature only through its public faces: src/machines/<f>/index.ts, src/ui/<f>/index.ts
+//   and *.protocol.ts (services may build on other services); only src/machines/app meets everything;
+// - src/ui/shared imports no feature but its protocols;
+// - no import cycle anywhere in src/.
 // The rules run over a map of file → imports, so a probe checks them on a made-up file without writing into src/.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles, specifiers } from './import-graph';
+import { cycles, importGraph, sourceFiles, specifiers } from './import-graph';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -21,24 +27,46 @@ function target(from: string, spec: string): string | null {
   return path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(tsx?|css)$/, '');
 }
 
-const featureOf = (f: string) => /^src\/features\/([^/]+)\//.exec(f)?.[1] ?? null;
+/** Folders of a layer that belong to no feature: the composition root and what every feature shares. */
+const NOT_FEATURES = new Set(['app', 'shared']);
+
+/** The layer and feature of a file under src/machines, src/ui or src/services. */
+function placeOf(f: string): { layer: string; feature: string | null } | null {
+  const m = /^src\/(machines|ui|services)\/([^/]+)\//.exec(f);
+  if (!m) return null;
+  return { layer: m[1], feature: NOT_FEATURES.has(m[2]) ? null : m[2] };
+}
+
+const isRoot = (f: string) => f.startsWith('src/machines/app/') || f === 'src/main';
+
+/** A feature's public faces: its machines' index, its views' index (and deferred views), any protocol. */
+const publicFace = (f: string) =>
+  /^src\/(machines|ui)\/[^/]+\/index$/.test(f) || /^src\/ui\/[^/]+\/deferred$/.test(f) || f.endsWith('.protocol');
 
 /** Why `from` may not import `to`, or null when it may. */
 function violation(from: string, to: string): string | null {
   if (!to.startsWith('src/')) return null;
-  const a = featureOf(from);
-  const b = featureOf(to);
-  const publicFace = (f: string) =>
-    /^src\/features\/[^/]+\/(ui\/)?index$/.test(f) ||
-    /^src\/features\/[^/]+\/ui\/deferred$/.test(f) ||
-    f.endsWith('.protocol') ||
-    /^src\/features\/[^/]+\/index$/.test(f);
-  if (from.startsWith('src/ui/shared/') && (b || to.startsWith('src/machines/app/')))
-    return 'src/ui/shared imports no feature and nothing of src/machines/app';
-  if (b && a !== b) {
-    if (publicFace(to)) return null;
-    if (a && from === `src/machines/${a}/wiring.ts` && to === `src/machines/${b}/wiring`) return null;
-    if (!a && from.startsWith('src/machines/app/')) return null; // the composition root
+  if (from.startsWith('src/contract/') && !to.startsWith('src/contract/')) return 'the contract imports only itself';
+  const a = placeOf(from);
+  const b = placeOf(to);
+  if (a?.layer === 'ui') {
+    if (b?.layer === 'services') return 'views reach effects through actors (or ViewPorts), never a service';
+    if (isRoot(to) && to !== 'src/machines/app/app.protocol') return 'views never import the composition root';
+  }
+  if (a?.layer === 'machines' && !isRoot(from)) {
+    if (b?.layer === 'ui' || b?.layer === 'services')
+      return 'machines never import a view or a service (effects are provided in src/machines/app)';
+    if (isRoot(to)) return 'machines never import the composition root';
+  }
+  if (a?.layer === 'services') {
+    if (b?.layer === 'ui') return 'services never import a view';
+    if (b?.layer === 'machines' && !to.endsWith('.protocol'))
+      return 'services import protocols (types), never a machine';
+  }
+  if (from.startsWith('src/ui/shared/') && b?.feature && !to.endsWith('.protocol'))
+    return 'src/ui/shared imports no feature (only protocols)';
+  if (a?.feature && b?.feature && a.feature !== b.feature && !isRoot(from) && !publicFace(to)) {
+    if (a.layer === 'services' && b.layer === 'services') return null; // effects may build on other effects
     return `another feature's internals (import its index.ts, ui/index.ts or a *.protocol.ts)`;
   }
   return null;
@@ -61,8 +89,7 @@ function violations(graph: Map<string, string[]>, names: Map<string, string[]> =
   return [...fromGraph, ...machineImports];
 }
 
-const isView = (f: string) =>
-  /^src\/features\/[^/]+\/ui\//.test(f) || f.startsWith('src/ui/app/') || f.startsWith('src/ui/shared/');
+const isView = (f: string) => f.startsWith('src/ui/');
 
 /** The module behind each name an index re-exports (`export { a } from './x'`, `export * from './x'` as '*'). */
 const reexportsMemo = new Map<string, Map<string, string>>();
@@ -143,19 +170,52 @@ const graphOf = (files: string[], read = (f: string) => fs.readFileSync(path.joi
 describe('feature boundaries', () => {
   const files = sourceFiles(path.join(root, 'src')).map((f) => path.relative(root, f).split(path.sep).join('/'));
 
-  it('src/machines holds the features, each with a public index', () => {
-    const features = fs.readdirSync(path.join(root, 'src/machines'));
-    expect(features.length).toBeGreaterThanOrEqual(8);
-    for (const f of features) {
-      const faces = ['index.ts', 'ui/index.ts'].filter((x) => fs.existsSync(path.join(root, 'src/machines', f, x)));
-      expect(faces.length, `src/machines/${f} has no index.ts or ui/index.ts`).toBeGreaterThan(0);
+  it('src/machines, src/ui and src/services hold one folder per feature, with the same names', () => {
+    const features = (layer: string) =>
+      fs
+        .readdirSync(path.join(root, 'src', layer), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !NOT_FEATURES.has(e.name))
+        .map((e) => e.name);
+    const machines = features('machines');
+    expect(machines.length).toBeGreaterThanOrEqual(15);
+    // a feature's effects serve its actors: every services folder names a feature that has machines
+    for (const f of features('services')) expect(machines, `src/services/${f}`).toContain(f);
+    // every feature publishes an index: its machines' (logic) or its views' (what routes and other features render)
+    for (const f of new Set([...machines, ...features('ui')])) {
+      const faces = ['machines', 'ui'].filter((l) => fs.existsSync(path.join(root, 'src', l, f, 'index.ts')));
+      expect(faces.length, `src/machines/${f} or src/ui/${f} has no index.ts`).toBeGreaterThan(0);
     }
+    expect(fs.existsSync(path.join(root, 'src/features'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'src/core'))).toBe(false);
   });
 
-  it('no feature imports another feature’s internals; src/ui/shared imports no feature', () => {
-    expect(files.length).toBeGreaterThan(150);
+  it('no layer or feature rule is broken anywhere in src/', () => {
+    expect(files.length).toBeGreaterThan(300);
     expect(violations(graphOf(files), namesOf(files.filter(isView)))).toEqual([]);
   }, 30_000);
+
+  it('no import cycle in src/ (type imports included)', () => {
+    const graph = importGraph(path.join(root, 'src'));
+    expect(graph.size).toBeGreaterThan(300);
+    expect(cycles(graph).map((c) => c.map((f) => path.relative(root, f)).join(' ⇄ '))).toEqual([]);
+  });
+
+  it('the cycle finder sees a cycle closed by a type import between two views', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'view-cycle-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'a'));
+      fs.mkdirSync(path.join(dir, 'b'));
+      fs.writeFileSync(path.join(dir, 'a/A.tsx'), "import { B } from '../b/index';\nexport const A = () => B;\n");
+      fs.writeFileSync(path.join(dir, 'b/index.ts'), "export { B } from './B';\n");
+      fs.writeFileSync(
+        path.join(dir, 'b/B.tsx'),
+        "import type { A } from '../a/A';\nexport const B: typeof A | null = null;\n",
+      );
+      expect(cycles(importGraph(dir))).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('a view importing a machine file, directly or through an index that re-exports it, fails; protocols and helpers pass', () => {
     const probe = (file: string, lines: string[]) => {
@@ -163,52 +223,96 @@ describe('feature boundaries', () => {
       return violations(graphOf([file], read), namesOf([file], read)).filter((v) => v.includes('never a machine file'));
     };
     const bad = probe('src/ui/chats/ZzProbe.tsx', [
-      "import { chatsLayoutMachine } from '../machines/chatsLayout/chatsLayout.machine';",
-      "import { contactsMachine } from '../../contacts/index';",
-      "import type { AvatarActorRef } from '../../profile/machines/avatar/avatar.machine';",
+      "import { chatsLayoutMachine } from '../../machines/chats/chatsLayout/chatsLayout.machine';",
+      "import { contactsMachine } from '../../machines/contacts/index';",
+      "import type { AvatarActorRef } from '../../machines/profile/avatar/avatar.machine';",
     ]);
     expect(bad).toHaveLength(3);
     expect(bad[0]).toContain('views import protocols, never a machine file');
     expect(
-      probe('src/ui/app/ZzProbe.tsx', ["import { selectPing } from '../machines/connectivity/connectivity.machine';"]),
+      probe('src/ui/app/ZzProbe.tsx', [
+        "import { x } from '../../machines/realtime/connectivity/connectivity.machine';",
+      ]),
     ).toHaveLength(1);
     expect(
-      probe('src/ui/shared/ZzProbe.tsx', ["export * from '../../core/machines/session/session.machine';"]).length,
+      probe('src/ui/shared/ZzProbe.tsx', ["export * from '../../machines/session/session/session.machine';"]).length,
     ).toBeGreaterThan(0);
     expect(
       probe('src/ui/chats/ZzProbe.tsx', [
-        "import { FOOTER_TAGS } from '../machines/chatsFooter/chatsFooter.protocol';",
-        "import { filterContacts } from '../../contacts/index';",
+        "import { FOOTER_TAGS } from '../../machines/chats/chatsFooter/chatsFooter.protocol';",
+        "import { filterContacts } from '../../machines/contacts/index';",
       ]),
     ).toEqual([]);
-    // The composition root may: it wires the machines.
+  });
+
+  it('each layer rule fails on a probe that breaks it, and passes what it allows', () => {
+    const check = (file: string, line: string) => violations(graphOf([file], () => line));
+    // views
+    expect(check('src/ui/chats/ZzProbe.tsx', "import { x } from '../../services/app/api';")[0]).toContain(
+      'never a service',
+    );
+    expect(check('src/ui/chats/ZzProbe.tsx', "import { x } from '../../machines/app/runtime';")[0]).toContain(
+      'composition root',
+    );
+    expect(check('src/ui/app/ZzProbe.tsx', "import type { AppRef } from '../../machines/app/app.protocol';")).toEqual(
+      [],
+    );
+    // machines
+    expect(check('src/machines/chats/chats/ZzProbe.ts', "import { x } from '../../../services/app/api';")[0]).toContain(
+      'never import a view or a service',
+    );
     expect(
-      probe('src/machines/app/ZzProbe.ts', ["import { contactsMachine } from '../../features/contacts/index';"]),
+      check('src/machines/chats/chats/ZzProbe.ts', "import { x } from '../../../ui/chats/ChatList';"),
+    ).toHaveLength(1);
+    expect(check('src/machines/chats/chats/ZzProbe.ts', "import { x } from '../../app/registry';")).toHaveLength(1);
+    // services
+    expect(
+      check(
+        'src/services/composer/ZzProbe.ts',
+        "import { x } from '../../machines/composer/outbox/outbox.machine';",
+      )[0],
+    ).toContain('never a machine');
+    expect(check('src/services/composer/ZzProbe.ts', "import { x } from '../../ui/composer/Composer';")).toHaveLength(
+      1,
+    );
+    expect(
+      check(
+        'src/services/composer/ZzProbe.ts',
+        "import type { X } from '../../machines/composer/outbox/outbox.protocol';",
+      ),
     ).toEqual([]);
+    // the contract
+    expect(check('src/contract/ZzProbe.ts', "import { x } from '../services/app/api';")[0]).toContain('only itself');
+    // the composition root meets everything
+    expect(check('src/machines/app/ZzProbe.ts', "import { x } from '../../services/app/api';")).toEqual([]);
+    expect(check('src/machines/app/wiring/ZzProbe.ts', "import { x } from '../../chats/chats/chats.machine';")).toEqual(
+      [],
+    );
   });
 
   it('a probe importing another feature’s view, machine or service file fails; its index and protocols pass', () => {
     const probe = 'src/ui/chats/ZzProbe.tsx';
     const lines = [
-      "import { ContactsDialog } from '../../contacts/ui/ContactsDialog';",
-      "import { composerMachine } from '../../composer/machines/composer/composer.machine';",
-      "const u = () => import('../../composer/services/upload');",
-      "import { contactsMachine } from '../../contacts/index';",
-      "import type { ContactsRef } from '../../contacts/machines/contacts/contacts.protocol';",
-      "import { LazyContactsDialog } from '../../contacts/ui/index';",
-      "import { Modal } from '../../../shared/ui/Modal';",
+      "import { ContactsDialog } from '../contacts/ContactsDialog';",
+      "import { x } from '../../machines/composer/outbox/outbox-item';",
+      "import { contactsMachine } from '../../machines/contacts/index';",
+      "import type { ContactsRef } from '../../machines/contacts/contacts/contacts.protocol';",
+      "import { LazyContactsDialog } from '../contacts/index';",
+      "import { Modal } from '../shared/Modal';",
     ];
     const found = violations(graphOf([probe], () => lines.join('\n')));
-    expect(found).toHaveLength(3);
+    expect(found).toHaveLength(2);
     expect(found[0]).toContain('src/ui/contacts/ContactsDialog');
     expect(
-      violations(graphOf(['src/ui/shared/ZzProbe.tsx'], () => "import { x } from '../../features/chats/index';")),
+      violations(graphOf(['src/ui/shared/ZzProbe.tsx'], () => "import { x } from '../chats/index';")),
     ).toHaveLength(1);
     expect(
-      violations(graphOf(['src/machines/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
-    ).toEqual([]);
-    expect(
-      violations(graphOf(['src/ui/app/ZzProbe.ts'], () => "import { x } from '../../features/chats/wiring';")),
+      violations(
+        graphOf(
+          ['src/machines/chats/chats/ZzProbe.ts'],
+          () => "import { x } from '../../contacts/contacts/contact-list';",
+        ),
+      ),
     ).toHaveLength(1);
   });
 });

@@ -56,44 +56,50 @@ function lint(dir: string, ext: string, imports: string[]): { ok: boolean; outpu
 
 // Each case starts biome: seconds apiece on a busy machine.
 describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
-  it('a view importing services fails, naming the rule and the reason', () => {
-    const r = lint('src/ui/chats', '.tsx', ['../../../core/services/api']);
+  it('a view importing a service fails, naming the rule and the reason', () => {
+    const r = lint('src/ui/chats', '.tsx', ['../../services/app/api']);
     expect(r.ok).toBe(false);
     expect(r.output).toContain('noRestrictedImports');
     expect(r.output).toContain('Layers: views');
-    expect(lint('src/ui/chats', '.tsx', ['../services/upload']).ok).toBe(false);
-    expect(lint('src/ui/shared', '.tsx', ['../../core/services/sound']).ok).toBe(false);
+    expect(lint('src/ui/chats', '.tsx', ['../../services/composer/upload']).ok).toBe(false);
+    expect(lint('src/ui/shared', '.tsx', ['../../services/app/sound']).ok).toBe(false);
   });
 
   it('a view importing a machine file fails; its protocol passes', () => {
-    expect(lint('src/ui/chats', '.tsx', ['../machines/chatsLayout/chatsLayout.machine']).ok).toBe(false);
-    expect(lint('src/ui/app', '.tsx', ['../machines/connectivity/connectivity.machine']).ok).toBe(false);
-    expect(lint('src/ui/shared', '.tsx', ['../../features/conversation/machines/lightbox/lightbox.machine']).ok).toBe(
-      false,
-    );
-    expect(lint('src/ui/chats', '.tsx', ['../machines/chatsLayout/chatsLayout.protocol']).ok).toBe(true);
+    expect(lint('src/ui/chats', '.tsx', ['../../machines/chats/chatsLayout/chatsLayout.machine']).ok).toBe(false);
+    expect(lint('src/ui/app', '.tsx', ['../../machines/realtime/connectivity/connectivity.machine']).ok).toBe(false);
+    expect(lint('src/ui/shared', '.tsx', ['../../machines/conversation/lightbox/lightbox.machine']).ok).toBe(false);
+    expect(lint('src/ui/chats', '.tsx', ['../../machines/chats/chatsLayout/chatsLayout.protocol']).ok).toBe(true);
   });
 
-  it('a view importing the composition root or a wiring module fails; protocols, indexes and the contract pass', () => {
-    expect(lint('src/ui/app', '.tsx', ['../app/runtime']).ok).toBe(false);
-    expect(lint('src/ui/chats', '.tsx', ['../wiring']).ok).toBe(false);
+  it('a view importing the composition root fails; protocols, indexes and the contract pass', () => {
+    expect(lint('src/ui/app', '.tsx', ['../../machines/app/runtime']).ok).toBe(false);
+    expect(lint('src/ui/chats', '.tsx', ['../../machines/app/wiring/chats']).ok).toBe(false);
     expect(
       lint('src/ui/chats', '.tsx', [
-        '../machines/chats/chats.protocol',
-        '../../contacts/index',
-        '../../../contract/api',
+        '../../machines/chats/chats/chats.protocol',
+        '../../machines/app/app.protocol',
+        '../contacts/index',
+        '../../contract/api',
       ]).ok,
     ).toBe(true);
   });
 
-  it('machines may use services but not views or wiring; services may not use machines; the contract uses neither', () => {
-    expect(lint('src/machines/session/session', '.ts', ['../../services/api']).ok).toBe(true);
-    expect(lint('src/machines/session/session', '.ts', ['../../ui/RuntimeContext']).ok).toBe(false);
-    expect(lint('src/machines/chats/chats', '.ts', ['../../wiring']).ok).toBe(false);
-    expect(lint('src/services', '.ts', ['../machines/session/session.machine']).ok).toBe(false);
-    expect(lint('src/services/composer', '.ts', ['../machines/composer/composer.machine']).ok).toBe(false);
-    expect(lint('src/contract', '.ts', ['../core/services/api']).ok).toBe(false);
-    expect(lint('src/contract', '.ts', ['../features/chats/index']).ok).toBe(false);
+  it('machines use neither services nor views; only the composition root meets both; services use no machine', () => {
+    expect(lint('src/machines/session/session', '.ts', ['../../../services/app/api']).ok).toBe(false);
+    expect(lint('src/machines/session/session', '.ts', ['../../../ui/app/RuntimeContext']).ok).toBe(false);
+    expect(lint('src/machines/chats/chats', '.ts', ['../../app/wiring/chats']).ok).toBe(false);
+    expect(lint('src/machines/chats/chats', '.ts', ['../../realtime/realtime/realtime.protocol']).ok).toBe(true);
+    expect(
+      lint('src/machines/app/wiring', '.ts', ['../../../services/app/api', '../../chats/chats/chats.machine']).ok,
+    ).toBe(true);
+    expect(lint('src/machines/app', '.ts', ['../../ui/app/AppRoutes']).ok).toBe(false);
+    expect(lint('src/services/app', '.ts', ['../../machines/session/session/session.machine']).ok).toBe(false);
+    expect(lint('src/services/composer', '.ts', ['../../machines/composer/index']).ok).toBe(false);
+    expect(lint('src/services/composer', '.ts', ['../../ui/composer/Composer']).ok).toBe(false);
+    expect(lint('src/services/composer', '.ts', ['../../machines/composer/outbox/outbox.protocol']).ok).toBe(true);
+    expect(lint('src/contract', '.ts', ['../services/app/api']).ok).toBe(false);
+    expect(lint('src/contract', '.ts', ['../machines/chats/index']).ok).toBe(false);
   });
 
   it('no non-null assertion (`!`) in the client’s code; tests may use one', () => {
@@ -122,7 +128,7 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
 // --- zod stays out of the browser (bundle budget, bench/client/bundle.ts) ---
 
 /** The browser's code: everything but tests under these folders, and the entry. */
-const CLIENT_DIRS = ['src/machines/app', 'src/machines', 'src/ui/shared', 'src/services/app'];
+const CLIENT_DIRS = ['src/machines', 'src/ui', 'src/services'];
 
 /** The browser's code: the entry and everything but tests under CLIENT_DIRS. */
 const clientFiles = () => [
@@ -212,7 +218,7 @@ function zodValueImports(file: string, text = fs.readFileSync(file, 'utf8')): st
     );
 }
 
-describe('zod stays out of the browser: src/machines/app, src/machines, src/ui/shared import schema modules as types only', {
+describe('zod stays out of the browser: src/machines, src/ui and src/services import schema modules as types only', {
   timeout: 30_000,
 }, () => {
   it('no browser file imports zod, or a module that loads it, as a value', () => {
@@ -224,10 +230,10 @@ describe('zod stays out of the browser: src/machines/app, src/machines, src/ui/s
   it('a value import of zod or of a schema module fails; type imports and the zod-free contract modules pass', () => {
     const probe = (dir: string, body: string) => zodValueImports(path.join(root, dir, 'ZzProbe.ts'), body);
     expect(probe('src/ui/chats', "import { z } from 'zod';")).toHaveLength(1);
-    expect(probe('src/services', "import { User } from '../../contract/entities';")).toHaveLength(1);
-    expect(probe('src/machines/chats/chats', "export { api } from '../../../../contract/api';")).toHaveLength(1);
+    expect(probe('src/services/app', "import { User } from '../../contract/entities';")).toHaveLength(1);
+    expect(probe('src/machines/chats/chats', "export { api } from '../../../contract/api';")).toHaveLength(1);
     expect(probe('src/machines/app', "import { routes } from '../../contract';")[0]).toMatch(
-      /^src\/core\/app\/ZzProbe\.ts:1 imports '\.\.\/\.\.\/contract' as a value/,
+      /^src\/machines\/app\/ZzProbe\.ts:1 imports '\.\.\/\.\.\/contract' as a value/,
     );
     expect(probe('src/machines/app', "const m = () => import('../../contract/events');")).toHaveLength(1);
     expect(
@@ -235,13 +241,13 @@ describe('zod stays out of the browser: src/machines/app, src/machines, src/ui/s
         'src/ui/chats',
         [
           "import type { z } from 'zod';",
-          "import type { User } from '../../../contract/entities';",
-          "import { type BodyOf, type ResponseOf } from '../../../contract/api';",
-          "export type { ServerEvent } from '../../../contract/events';",
-          "import { routes } from '../../../contract/routes';",
-          "import { SERVER_EVENT_NAMES } from '../../../contract/event-names';",
-          "import { isUser } from '../../../contract/shape';",
-          "import { LIMITS } from '../../../contract/limits';",
+          "import type { User } from '../../contract/entities';",
+          "import { type BodyOf, type ResponseOf } from '../../contract/api';",
+          "export type { ServerEvent } from '../../contract/events';",
+          "import { routes } from '../../contract/routes';",
+          "import { SERVER_EVENT_NAMES } from '../../contract/event-names';",
+          "import { isUser } from '../../contract/shape';",
+          "import { LIMITS } from '../../contract/limits';",
         ].join('\n'),
       ),
     ).toEqual([]);

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The import graph of the machines (src/machines and each feature's machines/), read with the TypeScript parser (type imports and re-exports included):
+// The import graph of the machines (src/machines/<feature>/ and src/machines/shared), read with the TypeScript parser (type imports and re-exports included):
 // no cycles; a protocol module imports only the contract and other protocols (with the pure data modules of its
 // own folder); a machine file imports another machine file only to run it as a child (parent → child).
 import fs from 'node:fs';
@@ -10,15 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles, specifiers } from './import-graph';
 
 const root = path.resolve(__dirname, '../..');
-const coreMachines = path.join(root, 'src/machines');
-const featuresDir = path.join(root, 'src/machines');
-const machineDirs = [
-  coreMachines,
-  ...fs
-    .readdirSync(featuresDir)
-    .map((f) => path.join(featuresDir, f, 'machines'))
-    .filter((d) => fs.existsSync(d)),
-];
+const machinesDir = path.join(root, 'src/machines');
+const sharedMachines = path.join(machinesDir, 'shared');
+/** Each feature's folder of machines (the composition root, src/machines/app, wires them and is not one). */
+const machineDirs = fs
+  .readdirSync(machinesDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name !== 'app' && e.name !== 'shared')
+  .map((e) => path.join(machinesDir, e.name));
 
 function resolve(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
@@ -49,7 +47,7 @@ function dependencies(file: string): string[] {
   for (const spec of specifiers(file)) {
     const target = resolve(file, spec);
     if (!target) continue;
-    if (!/src\/features\/[^/]+\/index\.ts$/.test(target)) {
+    if (!/src\/machines\/[^/]+\/index\.ts$/.test(target)) {
       out.push(target);
       continue;
     }
@@ -93,7 +91,7 @@ function findCycles(graph: Graph): string[][] {
 }
 
 const rel = (f: string) => path.relative(root, f);
-const graph = buildGraph(machineDirs.flatMap(sourceFiles));
+const graph = buildGraph([...machineDirs, sharedMachines].flatMap(sourceFiles));
 
 describe('import graph of the machines', () => {
   it('the cycle finder finds a cycle, also one through a type import', () => {
@@ -144,9 +142,9 @@ describe('import graph of the machines', () => {
     const allowed = (from: string, to: string) =>
       to.startsWith(path.join(root, 'src/contract')) ||
       to.endsWith('.protocol.ts') ||
-      to === path.join(coreMachines, 'machine-ref.ts') ||
+      to === path.join(sharedMachines, 'machine-ref.ts') ||
       // the typed system map: it imports nothing (each protocol adds its own entry to it)
-      to === path.join(coreMachines, 'system.ts') ||
+      to === path.join(sharedMachines, 'system.ts') ||
       // pure data modules of its own folder (no machine, no actor)
       (path.dirname(to) === path.dirname(from) &&
         !to.endsWith('.machine.ts') &&

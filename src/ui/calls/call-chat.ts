@@ -1,7 +1,7 @@
 // The call's chat is its conversation: these lines are the conversation's recent messages (and the own ones still
 // in the outbox), in the shape the call view's chat panel draws. Pure (tested in src/ui/conversation/voice-call-text.test.ts).
 import type { Message, PublicUser } from '../../contract/entities';
-import type { OutboxItem } from '../../machines/composer/outbox/outbox-item';
+import type { OutboxItem } from '../../machines/composer/index';
 import { callLabel, voicePreview } from '../conversation/index';
 
 export interface CallChatLine {

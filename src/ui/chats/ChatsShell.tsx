@@ -3,39 +3,14 @@
 // the list, and the header's back button (<ChatsBackButton />, shown only there) returns too. The off-screen panel
 // is inert, so neither Tab nor a screen reader lands in it. `data-wide` is set when the conversation pane is at
 // least 900 px wide. Children reach the layout through useChatsShell().
-import {
-  createContext,
-  type ReactNode,
-  type TouchEventHandler,
-  useCallback,
-  useContext,
-  useEffect,
-  useRef,
-} from 'react';
+import { type ReactNode, type TouchEventHandler, useCallback, useEffect, useRef } from 'react';
 import type { ChatsPanel } from '../../machines/chats/chatsLayout/chatsLayout.protocol';
+import { type ChatsShellApi, ChatsShellContext } from '../shared/chats-shell-context';
 import { useChatsLayout } from './useChatsLayout';
+
+export { ChatsBackButton, type ChatsShellApi, useChatsShell } from '../shared/chats-shell-context';
+
 import './chats-shell.css';
-
-export interface ChatsShellApi {
-  /** The two-panel layout is active (≤ 768 px). */
-  narrow: boolean;
-  /** The conversation pane is at least 900 px wide. */
-  wide: boolean;
-  /** The panel a narrow screen shows. */
-  panel: ChatsPanel;
-  /** Back to the list (the header's back button). */
-  back(): void;
-  /** Show the selected conversation (e.g. its tile chosen again). */
-  openConversation(): void;
-}
-
-const outside: ChatsShellApi = { narrow: false, wide: false, panel: 'list', back() {}, openConversation() {} };
-const ChatsShellContext = createContext<ChatsShellApi>(outside);
-
-/** The layout for components inside <ChatsShell> (a harmless default outside it, e.g. in view tests). */
-export function useChatsShell(): ChatsShellApi {
-  return useContext(ChatsShellContext);
-}
 
 export interface ChatsShellProps {
   list: ReactNode;
@@ -136,30 +111,5 @@ export function ChatsShellView(props: ChatsShellViewProps) {
         </div>
       </div>
     </ChatsShellContext.Provider>
-  );
-}
-
-/** The header's back button: rendered only in the narrow layout, it returns to the list. */
-export function ChatsBackButton(props: { className?: string }) {
-  const { narrow, back } = useChatsShell();
-  if (!narrow) return null;
-  return (
-    <button
-      type="button"
-      className={`chats-back ${props.className ?? ''}`.trim()}
-      aria-label="Назад к списку чатов"
-      onClick={back}
-    >
-      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-        <path
-          d="M15 5l-7 7 7 7"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
-    </button>
   );
 }

@@ -1,12 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { FOOTER_TAGS } from '../../machines/chats/chatsFooter/chatsFooter.protocol';
-import { contactsTileSubtitle, filterContacts } from '../../machines/contacts/contacts/contact-list';
-import { useContactCode } from '../contacts/index';
-import { useContacts } from '../contacts/index';
-import { useGroupDialog } from '../contacts/index';
-import { useAvatarEditor } from '../profile/index';
-import { useOwnUser } from '../profile/index';
+import { contactsTileSubtitle, filterContacts } from '../../machines/contacts/index';
 import { useOwnedActor } from '../app/useOwnedActor';
+import { useContactCode, useContacts, useGroupDialog } from '../contacts/index';
+import { useAvatarEditor, useOwnUser } from '../profile/index';
 
 export type FooterDialog = 'group' | 'contacts' | 'profile' | null;
 

@@ -1,7 +1,7 @@
 // The message pane's header (docs/behaviour.md §2): back button on narrow screens, avatar, title, presence
 // ('ОНЛАЙН' or the last-seen text) and the call buttons.
 import { ChatAvatar } from '../shared/ChatAvatar';
-import { ChatsBackButton } from '../chats/index';
+import { ChatsBackButton } from '../shared/chats-shell-context';
 import type { HeaderView } from './view-model';
 
 export interface ConversationHeaderProps {

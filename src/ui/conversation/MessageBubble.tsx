@@ -6,16 +6,16 @@
 // components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
 import { type KeyboardEvent, type MouseEvent, memo, Suspense, useState } from 'react';
 
-import { UPLOAD_FAILED } from '../../machines/composer/outbox/outbox-item';
+import { UPLOAD_FAILED } from '../../machines/composer/index';
+import { LazyEncryptedText } from '../secretChats/index';
+import { lazyView } from '../shared/lazy-view';
+import { useLongPress } from '../shared/useLongPress';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
-import { LazyEncryptedText } from '../secretChats/index';
 import type { AttachmentView, MessageRow } from './view-model';
 import { CallEntry } from './voice/CallEntry';
-import { lazyView } from '../shared/lazy-view';
 import type { VoicePlayerProps } from './voice/VoicePlayer';
-import { useLongPress } from '../shared/useLongPress';
 
 /** The voice player loads with the first voice message on screen (the chats page's first bundle has a budget). */
 export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>

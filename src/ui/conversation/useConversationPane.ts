@@ -3,21 +3,21 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo } from 'react';
 import type { ConversationEntry, Message, PublicUser } from '../../contract/entities';
-import type { RemovalRef } from '../../machines/messageActions/removal/removal.protocol';
+import { displayName, isGroupConversation, replyPreview } from '../../contract/format';
 
 import type { ComposerRef } from '../../machines/composer/composer/composer.protocol';
-import { itemProgress } from '../../machines/composer/outbox/outbox-item';
+import { itemProgress } from '../../machines/composer/index';
 import type { ConversationRef } from '../../machines/conversation/conversation/conversation.protocol';
-import { useAppRef, useSystemActor } from '../app/RuntimeContext';
-import type { SecretDeviceRef } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import type { RemovalRef } from '../../machines/messageActions/removal/removal.protocol';
 import type { SecretEnvelope } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import type { SecretDeviceRef } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { useAppRef, useSystemActor } from '../app/RuntimeContext';
 import type { ConversationViewProps } from './ConversationView';
-import { displayName, isGroupConversation, replyPreview } from '../../contract/format';
-import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
-import { voicePreview } from './voice-call-text';
-import { useConversationSignals } from './useConversationSignals';
 import type { MessageAction } from './message-actions';
 import { messageWords } from './tile-line';
+import { useConversationSignals } from './useConversationSignals';
+import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
+import { voicePreview } from './voice-call-text';
 
 const EMPTY: never[] = [];
 

@@ -1,14 +1,6 @@
 // Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
 import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
-
-import { itemProgress, type OutboxItem } from '../../machines/composer/outbox/outbox-item';
-import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
-import type { SecretText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
-import { dayLabel, editedTitle } from './day-label';
-import { systemText } from './system-text';
-import { avatarOf, groupNames } from './chat-tile';
-import { callLabel, isMissedFor } from './voice-call-text';
 import {
   type AvatarView,
   conversationTitle,
@@ -18,6 +10,13 @@ import {
   presenceText,
   replyPreview,
 } from '../../contract/format';
+import { itemProgress, type OutboxItem } from '../../machines/composer/index';
+import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
+import type { SecretText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { avatarOf, groupNames } from './chat-tile';
+import { dayLabel, editedTitle } from './day-label';
+import { systemText } from './system-text';
+import { callLabel, isMissedFor } from './voice-call-text';
 
 export type { AvatarView } from '../../contract/format';
 export { type ChatTileView, chatTile } from './chat-tile';

@@ -1,16 +1,10 @@
 // The words of voice messages and call entries (pure, tested in src/ui/conversation/voice-call-text.test.ts):
 // «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
 import type { CallInfo, Message } from '../../contract/entities';
+import { clock } from '../../contract/format';
 import { systemText } from './system-text';
 
-/** m:ss (h:mm:ss past an hour), rounded down to the second. */
-export function clock(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+export { clock };
 
 export const voicePreview = (durationMs: number) => `Голосовое сообщение ${clock(durationMs)}`;
 

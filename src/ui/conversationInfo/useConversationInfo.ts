@@ -3,15 +3,15 @@
 import { useSelector } from '@xstate/react';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import type { ConversationEntry } from '../../contract/entities';
-import { useOwnedActor } from '../app/useOwnedActor';
-import { filterContacts } from '../../machines/contacts/contacts/contact-list';
-import { useContacts } from '../contacts/index';
 import { displayName, isMuted } from '../../contract/format';
 import type { ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
+import { filterContacts } from '../../machines/contacts/index';
 import {
   type GroupAction,
   INFO_TAGS,
 } from '../../machines/conversationInfo/conversationInfo/conversationInfo.protocol';
+import { useOwnedActor } from '../app/useOwnedActor';
+import { useContacts } from '../contacts/index';
 import { infoView } from './info-view';
 
 export function useConversationInfo(options: {

@@ -2,8 +2,8 @@
 // LazyVoiceRecorder.ts): the elapsed time, a live level, «Отмена» (or Escape) and «Отправить»; a refused
 // microphone shows why, in Russian. It renders from props (useRecorderPanel.ts turns the recorder actor into them).
 import { useEffect } from 'react';
+import { clock } from '../../../contract/format';
 import { VOICE } from '../../../contract/limits';
-import { clock } from '../../conversation/index';
 
 export interface VoiceRecorderProps {
   phase: 'asking' | 'recording' | 'stopping' | 'failed';
