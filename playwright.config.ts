@@ -24,7 +24,8 @@ export default defineConfig({
   // One retry on CI only: WebRTC tests depend on Chrome's own layer and bandwidth choices on a loaded 2-core machine;
   // a retried pass is reported as flaky, not hidden.
   retries: process.env.CI ? 1 : 0,
-  reporter: [['list']],
+  // Each run's per-test times are kept for `npm run test:timings`.
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
     headless: true,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },

@@ -194,7 +194,7 @@ export default defineConfig({
             // half a kilobyte, each with its own wrapper and gzip header.
             {
               name: 'base',
-              test: /src[\\/](contract[\\/](failure|shape|limits)|core[\\/]machines[\\/](not-wired|system|realtime[\\/]listen-to-server)|core[\\/]ui[\\/]RuntimeContext|shared[\\/](format|ui[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
+              test: /src[\\/](contract[\\/](failure|shape|limits|format)|machines[\\/](shared[\\/](not-wired|system)|realtime[\\/]realtime[\\/]listen-to-server)|ui[\\/](app[\\/]RuntimeContext|shared[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
             },
           ],
         },
@@ -202,6 +202,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Each run's per-file times are kept for `npm run test:timings`.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'reports/vitest.json' },
     projects: [
       {
         test: {
