@@ -3,6 +3,7 @@
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { ChatsBackButton } from '../chats/index';
 import type { HeaderView } from './view-model';
+import './conversation.css';
 
 export interface ConversationHeaderProps {
   header: HeaderView;

@@ -16,6 +16,7 @@ import { CallEntry } from './voice/CallEntry';
 import { lazyView } from '../shared/lazy-view';
 import type { VoicePlayerProps } from './voice/VoicePlayer';
 import { useLongPress } from '../shared/useLongPress';
+import './conversation.css';
 
 /** The voice player loads with the first voice message on screen (the chats page's first bundle has a budget). */
 export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>
