@@ -1,4 +1,13 @@
 // The browser entry: the inspector (development, ?inspect), the composition root, the router.
+// The design tokens, themes, resets and the controls every page uses, before any feature's styles.
+import './ui/shared/tokens.css';
+import './ui/shared/themes.css';
+import './ui/shared/base.css';
+import './ui/shared/controls.css';
+import './ui/shared/layout.css';
+// Shared views' styles the first screen needs (the avatar, «Не удалось загрузить раздел»).
+import './ui/shared/avatar.css';
+import './ui/shared/placeholder.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
@@ -8,7 +17,6 @@ import { RouterBridge } from './ui/app/RouterBridge';
 import { startInspector } from './services/app/inspector';
 import { AppRoutes } from './ui/app/AppRoutes';
 import { RuntimeProvider, type ViewPorts } from './ui/app/RuntimeContext';
-import './ui/shared/app.css';
 
 // The effects views run themselves; their code loads when first used, not with the first bundle.
 const ports: ViewPorts = {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(__dirname, '../..');
 
 /** The fenced block under README's "## Layout" heading. */
-export function layoutBlock(readme: string): string {
+function layoutBlock(readme: string): string {
   const section = readme.split(/^## Layout$/m)[1]?.split(/^## /m)[0] ?? '';
   return /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 }

@@ -8,6 +8,7 @@ import { type AccountDeletionViewProps, useAccountDeletion } from './useAccountD
 import { type DataExportViewProps, useDataExport } from './useDataExport';
 import { type DevicesViewProps, useDevices } from './useDevices';
 import { type PasswordViewProps, usePasswordChange } from './usePasswordChange';
+import './account.css';
 
 export function DevicesSection() {
   return <DevicesView {...useDevices()} />;

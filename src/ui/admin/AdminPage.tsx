@@ -8,7 +8,7 @@ import { ReportsTab } from './ReportsTab';
 import { ServerTab } from './ServerTab';
 import { UsersTab } from './UsersTab';
 import { useAdminAccess } from './useAdminAccess';
-import '../contacts/contacts.css';
+import '../shared/admin-parts.css';
 import './admin.css';
 
 const TABS = [

@@ -4,6 +4,7 @@ import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
 import { LazyReportNotices } from '../reports/index';
 import { useAppLayout } from './useAppLayout';
+import './app-layout.css';
 
 const NAV = [
   { to: '/', label: 'Чаты', icon: 'M5 6h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-4 3v-3H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z' },

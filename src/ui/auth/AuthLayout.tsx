@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { BrandMark } from '../shared/BrandMark';
+import './auth.css';
 
 export const PRODUCT_TITLE = 'Беседа';
 // A no-break space keeps the dash off the start of a line.

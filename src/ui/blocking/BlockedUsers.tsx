@@ -1,6 +1,7 @@
 // Settings: «Заблокированные» — the people the user blocked, each with «Разблокировать».
 import { displayName } from '../../contract/format';
 import { type BlockingView, useBlocking } from './useBlocking';
+import './blocking.css';
 
 /** The settings section with its own blocking actor (alive while it is shown). */
 export function BlockedUsersSection() {

@@ -8,6 +8,7 @@ import { ListRegion } from '../shared/ListRegion';
 import type { ChatTileView } from '../conversation/index';
 import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
 import { MUTE_CHOICES } from './useChatActions';
+import './chats.css';
 
 /** The list menu's actions and their confirmation (useChatActions). */
 export interface ChatMenuProps {

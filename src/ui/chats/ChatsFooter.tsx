@@ -9,7 +9,7 @@ import type { ContactCodeView } from '../contacts/index';
 import { UserAvatar } from '../shared/UserAvatar';
 import { LazySecretDialog } from '../secretChats/index';
 import { useChatsFooter } from './useChatsFooter';
-import '../contacts/contacts.css';
+import './chats-footer.css';
 
 // The dialogs (and the crop editor inside the profile dialog) load when first opened, keeping them out of the
 // chats page's first bundle; a dialog whose chunk fails to load offers a retry (lazy-view.tsx).

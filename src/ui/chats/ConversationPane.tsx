@@ -25,6 +25,8 @@ import {
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
 import type { useChatActions } from './useChatActions';
 import type { useChatsPage } from './useChatsPage';
+import './conversation-pane.css';
+import '../shared/toast.css';
 
 export type ConversationPaneProps = ReturnType<typeof useChatsPage> & {
   conversation: NonNullable<ReturnType<typeof useChatsPage>['conversation']>;

@@ -20,6 +20,9 @@ import { LazyVoiceRecorder } from './voice/LazyVoiceRecorder';
 import { MicButton } from './voice/MicButton';
 import type { RecorderPanel } from './voice/useRecorderPanel';
 import type { MentionPickerView } from './useMentionPicker';
+import './composer.css';
+// The recorder's panel loads on demand; its styles come with the composer's.
+import './voice/recorder.css';
 
 /** «Редактирование» loads with the first edit. */
 const LazyEditBanner = lazyView<EditBannerProps>(() => import('./EditBanner').then((m) => m.EditBanner));

@@ -1,6 +1,7 @@
 // The composer's banner while an own message is being edited: «Редактирование», the original text, the server's
 // message when a save failed, and the close button (Escape does the same).
 import { replyPreview } from '../../contract/format';
+import './composer.css';
 
 export interface EditBannerProps {
   original: string;

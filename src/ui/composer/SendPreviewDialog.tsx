@@ -4,6 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { LIMITS } from '../../contract/limits';
 import { Modal } from '../shared/Modal';
 import type { SendPreviewView } from './useSendPreview';
+import './composer.css';
 
 export function SendPreviewDialog(props: { preview: SendPreviewView; onSend(): void }) {
   const { preview } = props;

@@ -1,6 +1,7 @@
 // The four EBLID boxes (docs/behaviour.md §5), one group to a screen reader ('EBLID'). What each key does is the
 // contactCode actor's business; this only reports it and puts the focus where the actor says.
 import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef } from 'react';
+import './contacts.css';
 
 export interface CodeBoxesProps {
   digits: readonly string[];

@@ -3,6 +3,7 @@
 import { CodeBoxes } from './CodeBoxes';
 import type { ContactCodeView } from './useContactCode';
 import { UserAvatar } from '../shared/UserAvatar';
+import './contacts.css';
 
 export type ContactCodePanelProps = Omit<ContactCodeView, 'onReset'> & { headingLevel?: 3 | 4; compact?: boolean };
 

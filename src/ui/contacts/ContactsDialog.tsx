@@ -8,6 +8,7 @@ import { ListRegion } from '../shared/ListRegion';
 import { Modal } from '../shared/Modal';
 import type { ContactCodeView } from './useContactCode';
 import { UserAvatar } from '../shared/UserAvatar';
+import './contacts.css';
 
 export interface ContactsDialogProps {
   eblid: string;

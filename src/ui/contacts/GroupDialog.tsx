@@ -5,6 +5,7 @@ import { LIMITS } from '../../contract/limits';
 import { Modal } from '../shared/Modal';
 import type { GroupDialogView } from './useGroupDialog';
 import { UserAvatar } from '../shared/UserAvatar';
+import './contacts.css';
 
 export type GroupDialogProps = Omit<GroupDialogView, 'open' | 'onOpen'>;
 

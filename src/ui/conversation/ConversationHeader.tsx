@@ -3,6 +3,7 @@
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { ChatsBackButton } from '../shared/chats-shell-context';
 import type { HeaderView } from './view-model';
+import './conversation.css';
 
 export interface ConversationHeaderProps {
   header: HeaderView;

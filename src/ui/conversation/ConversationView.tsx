@@ -18,6 +18,7 @@ import './lightbox.css';
 import { TypingIndicator } from './TypingIndicator';
 import { PinBar, type PinBarView } from './PinBar';
 import type { HeaderView, MessageRow } from './view-model';
+import './conversation.css';
 
 export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' | 'onEdit'> {
   status: 'loading' | 'failed' | 'ready';

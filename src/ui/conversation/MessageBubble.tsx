@@ -16,6 +16,7 @@ import { MessageText } from './MessageText';
 import type { AttachmentView, MessageRow } from './view-model';
 import { CallEntry } from './voice/CallEntry';
 import type { VoicePlayerProps } from './voice/VoicePlayer';
+import './conversation.css';
 
 /** The voice player loads with the first voice message on screen (the chats page's first bundle has a budget). */
 export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>

@@ -17,6 +17,7 @@ import { useReaderMoves } from './useReaderMoves';
 import { useReadVisibility } from './useReadVisibility';
 import { useStickToBottom } from './useStickToBottom';
 import type { MessageRow } from './view-model';
+import './conversation.css';
 
 /** The message menu loads when first opened (a right click, the menu key or the message's button). */
 export const LazyMessageMenu = lazyView<MessageMenuProps>(() => import('./MessageMenu').then((m) => m.MessageMenu));

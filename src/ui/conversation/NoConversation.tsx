@@ -1,4 +1,6 @@
-// The message pane when no conversation is open: «Выберите чат» (in the chats page's first bundle).
+// The message pane when no conversation is open: «Выберите чат» (in the chats page's first bundle, with its styles).
+import './no-conversation.css';
+
 /** The message pane when no conversation is selected. */
 export function NoConversation() {
   return (

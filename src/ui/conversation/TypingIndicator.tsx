@@ -1,5 +1,7 @@
 // Others typing (docs/behaviour.md §4): who, and three dots of which 1–3 are lit, cycling every 500 ms (the typing actor
 // counts them).
+import './conversation.css';
+
 export function TypingIndicator(props: { text: string; dots: number }) {
   return (
     <div className="typing" aria-live="polite" data-testid="typing">

@@ -2,6 +2,7 @@
 // «Отозвать», and «Создать ссылку».
 import { formatDate } from '../../contract/format';
 import { type GroupInvitesView, useGroupInvites } from './useGroupInvites';
+import './invite-links.css';
 
 const EXPIRY = [
   { label: 'без срока', ms: null },

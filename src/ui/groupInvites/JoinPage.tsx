@@ -4,6 +4,7 @@ import { useParams } from 'react-router-dom';
 import { avatarColour, avatarFace, membersText } from '../../contract/format';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { type JoinGroupView, useJoinGroup } from './useJoinGroup';
+import './group-invites.css';
 
 export function JoinPage() {
   const { code = '' } = useParams();

@@ -4,7 +4,8 @@
 import { useId } from 'react';
 import type { RegistrationInvite } from '../../machines/inviteCodes/inviteCodes/inviteCodes.protocol';
 import { type InviteCodesViewProps, useInviteCodes } from './useInviteCodes';
-import '../admin/admin.css';
+import '../shared/admin-parts.css';
+import './invite-codes.css';
 
 /** «Коды приглашения» in «Администрирование». */
 export function InviteCodesSection() {

@@ -7,6 +7,7 @@ import { useOwnedActor } from '../app/useOwnedActor';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import type { AvatarView } from '../../contract/format';
 import { Modal } from '../shared/Modal';
+import './message-actions.css';
 
 export interface ForwardTarget {
   id: string;

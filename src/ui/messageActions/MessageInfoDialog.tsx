@@ -3,6 +3,7 @@
 import { useSelector } from '@xstate/react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { Modal } from '../shared/Modal';
+import './message-actions.css';
 
 export interface MessageInfoDialogProps {
   messageId: string;

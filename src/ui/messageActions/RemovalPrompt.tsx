@@ -2,6 +2,8 @@
 // (docs/behaviour.md §10.19).
 import { Modal } from '../shared/Modal';
 import type { RemovalMode } from '../../machines/messageActions/removal/removal.protocol';
+import '../shared/toast.css';
+import './message-actions.css';
 
 export interface RemovalPromptProps {
   asking: { count: number } | null;

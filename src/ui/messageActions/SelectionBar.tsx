@@ -1,6 +1,7 @@
 // Selection mode's bar in place of the composer: the count, «Переслать», «Копировать», «Удалить» and «Отмена»;
 // Escape leaves the mode.
 import { useEffect } from 'react';
+import './message-actions.css';
 
 export interface SelectionBarProps {
   count: number;

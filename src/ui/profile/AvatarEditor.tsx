@@ -5,6 +5,7 @@ import { type DragEvent, useId, useState } from 'react';
 import Cropper from 'react-easy-crop';
 import { ZOOM_MAX, ZOOM_MIN, ZOOM_STEP } from '../../machines/profile/avatar/avatar.protocol';
 import type { AvatarEditorView } from './useAvatarEditor';
+import './profile.css';
 
 export const CROP_WINDOW_PX = 220;
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { AvatarEditor } from './AvatarEditor';
 import { useAvatarEditor } from './useAvatarEditor';
-import '../contacts/contacts.css';
+import './profile.css';
 
 export function GroupPicture(props: { conversationId: string }) {
   const [open, setOpen] = useState(false);

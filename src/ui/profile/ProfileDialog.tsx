@@ -4,6 +4,7 @@ import { Modal } from '../shared/Modal';
 import { UserAvatar } from '../shared/UserAvatar';
 import { AvatarEditor } from './AvatarEditor';
 import type { AvatarEditorView } from './useAvatarEditor';
+import './profile.css';
 
 export interface ProfileDialogProps {
   me: Pick<User, 'id' | 'displayName' | 'avatarUrl' | 'eblid' | 'username'>;

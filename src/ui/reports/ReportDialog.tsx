@@ -9,7 +9,9 @@ import {
   type ReportTarget,
 } from '../../machines/reports/reportDialog/reportDialog.protocol';
 import { type ReportDialogView, useReportDialog } from './useReportDialog';
-import '../admin/admin.css';
+import '../shared/admin-parts.css';
+import '../shared/toast.css';
+import './reports.css';
 
 export const REASONS: { value: ReportReason; label: string }[] = [
   { value: 'spam', label: 'Спам' },

@@ -3,7 +3,7 @@
 import { useSelector } from '@xstate/react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { noticeText, type ReportNotice } from '../../machines/reports/reportNotices/reportNotices.protocol';
-import '../admin/admin.css';
+import './reports.css';
 
 const NONE: ReportNotice[] = [];
 

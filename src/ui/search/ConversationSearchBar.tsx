@@ -4,6 +4,7 @@
 import { NOTHING_FOUND, SEARCH_LOADING } from '../../machines/search/search/search.protocol';
 import { SearchField } from './SearchField';
 import type { SearchStatus } from './useSearch';
+import './search.css';
 
 export interface ConversationSearchBarProps {
   query: string;

@@ -5,6 +5,7 @@ import type { ConversationEntry, PublicUser } from '../../contract/entities';
 import { displayName } from '../../contract/format';
 import { SearchField } from './SearchField';
 import type { SearchView } from './useSearch';
+import './search.css';
 
 export const LazySearchResults = lazyView(() => import('./SearchResults').then((m) => m.SearchResults));
 

@@ -1,6 +1,7 @@
 // The search field at the top of the chats list («Поиск»): Ctrl+K or / focuses it from anywhere on the page; the
 // arrow keys and Enter choose among the results, Escape clears; each result is also a button of its own.
 import { useEffect, useRef } from 'react';
+import './search.css';
 
 export interface SearchFieldProps {
   value: string;

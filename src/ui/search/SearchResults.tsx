@@ -6,6 +6,7 @@ import type { ConversationEntry, SearchResult } from '../../contract/entities';
 import { NOTHING_FOUND, SEARCH_LOADING } from '../../machines/search/search/search.protocol';
 import { conversationTitle, displayName, formatDate, formatTime } from '../../contract/format';
 import { resultRowId, type SearchStatus } from './useSearch';
+import './search.css';
 
 export interface SearchResultsProps {
   idPrefix: string;

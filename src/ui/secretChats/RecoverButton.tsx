@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { ENTER_RECOVERY_KEY } from '../../machines/secretChats/secretRecovery/secretRecovery.protocol';
 import { RecoveryDialog } from './RecoveryDialog';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
+import './recover-button.css';
 
 export function RecoverButton(props: { show: boolean }) {
   const userId = useSelector(useSecretDeviceRef(), (s) => s?.context.userId ?? null);

@@ -2,6 +2,7 @@
 // edit or a reaction could not be sent: see useSecretChatNotice. Nothing otherwise, and nothing in a chat that is
 // not secret.
 import { useSecretChatNotice } from './useSecretChatNotice';
+import '../shared/toast.css';
 
 export function SecretChatNotice(props: { conversationId: string }) {
   const view = useSecretChatNotice(props.conversationId);

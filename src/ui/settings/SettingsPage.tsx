@@ -11,7 +11,7 @@ import { ThemeSection, useTheme } from '../theme/index';
 import type { ProfileFields } from '../../machines/profile/profile/profile.protocol';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
-import '../contacts/contacts.css';
+import './settings.css';
 
 export const STATUS_OPTIONS: { value: PresenceStatus; label: string }[] = [
   { value: 'ONLINE', label: 'ОНЛАЙН' },

@@ -1,5 +1,6 @@
 // A conversation's or person's avatar: an uploaded picture, an emoji (`emoji:<char>`) or initials on a colour
-// from the id's hash, with an optional presence dot (green online, amber away, grey offline).
+// from the id's hash, with an optional presence dot (green online, amber away, grey offline). Styles: avatar.css,
+// loaded with the first bundle (src/main.tsx).
 import { useState } from 'react';
 import type { AvatarView } from '../../contract/format';
 

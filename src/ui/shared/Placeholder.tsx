@@ -1,4 +1,4 @@
-// Placeholder pages until their issues land (chats, contacts, calls, settings).
+// Placeholder pages until their issues land (chats, contacts, calls, settings). Styles: placeholder.css (src/main.tsx).
 export function Placeholder({ title, text }: { title: string; text: string }) {
   return (
     <section className="placeholder">

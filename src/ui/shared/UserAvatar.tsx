@@ -4,7 +4,6 @@ import type { PresenceStatus } from '../../contract/entities';
 import { ChatAvatar } from './ChatAvatar';
 import { avatarColour, avatarFace, presenceDot } from '../../contract/format';
 // ChatAvatar's styles live with the chats page, which may not have loaded yet (/contacts opened directly).
-import '../chats/chats.css';
 
 export interface AvatarUser {
   id: string;

@@ -1,5 +1,6 @@
 // «Тема» in Settings: «Системная», «Светлая», «Тёмная» as a radio group; the page changes at once.
 import { THEME_CHOICES, THEME_LABELS, type ThemeChoice } from '../../contract/theme';
+import './theme.css';
 
 export function ThemeSection(props: { choice: ThemeChoice; onChoose(choice: ThemeChoice): void }) {
   return (

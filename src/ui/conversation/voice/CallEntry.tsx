@@ -1,7 +1,8 @@
 // A call as an entry of the conversation: «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён»,
 // with a button to call back (same kind of call).
-// The voice player's, recorder's and call entries' styles: the player and recorder load on demand, this does not.
-import '../../composer/voice.css';
+// The voice player's and call entries' styles: the player loads on demand, this does not (the recorder's styles come
+// with the composer, src/ui/composer/Composer.tsx).
+import './voice.css';
 
 export interface CallEntryProps {
   label: string;

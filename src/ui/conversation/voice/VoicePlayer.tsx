@@ -6,6 +6,7 @@ import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useState } from
 import { VOICE } from '../../../contract/limits';
 import { clock } from '../voice-call-text';
 import { claimPlayback, releasePlayback } from './now-playing';
+import './voice.css';
 
 export interface VoicePlayerProps {
   /** The recording; null while it is still uploading. */
