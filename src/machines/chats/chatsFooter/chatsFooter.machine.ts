@@ -9,20 +9,9 @@
 // The dialogs' machines are not in the first bundle: fetched when a dialog is first opened or the panel unfolded,
 // then kept; a dialog shows once its actor runs ('waiting' before), and one whose code could not be fetched closes
 // again (its tile tries again).
-import {
-  and,
-  assertEvent,
-  assign,
-  enqueueActions,
-  type EventObject,
-  fromCallback,
-  not,
-  setup,
-  stateIn,
-  stopChild,
-} from 'xstate';
+import { and, assign, enqueueActions, type EventObject, fromCallback, not, setup, stateIn, stopChild } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
-import { notWired } from '../../shared/not-wired';
+import { copyStates, copyTextNotWired } from '../../shared/clipboard';
 import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../shared/owned-code';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
@@ -90,7 +79,7 @@ export const chatsFooterMachine = setup({
   actors: {
     chatOpened: chatOpenedFromContacts,
     /** Writes the text to the clipboard. */
-    copyText: notWired<void, { text: string }>('chatsFooter.copyText'),
+    copyText: copyTextNotWired('chatsFooter'),
     /** The dialogs' machines, wired (the registry lines 'contactCode', 'avatar', 'groupDialog'). */
     loadOwned: loadOwnedNotWired<Dialogs>('chatsFooter'),
   },
@@ -197,31 +186,8 @@ export const chatsFooterMachine = setup({
         shown: lazy('#chatsFooter.fold.folded', { id: 'foldCode', line: 'contactCode' }),
       },
     },
-    copy: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: { 'footer.copy': 'copying' },
-        },
-        copying: {
-          invoke: {
-            id: 'copyText',
-            src: 'copyText',
-            input: ({ event }) => {
-              assertEvent(event, 'footer.copy');
-              return { text: event.text };
-            },
-            onDone: 'copied',
-            onError: 'idle',
-          },
-        },
-        copied: {
-          tags: [FOOTER_TAGS.copied],
-          after: { copiedNotice: 'idle' },
-          on: { 'footer.copy': 'copying' },
-        },
-      },
-    },
+    // The own EBLID to the clipboard: a click while it is being written changes nothing (the text is the same).
+    copy: copyStates({ event: 'footer.copy', tag: FOOTER_TAGS.copied, delay: 'copiedNotice', again: 'ignore' }),
   },
 });
 
