@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import { LIMITS } from '../../contract/limits';
 import { Modal } from '../shared/Modal';
 import type { GroupDialogView } from './useGroupDialog';
-import { UserAvatar } from '../shared/UserAvatar';
+import { MemberPicker } from '../shared/MemberPicker';
 import './contacts.css';
 
 export type GroupDialogProps = Omit<GroupDialogView, 'open' | 'onOpen'>;
@@ -21,30 +21,7 @@ export function GroupDialog(props: GroupDialogProps) {
           <span>Название</span>
           <input value={props.title} maxLength={LIMITS.groupTitleMax} onChange={(e) => props.onTitle(e.target.value)} />
         </label>
-        <fieldset className="pick-fieldset">
-          <legend className="section-title">Участники</legend>
-          {props.friends.length === 0 ? (
-            <p className="muted">Сначала добавьте друзей</p>
-          ) : (
-            <ul className="pick-list">
-              {props.friends.map((f) => {
-                const ticked = props.selected.includes(f.id);
-                return (
-                  <li key={f.id}>
-                    <label className={`pick-row ${ticked ? 'ticked' : ''}`}>
-                      <input type="checkbox" checked={ticked} onChange={() => props.onToggle(f.id)} />
-                      <UserAvatar user={f} size={32} />
-                      <span className="person-text">
-                        <span className="person-name">{f.displayName}</span>
-                        <span className="person-sub">{ticked ? 'Выбрано' : 'Нажмите, чтобы выбрать'}</span>
-                      </span>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </fieldset>
+        <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
         {props.error && (
           <p className="inline-error" role="alert">
             {props.error}

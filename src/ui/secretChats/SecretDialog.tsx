@@ -3,7 +3,7 @@
 import type { FormEvent } from 'react';
 import { LIMITS } from '../../contract/limits';
 import { Modal } from '../shared/Modal';
-import { UserAvatar } from '../shared/UserAvatar';
+import { MemberPicker } from '../shared/MemberPicker';
 import { useSecretDialog } from './useSecretDialog';
 
 export const SECRET_EXPLANATION =
@@ -43,30 +43,7 @@ export function SecretDialogView(props: ReturnType<typeof useSecretDialog>) {
             />
           </label>
         )}
-        <fieldset className="pick-fieldset">
-          <legend className="section-title">Участники</legend>
-          {props.friends.length === 0 ? (
-            <p className="muted">Сначала добавьте друзей</p>
-          ) : (
-            <ul className="pick-list">
-              {props.friends.map((f) => {
-                const ticked = props.selected.includes(f.id);
-                return (
-                  <li key={f.id}>
-                    <label className={`pick-row ${ticked ? 'ticked' : ''}`}>
-                      <input type="checkbox" checked={ticked} onChange={() => props.onToggle(f.id)} />
-                      <UserAvatar user={f} size={32} />
-                      <span className="person-text">
-                        <span className="person-name">{f.displayName}</span>
-                        <span className="person-sub">{ticked ? 'Выбрано' : 'Нажмите, чтобы выбрать'}</span>
-                      </span>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </fieldset>
+        <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
         {(props.noDevice ?? props.error) && (
           <p className="inline-error" role="alert">
             {props.noDevice ?? props.error}

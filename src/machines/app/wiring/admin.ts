@@ -2,6 +2,7 @@
 // clipboard.
 import { fromPromise } from 'xstate';
 import type { ServerSettings } from '../../../contract/administration';
+import { toClipboard } from './clipboard';
 import type { Services } from '../services';
 import { adminRegistrationMachine } from '../../admin/adminRegistration/adminRegistration.machine';
 import { adminReportsMachine } from '../../admin/adminReports/adminReports.machine';
@@ -35,9 +36,7 @@ export const wireAdminUsers = (s: Services) =>
       makeResetLink: fromPromise(({ input }: { input: { userId: string } }) =>
         s.api.call('adminResetLink', { body: { userId: input.userId } }),
       ),
-      copyLink: fromPromise<unknown, { path: string }>(({ input }) =>
-        navigator.clipboard.writeText(window.location.origin + input.path),
-      ),
+      copyLink: toClipboard((input: { path: string }) => window.location.origin + input.path),
     },
   });
 

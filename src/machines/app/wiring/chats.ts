@@ -8,6 +8,7 @@ import { chatsFooterMachine } from '../../chats/chatsFooter/chatsFooter.machine'
 import { chatActionsMachine } from '../../chats/chatActions/chatActions.machine';
 import type { ChatAction } from '../../chats/chatActions/chatActions.protocol';
 import { wireComposer } from './composer';
+import { copyText } from './clipboard';
 import type { Services } from '../services';
 import { systemActor } from '../../shared/system';
 import { noAnswer, readerSocket, withList } from '../../../services/app/rest-answers';
@@ -42,7 +43,7 @@ export function wireChats(s: Services) {
 export function wireChatsFooter() {
   return chatsFooterMachine.provide({
     actors: {
-      copyText: fromPromise(({ input }: { input: { text: string } }) => navigator.clipboard.writeText(input.text)),
+      copyText,
     },
   });
 }

@@ -1,5 +1,6 @@
 // The group invites feature's effects: requests over the API client, and the link to the clipboard.
 import { fromPromise } from 'xstate';
+import { toClipboard } from './clipboard';
 import type { Services } from '../services';
 import { groupInvitesMachine } from '../../groupInvites/groupInvites/groupInvites.machine';
 import { inviteLink } from '../../groupInvites/groupInvites/groupInvites.protocol';
@@ -21,9 +22,7 @@ export const wireGroupInvites = (s: Services) =>
       revokeInvite: fromPromise<unknown, { code: string }>(({ input }) =>
         s.api.call('revokeInvite', { body: { code: input.code } }),
       ),
-      copyInvite: fromPromise<unknown, { code: string }>(({ input }) =>
-        navigator.clipboard.writeText(inviteLink(window.location.origin, input.code)),
-      ),
+      copyInvite: toClipboard((input: { code: string }) => inviteLink(window.location.origin, input.code)),
     },
   });
 

@@ -1,5 +1,6 @@
 // The invite codes' effects: requests over the API client of the composition root, and links to the clipboard.
 import { fromPromise } from 'xstate';
+import { toClipboard } from './clipboard';
 import type { Services } from '../services';
 import { inviteCodesMachine } from '../../inviteCodes/inviteCodes/inviteCodes.machine';
 import { type NewInvite, registrationInviteLink } from '../../inviteCodes/inviteCodes/inviteCodes.protocol';
@@ -23,8 +24,6 @@ export const wireInviteCodes = (s: Services) =>
       revokeInvite: fromPromise<unknown, { code: string }>(({ input }) =>
         s.api.call('revokeRegistrationInvite', { body: { code: input.code } }),
       ),
-      copyCode: fromPromise<unknown, { code: string }>(({ input }) =>
-        navigator.clipboard.writeText(registrationInviteLink(window.location.origin, input.code)),
-      ),
+      copyCode: toClipboard((input: { code: string }) => registrationInviteLink(window.location.origin, input.code)),
     },
   });

@@ -1,5 +1,6 @@
 // The effects of the message actions' dialogs, loaded with them (not in the first bundle).
 import { fromPromise } from 'xstate';
+import { copyText } from './clipboard';
 import type { Services } from '../services';
 import { forwardPickerMachine } from '../../messageActions/forwardPicker/forwardPicker.machine';
 import { messageInfoMachine } from '../../messageActions/messageInfo/messageInfo.machine';
@@ -26,6 +27,6 @@ export const wireMessageInfo = (s: Services) =>
 export const wireSelection = (_s: Services) =>
   selectionMachine.provide({
     actors: {
-      copyText: fromPromise<unknown, { text: string }>(({ input }) => navigator.clipboard.writeText(input.text)),
+      copyText,
     },
   });

@@ -9,24 +9,18 @@
 // The dialogs' machines are not in the first bundle: fetched when a dialog is first opened or the panel unfolded,
 // then kept; a dialog shows once its actor runs ('waiting' before), and one whose code could not be fetched closes
 // again (its tile tries again).
-import {
-  and,
-  assertEvent,
-  assign,
-  enqueueActions,
-  type EventObject,
-  fromCallback,
-  not,
-  setup,
-  stateIn,
-  stopChild,
-} from 'xstate';
+import { and, assign, enqueueActions, type EventObject, fromCallback, not, setup, stateIn, stopChild } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
-import { notWired } from '../../shared/not-wired';
+import { copyStates, copyTextNotWired } from '../../shared/clipboard';
 import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../shared/owned-code';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
-import { type ChatsFooterContext, type ChatsFooterEvent, FOOTER_TAGS } from './chatsFooter.protocol';
+import {
+  type ChatsFooterChildren,
+  type ChatsFooterContext,
+  type ChatsFooterEvent,
+  FOOTER_TAGS,
+} from './chatsFooter.protocol';
 
 export * from './chatsFooter.protocol';
 
@@ -47,12 +41,45 @@ type OwnEvent =
   | { type: 'xstate.done.actor.groupDialog' }
   | { type: 'xstate.snapshot.avatar'; snapshot: { hasTag(tag: string): boolean } };
 
+/** A dialog's actor: its child id, the registry line it runs, its input, whether the footer hears its snapshots. */
+interface DialogStart {
+  id: keyof ChatsFooterChildren;
+  line: Dialogs;
+  input?: unknown;
+  sync?: boolean;
+}
+
+/**
+ * The states of a dialog (or panel) whose code may not be here yet: 'waiting' for it, then 'running' with its actor
+ * started on entry and stopped on exit (tagged for the view); a fetch that fails goes to `failed`.
+ */
+function lazy<const Tag extends string = never>(failed: string, start: DialogStart | null, tag?: Tag) {
+  return {
+    initial: 'waiting',
+    states: {
+      waiting: {
+        always: { guard: 'codeHere', target: 'running' },
+        on: { 'xstate.error.actor.loadOwned': failed },
+      },
+      running: {
+        tags: tag ? [tag] : [],
+        ...(start
+          ? ({
+              entry: { type: 'startDialog', params: start },
+              exit: { type: 'stopDialog', params: { id: start.id } },
+            } as const)
+          : {}),
+      },
+    },
+  } as const;
+}
+
 export const chatsFooterMachine = setup({
   types: { context: {} as Context, events: {} as ChatsFooterEvent | OwnEvent },
   actors: {
     chatOpened: chatOpenedFromContacts,
     /** Writes the text to the clipboard. */
-    copyText: notWired<void, { text: string }>('chatsFooter.copyText'),
+    copyText: copyTextNotWired('chatsFooter'),
     /** The dialogs' machines, wired (the registry lines 'contactCode', 'avatar', 'groupDialog'). */
     loadOwned: loadOwnedNotWired<Dialogs>('chatsFooter'),
   },
@@ -106,50 +133,22 @@ export const chatsFooterMachine = setup({
           on: { 'footer.openContacts': 'contacts', 'footer.openProfile': 'profile', 'footer.openGroup': 'group' },
         },
         group: {
-          initial: 'waiting',
-          states: {
-            waiting: {
-              always: { guard: 'codeHere', target: 'shown' },
-              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.dialog.closed' },
-            },
-            shown: {
-              tags: [FOOTER_TAGS.group],
-              entry: { type: 'startDialog', params: { id: 'groupDialog', line: 'groupDialog' } },
-              exit: { type: 'stopDialog', params: { id: 'groupDialog' } },
-            },
-          },
+          ...lazy('#chatsFooter.dialog.closed', { id: 'groupDialog', line: 'groupDialog' }, FOOTER_TAGS.group),
           // The dialog finishes when closed or once the group exists.
           on: { 'xstate.done.actor.groupDialog': 'closed' },
         },
         contacts: {
           invoke: { id: 'chatOpened', src: 'chatOpened' },
-          initial: 'waiting',
-          states: {
-            waiting: {
-              always: { guard: 'codeHere', target: 'shown' },
-              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.dialog.closed' },
-            },
-            shown: {
-              tags: [FOOTER_TAGS.contacts],
-              entry: { type: 'startDialog', params: { id: 'contactCode', line: 'contactCode' } },
-              exit: { type: 'stopDialog', params: { id: 'contactCode' } },
-            },
-          },
+          ...lazy('#chatsFooter.dialog.closed', { id: 'contactCode', line: 'contactCode' }, FOOTER_TAGS.contacts),
           on: {
             'footer.close': 'closed',
             'footer.chatOpened': 'closed',
             'footer.openProfile': 'profile',
           },
         },
+        // Its avatar editor runs in the region 'avatar', which may outlive it.
         profile: {
-          initial: 'waiting',
-          states: {
-            waiting: {
-              always: { guard: 'codeHere', target: 'shown' },
-              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.dialog.closed' },
-            },
-            shown: { tags: [FOOTER_TAGS.profile] },
-          },
+          ...lazy('#chatsFooter.dialog.closed', null, FOOTER_TAGS.profile),
           on: {
             'footer.close': 'closed',
             'footer.openContacts': 'contacts',
@@ -167,18 +166,8 @@ export const chatsFooterMachine = setup({
           on: { 'footer.openProfile': 'on' },
         },
         on: {
-          initial: 'waiting',
-          states: {
-            waiting: {
-              always: { guard: 'codeHere', target: 'running' },
-              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.avatar.off' },
-            },
-            running: {
-              // One's own picture (no group); the footer follows whether it is sending.
-              entry: { type: 'startDialog', params: { id: 'avatar', line: 'avatar', input: {}, sync: true } },
-              exit: { type: 'stopDialog', params: { id: 'avatar' } },
-            },
-          },
+          // One's own picture (no group); the footer follows whether it is sending.
+          ...lazy('#chatsFooter.avatar.off', { id: 'avatar', line: 'avatar', input: {}, sync: true }),
           on: {
             'xstate.snapshot.avatar': { actions: assign({ avatarBusy: ({ event }) => event.snapshot.hasTag('busy') }) },
           },
@@ -192,48 +181,13 @@ export const chatsFooterMachine = setup({
       initial: 'folded',
       states: {
         folded: { on: { 'footer.unfold': 'shown' } },
-        shown: {
-          initial: 'waiting',
-          states: {
-            waiting: {
-              always: { guard: 'codeHere', target: 'running' },
-              // Unfolding it again tries again.
-              on: { 'xstate.error.actor.loadOwned': '#chatsFooter.fold.folded' },
-            },
-            // Its own search: the same machine as the contacts dialog's.
-            running: {
-              entry: { type: 'startDialog', params: { id: 'foldCode', line: 'contactCode' } },
-              exit: { type: 'stopDialog', params: { id: 'foldCode' } },
-            },
-          },
-        },
+        // Its own search: the same machine as the contacts dialog's (unfolding it again after a failed fetch tries
+        // again).
+        shown: lazy('#chatsFooter.fold.folded', { id: 'foldCode', line: 'contactCode' }),
       },
     },
-    copy: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: { 'footer.copy': 'copying' },
-        },
-        copying: {
-          invoke: {
-            id: 'copyText',
-            src: 'copyText',
-            input: ({ event }) => {
-              assertEvent(event, 'footer.copy');
-              return { text: event.text };
-            },
-            onDone: 'copied',
-            onError: 'idle',
-          },
-        },
-        copied: {
-          tags: [FOOTER_TAGS.copied],
-          after: { copiedNotice: 'idle' },
-          on: { 'footer.copy': 'copying' },
-        },
-      },
-    },
+    // The own EBLID to the clipboard: a click while it is being written changes nothing (the text is the same).
+    copy: copyStates({ event: 'footer.copy', tag: FOOTER_TAGS.copied, delay: 'copiedNotice', again: 'ignore' }),
   },
 });
 

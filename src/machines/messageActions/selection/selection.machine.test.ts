@@ -53,6 +53,24 @@ describe('selection', () => {
     expect(actor.getSnapshot().hasTag('copied')).toBe(false);
   });
 
+  it('a copy while one is being written starts again with its text', async () => {
+    const asked: string[] = [];
+    const actor = createActor(
+      selectionMachine.provide({
+        actors: {
+          copyText: fromPromise(({ input }: { input: { text: string } }) => {
+            asked.push(input.text);
+            return asked.length === 1 ? new Promise<never>(() => {}) : Promise.resolve();
+          }) as never,
+        },
+      }),
+    ).start();
+    actor.send({ type: 'selection.copy', text: 'a' });
+    actor.send({ type: 'selection.copy', text: 'b' });
+    expect(asked).toEqual(['a', 'b']);
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag('copied')).toBe(true));
+  });
+
   it('a refused clipboard says why', async () => {
     const actor = createActor(
       selectionMachine.provide({

@@ -2,7 +2,7 @@
 import { assign, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
-import { notWired } from '../../shared/not-wired';
+import { copyStates, copyTextNotWired } from '../../shared/clipboard';
 import { COPY_FAILED, type SelectionContext, type SelectionEvent } from './selection.protocol';
 
 export * from './selection.protocol';
@@ -11,7 +11,7 @@ export const selectionMachine = setup({
   types: { context: {} as SelectionContext, events: {} as SelectionEvent },
   actors: {
     /** Writes the text to the clipboard. */
-    copyText: notWired<unknown, { text: string }>('selection.copyText'),
+    copyText: copyTextNotWired('selection'),
   },
   delays: { copiedNote: TIMINGS.successMessageMs },
   guards: {
@@ -27,6 +27,9 @@ export const selectionMachine = setup({
       },
     }),
     clear: assign({ ids: [] }),
+    clearError: assign({ error: null }),
+    /** The clipboard refused: why, for the view. */
+    copyFailed: assign({ error: ({ event }) => failureMessage('error' in event ? event.error : null, COPY_FAILED) }),
   },
 }).createMachine({
   id: 'selection',
@@ -47,25 +50,14 @@ export const selectionMachine = setup({
         },
       },
     },
-    clipboard: {
-      initial: 'idle',
-      on: { 'selection.copy': { target: '.copying', actions: assign({ error: null }) } },
-      states: {
-        idle: {},
-        copying: {
-          invoke: {
-            id: 'copyText',
-            src: 'copyText',
-            input: ({ event }) => ({ text: event.type === 'selection.copy' ? event.text : '' }),
-            onDone: 'copied',
-            onError: {
-              target: 'idle',
-              actions: assign({ error: ({ event }) => failureMessage(event.error, COPY_FAILED) }),
-            },
-          },
-        },
-        copied: { tags: ['copied'], after: { copiedNote: 'idle' } },
-      },
-    },
+    // A copy while one is being written starts again with its text (the last one asked for wins).
+    clipboard: copyStates({
+      event: 'selection.copy',
+      tag: 'copied',
+      delay: 'copiedNote',
+      again: 'restart',
+      onCopy: 'clearError',
+      onFailed: 'copyFailed',
+    }),
   },
 });
