@@ -414,7 +414,17 @@ export const registry = {
   recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
   outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
-  // One queue logic, spawned by the conversation (deletions, reactions and pins).
+  pins: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: { machine: () => import('../conversation/pins/pins.machine').then((m) => m.pinsMachine) },
+  },
+  pageBack: {
+    lifetime: 'child',
+    owner: 'conversation',
+    load: { machine: () => import('../conversation/pageBack/pageBack.machine').then((m) => m.pageBackMachine) },
+  },
+  // One queue logic, spawned by the conversation (deletions, reactions) and its pin bar (pinning).
   requestQueue: {
     lifetime: 'child',
     owner: 'conversation',

@@ -69,8 +69,10 @@ export function useConversationPane(options: {
   const held = useSelector(removal, (s) => s?.context.held ?? null);
   const gone = useSelector(removal, (s) => s?.context.gone ?? null);
   const messages = useMemo(() => withoutRemoved(all, conversationId, [held, gone]), [all, conversationId, held, gone]);
-  const pins = useSelector(conversation, (s) => s.context.pins);
-  const pinCursor = useSelector(conversation, (s) => s.context.pinCursor);
+  // The pin bar is the conversation's child 'pins'.
+  const pinsRef = useSelector(conversation, (s) => s.children.pins);
+  const pins = useSelector(pinsRef, (s) => s?.context.pins ?? EMPTY);
+  const pinCursor = useSelector(pinsRef, (s) => s?.context.pinCursor ?? 0);
   const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
   const hasMore = useSelector(conversation, (s) => s.context.hasMore);
   const firstItemIndex = useSelector(conversation, (s) => s.context.firstItemIndex);

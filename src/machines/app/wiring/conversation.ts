@@ -1,6 +1,7 @@
-// The open conversation's actors provided from the real services: its history pages (kept for reading offline),
-// its request queues, pins, edits and read receipts. A module of its own: the registry loads it when a conversation
-// is first opened or about to be (src/machines/app/registry.ts), not with the first bundle.
+// The open conversation's actors provided from the real services: its history pages (kept for reading offline;
+// the conversation and its page-back child fetch them alike), its request queues, pins, edits and read receipts.
+// A module of its own: the registry loads it when a conversation is first opened or about to be
+// (src/machines/app/registry.ts), not with the first bundle.
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../../contract/api';
 import type { Services } from '../services';
@@ -9,40 +10,42 @@ import { noAnswer, readerSocket, withList } from '../../../services/app/rest-ans
 import {
   conversationMachine,
   type DeletionRequest,
-  type PageInput,
-  type PinChange,
   type ReactionChange,
 } from '../../conversation/conversation/conversation.machine';
 import { messageEditMachine } from '../../conversation/messageEdit/messageEdit.machine';
+import { type PageInput, pageBackMachine } from '../../conversation/pageBack/pageBack.machine';
+import { type PinChange, pinsMachine } from '../../conversation/pins/pins.machine';
 import { readReceiptsMachine } from '../../conversation/readReceipts/readReceipts.machine';
 
 export function wireConversation(s: Services) {
+  // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown when the
+  // server does not answer.
+  const fetchPage = fromPromise(async ({ input }: { input: PageInput }) => {
+    const userId = s.currentUserId();
+    try {
+      const page = withList(
+        await s.api.call('messages', {
+          params: { id: input.conversationId },
+          query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
+        }),
+        'messages',
+      );
+      if (userId && !input.before)
+        void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
+      return page;
+    } catch (err) {
+      const saved =
+        userId && !input.before && noAnswer(err)
+          ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null)
+          : null;
+      if (!saved) throw err;
+      return { messages: saved, hasMore: false };
+    }
+  });
   return conversationMachine.provide({
     actors: {
-      // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown
-      // when the server does not answer.
-      fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
-        const userId = s.currentUserId();
-        try {
-          const page = withList(
-            await s.api.call('messages', {
-              params: { id: input.conversationId },
-              query: { limit: input.limit, ...(input.before ? { before: input.before } : {}) },
-            }),
-            'messages',
-          );
-          if (userId && !input.before)
-            void s.offline.saveMessages(userId, input.conversationId, page.messages).catch(() => undefined);
-          return page;
-        } catch (err) {
-          const saved =
-            userId && !input.before && noAnswer(err)
-              ? await s.offline.loadMessages(userId, input.conversationId).catch(() => null)
-              : null;
-          if (!saved) throw err;
-          return { messages: saved, hasMore: false };
-        }
-      }),
+      fetchPage,
+      pageBack: pageBackMachine.provide({ actors: { fetchPage } }),
       // Own deletions and reaction changes, one request at a time each (the conversation's child queues).
       deletions: requestQueueMachine.provide({
         actors: { run: queueRun((body: DeletionRequest) => s.api.call('deleteMessage', { body })) },
@@ -50,12 +53,17 @@ export function wireConversation(s: Services) {
       reactions: requestQueueMachine.provide({
         actors: { run: queueRun((body: ReactionChange) => s.api.call('react', { body })) },
       }),
-      pinning: requestQueueMachine.provide({
-        actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
+      // The pin bar: the pins once at the start, and its own queue for «Закрепить» / «Открепить».
+      pins: pinsMachine.provide({
+        actors: {
+          fetchPins: fromPromise(({ input }: { input: { conversationId: string } }) =>
+            s.api.call('pins', { params: { id: input.conversationId } }),
+          ),
+          pinning: requestQueueMachine.provide({
+            actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
+          }),
+        },
       }),
-      fetchPins: fromPromise(({ input }: { input: { conversationId: string } }) =>
-        s.api.call('pins', { params: { id: input.conversationId } }),
-      ),
       messageEdit: messageEditMachine.provide({
         actors: {
           saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) =>

@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
-import { queueRun, requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
 import { message } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
 import type { ResponseOf } from '../../../contract/api';
+import { queueRun, requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { pageBackMachine } from '../pageBack/pageBack.machine';
+import { pinsMachine } from '../pins/pins.machine';
 import { conversationMachine, type PageInput, type ReactionChange } from './conversation.machine';
 import { FIRST_ITEM_INDEX } from './history';
 
@@ -33,12 +35,12 @@ const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle' 
 const fresh = (s: Snap) =>
   s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
   'm1:0:null:0,m2:0:null:0';
-// Pins are one more dimension: events start from a state without pins, and the pin bar's jump from one with them.
-const noPins = (s: Snap) => s.context.pins.length === 0;
 const oneAtATime =
   <T extends { type: string }>(make: () => T[]) =>
   (s: Snap) =>
-    resting(s) && fresh(s) && noPins(s) ? make() : [];
+    resting(s) && fresh(s) ? make() : [];
+/** The page-back child with pages from `fetchPage` (the real one: it pages until found). */
+const paging = (fetchPage: unknown) => pageBackMachine.provide({ actors: { fetchPage: fetchPage as never } });
 
 describeModel({
   name: 'conversation',
@@ -47,10 +49,10 @@ describeModel({
       serverEvents: quiet,
       room: quiet,
       fetchPage: hang,
-      fetchPins: hang,
       deletions: child,
       reactions: child,
-      pinning: child,
+      pins: child,
+      pageBack: child,
       typing: child,
       readReceipts: child,
       messageEdit: child,
@@ -108,14 +110,11 @@ describeModel({
       { type: 'conversation.messagesHidden', conversationId: 'c1', messageIds: ['m1'], hidden: true },
       { type: 'conversation.messagesHidden', conversationId: 'c1', messageIds: ['m1'], hidden: false },
     ]),
+    // What concerns the pin bar goes to the child 'pins', which answers a click on the bar with the pin to go to.
     'conversation.pins': oneAtATime(() => [{ type: 'conversation.pins', conversationId: 'c1', pins: [m1, m2] }]),
-    'xstate.done.actor.pins': oneAtATime(() => [{ type: 'xstate.done.actor.pins', output: { pins: [m1] } }]),
-    'conversation.pin': oneAtATime(() => [
-      { type: 'conversation.pin', messageId: 'm1', on: true },
-      { type: 'conversation.pin', messageId: 'gone', on: true },
-    ]),
-    'conversation.pinJump': (s) =>
-      resting(s) && fresh(s) && (noPins(s) || s.context.pinCursor === 0) ? [{ type: 'conversation.pinJump' }] : [],
+    'conversation.pin': oneAtATime(() => [{ type: 'conversation.pin', messageId: 'm1', on: true }]),
+    'conversation.pinJump': oneAtATime(() => [{ type: 'conversation.pinJump' }]),
+    'pins.jumpTo': oneAtATime(() => [{ type: 'pins.jumpTo', messageId: 'm1' }]),
     'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
     'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
     'conversation.closeImage': oneAtATime(() => [{ type: 'conversation.closeImage' }]),
@@ -137,13 +136,6 @@ describeModel({
         remaining: [{ messageId: 'm1', emoji: '❤️', on: false }],
       },
       { type: 'queue.done', queue: 'deletions', request: { messageId: 'm2' }, output: { ok: true }, remaining: [] },
-      {
-        type: 'queue.done',
-        queue: 'pinning',
-        request: { messageId: 'm1', on: true },
-        output: { pins: [m1] },
-        remaining: [],
-      },
     ]),
     'queue.failed': oneAtATime(() => [
       {
@@ -165,18 +157,16 @@ describeModel({
     'xstate.error.actor.latest': () => [{ type: 'xstate.error.actor.latest', error: new Error('offline') }],
     'xstate.done.actor.older': () => [{ type: 'xstate.done.actor.older', output: page([mx], true) }],
     'xstate.error.actor.older': () => [{ type: 'xstate.error.actor.older', error: new Error('offline') }],
-    'xstate.done.actor.seek': () => [
-      { type: 'xstate.done.actor.seek', output: page([m0], false) },
-      { type: 'xstate.done.actor.seek', output: page([mx], true) },
-      { type: 'xstate.done.actor.seek', output: page([], false) },
+    // Paging back (a quote, a search result far back, the first unread): each page the child hands over (one per
+    // path), then its end, the goal found or not.
+    'pageBack.page': (s) =>
+      s.context.messages.length < 3 && (s.matches('reachingUnread') || s.matches({ ready: { history: 'seeking' } }))
+        ? [{ type: 'pageBack.page', page: page([mx], true) }]
+        : [],
+    'xstate.done.actor.pageBack': () => [
+      { type: 'xstate.done.actor.pageBack', output: { found: true } },
+      { type: 'xstate.done.actor.pageBack', output: { found: false } },
     ],
-    'xstate.error.actor.seek': () => [{ type: 'xstate.error.actor.seek', error: new Error('offline') }],
-    // Paging back to the first unread: one more page needed (m0 far back), or there at last, or offline.
-    'xstate.done.actor.toUnread': (s) => [
-      { type: 'xstate.done.actor.toUnread', output: page(s.context.messages.length < 3 ? [mx] : [m0], true) },
-      { type: 'xstate.done.actor.toUnread', output: page([m0], false) },
-    ],
-    'xstate.error.actor.toUnread': () => [{ type: 'xstate.error.actor.toUnread', error: new Error('offline') }],
     'xstate.done.actor.refresh': () => [{ type: 'xstate.done.actor.refresh', output: page([m2, m3], true) }],
     'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('offline') }],
   },
@@ -188,6 +178,10 @@ describe('conversation with a fetching actor', () => {
     options: { unread?: number; react?: (change: ReactionChange) => Promise<ResponseOf<'react'>> } = {},
   ) {
     const seen: PageInput[] = [];
+    const fetchPage = fromPromise(async ({ input }: { input: PageInput }) => {
+      seen.push(input);
+      return pages(input);
+    });
     const actor = createActor(
       conversationMachine.provide({
         actors: {
@@ -197,13 +191,10 @@ describe('conversation with a fetching actor', () => {
           readReceipts: child,
           messageEdit: child,
           deletions: child,
-          pinning: child,
-          fetchPins: hang,
+          pins: child,
           reactions: options.react ? requestQueueMachine.provide({ actors: { run: queueRun(options.react) } }) : child,
-          fetchPage: fromPromise(async ({ input }: { input: PageInput }) => {
-            seen.push(input);
-            return pages(input);
-          }),
+          fetchPage,
+          pageBack: paging(fetchPage),
         } as never,
       }),
       { input: { ...input, unread: options.unread } },
@@ -311,6 +302,8 @@ describe('conversation with a fetching actor', () => {
           messageEdit: child,
           fetchPage: fromPromise(async () => page([m1, m2, mine], false)),
           reactions: child,
+          pins: child,
+          pageBack: child,
           deletions: requestQueueMachine.provide({
             actors: {
               run: queueRun(({ messageId }: { messageId: string }) => {
@@ -463,8 +456,10 @@ describe('pins and hidden messages', () => {
           messageEdit: child,
           deletions: child,
           reactions: child,
-          pinning: child,
-          fetchPins: fromPromise(async () => ({ pins })),
+          pageBack: child,
+          pins: pinsMachine.provide({
+            actors: { pinning: child, fetchPins: fromPromise(async () => ({ pins })) } as never,
+          }),
           fetchPage: fromPromise(async () => page([m1, m2, m3], false)),
         } as never,
       }),
@@ -475,7 +470,8 @@ describe('pins and hidden messages', () => {
 
   it('the bar jumps to the newest pin, then older ones, round; a pin deleted for everyone leaves the bar', async () => {
     const actor = start([m3, m1]);
-    await waitFor(actor, (s) => s.matches('ready') && s.context.pins.length === 2);
+    const pinsOf = () => actor.getSnapshot().children.pins?.getSnapshot().context.pins ?? [];
+    await waitFor(actor, (s) => s.matches('ready') && pinsOf().length === 2);
     const jumps: string[] = [];
     actor.on('conversation.scrollTo', (e) => jumps.push(e.messageId));
     actor.send({ type: 'conversation.pinJump' });
@@ -483,9 +479,9 @@ describe('pins and hidden messages', () => {
     actor.send({ type: 'conversation.pinJump' });
     expect(jumps).toEqual(['m3', 'm1', 'm3']);
     actor.send({ type: 'conversation.messageDeleted', conversationId: 'c1', messageId: 'm3' });
-    expect(actor.getSnapshot().context.pins.map((m) => m.id)).toEqual(['m1']);
+    expect(pinsOf().map((m) => m.id)).toEqual(['m1']);
     actor.send({ type: 'conversation.pins', conversationId: 'c2', pins: [] });
-    expect(actor.getSnapshot().context.pins).toHaveLength(1);
+    expect(pinsOf()).toHaveLength(1);
   });
 
   it('messages hidden for oneself leave the list; other conversations are not touched', async () => {

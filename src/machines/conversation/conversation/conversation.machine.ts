@@ -1,27 +1,25 @@
 // The open conversation (docs/behaviour.md §2, §4; the chats actor's child 'conversation', its code loaded on demand).
 // History: the latest page first, older pages on demand (`?before=&limit=`, hasMore), each message once
 // whether it came from the socket (message:new and message:notify alike), the send answer or a page.
-// Deleted messages leave the list; receipts:update adds read marks. A jump to a quoted message highlights it,
-// loading older pages until it is found. After a reconnection the latest page is fetched again, so nothing
-// sent during the gap is missed. While alive it is in the conversation's socket room (join on start and on
-// every reconnection, leave when stopped) and runs the typing, read-receipt and edit actors of this conversation.
-// Edits (message:edited, or the answer to an own edit) change the message and its quotes; reactions are shown at
-// once and sent one after another by the child queue 'reactions' (reactions:update from the server is the truth;
-// a failure refetches the page); own deletions leave the list at once and go to the server one after another by
-// the child queue 'deletions' (a failure is ignored: the message returns with the next refresh).
-// The unread count the conversation was opened with places «Непрочитанные сообщения» once the first page is in.
+// Deleted messages leave the list; receipts:update adds read marks; edits change the message and its quotes.
+// After a reconnection the latest page is fetched again, so nothing sent during the gap is missed.
+// What is not the history is its children's: the socket room and the server events (server.ts), typing, read
+// receipts and edits, own deletions and reactions sent one after another by the request queues 'deletions' and
+// 'reactions', the pin bar ('pins'), and "page until found" ('pageBack': older pages up to a quoted message or
+// search result, and on opening up to the first unread, where «Непрочитанные сообщения» goes).
+// Reactions are shown at once (reactions:update from the server is the truth; a failure refetches the page); own
+// deletions leave the list at once (a failure is ignored: the message returns with the next refresh).
 // What only makes the view move (a jump's scroll and flash, going to the bottom after an own send, the open image)
 // is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
-import { assertEvent, assign, emit, enqueueActions, fromCallback, raise, sendTo, setup } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, raise, sendTo, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
-import type { Message } from '../../../contract/entities';
-import { LIMITS, REACTION_EMOJI, UNREAD_REACH } from '../../../contract/limits';
-import { messageEditMachine } from '../messageEdit/messageEdit.machine';
-import { notWired } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { LIMITS } from '../../../contract/limits';
 import { requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { notWired } from '../../shared/not-wired';
+import { messageEditMachine } from '../messageEdit/messageEdit.machine';
+import { morePages, type Page, type PageBackOutput, pageBackMachine, reached } from '../pageBack/pageBack.machine';
+import { pinsMachine } from '../pins/pins.machine';
 import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
-import { systemActor } from '../../shared/system';
 import { typingMachine } from '../typing/typing.machine';
 import type {
   ConversationContext,
@@ -30,90 +28,31 @@ import type {
   ConversationInput,
   DeletionRequest,
   PageInput,
-  PinChange,
   ReactionChange,
 } from './conversation.protocol';
-import {
-  addReceipts,
-  applyEdit,
-  FIRST_ITEM_INDEX,
-  countUnreadable,
-  firstUnread,
-  hasReacted,
-  mergeMessages,
-  prependPage,
-  removeMessage,
-  removeMessages,
-  setReactions,
-  toggleReaction,
-} from './history';
+import { FIRST_ITEM_INDEX, firstUnread, prependPage, takeLatestPage } from './history';
+import { historyAfter, reactionOn } from './history-events';
+import { conversationRoom, conversationServerEvents } from './server';
 
 export * from './conversation.protocol';
-
-type Page = ResponseOf<'messages'>;
-type Pins = ResponseOf<'pins'>;
+export { conversationRoom, conversationServerEvents } from './server';
 
 /** Fallbacks of the request queues' failures (not shown today: a failed deletion is ignored, a reaction refetched). */
 const DELETE_FAILED = 'Не удалось удалить сообщение';
 const REACT_FAILED = 'Не удалось изменить реакцию';
-const PIN_FAILED = 'Не удалось закрепить сообщение';
 
-export const conversationServerEvents = listenToServer<ConversationEvent>(
-  {
-    'message:new': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
-    'message:notify': (p) => ({ type: 'conversation.messageArrived', message: p.message }),
-    'message:deleted': (p) => ({
-      type: 'conversation.messageDeleted',
-      conversationId: p.conversationId,
-      messageId: p.messageId,
-    }),
-    'message:edited': (p) => ({
-      type: 'conversation.messageEdited',
-      conversationId: p.conversationId,
-      messageId: p.messageId,
-      content: p.content,
-      editedAt: p.editedAt,
-      ...(p.mentions ? { mentions: p.mentions } : {}),
-    }),
-    'message:hidden': (p) => ({
-      type: 'conversation.messagesHidden',
-      conversationId: p.conversationId,
-      messageIds: p.messageIds,
-      hidden: p.hidden,
-    }),
-    'conversation:pins': (p) => ({ type: 'conversation.pins', conversationId: p.conversationId, pins: p.pins }),
-    'reactions:update': (p) => ({
-      type: 'conversation.reactions',
-      conversationId: p.conversationId,
-      messageId: p.messageId,
-      reactions: p.reactions,
-    }),
-    'receipts:update': (p) => ({
-      type: 'conversation.receipts',
-      conversationId: p.conversationId,
-      userId: p.userId,
-      messageIds: p.messageIds,
-    }),
-  },
-  { onConnected: () => ({ type: 'conversation.reconnected' }) },
-);
-
-/**
- * Membership of the conversation's socket room while this actor lives: join now and after every
- * reconnection (the server forgets rooms with the socket), leave when stopped.
- */
-export const conversationRoom = fromCallback<{ type: string }, { conversationId: string }>(({ input, system }) => {
-  const realtime = systemActor(system, 'realtime');
-  if (!realtime) return;
-  const payload = { conversationId: input.conversationId };
-  const join = () => realtime.send({ type: 'realtime.emit', name: 'conversation:join', payload });
-  join();
-  const sub = realtime.on('realtime.connected', join);
-  return () => {
-    sub.unsubscribe();
-    realtime.send({ type: 'realtime.emit', name: 'conversation:leave', payload });
-  };
+/** The history of a page request: the latest page, or the one before the oldest message held. */
+const pageOf = (context: ConversationContext, limit: number, older = false): PageInput => ({
+  conversationId: context.conversationId,
+  ...(older ? { before: context.messages[0]?.id } : {}),
+  limit,
 });
+
+/** An older page in front of the history; the list's first index lowered by the messages it adds. */
+function withOlder(context: ConversationContext, page: Page): Partial<ConversationContext> {
+  const { messages, added } = prependPage(context.messages, page.messages);
+  return { messages, hasMore: page.hasMore, firstItemIndex: context.firstItemIndex - added };
+}
 
 export const conversationMachine = setup({
   types: {
@@ -127,22 +66,21 @@ export const conversationMachine = setup({
       messageEdit: 'messageEdit';
       deletions: 'deletions';
       reactions: 'reactions';
-      pinning: 'pinning';
-      pins: 'fetchPins';
+      pins: 'pins';
+      pageBack: 'pageBack';
     },
   },
   actors: {
     serverEvents: conversationServerEvents,
     room: conversationRoom,
     fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
-    /** GET /api/conversations/:id/pins. */
-    fetchPins: notWired<Pins, { conversationId: string }>('conversation.fetchPins'),
     deletions: requestQueueMachine,
     reactions: requestQueueMachine,
-    pinning: requestQueueMachine,
     typing: typingMachine,
     readReceipts: readReceiptsMachine,
     messageEdit: messageEditMachine,
+    pins: pinsMachine,
+    pageBack: pageBackMachine,
   },
   guards: {
     here: ({ context, event }) =>
@@ -158,28 +96,12 @@ export const conversationMachine = setup({
     /** Opened at a message (a search result) that the first page holds. */
     openedAtLoaded: ({ context }) => context.seekId !== null && context.messages.some((m) => m.id === context.seekId),
     openedAtOlder: ({ context }) => context.seekId !== null,
-    foundInPage: ({ context }, page: Page) => page.messages.some((m) => m.id === context.seekId),
-    morePages: (_, page: Page) => page.hasMore && page.messages.length > 0,
-    /**
-     * With this page in, fewer unread messages are loaded than the conversation was opened with, the server has
-     * older ones, and fewer than UNREAD_REACH messages are loaded (beyond that the divider sits on the oldest).
-     */
-    unreadBeyond: ({ context }, page: Page) => {
-      if (context.unreadAtOpen <= 0 || !page.hasMore || page.messages.length === 0) return false;
-      const ids = new Set(context.messages.map((m) => m.id));
-      const all = [...page.messages.filter((m) => !ids.has(m.id)), ...context.messages];
-      return all.length < UNREAD_REACH && countUnreadable(all, context.me) < context.unreadAtOpen;
-    },
+    found: (_, output: PageBackOutput) => output.found,
+    /** More unread messages than this first page holds, and the server has older ones (pageBack's goal). */
+    unreadBeyond: ({ context: c }, page: Page) =>
+      c.unreadAtOpen > 0 && morePages(page) && !reached({ unread: c.unreadAtOpen, me: c.me }, c.messages, page),
     /** A report of the reactions queue (the deletions queue's are not acted on). */
     fromReactions: ({ event }) => 'queue' in event && event.queue === 'reactions',
-    fromPinning: ({ event }) => 'queue' in event && event.queue === 'pinning',
-    hasPins: ({ context }) => context.pins.length > 0,
-    shownToPin: ({ context, event }) => {
-      assertEvent(event, 'conversation.pin');
-      return (
-        context.messages.some((m) => m.id === event.messageId) || context.pins.some((m) => m.id === event.messageId)
-      );
-    },
     /** Reactions go to messages the server has and that are shown. */
     shownMessage: ({ context, event }) => {
       assertEvent(event, 'conversation.react');
@@ -192,12 +114,10 @@ export const conversationMachine = setup({
     },
   },
   actions: {
-    takeMessage: assign({
-      messages: ({ context, event }) => {
-        assertEvent(event, ['conversation.messageArrived', 'conversation.messageSent']);
-        return mergeMessages(context.messages, [event.message]);
-      },
-    }),
+    // The history's own change (history-events.ts); the effects that go with an event are the actions after it.
+    take: assign({ messages: ({ context, event }) => historyAfter(context, event) }),
+    takeLatest: assign(({ context }, page: Page) => takeLatestPage(context.messages, context.hasMore, page)),
+    takeOlder: assign(({ context }, page: Page) => withOlder(context, page)),
     // Someone who sends has stopped typing.
     stopRemoteTyping: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'conversation.messageArrived');
@@ -205,26 +125,21 @@ export const conversationMachine = setup({
         enqueue.sendTo('typing', { type: 'typing.remoteSent', userId: event.message.senderId });
       }
     }),
-    takeLatest: assign(({ context }, page: Page) => {
-      const last = context.messages.at(-1);
-      // A gap longer than a page (a long disconnection): start again from the latest page.
-      const gap =
-        page.hasMore && last !== undefined && page.messages.length > 0 && page.messages[0].createdAt > last.createdAt;
-      if (gap) return { messages: mergeMessages([], page.messages), hasMore: true };
-      return {
-        messages: mergeMessages(context.messages, page.messages),
-        hasMore: context.messages.length === 0 ? page.hasMore : context.hasMore || page.hasMore,
-      };
-    }),
-    takeOlder: assign(({ context }, page: Page) => {
-      const { messages, added } = prependPage(context.messages, page.messages);
-      return { messages, hasMore: page.hasMore, firstItemIndex: context.firstItemIndex - added };
+    // A page pageBack found goes in front of the history; pageBack judges its goal on the history as it was before.
+    takePageBack: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'pageBack.page');
+      enqueue.sendTo('pageBack', { type: 'pageBack.history', messages: context.messages });
+      enqueue.assign(withOlder(context, event.page));
     }),
     seek: assign({
       seekId: ({ event }) => {
         assertEvent(event, 'conversation.jumpTo');
         return event.messageId;
       },
+    }),
+    retarget: sendTo('pageBack', ({ event }) => {
+      assertEvent(event, 'conversation.jumpTo');
+      return { type: 'pageBack.retarget' as const, messageId: event.messageId };
     }),
     // The view scrolls to the message and flashes it, on every jump (also a second one to the same message).
     highlightJump: emit(({ event }) => {
@@ -235,85 +150,50 @@ export const conversationMachine = setup({
       if (context.seekId !== null) enqueue.emit({ type: 'conversation.scrollTo', messageId: context.seekId });
       enqueue.assign({ seekId: null });
     }),
+    stopSeeking: assign({ seekId: null }),
     toBottom: emit({ type: 'conversation.toBottom' }),
     openImage: emit(({ event }) => {
       assertEvent(event, 'conversation.openImage');
       return { type: 'conversation.imageOpened' as const, messageId: event.messageId, index: event.index };
     }),
     closeImage: emit({ type: 'conversation.imageClosed' }),
-    stopSeeking: assign({ seekId: null }),
-    removeDeleted: assign(({ context, event }) => {
+    // Gone for everyone: from the pin bar too.
+    unpin: sendTo('pins', ({ event }) => {
       assertEvent(event, ['conversation.messageDeleted', 'conversation.delete']);
-      const pins = context.pins.filter((m) => m.id !== event.messageId);
-      return {
-        messages: removeMessage(context.messages, event.messageId),
-        ...(pins.length !== context.pins.length ? { pins, pinCursor: 0 } : {}),
-      };
+      return { type: 'pins.removed' as const, messageId: event.messageId };
     }),
-    takeHidden: enqueueActions(({ context, event, enqueue }) => {
+    // Shown again (undone on another device): the page as the server has it brings them back.
+    refetchShown: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'conversation.messagesHidden');
-      // Shown again (undone on another device): the page as the server has it brings them back.
       if (!event.hidden) enqueue.raise({ type: 'conversation.refresh' });
-      else enqueue.assign({ messages: removeMessages(context.messages, event.messageIds) });
     }),
-    takePins: assign(({ context }, pins: Message[]) => ({
-      pins,
-      pinCursor: pins.length && context.pinCursor < pins.length ? context.pinCursor : 0,
-    })),
-    queuePin: sendTo('pinning', ({ event }) => {
+    forwardPins: sendTo('pins', ({ event }) => {
+      assertEvent(event, 'conversation.pins');
+      return { type: 'pins.changed' as const, pins: event.pins };
+    }),
+    forwardPin: sendTo('pins', ({ context, event }) => {
       assertEvent(event, 'conversation.pin');
-      return { type: 'queue.add' as const, request: { messageId: event.messageId, on: event.on } satisfies PinChange };
+      const shown = context.messages.some((m) => m.id === event.messageId);
+      return { type: 'pins.pin' as const, messageId: event.messageId, on: event.on, shown };
     }),
-    pinned: enqueueActions(({ event, enqueue }) => {
-      assertEvent(event, 'queue.done');
-      if (event.queue === 'pinning') enqueue.assign({ pins: event.output.pins, pinCursor: 0 });
-    }),
-    // The bar shows the pin a click goes to; then the next older one, and round to the newest.
-    jumpToPin: enqueueActions(({ context, enqueue }) => {
-      const pin = context.pins[context.pinCursor];
-      if (!pin) return;
-      enqueue.raise({ type: 'conversation.jumpTo', messageId: pin.id });
-      enqueue.assign({ pinCursor: (context.pinCursor + 1) % context.pins.length });
+    pinJump: sendTo('pins', { type: 'pins.jump' }),
+    jumpToPin: raise(({ event }) => {
+      assertEvent(event, 'pins.jumpTo');
+      return { type: 'conversation.jumpTo' as const, messageId: event.messageId };
     }),
     queueDeletion: sendTo('deletions', ({ event }) => {
       assertEvent(event, 'conversation.delete');
       return { type: 'queue.add' as const, request: { messageId: event.messageId } satisfies DeletionRequest };
     }),
-    takeEdit: assign({
-      messages: ({ context, event }) => {
-        assertEvent(event, ['conversation.messageEdited', 'edit.saved']);
-        if (event.type === 'edit.saved') {
-          const m = event.message;
-          return m.editedAt
-            ? applyEdit(context.messages, m.id, m.content, m.editedAt, m.mentions ?? [])
-            : context.messages;
-        }
-        return applyEdit(context.messages, event.messageId, event.content, event.editedAt, event.mentions ?? []);
-      },
-    }),
-    takeReactions: assign({
-      messages: ({ context, event }) => {
-        assertEvent(event, 'conversation.reactions');
-        return setReactions(context.messages, event.messageId, event.reactions);
-      },
-    }),
-    // Shown at once and queued; the server's answer (or reactions:update) replaces it.
-    toggleReaction: enqueueActions(({ context, event, enqueue }) => {
+    // Before `take`: the change is judged on the reactions shown until now.
+    queueReaction: sendTo('reactions', ({ context, event }) => {
       assertEvent(event, 'conversation.react');
-      const message = context.messages.find((m) => m.id === event.messageId);
-      const on = !hasReacted(message, context.me, event.emoji);
-      const reactions = toggleReaction(message?.reactions ?? [], context.me, event.emoji, on, REACTION_EMOJI);
-      enqueue.assign({ messages: setReactions(context.messages, event.messageId, reactions) });
-      const change: ReactionChange = { messageId: event.messageId, emoji: event.emoji, on };
-      enqueue.sendTo('reactions', { type: 'queue.add', request: change });
-    }),
-    // The server's reactions, unless a later change of the same message is still queued (it answers last).
-    reacted: assign(({ context, event }) => {
-      assertEvent(event, 'queue.done');
-      if (event.queue !== 'reactions') return {};
-      const { request, output, remaining } = event;
-      if (remaining.some((c) => c.messageId === request.messageId)) return {};
-      return { messages: setReactions(context.messages, request.messageId, output.reactions) };
+      const request: ReactionChange = {
+        messageId: event.messageId,
+        emoji: event.emoji,
+        on: reactionOn(context, event.messageId, event.emoji),
+      };
+      return { type: 'queue.add' as const, request };
     }),
     refresh: raise({ type: 'conversation.refresh' }),
     placeDivider: assign(({ context }) =>
@@ -321,12 +201,6 @@ export const conversationMachine = setup({
         ? { unreadFrom: firstUnread(context.messages, context.me, context.unreadAtOpen), unreadAtOpen: 0 }
         : {},
     ),
-    addReceipts: assign({
-      messages: ({ context, event }) => {
-        assertEvent(event, 'conversation.receipts');
-        return addReceipts(context.messages, event.userId, event.messageIds);
-      },
-    }),
   },
 }).createMachine({
   id: 'conversation',
@@ -339,8 +213,6 @@ export const conversationMachine = setup({
     seekId: input.jumpTo ?? null,
     unreadAtOpen: input.unread ?? 0,
     unreadFrom: null,
-    pins: [],
-    pinCursor: 0,
   }),
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
@@ -351,39 +223,23 @@ export const conversationMachine = setup({
       src: 'typing',
       input: ({ context }) => ({ conversationId: context.conversationId, userId: context.me }),
     },
-    {
-      id: 'readReceipts',
-      src: 'readReceipts',
-      input: ({ context }) => ({ conversationId: context.conversationId }),
-    },
+    { id: 'readReceipts', src: 'readReceipts', input: ({ context }) => ({ conversationId: context.conversationId }) },
     { id: 'messageEdit', src: 'messageEdit' },
     // Own deletions and reaction changes, each sent one at a time in order (the wiring gives each its request).
     { id: 'deletions', src: 'deletions', input: { name: 'deletions', failed: DELETE_FAILED } },
     { id: 'reactions', src: 'reactions', input: { name: 'reactions', failed: REACT_FAILED } },
-    { id: 'pinning', src: 'pinning', input: { name: 'pinning', failed: PIN_FAILED } },
-    // The pinned messages once at the start; conversation:pins keeps them current.
-    {
-      id: 'pins',
-      src: 'fetchPins',
-      input: ({ context }) => ({ conversationId: context.conversationId }),
-      onDone: { actions: { type: 'takePins', params: ({ event }) => event.output.pins } },
-      // Offline: no bar until conversation:pins says otherwise (the history still opens).
-      onError: {},
-    },
+    { id: 'pins', src: 'pins', input: ({ context }) => ({ conversationId: context.conversationId }) },
   ],
   on: {
-    'conversation.messageArrived': { guard: 'here', actions: ['takeMessage', 'stopRemoteTyping'] },
-    'conversation.messageSent': { guard: 'here', actions: 'takeMessage' },
-    'conversation.messageDeleted': { guard: 'here', actions: 'removeDeleted' },
-    'conversation.receipts': { guard: 'here', actions: 'addReceipts' },
-    'conversation.messageEdited': { guard: 'here', actions: 'takeEdit' },
-    'conversation.reactions': { guard: 'here', actions: 'takeReactions' },
-    'conversation.messagesHidden': { guard: 'here', actions: 'takeHidden' },
-    'conversation.pins': {
-      guard: 'here',
-      actions: { type: 'takePins', params: ({ event }) => (event as { pins: Message[] }).pins },
-    },
-    'edit.saved': { actions: 'takeEdit' },
+    'conversation.messageArrived': { guard: 'here', actions: ['take', 'stopRemoteTyping'] },
+    'conversation.messageSent': { guard: 'here', actions: 'take' },
+    'conversation.messageDeleted': { guard: 'here', actions: ['take', 'unpin'] },
+    'conversation.receipts': { guard: 'here', actions: 'take' },
+    'conversation.messageEdited': { guard: 'here', actions: 'take' },
+    'conversation.reactions': { guard: 'here', actions: 'take' },
+    'conversation.messagesHidden': { guard: 'here', actions: ['take', 'refetchShown'] },
+    'conversation.pins': { guard: 'here', actions: 'forwardPins' },
+    'edit.saved': { actions: 'take' },
     'conversation.ownSent': { actions: 'toBottom' },
     'conversation.openImage': { actions: 'openImage' },
     'conversation.closeImage': { actions: 'closeImage' },
@@ -395,7 +251,7 @@ export const conversationMachine = setup({
       invoke: {
         id: 'latest',
         src: 'fetchPage',
-        input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
+        input: ({ context }) => pageOf(context, LIMITS.messagesPageDefault),
         onDone: [
           // More unread than the first page holds: page back to the first unread before showing the history.
           {
@@ -413,28 +269,17 @@ export const conversationMachine = setup({
     },
     reachingUnread: {
       tags: ['loading'],
+      on: { 'pageBack.page': { actions: 'takePageBack' } },
       invoke: {
-        id: 'toUnread',
-        src: 'fetchPage',
+        id: 'pageBack',
+        src: 'pageBack',
         input: ({ context }) => ({
           conversationId: context.conversationId,
           before: context.messages[0]?.id,
-          limit: LIMITS.messagesPageMax,
+          goal: { unread: context.unreadAtOpen, me: context.me },
         }),
-        onDone: [
-          {
-            guard: { type: 'unreadBeyond', params: ({ event }) => event.output },
-            target: 'reachingUnread',
-            reenter: true,
-            actions: { type: 'takeOlder', params: ({ event }) => event.output },
-          },
-          {
-            target: 'ready',
-            actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'placeDivider'],
-          },
-        ],
-        // What is loaded is shown; the divider sits on the oldest unread among it.
-        onError: { target: 'ready', actions: 'placeDivider' },
+        // Reached, or what is loaded is shown: the divider sits on the oldest unread among it.
+        onDone: { target: 'ready', actions: 'placeDivider' },
       },
     },
     failed: {
@@ -444,14 +289,12 @@ export const conversationMachine = setup({
     ready: {
       type: 'parallel',
       on: {
-        'conversation.delete': { guard: 'ownShown', actions: ['removeDeleted', 'queueDeletion'] },
-        'conversation.react': { guard: 'shownMessage', actions: 'toggleReaction' },
-        'conversation.pin': { guard: 'shownToPin', actions: 'queuePin' },
-        'conversation.pinJump': { guard: 'hasPins', actions: 'jumpToPin' },
-        'queue.done': [
-          { guard: 'fromReactions', actions: 'reacted' },
-          { guard: 'fromPinning', actions: 'pinned' },
-        ],
+        'conversation.delete': { guard: 'ownShown', actions: ['take', 'unpin', 'queueDeletion'] },
+        'conversation.react': { guard: 'shownMessage', actions: ['queueReaction', 'take'] },
+        'conversation.pin': { actions: 'forwardPin' },
+        'conversation.pinJump': { actions: 'pinJump' },
+        'pins.jumpTo': { actions: 'jumpToPin' },
+        'queue.done': { guard: 'fromReactions', actions: 'take' },
         // Refused or lost: the page as the server has it puts the reactions right.
         'queue.failed': { guard: 'fromReactions', actions: 'refresh' },
       },
@@ -488,11 +331,7 @@ export const conversationMachine = setup({
               invoke: {
                 id: 'older',
                 src: 'fetchPage',
-                input: ({ context }) => ({
-                  conversationId: context.conversationId,
-                  before: context.messages[0]?.id,
-                  limit: LIMITS.messagesPageDefault,
-                }),
+                input: ({ context }) => pageOf(context, LIMITS.messagesPageDefault, true),
                 onDone: { target: 'idle', actions: { type: 'takeOlder', params: ({ event }) => event.output } },
                 onError: 'idle',
               },
@@ -502,36 +341,27 @@ export const conversationMachine = setup({
               on: {
                 'conversation.jumpTo': [
                   { guard: 'isLoaded', target: 'idle', actions: ['stopSeeking', 'highlightJump'] },
-                  { target: 'seeking', actions: 'seek' },
+                  // Another quote: the paging goes on, for it now.
+                  { actions: ['seek', 'retarget'] },
                 ],
+                'pageBack.page': { actions: 'takePageBack' },
               },
               invoke: {
-                id: 'seek',
-                src: 'fetchPage',
-                // Larger pages: the quote may be far back.
+                id: 'pageBack',
+                src: 'pageBack',
                 input: ({ context }) => ({
                   conversationId: context.conversationId,
                   before: context.messages[0]?.id,
-                  limit: LIMITS.messagesPageMax,
+                  goal: { messageId: context.seekId ?? '' },
                 }),
                 onDone: [
                   {
-                    guard: { type: 'foundInPage', params: ({ event }) => event.output },
+                    guard: { type: 'found', params: ({ event }) => event.output },
                     target: 'idle',
-                    actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'highlightFound'],
+                    actions: 'highlightFound',
                   },
-                  {
-                    guard: { type: 'morePages', params: ({ event }) => event.output },
-                    target: 'seeking',
-                    reenter: true,
-                    actions: { type: 'takeOlder', params: ({ event }) => event.output },
-                  },
-                  {
-                    target: 'idle',
-                    actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'stopSeeking'],
-                  },
+                  { target: 'idle', actions: 'stopSeeking' },
                 ],
-                onError: { target: 'idle', actions: 'stopSeeking' },
               },
             },
           },
@@ -546,7 +376,7 @@ export const conversationMachine = setup({
               invoke: {
                 id: 'refresh',
                 src: 'fetchPage',
-                input: ({ context }) => ({ conversationId: context.conversationId, limit: LIMITS.messagesPageDefault }),
+                input: ({ context }) => pageOf(context, LIMITS.messagesPageDefault),
                 onDone: { target: 'idle', actions: { type: 'takeLatest', params: ({ event }) => event.output } },
                 onError: 'idle',
               },

@@ -1,12 +1,14 @@
 // The conversation actor's protocol (the chats actor's child 'conversation', one per open conversation): its input,
 // the events it accepts (server events, the composer's deliveries through the chats actor, the view's requests,
-// its request queues' reports), what it emits for the view, and its children. Peers and views import this module,
-// never conversation.machine.ts.
+// its children's reports), what it emits for the view, and its children (the pin bar's state is its child 'pins').
+// Peers and views import this module, never conversation.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
 import type { Message, Reaction } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { RequestQueueReport, RequestQueueRef } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
+import type { PageBackParentEvent, PageBackRef } from '../pageBack/pageBack.protocol';
+import type { PinsParentEvent, PinsRef } from '../pins/pins.protocol';
 import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
 import type { TypingRef } from '../typing/typing.protocol';
 
@@ -31,11 +33,8 @@ export interface ReactionChange {
   on: boolean;
 }
 
-/** «Закрепить» / «Открепить» waiting for the server (the child queue 'pinning'). */
-export interface PinChange {
-  messageId: string;
-  on: boolean;
-}
+export type { PageInput } from '../pageBack/pageBack.protocol';
+export type { PinChange } from '../pins/pins.protocol';
 
 export interface ConversationContext {
   conversationId: string;
@@ -52,10 +51,6 @@ export interface ConversationContext {
   unreadAtOpen: number;
   /** The first message that was unread when the conversation opened (the divider is above it); null: none. */
   unreadFrom: string | null;
-  /** The pinned messages, newest pin first (the bar under the header). */
-  pins: Message[];
-  /** The pin the bar shows and a click jumps to (then the next older one, round). */
-  pinCursor: number;
 }
 
 export type ConversationEvent =
@@ -72,12 +67,14 @@ export type ConversationEvent =
     }
   /** The user hid messages for themselves (another tab, device or this one), or showed them again. */
   | { type: 'conversation.messagesHidden'; conversationId: string; messageIds: string[]; hidden: boolean }
+  /** The server's pins (forwarded to the child 'pins'). */
   | { type: 'conversation.pins'; conversationId: string; pins: Message[] }
-  /** «Закрепить» (`on`) or «Открепить». */
+  /** «Закрепить» (`on`) or «Открепить» (forwarded to the child 'pins'). */
   | { type: 'conversation.pin'; messageId: string; on: boolean }
-  /** The pin bar was clicked: jump to the pin it shows, and show the next older one. */
+  /** The pin bar was clicked: jump to the pin it shows, and show the next older one (the child 'pins' says which). */
   | { type: 'conversation.pinJump' }
-  | RequestQueueReport<'pinning', PinChange, ResponseOf<'pinMessage'>>
+  | PinsParentEvent
+  | PageBackParentEvent
   | { type: 'conversation.reactions'; conversationId: string; messageId: string; reactions: Reaction[] }
   /** Gives or takes back the user's own reaction (whichever it is not now). */
   | { type: 'conversation.react'; messageId: string; emoji: string }
@@ -111,8 +108,6 @@ export type ConversationEmitted =
   | { type: 'conversation.imageOpened'; messageId: string; index: number }
   | { type: 'conversation.imageClosed' };
 
-export type PageInput = { conversationId: string; before?: string; limit: number };
-
 export type ConversationRef = MachineRef<
   ConversationContext,
   ConversationEvent,
@@ -123,6 +118,7 @@ export type ConversationRef = MachineRef<
     messageEdit?: MessageEditRef;
     deletions?: RequestQueueRef<DeletionRequest>;
     reactions?: RequestQueueRef<ReactionChange>;
-    pinning?: RequestQueueRef<PinChange>;
+    pins?: PinsRef;
+    pageBack?: PageBackRef;
   }
 >;

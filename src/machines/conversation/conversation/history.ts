@@ -33,6 +33,25 @@ export function mergeMessages(history: Message[], incoming: Message[]): Message[
   return [...kept, ...sorted].sort(byTime); // stable: equal times keep their order
 }
 
+/**
+ * The latest page into the history: merged, unless it does not reach the newest message held (a gap longer than a
+ * page, after a long disconnection), then the history starts again from it.
+ */
+export function takeLatestPage(
+  history: Message[],
+  hasMore: boolean,
+  page: { messages: Message[]; hasMore: boolean },
+): { messages: Message[]; hasMore: boolean } {
+  const last = history.at(-1);
+  const gap =
+    page.hasMore && last !== undefined && page.messages.length > 0 && page.messages[0].createdAt > last.createdAt;
+  if (gap) return { messages: mergeMessages([], page.messages), hasMore: true };
+  return {
+    messages: mergeMessages(history, page.messages),
+    hasMore: history.length === 0 ? page.hasMore : hasMore || page.hasMore,
+  };
+}
+
 /** Older page (ascending) in front of the history; returns the new history and how many rows were added. */
 export function prependPage(history: Message[], page: Message[]): { messages: Message[]; added: number } {
   const known = new Set(history.map((m) => m.id));

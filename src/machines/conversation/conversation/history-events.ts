@@ -1,0 +1,66 @@
+// What each event does to the open conversation's history, as one pure function (the conversation machine decides
+// when an event applies: its conversation, its state; and runs the effects that go with it).
+import { REACTION_EMOJI } from '../../../contract/limits';
+import type { ConversationContext, ConversationEvent } from './conversation.protocol';
+import {
+  addReceipts,
+  applyEdit,
+  hasReacted,
+  mergeMessages,
+  removeMessage,
+  removeMessages,
+  setReactions,
+  toggleReaction,
+} from './history';
+
+type History = Pick<ConversationContext, 'messages' | 'me'>;
+
+/** Whether the user's own reaction is given (`on`) or taken back by a click on this emoji. */
+export function reactionOn(h: History, messageId: string, emoji: string): boolean {
+  return !hasReacted(
+    h.messages.find((m) => m.id === messageId),
+    h.me,
+    emoji,
+  );
+}
+
+/** The history's messages after this event (the same array when it changes nothing). */
+export function historyAfter(h: History, event: ConversationEvent): ConversationContext['messages'] {
+  const { messages, me } = h;
+  switch (event.type) {
+    case 'conversation.messageArrived':
+    case 'conversation.messageSent':
+      return mergeMessages(messages, [event.message]);
+    case 'conversation.messageDeleted':
+    case 'conversation.delete':
+      return removeMessage(messages, event.messageId);
+    case 'conversation.messagesHidden':
+      // Shown again elsewhere: the next page brings them back (the machine refetches).
+      return event.hidden ? removeMessages(messages, event.messageIds) : messages;
+    case 'conversation.receipts':
+      return addReceipts(messages, event.userId, event.messageIds);
+    case 'conversation.messageEdited':
+      return applyEdit(messages, event.messageId, event.content, event.editedAt, event.mentions ?? []);
+    case 'edit.saved': {
+      const m = event.message;
+      return m.editedAt ? applyEdit(messages, m.id, m.content, m.editedAt, m.mentions ?? []) : messages;
+    }
+    case 'conversation.reactions':
+      return setReactions(messages, event.messageId, event.reactions);
+    // Shown at once; the server's answer (or reactions:update) replaces it.
+    case 'conversation.react': {
+      const current = messages.find((m) => m.id === event.messageId)?.reactions ?? [];
+      const on = reactionOn(h, event.messageId, event.emoji);
+      return setReactions(messages, event.messageId, toggleReaction(current, me, event.emoji, on, REACTION_EMOJI));
+    }
+    // The server's reactions, unless a later change of the same message is still queued (it answers last).
+    case 'queue.done': {
+      if (event.queue !== 'reactions') return messages;
+      const { request, output, remaining } = event;
+      if (remaining.some((c) => c.messageId === request.messageId)) return messages;
+      return setReactions(messages, request.messageId, output.reactions);
+    }
+    default:
+      return messages;
+  }
+}
