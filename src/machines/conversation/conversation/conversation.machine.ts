@@ -13,6 +13,7 @@
 // What only makes the view move (a jump's scroll and flash, going to the bottom after an own send, the open image)
 // is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
 import { assertEvent, assign, emit, enqueueActions, fromCallback, raise, sendTo, setup } from 'xstate';
+import { composerReports } from './composer-reports';
 import type { ResponseOf } from '../../../contract/api';
 import type { Message } from '../../../contract/entities';
 import { LIMITS, REACTION_EMOJI, UNREAD_REACH } from '../../../contract/limits';
@@ -134,6 +135,8 @@ export const conversationMachine = setup({
   actors: {
     serverEvents: conversationServerEvents,
     room: conversationRoom,
+    /** The composer's deliveries and sends (its emitted events), heard directly. */
+    composerReports,
     fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
     /** GET /api/conversations/:id/pins. */
     fetchPins: notWired<Pins, { conversationId: string }>('conversation.fetchPins'),
@@ -345,6 +348,11 @@ export const conversationMachine = setup({
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
     { id: 'room', src: 'room', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    {
+      id: 'composerReports',
+      src: 'composerReports',
+      input: ({ context }) => ({ conversationId: context.conversationId }),
+    },
     {
       id: 'typing',
       systemId: 'typing',
