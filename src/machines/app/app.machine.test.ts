@@ -14,6 +14,7 @@ const sessionLong = [
   'offlineStore',
   'notifications',
   'chats',
+  'composer',
   'call',
   'navigation',
   'contacts',
@@ -91,7 +92,7 @@ describe('app (root actor)', () => {
         return e.lifetime === 'owned' && e.owner !== 'view' && e.load && e.owner ? [e.owner as RegistryId] : [];
       }),
     );
-    expect([...owners].sort()).toEqual(['chats', 'chatsFooter']);
+    expect([...owners].sort()).toEqual(['chatsFooter', 'conversationLoader']);
     for (const owner of owners)
       expect((registry[owner] as RegistryEntry).machine?.implementations.actors.loadOwned, owner).toBeDefined();
   });

@@ -26,9 +26,11 @@ import {
   chatsFooterMachine,
   chatsLayoutMachine,
   chatsMachine,
+  conversationLoaderMachine,
   navigationMachine,
 } from '../chats/index';
 import { wireChatActions, wireChats, wireChatsFooter, wireNavigation } from './wiring/chats';
+import { wireComposer } from './wiring/composer';
 import { composerMachine, draftsMachine, outboxMachine, recorderMachine } from '../composer/index';
 import { contactsMachine } from '../contacts/index';
 import { wireContacts } from './wiring/contacts';
@@ -92,6 +94,8 @@ export const registry = {
   offlineStore: { machine: offlineStoreMachine, lifetime: 'session', systemId: true, wire: wireOfflineStore },
   notifications: { machine: notificationsMachine, lifetime: 'session', systemId: true, wire: wireNotifications },
   chats: { machine: chatsMachine, lifetime: 'session', systemId: true, wire: wireChats },
+  // The draft and one outbox per user (after the chats actor, whose selections it follows).
+  composer: { machine: composerMachine, lifetime: 'session', systemId: true, wire: wireComposer },
   call: { machine: callMachine, lifetime: 'session', systemId: true, wire: wireCall },
   // The address and the open conversation in step (after the chats actor, whose selections it hears).
   navigation: { machine: navigationMachine, lifetime: 'session', systemId: true, wire: wireNavigation },
@@ -378,17 +382,18 @@ export const registry = {
       wired: (s: Services) => import('./wiring/profile-avatar').then((m) => m.wireGroupAvatar(s)),
     },
   },
-  // Owned by the chats actor: the selected conversation, its code fetched when a conversation is first opened or
+  // Owned by the chats actor for the page: the selected conversation's code and actor.
+  conversationLoader: { machine: conversationLoaderMachine, lifetime: 'owned', owner: 'chats' },
+  // Owned by the loader: the selected conversation, its code fetched when a conversation is first opened or
   // about to be (with its children below).
   conversation: {
     lifetime: 'owned',
-    owner: 'chats',
+    owner: 'conversationLoader',
     load: {
       wired: (s: Services) => import('./wiring/conversation').then((m) => m.wireConversation(s)),
     },
   },
   // Children spawned and wired by their parent.
-  composer: { machine: composerMachine, lifetime: 'child', owner: 'chats' },
   readReceipts: {
     lifetime: 'child',
     owner: 'conversation',

@@ -1,7 +1,9 @@
 // The public face of the chats feature: other features import only this module, ui/index.ts (its views) and its
 // *.protocol.ts files.
+
+export { chatActionsMachine } from './chatActions/chatActions.machine';
 export { chatsMachine } from './chats/chats.machine';
 export { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';
 export { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
-export { chatActionsMachine } from './chatActions/chatActions.machine';
+export { conversationLoaderMachine } from './conversationLoader/conversationLoader.machine';
 export { navigationMachine } from './navigation/navigation.machine';

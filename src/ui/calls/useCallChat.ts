@@ -1,23 +1,21 @@
-// The open call's chat panel from the chats actor: the call's conversation (opened by the call actor when the call
-// starts) and the composer, which sends what is typed there through its outbox like any message.
+// The open call's chat panel: the call's conversation (opened by the call actor when the call starts; its actor and
+// its people from the chats feature's narrow hooks) and the composer, which sends what is typed there through its
+// outbox like any message.
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
-import type { ComposerRef } from '../../machines/composer/composer/composer.protocol';
-import type { ConversationRef } from '../../machines/conversation/conversation/conversation.protocol';
-import { useSystemActor } from '../app/RuntimeContext';
+import { useSessionActor, useSystemActor } from '../app/RuntimeContext';
+import { useChatEntry, useOpenConversation } from '../shared/useChatList';
 import { type ConversationChat, callChatLines } from './call-chat';
 
 const NONE: never[] = [];
 
 export function useCallChat(conversationId: string | null): ConversationChat | null {
-  const chats = useSystemActor('chats');
-  const me = useSelector(chats, (s) => s?.context.me ?? null);
-  const people = useSelector(
-    chats,
-    (s) => s?.context.entries.find((e) => e.conversation.id === conversationId)?.conversation.participants,
-  );
-  const conversation = useSelector(chats, (s) => s?.children.conversation as ConversationRef | undefined);
-  const composer = useSelector(chats, (s) => s?.children.composer as ComposerRef | undefined);
+  const me = useSelector(useSessionActor('session'), (s) => s.context.session?.user.id ?? null);
+  const entry = useChatEntry(conversationId);
+  const people = entry?.conversation.participants;
+  const secret = entry?.conversation.secret === true;
+  const conversation = useOpenConversation();
+  const composer = useSystemActor('composer');
   const messages = useSelector(conversation, (s) =>
     s && s.context.conversationId === conversationId ? s.context.messages : NONE,
   );
@@ -39,10 +37,10 @@ export function useCallChat(conversationId: string | null): ConversationChat | n
   const onSend = useCallback(
     (text: string) => {
       if (conversationId)
-        composer?.send({ type: 'composer.sendText', conversationId, text, at: new Date().toISOString() });
+        composer?.send({ type: 'composer.sendText', conversationId, text, at: new Date().toISOString(), secret });
     },
-    [composer, conversationId],
+    [composer, conversationId, secret],
   );
-  if (!chats || !conversationId || !composer) return null;
+  if (!conversationId || !composer) return null;
   return { lines, onSend };
 }

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { CallRef } from '../../machines/calls/call/call.protocol';
-import { useRealtimeRef, useSessionActor, useSystemActor } from '../app/RuntimeContext';
+import { useRealtimeRef, useSessionActor } from '../app/RuntimeContext';
+import { useChatEntry } from '../shared/useChatList';
 import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
 import { useCallChat } from './useCallChat';
 
@@ -22,11 +23,7 @@ export function useCallLayer() {
   // A secret chat's call is encrypted end to end with a key of its MLS group (SecretCallOverlay).
   const session = useSessionActor('session');
   const me = useSelector(session, (s) => s.context.session?.user.id ?? null);
-  const chats = useSystemActor('chats');
-  const secret = useSelector(
-    chats,
-    (s) => !!s?.context.entries.find((e) => e.conversation.id === conversationId)?.conversation.secret,
-  );
+  const secret = useChatEntry(conversationId)?.conversation.secret === true;
   // A call can ring from the moment the realtime connection is up: its views' chunk is fetched then (lazy-call-views.ts).
   const live = useSelector(useRealtimeRef(), (s) => s.hasTag('live'));
   useEffect(() => {

@@ -1,12 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { DEFAULT_GUEST_NAME, DEFAULT_ROOM } from '../../machines/calls/callsPage/callsPage.protocol';
-import { useSessionRef, useSystemActor } from '../app/RuntimeContext';
-import type { ConversationEntry } from '../../contract/entities';
 import { useMemo } from 'react';
-import { callHistoryRows } from './call-history';
-
-const noEntries: ConversationEntry[] = [];
+import { DEFAULT_GUEST_NAME, DEFAULT_ROOM } from '../../machines/calls/callsPage/callsPage.protocol';
+import { useSessionRef } from '../app/RuntimeContext';
 import { useOwnedActor } from '../app/useOwnedActor';
+import { useChatEntries } from '../shared/useChatList';
+import { callHistoryRows } from './call-history';
 
 /** The /calls page's view of the `callsPage` actor, which lives while the page is shown. */
 export function useCallsPage() {
@@ -22,8 +20,7 @@ export function useCallsPage() {
   const calls = useSelector(page, (s) => s?.context.history ?? null);
   const historyError = useSelector(page, (s) => s?.context.historyError ?? null);
   // Who each call was with: the conversation as the chat list has it.
-  const chats = useSystemActor('chats');
-  const entries = useSelector(chats, (s) => s?.context.entries ?? noEntries);
+  const entries = useChatEntries();
   const me = useSelector(session, (s) => s.context.session?.user.id ?? null);
   const history = useMemo(() => (calls ? callHistoryRows(calls, entries, me, Date.now()) : null), [calls, entries, me]);
   return {

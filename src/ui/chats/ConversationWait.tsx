@@ -2,14 +2,19 @@
 // here): the render suspends, as it does for a view whose chunk is loading, so the page keeps what it showed until
 // the conversation can be drawn (no «Выберите чат» in between).
 import { use } from 'react';
-import { CHATS_TAGS, type ChatsRef } from '../../machines/chats/chats/chats.protocol';
-import { useSystemActor } from '../app/RuntimeContext';
+import type { ChatsRef } from '../../machines/chats/chats/chats.protocol';
+import { LOADER_TAGS } from '../../machines/chats/conversationLoader/conversationLoader.protocol';
+import { useChatsActor } from '../shared/useChatList';
 
-type Snapshot = ReturnType<ChatsRef['getSnapshot']>;
-
-/** Selected, and its actor neither running nor given up on. */
-const waiting = (s: Snapshot) =>
-  s.context.selectedId !== null && !s.children.conversation && !s.hasTag(CHATS_TAGS.conversationFailed);
+/** Selected, and its actor (the loader's child) neither running nor given up on. */
+function waiting(chats: ChatsRef): boolean {
+  const loader = chats.getSnapshot().children.loader?.getSnapshot();
+  return (
+    chats.getSnapshot().context.selectedId !== null &&
+    !loader?.children.conversation &&
+    !loader?.hasTag(LOADER_TAGS.conversationFailed)
+  );
+}
 
 /** One promise per chats actor while it waits (React needs the same one on every render that suspends). */
 const waits = new WeakMap<ChatsRef, Promise<void>>();
@@ -18,12 +23,14 @@ function waitOver(chats: ChatsRef): Promise<void> {
   let wait = waits.get(chats);
   if (!wait) {
     wait = new Promise<void>((resolve) => {
-      const sub = chats.subscribe((s) => {
-        if (waiting(s)) return;
-        sub.unsubscribe();
+      // The selection is the chats actor's, the conversation's actor its loader's: either may end the wait.
+      const check = () => {
+        if (waiting(chats)) return;
+        for (const sub of subs) sub?.unsubscribe();
         waits.delete(chats);
         resolve();
-      });
+      };
+      const subs = [chats.subscribe(check), chats.getSnapshot().children.loader?.subscribe(check)];
     });
     waits.set(chats, wait);
   }
@@ -31,7 +38,7 @@ function waitOver(chats: ChatsRef): Promise<void> {
 }
 
 export function ConversationWait() {
-  const chats = useSystemActor('chats');
-  if (chats && waiting(chats.getSnapshot())) use(waitOver(chats));
+  const chats = useChatsActor();
+  if (chats && waiting(chats)) use(waitOver(chats));
   return null;
 }

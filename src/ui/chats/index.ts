@@ -2,3 +2,5 @@
 
 export { ChatsBackButton } from '../shared/chats-shell-context';
 export { ChatsPage } from './ChatsPage';
+// What other features' views read of the chat list (the chats actor is reached here, not by id across features).
+export { useChatEntries, useChatEntry, useOpenChat, useOpenConversation } from '../shared/useChatList';

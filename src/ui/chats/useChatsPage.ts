@@ -1,11 +1,11 @@
-// The chats page's view of the chats actor: list tiles, the selection and the children that serve it.
+// The chats page's view of the chats actor: list tiles, the selection, the open conversation (its loader's child)
+// and the composer.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ComposerRef } from '../../machines/composer/composer/composer.protocol';
-import type { ConversationRef } from '../../machines/conversation/conversation/conversation.protocol';
-import { CHATS_TAGS } from '../../machines/chats/chats/chats.protocol';
+import { LOADER_TAGS } from '../../machines/chats/conversationLoader/conversationLoader.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
 import { chatTile } from '../conversation/index';
+import { useChatsActor, useOpenConversation } from '../shared/useChatList';
 
 /** The current time, renewed every `ms` (last-seen texts age while the page is open). */
 export function useNow(ms = 30_000): number {
@@ -18,16 +18,17 @@ export function useNow(ms = 30_000): number {
 }
 
 export function useChatsPage() {
-  const chats = useSystemActor('chats');
+  const chats = useChatsActor();
   if (!chats) throw new Error('the chats actor is not running');
   const me = useSelector(chats, (s) => s.context.me);
   const entries = useSelector(chats, (s) => s.context.entries);
   const selectedId = useSelector(chats, (s) => s.context.selectedId);
   const loaded = useSelector(chats, (s) => s.context.loaded);
-  const conversation = useSelector(chats, (s) => s.children.conversation as ConversationRef | undefined);
-  const composer = useSelector(chats, (s) => s.children.composer as ComposerRef | undefined);
+  const loader = useSelector(chats, (s) => s.children.loader);
+  const conversation = useOpenConversation(chats);
+  const composer = useSystemActor('composer');
   // The selected conversation's machines could not be fetched (its pane offers a retry).
-  const failed = useSelector(chats, (s) => s.hasTag(CHATS_TAGS.conversationFailed));
+  const failed = useSelector(loader, (s) => s?.hasTag(LOADER_TAGS.conversationFailed) ?? false);
   // Drafts of the conversations not in front, for «Черновик: …» on their tiles.
   const drafts = useSelector(composer, (s) => s?.context.drafts);
   const now = useNow();
@@ -49,7 +50,7 @@ export function useChatsPage() {
   const open = useCallback((conversationId: string) => chats.send({ type: 'chats.open', conversationId }), [chats]);
   const call = useCallback((video: boolean) => chats.send({ type: 'chats.call', video }), [chats]);
   /** A conversation is about to be opened: its machines are fetched now (or again, after a failure). */
-  const prepare = useCallback(() => chats.send({ type: 'chats.prepare' }), [chats]);
+  const prepare = useCallback(() => loader?.send({ type: 'loader.prepare' }), [loader]);
   return {
     me,
     tiles,

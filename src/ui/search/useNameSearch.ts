@@ -3,13 +3,14 @@ import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { ConversationEntry, PublicUser } from '../../contract/entities';
 import { useSystemActor } from '../app/RuntimeContext';
+import { useOpenChat } from '../shared/useChatList';
 import { type NameMatches, nameMatches } from './name-matches';
 
 const noFriends: PublicUser[] = [];
 
 export function useNameSearch(query: string, entries: ConversationEntry[], me: string | null) {
   const contacts = useSystemActor('contacts');
-  const chats = useSystemActor('chats');
+  const openChat = useOpenChat();
   const friends = useSelector(
     contacts,
     (s) => s?.context.contacts.filter((c) => c.status === 'ACCEPTED').map((c) => c.friend) ?? noFriends,
@@ -18,7 +19,7 @@ export function useNameSearch(query: string, entries: ConversationEntry[], me: s
   const matches: NameMatches = useMemo(() => nameMatches(query, entries, friends, me), [query, entries, friends, me]);
   return {
     ...matches,
-    openChat: (conversationId: string) => chats?.send({ type: 'chats.open', conversationId }),
+    openChat,
     openPerson: (userId: string) => contacts?.send({ type: 'contacts.openChat', userId }),
   };
 }

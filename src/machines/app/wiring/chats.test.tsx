@@ -71,13 +71,16 @@ function renderChats(api: ApiClient, socketId?: string) {
     </RuntimeProvider>,
   );
   const chats = runtime.app.system.get('chats') as ChatsActorRef;
-  const composer = () => chats.getSnapshot().children.composer as ComposerActorRef;
+  const composer = () => runtime.app.system.get('composer') as ComposerActorRef;
+  /** The open conversation's actor (the chats actor's loader's child). */
+  const openConversation = () =>
+    chats.getSnapshot().children.loader?.getSnapshot().children.conversation as unknown as ConversationActorRef;
   const outbox = () => {
     const ref = composer().getSnapshot().children.outbox;
     if (!ref) throw new Error('no outbox');
     return ref;
   };
-  return { runtime, view, chats, composer, outbox };
+  return { runtime, view, chats, composer, outbox, openConversation };
 }
 
 afterEach(() => localStorage.clear());
@@ -85,7 +88,7 @@ afterEach(() => localStorage.clear());
 describe('chats page wired to the app actor', () => {
   it('lists conversations, opens one (history, mark read), and sends with a clientMessageId', async () => {
     const calls: Call[] = [];
-    const { chats, view } = renderChats(fakeApi(calls));
+    const { chats, view, openConversation } = renderChats(fakeApi(calls));
     const tile = await screen.findByRole('button', { name: /Борис/ });
     expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('2 непрочитанных');
     expect(screen.getByText('Выберите чат')).toBeInTheDocument();
@@ -99,9 +102,7 @@ describe('chats page wired to the app actor', () => {
     expect(calls).toContainEqual(['markRead', { conversationId: 'c1' }]);
     expect(within(tile).getByTestId('chat-tile-subtitle')).toHaveTextContent('ОНЛАЙН');
     // The unread count it was opened with places «Непрочитанные сообщения» above the first unread message.
-    expect(
-      (chats.getSnapshot().children.conversation as unknown as ConversationActorRef).getSnapshot().context.unreadFrom,
-    ).toBe('m1');
+    expect(openConversation().getSnapshot().context.unreadFrom).toBe('m1');
 
     await userEvent.type(screen.getByPlaceholderText('Напишите сообщение...'), '  Привет, Борис!  {Enter}');
     await waitFor(() => expect(calls.find(([n]) => n === 'send')).toBeDefined());
@@ -110,7 +111,7 @@ describe('chats page wired to the app actor', () => {
     expect((body as { clientMessageId: string }).clientMessageId).toMatch(/^[0-9a-f]{16}-1$/);
     expect(screen.getByPlaceholderText('Напишите сообщение...')).toHaveValue('');
     // The answer reaches the conversation and the list.
-    const conversation = chats.getSnapshot().children.conversation as unknown as ConversationActorRef;
+    const conversation = openConversation();
     await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2']));
     expect(chats.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m2');
     view.unmount();
@@ -128,7 +129,7 @@ describe('chats page wired to the app actor', () => {
     const calls: Call[] = [];
     let proxyPage = true;
     const html = '<html><body>502 Bad Gateway</body></html>';
-    const { chats, view } = renderChats(
+    const { chats, view, openConversation } = renderChats(
       fakeApi(calls, {
         answer: (name) =>
           proxyPage
@@ -153,7 +154,7 @@ describe('chats page wired to the app actor', () => {
     proxyPage = false;
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
     await waitFor(() => expect(screen.queryByText('Не удалось загрузить сообщения.')).toBeNull());
-    const conversation = chats.getSnapshot().children.conversation as unknown as ConversationActorRef;
+    const conversation = openConversation();
     await waitFor(() => expect(conversation.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1']));
     view.unmount();
   });

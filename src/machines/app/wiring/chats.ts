@@ -1,19 +1,17 @@
-// The chats feature's actors provided from the real services: the list and the composer
-// (src/machines/app/wiring/composer.ts). The open conversation's actors load later (src/machines/app/wiring/conversation.ts,
+// The chats feature's actors provided from the real services: the list, its footer, its menu and the address. The open conversation's actors load later (src/machines/app/wiring/conversation.ts,
 // through the registry).
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../../contract/api';
-import { chatsMachine, type ListAnswer } from '../../chats/chats/chats.machine';
-import { chatsFooterMachine } from '../../chats/chatsFooter/chatsFooter.machine';
+import { noAnswer, readerSocket, withList } from '../../../services/app/rest-answers';
 import { chatActionsMachine } from '../../chats/chatActions/chatActions.machine';
 import type { ChatAction } from '../../chats/chatActions/chatActions.protocol';
-import { wireComposer } from './composer';
 import { copyText } from './clipboard';
-import type { Services } from '../services';
-import { systemActor } from '../../shared/system';
-import { noAnswer, readerSocket, withList } from '../../../services/app/rest-answers';
-import { navigationMachine, pageTitle, type RouterCommand } from '../../chats/navigation/navigation.machine';
+import { chatsMachine, type ListAnswer } from '../../chats/chats/chats.machine';
+import { onChats, watchChatList } from '../../chats/chats/chats.protocol';
 import { isMutedEntry } from '../../chats/chats/conversation-list';
+import { chatsFooterMachine } from '../../chats/chatsFooter/chatsFooter.machine';
+import { navigationMachine, pageTitle, type RouterCommand } from '../../chats/navigation/navigation.machine';
+import type { Services } from '../services';
 
 export function wireChats(s: Services) {
   return chatsMachine.provide({
@@ -34,7 +32,6 @@ export function wireChats(s: Services) {
       markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) =>
         s.api.call('markRead', { body: { ...input, ...readerSocket(s.socketId()) } }),
       ),
-      composer: wireComposer(s),
     },
   });
 }
@@ -77,28 +74,20 @@ export function wireNavigation(s: Services) {
         return unsubscribe;
       }),
       selections: fromCallback(({ system, sendBack }) => {
-        const chats = systemActor(system, 'chats');
-        if (!chats) return;
-        const sub = chats.on('chats.selected', (e) =>
+        return onChats(system, 'chats.selected', (e) =>
           sendBack({ type: 'nav.selected', conversationId: e.conversationId }),
         );
-        return () => sub.unsubscribe();
       }),
       pageTitle: fromCallback(({ system }) => {
-        const chats = systemActor(system, 'chats');
-        if (!chats || typeof document === 'undefined') return;
+        if (typeof document === 'undefined') return;
         let shown = '';
-        const show = () => {
-          const { entries } = chats.getSnapshot().context;
+        return watchChatList(system, ({ entries }) => {
           const now = Date.now();
           // Muted chats are not news (as their badge is grey).
           const unread = entries.reduce((n, e) => (isMutedEntry(e, now) ? n : n + e.unreadCount), 0);
           const title = pageTitle(unread);
           if (title !== shown) document.title = shown = title;
-        };
-        show();
-        const sub = chats.subscribe(show);
-        return () => sub.unsubscribe();
+        });
       }),
     },
   });

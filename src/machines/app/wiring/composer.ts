@@ -1,25 +1,25 @@
 // The composer feature's effects provided from the real services: the recorder's recording, the outbox's store,
-// uploads and sends. The chats feature's wiring provides the composer it runs from `wireComposer`.
+// uploads and sends (a secret chat's as its item says, no list read), the drafts' store.
 import { fromCallback, fromPromise } from 'xstate';
 import { RequestFailure } from '../../../contract/failure';
-import type { Services } from '../services';
-import { type AnySystem, systemActor } from '../../shared/system';
 import { composerMachine } from '../../composer/composer/composer.machine';
 import { type DraftMap, draftsMachine, parseDrafts } from '../../composer/drafts/drafts.machine';
-import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../../composer/outbox/outbox-item';
 import {
-  outboxMachine,
   type OutboxStoreCommand,
+  outboxMachine,
   type SendInput,
   type UploadInput,
   type UploadReport,
 } from '../../composer/outbox/outbox.machine';
+import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../../composer/outbox/outbox-item';
 import {
   MIC_FAILED,
   type RecordingCommand,
   type RecordingReport,
   recorderMachine,
 } from '../../composer/recorder/recorder.machine';
+import type { AnySystem } from '../../shared/system';
+import type { Services } from '../services';
 
 /** The recorder's recording actor: the recording service is fetched on demand, the first time it records. */
 export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, receive }) => {
@@ -50,15 +50,6 @@ export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, rece
   };
 });
 
-/** Whether the chats list knows this conversation as a secret chat. */
-function isSecretChat(system: AnySystem, conversationId: string): boolean {
-  const chats = systemActor(system, 'chats');
-  return (
-    chats?.getSnapshot().context.entries.some((e) => e.conversation.id === conversationId && e.conversation.secret) ??
-    false
-  );
-}
-
 /** The outbox's effects: its store per user (localStorage), uploads with progress, sends over the API. */
 export function wireOutbox(s: Services) {
   return outboxMachine.provide({
@@ -71,7 +62,7 @@ export function wireOutbox(s: Services) {
           s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
         );
       }),
-      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack, system }) => {
+      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
         const report = (r: UploadReport) => sendBack(r);
         const abort = new AbortController();
         const progress = (percent: number) => {
@@ -79,11 +70,11 @@ export function wireOutbox(s: Services) {
         };
         // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
         // A secret chat's file is sealed in the browser and goes up as ciphertext (its code loads with secret chats).
-        const { file, conversationId } = input;
+        const { file, conversationId, secret } = input;
         const options = { signal: abort.signal, onProgress: progress };
         const uploading = !file
           ? Promise.reject(new Error(UPLOAD_FAILED))
-          : conversationId && isSecretChat(system, conversationId)
+          : conversationId && secret
             ? import('../../../services/secretChats/secret-files').then((m) =>
                 m.uploadSecretFile(s.secretFiles, conversationId, file, options).then((attachment) => ({ attachment })),
               )
@@ -102,9 +93,9 @@ export function wireOutbox(s: Services) {
       // A secret chat's text goes through this device's secret chat actor (its code loads with secret chats).
       sendMessage: fromPromise(({ input, system }: { input: SendInput; system: AnySystem }) => {
         if (!input) return Promise.reject(new RequestFailure(null, null));
-        if (isSecretChat(system, input.conversationId))
-          return import('./secretChats-send').then((m) => m.sendSecretMessage(system, input));
-        return s.api.call('send', { body: input });
+        const { secret, ...body } = input;
+        if (secret) return import('./secretChats-send').then((m) => m.sendSecretMessage(system, body));
+        return s.api.call('send', { body });
       }),
     },
   });

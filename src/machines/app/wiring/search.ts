@@ -1,12 +1,13 @@
 // The search feature's actor provided from the real services.
 import { fromPromise } from 'xstate';
-import type { Services } from '../services';
-import { type AnySystem, systemActor } from '../../shared/system';
+import { chatList } from '../../chats/chats/chats.protocol';
 import { type SearchRequest, searchMachine } from '../../search/search/search.machine';
+import type { AnySystem } from '../../shared/system';
+import type { Services } from '../services';
 
 /** The user's secret chats in the chats list (their messages are searched on this device). */
 function secretChats(system: AnySystem): Set<string> {
-  const entries = systemActor(system, 'chats')?.getSnapshot().context.entries ?? [];
+  const entries = chatList(system)?.entries ?? [];
   return new Set(entries.filter((e) => e.conversation.secret).map((e) => e.conversation.id));
 }
 

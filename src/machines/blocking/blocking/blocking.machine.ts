@@ -3,8 +3,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import type { PublicUser } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
 import {
   BLOCK_FAILED,
   BLOCKED_LIST_FAILED,
@@ -30,7 +30,7 @@ export const blockingMachine = setup({
   },
   actions: {
     refreshChats: enqueueActions(({ system, enqueue }) => {
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (chats) enqueue.sendTo(chats, { type: 'chats.refresh' });
     }),
   },

@@ -8,14 +8,15 @@
 import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { TIMINGS } from '../../../contract/limits';
-import { notWired } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
+import { listenToServer } from '../../realtime/index';
 import type { RealtimeEmit } from '../../realtime/realtime/realtime.protocol';
-import { serverRequest } from '../../realtime/realtime/server-request';
-import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
+import { serverRequest } from '../../realtime/index';
+import { watchSignedInUser } from '../../session/index';
+import { notWired } from '../../shared/not-wired';
+import { present } from '../../shared/present';
 import { type AnySystem, systemActor } from '../../shared/system';
 import { CALL_NOTICES, type CallContext, type CallEvent, type CallRemoteEvent, type RoomAccess } from './call.protocol';
-import { present } from '../../shared/present';
 
 export * from './call.protocol';
 
@@ -124,8 +125,7 @@ export const callMachine = setup({
     }),
     /** The call's chat is its conversation (src/ui/calls/useCallChat.ts): the chats actor opens it. */
     openConversation: ({ context, system }) => {
-      if (context.activeConvId)
-        systemActor(system, 'chats')?.send({ type: 'chats.open', conversationId: context.activeConvId });
+      if (context.activeConvId) chatsInbox(system)?.send({ type: 'chats.open', conversationId: context.activeConvId });
     },
     clear: assign(idle),
     setAccess: assign((_, access: RoomAccess) => ({ access })),

@@ -4,16 +4,16 @@
 // answered) until a token names one. Below the form, the user's call history (GET /api/calls) with a call-back per
 // row: the conversation opens and the call starts.
 import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
-import { systemActor } from '../../shared/system';
 import { failureMessage } from '../../../contract/failure';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
 import {
+  type CallHistoryEntry,
   type CallsPageContext,
   type CallsPageEvent,
   DEFAULT_GUEST_NAME,
   DEFAULT_ROOM,
   HISTORY_FAILED,
-  type CallHistoryEntry,
   ROOM_FAILED,
   type RoomAccess,
 } from './callsPage.protocol';
@@ -37,7 +37,7 @@ export const callsPageMachine = setup({
     // The chats actor opens the conversation (the address follows) and starts the call in it.
     callBack: enqueueActions(({ event, system, enqueue }) => {
       assertEvent(event, 'history.callBack');
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (!chats) return;
       enqueue.sendTo(chats, { type: 'chats.open', conversationId: event.conversationId });
       enqueue.sendTo(chats, { type: 'chats.call', video: event.video });

@@ -3,7 +3,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
+import { chatList, chatsInbox } from '../chats/chats.protocol';
 import {
   CHAT_ACTION_FAILED,
   CHAT_ACTION_TAGS,
@@ -25,12 +25,12 @@ export const chatActionsMachine = setup({
   actions: {
     /** After a clear: the list, and the conversation if it is the open one. */
     readAgain: enqueueActions(({ context, system, enqueue }) => {
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (!chats || context.pending?.kind !== 'clear') return;
       enqueue.sendTo(chats, { type: 'chats.refresh' });
       const id = context.pending.conversationId;
       // The open conversation keeps what it loaded: it opens again, from the (now empty) history.
-      if (chats.getSnapshot().context.selectedId === id) {
+      if (chatList(system)?.selectedId === id) {
         enqueue.sendTo(chats, { type: 'chats.open', conversationId: id, again: true });
       }
     }),

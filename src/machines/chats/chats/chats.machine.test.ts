@@ -3,7 +3,8 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { conversation, entry, message, person } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
 import type { ConversationEntry } from '../../../contract/entities';
-import { CHATS_TAGS, chatsMachine } from './chats.machine';
+import { LOADER_TAGS, conversationLoaderMachine } from '../conversationLoader/conversationLoader.machine';
+import { chatsMachine } from './chats.machine';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
@@ -24,6 +25,9 @@ const mutedForever = { mutedUntil: 'forever', pinned: false, pinnedAt: null, arc
 const mutedList = { conversations: [{ ...entry(c1, 2), settings: mutedForever }, entry(c2)] };
 
 type Snap = ReturnType<typeof chatsMachine.getInitialSnapshot>;
+type Loader = ReturnType<typeof createActor<typeof conversationLoaderMachine>>;
+/** The chats actor's child 'loader' (the selected conversation's code and actor). */
+const loaderOf = (actor: { getSnapshot(): Snap }) => actor.getSnapshot().children.loader as unknown as Loader;
 const loadedAsFetched = (s: Snap) =>
   s.context.loaded && s.context.entries.length === 2 && s.context.recentIds.length === 0;
 const atRest = (s: Snap) => s.matches({ active: { list: 'idle' } });
@@ -51,8 +55,8 @@ describeModel({
       serverEvents: quiet,
       fetchConversations: hang,
       markRead: hang,
-      loadOwned: hang,
-      composer: child,
+      deliveries: quiet,
+      conversationLoader: child,
     } as never,
   }),
   events: {
@@ -67,7 +71,6 @@ describeModel({
           ],
     ),
     'chats.close': oneAtATime(() => [{ type: 'chats.close' }]),
-    'chats.prepare': oneAtATime(() => [{ type: 'chats.prepare' }]),
     'chats.refresh': (s) => (fresh(s) || s.matches({ active: { list: 'loading' } }) ? [{ type: 'chats.refresh' }] : []),
     'chats.reconnected': oneAtATime(() => [{ type: 'chats.reconnected' }]),
     'chats.call': oneAtATime(() => [{ type: 'chats.call', video: true }]),
@@ -93,10 +96,6 @@ describeModel({
     'composer.delivered': oneAtATime(() => [
       { type: 'composer.delivered', message: fromMe, refresh: false },
       { type: 'composer.delivered', message: { ...fromMe, id: 'm4', type: 'FILE' }, refresh: true },
-    ]),
-    'composer.sent': oneAtATime(() => [
-      { type: 'composer.sent', conversationId: 'c1' },
-      { type: 'composer.sent', conversationId: 'c2' },
     ]),
     'chats.messageEdited': oneAtATime(() => [
       {
@@ -141,8 +140,6 @@ describeModel({
       { type: 'xstate.error.actor.fetchConversations', error: new Error('offline') },
     ],
     'xstate.error.actor.markRead': () => [{ type: 'xstate.error.actor.markRead', error: new Error('offline') }],
-    'xstate.done.actor.loadOwned': () => [{ type: 'xstate.done.actor.loadOwned', output: { conversation: child } }],
-    'xstate.error.actor.loadOwned': () => [{ type: 'xstate.error.actor.loadOwned', error: new Error('offline') }],
   },
 });
 
@@ -163,13 +160,17 @@ describe('chats with resolving actors', () => {
             marked.push(input.conversationId);
             return { ok: true };
           }),
+          deliveries: quiet,
           // The conversation's machines, fetched when the page says one is about to be opened.
-          loadOwned: fromPromise(async () => ({
-            conversation: createMachine({
-              on: { '*': { actions: ({ event }) => conversationEvents.push(event.type) } },
-            }),
-          })),
-          composer: child,
+          conversationLoader: conversationLoaderMachine.provide({
+            actors: {
+              loadOwned: fromPromise(async () => ({
+                conversation: createMachine({
+                  on: { '*': { actions: ({ event }) => conversationEvents.push(event.type) } },
+                }),
+              })),
+            } as never,
+          }),
         } as never,
       }),
     ).start();
@@ -185,11 +186,11 @@ describe('chats with resolving actors', () => {
     });
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     actor.send({ type: 'chats.viewing', viewing: true });
-    actor.send({ type: 'chats.prepare' });
+    loaderOf(actor).send({ type: 'loader.prepare' });
     return { actor, sounds, announced, marked, conversationEvents, fetches: () => fetches };
   }
-  /** The list is in and the conversation's machines are here. */
-  const ready = (s: Snap) => s.context.loaded && s.matches({ active: { code: 'here' } });
+  /** The list is in (the conversation's machines were asked for at the start). */
+  const ready = (s: Snap) => s.context.loaded;
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>
     actor.getSnapshot().context.entries.find((e) => e.conversation.id === id)?.unreadCount;
 
@@ -286,22 +287,30 @@ describe('chats with resolving actors', () => {
     expect(sounds).toEqual(['c1', 'c1']);
   });
 
-  it('hands own delivered messages to the open conversation, refreshing it after a file send', async () => {
+  it("takes own delivered messages (the composer's emitted deliveries) into the list, not to the conversation", async () => {
     const { actor, conversationEvents } = start();
     await waitFor(actor, ready);
+    await waitFor(loaderOf(actor), (s) => s.matches({ code: 'here' }));
     actor.send({ type: 'chats.open', conversationId: 'c1' });
     actor.send({ type: 'composer.delivered', message: fromMe, refresh: true });
-    expect(conversationEvents).toEqual(['conversation.messageSent', 'conversation.refresh']);
+    // The conversation hears the composer itself (conversation/composer-reports.ts).
+    expect(conversationEvents).toEqual([]);
     expect(actor.getSnapshot().context.entries[0].conversation.messages[0].id).toBe('m3');
   });
 
-  it("tells the open conversation about an own submit there (its view goes to the bottom), not about another one's", async () => {
-    const { actor, conversationEvents } = start();
+  it('emits every selection with whether the chat is secret (the address and the composer follow it)', async () => {
+    const { actor } = start({ lists: [{ conversations: [entry(c1, 2), entry({ ...c2, secret: true })] }] });
     await waitFor(actor, ready);
+    const selected: unknown[] = [];
+    actor.on('chats.selected', (e) => selected.push(e));
+    actor.send({ type: 'chats.open', conversationId: 'c2' });
     actor.send({ type: 'chats.open', conversationId: 'c1' });
-    actor.send({ type: 'composer.sent', conversationId: 'c2' });
-    actor.send({ type: 'composer.sent', conversationId: 'c1' });
-    expect(conversationEvents).toEqual(['conversation.ownSent']);
+    actor.send({ type: 'chats.close' });
+    expect(selected).toEqual([
+      { type: 'chats.selected', conversationId: 'c2', secret: true },
+      { type: 'chats.selected', conversationId: 'c1', secret: false },
+      { type: 'chats.selected', conversationId: null, secret: false },
+    ]);
   });
 
   it('updates presence and profile of participants', async () => {
@@ -359,8 +368,8 @@ describe('chats with resolving actors', () => {
                 serverEvents: quiet,
                 fetchConversations: hang,
                 markRead: hang,
-                loadOwned: hang,
-                composer: child,
+                deliveries: quiet,
+                conversationLoader: child,
               } as never,
             }),
           },
@@ -391,43 +400,48 @@ describe('chats with resolving actors', () => {
           session: quiet,
           pageVisibility: quiet,
           serverEvents: quiet,
+          deliveries: quiet,
           fetchConversations: fromPromise(async () => list),
           markRead: fromPromise(async () => ({ ok: true })),
-          loadOwned: fromPromise(() => new Promise((resolve, reject) => fetches.push({ resolve, reject }))),
-          composer: child,
+          conversationLoader: conversationLoaderMachine.provide({
+            actors: {
+              loadOwned: fromPromise(() => new Promise((resolve, reject) => fetches.push({ resolve, reject }))),
+            } as never,
+          }),
         } as never,
       }),
     ).start();
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     await waitFor(actor, (s) => s.context.loaded);
     const snap = () => actor.getSnapshot();
+    const loader = loaderOf(actor);
 
     actor.send({ type: 'chats.open', conversationId: 'c1' });
     // Selected at once (the address and the list follow); its actor waits for its code.
     expect(snap().context.selectedId).toBe('c1');
-    expect(snap().matches({ active: { selection: { open: 'waiting' } } })).toBe(true);
-    expect(snap().children.conversation).toBeUndefined();
+    expect(loader.getSnapshot().value).toEqual({ code: 'loading', pane: 'waiting' });
+    expect(loader.getSnapshot().children.conversation).toBeUndefined();
     fetches[0].reject(new Error('offline'));
-    await waitFor(actor, (s) => s.hasTag(CHATS_TAGS.conversationFailed));
+    await waitFor(loader, (s) => s.hasTag(LOADER_TAGS.conversationFailed));
     expect(snap().context.selectedId).toBe('c1');
 
     // «Повторить» fetches again; a search result in it meanwhile is where it starts.
-    actor.send({ type: 'chats.prepare' });
+    loader.send({ type: 'loader.prepare' });
     expect(fetches).toHaveLength(2);
-    expect(snap().hasTag(CHATS_TAGS.conversationFailed)).toBe(false);
+    expect(loader.getSnapshot().hasTag(LOADER_TAGS.conversationFailed)).toBe(false);
     actor.send({ type: 'chats.open', conversationId: 'c1', messageId: 'm1' });
     fetches[1].resolve({ conversation: conversationLogic });
-    await waitFor(actor, (s) => s.children.conversation !== undefined);
+    await waitFor(loader, (s) => s.children.conversation !== undefined);
     expect(inputs).toEqual([{ conversationId: 'c1', userId: 'me', unread: 2, jumpTo: 'm1' }]);
 
     // Kept: later openings start their actor at once, after signing out and in again too.
     actor.send({ type: 'chats.open', conversationId: 'c2' });
-    expect(snap().children.conversation).toBeDefined();
+    expect(loader.getSnapshot().children.conversation).toBeDefined();
     actor.send({ type: 'chats.signedOut' });
-    expect(snap().children.conversation).toBeUndefined();
+    expect(loader.getSnapshot().children.conversation).toBeUndefined();
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     actor.send({ type: 'chats.open', conversationId: 'c1' });
-    expect(snap().children.conversation).toBeDefined();
+    expect(loader.getSnapshot().children.conversation).toBeDefined();
     expect(fetches).toHaveLength(2);
     expect(inputs).toHaveLength(3);
     actor.stop();

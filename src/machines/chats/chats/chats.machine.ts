@@ -1,46 +1,36 @@
 // The chats page's long-lived actor (docs/behaviour.md §2, §4; systemId 'chats', spawned by the app actor).
-// It holds the conversation list (fetched at start, every 20 s, after a reconnection and on demand, kept
-// current by socket events: new messages, deletions, own read receipts, presence and profile changes, new
-// conversations) and the selection (`chats.open`, also sent by the contacts feature) with its unread reset.
-// A message from someone else that arrives while its conversation is not in front of the user (not open,
-// another page, hidden tab) counts as unread, and the actor emits `chats.unread` with it: the notifications
-// actor hears that and decides about the sound and the system notification. While signed in it runs the
-// composer (one outbox per user) and, for the selected conversation, the conversation actor. The conversation's
-// machines are not in the first bundle: fetched when a conversation is opened or about to be (`chats.prepare`: the
-// list was touched, the service worker has them), then kept; a conversation opened before they are here waits for
-// them ('waiting'), and a failed fetch is shown with a retry ('failed').
-import { assertEvent, assign, enqueueActions, raise, sendTo, setup, stopChild } from 'xstate';
+// It holds the conversation list (fetched at start, every 20 s, after a reconnection and on demand, kept current
+// by socket events and the composer's deliveries) and the selection (`chats.open`, from other features too) with
+// its unread reset. A message from someone else that arrives while its conversation is not in front of the user
+// (not open, another page, hidden tab) counts as unread and is emitted as `chats.unread` (the notifications actor
+// decides about sound and notification). Every selection is emitted as `chats.selected` (the address and the
+// composer follow it). The selected conversation's code and actor are its child 'loader' (../conversationLoader).
+import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
-import { composerMachine } from '../../composer/index';
-import { newOutboxTag } from '../../composer/index';
+import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
-import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../shared/owned-code';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
-import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
+import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
-import { CHATS_TAGS, type ChatsContext, type ChatsEmitted, type ChatsEvent, type ListAnswer } from './chats.protocol';
+import { watchPageVisibility } from '../../shared/watchers';
+import { conversationLoaderMachine } from '../conversationLoader/conversationLoader.machine';
+import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
+import { chatsServerEvents, composerDeliveries } from './chats-server-events';
 import {
   findEntry,
   isMutedEntry,
-  presenceChange,
+  type ListChange,
+  listAfter,
   sortEntries,
-  withEdit,
   withMessage,
-  withSettings,
   withUnread,
-  withUser,
 } from './conversation-list';
-import { present } from '../../shared/present';
-import { watchPageVisibility } from '../../shared/watchers';
 
 export * from './chats.protocol';
+export { chatsServerEvents } from './chats-server-events';
 
 const RECENT_IDS = 64;
 
-/** The protocol's context, and the open conversation's machines once fetched (kept across sign-outs). */
-type Context = ChatsContext & { code: OwnedCode<'conversation'> | null };
-
-const initialContext = (): Context => ({
+const initialContext = (): ChatsContext => ({
   me: null,
   entries: [],
   selectedId: null,
@@ -50,77 +40,26 @@ const initialContext = (): Context => ({
   viewing: false,
   recentIds: [],
   openedUnread: 0,
-  code: null,
 });
-
-export const chatsServerEvents = listenToServer<ChatsEvent>(
-  {
-    // A socket gets one of them per message (message:new once it joined the conversation, else message:notify);
-    // a secret chat's edit or reaction (`control`) is no news: neither the preview nor an unread message.
-    'message:new': (p) => (p.message.control ? null : { type: 'chats.messageArrived', message: p.message }),
-    'message:notify': (p) => (p.message.control ? null : { type: 'chats.messageArrived', message: p.message }),
-    'message:deleted': (p) => ({
-      type: 'chats.messageDeleted',
-      conversationId: p.conversationId,
-      messageId: p.messageId,
-    }),
-    'message:edited': (p) => ({
-      type: 'chats.messageEdited',
-      conversationId: p.conversationId,
-      messageId: p.messageId,
-      content: p.content,
-      editedAt: p.editedAt,
-    }),
-    'receipts:update': (p) => ({
-      type: 'chats.receipts',
-      conversationId: p.conversationId,
-      userId: p.userId,
-      messageIds: p.messageIds,
-    }),
-    'presence:update': (p) => ({
-      type: 'chats.presence',
-      userId: p.userId,
-      status: p.status,
-      lastSeenAt: p.lastSeenAt,
-      at: new Date().toISOString(),
-    }),
-    'profile:update': (p) => ({
-      type: 'chats.profile',
-      userId: p.userId,
-      avatarUrl: p.avatarUrl,
-      displayName: p.displayName,
-      // «Аккаунт отключён» in «Информация» (docs/behaviour.md §10.20).
-      ...(p.deactivated !== undefined ? { deactivated: p.deactivated } : {}),
-    }),
-    'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
-    'conversation:updated': (p) => ({ type: 'chats.conversationUpdated', conversation: p.conversation }),
-    'conversation:removed': (p) => ({ type: 'chats.conversationRemoved', conversationId: p.conversationId }),
-    'conversation:settings': (p) => ({
-      type: 'chats.settings',
-      conversationId: p.conversationId,
-      settings: p.settings,
-    }),
-  },
-  { onConnected: () => ({ type: 'chats.reconnected' }) },
-);
 
 export const chatsMachine = setup({
   types: {
-    context: {} as Context,
+    context: {} as ChatsContext,
     events: {} as ChatsEvent,
     emitted: {} as ChatsEmitted,
-    children: {} as { composer: 'composer' },
+    children: {} as { loader: 'conversationLoader' },
   },
   actors: {
     session: watchSignedInUser('chats.signedIn', 'chats.signedOut'),
     pageVisibility: watchPageVisibility('chats.visibility'),
     serverEvents: chatsServerEvents,
+    /** The composer's deliveries (its emitted `composer.delivered`): own messages the server has. */
+    deliveries: composerDeliveries,
     /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
     fetchConversations: notWired<ListAnswer>('chats.fetchConversations'),
     markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
-    /** The conversation's machines, wired (the registry line 'conversation'). */
-    loadOwned: loadOwnedNotWired<'conversation'>('chats'),
-    composer: composerMachine,
+    /** The selected conversation's code and actor (its `loadOwned` is provided with the registry line). */
+    conversationLoader: conversationLoaderMachine,
   },
   delays: { conversationsRefetch: TIMINGS.conversationsRefetchMs },
   guards: {
@@ -153,56 +92,25 @@ export const chatsMachine = setup({
       return context.selectedId === event.conversationId && !event.again;
     },
     hasSelection: ({ context }) => context.selectedId !== null,
-    codeHere: ({ context }) => context.code !== null,
-    sentInOpen: ({ context, event }) => {
-      assertEvent(event, 'composer.sent');
-      return event.conversationId === context.selectedId;
-    },
   },
   actions: {
-    // What the page shows, whether the tab is visible and the code outlive the session; the rest goes with it.
+    // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
     reset: assign(({ context }) => ({
       ...initialContext(),
       pageVisible: context.pageVisible,
       viewing: context.viewing,
-      code: context.code,
     })),
-    keepCode: assign({ code: (_, code: OwnedCode<'conversation'>) => code }),
-    startConversation: enqueueActions(({ context, enqueue }) => {
-      enqueue(
-        spawnOwned(present(context.code, 'code').conversation, 'conversation', {
-          conversationId: present(context.selectedId, 'selectedId'),
-          userId: present(context.me, 'me'),
-          unread: context.openedUnread,
-          jumpTo: context.openAt,
-        }),
-      );
+    rememberUser: assign(({ event }) => {
+      assertEvent(event, 'chats.signedIn');
+      return { me: event.userId };
     }),
-    stopConversation: stopChild('conversation'),
-    /** A search result in the conversation whose actor is still to start: it starts there. */
-    aimAt: assign({
-      openAt: ({ context, event }) => {
-        assertEvent(event, 'chats.open');
-        return event.messageId ?? context.openAt;
-      },
+    setVisibility: assign(({ event }) => {
+      assertEvent(event, 'chats.visibility');
+      return { pageVisible: event.visible };
     }),
-    rememberUser: assign({
-      me: ({ event }) => {
-        assertEvent(event, 'chats.signedIn');
-        return event.userId;
-      },
-    }),
-    setVisibility: assign({
-      pageVisible: ({ event }) => {
-        assertEvent(event, 'chats.visibility');
-        return event.visible;
-      },
-    }),
-    setViewing: assign({
-      viewing: ({ event }) => {
-        assertEvent(event, 'chats.viewing');
-        return event.viewing;
-      },
+    setViewing: assign(({ event }) => {
+      assertEvent(event, 'chats.viewing');
+      return { viewing: event.viewing };
     }),
     takeList: enqueueActions(({ context, system, enqueue }, { conversations, saved }: ListAnswer) => {
       const entries = sortEntries(conversations);
@@ -247,62 +155,8 @@ export const chatsMachine = setup({
       },
     }),
     refresh: raise({ type: 'chats.refresh' }),
-    tellConversation: enqueueActions(({ event, enqueue }) => {
-      assertEvent(event, 'composer.delivered');
-      enqueue.sendTo('conversation', { type: 'conversation.messageSent', message: event.message });
-      if (event.refresh) enqueue.sendTo('conversation', { type: 'conversation.refresh' });
-    }),
-    applyPresence: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.presence');
-        return withUser(context.entries, event.userId, presenceChange(event.status, event.lastSeenAt, event.at));
-      },
-    }),
-    applyProfile: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.profile');
-        return withUser(context.entries, event.userId, (u) => ({
-          ...u,
-          avatarUrl: event.avatarUrl,
-          displayName: event.displayName,
-          ...(event.deactivated !== undefined ? { deactivated: event.deactivated } : {}),
-        }));
-      },
-    }),
-    addConversation: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.conversationAdded');
-        if (findEntry(context.entries, event.conversation.id)) return context.entries;
-        return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
-      },
-    }),
-    /** The conversation as the server has it now; its unread count stays this list's. */
-    updateConversation: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.conversationUpdated');
-        const known = findEntry(context.entries, event.conversation.id);
-        if (!known) return sortEntries([...context.entries, { conversation: event.conversation, unreadCount: 0 }]);
-        return sortEntries(context.entries.map((e) => (e === known ? { ...e, conversation: event.conversation } : e)));
-      },
-    }),
-    applySettings: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.settings');
-        return withSettings(context.entries, event.conversationId, event.settings);
-      },
-    }),
-    dropConversation: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.conversationRemoved');
-        return context.entries.filter((e) => e.conversation.id !== event.conversationId);
-      },
-    }),
-    applyEdit: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.messageEdited');
-        return withEdit(context.entries, event.conversationId, event.messageId, event.content, event.editedAt);
-      },
-    }),
+    /** A server event that changes the list in place (conversation-list.ts `listAfter`). */
+    changeList: assign({ entries: ({ context, event }) => listAfter(context.entries, event as ListChange) }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'chats.open');
       return {
@@ -313,18 +167,28 @@ export const chatsMachine = setup({
       };
     }),
     unselect: assign({ selectedId: null, openAt: null }),
-    // Every opening (the open one chosen again too) and closing: the navigation actor keeps the address in step.
+    // Every opening (the open one chosen again too) and closing: the navigation actor keeps the address in step,
+    // the composer turns to the conversation (and knows whether it is secret).
     announceSelection: enqueueActions(({ context, enqueue }) => {
-      enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId });
+      const secret =
+        context.selectedId !== null && !!findEntry(context.entries, context.selectedId)?.conversation.secret;
+      enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId, secret });
     }),
-    /** A search result in the conversation already open: its actor jumps there as to a quote. */
-    jumpInOpen: enqueueActions(({ event, enqueue }) => {
+    openInLoader: sendTo('loader', ({ context }) => ({
+      type: 'loader.open' as const,
+      conversation: {
+        conversationId: present(context.selectedId, 'selectedId'),
+        userId: present(context.me, 'me'),
+        unread: context.openedUnread,
+        jumpTo: context.openAt,
+      },
+    })),
+    /** The open conversation chosen again: with a search result, its actor jumps there (or starts there). */
+    againInLoader: sendTo('loader', ({ event }) => {
       assertEvent(event, 'chats.open');
-      if (event.messageId) enqueue.sendTo('conversation', { type: 'conversation.jumpTo', messageId: event.messageId });
+      return { type: 'loader.again' as const, ...(event.messageId ? { messageId: event.messageId } : {}) };
     }),
-    focusComposer: enqueueActions(({ context, enqueue }) => {
-      enqueue.sendTo('composer', { type: 'composer.focusConversation', conversationId: context.selectedId });
-    }),
+    closeInLoader: sendTo('loader', { type: 'loader.close' }),
     startCall: enqueueActions(({ context, event, system, enqueue }) => {
       assertEvent(event, 'chats.call');
       const call = systemActor(system, 'call');
@@ -339,6 +203,8 @@ export const chatsMachine = setup({
   invoke: [
     { id: 'session', src: 'session' },
     { id: 'pageVisibility', src: 'pageVisibility' },
+    // For the whole page: the conversation's code, once fetched, is kept across sign-outs.
+    { id: 'loader', src: 'conversationLoader' },
   ],
   on: {
     'chats.visibility': { actions: 'setVisibility' },
@@ -352,11 +218,7 @@ export const chatsMachine = setup({
     active: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
-        {
-          id: 'composer',
-          src: 'composer',
-          input: ({ context }) => ({ userId: present(context.me, 'me'), tag: newOutboxTag() }),
-        },
+        { id: 'deliveries', src: 'deliveries' },
       ],
       on: {
         'chats.signedOut': { target: 'signedOut', actions: 'reset' },
@@ -368,13 +230,13 @@ export const chatsMachine = setup({
         'composer.delivered': { actions: 'takeMessage' },
         'chats.receipts': { guard: 'ownReceipts', actions: 'readOwn' },
         'chats.messageDeleted': { guard: 'latestDeleted', actions: 'refresh' },
-        'chats.messageEdited': { actions: 'applyEdit' },
-        'chats.presence': { actions: 'applyPresence' },
-        'chats.profile': { actions: 'applyProfile' },
-        'chats.conversationAdded': { actions: 'addConversation' },
-        'chats.conversationUpdated': { actions: 'updateConversation' },
-        'chats.conversationRemoved': { actions: 'dropConversation' },
-        'chats.settings': { actions: 'applySettings' },
+        'chats.messageEdited': { actions: 'changeList' },
+        'chats.presence': { actions: 'changeList' },
+        'chats.profile': { actions: 'changeList' },
+        'chats.conversationAdded': { actions: 'changeList' },
+        'chats.conversationUpdated': { actions: 'changeList' },
+        'chats.conversationRemoved': { actions: 'changeList' },
+        'chats.settings': { actions: 'changeList' },
         'chats.call': { guard: 'hasSelection', actions: 'startCall' },
       },
       type: 'parallel',
@@ -398,27 +260,6 @@ export const chatsMachine = setup({
             },
           },
         },
-        // The open conversation's machines: fetched once, when a conversation is opened or about to be.
-        code: {
-          initial: 'absent',
-          states: {
-            absent: {
-              // Kept from before a sign-out.
-              always: { guard: 'codeHere', target: 'here' },
-              on: { 'chats.prepare': 'loading', 'chats.open': 'loading' },
-            },
-            loading: {
-              invoke: {
-                id: 'loadOwned',
-                src: 'loadOwned',
-                onDone: { target: 'here', actions: { type: 'keepCode', params: ({ event }) => event.output } },
-                // Tried again on the next opening or `chats.prepare`.
-                onError: { target: 'absent' },
-              },
-            },
-            here: {},
-          },
-        },
         selection: {
           initial: 'none',
           states: {
@@ -426,7 +267,8 @@ export const chatsMachine = setup({
               on: { 'chats.open': { target: 'open', actions: ['select', 'announceSelection'] } },
             },
             open: {
-              entry: 'focusComposer',
+              entry: 'openInLoader',
+              exit: 'closeInLoader',
               invoke: {
                 // Opening resets the unread count; a failure changes nothing visible (docs/behaviour.md §8).
                 id: 'markRead',
@@ -434,43 +276,17 @@ export const chatsMachine = setup({
                 input: ({ context }) => ({ conversationId: present(context.selectedId, 'selectedId') }),
                 onError: {},
               },
-              initial: 'waiting',
-              states: {
-                // Its machines are on their way (the first opening before they are here); the view waits.
-                waiting: {
-                  always: { guard: 'codeHere', target: 'running' },
-                  on: {
-                    'xstate.error.actor.loadOwned': 'failed',
-                    'chats.open': { guard: 'sameConversation', actions: ['aimAt', 'announceSelection'] },
-                  },
-                },
-                // They could not be fetched: the view offers a retry (`chats.prepare`), as does opening it again.
-                failed: {
-                  tags: [CHATS_TAGS.conversationFailed],
-                  on: { 'chats.prepare': 'waiting' },
-                },
-                running: {
-                  entry: 'startConversation',
-                  exit: 'stopConversation',
-                  on: {
-                    'chats.open': { guard: 'sameConversation', actions: ['jumpInOpen', 'announceSelection'] },
-                    // Takes the place of the list-only handler above while a conversation is open.
-                    'composer.delivered': { actions: ['takeMessage', 'tellConversation'] },
-                    'composer.sent': {
-                      guard: 'sentInOpen',
-                      actions: sendTo('conversation', { type: 'conversation.ownSent' }),
-                    },
-                  },
-                },
-              },
               on: {
-                'chats.open': { target: 'open', reenter: true, actions: ['select', 'announceSelection'] },
-                'chats.close': { target: 'none', actions: ['unselect', 'focusComposer', 'announceSelection'] },
+                'chats.open': [
+                  { guard: 'sameConversation', actions: ['againInLoader', 'announceSelection'] },
+                  { target: 'open', reenter: true, actions: ['select', 'announceSelection'] },
+                ],
+                'chats.close': { target: 'none', actions: ['unselect', 'announceSelection'] },
                 // The open conversation is gone for this user (left on another tab, removed): it closes.
                 'chats.conversationRemoved': {
                   guard: 'removedOpen',
                   target: 'none',
-                  actions: ['dropConversation', 'unselect', 'focusComposer', 'announceSelection'],
+                  actions: ['changeList', 'unselect', 'announceSelection'],
                 },
               },
             },

@@ -1,7 +1,10 @@
-// The chats actor's protocol (systemId 'chats'): the events it accepts (the view's, the contacts and group
-// features' `chats.open`, server events, its composer child's reports), what it emits (`chats.unread`, heard by
-// the notifications actor), and its children.
-// Peers and views import this module, never chats.machine.ts.
+// The chats actor's protocol (systemId 'chats'): the events it accepts (the view's, other features' `chats.open`,
+// server events, the composer's deliveries), what it emits (`chats.unread`, heard by the notifications actor;
+// `chats.selected`, heard by the navigation actor and the composer), and its child, the conversation loader.
+// Other features do not hold the actor: they use the narrow doors at the end of this module (commands in, emitted
+// events and the list's data out). Peers and views import this module, never chats.machine.ts.
+
+import type { ActorRef, Snapshot } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import type {
   ChatSettings,
@@ -10,9 +13,10 @@ import type {
   Message,
   PresenceStatus,
 } from '../../../contract/entities';
-import type { ComposerParentEvent, ComposerRef } from '../../composer/composer/composer.protocol';
-import type { ConversationRef } from '../../conversation/conversation/conversation.protocol';
+import type { ComposerEmitted } from '../../composer/composer/composer.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
+import { type AnySystem, systemActor } from '../../shared/system';
+import type { ConversationLoaderRef } from '../conversationLoader/conversationLoader.protocol';
 
 export interface ChatsContext {
   /** The signed-in user's id; null while signed out. */
@@ -43,11 +47,6 @@ export type ChatsEvent =
    */
   | { type: 'chats.open'; conversationId: string; messageId?: string; again?: boolean }
   | { type: 'chats.close' }
-  /**
-   * A conversation is about to be opened (the list was touched, the service worker has the code): fetch the
-   * conversation's machines now; after a failed fetch, try again.
-   */
-  | { type: 'chats.prepare' }
   | { type: 'chats.refresh' }
   | { type: 'chats.call'; video: boolean }
   | { type: 'chats.visibility'; visible: boolean }
@@ -66,7 +65,8 @@ export type ChatsEvent =
   | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
   /** The user lost the conversation: left, was removed, or the group ended (conversation:removed). */
   | { type: 'chats.conversationRemoved'; conversationId: string }
-  | ComposerParentEvent;
+  /** The composer's delivery (its emitted event): an own message the server has. */
+  | Extract<ComposerEmitted, { type: 'composer.delivered' }>;
 
 /**
  * A message from someone else counted as unread (its conversation was not in front of the user), once per message,
@@ -74,21 +74,13 @@ export type ChatsEvent =
  */
 export type ChatsEmitted =
   | { type: 'chats.unread'; message: Message; conversation: Conversation | null }
-  /** A conversation was opened (or chosen again) or closed (null): the address follows (the navigation actor). */
-  | { type: 'chats.selected'; conversationId: string | null };
+  /**
+   * A conversation was opened (or chosen again) or closed (null), and whether it is a secret chat: the address
+   * follows (the navigation actor), and the composer.
+   */
+  | { type: 'chats.selected'; conversationId: string | null; secret: boolean };
 
-/** Tags the chats page reads. */
-export const CHATS_TAGS = {
-  /** A conversation is selected, but its machines could not be fetched (offline before they were ever here). */
-  conversationFailed: 'conversationFailed',
-} as const;
-
-export type ChatsRef = MachineRef<
-  ChatsContext,
-  ChatsEvent,
-  ChatsEmitted,
-  { conversation?: ConversationRef; composer?: ComposerRef }
->;
+export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { loader?: ConversationLoaderRef }>;
 
 /** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
 export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };
@@ -99,3 +91,50 @@ declare module '../../shared/system' {
     chats: ChatsRef;
   }
 }
+
+// --- The narrow doors: what other features may do with the chats actor, without holding it ---
+
+/** What other features ask of the chats actor. */
+export type ChatsCommand = Extract<ChatsEvent, { type: 'chats.open' | 'chats.close' | 'chats.refresh' | 'chats.call' }>;
+
+/** The list as other features read it: data only. */
+export type ChatList = Pick<ChatsContext, 'me' | 'entries' | 'selectedId'>;
+
+const chatsOf = (system: AnySystem) => systemActor(system, 'chats');
+
+/** Where commands go (for `sendTo`); undefined when the chats actor is not running (isolated tests). */
+export const chatsInbox = (system: AnySystem): ActorRef<Snapshot<unknown>, ChatsCommand> | undefined => chatsOf(system);
+
+/** Hears one of the chats actor's emitted events; returns the unsubscribe. */
+export function onChats<T extends ChatsEmitted['type']>(
+  system: AnySystem,
+  type: T,
+  handler: (event: Extract<ChatsEmitted, { type: T }>) => void,
+): () => void {
+  // xstate types `on`'s handler by the emitted union: narrowed to the one type asked for.
+  const sub = chatsOf(system)?.on(type, handler as (event: ChatsEmitted) => void);
+  return () => sub?.unsubscribe();
+}
+
+/** The list now; null when the chats actor is not running. */
+export function chatList(system: AnySystem): ChatList | null {
+  const context = chatsOf(system)?.getSnapshot().context;
+  return context ? { me: context.me, entries: context.entries, selectedId: context.selectedId } : null;
+}
+
+/** The list now and on every change; returns the unsubscribe (nothing happens without the chats actor). */
+export function watchChatList(system: AnySystem, listener: (list: ChatList) => void): () => void {
+  const chats = chatsOf(system);
+  if (!chats) return () => {};
+  const report = () => {
+    const { me, entries, selectedId } = chats.getSnapshot().context;
+    listener({ me, entries, selectedId });
+  };
+  report();
+  const sub = chats.subscribe(report);
+  return () => sub.unsubscribe();
+}
+
+/** Whether the list knows this conversation as a secret chat. */
+export const isSecretChat = (list: ChatList | null, conversationId: string): boolean =>
+  list?.entries.some((e) => e.conversation.id === conversationId && e.conversation.secret) ?? false;

@@ -1,6 +1,13 @@
 // Pure rules for the conversation list (docs/behaviour.md §2, §4): newest first, latest message per entry,
 // unread counts, presence and profile changes of participants.
-import type { ConversationEntry, Message, PresenceStatus, PublicUser } from '../../../contract/entities';
+import type {
+  ChatSettings,
+  Conversation,
+  ConversationEntry,
+  Message,
+  PresenceStatus,
+  PublicUser,
+} from '../../../contract/entities';
 import { isMuted } from '../../../contract/format';
 
 // A conversation without messages sorts by its creation time (docs/behaviour.md §2).
@@ -118,4 +125,43 @@ export function withEdit(
     return { ...e, conversation: { ...e.conversation, messages: [{ ...latest, content, editedAt }] } };
   });
   return changed ? next : entries;
+}
+
+/** A server event that changes the list in place (presence, profiles, conversations added, changed or gone). */
+export type ListChange =
+  | { type: 'chats.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
+  | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
+  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string; deactivated?: boolean }
+  | { type: 'chats.conversationAdded'; conversation: Conversation }
+  | { type: 'chats.conversationUpdated'; conversation: Conversation }
+  | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
+  | { type: 'chats.conversationRemoved'; conversationId: string };
+
+/** The list after a server event; a conversation the server sends anew keeps this list's unread count. */
+export function listAfter(entries: ConversationEntry[], e: ListChange): ConversationEntry[] {
+  switch (e.type) {
+    case 'chats.messageEdited':
+      return withEdit(entries, e.conversationId, e.messageId, e.content, e.editedAt);
+    case 'chats.presence':
+      return withUser(entries, e.userId, presenceChange(e.status, e.lastSeenAt, e.at));
+    case 'chats.profile':
+      return withUser(entries, e.userId, (u) => ({
+        ...u,
+        avatarUrl: e.avatarUrl,
+        displayName: e.displayName,
+        ...(e.deactivated !== undefined ? { deactivated: e.deactivated } : {}),
+      }));
+    case 'chats.conversationAdded':
+      if (findEntry(entries, e.conversation.id)) return entries;
+      return sortEntries([...entries, { conversation: e.conversation, unreadCount: 0 }]);
+    case 'chats.conversationUpdated': {
+      const known = findEntry(entries, e.conversation.id);
+      if (!known) return sortEntries([...entries, { conversation: e.conversation, unreadCount: 0 }]);
+      return sortEntries(entries.map((x) => (x === known ? { ...x, conversation: e.conversation } : x)));
+    }
+    case 'chats.settings':
+      return withSettings(entries, e.conversationId, e.settings);
+    case 'chats.conversationRemoved':
+      return entries.filter((x) => x.conversation.id !== e.conversationId);
+  }
 }

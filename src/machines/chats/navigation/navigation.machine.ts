@@ -5,7 +5,7 @@
 // (removed, left) takes the address back to `/` in place. Other pages (`/contacts`, …) leave the selection alone.
 import { assign, enqueueActions, setup } from 'xstate';
 import { notWiredCallback } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
+import { chatsInbox } from '../chats/chats.protocol';
 import {
   conversationOfPath,
   conversationPath,
@@ -52,11 +52,11 @@ export const navigationMachine = setup({
     openNamed: enqueueActions(({ context, event, system, enqueue }) => {
       if (event.type !== 'nav.location') return;
       const id = conversationOfPath(event.path);
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (id && chats && id !== context.selectedId) enqueue.sendTo(chats, { type: 'chats.open', conversationId: id });
     }),
     closeOpen: enqueueActions(({ context, system, enqueue }) => {
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (chats && context.selectedId !== null) enqueue.sendTo(chats, { type: 'chats.close' });
     }),
     rememberOpen: assign({ lastId: ({ context }) => context.selectedId ?? context.lastId }),

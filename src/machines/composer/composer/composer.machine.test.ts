@@ -8,7 +8,9 @@ import type { OutboxActorRef } from '../outbox/outbox.machine';
 import { type ComposerActorRef, type ComposerContext, composerMachine } from './composer.machine';
 
 const quiet = fromCallback(() => () => {});
-const input = { userId: 'me', tag: 't' };
+const input = { tag: 't' };
+/** The session watcher: 'me' is signed in from the start. */
+const signedIn = fromCallback(({ sendBack }) => sendBack({ type: 'composer.signedIn', userId: 'me' }));
 const AT = '2025-03-01T10:00:00.000Z';
 
 const photo = new File(['png'], 'photo.png', { type: 'image/png' });
@@ -21,11 +23,18 @@ const ctx = (s: Snap) => s.context as ComposerContext;
 // The outbox child is stubbed: what it is handed is checked below with a real one.
 describeModel({
   name: 'composer',
-  machine: composerMachine.provide({ actors: { outbox: quiet, drafts: quiet } as never }),
+  machine: composerMachine.provide({
+    actors: { session: quiet, selections: quiet, outbox: quiet, drafts: quiet } as never,
+  }),
   inputs: [input],
   events: {
+    'composer.signedIn': () => [{ type: 'composer.signedIn', userId: 'me' }],
+    // Only from a quiet composer: what signing out drops is checked below.
+    'composer.signedOut': (s) => (ctx(s).conversationId || ctx(s).text ? [] : [{ type: 'composer.signedOut' }]),
     'composer.focusConversation': (s) => [
-      { type: 'composer.focusConversation', conversationId: ctx(s).conversationId ? null : 'c1' },
+      ctx(s).conversationId
+        ? { type: 'composer.focusConversation', conversationId: null }
+        : { type: 'composer.focusConversation', conversationId: 'c1', secret: true },
     ],
     'composer.input': (s) => [{ type: 'composer.input', text: ctx(s).text ? '' : '  привет ' }],
     'composer.reply': (s) =>
@@ -58,9 +67,12 @@ describe('composer', () => {
   it('hands each send to its outbox as the part that differs by kind', () => {
     const handed: AnyEventObject[] = [];
     const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
-    const actor = createActor(composerMachine.provide({ actors: { outbox, drafts: quiet } as never }), {
-      input,
-    }).start();
+    const actor = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox, drafts: quiet } as never }),
+      {
+        input,
+      },
+    ).start();
     actor.send({ type: 'composer.submit', at: AT });
     actor.send({ type: 'composer.attach', files: [photo], at: AT });
     actor.send({ type: 'recorder.recorded', recording: { file: voice, durationMs: 1, waveform: [], at: AT } });
@@ -91,21 +103,59 @@ describe('composer', () => {
     ]);
     actor.stop();
   });
+
+  it('marks what is handed over in a secret chat (the selection says so; the call panel tells its own)', () => {
+    const handed: AnyEventObject[] = [];
+    const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
+    const actor = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox, drafts: quiet } as never }),
+      { input },
+    ).start();
+    actor.send({ type: 'composer.focusConversation', conversationId: 's1', secret: true });
+    actor.send({ type: 'composer.input', text: 'тайна' });
+    actor.send({ type: 'composer.submit', at: AT });
+    actor.send({ type: 'composer.sendText', conversationId: 's1', text: 'в звонке', at: AT, secret: true });
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.attach', files: [photo], at: AT });
+    expect(handed.map((e) => [e.conversationId, e.secret])).toEqual([
+      ['s1', true],
+      ['s1', true],
+      ['c1', undefined],
+    ]);
+    actor.stop();
+  });
+
+  it('follows the session: signed out, it drops the draft and its children; the next user starts afresh', () => {
+    let report: (e: AnyEventObject) => void = () => {};
+    const session = fromCallback(({ sendBack }) => {
+      report = sendBack;
+    });
+    const actor = createActor(
+      composerMachine.provide({ actors: { session, selections: quiet, outbox: quiet, drafts: quiet } as never }),
+      { input },
+    ).start();
+    expect(actor.getSnapshot().children.outbox).toBeUndefined();
+    report({ type: 'composer.signedIn', userId: 'me' });
+    expect(actor.getSnapshot().children.outbox).toBeDefined();
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.input', text: 'черновик' });
+    report({ type: 'composer.signedOut' });
+    expect(actor.getSnapshot().children.outbox).toBeUndefined();
+    expect(actor.getSnapshot().context).toMatchObject({ userId: null, conversationId: null, text: '', drafts: {} });
+    actor.stop();
+  });
 });
 
 describe('composer with its outbox', () => {
   function start(options: TestOutboxOptions) {
-    /** What the composer tells its parent (the chats actor in the app). */
+    /** What the composer emits (heard by the chats actor and the open conversation in the app). */
     const told: { type: string }[] = [];
     const { outbox, bodies, saved } = testOutbox(options);
-    const composer = composerMachine.provide({ actors: { outbox, drafts: quiet as never } });
-    const parent = createActor(
-      createMachine({
-        invoke: { id: 'composer', src: composer, input },
-        on: { '*': { actions: ({ event }) => told.push(event) } },
-      }),
-    ).start();
-    const actor = parent.getSnapshot().children.composer as ComposerActorRef;
+    const composer = composerMachine.provide({
+      actors: { session: signedIn, selections: quiet, outbox, drafts: quiet } as never,
+    });
+    const actor = createActor(composer, { input }).start() as ComposerActorRef;
+    actor.on('*', (event) => told.push(event));
     const box = actor.getSnapshot().children.outbox as OutboxActorRef;
     return { actor, box, bodies, saved, told };
   }
@@ -275,7 +325,9 @@ describe('composer with its outbox', () => {
         {
           id: 'composer',
           systemId: 'composer',
-          src: composerMachine.provide({ actors: { outbox: quiet, drafts: quiet } as never }),
+          src: composerMachine.provide({
+            actors: { session: signedIn, selections: quiet, outbox: quiet, drafts: quiet } as never,
+          }),
           input,
         },
       ],
@@ -296,9 +348,12 @@ describe('composer with its outbox', () => {
   it('hands every draft to its drafts child and takes back what the browser kept', () => {
     const told: AnyEventObject[] = [];
     const drafts = fromCallback(({ receive }) => receive((e) => told.push(e)));
-    const composer = createActor(composerMachine.provide({ actors: { outbox: quiet, drafts } as never }), {
-      input,
-    }).start();
+    const composer = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox: quiet, drafts } as never }),
+      {
+        input,
+      },
+    ).start();
     // Opened from the address before the stored drafts were read: the open conversation's text comes back.
     composer.send({ type: 'composer.focusConversation', conversationId: 'c1' });
     composer.send({

@@ -1,21 +1,27 @@
 // The composer (docs/behaviour.md §2, §4): the draft, and the hand-over of what is sent to its outbox child.
-// Invoked by the chats actor while signed in (child 'composer'), one per user.
-// - Text and reply per conversation (a draft is kept when switching, and in the browser across reloads through
-//   its drafts child). Submitting hands trimmed non-empty text
-//   with the optional reply to the outbox, clears both and tells its parent `composer.sent` (the view scrolls
-//   down). Attached files and a voice message from the recorder child go to the outbox the same way; the call's
-//   chat panel sends a text to its conversation without touching the draft.
-// - The outbox child (../outbox) queues, keeps, uploads, sends and retries; the composer passes its deliveries on
-//   to its parent as `composer.delivered`.
-import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+// Session-long (systemId 'composer', spawned by the app actor); while signed in it runs its children, one outbox
+// and one set of drafts per user, so what is queued outlives the conversation it was written in.
+// - It follows the chats actor's selection (its emitted `chats.selected`, with whether the chat is secret): the
+//   text and reply are per conversation (a draft is kept when switching, and in the browser across reloads through
+//   its drafts child). Submitting hands trimmed non-empty text with the optional reply to the outbox, clears both
+//   and emits `composer.sent` (the open conversation scrolls down). Attached files and a voice message from the
+//   recorder child go to the outbox the same way; the call's chat panel sends a text to its conversation without
+//   touching the draft. Each item carries the secret flag it was written under, for the outbox's effects.
+// - The outbox child (../outbox) queues, keeps, uploads, sends and retries; the composer emits its deliveries as
+//   `composer.delivered`, heard by the chats list and the open conversation.
+import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import { LIMITS } from '../../../contract/limits';
+import { onChats } from '../../chats/chats/chats.protocol';
+import { watchSignedInUser } from '../../session/index';
+import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
-import { outboxMachine } from '../outbox/outbox.machine';
-import type { OutboxEvent } from '../outbox/outbox.protocol';
-import { recorderMachine } from '../recorder/recorder.machine';
 import { draftsMachine } from '../drafts/drafts.machine';
 import type { DraftMap, DraftsEvent } from '../drafts/drafts.protocol';
-import type { ComposerContext, ComposerEvent, ComposerInput, ComposerParentEvent } from './composer.protocol';
+import { outboxMachine } from '../outbox/outbox.machine';
+import type { OutboxEvent } from '../outbox/outbox.protocol';
+import { newOutboxTag } from '../outbox/outbox-item';
+import { recorderMachine } from '../recorder/recorder.machine';
+import type { ComposerContext, ComposerEmitted, ComposerEvent, ComposerInput } from './composer.protocol';
 
 export * from './composer.protocol';
 
@@ -32,15 +38,23 @@ function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
       conversationId: event.conversationId,
       part: { kind: 'text', content: event.text.trim(), replyTo: null },
       at: event.at,
+      ...(event.secret ? { secret: true } : {}),
     };
   }
   const conversationId = context.conversationId;
   if (conversationId === null) return null;
+  const add = handedPart(context, event);
+  return context.secret ? { ...add, conversationId, secret: true } : { ...add, conversationId };
+}
+
+function handedPart(
+  context: ComposerContext,
+  event: Exclude<Send, { type: 'composer.sendText' }>,
+): Omit<Extract<OutboxEvent, { type: 'outbox.add' }>, 'conversationId'> {
   switch (event.type) {
     case 'composer.submit':
       return {
         type: 'outbox.add',
-        conversationId,
         part: {
           kind: 'text',
           content: context.text.trim(),
@@ -52,13 +66,12 @@ function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
     case 'composer.attach':
       return {
         type: 'outbox.add',
-        conversationId,
         part: { kind: 'files', files: event.files, ...(event.caption ? { caption: event.caption } : {}) },
         at: event.at,
       };
     case 'recorder.recorded': {
       const { file, durationMs, waveform, at } = event.recording;
-      return { type: 'outbox.add', conversationId, part: { kind: 'voice', file, voice: { durationMs, waveform } }, at };
+      return { type: 'outbox.add', part: { kind: 'voice', file, voice: { durationMs, waveform } }, at };
     }
   }
 }
@@ -68,9 +81,17 @@ export const composerMachine = setup({
     context: {} as ComposerContext,
     events: {} as ComposerEvent,
     input: {} as ComposerInput,
+    emitted: {} as ComposerEmitted,
     children: {} as { recorder: 'recorder'; outbox: 'outbox'; drafts: 'drafts' },
   },
   actors: {
+    session: watchSignedInUser('composer.signedIn', 'composer.signedOut'),
+    /** The chats actor's selections (its emitted `chats.selected`) as `composer.focusConversation`. */
+    selections: fromCallback<EventObject, void, ComposerEvent>(({ system, sendBack }) =>
+      onChats(system, 'chats.selected', (e) =>
+        sendBack({ type: 'composer.focusConversation', conversationId: e.conversationId, secret: e.secret }),
+      ),
+    ),
     /** The voice recorder (its recording actor is provided in src/machines/app/wiring/composer.ts). */
     recorder: recorderMachine,
     /** The outbox (its store, uploads and sends are provided in src/machines/app/wiring/composer.ts). */
@@ -103,7 +124,33 @@ export const composerMachine = setup({
       } else if (context.conversationId) delete drafts[context.conversationId];
       const next = event.conversationId ? drafts[event.conversationId] : undefined;
       if (event.conversationId) delete drafts[event.conversationId];
-      return { conversationId: event.conversationId, text: next?.text ?? '', replyTo: next?.replyTo ?? null, drafts };
+      return {
+        conversationId: event.conversationId,
+        secret: event.secret === true,
+        text: next?.text ?? '',
+        replyTo: next?.replyTo ?? null,
+        drafts,
+      };
+    }),
+    rememberUser: assign(({ context, event }) => {
+      assertEvent(event, 'composer.signedIn');
+      // A fixed tag (tests) or a fresh one per sign-in: the prefix of the outbox's clientMessageIds.
+      return { userId: event.userId, tag: context.fixedTag ?? newOutboxTag() };
+    }),
+    // Nothing of the user who signed out carries over (their drafts are kept in the browser).
+    reset: assign({
+      userId: null,
+      tag: null,
+      conversationId: null,
+      secret: false,
+      text: '',
+      replyTo: null,
+      drafts: {},
+    }),
+    // No recording outlives the user who made it (the microphone is released; a failure notice goes).
+    stopRecorder: enqueueActions(({ enqueue }) => {
+      enqueue.sendTo('recorder', { type: 'recorder.cancel' });
+      enqueue.sendTo('recorder', { type: 'recorder.dismiss' });
     }),
     setText: assign({
       text: ({ event }) => {
@@ -157,53 +204,65 @@ export const composerMachine = setup({
       const add = handedOver(context, event);
       if (add) enqueue.sendTo('outbox', add);
     }),
-    // To the parent only when there is one: a graph test runs the composer alone.
-    announceSent: enqueueActions(({ context, self, enqueue }) => {
-      const sent: ComposerParentEvent | null = context.conversationId
-        ? { type: 'composer.sent', conversationId: context.conversationId }
-        : null;
-      if (sent && self._parent) enqueue.sendParent(sent);
+    // Heard by the open conversation (it goes to the bottom).
+    announceSent: enqueueActions(({ context, enqueue }) => {
+      if (context.conversationId) enqueue.emit({ type: 'composer.sent', conversationId: context.conversationId });
     }),
-    // The server has an own message: the chats actor takes it to the list and the open conversation.
-    passDelivered: enqueueActions(({ event, self, enqueue }) => {
+    // The server has an own message: heard by the chats list and the open conversation.
+    passDelivered: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'outbox.delivered');
-      const delivered: ComposerParentEvent = {
-        type: 'composer.delivered',
-        message: event.message,
-        refresh: event.refresh,
-      };
-      if (self._parent) enqueue.sendParent(delivered);
+      enqueue.emit({ type: 'composer.delivered', message: event.message, refresh: event.refresh });
     }),
   },
 }).createMachine({
   id: 'composer',
   context: ({ input }) => ({
-    userId: input.userId,
-    tag: input.tag,
+    fixedTag: input?.tag ?? null,
+    userId: null,
+    tag: null,
     conversationId: null,
+    secret: false,
     text: '',
     replyTo: null,
     drafts: {},
   }),
   invoke: [
-    { id: 'outbox', src: 'outbox', input: ({ context }) => ({ userId: context.userId, tag: context.tag }) },
+    { id: 'session', src: 'session' },
+    { id: 'selections', src: 'selections' },
+    // For the page (the outbox and drafts are per user); signing out cancels a recording.
     { id: 'recorder', systemId: 'recorder', src: 'recorder' },
-    { id: 'drafts', src: 'drafts', input: ({ context }) => ({ userId: context.userId }) },
   ],
-  on: {
-    'composer.focusConversation': { actions: ['focus', 'storeDrafts'] },
-    'composer.input': { actions: ['setText', 'tellTyping', 'storeDrafts'] },
-    'composer.reply': { actions: ['setReply', 'storeDrafts'] },
-    'composer.clearReply': { actions: ['clearReply', 'storeDrafts'] },
-    'composer.submit': {
-      guard: 'canSubmit',
-      actions: ['handOver', 'clearDraft', 'stopTyping', 'announceSent', 'storeDrafts'],
+  initial: 'signedOut',
+  states: {
+    signedOut: {
+      on: { 'composer.signedIn': { target: 'active', actions: 'rememberUser' } },
     },
-    'drafts.loaded': { actions: 'takeStoredDrafts' },
-    'composer.attach': { guard: 'canAttach', actions: ['handOver', 'announceSent'] },
-    'recorder.recorded': { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
-    'composer.sendText': { guard: 'hasText', actions: 'handOver' },
-    'outbox.delivered': { actions: 'passDelivered' },
+    active: {
+      invoke: [
+        {
+          id: 'outbox',
+          src: 'outbox',
+          input: ({ context }) => ({ userId: present(context.userId, 'userId'), tag: present(context.tag, 'tag') }),
+        },
+        { id: 'drafts', src: 'drafts', input: ({ context }) => ({ userId: present(context.userId, 'userId') }) },
+      ],
+      on: {
+        'composer.signedOut': { target: 'signedOut', actions: ['reset', 'stopRecorder'] },
+        'composer.focusConversation': { actions: ['focus', 'storeDrafts'] },
+        'composer.input': { actions: ['setText', 'tellTyping', 'storeDrafts'] },
+        'composer.reply': { actions: ['setReply', 'storeDrafts'] },
+        'composer.clearReply': { actions: ['clearReply', 'storeDrafts'] },
+        'composer.submit': {
+          guard: 'canSubmit',
+          actions: ['handOver', 'clearDraft', 'stopTyping', 'announceSent', 'storeDrafts'],
+        },
+        'drafts.loaded': { actions: 'takeStoredDrafts' },
+        'composer.attach': { guard: 'canAttach', actions: ['handOver', 'announceSent'] },
+        'recorder.recorded': { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
+        'composer.sendText': { guard: 'hasText', actions: 'handOver' },
+        'outbox.delivered': { actions: 'passDelivered' },
+      },
+    },
   },
 });
 

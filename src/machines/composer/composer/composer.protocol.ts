@@ -1,26 +1,28 @@
-// The composer actor's protocol (the chats actor's child 'composer', one per signed-in user): its input, the events
-// it accepts (the view's input, its recorder's and its outbox's reports), the events it sends its parent and its
-// children. Peers and views import this module, never composer.machine.ts.
-import type { EventObject } from 'xstate';
+// The composer actor's protocol (session-long, systemId 'composer'): its input, the events it accepts (the view's
+// input, the chats actor's selections, its recorder's and its outbox's reports), the events it emits (heard by the
+// chats list and the open conversation) and its children. Peers and views import this module, never
+// composer.machine.ts.
 import type { Message } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
 import type { OutboxParentEvent, OutboxRef } from '../outbox/outbox.protocol';
 import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
-import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
 
 export type { Draft, ReplyTarget } from '../drafts/drafts.protocol';
 
 export interface ComposerInput {
-  userId: string;
-  /** Prefix of the outbox's clientMessageIds (random per start; fixed in tests). */
-  tag: string;
+  /** Prefix of the outbox's clientMessageIds (random per sign-in without one; fixed in tests). */
+  tag?: string;
 }
 
 export interface ComposerContext {
-  /** Whose outbox its child keeps, and the prefix of its clientMessageIds. */
-  userId: string;
-  tag: string;
+  fixedTag: string | null;
+  /** Whose outbox its child keeps, and the prefix of its clientMessageIds (null while signed out). */
+  userId: string | null;
+  tag: string | null;
   conversationId: string | null;
+  /** The conversation in front is a secret chat (as the chats list said when it was opened). */
+  secret: boolean;
   text: string;
   replyTo: ReplyTarget | null;
   /** Drafts of the conversations not in front. */
@@ -28,7 +30,9 @@ export interface ComposerContext {
 }
 
 export type ComposerEvent =
-  | { type: 'composer.focusConversation'; conversationId: string | null }
+  | { type: 'composer.signedIn'; userId: string }
+  | { type: 'composer.signedOut' }
+  | { type: 'composer.focusConversation'; conversationId: string | null; secret?: boolean }
   | { type: 'composer.input'; text: string }
   | { type: 'composer.reply'; messageId: string; content: string }
   | { type: 'composer.clearReply' }
@@ -36,16 +40,16 @@ export type ComposerEvent =
   | { type: 'composer.submit'; at: string; mentions?: string[] }
   | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string; caption?: string }
   /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
-  | { type: 'composer.sendText'; conversationId: string; text: string; at: string }
+  | { type: 'composer.sendText'; conversationId: string; text: string; at: string; secret?: boolean }
   /** Its recorder child (src/machines/composer/recorder) finished a voice message: it goes into the outbox. */
   | RecorderParentEvent
-  /** Its outbox child delivered a message: passed on to the parent as `composer.delivered`. */
+  /** Its outbox child delivered a message: emitted as `composer.delivered`. */
   | OutboxParentEvent
   /** Its drafts child read the drafts kept in the browser. */
   | DraftsParentEvent;
 
-/** What the composer tells its parent (the chats actor). */
-export type ComposerParentEvent =
+/** What the composer emits (whoever cares subscribes: the chats list, the open conversation). */
+export type ComposerEmitted =
   /** A message was submitted in this conversation (the view goes to the bottom). */
   | { type: 'composer.sent'; conversationId: string }
   /** The server has an own message; `refresh` after a file send (docs/behaviour.md §4). */
@@ -57,4 +61,11 @@ export interface ComposerChildren {
   outbox?: OutboxRef;
 }
 
-export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, EventObject, ComposerChildren>;
+export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, ComposerEmitted, ComposerChildren>;
+
+// Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
+declare module '../../shared/system' {
+  interface SystemActors {
+    composer: ComposerRef;
+  }
+}

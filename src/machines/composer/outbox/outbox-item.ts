@@ -54,6 +54,8 @@ export interface OutboxItem {
   /** False when trying again cannot help: the server refused the message, or its files are gone. */
   retryable: boolean;
   createdAt: string;
+  /** A secret chat's: its files are sealed and its text goes encrypted (absent in items stored before the flag). */
+  secret?: boolean;
 }
 
 export const tempId = (clientMessageId: string) => `tmp-${clientMessageId}`;
@@ -68,11 +70,18 @@ export type OutboxPart =
   | { kind: 'voice'; file: PickedFile; voice: VoiceInfo };
 
 /** The one way an item comes to be: queued, retryable, shown as the temporary message 'tmp-' + clientMessageId. */
-export function outboxItem(clientMessageId: string, conversationId: string, part: OutboxPart, at: string): OutboxItem {
+export function outboxItem(
+  clientMessageId: string,
+  conversationId: string,
+  part: OutboxPart,
+  at: string,
+  secret = false,
+): OutboxItem {
   const item = {
     id: tempId(clientMessageId),
     clientMessageId,
     conversationId,
+    ...(secret ? { secret } : {}),
     content: '',
     replyTo: null,
     files: [],
@@ -184,6 +193,7 @@ const storedItemFields = {
   error: nullable(isString),
   retryable: isBoolean,
   createdAt: isString,
+  secret: (x) => x === undefined || isBoolean(x),
 } satisfies Record<keyof OutboxItem, Check>;
 const isStoredItem = shape(storedItemFields) as (x: unknown) => x is OutboxItem;
 

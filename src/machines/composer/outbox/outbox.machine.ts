@@ -13,8 +13,17 @@
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import { failureOf, type RequestFailure } from '../../../contract/failure';
+import { listenToServer } from '../../realtime/index';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import type {
+  OutboxContext,
+  OutboxEvent,
+  OutboxInput,
+  OutboxParentEvent,
+  OutboxStoreCommand,
+  SendInput,
+  UploadInput,
+} from './outbox.protocol';
 import {
   nextUpload,
   nextUploadBytes,
@@ -25,15 +34,6 @@ import {
   storableItem,
   UPLOAD_FAILED,
 } from './outbox-item';
-import type {
-  OutboxContext,
-  OutboxEvent,
-  OutboxInput,
-  OutboxParentEvent,
-  OutboxStoreCommand,
-  SendInput,
-  UploadInput,
-} from './outbox.protocol';
 
 export * from './outbox.protocol';
 
@@ -50,7 +50,7 @@ const update = (items: OutboxItem[], id: string | null, change: (i: OutboxItem) 
 const activeItem = (c: OutboxContext) => c.items.find((i) => i.id === c.activeId);
 const sendInputOf = (c: OutboxContext): SendInput => {
   const item = activeItem(c);
-  return item ? sendBodyOf(item) : null;
+  return item ? { ...sendBodyOf(item), ...(item.secret ? { secret: true } : {}) } : null;
 };
 
 export const outboxMachine = setup({
@@ -97,7 +97,13 @@ export const outboxMachine = setup({
   actions: {
     add: assign(({ context, event }) => {
       assertEvent(event, 'outbox.add');
-      const item = outboxItem(`${context.tag}-${context.seq + 1}`, event.conversationId, event.part, event.at);
+      const item = outboxItem(
+        `${context.tag}-${context.seq + 1}`,
+        event.conversationId,
+        event.part,
+        event.at,
+        event.secret,
+      );
       return { seq: context.seq + 1, items: [...context.items, item] };
     }),
     retry: assign({
@@ -183,8 +189,8 @@ export const outboxMachine = setup({
         })),
       activeId: null,
     }),
-    // The server has the message: it leaves the outbox and goes, through the composer and the chats actor, to the
-    // list and the open conversation. To the parent only when there is one: a graph test runs the outbox alone.
+    // The server has the message: it leaves the outbox; the composer emits it for the list and the open
+    // conversation. To the parent only when there is one: a graph test runs the outbox alone.
     delivered: enqueueActions(({ context, self, enqueue }, { message }: ResponseOf<'send'>) => {
       const item = activeItem(context);
       enqueue.assign({ items: context.items.filter((i) => i.id !== context.activeId), activeId: null });
@@ -249,6 +255,7 @@ export const outboxMachine = setup({
             input: ({ context }) => ({
               file: nextUploadBytes(activeItem(context)),
               conversationId: activeItem(context)?.conversationId,
+              ...(activeItem(context)?.secret ? { secret: true } : {}),
             }),
           },
           on: {

@@ -31,16 +31,18 @@ export type UploadReport =
 /** What the upload actor is given: the bytes of the next file, or null when they are gone (the upload fails). */
 export interface UploadInput {
   file: PickedFile | null;
-  /** The item's conversation (a secret chat's files are encrypted before they go). */
+  /** The item's conversation. */
   conversationId?: string;
+  /** A secret chat's item: its files are encrypted before they go. */
+  secret?: boolean;
 }
 
 /** What the send actor is given: the message, or null when its item is gone (the send then fails). */
-export type SendInput = BodyOf<'send'> | null;
+export type SendInput = (BodyOf<'send'> & { secret?: boolean }) | null;
 
 export type OutboxEvent =
   /** Something to send to a conversation: a text, files or a voice recording. */
-  | { type: 'outbox.add'; conversationId: string; part: OutboxPart; at: string }
+  | { type: 'outbox.add'; conversationId: string; part: OutboxPart; at: string; secret?: boolean }
   /** «Повторить» on a failed item. */
   | { type: 'outbox.retry'; id: string }
   /** «Удалить» on an item not being sent. */
@@ -49,7 +51,7 @@ export type OutboxEvent =
   | { type: 'outbox.reconnected' }
   | UploadReport;
 
-/** What the outbox tells its parent (the composer). */
+/** What the outbox tells its parent (the composer, which emits it as `composer.delivered`). */
 export type OutboxParentEvent =
   /** The server has an own message; `refresh` after a file send (docs/behaviour.md §4). */
   { type: 'outbox.delivered'; message: Message; refresh: boolean };

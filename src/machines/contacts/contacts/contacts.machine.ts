@@ -6,10 +6,10 @@
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
+import { listenToServer } from '../../realtime/index';
+import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
-import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
-import { systemActor } from '../../shared/system';
 import { presenceOf, removeContact, sortContacts, upsertContact, withFriend } from './contact-list';
 import {
   ACTION_FAILED,
@@ -276,7 +276,7 @@ export const contactsMachine = setup({
                     'endAction',
                     enqueueActions(({ event, system, enqueue }) => {
                       const conversationId = event.output.conversation.id;
-                      const chats = systemActor(system, 'chats');
+                      const chats = chatsInbox(system);
                       if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
                       enqueue.emit({ type: 'contacts.chatOpened', conversationId });
                     }),

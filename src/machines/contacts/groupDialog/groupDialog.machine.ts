@@ -5,8 +5,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
 import {
   CREATE_FAILED,
   type GroupDialogContext,
@@ -72,7 +72,7 @@ export const groupDialogMachine = setup({
               actions: [
                 enqueueActions(({ event, system, enqueue }) => {
                   const conversationId = event.output.conversation.id;
-                  const chats = systemActor(system, 'chats');
+                  const chats = chatsInbox(system);
                   if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
                   enqueue.emit({ type: 'group.created', conversationId });
                 }),

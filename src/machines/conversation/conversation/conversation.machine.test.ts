@@ -3,7 +3,7 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { message } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
 import type { ResponseOf } from '../../../contract/api';
-import { queueRun, requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { queueRun, requestQueueMachine } from '../../realtime/index';
 import { pageBackMachine } from '../pageBack/pageBack.machine';
 import { pinsMachine } from '../pins/pins.machine';
 import { conversationMachine, type PageInput, type ReactionChange } from './conversation.machine';

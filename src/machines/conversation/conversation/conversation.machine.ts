@@ -12,9 +12,10 @@
 // What only makes the view move (a jump's scroll and flash, going to the bottom after an own send, the open image)
 // is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
 import { assertEvent, assign, emit, enqueueActions, raise, sendTo, setup } from 'xstate';
+import { composerReports } from './composer-reports';
 import type { ResponseOf } from '../../../contract/api';
 import { LIMITS } from '../../../contract/limits';
-import { requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { requestQueueMachine } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
 import { messageEditMachine } from '../messageEdit/messageEdit.machine';
 import { morePages, type Page, type PageBackOutput, pageBackMachine, reached } from '../pageBack/pageBack.machine';
@@ -73,6 +74,8 @@ export const conversationMachine = setup({
   actors: {
     serverEvents: conversationServerEvents,
     room: conversationRoom,
+    /** The composer's deliveries and sends (its emitted events), heard directly. */
+    composerReports,
     fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
     deletions: requestQueueMachine,
     reactions: requestQueueMachine,
@@ -217,6 +220,11 @@ export const conversationMachine = setup({
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
     { id: 'room', src: 'room', input: ({ context }) => ({ conversationId: context.conversationId }) },
+    {
+      id: 'composerReports',
+      src: 'composerReports',
+      input: ({ context }) => ({ conversationId: context.conversationId }),
+    },
     {
       id: 'typing',
       systemId: 'typing',

@@ -1,7 +1,7 @@
 // The open conversation's link to the server, as actor logic the conversation actor invokes: the server events it
 // hears (mapped to its own events) and its membership of the conversation's socket room.
 import { fromCallback } from 'xstate';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { listenToServer } from '../../realtime/index';
 import { systemActor } from '../../shared/system';
 import type { ConversationEvent } from './conversation.protocol';
 

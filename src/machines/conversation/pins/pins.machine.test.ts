@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, setup, waitFor } from 'xstate';
 import { message } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
-import { queueRun, requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { queueRun, requestQueueMachine } from '../../realtime/index';
 import { type PinChange, pinsMachine } from './pins.machine';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));

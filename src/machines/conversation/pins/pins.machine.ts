@@ -6,7 +6,7 @@
 import { assertEvent, assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import type { Message } from '../../../contract/entities';
-import { requestQueueMachine } from '../../realtime/requestQueue/requestQueue.machine';
+import { requestQueueMachine } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
 import type { PinChange, PinsContext, PinsEvent, PinsInput, PinsParentEvent } from './pins.protocol';
 

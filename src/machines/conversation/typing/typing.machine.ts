@@ -5,7 +5,7 @@
 // or when their message arrives.
 import { assertEvent, assign, fromCallback, setup } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { listenToServer } from '../../realtime/index';
 import { systemActor } from '../../shared/system';
 import type { TypingContext, TypingEvent, TypingInput } from './typing.protocol';
 

@@ -2,12 +2,12 @@
 // says so and stays so; any other failure offers «Повторить». Joining opens the group in the chats actor.
 import { assign, enqueueActions, setup } from 'xstate';
 import { failureMessage, RequestFailure } from '../../../contract/failure';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
 import {
+  type InvitePreview,
   JOIN_FAILED,
   JOIN_TAGS,
-  type InvitePreview,
   type JoinGroupContext,
   type JoinGroupEvent,
   type JoinGroupInput,
@@ -64,7 +64,7 @@ export const joinGroupMachine = setup({
         onDone: {
           target: 'joined',
           actions: enqueueActions(({ event, system, enqueue }) => {
-            const chats = systemActor(system, 'chats');
+            const chats = chatsInbox(system);
             if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId: event.output.conversationId });
           }),
         },

@@ -2,8 +2,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { LIMITS } from '../../../contract/limits';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
 import {
   FORWARD_FAILED,
   type ForwardPickerContext,
@@ -33,7 +33,7 @@ export const forwardPickerMachine = setup({
   actions: {
     // Forwarded to one chat: it opens, with the copy at the bottom.
     openTarget: enqueueActions(({ context, system, enqueue }) => {
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       const id = context.chosen[0];
       if (chats && id) enqueue.sendTo(chats, { type: 'chats.open', conversationId: id });
     }),

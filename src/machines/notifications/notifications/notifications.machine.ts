@@ -7,12 +7,12 @@
 // (the server is told too, for pushes). Clicking a notification opens its conversation.
 import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup, spawnChild } from 'xstate';
 import type { NotificationPayload } from '../../../contract/notification';
+import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
+import { listenToServer } from '../../realtime/index';
+import { watchSignedInUser } from '../../session/index';
+import { notWired, notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { watchPageVisibility } from '../../shared/watchers';
-import { notWired, notWiredCallback } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
-import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
-import { systemActor } from '../../shared/system';
 import { messageNotification } from './message-notification';
 import type {
   NotificationEnvironment,
@@ -36,12 +36,9 @@ export const notificationsServerEvents = listenToServer<NotificationsEvent>({
 
 /** The messages the chats list counts as unread (the chats actor's `chats.unread`), as `notifications.message`. */
 export const unreadMessages = fromCallback<EventObject, void, NotificationsEvent>(({ system, sendBack }) => {
-  const chats = systemActor(system, 'chats');
-  if (!chats) return;
-  const sub = chats.on('chats.unread', (e) =>
+  return onChats(system, 'chats.unread', (e) =>
     sendBack({ type: 'notifications.message', message: e.message, conversation: e.conversation }),
   );
-  return () => sub.unsubscribe();
 });
 
 const initialContext = (): NotificationsContext => ({
@@ -152,7 +149,7 @@ export const notificationsMachine = setup({
     }),
     openConversation: enqueueActions(({ event, system, enqueue }) => {
       assertEvent(event, 'notifications.clicked');
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId: event.conversationId });
       enqueue.emit({ type: 'notifications.opened', conversationId: event.conversationId });
     }),

@@ -9,8 +9,8 @@ import type { User } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
 import { notWired } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
-import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
+import { listenToServer } from '../../realtime/index';
+import { watchSignedInUser } from '../../session/index';
 import { systemActor } from '../../shared/system';
 import { type ProfileContext, type ProfileEvent, SAVE_FAILED } from './profile.protocol';
 

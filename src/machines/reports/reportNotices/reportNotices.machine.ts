@@ -2,7 +2,7 @@
 // each until dismissed and marks what is shown as seen on the server (a failure to mark leaves them for the next
 // sign-in, where they show again).
 import { assign, setup } from 'xstate';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { listenToServer } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
 import type { ReportNotice, ReportNoticesContext, ReportNoticesEvent } from './reportNotices.protocol';
 

@@ -6,11 +6,11 @@
 // actor pages back to it, as a jump to a quote does).
 import { assign, enqueueActions, setup } from 'xstate';
 import type { SearchResult } from '../../../contract/entities';
-import { TIMINGS } from '../../../contract/limits';
 import { failureMessage } from '../../../contract/failure';
+import { TIMINGS } from '../../../contract/limits';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
+import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
-import { watchSignedInUser } from '../../session/session/watch-signed-in-user';
-import { systemActor } from '../../shared/system';
 import {
   SEARCH_FAILED,
   type SearchAnswer,
@@ -98,7 +98,7 @@ export const searchMachine = setup({
       const result = context.results[index];
       if (!result) return;
       enqueue.assign({ active: index });
-      const chats = systemActor(system, 'chats');
+      const chats = chatsInbox(system);
       if (chats)
         enqueue.sendTo(chats, {
           type: 'chats.open',

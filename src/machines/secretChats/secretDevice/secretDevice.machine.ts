@@ -5,7 +5,7 @@
 import { type ActorRefFrom, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
 import { failureOf } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { listenToServer } from '../../realtime/index';
 import { secretChatMachine } from '../secretChat/secretChat.machine';
 import {
   SECRET_DEVICE_RETRY_MS,

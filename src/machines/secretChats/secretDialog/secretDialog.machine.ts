@@ -4,8 +4,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { failureOf } from '../../../contract/failure';
 import { LIMITS } from '../../../contract/limits';
+import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
-import { systemActor } from '../../shared/system';
 import {
   type CreateResult,
   SECRET_CREATE_FAILED,
@@ -98,7 +98,7 @@ export const secretDialogMachine = setup({
             actions: enqueueActions(({ enqueue, event, system }) => {
               const conversationId = event.output.conversationId;
               if (!conversationId) return;
-              const chats = systemActor(system, 'chats');
+              const chats = chatsInbox(system);
               if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
               enqueue.emit({ type: 'secretDialog.created', conversationId });
             }),

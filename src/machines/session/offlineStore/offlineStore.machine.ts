@@ -7,7 +7,7 @@
 import { assertEvent, assign, setup, spawnChild } from 'xstate';
 import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
-import { listenToServer } from '../../realtime/realtime/listen-to-server';
+import { listenToServer } from '../../realtime/index';
 import { watchSignedInUser } from '../session/watch-signed-in-user';
 import type { OfflineStoreContext, OfflineStoreEvent } from './offlineStore.protocol';
 
