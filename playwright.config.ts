@@ -15,11 +15,27 @@ export const chromiumArgs = [
   '--disable-features=WebRtcHideLocalIpsWithMdns',
 ];
 
+/** Specs that send real media (calls, the embedded media server, TURN): one worker of their own, after the rest. */
+const MEDIA_SPECS = [
+  '**/sfu*.spec.ts',
+  '**/calls.spec.ts',
+  '**/voice-calls.spec.ts',
+  '**/secret-calls.spec.ts',
+  '**/csp.spec.ts',
+];
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './e2e/global-setup.ts',
-  workers: 1,
+  // Two workers in all. The specs without media run first on both (each worker has its own server and database);
+  // the WebRTC and media-server specs then run alone on one, so their timing (bandwidth estimates, layer switches,
+  // ringing timers) never competes with another browser pair for the machine's two cores.
+  workers: 2,
+  projects: [
+    { name: 'app', testIgnore: MEDIA_SPECS },
+    { name: 'media', testMatch: MEDIA_SPECS, workers: 1, dependencies: ['app'] },
+  ],
   timeout: 90_000,
   // One retry on CI only: WebRTC tests depend on Chrome's own layer and bandwidth choices on a loaded 2-core machine;
   // a retried pass is reported as flaky, not hidden.
