@@ -1,5 +1,5 @@
-// Where machines meet services: the root machine with every registry line's wiring provided (each feature's
-// wiring.ts gives its own; src/machines/app/core-wiring.ts the core's). A machine owned by another gets its wired
+// Where machines meet services: the root machine with every registry line's effects provided (effects.ts names
+// them: each feature's wiring/<feature>.ts gives its own; core-wiring.ts the session's and realtime's). A machine owned by another gets its wired
 // children provided inside it, by the owner's id in the registry; those whose code loads later reach it through
 // its actor `loadOwned` (src/machines/shared/owned-code.ts).
 import { type AnyStateMachine, fromPromise } from 'xstate';
@@ -16,9 +16,11 @@ export function wireApp(s: Services) {
   const fetchLine = (id: RegistryId): Promise<AnyStateMachine> => {
     let machine = loaded.get(id);
     if (!machine) {
-      const wire = (registry[id] as RegistryEntry).load?.wired;
-      machine = wire
-        ? wire(s).then((m) => withOwned(id, m))
+      // Its wiring when it needs services, else its bare machine.
+      const entry: RegistryEntry = registry[id];
+      const fetching = entry.wired?.(s) ?? entry.load?.();
+      machine = fetching
+        ? fetching.then((m) => withOwned(id, m))
         : Promise.reject(new Error(`registry line ${id} loads nothing`));
       loaded.set(id, machine);
       machine.catch(() => loaded.delete(id));

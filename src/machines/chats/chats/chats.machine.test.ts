@@ -313,6 +313,35 @@ describe('chats with resolving actors', () => {
     ]);
   });
 
+  it('a chat opened before its entry came is announced again as secret once the list learns it is (one just created)', async () => {
+    const c3 = conversation('c3', [me, anna], { secret: true, messages: [] });
+    const { actor } = start({ lists: [list, { conversations: [entry(c1, 2), entry(c2), entry(c3)] }] });
+    await waitFor(actor, ready);
+    const selected: unknown[] = [];
+    actor.on('chats.selected', (e) => selected.push(e));
+    actor.send({ type: 'chats.open', conversationId: 'c3' });
+    actor.send({ type: 'chats.conversationAdded', conversation: c3 });
+    // Learnt once: the refetched list that also holds it announces nothing more.
+    actor.send({ type: 'chats.refresh' });
+    await waitFor(actor, (s) => s.context.entries.length === 3 && atRest(s));
+    expect(selected).toEqual([
+      { type: 'chats.selected', conversationId: 'c3', secret: false },
+      { type: 'chats.selected', conversationId: 'c3', secret: true },
+    ]);
+    // The same through a fetched list.
+    const other = start({ lists: [list, { conversations: [entry(c1, 2), entry(c2), entry(c3)] }] });
+    await waitFor(other.actor, ready);
+    const again: unknown[] = [];
+    other.actor.on('chats.selected', (e) => again.push(e));
+    other.actor.send({ type: 'chats.open', conversationId: 'c3' });
+    other.actor.send({ type: 'chats.refresh' });
+    await waitFor(other.actor, (s) => s.context.entries.length === 3 && atRest(s));
+    expect(again).toEqual([
+      { type: 'chats.selected', conversationId: 'c3', secret: false },
+      { type: 'chats.selected', conversationId: 'c3', secret: true },
+    ]);
+  });
+
   it('updates presence and profile of participants', async () => {
     const { actor } = start();
     await waitFor(actor, ready);

@@ -13,13 +13,21 @@ import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
 import { watchPageVisibility } from '../../shared/watchers';
 import { conversationLoaderMachine } from '../conversationLoader/conversationLoader.machine';
-import type { ChatsContext, ChatsEmitted, ChatsEvent, ListAnswer } from './chats.protocol';
+import {
+  type ChatsContext,
+  type ChatsEmitted,
+  type ChatsEvent,
+  initialChatsContext,
+  type ListAnswer,
+} from './chats.protocol';
 import { chatsServerEvents, composerDeliveries } from './chats-server-events';
 import {
+  becameSecret,
   findEntry,
   isMutedEntry,
   type ListChange,
   listAfter,
+  secretSelection,
   sortEntries,
   withMessage,
   withUnread,
@@ -29,18 +37,6 @@ export * from './chats.protocol';
 export { chatsServerEvents } from './chats-server-events';
 
 const RECENT_IDS = 64;
-
-const initialContext = (): ChatsContext => ({
-  me: null,
-  entries: [],
-  selectedId: null,
-  openAt: null,
-  loaded: false,
-  pageVisible: true,
-  viewing: false,
-  recentIds: [],
-  openedUnread: 0,
-});
 
 export const chatsMachine = setup({
   types: {
@@ -96,7 +92,7 @@ export const chatsMachine = setup({
   actions: {
     // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
     reset: assign(({ context }) => ({
-      ...initialContext(),
+      ...initialChatsContext(),
       pageVisible: context.pageVisible,
       viewing: context.viewing,
     })),
@@ -116,11 +112,10 @@ export const chatsMachine = setup({
       const entries = sortEntries(conversations);
       const offline = systemActor(system, 'offlineStore');
       if (offline) enqueue.sendTo(offline, { type: 'offline.listFetched', reachable: saved !== true });
-      enqueue.assign({
-        loaded: true,
-        // The open conversation on screen is being read: its badge stays at zero.
-        entries: context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries,
-      });
+      // The open conversation on screen is being read: its badge stays at zero.
+      const next = context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries;
+      enqueue.assign({ loaded: true, entries: next });
+      if (becameSecret(context.selectedId, context.entries, next)) enqueue.emit(secretSelection(context.selectedId));
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
@@ -156,7 +151,11 @@ export const chatsMachine = setup({
     }),
     refresh: raise({ type: 'chats.refresh' }),
     /** A server event that changes the list in place (conversation-list.ts `listAfter`). */
-    changeList: assign({ entries: ({ context, event }) => listAfter(context.entries, event as ListChange) }),
+    changeList: enqueueActions(({ context, event, enqueue }) => {
+      const entries = listAfter(context.entries, event as ListChange);
+      enqueue.assign({ entries });
+      if (becameSecret(context.selectedId, context.entries, entries)) enqueue.emit(secretSelection(context.selectedId));
+    }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'chats.open');
       return {
@@ -199,7 +198,7 @@ export const chatsMachine = setup({
   },
 }).createMachine({
   id: 'chats',
-  context: initialContext,
+  context: initialChatsContext,
   invoke: [
     { id: 'session', src: 'session' },
     { id: 'pageVisibility', src: 'pageVisibility' },

@@ -138,3 +138,16 @@ export function watchChatList(system: AnySystem, listener: (list: ChatList) => v
 /** Whether the list knows this conversation as a secret chat. */
 export const isSecretChat = (list: ChatList | null, conversationId: string): boolean =>
   list?.entries.some((e) => e.conversation.id === conversationId && e.conversation.secret) ?? false;
+
+/** The list before it is fetched, nothing selected. */
+export const initialChatsContext = (): ChatsContext => ({
+  me: null,
+  entries: [],
+  selectedId: null,
+  openAt: null,
+  loaded: false,
+  pageVisible: true,
+  viewing: false,
+  recentIds: [],
+  openedUnread: 0,
+});

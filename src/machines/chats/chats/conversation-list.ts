@@ -165,3 +165,15 @@ export function listAfter(entries: ConversationEntry[], e: ListChange): Conversa
       return entries.filter((x) => x.conversation.id !== e.conversationId);
   }
 }
+
+/**
+ * The open conversation turned out to be a secret chat only now (opened before its entry arrived, as one just
+ * created is): its selection is announced again with `secret`, so the composer seals what is written there.
+ */
+export const becameSecret = (selectedId: string | null, before: ConversationEntry[], after: ConversationEntry[]) =>
+  selectedId !== null &&
+  !findEntry(before, selectedId)?.conversation.secret &&
+  !!findEntry(after, selectedId)?.conversation.secret;
+
+export const secretSelection = (conversationId: string | null) =>
+  ({ type: 'chats.selected', conversationId, secret: true }) as const;

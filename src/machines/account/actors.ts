@@ -1,0 +1,31 @@
+// The account feature's actors (sign-ins, password, deletion and the data export) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const accountActors = {
+  devices: {
+    load: () => import('./devices/devices.machine').then((m) => m.devicesMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  passwordChange: {
+    load: () => import('./passwordChange/passwordChange.machine').then((m) => m.passwordMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  accountDeletion: {
+    load: () => import('./accountDeletion/accountDeletion.machine').then((m) => m.accountDeletionMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  dataExport: {
+    load: () => import('./dataExport/dataExport.machine').then((m) => m.dataExportMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

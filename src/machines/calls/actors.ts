@@ -1,0 +1,15 @@
+// The calls feature's actors (calls in a conversation and the /calls page) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { callMachine } from './call/call.machine';
+
+export const callsActors = {
+  call: { machine: callMachine, lifetime: 'session', systemId: true },
+  callsPage: {
+    load: () => import('./callsPage/callsPage.machine').then((m) => m.callsPageMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

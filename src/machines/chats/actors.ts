@@ -1,0 +1,21 @@
+// The chats feature's actors (the list, the selection, the address, the chats page's layout, footer and menu) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { chatActionsMachine } from './chatActions/chatActions.machine';
+import { chatsMachine } from './chats/chats.machine';
+import { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';
+import { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
+import { conversationLoaderMachine } from './conversationLoader/conversationLoader.machine';
+import { navigationMachine } from './navigation/navigation.machine';
+
+export const chatsActors = {
+  chats: { machine: chatsMachine, lifetime: 'session', systemId: true },
+  // The address and the open conversation in step (it hears the chats actor's selections).
+  navigation: { machine: navigationMachine, lifetime: 'session', systemId: true },
+  chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  // Owned by the chats actor: fetches the open conversation's code and runs the conversation.
+  conversationLoader: { machine: conversationLoaderMachine, lifetime: 'owned', owner: 'chats' },
+} as const satisfies ActorLines;

@@ -1,0 +1,29 @@
+// The composer feature's actors (the draft, the outbox, voice recording and the send preview) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { composerMachine } from './composer/composer.machine';
+import { draftsMachine } from './drafts/drafts.machine';
+import { outboxMachine } from './outbox/outbox.machine';
+import { recorderMachine } from './recorder/recorder.machine';
+
+export const composerActors = {
+  // The draft and one outbox per user (it follows the chats actor's selections).
+  composer: { machine: composerMachine, lifetime: 'session', systemId: true },
+  // The open conversation's send preview and mention picker: their code comes with the pane.
+  sendPreview: {
+    load: () => import('./sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  mentionPicker: {
+    load: () => import('./mentionPicker/mentionPicker.machine').then((m) => m.mentionPickerMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
+  outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
+  drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },
+} as const satisfies ActorLines;

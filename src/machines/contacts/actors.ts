@@ -1,0 +1,21 @@
+// The contacts feature's actors (friends, requests, the EBLID search and the group dialog) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { contactsMachine } from './contacts/contacts.machine';
+
+export const contactsActors = {
+  // The footer's badge and requests heard live, on any page.
+  contacts: { machine: contactsMachine, lifetime: 'session', systemId: true },
+  // Owned by the chats footer while its dialog is open; the code comes when a dialog is first opened.
+  contactCode: {
+    load: () => import('./contactCode/contactCode.machine').then((m) => m.contactCodeMachine),
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+  },
+  groupDialog: {
+    load: () => import('./groupDialog/groupDialog.machine').then((m) => m.groupDialogMachine),
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+  },
+} as const satisfies ActorLines;

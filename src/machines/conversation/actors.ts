@@ -1,0 +1,41 @@
+// The conversation feature's actors (the open conversation and what it runs) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { lightboxMachine } from './lightbox/lightbox.machine';
+
+export const conversationActors = {
+  lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  // Owned by the conversation loader: the selected conversation, its code fetched when one is first opened or about to be.
+  conversation: {
+    load: () => import('./conversation/conversation.machine').then((m) => m.conversationMachine),
+    lifetime: 'owned',
+    owner: 'conversationLoader',
+  },
+  readReceipts: {
+    load: () => import('./readReceipts/readReceipts.machine').then((m) => m.readReceiptsMachine),
+    lifetime: 'child',
+    owner: 'conversation',
+  },
+  messageEdit: {
+    load: () => import('./messageEdit/messageEdit.machine').then((m) => m.messageEditMachine),
+    lifetime: 'child',
+    owner: 'conversation',
+  },
+  typing: {
+    load: () => import('./typing/typing.machine').then((m) => m.typingMachine),
+    lifetime: 'child',
+    owner: 'conversation',
+    systemId: true,
+  },
+  pins: {
+    load: () => import('./pins/pins.machine').then((m) => m.pinsMachine),
+    lifetime: 'child',
+    owner: 'conversation',
+  },
+  pageBack: {
+    load: () => import('./pageBack/pageBack.machine').then((m) => m.pageBackMachine),
+    lifetime: 'child',
+    owner: 'conversation',
+  },
+} as const satisfies ActorLines;

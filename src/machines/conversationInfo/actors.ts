@@ -1,0 +1,13 @@
+// The conversationInfo feature's actors («Информация») as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const conversationInfoActors = {
+  conversationInfo: {
+    load: () => import('./conversationInfo/conversationInfo.machine').then((m) => m.conversationInfoMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

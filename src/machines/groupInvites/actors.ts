@@ -1,0 +1,19 @@
+// The groupInvites feature's actors (a group's invite links and the page one opens) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const groupInvitesActors = {
+  groupInvites: {
+    load: () => import('./groupInvites/groupInvites.machine').then((m) => m.groupInvitesMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  joinGroup: {
+    load: () => import('./joinGroup/joinGroup.machine').then((m) => m.joinGroupMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

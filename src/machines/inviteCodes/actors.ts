@@ -1,0 +1,13 @@
+// The inviteCodes feature's actors (invite codes («Коды приглашения», «Приглашения»)) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const inviteCodesActors = {
+  inviteCodes: {
+    load: () => import('./inviteCodes/inviteCodes.machine').then((m) => m.inviteCodesMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

@@ -1,0 +1,28 @@
+// The messageActions feature's actors (removal with undo, selection, forwarding, message info) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { removalMachine } from './removal/removal.machine';
+
+export const messageActionsActors = {
+  // Deleting and hiding with «Отменить»: for the session, so a removal goes out after its chat is closed.
+  removal: { machine: removalMachine, lifetime: 'session', systemId: true },
+  selection: {
+    load: () => import('./selection/selection.machine').then((m) => m.selectionMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  forwardPicker: {
+    load: () => import('./forwardPicker/forwardPicker.machine').then((m) => m.forwardPickerMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  messageInfo: {
+    load: () => import('./messageInfo/messageInfo.machine').then((m) => m.messageInfoMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

@@ -1,0 +1,22 @@
+// The profile feature's actors (the own record and the avatar editors) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { profileMachine } from './profile/profile.machine';
+
+export const profileActors = {
+  // The own record: another tab's profile:update reaches everything that shows it.
+  profile: { machine: profileMachine, lifetime: 'session', systemId: true },
+  avatar: {
+    load: () => import('./avatar/avatar.machine').then((m) => m.avatarMachine),
+    lifetime: 'owned',
+    owner: 'chatsFooter',
+  },
+  // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
+  groupAvatar: {
+    load: () => import('./avatar/avatar.machine').then((m) => m.avatarMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+} as const satisfies ActorLines;

@@ -1,0 +1,11 @@
+// The search feature's actors (message search: the chats list's and the open conversation's) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+import { searchMachine } from './search/search.machine';
+
+export const searchActors = {
+  // The chats list's search: its query survives a visit to another page, like the list.
+  search: { machine: searchMachine, lifetime: 'session', systemId: true },
+  conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view', systemId: true },
+} as const satisfies ActorLines;

@@ -1,0 +1,45 @@
+// The secretChats feature's actors (this browser as a device, each secret chat's MLS lifecycle, the dialogs; all loaded on demand) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const secretChatsActors = {
+  // This browser as a device, while the chats page shows a secret chat or the creation dialog is open.
+  secretDevice: {
+    load: () => import('./secretDevice/secretDevice.machine').then((m) => m.secretDeviceMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  secretDialog: {
+    load: () => import('./secretDialog/secretDialog.machine').then((m) => m.secretDialogMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  // A secret chat's call key, while such a call is open.
+  secretCall: {
+    load: () => import('./secretCall/secretCall.machine').then((m) => m.secretCallMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  secretRecovery: {
+    load: () => import('./secretRecovery/secretRecovery.machine').then((m) => m.secretRecoveryMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  secretVerify: {
+    load: () => import('./secretVerify/secretVerify.machine').then((m) => m.secretVerifyMachine),
+    lifetime: 'owned',
+    owner: 'view',
+    systemId: true,
+  },
+  // One per secret chat, spawned and wired by the device actor.
+  secretChat: {
+    load: () => import('./secretChat/secretChat.machine').then((m) => m.secretChatMachine),
+    lifetime: 'child',
+    owner: 'secretDevice',
+  },
+} as const satisfies ActorLines;
