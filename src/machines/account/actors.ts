@@ -14,18 +14,15 @@ export const accountActors = {
     load: () => import('./passwordChange/passwordChange.machine').then((m) => m.passwordMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   accountDeletion: {
     load: () => import('./accountDeletion/accountDeletion.machine').then((m) => m.accountDeletionMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   dataExport: {
     load: () => import('./dataExport/dataExport.machine').then((m) => m.dataExportMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

@@ -8,24 +8,20 @@ export const adminActors = {
     load: () => import('./adminUsers/adminUsers.machine').then((m) => m.adminUsersMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   adminRegistration: {
     load: () => import('./adminRegistration/adminRegistration.machine').then((m) => m.adminRegistrationMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   adminReports: {
     load: () => import('./adminReports/adminReports.machine').then((m) => m.adminReportsMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   adminStats: {
     load: () => import('./adminStats/adminStats.machine').then((m) => m.adminStatsMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

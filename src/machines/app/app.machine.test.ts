@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromPromise } from 'xstate';
+import { type AnyActorRef, createActor, createMachine, fromPromise } from 'xstate';
 import { appMachine } from './app.machine';
 import { idsOf, lazyIds, type RegistryEntry, type RegistryId, registry } from './registry';
 
@@ -111,18 +111,20 @@ describe('app (root actor)', () => {
 
   it('spawns a view-owned actor on actor.open (once) and stops it on actor.close; other ids are refused', () => {
     const app = start();
+    const owned = (id: string) => (app.getSnapshot().children as Record<string, unknown>)[id] as AnyActorRef;
     app.send({ type: 'actor.open', id: 'chatsFooter' });
-    const footer = app.system.get('chatsFooter');
+    // The view's, not the system's: no other actor reaches it by id.
+    expect(app.system.get('chatsFooter')).toBeUndefined();
+    const footer = owned('chatsFooter');
     expect(footer.getSnapshot().status).toBe('active');
-    expect(app.getSnapshot().children.chatsFooter).toBe(footer);
     app.send({ type: 'actor.open', id: 'chatsFooter' });
-    expect(app.system.get('chatsFooter')).toBe(footer);
+    expect(owned('chatsFooter')).toBe(footer);
     app.send({ type: 'actor.close', id: 'chatsFooter' });
     expect(footer.getSnapshot().status).toBe('stopped');
-    expect(app.system.get('chatsFooter')).toBeUndefined();
+    expect(owned('chatsFooter')).toBeUndefined();
     expect(app.getSnapshot().children.chatsFooter).toBeUndefined();
     app.send({ type: 'actor.open', id: 'chatsFooter' });
-    expect(app.system.get('chatsFooter')).not.toBe(footer);
+    expect(owned('chatsFooter')).not.toBe(footer);
     // A session-long actor is not the views' to stop.
     const chats = app.system.get('chats');
     app.send({ type: 'actor.close', id: 'chats' });
@@ -132,13 +134,14 @@ describe('app (root actor)', () => {
   it('a line whose code comes with its view is spawned once its code is here, and not at all if closed first', async () => {
     expect(lazyIds()).toEqual(expect.arrayContaining(['callsPage', 'devices', 'conversationInfo', 'blocking']));
     const app = start();
+    const owned = (id: string) => (app.getSnapshot().children as Record<string, unknown>)[id] as AnyActorRef;
     app.send({ type: 'actor.open', id: 'callsPage', input: { x: 1 } });
-    expect(app.system.get('callsPage')).toBeUndefined();
+    expect(owned('callsPage')).toBeUndefined();
     await app.arrive();
-    const page = app.system.get('callsPage');
+    const page = owned('callsPage');
     expect(page.getSnapshot().status).toBe('active');
     app.send({ type: 'actor.close', id: 'callsPage' });
-    expect(app.system.get('callsPage')).toBeUndefined();
+    expect(owned('callsPage')).toBeUndefined();
     // Opened and closed before the code came: nothing is left running.
     app.send({ type: 'actor.open', id: 'devices' });
     app.send({ type: 'actor.close', id: 'devices' });

@@ -1,9 +1,10 @@
 // The root actor, built from the registry (src/machines/app/registry.ts): it spawns the session-long actors, each
 // under a systemId so any actor can reach another through the typed map of src/machines/shared/system.ts, and the
-// view-owned ones while their view is mounted (`actor.open` / `actor.close`, src/ui/app/useOwnedActor.ts), so
-// they too live in the app's actor system. The session comes first in the registry: the others read who is
-// signed in (and the realtime actor the token) from it when they start.
-import { type ActorRefFrom, type AnyStateMachine, enqueueActions, setup } from 'xstate';
+// view-owned ones as its children while their view is mounted (`actor.open` / `actor.close`,
+// src/ui/app/useOwnedActor.ts): in the app's actor system, but with a systemId only where the line has one (an actor
+// another one tells), so a page's or a dialog's actor is its view's. The session-long ones start in the registry's
+// START_ORDER: the others read who is signed in (and the realtime actor the token) from the session when they start.
+import { type ActorRefFrom, type AnyActorRef, type AnyStateMachine, enqueueActions, setup } from 'xstate';
 import type { AppEvent, AppInput } from './app.protocol';
 import { notWired } from '../shared/not-wired';
 import { idsOf, type Registry, type RegistryEntry, registry, type SessionId } from './registry';
@@ -32,6 +33,11 @@ export interface LoadedLine {
   input: unknown;
 }
 const LOADER = 'load.';
+/** Whether the root already runs this view-owned actor (its child: most have no systemId to look up). */
+const running = (self: AnyActorRef, id: string) =>
+  (self.getSnapshot().children as Record<string, unknown>)[id] !== undefined;
+/** A view-owned actor is its owner's: registered in the system only if its line says so (another actor tells it). */
+const systemIdOf = (id: string) => ((registry as Record<string, RegistryEntry>)[id]?.systemId ? { systemId: id } : {});
 /** Fetches a later line's code and wires it (src/machines/app/wiring.ts provides it). */
 rootActors.loadLine = notWired<LoadedLine, { id: string; input: unknown }>(
   'app.loadLine',
@@ -62,8 +68,8 @@ export const appMachine = setup({
       on: {
         'actor.open': {
           guard: 'viewOwned',
-          actions: enqueueActions(({ event, system, enqueue }) => {
-            if (event.type !== 'actor.open' || system.get(event.id)) return;
+          actions: enqueueActions(({ event, self, enqueue }) => {
+            if (event.type !== 'actor.open' || running(self, event.id)) return;
             // A line whose code comes with its view: fetched first (the view shows its loading state meanwhile).
             if (loadedLater.has(event.id)) {
               enqueue.spawnChild('loadLine', {
@@ -72,7 +78,7 @@ export const appMachine = setup({
               });
               return;
             }
-            enqueue.spawnChild(event.id, { id: event.id, systemId: event.id, input: event.input });
+            enqueue.spawnChild(event.id, { id: event.id, ...systemIdOf(event.id), input: event.input });
           }),
         },
         'actor.close': {
@@ -85,10 +91,10 @@ export const appMachine = setup({
         },
         // The code is here and the view still wants it.
         'xstate.done.actor.load.*': {
-          actions: enqueueActions(({ event, system, enqueue }) => {
+          actions: enqueueActions(({ event, self, enqueue }) => {
             const line = (event as unknown as { output: LoadedLine }).output;
-            if (system.get(line.id)) return;
-            enqueue.spawnChild(line.machine, { id: line.id, systemId: line.id, input: line.input });
+            if (running(self, line.id)) return;
+            enqueue.spawnChild(line.machine, { id: line.id, ...systemIdOf(line.id), input: line.input });
           }),
         },
         // The chunk could not be fetched: the view opens it again on its next mount.

@@ -7,7 +7,7 @@ import type { ConnectivityRef } from '../realtime/connectivity/connectivity.prot
 import type { MachineRef } from '../shared/machine-ref';
 import type { RealtimeRef } from '../realtime/realtime/realtime.protocol';
 import type { SessionRef } from '../session/session/session.protocol';
-import type { SystemActors, SystemId } from '../shared/system';
+import type { ViewOwnedActors, ViewOwnedId } from '../shared/system';
 
 export interface AppInput {
   stored?: Session | null;
@@ -15,9 +15,9 @@ export interface AppInput {
 
 export type AppEvent =
   /** A view shows something whose actor lives exactly as long (a page, a view-owned dialog): spawn it under its systemId. */
-  | { type: 'actor.open'; id: SystemId; input?: unknown }
+  | { type: 'actor.open'; id: ViewOwnedId; input?: unknown }
   /** That view went away: stop the actor. */
-  | { type: 'actor.close'; id: SystemId };
+  | { type: 'actor.close'; id: ViewOwnedId };
 
 /** What views read of the root's context: the session-long actors they always need. */
 export interface AppViewContext {
@@ -27,6 +27,6 @@ export interface AppViewContext {
 }
 
 /** The actors the root spawned, by systemId (the view-owned ones while their view is mounted). */
-export type AppChildren = { [K in SystemId]?: SystemActors[K] };
+export type AppChildren = { [K in ViewOwnedId]?: ViewOwnedActors[K] };
 
 export type AppRef = MachineRef<AppViewContext, AppEvent, EventObject, AppChildren>;

@@ -5,7 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor as waitForActor } from 'xstate';
+import { type AnyActorRef, waitFor as waitForActor } from 'xstate';
 import { createRuntime } from './runtime';
 import type { ApiClient } from '../../services/app/api';
 import { RuntimeProvider } from '../../ui/app/RuntimeContext';
@@ -39,7 +39,7 @@ function renderWired(path: string) {
     </RuntimeProvider>,
   );
   const app = runtime.app;
-  const footer = () => app.system.get('chatsFooter');
+  const footer = () => (app.getSnapshot().children as Record<string, AnyActorRef | undefined>).chatsFooter!;
   return { app, footer };
 }
 
@@ -81,18 +81,20 @@ describe('actor lifetimes', () => {
     expect(footer().getSnapshot().children.avatar).toBeUndefined();
   });
 
-  it("the footer's and the calls page's actors live in the app's system while their view is shown", async () => {
+  it("the footer's and the calls page's actors are the root's children while their view is shown, and no one else's", async () => {
     const { app } = renderWired('/calls');
     // The calls page's code comes with it: its actor is spawned once that is here.
-    await waitFor(() => expect(app.system.get('callsPage')).toBeDefined());
-    const page = app.system.get('callsPage');
+    const children = () => app.getSnapshot().children as Record<string, AnyActorRef | undefined>;
+    await waitFor(() => expect(children().callsPage).toBeDefined());
+    const page = children().callsPage!;
+    // Spawned for the view, not registered in the system: no other actor reaches it by id.
+    expect(app.system.get('callsPage')).toBeUndefined();
     expect(page?.getSnapshot().status).toBe('active');
-    expect(app.system.get('chatsFooter')).toBeUndefined();
+    expect(children().chatsFooter).toBeUndefined();
     await userEvent.click(screen.getByRole('link', { name: 'На главную' }));
     await screen.findByText('Главная');
     expect(page.getSnapshot().status).toBe('stopped');
-    expect(app.system.get('callsPage')).toBeUndefined();
-    expect(app.getSnapshot().children.callsPage).toBeUndefined();
+    expect(children().callsPage).toBeUndefined();
   });
 
   it('signing out hangs up: a ringing call stops ringing, without any view', async () => {

@@ -37,7 +37,7 @@ import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
 import { themeActors } from '../theme/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
-import type { SystemActors } from '../shared/system';
+import type { OwnedActors, SystemActors } from '../shared/system';
 import { type Effects, effects } from './effects';
 import type { Services } from './services';
 
@@ -127,6 +127,23 @@ export type RegistryMatchesSystem = Verdict<{
       : false
     : false;
 }>;
+/** Every OwnedActors entry is a view-owned line without a systemId, and the machine's ref fits that entry. */
+type ViewOwnedWithout = {
+  [K in RegistryId]: Registry[K] extends { owner: 'view' }
+    ? Registry[K] extends { systemId: true }
+      ? never
+      : K
+    : never;
+}[RegistryId];
+export type OwnedMatchesRegistry = Verdict<{
+  [K in keyof OwnedActors]: K extends ViewOwnedWithout
+    ? ActorRefFrom<MachineOf<Registry[K]>> extends OwnedActors[K]
+      ? true
+      : false
+    : false;
+}>;
+/** Every view-owned line without a systemId has its OwnedActors entry. */
+export type RegistryMatchesOwned = Verdict<{ [K in ViewOwnedWithout]: K extends keyof OwnedActors ? true : false }>;
 /** Every SystemActors entry is a registry line with a systemId. */
 export type SystemMatchesRegistry = Verdict<{ [K in keyof SystemActors]: K extends WithSystemId ? true : false }>;
 

@@ -8,12 +8,10 @@ export const authActors = {
     load: () => import('./registrationMode/registrationMode.machine').then((m) => m.registrationModeMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   passwordReset: {
     load: () => import('./passwordReset/passwordReset.machine').then((m) => m.passwordResetMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

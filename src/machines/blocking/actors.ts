@@ -8,6 +8,5 @@ export const blockingActors = {
     load: () => import('./blocking/blocking.machine').then((m) => m.blockingMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

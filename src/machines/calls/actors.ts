@@ -10,6 +10,5 @@ export const callsActors = {
     load: () => import('./callsPage/callsPage.machine').then((m) => m.callsPageMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

@@ -13,9 +13,9 @@ export const chatsActors = {
   chats: { machine: chatsMachine, lifetime: 'session', systemId: true },
   // The address and the open conversation in step (it hears the chats actor's selections).
   navigation: { machine: navigationMachine, lifetime: 'session', systemId: true },
-  chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view', systemId: true },
-  chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view', systemId: true },
-  chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view' },
+  chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view' },
+  chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view' },
   // Owned by the chats actor: fetches the open conversation's code and runs the conversation.
   conversationLoader: { machine: conversationLoaderMachine, lifetime: 'owned', owner: 'chats' },
 } as const satisfies ActorLines;

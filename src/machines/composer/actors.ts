@@ -15,13 +15,11 @@ export const composerActors = {
     load: () => import('./sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   mentionPicker: {
     load: () => import('./mentionPicker/mentionPicker.machine').then((m) => m.mentionPickerMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
   outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },

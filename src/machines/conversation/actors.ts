@@ -5,7 +5,7 @@ import type { ActorLines } from '../shared/actor-line';
 import { lightboxMachine } from './lightbox/lightbox.machine';
 
 export const conversationActors = {
-  lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view' },
   // Owned by the conversation loader: the selected conversation, its code fetched when one is first opened or about to be.
   conversation: {
     load: () => import('./conversation/conversation.machine').then((m) => m.conversationMachine),

@@ -8,6 +8,5 @@ export const conversationInfoActors = {
     load: () => import('./conversationInfo/conversationInfo.machine').then((m) => m.conversationInfoMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

@@ -8,12 +8,10 @@ export const groupInvitesActors = {
     load: () => import('./groupInvites/groupInvites.machine').then((m) => m.groupInvitesMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   joinGroup: {
     load: () => import('./joinGroup/joinGroup.machine').then((m) => m.joinGroupMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

@@ -8,6 +8,5 @@ export const inviteCodesActors = {
     load: () => import('./inviteCodes/inviteCodes.machine').then((m) => m.inviteCodesMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

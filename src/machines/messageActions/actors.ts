@@ -11,18 +11,15 @@ export const messageActionsActors = {
     load: () => import('./selection/selection.machine').then((m) => m.selectionMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   forwardPicker: {
     load: () => import('./forwardPicker/forwardPicker.machine').then((m) => m.forwardPickerMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   messageInfo: {
     load: () => import('./messageInfo/messageInfo.machine').then((m) => m.messageInfoMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

@@ -17,6 +17,5 @@ export const profileActors = {
     load: () => import('./avatar/avatar.machine').then((m) => m.avatarMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
 } as const satisfies ActorLines;

@@ -7,5 +7,5 @@ import { searchMachine } from './search/search.machine';
 export const searchActors = {
   // The chats list's search: its query survives a visit to another page, like the list.
   search: { machine: searchMachine, lifetime: 'session', systemId: true },
-  conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view', systemId: true },
+  conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view' },
 } as const satisfies ActorLines;

@@ -15,26 +15,22 @@ export const secretChatsActors = {
     load: () => import('./secretDialog/secretDialog.machine').then((m) => m.secretDialogMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   // A secret chat's call key, while such a call is open.
   secretCall: {
     load: () => import('./secretCall/secretCall.machine').then((m) => m.secretCallMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   secretRecovery: {
     load: () => import('./secretRecovery/secretRecovery.machine').then((m) => m.secretRecoveryMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   secretVerify: {
     load: () => import('./secretVerify/secretVerify.machine').then((m) => m.secretVerifyMachine),
     lifetime: 'owned',
     owner: 'view',
-    systemId: true,
   },
   // One per secret chat, spawned and wired by the device actor.
   secretChat: {

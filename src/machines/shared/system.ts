@@ -10,6 +10,20 @@ export interface SystemActors {}
 
 export type SystemId = keyof SystemActors;
 
+/**
+ * The actors a view owns (a page, a dialog: `useOwnedActor(id)`), by their registry id. They have no systemId: only
+ * the session-long actors (and the few a page's actor is told by others, listed in SystemActors) are reachable
+ * from anywhere; an owned actor is reached by its owner, which spawned it. Filled the same way, by each protocol.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by module augmentation from each protocol
+export interface OwnedActors {}
+
+export type OwnedId = keyof OwnedActors;
+
+/** What a view may own: a line with `owner: 'view'`, with or without a systemId. */
+export type ViewOwnedActors = OwnedActors & SystemActors;
+export type ViewOwnedId = OwnedId | SystemId;
+
 // biome-ignore lint/suspicious/noExplicitAny: xstate's own AnyActorSystem, which its index does not export
 export type AnySystem = ActorSystem<any>;
 

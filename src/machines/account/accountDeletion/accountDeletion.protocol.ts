@@ -16,7 +16,7 @@ export type AccountDeletionEvent = { type: 'account.delete'; password: string; c
 export type AccountDeletionRef = MachineRef<AccountDeletionContext, AccountDeletionEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Удалить аккаунт» (spawned while the settings section is shown). */
     accountDeletion: AccountDeletionRef;
   }

@@ -20,7 +20,7 @@ export type DataExportEvent = { type: 'export.start' };
 export type DataExportRef = MachineRef<DataExportContext, DataExportEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Экспорт данных» (spawned while the settings section is shown). */
     dataExport: DataExportRef;
   }

@@ -34,7 +34,7 @@ export type PasswordEvent = { type: 'password.submit'; fields: PasswordFields } 
 export type PasswordRef = MachineRef<PasswordContext, PasswordEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Сменить пароль» (spawned while the settings section is shown). */
     passwordChange: PasswordRef;
   }

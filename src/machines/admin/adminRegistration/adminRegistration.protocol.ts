@@ -26,7 +26,7 @@ export const REGISTRATION_TAGS = { busy: 'busy', saved: 'saved' } as const;
 export type AdminRegistrationRef = MachineRef<AdminRegistrationContext, AdminRegistrationEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Регистрация» (spawned while the tab is shown). */
     adminRegistration: AdminRegistrationRef;
   }

@@ -33,7 +33,7 @@ export const REPORTS_TAGS = { busy: 'busy', confirming: 'confirming' } as const;
 export type AdminReportsRef = MachineRef<AdminReportsContext, AdminReportsEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Жалобы» (spawned while the tab is shown). */
     adminReports: AdminReportsRef;
   }

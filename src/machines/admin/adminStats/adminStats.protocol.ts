@@ -18,7 +18,7 @@ export type AdminStatsEvent = { type: 'stats.reload' };
 export type AdminStatsRef = MachineRef<AdminStatsContext, AdminStatsEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Сервер» (spawned while the tab is shown). */
     adminStats: AdminStatsRef;
   }

@@ -49,7 +49,7 @@ export const ADMIN_TAGS = { busy: 'busy', confirming: 'confirming', copied: 'cop
 export type AdminUsersRef = MachineRef<AdminUsersContext, AdminUsersEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Пользователи» (spawned while the tab is shown). */
     adminUsers: AdminUsersRef;
   }

@@ -37,7 +37,7 @@ export const RESET_TAGS = { busy: 'busy', form: 'form', invalid: 'invalid', done
 export type PasswordResetRef = MachineRef<PasswordResetContext, PasswordResetEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The password-reset page (spawned while /reset/<token> is shown). */
     passwordReset: PasswordResetRef;
   }

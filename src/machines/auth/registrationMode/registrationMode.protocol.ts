@@ -17,7 +17,7 @@ export type RegistrationModeEvent = { type: 'registrationMode.reload' };
 export type RegistrationModeRef = MachineRef<RegistrationModeContext, RegistrationModeEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The registration screen's mode (spawned while it is shown). */
     registrationMode: RegistrationModeRef;
   }

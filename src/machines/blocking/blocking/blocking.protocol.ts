@@ -31,7 +31,7 @@ export type BlockingEvent =
 export type BlockingRef = MachineRef<BlockingContext, BlockingEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** Blocking (spawned while a conversation pane or the settings section is shown). */
     blocking: BlockingRef;
   }

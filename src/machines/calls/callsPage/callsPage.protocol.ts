@@ -41,7 +41,7 @@ export type CallsPageRef = MachineRef<CallsPageContext, CallsPageEvent>;
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The /calls page (spawned while it is shown). */
     callsPage: CallsPageRef;
   }

@@ -29,7 +29,7 @@ export const CHAT_ACTION_TAGS = { confirming: 'confirming', busy: 'busy' } as co
 export type ChatActionsRef = MachineRef<ChatActionsContext, ChatActionsEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The chat list's menu actions (spawned while the list is shown). */
     chatActions: ChatActionsRef;
   }

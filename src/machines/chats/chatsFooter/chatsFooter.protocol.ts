@@ -45,7 +45,7 @@ export type ChatsFooterRef = MachineRef<ChatsFooterContext, ChatsFooterEvent, Ev
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The chats page's footer (spawned while it is shown). */
     chatsFooter: ChatsFooterRef;
   }

@@ -24,7 +24,7 @@ export type ChatsLayoutRef = MachineRef<ChatsLayoutContext, ChatsLayoutEvent>;
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The chats page's two panes (spawned while the page is shown). */
     chatsLayout: ChatsLayoutRef;
   }

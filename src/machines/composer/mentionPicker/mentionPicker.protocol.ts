@@ -39,7 +39,7 @@ export type MentionPickerEmitted = { type: 'mention.insert'; start: number; end:
 export type MentionPickerRef = MachineRef<MentionPickerContext, MentionPickerEvent, MentionPickerEmitted>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The «@» list of the composer (spawned while a conversation pane is shown). */
     mentionPicker: MentionPickerRef;
   }

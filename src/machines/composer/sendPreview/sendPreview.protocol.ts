@@ -25,7 +25,7 @@ export type SendPreviewEvent =
 export type SendPreviewRef = MachineRef<SendPreviewContext, SendPreviewEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** Files waiting to be sent with a caption (spawned while a conversation pane is shown). */
     sendPreview: SendPreviewRef;
   }

@@ -44,7 +44,7 @@ export function lightboxView(context: LightboxContext) {
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The image viewer (spawned while it is shown). */
     lightbox: LightboxRef;
   }

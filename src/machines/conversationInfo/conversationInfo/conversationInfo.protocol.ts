@@ -56,7 +56,7 @@ export const INFO_TAGS = {
 export type ConversationInfoRef = MachineRef<ConversationInfoContext, ConversationInfoEvent, ConversationInfoEmitted>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Информация» of the open conversation (spawned while the panel is shown). */
     conversationInfo: ConversationInfoRef;
   }

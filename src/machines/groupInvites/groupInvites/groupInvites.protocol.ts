@@ -39,7 +39,7 @@ export const inviteLink = (origin: string, code: string) => `${origin}/join/${co
 export type GroupInvitesRef = MachineRef<GroupInvitesContext, GroupInvitesEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** A group's invite links (spawned while «Ссылка-приглашение» is shown). */
     groupInvites: GroupInvitesRef;
   }

@@ -27,7 +27,7 @@ export const JOIN_TAGS = { busy: 'busy', joined: 'joined', gone: 'gone' } as con
 export type JoinGroupRef = MachineRef<JoinGroupContext, JoinGroupEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The invite link page (spawned while /join/<code> is shown). */
     joinGroup: JoinGroupRef;
   }

@@ -50,7 +50,7 @@ export const registrationInviteLink = (origin: string, code: string) =>
 export type InviteCodesRef = MachineRef<InviteCodesContext, InviteCodesEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** Invite codes (spawned while «Коды приглашения» or «Приглашения» is shown). */
     inviteCodes: InviteCodesRef;
   }

@@ -26,7 +26,7 @@ export type ForwardPickerEvent =
 export type ForwardPickerRef = MachineRef<ForwardPickerContext, ForwardPickerEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** The forward dialog's chats and request (spawned while it is open). */
     forwardPicker: ForwardPickerRef;
   }

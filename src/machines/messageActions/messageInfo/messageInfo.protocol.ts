@@ -21,7 +21,7 @@ export type MessageInfoEvent = { type: 'info.retry' };
 export type MessageInfoRef = MachineRef<MessageInfoContext, MessageInfoEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Информация» of a message (spawned while its dialog is open). */
     messageInfo: MessageInfoRef;
   }

@@ -23,7 +23,7 @@ export type SelectionEvent =
 export type SelectionRef = MachineRef<SelectionContext, SelectionEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** Selected messages and the clipboard (spawned while a conversation pane is shown). */
     selection: SelectionRef;
   }

@@ -49,7 +49,7 @@ export type AvatarEvent =
 export type AvatarRef = MachineRef<AvatarContext, AvatarEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** A group's picture editor (spawned while «Изменить фото» is open in «Информация»). */
     groupAvatar: AvatarRef;
   }

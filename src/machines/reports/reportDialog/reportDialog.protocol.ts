@@ -31,7 +31,7 @@ export const REPORT_TAGS = { busy: 'busy', sent: 'sent' } as const;
 export type ReportDialogRef = MachineRef<ReportDialogContext, ReportDialogEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** «Пожаловаться» (spawned while the dialog is open). */
     reportDialog: ReportDialogRef;
   }

@@ -34,7 +34,7 @@ export function noticeText(n: ReportNotice): string {
 export type ReportNoticesRef = MachineRef<ReportNoticesContext, ReportNoticesEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     /** Outcomes of the user's reports (spawned while the signed-in layout is shown). */
     reportNotices: ReportNoticesRef;
   }

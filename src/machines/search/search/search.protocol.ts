@@ -55,6 +55,8 @@ declare module '../../shared/system' {
   interface SystemActors {
     /** Message search of the chats list (all conversations). */
     search: SearchRef;
+  }
+  interface OwnedActors {
     /** Message search within the open conversation. */
     conversationSearch: SearchRef;
   }

@@ -30,7 +30,7 @@ export const CALL_KEY_FAILED = 'Не удалось получить ключ ш
 export type SecretCallRef = MachineRef<SecretCallContext, SecretCallEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     secretCall: SecretCallRef;
   }
 }

@@ -32,7 +32,7 @@ export interface CreateResult {
 export type SecretDialogRef = MachineRef<SecretDialogContext, SecretDialogEvent, SecretDialogEmitted>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     secretDialog: SecretDialogRef;
   }
 }

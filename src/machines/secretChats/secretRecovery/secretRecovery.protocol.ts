@@ -58,7 +58,7 @@ export type SecretRecoveryEvent =
 export type SecretRecoveryRef = MachineRef<SecretRecoveryContext, SecretRecoveryEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     secretRecovery: SecretRecoveryRef;
   }
 }

@@ -30,7 +30,7 @@ export const SECRET_VERIFY_FAILED = 'Не удалось получить отп
 export type SecretVerifyRef = MachineRef<SecretVerifyContext, SecretVerifyEvent>;
 
 declare module '../../shared/system' {
-  interface SystemActors {
+  interface OwnedActors {
     secretVerify: SecretVerifyRef;
   }
 }
