@@ -340,6 +340,11 @@ describe('chats with resolving actors', () => {
       { type: 'chats.selected', conversationId: 'c3', secret: false },
       { type: 'chats.selected', conversationId: 'c3', secret: true },
     ]);
+    // The one who made it says so when opening it: secret from the first selection.
+    const told: unknown[] = [];
+    actor.on('chats.selected', (e) => told.push(e));
+    actor.send({ type: 'chats.open', conversationId: 'c9', secret: true });
+    expect(told).toEqual([{ type: 'chats.selected', conversationId: 'c9', secret: true }]);
   });
 
   it('updates presence and profile of participants', async () => {

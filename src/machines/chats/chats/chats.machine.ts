@@ -168,10 +168,11 @@ export const chatsMachine = setup({
     unselect: assign({ selectedId: null, openAt: null }),
     // Every opening (the open one chosen again too) and closing: the navigation actor keeps the address in step,
     // the composer turns to the conversation (and knows whether it is secret).
-    announceSelection: enqueueActions(({ context, enqueue }) => {
-      const secret =
+    announceSelection: enqueueActions(({ context, event, enqueue }) => {
+      const told = event.type === 'chats.open' && event.secret === true;
+      const known =
         context.selectedId !== null && !!findEntry(context.entries, context.selectedId)?.conversation.secret;
-      enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId, secret });
+      enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId, secret: told || known });
     }),
     openInLoader: sendTo('loader', ({ context }) => ({
       type: 'loader.open' as const,

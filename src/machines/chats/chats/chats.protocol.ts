@@ -45,7 +45,14 @@ export type ChatsEvent =
    * Open a conversation; with messageId, at that message (a search result); `again` opens the open one afresh
    * (its history was cleared).
    */
-  | { type: 'chats.open'; conversationId: string; messageId?: string; again?: boolean }
+  | {
+      type: 'chats.open';
+      conversationId: string;
+      messageId?: string;
+      again?: boolean;
+      /** The opener knows it is a secret chat (it just made it): sealed from the first message, list or not. */
+      secret?: true;
+    }
   | { type: 'chats.close' }
   | { type: 'chats.refresh' }
   | { type: 'chats.call'; video: boolean }

@@ -99,7 +99,7 @@ export const secretDialogMachine = setup({
               const conversationId = event.output.conversationId;
               if (!conversationId) return;
               const chats = chatsInbox(system);
-              if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId });
+              if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId, secret: true });
               enqueue.emit({ type: 'secretDialog.created', conversationId });
             }),
           },
