@@ -28,20 +28,20 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './e2e/global-setup.ts',
-  // Two workers in all. The specs without media run first on both (each worker has its own server and database);
-  // the WebRTC and media-server specs then run alone on one, so their timing (bandwidth estimates, layer switches,
-  // ringing timers) never competes with another browser pair for the machine's two cores.
+  // Two workers in all, in two passes (scripts/e2e.mjs, `npm run test:e2e`): the specs without media on both (each
+  // worker has its own server and database), then the WebRTC and media-server specs alone on one, so their timing
+  // (bandwidth estimates, layer switches, ringing timers) never competes with another browser pair for two cores.
   workers: 2,
   projects: [
     { name: 'app', testIgnore: MEDIA_SPECS },
-    { name: 'media', testMatch: MEDIA_SPECS, workers: 1, dependencies: ['app'] },
+    { name: 'media', testMatch: MEDIA_SPECS, workers: 1 },
   ],
   timeout: 90_000,
   // One retry on CI only: WebRTC tests depend on Chrome's own layer and bandwidth choices on a loaded 2-core machine;
   // a retried pass is reported as flaky, not hidden.
   retries: process.env.CI ? 1 : 0,
   // Each run's per-test times are kept for `npm run test:timings`.
-  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'reports/e2e.json' }]],
   use: {
     headless: true,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },

@@ -1,5 +1,5 @@
 // `npm run test:timings`: the wall time of each vitest file and each Playwright test of the last run, slowest first,
-// read from the JSON reports every run writes (reports/vitest.json, reports/e2e.json). Pass a number to
+// read from the JSON reports every run writes (reports/vitest.json, reports/e2e-app.json and reports/e2e-media.json). Pass a number to
 // print that many rows of each (default 25).
 import fs from 'node:fs';
 
@@ -40,7 +40,12 @@ if (vitest) {
   for (const f of files.slice(0, rows)) console.log(`${s(f.ms)}  ${String(f.n).padStart(4)} tests  ${f.name}`);
 } else console.log('vitest: no report yet (reports/vitest.json): run `npx vitest run` first');
 
-const e2e = read<{ suites: PwSuite[] }>('reports/e2e.json');
+// The last run's passes (npm run test:e2e writes one report per project), or a plain `npx playwright test`'s.
+const twoPasses = ['reports/e2e-app.json', 'reports/e2e-media.json'].filter((f) => fs.existsSync(f));
+const passes = (twoPasses.length ? twoPasses : ['reports/e2e.json'].filter((f) => fs.existsSync(f))).map(
+  (f) => read<{ suites: PwSuite[] }>(f) as { suites: PwSuite[] },
+);
+const e2e = passes.length ? { suites: passes.flatMap((p) => p.suites) } : null;
 if (e2e) {
   const tests: { name: string; ms: number; project: string; retried: boolean }[] = [];
   const byFile = new Map<string, number>();
