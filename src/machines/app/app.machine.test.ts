@@ -6,23 +6,10 @@ import { idsOf, lazyIds, type RegistryEntry, type RegistryId, registry } from '.
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
 // (sign-in, the socket hand-over) are tested through the composition root in src/machines/app/wiring.test.ts.
 const inert = createMachine({});
-const sessionLong = [
-  'session',
-  'realtime',
-  'connectivity',
-  'signOutQueue',
-  'offlineStore',
-  'notifications',
-  'chats',
-  'composer',
-  'call',
-  'navigation',
-  'contacts',
-  'search',
-  'profile',
-  'removal',
-  'theme',
-];
+/** The lines the root runs for the whole session, read from the registry itself. */
+const sessionLong = (Object.keys(registry) as RegistryId[]).filter(
+  (id) => (registry[id] as RegistryEntry).lifetime === 'session',
+);
 const viewOwned = [
   'callsPage',
   'chatsFooter',
@@ -81,7 +68,16 @@ function start() {
 
 describe('app (root actor)', () => {
   it('the registry names the session-long and the view-owned actors', () => {
-    expect(idsOf('session')).toEqual(sessionLong);
+    // All of them start, each once, in an order where each finds what it reads at its start.
+    const order = idsOf('session');
+    expect([...order].sort()).toEqual([...sessionLong].sort());
+    expect(sessionLong).toHaveLength(15);
+    const at = (id: string) => order.indexOf(id as RegistryId);
+    expect(at('session')).toBe(0);
+    for (const id of order.filter((x) => x !== 'session' && x !== 'realtime'))
+      expect(at('realtime'), id).toBeLessThan(at(id));
+    expect(at('chats')).toBeLessThan(at('composer'));
+    expect(at('chats')).toBeLessThan(at('navigation'));
     expect([...idsOf('owned', 'view')].sort()).toEqual([...viewOwned].sort());
   });
 

@@ -22,3 +22,29 @@ export function spawnOwned<TAction>(logic: AnyActorLogic, id: string, input: unk
     syncSnapshot,
   }) as TAction;
 }
+
+/**
+ * The owner's region that fetches its later code once: `absent` until one of `wanted` asks for it, `loading` while
+ * its actor `loadOwned` runs, `here` once the owner's action `keepCode` has kept the answer. A failure goes back to
+ * `absent`: the next ask tries again.
+ */
+export function ownedCodeRegion<Code, E extends string = string>(wanted: readonly E[]) {
+  return {
+    initial: 'absent' as const,
+    states: {
+      absent: { on: Object.fromEntries(wanted.map((e) => [e, 'loading' as const])) as Record<E, 'loading'> },
+      loading: {
+        invoke: {
+          id: 'loadOwned',
+          src: 'loadOwned' as const,
+          onDone: {
+            target: 'here' as const,
+            actions: { type: 'keepCode' as const, params: ({ event }: { event: { output: Code } }) => event.output },
+          },
+          onError: 'absent' as const,
+        },
+      },
+      here: {},
+    },
+  };
+}

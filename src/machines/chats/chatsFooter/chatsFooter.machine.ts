@@ -12,7 +12,7 @@
 import { and, assign, enqueueActions, type EventObject, fromCallback, not, setup, stateIn, stopChild } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
 import { copyStates, copyTextNotWired } from '../../shared/clipboard';
-import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../shared/owned-code';
+import { loadOwnedNotWired, type OwnedCode, ownedCodeRegion, spawnOwned } from '../../shared/owned-code';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
 import {
@@ -104,28 +104,12 @@ export const chatsFooterMachine = setup({
   type: 'parallel',
   states: {
     // The dialogs' machines: fetched once, when a dialog is first opened or the panel unfolded.
-    code: {
-      initial: 'absent',
-      states: {
-        absent: {
-          on: {
-            'footer.openContacts': 'loading',
-            'footer.openProfile': 'loading',
-            'footer.openGroup': 'loading',
-            'footer.unfold': 'loading',
-          },
-        },
-        loading: {
-          invoke: {
-            id: 'loadOwned',
-            src: 'loadOwned',
-            onDone: { target: 'here', actions: { type: 'keepCode', params: ({ event }) => event.output } },
-            onError: 'absent',
-          },
-        },
-        here: {},
-      },
-    },
+    code: ownedCodeRegion<DialogsCode>([
+      'footer.openContacts',
+      'footer.openProfile',
+      'footer.openGroup',
+      'footer.unfold',
+    ]),
     dialog: {
       initial: 'closed',
       states: {

@@ -4,7 +4,7 @@
 // worker has them), then kept; a conversation opened before they are here waits for them ('waiting'), and a failed
 // fetch is shown with a retry ('failed'). Once they are here, an opening starts the conversation's actor at once.
 import { assertEvent, assign, enqueueActions, setup, stopChild } from 'xstate';
-import { loadOwnedNotWired, type OwnedCode, spawnOwned } from '../../shared/owned-code';
+import { loadOwnedNotWired, type OwnedCode, ownedCodeRegion, spawnOwned } from '../../shared/owned-code';
 import { present } from '../../shared/present';
 import {
   type ConversationLoaderContext,
@@ -63,24 +63,8 @@ export const conversationLoaderMachine = setup({
   type: 'parallel',
   states: {
     // The open conversation's machines: fetched once, when a conversation is opened or about to be.
-    code: {
-      initial: 'absent',
-      states: {
-        absent: {
-          on: { 'loader.prepare': 'loading', 'loader.open': 'loading', 'loader.again': 'loading' },
-        },
-        loading: {
-          invoke: {
-            id: 'loadOwned',
-            src: 'loadOwned',
-            onDone: { target: 'here', actions: { type: 'keepCode', params: ({ event }) => event.output } },
-            // Tried again on the next opening or `loader.prepare`.
-            onError: { target: 'absent' },
-          },
-        },
-        here: {},
-      },
-    },
+    // Tried again after a failure on the next opening or `loader.prepare`.
+    code: ownedCodeRegion<OwnedCode<'conversation'>>(['loader.prepare', 'loader.open', 'loader.again']),
     pane: {
       initial: 'closed',
       on: {
