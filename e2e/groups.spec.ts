@@ -103,7 +103,8 @@ test('a group grows, gets an admin, is renamed and loses a member, live for ever
   await panel(pa)
     .getByLabel('Перетащите файл сюда или нажмите, чтобы выбрать')
     .setInputFiles({ name: 'dacha.png', mimeType: 'image/png', buffer: png });
-  await expect(panel(pa).locator('.crop-stage')).toBeVisible();
+  // The editor's code and its actor come when it opens (a chunk of its own): the first frame may take a while.
+  await expect(panel(pa).locator('.crop-stage')).toBeVisible({ timeout: 15_000 });
   await panel(pa).getByRole('button', { name: 'Загрузить' }).click();
   await expect(pa.getByTestId('system-entry').last()).toContainText('Анна изменил(а) фото группы');
   await expect(pc.locator('.conv-head img')).toHaveAttribute('src', /\/uploads\//);
@@ -125,6 +126,8 @@ test('a block stops the direct chat both ways in the UI, and «Разблоки�
   await pb.getByTestId('chat-tile').first().click();
 
   await pa.locator('.conv-title').getByRole('button').click();
+  // The panel's code loads with it: audited once it is there.
+  await expect(panel(pa).getByRole('button', { name: 'Заблокировать' })).toBeVisible();
   await expectNoSeriousA11yViolations(pa, 'direct chat info', { include: '.info-panel' });
   await panel(pa).getByRole('button', { name: 'Заблокировать' }).click();
   await expect(pa.getByRole('status').filter({ hasText: 'Вы заблокировали этого пользователя' })).toBeVisible();

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 const args = process.argv.slice(2);
 let failed = false;
 for (const project of ['app', 'media']) {
-  const r = spawnSync('npx', ['playwright', 'test', '--project', project, '--pass-with-no-tests', ...args], {
+  const r = spawnSync('npx', ['playwright', 'test', `--project=${project}`, '--pass-with-no-tests', ...args], {
     stdio: 'inherit',
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: `reports/e2e-${project}.json` },
   });

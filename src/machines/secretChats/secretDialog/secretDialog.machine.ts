@@ -99,6 +99,8 @@ export const secretDialogMachine = setup({
               const conversationId = event.output.conversationId;
               if (!conversationId) return;
               const chats = chatsInbox(system);
+              // The list fetched at once: what reads it (search over this device's secret chats) knows the chat.
+              if (chats) enqueue.sendTo(chats, { type: 'chats.refresh' });
               if (chats) enqueue.sendTo(chats, { type: 'chats.open', conversationId, secret: true });
               enqueue.emit({ type: 'secretDialog.created', conversationId });
             }),
