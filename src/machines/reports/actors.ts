@@ -1,0 +1,17 @@
+// The reports feature's actors («Пожаловаться» and the outcomes of one's reports) as the app registers them: each line says what the actor is and how
+// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const reportsActors = {
+  reportDialog: {
+    load: () => import('./reportDialog/reportDialog.machine').then((m) => m.reportDialogMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  reportNotices: {
+    load: () => import('./reportNotices/reportNotices.machine').then((m) => m.reportNoticesMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+} as const satisfies ActorLines;
