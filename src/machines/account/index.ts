@@ -1,5 +1,5 @@
 // The public face of the account feature (sign-ins and password): other features import only this module,
-// ui/index.ts (its views) and its *.protocol.ts files.
+// src/ui/account/index.ts (its views) and its *.protocol.ts files.
 export { accountDeletionMachine } from './accountDeletion/accountDeletion.machine';
 export { dataExportMachine } from './dataExport/dataExport.machine';
 export { devicesMachine } from './devices/devices.machine';

@@ -1,3 +1,3 @@
-// The public face of the blocking feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the blocking feature: other features import only this module, src/ui/blocking/index.ts (its views) and its
 // *.protocol.ts files.
 export { blockingMachine } from './blocking/blocking.machine';

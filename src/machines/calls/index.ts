@@ -1,3 +1,3 @@
-// The public face of the calls feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the calls feature: other features import only this module, src/ui/calls/index.ts (its views) and its
 // *.protocol.ts files.
 export { callMachine } from './call/call.machine';

@@ -1,4 +1,4 @@
-// The public face of the chats feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the chats feature: other features import only this module, src/ui/chats/index.ts (its views) and its
 // *.protocol.ts files.
 
 export { chatActionsMachine } from './chatActions/chatActions.machine';

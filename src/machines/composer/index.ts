@@ -1,4 +1,4 @@
-// The public face of the composer feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the composer feature: other features import only this module, src/ui/composer/index.ts (its views) and its
 // *.protocol.ts files.
 export { composerMachine } from './composer/composer.machine';
 export type { ComposerActorRef } from './composer/composer.machine';

@@ -1,4 +1,4 @@
-// The public face of the contacts feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the contacts feature: other features import only this module, src/ui/contacts/index.ts (its views) and its
 // *.protocol.ts files.
 export { contactsTileSubtitle, filterContacts } from './contacts/contact-list';
 export { contactsMachine } from './contacts/contacts.machine';

@@ -1,3 +1,3 @@
 // The public face of the conversation info feature («Информация»): other features import only this module,
-// ui/index.ts (its views) and its *.protocol.ts files.
+// src/ui/conversationInfo/index.ts (its views) and its *.protocol.ts files.
 export { conversationInfoMachine } from './conversationInfo/conversationInfo.machine';

@@ -1,4 +1,4 @@
-// The public face of the profile feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the profile feature: other features import only this module, src/ui/profile/index.ts (its views) and its
 // *.protocol.ts files.
 export { profileMachine } from './profile/profile.machine';
 export type { ProfileFields } from './profile/profile.protocol';

@@ -1,3 +1,3 @@
-// The public face of the search feature: other features import only this module, ui/index.ts (its views) and its
+// The public face of the search feature: other features import only this module, src/ui/search/index.ts (its views) and its
 // *.protocol.ts files.
 export { searchMachine } from './search/search.machine';

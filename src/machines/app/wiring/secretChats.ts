@@ -34,7 +34,7 @@ import {
   type SecretSearchInput,
 } from '../../../services/secretChats/secret-search';
 
-/** Message search with secret chats (features/search/wiring.ts loads this module for a user who has one). */
+/** Message search with secret chats (wiring/search.ts loads this module for a user who has one). */
 export function searchWithSecretChats(input: Omit<SecretSearchInput, 'crypto'>) {
   return mergeSecretSearch({ ...input, crypto: secretCrypto() });
 }
