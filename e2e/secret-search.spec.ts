@@ -44,6 +44,11 @@ test("Борис finds a secret chat's message by «собака» on his device
   await composer.fill(SECRET);
   await composer.press('Enter');
   await expect(pa.locator('.msg-text').filter({ hasText: SECRET })).toBeVisible();
+  // The bubble shows at once; the text joins the device's index when the send completes (encrypted, stored, kept):
+  // a search before that could not find it, here as in any messenger.
+  await expect(pa.getByTestId('message').filter({ hasText: SECRET })).toHaveAttribute('data-delivery', /sent|read/, {
+    timeout: 20_000,
+  });
 
   // Анна's device indexed what it sent.
   const annaField = pa.getByRole('searchbox', { name: 'Поиск по сообщениям' });

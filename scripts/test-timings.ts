@@ -1,5 +1,5 @@
 // `npm run test:timings`: the wall time of each vitest file and each Playwright test of the last run, slowest first,
-// read from the JSON reports every run writes (reports/vitest.json, reports/e2e-app.json and reports/e2e-media.json). Pass a number to
+// read from the JSON reports every run writes (reports/vitest.json, reports/e2e-app.json and reports/e2e-serial.json). Pass a number to
 // print that many rows of each (default 25).
 import fs from 'node:fs';
 
@@ -41,7 +41,7 @@ if (vitest) {
 } else console.log('vitest: no report yet (reports/vitest.json): run `npx vitest run` first');
 
 // The last run's passes (npm run test:e2e writes one report per project), or a plain `npx playwright test`'s.
-const twoPasses = ['reports/e2e-app.json', 'reports/e2e-media.json'].filter((f) => fs.existsSync(f));
+const twoPasses = ['reports/e2e-app.json', 'reports/e2e-serial.json'].filter((f) => fs.existsSync(f));
 const passes = (twoPasses.length ? twoPasses : ['reports/e2e.json'].filter((f) => fs.existsSync(f))).map(
   (f) => read<{ suites: PwSuite[] }>(f) as { suites: PwSuite[] },
 );
