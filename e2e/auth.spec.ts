@@ -1,5 +1,6 @@
 // Sign-in and registration: real Chromium against the real server serving the built client.
 import type { Page } from '@playwright/test';
+import type { Clock } from '../server/clock';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 
@@ -118,8 +119,14 @@ test.describe('sign-in and registration', () => {
 });
 
 test.describe('token refresh', () => {
-  // Long enough that a refreshed token outlives the socket's reconnect on a loaded machine, short enough to expire mid-test.
-  test.use({ privateServerOptions: { accessTokenTtlSec: 5 } });
+  // The server's rules run a minute ahead when the test says so: the stored access token expires without waiting.
+  const ahead = { ms: 0 };
+  const clock: Clock = {
+    now: () => Date.now() + ahead.ms,
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
+  };
+  test.use({ privateServerOptions: { accessTokenTtlSec: 60, clock } });
 
   test('an expired access token is refreshed transparently', async ({ srv, page, context }) => {
     const username = unique('dina');
@@ -132,7 +139,7 @@ test.describe('token refresh', () => {
     const stored = (p: typeof page) => p.evaluate(() => JSON.parse(localStorage.getItem('beseda.session') ?? 'null'));
     const before = await stored(page);
     await page.close();
-    await new Promise((r) => setTimeout(r, 5_500)); // the stored access token is now expired
+    ahead.ms += 61_000; // the stored access token is now expired
 
     const next = await context.newPage();
     const statuses: string[] = [];

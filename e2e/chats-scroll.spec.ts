@@ -13,6 +13,12 @@ const jumpButton = (page: Page) => page.getByRole('button', { name: 'К посл
 /** Pixels of history below the view. */
 const below = (scroller: Locator) => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 /** Scrolls so that `px` of history stay below the view, and lets the scroll event and a frame pass. */
+/** A few frames drawn: rows coming into view are measured (ResizeObserver) and any correction has been made. */
+const frames = (page: Page, n = 4) =>
+  page.evaluate(async (n) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => requestAnimationFrame(r));
+  }, n);
+
 async function leaveBelow(scroller: Locator, px: number) {
   await scroller.evaluate(async (el, px) => {
     el.scrollTop = el.scrollHeight - el.clientHeight - px;
@@ -85,11 +91,11 @@ test.describe('chats page: scrolling the history', () => {
     // reader put it meanwhile (rows measured as they come into view must not pull it back to the bottom).
     await leaveBelow(scroller, 30);
     await expect(jumpButton(page)).toHaveCount(0);
-    await page.waitForTimeout(300);
+    await frames(page);
     expect(Math.round(await below(scroller))).toBe(30);
     await leaveBelow(scroller, 60);
     await expect(jumpButton(page)).toBeVisible();
-    await page.waitForTimeout(300);
+    await frames(page);
     expect(Math.round(await below(scroller))).toBe(60);
     await sendText(srv.url, a, conversationId, 'Новое рядом с концом');
     await expect(messageWith(page, 'Новое рядом с концом')).toBeInViewport();
@@ -100,7 +106,7 @@ test.describe('chats page: scrolling the history', () => {
     await leaveBelow(scroller, 300);
     await sendText(srv.url, a, conversationId, 'Новое издалека');
     await expect(messageWith(page, 'Новое издалека')).toHaveCount(1);
-    await page.waitForTimeout(300);
+    await frames(page);
     expect(await below(scroller)).toBeGreaterThan(300);
     await expect(messageWith(page, 'Новое издалека')).not.toBeInViewport();
     await jumpButton(page).click();

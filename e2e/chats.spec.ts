@@ -251,7 +251,8 @@ test.describe('chats page', () => {
     await input(A.page).fill('Третье');
     await input(A.page).press('Enter');
     await expect(messageWith(B.page, 'Третье')).toBeVisible();
-    await B.page.waitForTimeout(300);
+    // A sees it read: B has handled the message (the sound's decision comes with its arrival).
+    await expect(messageWith(A.page, 'Третье')).toHaveAttribute('data-delivery', 'read');
     expect(await played()).toBe(2);
     await expect(tile.getByTestId('chat-tile-subtitle')).not.toContainText('непрочитанных');
   });

@@ -168,8 +168,9 @@ test.describe('contacts', () => {
     await expect(panel.locator('.found-tile')).toContainText('Борис');
     const staleAnswered = page.waitForResponse((r) => r.url().includes(`code=${stale}`));
     release();
-    await staleAnswered.catch(() => undefined); // the client may have dropped it already
-    await page.waitForTimeout(300);
+    // The client may have dropped it already; if not, its body is read and the next frame drawn before looking.
+    await (await staleAnswered.catch(() => null))?.finished();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await expect(panel.locator('.found-tile')).toContainText('Борис');
     await expect(panel.getByRole('group', { name: 'EBLID' }).getByRole('textbox').last()).toHaveValue(b.user.eblid[3]);
   });

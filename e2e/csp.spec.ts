@@ -95,7 +95,10 @@ test('the app page loads, signs in and opens its socket under the CSP with no vi
   await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 15_000 });
   await page.getByRole('link', { name: 'Контакты' }).click();
   await page.getByRole('link', { name: 'Настройки' }).click();
-  await page.waitForTimeout(500);
+  // The settings page drawn and nothing more on the wire: whatever it loads has loaded (or been refused).
+  await expect(page).toHaveURL(`${srv.url}/settings`);
+  await expect(page.getByRole('switch').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
   expect(await violations()).toEqual([]);
 });
 

@@ -102,19 +102,24 @@ test('the first load gets Brotli-compressed assets; a reload serves every asset 
 test('the list is asked for without waiting for the own-info answer (no request waterfall)', async ({ srv, page }) => {
   let meAnswered = false;
   let listAskedWhileMePending = false;
-  // Own info (GET /api/status/me) answers 3 s late; the list must be asked for and drawn meanwhile.
+  // Own info (GET /api/status/me) is held until the list is on screen: it must be asked for and drawn meanwhile.
+  let releaseMe = () => {};
+  const meHeld = new Promise<void>((r) => {
+    releaseMe = r;
+  });
   await page.route('**/api/status/me', async (route) => {
-    await new Promise((r) => setTimeout(r, 3_000));
-    await route.continue();
+    await meHeld;
+    await route.continue().catch(() => undefined);
     meAnswered = true;
   });
   page.on('request', (req) => {
     if (new URL(req.url()).pathname === '/api/conversations' && !meAnswered) listAskedWhileMePending = true;
   });
   await page.goto(`${srv.url}/`);
-  await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 2_500 });
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1);
   expect(listAskedWhileMePending).toBe(true);
   expect(meAnswered).toBe(false);
+  releaseMe();
 });
 
 test('a signed-in load asks for the list while the bundle downloads, and the app takes that answer', async ({
@@ -131,19 +136,30 @@ test('a signed-in load asks for the list while the bundle downloads, and the app
   let bundleReleased = false;
   let listAskedBeforeBundle = false;
   let asked = 0;
+  let firstListAsked = () => {};
+  const listAsked = new Promise<void>((r) => {
+    firstListAsked = r;
+  });
+  let releaseLater = () => {};
+  const later = new Promise<void>((r) => {
+    releaseLater = r;
+  });
+  // The bundle is held until the list has been asked for: only the early request can ask that soon.
   await page.route(`**${bundle}`, async (route) => {
-    await new Promise((r) => setTimeout(r, 1_500));
+    await listAsked;
     bundleReleased = true;
     await route.continue();
   });
-  // Any request for the list after the first waits 4 s: the list can only show in time from the early answer.
+  // Any request for the list after the first is held until the test ends: the list can only show from the early answer.
   await page.route('**/api/conversations', async (route) => {
     asked++;
     if (!bundleReleased) listAskedBeforeBundle = true;
-    if (asked > 1) await new Promise((r) => setTimeout(r, 4_000));
-    await route.continue();
+    if (asked === 1) firstListAsked();
+    else await later;
+    await route.continue().catch(() => undefined);
   });
   await page.goto(`${srv.url}/`);
-  await expect(page.getByTestId('chat-tile')).toHaveCount(1, { timeout: 3_500 });
+  await expect(page.getByTestId('chat-tile')).toHaveCount(1);
   expect(listAskedBeforeBundle).toBe(true);
+  releaseLater();
 });

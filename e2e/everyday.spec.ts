@@ -15,11 +15,11 @@ async function sendMany(base: string, u: E2EUser, conversationId: string, prefix
   for (let i = 1; i <= n; i++) await sendText(base, u, conversationId, `${prefix} ${i}`);
 }
 
-/** A touch held at (x, y) for `ms` (CDP touch events, as a finger sends them). */
-async function holdTouch(context: BrowserContext, page: Page, x: number, y: number, ms: number) {
+/** A touch held at (x, y) until `held` holds (CDP touch events, as a finger sends them). */
+async function holdTouch(context: BrowserContext, page: Page, x: number, y: number, held: () => Promise<void>) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
-  await page.waitForTimeout(ms);
+  await held();
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }
@@ -39,8 +39,16 @@ test('a tile shows the latest message, its time and «Черновик»; reload
   await t.click();
   await expect(page).toHaveURL(`${srv.url}/c/${conversationId}`);
   await input(page).fill('Опоздаю на десять минут');
-  // Reload: the same chat, the draft back in the field.
-  await page.waitForTimeout(600);
+  // Reload: the same chat, the draft back in the field (written to this browser's storage first).
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        Object.keys(localStorage).some(
+          (k) => k.startsWith('beseda.drafts.') && (localStorage.getItem(k) ?? '').includes('Опоздаю'),
+        ),
+      ),
+    )
+    .toBe(true);
   await page.reload();
   await expect(page).toHaveURL(`${srv.url}/c/${conversationId}`);
   await expect(page.locator('.conv-title')).toHaveText('Анна');
@@ -88,8 +96,10 @@ test('390 px: the conversation takes the whole screen; Back goes to the list, a 
   // A long press on the message opens its menu (touch screens send no right click on iOS).
   const box = await page.getByTestId('message').first().boundingBox();
   if (!box) throw new Error('no message on screen');
-  await holdTouch(context, page, box.x + box.width / 2, box.y + box.height / 2, 700);
-  await expect(page.getByRole('menuitem', { name: 'Цитировать' })).toBeVisible();
+  // The menu opens while the finger is still down, and stays when it lifts.
+  const quote = page.getByRole('menuitem', { name: 'Цитировать' });
+  await holdTouch(context, page, box.x + box.width / 2, box.y + box.height / 2, () => expect(quote).toBeVisible());
+  await expect(quote).toBeVisible();
   await page.keyboard.press('Escape');
 
   await page.goBack();

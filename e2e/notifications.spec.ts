@@ -43,6 +43,18 @@ const shown = (page: Page) =>
       tag: n.tag,
     })),
   );
+/** Records every notification the page asks for from now on (what `shown` cannot tell: one replaced by the next). */
+const recordAsked = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { asked: string[] };
+    w.asked = [];
+    const show = ServiceWorkerRegistration.prototype.showNotification;
+    ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+      w.asked.push(options?.body ?? title);
+      return show.call(this, title, options);
+    };
+  });
+const asked = (page: Page) => page.evaluate(() => (window as unknown as { asked: string[] }).asked);
 const setHidden = (page: Page, hidden: boolean) =>
   page.evaluate((h) => (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden(h), hidden);
 
@@ -74,9 +86,10 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
   if (!(await on.isChecked())) await on.check();
   await expect(on).toBeChecked();
 
-  // Visible: no system notification (the tab shows it itself).
+  // Visible: no system notification (the tab shows it itself). The page's title counting it says it has arrived.
+  await recordAsked(page);
   await sendText(srv.url, b, conversationId, 'Пока ты смотришь');
-  await page.waitForTimeout(500);
+  await expect(page).toHaveTitle('(1) Беседа');
   expect(await shown(page)).toEqual([]);
 
   await setHidden(page, true);
@@ -84,6 +97,7 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
   await expect
     .poll(() => shown(page))
     .toEqual([{ title: 'Борис', body: 'Привет! Ты тут?', tag: `conv:${conversationId}` }]);
+  expect(await asked(page)).toEqual(['Привет! Ты тут?']);
   await sendText(srv.url, b, conversationId, 'Второе');
   await sendText(srv.url, b, conversationId, 'Третье');
   await expect
@@ -124,9 +138,8 @@ test('«Без звука» keeps a muted conversation silent; «Включит�
     apiCall(srv.url, 'PATCH', `/api/conversations/${conversationId}/settings`, { mutedUntil }, a.accessToken);
   await mute('forever');
   await setHidden(page, true);
+  await recordAsked(page);
   await sendText(srv.url, b, conversationId, 'Тихое сообщение');
-  await page.waitForTimeout(500);
-  expect(await shown(page)).toEqual([]);
   // A mention is heard even so.
   await apiCall(
     srv.url,
@@ -136,6 +149,8 @@ test('«Без звука» keeps a muted conversation silent; «Включит�
     b.accessToken,
   );
   await expect.poll(async () => (await shown(page)).map((n) => n.body)).toEqual(['@Анна глянь']);
+  // Messages are handled in order: the muted one before the mention, and it asked for nothing.
+  expect(await asked(page)).toEqual(['@Анна глянь']);
   await mute(null);
   await sendText(srv.url, b, conversationId, 'Громкое сообщение');
   await expect.poll(async () => (await shown(page)).map((n) => n.title)).toEqual(['Борис']);

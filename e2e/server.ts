@@ -2,11 +2,15 @@
 // media server wired as `npm start` wires it.
 import net from 'node:net';
 import path from 'node:path';
+import type { Clock } from '../server/clock';
 import { type Sfu, startSfu } from '../server/sfu/index';
 import { startTestServer, type TestServer } from '../tests/server/harness';
 
-export async function startAppServer(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  return startTestServer({ clientDir: path.resolve('dist'), ...overrides });
+/** The server's settings, and the clock its rules run on when a spec moves time itself. */
+export type AppServerOptions = Parameters<typeof startTestServer>[0] & { clock?: Clock };
+
+export async function startAppServer({ clock, ...overrides }: AppServerOptions = {}): Promise<TestServer> {
+  return startTestServer({ clientDir: path.resolve('dist'), ...overrides }, clock ? { clock } : {});
 }
 
 /** A port free on loopback right now. */
@@ -28,9 +32,7 @@ export interface AppWithMediaServer {
  * The app and the media server as server/main.ts runs them: the media server on its own port (which the app names
  * in its join answers and its CSP), checking tokens with the key and secret the app's token route signs with.
  */
-export async function startAppWithMediaServer(
-  overrides: Parameters<typeof startTestServer>[0] = {},
-): Promise<AppWithMediaServer> {
+export async function startAppWithMediaServer(overrides: AppServerOptions = {}): Promise<AppWithMediaServer> {
   const port = await freePort();
   const srv = await startAppServer({
     ...overrides,

@@ -2,7 +2,7 @@
 // Room.activeSpeakers (from the SFU's speakersChanged, read from the RFC 6464 audio level) names only the one
 // with the tone, and follows when they swap.
 import { expect, mediaTest as test } from './fixtures';
-import { call } from './sfu-page/callers';
+import { audioWindow, call } from './sfu-page/callers';
 
 test('activeSpeakers names the participant sending a tone, not the silent one, and follows a swap', async ({
   sfuHarness: h,
@@ -14,8 +14,8 @@ test('activeSpeakers names the participant sending a tone, not the silent one, a
   const listener = await openCaller(h, 'listener', room, { camera: false, microphone: false });
 
   await expect.poll(() => call<string[]>(listener, 'speakers'), { timeout: 15_000 }).toEqual(['loud']);
-  // Stays so: the silent one never shows up.
-  await new Promise((r) => setTimeout(r, 2000));
+  // Stays so for two seconds of the loud one's audio: the silent one never shows up.
+  await audioWindow(h, room, 'loud', 100);
   expect(await call<string[]>(listener, 'speakers')).toEqual(['loud']);
 
   await call(loud, 'setTone', false);

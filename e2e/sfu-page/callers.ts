@@ -1,6 +1,7 @@
 // What the SFU browser specs share: calling the test page's `window.sfu` API (callers that join a room are opened
 // by the `openCaller` fixture, e2e/fixtures.ts).
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import type { SfuHarness } from './harness';
 
 /** Calls `window.sfu[fn](...args)` on the test page (e2e/sfu-page/main.ts). */
 export const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
@@ -9,3 +10,20 @@ export const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> 
       (window as never as Record<string, Record<string, (...x: unknown[]) => T>>).sfu[f as string](...(a as unknown[])),
     [fn, args] as const,
   ) as Promise<T>;
+
+/** Audio packets the SFU has received from a participant so far (50 a second while its microphone sends). */
+export function audioPacketsIn(h: SfuHarness, room: string, identity: string): number {
+  const p = [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].find((x) => x.identity === identity);
+  return [...(p?.published.values() ?? [])].find((t) => t.kind === 'audio')?.packetsIn ?? 0;
+}
+
+/**
+ * Waits until `identity` has sent `n` more audio packets: a window of the call's own time (n / 50 seconds) counted in
+ * what the SFU received, not slept.
+ */
+export async function audioWindow(h: SfuHarness, room: string, identity: string, n: number): Promise<void> {
+  const from = audioPacketsIn(h, room, identity);
+  await expect
+    .poll(() => audioPacketsIn(h, room, identity), { timeout: 30_000, message: `${n} audio packets from ${identity}` })
+    .toBeGreaterThan(from + n);
+}
