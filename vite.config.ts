@@ -88,6 +88,13 @@ function emojiData(locales: string[]): Plugin {
   };
 }
 
+/** Server suites that need a process of their own (see the `server` project below). */
+const ISOLATED_SERVER_FILES = [
+  'tests/server/sfu-rtc-node.test.ts',
+  'tests/server/sfu-token-refresh.test.ts',
+  'tests/server/socket-contract.test.ts',
+];
+
 export default defineConfig({
   plugins: [
     react(),
@@ -206,11 +213,26 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'reports/vitest.json' },
     projects: [
+      // The server suites share one module graph per worker (importing the server per file cost more than the
+      // tests themselves: `npm run test:timings`); each test starts its own server and database, so nothing else
+      // is shared. The files that hold process-wide state — the Rust SDK's native runtime, the socket fixture's
+      // contract check — keep a fresh one each.
       {
         test: {
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          exclude: ISOLATED_SERVER_FILES,
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-isolated',
+          environment: 'node',
+          include: ISOLATED_SERVER_FILES,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

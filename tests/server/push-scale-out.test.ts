@@ -1,11 +1,11 @@
 // Web Push with two server processes sharing one database and one Redis: a message is pushed once (by the process
 // that stored it), and not at all while the recipient has a socket on the other process. Runs when Redis answers
 // (redis-probe.ts), like tests/server/scale-out.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
 import { type PushService, startPushService, subscriberKeys } from './push-service';
 import { redisAvailable, redisUrl } from './redis-probe';
-import { type Api, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
+import { type Api, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
 const available = await redisAvailable();
 
@@ -50,6 +50,8 @@ describe.skipIf(!available)('Web Push across two servers behind Redis', () => {
 
   it('does not push while the recipient has a socket on the other server', async () => {
     const b = await connect(two.url, bob.accessToken);
+    // Presence crosses Redis: server one must know bob is online before the send asks it.
+    await vi.waitFor(() => expect(one.server.ctx.realtime.isOnline(bob.user.id)).toBe(true), { timeout: 5_000 });
     const heard = next(b, 'message:notify');
     expect(
       (
@@ -68,7 +70,7 @@ describe.skipIf(!available)('Web Push across two servers behind Redis', () => {
 
   it('pushes a message once when the recipient has no socket anywhere', async () => {
     // Presence crosses Redis: wait until server one no longer sees bob online.
-    for (let i = 0; i < 100 && one.server.ctx.realtime.isOnline(bob.user.id); i++) await sleep(50);
+    await vi.waitFor(() => expect(one.server.ctx.realtime.isOnline(bob.user.id)).toBe(false), { timeout: 5_000 });
     expect(
       (
         await api1.post(
