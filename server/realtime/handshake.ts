@@ -6,6 +6,7 @@ import type { AccessClaims, AccessTokens } from '../auth/access-tokens';
 import { isSessionActive } from '../auth/refresh-tokens';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
+import { databaseFailure } from '../db/unavailable';
 import { HttpError } from '../http/errors';
 
 export interface HandshakeDeps {
@@ -31,6 +32,9 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
       socket.data.userId = claims.userId;
       next();
     } catch (err) {
+      // The sign-in could not be checked: say so, not 'Требуется вход', which would sign the device out.
+      const outage = databaseFailure(err);
+      if (outage) return next(new Error(outage.message));
       log(err);
       next(new Error('Внутренняя ошибка сервера'));
     }
