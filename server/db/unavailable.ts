@@ -64,8 +64,9 @@ function classify(err: unknown, depth: number): HttpError | null {
     }
   }
   if (typeof message === 'string' && PG_MESSAGES.some((m) => message.includes(m))) return new DatabaseUnavailable(err);
-  // A connect to several addresses fails as one AggregateError; pg-pool may wrap the socket's error as a cause.
-  const inner = (err as { errors?: unknown[] }).errors?.[0] ?? (err as { cause?: unknown }).cause;
+  // A connect to several addresses (localhost: ::1 and 127.0.0.1) fails as one AggregateError. A `cause` is not
+  // followed: another service's failure (an S3 write) may carry a socket error too, and is not the database's.
+  const inner = (err as { errors?: unknown[] }).errors?.[0];
   return inner === undefined ? null : classify(inner, depth + 1);
 }
 

@@ -49,6 +49,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (outage) {
       // Expected while the database is away: a warning, not a fault of this request.
       req.log.warn({ err }, outage.message);
+      // An upload refused midway (a full disk) has the rest of its body unread: closing the connection, as for 413,
+      // ends it, where the client would otherwise keep sending into a connection nobody reads.
+      if (!req.raw.complete) reply.header('connection', 'close');
       return reply.status(outage.statusCode).header('retry-after', RETRY_AFTER_SEC).send({ message: outage.message });
     }
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ message: err.message });

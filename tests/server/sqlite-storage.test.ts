@@ -151,6 +151,19 @@ describe.skipIf(usingPostgres())('SQLite storage', () => {
       // The same disk holds the uploads: readiness says so, and the database still answers.
       const ready = await api.get('/api/health/ready');
       expect(ready).toMatchObject({ status: 503, body: { checks: { database: 'ok', storage: STORAGE_DOWN } } });
+      // An upload to that disk is refused the same way (ENOSPC), and nothing of it is kept.
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(256 * 1024, 1)]), 'big.bin');
+      const upload = await fetch(`${srv.url}/api/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${alice.accessToken}` },
+      });
+      expect({ status: upload.status, body: await upload.json() }).toEqual({
+        status: 507,
+        body: { message: STORAGE_FULL },
+      });
+      expect(fs.readdirSync(path.join(srv.config.dataDir, 'uploads'))).toEqual([]);
     }
 
     disk.free();
