@@ -32,7 +32,7 @@ export async function startTcpProxy(upstreamHost: string, upstreamPort: number):
   let accepted = 0;
   const pairs = new Set<Pair>();
 
-  const forward = (pair: Pair, to: net.Socket, queue: Buffer[], chunk: Buffer) => {
+  const forward = (to: net.Socket, queue: Buffer[], chunk: Buffer) => {
     if (mode === 'open') to.write(chunk);
     else queue.push(chunk);
   };
@@ -42,8 +42,8 @@ export async function startTcpProxy(upstreamHost: string, upstreamPort: number):
     const upstream = net.connect(upstreamPort, upstreamHost);
     const pair: Pair = { client, upstream, held: { toUpstream: [], toClient: [] } };
     pairs.add(pair);
-    client.on('data', (chunk) => forward(pair, upstream, pair.held.toUpstream, chunk));
-    upstream.on('data', (chunk) => forward(pair, client, pair.held.toClient, chunk));
+    client.on('data', (chunk) => forward(upstream, pair.held.toUpstream, chunk));
+    upstream.on('data', (chunk) => forward(client, pair.held.toClient, chunk));
     const end = () => {
       pairs.delete(pair);
       client.destroy();
