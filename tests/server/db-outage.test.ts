@@ -277,4 +277,29 @@ describe.skipIf(!usingPostgres())('PostgreSQL outage', () => {
     console.log('database outage figures', JSON.stringify(figures));
     expect(rows.length).toBe(ids.size);
   }, 90_000);
+
+  it('answers 503 when an administrator ends the connection mid-request (57P01), and serves the next request', async () => {
+    // A send waits on a lock the test holds; the server then ends every session of the app (a restart would too).
+    await direct.query('BEGIN');
+    await direct.query('LOCK TABLE messages IN SHARE ROW EXCLUSIVE MODE');
+    const stuck = send();
+    const waitingPids = async () =>
+      (
+        await direct.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+      ).rows;
+    let pids = await waitingPids();
+    while (pids.length === 0) pids = await waitingPids();
+    await direct.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    await direct.query('ROLLBACK');
+    expect(await stuck).toMatchObject({ status: 503, message: DATABASE_UNAVAILABLE });
+    // The pool drops what the server ended and opens new connections: the very next send is stored.
+    const next = await send();
+    expect(next.status).toBe(200);
+    const again = await send(next.clientMessageId);
+    expect(again.messageId).toBe(next.messageId);
+  });
 });
