@@ -238,6 +238,18 @@ describe.skipIf(!usingPostgres())('PostgreSQL outage', () => {
       expect(again.messageId).toBe(s.messageId);
     }
 
+    // The pool is whole again: a burst twice as wide as before is served, on no more than its 10 connections.
+    for (const r of await sendMany(24, 8)) expect(r.status).toBe(200);
+    const sessions = Number(
+      (
+        await direct.query(
+          'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+      ).rows[0].n,
+    );
+    expect(sessions).toBeGreaterThan(0);
+    expect(sessions).toBeLessThanOrEqual(10);
+
     const rows = (
       await direct.query<{ client_message_id: string; id: string; content: string }>(
         'SELECT client_message_id, id, content FROM messages WHERE sender_id = $1 AND conversation_id = $2',
@@ -268,11 +280,12 @@ describe.skipIf(!usingPostgres())('PostgreSQL outage', () => {
       recoveryAfterResetMs: Math.round(afterReset.ms),
       recoveryAfterStallMs: Math.round(afterStall.ms),
       sends: sent.length,
-      acknowledgedFirstTime: acknowledged.length,
+      acknowledgedBeforeRetries: acknowledged.length,
       refusedThenRetried: refused.length,
       distinctMessages: ids.size,
       storedRows: rows.length,
       proxyConnections: proxy.accepted,
+      sessionsAfterRecovery: sessions,
     };
     console.log('database outage figures', JSON.stringify(figures));
     expect(rows.length).toBe(ids.size);
