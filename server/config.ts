@@ -11,6 +11,18 @@ export interface Config {
   databaseUrl: string | null;
   /** SQLite's `synchronous` (SQLITE_SYNCHRONOUS): NORMAL survives a crash of the process, FULL also power loss. */
   sqliteSynchronous: SqliteSynchronous;
+  /**
+   * PostgreSQL: how long opening a connection, or waiting for a free one of the pool, may take
+   * (DATABASE_CONNECT_TIMEOUT_MS); past it the request is answered 503.
+   */
+  databaseConnectTimeoutMs: number;
+  /**
+   * PostgreSQL: how long one statement may run (statement_timeout on the server) and wait for its answer (on a
+   * stalled network only this ends it) (DATABASE_QUERY_TIMEOUT_MS); past it the request is answered 503.
+   */
+  databaseQueryTimeoutMs: number;
+  /** SQLite: how long a statement waits for another connection's lock (SQLITE_BUSY_TIMEOUT_MS) before a 503. */
+  sqliteBusyTimeoutMs: number;
   /** HS256 secret for access tokens; generated into dataDir on first start when unset. */
   jwtSecret: string | null;
   accessTokenTtlSec: number;
@@ -72,6 +84,11 @@ const int = (v: string | undefined, d: number): number => {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new Error(`Invalid numeric setting: ${v}`);
   return Math.floor(n);
+};
+/** A timeout of 0 would mean "wait for ever" to pg: exactly what these settings are there to prevent. */
+const positive = (name: string, n: number): number => {
+  if (n < 1) throw new Error(`${name} must be at least 1 (milliseconds)`);
+  return n;
 };
 const str = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
 
@@ -147,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
     sqliteSynchronous: synchronousSetting(str(env.SQLITE_SYNCHRONOUS)),
+    databaseConnectTimeoutMs: positive('DATABASE_CONNECT_TIMEOUT_MS', int(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000)),
+    databaseQueryTimeoutMs: positive('DATABASE_QUERY_TIMEOUT_MS', int(env.DATABASE_QUERY_TIMEOUT_MS, 30_000)),
+    sqliteBusyTimeoutMs: int(env.SQLITE_BUSY_TIMEOUT_MS, 5_000),
     jwtSecret: str(env.JWT_SECRET),
     accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),

@@ -14,6 +14,11 @@ import { Worker } from 'node:worker_threads';
 const CHECKPOINT_EVERY_MS = 1000;
 /** Pages the log may grow to before the app's own connection checkpoints after all (about 80 MB). */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 20_000;
+/**
+ * The size the log is cut back to when it restarts after a checkpoint (journal_size_limit, set on both
+ * connections): a burst may grow it to tens of MB, and without a limit SQLite keeps the file that large.
+ */
+export const JOURNAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 // Plain JavaScript, evaluated in the worker, so it loads the same way under tsx, vitest and plain node.
 const WORKER_SOURCE = `
@@ -21,6 +26,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
+db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
 const checkpoint = (mode) => {
   try {
     db.pragma('wal_checkpoint(' + mode + ')');
@@ -44,7 +50,10 @@ export interface Checkpointer {
 
 export function startCheckpointer(file: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, everyMs: CHECKPOINT_EVERY_MS } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, driver, everyMs: CHECKPOINT_EVERY_MS, journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES },
+  });
   // A checkpointer that cannot start or dies leaves the fallback autocheckpoint in charge; nothing is lost.
   worker.on('error', () => {});
   worker.unref();

@@ -16,7 +16,12 @@ import pg from 'pg';
 import type { Config } from '../config';
 import { registerSearchFunction } from '../search/search-index';
 import { BACKGROUND_STATEMENT } from './background';
-import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
+import {
+  type Checkpointer,
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  JOURNAL_SIZE_LIMIT_BYTES,
+  startCheckpointer,
+} from './checkpointer';
 import { migrations } from './migrations';
 import type { DB } from './schema';
 
@@ -48,6 +53,7 @@ export function queryCount(db: Database): number {
 
 export async function openDatabase(config: Config): Promise<{ db: Database; dialect: Dialect }> {
   let db: Database;
+  let migrationDb: Database | null = null;
   let dialect: Dialect;
   const counter = { n: 0 };
   const log = (event: LogEvent) => {
@@ -56,11 +62,11 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
   };
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     dialect = 'postgres';
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-    // An idle connection the server ends (a restart, an administrator's terminate) is dropped and replaced by the
-    // pool on next use; without a listener, pg raises it as an uncaught error and the process would exit.
-    pool.on('error', (err) => console.warn(`PostgreSQL dropped an idle connection: ${err.message}`));
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: guardedPool(config, config.databaseUrl) }), log });
+    // Migrations may outlast a request's statement timeout (an index on a large table): a pool of their own, without it.
+    migrationDb = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: guardedPool(config, config.databaseUrl, { max: 1, timeouts: false }) }),
+    });
   } else if (config.databaseUrl) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite file)');
   } else {
@@ -70,13 +76,16 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     const file = new SQLite(fileName);
     file.pragma('journal_mode = WAL');
     file.pragma('foreign_keys = ON');
-    file.pragma('busy_timeout = 5000');
+    // A lock held longer than this (another process, a backup) answers 503 rather than stalling the request.
+    file.pragma(`busy_timeout = ${config.sqliteBusyTimeoutMs}`);
     // NORMAL: a commit is in the WAL file before the answer, so a crash of the process loses nothing; only
     // losing power (or the OS) can drop the last commits. FULL syncs the WAL on every commit and keeps those
     // too (docs/behaviour.md §10.15 Durability; bench:messages measures both).
     file.pragma(`synchronous = ${config.sqliteSynchronous}`);
     // Checkpoints run in a worker (checkpointer.ts), not inside a commit on the event loop.
     file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    // After a burst the log is cut back to this size when it restarts, instead of keeping its largest size for ever.
+    file.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
     // The search index's triggers stem with it (server/search/search-index.ts).
     registerSearchFunction(file);
     db = new Kysely<DB>({
@@ -87,15 +96,74 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
   }
   queriesRun.set(db, counter);
   const migrator = new Migrator({
-    db,
+    db: migrationDb ?? db,
     provider: { getMigrations: async () => migrations },
   });
   const { error } = await migrator.migrateToLatest();
+  await migrationDb?.destroy();
   if (error) {
     await db.destroy();
     throw error;
   }
   return { db, dialect };
+}
+
+/**
+ * A pg client that a lost database cannot take the process down with. pg emits 'error' on a client whose socket
+ * dies (reset, server shut down); pg-pool listens only while the client is idle, so one checked out by a request
+ * had no listener and Node ended the process. Here the error is heard; the query in flight is rejected with it
+ * (the request answers 503) and pg-pool discards the client on release. A query that times out on a stalled
+ * network (packets vanish, nothing resets) leaves pg waiting for its answer on a connection that will never give
+ * one: the socket is destroyed, which fails what is queued behind it (Kysely's ROLLBACK) at once.
+ */
+class GuardedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {});
+    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+    const drop = () =>
+      (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    (this as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      const pending = query(...args);
+      if (!(pending instanceof Promise)) return pending;
+      return pending.catch((err: unknown) => {
+        if ((err as Error)?.message === 'Query read timeout') drop();
+        throw err;
+      });
+    };
+  }
+}
+
+/** The pool of a PostgreSQL database with its time limits (docs/behaviour.md §10.22 Database outage). */
+function guardedPool(
+  config: Config,
+  connectionString: string,
+  { max = 10, timeouts = true }: { max?: number; timeouts?: boolean } = {},
+): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    Client: GuardedClient as unknown as new () => pg.ClientBase,
+    // Opening a connection, and waiting for a free one when all are busy.
+    connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+    ...(timeouts
+      ? {
+          // The server cancels a statement running longer (57014), and ends a session left in a transaction
+          // that long (its client is gone or stalled), releasing its locks.
+          statement_timeout: config.databaseQueryTimeoutMs,
+          idle_in_transaction_session_timeout: config.databaseQueryTimeoutMs,
+          // The client stops waiting as long: on a stalled network no answer, not even the cancel, comes back.
+          query_timeout: config.databaseQueryTimeoutMs,
+        }
+      : {}),
+    // Idle connections to a vanished server are found out by TCP instead of at their next use.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // An idle connection the server ends (a restart, an administrator's terminate) is dropped and replaced by the
+  // pool on next use; without a listener, pg raises it as an uncaught error and the process would exit.
+  pool.on('error', (err) => console.warn(`PostgreSQL dropped an idle connection: ${err.message}`));
+  return pool;
 }
 
 /** How many compiled statements to keep: every query shape the app has, with room for IN lists of many lengths. */

@@ -1,15 +1,11 @@
-// Client mistakes become 4xx JSON { message } in Russian; only real faults are 500.
+// Client mistakes become 4xx JSON { message } in Russian; a database that is down or full is a 503 or 507 the
+// client may retry; only real faults are 500.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { databaseFailure } from '../db/unavailable';
+import { HttpError } from './http-error';
 
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { HttpError };
 
 export const badRequest = (m: string) => new HttpError(400, m);
 export const unauthorized = (m = 'Требуется вход') => new HttpError(401, m);
@@ -44,8 +40,20 @@ export function zodMessage(err: ZodError): string {
   return `${where}${issue.message}`;
 }
 
+/** Seconds a client is asked to wait before retrying a request the database could not serve. */
+const RETRY_AFTER_SEC = '5';
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError | ZodError, req, reply) => {
+    const outage = databaseFailure(err);
+    if (outage) {
+      // Expected while the database is away: a warning, not a fault of this request.
+      req.log.warn({ err }, outage.message);
+      // An upload refused midway (a full disk) has the rest of its body unread: closing the connection, as for 413,
+      // ends it, where the client would otherwise keep sending into a connection nobody reads.
+      if (!req.raw.complete) reply.header('connection', 'close');
+      return reply.status(outage.statusCode).header('retry-after', RETRY_AFTER_SEC).send({ message: outage.message });
+    }
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ message: err.message });
     if (err instanceof ZodError) return reply.status(400).send({ message: zodMessage(err) });
     const fe = err as FastifyError;

@@ -11,6 +11,7 @@
 import type { Insertable } from 'kysely';
 import { type Database, sqliteHandle } from '../db/database';
 import { preparedQuery } from '../db/prepared';
+import { databaseFailure } from '../db/unavailable';
 import type { MessagesTable } from '../db/schema';
 
 export interface NewMessage {
@@ -182,8 +183,10 @@ export function createMessageWriter(db: Database, options: { now?: () => number 
       messages += batch.length;
       for (const [i, p] of batch.entries()) p.resolve(outcomes[i] as WriteOutcome);
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0]?.reject(err);
+      // A database that is down or full fails each message alike: trying them one by one would only make every
+      // sender wait once more for the same refusal.
+      if (batch.length === 1 || databaseFailure(err)) {
+        for (const p of batch) p.reject(err);
         return;
       }
       // The whole batch rolled back; one bad message must not fail the others: write each on its own.

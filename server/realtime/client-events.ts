@@ -3,6 +3,7 @@
 import type { Socket } from 'socket.io';
 import type { Ack, ClientEvent, ClientEventName } from '../../src/contract/events';
 import { clientEvents } from '../../src/contract/events';
+import { databaseFailure } from '../db/unavailable';
 import { HttpError, zodMessage } from '../http/errors';
 
 type AckFn = (ack: Ack) => void;
@@ -41,7 +42,9 @@ export function onClientEvent<K extends ClientEventName>(
         await handler(parsed.data as ClientEvent<K>);
         ack({ ok: true });
       } catch (err) {
-        if (err instanceof HttpError) return ack({ ok: false, message: err.message });
+        // A database outage is refused with its retry-able message (the socket stays open), like REST's 503.
+        const refusal = databaseFailure(err) ?? (err instanceof HttpError ? err : null);
+        if (refusal) return ack({ ok: false, message: refusal.message });
         log(err);
         ack({ ok: false, message: 'Внутренняя ошибка сервера' });
       }

@@ -3,15 +3,33 @@
 // the same user (socket-sessions.ts keeps the socket's lifetime).
 import type { ExtendedError, Socket } from 'socket.io';
 import type { AccessClaims, AccessTokens } from '../auth/access-tokens';
+import type { EndedSessions } from '../auth/ended-sessions';
 import { isSessionActive } from '../auth/refresh-tokens';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
+import { databaseFailure } from '../db/unavailable';
 import { HttpError } from '../http/errors';
 
 export interface HandshakeDeps {
   accessTokens: AccessTokens;
   db: Database;
   clock: Clock;
+  /** The in-memory list REST requests are checked against (ended-sessions.ts): the check while the database is away. */
+  endedSessions: Pick<EndedSessions, 'has'>;
+}
+
+/**
+ * Whether the token's sign-in is still active: asked of the database, or, while the database cannot answer, of the
+ * same in-memory list every REST request is checked against, so that a device reconnecting during an outage keeps
+ * its live socket instead of being refused (docs/behaviour.md §10.22 Database outage).
+ */
+async function signInActive(deps: HandshakeDeps, claims: AccessClaims): Promise<boolean> {
+  try {
+    return await isSessionActive(deps.db, claims.sessionId, deps.clock);
+  } catch (err) {
+    if (!databaseFailure(err)) throw err;
+    return !deps.endedSessions.has(claims.sessionId);
+  }
 }
 
 export const claimsOf = (socket: Socket) => socket.data.claims as AccessClaims;
@@ -25,8 +43,7 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
     try {
       const claims = await deps.accessTokens.claims(token);
       // A token outlives its sign-in by up to its TTL: a signed-out session opens no new socket.
-      if (!claims || !(await isSessionActive(deps.db, claims.sessionId, deps.clock)))
-        return next(new Error('Требуется вход'));
+      if (!claims || !(await signInActive(deps, claims))) return next(new Error('Требуется вход'));
       socket.data.claims = claims;
       socket.data.userId = claims.userId;
       next();
@@ -44,6 +61,6 @@ export async function renewSession(
   renew: (claims: AccessClaims) => boolean,
 ): Promise<void> {
   const fresh = await deps.accessTokens.claims(token);
-  const ok = fresh && (await isSessionActive(deps.db, fresh.sessionId, deps.clock)) && renew(fresh);
+  const ok = fresh && (await signInActive(deps, fresh)) && renew(fresh);
   if (!ok) throw new HttpError(401, 'Токен недействителен или выдан другому пользователю');
 }

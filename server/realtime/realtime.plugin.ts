@@ -17,6 +17,7 @@ export const realtimePlugin = fp(
       accessTokens: app.accessTokens,
       db: app.db,
       clock: app.clock,
+      endedSessions: app.endedSessions,
     });
     app.decorate('realtime', gateway.realtime);
     app.addHook('onReady', async () => gateway.started());
@@ -25,7 +26,7 @@ export const realtimePlugin = fp(
   },
   {
     name: 'realtime',
-    decorators: { fastify: ['config', 'clock', 'db', 'accessTokens'] },
+    decorators: { fastify: ['config', 'clock', 'db', 'accessTokens', 'endedSessions'] },
     dependencies: ['base', 'authentication'],
   },
 );

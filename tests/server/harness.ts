@@ -41,9 +41,15 @@ async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
+export interface TestOptions {
+  /** The address the server is given for its fresh PostgreSQL database, from the real one (a proxy in between). */
+  databaseVia?: (url: string) => string;
+}
+
 export async function startTestServer(
   overrides: Partial<Config> = {},
   options: ServerOptions = {},
+  test: TestOptions = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-test-'));
   const pgdb = usingPostgres() ? await freshPostgres() : null;
@@ -52,7 +58,7 @@ export async function startTestServer(
     {},
     {
       dataDir,
-      databaseUrl: pgdb?.url ?? null,
+      databaseUrl: pgdb ? (test.databaseVia?.(pgdb.url) ?? pgdb.url) : null,
       port: 0,
       host: '127.0.0.1',
       clientDir: null,
