@@ -153,8 +153,11 @@ describe('call entries', () => {
       await ring(a, b, true);
       await backdate(TIMINGS.ringTimeoutMs);
       const live = next(a, 'message:new', (p) => p.message.type === 'CALL');
+      // The caller giving up ends the call for the callee's tabs, which stop ringing.
+      const ended = whoTimesOut === 'caller' ? next(b, 'call:ended') : null;
       if (whoTimesOut === 'callee') await ack(b, 'call:decline', { conversationId: ab });
       else await ack(a, 'call:end', { conversationId: ab });
+      if (ended) expect(await ended).toMatchObject({ conversationId: ab, from: { id: alice.user.id } });
       expect((await live).message.call).toEqual({
         kind: 'video',
         outcome: 'missed',

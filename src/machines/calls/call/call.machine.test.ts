@@ -232,7 +232,10 @@ describe('call: the caller', () => {
     call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: true });
     await vi.advanceTimersByTimeAsync(0);
     expect(snap().matches({ inCall: { signal: 'waiting' } })).toBe(true);
-    await vi.advanceTimersByTimeAsync(25_000);
+    await vi.advanceTimersByTimeAsync(24_999);
+    expect(snap().matches({ inCall: { signal: 'waiting' } })).toBe(true);
+    expect(emits).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(snap().value).toBe('idle');
     expect(snap().context.notice).toBe(CALL_NOTICES.noAnswer);
     expect(emits).toEqual([{ name: 'call:end', payload: { conversationId: 'c1' } }]);
