@@ -5,8 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountState, AdminUser } from '../../src/contract/administration';
 import type { ServerRole } from '../../src/contract/entities';
-import type { SignIns } from '../auth/sign-ins';
 import { hashPassword } from '../auth/passwords';
+import type { SignIns } from '../auth/sign-ins';
 import type { Clock } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
 import type { Database } from '../db/database';
@@ -71,7 +71,7 @@ export function toAdminUser(u: UserRow, sessions: number): AdminUser {
 export interface AccountsDeps {
   db: Database;
   clock: Clock;
-  signIns: Pick<SignIns, 'list' | 'end'>;
+  signIns: Pick<SignIns, 'list' | 'end' | 'endAllBut'>;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toUsers'>;
 }
@@ -119,7 +119,7 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
   }
 
   async function endSessions(userId: string, reason: 'logout' | 'deactivated'): Promise<void> {
-    for (const s of await signIns.list(userId)) await signIns.end(s.id, reason);
+    await signIns.endAllBut(userId, null, reason);
   }
 
   return {

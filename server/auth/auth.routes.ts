@@ -2,21 +2,22 @@ import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
-import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { contractRoute } from '../http/contract-route';
+import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
-import { issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from './refresh-tokens';
+import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
 export const ACCOUNT_DEACTIVATED = 'Аккаунт отключён администратором';
+const REFRESH_REFUSED = 'Сессия истекла, войдите снова';
 export const EBLID_EXHAUSTED = 'Свободные EBLID закончились: регистрация новых пользователей невозможна';
 
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, registration, signIns } = app;
+    const { accessTokens, clock, config, db, endedSessions, registration, signIns } = app;
 
     contractRoute(
       app,
@@ -131,16 +132,18 @@ export const authRoutes = fp(
       );
       if (!r.ok) {
         if (r.ended) await signIns.end(r.ended);
-        throw unauthorized('Сессия истекла, войдите снова');
+        throw unauthorized(REFRESH_REFUSED);
       }
-      await signIns.touch(r.familyId);
+      // A sign-in ended while this rotation committed is already on the list (sign-ins.ts marks it first): its new
+      // tokens are refused too. No await between the check and signing, so a token signed here expires before an
+      // ending marked after the check stops being remembered.
+      if (endedSessions.has(r.familyId)) throw unauthorized(REFRESH_REFUSED);
       return { accessToken: await accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
 
     contractRoute(app, 'logout', async ({ body }) => {
-      const sessionId = await revokeRefreshToken(db, body.refreshToken, clock);
-      // Every socket of that sign-in goes too, on every server process.
-      // Its access tokens stop at once too, and its sockets and pushes, on every process (sign-ins.ts).
+      const sessionId = await familyOf(db, body.refreshToken);
+      // Its refresh tokens, access tokens, sockets and pushes stop at once, on every process (sign-ins.ts).
       if (sessionId) await signIns.end(sessionId);
       return { ok: true as const };
     });
@@ -149,7 +152,7 @@ export const authRoutes = fp(
     name: 'auth-routes',
     encapsulate: true,
     decorators: {
-      fastify: ['accessTokens', 'clock', 'config', 'db', 'registration', 'signIns', 'authenticate'],
+      fastify: ['accessTokens', 'clock', 'config', 'db', 'endedSessions', 'registration', 'signIns', 'authenticate'],
     },
     dependencies: ['base', 'authentication', 'sign-ins', 'administration'],
   },

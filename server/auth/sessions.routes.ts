@@ -20,6 +20,7 @@ export const sessionsRoutes = fp(
     const sweep = async () => {
       await deletion.releaseExpired().catch((err) => app.log.warn({ err }, 'deleted accounts not released'));
       await signIns.endLapsed().catch((err) => app.log.warn({ err }, 'lapsed sign-ins not ended'));
+      await signIns.revokeOrphans().catch((err) => app.log.warn({ err }, 'orphaned refresh tokens not revoked'));
     };
     const sweeper = setInterval(sweep, RELEASE_SWEEP_MS);
     sweeper.unref();
@@ -80,12 +81,8 @@ export const sessionsRoutes = fp(
       return { ok: true as const };
     });
 
-    const endOthers = async (userId: string, current: string) => {
-      for (const r of await signIns.list(userId)) if (r.id !== current) await signIns.end(r.id);
-    };
-
     contractRoute(app, 'endOtherSessions', async ({ userId, req }) => {
-      await endOthers(userId, await currentOf(req));
+      await signIns.endAllBut(userId, await currentOf(req));
       return { ok: true as const };
     });
 
@@ -97,7 +94,9 @@ export const sessionsRoutes = fp(
         .set({ password_hash: await hashPassword(body.newPassword) })
         .where('id', '=', userId)
         .execute();
-      await endOthers(userId, current);
+      await signIns.endAllBut(userId, current);
+      // A reset link handed out before the change would undo it: pending ones end with it.
+      await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
       return { ok: true as const };
     });
 

@@ -1,5 +1,5 @@
 // Sign-ins (the refresh-token families) as the user manages them: recorded at sign-in with the browser and system
-// read from the user agent (ua-parser-js), touched at each refresh, and ended — by signing out, from «Устройства»,
+// read from the user agent (ua-parser-js), touched at each refresh (refresh-tokens.ts), and ended — by signing out, from «Устройства»,
 // by a password change, or by lapsing (`endLapsed`, hourly) — in one way: its refresh tokens revoked, its access
 // tokens refused at once on every process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions
 // deleted, its row gone, and whatever else it held told (`onEnded`: its secret-chat device is revoked).
@@ -49,10 +49,6 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
         .execute();
     },
 
-    async touch(id: string): Promise<void> {
-      await db.updateTable('sign_ins').set({ last_active_at: now() }).where('id', '=', id).execute();
-    },
-
     /** The user's live sign-ins, most recently used first. */
     list(userId: string) {
       return db
@@ -92,11 +88,46 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
       return lapsed.length;
     },
 
+    /**
+     * Ends every sign-in of the user but `keep`, and revokes any refresh token of theirs outside it, even one
+     * whose sign-in row is already gone (a password change, a reset, deactivation, deletion: docs/accounts.md).
+     */
+    async endAllBut(userId: string, keep: string | null, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
+      for (const r of await signIns.list(userId)) if (r.id !== keep) await signIns.end(r.id, reason);
+      let left = db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now() })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (keep) left = left.where('family_id', '!=', keep);
+      await left.execute();
+    },
+
+    /**
+     * Revokes live refresh tokens whose sign-in is gone (none should exist; rotation refuses them anyway). One
+     * made within the last minute is left alone: sign-in writes its token just before its row.
+     */
+    async revokeOrphans(): Promise<number> {
+      const settled = new Date(clock.now() - 60_000).toISOString();
+      const res = await db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now() })
+        .where('revoked_at', 'is', null)
+        .where('created_at', '<', settled)
+        .where(({ exists, not, selectFrom }) =>
+          not(exists(selectFrom('sign_ins as s').select('s.id').whereRef('s.id', '=', 'refresh_tokens.family_id'))),
+        )
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows);
+    },
+
     /** Ends a sign-in everywhere (its refresh family may already be revoked: a sign-out, a reused token). */
     async end(id: string, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
       endedSessions.end(id);
-      await revokeFamily(db, id, clock);
+      // The row first, then the tokens: a rotation locks the row while it makes a token (refresh-tokens.ts), so
+      // deleting waits for it and the revocation after sees its token; any later rotation finds no sign-in.
       await db.deleteFrom('sign_ins').where('id', '=', id).execute();
+      await revokeFamily(db, id, clock);
       await sessions.close(id, reason);
       await push.signedOut(id);
       for (const listener of listeners) await listener(id);

@@ -18,14 +18,14 @@ export interface AccountDeletionDeps {
   clock: Clock;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toUsers' | 'toUser'>;
-  signIns: Pick<SignIns, 'list' | 'end'>;
+  signIns: Pick<SignIns, 'endAllBut'>;
 }
 
 export function createAccountDeletion({ db, clock, lists, realtime, signIns }: AccountDeletionDeps) {
   return {
     async delete(userId: string): Promise<void> {
       const peers = await relatedUserIds(db, userId);
-      for (const s of await signIns.list(userId)) await signIns.end(s.id);
+      await signIns.endAllBut(userId, null);
       const contacts = await db
         .selectFrom('contacts')
         .select(['id', 'requester_id', 'addressee_id'])
