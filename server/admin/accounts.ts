@@ -279,7 +279,8 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
       });
       if (!userId) throw new HttpError(404, RESET_LINK_INVALID);
       const u = await row(userId);
-      await db.deleteFrom('login_failures').where('username_lower', '=', u.username.toLowerCase()).execute();
+      // The person proved who they are to an administrator: their name's pair counters go (addresses stay counted).
+      await db.deleteFrom('sign_in_throttle').where('username_lower', '=', u.username.toLowerCase()).execute();
       await endSessions(userId, 'logout');
     },
   };

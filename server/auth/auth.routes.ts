@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import type { Selectable } from 'kysely';
 import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
+import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
 import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
-import { clearFailures, lockedFor, recordFailure } from './login-throttle';
+import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
@@ -18,6 +20,7 @@ export const EBLID_EXHAUSTED = 'Свободные EBLID закончились:
 export const authRoutes = fp(
   async (app) => {
     const { accessTokens, clock, config, db, endedSessions, registration, signIns } = app;
+    const throttle = createSignInThrottle(db, throttleLimits(config), clock);
 
     contractRoute(
       app,
@@ -90,26 +93,24 @@ export const authRoutes = fp(
 
     contractRoute(app, 'login', async ({ body, req }) => {
       const usernameLower = body.username.trim().toLowerCase();
-      const wait = await lockedFor(db, usernameLower, clock);
-      if (wait > 0)
-        throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('username_lower', '=', usernameLower)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
-      if (!user || !ok) {
-        await recordFailure(
-          db,
-          usernameLower,
-          { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec },
-          clock,
-        );
-        throw unauthorized('Неверный никнейм или пароль');
+      const admitted = await throttle.admit(usernameLower, req.ip);
+      if (!admitted.ok) throw new HttpError(429, lockedMessage(admitted.waitSec));
+      let outcome: CheckOutcome = 'refused';
+      let user: Selectable<UsersTable> | undefined;
+      try {
+        user = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('username_lower', '=', usernameLower)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        const verified = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
+        outcome = user && verified ? 'succeeded' : 'failed';
+      } finally {
+        // The slot goes back whatever happened; a server fault counts neither way.
+        await throttle.finish(admitted.ticket, outcome);
       }
-      await clearFailures(db, usernameLower);
+      if (!user || outcome !== 'succeeded') throw unauthorized('Неверный никнейм или пароль');
       if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       await signIns.record(session.familyId, user.id, req.headers['user-agent']);
