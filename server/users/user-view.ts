@@ -1,6 +1,7 @@
 // Turns a users row into the contract's User shapes.
 import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
 import type { UsersTable } from '../db/schema';
+import { DELETED_NAME } from './account-deletion';
 
 export type UserRow = UsersTable;
 
@@ -18,10 +19,26 @@ export const PUBLIC_USER_COLUMNS = [
   'eblid',
   'bio',
   'deactivated_at',
+  'deleted_at',
 ] as const;
 export type PublicUserRow = Pick<UserRow, (typeof PUBLIC_USER_COLUMNS)[number]>;
 
 export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): PublicUser {
+  // A deleted account keeps its id (its messages stay in others' chats) and nothing that names the person: its
+  // username and EBLID are held for a while (account-deletion.ts) but not shown to anyone.
+  if (row.deleted_at) {
+    return {
+      id: row.id,
+      username: '',
+      displayName: DELETED_NAME,
+      avatarUrl: null,
+      status: 'OFFLINE',
+      lastSeenAt: null,
+      eblid: '',
+      bio: null,
+      deleted: true,
+    };
+  }
   return {
     id: row.id,
     username: row.username,
