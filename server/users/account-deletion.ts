@@ -9,8 +9,9 @@ import type { ConversationListCache } from '../conversations/list-cache';
 import type { Database } from '../db/database';
 import type { RealtimeHub } from '../realtime/hub';
 import { relatedUserIds } from './related-users';
+import { DELETED_NAME } from './user-view';
 
-export const DELETED_NAME = 'Удалённый аккаунт';
+export { DELETED_NAME };
 export const RELEASE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 export interface AccountDeletionDeps {

@@ -1,9 +1,11 @@
 // Turns a users row into the contract's User shapes.
 import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
 import type { UsersTable } from '../db/schema';
-import { DELETED_NAME } from './account-deletion';
 
 export type UserRow = UsersTable;
+
+/** What a deleted account is called wherever it still shows (account-deletion.ts). */
+export const DELETED_NAME = 'Удалённый аккаунт';
 
 /** What others see: the chosen status while the user is connected, else OFFLINE (OFFLINE chosen = invisible). */
 export type PresenceLookup = (userId: string) => boolean;
