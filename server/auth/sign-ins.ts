@@ -104,21 +104,24 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
     },
 
     /**
-     * Revokes live refresh tokens whose sign-in is gone (none should exist; rotation refuses them anyway). One
+     * Ends the sign-ins whose row is gone while refresh tokens of theirs are still live (left by the race fixed in
+     * refresh-tokens.ts; rotation refuses them anyway): tokens revoked, access tokens refused, sockets closed. A token
      * made within the last minute is left alone: sign-in writes its token just before its row.
      */
     async revokeOrphans(): Promise<number> {
       const settled = new Date(clock.now() - 60_000).toISOString();
-      const res = await db
-        .updateTable('refresh_tokens')
-        .set({ revoked_at: now() })
-        .where('revoked_at', 'is', null)
-        .where('created_at', '<', settled)
+      const orphans = await db
+        .selectFrom('refresh_tokens as t')
+        .select('t.family_id')
+        .distinct()
+        .where('t.revoked_at', 'is', null)
+        .where('t.created_at', '<', settled)
         .where(({ exists, not, selectFrom }) =>
-          not(exists(selectFrom('sign_ins as s').select('s.id').whereRef('s.id', '=', 'refresh_tokens.family_id'))),
+          not(exists(selectFrom('sign_ins as s').select('s.id').whereRef('s.id', '=', 't.family_id'))),
         )
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows);
+        .execute();
+      for (const { family_id } of orphans) await signIns.end(family_id);
+      return orphans.length;
     },
 
     /** Ends a sign-in everywhere (its refresh family may already be revoked: a sign-out, a reused token). */

@@ -167,7 +167,10 @@ describe('ending a sign-in while it is being refreshed', () => {
     const family2 = sessionOf(v.accessToken);
     await db.deleteFrom('sign_ins').where('id', '=', family2).execute();
     clock.advance(61_000);
+    expect((await api.get('/api/conversations', v.accessToken)).status).toBe(200);
     expect(await srv.server.app.signIns.revokeOrphans()).toBeGreaterThanOrEqual(1);
     expect(await liveTokens([family2])).toBe(0);
+    // Its access tokens stop with it, as with any ended sign-in.
+    expect((await api.get('/api/conversations', v.accessToken)).status).toBe(401);
   });
 });
