@@ -1,8 +1,9 @@
 // Sign-ins (the refresh-token families) as the user manages them: recorded at sign-in with the browser and system
-// read from the user agent (ua-parser-js), touched at each refresh (refresh-tokens.ts), and ended — by signing out, from «Устройства»,
-// by a password change, or by lapsing (`endLapsed`, hourly) — in one way: its refresh tokens revoked, its access
-// tokens refused at once on every process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions
-// deleted, its row gone, and whatever else it held told (`onEnded`: its secret-chat device is revoked).
+// read from the user agent (ua-parser-js), touched at each refresh (inside the rotation, refresh-tokens.ts), and
+// ended — by signing out, from «Устройства», by a password change, or by lapsing (`endLapsed`, hourly) — in one
+// way: its access tokens refused at once on every process (ended-sessions.ts), its row gone, its refresh tokens
+// revoked, its sockets closed everywhere, its push subscriptions deleted, and whatever else it held told (`onEnded`:
+// its secret-chat device is revoked).
 import fp from 'fastify-plugin';
 import { UAParser } from 'ua-parser-js';
 import type { Clock } from '../clock';
@@ -89,18 +90,21 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
     },
 
     /**
-     * Ends every sign-in of the user but `keep`, and revokes any refresh token of theirs outside it, even one
-     * whose sign-in row is already gone (a password change, a reset, deactivation, deletion: docs/accounts.md).
+     * Ends every sign-in of the user but `keep`: those listed, and any family of theirs with a live refresh token
+     * whose row is already gone (a password change, a reset, deactivation, deletion: docs/accounts.md).
      */
     async endAllBut(userId: string, keep: string | null, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
-      for (const r of await signIns.list(userId)) if (r.id !== keep) await signIns.end(r.id, reason);
-      let left = db
-        .updateTable('refresh_tokens')
-        .set({ revoked_at: now() })
+      const listed = (await signIns.list(userId)).map((r) => r.id);
+      const live = await db
+        .selectFrom('refresh_tokens')
+        .select('family_id')
+        .distinct()
         .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null);
-      if (keep) left = left.where('family_id', '!=', keep);
-      await left.execute();
+        .where('revoked_at', 'is', null)
+        .execute();
+      for (const id of new Set([...listed, ...live.map((r) => r.family_id)])) {
+        if (id !== keep) await signIns.end(id, reason);
+      }
     },
 
     /**
