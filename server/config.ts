@@ -22,7 +22,7 @@ export interface Config {
   loginMaxFailures: number;
   /** Failed sign-ins from one address, whatever the usernames, within loginLockSec before the address is locked. */
   loginMaxFailuresPerAddress: number;
-  /** Failed sign-ins on the whole server within a minute before sign-in pauses for the rest of it. */
+  /** Failed sign-ins on the whole server within a minute before sign-in pauses for a minute. */
   loginMaxFailuresGlobal: number;
   loginLockSec: number;
   codeSearchPerMinute: number;
