@@ -64,6 +64,21 @@ describe('a deleted account', () => {
       expect(text).not.toContain('Люблю чай');
     }
   });
+
+  it('shows the same in the list of people one has blocked', async () => {
+    const blocker = await api.user('blocker');
+    const gone = await api.user('gone2');
+    expect((await api.post('/api/users/block', { userId: gone.user.id }, blocker.accessToken)).status).toBe(200);
+    expect((await api.post('/api/auth/account/delete', { password: gone.password }, gone.accessToken)).status).toBe(
+      200,
+    );
+    const blocked = await api.get('/api/users/blocked', blocker.accessToken);
+    expect(blocked.status).toBe(200);
+    expect(blocked.body.users).toEqual([
+      expect.objectContaining({ id: gone.user.id, username: '', eblid: '', deleted: true }),
+    ]);
+    expect(JSON.stringify(blocked.body)).not.toContain(gone.username);
+  });
 });
 
 type Status = { id: string; status: string; downloadUrl: string | null };
