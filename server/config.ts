@@ -30,7 +30,12 @@ export interface Config {
   /** Absolute lifetime of a sign-in (refresh-token family), however often its token is rotated. */
   refreshTokenMaxAgeSec: number;
   uploadLimitBytes: number;
+  /** Failed sign-ins of one username from one address within loginLockSec before that pair is locked. */
   loginMaxFailures: number;
+  /** Failed sign-ins from one address, whatever the usernames, within loginLockSec before the address is locked. */
+  loginMaxFailuresPerAddress: number;
+  /** Failed sign-ins on the whole server within a minute before sign-in pauses for a minute. */
+  loginMaxFailuresGlobal: number;
   loginLockSec: number;
   codeSearchPerMinute: number;
   /** Message searches per user and minute (SEARCH_PER_MINUTE). */
@@ -173,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenMaxAgeSec: int(env.REFRESH_TOKEN_MAX_AGE, 90 * 24 * 3600),
     uploadLimitBytes: env.UPLOAD_LIMIT_MB ? int(env.UPLOAD_LIMIT_MB, 25) * 1024 * 1024 : LIMITS.uploadDefaultBytes,
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
+    loginMaxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 20),
+    loginMaxFailuresGlobal: int(env.LOGIN_MAX_FAILURES_GLOBAL, 300),
     loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
     codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
     searchPerMinute: int(env.SEARCH_PER_MINUTE, 60),

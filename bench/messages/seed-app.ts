@@ -3,8 +3,8 @@
 // access token from the server's own signer, as a sign-in would give.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import type { ServerParts } from '../../server/app';
+import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import { reactionsJson, reactionsOf } from '../../server/messages/message-view';
 import { type BenchUser, type Fixture, groupSizesOf, type SeedSpec } from './fixture';
 
@@ -44,6 +44,12 @@ export async function seedApp(ctx: ServerParts, spec: SeedSpec): Promise<Fixture
     const out: BenchUser[] = [];
     for (const r of rows) {
       const session = await issueRefreshToken(db, r.id, config.refreshTokenTtlSec);
+      // Its sign-in too: a refresh token whose sign-in is missing is refused and swept (server/auth/sign-ins.ts).
+      const at = new Date().toISOString();
+      await db
+        .insertInto('sign_ins')
+        .values({ id: session.familyId, user_id: r.id, browser: null, os: null, created_at: at, last_active_at: at })
+        .execute();
       out.push({ id: r.id, token: await accessTokens.sign(r.id, session.familyId) });
     }
     return out;

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import { createServer } from '../../server/app';
+import { issueRefreshToken } from '../../server/auth/refresh-tokens';
 import { loadConfig } from '../../server/config';
 import { sqliteHandle } from '../../server/db/database';
 import { chatMessage, seeded } from './russian-text';
@@ -50,6 +50,12 @@ async function makeUsers(n: number, tokens: number) {
   const signed: { id: string; token: string }[] = [];
   for (const id of ids.slice(0, tokens)) {
     const session = await issueRefreshToken(db, id, config.refreshTokenTtlSec);
+    // Its sign-in too: a refresh token whose sign-in is missing is refused and swept (server/auth/sign-ins.ts).
+    const at = new Date().toISOString();
+    await db
+      .insertInto('sign_ins')
+      .values({ id: session.familyId, user_id: id, browser: null, os: null, created_at: at, last_active_at: at })
+      .execute();
     signed.push({ id, token: await accessTokens.sign(id, session.familyId) });
   }
   return { ids, signed };

@@ -5,8 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountState, AdminUser } from '../../src/contract/administration';
 import type { ServerRole } from '../../src/contract/entities';
-import type { SignIns } from '../auth/sign-ins';
 import { hashPassword } from '../auth/passwords';
+import type { SignIns } from '../auth/sign-ins';
 import type { Clock } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
 import type { Database } from '../db/database';
@@ -71,7 +71,7 @@ export function toAdminUser(u: UserRow, sessions: number): AdminUser {
 export interface AccountsDeps {
   db: Database;
   clock: Clock;
-  signIns: Pick<SignIns, 'list' | 'end'>;
+  signIns: Pick<SignIns, 'list' | 'end' | 'endAllBut'>;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toUsers'>;
 }
@@ -119,7 +119,7 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
   }
 
   async function endSessions(userId: string, reason: 'logout' | 'deactivated'): Promise<void> {
-    for (const s of await signIns.list(userId)) await signIns.end(s.id, reason);
+    await signIns.endAllBut(userId, null, reason);
   }
 
   return {
@@ -279,7 +279,8 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
       });
       if (!userId) throw new HttpError(404, RESET_LINK_INVALID);
       const u = await row(userId);
-      await db.deleteFrom('login_failures').where('username_lower', '=', u.username.toLowerCase()).execute();
+      // The person proved who they are to an administrator: their name's pair counters go (addresses stay counted).
+      await db.deleteFrom('sign_in_throttle').where('username_lower', '=', u.username.toLowerCase()).execute();
       await endSessions(userId, 'logout');
     },
   };

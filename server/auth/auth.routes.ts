@@ -1,22 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import type { Selectable } from 'kysely';
 import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
-import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
+import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
+import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
-import { clearFailures, lockedFor, recordFailure } from './login-throttle';
+import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
-import { issueRefreshToken, revokeRefreshToken, rotateRefreshToken } from './refresh-tokens';
+import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
 export const ACCOUNT_DEACTIVATED = 'Аккаунт отключён администратором';
+const REFRESH_REFUSED = 'Сессия истекла, войдите снова';
 export const EBLID_EXHAUSTED = 'Свободные EBLID закончились: регистрация новых пользователей невозможна';
 
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, registration, signIns } = app;
+    const { accessTokens, clock, config, db, endedSessions, registration, signIns } = app;
+    const throttle = createSignInThrottle(db, throttleLimits(config), clock);
 
     contractRoute(
       app,
@@ -89,26 +93,24 @@ export const authRoutes = fp(
 
     contractRoute(app, 'login', async ({ body, req }) => {
       const usernameLower = body.username.trim().toLowerCase();
-      const wait = await lockedFor(db, usernameLower, clock);
-      if (wait > 0)
-        throw new HttpError(429, `Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('username_lower', '=', usernameLower)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
-      if (!user || !ok) {
-        await recordFailure(
-          db,
-          usernameLower,
-          { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec },
-          clock,
-        );
-        throw unauthorized('Неверный никнейм или пароль');
+      const admitted = await throttle.admit(usernameLower, req.ip);
+      if (!admitted.ok) throw new HttpError(429, lockedMessage(admitted.waitSec));
+      let outcome: CheckOutcome = 'refused';
+      let user: Selectable<UsersTable> | undefined;
+      try {
+        user = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('username_lower', '=', usernameLower)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        const verified = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
+        outcome = user && verified ? 'succeeded' : 'failed';
+      } finally {
+        // The slot goes back whatever happened; a server fault counts neither way.
+        await throttle.finish(admitted.ticket, outcome);
       }
-      await clearFailures(db, usernameLower);
+      if (!user || outcome !== 'succeeded') throw unauthorized('Неверный никнейм или пароль');
       if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       await signIns.record(session.familyId, user.id, req.headers['user-agent']);
@@ -131,16 +133,18 @@ export const authRoutes = fp(
       );
       if (!r.ok) {
         if (r.ended) await signIns.end(r.ended);
-        throw unauthorized('Сессия истекла, войдите снова');
+        throw unauthorized(REFRESH_REFUSED);
       }
-      await signIns.touch(r.familyId);
+      // A sign-in ended while this rotation committed is already on the list (sign-ins.ts marks it first): its new
+      // tokens are refused too. No await between the check and signing, so a token signed here expires before an
+      // ending marked after the check stops being remembered.
+      if (endedSessions.has(r.familyId)) throw unauthorized(REFRESH_REFUSED);
       return { accessToken: await accessTokens.sign(r.userId, r.familyId), refreshToken: r.token };
     });
 
     contractRoute(app, 'logout', async ({ body }) => {
-      const sessionId = await revokeRefreshToken(db, body.refreshToken, clock);
-      // Every socket of that sign-in goes too, on every server process.
-      // Its access tokens stop at once too, and its sockets and pushes, on every process (sign-ins.ts).
+      const sessionId = await familyOf(db, body.refreshToken);
+      // Its refresh tokens, access tokens, sockets and pushes stop at once, on every process (sign-ins.ts).
       if (sessionId) await signIns.end(sessionId);
       return { ok: true as const };
     });
@@ -149,7 +153,7 @@ export const authRoutes = fp(
     name: 'auth-routes',
     encapsulate: true,
     decorators: {
-      fastify: ['accessTokens', 'clock', 'config', 'db', 'registration', 'signIns', 'authenticate'],
+      fastify: ['accessTokens', 'clock', 'config', 'db', 'endedSessions', 'registration', 'signIns', 'authenticate'],
     },
     dependencies: ['base', 'authentication', 'sign-ins', 'administration'],
   },

@@ -1,51 +1,155 @@
-// Failed sign-ins are counted per username in the database (so several server processes agree);
-// past the limit the username is locked for a while, whatever password is tried.
+// Password guessing is limited on three counters in the database (so every server process agrees), in the spirit of
+// OWASP ASVS 6.3 (docs/behaviour.md §10.7): the (username, address) pair that guesses, the address whatever names it
+// tries, and the whole server. A counter past its limit locks only what it counts, so nobody can lock a person out
+// of an account from somewhere else: the owner, proving the password from another address, still gets in.
+//
+// Each check holds a slot on every counter before the password is verified (one atomic upsert per counter), and
+// a slot counts like a failure until its answer is known: parallel guesses cannot all pass before the lock lands.
+import { sql } from 'kysely';
 import { type Clock, systemClock } from '../clock';
+import type { Config } from '../config';
 import type { Database } from '../db/database';
 
-export interface ThrottleOptions {
-  maxFailures: number;
+export interface Limit {
+  /** Failures (with the checks still running) allowed within the window. */
+  max: number;
+  windowSec: number;
   lockSec: number;
 }
 
-/** Seconds left on the lock, or 0 when sign-in may be tried. */
-export async function lockedFor(db: Database, usernameLower: string, clock: Clock = systemClock): Promise<number> {
-  const row = await db
-    .selectFrom('login_failures')
-    .selectAll()
-    .where('username_lower', '=', usernameLower)
-    .executeTakeFirst();
-  if (!row?.locked_until) return 0;
-  const left = Date.parse(row.locked_until) - clock.now();
-  return left > 0 ? Math.ceil(left / 1000) : 0;
+export interface ThrottleLimits {
+  pair: Limit;
+  address: Limit;
+  global: Limit;
 }
 
-export async function recordFailure(
-  db: Database,
-  usernameLower: string,
-  o: ThrottleOptions,
-  clock: Clock = systemClock,
-): Promise<void> {
-  const now = clock.now();
-  const row = await db
-    .selectFrom('login_failures')
-    .selectAll()
-    .where('username_lower', '=', usernameLower)
-    .executeTakeFirst();
-  const windowExpired = row && Date.parse(row.first_failure_at) + o.lockSec * 1000 < now;
-  const failures = !row || windowExpired ? 1 : row.failures + 1;
-  const values = {
-    failures,
-    first_failure_at: !row || windowExpired ? new Date(now).toISOString() : row.first_failure_at,
-    locked_until: failures >= o.maxFailures ? new Date(now + o.lockSec * 1000).toISOString() : null,
+/** The whole server's counter runs in one-minute windows: a burst is cut short, and sign-in comes back soon after. */
+export const GLOBAL_WINDOW_SEC = 60;
+
+export function throttleLimits(config: Config): ThrottleLimits {
+  const perName = { windowSec: config.loginLockSec, lockSec: config.loginLockSec };
+  return {
+    pair: { max: config.loginMaxFailures, ...perName },
+    address: { max: config.loginMaxFailuresPerAddress, ...perName },
+    global: { max: config.loginMaxFailuresGlobal, windowSec: GLOBAL_WINDOW_SEC, lockSec: GLOBAL_WINDOW_SEC },
   };
-  await db
-    .insertInto('login_failures')
-    .values({ username_lower: usernameLower, ...values })
-    .onConflict((oc) => oc.column('username_lower').doUpdateSet(values))
-    .execute();
 }
 
-export async function clearFailures(db: Database, usernameLower: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('username_lower', '=', usernameLower).execute();
+type Scope = keyof ThrottleLimits;
+interface Counter {
+  scope: Scope;
+  key: string;
+  /** Set on pair counters: a password reset clears them. */
+  usernameLower: string | null;
 }
+
+/** The slots one password check holds, handed back with `finish`. */
+export interface Ticket {
+  counters: Counter[];
+}
+
+/** How a check ended: `refused` (not verified, or a server fault) counts neither way. */
+export type CheckOutcome = 'refused' | 'failed' | 'succeeded';
+
+export type Admission = { ok: true; ticket: Ticket } | { ok: false; waitSec: number };
+
+const countersOf = (usernameLower: string, address: string): Counter[] => [
+  { scope: 'pair', key: `pair\n${address}\n${usernameLower}`, usernameLower },
+  { scope: 'address', key: `address\n${address}`, usernameLower: null },
+  { scope: 'global', key: 'global', usernameLower: null },
+];
+
+export function createSignInThrottle(db: Database, limits: ThrottleLimits, clock: Clock = systemClock) {
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** Takes a slot on one counter (a new window once the last one, or its lock, is over); returns the row after. */
+  async function take(c: Counter, now: number) {
+    const l = limits[c.scope];
+    const at = iso(now);
+    const windowStart = iso(now - l.windowSec * 1000);
+    const expired = sql`((sign_in_throttle.locked_until IS NULL AND sign_in_throttle.window_started_at <= ${windowStart})
+      OR (sign_in_throttle.locked_until IS NOT NULL AND sign_in_throttle.locked_until <= ${at}))`;
+    const { rows } = await sql<{ failures: number; pending: number; locked_until: string | null }>`
+      INSERT INTO sign_in_throttle (key, username_lower, failures, pending, window_started_at, locked_until)
+      VALUES (${c.key}, ${c.usernameLower}, 0, 1, ${at}, NULL)
+      ON CONFLICT (key) DO UPDATE SET
+        failures = CASE WHEN ${expired} THEN 0 ELSE sign_in_throttle.failures END,
+        pending = CASE WHEN sign_in_throttle.locked_until > ${at} THEN sign_in_throttle.pending
+          WHEN ${expired} THEN 1 ELSE sign_in_throttle.pending + 1 END,
+        window_started_at = CASE WHEN ${expired} THEN ${at} ELSE sign_in_throttle.window_started_at END,
+        locked_until = CASE WHEN ${expired} THEN NULL ELSE sign_in_throttle.locked_until END
+      RETURNING failures, pending, locked_until`.execute(db);
+    const row = rows[0] as { failures: number; pending: number; locked_until: string | null };
+    return { failures: Number(row.failures), pending: Number(row.pending), lockedUntil: row.locked_until };
+  }
+
+  /** Gives a slot back: the check was refused before verifying, or it ended one way or the other. */
+  async function release(c: Counter, outcome: CheckOutcome, now: number): Promise<void> {
+    const l = limits[c.scope];
+    const pending = sql`CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END`;
+    if (outcome === 'failed') {
+      // The failure that reaches the limit locks the counter for lockSec from now.
+      await sql`UPDATE sign_in_throttle SET pending = ${pending}, failures = failures + 1,
+        locked_until = CASE WHEN failures + 1 >= ${l.max} AND (locked_until IS NULL OR locked_until <= ${iso(now)})
+          THEN ${iso(now + l.lockSec * 1000)} ELSE locked_until END
+        WHERE key = ${c.key}`.execute(db);
+    } else if (outcome === 'succeeded' && c.scope === 'pair') {
+      // The right password from there clears that pair's failures (a lock already landed stays).
+      await sql`UPDATE sign_in_throttle SET pending = ${pending}, failures = 0 WHERE key = ${c.key}`.execute(db);
+    } else {
+      await sql`UPDATE sign_in_throttle SET pending = ${pending} WHERE key = ${c.key}`.execute(db);
+    }
+  }
+
+  const throttle = {
+    /** Holds a slot on every counter, or says how long to wait (nothing held then). */
+    async admit(usernameLower: string, address: string): Promise<Admission> {
+      const now = clock.now();
+      const held: Counter[] = [];
+      let waitSec = 0;
+      for (const c of countersOf(usernameLower, address)) {
+        const row = await take(c, now);
+        const lockedLeft = row.lockedUntil ? Date.parse(row.lockedUntil) - now : 0;
+        if (lockedLeft > 0) {
+          waitSec = Math.ceil(lockedLeft / 1000);
+          break;
+        }
+        held.push(c);
+        if (row.failures + row.pending > limits[c.scope].max) {
+          // Full of checks still running: one of them may yet lock it; ask to come back in a minute.
+          waitSec = 60;
+          break;
+        }
+      }
+      if (waitSec === 0) return { ok: true, ticket: { counters: held } };
+      for (const c of held) await release(c, 'refused', now);
+      return { ok: false, waitSec };
+    },
+
+    /** Gives the check's slots back: `failed` counts (and may lock), `succeeded` clears the pair's failures. */
+    async finish(ticket: Ticket, outcome: CheckOutcome): Promise<void> {
+      const now = clock.now();
+      for (const c of ticket.counters) await release(c, outcome, now);
+    },
+
+    /** Deletes counters nobody holds whose window and lock are over; returns how many. */
+    async sweep(): Promise<number> {
+      const now = clock.now();
+      const longest = Math.max(limits.pair.windowSec, limits.address.windowSec, limits.global.windowSec);
+      const res = await db
+        .deleteFrom('sign_in_throttle')
+        .where('pending', '=', 0)
+        .where('window_started_at', '<=', iso(now - longest * 1000))
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', iso(now))]))
+        .executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+  return throttle;
+}
+
+export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
+
+/** «Слишком много неудачных попыток. Повторите через {n} мин.» */
+export const lockedMessage = (waitSec: number) =>
+  `Слишком много неудачных попыток. Повторите через ${Math.max(1, Math.ceil(waitSec / 60))} мин.`;

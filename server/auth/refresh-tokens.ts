@@ -1,5 +1,5 @@
 // Opaque refresh tokens: 256 random bits, stored as SHA-256, rotated on every use. Presenting a
-// rotated token again means it leaked, so its whole family is revoked. A family (one sign-in) lives at most
+// rotated token again means it leaked, so its whole family is revoked; so is a token whose sign-in has ended. A family (one sign-in) lives at most
 // `maxAgeSec` from the sign-in however often it is rotated; then the user signs in again.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type Clock, systemClock } from '../clock';
@@ -57,58 +57,70 @@ export async function rotateRefreshToken(
   life: RefreshLifetime,
   clock: Clock = systemClock,
 ): Promise<RotateResult> {
-  const row = await db
-    .selectFrom('refresh_tokens')
-    .selectAll()
-    .where('token_hash', '=', sha256(presented))
-    .executeTakeFirst();
-  if (!row) return { ok: false };
-  const now = new Date(clock.now()).toISOString();
-  if (row.revoked_at) {
-    await revokeFamily(db, row.family_id, clock);
-    return { ok: false, ended: row.family_id };
-  }
-  if (row.expires_at <= now) return { ok: false };
-  // The family's first token marks the sign-in; rows are never deleted while the family is alive.
-  const first = await db
-    .selectFrom('refresh_tokens')
-    .select((eb) => eb.fn.min('created_at').as('started'))
-    .where('family_id', '=', row.family_id)
-    .executeTakeFirst();
-  const endsAt = Date.parse(String(first?.started ?? row.created_at)) + life.maxAgeSec * 1000;
-  if (endsAt <= clock.now()) {
-    await revokeFamily(db, row.family_id, clock);
-    return { ok: false, ended: row.family_id };
-  }
-  // Conditional update: of two concurrent uses only one wins; the loser counts as reuse.
-  const res = await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('id', '=', row.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) {
-    await revokeFamily(db, row.family_id, clock);
-    return { ok: false, ended: row.family_id };
-  }
-  const next = await issueRefreshToken(db, row.user_id, life.ttlSec, { id: row.family_id, endsAt }, clock);
-  return { ok: true, userId: row.user_id, token: next.token, familyId: next.familyId };
+  const hash = sha256(presented);
+  // One transaction: the presented token's revocation, the check that its sign-in is live and the new token stand
+  // or fall together, so a sign-out between them cannot leave a new token behind (docs/accounts.md).
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    if (!row) return { ok: false };
+    const now = new Date(clock.now()).toISOString();
+    if (row.revoked_at) {
+      await revokeFamily(trx, row.family_id, clock);
+      return { ok: false, ended: row.family_id };
+    }
+    if (row.expires_at <= now) return { ok: false };
+    // Touching the sign-in locks its row (PostgreSQL) until commit, and signIns.end deletes that row before it
+    // revokes: an ending either waits for this rotation and then revokes the token made here, or came first and
+    // the sign-in is gone. A token whose sign-in has ended is refused with its whole family.
+    const signIn = await trx
+      .updateTable('sign_ins')
+      .set({ last_active_at: now })
+      .where('id', '=', row.family_id)
+      .where('user_id', '=', row.user_id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!signIn) {
+      await revokeFamily(trx, row.family_id, clock);
+      return { ok: false, ended: row.family_id };
+    }
+    // The family's first token marks the sign-in; rows are never deleted while the family is alive.
+    const first = await trx
+      .selectFrom('refresh_tokens')
+      .select((eb) => eb.fn.min('created_at').as('started'))
+      .where('family_id', '=', row.family_id)
+      .executeTakeFirst();
+    const endsAt = Date.parse(String(first?.started ?? row.created_at)) + life.maxAgeSec * 1000;
+    if (endsAt <= clock.now()) {
+      await revokeFamily(trx, row.family_id, clock);
+      return { ok: false, ended: row.family_id };
+    }
+    // Conditional update: of two concurrent uses only one wins; the loser counts as reuse.
+    const res = await trx
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('id', '=', row.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) {
+      await revokeFamily(trx, row.family_id, clock);
+      return { ok: false, ended: row.family_id };
+    }
+    const next = await issueRefreshToken(trx, row.user_id, life.ttlSec, { id: row.family_id, endsAt }, clock);
+    return { ok: true, userId: row.user_id, token: next.token, familyId: next.familyId };
+  });
 }
 
-/** Revokes the presented token's family; returns the family (session) id, or null for an unknown token. */
-export async function revokeRefreshToken(
-  db: Database,
-  presented: string,
-  clock: Clock = systemClock,
-): Promise<string | null> {
+/**
+ * The presented token's family (session) id, or null for an unknown token. Signing out ends it with signIns.end,
+ * which deletes the sign-in before revoking, in the order rotation takes them.
+ */
+export async function familyOf(db: Database, presented: string): Promise<string | null> {
   const row = await db
     .selectFrom('refresh_tokens')
     .select('family_id')
     .where('token_hash', '=', sha256(presented))
     .executeTakeFirst();
-  if (!row) return null;
-  await revokeFamily(db, row.family_id, clock);
-  return row.family_id;
+  return row?.family_id ?? null;
 }
 
 /** Whether the session (family) still has a live token: false after logout, reuse or the end of its lifetime. */
@@ -123,7 +135,7 @@ export async function isSessionActive(db: Database, familyId: string, clock: Clo
   return Boolean(row);
 }
 
-/** Ends a sign-in: every refresh token of its family stops. */
+/** Revokes every live refresh token of a family (the rest of ending a sign-in is signIns.end). */
 export async function revokeFamily(db: Database, familyId: string, clock: Clock): Promise<void> {
   await db
     .updateTable('refresh_tokens')

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { bearerToken, contractRoute } from '../http/contract-route';
 import { badRequest, notFound, unauthorized } from '../http/errors';
 import { createAccountDeletion } from '../users/account-deletion';
-import { clearFailures, lockedFor, recordFailure } from './login-throttle';
+import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
 import { hashPassword, verifyPassword } from './passwords';
 
 export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
@@ -17,9 +17,12 @@ export const sessionsRoutes = fp(
   async (app) => {
     const { accessTokens, clock, config, db, lists, realtime, signIns } = app;
     const deletion = createAccountDeletion({ db, clock, lists, realtime, signIns });
+    const throttle = createSignInThrottle(db, throttleLimits(config), clock);
     const sweep = async () => {
       await deletion.releaseExpired().catch((err) => app.log.warn({ err }, 'deleted accounts not released'));
       await signIns.endLapsed().catch((err) => app.log.warn({ err }, 'lapsed sign-ins not ended'));
+      await signIns.revokeOrphans().catch((err) => app.log.warn({ err }, 'orphaned refresh tokens not revoked'));
+      await throttle.sweep().catch((err) => app.log.warn({ err }, 'sign-in throttle not swept'));
     };
     const sweeper = setInterval(sweep, RELEASE_SWEEP_MS);
     sweeper.unref();
@@ -28,21 +31,22 @@ export const sessionsRoutes = fp(
     });
     app.addHook('onClose', async () => clearInterval(sweeper));
 
-    /** The password check of the sensitive routes, counted as a sign-in attempt (the same lock). */
-    async function checkPassword(userId: string, password: string, wrong: string): Promise<void> {
+    /** The password check of the sensitive routes, counted as a sign-in attempt from this address (the same lock). */
+    async function checkPassword(userId: string, password: string, wrong: string, address: string): Promise<void> {
       const user = await db
         .selectFrom('users')
         .select(['username_lower', 'password_hash'])
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();
-      const throttle = { maxFailures: config.loginMaxFailures, lockSec: config.loginLockSec };
-      const wait = await lockedFor(db, user.username_lower, clock);
-      if (wait > 0) throw badRequest(`Слишком много неудачных попыток. Повторите через ${Math.ceil(wait / 60)} мин.`);
-      if (!(await verifyPassword(user.password_hash, password))) {
-        await recordFailure(db, user.username_lower, throttle, clock);
-        throw badRequest(wrong);
+      const admitted = await throttle.admit(user.username_lower, address);
+      if (!admitted.ok) throw badRequest(lockedMessage(admitted.waitSec));
+      let outcome: CheckOutcome = 'refused';
+      try {
+        outcome = (await verifyPassword(user.password_hash, password)) ? 'succeeded' : 'failed';
+      } finally {
+        await throttle.finish(admitted.ticket, outcome);
       }
-      await clearFailures(db, user.username_lower);
+      if (outcome !== 'succeeded') throw badRequest(wrong);
     }
 
     /** The sign-in making the request (its access token's `sid`). */
@@ -80,29 +84,27 @@ export const sessionsRoutes = fp(
       return { ok: true as const };
     });
 
-    const endOthers = async (userId: string, current: string) => {
-      for (const r of await signIns.list(userId)) if (r.id !== current) await signIns.end(r.id);
-    };
-
     contractRoute(app, 'endOtherSessions', async ({ userId, req }) => {
-      await endOthers(userId, await currentOf(req));
+      await signIns.endAllBut(userId, await currentOf(req));
       return { ok: true as const };
     });
 
     contractRoute(app, 'changePassword', async ({ userId, body, req }) => {
       const current = await currentOf(req);
-      await checkPassword(userId, body.currentPassword, WRONG_CURRENT_PASSWORD);
+      await checkPassword(userId, body.currentPassword, WRONG_CURRENT_PASSWORD, req.ip);
       await db
         .updateTable('users')
         .set({ password_hash: await hashPassword(body.newPassword) })
         .where('id', '=', userId)
         .execute();
-      await endOthers(userId, current);
+      await signIns.endAllBut(userId, current);
+      // A reset link handed out before the change would undo it: pending ones end with it.
+      await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
       return { ok: true as const };
     });
 
-    contractRoute(app, 'deleteAccount', async ({ userId, body }) => {
-      await checkPassword(userId, body.password, WRONG_PASSWORD);
+    contractRoute(app, 'deleteAccount', async ({ userId, body, req }) => {
+      await checkPassword(userId, body.password, WRONG_PASSWORD, req.ip);
       await deletion.delete(userId);
       return { ok: true as const };
     });

@@ -1,8 +1,9 @@
 // Sign-ins (the refresh-token families) as the user manages them: recorded at sign-in with the browser and system
-// read from the user agent (ua-parser-js), touched at each refresh, and ended — by signing out, from «Устройства»,
-// by a password change, or by lapsing (`endLapsed`, hourly) — in one way: its refresh tokens revoked, its access
-// tokens refused at once on every process (ended-sessions.ts), its sockets closed everywhere, its push subscriptions
-// deleted, its row gone, and whatever else it held told (`onEnded`: its secret-chat device is revoked).
+// read from the user agent (ua-parser-js), touched at each refresh (inside the rotation, refresh-tokens.ts), and
+// ended — by signing out, from «Устройства», by a password change, or by lapsing (`endLapsed`, hourly) — in one
+// way: its access tokens refused at once on every process (ended-sessions.ts), its row gone, its refresh tokens
+// revoked, its sockets closed everywhere, its push subscriptions deleted, and whatever else it held told (`onEnded`:
+// its secret-chat device is revoked).
 import fp from 'fastify-plugin';
 import { UAParser } from 'ua-parser-js';
 import type { Clock } from '../clock';
@@ -49,10 +50,6 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
         .execute();
     },
 
-    async touch(id: string): Promise<void> {
-      await db.updateTable('sign_ins').set({ last_active_at: now() }).where('id', '=', id).execute();
-    },
-
     /** The user's live sign-ins, most recently used first. */
     list(userId: string) {
       return db
@@ -92,11 +89,52 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
       return lapsed.length;
     },
 
+    /**
+     * Ends every sign-in of the user but `keep`: those listed, and any family of theirs with a live refresh token
+     * whose row is already gone (a password change, a reset, deactivation, deletion: docs/accounts.md).
+     */
+    async endAllBut(userId: string, keep: string | null, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
+      const listed = (await signIns.list(userId)).map((r) => r.id);
+      const live = await db
+        .selectFrom('refresh_tokens')
+        .select('family_id')
+        .distinct()
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      for (const id of new Set([...listed, ...live.map((r) => r.family_id)])) {
+        if (id !== keep) await signIns.end(id, reason);
+      }
+    },
+
+    /**
+     * Ends the sign-ins whose row is gone while refresh tokens of theirs are still live (left by the race fixed in
+     * refresh-tokens.ts; rotation refuses them anyway): tokens revoked, access tokens refused, sockets closed. A token
+     * made within the last minute is left alone: sign-in writes its token just before its row.
+     */
+    async revokeOrphans(): Promise<number> {
+      const settled = new Date(clock.now() - 60_000).toISOString();
+      const orphans = await db
+        .selectFrom('refresh_tokens as t')
+        .select('t.family_id')
+        .distinct()
+        .where('t.revoked_at', 'is', null)
+        .where('t.created_at', '<', settled)
+        .where(({ exists, not, selectFrom }) =>
+          not(exists(selectFrom('sign_ins as s').select('s.id').whereRef('s.id', '=', 't.family_id'))),
+        )
+        .execute();
+      for (const { family_id } of orphans) await signIns.end(family_id);
+      return orphans.length;
+    },
+
     /** Ends a sign-in everywhere (its refresh family may already be revoked: a sign-out, a reused token). */
     async end(id: string, reason: 'logout' | 'deactivated' = 'logout'): Promise<void> {
       endedSessions.end(id);
-      await revokeFamily(db, id, clock);
+      // The row first, then the tokens: a rotation locks the row while it makes a token (refresh-tokens.ts), so
+      // deleting waits for it and the revocation after sees its token; any later rotation finds no sign-in.
       await db.deleteFrom('sign_ins').where('id', '=', id).execute();
+      await revokeFamily(db, id, clock);
       await sessions.close(id, reason);
       await push.signedOut(id);
       for (const listener of listeners) await listener(id);

@@ -35,10 +35,15 @@ export interface RefreshTokensTable {
   revoked_at: string | null;
 }
 
-export interface LoginFailuresTable {
-  username_lower: string;
+/** One sign-in throttle counter (migration 024): a (username, address) pair, an address, or the whole server. */
+export interface SignInThrottleTable {
+  key: string;
+  /** The pair's username; null on the other counters. */
+  username_lower: string | null;
   failures: number;
-  first_failure_at: string;
+  /** Password checks holding a slot, not yet answered. */
+  pending: number;
+  window_started_at: string;
   locked_until: string | null;
 }
 
@@ -384,7 +389,7 @@ export interface SecretBackupChunksTable {
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
-  login_failures: LoginFailuresTable;
+  sign_in_throttle: SignInThrottleTable;
   contacts: ContactsTable;
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;

@@ -1,21 +1,24 @@
 // «Экспорт данных»: POST /api/export starts an archive, GET /api/export is the newest one, GET /api/export/:id its
 // status and progress, GET /api/export/:id/download the ZIP — with the bearer token, or the signed link the status
-// hands out (a plain <a download> cannot send a header). Another user's export answers as one that does not exist.
+// hands out (a plain <a download> cannot send a header), which works only while the sign-in it was handed to lasts.
+// Another user's export answers as one that does not exist.
 import fp from 'fastify-plugin';
 import { exportDownloadEndpoint } from '../../src/contract/routes';
-import { contractRoute } from '../http/contract-route';
-import { conflict, notFound } from '../http/errors';
+import { bearerToken, contractRoute } from '../http/contract-route';
+import { conflict, HttpError, notFound, unauthorized } from '../http/errors';
 import type { UploadStorage } from '../uploads/storage';
 import { createExports } from './exports';
 
 const NOT_FOUND = 'Архив не найден или уже удалён';
 const NOT_READY = 'Архив ещё готовится';
+const LINK_ENDED =
+  'Ссылка больше не действует: сеанс, в котором она получена, завершён. Войдите и скачайте архив снова';
 /** How often expired archives are looked for. */
 const SWEEP_MS = 3600_000;
 
 export const exportRoutes = fp<{ uploads: UploadStorage; archives: UploadStorage }>(
   async (app, { uploads, archives }) => {
-    const { authenticate, clock, db, secrets } = app;
+    const { accessTokens, authenticate, clock, db, endedSessions, secrets } = app;
     const exports = createExports({ db, clock, uploads, archives, secret: secrets.jwtSecret, log: app.log });
     const sweep = () => exports.sweep().catch((err) => app.log.warn({ err }, 'expired exports not swept'));
     const sweeper = setInterval(sweep, SWEEP_MS);
@@ -28,20 +31,39 @@ export const exportRoutes = fp<{ uploads: UploadStorage; archives: UploadStorage
       await exports.idle();
     });
 
-    contractRoute(app, 'startExport', async ({ userId, reply }) => {
+    /** Whether the user's sign-in still stands (ended ones leave `sign_ins` and are refused at once here). */
+    const signInLive = async (sessionId: string, userId: string) => {
+      if (endedSessions.has(sessionId)) return false;
+      const row = await db
+        .selectFrom('sign_ins')
+        .select('id')
+        .where('id', '=', sessionId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Boolean(row);
+    };
+
+    /** The sign-in asking (its access token's `sid`): the download links it is handed are bound to it. */
+    const sessionOf = async (req: Parameters<typeof bearerToken>[0]) => {
+      const claims = await accessTokens.claims(bearerToken(req));
+      if (!claims) throw unauthorized();
+      return claims.sessionId;
+    };
+
+    contractRoute(app, 'startExport', async ({ userId, req, reply }) => {
       reply.status(202);
-      return { export: await exports.start(userId) };
+      return { export: await exports.start(userId, await sessionOf(req)) };
     });
 
-    contractRoute(app, 'latestExport', async ({ userId }) => {
+    contractRoute(app, 'latestExport', async ({ userId, req }) => {
       const row = await exports.latest(userId);
-      return { export: row ? exports.view(row) : null };
+      return { export: row ? exports.view(row, await sessionOf(req)) : null };
     });
 
-    contractRoute(app, 'exportStatus', async ({ userId, params }) => {
+    contractRoute(app, 'exportStatus', async ({ userId, params, req }) => {
       const row = await exports.find(userId, params.id);
       if (!row) throw notFound(NOT_FOUND);
-      return { export: exports.view(row) };
+      return { export: exports.view(row, await sessionOf(req)) };
     });
 
     app.get(`/api${exportDownloadEndpoint.path}`, async (req, reply) => {
@@ -49,7 +71,10 @@ export const exportRoutes = fp<{ uploads: UploadStorage; archives: UploadStorage
       const { token } = req.query as { token?: unknown };
       let row = null;
       if (typeof token === 'string' && !req.headers.authorization) {
-        row = exports.linkValid(id, token) ? await exports.byId(id) : null;
+        const sessionId = exports.linkSession(id, token);
+        row = sessionId ? await exports.byId(id) : null;
+        // A link dies with the sign-in it was handed to (signed out, ended from «Устройства», a password change).
+        if (row && sessionId && !(await signInLive(sessionId, row.user_id))) throw new HttpError(410, LINK_ENDED);
       } else {
         row = await exports.find(await authenticate(req), id);
       }
@@ -63,7 +88,7 @@ export const exportRoutes = fp<{ uploads: UploadStorage; archives: UploadStorage
         if (!owner || owner.deleted_at) row = null;
       }
       if (!row) throw notFound(NOT_FOUND);
-      const status = exports.view(row).status;
+      const status = exports.statusOf(row);
       if (status === 'building') throw conflict(NOT_READY);
       const body = status === 'ready' ? await exports.read(row.id) : null;
       if (!body) throw notFound(NOT_FOUND);
@@ -79,7 +104,7 @@ export const exportRoutes = fp<{ uploads: UploadStorage; archives: UploadStorage
   {
     name: 'export-routes',
     encapsulate: true,
-    decorators: { fastify: ['clock', 'db', 'secrets', 'authenticate'] },
+    decorators: { fastify: ['accessTokens', 'clock', 'db', 'endedSessions', 'secrets', 'authenticate'] },
     dependencies: ['base', 'authentication'],
   },
 );

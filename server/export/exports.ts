@@ -40,32 +40,45 @@ export function createExports({ db, clock, uploads, archives, secret, log }: Exp
   const iso = (ms = clock.now()) => new Date(ms).toISOString();
   let queue: Promise<void> = Promise.resolve();
 
-  const sign = (id: string, exp: number) =>
-    createHmac('sha256', secret).update(`export-download\n${id}\n${exp}`).digest('base64url');
+  const sign = (id: string, exp: number, sessionId: string) =>
+    createHmac('sha256', secret).update(`export-download\n${id}\n${exp}\n${sessionId}`).digest('base64url');
 
-  /** A link that downloads the archive without a bearer token, for EXPORT.linkMs. */
-  function downloadLink(id: string): string {
+  /**
+   * A link that downloads the archive without a bearer token, for EXPORT.linkMs, bound to the sign-in it was handed
+   * to: it stops with that sign-in (export.routes.ts), as the sign-in's access tokens do.
+   */
+  function downloadLink(id: string, sessionId: string): string {
     const exp = clock.now() + EXPORT.linkMs;
-    return `/api/export/${encodeURIComponent(id)}/download?token=${exp}.${sign(id, exp)}`;
+    return `/api/export/${encodeURIComponent(id)}/download?token=${exp}.${sessionId}.${sign(id, exp, sessionId)}`;
   }
 
-  /** Whether `token` is an unexpired link for this export. */
-  function linkValid(id: string, token: string): boolean {
-    const m = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token);
-    if (!m) return false;
+  /** The sign-in an unexpired, untampered link for this export was handed to, or null. */
+  function linkSession(id: string, token: string): string | null {
+    const m = /^(\d{1,15})\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!m) return null;
     const exp = Number(m[1]);
-    if (exp < clock.now()) return false;
-    const want = Buffer.from(sign(id, exp));
-    const got = Buffer.from(m[2]);
-    return want.length === got.length && timingSafeEqual(want, got);
+    const sessionId = m[2] as string;
+    if (exp < clock.now()) return null;
+    const want = Buffer.from(sign(id, exp, sessionId));
+    const got = Buffer.from(m[3] as string);
+    return want.length === got.length && timingSafeEqual(want, got) ? sessionId : null;
   }
+
+  /** Whether `token` is an unexpired link for this export (whatever became of its sign-in). */
+  const linkValid = (id: string, token: string): boolean => linkSession(id, token) !== null;
 
   const stale = (row: ExportRow) =>
     row.status === 'building' && Date.parse(row.updated_at) < clock.now() - STALE_BUILD_MS;
 
-  /** The row as the contract has it (a stale build is failed; a ready one carries a fresh download link). */
-  function view(row: ExportRow): Status {
-    const status = stale(row) ? 'failed' : (row.status as Status['status']);
+  /** building, ready or failed (a stale build is failed). */
+  const statusOf = (row: ExportRow): Status['status'] => (stale(row) ? 'failed' : (row.status as Status['status']));
+
+  /**
+   * The row as the contract has it (a stale build is failed; a ready one carries a fresh download link, for the
+   * sign-in asking).
+   */
+  function view(row: ExportRow, sessionId: string): Status {
+    const status = statusOf(row);
     return {
       id: row.id,
       status,
@@ -73,7 +86,7 @@ export function createExports({ db, clock, uploads, archives, secret, log }: Exp
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       size: row.size === null ? null : Number(row.size),
-      downloadUrl: status === 'ready' ? downloadLink(row.id) : null,
+      downloadUrl: status === 'ready' ? downloadLink(row.id, sessionId) : null,
     };
   }
 
@@ -124,16 +137,18 @@ export function createExports({ db, clock, uploads, archives, secret, log }: Exp
 
   return {
     view,
+    statusOf,
     linkValid,
+    linkSession,
 
     /** Starts an archive, or answers the one already being built for this user. */
-    async start(userId: string): Promise<Status> {
+    async start(userId: string, sessionId: string): Promise<Status> {
       const building = await live()
         .where('user_id', '=', userId)
         .where('status', '=', 'building')
         .orderBy('created_at', 'desc')
         .executeTakeFirst();
-      if (building && !stale(building)) return view(building);
+      if (building && !stale(building)) return view(building, sessionId);
       const now = clock.now();
       const row: ExportRow = {
         id: randomUUID(),
@@ -147,7 +162,7 @@ export function createExports({ db, clock, uploads, archives, secret, log }: Exp
       };
       await db.insertInto('exports').values(row).execute();
       queue = queue.then(() => build(row));
-      return view(row);
+      return view(row, sessionId);
     },
 
     /** The user's export by id (someone else's, or an expired one, is null). */

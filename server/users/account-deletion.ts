@@ -9,8 +9,9 @@ import type { ConversationListCache } from '../conversations/list-cache';
 import type { Database } from '../db/database';
 import type { RealtimeHub } from '../realtime/hub';
 import { relatedUserIds } from './related-users';
+import { DELETED_NAME } from './user-view';
 
-export const DELETED_NAME = 'Удалённый аккаунт';
+export { DELETED_NAME };
 export const RELEASE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 export interface AccountDeletionDeps {
@@ -18,14 +19,14 @@ export interface AccountDeletionDeps {
   clock: Clock;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toUsers' | 'toUser'>;
-  signIns: Pick<SignIns, 'list' | 'end'>;
+  signIns: Pick<SignIns, 'endAllBut'>;
 }
 
 export function createAccountDeletion({ db, clock, lists, realtime, signIns }: AccountDeletionDeps) {
   return {
     async delete(userId: string): Promise<void> {
       const peers = await relatedUserIds(db, userId);
-      for (const s of await signIns.list(userId)) await signIns.end(s.id);
+      await signIns.endAllBut(userId, null);
       const contacts = await db
         .selectFrom('contacts')
         .select(['id', 'requester_id', 'addressee_id'])

@@ -4,6 +4,9 @@ import type { UsersTable } from '../db/schema';
 
 export type UserRow = UsersTable;
 
+/** What a deleted account is called wherever it still shows (account-deletion.ts). */
+export const DELETED_NAME = 'Удалённый аккаунт';
+
 /** What others see: the chosen status while the user is connected, else OFFLINE (OFFLINE chosen = invisible). */
 export type PresenceLookup = (userId: string) => boolean;
 
@@ -18,10 +21,26 @@ export const PUBLIC_USER_COLUMNS = [
   'eblid',
   'bio',
   'deactivated_at',
+  'deleted_at',
 ] as const;
 export type PublicUserRow = Pick<UserRow, (typeof PUBLIC_USER_COLUMNS)[number]>;
 
 export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): PublicUser {
+  // A deleted account keeps its id (its messages stay in others' chats) and nothing that names the person: its
+  // username and EBLID are held for a while (account-deletion.ts) but not shown to anyone.
+  if (row.deleted_at) {
+    return {
+      id: row.id,
+      username: '',
+      displayName: DELETED_NAME,
+      avatarUrl: null,
+      status: 'OFFLINE',
+      lastSeenAt: null,
+      eblid: '',
+      bio: null,
+      deleted: true,
+    };
+  }
   return {
     id: row.id,
     username: row.username,

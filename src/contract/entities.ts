@@ -28,10 +28,16 @@ export const PublicUser = z.object({
   avatarUrl: z.string().nullable(),
   status: PresenceStatus,
   lastSeenAt: IsoDate.nullable(),
-  eblid: Eblid,
+  /** Four digits; empty for a deleted account. */
+  eblid: Eblid.or(z.literal('')),
   bio: z.string().nullable(),
   /** Set (true) once an administrator deactivated the account: the profile shows «Аккаунт отключён». */
   deactivated: z.boolean().optional(),
+  /**
+   * Set (true) for a deleted account: «Удалённый аккаунт», and nothing that identified the person (username and
+   * EBLID empty, no picture, bio or last-seen time).
+   */
+  deleted: z.boolean().optional(),
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 

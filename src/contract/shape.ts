@@ -47,6 +47,7 @@ export const userFields = {
   bio: nullable(isString),
   email: nullable(isString),
   deactivated: optional(isBoolean),
+  deleted: optional(isBoolean),
   // A session stored before roles existed has none: it is a member's until /status/me answers.
   role: optional(oneOf('admin', 'member')),
 } satisfies Record<keyof User, Check>;

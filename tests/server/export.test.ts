@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { EXPORT } from '../../src/contract/limits';
 import { createExports, STALE_BUILD_MS } from '../../server/export/exports';
 import { localDiskStorage } from '../../server/uploads/storage';
 import { storagesFor } from '../../server/uploads/storage-for';
+import { EXPORT } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, befriend, type TestUser } from './socket-helpers';
 import { manualClock } from './manual-clock';
+import { type Api, befriend, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -158,7 +158,7 @@ describe('«Экспорт данных»', () => {
 
   it('downloads by its signed link without a token; a changed link or another export’s is refused', async () => {
     const link = ready.downloadUrl as string;
-    expect(link).toMatch(new RegExp(`^/api/export/${ready.id}/download\\?token=\\d+\\.[\\w-]{43}$`));
+    expect(link).toMatch(new RegExp(`^/api/export/${ready.id}/download\\?token=\\d+\\.[\\w-]{36}\\.[\\w-]{43}$`));
     const byLink = await fetch(srv.url + link);
     expect(byLink.status).toBe(200);
     expect(Object.keys(await unzip(byLink))).toContain('profile.json');
@@ -179,6 +179,9 @@ describe('«Экспорт данных»', () => {
   });
 });
 
+/** A sign-in id for the links the export module makes outside a request. */
+const SID = '00000000-0000-4000-8000-000000000001';
+
 describe('an export’s time', () => {
   it('a link runs out, the archive is gone after 24 hours, and a build whose process stopped is failed', async () => {
     const clock = manualClock();
@@ -193,12 +196,12 @@ describe('an export’s time', () => {
       secret: new Uint8Array(32).fill(7),
       log: { warn: () => {} },
     });
-    const first = await exports.start(alice.user.id);
+    const first = await exports.start(alice.user.id, SID);
     await exports.idle();
     const row = await exports.find(alice.user.id, first.id);
-    expect(row && exports.view(row).status).toBe('ready');
+    expect(row && exports.view(row, SID).status).toBe('ready');
     expect(fs.existsSync(path.join(dir, first.id))).toBe(true);
-    const token = (exports.view(row as NonNullable<typeof row>).downloadUrl as string).split('token=')[1];
+    const token = (exports.view(row as NonNullable<typeof row>, SID).downloadUrl as string).split('token=')[1];
     expect(exports.linkValid(first.id, token)).toBe(true);
     clock.advance(EXPORT.linkMs + 1);
     expect(exports.linkValid(first.id, token)).toBe(false);
@@ -224,13 +227,13 @@ describe('an export’s time', () => {
       })
       .execute();
     const stale = await exports.find(alice.user.id, 'stale-build');
-    expect(exports.view(stale as NonNullable<typeof stale>).status).toBe('building');
-    expect((await exports.start(alice.user.id)).id).toBe('stale-build');
+    expect(exports.view(stale as NonNullable<typeof stale>, SID).status).toBe('building');
+    expect((await exports.start(alice.user.id, SID)).id).toBe('stale-build');
     clock.advance(STALE_BUILD_MS + 1);
-    expect(exports.view((await exports.find(alice.user.id, 'stale-build')) as NonNullable<typeof stale>).status).toBe(
-      'failed',
-    );
-    const fresh = await exports.start(alice.user.id);
+    expect(
+      exports.view((await exports.find(alice.user.id, 'stale-build')) as NonNullable<typeof stale>, SID).status,
+    ).toBe('failed');
+    const fresh = await exports.start(alice.user.id, SID);
     expect(fresh.id).not.toBe('stale-build');
     await exports.idle();
   });

@@ -23,6 +23,7 @@ import * as m020 from './020_secret_control';
 import * as m021 from './021_secret_uploads';
 import * as m022 from './022_secret_backup';
 import * as m023 from './023_secret_key_package_digests';
+import * as m024 from './024_sign_in_throttle';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '021_secret_uploads': m021,
   '022_secret_backup': m022,
   '023_secret_key_package_digests': m023,
+  '024_sign_in_throttle': m024,
 };

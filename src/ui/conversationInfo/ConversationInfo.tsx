@@ -93,8 +93,13 @@ export function ConversationInfo(props: ConversationInfoProps) {
           )}
           {view.peer && (
             <dl className="info-profile">
-              <dt>EBLID</dt>
-              <dd>{view.peer.eblid}</dd>
+              {/* A deleted account has none (docs/accounts.md «Deleting an account»). */}
+              {view.peer.eblid && (
+                <>
+                  <dt>EBLID</dt>
+                  <dd>{view.peer.eblid}</dd>
+                </>
+              )}
               {view.peer.bio && (
                 <>
                   <dt>О себе</dt>
