@@ -219,7 +219,7 @@ export const pushPlugin = fp(
           }
           await trx
             .insertInto('push_subscriptions')
-            .values({ id: randomUUID(), endpoint: body.endpoint, created_at: new Date().toISOString(), ...row })
+            .values({ id: randomUUID(), endpoint: body.endpoint, created_at: new Date(app.clock.now()).toISOString(), ...row })
             .execute();
           // At most PUSH.subscriptionsPerUser per user: the oldest go.
           const stale = await trx

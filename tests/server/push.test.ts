@@ -11,7 +11,7 @@ import { PUSH_ENDPOINT_TAKEN } from '../../server/push/push.plugin';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
 import { type PushRequest, type PushService, startPushService, subscriberKeys } from './push-service';
-import { type Api, ack, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -127,7 +127,7 @@ describe('subscribing', () => {
     const paths: string[] = [];
     for (let i = 0; i < PUSH.subscriptionsPerUser + 2; i++) {
       paths.push((await subscribe(carol)).path);
-      await sleep(2); // distinct created_at
+      clock.advance(1); // distinct created_at (the server's clock stamps them)
     }
     await subscribe(carol, { path: paths[paths.length - 1] }); // the same browser again
     const kept = (await subscriptionsOf(carol.user.id)).map((s) => s.endpoint.slice(ps.url.length)).sort();
