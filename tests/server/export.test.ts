@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { EXPORT } from '../../src/contract/limits';
 import { createExports, STALE_BUILD_MS } from '../../server/export/exports';
 import { localDiskStorage } from '../../server/uploads/storage';
 import { storagesFor } from '../../server/uploads/storage-for';
+import { EXPORT } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, befriend, type TestUser } from './socket-helpers';
 import { manualClock } from './manual-clock';
+import { type Api, befriend, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;

@@ -1,7 +1,7 @@
 // A push service stand-in on loopback for the Web Push tests: it records every request, answers with the status
 // a test sets per path (201 by default, or a redirect), and the subscriber side of RFC 8291: a browser's
 // subscription keys, and the decryption of an aes128gcm payload with them.
-import { createECDH, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 

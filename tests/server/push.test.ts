@@ -5,9 +5,9 @@
 // conversation are coalesced, sign-out removes the sign-in's subscriptions, at most 10 per user.
 import { importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH } from '../../src/contract/notification';
 import { ENDPOINT_REFUSED, endpointRefusal } from '../../server/push/endpoint-policy';
 import { PUSH_ENDPOINT_TAKEN } from '../../server/push/push.plugin';
+import { PUSH } from '../../src/contract/notification';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
 import { type PushRequest, type PushService, startPushService, subscriberKeys } from './push-service';

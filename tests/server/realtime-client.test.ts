@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, createMachine, waitFor } from 'xstate';
 import type { Ack } from '../../src/contract/events';
 import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime/realtime.machine';
-import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/realtime/server-request';
 import type { ServerEventMessage } from '../../src/machines/realtime/realtime/realtime.protocol';
-import { socketActor } from '../../src/services/realtime/socket.actor';
+import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/realtime/server-request';
 import { createSocket } from '../../src/services/realtime/socket';
+import { socketActor } from '../../src/services/realtime/socket.actor';
 import { client, startTestServer, type TestServer } from './harness';
 
 let srv: TestServer;

@@ -4,17 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
-import {
-  type Api,
-  ack,
-  befriend,
-  closeAll,
-  connect,
-  next,
-  recorder,
-  roundTrip,
-  type TestUser,
-} from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
