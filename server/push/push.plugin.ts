@@ -15,6 +15,7 @@ import { endpointRefusal } from './endpoint-policy';
 
 export const PUSH_ENDPOINT_TAKEN =
   'Этот адрес уведомлений уже подписан другим пользователем: он освободится, когда тот выйдет или отключит уведомления';
+
 import { type PushOptions, type PushOutcome, sendPush, type Vapid } from './push-sender';
 
 export interface PushNotifier {
@@ -219,7 +220,12 @@ export const pushPlugin = fp(
           }
           await trx
             .insertInto('push_subscriptions')
-            .values({ id: randomUUID(), endpoint: body.endpoint, created_at: new Date().toISOString(), ...row })
+            .values({
+              id: randomUUID(),
+              endpoint: body.endpoint,
+              created_at: new Date(app.clock.now()).toISOString(),
+              ...row,
+            })
             .execute();
           // At most PUSH.subscriptionsPerUser per user: the oldest go.
           const stale = await trx

@@ -117,6 +117,12 @@ describe('backup under load, restore into a new directory', () => {
     // Four senders, one send at a time each: what each had acknowledged, in order.
     const acked: string[][] = [[], [], [], []];
     let stop = false;
+    const total = () => acked.reduce((s, a) => s + a.length, 0);
+    let underLoad: () => void = () => {};
+    /** Resolves once 40 sends have been acknowledged. */
+    const loaded = new Promise<void>((resolve) => {
+      underLoad = resolve;
+    });
     const sender = async (i: number) => {
       const token = i % 2 ? alice.accessToken : bob.accessToken;
       for (let n = 0; !stop; n++) {
@@ -128,11 +134,12 @@ describe('backup under load, restore into a new directory', () => {
         );
         if (res.status !== 200) throw new Error(`send answered ${res.status} ${JSON.stringify(res.body)}`);
         acked[i]?.push(res.body.message.id);
+        if (total() >= 40) underLoad();
       }
     };
     const load = Promise.all([0, 1, 2, 3].map(sender));
-    const total = () => acked.reduce((s, a) => s + a.length, 0);
-    while (total() < 40) await new Promise((r) => setTimeout(r, 10));
+    // A sender that fails ends the wait too (with its error).
+    await Promise.race([loaded, load]);
 
     // Another process, as an administrator would run it beside the live server.
     const archive = path.join(work, 'live.tar.gz');

@@ -3,7 +3,7 @@
 // for the keep-alive timeout (72 s).
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { client, startTestServer } from './harness';
 import { secretChat } from './secret-helpers';
 import { befriend } from './socket-helpers';
@@ -31,7 +31,8 @@ it('finishes a response begun before the close, then closes at once', async () =
   socket.write(
     `GET ${url} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${anna.accessToken}\r\n\r\n`,
   );
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The response has begun: its first bytes wait in the paused socket's buffer (which fills to its high-water mark).
+  await vi.waitFor(() => expect(socket.readableLength).toBeGreaterThan(0), { timeout: 5_000 });
 
   let closedAt = 0;
   const closing = srv.close().then(() => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConversationEntries } from '../../server/conversations/conversation-view';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
+import { type Api, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -31,22 +31,28 @@ async function prime() {
   for (const u of everyone) await listOf(u);
   expect(srv.server.ctx.lists.stats().hits).toBe(hits + everyone.length);
 }
-/** Every user's answer (cached or not) equals a fresh build; retried for a while for asynchronous changes. */
-async function expectAllFresh(within = 0) {
-  const deadline = Date.now() + within;
-  for (;;) {
-    const served = await Promise.all(everyone.map(listOf));
-    const built = [];
-    for (const u of everyone) built.push(await fresh(u));
-    try {
-      expect(served).toEqual(built);
-      return;
-    } catch (err) {
-      if (Date.now() >= deadline) throw err;
-      await sleep(50);
-    }
-  }
+/** Every user's answer (cached or not) equals a fresh build. */
+async function expectAllFresh() {
+  const served = await Promise.all(everyone.map(listOf));
+  const built = [];
+  for (const u of everyone) built.push(await fresh(u));
+  expect(served).toEqual(built);
 }
+/** Told when presence changed what users see (after the list cache, which listened first, has heard it). */
+const presenceWaiters = new Set<(userIds: readonly string[] | null) => void>();
+/**
+ * Resolves when the server has announced a presence change of `userId`'s to the lists: the presence write is
+ * done and the lists have dropped what it changed. Asked for before the change is made.
+ */
+const presenceChanged = (userId: string) =>
+  new Promise<void>((resolve) => {
+    const waiter = (userIds: readonly string[] | null) => {
+      if (userIds && !userIds.includes(userId)) return;
+      presenceWaiters.delete(waiter);
+      resolve();
+    };
+    presenceWaiters.add(waiter);
+  });
 const send = async (u: TestUser, conversationId: string, body: Record<string, unknown> = {}) => {
   const res = await api.post(
     '/api/conversations/send',
@@ -59,6 +65,9 @@ const send = async (u: TestUser, conversationId: string, body: Record<string, un
 
 beforeAll(async () => {
   srv = await startTestServer({ conversationListCache: 100 });
+  srv.server.ctx.realtime.onPresenceChanged((userIds) => {
+    for (const waiter of [...presenceWaiters]) waiter(userIds);
+  });
   api = client(srv.url);
   [alice, bob, carol] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol')]);
   everyone = [alice, bob, carol];
@@ -174,20 +183,28 @@ describe('the cached conversation list', () => {
 
   it('follows presence: coming online, going offline (last seen), also for an invisible user', async () => {
     await prime();
+    const aliceOnline = presenceChanged(alice.user.id);
     const watcher = await connect(srv.url, alice.accessToken);
-    await expectAllFresh(3000);
+    await aliceOnline;
+    await expectAllFresh();
     await prime();
+    const bobOnline = presenceChanged(bob.user.id);
     const online = next(watcher, 'presence:update', (p) => p.userId === bob.user.id && p.status !== 'OFFLINE');
     const bobSocket = await connect(srv.url, bob.accessToken);
     await online;
-    await expectAllFresh(3000);
+    await bobOnline;
+    await expectAllFresh();
     await prime();
+    const bobOffline = presenceChanged(bob.user.id);
     bobSocket.disconnect();
-    await expectAllFresh(3000);
+    await bobOffline;
+    await expectAllFresh();
 
     expect((await api.patch('/api/status/me', { status: 'OFFLINE' }, carol.accessToken)).status).toBe(200);
+    const carolOnline = presenceChanged(carol.user.id);
     const carolSocket = await connect(srv.url, carol.accessToken);
-    await sleep(200);
+    // Invisible: nobody is told, but the lists are (her connection's presence write is done before they are primed).
+    await carolOnline;
     await prime();
     const lastSeen = async () =>
       (await fresh(alice)).conversations
@@ -197,11 +214,12 @@ describe('the cached conversation list', () => {
         )
         .find((p: { user: { id: string } }) => p.user.id === carol.user.id).user.lastSeenAt;
     const seenBefore = await lastSeen();
+    const carolOffline = presenceChanged(carol.user.id);
     carolSocket.disconnect();
-    const deadline = Date.now() + 3000;
-    while ((await lastSeen()) === seenBefore && Date.now() < deadline) await sleep(50);
+    // The presence write stores last seen before it tells the lists.
+    await carolOffline;
     expect(await lastSeen()).not.toBe(seenBefore);
-    await expectAllFresh(3000);
+    await expectAllFresh();
     watcher.disconnect();
   });
 });

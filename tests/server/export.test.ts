@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createExports, STALE_BUILD_MS } from '../../server/export/exports';
 import { localDiskStorage } from '../../server/uploads/storage';
 import { storagesFor } from '../../server/uploads/storage-for';
@@ -38,14 +38,16 @@ type Status = {
 };
 
 /** Polls the status until the build is over (the build runs on the server's own time, not a timer of ours). */
-async function finished(token: string, id: string): Promise<Status> {
-  for (let i = 0; i < 500; i++) {
-    const res = await api.get(`/api/export/${id}`, token);
-    expect(res.status).toBe(200);
-    if (res.body.export.status !== 'building') return res.body.export;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the export never finished');
+function finished(token: string, id: string): Promise<Status> {
+  return vi.waitFor(
+    async () => {
+      const res = await api.get(`/api/export/${id}`, token);
+      expect(res.status).toBe(200);
+      expect(res.body.export.status, 'the export never finished').not.toBe('building');
+      return res.body.export as Status;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
 }
 
 async function upload(bytes: string, name: string, token: string) {

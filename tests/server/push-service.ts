@@ -1,7 +1,7 @@
 // A push service stand-in on loopback for the Web Push tests: it records every request, answers with the status
 // a test sets per path (201 by default, or a redirect), and the subscriber side of RFC 8291: a browser's
 // subscription keys, and the decryption of an aes128gcm payload with them.
-import { createECDH, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -24,12 +24,15 @@ export interface PushService {
 export async function startPushService(): Promise<PushService> {
   const requests: PushRequest[] = [];
   const answers = new Map<string, { status: number; headers: Record<string, string> }>();
+  /** nth's waiters, told of each request as it is recorded. */
+  const waiters = new Set<() => void>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
       requests.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
+      for (const w of [...waiters]) w();
       const a = answers.get(path) ?? { status: 201, headers: {} };
       res.writeHead(a.status, a.headers);
       res.end();
@@ -41,14 +44,24 @@ export async function startPushService(): Promise<PushService> {
     url,
     requests,
     answer: (path, status, headers = {}) => answers.set(path, { status, headers }),
-    async nth(path, n, ms = 5_000) {
-      const until = Date.now() + ms;
-      for (;;) {
-        const seen = requests.filter((r) => r.path === path);
-        if (seen.length >= n) return seen[n - 1];
-        if (Date.now() > until) throw new Error(`push service: ${seen.length} request(s) to ${path}, waited for ${n}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+    nth(path, n, ms = 5_000) {
+      const seen = () => requests.filter((r) => r.path === path);
+      const already = seen();
+      if (already.length >= n) return Promise.resolve(already[n - 1]);
+      return new Promise((resolve, reject) => {
+        const look = () => {
+          const now = seen();
+          if (now.length < n) return;
+          waiters.delete(look);
+          clearTimeout(timer);
+          resolve(now[n - 1]);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(look);
+          reject(new Error(`push service: ${seen().length} request(s) to ${path}, waited for ${n}`));
+        }, ms);
+        waiters.add(look);
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

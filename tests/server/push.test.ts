@@ -5,13 +5,13 @@
 // conversation are coalesced, sign-out removes the sign-in's subscriptions, at most 10 per user.
 import { importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH } from '../../src/contract/notification';
 import { ENDPOINT_REFUSED, endpointRefusal } from '../../server/push/endpoint-policy';
 import { PUSH_ENDPOINT_TAKEN } from '../../server/push/push.plugin';
+import { PUSH } from '../../src/contract/notification';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
 import { type PushRequest, type PushService, startPushService, subscriberKeys } from './push-service';
-import { type Api, ack, befriend, closeAll, connect, next, sleep, type TestUser } from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -127,7 +127,7 @@ describe('subscribing', () => {
     const paths: string[] = [];
     for (let i = 0; i < PUSH.subscriptionsPerUser + 2; i++) {
       paths.push((await subscribe(carol)).path);
-      await sleep(2); // distinct created_at
+      clock.advance(1); // distinct created_at (the server's clock stamps them)
     }
     await subscribe(carol, { path: paths[paths.length - 1] }); // the same browser again
     const kept = (await subscriptionsOf(carol.user.id)).map((s) => s.endpoint.slice(ps.url.length)).sort();

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, createMachine, waitFor } from 'xstate';
 import type { Ack } from '../../src/contract/events';
 import { OFFLINE_MESSAGE, realtimeMachine } from '../../src/machines/realtime/realtime/realtime.machine';
-import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/realtime/server-request';
 import type { ServerEventMessage } from '../../src/machines/realtime/realtime/realtime.protocol';
-import { socketActor } from '../../src/services/realtime/socket.actor';
+import { type ServerRequestInput, serverRequest } from '../../src/machines/realtime/realtime/server-request';
 import { createSocket } from '../../src/services/realtime/socket';
+import { socketActor } from '../../src/services/realtime/socket.actor';
 import { client, startTestServer, type TestServer } from './harness';
 
 let srv: TestServer;
@@ -83,38 +83,44 @@ describe('realtime actor ↔ real gateway', () => {
 });
 
 describe('socket actor with a socket that arrives late (socket.io-client loaded on demand)', () => {
-  const later = <T>(value: () => T, ms = 100) => new Promise<T>((resolve) => setTimeout(() => resolve(value()), ms));
+  /** A connector whose socket arrives only when the test says so: `release` opens it and resolves the promise. */
+  function heldConnector() {
+    const opened: ReturnType<typeof createSocket>[] = [];
+    let release: () => void = () => {
+      throw new Error('the connector was not called');
+    };
+    const connector = (token: string) =>
+      new Promise<ReturnType<typeof createSocket>>((resolve) => {
+        release = () => resolve(opened[opened.push(createSocket(token, srv.url)) - 1]!);
+      });
+    return { opened, connector, release: () => release() };
+  }
 
   it('uses the newest token for the handshake: a refresh while the socket loads is not lost', async () => {
     const anna = await client(srv.url).user('anna-late');
-    const opened: ReturnType<typeof createSocket>[] = [];
-    const realtime = createActor(
-      realtimeMachine.provide({
-        actors: { socket: socketActor((token) => later(() => opened[opened.push(createSocket(token, srv.url)) - 1]!)) },
-      }),
-    ).start();
+    const held = heldConnector();
+    const realtime = createActor(realtimeMachine.provide({ actors: { socket: socketActor(held.connector) } })).start();
     realtime.send({ type: 'realtime.token', token: 'not-a-valid-token' });
     realtime.send({ type: 'realtime.token', token: anna.accessToken });
+    held.release();
     await waitFor(realtime, (s) => s.hasTag('live'), { timeout: 5_000 });
-    expect(opened).toHaveLength(1);
-    expect(opened[0]!.auth).toEqual({ token: anna.accessToken });
+    expect(held.opened).toHaveLength(1);
+    expect(held.opened[0]!.auth).toEqual({ token: anna.accessToken });
     realtime.stop();
   });
 
   it('a socket that arrives after the actor stopped is closed at once', async () => {
     const anna = await client(srv.url).user('anna-gone');
-    let arrived: ReturnType<typeof createSocket> | null = null;
-    const realtime = createActor(
-      realtimeMachine.provide({
-        actors: { socket: socketActor((token) => later(() => (arrived = createSocket(token, srv.url)))) },
-      }),
-    ).start();
+    const held = heldConnector();
+    const realtime = createActor(realtimeMachine.provide({ actors: { socket: socketActor(held.connector) } })).start();
     realtime.send({ type: 'realtime.token', token: anna.accessToken });
     realtime.send({ type: 'realtime.stop' });
-    await new Promise((r) => setTimeout(r, 400));
-    expect(arrived).not.toBeNull();
-    expect(arrived!.active).toBe(false);
-    expect(arrived!.connected).toBe(false);
+    held.release();
+    expect(held.opened).toHaveLength(1);
+    const arrived = held.opened[0]!;
+    // Opened with autoConnect, the socket is active until the actor disconnects it.
+    await vi.waitFor(() => expect(arrived.active).toBe(false), { timeout: 5_000 });
+    expect(arrived.connected).toBe(false);
     realtime.stop();
   });
 });

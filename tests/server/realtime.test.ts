@@ -4,18 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
-import {
-  type Api,
-  ack,
-  befriend,
-  closeAll,
-  connect,
-  next,
-  recorder,
-  roundTrip,
-  sleep,
-  type TestUser,
-} from './socket-helpers';
+import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -27,11 +16,29 @@ let outsider: TestUser;
 let ab: string;
 let group: string;
 let clock: ManualClock;
+/** Told each time presence work changed what users see (server/realtime/presence.ts, `changed`). */
+const presenceWaiters = new Set<(userIds: readonly string[] | null) => void>();
+/**
+ * Resolves when presence work for `userId` has been done: it tells the lists, and then, in the same step, the
+ * users who see it (presence:update) unless the user is invisible. Asked for before the change is made.
+ */
+const presenceChanged = (userId: string) =>
+  new Promise<void>((resolve) => {
+    const waiter = (userIds: readonly string[] | null) => {
+      if (userIds && !userIds.includes(userId)) return;
+      presenceWaiters.delete(waiter);
+      resolve();
+    };
+    presenceWaiters.add(waiter);
+  });
 
 beforeAll(async () => {
   // TEST_REDIS_URL runs the same suite through the socket.io Redis adapter.
   clock = manualClock();
   srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null }, { clock });
+  srv.server.ctx.realtime.onPresenceChanged((userIds) => {
+    for (const waiter of [...presenceWaiters]) waiter(userIds);
+  });
   api = client(srv.url);
   [alice, bob, carol, outsider] = await Promise.all([
     api.user('alice'),
@@ -293,13 +300,15 @@ describe('presence', () => {
     const danContact = contacts.body.contacts.find((c: { friend: { id: string } }) => c.friend.id === dan.user.id);
     expect(danContact.friend.status).toBe('ONLINE');
     tab1.disconnect();
-    await sleep(200);
-    // Another tab is still open: nothing changes.
-    expect(seen.seen.filter((s) => (s.payload as { userId?: string })?.userId === dan.user.id)).toEqual([]);
     const offline = next(watcher, 'presence:update', (p) => p.userId === dan.user.id);
     tab2.disconnect();
     const off = await offline;
     expect(off.status).toBe('OFFLINE');
+    // Another tab was still open when the first closed: nothing changed then. The last tab's OFFLINE is the barrier:
+    // presence work for one user runs in order, so what the first close had announced would have come before it.
+    expect(seen.seen.filter((s) => (s.payload as { userId?: string })?.userId === dan.user.id)).toEqual([
+      { event: 'presence:update', payload: off },
+    ]);
     expect(Date.now() - Date.parse(off.lastSeenAt)).toBeLessThan(5000);
     const after = await api.get('/api/contacts?filter=accepted', alice.accessToken);
     const danAfter = after.body.contacts.find((c: { friend: { id: string } }) => c.friend.id === dan.user.id);
@@ -319,10 +328,15 @@ describe('presence', () => {
     await next(watcher, 'presence:update', (p) => p.userId === fay.user.id && p.status === 'OFFLINE');
     await api.patch('/api/status/me', { status: 'OFFLINE' }, fay.accessToken);
     const seen = recorder(watcher);
+    const connected = presenceChanged(fay.user.id);
     const s2 = await connect(srv.url, fay.accessToken);
-    await sleep(200);
+    await connected;
+    const disconnected = presenceChanged(fay.user.id);
     s2.disconnect();
-    await sleep(200);
+    await disconnected;
+    // The presence work of both is done, and an update it sent the watcher was written in that same step: a round
+    // trip on the watcher, answered later, comes after it.
+    await roundTrip(watcher);
     expect(
       seen.seen.filter(
         (x) => x.event === 'presence:update' && (x.payload as { userId: string }).userId === fay.user.id,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DeleteBucketCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backup, restore } from '../../server/admin/backup';
 import { createServer } from '../../server/app';
 import { loadConfig } from '../../server/config';
@@ -136,11 +136,14 @@ describe('uploads in the bucket', () => {
     const started = await client(srv.url).post('/api/export', {}, alice.accessToken);
     expect(started.status).toBe(202);
     const id = started.body.export.id as string;
-    let status = started.body.export;
-    for (let i = 0; i < 100 && status.status === 'building'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await client(srv.url).get(`/api/export/${id}`, alice.accessToken)).body.export;
-    }
+    const status = await vi.waitFor(
+      async () => {
+        const now = (await client(srv.url).get(`/api/export/${id}`, alice.accessToken)).body.export;
+        expect(now.status, 'the export never finished').not.toBe('building');
+        return now;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(status.status).toBe('ready');
     expect(await s3.objects()).toContain(`exports/${id}`);
     expect(fs.existsSync(path.join(srv.config.dataDir, 'exports', id))).toBe(false);

@@ -39,6 +39,16 @@ function senderOn(profile: number, keys: werift.SrtpSession['config']['keys'], f
   return { sender, wire, dtls };
 }
 
+/**
+ * Waits until both senders have put `length` packets on the wire: werift answers a NACK by counting the
+ * retransmissions at once and sending them asynchronously.
+ */
+async function wiresReach(length: number, ...senders: { wire: Buffer[] }[]) {
+  await vi.waitFor(() => {
+    for (const s of senders) expect(s.wire.length).toBeGreaterThanOrEqual(length);
+  });
+}
+
 const keys = () => ({
   localMasterKey: randomBytes(16),
   localMasterSalt: randomBytes(14),
@@ -149,7 +159,7 @@ describe.each([
     });
     reference.sender.handleRtcpPacket(nack);
     direct.sender.handleRtcpPacket(nack);
-    await new Promise((r) => setTimeout(r, 10));
+    await wiresReach(seqs.length + 2, reference, direct);
     expect(direct.wire.length).toBe(seqs.length + 2);
     for (let i = seqs.length; i < direct.wire.length; i++)
       expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
@@ -187,7 +197,7 @@ describe.each([
     });
     reference.sender.handleRtcpPacket(nack);
     direct.sender.handleRtcpPacket(nack);
-    await new Promise((r) => setTimeout(r, 10));
+    await wiresReach(4, reference, direct);
     expect(direct.wire.length).toBe(4);
     for (let i = 2; i < 4; i++) expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
   });

@@ -8,7 +8,7 @@ import { JoinRequest, SignalResponse, WrappedJoinRequest, WrappedJoinRequest_Com
 import { dispose, RoomEvent } from '@livekit/rtc-node';
 import { decodeJwt, jwtVerify } from 'jose';
 import { AccessToken } from 'livekit-server-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, startSfu } from '../../server/sfu/index';
@@ -40,8 +40,6 @@ afterAll(async () => {
   await dispose();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function shortToken(identity: string, room: string): Promise<string> {
   const at = new AccessToken(apiKey, apiSecret, { identity, name: identity, ttl: 2 });
   at.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
@@ -71,15 +69,15 @@ function open(query: string): Promise<RawClient | number> {
       resolve({
         ws,
         messages,
-        next: async (kind, ms = 5000) => {
-          const until = Date.now() + ms;
-          for (;;) {
-            const found = messages.find((m) => m.message.case === kind);
-            if (found) return found;
-            if (Date.now() > until) throw new Error(`no ${kind}`);
-            await sleep(50);
-          }
-        },
+        next: (kind, ms = 5000) =>
+          vi.waitFor(
+            () => {
+              const found = messages.find((m) => m.message.case === kind);
+              if (!found) throw new Error(`no ${kind}`);
+              return found;
+            },
+            { timeout: ms, interval: 20 },
+          ),
       }),
     );
   });

@@ -109,8 +109,6 @@ export function ack<T = any>(socket: Socket, event: string, ...args: unknown[]):
   return socket.timeout(3000).emitWithAck(event, ...args) as Promise<T>;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * An acknowledged round trip through the server on this socket, in place of waiting a while to see that nothing
  * arrives: one connection keeps its order, so every event the server sent the socket before it answered is in
