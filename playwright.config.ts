@@ -17,8 +17,8 @@ export const chromiumArgs = [
 
 /**
  * Specs that run alone on one worker, after the rest: those that send real media (calls, the embedded media server,
- * TURN) and the secret chats' (MLS in each browser's worker: under two browser pairs at once a second device's
- * first message sometimes arrives after the spec's wait, a race not yet pinned down).
+ * TURN) and the secret chats' (MLS in each browser's worker, CPU-heavy: two browser pairs at once would share the
+ * two cores with it).
  */
 const SERIAL_SPECS = [
   '**/sfu*.spec.ts',
