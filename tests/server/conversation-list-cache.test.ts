@@ -4,9 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConversationEntries } from '../../server/conversations/conversation-view';
 import { client, startTestServer, type TestServer } from './harness';
-import { type Api, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
+import { type Api, befriend, closeAll, connect, next, presenceWatch, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
+let presence: ReturnType<typeof presenceWatch>;
 let api: Api;
 let alice: TestUser;
 let bob: TestUser;
@@ -38,21 +39,6 @@ async function expectAllFresh() {
   for (const u of everyone) built.push(await fresh(u));
   expect(served).toEqual(built);
 }
-/** Told when presence changed what users see (after the list cache, which listened first, has heard it). */
-const presenceWaiters = new Set<(userIds: readonly string[] | null) => void>();
-/**
- * Resolves when the server has announced a presence change of `userId`'s to the lists: the presence write is
- * done and the lists have dropped what it changed. Asked for before the change is made.
- */
-const presenceChanged = (userId: string) =>
-  new Promise<void>((resolve) => {
-    const waiter = (userIds: readonly string[] | null) => {
-      if (userIds && !userIds.includes(userId)) return;
-      presenceWaiters.delete(waiter);
-      resolve();
-    };
-    presenceWaiters.add(waiter);
-  });
 const send = async (u: TestUser, conversationId: string, body: Record<string, unknown> = {}) => {
   const res = await api.post(
     '/api/conversations/send',
@@ -65,9 +51,7 @@ const send = async (u: TestUser, conversationId: string, body: Record<string, un
 
 beforeAll(async () => {
   srv = await startTestServer({ conversationListCache: 100 });
-  srv.server.ctx.realtime.onPresenceChanged((userIds) => {
-    for (const waiter of [...presenceWaiters]) waiter(userIds);
-  });
+  presence = presenceWatch(srv.server.ctx.realtime);
   api = client(srv.url);
   [alice, bob, carol] = await Promise.all([api.user('alice'), api.user('bob'), api.user('carol')]);
   everyone = [alice, bob, carol];
@@ -183,25 +167,25 @@ describe('the cached conversation list', () => {
 
   it('follows presence: coming online, going offline (last seen), also for an invisible user', async () => {
     await prime();
-    const aliceOnline = presenceChanged(alice.user.id);
+    const aliceOnline = presence.changed(alice.user.id);
     const watcher = await connect(srv.url, alice.accessToken);
     await aliceOnline;
     await expectAllFresh();
     await prime();
-    const bobOnline = presenceChanged(bob.user.id);
+    const bobOnline = presence.changed(bob.user.id);
     const online = next(watcher, 'presence:update', (p) => p.userId === bob.user.id && p.status !== 'OFFLINE');
     const bobSocket = await connect(srv.url, bob.accessToken);
     await online;
     await bobOnline;
     await expectAllFresh();
     await prime();
-    const bobOffline = presenceChanged(bob.user.id);
+    const bobOffline = presence.changed(bob.user.id);
     bobSocket.disconnect();
     await bobOffline;
     await expectAllFresh();
 
     expect((await api.patch('/api/status/me', { status: 'OFFLINE' }, carol.accessToken)).status).toBe(200);
-    const carolOnline = presenceChanged(carol.user.id);
+    const carolOnline = presence.changed(carol.user.id);
     const carolSocket = await connect(srv.url, carol.accessToken);
     // Invisible: nobody is told, but the lists are (her connection's presence write is done before they are primed).
     await carolOnline;
@@ -214,7 +198,7 @@ describe('the cached conversation list', () => {
         )
         .find((p: { user: { id: string } }) => p.user.id === carol.user.id).user.lastSeenAt;
     const seenBefore = await lastSeen();
-    const carolOffline = presenceChanged(carol.user.id);
+    const carolOffline = presence.changed(carol.user.id);
     carolSocket.disconnect();
     // The presence write stores last seen before it tells the lists.
     await carolOffline;

@@ -4,9 +4,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMINGS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
-import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
+import {
+  type Api,
+  ack,
+  befriend,
+  closeAll,
+  connect,
+  next,
+  presenceWatch,
+  recorder,
+  roundTrip,
+  type TestUser,
+} from './socket-helpers';
 
 let srv: TestServer;
+let presence: ReturnType<typeof presenceWatch>;
 let api: Api;
 let alice: TestUser;
 let bob: TestUser;
@@ -16,29 +28,12 @@ let outsider: TestUser;
 let ab: string;
 let group: string;
 let clock: ManualClock;
-/** Told each time presence work changed what users see (server/realtime/presence.ts, `changed`). */
-const presenceWaiters = new Set<(userIds: readonly string[] | null) => void>();
-/**
- * Resolves when presence work for `userId` has been done: it tells the lists, and then, in the same step, the
- * users who see it (presence:update) unless the user is invisible. Asked for before the change is made.
- */
-const presenceChanged = (userId: string) =>
-  new Promise<void>((resolve) => {
-    const waiter = (userIds: readonly string[] | null) => {
-      if (userIds && !userIds.includes(userId)) return;
-      presenceWaiters.delete(waiter);
-      resolve();
-    };
-    presenceWaiters.add(waiter);
-  });
 
 beforeAll(async () => {
   // TEST_REDIS_URL runs the same suite through the socket.io Redis adapter.
   clock = manualClock();
   srv = await startTestServer({ redisUrl: process.env.TEST_REDIS_URL ?? null }, { clock });
-  srv.server.ctx.realtime.onPresenceChanged((userIds) => {
-    for (const waiter of [...presenceWaiters]) waiter(userIds);
-  });
+  presence = presenceWatch(srv.server.ctx.realtime);
   api = client(srv.url);
   [alice, bob, carol, outsider] = await Promise.all([
     api.user('alice'),
@@ -328,10 +323,10 @@ describe('presence', () => {
     await next(watcher, 'presence:update', (p) => p.userId === fay.user.id && p.status === 'OFFLINE');
     await api.patch('/api/status/me', { status: 'OFFLINE' }, fay.accessToken);
     const seen = recorder(watcher);
-    const connected = presenceChanged(fay.user.id);
+    const connected = presence.changed(fay.user.id);
     const s2 = await connect(srv.url, fay.accessToken);
     await connected;
-    const disconnected = presenceChanged(fay.user.id);
+    const disconnected = presence.changed(fay.user.id);
     s2.disconnect();
     await disconnected;
     // The presence work of both is done, and an update it sent the watcher was written in that same step: a round

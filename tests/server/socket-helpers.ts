@@ -131,3 +131,28 @@ export async function befriend(api: Api, a: TestUser, b: TestUser): Promise<void
   );
   if (res.status !== 200) throw new Error(`respond failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+/**
+ * Follows a test server's presence work (server/realtime/presence.ts, `changed`): `changed(userId)`, asked for
+ * before the change is made, resolves when the server has told the lists (and, in the same step, the users who see
+ * it) of a presence change of that user's.
+ */
+export function presenceWatch(realtime: {
+  onPresenceChanged(listener: (userIds: readonly string[] | null) => void): void;
+}): { changed(userId: string): Promise<void> } {
+  const waiters = new Set<(userIds: readonly string[] | null) => void>();
+  realtime.onPresenceChanged((userIds) => {
+    for (const waiter of [...waiters]) waiter(userIds);
+  });
+  return {
+    changed: (userId) =>
+      new Promise<void>((resolve) => {
+        const waiter = (userIds: readonly string[] | null) => {
+          if (userIds && !userIds.includes(userId)) return;
+          waiters.delete(waiter);
+          resolve();
+        };
+        waiters.add(waiter);
+      }),
+  };
+}
