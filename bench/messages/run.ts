@@ -15,7 +15,7 @@
 // window the server child is left to settle (its CPU under 5 % of a core), so the garbage collection and
 // WAL checkpoints a previous phase left behind are not charged to the next one.
 // Options: BENCH_WINDOW_S (5), BENCH_ROUNDS (3), BENCH_IDLE_SOCKETS (1000), BENCH_JSON=<file> (write the results as JSON),
-// BENCH_PHASES (memory,sends,group,http,history: a subset runs only those), BENCH_CPU_PROF=<dir> (V8 CPU profiles
+// BENCH_PHASES (memory,sends,group,http,history: a subset runs only those; `list` also names the http phase), BENCH_CPU_PROF=<dir> (V8 CPU profiles
 // of both server children, for finding where the time goes);
 // the app child gets this process's environment (e.g. SQLITE_SYNCHRONOUS=FULL, BENCH_DATABASE_URL).
 import fs from 'node:fs';
@@ -504,7 +504,8 @@ async function main(): Promise<void> {
     const memory = phases.has('memory') ? await both(idleSocketsPhase) : null;
     if (phases.has('sends')) results.sends = await sendsPhase(both, checks, counts);
     if (phases.has('group')) results.group = await groupPhase(both, together, checks, counts);
-    if (phases.has('http')) results.http = await listPhase(floor, app, checks);
+    // `list` is another name for the same phase.
+    if (phases.has('http') || phases.has('list')) results.http = await listPhase(floor, app, checks);
     if (phases.has('history')) results.history = await historyPhase(app, checks);
     if (memory) {
       reportMemory(memory, checks);
