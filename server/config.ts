@@ -6,6 +6,12 @@ import { LIMITS } from '../src/contract/limits';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * The address people open (PUBLIC_URL, an origin such as https://chat.example.org); null when unset. With https
+   * the server serves TLS itself (tls below); the client names it where a feature needs a secure context.
+   */
+  publicUrl: string | null;
+  tls: TlsSettings;
   dataDir: string;
   /** postgres://… selects PostgreSQL; unset means a SQLite file in dataDir. */
   databaseUrl: string | null;
@@ -155,6 +161,61 @@ function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
+/** How the server gets its certificate: none (plain HTTP), ACME for PUBLIC_URL's host, or the operator's files. */
+export type TlsSettings =
+  | { mode: 'off' }
+  | { mode: 'files'; certFile: string; keyFile: string; httpPort: number | null }
+  | {
+      mode: 'acme';
+      /** The name the certificate is for: PUBLIC_URL's host. */
+      domain: string;
+      /** The CA's ACME directory (ACME_DIRECTORY). */
+      directoryUrl: string;
+      /** Contact the CA may write to about expiry (ACME_EMAIL); none when unset. */
+      email: string | null;
+      /** Plain HTTP: the CA's HTTP-01 challenges and a redirect to https (HTTP_PORT). */
+      httpPort: number;
+    };
+
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
+
+function publicUrlSetting(v: string | null): string | null {
+  if (!v) return null;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error(`Invalid PUBLIC_URL (want e.g. https://chat.example.org): ${v}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Error(`Invalid PUBLIC_URL (want http:// or https://): ${v}`);
+  }
+  return url.origin;
+}
+
+function tlsSettings(env: NodeJS.ProcessEnv, publicUrl: string | null): TlsSettings {
+  const certFile = str(env.TLS_CERT);
+  const keyFile = str(env.TLS_KEY);
+  const httpPort = str(env.HTTP_PORT);
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new Error('TLS_CERT and TLS_KEY go together');
+  if (certFile && keyFile) {
+    return {
+      mode: 'files',
+      certFile: path.resolve(certFile),
+      keyFile: path.resolve(keyFile),
+      httpPort: httpPort ? int(httpPort, 80) : null,
+    };
+  }
+  if (!publicUrl?.startsWith('https:')) return { mode: 'off' };
+  return {
+    mode: 'acme',
+    domain: new URL(publicUrl).hostname,
+    directoryUrl: str(env.ACME_DIRECTORY) ?? LETS_ENCRYPT_DIRECTORY,
+    email: str(env.ACME_EMAIL),
+    httpPort: int(httpPort ?? undefined, 80),
+  };
+}
+
 const synchronousSetting = (v: string | null): SqliteSynchronous => {
   const s = (v ?? 'NORMAL').toUpperCase();
   if (s !== 'NORMAL' && s !== 'FULL') throw new Error(`Invalid SQLITE_SYNCHRONOUS (want FULL or NORMAL): ${v}`);
@@ -163,9 +224,14 @@ const synchronousSetting = (v: string | null): SqliteSynchronous => {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const publicUrl = publicUrlSetting(str(env.PUBLIC_URL));
+  const tls = tlsSettings(env, publicUrl);
   const config: Config = {
-    port: int(env.PORT, 4000),
+    // Serving TLS itself, the server takes HTTPS's own port unless told otherwise.
+    port: int(env.PORT, tls.mode === 'off' ? 4000 : 443),
     host: env.HOST ?? '0.0.0.0',
+    publicUrl,
+    tls,
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
     sqliteSynchronous: synchronousSetting(str(env.SQLITE_SYNCHRONOUS)),

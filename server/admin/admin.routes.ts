@@ -18,6 +18,10 @@ export const adminRoutes = fp(
     const admin = async (userId: string) => requireAdmin(db, userId);
 
     contractRoute(app, 'registrationInfo', async () => ({ mode: (await readSettings(db)).registration }));
+    contractRoute(app, 'instance', async () => ({
+      uploadLimitBytes: app.config.uploadLimitBytes,
+      secureUrl: app.config.publicUrl?.startsWith('https:') ? app.config.publicUrl : null,
+    }));
 
     contractRoute(app, 'passwordResetInfo', async ({ params }) => accounts.resetInfo(params.token));
     contractRoute(app, 'resetPassword', async ({ body }) => {

@@ -9,6 +9,17 @@ export const RegistrationMode = z.enum(['open', 'invites', 'closed']);
 export type RegistrationMode = z.infer<typeof RegistrationMode>;
 export const RegistrationInfoResponse = z.object({ mode: RegistrationMode });
 
+/**
+ * What any page may know of the server before sign-in: the largest upload (UPLOAD_LIMIT_MB), so a larger file is
+ * refused before it is sent, and the https address people should open (PUBLIC_URL when it is https), named where a
+ * feature needs a secure context (calls, voice, notifications).
+ */
+export const InstanceResponse = z.object({
+  uploadLimitBytes: z.number().int().positive(),
+  secureUrl: z.string().nullable(),
+});
+export type InstanceResponse = z.infer<typeof InstanceResponse>;
+
 export const InviteCode = z
   .string()
   .trim()

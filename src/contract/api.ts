@@ -3,32 +3,6 @@
 // ./routes and takes only types from here (import type), so zod stays out of the browser bundle.
 import { z } from 'zod';
 import {
-  Attachment,
-  AttachmentType,
-  CallInfo,
-  Contact,
-  Conversation,
-  ConversationEntry,
-  DisplayName,
-  Eblid,
-  Id,
-  IsoDate,
-  Message,
-  NUL_MESSAGE,
-  noNul,
-  ChatSettings,
-  ParticipantRole,
-  Password,
-  PresenceStatus,
-  PublicUser,
-  ReactionEmoji,
-  SendType,
-  SearchResult,
-  User,
-  Username,
-  VoiceInfo,
-} from './entities';
-import {
   AdminReportsQuery,
   AdminReportsResponse,
   AdminRoleBody,
@@ -38,6 +12,7 @@ import {
   AdminUsersQuery,
   AdminUsersResponse,
   CreateRegistrationInviteBody,
+  InstanceResponse,
   InviteCode,
   PasswordResetInfoResponse,
   PasswordResetParams,
@@ -54,7 +29,35 @@ import {
   ServerSettingsBody,
   ServerSettingsResponse,
 } from './administration';
+import {
+  Attachment,
+  AttachmentType,
+  CallInfo,
+  ChatSettings,
+  Contact,
+  Conversation,
+  ConversationEntry,
+  DisplayName,
+  Eblid,
+  Id,
+  IsoDate,
+  Message,
+  NUL_MESSAGE,
+  noNul,
+  ParticipantRole,
+  Password,
+  PresenceStatus,
+  PublicUser,
+  ReactionEmoji,
+  SearchResult,
+  SendType,
+  User,
+  Username,
+  VoiceInfo,
+} from './entities';
 import { LIMITS } from './limits';
+import { PUSH } from './notification';
+import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
 import {
   ClaimBody,
   ClaimResponse,
@@ -83,8 +86,6 @@ import {
   BackupInfoResponse,
   BackupKeyBody,
 } from './secret-backup';
-import { PUSH } from './notification';
-import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
 
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -552,6 +553,7 @@ export const api = {
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),
   pushUnsubscribe: route('pushUnsubscribe', { body: PushUnsubscribeBody, response: Ok }),
   registrationInfo: route('registrationInfo', { response: RegistrationInfoResponse }),
+  instance: route('instance', { response: InstanceResponse }),
   passwordResetInfo: route('passwordResetInfo', { params: PasswordResetParams, response: PasswordResetInfoResponse }),
   resetPassword: route('resetPassword', { body: ResetPasswordBody, response: Ok }),
   report: route('report', { body: ReportBody, response: Ok }),
@@ -591,6 +593,7 @@ export const api = {
 
 export type Api = typeof api;
 export type { RouteName };
+
 type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
 export type BodyOf<K extends RouteName> = Api[K] extends { body: infer B } ? Infer<B> : undefined;
 export type QueryOf<K extends RouteName> = Api[K] extends { query: infer Q } ? Infer<Q> : undefined;

@@ -71,6 +71,7 @@ export const routes = {
   pushSubscribe: { method: 'POST', path: '/push/subscribe', auth: true },
   pushUnsubscribe: { method: 'POST', path: '/push/unsubscribe', auth: true },
   registrationInfo: { method: 'GET', path: '/registration', auth: false },
+  instance: { method: 'GET', path: '/instance', auth: false },
   passwordResetInfo: { method: 'GET', path: '/auth/reset/:token', auth: false },
   resetPassword: { method: 'POST', path: '/auth/reset', auth: false },
   report: { method: 'POST', path: '/reports', auth: true },
