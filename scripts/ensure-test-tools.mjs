@@ -1,11 +1,13 @@
-// The browser tests' Debian tools, installed when missing (no browser downloads here): Chromium, which Playwright
-// drives, and coturn, the TURN server the call specs relay through (e2e/sfu-page/coturn.ts).
+// The tests' Debian tools, installed when missing (no browser downloads here): Chromium, which Playwright drives,
+// coturn, the TURN server the call specs relay through (e2e/sfu-page/coturn.ts), and pebble, the ACME test CA the
+// HTTPS suite gets certificates from (tests/server/pebble.ts).
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
 const tools = [
   { exe: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium' },
   { exe: '/usr/bin/turnserver', pkg: 'coturn' },
+  { exe: '/usr/bin/pebble', pkg: 'pebble' },
 ];
 const missing = tools.filter((t) => !fs.existsSync(t.exe));
 if (missing.length > 0) {

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 
 const phases = [
+  ['tools', 'node scripts/ensure-test-tools.mjs'],
   ['typecheck', 'npm run typecheck'],
   ['lint', 'npm run lint'],
   ['vitest', 'npx vitest run'],

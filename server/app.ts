@@ -5,55 +5,56 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin/admin.routes';
 import { administrationPlugin } from './admin/administration.plugin';
+import { retentionPlugin } from './admin/retention';
+import type { AccessTokens } from './auth/access-tokens';
 import { authRoutes } from './auth/auth.routes';
 import { authenticationPlugin } from './auth/authenticate';
 import { endedSessionsSync } from './auth/ended-sessions.plugin';
 import { sessionsRoutes } from './auth/sessions.routes';
 import { signInsPlugin } from './auth/sign-ins';
 import { basePlugin } from './base';
-import { callRelay } from './calls/call-relay';
 import { callHistoryRoutes } from './calls/call-history.routes';
+import { callRelay } from './calls/call-relay';
 import { type Clock, systemClock } from './clock';
-import type { AccessTokens } from './auth/access-tokens';
 import type { Config } from './config';
-import type { ConversationListCache } from './conversations/list-cache';
-import type { Database, Dialect } from './db/database';
-import type { PushNotifier } from './push/push.plugin';
-import type { Realtime } from './realtime/gateway';
-import type { SessionSockets } from './realtime/socket-sessions';
-import type { Secrets } from './secrets';
 import { contactsRoutes } from './contacts/contacts.routes';
 import { conversationRooms } from './conversations/conversation-rooms';
 import { conversationsRoutes } from './conversations/conversations.routes';
 import { groupsRoutes } from './conversations/groups.routes';
-import { blocksPlugin } from './users/blocks.plugin';
-import { mediaRoomsPlugin } from './livekit/media-rooms';
-import { blocksRoutes } from './users/blocks.routes';
+import type { ConversationListCache } from './conversations/list-cache';
 import { listsPlugin } from './conversations/lists.plugin';
-import { clientStatic } from './http/client-static';
-import { contractRoute } from './http/contract-route';
+import type { Database, Dialect } from './db/database';
 import { exportRoutes } from './export/export.routes';
+import { clientStatic } from './http/client-static';
 import { closeKeepAlive } from './http/close-keep-alive';
+import { contractRoute } from './http/contract-route';
 import { installErrorHandler } from './http/errors';
 import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
+import { mediaGatewayPlugin } from './livekit/media-gateway';
+import { mediaRoomsPlugin } from './livekit/media-rooms';
 import { livekitRoutes } from './livekit/token.routes';
-import { messageEditsRoutes } from './messages/message-edits.routes';
 import { messageActionsRoutes } from './messages/message-actions.routes';
+import { messageEditsRoutes } from './messages/message-edits.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
-import { realtimePlugin } from './realtime/realtime.plugin';
-import { searchRoutes } from './search/search.routes';
-import { secretBackupRoutes } from './secret/secret-backup';
-import { secretRoutes } from './secret/secret.plugin';
-import { secretUploadsRoutes } from './secret/secret-uploads';
-import { pushPlugin } from './push/push.plugin';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
 import { requestIdOf, requestIds } from './observability/request-id';
-import { retentionPlugin } from './admin/retention';
+import type { PushNotifier } from './push/push.plugin';
+import { pushPlugin } from './push/push.plugin';
+import type { Realtime } from './realtime/gateway';
+import { realtimePlugin } from './realtime/realtime.plugin';
+import type { SessionSockets } from './realtime/socket-sessions';
+import { searchRoutes } from './search/search.routes';
+import { secretRoutes } from './secret/secret.plugin';
+import { secretBackupRoutes } from './secret/secret-backup';
+import { secretUploadsRoutes } from './secret/secret-uploads';
+import type { Secrets } from './secrets';
 import { storagesFor } from './uploads/storage-for';
 import { uploadsRoutes } from './uploads/uploads.routes';
+import { blocksPlugin } from './users/blocks.plugin';
+import { blocksRoutes } from './users/blocks.routes';
 import { statusRoutes } from './users/status.routes';
 
 export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
@@ -90,6 +91,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** Where log lines go instead of stdout (tests that read what the server logs). */
   logStream?: { write(line: string): void };
+  /** Serve HTTPS with this key and certificate (server/tls); later ones through `app.server.setSecureContext`. */
+  https?: { key: string; cert: string };
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
@@ -102,6 +105,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     throw err;
   }
   const app = Fastify({
+    ...(options.https ? { https: { key: options.https.key, cert: options.https.cert } } : {}),
     logger:
       config.logLevel === 'silent'
         ? false
@@ -131,6 +135,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(listsPlugin);
   app.register(blocksPlugin);
   app.register(mediaRoomsPlugin);
+  app.register(mediaGatewayPlugin);
   // Before the routes: its response hook measures every route registered after it.
   app.register(metricsPlugin);
   app.register(pushPlugin);

@@ -1,38 +1,27 @@
-// `npm start`: the whole product in one process on embedded defaults.
-import { createServer } from './app';
+// `npm start`: the whole product in one process on embedded defaults (serve.ts).
 import { loadConfig } from './config';
-import { type Sfu, startSfu } from './sfu/index';
+import { serve } from './serve';
+import { TlsStartError } from './tls/index';
 
 const config = loadConfig();
-const server = await createServer(config);
-await server.app.listen({ port: config.port, host: config.host });
-server.app.log.info(`Messenger on http://localhost:${config.port} (data in ${config.dataDir}, ${server.ctx.dialect})`);
-
-// The embedded media server, unless an external LiveKit is configured; it checks tokens with the same key
-// and secret the token route signs with.
-let sfu: Sfu | null = null;
-if (!config.livekit.url) {
-  sfu = await startSfu({
-    port: config.sfu.port,
-    host: config.host,
-    apiKey: server.ctx.secrets.livekitApiKey,
-    apiSecret: server.ctx.secrets.livekitApiSecret,
-    hostCandidates: config.sfu.hostCandidates,
-    udpPortRange: config.sfu.udpPortRange,
-    logger: server.app.log.child({ module: 'sfu' }),
-  });
-  server.app.log.info(`Embedded media server (LiveKit protocol) on ws://localhost:${sfu.port}`);
-  // Someone removed from a conversation leaves its call at once.
-  server.app.mediaRooms.attach(sfu);
+let served: Awaited<ReturnType<typeof serve>>;
+try {
+  served = await serve(config);
+} catch (err) {
+  // No certificate to serve with: the reason in the operator's language, and no stack trace to read it from.
+  if (err instanceof TlsStartError) {
+    console.error(`Беседа не запущена: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
 }
 // werift can reject promises nobody awaits when a peer vanishes mid-handshake, and socket.io's Redis adapter
 // publishes without catching while Redis is down: one broken call or a Redis outage must not take every
 // conversation down with the process (readiness reports Redis meanwhile).
-process.on('unhandledRejection', (err) => server.app.log.error({ err }, 'unhandled rejection'));
+process.on('unhandledRejection', (err) => served.server.app.log.error({ err }, 'unhandled rejection'));
 
 const stop = async () => {
-  await sfu?.close();
-  await server.close();
+  await served.close();
   process.exit(0);
 };
 process.once('SIGINT', stop);

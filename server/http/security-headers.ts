@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
+import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 import type { Config } from '../config';
 import { livekitUrl } from '../livekit/token.routes';
-import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
 
@@ -116,8 +116,10 @@ export const securityHeaders = fp(
           connectSrc: ["'self'", (req) => connectSources(config, req as IncomingMessage)],
         },
       },
-      // HSTS belongs to the TLS proxy in front (the app itself speaks plain http, also on LANs).
-      strictTransportSecurity: false,
+      // Serving its own certificate, the app says so for a year (a browser then never tries http:// first);
+      // behind a TLS proxy HSTS is the proxy's, and on a LAN's plain http it would mean nothing.
+      strictTransportSecurity:
+        config.tls.mode === 'off' ? false : { maxAge: 365 * 24 * 3600, includeSubDomains: false },
       xFrameOptions: { action: 'deny' },
     });
     // Only connect-src varies, and only with the host and scheme the browser used: helmet's headers are

@@ -21,9 +21,12 @@ export const LIVEKIT_TOKEN_TTL_SEC = 10 * 60;
  * LIVEKIT_URL when set; else SFU_PUBLIC_URL (the embedded media server behind a TLS proxy); else the
  * embedded media server's own port on the host name the client used to reach us.
  */
-export function livekitUrl(config: Config, req: { hostname: string; protocol: string }): string {
+export function livekitUrl(config: Config, req: { hostname: string; protocol: string; host?: string }): string {
   if (config.livekit.url) return config.livekit.url;
   if (config.sfu.publicUrl) return config.sfu.publicUrl;
+  // Holding the certificate itself, the app serves the media server's signalling on its own HTTPS port under
+  // /sfu (serve.ts): one name, one certificate, no second TLS port to open.
+  if (config.tls.mode !== 'off' && req.host) return `wss://${req.host}/sfu`;
   const scheme = req.protocol === 'https' ? 'wss' : 'ws';
   const host = req.hostname.includes(':') && !req.hostname.startsWith('[') ? `[${req.hostname}]` : req.hostname;
   return `${scheme}://${host}:${config.sfu.port}`;

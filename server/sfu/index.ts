@@ -4,12 +4,12 @@
 import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
+import { applyFastSrtpPatch, fastSrtpFromEnv } from './media/srtp-fast';
 import type { PeerNetwork } from './session/peer';
 import type { Room } from './session/room';
 import { Rooms } from './session/rooms';
 import { SignalConnection } from './transport/signal-connection';
-import { startSignalServer } from './transport/signal-server';
-import { applyFastSrtpPatch, fastSrtpFromEnv } from './media/srtp-fast';
+import { type SignalServer, startSignalServer } from './transport/signal-server';
 import { tokenRefresher } from './transport/token-refresh';
 import { iceServersFor, type TurnOptions, turnFromEnv } from './transport/turn';
 
@@ -61,6 +61,8 @@ export interface Sfu {
    * conversation leaves its call at once. Returns how many were there.
    */
   removeParticipants(room: string, identities: readonly string[]): number;
+  /** Signalling for the app's own HTTPS port (served there under /sfu): see signal-server.ts. */
+  signal: Pick<SignalServer, 'handleRequest' | 'handleUpgrade'>;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     port,
     url: `ws://${host}:${port}`,
     rooms,
+    signal: { handleRequest: signalServer.handleRequest, handleUpgrade: signalServer.handleUpgrade },
     stats: () => {
       const out: SfuStats = {
         rooms: rooms.size,

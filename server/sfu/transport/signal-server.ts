@@ -2,13 +2,14 @@
 // token check, and the /validate endpoints livekit-client calls when an upgrade fails.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ConnectionSettings, type JoinRequest, JoinRequest as JoinRequestMessage } from '@livekit/protocol';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { type Grants, TokenError, verifyAccessToken } from './auth';
-import { decodeJoinRequest } from './join-request';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { SfuLogger } from '../logger';
 import type { PeerMode } from '../session/participant';
 import { CloseCode } from '../signal';
+import { type Grants, TokenError, verifyAccessToken } from './auth';
+import { decodeJoinRequest } from './join-request';
 
 export interface Admission {
   grants: Grants;
@@ -30,6 +31,12 @@ export interface SignalServerOptions {
 
 export interface SignalServer {
   port: number;
+  /**
+   * The same signalling for another server's requests (the app's HTTPS port serves it under /sfu when it holds
+   * the certificate itself): the path as the SFU sees it, `/rtc/v1…`.
+   */
+  handleRequest(req: http.IncomingMessage, res: http.ServerResponse): void;
+  handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
 }
 
@@ -65,7 +72,7 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
     return { grants, mode, joinRequest };
   };
 
-  const httpServer = http.createServer((req, res) => {
+  const handleRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://sfu');
     res.setHeader('access-control-allow-origin', '*');
     if (req.method === 'GET' && (url.pathname === '/rtc/v1/validate' || url.pathname === '/rtc/validate')) {
@@ -83,10 +90,10 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-  });
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  httpServer.on('upgrade', (req, socket, head) => {
+  const handleUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://sfu');
     const refuse = (status: number, text: string) => {
       socket.end(
@@ -112,7 +119,9 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
         refuse(err instanceof TokenError ? err.status : 400, errorText(err));
       },
     );
-  });
+  };
+  const httpServer = http.createServer(handleRequest);
+  httpServer.on('upgrade', handleUpgrade);
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -120,6 +129,8 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
   });
   return {
     port: (httpServer.address() as AddressInfo).port,
+    handleRequest,
+    handleUpgrade,
     close: async () => {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
