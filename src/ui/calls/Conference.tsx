@@ -22,8 +22,8 @@ import {
   StartAudio,
   TrackMutedIndicator,
   TrackRefContext,
-  TrackToggle,
   type TrackReferenceOrPlaceholder,
+  TrackToggle,
   useChat,
   useCreateLayoutContext,
   useEnsureTrackRef,
@@ -38,6 +38,9 @@ import {
 } from '@livekit/components-react';
 import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useMediaQuery } from '../shared/useMediaQuery';
+import type { ConversationChat } from './call-chat';
+import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
 import {
   type ConferenceProps,
   chatText,
@@ -47,9 +50,6 @@ import {
   unreadCount,
   visibleControls,
 } from './conference-rules';
-import { useMediaQuery } from '../shared/useMediaQuery';
-import type { ConversationChat } from './call-chat';
-import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -103,7 +103,7 @@ export default function Conference(props: ConferenceProps) {
       onDisconnected={() => {
         if (connected.current) props.onLeave();
       }}
-      onError={(e) => props.onError(e.message)}
+      onError={(e) => props.onError(e.message, e.name)}
     >
       <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
     </LiveKitRoom>

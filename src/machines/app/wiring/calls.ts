@@ -1,14 +1,16 @@
 // The calls feature's call actor provided from the real services: room token, ring and ringback sounds. The /calls
 // page's actor is wired in page-wiring.ts, which loads with the page.
 import { fromCallback, fromPromise } from 'xstate';
-import type { Services } from '../services';
-import { callMachine } from '../../calls/call/call.machine';
+import { checkMedia } from '../../../services/app/secure-context';
 import { requestRoomToken } from '../../../services/calls/livekit';
+import { callMachine } from '../../calls/call/call.machine';
+import type { Services } from '../services';
 
 export function wireCall(s: Services) {
   return callMachine.provide({
     actors: {
       fetchToken: fromPromise(({ input }: { input: { room: string } }) => requestRoomToken(s.api, input)),
+      checkMedia: fromPromise(({ input }: { input: { video: boolean } }) => checkMedia(s.api, input)),
       ring: fromCallback(() => {
         s.sound.startRing();
         return () => s.sound.stopRing();
