@@ -22,8 +22,8 @@ import {
   StartAudio,
   TrackMutedIndicator,
   TrackRefContext,
-  type TrackReferenceOrPlaceholder,
   TrackToggle,
+  type TrackReferenceOrPlaceholder,
   useChat,
   useCreateLayoutContext,
   useEnsureTrackRef,
@@ -38,9 +38,6 @@ import {
 } from '@livekit/components-react';
 import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useMediaQuery } from '../shared/useMediaQuery';
-import type { ConversationChat } from './call-chat';
-import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
 import {
   type ConferenceProps,
   chatText,
@@ -50,6 +47,9 @@ import {
   unreadCount,
   visibleControls,
 } from './conference-rules';
+import { useMediaQuery } from '../shared/useMediaQuery';
+import type { ConversationChat } from './call-chat';
+import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 

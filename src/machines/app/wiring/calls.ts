@@ -1,10 +1,10 @@
 // The calls feature's call actor provided from the real services: room token, ring and ringback sounds. The /calls
 // page's actor is wired in page-wiring.ts, which loads with the page.
 import { fromCallback, fromPromise } from 'xstate';
-import { checkMedia } from '../../../services/app/secure-context';
-import { requestRoomToken } from '../../../services/calls/livekit';
-import { callMachine } from '../../calls/call/call.machine';
 import type { Services } from '../services';
+import { callMachine } from '../../calls/call/call.machine';
+import { requestRoomToken } from '../../../services/calls/livekit';
+import { checkMedia } from '../../../services/app/secure-context';
 
 export function wireCall(s: Services) {
   return callMachine.provide({
