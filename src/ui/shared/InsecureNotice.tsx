@@ -1,6 +1,6 @@
-// The sentence a page opened over plain http shows instead of a browser error (docs/behaviour.md «Только по
-// защищённому адресу»): calls, voice messages and notifications need https; the server's https address, when it
-// knows one, is a link; else the user is asked to have the administrator set HTTPS up.
+// The sentence a page opened over plain http shows instead of a browser error (docs/behaviour.md §10.23 Only at a
+// secure address (a page over plain http)): calls, voice messages and notifications need https; the server's https
+// address, when it knows one, is a link; else the user is asked to have the administrator set HTTPS up.
 import {
   INSECURE_LEAD,
   INSECURE_NO_ADDRESS,
