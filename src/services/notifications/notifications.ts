@@ -4,6 +4,7 @@
 import type { NotificationOpened, NotificationPayload } from '../../contract/notification';
 import { OPEN_CONVERSATION_PARAM } from '../../contract/notification';
 import type { ApiClient } from '../app/api';
+import { insecurePage } from '../app/secure-context';
 import { presentNotification } from './notification-present';
 
 export type PermissionState = 'default' | 'granted' | 'denied';
@@ -35,11 +36,13 @@ export function savePrefs(userId: string, prefs: NotificationPrefs): void {
   }
 }
 
-export async function readEnvironment(userId: string) {
+/** The permission and the stored switches; on a plain-http page (no secure context) where the https one is. */
+export async function readEnvironment(userId: string, api: Pick<ApiClient, 'call'>) {
   const ok = supported();
   return {
     supported: ok,
     permission: (ok ? Notification.permission : 'denied') as PermissionState,
+    insecure: await insecurePage(api),
     ...loadPrefs(userId),
   };
 }

@@ -2,7 +2,8 @@
 // shared layout (owned by the calls feature). Styles: src/ui/calls/calls.css (loaded with the layout, so the
 // fallbacks below are styled while the views' chunk is still on its way).
 import './calls.css';
-import { Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
+import { InsecureText } from '../shared/InsecureNotice';
 import { IncomingCallDialog } from './IncomingCallDialog';
 import { LazyCallOverlay, LazySecretCallOverlay } from './lazy-call-views';
 import { useCallLayer } from './useCallLayer';
@@ -13,7 +14,9 @@ export function CallLayer() {
 
 type CallLayerProps = ReturnType<typeof useCallLayer>;
 
-export function CallLayerView(props: Omit<CallLayerProps, 'secret'> & Partial<Pick<CallLayerProps, 'secret'>>) {
+export function CallLayerView(
+  props: Omit<CallLayerProps, 'secret' | 'insecure'> & Partial<Pick<CallLayerProps, 'secret' | 'insecure'>>,
+) {
   return (
     <>
       {props.incoming && (
@@ -45,12 +48,16 @@ export function CallLayerView(props: Omit<CallLayerProps, 'secret'> & Partial<Pi
           )}
         </Suspense>
       )}
-      {props.notice && <CallNotice text={props.notice} onDismiss={props.dismissNotice} />}
+      {props.insecure ? (
+        <CallNotice text={<InsecureText topic="calls" page={props.insecure} />} onDismiss={props.dismissNotice} />
+      ) : (
+        props.notice && <CallNotice text={props.notice} onDismiss={props.dismissNotice} />
+      )}
     </>
   );
 }
 
-export function CallNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
+export function CallNotice({ text, onDismiss }: { text: ReactNode; onDismiss: () => void }) {
   return (
     <div className="call-notice" role="status">
       <span>{text}</span>

@@ -14,7 +14,7 @@ export interface CallOverlayProps {
   video: boolean;
   audio: boolean;
   onEnd: () => void;
-  onFailed: (message: string) => void;
+  onFailed: (message: string, name?: string) => void;
   /** The conversation's chat (src/ui/calls/useCallChat.ts). */
   chat?: ConversationChat | null;
   /**

@@ -103,7 +103,7 @@ export default function Conference(props: ConferenceProps) {
       onDisconnected={() => {
         if (connected.current) props.onLeave();
       }}
-      onError={(e) => props.onError(e.message)}
+      onError={(e) => props.onError(e.message, e.name)}
     >
       <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
     </LiveKitRoom>

@@ -14,7 +14,8 @@ export interface ConferenceProps {
   /** The room disconnected after having connected (leave button, or the server closed it). */
   onLeave: () => void;
   /** The room could not connect; the library's message (e.g. 'no livekit url provided'). */
-  onError: (message: string) => void;
+  /** The failure's message and the error's name (a media error is told by its name, in Russian). */
+  onError: (message: string, name?: string) => void;
   /**
    * A conversation's call: its chat panel is the conversation (messages sent through the outbox), not the
    * room's data channel. Absent for /calls rooms, which keep LiveKit's own chat.

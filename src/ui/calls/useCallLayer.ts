@@ -18,6 +18,7 @@ export function useCallLayer() {
   const video = useSelector(call, (s) => s.context.initialVideo);
   const audio = useSelector(call, (s) => s.context.initialAudio);
   const notice = useSelector(call, (s) => s.context.notice);
+  const insecure = useSelector(call, (s) => s.context.insecure);
   const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
   const chat = useCallChat(conversationId);
   // A secret chat's call is encrypted end to end with a key of its MLS group (SecretCallOverlay).
@@ -37,11 +38,13 @@ export function useCallLayer() {
     /** Set for a secret chat's call: whose device derives the key, for which conversation. */
     secret: open && secret && me && conversationId ? { userId: me, conversationId } : null,
     notice,
+    /** The last call could not start on a plain-http page: where the https one is. */
+    insecure,
     accept: () => call.send({ type: 'call.accept', video: false }),
     acceptVideo: () => call.send({ type: 'call.accept', video: true }),
     decline: () => call.send({ type: 'call.decline' }),
     end: () => call.send({ type: 'call.end' }),
-    fail: (message: string) => call.send({ type: 'call.failed', message }),
+    fail: (message: string, name?: string) => call.send({ type: 'call.failed', message, ...(name ? { name } : {}) }),
     dismissNotice: () => call.send({ type: 'call.dismissNotice' }),
   };
 }

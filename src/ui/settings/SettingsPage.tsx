@@ -11,6 +11,7 @@ import { ThemeSection, useTheme } from '../theme/index';
 import type { ProfileFields } from '../../machines/profile/profile/profile.protocol';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
+import { InsecureText } from '../shared/InsecureNotice';
 import './settings.css';
 
 export const STATUS_OPTIONS: { value: PresenceStatus; label: string }[] = [
@@ -175,7 +176,11 @@ function NotificationsCard(props: NotificationSettings) {
       <div aria-live="polite">
         {props.notificationsNote && (
           <p className="form-hint" id={ids.note}>
-            {props.notificationsNote}
+            {props.notificationsInsecure ? (
+              <InsecureText topic="notifications" page={props.notificationsInsecure} />
+            ) : (
+              props.notificationsNote
+            )}
           </p>
         )}
       </div>

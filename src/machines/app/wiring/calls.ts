@@ -4,11 +4,13 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../services';
 import { callMachine } from '../../calls/call/call.machine';
 import { requestRoomToken } from '../../../services/calls/livekit';
+import { checkMedia } from '../../../services/app/secure-context';
 
 export function wireCall(s: Services) {
   return callMachine.provide({
     actors: {
       fetchToken: fromPromise(({ input }: { input: { room: string } }) => requestRoomToken(s.api, input)),
+      checkMedia: fromPromise(({ input }: { input: { video: boolean } }) => checkMedia(s.api, input)),
       ring: fromCallback(() => {
         s.sound.startRing();
         return () => s.sound.stopRing();

@@ -2,6 +2,7 @@
 // uploads and sends (a secret chat's as its item says, no list read), the drafts' store.
 import { fromCallback, fromPromise } from 'xstate';
 import { RequestFailure } from '../../../contract/failure';
+import { insecurePage, secureContext } from '../../../services/app/secure-context';
 import { composerMachine } from '../../composer/composer/composer.machine';
 import { type DraftMap, draftsMachine, parseDrafts } from '../../composer/drafts/drafts.machine';
 import {
@@ -21,34 +22,46 @@ import {
 import type { AnySystem } from '../../shared/system';
 import type { Services } from '../services';
 
-/** The recorder's recording actor: the recording service is fetched on demand, the first time it records. */
-export const recordVoiceActor = fromCallback<RecordingCommand>(({ sendBack, receive }) => {
-  const report = (r: RecordingReport) => sendBack(r);
-  let handle: { stop(): void; dispose(): void } | null = null;
-  let stopped = false;
-  let disposed = false;
-  import('../../../services/composer/voice-recorder').then(
-    ({ recordVoice }) => {
-      if (disposed) return;
-      handle = recordVoice({
-        started: () => report({ type: 'recording.started' }),
-        level: (level, elapsedMs) => report({ type: 'recording.level', level, elapsedMs }),
-        done: (r) => report({ type: 'recording.done', recording: { ...r, at: new Date().toISOString() } }),
-        failed: (message) => report({ type: 'recording.failed', message }),
+/**
+ * The recorder's recording actor: the recording service is fetched on demand, the first time it records. A page that
+ * is not a secure context asks for no microphone: it reports where the https address is (GET /api/instance).
+ */
+export const recordVoiceActor = (api: Services['api']) =>
+  fromCallback<RecordingCommand>(({ sendBack, receive }) => {
+    const report = (r: RecordingReport) => sendBack(r);
+    let handle: { stop(): void; dispose(): void } | null = null;
+    let stopped = false;
+    let disposed = false;
+    if (!secureContext()) {
+      void insecurePage(api).then((page) => {
+        if (!disposed) report({ type: 'recording.insecure', secureUrl: page?.secureUrl ?? null });
       });
-      if (stopped) handle.stop();
-    },
-    () => report({ type: 'recording.failed', message: MIC_FAILED }),
-  );
-  receive(() => {
-    stopped = true;
-    handle?.stop();
+      return () => {
+        disposed = true;
+      };
+    }
+    import('../../../services/composer/voice-recorder').then(
+      ({ recordVoice }) => {
+        if (disposed) return;
+        handle = recordVoice({
+          started: () => report({ type: 'recording.started' }),
+          level: (level, elapsedMs) => report({ type: 'recording.level', level, elapsedMs }),
+          done: (r) => report({ type: 'recording.done', recording: { ...r, at: new Date().toISOString() } }),
+          failed: (message) => report({ type: 'recording.failed', message }),
+        });
+        if (stopped) handle.stop();
+      },
+      () => report({ type: 'recording.failed', message: MIC_FAILED }),
+    );
+    receive(() => {
+      stopped = true;
+      handle?.stop();
+    });
+    return () => {
+      disposed = true;
+      handle?.dispose();
+    };
   });
-  return () => {
-    disposed = true;
-    handle?.dispose();
-  };
-});
 
 /** The outbox's effects: its store per user (localStorage), uploads with progress, sends over the API. */
 export function wireOutbox(s: Services) {
@@ -105,7 +118,7 @@ export function wireOutbox(s: Services) {
 export function wireComposer(s: Services) {
   return composerMachine.provide({
     actors: {
-      recorder: recorderMachine.provide({ actors: { record: recordVoiceActor } }),
+      recorder: recorderMachine.provide({ actors: { record: recordVoiceActor(s.api) } }),
       outbox: wireOutbox(s),
       drafts: draftsMachine.provide({
         actors: {

@@ -15,7 +15,7 @@ export function wireNotifications(s: Services) {
   return notificationsMachine.provide({
     actors: {
       readEnvironment: fromPromise(({ input }: { input: { userId: string } }) =>
-        notificationCode().then((m) => m.readEnvironment(input.userId)),
+        notificationCode().then((m) => m.readEnvironment(input.userId, s.api)),
       ),
       requestPermission: fromPromise(() => notificationCode().then((m) => m.requestPermission())),
       subscribe: fromPromise(({ input }: { input: { showText: boolean } }) =>

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AnyActorRef, assign, createActor, createMachine, fromCallback, fromPromise, setup } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import type { Ack } from '../../../contract/events';
-import { CALL_NOTICES, type CallPeer, callMachine, type RoomAccess } from './call.machine';
+import type { MediaProblem } from '../../shared/secure-context.protocol';
+import { CALL_NOTICES, type CallPeer, callMachine, failureNotice, type RoomAccess } from './call.machine';
 
 const hang = <T>() => fromPromise<T, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
@@ -21,6 +22,7 @@ describeModel({
       ringback: quiet,
       fetchToken: hang<RoomAccess>() as never,
       invite: hang<Ack>() as never,
+      checkMedia: hang<MediaProblem | null>() as never,
     },
     // Who "me" is comes from the session actor, absent here; the action itself is tested below.
     actions: {
@@ -39,6 +41,11 @@ describeModel({
       { type: 'call.startIncoming', conversationId: 'c2', from: caller, video: true },
     ],
     'call.failed': () => [{ type: 'call.failed', message: 'no livekit url provided' }],
+    'xstate.done.actor.checkMedia': () => [
+      { type: 'xstate.done.actor.checkMedia', output: null },
+      { type: 'xstate.done.actor.checkMedia', output: { kind: 'insecure', secureUrl: 'https://beseda.example' } },
+    ],
+    'xstate.error.actor.checkMedia': () => [{ type: 'xstate.error.actor.checkMedia', error: new Error('boom') }],
     'call.accept': () => [
       { type: 'call.accept', video: true },
       { type: 'call.accept', video: false },
@@ -58,7 +65,11 @@ describeModel({
           ]
         : [{ type: 'call.remoteDeclined', conversationId: 'c1', from: other }],
     'call.remoteEnded': (s) => [
-      { type: 'call.remoteEnded', conversationId: s.matches('ringing') ? 'c2' : 'c1', from: caller },
+      {
+        type: 'call.remoteEnded',
+        conversationId: s.matches('ringing') || s.matches('answering') ? 'c2' : 'c1',
+        from: caller,
+      },
       { type: 'call.remoteEnded', conversationId: 'c9', from: other },
     ],
     'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: access }],
@@ -90,6 +101,7 @@ function inSystem(overrides: { actors?: Record<string, unknown> } = {}) {
       ringback: sound('ringback'),
       fetchToken: fromPromise(async () => access) as never,
       invite: fromPromise(async () => ({ ok: true })) as never,
+      checkMedia: fromPromise(async () => null) as never,
       ...(overrides.actors as object),
     },
   });
@@ -136,9 +148,9 @@ describe('call: the callee', () => {
     });
     call.send({ type: 'call.startIncoming', conversationId: 'c2', from: caller, video: false });
     call.send({ type: 'call.accept', video: true });
-    expect(emits).toEqual([{ name: 'call:accept', payload: { conversationId: 'c2', video: true } }]);
     expect(sounds).toEqual(['start ring', 'stop ring']);
-    expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true);
+    await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true));
+    expect(emits).toEqual([{ name: 'call:accept', payload: { conversationId: 'c2', video: true } }]);
     expect(snap().context).toMatchObject({
       activeConvId: 'c2',
       initialVideo: true,
@@ -206,7 +218,7 @@ describe('call: the caller', () => {
       initialAudio: true,
       incoming: null,
     });
-    expect(snap().hasTag('calling')).toBe(true);
+    await vi.waitFor(() => expect(snap().hasTag('calling')).toBe(true));
     await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'waiting' } })).toBe(true));
     expect(invites).toEqual([{ name: 'call:invite', payload: { conversationId: 'c1', video: false } }]);
     expect(sounds).toEqual(['start ringback']);
@@ -252,5 +264,111 @@ describe('call: the caller', () => {
     call.send({ type: 'call.remoteDeclined', conversationId: 'c1', from: other });
     expect(snap().value).toBe('idle');
     expect(snap().context.notice).toBe(CALL_NOTICES.declined);
+  });
+});
+
+describe('call: no microphone or camera (a plain-http page, refused, none)', () => {
+  const media = (answer: MediaProblem | null) => {
+    const asked: unknown[] = [];
+    return {
+      asked,
+      actor: fromPromise(async ({ input }) => {
+        asked.push(input);
+        return answer;
+      }) as never,
+    };
+  };
+
+  it('on a plain-http page the caller invites nobody, sends no end, and is told to use the https address', async () => {
+    const check = media({ kind: 'insecure', secureUrl: 'https://beseda.example' });
+    const invites: unknown[] = [];
+    const { call, snap, emits } = inSystem({
+      actors: {
+        checkMedia: check.actor,
+        invite: fromPromise(async ({ input }) => {
+          invites.push(input);
+          return { ok: true };
+        }) as never,
+      },
+    });
+    call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: true });
+    expect(snap().hasTag('preparing')).toBe(true);
+    expect(snap().hasTag('open')).toBe(false);
+    await vi.waitFor(() => expect(snap().value).toBe('idle'));
+    expect(check.asked).toEqual([{ video: true }]);
+    expect(invites).toEqual([]);
+    expect(emits).toEqual([]);
+    expect(snap().context).toMatchObject({ insecure: { secureUrl: 'https://beseda.example' }, notice: null });
+    call.send({ type: 'call.dismissNotice' });
+    expect(snap().context.insecure).toBeNull();
+  });
+
+  it('a refused or missing microphone is said in Russian, and nothing is sent', async () => {
+    for (const [problem, text] of [
+      [{ kind: 'denied' }, CALL_NOTICES.mediaDenied],
+      [{ kind: 'missing' }, CALL_NOTICES.mediaMissing],
+      [{ kind: 'busy' }, CALL_NOTICES.mediaBusy],
+      [{ kind: 'unsupported' }, CALL_NOTICES.mediaUnsupported],
+      [{ kind: 'failed' }, CALL_NOTICES.mediaFailed],
+    ] as const) {
+      const { call, snap, emits } = inSystem({ actors: { checkMedia: media(problem).actor } });
+      call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: false });
+      await vi.waitFor(() => expect(snap().value).toBe('idle'));
+      expect(snap().context).toMatchObject({ notice: text, insecure: null });
+      expect(emits).toEqual([]);
+    }
+  });
+
+  it('a failed check is a notice too; cancelling while it asks sends nothing', async () => {
+    const failing = inSystem({
+      actors: {
+        checkMedia: fromPromise(async () => {
+          throw new Error('boom');
+        }) as never,
+      },
+    });
+    failing.call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: false });
+    await vi.waitFor(() => expect(failing.snap().value).toBe('idle'));
+    expect(failing.snap().context.notice).toBe(CALL_NOTICES.mediaFailed);
+    expect(failing.emits).toEqual([]);
+
+    const asking = inSystem({ actors: { checkMedia: hang() as never } });
+    asking.call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: false });
+    asking.call.send({ type: 'call.end' });
+    expect(asking.snap().value).toBe('idle');
+    expect(asking.emits).toEqual([]);
+  });
+
+  it('the callee without a microphone declines instead of answering, and reads why', async () => {
+    const check = media({ kind: 'insecure', secureUrl: null });
+    const { call, snap, emits, sounds } = inSystem({ actors: { checkMedia: check.actor } });
+    call.send({ type: 'call.startIncoming', conversationId: 'c2', from: caller, video: true });
+    call.send({ type: 'call.accept', video: false });
+    expect(sounds).toEqual(['start ring', 'stop ring']);
+    await vi.waitFor(() => expect(snap().value).toBe('idle'));
+    expect(check.asked).toEqual([{ video: false }]);
+    expect(emits).toEqual([{ name: 'call:decline', payload: { conversationId: 'c2' } }]);
+    expect(snap().context).toMatchObject({ insecure: { secureUrl: null }, incoming: null });
+  });
+
+  it('a conference failure reads in Russian: media errors by name, the library’s English as a connection failure', () => {
+    expect(failureNotice({ name: 'NotAllowedError', message: 'Permission denied' })).toBe(CALL_NOTICES.mediaDenied);
+    expect(failureNotice({ name: 'NotFoundError', message: 'Requested device not found' })).toBe(
+      CALL_NOTICES.mediaMissing,
+    );
+    expect(
+      failureNotice({ name: 'TypeError', message: "Cannot read properties of undefined (reading 'getUserMedia')" }),
+    ).toBe(CALL_NOTICES.mediaUnsupported);
+    expect(failureNotice({ message: 'no livekit url provided' })).toBe(CALL_NOTICES.tokenFailed);
+    expect(failureNotice({ message: 'Нет ключа звонка' })).toBe('Нет ключа звонка');
+  });
+
+  it('a failed conference ends the call with the Russian notice, never the raw error', async () => {
+    const { call, snap } = inSystem();
+    call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: true });
+    await vi.waitFor(() => expect(snap().hasTag('open')).toBe(true));
+    call.send({ type: 'call.failed', name: 'NotAllowedError', message: 'Permission denied' });
+    expect(snap().value).toBe('idle');
+    expect(snap().context.notice).toBe(CALL_NOTICES.mediaDenied);
   });
 });

@@ -2,8 +2,10 @@
 // callee's tabs all ring for at most 25 s, either side can end. While a call is open the overlay asks for a
 // LiveKit token for room conv-{conversationId}; the view renders nothing until token and url exist.
 //
-// idle ──startOutgoing──► inCall (signal: inviting → waiting → connected; media: fetching → ready)
-// idle ──startIncoming──► ringing ──accept──► inCall (signal: connected)
+// idle ──startOutgoing──► preparing ──media ok──► inCall (signal: inviting → waiting → connected; media: fetching → ready)
+// idle ──startIncoming──► ringing ──accept──► answering ──media ok──► inCall (signal: connected)
+// preparing / answering ──no microphone or camera (plain http, refused, none)──► idle with a notice: the caller's
+// invitation is never sent (nobody rings, the server logs no call); the callee declines.
 // ringing ──decline / 25 s / cancelled by the caller / answered or declined in another tab──► idle
 import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
@@ -15,8 +17,17 @@ import { serverRequest } from '../../realtime/index';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
+import type { MediaProblem } from '../../shared/secure-context.protocol';
 import { type AnySystem, systemActor } from '../../shared/system';
-import { CALL_NOTICES, type CallContext, type CallEvent, type CallRemoteEvent, type RoomAccess } from './call.protocol';
+import {
+  CALL_NOTICES,
+  type CallContext,
+  type CallEvent,
+  type CallRemoteEvent,
+  failureNotice,
+  mediaNotice,
+  type RoomAccess,
+} from './call.protocol';
 
 export * from './call.protocol';
 
@@ -40,6 +51,9 @@ const idle = {
   me: null,
 } satisfies Partial<CallContext>;
 
+/** The media check's answer: null when the microphone (and camera) can be had. */
+type MediaCheck = MediaProblem | null;
+
 export const callMachine = setup({
   types: {
     context: {} as CallContext,
@@ -53,6 +67,11 @@ export const callMachine = setup({
     invite: serverRequest,
     /** POST /api/livekit/token for the room. */
     fetchToken: notWired<RoomAccess, { room: string }>('call.fetchToken'),
+    /**
+     * The microphone (and camera for a video call) before anything is sent: null when they can be had, else why not
+     * (services/app/secure-context.ts: a page over plain http, refused, none).
+     */
+    checkMedia: notWired<MediaCheck, { video: boolean }>('call.checkMedia'),
     /** The looping ring of an incoming call (services.sound.startRing/stopRing). */
     ring: fromCallback(() => () => {}),
     /** The caller's ring-back while waiting for an answer (services.sound.startRingback/stopRingback). */
@@ -65,6 +84,7 @@ export const callMachine = setup({
     /** An answer given by this user in another tab (the server relays it to the user's other sockets too). */
     byMe: ({ context, event }) => 'from' in event && event.from.id === context.me,
     ackOk: (_, ack: Ack) => ack.ok,
+    mediaReady: (_, check: MediaCheck) => check === null,
   },
   actions: {
     /** Declines the ringing call: the caller stops waiting. */
@@ -74,11 +94,11 @@ export const callMachine = setup({
         name: 'call:decline',
         payload: { conversationId: present(context.incoming, 'incoming').conversationId },
       }),
-    sendAccept: ({ context, system }, video: boolean) =>
+    sendAccept: ({ context, system }) =>
       toServer(system, {
         type: 'realtime.emit',
         name: 'call:accept',
-        payload: { conversationId: present(context.incoming, 'incoming').conversationId, video },
+        payload: { conversationId: present(context.incoming, 'incoming').conversationId, video: context.initialVideo },
       }),
     /** Ends the open call for everyone in it. */
     sendEnd: ({ context, system }) =>
@@ -104,6 +124,7 @@ export const callMachine = setup({
         initialVideo: event.video,
         initialAudio: true,
         notice: null,
+        insecure: null,
       };
     }),
     startIncoming: assign(({ event, system }) => {
@@ -113,16 +134,19 @@ export const callMachine = setup({
         me: systemActor(system, 'session')?.getSnapshot().context.session?.user.id ?? null,
       };
     }),
-    answer: assign(({ context, event }) => {
+    /** The callee's choice of video, kept while the media check runs. */
+    chooseVideo: assign(({ event }) => {
       assertEvent(event, 'call.accept');
-      return {
-        ...idle,
-        activeConvId: present(context.incoming, 'incoming').conversationId,
-        initialVideo: event.video,
-        initialAudio: true,
-        notice: null,
-      };
+      return { initialVideo: event.video };
     }),
+    answer: assign(({ context }) => ({
+      ...idle,
+      activeConvId: present(context.incoming, 'incoming').conversationId,
+      initialVideo: context.initialVideo,
+      initialAudio: true,
+      notice: null,
+      insecure: null,
+    })),
     /** The call's chat is its conversation (src/ui/calls/useCallChat.ts): the chats actor opens it. */
     openConversation: ({ context, system }) => {
       if (context.activeConvId) chatsInbox(system)?.send({ type: 'chats.open', conversationId: context.activeConvId });
@@ -131,12 +155,19 @@ export const callMachine = setup({
     setAccess: assign((_, access: RoomAccess) => ({ access })),
     notify: assign((_, notice: string) => ({ notice })),
     notifyAck: assign((_, ack: Ack) => ({ notice: ack.ok ? CALL_NOTICES.inviteFailed : ack.message })),
-    dismissNotice: assign({ notice: null }),
+    notifyFailure: assign((_, failure: { name?: string; message: string }) => ({ notice: failureNotice(failure) })),
+    /** Why the microphone or camera could not be had: a plain-http page says where the https one is. */
+    notifyMedia: assign((_, problem: MediaCheck) =>
+      problem?.kind === 'insecure'
+        ? { notice: null, insecure: { secureUrl: problem.secureUrl } }
+        : { notice: problem ? mediaNotice(problem) : CALL_NOTICES.mediaFailed, insecure: null },
+    ),
+    dismissNotice: assign({ notice: null, insecure: null }),
   },
   delays: { ringTimeout: TIMINGS.ringTimeoutMs },
 }).createMachine({
   id: 'call',
-  context: { ...idle, notice: null },
+  context: { ...idle, notice: null, insecure: null },
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
     { id: 'session', src: 'session' },
@@ -146,8 +177,55 @@ export const callMachine = setup({
   states: {
     idle: {
       on: {
-        'call.startOutgoing': { target: 'inCall', actions: 'startOutgoing' },
+        'call.startOutgoing': { target: 'preparing', actions: 'startOutgoing' },
         'call.startIncoming': { target: 'ringing', actions: 'startIncoming' },
+      },
+    },
+    // The caller's microphone (and camera) first: nothing is sent until they can be had, so a call that could not
+    // start rings nobody and leaves no entry in the conversation.
+    preparing: {
+      tags: ['preparing'],
+      invoke: {
+        id: 'checkMedia',
+        src: 'checkMedia',
+        input: ({ context }) => ({ video: context.initialVideo }),
+        onDone: [
+          { guard: { type: 'mediaReady', params: ({ event }) => event.output }, target: 'inCall' },
+          { target: 'idle', actions: ['clear', { type: 'notifyMedia', params: ({ event }) => event.output }] },
+        ],
+        onError: { target: 'idle', actions: ['clear', { type: 'notifyMedia', params: null }] },
+      },
+      on: {
+        'call.end': { target: 'idle', actions: 'clear' },
+        'call.signedOut': { target: 'idle', actions: 'clear' },
+        'call.startIncoming': { actions: 'declineBusy' },
+      },
+    },
+    // The callee's microphone (and camera) before the answer goes out; without them the call is declined.
+    answering: {
+      tags: ['preparing'],
+      invoke: {
+        id: 'checkMedia',
+        src: 'checkMedia',
+        input: ({ context }) => ({ video: context.initialVideo }),
+        onDone: [
+          {
+            guard: { type: 'mediaReady', params: ({ event }) => event.output },
+            target: '#call.inCall.signal.connected',
+            actions: ['sendAccept', 'answer'],
+          },
+          {
+            target: 'idle',
+            actions: ['sendDecline', 'clear', { type: 'notifyMedia', params: ({ event }) => event.output }],
+          },
+        ],
+        onError: { target: 'idle', actions: ['sendDecline', 'clear', { type: 'notifyMedia', params: null }] },
+      },
+      on: {
+        'call.end': { target: 'idle', actions: ['sendDecline', 'clear'] },
+        'call.signedOut': { target: 'idle', actions: ['sendDecline', 'clear'] },
+        'call.remoteEnded': { guard: 'sameIncoming', target: 'idle', actions: 'clear' },
+        'call.startIncoming': { guard: not('sameIncoming'), actions: 'declineBusy' },
       },
     },
     ringing: {
@@ -161,10 +239,7 @@ export const callMachine = setup({
         },
       },
       on: {
-        'call.accept': {
-          target: '#call.inCall.signal.connected',
-          actions: [{ type: 'sendAccept', params: ({ event }) => event.video }, 'answer'],
-        },
+        'call.accept': { target: 'answering', actions: 'chooseVideo' },
         'call.decline': {
           target: 'idle',
           actions: ['sendDecline', 'clear'],
@@ -186,7 +261,7 @@ export const callMachine = setup({
         'call.startIncoming': { guard: not('sameIncoming'), actions: 'declineBusy' },
         // Calling someone else while this rings declines this call first.
         'call.startOutgoing': {
-          target: 'inCall',
+          target: 'preparing',
           actions: ['sendDecline', 'startOutgoing'],
         },
       },
@@ -207,7 +282,7 @@ export const callMachine = setup({
         },
         'call.failed': {
           target: 'idle',
-          actions: ['sendEnd', 'clear', { type: 'notify', params: ({ event }) => event.message }],
+          actions: ['sendEnd', 'clear', { type: 'notifyFailure', params: ({ event }) => event }],
         },
         'call.remoteEnded': { guard: 'sameActive', target: 'idle', actions: 'clear' },
         'call.startIncoming': { guard: not('sameActive'), actions: 'declineBusy' },

@@ -2,6 +2,7 @@
 // dialog, the overlay, server events) and the notices it shows. Peers and views import this module, never
 // call.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { InsecurePage, MediaProblem } from '../../shared/secure-context.protocol';
 
 export interface CallPeer {
   id: string;
@@ -34,6 +35,11 @@ export interface CallContext {
   notice: string | null;
   /** The signed-in user's id while ringing: own tabs' answers stop this tab's ring. */
   me: string | null;
+  /**
+   * Set when the last call could not start because the page is not a secure context (plain http): the view says
+   * calls need the https address, linked when the server knows it. Shown instead of `notice` until dismissed.
+   */
+  insecure: InsecurePage | null;
 }
 
 export const CALL_NOTICES = {
@@ -41,7 +47,47 @@ export const CALL_NOTICES = {
   noAnswer: 'Собеседник не ответил',
   tokenFailed: 'Не удалось подключиться к звонку',
   inviteFailed: 'Не удалось позвонить',
+  mediaDenied: 'Доступ к микрофону или камере запрещён. Разрешите его в настройках браузера, чтобы звонить',
+  mediaMissing: 'Микрофон или камера не найдены. Подключите устройство и попробуйте снова',
+  mediaBusy: 'Микрофон или камера заняты другой программой',
+  mediaUnsupported: 'Этот браузер не умеет звонить',
+  mediaFailed: 'Не удалось включить микрофон или камеру',
 } as const;
+
+/** The notice for a microphone/camera that could not be had (the insecure page has its own sentence). */
+export function mediaNotice(problem: Exclude<MediaProblem, { kind: 'insecure' }>): string {
+  switch (problem.kind) {
+    case 'denied':
+      return CALL_NOTICES.mediaDenied;
+    case 'missing':
+      return CALL_NOTICES.mediaMissing;
+    case 'busy':
+      return CALL_NOTICES.mediaBusy;
+    case 'unsupported':
+      return CALL_NOTICES.mediaUnsupported;
+    default:
+      return CALL_NOTICES.mediaFailed;
+  }
+}
+
+const MEDIA_ERRORS: Record<string, Exclude<MediaProblem, { kind: 'insecure' }>> = {
+  NotAllowedError: { kind: 'denied' },
+  SecurityError: { kind: 'denied' },
+  NotFoundError: { kind: 'missing' },
+  OverconstrainedError: { kind: 'missing' },
+  NotReadableError: { kind: 'busy' },
+};
+
+/**
+ * What the user reads when the conference fails: a media error by its name, a Russian reason as it is, anything
+ * else (the library's English messages) as «Не удалось подключиться к звонку» — never raw English.
+ */
+export function failureNotice(failure: { name?: string; message: string }): string {
+  const media = failure.name ? MEDIA_ERRORS[failure.name] : undefined;
+  if (media) return mediaNotice(media);
+  if (/getUserMedia|mediaDevices/.test(failure.message)) return CALL_NOTICES.mediaUnsupported;
+  return /[а-яё]/i.test(failure.message) ? failure.message : CALL_NOTICES.tokenFailed;
+}
 
 /** Server events as the call actor's own events. */
 export type CallRemoteEvent =
@@ -57,8 +103,8 @@ export type CallEvent =
   | { type: 'call.decline' }
   /** The user closes the call view (leave button, close, cancel while ringing). */
   | { type: 'call.end' }
-  /** The conference could not connect (e.g. the library's 'no livekit url provided'). */
-  | { type: 'call.failed'; message: string }
+  /** The conference could not connect (e.g. the library's 'no livekit url provided'); `name` is the error's. */
+  | { type: 'call.failed'; message: string; name?: string }
   | { type: 'call.dismissNotice' }
   /** The session's sign-in and sign-out (watchSignedInUser): signing out hangs up. */
   | { type: 'call.signedIn'; userId: string }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, sendTo } from 'xstate';
-import { VOICE } from '../../../contract/limits';
 import { describeModel } from '../../../../tests/model/harness';
+import { VOICE } from '../../../contract/limits';
 import { type Recording, type RecordingCommand, recorderMachine } from './recorder.machine';
 
 const recording: Recording = {
@@ -28,6 +28,7 @@ describeModel({
     'recording.level': () => [{ type: 'recording.level', level: 0.5, elapsedMs: 1200 }],
     'recording.done': () => [{ type: 'recording.done', recording }],
     'recording.failed': () => [{ type: 'recording.failed', message: 'Нет доступа к микрофону' }],
+    'recording.insecure': () => [{ type: 'recording.insecure', secureUrl: 'https://beseda.example' }],
   },
 });
 
@@ -66,7 +67,7 @@ describe('recorder rules', () => {
     expect(actor.getSnapshot().context).toMatchObject({ level: 0.3, elapsedMs: 900 });
     actor.send({ type: 'recorder.cancel' });
     expect(actor.getSnapshot().value).toBe('idle');
-    expect(actor.getSnapshot().context).toEqual({ elapsedMs: 0, level: 0, error: null });
+    expect(actor.getSnapshot().context).toEqual({ elapsedMs: 0, level: 0, error: null, insecure: null });
   });
 
   it('keeps the reason a microphone was refused until the user tries again or dismisses it', () => {
@@ -78,5 +79,19 @@ describe('recorder rules', () => {
     actor.send({ type: 'recorder.start' });
     expect(actor.getSnapshot().hasTag('asking')).toBe(true);
     expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('on a plain-http page it fails with where the https address is, until dismissed', () => {
+    const actor = createActor(stubbed).start();
+    actor.send({ type: 'recorder.start' });
+    actor.send({ type: 'recording.insecure', secureUrl: 'https://beseda.example' });
+    expect(actor.getSnapshot().hasTag('failed')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({
+      insecure: { secureUrl: 'https://beseda.example' },
+      error: null,
+    });
+    actor.send({ type: 'recorder.dismiss' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context.insecure).toBeNull();
   });
 });

@@ -2,7 +2,8 @@
 // idle ──start──► active (the recording actor runs: asking permission → recording → stopping) ──done──► idle,
 // handing the recording to the composer, whose outbox uploads and sends it like any file (that is the
 // «sending» part: the outbox item's progress and retry). Cancel (or Escape) at any point drops everything;
-// a refused or missing microphone ends in failed with a Russian message. Recording stops by itself after
+// a refused or missing microphone ends in failed with a Russian message, a page opened over plain http in failed
+// with where the https one is. Recording stops by itself after
 // VOICE.maxDurationMs (5 minutes) and is sent as it is.
 import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import { VOICE } from '../../../contract/limits';
@@ -11,7 +12,7 @@ import type { RecorderContext, RecorderEvent, RecorderParentEvent, RecordingComm
 
 export * from './recorder.protocol';
 
-const fresh: RecorderContext = { elapsedMs: 0, level: 0, error: null };
+const fresh: RecorderContext = { elapsedMs: 0, level: 0, error: null, insecure: null };
 
 export const recorderMachine = setup({
   types: { context: {} as RecorderContext, events: {} as RecorderEvent },
@@ -42,6 +43,10 @@ export const recorderMachine = setup({
       on: {
         'recorder.cancel': { target: 'idle', actions: assign(fresh) },
         'recording.failed': { target: 'failed', actions: assign({ error: ({ event }) => event.message, level: 0 }) },
+        'recording.insecure': {
+          target: 'failed',
+          actions: assign({ insecure: ({ event }) => ({ secureUrl: event.secureUrl }), level: 0 }),
+        },
       },
       initial: 'asking',
       states: {

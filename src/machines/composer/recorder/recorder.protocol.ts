@@ -2,6 +2,7 @@
 // recording actor send it, and what it tells its parent when a recording is ready to go into the outbox.
 import type { VoiceInfo } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { InsecurePage } from '../../shared/secure-context.protocol';
 
 /** A finished recording: the file to upload and the details the VOICE message carries. */
 export interface Recording extends VoiceInfo {
@@ -17,6 +18,8 @@ export interface RecorderContext {
   level: number;
   /** Why the last recording failed (microphone refused, none found), in Russian for the user. */
   error: string | null;
+  /** Set when the page is not a secure context (plain http): no microphone at all; the view says where https is. */
+  insecure: InsecurePage | null;
 }
 
 /** What the recording actor (src/services/composer/voice-recorder.ts, provided in src/machines/app/wiring/composer.ts) reports. */
@@ -24,7 +27,9 @@ export type RecordingReport =
   | { type: 'recording.started' }
   | { type: 'recording.level'; level: number; elapsedMs: number }
   | { type: 'recording.done'; recording: Recording }
-  | { type: 'recording.failed'; message: string };
+  | { type: 'recording.failed'; message: string }
+  /** The page is not a secure context: the microphone was not even asked for. */
+  | ({ type: 'recording.insecure' } & InsecurePage);
 
 /** What the recording actor is told. */
 export type RecordingCommand = { type: 'recording.stop' };

@@ -231,6 +231,15 @@ describe('notifications with resolving actors', () => {
     expect(h.shown).toEqual([]);
   });
 
+  it('on a plain-http page: unsupported, with the https address for the note; sign-out forgets it', async () => {
+    const h = harness(env({ supported: false, insecure: { secureUrl: 'https://beseda.example' } }));
+    await h.settle();
+    expect(h.state().hasTag('unsupported')).toBe(true);
+    expect(h.state().context.insecure).toEqual({ secureUrl: 'https://beseda.example' });
+    h.actor.send({ type: 'notifications.signedOut' });
+    expect(h.state().context.insecure).toBeNull();
+  });
+
   it('a failed push subscription keeps notifications for the open tab', async () => {
     const h = harness(env({ enabled: true, permission: 'granted' }), 'granted', true);
     await h.settle();

@@ -47,6 +47,7 @@ const initialContext = (): NotificationsContext => ({
   showText: true,
   permission: 'default',
   pageVisible: true,
+  insecure: null,
 });
 
 export const notificationsMachine = setup({
@@ -96,6 +97,7 @@ export const notificationsMachine = setup({
     },
   },
   actions: {
+    takeInsecure: assign((_, env: NotificationEnvironment) => ({ insecure: env.insecure ?? null })),
     reset: assign(({ context }) => ({ ...initialContext(), pageVisible: context.pageVisible })),
     rememberUser: assign({
       userId: ({ event }) => {
@@ -197,7 +199,11 @@ export const notificationsMachine = setup({
             src: 'readEnvironment',
             input: ({ context }) => ({ userId: present(context.userId, 'userId') }),
             onDone: [
-              { guard: { type: 'unsupported', params: ({ event }) => event.output }, target: 'unsupported' },
+              {
+                guard: { type: 'unsupported', params: ({ event }) => event.output },
+                target: 'unsupported',
+                actions: { type: 'takeInsecure', params: ({ event }) => event.output },
+              },
               {
                 guard: { type: 'deniedEnv', params: ({ event }) => event.output },
                 target: 'denied',

@@ -4,6 +4,7 @@
 import type { Conversation, Message } from '../../../contract/entities';
 import type { NotificationPayload } from '../../../contract/notification';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { InsecurePage } from '../../shared/secure-context.protocol';
 
 export type PermissionState = 'default' | 'granted' | 'denied';
 
@@ -18,12 +19,16 @@ export interface NotificationEnvironment extends NotificationPrefs {
   /** Notifications exist at all in this browser (a Notification API and a secure context). */
   supported: boolean;
   permission: PermissionState;
+  /** Set when the page is not a secure context (plain http): notifications need the https address. */
+  insecure?: InsecurePage | null;
 }
 
 export interface NotificationsContext extends NotificationPrefs {
   userId: string | null;
   permission: PermissionState;
   pageVisible: boolean;
+  /** Set when notifications are unavailable because the page is not a secure context (plain http). */
+  insecure: InsecurePage | null;
 }
 
 export const NOTIFICATION_NOTES = {

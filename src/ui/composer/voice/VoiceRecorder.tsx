@@ -4,6 +4,8 @@
 import { useEffect } from 'react';
 import { clock } from '../../../contract/format';
 import { VOICE } from '../../../contract/limits';
+import type { InsecurePage } from '../../../machines/shared/secure-context.protocol';
+import { InsecureText } from '../../shared/InsecureNotice';
 
 export interface VoiceRecorderProps {
   phase: 'asking' | 'recording' | 'stopping' | 'failed';
@@ -11,6 +13,8 @@ export interface VoiceRecorderProps {
   /** 0..1 */
   level: number;
   error: string | null;
+  /** The page is not a secure context (plain http): the sentence with the https address replaces the error. */
+  insecure?: InsecurePage | null;
   onSend(): void;
   onCancel(): void;
   onDismiss(): void;
@@ -34,7 +38,7 @@ export function VoiceRecorder(props: VoiceRecorderProps) {
     return (
       <div className="recorder failed" data-testid="recorder">
         <p role="alert" className="recorder-error">
-          {props.error}
+          {props.insecure ? <InsecureText topic="calls" page={props.insecure} /> : props.error}
         </p>
         <button type="button" className="link-button" onClick={props.onDismiss}>
           Закрыть

@@ -27,10 +27,11 @@ export function useRecorderPanel(recorder: RecorderRef | undefined): RecorderPan
   const elapsedMs = useSelector(recorder, (s) => s?.context.elapsedMs ?? 0);
   const level = useSelector(recorder, (s) => s?.context.level ?? 0);
   const error = useSelector(recorder, (s) => s?.context.error ?? null);
+  const insecure = useSelector(recorder, (s) => s?.context.insecure ?? null);
   const onStart = useCallback(() => recorder?.send({ type: 'recorder.start' }), [recorder]);
   const onSend = useCallback(() => recorder?.send({ type: 'recorder.send' }), [recorder]);
   const onCancel = useCallback(() => recorder?.send({ type: 'recorder.cancel' }), [recorder]);
   const onDismiss = useCallback(() => recorder?.send({ type: 'recorder.dismiss' }), [recorder]);
   if (!recorder) return null;
-  return { panel: phase ? { phase, elapsedMs, level, error, onSend, onCancel, onDismiss } : null, onStart };
+  return { panel: phase ? { phase, elapsedMs, level, error, insecure, onSend, onCancel, onDismiss } : null, onStart };
 }
