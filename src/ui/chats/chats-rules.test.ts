@@ -258,6 +258,28 @@ describe('message rows', () => {
     expect(rows[1].day).toBeNull();
     expect(rows[3].key).toBe('t-9');
   });
+  it('lets a service line break a run: the creator’s first message after «… создал(а) группу» is named', () => {
+    const created = {
+      kind: 'created' as const,
+      actor: { id: 'u2', name: 'Анна' },
+      targets: [],
+      title: null,
+    };
+    const rows = messageRows(
+      [
+        message('s1', 'u2', 1, { type: 'SYSTEM', content: '', system: created }),
+        message('m1', 'u2', 2),
+        message('m2', 'u2', 3),
+      ],
+      [],
+      options,
+    );
+    expect(rows.map((r) => [r.id, r.firstInRun, r.lastInRun, r.showSender])).toEqual([
+      ['s1', true, true, false],
+      ['m1', true, false, true],
+      ['m2', false, true, false],
+    ]);
+  });
   it('adds outbox items of this conversation that the server does not have yet, keyed by clientMessageId', () => {
     const pending = (n: number, over: Partial<OutboxItem> = {}): OutboxItem => ({
       id: `tmp-t-${n}`,
