@@ -1,13 +1,25 @@
 // Pure rules of the chats page: presence and title texts, avatars, reply previews, history merging, the
 // conversation list, the outbox's stored form and message rows.
 import { describe, expect, it } from 'vitest';
+import { conversation, entry, message, person } from '../../../tests/client/chat-fixtures';
 import { RequestFailure } from '../../contract/failure';
 import {
+  avatarColour,
+  avatarFace,
+  conversationTitle,
+  formatDate,
+  formatTime,
+  isGroupConversation,
+  presenceDot,
+  presenceText,
+  replyPreview,
+} from '../../contract/format';
+import {
+  presenceChange,
   sortEntries,
   withMessage,
   withUnread,
   withUser,
-  presenceChange,
 } from '../../machines/chats/chats/conversation-list';
 import {
   FILES_LOST,
@@ -20,19 +32,7 @@ import {
 } from '../../machines/composer/outbox/outbox-item';
 import { addReceipts, mergeMessages, prependPage } from '../../machines/conversation/conversation/history';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
-import {
-  avatarColour,
-  avatarFace,
-  conversationTitle,
-  formatDate,
-  formatTime,
-  isGroupConversation,
-  presenceDot,
-  presenceText,
-  replyPreview,
-} from '../../contract/format';
 import { chatTile, galleryOf, headerOf, messageRows, typingText } from '../conversation/view-model';
-import { conversation, entry, message, person } from '../../../tests/client/chat-fixtures';
 
 const NOW = Date.parse('2025-03-10T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
