@@ -42,6 +42,7 @@ function Emoji({ emoji, ...rest }: EmojiPickerListEmojiProps) {
   return (
     <button
       ref={button}
+      type="button"
       className="emoji-picker-emoji"
       {...rest}
       {...{ 'aria-colindex': plusOne(rest['aria-colindex']) }}
