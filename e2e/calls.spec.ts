@@ -79,7 +79,7 @@ test.describe('/calls: a named room', () => {
     // The video server line: the address the server hands out (the media server's own port), before any token.
     await expect(a.getByTestId('video-server')).toHaveText(mediaServer.url);
     // Scoped to the page itself: the shared layout around it is checked by its own tests.
-    await expectNoSeriousA11yViolations(a, '/calls form', { include: '.calls-page' });
+    await expectNoSeriousA11yViolations(a, '/calls form');
 
     await a.getByRole('button', { name: 'Войти' }).click();
     await expect(a.getByRole('toolbar', { name: 'Управление звонком' })).toBeVisible({ timeout: 20_000 });
@@ -91,7 +91,7 @@ test.describe('/calls: a named room', () => {
     // Video and audio are on: both toggles pressed.
     for (const name of ['Микрофон', 'Камера'])
       await expect(a.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'true');
-    await expectNoSeriousA11yViolations(a, '/calls in the room', { include: '.calls-room' });
+    await expectNoSeriousA11yViolations(a, '/calls in the room');
 
     await b.getByRole('button', { name: 'Выйти', exact: true }).last().click();
     await expect(b.getByRole('form', { name: 'Подключиться к комнате' })).toBeVisible();
@@ -154,7 +154,7 @@ test.describe('calls in a conversation', () => {
       await expect(incomingDialog(page)).toContainText('Видеозвонок');
       await expect.poll(() => ringing(page), { message: 'the callee’s tab rings' }).toBe(true);
     }
-    await expectNoSeriousA11yViolations(pb, 'incoming-call dialog', { include: '.incoming-call' });
+    await expectNoSeriousA11yViolations(pb, 'incoming-call dialog');
 
     // Answering in one tab stops the other.
     await pb.getByRole('button', { name: 'Ответить с видео' }).click();
@@ -171,7 +171,7 @@ test.describe('calls in a conversation', () => {
     const viewport = pa.viewportSize()!;
     expect(Math.round(box!.width)).toBe(Math.round(Math.min(viewport.width * 0.9, 1200)));
     expect(Math.round(box!.height)).toBe(Math.round(viewport.height * 0.8));
-    await expectNoSeriousA11yViolations(pa, 'call overlay', { include: '.call-overlay' });
+    await expectNoSeriousA11yViolations(pa, 'call overlay');
 
     // A chat message in the call: the other side sees the unread badge until it opens the chat.
     await pa.getByRole('button', { name: 'Чат', exact: true }).click();
@@ -181,7 +181,7 @@ test.describe('calls in a conversation', () => {
     await pb.getByRole('button', { name: 'Чат, непрочитанных: 1' }).click();
     await expect(pb.getByRole('complementary', { name: 'Чат звонка' })).toContainText('Слышно хорошо?');
     await expect(pb.getByTestId('call-unread')).toHaveCount(0);
-    await expectNoSeriousA11yViolations(pb, 'call overlay with chat', { include: '.call-overlay' });
+    await expectNoSeriousA11yViolations(pb, 'call overlay with chat');
 
     // B hangs up: both overlays close.
     await pb.getByRole('button', { name: 'Завершить звонок' }).click();
@@ -206,7 +206,7 @@ test.describe('calls in a conversation', () => {
     await expect(incomingDialog(pb)).toHaveCount(0);
     await expect(callOverlay(pa)).toHaveCount(0);
     await expect(pa.getByRole('status').filter({ hasText: 'Собеседник отклонил звонок' })).toBeVisible();
-    await expectNoSeriousA11yViolations(pa, 'call notice', { include: '.call-notice' });
+    await expectNoSeriousA11yViolations(pa, 'call notice');
     await pa.getByRole('button', { name: 'Закрыть уведомление' }).click();
 
     // Cancelling while it rings closes the callee's dialog.

@@ -42,7 +42,7 @@ test.describe('contacts', () => {
     await expect(contactsTile(pageA)).toHaveAccessibleName(/^Контакты\s*,\s*Добавить контакт$/);
     await expect(contactsTile(pageB)).toHaveAccessibleName(/^Контакты\s*,\s*Добавить контакт$/);
     // The page-wide scans stay on this feature's parts (the shared shell has its own checks).
-    await expectNoSeriousA11yViolations(pageA, 'chats footer', { include: '.chats-footer' });
+    await expectNoSeriousA11yViolations(pageA, 'chats footer');
 
     // Keyboard only: focus the tile, open the dialog, type the code, Enter adds.
     await contactsTile(pageA).focus();
@@ -55,7 +55,7 @@ test.describe('contacts', () => {
     const found = dlgA.locator('.found-tile');
     await expect(found).toContainText('Найден по EBLID');
     await expect(found).toContainText('Борис');
-    await expectNoSeriousA11yViolations(pageA, 'contacts dialog with a found user', { include: '.modal' });
+    await expectNoSeriousA11yViolations(pageA, 'contacts dialog with a found user');
     await pageA.keyboard.press('Enter');
     await expect(dlgA.getByRole('status').filter({ hasText: 'Запрос отправлен' })).toBeVisible();
     await expect(dlgA.getByRole('group', { name: 'EBLID' }).getByRole('textbox').first()).toHaveValue('');
@@ -66,7 +66,7 @@ test.describe('contacts', () => {
     const dlgB = dialog(pageB, 'Контакты');
     const requestRow = dlgB.getByRole('listitem').filter({ hasText: 'хочет добавить вас' });
     await expect(requestRow).toContainText('Анна');
-    await expectNoSeriousA11yViolations(pageB, 'contacts dialog with a request', { include: '.modal' });
+    await expectNoSeriousA11yViolations(pageB, 'contacts dialog with a request');
     await requestRow.getByRole('button', { name: 'Добавить' }).click();
     await expect(dlgB.getByText('Нет новых запросов')).toBeVisible();
 
@@ -103,7 +103,7 @@ test.describe('contacts', () => {
     const { page: pageA } = await openSignedIn(a, { path: '/contacts' });
     const { page: pageC } = await openSignedIn(c, { path: '/contacts' });
     await expect(pageA.getByRole('heading', { level: 1, name: 'Контакты' })).toBeVisible();
-    await expectNoSeriousA11yViolations(pageA, 'contacts page (empty)', { include: '.contacts-page' });
+    await expectNoSeriousA11yViolations(pageA, 'contacts page (empty)');
 
     const field = pageA.getByRole('textbox', { name: 'ID / ник / email' });
     await field.fill(`@${c.username}`);
@@ -116,7 +116,7 @@ test.describe('contacts', () => {
 
     const rowC = pageC.getByRole('listitem').filter({ hasText: 'Анна' });
     await expect(rowC).toContainText('pending');
-    await expectNoSeriousA11yViolations(pageC, 'contacts page with an incoming request', { include: '.contacts-page' });
+    await expectNoSeriousA11yViolations(pageC, 'contacts page with an incoming request');
     // Filters: the request is incoming, not outgoing.
     const filter = pageC.getByRole('combobox', { name: 'Показать' });
     await filter.selectOption({ label: 'Исходящие' });
@@ -193,7 +193,7 @@ test.describe('contacts', () => {
     const dlg = dialog(pageA, 'Создать групповой чат');
     await expect(dlg).toBeVisible();
     await expect(dlg.getByRole('checkbox')).toHaveCount(2);
-    await expectNoSeriousA11yViolations(pageA, 'group dialog', { include: '.modal' });
+    await expectNoSeriousA11yViolations(pageA, 'group dialog');
     // Nobody ticked: nothing happens.
     let posted = 0;
     pageA.on('request', (r) => {
@@ -275,7 +275,7 @@ test.describe('contacts', () => {
       .click();
     const dlg = dialog(pageA, 'Профиль');
     await expect(dlg.getByText(a.user.eblid)).toBeVisible();
-    await expectNoSeriousA11yViolations(pageA, 'profile dialog', { include: '.modal' });
+    await expectNoSeriousA11yViolations(pageA, 'profile dialog');
 
     // A 400×240 picture: the saved avatar must be the square cut from it, not the picture itself.
     const png = await sharp({ create: { width: 400, height: 240, channels: 3, background: { r: 200, g: 40, b: 40 } } })
@@ -304,7 +304,7 @@ test.describe('contacts', () => {
     await pageA.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 10, { steps: 5 });
     await pageA.mouse.up();
     await dlg.getByRole('slider', { name: 'Масштаб' }).fill('1.6');
-    await expectNoSeriousA11yViolations(pageA, 'avatar editor', { include: '.modal' });
+    await expectNoSeriousA11yViolations(pageA, 'avatar editor');
 
     const uploaded = pageA.waitForResponse((r) => r.url().endsWith('/api/upload'));
     await dlg.getByRole('button', { name: 'Загрузить' }).click();
@@ -337,7 +337,7 @@ test.describe('contacts', () => {
     const { page } = await openSignedIn(a, { path: '/settings' });
     const form = page.getByRole('form', { name: 'Профиль' });
     await expect(form.getByRole('textbox', { name: 'Имя' })).toHaveValue('Анна');
-    await expectNoSeriousA11yViolations(page, 'settings page', { include: '.settings-page' });
+    await expectNoSeriousA11yViolations(page, 'settings page');
     await form.getByRole('textbox', { name: 'Имя' }).fill('Анна Петрова');
     await form.getByRole('combobox', { name: 'Статус' }).selectOption({ label: 'Не беспокоить' });
     await form.getByRole('textbox', { name: 'О себе' }).fill('Люблю горы');

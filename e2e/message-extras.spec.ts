@@ -10,8 +10,7 @@ import { sendText } from './users';
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
 const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
-const axe = (page: Page, label: string) =>
-  expectNoSeriousA11yViolations(page, label, { include: '[data-testid="chats-shell"]' });
+const axe = (page: Page, label: string) => expectNoSeriousA11yViolations(page, label);
 
 async function openConversation(page: Page, conversationId: string) {
   await page.locator(`[data-conversation-id="${conversationId}"]`).click();

@@ -3,7 +3,7 @@
 // on a second browser (a new device), Анна's device adds it, her chat shows «Борис: новое устройство», and her
 // fingerprint changes and matches Борис's again.
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
 import { open, signInAgain } from './secret-helpers';
@@ -12,6 +12,22 @@ import { createUser, makeFriends } from './users';
 test.afterEach(async ({ browser }) => {
   for (const c of browser.contexts()) await c.close().catch(() => {});
 });
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** Every one of `parts` lies within `box`'s box, and `box` within the viewport. */
+async function expectInside(box: Locator, parts: Locator, viewport: { width: number; height: number }) {
+  const outer = (await box.boundingBox())!;
+  expect(outer.x).toBeGreaterThanOrEqual(0);
+  expect(outer.x + outer.width).toBeLessThanOrEqual(viewport.width);
+  for (const part of await parts.all()) {
+    const inner = (await part.boundingBox())!;
+    const at = `${viewport.width}×${viewport.height}: ${await part.textContent()}`;
+    expect(inner.x, at).toBeGreaterThanOrEqual(outer.x);
+    expect(inner.x + inner.width, at).toBeLessThanOrEqual(outer.x + outer.width);
+  }
+}
 
 /** The fingerprint «Проверить шифрование» shows (12 groups of 5 digits, 8 emoji), its dialog closed after. */
 async function fingerprintOn(page: Page): Promise<{ digits: string; emoji: string }> {
@@ -25,6 +41,13 @@ async function fingerprintOn(page: Page): Promise<{ digits: string; emoji: strin
     emoji: (await dialog.getByTestId('fingerprint-emoji').textContent()) ?? '',
   };
   expect(out.emoji.split(' ')).toHaveLength(8);
+  // The 60 digits stay inside the dialog on a desktop and on a phone.
+  const size = page.viewportSize();
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expectInside(dialog, digits.locator('span'), viewport);
+  }
+  if (size) await page.setViewportSize(size);
   await dialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
   return out;
 }

@@ -2,19 +2,14 @@
 // actions (selection, removal with «Отменить», forward, info, report, reactions), search within the conversation
 // and «Информация». A chunk of its own, fetched with the conversation's views (src/ui/chats/ChatsPage.tsx),
 // so none of it is in the list's first bundle.
-import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
-import { useSecretNotices } from '../secretChats/deferred';
+
 import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
-import { LazyConversationView } from '../conversation/index';
-import { useConversationPane } from '../conversation/deferred';
-import { LazyConversationSearchBar } from '../search/index';
-import { useConversationSearch } from '../search/deferred';
-import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
-import { useBlocking } from '../blocking/index';
-import { InviteLinksSection } from '../groupInvites/deferred';
-import { LazyGroupPicture } from '../profile/index';
-import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
 import { directPeer, displayName } from '../../contract/format';
+import { useBlocking } from '../blocking/index';
+import { useConversationPane } from '../conversation/deferred';
+import { LazyConversationView } from '../conversation/index';
+import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
+import { InviteLinksSection } from '../groupInvites/deferred';
 import {
   LazyForwardDialog,
   LazyMessageInfoDialog,
@@ -22,9 +17,16 @@ import {
   SelectionBar,
   useMessageActions,
 } from '../messageActions/index';
+import { LazyGroupPicture } from '../profile/index';
+import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
+import { useConversationSearch } from '../search/deferred';
+import { LazyConversationSearchBar } from '../search/index';
+import { useSecretNotices } from '../secretChats/deferred';
+import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
 import type { useChatActions } from './useChatActions';
 import type { useChatsPage } from './useChatsPage';
+import { useInfoPanel } from './useInfoPanel';
 import './conversation-pane.css';
 import '../shared/toast.css';
 
@@ -64,8 +66,7 @@ export function ConversationPane(props: ConversationPaneProps) {
   const sel = actions.selection;
   const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
   const search = useConversationSearch(props.conversationId);
-  const [info, setInfo] = useState(false);
-  const closeInfo = useCallback(() => setInfo(false), []);
+  const { open: info, show: showInfo, close: closeInfo } = useInfoPanel();
   // Blocking the other person of a direct chat: from «Информация» or the notice that replaces the composer.
   const blocking = useBlocking();
   const c = props.selectedEntry?.conversation;
@@ -84,7 +85,7 @@ export function ConversationPane(props: ConversationPaneProps) {
       <LazyConversationView
         {...view}
         onSearch={search.show}
-        onInfo={() => setInfo(true)}
+        onInfo={showInfo}
         onVerify={secret ? () => setVerifying(true) : undefined}
         blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
         searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}

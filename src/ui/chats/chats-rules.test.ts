@@ -1,13 +1,25 @@
 // Pure rules of the chats page: presence and title texts, avatars, reply previews, history merging, the
 // conversation list, the outbox's stored form and message rows.
 import { describe, expect, it } from 'vitest';
+import { conversation, entry, message, person } from '../../../tests/client/chat-fixtures';
 import { RequestFailure } from '../../contract/failure';
 import {
+  avatarColour,
+  avatarFace,
+  conversationTitle,
+  formatDate,
+  formatTime,
+  isGroupConversation,
+  presenceDot,
+  presenceText,
+  replyPreview,
+} from '../../contract/format';
+import {
+  presenceChange,
   sortEntries,
   withMessage,
   withUnread,
   withUser,
-  presenceChange,
 } from '../../machines/chats/chats/conversation-list';
 import {
   FILES_LOST,
@@ -20,19 +32,7 @@ import {
 } from '../../machines/composer/outbox/outbox-item';
 import { addReceipts, mergeMessages, prependPage } from '../../machines/conversation/conversation/history';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
-import {
-  avatarColour,
-  avatarFace,
-  conversationTitle,
-  formatDate,
-  formatTime,
-  isGroupConversation,
-  presenceDot,
-  presenceText,
-  replyPreview,
-} from '../../contract/format';
 import { chatTile, galleryOf, headerOf, messageRows, typingText } from '../conversation/view-model';
-import { conversation, entry, message, person } from '../../../tests/client/chat-fixtures';
 
 const NOW = Date.parse('2025-03-10T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -257,6 +257,28 @@ describe('message rows', () => {
     expect(rows[0].day).not.toBeNull();
     expect(rows[1].day).toBeNull();
     expect(rows[3].key).toBe('t-9');
+  });
+  it('lets a service line break a run: the creator’s first message after «… создал(а) группу» is named', () => {
+    const created = {
+      kind: 'created' as const,
+      actor: { id: 'u2', name: 'Анна' },
+      targets: [],
+      title: null,
+    };
+    const rows = messageRows(
+      [
+        message('s1', 'u2', 1, { type: 'SYSTEM', content: '', system: created }),
+        message('m1', 'u2', 2),
+        message('m2', 'u2', 3),
+      ],
+      [],
+      options,
+    );
+    expect(rows.map((r) => [r.id, r.firstInRun, r.lastInRun, r.showSender])).toEqual([
+      ['s1', true, true, false],
+      ['m1', true, false, true],
+      ['m2', false, true, false],
+    ]);
   });
   it('adds outbox items of this conversation that the server does not have yet, keyed by clientMessageId', () => {
     const pending = (n: number, over: Partial<OutboxItem> = {}): OutboxItem => ({

@@ -277,14 +277,17 @@ export function messageRows(
       },
     });
   }
+  // A service line («… создал(а) группу») stands alone: the actor's next message starts a run and shows the name.
+  const sameRun = (a: Base | undefined, b: Base) => !!a && !a.system && !b.system && a.senderId === b.senderId;
   return base.map(({ at, ...row }, i) => {
     const prev = base[i - 1];
     const next = base[i + 1];
     const dayOf = Number.isNaN(at.getTime()) ? '' : dayLabel(at, now);
     const day = !prev || prev.at.toDateString() !== at.toDateString() ? dayOf || null : null;
-    const firstInRun = !prev || prev.senderId !== row.senderId || day !== null;
-    const lastInRun = !next || next.senderId !== row.senderId || next.at.toDateString() !== at.toDateString();
-    return { ...row, day, dayOf, firstInRun, lastInRun, showSender: options.isGroup && !row.own && firstInRun };
+    const firstInRun = !sameRun(prev, base[i]) || day !== null;
+    const lastInRun = !next || !sameRun(base[i], next) || next.at.toDateString() !== at.toDateString();
+    const showSender = options.isGroup && !row.own && !row.system && firstInRun;
+    return { ...row, day, dayOf, firstInRun, lastInRun, showSender };
   });
 }
 

@@ -68,6 +68,9 @@ export function AvatarEditor(props: AvatarEditorView) {
               crop={props.crop}
               zoom={props.zoom}
               aspect={1}
+              // At 100 % the picture covers the stage, so its shorter side is never under the 220 px window (in the
+              // narrow «Информация» a contained wide picture was lower than the window: empty bands in the crop).
+              objectFit="cover"
               minZoom={ZOOM_MIN}
               maxZoom={ZOOM_MAX}
               cropShape="round"

@@ -2,6 +2,7 @@
 // of 5 digits and 8 emoji — what comparing it means, and each member's devices. Renders from props (useSecretVerify).
 import { Modal } from '../shared/Modal';
 import { useSecretVerify, VERIFY_EXPLANATION } from './useSecretVerify';
+import './secret-verify.css';
 
 export interface SecretVerifyDialogProps {
   userId: string;
