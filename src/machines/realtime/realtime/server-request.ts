@@ -4,7 +4,8 @@
 import { fromPromise } from 'xstate';
 import type { Ack, ClientEvent, ClientEventName } from '../../../contract/events';
 import { systemActor } from '../../shared/system';
-import { ACK_TIMEOUT_MS, NO_ANSWER, OFFLINE_MESSAGE, type RealtimeEmit } from './realtime.protocol';
+import { OFFLINE_MESSAGE, type RealtimeEmit } from './realtime.protocol';
+import { ACK_TIMEOUT_MS, NO_ANSWER } from './realtime.protocol';
 
 export type ServerRequestInput = { [K in ClientEventName]: { name: K; payload: ClientEvent<K> } }[ClientEventName];
 

@@ -5,9 +5,9 @@
 // leaves the store as the server announces it, and each time the server answers again after sign-in or an outage
 // the store catches up on the deletions it could not hear. Signing out deletes the user's stored data.
 import { assertEvent, assign, setup, spawnChild } from 'xstate';
-import { listenToServer } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
+import { listenToServer } from '../../realtime/index';
 import { watchSignedInUser } from '../session/watch-signed-in-user';
 import type { OfflineStoreContext, OfflineStoreEvent } from './offlineStore.protocol';
 
