@@ -2,8 +2,8 @@
 // last visit, sign-ins, state and role; «Отключить» / «Включить», «Завершить сеансы», «Ссылка для сброса пароля»,
 // «Сделать администратором» / «Снять права администратора»; «Показать ещё» for the next page.
 import { useId, useState } from 'react';
-import { Modal } from '../shared/Modal';
 import type { UserAction } from '../../machines/admin/adminUsers/adminUsers.protocol';
+import { Modal } from '../shared/Modal';
 import { ROLE_TEXT, STATE_TEXT, when } from './texts';
 import { type AdminUsersView, useAdminUsers } from './useAdminUsers';
 
@@ -102,14 +102,17 @@ export function UsersView(props: AdminUsersView) {
                     {u.state !== 'deleted' && (
                       <div className="admin-actions">
                         {u.state === 'active' ? (
-                          <button
-                            type="button"
-                            className="button ghost"
-                            disabled={props.busy}
-                            onClick={() => props.onAct(u.id, 'deactivate')}
-                          >
-                            Отключить
-                          </button>
+                          // One's own account cannot be switched off (the server refuses it too).
+                          u.id !== props.ownId && (
+                            <button
+                              type="button"
+                              className="button ghost"
+                              disabled={props.busy}
+                              onClick={() => props.onAct(u.id, 'deactivate')}
+                            >
+                              Отключить
+                            </button>
+                          )
                         ) : (
                           <button
                             type="button"

@@ -189,7 +189,7 @@ describe('session with resolving actors', () => {
         sessionMachine.provide({
           actors: {
             fetchMe: hang as never,
-            refresh: fromPromise(async () => {
+            refresh: fromPromise<{ accessToken: string; refreshToken: string }, { refreshToken: string }>(async () => {
               throw refusal;
             }),
           },
