@@ -7,6 +7,9 @@ import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { apiCall, type E2EUser, sendText } from './users';
 
+/** What the sign-in screen says after this sign-in was ended from elsewhere. */
+const ENDED_ELSEWHERE = 'Сеанс завершён на другом устройстве или администратором. Войдите снова.';
+
 /** Another sign-in of the same user (its own tokens), as a second device would make. */
 async function signInAgain(base: string, u: E2EUser): Promise<E2EUser> {
   const tokens = await apiCall<{ accessToken: string; refreshToken: string }>(base, 'POST', '/api/auth/login', {
@@ -38,6 +41,8 @@ test('ending another sign-in from «Устройства» signs that page out a
     .click();
   await expect(devices).toHaveCount(1);
   await expect(phone.getByRole('button', { name: 'Войти', exact: true })).toBeVisible({ timeout: 10_000 });
+  // The phone's sign-in screen says why.
+  await expect(phone.getByRole('alert')).toHaveText(ENDED_ELSEWHERE);
   // The laptop stays signed in.
   await laptop.reload();
   await expect(laptop.getByTestId('device')).toHaveCount(1);
@@ -64,6 +69,7 @@ test('a password change signs out every other sign-in and keeps this one', async
   await form.getByRole('button', { name: 'Сменить пароль' }).click();
   await expect(form.getByRole('status')).toHaveText('Пароль изменён. Другие устройства вышли из аккаунта.');
   await expect(other.getByRole('button', { name: 'Войти', exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(other.getByRole('alert')).toHaveText(ENDED_ELSEWHERE);
   await expect(page.getByTestId('device')).toHaveCount(1);
   const login = await fetch(`${srv.url}/api/auth/login`, {
     method: 'POST',

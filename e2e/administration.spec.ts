@@ -139,7 +139,10 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await tab(A.page, 'Пользователи').click();
   const veraRow = A.page.getByTestId('admin-user').filter({ hasText: 'Вера' });
   await veraRow.getByRole('button', { name: 'Отключить' }).click();
-  await A.page.getByRole('dialog', { name: 'Отключить Вера?' }).getByRole('button', { name: 'Отключить' }).click();
+  await A.page
+    .getByRole('dialog', { name: 'Отключить аккаунт: Вера?' })
+    .getByRole('button', { name: 'Отключить' })
+    .click();
   await expect(veraRow).toContainText('Отключён');
   await expect(W.page).toHaveURL(`${srv.url}/auth`);
   await expect(W.page.getByRole('alert')).toHaveText('Аккаунт отключён администратором');
@@ -172,7 +175,7 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await linkDialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
   const R = await (await newContext()).newPage();
   await R.goto(resetLink);
-  await expect(R.getByRole('heading', { name: `Новый пароль для Борис (@${borisName})` })).toBeVisible();
+  await expect(R.getByRole('heading', { name: `Новый пароль · Борис (@${borisName})` })).toBeVisible();
   await expect(R.getByText('Не короче 8 символов')).toBeVisible();
   await expectNoSeriousA11yViolations(R, 'password reset');
   const newPassword = 'новый-пароль-42';

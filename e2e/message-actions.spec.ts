@@ -92,7 +92,7 @@ test('«Удалить» asks; «Отменить» restores; «Удалить �
   await expect(messageWith(B.page, 'Ответ Бориса')).toBeVisible();
 });
 
-test('two selected messages forwarded to two chats show «Переслано от» there', async ({
+test('two selected messages forwarded to two chats show «Переслано · {name}» there', async ({
   srv,
   createUser,
   openSignedIn,
@@ -143,8 +143,8 @@ test('two selected messages forwarded to two chats show «Переслано о�
   for (const id of [toVera, family]) {
     await open(V.page, id);
     const copy = messageWith(V.page, 'Код домофона 42');
-    await expect(copy).toContainText('Переслано от Борис');
-    await expect(messageWith(V.page, 'Адрес: Лесная, 5')).toContainText('Переслано от Борис');
+    await expect(copy).toContainText('Переслано · Борис');
+    await expect(messageWith(V.page, 'Адрес: Лесная, 5')).toContainText('Переслано · Борис');
     await V.page.goBack();
   }
 });

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import fp from 'fastify-plugin';
 import { secretUploadRoute } from '../../src/contract/api';
+import { fileTooLargeText } from '../../src/contract/limits';
 import { secretDownloadEndpoint } from '../../src/contract/routes';
 import { SECRET_UPLOAD_OVERHEAD } from '../../src/contract/secret';
 import { memberIds, membersFor } from '../conversations/membership';
@@ -36,11 +37,7 @@ export const secretUploadsRoutes = fp<{ storage: UploadStorage }>(
     const { config, db, authenticate } = app;
     // The ordinary file limit, plus the GCM tag the encryption adds.
     const max = config.uploadLimitBytes + SECRET_UPLOAD_OVERHEAD;
-    const tooLarge = () =>
-      new HttpError(
-        413,
-        `Файл слишком большой: не больше ${Math.floor(config.uploadLimitBytes / (1024 * 1024)) || 1} МБ`,
-      );
+    const tooLarge = () => new HttpError(413, fileTooLargeText(config.uploadLimitBytes));
 
     // The body is read as a stream by the route itself (under `max`), never buffered whole.
     app.addContentTypeParser(OCTET_STREAM, (_req, payload, done) => done(null, payload));

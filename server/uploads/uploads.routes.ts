@@ -10,9 +10,10 @@ import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
 import { uploadRoute } from '../../src/contract/api';
 import type { Attachment } from '../../src/contract/entities';
+import { fileTooLargeText } from '../../src/contract/limits';
 import { badRequest, HttpError, notFound } from '../http/errors';
-import { cleanFileName, contentDisposition, isStorageKey, newStorageKey } from './file-names';
 import { audioType, parseRange } from './audio';
+import { cleanFileName, contentDisposition, isStorageKey, newStorageKey } from './file-names';
 import { cleanImage } from './images';
 import type { UploadStorage } from './storage';
 
@@ -53,8 +54,7 @@ export const uploadsRoutes = fp<{ storage: UploadStorage }>(
   async (app, { storage }) => {
     const { config, db, authenticate } = app;
     const limit = config.uploadLimitBytes;
-    const tooLarge = () =>
-      new HttpError(413, `Файл слишком большой: не больше ${Math.floor(limit / (1024 * 1024)) || 1} МБ`);
+    const tooLarge = () => new HttpError(413, fileTooLargeText(limit));
     await app.register(multipart, { limits: { fileSize: limit, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
 
     app.post(`/api${uploadRoute.path}`, {

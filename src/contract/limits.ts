@@ -56,6 +56,14 @@ export const LIMITS = {
   secretLogPage: 100,
 } as const;
 
+/**
+ * Why a file over the server's upload limit is not sent (docs/behaviour.md §10.1): the same words from the client,
+ * which refuses it before any upload, and from the server's 413. The limit is named in whole megabytes.
+ */
+export function fileTooLargeText(limitBytes: number): string {
+  return `Файл больше ${Math.floor(limitBytes / (1024 * 1024)) || 1} МБ — такие файлы не отправляются`;
+}
+
 export const TIMINGS = {
   ringTimeoutMs: 25_000,
   typingIdleMs: 1_500,

@@ -73,6 +73,7 @@ describe('roles', () => {
     expect(solo.body.message).toBe('Нельзя снять права с последнего администратора');
     const self = await api.post('/api/admin/users/deactivate', { userId: admin.user.id }, admin.accessToken);
     expect(self.status).toBe(400);
+    expect(self.body.message).toBe('Нельзя отключить собственный аккаунт');
 
     const up = await api.post('/api/admin/users/role', { userId: anna.user.id, role: 'admin' }, admin.accessToken);
     expect(up.body.user.role).toBe('admin');

@@ -120,15 +120,16 @@ describe('POST /api/upload', () => {
     );
   });
 
-  it('refuses a file over the limit with 413 and keeps nothing of it', async () => {
+  it('refuses a file over the limit with 413, saying so in the words the client uses, and keeps nothing of it', async () => {
     const before = (await stored()).length;
     // Just over the limit: passes the Content-Length check, stopped while streaming.
     const streamed = await upload(Buffer.alloc(LIMIT + 1024, 1), 'big.bin', 'application/octet-stream');
     expect(streamed.status).toBe(413);
-    expect(streamed.body.message).toMatch(/слишком большой/);
+    expect(streamed.body.message).toBe('Файл больше 1 МБ — такие файлы не отправляются');
     // Far over: refused from the header before reading.
     const early = await upload(Buffer.alloc(LIMIT * 3, 1), 'huge.bin', 'application/octet-stream');
     expect(early.status).toBe(413);
+    expect(early.body.message).toBe('Файл больше 1 МБ — такие файлы не отправляются');
     expect((await stored()).length).toBe(before);
     // keys() hides unfinished writes; on disk none may be left either.
     if (!srv.config.s3) {

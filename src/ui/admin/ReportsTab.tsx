@@ -41,7 +41,11 @@ export function ReportsView(props: AdminReportsView) {
       </ul>
       {props.confirm && (
         <Modal
-          title={props.confirm.action === 'delete' ? 'Удалить сообщение у всех?' : `Отключить ${props.confirm.name}?`}
+          title={
+            props.confirm.action === 'delete'
+              ? 'Удалить сообщение у всех?'
+              : `Отключить аккаунт: ${props.confirm.name}?`
+          }
           onClose={props.onCancel}
         >
           <p>

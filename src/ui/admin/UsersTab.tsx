@@ -2,8 +2,8 @@
 // last visit, sign-ins, state and role; «Отключить» / «Включить», «Завершить сеансы», «Ссылка для сброса пароля»,
 // «Сделать администратором» / «Снять права администратора»; «Показать ещё» for the next page.
 import { useId, useState } from 'react';
-import { Modal } from '../shared/Modal';
 import type { UserAction } from '../../machines/admin/adminUsers/adminUsers.protocol';
+import { Modal } from '../shared/Modal';
 import { ROLE_TEXT, STATE_TEXT, when } from './texts';
 import { type AdminUsersView, useAdminUsers } from './useAdminUsers';
 
@@ -16,17 +16,17 @@ const CONFIRM: Record<
   { title: (n: string) => string; text: string; button: string }
 > = {
   deactivate: {
-    title: (n) => `Отключить ${n}?`,
+    title: (n) => `Отключить аккаунт: ${n}?`,
     text: 'Все сеансы завершатся сразу, войти будет нельзя, пока аккаунт не включат снова. Сообщения останутся.',
     button: 'Отключить',
   },
   promote: {
-    title: (n) => `Сделать ${n} администратором?`,
+    title: (n) => `Сделать администратором: ${n}?`,
     text: 'Администратор видит «Администрирование» и может отключать аккаунты.',
     button: 'Сделать администратором',
   },
   demote: {
-    title: (n) => `Снять права администратора с ${n}?`,
+    title: (n) => `Снять права администратора: ${n}?`,
     text: 'Раздел «Администрирование» станет недоступен.',
     button: 'Снять права',
   },
@@ -102,14 +102,17 @@ export function UsersView(props: AdminUsersView) {
                     {u.state !== 'deleted' && (
                       <div className="admin-actions">
                         {u.state === 'active' ? (
-                          <button
-                            type="button"
-                            className="button ghost"
-                            disabled={props.busy}
-                            onClick={() => props.onAct(u.id, 'deactivate')}
-                          >
-                            Отключить
-                          </button>
+                          // One's own account cannot be switched off (the server refuses it too).
+                          u.id !== props.ownId && (
+                            <button
+                              type="button"
+                              className="button ghost"
+                              disabled={props.busy}
+                              onClick={() => props.onAct(u.id, 'deactivate')}
+                            >
+                              Отключить
+                            </button>
+                          )
                         ) : (
                           <button
                             type="button"

@@ -1,6 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import type { AdminUser } from '../../contract/administration';
 import { RegistrationView } from './RegistrationTab';
+import { UsersView } from './UsersTab';
 
 describe('«Регистрация» view', () => {
   it('renders the settings', () => {
@@ -15,5 +17,49 @@ describe('«Регистрация» view', () => {
       />,
     );
     expect(screen.getByRole('radio', { name: /По приглашениям/ })).toBeChecked();
+  });
+});
+
+describe('«Пользователи» view', () => {
+  const person = (id: string, displayName: string, role: AdminUser['role']): AdminUser => ({
+    id,
+    username: id,
+    displayName,
+    eblid: '1234',
+    avatarUrl: null,
+    role,
+    state: 'active',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    lastSeenAt: null,
+    sessions: 1,
+  });
+
+  it('never offers «Отключить» on the administrator’s own account', () => {
+    const act = vi.fn();
+    render(
+      <UsersView
+        users={[person('me', 'Администратор', 'admin'), person('anna', 'Анна', 'member')]}
+        ownId="me"
+        query=""
+        busy={false}
+        hasMore={false}
+        error={null}
+        confirm={null}
+        resetLink={null}
+        copied={false}
+        onSearch={vi.fn()}
+        onMore={vi.fn()}
+        onAct={act}
+        onConfirm={vi.fn()}
+        onCancel={vi.fn()}
+        onResetLink={vi.fn()}
+        onCopyLink={vi.fn()}
+        onCloseLink={vi.fn()}
+      />,
+    );
+    const rows = screen.getAllByTestId('admin-user');
+    expect(within(rows[0] as HTMLElement).queryByRole('button', { name: 'Отключить' })).toBeNull();
+    expect(within(rows[1] as HTMLElement).getByRole('button', { name: 'Отключить' })).toBeEnabled();
+    expect(screen.getAllByRole('button', { name: 'Отключить' })).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 // «Пользователи»: its actor (alive while the tab is shown) as plain values and callbacks.
 import { useSelector } from '@xstate/react';
-import { useOwnedActor } from '../app/useOwnedActor';
 import { ADMIN_TAGS, type AdminUser, type UserAction } from '../../machines/admin/adminUsers/adminUsers.protocol';
+import { useSessionRef } from '../app/RuntimeContext';
+import { useOwnedActor } from '../app/useOwnedActor';
 
 const NONE: AdminUser[] = [];
 
@@ -15,6 +16,8 @@ export function useAdminUsers() {
   const linkFor = resetLink ? users.find((u) => u.id === resetLink.userId) : undefined;
   return {
     users,
+    /** The administrator looking: their own account is never offered «Отключить». */
+    ownId: useSelector(useSessionRef(), (s) => s.context.session?.user.id ?? null),
     query: useSelector(actor, (s) => s?.context.query ?? ''),
     busy: useSelector(actor, (s) => s?.hasTag(ADMIN_TAGS.busy) ?? true),
     hasMore: useSelector(actor, (s) => (s?.context.nextCursor ?? null) !== null),

@@ -75,7 +75,7 @@ export function ResetPasswordView(props: PasswordResetView) {
   return (
     <form className="form" onSubmit={submit} aria-labelledby={ids.title}>
       <h2 className="form-title" id={ids.title}>
-        Новый пароль для {a.displayName} (@{a.username})
+        Новый пароль · {a.displayName} (@{a.username})
       </h2>
       <div className="field">
         <label htmlFor={ids.password}>Новый пароль</label>

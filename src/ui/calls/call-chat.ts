@@ -2,7 +2,7 @@
 // in the outbox), in the shape the call view's chat panel draws. Pure (tested in src/ui/conversation/voice-call-text.test.ts).
 import type { Message, PublicUser } from '../../contract/entities';
 import type { OutboxItem } from '../../machines/composer/index';
-import { callLabel, voicePreview } from '../conversation/index';
+import { entryPreview } from '../conversation/index';
 
 export interface CallChatLine {
   id: string;
@@ -20,12 +20,15 @@ export interface ConversationChat {
 /** Lines the panel keeps: the conversation's latest. */
 export const CALL_CHAT_LINES = 50;
 
+/** A line's words: a voice message, a call or a service entry (a pin notice …) as the list says it, else its text,
+ * else what it holds. */
 function textOf(m: Message, me: string): string {
-  if (m.type === 'VOICE' && m.voice) return voicePreview(m.voice.durationMs);
-  if (m.type === 'CALL' && m.call) return callLabel(m.call, me);
+  const entry = entryPreview(m, me);
+  if (entry !== null) return entry;
   if (m.content) return m.content;
   const first = m.attachments[0];
-  return first?.type === 'IMAGE' ? 'Изображение' : `Файл: ${first?.name ?? 'файл'}`;
+  if (!first) return '';
+  return first.type === 'IMAGE' ? 'Изображение' : `Файл: ${first.name ?? 'файл'}`;
 }
 
 export function callChatLines(

@@ -184,7 +184,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
       >
         {props.flash > 0 && <span key={props.flash} className="msg-flash" aria-hidden="true" />}
         {row.showSender && <div className="msg-sender">{row.senderName}</div>}
-        {row.forwardedFrom && <span className="msg-forwarded">Переслано от {row.forwardedFrom}</span>}
+        {row.forwardedFrom && <span className="msg-forwarded">Переслано · {row.forwardedFrom}</span>}
         {reply && (
           <button type="button" className="msg-reply" onClick={() => props.onJump(reply.id)}>
             <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{reply.preview}</span>

@@ -6,8 +6,8 @@ import { type ReactElement, useCallback, useMemo, useRef, useState } from 'react
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 
 import './message-extras.css';
-import { MessageBubble } from './MessageBubble';
 import { lazyView } from '../shared/lazy-view';
+import { MessageBubble } from './MessageBubble';
 import type { MessageMenuProps } from './MessageMenu';
 import { type MenuOptions, type MessageAction, menuItems } from './message-actions';
 import { useHistoryPosition } from './useHistoryPosition';
@@ -114,7 +114,7 @@ export function MessageList(props: MessageListProps) {
               className="msg-select-box"
               checked={picked}
               onChange={() => selection.onToggle(row.id)}
-              aria-label={`Выбрать сообщение ${row.senderName}: ${row.text || row.time}`}
+              aria-label={`Выбрать сообщение · ${row.senderName}: ${row.text || row.time}`}
             />
             <div className="msg-select-body" inert>
               <MessageBubble

@@ -1,6 +1,7 @@
 // The views of the conversation feature that other features and the app's routes render.
-import type { ConversationViewProps } from './ConversationView';
+
 import { lazyView } from '../shared/lazy-view';
+import type { ConversationViewProps } from './ConversationView';
 
 export type { ConversationViewProps } from './ConversationView';
 export { NoConversation } from './NoConversation';
@@ -11,8 +12,8 @@ export { NoConversation } from './NoConversation';
 export const LazyConversationView = lazyView<ConversationViewProps>(() =>
   import('./ConversationPaneView').then((m) => m.ConversationPaneView),
 );
-export { chatTile } from './chat-tile';
 export type { AvatarView } from '../../contract/format';
 export type { ChatTileView } from './chat-tile';
-export { callLabel, clock, isMissedFor, voicePreview } from './voice-call-text';
+export { chatTile } from './chat-tile';
 export { tileTime } from './tile-line';
+export { callLabel, clock, entryPreview, isMissedFor, voicePreview } from './voice-call-text';

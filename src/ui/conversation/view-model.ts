@@ -95,7 +95,7 @@ export interface MessageRow {
   text: string;
   attachments: AttachmentView[];
   reply: { id: string; preview: string } | null;
-  /** A forwarded copy: the original sender's name («Переслано от …»). */
+  /** A forwarded copy: the original sender's name («Переслано · …»). */
   forwardedFrom?: string | null;
   /** The names this message mentions as they are shown in its text, and whether it is the user. */
   mentions?: { name: string; me: boolean }[];

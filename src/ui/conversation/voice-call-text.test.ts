@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CallInfo, Message } from '../../contract/entities';
 import { VOICE } from '../../contract/limits';
-import { waveformOf } from '../../services/composer/voice-waveform';
 import { recordingType } from '../../services/composer/voice-recorder';
+import { waveformOf } from '../../services/composer/voice-waveform';
 import { callLabel, clock, entryPreview, isMissedFor, voicePreview } from './voice-call-text';
 
 const call = (over: Partial<CallInfo>): CallInfo => ({
@@ -148,6 +148,37 @@ describe("the call's chat lines", () => {
       ['Привет', 'Борис', false],
       ['Голосовое сообщение 0:03', 'Анна', true],
       ['Слышно?', 'Анна', true],
+    ]);
+  });
+
+  it('show a pin notice (and other service entries) in their own words, never as a file', async () => {
+    const { callChatLines } = await import('../calls/call-chat');
+    const pinned = {
+      id: 'm3',
+      conversationId: 'c',
+      senderId: 'b',
+      type: 'SYSTEM',
+      content: '',
+      createdAt: '2025-03-01T10:00:03.000Z',
+      deletedAt: null,
+      replyTo: null,
+      attachments: [],
+      receipts: [],
+      reactions: [],
+      editedAt: null,
+      clientMessageId: null,
+      system: {
+        kind: 'pinned',
+        actor: { id: 'b', name: 'Борис' },
+        targets: [],
+        title: null,
+        messageId: 'm1',
+        excerpt: 'Привет',
+      },
+    } as Message;
+    const people = [{ id: 'b', displayName: 'Борис' }] as never;
+    expect(callChatLines([pinned], [], 'c', 'a', people).map((l) => l.message)).toEqual([
+      'Борис закрепил(а) сообщение «Привет»',
     ]);
   });
 });

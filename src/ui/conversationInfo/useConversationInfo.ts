@@ -67,7 +67,7 @@ export function useConversationInfo(options: {
     pending?.kind === 'leave'
       ? { question: 'Покинуть группу?', yes: 'Покинуть' }
       : pending?.kind === 'remove'
-        ? { question: `Удалить участника ${nameOf(pending.userId)} из группы?`, yes: 'Удалить' }
+        ? { question: `Удалить из группы: ${nameOf(pending.userId)}?`, yes: 'Удалить' }
         : null;
 
   const run = options.chat;

@@ -2,10 +2,10 @@
 // and of the friends (systemId 'contacts').
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import { useSystemActor } from '../app/RuntimeContext';
-import { useOwnedActor } from '../app/useOwnedActor';
 import { displayName } from '../../contract/format';
 import type { SecretDialogEvent } from '../../machines/secretChats/secretDialog/secretDialog.protocol';
+import { useSystemActor } from '../app/RuntimeContext';
+import { useOwnedActor } from '../app/useOwnedActor';
 
 export function useSecretDialog(userId: string, onClose: () => void) {
   const actor = useOwnedActor('secretDialog', { userId });
@@ -38,7 +38,7 @@ export function useSecretDialog(userId: string, onClose: () => void) {
     noDevice:
       names.length === 0
         ? null
-        : `У ${names.join(', ')} нет устройства для секретных чатов: нужно открыть Беседу и нажать «Новый секретный чат»`,
+        : `Нет устройства для секретных чатов: ${names.join(', ')}. Нужно открыть Беседу и нажать «Новый секретный чат»`,
     onClose,
     onToggle: (id: string) => send({ type: 'secretDialog.toggle', userId: id }),
     onTitle: (value: string) => send({ type: 'secretDialog.titleChanged', title: value }),

@@ -1,7 +1,7 @@
 // The composer feature's effects provided from the real services: the recorder's recording, the outbox's store,
 // uploads and sends (a secret chat's as its item says, no list read), the drafts' store.
 import { fromCallback, fromPromise } from 'xstate';
-import { RequestFailure } from '../../../contract/failure';
+import { failureOf, RequestFailure } from '../../../contract/failure';
 import { insecurePage, secureContext } from '../../../services/app/secure-context';
 import { composerMachine } from '../../composer/composer/composer.machine';
 import { type DraftMap, draftsMachine, parseDrafts } from '../../composer/drafts/drafts.machine';
@@ -70,6 +70,8 @@ export function wireOutbox(s: Services) {
       loadOutbox: fromPromise(async ({ input }: { input: { userId: string } }) =>
         parseStoredOutbox(s.outboxStore.load(input.userId)),
       ),
+      // The server's largest upload, asked once (no sign-in needed): a larger file is refused before it goes.
+      loadUploadLimit: fromPromise(async () => (await s.api.call('instance')).uploadLimitBytes),
       outboxStore: fromCallback<OutboxStoreCommand, { userId: string }>(({ input, receive }) => {
         receive((command: OutboxStoreCommand) =>
           s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
@@ -96,8 +98,14 @@ export function wireOutbox(s: Services) {
           (result) => {
             if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
           },
-          () => {
-            if (!abort.signal.aborted) report({ type: 'upload.failed', message: UPLOAD_FAILED });
+          // A file the server refused itself (413 and other 4xx sending again cannot fix) fails for good with its
+          // reason; anything else may go through on a retry.
+          (error: unknown) => {
+            if (abort.signal.aborted) return;
+            const failure = failureOf(error);
+            if (failure.refused)
+              report({ type: 'upload.failed', message: failure.serverMessage ?? UPLOAD_FAILED, retryable: false });
+            else report({ type: 'upload.failed', message: UPLOAD_FAILED });
           },
         );
         return () => abort.abort();

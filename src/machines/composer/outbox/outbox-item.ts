@@ -119,6 +119,10 @@ export function pendingFile(file: PickedFile): PendingFile {
   return { name: file.name ?? 'file', size: file.size, mime: file.type, progress: 0, file, attachment: null };
 }
 
+/** A file still to upload that is larger than the server takes (`limit` null: not known yet, nothing is). */
+export const tooLargeFile = (item: OutboxItem, limit: number | null): boolean =>
+  limit !== null && item.files.some((f) => !f.attachment && f.size > limit);
+
 /** The first file still to upload. */
 export const nextUpload = (item: OutboxItem) => item.files.findIndex((f) => !f.attachment);
 

@@ -4,13 +4,15 @@ import { message } from '../../../../tests/client/chat-fixtures';
 import { attachmentOf, type TestOutboxOptions, testOutbox } from '../../../../tests/fixtures/outbox';
 import { describeModel } from '../../../../tests/model/harness';
 import { RequestFailure } from '../../../contract/failure';
-import { FILES_LOST, type OutboxItem, type OutboxPart, outboxItem, UPLOAD_FAILED } from './outbox-item';
 import { type OutboxActorRef, type OutboxContext, outboxMachine, SEND_REFUSED } from './outbox.machine';
+import { FILES_LOST, type OutboxItem, type OutboxPart, outboxItem, UPLOAD_FAILED } from './outbox-item';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
 const input = { userId: 'me', tag: 't' };
 const AT = '2025-03-01T10:00:00.000Z';
+/** The limit named in whole megabytes (at least 1). */
+const TOO_LARGE_3 = 'Файл больше 1 МБ — такие файлы не отправляются';
 
 const photo = new File(['png'], 'photo.png', { type: 'image/png' });
 const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
@@ -83,7 +85,15 @@ describeModel({
       const file = active(s)?.files.find((f) => !f.attachment)?.file as File | undefined;
       return file ? [{ type: 'upload.done', attachment: attachmentOf(file) }] : [];
     },
-    'upload.failed': () => [{ type: 'upload.failed', message: UPLOAD_FAILED }],
+    'upload.failed': () => [
+      { type: 'upload.failed', message: UPLOAD_FAILED },
+      { type: 'upload.failed', message: TOO_LARGE_3, retryable: false },
+    ],
+    // 3 bytes: the photo fits, the notes and the recording (4 bytes each) do not.
+    'xstate.done.actor.loadUploadLimit': () => [{ type: 'xstate.done.actor.loadUploadLimit', output: 3 }],
+    'xstate.error.actor.loadUploadLimit': () => [
+      { type: 'xstate.error.actor.loadUploadLimit', error: new Error('offline') },
+    ],
     'xstate.done.actor.loadOutbox': () => [
       { type: 'xstate.done.actor.loadOutbox', output: [] },
       { type: 'xstate.done.actor.loadOutbox', output: [textItem(1), lostUpload] },
@@ -198,6 +208,78 @@ describe('outbox', () => {
     actor.send({ type: 'outbox.reconnected' });
     actor.send({ type: 'outbox.retry', id: 'tmp-t-1' });
     expect(bodies).toHaveLength(2);
+  });
+
+  it('refuses a file over the server’s limit at once, before any upload, saying so, and never retries it', async () => {
+    const uploads: string[] = [];
+    const { actor, bodies } = start({
+      uploadLimitBytes: 3,
+      upload: async (f) => {
+        uploads.push(f.name);
+        return attachmentOf(f);
+      },
+    });
+    await waitFor(actor, (s) => s.matches('idle') && s.context.uploadLimitBytes === 3);
+    actor.send(add({ kind: 'files', files: [photo, notes] }));
+    expect(actor.getSnapshot().context.items.map((i) => [i.status, i.error, i.retryable])).toEqual([
+      ['failed', 'Файл больше 1 МБ — такие файлы не отправляются', false],
+    ]);
+    actor.send(add({ kind: 'voice', file: voice, voice: { durationMs: 3000, waveform: [10] } }));
+    expect(actor.getSnapshot().context.items[1]).toMatchObject({ status: 'failed', retryable: false });
+    actor.send({ type: 'outbox.retry', id: 'tmp-t-1' });
+    actor.send({ type: 'outbox.reconnected' });
+    actor.send(add({ kind: 'files', files: [photo] }));
+    await waitFor(actor, (s) => s.context.items.length === 2);
+    expect(uploads).toEqual(['photo.png']);
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('refuses an item queued before the limit was known when its turn comes, without uploading it', async () => {
+    let limit!: (n: number) => void;
+    const uploads: string[] = [];
+    const { outbox } = testOutbox({
+      upload: async (f) => {
+        uploads.push(f.name);
+        return attachmentOf(f);
+      },
+    });
+    const actor = createActor(
+      outbox.provide({
+        actors: {
+          loadOutbox: fromPromise(() => new Promise<OutboxItem[]>(() => {})),
+          loadUploadLimit: fromPromise(() => new Promise<number>((r) => (limit = r))),
+        },
+      }),
+      { input },
+    ).start();
+    actor.send(add({ kind: 'files', files: [notes] }));
+    limit(3);
+    await waitFor(actor, (s) => s.context.uploadLimitBytes === 3);
+    expect(actor.getSnapshot().context.items[0]).toMatchObject({ status: 'queued' });
+    actor.send({ type: 'xstate.done.actor.loadOutbox', output: [] } as never);
+    expect(actor.getSnapshot().context.items.map((i) => [i.status, i.error, i.retryable])).toEqual([
+      ['failed', 'Файл больше 1 МБ — такие файлы не отправляются', false],
+    ]);
+    expect(uploads).toEqual([]);
+  });
+
+  it('shows the server’s reason for a file it refused (413) and offers no retry; other failures may retry', async () => {
+    let answer = new RequestFailure(413, 'Файл больше 25 МБ — такие файлы не отправляются');
+    const { actor } = start({
+      upload: async () => {
+        throw answer;
+      },
+    });
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send(add({ kind: 'files', files: [notes] }));
+    await waitFor(actor, (s) => s.context.items[0]?.status === 'failed');
+    answer = new RequestFailure(503, 'Сервер занят');
+    actor.send(add({ kind: 'files', files: [photo] }));
+    await waitFor(actor, (s) => s.context.items[1]?.status === 'failed');
+    expect(actor.getSnapshot().context.items.map((i) => [i.error, i.retryable])).toEqual([
+      ['Файл больше 25 МБ — такие файлы не отправляются', false],
+      [UPLOAD_FAILED, true],
+    ]);
   });
 
   it('stops an upload when its item is removed and goes on with the next', async () => {

@@ -9,10 +9,14 @@
 // - A failure leaves the item 'failed' with its reason ('upload failed' for an upload); it is retried on
 //   'Повторить' and automatically on every socket (re)connection, or removed on 'Удалить'. The server's
 //   idempotency on clientMessageId makes a retry of a send that did arrive harmless.
+// - A file larger than the server's upload limit (read once from GET /api/instance) is refused at once, before any
+//   upload, with 'Файл больше {n} МБ — такие файлы не отправляются' and no retry (docs/behaviour.md §10.1); so is
+//   an upload the server refuses with a 4xx retrying cannot fix, with the server's reason.
 // - The outbox store keeps the items across reloads (per user).
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import { failureOf, type RequestFailure } from '../../../contract/failure';
+import { fileTooLargeText } from '../../../contract/limits';
 import { listenToServer } from '../../realtime/index';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
 import type {
@@ -32,6 +36,7 @@ import {
   restoredItem,
   sendBodyOf,
   storableItem,
+  tooLargeFile,
   UPLOAD_FAILED,
 } from './outbox-item';
 
@@ -48,6 +53,13 @@ export const SEND_REFUSED = 'Сообщение не принято сервер
 const update = (items: OutboxItem[], id: string | null, change: (i: OutboxItem) => OutboxItem) =>
   items.map((i) => (i.id === id ? change(i) : i));
 const activeItem = (c: OutboxContext) => c.items.find((i) => i.id === c.activeId);
+/** An item with a file over the limit: failed for good, with the reason. */
+const refusedTooLarge = (item: OutboxItem, limit: number): OutboxItem => ({
+  ...item,
+  status: 'failed',
+  error: fileTooLargeText(limit),
+  retryable: false,
+});
 const sendInputOf = (c: OutboxContext): SendInput => {
   const item = activeItem(c);
   return item ? { ...sendBodyOf(item), ...(item.secret ? { secret: true } : {}) } : null;
@@ -62,6 +74,7 @@ export const outboxMachine = setup({
   actors: {
     serverEvents: outboxServerEvents,
     loadOutbox: notWired<OutboxItem[], { userId: string }>('outbox.loadOutbox'),
+    loadUploadLimit: notWired<number>('outbox.loadUploadLimit'),
     outboxStore: notWiredCallback<OutboxStoreCommand, { userId: string }>('outbox.outboxStore'),
     upload: notWiredCallback<{ type: string }, UploadInput>('outbox.upload'),
     sendMessage: notWired<ResponseOf<'send'>, SendInput>('outbox.sendMessage'),
@@ -85,6 +98,10 @@ export const outboxMachine = setup({
     },
     hasQueued: ({ context }) => context.items.some((i) => i.status === 'queued'),
     hasRetryable: ({ context }) => context.items.some((i) => i.status === 'failed' && i.retryable),
+    activeTooLarge: ({ context }) => {
+      const item = activeItem(context);
+      return item !== undefined && tooLargeFile(item, context.uploadLimitBytes);
+    },
     needsUpload: ({ context }) => {
       const item = activeItem(context);
       return item !== undefined && nextUpload(item) >= 0;
@@ -104,7 +121,9 @@ export const outboxMachine = setup({
         event.at,
         event.secret,
       );
-      return { seq: context.seq + 1, items: [...context.items, item] };
+      const limit = context.uploadLimitBytes;
+      const added = limit !== null && tooLargeFile(item, limit) ? refusedTooLarge(item, limit) : item;
+      return { seq: context.seq + 1, items: [...context.items, added] };
     }),
     retry: assign({
       items: ({ context, event }) => {
@@ -125,6 +144,13 @@ export const outboxMachine = setup({
       },
     }),
     forgetActive: assign({ activeId: null }),
+    setUploadLimit: assign({ uploadLimitBytes: (_, limit: number) => limit }),
+    // An item added before the limit was known, found too large when its turn comes.
+    refuseActive: assign({
+      items: ({ context }) =>
+        update(context.items, context.activeId, (i) => refusedTooLarge(i, context.uploadLimitBytes ?? 0)),
+      activeId: null,
+    }),
     restore: assign({
       items: ({ context }, stored: OutboxItem[]) => {
         const restored = stored.map(restoredItem);
@@ -168,14 +194,18 @@ export const outboxMachine = setup({
         });
       },
     }),
+    // The server's reason when it refused the file itself; otherwise 'upload failed', to try again.
     uploadFailed: assign({
-      items: ({ context }) =>
-        update(context.items, context.activeId, (i) => ({
+      items: ({ context, event }) => {
+        assertEvent(event, 'upload.failed');
+        const refused = event.retryable === false;
+        return update(context.items, context.activeId, (i) => ({
           ...i,
           status: 'failed',
-          error: UPLOAD_FAILED,
-          retryable: true,
-        })),
+          error: refused ? event.message : UPLOAD_FAILED,
+          retryable: !refused,
+        }));
+      },
       activeId: null,
     }),
     // A message the server refused is not retried automatically and says why; anything else is retried.
@@ -203,9 +233,23 @@ export const outboxMachine = setup({
   },
 }).createMachine({
   id: 'outbox',
-  context: ({ input }) => ({ userId: input.userId, tag: input.tag, seq: 0, items: [], activeId: null }),
+  context: ({ input }) => ({
+    userId: input.userId,
+    tag: input.tag,
+    seq: 0,
+    items: [],
+    activeId: null,
+    uploadLimitBytes: null,
+  }),
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
+    // Unknown when it cannot be read: the server still refuses a larger file (413), without a retry.
+    {
+      id: 'loadUploadLimit',
+      src: 'loadUploadLimit',
+      onDone: { actions: { type: 'setUploadLimit', params: ({ event }) => event.output } },
+      onError: { actions: [] },
+    },
     { id: 'outboxStore', src: 'outboxStore', input: ({ context }) => ({ userId: context.userId }) },
   ],
   on: {
@@ -244,7 +288,11 @@ export const outboxMachine = setup({
       initial: 'routing',
       states: {
         routing: {
-          always: [{ guard: 'needsUpload', target: 'uploading' }, { target: 'sending' }],
+          always: [
+            { guard: 'activeTooLarge', target: '#outbox.idle', actions: ['refuseActive', 'persist'] },
+            { guard: 'needsUpload', target: 'uploading' },
+            { target: 'sending' },
+          ],
         },
         uploading: {
           tags: ['uploading'],

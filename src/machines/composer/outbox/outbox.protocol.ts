@@ -21,12 +21,15 @@ export interface OutboxContext {
   items: OutboxItem[];
   /** The item being uploaded or sent. */
   activeId: string | null;
+  /** The server's largest upload (GET /api/instance), once known: a larger file is refused before it goes. */
+  uploadLimitBytes: number | null;
 }
 
 export type UploadReport =
   | { type: 'upload.progress'; percent: number }
   | { type: 'upload.done'; attachment: Attachment }
-  | { type: 'upload.failed'; message: string };
+  /** `retryable: false` when the server refused the file itself (413 …): `message` is then its reason. */
+  | { type: 'upload.failed'; message: string; retryable?: boolean };
 
 /** What the upload actor is given: the bytes of the next file, or null when they are gone (the upload fails). */
 export interface UploadInput {

@@ -3,8 +3,8 @@ import { assign, createActor, createMachine, fromCallback, fromPromise } from 'x
 import { hang } from '../../../../tests/fixtures/session';
 import { describeModel } from '../../../../tests/model/harness';
 import { OFFLINE_MESSAGE, type RealtimeEmitted, type RealtimeEvent, realtimeMachine } from './realtime.machine';
-import { serverRequest } from './server-request';
 import type { SocketCommand } from './realtime.protocol';
+import { serverRequest } from './server-request';
 
 const quietSocket = fromCallback<SocketCommand, { token: string }>(() => () => {});
 const stubbed = realtimeMachine.provide({ actors: { socket: quietSocket, renewToken: hang as never } });
@@ -144,6 +144,33 @@ describe('realtime wiring', () => {
     });
     expect(sessionInbox[0]).toEqual({ type: 'session.ended', message: 'Аккаунт отключён администратором' });
     expect(realtime.getSnapshot().value).toBe('closed');
+  });
+
+  it('a sign-in ended elsewhere (reason logout) ends the session, saying so on the sign-in screen', () => {
+    const rt = drivenRealtime();
+    const sessionInbox: { type: string }[] = [];
+    const parent = createMachine({
+      invoke: [
+        {
+          id: 'session',
+          systemId: 'session',
+          src: createMachine({ on: { '*': { actions: ({ event }) => void sessionInbox.push(event) } } }),
+        },
+        { id: 'realtime', systemId: 'realtime', src: rt.machine },
+      ],
+    });
+    const realtime = createActor(parent).start().system.get('realtime');
+    realtime.send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    rt.report({
+      type: 'server.event',
+      name: 'session:closed',
+      payload: { reason: 'logout', message: 'Вы вышли из аккаунта' },
+    });
+    expect(sessionInbox[0]).toEqual({
+      type: 'session.ended',
+      message: 'Сеанс завершён на другом устройстве или администратором. Войдите снова.',
+    });
   });
 
   it('answers a request at once while not connected, and forwards it with its id once connected', () => {

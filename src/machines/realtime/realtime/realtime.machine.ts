@@ -15,21 +15,21 @@ import {
   type ActorRefFrom,
   assertEvent,
   assign,
+  type EventObject,
   emit,
   enqueueActions,
-  type EventObject,
   fromCallback,
   fromPromise,
   log,
   sendTo,
   setup,
 } from 'xstate';
+import { requestRefresh, SESSION_ENDED_ELSEWHERE } from '../../session/session/session.protocol';
 import { notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
-import { requestRefresh } from '../../session/session/session.protocol';
 import { systemActor } from '../../shared/system';
-import { OFFLINE_MESSAGE, type RealtimeContext, type RealtimeEmitted, type RealtimeEvent } from './realtime.protocol';
 import type { SocketCommand } from './realtime.protocol';
+import { OFFLINE_MESSAGE, type RealtimeContext, type RealtimeEmitted, type RealtimeEvent } from './realtime.protocol';
 
 export * from './realtime.protocol';
 
@@ -95,13 +95,16 @@ export const realtimeMachine = setup({
         return event.name === 'session:closed' ? event.payload.message : null;
       },
     }),
-    // An administrator deactivated the account: the session ends at once, with the server's words for the sign-in
-    // screen (a refresh would only be refused).
-    endDeactivatedSession: enqueueActions(({ system, event, enqueue }) => {
+    // An administrator deactivated the account, or this sign-in was ended elsewhere (another device, «Завершить»,
+    // an administrator): the session ends at once, saying why on the sign-in screen (a refresh would only be
+    // refused). Too many tabs ends nothing but this socket.
+    endClosedSession: enqueueActions(({ system, event, enqueue }) => {
       if (event.type !== 'server.event' || event.name !== 'session:closed') return;
-      if (event.payload.reason !== 'deactivated') return;
+      const { reason } = event.payload;
+      if (reason === 'tooManyConnections') return;
+      const message = reason === 'deactivated' ? event.payload.message : SESSION_ENDED_ELSEWHERE;
       const session = systemActor(system, 'session');
-      if (session) enqueue.sendTo(session, { type: 'session.ended', message: event.payload.message });
+      if (session) enqueue.sendTo(session, { type: 'session.ended', message });
     }),
     // Fire and forget: the session announces the new token (realtime.token), which renews the live socket.
     askForRefresh: enqueueActions(({ system, enqueue }) => {
@@ -170,7 +173,7 @@ export const realtimeMachine = setup({
           {
             guard: 'sessionClosed',
             target: 'closed',
-            actions: ['relay', 'noteClosed', 'endDeactivatedSession', 'askForRefresh'],
+            actions: ['relay', 'noteClosed', 'endClosedSession', 'askForRefresh'],
           },
           { actions: 'relay' },
         ],

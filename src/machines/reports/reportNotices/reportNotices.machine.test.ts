@@ -55,7 +55,7 @@ describe('report notices', () => {
   it('words each outcome', () => {
     expect(noticeText(notice('a'))).toBe('Ваша жалоба на сообщение «Купите слона» рассмотрена: сообщение удалено.');
     expect(noticeText(notice('b', { outcome: 'deactivated', excerpt: null }))).toBe(
-      'Ваша жалоба на пользователя Борис рассмотрена: аккаунт Борис отключён.',
+      'Ваша жалоба на пользователя (Борис) рассмотрена: аккаунт отключён.',
     );
     expect(noticeText(notice('c', { outcome: 'dismissed' }))).toBe(
       'Ваша жалоба на сообщение «Купите слона» рассмотрена: нарушений не найдено.',

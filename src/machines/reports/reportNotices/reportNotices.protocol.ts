@@ -21,12 +21,12 @@ export type ReportNoticesEvent =
 
 /** «Жалоба рассмотрена: сообщение удалено.» and the like. */
 export function noticeText(n: ReportNotice): string {
-  const about = n.excerpt ? `на сообщение «${n.excerpt}»` : `на пользователя ${n.targetName}`;
+  const about = n.excerpt ? `на сообщение «${n.excerpt}»` : `на пользователя (${n.targetName})`;
   const outcome =
     n.outcome === 'deleted'
       ? 'сообщение удалено'
       : n.outcome === 'deactivated'
-        ? `аккаунт ${n.targetName} отключён`
+        ? 'аккаунт отключён'
         : 'нарушений не найдено';
   return `Ваша жалоба ${about} рассмотрена: ${outcome}.`;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
+import { hang, user } from '../../../../tests/fixtures/session';
 import { describeModel } from '../../../../tests/model/harness';
 import { RequestFailure } from '../../../contract/failure';
-import { hang, user } from '../../../../tests/fixtures/session';
 import type { Session } from '../../../services/session/storage';
-import { REGISTER_FAILED, SIGN_IN_FAILED, sessionMachine } from './session.machine';
+import { REGISTER_FAILED, SESSION_ENDED_ELSEWHERE, SIGN_IN_FAILED, sessionMachine } from './session.machine';
 
 const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
 // Promise actors never settle: the paths deliver their results.
@@ -43,7 +43,10 @@ describeModel({
       { type: 'xstate.error.actor.login', error: new Error('401') },
       { type: 'xstate.error.actor.login', error: new RequestFailure(403, 'Аккаунт отключён администратором') },
     ],
-    'session.ended': () => [{ type: 'session.ended', message: 'Аккаунт отключён администратором' }],
+    'session.ended': () => [
+      { type: 'session.ended', message: 'Аккаунт отключён администратором' },
+      { type: 'session.ended', message: SESSION_ENDED_ELSEWHERE },
+    ],
     'xstate.done.actor.register': () => [{ type: 'xstate.done.actor.register', output: { user } }],
     'xstate.error.actor.register': () => [
       { type: 'xstate.error.actor.register', error: serverError('Этот никнейм уже занят') },
@@ -52,7 +55,10 @@ describeModel({
     'xstate.done.actor.refresh': () => [
       { type: 'xstate.done.actor.refresh', output: { accessToken: 'a2', refreshToken: 'r2' } },
     ],
-    'xstate.error.actor.refresh': () => [{ type: 'xstate.error.actor.refresh', error: new Error('401') }],
+    'xstate.error.actor.refresh': () => [
+      { type: 'xstate.error.actor.refresh', error: new Error('offline') },
+      { type: 'xstate.error.actor.refresh', error: new RequestFailure(401, 'Сессия истекла, войдите снова') },
+    ],
     'xstate.done.actor.me': () => [
       { type: 'xstate.done.actor.me', output: { user: { ...user, displayName: 'Анна К.' } } },
     ],
@@ -147,6 +153,58 @@ describe('session with resolving actors', () => {
     expect(actor.getSnapshot().matches('signedOut')).toBe(true);
     expect(actor.getSnapshot().context.session).toBeNull();
     expect(actor.getSnapshot().context.signInError).toBe('Аккаунт отключён администратором');
+  });
+
+  it('a sign-in ended elsewhere returns to the sign-in screen saying so; a sign-out here says nothing', async () => {
+    const actor = createActor(sessionMachine.provide({ actors: { fetchMe: hang as never } }), {
+      input: { stored },
+    }).start();
+    actor.send({ type: 'session.ended', message: SESSION_ENDED_ELSEWHERE });
+    expect(actor.getSnapshot().matches('signedOut')).toBe(true);
+    expect(actor.getSnapshot().context.session).toBeNull();
+    expect(actor.getSnapshot().context.signInError).toBe(
+      'Сеанс завершён на другом устройстве или администратором. Войдите снова.',
+    );
+
+    // Signing out here closes this tab's socket as well: the sign-in screen stays silent.
+    const own = createActor(
+      sessionMachine.provide({
+        actors: {
+          fetchMe: hang as never,
+          logout: fromPromise<unknown, { refreshToken: string }>(async () => ({ ok: true })),
+        },
+      }),
+      { input: { stored } },
+    ).start();
+    own.send({ type: 'session.signOut' });
+    own.send({ type: 'session.ended', message: SESSION_ENDED_ELSEWHERE });
+    await waitFor(own, (s) => s.matches('signedOut'));
+    expect(own.getSnapshot().context.signInError).toBeNull();
+  });
+
+  it('a refresh the server refuses (401) says why on the sign-in screen; no answer says nothing', async () => {
+    let refusal: Error = new RequestFailure(401, 'Сессия истекла, войдите снова');
+    const start = () =>
+      createActor(
+        sessionMachine.provide({
+          actors: {
+            fetchMe: hang as never,
+            refresh: fromPromise<{ accessToken: string; refreshToken: string }, { refreshToken: string }>(async () => {
+              throw refusal;
+            }),
+          },
+        }),
+        { input: { stored } },
+      ).start();
+    const refused = start();
+    refused.send({ type: 'session.refresh' });
+    await waitFor(refused, (s) => s.matches('signedOut'));
+    expect(refused.getSnapshot().context.signInError).toBe('Сессия истекла, войдите снова');
+    refusal = new RequestFailure(null, null);
+    const offline = start();
+    offline.send({ type: 'session.refresh' });
+    await waitFor(offline, (s) => s.matches('signedOut'));
+    expect(offline.getSnapshot().context.signInError).toBeNull();
   });
 
   it('replaces both tokens on refresh, keeps the user, and clears the session when refresh fails', async () => {

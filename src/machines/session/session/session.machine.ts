@@ -11,11 +11,11 @@ import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
 import {
   REGISTER_FAILED,
-  SIGN_IN_FAILED,
   type SessionContext,
   type SessionEmitted,
   type SessionEvent,
   type SessionInput,
+  SIGN_IN_FAILED,
 } from './session.protocol';
 
 export * from './session.protocol';
@@ -193,7 +193,21 @@ export const sessionMachine = setup({
                 emit(({ event }) => ({ type: 'session.refreshed' as const, accessToken: event.output.accessToken })),
               ],
             },
-            onError: { target: '#session.signedOut', actions: ['clearSession', 'answerRefreshNone'] },
+            // A refresh token the server refused (401: the sign-in expired or was ended) says so on the sign-in
+            // screen; no answer at all says nothing.
+            onError: {
+              target: '#session.signedOut',
+              actions: [
+                'clearSession',
+                'answerRefreshNone',
+                assign({
+                  signInError: ({ event }) => {
+                    const f = failureOf(event.error);
+                    return f.status === 401 ? f.serverMessage : null;
+                  },
+                }),
+              ],
+            },
           },
           // A request arriving now is answered by the outcome of the refresh in flight (see onDone/onError).
           on: { 'session.signOut': 'signingOut' },
@@ -201,7 +215,8 @@ export const sessionMachine = setup({
         signingOut: {
           // Signing out counts as signed out at once, so the screen leaves the app while the logout call runs.
           tags: ['busy'],
-          on: { 'session.refresh': { actions: 'answerRefreshNone' } },
+          // This tab's own sign-out closes its socket too (`session:closed`): that is no news for the sign-in screen.
+          on: { 'session.refresh': { actions: 'answerRefreshNone' }, 'session.ended': { actions: [] } },
           // Revoking the refresh token is best effort: the local session ends either way.
           invoke: {
             id: 'logout',

@@ -5,6 +5,11 @@ import type { MachineRef } from '../../shared/machine-ref';
 
 export const SIGN_IN_FAILED = 'Неверные данные';
 export const REGISTER_FAILED = 'Ошибка регистрации';
+/**
+ * The sign-in screen's notice after this sign-in was ended elsewhere (signed out on another device, «Завершить» in
+ * «Устройства», an administrator ending the account's sessions): `session:closed` with reason `logout`.
+ */
+export const SESSION_ENDED_ELSEWHERE = 'Сеанс завершён на другом устройстве или администратором. Войдите снова.';
 
 export interface SessionInput {
   stored?: Session | null;
@@ -32,8 +37,9 @@ export type SessionEvent =
   /** A fresher copy of the signed-in user (the profile actor after a fetch or a save). */
   | { type: 'session.userUpdated'; user: Session['user'] }
   /**
-   * The server ended this account's sign-ins for good (an administrator deactivated it, `session:closed` with
-   * reason `deactivated`): back to the sign-in screen, which shows `message` («Аккаунт отключён администратором»).
+   * The server ended this sign-in (`session:closed`): an administrator deactivated the account (reason
+   * `deactivated`, `message` «Аккаунт отключён администратором») or it was ended elsewhere (reason `logout`,
+   * SESSION_ENDED_ELSEWHERE). Back to the sign-in screen, which shows `message`; ignored while signing out here.
    */
   | { type: 'session.ended'; message: string }
   | { type: 'session.clearErrors' };
