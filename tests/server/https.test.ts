@@ -227,6 +227,23 @@ describe.skipIf(!havePebble() && !process.env.CI)('HTTPS by ACME (pebble)', () =
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }
+
+    // With a certificate already stored, a taken port 80 is said, and the server starts on what it has.
+    const dataDir = tmp();
+    const first = await serve(await configFor(dataDir), { logStream: logSink().stream, sfuPort: 0 });
+    await first.close();
+    await new Promise<void>((resolve) => taken.listen(httpPort, '127.0.0.1', resolve));
+    const log = logSink();
+    const second = await serve(await configFor(dataDir), { logStream: log.stream, sfuPort: 0 });
+    try {
+      expect((await get(second.port, '/api/health', root)).status).toBe(200);
+      expect(log.lines.join('')).toContain(
+        `HTTP_PORT: порт ${httpPort} занят другой программой; сертификат не продлится`,
+      );
+    } finally {
+      await second.close();
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   }, 60_000);
 });
 
