@@ -44,6 +44,7 @@ function stale(block: string, want: Map<string, number>): string[] {
     'e2e',
     'bench',
     'scripts',
+    'deploy',
     'docs',
     'statecharts',
     'model',
