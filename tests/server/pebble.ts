@@ -139,6 +139,12 @@ export async function startPebble(httpPort: number): Promise<Pebble> {
     out += c;
   });
   await waitFor(pebble, () => out, /Listening on|ACME directory available/, 'pebble');
+  // A suite that dies (a timeout, a kill) must not leave them running.
+  const orphaned = () => {
+    pebble.kill('SIGKILL');
+    dns.kill('SIGKILL');
+  };
+  process.once('exit', orphaned);
   const listenerCa = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
   const stopChild = (child: ChildProcess) =>
     new Promise<void>((resolve) => {
@@ -151,6 +157,7 @@ export async function startPebble(httpPort: number): Promise<Pebble> {
     listenerCa,
     issuerRoot: () => getText(`https://127.0.0.1:${managementPort}/roots/0`, listenerCa),
     stop: async () => {
+      process.off('exit', orphaned);
       await Promise.all([stopChild(pebble), stopChild(dns)]);
       fs.rmSync(dir, { recursive: true, force: true });
     },
