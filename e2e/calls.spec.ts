@@ -107,7 +107,7 @@ test.describe('/calls: a named room', () => {
     });
   });
 
-  test('a token without a server url gives the library’s error and the form again', async ({
+  test('a token without a server url says so in Russian (never the library’s English) and shows the form again', async ({
     createUser,
     callContext,
   }) => {
@@ -119,7 +119,8 @@ test.describe('/calls: a named room', () => {
     });
     const a = await openPage(context, '/calls', 'anna');
     await a.getByRole('button', { name: 'Войти' }).click();
-    await expect(a.getByRole('alert')).toHaveText('no livekit url provided');
+    await expect(a.getByRole('alert')).toHaveText('Не удалось подключиться к комнате');
+    await expect(a.getByText('no livekit url provided')).toHaveCount(0);
     await expect(a.getByRole('button', { name: 'Войти' })).toBeEnabled();
   });
 });

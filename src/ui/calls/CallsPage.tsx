@@ -1,13 +1,16 @@
 // The /calls page (docs/behaviour.md §2): 'Подключиться к комнате' with a required room field ('demo-room'), 'Войти'
-// ('Подключаемся…' while the token is requested) and the video server's address; then the conference with
-// camera and microphone on, and back to the form when it disconnects.
+// ('Подключаемся…' while the microphone and camera are checked and the token is requested) and the video server's
+// address; then the conference with camera and microphone on, and back to the form when it disconnects. On a page
+// over plain http the form says where calls work (docs/behaviour.md §10.23).
 import './calls.css';
 import { type ComponentType, type FormEvent, Suspense, useState } from 'react';
 import type { ConferenceProps } from './conference-rules';
 import { LazyConference } from './LazyConference';
 import { useCallsPage } from './useCallsPage';
 import type { CallHistoryRow } from './call-history';
+import type { InsecurePage } from '../../machines/shared/secure-context.protocol';
 import { ChatAvatar } from '../shared/ChatAvatar';
+import { InsecureText } from '../shared/InsecureNotice';
 
 export function CallsPage() {
   return <CallsPageView {...useCallsPage()} />;
@@ -16,7 +19,10 @@ export function CallsPage() {
 export interface CallsPageViewProps {
   room: string;
   busy: boolean;
+  /** Why the last join failed or the room dropped (Russian). */
   error: string | null;
+  /** The page is not a secure context: the https address to go to (shown instead of `error`). */
+  insecure?: InsecurePage | null;
   serverUrl: string | null;
   access: { token: string; url: string } | null;
   /** The user's calls (null while they load). */
@@ -26,7 +32,7 @@ export interface CallsPageViewProps {
   callBack?: (conversationId: string, video: boolean) => void;
   join: (room: string) => void;
   left: () => void;
-  failed: (message: string) => void;
+  failed: (message: string, name?: string) => void;
   conference?: ComponentType<ConferenceProps>;
 }
 
@@ -75,10 +81,16 @@ function RoomForm(props: CallsPageViewProps) {
           <span>Комната</span>
           <input name="room" required value={room} onChange={(e) => setRoom(e.target.value)} autoComplete="off" />
         </label>
-        {props.error && (
+        {props.insecure ? (
           <p className="form-error" role="alert">
-            {props.error}
+            <InsecureText topic="calls" page={props.insecure} />
           </p>
+        ) : (
+          props.error && (
+            <p className="form-error" role="alert">
+              {props.error}
+            </p>
+          )
         )}
         <button type="submit" className="button primary" disabled={props.busy}>
           {props.busy ? 'Подключаемся…' : 'Войти'}

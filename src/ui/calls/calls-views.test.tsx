@@ -247,8 +247,8 @@ describe('/calls page', () => {
   it('says Подключаемся… while waiting, shows errors, then the conference with video and audio on', async () => {
     const { rerender } = render(<CallsPageView {...props({ busy: true })} />);
     expect(screen.getByRole('button', { name: 'Подключаемся…' })).toBeDisabled();
-    rerender(<CallsPageView {...props({ error: 'no livekit url provided' })} />);
-    expect(screen.getByRole('alert')).toHaveTextContent('no livekit url provided');
+    rerender(<CallsPageView {...props({ error: 'Не удалось подключиться к комнате' })} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Не удалось подключиться к комнате');
     const p = props({ access: { token: 'jwt', url: 'ws://h:7880' } });
     rerender(<CallsPageView {...p} />);
     expect(screen.queryByRole('form')).toBeNull();
@@ -260,5 +260,28 @@ describe('/calls page', () => {
     });
     await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
     expect(p.left).toHaveBeenCalled();
+  });
+
+  it('on a page that is not a secure context, says where calls work: the https address as a link, or ask the administrator', () => {
+    const { rerender } = render(
+      <CallsPageView
+        {...props({ insecure: { secureUrl: 'https://chat.example.org' }, error: 'Не удалось подключиться к комнате' })}
+      />,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Звонки и голосовые сообщения работают только по защищённому адресу (https://chat.example.org)',
+    );
+    expect(alert).not.toHaveTextContent('Не удалось');
+    expect(screen.getByRole('link', { name: 'https://chat.example.org' })).toHaveAttribute(
+      'href',
+      'https://chat.example.org',
+    );
+    expect(screen.getByRole('form', { name: 'Подключиться к комнате' })).toBeInTheDocument();
+    rerender(<CallsPageView {...props({ insecure: { secureUrl: null } })} />);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Звонки и голосовые сообщения работают только по защищённому адресу (https://) — попросите администратора настроить HTTPS',
+    );
+    expect(screen.queryByRole('link')).toBeNull();
   });
 });

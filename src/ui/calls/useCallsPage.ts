@@ -16,6 +16,7 @@ export function useCallsPage() {
   const room = useSelector(page, (s) => s?.context.room ?? DEFAULT_ROOM);
   const access = useSelector(page, (s) => s?.context.access ?? null);
   const error = useSelector(page, (s) => s?.context.error ?? null);
+  const insecure = useSelector(page, (s) => s?.context.insecure ?? null);
   const serverUrl = useSelector(page, (s) => s?.context.serverUrl ?? null);
   const calls = useSelector(page, (s) => s?.context.history ?? null);
   const historyError = useSelector(page, (s) => s?.context.historyError ?? null);
@@ -32,10 +33,11 @@ export function useCallsPage() {
     room,
     busy,
     error,
+    insecure,
     serverUrl,
     access: inRoom ? access : null,
     join: (roomName: string) => page?.send({ type: 'room.join', room: roomName, name: name || DEFAULT_GUEST_NAME }),
     left: () => page?.send({ type: 'room.left' }),
-    failed: (message: string) => page?.send({ type: 'room.failed', message }),
+    failed: (message: string, name?: string) => page?.send({ type: 'room.failed', message, ...(name ? { name } : {}) }),
   };
 }

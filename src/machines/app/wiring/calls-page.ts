@@ -1,13 +1,15 @@
-// The /calls page's actor provided from the real services: room tokens, the media server's address, the call
-// history. A module of its own: it loads with the page (src/machines/app/registry.ts), not with the first bundle.
+// The /calls page's actor provided from the real services: the microphone/camera check, room tokens, the media
+// server's address, the call history. A module of its own: it loads with the page (src/machines/app/registry.ts), not with the first bundle.
 import { fromPromise } from 'xstate';
 import type { Services } from '../services';
 import { callsPageMachine } from '../../calls/callsPage/callsPage.machine';
 import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } from '../../../services/calls/livekit';
+import { checkMedia } from '../../../services/app/secure-context';
 
 export function wireCallsPage(s: Services) {
   return callsPageMachine.provide({
     actors: {
+      checkMedia: fromPromise(({ input }: { input: { video: boolean } }) => checkMedia(s.api, input)),
       fetchToken: fromPromise(({ input }: { input: { room: string; participantName: string } }) =>
         requestRoomToken(s.api, input),
       ),

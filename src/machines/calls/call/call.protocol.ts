@@ -80,13 +80,17 @@ const MEDIA_ERRORS: Record<string, Exclude<MediaProblem, { kind: 'insecure' }>> 
 
 /**
  * What the user reads when the conference fails: a media error by its name, a Russian reason as it is, anything
- * else (the library's English messages) as «Не удалось подключиться к звонку» — never raw English.
+ * else (the library's English messages) as `fallback` («Не удалось подключиться к звонку» unless told) — never raw
+ * English.
  */
-export function failureNotice(failure: { name?: string; message: string }): string {
+export function failureNotice(
+  failure: { name?: string; message: string },
+  fallback: string = CALL_NOTICES.tokenFailed,
+): string {
   const media = failure.name ? MEDIA_ERRORS[failure.name] : undefined;
   if (media) return mediaNotice(media);
   if (/getUserMedia|mediaDevices/.test(failure.message)) return CALL_NOTICES.mediaUnsupported;
-  return /[а-яё]/i.test(failure.message) ? failure.message : CALL_NOTICES.tokenFailed;
+  return /[а-яё]/i.test(failure.message) ? failure.message : fallback;
 }
 
 /** Server events as the call actor's own events. */

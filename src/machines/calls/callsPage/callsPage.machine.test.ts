@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
+import type { MediaProblem } from '../../shared/secure-context.protocol';
+import { CALL_NOTICES } from '../call/call.protocol';
 import {
   type CallHistoryEntry,
   callsPageMachine,
@@ -20,6 +22,7 @@ const missed: CallHistoryEntry = {
   call: { kind: 'video', outcome: 'missed', callerId: 'u2', durationSec: 0 },
 };
 const noHistory = fromPromise<CallHistoryEntry[]>(async () => []);
+const mediaOk = fromPromise<MediaProblem | null, { video: boolean }>(async () => null);
 
 describeModel({
   name: 'callsPage',
@@ -28,6 +31,7 @@ describeModel({
       fetchToken: hang<RoomAccess>() as never,
       serverAddress: hang<string | null>() as never,
       loadHistory: hang<CallHistoryEntry[]>() as never,
+      checkMedia: hang<MediaProblem | null>() as never,
     },
   }),
   events: {
@@ -36,6 +40,11 @@ describeModel({
       { type: 'room.join', room: '   ', name: 'Анна' },
     ],
     'room.failed': () => [{ type: 'room.failed', message: 'no livekit url provided' }],
+    'xstate.done.actor.checkMedia': () => [
+      { type: 'xstate.done.actor.checkMedia', output: null },
+      { type: 'xstate.done.actor.checkMedia', output: { kind: 'insecure', secureUrl: 'https://beseda.example' } },
+    ],
+    'xstate.error.actor.checkMedia': () => [{ type: 'xstate.error.actor.checkMedia', error: new Error('boom') }],
     'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: access }],
     'xstate.error.actor.fetchToken': () => [
       { type: 'xstate.error.actor.fetchToken', error: new Error('Укажите комнату') },
@@ -73,6 +82,7 @@ describe('callsPage', () => {
       callsPageMachine.provide({
         actors: {
           loadHistory: noHistory,
+          checkMedia: mediaOk,
           fetchToken: fromPromise(({ input }) => {
             asked.push(input);
             return new Promise<RoomAccess>((r) => {
@@ -84,6 +94,8 @@ describe('callsPage', () => {
     ).start();
     actor.send({ type: 'room.join', room: 'demo-room', name: '  ' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await waitFor(actor, (s) => s.matches({ room: 'joining' }));
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(asked).toEqual([{ room: 'demo-room', participantName: DEFAULT_GUEST_NAME }]);
     answer(access);
     await waitFor(actor, (s) => s.matches({ room: 'inRoom' }));
@@ -93,12 +105,13 @@ describe('callsPage', () => {
     expect(actor.getSnapshot().context.access).toBeNull();
   });
 
-  it('shows why a token was refused, and the library’s error when the conference cannot connect', async () => {
+  it('shows why a token was refused, and Russian, never the library’s English, when the conference cannot connect', async () => {
     let fail = true;
     const actor = createActor(
       callsPageMachine.provide({
         actors: {
           loadHistory: noHistory,
+          checkMedia: mediaOk,
           fetchToken: fromPromise(async () => {
             if (fail) throw new Error('');
             return { token: 'jwt', url: '' };
@@ -113,8 +126,96 @@ describe('callsPage', () => {
     actor.send({ type: 'room.join', room: 'x', name: 'Анна' });
     await waitFor(actor, (s) => s.matches({ room: 'inRoom' }));
     actor.send({ type: 'room.failed', message: 'no livekit url provided' });
-    expect(actor.getSnapshot().context.error).toBe('no livekit url provided');
+    expect(actor.getSnapshot().context.error).toBe(ROOM_FAILED);
     expect(actor.getSnapshot().hasTag('form')).toBe(true);
+    // A device error by its name, a Russian reason as it is.
+    for (const [failure, text] of [
+      [{ message: 'Permission denied', name: 'NotAllowedError' }, CALL_NOTICES.mediaDenied],
+      [{ message: 'Could not start video source', name: 'NotReadableError' }, CALL_NOTICES.mediaBusy],
+      [{ message: 'Сервер видеозвонков недоступен' }, 'Сервер видеозвонков недоступен'],
+    ] as const) {
+      actor.send({ type: 'room.join', room: 'x', name: 'Анна' });
+      await waitFor(actor, (s) => s.matches({ room: 'inRoom' }));
+      expect(actor.getSnapshot().context.error).toBeNull();
+      actor.send({ type: 'room.failed', ...failure });
+      expect(actor.getSnapshot().context).toMatchObject({ error: text, access: null });
+    }
+  });
+
+  it('on a page that is not a secure context, says where calls work and never asks for a token', async () => {
+    const asked: unknown[] = [];
+    const checked: unknown[] = [];
+    let problem: MediaProblem | null = { kind: 'insecure', secureUrl: 'https://chat.example.org' };
+    const actor = createActor(
+      callsPageMachine.provide({
+        actors: {
+          loadHistory: noHistory,
+          checkMedia: fromPromise(async ({ input }) => {
+            checked.push(input);
+            return problem;
+          }),
+          fetchToken: fromPromise(async ({ input }) => {
+            asked.push(input);
+            return access;
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'room.join', room: 'team', name: 'Анна' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await waitFor(actor, (s) => s.matches({ room: 'form' }));
+    expect(checked).toEqual([{ video: true }]);
+    expect(actor.getSnapshot().context).toMatchObject({
+      insecure: { secureUrl: 'https://chat.example.org' },
+      error: null,
+      access: null,
+    });
+    expect(asked).toEqual([]);
+    problem = { kind: 'insecure', secureUrl: null };
+    actor.send({ type: 'room.join', room: 'team', name: 'Анна' });
+    await waitFor(actor, (s) => s.matches({ room: 'form' }) && s.context.insecure !== null);
+    expect(actor.getSnapshot().context.insecure).toEqual({ secureUrl: null });
+    expect(asked).toEqual([]);
+    // Back on a secure page: the notice goes and the room is joined.
+    problem = null;
+    actor.send({ type: 'room.join', room: 'team', name: 'Анна' });
+    expect(actor.getSnapshot().context.insecure).toBeNull();
+    await waitFor(actor, (s) => s.matches({ room: 'inRoom' }));
+    expect(asked).toEqual([{ room: 'team', participantName: 'Анна' }]);
+  });
+
+  it('without the microphone or camera, gives the Russian reason and never asks for a token', async () => {
+    const asked: unknown[] = [];
+    let answer: () => Promise<MediaProblem | null> = async () => ({ kind: 'denied' });
+    const actor = createActor(
+      callsPageMachine.provide({
+        actors: {
+          loadHistory: noHistory,
+          checkMedia: fromPromise(() => answer()),
+          fetchToken: fromPromise(async ({ input }) => {
+            asked.push(input);
+            return access;
+          }),
+        },
+      }),
+    ).start();
+    const join = async () => {
+      actor.send({ type: 'room.join', room: 'team', name: 'Анна' });
+      await waitFor(actor, (s) => s.matches({ room: 'form' }));
+      return actor.getSnapshot().context;
+    };
+    expect(await join()).toMatchObject({ error: CALL_NOTICES.mediaDenied, insecure: null });
+    answer = async () => ({ kind: 'missing' });
+    expect((await join()).error).toBe(CALL_NOTICES.mediaMissing);
+    answer = async () => ({ kind: 'busy' });
+    expect((await join()).error).toBe(CALL_NOTICES.mediaBusy);
+    answer = async () => ({ kind: 'unsupported' });
+    expect((await join()).error).toBe(CALL_NOTICES.mediaUnsupported);
+    answer = async () => {
+      throw new Error('boom');
+    };
+    expect((await join()).error).toBe(CALL_NOTICES.mediaFailed);
+    expect(asked).toEqual([]);
   });
 
   it('loads the call history, retries after a failure, and calls back through the chats actor', async () => {

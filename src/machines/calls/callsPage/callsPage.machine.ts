@@ -1,5 +1,10 @@
-// The /calls page (docs/behaviour.md §2): a form for a named room ('demo-room' by default), a token request while
-// 'Подключаемся…' shows, then the video conference; a disconnect or a failure of the room goes back to the form.
+// The /calls page (docs/behaviour.md §2): a form for a named room ('demo-room' by default), a check of the
+// microphone and camera, a token request while 'Подключаемся…' shows, then the video conference; a disconnect or a
+// failure of the room goes back to the form.
+//
+// form ──join──► checking ──media ok──► joining ──token──► inRoom ──left / failed──► form
+// checking ──no microphone or camera (plain http, refused, none)──► form with the reason: nothing is connected
+// (docs/behaviour.md §10.23); a failure of the room is shown in Russian, never the library's English.
 // The line under the form shows the video server: the address the server hands out (a guess while it has not
 // answered) until a token names one. Below the form, the user's call history (GET /api/calls) with a call-back per
 // row: the conversation opens and the call starts.
@@ -7,6 +12,8 @@ import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate'
 import { failureMessage } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
+import type { MediaProblem } from '../../shared/secure-context.protocol';
+import { CALL_NOTICES, failureNotice, mediaNotice } from '../call/call.protocol';
 import {
   type CallHistoryEntry,
   type CallsPageContext,
@@ -20,6 +27,9 @@ import {
 
 export * from './callsPage.protocol';
 
+/** The media check's answer: null when the microphone and camera can be had. */
+type MediaCheck = MediaProblem | null;
+
 export const callsPageMachine = setup({
   types: {
     context: {} as CallsPageContext,
@@ -32,8 +42,19 @@ export const callsPageMachine = setup({
     serverAddress: fromPromise<string | null>(async () => null),
     /** GET /api/calls: the newest calls. */
     loadHistory: notWired<CallHistoryEntry[]>('callsPage.loadHistory'),
+    /**
+     * The microphone and camera before anything is connected: null when they can be had, else why not
+     * (services/app/secure-context.ts: a page over plain http, refused, none).
+     */
+    checkMedia: notWired<MediaCheck, { video: boolean }>('callsPage.checkMedia'),
   },
   actions: {
+    /** Why the microphone or camera could not be had: a plain-http page says where the https one is. */
+    notifyMedia: assign((_, problem: MediaCheck) =>
+      problem?.kind === 'insecure'
+        ? { error: null, insecure: { secureUrl: problem.secureUrl } }
+        : { error: problem ? mediaNotice(problem) : CALL_NOTICES.mediaFailed, insecure: null },
+    ),
     // The chats actor opens the conversation (the address follows) and starts the call in it.
     callBack: enqueueActions(({ event, system, enqueue }) => {
       assertEvent(event, 'history.callBack');
@@ -45,13 +66,16 @@ export const callsPageMachine = setup({
   },
   guards: {
     hasRoom: ({ event }) => event.type === 'room.join' && event.room.trim() !== '',
+    mediaReady: (_, check: MediaCheck) => check === null,
   },
 }).createMachine({
   id: 'callsPage',
   context: {
     room: DEFAULT_ROOM,
+    participantName: DEFAULT_GUEST_NAME,
     access: null,
     error: null,
+    insecure: null,
     serverUrl: null,
     history: null,
     historyError: null,
@@ -89,9 +113,29 @@ export const callsPageMachine = setup({
           on: {
             'room.join': {
               guard: 'hasRoom',
-              target: 'joining',
-              actions: assign(({ event }) => ({ room: event.room.trim(), error: null })),
+              target: 'checking',
+              actions: assign(({ event }) => ({
+                room: event.room.trim(),
+                participantName: event.name.trim() || DEFAULT_GUEST_NAME,
+                error: null,
+                insecure: null,
+              })),
             },
+          },
+        },
+        // The microphone and camera first (the conference opens with both on): on a plain-http page, or without
+        // them, nothing is connected and the form says why.
+        checking: {
+          tags: ['form', 'busy'],
+          invoke: {
+            id: 'checkMedia',
+            src: 'checkMedia',
+            input: { video: true },
+            onDone: [
+              { guard: { type: 'mediaReady', params: ({ event }) => event.output }, target: 'joining' },
+              { target: 'form', actions: { type: 'notifyMedia', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'form', actions: { type: 'notifyMedia', params: null } },
           },
         },
         joining: {
@@ -99,10 +143,7 @@ export const callsPageMachine = setup({
           invoke: {
             id: 'fetchToken',
             src: 'fetchToken',
-            input: ({ context, event }) => {
-              assertEvent(event, 'room.join');
-              return { room: context.room, participantName: event.name.trim() || DEFAULT_GUEST_NAME };
-            },
+            input: ({ context }) => ({ room: context.room, participantName: context.participantName }),
             onDone: {
               target: 'inRoom',
               actions: assign(({ event }) => ({ access: event.output, serverUrl: event.output.url || null })),
@@ -117,7 +158,12 @@ export const callsPageMachine = setup({
           tags: ['inRoom'],
           on: {
             'room.left': { target: 'form', actions: assign({ access: null }) },
-            'room.failed': { target: 'form', actions: assign(({ event }) => ({ access: null, error: event.message })) },
+            // The library's English (e.g. 'no livekit url provided') never reaches the form: a device error by its
+            // name, a Russian reason as it is, anything else as «Не удалось подключиться к комнате».
+            'room.failed': {
+              target: 'form',
+              actions: assign(({ event }) => ({ access: null, error: failureNotice(event, ROOM_FAILED) })),
+            },
           },
         },
       },

@@ -2,6 +2,7 @@
 // conference. Views import this module, never callsPage.machine.ts.
 import type { CallHistoryEntry } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { InsecurePage } from '../../shared/secure-context.protocol';
 
 export type { CallHistoryEntry } from '../../../contract/api';
 
@@ -17,8 +18,16 @@ export interface RoomAccess {
 
 export interface CallsPageContext {
   room: string;
+  /** Who joins (the signed-in user's name, else 'guest'), kept while the microphone and camera are checked. */
+  participantName: string;
   access: RoomAccess | null;
+  /** Why the last join failed or the room dropped (Russian, never the library's English). */
   error: string | null;
+  /**
+   * Set when the last join could not start because the page is not a secure context (plain http): the form says
+   * calls need the https address, linked when the server knows it. Shown instead of `error`.
+   */
+  insecure: InsecurePage | null;
   /** The video server address shown on the page. */
   serverUrl: string | null;
   /** The user's calls, newest first (null until the first answer). */
@@ -30,8 +39,11 @@ export type CallsPageEvent =
   | { type: 'room.join'; room: string; name: string }
   /** The conference disconnected (the user left, or the server closed the room). */
   | { type: 'room.left' }
-  /** The conference could not connect, e.g. the library's 'no livekit url provided'. */
-  | { type: 'room.failed'; message: string }
+  /**
+   * The conference could not connect, e.g. the library's 'no livekit url provided'; `name` is the error's (a
+   * device error by its DOMException name). The form shows it in Russian.
+   */
+  | { type: 'room.failed'; message: string; name?: string }
   /** Ask for the call history again (after a failure). */
   | { type: 'history.retry' }
   /** Call back from a row of the history: the conversation opens and the call starts. */
