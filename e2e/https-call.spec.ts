@@ -4,16 +4,20 @@
 // so the page is https://chat.beseda.test:<port>/: a secure context. Two people register in it, become friends, and
 // one calls the other with audio; the media server is reached as wss://chat.beseda.test:<port>/sfu/.
 //
-// Chromium does not trust pebble's root (a new one on every start, not in its store), so the contexts ignore
-// certificate errors. The certificate itself is checked by the server suite (tests/server/https.test.ts) and here,
-// with Node's https module and pebble's root: it is for chat.beseda.test and issued by pebble.
+// Chromium does not trust pebble's root (a new one on every start, not in its store). The certificate itself is
+// checked by the server suite (tests/server/https.test.ts) and here, with Node's https module and pebble's root: it
+// is for chat.beseda.test and issued by pebble. The browser is then told to accept the served certificate's key
+// (--ignore-certificate-errors-spki-list, launched once the key is known) rather than to ignore certificate errors:
+// with a context's `ignoreHTTPSErrors: true` the pages load, but Chromium still refuses the service worker's script
+// («An SSL certificate error occurred when fetching the script.», no registration), which a real certificate gets.
+import { createHash, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import acme from 'acme-client';
 import { chromiumArgs } from '../playwright.config';
 import { loadConfig } from '../server/config';
@@ -28,25 +32,17 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const DOMAIN = 'chat.beseda.test';
 const INSECURE_NOTICE = 'работают только по защищённому адресу';
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      ...chromiumArgs,
-      '--autoplay-policy=no-user-gesture-required',
-      `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`,
-    ],
-  },
-});
-
 // Without pebble this spec is skipped on a developer's machine; in CI (which installs it) it must run.
 test.skip(
   !havePebble() && !process.env.CI,
   'pebble and pebble-challtestsrv are not installed (apt-get install pebble; scripts/ensure-test-tools.mjs)',
 );
 
-/** The served certificate's subject and issuer, asked with Node's https and pebble's root as the only trust. */
-function servedCertificate(port: number, ca: string): Promise<{ subject: string; altNames: string; issuer: string }> {
+/** The served certificate's key (as Chromium's SPKI list names it), subject and issuer, asked with Node's https and pebble's root as the only trust. */
+function servedCertificate(
+  port: number,
+  ca: string,
+): Promise<{ spki: string; subject: string; altNames: string; issuer: string }> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       { host: '127.0.0.1', port, path: '/api/health', servername: DOMAIN, ca, agent: false },
@@ -54,6 +50,9 @@ function servedCertificate(port: number, ca: string): Promise<{ subject: string;
         const cert = (res.socket as TLSSocket).getPeerCertificate();
         res.resume();
         resolve({
+          spki: createHash('sha256')
+            .update(new X509Certificate(cert.raw).publicKey.export({ type: 'spki', format: 'der' }))
+            .digest('base64'),
           subject: String(cert.subject?.CN),
           altNames: cert.subjectaltname ?? '',
           issuer: String(cert.issuer?.CN),
@@ -134,10 +133,13 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
   let root: string;
   let httpPort: number;
   let dataDir: string;
+  let cert: Awaited<ReturnType<typeof servedCertificate>>;
+  /** The project's Chromium, with chat.beseda.test on loopback and the served certificate's key accepted. */
+  let browser: Browser;
   const serverLog: string[] = [];
   const previousAgent = acme.axios.defaults.httpsAgent;
 
-  test.beforeAll(async () => {
+  test.beforeAll(async ({ playwright }) => {
     test.setTimeout(90_000);
     httpPort = await freePort();
     pebble = await startPebble(httpPort);
@@ -157,9 +159,20 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
       LOG_LEVEL: 'warn',
     });
     served = await serve(config, { logStream: { write: (line: string) => void serverLog.push(line) }, sfuPort: 0 });
+    cert = await servedCertificate(served.port, root);
+    browser = await playwright.chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        ...chromiumArgs,
+        '--autoplay-policy=no-user-gesture-required',
+        `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`,
+        `--ignore-certificate-errors-spki-list=${cert.spki}`,
+      ],
+    });
   });
 
   test.afterAll(async () => {
+    await browser?.close();
     await served?.close();
     await pebble?.stop();
     acme.axios.defaults.httpsAgent = previousAgent;
@@ -171,24 +184,18 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
     if (info.status !== info.expectedStatus && serverLog.length > 0) console.log(serverLog.join(''));
   });
 
-  test('two people register on https://chat.beseda.test, become friends and talk; the media server is reached over wss on the same port', async ({
-    newContext,
-  }) => {
+  test('two people register on https://chat.beseda.test, become friends and talk; the media server is reached over wss on the same port', async () => {
     const origin = `https://${DOMAIN}:${served.port}`;
 
     // The certificate is pebble's, for the name; plain HTTP sends people to https.
-    const cert = await servedCertificate(served.port, root);
     expect(cert.subject).toBe(DOMAIN);
     expect(cert.altNames).toContain(`DNS:${DOMAIN}`);
     expect(cert.issuer).toMatch(/^Pebble Intermediate CA/);
     expect(await plainGet(httpPort)).toEqual({ status: 301, location: `https://${DOMAIN}/` });
 
     const open = async (label: string): Promise<{ context: BrowserContext; page: Page; sockets: string[] }> => {
-      const context = await newContext({
-        baseURL: origin,
-        ignoreHTTPSErrors: true,
-        permissions: ['camera', 'microphone'],
-      });
+      const context = await browser.newContext({ baseURL: origin, permissions: ['camera', 'microphone'] });
+      contexts.push(context);
       const page = await context.newPage();
       const sockets: string[] = [];
       page.on('websocket', (ws) => sockets.push(ws.url()));
@@ -198,6 +205,7 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
       page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
       return { context, page, sockets };
     };
+    const contexts: BrowserContext[] = [];
     const anna = await open('anna');
     const boris = await open('boris');
     const [pa, pb] = [anna.page, boris.page];
@@ -205,6 +213,10 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
     await pa.goto(`${origin}/`);
     expect(await pa.evaluate(() => window.isSecureContext)).toBe(true);
     expect(await pa.evaluate(() => location.origin)).toBe(origin);
+    // The certificate is accepted as valid, not merely let through: the service worker's script is fetched.
+    await expect
+      .poll(() => pa.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length))
+      .toBeGreaterThan(0);
 
     const annaName = unique('anna');
     const borisName = unique('boris');
@@ -274,5 +286,6 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
     await pa.getByRole('button', { name: 'Завершить звонок' }).click();
     await expect(callOverlay(pa)).toHaveCount(0);
     await expect(callOverlay(pb)).toHaveCount(0);
+    for (const context of contexts) await context.close();
   });
 });
