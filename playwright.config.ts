@@ -24,6 +24,7 @@ const SERIAL_SPECS = [
   '**/sfu*.spec.ts',
   '**/calls.spec.ts',
   '**/voice-calls.spec.ts',
+  '**/https-call.spec.ts',
   '**/csp.spec.ts',
   '**/secret-*.spec.ts',
 ];
