@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, type E2EUser, makeFriends, signInContext } from './users';
+import { apiCall, createGroup, type E2EUser, makeFriends, signInContext } from './users';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -16,16 +16,7 @@ const SIZES = [
 
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Информация' });
 
-async function group(base: string, owner: E2EUser, members: E2EUser[], title: string): Promise<string> {
-  const { conversation } = await apiCall<{ conversation: { id: string } }>(
-    base,
-    'POST',
-    '/api/conversations',
-    { participantIds: members.map((m) => m.user.id), title, isGroup: true },
-    owner.accessToken,
-  );
-  return conversation.id;
-}
+const group = createGroup;
 
 const send = (base: string, u: E2EUser, conversationId: string, content: string, mentions: E2EUser[]) =>
   apiCall(

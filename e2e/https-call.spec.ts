@@ -32,11 +32,8 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const DOMAIN = 'chat.beseda.test';
 const INSECURE_NOTICE = 'работают только по защищённому адресу';
 
-// Without pebble this spec is skipped on a developer's machine; in CI (which installs it) it must run.
-test.skip(
-  !havePebble() && !process.env.CI,
-  'pebble and pebble-challtestsrv are not installed (apt-get install pebble; scripts/ensure-test-tools.mjs)',
-);
+// `npm test` installs pebble first (scripts/ensure-test-tools.mjs): without it this spec fails, never skips.
+if (!havePebble()) throw new Error('pebble is not installed (apt-get install pebble): the HTTPS call spec needs it');
 
 /** The served certificate's key (as Chromium's SPKI list names it), subject and issuer, asked with Node's https and pebble's root as the only trust. */
 function servedCertificate(

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, type E2EUser, makeFriends, markRead, sendText } from './users';
+import { apiCall, createGroup, makeFriends, markRead, sendText } from './users';
 
 const messages = (page: Page) => page.getByTestId('message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
@@ -23,16 +23,7 @@ async function menu(page: Page, text: string, item: string) {
   await page.getByRole('menuitem', { name: item }).click();
 }
 
-async function group(base: string, owner: E2EUser, members: E2EUser[], title: string): Promise<string> {
-  const { conversation } = await apiCall<{ conversation: { id: string } }>(
-    base,
-    'POST',
-    '/api/conversations',
-    { participantIds: members.map((m) => m.user.id), title, isGroup: true },
-    owner.accessToken,
-  );
-  return conversation.id;
-}
+const group = createGroup;
 
 test('«Удалить» asks; «Отменить» restores; «Удалить у меня» and «Скрыть у себя» hide for oneself only', async ({
   srv,

@@ -100,6 +100,18 @@ export async function directConversation(base: string, a: E2EUser, b: E2EUser): 
   return res.conversation.id;
 }
 
+/** A group `owner` makes with `members` (the owner's friends); returns its id. */
+export async function createGroup(base: string, owner: E2EUser, members: E2EUser[], title: string): Promise<string> {
+  const { conversation } = await apiCall<{ conversation: { id: string } }>(
+    base,
+    'POST',
+    '/api/conversations',
+    { participantIds: members.map((m) => m.user.id), title, isGroup: true },
+    owner.accessToken,
+  );
+  return conversation.id;
+}
+
 /** Two fresh friends with their direct conversation: the usual start of a chats scenario. */
 export async function friendsWithConversation(
   base: string,

@@ -2,7 +2,6 @@
 // (Debian's pebble; tests/server/pebble.ts): a fresh start obtains a certificate over HTTP-01, a restart reuses it,
 // one near expiry is renewed on the renewal timer, a CA that fails leaves the server on its last certificate, and a
 // start that cannot get one refuses with a Russian reason. Then the operator's own files (TLS_CERT/TLS_KEY).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -18,7 +17,7 @@ import { type Served, serve } from '../../server/serve';
 import type { AcmeRetrySettings } from '../../server/tls/acme';
 import { CHECK_EVERY_MS, RENEW_BEFORE_MS, TlsStartError } from '../../server/tls/index';
 import { manualClock } from './manual-clock';
-import { freePort, havePebble, type Pebble, startPebble } from './pebble';
+import { freePort, havePebble, type Pebble, selfSignedCertificate, startPebble } from './pebble';
 
 const DOMAIN = 'chat.beseda.test';
 
@@ -69,8 +68,10 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'beseda-tls-'));
 
 const retries = acme.axios.defaults as unknown as { acmeSettings: AcmeRetrySettings };
 
-// Without pebble this part is skipped on a developer's machine; in CI (which installs it) it must run.
-describe.skipIf(!havePebble() && !process.env.CI)('HTTPS by ACME (pebble)', () => {
+// `npm test` installs pebble first (scripts/ensure-test-tools.mjs): without it this suite fails, never skips.
+if (!havePebble()) throw new Error('pebble is not installed (apt-get install pebble): the HTTPS suite needs it');
+
+describe('HTTPS by ACME (pebble)', () => {
   let pebble: Pebble;
   let root: string;
   let httpPort: number;
@@ -251,29 +252,7 @@ describe.skipIf(!havePebble() && !process.env.CI)('HTTPS by ACME (pebble)', () =
 function selfSigned(dir: string, name: string): { certFile: string; keyFile: string } {
   const certFile = path.join(dir, `${name}.crt`);
   const keyFile = path.join(dir, `${name}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '30',
-      '-subj',
-      `/CN=${DOMAIN}`,
-      '-addext',
-      `subjectAltName=DNS:${DOMAIN}`,
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSignedCertificate({ subject: DOMAIN, altNames: `DNS:${DOMAIN}`, days: 30, keyFile, certFile });
   return { certFile, keyFile };
 }
 

@@ -52,32 +52,33 @@ async function waitFor(child: ChildProcess, output: () => string, line: RegExp, 
   }
 }
 
+/** A self-signed P-256 certificate and its key, written as PEM files by openssl. */
+export function selfSignedCertificate(o: {
+  subject: string;
+  altNames: string;
+  days: number;
+  keyFile: string;
+  certFile: string;
+}): void {
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', String(o.days)]
+      .concat(['-subj', `/CN=${o.subject}`, '-addext', `subjectAltName=${o.altNames}`])
+      .concat(['-keyout', o.keyFile, '-out', o.certFile]),
+    { stdio: 'ignore' },
+  );
+}
+
 /** Starts pebble whose HTTP-01 checks go to `httpPort` on 127.0.0.1. */
 export async function startPebble(httpPort: number): Promise<Pebble> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pebble-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSignedCertificate({
+    subject: 'localhost',
+    altNames: 'DNS:localhost,IP:127.0.0.1',
+    days: 2,
+    keyFile: path.join(dir, 'key.pem'),
+    certFile: path.join(dir, 'cert.pem'),
+  });
   const [acmePort, managementPort, dnsPort, tlsPort, ctsManagement] = [
     await freePort(),
     await freePort(),
