@@ -321,11 +321,20 @@ describe.skipIf(!usingPostgres())('PostgreSQL outage', () => {
     while ((await waitingPids()).length === 0) {
       if (performance.now() - pollStarted > 5_000) throw new Error('no send waited on the lock');
     }
-    await direct.query(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
+    const ended = (
+      await direct.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
+    ).rows.map((r) => r.pid);
+    await direct.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [ended]);
     await direct.query('ROLLBACK');
     expect(await stuck).toMatchObject({ status: 503, message: DATABASE_UNAVAILABLE });
+    // pg_terminate_backend only signals: a session still exiting is a database still going down, and a request
+    // it takes is refused like the one above. Once they are gone, the server must recover without help.
+    const exitStarted = performance.now();
+    while ((await direct.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])', [ended])).rows.length > 0) {
+      if (performance.now() - exitStarted > 5_000) throw new Error('terminated sessions did not exit');
+    }
     // The pool drops what the server ended and opens new connections: the very next send is stored.
     const next = await send();
     expect(next.status).toBe(200);
