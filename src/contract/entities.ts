@@ -214,6 +214,8 @@ export const Conversation = z.object({
   createdAt: IsoDate.optional(),
   /** A secret chat (docs/secret-chats.md): its messages are ENCRYPTED, for the members' devices only. */
   secret: z.boolean().optional(),
+  /** An open group: listed in «Открытые группы», joined with one click (docs/behaviour.md §10.24). */
+  open: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
