@@ -2,9 +2,10 @@
 // row a checkbox reading 'Выбрано' or 'Нажмите, чтобы выбрать'), 'Отмена' and 'Создать'.
 import type { FormEvent } from 'react';
 import { LIMITS } from '../../contract/limits';
+import { LazyDirectoryPicker } from '../directory/index';
+import { MemberPicker } from '../shared/MemberPicker';
 import { Modal } from '../shared/Modal';
 import type { GroupDialogView } from './useGroupDialog';
-import { MemberPicker } from '../shared/MemberPicker';
 import './contacts.css';
 
 export type GroupDialogProps = Omit<GroupDialogView, 'open' | 'onOpen'>;
@@ -22,6 +23,11 @@ export function GroupDialog(props: GroupDialogProps) {
           <input value={props.title} maxLength={LIMITS.groupTitleMax} onChange={(e) => props.onTitle(e.target.value)} />
         </label>
         <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
+        <LazyDirectoryPicker
+          selected={props.selected}
+          onToggle={props.onToggle}
+          exclude={new Set(props.friends.map((f) => f.id))}
+        />
         {props.error && (
           <p className="inline-error" role="alert">
             {props.error}

@@ -2,8 +2,9 @@
 // (one: a direct secret chat; several: a group with «Название»), «Отмена» and «Создать».
 import type { FormEvent } from 'react';
 import { LIMITS } from '../../contract/limits';
-import { Modal } from '../shared/Modal';
+import { LazyDirectoryPicker } from '../directory/index';
 import { MemberPicker } from '../shared/MemberPicker';
+import { Modal } from '../shared/Modal';
 import { useSecretDialog } from './useSecretDialog';
 
 export const SECRET_EXPLANATION =
@@ -44,6 +45,11 @@ export function SecretDialogView(props: ReturnType<typeof useSecretDialog>) {
           </label>
         )}
         <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
+        <LazyDirectoryPicker
+          selected={props.selected}
+          onToggle={props.onToggle}
+          exclude={new Set(props.friends.map((f) => f.id))}
+        />
         {(props.noDevice ?? props.error) && (
           <p className="inline-error" role="alert">
             {props.noDevice ?? props.error}
