@@ -2,9 +2,11 @@
 // (docs/behaviour.md §10.24): off, both lists answer exactly what an unknown address answers and a group cannot take
 // a stranger; on, people are found by name (case and «ё» folded), @username and EBLID, never deactivated accounts or
 // those who blocked the searcher, and a group can be made with them; an open group is listed with its member count,
-// joined with one click (a SYSTEM entry, live), a closed one refuses, and only owners and admins open a group.
+// joined with one click (a SYSTEM entry, live), a closed one refuses, and only owners and admins open a group. With
+// Redis, two servers of one deployment: the switch, opening and joining are seen across them at once.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
+import { redisAvailable, redisUrl } from './redis-probe';
 import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -151,7 +153,8 @@ describe('open groups', () => {
     const heard = next(
       borisSocket,
       'conversation:updated',
-      (p: { conversation: { id: string; open?: boolean } }) => p.conversation.id === club && p.conversation.open === true,
+      (p: { conversation: { id: string; open?: boolean } }) =>
+        p.conversation.id === club && p.conversation.open === true,
     );
     const opened = await api.patch(`/api/conversations/${club}`, { open: true }, anna.accessToken);
     expect(opened.status).toBe(200);
@@ -197,5 +200,66 @@ describe('open groups', () => {
     expect(unknown.body).toEqual(closed.body);
     await directory(true);
     expect((await groups(zoya, 'клуб')).body.groups).toEqual([]);
+  });
+});
+
+describe.skipIf(!(await redisAvailable()))('two servers behind Redis', () => {
+  let one: TestServer;
+  let two: TestServer;
+  let api1: Api;
+  let api2: Api;
+  let boss: TestUser;
+  let member: TestUser;
+  let newcomer: TestUser;
+
+  beforeAll(async () => {
+    one = await startTestServer({ redisUrl });
+    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+    api1 = client(one.url);
+    api2 = client(two.url);
+    boss = await api1.user('boss');
+    [member, newcomer] = await Promise.all([api1.user('member'), api2.user('newcomer')]);
+  });
+  afterAll(async () => {
+    closeAll();
+    await two?.close();
+    await one?.close();
+  });
+
+  it('the switch made on one server holds on the other; opening and joining are heard across them', async () => {
+    expect((await api2.get('/api/directory/users', newcomer.accessToken)).status).toBe(404);
+    expect((await api1.patch('/api/admin/settings', { directory: true }, boss.accessToken)).status).toBe(200);
+    expect(ids((await api2.get('/api/directory/users', newcomer.accessToken)).body.users)).toContain(member.user.id);
+    // Not friends: the directory lets the group take them.
+    const group = (
+      await api1.post(
+        '/api/conversations',
+        { participantIds: [member.user.id], title: 'Через два сервера', isGroup: true },
+        boss.accessToken,
+      )
+    ).body.conversation.id as string;
+    const memberOnTwo = await connect(two.url, member.accessToken);
+    const opened = next(
+      memberOnTwo,
+      'conversation:updated',
+      (p: { conversation: { id: string; open?: boolean } }) =>
+        p.conversation.id === group && p.conversation.open === true,
+    );
+    expect((await api1.patch(`/api/conversations/${group}`, { open: true }, boss.accessToken)).status).toBe(200);
+    await opened;
+    const bossOnOne = await connect(one.url, boss.accessToken);
+    expect(await ack(bossOnOne, 'conversation:join', group)).toEqual({ ok: true });
+    const entry = next(bossOnOne, 'message:new', (p: { message: { type: string } }) => p.message.type === 'SYSTEM');
+    const newcomerOnTwo = await connect(two.url, newcomer.accessToken);
+    const arrived = next(
+      newcomerOnTwo,
+      'conversations:new',
+      (p: { conversation: { id: string } }) => p.conversation.id === group,
+    );
+    expect((await api2.post(`/api/groups/${group}/join`, {}, newcomer.accessToken)).status).toBe(200);
+    expect((await entry).message).toMatchObject({ system: { kind: 'joined', actor: { id: newcomer.user.id } } });
+    await arrived;
+    expect((await api1.patch('/api/admin/settings', { directory: false }, boss.accessToken)).status).toBe(200);
+    expect((await api2.get('/api/directory/groups', newcomer.accessToken)).status).toBe(404);
   });
 });
