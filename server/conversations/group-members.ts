@@ -329,9 +329,15 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
 
   /**
    * Takes `userId` into the group as a member who joined by themselves (an invite link or an open group), with the
-   * SYSTEM entry «… вступил(а) в группу»; both ways of joining share it, history and all.
+   * SYSTEM entry («… вступил(а) по ссылке», «… вступил(а) в группу»); both ways of joining share it, history and all.
    */
-  async function admit(trx: Tx, conversationId: string, userId: string, now: string): Promise<Change> {
+  async function admit(
+    trx: Tx,
+    conversationId: string,
+    userId: string,
+    now: string,
+    kind: 'joined' | 'joinedOpen' = 'joined',
+  ): Promise<Change> {
     const count = await trx
       .selectFrom('conversation_members')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -355,7 +361,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         last_read_seq: from,
       })
       .execute();
-    const entry = await writeEntry(trx, conversationId, userId, 'joined');
+    const entry = await writeEntry(trx, conversationId, userId, kind);
     return { ...nothing(), entry, added: [userId] };
   }
 
@@ -409,7 +415,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
       if (already !== undefined) return nothing();
       if (!group || Number(group.open) !== 1 || Number(group.secret) === 1 || group.direct_key !== null)
         throw notFound(OPEN_GROUP_NOT_FOUND);
-      return admit(trx, conversationId, userId, new Date().toISOString());
+      return admit(trx, conversationId, userId, new Date().toISOString(), 'joinedOpen');
     });
     const conversation = await announce(conversationId, userId, change);
     if (conversation) return { conversation };

@@ -184,7 +184,7 @@ describe('open groups', () => {
     const joined = await api.post(`/api/groups/${club}/join`, {}, gleb.accessToken);
     expect(joined.status).toBe(200);
     expect(joined.body.conversation.participants).toHaveLength(3);
-    expect((await entry).message.system).toMatchObject({ kind: 'joined', actor: { id: gleb.user.id } });
+    expect((await entry).message.system).toMatchObject({ kind: 'joinedOpen', actor: { id: gleb.user.id } });
     expect((await api.post(`/api/groups/${club}/join`, {}, gleb.accessToken)).status).toBe(200);
     const members = await api.get(`/api/conversations/${club}/messages`, anna.accessToken);
     expect(members.body.messages.filter((m: { type: string }) => m.type === 'SYSTEM')).toHaveLength(2);
@@ -257,7 +257,7 @@ describe.skipIf(!(await redisAvailable()))('two servers behind Redis', () => {
       (p: { conversation: { id: string } }) => p.conversation.id === group,
     );
     expect((await api2.post(`/api/groups/${group}/join`, {}, newcomer.accessToken)).status).toBe(200);
-    expect((await entry).message).toMatchObject({ system: { kind: 'joined', actor: { id: newcomer.user.id } } });
+    expect((await entry).message).toMatchObject({ system: { kind: 'joinedOpen', actor: { id: newcomer.user.id } } });
     await arrived;
     expect((await api1.patch('/api/admin/settings', { directory: false }, boss.accessToken)).status).toBe(200);
     expect((await api2.get('/api/directory/groups', newcomer.accessToken)).status).toBe(404);
