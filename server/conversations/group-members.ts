@@ -10,7 +10,7 @@
 import type { Conversation, Message, ParticipantRole } from '../../src/contract/entities';
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
-import { allInDirectory } from '../directory/directory';
+import { allInDirectory, directoryOn } from '../directory/directory';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { MediaRooms } from '../livekit/media-rooms';
 import type { RealtimeHub } from '../realtime/hub';
@@ -402,7 +402,8 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
 
   /**
    * «Вступить» in an open group (docs/behaviour.md §10.24): as by an invite link, without one. A closed group, a
-   * secret chat or an unknown id all answer the same 404; a member already in it gets the group back.
+   * secret chat, an unknown id and any group while the directory is off all answer the same 404; a member already
+   * in it gets the group back.
    */
   async function joinOpen(userId: string, conversationId: string) {
     const change = await db.transaction().execute(async (trx) => {
@@ -413,8 +414,10 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         .executeTakeFirst();
       const already = await roleOf(trx, conversationId, userId);
       if (already !== undefined) return nothing();
+      // Open groups are found and joined through the directory: with it off, none is reachable.
       if (!group || Number(group.open) !== 1 || Number(group.secret) === 1 || group.direct_key !== null)
         throw notFound(OPEN_GROUP_NOT_FOUND);
+      if (!(await directoryOn(trx))) throw notFound(OPEN_GROUP_NOT_FOUND);
       return admit(trx, conversationId, userId, new Date().toISOString(), 'joinedOpen');
     });
     const conversation = await announce(conversationId, userId, change);

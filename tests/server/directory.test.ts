@@ -174,6 +174,11 @@ describe('open groups', () => {
   });
 
   it('are joined with one click: a SYSTEM entry, live to the members; twice is harmless', async () => {
+    // With the directory off no open group is reachable.
+    const off = await api.post(`/api/groups/${club}/join`, {}, gleb.accessToken);
+    expect(off.status).toBe(404);
+    expect(off.body).toEqual({ message: 'Открытая группа не найдена' });
+    await directory(true);
     const annaSocket = await connect(srv.url, anna.accessToken);
     expect(await ack(annaSocket, 'conversation:join', club)).toEqual({ ok: true });
     const entry = next(
@@ -190,7 +195,8 @@ describe('open groups', () => {
     expect(members.body.messages.filter((m: { type: string }) => m.type === 'SYSTEM')).toHaveLength(2);
   });
 
-  it('refuse to be joined once closed, as an unknown group does, and a secret chat is never open', async () => {
+  it('refuse to be joined once closed, as an unknown group does, and leave the list', async () => {
+    await directory(true);
     expect((await api.patch(`/api/conversations/${club}`, { open: false }, anna.accessToken)).status).toBe(200);
     const zoya = await api.user('zoya');
     const closed = await api.post(`/api/groups/${club}/join`, {}, zoya.accessToken);
@@ -198,7 +204,6 @@ describe('open groups', () => {
     expect(closed.status).toBe(404);
     expect(closed.body).toEqual({ message: 'Открытая группа не найдена' });
     expect(unknown.body).toEqual(closed.body);
-    await directory(true);
     expect((await groups(zoya, 'клуб')).body.groups).toEqual([]);
   });
 });
