@@ -24,6 +24,7 @@ import { groupsRoutes } from './conversations/groups.routes';
 import type { ConversationListCache } from './conversations/list-cache';
 import { listsPlugin } from './conversations/lists.plugin';
 import type { Database, Dialect } from './db/database';
+import { directoryRoutes } from './directory/directory.routes';
 import { exportRoutes } from './export/export.routes';
 import { clientStatic } from './http/client-static';
 import { closeKeepAlive } from './http/close-keep-alive';
@@ -152,6 +153,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(contactsRoutes);
   app.register(conversationsRoutes);
   app.register(groupsRoutes);
+  app.register(directoryRoutes);
   app.register(blocksRoutes);
   app.register(conversationRooms);
   app.register(messagesRoutes);

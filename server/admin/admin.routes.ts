@@ -21,6 +21,7 @@ export const adminRoutes = fp(
     contractRoute(app, 'instance', async () => ({
       uploadLimitBytes: app.config.uploadLimitBytes,
       secureUrl: app.config.publicUrl?.startsWith('https:') ? app.config.publicUrl : null,
+      directory: (await readSettings(db)).directory,
     }));
 
     contractRoute(app, 'passwordResetInfo', async ({ params }) => accounts.resetInfo(params.token));

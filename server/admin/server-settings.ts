@@ -1,9 +1,14 @@
-// The server's own settings (registration mode, members' invites, retention), kept in the database so every
+// The server's own settings (registration mode, members' invites, retention, the directory), kept in the database so every
 // process reads the same; read on each use (they are few and rarely asked for).
 import type { ServerSettings } from '../../src/contract/administration';
 import type { Database } from '../db/database';
 
-export const DEFAULT_SETTINGS: ServerSettings = { registration: 'open', membersCanInvite: false, retentionDays: null };
+export const DEFAULT_SETTINGS: ServerSettings = {
+  registration: 'open',
+  membersCanInvite: false,
+  retentionDays: null,
+  directory: false,
+};
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof ServerSettings)[];
 
 export async function readSettings(db: Database): Promise<ServerSettings> {

@@ -61,6 +61,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.created_at',
         'c.avatar_url',
         'c.secret',
+        'c.open',
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
@@ -183,6 +184,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         createdAt: c.created_at,
         // Only a secret chat says so: the lists of every other conversation stay as they were.
         ...(Number(c.secret) === 1 ? { secret: true } : {}),
+        ...(Number(c.open) === 1 ? { open: true } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),

@@ -4,11 +4,12 @@ import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { Conversation } from '../../src/contract/entities';
 import { isUniqueViolation } from '../db/database';
+import { allInDirectory } from '../directory/directory';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { loadConversation, loadListedEntries } from './conversation-view';
-import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
 import { FRIENDS_ONLY } from './group-members';
+import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
 import { rememberMembers } from './membership';
 import { writeSystemEntry } from './system-entries';
 
@@ -31,6 +32,23 @@ export const conversationsRoutes = fp(
         .where('status', '=', 'ACCEPTED')
         .execute();
       if (rows.length !== keys.length) throw forbidden(FRIENDS_ONLY);
+    }
+
+    /** A group may take friends and, with «Каталог участников» on, anyone found there (docs/behaviour.md §10.24). */
+    async function requireGroupPeople(userId: string, others: string[]): Promise<void> {
+      const rows = await db
+        .selectFrom('contacts')
+        .select('pair_key')
+        .where(
+          'pair_key',
+          'in',
+          others.map((o) => pairKey(userId, o)),
+        )
+        .where('status', '=', 'ACCEPTED')
+        .execute();
+      const friends = new Set(rows.map((r) => r.pair_key));
+      const strangers = others.filter((o) => !friends.has(pairKey(userId, o)));
+      if (!(await allInDirectory(db, userId, strangers))) throw forbidden(FRIENDS_ONLY);
     }
 
     async function insertConversation(
@@ -130,7 +148,7 @@ export const conversationsRoutes = fp(
       const title = body.title?.trim() || null;
       // One friend and no group asked for: that is the direct conversation.
       if (others.length === 1 && !body.isGroup) return { conversation: await directWith(userId, others[0]) };
-      await requireFriends(userId, others);
+      await requireGroupPeople(userId, others);
       const id = randomUUID();
       const members = [userId, ...others];
       await insertConversation(id, userId, members, { title, isGroup: true, directKey: null });

@@ -10,6 +10,7 @@
 import type { Conversation, Message, ParticipantRole } from '../../src/contract/entities';
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
+import { allInDirectory, directoryOn } from '../directory/directory';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { MediaRooms } from '../livekit/media-rooms';
 import type { RealtimeHub } from '../realtime/hub';
@@ -26,6 +27,9 @@ export const MEMBER_NOT_FOUND = 'Участник не найден';
 export const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
 export const INVITE_NOT_FOUND = 'Ссылка-приглашение не найдена';
 export const INVITE_GONE = 'Ссылка-приглашение больше не действует';
+/** A closed group, a secret chat or no group at all: one answer, so that a closed group's existence stays unknown. */
+export const OPEN_GROUP_NOT_FOUND = 'Открытая группа не найдена';
+const SECRET_NOT_OPEN = 'Секретный чат не может быть открытым';
 const CANNOT_REMOVE = 'Администратор не может удалить владельца или другого администратора';
 const OWNER_STAYS = 'Владельца нельзя удалить из группы';
 const NOT_YOURSELF = 'Свою роль изменить нельзя: передайте права владельца другому участнику';
@@ -67,7 +71,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     const row = await trx
       .selectFrom('conversation_members as cm')
       .innerJoin('conversations as c', 'c.id', 'cm.conversation_id')
-      .select(['cm.role', 'c.direct_key', 'c.title', 'c.avatar_url', 'c.secret'])
+      .select(['cm.role', 'c.direct_key', 'c.title', 'c.avatar_url', 'c.secret', 'c.open'])
       .where('cm.conversation_id', '=', conversationId)
       .where('cm.user_id', '=', actorId)
       .executeTakeFirst();
@@ -184,7 +188,12 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         )
         .where('status', '=', 'ACCEPTED')
         .execute();
-      if (friends.length !== wanted.length) throw forbidden(FRIENDS_ONLY);
+      // With «Каталог участников» on, anyone the actor finds there may be added too (docs/behaviour.md §10.24).
+      if (friends.length !== wanted.length) {
+        const friendIds = new Set(friends.map((f) => f.pair_key));
+        const others = wanted.filter((id) => !friendIds.has(pairKey(actorId, id)));
+        if (!(await allInDirectory(trx, actorId, others))) throw forbidden(FRIENDS_ONLY);
+      }
       const present = await trx
         .selectFrom('conversation_members')
         .select('user_id')
@@ -279,12 +288,26 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     return { conversation: await announce(conversationId, actorId, change) };
   }
 
-  async function update(actorId: string, conversationId: string, body: { title?: string; avatarUrl?: string | null }) {
+  async function update(
+    actorId: string,
+    conversationId: string,
+    body: { title?: string; avatarUrl?: string | null; open?: boolean },
+  ) {
     const change = await db.transaction().execute(async (trx) => {
       const me = await actorIn(trx, conversationId, actorId);
       if (!canManage(me.role)) throw forbidden(ADMINS_ONLY);
       const title = body.title !== undefined && body.title !== me.title ? body.title : undefined;
       const avatar = body.avatarUrl !== undefined && body.avatarUrl !== me.avatar_url ? body.avatarUrl : undefined;
+      const open = body.open !== undefined && body.open !== (Number(me.open) === 1) ? body.open : undefined;
+      if (open !== undefined) {
+        if (Number(me.secret) === 1) throw badRequest(SECRET_NOT_OPEN);
+        await trx
+          .updateTable('conversations')
+          .set({ open: open ? 1 : 0 })
+          .where('id', '=', conversationId)
+          .execute();
+      }
+      // «Открытая» shows in «Информация» by itself: the members hear conversation:updated, no entry is written.
       if (title === undefined && avatar === undefined) return nothing();
       await trx
         .updateTable('conversations')
@@ -302,6 +325,44 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
       return { ...nothing(), entry };
     });
     return { conversation: await announce(conversationId, actorId, change) };
+  }
+
+  /**
+   * Takes `userId` into the group as a member who joined by themselves (an invite link or an open group), with the
+   * SYSTEM entry («… вступил(а) по ссылке», «… вступил(а) в группу»); both ways of joining share it, history and all.
+   */
+  async function admit(
+    trx: Tx,
+    conversationId: string,
+    userId: string,
+    now: string,
+    kind: 'joined' | 'joinedOpen' = 'joined',
+  ): Promise<Change> {
+    const count = await trx
+      .selectFrom('conversation_members')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
+    const newest = await trx
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('seq').as('s'))
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirst();
+    const from = Number(newest?.s ?? 0);
+    await trx
+      .insertInto('conversation_members')
+      .values({
+        conversation_id: conversationId,
+        user_id: userId,
+        joined_at: now,
+        role: 'MEMBER',
+        visible_from_seq: from,
+        last_read_seq: from,
+      })
+      .execute();
+    const entry = await writeEntry(trx, conversationId, userId, kind);
+    return { ...nothing(), entry, added: [userId] };
   }
 
   /**
@@ -327,31 +388,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
         .executeTakeFirst();
       if (Number(used.numUpdatedRows) !== 1) throw new HttpError(410, INVITE_GONE);
-      const count = await trx
-        .selectFrom('conversation_members')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('conversation_id', '=', conversationId)
-        .executeTakeFirstOrThrow();
-      if (Number(count.n) >= LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
-      const newest = await trx
-        .selectFrom('messages')
-        .select((eb) => eb.fn.max('seq').as('s'))
-        .where('conversation_id', '=', conversationId)
-        .executeTakeFirst();
-      const from = Number(newest?.s ?? 0);
-      await trx
-        .insertInto('conversation_members')
-        .values({
-          conversation_id: conversationId,
-          user_id: userId,
-          joined_at: now,
-          role: 'MEMBER',
-          visible_from_seq: from,
-          last_read_seq: from,
-        })
-        .execute();
-      const entry = await writeEntry(trx, conversationId, userId, 'joined');
-      return { ...nothing(), entry, added: [userId] };
+      return admit(trx, conversationId, userId, now);
     });
     const conversation = await announce(conversationId, userId, change);
     if (!conversation) {
@@ -363,7 +400,34 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     return { conversation };
   }
 
-  return { addMembers, removeMember, leave, setRole, update, joinByInvite };
+  /**
+   * «Вступить» in an open group (docs/behaviour.md §10.24): as by an invite link, without one. A closed group, a
+   * secret chat, an unknown id and any group while the directory is off all answer the same 404; a member already
+   * in it gets the group back.
+   */
+  async function joinOpen(userId: string, conversationId: string) {
+    const change = await db.transaction().execute(async (trx) => {
+      const group = await trx
+        .selectFrom('conversations')
+        .select(['open', 'secret', 'direct_key'])
+        .where('id', '=', conversationId)
+        .executeTakeFirst();
+      const already = await roleOf(trx, conversationId, userId);
+      if (already !== undefined) return nothing();
+      // Open groups are found and joined through the directory: with it off, none is reachable.
+      if (!group || Number(group.open) !== 1 || Number(group.secret) === 1 || group.direct_key !== null)
+        throw notFound(OPEN_GROUP_NOT_FOUND);
+      if (!(await directoryOn(trx))) throw notFound(OPEN_GROUP_NOT_FOUND);
+      return admit(trx, conversationId, userId, new Date().toISOString(), 'joinedOpen');
+    });
+    const conversation = await announce(conversationId, userId, change);
+    if (conversation) return { conversation };
+    const entry = await loadConversation({ db, realtime }, userId, conversationId);
+    if (!entry) throw notFound(OPEN_GROUP_NOT_FOUND);
+    return { conversation: entry.conversation };
+  }
+
+  return { addMembers, removeMember, leave, setRole, update, joinByInvite, joinOpen };
 }
 
 export type Groups = ReturnType<typeof createGroups>;

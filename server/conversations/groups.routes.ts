@@ -4,13 +4,14 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../http/errors';
 import { contractRoute } from '../http/contract-route';
+import { HttpError } from '../http/errors';
 import { createChatSettings } from './chat-settings';
 import { createGroupInvites } from './group-invites';
 import { createGroups } from './group-members';
 
 export const JOIN_ATTEMPTS_PER_MINUTE = 20;
+
 import { forgetMembers } from './membership';
 
 export const groupsRoutes = fp(
@@ -55,6 +56,9 @@ export const groupsRoutes = fp(
     contractRoute(app, 'revokeInvite', ({ userId, body }) => invites.revoke(userId, body.code));
     contractRoute(app, 'invitePreview', ({ userId, params }) => invites.preview(userId, params.code));
     contractRoute(app, 'joinByInvite', ({ userId, params }) => groups.joinByInvite(userId, params.code), {
+      preHandler: limitJoins,
+    });
+    contractRoute(app, 'joinOpenGroup', ({ userId, params }) => groups.joinOpen(userId, params.id), {
       preHandler: limitJoins,
     });
 

@@ -72,6 +72,8 @@ export interface ConversationsTable {
   secret: Generated<number>;
   /** A secret chat's MLS epoch: a commit made in it moves it on by one (server/secret/). */
   secret_epoch: Generated<number>;
+  /** 1 for an open group (migrations/026_directory_open_groups.ts): anyone may join it from the directory. */
+  open: Generated<number>;
 }
 
 export interface ConversationMembersTable {

@@ -2,6 +2,7 @@
 // client may retry; only real faults are 500.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { unknownAddress } from '../../src/contract/directory';
 import { databaseFailure } from '../db/unavailable';
 import { HttpError } from './http-error';
 
@@ -69,6 +70,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     return reply.status(500).send({ message: 'Внутренняя ошибка сервера' });
   });
   app.setNotFoundHandler((req, reply) =>
-    reply.status(404).send({ message: `Нет такого адреса: ${req.method} ${req.url.split('?')[0]}` }),
+    reply.status(404).send({ message: unknownAddress(req.method, req.url.split('?')[0]) }),
   );
 }

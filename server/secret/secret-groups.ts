@@ -15,6 +15,7 @@ import { membersFor, membersOfMany, rememberMembers } from '../conversations/mem
 import { isSecret, NOT_SECRET, rememberSecret } from '../conversations/secret-flag';
 import { writeSystemEntry } from '../conversations/system-entries';
 import type { Database } from '../db/database';
+import { allInDirectory } from '../directory/directory';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
 import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
@@ -176,7 +177,9 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
       if (!(await isSecret(db, conversationId))) throw badRequest(NOT_SECRET);
     }
     const rest = [...new Set(userIds)].filter((id) => !allowed.has(id));
-    if ((await strangers(userId, rest)).length) throw forbidden(CLAIM_FORBIDDEN);
+    const unknown = await strangers(userId, rest);
+    // With «Каталог участников» on, a secret group may take anyone found there (docs/behaviour.md §10.24).
+    if (unknown.length && !(await allInDirectory(db, userId, unknown))) throw forbidden(CLAIM_FORBIDDEN);
   }
 
   async function create(
@@ -188,9 +191,10 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     if (others.length === 0) throw badRequest('Выберите участников');
     const known = await db.selectFrom('users').select('id').where('id', 'in', others).execute();
     if (known.length !== others.length) throw notFound('Пользователь не найден');
-    if ((await strangers(userId, others)).length) throw forbidden(FRIENDS_ONLY);
     const title = body.title?.trim() || null;
     const direct = others.length === 1 && !title;
+    const unknown = await strangers(userId, others);
+    if (unknown.length && (direct || !(await allInDirectory(db, userId, unknown)))) throw forbidden(FRIENDS_ONLY);
     const peer = others[0] as string;
     // As in a plaintext direct chat, a block either way refuses it.
     if (direct && blocks.between(userId, peer))

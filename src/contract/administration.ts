@@ -17,6 +17,8 @@ export const RegistrationInfoResponse = z.object({ mode: RegistrationMode });
 export const InstanceResponse = z.object({
   uploadLimitBytes: z.number().int().positive(),
   secureUrl: z.string().nullable(),
+  /** «Каталог участников» is on: «Люди» and «Открытые группы» are there (docs/behaviour.md §10.24). */
+  directory: z.boolean().optional(),
 });
 export type InstanceResponse = z.infer<typeof InstanceResponse>;
 
@@ -119,6 +121,8 @@ export const ServerSettings = z.object({
   membersCanInvite: z.boolean(),
   /** «Хранить сообщения»: days a message is kept, null for ever. */
   retentionDays: z.number().int().nullable(),
+  /** «Каталог участников»: members see each other and the open groups (off by default). */
+  directory: z.boolean(),
 });
 export type ServerSettings = z.infer<typeof ServerSettings>;
 export const ServerSettingsResponse = z.object({ settings: ServerSettings });
@@ -133,6 +137,7 @@ export const ServerSettingsBody = z
       .max(RETENTION_DAYS_MAX, `Срок хранения — не больше ${RETENTION_DAYS_MAX} дней`)
       .nullable()
       .optional(),
+    directory: z.boolean().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'Нечего менять');
 

@@ -29,6 +29,7 @@ import {
   ServerSettingsBody,
   ServerSettingsResponse,
 } from './administration';
+import { DirectoryGroupsResponse, DirectoryQuery, DirectoryUsersResponse } from './directory';
 import {
   Attachment,
   AttachmentType,
@@ -277,8 +278,13 @@ export const GroupTitle = z
   .refine(noNul, NUL_MESSAGE);
 /** A group's title and picture (owner or admins); null clears the picture. */
 export const UpdateConversationBody = z
-  .strictObject({ title: GroupTitle.optional(), avatarUrl: AvatarUrl.nullable().optional() })
-  .refine((b) => b.title !== undefined || b.avatarUrl !== undefined, 'Нечего менять');
+  .strictObject({
+    title: GroupTitle.optional(),
+    avatarUrl: AvatarUrl.nullable().optional(),
+    /** «Открытая» (true) or invitation-only (docs/behaviour.md §10.24). */
+    open: z.boolean().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Нечего менять');
 /** What a membership change leaves: the conversation as the actor now sees it, or null once they left it. */
 export const MembershipResponse = z.object({ conversation: Conversation.nullable() });
 export const ConversationParams = z.strictObject({ id: Id });
@@ -513,6 +519,9 @@ export const api = {
   revokeInvite: route('revokeInvite', { body: RevokeInviteBody, response: Ok }),
   invitePreview: route('invitePreview', { params: InviteCodeParams, response: InvitePreviewResponse }),
   joinByInvite: route('joinByInvite', { params: InviteCodeParams, response: ConversationResponse }),
+  directoryUsers: route('directoryUsers', { query: DirectoryQuery, response: DirectoryUsersResponse }),
+  directoryGroups: route('directoryGroups', { query: DirectoryQuery, response: DirectoryGroupsResponse }),
+  joinOpenGroup: route('joinOpenGroup', { params: ConversationParams, response: ConversationResponse }),
   chatSettings: route('chatSettings', {
     params: ConversationParams,
     body: ChatSettingsBody,

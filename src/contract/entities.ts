@@ -130,7 +130,18 @@ export type CallInfo = z.infer<typeof CallInfo>;
 
 /** Who did a membership change and to whom, with the names they had then (a removed member leaves the list). */
 export const SystemPerson = z.object({ id: Id, name: z.string() });
-export const SystemKind = z.enum(['created', 'added', 'removed', 'left', 'joined', 'renamed', 'photo', 'pinned']);
+// 'joinedOpen': joined an open group from «Открытые группы» (docs/behaviour.md §10.24).
+export const SystemKind = z.enum([
+  'created',
+  'added',
+  'removed',
+  'left',
+  'joined',
+  'renamed',
+  'photo',
+  'pinned',
+  'joinedOpen',
+]);
 export type SystemKind = z.infer<typeof SystemKind>;
 /** A group's change as an entry of its timeline; the message's senderId is the actor. */
 export const SystemInfo = z.object({
@@ -214,6 +225,8 @@ export const Conversation = z.object({
   createdAt: IsoDate.optional(),
   /** A secret chat (docs/secret-chats.md): its messages are ENCRYPTED, for the members' devices only. */
   secret: z.boolean().optional(),
+  /** An open group: listed in «Открытые группы», joined with one click (docs/behaviour.md §10.24). */
+  open: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

@@ -25,6 +25,7 @@ import { composerActors } from '../composer/actors';
 import { contactsActors } from '../contacts/actors';
 import { conversationActors } from '../conversation/actors';
 import { conversationInfoActors } from '../conversationInfo/actors';
+import { directoryActors } from '../directory/actors';
 import { groupInvitesActors } from '../groupInvites/actors';
 import { inviteCodesActors } from '../inviteCodes/actors';
 import { messageActionsActors } from '../messageActions/actors';
@@ -35,9 +36,9 @@ import { reportsActors } from '../reports/actors';
 import { searchActors } from '../search/actors';
 import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
-import { themeActors } from '../theme/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
+import { themeActors } from '../theme/actors';
 import { type Effects, effects } from './effects';
 import type { Services } from './services';
 
@@ -60,6 +61,7 @@ const lines = {
   ...groupInvitesActors,
   ...blockingActors,
   ...conversationInfoActors,
+  ...directoryActors,
   ...authActors,
   ...reportsActors,
   ...adminActors,

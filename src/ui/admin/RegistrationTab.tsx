@@ -29,13 +29,21 @@ export function RegistrationView(props: AdminRegistrationView) {
   const [mode, setMode] = useState<RegistrationMode>('open');
   const [membersCanInvite, setMembersCanInvite] = useState(false);
   const [retention, setRetention] = useState('');
-  const ids = { members: useId(), retention: useId(), retentionHint: useId() };
+  const [directory, setDirectory] = useState(false);
+  const ids = {
+    members: useId(),
+    retention: useId(),
+    retentionHint: useId(),
+    directory: useId(),
+    directoryHint: useId(),
+  };
   // The form starts from the server's settings and again whenever they change (saved, reloaded).
   useEffect(() => {
     if (!props.settings) return;
     setMode(props.settings.registration);
     setMembersCanInvite(props.settings.membersCanInvite);
     setRetention(props.settings.retentionDays === null ? '' : String(props.settings.retentionDays));
+    setDirectory(props.settings.directory);
   }, [props.settings]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -43,6 +51,7 @@ export function RegistrationView(props: AdminRegistrationView) {
       registration: mode,
       membersCanInvite,
       retentionDays: numberOrNull(retention),
+      directory,
     };
     props.onSave(change);
   };
@@ -91,6 +100,21 @@ export function RegistrationView(props: AdminRegistrationView) {
         />
         Участники могут приглашать
       </label>
+      <div>
+        <label className="admin-check" htmlFor={ids.directory}>
+          <input
+            id={ids.directory}
+            type="checkbox"
+            aria-describedby={ids.directoryHint}
+            checked={directory}
+            onChange={(e) => setDirectory(e.target.checked)}
+          />
+          Каталог участников
+        </label>
+        <small className="hint" id={ids.directoryHint}>
+          Участники видят друг друга в «Люди», могут создать группу с кем угодно и найти открытые группы
+        </small>
+      </div>
       <div className="field">
         <label htmlFor={ids.retention}>Хранить сообщения, дней</label>
         <input

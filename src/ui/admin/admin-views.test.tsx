@@ -8,7 +8,7 @@ describe('«Регистрация» view', () => {
   it('renders the settings', () => {
     render(
       <RegistrationView
-        settings={{ registration: 'invites', membersCanInvite: false, retentionDays: null }}
+        settings={{ registration: 'invites', membersCanInvite: false, retentionDays: null, directory: false }}
         busy={false}
         saved={false}
         error={null}

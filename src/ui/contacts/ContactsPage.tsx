@@ -1,12 +1,13 @@
 // The contacts page /contacts (docs/behaviour.md §2): a filter, an add form ('ID / ник / email'), and a row per contact
 // with its lowercased status and the actions its state allows.
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import { useBlocking } from '../blocking/index';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import type { Contact } from '../../contract/entities';
 import { type ContactsFilter, filterContacts } from '../../machines/contacts/contacts/contact-list';
-import { useContacts } from './useContacts';
+import { useBlocking } from '../blocking/index';
+import { LazyDirectorySection } from '../directory/index';
 import { ListRegion } from '../shared/ListRegion';
 import { UserAvatar } from '../shared/UserAvatar';
+import { useContacts } from './useContacts';
 import './contacts.css';
 
 export const FILTERS: { value: ContactsFilter; label: string }[] = [
@@ -26,6 +27,7 @@ export function ContactsPage() {
   const { dismissNotice } = c;
   useEffect(() => dismissNotice, [dismissNotice]);
   const added = useMemo(() => (c.addedNotice ? { text: c.addedNotice } : null), [c.addedNotice]);
+  const known = useMemo(() => new Set(c.contacts.map((x) => x.friend.id)), [c.contacts]);
   return (
     <ContactsPageView
       contacts={filterContacts(c.contacts, filter)}
@@ -40,6 +42,7 @@ export function ContactsPage() {
       onReject={c.reject}
       onStartChat={c.openChat}
       block={{ blocked, busy: blocking.busy, onBlock: blocking.block, onUnblock: blocking.unblock }}
+      directory={<LazyDirectorySection onAddFriend={c.add} known={known} />}
     />
   );
 }
@@ -68,6 +71,8 @@ export interface ContactsPageViewProps {
     onBlock(userId: string): void;
     onUnblock(userId: string): void;
   };
+  /** «Люди» and «Открытые группы», while the administrator keeps the directory on. */
+  directory?: ReactNode;
 }
 
 /** One action of a contact's row, described by the contact's name. */
@@ -215,6 +220,7 @@ export function ContactsPageView(props: ContactsPageViewProps) {
           empty={<p className="muted empty-note">{`Пусто: ${empty.toLowerCase()}`}</p>}
         />
       </div>
+      {props.directory}
     </section>
   );
 }

@@ -18,6 +18,8 @@ export function systemText(info: SystemInfo): string {
       return `${who} покинул(а) группу`;
     case 'joined':
       return `${who} вступил(а) по ссылке`;
+    case 'joinedOpen':
+      return `${who} вступил(а) в группу`;
     case 'renamed':
       return `${who} изменил(а) название: «${info.title ?? ''}»`;
     case 'photo':

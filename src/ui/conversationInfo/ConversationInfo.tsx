@@ -1,6 +1,7 @@
 // «Информация» (beside the conversation on wide screens, the whole screen on narrow ones): a group's picture,
 // title, member count and members with presence and roles, with what one's role allows; a direct chat's other
 // person with EBLID and «О себе». Renders from props (useConversationInfo).
+import { useId } from 'react';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
@@ -165,6 +166,9 @@ export function ConversationInfo(props: ConversationInfoProps) {
                   </button>
                 </fieldset>
               )}
+              {!view.secret && (
+                <OpenGroupSwitch open={view.open} canManage={view.canManage} busy={props.busy} onOpen={props.onOpen} />
+              )}
               {props.invites}
               <h4 className="info-section">{view.subtitle}</h4>
               <ul className="info-members" aria-label="Участники">
@@ -212,5 +216,34 @@ export function ConversationInfo(props: ConversationInfoProps) {
         </div>
       )}
     </aside>
+  );
+}
+
+/**
+ * «Открытая группа» (docs/behaviour.md §10.24): owners and admins switch it; the others read whether it is. Open,
+ * it is listed in «Открытые группы» while the directory is on, and anyone joins it with one click.
+ */
+function OpenGroupSwitch(props: { open: boolean; canManage: boolean; busy: boolean; onOpen(open: boolean): void }) {
+  const id = useId();
+  if (!props.canManage) return props.open ? <p className="info-note">Открытая группа: вступить может любой</p> : null;
+  return (
+    <div className="info-open">
+      <label htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          aria-checked={props.open}
+          checked={props.open}
+          disabled={props.busy}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => props.onOpen(e.target.checked)}
+        />{' '}
+        Открытая группа
+      </label>
+      <p className="info-note" id={`${id}-hint`}>
+        Её находят в «Открытые группы» и вступают без приглашения
+      </p>
+    </div>
   );
 }

@@ -63,6 +63,9 @@ export interface InfoView {
   members: MemberView[];
   canManage: boolean;
   myRole: ParticipantRole | null;
+  /** «Открытая группа» (docs/behaviour.md §10.24); a secret chat never is, nor offers it. */
+  open: boolean;
+  secret: boolean;
 }
 
 const personAvatar = (u: PublicUser): AvatarView => ({
@@ -113,5 +116,7 @@ export function infoView(entry: ConversationEntry, me: string, now: number): Inf
     members,
     canManage: group && (myRole === 'OWNER' || myRole === 'ADMIN'),
     myRole,
+    open: c.open === true,
+    secret: c.secret === true,
   };
 }

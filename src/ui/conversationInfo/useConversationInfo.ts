@@ -114,6 +114,7 @@ export function useConversationInfo(options: {
     onTitle: (t: string) => actor?.send({ type: 'info.titleChanged', title: t }),
     onRenameConfirm: () => actor?.send({ type: 'info.renameConfirm' }),
     onLeave: () => actor?.send({ type: 'info.leave' }),
+    onOpen: (open: boolean) => actor?.send({ type: 'info.setOpen', open }),
     onConfirm: () => actor?.send({ type: 'info.confirm' }),
     onCancel: () => actor?.send({ type: 'info.cancel' }),
   };

@@ -1,9 +1,10 @@
 // The dialog «Новый секретный чат» (docs/behaviour.md §10.x Secret chats): what a secret chat is, friends to tick
 // (one: a direct secret chat; several: a group with «Название»), «Отмена» and «Создать».
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { LIMITS } from '../../contract/limits';
-import { Modal } from '../shared/Modal';
+import { LazyDirectoryPicker } from '../directory/index';
 import { MemberPicker } from '../shared/MemberPicker';
+import { Modal } from '../shared/Modal';
 import { useSecretDialog } from './useSecretDialog';
 
 export const SECRET_EXPLANATION =
@@ -19,10 +20,22 @@ export interface SecretDialogProps {
 }
 
 export function SecretDialog(props: SecretDialogProps) {
-  return <SecretDialogView {...useSecretDialog(props.userId, props.onClose)} />;
+  const view = useSecretDialog(props.userId, props.onClose);
+  const friendIds = new Set(view.friends.map((f) => f.id));
+  return (
+    <SecretDialogView
+      {...view}
+      people={<LazyDirectoryPicker selected={view.selected} onToggle={view.onToggle} exclude={friendIds} />}
+    />
+  );
 }
 
-export function SecretDialogView(props: ReturnType<typeof useSecretDialog>) {
+export function SecretDialogView(
+  props: ReturnType<typeof useSecretDialog> & {
+    /** «Люди» from the directory, when the administrator keeps it on (docs/behaviour.md §10.24). */
+    people?: ReactNode;
+  },
+) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     props.onCreate();
@@ -44,6 +57,7 @@ export function SecretDialogView(props: ReturnType<typeof useSecretDialog>) {
           </label>
         )}
         <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
+        {props.people}
         {(props.noDevice ?? props.error) && (
           <p className="inline-error" role="alert">
             {props.noDevice ?? props.error}

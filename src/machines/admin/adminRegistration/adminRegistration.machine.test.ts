@@ -5,7 +5,12 @@ import { RequestFailure } from '../../../contract/failure';
 import { adminRegistrationMachine, REGISTRATION_FAILED, type ServerSettings } from './adminRegistration.machine';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
-const settings: ServerSettings = { registration: 'open', membersCanInvite: false, retentionDays: null };
+const settings: ServerSettings = {
+  registration: 'open',
+  membersCanInvite: false,
+  retentionDays: null,
+  directory: false,
+};
 const refused = new RequestFailure(403, 'Доступно только администраторам');
 
 describeModel({

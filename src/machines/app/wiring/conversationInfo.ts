@@ -1,8 +1,8 @@
 // The conversation info feature's effects: each group change is one request over the API client.
 import { fromPromise } from 'xstate';
-import type { Services } from '../services';
 import { conversationInfoMachine } from '../../conversationInfo/conversationInfo/conversationInfo.machine';
 import type { GroupAction } from '../../conversationInfo/conversationInfo/conversationInfo.protocol';
+import type { Services } from '../services';
 
 export function sendGroupAction(s: Services, conversationId: string, action: GroupAction) {
   switch (action.kind) {
@@ -16,6 +16,8 @@ export function sendGroupAction(s: Services, conversationId: string, action: Gro
       return s.api.call('updateConversation', { params: { id: conversationId }, body: { title: action.title } });
     case 'leave':
       return s.api.call('leaveConversation', { body: { conversationId } });
+    case 'open':
+      return s.api.call('updateConversation', { params: { id: conversationId }, body: { open: action.open } });
   }
 }
 

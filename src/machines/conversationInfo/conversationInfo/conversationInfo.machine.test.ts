@@ -22,6 +22,7 @@ describeModel({
     'info.role': () => [{ type: 'info.role', userId: 'u2', role: 'ADMIN' }],
     'info.remove': () => [{ type: 'info.remove', userId: 'u2' }],
     'info.leave': () => [{ type: 'info.leave' }],
+    'info.setOpen': () => [{ type: 'info.setOpen', open: true }],
     'info.confirm': () => [{ type: 'info.confirm' }],
     'info.cancel': () => [{ type: 'info.cancel' }],
     'xstate.done.actor.groupAction': () => [{ type: 'xstate.done.actor.groupAction', output: {} }],
@@ -73,10 +74,13 @@ describe('conversationInfo with a server', () => {
     await waitFor(actor, idle);
     actor.send({ type: 'info.role', userId: 'u2', role: 'ADMIN' });
     await waitFor(actor, idle);
+    actor.send({ type: 'info.setOpen', open: true });
+    await waitFor(actor, idle);
     expect(sent).toEqual([
       { kind: 'add', userIds: ['u5'] },
       { kind: 'rename', title: 'Дача 2026' },
       { kind: 'role', userId: 'u2', role: 'ADMIN' },
+      { kind: 'open', open: true },
     ]);
   });
 

@@ -64,6 +64,10 @@ export const conversationInfoMachine = setup({
           actions: assign({ pending: ({ event }) => ({ kind: 'remove', userId: event.userId }), error: null }),
         },
         'info.leave': { target: 'confirming', actions: assign({ pending: { kind: 'leave' }, error: null }) },
+        'info.setOpen': {
+          target: 'working',
+          actions: assign({ pending: ({ event }) => ({ kind: 'open', open: event.open }), error: null }),
+        },
       },
     },
     adding: {

@@ -10,7 +10,9 @@ export type GroupAction =
   | { kind: 'remove'; userId: string }
   | { kind: 'role'; userId: string; role: ParticipantRole }
   | { kind: 'rename'; title: string }
-  | { kind: 'leave' };
+  | { kind: 'leave' }
+  /** «Открытая группа» on or off (docs/behaviour.md §10.24). */
+  | { kind: 'open'; open: boolean };
 
 export const ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
 
@@ -39,6 +41,7 @@ export type ConversationInfoEvent =
   | { type: 'info.role'; userId: string; role: ParticipantRole }
   | { type: 'info.remove'; userId: string }
   | { type: 'info.leave' }
+  | { type: 'info.setOpen'; open: boolean }
   | { type: 'info.confirm' }
   | { type: 'info.cancel' };
 
