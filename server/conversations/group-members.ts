@@ -1,5 +1,5 @@
-// A group's life after it was created: adding and removing members, roles, leaving, title and picture
-// (docs/groups.md). Every change runs in one transaction that first reads the actor's role from the database (not
+// A group's life after it was created: adding and removing members, roles, leaving, title and picture, and
+// «История для новых участников» (docs/groups.md). Every change runs in one transaction that first reads the actor's role from the database (not
 // the cache), so two admins removing the same member, or a member leaving while being removed, end in one state
 // with one SYSTEM entry: the statement that changed nothing writes nothing.
 //
@@ -16,6 +16,7 @@ import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
 import type { ConversationListCache } from './list-cache';
 import { CONVERSATION_NOT_FOUND, forgetMembers } from './membership';
+import { joinPoint } from './history-visibility';
 import { isSecret } from './secret-flag';
 import { writeSystemEntry as writeEntry } from './system-entries';
 
@@ -26,6 +27,7 @@ export const MEMBER_NOT_FOUND = 'Участник не найден';
 export const FRIENDS_ONLY = 'В беседу можно добавить только друзей';
 export const INVITE_NOT_FOUND = 'Ссылка-приглашение не найдена';
 export const INVITE_GONE = 'Ссылка-приглашение больше не действует';
+export const SECRET_HISTORY = 'В секретных чатах новые участники видят только сообщения после вступления';
 const CANNOT_REMOVE = 'Администратор не может удалить владельца или другого администратора';
 const OWNER_STAYS = 'Владельца нельзя удалить из группы';
 const NOT_YOURSELF = 'Свою роль изменить нельзя: передайте права владельца другому участнику';
@@ -196,13 +198,8 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
       if (already.size + fresh.length > LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
       if (Number(me.secret) === 1 && already.size + fresh.length > LIMITS.secretMembersMax)
         throw badRequest(TOO_MANY_SECRET);
-      // They read from here on: the newest message now is the last one they do not see.
-      const newest = await trx
-        .selectFrom('messages')
-        .select((eb) => eb.fn.max('seq').as('s'))
-        .where('conversation_id', '=', conversationId)
-        .executeTakeFirst();
-      const from = Number(newest?.s ?? 0);
+      // Where they start to see and to read: the group's «История для новых участников».
+      const from = await joinPoint(trx, conversationId);
       const now = new Date().toISOString();
       const inserted = await trx
         .insertInto('conversation_members')
@@ -212,8 +209,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
             user_id,
             joined_at: now,
             role: 'MEMBER',
-            visible_from_seq: from,
-            last_read_seq: from,
+            ...from,
           })),
         )
         .onConflict((oc) => oc.doNothing())
@@ -304,6 +300,26 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     return { conversation: await announce(conversationId, actorId, change) };
   }
 
+  /** «История для новых участников»: owner and admins switch it; a switch that changes nothing writes nothing. */
+  async function setHistory(actorId: string, conversationId: string, visible: boolean) {
+    const change = await db.transaction().execute(async (trx) => {
+      const me = await actorIn(trx, conversationId, actorId);
+      if (!canManage(me.role)) throw forbidden(ADMINS_ONLY);
+      // MLS gives a newcomer's devices the keys from their joining on: the past cannot be shown to them.
+      if (Number(me.secret) === 1) throw badRequest(SECRET_HISTORY);
+      const res = await trx
+        .updateTable('conversations')
+        .set({ history_visible: visible ? 1 : 0 })
+        .where('id', '=', conversationId)
+        .where('history_visible', '=', visible ? 0 : 1)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return nothing();
+      const entry = await writeEntry(trx, conversationId, actorId, visible ? 'historyShown' : 'historyHidden');
+      return { ...nothing(), entry };
+    });
+    return { conversation: await announce(conversationId, actorId, change) };
+  }
+
   /**
    * Joins by an invite link (group-invites.ts checked its shape): one use counted and the member added in one
    * transaction, so a link with uses left for one more person lets exactly one more in. A member already in it gets
@@ -333,12 +349,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         .where('conversation_id', '=', conversationId)
         .executeTakeFirstOrThrow();
       if (Number(count.n) >= LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
-      const newest = await trx
-        .selectFrom('messages')
-        .select((eb) => eb.fn.max('seq').as('s'))
-        .where('conversation_id', '=', conversationId)
-        .executeTakeFirst();
-      const from = Number(newest?.s ?? 0);
+      const from = await joinPoint(trx, conversationId);
       await trx
         .insertInto('conversation_members')
         .values({
@@ -346,8 +357,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
           user_id: userId,
           joined_at: now,
           role: 'MEMBER',
-          visible_from_seq: from,
-          last_read_seq: from,
+          ...from,
         })
         .execute();
       const entry = await writeEntry(trx, conversationId, userId, 'joined');
@@ -363,7 +373,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     return { conversation };
   }
 
-  return { addMembers, removeMember, leave, setRole, update, joinByInvite };
+  return { addMembers, removeMember, leave, setRole, update, setHistory, joinByInvite };
 }
 
 export type Groups = ReturnType<typeof createGroups>;

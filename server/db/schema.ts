@@ -72,6 +72,8 @@ export interface ConversationsTable {
   secret: Generated<number>;
   /** A secret chat's MLS epoch: a commit made in it moves it on by one (server/secret/). */
   secret_epoch: Generated<number>;
+  /** A group's «История для новых участников»: 1 «Видна», 0 «Скрыта» (migrations/027_group_history.ts). */
+  history_visible: Generated<number>;
 }
 
 export interface ConversationMembersTable {

@@ -279,6 +279,8 @@ export const GroupTitle = z
 export const UpdateConversationBody = z
   .strictObject({ title: GroupTitle.optional(), avatarUrl: AvatarUrl.nullable().optional() })
   .refine((b) => b.title !== undefined || b.avatarUrl !== undefined, 'Нечего менять');
+/** «История для новых участников» of a group (owner or admins): «Видна» (true) or «Скрыта» (false). */
+export const GroupHistoryBody = z.strictObject({ conversationId: Id, visible: z.boolean() });
 /** What a membership change leaves: the conversation as the actor now sees it, or null once they left it. */
 export const MembershipResponse = z.object({ conversation: Conversation.nullable() });
 export const ConversationParams = z.strictObject({ id: Id });
@@ -532,6 +534,7 @@ export const api = {
     body: UpdateConversationBody,
     response: MembershipResponse,
   }),
+  groupHistory: route('groupHistory', { body: GroupHistoryBody, response: MembershipResponse }),
   messages: route('messages', { params: ConversationParams, query: MessagesQuery, response: MessagesResponse }),
   send: route('send', { body: SendBody, response: MessageResponse }),
   deleteMessage: route('deleteMessage', { body: DeleteMessageBody, response: Ok }),

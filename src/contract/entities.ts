@@ -130,7 +130,19 @@ export type CallInfo = z.infer<typeof CallInfo>;
 
 /** Who did a membership change and to whom, with the names they had then (a removed member leaves the list). */
 export const SystemPerson = z.object({ id: Id, name: z.string() });
-export const SystemKind = z.enum(['created', 'added', 'removed', 'left', 'joined', 'renamed', 'photo', 'pinned']);
+export const SystemKind = z.enum([
+  'created',
+  'added',
+  'removed',
+  'left',
+  'joined',
+  'renamed',
+  'photo',
+  'pinned',
+  // «История для новых участников» switched to «Видна» / «Скрыта».
+  'historyShown',
+  'historyHidden',
+]);
 export type SystemKind = z.infer<typeof SystemKind>;
 /** A group's change as an entry of its timeline; the message's senderId is the actor. */
 export const SystemInfo = z.object({
@@ -214,6 +226,11 @@ export const Conversation = z.object({
   createdAt: IsoDate.optional(),
   /** A secret chat (docs/secret-chats.md): its messages are ENCRYPTED, for the members' devices only. */
   secret: z.boolean().optional(),
+  /**
+   * A group's «История для новых участников»: true («Видна») lets whoever joins read the whole history, false
+   * («Скрыта») only what comes after. Absent for direct and secret chats (and in older lists).
+   */
+  historyVisible: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
