@@ -14,9 +14,9 @@ import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { MediaRooms } from '../livekit/media-rooms';
 import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
+import { joinPoint } from './history-visibility';
 import type { ConversationListCache } from './list-cache';
 import { CONVERSATION_NOT_FOUND, forgetMembers } from './membership';
-import { joinPoint } from './history-visibility';
 import { isSecret } from './secret-flag';
 import { writeSystemEntry as writeEntry } from './system-entries';
 
