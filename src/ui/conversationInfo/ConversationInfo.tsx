@@ -2,6 +2,7 @@
 // title, member count and members with presence and roles, with what one's role allows; a direct chat's other
 // person with EBLID and «О себе». Renders from props (useConversationInfo).
 import { ChatAvatar } from '../shared/ChatAvatar';
+import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
 
@@ -166,6 +167,8 @@ export function ConversationInfo(props: ConversationInfoProps) {
                 </fieldset>
               )}
               {props.invites}
+              {props.history && <HistorySettingSection {...props.history} />}
+              {props.secretGroup && <SecretHistoryNote />}
               <h4 className="info-section">{view.subtitle}</h4>
               <ul className="info-members" aria-label="Участники">
                 {view.members.map((m) => (
