@@ -2,11 +2,13 @@
 // shows its history to newcomers («Видна»), who read and search all of it but start unread at their joining; a
 // group set to «Скрыта» shows them only what comes after; only the owner and admins switch it, with a SYSTEM entry
 // and conversation:updated live; a removed member sees nothing new and, back again, the whole history; a member's
-// own «Очистить историю» stays; secret chats have no such setting; groups that existed before keep «Скрыта».
+// own «Очистить историю» stays; secret chats have no such setting; groups that existed before keep «Скрыта»; with
+// two processes behind Redis (when it answers), a switch on one reaches the other live and joins on both follow it.
 import { Migrator } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../server/db/migrations';
 import { client, startTestServer, type TestServer } from './harness';
+import { redisAvailable, redisUrl } from './redis-probe';
 import { secretChat } from './secret-helpers';
 import { type Api, ack, befriend, closeAll, connect, next, type TestUser } from './socket-helpers';
 
@@ -230,5 +232,72 @@ describe('migration 027', () => {
     await send(anna, after, 'новая переписка');
     expect((await add(anna, after, vera)).status).toBe(200);
     expect(await texts(vera, after)).toEqual(['новая переписка']);
+  });
+});
+
+const redis = await redisAvailable();
+
+describe.skipIf(!redis)('two server processes behind Redis', () => {
+  let one: TestServer;
+  let two: TestServer;
+  let api1: Api;
+  let api2: Api;
+
+  beforeAll(async () => {
+    one = await startTestServer({ redisUrl });
+    // One deployment, two processes: the same data directory and database.
+    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+    api1 = client(one.url);
+    api2 = client(two.url);
+  });
+  afterAll(async () => {
+    closeAll();
+    await two?.close();
+    await one?.close();
+  });
+
+  it('a switch made on one process reaches members on the other live, and joins on either follow it', async () => {
+    const [owner, member, late, later] = await Promise.all(['own', 'mem', 'late', 'later'].map((n) => api1.user(n)));
+    for (const friend of [member, late, later]) await befriend(api1, owner, friend);
+    const id = (
+      await api1.post(
+        '/api/conversations',
+        { participantIds: [member.user.id], title: 'Цех', isGroup: true },
+        owner.accessToken,
+      )
+    ).body.conversation.id as string;
+    await api1.post(
+      '/api/conversations/send',
+      { conversationId: id, type: 'TEXT', content: 'смена 1' },
+      owner.accessToken,
+    );
+
+    const memberOnTwo = await connect(two.url, member.accessToken);
+    expect(await ack(memberOnTwo, 'conversation:join', id)).toEqual({ ok: true });
+    const updated = next(
+      memberOnTwo,
+      'conversation:updated',
+      (p: { conversation: { id: string; historyVisible?: boolean } }) => p.conversation.id === id,
+    );
+    const entry = next(memberOnTwo, 'message:new', (p: { message: Msg }) => p.message.type === 'SYSTEM');
+    expect(
+      (await api1.post('/api/conversations/history', { conversationId: id, visible: false }, owner.accessToken)).status,
+    ).toBe(200);
+    expect((await updated).conversation.historyVisible).toBe(false);
+    expect((await entry).message.system).toMatchObject({ kind: 'historyHidden' });
+
+    // Added through the other process: «Скрыта» holds there too.
+    const addLate = { conversationId: id, userIds: [late.user.id] };
+    expect((await api2.post('/api/conversations/members/add', addLate, owner.accessToken)).status).toBe(200);
+    const lateSees = (await api1.get(`/api/conversations/${id}/messages`, late.accessToken)).body.messages as Msg[];
+    expect(lateSees.filter((m) => m.type === 'TEXT')).toEqual([]);
+
+    expect(
+      (await api2.post('/api/conversations/history', { conversationId: id, visible: true }, owner.accessToken)).status,
+    ).toBe(200);
+    const addLater = { conversationId: id, userIds: [later.user.id] };
+    expect((await api1.post('/api/conversations/members/add', addLater, owner.accessToken)).status).toBe(200);
+    const laterSees = (await api2.get(`/api/conversations/${id}/messages`, later.accessToken)).body.messages as Msg[];
+    expect(laterSees.filter((m) => m.type === 'TEXT').map((m) => m.content)).toEqual(['смена 1']);
   });
 });
