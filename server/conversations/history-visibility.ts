@@ -12,6 +12,8 @@ export interface JoinPoint {
   visible_from_seq: number;
   /** Their read cursor: what was written before they came is not news to them, whatever they may read. */
   last_read_seq: number;
+  /** Where they came in: the receipts of earlier messages do not count them. */
+  joined_seq: number;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface JoinPoint {
  */
 export function visibleFromOnJoin(group: { history_visible: number; secret: number }, newestSeq: number): JoinPoint {
   const whole = Number(group.history_visible) === 1 && Number(group.secret) !== 1;
-  return { visible_from_seq: whole ? 0 : newestSeq, last_read_seq: newestSeq };
+  return { visible_from_seq: whole ? 0 : newestSeq, last_read_seq: newestSeq, joined_seq: newestSeq };
 }
 
 /** Reads the group's setting and its newest message inside the joining transaction, and gives the join point. */

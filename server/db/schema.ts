@@ -86,6 +86,8 @@ export interface ConversationMembersTable {
   role: string;
   /** The member sees the messages after this seq only (the newest one when they were added; 0 for founders). */
   visible_from_seq: Generated<number>;
+  /** The group's newest message when they joined (0: founders, older memberships); receipts start after it (027). */
+  joined_seq: Generated<number>;
   /** Chat settings (migrations/015_chat_settings.ts): ISO time or FOREVER; pin time; archive and hide marks. */
   muted_until: ColumnType<string | null, string | null | undefined, string | null>;
   pinned_at: ColumnType<string | null, string | null | undefined, string | null>;

@@ -70,7 +70,7 @@ describe('«Видна»: newcomers read the whole history', () => {
   it('a new group shows its history; an added member reads and finds the earlier messages, nothing unread', async () => {
     const id = await group(anna, [boris]);
     expect((await entryOf(anna, id))?.conversation.historyVisible).toBe(true);
-    await send(anna, id, 'план на квартал');
+    const plan = await send(anna, id, 'план на квартал');
     await send(boris, id, 'бюджет утверждён');
     // A searcher who can read it finds it: the index has it.
     await expect.poll(async () => (await found(anna, 'бюджет', id)).length, { timeout: 5000 }).toBe(1);
@@ -81,8 +81,22 @@ describe('«Видна»: newcomers read the whole history', () => {
     expect(await found(vera, 'квартал', id)).toHaveLength(1);
     // What was written before she came is not news to her; what comes after is.
     expect((await entryOf(vera, id))?.unreadCount).toBe(0);
-    await send(boris, id, 'добро пожаловать');
+    const welcome = await send(anna, id, 'добро пожаловать');
     expect((await entryOf(vera, id))?.unreadCount).toBe(1);
+    // She was not there when the plan came: neither its receipts nor its «Информация» count her.
+    const info = async (messageId: string) => (await api.get(`/api/messages/${messageId}/info`, anna.accessToken)).body;
+    const receipts = async (messageId: string) =>
+      (
+        (await api.get(`/api/conversations/${id}/messages?limit=100`, anna.accessToken)).body.messages as {
+          id: string;
+          receipts: { userId: string }[];
+        }[]
+      )
+        .find((m) => m.id === messageId)
+        ?.receipts.map((r) => r.userId);
+    expect(await receipts(plan)).toEqual([]);
+    expect(await info(plan)).toEqual({ read: [], unread: [boris.user.id] });
+    expect(await info(welcome)).toEqual({ read: [], unread: [boris.user.id, vera.user.id] });
   });
 
   it('someone joining by an invite link reads the whole history too', async () => {
