@@ -5,7 +5,8 @@
 // own «Очистить историю» stays; secret chats have no such setting; groups that existed before keep «Скрыта»; with
 // two processes behind Redis (when it answers), a switch on one reaches the other live and joins on both follow it.
 import { Migrator } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrations } from '../../server/db/migrations';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
@@ -159,6 +160,42 @@ describe('«Скрыта»: newcomers read from their joining on', () => {
     // Opening it later does not reach back for her: the join point was taken when she came.
     expect((await setHistory(anna, id, true)).status).toBe(200);
     expect(await texts(vera, id)).toEqual([]);
+  });
+});
+
+describe('«Экспорт данных»', () => {
+  /** The texts of one conversation in `u`'s archive. */
+  async function exported(u: TestUser, conversationId: string): Promise<string[]> {
+    const started = await api.post('/api/export', undefined, u.accessToken);
+    expect(started.status).toBe(202);
+    const id = started.body.export.id as string;
+    await vi.waitFor(
+      async () => expect((await api.get(`/api/export/${id}`, u.accessToken)).body.export.status).toBe('ready'),
+      { timeout: 15_000, interval: 20 },
+    );
+    const res = await fetch(`${srv.url}/api/export/${id}/download`, {
+      headers: { authorization: `Bearer ${u.accessToken}` },
+    });
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const { messages } = JSON.parse(strFromU8(files[`conversations/${conversationId}.json`] as Uint8Array));
+    return (messages as { type: string; text: string }[]).filter((m) => m.type === 'TEXT').map((m) => m.text);
+  }
+
+  it('holds what the member reads: the whole history with «Видна», from the join with «Скрыта»', async () => {
+    const [owner, open, closed] = await Promise.all(['exo', 'exv', 'exh'].map((n) => api.user(n)));
+    for (const friend of [open, closed]) await befriend(api, owner, friend);
+    const shown = await group(owner, [open], 'Видно');
+    const hidden = await group(owner, [closed], 'Скрыто');
+    expect((await setHistory(owner, hidden, false)).status).toBe(200);
+    const late = await api.user('exl');
+    await befriend(api, owner, late);
+    await send(owner, shown, 'до новичка');
+    await send(owner, hidden, 'до новичка');
+    expect((await add(owner, shown, late)).status).toBe(200);
+    expect((await add(owner, hidden, late)).status).toBe(200);
+    await send(owner, hidden, 'после новичка');
+    expect(await exported(late, shown)).toEqual(['до новичка']);
+    expect(await exported(late, hidden)).toEqual(['после новичка']);
   });
 });
 
