@@ -1,9 +1,10 @@
 // «История для новых участников» over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL: a new group
-// shows its history to newcomers («Видна»), who read and search all of it but start unread at their joining; a
-// group set to «Скрыта» shows them only what comes after; only the owner and admins switch it, with a SYSTEM entry
-// and conversation:updated live; a removed member sees nothing new and, back again, the whole history; a member's
-// own «Очистить историю» stays; secret chats have no such setting; groups that existed before keep «Скрыта»; with
-// two processes behind Redis (when it answers), a switch on one reaches the other live and joins on both follow it.
+// shows its history to newcomers («Видна»), who read, search and export all of it but start unread at their joining
+// (and are left out of the earlier messages' receipts); a group set to «Скрыта» shows them only what comes after;
+// only the owner and admins switch it, with a SYSTEM entry and conversation:updated live; a removed member sees
+// nothing new and, back again, the whole history; a member's own «Очистить историю» stays; secret chats have no such
+// setting; groups that existed before keep «Скрыта»; with two processes behind Redis (when it answers), a switch on
+// one reaches the other live and joins on both follow it.
 import { Migrator } from 'kysely';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

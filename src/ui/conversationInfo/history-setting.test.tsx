@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { HistorySetting } from './HistorySetting';
+import { HistorySetting, SecretHistoryNote } from './HistorySetting';
 
 const props = (over: Partial<Parameters<typeof HistorySetting>[0]> = {}) => ({
   visible: true,
@@ -29,5 +29,12 @@ describe('«История для новых участников» view', () =>
     expect(screen.getByRole('alert')).toHaveTextContent('Это могут только владелец и администраторы группы');
     fireEvent.click(screen.getByRole('button', { name: 'Закрыть' }));
     expect(p.onDismiss).toHaveBeenCalled();
+  });
+});
+
+describe('a secret group', () => {
+  it('says why there is nothing to choose', () => {
+    render(<SecretHistoryNote />);
+    expect(screen.getByText('В секретных чатах новые участники видят только сообщения после вступления')).toBeVisible();
   });
 });
