@@ -1,5 +1,5 @@
 // A group's life in real Chromium against the real server, with three people in separate browser contexts: the
-// owner adds a friend from «Информация», who sees the history from joining on; the owner makes her an admin; she
+// owner adds a friend from «Информация», who sees the history from joining on (history «Скрыта»); the owner makes her an admin; she
 // renames the group and everyone sees the title and the SYSTEM entry live; a member leaves and gets nothing more.
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -36,6 +36,14 @@ test('a group grows, gets an admin, is renamed and loses a member, live for ever
       token,
     );
   await send(anna.accessToken, 'до Веры');
+  // «Скрыта»: Вера reads from her joining on (group-history.spec.ts shows a new group's «Видна»).
+  await apiCall(
+    srv.url,
+    'POST',
+    '/api/conversations/history',
+    { conversationId: conversation.id, visible: false },
+    anna.accessToken,
+  );
 
   const { page: pa } = await openSignedIn(anna);
   const { page: pb } = await openSignedIn(boris);
@@ -300,7 +308,9 @@ test('an invite link joins a fourth person who signs in first and comes back; a 
   await expect(pg.getByText('2 участника')).toBeVisible();
   await pg.getByRole('button', { name: 'Вступить' }).click();
   await expect(pg.locator('.conv-title')).toHaveText('Клуб');
-  await expect(pg.getByTestId('system-entry')).toContainText('Глеб вступил(а) по ссылке');
+  // A new group shows its history to newcomers («Видна»): he reads it from its creation.
+  await expect(pg.getByTestId('system-entry').first()).toContainText('Анна создал(а) группу');
+  await expect(pg.getByTestId('system-entry').last()).toContainText('Глеб вступил(а) по ссылке');
   await expect(pa.getByTestId('system-entry').last()).toContainText('Глеб вступил(а) по ссылке');
 
   // Revoked: the next person is told the link no longer works.

@@ -62,6 +62,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.avatar_url',
         'c.secret',
         'c.open',
+        'c.history_visible',
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
@@ -185,6 +186,8 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         // Only a secret chat says so: the lists of every other conversation stay as they were.
         ...(Number(c.secret) === 1 ? { secret: true } : {}),
         ...(Number(c.open) === 1 ? { open: true } : {}),
+        // «История для новых участников»: a group's, never a secret chat's (its keys cannot reach the past).
+        ...(c.is_group === 1 && Number(c.secret) !== 1 ? { historyVisible: Number(c.history_visible) === 1 } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),

@@ -34,7 +34,7 @@ export const conversationsRoutes = fp(
       if (rows.length !== keys.length) throw forbidden(FRIENDS_ONLY);
     }
 
-    /** A group may take friends and, with «Каталог участников» on, anyone found there (docs/behaviour.md §10.24). */
+    /** A group may take friends and, with «Каталог участников» on, anyone found there (docs/behaviour.md §10.25). */
     async function requireGroupPeople(userId: string, others: string[]): Promise<void> {
       const rows = await db
         .selectFrom('contacts')

@@ -1,5 +1,5 @@
-// A group's life after it was created: adding and removing members, roles, leaving, title and picture
-// (docs/groups.md). Every change runs in one transaction that first reads the actor's role from the database (not
+// A group's life after it was created: adding and removing members, roles, leaving, title and picture, and
+// «История для новых участников» (docs/groups.md). Every change runs in one transaction that first reads the actor's role from the database (not
 // the cache), so two admins removing the same member, or a member leaving while being removed, end in one state
 // with one SYSTEM entry: the statement that changed nothing writes nothing.
 //
@@ -15,6 +15,7 @@ import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { MediaRooms } from '../livekit/media-rooms';
 import type { RealtimeHub } from '../realtime/hub';
 import { loadConversation } from './conversation-view';
+import { joinPoint } from './history-visibility';
 import type { ConversationListCache } from './list-cache';
 import { CONVERSATION_NOT_FOUND, forgetMembers } from './membership';
 import { isSecret } from './secret-flag';
@@ -30,6 +31,7 @@ export const INVITE_GONE = 'Ссылка-приглашение больше н�
 /** A closed group, a secret chat or no group at all: one answer, so that a closed group's existence stays unknown. */
 export const OPEN_GROUP_NOT_FOUND = 'Открытая группа не найдена';
 const SECRET_NOT_OPEN = 'Секретный чат не может быть открытым';
+export const SECRET_HISTORY = 'В секретных чатах новые участники видят только сообщения после вступления';
 const CANNOT_REMOVE = 'Администратор не может удалить владельца или другого администратора';
 const OWNER_STAYS = 'Владельца нельзя удалить из группы';
 const NOT_YOURSELF = 'Свою роль изменить нельзя: передайте права владельца другому участнику';
@@ -188,7 +190,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         )
         .where('status', '=', 'ACCEPTED')
         .execute();
-      // With «Каталог участников» on, anyone the actor finds there may be added too (docs/behaviour.md §10.24).
+      // With «Каталог участников» on, anyone the actor finds there may be added too (docs/behaviour.md §10.25).
       if (friends.length !== wanted.length) {
         const friendIds = new Set(friends.map((f) => f.pair_key));
         const others = wanted.filter((id) => !friendIds.has(pairKey(actorId, id)));
@@ -205,13 +207,8 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
       if (already.size + fresh.length > LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
       if (Number(me.secret) === 1 && already.size + fresh.length > LIMITS.secretMembersMax)
         throw badRequest(TOO_MANY_SECRET);
-      // They read from here on: the newest message now is the last one they do not see.
-      const newest = await trx
-        .selectFrom('messages')
-        .select((eb) => eb.fn.max('seq').as('s'))
-        .where('conversation_id', '=', conversationId)
-        .executeTakeFirst();
-      const from = Number(newest?.s ?? 0);
+      // Where they start to see and to read: the group's «История для новых участников».
+      const from = await joinPoint(trx, conversationId);
       const now = new Date().toISOString();
       const inserted = await trx
         .insertInto('conversation_members')
@@ -221,8 +218,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
             user_id,
             joined_at: now,
             role: 'MEMBER',
-            visible_from_seq: from,
-            last_read_seq: from,
+            ...from,
           })),
         )
         .onConflict((oc) => oc.doNothing())
@@ -327,6 +323,26 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     return { conversation: await announce(conversationId, actorId, change) };
   }
 
+  /** «История для новых участников»: owner and admins switch it; a switch that changes nothing writes nothing. */
+  async function setHistory(actorId: string, conversationId: string, visible: boolean) {
+    const change = await db.transaction().execute(async (trx) => {
+      const me = await actorIn(trx, conversationId, actorId);
+      if (!canManage(me.role)) throw forbidden(ADMINS_ONLY);
+      // MLS gives a newcomer's devices the keys from their joining on: the past cannot be shown to them.
+      if (Number(me.secret) === 1) throw badRequest(SECRET_HISTORY);
+      const res = await trx
+        .updateTable('conversations')
+        .set({ history_visible: visible ? 1 : 0 })
+        .where('id', '=', conversationId)
+        .where('history_visible', '=', visible ? 0 : 1)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return nothing();
+      const entry = await writeEntry(trx, conversationId, actorId, visible ? 'historyShown' : 'historyHidden');
+      return { ...nothing(), entry };
+    });
+    return { conversation: await announce(conversationId, actorId, change) };
+  }
+
   /**
    * Takes `userId` into the group as a member who joined by themselves (an invite link or an open group), with the
    * SYSTEM entry («… вступил(а) по ссылке», «… вступил(а) в группу»); both ways of joining share it, history and all.
@@ -344,12 +360,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
       .where('conversation_id', '=', conversationId)
       .executeTakeFirstOrThrow();
     if (Number(count.n) >= LIMITS.groupParticipantsMax) throw badRequest(TOO_MANY);
-    const newest = await trx
-      .selectFrom('messages')
-      .select((eb) => eb.fn.max('seq').as('s'))
-      .where('conversation_id', '=', conversationId)
-      .executeTakeFirst();
-    const from = Number(newest?.s ?? 0);
+    const from = await joinPoint(trx, conversationId);
     await trx
       .insertInto('conversation_members')
       .values({
@@ -357,8 +368,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
         user_id: userId,
         joined_at: now,
         role: 'MEMBER',
-        visible_from_seq: from,
-        last_read_seq: from,
+        ...from,
       })
       .execute();
     const entry = await writeEntry(trx, conversationId, userId, kind);
@@ -401,7 +411,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
   }
 
   /**
-   * «Вступить» in an open group (docs/behaviour.md §10.24): as by an invite link, without one. A closed group, a
+   * «Вступить» in an open group (docs/behaviour.md §10.25): as by an invite link, without one. A closed group, a
    * secret chat, an unknown id and any group while the directory is off all answer the same 404; a member already
    * in it gets the group back.
    */
@@ -427,7 +437,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
     return { conversation: entry.conversation };
   }
 
-  return { addMembers, removeMember, leave, setRole, update, joinByInvite, joinOpen };
+  return { addMembers, removeMember, leave, setRole, update, setHistory, joinByInvite, joinOpen };
 }
 
 export type Groups = ReturnType<typeof createGroups>;

@@ -77,6 +77,9 @@ export const groupsRoutes = fp(
     );
     contractRoute(app, 'leaveConversation', ({ userId, body }) => groups.leave(userId, body.conversationId));
     contractRoute(app, 'updateConversation', ({ userId, params, body }) => groups.update(userId, params.id, body));
+    contractRoute(app, 'groupHistory', ({ userId, body }) =>
+      groups.setHistory(userId, body.conversationId, body.visible),
+    );
   },
   {
     name: 'groups-routes',

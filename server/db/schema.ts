@@ -74,6 +74,8 @@ export interface ConversationsTable {
   secret_epoch: Generated<number>;
   /** 1 for an open group (migrations/026_directory_open_groups.ts): anyone may join it from the directory. */
   open: Generated<number>;
+  /** A group's «История для новых участников»: 1 «Видна», 0 «Скрыта» (migrations/027_group_history.ts). */
+  history_visible: Generated<number>;
 }
 
 export interface ConversationMembersTable {
@@ -86,6 +88,8 @@ export interface ConversationMembersTable {
   role: string;
   /** The member sees the messages after this seq only (the newest one when they were added; 0 for founders). */
   visible_from_seq: Generated<number>;
+  /** The group's newest message when they joined (0: founders, older memberships); receipts start after it (027). */
+  joined_seq: Generated<number>;
   /** Chat settings (migrations/015_chat_settings.ts): ISO time or FOREVER; pin time; archive and hide marks. */
   muted_until: ColumnType<string | null, string | null | undefined, string | null>;
   pinned_at: ColumnType<string | null, string | null | undefined, string | null>;

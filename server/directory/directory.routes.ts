@@ -1,4 +1,4 @@
-// GET /api/directory/users and /api/directory/groups (docs/behaviour.md §10.24). While the administrator keeps the
+// GET /api/directory/users and /api/directory/groups (docs/behaviour.md §10.25). While the administrator keeps the
 // directory off, both answer exactly what an unknown address answers (server/http/errors.ts), so nobody learns
 // from them that it exists, let alone who is on the server.
 import fp from 'fastify-plugin';

@@ -1,4 +1,4 @@
-// «Каталог участников» and «Открытые группы» (docs/behaviour.md §10.24). With the directory off nobody is listed or
+// «Каталог участников» and «Открытые группы» (docs/behaviour.md §10.25). With the directory off nobody is listed or
 // found by name here; with it on, every active account the caller may see is, and a group may be made with any of
 // them, friends or not. SQLite's LIKE folds ASCII only, so names are folded and matched here (a family or company
 // server has a few thousand accounts), as «Администрирование» does.

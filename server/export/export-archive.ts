@@ -71,7 +71,7 @@ export async function fillExport(
   const memberships = await db
     .selectFrom('conversation_members as m')
     .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
-    .select(['c.id', 'c.title', 'c.is_group', 'c.created_at', 'm.joined_at'])
+    .select(['c.id', 'c.title', 'c.is_group', 'c.created_at', 'm.joined_at', 'm.visible_from_seq'])
     .where('m.user_id', '=', userId)
     .orderBy('c.created_at')
     .execute();
@@ -174,9 +174,14 @@ export async function fillExport(
     ...(m.call ? { call: m.call } : {}),
   });
 
-  async function* conversationJson(conversationId: string, title: string | null): AsyncGenerator<string> {
+  /** The messages the user sees (after `visibleFrom`: what a group hid from them as a newcomer, or they cleared). */
+  async function* conversationJson(
+    conversationId: string,
+    title: string | null,
+    visibleFrom: number,
+  ): AsyncGenerator<string> {
     yield `{\n  "id": ${JSON.stringify(conversationId)},\n  "title": ${JSON.stringify(title)},\n  "messages": [`;
-    let after = -1;
+    let after = visibleFrom > 0 ? visibleFrom : -1;
     let first = true;
     for (;;) {
       const rows: MessageRow[] = await db
@@ -205,7 +210,9 @@ export async function fillExport(
     if (entry.name.startsWith('uploads/')) step(1);
   });
   for (const c of memberships) {
-    zip.append(Readable.from(conversationJson(c.id, c.title)), { name: `conversations/${c.id}.json` });
+    zip.append(Readable.from(conversationJson(c.id, c.title, Number(c.visible_from_seq))), {
+      name: `conversations/${c.id}.json`,
+    });
   }
   for (const u of ownUploads) {
     // Opened only when the archive reaches it (one file open at a time); a file gone from storage is left empty.

@@ -17,11 +17,10 @@ export async function messageInfo(db: Database, userId: string, messageId: strin
   if (!members.some((m) => m.id === userId)) throw notFound(MESSAGE_NOT_FOUND);
   if (row.sender_id !== userId) throw forbidden('Информация доступна только о своих сообщениях');
   const seq = Number(row.seq);
-  const others = members.filter((m) => m.id !== userId && m.visibleFromSeq < seq);
   const [cursors, marks] = await Promise.all([
     db
       .selectFrom('conversation_members')
-      .select(['user_id', 'last_read_seq'])
+      .select(['user_id', 'last_read_seq', 'joined_seq'])
       .where('conversation_id', '=', row.conversation_id)
       .execute(),
     db
@@ -33,6 +32,9 @@ export async function messageInfo(db: Database, userId: string, messageId: strin
       .execute(),
   ]);
   const cursor = new Map(cursors.map((c) => [c.user_id, Number(c.last_read_seq)]));
+  // The members who were there when it came: not those who joined later, even if the history shows it to them.
+  const joined = new Map(cursors.map((c) => [c.user_id, Number(c.joined_seq)]));
+  const others = members.filter((m) => m.id !== userId && m.visibleFromSeq < seq && (joined.get(m.id) ?? 0) < seq);
   const readAt = new Map(marks.map((m) => [m.user_id, m.read_at as string | null]));
   const read = others
     .filter((m) => (cursor.get(m.id) ?? 0) >= seq)

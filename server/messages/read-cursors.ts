@@ -251,7 +251,8 @@ export async function latestSeq(db: Database, conversationId: string): Promise<n
 }
 
 /**
- * Each message's receipts: the members other than its sender whose cursor reached it, in joining order.
+ * Each message's receipts: the members other than its sender who were there when it came and whose cursor reached
+ * it, in joining order.
  * One query for a batch of messages of any number of conversations.
  */
 export async function receiptsOf(
@@ -264,17 +265,17 @@ export async function receiptsOf(
   const oldest = Math.min(...messages.map((m) => Number(m.seq)));
   const readers = await db
     .selectFrom('conversation_members')
-    .select(['conversation_id', 'user_id', 'last_read_seq'])
+    .select(['conversation_id', 'user_id', 'last_read_seq', 'joined_seq'])
     .where('conversation_id', 'in', conversations)
     .where('last_read_seq', '>=', oldest)
     .orderBy('conversation_id')
     .orderBy('joined_at')
     .orderBy('user_id')
     .execute();
-  const byConversation = new Map<string, { user_id: string; last_read_seq: number }[]>();
+  const byConversation = new Map<string, { user_id: string; last_read_seq: number; joined_seq: number }[]>();
   for (const r of readers) {
     const list = byConversation.get(r.conversation_id);
-    const reader = { user_id: r.user_id, last_read_seq: Number(r.last_read_seq) };
+    const reader = { user_id: r.user_id, last_read_seq: Number(r.last_read_seq), joined_seq: Number(r.joined_seq) };
     if (list) list.push(reader);
     else byConversation.set(r.conversation_id, [reader]);
   }
@@ -282,7 +283,9 @@ export async function receiptsOf(
     const seq = Number(m.seq);
     const receipts: Receipt[] = [];
     for (const r of byConversation.get(m.conversation_id) ?? []) {
-      if (r.user_id !== m.sender_id && r.last_read_seq >= seq) receipts.push({ userId: r.user_id, status: 'READ' });
+      // A member who joined after it (history «Видна» or not) did not read it when it was news.
+      if (r.user_id !== m.sender_id && r.last_read_seq >= seq && r.joined_seq < seq)
+        receipts.push({ userId: r.user_id, status: 'READ' });
     }
     out.set(m.id, receipts);
   }

@@ -178,7 +178,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     }
     const rest = [...new Set(userIds)].filter((id) => !allowed.has(id));
     const unknown = await strangers(userId, rest);
-    // With «Каталог участников» on, a secret group may take anyone found there (docs/behaviour.md §10.24).
+    // With «Каталог участников» on, a secret group may take anyone found there (docs/behaviour.md §10.25).
     if (unknown.length && !(await allInDirectory(db, userId, unknown))) throw forbidden(CLAIM_FORBIDDEN);
   }
 

@@ -17,7 +17,7 @@ export const RegistrationInfoResponse = z.object({ mode: RegistrationMode });
 export const InstanceResponse = z.object({
   uploadLimitBytes: z.number().int().positive(),
   secureUrl: z.string().nullable(),
-  /** «Каталог участников» is on: «Люди» and «Открытые группы» are there (docs/behaviour.md §10.24). */
+  /** «Каталог участников» is on: «Люди» and «Открытые группы» are there (docs/behaviour.md §10.25). */
   directory: z.boolean().optional(),
 });
 export type InstanceResponse = z.infer<typeof InstanceResponse>;

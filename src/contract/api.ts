@@ -281,10 +281,12 @@ export const UpdateConversationBody = z
   .strictObject({
     title: GroupTitle.optional(),
     avatarUrl: AvatarUrl.nullable().optional(),
-    /** «Открытая» (true) or invitation-only (docs/behaviour.md §10.24). */
+    /** «Открытая» (true) or invitation-only (docs/behaviour.md §10.25). */
     open: z.boolean().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'Нечего менять');
+/** «История для новых участников» of a group (owner or admins): «Видна» (true) or «Скрыта» (false). */
+export const GroupHistoryBody = z.strictObject({ conversationId: Id, visible: z.boolean() });
 /** What a membership change leaves: the conversation as the actor now sees it, or null once they left it. */
 export const MembershipResponse = z.object({ conversation: Conversation.nullable() });
 export const ConversationParams = z.strictObject({ id: Id });
@@ -541,6 +543,7 @@ export const api = {
     body: UpdateConversationBody,
     response: MembershipResponse,
   }),
+  groupHistory: route('groupHistory', { body: GroupHistoryBody, response: MembershipResponse }),
   messages: route('messages', { params: ConversationParams, query: MessagesQuery, response: MessagesResponse }),
   send: route('send', { body: SendBody, response: MessageResponse }),
   deleteMessage: route('deleteMessage', { body: DeleteMessageBody, response: Ok }),

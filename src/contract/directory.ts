@@ -1,4 +1,4 @@
-// «Каталог участников» and «Открытые группы» (docs/behaviour.md §10.24): when the administrator turns the directory
+// «Каталог участников» and «Открытые группы» (docs/behaviour.md §10.25): when the administrator turns the directory
 // on, members see each other and the open groups; when it is off, both lists answer 404 like an unknown address.
 import { z } from 'zod';
 import { Id, NUL_MESSAGE, noNul, PublicUser } from './entities';

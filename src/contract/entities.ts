@@ -130,7 +130,7 @@ export type CallInfo = z.infer<typeof CallInfo>;
 
 /** Who did a membership change and to whom, with the names they had then (a removed member leaves the list). */
 export const SystemPerson = z.object({ id: Id, name: z.string() });
-// 'joinedOpen': joined an open group from «Открытые группы» (docs/behaviour.md §10.24).
+// 'joinedOpen': joined an open group from «Открытые группы» (docs/behaviour.md §10.25).
 export const SystemKind = z.enum([
   'created',
   'added',
@@ -141,6 +141,9 @@ export const SystemKind = z.enum([
   'photo',
   'pinned',
   'joinedOpen',
+  // «История для новых участников» switched to «Видна» / «Скрыта».
+  'historyShown',
+  'historyHidden',
 ]);
 export type SystemKind = z.infer<typeof SystemKind>;
 /** A group's change as an entry of its timeline; the message's senderId is the actor. */
@@ -225,8 +228,13 @@ export const Conversation = z.object({
   createdAt: IsoDate.optional(),
   /** A secret chat (docs/secret-chats.md): its messages are ENCRYPTED, for the members' devices only. */
   secret: z.boolean().optional(),
-  /** An open group: listed in «Открытые группы», joined with one click (docs/behaviour.md §10.24). */
+  /** An open group: listed in «Открытые группы», joined with one click (docs/behaviour.md §10.25). */
   open: z.boolean().optional(),
+  /**
+   * A group's «История для новых участников»: true («Видна») lets whoever joins read the whole history, false
+   * («Скрыта») only what comes after. Absent for direct and secret chats (and in older lists).
+   */
+  historyVisible: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

@@ -53,6 +53,7 @@ export const routes = {
   memberRole: { method: 'POST', path: '/conversations/members/role', auth: true },
   leaveConversation: { method: 'POST', path: '/conversations/leave', auth: true },
   updateConversation: { method: 'PATCH', path: '/conversations/:id', auth: true },
+  groupHistory: { method: 'POST', path: '/conversations/history', auth: true },
   messages: { method: 'GET', path: '/conversations/:id/messages', auth: true },
   send: { method: 'POST', path: '/conversations/send', auth: true },
   deleteMessage: { method: 'POST', path: '/messages/delete', auth: true },

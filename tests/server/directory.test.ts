@@ -1,5 +1,5 @@
 // «Каталог участников» and «Открытые группы» over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL
-// (docs/behaviour.md §10.24): off, both lists answer exactly what an unknown address answers and a group cannot take
+// (docs/behaviour.md §10.25): off, both lists answer exactly what an unknown address answers and a group cannot take
 // a stranger; on, people are found by name (case and «ё» folded), @username and EBLID, never deactivated accounts or
 // those who blocked the searcher, and a group can be made with them; an open group is listed with its member count,
 // joined with one click (a SYSTEM entry, live), a closed one refuses, and only owners and admins open a group. With

@@ -79,8 +79,10 @@ describe('roles and membership', () => {
     expect(direct.body.conversation.participants.map((p: Participant) => p.role)).toEqual(['MEMBER', 'MEMBER']);
   });
 
-  it('an added friend sees the history from their joining on, with the entry that added them, live', async () => {
+  it('an added friend sees the history from their joining on («Скрыта»), with the entry that added them, live', async () => {
     const id = await group(anna, [boris]);
+    // Hidden from newcomers: group-history.test.ts covers «Видна», the default of a new group.
+    await api.post('/api/conversations/history', { conversationId: id, visible: false }, anna.accessToken);
     await send(anna, id, 'до Глеба');
     const glebSocket = await connect(srv.url, gleb.accessToken);
     const borisSocket = await connect(srv.url, boris.accessToken);
@@ -116,7 +118,7 @@ describe('roles and membership', () => {
     await api.post('/api/conversations/members/add', { conversationId: id, userIds: [gleb.user.id] }, anna.accessToken);
     expect(
       (await history(anna, id)).body.messages.filter((m) => m.type === 'SYSTEM').map((m) => m.system?.kind),
-    ).toEqual(['created', 'added']);
+    ).toEqual(['created', 'historyHidden', 'added']);
   });
 
   it('refuses adding by a member (403), by an outsider (404), non-friends (403), unknown users (404), in a direct chat (400)', async () => {

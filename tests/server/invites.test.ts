@@ -1,5 +1,5 @@
 // «Ссылка-приглашение» over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL: owner and admins create,
-// list and revoke links; a person who is nobody's friend there sees the preview and joins, reading from then on, with
+// list and revoke links; a person who is nobody's friend there sees the preview and joins, reading from then on (history «Скрыта»), with
 // «… вступил(а) по ссылке» live; expired, used-up and revoked links answer 410; joining twice is harmless; a link
 // with one use left lets exactly one of two racing people in; 20 attempts a minute per person.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ beforeAll(async () => {
     { conversationId: group, type: 'TEXT', content: 'до ссылки' },
     anna.accessToken,
   );
+  // «Скрыта»: whoever joins reads from then on (group-history.test.ts covers «Видна»).
+  await api.post('/api/conversations/history', { conversationId: group, visible: false }, anna.accessToken);
 });
 afterAll(() => srv?.close());
 afterEach(() => closeAll());

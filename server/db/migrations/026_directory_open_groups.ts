@@ -1,4 +1,4 @@
-// «Открытая» group (docs/behaviour.md §10.24): listed in «Открытые группы» while the directory is on and joined with
+// «Открытая» group (docs/behaviour.md §10.25): listed in «Открытые группы» while the directory is on and joined with
 // one click. Every group there is now stays invitation-only. The directory's own switch is a server setting.
 import type { Kysely } from 'kysely';
 

@@ -25,6 +25,7 @@ import * as m022 from './022_secret_backup';
 import * as m023 from './023_secret_key_package_digests';
 import * as m024 from './024_sign_in_throttle';
 import * as m026 from './026_directory_open_groups';
+import * as m027 from './027_group_history';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '023_secret_key_package_digests': m023,
   '024_sign_in_throttle': m024,
   '026_directory_open_groups': m026,
+  '027_group_history': m027,
 };

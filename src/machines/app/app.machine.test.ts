@@ -30,6 +30,7 @@ const viewOwned = [
   'joinGroup',
   'blocking',
   'conversationInfo',
+  'historySetting',
   'registrationMode',
   'passwordReset',
   'reportDialog',

@@ -58,6 +58,9 @@ export const effects = {
     wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireConversationInfo(s)),
   },
   directory: { wired: (s: Services) => import('./wiring/directory').then((m) => m.wireDirectory(s)) },
+  historySetting: {
+    wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireHistorySetting(s)),
+  },
   registrationMode: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wireRegistrationMode(s)) },
   passwordReset: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wirePasswordReset(s)) },
   reportDialog: { wired: (s: Services) => import('./wiring/reports').then((m) => m.wireReportDialog(s)) },

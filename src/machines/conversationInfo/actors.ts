@@ -9,4 +9,9 @@ export const conversationInfoActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  historySetting: {
+    load: () => import('./historySetting/historySetting.machine').then((m) => m.historySettingMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -9,7 +9,7 @@ import type { GroupDialogView } from './useGroupDialog';
 import './contacts.css';
 
 export type GroupDialogProps = Omit<GroupDialogView, 'open' | 'onOpen'> & {
-  /** «Люди» from the directory, when the administrator keeps it on (docs/behaviour.md §10.24). */
+  /** «Люди» from the directory, when the administrator keeps it on (docs/behaviour.md §10.25). */
   people?: ReactNode;
 };
 

@@ -24,5 +24,7 @@ describe('systemText', () => {
     expect(systemText(info({ kind: 'joined', actor: boris }))).toBe('Борис вступил(а) по ссылке');
     expect(systemText(info({ kind: 'renamed', title: 'Дача' }))).toBe('Анна изменил(а) название: «Дача»');
     expect(systemText(info({ kind: 'photo' }))).toBe('Анна изменил(а) фото группы');
+    expect(systemText(info({ kind: 'historyShown' }))).toBe('Анна открыл(а) историю для новых участников');
+    expect(systemText(info({ kind: 'historyHidden' }))).toBe('Анна скрыл(а) историю для новых участников');
   });
 });

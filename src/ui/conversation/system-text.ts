@@ -26,5 +26,9 @@ export function systemText(info: SystemInfo): string {
       return `${who} изменил(а) фото группы`;
     case 'pinned':
       return info.excerpt ? `${who} закрепил(а) сообщение «${info.excerpt}»` : `${who} закрепил(а) сообщение`;
+    case 'historyShown':
+      return `${who} открыл(а) историю для новых участников`;
+    case 'historyHidden':
+      return `${who} скрыл(а) историю для новых участников`;
   }
 }

@@ -3,6 +3,7 @@
 // person with EBLID and «О себе». Renders from props (useConversationInfo).
 import { useId } from 'react';
 import { ChatAvatar } from '../shared/ChatAvatar';
+import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
 
@@ -170,6 +171,8 @@ export function ConversationInfo(props: ConversationInfoProps) {
                 <OpenGroupSwitch open={view.open} canManage={view.canManage} busy={props.busy} onOpen={props.onOpen} />
               )}
               {props.invites}
+              {props.history && <HistorySettingSection {...props.history} />}
+              {props.secretGroup && <SecretHistoryNote />}
               <h4 className="info-section">{view.subtitle}</h4>
               <ul className="info-members" aria-label="Участники">
                 {view.members.map((m) => (
@@ -220,7 +223,7 @@ export function ConversationInfo(props: ConversationInfoProps) {
 }
 
 /**
- * «Открытая группа» (docs/behaviour.md §10.24): owners and admins switch it; the others read whether it is. Open,
+ * «Открытая группа» (docs/behaviour.md §10.25): owners and admins switch it; the others read whether it is. Open,
  * it is listed in «Открытые группы» while the directory is on, and anyone joins it with one click.
  */
 function OpenGroupSwitch(props: { open: boolean; canManage: boolean; busy: boolean; onOpen(open: boolean): void }) {

@@ -63,7 +63,7 @@ export interface InfoView {
   members: MemberView[];
   canManage: boolean;
   myRole: ParticipantRole | null;
-  /** «Открытая группа» (docs/behaviour.md §10.24); a secret chat never is, nor offers it. */
+  /** «Открытая группа» (docs/behaviour.md §10.25); a secret chat never is, nor offers it. */
   open: boolean;
   secret: boolean;
 }

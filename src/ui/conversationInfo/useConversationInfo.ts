@@ -87,9 +87,14 @@ export function useConversationInfo(options: {
       }
     : null;
 
+  const c = entry?.conversation;
   return {
     view,
     chat,
+    /** «История для новых участников»: owner and admins of a group that has the setting (not a secret chat). */
+    history: view?.canManage && c?.historyVisible !== undefined ? { conversationId, visible: c.historyVisible } : null,
+    /** A secret group says instead that newcomers read from their joining on. */
+    secretGroup: Boolean(view?.isGroup && c?.secret),
     invites: view?.canManage ? (options.invites ?? null) : null,
     picture: view?.canManage ? (options.picture ?? null) : null,
     block: view?.peer ? (options.block ?? null) : null,

@@ -1,4 +1,4 @@
-// «Люди» in the dialogs that make a chat (docs/behaviour.md §10.24): with «Каталог участников» on, anyone found
+// «Люди» in the dialogs that make a chat (docs/behaviour.md §10.25): with «Каталог участников» on, anyone found
 // there can be ticked besides friends; with it off nothing shows. The ticks are the dialog's own (its actor).
 import { useId } from 'react';
 import { UserAvatar } from '../shared/UserAvatar';

@@ -1,4 +1,4 @@
-// «Люди» and «Открытые группы» on the contacts page (docs/behaviour.md §10.24): shown only while the administrator
+// «Люди» and «Открытые группы» on the contacts page (docs/behaviour.md §10.25): shown only while the administrator
 // keeps «Каталог участников» on. One search field (name, @username or EBLID) filters both; a person can be asked
 // to be a friend, an open group joined with «Вступить».
 import { useId } from 'react';

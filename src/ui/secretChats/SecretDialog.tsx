@@ -32,7 +32,7 @@ export function SecretDialog(props: SecretDialogProps) {
 
 export function SecretDialogView(
   props: ReturnType<typeof useSecretDialog> & {
-    /** «Люди» from the directory, when the administrator keeps it on (docs/behaviour.md §10.24). */
+    /** «Люди» from the directory, when the administrator keeps it on (docs/behaviour.md §10.25). */
     people?: ReactNode;
   },
 ) {

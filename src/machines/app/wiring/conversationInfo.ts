@@ -1,8 +1,10 @@
-// The conversation info feature's effects: each group change is one request over the API client.
+// The conversation info feature's effects: each group change is one request over the API client, and so is
+// «История для новых участников».
 import { fromPromise } from 'xstate';
 import { conversationInfoMachine } from '../../conversationInfo/conversationInfo/conversationInfo.machine';
 import type { GroupAction } from '../../conversationInfo/conversationInfo/conversationInfo.protocol';
 import type { Services } from '../services';
+import { historySettingMachine } from '../../conversationInfo/historySetting/historySetting.machine';
 
 export function sendGroupAction(s: Services, conversationId: string, action: GroupAction) {
   switch (action.kind) {
@@ -26,6 +28,15 @@ export const wireConversationInfo = (s: Services) =>
     actors: {
       groupAction: fromPromise<unknown, { conversationId: string; action: GroupAction }>(({ input }) =>
         sendGroupAction(s, input.conversationId, input.action),
+      ),
+    },
+  });
+
+export const wireHistorySetting = (s: Services) =>
+  historySettingMachine.provide({
+    actors: {
+      saveHistory: fromPromise<unknown, { conversationId: string; visible: boolean }>(({ input }) =>
+        s.api.call('groupHistory', { body: { conversationId: input.conversationId, visible: input.visible } }),
       ),
     },
   });

@@ -11,7 +11,7 @@ export type GroupAction =
   | { kind: 'role'; userId: string; role: ParticipantRole }
   | { kind: 'rename'; title: string }
   | { kind: 'leave' }
-  /** «Открытая группа» on or off (docs/behaviour.md §10.24). */
+  /** «Открытая группа» on or off (docs/behaviour.md §10.25). */
   | { kind: 'open'; open: boolean };
 
 export const ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';

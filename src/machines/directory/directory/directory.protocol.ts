@@ -1,4 +1,4 @@
-// «Люди» and «Открытые группы» (docs/behaviour.md §10.24; owned by the contacts page while it shows them): the
+// «Люди» and «Открытые группы» (docs/behaviour.md §10.25; owned by the contacts page while it shows them): the
 // directory the administrator turned on, searched by name, @username or EBLID, and the open groups joined with one
 // click. Views import this module, never directory.machine.ts.
 
