@@ -31,6 +31,7 @@ const viewOwned = [
   'blocking',
   'conversationInfo',
   'historySetting',
+  'directory',
   'registrationMode',
   'passwordReset',
   'reportDialog',
