@@ -1,14 +1,16 @@
-// GET/POST /api/conversations and POST /api/conversations/with. Participants must be the caller's
-// accepted friends; a direct conversation exists once per pair (direct_key is unique).
+// GET/POST /api/conversations and POST /api/conversations/with. A group's participants must be the caller's
+// accepted friends; a direct chat is opened with whoever's «Кто может мне писать» allows it (message-privacy.ts), and
+// exists once per pair (direct_key is unique).
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { Conversation } from '../../src/contract/entities';
 import { isUniqueViolation } from '../db/database';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
+import { requireMayWrite } from '../users/message-privacy';
 import { loadConversation, loadListedEntries } from './conversation-view';
-import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
 import { FRIENDS_ONLY } from './group-members';
+import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
 import { rememberMembers } from './membership';
 import { writeSystemEntry } from './system-entries';
 
@@ -87,7 +89,7 @@ export const conversationsRoutes = fp(
       if (existing) return (await loadConversation(view, userId, existing.id)).conversation;
       const other = await db.selectFrom('users').select('id').where('id', '=', otherId).executeTakeFirst();
       if (!other) throw notFound('Пользователь не найден');
-      await requireFriends(userId, [otherId]);
+      await requireMayWrite({ db, blocks }, userId, otherId);
       const id = randomUUID();
       try {
         await insertConversation(id, userId, [userId, otherId], { title: null, isGroup: false, directKey: key });
@@ -128,7 +130,7 @@ export const conversationsRoutes = fp(
       const others = [...new Set(body.participantIds)].filter((id) => id !== userId);
       if (others.length === 0) throw badRequest('Выберите участников');
       const title = body.title?.trim() || null;
-      // One friend and no group asked for: that is the direct conversation.
+      // One person and no group asked for: that is the direct conversation.
       if (others.length === 1 && !body.isGroup) return { conversation: await directWith(userId, others[0]) };
       await requireFriends(userId, others);
       const id = randomUUID();

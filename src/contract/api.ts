@@ -56,6 +56,7 @@ import {
   VoiceInfo,
 } from './entities';
 import { LIMITS } from './limits';
+import { MessagePrivacy } from './message-privacy';
 import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
 import {
@@ -167,6 +168,7 @@ export const PatchMeBody = z
       .nullable()
       .optional(),
     status: PresenceStatus.optional(),
+    messagePrivacy: MessagePrivacy.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Нечего изменять' });
 

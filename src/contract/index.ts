@@ -2,6 +2,7 @@ export * from './api';
 export * from './entities';
 export * from './events';
 export * from './limits';
+export * from './message-privacy';
 export * from './event-names';
 export * from './routes';
 export * from './shape';
