@@ -9,8 +9,8 @@ import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { requireMayWrite } from '../users/message-privacy';
 import { loadConversation, loadListedEntries } from './conversation-view';
-import { FRIENDS_ONLY } from './group-members';
 import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
+import { FRIENDS_ONLY } from './group-members';
 import { rememberMembers } from './membership';
 import { writeSystemEntry } from './system-entries';
 

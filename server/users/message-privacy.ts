@@ -1,7 +1,11 @@
 // «Кто может мне писать» (docs/behaviour.md §10.24): whether `from` may start a direct chat with `to`. Friends always
 // may; otherwise `to`'s choice decides — 'everyone', 'groups' (a group, secret or not, has both as members) or
 // 'friends'. A block refuses whatever the choice, with the texts the send path uses.
-import { DEFAULT_MESSAGE_PRIVACY, MESSAGE_PRIVACY_REFUSALS, MessagePrivacy } from '../../src/contract/message-privacy';
+import {
+  DEFAULT_MESSAGE_PRIVACY,
+  isMessagePrivacy,
+  MESSAGE_PRIVACY_REFUSALS,
+} from '../../src/contract/message-privacy';
 import type { Database } from '../db/database';
 import { forbidden } from '../http/errors';
 import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from './blocks';
@@ -41,7 +45,7 @@ export async function requireMayWrite(
   if (blocks.between(from, to)) throw forbidden(blocks.has(from, to) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
   if (await areFriends(db, from, to)) return;
   const row = await db.selectFrom('users').select('message_privacy').where('id', '=', to).executeTakeFirst();
-  const choice = MessagePrivacy.catch(DEFAULT_MESSAGE_PRIVACY).parse(row?.message_privacy);
+  const choice = isMessagePrivacy(row?.message_privacy) ? row.message_privacy : DEFAULT_MESSAGE_PRIVACY;
   if (choice === 'everyone') return;
   if (choice === 'groups' && (await shareGroup(db, from, to))) return;
   throw forbidden(MESSAGE_PRIVACY_REFUSALS[choice]);

@@ -1,7 +1,8 @@
 // Turns a users row into the contract's User shapes.
-import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
-import { DEFAULT_MESSAGE_PRIVACY, MessagePrivacy } from '../../src/contract/message-privacy';
+
 import type { Selectable } from 'kysely';
+import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
+import { DEFAULT_MESSAGE_PRIVACY, isMessagePrivacy } from '../../src/contract/message-privacy';
 import type { UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -69,6 +70,6 @@ export function toOwnUser(row: Omit<UserRow, 'message_privacy'> & { message_priv
     bio: row.bio,
     email: row.email,
     role: row.role === 'admin' ? 'admin' : 'member',
-    messagePrivacy: MessagePrivacy.catch(DEFAULT_MESSAGE_PRIVACY).parse(row.message_privacy),
+    messagePrivacy: isMessagePrivacy(row.message_privacy) ? row.message_privacy : DEFAULT_MESSAGE_PRIVACY,
   };
 }

@@ -1,9 +1,11 @@
 // «Кто может мне писать» (docs/behaviour.md §10.24): whom a person accepts a new direct chat from. Friends always may;
 // a block refuses whatever the choice.
-import { z } from 'zod';
+// No zod here: the client's views read the choices and texts.
 
-export const MessagePrivacy = z.enum(['everyone', 'groups', 'friends']);
-export type MessagePrivacy = z.infer<typeof MessagePrivacy>;
+export const MESSAGE_PRIVACY = ['everyone', 'groups', 'friends'] as const;
+export type MessagePrivacy = (typeof MESSAGE_PRIVACY)[number];
+
+export const isMessagePrivacy = (v: unknown): v is MessagePrivacy => MESSAGE_PRIVACY.includes(v as MessagePrivacy);
 
 /** What a person who never chose has. */
 export const DEFAULT_MESSAGE_PRIVACY: MessagePrivacy = 'groups';
