@@ -100,6 +100,7 @@ export const memberCardMachine = setup({
       on: {
         'card.dismiss': { target: 'shown', actions: assign({ error: null }) },
         'card.write': { target: 'openingChat' },
+        'card.befriend': { guard: 'mayBefriend', target: 'requestingFriendship' },
         'card.close': { target: 'done' },
       },
     },
