@@ -1,11 +1,12 @@
 // Writing to a group co-member who is not a friend, in real Chromium against the real server (docs/behaviour.md
 // §10.24): Борис clicks Вера's name in the group's timeline, her card offers «Написать» and «Добавить в друзья»,
 // «Написать» opens their direct chat and Вера receives what he writes; Вера answers from «Информация» (a member row's
-// «Написать»); Глеб accepts friends only, and his card says so in Russian. Axe on the card in both themes.
+// «Написать»); Глеб chooses «Только друзья» in Settings, and his card says so in Russian. Axe on the card and on
+// Settings in both themes.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, createGroup, makeFriends, sendText } from './users';
+import { createGroup, makeFriends, sendText } from './users';
 
 const tile = (page: Page, title: string) => page.getByTestId('chat-tile').filter({ hasText: title });
 const card = (page: Page) => page.getByRole('dialog', { name: 'Участник' });
@@ -27,9 +28,18 @@ test('co-members who are not friends write to each other from the card and from 
   const gleb = await createUser('Глеб', 'gleb');
   for (const u of [boris, vera, gleb]) await makeFriends(srv.url, anna, u);
   const group = await createGroup(srv.url, anna, [boris, vera, gleb], 'Отдел');
-  await apiCall(srv.url, 'PATCH', '/api/status/me', { messagePrivacy: 'friends' }, gleb.accessToken);
   await sendText(srv.url, vera, group, 'Всем привет');
   await sendText(srv.url, gleb, group, 'И от меня');
+
+  // Глеб chooses «Только друзья» in Settings.
+  const { page: pg } = await openSignedIn(gleb, { path: '/settings' });
+  const privacy = pg.getByRole('combobox', { name: 'Кто может мне писать' });
+  await expect(privacy).toHaveValue('groups');
+  await privacy.selectOption({ label: 'Только друзья' });
+  await pg.getByRole('button', { name: 'Сохранить' }).click();
+  await expect(pg.getByRole('status').filter({ hasText: 'Сохранено' })).toBeVisible();
+  await expectNoSeriousA11yViolations(pg, 'settings with «Кто может мне писать»');
+  await pg.close();
 
   const { page: pb } = await openSignedIn(boris);
   const { page: pv } = await openSignedIn(vera);
