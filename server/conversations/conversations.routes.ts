@@ -1,5 +1,6 @@
-// GET/POST /api/conversations and POST /api/conversations/with. Participants must be the caller's
-// accepted friends; a direct conversation exists once per pair (direct_key is unique).
+// GET/POST /api/conversations and POST /api/conversations/with. A group's participants must be the caller's
+// accepted friends; a direct chat is opened with whoever's «Кто может мне писать» allows it (message-privacy.ts), and
+// exists once per pair (direct_key is unique).
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { Conversation } from '../../src/contract/entities';
@@ -7,6 +8,7 @@ import { isUniqueViolation } from '../db/database';
 import { allInDirectory } from '../directory/directory';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
+import { requireMayWrite } from '../users/message-privacy';
 import { loadConversation, loadListedEntries } from './conversation-view';
 import { FRIENDS_ONLY } from './group-members';
 import { joinParts, type ListPart, listPart, patchParts } from './list-parts';
@@ -21,18 +23,6 @@ export const conversationsRoutes = fp(
     const { blocks, db, lists, realtime } = app;
     /** What the list's entries are read with. */
     const view = { db, realtime, blocks };
-
-    /** Throws unless every id is an accepted friend of userId. */
-    async function requireFriends(userId: string, others: string[]): Promise<void> {
-      const keys = others.map((o) => pairKey(userId, o));
-      const rows = await db
-        .selectFrom('contacts')
-        .select('pair_key')
-        .where('pair_key', 'in', keys)
-        .where('status', '=', 'ACCEPTED')
-        .execute();
-      if (rows.length !== keys.length) throw forbidden(FRIENDS_ONLY);
-    }
 
     /** A group may take friends and, with «Каталог участников» on, anyone found there (docs/behaviour.md §10.25). */
     async function requireGroupPeople(userId: string, others: string[]): Promise<void> {
@@ -105,7 +95,7 @@ export const conversationsRoutes = fp(
       if (existing) return (await loadConversation(view, userId, existing.id)).conversation;
       const other = await db.selectFrom('users').select('id').where('id', '=', otherId).executeTakeFirst();
       if (!other) throw notFound('Пользователь не найден');
-      await requireFriends(userId, [otherId]);
+      await requireMayWrite({ db, blocks }, userId, otherId);
       const id = randomUUID();
       try {
         await insertConversation(id, userId, [userId, otherId], { title: null, isGroup: false, directKey: key });
@@ -146,7 +136,7 @@ export const conversationsRoutes = fp(
       const others = [...new Set(body.participantIds)].filter((id) => id !== userId);
       if (others.length === 0) throw badRequest('Выберите участников');
       const title = body.title?.trim() || null;
-      // One friend and no group asked for: that is the direct conversation.
+      // One person and no group asked for: that is the direct conversation.
       if (others.length === 1 && !body.isGroup) return { conversation: await directWith(userId, others[0]) };
       await requireGroupPeople(userId, others);
       const id = randomUUID();

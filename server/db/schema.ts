@@ -23,6 +23,8 @@ export interface UsersTable {
   role: string;
   /** When an administrator deactivated the account (migration 018); null while it may sign in. */
   deactivated_at: string | null;
+  /** «Кто может мне писать» (migration 025): 'everyone', 'groups' or 'friends'. */
+  message_privacy: Generated<string>;
 }
 
 export interface RefreshTokensTable {

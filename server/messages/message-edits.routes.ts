@@ -7,6 +7,7 @@ import { memberIds } from '../conversations/membership';
 import { isSecret, SECRET_IS_ENCRYPTED } from '../conversations/secret-flag';
 import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
+import { withEveryone } from './mention-everyone';
 import { reactionsJson, reactionsOf, toMessages } from './message-view';
 import { mentionable } from './send-message';
 
@@ -41,8 +42,14 @@ export const messageEditsRoutes = fp(
       // The same text again (a retry, a second click) is not a second edit: no new time, no event.
       if (content === row.content) return { message: (await toMessages(db, [row]))[0] };
       const editedAt = new Date().toISOString();
-      // The new text's mentions replace the old ones (current members only).
-      const mentions = mentionable(body.mentions, members, userId);
+      // The new text's mentions replace the old ones (current members only; `@все` as when sending).
+      const mentions = await withEveryone(
+        db,
+        row.conversation_id,
+        userId,
+        content,
+        mentionable(body.mentions, members, userId),
+      );
       const mentionsJson = mentions.length ? JSON.stringify(mentions) : null;
       const numUpdatedRows = await db.transaction().execute(async (trx) => {
         const { numUpdatedRows } = await trx

@@ -13,6 +13,8 @@ import { badRequest, conflict, forbidden } from '../http/errors';
 import type { PushNotifier } from '../push/push.plugin';
 import type { RealtimeHub } from '../realtime/hub';
 import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
+import { requireMayWrite } from '../users/message-privacy';
+import { withEveryone } from './mention-everyone';
 import { newMessageId } from './message-id';
 import { freshMessage, toMessages } from './message-view';
 import { createMessageWriter } from './message-writer';
@@ -56,6 +58,48 @@ export async function refuseBlocked(
     .executeTakeFirst();
   if (!c?.direct_key) return;
   throw forbidden(blocks.has(userId, other) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
+}
+
+/** Direct chats known to have had a message (or whose first message passed): the send path asks no more. */
+const started = new WeakMap<Database, Set<string>>();
+const STARTED_MAX = 100_000;
+
+/**
+ * The first message of a direct chat is checked again against «Кто может мне писать» (message-privacy.ts): the chat
+ * may have been opened while it was allowed (a group shared then). Once a chat has a message it stays usable, as in
+ * Telegram. Only whoever opened the chat is checked: the other person is answering an invitation to talk.
+ */
+export async function refuseFirstMessage(
+  { db, blocks }: Pick<SendDeps, 'db' | 'blocks'>,
+  conversationId: string,
+  userId: string,
+  members: readonly string[],
+) {
+  if (members.length !== 2) return;
+  let known = started.get(db);
+  if (!known) {
+    known = new Set();
+    started.set(db, known);
+  }
+  if (known.has(conversationId)) return;
+  const c = await db
+    .selectFrom('conversations')
+    .select(['direct_key', 'created_by'])
+    .where('id', '=', conversationId)
+    .executeTakeFirst();
+  const any = c?.direct_key
+    ? await db
+        .selectFrom('messages')
+        .select('id')
+        .where('conversation_id', '=', conversationId)
+        .limit(1)
+        .executeTakeFirst()
+    : undefined;
+  if (c?.direct_key && !any && c.created_by === userId) {
+    await requireMayWrite({ db, blocks }, userId, members[0] === userId ? members[1] : members[0]);
+  }
+  if (known.size >= STARTED_MAX) known.clear();
+  known.add(conversationId);
 }
 
 /** Who gets no push for a new message here: members who muted the chat and are not mentioned in it. */
@@ -162,11 +206,18 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
     // A secret chat takes ENCRYPTED messages only (POST /api/secret/send); the flag is remembered, no query.
     if (await isSecret(db, body.conversationId)) throw badRequest(SECRET_IS_ENCRYPTED);
     await refuseBlocked({ db, blocks }, body.conversationId, userId, members);
-    // Mentions by id, of current members only (others are dropped, not stored).
-    const mentions = mentionable(body.mentions, members, userId);
+    await refuseFirstMessage({ db, blocks }, body.conversationId, userId, members);
+    const content = body.content.trim();
+    // Mentions by id, of current members only (others are dropped, not stored); `@все` in a group adds everyone's.
+    const mentions = await withEveryone(
+      db,
+      body.conversationId,
+      userId,
+      content,
+      mentionable(body.mentions, members, userId),
+    );
     // «Без звука»: no push (the member's tabs stay quiet by the same setting), unless the message mentions them.
     const muted = await quietMembers(db, body.conversationId, mentions);
-    const content = body.content.trim();
     const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
     const retry = async () => {
       const first = body.clientMessageId ? await firstWithClientId(userId, body.clientMessageId) : undefined;

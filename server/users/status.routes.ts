@@ -23,6 +23,7 @@ export const statusRoutes = fp(
       if (body.displayName !== undefined) set.display_name = body.displayName;
       if (body.bio !== undefined) set.bio = body.bio || null;
       if (body.status !== undefined) set.status = body.status;
+      if (body.messagePrivacy !== undefined) set.message_privacy = body.messagePrivacy;
       await db.updateTable('users').set(set).where('id', '=', userId).execute();
       const after = await load(userId);
       const shown = ['avatar_url', 'display_name', 'bio', 'status'] as const;

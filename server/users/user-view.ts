@@ -1,8 +1,11 @@
 // Turns a users row into the contract's User shapes.
+
+import type { Selectable } from 'kysely';
 import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
+import { DEFAULT_MESSAGE_PRIVACY, isMessagePrivacy } from '../../src/contract/message-privacy';
 import type { UsersTable } from '../db/schema';
 
-export type UserRow = UsersTable;
+export type UserRow = Selectable<UsersTable>;
 
 /** What a deleted account is called wherever it still shows (account-deletion.ts). */
 export const DELETED_NAME = 'Удалённый аккаунт';
@@ -55,7 +58,7 @@ export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): Publ
 }
 
 /** The owner's view: the status as chosen (the settings select shows it), plus private fields. */
-export function toOwnUser(row: UserRow): User {
+export function toOwnUser(row: Omit<UserRow, 'message_privacy'> & { message_privacy?: string }): User {
   return {
     id: row.id,
     username: row.username,
@@ -67,5 +70,6 @@ export function toOwnUser(row: UserRow): User {
     bio: row.bio,
     email: row.email,
     role: row.role === 'admin' ? 'admin' : 'member',
+    messagePrivacy: isMessagePrivacy(row.message_privacy) ? row.message_privacy : DEFAULT_MESSAGE_PRIVACY,
   };
 }

@@ -57,6 +57,7 @@ import {
   VoiceInfo,
 } from './entities';
 import { LIMITS } from './limits';
+import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
 import {
@@ -168,6 +169,9 @@ export const PatchMeBody = z
       .nullable()
       .optional(),
     status: PresenceStatus.optional(),
+    messagePrivacy: z
+      .enum(MESSAGE_PRIVACY, 'Кто может мне писать: все, участники общих групп или только друзья')
+      .optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Нечего изменять' });
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { isSingleEmoji } from './emoji';
 import { LIMITS, VOICE } from './limits';
+import { MESSAGE_PRIVACY } from './message-privacy';
 
 /** Server ids are UUIDs; the charset keeps NUL and other bytes PostgreSQL refuses out of queries (a 400, not a 500). */
 export const Id = z
@@ -50,6 +51,8 @@ export const User = PublicUser.extend({
   email: z.string().nullable(),
   // A session stored before roles existed has none: a member's until /status/me answers (shape.ts agrees).
   role: ServerRole.default('member'),
+  // «Кто может мне писать» (the server always sends it; absent in a session stored before it existed: the default).
+  messagePrivacy: z.enum(MESSAGE_PRIVACY).optional(),
 });
 export type User = z.infer<typeof User>;
 

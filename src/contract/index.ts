@@ -1,6 +1,7 @@
 export * from './api';
 export * from './directory';
 export * from './entities';
+export * from './message-privacy';
 export * from './event-names';
 export * from './events';
 export * from './failure';

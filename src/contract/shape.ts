@@ -50,6 +50,8 @@ export const userFields = {
   deleted: optional(isBoolean),
   // A session stored before roles existed has none: it is a member's until /status/me answers.
   role: optional(oneOf('admin', 'member')),
+  // The same for «Кто может мне писать».
+  messagePrivacy: optional(oneOf('everyone', 'groups', 'friends')),
 } satisfies Record<keyof User, Check>;
 export const isUser = shape(userFields) as (x: unknown) => x is User;
 

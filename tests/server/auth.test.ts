@@ -32,10 +32,23 @@ describe('registration', () => {
       avatarUrl: null,
       bio: null,
       status: 'ONLINE',
+      messagePrivacy: 'groups',
     });
     expect(res.body.user.eblid).toMatch(/^\d{4}$/);
     expect(Object.keys(res.body.user).sort()).toEqual(
-      ['avatarUrl', 'bio', 'displayName', 'eblid', 'email', 'id', 'lastSeenAt', 'role', 'status', 'username'].sort(),
+      [
+        'avatarUrl',
+        'bio',
+        'displayName',
+        'eblid',
+        'email',
+        'id',
+        'lastSeenAt',
+        'messagePrivacy',
+        'role',
+        'status',
+        'username',
+      ].sort(),
     );
     expect(JSON.stringify(res.body)).not.toMatch(/password|hash/i);
   });

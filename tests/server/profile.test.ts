@@ -27,6 +27,7 @@ describe('profile', () => {
       email: null,
       // The first account of the suite's server is its administrator.
       role: expect.stringMatching(/^(admin|member)$/),
+      messagePrivacy: 'groups',
     });
   });
 

@@ -24,6 +24,7 @@ import * as m021 from './021_secret_uploads';
 import * as m022 from './022_secret_backup';
 import * as m023 from './023_secret_key_package_digests';
 import * as m024 from './024_sign_in_throttle';
+import * as m025 from './025_message_privacy';
 import * as m026 from './026_directory_open_groups';
 import * as m027 from './027_group_history';
 
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '022_secret_backup': m022,
   '023_secret_key_package_digests': m023,
   '024_sign_in_throttle': m024,
+  '025_message_privacy': m025,
   '026_directory_open_groups': m026,
   '027_group_history': m027,
 };

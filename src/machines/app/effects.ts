@@ -82,4 +82,6 @@ export const effects = {
   groupDialog: { wired: (s: Services) => import('./wiring/contacts-dialog').then((m) => m.wireGroupDialog(s)) },
   groupAvatar: { wired: (s: Services) => import('./wiring/profile-avatar').then((m) => m.wireGroupAvatar(s)) },
   conversation: { wired: (s: Services) => import('./wiring/conversation').then((m) => m.wireConversation(s)) },
+  memberCard: { wired: (s: Services) => import('./wiring/memberCard').then((m) => m.wireMemberCard(s)) },
+  memberWrite: { wired: (s: Services) => import('./wiring/memberCard').then((m) => m.wireMemberCard(s)) },
 } as const satisfies Record<string, Effects>;

@@ -18,4 +18,15 @@ export const contactsActors = {
     lifetime: 'owned',
     owner: 'chatsFooter',
   },
+  // A group member's card (a sender's name in the timeline) and a row's «Написать» in «Информация».
+  memberCard: {
+    load: () => import('./memberCard/memberCard.machine').then((m) => m.memberCardMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  memberWrite: {
+    load: () => import('./memberCard/memberCard.machine').then((m) => m.memberCardMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -307,6 +307,22 @@ describe('message rows', () => {
     ]);
     expect(rows[2].reply?.preview).toHaveLength(101);
   });
+  it('marks @все as a mention of the user when the server counted them in (docs/behaviour.md §10.26)', () => {
+    const rows = messageRows(
+      [
+        message('m1', 'u2', 1, { content: 'Созвон, @все', mentions: ['me', 'u3'] }),
+        message('m2', 'u2', 2, { content: '@все, кроме меня', mentions: ['u3'] }),
+        message('m3', 'u2', 3, { content: '@все без права' }),
+      ],
+      [],
+      options,
+    );
+    expect(rows.map((r) => r.mentions?.find((m) => m.name === 'все'))).toEqual([
+      { name: 'все', me: true },
+      { name: 'все', me: false },
+      undefined,
+    ]);
+  });
   it('collects the images for the lightbox', () => {
     const img = (id: string) =>
       message(id, 'u2', 1, {

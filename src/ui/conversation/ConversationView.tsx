@@ -2,6 +2,7 @@
 // the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
 import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { lazyView } from '../shared/lazy-view';
+import type { PublicUser } from '../../contract/entities';
 import {
   Composer,
   type ComposerProps,
@@ -49,6 +50,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   overlays?: ReactNode;
   /** A line under the header about this chat (a secret chat this device cannot take part in yet). */
   notice?: ReactNode;
+  /** A group's members by id: a sender's name opens their card (the pane shows it). */
+  members?: ReadonlyMap<string, PublicUser>;
   /** Who «@» can name in this conversation (a group's other members; none in a direct chat). */
   mentionable?: { id: string; name: string; username: string }[];
   /** The «@» list's actor as values and callbacks. */

@@ -39,6 +39,8 @@ export interface MessageBubbleProps {
   /** Gives or takes back one's own reaction. */
   onReact(messageId: string, emoji: string): void;
   onCallBack?(video: boolean): void;
+  /** A click on the sender's name opens their member card (groups). */
+  onSender?(senderId: string, opener: HTMLElement): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
 }
@@ -183,7 +185,18 @@ function MessageBubbleView(props: MessageBubbleProps) {
         {...longPress}
       >
         {props.flash > 0 && <span key={props.flash} className="msg-flash" aria-hidden="true" />}
-        {row.showSender && <div className="msg-sender">{row.senderName}</div>}
+        {row.showSender &&
+          (props.onSender ? (
+            <button
+              type="button"
+              className="msg-sender msg-sender-link"
+              onClick={(e) => props.onSender?.(row.senderId, e.currentTarget)}
+            >
+              {row.senderName}
+            </button>
+          ) : (
+            <div className="msg-sender">{row.senderName}</div>
+          ))}
         {row.forwardedFrom && <span className="msg-forwarded">Переслано · {row.forwardedFrom}</span>}
         {reply && (
           <button type="button" className="msg-reply" onClick={() => props.onJump(reply.id)}>

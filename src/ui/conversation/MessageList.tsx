@@ -55,6 +55,8 @@ export interface MessageListProps {
   /** Call back from a call entry (the conversation's own call). */
   onCall?(video: boolean): void;
   onRemove(outboxId: string): void;
+  /** A group's sender name: their member card (docs/behaviour.md §10.26). */
+  onSender?(senderId: string, opener: HTMLElement): void;
 }
 
 type MenuState = { row: MessageRow; at: { x: number; y: number } | null; opener: HTMLElement };
@@ -97,6 +99,8 @@ export function MessageList(props: MessageListProps) {
   const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
   const onReact = useCallback((id: string, emoji: string) => latest.current.onReact(id, emoji), []);
   const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
+  const withSender = Boolean(props.onSender);
+  const onSender = useCallback((id: string, el: HTMLElement) => latest.current.onSender?.(id, el), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -146,6 +150,7 @@ export function MessageList(props: MessageListProps) {
             onRemove={onRemove}
             onReact={onReact}
             onCallBack={onCallBack}
+            onSender={withSender ? onSender : undefined}
             observe={row.unread ? watch(row.id) : undefined}
           />
         );
@@ -153,7 +158,20 @@ export function MessageList(props: MessageListProps) {
       }
       return element;
     };
-  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack, selection]);
+  }, [
+    highlight,
+    watch,
+    openMenu,
+    onJump,
+    onOpenImage,
+    onRetry,
+    onRemove,
+    onReact,
+    onCallBack,
+    selection,
+    withSender,
+    onSender,
+  ]);
 
   return (
     <div className="msg-list">

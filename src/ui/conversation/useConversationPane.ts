@@ -242,6 +242,7 @@ export function useConversationPane(options: {
     onMoreReactions: options.onMoreReactions,
     menuOptions,
     mentionable: isGroup ? mentionable : [],
+    members: isGroup ? people : undefined,
     pinBar: shownPin
       ? {
           text: messageWords(shownPin, me),

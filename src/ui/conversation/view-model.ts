@@ -13,6 +13,7 @@ import {
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
 import type { SecretText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { mentionsEveryone } from '../../contract/message-privacy';
 import { avatarOf, groupNames } from './chat-tile';
 import { dayLabel, editedTitle } from './day-label';
 import { systemText } from './system-text';
@@ -136,6 +137,14 @@ function pendingType(item: OutboxItem): MessageType {
 }
 
 /** Ascending rows: the server's messages, then the outbox items of this conversation not yet among them. */
+/** The names a message mentions; `@все` too when the server took it as everyone's (docs/behaviour.md §10.26). */
+function mentionViews(m: Message, me: string | null, name: (id: string) => string) {
+  const ids = m.mentions ?? [];
+  const views = ids.map((id) => ({ name: name(id), me: id === me }));
+  if (mentionsEveryone(m.content)) views.push({ name: 'все', me: me !== null && ids.includes(me) });
+  return views;
+}
+
 export function messageRows(
   messages: Message[],
   outbox: OutboxItem[],
@@ -188,7 +197,7 @@ export function messageRows(
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       forwardedFrom: m.forwardedFrom?.name ?? null,
-      ...(m.mentions?.length ? { mentions: m.mentions.map((id) => ({ name: name(id), me: id === me })) } : {}),
+      ...(m.mentions?.length ? { mentions: mentionViews(m, me, name) } : {}),
       voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
       call: m.call
         ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }

@@ -1,7 +1,9 @@
 // «Информация» (beside the conversation on wide screens, the whole screen on narrow ones): a group's picture,
 // title, member count and members with presence and roles, with what one's role allows; a direct chat's other
 // person with EBLID and «О себе». Renders from props (useConversationInfo).
-import { useId } from 'react';
+import { Suspense, useId, useState } from 'react';
+import type { PublicUser } from '../../contract/entities';
+import { LazyMemberWrite } from '../contacts/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
@@ -9,6 +11,8 @@ import './conversation-info.css';
 
 export function ConversationInfo(props: ConversationInfoProps) {
   const { view } = props;
+  // The member whose «Написать» is under way (its actor lives while it is set).
+  const [writing, setWriting] = useState<PublicUser | null>(null);
   return (
     <aside className="info-panel" aria-label="Информация" data-testid="conversation-info">
       <header className="info-head">
@@ -186,6 +190,17 @@ export function ConversationInfo(props: ConversationInfoProps) {
                       <span className={`info-member-presence${m.online ? ' online' : ''}`}>{m.presence}</span>
                     </span>
                     {m.role && <span className="info-role">{m.role}</span>}
+                    {props.people.has(m.id) && (
+                      <button
+                        type="button"
+                        className="button ghost info-write"
+                        aria-label={`Написать: ${m.name}`}
+                        disabled={writing !== null}
+                        onClick={() => setWriting(props.people.get(m.id) ?? null)}
+                      >
+                        Написать
+                      </button>
+                    )}
                     {m.actions.length > 0 && (
                       <details className="info-member-menu">
                         <summary aria-label={`Действия: ${m.name}`}>⋯</summary>
@@ -211,6 +226,11 @@ export function ConversationInfo(props: ConversationInfoProps) {
                   </li>
                 ))}
               </ul>
+              {writing && (
+                <Suspense fallback={null}>
+                  <LazyMemberWrite key={writing.id} user={writing} onClose={() => setWriting(null)} />
+                </Suspense>
+              )}
               <button type="button" className="button danger info-leave" onClick={props.onLeave}>
                 Покинуть группу
               </button>

@@ -2,7 +2,7 @@
 // callbacks. Escape closes the panel; so does leaving the group.
 import { useSelector } from '@xstate/react';
 import { type ReactNode, useEffect, useMemo } from 'react';
-import type { ConversationEntry } from '../../contract/entities';
+import type { ConversationEntry, PublicUser } from '../../contract/entities';
 import { displayName, isMuted } from '../../contract/format';
 import type { ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
 import { filterContacts } from '../../machines/contacts/index';
@@ -58,6 +58,13 @@ export function useConversationInfo(options: {
   }, [onClose]);
 
   const view = useMemo(() => (entry ? infoView(entry, me, now) : null), [entry, me, now]);
+  // A group's other members by id: their row's «Написать» opens the direct chat (docs/behaviour.md §10.26).
+  const people = useMemo(() => {
+    const map = new Map<string, PublicUser>();
+    if (entry?.conversation.isGroup) for (const p of entry.conversation.participants) map.set(p.user.id, p.user);
+    map.delete(me);
+    return map as ReadonlyMap<string, PublicUser>;
+  }, [entry, me]);
   const memberIds = new Set(entry?.conversation.participants.map((p) => p.user.id) ?? []);
   const addable = filterContacts(contacts, 'accepted')
     .filter((c) => !memberIds.has(c.friend.id))
@@ -90,6 +97,7 @@ export function useConversationInfo(options: {
   const c = entry?.conversation;
   return {
     view,
+    people,
     chat,
     /** «История для новых участников»: owner and admins of a group that has the setting (not a secret chat). */
     history: view?.canManage && c?.historyVisible !== undefined ? { conversationId, visible: c.historyVisible } : null,

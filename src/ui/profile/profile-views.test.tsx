@@ -138,8 +138,22 @@ describe('settings page', () => {
     await userEvent.type(name, 'Анна К.');
     await userEvent.selectOptions(status, 'Не беспокоить');
     await userEvent.clear(bio);
+    // «Кто может мне писать»: the three choices, «Участники общих групп» until one is made.
+    const privacy = within(form).getByRole('combobox', { name: 'Кто может мне писать' });
+    expect(privacy).toHaveValue('groups');
+    expect(
+      within(privacy)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Все участники сервера', 'Участники общих групп', 'Только друзья']);
+    await userEvent.selectOptions(privacy, 'Только друзья');
     await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
-    expect(p.onSave).toHaveBeenCalledWith({ displayName: 'Анна К.', status: 'DND', bio: '' });
+    expect(p.onSave).toHaveBeenCalledWith({
+      displayName: 'Анна К.',
+      status: 'DND',
+      bio: '',
+      messagePrivacy: 'friends',
+    });
   });
 
   it('follows a new own record, shows saved and errors, and is locked while saving', () => {

@@ -3,6 +3,12 @@
 import { type FormEvent, type ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../contract/entities';
 import { LIMITS } from '../../contract/limits';
+import {
+  DEFAULT_MESSAGE_PRIVACY,
+  MESSAGE_PRIVACY,
+  MESSAGE_PRIVACY_LABELS,
+  type MessagePrivacy,
+} from '../../contract/message-privacy';
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
 import { LazySecretRecoverySection } from '../secretChats/index';
@@ -56,11 +62,15 @@ const fieldsOf = (me: User | null): ProfileFields => ({
   displayName: me?.displayName ?? '',
   status: me?.status ?? 'ONLINE',
   bio: me?.bio ?? '',
+  messagePrivacy: me?.messagePrivacy ?? DEFAULT_MESSAGE_PRIVACY,
 });
+
+/** «Кто может мне писать» (docs/behaviour.md §10.26): friends always may, a block refuses whatever is chosen. */
+const PRIVACY_OPTIONS = MESSAGE_PRIVACY.map((value) => ({ value, label: MESSAGE_PRIVACY_LABELS[value] }));
 
 export function SettingsPageView(props: SettingsPageViewProps) {
   const [fields, setFields] = useState<ProfileFields>(() => fieldsOf(props.me));
-  const ids = { name: useId(), status: useId(), bio: useId() };
+  const ids = { name: useId(), status: useId(), bio: useId(), privacy: useId(), privacyHint: useId() };
   // A new own record (fetched, saved, changed in another tab) resets the form to it.
   useEffect(() => setFields(fieldsOf(props.me)), [props.me]);
   const submit = (e: FormEvent) => {
@@ -115,6 +125,25 @@ export function SettingsPageView(props: SettingsPageViewProps) {
             value={fields.bio}
             onChange={(e) => set('bio', e.target.value)}
           />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.privacy}>Кто может мне писать</label>
+          <select
+            id={ids.privacy}
+            name="messagePrivacy"
+            aria-describedby={ids.privacyHint}
+            value={fields.messagePrivacy}
+            onChange={(e) => set('messagePrivacy', e.target.value as MessagePrivacy)}
+          >
+            {PRIVACY_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <p className="hint" id={ids.privacyHint}>
+            Друзья могут писать всегда. Заблокированные — никогда.
+          </p>
         </div>
         <div aria-live="polite">
           {props.error && (

@@ -158,7 +158,10 @@ describe('contacts feature wired to the app actor', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Статус' }), 'Отошел');
     await userEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Сохранено');
-    expect(calls).toContainEqual(['patchMe', { displayName: 'Анна Петрова', status: 'AWAY', bio: 'Люблю чай' }]);
+    expect(calls).toContainEqual([
+      'patchMe',
+      { displayName: 'Анна Петрова', status: 'AWAY', bio: 'Люблю чай', messagePrivacy: 'groups' },
+    ]);
   });
 
   it('the contacts page lists every contact and accepts from its row', async () => {

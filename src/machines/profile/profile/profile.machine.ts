@@ -95,8 +95,13 @@ export const profileMachine = setup({
                 src: 'patchMe',
                 input: ({ event }) => {
                   assertEvent(event, 'profile.save');
-                  const { displayName, status, bio } = event.fields;
-                  return { displayName: displayName.trim(), status, bio: bio.trim() || null };
+                  const { displayName, status, bio, messagePrivacy } = event.fields;
+                  return {
+                    displayName: displayName.trim(),
+                    status,
+                    bio: bio.trim() || null,
+                    ...(messagePrivacy ? { messagePrivacy } : {}),
+                  };
                 },
                 onDone: { target: 'saved', actions: { type: 'takeUser', params: ({ event }) => event.output.user } },
                 onError: {

@@ -1,6 +1,7 @@
 // The profile actor's protocol (systemId 'profile'): the events it accepts (the settings page's save, the avatar
 // editor's refetch, server events). Peers and views import this module, never profile.machine.ts.
 import type { PresenceStatus, User } from '../../../contract/entities';
+import type { MessagePrivacy } from '../../../contract/message-privacy';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export const SAVE_FAILED = 'Не удалось сохранить';
@@ -15,6 +16,8 @@ export interface ProfileFields {
   displayName: string;
   status: PresenceStatus;
   bio: string;
+  /** «Кто может мне писать» (Settings; the profile dialog leaves it as it is). */
+  messagePrivacy?: MessagePrivacy;
 }
 
 export type ProfileEvent =
