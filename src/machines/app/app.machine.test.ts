@@ -32,6 +32,8 @@ const viewOwned = [
   'conversationInfo',
   'historySetting',
   'directory',
+  'memberCard',
+  'memberWrite',
   'registrationMode',
   'passwordReset',
   'reportDialog',
