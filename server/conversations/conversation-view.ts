@@ -38,6 +38,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .where('l.deleted_at', 'is', null)
             // A secret chat's edits and reactions are never the preview (migrations/020_secret_control.ts).
             .where('l.control', 'is', null)
+            // Thread replies stay in their threads (docs/behaviour.md §10).
+            .where('l.thread_root_id', 'is', null)
             // Not one the user hid for themselves (a probe of the hidden table's key, usually empty).
             .where((x) =>
               x.not(
@@ -61,6 +63,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.created_at',
         'c.avatar_url',
         'c.secret',
+        'c.threads_off',
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
@@ -89,6 +92,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .whereRef('mm.conversation_id', '=', 'c.id')
             .whereRef('mu.seq', '>', 'me.last_read_seq')
             .where('mu.deleted_at', 'is', null)
+            .where('mu.thread_root_id', 'is', null)
             .as('mentions_unread'),
         // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
         // range of the messages_visible index, empty for a conversation that is read.
@@ -103,6 +107,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             // A group's changes order the list but are no news (docs/groups.md).
             .where('u.type', '!=', 'SYSTEM')
             .where('u.control', 'is', null)
+            // A thread's replies count in «Обсуждения», not here.
+            .where('u.thread_root_id', 'is', null)
             .as('unread'),
       ])
       .where('me.user_id', '=', userId)
@@ -183,6 +189,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         createdAt: c.created_at,
         // Only a secret chat says so: the lists of every other conversation stay as they were.
         ...(Number(c.secret) === 1 ? { secret: true } : {}),
+        ...(Number(c.threads_off) === 1 ? { threadsOff: true } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),
@@ -235,6 +242,8 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       forwarded_from_name: r.m_forwarded_from_name,
       mentions: r.m_mentions,
       control: null,
+      // The latest visible message is never a thread reply (they stay out of the main timeline).
+      thread_root_id: null,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

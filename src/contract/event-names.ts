@@ -3,6 +3,7 @@
 export const SERVER_EVENT_NAMES = [
   'message:new',
   'message:notify',
+  'thread:reply',
   'message:deleted',
   'message:edited',
   'message:hidden',

@@ -24,6 +24,7 @@ import * as m021 from './021_secret_uploads';
 import * as m022 from './022_secret_backup';
 import * as m023 from './023_secret_key_package_digests';
 import * as m024 from './024_sign_in_throttle';
+import * as m028 from './028_threads';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '022_secret_backup': m022,
   '023_secret_key_package_digests': m023,
   '024_sign_in_throttle': m024,
+  '028_threads': m028,
 };
