@@ -36,6 +36,7 @@ import { searchActors } from '../search/actors';
 import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
 import { themeActors } from '../theme/actors';
+import { threadsActors } from '../threads/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
 import { type Effects, effects } from './effects';
@@ -65,6 +66,7 @@ const lines = {
   ...adminActors,
   ...inviteCodesActors,
   ...secretChatsActors,
+  ...threadsActors,
 } as const;
 
 type Lines = typeof lines;

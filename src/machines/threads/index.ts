@@ -1,0 +1,3 @@
+// The public face of the threads feature («Обсуждения»): other features import only this module, src/ui/threads/index.ts
+// (its views) and its *.protocol.ts files.
+export { threadPanelMachine } from './threadPanel/threadPanel.machine';
