@@ -10,6 +10,7 @@ import { UPLOAD_FAILED } from '../../machines/composer/index';
 import { LazyEncryptedText } from '../secretChats/index';
 import { lazyView } from '../shared/lazy-view';
 import { useLongPress } from '../shared/useLongPress';
+import { UserAvatar } from '../shared/UserAvatar';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
@@ -39,6 +40,8 @@ export interface MessageBubbleProps {
   /** Gives or takes back one's own reaction. */
   onReact(messageId: string, emoji: string): void;
   onCallBack?(video: boolean): void;
+  /** Opens the thread of this root («N ответов»). */
+  onThread?(row: MessageRow): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
 }
@@ -254,6 +257,21 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
         <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
+        {row.thread && (
+          <button
+            type="button"
+            className="msg-thread"
+            data-testid="thread-summary"
+            onClick={() => props.onThread?.(row)}
+          >
+            <span className="msg-thread-faces" aria-hidden="true">
+              {row.thread.repliers.map((u) => (
+                <UserAvatar key={u.id} user={u} size={20} />
+              ))}
+            </span>
+            <span className="msg-thread-count">{row.thread.label}</span>
+          </button>
+        )}
         {row.delivery === 'failed' && pending && (
           <div className="msg-failed">
             <span className="msg-failed-text" data-error={pending.error ?? undefined}>

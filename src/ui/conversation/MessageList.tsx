@@ -97,6 +97,7 @@ export function MessageList(props: MessageListProps) {
   const onRemove = useCallback((id: string) => latest.current.onRemove(id), []);
   const onReact = useCallback((id: string, emoji: string) => latest.current.onReact(id, emoji), []);
   const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
+  const onThread = useCallback((row: MessageRow) => latest.current.onAction('thread', row), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -146,6 +147,7 @@ export function MessageList(props: MessageListProps) {
             onRemove={onRemove}
             onReact={onReact}
             onCallBack={onCallBack}
+            onThread={onThread}
             observe={row.unread ? watch(row.id) : undefined}
           />
         );
@@ -153,7 +155,7 @@ export function MessageList(props: MessageListProps) {
       }
       return element;
     };
-  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack, selection]);
+  }, [highlight, watch, openMenu, onJump, onOpenImage, onRetry, onRemove, onReact, onCallBack, onThread, selection]);
 
   return (
     <div className="msg-list">

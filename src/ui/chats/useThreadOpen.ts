@@ -1,0 +1,24 @@
+// Which thread's panel is open, kept as a step of the browser's history (as «Информация» is): on a phone the panel
+// covers the chat, and Back closes it and leaves the chat open.
+import { useCallback } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+
+export function useThreadOpen() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = location.state as { thread?: unknown } | null;
+  const rootId = typeof state?.thread === 'string' ? state.thread : null;
+  const { pathname, search } = location;
+  const show = useCallback(
+    (id: string) => {
+      if (rootId === id) return;
+      // Another thread replaces the open one (no extra step to go Back through).
+      navigate(pathname + search, { state: { thread: id }, replace: rootId !== null });
+    },
+    [rootId, navigate, pathname, search],
+  );
+  const close = useCallback(() => {
+    if (rootId) navigate(-1);
+  }, [rootId, navigate]);
+  return { rootId, show, close };
+}
