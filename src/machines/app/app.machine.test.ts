@@ -45,6 +45,7 @@ const viewOwned = [
   'secretRecovery',
   'secretVerify',
   'groupAvatar',
+  'threadPanel',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */
