@@ -114,6 +114,9 @@ export function useConversationInfo(options: {
     onTitle: (t: string) => actor?.send({ type: 'info.titleChanged', title: t }),
     onRenameConfirm: () => actor?.send({ type: 'info.renameConfirm' }),
     onLeave: () => actor?.send({ type: 'info.leave' }),
+    /** «Обсуждения» of a group (owner and admins): on unless turned off; null in a secret chat (none there). */
+    threadsOn: entry?.conversation.secret ? null : entry?.conversation.threadsOff !== true,
+    onThreads: (enabled: boolean) => actor?.send({ type: 'info.threads', enabled }),
     onConfirm: () => actor?.send({ type: 'info.confirm' }),
     onCancel: () => actor?.send({ type: 'info.cancel' }),
   };

@@ -16,6 +16,8 @@ export function sendGroupAction(s: Services, conversationId: string, action: Gro
       return s.api.call('updateConversation', { params: { id: conversationId }, body: { title: action.title } });
     case 'leave':
       return s.api.call('leaveConversation', { body: { conversationId } });
+    case 'threads':
+      return s.api.call('threadsSetting', { body: { conversationId, enabled: action.enabled } });
   }
 }
 

@@ -22,6 +22,7 @@ describeModel({
     'info.role': () => [{ type: 'info.role', userId: 'u2', role: 'ADMIN' }],
     'info.remove': () => [{ type: 'info.remove', userId: 'u2' }],
     'info.leave': () => [{ type: 'info.leave' }],
+    'info.threads': () => [{ type: 'info.threads', enabled: false }],
     'info.confirm': () => [{ type: 'info.confirm' }],
     'info.cancel': () => [{ type: 'info.cancel' }],
     'xstate.done.actor.groupAction': () => [{ type: 'xstate.done.actor.groupAction', output: {} }],

@@ -64,6 +64,10 @@ export const conversationInfoMachine = setup({
           actions: assign({ pending: ({ event }) => ({ kind: 'remove', userId: event.userId }), error: null }),
         },
         'info.leave': { target: 'confirming', actions: assign({ pending: { kind: 'leave' }, error: null }) },
+        'info.threads': {
+          target: 'working',
+          actions: assign({ pending: ({ event }) => ({ kind: 'threads', enabled: event.enabled }), error: null }),
+        },
       },
     },
     adding: {

@@ -10,6 +10,8 @@ export type GroupAction =
   | { kind: 'remove'; userId: string }
   | { kind: 'role'; userId: string; role: ParticipantRole }
   | { kind: 'rename'; title: string }
+  /** «Обсуждения» on or off (owner and admins). */
+  | { kind: 'threads'; enabled: boolean }
   | { kind: 'leave' };
 
 export const ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
@@ -39,6 +41,7 @@ export type ConversationInfoEvent =
   | { type: 'info.role'; userId: string; role: ParticipantRole }
   | { type: 'info.remove'; userId: string }
   | { type: 'info.leave' }
+  | { type: 'info.threads'; enabled: boolean }
   | { type: 'info.confirm' }
   | { type: 'info.cancel' };
 
