@@ -55,12 +55,14 @@ export const threadsRoutes = fp(
     contractRoute(app, 'followThread', async ({ userId, body }) => {
       const { root } = await threadRootFor(db, userId, body.rootId);
       await setFollowing(db, root.id, root.conversation_id, userId, body.follow);
+      realtime.toUser(userId, 'thread:read', { rootId: root.id });
       return { following: body.follow };
     });
 
     contractRoute(app, 'readThread', async ({ userId, body }) => {
       const { root } = await threadRootFor(db, userId, body.rootId);
       await readUpTo(db, root.id, userId);
+      realtime.toUser(userId, 'thread:read', { rootId: root.id });
       return { ok: true as const };
     });
 

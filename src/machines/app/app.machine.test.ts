@@ -46,6 +46,7 @@ const viewOwned = [
   'secretVerify',
   'groupAvatar',
   'threadPanel',
+  'followedThreads',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */

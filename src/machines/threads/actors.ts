@@ -9,4 +9,9 @@ export const threadsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  followedThreads: {
+    load: () => import('./followedThreads/followedThreads.machine').then((m) => m.followedThreadsMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -2,9 +2,15 @@
 // clientMessageId), following and reading, each one request over the API client.
 import { fromPromise } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
+import { followedThreadsMachine } from '../../threads/followedThreads/followedThreads.machine';
 import { threadPanelMachine } from '../../threads/threadPanel/threadPanel.machine';
 import type { ThreadSend } from '../../threads/threadPanel/threadPanel.protocol';
 import type { Services } from '../services';
+
+export const wireFollowedThreads = (s: Services) =>
+  followedThreadsMachine.provide({
+    actors: { load: fromPromise<ResponseOf<'followedThreads'>>(() => s.api.call('followedThreads', {})) },
+  });
 
 export const wireThreadPanel = (s: Services) =>
   threadPanelMachine.provide({
