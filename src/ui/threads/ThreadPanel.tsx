@@ -4,9 +4,9 @@ import { UserAvatar } from '../shared/UserAvatar';
 import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 import './threads.css';
 
-function ThreadMessage({ m }: { m: ThreadMessageView }) {
+function ThreadMessage({ m, testId }: { m: ThreadMessageView; testId: string }) {
   return (
-    <li className="thread-msg" data-testid="thread-reply" data-message-id={m.id}>
+    <li className="thread-msg" data-testid={testId} data-message-id={m.id}>
       <UserAvatar user={m.sender} size={32} />
       <div className="thread-msg-body">
         <div className="thread-msg-head">
@@ -53,7 +53,7 @@ export function ThreadPanel(props: ThreadPanelProps) {
         {props.status === 'ready' && props.root && (
           <>
             <ol className="thread-list thread-root" aria-label="Сообщение">
-              <ThreadMessage m={props.root} />
+              <ThreadMessage m={props.root} testId="thread-root" />
             </ol>
             <div className="thread-count">{props.count}</div>
             {props.hasMore && (
@@ -63,7 +63,7 @@ export function ThreadPanel(props: ThreadPanelProps) {
             )}
             <ol className="thread-list" aria-label="Ответы">
               {props.rows.map((m) => (
-                <ThreadMessage key={m.id} m={m} />
+                <ThreadMessage key={m.id} m={m} testId="thread-reply" />
               ))}
             </ol>
           </>
