@@ -190,6 +190,20 @@ describe('following', () => {
   });
 });
 
+describe('search', () => {
+  it('finds thread replies for members, with the root they answer; not for others', async () => {
+    const id = await group(anna, [boris]);
+    const root = await say(anna, id, 'Планы');
+    await reply(boris, id, root.id, 'Предлагаю черничный пирог');
+    const found = await api.get(`/api/search?q=${encodeURIComponent('черничный')}`, anna.accessToken);
+    expect(found.status).toBe(200);
+    const hits = found.body.results as { message: Msg }[];
+    expect(hits.map((h) => h.message.threadRootId)).toEqual([root.id]);
+    const outsider = await api.get(`/api/search?q=${encodeURIComponent('черничный')}`, gleb.accessToken);
+    expect(outsider.body.results).toEqual([]);
+  });
+});
+
 describe('access', () => {
   it('non-members and removed members are refused at once', async () => {
     const id = await group(anna, [boris, vera]);
