@@ -55,6 +55,8 @@ describeModel({
             { type: 'thread.reply', message: msg('other', '2026-01-01T10:09:00.000Z'), thread: summary },
           ],
     'thread.follow': () => [{ type: 'thread.follow', follow: true }],
+    'thread.deleted': (s) =>
+      (s as Snap).context.replies.some((m) => m.id === 'a') ? [{ type: 'thread.deleted', messageId: 'a' }] : [],
     'thread.send': () => [{ type: 'thread.send', mentions: ['u3'] }],
     'xstate.done.actor.load': () => [
       {

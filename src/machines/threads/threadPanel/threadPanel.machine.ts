@@ -23,7 +23,10 @@ import {
 export * from './threadPanel.protocol';
 
 export const threadServerEvents = listenToServer<ThreadPanelEvent>(
-  { 'thread:reply': (p) => ({ type: 'thread.reply', message: p.message, thread: p.thread }) },
+  {
+    'thread:reply': (p) => ({ type: 'thread.reply', message: p.message, thread: p.thread }),
+    'message:deleted': (p) => ({ type: 'thread.deleted', messageId: p.messageId }),
+  },
   // Replies sent while the socket was down were missed: load the thread again.
   { onConnected: () => ({ type: 'thread.retry' }) },
 );
@@ -55,6 +58,8 @@ export const threadPanelMachine = setup({
   guards: {
     ours: ({ context, event }) => event.type === 'thread.reply' && event.message.threadRootId === context.rootId,
     hasMore: ({ context }) => context.hasMore && context.replies.length > 0,
+    shownHere: ({ context, event }) =>
+      event.type === 'thread.deleted' && context.replies.some((m) => m.id === event.messageId),
     typed: ({ context }) => context.draft.trim().length > 0,
   },
   actions: {
@@ -101,6 +106,10 @@ export const threadPanelMachine = setup({
       on: {
         'thread.input': { actions: assign({ draft: ({ event }) => event.text }) },
         'thread.reply': { guard: 'ours', actions: 'takeReply' },
+        'thread.deleted': {
+          guard: 'shownHere',
+          actions: assign({ replies: ({ context, event }) => context.replies.filter((m) => m.id !== event.messageId) }),
+        },
         'thread.close': { target: '#threadPanel.closed' },
       },
       initial: 'loading',

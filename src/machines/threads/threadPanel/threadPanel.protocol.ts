@@ -41,6 +41,8 @@ export type ThreadPanelEvent =
   | { type: 'thread.follow'; follow: boolean }
   /** A reply arrived (thread:reply) with the root's summary as it is now. */
   | { type: 'thread.reply'; message: Message; thread: ThreadSummary }
+  /** A message was deleted for everyone (message:deleted): a reply of this thread leaves the panel. */
+  | { type: 'thread.deleted'; messageId: string }
   | { type: 'thread.retry' }
   | { type: 'thread.close' };
 
