@@ -4,6 +4,8 @@
 // off refuses them (403); non-members and removed members are refused at once; live replies reach the open group
 // and the followers only.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/contract/entities';
+import { publishThreadReply } from '../../server/messages/send-message';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
@@ -201,6 +203,34 @@ describe('search', () => {
     expect(hits.map((h) => h.message.threadRootId)).toEqual([root.id]);
     const outsider = await api.get(`/api/search?q=${encodeURIComponent('черничный')}`, gleb.accessToken);
     expect(outsider.body.results).toEqual([]);
+  });
+});
+
+describe('notifications', () => {
+  it('Web Push and tabs elsewhere: the followers only, not the writer nor the muted', async () => {
+    const id = await group(anna, [boris, vera, gleb]);
+    const root = await say(anna, id, 'Корень');
+    const sent = (await reply(boris, id, root.id, 'Ответ')) as unknown as Message;
+    // Followers now: Anna (the root's author) and Boris (wrote). Vera and Gleb never joined the thread.
+    const pushed: string[][] = [];
+    const outside: string[][] = [];
+    const members = [anna, boris, vera, gleb].map((u) => u.user.id);
+    const deps = {
+      db: srv.server.ctx.db,
+      realtime: {
+        typingEnded: () => {},
+        toConversation: () => {},
+        toUsersOutside: (ids: readonly string[]) => void outside.push([...ids]),
+      },
+      push: { message: (_m: Message, ids: readonly string[]) => void pushed.push([...ids]) },
+    };
+    await publishThreadReply(deps as never, sent, root.id, members, []);
+    expect(pushed).toEqual([[anna.user.id]]);
+    expect(outside).toEqual([[anna.user.id]]);
+    // Anna muted the group: no push for her (not mentioned), the tab event still.
+    await publishThreadReply(deps as never, sent, root.id, members, [anna.user.id]);
+    expect(pushed[1]).toEqual([]);
+    expect(outside[1]).toEqual([anna.user.id]);
   });
 });
 
