@@ -33,6 +33,7 @@ import { DeliveryTracker, quantile } from '../messages/delivery-tracker';
 import type { BenchUser, Fixture, SeedSpec } from '../messages/fixture';
 import { connectMany, drain, JsonClient, join, listen, openLoop, type Send, sleep } from '../messages/load';
 import { TIMINGS } from '../../src/contract/limits';
+import { runThreads } from './threads';
 
 const env = process.env;
 const sizes = (env.BENCH_GROUP_SIZES ?? '10,100,500')
@@ -271,6 +272,11 @@ type Both<T> = { floor: T; app: T };
 
 async function main(): Promise<void> {
   pinLoadGenerator();
+  // BENCH_THREADS=only: the thread figures alone (bench/groups/threads.ts), about a minute.
+  if (env.BENCH_THREADS === 'only') {
+    await runThreads();
+    return;
+  }
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-groups-logs-'));
   const children = await Promise.all([
     startChild('floor', path.join(logDir, 'floor.log')),
@@ -384,6 +390,8 @@ async function main(): Promise<void> {
     }
     fs.rmSync(logDir, { recursive: true, force: true });
   }
+  // After the rounds, on a fresh app child (BENCH_THREADS=0 leaves them out).
+  if (env.BENCH_THREADS !== '0') await runThreads();
 }
 
 await main();

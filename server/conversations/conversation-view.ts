@@ -38,6 +38,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .where('l.deleted_at', 'is', null)
             // A secret chat's edits and reactions are never the preview (migrations/020_secret_control.ts).
             .where('l.control', 'is', null)
+            // Thread replies stay in their threads (docs/behaviour.md §10).
+            .where('l.thread_root_id', 'is', null)
             // Not one the user hid for themselves (a probe of the hidden table's key, usually empty).
             .where((x) =>
               x.not(
@@ -63,6 +65,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.secret',
         'c.open',
         'c.history_visible',
+        'c.threads_off',
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
@@ -91,6 +94,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             .whereRef('mm.conversation_id', '=', 'c.id')
             .whereRef('mu.seq', '>', 'me.last_read_seq')
             .where('mu.deleted_at', 'is', null)
+            .where('mu.thread_root_id', 'is', null)
             .as('mentions_unread'),
         // Unread = visible messages from others after the user's read cursor (migrations/006_read_cursors.ts): one
         // range of the messages_visible index, empty for a conversation that is read.
@@ -105,6 +109,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             // A group's changes order the list but are no news (docs/groups.md).
             .where('u.type', '!=', 'SYSTEM')
             .where('u.control', 'is', null)
+            // A thread's replies count in «Обсуждения», not here.
+            .where('u.thread_root_id', 'is', null)
             .as('unread'),
       ])
       .where('me.user_id', '=', userId)
@@ -188,6 +194,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         ...(Number(c.open) === 1 ? { open: true } : {}),
         // «История для новых участников»: a group's, never a secret chat's (its keys cannot reach the past).
         ...(c.is_group === 1 && Number(c.secret) !== 1 ? { historyVisible: Number(c.history_visible) === 1 } : {}),
+        ...(Number(c.threads_off) === 1 ? { threadsOff: true } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),
@@ -240,6 +247,8 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       forwarded_from_name: r.m_forwarded_from_name,
       mentions: r.m_mentions,
       control: null,
+      // The latest visible message is never a thread reply (they stay out of the main timeline).
+      thread_root_id: null,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

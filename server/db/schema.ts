@@ -78,6 +78,8 @@ export interface ConversationsTable {
   open: Generated<number>;
   /** A group's «История для новых участников»: 1 «Видна», 0 «Скрыта» (migrations/027_group_history.ts). */
   history_visible: Generated<number>;
+  /** 1 when the group's owner or admins turned threads off (migrations/028_threads.ts). */
+  threads_off: Generated<number>;
 }
 
 export interface ConversationMembersTable {
@@ -124,6 +126,8 @@ export interface MessagesTable {
   mentions: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 for a secret chat's edit or reaction (an ENCRYPTED message that is no news), else null (migrations/020_…). */
   control: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A thread reply: the root message it answers in its thread (migrations/028_threads.ts), else null. */
+  thread_root_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** «Удалить у меня» / «Скрыть у себя»: a message one person no longer sees. */
@@ -394,6 +398,17 @@ export interface SecretBackupChunksTable {
   created_at: string;
 }
 
+/** Who follows a thread and how far they read it (migrations/028_threads.ts). */
+export interface ThreadFollowsTable {
+  root_id: string;
+  user_id: string;
+  conversation_id: string;
+  /** 1 following, 0 unfollowed. */
+  following: number;
+  /** The seq of the newest reply the follower has read. */
+  read_seq: Generated<number>;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -407,6 +422,7 @@ export interface DB {
   hidden_messages: HiddenMessagesTable;
   message_pins: MessagePinsTable;
   message_mentions: MessageMentionsTable;
+  thread_follows: ThreadFollowsTable;
   read_marks: ReadMarksTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;

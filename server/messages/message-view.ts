@@ -8,6 +8,7 @@ import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
 import { receiptsOf } from './read-cursors';
+import { threadSummaries } from './thread-summary';
 
 export type MessageRow = Selectable<MessagesTable>;
 export type AttachedUpload = Pick<UploadsTable, 'url' | 'kind' | 'original_name' | 'size' | 'width' | 'height'>;
@@ -22,7 +23,7 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 });
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
-type Extra = 'forwarded_from_user_id' | 'forwarded_from_name' | 'mentions' | 'control';
+type Extra = 'forwarded_from_user_id' | 'forwarded_from_name' | 'mentions' | 'control' | 'thread_root_id';
 export function freshMessage(
   row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info' | Extra> & Partial<Pick<MessageRow, Extra>>,
   replyTo: { id: string; content: string } | null,
@@ -51,8 +52,11 @@ export function freshMessage(
 }
 
 /** forwardedFrom and mentions, when the row has them (written by the server alone, so trusted). */
-function rowExtras(row: Partial<Pick<MessageRow, Extra>>): Pick<Message, 'forwardedFrom' | 'mentions' | 'control'> {
+function rowExtras(
+  row: Partial<Pick<MessageRow, Extra>>,
+): Pick<Message, 'forwardedFrom' | 'mentions' | 'control' | 'threadRootId'> {
   return {
+    ...(row.thread_root_id ? { threadRootId: row.thread_root_id } : {}),
     ...(row.control ? { control: true as const } : {}),
     ...(row.forwarded_from_user_id
       ? { forwardedFrom: { userId: row.forwarded_from_user_id, name: row.forwarded_from_name ?? '' } }
@@ -130,7 +134,11 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
     .map((r) => r.id);
   const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
   const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
-  const [replies, attachments, receipts, voices, calls] = await Promise.all([
+  // Roots of threads are ordinary messages of a group: any message that is not itself a reply may have replies.
+  const rootIds = rows
+    .filter((r) => !r.thread_root_id && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
+    .map((r) => r.id);
+  const [replies, attachments, receipts, voices, calls, threads] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -155,6 +163,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .where('message_id', 'in', callIds)
           .execute()
       : Promise.resolve([]),
+    threadSummaries(db, rootIds),
   ]);
   const voiceBy = new Map(
     voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]),
@@ -192,6 +201,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       // Written by the server alone (system-entries.ts), so it is trusted.
       ...(r.system_info ? { system: JSON.parse(r.system_info) as SystemInfo } : {}),
       ...rowExtras(r),
+      ...(threads.has(r.id) ? { thread: threads.get(r.id) } : {}),
     };
   });
 }

@@ -11,8 +11,8 @@
 import type { Insertable } from 'kysely';
 import { type Database, sqliteHandle } from '../db/database';
 import { preparedQuery } from '../db/prepared';
-import { databaseFailure } from '../db/unavailable';
 import type { MessagesTable } from '../db/schema';
+import { databaseFailure } from '../db/unavailable';
 
 export interface NewMessage {
   row: Insertable<MessagesTable> & { id: string; conversation_id: string; created_at: string };
@@ -61,6 +61,7 @@ const MESSAGE_COLUMNS = [
   'forwarded_from_name',
   'mentions',
   'control',
+  'thread_root_id',
 ] as const;
 
 const valuesOf = (row: NewMessage['row']) => MESSAGE_COLUMNS.map((c) => (row[c] ?? null) as string | null);

@@ -25,6 +25,8 @@ export const messagesRoutes = fp(
         .selectAll()
         .where('conversation_id', '=', params.id)
         .where('deleted_at', 'is', null)
+        // Thread replies are read in their thread (GET /api/threads/:id).
+        .where('thread_root_id', 'is', null)
         // Not those the user hid for themselves (a probe of the hidden table's key per row, usually empty).
         .where((x) =>
           x.not(

@@ -12,12 +12,15 @@ import type { Database } from '../db/database';
 import { badRequest, conflict, forbidden } from '../http/errors';
 import type { PushNotifier } from '../push/push.plugin';
 import type { RealtimeHub } from '../realtime/hub';
+import { threadRootFor } from '../threads/thread-access';
+import { followersOf, followOnReply } from '../threads/thread-follows';
 import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
 import { requireMayWrite } from '../users/message-privacy';
 import { withEveryone } from './mention-everyone';
 import { newMessageId } from './message-id';
 import { freshMessage, toMessages } from './message-view';
 import { createMessageWriter } from './message-writer';
+import { threadSummaries } from './thread-summary';
 import { checkVoice } from './voice-check';
 
 export type SendInput = z.output<typeof SendBody>;
@@ -132,6 +135,31 @@ export function publishNew(
   push.message(message, muted.length ? others.filter((id) => !muted.includes(id)) : others);
 }
 
+/**
+ * A thread reply goes to the group's joined sockets (the open chat updates the root's «N ответов», an open panel
+ * shows the reply) and to the followers' other sockets; Web Push to followers only, as for the main timeline
+ * minus those who muted the group and are not mentioned. The chat list does not change.
+ */
+export async function publishThreadReply(
+  { db, realtime, push }: Pick<SendDeps, 'db' | 'realtime' | 'push'>,
+  message: Message,
+  rootId: string,
+  members: readonly string[],
+  muted: readonly string[],
+): Promise<void> {
+  const [followers, summaries] = await Promise.all([followersOf(db, rootId, members), threadSummaries(db, [rootId])]);
+  const thread = summaries.get(rootId) ?? { replyCount: 0, lastReplyAt: null, repliers: [] };
+  const payload = { conversationId: message.conversationId, message, thread };
+  realtime.typingEnded(message.conversationId, message.senderId);
+  realtime.toConversation(message.conversationId, 'thread:reply', payload);
+  const others = followers.filter((id) => id !== message.senderId);
+  realtime.toUsersOutside(others, message.conversationId, 'thread:reply', payload);
+  push.message(
+    message,
+    others.filter((id) => !muted.includes(id)),
+  );
+}
+
 export function createMessageSender({ db, lists, realtime, push, blocks }: SendDeps) {
   const visibleMessage = (id: string) =>
     db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -160,6 +188,7 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       first.type === body.type &&
       first.content === content &&
       (first.replyTo?.id ?? null) === (body.replyToId ?? null) &&
+      (first.threadRootId ?? null) === (body.threadRootId ?? null) &&
       first.attachments.length === paths.length &&
       first.attachments.every((a, i) => uploadPath(a.url) === paths[i]);
     if (!same) throw conflict('clientMessageId уже использован для другого сообщения');
@@ -174,6 +203,10 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       const original = await visibleMessage(body.replyToId);
       if (!original || original.conversation_id !== body.conversationId) {
         throw badRequest('Ответить можно только на сообщение из этой беседы');
+      }
+      // A quote stays where it is read: in the same thread, or in the main timeline.
+      if ((original.thread_root_id ?? null) !== (body.threadRootId ?? null)) {
+        throw badRequest('Цитировать можно только сообщение из того же обсуждения');
       }
       replyTo = { id: original.id, content: original.content };
     }
@@ -207,6 +240,10 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
     if (await isSecret(db, body.conversationId)) throw badRequest(SECRET_IS_ENCRYPTED);
     await refuseBlocked({ db, blocks }, body.conversationId, userId, members);
     await refuseFirstMessage({ db, blocks }, body.conversationId, userId, members);
+    // A thread reply: the root must be one the sender can see, in this group, with threads on.
+    const thread = body.threadRootId ? (await threadRootFor(db, userId, body.threadRootId)).root : undefined;
+    if (thread && thread.conversation_id !== body.conversationId)
+      throw badRequest('Обсуждение относится к другой беседе');
     const content = body.content.trim();
     // Mentions by id, of current members only (others are dropped, not stored); `@все` in a group adds everyone's.
     const mentions = await withEveryone(
@@ -251,6 +288,7 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       created_at: new Date().toISOString(),
       deleted_at: null,
       mentions: mentions.length ? JSON.stringify(mentions) : null,
+      thread_root_id: thread?.id ?? null,
     };
     const outcome = await writer.write({
       row,
@@ -264,7 +302,20 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       return answer;
     }
     const message = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
-    publishNew({ lists, realtime, push }, message, members, muted);
+    if (thread) {
+      await followOnReply(
+        db,
+        {
+          rootId: thread.id,
+          rootAuthorId: thread.sender_id,
+          conversationId: body.conversationId,
+          senderId: userId,
+          mentions,
+        },
+        members,
+      );
+      await publishThreadReply({ db, realtime, push }, message, thread.id, members, muted);
+    } else publishNew({ lists, realtime, push }, message, members, muted);
     return { message };
   }
 

@@ -326,6 +326,8 @@ export const SendBody = z.strictObject({
   voice: VoiceInfo.optional(),
   /** Members mentioned in the text (@name), by id; ids of non-members are dropped, not stored. */
   mentions: Mentions.optional(),
+  /** A reply in the thread of this root message (a message of the same group); absent: the main timeline. */
+  threadRootId: Id.optional(),
 });
 export const MessageResponse = z.object({ message: Message });
 export const DeleteMessageBody = z.strictObject({ messageId: Id });
@@ -452,6 +454,23 @@ export const SearchQuery = z.strictObject({
   before: Id.optional(),
   limit: z.coerce.number().int().min(1).max(LIMITS.searchPageMax).default(LIMITS.searchPageDefault),
 });
+/** A thread: its root (path `:id`) and a page of its replies, oldest first, paged back like the history. */
+export const ThreadParams = z.strictObject({ id: Id });
+export const ThreadResponse = z.object({
+  root: Message,
+  messages: z.array(Message),
+  hasMore: z.boolean(),
+  /** Whether the caller follows the thread (its replies count as unread and notify them). */
+  following: z.boolean(),
+});
+export const FollowThreadBody = z.strictObject({ rootId: Id, follow: z.boolean() });
+export const FollowThreadResponse = z.object({ following: z.boolean() });
+export const ReadThreadBody = z.strictObject({ rootId: Id });
+/** One followed thread with the caller's unread replies in it; newest reply first. */
+export const FollowedThread = z.object({ conversationId: Id, root: Message, unread: z.number().int() });
+export const FollowedThreadsResponse = z.object({ threads: z.array(FollowedThread) });
+/** «Обсуждения» in a group on or off (owner or admins). */
+export const ThreadsSettingBody = z.strictObject({ conversationId: Id, enabled: z.boolean() });
 export const SearchResponse = z.object({ results: z.array(SearchResult), nextBefore: Id.nullable() });
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
@@ -564,6 +583,11 @@ export const api = {
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),
   livekitUrl: route('livekitUrl', { response: LivekitUrlResponse }),
   callHistory: route('callHistory', { query: CallHistoryQuery, response: CallHistoryResponse }),
+  thread: route('thread', { params: ThreadParams, query: MessagesQuery, response: ThreadResponse }),
+  followThread: route('followThread', { body: FollowThreadBody, response: FollowThreadResponse }),
+  readThread: route('readThread', { body: ReadThreadBody, response: Ok }),
+  followedThreads: route('followedThreads', { response: FollowedThreadsResponse }),
+  threadsSetting: route('threadsSetting', { body: ThreadsSettingBody, response: MembershipResponse }),
   search: route('search', { query: SearchQuery, response: SearchResponse }),
   pushKey: route('pushKey', { response: PushKeyResponse }),
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),

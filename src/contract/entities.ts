@@ -166,6 +166,14 @@ export type SystemInfo = z.infer<typeof SystemInfo>;
 export const ForwardedFrom = z.object({ userId: Id, name: z.string() });
 export type ForwardedFrom = z.infer<typeof ForwardedFrom>;
 
+/** A root message's thread: how many replies, when the last came and the last repliers (newest first, up to 3). */
+export const ThreadSummary = z.object({
+  replyCount: z.number().int(),
+  lastReplyAt: IsoDate.nullable(),
+  repliers: z.array(Id),
+});
+export type ThreadSummary = z.infer<typeof ThreadSummary>;
+
 export const Message = z.object({
   id: Id,
   conversationId: Id,
@@ -197,6 +205,10 @@ export const Message = z.object({
   mentions: z.array(Id).optional(),
   /** A secret chat's edit or reaction (ENCRYPTED): applied by the devices, never shown as a message. */
   control: z.literal(true).optional(),
+  /** A thread reply: the root message it answers (replies are not in the main timeline). */
+  threadRootId: Id.nullable().optional(),
+  /** A root with replies: its thread's summary («N ответов»). */
+  thread: ThreadSummary.optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -238,6 +250,8 @@ export const Conversation = z.object({
    * («Скрыта») only what comes after. Absent for direct and secret chats (and in older lists).
    */
   historyVisible: z.boolean().optional(),
+  /** A group whose owner or admins turned threads («Обсуждения») off; absent when they are on. */
+  threadsOff: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

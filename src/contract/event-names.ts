@@ -3,6 +3,8 @@
 export const SERVER_EVENT_NAMES = [
   'message:new',
   'message:notify',
+  'thread:reply',
+  'thread:read',
   'message:deleted',
   'message:edited',
   'message:hidden',

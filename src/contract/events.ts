@@ -13,6 +13,7 @@ import {
   PresenceStatus,
   Reaction,
   Receipt,
+  ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
 import { SecretLogEvent, SecretPendingEvent } from './secret';
@@ -84,6 +85,10 @@ const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().null
 export const serverEvents = {
   'message:new': z.object({ message: Message }),
   'message:notify': z.object({ conversationId: Id, message: Message }),
+  /** A thread reply: the group's joined sockets and the thread's followers elsewhere; `thread` is the root's summary. */
+  'thread:reply': z.object({ conversationId: Id, message: Message, thread: ThreadSummary }),
+  /** One read a thread, or followed or unfollowed it: every tab of theirs (the «Обсуждения» count). */
+  'thread:read': z.object({ rootId: Id }),
   'message:deleted': z.object({ conversationId: Id, messageId: Id }),
   /** The sender changed the text (only when it changed); `mentions` are the new text's. */
   'message:edited': z.object({

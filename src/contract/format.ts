@@ -121,6 +121,15 @@ export function membersText(n: number): string {
   return `${n} ${word}`;
 }
 
+/** «1 ответ», «2 ответа», «5 ответов», «21 ответ», «11 ответов»: a thread's replies. */
+export function repliesText(n: number): string {
+  const tens = n % 100;
+  const ones = n % 10;
+  const word =
+    tens >= 11 && tens <= 14 ? 'ответов' : ones === 1 ? 'ответ' : ones >= 2 && ones <= 4 ? 'ответа' : 'ответов';
+  return `${n} ${word}`;
+}
+
 /** Whether «Без звука» is on at `now` (muted for ever, or until a time still ahead). */
 export function isMuted(settings: Pick<ChatSettings, 'mutedUntil'> | undefined, now: number): boolean {
   const until = settings?.mutedUntil;

@@ -27,6 +27,7 @@ import * as m024 from './024_sign_in_throttle';
 import * as m025 from './025_message_privacy';
 import * as m026 from './026_directory_open_groups';
 import * as m027 from './027_group_history';
+import * as m028 from './028_threads';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '025_message_privacy': m025,
   '026_directory_open_groups': m026,
   '027_group_history': m027,
+  '028_threads': m028,
 };

@@ -49,6 +49,8 @@ const viewOwned = [
   'secretRecovery',
   'secretVerify',
   'groupAvatar',
+  'threadPanel',
+  'followedThreads',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */

@@ -36,6 +36,7 @@ import { reportsActors } from '../reports/actors';
 import { searchActors } from '../search/actors';
 import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
+import { threadsActors } from '../threads/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
 import { themeActors } from '../theme/actors';
@@ -67,6 +68,7 @@ const lines = {
   ...adminActors,
   ...inviteCodesActors,
   ...secretChatsActors,
+  ...threadsActors,
 } as const;
 
 type Lines = typeof lines;

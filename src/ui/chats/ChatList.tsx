@@ -28,6 +28,8 @@ export interface ChatListProps {
   footer?: ReactNode;
   /** The search field under the title. */
   search?: ReactNode;
+  /** «Обсуждения» above the tiles (the threads feature's entry). */
+  threads?: ReactNode;
   /** Search results, shown instead of the tiles while there are any (or a search is under way). */
   searchResults?: ReactNode;
   /** Each tile's menu (right click, the context-menu key or Shift+F10): mute, pin, archive, clear, delete. */
@@ -61,6 +63,7 @@ export function ChatList(props: ChatListProps) {
         {props.search}
       </div>
       <div className="chat-list-scroll">
+        {!props.searchResults && !archive && props.threads}
         {!props.searchResults &&
           (archive ? (
             <button type="button" className="chat-archive-row" onClick={() => setArchive(false)}>

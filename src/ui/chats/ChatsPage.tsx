@@ -14,6 +14,8 @@ import type { ConversationPaneProps } from './ConversationPane';
 import { ConversationWait } from './ConversationWait';
 import { serviceWorkerSettled } from '../shared/service-worker-settled';
 import { LazySecretDevice } from '../secretChats/index';
+import { ThreadsEntry, useFollowedThreads } from '../threads/index';
+import type { ConversationEntry } from '../../contract/entities';
 import './chats.css';
 
 /**
@@ -28,6 +30,11 @@ const preloadViews = () => {
   void LazyConversationPane.preload();
   void LazyConversationView.preload();
 };
+
+/** «Обсуждения»: its actor lives while the list is shown. */
+function FollowedThreads(props: { entries: readonly ConversationEntry[]; me: string | null }) {
+  return <ThreadsEntry {...useFollowedThreads(props.entries, props.me)} />;
+}
 
 export function ChatsPage() {
   const page = useChatsPage();
@@ -61,6 +68,7 @@ export function ChatsPage() {
             onIntent={preloadPane}
             menu={menu}
             footer={<ChatsFooter />}
+            threads={<FollowedThreads entries={page.entries} me={me} />}
             search={<ListSearchField search={search} />}
             searchResults={listSearchResults(search, page.entries, me, names)}
           />

@@ -24,9 +24,11 @@ import { LazyConversationSearchBar } from '../search/index';
 import { useSecretNotices } from '../secretChats/deferred';
 import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
+import { LazyThreadPanel, useThreadPanel } from '../threads/index';
 import type { useChatActions } from './useChatActions';
 import type { useChatsPage } from './useChatsPage';
 import { useInfoPanel } from './useInfoPanel';
+import { useThreadOpen } from './useThreadOpen';
 import './conversation-pane.css';
 import '../shared/toast.css';
 
@@ -51,6 +53,13 @@ export function ConversationPane(props: ConversationPaneProps) {
   const lines = useSecretNotices(props.conversationId, names);
   const [verifying, setVerifying] = useState(false);
   const closeVerify = useCallback(() => setVerifying(false), []);
+  const thread = useThreadOpen();
+  const onAction = actions.onAction;
+  const showThread = thread.show;
+  const act = useCallback<typeof onAction>(
+    (action, row) => (action === 'thread' ? showThread(row.id) : onAction(action, row)),
+    [onAction, showThread],
+  );
   const view = useConversationPane({
     lines: secret ? lines : undefined,
     conversation: props.conversation,
@@ -60,7 +69,7 @@ export function ConversationPane(props: ConversationPaneProps) {
     me: props.me,
     now: props.now,
     onCall: props.call,
-    onAction: actions.onAction,
+    onAction: act,
     onMoreReactions: actions.onMoreReactions,
   });
   const sel = actions.selection;
@@ -161,6 +170,16 @@ export function ConversationPane(props: ConversationPaneProps) {
           </>
         }
       />
+      {thread.rootId && !info && (
+        <ThreadSide
+          key={thread.rootId}
+          conversationId={props.conversationId}
+          rootId={thread.rootId}
+          me={props.me}
+          entry={props.selectedEntry}
+          onClose={thread.close}
+        />
+      )}
       {info && (
         <InfoPanel
           {...props}
@@ -177,6 +196,28 @@ export function ConversationPane(props: ConversationPaneProps) {
       )}
     </div>
   );
+}
+
+/** A thread's panel: its actor lives while this is mounted (one per thread: the key is the root). */
+function ThreadSide(props: {
+  conversationId: string;
+  rootId: string;
+  me: string;
+  entry: ConversationPaneProps['selectedEntry'];
+  onClose(): void;
+}) {
+  const people = useMemo(
+    () => new Map((props.entry?.conversation.participants ?? []).map((p) => [p.user.id, p.user] as const)),
+    [props.entry],
+  );
+  const panel = useThreadPanel({
+    conversationId: props.conversationId,
+    rootId: props.rootId,
+    me: props.me,
+    people,
+    onClose: props.onClose,
+  });
+  return <LazyThreadPanel {...panel} />;
 }
 
 /** «Информация»: its actor lives while this is mounted. */

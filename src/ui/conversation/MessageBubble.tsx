@@ -10,6 +10,7 @@ import { UPLOAD_FAILED } from '../../machines/composer/index';
 import { LazyEncryptedText } from '../secretChats/index';
 import { lazyView } from '../shared/lazy-view';
 import { useLongPress } from '../shared/useLongPress';
+import { UserAvatar } from '../shared/UserAvatar';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
@@ -41,6 +42,8 @@ export interface MessageBubbleProps {
   onCallBack?(video: boolean): void;
   /** A click on the sender's name opens their member card (groups). */
   onSender?(senderId: string, opener: HTMLElement): void;
+  /** Opens the thread of this root («N ответов»). */
+  onThread?(row: MessageRow): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
 }
@@ -267,6 +270,21 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
         <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
+        {row.thread && (
+          <button
+            type="button"
+            className="msg-thread"
+            data-testid="thread-summary"
+            onClick={() => props.onThread?.(row)}
+          >
+            <span className="msg-thread-faces" aria-hidden="true">
+              {row.thread.repliers.map((u) => (
+                <UserAvatar key={u.id} user={u} size={20} />
+              ))}
+            </span>
+            <span className="msg-thread-count">{row.thread.label}</span>
+          </button>
+        )}
         {row.delivery === 'failed' && pending && (
           <div className="msg-failed">
             <span className="msg-failed-text" data-error={pending.error ?? undefined}>

@@ -101,6 +101,7 @@ export function MessageList(props: MessageListProps) {
   const onCallBack = useCallback((video: boolean) => latest.current.onCall?.(video), []);
   const withSender = Boolean(props.onSender);
   const onSender = useCallback((id: string, el: HTMLElement) => latest.current.onSender?.(id, el), []);
+  const onThread = useCallback((row: MessageRow) => latest.current.onAction('thread', row), []);
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -151,6 +152,7 @@ export function MessageList(props: MessageListProps) {
             onReact={onReact}
             onCallBack={onCallBack}
             onSender={withSender ? onSender : undefined}
+            onThread={onThread}
             observe={row.unread ? watch(row.id) : undefined}
           />
         );
@@ -168,6 +170,7 @@ export function MessageList(props: MessageListProps) {
     onRemove,
     onReact,
     onCallBack,
+    onThread,
     selection,
     withSender,
     onSender,

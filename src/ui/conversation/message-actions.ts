@@ -4,6 +4,7 @@ import type { MessageRow } from './view-model';
 
 export type MessageAction =
   | 'quote'
+  | 'thread'
   | 'copy'
   | 'forward'
   | 'pin'
@@ -26,11 +27,15 @@ export interface MenuOptions {
   canPin: boolean;
   /** Ids of the pinned messages. */
   pinned: ReadonlySet<string>;
+  /** «Ответить в обсуждении» is offered (a group with threads on). */
+  threads?: boolean;
 }
 
 export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuItem[] {
   const items: MessageMenuItem[] = [{ action: 'quote', label: 'Цитировать' }];
   const entry = row.type === 'CALL' || row.type === 'SYSTEM';
+  if (options.threads && !entry && row.type !== 'ENCRYPTED' && !row.threadRootId)
+    items.push({ action: 'thread', label: 'Ответить в обсуждении' });
   if (row.text) items.push({ action: 'copy', label: 'Копировать текст' });
   // An ENCRYPTED message cannot be forwarded (the server refuses it): its text exists only on the devices.
   if (!entry && row.type !== 'ENCRYPTED') items.push({ action: 'forward', label: 'Переслать' });

@@ -210,7 +210,9 @@ export function useConversationPane(options: {
   );
   const canPin = !isGroup || myRole === 'OWNER' || myRole === 'ADMIN';
   const pinnedIds = useMemo(() => new Set(pins.map((m) => m.id)), [pins]);
-  const menuOptions = useMemo(() => ({ canPin, pinned: pinnedIds }), [canPin, pinnedIds]);
+  // Threads: in groups (not secret ones) whose owner or admins left them on.
+  const threads = isGroup && entry?.conversation.secret !== true && entry?.conversation.threadsOff !== true;
+  const menuOptions = useMemo(() => ({ canPin, pinned: pinnedIds, threads }), [canPin, pinnedIds, threads]);
   const shownPin = pins[pinCursor] ?? pins[0];
   const onAction = options.onAction;
   const act = useCallback(

@@ -9,6 +9,7 @@ import {
   formatTime,
   presenceText,
   replyPreview,
+  repliesText,
 } from '../../contract/format';
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
@@ -106,6 +107,10 @@ export interface MessageRow {
   call?: { label: string; video: boolean; missed: boolean } | null;
   /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
   encrypted?: { conversationId: string; ciphertext: string; createdAt: string } | null;
+  /** A thread's root with replies: «N ответов» and the last repliers (newest first). */
+  thread?: { label: string; repliers: { id: string; displayName: string; avatarUrl: string | null }[] } | null;
+  /** A thread reply (shown in its thread's panel, never in the timeline). */
+  threadRootId?: string | null;
   /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
   system?: string | null;
   delivery: Delivery | null;
@@ -203,6 +208,17 @@ export function messageRows(
         ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }
         : null,
       system: m.system ? systemText(m.system) : null,
+      thread: m.thread?.replyCount
+        ? {
+            label: repliesText(m.thread.replyCount),
+            repliers: m.thread.repliers.map((id) => ({
+              id,
+              displayName: name(id),
+              avatarUrl: people.get(id)?.avatarUrl ?? null,
+            })),
+          }
+        : null,
+      threadRootId: m.threadRootId ?? null,
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,

@@ -177,6 +177,17 @@ export function ConversationInfo(props: ConversationInfoProps) {
               {props.invites}
               {props.history && <HistorySettingSection {...props.history} />}
               {props.secretGroup && <SecretHistoryNote />}
+              {view.canManage && props.threadsOn !== null && (
+                <label className="info-switch">
+                  <input
+                    type="checkbox"
+                    checked={props.threadsOn}
+                    disabled={props.busy}
+                    onChange={(e) => props.onThreads(e.target.checked)}
+                  />{' '}
+                  Обсуждения (ответы в отдельной ветке)
+                </label>
+              )}
               <h4 className="info-section">{view.subtitle}</h4>
               <ul className="info-members" aria-label="Участники">
                 {view.members.map((m) => (

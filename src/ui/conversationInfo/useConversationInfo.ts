@@ -128,6 +128,9 @@ export function useConversationInfo(options: {
     onRenameConfirm: () => actor?.send({ type: 'info.renameConfirm' }),
     onLeave: () => actor?.send({ type: 'info.leave' }),
     onOpen: (open: boolean) => actor?.send({ type: 'info.setOpen', open }),
+    /** «Обсуждения» of a group (owner and admins): on unless turned off; null in a secret chat (none there). */
+    threadsOn: entry?.conversation.secret ? null : entry?.conversation.threadsOff !== true,
+    onThreads: (enabled: boolean) => actor?.send({ type: 'info.threads', enabled }),
     onConfirm: () => actor?.send({ type: 'info.confirm' }),
     onCancel: () => actor?.send({ type: 'info.cancel' }),
   };

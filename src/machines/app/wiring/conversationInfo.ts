@@ -20,6 +20,8 @@ export function sendGroupAction(s: Services, conversationId: string, action: Gro
       return s.api.call('leaveConversation', { body: { conversationId } });
     case 'open':
       return s.api.call('updateConversation', { params: { id: conversationId }, body: { open: action.open } });
+    case 'threads':
+      return s.api.call('threadsSetting', { body: { conversationId, enabled: action.enabled } });
   }
 }
 

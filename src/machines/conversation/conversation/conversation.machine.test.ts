@@ -100,6 +100,14 @@ describeModel({
         reactions: [{ emoji: '👍', userIds: ['u2'] }],
       },
     ]),
+    'conversation.thread': oneAtATime(() => [
+      {
+        type: 'conversation.thread',
+        conversationId: 'c1',
+        rootId: 'm1',
+        thread: { replyCount: 1, lastReplyAt: EDITED_AT, repliers: ['u2'] },
+      },
+    ]),
     'conversation.react': oneAtATime(() => [
       { type: 'conversation.react', messageId: 'm1', emoji: '❤️' },
       { type: 'conversation.react', messageId: 'gone', emoji: '❤️' },

@@ -245,6 +245,7 @@ export const conversationMachine = setup({
     'conversation.receipts': { guard: 'here', actions: 'take' },
     'conversation.messageEdited': { guard: 'here', actions: 'take' },
     'conversation.reactions': { guard: 'here', actions: 'take' },
+    'conversation.thread': { guard: 'here', actions: 'take' },
     'conversation.messagesHidden': { guard: 'here', actions: ['take', 'refetchShown'] },
     'conversation.pins': { guard: 'here', actions: 'forwardPins' },
     'edit.saved': { actions: 'take' },

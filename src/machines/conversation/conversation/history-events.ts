@@ -10,6 +10,7 @@ import {
   removeMessage,
   removeMessages,
   setReactions,
+  setThread,
   toggleReaction,
 } from './history';
 
@@ -47,6 +48,8 @@ export function historyAfter(h: History, event: ConversationEvent): Conversation
     }
     case 'conversation.reactions':
       return setReactions(messages, event.messageId, event.reactions);
+    case 'conversation.thread':
+      return setThread(messages, event.rootId, event.thread);
     // Shown at once; the server's answer (or reactions:update) replaces it.
     case 'conversation.react': {
       const current = messages.find((m) => m.id === event.messageId)?.reactions ?? [];

@@ -1,5 +1,5 @@
 // Pure rules for a conversation's message history, shared by the conversation and chats machines.
-import type { Message, Reaction } from '../../../contract/entities';
+import type { Message, Reaction, ThreadSummary } from '../../../contract/entities';
 
 /** The list needs a positive index for the first row that only decreases as older pages are prepended (virtua shifts on it). */
 export const FIRST_ITEM_INDEX = 10_000_000;
@@ -107,6 +107,11 @@ export function setReactions(history: Message[], messageId: string, reactions: R
   return history.some((m) => m.id === messageId)
     ? history.map((m) => (m.id === messageId ? { ...m, reactions } : m))
     : history;
+}
+
+/** The root's thread summary as the server last told it (thread:reply); other messages stay as they are. */
+export function setThread(history: Message[], rootId: string, thread: ThreadSummary): Message[] {
+  return history.some((m) => m.id === rootId) ? history.map((m) => (m.id === rootId ? { ...m, thread } : m)) : history;
 }
 
 /** Whether this user gave this reaction to the message. */

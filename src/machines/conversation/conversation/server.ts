@@ -35,6 +35,16 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
       messageId: p.messageId,
       reactions: p.reactions,
     }),
+    // A thread reply is not in the timeline: only its root's summary changes.
+    'thread:reply': (p) =>
+      p.message.threadRootId
+        ? {
+            type: 'conversation.thread',
+            conversationId: p.conversationId,
+            rootId: p.message.threadRootId,
+            thread: p.thread,
+          }
+        : null,
     'receipts:update': (p) => ({
       type: 'conversation.receipts',
       conversationId: p.conversationId,

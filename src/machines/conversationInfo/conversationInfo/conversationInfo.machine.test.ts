@@ -23,6 +23,7 @@ describeModel({
     'info.remove': () => [{ type: 'info.remove', userId: 'u2' }],
     'info.leave': () => [{ type: 'info.leave' }],
     'info.setOpen': () => [{ type: 'info.setOpen', open: true }],
+    'info.threads': () => [{ type: 'info.threads', enabled: false }],
     'info.confirm': () => [{ type: 'info.confirm' }],
     'info.cancel': () => [{ type: 'info.cancel' }],
     'xstate.done.actor.groupAction': () => [{ type: 'xstate.done.actor.groupAction', output: {} }],

@@ -68,6 +68,10 @@ export const conversationInfoMachine = setup({
           target: 'working',
           actions: assign({ pending: ({ event }) => ({ kind: 'open', open: event.open }), error: null }),
         },
+        'info.threads': {
+          target: 'working',
+          actions: assign({ pending: ({ event }) => ({ kind: 'threads', enabled: event.enabled }), error: null }),
+        },
       },
     },
     adding: {

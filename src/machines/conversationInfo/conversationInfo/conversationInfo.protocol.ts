@@ -12,7 +12,9 @@ export type GroupAction =
   | { kind: 'rename'; title: string }
   | { kind: 'leave' }
   /** «Открытая группа» on or off (docs/behaviour.md §10.25). */
-  | { kind: 'open'; open: boolean };
+  | { kind: 'open'; open: boolean }
+  /** «Обсуждения» on or off (owner and admins). */
+  | { kind: 'threads'; enabled: boolean };
 
 export const ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
 
@@ -42,6 +44,7 @@ export type ConversationInfoEvent =
   | { type: 'info.remove'; userId: string }
   | { type: 'info.leave' }
   | { type: 'info.setOpen'; open: boolean }
+  | { type: 'info.threads'; enabled: boolean }
   | { type: 'info.confirm' }
   | { type: 'info.cancel' };
 

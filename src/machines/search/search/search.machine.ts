@@ -103,7 +103,8 @@ export const searchMachine = setup({
         enqueue.sendTo(chats, {
           type: 'chats.open',
           conversationId: result.conversationId,
-          messageId: result.message.id,
+          // A thread reply is not in the timeline: its root is, with «N ответов» that opens the thread.
+          messageId: result.message.threadRootId ?? result.message.id,
         });
     }),
   },

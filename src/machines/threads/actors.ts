@@ -1,0 +1,17 @@
+// The threads feature's actors («Обсуждения») as the app registers them: each line says what the actor is and how long
+// it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const threadsActors = {
+  threadPanel: {
+    load: () => import('./threadPanel/threadPanel.machine').then((m) => m.threadPanelMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  followedThreads: {
+    load: () => import('./followedThreads/followedThreads.machine').then((m) => m.followedThreadsMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+} as const satisfies ActorLines;

@@ -1,0 +1,69 @@
+// A thread's panel («Обсуждение»; systemId 'threadPanel', alive while the panel is open): the root, its replies
+// paged back like the history, its own composer, and following. Views import this module, never
+// threadPanel.machine.ts.
+import type { Message, ThreadSummary } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export const THREAD_LOAD_FAILED = 'Не удалось загрузить обсуждение';
+export const THREAD_SEND_FAILED = 'Не удалось отправить ответ. Попробуйте ещё раз.';
+export const THREAD_ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
+
+export interface ThreadPanelInput {
+  conversationId: string;
+  rootId: string;
+}
+
+export interface ThreadPanelContext {
+  conversationId: string;
+  rootId: string;
+  root: Message | null;
+  /** Oldest first. */
+  replies: Message[];
+  hasMore: boolean;
+  following: boolean;
+  /** The panel composer's text. */
+  draft: string;
+  error: string | null;
+}
+
+/** What the send of a reply carries besides the text: the members it mentions. */
+export interface ThreadSend {
+  conversationId: string;
+  rootId: string;
+  content: string;
+  mentions: string[];
+}
+
+export type ThreadPanelEvent =
+  | { type: 'thread.more' }
+  | { type: 'thread.input'; text: string }
+  | { type: 'thread.send'; mentions?: string[] }
+  | { type: 'thread.follow'; follow: boolean }
+  /** A reply arrived (thread:reply) with the root's summary as it is now. */
+  | { type: 'thread.reply'; message: Message; thread: ThreadSummary }
+  /** A message was deleted for everyone (message:deleted): a reply of this thread leaves the panel. */
+  | { type: 'thread.deleted'; messageId: string }
+  | { type: 'thread.retry' }
+  | { type: 'thread.close' };
+
+/** The panel was closed (its owner unmounts it). */
+export type ThreadPanelEmitted = { type: 'thread.closed'; rootId: string };
+
+/** Tags the view asks. */
+export const THREAD_TAGS = {
+  loading: 'loading',
+  shown: 'shown',
+  loadingMore: 'loadingMore',
+  sending: 'sending',
+  busy: 'busy',
+  failed: 'failed',
+} as const;
+
+export type ThreadPanelRef = MachineRef<ThreadPanelContext, ThreadPanelEvent, ThreadPanelEmitted>;
+
+declare module '../../shared/system' {
+  interface OwnedActors {
+    /** The open thread's panel (spawned while it is shown). */
+    threadPanel: ThreadPanelRef;
+  }
+}
