@@ -4,8 +4,8 @@
 // off refuses them (403); non-members and removed members are refused at once; live replies reach the open group
 // and the followers only.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/contract/entities';
 import { publishThreadReply } from '../../server/messages/send-message';
+import type { Message } from '../../src/contract/entities';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
@@ -262,17 +262,32 @@ describe('access', () => {
   });
 
   it('a member added later sees the threads of the history they can see only', async () => {
-    const id = await group(anna, [boris]);
-    const old = await say(anna, id, 'До Глеба');
+    // «История для новых участников» «Скрыта»: the newcomer reads from joining on, threads included.
+    const hidden = await group(anna, [boris]);
+    await api.post('/api/conversations/history', { conversationId: hidden, visible: false }, anna.accessToken);
+    const old = await say(anna, hidden, 'До Глеба');
+    await reply(boris, hidden, old.id, 'Ответ до Глеба');
     const add = await api.post(
       '/api/conversations/members/add',
-      { conversationId: id, userIds: [gleb.user.id] },
+      { conversationId: hidden, userIds: [gleb.user.id] },
       anna.accessToken,
     );
     expect(add.status).toBe(200);
-    const fresh = await say(anna, id, 'При Глебе');
+    const fresh = await say(anna, hidden, 'При Глебе');
     expect((await thread(gleb, old.id)).status).toBe(404);
     expect((await thread(gleb, fresh.id)).status).toBe(200);
+    // «Видна» (a new group's choice): the whole history, and every thread in it.
+    const open = await group(anna, [boris]);
+    const earlier = await say(anna, open, 'До Глеба');
+    await reply(boris, open, earlier.id, 'Ответ до Глеба');
+    await api.post(
+      '/api/conversations/members/add',
+      { conversationId: open, userIds: [gleb.user.id] },
+      anna.accessToken,
+    );
+    const seen = await thread(gleb, earlier.id);
+    expect(seen.status).toBe(200);
+    expect(JSON.stringify(seen.body)).toContain('Ответ до Глеба');
   });
 
   it('threads off: owners and admins only; then every thread route answers 403 in Russian', async () => {
