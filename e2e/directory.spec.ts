@@ -2,7 +2,8 @@
 // administers it): with the directory off the contacts page has no «Люди»; the administrator turns it on in
 // «Регистрация»; an owner opens her group in «Информация»; someone who is nobody's friend finds a person in «Люди»,
 // finds the open group and joins it with «Вступить» (the owner sees «… вступил(а) в группу» live), and makes a group
-// with a person ticked under «Люди» in «Создать групповой чат»; axe on each new screen in both themes.
+// with a person ticked under «Люди» in «Создать групповой чат»; the owner adds someone from «Люди» in «Добавить
+// участников»; axe on each new screen in both themes.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -89,4 +90,20 @@ test('the administrator turns the directory on; a newcomer finds a person and an
     vera.accessToken,
   );
   expect(conversations.map((e) => e.conversation.title)).toContain('Соседи');
+
+  // «Добавить участников» in «Информация» offers «Люди» too: Борис (no friends) adds Вера from there.
+  await panel(B.page).getByRole('button', { name: 'Добавить участников' }).click();
+  const add = panel(B.page).getByRole('group', { name: 'Добавить участников' });
+  await expect(add).toContainText('Все ваши друзья уже в группе');
+  const addPeople = add.getByRole('group', { name: 'Люди' });
+  await expect(addPeople).toBeVisible();
+  await addPeople.getByRole('searchbox', { name: 'Поиск по имени, @нику или ID' }).fill('сосед');
+  // Members are not offered again: only Вера.
+  await expect(addPeople.getByRole('checkbox')).toHaveCount(1);
+  await expect(add.getByRole('button', { name: 'Добавить', exact: true })).toBeDisabled();
+  await addPeople.getByRole('checkbox', { name: /Вера Соседка/ }).check();
+  await expectNoSeriousA11yViolations(B.page, '«Добавить участников» with «Люди»');
+  await add.getByRole('button', { name: 'Добавить', exact: true }).click();
+  await expect(panel(B.page).locator('.info-subtitle')).toHaveText('4 участника');
+  await expect(add).toHaveCount(0);
 });

@@ -286,4 +286,12 @@ test('«@» in a group suggests members; the mention is highlighted and the mute
   await expect(messageWith(B.page, 'берёт палатку').locator('.msg-mention.me')).toHaveText('@Борис');
   await B.page.goBack();
   await expect(tile(B.page, id).getByTestId('chat-tile-mention')).toHaveCount(0);
+
+  // The owner may call everyone: «все» («Упомянуть всех») comes first, and choosing it writes `@все `.
+  await input(A.page).pressSequentially('Сбор в девять @вс');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list.getByRole('option').first()).toContainText('Упомянуть всех');
+  await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+  await input(A.page).press('Enter');
+  await expect(input(A.page)).toHaveValue('Сбор в девять @все ');
 });

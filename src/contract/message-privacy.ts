@@ -28,5 +28,9 @@ export const MENTION_EVERYONE = '@все';
 /** Above this many members only the owner and admins may use `@все`. */
 export const MENTION_EVERYONE_FREE_UP_TO = 20;
 
+/** Whether someone of `role` may call everyone with `@все` in a group of `memberCount` (the client offers it so). */
+export const mayMentionEveryone = (memberCount: number, role: 'OWNER' | 'ADMIN' | 'MEMBER' | undefined): boolean =>
+  memberCount <= MENTION_EVERYONE_FREE_UP_TO || role === 'OWNER' || role === 'ADMIN';
+
 /** Whether a text has `@все` as a word of its own (not «@всем», not «a@все»). */
 export const mentionsEveryone = (text: string): boolean => /(^|[^\p{L}\p{N}_@])@все(?![\p{L}\p{N}_])/u.test(text);

@@ -204,7 +204,16 @@ export function Composer(props: ComposerProps) {
                 mentions.choose(i);
               }}
             >
-              <span className="mention-name">{m.name}</span> <span className="mention-username">@{m.username}</span>
+              {m.everyone ? (
+                <>
+                  <span className="mention-name">{m.name}</span>{' '}
+                  <span className="mention-username">Упомянуть всех</span>
+                </>
+              ) : (
+                <>
+                  <span className="mention-name">{m.name}</span> <span className="mention-username">@{m.username}</span>
+                </>
+              )}
             </div>
           ))}
         </div>

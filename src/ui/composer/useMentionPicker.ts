@@ -10,6 +10,8 @@ const NONE: MentionCandidate[] = [];
 export function useMentionPicker(options: {
   /** Who can be mentioned (a group's other members); empty in a direct chat, where there is no list. */
   members: MentionCandidate[];
+  /** Whether «все» (`@все`) is offered: a plaintext group where the user may call everyone. */
+  everyone?: boolean;
   text: string;
   onText(text: string): void;
 }) {
@@ -37,8 +39,8 @@ export function useMentionPicker(options: {
       return at;
     },
     input: (text: string, caret: number) => {
-      if (latest.current.members.length)
-        actor?.send({ type: 'mention.input', text, caret, members: latest.current.members });
+      const { members, everyone } = latest.current;
+      if (members.length) actor?.send({ type: 'mention.input', text, caret, members, everyone: everyone ?? false });
     },
     next: () => actor?.send({ type: 'mention.next' }),
     prev: () => actor?.send({ type: 'mention.prev' }),

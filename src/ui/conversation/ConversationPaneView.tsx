@@ -11,6 +11,7 @@ export function ConversationPaneView(props: ConversationViewProps) {
   const sendPreview = useSendPreview();
   const mentionPicker = useMentionPicker({
     members: props.mentionable ?? [],
+    everyone: props.mentionEveryone ?? false,
     text: props.composer.text,
     onText: props.composer.onText,
   });

@@ -54,6 +54,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   members?: ReadonlyMap<string, PublicUser>;
   /** Who «@» can name in this conversation (a group's other members; none in a direct chat). */
   mentionable?: { id: string; name: string; username: string }[];
+  /** Whether «@» offers «все» (`@все`) first: a plaintext group where the user may call everyone. */
+  mentionEveryone?: boolean;
   /** The «@» list's actor as values and callbacks. */
   mentionPicker?: MentionPickerView | null;
   /** The send preview's actor as values and callbacks (files wait there for a caption). */

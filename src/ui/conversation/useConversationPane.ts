@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo } from 'react';
 import type { ConversationEntry, Message, PublicUser } from '../../contract/entities';
 import { displayName, isGroupConversation, replyPreview } from '../../contract/format';
+import { mayMentionEveryone } from '../../contract/message-privacy';
 
 import type { ComposerRef } from '../../machines/composer/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/index';
@@ -244,6 +245,13 @@ export function useConversationPane(options: {
     onMoreReactions: options.onMoreReactions,
     menuOptions,
     mentionable: isGroup ? mentionable : [],
+    // A secret group's text is not read by the server, so `@все` calls nobody there (docs/behaviour.md §10.28).
+    mentionEveryone: Boolean(
+      isGroup &&
+        entry &&
+        !entry.conversation.secret &&
+        mayMentionEveryone(entry.conversation.participants.length, myRole),
+    ),
     members: isGroup ? people : undefined,
     pinBar: shownPin
       ? {

@@ -1,15 +1,35 @@
 // «Информация» (beside the conversation on wide screens, the whole screen on narrow ones): a group's picture,
 // title, member count and members with presence and roles, with what one's role allows; a direct chat's other
 // person with EBLID and «О себе». Renders from props (useConversationInfo).
-import { Suspense, useId, useState } from 'react';
+import { type ReactNode, Suspense, useId, useState } from 'react';
 import type { PublicUser } from '../../contract/entities';
 import { LazyMemberWrite } from '../contacts/index';
+import { LazyDirectoryPicker } from '../directory/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
 
-export function ConversationInfo(props: ConversationInfoProps) {
+export type ConversationInfoViewProps = ConversationInfoProps & {
+  /** «Люди» from the directory under the friends in «Добавить участников», while it is on (§10.28). */
+  addPeople?: ReactNode;
+};
+
+/** «Информация» with «Люди» from the directory to add to a group. */
+export function ConnectedConversationInfo(props: ConversationInfoProps) {
+  return (
+    <ConversationInfo
+      {...props}
+      addPeople={
+        props.adding ? (
+          <LazyDirectoryPicker selected={props.selected} onToggle={props.onToggle} exclude={props.addExclude} />
+        ) : null
+      }
+    />
+  );
+}
+
+export function ConversationInfo(props: ConversationInfoViewProps) {
   const { view } = props;
   // The member whose «Написать» is under way (its actor lives while it is set).
   const [writing, setWriting] = useState<PublicUser | null>(null);
@@ -158,10 +178,11 @@ export function ConversationInfo(props: ConversationInfoProps) {
                       ))}
                     </ul>
                   )}
+                  {props.addPeople}
                   <button
                     type="button"
                     className="button"
-                    disabled={props.busy || !props.addable.some((f) => f.ticked)}
+                    disabled={props.busy || props.selected.length === 0}
                     onClick={props.onAddConfirm}
                   >
                     Добавить

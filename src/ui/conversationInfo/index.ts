@@ -6,5 +6,5 @@ export type { ConversationInfoProps } from './useConversationInfo';
 export { useConversationInfo } from './useConversationInfo';
 /** Loaded when first opened, keeping it out of the chats page's first bundle. */
 export const LazyConversationInfo = lazyView<ConversationInfoProps>(() =>
-  import('./ConversationInfo').then((m) => m.ConversationInfo),
+  import('./ConversationInfo').then((m) => m.ConnectedConversationInfo),
 );

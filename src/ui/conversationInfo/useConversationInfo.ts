@@ -66,9 +66,12 @@ export function useConversationInfo(options: {
     return map as ReadonlyMap<string, PublicUser>;
   }, [entry, me]);
   const memberIds = new Set(entry?.conversation.participants.map((p) => p.user.id) ?? []);
-  const addable = filterContacts(contacts, 'accepted')
+  const friends = filterContacts(contacts, 'accepted');
+  const addable = friends
     .filter((c) => !memberIds.has(c.friend.id))
     .map((c) => ({ id: c.friend.id, name: displayName(c.friend), ticked: selected.includes(c.friend.id) }));
+  // «Люди» under the friends leave out who is listed above or already in the group (docs/behaviour.md §10.28).
+  const addExclude: ReadonlySet<string> = new Set([...memberIds, ...friends.map((c) => c.friend.id)]);
   const nameOf = (id: string) => view?.members.find((m) => m.id === id)?.name ?? '';
   const confirmText =
     pending?.kind === 'leave'
@@ -114,6 +117,9 @@ export function useConversationInfo(options: {
     busy,
     error,
     addable,
+    /** Everyone ticked, friends and people from the directory alike. */
+    selected,
+    addExclude,
     title,
     onClose,
     onAction: (a: GroupAction) => {

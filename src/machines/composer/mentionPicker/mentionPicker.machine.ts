@@ -1,11 +1,12 @@
 // The «@» list (protocol: mentionPicker.protocol.ts). Matching is by the start of the name's words or the username,
 // without regard to case (Russian letters included).
 import { assign, emit, setup } from 'xstate';
-import type {
-  MentionCandidate,
-  MentionPickerContext,
-  MentionPickerEmitted,
-  MentionPickerEvent,
+import {
+  EVERYONE_CANDIDATE,
+  type MentionCandidate,
+  type MentionPickerContext,
+  type MentionPickerEmitted,
+  type MentionPickerEvent,
 } from './mentionPicker.protocol';
 
 export * from './mentionPicker.protocol';
@@ -40,6 +41,13 @@ export function matchMembers(members: MentionCandidate[], query: string): Mentio
     .map((x) => x.m);
 }
 
+/** The list for a query: «все» first when the user may use it and the query begins it, then the members. */
+export function offered(members: MentionCandidate[], query: string, everyone = false): MentionCandidate[] {
+  const found = matchMembers(members, query);
+  if (!everyone || !EVERYONE_CANDIDATE.name.startsWith(query.toLocaleLowerCase('ru'))) return found;
+  return [EVERYONE_CANDIDATE, ...found].slice(0, MENTION_LIST_MAX);
+}
+
 const CLOSED = { candidates: [], index: 0, start: 0, end: 0 };
 
 export const mentionPickerMachine = setup({
@@ -52,7 +60,7 @@ export const mentionPickerMachine = setup({
     offers: ({ context, event }) => {
       if (event.type !== 'mention.input' || event.text === context.dismissed) return false;
       const q = mentionQuery(event.text, event.caret);
-      return q !== null && matchMembers(event.members, q.query).length > 0;
+      return q !== null && offered(event.members, q.query, event.everyone).length > 0;
     },
   },
   actions: {
@@ -61,7 +69,7 @@ export const mentionPickerMachine = setup({
       const q = mentionQuery(event.text, event.caret);
       if (!q) return { ...CLOSED, text: event.text };
       return {
-        candidates: matchMembers(event.members, q.query),
+        candidates: offered(event.members, q.query, event.everyone),
         index: 0,
         start: q.start,
         end: event.caret,
