@@ -38,6 +38,8 @@ const props = (over: Partial<ConversationInfoViewProps> = {}): ConversationInfoV
   onTitle: vi.fn(),
   onRenameConfirm: vi.fn(),
   onLeave: vi.fn(),
+  threadsOn: null,
+  onThreads: vi.fn(),
   onOpen: vi.fn(),
   onConfirm: vi.fn(),
   onCancel: vi.fn(),
