@@ -30,6 +30,8 @@ export function RegistrationView(props: AdminRegistrationView) {
   const [membersCanInvite, setMembersCanInvite] = useState(false);
   const [retention, setRetention] = useState('');
   const [directory, setDirectory] = useState(false);
+  // Until the server's settings are here the controls wait: a choice made on the defaults would be overwritten by them.
+  const waiting = !props.settings;
   const ids = {
     members: useId(),
     retention: useId(),
@@ -82,6 +84,7 @@ export function RegistrationView(props: AdminRegistrationView) {
               name="registration"
               value={m.value}
               checked={mode === m.value}
+              disabled={waiting}
               onChange={() => setMode(m.value)}
             />
             <span>
@@ -96,6 +99,7 @@ export function RegistrationView(props: AdminRegistrationView) {
           id={ids.members}
           type="checkbox"
           checked={membersCanInvite}
+          disabled={waiting}
           onChange={(e) => setMembersCanInvite(e.target.checked)}
         />
         Участники могут приглашать
@@ -107,6 +111,7 @@ export function RegistrationView(props: AdminRegistrationView) {
             type="checkbox"
             aria-describedby={ids.directoryHint}
             checked={directory}
+            disabled={waiting}
             onChange={(e) => setDirectory(e.target.checked)}
           />
           Каталог участников
@@ -126,6 +131,7 @@ export function RegistrationView(props: AdminRegistrationView) {
           inputMode="numeric"
           aria-describedby={ids.retentionHint}
           value={retention}
+          disabled={waiting}
           onChange={(e) => setRetention(e.target.value)}
         />
         <small className="hint" id={ids.retentionHint}>
@@ -138,7 +144,7 @@ export function RegistrationView(props: AdminRegistrationView) {
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" className="button primary" disabled={props.busy || !props.settings}>
+        <button type="submit" className="button primary" disabled={props.busy || waiting}>
           Сохранить
         </button>
         {props.saved && (

@@ -18,6 +18,25 @@ describe('«Регистрация» view', () => {
     );
     expect(screen.getByRole('radio', { name: /По приглашениям/ })).toBeChecked();
   });
+
+  it('keeps its controls waiting until the settings are here, so no choice is made on the defaults', () => {
+    const props = { busy: true, saved: false, error: null, onSave: vi.fn(), onReload: vi.fn() };
+    const { rerender } = render(<RegistrationView settings={null} {...props} />);
+    for (const radio of screen.getAllByRole('radio')) expect(radio).toBeDisabled();
+    expect(screen.getByLabelText('Участники могут приглашать')).toBeDisabled();
+    expect(screen.getByLabelText('Каталог участников')).toBeDisabled();
+    expect(screen.getByLabelText('Хранить сообщения, дней')).toBeDisabled();
+    rerender(
+      <RegistrationView
+        settings={{ registration: 'closed', membersCanInvite: true, retentionDays: 30, directory: false }}
+        {...props}
+        busy={false}
+      />,
+    );
+    expect(screen.getByRole('radio', { name: /По приглашениям/ })).toBeEnabled();
+    expect(screen.getByRole('radio', { name: /Закрыта/ })).toBeChecked();
+    expect(screen.getByLabelText('Участники могут приглашать')).toBeChecked();
+  });
 });
 
 describe('«Пользователи» view', () => {
