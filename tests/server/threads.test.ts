@@ -190,6 +190,30 @@ describe('following', () => {
     expect(veraSeen.events()).not.toContain('thread:reply');
     expect(veraSeen.events()).not.toContain('message:notify');
   });
+
+  it("a reply's deletion tells every member the root's new summary; other deletions carry none", async () => {
+    const id = await group(anna, [boris, vera]);
+    const root = await say(anna, id, 'Корень');
+    const first = await reply(boris, id, root.id, 'Первый');
+    const second = await reply(vera, id, root.id, 'Второй');
+    const annaSocket = await connect(srv.url, anna.accessToken);
+    const heard = next(annaSocket, 'message:deleted');
+    expect((await api.post('/api/messages/delete', { messageId: second.id }, vera.accessToken)).status).toBe(200);
+    const got = await heard;
+    expect(got).toMatchObject({ conversationId: id, messageId: second.id, threadRootId: root.id });
+    expect(got.thread).toMatchObject({ replyCount: 1, repliers: [boris.user.id] });
+    // The last reply gone: nothing left to show.
+    const again = next(annaSocket, 'message:deleted');
+    expect((await api.post('/api/messages/delete', { messageId: first.id }, boris.accessToken)).status).toBe(200);
+    expect((await again).thread).toEqual({ replyCount: 0, lastReplyAt: null, repliers: [] });
+    expect((await thread(anna, root.id)).body.root.thread?.replyCount ?? 0).toBe(0);
+    const plain = next(annaSocket, 'message:deleted');
+    expect((await api.post('/api/messages/delete', { messageId: root.id }, anna.accessToken)).status).toBe(200);
+    const rootGone = await plain;
+    expect(rootGone.messageId).toBe(root.id);
+    expect(rootGone.threadRootId).toBeUndefined();
+    expect(rootGone.thread).toBeUndefined();
+  });
 });
 
 describe('search', () => {
