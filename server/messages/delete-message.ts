@@ -1,10 +1,11 @@
 // Deleting a message for everyone: only its sender, only while it is visible; the list caches and every member's
-// sockets learn of it.
+// sockets learn of it (a thread reply with its root's new summary).
 import type { ConversationListCache } from '../conversations/list-cache';
 import { memberIds, membersFor } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
+import { threadSummaries } from './thread-summary';
 
 export const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
 
@@ -37,7 +38,16 @@ export function createMessageDeleter({ db, lists, realtime, unpin }: DeleteDeps)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     lists.changed(members, row.conversation_id);
-    realtime.toUsers(members, 'message:deleted', { conversationId: row.conversation_id, messageId: row.id });
+    // A thread reply: its root's «N ответов» as it is now goes with it, so every timeline changes at once.
+    const rootId = row.thread_root_id;
+    const thread = rootId
+      ? ((await threadSummaries(db, [rootId])).get(rootId) ?? { replyCount: 0, lastReplyAt: null, repliers: [] })
+      : undefined;
+    realtime.toUsers(members, 'message:deleted', {
+      conversationId: row.conversation_id,
+      messageId: row.id,
+      ...(rootId && thread ? { threadRootId: rootId, thread } : {}),
+    });
     await unpin?.(row.conversation_id, row.id, members, moderator ? row.sender_id : userId);
   };
 }

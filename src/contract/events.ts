@@ -89,7 +89,13 @@ export const serverEvents = {
   'thread:reply': z.object({ conversationId: Id, message: Message, thread: ThreadSummary }),
   /** One read a thread, or followed or unfollowed it: every tab of theirs (the «Обсуждения» count). */
   'thread:read': z.object({ rootId: Id }),
-  'message:deleted': z.object({ conversationId: Id, messageId: Id }),
+  /** A thread reply's deletion carries its root and the root's summary as it is now. */
+  'message:deleted': z.object({
+    conversationId: Id,
+    messageId: Id,
+    threadRootId: Id.optional(),
+    thread: ThreadSummary.optional(),
+  }),
   /** The sender changed the text (only when it changed); `mentions` are the new text's. */
   'message:edited': z.object({
     conversationId: Id,

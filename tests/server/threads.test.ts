@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { publishThreadReply } from '../../server/messages/send-message';
 import type { Message } from '../../src/contract/entities';
 import { client, startTestServer, type TestServer } from './harness';
+import { redisAvailable, redisUrl } from './redis-probe';
 import { type Api, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -190,6 +191,30 @@ describe('following', () => {
     expect(veraSeen.events()).not.toContain('thread:reply');
     expect(veraSeen.events()).not.toContain('message:notify');
   });
+
+  it("a reply's deletion tells every member the root's new summary; other deletions carry none", async () => {
+    const id = await group(anna, [boris, vera]);
+    const root = await say(anna, id, 'Корень');
+    const first = await reply(boris, id, root.id, 'Первый');
+    const second = await reply(vera, id, root.id, 'Второй');
+    const annaSocket = await connect(srv.url, anna.accessToken);
+    const heard = next(annaSocket, 'message:deleted');
+    expect((await api.post('/api/messages/delete', { messageId: second.id }, vera.accessToken)).status).toBe(200);
+    const got = await heard;
+    expect(got).toMatchObject({ conversationId: id, messageId: second.id, threadRootId: root.id });
+    expect(got.thread).toMatchObject({ replyCount: 1, repliers: [boris.user.id] });
+    // The last reply gone: nothing left to show.
+    const again = next(annaSocket, 'message:deleted');
+    expect((await api.post('/api/messages/delete', { messageId: first.id }, boris.accessToken)).status).toBe(200);
+    expect((await again).thread).toEqual({ replyCount: 0, lastReplyAt: null, repliers: [] });
+    expect((await thread(anna, root.id)).body.root.thread?.replyCount ?? 0).toBe(0);
+    const plain = next(annaSocket, 'message:deleted');
+    expect((await api.post('/api/messages/delete', { messageId: root.id }, anna.accessToken)).status).toBe(200);
+    const rootGone = await plain;
+    expect(rootGone.messageId).toBe(root.id);
+    expect(rootGone.threadRootId).toBeUndefined();
+    expect(rootGone.thread).toBeUndefined();
+  });
 });
 
 describe('search', () => {
@@ -318,5 +343,47 @@ describe('access', () => {
     const on = await api.post('/api/conversations/threads', { conversationId: id, enabled: true }, anna.accessToken);
     expect(on.body.conversation.threadsOff).toBeUndefined();
     expect((await thread(boris, root.id)).status).toBe(200);
+  });
+});
+
+const redis = await redisAvailable();
+
+describe.skipIf(!redis)('two server processes behind Redis', () => {
+  let one: TestServer;
+  let two: TestServer;
+
+  beforeAll(async () => {
+    one = await startTestServer({ redisUrl });
+    // One deployment, two processes: the same data directory and database.
+    two = await startTestServer({ redisUrl, dataDir: one.config.dataDir, databaseUrl: one.config.databaseUrl });
+  });
+  afterAll(async () => {
+    closeAll();
+    await two?.close();
+    await one?.close();
+  });
+
+  it("a reply deleted on one process changes its root's count for a member on the other", async () => {
+    const api1 = client(one.url);
+    const [owner, member] = await Promise.all(['t-own', 't-mem'].map((n) => api1.user(n)));
+    await befriend(api1, owner, member);
+    const made = await api1.post(
+      '/api/conversations',
+      { participantIds: [member.user.id], title: 'Цех', isGroup: true },
+      owner.accessToken,
+    );
+    const id = made.body.conversation.id as string;
+    const send = (u: TestUser, content: string, extra = {}) =>
+      api1.post('/api/conversations/send', { conversationId: id, type: 'TEXT', content, ...extra }, u.accessToken);
+    const root = (await send(owner, 'Корень')).body.message as Msg;
+    await send(member, 'Первый', { threadRootId: root.id });
+    const gone = (await send(owner, 'Второй', { threadRootId: root.id })).body.message as Msg;
+    const memberOnTwo = await connect(two.url, member.accessToken);
+    type Deleted = { messageId: string; threadRootId?: string; thread?: Msg['thread'] };
+    const heard = next<Deleted>(memberOnTwo, 'message:deleted', (p) => p.messageId === gone.id);
+    expect((await api1.post('/api/messages/delete', { messageId: gone.id }, owner.accessToken)).status).toBe(200);
+    const got = await heard;
+    expect(got.threadRootId).toBe(root.id);
+    expect(got.thread).toMatchObject({ replyCount: 1, repliers: [member.user.id] });
   });
 });

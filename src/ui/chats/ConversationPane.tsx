@@ -19,7 +19,7 @@ import {
 } from '../messageActions/index';
 import { LazyGroupPicture } from '../profile/index';
 import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
-import { useConversationSearch } from '../search/deferred';
+import { useConversationSearch, useListFoundThread } from '../search/deferred';
 import { LazyConversationSearchBar } from '../search/index';
 import { useSecretNotices } from '../secretChats/deferred';
 import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
@@ -74,7 +74,9 @@ export function ConversationPane(props: ConversationPaneProps) {
   });
   const sel = actions.selection;
   const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
-  const search = useConversationSearch(props.conversationId);
+  // A search hit that is a thread reply (here or in the list's search) opens the thread at it.
+  const search = useConversationSearch(props.conversationId, showThread);
+  useListFoundThread(props.conversationId, showThread);
   const { open: info, show: showInfo, close: closeInfo } = useInfoPanel();
   // Blocking the other person of a direct chat: from «Информация» or the notice that replaces the composer.
   const blocking = useBlocking();
@@ -175,6 +177,7 @@ export function ConversationPane(props: ConversationPaneProps) {
           key={thread.rootId}
           conversationId={props.conversationId}
           rootId={thread.rootId}
+          found={thread.found}
           me={props.me}
           entry={props.selectedEntry}
           onClose={thread.close}
@@ -202,6 +205,7 @@ export function ConversationPane(props: ConversationPaneProps) {
 function ThreadSide(props: {
   conversationId: string;
   rootId: string;
+  found: string | null;
   me: string;
   entry: ConversationPaneProps['selectedEntry'];
   onClose(): void;
@@ -216,6 +220,7 @@ function ThreadSide(props: {
     me: props.me,
     people,
     onClose: props.onClose,
+    found: props.found,
   });
   return <LazyThreadPanel {...panel} />;
 }

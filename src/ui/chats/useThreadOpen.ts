@@ -6,16 +6,19 @@ import { useLocation, useNavigate } from 'react-router-dom';
 export function useThreadOpen() {
   const location = useLocation();
   const navigate = useNavigate();
-  const state = location.state as { thread?: unknown; step?: unknown } | null;
+  const state = location.state as { thread?: unknown; step?: unknown; found?: unknown } | null;
   const rootId = typeof state?.thread === 'string' ? state.thread : null;
+  // The reply a search result opened the thread at (highlighted in the panel).
+  const found = rootId && typeof state?.found === 'string' ? state.found : null;
   const { pathname, search } = location;
   const show = useCallback(
-    (id: string) => {
-      if (rootId === id) return;
-      // Another thread replaces the open one (no extra step to go Back through).
-      navigate(pathname + search, { state: { thread: id, step: true }, replace: rootId !== null });
+    (id: string, at?: string) => {
+      if (rootId === id && !at) return;
+      // Another thread (or another reply of this one) replaces the open one (no extra step to go Back through).
+      const next = { thread: id, step: rootId === null ? true : state?.step === true, ...(at ? { found: at } : {}) };
+      navigate(pathname + search, { state: next, replace: rootId !== null });
     },
-    [rootId, navigate, pathname, search],
+    [rootId, state?.step, navigate, pathname, search],
   );
   // A step this chat pushed is taken back, as Back would; a thread opened from «Обсуждения» came with the chat's own
   // step, which stays (the chat remains open).
@@ -25,5 +28,5 @@ export function useThreadOpen() {
     if (pushed) navigate(-1);
     else navigate(pathname + search, { replace: true, state: null });
   }, [rootId, pushed, navigate, pathname, search]);
-  return { rootId, show, close };
+  return { rootId, found, show, close };
 }

@@ -2,17 +2,24 @@
 // bar is open. ↑ steps to the next older hit (paging on at the end of what is loaded), ↓ to the newer one; each
 // step opens the hit, which the chats actor turns into a jump of the open conversation.
 import { useEffect, useState } from 'react';
-import type { ConversationSearchBarProps } from './ConversationSearchBar';
 import { useOwnedActor } from '../app/useOwnedActor';
+import type { ConversationSearchBarProps } from './ConversationSearchBar';
+import { type ShowThread, useFoundThread } from './useFoundThread';
 import { useSearchView } from './useSearch';
 
-export function useConversationSearch(conversationId: string): {
+export function useConversationSearch(
+  conversationId: string,
+  /** A hit that is a thread reply opens its thread's panel at it. */
+  showThread: ShowThread,
+): {
   open: boolean;
   show(): void;
   bar: ConversationSearchBarProps;
 } {
   // The open conversation's own search: alive while its pane is shown.
-  const search = useSearchView(useOwnedActor('conversationSearch'));
+  const actor = useOwnedActor('conversationSearch');
+  const search = useSearchView(actor);
+  useFoundThread(actor, conversationId, showThread);
   const [open, setOpen] = useState(false);
   const { scope } = search;
   // A bar opened on another conversation starts empty; closing forgets the query.

@@ -4,9 +4,18 @@ import { UserAvatar } from '../shared/UserAvatar';
 import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 import './threads.css';
 
-function ThreadMessage({ m, testId }: { m: ThreadMessageView; testId: string }) {
+/** A found reply is brought into view as it appears. */
+const intoView = (el: HTMLLIElement | null) => el?.scrollIntoView?.({ block: 'center' });
+
+function ThreadMessage({ m, testId, found = false }: { m: ThreadMessageView; testId: string; found?: boolean }) {
   return (
-    <li className="thread-msg" data-testid={testId} data-message-id={m.id}>
+    <li
+      className={found ? 'thread-msg thread-msg-found' : 'thread-msg'}
+      data-testid={testId}
+      data-message-id={m.id}
+      aria-current={found ? 'true' : undefined}
+      ref={found ? intoView : undefined}
+    >
       <UserAvatar user={m.sender} size={32} />
       <div className="thread-msg-body">
         <div className="thread-msg-head">
@@ -63,7 +72,7 @@ export function ThreadPanel(props: ThreadPanelProps) {
             )}
             <ol className="thread-list" aria-label="Ответы">
               {props.rows.map((m) => (
-                <ThreadMessage key={m.id} m={m} testId="thread-reply" />
+                <ThreadMessage key={m.id} m={m} testId="thread-reply" found={m.id === props.found} />
               ))}
             </ol>
           </>

@@ -33,6 +33,8 @@ export function useThreadPanel(options: {
   me: string;
   people: ReadonlyMap<string, PublicUser>;
   onClose(): void;
+  /** The reply a search result opened the thread at: highlighted once it is shown. */
+  found?: string | null;
 }) {
   const { conversationId, rootId, me, people, onClose } = options;
   const actor = useOwnedActor('threadPanel', { conversationId, rootId });
@@ -85,6 +87,7 @@ export function useThreadPanel(options: {
     root: root ? view(root) : null,
     count: repliesText(root?.thread?.replyCount ?? rows.length),
     rows,
+    found: options.found ?? null,
     hasMore,
     loadingMore,
     sending,

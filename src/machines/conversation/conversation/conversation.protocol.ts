@@ -4,8 +4,8 @@
 // Peers and views import this module, never conversation.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
 import type { Message, Reaction, ThreadSummary } from '../../../contract/entities';
+import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
-import type { RequestQueueReport, RequestQueueRef } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
 import type { PageBackParentEvent, PageBackRef } from '../pageBack/pageBack.protocol';
 import type { PinsParentEvent, PinsRef } from '../pins/pins.protocol';
@@ -56,7 +56,13 @@ export interface ConversationContext {
 export type ConversationEvent =
   | { type: 'conversation.messageArrived'; message: Message }
   | { type: 'conversation.messageSent'; message: Message }
-  | { type: 'conversation.messageDeleted'; conversationId: string; messageId: string }
+  | {
+      type: 'conversation.messageDeleted';
+      conversationId: string;
+      messageId: string;
+      /** A thread reply's deletion: its root and the root's summary as it is now. */
+      thread?: { rootId: string; summary: ThreadSummary };
+    }
   | {
       type: 'conversation.messageEdited';
       conversationId: string;

@@ -32,7 +32,11 @@ export function historyAfter(h: History, event: ConversationEvent): Conversation
     case 'conversation.messageArrived':
     case 'conversation.messageSent':
       return mergeMessages(messages, [event.message]);
-    case 'conversation.messageDeleted':
+    case 'conversation.messageDeleted': {
+      // A reply is not in the timeline: its root's «N ответов» changes.
+      const rest = removeMessage(messages, event.messageId);
+      return event.thread ? setThread(rest, event.thread.rootId, event.thread.summary) : rest;
+    }
     case 'conversation.delete':
       return removeMessage(messages, event.messageId);
     case 'conversation.messagesHidden':

@@ -13,6 +13,7 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
       type: 'conversation.messageDeleted',
       conversationId: p.conversationId,
       messageId: p.messageId,
+      ...(p.threadRootId && p.thread ? { thread: { rootId: p.threadRootId, summary: p.thread } } : {}),
     }),
     'message:edited': (p) => ({
       type: 'conversation.messageEdited',

@@ -9,9 +9,9 @@ import { NOTHING_FOUND, SEARCH_FAILED, type SearchAnswer, type SearchRequest, se
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
-const result = (id: string, conversationId = 'c1'): SearchResult => ({
+const result = (id: string, conversationId = 'c1', threadRootId?: string): SearchResult => ({
   conversationId,
-  message: message(id, 'u2', 1, { conversationId }),
+  message: message(id, 'u2', 1, { conversationId, ...(threadRootId ? { threadRootId } : {}) }),
   snippet: `текст ${id}`,
   highlights: [[0, 5]],
 });
@@ -50,12 +50,14 @@ describeModel({
       { type: 'search.choose' },
       ...(s.context.active === -1 ? [{ type: 'search.choose', index: 0 }] : []),
     ],
+    'search.threadShown': (s) => (s.context.thread ? [{ type: 'search.threadShown' }] : []),
     'xstate.done.actor.find': (s: Snap) => [
       {
         type: 'xstate.done.actor.find',
         output: answer(
           s.context.query,
-          [result('m1'), result('m2', 'c2')],
+          // m2 is a thread reply: choosing it leaves the thread for the open conversation.
+          [result('m1'), result('m2', 'c2', 'r2')],
           'm2',
           s.context.conversationId ? { conversationId: s.context.conversationId } : {},
         ),
@@ -174,6 +176,24 @@ describe('search with a fetching actor', () => {
     actor.send({ type: 'search.clear' });
     expect(actor.getSnapshot().context).toMatchObject({ query: '', results: [], active: -1 });
     expect(actor.getSnapshot().hasTag('empty')).toBe(true);
+    vi.useRealTimers();
+  });
+
+  it('a thread reply opens its conversation at the root and waits for the thread to be shown', async () => {
+    const { actor, opened } = start(async (r) => answer(r.q, [result('m1'), result('m5', 'c2', 'r5')], null));
+    actor.send({ type: 'search.input', text: 'пирог' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    await settle();
+    actor.send({ type: 'search.choose', index: 1 });
+    expect(opened).toEqual([{ type: 'chats.open', conversationId: 'c2', messageId: 'r5' }]);
+    expect(actor.getSnapshot().context.thread).toEqual({ conversationId: 'c2', rootId: 'r5', messageId: 'm5' });
+    actor.send({ type: 'search.threadShown' });
+    expect(actor.getSnapshot().context.thread).toBeNull();
+    // A message of the timeline asks for no thread.
+    actor.send({ type: 'search.choose', index: 1 });
+    actor.send({ type: 'search.choose', index: 0 });
+    expect(opened.at(-1)).toEqual({ type: 'chats.open', conversationId: 'c1', messageId: 'm1' });
+    expect(actor.getSnapshot().context.thread).toBeNull();
     vi.useRealTimers();
   });
 

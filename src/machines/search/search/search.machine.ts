@@ -3,7 +3,8 @@
 // for the query now in the field, so a stale answer never replaces a newer one. Results page on as the list is
 // scrolled; a failed first page offers «Повторить», a failed next page keeps what is shown and may be tried
 // again. Choosing a result asks the chats actor to open its conversation at that message (the conversation
-// actor pages back to it, as a jump to a quote does).
+// actor pages back to it, as a jump to a quote does); a thread reply opens it at the root, and the thread waits
+// (`thread`) for the open conversation to show it.
 import { assign, enqueueActions, setup } from 'xstate';
 import type { SearchResult } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
@@ -68,6 +69,7 @@ export const searchMachine = setup({
   },
   actions: {
     clear: assign(cleared),
+    forgetThread: assign({ thread: null }),
     takeText: assign(({ event }) => (event.type === 'search.input' ? { ...cleared, query: event.text } : {})),
     takeScope: assign(({ event }) =>
       event.type === 'search.scope' ? { ...cleared, conversationId: event.conversationId } : {},
@@ -97,20 +99,22 @@ export const searchMachine = setup({
       const index = event.index ?? context.active;
       const result = context.results[index];
       if (!result) return;
-      enqueue.assign({ active: index });
+      const rootId = result.message.threadRootId ?? null;
+      // A thread reply is not in the timeline: its root is, and the open conversation shows the thread at the reply.
+      const thread = rootId ? { conversationId: result.conversationId, rootId, messageId: result.message.id } : null;
+      enqueue.assign({ active: index, thread });
       const chats = chatsInbox(system);
       if (chats)
         enqueue.sendTo(chats, {
           type: 'chats.open',
           conversationId: result.conversationId,
-          // A thread reply is not in the timeline: its root is, with «N ответов» that opens the thread.
-          messageId: result.message.threadRootId ?? result.message.id,
+          messageId: rootId ?? result.message.id,
         });
     }),
   },
 }).createMachine({
   id: 'search',
-  context: { ...cleared, conversationId: null },
+  context: { ...cleared, conversationId: null, thread: null },
   invoke: { id: 'session', src: 'session' },
   on: {
     'search.input': [
@@ -121,7 +125,8 @@ export const searchMachine = setup({
     ],
     'search.clear': { target: '.idle', actions: 'clear' },
     'search.scope': { target: '.idle', actions: 'takeScope' },
-    'search.signedOut': { target: '.idle', actions: 'clear' },
+    'search.signedOut': { target: '.idle', actions: ['clear', 'forgetThread'] },
+    'search.threadShown': { actions: 'forgetThread' },
   },
   initial: 'idle',
   states: {

@@ -22,6 +22,15 @@ export interface SearchContext {
   active: number;
   /** Why the last request failed (Russian, for the user). */
   error: string | null;
+  /** A chosen result that is a thread reply, until the open conversation shows its thread (`search.threadShown`). */
+  thread: FoundReply | null;
+}
+
+/** A thread reply found: its conversation opens at the root, and the thread's panel at the reply. */
+export interface FoundReply {
+  conversationId: string;
+  rootId: string;
+  messageId: string;
 }
 
 export type SearchEvent =
@@ -35,6 +44,8 @@ export type SearchEvent =
   | { type: 'search.choose'; index?: number }
   /** Narrow the search to one conversation (null: all); the field starts empty. */
   | { type: 'search.scope'; conversationId: string | null }
+  /** The open conversation showed the chosen reply's thread. */
+  | { type: 'search.threadShown' }
   | { type: 'search.signedIn'; userId: string }
   | { type: 'search.signedOut' };
 

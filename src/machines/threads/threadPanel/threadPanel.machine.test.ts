@@ -138,6 +138,18 @@ describe('threadPanel with a server', () => {
     await waitFor(actor, (s) => idle(s) && !s.context.following);
   });
 
+  it("a reply deleted elsewhere leaves the panel and the root's summary follows; another thread's is ignored", async () => {
+    const { actor } = start();
+    await waitFor(actor, idle);
+    const one = { replyCount: 1, lastReplyAt: '2026-01-01T10:02:00.000Z', repliers: ['u2'] };
+    actor.send({ type: 'thread.deleted', messageId: 'x', rootId: 'r9', thread: { ...one, replyCount: 9 } });
+    expect(actor.getSnapshot().context.root?.thread).toBeUndefined();
+    actor.send({ type: 'thread.deleted', messageId: 'b', rootId: 'r1', thread: one });
+    const c = actor.getSnapshot().context;
+    expect(c.replies.map((m) => m.id)).toEqual(['a']);
+    expect(c.root?.thread).toEqual(one);
+  });
+
   it('keeps the draft when a send fails, and says so', async () => {
     const { actor } = start({ failSend: true });
     await waitFor(actor, idle);

@@ -25,7 +25,11 @@ export * from './threadPanel.protocol';
 export const threadServerEvents = listenToServer<ThreadPanelEvent>(
   {
     'thread:reply': (p) => ({ type: 'thread.reply', message: p.message, thread: p.thread }),
-    'message:deleted': (p) => ({ type: 'thread.deleted', messageId: p.messageId }),
+    'message:deleted': (p) => ({
+      type: 'thread.deleted',
+      messageId: p.messageId,
+      ...(p.threadRootId && p.thread ? { rootId: p.threadRootId, thread: p.thread } : {}),
+    }),
   },
   // Replies sent while the socket was down were missed: load the thread again.
   { onConnected: () => ({ type: 'thread.retry' }) },
@@ -59,7 +63,8 @@ export const threadPanelMachine = setup({
     ours: ({ context, event }) => event.type === 'thread.reply' && event.message.threadRootId === context.rootId,
     hasMore: ({ context }) => context.hasMore && context.replies.length > 0,
     shownHere: ({ context, event }) =>
-      event.type === 'thread.deleted' && context.replies.some((m) => m.id === event.messageId),
+      event.type === 'thread.deleted' &&
+      (event.rootId === context.rootId || context.replies.some((m) => m.id === event.messageId)),
     typed: ({ context }) => context.draft.trim().length > 0,
   },
   actions: {
@@ -108,7 +113,11 @@ export const threadPanelMachine = setup({
         'thread.reply': { guard: 'ours', actions: 'takeReply' },
         'thread.deleted': {
           guard: 'shownHere',
-          actions: assign({ replies: ({ context, event }) => context.replies.filter((m) => m.id !== event.messageId) }),
+          actions: assign(({ context, event }) => ({
+            replies: context.replies.filter((m) => m.id !== event.messageId),
+            root:
+              event.thread && event.rootId === context.rootId ? withSummary(context.root, event.thread) : context.root,
+          })),
         },
         'thread.close': { target: '#threadPanel.closed' },
       },

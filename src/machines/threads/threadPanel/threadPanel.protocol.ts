@@ -41,8 +41,11 @@ export type ThreadPanelEvent =
   | { type: 'thread.follow'; follow: boolean }
   /** A reply arrived (thread:reply) with the root's summary as it is now. */
   | { type: 'thread.reply'; message: Message; thread: ThreadSummary }
-  /** A message was deleted for everyone (message:deleted): a reply of this thread leaves the panel. */
-  | { type: 'thread.deleted'; messageId: string }
+  /**
+   * A message was deleted for everyone (message:deleted): a reply of this thread leaves the panel; a reply's
+   * deletion carries its root and the root's summary as it is now.
+   */
+  | { type: 'thread.deleted'; messageId: string; rootId?: string; thread?: ThreadSummary }
   | { type: 'thread.retry' }
   | { type: 'thread.close' };
 
