@@ -127,6 +127,40 @@ describe('replies', () => {
     expect(elsewhere.status).toBe(400);
   });
 
+  it('carry files and quote a reply of the same thread, as the panel sends them', async () => {
+    const id = await group(anna, [boris]);
+    const root = await say(anna, id, 'Корень');
+    const first = await reply(boris, id, root.id, 'Первый');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(Buffer.from('план'))], { type: 'text/plain' }), 'plan.txt');
+    const up = await fetch(`${srv.url}/api/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${anna.accessToken}` },
+      body: form,
+    });
+    expect(up.status).toBe(201);
+    const { attachment } = (await up.json()) as { attachment: { url: string; type: string } };
+    const withFile = await reply(anna, id, root.id, 'См. план', {
+      type: 'FILE',
+      attachments: [{ url: attachment.url, type: attachment.type }],
+      replyToId: first.id,
+    });
+    const page = (await thread(boris, root.id)).body.messages as (Msg & {
+      attachments: { url: string; name: string | null }[];
+      replyTo: { id: string } | null;
+    })[];
+    const shown = page.find((m) => m.id === withFile.id);
+    expect(shown?.attachments.map((a) => [a.url, a.name])).toEqual([[attachment.url, 'plan.txt']]);
+    expect(shown?.replyTo?.id).toBe(first.id);
+    // The root is not of the thread: quoting it from inside is refused.
+    const quoteRoot = await api.post(
+      '/api/conversations/send',
+      { conversationId: id, type: 'TEXT', content: 'x', threadRootId: root.id, replyToId: root.id },
+      anna.accessToken,
+    );
+    expect(quoteRoot.status).toBe(400);
+  });
+
   it('are only for groups', async () => {
     const direct = await api.post('/api/conversations/with', { userId: boris.user.id }, anna.accessToken);
     const id = direct.body.conversation.id;
