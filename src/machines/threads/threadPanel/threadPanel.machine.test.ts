@@ -28,12 +28,32 @@ const root = msg('r1', '2026-01-01T10:00:00.000Z');
 const reply = (id: string, minute: number) =>
   msg(id, `2026-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`, { threadRootId: 'r1' });
 const summary = { replyCount: 3, lastReplyAt: '2026-01-01T10:03:00.000Z', repliers: ['u2'] };
-type Snap = { context: { draft: string; hasMore: boolean; replies: Message[]; following: boolean } };
+type Snap = {
+  context: {
+    draft: string;
+    hasMore: boolean;
+    replies: Message[];
+    following: boolean;
+    files: Blob[];
+    quote: string | null;
+    uploadLimitBytes: number | null;
+  };
+};
+const file = (name: string, size: number) => Object.assign(new Blob([new Uint8Array(size)]), { name });
+const upload = { url: '/uploads/0123456789abcdef0123456789abcdef', type: 'FILE' as const };
 
 describeModel({
   name: 'threadPanel',
   machine: threadPanelMachine.provide({
-    actors: { serverEvents: silent, load: hang, send: hang, follow: hang, markRead: hang },
+    actors: {
+      serverEvents: silent,
+      load: hang,
+      send: hang,
+      follow: hang,
+      markRead: hang,
+      loadUploadLimit: hang,
+      upload: silent,
+    },
   }),
   inputs: [{ conversationId: 'g1', rootId: 'r1' }],
   contextKey: (c) =>
@@ -44,6 +64,12 @@ describeModel({
       c.following,
       c.error,
       c.root?.thread ? 1 : 0,
+      c.files.length,
+      c.uploaded.length,
+      c.progress,
+      c.quote,
+      c.uploadLimitBytes,
+      c.mentions.join(','),
     ].join('|'),
   events: {
     'thread.input': (s) => ((s as Snap).context.draft ? [] : [{ type: 'thread.input', text: 'Согласен' }]),
@@ -58,6 +84,27 @@ describeModel({
     'thread.deleted': (s) =>
       (s as Snap).context.replies.some((m) => m.id === 'a') ? [{ type: 'thread.deleted', messageId: 'a' }] : [],
     'thread.send': () => [{ type: 'thread.send', mentions: ['u3'] }],
+    'thread.attach': (s) =>
+      (s as Snap).context.files.length > 0
+        ? []
+        : [
+            { type: 'thread.attach', files: [file('plan.txt', 4)] },
+            ...((s as Snap).context.uploadLimitBytes ? [{ type: 'thread.attach', files: [file('big.bin', 16)] }] : []),
+          ],
+    'thread.detach': (s) => ((s as Snap).context.files.length > 0 ? [{ type: 'thread.detach', index: 0 }] : []),
+    'thread.quote': (s) =>
+      (s as Snap).context.quote
+        ? [{ type: 'thread.quote', messageId: null }]
+        : [
+            { type: 'thread.quote', messageId: 'a' },
+            { type: 'thread.quote', messageId: 'r1' },
+          ],
+    'thread.uploadProgress': () => [{ type: 'thread.uploadProgress', percent: 50 }],
+    'thread.uploaded': () => [{ type: 'thread.uploaded', attachments: [upload] }],
+    'thread.uploadFailed': () => [{ type: 'thread.uploadFailed', message: 'Файл не загрузился' }],
+    'xstate.done.actor.loadUploadLimit': (s) =>
+      (s as Snap).context.uploadLimitBytes ? [] : [{ type: 'xstate.done.actor.loadUploadLimit', output: 8 }],
+    'xstate.error.actor.loadUploadLimit': () => [{ type: 'xstate.error.actor.loadUploadLimit', error: new Error('x') }],
     'xstate.done.actor.load': () => [
       {
         type: 'xstate.done.actor.load',
@@ -127,7 +174,9 @@ describe('threadPanel with a server', () => {
     actor.send({ type: 'thread.input', text: '  Согласен  ' });
     actor.send({ type: 'thread.send', mentions: ['u3'] });
     await waitFor(actor, (s) => idle(s) && s.context.draft === '');
-    expect(sent).toEqual([{ conversationId: 'g1', rootId: 'r1', content: 'Согласен', mentions: ['u3'] }]);
+    expect(sent).toEqual([
+      { conversationId: 'g1', rootId: 'r1', content: 'Согласен', mentions: ['u3'], attachments: [], replyToId: null },
+    ]);
     expect(actor.getSnapshot().context.following).toBe(true);
     actor.send({ type: 'thread.reply', message: msg('main', '2026-01-01T10:09:00.000Z'), thread: summary });
     actor.send({ type: 'thread.reply', message: reply('live', 9), thread: summary });
