@@ -1,11 +1,11 @@
 // The thread panel: its actor (alive while the panel is open) as plain values and callbacks — the root, the replies
-// with their senders' names, whether there are older ones, the composer's text, following, and the error to show.
-// Escape closes the panel.
+// with their senders' names and files, whether there are older ones, the composer's text, files, upload progress and
+// quote, following, and the error to show. Escape closes the panel.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo } from 'react';
 import type { Message, PublicUser } from '../../contract/entities';
 import { displayName, repliesText } from '../../contract/format';
-import { THREAD_TAGS } from '../../machines/threads/threadPanel/threadPanel.protocol';
+import { THREAD_TAGS, type ThreadFile } from '../../machines/threads/threadPanel/threadPanel.protocol';
 import { useOwnedActor } from '../app/useOwnedActor';
 
 export interface ThreadMessageView {
@@ -14,11 +14,15 @@ export interface ThreadMessageView {
   own: boolean;
   text: string;
   time: string;
+  /** Its pictures and files, as the timeline shows them. */
+  attachments: { url: string; kind: 'IMAGE' | 'FILE' | 'AUDIO'; name: string }[];
+  /** The reply it quotes («Ответ на:»). */
+  reply: { id: string; preview: string } | null;
 }
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' });
 
-/** What a message shows in the panel: its text, else what it carries. */
+/** A message in one line (a quote's preview): its text, else what it carries. */
 function textOf(m: Message): string {
   if (m.content) return m.content;
   if (m.type === 'VOICE') return 'Голосовое сообщение';
@@ -26,6 +30,8 @@ function textOf(m: Message): string {
   if (!first) return '';
   return first.type === 'IMAGE' ? 'Изображение' : `Файл: ${first.name ?? 'файл'}`;
 }
+
+const nameOf = (a: Message['attachments'][number]) => a.name ?? a.url.split('/').pop() ?? 'файл';
 
 export function useThreadPanel(options: {
   conversationId: string;
@@ -49,6 +55,10 @@ export function useThreadPanel(options: {
   const following = useSelector(actor, (s) => s?.context.following ?? false);
   const draft = useSelector(actor, (s) => s?.context.draft ?? '');
   const error = useSelector(actor, (s) => s?.context.error ?? null);
+  const uploading = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.uploading) ?? false);
+  const progress = useSelector(actor, (s) => s?.context.progress ?? null);
+  const files = useSelector(actor, (s) => s?.context.files);
+  const quote = useSelector(actor, (s) => s?.context.quote ?? null);
 
   useEffect(() => {
     const sub = actor?.on('thread.closed', () => onClose());
@@ -69,13 +79,20 @@ export function useThreadPanel(options: {
         id: m.id,
         sender: { id: m.senderId, displayName: u ? displayName(u) : 'Участник', avatarUrl: u?.avatarUrl ?? null },
         own: m.senderId === me,
-        text: textOf(m),
+        // A picture or file shows as itself; a voice message (not sent from here) as its words.
+        text: m.content || (m.type === 'VOICE' ? 'Голосовое сообщение' : ''),
         time: timeOf(m.createdAt),
+        attachments: m.attachments
+          .filter((a) => a.type !== 'AUDIO')
+          .map((a) => ({ url: a.url, kind: a.type, name: nameOf(a) })),
+        reply: m.replyTo ? { id: m.replyTo.id, preview: m.replyTo.content || 'Вложение' } : null,
       };
     },
     [people, me],
   );
   const rows = useMemo(() => (replies ?? []).map(view), [replies, view]);
+  const quoted = quote ? (replies ?? []).find((m) => m.id === quote) : undefined;
+  const picked = useMemo(() => (files ?? []).map((f: ThreadFile) => f.name ?? 'файл'), [files]);
   // «@Имя» in the text names that member (as in the main composer).
   const mentions = useMemo(
     () => [...people.values()].filter((u) => u.id !== me && draft.includes(`@${displayName(u)}`)).map((u) => u.id),
@@ -95,9 +112,17 @@ export function useThreadPanel(options: {
     following,
     draft,
     error,
+    /** The files to send with the reply, by name. */
+    files: picked,
+    uploading,
+    progress,
+    quote: quoted ? { id: quoted.id, preview: textOf(quoted) } : null,
     onMore: () => actor?.send({ type: 'thread.more' }),
     onText: (text: string) => actor?.send({ type: 'thread.input', text }),
     onSend: () => actor?.send({ type: 'thread.send', mentions }),
+    onAttach: (picked: ThreadFile[]) => actor?.send({ type: 'thread.attach', files: picked }),
+    onDetach: (index: number) => actor?.send({ type: 'thread.detach', index }),
+    onQuote: (messageId: string | null) => actor?.send({ type: 'thread.quote', messageId }),
     onFollow: () => actor?.send({ type: 'thread.follow', follow: !following }),
     onRetry: () => actor?.send({ type: 'thread.retry' }),
     onClose: () => actor?.send({ type: 'thread.close' }),
