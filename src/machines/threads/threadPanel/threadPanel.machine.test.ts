@@ -3,6 +3,7 @@ import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import type { Message } from '../../../contract/entities';
 import { RequestFailure } from '../../../contract/failure';
+import { fileTooLargeText } from '../../../contract/limits';
 import { THREAD_SEND_FAILED, THREAD_TAGS, threadPanelMachine } from './threadPanel.machine';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
@@ -129,7 +130,7 @@ describeModel({
   },
 });
 
-function start(options: { failSend?: boolean } = {}) {
+function start(options: { failSend?: boolean; failUpload?: boolean } = {}) {
   const sent: unknown[] = [];
   const reads: string[] = [];
   const actor = createActor(
@@ -149,6 +150,15 @@ function start(options: { failSend?: boolean } = {}) {
         follow: fromPromise(async ({ input }: { input: { follow: boolean } }) => ({
           following: input.follow,
         })) as never,
+        loadUploadLimit: fromPromise(async () => 8) as never,
+        upload: fromCallback(({ sendBack }) => {
+          sendBack({ type: 'thread.uploadProgress', percent: 50 });
+          sendBack(
+            options.failUpload
+              ? { type: 'thread.uploadFailed', message: 'Файл не загрузился' }
+              : { type: 'thread.uploaded', attachments: [upload] },
+          );
+        }) as never,
         markRead: fromPromise(async ({ input }: { input: { rootId: string } }) => {
           reads.push(input.rootId);
           return { ok: true };
@@ -215,5 +225,35 @@ describe('threadPanel with a server', () => {
     actor.send({ type: 'thread.close' });
     await waitFor(actor, (s) => s.status === 'done');
     expect(closed).toEqual([{ type: 'thread.closed', rootId: 'r1' }]);
+  });
+});
+
+describe('threadPanel composer: files and quotes', () => {
+  it('refuses a file over the limit before any upload, then sends the others uploaded, captioned, quoting a reply', async () => {
+    const { actor, sent } = start();
+    await waitFor(actor, (s) => idle(s) && s.context.uploadLimitBytes === 8);
+    actor.send({ type: 'thread.attach', files: [file('big.bin', 16)] });
+    expect(actor.getSnapshot().context).toMatchObject({ files: [], error: fileTooLargeText(8) });
+    actor.send({ type: 'thread.attach', files: [file('plan.txt', 4)] });
+    actor.send({ type: 'thread.quote', messageId: 'r1' }); // the root is not of the thread
+    expect(actor.getSnapshot().context.quote).toBeNull();
+    actor.send({ type: 'thread.quote', messageId: 'a' });
+    actor.send({ type: 'thread.send' });
+    await waitFor(actor, (s) => idle(s) && s.context.files.length === 0);
+    expect(sent).toEqual([
+      { conversationId: 'g1', rootId: 'r1', content: '', mentions: [], attachments: [upload], replyToId: 'a' },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({ quote: null, uploaded: [], progress: null, error: null });
+  });
+
+  it('a failed upload says why and keeps the files; nothing is sent', async () => {
+    const { actor, sent } = start({ failUpload: true });
+    await waitFor(actor, idle);
+    actor.send({ type: 'thread.attach', files: [file('plan.txt', 4)] });
+    actor.send({ type: 'thread.send' });
+    await waitFor(actor, (s) => idle(s) && s.context.error !== null);
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'Файл не загрузился', progress: null });
+    expect(actor.getSnapshot().context.files).toHaveLength(1);
+    expect(sent).toEqual([]);
   });
 });
