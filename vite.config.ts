@@ -95,6 +95,16 @@ const ISOLATED_SERVER_FILES = [
   'tests/server/socket-contract.test.ts',
 ];
 
+/**
+ * View suites that need a fresh module graph: they assert what a lazy chunk's module-level cache holds before its
+ * first load, or where the router's history starts (see the `views` project below).
+ */
+const ISOLATED_VIEW_FILES = [
+  'src/ui/app/guards.test.tsx',
+  'src/ui/shared/lazy-preload.test.tsx',
+  'src/ui/shared/lazy-views.test.tsx',
+];
+
 export default defineConfig({
   plugins: [
     react(),
@@ -248,13 +258,26 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'tests/client/**/*.test.ts', 'tests/model/**/*.test.ts'],
         },
       },
-      // Views: React rendered into jsdom, with Testing Library's matchers and cleanup.
+      // Views: React rendered into jsdom, with Testing Library's matchers and cleanup. One module graph and one jsdom
+      // per worker (a fresh jsdom and React per file cost five times the tests themselves: `npm run test:timings`);
+      // Testing Library's cleanup empties the document after each test.
       {
         extends: true,
         test: {
           name: 'views',
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'tests/client/**/*.test.tsx'],
+          exclude: ISOLATED_VIEW_FILES,
+          isolate: false,
+          setupFiles: ['tests/client/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'views-isolated',
+          environment: 'jsdom',
+          include: ISOLATED_VIEW_FILES,
           setupFiles: ['tests/client/setup.ts'],
         },
       },
