@@ -24,7 +24,9 @@ export type { E2EUser } from './users';
 export type ServerOptions = Parameters<typeof startAppServer>[0];
 
 /** A private build (E2E_CLIENT_DIR) keeps the specs independent of other builds of the shared dist/. */
-const defaultServerOptions: ServerOptions = process.env.E2E_CLIENT_DIR ? { clientDir: process.env.E2E_CLIENT_DIR } : {};
+export const defaultServerOptions: ServerOptions = process.env.E2E_CLIENT_DIR
+  ? { clientDir: process.env.E2E_CLIENT_DIR }
+  : {};
 
 export interface Friends {
   a: E2EUser;

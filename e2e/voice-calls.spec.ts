@@ -4,16 +4,24 @@
 // sides and unread for B; an answered call shows its duration on both sides.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { expect as baseExpect, type E2EUser, mediaTest } from './fixtures';
+import type { Clock } from '../server/clock';
+import { TIMINGS } from '../src/contract/limits';
+import { expect as baseExpect, defaultServerOptions, type E2EUser, mediaTest } from './fixtures';
 import { signInContext } from './users';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-/** `open(u, label)`: a page signed in as `u` with camera and microphone allowed (or the given permissions), its socket live. */
-const test = mediaTest.extend<{ open: (u: E2EUser, label: string, permissions?: string[]) => Promise<Page> }>({
+/**
+ * `open(u, label)`: a page signed in as `u` with camera and microphone allowed (or the given permissions), its
+ * socket live; with `clock`, its clock is one the test moves (Playwright's page clock).
+ */
+const test = mediaTest.extend<{
+  open: (u: E2EUser, label: string, permissions?: string[], clock?: boolean) => Promise<Page>;
+}>({
   open: async ({ srv, newContext }, use) => {
-    await use(async (u, label, permissions = ['camera', 'microphone']) => {
+    await use(async (u, label, permissions = ['camera', 'microphone'], clock = false) => {
       const context = await newContext({ baseURL: srv.url, permissions });
+      if (clock) await context.clock.install();
       await signInContext(context, u);
       const page = await context.newPage();
       page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
@@ -23,6 +31,15 @@ const test = mediaTest.extend<{ open: (u: E2EUser, label: string, permissions?: 
     });
   },
 });
+
+// The server's rules run ahead when a test says so, as the pages' clocks do: a call rings out without waiting 25 s.
+const serverAhead = { ms: 0 };
+const serverClock: Clock = {
+  now: () => Date.now() + serverAhead.ms,
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
+};
+test.use({ serverOptions: { ...defaultServerOptions, clock: serverClock } });
 
 const openConversation = (page: Page, id: string) => page.locator(`[data-conversation-id="${id}"]`).first().click();
 const audioTime = (page: Page) =>
@@ -107,14 +124,16 @@ test('A calls B, B does not answer: both see «Пропущенный звоно
   friends: { a, b, conversationId },
   open,
 }) => {
-  test.setTimeout(120_000);
-  const pa = await open(a, 'anna');
-  const pb = await open(b, 'boris');
+  const pa = await open(a, 'anna', undefined, true);
+  const pb = await open(b, 'boris', undefined, true);
   await openConversation(pa, conversationId);
   await pa.getByRole('button', { name: 'Позвонить', exact: true }).click();
   await expect(pb.getByRole('alertdialog', { name: 'Входящий аудио/видео звонок' })).toBeVisible();
-  // Nobody answers: the ring times out (25 s) on both sides.
-  await expect(pa.getByTestId('call-entry')).toHaveText(/Пропущенный звонок/, { timeout: 45_000 });
+  // Nobody answers: the ring times out on both sides, and the server, 25 s on, counts the call missed.
+  serverAhead.ms += TIMINGS.ringTimeoutMs;
+  await pb.clock.fastForward(TIMINGS.ringTimeoutMs);
+  await pa.clock.fastForward(TIMINGS.ringTimeoutMs);
+  await expect(pa.getByTestId('call-entry')).toHaveText(/Пропущенный звонок/);
   const tile = pb.locator(`[data-conversation-id="${conversationId}"]`);
   await expect(tile.getByTestId('chat-tile-subtitle')).toHaveText('1 непрочитанных');
   await expect(tile.getByTestId('chat-tile-preview')).toHaveText('Пропущенный звонок');

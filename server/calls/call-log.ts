@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallOutcome, Message } from '../../src/contract/entities';
 import { TIMINGS } from '../../src/contract/limits';
+import type { Clock, ClockTimer } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
 import { otherMembers } from '../conversations/membership';
 import type { Database } from '../db/database';
@@ -22,15 +23,19 @@ export const MISSED_SLACK_MS = 2_500;
 
 export type CallSignal = 'decline' | 'end' | 'timeout';
 
-/** What the log uses: the database, and the list caches and sockets a call entry goes out to. */
+/**
+ * What the log uses: the database, the list caches and sockets a call entry goes out to, and the server's clock
+ * (missed or declined is decided by how long a call rang).
+ */
 export interface CallLogDeps {
   db: Database;
+  clock: Clock;
   lists: Pick<ConversationListCache, 'changed'>;
   realtime: Pick<RealtimeHub, 'toConversation' | 'toUsersOutside'>;
 }
 
-export function createCallLog({ db, lists, realtime }: CallLogDeps) {
-  const timers = new Set<NodeJS.Timeout>();
+export function createCallLog({ db, clock, lists, realtime }: CallLogDeps) {
+  const timers = new Set<ClockTimer>();
 
   const openCall = (conversationId: string) =>
     db
@@ -60,7 +65,7 @@ export function createCallLog({ db, lists, realtime }: CallLogDeps) {
     if (!call || call.outcome) return null;
     // An answered call that only timed out (every tab gone) is not over: it is logged when someone hangs up.
     if (signal === 'timeout' && call.answered_at) return null;
-    const now = Date.now();
+    const now = clock.now();
     const outcome = outcomeOf(call, signal, by, now);
     const durationSec =
       outcome === 'answered' && call.answered_at
@@ -153,10 +158,10 @@ export function createCallLog({ db, lists, realtime }: CallLogDeps) {
           conversation_id: conversationId,
           caller_id: callerId,
           video: video ? 1 : 0,
-          started_at: new Date().toISOString(),
+          started_at: new Date(clock.now()).toISOString(),
         })
         .execute();
-      const timer = setTimeout(() => {
+      const timer = clock.setTimeout(() => {
         timers.delete(timer);
         finish(id, 'timeout', callerId).catch(() => {});
       }, TIMINGS.callUnansweredLogMs);
@@ -170,7 +175,7 @@ export function createCallLog({ db, lists, realtime }: CallLogDeps) {
       if (!open || open.caller_id === userId || open.answered_at) return;
       await db
         .updateTable('calls')
-        .set({ answered_at: new Date().toISOString() })
+        .set({ answered_at: new Date(clock.now()).toISOString() })
         .where('id', '=', open.id)
         .where('answered_at', 'is', null)
         .where('outcome', 'is', null)
@@ -189,7 +194,7 @@ export function createCallLog({ db, lists, realtime }: CallLogDeps) {
       return finish(open.id, signal, userId);
     },
     close(): void {
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) clock.clearTimeout(t);
       timers.clear();
     },
   };

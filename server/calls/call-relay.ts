@@ -21,8 +21,8 @@ async function caller(db: Database, userId: string) {
 
 export const callRelay = fp(
   async (app) => {
-    const { blocks, db, lists, realtime, push } = app;
-    const log = createCallLog({ db, lists, realtime });
+    const { blocks, clock, db, lists, realtime, push } = app;
+    const log = createCallLog({ db, clock, lists, realtime });
     app.addHook('onClose', async () => log.close());
     realtime.onClientEvent('call:invite', async ({ conversationId, video }, { userId }) => {
       const to = await otherMembers(db, conversationId, userId);
@@ -61,7 +61,7 @@ export const callRelay = fp(
   {
     name: 'call-relay',
     encapsulate: true,
-    decorators: { fastify: ['blocks', 'db', 'lists', 'realtime', 'push'] },
+    decorators: { fastify: ['blocks', 'clock', 'db', 'lists', 'realtime', 'push'] },
     dependencies: ['base', 'realtime', 'lists', 'push', 'blocks'],
   },
 );
