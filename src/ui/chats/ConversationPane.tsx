@@ -6,7 +6,7 @@
 import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { directPeer, displayName } from '../../contract/format';
 import { useBlocking } from '../blocking/index';
-import { useConversationPane } from '../conversation/deferred';
+import { PreviewCardsContext, useConversationPane } from '../conversation/deferred';
 import { LazyConversationView } from '../conversation/index';
 import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
 import { InviteLinksSection } from '../groupInvites/deferred';
@@ -93,85 +93,87 @@ export function ConversationPane(props: ConversationPaneProps) {
     : undefined;
   return (
     <div className="conv-with-info">
-      <LazyConversationView
-        {...view}
-        onSearch={search.show}
-        onInfo={showInfo}
-        onVerify={secret ? () => setVerifying(true) : undefined}
-        blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
-        searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
-        selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
-        selectionBar={
-          sel.selecting ? (
-            <SelectionBar
-              count={sel.count}
-              deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
-              onForward={() => sel.forward(view.rows)}
-              onCopy={() => sel.copy(view.rows)}
-              onDelete={() => sel.remove(view.rows)}
-              onCancel={sel.clear}
-            />
-          ) : null
-        }
-        notice={
-          props.selectedEntry?.conversation.secret ? (
-            <Suspense fallback={null}>
-              <LazySecretChatNotice conversationId={props.conversationId} />
-            </Suspense>
-          ) : null
-        }
-        overlays={
-          <>
-            <RemovalPrompt {...actions.removal} />
-            {sel.copied && (
-              <div className="toast" role="status">
-                Скопировано
-              </div>
-            )}
-            {sel.copyError && (
-              <div className="toast" role="alert">
-                {sel.copyError}
-              </div>
-            )}
-            {verifying && (
-              <LazySecretVerifyDialog
-                userId={props.me}
-                conversationId={props.conversationId}
-                names={names}
-                onClose={closeVerify}
+      <PreviewCardsContext.Provider value={props.conversation}>
+        <LazyConversationView
+          {...view}
+          onSearch={search.show}
+          onInfo={showInfo}
+          onVerify={secret ? () => setVerifying(true) : undefined}
+          blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
+          searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+          selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
+          selectionBar={
+            sel.selecting ? (
+              <SelectionBar
+                count={sel.count}
+                deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
+                onForward={() => sel.forward(view.rows)}
+                onCopy={() => sel.copy(view.rows)}
+                onDelete={() => sel.remove(view.rows)}
+                onCancel={sel.clear}
               />
-            )}
-            {actions.forwarding && (
-              <LazyForwardDialog
-                messageIds={actions.forwarding}
-                chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
-                onClose={actions.closeForward}
-              />
-            )}
-            {actions.infoFor && (
-              <LazyMessageInfoDialog
-                messageId={actions.infoFor}
-                names={names}
-                isGroup={props.selectedEntry?.conversation.isGroup ?? false}
-                onClose={actions.closeInfo}
-              />
-            )}
-            {actions.reportingOn && (
-              <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
-            )}
-            {actions.reactingTo && (
-              <LazyEmojiPicker
-                label="Реакция"
-                onPick={(emoji) => {
-                  if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
-                  actions.closeReacting();
-                }}
-                onClose={actions.closeReacting}
-              />
-            )}
-          </>
-        }
-      />
+            ) : null
+          }
+          notice={
+            props.selectedEntry?.conversation.secret ? (
+              <Suspense fallback={null}>
+                <LazySecretChatNotice conversationId={props.conversationId} />
+              </Suspense>
+            ) : null
+          }
+          overlays={
+            <>
+              <RemovalPrompt {...actions.removal} />
+              {sel.copied && (
+                <div className="toast" role="status">
+                  Скопировано
+                </div>
+              )}
+              {sel.copyError && (
+                <div className="toast" role="alert">
+                  {sel.copyError}
+                </div>
+              )}
+              {verifying && (
+                <LazySecretVerifyDialog
+                  userId={props.me}
+                  conversationId={props.conversationId}
+                  names={names}
+                  onClose={closeVerify}
+                />
+              )}
+              {actions.forwarding && (
+                <LazyForwardDialog
+                  messageIds={actions.forwarding}
+                  chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                  onClose={actions.closeForward}
+                />
+              )}
+              {actions.infoFor && (
+                <LazyMessageInfoDialog
+                  messageId={actions.infoFor}
+                  names={names}
+                  isGroup={props.selectedEntry?.conversation.isGroup ?? false}
+                  onClose={actions.closeInfo}
+                />
+              )}
+              {actions.reportingOn && (
+                <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
+              )}
+              {actions.reactingTo && (
+                <LazyEmojiPicker
+                  label="Реакция"
+                  onPick={(emoji) => {
+                    if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
+                    actions.closeReacting();
+                  }}
+                  onClose={actions.closeReacting}
+                />
+              )}
+            </>
+          }
+        />
+      </PreviewCardsContext.Provider>
       {thread.rootId && !info && (
         <ThreadSide
           key={thread.rootId}
