@@ -101,6 +101,8 @@ export function createLinkPreviews({ db, storage, settings, now, log }: PreviewD
   };
   /** Fetches running now, by URL: two messages with one link share a fetch. */
   const running = new Map<string, Promise<void>>();
+  /** Aborts every fetch when the server closes. */
+  const closing = new AbortController();
 
   /** The picture: fetched through the same guard, decoded and encoded again (WebP, no metadata), or null. */
   async function picture(raw: string, base: URL, signal: AbortSignal) {
@@ -155,7 +157,7 @@ export function createLinkPreviews({ db, storage, settings, now, log }: PreviewD
 
   async function fetchAndStore(url: string): Promise<void> {
     // One deadline for the whole card: every redirect, the page and the picture.
-    const signal = AbortSignal.timeout(settings.timeoutMs);
+    const signal = AbortSignal.any([AbortSignal.timeout(settings.timeoutMs), closing.signal]);
     let card: Card;
     try {
       card = await build(url, signal);
@@ -163,6 +165,7 @@ export function createLinkPreviews({ db, storage, settings, now, log }: PreviewD
       log(err instanceof FetchRefused ? err.message : `parse: ${(err as Error).message}`, url);
       card = FAILED;
     }
+    if (closing.signal.aborted) return;
     const row = { ...card, fetched_at: new Date(now()).toISOString() };
     await db
       .insertInto('link_previews')
@@ -183,7 +186,7 @@ export function createLinkPreviews({ db, storage, settings, now, log }: PreviewD
     await job;
   }
 
-  return { ensure, policy };
+  return { ensure, policy, close: () => closing.abort() };
 }
 
 export type LinkPreviews = ReturnType<typeof createLinkPreviews>;

@@ -79,6 +79,7 @@ export const previewsPlugin = fp<{ storage: UploadStorage }>(
 
     app.decorate('previews', { attach } satisfies PreviewAttacher);
     app.addHook('onClose', async () => {
+      previews.close();
       await Promise.allSettled([...background]);
     });
 

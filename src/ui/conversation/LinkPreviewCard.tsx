@@ -2,14 +2,23 @@
 // server's copy of the picture, the whole card a link to the page; «Убрать предпросмотр» for the sender. While the
 // server fetches the page a quiet placeholder keeps the place; a failed or removed card draws nothing.
 import { REMOVE_PREVIEW, type PreviewCardView } from '../../machines/conversation/previewCard/previewCard.protocol';
-import { safeHref } from './linkify';
 import { usePreviewCard } from './usePreviewCard';
 import './link-preview.css';
+
+/** The page's address when it is http(s) (linkify.ts has the same rule; it loads with the first link, not here). */
+function pageHref(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u.href : null;
+  } catch {
+    return null;
+  }
+}
 
 export function LinkPreviewCard(props: { view: PreviewCardView; onRemove(): void }) {
   const { view } = props;
   if (view.state === 'none') return null;
-  const href = safeHref(view.url);
+  const href = pageHref(view.url);
   if (!href) return null;
   if (view.state === 'loading') {
     return <div className="link-card loading" data-testid="link-card-loading" aria-hidden="true" />;
