@@ -218,7 +218,7 @@ describe('conversation with a fetching actor', () => {
           reactions: options.react ? requestQueueMachine.provide({ actors: { run: queueRun(options.react) } }) : child,
           fetchPage,
           pageBack: paging(fetchPage),
-          previewCard: previewCardMachine.provide({ actors: { removePreview: hang } }),
+          previewCard: previewCardMachine.provide({ actors: { removePreview: hang as never } }),
         } as never,
       }),
       { input: { ...input, unread: options.unread } },
