@@ -39,7 +39,16 @@ export type ConversationPaneProps = ReturnType<typeof useChatsPage> & {
   menu: ReturnType<typeof useChatActions>;
 };
 
+/** The pane, its messages' link cards reachable from their bubbles (usePreviewCard). */
 export function ConversationPane(props: ConversationPaneProps) {
+  return (
+    <PreviewCardsContext.Provider value={props.conversation}>
+      <ConversationPaneBody {...props} />
+    </PreviewCardsContext.Provider>
+  );
+}
+
+function ConversationPaneBody(props: ConversationPaneProps) {
   const actions = useMessageActions(props.conversationId);
   const names = useMemo(
     () =>
@@ -93,87 +102,85 @@ export function ConversationPane(props: ConversationPaneProps) {
     : undefined;
   return (
     <div className="conv-with-info">
-      <PreviewCardsContext.Provider value={props.conversation}>
-        <LazyConversationView
-          {...view}
-          onSearch={search.show}
-          onInfo={showInfo}
-          onVerify={secret ? () => setVerifying(true) : undefined}
-          blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
-          searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
-          selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
-          selectionBar={
-            sel.selecting ? (
-              <SelectionBar
-                count={sel.count}
-                deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
-                onForward={() => sel.forward(view.rows)}
-                onCopy={() => sel.copy(view.rows)}
-                onDelete={() => sel.remove(view.rows)}
-                onCancel={sel.clear}
+      <LazyConversationView
+        {...view}
+        onSearch={search.show}
+        onInfo={showInfo}
+        onVerify={secret ? () => setVerifying(true) : undefined}
+        blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
+        searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+        selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
+        selectionBar={
+          sel.selecting ? (
+            <SelectionBar
+              count={sel.count}
+              deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
+              onForward={() => sel.forward(view.rows)}
+              onCopy={() => sel.copy(view.rows)}
+              onDelete={() => sel.remove(view.rows)}
+              onCancel={sel.clear}
+            />
+          ) : null
+        }
+        notice={
+          props.selectedEntry?.conversation.secret ? (
+            <Suspense fallback={null}>
+              <LazySecretChatNotice conversationId={props.conversationId} />
+            </Suspense>
+          ) : null
+        }
+        overlays={
+          <>
+            <RemovalPrompt {...actions.removal} />
+            {sel.copied && (
+              <div className="toast" role="status">
+                Скопировано
+              </div>
+            )}
+            {sel.copyError && (
+              <div className="toast" role="alert">
+                {sel.copyError}
+              </div>
+            )}
+            {verifying && (
+              <LazySecretVerifyDialog
+                userId={props.me}
+                conversationId={props.conversationId}
+                names={names}
+                onClose={closeVerify}
               />
-            ) : null
-          }
-          notice={
-            props.selectedEntry?.conversation.secret ? (
-              <Suspense fallback={null}>
-                <LazySecretChatNotice conversationId={props.conversationId} />
-              </Suspense>
-            ) : null
-          }
-          overlays={
-            <>
-              <RemovalPrompt {...actions.removal} />
-              {sel.copied && (
-                <div className="toast" role="status">
-                  Скопировано
-                </div>
-              )}
-              {sel.copyError && (
-                <div className="toast" role="alert">
-                  {sel.copyError}
-                </div>
-              )}
-              {verifying && (
-                <LazySecretVerifyDialog
-                  userId={props.me}
-                  conversationId={props.conversationId}
-                  names={names}
-                  onClose={closeVerify}
-                />
-              )}
-              {actions.forwarding && (
-                <LazyForwardDialog
-                  messageIds={actions.forwarding}
-                  chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
-                  onClose={actions.closeForward}
-                />
-              )}
-              {actions.infoFor && (
-                <LazyMessageInfoDialog
-                  messageId={actions.infoFor}
-                  names={names}
-                  isGroup={props.selectedEntry?.conversation.isGroup ?? false}
-                  onClose={actions.closeInfo}
-                />
-              )}
-              {actions.reportingOn && (
-                <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
-              )}
-              {actions.reactingTo && (
-                <LazyEmojiPicker
-                  label="Реакция"
-                  onPick={(emoji) => {
-                    if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
-                    actions.closeReacting();
-                  }}
-                  onClose={actions.closeReacting}
-                />
-              )}
-            </>
-          }
-        />
-      </PreviewCardsContext.Provider>
+            )}
+            {actions.forwarding && (
+              <LazyForwardDialog
+                messageIds={actions.forwarding}
+                chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                onClose={actions.closeForward}
+              />
+            )}
+            {actions.infoFor && (
+              <LazyMessageInfoDialog
+                messageId={actions.infoFor}
+                names={names}
+                isGroup={props.selectedEntry?.conversation.isGroup ?? false}
+                onClose={actions.closeInfo}
+              />
+            )}
+            {actions.reportingOn && (
+              <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
+            )}
+            {actions.reactingTo && (
+              <LazyEmojiPicker
+                label="Реакция"
+                onPick={(emoji) => {
+                  if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
+                  actions.closeReacting();
+                }}
+                onClose={actions.closeReacting}
+              />
+            )}
+          </>
+        }
+      />
       {thread.rootId && !info && (
         <ThreadSide
           key={thread.rootId}
