@@ -1,7 +1,11 @@
-// Editing, reactions, links, day lines and the unread divider in real Chromium against the real server, two users
+// Editing, reactions, links and their cards, day lines and the unread divider in real Chromium against the real server, two users
 // in two browser contexts, with axe checks of each state. Histories are seeded through the REST API and dated
 // through the database (e2e/users.ts; srv.server.ctx.db), never by the test's clock.
+import dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import type { TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -173,5 +177,69 @@ test.describe('chats page: edits, reactions, links, days, unread', () => {
     await expect(messageWith(A.page, 'новое 29')).toBeInViewport();
     // The list's count was reset on opening, as before.
     await expect(A.page.locator(`[data-conversation-id="${conversationId}"]`)).not.toContainText('30 непрочитанных');
+  });
+});
+
+// A link card (docs/behaviour.md §10.30 Link previews): a local page stands in for a site, its name allow-listed for
+// this test's own server only (every other test's server refuses loopback as it must).
+const pageHost = 'preview.test';
+const previewPorts = [80, 443];
+let site: http.Server | null = null;
+
+test.describe('link cards', () => {
+  test.use({
+    privateServerOptions: {
+      linkPreviews: {
+        enabled: true,
+        allowHosts: [pageHost],
+        ports: previewPorts,
+        timeoutMs: 5_000,
+        resolve: async (host) =>
+          host === pageHost ? [{ address: '127.0.0.1', family: 4 }] : dns.promises.lookup(host, { all: true }),
+      },
+    },
+  });
+  test.beforeAll(async () => {
+    const picture = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#2a6f97' } })
+      .png()
+      .toBuffer();
+    site = http.createServer((req, res) => {
+      if (req.url === '/picture.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(picture);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<html><head><meta property="og:site_name" content="Погода"><meta property="og:title" ' +
+          'content="Прогноз на неделю"><meta property="og:description" content="Дожди до пятницы">' +
+          '<meta property="og:image" content="/picture.png"></head></html>',
+      );
+    });
+    await new Promise<void>((r) => site?.listen(0, '127.0.0.1', r));
+    previewPorts.push((site.address() as AddressInfo).port);
+  });
+  test.afterAll(() => new Promise<void>((r) => (site ? site.close(() => r()) : r())));
+
+  test('A sends a link; both see its card; only A may remove it, and it goes for both', async ({
+    friends: { a, b, conversationId },
+    openSignedIn,
+  }) => {
+    const A = await openSignedIn(a);
+    const B = await openSignedIn(b);
+    await openConversation(A.page, conversationId);
+    await openConversation(B.page, conversationId);
+    const url = `http://${pageHost}:${previewPorts[2]}/weather`;
+    await input(A.page).fill(`Смотри ${url}`);
+    await input(A.page).press('Enter');
+
+    for (const page of [A.page, B.page]) {
+      const card = messageWith(page, 'Смотри').getByTestId('link-card');
+      await expect(card).toContainText('Погода');
+      await expect(card.getByRole('link', { name: /Прогноз на неделю/ })).toHaveAttribute('href', url);
+      await expect(card.locator('img')).toHaveJSProperty('naturalWidth', 64);
+    }
+    await expect(messageWith(B.page, 'Смотри').getByRole('button', { name: 'Убрать предпросмотр' })).toHaveCount(0);
+    await axe(B.page, 'a message with a link card');
+
+    await messageWith(A.page, 'Смотри').getByRole('button', { name: 'Убрать предпросмотр' }).click();
+    await expect(messageWith(B.page, 'Смотри').getByTestId('link-card')).toHaveCount(0);
+    await expect(messageWith(A.page, 'Смотри').getByTestId('link-card')).toHaveCount(0);
   });
 });

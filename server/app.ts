@@ -42,6 +42,7 @@ import { receiptsRoutes } from './messages/receipts.routes';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
 import { requestIdOf, requestIds } from './observability/request-id';
+import { previewsPlugin } from './previews/previews.plugin';
 import type { PushNotifier } from './push/push.plugin';
 import { pushPlugin } from './push/push.plugin';
 import type { Realtime } from './realtime/gateway';
@@ -157,6 +158,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(directoryRoutes);
   app.register(blocksRoutes);
   app.register(conversationRooms);
+  app.register(previewsPlugin, { storage: storages.uploads });
   app.register(messagesRoutes);
   app.register(messageEditsRoutes);
   app.register(messageActionsRoutes);

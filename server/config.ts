@@ -76,6 +76,27 @@ export interface Config {
   metricsToken: string | null;
   /** S3-compatible bucket for uploads and export archives (S3_BUCKET set); null keeps them under dataDir. */
   s3: S3Settings | null;
+  /** Cards under the first link of a message (docs/behaviour.md §10.30 Link previews). */
+  linkPreviews: LinkPreviewSettings;
+}
+
+/** Resolves a host name to its addresses (the system's resolver unless a test hands in its own). */
+export type HostResolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export interface LinkPreviewSettings {
+  /** LINK_PREVIEWS=off: the server fetches no link at all. */
+  enabled: boolean;
+  /**
+   * Host names the address check lets through (LINK_PREVIEW_ALLOW_HOSTS, comma-separated): an intranet site the
+   * operator wants cards for. Any other name or address on a private, loopback or link-local network is refused.
+   */
+  allowHosts: string[];
+  /** The ports a link may name (LINK_PREVIEW_PORTS, default 80,443). */
+  ports: number[];
+  /** The limit on the whole fetch, redirects and picture included: 5 s; tests only set another. */
+  timeoutMs: number;
+  /** Tests only, never from the environment: a resolver of their own (null: the system's). */
+  resolve: HostResolver | null;
 }
 
 export interface S3Settings {
@@ -216,6 +237,27 @@ function tlsSettings(env: NodeJS.ProcessEnv, publicUrl: string | null): TlsSetti
   };
 }
 
+function linkPreviewSettings(env: NodeJS.ProcessEnv): LinkPreviewSettings {
+  const list = (v: string | null) =>
+    (v ?? '')
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean);
+  const ports = list(str(env.LINK_PREVIEW_PORTS) ?? '80,443').map((p) => {
+    const n = Number(p);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`Invalid port in LINK_PREVIEW_PORTS: ${p}`);
+    return n;
+  });
+  return {
+    enabled: flag(str(env.LINK_PREVIEWS), true),
+    // A bracketed IPv6 literal is kept without its brackets, as URL.hostname minus them gives it.
+    allowHosts: list(str(env.LINK_PREVIEW_ALLOW_HOSTS)).map((h) => h.replace(/^\[|\]$/g, '')),
+    ports,
+    timeoutMs: 5_000,
+    resolve: null,
+  };
+}
+
 const synchronousSetting = (v: string | null): SqliteSynchronous => {
   const s = (v ?? 'NORMAL').toUpperCase();
   if (s !== 'NORMAL' && s !== 'FULL') throw new Error(`Invalid SQLITE_SYNCHRONOUS (want FULL or NORMAL): ${v}`);
@@ -278,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pushAllowLoopback: false,
     metricsToken: str(env.METRICS_TOKEN),
     s3: s3Settings(env),
+    linkPreviews: linkPreviewSettings(env),
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {

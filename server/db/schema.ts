@@ -409,6 +409,26 @@ export interface ThreadFollowsTable {
   read_seq: Generated<number>;
 }
 
+/** What the server fetched for a link (migrations/029_link_previews.ts), kept 24 h. */
+export interface LinkPreviewsTable {
+  url: string;
+  /** 'ready' or 'failed'. */
+  status: string;
+  site_name: string | null;
+  title: string | null;
+  description: string | null;
+  image_key: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  fetched_at: string;
+}
+
+/** The link whose card a message shows; the sender's «Убрать предпросмотр» deletes the row. */
+export interface MessagePreviewsTable {
+  message_id: string;
+  url: string;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -423,6 +443,8 @@ export interface DB {
   message_pins: MessagePinsTable;
   message_mentions: MessageMentionsTable;
   thread_follows: ThreadFollowsTable;
+  link_previews: LinkPreviewsTable;
+  message_previews: MessagePreviewsTable;
   read_marks: ReadMarksTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;

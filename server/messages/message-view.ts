@@ -7,6 +7,7 @@ import type { Attachment, CallInfo, Message, MessageType, Reaction, SystemInfo }
 import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
+import { previewsOf } from '../previews/link-previews';
 import { receiptsOf } from './read-cursors';
 import { threadSummaries } from './thread-summary';
 
@@ -138,7 +139,8 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   const rootIds = rows
     .filter((r) => !r.thread_root_id && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
     .map((r) => r.id);
-  const [replies, attachments, receipts, voices, calls, threads] = await Promise.all([
+  const texts = rows.filter((r) => r.type === 'TEXT').map((r) => r.id);
+  const [replies, attachments, receipts, voices, calls, threads, previews] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -164,6 +166,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .execute()
       : Promise.resolve([]),
     threadSummaries(db, rootIds),
+    previewsOf(db, texts),
   ]);
   const voiceBy = new Map(
     voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]),
@@ -202,6 +205,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       ...(r.system_info ? { system: JSON.parse(r.system_info) as SystemInfo } : {}),
       ...rowExtras(r),
       ...(threads.has(r.id) ? { thread: threads.get(r.id) } : {}),
+      ...(previews.has(r.id) ? { preview: previews.get(r.id) } : {}),
     };
   });
 }

@@ -16,7 +16,7 @@ const DELETIONS_SETTLE_MS = 5_000;
 /** History, sending and deleting. */
 export const messagesRoutes = fp(
   async (app) => {
-    const { blocks, clock, db, lists, metrics, realtime, push } = app;
+    const { blocks, clock, db, lists, metrics, realtime, push, previews } = app;
 
     contractRoute(app, 'messages', async ({ userId, params, query }) => {
       const me = await memberOf(db, params.id, userId);
@@ -59,7 +59,7 @@ export const messagesRoutes = fp(
       return { messages: await toMessages(db, page), hasMore };
     });
 
-    const send = createMessageSender({ db, lists, realtime, push, blocks });
+    const send = createMessageSender({ db, lists, realtime, push, blocks, previews });
     contractRoute(app, 'send', async ({ userId, body }) => {
       const answer = await send(userId, body);
       metrics.messagesSent.inc();
@@ -114,7 +114,9 @@ export const messagesRoutes = fp(
   {
     name: 'messages-routes',
     encapsulate: true,
-    decorators: { fastify: ['blocks', 'clock', 'db', 'lists', 'metrics', 'realtime', 'push', 'authenticate'] },
-    dependencies: ['base', 'authentication', 'realtime', 'lists', 'metrics', 'push', 'blocks'],
+    decorators: {
+      fastify: ['blocks', 'clock', 'db', 'lists', 'metrics', 'realtime', 'push', 'previews', 'authenticate'],
+    },
+    dependencies: ['base', 'authentication', 'realtime', 'lists', 'metrics', 'push', 'blocks', 'previews'],
   },
 );

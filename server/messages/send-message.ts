@@ -10,6 +10,7 @@ import { memberList, membersFor } from '../conversations/membership';
 import { isSecret, SECRET_IS_ENCRYPTED } from '../conversations/secret-flag';
 import type { Database } from '../db/database';
 import { badRequest, conflict, forbidden } from '../http/errors';
+import type { PreviewAttacher } from '../previews/previews.plugin';
 import type { PushNotifier } from '../push/push.plugin';
 import type { RealtimeHub } from '../realtime/hub';
 import { threadRootFor } from '../threads/thread-access';
@@ -32,6 +33,8 @@ export interface SendDeps {
   realtime: Pick<RealtimeHub, 'typingEnded' | 'toConversation' | 'toUsersOutside'>;
   push: Pick<PushNotifier, 'message'>;
   blocks: Pick<Blocks, 'has' | 'between'>;
+  /** Link cards (server/previews): a sent text with an http(s) link goes out with its card or `pending`. */
+  previews?: PreviewAttacher;
 }
 
 /** '/uploads/x.png' or 'https://host/uploads/x.png' → '/uploads/x.png' (the stored url). */
@@ -160,7 +163,7 @@ export async function publishThreadReply(
   );
 }
 
-export function createMessageSender({ db, lists, realtime, push, blocks }: SendDeps) {
+export function createMessageSender({ db, lists, realtime, push, blocks, previews }: SendDeps) {
   const visibleMessage = (id: string) =>
     db.selectFrom('messages').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 
@@ -301,7 +304,8 @@ export function createMessageSender({ db, lists, realtime, push, blocks }: SendD
       if (!answer) throw new Error('clientMessageId conflict without a stored message');
       return answer;
     }
-    const message = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
+    const written = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
+    const message = previews ? await previews.attach(written) : written;
     if (thread) {
       await followOnReply(
         db,

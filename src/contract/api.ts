@@ -388,6 +388,8 @@ export const PinBody = z.strictObject({ messageId: Id, on: z.boolean() });
 /** The pinned messages, newest pin first. */
 export const PinsResponse = z.object({ pins: z.array(Message) });
 export const MessageParams = z.strictObject({ id: Id });
+/** «Убрать предпросмотр»: the sender takes the link card off their message, for everyone. */
+export const RemovePreviewBody = z.strictObject({ messageId: Id });
 /** «Информация» on one's own message: who read it and when, and who has not yet (the sender left out). */
 export const MessageInfoResponse = z.object({
   read: z.array(z.object({ userId: Id, readAt: IsoDate.nullable() })),
@@ -578,6 +580,7 @@ export const api = {
   pinMessage: route('pinMessage', { body: PinBody, response: PinsResponse }),
   pins: route('pins', { params: ConversationParams, response: PinsResponse }),
   messageInfo: route('messageInfo', { params: MessageParams, response: MessageInfoResponse }),
+  removePreview: route('removePreview', { body: RemovePreviewBody, response: Ok }),
   receipts: route('receipts', { body: ReceiptsBody, response: Ok }),
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),

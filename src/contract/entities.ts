@@ -174,6 +174,21 @@ export const ThreadSummary = z.object({
 });
 export type ThreadSummary = z.infer<typeof ThreadSummary>;
 
+/**
+ * The card under a message's first http(s) link (docs/behaviour.md §10.30 Link previews): `pending` while the
+ * server fetches the page, `ready` with what it found, `failed` when there is nothing to show. The picture is the
+ * server's own re-encoded copy (/uploads/previews/<key>), never the site's address.
+ */
+export const LinkPreview = z.object({
+  url: z.string(),
+  status: z.enum(['pending', 'ready', 'failed']),
+  siteName: z.string().nullable(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  image: z.object({ url: z.string(), width: z.number().int(), height: z.number().int() }).nullable(),
+});
+export type LinkPreview = z.infer<typeof LinkPreview>;
+
 export const Message = z.object({
   id: Id,
   conversationId: Id,
@@ -209,6 +224,8 @@ export const Message = z.object({
   threadRootId: Id.nullable().optional(),
   /** A root with replies: its thread's summary («N ответов»). */
   thread: ThreadSummary.optional(),
+  /** The card of its first http(s) link; absent when it has none or the sender removed it. */
+  preview: LinkPreview.optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -7,6 +7,7 @@ export const SERVER_EVENT_NAMES = [
   'thread:read',
   'message:deleted',
   'message:edited',
+  'message:preview',
   'message:hidden',
   'conversation:pins',
   'reactions:update',

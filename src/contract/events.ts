@@ -9,6 +9,7 @@ import {
   ConversationEntry,
   Id,
   IsoDate,
+  LinkPreview,
   Message,
   PresenceStatus,
   Reaction,
@@ -104,6 +105,8 @@ export const serverEvents = {
     editedAt: IsoDate,
     mentions: z.array(Id).optional(),
   }),
+  /** A message's link card arrived, or the sender removed it (`preview: null`); to every member. */
+  'message:preview': z.object({ conversationId: Id, messageId: Id, preview: LinkPreview.nullable() }),
   /** The user hid these messages for themselves (`hidden: false`: showed them again). */
   'message:hidden': z.object({ conversationId: Id, messageIds: z.array(Id), hidden: z.boolean() }),
   /** The conversation's pinned messages as they are now, newest pin first. */

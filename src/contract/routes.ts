@@ -65,6 +65,7 @@ export const routes = {
   pinMessage: { method: 'POST', path: '/messages/pin', auth: true },
   pins: { method: 'GET', path: '/conversations/:id/pins', auth: true },
   messageInfo: { method: 'GET', path: '/messages/:id/info', auth: true },
+  removePreview: { method: 'POST', path: '/messages/preview/remove', auth: true },
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
   livekitToken: { method: 'POST', path: '/livekit/token', auth: true },

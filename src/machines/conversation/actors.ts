@@ -33,6 +33,12 @@ export const conversationActors = {
     lifetime: 'child',
     owner: 'conversation',
   },
+  // One per message with a link card (docs/behaviour.md §10.30 Link previews).
+  previewCard: {
+    load: () => import('./previewCard/previewCard.machine').then((m) => m.previewCardMachine),
+    lifetime: 'child',
+    owner: 'conversation',
+  },
   pageBack: {
     load: () => import('./pageBack/pageBack.machine').then((m) => m.pageBackMachine),
     lifetime: 'child',

@@ -6,7 +6,7 @@
 import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { directPeer, displayName } from '../../contract/format';
 import { useBlocking } from '../blocking/index';
-import { useConversationPane } from '../conversation/deferred';
+import { PreviewCardsContext, useConversationPane } from '../conversation/deferred';
 import { LazyConversationView } from '../conversation/index';
 import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
 import { InviteLinksSection } from '../groupInvites/deferred';
@@ -39,7 +39,16 @@ export type ConversationPaneProps = ReturnType<typeof useChatsPage> & {
   menu: ReturnType<typeof useChatActions>;
 };
 
+/** The pane, its messages' link cards reachable from their bubbles (usePreviewCard). */
 export function ConversationPane(props: ConversationPaneProps) {
+  return (
+    <PreviewCardsContext.Provider value={props.conversation}>
+      <ConversationPaneBody {...props} />
+    </PreviewCardsContext.Provider>
+  );
+}
+
+function ConversationPaneBody(props: ConversationPaneProps) {
   const actions = useMessageActions(props.conversationId);
   const names = useMemo(
     () =>

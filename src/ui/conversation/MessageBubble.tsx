@@ -11,6 +11,7 @@ import { LazyEncryptedText } from '../secretChats/index';
 import { lazyView } from '../shared/lazy-view';
 import { useLongPress } from '../shared/useLongPress';
 import { UserAvatar } from '../shared/UserAvatar';
+import { MessagePreview } from './LinkPreviewCard';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
@@ -248,6 +249,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
         ) : (
           row.text && <MessageText text={row.text} mentions={row.mentions} />
         )}
+        {row.hasPreview && <MessagePreview messageId={row.id} />}
         <div className="msg-meta">
           {row.edited && <EditedMark title={row.edited} />}
           <time>{row.time}</time>

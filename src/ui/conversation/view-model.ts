@@ -111,6 +111,8 @@ export interface MessageRow {
   thread?: { label: string; repliers: { id: string; displayName: string; avatarUrl: string | null }[] } | null;
   /** A thread reply (shown in its thread's panel, never in the timeline). */
   threadRootId?: string | null;
+  /** The message has a link card (its state is the conversation's child 'previewCard:<id>'). */
+  hasPreview?: boolean;
   /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
   system?: string | null;
   delivery: Delivery | null;
@@ -219,6 +221,7 @@ export function messageRows(
           }
         : null,
       threadRootId: m.threadRootId ?? null,
+      ...(m.preview ? { hasPreview: true } : {}),
       delivery: own ? (isReadByOthers(m) ? 'read' : 'sent') : null,
       unread: !own && !m.receipts.some((r) => r.userId === me),
       unreadDivider: m.id === options.unreadFrom,

@@ -15,6 +15,7 @@ import {
 import { messageEditMachine } from '../../conversation/messageEdit/messageEdit.machine';
 import { type PageInput, pageBackMachine } from '../../conversation/pageBack/pageBack.machine';
 import { type PinChange, pinsMachine } from '../../conversation/pins/pins.machine';
+import { previewCardMachine } from '../../conversation/previewCard/previewCard.machine';
 import { readReceiptsMachine } from '../../conversation/readReceipts/readReceipts.machine';
 
 export function wireConversation(s: Services) {
@@ -62,6 +63,14 @@ export function wireConversation(s: Services) {
           pinning: requestQueueMachine.provide({
             actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
           }),
+        },
+      }),
+      // A message's link card: «Убрать предпросмотр» for the sender.
+      previewCard: previewCardMachine.provide({
+        actors: {
+          removePreview: fromPromise<{ ok: true }, { messageId: string }>(({ input }) =>
+            s.api.call('removePreview', { body: { messageId: input.messageId } }),
+          ),
         },
       }),
       messageEdit: messageEditMachine.provide({

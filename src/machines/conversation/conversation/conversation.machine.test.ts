@@ -3,9 +3,11 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { message } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
 import type { ResponseOf } from '../../../contract/api';
+import type { LinkPreview } from '../../../contract/entities';
 import { queueRun, requestQueueMachine } from '../../realtime/index';
 import { pageBackMachine } from '../pageBack/pageBack.machine';
 import { pinsMachine } from '../pins/pins.machine';
+import { previewCardId, previewCardMachine } from '../previewCard/previewCard.machine';
 import { conversationMachine, type PageInput, type ReactionChange } from './conversation.machine';
 import { FIRST_ITEM_INDEX } from './history';
 
@@ -24,6 +26,14 @@ const mine = message('m4', 'me', 13, { clientMessageId: 'tag-1' });
 const elsewhere = message('e1', 'u2', 14, { conversationId: 'c2' });
 const page = (messages: (typeof m0)[], hasMore: boolean) => ({ messages, hasMore });
 const EDITED_AT = '2025-03-01T11:00:00.000Z';
+const card = (status: LinkPreview['status']): LinkPreview => ({
+  url: 'https://example.org/',
+  status,
+  siteName: null,
+  title: status === 'ready' ? 'Пример' : null,
+  description: null,
+  image: null,
+});
 
 type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 // Two parallel regions (history paging, refresh) times the message combinations are far too many
@@ -33,8 +43,9 @@ type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 // is the parallel statechart's own guarantee and the tests below check the interesting mixes.
 const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle' } });
 const fresh = (s: Snap) =>
-  s.context.messages.map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}`).join() ===
-  'm1:0:null:0,m2:0:null:0';
+  s.context.messages
+    .map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}:${m.preview?.status ?? ''}`)
+    .join() === 'm1:0:null:0:,m2:0:null:0:';
 const oneAtATime =
   <T extends { type: string }>(make: () => T[]) =>
   (s: Snap) =>
@@ -56,6 +67,7 @@ describeModel({
       typing: child,
       readReceipts: child,
       messageEdit: child,
+      previewCard: child,
     } as never,
   }),
   // Opened plainly, and at a search result on the first page (m1) or far back (m0).
@@ -99,6 +111,9 @@ describeModel({
         messageId: 'm1',
         reactions: [{ emoji: '👍', userIds: ['u2'] }],
       },
+    ]),
+    'conversation.preview': oneAtATime(() => [
+      { type: 'conversation.preview', conversationId: 'c1', messageId: 'm1', preview: card('ready') },
     ]),
     'conversation.thread': oneAtATime(() => [
       {
@@ -203,6 +218,7 @@ describe('conversation with a fetching actor', () => {
           reactions: options.react ? requestQueueMachine.provide({ actors: { run: queueRun(options.react) } }) : child,
           fetchPage,
           pageBack: paging(fetchPage),
+          previewCard: previewCardMachine.provide({ actors: { removePreview: hang as never } }),
         } as never,
       }),
       { input: { ...input, unread: options.unread } },
@@ -230,6 +246,27 @@ describe('conversation with a fetching actor', () => {
     ]);
     expect(actor.getSnapshot().context).toBe(before);
     actor.stop();
+  });
+
+  it('gives each message with a link card its card actor, which follows message:preview and refetched pages', async () => {
+    const linked = { ...m1, preview: card('pending') };
+    let latest = page([linked, m2], false);
+    const { actor } = start(() => latest);
+    await waitFor(actor, (s) => s.matches('ready'));
+    const cardOf = () =>
+      actor.getSnapshot().children[previewCardId('m1')] as ReturnType<typeof createActor<typeof previewCardMachine>>;
+    expect(cardOf().getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().children[previewCardId('m2')]).toBeUndefined();
+    actor.send({ type: 'conversation.preview', conversationId: 'c1', messageId: 'm1', preview: card('ready') });
+    expect(cardOf().getSnapshot().value).toBe('shown');
+    expect(actor.getSnapshot().context.messages[0].preview?.title).toBe('Пример');
+    // Removed while the socket was down: the page fetched after the reconnection says so.
+    latest = page([m1, m2], false);
+    actor.send({ type: 'conversation.reconnected' });
+    await waitFor(actor, () => cardOf().getSnapshot().value === 'removed');
+    expect(actor.getSnapshot().context.messages[0].preview).toBeUndefined();
+    actor.send({ type: 'conversation.preview', conversationId: 'c1', messageId: 'm2', preview: null });
+    expect(actor.getSnapshot().children[previewCardId('m2')]).toBeUndefined();
   });
 
   it('loads the latest page, then older pages before the first message, lowering the first item index', async () => {

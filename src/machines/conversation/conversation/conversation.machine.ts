@@ -20,6 +20,7 @@ import { notWired } from '../../shared/not-wired';
 import { messageEditMachine } from '../messageEdit/messageEdit.machine';
 import { morePages, type Page, type PageBackOutput, pageBackMachine, reached } from '../pageBack/pageBack.machine';
 import { pinsMachine } from '../pins/pins.machine';
+import { previewCardId, previewCardMachine } from '../previewCard/previewCard.machine';
 import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
 import { typingMachine } from '../typing/typing.machine';
 import type {
@@ -69,6 +70,7 @@ export const conversationMachine = setup({
       reactions: 'reactions';
       pins: 'pins';
       pageBack: 'pageBack';
+      [card: `previewCard:${string}`]: 'previewCard';
     },
   },
   actors: {
@@ -84,6 +86,7 @@ export const conversationMachine = setup({
     messageEdit: messageEditMachine,
     pins: pinsMachine,
     pageBack: pageBackMachine,
+    previewCard: previewCardMachine,
   },
   guards: {
     here: ({ context, event }) =>
@@ -199,6 +202,26 @@ export const conversationMachine = setup({
       return { type: 'queue.add' as const, request };
     }),
     refresh: raise({ type: 'conversation.refresh' }),
+    // Each message with a link card has its child 'previewCard:<id>', told whenever the message's card changes
+    // (message:preview, a refetched page after a reconnection, the sender's removal heard from the server).
+    syncCards: enqueueActions(({ context, self, enqueue }) => {
+      // The snapshot before this step; a graph traversal's pure transitions have no children.
+      const children: Record<string, { getSnapshot(): { context: { preview: unknown } } } | undefined> =
+        self.getSnapshot()?.children ?? {};
+      for (const m of context.messages) {
+        const id = previewCardId(m.id);
+        const card = children[id];
+        if (!card) {
+          if (m.preview)
+            enqueue.spawnChild('previewCard', {
+              id,
+              input: { messageId: m.id, preview: m.preview, mine: m.senderId === context.me },
+            });
+        } else if (!m.preview) enqueue.sendTo(id, { type: 'preview.removed' });
+        else if (card.getSnapshot().context.preview !== m.preview && m.preview.status !== 'pending')
+          enqueue.sendTo(id, { type: 'preview.arrived', preview: m.preview });
+      }
+    }),
     placeDivider: assign(({ context }) =>
       context.unreadAtOpen > 0
         ? { unreadFrom: firstUnread(context.messages, context.me, context.unreadAtOpen), unreadAtOpen: 0 }
@@ -239,8 +262,9 @@ export const conversationMachine = setup({
     { id: 'pins', src: 'pins', input: ({ context }) => ({ conversationId: context.conversationId }) },
   ],
   on: {
-    'conversation.messageArrived': { guard: 'here', actions: ['take', 'stopRemoteTyping'] },
-    'conversation.messageSent': { guard: 'here', actions: 'take' },
+    'conversation.messageArrived': { guard: 'here', actions: ['take', 'syncCards', 'stopRemoteTyping'] },
+    'conversation.messageSent': { guard: 'here', actions: ['take', 'syncCards'] },
+    'conversation.preview': { guard: 'here', actions: ['take', 'syncCards'] },
     'conversation.messageDeleted': { guard: 'here', actions: ['take', 'unpin'] },
     'conversation.receipts': { guard: 'here', actions: 'take' },
     'conversation.messageEdited': { guard: 'here', actions: 'take' },
@@ -270,7 +294,7 @@ export const conversationMachine = setup({
           },
           {
             target: 'ready',
-            actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider'],
+            actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'placeDivider', 'syncCards'],
           },
         ],
         onError: 'failed',
@@ -288,7 +312,7 @@ export const conversationMachine = setup({
           goal: { unread: context.unreadAtOpen, me: context.me },
         }),
         // Reached, or what is loaded is shown: the divider sits on the oldest unread among it.
-        onDone: { target: 'ready', actions: 'placeDivider' },
+        onDone: { target: 'ready', actions: ['placeDivider', 'syncCards'] },
       },
     },
     failed: {
@@ -341,7 +365,10 @@ export const conversationMachine = setup({
                 id: 'older',
                 src: 'fetchPage',
                 input: ({ context }) => pageOf(context, LIMITS.messagesPageDefault, true),
-                onDone: { target: 'idle', actions: { type: 'takeOlder', params: ({ event }) => event.output } },
+                onDone: {
+                  target: 'idle',
+                  actions: [{ type: 'takeOlder', params: ({ event }) => event.output }, 'syncCards'],
+                },
                 onError: 'idle',
               },
             },
@@ -353,7 +380,7 @@ export const conversationMachine = setup({
                   // Another quote: the paging goes on, for it now.
                   { actions: ['seek', 'retarget'] },
                 ],
-                'pageBack.page': { actions: 'takePageBack' },
+                'pageBack.page': { actions: ['takePageBack', 'syncCards'] },
               },
               invoke: {
                 id: 'pageBack',
@@ -386,7 +413,10 @@ export const conversationMachine = setup({
                 id: 'refresh',
                 src: 'fetchPage',
                 input: ({ context }) => pageOf(context, LIMITS.messagesPageDefault),
-                onDone: { target: 'idle', actions: { type: 'takeLatest', params: ({ event }) => event.output } },
+                onDone: {
+                  target: 'idle',
+                  actions: [{ type: 'takeLatest', params: ({ event }) => event.output }, 'syncCards'],
+                },
                 onError: 'idle',
               },
               on: { 'conversation.refresh': { target: 'refreshing', reenter: true } },

@@ -3,12 +3,13 @@
 // its children's reports), what it emits for the view, and its children (the pin bar's state is its child 'pins').
 // Peers and views import this module, never conversation.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
-import type { Message, Reaction, ThreadSummary } from '../../../contract/entities';
+import type { LinkPreview, Message, Reaction, ThreadSummary } from '../../../contract/entities';
 import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
 import type { PageBackParentEvent, PageBackRef } from '../pageBack/pageBack.protocol';
 import type { PinsParentEvent, PinsRef } from '../pins/pins.protocol';
+import type { PreviewCardRef } from '../previewCard/previewCard.protocol';
 import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
 import type { TypingRef } from '../typing/typing.protocol';
 
@@ -82,6 +83,8 @@ export type ConversationEvent =
   | PinsParentEvent
   | PageBackParentEvent
   | { type: 'conversation.reactions'; conversationId: string; messageId: string; reactions: Reaction[] }
+  /** A message's link card arrived or was removed (null); its child 'previewCard:<id>' follows. */
+  | { type: 'conversation.preview'; conversationId: string; messageId: string; preview: LinkPreview | null }
   /** A reply in the thread of one of its messages: the root shows the new «N ответов». */
   | { type: 'conversation.thread'; conversationId: string; rootId: string; thread: ThreadSummary }
   /** Gives or takes back the user's own reaction (whichever it is not now). */
@@ -128,5 +131,7 @@ export type ConversationRef = MachineRef<
     reactions?: RequestQueueRef<ReactionChange>;
     pins?: PinsRef;
     pageBack?: PageBackRef;
+    /** One per message with a link card (previewCardId). */
+    [card: `previewCard:${string}`]: PreviewCardRef | undefined;
   }
 >;

@@ -52,6 +52,12 @@ export function historyAfter(h: History, event: ConversationEvent): Conversation
     }
     case 'conversation.reactions':
       return setReactions(messages, event.messageId, event.reactions);
+    case 'conversation.preview':
+      return messages.map((m) => {
+        if (m.id !== event.messageId) return m;
+        const { preview: _, ...rest } = m;
+        return event.preview ? { ...m, preview: event.preview } : rest;
+      });
     case 'conversation.thread':
       return setThread(messages, event.rootId, event.thread);
     // Shown at once; the server's answer (or reactions:update) replaces it.

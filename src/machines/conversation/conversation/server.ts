@@ -23,6 +23,12 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
       editedAt: p.editedAt,
       ...(p.mentions ? { mentions: p.mentions } : {}),
     }),
+    'message:preview': (p) => ({
+      type: 'conversation.preview',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      preview: p.preview,
+    }),
     'message:hidden': (p) => ({
       type: 'conversation.messagesHidden',
       conversationId: p.conversationId,
