@@ -95,7 +95,7 @@ export function ChatsPage() {
         }
       />
       <ChatActionPrompt {...menu} />
-      {page.hasSecret && me && (
+      {page.deviceDue && me && (
         <Suspense fallback={null}>
           <LazySecretDevice userId={me} />
         </Suspense>

@@ -17,7 +17,7 @@ import type { SecretDeviceEvent } from '../../secretChats/secretDevice/secretDev
 import { secretCallMachine } from '../../secretChats/secretCall/secretCall.machine';
 import type { CallKey, SecretCallEvent, SecretCallInput } from '../../secretChats/secretCall/secretCall.protocol';
 import type { SecretChatRef } from '../../secretChats/secretChat/secretChat.protocol';
-import { systemActor } from '../../shared/system';
+import { type AnySystem, systemActor } from '../../shared/system';
 import { type CreateResult, secretDialogMachine } from '../../secretChats/secretDialog/secretDialog.machine';
 import { backUp } from './secretChats-recovery';
 import type { SecretVerification, SecretVerifyInput } from '../../secretChats/secretVerify/secretVerify.protocol';
@@ -83,9 +83,9 @@ export function wireSecretDevice(s: Services) {
     actors: {
       start: fromPromise(async ({ input }: { input: { userId: string } }) => {
         const { deviceId } = await fx.device(input.userId);
-        const conversationIds = await fx.conversationIds(input.userId);
+        const { conversationIds, withoutDevice } = await fx.chats(input.userId);
         backUp(s, input.userId); // what was kept before a reload and not uploaded yet
-        return { deviceId, conversationIds };
+        return { deviceId, conversationIds, withoutDevice };
       }),
       secretChat: wireSecretChat(s),
       backfill: fromCallback<SecretDeviceEvent, BackfillInput>(({ input, sendBack }) => {
@@ -197,11 +197,20 @@ export function wireSecretDialog(s: Services) {
       create: fromPromise(
         async ({
           input,
+          system,
         }: {
           input: { userId: string; memberIds: string[]; title: string | null };
+          system: AnySystem;
         }): Promise<CreateResult> => {
           try {
-            return await fx.create(input);
+            const { conversationId, withoutDevice } = await fx.create(input);
+            // The chat's notice names who has no device yet («… ещё не открывал Беседу в браузере»).
+            systemActor(system, 'secretDevice')?.send({
+              type: 'secretDevice.withoutDevice',
+              conversationId,
+              userIds: withoutDevice,
+            });
+            return { conversationId };
           } catch (e) {
             if (e instanceof NoDeviceError) return { conversationId: null, noDevice: e.userIds };
             throw e;

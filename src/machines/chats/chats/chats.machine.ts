@@ -27,6 +27,7 @@ import {
   isMutedEntry,
   type ListChange,
   listAfter,
+  secretOf,
   secretSelection,
   sortEntries,
   withMessage,
@@ -116,6 +117,13 @@ export const chatsMachine = setup({
       const next = context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries;
       enqueue.assign({ loaded: true, entries: next });
       if (becameSecret(context.selectedId, context.entries, next)) enqueue.emit(secretSelection(context.selectedId));
+      // Opened before the list came (a cold load into its address): now it is known whether it is secret.
+      else if (secretOf(context.selectedId, context.entries, context.loaded) === null)
+        enqueue.emit({
+          type: 'chats.selected',
+          conversationId: context.selectedId,
+          secret: secretOf(context.selectedId, next, true),
+        });
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
@@ -170,8 +178,7 @@ export const chatsMachine = setup({
     // the composer turns to the conversation (and knows whether it is secret).
     announceSelection: enqueueActions(({ context, event, enqueue }) => {
       const told = event.type === 'chats.open' && event.secret === true;
-      const known =
-        context.selectedId !== null && !!findEntry(context.entries, context.selectedId)?.conversation.secret;
+      const known = secretOf(context.selectedId, context.entries, context.loaded);
       enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId, secret: told || known });
     }),
     openInLoader: sendTo('loader', ({ context }) => ({

@@ -177,3 +177,13 @@ export const becameSecret = (selectedId: string | null, before: ConversationEntr
 
 export const secretSelection = (conversationId: string | null) =>
   ({ type: 'chats.selected', conversationId, secret: true }) as const;
+
+/**
+ * Whether the open conversation is secret, from its own entry: null while the list has not loaded and has no entry
+ * for it (a cold load into its address), so that nothing is sent until it is known.
+ */
+export const secretOf = (selectedId: string | null, entries: ConversationEntry[], loaded: boolean) => {
+  const entry = selectedId === null ? undefined : findEntry(entries, selectedId);
+  if (entry) return entry.conversation.secret === true;
+  return loaded || selectedId === null ? false : null;
+};

@@ -140,6 +140,16 @@ export function createSecretCryptoCore(
       await store.saveDevice({ ...d, keyPackages: [...d.keyPackages, ...made] });
       return made.map((k) => k.publicPackage);
     },
+    async makeLastResort(userId) {
+      const d = await device(userId);
+      if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
+      const [made] = await mls.generateKeyPackages(d, 1);
+      if (!made) throw new SecretCryptoError('failed', 'Не удалось подготовить устройство');
+      // One at a time, as on the server: the earlier one's keys go with it.
+      const rest = d.keyPackages.filter((k) => !k.lastResort);
+      await store.saveDevice({ ...d, keyPackages: [...rest, { ...made, lastResort: true }] });
+      return made.publicPackage;
+    },
     async createGroup(userId, claimed) {
       const d = await device(userId);
       if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
@@ -167,8 +177,11 @@ export function createSecretCryptoCore(
       const d = await device(userId);
       const joined = await mls.joinFromWelcome(d, d.keyPackages, welcome);
       if (!joined) return { joined: false, epoch: null };
-      // The key package is one-time: its private keys go once used.
-      await store.saveDevice({ ...d, keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used) });
+      // A key package is one-time: its private keys go once used (the last-resort one's stay for its next use).
+      await store.saveDevice({
+        ...d,
+        keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used || k.lastResort),
+      });
       await keep(userId, conversationId, joined.state);
       return { joined: true, epoch: mls.epochOf(joined.state) };
     },

@@ -59,6 +59,8 @@ export interface SecretCrypto extends RecoveryCrypto {
   setDeviceId(userId: string, deviceId: string): Promise<void>;
   /** N more one-time key packages (base64), their private keys kept. */
   makeKeyPackages(userId: string, n: number): Promise<string[]>;
+  /** A new last-resort key package (base64): kept after a welcome used it; it replaces the device's earlier one. */
+  makeLastResort(userId: string): Promise<string>;
   /** A new group adding every claimed device: the welcome for POST /api/secret/conversations. */
   createGroup(
     userId: string,
@@ -157,6 +159,7 @@ const METHODS: SecretCryptoMethod[] = [
   'prepareDevice',
   'setDeviceId',
   'makeKeyPackages',
+  'makeLastResort',
   'createGroup',
   'confirmGroup',
   'join',

@@ -201,7 +201,13 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
   type StoredDevice = Omit<DeviceRecord, 'signaturePublicKey' | 'signaturePrivateKey' | 'keyPackages'> & {
     signaturePublicKey: string;
     signaturePrivateKey: string;
-    keyPackages: { publicPackage: string; ref: string; initPrivateKey: string; hpkePrivateKey: string }[];
+    keyPackages: {
+      publicPackage: string;
+      ref: string;
+      initPrivateKey: string;
+      hpkePrivateKey: string;
+      lastResort?: true;
+    }[];
   };
 
   return {
@@ -230,6 +236,7 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
           ref: k.ref,
           initPrivateKey: toBase64(k.initPrivateKey),
           hpkePrivateKey: toBase64(k.hpkePrivateKey),
+          ...(k.lastResort ? { lastResort: true as const } : {}),
         })),
       };
       await sealJson('devices', [device.userId], stored);
