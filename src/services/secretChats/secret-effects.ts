@@ -231,6 +231,9 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       await c
         .indexMessage(userId, { conversationId, messageId: message.id, createdAt: message.createdAt })
         .catch(() => undefined);
+      // Written while some members had no device: held, to be sent again once their first device is in.
+      if (item.holdFor?.length && item.envelope.kind === 'text')
+        await c.hold(userId, conversationId, message.id, item.holdFor);
       sentMessages.set(item.clientMessageId, message);
       return { messageId: message.id };
     },

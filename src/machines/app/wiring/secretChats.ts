@@ -173,11 +173,28 @@ export function wireSecretDevice(s: Services) {
               (list) => sendBack({ type: 'secretDevice.notices', conversationId, notices: list }),
               () => undefined,
             );
+        // Messages held for members who had no device: sent again (as copies, in order) once a commit brought
+        // their first device in; each is taken from the held list as it is queued, so it goes once.
+        const release = () =>
+          secretCrypto()
+            .release(userId, conversationId)
+            .then(
+              (copies) => {
+                for (const c of copies)
+                  sendBack({
+                    type: 'secretDevice.send',
+                    conversationId,
+                    item: { clientMessageId: `copy-${c.messageId}`, envelope: c.envelope },
+                  });
+              },
+              () => undefined,
+            );
         subs.push(
           chat.subscribe((s) => {
             if (s.context.epoch === epoch) return;
             epoch = s.context.epoch;
             void notices();
+            if (epoch !== null) void release();
           }),
         );
         void notices();

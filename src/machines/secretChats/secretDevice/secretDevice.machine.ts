@@ -156,9 +156,13 @@ export const secretDeviceMachine = setup({
             };
           },
         }),
-        enqueueActions(({ enqueue, event }) => {
+        enqueueActions(({ enqueue, event, context }) => {
           if (event.type !== 'secretDevice.send') return;
-          enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.send', item: event.item });
+          // A text written while members have no device is held for them (sent again once they have one).
+          const absent = context.withoutDevice[event.conversationId] ?? [];
+          const item =
+            event.item.envelope.kind === 'text' && absent.length > 0 ? { ...event.item, holdFor: absent } : event.item;
+          enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.send', item });
         }),
       ],
     },

@@ -271,6 +271,26 @@ export function createSecretCryptoCore(
         envelope: parseEnvelope(r.payload),
       };
       await store.savePlaintext(userId, plaintext);
+      const e = plaintext.envelope;
+      if (e.kind === 'copy') {
+        // A message sent before this device joined, sent again by its author's device: kept as the target's text
+        // when this device could not read the target (never over one it read).
+        if (await store.loadPlaintext(userId, conversationId, e.targetId)) return plaintext;
+        const target: SecretPlaintext = {
+          ...plaintext,
+          messageId: e.targetId,
+          envelope: {
+            v: 1,
+            kind: 'text',
+            text: e.text,
+            ...(e.replyToId ? { replyToId: e.replyToId } : {}),
+            ...(e.attachments ? { attachments: e.attachments } : {}),
+          },
+        };
+        await store.savePlaintext(userId, target);
+        await settle(userId, target);
+        return plaintext;
+      }
       return (await settle(userId, plaintext)) ?? plaintext;
     },
     plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
@@ -287,6 +307,46 @@ export function createSecretCryptoCore(
       return verificationOf(await mustGroup(userId, conversationId), d.deviceId);
     },
     deviceNotices: (userId, conversationId) => store.loadNotices(userId, conversationId),
+    async hold(userId, conversationId, messageId, waitFor) {
+      if (waitFor.length === 0) return;
+      const held = await store.loadHeld(userId, conversationId);
+      if (held.some((h) => h.messageId === messageId)) return;
+      await store.saveHeld(userId, conversationId, [...held, { messageId, waitFor: [...waitFor] }]);
+    },
+    async release(userId, conversationId) {
+      const held = await store.loadHeld(userId, conversationId);
+      if (held.length === 0) return [];
+      const state = await group(userId, conversationId);
+      if (!state || state.groupActiveState.kind !== 'active') return [];
+      const present = new Set(mls.members(state).map((m) => m.identity.userId));
+      const out: { messageId: string; envelope: SecretPlaintext['envelope'] }[] = [];
+      const left: typeof held = [];
+      for (const h of held) {
+        const waitFor = h.waitFor.filter((u) => !present.has(u));
+        if (waitFor.length < h.waitFor.length) {
+          const kept = await store.loadPlaintext(userId, conversationId, h.messageId);
+          // Deleted since (or never a text): nothing to send again.
+          if (kept?.envelope.kind === 'text') {
+            const e = kept.envelope;
+            out.push({
+              messageId: h.messageId,
+              envelope: {
+                v: 1,
+                kind: 'copy',
+                targetId: h.messageId,
+                text: shownOf(kept).text,
+                ...(e.replyToId ? { replyToId: e.replyToId } : {}),
+                ...(e.attachments ? { attachments: e.attachments } : {}),
+              },
+            });
+          }
+        }
+        if (waitFor.length > 0) left.push({ messageId: h.messageId, waitFor });
+      }
+      await store.saveHeld(userId, conversationId, left);
+      // Message ids are UUIDv7: in the order they were sent.
+      return out.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
+    },
     async callKey(userId, conversationId) {
       const s = await mustGroup(userId, conversationId);
       return { epoch: mls.epochOf(s), key: await mls.callKey(s) };
@@ -300,7 +360,7 @@ export function createSecretCryptoCore(
       const target =
         e.kind === 'text'
           ? kept
-          : e.kind === 'edit'
+          : e.kind === 'edit' || e.kind === 'copy'
             ? await store.loadPlaintext(userId, conversationId, e.targetId)
             : null;
       if (target?.envelope.kind !== 'text') return;
