@@ -131,6 +131,7 @@ export function wireSecretDevice(s: Services) {
             envelope: p.envelope.kind === 'text' ? { ...p.envelope, text: shown.text } : p.envelope,
             ...(shown.edited ? { edited: shown.edited } : {}),
             ...(shown.reactions.length ? { reactions: shown.reactions } : {}),
+            senderUserId: p.senderUserId,
           });
           return undefined;
         };

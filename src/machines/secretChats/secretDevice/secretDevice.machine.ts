@@ -227,6 +227,7 @@ export const secretDeviceMachine = setup({
                   ...(event.edited ? { edited: event.edited } : {}),
                   ...(event.reactions?.length ? { reactions: event.reactions } : {}),
                   ...(event.envelope.attachments ? { attachments: event.envelope.attachments } : {}),
+                  ...(event.senderUserId ? { from: event.senderUserId } : {}),
                 },
               }
             : context.texts,

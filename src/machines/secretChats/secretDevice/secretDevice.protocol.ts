@@ -27,6 +27,8 @@ export type SecretText =
       reactions?: SecretReaction[];
       /** Its files, decrypted on demand (absent: none). */
       attachments?: SecretAttachment[];
+      /** Who MLS says wrote it (absent: not known, as for older kept texts). */
+      from?: string;
     }
   /** Not readable on this device (sent before it joined, or not decryptable). */
   | { status: 'unreadable' };
@@ -79,6 +81,8 @@ export type SecretDeviceEvent =
       envelope: SecretEnvelope;
       /** A text's edits and reactions as applied (crypto/secret-actions.ts); its envelope has the current text. */
       edited?: string;
+      /** Its sender as MLS authenticated it. */
+      senderUserId?: string;
       reactions?: SecretReaction[];
     }
   /** A message deleted for everyone (message:deleted): its text goes from the views and the sealed store. */
@@ -110,6 +114,15 @@ export const SECRET_DEVICE_RETRY_MS = 15_000;
 /** Under a secret chat's header, for each member who has no device yet (their name in the nominative). */
 export const noDeviceNotice = (name: string) =>
   `${name} ещё не открывал Беседу в браузере — он получит сообщения, когда войдёт`;
+
+/**
+ * What the device knows of a message, as the views show it under the sender the server names: a text MLS says
+ * someone else wrote (a member's copy filling another's message) is shown as unreadable, never under that name.
+ */
+export const shownText = (known: SecretText | undefined, senderId: string | undefined): SecretText | undefined =>
+  known?.status === 'text' && senderId !== undefined && known.from !== undefined && known.from !== senderId
+    ? { status: 'unreadable' }
+    : known;
 
 /** The notice for a message this device cannot read. */
 export const UNREADABLE_NOTICE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';
