@@ -17,24 +17,6 @@ export function useNow(ms = 30_000): number {
   return now;
 }
 
-/**
- * True once `ready` and the browser has had an idle moment after painting (or 2 s passed): work that must never
- * be on the first screen's critical path waits for it (the secret chats' device registration).
- */
-export function useIdleAfter(ready: boolean): boolean {
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    if (!ready || idle) return;
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(() => setIdle(true), { timeout: 2_000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(() => setIdle(true), 500);
-    return () => clearTimeout(timer);
-  }, [ready, idle]);
-  return idle;
-}
-
 export function useChatsPage() {
   const chats = useChatsActor();
   if (!chats) throw new Error('the chats actor is not running');
@@ -61,9 +43,6 @@ export function useChatsPage() {
     [entries, me, selectedId, now, drafts],
   );
   const hasSecret = useMemo(() => entries.some((e) => e.conversation.secret), [entries]);
-  // Every signed-in browser becomes a device of secret chats, so that a friend can start one with this user: in the
-  // background, once the list is on screen (docs/secret-chats.md "Reaching everyone").
-  const deviceDue = useIdleAfter(loaded) || hasSecret;
   const selectedEntry = useMemo(
     () => entries.find((e) => e.conversation.id === selectedId) ?? null,
     [entries, selectedId],
@@ -77,7 +56,6 @@ export function useChatsPage() {
     tiles,
     entries,
     hasSecret,
-    deviceDue,
     loaded,
     selectedId,
     selectedEntry,

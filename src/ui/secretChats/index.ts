@@ -9,7 +9,7 @@ import type { SecretVerifyDialogProps } from './SecretVerifyDialog';
 
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
 /** Holds the device actor while the chats page is open (registered in the background after the first paint). */
-export const LazySecretDevice = lazyView<{ userId: string }>(() =>
+export const LazySecretDevice = lazyView<{ userId: string; now: boolean }>(() =>
   import('./SecretDevice').then((m) => m.SecretDevice),
 );
 export const LazyEncryptedText = lazyView<EncryptedTextProps>(() =>

@@ -22,13 +22,12 @@ import {
 } from './chats.protocol';
 import { chatsServerEvents, composerDeliveries } from './chats-server-events';
 import {
-  becameSecret,
   findEntry,
   isMutedEntry,
   type ListChange,
   listAfter,
+  reselection,
   secretOf,
-  secretSelection,
   sortEntries,
   withMessage,
   withUnread,
@@ -116,14 +115,12 @@ export const chatsMachine = setup({
       // The open conversation on screen is being read: its badge stays at zero.
       const next = context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries;
       enqueue.assign({ loaded: true, entries: next });
-      if (becameSecret(context.selectedId, context.entries, next)) enqueue.emit(secretSelection(context.selectedId));
-      // Opened before the list came (a cold load into its address): now it is known whether it is secret.
-      else if (secretOf(context.selectedId, context.entries, context.loaded) === null)
-        enqueue.emit({
-          type: 'chats.selected',
-          conversationId: context.selectedId,
-          secret: secretOf(context.selectedId, next, true),
-        });
+      const again = reselection(
+        context.selectedId,
+        secretOf(context.selectedId, context.entries, context.loaded),
+        secretOf(context.selectedId, next, true),
+      );
+      if (again) enqueue.emit(again);
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
@@ -162,7 +159,12 @@ export const chatsMachine = setup({
     changeList: enqueueActions(({ context, event, enqueue }) => {
       const entries = listAfter(context.entries, event as ListChange);
       enqueue.assign({ entries });
-      if (becameSecret(context.selectedId, context.entries, entries)) enqueue.emit(secretSelection(context.selectedId));
+      const again = reselection(
+        context.selectedId,
+        secretOf(context.selectedId, context.entries, context.loaded),
+        secretOf(context.selectedId, entries, context.loaded),
+      );
+      if (again) enqueue.emit(again);
     }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'chats.open');
