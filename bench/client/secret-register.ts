@@ -1,6 +1,6 @@
 // (f) register — the main-thread time a signed-in page spends becoming a device of secret chats in the background
 // (docs/secret-chats.md "Reaching everyone"), on the phone profile's CPU (CDP CPU throttling): the renderer main
-// thread's task time (CDP Performance.getMetrics TaskDuration) from the request for the device actor's chunk to
+// thread's task time (CDP Performance.getMetrics TaskDuration) from the request for the device actor's code (the secret chats' wiring chunk, asked for once the page is idle) to
 // the answer that stored its key packages. The keys themselves are made in the crypto worker, off the main thread.
 // Baseline: the same metric over an equally long window on the same page once it is idle.
 import { type CDPSession, chromium } from '@playwright/test';
@@ -38,7 +38,7 @@ export async function runRegisterPart(opts: { dist: string; checks: Check[]; res
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
       let start: Promise<[number, number]> | null = null;
       page.on('request', (r) => {
-        if (!start && /\/assets\/SecretDevice-[^/]*\.js$/.test(new URL(r.url()).pathname))
+        if (!start && /\/assets\/secretChats-[^/]*\.js$/.test(new URL(r.url()).pathname))
           start = taskMs(cdp).then((t) => [t, Date.now()]);
       });
       const stored = page.waitForResponse((r) => r.url().endsWith('/api/secret/key-packages') && r.ok(), {
@@ -48,7 +48,7 @@ export async function runRegisterPart(opts: { dist: string; checks: Check[]; res
       await stored;
       const end = await taskMs(cdp);
       const endAt = Date.now();
-      if (!start) throw new Error('the device actor chunk was never requested');
+      if (!start) throw new Error('the secret chats wiring was never requested');
       const [begin, beginAt] = await (start as Promise<[number, number]>);
       const windowMs = endAt - beginAt;
       const idleFrom = await taskMs(cdp);
