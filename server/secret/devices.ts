@@ -40,11 +40,7 @@ export function createDevices(db: Database, now: () => string) {
 
   /** Deletes the device's expired packages: they would never be handed out. */
   const prune = (deviceId: string) =>
-    db
-      .deleteFrom('secret_key_packages')
-      .where('device_id', '=', deviceId)
-      .where('created_at', '<', cutoff())
-      .execute();
+    db.deleteFrom('secret_key_packages').where('device_id', '=', deviceId).where('created_at', '<', cutoff()).execute();
 
   /** The device's live one-time packages, and whether it has a live last-resort one. */
   const stock = async (deviceId: string) => {

@@ -46,7 +46,11 @@ export const RegisterDeviceBody = z.strictObject({
 });
 export const DeviceResponse = z.object({ device: SecretDevice, keyPackagesLeft: z.number().int() });
 /** POST /api/secret/key-packages: more one-time key packages for one's device. */
-export const KeyPackagesBody = z.strictObject({ deviceId: Id, keyPackages: KeyPackages, lastResort: KeyPackage.optional() });
+export const KeyPackagesBody = z.strictObject({
+  deviceId: Id,
+  keyPackages: KeyPackages,
+  lastResort: KeyPackage.optional(),
+});
 export const KeyPackagesLeftResponse = z.object({ keyPackagesLeft: z.number().int() });
 
 /**

@@ -317,7 +317,7 @@ export function createSecretCryptoCore(
       const held = await store.loadHeld(userId, conversationId);
       if (held.length === 0) return [];
       const state = await group(userId, conversationId);
-      if (!state || state.groupActiveState.kind !== 'active') return [];
+      if (state?.groupActiveState.kind !== 'active') return [];
       const present = new Set(mls.members(state).map((m) => m.identity.userId));
       const out: { messageId: string; envelope: SecretPlaintext['envelope'] }[] = [];
       const left: typeof held = [];
