@@ -46,6 +46,8 @@ export interface Config {
   codeSearchPerMinute: number;
   /** Message searches per user and minute (SEARCH_PER_MINUTE). */
   searchPerMinute: number;
+  /** Secret chats' key-package claims per user and minute (SECRET_CLAIMS_PER_MINUTE). */
+  secretClaimsPerMinute: number;
   redisUrl: string | null;
   livekit: { url: string | null; apiKey: string | null; apiSecret: string | null };
   sfu: {
@@ -291,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
     codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
     searchPerMinute: int(env.SEARCH_PER_MINUTE, 60),
+    secretClaimsPerMinute: int(env.SECRET_CLAIMS_PER_MINUTE, 30),
     redisUrl: str(env.REDIS_URL),
     livekit: {
       url: str(env.LIVEKIT_URL),

@@ -6,8 +6,10 @@
 //       phone profile: JavaScript bytes on the wire, LCP, FCP, CLS; a repeat visit; a plain static page as baseline.
 //   (e) secret  — secret chats' MLS in Chromium, unthrottled and on the phone profile's CPU: encrypt and decrypt of
 //       1 KB, adding and removing a device in a 50-device group (bench/secret/measure.ts); AES-GCM as baseline.
+//   (f) register — main-thread time of a signed-in page becoming a secret-chat device in the background, on the
+//       phone profile's CPU (bench/client/secret-register.ts).
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
-// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret (default all), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register (default all), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';
@@ -16,7 +18,9 @@ import path from 'node:path';
 import { BUDGET_GZIP_BYTES, buildClient, FORBIDDEN_IN_INITIAL, measureBundle } from './bundle';
 
 const env = process.env;
-const parts = new Set((env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll,secret').split(',').map((s) => s.trim()));
+const parts = new Set(
+  (env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll,secret,register').split(',').map((s) => s.trim()),
+);
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 export type Check = [what: string, ok: boolean, value: string];
@@ -25,7 +29,7 @@ async function main() {
   const checks: Check[] = [];
   const results: Record<string, unknown> = {};
   // The secret part needs no build of the client.
-  const needsBuild = ['bundle', 'delivery', 'latency', 'scroll'].some((p) => parts.has(p));
+  const needsBuild = ['bundle', 'delivery', 'latency', 'scroll', 'register'].some((p) => parts.has(p));
   const tmp = env.BENCH_DIST || !needsBuild ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'beseda-bench-client-'));
   const dist = env.BENCH_DIST ? path.resolve(env.BENCH_DIST) : (tmp as string);
   try {
@@ -66,6 +70,11 @@ async function main() {
     if (parts.has('delivery') || parts.has('latency') || parts.has('scroll')) {
       const { runBrowserParts } = await import('./browser-parts');
       await runBrowserParts({ dist, parts, checks, results });
+    }
+
+    if (parts.has('register')) {
+      const { runRegisterPart } = await import('./secret-register');
+      await runRegisterPart({ dist, checks, results });
     }
 
     if (parts.has('secret')) {

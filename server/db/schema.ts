@@ -339,6 +339,8 @@ export interface SecretKeyPackagesTable {
   /** base64 of an MLS KeyPackage, never read by the server. */
   body: string;
   created_at: string;
+  /** 1 for the device's last-resort package: handed out only when no other is left, and not deleted then. */
+  last_resort: Generated<number>;
 }
 
 /** The SHA-256 (hex) of every key package a device uploaded, kept after the package is handed out. */

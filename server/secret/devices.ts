@@ -1,7 +1,9 @@
 // Secret chats' devices and their one-time key packages (docs/secret-chats.md). A device is one browser sign-in: it
 // registers once (again the same device for the same sign-in), keeps up to KEY_PACKAGES_MAX key packages here, and
 // is revoked when its sign-in ends. A key package is handed out once: the DELETE that takes it succeeds for one
-// caller only, on either database, so two claims racing for the same package get two different ones.
+// caller only, on either database, so two claims racing for the same package get two different ones. Packages
+// older than LIMITS.keyPackageTtlDays are never handed out and are pruned when met; a device's one last-resort
+// package is handed out only when it has no other, and stays.
 import { createHash, randomUUID } from 'node:crypto';
 import { LIMITS } from '../../src/contract/limits';
 import type { SecretDevice } from '../../src/contract/secret';
@@ -30,15 +32,29 @@ export interface DeviceRow {
 
 export const toDevice = (r: DeviceRow): SecretDevice => ({ id: r.id, userId: r.user_id, createdAt: r.created_at });
 
+const TTL_MS = LIMITS.keyPackageTtlDays * 24 * 60 * 60 * 1000;
+
 export function createDevices(db: Database, now: () => string) {
-  const keyPackagesLeft = async (deviceId: string) => {
-    const row = await db
+  /** Packages created before this have expired (ISO strings of one format order as the times do). */
+  const cutoff = () => new Date(Date.parse(now()) - TTL_MS).toISOString();
+
+  /** Deletes the device's expired packages: they would never be handed out. */
+  const prune = (deviceId: string) =>
+    db.deleteFrom('secret_key_packages').where('device_id', '=', deviceId).where('created_at', '<', cutoff()).execute();
+
+  /** The device's live one-time packages, and whether it has a live last-resort one. */
+  const stock = async (deviceId: string) => {
+    await prune(deviceId);
+    const rows = await db
       .selectFrom('secret_key_packages')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .select(['last_resort', (eb) => eb.fn.countAll<number | string>().as('n')])
       .where('device_id', '=', deviceId)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+      .groupBy('last_resort')
+      .execute();
+    const of = (flag: number) => Number(rows.find((r) => Number(r.last_resort) === flag)?.n ?? 0);
+    return { keyPackagesLeft: of(0), lastResort: of(1) > 0 };
   };
+  const keyPackagesLeft = async (deviceId: string) => (await stock(deviceId)).keyPackagesLeft;
 
   /** The packages' digests; 409 when one repeats in the upload or was uploaded before. */
   async function freshDigests(bodies: readonly string[]): Promise<string[]> {
@@ -57,14 +73,16 @@ export function createDevices(db: Database, now: () => string) {
    * Stores key packages of a device, refusing (before writing any) those beyond KEY_PACKAGES_MAX and any package
    * uploaded before, by anyone, even one handed out and deleted since (409): a key package is used once.
    */
-  async function store(device: DeviceRow, bodies: readonly string[]): Promise<number> {
-    const digests = await freshDigests(bodies);
+  async function store(device: DeviceRow, bodies: readonly string[], lastResort?: string): Promise<number> {
+    const digests = await freshDigests(lastResort === undefined ? bodies : [...bodies, lastResort]);
+    await prune(device.id);
     try {
       return await db.transaction().execute(async (trx) => {
         const have = await trx
           .selectFrom('secret_key_packages')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .where('device_id', '=', device.id)
+          .where('last_resort', '=', 0)
           .executeTakeFirstOrThrow();
         const left = Number(have.n);
         if (left + bodies.length > KEY_PACKAGES_MAX) throw badRequest(TOO_MANY_PACKAGES);
@@ -78,6 +96,18 @@ export function createDevices(db: Database, now: () => string) {
           .insertInto('secret_key_packages')
           .values(bodies.map((body) => ({ device_id: device.id, user_id: device.user_id, body, created_at: at })))
           .execute();
+        if (lastResort !== undefined) {
+          // One per device: a new one replaces the last.
+          await trx
+            .deleteFrom('secret_key_packages')
+            .where('device_id', '=', device.id)
+            .where('last_resort', '=', 1)
+            .execute();
+          await trx
+            .insertInto('secret_key_packages')
+            .values({ device_id: device.id, user_id: device.user_id, body: lastResort, created_at: at, last_resort: 1 })
+            .execute();
+        }
         return left + bodies.length;
       });
     } catch (err) {
@@ -99,13 +129,13 @@ export function createDevices(db: Database, now: () => string) {
    * This sign-in as a device (created on first call) with the key packages added. `created` says whether it is new
    * (the members of the user's secret chats then hear that there is a device to add).
    */
-  async function register(userId: string, sessionId: string, bodies: readonly string[]) {
+  async function register(userId: string, sessionId: string, bodies: readonly string[], lastResort?: string) {
     const find = () =>
       db.selectFrom('secret_devices').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
     let device = await find();
     let created = false;
     if (!device) {
-      await freshDigests(bodies); // a reused package makes no device either
+      await freshDigests(lastResort === undefined ? bodies : [...bodies, lastResort]); // nor does a reused package
       const live = await db
         .selectFrom('secret_devices')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -124,13 +154,25 @@ export function createDevices(db: Database, now: () => string) {
     }
     // A session id belongs to one user; a revoked sign-in's token is refused before it gets here.
     if (device.user_id !== userId || device.revoked_at !== null) throw forbidden(DEVICE_REVOKED);
-    const keyPackagesLeft = await store(device, bodies);
+    const keyPackagesLeft = await store(device, bodies, lastResort);
     return { device: toDevice(device), keyPackagesLeft, created };
   }
 
-  async function addKeyPackages(userId: string, deviceId: string, bodies: readonly string[]) {
+  async function addKeyPackages(userId: string, deviceId: string, bodies: readonly string[], lastResort?: string) {
     const device = await ownLive(userId, deviceId);
-    return { keyPackagesLeft: await store(device, bodies) };
+    return { keyPackagesLeft: await store(device, bodies, lastResort) };
+  }
+
+  /** Whether the user has a live device other than `deviceId` (their first one makes news for their chats). */
+  async function hasOtherDevice(userId: string, deviceId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('secret_devices')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('id', '!=', deviceId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**
@@ -158,17 +200,33 @@ export function createDevices(db: Database, now: () => string) {
     return { packages, unavailable: [...new Set(userIds)].filter((id) => !served.has(id)) };
   }
 
-  /** The device's oldest key package, deleted; a package another claim took meanwhile is skipped. */
+  /**
+   * The device's oldest live key package, deleted; a package another claim took meanwhile is skipped. With none
+   * left, its last-resort package, which stays.
+   */
   async function takeOne(deviceId: string): Promise<string | null> {
+    await prune(deviceId);
+    const since = cutoff();
     for (;;) {
       const oldest = await db
         .selectFrom('secret_key_packages')
         .select('id')
         .where('device_id', '=', deviceId)
+        .where('last_resort', '=', 0)
+        .where('created_at', '>=', since)
         .orderBy('id')
         .limit(1)
         .executeTakeFirst();
-      if (!oldest) return null;
+      if (!oldest) {
+        const last = await db
+          .selectFrom('secret_key_packages')
+          .select('body')
+          .where('device_id', '=', deviceId)
+          .where('last_resort', '=', 1)
+          .where('created_at', '>=', since)
+          .executeTakeFirst();
+        return last?.body ?? null;
+      }
       const taken = await db
         .deleteFrom('secret_key_packages')
         .where('id', '=', oldest.id)
@@ -199,7 +257,7 @@ export function createDevices(db: Database, now: () => string) {
     return device;
   }
 
-  return { register, addKeyPackages, ownLive, claim, revokeSession, keyPackagesLeft };
+  return { register, addKeyPackages, ownLive, claim, revokeSession, keyPackagesLeft, stock, hasOtherDevice };
 }
 
 export type Devices = ReturnType<typeof createDevices>;

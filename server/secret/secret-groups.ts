@@ -30,6 +30,7 @@ const BOTH_WAYS = 'Одно устройство нельзя и добавит�
 const WELCOME_NEEDED = 'Добавленным устройствам нужно приглашение (welcome)';
 const WELCOME_UNNEEDED = 'Приглашение (welcome) нужно только при добавлении устройств';
 const SELF_WELCOME = 'Создающее устройство уже в группе: приглашение ему не нужно';
+const CREATE_WELCOME_UNNEEDED = 'Приглашение (welcome) нужно, только когда в группу добавлены другие устройства';
 const CLAIM_FORBIDDEN = 'Ключи выдаются только для друзей и участников вашего секретного чата';
 
 export interface SecretGroupDeps {
@@ -117,10 +118,20 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     for (const [userId, list] of byUser) realtime.toUser(userId, 'secret:pending', { conversationIds: list });
   }
 
-  /** A user's new device: their secret chats have a device to add. */
-  async function deviceAdded(userId: string): Promise<void> {
-    const rows = await secretChatsOf(userId).execute();
-    await announcePending(rows.map((r) => r.id));
+  /**
+   * A user's new device: their secret chats have a device to add. Their first one is news of its own
+   * (`secret:firstDevice`): the members' devices may hold messages written while the user had none.
+   */
+  async function deviceAdded(userId: string, first = false): Promise<void> {
+    const ids = (await secretChatsOf(userId).execute()).map((r) => r.id);
+    await announcePending(ids);
+    if (!first || !ids.length) return;
+    const byUser = new Map<string, string[]>();
+    for (const [id, members] of await membersOfMany(db, ids)) {
+      for (const m of members) byUser.set(m, [...(byUser.get(m) ?? []), id]);
+    }
+    for (const [member, list] of byUser)
+      realtime.toUser(member, 'secret:firstDevice', { userId, conversationIds: list });
   }
 
   /** The secret chats `userId` is a member of (a query to narrow further). */
@@ -202,6 +213,10 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     const members = [userId, ...others];
     const welcomed = [...new Set(body.deviceIds)];
     if (welcomed.includes(device.id)) throw badRequest(SELF_WELCOME);
+    // No other device yet (the members have not opened Беседа in a browser): the group is the creator's device
+    // alone, and the others are added by a commit when their first device appears.
+    if (welcomed.length > 0 && !body.welcome) throw badRequest(WELCOME_NEEDED);
+    if (welcomed.length === 0 && body.welcome) throw badRequest(CREATE_WELCOME_UNNEEDED);
     const owners = new Map((await liveDevicesOf(welcomed, members)).map((d) => [d.id, d.user_id]));
     if (owners.size !== welcomed.length) throw badRequest(NOT_MEMBERS_DEVICES);
 
@@ -235,6 +250,8 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
         )
         .execute();
       if (!direct) await writeSystemEntry(trx, id, userId, 'created', [], null, new Date(at));
+      // The group's first log entry: the welcome, or with no one to welcome an empty one (the seq the creating
+      // device starts from; it is addressed to no device, so no one reads it).
       const welcome = await trx
         .insertInto('secret_log')
         .values({
@@ -242,7 +259,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
           kind: 'welcome',
           epoch: 0,
           device_id: device.id,
-          body: body.welcome,
+          body: body.welcome ?? '',
           added: JSON.stringify(welcomed),
           removed: '[]',
           targets: JSON.stringify(welcomed),
@@ -411,8 +428,8 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
       .orderBy('c.created_at')
       .orderBy('c.id')
       .execute();
-    const keyPackagesLeft = await devices.keyPackagesLeft(device.id);
-    if (!chats.length) return { groups: [], keyPackagesLeft };
+    const { keyPackagesLeft, lastResort } = await devices.stock(device.id);
+    if (!chats.length) return { groups: [], keyPackagesLeft, lastResort };
     const chatIds = chats.map((c) => c.id);
     const members = await membersOfMany(db, chatIds);
     const people = [...new Set([...members.values()].flat())];
@@ -447,9 +464,10 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
           .filter((d) => who.has(d.user_id) && !present.has(d.id))
           .map((d) => ({ userId: d.user_id, deviceId: d.id })),
         toRemove: here.filter((g) => g.revoked_at !== null || !who.has(g.user_id)).map((g) => g.device_id),
+        withoutDevice: [...who].filter((u) => !live.some((d) => d.user_id === u)).sort(),
       };
     });
-    return { groups, keyPackagesLeft };
+    return { groups, keyPackagesLeft, lastResort };
   }
 
   /** The checks of an ENCRYPTED send: a secret chat, the device in its group, the message made in its epoch. */

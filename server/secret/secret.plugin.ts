@@ -2,11 +2,12 @@
 // (devices.ts), groups and their ordered log (secret-groups.ts), ENCRYPTED messages (secret-send.ts). A device is the
 // sign-in the access token names; when a sign-in ends (sign-ins.ts) its device is revoked and the members of its
 // secret chats hear that it is to be removed.
-import type { FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIMITS } from '../../src/contract/limits';
 import { bearerToken, contractRoute } from '../http/contract-route';
-import { unauthorized } from '../http/errors';
+import { HttpError, unauthorized } from '../http/errors';
 import { createDevices } from './devices';
 import { createSecretGroups } from './secret-groups';
 import { createSecretSender } from './secret-send';
@@ -17,7 +18,7 @@ const MLS_BODY = 2 * LIMITS.mlsMessageMaxChars + 16 * 1024;
 
 export const secretRoutes = fp(
   async (app) => {
-    const { accessTokens, blocks, clock, db, lists, metrics, push, realtime, signIns } = app;
+    const { accessTokens, blocks, clock, config, db, lists, metrics, push, realtime, signIns } = app;
     const now = () => new Date(clock.now()).toISOString();
     const devices = createDevices(db, now);
     const groups = createSecretGroups({ db, devices, lists, realtime, blocks, now });
@@ -28,6 +29,22 @@ export const secretRoutes = fp(
       const claims = await accessTokens.claims(bearerToken(req));
       if (!claims) throw unauthorized();
       return claims.sessionId;
+    };
+
+    // Each claim takes packages another device made for one use: a per-claimer budget keeps a script from draining
+    // everyone's stock (its friends' devices would then fall back to their last-resort package). This plugin's own
+    // limiter; counted before validation, so malformed claims count too.
+    await app.register(rateLimit, { global: false });
+    const claims = app.createRateLimit({
+      max: config.secretClaimsPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `secret-claim:${req.userId ?? req.ip}`,
+    });
+    const claimLimit = async (req: FastifyRequest, reply: FastifyReply) => {
+      const r = await claims(req);
+      if (r.isAllowed || !r.isExceeded) return;
+      reply.header('retry-after', String(r.ttlInSeconds));
+      throw new HttpError(429, `Слишком много запросов ключей. Повторите через ${r.ttlInSeconds} с.`);
     };
 
     signIns.onEnded(async (sessionId) => {
@@ -47,8 +64,9 @@ export const secretRoutes = fp(
           userId,
           await sessionOf(req),
           body.keyPackages,
+          body.lastResort,
         );
-        if (created) await groups.deviceAdded(userId);
+        if (created) await groups.deviceAdded(userId, !(await devices.hasOtherDevice(userId, device.id)));
         return { device, keyPackagesLeft };
       },
       { bodyLimit: KEY_PACKAGES_BODY },
@@ -57,7 +75,7 @@ export const secretRoutes = fp(
       app,
       'secretKeyPackages',
       async ({ userId, body }) => {
-        const answer = await devices.addKeyPackages(userId, body.deviceId, body.keyPackages);
+        const answer = await devices.addKeyPackages(userId, body.deviceId, body.keyPackages, body.lastResort);
         await groups.keyPackagesAdded(userId, body.deviceId);
         return answer;
       },
@@ -65,16 +83,21 @@ export const secretRoutes = fp(
         bodyLimit: KEY_PACKAGES_BODY,
       },
     );
-    contractRoute(app, 'secretClaim', async ({ userId, body, req }) => {
-      await groups.mayClaim(userId, body.userIds, body.conversationId);
-      const session = await sessionOf(req);
-      const mine = await db
-        .selectFrom('secret_devices')
-        .select('id')
-        .where('session_id', '=', session)
-        .executeTakeFirst();
-      return devices.claim(body.userIds, mine?.id ?? null, body.deviceIds);
-    });
+    contractRoute(
+      app,
+      'secretClaim',
+      async ({ userId, body, req }) => {
+        await groups.mayClaim(userId, body.userIds, body.conversationId);
+        const session = await sessionOf(req);
+        const mine = await db
+          .selectFrom('secret_devices')
+          .select('id')
+          .where('session_id', '=', session)
+          .executeTakeFirst();
+        return devices.claim(body.userIds, mine?.id ?? null, body.deviceIds);
+      },
+      { preHandler: claimLimit },
+    );
     contractRoute(app, 'secretCreate', ({ userId, body }) => groups.create(userId, body), { bodyLimit: MLS_BODY });
     contractRoute(app, 'secretCommit', ({ userId, body }) => groups.commit(userId, body), { bodyLimit: MLS_BODY });
     contractRoute(app, 'secretLog', ({ userId, params, query }) =>
@@ -95,6 +118,7 @@ export const secretRoutes = fp(
         'accessTokens',
         'blocks',
         'clock',
+        'config',
         'db',
         'lists',
         'metrics',

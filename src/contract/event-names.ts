@@ -32,5 +32,6 @@ export const SERVER_EVENT_NAMES = [
   'session:closed',
   'secret:log',
   'secret:pending',
+  'secret:firstDevice',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

@@ -17,7 +17,7 @@ import {
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
-import { SecretLogEvent, SecretPendingEvent } from './secret';
+import { SecretFirstDeviceEvent, SecretLogEvent, SecretPendingEvent } from './secret';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
 /** conversation:join / conversation:leave accept the bare id (as the seed's client sends it) or {conversationId}. */
@@ -150,6 +150,8 @@ export const serverEvents = {
   'secret:log': SecretLogEvent,
   /** Secret chats with devices to add or remove (a member signed in on a new browser, or a sign-in ended). */
   'secret:pending': SecretPendingEvent,
+  /** A member of these secret chats signed in on their first browser: add it, send what waited for it. */
+  'secret:firstDevice': SecretFirstDeviceEvent,
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

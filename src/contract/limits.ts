@@ -47,6 +47,8 @@ export const LIMITS = {
   /** Key packages a device keeps on the server; under keyPackagesLow it uploads more. */
   keyPackagesKeep: 10,
   keyPackagesLow: 4,
+  /** A key package older than this is never handed out (the server prunes it): devices upload fresh ones. */
+  keyPackageTtlDays: 30,
   keyPackageMaxChars: 8_192,
   /** A commit or welcome for 50 devices (a path of HPKE ciphertexts each) stays well under this. */
   mlsMessageMaxChars: 256 * 1024,

@@ -36,10 +36,21 @@ export const SecretDevice = z.object({
 export type SecretDevice = z.infer<typeof SecretDevice>;
 
 /** POST /api/secret/devices: this sign-in becomes a device (again the same one when it already is). */
-export const RegisterDeviceBody = z.strictObject({ keyPackages: KeyPackages });
+export const RegisterDeviceBody = z.strictObject({
+  keyPackages: KeyPackages,
+  /**
+   * The device's last-resort package: handed out only when it has no other left, and kept then (it replaces an
+   * earlier one). It lets a device whose stock ran out while it was away still be added.
+   */
+  lastResort: KeyPackage.optional(),
+});
 export const DeviceResponse = z.object({ device: SecretDevice, keyPackagesLeft: z.number().int() });
 /** POST /api/secret/key-packages: more one-time key packages for one's device. */
-export const KeyPackagesBody = z.strictObject({ deviceId: Id, keyPackages: KeyPackages });
+export const KeyPackagesBody = z.strictObject({
+  deviceId: Id,
+  keyPackages: KeyPackages,
+  lastResort: KeyPackage.optional(),
+});
 export const KeyPackagesLeftResponse = z.object({ keyPackagesLeft: z.number().int() });
 
 /**
@@ -68,9 +79,10 @@ export const CreateSecretBody = z.strictObject({
   memberIds: UserIds(1, LIMITS.secretMembersMax - 1),
   title: z.string().trim().max(LIMITS.groupTitleMax).nullable().optional(),
   groupId: base64(128, 'Идентификатор группы'),
-  welcome: MlsMessage,
+  /** Absent when no other device is added (members who have not opened Беседа in a browser yet). */
+  welcome: MlsMessage.optional(),
   /** The devices the welcome is for (their key packages were claimed for it). */
-  deviceIds: DeviceIds.min(1, 'Укажите хотя бы одно устройство'),
+  deviceIds: DeviceIds,
 });
 
 /** POST /api/secret/commits: a commit made in `epoch` (the group's current one), with a welcome for added devices. */
@@ -120,8 +132,16 @@ export const GroupState = z.object({
   /** Live devices of members that are not in the group yet, and revoked or departed ones still in it. */
   toAdd: z.array(z.object({ userId: Id, deviceId: Id })),
   toRemove: z.array(Id),
+  /** Members with no live device at all: they have not opened Беседа in a browser since signing in. */
+  withoutDevice: z.array(Id),
 });
-export const StateResponse = z.object({ groups: z.array(GroupState), keyPackagesLeft: z.number().int() });
+export const StateResponse = z.object({
+  groups: z.array(GroupState),
+  /** This device's key packages on the server that have not expired (the last-resort one not counted). */
+  keyPackagesLeft: z.number().int(),
+  /** Whether it has a last-resort package that has not expired. */
+  lastResort: z.boolean(),
+});
 
 /** POST /api/secret/send: an application message encrypted in the group's current epoch (else 409). */
 export const SecretSendBody = z.strictObject({
@@ -145,6 +165,11 @@ export const SecretSendResponse = z.object({ message: Message });
 /** Socket events (to every live device's user): the log grew, or a group has devices to add or remove. */
 export const SecretLogEvent = z.object({ conversationId: Id, seq: z.number().int(), epoch: z.number().int() });
 export const SecretPendingEvent = z.object({ conversationIds: z.array(Id) });
+/**
+ * A member of these secret chats got their first device: the members' devices add it (a commit), and a device
+ * holding messages written while that member had none sends them again once it is in.
+ */
+export const SecretFirstDeviceEvent = z.object({ userId: Id, conversationIds: z.array(Id) });
 
 /**
  * An encrypted attachment (docs/secret-chats.md, "Files and voice messages"): the file sealed in the browser with

@@ -29,6 +29,7 @@ import * as m026 from './026_directory_open_groups';
 import * as m027 from './027_group_history';
 import * as m028 from './028_threads';
 import * as m029 from './029_link_previews';
+import * as m032 from './032_key_package_last_resort';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '027_group_history': m027,
   '028_threads': m028,
   '029_link_previews': m029,
+  '032_key_package_last_resort': m032,
 };

@@ -18,13 +18,21 @@ import type {
 export interface SecretEffects {
   /** This browser's device (registered once per sign-in; the same promise for every caller). */
   device(userId: string): Promise<RegisterResult>;
-  /** The secret chats of the user, as the server lists them for this device. */
-  conversationIds(userId: string): Promise<string[]>;
+  /** The secret chats of the user, as the server lists them for this device, with their members who have no device. */
+  chats(userId: string): Promise<{ conversationIds: string[]; withoutDevice: Record<string, string[]> }>;
   catchUp(where: Where & { after: number }): Promise<CatchUpResult>;
   commit(where: Where): Promise<CommitResult>;
   send(where: Where & { item: Outgoing }): Promise<{ messageId: string }>;
   replenish(input: { userId: string; deviceId: string; left: number }): Promise<{ keyPackagesLeft: number }>;
-  create(input: { userId: string; memberIds: string[]; title: string | null }): Promise<{ conversationId: string }>;
+  /**
+   * A new secret chat with every member's devices. Members with no device at all are in it too (`withoutDevice`):
+   * their first device is added when it appears.
+   */
+  create(input: {
+    userId: string;
+    memberIds: string[];
+    title: string | null;
+  }): Promise<{ conversationId: string; withoutDevice: string[] }>;
 }
 
 export interface Where {
@@ -63,13 +71,20 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const r = await api.call('secretRegisterDevice', { body: { keyPackages: [prepared.registration] } });
       deviceId = r.device.id;
       await c.setDeviceId(userId, deviceId);
-      // The registration package names no device, so no adder accepts it: real ones follow at once.
+      // The registration package names no device, so no adder accepts it: real ones follow at once, with the
+      // last-resort one that lets friends add this device even when the others are used up or expired.
       const keyPackages = await c.makeKeyPackages(userId, LIMITS.keyPackagesKeep);
-      const left = await api.call('secretKeyPackages', { body: { deviceId, keyPackages } });
+      const lastResort = await c.makeLastResort(userId);
+      const left = await api.call('secretKeyPackages', { body: { deviceId, keyPackages, lastResort } });
       return { deviceId, keyPackagesLeft: left.keyPackagesLeft };
     }
     const state = await api.call('secretState', { query: { deviceId } });
-    return { deviceId, keyPackagesLeft: state.keyPackagesLeft };
+    if (state.lastResort) return { deviceId, keyPackagesLeft: state.keyPackagesLeft };
+    // Its last-resort package expired (or was never uploaded): a new one, with a fresh one-time package.
+    const keyPackages = await c.makeKeyPackages(userId, 1);
+    const lastResort = await c.makeLastResort(userId);
+    const left = await api.call('secretKeyPackages', { body: { deviceId, keyPackages, lastResort } });
+    return { deviceId, keyPackagesLeft: left.keyPackagesLeft };
   }
 
   /** One key package of each of these devices. */
@@ -110,10 +125,15 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       });
       return registered;
     },
-    async conversationIds(userId) {
+    async chats(userId) {
       const { deviceId } = await effects.device(userId);
       const state = await api.call('secretState', { query: { deviceId } });
-      return state.groups.map((g) => g.conversationId);
+      return {
+        conversationIds: state.groups.map((g) => g.conversationId),
+        withoutDevice: Object.fromEntries(
+          state.groups.filter((g) => g.withoutDevice.length > 0).map((g) => [g.conversationId, g.withoutDevice]),
+        ),
+      };
     },
     async catchUp({ userId, conversationId, deviceId, after }) {
       const c = crypto();
@@ -211,6 +231,9 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       await c
         .indexMessage(userId, { conversationId, messageId: message.id, createdAt: message.createdAt })
         .catch(() => undefined);
+      // Written while some members had no device: held, to be sent again once their first device is in.
+      if (item.holdFor?.length && item.envelope.kind === 'text')
+        await c.hold(userId, conversationId, message.id, item.holdFor);
       sentMessages.set(item.clientMessageId, message);
       return { messageId: message.id };
     },
@@ -225,8 +248,8 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const { deviceId } = await effects.device(userId);
       // The members' devices and one's own other devices, one key package each.
       const claimed = await api.call('secretClaim', { body: { userIds: [...memberIds, userId] } });
-      const missing = claimed.unavailable.filter((id) => id !== userId);
-      if (missing.length > 0) throw new NoDeviceError(missing);
+      // Members without a device are added by a commit once they sign in on a browser.
+      const withoutDevice = claimed.unavailable.filter((id) => id !== userId);
       let packages = claimed.packages.filter((p) => p.deviceId !== deviceId);
       let made = await c.createGroup(userId, packages);
       if (made.refused.length > 0) {
@@ -235,20 +258,21 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         made = await c.createGroup(userId, packages);
       }
       const withDevice = new Set(packages.filter((p) => made.added.includes(p.deviceId)).map((p) => p.userId));
-      const refused = memberIds.filter((id) => !withDevice.has(id));
-      if (refused.length > 0 || !made.welcome) throw new NoDeviceError(refused.length > 0 ? refused : memberIds);
+      // A member who has devices none of which could be added (every package refused) cannot be reached now.
+      const refused = memberIds.filter((id) => !withDevice.has(id) && !withoutDevice.includes(id));
+      if (refused.length > 0 || (made.added.length > 0 && !made.welcome)) throw new NoDeviceError(refused);
       const r = await api.call('secretCreate', {
         body: {
           deviceId,
           memberIds,
           ...(title ? { title } : {}),
           groupId: made.groupId,
-          welcome: made.welcome,
+          ...(made.added.length > 0 && made.welcome ? { welcome: made.welcome } : {}),
           deviceIds: made.added,
         },
       });
       await c.confirmGroup(userId, made.groupId, r.conversation.id);
-      return { conversationId: r.conversation.id };
+      return { conversationId: r.conversation.id, withoutDevice };
     },
   };
   return effects;

@@ -95,9 +95,10 @@ export function ChatsPage() {
         }
       />
       <ChatActionPrompt {...menu} />
-      {page.hasSecret && me && (
+      {/* Every signed-in browser becomes a device of secret chats (docs/secret-chats.md "Reaching everyone"). */}
+      {(page.loaded || page.hasSecret) && me && (
         <Suspense fallback={null}>
-          <LazySecretDevice userId={me} />
+          <LazySecretDevice userId={me} now={page.hasSecret} />
         </Suspense>
       )}
     </>

@@ -58,6 +58,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
     [props.selectedEntry],
   );
   const secret = props.selectedEntry?.conversation.secret === true;
+  const nameOf = useMemo(() => Object.fromEntries(names), [names]);
   // A secret chat's «<Имя>: новое устройство» lines, kept by this device.
   const lines = useSecretNotices(props.conversationId, names);
   const [verifying, setVerifying] = useState(false);
@@ -125,7 +126,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
         notice={
           props.selectedEntry?.conversation.secret ? (
             <Suspense fallback={null}>
-              <LazySecretChatNotice conversationId={props.conversationId} />
+              <LazySecretChatNotice conversationId={props.conversationId} names={nameOf} />
             </Suspense>
           ) : null
         }

@@ -45,7 +45,13 @@ export interface ChatTileView {
   /** A secret chat (a lock beside its title). */
   secret?: boolean;
   /** Its latest message is ENCRYPTED: its id and ciphertext, which this device reads for the preview. */
-  encrypted?: { conversationId: string; messageId: string; ciphertext: string; createdAt: string } | null;
+  encrypted?: {
+    conversationId: string;
+    messageId: string;
+    ciphertext: string;
+    createdAt: string;
+    senderId: string;
+  } | null;
 }
 
 export function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
@@ -113,6 +119,7 @@ export function chatTile(
             messageId: latest.id,
             ciphertext: latest.content,
             createdAt: latest.createdAt,
+            senderId: latest.senderId,
           },
         }
       : {}),

@@ -13,7 +13,7 @@ import {
 } from '../../contract/format';
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
-import type { SecretText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { type SecretText, shownText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { mentionsEveryone } from '../../contract/message-privacy';
 import { avatarOf, groupNames } from './chat-tile';
 import { dayLabel, editedTitle } from './day-label';
@@ -106,7 +106,7 @@ export interface MessageRow {
   /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
   call?: { label: string; video: boolean; missed: boolean } | null;
   /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
-  encrypted?: { conversationId: string; ciphertext: string; createdAt: string } | null;
+  encrypted?: { conversationId: string; ciphertext: string; createdAt: string; senderId: string } | null;
   /** A thread's root with replies: «N ответов» and the last repliers (newest first). */
   thread?: { label: string; repliers: { id: string; displayName: string; avatarUrl: string | null }[] } | null;
   /** A thread reply (shown in its thread's panel, never in the timeline). */
@@ -182,7 +182,7 @@ export function messageRows(
   const base: Base[] = shown.map((m) => {
     const own = m.senderId === me;
     const at = new Date(m.createdAt);
-    const known = m.type === 'ENCRYPTED' ? options.secret?.[m.id] : undefined;
+    const known = m.type === 'ENCRYPTED' ? shownText(options.secret?.[m.id], m.senderId) : undefined;
     const read = known?.status === 'text' ? known : null;
     const reactions = read ? (read.reactions ?? []) : m.reactions;
     const editedAt = read ? read.edited : m.editedAt;
@@ -199,7 +199,7 @@ export function messageRows(
       text: m.type === 'ENCRYPTED' ? '' : m.content,
       encrypted:
         m.type === 'ENCRYPTED'
-          ? { conversationId: m.conversationId, ciphertext: m.content, createdAt: m.createdAt }
+          ? { conversationId: m.conversationId, ciphertext: m.content, createdAt: m.createdAt, senderId: m.senderId }
           : null,
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,

@@ -15,10 +15,18 @@ export interface EncryptedTextProps {
   voicePlayer?: VoicePlayerView;
   /** The server's time of the message (the local search index orders by it). */
   createdAt?: string;
+  /** Its sender as the server names it. */
+  senderId?: string;
 }
 
 export function EncryptedText(props: EncryptedTextProps) {
-  const { known, reply } = useEncryptedText(props.conversationId, props.messageId, props.ciphertext, props.createdAt);
+  const { known, reply } = useEncryptedText(
+    props.conversationId,
+    props.messageId,
+    props.ciphertext,
+    props.createdAt,
+    props.senderId,
+  );
   return (
     <>
       <EncryptedTextView

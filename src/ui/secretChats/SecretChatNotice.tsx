@@ -4,14 +4,32 @@
 import { useSecretChatNotice } from './useSecretChatNotice';
 import '../shared/toast.css';
 
-export function SecretChatNotice(props: { conversationId: string }) {
-  const view = useSecretChatNotice(props.conversationId);
-  return <SecretChatNoticeView notice={view.notice} failure={view.failure} onDismiss={view.dismiss} />;
+export interface SecretChatNoticeProps {
+  conversationId: string;
+  /** The members' display names by id. */
+  names?: Readonly<Record<string, string>>;
 }
 
-export function SecretChatNoticeView(props: { notice: string | null; failure: string | null; onDismiss(): void }) {
+export function SecretChatNotice(props: SecretChatNoticeProps) {
+  const view = useSecretChatNotice(props.conversationId, props.names);
+  return (
+    <SecretChatNoticeView notice={view.notice} absent={view.absent} failure={view.failure} onDismiss={view.dismiss} />
+  );
+}
+
+export function SecretChatNoticeView(props: {
+  notice: string | null;
+  absent?: string[];
+  failure: string | null;
+  onDismiss(): void;
+}) {
   return (
     <>
+      {props.absent?.map((line) => (
+        <p key={line} className="conv-note secret-notice" role="status">
+          {line}
+        </p>
+      ))}
       {props.notice && (
         <p className="conv-note secret-notice" role="status">
           {props.notice}

@@ -1,8 +1,31 @@
-// Holds this browser's device actor (systemId 'secretDevice') while the chats page shows a secret chat: its code
-// and the crypto worker load then, never for a user without secret chats. Renders nothing.
+// Holds this browser's device actor (systemId 'secretDevice') while the chats page is open: at once when the list
+// has a secret chat, else once the browser has had an idle moment after the list painted (at most 2 s later), so
+// that every signed-in browser is a device friends can reach without its registration ever competing with the first
+// screen. Its code and the crypto worker load then. Renders nothing.
+import { useEffect, useState } from 'react';
 import { useOwnedActor } from '../app/useOwnedActor';
 
-export function SecretDevice(props: { userId: string }) {
+export function SecretDevice(props: { userId: string; now: boolean }) {
+  const idle = useIdle();
+  return props.now || idle ? <Owner userId={props.userId} /> : null;
+}
+
+function Owner(props: { userId: string }) {
   useOwnedActor('secretDevice', { userId: props.userId });
   return null;
+}
+
+/** True once the browser has had an idle moment (or 2 s passed). */
+function useIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (idle) return;
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(() => setIdle(true), { timeout: 2_000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(() => setIdle(true), 500);
+    return () => clearTimeout(timer);
+  }, [idle]);
+  return idle;
 }

@@ -7,6 +7,8 @@ export interface SecretTilePreviewProps {
   messageId: string;
   ciphertext: string;
   createdAt?: string;
+  /** The sender the server names (a text MLS says someone else wrote is not shown). */
+  senderId?: string;
   fallback: string | null | undefined;
 }
 
@@ -14,7 +16,13 @@ export interface SecretTilePreviewProps {
 const CHARS = 100;
 
 export function SecretTilePreview(props: SecretTilePreviewProps) {
-  const text = useSecretTilePreview(props.conversationId, props.messageId, props.ciphertext, props.createdAt);
+  const text = useSecretTilePreview(
+    props.conversationId,
+    props.messageId,
+    props.ciphertext,
+    props.createdAt,
+    props.senderId,
+  );
   if (text === null) return <>{props.fallback}</>;
   const flat = [...text.replace(/\s+/g, ' ').trim()];
   return <>{flat.length > CHARS ? `${flat.slice(0, CHARS - 1).join('')}…` : flat.join('')}</>;

@@ -2,19 +2,20 @@
 // without secret chats never fetches them (the chats page's first bundle has a budget, bench/client/bundle.ts).
 import { lazyView } from '../shared/lazy-view';
 import type { EncryptedTextProps } from './EncryptedText';
+import type { SecretChatNoticeProps } from './SecretChatNotice';
 import type { SecretDialogProps } from './SecretDialog';
 import type { SecretTilePreviewProps } from './SecretTilePreview';
 import type { SecretVerifyDialogProps } from './SecretVerifyDialog';
 
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
-/** Holds the device actor while the chats page shows a secret chat. */
-export const LazySecretDevice = lazyView<{ userId: string }>(() =>
+/** Holds the device actor while the chats page is open (registered in the background after the first paint). */
+export const LazySecretDevice = lazyView<{ userId: string; now: boolean }>(() =>
   import('./SecretDevice').then((m) => m.SecretDevice),
 );
 export const LazyEncryptedText = lazyView<EncryptedTextProps>(() =>
   import('./EncryptedText').then((m) => m.EncryptedText),
 );
-export const LazySecretChatNotice = lazyView<{ conversationId: string }>(() =>
+export const LazySecretChatNotice = lazyView<SecretChatNoticeProps>(() =>
   import('./SecretChatNotice').then((m) => m.SecretChatNotice),
 );
 /** A secret chat's tile preview: the latest message's text once this device has read it. */

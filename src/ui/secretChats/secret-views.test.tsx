@@ -1,7 +1,11 @@
 // The secret chats' views from props: an ENCRYPTED message's text, its reply, and the notices.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SECRET_EDIT_FAILED } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import {
+  noDeviceNotice,
+  SECRET_EDIT_FAILED,
+  shownText,
+} from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { EncryptedTextView } from './EncryptedText';
 import { SecretChatNoticeView } from './SecretChatNotice';
 import { WAITING_NOTICE } from './useSecretChatNotice';
@@ -21,7 +25,33 @@ describe('EncryptedTextView', () => {
   });
 });
 
+describe('shownText', () => {
+  it('shows a text under the sender MLS authenticated, never under another (a copy filling someone else’s message)', () => {
+    const text = { status: 'text' as const, text: 'привет', replyToId: null, from: 'anna' };
+    expect(shownText(text, 'anna')).toBe(text);
+    expect(shownText(text, 'boris')).toEqual({ status: 'unreadable' });
+    // Texts kept before the sender was recorded, and messages still being read, are as they were.
+    const older = { status: 'text' as const, text: 'привет', replyToId: null };
+    expect(shownText(older, 'boris')).toBe(older);
+    expect(shownText({ status: 'reading' }, 'boris')).toEqual({ status: 'reading' });
+  });
+});
+
 describe('SecretChatNoticeView', () => {
+  it('names each member who has no device yet', () => {
+    render(
+      <SecretChatNoticeView
+        notice={null}
+        absent={[noDeviceNotice('Борис')]}
+        failure={null}
+        onDismiss={() => undefined}
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toBe(
+      'Борис ещё не открывал Беседу в браузере — он получит сообщения, когда войдёт',
+    );
+  });
+
   it('shows the chat’s line, and an edit that was not sent as an alert until «Закрыть»', () => {
     const closed: string[] = [];
     const { rerender } = render(

@@ -1,9 +1,10 @@
 // SecretChatNotice's view of this conversation's secret chat actor (the device actor's child `chat:<id>`; none for
 // a chat that is not secret): whether this device waits to be added, was removed, or failed for now; and, from the
-// device actor, an edit or a reaction of this chat that could not be sent.
+// device actor, an edit or a reaction of this chat that could not be sent, and the members who have no device yet.
 import { useSelector } from '@xstate/react';
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { noDeviceNotice } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
 export const WAITING_NOTICE =
@@ -12,12 +13,20 @@ export const REMOVED_NOTICE = 'Это устройство больше не у�
 
 export interface SecretChatNoticeView {
   notice: string | null;
+  /** «Борис ещё не открывал Беседу в браузере — …», one for each member without a device. */
+  absent: string[];
   /** «Не удалось изменить сообщение» and the like, until dismissed. */
   failure: string | null;
   dismiss(): void;
 }
 
-export function useSecretChatNotice(conversationId: string): SecretChatNoticeView {
+const NONE: string[] = [];
+
+/** `names`: the chat's members' display names by id (the notice names who has no device yet). */
+export function useSecretChatNotice(
+  conversationId: string,
+  names: Readonly<Record<string, string>> = {},
+): SecretChatNoticeView {
   const device = useSecretDeviceRef();
   const chat = useSelector(
     device,
@@ -31,9 +40,14 @@ export function useSecretChatNotice(conversationId: string): SecretChatNoticeVie
     return null;
   });
   const failure = useSelector(device, (s) => s?.context.actionFailures[conversationId] ?? null);
+  const absentIds = useSelector(device, (s) => s?.context.withoutDevice[conversationId] ?? NONE);
+  const absent = useMemo(
+    () => absentIds.filter((id) => names[id] !== undefined).map((id) => noDeviceNotice(names[id] as string)),
+    [absentIds, names],
+  );
   const dismiss = useCallback(
     () => device?.send({ type: 'secretDevice.dismissFailure', conversationId }),
     [device, conversationId],
   );
-  return { notice, failure, dismiss };
+  return { notice, absent, failure, dismiss };
 }

@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { SecretAttachment } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { secretKindOf } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { shownText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
 export function useSecretTilePreview(
@@ -11,12 +12,14 @@ export function useSecretTilePreview(
   messageId: string,
   ciphertext: string,
   createdAt?: string,
+  senderId?: string,
 ): string | null {
   const device = useSecretDeviceRef();
-  const known = useSelector(device, (s) => s?.context.texts[messageId]);
+  const kept = useSelector(device, (s) => s?.context.texts[messageId]);
+  const known = shownText(kept, senderId);
   useEffect(() => {
-    if (device && !known) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext, createdAt });
-  }, [device, known, conversationId, messageId, ciphertext, createdAt]);
+    if (device && !kept) device.send({ type: 'secretDevice.need', conversationId, messageId, ciphertext, createdAt });
+  }, [device, kept, conversationId, messageId, ciphertext, createdAt]);
   return known?.status === 'text' ? secretWords(known.text, known.attachments) : null;
 }
 

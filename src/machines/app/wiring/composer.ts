@@ -3,6 +3,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { failureOf, RequestFailure } from '../../../contract/failure';
 import { insecurePage, secureContext } from '../../../services/app/secure-context';
+import { chatList, isSecretChat } from '../../chats/chats/chats.protocol';
 import { composerMachine } from '../../composer/composer/composer.machine';
 import { type DraftMap, draftsMachine, parseDrafts } from '../../composer/drafts/drafts.machine';
 import {
@@ -77,7 +78,7 @@ export function wireOutbox(s: Services) {
           s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
         );
       }),
-      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
+      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack, system }) => {
         const report = (r: UploadReport) => sendBack(r);
         const abort = new AbortController();
         const progress = (percent: number) => {
@@ -85,7 +86,9 @@ export function wireOutbox(s: Services) {
         };
         // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
         // A secret chat's file is sealed in the browser and goes up as ciphertext (its code loads with secret chats).
-        const { file, conversationId, secret } = input;
+        // Sealed when the item says so or the list knows the chat as secret (never the other way round).
+        const { file, conversationId } = input;
+        const secret = input.secret || (conversationId ? isSecretChat(chatList(system), conversationId) : false);
         const options = { signal: abort.signal, onProgress: progress };
         const uploading = !file
           ? Promise.reject(new Error(UPLOAD_FAILED))
@@ -114,7 +117,10 @@ export function wireOutbox(s: Services) {
       // A secret chat's text goes through this device's secret chat actor (its code loads with secret chats).
       sendMessage: fromPromise(({ input, system }: { input: SendInput; system: AnySystem }) => {
         if (!input) return Promise.reject(new RequestFailure(null, null));
-        const { secret, ...body } = input;
+        const { secret: marked, ...body } = input;
+        // Fail closed: an item kept from before (the outbox at a reconnection) that the list now knows as a secret
+        // chat's goes sealed too; the list never turns a sealed item into a plaintext one.
+        const secret = marked || isSecretChat(chatList(system), body.conversationId);
         if (secret) return import('./secretChats-send').then((m) => m.sendSecretMessage(system, body));
         return s.api.call('send', { body });
       }),

@@ -17,7 +17,7 @@ import type { SecretDeviceEvent } from '../../secretChats/secretDevice/secretDev
 import { secretCallMachine } from '../../secretChats/secretCall/secretCall.machine';
 import type { CallKey, SecretCallEvent, SecretCallInput } from '../../secretChats/secretCall/secretCall.protocol';
 import type { SecretChatRef } from '../../secretChats/secretChat/secretChat.protocol';
-import { systemActor } from '../../shared/system';
+import { type AnySystem, systemActor } from '../../shared/system';
 import { type CreateResult, secretDialogMachine } from '../../secretChats/secretDialog/secretDialog.machine';
 import { backUp } from './secretChats-recovery';
 import type { SecretVerification, SecretVerifyInput } from '../../secretChats/secretVerify/secretVerify.protocol';
@@ -83,9 +83,9 @@ export function wireSecretDevice(s: Services) {
     actors: {
       start: fromPromise(async ({ input }: { input: { userId: string } }) => {
         const { deviceId } = await fx.device(input.userId);
-        const conversationIds = await fx.conversationIds(input.userId);
+        const { conversationIds, withoutDevice } = await fx.chats(input.userId);
         backUp(s, input.userId); // what was kept before a reload and not uploaded yet
-        return { deviceId, conversationIds };
+        return { deviceId, conversationIds, withoutDevice };
       }),
       secretChat: wireSecretChat(s),
       backfill: fromCallback<SecretDeviceEvent, BackfillInput>(({ input, sendBack }) => {
@@ -131,6 +131,7 @@ export function wireSecretDevice(s: Services) {
             envelope: p.envelope.kind === 'text' ? { ...p.envelope, text: shown.text } : p.envelope,
             ...(shown.edited ? { edited: shown.edited } : {}),
             ...(shown.reactions.length ? { reactions: shown.reactions } : {}),
+            senderUserId: p.senderUserId,
           });
           return undefined;
         };
@@ -173,11 +174,28 @@ export function wireSecretDevice(s: Services) {
               (list) => sendBack({ type: 'secretDevice.notices', conversationId, notices: list }),
               () => undefined,
             );
+        // Messages held for members who had no device: sent again (as copies, in order) once a commit brought
+        // their first device in; each is taken from the held list as it is queued, so it goes once.
+        const release = () =>
+          secretCrypto()
+            .release(userId, conversationId)
+            .then(
+              (copies) => {
+                for (const c of copies)
+                  sendBack({
+                    type: 'secretDevice.send',
+                    conversationId,
+                    item: { clientMessageId: `copy-${c.messageId}`, envelope: c.envelope },
+                  });
+              },
+              () => undefined,
+            );
         subs.push(
           chat.subscribe((s) => {
             if (s.context.epoch === epoch) return;
             epoch = s.context.epoch;
             void notices();
+            if (epoch !== null) void release();
           }),
         );
         void notices();
@@ -197,11 +215,20 @@ export function wireSecretDialog(s: Services) {
       create: fromPromise(
         async ({
           input,
+          system,
         }: {
           input: { userId: string; memberIds: string[]; title: string | null };
+          system: AnySystem;
         }): Promise<CreateResult> => {
           try {
-            return await fx.create(input);
+            const { conversationId, withoutDevice } = await fx.create(input);
+            // The chat's notice names who has no device yet («… ещё не открывал Беседу в браузере»).
+            systemActor(system, 'secretDevice')?.send({
+              type: 'secretDevice.withoutDevice',
+              conversationId,
+              userIds: withoutDevice,
+            });
+            return { conversationId };
           } catch (e) {
             if (e instanceof NoDeviceError) return { conversationId: null, noDevice: e.userIds };
             throw e;

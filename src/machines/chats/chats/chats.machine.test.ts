@@ -347,6 +347,26 @@ describe('chats with resolving actors', () => {
     expect(told).toEqual([{ type: 'chats.selected', conversationId: 'c9', secret: true }]);
   });
 
+  it("a cold load into a chat's address: not known secret or not until the list comes, then announced as it is", async () => {
+    for (const [id, secret] of [
+      ['c2', true],
+      ['c1', false],
+    ] as const) {
+      const { actor } = start({ lists: [{ conversations: [entry(c1, 2), entry({ ...c2, secret: true })] }] });
+      const selected: unknown[] = [];
+      actor.on('chats.selected', (e) => selected.push(e));
+      // Opened before the list's answer: the composer hands nothing over while it is null.
+      actor.send({ type: 'chats.open', conversationId: id });
+      expect(selected).toEqual([{ type: 'chats.selected', conversationId: id, secret: null }]);
+      await waitFor(actor, ready);
+      expect(selected).toEqual([
+        { type: 'chats.selected', conversationId: id, secret: null },
+        { type: 'chats.selected', conversationId: id, secret },
+      ]);
+      actor.stop();
+    }
+  });
+
   it('updates presence and profile of participants', async () => {
     const { actor } = start();
     await waitFor(actor, ready);

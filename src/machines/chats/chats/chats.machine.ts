@@ -22,12 +22,12 @@ import {
 } from './chats.protocol';
 import { chatsServerEvents, composerDeliveries } from './chats-server-events';
 import {
-  becameSecret,
   findEntry,
   isMutedEntry,
   type ListChange,
   listAfter,
-  secretSelection,
+  reselection,
+  secretOf,
   sortEntries,
   withMessage,
   withUnread,
@@ -115,7 +115,12 @@ export const chatsMachine = setup({
       // The open conversation on screen is being read: its badge stays at zero.
       const next = context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries;
       enqueue.assign({ loaded: true, entries: next });
-      if (becameSecret(context.selectedId, context.entries, next)) enqueue.emit(secretSelection(context.selectedId));
+      const again = reselection(
+        context.selectedId,
+        secretOf(context.selectedId, context.entries, context.loaded),
+        secretOf(context.selectedId, next, true),
+      );
+      if (again) enqueue.emit(again);
     }),
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
@@ -154,7 +159,12 @@ export const chatsMachine = setup({
     changeList: enqueueActions(({ context, event, enqueue }) => {
       const entries = listAfter(context.entries, event as ListChange);
       enqueue.assign({ entries });
-      if (becameSecret(context.selectedId, context.entries, entries)) enqueue.emit(secretSelection(context.selectedId));
+      const again = reselection(
+        context.selectedId,
+        secretOf(context.selectedId, context.entries, context.loaded),
+        secretOf(context.selectedId, entries, context.loaded),
+      );
+      if (again) enqueue.emit(again);
     }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'chats.open');
@@ -170,8 +180,7 @@ export const chatsMachine = setup({
     // the composer turns to the conversation (and knows whether it is secret).
     announceSelection: enqueueActions(({ context, event, enqueue }) => {
       const told = event.type === 'chats.open' && event.secret === true;
-      const known =
-        context.selectedId !== null && !!findEntry(context.entries, context.selectedId)?.conversation.secret;
+      const known = secretOf(context.selectedId, context.entries, context.loaded);
       enqueue.emit({ type: 'chats.selected', conversationId: context.selectedId, secret: told || known });
     }),
     openInLoader: sendTo('loader', ({ context }) => ({

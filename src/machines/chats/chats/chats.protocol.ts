@@ -85,7 +85,12 @@ export type ChatsEmitted =
    * A conversation was opened (or chosen again) or closed (null), and whether it is a secret chat: the address
    * follows (the navigation actor), and the composer.
    */
-  | { type: 'chats.selected'; conversationId: string | null; secret: boolean };
+  | {
+      type: 'chats.selected';
+      conversationId: string | null;
+      /** null: not known yet (the list is still loading): nothing may be sent there until it is. */
+      secret: boolean | null;
+    };
 
 export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { loader?: ConversationLoaderRef }>;
 

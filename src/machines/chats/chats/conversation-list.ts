@@ -167,13 +167,22 @@ export function listAfter(entries: ConversationEntry[], e: ListChange): Conversa
 }
 
 /**
- * The open conversation turned out to be a secret chat only now (opened before its entry arrived, as one just
- * created is): its selection is announced again with `secret`, so the composer seals what is written there.
+ * Whether the open conversation is secret, from its own entry: null while the list has not loaded and has no entry
+ * for it (a cold load into its address), so that nothing is sent until it is known.
  */
-export const becameSecret = (selectedId: string | null, before: ConversationEntry[], after: ConversationEntry[]) =>
-  selectedId !== null &&
-  !findEntry(before, selectedId)?.conversation.secret &&
-  !!findEntry(after, selectedId)?.conversation.secret;
+export const secretOf = (selectedId: string | null, entries: ConversationEntry[], loaded: boolean) => {
+  const entry = selectedId === null ? undefined : findEntry(entries, selectedId);
+  if (entry) return entry.conversation.secret === true;
+  return loaded || selectedId === null ? false : null;
+};
 
-export const secretSelection = (conversationId: string | null) =>
-  ({ type: 'chats.selected', conversationId, secret: true }) as const;
+/**
+ * The open conversation's selection to announce again when the list changed what is known of it: it turned out to
+ * be secret (opened before its entry arrived, as one just created is), or the list came after a cold load into its
+ * address. Never from secret back to not (a sealed chat stays sealed). Null: nothing to announce.
+ */
+export function reselection(selectedId: string | null, before: boolean | null, after: boolean | null) {
+  return selectedId !== null && before !== true && after !== before && after !== null
+    ? ({ type: 'chats.selected', conversationId: selectedId, secret: after } as const)
+    : null;
+}

@@ -125,6 +125,26 @@ describe('composer', () => {
     actor.stop();
   });
 
+  it('hands nothing over while it is not known whether the chat is secret (the list still loading)', () => {
+    const handed: AnyEventObject[] = [];
+    const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
+    const actor = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox, drafts: quiet } as never }),
+      { input },
+    ).start();
+    actor.send({ type: 'composer.focusConversation', conversationId: 's1', secret: null });
+    actor.send({ type: 'composer.input', text: 'тайна' });
+    actor.send({ type: 'composer.submit', at: AT });
+    actor.send({ type: 'composer.attach', files: [photo], at: AT });
+    expect(handed).toEqual([]);
+    // The text waits in the composer; once the list says the chat is secret, it goes sealed.
+    expect(actor.getSnapshot().context.text).toBe('тайна');
+    actor.send({ type: 'composer.focusConversation', conversationId: 's1', secret: true });
+    actor.send({ type: 'composer.submit', at: AT });
+    expect(handed.map((e) => [e.conversationId, e.secret])).toEqual([['s1', true]]);
+    actor.stop();
+  });
+
   it('follows the session: signed out, it drops the draft and its children; the next user starts afresh', () => {
     let report: (e: AnyEventObject) => void = () => {};
     const session = fromCallback(({ sendBack }) => {

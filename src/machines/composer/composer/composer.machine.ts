@@ -103,16 +103,17 @@ export const composerMachine = setup({
     // Over the limit the text stays in the composer (the view says why) instead of failing on the server.
     canSubmit: ({ context }) =>
       context.conversationId !== null &&
+      context.secret !== null &&
       context.text.trim().length > 0 &&
       context.text.trim().length <= LIMITS.messageTextMax,
-    hasConversation: ({ context }) => context.conversationId !== null,
+    hasConversation: ({ context }) => context.conversationId !== null && context.secret !== null,
     hasText: ({ event }) => {
       assertEvent(event, 'composer.sendText');
       return event.text.trim().length > 0;
     },
     canAttach: ({ context, event }) => {
       assertEvent(event, 'composer.attach');
-      return context.conversationId !== null && event.files.length > 0;
+      return context.conversationId !== null && context.secret !== null && event.files.length > 0;
     },
   },
   actions: {
@@ -126,7 +127,7 @@ export const composerMachine = setup({
       if (event.conversationId) delete drafts[event.conversationId];
       return {
         conversationId: event.conversationId,
-        secret: event.secret === true,
+        secret: event.secret === undefined ? false : event.secret,
         text: next?.text ?? '',
         replyTo: next?.replyTo ?? null,
         drafts,

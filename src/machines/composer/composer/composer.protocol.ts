@@ -21,8 +21,11 @@ export interface ComposerContext {
   userId: string | null;
   tag: string | null;
   conversationId: string | null;
-  /** The conversation in front is a secret chat (as the chats list said when it was opened). */
-  secret: boolean;
+  /**
+   * The conversation in front is a secret chat (as its entry in the chats list says); null while that is not known
+   * (the list is loading): nothing is handed to the outbox then, so nothing can take a plaintext route.
+   */
+  secret: boolean | null;
   text: string;
   replyTo: ReplyTarget | null;
   /** Drafts of the conversations not in front. */
@@ -32,7 +35,7 @@ export interface ComposerContext {
 export type ComposerEvent =
   | { type: 'composer.signedIn'; userId: string }
   | { type: 'composer.signedOut' }
-  | { type: 'composer.focusConversation'; conversationId: string | null; secret?: boolean }
+  | { type: 'composer.focusConversation'; conversationId: string | null; secret?: boolean | null }
   | { type: 'composer.input'; text: string }
   | { type: 'composer.reply'; messageId: string; content: string }
   | { type: 'composer.clearReply' }

@@ -17,7 +17,12 @@ export type SecretEnvelope =
   | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
   | { v: 1; kind: 'edit'; targetId: string; text: string }
   | { v: 1; kind: 'reaction'; targetId: string; emoji: string }
-  | { v: 1; kind: 'delete'; targetId: string };
+  | { v: 1; kind: 'delete'; targetId: string }
+  /**
+   * A message sent again for members whose first device joined after it (docs/secret-chats.md "Reaching
+   * everyone"): a device that could not read the target keeps this as its text; one that could ignores it.
+   */
+  | { v: 1; kind: 'copy'; targetId: string; text: string; replyToId?: string; attachments?: SecretAttachment[] };
 
 export interface SecretChatInput {
   userId: string;
@@ -27,6 +32,11 @@ export interface SecretChatInput {
 export interface Outgoing {
   clientMessageId: string;
   envelope: SecretEnvelope;
+  /**
+   * Members of the chat with no device yet when it was sent: this device holds the text and sends it again
+   * (a `copy`) once their first device is in the group.
+   */
+  holdFor?: string[];
 }
 export interface Incoming {
   messageId: string;

@@ -20,6 +20,7 @@ const inert = fromCallback<{ type: string }, void>(() => undefined);
 const startWithOneChat = fromPromise<SecretDeviceStart, { userId: string }>(async () => ({
   deviceId: 'd1',
   conversationIds: ['c1'],
+  withoutDevice: { c1: ['u2', 'u3'] },
 }));
 /** Stands in for a secretChat actor: it keeps what it was sent. */
 const chatStub = (heard: SecretChatEvent[]) =>
@@ -55,6 +56,14 @@ describeModel({
     ],
     'secretDevice.log': () => [{ type: 'secretDevice.log', conversationId: 'c1', seq: 2, epoch: 2 }],
     'secretDevice.pending': () => [{ type: 'secretDevice.pending', conversationIds: ['c1'] }],
+    'secretDevice.firstDevice': () => [
+      { type: 'secretDevice.firstDevice', userId: 'u2', conversationIds: ['c1'] },
+      { type: 'secretDevice.firstDevice', userId: 'u3', conversationIds: ['c1'] },
+    ],
+    'secretDevice.withoutDevice': () => [
+      { type: 'secretDevice.withoutDevice', conversationId: 'c1', userIds: ['u2'] },
+      { type: 'secretDevice.withoutDevice', conversationId: 'c1', userIds: [] },
+    ],
     'secretDevice.sync': () => [{ type: 'secretDevice.sync' }],
     'secretDevice.text': () => [
       { type: 'secretDevice.text', messageId: 'm1', envelope: { v: 1, kind: 'text', text: 'привет' } },
@@ -77,7 +86,10 @@ describeModel({
     'secretDevice.retry': () => [{ type: 'secretDevice.retry' }],
     'secretDevice.dismissFailure': () => [{ type: 'secretDevice.dismissFailure', conversationId: 'c1' }],
     'xstate.done.actor.start': () => [
-      { type: 'xstate.done.actor.start', output: { deviceId: 'd1', conversationIds: ['c1'] } },
+      {
+        type: 'xstate.done.actor.start',
+        output: { deviceId: 'd1', conversationIds: ['c1'], withoutDevice: { c1: ['u2'] } },
+      },
     ],
     'xstate.error.actor.start': () => [{ type: 'xstate.error.actor.start', error: new RequestFailure(null, null) }],
   },
@@ -85,6 +97,36 @@ describeModel({
 });
 
 describe('secretDevice behaviour', () => {
+  it('keeps who has no device per chat; their first device drops them and has the chat commit it', async () => {
+    const heard: SecretChatEvent[] = [];
+    const actor = createActor(
+      secretDeviceMachine.provide({
+        actors: {
+          start: startWithOneChat,
+          serverEvents: inert,
+          secretChat: chatStub(heard) as never,
+          watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
+          backfill: fromCallback<SecretDeviceEvent, BackfillInput>(() => undefined),
+        },
+      }),
+      { input: { userId: 'u1' } },
+    ).start();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(actor.getSnapshot().context.withoutDevice).toEqual({ c1: ['u2', 'u3'] });
+    heard.length = 0;
+    actor.send({ type: 'secretDevice.firstDevice', userId: 'u2', conversationIds: ['c1'] });
+    expect(actor.getSnapshot().context.withoutDevice).toEqual({ c1: ['u3'] });
+    expect(heard).toEqual([{ type: 'secretChat.pending' }]);
+    actor.send({ type: 'secretDevice.firstDevice', userId: 'u3', conversationIds: ['c1'] });
+    expect(actor.getSnapshot().context.withoutDevice).toEqual({});
+    // A chat made here: the dialog tells who has none; an empty list clears it.
+    actor.send({ type: 'secretDevice.withoutDevice', conversationId: 'c2', userIds: ['u4'] });
+    expect(actor.getSnapshot().context.withoutDevice).toEqual({ c2: ['u4'] });
+    actor.send({ type: 'secretDevice.withoutDevice', conversationId: 'c2', userIds: [] });
+    expect(actor.getSnapshot().context.withoutDevice).toEqual({});
+    actor.stop();
+  });
+
   it('runs one actor per secret chat, routes server events and reads to it, and keeps what messages say', async () => {
     const heard: SecretChatEvent[] = [];
     const watched: string[] = [];

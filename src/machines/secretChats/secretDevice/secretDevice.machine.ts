@@ -1,7 +1,8 @@
 // This browser as a device of secret chats (docs/secret-chats.md "The client"): it registers once (keys and key
 // packages), runs one secretChat actor per secret chat (its children `chat:<id>`, each with a watcher that reports
 // what it read and sent), routes the server's secret:log and secret:pending to them, and keeps what each ENCRYPTED
-// message says for the views. It lives while the chats page shows a secret chat or the creation dialog is open.
+// message says for the views, and which members of each chat have no device yet. It lives while the chats page is
+// open (registering in the background after the first paint) or the creation dialog is.
 import { type ActorRefFrom, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
 import { failureOf } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
@@ -26,6 +27,11 @@ export const secretDeviceServerEvents = listenToServer<SecretDeviceEvent>(
   {
     'secret:log': (p) => ({ type: 'secretDevice.log', conversationId: p.conversationId, seq: p.seq, epoch: p.epoch }),
     'secret:pending': (p) => ({ type: 'secretDevice.pending', conversationIds: p.conversationIds }),
+    'secret:firstDevice': (p) => ({
+      type: 'secretDevice.firstDevice',
+      userId: p.userId,
+      conversationIds: p.conversationIds,
+    }),
     // A secret message this socket hears of without the chat open: read now, not when it is first shown, so the
     // local search finds every message, and its keys are used while the device still holds them.
     'message:notify': (p) =>
@@ -112,6 +118,7 @@ export const secretDeviceMachine = setup({
     ...input,
     deviceId: null,
     conversationIds: [],
+    withoutDevice: {},
     texts: {},
     notices: {},
     actions: {},
@@ -149,9 +156,13 @@ export const secretDeviceMachine = setup({
             };
           },
         }),
-        enqueueActions(({ enqueue, event }) => {
+        enqueueActions(({ enqueue, event, context }) => {
           if (event.type !== 'secretDevice.send') return;
-          enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.send', item: event.item });
+          // A text written while members have no device is held for them (sent again once they have one).
+          const absent = context.withoutDevice[event.conversationId] ?? [];
+          const item =
+            event.item.envelope.kind === 'text' && absent.length > 0 ? { ...event.item, holdFor: absent } : event.item;
+          enqueue.sendTo(chatId(event.conversationId), { type: 'secretChat.send', item });
         }),
       ],
     },
@@ -173,6 +184,36 @@ export const secretDeviceMachine = setup({
         }),
       ],
     },
+    // The member's first device: no longer without one; the chats commit it (secret:pending says so too, but the
+    // two may arrive in either order).
+    'secretDevice.firstDevice': {
+      actions: [
+        assign({
+          withoutDevice: ({ context, event }) =>
+            Object.fromEntries(
+              Object.entries(context.withoutDevice)
+                .map(([id, users]) => [
+                  id,
+                  event.conversationIds.includes(id) ? users.filter((u) => u !== event.userId) : users,
+                ])
+                .filter(([, users]) => users.length > 0),
+            ),
+        }),
+        { type: 'ensureChats', params: ({ event }) => event.conversationIds },
+        enqueueActions(({ enqueue, event }) => {
+          if (event.type !== 'secretDevice.firstDevice') return;
+          for (const id of event.conversationIds) enqueue.sendTo(chatId(id), { type: 'secretChat.pending' });
+        }),
+      ],
+    },
+    'secretDevice.withoutDevice': {
+      actions: assign({
+        withoutDevice: ({ context, event }) =>
+          event.userIds.length > 0
+            ? { ...context.withoutDevice, [event.conversationId]: event.userIds }
+            : without(context.withoutDevice, event.conversationId),
+      }),
+    },
     'secretDevice.text': {
       actions: assign({
         texts: ({ context, event }) =>
@@ -186,6 +227,7 @@ export const secretDeviceMachine = setup({
                   ...(event.edited ? { edited: event.edited } : {}),
                   ...(event.reactions?.length ? { reactions: event.reactions } : {}),
                   ...(event.envelope.attachments ? { attachments: event.envelope.attachments } : {}),
+                  ...(event.senderUserId ? { from: event.senderUserId } : {}),
                 },
               }
             : context.texts,
@@ -266,7 +308,11 @@ export const secretDeviceMachine = setup({
         onDone: {
           target: 'ready',
           actions: [
-            assign({ deviceId: ({ event }) => event.output.deviceId, error: null }),
+            assign({
+              deviceId: ({ event }) => event.output.deviceId,
+              withoutDevice: ({ event }) => event.output.withoutDevice,
+              error: null,
+            }),
             { type: 'ensureChats', params: ({ event }) => event.output.conversationIds },
             // Each chat catches up with what it may have missed while not listening.
             enqueueActions(({ enqueue, context }) => {

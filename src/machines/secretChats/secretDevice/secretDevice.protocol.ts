@@ -27,6 +27,8 @@ export type SecretText =
       reactions?: SecretReaction[];
       /** Its files, decrypted on demand (absent: none). */
       attachments?: SecretAttachment[];
+      /** Who MLS says wrote it (absent: not known, as for older kept texts). */
+      from?: string;
     }
   /** Not readable on this device (sent before it joined, or not decryptable). */
   | { status: 'unreadable' };
@@ -46,6 +48,11 @@ export interface SecretDeviceContext extends SecretDeviceInput {
   conversationIds: string[];
   /** By message id. */
   texts: Record<string, SecretText>;
+  /**
+   * By conversation id: members with no device at all (they have not opened Беседа in a browser yet), from the
+   * server's state; each leaves the list when the server says they got their first device.
+   */
+  withoutDevice: Record<string, string[]>;
   /** By conversation id: the «новое устройство» notices this device keeps. */
   notices: Record<string, SecretDeviceNotice[]>;
   /** Edits and reactions on their way, by clientMessageId: which chat, and what failing would mean. */
@@ -62,6 +69,10 @@ export type SecretDeviceEvent =
   /** Server events (secret:log, secret:pending) and a reconnection. */
   | { type: 'secretDevice.log'; conversationId: string; seq: number; epoch: number }
   | { type: 'secretDevice.pending'; conversationIds: string[] }
+  /** secret:firstDevice: a member of these chats signed in on their first browser (a commit adds it). */
+  | { type: 'secretDevice.firstDevice'; userId: string; conversationIds: string[] }
+  /** A chat just made here with members who have no device (the creation dialog's answer). */
+  | { type: 'secretDevice.withoutDevice'; conversationId: string; userIds: string[] }
   | { type: 'secretDevice.sync' }
   /** What a conversation's actor reported (through its watcher). */
   | {
@@ -70,6 +81,8 @@ export type SecretDeviceEvent =
       envelope: SecretEnvelope;
       /** A text's edits and reactions as applied (crypto/secret-actions.ts); its envelope has the current text. */
       edited?: string;
+      /** Its sender as MLS authenticated it. */
+      senderUserId?: string;
       reactions?: SecretReaction[];
     }
   /** A message deleted for everyone (message:deleted): its text goes from the views and the sealed store. */
@@ -92,9 +105,24 @@ export type SecretDeviceEmitted =
 export interface SecretDeviceStart {
   deviceId: string;
   conversationIds: string[];
+  /** By conversation id, the members without any device (chats where everyone has one are absent). */
+  withoutDevice: Record<string, string[]>;
 }
 
 export const SECRET_DEVICE_RETRY_MS = 15_000;
+
+/** Under a secret chat's header, for each member who has no device yet (their name in the nominative). */
+export const noDeviceNotice = (name: string) =>
+  `${name} ещё не открывал Беседу в браузере — он получит сообщения, когда войдёт`;
+
+/**
+ * What the device knows of a message, as the views show it under the sender the server names: a text MLS says
+ * someone else wrote (a member's copy filling another's message) is shown as unreadable, never under that name.
+ */
+export const shownText = (known: SecretText | undefined, senderId: string | undefined): SecretText | undefined =>
+  known?.status === 'text' && senderId !== undefined && known.from !== undefined && known.from !== senderId
+    ? { status: 'unreadable' }
+    : known;
 
 /** The notice for a message this device cannot read. */
 export const UNREADABLE_NOTICE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';

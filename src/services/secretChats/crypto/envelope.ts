@@ -103,6 +103,22 @@ export function parseEnvelope(payload: Uint8Array | string): Envelope {
       if (raw.replyToId !== undefined) out.replyToId = id(raw.replyToId, 'Ответ');
       return out;
     }
+    case 'copy': {
+      exactKeys(raw, ['v', 'kind', 'targetId', 'text'], ['replyToId', 'attachments']);
+      const out: Envelope = { v: 1, kind: 'copy', targetId: id(raw.targetId, 'Сообщение'), text: '' };
+      if (raw.attachments !== undefined) {
+        if (
+          !Array.isArray(raw.attachments) ||
+          raw.attachments.length === 0 ||
+          raw.attachments.length > LIMITS.attachmentsMax
+        )
+          throw new EnvelopeError(`Вложений — от 1 до ${LIMITS.attachmentsMax}`);
+        out.attachments = raw.attachments.map(attachment);
+      }
+      out.text = text(raw.text, out.attachments !== undefined);
+      if (raw.replyToId !== undefined) out.replyToId = id(raw.replyToId, 'Ответ');
+      return out;
+    }
     case 'edit':
       exactKeys(raw, ['v', 'kind', 'targetId', 'text']);
       return { v: 1, kind: 'edit', targetId: id(raw.targetId, 'Сообщение'), text: text(raw.text, false) };

@@ -133,6 +133,8 @@ export interface OwnKeyPackage {
   ref: string;
   initPrivateKey: Uint8Array;
   hpkePrivateKey: Uint8Array;
+  /** The device's last-resort package: the server may hand it out more than once, so a welcome never uses it up. */
+  lastResort?: true;
 }
 
 /**

@@ -25,7 +25,8 @@ interface Kept {
 }
 
 /** Whether this envelope changes another message (so it is applied, not shown). */
-export const isControl = (envelope: { kind: string }) => envelope.kind === 'edit' || envelope.kind === 'reaction';
+export const isControl = (envelope: { kind: string }) =>
+  envelope.kind === 'edit' || envelope.kind === 'reaction' || envelope.kind === 'copy';
 
 /**
  * The target with the control applied, or null when it changes nothing: a control for another message, an edit by

@@ -140,6 +140,16 @@ export function createSecretCryptoCore(
       await store.saveDevice({ ...d, keyPackages: [...d.keyPackages, ...made] });
       return made.map((k) => k.publicPackage);
     },
+    async makeLastResort(userId) {
+      const d = await device(userId);
+      if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
+      const [made] = await mls.generateKeyPackages(d, 1);
+      if (!made) throw new SecretCryptoError('failed', 'Не удалось подготовить устройство');
+      // One at a time, as on the server: the earlier one's keys go with it.
+      const rest = d.keyPackages.filter((k) => !k.lastResort);
+      await store.saveDevice({ ...d, keyPackages: [...rest, { ...made, lastResort: true }] });
+      return made.publicPackage;
+    },
     async createGroup(userId, claimed) {
       const d = await device(userId);
       if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
@@ -167,8 +177,11 @@ export function createSecretCryptoCore(
       const d = await device(userId);
       const joined = await mls.joinFromWelcome(d, d.keyPackages, welcome);
       if (!joined) return { joined: false, epoch: null };
-      // The key package is one-time: its private keys go once used.
-      await store.saveDevice({ ...d, keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used) });
+      // A key package is one-time: its private keys go once used (the last-resort one's stay for its next use).
+      await store.saveDevice({
+        ...d,
+        keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used || k.lastResort),
+      });
       await keep(userId, conversationId, joined.state);
       return { joined: true, epoch: mls.epochOf(joined.state) };
     },
@@ -258,6 +271,26 @@ export function createSecretCryptoCore(
         envelope: parseEnvelope(r.payload),
       };
       await store.savePlaintext(userId, plaintext);
+      const e = plaintext.envelope;
+      if (e.kind === 'copy') {
+        // A message sent before this device joined, sent again by its author's device: kept as the target's text
+        // when this device could not read the target (never over one it read).
+        if (await store.loadPlaintext(userId, conversationId, e.targetId)) return plaintext;
+        const target: SecretPlaintext = {
+          ...plaintext,
+          messageId: e.targetId,
+          envelope: {
+            v: 1,
+            kind: 'text',
+            text: e.text,
+            ...(e.replyToId ? { replyToId: e.replyToId } : {}),
+            ...(e.attachments ? { attachments: e.attachments } : {}),
+          },
+        };
+        await store.savePlaintext(userId, target);
+        await settle(userId, target);
+        return plaintext;
+      }
       return (await settle(userId, plaintext)) ?? plaintext;
     },
     plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
@@ -274,6 +307,46 @@ export function createSecretCryptoCore(
       return verificationOf(await mustGroup(userId, conversationId), d.deviceId);
     },
     deviceNotices: (userId, conversationId) => store.loadNotices(userId, conversationId),
+    async hold(userId, conversationId, messageId, waitFor) {
+      if (waitFor.length === 0) return;
+      const held = await store.loadHeld(userId, conversationId);
+      if (held.some((h) => h.messageId === messageId)) return;
+      await store.saveHeld(userId, conversationId, [...held, { messageId, waitFor: [...waitFor] }]);
+    },
+    async release(userId, conversationId) {
+      const held = await store.loadHeld(userId, conversationId);
+      if (held.length === 0) return [];
+      const state = await group(userId, conversationId);
+      if (state?.groupActiveState.kind !== 'active') return [];
+      const present = new Set(mls.members(state).map((m) => m.identity.userId));
+      const out: { messageId: string; envelope: SecretPlaintext['envelope'] }[] = [];
+      const left: typeof held = [];
+      for (const h of held) {
+        const waitFor = h.waitFor.filter((u) => !present.has(u));
+        if (waitFor.length < h.waitFor.length) {
+          const kept = await store.loadPlaintext(userId, conversationId, h.messageId);
+          // Deleted since (or never a text): nothing to send again.
+          if (kept?.envelope.kind === 'text') {
+            const e = kept.envelope;
+            out.push({
+              messageId: h.messageId,
+              envelope: {
+                v: 1,
+                kind: 'copy',
+                targetId: h.messageId,
+                text: shownOf(kept).text,
+                ...(e.replyToId ? { replyToId: e.replyToId } : {}),
+                ...(e.attachments ? { attachments: e.attachments } : {}),
+              },
+            });
+          }
+        }
+        if (waitFor.length > 0) left.push({ messageId: h.messageId, waitFor });
+      }
+      await store.saveHeld(userId, conversationId, left);
+      // Message ids are UUIDv7: in the order they were sent.
+      return out.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
+    },
     async callKey(userId, conversationId) {
       const s = await mustGroup(userId, conversationId);
       return { epoch: mls.epochOf(s), key: await mls.callKey(s) };
@@ -287,7 +360,7 @@ export function createSecretCryptoCore(
       const target =
         e.kind === 'text'
           ? kept
-          : e.kind === 'edit'
+          : e.kind === 'edit' || e.kind === 'copy'
             ? await store.loadPlaintext(userId, conversationId, e.targetId)
             : null;
       if (target?.envelope.kind !== 'text') return;

@@ -104,4 +104,91 @@ describe('secret crypto service (worker protocol over a port, real ts-mls and In
     expect(await b1.plaintexts('bob', 'c1')).toEqual([]);
     expect(await b1.epoch('bob', 'c1')).toBeNull();
   }, 60_000);
+
+  it('a group of one for a friend with no device: what was held goes again as copies once their device is in', async () => {
+    const a1 = browser();
+    await register(a1, 'alice', 'a1');
+    // Борис has no device: the group is Анна's device alone (an empty commit, epoch 1 as on the server).
+    const made = await a1.createGroup('alice', []);
+    expect(made).toMatchObject({ added: [], welcome: null });
+    await a1.confirmGroup('alice', made.groupId, 'c1');
+    expect(await a1.epoch('alice', 'c1')).toBe(1);
+    const texts = ['первое', 'второе'];
+    const sent: string[] = [];
+    for (const [i, text] of texts.entries()) {
+      const r = await a1.encrypt('alice', 'c1', { v: 1, kind: 'text', text });
+      sent.push(r.ciphertext);
+      const messageId = `0190000${i}-0000-7000-8000-000000000000`;
+      await a1.keepSent('alice', {
+        messageId,
+        conversationId: 'c1',
+        senderUserId: 'alice',
+        senderDeviceId: 'a1',
+        epoch: r.epoch,
+        envelope: {
+          v: 1,
+          kind: 'text',
+          text,
+          ...(i === 1 ? { replyToId: '01900000-0000-7000-8000-000000000000' } : {}),
+        },
+      });
+      await a1.hold('alice', 'c1', messageId, ['bob']);
+    }
+    // Nothing to release while Борис is not in the group.
+    expect(await a1.release('alice', 'c1')).toEqual([]);
+
+    // His first device registers with a last-resort package; the adder gets that one (no other left).
+    const b1 = browser();
+    await b1.prepareDevice('bob');
+    await b1.setDeviceId('bob', 'b1');
+    const lastResort = await b1.makeLastResort('bob');
+    const added = await a1.commit('alice', 'c1', [{ userId: 'bob', deviceId: 'b1', keyPackage: lastResort }], []);
+    expect(added.added).toEqual(['b1']);
+    await a1.confirmCommit('alice', 'c1');
+    const welcome = { seq: 2, kind: 'welcome' as const, epoch: 1, deviceId: 'a1', body: added.welcome! };
+    expect(await b1.applyLogItem('bob', 'c1', welcome)).toEqual({ epoch: 2, removed: false });
+    // The messages of epoch 1 are not his to read…
+    await expect(b1.decrypt('bob', 'c1', '01900000-0000-7000-8000-000000000000', sent[0]!)).rejects.toBeInstanceOf(
+      SecretCryptoError,
+    );
+    // …so Анна's device sends them again, once and in order.
+    const copies = await a1.release('alice', 'c1');
+    expect(copies.map((c) => c.envelope)).toEqual([
+      { v: 1, kind: 'copy', targetId: '01900000-0000-7000-8000-000000000000', text: 'первое' },
+      {
+        v: 1,
+        kind: 'copy',
+        targetId: '01900001-0000-7000-8000-000000000000',
+        text: 'второе',
+        replyToId: '01900000-0000-7000-8000-000000000000',
+      },
+    ]);
+    expect(await a1.release('alice', 'c1')).toEqual([]);
+    for (const [i, c] of copies.entries()) {
+      const r = await a1.encrypt('alice', 'c1', c.envelope);
+      const copyId = `0190001${i}-0000-7000-8000-000000000000`;
+      await b1.decrypt('bob', 'c1', copyId, r.ciphertext);
+    }
+    // Борис reads each under its own id, from Анна (MLS authenticated the copy's sender).
+    const kept = await b1.decrypt('bob', 'c1', '01900001-0000-7000-8000-000000000000', '');
+    expect(kept).toMatchObject({ senderUserId: 'alice', envelope: { kind: 'text', text: 'второе' } });
+    // A copy never overwrites what a device read itself.
+    const r = await a1.encrypt('alice', 'c1', {
+      v: 1,
+      kind: 'copy',
+      targetId: '01900001-0000-7000-8000-000000000000',
+      text: 'подмена',
+    });
+    await b1.decrypt('bob', 'c1', '01900020-0000-7000-8000-000000000000', r.ciphertext);
+    expect((await b1.decrypt('bob', 'c1', '01900001-0000-7000-8000-000000000000', '')).envelope).toMatchObject({
+      text: 'второе',
+    });
+    // The last-resort package's keys stay: handed out again, it still joins this device to another group.
+    const a2 = browser();
+    await register(a2, 'alice', 'a2');
+    const other = await a2.createGroup('alice', [{ userId: 'bob', deviceId: 'b1', keyPackage: lastResort }]);
+    await a2.confirmGroup('alice', other.groupId, 'c2');
+    const otherWelcome = { seq: 9, kind: 'welcome' as const, epoch: 0, deviceId: 'a2', body: other.welcome! };
+    expect(await b1.applyLogItem('bob', 'c2', otherWelcome)).toEqual({ epoch: 1, removed: false });
+  }, 60_000);
 });

@@ -59,6 +59,8 @@ export interface SecretCrypto extends RecoveryCrypto {
   setDeviceId(userId: string, deviceId: string): Promise<void>;
   /** N more one-time key packages (base64), their private keys kept. */
   makeKeyPackages(userId: string, n: number): Promise<string[]>;
+  /** A new last-resort key package (base64): kept after a welcome used it; it replaces the device's earlier one. */
+  makeLastResort(userId: string): Promise<string>;
   /** A new group adding every claimed device: the welcome for POST /api/secret/conversations. */
   createGroup(
     userId: string,
@@ -96,6 +98,13 @@ export interface SecretCrypto extends RecoveryCrypto {
   verification(userId: string, conversationId: string): Promise<Verification>;
   /** The «новое устройство» notices this device derived from the commits it applied (kept in the sealed store). */
   deviceNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
+  /** Holds a message this device sent while `waitFor` members had no device (sent again once they have one). */
+  hold(userId: string, conversationId: string, messageId: string, waitFor: string[]): Promise<void>;
+  /**
+   * The held messages some of whose members now have a device in the group, as `copy` envelopes in the order they
+   * were sent; those members are no longer waited for (a message waited for by no one is let go).
+   */
+  release(userId: string, conversationId: string): Promise<{ messageId: string; envelope: Envelope }[]>;
   /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
   callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
   /**
@@ -157,6 +166,7 @@ const METHODS: SecretCryptoMethod[] = [
   'prepareDevice',
   'setDeviceId',
   'makeKeyPackages',
+  'makeLastResort',
   'createGroup',
   'confirmGroup',
   'join',
@@ -173,6 +183,8 @@ const METHODS: SecretCryptoMethod[] = [
   'fingerprint',
   'verification',
   'deviceNotices',
+  'hold',
+  'release',
   'callKey',
   'indexMessage',
   'unindexMessage',

@@ -10,6 +10,12 @@ import type { SecretActions } from './secret-actions';
 import { type DeviceKeys, fromBase64, type OwnKeyPackage, toBase64 } from './mls-engine';
 import type { DeviceNotice } from './verification';
 
+/** A message this device sent while `waitFor` members had no device: sent again once their device joins. */
+export interface HeldMessage {
+  messageId: string;
+  waitFor: string[];
+}
+
 export interface DeviceRecord extends DeviceKeys {
   keyPackages: OwnKeyPackage[];
 }
@@ -45,6 +51,9 @@ export interface SecretStore {
   /** A conversation's «новое устройство» notices (crypto/verification.ts), in the order they were kept. */
   loadNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
   saveNotices(userId: string, conversationId: string, notices: DeviceNotice[]): Promise<void>;
+  /** Messages sent while some members had no device: by message id, whom each still waits for. */
+  loadHeld(userId: string, conversationId: string): Promise<HeldMessage[]>;
+  saveHeld(userId: string, conversationId: string, held: HeldMessage[]): Promise<void>;
   /** The user's at-rest AES-GCM key (non-extractable): the local search index seals its records with it. */
   atRestKey(userId: string): Promise<CryptoKey>;
   /** The user's HMAC-SHA-256 key (non-extractable, kept beside the at-rest key) naming the search index's records. */
@@ -134,6 +143,7 @@ const aad = (store: StoreName, key: RecordKey) => enc.encode(JSON.stringify([sto
 const bytes = (b: Uint8Array) => new Uint8Array(b);
 /** The third part of the key of a group's notices in the `groups` store (no new store: no schema upgrade). */
 const NOTICES = 'notices';
+const HELD = 'held';
 
 export function createSecretStore(backend: KeyValueBackend = indexedDbBackend()): SecretStore {
   const keys = new Map<string, Promise<CryptoKey>>();
@@ -201,7 +211,13 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
   type StoredDevice = Omit<DeviceRecord, 'signaturePublicKey' | 'signaturePrivateKey' | 'keyPackages'> & {
     signaturePublicKey: string;
     signaturePrivateKey: string;
-    keyPackages: { publicPackage: string; ref: string; initPrivateKey: string; hpkePrivateKey: string }[];
+    keyPackages: {
+      publicPackage: string;
+      ref: string;
+      initPrivateKey: string;
+      hpkePrivateKey: string;
+      lastResort?: true;
+    }[];
   };
 
   return {
@@ -230,6 +246,7 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
           ref: k.ref,
           initPrivateKey: toBase64(k.initPrivateKey),
           hpkePrivateKey: toBase64(k.hpkePrivateKey),
+          ...(k.lastResort ? { lastResort: true as const } : {}),
         })),
       };
       await sealJson('devices', [device.userId], stored);
@@ -283,6 +300,10 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       return (await openJson<DeviceNotice[]>('groups', [userId, conversationId, NOTICES])) ?? [];
     },
     saveNotices: (userId, conversationId, notices) => sealJson('groups', [userId, conversationId, NOTICES], notices),
+    async loadHeld(userId, conversationId) {
+      return (await openJson<HeldMessage[]>('groups', [userId, conversationId, HELD])) ?? [];
+    },
+    saveHeld: (userId, conversationId, held) => sealJson('groups', [userId, conversationId, HELD], held),
     atRestKey: (userId) => keyOf(userId),
     searchKey: (userId) => searchKeyOf(userId),
     async clear(userId) {
