@@ -53,6 +53,16 @@ describeModel({
       { type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT },
       { type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT },
     ],
+    'composer.threadReply': () => [
+      {
+        type: 'composer.threadReply',
+        conversationId: 'g1',
+        rootId: 'r1',
+        part: { kind: 'text', content: 'в обсуждении', replyTo: null },
+        at: AT,
+      },
+      { type: 'composer.threadReply', conversationId: 'g1', rootId: 'r1', part: { kind: 'files', files: [] }, at: AT },
+    ],
     'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
     'drafts.loaded': () => [
       {
@@ -257,6 +267,71 @@ describe('composer with its outbox', () => {
     await waitFor(box, (s) => s.context.items.length === 0);
     expect(bodies.map((b) => (b as { clientMessageId: string }).clientMessageId)).toEqual(['t-1', 't-1']);
     expect(saved.at(-1)).toEqual([]);
+  });
+
+  it('sends a thread reply with its root; a retry after a lost answer goes with the same clientMessageId', async () => {
+    let answers = 0;
+    const { actor, box, bodies, saved, told } = start({
+      // The first send reaches the server but its answer is lost; the retry gets the same message back.
+      send: async () => {
+        answers += 1;
+        if (answers === 1) throw new Error('connection lost');
+        return { message: { ...message('m9', 'me', 9), threadRootId: 'r1' } };
+      },
+    });
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.input', text: 'черновик беседы' });
+    actor.send({
+      type: 'composer.threadReply',
+      conversationId: 'g1',
+      rootId: 'r1',
+      part: { kind: 'text', content: 'Ответ', replyTo: { id: 'a1', content: 'вопрос' }, mentions: ['u3'] },
+      at: AT,
+    });
+    await waitFor(box, (s) => s.context.items[0]?.status === 'failed');
+    expect(saved.at(-1)?.map((i) => [i.threadRootId, i.clientMessageId])).toEqual([['r1', 't-1']]);
+    box.send({ type: 'outbox.reconnected' });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    const body = {
+      conversationId: 'g1',
+      type: 'TEXT',
+      content: 'Ответ',
+      replyToId: 'a1',
+      clientMessageId: 't-1',
+      mentions: ['u3'],
+      threadRootId: 'r1',
+    };
+    expect(bodies).toEqual([body, body]);
+    // The conversation's own draft is untouched, and no «sent» scrolls the timeline.
+    expect(actor.getSnapshot().context.text).toBe('черновик беседы');
+    expect(told.map((e) => e.type)).toEqual(['composer.delivered']);
+  });
+
+  it("sends a thread reply's files with their caption and quote as one message of the thread", async () => {
+    const { actor, box, bodies, told } = start({});
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({
+      type: 'composer.threadReply',
+      conversationId: 'g1',
+      rootId: 'r1',
+      part: { kind: 'files', files: [photo], caption: ' Фото ', replyTo: { id: 'a1', content: 'вопрос' } },
+      at: AT,
+    });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'g1',
+        type: 'IMAGE',
+        content: 'Фото',
+        replyToId: 'a1',
+        clientMessageId: 't-1',
+        attachments: [{ url: '/uploads/photo.png', type: 'IMAGE' }],
+        threadRootId: 'r1',
+      },
+    ]);
+    // Nothing in the timeline to read again.
+    expect(told).toEqual([{ type: 'composer.delivered', message: message('m9', 'me', 9), refresh: false }]);
   });
 
   it('uploads files one after another with progress, then sends one FILE message (not all images)', async () => {
