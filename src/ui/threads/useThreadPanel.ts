@@ -2,11 +2,12 @@
 // with their senders' names, pictures and files, the own replies still in the composer's outbox (sending, their
 // upload's progress, or failed with «Повторить» and «Удалить»), whether there are older ones, following, and the
 // error to show — and the main composer's view configured for the thread (text, quote, files through the send
-// preview, pasting, emoji). Pictures open in the lightbox. Escape closes the panel.
+// preview, pasting, emoji; the text and quote kept with the composer's drafts). Pictures open in the lightbox. Escape closes the panel.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Message, PublicUser } from '../../contract/entities';
 import { displayName, repliesText } from '../../contract/format';
+import { threadDraftKey } from '../../machines/composer/composer/composer.protocol';
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { THREAD_TAGS, type ThreadFile } from '../../machines/threads/threadPanel/threadPanel.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
@@ -54,8 +55,11 @@ export function useThreadPanel(options: {
   found?: string | null;
 }) {
   const { conversationId, rootId, me, people, onClose } = options;
-  const actor = useOwnedActor('threadPanel', { conversationId, rootId });
   const composer = useSystemActor('composer');
+  // The draft kept from an earlier visit (read once, at spawn: the panel keeps it up to date from then on).
+  const kept = composer?.getSnapshot().context.drafts[threadDraftKey(rootId)];
+  const draftInput = kept ? { text: kept.text, quote: kept.replyTo?.id ?? null } : undefined;
+  const actor = useOwnedActor('threadPanel', { conversationId, rootId, draft: draftInput });
   const outboxRef = useSelector(composer, (s) => s?.children.outbox);
   const items = useSelector(outboxRef, (s) => s?.context.items ?? NO_ITEMS);
   const preview = useSendPreview('threadSendPreview');

@@ -63,6 +63,11 @@ describeModel({
       },
       { type: 'composer.threadReply', conversationId: 'g1', rootId: 'r1', part: { kind: 'files', files: [] }, at: AT },
     ],
+    'composer.threadDraft': (s) => [
+      ctx(s).drafts['thread:r1']
+        ? { type: 'composer.threadDraft', rootId: 'r1', draft: { text: '', replyTo: null } }
+        : { type: 'composer.threadDraft', rootId: 'r1', draft: { text: 'в обсуждении', replyTo: null } },
+    ],
     'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
     'drafts.loaded': () => [
       {
@@ -418,6 +423,27 @@ describe('composer with its outbox', () => {
     composer.send({ type: 'composer.input', text: '' });
     expect(typing).toEqual(['typing.keystroke', 'typing.stop']);
     app.stop();
+  });
+
+  it("keeps a thread's draft with the others and drops it once empty; the chat's own text is untouched", () => {
+    const told: AnyEventObject[] = [];
+    const drafts = fromCallback(({ receive }) => receive((e) => told.push(e)));
+    const composer = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox: quiet, drafts } as never }),
+      { input },
+    ).start();
+    composer.send({ type: 'composer.focusConversation', conversationId: 'g1' });
+    composer.send({ type: 'composer.input', text: 'в чат' });
+    const quote = { id: 'a1', content: 'вопрос' };
+    composer.send({ type: 'composer.threadDraft', rootId: 'r1', draft: { text: 'в обсуждение', replyTo: quote } });
+    expect(told.at(-1)).toEqual({
+      type: 'drafts.changed',
+      drafts: { g1: { text: 'в чат', replyTo: null }, 'thread:r1': { text: 'в обсуждение', replyTo: quote } },
+    });
+    composer.send({ type: 'composer.threadDraft', rootId: 'r1', draft: { text: '', replyTo: null } });
+    expect(told.at(-1)).toEqual({ type: 'drafts.changed', drafts: { g1: { text: 'в чат', replyTo: null } } });
+    expect(composer.getSnapshot().context.text).toBe('в чат');
+    composer.stop();
   });
 
   it('hands every draft to its drafts child and takes back what the browser kept', () => {

@@ -22,7 +22,13 @@ import { outboxMachine } from '../outbox/outbox.machine';
 import type { OutboxEvent } from '../outbox/outbox.protocol';
 import { newOutboxTag } from '../outbox/outbox-item';
 import { recorderMachine } from '../recorder/recorder.machine';
-import type { ComposerContext, ComposerEmitted, ComposerEvent, ComposerInput } from './composer.protocol';
+import {
+  type ComposerContext,
+  type ComposerEmitted,
+  type ComposerEvent,
+  type ComposerInput,
+  threadDraftKey,
+} from './composer.protocol';
 
 export * from './composer.protocol';
 
@@ -186,6 +192,17 @@ export const composerMachine = setup({
       },
     }),
     clearReply: assign({ replyTo: null }),
+    // A thread's draft sits with the others (an empty one is dropped).
+    setThreadDraft: assign({
+      drafts: ({ context, event }) => {
+        assertEvent(event, 'composer.threadDraft');
+        const drafts = { ...context.drafts };
+        const key = threadDraftKey(event.rootId);
+        if (event.draft.text || event.draft.replyTo) drafts[key] = event.draft;
+        else delete drafts[key];
+        return drafts;
+      },
+    }),
     clearDraft: assign({ text: '', replyTo: null }),
     // Drafts read from the browser after a reload: what this page already has wins; the open conversation's
     // text comes back into the input.
@@ -278,6 +295,7 @@ export const composerMachine = setup({
         'recorder.recorded': { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
         'composer.sendText': { guard: 'hasText', actions: 'handOver' },
         'composer.threadReply': { guard: 'hasReply', actions: 'handOver' },
+        'composer.threadDraft': { actions: ['setThreadDraft', 'storeDrafts'] },
         'outbox.delivered': { actions: 'passDelivered' },
       },
     },

@@ -46,12 +46,17 @@ export type ComposerEvent =
    * reply, kept and retried like any message.
    */
   | { type: 'composer.threadReply'; conversationId: string; rootId: string; part: ThreadReplyPart; at: string }
+  /** The thread panel's unsent text and quote, kept with the drafts (under `threadDraftKey`) across reloads. */
+  | { type: 'composer.threadDraft'; rootId: string; draft: Draft }
   /** Its recorder child (src/machines/composer/recorder) finished a voice message: it goes into the outbox. */
   | RecorderParentEvent
   /** Its outbox child delivered a message: emitted as `composer.delivered`. */
   | OutboxParentEvent
   /** Its drafts child read the drafts kept in the browser. */
   | DraftsParentEvent;
+
+/** Where a thread's draft is kept among the conversations' drafts (no conversation id looks like it). */
+export const threadDraftKey = (rootId: string) => `thread:${rootId}`;
 
 /** What a thread reply carries: a text (with its quote and mentions) or files (with their caption, quote, mentions). */
 export type ThreadReplyPart = Extract<OutboxPart, { kind: 'text' | 'files' }>;

@@ -39,7 +39,10 @@ describeModel({
   machine: threadPanelMachine.provide({
     actors: { serverEvents: silent, ownReplies: silent, load: hang, follow: hang, markRead: hang },
   }),
-  inputs: [{ conversationId: 'g1', rootId: 'r1' }],
+  inputs: [
+    { conversationId: 'g1', rootId: 'r1' },
+    { conversationId: 'g1', rootId: 'r1', draft: { text: 'начато', quote: null } },
+  ],
   contextKey: (c) =>
     [
       c.draft,
@@ -108,7 +111,7 @@ describeModel({
  * The panel under a parent that also runs a stand-in composer (systemId 'composer'): what the panel hands it is
  * recorded, and `deliver` makes it emit `composer.delivered` as the real one does once the server has a reply.
  */
-function start() {
+function start(draft?: { text: string; quote: string | null }) {
   const handed: { type: string; [k: string]: unknown }[] = [];
   const reads: string[] = [];
   const composer = createMachine({
@@ -140,13 +143,14 @@ function start() {
     createMachine({
       invoke: [
         { id: 'composer', systemId: 'composer', src: composer },
-        { id: 'panel', systemId: 'threadPanel', src: panel, input: { conversationId: 'g1', rootId: 'r1' } },
+        { id: 'panel', systemId: 'threadPanel', src: panel, input: { conversationId: 'g1', rootId: 'r1', draft } },
       ],
     }),
   ).start();
   const actor = app.system.get('threadPanel') as ActorRefFrom<typeof threadPanelMachine>;
   const deliver = (message: Message) => app.system.get('composer').send({ type: 'deliver', message });
-  return { actor, handed: () => handed.filter((e) => e.type === 'composer.threadReply'), reads, deliver };
+  const of = (type: string) => handed.filter((e) => e.type === type);
+  return { actor, handed: () => of('composer.threadReply'), drafts: () => of('composer.threadDraft'), reads, deliver };
 }
 const idle = (s: { matches(v: unknown): boolean }) => s.matches({ open: 'shown' });
 
@@ -206,6 +210,20 @@ describe('threadPanel with a server', () => {
 });
 
 describe('threadPanel composer: files and quotes', () => {
+  it('starts from the kept draft and keeps every change of the text and quote in the composer’s drafts', async () => {
+    const { actor, drafts } = start({ text: 'начато', quote: 'a' });
+    await waitFor(actor, idle);
+    expect(actor.getSnapshot().context).toMatchObject({ draft: 'начато', quote: 'a' });
+    actor.send({ type: 'thread.input', text: 'начато вчера' });
+    actor.send({ type: 'thread.quote', messageId: null });
+    actor.send({ type: 'thread.send', at: AT });
+    expect(drafts().map((e) => e.draft)).toEqual([
+      { text: 'начато вчера', replyTo: { id: 'a', content: 'a' } },
+      { text: 'начато вчера', replyTo: null },
+      { text: '', replyTo: null },
+    ]);
+  });
+
   it('hands picked files at once with their caption and the quote of a reply of this thread, keeping the text', async () => {
     const { actor, handed } = start();
     await waitFor(actor, idle);

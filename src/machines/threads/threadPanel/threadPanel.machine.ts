@@ -143,6 +143,18 @@ export const threadPanelMachine = setup({
       }
       enqueue.assign(event.type === 'thread.send' ? { draft: '', quote: null, error: null } : { quote: null });
     }),
+    // The text and quote go to the composer's drafts, so a reload or another visit finds them.
+    keepDraft: enqueueActions(({ context, system, enqueue }) => {
+      const composer = systemActor(system, 'composer');
+      if (!composer) return;
+      const replyTo = quoteOf(context) ?? (context.quote ? { id: context.quote, content: '' } : null);
+      const kept: ComposerEvent = {
+        type: 'composer.threadDraft',
+        rootId: context.rootId,
+        draft: { text: context.draft, replyTo },
+      };
+      enqueue.sendTo(composer, kept);
+    }),
   },
 }).createMachine({
   id: 'threadPanel',
@@ -153,8 +165,8 @@ export const threadPanelMachine = setup({
     replies: [],
     hasMore: false,
     following: false,
-    draft: '',
-    quote: null,
+    draft: input.draft?.text ?? '',
+    quote: input.draft?.quote ?? null,
     error: null,
   }),
   initial: 'open',
@@ -165,8 +177,11 @@ export const threadPanelMachine = setup({
         { id: 'ownReplies', src: 'ownReplies' },
       ],
       on: {
-        'thread.input': { actions: assign({ draft: ({ event }) => event.text }) },
-        'thread.quote': { guard: 'quotable', actions: assign({ quote: ({ event }) => event.messageId }) },
+        'thread.input': { actions: [assign({ draft: ({ event }) => event.text }), 'keepDraft'] },
+        'thread.quote': {
+          guard: 'quotable',
+          actions: [assign({ quote: ({ event }) => event.messageId }), 'keepDraft'],
+        },
         'thread.reply': { guard: 'ours', actions: 'takeReply' },
         'thread.sent': { guard: 'ours', actions: 'takeSent' },
         'thread.deleted': {
@@ -212,8 +227,8 @@ export const threadPanelMachine = setup({
             'thread.reply': { guard: 'ours', target: 'shown', reenter: true, actions: 'takeReply' },
             'thread.sent': { guard: 'ours', target: 'shown', reenter: true, actions: 'takeSent' },
             'thread.more': { guard: 'hasMore', target: 'loadingMore' },
-            'thread.send': { guard: 'typed', actions: 'handOver' },
-            'thread.attach': { guard: 'picked', actions: 'handOver' },
+            'thread.send': { guard: 'typed', actions: ['handOver', 'keepDraft'] },
+            'thread.attach': { guard: 'picked', actions: ['handOver', 'keepDraft'] },
             'thread.follow': { target: 'following' },
             'thread.retry': { target: 'loading' },
           },

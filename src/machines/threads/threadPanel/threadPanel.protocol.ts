@@ -13,6 +13,8 @@ export type ThreadFile = Blob & { name?: string };
 export interface ThreadPanelInput {
   conversationId: string;
   rootId: string;
+  /** The draft kept from an earlier visit (the composer's drafts): its text, and the id of the reply it quotes. */
+  draft?: { text: string; quote: string | null };
 }
 
 export interface ThreadPanelContext {
