@@ -1,11 +1,11 @@
 // A thread's panel (beside the conversation on wide screens, the whole screen on narrow ones): the root, «N ответов»,
-// the replies (older ones on request) with their pictures (opened in the lightbox), files and quotes, each reply's
-// menu with «Цитировать», own replies still on their way (progress, or «Не отправлено» with «Повторить» and
+// the replies (older ones on request) with their pictures (opened in the lightbox), files, voice messages and
+// quotes, each reply's menu with «Цитировать», own replies still on their way (progress, or «Не отправлено» with «Повторить» and
 // «Удалить»), following, and the main composer's view for the thread (text, emoji, «Прикрепить» with the send
-// preview, pasted files). Renders from props (useThreadPanel).
+// preview, pasted files, the microphone). Renders from props (useThreadPanel).
 import { Suspense, useState } from 'react';
 import { Composer, SendPreviewDialog } from '../composer/index';
-import { LazyLightbox, LazyMessageMenu } from '../conversation/index';
+import { LazyLightbox, LazyMessageMenu, LazyVoicePlayer } from '../conversation/index';
 import { UserAvatar } from '../shared/UserAvatar';
 import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 import './threads.css';
@@ -98,6 +98,7 @@ function ThreadMessage({
           </p>
         )}
         <Attachments m={m} onOpenImage={props.onOpenImage} />
+        {m.voice && <LazyVoicePlayer url={m.voice.url} durationMs={m.voice.durationMs} waveform={m.voice.waveform} />}
         {m.text && <p className="thread-msg-text">{m.text}</p>}
         {m.pending && <Pending pending={m.pending} onRetry={props.onRetryReply} onRemove={props.onRemoveReply} />}
       </div>

@@ -3,7 +3,7 @@
 // «Удалить»; the composer is the main one (Enter sends, picked files go to the send preview, the quote's banner with
 // «Отменить ответ», «Эмодзи»), and the preview's «Отправить» sends the files to the thread.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { threadPanelProps as props, threadRow as row } from '../../../tests/client/thread-panel-props';
 import { ThreadPanel } from './ThreadPanel';
 
@@ -74,6 +74,20 @@ it('the send preview’s «Отправить» sends the files to the thread', 
   render(<ThreadPanel {...p} />);
   fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Отправить' }));
   expect(p.onSendPreview).toHaveBeenCalled();
+});
+
+it('a voice reply plays in the timeline’s player; the microphone is offered while nothing is typed', async () => {
+  const base = props();
+  const onStart = vi.fn();
+  const voice = { url: '/uploads/v.webm', durationMs: 3000, waveform: [10, 80] };
+  const p = props({
+    rows: [row('v', { text: '', voice })],
+    composer: { ...base.composer, recorder: { panel: null, onStart } },
+  });
+  render(<ThreadPanel {...p} />);
+  expect(await screen.findByRole('button', { name: 'Воспроизвести голосовое сообщение' })).toBeInTheDocument();
+  fireEvent.click(screen.getByRole('button', { name: 'Записать голосовое сообщение' }));
+  expect(onStart).toHaveBeenCalled();
 });
 
 it('«Эмодзи» opens the shared picker', async () => {

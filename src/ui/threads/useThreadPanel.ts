@@ -12,7 +12,7 @@ import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { THREAD_TAGS, type ThreadFile } from '../../machines/threads/threadPanel/threadPanel.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
 import { useOwnedActor } from '../app/useOwnedActor';
-import { type ComposerProps, useSendPreview } from '../composer/index';
+import { type ComposerProps, useRecorderPanel, useSendPreview } from '../composer/index';
 
 export interface ThreadMessageView {
   id: string;
@@ -24,6 +24,8 @@ export interface ThreadMessageView {
   attachments: { url: string; kind: 'IMAGE' | 'FILE' | 'AUDIO'; name: string }[];
   /** The reply it quotes («Ответ на:»). */
   reply: { id: string; preview: string } | null;
+  /** A voice message: its recording (null while it uploads), length and waveform. */
+  voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
   /** An own reply the server does not have yet (it waits in the outbox). */
   pending?: { outboxId: string; failed: boolean; error: string | null; progress: number | null };
 }
@@ -62,6 +64,9 @@ export function useThreadPanel(options: {
   const actor = useOwnedActor('threadPanel', { conversationId, rootId, draft: draftInput });
   const outboxRef = useSelector(composer, (s) => s?.children.outbox);
   const items = useSelector(outboxRef, (s) => s?.context.items ?? NO_ITEMS);
+  const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const target = useMemo(() => ({ conversationId, rootId }), [conversationId, rootId]);
+  const recorder = useRecorderPanel(recorderRef, target);
   const preview = useSendPreview('threadSendPreview');
   const loading = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.loading) ?? true);
   const failed = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.failed) ?? false);
@@ -101,13 +106,14 @@ export function useThreadPanel(options: {
       id: m.id,
       sender: senderOf(m.senderId),
       own: m.senderId === me,
-      // A picture or file shows as itself; a voice message (not sent from here) as its words.
-      text: m.content || (m.type === 'VOICE' ? 'Голосовое сообщение' : ''),
+      // A picture or file shows as itself, a voice message as its player.
+      text: m.content,
       time: timeOf(m.createdAt),
       attachments: m.attachments
         .filter((a) => a.type !== 'AUDIO')
         .map((a) => ({ url: a.url, kind: a.type, name: nameOf(a) })),
       reply: m.replyTo ? { id: m.replyTo.id, preview: m.replyTo.content || 'Вложение' } : null,
+      voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
     }),
     [senderOf, me],
   );
@@ -123,9 +129,13 @@ export function useThreadPanel(options: {
         own: true,
         text: item.content,
         time: timeOf(item.createdAt),
-        attachments: item.files.flatMap((f) =>
-          f.attachment ? [{ url: f.attachment.url, kind: f.attachment.type, name: f.name }] : [],
-        ),
+        attachments:
+          item.kind === 'voice'
+            ? []
+            : item.files.flatMap((f) =>
+                f.attachment ? [{ url: f.attachment.url, kind: f.attachment.type, name: f.name }] : [],
+              ),
+        voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
         reply: item.replyTo ? { id: item.replyTo.id, preview: item.replyTo.content || 'Вложение' } : null,
         pending: {
           outboxId: item.id,
@@ -170,6 +180,7 @@ export function useThreadPanel(options: {
     text: draft,
     reply: quoted ? { preview: textOf(quoted) } : null,
     uploadProgress,
+    recorder,
     onText: (text: string) => actor?.send({ type: 'thread.input', text }),
     onSubmit: () => actor?.send({ type: 'thread.send', at: new Date().toISOString(), mentions: mentionsOf(draft) }),
     onClearReply: () => actor?.send({ type: 'thread.quote', messageId: null }),

@@ -48,6 +48,11 @@ describeModel({
     ],
     'recorder.recorded': () => [
       { type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } },
+      {
+        type: 'recorder.recorded',
+        recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT },
+        thread: { conversationId: 'g1', rootId: 'r1' },
+      },
     ],
     'composer.sendText': () => [
       { type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT },
@@ -310,6 +315,31 @@ describe('composer with its outbox', () => {
     expect(bodies).toEqual([body, body]);
     // The conversation's own draft is untouched, and no «sent» scrolls the timeline.
     expect(actor.getSnapshot().context.text).toBe('черновик беседы');
+    expect(told.map((e) => e.type)).toEqual(['composer.delivered']);
+  });
+
+  it('sends a recording started from a thread panel to its thread, leaving the chat in front alone', async () => {
+    const { actor, box, bodies, told } = start({});
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({
+      type: 'recorder.recorded',
+      recording: { file: voice, durationMs: 1500, waveform: [20, 60], at: AT },
+      thread: { conversationId: 'g1', rootId: 'r1' },
+    });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'g1',
+        type: 'VOICE',
+        content: '',
+        replyToId: null,
+        clientMessageId: 't-1',
+        attachments: [{ url: '/uploads/voice.webm', type: 'FILE' }],
+        voice: { durationMs: 1500, waveform: [20, 60] },
+        threadRootId: 'r1',
+      },
+    ]);
     expect(told.map((e) => e.type)).toEqual(['composer.delivered']);
   });
 

@@ -43,6 +43,13 @@ function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
     const { conversationId, rootId, part, at } = event;
     return { type: 'outbox.add', conversationId, part, at, threadRootId: rootId };
   }
+  // A voice message recorded from a thread panel goes to its thread.
+  if (event.type === 'recorder.recorded' && event.thread) {
+    const { file, durationMs, waveform, at } = event.recording;
+    const { conversationId, rootId } = event.thread;
+    const part = { kind: 'voice' as const, file, voice: { durationMs, waveform } };
+    return { type: 'outbox.add', conversationId, part, at, threadRootId: rootId };
+  }
   if (event.type === 'composer.sendText') {
     return {
       type: 'outbox.add',
@@ -117,6 +124,7 @@ export const composerMachine = setup({
       context.text.trim().length > 0 &&
       context.text.trim().length <= LIMITS.messageTextMax,
     hasConversation: ({ context }) => context.conversationId !== null,
+    forThread: ({ event }) => event.type === 'recorder.recorded' && event.thread !== undefined,
     hasText: ({ event }) => {
       assertEvent(event, 'composer.sendText');
       return event.text.trim().length > 0;
@@ -292,7 +300,10 @@ export const composerMachine = setup({
         },
         'drafts.loaded': { actions: 'takeStoredDrafts' },
         'composer.attach': { guard: 'canAttach', actions: ['handOver', 'announceSent'] },
-        'recorder.recorded': { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
+        'recorder.recorded': [
+          { guard: 'forThread', actions: 'handOver' },
+          { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
+        ],
         'composer.sendText': { guard: 'hasText', actions: 'handOver' },
         'composer.threadReply': { guard: 'hasReply', actions: 'handOver' },
         'composer.threadDraft': { actions: ['setThreadDraft', 'storeDrafts'] },
