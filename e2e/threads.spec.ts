@@ -1,8 +1,11 @@
 // Threads («Обсуждения») in real Chromium against the real server, three people in separate browser contexts: one
-// starts a thread from a message's menu and the others answer in it; the root shows «3 ответа» live; a follower sees
-// the unread reply on «Обсуждения» at the top of the list and opens the thread from there; the owner turns threads
-// off in «Информация» and the action is gone. Axe on the panel and the entry in both themes.
+// starts a thread from a message's menu and the others answer in it; the root shows «3 ответа» live; a picture goes
+// into the panel through the send preview and opens in the lightbox; a reply quotes another from its menu; a
+// follower sees the unread reply on «Обсуждения» at the top of the list and opens the thread from there; a search
+// result opens the thread at the reply; the owner turns threads off in «Информация» and the action is gone. Axe on
+// the panel and the entry.
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { apiCall, createGroup, makeFriends, sendText } from './users';
@@ -41,8 +44,9 @@ test('three people reply in a thread, a follower sees the unread entry, threads 
   await pa.getByRole('menuitem', { name: 'Ответить в обсуждении' }).click();
   await expect(threadPanel(pa)).toBeVisible();
   await expect(threadPanel(pa).getByRole('button', { name: 'Следить' })).toBeVisible();
-  await threadPanel(pa).getByRole('textbox', { name: 'Ответ в обсуждении' }).fill('Могу я');
-  await threadPanel(pa).getByRole('textbox', { name: 'Ответ в обсуждении' }).press('Enter');
+  const input = threadPanel(pa).getByRole('textbox', { name: 'Сообщение' });
+  await input.fill('Могу я');
+  await input.press('Enter');
   await expect(threadPanel(pa).getByTestId('thread-reply')).toHaveCount(1);
   // Writing in it follows it.
   await expect(threadPanel(pa).getByRole('button', { name: 'Не следить' })).toBeVisible();
@@ -59,21 +63,54 @@ test('three people reply in a thread, a follower sees the unread entry, threads 
   // The replies are not in the timeline.
   await expect(messageWith(pa, 'Помогу')).toHaveCount(0);
 
-  // Борис (the root's author and a writer) follows it: Анна's next reply is unread on «Обсуждения».
-  await threadPanel(pa).getByRole('textbox', { name: 'Ответ в обсуждении' }).fill('Начинаю завтра');
-  await threadPanel(pa).getByRole('button', { name: 'Отправить' }).click();
+  // A picture through the send preview, with its caption; it opens in the lightbox.
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3b6cf0' } })
+    .png()
+    .toBuffer();
+  await threadPanel(pa)
+    .getByTestId('attach-input')
+    .setInputFiles({ name: 'план.png', mimeType: 'image/png', buffer: png });
+  const preview = pa.getByRole('dialog', { name: 'Отправить изображение' });
+  await preview.getByRole('textbox', { name: 'Подпись' }).fill('Схема');
+  await preview.getByRole('button', { name: 'Отправить' }).click();
   await expect(threadPanel(pa).getByTestId('thread-reply')).toHaveCount(4);
+  await threadPanel(pa).getByRole('button', { name: 'Открыть изображение план.png' }).click();
+  const lightbox = pa.getByRole('dialog').filter({ has: pa.getByRole('button', { name: 'Закрыть' }) });
+  await expect(lightbox.locator('img')).toBeVisible();
+  await lightbox.getByRole('button', { name: 'Закрыть' }).click();
+  await expect(threadPanel(pa)).toBeVisible();
+
+  // A quote of Вера's reply from its menu; Борис (the root's author and a writer) follows the thread: Анна's reply
+  // is unread on «Обсуждения».
+  await threadPanel(pa)
+    .getByTestId('thread-reply')
+    .filter({ hasText: 'Помогу' })
+    .getByRole('button', { name: 'Действия с сообщением' })
+    .click();
+  await pa.getByRole('menuitem', { name: 'Цитировать' }).click();
+  await expect(threadPanel(pa).getByTestId('reply-banner')).toContainText('Помогу');
+  await input.fill('Начинаю завтра');
+  await threadPanel(pa).getByRole('button', { name: 'Отправить' }).click();
+  await expect(threadPanel(pa).getByTestId('thread-reply')).toHaveCount(5);
+  await expect(threadPanel(pa).getByTestId('thread-reply').last()).toContainText('Ответ на: Помогу');
   const entry = pb.getByTestId('threads-entry');
   await expect(entry).toContainText('Обсуждения');
-  await expect(entry.locator('.threads-entry-count')).toContainText('1');
+  await expect(entry.locator('.threads-entry-count')).toHaveText('2 непрочитанных ответа');
   await entry.click();
   await expectNoSeriousA11yViolations(pb, 'threads entry');
   await pb.getByTestId('followed-thread').click();
   await expect(threadPanel(pb)).toBeVisible();
-  await expect(threadPanel(pb).getByTestId('thread-reply')).toHaveCount(4);
+  await expect(threadPanel(pb).getByTestId('thread-reply')).toHaveCount(5);
   await expect(entry.locator('.threads-entry-count')).toHaveCount(0);
   await threadPanel(pb).getByRole('button', { name: 'Закрыть обсуждение' }).click();
   await expect(threadPanel(pb)).toHaveCount(0);
+
+  // A search result that is a reply opens its thread in the panel, at the reply.
+  await pb.getByRole('searchbox', { name: 'Поиск по сообщениям' }).fill('завтра');
+  await pb.getByTestId('search-result').filter({ hasText: 'завтра' }).click();
+  await expect(threadPanel(pb)).toBeVisible();
+  await expect(threadPanel(pb).locator('[aria-current="true"]')).toContainText('Начинаю завтра');
+  await threadPanel(pb).getByRole('button', { name: 'Закрыть обсуждение' }).click();
 
   // The owner turns threads off: the action is gone for everyone.
   await threadPanel(pa).getByRole('button', { name: 'Закрыть обсуждение' }).click();

@@ -18,7 +18,8 @@ import type { Database } from '../db/database';
 import { allInDirectory } from '../directory/directory';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
-import { BLOCKED_BY_ME, BLOCKED_BY_THEM, type Blocks } from '../users/blocks';
+import type { Blocks } from '../users/blocks';
+import { requireMayWrite, writeRefusal } from '../users/message-privacy';
 import type { Devices } from './devices';
 
 export const STALE_EPOCH = 'Группа уже изменилась: обновите состояние и повторите';
@@ -189,6 +190,9 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     }
     const rest = [...new Set(userIds)].filter((id) => !allowed.has(id));
     const unknown = await strangers(userId, rest);
+    // One person the caller may write to first (a secret direct chat, §10.26) may be claimed too.
+    const [only] = unknown;
+    if (unknown.length === 1 && only && !conversationId && !(await writeRefusal({ db, blocks }, userId, only))) return;
     // With «Каталог участников» on, a secret group may take anyone found there (docs/behaviour.md §10.25).
     if (unknown.length && !(await allInDirectory(db, userId, unknown))) throw forbidden(CLAIM_FORBIDDEN);
   }
@@ -205,11 +209,10 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     const title = body.title?.trim() || null;
     const direct = others.length === 1 && !title;
     const unknown = await strangers(userId, others);
-    if (unknown.length && (direct || !(await allInDirectory(db, userId, unknown)))) throw forbidden(FRIENDS_ONLY);
     const peer = others[0] as string;
-    // As in a plaintext direct chat, a block either way refuses it.
-    if (direct && blocks.between(userId, peer))
-      throw forbidden(blocks.has(userId, peer) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
+    // A secret direct chat follows a plain one's rule: «Кто может мне писать», a block either way (§10.26).
+    if (direct) await requireMayWrite({ db, blocks }, userId, peer);
+    else if (unknown.length && !(await allInDirectory(db, userId, unknown))) throw forbidden(FRIENDS_ONLY);
     const members = [userId, ...others];
     const welcomed = [...new Set(body.deviceIds)];
     if (welcomed.includes(device.id)) throw badRequest(SELF_WELCOME);

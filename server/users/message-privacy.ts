@@ -1,4 +1,4 @@
-// «Кто может мне писать» (docs/behaviour.md §10.26): whether `from` may start a direct chat with `to`. Friends always
+// «Кто может мне писать» (docs/behaviour.md §10.26): whether `from` may start a direct chat (plain or secret) with `to`. Friends always
 // may; otherwise `to`'s choice decides — 'everyone', 'groups' (a group, secret or not, has both as members) or
 // 'friends'. A block refuses whatever the choice, with the texts the send path uses.
 import {
@@ -36,17 +36,27 @@ export async function shareGroup(db: Database, a: string, b: string): Promise<bo
   return row !== undefined;
 }
 
-/** Throws the 403 that says why `from` may not write to `to` first; returns when they may. */
-export async function requireMayWrite(
+/** Why `from` may not write to `to` first (the 403's words), or null when they may. */
+export async function writeRefusal(
   { db, blocks }: { db: Database; blocks: Pick<Blocks, 'has' | 'between'> },
   from: string,
   to: string,
-): Promise<void> {
-  if (blocks.between(from, to)) throw forbidden(blocks.has(from, to) ? BLOCKED_BY_ME : BLOCKED_BY_THEM);
-  if (await areFriends(db, from, to)) return;
+): Promise<string | null> {
+  if (blocks.between(from, to)) return blocks.has(from, to) ? BLOCKED_BY_ME : BLOCKED_BY_THEM;
+  if (await areFriends(db, from, to)) return null;
   const row = await db.selectFrom('users').select('message_privacy').where('id', '=', to).executeTakeFirst();
   const choice = isMessagePrivacy(row?.message_privacy) ? row.message_privacy : DEFAULT_MESSAGE_PRIVACY;
-  if (choice === 'everyone') return;
-  if (choice === 'groups' && (await shareGroup(db, from, to))) return;
-  throw forbidden(MESSAGE_PRIVACY_REFUSALS[choice]);
+  if (choice === 'everyone') return null;
+  if (choice === 'groups' && (await shareGroup(db, from, to))) return null;
+  return MESSAGE_PRIVACY_REFUSALS[choice];
+}
+
+/** Throws the 403 that says why `from` may not write to `to` first; returns when they may. */
+export async function requireMayWrite(
+  deps: { db: Database; blocks: Pick<Blocks, 'has' | 'between'> },
+  from: string,
+  to: string,
+): Promise<void> {
+  const why = await writeRefusal(deps, from, to);
+  if (why) throw forbidden(why);
 }

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_PRIVACY_REFUSALS } from '../../src/contract/message-privacy';
 import { client, startTestServer, type TestServer } from './harness';
+import { opaque, secretDevice } from './secret-helpers';
 import { type Api, befriend, closeAll, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -149,6 +150,51 @@ describe('who may write to me', () => {
     const first = await send(leaver, opened.body.conversation.id, 'Привет');
     expect(first.status).toBe(403);
     expect(first.body.message).toBe(MESSAGE_PRIVACY_REFUSALS.groups);
+  });
+});
+
+describe('a secret direct chat', () => {
+  // What the client does to start one: claim the peer's key packages, then create the chat with the welcome.
+  async function startSecret(from: TestUser, to: TestUser, theirDevice: string) {
+    const deviceId = await secretDevice(api, from.accessToken);
+    const claim = await api.post('/api/secret/key-packages/claim', { userIds: [to.user.id] }, from.accessToken);
+    const create = await api.post(
+      '/api/secret/conversations',
+      {
+        deviceId,
+        memberIds: [to.user.id],
+        deviceIds: [theirDevice],
+        groupId: opaque(32),
+        welcome: opaque(200),
+      },
+      from.accessToken,
+    );
+    return { claim, create };
+  }
+
+  it('follows the same rule as a plain one: a co-member may start it, a stranger or «Только друзья» may not', async () => {
+    const [dina, egor, fedor] = await Promise.all(['dina', 'egor', 'fedor'].map((n) => api.user(n)));
+    for (const u of [dina, egor]) await befriend(api, anna, u);
+    await group(anna, [dina, egor]);
+    const egorDevice = await secretDevice(api, egor.accessToken);
+    const fedorDevice = await secretDevice(api, fedor.accessToken);
+
+    const coMember = await startSecret(dina, egor, egorDevice);
+    expect(coMember.claim.status).toBe(200);
+    expect(coMember.claim.body.packages.map((p: { deviceId: string }) => p.deviceId)).toEqual([egorDevice]);
+    expect(coMember.create.status, JSON.stringify(coMember.create.body)).toBe(200);
+    expect(coMember.create.body.conversation).toMatchObject({ isGroup: false, secret: true });
+
+    const stranger = await startSecret(dina, fedor, fedorDevice);
+    expect(stranger.claim.status).toBe(403);
+    expect(stranger.create.status).toBe(403);
+    expect(stranger.create.body.message).toBe(MESSAGE_PRIVACY_REFUSALS.groups);
+
+    await choose(egor, 'friends');
+    const refused = await startSecret(dina, egor, egorDevice);
+    expect(refused.claim.status).toBe(403);
+    expect(refused.create.status).toBe(403);
+    expect(refused.create.body.message).toBe(MESSAGE_PRIVACY_REFUSALS.friends);
   });
 });
 

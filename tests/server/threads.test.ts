@@ -127,6 +127,34 @@ describe('replies', () => {
     expect(elsewhere.status).toBe(400);
   });
 
+  it('a reply sent again at once under the same clientMessageId is one reply (a retry racing a lost answer)', async () => {
+    const id = await group(anna, [boris, vera]);
+    const root = await say(anna, id, 'Гонка');
+    const body = {
+      conversationId: id,
+      type: 'TEXT',
+      content: 'Только раз',
+      threadRootId: root.id,
+      clientMessageId: 'race-1',
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => api.post('/api/conversations/send', body, boris.accessToken)),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.message.id)).size).toBe(1);
+    const page = await thread(vera, root.id);
+    expect((page.body.messages as Msg[]).map((m) => m.content)).toEqual(['Только раз']);
+    expect(page.body.root.thread.replyCount).toBe(1);
+    // The same id for a message of the timeline is another message: refused, not merged.
+    const elsewhere = await api.post(
+      '/api/conversations/send',
+      { ...body, threadRootId: undefined },
+      boris.accessToken,
+    );
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.message).toMatch(/clientMessageId/);
+  });
+
   it('carry files and quote a reply of the same thread, as the panel sends them', async () => {
     const id = await group(anna, [boris]);
     const root = await say(anna, id, 'Корень');

@@ -15,6 +15,7 @@ const viewOwned = [
   'chatsFooter',
   'conversationSearch',
   'sendPreview',
+  'threadSendPreview',
   'mentionPicker',
   'selection',
   'forwardPicker',

@@ -16,6 +16,12 @@ export const composerActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  // The thread panel's own send preview (the panel and the conversation pane are on screen together).
+  threadSendPreview: {
+    load: () => import('./sendPreview/sendPreview.machine').then((m) => m.sendPreviewMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
   mentionPicker: {
     load: () => import('./mentionPicker/mentionPicker.machine').then((m) => m.mentionPickerMachine),
     lifetime: 'owned',

@@ -47,7 +47,8 @@ export function callChatLines(
     from: { identity: m.senderId, name: names.get(m.senderId) ?? 'Участник', isLocal: m.senderId === me },
   }));
   for (const item of outbox) {
-    if (item.conversationId !== conversationId || item.kind !== 'text' || delivered.has(item.clientMessageId)) continue;
+    const elsewhere = item.conversationId !== conversationId || item.threadRootId;
+    if (elsewhere || item.kind !== 'text' || delivered.has(item.clientMessageId)) continue;
     lines.push({
       id: item.id,
       timestamp: Date.parse(item.createdAt),

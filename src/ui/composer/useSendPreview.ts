@@ -10,8 +10,9 @@ const NONE: PickedFile[] = [];
  * The actor is undefined until the root has spawned it, which waits for the conversation's machines' code: files
  * picked meanwhile (a quick user, a slow phone) are kept and handed over when it comes, not dropped.
  */
-export function useSendPreview() {
-  const actor = useOwnedActor('sendPreview');
+/** `id`: the conversation pane's preview, or the thread panel's (both can be on screen). */
+export function useSendPreview(id: 'sendPreview' | 'threadSendPreview' = 'sendPreview') {
+  const actor = useOwnedActor(id);
   const [early, setEarly] = useState<PickedFile[]>(NONE);
   useEffect(() => {
     if (!actor || early.length === 0) return;

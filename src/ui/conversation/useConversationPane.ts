@@ -97,7 +97,7 @@ export function useConversationPane(options: {
   const replyTo = useSelector(composer, (s) => s?.context.replyTo ?? null);
   const uploadProgress = useSelector(outboxRef, (s) => {
     const active = s?.context.items.find((i) => i.id === s.context.activeId && i.status === 'uploading');
-    return active && active.conversationId === conversationId ? itemProgress(active) : null;
+    return active && active.conversationId === conversationId && !active.threadRootId ? itemProgress(active) : null;
   });
 
   // Jumps to quotes and own sends move the list, and an image opens in the lightbox: the conversation actor emits them.

@@ -269,7 +269,9 @@ export function messageRows(
     }
   }
   for (const item of outbox) {
-    if (item.conversationId !== options.conversationId || delivered.has(item.clientMessageId)) continue;
+    // A thread reply waits in its thread's panel, not in the timeline.
+    if (item.conversationId !== options.conversationId || item.threadRootId || delivered.has(item.clientMessageId))
+      continue;
     const at = new Date(item.createdAt);
     base.push({
       key: item.clientMessageId,

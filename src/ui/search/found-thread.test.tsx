@@ -10,7 +10,7 @@ import { TIMINGS } from '../../contract/limits';
 import { searchMachine } from '../../machines/search/search/search.machine';
 import type { SearchAnswer, SearchRef, SearchRequest } from '../../machines/search/search/search.protocol';
 import { ThreadPanel } from '../threads/ThreadPanel';
-import type { ThreadPanelProps } from '../threads/useThreadPanel';
+import { threadPanelProps, threadRow } from '../../../tests/client/thread-panel-props';
 import { useFoundThread } from './useFoundThread';
 
 afterEach(() => vi.useRealTimers());
@@ -72,42 +72,7 @@ it('a found reply opens its thread at it in its own conversation, once', async (
 });
 
 it('the panel marks the found reply', () => {
-  const reply = (id: string) => ({
-    id,
-    sender: { id: 'u2', displayName: 'Борис', avatarUrl: null },
-    own: false,
-    text: `Ответ ${id}`,
-    time: '10:00',
-    attachments: [],
-    reply: null,
-  });
-  const props = {
-    status: 'ready',
-    root: reply('r5'),
-    count: '2 ответа',
-    rows: [reply('m4'), reply('m5')],
-    found: 'm5',
-    hasMore: false,
-    loadingMore: false,
-    sending: false,
-    busy: false,
-    following: false,
-    draft: '',
-    error: null,
-    files: [],
-    uploading: false,
-    progress: null,
-    quote: null,
-    onMore() {},
-    onText() {},
-    onSend() {},
-    onAttach() {},
-    onDetach() {},
-    onQuote() {},
-    onFollow() {},
-    onRetry() {},
-    onClose() {},
-  } satisfies ThreadPanelProps;
+  const props = threadPanelProps({ root: threadRow('r5'), rows: [threadRow('m4'), threadRow('m5')], found: 'm5' });
   render(<ThreadPanel {...props} />);
   const [other, found] = screen.getAllByTestId('thread-reply');
   expect(found).toHaveAttribute('aria-current', 'true');

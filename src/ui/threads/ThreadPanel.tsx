@@ -1,8 +1,11 @@
 // A thread's panel (beside the conversation on wide screens, the whole screen on narrow ones): the root, «N ответов»,
-// the replies (older ones on request) with their pictures and files, following, and a composer of its own: text,
-// «Прикрепить», «Эмодзи», the quote of a reply («Ответить» on it). Renders from props (useThreadPanel).
-import { useRef, useState } from 'react';
-import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
+// the replies (older ones on request) with their pictures (opened in the lightbox), files, voice messages and
+// quotes, each reply's menu with «Цитировать», own replies still on their way (progress, or «Не отправлено» with «Повторить» and
+// «Удалить»), following, and the main composer's view for the thread (text, emoji, «Прикрепить» with the send
+// preview, pasted files, the microphone). Renders from props (useThreadPanel).
+import { Suspense, useState } from 'react';
+import { Composer, SendPreviewDialog } from '../composer/index';
+import { LazyLightbox, LazyMessageMenu, LazyVoicePlayer } from '../conversation/index';
 import { UserAvatar } from '../shared/UserAvatar';
 import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 import './threads.css';
@@ -10,14 +13,20 @@ import './threads.css';
 /** A found reply is brought into view as it appears. */
 const intoView = (el: HTMLLIElement | null) => el?.scrollIntoView?.({ block: 'center' });
 
-function Attachments({ m }: { m: ThreadMessageView }) {
+function Attachments({ m, onOpenImage }: { m: ThreadMessageView; onOpenImage(url: string): void }) {
   return (
     <>
       {m.attachments.map((a) =>
         a.kind === 'IMAGE' ? (
-          <a key={a.url} className="thread-msg-image" href={a.url} target="_blank" rel="noopener noreferrer">
+          <button
+            key={a.url}
+            type="button"
+            className="thread-msg-image"
+            aria-label={`Открыть изображение ${a.name}`}
+            onClick={() => onOpenImage(a.url)}
+          >
             <img src={a.url} alt={a.name} loading="lazy" decoding="async" />
-          </a>
+          </button>
         ) : (
           <a key={a.url} className="msg-file" href={a.url} download={a.name} target="_blank" rel="noopener noreferrer">
             <span>Файл: {a.name}</span>
@@ -28,17 +37,47 @@ function Attachments({ m }: { m: ThreadMessageView }) {
   );
 }
 
+function Pending({
+  pending,
+  onRetry,
+  onRemove,
+}: {
+  pending: NonNullable<ThreadMessageView['pending']>;
+  onRetry(id: string): void;
+  onRemove(id: string): void;
+}) {
+  if (!pending.failed)
+    return (
+      <p className="thread-msg-pending" role="status">
+        {pending.progress !== null ? `Загрузка файлов… ${pending.progress}%` : 'Отправляется…'}
+      </p>
+    );
+  return (
+    <p className="thread-msg-pending failed" role="alert">
+      <span>Не отправлено{pending.error && pending.error !== 'upload failed' ? `: ${pending.error}` : ''}</span>{' '}
+      <button type="button" className="link-button" onClick={() => onRetry(pending.outboxId)}>
+        Повторить
+      </button>{' '}
+      <button type="button" className="link-button" onClick={() => onRemove(pending.outboxId)}>
+        Удалить
+      </button>
+    </p>
+  );
+}
+
 function ThreadMessage({
   m,
   testId,
   found = false,
-  onQuote,
+  props,
+  onMenu,
 }: {
   m: ThreadMessageView;
   testId: string;
   found?: boolean;
-  /** «Ответить»: quote this reply in the panel's composer (replies only: the root is not of the thread). */
-  onQuote?(): void;
+  props: ThreadPanelProps;
+  /** The reply's menu (replies only: the root is not of the thread, so it cannot be quoted here). */
+  onMenu?(opener: HTMLElement): void;
 }) {
   return (
     <li
@@ -58,42 +97,32 @@ function ThreadMessage({
             <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{m.reply.preview}</span>
           </p>
         )}
-        <Attachments m={m} />
+        <Attachments m={m} onOpenImage={props.onOpenImage} />
+        {m.voice && <LazyVoicePlayer url={m.voice.url} durationMs={m.voice.durationMs} waveform={m.voice.waveform} />}
         {m.text && <p className="thread-msg-text">{m.text}</p>}
-        {onQuote && (
-          <button type="button" className="link-button thread-msg-answer" onClick={onQuote}>
-            Ответить
-          </button>
-        )}
+        {m.pending && <Pending pending={m.pending} onRetry={props.onRetryReply} onRemove={props.onRemoveReply} />}
       </div>
+      {onMenu && !m.pending && (
+        <button
+          type="button"
+          className="msg-menu-button thread-msg-menu"
+          aria-label="Действия с сообщением"
+          aria-haspopup="menu"
+          onClick={(e) => onMenu(e.currentTarget)}
+        >
+          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+            <circle cx="5" cy="12" r="1.8" fill="currentColor" />
+            <circle cx="12" cy="12" r="1.8" fill="currentColor" />
+            <circle cx="19" cy="12" r="1.8" fill="currentColor" />
+          </svg>
+        </button>
+      )}
     </li>
   );
 }
 
 export function ThreadPanel(props: ThreadPanelProps) {
-  const picker = useRef<HTMLInputElement>(null);
-  const area = useRef<HTMLTextAreaElement>(null);
-  const emojiButton = useRef<HTMLButtonElement>(null);
-  const [emojiAt, setEmojiAt] = useState<{ left: number; bottom: number } | null>(null);
-  // The emoji goes in at the caret (replacing a selection), as in the main composer.
-  const insertEmoji = (emoji: string) => {
-    const el = area.current;
-    const start = el?.selectionStart ?? props.draft.length;
-    const end = el?.selectionEnd ?? props.draft.length;
-    props.onText(props.draft.slice(0, start) + emoji + props.draft.slice(end));
-    requestAnimationFrame(() => {
-      el?.focus();
-      el?.setSelectionRange(start + emoji.length, start + emoji.length);
-    });
-  };
-  const toggleEmoji = () => {
-    if (emojiAt) return setEmojiAt(null);
-    const r = emojiButton.current?.getBoundingClientRect();
-    setEmojiAt(
-      r ? { left: Math.max(8, r.left), bottom: Math.max(8, window.innerHeight - r.top + 8) } : { left: 8, bottom: 80 },
-    );
-  };
-  const canSend = !props.sending && (props.draft.trim().length > 0 || props.files.length > 0);
+  const [menu, setMenu] = useState<{ id: string; opener: HTMLElement } | null>(null);
   return (
     <aside className="thread-panel" aria-label="Обсуждение" data-testid="thread-panel">
       <header className="thread-head">
@@ -128,7 +157,7 @@ export function ThreadPanel(props: ThreadPanelProps) {
         {props.status === 'ready' && props.root && (
           <>
             <ol className="thread-list thread-root" aria-label="Сообщение">
-              <ThreadMessage m={props.root} testId="thread-root" />
+              <ThreadMessage m={props.root} testId="thread-root" props={props} />
             </ol>
             <div className="thread-count">{props.count}</div>
             {props.hasMore && (
@@ -143,7 +172,8 @@ export function ThreadPanel(props: ThreadPanelProps) {
                   m={m}
                   testId="thread-reply"
                   found={m.id === props.found}
-                  onQuote={() => props.onQuote(m.id)}
+                  props={props}
+                  onMenu={(opener) => setMenu({ id: m.id, opener })}
                 />
               ))}
             </ol>
@@ -156,125 +186,26 @@ export function ThreadPanel(props: ThreadPanelProps) {
         </p>
       )}
       {props.status === 'ready' && (
-        <form
-          className="thread-composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            props.onSend();
-          }}
-        >
-          {props.quote && (
-            <div className="thread-quote">
-              <span className="msg-reply-label">Ответ на:</span>{' '}
-              <span className="msg-reply-text">{props.quote.preview}</span>
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Отменить ответ"
-                title="Отменить ответ"
-                onClick={() => props.onQuote(null)}
-              >
-                ×
-              </button>
-            </div>
-          )}
-          {props.files.length > 0 && (
-            <ul className="thread-files" aria-label="Файлы к ответу">
-              {props.files.map((name, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: two files may have the same name
-                <li key={`${i}-${name}`}>
-                  <span>{name}</span>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Убрать ${name}`}
-                    disabled={props.sending}
-                    onClick={() => props.onDetach(i)}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          {props.progress !== null && (
-            <progress className="thread-progress" max={100} value={props.progress} aria-label="Загрузка файлов" />
-          )}
-          {emojiAt && (
-            <LazyEmojiPicker label="Эмодзи" at={emojiAt} onPick={insertEmoji} onClose={() => setEmojiAt(null)} />
-          )}
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Прикрепить"
-            title="Прикрепить"
-            disabled={props.sending}
-            onClick={() => picker.current?.click()}
-          >
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path
-                d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.2-8.2a3.4 3.4 0 0 1 4.8 4.8l-8.2 8.2a1.7 1.7 0 0 1-2.4-2.4l7.5-7.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </button>
-          <input
-            ref={picker}
-            type="file"
-            multiple
-            hidden
-            data-testid="thread-attach-input"
-            onChange={(e) => {
-              const picked = [...(e.target.files ?? [])];
-              e.target.value = '';
-              if (picked.length) props.onAttach(picked);
-            }}
-          />
-          <textarea
-            ref={area}
-            aria-label="Ответ в обсуждении"
-            placeholder="Ответить в обсуждении…"
-            rows={2}
-            value={props.draft}
-            onChange={(e) => props.onText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-                e.preventDefault();
-                props.onSend();
-              }
-            }}
-          />
-          <button
-            ref={emojiButton}
-            type="button"
-            className="icon-button"
-            aria-label="Эмодзи"
-            title="Эмодзи"
-            aria-expanded={emojiAt !== null}
-            onPointerEnter={() => void LazyEmojiPicker.preload()}
-            onClick={toggleEmoji}
-          >
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="1.8" />
-              <path
-                d="M8.5 14.5a4.5 4.5 0 0 0 7 0"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinecap="round"
-              />
-              <circle cx="9" cy="10" r="1.2" fill="currentColor" />
-              <circle cx="15" cy="10" r="1.2" fill="currentColor" />
-            </svg>
-          </button>
-          <button type="submit" className="button" disabled={!canSend}>
-            Отправить
-          </button>
-        </form>
+        <div className="thread-composer">
+          <Composer {...props.composer} />
+        </div>
+      )}
+      {menu && (
+        <LazyMessageMenu
+          at={null}
+          opener={menu.opener}
+          items={[{ action: 'quote', label: 'Цитировать' }]}
+          reactions={false}
+          onAction={() => props.onQuote(menu.id)}
+          onReact={() => {}}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      {props.preview.open && <SendPreviewDialog preview={props.preview} onSend={props.onSendPreview} />}
+      {props.lightbox && (
+        <Suspense fallback={null}>
+          <LazyLightbox items={props.lightbox.items} index={props.lightbox.index} onClose={props.onCloseLightbox} />
+        </Suspense>
       )}
     </aside>
   );

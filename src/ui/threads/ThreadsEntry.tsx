@@ -1,7 +1,14 @@
 // «Обсуждения» at the top of the chat list: shown once one follows a thread, with the unread replies of the followed
 // threads; unfolds into the threads (group, root, unread), each opening its group with the thread's panel.
+import { repliesText } from '../../contract/format';
 import type { FollowedThreadsProps } from './useFollowedThreads';
 import './threads.css';
+
+/** « непрочитанный ответ», « непрочитанных ответа», « непрочитанных ответов» after the number (screen readers). */
+function unreadWords(n: number): string {
+  const word = repliesText(n).slice(String(n).length + 1);
+  return word === 'ответ' ? ' непрочитанный ответ' : ` непрочитанных ${word}`;
+}
 
 export function ThreadsEntry(props: FollowedThreadsProps) {
   if (props.rows.length === 0) return null;
@@ -18,7 +25,7 @@ export function ThreadsEntry(props: FollowedThreadsProps) {
         {props.unread > 0 && (
           <span className="threads-entry-count">
             {props.unread}
-            <span className="sr-only"> непрочитанных ответов</span>
+            <span className="sr-only">{unreadWords(props.unread)}</span>
           </span>
         )}
       </button>

@@ -1,103 +1,93 @@
-// The thread panel's composer: «Прикрепить» hands the picked files over, they are listed with «Убрать …» and the
-// upload's progress; «Ответить» on a reply sets the quote, «Отменить ответ» drops it; «Эмодзи» opens the picker and
-// a pick goes into the text; files alone can be sent. The replies show their pictures, files and quotes.
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+// The thread panel's replies and composer: pictures open the lightbox, files download, a reply's menu offers
+// «Цитировать» (the root has none); own replies on their way show their progress, failed ones «Повторить» and
+// «Удалить»; the composer is the main one (Enter sends, picked files go to the send preview, the quote's banner with
+// «Отменить ответ», «Эмодзи»), and the preview's «Отправить» sends the files to the thread.
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
+import { threadPanelProps as props, threadRow as row } from '../../../tests/client/thread-panel-props';
 import { ThreadPanel } from './ThreadPanel';
-import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 
-const row = (id: string, extra: Partial<ThreadMessageView> = {}): ThreadMessageView => ({
-  id,
-  sender: { id: 'u2', displayName: 'Борис', avatarUrl: null },
-  own: false,
-  text: `Ответ ${id}`,
-  time: '10:00',
-  attachments: [],
-  reply: null,
-  ...extra,
-});
-
-function props(over: Partial<ThreadPanelProps> = {}): ThreadPanelProps {
-  return {
-    status: 'ready',
-    root: row('r1'),
-    count: '2 ответа',
-    rows: [
-      row('a', {
-        text: '',
-        attachments: [
-          { url: '/uploads/a.png', kind: 'IMAGE', name: 'схема.png' },
-          { url: '/uploads/b.txt', kind: 'FILE', name: 'план.txt' },
-        ],
-      }),
-      row('b', { reply: { id: 'a', preview: 'Изображение' } }),
+const withFiles = [
+  row('a', {
+    text: '',
+    attachments: [
+      { url: '/uploads/a.png', kind: 'IMAGE', name: 'схема.png' },
+      { url: '/uploads/b.txt', kind: 'FILE', name: 'план.txt' },
     ],
-    found: null,
-    hasMore: false,
-    loadingMore: false,
-    sending: false,
-    busy: false,
-    following: false,
-    draft: '',
-    error: null,
-    files: [],
-    uploading: false,
-    progress: null,
-    quote: null,
-    onMore: vi.fn(),
-    onText: vi.fn(),
-    onSend: vi.fn(),
-    onAttach: vi.fn(),
-    onDetach: vi.fn(),
-    onQuote: vi.fn(),
-    onFollow: vi.fn(),
-    onRetry: vi.fn(),
-    onClose: vi.fn(),
-    ...over,
-  };
-}
+  }),
+  row('b', { reply: { id: 'a', preview: 'Изображение' } }),
+];
 
-it('replies show their pictures, files and quotes; «Ответить» quotes a reply, never the root', () => {
-  const p = props();
+it('replies show their quotes and files; a picture opens the lightbox; «Цитировать» in a reply’s menu', async () => {
+  const p = props({ rows: withFiles });
   render(<ThreadPanel {...p} />);
   expect(screen.getByRole('img', { name: 'схема.png' })).toHaveAttribute('src', '/uploads/a.png');
+  fireEvent.click(screen.getByRole('button', { name: 'Открыть изображение схема.png' }));
+  expect(p.onOpenImage).toHaveBeenCalledWith('/uploads/a.png');
   expect(screen.getByRole('link', { name: 'Файл: план.txt' })).toHaveAttribute('href', '/uploads/b.txt');
   expect(screen.getByText('Ответ на:')).toBeInTheDocument();
-  expect(screen.getByTestId('thread-root')).not.toHaveTextContent('Ответить');
-  fireEvent.click(screen.getAllByRole('button', { name: 'Ответить' })[1] as HTMLElement);
+  // The root is not of the thread: it has no menu here.
+  expect(screen.getAllByRole('button', { name: 'Действия с сообщением' })).toHaveLength(2);
+  fireEvent.click(screen.getAllByRole('button', { name: 'Действия с сообщением' })[1] as HTMLElement);
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Цитировать' }));
   expect(p.onQuote).toHaveBeenCalledWith('b');
 });
 
-it('«Прикрепить» hands the picked files over; the picked ones can be removed and sent without text', () => {
-  const p = props({ files: ['план.txt'], progress: null });
+it('an own reply on its way shows its upload; a failed one says why with «Повторить» and «Удалить»', () => {
+  const pending = (id: string, failed: boolean, extra = {}) =>
+    row(id, { own: true, pending: { outboxId: id, failed, error: null, progress: null, ...extra } });
+  const p = props({
+    rows: [
+      pending('tmp-1', false, { progress: 40 }),
+      pending('tmp-2', true, { error: 'Файл больше 1 МБ — такие файлы не отправляются' }),
+    ],
+  });
   render(<ThreadPanel {...p} />);
-  expect(screen.getByRole('button', { name: 'Прикрепить' })).toBeEnabled();
+  expect(screen.getByText('Загрузка файлов… 40%')).toBeInTheDocument();
+  expect(screen.getByRole('alert')).toHaveTextContent('Не отправлено: Файл больше 1 МБ');
+  fireEvent.click(screen.getByRole('button', { name: 'Повторить' }));
+  expect(p.onRetryReply).toHaveBeenCalledWith('tmp-2');
+  fireEvent.click(screen.getByRole('button', { name: 'Удалить' }));
+  expect(p.onRemoveReply).toHaveBeenCalledWith('tmp-2');
+  // A reply on its way has no menu yet.
+  expect(screen.queryByRole('button', { name: 'Действия с сообщением' })).toBeNull();
+});
+
+it('the composer is the main one: Enter sends, files are picked, the quote shows and can be dropped', () => {
+  const base = props();
+  const p = props({ composer: { ...base.composer, text: 'Согласен', reply: { preview: 'Ответ b' } } });
+  render(<ThreadPanel {...p} />);
+  const input = screen.getByRole('textbox', { name: 'Сообщение' });
+  fireEvent.keyDown(input, { key: 'Enter' });
+  expect(p.composer.onSubmit).toHaveBeenCalled();
   const file = new File(['x'], 'отчёт.pdf');
-  fireEvent.change(screen.getByTestId('thread-attach-input'), { target: { files: [file] } });
-  expect(p.onAttach).toHaveBeenCalledWith([file]);
-  fireEvent.click(screen.getByRole('button', { name: 'Убрать план.txt' }));
-  expect(p.onDetach).toHaveBeenCalledWith(0);
-  const send = screen.getByRole('button', { name: 'Отправить' });
-  expect(send).toBeEnabled();
-  fireEvent.click(send);
-  expect(p.onSend).toHaveBeenCalled();
-});
-
-it('nothing typed nor picked: nothing to send; an upload shows its progress and locks the composer', () => {
-  const { rerender } = render(<ThreadPanel {...props()} />);
-  expect(screen.getByRole('button', { name: 'Отправить' })).toBeDisabled();
-  rerender(<ThreadPanel {...props({ files: ['план.txt'], sending: true, uploading: true, progress: 40 })} />);
-  expect(screen.getByRole('progressbar', { name: 'Загрузка файлов' })).toHaveAttribute('value', '40');
-  expect(screen.getByRole('button', { name: 'Прикрепить' })).toBeDisabled();
-  expect(screen.getByRole('button', { name: 'Отправить' })).toBeDisabled();
-});
-
-it('the quote is shown above the text and «Отменить ответ» drops it', () => {
-  const p = props({ quote: { id: 'b', preview: 'Ответ b' } });
-  render(<ThreadPanel {...p} />);
-  expect(screen.getByText('Ответ b', { selector: '.thread-quote .msg-reply-text' })).toBeInTheDocument();
+  fireEvent.change(screen.getByTestId('attach-input'), { target: { files: [file] } });
+  expect(p.composer.onAttach).toHaveBeenCalledWith([file]);
+  expect(screen.getByTestId('reply-banner')).toHaveTextContent('Ответ b');
   fireEvent.click(screen.getByRole('button', { name: 'Отменить ответ' }));
-  expect(p.onQuote).toHaveBeenCalledWith(null);
+  expect(p.composer.onClearReply).toHaveBeenCalled();
+});
+
+it('the send preview’s «Отправить» sends the files to the thread', () => {
+  const base = props();
+  const p = props({ preview: { ...base.preview, open: true, files: [new File(['x'], 'план.txt')] } });
+  render(<ThreadPanel {...p} />);
+  fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Отправить' }));
+  expect(p.onSendPreview).toHaveBeenCalled();
+});
+
+it('a voice reply plays in the timeline’s player; the microphone is offered while nothing is typed', async () => {
+  const base = props();
+  const onStart = vi.fn();
+  const voice = { url: '/uploads/v.webm', durationMs: 3000, waveform: [10, 80] };
+  const p = props({
+    rows: [row('v', { text: '', voice })],
+    composer: { ...base.composer, recorder: { panel: null, onStart } },
+  });
+  render(<ThreadPanel {...p} />);
+  expect(await screen.findByRole('button', { name: 'Воспроизвести голосовое сообщение' })).toBeInTheDocument();
+  fireEvent.click(screen.getByRole('button', { name: 'Записать голосовое сообщение' }));
+  expect(onStart).toHaveBeenCalled();
 });
 
 it('«Эмодзи» opens the shared picker', async () => {

@@ -1,12 +1,18 @@
 // The thread panel: its actor (alive while the panel is open) as plain values and callbacks — the root, the replies
-// with their senders' names and files, whether there are older ones, the composer's text, files, upload progress and
-// quote, following, and the error to show. Escape closes the panel.
+// with their senders' names, pictures and files, the own replies still in the composer's outbox (sending, their
+// upload's progress, or failed with «Повторить» and «Удалить»), whether there are older ones, following, and the
+// error to show — and the main composer's view configured for the thread (text, quote, files through the send
+// preview, pasting, emoji; the text and quote kept with the composer's drafts). Pictures open in the lightbox. Escape closes the panel.
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Message, PublicUser } from '../../contract/entities';
 import { displayName, repliesText } from '../../contract/format';
+import { threadDraftKey } from '../../machines/composer/composer/composer.protocol';
+import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { THREAD_TAGS, type ThreadFile } from '../../machines/threads/threadPanel/threadPanel.protocol';
+import { useSystemActor } from '../app/RuntimeContext';
 import { useOwnedActor } from '../app/useOwnedActor';
+import { type ComposerProps, useRecorderPanel, useSendPreview } from '../composer/index';
 
 export interface ThreadMessageView {
   id: string;
@@ -18,9 +24,17 @@ export interface ThreadMessageView {
   attachments: { url: string; kind: 'IMAGE' | 'FILE' | 'AUDIO'; name: string }[];
   /** The reply it quotes («Ответ на:»). */
   reply: { id: string; preview: string } | null;
+  /** A voice message: its recording (null while it uploads), length and waveform. */
+  voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
+  /** An own reply the server does not have yet (it waits in the outbox). */
+  pending?: { outboxId: string; failed: boolean; error: string | null; progress: number | null };
 }
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' });
+const NO_ITEMS: OutboxItem[] = [];
+const timeOf = (iso: string) => {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? '' : at.toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' });
+};
 
 /** A message in one line (a quote's preview): its text, else what it carries. */
 function textOf(m: Message): string {
@@ -43,11 +57,20 @@ export function useThreadPanel(options: {
   found?: string | null;
 }) {
   const { conversationId, rootId, me, people, onClose } = options;
-  const actor = useOwnedActor('threadPanel', { conversationId, rootId });
+  const composer = useSystemActor('composer');
+  // The draft kept from an earlier visit (read once, at spawn: the panel keeps it up to date from then on).
+  const kept = composer?.getSnapshot().context.drafts[threadDraftKey(rootId)];
+  const draftInput = kept ? { text: kept.text, quote: kept.replyTo?.id ?? null } : undefined;
+  const actor = useOwnedActor('threadPanel', { conversationId, rootId, draft: draftInput });
+  const outboxRef = useSelector(composer, (s) => s?.children.outbox);
+  const items = useSelector(outboxRef, (s) => s?.context.items ?? NO_ITEMS);
+  const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const target = useMemo(() => ({ conversationId, rootId }), [conversationId, rootId]);
+  const recorder = useRecorderPanel(recorderRef, target);
+  const preview = useSendPreview('threadSendPreview');
   const loading = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.loading) ?? true);
   const failed = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.failed) ?? false);
   const loadingMore = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.loadingMore) ?? false);
-  const sending = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.sending) ?? false);
   const busy = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.busy) ?? false);
   const root = useSelector(actor, (s) => s?.context.root ?? null);
   const replies = useSelector(actor, (s) => s?.context.replies);
@@ -55,10 +78,9 @@ export function useThreadPanel(options: {
   const following = useSelector(actor, (s) => s?.context.following ?? false);
   const draft = useSelector(actor, (s) => s?.context.draft ?? '');
   const error = useSelector(actor, (s) => s?.context.error ?? null);
-  const uploading = useSelector(actor, (s) => s?.hasTag(THREAD_TAGS.uploading) ?? false);
-  const progress = useSelector(actor, (s) => s?.context.progress ?? null);
-  const files = useSelector(actor, (s) => s?.context.files);
   const quote = useSelector(actor, (s) => s?.context.quote ?? null);
+  /** The picture open in the lightbox, by its place among the thread's pictures. */
+  const [viewing, setViewing] = useState<number | null>(null);
 
   useEffect(() => {
     const sub = actor?.on('thread.closed', () => onClose());
@@ -72,56 +94,131 @@ export function useThreadPanel(options: {
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const view = useCallback(
-    (m: Message): ThreadMessageView => {
-      const u = people.get(m.senderId);
-      return {
-        id: m.id,
-        sender: { id: m.senderId, displayName: u ? displayName(u) : 'Участник', avatarUrl: u?.avatarUrl ?? null },
-        own: m.senderId === me,
-        // A picture or file shows as itself; a voice message (not sent from here) as its words.
-        text: m.content || (m.type === 'VOICE' ? 'Голосовое сообщение' : ''),
-        time: timeOf(m.createdAt),
-        attachments: m.attachments
-          .filter((a) => a.type !== 'AUDIO')
-          .map((a) => ({ url: a.url, kind: a.type, name: nameOf(a) })),
-        reply: m.replyTo ? { id: m.replyTo.id, preview: m.replyTo.content || 'Вложение' } : null,
-      };
+  const senderOf = useCallback(
+    (id: string) => {
+      const u = people.get(id);
+      return { id, displayName: u ? displayName(u) : 'Участник', avatarUrl: u?.avatarUrl ?? null };
     },
+    [people],
+  );
+  const view = useCallback(
+    (m: Message): ThreadMessageView => ({
+      id: m.id,
+      sender: senderOf(m.senderId),
+      own: m.senderId === me,
+      // A picture or file shows as itself, a voice message as its player.
+      text: m.content,
+      time: timeOf(m.createdAt),
+      attachments: m.attachments
+        .filter((a) => a.type !== 'AUDIO')
+        .map((a) => ({ url: a.url, kind: a.type, name: nameOf(a) })),
+      reply: m.replyTo ? { id: m.replyTo.id, preview: m.replyTo.content || 'Вложение' } : null,
+      voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
+    }),
+    [senderOf, me],
+  );
+  const rows = useMemo(() => {
+    const shown = (replies ?? []).map(view);
+    // Own replies of this thread the server does not have yet, after the others (as in the timeline).
+    const delivered = new Set((replies ?? []).map((m) => m.clientMessageId).filter(Boolean));
+    for (const item of items) {
+      if (item.threadRootId !== rootId || delivered.has(item.clientMessageId)) continue;
+      shown.push({
+        id: item.id,
+        sender: senderOf(me),
+        own: true,
+        text: item.content,
+        time: timeOf(item.createdAt),
+        attachments:
+          item.kind === 'voice'
+            ? []
+            : item.files.flatMap((f) =>
+                f.attachment ? [{ url: f.attachment.url, kind: f.attachment.type, name: f.name }] : [],
+              ),
+        voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,
+        reply: item.replyTo ? { id: item.replyTo.id, preview: item.replyTo.content || 'Вложение' } : null,
+        pending: {
+          outboxId: item.id,
+          failed: item.status === 'failed',
+          error: item.error,
+          progress: item.status === 'uploading' ? itemProgress(item) : null,
+        },
+      });
+    }
+    return shown;
+  }, [replies, items, rootId, view, senderOf, me]);
+  const gallery = useMemo(() => {
+    const all = root ? [view(root), ...rows] : rows;
+    return all.flatMap((m) =>
+      m.attachments.filter((a) => a.kind === 'IMAGE').map((a) => ({ url: a.url, name: a.name })),
+    );
+  }, [root, rows, view]);
+  const quoted = quote ? (replies ?? []).find((m) => m.id === quote) : undefined;
+  // «@Имя» in the text names that member (as in the main composer).
+  const mentionsOf = useCallback(
+    (text: string) =>
+      [...people.values()].filter((u) => u.id !== me && text.includes(`@${displayName(u)}`)).map((u) => u.id),
     [people, me],
   );
-  const rows = useMemo(() => (replies ?? []).map(view), [replies, view]);
-  const quoted = quote ? (replies ?? []).find((m) => m.id === quote) : undefined;
-  const picked = useMemo(() => (files ?? []).map((f: ThreadFile) => f.name ?? 'файл'), [files]);
-  // «@Имя» in the text names that member (as in the main composer).
-  const mentions = useMemo(
-    () => [...people.values()].filter((u) => u.id !== me && draft.includes(`@${displayName(u)}`)).map((u) => u.id),
-    [people, me, draft],
+  const uploadProgress = useMemo(() => {
+    const uploading = items.find((i) => i.threadRootId === rootId && i.status === 'uploading');
+    return uploading ? itemProgress(uploading) : null;
+  }, [items, rootId]);
+  /** Files go straight to the thread with the send preview's caption. */
+  const sendFiles = useCallback(
+    (files: ThreadFile[], caption?: string) =>
+      actor?.send({
+        type: 'thread.attach',
+        files,
+        at: new Date().toISOString(),
+        ...(caption ? { caption, mentions: mentionsOf(caption) } : {}),
+      }),
+    [actor, mentionsOf],
   );
+
+  const composerProps: ComposerProps = {
+    text: draft,
+    reply: quoted ? { preview: textOf(quoted) } : null,
+    uploadProgress,
+    recorder,
+    onText: (text: string) => actor?.send({ type: 'thread.input', text }),
+    onSubmit: () => actor?.send({ type: 'thread.send', at: new Date().toISOString(), mentions: mentionsOf(draft) }),
+    onClearReply: () => actor?.send({ type: 'thread.quote', messageId: null }),
+    // Picked and pasted files wait in the send preview for a caption, as in the timeline.
+    onAttach: (files, caption) => (caption === undefined ? preview.add(files) : sendFiles(files, caption)),
+  };
 
   return {
     status: failed ? ('failed' as const) : loading ? ('loading' as const) : ('ready' as const),
     root: root ? view(root) : null,
-    count: repliesText(root?.thread?.replyCount ?? rows.length),
+    count: repliesText(root?.thread?.replyCount ?? (replies ?? []).length),
     rows,
     found: options.found ?? null,
     hasMore,
     loadingMore,
-    sending,
     busy,
     following,
-    draft,
     error,
-    /** The files to send with the reply, by name. */
-    files: picked,
-    uploading,
-    progress,
-    quote: quoted ? { id: quoted.id, preview: textOf(quoted) } : null,
+    composer: composerProps,
+    preview,
+    onSendPreview: () => {
+      sendFiles(preview.files, preview.caption);
+      preview.sent();
+    },
+    /** The lightbox over the thread's pictures, open at one of them; null while closed. */
+    lightbox:
+      viewing !== null && gallery.length ? { items: gallery, index: Math.min(viewing, gallery.length - 1) } : null,
+    onOpenImage: (url: string) =>
+      setViewing(
+        Math.max(
+          0,
+          gallery.findIndex((g) => g.url === url),
+        ),
+      ),
+    onCloseLightbox: () => setViewing(null),
+    onRetryReply: (outboxId: string) => outboxRef?.send({ type: 'outbox.retry', id: outboxId }),
+    onRemoveReply: (outboxId: string) => outboxRef?.send({ type: 'outbox.remove', id: outboxId }),
     onMore: () => actor?.send({ type: 'thread.more' }),
-    onText: (text: string) => actor?.send({ type: 'thread.input', text }),
-    onSend: () => actor?.send({ type: 'thread.send', mentions }),
-    onAttach: (picked: ThreadFile[]) => actor?.send({ type: 'thread.attach', files: picked }),
-    onDetach: (index: number) => actor?.send({ type: 'thread.detach', index }),
     onQuote: (messageId: string | null) => actor?.send({ type: 'thread.quote', messageId }),
     onFollow: () => actor?.send({ type: 'thread.follow', follow: !following }),
     onRetry: () => actor?.send({ type: 'thread.retry' }),

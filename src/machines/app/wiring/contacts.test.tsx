@@ -32,8 +32,11 @@ const request: Contact = { id: 'c1', status: 'PENDING', direction: 'incoming', f
 const friendship: Contact = { id: 'c2', status: 'ACCEPTED', direction: 'outgoing', friend: vera };
 
 type Call = [string, unknown];
-function fakeApi(calls: Call[]): ApiClient {
+function fakeApi(calls: Call[], directory = false): ApiClient {
   const answers: Record<string, (o: { body?: unknown; query?: unknown }) => unknown> = {
+    instance: () => ({ uploadLimitBytes: 1 << 20, secureUrl: null, directory }),
+    directoryUsers: () => ({ users: [gleb] }),
+    directoryGroups: () => ({ groups: [] }),
     me: () => ({ user: { ...user, bio: 'Люблю чай' } }),
     contacts: () => ({ contacts: [request, friendship] }),
     contactRespond: () => ({ contact: { ...request, status: 'ACCEPTED' } }),
@@ -61,14 +64,14 @@ function Where() {
   return <span data-testid="location">{useLocation().pathname}</span>;
 }
 
-function renderWired(path: string) {
+function renderWired(path: string, directory = false) {
   const calls: Call[] = [];
   // The app's router is the runtime's too: the navigation actor moves the address to an opened chat.
   const router = bridgedRouter(path);
   const runtime = createRuntime({
     stored: storedSession,
     baseURL: '/api',
-    services: { api: fakeApi(calls), connectSocket: () => quietSocket(), ping: () => never(), router },
+    services: { api: fakeApi(calls, directory), connectSocket: () => quietSocket(), ping: () => never(), router },
   });
   render(
     <RuntimeProvider app={runtime.app}>
@@ -91,6 +94,19 @@ function renderWired(path: string) {
 afterEach(() => localStorage.clear());
 
 describe('contacts feature wired to the app actor', () => {
+  it('asks the instance first and the directory only when it is on (off: no request the server answers 404)', async () => {
+    const asked = (calls: Call[]) => calls.map(([name]) => name).filter((n) => n.startsWith('directory'));
+    const off = renderWired('/contacts');
+    const directoryOf = () => off.runtime.app.getSnapshot().children.directory;
+    await waitFor(() => expect(directoryOf()?.getSnapshot().hasTag('off')).toBe(true));
+    expect(off.calls.map(([name]) => name)).toContain('instance');
+    expect(asked(off.calls)).toEqual([]);
+    off.runtime.app.stop();
+    const on = renderWired('/contacts', true);
+    expect(await screen.findByRole('heading', { name: 'Люди' })).toBeInTheDocument();
+    expect(asked(on.calls)).toEqual(['directoryUsers', 'directoryGroups']);
+  });
+
   it('the footer opens the contacts dialog: accept a request, find and add by EBLID, open a chat', async () => {
     const { calls, runtime } = renderWired('/chats');
     const tile = await screen.findByRole('button', { name: /^Контакты,\s?Новый запрос в друзья$/ });

@@ -8,7 +8,10 @@ import type { ChatsEvent } from './chats.protocol';
 
 /** Own messages the server has, as the composer emits them. */
 export const composerDeliveries = fromCallback<EventObject, void, ChatsEvent>(({ system, sendBack }) => {
-  const sub = systemActor(system, 'composer')?.on('composer.delivered', (e) => sendBack(e));
+  // A thread reply is no chat's last message (the server announces none either).
+  const sub = systemActor(system, 'composer')?.on('composer.delivered', (e) => {
+    if (!e.message.threadRootId) sendBack(e);
+  });
   return () => sub?.unsubscribe();
 });
 

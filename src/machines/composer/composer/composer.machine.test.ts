@@ -48,10 +48,30 @@ describeModel({
     ],
     'recorder.recorded': () => [
       { type: 'recorder.recorded', recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT } },
+      {
+        type: 'recorder.recorded',
+        recording: { file: voice, durationMs: 3000, waveform: [10, 80, 40], at: AT },
+        thread: { conversationId: 'g1', rootId: 'r1' },
+      },
     ],
     'composer.sendText': () => [
       { type: 'composer.sendText', conversationId: 'c2', text: ' в звонке ', at: AT },
       { type: 'composer.sendText', conversationId: 'c2', text: '   ', at: AT },
+    ],
+    'composer.threadReply': () => [
+      {
+        type: 'composer.threadReply',
+        conversationId: 'g1',
+        rootId: 'r1',
+        part: { kind: 'text', content: 'в обсуждении', replyTo: null },
+        at: AT,
+      },
+      { type: 'composer.threadReply', conversationId: 'g1', rootId: 'r1', part: { kind: 'files', files: [] }, at: AT },
+    ],
+    'composer.threadDraft': (s) => [
+      ctx(s).drafts['thread:r1']
+        ? { type: 'composer.threadDraft', rootId: 'r1', draft: { text: '', replyTo: null } }
+        : { type: 'composer.threadDraft', rootId: 'r1', draft: { text: 'в обсуждении', replyTo: null } },
     ],
     'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
     'drafts.loaded': () => [
@@ -279,6 +299,96 @@ describe('composer with its outbox', () => {
     expect(saved.at(-1)).toEqual([]);
   });
 
+  it('sends a thread reply with its root; a retry after a lost answer goes with the same clientMessageId', async () => {
+    let answers = 0;
+    const { actor, box, bodies, saved, told } = start({
+      // The first send reaches the server but its answer is lost; the retry gets the same message back.
+      send: async () => {
+        answers += 1;
+        if (answers === 1) throw new Error('connection lost');
+        return { message: { ...message('m9', 'me', 9), threadRootId: 'r1' } };
+      },
+    });
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({ type: 'composer.input', text: 'черновик беседы' });
+    actor.send({
+      type: 'composer.threadReply',
+      conversationId: 'g1',
+      rootId: 'r1',
+      part: { kind: 'text', content: 'Ответ', replyTo: { id: 'a1', content: 'вопрос' }, mentions: ['u3'] },
+      at: AT,
+    });
+    await waitFor(box, (s) => s.context.items[0]?.status === 'failed');
+    expect(saved.at(-1)?.map((i) => [i.threadRootId, i.clientMessageId])).toEqual([['r1', 't-1']]);
+    box.send({ type: 'outbox.reconnected' });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    const body = {
+      conversationId: 'g1',
+      type: 'TEXT',
+      content: 'Ответ',
+      replyToId: 'a1',
+      clientMessageId: 't-1',
+      mentions: ['u3'],
+      threadRootId: 'r1',
+    };
+    expect(bodies).toEqual([body, body]);
+    // The conversation's own draft is untouched, and no «sent» scrolls the timeline.
+    expect(actor.getSnapshot().context.text).toBe('черновик беседы');
+    expect(told.map((e) => e.type)).toEqual(['composer.delivered']);
+  });
+
+  it('sends a recording started from a thread panel to its thread, leaving the chat in front alone', async () => {
+    const { actor, box, bodies, told } = start({});
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1' });
+    actor.send({
+      type: 'recorder.recorded',
+      recording: { file: voice, durationMs: 1500, waveform: [20, 60], at: AT },
+      thread: { conversationId: 'g1', rootId: 'r1' },
+    });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'g1',
+        type: 'VOICE',
+        content: '',
+        replyToId: null,
+        clientMessageId: 't-1',
+        attachments: [{ url: '/uploads/voice.webm', type: 'FILE' }],
+        voice: { durationMs: 1500, waveform: [20, 60] },
+        threadRootId: 'r1',
+      },
+    ]);
+    expect(told.map((e) => e.type)).toEqual(['composer.delivered']);
+  });
+
+  it("sends a thread reply's files with their caption and quote as one message of the thread", async () => {
+    const { actor, box, bodies, told } = start({});
+    await waitFor(box, (s) => s.matches('idle'));
+    actor.send({
+      type: 'composer.threadReply',
+      conversationId: 'g1',
+      rootId: 'r1',
+      part: { kind: 'files', files: [photo], caption: ' Фото ', replyTo: { id: 'a1', content: 'вопрос' } },
+      at: AT,
+    });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'g1',
+        type: 'IMAGE',
+        content: 'Фото',
+        replyToId: 'a1',
+        clientMessageId: 't-1',
+        attachments: [{ url: '/uploads/photo.png', type: 'IMAGE' }],
+        threadRootId: 'r1',
+      },
+    ]);
+    // Nothing in the timeline to read again.
+    expect(told).toEqual([{ type: 'composer.delivered', message: message('m9', 'me', 9), refresh: false }]);
+  });
+
   it('uploads files one after another with progress, then sends one FILE message (not all images)', async () => {
     const progress: number[][] = [];
     const { actor, box, bodies } = start({
@@ -363,6 +473,27 @@ describe('composer with its outbox', () => {
     composer.send({ type: 'composer.input', text: '' });
     expect(typing).toEqual(['typing.keystroke', 'typing.stop']);
     app.stop();
+  });
+
+  it("keeps a thread's draft with the others and drops it once empty; the chat's own text is untouched", () => {
+    const told: AnyEventObject[] = [];
+    const drafts = fromCallback(({ receive }) => receive((e) => told.push(e)));
+    const composer = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox: quiet, drafts } as never }),
+      { input },
+    ).start();
+    composer.send({ type: 'composer.focusConversation', conversationId: 'g1' });
+    composer.send({ type: 'composer.input', text: 'в чат' });
+    const quote = { id: 'a1', content: 'вопрос' };
+    composer.send({ type: 'composer.threadDraft', rootId: 'r1', draft: { text: 'в обсуждение', replyTo: quote } });
+    expect(told.at(-1)).toEqual({
+      type: 'drafts.changed',
+      drafts: { g1: { text: 'в чат', replyTo: null }, 'thread:r1': { text: 'в обсуждение', replyTo: quote } },
+    });
+    composer.send({ type: 'composer.threadDraft', rootId: 'r1', draft: { text: '', replyTo: null } });
+    expect(told.at(-1)).toEqual({ type: 'drafts.changed', drafts: { g1: { text: 'в чат', replyTo: null } } });
+    expect(composer.getSnapshot().context.text).toBe('в чат');
+    composer.stop();
   });
 
   it('hands every draft to its drafts child and takes back what the browser kept', () => {

@@ -6,7 +6,8 @@
 //   its drafts child). Submitting hands trimmed non-empty text with the optional reply to the outbox, clears both
 //   and emits `composer.sent` (the open conversation scrolls down). Attached files and a voice message from the
 //   recorder child go to the outbox the same way; the call's chat panel sends a text to its conversation without
-//   touching the draft. Each item carries the secret flag it was written under, for the outbox's effects.
+//   touching the draft, and the thread panel its replies (text or files, with the thread's root) the same way.
+//   Each item carries the secret flag it was written under, for the outbox's effects.
 // - The outbox child (../outbox) queues, keeps, uploads, sends and retries; the composer emits its deliveries as
 //   `composer.delivered`, heard by the chats list and the open conversation.
 import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
@@ -21,17 +22,34 @@ import { outboxMachine } from '../outbox/outbox.machine';
 import type { OutboxEvent } from '../outbox/outbox.protocol';
 import { newOutboxTag } from '../outbox/outbox-item';
 import { recorderMachine } from '../recorder/recorder.machine';
-import type { ComposerContext, ComposerEmitted, ComposerEvent, ComposerInput } from './composer.protocol';
+import {
+  type ComposerContext,
+  type ComposerEmitted,
+  type ComposerEvent,
+  type ComposerInput,
+  threadDraftKey,
+} from './composer.protocol';
 
 export * from './composer.protocol';
 
 type Send = Extract<
   ComposerEvent,
-  { type: 'composer.submit' | 'composer.attach' | 'composer.sendText' | 'recorder.recorded' }
+  { type: 'composer.submit' | 'composer.attach' | 'composer.sendText' | 'recorder.recorded' | 'composer.threadReply' }
 >;
 
 /** The outbox's `outbox.add` for a send: the conversation, and the part that differs by kind. */
 function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
+  if (event.type === 'composer.threadReply') {
+    const { conversationId, rootId, part, at } = event;
+    return { type: 'outbox.add', conversationId, part, at, threadRootId: rootId };
+  }
+  // A voice message recorded from a thread panel goes to its thread.
+  if (event.type === 'recorder.recorded' && event.thread) {
+    const { file, durationMs, waveform, at } = event.recording;
+    const { conversationId, rootId } = event.thread;
+    const part = { kind: 'voice' as const, file, voice: { durationMs, waveform } };
+    return { type: 'outbox.add', conversationId, part, at, threadRootId: rootId };
+  }
   if (event.type === 'composer.sendText') {
     return {
       type: 'outbox.add',
@@ -49,7 +67,7 @@ function handedOver(context: ComposerContext, event: Send): OutboxEvent | null {
 
 function handedPart(
   context: ComposerContext,
-  event: Exclude<Send, { type: 'composer.sendText' }>,
+  event: Exclude<Send, { type: 'composer.sendText' | 'composer.threadReply' }>,
 ): Omit<Extract<OutboxEvent, { type: 'outbox.add' }>, 'conversationId'> {
   switch (event.type) {
     case 'composer.submit':
@@ -107,9 +125,16 @@ export const composerMachine = setup({
       context.text.trim().length > 0 &&
       context.text.trim().length <= LIMITS.messageTextMax,
     hasConversation: ({ context }) => context.conversationId !== null && context.secret !== null,
+    forThread: ({ event }) => event.type === 'recorder.recorded' && event.thread !== undefined,
     hasText: ({ event }) => {
       assertEvent(event, 'composer.sendText');
       return event.text.trim().length > 0;
+    },
+    /** A thread reply with something in it: a text, or files. */
+    hasReply: ({ event }) => {
+      assertEvent(event, 'composer.threadReply');
+      const { part } = event;
+      return part.kind === 'text' ? part.content.trim().length > 0 : part.files.length > 0;
     },
     canAttach: ({ context, event }) => {
       assertEvent(event, 'composer.attach');
@@ -176,6 +201,17 @@ export const composerMachine = setup({
       },
     }),
     clearReply: assign({ replyTo: null }),
+    // A thread's draft sits with the others (an empty one is dropped).
+    setThreadDraft: assign({
+      drafts: ({ context, event }) => {
+        assertEvent(event, 'composer.threadDraft');
+        const drafts = { ...context.drafts };
+        const key = threadDraftKey(event.rootId);
+        if (event.draft.text || event.draft.replyTo) drafts[key] = event.draft;
+        else delete drafts[key];
+        return drafts;
+      },
+    }),
     clearDraft: assign({ text: '', replyTo: null }),
     // Drafts read from the browser after a reload: what this page already has wins; the open conversation's
     // text comes back into the input.
@@ -201,7 +237,13 @@ export const composerMachine = setup({
     }),
     // What is sent goes to the outbox as the part that differs by kind; the outbox makes the item.
     handOver: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, ['composer.submit', 'composer.attach', 'composer.sendText', 'recorder.recorded']);
+      assertEvent(event, [
+        'composer.submit',
+        'composer.attach',
+        'composer.sendText',
+        'recorder.recorded',
+        'composer.threadReply',
+      ]);
       const add = handedOver(context, event);
       if (add) enqueue.sendTo('outbox', add);
     }),
@@ -259,8 +301,13 @@ export const composerMachine = setup({
         },
         'drafts.loaded': { actions: 'takeStoredDrafts' },
         'composer.attach': { guard: 'canAttach', actions: ['handOver', 'announceSent'] },
-        'recorder.recorded': { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
+        'recorder.recorded': [
+          { guard: 'forThread', actions: 'handOver' },
+          { guard: 'hasConversation', actions: ['handOver', 'announceSent'] },
+        ],
         'composer.sendText': { guard: 'hasText', actions: 'handOver' },
+        'composer.threadReply': { guard: 'hasReply', actions: 'handOver' },
+        'composer.threadDraft': { actions: ['setThreadDraft', 'storeDrafts'] },
         'outbox.delivered': { actions: 'passDelivered' },
       },
     },

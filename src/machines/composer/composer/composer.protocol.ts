@@ -5,7 +5,7 @@
 import type { Message } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
-import type { OutboxParentEvent, OutboxRef } from '../outbox/outbox.protocol';
+import type { OutboxParentEvent, OutboxPart, OutboxRef } from '../outbox/outbox.protocol';
 import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
 
 export type { Draft, ReplyTarget } from '../drafts/drafts.protocol';
@@ -44,12 +44,25 @@ export type ComposerEvent =
   | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string; caption?: string }
   /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
   | { type: 'composer.sendText'; conversationId: string; text: string; at: string; secret?: boolean }
+  /**
+   * A reply in a thread (the thread panel's composer): it goes through the same outbox, one clientMessageId per
+   * reply, kept and retried like any message.
+   */
+  | { type: 'composer.threadReply'; conversationId: string; rootId: string; part: ThreadReplyPart; at: string }
+  /** The thread panel's unsent text and quote, kept with the drafts (under `threadDraftKey`) across reloads. */
+  | { type: 'composer.threadDraft'; rootId: string; draft: Draft }
   /** Its recorder child (src/machines/composer/recorder) finished a voice message: it goes into the outbox. */
   | RecorderParentEvent
   /** Its outbox child delivered a message: emitted as `composer.delivered`. */
   | OutboxParentEvent
   /** Its drafts child read the drafts kept in the browser. */
   | DraftsParentEvent;
+
+/** Where a thread's draft is kept among the conversations' drafts (no conversation id looks like it). */
+export const threadDraftKey = (rootId: string) => `thread:${rootId}`;
+
+/** What a thread reply carries: a text (with its quote and mentions) or files (with their caption, quote, mentions). */
+export type ThreadReplyPart = Extract<OutboxPart, { kind: 'text' | 'files' }>;
 
 /** What the composer emits (whoever cares subscribes: the chats list, the open conversation). */
 export type ComposerEmitted =

@@ -56,6 +56,8 @@ export interface OutboxItem {
   createdAt: string;
   /** A secret chat's: its files are sealed and its text goes encrypted (absent in items stored before the flag). */
   secret?: boolean;
+  /** A reply in this thread (the thread panel's): sent with it, shown in the panel, not in the timeline. */
+  threadRootId?: string;
 }
 
 export const tempId = (clientMessageId: string) => `tmp-${clientMessageId}`;
@@ -66,22 +68,34 @@ export type PickedFile = Blob & { name?: string };
 /** What differs by kind when something is handed to the outbox; the rest of an item is the same for all. */
 export type OutboxPart =
   | { kind: 'text'; content: string; replyTo: { id: string; content: string } | null; mentions?: string[] }
-  | { kind: 'files'; files: PickedFile[]; caption?: string }
+  | {
+      kind: 'files';
+      files: PickedFile[];
+      caption?: string;
+      /** The thread panel quotes a reply and names members with files too. */
+      replyTo?: { id: string; content: string } | null;
+      mentions?: string[];
+    }
   | { kind: 'voice'; file: PickedFile; voice: VoiceInfo };
 
-/** The one way an item comes to be: queued, retryable, shown as the temporary message 'tmp-' + clientMessageId. */
+/**
+ * The one way an item comes to be: queued, retryable, shown as the temporary message 'tmp-' + clientMessageId.
+ * `threadRootId` makes it a reply in that thread.
+ */
 export function outboxItem(
   clientMessageId: string,
   conversationId: string,
   part: OutboxPart,
   at: string,
   secret = false,
+  threadRootId?: string,
 ): OutboxItem {
   const item = {
     id: tempId(clientMessageId),
     clientMessageId,
     conversationId,
     ...(secret ? { secret } : {}),
+    ...(threadRootId ? { threadRootId } : {}),
     content: '',
     replyTo: null,
     files: [],
@@ -100,7 +114,14 @@ export function outboxItem(
         ...(part.mentions?.length ? { mentions: part.mentions } : {}),
       };
     case 'files':
-      return { ...item, kind: 'files', content: part.caption?.trim() ?? '', files: part.files.map(pendingFile) };
+      return {
+        ...item,
+        kind: 'files',
+        content: part.caption?.trim() ?? '',
+        files: part.files.map(pendingFile),
+        replyTo: part.replyTo ?? null,
+        ...(part.mentions?.length ? { mentions: part.mentions } : {}),
+      };
     case 'voice': {
       const named = Object.assign(part.file, { name: part.file.type.includes('mp4') ? 'voice.m4a' : 'voice.webm' });
       return { ...item, kind: 'voice', voice: part.voice, files: [pendingFile(named)] };
@@ -153,6 +174,7 @@ export function sendBodyOf(item: OutboxItem) {
       : {}),
     ...(item.kind === 'voice' && item.voice ? { voice: item.voice } : {}),
     ...(item.mentions?.length ? { mentions: item.mentions } : {}),
+    ...(item.threadRootId ? { threadRootId: item.threadRootId } : {}),
   };
 }
 
@@ -198,6 +220,7 @@ const storedItemFields = {
   retryable: isBoolean,
   createdAt: isString,
   secret: (x) => x === undefined || isBoolean(x),
+  threadRootId: (x) => x === undefined || isString(x),
 } satisfies Record<keyof OutboxItem, Check>;
 const isStoredItem = shape(storedItemFields) as (x: unknown) => x is OutboxItem;
 

@@ -120,6 +120,7 @@ export const outboxMachine = setup({
         event.part,
         event.at,
         event.secret,
+        event.threadRootId,
       );
       const limit = context.uploadLimitBytes;
       const added = limit !== null && tooLargeFile(item, limit) ? refusedTooLarge(item, limit) : item;
@@ -224,7 +225,9 @@ export const outboxMachine = setup({
     delivered: enqueueActions(({ context, self, enqueue }, { message }: ResponseOf<'send'>) => {
       const item = activeItem(context);
       enqueue.assign({ items: context.items.filter((i) => i.id !== context.activeId), activeId: null });
-      const delivered: OutboxParentEvent = { type: 'outbox.delivered', message, refresh: item?.kind === 'files' };
+      // A thread reply's files are in its thread: the timeline has nothing to read again.
+      const refresh = item?.kind === 'files' && !item.threadRootId;
+      const delivered: OutboxParentEvent = { type: 'outbox.delivered', message, refresh };
       if (self._parent) enqueue.sendParent(delivered);
     }),
     persist: enqueueActions(({ context, enqueue }) => {

@@ -6,6 +6,8 @@ import type { Attachment, Message } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { OutboxItem, OutboxPart, PickedFile } from './outbox-item';
 
+export type { OutboxPart } from './outbox-item';
+
 export interface OutboxInput {
   userId: string;
   /** Prefix of this outbox's clientMessageIds (random per start; fixed in tests). */
@@ -44,8 +46,15 @@ export interface UploadInput {
 export type SendInput = (BodyOf<'send'> & { secret?: boolean }) | null;
 
 export type OutboxEvent =
-  /** Something to send to a conversation: a text, files or a voice recording. */
-  | { type: 'outbox.add'; conversationId: string; part: OutboxPart; at: string; secret?: boolean }
+  /** Something to send to a conversation (or, with `threadRootId`, to a thread of it): a text, files or a voice recording. */
+  | {
+      type: 'outbox.add';
+      conversationId: string;
+      part: OutboxPart;
+      at: string;
+      secret?: boolean;
+      threadRootId?: string;
+    }
   /** «Повторить» on a failed item. */
   | { type: 'outbox.retry'; id: string }
   /** «Удалить» on an item not being sent. */

@@ -23,8 +23,12 @@ const stubbed = recorderMachine.provide({
 describeModel({
   name: 'recorder',
   machine: stubbed,
-  contextKey: (c) => ({ error: c.error, recording: c.elapsedMs > 0 }),
+  contextKey: (c) => ({ error: c.error, recording: c.elapsedMs > 0, thread: c.thread?.rootId ?? null }),
   events: {
+    'recorder.start': () => [
+      { type: 'recorder.start' },
+      { type: 'recorder.start', thread: { conversationId: 'g1', rootId: 'r1' } },
+    ],
     'recording.level': () => [{ type: 'recording.level', level: 0.5, elapsedMs: 1200 }],
     'recording.done': () => [{ type: 'recording.done', recording }],
     'recording.failed': () => [{ type: 'recording.failed', message: 'Нет доступа к микрофону' }],
@@ -59,6 +63,27 @@ describe('recorder rules', () => {
     vi.useRealTimers();
   });
 
+  it('a recording started from a thread panel goes to that thread; the next one, from the chat, to the chat', () => {
+    const got: unknown[] = [];
+    const parent = createMachine({
+      invoke: { id: 'recorder', src: stubbed },
+      on: { 'recorder.recorded': { actions: ({ event }) => got.push(event) } },
+    });
+    const actor = createActor(parent).start();
+    const rec = actor.getSnapshot().children.recorder!;
+    const thread = { conversationId: 'g1', rootId: 'r1' };
+    for (const start of [{ type: 'recorder.start', thread } as const, { type: 'recorder.start' } as const]) {
+      rec.send(start);
+      rec.send({ type: 'recording.started' });
+      rec.send({ type: 'recorder.send' });
+      rec.send({ type: 'recording.done', recording });
+    }
+    expect(got).toEqual([
+      { type: 'recorder.recorded', recording, thread },
+      { type: 'recorder.recorded', recording },
+    ]);
+  });
+
   it('cancel drops the recording: nothing reaches the parent', () => {
     const actor = createActor(stubbed).start();
     actor.send({ type: 'recorder.start' });
@@ -67,7 +92,7 @@ describe('recorder rules', () => {
     expect(actor.getSnapshot().context).toMatchObject({ level: 0.3, elapsedMs: 900 });
     actor.send({ type: 'recorder.cancel' });
     expect(actor.getSnapshot().value).toBe('idle');
-    expect(actor.getSnapshot().context).toEqual({ elapsedMs: 0, level: 0, error: null, insecure: null });
+    expect(actor.getSnapshot().context).toEqual({ thread: null, elapsedMs: 0, level: 0, error: null, insecure: null });
   });
 
   it('keeps the reason a microphone was refused until the user tries again or dismisses it', () => {

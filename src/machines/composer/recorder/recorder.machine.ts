@@ -12,7 +12,7 @@ import type { RecorderContext, RecorderEvent, RecorderParentEvent, RecordingComm
 
 export * from './recorder.protocol';
 
-const fresh: RecorderContext = { elapsedMs: 0, level: 0, error: null, insecure: null };
+const fresh: RecorderContext = { thread: null, elapsedMs: 0, level: 0, error: null, insecure: null };
 
 export const recorderMachine = setup({
   types: { context: {} as RecorderContext, events: {} as RecorderEvent },
@@ -21,11 +21,21 @@ export const recorderMachine = setup({
     record: notWiredCallback<RecordingCommand>('recorder.record'),
   },
   actions: {
+    /** A new recording, for the thread the start names (none: the chat in front). */
+    started: assign(({ event }) => ({
+      ...fresh,
+      thread: event.type === 'recorder.start' ? (event.thread ?? null) : null,
+    })),
     stop: sendTo('record', { type: 'recording.stop' } satisfies RecordingCommand),
     /** Guarded so the machine also runs alone (its graph test). */
-    handOver: enqueueActions(({ self, event, enqueue }) => {
+    handOver: enqueueActions(({ context, self, event, enqueue }) => {
       if (event.type !== 'recording.done' || !self._parent) return;
-      enqueue.sendParent({ type: 'recorder.recorded', recording: event.recording } satisfies RecorderParentEvent);
+      const { thread } = context;
+      enqueue.sendParent({
+        type: 'recorder.recorded',
+        recording: event.recording,
+        ...(thread ? { thread } : {}),
+      } satisfies RecorderParentEvent);
     }),
   },
   delays: { maxDuration: VOICE.maxDurationMs },
@@ -35,7 +45,7 @@ export const recorderMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { 'recorder.start': { target: 'active', actions: assign(fresh) } },
+      on: { 'recorder.start': { target: 'active', actions: 'started' } },
     },
     active: {
       tags: ['open'],
@@ -78,7 +88,7 @@ export const recorderMachine = setup({
     failed: {
       tags: ['failed'],
       on: {
-        'recorder.start': { target: 'active', actions: assign(fresh) },
+        'recorder.start': { target: 'active', actions: 'started' },
         'recorder.dismiss': { target: 'idle', actions: assign(fresh) },
       },
     },

@@ -11,7 +11,15 @@ export interface Recording extends VoiceInfo {
   at: string;
 }
 
+/** A thread a recording is for (started from the thread panel's composer). */
+export interface VoiceThread {
+  conversationId: string;
+  rootId: string;
+}
+
 export interface RecorderContext {
+  /** Where the recording goes: a thread, or (null) the chat in front. */
+  thread: VoiceThread | null;
   /** Milliseconds recorded so far. */
   elapsedMs: number;
   /** The live level, 0..1. */
@@ -35,7 +43,8 @@ export type RecordingReport =
 export type RecordingCommand = { type: 'recording.stop' };
 
 export type RecorderEvent =
-  | { type: 'recorder.start' }
+  /** `thread`: started from the thread panel, the recording goes to that thread. */
+  | { type: 'recorder.start'; thread?: VoiceThread }
   /** «Отправить»: stop and hand the recording to the outbox. */
   | { type: 'recorder.send' }
   /** «Отмена» or Escape: drop the recording. */
@@ -44,7 +53,7 @@ export type RecorderEvent =
   | RecordingReport;
 
 /** What the recorder tells its parent (the composer). */
-export type RecorderParentEvent = { type: 'recorder.recorded'; recording: Recording };
+export type RecorderParentEvent = { type: 'recorder.recorded'; recording: Recording; thread?: VoiceThread };
 
 export const MIC_FAILED = 'Не удалось записать голосовое сообщение';
 

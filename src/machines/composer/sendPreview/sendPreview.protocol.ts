@@ -28,5 +28,7 @@ declare module '../../shared/system' {
   interface OwnedActors {
     /** Files waiting to be sent with a caption (spawned while a conversation pane is shown). */
     sendPreview: SendPreviewRef;
+    /** The same for the thread panel's composer (spawned while the panel is shown). */
+    threadSendPreview: SendPreviewRef;
   }
 }

@@ -9,6 +9,8 @@ export const composerReports = fromCallback<EventObject, { conversationId: strin
     const composer = systemActor(system, 'composer');
     if (!composer) return;
     const delivered = composer.on('composer.delivered', (e) => {
+      // A thread reply is not in the timeline (its root's summary comes with thread:reply).
+      if (e.message.threadRootId) return;
       sendBack({ type: 'conversation.messageSent', message: e.message });
       if (e.refresh) sendBack({ type: 'conversation.refresh' });
     });

@@ -24,7 +24,8 @@ export const directoryMachine = setup({
     emitted: {} as DirectoryEmitted,
   },
   actors: {
-    load: notWired<DirectoryPage, { q: string }>('directory.load'),
+    /** `first`: the page's first load, which asks first whether the directory is on (null when it is off). */
+    load: notWired<DirectoryPage, { q: string; first?: boolean }>('directory.load'),
     join: notWired<ResponseOf<'joinOpenGroup'>, { conversationId: string }>('directory.join'),
   },
   guards: {
@@ -48,7 +49,7 @@ export const directoryMachine = setup({
       invoke: {
         id: 'firstLoad',
         src: 'load',
-        input: ({ context }) => ({ q: context.q }),
+        input: ({ context }) => ({ q: context.q, first: true }),
         onDone: [
           { guard: { type: 'off', params: ({ event }) => event.output }, target: 'off' },
           { target: 'shown', actions: { type: 'take', params: ({ event }) => event.output } },

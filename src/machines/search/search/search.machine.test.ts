@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromCallback, fromPromise } from 'xstate';
+import { createActor, createMachine, emit, fromCallback, fromPromise } from 'xstate';
 import { message } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
 import type { SearchResult } from '../../../contract/entities';
@@ -30,7 +30,7 @@ type Snap = ReturnType<typeof searchMachine.getInitialSnapshot>;
 
 describeModel({
   name: 'search',
-  machine: searchMachine.provide({ actors: { session: quiet, find: hang } as never }),
+  machine: searchMachine.provide({ actors: { session: quiet, selections: quiet, find: hang } as never }),
   // The query is the only text typed; results and the cursor tell the states apart.
   events: {
     'search.input': (s) =>
@@ -51,6 +51,13 @@ describeModel({
       ...(s.context.active === -1 ? [{ type: 'search.choose', index: 0 }] : []),
     ],
     'search.threadShown': (s) => (s.context.thread ? [{ type: 'search.threadShown' }] : []),
+    'search.selected': (s) =>
+      s.context.thread
+        ? [
+            { type: 'search.selected', conversationId: s.context.thread.conversationId },
+            { type: 'search.selected', conversationId: 'c9' },
+          ]
+        : [],
     'xstate.done.actor.find': (s: Snap) => [
       {
         type: 'xstate.done.actor.find',
@@ -101,7 +108,19 @@ describe('search with a fetching actor', () => {
     vi.useFakeTimers();
     const asked: SearchRequest[] = [];
     const opened: unknown[] = [];
-    const chats = createMachine({ on: { '*': { actions: ({ event }) => opened.push(event) } } });
+    // Records what it is asked; `select` makes it emit a selection as the chats actor does.
+    const chats = createMachine({
+      on: {
+        '*': { actions: ({ event }) => opened.push(event) },
+        select: {
+          actions: emit(({ event }) => ({
+            type: 'chats.selected',
+            conversationId: event.conversationId,
+            secret: false,
+          })),
+        },
+      },
+    });
     const machine = searchMachine.provide({
       actors: {
         session: quiet,
@@ -120,7 +139,7 @@ describe('search with a fetching actor', () => {
       }),
     ).start();
     const actor = root.system.get('search');
-    return { actor, asked, opened };
+    return { actor, asked, opened, chats: root.system.get('chats') };
   }
   const settle = async () => {
     for (let i = 0; i < 5; i++) await Promise.resolve();
@@ -193,6 +212,20 @@ describe('search with a fetching actor', () => {
     actor.send({ type: 'search.choose', index: 1 });
     actor.send({ type: 'search.choose', index: 0 });
     expect(opened.at(-1)).toEqual({ type: 'chats.open', conversationId: 'c1', messageId: 'm1' });
+    expect(actor.getSnapshot().context.thread).toBeNull();
+    vi.useRealTimers();
+  });
+
+  it('a chosen reply whose chat never opened is dropped when another chat is selected, not kept for later', async () => {
+    const { actor, chats } = start(async (r) => answer(r.q, [result('m1'), result('m5', 'c2', 'r5')], null));
+    actor.send({ type: 'search.input', text: 'пирог' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    await settle();
+    actor.send({ type: 'search.choose', index: 1 });
+    // Its own chat being selected keeps it for the panel; another chat drops it.
+    chats.send({ type: 'select', conversationId: 'c2' });
+    expect(actor.getSnapshot().context.thread).toEqual({ conversationId: 'c2', rootId: 'r5', messageId: 'm5' });
+    chats.send({ type: 'select', conversationId: 'c1' });
     expect(actor.getSnapshot().context.thread).toBeNull();
     vi.useRealTimers();
   });

@@ -4,12 +4,13 @@
 // scrolled; a failed first page offers «Повторить», a failed next page keeps what is shown and may be tried
 // again. Choosing a result asks the chats actor to open its conversation at that message (the conversation
 // actor pages back to it, as a jump to a quote does); a thread reply opens it at the root, and the thread waits
-// (`thread`) for the open conversation to show it.
-import { assign, enqueueActions, setup } from 'xstate';
+// (`thread`) for the open conversation to show it — or until the chats actor selects another conversation, so a
+// choice whose chat never opened is not shown later when that chat is opened by hand.
+import { assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import type { SearchResult } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
-import { chatsInbox } from '../../chats/chats/chats.protocol';
+import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import {
@@ -53,6 +54,10 @@ export const searchMachine = setup({
   },
   actors: {
     session: watchSignedInUser('search.signedIn', 'search.signedOut'),
+    /** The chats actor's selections (its emitted `chats.selected`) as `search.selected`. */
+    selections: fromCallback<EventObject, void, SearchEvent>(({ system, sendBack }) =>
+      onChats(system, 'chats.selected', (e) => sendBack({ type: 'search.selected', conversationId: e.conversationId })),
+    ),
     /** GET /api/search; resolves the answer together with its request. */
     find: notWired<SearchAnswer, SearchRequest>('search.find'),
   },
@@ -64,6 +69,11 @@ export const searchMachine = setup({
     answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
     hasMore: ({ context }) => context.nextBefore !== null,
     hasResults: ({ context }) => context.results.length > 0,
+    /** Another conversation was selected while a chosen reply's thread waited for its own. */
+    threadElsewhere: ({ context, event }) =>
+      event.type === 'search.selected' &&
+      context.thread !== null &&
+      context.thread.conversationId !== event.conversationId,
     chosenExists: ({ context, event }) =>
       event.type === 'search.choose' && context.results[event.index ?? context.active] !== undefined,
   },
@@ -115,7 +125,10 @@ export const searchMachine = setup({
 }).createMachine({
   id: 'search',
   context: { ...cleared, conversationId: null, thread: null },
-  invoke: { id: 'session', src: 'session' },
+  invoke: [
+    { id: 'session', src: 'session' },
+    { id: 'selections', src: 'selections' },
+  ],
   on: {
     'search.input': [
       // A key that leaves the text as it was (an arrow, Shift) starts nothing.
@@ -127,6 +140,7 @@ export const searchMachine = setup({
     'search.scope': { target: '.idle', actions: 'takeScope' },
     'search.signedOut': { target: '.idle', actions: ['clear', 'forgetThread'] },
     'search.threadShown': { actions: 'forgetThread' },
+    'search.selected': { guard: 'threadElsewhere', actions: 'forgetThread' },
   },
   initial: 'idle',
   states: {

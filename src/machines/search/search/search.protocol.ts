@@ -46,6 +46,8 @@ export type SearchEvent =
   | { type: 'search.scope'; conversationId: string | null }
   /** The open conversation showed the chosen reply's thread. */
   | { type: 'search.threadShown' }
+  /** The chats actor selected a conversation (its emitted `chats.selected`): a waiting thread of another one is dropped. */
+  | { type: 'search.selected'; conversationId: string | null }
   | { type: 'search.signedIn'; userId: string }
   | { type: 'search.signedOut' };
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { type ActorRefFrom, createActor, createMachine, emit, fromCallback, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import type { Message } from '../../../contract/entities';
 import { RequestFailure } from '../../../contract/failure';
-import { fileTooLargeText } from '../../../contract/limits';
-import { THREAD_SEND_FAILED, THREAD_TAGS, threadPanelMachine } from './threadPanel.machine';
+import { threadPanelMachine } from './threadPanel.machine';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const silent = fromCallback(() => () => {}) as never;
@@ -30,33 +29,20 @@ const reply = (id: string, minute: number) =>
   msg(id, `2026-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`, { threadRootId: 'r1' });
 const summary = { replyCount: 3, lastReplyAt: '2026-01-01T10:03:00.000Z', repliers: ['u2'] };
 type Snap = {
-  context: {
-    draft: string;
-    hasMore: boolean;
-    replies: Message[];
-    following: boolean;
-    files: Blob[];
-    quote: string | null;
-    uploadLimitBytes: number | null;
-  };
+  context: { draft: string; hasMore: boolean; replies: Message[]; following: boolean; quote: string | null };
 };
+const AT = '2026-01-01T10:30:00.000Z';
 const file = (name: string, size: number) => Object.assign(new Blob([new Uint8Array(size)]), { name });
-const upload = { url: '/uploads/0123456789abcdef0123456789abcdef', type: 'FILE' as const };
 
 describeModel({
   name: 'threadPanel',
   machine: threadPanelMachine.provide({
-    actors: {
-      serverEvents: silent,
-      load: hang,
-      send: hang,
-      follow: hang,
-      markRead: hang,
-      loadUploadLimit: hang,
-      upload: silent,
-    },
+    actors: { serverEvents: silent, ownReplies: silent, load: hang, follow: hang, markRead: hang },
   }),
-  inputs: [{ conversationId: 'g1', rootId: 'r1' }],
+  inputs: [
+    { conversationId: 'g1', rootId: 'r1' },
+    { conversationId: 'g1', rootId: 'r1', draft: { text: 'начато', quote: null } },
+  ],
   contextKey: (c) =>
     [
       c.draft,
@@ -65,12 +51,7 @@ describeModel({
       c.following,
       c.error,
       c.root?.thread ? 1 : 0,
-      c.files.length,
-      c.uploaded.length,
-      c.progress,
       c.quote,
-      c.uploadLimitBytes,
-      c.mentions.join(','),
     ].join('|'),
   events: {
     'thread.input': (s) => ((s as Snap).context.draft ? [] : [{ type: 'thread.input', text: 'Согласен' }]),
@@ -81,18 +62,22 @@ describeModel({
             { type: 'thread.reply', message: reply('live', 9), thread: summary },
             { type: 'thread.reply', message: msg('other', '2026-01-01T10:09:00.000Z'), thread: summary },
           ],
+    'thread.sent': (s) =>
+      (s as Snap).context.replies.some((m) => m.id === 'mine')
+        ? []
+        : [
+            { type: 'thread.sent', message: { ...reply('mine', 5), senderId: 'me' } },
+            { type: 'thread.sent', message: msg('elsewhere', '2026-01-01T10:09:00.000Z', { threadRootId: 'r9' }) },
+          ],
     'thread.follow': () => [{ type: 'thread.follow', follow: true }],
     'thread.deleted': (s) =>
       (s as Snap).context.replies.some((m) => m.id === 'a') ? [{ type: 'thread.deleted', messageId: 'a' }] : [],
-    'thread.send': () => [{ type: 'thread.send', mentions: ['u3'] }],
-    'thread.attach': (s) =>
-      (s as Snap).context.files.length > 0
-        ? []
-        : [
-            { type: 'thread.attach', files: [file('plan.txt', 4)] },
-            ...((s as Snap).context.uploadLimitBytes ? [{ type: 'thread.attach', files: [file('big.bin', 16)] }] : []),
-          ],
-    'thread.detach': (s) => ((s as Snap).context.files.length > 0 ? [{ type: 'thread.detach', index: 0 }] : []),
+    // Only with text (an empty send changes nothing and would stand for the one that hands the text over).
+    'thread.send': (s) => ((s as Snap).context.draft ? [{ type: 'thread.send', at: AT, mentions: ['u3'] }] : []),
+    'thread.attach': () => [
+      { type: 'thread.attach', files: [file('plan.txt', 4)], at: AT },
+      { type: 'thread.attach', files: [], at: AT },
+    ],
     'thread.quote': (s) =>
       (s as Snap).context.quote
         ? [{ type: 'thread.quote', messageId: null }]
@@ -100,12 +85,6 @@ describeModel({
             { type: 'thread.quote', messageId: 'a' },
             { type: 'thread.quote', messageId: 'r1' },
           ],
-    'thread.uploadProgress': () => [{ type: 'thread.uploadProgress', percent: 50 }],
-    'thread.uploaded': () => [{ type: 'thread.uploaded', attachments: [upload] }],
-    'thread.uploadFailed': () => [{ type: 'thread.uploadFailed', message: 'Файл не загрузился' }],
-    'xstate.done.actor.loadUploadLimit': (s) =>
-      (s as Snap).context.uploadLimitBytes ? [] : [{ type: 'xstate.done.actor.loadUploadLimit', output: 8 }],
-    'xstate.error.actor.loadUploadLimit': () => [{ type: 'xstate.error.actor.loadUploadLimit', error: new Error('x') }],
     'xstate.done.actor.load': () => [
       {
         type: 'xstate.done.actor.load',
@@ -122,71 +101,82 @@ describeModel({
       },
     ],
     'xstate.error.actor.loadMore': () => [{ type: 'xstate.error.actor.loadMore', error: new Error('offline') }],
-    'xstate.done.actor.send': () => [{ type: 'xstate.done.actor.send', output: { message: reply('mine', 5) } }],
-    'xstate.error.actor.send': () => [{ type: 'xstate.error.actor.send', error: new Error('offline') }],
     'xstate.done.actor.follow': () => [{ type: 'xstate.done.actor.follow', output: { following: true } }],
     'xstate.error.actor.follow': () => [{ type: 'xstate.error.actor.follow', error: new Error('offline') }],
     'xstate.error.actor.markRead': () => [{ type: 'xstate.error.actor.markRead', error: new Error('offline') }],
   },
 });
 
-function start(options: { failSend?: boolean; failUpload?: boolean } = {}) {
-  const sent: unknown[] = [];
+/**
+ * The panel under a parent that also runs a stand-in composer (systemId 'composer'): what the panel hands it is
+ * recorded, and `deliver` makes it emit `composer.delivered` as the real one does once the server has a reply.
+ */
+function start(draft?: { text: string; quote: string | null }) {
+  const handed: { type: string; [k: string]: unknown }[] = [];
   const reads: string[] = [];
-  const actor = createActor(
-    threadPanelMachine.provide({
-      actors: {
-        serverEvents: silent,
-        load: fromPromise(async ({ input }: { input: { rootId: string; before?: string } }) =>
-          input.before
-            ? { root, messages: [reply('z', 1)], hasMore: false, following: false }
-            : { root, messages: [reply('a', 2), reply('b', 3)], hasMore: true, following: false },
-        ) as never,
-        send: fromPromise(async ({ input }: { input: unknown }) => {
-          sent.push(input);
-          if (options.failSend) throw new Error('offline');
-          return { message: reply('mine', 5) };
-        }) as never,
-        follow: fromPromise(async ({ input }: { input: { follow: boolean } }) => ({
-          following: input.follow,
-        })) as never,
-        loadUploadLimit: fromPromise(async () => 8) as never,
-        upload: fromCallback(({ sendBack }) => {
-          sendBack({ type: 'thread.uploadProgress', percent: 50 });
-          sendBack(
-            options.failUpload
-              ? { type: 'thread.uploadFailed', message: 'Файл не загрузился' }
-              : { type: 'thread.uploaded', attachments: [upload] },
-          );
-        }) as never,
-        markRead: fromPromise(async ({ input }: { input: { rootId: string } }) => {
-          reads.push(input.rootId);
-          return { ok: true };
-        }) as never,
+  const composer = createMachine({
+    on: {
+      '*': { actions: ({ event }) => handed.push(event) },
+      deliver: {
+        actions: emit(({ event }) => ({ type: 'composer.delivered', message: event.message, refresh: false })),
       },
+    },
+  });
+  const panel = threadPanelMachine.provide({
+    actors: {
+      serverEvents: silent,
+      load: fromPromise(async ({ input }: { input: { rootId: string; before?: string } }) =>
+        input.before
+          ? { root, messages: [reply('z', 1)], hasMore: false, following: false }
+          : { root, messages: [reply('a', 2), reply('b', 3)], hasMore: true, following: false },
+      ) as never,
+      follow: fromPromise(async ({ input }: { input: { follow: boolean } }) => ({
+        following: input.follow,
+      })) as never,
+      markRead: fromPromise(async ({ input }: { input: { rootId: string } }) => {
+        reads.push(input.rootId);
+        return { ok: true };
+      }) as never,
+    },
+  });
+  const app = createActor(
+    createMachine({
+      invoke: [
+        { id: 'composer', systemId: 'composer', src: composer },
+        { id: 'panel', systemId: 'threadPanel', src: panel, input: { conversationId: 'g1', rootId: 'r1', draft } },
+      ],
     }),
-    { input: { conversationId: 'g1', rootId: 'r1' } },
   ).start();
-  return { actor, sent, reads };
+  const actor = app.system.get('threadPanel') as ActorRefFrom<typeof threadPanelMachine>;
+  const deliver = (message: Message) => app.system.get('composer').send({ type: 'deliver', message });
+  const of = (type: string) => handed.filter((e) => e.type === type);
+  return { actor, handed: () => of('composer.threadReply'), drafts: () => of('composer.threadDraft'), reads, deliver };
 }
 const idle = (s: { matches(v: unknown): boolean }) => s.matches({ open: 'shown' });
 
 describe('threadPanel with a server', () => {
-  it('loads, pages back, sends the trimmed text and follows; live replies of its thread only', async () => {
-    const { actor, sent, reads } = start();
+  it('loads, pages back, hands the trimmed text to the composer and takes it back delivered; live replies of its thread only', async () => {
+    const { actor, handed, reads, deliver } = start();
     await waitFor(actor, idle);
     expect(reads).toEqual(['r1']);
     actor.send({ type: 'thread.more' });
     await waitFor(actor, (s) => idle(s) && !s.context.hasMore);
     expect(actor.getSnapshot().context.replies.map((m) => m.id)).toEqual(['z', 'a', 'b']);
-    actor.send({ type: 'thread.send' }); // nothing typed: stays
-    expect(actor.getSnapshot().hasTag(THREAD_TAGS.sending)).toBe(false);
+    actor.send({ type: 'thread.send', at: AT }); // nothing typed: nothing goes
     actor.send({ type: 'thread.input', text: '  Согласен  ' });
-    actor.send({ type: 'thread.send', mentions: ['u3'] });
-    await waitFor(actor, (s) => idle(s) && s.context.draft === '');
-    expect(sent).toEqual([
-      { conversationId: 'g1', rootId: 'r1', content: 'Согласен', mentions: ['u3'], attachments: [], replyToId: null },
+    actor.send({ type: 'thread.send', at: AT, mentions: ['u3'] });
+    expect(actor.getSnapshot().context.draft).toBe('');
+    expect(handed()).toEqual([
+      {
+        type: 'composer.threadReply',
+        conversationId: 'g1',
+        rootId: 'r1',
+        part: { kind: 'text', content: 'Согласен', replyTo: null, mentions: ['u3'] },
+        at: AT,
+      },
     ]);
+    deliver(msg('main', '2026-01-01T10:04:00.000Z')); // the timeline's own message: not here
+    deliver(reply('mine', 5));
     expect(actor.getSnapshot().context.following).toBe(true);
     actor.send({ type: 'thread.reply', message: msg('main', '2026-01-01T10:09:00.000Z'), thread: summary });
     actor.send({ type: 'thread.reply', message: reply('live', 9), thread: summary });
@@ -209,15 +199,6 @@ describe('threadPanel with a server', () => {
     expect(c.root?.thread).toEqual(one);
   });
 
-  it('keeps the draft when a send fails, and says so', async () => {
-    const { actor } = start({ failSend: true });
-    await waitFor(actor, idle);
-    actor.send({ type: 'thread.input', text: 'Ответ' });
-    actor.send({ type: 'thread.send' });
-    await waitFor(actor, (s) => idle(s) && s.context.error !== null);
-    expect(actor.getSnapshot().context).toMatchObject({ draft: 'Ответ', error: THREAD_SEND_FAILED });
-  });
-
   it('closing ends the actor and says which thread', async () => {
     const { actor } = start();
     const closed: unknown[] = [];
@@ -229,31 +210,39 @@ describe('threadPanel with a server', () => {
 });
 
 describe('threadPanel composer: files and quotes', () => {
-  it('refuses a file over the limit before any upload, then sends the others uploaded, captioned, quoting a reply', async () => {
-    const { actor, sent } = start();
-    await waitFor(actor, (s) => idle(s) && s.context.uploadLimitBytes === 8);
-    actor.send({ type: 'thread.attach', files: [file('big.bin', 16)] });
-    expect(actor.getSnapshot().context).toMatchObject({ files: [], error: fileTooLargeText(8) });
-    actor.send({ type: 'thread.attach', files: [file('plan.txt', 4)] });
+  it('starts from the kept draft and keeps every change of the text and quote in the composer’s drafts', async () => {
+    const { actor, drafts } = start({ text: 'начато', quote: 'a' });
+    await waitFor(actor, idle);
+    expect(actor.getSnapshot().context).toMatchObject({ draft: 'начато', quote: 'a' });
+    actor.send({ type: 'thread.input', text: 'начато вчера' });
+    actor.send({ type: 'thread.quote', messageId: null });
+    actor.send({ type: 'thread.send', at: AT });
+    expect(drafts().map((e) => e.draft)).toEqual([
+      { text: 'начато вчера', replyTo: { id: 'a', content: 'a' } },
+      { text: 'начато вчера', replyTo: null },
+      { text: '', replyTo: null },
+    ]);
+  });
+
+  it('hands picked files at once with their caption and the quote of a reply of this thread, keeping the text', async () => {
+    const { actor, handed } = start();
+    await waitFor(actor, idle);
+    const plan = file('plan.txt', 4);
+    actor.send({ type: 'thread.input', text: 'черновик' });
     actor.send({ type: 'thread.quote', messageId: 'r1' }); // the root is not of the thread
     expect(actor.getSnapshot().context.quote).toBeNull();
     actor.send({ type: 'thread.quote', messageId: 'a' });
-    actor.send({ type: 'thread.send' });
-    await waitFor(actor, (s) => idle(s) && s.context.files.length === 0);
-    expect(sent).toEqual([
-      { conversationId: 'g1', rootId: 'r1', content: '', mentions: [], attachments: [upload], replyToId: 'a' },
+    actor.send({ type: 'thread.attach', files: [], at: AT });
+    actor.send({ type: 'thread.attach', files: [plan], at: AT, caption: 'См. план' });
+    expect(handed()).toEqual([
+      {
+        type: 'composer.threadReply',
+        conversationId: 'g1',
+        rootId: 'r1',
+        part: { kind: 'files', files: [plan], caption: 'См. план', replyTo: { id: 'a', content: 'a' } },
+        at: AT,
+      },
     ]);
-    expect(actor.getSnapshot().context).toMatchObject({ quote: null, uploaded: [], progress: null, error: null });
-  });
-
-  it('a failed upload says why and keeps the files; nothing is sent', async () => {
-    const { actor, sent } = start({ failUpload: true });
-    await waitFor(actor, idle);
-    actor.send({ type: 'thread.attach', files: [file('plan.txt', 4)] });
-    actor.send({ type: 'thread.send' });
-    await waitFor(actor, (s) => idle(s) && s.context.error !== null);
-    expect(actor.getSnapshot().context).toMatchObject({ error: 'Файл не загрузился', progress: null });
-    expect(actor.getSnapshot().context.files).toHaveLength(1);
-    expect(sent).toEqual([]);
+    expect(actor.getSnapshot().context).toMatchObject({ quote: null, draft: 'черновик' });
   });
 });

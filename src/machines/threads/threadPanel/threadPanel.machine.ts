@@ -1,26 +1,25 @@
 // The thread panel's actor (protocol: threadPanel.protocol.ts). Loads the root and the newest replies, pages back
-// on request, sends one reply at a time from its own composer (text, files uploaded first with their progress, a
-// quote of a reply of the same thread), follows and unfollows, and takes the replies the server announces
-// (thread:reply) whatever it is doing. Each time it shows the newest replies it marks the thread read (the
-// followers' «Обсуждения» count).
-import { assign, emit, setup } from 'xstate';
+// on request, follows and unfollows, and takes the replies the server announces (thread:reply) whatever it is doing.
+// Its composer hands each reply (the trimmed text, or picked files with their caption, with the quote of a reply of
+// the same thread and the members named) to the session's composer, whose outbox sends it with one clientMessageId,
+// keeps it across reloads and retries it at reconnection like any message; the reply comes back here once the server
+// has it. Each time it shows the newest replies it marks the thread read (the followers' «Обсуждения» count).
+import { type EventObject, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import type { Message, ThreadSummary } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
-import { fileTooLargeText, LIMITS } from '../../../contract/limits';
+import type { ComposerEvent, ThreadReplyPart } from '../../composer/composer/composer.protocol';
 import { listenToServer } from '../../realtime/index';
-import { notWired, notWiredCallback } from '../../shared/not-wired';
+import { notWired } from '../../shared/not-wired';
+import { systemActor } from '../../shared/system';
 import {
   THREAD_ACTION_FAILED,
   THREAD_LOAD_FAILED,
-  THREAD_SEND_FAILED,
   THREAD_TAGS,
-  type ThreadFile,
   type ThreadPanelContext,
   type ThreadPanelEmitted,
   type ThreadPanelEvent,
   type ThreadPanelInput,
-  type ThreadSend,
 } from './threadPanel.protocol';
 
 export * from './threadPanel.protocol';
@@ -38,6 +37,14 @@ export const threadServerEvents = listenToServer<ThreadPanelEvent>(
   { onConnected: () => ({ type: 'thread.retry' }) },
 );
 
+/** Own replies the server has, as the composer emits them (shown at once, before thread:reply comes). */
+export const ownReplies = fromCallback<EventObject, void, ThreadPanelEvent>(({ system, sendBack }) => {
+  const sub = systemActor(system, 'composer')?.on('composer.delivered', (e) => {
+    if (e.message.threadRootId) sendBack({ type: 'thread.sent', message: e.message });
+  });
+  return () => sub?.unsubscribe();
+});
+
 /** The replies with these merged in (each id once, oldest first). */
 function merged(replies: Message[], more: Message[]): Message[] {
   const byId = new Map(replies.map((m) => [m.id, m]));
@@ -48,18 +55,27 @@ function merged(replies: Message[], more: Message[]): Message[] {
 const withSummary = (root: Message | null, thread: ThreadSummary): Message | null =>
   root ? { ...root, thread } : root;
 
-/** The first picked file over the server's limit, if the limit is known. */
-const tooLarge = (files: ThreadFile[], limit: number | null) => limit !== null && files.some((f) => f.size > limit);
+/** The quoted reply as the outbox keeps it (its text for the pending reply's «Ответ на:»). */
+const quoteOf = (context: ThreadPanelContext) => {
+  const quoted = context.replies.find((m) => m.id === context.quote);
+  return quoted ? { id: quoted.id, content: quoted.content } : null;
+};
 
-/** What the composer sends: the trimmed text, its files (uploaded) and its quote. */
-const sendOf = (context: ThreadPanelContext): ThreadSend => ({
-  conversationId: context.conversationId,
-  rootId: context.rootId,
-  content: context.draft.trim(),
-  mentions: context.mentions,
-  attachments: context.uploaded,
-  replyToId: context.quote,
-});
+/** What the composer hands the outbox for a reply: the trimmed text, or files with the text as their caption. */
+function partOf(context: ThreadPanelContext, event: ThreadPanelEvent): ThreadReplyPart | null {
+  const mentions = 'mentions' in event && event.mentions?.length ? { mentions: event.mentions } : {};
+  if (event.type === 'thread.send')
+    return { kind: 'text', content: context.draft.trim(), replyTo: quoteOf(context), ...mentions };
+  if (event.type === 'thread.attach')
+    return {
+      kind: 'files',
+      files: event.files,
+      replyTo: quoteOf(context),
+      ...(event.caption?.trim() ? { caption: event.caption } : {}),
+      ...mentions,
+    };
+  return null;
+}
 
 export const threadPanelMachine = setup({
   types: {
@@ -70,24 +86,20 @@ export const threadPanelMachine = setup({
   },
   actors: {
     serverEvents: threadServerEvents,
+    ownReplies,
     load: notWired<ResponseOf<'thread'>, { rootId: string; before?: string }>('threadPanel.load'),
-    send: notWired<ResponseOf<'send'>, ThreadSend>('threadPanel.send'),
     follow: notWired<ResponseOf<'followThread'>, { rootId: string; follow: boolean }>('threadPanel.follow'),
     markRead: notWired<unknown, { rootId: string }>('threadPanel.markRead'),
-    loadUploadLimit: notWired<number>('threadPanel.loadUploadLimit'),
-    /** Uploads the files one after another: thread.uploadProgress, then thread.uploaded or thread.uploadFailed. */
-    upload: notWiredCallback<{ type: string }, { files: ThreadFile[] }>('threadPanel.upload'),
   },
   guards: {
-    ours: ({ context, event }) => event.type === 'thread.reply' && event.message.threadRootId === context.rootId,
+    ours: ({ context, event }) =>
+      (event.type === 'thread.reply' || event.type === 'thread.sent') && event.message.threadRootId === context.rootId,
     hasMore: ({ context }) => context.hasMore && context.replies.length > 0,
     shownHere: ({ context, event }) =>
       event.type === 'thread.deleted' &&
       (event.rootId === context.rootId || context.replies.some((m) => m.id === event.messageId)),
-    typed: ({ context }) => context.draft.trim().length > 0 || context.files.length > 0,
-    /** Files not uploaded yet (after a failed send they are: it is tried again with the same uploads). */
-    needsUpload: ({ context }) => context.files.length > 0 && context.uploaded.length < context.files.length,
-    tooLarge: ({ context, event }) => event.type === 'thread.attach' && tooLarge(event.files, context.uploadLimitBytes),
+    typed: ({ context }) => context.draft.trim().length > 0,
+    picked: ({ event }) => event.type === 'thread.attach' && event.files.length > 0,
     /** A quote in a thread is of a reply of the same thread (the server refuses the root or anything else). */
     quotable: ({ context, event }) =>
       event.type === 'thread.quote' &&
@@ -98,6 +110,10 @@ export const threadPanelMachine = setup({
       if (event.type !== 'thread.reply') return {};
       return { replies: merged(context.replies, [event.message]), root: withSummary(context.root, event.thread) };
     }),
+    // An own reply the server has: shown at once; writing in a thread follows it (the server did the same).
+    takeSent: assign(({ context, event }) =>
+      event.type === 'thread.sent' ? { replies: merged(context.replies, [event.message]), following: true } : {},
+    ),
     takePage: assign((_, page: ResponseOf<'thread'>) => ({
       root: page.root,
       replies: page.messages,
@@ -109,19 +125,36 @@ export const threadPanelMachine = setup({
       replies: merged(context.replies, page.messages),
       hasMore: page.hasMore,
     })),
-    takeSent: assign(({ context }, { message }: ResponseOf<'send'>) => ({
-      replies: merged(context.replies, [message]),
-      draft: '',
-      files: [],
-      uploaded: [],
-      progress: null,
-      quote: null,
-      // Writing in a thread follows it (the server did the same).
-      following: true,
-      error: null,
-    })),
     fail: assign((_, error: string) => ({ error })),
-    takeMentions: assign({ mentions: ({ event }) => (event.type === 'thread.send' ? (event.mentions ?? []) : []) }),
+    // The reply goes to the composer's outbox, which sends it (and keeps and retries it); the composer clears.
+    handOver: enqueueActions(({ context, event, system, enqueue }) => {
+      const part = partOf(context, event);
+      if (event.type !== 'thread.send' && event.type !== 'thread.attach') return;
+      const composer = systemActor(system, 'composer');
+      if (composer && part) {
+        const reply: ComposerEvent = {
+          type: 'composer.threadReply',
+          conversationId: context.conversationId,
+          rootId: context.rootId,
+          part,
+          at: event.at,
+        };
+        enqueue.sendTo(composer, reply);
+      }
+      enqueue.assign(event.type === 'thread.send' ? { draft: '', quote: null, error: null } : { quote: null });
+    }),
+    // The text and quote go to the composer's drafts, so a reload or another visit finds them.
+    keepDraft: enqueueActions(({ context, system, enqueue }) => {
+      const composer = systemActor(system, 'composer');
+      if (!composer) return;
+      const replyTo = quoteOf(context) ?? (context.quote ? { id: context.quote, content: '' } : null);
+      const kept: ComposerEvent = {
+        type: 'composer.threadDraft',
+        rootId: context.rootId,
+        draft: { text: context.draft, replyTo },
+      };
+      enqueue.sendTo(composer, kept);
+    }),
   },
 }).createMachine({
   id: 'threadPanel',
@@ -132,13 +165,8 @@ export const threadPanelMachine = setup({
     replies: [],
     hasMore: false,
     following: false,
-    draft: '',
-    files: [],
-    uploaded: [],
-    progress: null,
-    quote: null,
-    mentions: [],
-    uploadLimitBytes: null,
+    draft: input.draft?.text ?? '',
+    quote: input.draft?.quote ?? null,
     error: null,
   }),
   initial: 'open',
@@ -146,18 +174,16 @@ export const threadPanelMachine = setup({
     open: {
       invoke: [
         { id: 'serverEvents', src: 'serverEvents' },
-        // The server's largest upload, asked once: a larger file is refused before it goes (else by the server).
-        {
-          id: 'loadUploadLimit',
-          src: 'loadUploadLimit',
-          onDone: { actions: assign({ uploadLimitBytes: ({ event }) => event.output }) },
-          onError: {},
-        },
+        { id: 'ownReplies', src: 'ownReplies' },
       ],
       on: {
-        'thread.input': { actions: assign({ draft: ({ event }) => event.text }) },
-        'thread.quote': { guard: 'quotable', actions: assign({ quote: ({ event }) => event.messageId }) },
+        'thread.input': { actions: [assign({ draft: ({ event }) => event.text }), 'keepDraft'] },
+        'thread.quote': {
+          guard: 'quotable',
+          actions: [assign({ quote: ({ event }) => event.messageId }), 'keepDraft'],
+        },
         'thread.reply': { guard: 'ours', actions: 'takeReply' },
+        'thread.sent': { guard: 'ours', actions: 'takeSent' },
         'thread.deleted': {
           guard: 'shownHere',
           actions: assign(({ context, event }) => ({
@@ -199,30 +225,10 @@ export const threadPanelMachine = setup({
           },
           on: {
             'thread.reply': { guard: 'ours', target: 'shown', reenter: true, actions: 'takeReply' },
+            'thread.sent': { guard: 'ours', target: 'shown', reenter: true, actions: 'takeSent' },
             'thread.more': { guard: 'hasMore', target: 'loadingMore' },
-            'thread.send': [
-              { guard: 'needsUpload', target: 'uploading', actions: 'takeMentions' },
-              { guard: 'typed', target: 'sending', actions: 'takeMentions' },
-            ],
-            'thread.attach': [
-              {
-                guard: 'tooLarge',
-                actions: assign({ error: ({ context }) => fileTooLargeText(context.uploadLimitBytes ?? 0) }),
-              },
-              {
-                actions: assign(({ context, event }) => ({
-                  files: [...context.files, ...event.files].slice(0, LIMITS.attachmentsMax),
-                  uploaded: [],
-                  error: null,
-                })),
-              },
-            ],
-            'thread.detach': {
-              actions: assign(({ context, event }) => ({
-                files: context.files.filter((_, i) => i !== event.index),
-                uploaded: [],
-              })),
-            },
+            'thread.send': { guard: 'typed', actions: ['handOver', 'keepDraft'] },
+            'thread.attach': { guard: 'picked', actions: ['handOver', 'keepDraft'] },
             'thread.follow': { target: 'following' },
             'thread.retry': { target: 'loading' },
           },
@@ -237,35 +243,6 @@ export const threadPanelMachine = setup({
             onError: {
               target: 'shown',
               actions: { type: 'fail', params: ({ event }) => failureMessage(event.error, THREAD_LOAD_FAILED) },
-            },
-          },
-        },
-        uploading: {
-          tags: [THREAD_TAGS.shown, THREAD_TAGS.sending, THREAD_TAGS.uploading, THREAD_TAGS.busy],
-          entry: assign({ progress: 0, error: null }),
-          invoke: { id: 'upload', src: 'upload', input: ({ context }) => ({ files: context.files }) },
-          on: {
-            'thread.uploadProgress': { actions: assign({ progress: ({ event }) => event.percent }) },
-            'thread.uploaded': {
-              target: 'sending',
-              actions: assign({ uploaded: ({ event }) => event.attachments, progress: null }),
-            },
-            'thread.uploadFailed': {
-              target: 'shown',
-              actions: assign({ error: ({ event }) => event.message, progress: null }),
-            },
-          },
-        },
-        sending: {
-          tags: [THREAD_TAGS.shown, THREAD_TAGS.sending, THREAD_TAGS.busy],
-          invoke: {
-            id: 'send',
-            src: 'send',
-            input: ({ context }) => sendOf(context),
-            onDone: { target: 'shown', actions: { type: 'takeSent', params: ({ event }) => event.output } },
-            onError: {
-              target: 'shown',
-              actions: { type: 'fail', params: ({ event }) => failureMessage(event.error, THREAD_SEND_FAILED) },
             },
           },
         },

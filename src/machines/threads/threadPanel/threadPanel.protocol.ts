@@ -1,26 +1,20 @@
 // A thread's panel («Обсуждение»; systemId 'threadPanel', alive while the panel is open): the root, its replies
 // paged back like the history, its own composer, and following. Views import this module, never
 // threadPanel.machine.ts.
-import type { AttachmentType, Message, ThreadSummary } from '../../../contract/entities';
+import type { Message, ThreadSummary } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export const THREAD_LOAD_FAILED = 'Не удалось загрузить обсуждение';
-export const THREAD_SEND_FAILED = 'Не удалось отправить ответ. Попробуйте ещё раз.';
 export const THREAD_ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
-/** An upload that failed without the server saying why (as a failed file in the timeline). */
-export const THREAD_UPLOAD_FAILED = 'Файл не загрузился';
 
-/** A file picked in the panel's composer (its bytes until they are uploaded). */
+/** A file picked in the panel's composer. */
 export type ThreadFile = Blob & { name?: string };
-/** An uploaded file as the send takes it. */
-export interface ThreadUpload {
-  url: string;
-  type: AttachmentType;
-}
 
 export interface ThreadPanelInput {
   conversationId: string;
   rootId: string;
+  /** The draft kept from an earlier visit (the composer's drafts): its text, and the id of the reply it quotes. */
+  draft?: { text: string; quote: string | null };
 }
 
 export interface ThreadPanelContext {
@@ -31,45 +25,24 @@ export interface ThreadPanelContext {
   replies: Message[];
   hasMore: boolean;
   following: boolean;
-  /** The panel composer's text. */
+  /** The panel composer's text (a reply being sent waits in the composer's outbox, not here). */
   draft: string;
-  /** Files to send with the next reply (the text is their caption). */
-  files: ThreadFile[];
-  /** The same files once uploaded (a failed send is tried again without uploading them again). */
-  uploaded: ThreadUpload[];
-  /** Upload progress of the files, 0–100; null when nothing uploads. */
-  progress: number | null;
   /** The reply of this thread the next reply quotes. */
   quote: string | null;
-  /** The members the reply being sent mentions. */
-  mentions: string[];
-  /** The server's largest upload; null until it is known (the server refuses a larger file with the same words). */
-  uploadLimitBytes: number | null;
   error: string | null;
-}
-
-/** What the send of a reply carries besides the text: the members it mentions, its files, the reply it quotes. */
-export interface ThreadSend {
-  conversationId: string;
-  rootId: string;
-  content: string;
-  mentions: string[];
-  attachments: ThreadUpload[];
-  replyToId: string | null;
 }
 
 export type ThreadPanelEvent =
   | { type: 'thread.more' }
   | { type: 'thread.input'; text: string }
-  | { type: 'thread.send'; mentions?: string[] }
-  | { type: 'thread.attach'; files: ThreadFile[] }
-  | { type: 'thread.detach'; index: number }
+  /** «Отправить»: the text goes, quoting the chosen reply; `mentions`: the members it names, by id. */
+  | { type: 'thread.send'; at: string; mentions?: string[] }
+  /** Files picked, pasted or dropped (with the send preview's caption): they go at once, as in the timeline. */
+  | { type: 'thread.attach'; files: ThreadFile[]; at: string; caption?: string; mentions?: string[] }
   /** «Ответить» on a reply of this thread; null drops the quote. */
   | { type: 'thread.quote'; messageId: string | null }
-  /** From the upload: progress, the uploaded files, or why it failed. */
-  | { type: 'thread.uploadProgress'; percent: number }
-  | { type: 'thread.uploaded'; attachments: ThreadUpload[] }
-  | { type: 'thread.uploadFailed'; message: string }
+  /** The composer delivered an own reply (its emitted `composer.delivered`). */
+  | { type: 'thread.sent'; message: Message }
   | { type: 'thread.follow'; follow: boolean }
   /** A reply arrived (thread:reply) with the root's summary as it is now. */
   | { type: 'thread.reply'; message: Message; thread: ThreadSummary }
@@ -89,8 +62,6 @@ export const THREAD_TAGS = {
   loading: 'loading',
   shown: 'shown',
   loadingMore: 'loadingMore',
-  sending: 'sending',
-  uploading: 'uploading',
   busy: 'busy',
   failed: 'failed',
 } as const;

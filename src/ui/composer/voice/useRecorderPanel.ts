@@ -1,7 +1,7 @@
 // The recorder actor (the composer's child) as plain values and callbacks for the composer and the recorder panel.
 import { useSelector } from '@xstate/react';
 import { useCallback } from 'react';
-import type { RecorderRef } from '../../../machines/composer/recorder/recorder.protocol';
+import type { RecorderRef, VoiceThread } from '../../../machines/composer/recorder/recorder.protocol';
 import type { VoiceRecorderProps } from './VoiceRecorder';
 
 export interface RecorderPanel {
@@ -10,9 +10,14 @@ export interface RecorderPanel {
   onStart(): void;
 }
 
-export function useRecorderPanel(recorder: RecorderRef | undefined): RecorderPanel | null {
+/**
+ * `thread`: the thread panel's composer (its recordings go to that thread). Each composer shows only the recording it
+ * started: one microphone, one recorder, two composers on screen.
+ */
+export function useRecorderPanel(recorder: RecorderRef | undefined, thread?: VoiceThread): RecorderPanel | null {
+  const rootId = thread?.rootId ?? null;
   const phase = useSelector(recorder, (s) =>
-    !s
+    !s || (s.context.thread?.rootId ?? null) !== rootId
       ? null
       : s.hasTag('failed')
         ? 'failed'
@@ -28,7 +33,16 @@ export function useRecorderPanel(recorder: RecorderRef | undefined): RecorderPan
   const level = useSelector(recorder, (s) => s?.context.level ?? 0);
   const error = useSelector(recorder, (s) => s?.context.error ?? null);
   const insecure = useSelector(recorder, (s) => s?.context.insecure ?? null);
-  const onStart = useCallback(() => recorder?.send({ type: 'recorder.start' }), [recorder]);
+  const conversationId = thread?.conversationId;
+  const onStart = useCallback(
+    () =>
+      recorder?.send(
+        conversationId && rootId
+          ? { type: 'recorder.start', thread: { conversationId, rootId } }
+          : { type: 'recorder.start' },
+      ),
+    [recorder, conversationId, rootId],
+  );
   const onSend = useCallback(() => recorder?.send({ type: 'recorder.send' }), [recorder]);
   const onCancel = useCallback(() => recorder?.send({ type: 'recorder.cancel' }), [recorder]);
   const onDismiss = useCallback(() => recorder?.send({ type: 'recorder.dismiss' }), [recorder]);
