@@ -89,7 +89,13 @@ test('three people reply in a thread, a follower sees the unread entry, threads 
     .click();
   await pa.getByRole('menuitem', { name: 'Цитировать' }).click();
   await expect(threadPanel(pa).getByTestId('reply-banner')).toContainText('Помогу');
-  await input.fill('Начинаю завтра');
+  // «@» offers the group's members in the panel's composer too.
+  await input.fill('Начинаю завтра, @Ве');
+  await threadPanel(pa)
+    .getByRole('listbox', { name: 'Упомянуть участника' })
+    .getByRole('option', { name: /Вера/ })
+    .click();
+  await expect(input).toHaveValue(/^Начинаю завтра, @Вера/);
   await threadPanel(pa).getByRole('button', { name: 'Отправить' }).click();
   await expect(threadPanel(pa).getByTestId('thread-reply')).toHaveCount(5);
   await expect(threadPanel(pa).getByTestId('thread-reply').last()).toContainText('Ответ на: Помогу');

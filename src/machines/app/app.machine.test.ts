@@ -16,6 +16,7 @@ const viewOwned = [
   'conversationSearch',
   'sendPreview',
   'threadSendPreview',
+  'threadMentionPicker',
   'mentionPicker',
   'selection',
   'forwardPicker',

@@ -27,6 +27,12 @@ export const composerActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  // The thread panel's own «@» list (its composer is on screen beside the pane's).
+  threadMentionPicker: {
+    load: () => import('./mentionPicker/mentionPicker.machine').then((m) => m.mentionPickerMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
   recorder: { machine: recorderMachine, lifetime: 'child', owner: 'composer', systemId: true },
   outbox: { machine: outboxMachine, lifetime: 'child', owner: 'composer' },
   drafts: { machine: draftsMachine, lifetime: 'child', owner: 'composer' },

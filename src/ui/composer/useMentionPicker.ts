@@ -14,8 +14,10 @@ export function useMentionPicker(options: {
   everyone?: boolean;
   text: string;
   onText(text: string): void;
+  /** Which composer's list: the pane's, or the thread panel's beside it. */
+  id?: 'mentionPicker' | 'threadMentionPicker';
 }) {
-  const actor = useOwnedActor('mentionPicker');
+  const actor = useOwnedActor(options.id ?? 'mentionPicker');
   const latest = useRef(options);
   latest.current = options;
   const caretAfter = useRef<number | null>(null);

@@ -12,7 +12,7 @@ import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { THREAD_TAGS, type ThreadFile } from '../../machines/threads/threadPanel/threadPanel.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
 import { useOwnedActor } from '../app/useOwnedActor';
-import { type ComposerProps, useRecorderPanel, useSendPreview } from '../composer/index';
+import { type ComposerProps, useMentionPicker, useRecorderPanel, useSendPreview } from '../composer/index';
 
 export interface ThreadMessageView {
   id: string;
@@ -154,11 +154,24 @@ export function useThreadPanel(options: {
     );
   }, [root, rows, view]);
   const quoted = quote ? (replies ?? []).find((m) => m.id === quote) : undefined;
-  // «@Имя» in the text names that member (as in the main composer).
-  const mentionsOf = useCallback(
-    (text: string) =>
-      [...people.values()].filter((u) => u.id !== me && text.includes(`@${displayName(u)}`)).map((u) => u.id),
+  // Who «@» can name: the group's other members, by their current names (as in the main composer).
+  const mentionable = useMemo(
+    () =>
+      [...people.values()]
+        .filter((u) => u.id !== me)
+        .map((u) => ({ id: u.id, name: displayName(u), username: u.username })),
     [people, me],
+  );
+  const mentions = useMentionPicker({
+    id: 'threadMentionPicker',
+    members: mentionable,
+    text: draft,
+    onText: (text: string) => actor?.send({ type: 'thread.input', text }),
+  });
+  // «@Имя» in the text names that member.
+  const mentionsOf = useCallback(
+    (text: string) => mentionable.filter((u) => text.includes(`@${u.name}`)).map((u) => u.id),
+    [mentionable],
   );
   const uploadProgress = useMemo(() => {
     const uploading = items.find((i) => i.threadRootId === rootId && i.status === 'uploading');
@@ -178,6 +191,7 @@ export function useThreadPanel(options: {
 
   const composerProps: ComposerProps = {
     text: draft,
+    mentions: mentionable.length ? mentions : null,
     reply: quoted ? { preview: textOf(quoted) } : null,
     uploadProgress,
     recorder,

@@ -57,5 +57,7 @@ declare module '../../shared/system' {
   interface OwnedActors {
     /** The «@» list of the composer (spawned while a conversation pane is shown). */
     mentionPicker: MentionPickerRef;
+    /** The same for the thread panel's composer (spawned while the panel is shown). */
+    threadMentionPicker: MentionPickerRef;
   }
 }
