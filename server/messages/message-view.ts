@@ -7,6 +7,7 @@ import type { Attachment, CallInfo, Message, MessageType, Reaction, SystemInfo }
 import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
+import { pollsOf } from '../polls/poll-view';
 import { receiptsOf } from './read-cursors';
 import { threadSummaries } from './thread-summary';
 
@@ -125,12 +126,19 @@ export async function reactionsOf(db: Database, messageIds: string[]): Promise<M
   return new Map([...byMessage].map(([id, list]) => [id, groupReactions(list)]));
 }
 
-export async function toMessages(db: Database, rows: MessageRow[]): Promise<Message[]> {
+/**
+ * The contract's messages for these rows. `viewerId`: whose eyes a poll is seen with (their own choice, a quiz's
+ * answer once they voted); without it a poll shows the counts alone.
+ */
+export async function toMessages(db: Database, rows: MessageRow[], viewerId?: string): Promise<Message[]> {
   if (rows.length === 0) return [];
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
   const withFiles = rows
-    .filter((r) => r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
+    .filter(
+      (r) =>
+        r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED' && r.type !== 'POLL',
+    )
     .map((r) => r.id);
   const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
   const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
@@ -138,7 +146,8 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
   const rootIds = rows
     .filter((r) => !r.thread_root_id && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
     .map((r) => r.id);
-  const [replies, attachments, receipts, voices, calls, threads] = await Promise.all([
+  const pollRows = rows.filter((r) => r.type === 'POLL');
+  const [replies, attachments, receipts, voices, calls, threads, polls] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -164,6 +173,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
           .execute()
       : Promise.resolve([]),
     threadSummaries(db, rootIds),
+    pollsOf(db, pollRows, viewerId ? { userId: viewerId } : 'others'),
   ]);
   const voiceBy = new Map(
     voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]),
@@ -202,6 +212,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       ...(r.system_info ? { system: JSON.parse(r.system_info) as SystemInfo } : {}),
       ...rowExtras(r),
       ...(threads.has(r.id) ? { thread: threads.get(r.id) } : {}),
+      ...(polls.has(r.id) ? { poll: polls.get(r.id) } : {}),
     };
   });
 }

@@ -42,7 +42,11 @@ export const NOTIFICATION_TEXT = {
   hidden: 'Новое сообщение',
   incomingCall: 'Входящий звонок',
   incomingVideoCall: 'Входящий видеозвонок',
+  poll: '📊 Опрос',
 } as const;
+
+/** «📊 Опрос: <question>», in the chat list and in notifications (docs/behaviour.md §10.33 Polls). */
+export const pollPreview = (question: string) => `${NOTIFICATION_TEXT.poll}: ${question}`;
 
 /** «Фото», «Файл» or the first characters of the text. */
 export function messagePreview(type: MessageType, content: string): string {
@@ -50,7 +54,7 @@ export function messagePreview(type: MessageType, content: string): string {
   if (type === 'FILE') return NOTIFICATION_TEXT.file;
   // A secret chat's message is ciphertext to the server: the notification says only that one came.
   if (type === 'ENCRYPTED') return NOTIFICATION_TEXT.hidden;
-  const text = content.replace(/\s+/g, ' ').trim();
+  const text = (type === 'POLL' ? pollPreview(content) : content).replace(/\s+/g, ' ').trim();
   return text.length > PUSH.previewChars ? `${text.slice(0, PUSH.previewChars - 1)}…` : text;
 }
 
