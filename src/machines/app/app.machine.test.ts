@@ -31,6 +31,8 @@ const viewOwned = [
   'blocking',
   'conversationInfo',
   'historySetting',
+  'pollComposer',
+  'pollVotes',
   'directory',
   'memberCard',
   'memberWrite',
