@@ -9,18 +9,19 @@ import { POLL_COMPOSER_TAGS, POLL_SEND_FAILED, pollComposerMachine } from './pol
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 type Snap = ReturnType<typeof pollComposerMachine.getInitialSnapshot>;
 const editing = (s: Snap) => s.matches('editing');
+const drafts = (s: Snap) => s.context.options;
 
 describeModel({
   name: 'pollComposer',
   machine: pollComposerMachine.provide({ actors: { createPoll: hang } }),
   inputs: [{ conversationId: 'g1' }],
   // A few drafts: empty, filled (sendable), and the quiz switch; errors apart.
-  contextKey: (c) =>
+  contextKey: (c: Snap['context']) =>
     `${c.question ? 'q' : ''}|${c.options.filter(Boolean).length}/${c.options.length}|${c.quiz}|${c.correctOption}|${c.error ? 'e' : ''}`,
   events: {
     'poll.question': (s) => (editing(s) && !s.context.question ? [{ type: 'poll.question', text: 'Куда идём?' }] : []),
     'poll.option': (s) =>
-      editing(s) && s.context.options.some((o) => !o)
+      editing(s) && drafts(s).some((o: string) => !o)
         ? [
             {
               type: 'poll.option',
