@@ -75,16 +75,7 @@ export function PollCard(props: PollCardProps) {
                 {o.percent}% · {o.votes}
               </span>
             </div>
-            <div
-              className="poll-bar"
-              role="meter"
-              aria-label={`${o.text}: ${o.percent}%`}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={o.percent}
-            >
-              <span style={{ width: `${o.percent}%` }} />
-            </div>
+            <meter className="poll-bar" aria-label={`${o.text}: ${o.percent}%`} min={0} max={100} value={o.percent} />
             {showVoters && o.voters.length > 0 && <p className="poll-voters">{o.voters.join(', ')}</p>}
           </li>
         ))}
