@@ -34,11 +34,11 @@ test('three people vote live in a poll; a vote taken back, voters listed, the po
   const dialog = pa.getByRole('dialog', { name: 'Создать опрос' });
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Напишите вопрос');
-  await dialog.getByLabel('Вопрос').fill('Куда идём?');
-  await dialog.getByLabel('Вариант 1').fill('Кино');
-  await dialog.getByLabel('Вариант 2').fill('Театр');
+  await dialog.getByRole('textbox', { name: 'Вопрос' }).fill('Куда идём?');
+  await dialog.getByRole('textbox', { name: 'Вариант 1', exact: true }).fill('Кино');
+  await dialog.getByRole('textbox', { name: 'Вариант 2', exact: true }).fill('Театр');
   await dialog.getByRole('button', { name: 'Добавить вариант' }).click();
-  await dialog.getByLabel('Вариант 3').fill('Домой');
+  await dialog.getByRole('textbox', { name: 'Вариант 3', exact: true }).fill('Домой');
   await expectNoSeriousA11yViolations(pa, 'the poll dialog');
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(dialog).toHaveCount(0);
