@@ -2,6 +2,7 @@
 // by the service worker (a Web Push while the tab is closed, src/sw/service-worker.ts) and by the server (the push
 // payload, server/push/). Plain TypeScript, no zod: the service worker bundles it.
 import type { MessageType } from './entities';
+import { pollPreview } from './poll';
 
 /** Web Push and notification limits (server/push/, src/sw/service-worker.ts). */
 export const PUSH = {
@@ -42,11 +43,7 @@ export const NOTIFICATION_TEXT = {
   hidden: 'Новое сообщение',
   incomingCall: 'Входящий звонок',
   incomingVideoCall: 'Входящий видеозвонок',
-  poll: '📊 Опрос',
 } as const;
-
-/** «📊 Опрос: <question>», in the chat list and in notifications (docs/behaviour.md §10.33 Polls). */
-export const pollPreview = (question: string) => `${NOTIFICATION_TEXT.poll}: ${question}`;
 
 /** «Фото», «Файл» or the first characters of the text. */
 export function messagePreview(type: MessageType, content: string): string {

@@ -2,7 +2,7 @@
 // «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
 import type { CallInfo, Message } from '../../contract/entities';
 import { clock } from '../../contract/format';
-import { pollPreview } from '../../contract/notification';
+import { pollPreview } from '../../contract/poll';
 import { systemText } from './system-text';
 
 export { clock };

@@ -4,7 +4,7 @@ import { assign, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { POLL } from '../../../contract/limits';
-import { pollDraftProblem } from '../../../contract/poll';
+import { pollDraftProblem } from '../../../contract/poll-draft';
 import { notWired } from '../../shared/not-wired';
 import {
   POLL_COMPOSER_TAGS,
