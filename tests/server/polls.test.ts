@@ -1,13 +1,14 @@
-// Polls over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL: making one and its Russian 400s, four
-// voters live over sockets, races (four people at once, one person clicking many times, a quiz answered twice at
-// once), multiple choice, taking a vote back, closing (who may, and the 409 after), a quiz's answer revealed only
-// to whoever answered, anonymity (no voter's id in any answer or event), members only, search and previews, and two
-// server processes behind Redis.
+// Polls over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL: making one and its Russian 400s (none in a
+// secret chat), four voters live over sockets, races (four people at once, one person clicking many times, a quiz
+// answered twice at once), multiple choice, taking a vote back, closing (who may, and the 409 after), a quiz's answer
+// revealed only to whoever answered, anonymity (no voter's id in any answer or event), members only, search and
+// previews, and two server processes behind Redis.
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, PollInfo } from '../../src/contract/entities';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
+import { secretChat } from './secret-helpers';
 import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -123,6 +124,15 @@ describe('making a poll', () => {
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.message).toContain(message);
     }
+    // A secret chat's messages are ciphertext: no poll there.
+    const secret = await secretChat(api, anna, [boris]);
+    const inSecret = await api.post(
+      '/api/polls',
+      { conversationId: secret, question: 'Вопрос?', options: ['Да', 'Нет'] },
+      anna.accessToken,
+    );
+    expect(inSecret.status).toBe(400);
+    expect(inSecret.body.message).toBe('В секретных чатах опросов нет');
     const outsider = await api.post(
       '/api/polls',
       { conversationId: id, question: 'Вопрос?', options: ['Да', 'Нет'] },
