@@ -53,6 +53,7 @@ import { secretRoutes } from './secret/secret.plugin';
 import { secretBackupRoutes } from './secret/secret-backup';
 import { secretUploadsRoutes } from './secret/secret-uploads';
 import type { Secrets } from './secrets';
+import { pollsRoutes } from './polls/polls.routes';
 import { threadsRoutes } from './threads/threads.routes';
 import { storagesFor } from './uploads/storage-for';
 import { uploadsRoutes } from './uploads/uploads.routes';
@@ -163,6 +164,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(messageEditsRoutes);
   app.register(messageActionsRoutes);
   app.register(threadsRoutes);
+  app.register(pollsRoutes);
   app.register(receiptsRoutes);
   app.register(searchRoutes);
   app.register(secretRoutes);

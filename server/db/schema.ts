@@ -431,6 +431,35 @@ export interface MessagePreviewsTable {
   url: string;
 }
 
+/** A POLL message's poll (migrations/031_polls.ts); option ids are the indexes of `options`. */
+export interface PollsTable {
+  message_id: string;
+  conversation_id: string;
+  /** JSON array of the options' texts. */
+  options: string;
+  multiple: number;
+  anonymous: number;
+  /** A quiz's right option; null for a plain poll. */
+  correct_option: number | null;
+  explanation: string | null;
+  closed_at: string | null;
+  version: Generated<number>;
+}
+
+/** One voter's ballot in a poll: the row a re-vote locks (migrations/031_polls.ts). */
+export interface PollBallotsTable {
+  message_id: string;
+  user_id: string;
+  voted_at: string;
+}
+
+/** One chosen option of one voter. */
+export interface PollVotesTable {
+  message_id: string;
+  user_id: string;
+  option: number;
+}
+
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -447,6 +476,9 @@ export interface DB {
   thread_follows: ThreadFollowsTable;
   link_previews: LinkPreviewsTable;
   message_previews: MessagePreviewsTable;
+  polls: PollsTable;
+  poll_ballots: PollBallotsTable;
+  poll_votes: PollVotesTable;
   read_marks: ReadMarksTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;

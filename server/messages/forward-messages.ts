@@ -32,6 +32,8 @@ export function createForwarder(deps: SendDeps & { writer: MessageWriter }) {
     }
     if (rows.some((r) => r.type === 'CALL' || r.type === 'SYSTEM'))
       throw badRequest('Звонки и события группы переслать нельзя');
+    // A poll's votes belong to its chat (docs/behaviour.md §10.33 Polls).
+    if (rows.some((r) => r.type === 'POLL')) throw badRequest('Опрос переслать нельзя');
     // A secret chat's ciphertext means nothing anywhere else (its client forwards the text it decrypted).
     if (rows.some((r) => r.type === 'ENCRYPTED')) throw badRequest(SECRET_NOT_FORWARDED);
     const withFiles = rows.filter((r) => r.type !== 'TEXT').map((r) => r.id);

@@ -39,6 +39,8 @@ export const messageEditsRoutes = fp(
       const content = body.content.trim();
       if (!content) throw badRequest('Сообщение не может быть пустым');
       if (row.type !== 'TEXT' && !row.content) throw badRequest('У этого сообщения нет текста');
+      // A poll's question is what people voted on (docs/behaviour.md §10.33 Polls).
+      if (row.type === 'POLL') throw badRequest('Вопрос опроса изменить нельзя');
       // The same text again (a retry, a second click) is not a second edit: no new time, no event.
       if (content === row.content) return { message: (await toMessages(db, [row]))[0] };
       const editedAt = new Date().toISOString();

@@ -44,6 +44,7 @@ export function createPins({ db, lists, realtime }: PinDeps) {
     return toMessages(
       db,
       rows.filter((r) => Number(r.seq) > me.visibleFromSeq),
+      viewer,
     );
   }
 

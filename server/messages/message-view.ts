@@ -8,6 +8,7 @@ import { REACTION_EMOJI } from '../../src/contract/limits';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
 import { previewsOf } from '../previews/link-previews';
+import { pollsOf } from '../polls/poll-view';
 import { receiptsOf } from './read-cursors';
 import { threadSummaries } from './thread-summary';
 
@@ -126,12 +127,19 @@ export async function reactionsOf(db: Database, messageIds: string[]): Promise<M
   return new Map([...byMessage].map(([id, list]) => [id, groupReactions(list)]));
 }
 
-export async function toMessages(db: Database, rows: MessageRow[]): Promise<Message[]> {
+/**
+ * The contract's messages for these rows. `viewerId`: whose eyes a poll is seen with (their own choice, a quiz's
+ * answer once they voted); without it a poll shows the counts alone.
+ */
+export async function toMessages(db: Database, rows: MessageRow[], viewerId?: string): Promise<Message[]> {
   if (rows.length === 0) return [];
   const replyIds = [...new Set(rows.map((r) => r.reply_to_id).filter((x): x is string => Boolean(x)))];
   // TEXT messages never carry attachments (the send route refuses them).
   const withFiles = rows
-    .filter((r) => r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
+    .filter(
+      (r) =>
+        r.type !== 'TEXT' && r.type !== 'CALL' && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED' && r.type !== 'POLL',
+    )
     .map((r) => r.id);
   const voiceIds = rows.filter((r) => r.type === 'VOICE').map((r) => r.id);
   const callIds = rows.filter((r) => r.type === 'CALL').map((r) => r.id);
@@ -140,7 +148,8 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
     .filter((r) => !r.thread_root_id && r.type !== 'SYSTEM' && r.type !== 'ENCRYPTED')
     .map((r) => r.id);
   const texts = rows.filter((r) => r.type === 'TEXT').map((r) => r.id);
-  const [replies, attachments, receipts, voices, calls, threads, previews] = await Promise.all([
+  const pollRows = rows.filter((r) => r.type === 'POLL');
+  const [replies, attachments, receipts, voices, calls, threads, previews, polls] = await Promise.all([
     replyIds.length
       ? db.selectFrom('messages').select(['id', 'content', 'deleted_at']).where('id', 'in', replyIds).execute()
       : Promise.resolve([]),
@@ -167,6 +176,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       : Promise.resolve([]),
     threadSummaries(db, rootIds),
     previewsOf(db, texts),
+    pollsOf(db, pollRows, viewerId ? { userId: viewerId } : 'others'),
   ]);
   const voiceBy = new Map(
     voices.map((v) => [v.message_id, { durationMs: Number(v.duration_ms), waveform: parseWaveform(v.waveform) }]),
@@ -206,6 +216,7 @@ export async function toMessages(db: Database, rows: MessageRow[]): Promise<Mess
       ...rowExtras(r),
       ...(threads.has(r.id) ? { thread: threads.get(r.id) } : {}),
       ...(previews.has(r.id) ? { preview: previews.get(r.id) } : {}),
+      ...(polls.has(r.id) ? { poll: polls.get(r.id) } : {}),
     };
   });
 }

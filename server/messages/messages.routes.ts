@@ -56,7 +56,7 @@ export const messagesRoutes = fp(
       const rows = await q.execute();
       const hasMore = rows.length > query.limit;
       const page = rows.slice(0, query.limit).reverse();
-      return { messages: await toMessages(db, page), hasMore };
+      return { messages: await toMessages(db, page, userId), hasMore };
     });
 
     const send = createMessageSender({ db, lists, realtime, push, blocks, previews });

@@ -128,7 +128,7 @@ export const searchRoutes = fp(
           ? await postgresMatches(db, tsQuery(parts), filter)
           : await sqliteMatches(db, fts5Match(parts), filter);
         const page = rows.slice(0, query.limit);
-        const messages = await toMessages(db, page);
+        const messages = await toMessages(db, page, userId);
         return {
           results: messages.map((message) => ({
             conversationId: message.conversationId,

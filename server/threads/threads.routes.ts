@@ -48,7 +48,7 @@ export const threadsRoutes = fp(
       const [rows, following] = await Promise.all([q.execute(), isFollowing(db, root.id, userId)]);
       const hasMore = rows.length > query.limit;
       const page = rows.slice(0, query.limit).reverse();
-      const [rootView, messages] = await Promise.all([toMessages(db, [root]), toMessages(db, page)]);
+      const [rootView, messages] = await Promise.all([toMessages(db, [root]), toMessages(db, page, userId)]);
       return { root: rootView[0] as NonNullable<(typeof rootView)[0]>, messages, hasMore, following };
     });
 

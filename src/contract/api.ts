@@ -43,10 +43,12 @@ import {
   Id,
   IsoDate,
   Message,
+  NewPoll,
   NUL_MESSAGE,
   noNul,
   ParticipantRole,
   Password,
+  PollInfo,
   PresenceStatus,
   PublicUser,
   ReactionEmoji,
@@ -56,7 +58,7 @@ import {
   Username,
   VoiceInfo,
 } from './entities';
-import { LIMITS } from './limits';
+import { LIMITS, POLL } from './limits';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
 import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
@@ -473,6 +475,16 @@ export const FollowedThread = z.object({ conversationId: Id, root: Message, unre
 export const FollowedThreadsResponse = z.object({ threads: z.array(FollowedThread) });
 /** «Обсуждения» in a group on or off (owner or admins). */
 export const ThreadsSettingBody = z.strictObject({ conversationId: Id, enabled: z.boolean() });
+/** A poll's vote: the options chosen (one unless it is multiple choice); retracting and closing name the poll. */
+export const PollVoteBody = z.strictObject({
+  messageId: Id,
+  optionIds: z
+    .array(z.string().max(8))
+    .min(1, 'Выберите вариант ответа')
+    .max(POLL.optionsMax, `Вариантов ответа — не больше ${POLL.optionsMax}`),
+});
+export const PollBody = z.strictObject({ messageId: Id });
+export const PollResponse = z.object({ conversationId: Id, messageId: Id, poll: PollInfo });
 export const SearchResponse = z.object({ results: z.array(SearchResult), nextBefore: Id.nullable() });
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
@@ -591,6 +603,10 @@ export const api = {
   readThread: route('readThread', { body: ReadThreadBody, response: Ok }),
   followedThreads: route('followedThreads', { response: FollowedThreadsResponse }),
   threadsSetting: route('threadsSetting', { body: ThreadsSettingBody, response: MembershipResponse }),
+  createPoll: route('createPoll', { body: NewPoll, response: MessageResponse }),
+  votePoll: route('votePoll', { body: PollVoteBody, response: PollResponse }),
+  retractVote: route('retractVote', { body: PollBody, response: PollResponse }),
+  closePoll: route('closePoll', { body: PollBody, response: PollResponse }),
   search: route('search', { query: SearchQuery, response: SearchResponse }),
   pushKey: route('pushKey', { response: PushKeyResponse }),
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),

@@ -2,7 +2,7 @@
 // request bodies use z.strictObject so unknown fields are refused at the edge.
 import { z } from 'zod';
 import { isSingleEmoji } from './emoji';
-import { LIMITS, VOICE } from './limits';
+import { LIMITS, POLL, VOICE } from './limits';
 import { MESSAGE_PRIVACY } from './message-privacy';
 
 /** Server ids are UUIDs; the charset keeps NUL and other bytes PostgreSQL refuses out of queries (a 400, not a 500). */
@@ -93,7 +93,8 @@ export type Reaction = z.infer<typeof Reaction>;
  * by the server alone; SendType is what a client may post. ENCRYPTED is a secret chat's message: `content` is MLS
  * ciphertext in base64 (POST /api/secret/send), which only the members' devices can read (docs/secret-chats.md).
  */
-export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL', 'SYSTEM', 'ENCRYPTED']);
+// POLL: a poll («Опрос», docs/behaviour.md §10.33 Polls) made by POST /api/polls; `content` is its question.
+export const MessageType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE', 'CALL', 'SYSTEM', 'ENCRYPTED', 'POLL']);
 export type MessageType = z.infer<typeof MessageType>;
 export const SendType = z.enum(['TEXT', 'IMAGE', 'FILE', 'VOICE']);
 export type SendType = z.infer<typeof SendType>;
@@ -163,6 +164,90 @@ export const SystemInfo = z.object({
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 
+/** One option of a poll with its votes; `voters` (who chose it) only in a poll that is not anonymous. */
+export const PollOption = z.object({
+  id: z.string(),
+  text: z.string(),
+  votes: z.number().int(),
+  voters: z.array(Id).optional(),
+});
+export type PollOption = z.infer<typeof PollOption>;
+
+/**
+ * A poll as one member sees it: the options with their counts (live for everyone), how many people voted, and what
+ * is the viewer's own: `mine` (the options they chose), and in a quiz the right option and the explanation, only
+ * once they voted or the poll is closed.
+ */
+export const PollInfo = z.object({
+  question: z.string(),
+  options: z.array(PollOption),
+  multiple: z.boolean(),
+  anonymous: z.boolean(),
+  quiz: z.boolean(),
+  closed: z.boolean(),
+  /** Distinct people who voted (the base of the percentages). */
+  voterCount: z.number().int(),
+  /** Grows with every change of votes or closing: an older update arriving late is ignored. */
+  version: z.number().int(),
+  /** The viewer's choice; absent in an event to others (each keeps their own). */
+  mine: z.array(z.string()).optional(),
+  correctOptionId: z.string().nullable().optional(),
+  explanation: z.string().nullable().optional(),
+});
+export type PollInfo = z.infer<typeof PollInfo>;
+
+const pollText = (max: number, tooLong: string) =>
+  z
+    .string()
+    .max(max, tooLong)
+    .refine(noNul, NUL_MESSAGE)
+    .transform((s) => s.trim());
+
+/** What «Создать опрос» sends (POST /api/polls). */
+export const NewPoll = z
+  .strictObject({
+    conversationId: Id,
+    question: pollText(POLL.questionMax, `Вопрос — не длиннее ${POLL.questionMax} символов`).refine(
+      (s) => s.length > 0,
+      'Напишите вопрос',
+    ),
+    options: z
+      .array(pollText(POLL.optionMax, `Вариант ответа — не длиннее ${POLL.optionMax} символов`))
+      .min(POLL.optionsMin, `Нужно хотя бы ${POLL.optionsMin} варианта ответа`)
+      .max(POLL.optionsMax, `Вариантов ответа — не больше ${POLL.optionsMax}`)
+      .refine((o) => o.every((s) => s.length > 0), 'Вариант ответа не может быть пустым')
+      .refine(
+        (o) => new Set(o.map((s) => s.toLocaleLowerCase('ru'))).size === o.length,
+        'Варианты ответа не должны повторяться',
+      ),
+    multiple: z.boolean().default(false),
+    anonymous: z.boolean().default(false),
+    /** A quiz: the index of its one right option (a quiz is single choice). */
+    correctOption: z
+      .number()
+      .int()
+      .min(0)
+      .max(POLL.optionsMax - 1)
+      .nullable()
+      .default(null),
+    explanation: pollText(POLL.explanationMax, `Пояснение — не длиннее ${POLL.explanationMax} символов`)
+      .nullable()
+      .default(null),
+  })
+  .refine((p) => p.correctOption === null || p.correctOption < p.options.length, {
+    message: 'Правильный ответ должен быть одним из вариантов',
+    path: ['correctOption'],
+  })
+  .refine((p) => p.correctOption === null || !p.multiple, {
+    message: 'В викторине выбирают один ответ',
+    path: ['multiple'],
+  })
+  .refine((p) => p.correctOption !== null || !p.explanation, {
+    message: 'Пояснение бывает только у викторины',
+    path: ['explanation'],
+  });
+export type NewPoll = z.input<typeof NewPoll>;
+
 export const ForwardedFrom = z.object({ userId: Id, name: z.string() });
 export type ForwardedFrom = z.infer<typeof ForwardedFrom>;
 
@@ -214,6 +299,8 @@ export const Message = z.object({
   call: CallInfo.nullable().optional(),
   /** SYSTEM entries only. */
   system: SystemInfo.nullable().optional(),
+  /** POLL messages only. */
+  poll: PollInfo.nullable().optional(),
   /** A forwarded copy: who wrote the original, with the name they had when it was forwarded. */
   forwardedFrom: ForwardedFrom.nullable().optional(),
   /** The members mentioned (@name), by id: the text shows their current names. */

@@ -4,6 +4,7 @@ export const SERVER_EVENT_NAMES = [
   'message:new',
   'message:notify',
   'thread:reply',
+  'poll:updated',
   'thread:read',
   'message:deleted',
   'message:edited',

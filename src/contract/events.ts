@@ -13,6 +13,7 @@ import {
   Message,
   PresenceStatus,
   Reaction,
+  PollInfo,
   Receipt,
   ThreadSummary,
 } from './entities';
@@ -91,6 +92,11 @@ export const serverEvents = {
   /** One read a thread, or followed or unfollowed it: every tab of theirs (the «Обсуждения» count). */
   'thread:read': z.object({ rootId: Id }),
   /** A thread reply's deletion carries its root and the root's summary as it is now. */
+  /**
+   * A poll's votes changed or it was closed: the chat's joined sockets (without `mine`), and the voter's own sockets
+   * (with it). An anonymous poll's payload names nobody.
+   */
+  'poll:updated': z.object({ conversationId: Id, messageId: Id, poll: PollInfo }),
   'message:deleted': z.object({
     conversationId: Id,
     messageId: Id,

@@ -1,4 +1,12 @@
 // Business constants (docs/behaviour.md §9) and server-side limits the seed leaves open ("not shown").
+/** Polls («Опрос», docs/behaviour.md §10.33 Polls): the question, the options and a quiz's explanation. */
+export const POLL = {
+  questionMax: 300,
+  optionsMin: 2,
+  optionsMax: 10,
+  optionMax: 100,
+  explanationMax: 200,
+} as const;
 export const LIMITS = {
   usernameMin: 3,
   usernameMax: 32,

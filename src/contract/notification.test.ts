@@ -25,6 +25,7 @@ describe('notification text', () => {
     expect(messagePreview('TEXT', 'я'.repeat(500))).toHaveLength(PUSH.previewChars);
     expect(messagePreview('IMAGE', 'x')).toBe('Фото');
     expect(messagePreview('FILE', 'x')).toBe('Файл');
+    expect(messagePreview('POLL', 'Куда идём?')).toBe('📊 Опрос: Куда идём?');
     expect(messageBody(1, 'Привет')).toBe('Привет');
     expect(messageBody(1, null)).toBe('Новое сообщение');
     expect(messageBody(3, 'Привет')).toBe('3 новых сообщения');

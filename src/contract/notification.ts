@@ -2,6 +2,7 @@
 // by the service worker (a Web Push while the tab is closed, src/sw/service-worker.ts) and by the server (the push
 // payload, server/push/). Plain TypeScript, no zod: the service worker bundles it.
 import type { MessageType } from './entities';
+import { pollPreview } from './poll';
 
 /** Web Push and notification limits (server/push/, src/sw/service-worker.ts). */
 export const PUSH = {
@@ -50,7 +51,7 @@ export function messagePreview(type: MessageType, content: string): string {
   if (type === 'FILE') return NOTIFICATION_TEXT.file;
   // A secret chat's message is ciphertext to the server: the notification says only that one came.
   if (type === 'ENCRYPTED') return NOTIFICATION_TEXT.hidden;
-  const text = content.replace(/\s+/g, ' ').trim();
+  const text = (type === 'POLL' ? pollPreview(content) : content).replace(/\s+/g, ' ').trim();
   return text.length > PUSH.previewChars ? `${text.slice(0, PUSH.previewChars - 1)}…` : text;
 }
 

@@ -30,6 +30,7 @@ import * as m027 from './027_group_history';
 import * as m028 from './028_threads';
 import * as m029 from './029_link_previews';
 import * as m032 from './032_key_package_last_resort';
+import * as m031 from './031_polls';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '028_threads': m028,
   '029_link_previews': m029,
   '032_key_package_last_resort': m032,
+  '031_polls': m031,
 };

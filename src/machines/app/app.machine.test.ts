@@ -33,6 +33,8 @@ const viewOwned = [
   'blocking',
   'conversationInfo',
   'historySetting',
+  'pollComposer',
+  'pollVotes',
   'directory',
   'memberCard',
   'memberWrite',

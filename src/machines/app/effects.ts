@@ -61,6 +61,8 @@ export const effects = {
   historySetting: {
     wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireHistorySetting(s)),
   },
+  pollComposer: { wired: (s: Services) => import('./wiring/polls').then((m) => m.wirePollComposer(s)) },
+  pollVotes: { wired: (s: Services) => import('./wiring/polls').then((m) => m.wirePollVotes(s)) },
   threadPanel: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireThreadPanel(s)) },
   followedThreads: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireFollowedThreads(s)) },
   registrationMode: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wireRegistrationMode(s)) },

@@ -36,6 +36,7 @@ import { reportsActors } from '../reports/actors';
 import { searchActors } from '../search/actors';
 import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
+import { pollsActors } from '../polls/actors';
 import { threadsActors } from '../threads/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
@@ -69,6 +70,7 @@ const lines = {
   ...inviteCodesActors,
   ...secretChatsActors,
   ...threadsActors,
+  ...pollsActors,
 } as const;
 
 type Lines = typeof lines;

@@ -24,6 +24,7 @@ import { LazyConversationSearchBar } from '../search/index';
 import { useSecretNotices } from '../secretChats/deferred';
 import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
+import { PollCardsContext, PollComposerSection, usePollVotes } from '../polls/index';
 import { LazyThreadPanel, useThreadPanel } from '../threads/index';
 import type { useChatActions } from './useChatActions';
 import type { useChatsPage } from './useChatsPage';
@@ -82,6 +83,10 @@ function ConversationPaneBody(props: ConversationPaneProps) {
     onAction: act,
     onMoreReactions: actions.onMoreReactions,
   });
+  // «Опрос» from «Прикрепить» (not in a secret chat: the server could not count encrypted votes); the cards' actor.
+  const [pollOpen, setPollOpen] = useState(false);
+  const closePoll = useCallback(() => setPollOpen(false), []);
+  const pollVotes = usePollVotes();
   const sel = actions.selection;
   const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
   // A search hit that is a thread reply (here or in the list's search) opens the thread at it.
@@ -103,85 +108,89 @@ function ConversationPaneBody(props: ConversationPaneProps) {
     : undefined;
   return (
     <div className="conv-with-info">
-      <LazyConversationView
-        {...view}
-        onSearch={search.show}
-        onInfo={showInfo}
-        onVerify={secret ? () => setVerifying(true) : undefined}
-        blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
-        searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
-        selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
-        selectionBar={
-          sel.selecting ? (
-            <SelectionBar
-              count={sel.count}
-              deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
-              onForward={() => sel.forward(view.rows)}
-              onCopy={() => sel.copy(view.rows)}
-              onDelete={() => sel.remove(view.rows)}
-              onCancel={sel.clear}
-            />
-          ) : null
-        }
-        notice={
-          props.selectedEntry?.conversation.secret ? (
-            <Suspense fallback={null}>
-              <LazySecretChatNotice conversationId={props.conversationId} names={nameOf} />
-            </Suspense>
-          ) : null
-        }
-        overlays={
-          <>
-            <RemovalPrompt {...actions.removal} />
-            {sel.copied && (
-              <div className="toast" role="status">
-                Скопировано
-              </div>
-            )}
-            {sel.copyError && (
-              <div className="toast" role="alert">
-                {sel.copyError}
-              </div>
-            )}
-            {verifying && (
-              <LazySecretVerifyDialog
-                userId={props.me}
-                conversationId={props.conversationId}
-                names={names}
-                onClose={closeVerify}
+      <PollCardsContext.Provider value={pollVotes}>
+        <LazyConversationView
+          {...view}
+          composer={secret ? view.composer : { ...view.composer, onPoll: () => setPollOpen(true) }}
+          onSearch={search.show}
+          onInfo={showInfo}
+          onVerify={secret ? () => setVerifying(true) : undefined}
+          blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
+          searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+          selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
+          selectionBar={
+            sel.selecting ? (
+              <SelectionBar
+                count={sel.count}
+                deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
+                onForward={() => sel.forward(view.rows)}
+                onCopy={() => sel.copy(view.rows)}
+                onDelete={() => sel.remove(view.rows)}
+                onCancel={sel.clear}
               />
-            )}
-            {actions.forwarding && (
-              <LazyForwardDialog
-                messageIds={actions.forwarding}
-                chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
-                onClose={actions.closeForward}
-              />
-            )}
-            {actions.infoFor && (
-              <LazyMessageInfoDialog
-                messageId={actions.infoFor}
-                names={names}
-                isGroup={props.selectedEntry?.conversation.isGroup ?? false}
-                onClose={actions.closeInfo}
-              />
-            )}
-            {actions.reportingOn && (
-              <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
-            )}
-            {actions.reactingTo && (
-              <LazyEmojiPicker
-                label="Реакция"
-                onPick={(emoji) => {
-                  if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
-                  actions.closeReacting();
-                }}
-                onClose={actions.closeReacting}
-              />
-            )}
-          </>
-        }
-      />
+            ) : null
+          }
+          notice={
+            props.selectedEntry?.conversation.secret ? (
+              <Suspense fallback={null}>
+                <LazySecretChatNotice conversationId={props.conversationId} names={nameOf} />
+              </Suspense>
+            ) : null
+          }
+          overlays={
+            <>
+              <RemovalPrompt {...actions.removal} />
+              {sel.copied && (
+                <div className="toast" role="status">
+                  Скопировано
+                </div>
+              )}
+              {sel.copyError && (
+                <div className="toast" role="alert">
+                  {sel.copyError}
+                </div>
+              )}
+              {verifying && (
+                <LazySecretVerifyDialog
+                  userId={props.me}
+                  conversationId={props.conversationId}
+                  names={names}
+                  onClose={closeVerify}
+                />
+              )}
+              {actions.forwarding && (
+                <LazyForwardDialog
+                  messageIds={actions.forwarding}
+                  chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                  onClose={actions.closeForward}
+                />
+              )}
+              {actions.infoFor && (
+                <LazyMessageInfoDialog
+                  messageId={actions.infoFor}
+                  names={names}
+                  isGroup={props.selectedEntry?.conversation.isGroup ?? false}
+                  onClose={actions.closeInfo}
+                />
+              )}
+              {actions.reportingOn && (
+                <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
+              )}
+              {pollOpen && <PollComposerSection conversationId={props.conversationId} onClose={closePoll} />}
+              {actions.reactingTo && (
+                <LazyEmojiPicker
+                  label="Реакция"
+                  onPick={(emoji) => {
+                    if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
+                    actions.closeReacting();
+                  }}
+                  onClose={actions.closeReacting}
+                />
+              )}
+            </>
+          }
+        />
+      </PollCardsContext.Provider>
       {thread.rootId && !info && (
         <ThreadSide
           key={thread.rootId}

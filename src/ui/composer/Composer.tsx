@@ -49,6 +49,8 @@ export interface ComposerProps {
   recorder?: RecorderPanel | null;
   /** The «@» list of a group (absent in direct chats). */
   mentions?: MentionPickerView | null;
+  /** «Опрос» in the «Прикрепить» menu (groups and direct chats, not secret ones); absent: «Прикрепить» picks files. */
+  onPoll?(): void;
 }
 
 const MAX_INPUT_PX = 160;
@@ -61,6 +63,7 @@ export function Composer(props: ComposerProps) {
   const area = useRef<HTMLTextAreaElement | null>(null);
   const emojiButton = useRef<HTMLButtonElement>(null);
   const [emojiAt, setEmojiAt] = useState<{ left: number; bottom: number } | null>(null);
+  const [attachMenu, setAttachMenu] = useState(false);
   const length = props.text.trim().length;
   const over = length > LIMITS.messageTextMax;
 
@@ -227,7 +230,9 @@ export function Composer(props: ComposerProps) {
           aria-label="Прикрепить"
           title="Прикрепить"
           disabled={props.readOnly}
-          onClick={() => picker.current?.click()}
+          aria-haspopup={props.onPoll ? 'menu' : undefined}
+          aria-expanded={props.onPoll ? attachMenu : undefined}
+          onClick={() => (props.onPoll ? setAttachMenu((open) => !open) : picker.current?.click())}
         >
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
             <path
@@ -240,6 +245,19 @@ export function Composer(props: ComposerProps) {
             />
           </svg>
         </button>
+        {attachMenu && props.onPoll && (
+          <AttachMenu
+            onFiles={() => {
+              setAttachMenu(false);
+              picker.current?.click();
+            }}
+            onPoll={() => {
+              setAttachMenu(false);
+              props.onPoll?.();
+            }}
+            onClose={() => setAttachMenu(false)}
+          />
+        )}
         <input ref={picker} type="file" multiple hidden onChange={onPick} data-testid="attach-input" />
         <textarea
           ref={setArea}
@@ -312,5 +330,30 @@ export function Composer(props: ComposerProps) {
         )}
       </div>
     </form>
+  );
+}
+
+/** «Прикрепить»'s menu: files and pictures, or a poll. Escape closes it; the first item takes the focus. */
+function AttachMenu(props: { onFiles(): void; onPoll(): void; onClose(): void }) {
+  return (
+    <div
+      className="attach-menu"
+      role="menu"
+      aria-label="Прикрепить"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          props.onClose();
+        }
+      }}
+    >
+      {/* biome-ignore lint/a11y/noAutofocus: a menu opened by a click gives its first item the focus */}
+      <button type="button" role="menuitem" className="attach-menu-item" autoFocus onClick={props.onFiles}>
+        Файл или фото
+      </button>
+      <button type="button" role="menuitem" className="attach-menu-item" onClick={props.onPoll}>
+        Опрос
+      </button>
+    </div>
   );
 }

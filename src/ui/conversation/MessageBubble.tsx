@@ -7,6 +7,7 @@
 import { type KeyboardEvent, type MouseEvent, memo, Suspense, useState } from 'react';
 
 import { UPLOAD_FAILED } from '../../machines/composer/index';
+import { PollSlot } from '../polls/index';
 import { LazyEncryptedText } from '../secretChats/index';
 import { lazyView } from '../shared/lazy-view';
 import { useLongPress } from '../shared/useLongPress';
@@ -232,6 +233,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
           <LazyVoicePlayer url={row.voice.url} durationMs={row.voice.durationMs} waveform={row.voice.waveform} />
         )}
         {row.call && <CallEntry {...row.call} onCallBack={props.onCallBack} />}
+        {row.poll && <PollSlot messageId={row.id} poll={row.poll} />}
         {row.pending?.files.some((f) => !f.done) && (
           <ul className="msg-uploads" aria-label="Загрузка файлов">
             {row.pending.files.map((f) => (

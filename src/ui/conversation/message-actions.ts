@@ -37,8 +37,9 @@ export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuIte
   if (options.threads && !entry && row.type !== 'ENCRYPTED' && !row.threadRootId)
     items.push({ action: 'thread', label: 'Ответить в обсуждении' });
   if (row.text) items.push({ action: 'copy', label: 'Копировать текст' });
-  // An ENCRYPTED message cannot be forwarded (the server refuses it): its text exists only on the devices.
-  if (!entry && row.type !== 'ENCRYPTED') items.push({ action: 'forward', label: 'Переслать' });
+  // An ENCRYPTED message cannot be forwarded (the server refuses it): its text exists only on the devices. Nor a
+  // poll: its votes belong to its chat (docs/behaviour.md §10.33 Polls).
+  if (!entry && row.type !== 'ENCRYPTED' && row.type !== 'POLL') items.push({ action: 'forward', label: 'Переслать' });
   if (options.canPin && !entry)
     items.push(
       options.pinned.has(row.id) ? { action: 'unpin', label: 'Открепить' } : { action: 'pin', label: 'Закрепить' },

@@ -129,10 +129,23 @@ export function useConversationPane(options: {
       }),
     [secretDevice, conversationId],
   );
+  // A group's owner and admins may close anyone's poll (docs/behaviour.md §10.33 Polls).
+  const admin = Boolean(
+    isGroup && entry?.conversation.participants.some((p) => p.user.id === me && p.role !== 'MEMBER'),
+  );
   const rows = useMemo(
     () =>
-      messageRows(messages, outbox, { me, conversationId, isGroup, people, unreadFrom, secret, lines: options.lines }),
-    [messages, outbox, me, conversationId, isGroup, people, unreadFrom, secret, options.lines],
+      messageRows(messages, outbox, {
+        me,
+        conversationId,
+        isGroup,
+        people,
+        unreadFrom,
+        secret,
+        lines: options.lines,
+        admin,
+      }),
+    [messages, outbox, me, conversationId, isGroup, people, unreadFrom, secret, options.lines, admin],
   );
   const gallery = useMemo(() => galleryOf(rows), [rows]);
   const lightbox = useMemo(() => {

@@ -1,6 +1,7 @@
 // Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
 import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
+import type { PollRowView } from '../polls/index';
 import {
   type AvatarView,
   conversationTitle,
@@ -113,6 +114,8 @@ export interface MessageRow {
   threadRootId?: string | null;
   /** The message has a link card (its state is the conversation's child 'previewCard:<id>'). */
   hasPreview?: boolean;
+  /** A poll: as the server last said, who may close it, and the names of those who voted (non-anonymous). */
+  poll?: PollRowView | null;
   /** A group's SYSTEM entry: its words («Анна добавил(а) участника: Борис»), shown centred, without a bubble. */
   system?: string | null;
   delivery: Delivery | null;
@@ -167,6 +170,8 @@ export function messageRows(
     secret?: Readonly<Record<string, SecretText>>;
     /** Lines of the device's own (a secret chat's «новое устройство»), placed among the messages by time. */
     lines?: { key: string; at: string; text: string }[];
+    /** The user is the group's owner or an admin (closes anyone's poll). */
+    admin?: boolean;
   },
 ): MessageRow[] {
   const { me, people } = options;
@@ -196,7 +201,8 @@ export function messageRows(
       at,
       type: m.type,
       // An ENCRYPTED message's content is ciphertext: its text is what this device decrypted (or kept when sent).
-      text: m.type === 'ENCRYPTED' ? '' : m.content,
+      // A poll's question is its card's (PollCard), not a text of the bubble.
+      text: m.type === 'ENCRYPTED' || m.type === 'POLL' ? '' : m.content,
       encrypted:
         m.type === 'ENCRYPTED'
           ? { conversationId: m.conversationId, ciphertext: m.content, createdAt: m.createdAt, senderId: m.senderId }
@@ -210,6 +216,15 @@ export function messageRows(
         ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }
         : null,
       system: m.system ? systemText(m.system) : null,
+      poll: m.poll
+        ? {
+            info: m.poll,
+            canClose: own || Boolean(options.admin),
+            names: Object.fromEntries(
+              m.poll.options.flatMap((o) => o.voters ?? []).map((id) => [id, id === me ? 'Вы' : name(id)]),
+            ),
+          }
+        : null,
       thread: m.thread?.replyCount
         ? {
             label: repliesText(m.thread.replyCount),
@@ -227,7 +242,10 @@ export function messageRows(
       unreadDivider: m.id === options.unreadFrom,
       edited: editedAt ? editedTitle(new Date(editedAt), now) : null,
       // A secret message's edit is an encrypted message of its own: once this device has read the text.
-      editable: own && (m.type === 'ENCRYPTED' ? read !== null : m.type === 'TEXT' || m.content.length > 0),
+      editable:
+        own &&
+        m.type !== 'POLL' &&
+        (m.type === 'ENCRYPTED' ? read !== null : m.type === 'TEXT' || m.content.length > 0),
       reactions: reactions.map((r) => ({
         emoji: r.emoji,
         count: r.userIds.length,

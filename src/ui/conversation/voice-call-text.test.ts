@@ -56,6 +56,7 @@ describe('voice and call words', () => {
       'Пропущенный звонок',
     );
     expect(entryPreview({ ...base, type: 'TEXT', content: 'привет' } as Message, 'b')).toBeNull();
+    expect(entryPreview({ ...base, type: 'POLL', content: 'Куда идём?' } as Message, 'b')).toBe('📊 Опрос: Куда идём?');
     expect(entryPreview(undefined, 'b')).toBeNull();
   });
 });

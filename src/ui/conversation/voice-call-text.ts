@@ -2,6 +2,7 @@
 // «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
 import type { CallInfo, Message } from '../../contract/entities';
 import { clock } from '../../contract/format';
+import { pollPreview } from '../../contract/poll';
 import { systemText } from './system-text';
 
 export { clock };
@@ -28,11 +29,12 @@ export function callLabel(call: CallInfo, me: string): string {
 export const isMissedFor = (call: CallInfo, me: string) =>
   call.callerId !== me && (call.outcome === 'missed' || call.outcome === 'cancelled');
 
-/** The list's one-line preview of a voice message, a call or a group's SYSTEM entry; null for other messages. */
+/** The list's one-line preview of a voice message, a call, a poll or a group's SYSTEM entry; null for other messages. */
 export function entryPreview(message: Message | undefined, me: string | null): string | null {
   if (!message) return null;
   if (message.type === 'VOICE' && message.voice) return voicePreview(message.voice.durationMs);
   if (message.type === 'CALL' && message.call) return callLabel(message.call, me ?? '');
   if (message.type === 'SYSTEM' && message.system) return systemText(message.system);
+  if (message.type === 'POLL') return pollPreview(message.content);
   return null;
 }

@@ -123,6 +123,26 @@ describeModel({
         thread: { replyCount: 1, lastReplyAt: EDITED_AT, repliers: ['u2'] },
       },
     ]),
+    'conversation.poll': oneAtATime(() => [
+      {
+        type: 'conversation.poll',
+        conversationId: 'c1',
+        messageId: 'm1',
+        poll: {
+          question: 'Куда?',
+          options: [
+            { id: '0', text: 'Кино', votes: 1 },
+            { id: '1', text: 'Театр', votes: 0 },
+          ],
+          multiple: false,
+          anonymous: true,
+          quiz: false,
+          closed: false,
+          voterCount: 1,
+          version: 1,
+        },
+      },
+    ]),
     'conversation.react': oneAtATime(() => [
       { type: 'conversation.react', messageId: 'm1', emoji: '❤️' },
       { type: 'conversation.react', messageId: 'gone', emoji: '❤️' },

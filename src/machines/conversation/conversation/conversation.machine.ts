@@ -270,6 +270,7 @@ export const conversationMachine = setup({
     'conversation.messageEdited': { guard: 'here', actions: 'take' },
     'conversation.reactions': { guard: 'here', actions: 'take' },
     'conversation.thread': { guard: 'here', actions: 'take' },
+    'conversation.poll': { guard: 'here', actions: 'take' },
     'conversation.messagesHidden': { guard: 'here', actions: ['take', 'refetchShown'] },
     'conversation.pins': { guard: 'here', actions: 'forwardPins' },
     'edit.saved': { actions: 'take' },

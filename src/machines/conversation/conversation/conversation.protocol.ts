@@ -3,7 +3,7 @@
 // its children's reports), what it emits for the view, and its children (the pin bar's state is its child 'pins').
 // Peers and views import this module, never conversation.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
-import type { LinkPreview, Message, Reaction, ThreadSummary } from '../../../contract/entities';
+import type { LinkPreview, Message, PollInfo, Reaction, ThreadSummary } from '../../../contract/entities';
 import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
@@ -87,6 +87,8 @@ export type ConversationEvent =
   | { type: 'conversation.preview'; conversationId: string; messageId: string; preview: LinkPreview | null }
   /** A reply in the thread of one of its messages: the root shows the new «N ответов». */
   | { type: 'conversation.thread'; conversationId: string; rootId: string; thread: ThreadSummary }
+  /** A poll's votes changed or it closed (poll:updated, or the answer to the user's own vote). */
+  | { type: 'conversation.poll'; conversationId: string; messageId: string; poll: PollInfo }
   /** Gives or takes back the user's own reaction (whichever it is not now). */
   | { type: 'conversation.react'; messageId: string; emoji: string }
   | MessageEditParentEvent

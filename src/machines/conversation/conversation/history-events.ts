@@ -9,6 +9,7 @@ import {
   mergeMessages,
   removeMessage,
   removeMessages,
+  setPoll,
   setReactions,
   setThread,
   toggleReaction,
@@ -60,6 +61,8 @@ export function historyAfter(h: History, event: ConversationEvent): Conversation
       });
     case 'conversation.thread':
       return setThread(messages, event.rootId, event.thread);
+    case 'conversation.poll':
+      return setPoll(messages, event.messageId, event.poll);
     // Shown at once; the server's answer (or reactions:update) replaces it.
     case 'conversation.react': {
       const current = messages.find((m) => m.id === event.messageId)?.reactions ?? [];

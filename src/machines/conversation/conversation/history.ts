@@ -1,5 +1,6 @@
 // Pure rules for a conversation's message history, shared by the conversation and chats machines.
-import type { Message, Reaction, ThreadSummary } from '../../../contract/entities';
+import type { Message, PollInfo, Reaction, ThreadSummary } from '../../../contract/entities';
+import { mergePoll } from '../../../contract/poll';
 
 /** The list needs a positive index for the first row that only decreases as older pages are prepended (virtua shifts on it). */
 export const FIRST_ITEM_INDEX = 10_000_000;
@@ -112,6 +113,13 @@ export function setReactions(history: Message[], messageId: string, reactions: R
 /** The root's thread summary as the server last told it (thread:reply); other messages stay as they are. */
 export function setThread(history: Message[], rootId: string, thread: ThreadSummary): Message[] {
   return history.some((m) => m.id === rootId) ? history.map((m) => (m.id === rootId ? { ...m, thread } : m)) : history;
+}
+
+/** A poll's votes as the server says they are now (an older update than the one shown changes nothing). */
+export function setPoll(history: Message[], messageId: string, poll: PollInfo): Message[] {
+  return history.some((m) => m.id === messageId)
+    ? history.map((m) => (m.id === messageId ? { ...m, poll: mergePoll(m.poll, poll) } : m))
+    : history;
 }
 
 /** Whether this user gave this reaction to the message. */

@@ -52,6 +52,12 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
             thread: p.thread,
           }
         : null,
+    'poll:updated': (p) => ({
+      type: 'conversation.poll',
+      conversationId: p.conversationId,
+      messageId: p.messageId,
+      poll: p.poll,
+    }),
     'receipts:update': (p) => ({
       type: 'conversation.receipts',
       conversationId: p.conversationId,

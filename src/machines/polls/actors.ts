@@ -1,0 +1,17 @@
+// The polls feature's actors («Опрос», docs/behaviour.md §10.33 Polls) as the app registers them: each line says what
+// the actor is and how long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides
+// their effects (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const pollsActors = {
+  pollComposer: {
+    load: () => import('./pollComposer/pollComposer.machine').then((m) => m.pollComposerMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  pollVotes: {
+    load: () => import('./pollVotes/pollVotes.machine').then((m) => m.pollVotesMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
+} as const satisfies ActorLines;
