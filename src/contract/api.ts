@@ -471,6 +471,41 @@ export const FollowedThread = z.object({ conversationId: Id, root: Message, unre
 export const FollowedThreadsResponse = z.object({ threads: z.array(FollowedThread) });
 /** «Обсуждения» in a group on or off (owner or admins). */
 export const ThreadsSettingBody = z.strictObject({ conversationId: Id, enabled: z.boolean() });
+// «Отправить позже» and «Напомнить» (docs/behaviour.md §10.32): the server sends them at their time.
+/** An ISO time a client gives for a scheduled send (the server checks it is ahead and within SCHEDULE.maxAheadMs). */
+export const ScheduleTime = z
+  .string()
+  .max(40)
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'Укажите дату и время');
+export const ScheduledKind = z.enum(['message', 'reminder']);
+export const ScheduledItem = z.object({
+  id: Id,
+  kind: ScheduledKind,
+  conversationId: Id,
+  /** A message's text, or what a reminder will quote. */
+  content: z.string(),
+  sendAt: IsoDate,
+  /** 'failed': the time came and it could not go (`failure` says why); sent ones leave the list. */
+  status: z.enum(['pending', 'failed']),
+  failure: z.string().nullable(),
+  /** A reminder's message. */
+  sourceMessageId: Id.nullable(),
+  createdAt: IsoDate,
+});
+export type ScheduledItem = z.infer<typeof ScheduledItem>;
+const ScheduledText = z
+  .string()
+  .max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`)
+  .refine(noNul, NUL_MESSAGE)
+  .refine((s) => s.trim().length > 0, 'Сообщение не может быть пустым');
+export const ScheduleBody = z.strictObject({ conversationId: Id, content: ScheduledText, sendAt: ScheduleTime });
+export const EditScheduledBody = z.strictObject({ content: ScheduledText.optional(), sendAt: ScheduleTime.optional() });
+export const ScheduledParams = z.strictObject({ id: Id });
+export const ScheduledResponse = z.object({ item: ScheduledItem });
+export const ScheduledListResponse = z.object({ items: z.array(ScheduledItem) });
+export const SendScheduledNowResponse = z.object({ message: Message });
+export const RemindBody = z.strictObject({ messageId: Id, remindAt: ScheduleTime });
+
 export const SearchResponse = z.object({ results: z.array(SearchResult), nextBefore: Id.nullable() });
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
@@ -588,6 +623,16 @@ export const api = {
   readThread: route('readThread', { body: ReadThreadBody, response: Ok }),
   followedThreads: route('followedThreads', { response: FollowedThreadsResponse }),
   threadsSetting: route('threadsSetting', { body: ThreadsSettingBody, response: MembershipResponse }),
+  scheduled: route('scheduled', { params: ScheduledParams, response: ScheduledListResponse }),
+  schedule: route('schedule', { body: ScheduleBody, response: ScheduledResponse }),
+  editScheduled: route('editScheduled', {
+    params: ScheduledParams,
+    body: EditScheduledBody,
+    response: ScheduledResponse,
+  }),
+  sendScheduledNow: route('sendScheduledNow', { params: ScheduledParams, response: SendScheduledNowResponse }),
+  deleteScheduled: route('deleteScheduled', { params: ScheduledParams, response: Ok }),
+  remind: route('remind', { body: RemindBody, response: ScheduledResponse }),
   search: route('search', { query: SearchQuery, response: SearchResponse }),
   pushKey: route('pushKey', { response: PushKeyResponse }),
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),

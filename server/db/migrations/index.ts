@@ -28,6 +28,7 @@ import * as m025 from './025_message_privacy';
 import * as m026 from './026_directory_open_groups';
 import * as m027 from './027_group_history';
 import * as m028 from './028_threads';
+import * as m030 from './030_saved_scheduled';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '026_directory_open_groups': m026,
   '027_group_history': m027,
   '028_threads': m028,
+  '030_saved_scheduled': m030,
 };
