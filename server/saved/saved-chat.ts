@@ -1,6 +1,8 @@
 // «Избранное» (docs/behaviour.md §10.31): every account's chat with itself. Made at sign-up, by migration 030 for
 // the accounts that existed, and on the first list read for any that still lack one (an account restored from an
 // older backup). Its id and direct_key follow from the user's id, so two processes making it at once end with one.
+
+import { rememberMembers } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { isUniqueViolation } from '../db/database';
 import { badRequest } from '../http/errors';
@@ -45,6 +47,8 @@ export async function ensureSavedChat(db: Database, userId: string, now: Date = 
           .values({ conversation_id: id, user_id: userId, joined_at: at, role: 'MEMBER' })
           .execute();
       });
+      // Its one member is known from the start: no membership read on the first list or send.
+      rememberMembers(db, id, [userId]);
       made = true;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
