@@ -3,7 +3,7 @@
 // client's picker; no zod here (the client loads none).
 
 /** `\p{RGI_Emoji}` needs the `v` flag (Node 20, Chrome 112): built at run time so older type targets accept it. */
-const SINGLE_EMOJI = /^\p{RGI_Emoji}$/v;
+const SINGLE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
 
 /** The longest emoji kept (a family ZWJ sequence with skin tones is about 35 UTF-16 units). */
 export const EMOJI_MAX_LENGTH = 64;
