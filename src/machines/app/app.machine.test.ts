@@ -19,6 +19,7 @@ const viewOwned = [
   'selection',
   'forwardPicker',
   'messageInfo',
+  'scheduler',
   'chatsLayout',
   'lightbox',
   'devices',

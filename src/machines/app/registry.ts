@@ -33,13 +33,14 @@ import { notificationsActors } from '../notifications/actors';
 import { profileActors } from '../profile/actors';
 import { realtimeActors } from '../realtime/actors';
 import { reportsActors } from '../reports/actors';
+import { scheduledActors } from '../scheduled/actors';
 import { searchActors } from '../search/actors';
 import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
-import { threadsActors } from '../threads/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
 import { themeActors } from '../theme/actors';
+import { threadsActors } from '../threads/actors';
 import { type Effects, effects } from './effects';
 import type { Services } from './services';
 
@@ -69,6 +70,7 @@ const lines = {
   ...inviteCodesActors,
   ...secretChatsActors,
   ...threadsActors,
+  ...scheduledActors,
 } as const;
 
 type Lines = typeof lines;
