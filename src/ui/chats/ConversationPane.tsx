@@ -5,6 +5,7 @@
 
 import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { directPeer, displayName } from '../../contract/format';
+import type { ScheduleDraft } from '../../machines/scheduled/index';
 import { useBlocking } from '../blocking/index';
 import { useConversationPane } from '../conversation/deferred';
 import { LazyConversationView } from '../conversation/index';
@@ -19,6 +20,7 @@ import {
 } from '../messageActions/index';
 import { LazyGroupPicture } from '../profile/index';
 import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
+import { LazyScheduledDialog } from '../scheduled/index';
 import { useConversationSearch, useListFoundThread } from '../search/deferred';
 import { LazyConversationSearchBar } from '../search/index';
 import { useSecretNotices } from '../secretChats/deferred';
@@ -54,6 +56,9 @@ export function ConversationPane(props: ConversationPaneProps) {
   const [verifying, setVerifying] = useState(false);
   const closeVerify = useCallback(() => setVerifying(false), []);
   const thread = useThreadOpen();
+  // «Запланированные» open: with a draft to schedule at once, or the list alone (null).
+  const [scheduling, setScheduling] = useState<{ start: ScheduleDraft | null } | null>(null);
+  const closeScheduling = useCallback(() => setScheduling(null), []);
   const onAction = actions.onAction;
   const showThread = thread.show;
   const act = useCallback<typeof onAction>(
@@ -71,6 +76,7 @@ export function ConversationPane(props: ConversationPaneProps) {
     onCall: props.call,
     onAction: act,
     onMoreReactions: actions.onMoreReactions,
+    onSendLater: secret ? undefined : (text) => setScheduling({ start: { kind: 'message', content: text.trim() } }),
   });
   const sel = actions.selection;
   const anyOthers = view.rows.some((r) => sel.ids.has(r.id) && !r.own);
@@ -96,6 +102,7 @@ export function ConversationPane(props: ConversationPaneProps) {
       <LazyConversationView
         {...view}
         onSearch={search.show}
+        onScheduled={secret ? undefined : () => setScheduling({ start: null })}
         onInfo={showInfo}
         onVerify={secret ? () => setVerifying(true) : undefined}
         blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
@@ -154,6 +161,22 @@ export function ConversationPane(props: ConversationPaneProps) {
                 names={names}
                 isGroup={props.selectedEntry?.conversation.isGroup ?? false}
                 onClose={actions.closeInfo}
+              />
+            )}
+            {scheduling && (
+              <LazyScheduledDialog
+                conversationId={props.conversationId}
+                start={scheduling.start}
+                // A text scheduled from the composer leaves it.
+                onSaved={scheduling.start?.kind === 'message' ? () => view.composer.onText('') : undefined}
+                onClose={closeScheduling}
+              />
+            )}
+            {actions.remindingOf && (
+              <LazyScheduledDialog
+                conversationId={props.conversationId}
+                start={{ kind: 'reminder', messageId: actions.remindingOf.id, content: actions.remindingOf.text }}
+                onClose={actions.closeRemind}
               />
             )}
             {actions.reportingOn && (
