@@ -255,6 +255,36 @@ describe('«Избранное» and scheduled sends on one server', () => {
     await vi.waitFor(() => expect(ps.requests.length).toBe(before + 1), { timeout: 5_000 });
   });
 
+  it('sends nothing for a deleted account and empties its «Избранное»', async () => {
+    const erin = await api.user('erin');
+    await befriend(api, erin, bob);
+    const chat = (await api.post('/api/conversations/with', { userId: bob.user.id }, erin.accessToken)).body
+      .conversation.id;
+    const saved = await savedOf(api, erin);
+    await api.post(
+      '/api/conversations/send',
+      { conversationId: saved, type: 'TEXT', content: 'пароль от сейфа' },
+      erin.accessToken,
+    );
+    expect((await schedule(erin, chat, 'от ушедшей', at(HOUR))).status).toBe(200);
+    expect((await api.post('/api/auth/account/delete', { password: erin.password }, erin.accessToken)).status).toBe(
+      200,
+    );
+    const { db } = srv.server.ctx;
+    expect(
+      await db.selectFrom('scheduled_messages').select('id').where('user_id', '=', erin.user.id).execute(),
+    ).toEqual([]);
+    const notes = await db
+      .selectFrom('messages')
+      .select(['content', 'deleted_at'])
+      .where('conversation_id', '=', saved)
+      .execute();
+    expect(notes.map((n) => [n.content, n.deleted_at !== null])).toEqual([['', true]]);
+    clock.advance(HOUR + 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await history(api, bob, chat)).some((m) => m.content === 'от ушедшей')).toBe(false);
+  });
+
   it('tells an open tab of the reminder', async () => {
     const tab = await connect(srv.url, alice.accessToken);
     const original = (await history(api, alice, direct)).find((m) => m.content === 'привет') as Msg;
