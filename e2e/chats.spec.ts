@@ -132,8 +132,8 @@ test.describe('chats page', () => {
     await expect(A.page.getByRole('menuitem', { name: 'Цитировать' })).toBeFocused();
     await A.page.keyboard.press('ArrowDown');
     await expect(A.page.getByRole('menuitem', { name: 'Копировать текст' })).toBeFocused();
-    // Past «Переслать», «Закрепить», «Выбрать», «Информация» and «Изменить».
-    for (let i = 0; i < 6; i++) await A.page.keyboard.press('ArrowDown');
+    // Past «Переслать», «Напомнить», «Закрепить», «Выбрать», «Информация» and «Изменить».
+    for (let i = 0; i < 7; i++) await A.page.keyboard.press('ArrowDown');
     await expect(A.page.getByRole('menuitem', { name: 'Удалить' })).toBeFocused();
     await axe(A.page, 'message menu open');
     await A.page.keyboard.press('Enter');

@@ -48,6 +48,7 @@ import { pushPlugin } from './push/push.plugin';
 import type { Realtime } from './realtime/gateway';
 import { realtimePlugin } from './realtime/realtime.plugin';
 import type { SessionSockets } from './realtime/socket-sessions';
+import { scheduledRoutes } from './scheduled/scheduled.routes';
 import { searchRoutes } from './search/search.routes';
 import { secretRoutes } from './secret/secret.plugin';
 import { secretBackupRoutes } from './secret/secret-backup';
@@ -165,6 +166,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(messageActionsRoutes);
   app.register(threadsRoutes);
   app.register(pollsRoutes);
+  app.register(scheduledRoutes);
   app.register(receiptsRoutes);
   app.register(searchRoutes);
   app.register(secretRoutes);

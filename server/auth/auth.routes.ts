@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
 import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
+import { ensureSavedChat } from '../saved/saved-chat';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
 import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
@@ -77,6 +78,8 @@ export const authRoutes = fp(
           await db.insertInto('users').values(row).execute();
           // The first account of an empty server administers it.
           if (await claimFirstAdmin(db, row.id)) row.role = 'admin';
+          // «Избранное» from the first moment (docs/behaviour.md §10.31).
+          await ensureSavedChat(db, row.id);
           return { user: toOwnUser(row) };
         } catch (err) {
           if (!isUniqueViolation(err)) throw err;

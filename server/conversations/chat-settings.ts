@@ -2,15 +2,17 @@
 // «Удалить чат». They live on the person's membership row, so every device and tab sees the same; a change is told to
 // the person's tabs (conversation:settings, or conversation:removed for a hidden chat) and drops the membership cache
 // here and on the other processes (it holds the mute the push path reads).
+
 import type { z } from 'zod';
 import type { ChatSettingsBody } from '../../src/contract/api';
-import type { Database } from '../db/database';
 import { LIMITS } from '../../src/contract/limits';
+import type { Database } from '../db/database';
 import { conflict } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
+import { refuseSaved } from '../saved/saved-chat';
+import { FOREVER_AT, settingsOf, TOO_MANY_PINS } from './chat-settings-view';
 import type { Groups } from './group-members';
 import type { ConversationListCache } from './list-cache';
-import { FOREVER_AT, settingsOf, TOO_MANY_PINS } from './chat-settings-view';
 import { forgetMembers, memberOf } from './membership';
 
 export interface ChatSettingsDeps {
@@ -115,6 +117,7 @@ export function createChatSettings({ db, lists, realtime, groups, membersChanged
   /** «Удалить чат»: a direct chat leaves the list (with its history) until a new message; a group is left. */
   async function hide(userId: string, conversationId: string) {
     await memberOf(db, conversationId, userId);
+    await refuseSaved(db, conversationId);
     const direct = await db
       .selectFrom('conversations')
       .select('direct_key')

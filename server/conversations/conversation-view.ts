@@ -66,6 +66,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'c.open',
         'c.history_visible',
         'c.threads_off',
+        'c.saved',
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
@@ -84,6 +85,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'm.forwarded_from_user_id as m_forwarded_from_user_id',
         'm.forwarded_from_name as m_forwarded_from_name',
         'm.mentions as m_mentions',
+        'm.reminder_of as m_reminder_of',
         // Unread messages that mention the user: the chat list's «@».
         (eb) =>
           eb
@@ -121,6 +123,9 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
 const allConversations = preparedQuery(1, (db, userId) => conversationsQuery(db, userId));
 const oneConversation = preparedQuery(2, (db, userId, id) => conversationsQuery(db, userId, id));
 
+/** The activity «Избранное» sorts by: above every ISO time. */
+const SAVED_ACTIVITY = '~';
+
 /** A list entry with what orders it: the time of its latest visible message, or of the conversation's creation. */
 export interface ListedEntry {
   entry: ConversationEntry;
@@ -147,8 +152,10 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
   const { db } = view;
   const { rows } =
     onlyId === undefined ? await allConversations(db, userId) : await oneConversation(db, userId, onlyId);
-  // Newest activity first (50 rows sort faster here than in a temporary B-tree).
-  const activity = (r: (typeof rows)[number]) => r.m_created_at ?? r.created_at;
+  // Newest activity first (50 rows sort faster here than in a temporary B-tree); «Избранное» above everything
+  // (an activity no date reaches), so a list patched entry by entry keeps it first too.
+  const activity = (r: (typeof rows)[number]) =>
+    Number(r.saved) === 1 ? SAVED_ACTIVITY : (r.m_created_at ?? r.created_at);
   rows.sort((a, b) => byActivity({ activity: activity(a), id: a.id }, { activity: activity(b), id: b.id }));
 
   // Participants: members in joining order (kept in memory until membership changes), each person read once.
@@ -195,6 +202,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         // «История для новых участников»: a group's, never a secret chat's (its keys cannot reach the past).
         ...(c.is_group === 1 && Number(c.secret) !== 1 ? { historyVisible: Number(c.history_visible) === 1 } : {}),
         ...(Number(c.threads_off) === 1 ? { threadsOff: true } : {}),
+        ...(Number(c.saved) === 1 ? { saved: true } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
       settings: settingsOf(c, c.m_seq, now),
@@ -223,6 +231,7 @@ type ListRow = {
   m_forwarded_from_user_id: string | null;
   m_forwarded_from_name: string | null;
   m_mentions: string | null;
+  m_reminder_of: string | null;
 };
 
 async function latestMessages(db: Database, rows: ListRow[]) {
@@ -249,6 +258,7 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       control: null,
       // The latest visible message is never a thread reply (they stay out of the main timeline).
       thread_root_id: null,
+      reminder_of: r.m_reminder_of,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/database';
 import { allInDirectory } from '../directory/directory';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
+import { ensureSavedChat, savedChatId } from '../saved/saved-chat';
 import { requireMayWrite } from '../users/message-privacy';
 import { loadConversation, loadListedEntries } from './conversation-view';
 import { FRIENDS_ONLY } from './group-members';
@@ -111,6 +112,8 @@ export const conversationsRoutes = fp(
     // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
     // that has not changed, and after a change inside some conversations only their entries are built again.
     contractRoute(app, 'conversations', async ({ userId, serialize }) => {
+      // An account that still lacks «Избранное» gets it here (once per process, then a Set lookup).
+      if (await ensureSavedChat(db, userId)) lists.changed([userId], savedChatId(userId));
       const cached = lists.read(userId);
       if (cached !== undefined) return new SerializedJson(cached);
       const ticket = lists.begin(userId);

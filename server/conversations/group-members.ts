@@ -7,6 +7,7 @@
 // of whoever lost access leave its room on every process, then they hear conversation:removed and the members
 // conversation:updated, and the SYSTEM entry goes out as message:new to the sockets that have the group open; in a
 // secret chat the members hear secret:pending, so that a device of theirs adds or removes the devices in its group.
+
 import type { Conversation, Message, ParticipantRole } from '../../src/contract/entities';
 import { LIMITS } from '../../src/contract/limits';
 import type { Database } from '../db/database';
@@ -14,6 +15,7 @@ import { allInDirectory, directoryOn } from '../directory/directory';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors';
 import type { MediaRooms } from '../livekit/media-rooms';
 import type { RealtimeHub } from '../realtime/hub';
+import { refuseSaved } from '../saved/saved-chat';
 import { loadConversation } from './conversation-view';
 import { joinPoint } from './history-visibility';
 import type { ConversationListCache } from './list-cache';
@@ -250,6 +252,7 @@ export function createGroups({ db, lists, realtime, membersChanged, mediaRooms }
   }
 
   async function leave(actorId: string, conversationId: string) {
+    await refuseSaved(db, conversationId);
     const change = await db.transaction().execute(async (trx) => {
       await actorIn(trx, conversationId, actorId);
       const outcome = await dropMember(trx, conversationId, actorId);

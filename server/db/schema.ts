@@ -80,6 +80,8 @@ export interface ConversationsTable {
   history_visible: Generated<number>;
   /** 1 when the group's owner or admins turned threads off (migrations/028_threads.ts). */
   threads_off: Generated<number>;
+  /** 1 for a person's «Избранное», their chat with themselves (migrations/030_saved_scheduled.ts). */
+  saved: Generated<number>;
 }
 
 export interface ConversationMembersTable {
@@ -128,6 +130,8 @@ export interface MessagesTable {
   control: ColumnType<number | null, number | null | undefined, number | null>;
   /** A thread reply: the root message it answers in its thread (migrations/028_threads.ts), else null. */
   thread_root_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A reminder in «Избранное»: JSON {conversationId, messageId} of the message it recalls (migrations/030_…). */
+  reminder_of: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** «Удалить у меня» / «Скрыть у себя»: a message one person no longer sees. */
@@ -460,7 +464,31 @@ export interface PollVotesTable {
   option: number;
 }
 
+/** Something the server sends later (migrations/030_saved_scheduled.ts): a message, or a reminder. */
+export interface ScheduledMessagesTable {
+  id: string;
+  /** 'message' into conversation_id, or 'reminder' into the user's «Избранное». */
+  kind: string;
+  user_id: string;
+  conversation_id: string;
+  content: string;
+  /** A reminder's message. */
+  source_message_id: string | null;
+  /** ISO time. */
+  send_at: string;
+  /** pending | sending | sent | failed (a deleted one is gone). */
+  status: string;
+  /** Why a failed one was not sent, in Russian. */
+  failure: string | null;
+  /** The message it became. */
+  message_id: string | null;
+  /** When a process took it for sending (status 'sending'). */
+  claimed_at: string | null;
+  created_at: string;
+}
+
 export interface DB {
+  scheduled_messages: ScheduledMessagesTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   sign_in_throttle: SignInThrottleTable;

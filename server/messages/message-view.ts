@@ -25,7 +25,13 @@ export const toAttachment = (u: AttachedUpload): Attachment => ({
 });
 
 /** A message that has just been stored, built from what was written (no read-back): nobody has read it yet. */
-type Extra = 'forwarded_from_user_id' | 'forwarded_from_name' | 'mentions' | 'control' | 'thread_root_id';
+type Extra =
+  | 'forwarded_from_user_id'
+  | 'forwarded_from_name'
+  | 'mentions'
+  | 'control'
+  | 'thread_root_id'
+  | 'reminder_of';
 export function freshMessage(
   row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info' | Extra> & Partial<Pick<MessageRow, Extra>>,
   replyTo: { id: string; content: string } | null,
@@ -56,8 +62,9 @@ export function freshMessage(
 /** forwardedFrom and mentions, when the row has them (written by the server alone, so trusted). */
 function rowExtras(
   row: Partial<Pick<MessageRow, Extra>>,
-): Pick<Message, 'forwardedFrom' | 'mentions' | 'control' | 'threadRootId'> {
+): Pick<Message, 'forwardedFrom' | 'mentions' | 'control' | 'threadRootId' | 'reminderOf'> {
   return {
+    ...(row.reminder_of ? { reminderOf: JSON.parse(row.reminder_of) as NonNullable<Message['reminderOf']> } : {}),
     ...(row.thread_root_id ? { threadRootId: row.thread_root_id } : {}),
     ...(row.control ? { control: true as const } : {}),
     ...(row.forwarded_from_user_id

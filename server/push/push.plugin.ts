@@ -21,6 +21,8 @@ import { type PushOptions, type PushOutcome, sendPush, type Vapid } from './push
 export interface PushNotifier {
   /** A message stored: pushed to the recipients who have no connected socket. Never throws. */
   message(message: Message, recipients: readonly string[]): void;
+  /** A reminder stored in «Избранное» (server/scheduled/): pushed to its owner when they have no socket. */
+  reminder(message: Message): void;
   /** An incoming call: pushed to every subscription of the callees. Never throws. */
   call(conversationId: string, callees: readonly string[], from: { id: string; name: string }, video: boolean): void;
   /** Whether any of these users has a push subscription (a call may ring them though none is online). */
@@ -114,8 +116,9 @@ export const pushPlugin = fp(
       app.clock,
     );
 
-    async function pushMessage(message: Message, recipients: readonly string[]): Promise<void> {
-      const offline = recipients.filter((id) => id !== message.senderId && !realtime.isOnline(id));
+    async function pushMessage(message: Message, recipients: readonly string[], reminder = false): Promise<void> {
+      // A reminder is the user's own message to themselves; any other is never pushed to its sender.
+      const offline = recipients.filter((id) => (reminder || id !== message.senderId) && !realtime.isOnline(id));
       const subs = await subscriptionsOf(offline);
       if (subs.length === 0) return;
       const [sender, conversation] = await Promise.all([
@@ -135,7 +138,7 @@ export const pushPlugin = fp(
       const payload: MessageItem['payload'] = {
         kind: 'message',
         conversationId: message.conversationId,
-        title: group && conversation?.title ? `${name} — ${conversation.title}` : name,
+        title: reminder ? 'Напоминание' : group && conversation?.title ? `${name} — ${conversation.title}` : name,
         preview: messagePreview(message.type, message.content),
         count: 1,
         icon: group ? null : iconOf(sender?.avatar_url),
@@ -165,6 +168,8 @@ export const pushPlugin = fp(
     const notifier: PushNotifier = {
       message: (message, recipients) =>
         track(pushMessage(message, recipients).catch((err) => app.log.error({ err }, 'push failed'))),
+      reminder: (message) =>
+        track(pushMessage(message, [message.senderId], true).catch((err) => app.log.error({ err }, 'push failed'))),
       call: (conversationId, callees, from, video) =>
         track(
           pushCall(conversationId, callees, from, video).catch((err) => app.log.error({ err }, 'call push failed')),

@@ -8,6 +8,7 @@ import type { Clock } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
 import type { Database } from '../db/database';
 import type { RealtimeHub } from '../realtime/hub';
+import { savedChatId } from '../saved/saved-chat';
 import { relatedUserIds } from './related-users';
 import { DELETED_NAME } from './user-view';
 
@@ -59,6 +60,14 @@ export function createAccountDeletion({ db, clock, lists, realtime, signIns }: A
         await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('secret_backup_chunks').where('user_id', '=', userId).execute();
         await trx.deleteFrom('secret_backups').where('user_id', '=', userId).execute();
+        // Nothing goes out in the name of a deleted account, and its notes to itself go with it (§10.31, §10.32).
+        await trx.deleteFrom('scheduled_messages').where('user_id', '=', userId).execute();
+        await trx
+          .updateTable('messages')
+          .set({ content: '', deleted_at: new Date(clock.now()).toISOString() })
+          .where('conversation_id', '=', savedChatId(userId))
+          .where('deleted_at', 'is', null)
+          .execute();
       });
       lists.changed([userId, ...peers]);
       realtime.toUsers(peers, 'profile:update', { userId, avatarUrl: null, displayName: DELETED_NAME });

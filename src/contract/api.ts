@@ -485,6 +485,41 @@ export const PollVoteBody = z.strictObject({
 });
 export const PollBody = z.strictObject({ messageId: Id });
 export const PollResponse = z.object({ conversationId: Id, messageId: Id, poll: PollInfo });
+// «Отправить позже» and «Напомнить» (docs/behaviour.md §10.32): the server sends them at their time.
+/** An ISO time a client gives for a scheduled send (the server checks it is ahead and within SCHEDULE.maxAheadMs). */
+export const ScheduleTime = z
+  .string()
+  .max(40)
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'Укажите дату и время');
+export const ScheduledKind = z.enum(['message', 'reminder']);
+export const ScheduledItem = z.object({
+  id: Id,
+  kind: ScheduledKind,
+  conversationId: Id,
+  /** A message's text, or what a reminder will quote. */
+  content: z.string(),
+  sendAt: IsoDate,
+  /** 'failed': the time came and it could not go (`failure` says why); sent ones leave the list. */
+  status: z.enum(['pending', 'failed']),
+  failure: z.string().nullable(),
+  /** A reminder's message. */
+  sourceMessageId: Id.nullable(),
+  createdAt: IsoDate,
+});
+export type ScheduledItem = z.infer<typeof ScheduledItem>;
+const ScheduledText = z
+  .string()
+  .max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`)
+  .refine(noNul, NUL_MESSAGE)
+  .refine((s) => s.trim().length > 0, 'Сообщение не может быть пустым');
+export const ScheduleBody = z.strictObject({ conversationId: Id, content: ScheduledText, sendAt: ScheduleTime });
+export const EditScheduledBody = z.strictObject({ content: ScheduledText.optional(), sendAt: ScheduleTime.optional() });
+export const ScheduledParams = z.strictObject({ id: Id });
+export const ScheduledResponse = z.object({ item: ScheduledItem });
+export const ScheduledListResponse = z.object({ items: z.array(ScheduledItem) });
+export const SendScheduledNowResponse = z.object({ message: Message });
+export const RemindBody = z.strictObject({ messageId: Id, remindAt: ScheduleTime });
+
 export const SearchResponse = z.object({ results: z.array(SearchResult), nextBefore: Id.nullable() });
 
 export const HealthResponse = z.object({ ok: z.literal(true) });
@@ -607,6 +642,16 @@ export const api = {
   votePoll: route('votePoll', { body: PollVoteBody, response: PollResponse }),
   retractVote: route('retractVote', { body: PollBody, response: PollResponse }),
   closePoll: route('closePoll', { body: PollBody, response: PollResponse }),
+  scheduled: route('scheduled', { params: ScheduledParams, response: ScheduledListResponse }),
+  schedule: route('schedule', { body: ScheduleBody, response: ScheduledResponse }),
+  editScheduled: route('editScheduled', {
+    params: ScheduledParams,
+    body: EditScheduledBody,
+    response: ScheduledResponse,
+  }),
+  sendScheduledNow: route('sendScheduledNow', { params: ScheduledParams, response: SendScheduledNowResponse }),
+  deleteScheduled: route('deleteScheduled', { params: ScheduledParams, response: Ok }),
+  remind: route('remind', { body: RemindBody, response: ScheduledResponse }),
   search: route('search', { query: SearchQuery, response: SearchResponse }),
   pushKey: route('pushKey', { response: PushKeyResponse }),
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),

@@ -313,6 +313,8 @@ export const Message = z.object({
   thread: ThreadSummary.optional(),
   /** The card of its first http(s) link; absent when it has none or the sender removed it. */
   preview: LinkPreview.optional(),
+  /** A reminder in «Избранное» (docs/behaviour.md §10.32): the message it recalls, to open it where it is. */
+  reminderOf: z.object({ conversationId: Id, messageId: Id }).optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -356,6 +358,8 @@ export const Conversation = z.object({
   historyVisible: z.boolean().optional(),
   /** A group whose owner or admins turned threads («Обсуждения») off; absent when they are on. */
   threadsOff: z.boolean().optional(),
+  /** The caller's «Избранное», their chat with themselves: first in the list (docs/behaviour.md §10.31). */
+  saved: z.boolean().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

@@ -17,8 +17,15 @@ export function otherParticipants(c: Pick<Conversation, 'participants'>, meId: s
   return others;
 }
 
-/** Group title; else the other participants' names; else 'Диалог'. */
-export function conversationTitle(c: Pick<Conversation, 'title' | 'participants'>, meId: string | null): string {
+/** The title of one's chat with oneself (docs/behaviour.md §10.31). */
+export const SAVED_TITLE = 'Избранное';
+
+/** «Избранное»; a group title; else the other participants' names; else 'Диалог'. */
+export function conversationTitle(
+  c: Pick<Conversation, 'title' | 'participants'> & { saved?: boolean },
+  meId: string | null,
+): string {
+  if (c.saved) return SAVED_TITLE;
   if (c.title?.trim()) return c.title.trim();
   const names = otherParticipants(c, meId).map(displayName);
   return names.length ? names.join(', ') : 'Диалог';

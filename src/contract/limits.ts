@@ -155,3 +155,15 @@ export const VOICE = {
 } as const;
 /** Offline reading (src/services/session/offline-cache.ts): what the browser keeps per user. */
 export const OFFLINE = { conversations: 20, messagesPerConversation: 100 } as const;
+
+/**
+ * «Отправить позже» and «Напомнить» (docs/behaviour.md §10.32): at most a year ahead; at most `pendingMax` waiting per
+ * person; a server process looks for due items at least every `pollMs` (another process may have scheduled them) and
+ * takes over one whose sender died after `leaseMs`.
+ */
+export const SCHEDULE = {
+  maxAheadMs: 366 * 24 * 3600_000,
+  pendingMax: 200,
+  pollMs: 30_000,
+  leaseMs: 60_000,
+} as const;

@@ -39,10 +39,13 @@ const text = async (u: TestUser, conversationId: string, content: string) => {
 const list = async (u: TestUser) => {
   const res = await api.get('/api/conversations', u.accessToken);
   expect(res.status).toBe(200);
-  return res.body.conversations as {
-    conversation: { id: string; messages: { id: string; content: string }[] };
-    unreadCount: number;
-  }[];
+  // «Избранное» is in every list (docs/behaviour.md §10.31; tests/server/saved-scheduled.test.ts): the others here.
+  return (
+    res.body.conversations as {
+      conversation: { id: string; saved?: boolean; messages: { id: string; content: string }[] };
+      unreadCount: number;
+    }[]
+  ).filter((e) => !e.conversation.saved);
 };
 const unread = async (u: TestUser, id: string) => (await list(u)).find((e) => e.conversation.id === id)?.unreadCount;
 

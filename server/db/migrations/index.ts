@@ -31,6 +31,7 @@ import * as m028 from './028_threads';
 import * as m029 from './029_link_previews';
 import * as m032 from './032_key_package_last_resort';
 import * as m031 from './031_polls';
+import * as m030 from './030_saved_scheduled';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '029_link_previews': m029,
   '032_key_package_last_resort': m032,
   '031_polls': m031,
+  '030_saved_scheduled': m030,
 };

@@ -21,6 +21,7 @@ const viewOwned = [
   'selection',
   'forwardPicker',
   'messageInfo',
+  'scheduler',
   'chatsLayout',
   'lightbox',
   'devices',

@@ -46,6 +46,7 @@ export const effects = {
     wired: (s: Services) => import('./wiring/messageActions-dialog').then((m) => m.wireForwardPicker(s)),
   },
   messageInfo: { wired: (s: Services) => import('./wiring/messageActions-dialog').then((m) => m.wireMessageInfo(s)) },
+  scheduler: { wired: (s: Services) => import('./wiring/scheduled').then((m) => m.wireScheduler(s)) },
   devices: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireDevices(s)) },
   passwordChange: { wired: (s: Services) => import('./wiring/account').then((m) => m.wirePassword(s)) },
   accountDeletion: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireAccountDeletion(s)) },

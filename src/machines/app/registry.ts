@@ -33,14 +33,15 @@ import { notificationsActors } from '../notifications/actors';
 import { profileActors } from '../profile/actors';
 import { realtimeActors } from '../realtime/actors';
 import { reportsActors } from '../reports/actors';
+import { scheduledActors } from '../scheduled/actors';
 import { searchActors } from '../search/actors';
 import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
 import { pollsActors } from '../polls/actors';
-import { threadsActors } from '../threads/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
 import { themeActors } from '../theme/actors';
+import { threadsActors } from '../threads/actors';
 import { type Effects, effects } from './effects';
 import type { Services } from './services';
 
@@ -71,6 +72,7 @@ const lines = {
   ...secretChatsActors,
   ...threadsActors,
   ...pollsActors,
+  ...scheduledActors,
 } as const;
 
 type Lines = typeof lines;

@@ -2,11 +2,11 @@
 // message's time and one's own read mark, the spec's line ('{n} непрочитанных' highlighted, a group's participants
 // or the peer's presence) and the latest message in words or «Черновик: …»; the footer tiles below.
 import { type KeyboardEvent, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react';
+import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
+import type { ChatTileView } from '../conversation/index';
 import { LazySecretTilePreview } from '../secretChats/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { ListRegion } from '../shared/ListRegion';
-import type { ChatTileView } from '../conversation/index';
-import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
 import { MUTE_CHOICES } from './useChatActions';
 import './chats.css';
 
@@ -231,7 +231,8 @@ function ChatTileRow({
         type="button"
         className={`chat-tile${t.active ? ' active' : ''}`}
         data-conversation-id={t.id}
-        data-testid="chat-tile"
+        // «Избранное» apart from the chats with others, which start after it.
+        data-testid={t.saved ? 'saved-tile' : 'chat-tile'}
         data-muted={t.muted ? 'true' : undefined}
         data-pinned={t.pinned ? 'true' : undefined}
         aria-current={t.active ? 'true' : undefined}

@@ -5,6 +5,7 @@
 
 import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { directPeer, displayName } from '../../contract/format';
+import type { ScheduleDraft } from '../../machines/scheduled/index';
 import { useBlocking } from '../blocking/index';
 import { PreviewCardsContext, useConversationPane } from '../conversation/deferred';
 import { LazyConversationView } from '../conversation/index';
@@ -19,6 +20,7 @@ import {
 } from '../messageActions/index';
 import { LazyGroupPicture } from '../profile/index';
 import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
+import { LazyScheduledDialog } from '../scheduled/index';
 import { useConversationSearch, useListFoundThread } from '../search/deferred';
 import { LazyConversationSearchBar } from '../search/index';
 import { useSecretNotices } from '../secretChats/deferred';
@@ -65,6 +67,9 @@ function ConversationPaneBody(props: ConversationPaneProps) {
   const [verifying, setVerifying] = useState(false);
   const closeVerify = useCallback(() => setVerifying(false), []);
   const thread = useThreadOpen();
+  // «Запланированные» open: with a draft to schedule at once, or the list alone (null).
+  const [scheduling, setScheduling] = useState<{ start: ScheduleDraft | null } | null>(null);
+  const closeScheduling = useCallback(() => setScheduling(null), []);
   const onAction = actions.onAction;
   const showThread = thread.show;
   const act = useCallback<typeof onAction>(
@@ -82,6 +87,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
     onCall: props.call,
     onAction: act,
     onMoreReactions: actions.onMoreReactions,
+    onSendLater: secret ? undefined : (text) => setScheduling({ start: { kind: 'message', content: text.trim() } }),
   });
   // «Опрос» from «Прикрепить» (not in a secret chat: the server could not count encrypted votes); the cards' actor.
   const [pollOpen, setPollOpen] = useState(false);
@@ -113,6 +119,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
           {...view}
           composer={secret ? view.composer : { ...view.composer, onPoll: () => setPollOpen(true) }}
           onSearch={search.show}
+          onScheduled={secret ? undefined : () => setScheduling({ start: null })}
           onInfo={showInfo}
           onVerify={secret ? () => setVerifying(true) : undefined}
           blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
@@ -171,6 +178,22 @@ function ConversationPaneBody(props: ConversationPaneProps) {
                   names={names}
                   isGroup={props.selectedEntry?.conversation.isGroup ?? false}
                   onClose={actions.closeInfo}
+                />
+              )}
+              {scheduling && (
+                <LazyScheduledDialog
+                  conversationId={props.conversationId}
+                  start={scheduling.start}
+                  // A text scheduled from the composer leaves it.
+                  onSaved={scheduling.start?.kind === 'message' ? () => view.composer.onText('') : undefined}
+                  onClose={closeScheduling}
+                />
+              )}
+              {actions.remindingOf && (
+                <LazyScheduledDialog
+                  conversationId={props.conversationId}
+                  start={{ kind: 'reminder', messageId: actions.remindingOf.id, content: actions.remindingOf.text }}
+                  onClose={actions.closeRemind}
                 />
               )}
               {actions.reportingOn && (

@@ -16,10 +16,10 @@ import { LIMITS } from '../../contract/limits';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
 import { lazyView } from '../shared/lazy-view';
 import type { EditBannerProps } from './EditBanner';
+import type { MentionPickerView } from './useMentionPicker';
 import { LazyVoiceRecorder } from './voice/LazyVoiceRecorder';
 import { MicButton } from './voice/MicButton';
 import type { RecorderPanel } from './voice/useRecorderPanel';
-import type { MentionPickerView } from './useMentionPicker';
 import './composer.css';
 // The recorder's panel loads on demand; its styles come with the composer's.
 import './voice/recorder.css';
@@ -34,6 +34,8 @@ export interface ComposerProps {
   uploadProgress: number | null;
   onText(text: string): void;
   onSubmit(): void;
+  /** Right click (or a long press) on «Отправить»: «Отправить позже» (docs/behaviour.md §10.32). */
+  onSendLater?(): void;
   onClearReply(): void;
   /** Files to send; `caption` is the message's text (from the send preview). */
   onAttach(files: (Blob & { name?: string })[], caption?: string): void;
@@ -313,8 +315,13 @@ export function Composer(props: ComposerProps) {
             type="submit"
             className="icon-button send"
             aria-label="Отправить"
-            title="Отправить"
+            title={props.onSendLater ? 'Отправить (правая кнопка — «Отправить позже»)' : 'Отправить'}
             disabled={props.readOnly || !props.text.trim()}
+            onContextMenu={(e) => {
+              if (!props.onSendLater || props.readOnly || !props.text.trim()) return;
+              e.preventDefault();
+              props.onSendLater();
+            }}
             aria-disabled={over || undefined}
           >
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

@@ -10,6 +10,8 @@ export interface ConversationHeaderProps {
   onCall(video: boolean): void;
   /** Opens the search within this conversation. */
   onSearch?(): void;
+  /** «Запланированные» of this chat (docs/behaviour.md §10.32). */
+  onScheduled?(): void;
   /** Opens «Информация» (the title and avatar are its button). */
   onInfo?(): void;
   /** A secret chat's «Проверить шифрование» (the fingerprint of its members' keys). */
@@ -29,6 +31,9 @@ function Icon({ d }: { d: string }) {
     </svg>
   );
 }
+
+/** A clock face: «Запланированные». */
+const CLOCK = 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7v5l3 2';
 
 export function ConversationHeader(props: ConversationHeaderProps) {
   const { header } = props;
@@ -82,6 +87,17 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             onClick={props.onSearch}
           >
             <Icon d={MAGNIFIER} />
+          </button>
+        )}
+        {props.onScheduled && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Запланированные"
+            title="Запланированные"
+            onClick={props.onScheduled}
+          >
+            <Icon d={CLOCK} />
           </button>
         )}
         {/* A secret chat's calls are encrypted end to end with its group's key (docs/secret-chats.md "Calls"). */}

@@ -1,23 +1,23 @@
 // The message pane of the open conversation, from props: header, history (or its placeholders), who is typing,
 // the composer, drag-and-drop of files anywhere on the pane, and the lightbox for images.
 import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { lazyView } from '../shared/lazy-view';
 import type { PublicUser } from '../../contract/entities';
+import type { RecorderRef } from '../../machines/composer/recorder/recorder.protocol';
 import {
   Composer,
   type ComposerProps,
-  SendPreviewDialog,
   type MentionPickerView,
+  SendPreviewDialog,
   type SendPreviewView,
   useRecorderPanel,
 } from '../composer/index';
-import type { RecorderRef } from '../../machines/composer/recorder/recorder.protocol';
+import { lazyView } from '../shared/lazy-view';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList, type MessageListProps } from './MessageList';
 // With the pane, not the lazy lightbox: the fallback below is drawn with it while the lightbox's chunk loads.
 import './lightbox.css';
-import { TypingIndicator } from './TypingIndicator';
 import { PinBar, type PinBarView } from './PinBar';
+import { TypingIndicator } from './TypingIndicator';
 import type { HeaderView, MessageRow } from './view-model';
 import './conversation.css';
 
@@ -34,6 +34,7 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   onEdit(row: MessageRow): void;
   onRetryLoad(): void;
   onSearch?(): void;
+  onScheduled?(): void;
   /** Opens «Информация» from the header. */
   onInfo?(): void;
   /** A secret chat's «Проверить шифрование». */
@@ -138,6 +139,7 @@ export function ConversationView(props: ConversationViewProps) {
         header={props.header}
         onCall={props.onCall}
         onSearch={props.onSearch}
+        onScheduled={props.onScheduled}
         onInfo={props.onInfo}
         onVerify={props.onVerify}
       />

@@ -203,6 +203,11 @@ function MessageBubbleView(props: MessageBubbleProps) {
             <div className="msg-sender">{row.senderName}</div>
           ))}
         {row.forwardedFrom && <span className="msg-forwarded">Переслано · {row.forwardedFrom}</span>}
+        {row.reminderOf && (
+          <a className="msg-forwarded" href={row.reminderOf}>
+            Открыть беседу с сообщением
+          </a>
+        )}
         {reply && (
           <button type="button" className="msg-reply" onClick={() => props.onJump(reply.id)}>
             <span className="msg-reply-label">Ответ на:</span> <span className="msg-reply-text">{reply.preview}</span>

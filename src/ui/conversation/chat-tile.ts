@@ -1,7 +1,6 @@
 // The chat list's tile, computed from a conversation entry (the list's first paint needs only this; the message
 // rows and the header are in view-model.ts, which loads with the conversation's pane).
 import type { ConversationEntry } from '../../contract/entities';
-import { tileLine, tileMark, tileTime } from './tile-line';
 import {
   type AvatarView,
   avatarColour,
@@ -14,8 +13,10 @@ import {
   otherParticipants,
   presenceDot,
   presenceText,
+  SAVED_TITLE,
   unreadText,
 } from '../../contract/format';
+import { tileLine, tileMark, tileTime } from './tile-line';
 
 export interface ChatTileView {
   id: string;
@@ -44,6 +45,8 @@ export interface ChatTileView {
   isGroup?: boolean;
   /** A secret chat (a lock beside its title). */
   secret?: boolean;
+  /** «Избранное», one's chat with oneself: first in the list, never deleted (docs/behaviour.md §10.31). */
+  saved?: boolean;
   /** Its latest message is ENCRYPTED: its id and ciphertext, which this device reads for the preview. */
   encrypted?: {
     conversationId: string;
@@ -56,6 +59,8 @@ export interface ChatTileView {
 
 export function avatarOf(entry: ConversationEntry, me: string | null): AvatarView {
   const c = entry.conversation;
+  // «Избранное» wears a bookmark (docs/behaviour.md §10.31).
+  if (c.saved) return { face: avatarFace('emoji:🔖', SAVED_TITLE), colour: avatarColour(c.id), presence: null };
   const peer = directPeer(c, me);
   const title = conversationTitle(c, me);
   if (peer)
@@ -112,6 +117,7 @@ export function chatTile(
     archived: entry.settings?.archived ?? false,
     isGroup: isGroupConversation(c),
     ...(c.secret ? { secret: true } : {}),
+    ...(c.saved ? { saved: true } : {}),
     ...(latest?.type === 'ENCRYPTED'
       ? {
           encrypted: {

@@ -7,6 +7,7 @@ export type MessageAction =
   | 'thread'
   | 'copy'
   | 'forward'
+  | 'remind'
   | 'pin'
   | 'unpin'
   | 'select'
@@ -40,6 +41,8 @@ export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuIte
   // An ENCRYPTED message cannot be forwarded (the server refuses it): its text exists only on the devices. Nor a
   // poll: its votes belong to its chat (docs/behaviour.md §10.33 Polls).
   if (!entry && row.type !== 'ENCRYPTED' && row.type !== 'POLL') items.push({ action: 'forward', label: 'Переслать' });
+  // A reminder in «Избранное» at a chosen time (docs/behaviour.md §10.32); a secret chat's text is the devices' alone.
+  if (!entry && row.type !== 'ENCRYPTED') items.push({ action: 'remind', label: 'Напомнить' });
   if (options.canPin && !entry)
     items.push(
       options.pinned.has(row.id) ? { action: 'unpin', label: 'Открепить' } : { action: 'pin', label: 'Закрепить' },

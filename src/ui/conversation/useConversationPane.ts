@@ -60,6 +60,8 @@ export function useConversationPane(options: {
   /** The menu's actions that reach past this conversation (forward, select, info, delete, hide, copy). */
   onAction?(action: MessageAction, row: MessageRow): void;
   onMoreReactions?(row: MessageRow): void;
+  /** «Отправить позже» with the composer's text (docs/behaviour.md §10.32); absent where it is not offered. */
+  onSendLater?(text: string): void;
   /** Lines of the device's own among the messages (a secret chat's «новое устройство»). */
   lines?: { key: string; at: string; text: string }[];
 }): ConversationViewProps {
@@ -307,6 +309,7 @@ export function useConversationPane(options: {
               ...(isGroup ? { mentions: mentionedIn(text, mentionable) } : {}),
             }),
       readOnly,
+      onSendLater: options.onSendLater && !editing ? () => options.onSendLater?.(text) : undefined,
       onClearReply: () => sendComposer?.({ type: 'composer.clearReply' }),
       onAttach: (files, caption) =>
         sendComposer?.({

@@ -100,6 +100,8 @@ export interface MessageRow {
   reply: { id: string; preview: string } | null;
   /** A forwarded copy: the original sender's name («Переслано · …»). */
   forwardedFrom?: string | null;
+  /** A reminder in «Избранное»: the address of the chat its message is in (docs/behaviour.md §10.32). */
+  reminderOf?: string | null;
   /** The names this message mentions as they are shown in its text, and whether it is the user. */
   mentions?: { name: string; me: boolean }[];
   /** A voice message: its recording (null while it uploads), length and waveform. */
@@ -210,6 +212,7 @@ export function messageRows(
       attachments: m.attachments.map(attachmentView),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       forwardedFrom: m.forwardedFrom?.name ?? null,
+      ...(m.reminderOf ? { reminderOf: `/c/${m.reminderOf.conversationId}` } : {}),
       ...(m.mentions?.length ? { mentions: mentionViews(m, me, name) } : {}),
       voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
       call: m.call

@@ -2,9 +2,9 @@
 // selection actor (alive with the pane), and which dialog is open (forward, info, the reaction picker).
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo, useState } from 'react';
-import { useOwnedActor } from '../app/useOwnedActor';
-import { useSystemActor } from '../app/RuntimeContext';
 import type { RemovalMode } from '../../machines/messageActions/removal/removal.protocol';
+import { useSystemActor } from '../app/RuntimeContext';
+import { useOwnedActor } from '../app/useOwnedActor';
 
 /** What the actions need of a message row (the conversation's MessageRow fits). */
 export interface ActionRow {
@@ -32,6 +32,7 @@ export function useMessageActions(conversationId: string) {
   const [infoFor, setInfoFor] = useState<string | null>(null);
   const [reactingTo, setReactingTo] = useState<string | null>(null);
   const [reportingOn, setReportingOn] = useState<string | null>(null);
+  const [remindingOf, setRemindingOf] = useState<ActionRow | null>(null);
 
   const remove = useCallback(
     (rows: ActionRow[]) => {
@@ -61,6 +62,7 @@ export function useMessageActions(conversationId: string) {
       else if (action === 'select') selection?.send({ type: 'selection.start', messageId: row.id });
       else if (action === 'info') setInfoFor(row.id);
       else if (action === 'report') setReportingOn(row.id);
+      else if (action === 'remind') setRemindingOf(row);
       else if (action === 'delete' || action === 'hide') remove([row]);
     },
     [copy, remove, selection],
@@ -114,6 +116,9 @@ export function useMessageActions(conversationId: string) {
     /** «Пожаловаться» on someone else's message: its dialog is open. */
     reportingOn,
     closeReport: useCallback(() => setReportingOn(null), []),
+    /** «Напомнить» on a message: its dialog is open. */
+    remindingOf,
+    closeRemind: useCallback(() => setRemindingOf(null), []),
   };
 }
 

@@ -16,13 +16,15 @@ const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt
 const pinnedAt = (e: ConversationEntry) => (e.settings?.pinned ? (e.settings.pinnedAt ?? '') : null);
 
 /**
- * Pinned chats first, in the order they were pinned; then by the latest message time (or, without messages, the
- * creation time), newest first.
+ * «Избранное» above everything (docs/behaviour.md §10.31); then pinned chats, in the order they were pinned; then by
+ * the latest message time (or, without messages, the creation time), newest first.
  */
 export function sortEntries(entries: ConversationEntry[]): ConversationEntry[] {
   return entries
     .map((e, i) => [e, i] as const)
     .sort(([a, i], [b, j]) => {
+      const sa = a.conversation.saved === true;
+      if (sa !== (b.conversation.saved === true)) return sa ? -1 : 1;
       const pa = pinnedAt(a);
       const pb = pinnedAt(b);
       if (pa !== null || pb !== null) {
