@@ -29,9 +29,9 @@ import * as m026 from './026_directory_open_groups';
 import * as m027 from './027_group_history';
 import * as m028 from './028_threads';
 import * as m029 from './029_link_previews';
-import * as m032 from './032_key_package_last_resort';
-import * as m031 from './031_polls';
 import * as m030 from './030_saved_scheduled';
+import * as m031 from './031_polls';
+import * as m032 from './032_key_package_last_resort';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -63,7 +63,7 @@ export const migrations: Record<string, Migration> = {
   '027_group_history': m027,
   '028_threads': m028,
   '029_link_previews': m029,
-  '032_key_package_last_resort': m032,
-  '031_polls': m031,
   '030_saved_scheduled': m030,
+  '031_polls': m031,
+  '032_key_package_last_resort': m032,
 };
