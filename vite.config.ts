@@ -269,6 +269,8 @@ export default defineConfig({
           include: ['src/**/*.test.tsx', 'tests/client/**/*.test.tsx'],
           exclude: ISOLATED_VIEW_FILES,
           isolate: false,
+          // The wiring suites run the whole app actor (a second when alone): room for a machine busy with the rest.
+          testTimeout: 15_000,
           setupFiles: ['tests/client/setup.ts'],
         },
       },

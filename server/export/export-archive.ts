@@ -5,8 +5,10 @@
 import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import type { Message } from '../../src/contract/entities';
+import { SAVED_TITLE } from '../../src/contract/format';
 import type { Database } from '../db/database';
 import { type MessageRow, toMessages } from '../messages/message-view';
+import { savedChatId } from '../saved/saved-chat';
 import type { UploadStorage } from '../uploads/storage';
 import { DELETED_NAME } from '../users/account-deletion';
 import { toOwnUser } from '../users/user-view';
@@ -142,7 +144,8 @@ export async function fillExport(
     json(
       memberships.map((c) => ({
         id: c.id,
-        title: c.title,
+        // «Избранное» has no title of its own: the archive names it as the app does.
+        title: c.id === savedChatId(userId) ? SAVED_TITLE : c.title,
         isGroup: Boolean(Number(c.is_group)),
         createdAt: c.created_at,
         joinedAt: c.joined_at,

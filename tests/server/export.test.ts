@@ -117,7 +117,10 @@ describe('«Экспорт данных»', () => {
     expect(jsonOf(files, 'contacts.json')).toEqual([
       expect.objectContaining({ id: bob.user.id, eblid: bob.user.eblid, status: 'friend' }),
     ]);
-    const index = jsonOf(files, 'conversations.json');
+    // «Избранное» is one's own data too, under its name.
+    const [saved, ...index] = jsonOf(files, 'conversations.json');
+    expect(saved).toEqual(expect.objectContaining({ title: 'Избранное', isGroup: false }));
+    expect(saved.members.map((m: { id: string }) => m.id)).toEqual([alice.user.id]);
     expect(index).toEqual([
       expect.objectContaining({ id: conversationId, file: `conversations/${conversationId}.json`, isGroup: false }),
     ]);
