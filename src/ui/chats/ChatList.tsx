@@ -173,10 +173,17 @@ function ChatMenu(props: ChatTileMenu) {
             ))}
           </div>
         )}
-        <MenuItem label={t.pinned ? 'Открепить' : 'Закрепить'} onClick={() => settings({ pinned: !t.pinned })} />
-        <MenuItem label={t.archived ? 'Из архива' : 'В архив'} onClick={() => settings({ archived: !t.archived })} />
+        {/* «Избранное» stays first and cannot be deleted (docs/behaviour.md §10.31): only its sound and history. */}
+        {!t.saved && (
+          <MenuItem label={t.pinned ? 'Открепить' : 'Закрепить'} onClick={() => settings({ pinned: !t.pinned })} />
+        )}
+        {!t.saved && (
+          <MenuItem label={t.archived ? 'Из архива' : 'В архив'} onClick={() => settings({ archived: !t.archived })} />
+        )}
         <MenuItem label="Очистить историю" onClick={() => run({ kind: 'clear', conversationId: t.id })} />
-        <MenuItem label="Удалить чат" danger onClick={() => run({ kind: 'hide', conversationId: t.id })} />
+        {!t.saved && (
+          <MenuItem label="Удалить чат" danger onClick={() => run({ kind: 'hide', conversationId: t.id })} />
+        )}
       </div>
     </>
   );

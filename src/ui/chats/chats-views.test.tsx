@@ -103,6 +103,27 @@ describe('ChatList', () => {
     expect(screen.queryByTestId('chat-tile-skeleton')).toBeNull();
   });
 
+  it('«Избранное»’s menu has no «Закрепить», «В архив» or «Удалить чат»; another chat’s has them', () => {
+    const menu = { busy: false, error: null, confirm: null, run: vi.fn(), onConfirm() {}, onCancel() {} };
+    render(
+      <ChatList
+        tiles={[tile({ id: 'saved-u1', title: 'Избранное', saved: true }), tile({ id: 'c2' })]}
+        loaded
+        onOpen={() => {}}
+        menu={menu}
+      />,
+    );
+    const items = () => screen.getAllByRole('menuitem').map((m) => m.textContent);
+    fireEvent.contextMenu(screen.getByTestId('saved-tile'), { clientX: 5, clientY: 5 });
+    expect(items()).not.toContain('Удалить чат');
+    expect(items()).not.toContain('Закрепить');
+    expect(items()).not.toContain('В архив');
+    expect(items()).toContain('Очистить историю');
+    fireEvent.keyDown(window, { key: 'Escape' });
+    fireEvent.contextMenu(screen.getByTestId('chat-tile'), { clientX: 5, clientY: 5 });
+    expect(items()).toEqual(expect.arrayContaining(['Закрепить', 'В архив', 'Очистить историю', 'Удалить чат']));
+  });
+
   it('shows an emoji avatar', () => {
     render(
       <ChatList
