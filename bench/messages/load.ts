@@ -9,8 +9,13 @@ import type { DeliveredFrame, DeliveryTracker } from './delivery-tracker';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class JsonClient {
-  private agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
-  constructor(private port: number) {}
+  private agent: http.Agent;
+  constructor(
+    private port: number,
+    maxSockets = 512,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+  }
 
   request(
     method: 'GET' | 'POST',
