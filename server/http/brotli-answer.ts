@@ -1,8 +1,9 @@
 // A JSON answer kept in memory (the conversation list, list-cache.ts) also kept compressed with Brotli, for the
-// clients whose Accept-Encoding takes it: made once per kept answer, then every request of an unchanged list writes
-// about a tenth of the bytes. Quality 1 costs less CPU than gzip's fastest level and is smaller (a 53 KB list:
-// 4.9 KB in about 85 µs, gzip -1 5.9 KB in about 120 µs), so gzip is not offered: a browser asks for `br` over
-// HTTPS and on localhost, and anything else gets the answer as it was.
+// clients whose Accept-Encoding takes it (docs/behaviour.md §10.29 The conversation list's answer): made once per
+// kept answer, then every request of an unchanged list writes about a tenth of the bytes. Quality 1 costs less CPU
+// than gzip's fastest level and is smaller (a 53 KB list: 4.9 KB in about 85 µs, gzip -1 5.9 KB in about 120 µs),
+// so gzip is not offered: a browser asks for `br` over HTTPS and on localhost, and anything else gets the answer as
+// it was.
 import { brotliCompressSync, constants } from 'node:zlib';
 
 /** Whether an Accept-Encoding header accepts `br` (named with a q above 0, or `*` when `br` is not named). */
