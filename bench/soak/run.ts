@@ -243,7 +243,8 @@ function fdsAndWal(): { fds: number; sockets: number; walMb: number } {
       // closed meanwhile
     }
   }
-  return { fds, sockets, walMb };
+  // PostgreSQL keeps its log in its own process: no WAL file of the server's.
+  return { fds, sockets, walMb: env.DATABASE_URL ? Number.NaN : walMb };
 }
 
 async function metrics(): Promise<{ rssMb: number; heapMb: number }> {
