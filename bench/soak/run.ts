@@ -22,6 +22,9 @@ const minuteMs = Number(env.SOAK_MINUTE_MS ?? 60_000);
 const lateMs = 10_000;
 
 if (env.DATABASE_URL) env.BENCH_DATABASE_URL = env.DATABASE_URL;
+// The seeded people sign in once: their access tokens (15 minutes by default) must outlive the run, or every
+// request and socket would end with them. Refreshing and reconnecting are not part of this run.
+env.ACCESS_TOKEN_TTL ??= String(durationS + 600);
 pinLoadGenerator();
 const logFile = path.join(os.tmpdir(), `soak-server-${process.pid}.log`);
 const app = await startChild('app', logFile);
