@@ -120,6 +120,13 @@ export class DeliveryTracker {
     return n;
   }
 
+  /** Deliveries still missing for sends acknowledged and scheduled before `t` (a long run's running count). */
+  lateSince(t: number): number {
+    let n = 0;
+    for (const e of this.expected.values()) if (e.state === 'acked' && e.scheduledAt < t) n += e.waiting.size;
+    return n;
+  }
+
   inFlight(): number {
     let n = 0;
     for (const e of this.expected.values()) if (e.state === 'in-flight') n++;

@@ -3,23 +3,30 @@
 // time so a slow server cannot hide its queue) and a closed-loop GET driver for requests per second.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { io, type Socket } from 'socket.io-client';
 import type { DeliveredFrame, DeliveryTracker } from './delivery-tracker';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class JsonClient {
-  private agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
-  constructor(private port: number) {}
+  private agent: http.Agent;
+  constructor(
+    private port: number,
+    maxSockets = 512,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+  }
 
   request(
     method: 'GET' | 'POST',
     path: string,
     token: string | null,
     body?: unknown,
-  ): Promise<{ status: number; text: string }> {
+  ): Promise<{ status: number; text: string; bytes: number; encoding: string | undefined }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: http.OutgoingHttpHeaders = {};
+    // As a browser asks (over HTTPS or on localhost): the server may answer compressed.
+    const headers: http.OutgoingHttpHeaders = { 'accept-encoding': 'gzip, deflate, br, zstd' };
     if (token) headers.authorization = `Bearer ${token}`;
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';
@@ -31,7 +38,21 @@ export class JsonClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => {
+            const encoding = res.headers['content-encoding'];
+            // Decoded only when read: the closed loops count answers and never look inside.
+            resolve({
+              status: res.statusCode ?? 0,
+              bytes: chunks.reduce((n, c) => n + c.length, 0),
+              encoding,
+              get text() {
+                const body = Buffer.concat(chunks);
+                const plain =
+                  encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+                return plain.toString('utf8');
+              },
+            });
+          });
           res.on('error', reject);
         },
       );

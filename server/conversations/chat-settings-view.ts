@@ -32,3 +32,7 @@ export function settingsOf(row: SettingsRow, latestSeq: number | null, now: numb
     archived,
   };
 }
+
+/** Not muted, pinned or archived: what an entry without `settings` means (the list leaves such settings out). */
+export const isDefaultSettings = (s: ChatSettings): boolean =>
+  s.mutedUntil === null && !s.pinned && s.pinnedAt === null && !s.archived;

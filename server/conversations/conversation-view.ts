@@ -10,7 +10,7 @@ import { type MessageRow, toMessages } from '../messages/message-view';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Blocks } from '../users/blocks';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
-import { settingsOf } from './chat-settings-view';
+import { isDefaultSettings, settingsOf } from './chat-settings-view';
 import { memberListsOf } from './membership';
 
 /** What entries are built from: the database, and presence for the participants' online flag. */
@@ -205,8 +205,10 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
         ...(Number(c.saved) === 1 ? { saved: true } : {}),
       },
       unreadCount: Number(c.unread ?? 0),
-      settings: settingsOf(c, c.m_seq, now),
     };
+    // Absent means the defaults (the contract's ConversationEntry): most chats have them, and the list is lighter.
+    const settings = settingsOf(c, c.m_seq, now);
+    if (!isDefaultSettings(settings)) entry.settings = settings;
     const mentioned = Number(c.mentions_unread ?? 0);
     if (mentioned > 0) entry.unreadMentions = mentioned;
     const peer = entry.conversation.isGroup ? undefined : participants.find((p) => p.user.id !== userId);

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { Conversation } from '../../src/contract/entities';
 import { isUniqueViolation } from '../db/database';
 import { allInDirectory } from '../directory/directory';
+import { acceptsBrotli, brotliOf } from '../http/brotli-answer';
 import { contractRoute, SerializedJson } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { ensureSavedChat, savedChatId } from '../saved/saved-chat';
@@ -111,11 +112,14 @@ export const conversationsRoutes = fp(
 
     // Kept as sent until something in it changes (list-cache.ts): most requests are the 20-s refresh of a list
     // that has not changed, and after a change inside some conversations only their entries are built again.
-    contractRoute(app, 'conversations', async ({ userId, serialize }) => {
+    // Sent compressed to a client that takes Brotli, compressed once per kept answer (brotli-answer.ts).
+    contractRoute(app, 'conversations', async ({ userId, serialize, req }) => {
       // An account that still lacks «Избранное» gets it here (once per process, then a Set lookup).
       if (await ensureSavedChat(db, userId)) lists.changed([userId], savedChatId(userId));
+      const compress = acceptsBrotli(req.headers['accept-encoding']);
+      const answer = (json: Buffer) => new SerializedJson(json, compress ? brotliOf(json) : null);
       const cached = lists.read(userId);
-      if (cached !== undefined) return new SerializedJson(cached);
+      if (cached !== undefined) return answer(cached);
       const ticket = lists.begin(userId);
       const kept = lists.stale(userId);
       const partOf = listPart.bind(null, serialize);
@@ -128,7 +132,7 @@ export const conversationsRoutes = fp(
       }
       const json = joinParts(parts);
       lists.keep(ticket, json, parts);
-      return new SerializedJson(json);
+      return answer(json);
     });
 
     contractRoute(app, 'conversationWith', async ({ userId, body }) => ({

@@ -22,9 +22,16 @@ export interface RouteInput<K extends RouteName> {
 
 type Response<K extends RouteName> = z.input<Api[K]['response']>;
 
-/** An answer already shaped by its route's response schema (RouteInput.serialize), as UTF-8: sent as it is. */
+/**
+ * An answer already shaped by its route's response schema (RouteInput.serialize), as UTF-8: sent as it is. With
+ * `brotli` the route may compress it: the Brotli copy is sent when it is a Buffer (the client takes `br`), the JSON
+ * when null, and either way the answer varies with Accept-Encoding.
+ */
 export class SerializedJson {
-  constructor(readonly json: Buffer) {}
+  constructor(
+    readonly json: Buffer,
+    readonly brotli?: Buffer | null,
+  ) {}
 }
 
 export type Authenticate = (req: FastifyRequest) => Promise<string>;
@@ -134,7 +141,11 @@ export function contractRoute<K extends RouteName>(
       if (!(result instanceof SerializedJson)) return result;
       // Bytes with a JSON content type are sent without serializing them again.
       reply.type('application/json; charset=utf-8');
-      return result.json;
+      if (result.brotli === undefined) return result.json;
+      reply.header('vary', 'Accept-Encoding');
+      if (result.brotli === null) return result.json;
+      reply.header('content-encoding', 'br');
+      return result.brotli;
     },
   });
 }

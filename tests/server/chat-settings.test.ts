@@ -33,12 +33,16 @@ const send = (u: TestUser, conversationId: string, content: string) =>
   api.post('/api/conversations/send', { conversationId, type: 'TEXT', content }, u.accessToken);
 const settings = (u: TestUser, id: string, body: unknown) =>
   api.patch(`/api/conversations/${id}/settings`, body, u.accessToken);
+/** The list leaves out settings at their defaults (ConversationEntry: absent means not muted, pinned or archived). */
+const DEFAULTS: Settings = { mutedUntil: null, pinned: false, pinnedAt: null, archived: false };
 const entries = async (u: TestUser) =>
-  (await api.get('/api/conversations', u.accessToken)).body.conversations as {
-    conversation: { id: string };
-    unreadCount: number;
-    settings: Settings;
-  }[];
+  (
+    (await api.get('/api/conversations', u.accessToken)).body.conversations as {
+      conversation: { id: string };
+      unreadCount: number;
+      settings?: Settings;
+    }[]
+  ).map((e) => ({ ...e, settings: e.settings ?? DEFAULTS }));
 const entryOf = async (u: TestUser, id: string) => (await entries(u)).find((e) => e.conversation.id === id);
 const history = async (u: TestUser, id: string) =>
   ((await api.get(`/api/conversations/${id}/messages`, u.accessToken)).body.messages as { content: string }[]).map(
