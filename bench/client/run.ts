@@ -54,6 +54,17 @@ async function main() {
           `      ${p.name.padEnd(28)} ${kb(p.minifiedBytes).padStart(7)} KB min  ${((100 * p.minifiedBytes) / minified).toFixed(1).padStart(5)} %  ${kb(p.gzipAloneBytes).padStart(6)} KB gzip`,
         );
       }
+      const appModules = Number(env.BENCH_APP_MODULES ?? 15);
+      if (appModules > 0) {
+        console.log(
+          `    largest app modules in it (${appModules} of ${b.appModules.length}; BENCH_APP_MODULES=n for more):`,
+        );
+        for (const m of b.appModules.slice(0, appModules)) {
+          console.log(
+            `      ${m.source.padEnd(60)} ${kb(m.minifiedBytes).padStart(7)} KB min  ${kb(m.gzipAloneBytes).padStart(6)} KB gzip`,
+          );
+        }
+      }
       checks.push([
         `initial JS ≤ ${kb(BUDGET_GZIP_BYTES)} KB gzip`,
         b.totalGzip <= BUDGET_GZIP_BYTES,
