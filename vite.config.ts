@@ -213,6 +213,12 @@ export default defineConfig({
               name: 'base',
               test: /src[\\/](contract[\\/](failure|shape|limits|format)|machines[\\/](shared[\\/](not-wired|system)|realtime[\\/]realtime[\\/]listen-to-server)|ui[\\/](app[\\/]RuntimeContext|shared[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
             },
+            // The session-long actors' code the first screen runs and lazy chunks import too (session, realtime,
+            // contacts, the chat tile's model, the footer's hooks): one chunk rather than a dozen, for the same reason.
+            {
+              name: 'session',
+              test: /src[\\/](contract[\\/]poll\.ts$|machines[\\/](session[\\/]|realtime[\\/](realtime|connectivity|requestQueue)[\\/]|contacts[\\/]contacts[\\/]|chats[\\/]chats[\\/]chats\.protocol|shared[\\/](present|watchers)|conversation[\\/]conversation[\\/]read-mark)|ui[\\/](shared[\\/]useChatList|conversation[\\/](chat-tile|tile-line|system-text|voice-call-text)|profile[\\/](index|useOwnUser|useAvatarEditor)|contacts[\\/]useContacts|app[\\/]useOwnedActor))/,
+            },
           ],
         },
       },
