@@ -25,6 +25,8 @@ export interface BundleReport {
   totalGzip: number;
   /** Packages (node_modules names) in the initial chunks, by the minified characters their code became. */
   packages: { name: string; minifiedBytes: number; gzipAloneBytes: number }[];
+  /** The app's own source files in the initial chunks, largest first: where to look when the budget is missed. */
+  appModules: { source: string; minifiedBytes: number; gzipAloneBytes: number }[];
   forbiddenFound: string[];
   lazyChunks: number;
 }
@@ -132,14 +134,20 @@ export function measureBundle(outDir: string): BundleReport {
   });
 
   const packageCode = new Map<string, string[]>();
+  const appCode = new Map<string, string[]>();
   for (const { file } of chunks) {
     const mapFile = path.join(outDir, `${file}.map`);
     if (!fs.existsSync(mapFile)) continue;
     const map = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
     const code = fs.readFileSync(path.join(outDir, file), 'utf8');
     for (const [index, pieces] of generatedCodePerSource(code, map.mappings)) {
-      const name = packageOf(map.sources[index] ?? '') ?? '(app code)';
+      const source = map.sources[index] ?? '';
+      const name = packageOf(source) ?? '(app code)';
       packageCode.set(name, [...(packageCode.get(name) ?? []), ...pieces]);
+      if (name === '(app code)') {
+        const file = path.relative(process.cwd(), path.resolve(path.dirname(mapFile), source));
+        appCode.set(file, [...(appCode.get(file) ?? []), ...pieces]);
+      }
     }
   }
   // A package's gzip size alone (its own code compressed by itself) is what removing or lazy-loading it would save,
@@ -150,12 +158,19 @@ export function measureBundle(outDir: string): BundleReport {
       return { name, minifiedBytes: text.length, gzipAloneBytes: zlib.gzipSync(text, { level: 6 }).length };
     })
     .sort((a, b) => b.minifiedBytes - a.minifiedBytes);
+  const appModules = [...appCode]
+    .map(([source, pieces]) => {
+      const text = pieces.join('');
+      return { source, minifiedBytes: text.length, gzipAloneBytes: zlib.gzipSync(text, { level: 6 }).length };
+    })
+    .sort((a, b) => b.minifiedBytes - a.minifiedBytes);
   const packageBytes = new Map(packages.map((p) => [p.name, p.minifiedBytes]));
   return {
     chunks,
     totalRaw: chunks.reduce((n, c) => n + c.rawBytes, 0),
     totalGzip: chunks.reduce((n, c) => n + c.gzipBytes, 0),
     packages,
+    appModules,
     forbiddenFound: FORBIDDEN_IN_INITIAL.filter((p) => packageBytes.has(p)),
     lazyChunks: Object.values(manifest).filter((c) => c.isDynamicEntry).length,
   };

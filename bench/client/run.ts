@@ -9,7 +9,7 @@
 //   (f) register — main-thread time of a signed-in page becoming a secret-chat device in the background, on the
 //       phone profile's CPU (bench/client/secret-register.ts).
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
-// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register (default all), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register (default all), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';
@@ -53,6 +53,17 @@ async function main() {
         console.log(
           `      ${p.name.padEnd(28)} ${kb(p.minifiedBytes).padStart(7)} KB min  ${((100 * p.minifiedBytes) / minified).toFixed(1).padStart(5)} %  ${kb(p.gzipAloneBytes).padStart(6)} KB gzip`,
         );
+      }
+      const appModules = Number(env.BENCH_APP_MODULES ?? 15);
+      if (appModules > 0) {
+        console.log(
+          `    largest app modules in it (${appModules} of ${b.appModules.length}; BENCH_APP_MODULES=n for more):`,
+        );
+        for (const m of b.appModules.slice(0, appModules)) {
+          console.log(
+            `      ${m.source.padEnd(60)} ${kb(m.minifiedBytes).padStart(7)} KB min  ${kb(m.gzipAloneBytes).padStart(6)} KB gzip`,
+          );
+        }
       }
       checks.push([
         `initial JS ≤ ${kb(BUDGET_GZIP_BYTES)} KB gzip`,

@@ -5,23 +5,23 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const accountActors = {
   devices: {
-    load: () => import('./devices/devices.machine').then((m) => m.devicesMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
     systemId: true,
   },
   passwordChange: {
-    load: () => import('./passwordChange/passwordChange.machine').then((m) => m.passwordMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   accountDeletion: {
-    load: () => import('./accountDeletion/accountDeletion.machine').then((m) => m.accountDeletionMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   dataExport: {
-    load: () => import('./dataExport/dataExport.machine').then((m) => m.dataExportMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

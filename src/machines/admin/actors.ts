@@ -5,22 +5,22 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const adminActors = {
   adminUsers: {
-    load: () => import('./adminUsers/adminUsers.machine').then((m) => m.adminUsersMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   adminRegistration: {
-    load: () => import('./adminRegistration/adminRegistration.machine').then((m) => m.adminRegistrationMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   adminReports: {
-    load: () => import('./adminReports/adminReports.machine').then((m) => m.adminReportsMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   adminStats: {
-    load: () => import('./adminStats/adminStats.machine').then((m) => m.adminStatsMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -20,7 +20,7 @@ export async function registeredMachines(): Promise<Record<string, AnyStateMachi
   const out: Record<string, AnyStateMachine> = {};
   for (const id of Object.keys(registry) as RegistryId[]) {
     const e: RegistryEntry = registry[id];
-    const m = e.machine ?? (await (e.wired?.(noServices) ?? e.load?.()));
+    const m = e.machine ?? (await (e.wired?.(noServices) ?? (typeof e.load === 'function' ? e.load() : undefined)));
     if (!m || seen.has(m.config)) continue;
     seen.add(m.config);
     out[id] = m;

@@ -122,7 +122,7 @@ export type MachineOf<E> = E extends { machine: infer M extends AnyStateMachine 
   ? M
   : E extends { wired(s: Services): Promise<infer M extends AnyStateMachine> }
     ? M
-    : E extends { load(): Promise<infer M extends AnyStateMachine> }
+    : E extends { load: () => Promise<infer M extends AnyStateMachine> }
       ? M
       : never;
 /** Every session-long line is started: START_ORDER names each once. */

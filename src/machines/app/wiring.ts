@@ -18,7 +18,7 @@ export function wireApp(s: Services) {
     if (!machine) {
       // Its wiring when it needs services, else its bare machine.
       const entry: RegistryEntry = registry[id];
-      const fetching = entry.wired?.(s) ?? entry.load?.();
+      const fetching = entry.wired?.(s) ?? (typeof entry.load === 'function' ? entry.load() : undefined);
       machine = fetching
         ? fetching.then((m) => withOwned(id, m))
         : Promise.reject(new Error(`registry line ${id} loads nothing`));

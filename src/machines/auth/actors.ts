@@ -5,12 +5,12 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const authActors = {
   registrationMode: {
-    load: () => import('./registrationMode/registrationMode.machine').then((m) => m.registrationModeMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   passwordReset: {
-    load: () => import('./passwordReset/passwordReset.machine').then((m) => m.passwordResetMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -5,7 +5,7 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const blockingActors = {
   blocking: {
-    load: () => import('./blocking/blocking.machine').then((m) => m.blockingMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

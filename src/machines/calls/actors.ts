@@ -7,7 +7,7 @@ import { callMachine } from './call/call.machine';
 export const callsActors = {
   call: { machine: callMachine, lifetime: 'session', systemId: true },
   callsPage: {
-    load: () => import('./callsPage/callsPage.machine').then((m) => m.callsPageMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

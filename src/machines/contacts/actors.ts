@@ -9,23 +9,23 @@ export const contactsActors = {
   contacts: { machine: contactsMachine, lifetime: 'session', systemId: true },
   // Owned by the chats footer while its dialog is open; the code comes when a dialog is first opened.
   contactCode: {
-    load: () => import('./contactCode/contactCode.machine').then((m) => m.contactCodeMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'chatsFooter',
   },
   groupDialog: {
-    load: () => import('./groupDialog/groupDialog.machine').then((m) => m.groupDialogMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'chatsFooter',
   },
   // A group member's card (a sender's name in the timeline) and a row's «Написать» in «Информация».
   memberCard: {
-    load: () => import('./memberCard/memberCard.machine').then((m) => m.memberCardMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   memberWrite: {
-    load: () => import('./memberCard/memberCard.machine').then((m) => m.memberCardMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -8,7 +8,7 @@ export const conversationActors = {
   lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view' },
   // Owned by the conversation loader: the selected conversation, its code fetched when one is first opened or about to be.
   conversation: {
-    load: () => import('./conversation/conversation.machine').then((m) => m.conversationMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'conversationLoader',
   },

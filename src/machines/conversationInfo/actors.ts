@@ -5,12 +5,12 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const conversationInfoActors = {
   conversationInfo: {
-    load: () => import('./conversationInfo/conversationInfo.machine').then((m) => m.conversationInfoMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   historySetting: {
-    load: () => import('./historySetting/historySetting.machine').then((m) => m.historySettingMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -6,7 +6,7 @@ import type { ActorLines } from '../shared/actor-line';
 export const directoryActors = {
   // Alive while the contacts page shows the directory; its code comes with the page.
   directory: {
-    load: () => import('./directory/directory.machine').then((m) => m.directoryMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

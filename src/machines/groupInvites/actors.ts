@@ -5,12 +5,12 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const groupInvitesActors = {
   groupInvites: {
-    load: () => import('./groupInvites/groupInvites.machine').then((m) => m.groupInvitesMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   joinGroup: {
-    load: () => import('./joinGroup/joinGroup.machine').then((m) => m.joinGroupMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -5,7 +5,7 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const inviteCodesActors = {
   inviteCodes: {
-    load: () => import('./inviteCodes/inviteCodes.machine').then((m) => m.inviteCodesMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

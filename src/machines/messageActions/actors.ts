@@ -8,17 +8,17 @@ export const messageActionsActors = {
   // Deleting and hiding with «Отменить»: for the session, so a removal goes out after its chat is closed.
   removal: { machine: removalMachine, lifetime: 'session', systemId: true },
   selection: {
-    load: () => import('./selection/selection.machine').then((m) => m.selectionMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   forwardPicker: {
-    load: () => import('./forwardPicker/forwardPicker.machine').then((m) => m.forwardPickerMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   messageInfo: {
-    load: () => import('./messageInfo/messageInfo.machine').then((m) => m.messageInfoMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -5,12 +5,12 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const pollsActors = {
   pollComposer: {
-    load: () => import('./pollComposer/pollComposer.machine').then((m) => m.pollComposerMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   pollVotes: {
-    load: () => import('./pollVotes/pollVotes.machine').then((m) => m.pollVotesMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

@@ -8,13 +8,13 @@ export const profileActors = {
   // The own record: another tab's profile:update reaches everything that shows it.
   profile: { machine: profileMachine, lifetime: 'session', systemId: true },
   avatar: {
-    load: () => import('./avatar/avatar.machine').then((m) => m.avatarMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'chatsFooter',
   },
   // The same editor for a group's picture, owned by «Информация» (after `avatar`, so the diagram keeps that name).
   groupAvatar: {
-    load: () => import('./avatar/avatar.machine').then((m) => m.avatarMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

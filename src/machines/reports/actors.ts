@@ -5,12 +5,12 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const reportsActors = {
   reportDialog: {
-    load: () => import('./reportDialog/reportDialog.machine').then((m) => m.reportDialogMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   reportNotices: {
-    load: () => import('./reportNotices/reportNotices.machine').then((m) => m.reportNoticesMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

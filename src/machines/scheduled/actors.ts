@@ -5,7 +5,7 @@ import type { ActorLines } from '../shared/actor-line';
 export const scheduledActors = {
   // A chat's waiting items and the time menus: alive while the view shows them, its code loaded with it.
   scheduler: {
-    load: () => import('./scheduler/scheduler.machine').then((m) => m.schedulerMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

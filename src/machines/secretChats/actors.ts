@@ -6,29 +6,29 @@ import type { ActorLines } from '../shared/actor-line';
 export const secretChatsActors = {
   // This browser as a device, while the chats page shows a secret chat or the creation dialog is open.
   secretDevice: {
-    load: () => import('./secretDevice/secretDevice.machine').then((m) => m.secretDeviceMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
     systemId: true,
   },
   secretDialog: {
-    load: () => import('./secretDialog/secretDialog.machine').then((m) => m.secretDialogMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   // A secret chat's call key, while such a call is open.
   secretCall: {
-    load: () => import('./secretCall/secretCall.machine').then((m) => m.secretCallMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   secretRecovery: {
-    load: () => import('./secretRecovery/secretRecovery.machine').then((m) => m.secretRecoveryMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   secretVerify: {
-    load: () => import('./secretVerify/secretVerify.machine').then((m) => m.secretVerifyMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

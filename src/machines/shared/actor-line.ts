@@ -9,8 +9,12 @@ export type Lifetime = 'session' | 'owned' | 'child';
 export interface ActorLine {
   /** The machine, in the first bundle (absent for a line whose code loads later: `load`). */
   machine?: AnyStateMachine;
-  /** A line whose code loads later: its bare machine (the diagrams draw it; the root fetches the wired one). */
-  load?: () => Promise<AnyStateMachine>;
+  /**
+   * A line whose code loads later: its bare machine, fetched when it needs no services, or 'wired' when its effects'
+   * `wired` (src/machines/app/effects.ts) fetches it with its wiring. A loader of the bare machine beside `wired`
+   * would be dead code in the first bundle (the diagrams draw the wired machine).
+   */
+  load?: (() => Promise<AnyStateMachine>) | 'wired';
   /** 'session': the root runs it for the whole session; 'owned': while its owner shows it; 'child': its parent's. */
   lifetime: Lifetime;
   /** Who spawns an 'owned' or 'child' actor: 'view' (useOwnedActor) or its parent machine's id. */

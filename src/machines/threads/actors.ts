@@ -5,12 +5,12 @@ import type { ActorLines } from '../shared/actor-line';
 
 export const threadsActors = {
   threadPanel: {
-    load: () => import('./threadPanel/threadPanel.machine').then((m) => m.threadPanelMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },
   followedThreads: {
-    load: () => import('./followedThreads/followedThreads.machine').then((m) => m.followedThreadsMachine),
+    load: 'wired',
     lifetime: 'owned',
     owner: 'view',
   },

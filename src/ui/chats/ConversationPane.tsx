@@ -27,7 +27,7 @@ import { useSecretNotices } from '../secretChats/deferred';
 import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
 import { PollCardsContext, PollComposerSection, usePollVotes } from '../polls/index';
-import { LazyThreadPanel, useThreadPanel } from '../threads/index';
+import { LazyThreadPanel, useThreadPanel } from '../threads/deferred';
 import type { useChatActions } from './useChatActions';
 import type { useChatsPage } from './useChatsPage';
 import { useInfoPanel } from './useInfoPanel';
