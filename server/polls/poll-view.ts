@@ -48,6 +48,20 @@ export function pollView(question: string, poll: PollRow, votes: readonly Vote[]
   };
 }
 
+/** The votes of these polls, in the order people voted, so «Кто голосовал» lists them as they came. */
+export function votesOf(db: Reader, messageIds: readonly string[]): Promise<Vote[]> {
+  return db
+    .selectFrom('poll_votes as v')
+    .innerJoin('poll_ballots as b', (j) =>
+      j.onRef('b.message_id', '=', 'v.message_id').onRef('b.user_id', '=', 'v.user_id'),
+    )
+    .select(['v.message_id', 'v.user_id', 'v.option'])
+    .where('v.message_id', 'in', messageIds)
+    .orderBy('b.voted_at')
+    .orderBy('v.user_id')
+    .execute();
+}
+
 /** The polls of these POLL messages as `viewer` sees them, by message id (two queries for any number). */
 export async function pollsOf(
   db: Reader,
@@ -58,17 +72,7 @@ export async function pollsOf(
   const ids = messages.map((m) => m.id);
   const [polls, votes] = await Promise.all([
     db.selectFrom('polls').selectAll().where('message_id', 'in', ids).execute(),
-    // In the order people voted, so «Кто голосовал» lists them as they came.
-    db
-      .selectFrom('poll_votes as v')
-      .innerJoin('poll_ballots as b', (j) =>
-        j.onRef('b.message_id', '=', 'v.message_id').onRef('b.user_id', '=', 'v.user_id'),
-      )
-      .select(['v.message_id', 'v.user_id', 'v.option'])
-      .where('v.message_id', 'in', ids)
-      .orderBy('b.voted_at')
-      .orderBy('v.user_id')
-      .execute(),
+    votesOf(db, ids),
   ]);
   const question = new Map(messages.map((m) => [m.id, m.content]));
   return new Map(

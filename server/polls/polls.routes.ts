@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { newMessageId } from '../messages/message-id';
 import { freshMessage } from '../messages/message-view';
 import { publishNew, quietMembers, refuseBlocked, refuseFirstMessage } from '../messages/send-message';
-import { pollView } from './poll-view';
+import { pollView, votesOf } from './poll-view';
 
 export const POLL_NOT_FOUND = 'Опрос не найден';
 export const POLL_CLOSED = 'Опрос завершён, голосовать уже нельзя';
@@ -62,16 +62,7 @@ export const pollsRoutes = fp(
     async function stateIn(trx: Tx, messageId: string) {
       const [poll, votes] = await Promise.all([
         trx.selectFrom('polls').selectAll().where('message_id', '=', messageId).executeTakeFirstOrThrow(),
-        trx
-          .selectFrom('poll_votes as v')
-          .innerJoin('poll_ballots as b', (j) =>
-            j.onRef('b.message_id', '=', 'v.message_id').onRef('b.user_id', '=', 'v.user_id'),
-          )
-          .select(['v.message_id', 'v.user_id', 'v.option'])
-          .where('v.message_id', '=', messageId)
-          .orderBy('b.voted_at')
-          .orderBy('v.user_id')
-          .execute(),
+        votesOf(trx, [messageId]),
       ]);
       return { poll: { ...poll, version: Number(poll.version) }, votes };
     }

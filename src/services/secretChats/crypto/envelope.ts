@@ -78,6 +78,22 @@ function attachment(x: unknown): EnvelopeAttachment {
 }
 
 /** The envelope in a decrypted payload (UTF-8 JSON), or EnvelopeError. */
+/** A text's or a copy's content: its attachments, its text (empty only beside attachments) and what it replies to. */
+function withContent<E extends Extract<Envelope, { kind: 'text' | 'copy' }>>(out: E, raw: Record<string, unknown>): E {
+  if (raw.attachments !== undefined) {
+    if (
+      !Array.isArray(raw.attachments) ||
+      raw.attachments.length === 0 ||
+      raw.attachments.length > LIMITS.attachmentsMax
+    )
+      throw new EnvelopeError(`Вложений — от 1 до ${LIMITS.attachmentsMax}`);
+    out.attachments = raw.attachments.map(attachment);
+  }
+  out.text = text(raw.text, out.attachments !== undefined);
+  if (raw.replyToId !== undefined) out.replyToId = id(raw.replyToId, 'Ответ');
+  return out;
+}
+
 export function parseEnvelope(payload: Uint8Array | string): Envelope {
   let raw: unknown;
   try {
@@ -89,35 +105,11 @@ export function parseEnvelope(payload: Uint8Array | string): Envelope {
   switch (raw.kind) {
     case 'text': {
       exactKeys(raw, ['v', 'kind', 'text'], ['replyToId', 'attachments']);
-      const out: Envelope = { v: 1, kind: 'text', text: '' };
-      if (raw.attachments !== undefined) {
-        if (
-          !Array.isArray(raw.attachments) ||
-          raw.attachments.length === 0 ||
-          raw.attachments.length > LIMITS.attachmentsMax
-        )
-          throw new EnvelopeError(`Вложений — от 1 до ${LIMITS.attachmentsMax}`);
-        out.attachments = raw.attachments.map(attachment);
-      }
-      out.text = text(raw.text, out.attachments !== undefined);
-      if (raw.replyToId !== undefined) out.replyToId = id(raw.replyToId, 'Ответ');
-      return out;
+      return withContent({ v: 1, kind: 'text', text: '' }, raw);
     }
     case 'copy': {
       exactKeys(raw, ['v', 'kind', 'targetId', 'text'], ['replyToId', 'attachments']);
-      const out: Envelope = { v: 1, kind: 'copy', targetId: id(raw.targetId, 'Сообщение'), text: '' };
-      if (raw.attachments !== undefined) {
-        if (
-          !Array.isArray(raw.attachments) ||
-          raw.attachments.length === 0 ||
-          raw.attachments.length > LIMITS.attachmentsMax
-        )
-          throw new EnvelopeError(`Вложений — от 1 до ${LIMITS.attachmentsMax}`);
-        out.attachments = raw.attachments.map(attachment);
-      }
-      out.text = text(raw.text, out.attachments !== undefined);
-      if (raw.replyToId !== undefined) out.replyToId = id(raw.replyToId, 'Ответ');
-      return out;
+      return withContent({ v: 1, kind: 'copy', targetId: id(raw.targetId, 'Сообщение'), text: '' }, raw);
     }
     case 'edit':
       exactKeys(raw, ['v', 'kind', 'targetId', 'text']);
