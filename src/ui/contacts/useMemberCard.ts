@@ -49,7 +49,8 @@ export function useMemberCard(
     online: user.status === 'ONLINE',
     relation,
     loading,
-    busy,
+    // Until the card's actor is there (its code loads on first use) a click would go nowhere.
+    busy: busy || !actor,
     error,
     onWrite: () => actor?.send({ type: 'card.write' }),
     onBefriend: () => actor?.send({ type: 'card.befriend' }),

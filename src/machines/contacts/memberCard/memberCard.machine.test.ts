@@ -91,6 +91,15 @@ describe('memberCard with a server', () => {
     ]);
   });
 
+  it('«Написать» before the relation has loaded still asks for the chat, and shows a refusal', async () => {
+    const { actor, calls } = start({ refuse: true });
+    expect(actor.getSnapshot().hasTag(CARD_TAGS.loading)).toBe(true);
+    actor.send({ type: 'card.write' });
+    await waitFor(actor, (s) => s.hasTag(CARD_TAGS.failed));
+    expect(actor.getSnapshot().context.error).toBe(refusal);
+    expect(calls).toEqual([['openDirect', { userId: 'u2' }]]);
+  });
+
   it('keeps the refusal in the server words, and a row’s «Написать» opens at once', async () => {
     const { actor, calls } = start({ write: true, refuse: true });
     await waitFor(actor, (s) => s.hasTag(CARD_TAGS.failed));

@@ -54,7 +54,8 @@ export const memberCardMachine = setup({
         // The card still shows the person and «Написать»; friendship is not offered blind.
         onError: { target: 'shown' },
       },
-      on: { 'card.close': { target: 'done' } },
+      // Writing needs no relation: a click before it has loaded opens the chat all the same.
+      on: { 'card.write': { target: 'openingChat' }, 'card.close': { target: 'done' } },
     },
     shown: {
       on: {
