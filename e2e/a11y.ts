@@ -23,6 +23,20 @@ function showScheme(page: Page, scheme: Scheme): Promise<Scheme> {
   }, scheme);
 }
 
+/**
+ * Waits for the transitions and animations under way to end (a button turning enabled fades in over a few
+ * frames): axe must read the colours the page settles on, not a frame half way. Endless ones (a spinner) are not
+ * waited for.
+ */
+function settled(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
 /** What a theme changes: colours alone (themes.css sets custom properties, nothing else). */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
@@ -57,6 +71,7 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string): 
     document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light',
   );
   const other: Scheme = shown === 'dark' ? 'light' : 'dark';
+  await settled(page);
   const first = await blockingReport(page, shown, 'all');
   await showScheme(page, other);
   // The other theme differs in colours only: its contrast rules, not the whole audit again.
