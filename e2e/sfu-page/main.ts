@@ -314,6 +314,28 @@ const api = {
     return out;
   },
 
+  /**
+   * What this page's camera sends: bytes of all its layers so far (outbound-rtp), when, the encoders' targets summed
+   * (bit/s: what the browser's congestion control lets them use), the browser's own uplink estimate (the candidate
+   * pair's availableOutgoingBitrate, bit/s; null before it has one), and per layer `rid:width:target kbit/s:limit`.
+   */
+  async uplink(): Promise<{ bytes: number; at: number; estimate: number | null; target: number; layers: string[] }> {
+    const out = { bytes: 0, at: performance.now(), estimate: null as number | null, target: 0, layers: [] as string[] };
+    const pub = room?.localParticipant.getTrackPublication(Track.Source.Camera);
+    (await pub?.track?.sender?.getStats())?.forEach((s) => {
+      if (s.type === 'outbound-rtp') {
+        const o = s as { bytesSent?: number; rid?: string; frameWidth?: number; targetBitrate?: number; qualityLimitationReason?: string };
+        out.bytes += o.bytesSent ?? 0;
+        out.target += o.targetBitrate ?? 0;
+        out.layers.push(`${o.rid}:${o.frameWidth}:${Math.round((o.targetBitrate ?? 0) / 1000)}:${o.qualityLimitationReason}`);
+      }
+      const pair = s as { type: string; nominated?: boolean; availableOutgoingBitrate?: number };
+      if (pair.type === 'candidate-pair' && pair.nominated && pair.availableOutgoingBitrate !== undefined)
+        out.estimate = pair.availableOutgoingBitrate;
+    });
+    return out;
+  },
+
   /** Whether this page's room encrypts end to end, and whether every remote participant's tracks are encrypted. */
   encryption(): { local: boolean; remote: boolean[] } {
     return {

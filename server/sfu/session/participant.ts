@@ -24,6 +24,7 @@ import { handleSignalRequest, type SignalledParticipant } from './signalling';
 import { SinglePcPlacement } from './single-pc-placement';
 import { SubscriberPeer } from './subscriber-peer';
 import { UpTracks } from './up-tracks';
+import { UplinkFeedback } from './uplink-feedback';
 
 /** 'single': /rtc/v1, one peer connection the client offers on; 'dual': legacy /rtc with a subscriber connection. */
 export type PeerMode = 'single' | 'dual';
@@ -45,6 +46,8 @@ export class Participant implements SignalledParticipant {
   readonly joinedAt = Date.now();
   readonly pc: werift.RTCPeerConnection;
   readonly upTracks: UpTracks;
+  /** Transport-cc to this participant's browser for what it publishes. */
+  readonly uplink: UplinkFeedback;
   readonly downTracks: DownTracks;
   name: string;
   metadata: string;
@@ -73,6 +76,7 @@ export class Participant implements SignalledParticipant {
     this.attributes = { ...grants.attributes };
     this.pc = createPeer(host.network);
     this.upTracks = new UpTracks(this.sid, this.pc);
+    this.uplink = new UplinkFeedback(this.pc);
     this.pc.onDataChannel.subscribe((dc) => {
       this.channels.set(dc.label, dc);
       dc.onMessage.subscribe((data) => {
@@ -260,7 +264,10 @@ export class Participant implements SignalledParticipant {
     await this.pc.setLocalDescription(answer);
     // An inactive transceiver must not be recycled by werift for a later, different m-line.
     for (const t of this.pc.getTransceivers()) t.usedForSender = true;
-    const sdp = fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.network.allowedAddresses);
+    const sdp = this.uplink.answer(
+      offer.sdp,
+      fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.network.allowedAddresses),
+    );
     this.lastAnswerSdp = sdp;
     // Others must know the tracks before their own answers carry them: announce first.
     for (const track of removed) this.host.trackUnpublished(this, track);
@@ -291,6 +298,7 @@ export class Participant implements SignalledParticipant {
     this.closed = true;
     this.state = ParticipantInfo_State.DISCONNECTED;
     this.upTracks.close();
+    this.uplink.close();
     this.downTracks.close();
     this.subscriber?.close();
     this.pc.close().catch(() => {});

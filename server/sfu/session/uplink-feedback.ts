@@ -1,0 +1,128 @@
+// Transport-cc for what a participant publishes: the answer accepts the transport-wide sequence number extension the
+// browser offers, and every 100 ms the SFU reports when each of the publisher's packets arrived (media/twcc.ts).
+// It is accepted on every section, from the first answer on: Chromium never offers again an extension an answer
+// left out, and the first answer usually comes before any track is published. What the SFU sends never carries the
+// extension (rtp-out.ts writes mid and abs-send-time only), so for those streams the browser keeps estimating on its
+// side and reporting REMB, which the downlink estimate reads (downlink-estimate.ts). werift's own per-receiver
+// responder is not used: transport-wide sequence numbers span all of a connection's streams (camera, screen,
+// microphone), which one receiver's view would report as lost.
+import { randomInt } from 'node:crypto';
+import type * as werift from 'werift';
+import { TwccResponder } from '../media/twcc';
+
+export const TRANSPORT_CC_URI = 'http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01';
+/** How often feedback goes out, as LiveKit's and mediasoup's responders do. */
+export const TWCC_INTERVAL_MS = 100;
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+interface RoutedPacket {
+  header: { ssrc: number; extensions: Array<{ id: number; payload: Buffer }> };
+}
+interface Routing {
+  router: { routeRtp: (packet: RoutedPacket) => void };
+}
+
+export class UplinkFeedback {
+  private extensionId: number | null = null;
+  private readonly responder = new TwccResponder(randomInt(1, 0xffffffff));
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly pc: werift.RTCPeerConnection,
+    private readonly now: () => number = monotonicUs,
+  ) {
+    // Every decrypted RTP packet of the connection passes the router: note its arrival first, then route it.
+    const routing = pc as unknown as Routing;
+    const route = routing.router.routeRtp;
+    routing.router.routeRtp = (packet) => {
+      this.arrived(packet);
+      route(packet);
+    };
+    this.timer = setInterval(() => this.flush(), TWCC_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  get counts(): Readonly<{ received: number; reportedLost: number; feedback: number }> {
+    return this.responder.counts;
+  }
+
+  /** The answer as sent: transport-cc added on every section the SFU receives, with the id the client offered. */
+  answer(offerSdp: string, answerSdp: string): string {
+    const id = offeredExtensionId(offerSdp);
+    if (id === null) return answerSdp;
+    const { sdp, added } = addTransportCc(answerSdp, id, offeredFeedbackTypes(offerSdp));
+    if (added) this.extensionId = id;
+    return sdp;
+  }
+
+  arrived(packet: RoutedPacket): void {
+    if (this.extensionId === null) return;
+    for (const ext of packet.header.extensions) {
+      if (ext.id !== this.extensionId || ext.payload.length < 2) continue;
+      this.responder.received(ext.payload.readUInt16BE(0), this.now(), packet.header.ssrc);
+      return;
+    }
+  }
+
+  flush(): void {
+    if (this.responder.pending === 0) return;
+    const transport = this.pc.dtlsTransports.find((t) => t.state === 'connected');
+    if (!transport) return;
+    const packets = this.responder.feedback(this.now());
+    if (packets.length === 0) return;
+    transport.sendRtcp(packets.map((bytes) => ({ serialize: () => bytes })) as never).catch(() => {});
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/** The id the client gave transport-wide-cc in its offer (the same in every bundled section), or null. */
+export function offeredExtensionId(offerSdp: string): number | null {
+  const m = offerSdp.match(/^a=extmap:(\d+)(?:\/\w+)? http:\/\/www\.ietf\.org\/id\/draft-holmer-rmcat-transport-wide-cc-extensions-01\s*$/m);
+  return m ? Number(m[1]) : null;
+}
+
+/** Payload types for which the offer asked for transport-cc feedback. */
+function offeredFeedbackTypes(offerSdp: string): Set<string> {
+  return new Set([...offerSdp.matchAll(/^a=rtcp-fb:(\d+) transport-cc\s*$/gm)].map((m) => m[1] as string));
+}
+
+/**
+ * Adds `a=extmap:<id>` to every answered audio and video section that is not rejected, and `a=rtcp-fb:<pt>
+ * transport-cc` for the payload types the offer asked it for where the answer lacks it.
+ */
+export function addTransportCc(
+  answerSdp: string,
+  id: number,
+  offeredPts: ReadonlySet<string>,
+): { sdp: string; added: boolean } {
+  const lines = answerSdp.split(/\r?\n/).filter((l) => l !== '');
+  const sections: string[][] = [[]];
+  for (const line of lines) {
+    if (line.startsWith('m=')) sections.push([]);
+    (sections[sections.length - 1] as string[]).push(line);
+  }
+  let added = false;
+  const out = sections.map((section, i) => {
+    if (i === 0) return section;
+    const [mline = ''] = section;
+    const [kind, port, , ...pts] = mline.split(' ');
+    const media = kind === 'm=audio' || kind === 'm=video';
+    if (!media || port === '0' || section.some((l) => l.includes('transport-wide-cc'))) return section;
+    const fbPts = pts.filter((pt) => offeredPts.has(pt) && !section.includes(`a=rtcp-fb:${pt} transport-cc`));
+    added = true;
+    const result = [...section];
+    const lastExtmap = result.findLastIndex((l) => l.startsWith('a=extmap:'));
+    const at = lastExtmap >= 0 ? lastExtmap + 1 : result.findIndex((l) => l.startsWith('a=mid:')) + 1;
+    result.splice(at, 0, `a=extmap:${id} ${TRANSPORT_CC_URI}`);
+    for (const pt of fbPts) {
+      const lastFb = result.findLastIndex((l) => l.startsWith(`a=rtcp-fb:${pt} `) || l.startsWith(`a=rtpmap:${pt} `));
+      result.splice(lastFb + 1, 0, `a=rtcp-fb:${pt} transport-cc`);
+    }
+    return result;
+  });
+  return { sdp: `${out.flat().join('\r\n')}\r\n`, added };
+}
