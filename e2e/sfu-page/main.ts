@@ -324,10 +324,18 @@ const api = {
     const pub = room?.localParticipant.getTrackPublication(Track.Source.Camera);
     (await pub?.track?.sender?.getStats())?.forEach((s) => {
       if (s.type === 'outbound-rtp') {
-        const o = s as { bytesSent?: number; rid?: string; frameWidth?: number; targetBitrate?: number; qualityLimitationReason?: string };
+        const o = s as {
+          bytesSent?: number;
+          rid?: string;
+          frameWidth?: number;
+          targetBitrate?: number;
+          qualityLimitationReason?: string;
+        };
         out.bytes += o.bytesSent ?? 0;
         out.target += o.targetBitrate ?? 0;
-        out.layers.push(`${o.rid}:${o.frameWidth}:${Math.round((o.targetBitrate ?? 0) / 1000)}:${o.qualityLimitationReason}`);
+        out.layers.push(
+          `${o.rid}:${o.frameWidth}:${Math.round((o.targetBitrate ?? 0) / 1000)}:${o.qualityLimitationReason}`,
+        );
       }
       const pair = s as { type: string; nominated?: boolean; availableOutgoingBitrate?: number };
       if (pair.type === 'candidate-pair' && pair.nominated && pair.availableOutgoingBitrate !== undefined)

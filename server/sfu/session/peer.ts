@@ -2,7 +2,8 @@
 // (nack, pli, remb), no RED, no STUN/TURN, host candidates on the advertised addresses. The only header extensions
 // are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them; abs-send-time
 // on video, which a browser's receive-side estimator needs for the REMBs it sends (downlink-estimate.ts); and the
-// audio level on audio. No transport-cc: the SFU does no send-side estimation, so the browser reports REMB.
+// audio level on audio. transport-cc is added to the answer by uplink-feedback.ts, for what publishers send only: on
+// what the SFU sends the browser reports REMB.
 import * as werift from 'werift';
 
 /** Where media flows: the advertised host candidates (only those survive in SDP) and the UDP ports to use. */

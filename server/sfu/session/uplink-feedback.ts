@@ -1,9 +1,9 @@
 // Transport-cc for what a participant publishes: the answer accepts the transport-wide sequence number extension the
 // browser offers, and every 100 ms the SFU reports when each of the publisher's packets arrived (media/twcc.ts).
-// It is accepted on every section, from the first answer on: Chromium never offers again an extension an answer
-// left out, and the first answer usually comes before any track is published. What the SFU sends never carries the
-// extension (rtp-out.ts writes mid and abs-send-time only), so for those streams the browser keeps estimating on its
-// side and reporting REMB, which the downlink estimate reads (downlink-estimate.ts). werift's own per-receiver
+// The extension is accepted on every section, from the first answer on: Chromium never offers again an extension an
+// answer left out, and the first answer usually comes before any track is published. The feedback is negotiated only
+// where the SFU receives: on what the SFU sends the browser keeps estimating on its side and reporting REMB, which
+// the downlink estimate reads (downlink-estimate.ts); the SFU never writes the extension (rtp-out.ts). werift's own per-receiver
 // responder is not used: transport-wide sequence numbers span all of a connection's streams (camera, screen,
 // microphone), which one receiver's view would report as lost.
 import { randomInt } from 'node:crypto';
@@ -81,7 +81,9 @@ export class UplinkFeedback {
 
 /** The id the client gave transport-wide-cc in its offer (the same in every bundled section), or null. */
 export function offeredExtensionId(offerSdp: string): number | null {
-  const m = offerSdp.match(/^a=extmap:(\d+)(?:\/\w+)? http:\/\/www\.ietf\.org\/id\/draft-holmer-rmcat-transport-wide-cc-extensions-01\s*$/m);
+  const m = offerSdp.match(
+    /^a=extmap:(\d+)(?:\/\w+)? http:\/\/www\.ietf\.org\/id\/draft-holmer-rmcat-transport-wide-cc-extensions-01\s*$/m,
+  );
   return m ? Number(m[1]) : null;
 }
 
@@ -91,8 +93,10 @@ function offeredFeedbackTypes(offerSdp: string): Set<string> {
 }
 
 /**
- * Adds `a=extmap:<id>` to every answered audio and video section that is not rejected, and `a=rtcp-fb:<pt>
- * transport-cc` for the payload types the offer asked it for where the answer lacks it.
+ * Adds `a=extmap:<id>` to every answered audio and video section that is not rejected; transport-cc feedback only
+ * where the SFU receives (recvonly, sendrecv: for the payload types the offer asked it for), and none where it only
+ * sends or nothing flows yet, since a browser that has transport-cc on a stream it receives stops the REMB the
+ * downlink estimate reads (werift copies the offer's feedback lines into its answer, so they are taken out there).
  */
 export function addTransportCc(
   answerSdp: string,
@@ -111,16 +115,21 @@ export function addTransportCc(
     const [mline = ''] = section;
     const [kind, port, , ...pts] = mline.split(' ');
     const media = kind === 'm=audio' || kind === 'm=video';
-    if (!media || port === '0' || section.some((l) => l.includes('transport-wide-cc'))) return section;
-    const fbPts = pts.filter((pt) => offeredPts.has(pt) && !section.includes(`a=rtcp-fb:${pt} transport-cc`));
-    added = true;
-    const result = [...section];
-    const lastExtmap = result.findLastIndex((l) => l.startsWith('a=extmap:'));
-    const at = lastExtmap >= 0 ? lastExtmap + 1 : result.findIndex((l) => l.startsWith('a=mid:')) + 1;
-    result.splice(at, 0, `a=extmap:${id} ${TRANSPORT_CC_URI}`);
-    for (const pt of fbPts) {
-      const lastFb = result.findLastIndex((l) => l.startsWith(`a=rtcp-fb:${pt} `) || l.startsWith(`a=rtpmap:${pt} `));
-      result.splice(lastFb + 1, 0, `a=rtcp-fb:${pt} transport-cc`);
+    if (!media || port === '0') return section;
+    const receives = section.some((l) => l === 'a=recvonly' || l === 'a=sendrecv');
+    let result = receives ? [...section] : section.filter((l) => !/^a=rtcp-fb:\d+ transport-cc$/.test(l));
+    if (!result.some((l) => l.includes('transport-wide-cc'))) {
+      added = true;
+      const lastExtmap = result.findLastIndex((l) => l.startsWith('a=extmap:'));
+      const at = lastExtmap >= 0 ? lastExtmap + 1 : result.findIndex((l) => l.startsWith('a=mid:')) + 1;
+      result = [...result.slice(0, at), `a=extmap:${id} ${TRANSPORT_CC_URI}`, ...result.slice(at)];
+    }
+    if (receives) {
+      for (const pt of pts) {
+        if (!offeredPts.has(pt) || result.includes(`a=rtcp-fb:${pt} transport-cc`)) continue;
+        const last = result.findLastIndex((l) => l.startsWith(`a=rtcp-fb:${pt} `) || l.startsWith(`a=rtpmap:${pt} `));
+        result.splice(last + 1, 0, `a=rtcp-fb:${pt} transport-cc`);
+      }
     }
     return result;
   });
