@@ -275,10 +275,10 @@ export async function zipExportFiles(src: ByteSource, limits?: Partial<ImportLim
     async list() {
       return [...byPath].map(([path, e]) => ({ path, size: e.size }));
     },
-    open(path: string) {
+    async *open(path: string) {
       const entry = byPath.get(path);
       if (!entry) throw new ImportFormatError(`В архиве нет файла «${path}».`);
-      return inflateEntry(src, entry);
+      yield* inflateEntry(src, entry);
     },
   };
 }
