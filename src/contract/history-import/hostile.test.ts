@@ -1,7 +1,14 @@
 // Malformed and hostile exports: each is refused with a Russian ImportFormatError, never a crash or a partial read.
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { analyseExport, type ByteSource, ImportFormatError, openExport, readExportMessages, zipExportFiles } from './index';
+import {
+  analyseExport,
+  type ByteSource,
+  ImportFormatError,
+  openExport,
+  readExportMessages,
+  zipExportFiles,
+} from './index';
 import { NOW, enc, telegramChat, tg, zipOf, zipSource } from './test-fixtures';
 import { bytesSource } from './zip';
 
@@ -48,7 +55,11 @@ describe('zip bombs', () => {
   });
 
   it('a directory that understates a file’s size is caught while inflating, at the first byte past it', async () => {
-    const body = telegramChat(Array.from({ length: 3000 }, (_, i) => tg(i + 1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: `сообщение ${i}` })));
+    const body = telegramChat(
+      Array.from({ length: 3000 }, (_, i) =>
+        tg(i + 1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: `сообщение ${i}` }),
+      ),
+    );
     const zip = zipOf({ 'result.json': body });
     const [rec] = centralRecords(zip);
     dv(zip).setUint32(rec + 24, 1000, true); // declared uncompressed size: 1 000 bytes
@@ -65,7 +76,9 @@ describe('zip bombs', () => {
   });
 
   it('a directory that overstates a file’s size is refused at its end', async () => {
-    const zip = zipOf({ 'result.json': telegramChat([tg(1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: 'x' })]) });
+    const zip = zipOf({
+      'result.json': telegramChat([tg(1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: 'x' })]),
+    });
     const [rec] = centralRecords(zip);
     dv(zip).setUint32(rec + 24, dv(zip).getUint32(rec + 24, true) + 10, true);
     const files = await zipExportFiles(bytesSource(zip));
@@ -90,13 +103,22 @@ describe('zip bombs', () => {
 
   it('too many entries and too many bytes', async () => {
     const zip = zipOf({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' });
-    expect(await refusal(zipExportFiles(bytesSource(zip), { maxEntries: 2 }))).toMatch(/больше, чем можно импортировать/);
+    expect(await refusal(zipExportFiles(bytesSource(zip), { maxEntries: 2 }))).toMatch(
+      /больше, чем можно импортировать/,
+    );
     expect(await refusal(zipExportFiles(bytesSource(zip), { maxTotalBytes: 2 }))).toMatch(/слишком большой объём/);
   });
 });
 
 describe('paths', () => {
-  for (const name of ['../evil.txt', 'ok/../../evil.txt', '/etc/passwd', 'C:/Windows/x.txt', '..\\..\\evil.txt', 'a\\..\\..\\evil.txt']) {
+  for (const name of [
+    '../evil.txt',
+    'ok/../../evil.txt',
+    '/etc/passwd',
+    'C:/Windows/x.txt',
+    '..\\..\\evil.txt',
+    'a\\..\\..\\evil.txt',
+  ]) {
     it(`«${name}» is refused`, async () => {
       const zip = zipOf({ 'result.json': '{}', [name]: 'x' });
       expect(await refusal(zipExportFiles(bytesSource(zip)))).toMatch(/за пределы экспорта|абсолютным путём/);
@@ -115,32 +137,45 @@ describe('paths', () => {
   });
 
   it('a duplicated name is refused; macOS’s own files are ignored', async () => {
-    const files = await zipExportFiles(zipSource({ 'result.json': '{}', '__MACOSX/._result.json': 'x', '.DS_Store': 'x' }));
+    const files = await zipExportFiles(
+      zipSource({ 'result.json': '{}', '__MACOSX/._result.json': 'x', '.DS_Store': 'x' }),
+    );
     expect((await files.list()).map((f) => f.path)).toEqual(['result.json']);
     await expect(files.open('../result.json')[Symbol.asyncIterator]().next()).rejects.toThrow(ImportFormatError);
     const zip = zipOf({ 'a.txt': 'a', 'b.txt': 'b' });
     const [, b] = centralRecords(zip);
     zip[b + 46] = 0x61; // the second record's name becomes «a.txt» too
-    expect(await refusal(zipExportFiles(bytesSource(zip)))).toBe('Файл «a.txt» встречается в архиве дважды: архив отклонён.');
+    expect(await refusal(zipExportFiles(bytesSource(zip)))).toBe(
+      'Файл «a.txt» встречается в архиве дважды: архив отклонён.',
+    );
   });
 });
 
 describe('JSON', () => {
   it('a 10 000-level nesting is refused, where messages are and where they are not', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    for (const json of [`{"messages":[${deep}]}`, `{"contacts":${deep},"messages":[]}`, `{"messages":[{"text":${deep}}]}`]) {
+    for (const json of [
+      `{"messages":[${deep}]}`,
+      `{"contacts":${deep},"messages":[]}`,
+      `{"messages":[{"text":${deep}}]}`,
+    ]) {
       const files = await zipExportFiles(zipSource({ 'result.json': json }));
-      expect(await refusal(analyseExport(files, { now: NOW }))).toBe('Файл экспорта повреждён: слишком глубокая вложенность.');
+      expect(await refusal(analyseExport(files, { now: NOW }))).toBe(
+        'Файл экспорта повреждён: слишком глубокая вложенность.',
+      );
     }
     const files = await zipExportFiles(zipSource({ 'result.json': deep }));
-    expect(await refusal(analyseExport(files, { now: NOW }))).toBe('result.json — не экспорт Telegram: ожидался JSON-объект.');
+    expect(await refusal(analyseExport(files, { now: NOW }))).toBe(
+      'result.json — не экспорт Telegram: ожидался JSON-объект.',
+    );
   });
 
   it('truncated, broken and empty result.json', async () => {
     const whole = telegramChat([tg(1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: 'x' })]);
     const cases: Array<[string, RegExp]> = [
       [whole.slice(0, whole.length - 10), /обрывается посередине/],
-      [whole.replace('"text"', '"text" "x"'), /ожидалось «:»/],
+      [whole.replace('"text"', '"text" "x"'), /неверный JSON/],
+      [whole.replace('"name"', '"name" "x"'), /ожидалось «:»/],
       [whole.replace('"type"', 'type'), /ожидалось имя поля/],
       [`${whole}}`, /лишние данные/],
       ['{"name":"Пусто","type":"personal_chat","id":1,"messages":[]}', /нет сообщений/],
@@ -174,7 +209,9 @@ describe('dates in the future', () => {
   });
 
   it('WhatsApp: the same rule, naming the line', async () => {
-    const files = await zipExportFiles(zipSource({ '_chat.txt': '[12.03.2024, 14:05:33] Анна: раз\n[12.03.2030, 14:05:33] Анна: два\n' }));
+    const files = await zipExportFiles(
+      zipSource({ '_chat.txt': '[12.03.2024, 14:05:33] Анна: раз\n[12.03.2030, 14:05:33] Анна: два\n' }),
+    );
     expect(await refusal(analyseExport(files, { now: NOW }))).toBe(
       'Сообщение в строке 2 датировано будущим (12.03.2030): экспорт повреждён или изменён, импорт отменён.',
     );
@@ -183,11 +220,21 @@ describe('dates in the future', () => {
 
 describe('not an export', () => {
   it('truncated archive, not an archive, empty archive, empty file, an HTML export, no chat file', async () => {
-    const zip = zipOf({ 'result.json': telegramChat([tg(1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: 'x' })]) });
-    expect(await refusal(zipExportFiles(bytesSource(zip.subarray(0, zip.length - 30))))).toBe('Архив повреждён или это не ZIP-файл.');
-    expect(await refusal(zipExportFiles(bytesSource(zip.subarray(0, 40))))).toBe('Архив повреждён или это не ZIP-файл.');
-    expect(await refusal(zipExportFiles(bytesSource(enc('просто текст, не архив'))))).toBe('Архив повреждён или это не ZIP-файл.');
-    expect(await refusal(openExport(bytesSource(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]))))).toMatch(/Это не экспорт истории/);
+    const zip = zipOf({
+      'result.json': telegramChat([tg(1, '2024-03-12T14:05:33', { from: 'А', from_id: 'user1', text: 'x' })]),
+    });
+    expect(await refusal(zipExportFiles(bytesSource(zip.subarray(0, zip.length - 30))))).toBe(
+      'Архив повреждён или это не ZIP-файл.',
+    );
+    expect(await refusal(zipExportFiles(bytesSource(zip.subarray(0, 40))))).toBe(
+      'Архив повреждён или это не ZIP-файл.',
+    );
+    expect(await refusal(zipExportFiles(bytesSource(enc('просто текст, не архив'))))).toBe(
+      'Архив повреждён или это не ZIP-файл.',
+    );
+    expect(await refusal(openExport(bytesSource(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]))))).toMatch(
+      /Это не экспорт истории/,
+    );
     expect(await refusal(openExport(bytesSource(new Uint8Array())))).toBe('Файл пуст.');
     const empty = await zipExportFiles(bytesSource(zipSync({})));
     expect(await refusal(analyseExport(empty))).toBe('Экспорт пуст: в нём нет ни одного файла.');

@@ -1,5 +1,7 @@
-// A streaming JSON reader small enough to bound: depth and the length of any one string or number are capped, and
-// only the parts a caller selects are built into values — the rest of a gigabyte file is scanned and forgotten.
+// A streaming JSON reader small enough to bound: depth and the length of any one string are capped, and only the
+// parts a caller selects become values — the rest of a gigabyte file is scanned and forgotten. A selected object
+// (one message) is cut out by a tight byte scan and handed to the engine's JSON.parse: the scan bounds it, the engine
+// parses it fast.
 import { ImportFormatError } from './types';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -7,15 +9,16 @@ export type PathSegment = string | number;
 
 /**
  * Called for each value's path before it is read: 'build' makes the whole value and hands it to `onValue`,
- * 'descend' walks into a container without building it, 'skip' scans past it.
+ * 'descend' walks into a container (calling the selector for its members), 'skip' scans past it.
  */
 export type Selector = (path: readonly PathSegment[]) => 'build' | 'descend' | 'skip';
 
 export interface JsonStreamOptions {
   maxDepth: number;
+  /** One string, bytes. */
   maxTokenBytes: number;
-  /** Values (strings, numbers, containers' members) in one built value. */
-  maxBuiltTokens?: number;
+  /** One built container (a message), bytes. */
+  maxValueBytes?: number;
   select: Selector;
   onValue: (path: readonly PathSegment[], value: JsonValue) => void;
 }
@@ -30,6 +33,8 @@ enum S {
   String,
   Number,
   Literal,
+  /** Inside a built or skipped container: only quotes, escapes and brackets matter. */
+  Scan,
   Done,
 }
 
@@ -37,27 +42,33 @@ interface Frame {
   isArray: boolean;
   /** The next index (arrays) or the last key (objects). */
   at: PathSegment;
-  mode: 'build' | 'descend' | 'skip';
-  value?: JsonValue[] | { [key: string]: JsonValue };
 }
 
 const malformed = (what: string) => new ImportFormatError(`Файл экспорта повреждён: ${what}.`);
 
 export class JsonStream {
   private state = S.Value;
+  /** Containers walked into ('descend'); built and skipped ones are scanned, never pushed. */
   private readonly stack: Frame[] = [];
   private readonly path: PathSegment[] = [];
   private stringIsKey = false;
   private stringParts: string[] = [];
   private stringBytes = 0;
-  private decoder = new TextDecoder('utf-8');
+  private readonly decoder = new TextDecoder('utf-8');
   private escape = ''; // an escape sequence split across chunks: '\\', '\\u12', …
   private pendingHigh = -1;
   private token = '';
-  private builtTokens = 0;
-  /** The mode of the value about to be read (decided when its key or index is known). */
+  /** The mode of the value about to be read. */
   private mode: 'build' | 'descend' | 'skip' = 'descend';
   private started = false;
+  // The container being scanned.
+  private scanDepth = 0;
+  private scanInString = false;
+  private scanEscape = false;
+  private scanStringBytes = 0;
+  private scanBytes = 0;
+  private scanKeep = false;
+  private scanParts: Uint8Array[] = [];
 
   constructor(private readonly o: JsonStreamOptions) {}
 
@@ -70,12 +81,13 @@ export class JsonStream {
       this.mode = this.o.select(this.path);
     }
     while (i < n) {
-      const c = chunk[i];
       switch (this.state) {
-        case S.String: {
+        case S.Scan:
+          i = this.scan(chunk, i);
+          continue;
+        case S.String:
           i = this.readString(chunk, i);
           continue;
-        }
         case S.Number:
         case S.Literal: {
           const start = i;
@@ -88,7 +100,7 @@ export class JsonStream {
         default:
           break;
       }
-      // Whitespace between tokens.
+      const c = chunk[i];
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
         i++;
         continue;
@@ -101,7 +113,7 @@ export class JsonStream {
             this.close(true);
             break;
           }
-          this.beginValue(c);
+          this.beginValue(c, chunk, i - 1);
           break;
         case S.KeyOrEnd:
         case S.Key:
@@ -123,7 +135,7 @@ export class JsonStream {
           if (c === 0x2c) {
             if (top.isArray) {
               this.path[this.path.length - 1] = top.at;
-              this.mode = this.childMode(top);
+              this.mode = this.o.select(this.path);
               this.state = S.Value;
             } else {
               this.state = S.Key;
@@ -144,30 +156,30 @@ export class JsonStream {
   }
 
   end(): void {
-    if (this.state === S.Number || this.state === S.Literal) {
-      if (this.stack.length === 0) this.endScalar();
-    }
+    if ((this.state === S.Number || this.state === S.Literal) && this.stack.length === 0) this.endScalar();
     if (this.state !== S.Done) throw malformed('файл обрывается посередине');
   }
 
-  private childMode(parent: Frame): 'build' | 'descend' | 'skip' {
-    if (parent.mode === 'descend') return this.o.select(this.path);
-    return parent.mode;
-  }
-
-  private beginValue(c: number): void {
+  private beginValue(c: number, chunk: Uint8Array, at: number): void {
     if (c === 0x7b || c === 0x5b) {
-      const isArray = c === 0x5b;
       if (this.stack.length >= this.o.maxDepth) throw malformed('слишком глубокая вложенность');
-      const frame: Frame = { isArray, at: 0, mode: this.mode };
-      if (this.mode === 'build') {
-        this.countBuilt();
-        frame.value = isArray ? [] : {};
+      if (this.mode !== 'descend') {
+        this.scanDepth = 1;
+        this.scanInString = false;
+        this.scanEscape = false;
+        this.scanBytes = 1;
+        this.scanKeep = this.mode === 'build';
+        this.scanParts = [];
+        this.state = S.Scan;
+        // The opening bracket is part of the value's bytes.
+        if (this.scanKeep) this.scanParts.push(chunk.slice(at, at + 1));
+        return;
       }
-      this.stack.push(frame);
+      const isArray = c === 0x5b;
+      this.stack.push({ isArray, at: 0 });
       if (isArray) {
         this.path.push(0);
-        this.mode = this.childMode(frame);
+        this.mode = this.o.select(this.path);
         this.state = S.FirstValueOrEnd;
       } else {
         this.path.push('');
@@ -186,6 +198,78 @@ export class JsonStream {
     }
   }
 
+  /** Scans a built or skipped container from `i` to its closing bracket; returns where it stopped. */
+  private scan(chunk: Uint8Array, i: number): number {
+    const n = chunk.length;
+    const start = i;
+    const maxString = this.o.maxTokenBytes;
+    const maxDepth = this.o.maxDepth - this.stack.length;
+    let depth = this.scanDepth;
+    let inString = this.scanInString;
+    let escaped = this.scanEscape;
+    let stringBytes = this.scanStringBytes;
+    let done = false;
+    for (; i < n; i++) {
+      const c = chunk[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+        if (++stringBytes > maxString) throw malformed('слишком длинная строка');
+      } else if (c === 0x22) {
+        inString = true;
+        stringBytes = 0;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (++depth > maxDepth) throw malformed('слишком глубокая вложенность');
+      } else if (c === 0x7d || c === 0x5d) {
+        if (--depth === 0) {
+          i++;
+          done = true;
+          break;
+        }
+      }
+    }
+    this.scanDepth = depth;
+    this.scanInString = inString;
+    this.scanEscape = escaped;
+    this.scanStringBytes = stringBytes;
+    this.scanBytes += i - start;
+    if (this.scanKeep) {
+      if (this.scanBytes > (this.o.maxValueBytes ?? 16 * this.o.maxTokenBytes))
+        throw malformed('слишком большое сообщение');
+      this.scanParts.push(chunk.slice(start, i));
+    }
+    if (done) this.endScan();
+    return i;
+  }
+
+  private endScan(): void {
+    if (this.scanKeep) {
+      const parts = this.scanParts;
+      this.scanParts = [];
+      let text: string;
+      if (parts.length === 1) {
+        text = this.decoder.decode(parts[0]);
+      } else {
+        const all = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+        let at = 0;
+        for (const p of parts) {
+          all.set(p, at);
+          at += p.length;
+        }
+        text = this.decoder.decode(all);
+      }
+      let value: JsonValue;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw malformed('неверный JSON');
+      }
+      this.o.onValue(this.path, value);
+    }
+    this.afterValue();
+  }
+
   private beginString(isKey: boolean): void {
     this.stringIsKey = isKey;
     this.stringParts = [];
@@ -196,7 +280,7 @@ export class JsonStream {
   /** Reads string bytes from `i`; returns where it stopped. */
   private readString(chunk: Uint8Array, i: number): number {
     const n = chunk.length;
-    const keep = this.stringIsKey ? this.stack[this.stack.length - 1].mode !== 'skip' : this.mode === 'build';
+    const keep = this.stringIsKey || this.mode === 'build';
     while (i < n) {
       if (this.escape) {
         i = this.readEscape(chunk, i, keep);
@@ -227,7 +311,7 @@ export class JsonStream {
         const top = this.stack[this.stack.length - 1];
         top.at = s;
         this.path[this.path.length - 1] = s;
-        this.mode = this.childMode(top);
+        this.mode = this.o.select(this.path);
         this.state = S.Colon;
       } else {
         this.scalar(s);
@@ -254,8 +338,8 @@ export class JsonStream {
         return i;
       }
       if (e.length === 6) {
-        const code = Number.parseInt(e.slice(2), 16);
         if (!/^[0-9a-fA-F]{4}$/.test(e.slice(2))) throw malformed('неверная escape-последовательность');
+        const code = Number.parseInt(e.slice(2), 16);
         this.escape = '';
         this.stringBytes += 6;
         if (keep) {
@@ -299,43 +383,15 @@ export class JsonStream {
     this.scalar(v);
   }
 
-  private countBuilt(): void {
-    if (++this.builtTokens > (this.o.maxBuiltTokens ?? 200_000)) throw malformed('слишком большое сообщение');
-  }
-
   private scalar(v: JsonValue): void {
-    if (this.mode === 'build') {
-      const top = this.stack[this.stack.length - 1];
-      if (top && top.mode === 'build') {
-        this.countBuilt();
-        this.attach(top, v);
-      } else {
-        this.builtTokens = 0;
-        this.o.onValue(this.path, v);
-      }
-    }
+    if (this.mode === 'build') this.o.onValue(this.path, v);
     this.afterValue();
-  }
-
-  private attach(top: Frame, v: JsonValue): void {
-    if (top.isArray) (top.value as JsonValue[]).push(v);
-    else (top.value as Record<string, JsonValue>)[top.at as string] = v;
   }
 
   private close(isArray: boolean): void {
     const frame = this.stack.pop() as Frame;
     if (frame.isArray !== isArray) throw malformed('скобки не совпадают');
     this.path.pop();
-    const parent = this.stack[this.stack.length - 1];
-    this.mode = frame.mode;
-    if (frame.mode === 'build') {
-      if (parent && parent.mode === 'build') {
-        this.attach(parent, frame.value as JsonValue);
-      } else {
-        this.builtTokens = 0;
-        this.o.onValue(this.path, frame.value as JsonValue);
-      }
-    }
     this.afterValue();
   }
 

@@ -8,7 +8,20 @@ import { bytesSource } from './zip';
 const COUNT = 200_000;
 const START = Date.UTC(2020, 0, 1);
 const NOW = Date.UTC(2024, 0, 1);
-const WORDS = ['собака', 'кошка', 'завтра', 'встречаемся', 'в', 'парке', 'привет', 'как', 'дела', 'отлично', 'смотри', 'фото'];
+const WORDS = [
+  'собака',
+  'кошка',
+  'завтра',
+  'встречаемся',
+  'в',
+  'парке',
+  'привет',
+  'как',
+  'дела',
+  'отлично',
+  'смотри',
+  'фото',
+];
 
 function sentence(i: number): string {
   const n = 3 + (i % 9);
@@ -53,7 +66,12 @@ function* telegram(): Generator<string> {
     const user = i % 50;
     const text =
       i % 10 === 0
-        ? JSON.stringify([sentence(i), { type: 'bold', text: ' важно' }, ' ', { type: 'link', text: 'https://example.org' }])
+        ? JSON.stringify([
+            sentence(i),
+            { type: 'bold', text: ' важно' },
+            ' ',
+            { type: 'link', text: 'https://example.org' },
+          ])
         : JSON.stringify(sentence(i));
     yield `${i ? ',\n' : ''}  {\n   "id": ${i + 1},\n   "type": "message",\n   "date": "${iso}",\n   "date_unixtime": "${at / 1000}",\n   "from": "Участник ${user}",\n   "from_id": "user${user}",\n${i % 7 === 0 && i ? `   "reply_to_message_id": ${i},\n` : ''}   "text": ${text},\n   "text_entities": []\n  }`;
   }

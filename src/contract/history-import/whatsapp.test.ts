@@ -41,7 +41,11 @@ describe('WhatsApp, iPhone, Russian, with media', () => {
       }),
     );
     const summary = await analyseExport(files, { now: NOW });
-    expect(summary).toMatchObject({ source: 'whatsapp', messageCount: 11, chats: [{ id: '0', name: 'Друзья', type: 'whatsapp', messageCount: 11 }] });
+    expect(summary).toMatchObject({
+      source: 'whatsapp',
+      messageCount: 11,
+      chats: [{ id: '0', name: 'Друзья', type: 'whatsapp', messageCount: 11 }],
+    });
     expect(summary.authors.map((a) => [a.key, a.messageCount])).toEqual([
       ['Анна', 5],
       ['Борис', 3],
@@ -51,19 +55,39 @@ describe('WhatsApp, iPhone, Russian, with media', () => {
     expect(ms.map((m) => m.sourceId)).toEqual(['1', '2', '3', '4', '8', '9', '10', '11', '12', '13', '14']);
     expect(ms[0]).toMatchObject({ kind: 'service', authorKey: null, date: Date.UTC(2024, 2, 12, 14, 5, 33) });
     expect(ms[1]).toMatchObject({ kind: 'service', authorKey: null, text: 'Анна создала группу «Друзья»' });
-    expect(ms[2]).toEqual({ sourceId: '3', date: Date.UTC(2024, 2, 12, 14, 6), authorKey: 'Анна', authorName: 'Анна', kind: 'text', text: 'Привет! Собака нашлась' });
+    expect(ms[2]).toEqual({
+      sourceId: '3',
+      date: Date.UTC(2024, 2, 12, 14, 6),
+      authorKey: 'Анна',
+      authorName: 'Анна',
+      kind: 'text',
+      text: 'Привет! Собака нашлась',
+    });
     expect(ms[3].text).toBe('Где?\nРасскажи подробнее\n\nи фото пришли');
-    expect(ms[4]).toMatchObject({ kind: 'image', text: '', media: { path: '00000012-PHOTO-2024-03-12-14-07-00.jpg', mime: 'image/jpeg' } });
-    expect(ms[5]).toMatchObject({ kind: 'voice', media: { path: '00000013-AUDIO-2024-03-12-14-08-00.opus', mime: 'audio/ogg' } });
+    expect(ms[4]).toMatchObject({
+      kind: 'image',
+      text: '',
+      media: { path: '00000012-PHOTO-2024-03-12-14-07-00.jpg', mime: 'image/jpeg' },
+    });
+    expect(ms[5]).toMatchObject({
+      kind: 'voice',
+      media: { path: '00000013-AUDIO-2024-03-12-14-08-00.opus', mime: 'audio/ogg' },
+    });
     expect(ms[6]).toMatchObject({ kind: 'placeholder', placeholder: 'Стикер' });
-    expect(ms[7]).toMatchObject({ kind: 'file', text: 'отчёт.pdf • 3 страницы', media: { name: '00000015-отчёт.pdf', mime: 'application/pdf' } });
+    expect(ms[7]).toMatchObject({
+      kind: 'file',
+      text: 'отчёт.pdf • 3 страницы',
+      media: { name: '00000015-отчёт.pdf', mime: 'application/pdf' },
+    });
     expect(ms[8]).toMatchObject({ kind: 'placeholder', placeholder: 'Фото (не экспортировано)' });
     expect(ms[9]).toMatchObject({ kind: 'text', text: 'Исправила', editedAt: Date.UTC(2024, 2, 12, 14, 12) });
     expect(ms[10]).toMatchObject({ authorKey: '+7 999 123-45-67', text: 'я тоже тут' });
   });
 
   it('wall-clock times are read in the given zone', async () => {
-    const files = await zipExportFiles(zipSource({ '_chat.txt': '[12.03.2024, 14:06:00] Анна: Привет\n[01.07.2024, 00:30:00] Анна: летом' }));
+    const files = await zipExportFiles(
+      zipSource({ '_chat.txt': '[12.03.2024, 14:06:00] Анна: Привет\n[01.07.2024, 00:30:00] Анна: летом' }),
+    );
     const ms = await all(files, { timeZone: 'Europe/Moscow', now: Date.UTC(2024, 7, 1) });
     expect(ms.map((m) => m.date)).toEqual([Date.UTC(2024, 2, 12, 11, 6), Date.UTC(2024, 5, 30, 21, 30)]);
     const berlin = await all(files, { timeZone: 'Europe/Berlin', now: Date.UTC(2024, 7, 1) });
@@ -106,7 +130,12 @@ describe('WhatsApp, Android', () => {
       '3/13/24, 12:03 PM - Bob: <This message was edited>',
     ].join('\n');
     const files = await zipExportFiles(
-      zipSource({ 'WhatsApp Chat with Anna.txt': chat, 'IMG-20240312-WA0001.jpg': JPEG, 'PTT-20240312-WA0002.opus': OGG, 'VID-20240313-WA0003.mp4': JPEG }),
+      zipSource({
+        'WhatsApp Chat with Anna.txt': chat,
+        'IMG-20240312-WA0001.jpg': JPEG,
+        'PTT-20240312-WA0002.opus': OGG,
+        'VID-20240313-WA0003.mp4': JPEG,
+      }),
     );
     const ms = await all(files);
     expect(ms.map((m) => [m.kind, m.date])).toEqual([
@@ -117,13 +146,18 @@ describe('WhatsApp, Android', () => {
       ['placeholder', Date.UTC(2024, 2, 13, 12, 2)],
       ['text', Date.UTC(2024, 2, 13, 12, 3)],
     ]);
-    expect(ms[1]).toMatchObject({ text: 'look at this', media: { path: 'IMG-20240312-WA0001.jpg', name: 'IMG-20240312-WA0001.jpg' } });
+    expect(ms[1]).toMatchObject({
+      text: 'look at this',
+      media: { path: 'IMG-20240312-WA0001.jpg', name: 'IMG-20240312-WA0001.jpg' },
+    });
     expect(ms[4].placeholder).toBe('Файл «DOC-20240313-WA0004.pdf» (не экспортирован)');
     expect(ms[5].editedAt).toBe(Date.UTC(2024, 2, 13, 12, 3));
   });
 
   it('a lone .txt uploaded without a ZIP', async () => {
-    const files = await openExport(bytesSource(enc('12/03/2024, 14:05 - Anna: hi\n13/03/2024, 14:05 - Bob: yo\n')), { name: 'WhatsApp Chat with Anna.txt' });
+    const files = await openExport(bytesSource(enc('12/03/2024, 14:05 - Anna: hi\n13/03/2024, 14:05 - Bob: yo\n')), {
+      name: 'WhatsApp Chat with Anna.txt',
+    });
     const ms = await all(files);
     // British d/m/yyyy: 13 can only be a day.
     expect(ms.map((m) => m.date)).toEqual([Date.UTC(2024, 2, 12, 14, 5), Date.UTC(2024, 2, 13, 14, 5)]);
