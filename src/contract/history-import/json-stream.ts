@@ -61,6 +61,7 @@ export class JsonStream {
   /** The mode of the value about to be read. */
   private mode: 'build' | 'descend' | 'skip' = 'descend';
   private started = false;
+  private head = new Uint8Array();
   // The container being scanned.
   private scanDepth = 0;
   private scanInString = false;
@@ -72,14 +73,25 @@ export class JsonStream {
 
   constructor(private readonly o: JsonStreamOptions) {}
 
-  write(chunk: Uint8Array): void {
+  write(input: Uint8Array): void {
+    let chunk = input;
     let i = 0;
-    const n = chunk.length;
-    if (!this.started && n > 0) {
+    if (!this.started) {
+      // The first three bytes decide whether there is a byte-order mark, however the file is cut.
+      const head = new Uint8Array(this.head.length + chunk.length);
+      head.set(this.head);
+      head.set(chunk, this.head.length);
+      if (head.length < 3) {
+        this.head = head;
+        return;
+      }
+      this.head = new Uint8Array();
       this.started = true;
-      if (n >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+      chunk = head;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
       this.mode = this.o.select(this.path);
     }
+    const n = chunk.length;
     while (i < n) {
       switch (this.state) {
         case S.Scan:
@@ -156,6 +168,13 @@ export class JsonStream {
   }
 
   end(): void {
+    if (!this.started && this.head.length > 0) {
+      this.started = true;
+      this.mode = this.o.select(this.path);
+      const head = this.head;
+      this.head = new Uint8Array();
+      this.write(head);
+    }
     if ((this.state === S.Number || this.state === S.Literal) && this.stack.length === 0) this.endScalar();
     if (this.state !== S.Done) throw malformed('файл обрывается посередине');
   }

@@ -30,6 +30,9 @@ function select(path: readonly PathSegment[]): 'build' | 'descend' | 'skip' {
   const n = path.length;
   if (n === 0) return 'descend';
   // Single-chat export: {name, type, id, messages: [...]}.
+  if (n === 1 && typeof path[0] === 'number') {
+    throw new ImportFormatError('result.json — не экспорт Telegram: ожидался JSON-объект.');
+  }
   if (n === 1)
     return path[0] === 'messages'
       ? 'descend'
@@ -100,18 +103,7 @@ async function* scan(files: ExportFiles, jsonPath: string, limits: ImportLimits)
       }
     },
   });
-  let first = true;
   for await (const chunk of files.open(jsonPath)) {
-    if (first && chunk.length > 0) {
-      first = false;
-      let i = 0;
-      if (chunk[0] === 0xef) i = 3;
-      while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x0a || chunk[i] === 0x0d || chunk[i] === 0x09))
-        i++;
-      if (i < chunk.length && chunk[i] !== 0x7b) {
-        throw new ImportFormatError('result.json — не экспорт Telegram: ожидался JSON-объект.');
-      }
-    }
     parser.write(chunk);
     if (out.length) {
       const ready = out;
