@@ -179,3 +179,19 @@ describe('date order', () => {
     expect(detectOrder([h(1, 1, 2024)])).toBe('dmy');
   });
 });
+
+describe('WhatsApp, other header forms', () => {
+  it('year first, a.m./p.m., single-digit hours, no seconds; a line that is no date in the file’s order continues a message', async () => {
+    const files = await zipExportFiles(
+      zipSource({
+        '_chat.txt':
+          '2024-03-12 9:05 a.m. - Anna: morning\n2024-03-12 9:05 p.m. - Anna: evening\n[3/13/24, 12:00:01 AM] Bob: x\n',
+      }),
+    );
+    const ms = await all(files);
+    expect(ms.map((m) => [m.date, m.text])).toEqual([
+      [Date.UTC(2024, 2, 12, 9, 5), 'morning'],
+      [Date.UTC(2024, 2, 12, 21, 5), 'evening\n[3/13/24, 12:00:01 AM] Bob: x'],
+    ]);
+  });
+});
