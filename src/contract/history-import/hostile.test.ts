@@ -136,6 +136,15 @@ describe('paths', () => {
     );
   });
 
+  it('names: UTF-8 without the flag, and code page 866 (Windows’ own ZIP writer on a Russian system)', async () => {
+    const zip = zipOf({ 'result.json': '{}', 'files/XXXXX.pdf': 'a', 'files/YYYY.txt': 'b' });
+    const [, cp866, utf8] = centralRecords(zip);
+    zip.set([0xae, 0xe2, 0xe7, 0xf1, 0xe2], cp866 + 46 + 6); // «отчёт»
+    zip.set(enc('ёж'), utf8 + 46 + 6); // four bytes, no flag
+    const files = await zipExportFiles(bytesSource(zip));
+    expect((await files.list()).map((f) => f.path)).toEqual(['result.json', 'files/отчёт.pdf', 'files/ёж.txt']);
+  });
+
   it('a duplicated name is refused; macOS’s own files are ignored', async () => {
     const files = await zipExportFiles(
       zipSource({ 'result.json': '{}', '__MACOSX/._result.json': 'x', '.DS_Store': 'x' }),

@@ -19,6 +19,7 @@ type Obj = { [key: string]: JsonValue };
 /** What Telegram writes in place of a path when the export left that media out. */
 export const NOT_INCLUDED_PREFIX = '(File not included.';
 
+const SLICE = 64 * 1024;
 const CHAT_FIELDS = new Set(['id', 'name', 'type']);
 const CHAT_LISTS = new Set(['chats', 'left_chats']);
 
@@ -104,11 +105,14 @@ async function* scan(files: ExportFiles, jsonPath: string, limits: ImportLimits)
     },
   });
   for await (const chunk of files.open(jsonPath)) {
-    parser.write(chunk);
-    if (out.length) {
-      const ready = out;
-      out = [];
-      yield* ready;
+    // In slices, so that a large inflated chunk never turns into thousands of messages waiting at once.
+    for (let at = 0; at < chunk.length; at += SLICE) {
+      parser.write(chunk.subarray(at, at + SLICE));
+      if (out.length) {
+        const ready = out;
+        out = [];
+        yield* ready;
+      }
     }
   }
   parser.end();

@@ -153,23 +153,29 @@ function toUtc(h: Header, order: Order, timeZone: string, cache: Map<number, num
   return wall - off;
 }
 
+/** Bytes decoded at a time: a large inflated chunk never becomes thousands of lines at once. */
+const SLICE = 64 * 1024;
+
 /** The chat file's lines, decoded as a stream (UTF-8, BOM, CRLF), each capped in length. */
 async function* lines(files: ExportFiles, path: string, limits: ImportLimits): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
   let partial = '';
-  for await (const chunk of files.open(path)) {
-    const text = partial + decoder.decode(chunk, { stream: true });
-    const parts = text.split('\n');
-    partial = parts.pop() as string;
-    // Chars, not bytes: a char is at most 3 UTF-8 bytes in the BMP, so this caps at most 3× the limit.
-    if (partial.length > limits.maxLineBytes) {
-      throw new ImportFormatError('Файл чата WhatsApp повреждён: в нём строка длиннее допустимого.');
-    }
-    for (const p of parts) {
-      if (p.length > limits.maxLineBytes) {
+  for await (const input of files.open(path)) {
+    for (let at = 0; at < input.length; at += SLICE) {
+      const chunk = input.subarray(at, at + SLICE);
+      const text = partial + decoder.decode(chunk, { stream: true });
+      const parts = text.split('\n');
+      partial = parts.pop() as string;
+      // Chars, not bytes: a char is at most 3 UTF-8 bytes in the BMP, so this caps at most 3× the limit.
+      if (partial.length > limits.maxLineBytes) {
         throw new ImportFormatError('Файл чата WhatsApp повреждён: в нём строка длиннее допустимого.');
       }
-      yield p.endsWith('\r') ? p.slice(0, -1) : p;
+      for (const p of parts) {
+        if (p.length > limits.maxLineBytes) {
+          throw new ImportFormatError('Файл чата WhatsApp повреждён: в нём строка длиннее допустимого.');
+        }
+        yield p.endsWith('\r') ? p.slice(0, -1) : p;
+      }
     }
   }
   partial += decoder.decode();

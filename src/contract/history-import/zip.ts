@@ -51,6 +51,22 @@ async function readExactly(src: ByteSource, offset: number, length: number): Pro
 }
 
 const utf8 = new TextDecoder('utf-8');
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** DOS code page 866, the legacy encoding Windows' own ZIP writer uses for Cyrillic names on a Russian system. */
+const CP866_HIGH =
+  'АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдежзийклмноп░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀рстуфхцчшщъыьэюяЁёЄєЇїЎў°∙·√№¤■\u00a0';
+
+/** A name as the archive stores it: UTF-8 when flagged or valid as such, else code page 866. */
+function decodeName(bytes: Uint8Array, flaggedUtf8: boolean): string {
+  if (flaggedUtf8) return utf8.decode(bytes);
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    let out = '';
+    for (const b of bytes) out += b < 0x80 ? String.fromCharCode(b) : CP866_HIGH[b - 0x80];
+    return out;
+  }
+}
 
 /**
  * A path as the archive names it, made safe or refused: '/'-separated, relative, no '.' or '..' segments.
@@ -133,7 +149,7 @@ async function readDirectory(src: ByteSource, limits: ImportLimits): Promise<Ent
     let headerOffset = u32(cd, p + 42);
     const end = p + 46 + nameLength + extraLength + commentLength;
     if (end > cd.length) throw damaged();
-    const raw = utf8.decode(cd.subarray(p + 46, p + 46 + nameLength));
+    let raw = decodeName(cd.subarray(p + 46, p + 46 + nameLength), (flags & 0x800) !== 0);
     // ZIP64 sizes live in the extra field, in this order, only for the fields that overflowed.
     let e = p + 46 + nameLength;
     const extraEnd = e + extraLength;
@@ -152,6 +168,9 @@ async function readDirectory(src: ByteSource, limits: ImportLimits): Promise<Ent
         if (size === 0xffffffff) size = take();
         if (compressedSize === 0xffffffff) compressedSize = take();
         if (headerOffset === 0xffffffff) headerOffset = take();
+      } else if (id === 0x7075 && len > 5) {
+        // Info-ZIP's Unicode path: the UTF-8 name beside a legacy one.
+        raw = utf8.decode(cd.subarray(e + 9, e + 4 + len));
       }
       e += 4 + len;
     }
