@@ -244,6 +244,127 @@ describe('Telegram single-chat export', () => {
   });
 });
 
+describe('Telegram: the remaining kinds', () => {
+  it('entities, round videos, places, games, dice, unknown media, service actions and an export without Unix times', async () => {
+    const ms = [
+      tg(1, '2024-03-12T10:00:00', {
+        from: 'А',
+        from_id: 'user1',
+        text: [
+          { type: 'plain', text: 'a' },
+          { type: 'underline', text: 'b' },
+          { type: 'cashtag', text: ' $USD' },
+          { type: 'bot_command', text: ' /start' },
+          { type: 'email', text: ' a@b.ru' },
+          { type: 'phone', text: ' +79990001122' },
+          { type: 'bank_card', text: ' 4242' },
+          { type: 'blockquote', text: ' цитата' },
+          { type: 'expandable_blockquote', text: ' ещё' },
+          { type: 'text_link', text: ' same', href: ' same' },
+          { type: 'text_link', text: '', href: 'https://x.ru' },
+        ],
+      }),
+      tg(2, '2024-03-12T10:01:00', {
+        from: 'А',
+        from_id: 'user1',
+        file: 'round_video_messages/r.mp4',
+        media_type: 'video_message',
+        mime_type: 'video/mp4',
+        text: '',
+      }),
+      tg(3, '2024-03-12T10:02:00', {
+        from: 'А',
+        from_id: 'user1',
+        location_information: { latitude: 1, longitude: 2 },
+        place_name: 'Кафе',
+        address: 'Тверская, 1',
+        text: '',
+      }),
+      tg(4, '2024-03-12T10:03:00', {
+        from: 'А',
+        from_id: 'user1',
+        location_information: { latitude: 1, longitude: 2 },
+        live_location_period_seconds: 900,
+        text: '',
+      }),
+      tg(5, '2024-03-12T10:04:00', { from: 'А', from_id: 'user1', game_title: 'Шашки', text: '' }),
+      tg(6, '2024-03-12T10:05:00', { from: 'А', from_id: 'user1', dice: { emoji: '🎲', value: 3 }, text: '' }),
+      tg(7, '2024-03-12T10:06:00', { from: 'А', from_id: 'user1', media_type: 'something_new', text: '' }),
+      tg(8, '2024-03-12T10:07:00', { from: 'А', from_id: 'user1', text: '' }),
+      tg(9, '2024-03-12T10:08:00', {
+        from: 'А',
+        from_id: 'user1',
+        file: NOT_INCLUDED,
+        media_type: 'voice_message',
+        text: '',
+      }),
+      tg(10, '2024-03-12T10:09:00', { from: 'А', from_id: 'user1', file: NOT_INCLUDED, file_name: 'x.zip', text: '' }),
+      ...[
+        ['create_group', { title: 'Друзья', members: ['А'] }, 'Создана группа «Друзья»'],
+        ['remove_members', { members: ['Б', 'В'] }, 'Из группы удалены: Б, В'],
+        ['join_group_by_link', {}, 'Вступление в группу по ссылке'],
+        ['edit_group_title', { title: 'Новое' }, 'Название группы изменено: «Новое»'],
+        ['edit_group_photo', {}, 'Фото группы изменено'],
+        ['pin_message', { message_id: 1 }, 'Сообщение закреплено'],
+        ['phone_call', { duration_seconds: 65 }, 'Звонок (1 мин 5 с)'],
+        ['phone_call', { discard_reason: 'missed' }, 'Звонок пропущен'],
+        ['group_call', { duration: 5 }, 'Групповой звонок (5 с)'],
+        ['migrate_to_supergroup', {}, 'Группа преобразована в супергруппу'],
+        ['something_new', {}, 'Служебное сообщение'],
+      ].map(([action, fields], i) => ({
+        id: 20 + i,
+        type: 'service',
+        date: '2024-03-12T11:00:00',
+        actor: 'А',
+        actor_id: 'user1',
+        action,
+        ...(fields as object),
+        text: '',
+      })),
+    ];
+    // Exports before 2021 carry only `date`, wall-clock time: read as UTC.
+    const old = {
+      id: 40,
+      type: 'message',
+      date: '2019-05-01T08:00:00',
+      edited: '2019-05-01T09:00:00',
+      from: 'А',
+      from_id: 'user1',
+      text: 'старое',
+    };
+    const files = await zipExportFiles(
+      zipSource({ 'result.json': telegramChat([...ms, old]), 'round_video_messages/r.mp4': JPEG }),
+    );
+    const out = await all(files);
+    expect(out[0].text).toBe('ab $USD /start a@b.ru +79990001122 4242 цитата ещё samehttps://x.ru');
+    expect(out[1]).toMatchObject({ kind: 'video', media: { path: 'round_video_messages/r.mp4', mime: 'video/mp4' } });
+    expect(out.slice(2, 10).map((m) => m.placeholder)).toEqual([
+      'Место: Кафе, Тверская, 1 (1, 2)',
+      'Трансляция геопозиции: 1, 2',
+      'Игра «Шашки»',
+      'Игральный кубик',
+      'Вложение, которое не поддерживается',
+      'Сообщение, которое не поддерживается',
+      'Голосовое сообщение (не экспортировано)',
+      'Файл «x.zip» (не экспортирован)',
+    ]);
+    expect(out.slice(10, 21).map((m) => m.text)).toEqual([
+      'Создана группа «Друзья»',
+      'Из группы удалены: Б, В',
+      'Вступление в группу по ссылке',
+      'Название группы изменено: «Новое»',
+      'Фото группы изменено',
+      'Сообщение закреплено',
+      'Звонок (1 мин 5 с)',
+      'Звонок пропущен',
+      'Групповой звонок (5 с)',
+      'Группа преобразована в супергруппу',
+      'Служебное сообщение',
+    ]);
+    expect(out[21]).toMatchObject({ date: Date.UTC(2019, 4, 1, 8), editedAt: Date.UTC(2019, 4, 1, 9), text: 'старое' });
+  });
+});
+
 describe('Telegram whole-account export', () => {
   const account = JSON.stringify({
     about: 'Here is the data you requested.',
