@@ -25,6 +25,7 @@ const EOCD64 = 0x06064b50;
 const EOCD64_LOCATOR = 0x07064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
+const READ = 256 * 1024; // bytes asked of the source at once
 const CHUNK = 32 * 1024; // compressed bytes per inflate step: at most ~33 MB of output even at deflate’s 1 032:1
 
 const damaged = () => new ImportFormatError('Архив повреждён или это не ZIP-файл.');
@@ -239,8 +240,8 @@ async function* inflateEntry(src: ByteSource, entry: Entry): AsyncGenerator<Uint
   let produced = 0;
   let crc = 0;
   if (entry.method === 0) {
-    for (let at = start; at < end; at += CHUNK * 4) {
-      const chunk = await readExactly(src, at, Math.min(CHUNK * 4, end - at));
+    for (let at = start; at < end; at += READ) {
+      const chunk = await readExactly(src, at, Math.min(READ, end - at));
       produced += chunk.length;
       crc = crc32(crc, chunk);
       yield chunk;
@@ -256,17 +257,21 @@ async function* inflateEntry(src: ByteSource, entry: Entry): AsyncGenerator<Uint
       out.push(data);
       if (final) ended = true;
     });
-    for (let at = start; at < end; at += CHUNK) {
-      const chunk = await readExactly(src, at, Math.min(CHUNK, end - at));
-      try {
-        inflate.push(chunk, at + chunk.length >= end);
-      } catch (e) {
-        if (e instanceof ImportFormatError) throw e;
-        throw new ImportFormatError(`Файл «${entry.path}» в архиве повреждён.`);
+    // Read in larger blocks (each read of a Blob is a round trip), inflated a step at a time.
+    for (let block = start; block < end; block += READ) {
+      const bytes = await readExactly(src, block, Math.min(READ, end - block));
+      for (let i = 0; i < bytes.length; i += CHUNK) {
+        const chunk = bytes.subarray(i, i + CHUNK);
+        try {
+          inflate.push(chunk, block + i + chunk.length >= end);
+        } catch (e) {
+          if (e instanceof ImportFormatError) throw e;
+          throw new ImportFormatError(`Файл «${entry.path}» в архиве повреждён.`);
+        }
+        const ready = out;
+        out = [];
+        for (const d of ready) yield d;
       }
-      const ready = out;
-      out = [];
-      for (const d of ready) yield d;
     }
     if (entry.compressedSize === 0) throw new ImportFormatError(`Файл «${entry.path}» в архиве повреждён.`);
     if (!ended) throw new ImportFormatError(`Файл «${entry.path}» в архиве обрезан.`);
