@@ -61,7 +61,11 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
     db.selectFrom('secret_identities').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
   async function list(userIds: readonly string[]): Promise<SecretIdentity[]> {
-    const rows = await db.selectFrom('secret_identities').selectAll().where('user_id', 'in', [...userIds]).execute();
+    const rows = await db
+      .selectFrom('secret_identities')
+      .selectAll()
+      .where('user_id', 'in', [...userIds])
+      .execute();
     return rows.map(toIdentity);
   }
 
@@ -184,7 +188,9 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) throw conflict(APPROVAL_DONE);
     realtime.toUser(userId, 'secret:approval', { id, answered: true });
-    return toApproval(await db.selectFrom('secret_approvals').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    return toApproval(
+      await db.selectFrom('secret_approvals').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    );
   }
 
   return { list, set, checkDevice, request, open, get, answer };

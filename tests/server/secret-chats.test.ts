@@ -40,7 +40,11 @@ async function signInAgain(u: TestUser): Promise<{ accessToken: string; refreshT
 }
 
 async function register(token: string, n = 3): Promise<string> {
-  const res = await api.post('/api/secret/devices', { keyPackages: packages(n), ...(await signedDevice(api, token)) }, token);
+  const res = await api.post(
+    '/api/secret/devices',
+    { keyPackages: packages(n), ...(await signedDevice(api, token)) },
+    token,
+  );
   expect(res.status).toBe(200);
   return res.body.device.id;
 }

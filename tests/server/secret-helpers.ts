@@ -8,7 +8,8 @@ import type { Api, TestUser } from './socket-helpers';
 export const opaque = (n: number) => randomBytes(n).toString('base64');
 
 /** The raw 32 bytes of an Ed25519 public key, base64. */
-export const rawKey = (key: KeyObject) => Buffer.from(key.export({ format: 'jwk' }).x as string, 'base64url').toString('base64');
+export const rawKey = (key: KeyObject) =>
+  Buffer.from(key.export({ format: 'jwk' }).x as string, 'base64url').toString('base64');
 export const ed25519 = () => generateKeyPairSync('ed25519');
 export const signWith = (key: KeyObject, message: string) => sign(null, Buffer.from(message), key).toString('base64');
 /** The user an access token names (its `sub`). */
@@ -33,7 +34,10 @@ export function identityOf(api: Api, token: string): Promise<KeyObject> {
 }
 
 /** A fresh device key signed by the token's person's identity key: what POST /api/secret/devices needs beside packages. */
-export async function signedDevice(api: Api, token: string): Promise<{ signatureKey: string; identitySignature: string }> {
+export async function signedDevice(
+  api: Api,
+  token: string,
+): Promise<{ signatureKey: string; identitySignature: string }> {
   const identity = await identityOf(api, token);
   const signatureKey = rawKey(ed25519().publicKey);
   return { signatureKey, identitySignature: signWith(identity, deviceStatement(userOf(token), signatureKey)) };

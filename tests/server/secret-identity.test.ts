@@ -144,7 +144,9 @@ describe('approving a new sign-in', () => {
     const id = asked.body.approval.id as string;
     expect(await heard).toEqual({ id, answered: false });
     // The old device sees it; the asking sign-in does not list its own request; another person sees nothing.
-    expect((await api.get('/api/secret/approvals', u.accessToken)).body.approvals.map((a: { id: string }) => a.id)).toEqual([id]);
+    expect(
+      (await api.get('/api/secret/approvals', u.accessToken)).body.approvals.map((a: { id: string }) => a.id),
+    ).toEqual([id]);
     expect((await api.get('/api/secret/approvals', fresh)).body.approvals).toEqual([]);
     expect((await api.get('/api/secret/approvals', boris.accessToken)).body.approvals).toEqual([]);
     // Nobody but the asking sign-in reads the request's answer; nobody but the person answers it.
@@ -173,7 +175,9 @@ describe('approving a new sign-in', () => {
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     const got = await api.get(`/api/secret/approvals/${id}`, fresh);
     expect(got.body.approval).toMatchObject({ signature: goodSignature, sealed });
-    expect((await api.post(`/api/secret/approvals/${id}`, { signature: goodSignature, sealed }, u.accessToken)).status).toBe(409);
+    expect(
+      (await api.post(`/api/secret/approvals/${id}`, { signature: goodSignature, sealed }, u.accessToken)).status,
+    ).toBe(409);
     expect((await api.get('/api/secret/approvals', u.accessToken)).body.approvals).toEqual([]);
     const registered = await register(fresh, { signatureKey: newKey, identitySignature: goodSignature });
     expect(registered.status).toBe(200);

@@ -27,7 +27,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sealed', 'text')
     .addColumn('answered_at', 'text')
     .execute();
-  await db.schema.createIndex('secret_approvals_user').on('secret_approvals').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('secret_approvals_user')
+    .on('secret_approvals')
+    .columns(['user_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
