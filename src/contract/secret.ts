@@ -139,6 +139,8 @@ export const GroupState = z.object({
   toRemove: z.array(Id),
   /** Members with no live device at all: they have not opened Беседа in a browser since signing in. */
   withoutDevice: z.array(Id),
+  /** The chat's members: a device refuses a leaf of anyone else (docs/secret-chats.md "Identity keys"). */
+  memberIds: z.array(Id),
 });
 export const StateResponse = z.object({
   groups: z.array(GroupState),
