@@ -40,6 +40,8 @@ export interface SecretDeviceNotice {
   at: string;
   userId: string;
   deviceId: string;
+  /** «Неподтверждённое устройство не добавлено: <Имя>» (an empty userId: a welcome of another chat refused). */
+  refused?: true;
 }
 
 export interface SecretDeviceContext extends SecretDeviceInput {
