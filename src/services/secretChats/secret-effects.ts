@@ -7,7 +7,7 @@ import type { Message } from '../../contract/entities';
 import { RequestFailure } from '../../contract/failure';
 import type { ApiClient } from '../app/api';
 import { isControl } from './crypto/secret-actions';
-import { createIdentityEffects } from './identity-effects';
+import { createIdentityEffects, type IdentityEffects } from './identity-effects';
 import { type ClaimedPackage, type SecretCrypto, SecretCryptoError } from './crypto/secret-crypto';
 import type {
   CatchUpResult,
@@ -17,6 +17,8 @@ import type {
 } from '../../machines/secretChats/secretChat/secretChat.protocol';
 
 export interface SecretEffects {
+  /** The identity key's effects (identity-effects.ts): this device's approval, the people's keys. */
+  identity: IdentityEffects;
   /** This browser's device (registered once per sign-in; the same promise for every caller). */
   device(userId: string): Promise<RegisterResult>;
   /** The secret chats of the user, as the server lists them for this device, with their members who have no device. */
@@ -131,6 +133,7 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
   }
 
   const effects: SecretEffects = {
+    identity,
     device(userId) {
       const c = crypto();
       const known = devices.get(userId);

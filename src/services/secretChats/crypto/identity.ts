@@ -259,11 +259,11 @@ export async function openIdentity(
 ): Promise<Uint8Array | null> {
   try {
     const bytes = fromBase64(sealed);
-    const key = await aesKey(privateKey, bytes.subarray(0, 65), 'decrypt');
+    const key = await aesKey(privateKey, new Uint8Array(bytes.subarray(0, 65)), 'decrypt');
     const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: bytes.subarray(65, 77), additionalData: new TextEncoder().encode(deviceKey) },
+      { name: 'AES-GCM', iv: buf(bytes.subarray(65, 77)), additionalData: new TextEncoder().encode(deviceKey) },
       key,
-      bytes.subarray(77),
+      buf(bytes.subarray(77)),
     );
     return new Uint8Array(plain);
   } catch {

@@ -229,13 +229,14 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
 
   return {
     async loadDevice(userId) {
-      const d = await openJson<StoredDevice>('devices', [userId]);
-      if (!d) return null;
+      const stored = await openJson<StoredDevice>('devices', [userId]);
+      if (!stored) return null;
+      const { identitySignature, ...d } = stored;
       return {
         ...d,
         signaturePublicKey: fromBase64(d.signaturePublicKey),
         signaturePrivateKey: fromBase64(d.signaturePrivateKey),
-        ...(d.identitySignature ? { identitySignature: fromBase64(d.identitySignature) } : {}),
+        ...(identitySignature ? { identitySignature: fromBase64(identitySignature) } : {}),
         keyPackages: d.keyPackages.map((k) => ({
           ...k,
           initPrivateKey: fromBase64(k.initPrivateKey),
