@@ -19,8 +19,7 @@ export const Ed25519Signature = fixedBase64(64, 'Подпись');
 /** A P-256 public key for ECDH, uncompressed (65 bytes). */
 export const ExchangeKey = fixedBase64(65, 'Ключ обмена');
 
-/** What a person's identity key signs to vouch for a device's signature key (UTF-8). */
-export const deviceStatement = (userId: string, signatureKey: string) => `beseda device v1\n${userId}\n${signatureKey}`;
+export { deviceStatement } from './identity-statement';
 
 export const SecretIdentity = z.object({
   userId: Id,

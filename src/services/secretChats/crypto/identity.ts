@@ -5,7 +5,7 @@
 // leaf — from a claimed key package, a welcome's tree or a commit — only when that key signed it, when its person
 // is a member of the chat, and when no other leaf has its identity or its key.
 import type { ClientState } from 'ts-mls/clientState.js';
-import { deviceStatement } from '../../../contract/secret-identity';
+import { deviceStatement } from '../../../contract/identity-statement';
 import { cipherSuite, fromBase64, members, MlsEngineError, parseIdentity, toBase64 } from './mls-engine';
 
 export const toBase64Url = (bytes: Uint8Array) =>
