@@ -19,7 +19,7 @@ export function SecretApprovalView(props: ReturnType<typeof useSecretApproval>) 
         </p>
       )}
       {props.asking && (
-        <Modal title="Секретные чаты" onClose={props.onDecline} className="group-modal">
+        <Modal title="Новое устройство" onClose={props.onDecline} className="group-modal">
           <div className="form">
             <p>{APPROVAL_QUESTION}</p>
             <p>
