@@ -1,4 +1,4 @@
-// A new device of this person asks for the identity key (docs/behaviour.md, identity keys of secret chats): «Новое устройство входит в
+// A new device of this person asks for the identity key (docs/behaviour.md §10.35): «Новое устройство входит в
 // секретные чаты: подтвердить?» with the code the new device shows; and, on a device that waits for such an
 // approval, its own code. Renders from props (useSecretApproval).
 import { APPROVAL_QUESTION } from '../../machines/secretChats/secretApproval/secretApproval.protocol';
