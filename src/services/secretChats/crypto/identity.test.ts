@@ -52,7 +52,9 @@ describe('identity keys', () => {
     expect(await safetyNumber(boris, anna)).toEqual(n);
     // Known answer, against the definition written again over node's SHA-512.
     const entries = [anna, boris].map((p) => `${p.userId}=${Buffer.from(p.publicKey).toString('base64')}`).sort();
-    const h = createHash('sha512').update(`beseda safety number v1\n${entries.join('\n')}`).digest();
+    const h = createHash('sha512')
+      .update(`beseda safety number v1\n${entries.join('\n')}`)
+      .digest();
     const expected = Array.from({ length: 12 }, (_, g) =>
       String(h.subarray(g * 5, g * 5 + 5).reduce((acc, b) => acc * 256 + b, 0) % 100000).padStart(5, '0'),
     );

@@ -157,6 +157,10 @@ export async function checkCommitted(before: ClientState, after: ClientState, tr
   if (refused.length > 0) throw new UntrustedLeafError(refused);
 }
 
+/** Why a send pauses (docs/behaviour.md §10.35). */
+export const IDENTITY_CHANGED =
+  'Ключ личности собеседника сменился: откройте «Проверить шифрование» и примите новый ключ, чтобы писать дальше';
+
 /** The user ids of a group's members (the people whose identity keys its checks need). */
 export const peopleOf = (state: ClientState) => [...new Set(members(state).map((m) => m.identity.userId))];
 

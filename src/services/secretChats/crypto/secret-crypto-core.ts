@@ -7,7 +7,16 @@ import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
 import { createRecoveryCore } from './recovery-core';
 import { createIdentityCore } from './identity-core';
-import { checkCommitted, checkJoined, leavesOf, type RefusedLeaf, refusedLeaves, UntrustedLeafError } from './identity';
+import {
+  checkCommitted,
+  checkJoined,
+  IDENTITY_CHANGED,
+  leavesOf,
+  peopleOf,
+  type RefusedLeaf,
+  refusedLeaves,
+  UntrustedLeafError,
+} from './identity';
 import {
   type ClaimedPackage,
   type SecretCrypto,
@@ -338,6 +347,9 @@ export function createSecretCryptoCore(
     },
     async encrypt(userId, conversationId, envelope) {
       const state = await mustGroup(userId, conversationId);
+      // Sending pauses while a member's identity key changed and this device has not accepted the new one.
+      const changed = new Set(await identity.api.identityChanges(userId));
+      if (peopleOf(state).some((id) => changed.has(id))) throw new SecretCryptoError('untrusted', IDENTITY_CHANGED);
       const r = await mls.encryptMessage(state, serializeEnvelope(envelope));
       await keep(userId, conversationId, r.state);
       return { ciphertext: r.ciphertext, epoch: mls.epochOf(state) };
