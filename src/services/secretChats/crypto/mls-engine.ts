@@ -178,10 +178,15 @@ export async function generateKeyPackages(device: DeviceKeys, n: number): Promis
   return out;
 }
 
+// A package decoded for the identity check is decoded once: the commit that adds it takes it from here.
+const screened = new Map<string, KeyPackage>();
+
 /** A claimed key package's leaf as crypto/identity.ts judges it; null when it is not a key package. */
 export function leafOfPackage(b64: string): { identity: Uint8Array; signaturePublicKey: Uint8Array } | null {
   try {
     const kp = keyPackageOf(b64);
+    screened.set(b64, kp);
+    if (screened.size > 64) screened.delete(screened.keys().next().value as string);
     const cred = kp.leafNode.credential;
     return cred.credentialType === 'basic'
       ? { identity: cred.identity, signaturePublicKey: kp.leafNode.signaturePublicKey }
@@ -192,6 +197,11 @@ export function leafOfPackage(b64: string): { identity: Uint8Array; signaturePub
 }
 
 function keyPackageOf(b64: string): KeyPackage {
+  const known = screened.get(b64);
+  if (known) {
+    screened.delete(b64);
+    return known;
+  }
   const m = decode(b64);
   if (m.wireformat !== 'mls_key_package') throw new MlsEngineError('badMessage', 'Ожидался пакет ключей');
   return m.keyPackage;
