@@ -342,7 +342,7 @@ describe('a secret chat: creation, commits, the log', () => {
       toAdd: [{ userId: boris.user.id, deviceId: b2 }],
       toRemove: [],
       withoutDevice: [],
-      memberIds: [anna.user.id, boris.user.id].sort(),
+      memberIds: [anna.user.id, boris.user.id, vera.user.id].sort(),
     });
     expect((await state(second.accessToken, b2)).body.groups[0]).toMatchObject({ conversationId: chat, member: false });
     // Not yet in the group: its log is closed.
