@@ -107,9 +107,12 @@ export class UntrustedLeafError extends MlsEngineError {
 
 const named = (leaf: LeafSeen) => parseIdentity(leaf.identity) ?? { userId: '', deviceId: '' };
 const keyOf = (leaf: LeafSeen) => toBase64(leaf.signaturePublicKey);
+// One decoder for every leaf: a group's 50 leaves are compared on each added device.
+const decoder = new TextDecoder();
+/** `userId:deviceId` of a leaf's credential (its signature left out). */
 const idOf = (leaf: LeafSeen) => {
-  const n = named(leaf);
-  return `${n.userId}:${n.deviceId}`;
+  const [userId = '', deviceId = ''] = decoder.decode(leaf.identity).split(':', 2);
+  return `${userId}:${deviceId}`;
 };
 
 /**
