@@ -15,7 +15,8 @@ export interface TimelineLine {
 
 const NONE: SecretDeviceNotice[] = [];
 
-export const newDeviceText = (name: string) => `${name}: новое устройство`;
+/** Every device added is one its person's identity key signed (the others are refused): it says so. */
+export const newDeviceText = (name: string) => `${name}: новое устройство, подтверждённое ключом личности`;
 /** A device the identity checks refused (docs/secret-chats.md "Identity keys"). */
 export const refusedDeviceText = (name: string) => `Неподтверждённое устройство не добавлено: ${name}`;
 /** A welcome of a group this device holds under another chat. */
