@@ -70,7 +70,9 @@ test('a new browser joins only once approved; the safety number stays; a reset i
     await approveDevice([b1, b2]);
     await expect.poll(async () => (await devicesOf(srv, boris.user.id)).length, { timeout: 30_000 }).toBe(2);
     await expect.poll(() => inGroup(srv), { timeout: 30_000 }).toBe(3);
-    await expect(a1.getByTestId('system-entry').filter({ hasText: 'Борис: новое устройство, подтверждённое ключом личности' })).toBeVisible({
+    await expect(
+      a1.getByTestId('system-entry').filter({ hasText: 'Борис: новое устройство, подтверждённое ключом личности' }),
+    ).toBeVisible({
       timeout: 30_000,
     });
     // A new sign-in leaves the safety number as it was.
