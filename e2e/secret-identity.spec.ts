@@ -1,8 +1,8 @@
 // Identity keys end to end in real Chromium against the real server (docs/secret-chats.md "Identity keys"): Борис's
 // new browser is no device until his first one approves it (the same code on both), then Анна's device adds it, and
 // the safety number Анна sees for Борис is the same before and after; when Борис's identity key is reset without the
-// old one, Анна's «Проверить шифрование» shows it in red, her messages wait, and accepting the new key gives a new
-// safety number.
+// old one, Анна's «Проверить шифрование» and the chat show it in red, and accepting the new key gives a new safety
+// number.
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { generateKeyPairSync } from 'node:crypto';
@@ -93,8 +93,13 @@ test('a new browser joins only once approved; the safety number stays; a reset i
       timeout: 20_000,
     });
     await expect(verify.getByTestId('identity-changed')).toHaveCSS('color', /rgb\(\s*(1\d\d|2\d\d),/);
+    // The chat says it too, in red, under its header.
+    const notice = a1.getByTestId('identity-changed-notice');
+    await expect(notice).toHaveText(/Борис: ключ личности сменился/, { timeout: 20_000 });
+    await expect(notice).toHaveCSS('color', /rgb\(\s*(1\d\d|2\d\d),/);
     await verify.getByRole('button', { name: 'Принять новый ключ' }).click();
     await expect(verify.getByTestId('identity-changed')).toHaveCount(0, { timeout: 20_000 });
+    await expect(notice).toHaveCount(0, { timeout: 20_000 });
     const after =
       (await verify.locator('[data-testid="safety-number"]').getByTestId('safety-digits').textContent()) ?? '';
     expect(after).toMatch(/^(\d{5}){12}$/);

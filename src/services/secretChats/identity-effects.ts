@@ -22,6 +22,11 @@ export function createIdentityEffects(
   wait: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ) {
   const listeners = new Set<Listener>();
+  /** Who hears the people whose identity key changed (the device's chats show them in red). */
+  const changeListeners = new Set<(userIds: string[]) => void>();
+  const changes = (userIds: string[]) => {
+    for (const l of changeListeners) l(userIds);
+  };
   let pending: PendingApproval | null = null;
   const announce = (p: PendingApproval | null) => {
     pending = p;
@@ -88,7 +93,17 @@ export function createIdentityEffects(
       const r = await api.call('secretIdentities', {
         query: { userIds: [...new Set(userIds)].join(','), ...(conversationId ? { conversationId } : {}) },
       });
-      return (await crypto().identitiesSeen(userId, r.identities)).changed;
+      const { changed } = await crypto().identitiesSeen(userId, r.identities);
+      changes(changed);
+      return changed;
+    },
+    /** The people whose identity key changed, told again (after one was accepted). */
+    async recheck(userId: string): Promise<void> {
+      changes(await crypto().identityChanges(userId));
+    },
+    onChanges(l: (userIds: string[]) => void) {
+      changeListeners.add(l);
+      return () => changeListeners.delete(l);
     },
     /** `secret:approval` answered: the waiting device asks at once. */
     answered() {

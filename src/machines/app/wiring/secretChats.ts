@@ -203,7 +203,18 @@ export function wireSecretDevice(s: Services) {
           }),
         );
         void notices();
+        // People whose identity key changed: every secret chat with them says so in red.
+        const offChanges = fx.identity.onChanges((userIds) =>
+          sendBack({ type: 'secretDevice.identityChanged', userIds }),
+        );
+        void secretCrypto()
+          .identityChanges(userId)
+          .then(
+            (userIds) => sendBack({ type: 'secretDevice.identityChanged', userIds }),
+            () => undefined,
+          );
         return () => {
+          offChanges();
           for (const sub of subs) sub.unsubscribe();
         };
       }),
@@ -299,11 +310,13 @@ export function wireSecretVerify(s: Services) {
         }
         return { ...verification, people };
       }),
-      save: fromPromise<unknown, SecretVerifyInput & SecretVerifySave>(({ input }) =>
-        input.action === 'acknowledge'
-          ? secretCrypto().identityAcknowledge(input.userId, input.personId)
-          : secretCrypto().identityVerify(input.userId, input.personId, input.action === 'verify'),
-      ),
+      save: fromPromise<unknown, SecretVerifyInput & SecretVerifySave>(async ({ input }) => {
+        if (input.action !== 'acknowledge')
+          return secretCrypto().identityVerify(input.userId, input.personId, input.action === 'verify');
+        await secretCrypto().identityAcknowledge(input.userId, input.personId);
+        // The chats' red line for that person goes.
+        await fx.identity.recheck(input.userId);
+      }),
     },
   });
 }
