@@ -3,6 +3,7 @@
 // not secret.
 import { useSecretChatNotice } from './useSecretChatNotice';
 import '../shared/toast.css';
+import './secret-notice.css';
 
 export interface SecretChatNoticeProps {
   conversationId: string;
@@ -33,12 +34,7 @@ export function SecretChatNoticeView(props: {
   return (
     <>
       {props.changed?.map((line) => (
-        <p
-          key={line}
-          className="conv-note secret-notice inline-error"
-          role="alert"
-          data-testid="identity-changed-notice"
-        >
+        <p key={line} className="secret-identity-alert" role="alert" data-testid="identity-changed-notice">
           {line}
         </p>
       ))}

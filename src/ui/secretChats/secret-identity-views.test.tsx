@@ -53,7 +53,7 @@ describe('a changed identity key under the chat’s header', () => {
     );
     const line = screen.getByRole('alert');
     expect(line.textContent).toMatch(/^Борис: ключ личности сменился/);
-    expect(line.className).toContain('inline-error');
+    expect(line.className).toContain('secret-identity-alert');
   });
 });
 
