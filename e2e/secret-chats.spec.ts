@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
+import { approveDevice, becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
 import { apiCall, createUser, makeFriends } from './users';
 
 const FIRST = 'привет из секретного чата';
@@ -42,6 +42,8 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     const a2 = await open(browser, srv, anna2);
     const b1 = await open(browser, srv, boris);
     await becomeDevice(b1);
+    // Анна's two browsers: the one that made her identity key approves the other.
+    await approveDevice([a1, a2]);
     await becomeDevice(a2);
 
     // Анна creates the chat on her first device.
@@ -78,6 +80,7 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     // Борис on a third device: the online devices add it; it reads what comes next, not what came before.
     const boris3 = await signInAgain(srv.url, boris);
     const b3 = await open(browser, srv, boris3);
+    await approveDevice([b1, b3]);
     const tile3 = b3.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' });
     await tile3.click();
     await expect(b3.getByText(UNAVAILABLE).first()).toBeVisible({ timeout: 30_000 });

@@ -39,3 +39,37 @@ export function filesUnder(dir: string): string[] {
     return e.isDirectory() ? filesUnder(p) : [p];
   });
 }
+
+/**
+ * A person's new device waits until one of their devices approves it (docs/secret-chats.md "Identity keys"): among
+ * `pages`, the one that asks «Новое устройство входит в секретные чаты: подтвердить?» confirms, once another of them
+ * shows the same code.
+ */
+export async function approveDevice(pages: Page[]): Promise<{ approver: Page; code: string }> {
+  const dialogs = pages.map((p) => p.getByRole('dialog', { name: 'Новое устройство' }));
+  let at = -1;
+  await expect
+    .poll(
+      async () => {
+        at = (await Promise.all(dialogs.map((d) => d.isVisible()))).indexOf(true);
+        return at;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(0);
+  const approver = pages[at] as Page;
+  const dialog = dialogs[at] as ReturnType<Page['getByRole']>;
+  await expect(dialog).toContainText('Новое устройство входит в секретные чаты: подтвердить?');
+  const code = ((await dialog.getByTestId('secret-approval-code').textContent()) ?? '').trim();
+  expect(code).toMatch(/^\d{3} \d{3}$/);
+  const waiting = pages.filter((_, i) => i !== at).map((p) => p.getByTestId('secret-approval-waiting'));
+  await expect
+    .poll(async () =>
+      (await Promise.all(waiting.map((w) => w.textContent().catch(() => null)))).some((t) => t?.includes(code)),
+    )
+    .toBe(true);
+  await dialog.getByRole('button', { name: 'Подтвердить' }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  for (const w of waiting) await expect(w).toHaveCount(0, { timeout: 20_000 });
+  return { approver, code };
+}

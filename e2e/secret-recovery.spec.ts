@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
+import { approveDevice, becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
 import { createUser, makeFriends } from './users';
 
 const FIRST = 'секрет до ключа восстановления';
@@ -51,6 +51,7 @@ test('a recovery key: a new device reads from its join, and with the key the old
     const a2 = await open(browser, srv, anna2);
     const b1 = await open(browser, srv, boris);
     await becomeDevice(b1);
+    await approveDevice([a1, a2]);
     await becomeDevice(a2);
 
     await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
@@ -103,6 +104,7 @@ test('a recovery key: a new device reads from its join, and with the key the old
 
     // Борис on a new device: the older messages are unavailable, a new one reads.
     const b3 = await open(browser, srv, await signInAgain(srv.url, boris));
+    await approveDevice([b1, b3]);
     await b3.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();
     await expect(b3.getByText(UNAVAILABLE).first()).toBeVisible({ timeout: 30_000 });
     await expect

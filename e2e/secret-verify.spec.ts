@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { open, signInAgain } from './secret-helpers';
+import { approveDevice, open, signInAgain } from './secret-helpers';
 import { createUser, makeFriends } from './users';
 
 test.afterEach(async ({ browser }) => {
@@ -80,6 +80,7 @@ test('both see one fingerprint; a new device of Борис is announced and chan
 
     // Борис signs in on a second browser: a new device, added by an online device of the chat.
     const b2 = await open(browser, srv, await signInAgain(srv.url, boris));
+    await approveDevice([b1, b2]);
     await b2.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();
     await expect(a1.getByTestId('system-entry').filter({ hasText: 'Борис: новое устройство' })).toBeVisible({
       timeout: 30_000,

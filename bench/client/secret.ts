@@ -16,6 +16,7 @@ import type { Check } from './run';
 const N = Number(process.env.N ?? 20);
 const ENCRYPT_TARGET_MS = 5;
 const MEMBERSHIP_TARGET_MS = 500;
+const LEAF_CHECK_TARGET_MS = 1;
 
 interface PageBench {
   measureSecret(n: number): Promise<SecretFigures>;
@@ -114,6 +115,7 @@ export async function secretPart(browser: Browser, checks: Check[], results: Rec
       row('50 devices: add one (commit + welcome)', 'addMs'),
       row('50 devices: apply that commit on another member', 'addApplyMs'),
       row('50 devices: remove one (commit)', 'removeMs'),
+      row('identity check of one added device (signature, 50 leaves)', 'leafCheckMs'),
     ]);
     console.log(
       `    encrypt / AES-GCM baseline: ${(plain.encryptMs / plain.aesGcmMs).toFixed(0)}× unthrottled, ${(phone.encryptMs / phone.aesGcmMs).toFixed(0)}× on the phone profile`,
@@ -128,6 +130,11 @@ export async function secretPart(browser: Browser, checks: Check[], results: Rec
       `secret chat: decrypt 1 KB ≤ ${ENCRYPT_TARGET_MS} ms, ${phoneName}`,
       phone.decryptMs <= ENCRYPT_TARGET_MS,
       `${f(phone.decryptMs)} ms`,
+    ]);
+    checks.push([
+      `secret chat: identity check per added device ≤ ${LEAF_CHECK_TARGET_MS} ms, ${phoneName}`,
+      phone.leafCheckMs <= LEAF_CHECK_TARGET_MS,
+      `${f(phone.leafCheckMs)} ms`,
     ]);
     for (const [name, r] of [
       [phoneName, phone],

@@ -10,8 +10,15 @@ import {
   encryptMessage,
   generateKeyPackages,
   joinFromWelcome,
+  leafOfPackage,
   processCommit,
 } from '../../src/services/secretChats/crypto/mls-engine';
+import {
+  createIdentityKeys,
+  leavesOf,
+  refusedLeaves,
+  signDevice,
+} from '../../src/services/secretChats/crypto/identity';
 
 export interface SecretFigures {
   n: number;
@@ -23,6 +30,12 @@ export interface SecretFigures {
   addApplyMs: number;
   /** The same group: commit removing that device. */
   removeMs: number;
+  /**
+   * What the identity check adds per added device (crypto/identity.ts, docs/secret-chats.md "Identity keys"): its
+   * credential's signature verified under its person's identity key, and its identity and key compared with the 50
+   * leaves of the group (the package's decoding is shared with the commit).
+   */
+  leafCheckMs: number;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -84,8 +97,25 @@ export async function measureSecret(n: number): Promise<SecretFigures> {
     sBig = removed.state;
     sPeer = (await processCommit(sPeer, removed.commit)).state;
   }
+  // The identity check of the device added each round, against the 50 leaves of the group.
+  const identity = await createIdentityKeys();
+  const signed = { ...(await createDeviceKeys('y')), deviceId: 'y1' };
+  signed.identitySignature = await signDevice(identity, 'y', signed.signaturePublicKey);
+  const signedPackages = await generateKeyPackages(signed, n);
+  const trust = { identities: new Map([['y', identity.publicKey]]), memberIds: new Set(['y']) };
+  const existing = leavesOf(sBig);
+  const check: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // Decoding the package is the commit's own work (the engine takes the decoded package from the check).
+    const leaf = leafOfPackage(signedPackages[i]!.publicPackage);
+    const t = performance.now();
+    const refused = leaf ? await refusedLeaves([leaf], existing, trust) : null;
+    check.push(performance.now() - t);
+    if (!leaf || refused?.length) throw new Error('a signed device was refused');
+  }
   return {
     n,
+    leafCheckMs: median(check),
     encryptMs: median(enc),
     decryptMs: median(dec),
     addMs: median(add),

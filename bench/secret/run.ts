@@ -13,3 +13,6 @@ console.log(`  encrypt 1 KB: ${f(r.encryptMs)} ms; decrypt 1 KB: ${f(r.decryptMs
 console.log(
   `  50-device group: add one device (commit + welcome): ${f(r.addMs)} ms; apply that commit on another member: ${f(r.addApplyMs)} ms; remove one device (commit): ${f(r.removeMs)} ms`,
 );
+console.log(
+  `  identity check of one added device (signature under the identity key, against 50 leaves): ${f(r.leafCheckMs)} ms`,
+);

@@ -334,6 +334,34 @@ export interface SecretDevicesTable {
   session_id: string;
   created_at: string;
   revoked_at: string | null;
+  /** base64 of its Ed25519 signature key and of that key's signature by its person's identity key (033). */
+  signature_key: string | null;
+  identity_signature: string | null;
+}
+
+/** A person's identity key of secret chats (migrations/033_secret_identity.ts). */
+export interface SecretIdentitiesTable {
+  user_id: string;
+  /** base64 of the Ed25519 public key. */
+  public_key: string;
+  /** 1, and one more at each reset. */
+  version: number;
+  created_at: string;
+  reset_at: string | null;
+}
+
+/** A new device asking an old one of its person for the identity key (033). */
+export interface SecretApprovalsTable {
+  id: string;
+  user_id: string;
+  session_id: string;
+  device_key: string;
+  exchange_key: string;
+  created_at: string;
+  signature: string | null;
+  /** The identity key sealed to `exchange_key`: opaque here. */
+  sealed: string | null;
+  answered_at: string | null;
 }
 
 export interface SecretKeyPackagesTable {
@@ -522,6 +550,8 @@ export interface DB {
   password_resets: PasswordResetsTable;
   reports: ReportsTable;
   secret_devices: SecretDevicesTable;
+  secret_identities: SecretIdentitiesTable;
+  secret_approvals: SecretApprovalsTable;
   secret_key_packages: SecretKeyPackagesTable;
   secret_key_package_digests: SecretKeyPackageDigestsTable;
   secret_log: SecretLogTable;

@@ -129,7 +129,13 @@ export function createDevices(db: Database, now: () => string) {
    * This sign-in as a device (created on first call) with the key packages added. `created` says whether it is new
    * (the members of the user's secret chats then hear that there is a device to add).
    */
-  async function register(userId: string, sessionId: string, bodies: readonly string[], lastResort?: string) {
+  async function register(
+    userId: string,
+    sessionId: string,
+    keys: { signatureKey: string; identitySignature: string },
+    bodies: readonly string[],
+    lastResort?: string,
+  ) {
     const find = () =>
       db.selectFrom('secret_devices').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
     let device = await find();
@@ -145,7 +151,15 @@ export function createDevices(db: Database, now: () => string) {
       if (Number(live.n) >= LIMITS.secretDevicesMax) throw badRequest(TOO_MANY_DEVICES);
       const res = await db
         .insertInto('secret_devices')
-        .values({ id: randomUUID(), user_id: userId, session_id: sessionId, created_at: now(), revoked_at: null })
+        .values({
+          id: randomUUID(),
+          user_id: userId,
+          session_id: sessionId,
+          created_at: now(),
+          revoked_at: null,
+          signature_key: keys.signatureKey,
+          identity_signature: keys.identitySignature,
+        })
         .onConflict((oc) => oc.column('session_id').doNothing())
         .executeTakeFirst();
       created = Number(res.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -468,6 +468,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
           .map((d) => ({ userId: d.user_id, deviceId: d.id })),
         toRemove: here.filter((g) => g.revoked_at !== null || !who.has(g.user_id)).map((g) => g.device_id),
         withoutDevice: [...who].filter((u) => !live.some((d) => d.user_id === u)).sort(),
+        memberIds: [...who].sort(),
       };
     });
     return { groups, keyPackagesLeft, lastResort };

@@ -9,6 +9,7 @@ import { LIMITS } from '../../src/contract/limits';
 import { bearerToken, contractRoute } from '../http/contract-route';
 import { HttpError, unauthorized } from '../http/errors';
 import { createDevices } from './devices';
+import { createIdentities } from './identity';
 import { createSecretGroups } from './secret-groups';
 import { createSecretSender } from './secret-send';
 
@@ -23,6 +24,7 @@ export const secretRoutes = fp(
     const devices = createDevices(db, now);
     const groups = createSecretGroups({ db, devices, lists, realtime, blocks, now });
     const send = createSecretSender({ db, lists, realtime, push, blocks, devices, groups });
+    const identities = createIdentities(db, realtime, now);
 
     /** The sign-in making the request (its access token's `sid`): the device it is. */
     const sessionOf = async (req: FastifyRequest) => {
@@ -60,9 +62,12 @@ export const secretRoutes = fp(
       app,
       'secretRegisterDevice',
       async ({ userId, body, req }) => {
+        // Only a device its person's identity key signed (docs/secret-chats.md "Identity keys").
+        await identities.checkDevice(userId, body.signatureKey, body.identitySignature);
         const { device, keyPackagesLeft, created } = await devices.register(
           userId,
           await sessionOf(req),
+          { signatureKey: body.signatureKey, identitySignature: body.identitySignature },
           body.keyPackages,
           body.lastResort,
         );
@@ -104,6 +109,26 @@ export const secretRoutes = fp(
       groups.log(userId, params.id, query.deviceId, query.after),
     );
     contractRoute(app, 'secretState', ({ userId, query }) => groups.state(userId, query.deviceId));
+    contractRoute(app, 'secretIdentities', async ({ userId, query }) => {
+      // Whose packages one may claim, one may know the identity key of.
+      await groups.mayClaim(userId, query.userIds, query.conversationId);
+      return { identities: await identities.list(query.userIds) };
+    });
+    contractRoute(app, 'secretSetIdentity', async ({ userId, body }) => ({
+      identity: await identities.set(userId, body.publicKey, body.reset === true),
+    }));
+    contractRoute(app, 'secretApprovalRequest', async ({ userId, body, req }) => ({
+      approval: await identities.request(userId, await sessionOf(req), body.deviceKey, body.exchangeKey),
+    }));
+    contractRoute(app, 'secretApprovals', async ({ userId, req }) => ({
+      approvals: await identities.open(userId, await sessionOf(req)),
+    }));
+    contractRoute(app, 'secretApproval', async ({ userId, params, req }) => ({
+      approval: await identities.get(userId, await sessionOf(req), params.id),
+    }));
+    contractRoute(app, 'secretApprovalAnswer', async ({ userId, params, body, req }) => ({
+      approval: await identities.answer(userId, await sessionOf(req), params.id, body.signature, body.sealed),
+    }));
     contractRoute(app, 'secretSend', async ({ userId, body }) => {
       const answer = await send(userId, body);
       metrics.messagesSent.inc();

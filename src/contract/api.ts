@@ -90,6 +90,17 @@ import {
   BackupInfoResponse,
   BackupKeyBody,
 } from './secret-backup';
+import {
+  ApprovalAnswerBody,
+  ApprovalParams,
+  ApprovalRequestBody,
+  ApprovalResponse,
+  ApprovalsResponse,
+  IdentitiesQuery,
+  IdentitiesResponse,
+  IdentityResponse,
+  SetIdentityBody,
+} from './secret-identity';
 
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -693,6 +704,16 @@ export const api = {
   secretBackupUpload: route('secretBackupUpload', { body: BackupChunkBody, response: BackupChunkResponse }),
   secretBackupChunks: route('secretBackupChunks', { query: BackupChunksQuery, response: BackupChunksResponse }),
   secretBackupDelete: route('secretBackupDelete', { response: Ok }),
+  secretIdentities: route('secretIdentities', { query: IdentitiesQuery, response: IdentitiesResponse }),
+  secretSetIdentity: route('secretSetIdentity', { body: SetIdentityBody, response: IdentityResponse }),
+  secretApprovalRequest: route('secretApprovalRequest', { body: ApprovalRequestBody, response: ApprovalResponse }),
+  secretApprovals: route('secretApprovals', { response: ApprovalsResponse }),
+  secretApproval: route('secretApproval', { params: ApprovalParams, response: ApprovalResponse }),
+  secretApprovalAnswer: route('secretApprovalAnswer', {
+    params: ApprovalParams,
+    body: ApprovalAnswerBody,
+    response: ApprovalResponse,
+  }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

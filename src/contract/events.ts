@@ -158,6 +158,8 @@ export const serverEvents = {
   'secret:pending': SecretPendingEvent,
   /** A member of these secret chats signed in on their first browser: add it, send what waited for it. */
   'secret:firstDevice': SecretFirstDeviceEvent,
+  /** A new sign-in of this person asks for the identity key (`id`), or a request was answered. */
+  'secret:approval': z.object({ id: Id, answered: z.boolean() }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

@@ -124,6 +124,12 @@ export const routes = {
   secretBackupUpload: { method: 'POST', path: '/secret/backup', auth: true },
   secretBackupChunks: { method: 'GET', path: '/secret/backup/chunks', auth: true },
   secretBackupDelete: { method: 'DELETE', path: '/secret/backup', auth: true },
+  secretIdentities: { method: 'GET', path: '/secret/identities', auth: true },
+  secretSetIdentity: { method: 'POST', path: '/secret/identity', auth: true },
+  secretApprovalRequest: { method: 'POST', path: '/secret/approvals', auth: true },
+  secretApprovals: { method: 'GET', path: '/secret/approvals', auth: true },
+  secretApproval: { method: 'GET', path: '/secret/approvals/:id', auth: true },
+  secretApprovalAnswer: { method: 'POST', path: '/secret/approvals/:id', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

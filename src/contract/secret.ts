@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Id, IsoDate, Message } from './entities';
 import { LIMITS } from './limits';
+import { Ed25519Key, Ed25519Signature } from './secret-identity';
 
 /** Standard base64 (what the client's encoder writes): MLS messages, key packages and ciphertext travel as it. */
 const base64 = (max: number, what: string) =>
@@ -38,6 +39,10 @@ export type SecretDevice = z.infer<typeof SecretDevice>;
 /** POST /api/secret/devices: this sign-in becomes a device (again the same one when it already is). */
 export const RegisterDeviceBody = z.strictObject({
   keyPackages: KeyPackages,
+  /** The device's Ed25519 signature key (base64), which signs its key packages and leaves. */
+  signatureKey: Ed25519Key,
+  /** That key signed by its person's identity key (`deviceStatement`): an unsigned device is refused. */
+  identitySignature: Ed25519Signature,
   /**
    * The device's last-resort package: handed out only when it has no other left, and kept then (it replaces an
    * earlier one). It lets a device whose stock ran out while it was away still be added.
@@ -134,6 +139,8 @@ export const GroupState = z.object({
   toRemove: z.array(Id),
   /** Members with no live device at all: they have not opened Беседа in a browser since signing in. */
   withoutDevice: z.array(Id),
+  /** The chat's members: a device refuses a leaf of anyone else (docs/secret-chats.md "Identity keys"). */
+  memberIds: z.array(Id),
 });
 export const StateResponse = z.object({
   groups: z.array(GroupState),

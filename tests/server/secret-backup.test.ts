@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKUP_LIMITS } from '../../src/contract/secret-backup';
 import { client, startTestServer, type TestServer } from './harness';
+import { signedDevice } from './secret-helpers';
 import { type Api, befriend, closeAll, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -26,7 +27,11 @@ const chunks = (token: string, after = 0) => api.get(`/api/secret/backup/chunks?
 const remove = (token: string) => api.call('DELETE', '/api/secret/backup', { token });
 
 async function register(token: string): Promise<string> {
-  const res = await api.post('/api/secret/devices', { keyPackages: [blob(64), blob(64)] }, token);
+  const res = await api.post(
+    '/api/secret/devices',
+    { keyPackages: [blob(64), blob(64)], ...(await signedDevice(api, token)) },
+    token,
+  );
   expect(res.status).toBe(200);
   return res.body.device.id;
 }

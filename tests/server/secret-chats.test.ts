@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
+import { signedDevice } from './secret-helpers';
 import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -39,7 +40,11 @@ async function signInAgain(u: TestUser): Promise<{ accessToken: string; refreshT
 }
 
 async function register(token: string, n = 3): Promise<string> {
-  const res = await api.post('/api/secret/devices', { keyPackages: packages(n) }, token);
+  const res = await api.post(
+    '/api/secret/devices',
+    { keyPackages: packages(n), ...(await signedDevice(api, token)) },
+    token,
+  );
   expect(res.status).toBe(200);
   return res.body.device.id;
 }
@@ -80,10 +85,18 @@ async function messageCount(conversationId: string): Promise<number> {
 describe('devices and key packages', () => {
   it('registers a sign-in once: a second call is the same device and adds its key packages', async () => {
     const u = await api.user('dev');
-    const first = await api.post('/api/secret/devices', { keyPackages: packages(3) }, u.accessToken);
+    const first = await api.post(
+      '/api/secret/devices',
+      { keyPackages: packages(3), ...(await signedDevice(api, u.accessToken)) },
+      u.accessToken,
+    );
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ device: { userId: u.user.id }, keyPackagesLeft: 3 });
-    const again = await api.post('/api/secret/devices', { keyPackages: packages(2) }, u.accessToken);
+    const again = await api.post(
+      '/api/secret/devices',
+      { keyPackages: packages(2), ...(await signedDevice(api, u.accessToken)) },
+      u.accessToken,
+    );
     expect(again.body).toEqual({ device: first.body.device, keyPackagesLeft: 5 });
     // Another sign-in is another device.
     const other = await signInAgain(u);
@@ -131,7 +144,11 @@ describe('devices and key packages', () => {
         })),
       )
       .execute();
-    const res = await api.post('/api/secret/devices', { keyPackages: packages(1) }, u.accessToken);
+    const res = await api.post(
+      '/api/secret/devices',
+      { keyPackages: packages(1), ...(await signedDevice(api, u.accessToken)) },
+      u.accessToken,
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/устройствах/);
   });
@@ -154,7 +171,11 @@ describe('devices and key packages', () => {
     const u = await api.user('reuse');
     await befriend(api, anna, u);
     const [kp, other] = packages(2) as [string, string];
-    const first = await api.post('/api/secret/devices', { keyPackages: [kp] }, u.accessToken);
+    const first = await api.post(
+      '/api/secret/devices',
+      { keyPackages: [kp], ...(await signedDevice(api, u.accessToken)) },
+      u.accessToken,
+    );
     expect(first.status).toBe(200);
     const deviceId = first.body.device.id as string;
     const upload = (keyPackages: string[], token = u.accessToken) =>
@@ -172,7 +193,11 @@ describe('devices and key packages', () => {
     expect((await upload([kp])).status).toBe(409);
     // Another sign-in cannot register with it either (and no device is made).
     const second = await signInAgain(u);
-    const again = await api.post('/api/secret/devices', { keyPackages: [kp] }, second.accessToken);
+    const again = await api.post(
+      '/api/secret/devices',
+      { keyPackages: [kp], ...(await signedDevice(api, second.accessToken)) },
+      second.accessToken,
+    );
     expect(again.status).toBe(409);
     const devices = await srv.server.ctx.db
       .selectFrom('secret_devices')
@@ -317,6 +342,7 @@ describe('a secret chat: creation, commits, the log', () => {
       toAdd: [{ userId: boris.user.id, deviceId: b2 }],
       toRemove: [],
       withoutDevice: [],
+      memberIds: [anna.user.id, boris.user.id, vera.user.id].sort(),
     });
     expect((await state(second.accessToken, b2)).body.groups[0]).toMatchObject({ conversationId: chat, member: false });
     // Not yet in the group: its log is closed.

@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/limits';
 import { client, startTestServer, type TestServer } from './harness';
+import { signedDevice } from './secret-helpers';
 import { type Api, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 const CLAIMS_PER_MINUTE = 8;
@@ -36,7 +37,11 @@ const claim = (u: TestUser, body: object) => api.post('/api/secret/key-packages/
 const state = (u: TestUser, deviceId: string) => api.get(`/api/secret/state?deviceId=${deviceId}`, u.accessToken);
 
 async function register(token: string, keyPackages: string[], lastResort?: string): Promise<string> {
-  const res = await api.post('/api/secret/devices', { keyPackages, ...(lastResort ? { lastResort } : {}) }, token);
+  const res = await api.post(
+    '/api/secret/devices',
+    { keyPackages, ...(lastResort ? { lastResort } : {}), ...(await signedDevice(api, token)) },
+    token,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.device.id;
 }

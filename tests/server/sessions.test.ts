@@ -10,6 +10,7 @@ import { createAccountDeletion, RELEASE_AFTER_MS } from '../../server/users/acco
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, closeAll, connect, next } from './socket-helpers';
 import { manualClock } from './manual-clock';
+import { signedDevice } from './secret-helpers';
 
 let srv: TestServer;
 let api: Api;
@@ -278,7 +279,11 @@ describe('a sign-in whose refresh tokens have lapsed', () => {
         ).body as { accessToken: string; refreshToken: string };
       const laptop = await login(CHROME);
       const phone = await login(IPHONE);
-      const device = await ownApi.post('/api/secret/devices', { keyPackages: ['AAAA'] }, phone.accessToken);
+      const device = await ownApi.post(
+        '/api/secret/devices',
+        { keyPackages: ['AAAA'], ...(await signedDevice(ownApi, phone.accessToken)) },
+        phone.accessToken,
+      );
       expect(device.status, JSON.stringify(device.body)).toBe(200);
       const db = own.server.ctx.db;
       const signInsOf = async () =>

@@ -53,6 +53,7 @@ const viewOwned = [
   'secretCall',
   'secretRecovery',
   'secretVerify',
+  'secretApproval',
   'groupAvatar',
   'threadPanel',
   'followedThreads',

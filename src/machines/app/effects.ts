@@ -82,6 +82,9 @@ export const effects = {
     wired: (s: Services) => import('./wiring/secretChats-recovery').then((m) => m.wireSecretRecovery(s)),
   },
   secretVerify: { wired: (s: Services) => import('./wiring/secretChats').then((m) => m.wireSecretVerify(s)) },
+  secretApproval: {
+    wired: (s: Services) => import('./wiring/secretChats-approval').then((m) => m.wireSecretApproval(s)),
+  },
   contactCode: { wired: (s: Services) => import('./wiring/contacts-dialog').then((m) => m.wireContactCode(s)) },
   avatar: { wired: (s: Services) => import('./wiring/profile-avatar').then((m) => m.wireAvatar(s)) },
   groupDialog: { wired: (s: Services) => import('./wiring/contacts-dialog').then((m) => m.wireGroupDialog(s)) },

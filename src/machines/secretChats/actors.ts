@@ -27,6 +27,12 @@ export const secretChatsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  // A new device of this person asking for the identity key, while the device holder is shown.
+  secretApproval: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
   secretVerify: {
     load: 'wired',
     lifetime: 'owned',

@@ -7,6 +7,7 @@ import type { Message } from '../../contract/entities';
 import { RequestFailure } from '../../contract/failure';
 import type { ApiClient } from '../app/api';
 import { isControl } from './crypto/secret-actions';
+import { createIdentityEffects, type IdentityEffects } from './identity-effects';
 import { type ClaimedPackage, type SecretCrypto, SecretCryptoError } from './crypto/secret-crypto';
 import type {
   CatchUpResult,
@@ -16,6 +17,8 @@ import type {
 } from '../../machines/secretChats/secretChat/secretChat.protocol';
 
 export interface SecretEffects {
+  /** The identity key's effects (identity-effects.ts): this device's approval, the people's keys. */
+  identity: IdentityEffects;
   /** This browser's device (registered once per sign-in; the same promise for every caller). */
   device(userId: string): Promise<RegisterResult>;
   /** The secret chats of the user, as the server lists them for this device, with their members who have no device. */
@@ -68,7 +71,10 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
     let deviceId = prepared.deviceId;
     if (!deviceId) {
       if (!prepared.registration) throw new SecretCryptoError('failed', 'Не удалось подготовить устройство');
-      const r = await api.call('secretRegisterDevice', { body: { keyPackages: [prepared.registration] } });
+      // Only a device its person's identity key signed may register (docs/secret-chats.md "Identity keys").
+      await identity.ensure(userId);
+      const proof = await c.deviceProof(userId);
+      const r = await api.call('secretRegisterDevice', { body: { keyPackages: [prepared.registration], ...proof } });
       deviceId = r.device.id;
       await c.setDeviceId(userId, deviceId);
       // The registration package names no device, so no adder accepts it: real ones follow at once, with the
@@ -112,7 +118,22 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
     return [...kept, ...fresh];
   }
 
+  const identity = createIdentityEffects(api, crypto);
+
+  /** The chat's members and their identity keys, for the device's checks of the leaves it adds or meets. */
+  async function trustFor(userId: string, conversationId: string, memberIds: string[]) {
+    const c = crypto();
+    await c.setMembers(userId, conversationId, memberIds);
+    await identity.see(userId, memberIds, conversationId);
+  }
+  async function trustOf(userId: string, conversationId: string, deviceId: string) {
+    const state = await api.call('secretState', { query: { deviceId } });
+    const group = state.groups.find((g) => g.conversationId === conversationId);
+    if (group) await trustFor(userId, conversationId, group.memberIds);
+  }
+
   const effects: SecretEffects = {
+    identity,
     device(userId) {
       const c = crypto();
       const known = devices.get(userId);
@@ -139,6 +160,7 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const c = crypto();
       let seq = after;
       let removed = false;
+      await trustOf(userId, conversationId, deviceId);
       for (;;) {
         let page: Awaited<ReturnType<typeof api.call<'secretLog'>>>;
         try {
@@ -154,8 +176,9 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
             removed ||= r.removed;
           } catch (e) {
             // Applied already, or a commit of a group this device has not joined (before its welcome).
+            // A welcome or commit bringing a device that may not join is skipped; the chat shows it.
             const code = e instanceof SecretCryptoError ? e.code : null;
-            if (code !== 'stale' && code !== 'notMember') throw e;
+            if (code !== 'stale' && code !== 'notMember' && code !== 'untrusted') throw e;
           }
           seq = entry.seq;
         }
@@ -171,6 +194,7 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const noop = { epoch, seq: 0, keyPackagesLeft: state.keyPackagesLeft };
       if (!group?.member || epoch === null) return noop;
       if (group.toAdd.length === 0 && group.toRemove.length === 0) return noop;
+      await trustFor(userId, conversationId, group.memberIds);
       let packages: ClaimedPackage[] = [];
       if (group.toAdd.length > 0) packages = await claim(group.toAdd, conversationId);
       if (packages.length === 0 && group.toRemove.length === 0) return noop;
@@ -246,6 +270,7 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
     async create({ userId, memberIds, title }) {
       const c = crypto();
       const { deviceId } = await effects.device(userId);
+      await identity.see(userId, [...memberIds, userId]);
       // The members' devices and one's own other devices, one key package each.
       const claimed = await api.call('secretClaim', { body: { userIds: [...memberIds, userId] } });
       // Members without a device are added by a commit once they sign in on a browser.

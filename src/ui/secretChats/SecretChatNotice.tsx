@@ -3,6 +3,7 @@
 // not secret.
 import { useSecretChatNotice } from './useSecretChatNotice';
 import '../shared/toast.css';
+import './secret-notice.css';
 
 export interface SecretChatNoticeProps {
   conversationId: string;
@@ -13,18 +14,30 @@ export interface SecretChatNoticeProps {
 export function SecretChatNotice(props: SecretChatNoticeProps) {
   const view = useSecretChatNotice(props.conversationId, props.names);
   return (
-    <SecretChatNoticeView notice={view.notice} absent={view.absent} failure={view.failure} onDismiss={view.dismiss} />
+    <SecretChatNoticeView
+      notice={view.notice}
+      absent={view.absent}
+      changed={view.changed}
+      failure={view.failure}
+      onDismiss={view.dismiss}
+    />
   );
 }
 
 export function SecretChatNoticeView(props: {
   notice: string | null;
   absent?: string[];
+  changed?: string[];
   failure: string | null;
   onDismiss(): void;
 }) {
   return (
     <>
+      {props.changed?.map((line) => (
+        <p key={line} className="secret-identity-alert" role="alert" data-testid="identity-changed-notice">
+          {line}
+        </p>
+      ))}
       {props.absent?.map((line) => (
         <p key={line} className="conv-note secret-notice" role="status">
           {line}

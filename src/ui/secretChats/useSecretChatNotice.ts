@@ -4,7 +4,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
-import { noDeviceNotice } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { identityChangedNotice, noDeviceNotice } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
 export const WAITING_NOTICE =
@@ -15,6 +15,8 @@ export interface SecretChatNoticeView {
   notice: string | null;
   /** «Борис ещё не открывал Беседу в браузере — …», one for each member without a device. */
   absent: string[];
+  /** «Борис: ключ личности сменился — …», in red, for each member whose new identity key is not accepted. */
+  changed: string[];
   /** «Не удалось изменить сообщение» and the like, until dismissed. */
   failure: string | null;
   dismiss(): void;
@@ -45,9 +47,14 @@ export function useSecretChatNotice(
     () => absentIds.filter((id) => names[id] !== undefined).map((id) => noDeviceNotice(names[id] as string)),
     [absentIds, names],
   );
+  const changedIds = useSelector(device, (s) => s?.context.identityChanged ?? NONE);
+  const changed = useMemo(
+    () => changedIds.filter((id) => names[id] !== undefined).map((id) => identityChangedNotice(names[id] as string)),
+    [changedIds, names],
+  );
   const dismiss = useCallback(
     () => device?.send({ type: 'secretDevice.dismissFailure', conversationId }),
     [device, conversationId],
   );
-  return { notice, absent, failure, dismiss };
+  return { notice, absent, changed, failure, dismiss };
 }

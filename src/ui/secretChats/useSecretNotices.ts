@@ -15,7 +15,12 @@ export interface TimelineLine {
 
 const NONE: SecretDeviceNotice[] = [];
 
-export const newDeviceText = (name: string) => `${name}: новое устройство`;
+/** Every device added is one its person's identity key signed (the others are refused): it says so. */
+export const newDeviceText = (name: string) => `${name}: новое устройство, подтверждённое ключом личности`;
+/** A device the identity checks refused (docs/secret-chats.md "Identity keys"). */
+export const refusedDeviceText = (name: string) => `Неподтверждённое устройство не добавлено: ${name}`;
+/** A welcome of a group this device holds under another chat. */
+export const OTHER_GROUP_TEXT = 'Приглашение из другого чата отклонено';
 
 export function useSecretNotices(conversationId: string, names: Map<string, string>): TimelineLine[] {
   const device = useSecretDeviceRef();
@@ -23,9 +28,13 @@ export function useSecretNotices(conversationId: string, names: Map<string, stri
   return useMemo(
     () =>
       notices.map((n) => ({
-        key: `secret-device:${n.epoch}:${n.deviceId}`,
+        key: `secret-device:${n.refused ? 'refused:' : ''}${n.epoch}:${n.deviceId}`,
         at: n.at,
-        text: newDeviceText(names.get(n.userId) ?? 'Участник'),
+        text: !n.refused
+          ? newDeviceText(names.get(n.userId) ?? 'Участник')
+          : n.userId
+            ? refusedDeviceText(names.get(n.userId) ?? 'Участник')
+            : OTHER_GROUP_TEXT,
       })),
     [notices, names],
   );

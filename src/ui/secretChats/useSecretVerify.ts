@@ -1,6 +1,7 @@
 // «Проверить шифрование»'s view of its actor (systemId 'secretVerify', alive while the dialog is open) and of the
 // chat's actor (the device actor's child `chat:<id>`): a new epoch on this device reads the fingerprint again.
 import { useSelector } from '@xstate/react';
+import qrcode from 'qrcode-generator';
 import { useEffect, useRef } from 'react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
@@ -28,6 +29,39 @@ export function devicesWord(n: number): string {
         ? 'устройства'
         : 'устройств';
   return `${n} ${word}`;
+}
+
+/** One other person of the chat: the safety number of their identity key and this person's. */
+export interface SafetyLine {
+  userId: string;
+  name: string;
+  digits: string[];
+  /** A QR code of the digits (a GIF data URL), for comparing screen to screen. */
+  qr: string;
+  verified: boolean;
+  /** Their identity key changed since this device first saw it (a reset), not acknowledged yet. */
+  changed: boolean;
+}
+
+export const SAFETY_EXPLANATION =
+  'Числа безопасности зависят только от ключей личности — вашего и собеседника — и не меняются, когда кто-то из вас входит на новом устройстве. Сравните их при встрече или отсканируйте код с экрана собеседника.';
+export const changedKeyText = (name: string) =>
+  `${name}: ключ личности сменился. Новые устройства этого человека не добавляются, а сообщения ему не отправляются, пока вы не примете новый ключ.`;
+
+/** A QR code of a safety number (its digits), as a GIF data URL. */
+export function safetyQr(digits: string[]): string {
+  const qr = qrcode(0, 'M');
+  qr.addData(`beseda-safety:${digits.join('')}`);
+  qr.make();
+  return qr.createDataURL(4, 2);
+}
+
+export function safetyLines(v: SecretVerification, names: Map<string, string>): SafetyLine[] {
+  return (v.people ?? []).map((p) => ({
+    ...p,
+    name: names.get(p.userId) ?? 'Участник',
+    qr: safetyQr(p.digits),
+  }));
 }
 
 export function deviceLines(v: SecretVerification, names: Map<string, string>): VerifyDeviceLine[] {
@@ -70,7 +104,11 @@ export function useSecretVerify(options: {
     digits: verification?.fingerprint.digits ?? null,
     emoji: verification?.fingerprint.emoji ?? null,
     devices: verification ? deviceLines(verification, options.names) : [],
+    people: verification ? safetyLines(verification, options.names) : [],
     onRetry: () => actor?.send({ type: 'secretVerify.retry' }),
+    onMark: (personId: string, verified: boolean) =>
+      actor?.send({ type: 'secretVerify.save', personId, action: verified ? 'verify' : 'unverify' }),
+    onAcknowledge: (personId: string) => actor?.send({ type: 'secretVerify.save', personId, action: 'acknowledge' }),
     onClose: options.onClose,
   };
 }

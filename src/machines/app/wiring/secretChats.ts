@@ -20,7 +20,11 @@ import type { SecretChatRef } from '../../secretChats/secretChat/secretChat.prot
 import { type AnySystem, systemActor } from '../../shared/system';
 import { type CreateResult, secretDialogMachine } from '../../secretChats/secretDialog/secretDialog.machine';
 import { backUp } from './secretChats-recovery';
-import type { SecretVerification, SecretVerifyInput } from '../../secretChats/secretVerify/secretVerify.protocol';
+import type {
+  SecretVerification,
+  SecretVerifyInput,
+  SecretVerifySave,
+} from '../../secretChats/secretVerify/secretVerify.protocol';
 import { secretVerifyMachine } from '../../secretChats/secretVerify/secretVerify.machine';
 import {
   createSecretEffects,
@@ -199,7 +203,18 @@ export function wireSecretDevice(s: Services) {
           }),
         );
         void notices();
+        // People whose identity key changed: every secret chat with them says so in red.
+        const offChanges = fx.identity.onChanges((userIds) =>
+          sendBack({ type: 'secretDevice.identityChanged', userIds }),
+        );
+        void secretCrypto()
+          .identityChanges(userId)
+          .then(
+            (userIds) => sendBack({ type: 'secretDevice.identityChanged', userIds }),
+            () => undefined,
+          );
         return () => {
+          offChanges();
           for (const sub of subs) sub.unsubscribe();
         };
       }),
@@ -275,13 +290,33 @@ export function wireSecretCall() {
   });
 }
 
-/** «Проверить шифрование»: the fingerprint and the devices come from the crypto worker. */
-export function wireSecretVerify(_s: Services) {
+/**
+ * «Проверить шифрование»: the fingerprint and the devices come from the crypto worker, and a safety number with each
+ * other person of the chat, after the people's identity keys were compared with the server's again.
+ */
+export function wireSecretVerify(s: Services) {
+  const fx = secretEffects(s);
   return secretVerifyMachine.provide({
     actors: {
-      load: fromPromise<SecretVerification, SecretVerifyInput>(({ input }) =>
-        secretCrypto().verification(input.userId, input.conversationId),
-      ),
+      load: fromPromise<SecretVerification, SecretVerifyInput>(async ({ input }) => {
+        const c = secretCrypto();
+        const verification = await c.verification(input.userId, input.conversationId);
+        const others = verification.members.map((m) => m.userId).filter((id) => id !== input.userId);
+        await fx.identity.see(input.userId, [input.userId, ...others], input.conversationId).catch(() => undefined);
+        const people = [];
+        for (const id of others) {
+          const n = await c.safetyNumber(input.userId, id);
+          if (n) people.push(n);
+        }
+        return { ...verification, people };
+      }),
+      save: fromPromise<unknown, SecretVerifyInput & SecretVerifySave>(async ({ input }) => {
+        if (input.action !== 'acknowledge')
+          return secretCrypto().identityVerify(input.userId, input.personId, input.action === 'verify');
+        await secretCrypto().identityAcknowledge(input.userId, input.personId);
+        // The chats' red line for that person goes.
+        await fx.identity.recheck(input.userId);
+      }),
     },
   });
 }

@@ -60,6 +60,7 @@ describeModel({
       { type: 'secretDevice.firstDevice', userId: 'u2', conversationIds: ['c1'] },
       { type: 'secretDevice.firstDevice', userId: 'u3', conversationIds: ['c1'] },
     ],
+    'secretDevice.identityChanged': () => [{ type: 'secretDevice.identityChanged', userIds: ['u2'] }],
     'secretDevice.withoutDevice': () => [
       { type: 'secretDevice.withoutDevice', conversationId: 'c1', userIds: ['u2'] },
       { type: 'secretDevice.withoutDevice', conversationId: 'c1', userIds: [] },

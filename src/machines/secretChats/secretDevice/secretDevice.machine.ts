@@ -119,6 +119,7 @@ export const secretDeviceMachine = setup({
     deviceId: null,
     conversationIds: [],
     withoutDevice: {},
+    identityChanged: [],
     texts: {},
     notices: {},
     actions: {},
@@ -205,6 +206,9 @@ export const secretDeviceMachine = setup({
           for (const id of event.conversationIds) enqueue.sendTo(chatId(id), { type: 'secretChat.pending' });
         }),
       ],
+    },
+    'secretDevice.identityChanged': {
+      actions: assign({ identityChanged: ({ event }) => event.userIds }),
     },
     'secretDevice.withoutDevice': {
       actions: assign({

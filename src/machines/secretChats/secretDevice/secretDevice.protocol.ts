@@ -40,6 +40,8 @@ export interface SecretDeviceNotice {
   at: string;
   userId: string;
   deviceId: string;
+  /** «Неподтверждённое устройство не добавлено: <Имя>» (an empty userId: a welcome of another chat refused). */
+  refused?: true;
 }
 
 export interface SecretDeviceContext extends SecretDeviceInput {
@@ -53,6 +55,8 @@ export interface SecretDeviceContext extends SecretDeviceInput {
    * server's state; each leaves the list when the server says they got their first device.
    */
   withoutDevice: Record<string, string[]>;
+  /** People whose identity key changed, not accepted yet: a red line in every secret chat with them. */
+  identityChanged: string[];
   /** By conversation id: the «новое устройство» notices this device keeps. */
   notices: Record<string, SecretDeviceNotice[]>;
   /** Edits and reactions on their way, by clientMessageId: which chat, and what failing would mean. */
@@ -73,6 +77,8 @@ export type SecretDeviceEvent =
   | { type: 'secretDevice.firstDevice'; userId: string; conversationIds: string[] }
   /** A chat just made here with members who have no device (the creation dialog's answer). */
   | { type: 'secretDevice.withoutDevice'; conversationId: string; userIds: string[] }
+  /** People whose identity key changed and whose new key this device has not accepted (docs/secret-chats.md). */
+  | { type: 'secretDevice.identityChanged'; userIds: string[] }
   | { type: 'secretDevice.sync' }
   /** What a conversation's actor reported (through its watcher). */
   | {
@@ -112,6 +118,10 @@ export interface SecretDeviceStart {
 export const SECRET_DEVICE_RETRY_MS = 15_000;
 
 /** Under a secret chat's header, for each member who has no device yet (their name in the nominative). */
+/** Under a secret chat's header, in red, for each member whose identity key changed (§10.35). */
+export const identityChangedNotice = (name: string) =>
+  `${name}: ключ личности сменился — сообщения не отправляются, пока вы не примете новый ключ в «Проверить шифрование»`;
+
 export const noDeviceNotice = (name: string) =>
   `${name} ещё не открывал Беседу в браузере — он получит сообщения, когда войдёт`;
 

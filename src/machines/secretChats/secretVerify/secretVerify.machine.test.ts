@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
-import { type SecretVerification, type SecretVerifyInput, secretVerifyMachine } from './secretVerify.machine';
+import {
+  type SecretVerification,
+  type SecretVerifyInput,
+  type SecretVerifySave,
+  secretVerifyMachine,
+} from './secretVerify.machine';
 
 const hang = <O, I>() => fromPromise<O, I>(() => new Promise<never>(() => {}));
 const answer = (digit: string): SecretVerification => ({
@@ -14,11 +19,21 @@ const refused = Object.assign(new Error('Это устройство не сос
 
 describeModel({
   name: 'secretVerify',
-  machine: secretVerifyMachine.provide({ actors: { load: hang<SecretVerification, SecretVerifyInput>() } }),
+  machine: secretVerifyMachine.provide({
+    actors: {
+      load: hang<SecretVerification, SecretVerifyInput>(),
+      save: hang<unknown, SecretVerifyInput & SecretVerifySave>(),
+    },
+  }),
   inputs: [{ userId: 'u1', conversationId: 'c1' }],
   events: {
     'xstate.done.actor.load': () => [{ type: 'xstate.done.actor.load', output: answer('11111') }],
     'xstate.error.actor.load': () => [{ type: 'xstate.error.actor.load', error: refused }],
+    'secretVerify.save': () => [{ type: 'secretVerify.save', personId: 'u2', action: 'verify' }],
+    'xstate.done.actor.0.secretVerify.saving': () => [{ type: 'xstate.done.actor.0.secretVerify.saving', output: {} }],
+    'xstate.error.actor.0.secretVerify.saving': () => [
+      { type: 'xstate.error.actor.0.secretVerify.saving', error: refused },
+    ],
   },
 });
 

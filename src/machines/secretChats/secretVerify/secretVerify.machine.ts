@@ -1,7 +1,7 @@
 // «Проверить шифрование»: while its dialog is open, this actor asks the crypto worker (through the `load` actor the
 // wiring provides) for the fingerprint and the members' devices, and again whenever the group changes on this
 // device, so what the dialog shows is always the current membership's.
-import { assign, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { notWired } from '../../shared/not-wired';
 import {
   SECRET_VERIFY_FAILED,
@@ -9,6 +9,7 @@ import {
   type SecretVerifyContext,
   type SecretVerifyEvent,
   type SecretVerifyInput,
+  type SecretVerifySave,
 } from './secretVerify.protocol';
 
 export * from './secretVerify.protocol';
@@ -25,6 +26,7 @@ export const secretVerifyMachine = setup({
   },
   actors: {
     load: notWired<SecretVerification, SecretVerifyInput>('secretVerify.load'),
+    save: notWired<unknown, SecretVerifyInput & SecretVerifySave>('secretVerify.save'),
   },
 }).createMachine({
   id: 'secretVerify',
@@ -48,7 +50,25 @@ export const secretVerifyMachine = setup({
     },
     shown: {
       tags: ['shown'],
-      on: { 'secretVerify.refresh': 'loading' },
+      on: { 'secretVerify.refresh': 'loading', 'secretVerify.save': 'saving' },
+    },
+    // A mark or an acknowledged key, kept on this device; then everything is read again.
+    saving: {
+      tags: ['shown', 'busy'],
+      invoke: {
+        src: 'save',
+        input: ({ context, event }) => {
+          assertEvent(event, 'secretVerify.save');
+          return {
+            userId: context.userId,
+            conversationId: context.conversationId,
+            personId: event.personId,
+            action: event.action,
+          };
+        },
+        onDone: 'loading',
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+      },
     },
     failed: {
       tags: ['error'],

@@ -14,6 +14,17 @@ export interface SecretVerification {
   epoch: number;
   members: { userId: string; deviceIds: string[] }[];
   ownDeviceId: string | null;
+  /**
+   * The safety number with each other person of the chat (docs/secret-chats.md "Identity keys"): 12 groups of 5
+   * digits over both identity keys, whether this device marked them verified, and whether their key changed.
+   */
+  people?: { userId: string; digits: string[]; verified: boolean; changed: boolean }[];
+}
+
+/** «Отметить как проверенного» (or undo it), or «Принять новый ключ» for a person whose identity key changed. */
+export interface SecretVerifySave {
+  personId: string;
+  action: 'verify' | 'unverify' | 'acknowledge';
 }
 
 export interface SecretVerifyContext extends SecretVerifyInput {
@@ -23,7 +34,9 @@ export interface SecretVerifyContext extends SecretVerifyInput {
 
 export type SecretVerifyEvent =
   /** The group changed on this device (a new epoch): read the fingerprint again. */
-  { type: 'secretVerify.refresh' } | { type: 'secretVerify.retry' };
+  | { type: 'secretVerify.refresh' }
+  | { type: 'secretVerify.retry' }
+  | ({ type: 'secretVerify.save' } & SecretVerifySave);
 
 export const SECRET_VERIFY_FAILED = 'Не удалось получить отпечаток ключей';
 

@@ -4,6 +4,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { createSecretCryptoCore } from './secret-crypto-core';
 import { createSecretStore, indexedDbBackend } from './secret-store';
+import { vouch } from './identity-testing';
 
 let browsers = 0;
 const browser = () => createSecretCryptoCore(createSecretStore(indexedDbBackend(`call-key-${++browsers}`)));
@@ -19,6 +20,7 @@ describe('call key', () => {
       [c, 'carol', 'c1'],
     ] as const) {
       await s.prepareDevice(u);
+      await vouch(s, u);
       await s.setDeviceId(u, d);
     }
     const [kb] = await b.makeKeyPackages('bob', 1);

@@ -52,7 +52,7 @@ export const KEY_RETENTION = { retainKeysForGenerations: 32, retainKeysForEpochs
 
 export class MlsEngineError extends Error {
   constructor(
-    readonly code: 'stale' | 'gap' | 'notMember' | 'badMessage' | 'badIdentity' | 'noKeyPackage',
+    readonly code: 'stale' | 'gap' | 'notMember' | 'badMessage' | 'badIdentity' | 'noKeyPackage' | 'untrusted',
     message: string,
   ) {
     super(message);
@@ -60,16 +60,22 @@ export class MlsEngineError extends Error {
   }
 }
 
-const IDENTITY = /^([A-Za-z0-9_-]{1,64}):([A-Za-z0-9_-]{0,64})$/;
+// The third part, when present, is the device's signature key signed by its person's identity key (base64url of 64
+// bytes): crypto/identity.ts checks it.
+const IDENTITY = /^([A-Za-z0-9_-]{1,64}):([A-Za-z0-9_-]{0,64})(?::([A-Za-z0-9_-]{86}))?$/;
 export interface DeviceIdentity {
   userId: string;
   deviceId: string;
+  /** base64url of the identity key's signature of the device's signature key. */
+  signature?: string;
 }
 export const identityString = (userId: string, deviceId: string) => `${userId}:${deviceId}`;
 export function parseIdentity(bytes: Uint8Array): DeviceIdentity | null {
   const m = IDENTITY.exec(new TextDecoder().decode(bytes));
-  return m?.[1] && m[2] ? { userId: m[1], deviceId: m[2] } : null;
+  if (!m?.[1] || !m[2]) return null;
+  return m[3] ? { userId: m[1], deviceId: m[2], signature: m[3] } : { userId: m[1], deviceId: m[2] };
 }
+const base64Url = (bytes: Uint8Array) => toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /** Every leaf of a group must name a user and a device; a leaf that does not is refused on join and commit. */
 export const clientConfig: ClientConfig = {
@@ -117,6 +123,8 @@ export interface DeviceKeys {
   deviceId: string | null;
   signaturePublicKey: Uint8Array;
   signaturePrivateKey: Uint8Array;
+  /** The signature key signed by the person's identity key (crypto/identity.ts); its credential carries it. */
+  identitySignature?: Uint8Array;
 }
 
 export async function createDeviceKeys(userId: string): Promise<DeviceKeys> {
@@ -145,7 +153,10 @@ export async function generateKeyPackages(device: DeviceKeys, n: number): Promis
   const cs = await cipherSuite();
   const credential: Credential = {
     credentialType: 'basic',
-    identity: new TextEncoder().encode(identityString(device.userId, device.deviceId ?? '')),
+    identity: new TextEncoder().encode(
+      identityString(device.userId, device.deviceId ?? '') +
+        (device.identitySignature ? `:${base64Url(device.identitySignature)}` : ''),
+    ),
   };
   const out: OwnKeyPackage[] = [];
   for (let i = 0; i < n; i++) {
@@ -167,7 +178,30 @@ export async function generateKeyPackages(device: DeviceKeys, n: number): Promis
   return out;
 }
 
+// A package decoded for the identity check is decoded once: the commit that adds it takes it from here.
+const screened = new Map<string, KeyPackage>();
+
+/** A claimed key package's leaf as crypto/identity.ts judges it; null when it is not a key package. */
+export function leafOfPackage(b64: string): { identity: Uint8Array; signaturePublicKey: Uint8Array } | null {
+  try {
+    const kp = keyPackageOf(b64);
+    screened.set(b64, kp);
+    if (screened.size > 64) screened.delete(screened.keys().next().value as string);
+    const cred = kp.leafNode.credential;
+    return cred.credentialType === 'basic'
+      ? { identity: cred.identity, signaturePublicKey: kp.leafNode.signaturePublicKey }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 function keyPackageOf(b64: string): KeyPackage {
+  const known = screened.get(b64);
+  if (known) {
+    screened.delete(b64);
+    return known;
+  }
   const m = decode(b64);
   if (m.wireformat !== 'mls_key_package') throw new MlsEngineError('badMessage', 'Ожидался пакет ключей');
   return m.keyPackage;
@@ -193,7 +227,14 @@ export interface ClaimedKeyPackage {
 async function addProposals(claimed: ClaimedKeyPackage[]): Promise<{ proposals: Proposal[]; refused: string[] }> {
   const proposals: Proposal[] = [];
   const refused: string[] = [];
+  const seen = new Set<string>();
   for (const c of claimed) {
+    // One package per device: a second one for the same device would be a second leaf of one identity.
+    if (seen.has(c.deviceId)) {
+      refused.push(c.deviceId);
+      continue;
+    }
+    seen.add(c.deviceId);
     let kp: KeyPackage;
     try {
       kp = keyPackageOf(c.keyPackage);

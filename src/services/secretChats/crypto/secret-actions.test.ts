@@ -8,6 +8,7 @@ import { applyControl, reactionsOf, shownOf, timeOfId } from './secret-actions';
 import type { SecretCrypto, SecretPlaintext } from './secret-crypto';
 import { createSecretCryptoCore } from './secret-crypto-core';
 import { createSecretStore, indexedDbBackend } from './secret-store';
+import { vouch } from './identity-testing';
 
 /** UUIDv7-shaped ids whose time is `ms`. */
 const idAt = (ms: number, tail = '0') =>
@@ -80,8 +81,10 @@ async function pair() {
   const a1 = browser();
   const b1 = browser();
   await a1.prepareDevice('alice');
+  await vouch(a1, 'alice');
   await a1.setDeviceId('alice', 'a1');
   await b1.prepareDevice('bob');
+  await vouch(b1, 'bob');
   await b1.setDeviceId('bob', 'b1');
   const [kb1] = await b1.makeKeyPackages('bob', 1);
   const made = await a1.createGroup('alice', [{ userId: 'bob', deviceId: 'b1', keyPackage: kb1! }]);

@@ -6,7 +6,19 @@ import { parseEnvelope, serializeEnvelope } from './envelope';
 import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
 import { createRecoveryCore } from './recovery-core';
+import { createIdentityCore } from './identity-core';
 import {
+  checkCommitted,
+  checkJoined,
+  IDENTITY_CHANGED,
+  leavesOf,
+  peopleOf,
+  type RefusedLeaf,
+  refusedLeaves,
+  UntrustedLeafError,
+} from './identity';
+import {
+  type ClaimedPackage,
   type SecretCrypto,
   SecretCryptoError,
   type SecretErrorCode,
@@ -37,6 +49,7 @@ export function createSecretCryptoCore(
   // A plaintext kept while this device has a recovery key is queued for the backup.
   const recovery = createRecoveryCore(sealed);
   const store = recovery.store;
+  const identity = createIdentityCore(store);
   let searchIndex: Promise<SearchIndex> | null = null;
   const indexOf = () => {
     searchIndex ??= openIndex(store);
@@ -121,6 +134,55 @@ export function createSecretCryptoCore(
     ]);
   }
 
+  /** Keeps «Неподтверждённое устройство не добавлено» notices (each refused device once per chat). */
+  async function noteRefused(
+    userId: string,
+    conversationId: string,
+    refused: RefusedLeaf[],
+    epoch: number,
+    at: string,
+  ) {
+    const kept = await store.loadNotices(userId, conversationId);
+    const seen = new Set(kept.filter((n) => n.refused).map((n) => `${n.userId}:${n.deviceId}`));
+    const fresh = refused
+      .filter((r) => !seen.has(`${r.userId}:${r.deviceId}`))
+      .map((r) => ({ epoch, at, userId: r.userId, deviceId: r.deviceId, refused: true as const }));
+    if (fresh.length > 0) await store.saveNotices(userId, conversationId, [...kept, ...fresh]);
+  }
+
+  /**
+   * Claimed packages judged by the identity keys pinned here (and the chat's members): those that name the device
+   * they were claimed for and may not join are `untrusted`; the rest go to the engine, which refuses packages naming
+   * another device (a registration package), to be claimed again.
+   */
+  async function screen(
+    userId: string,
+    conversationId: string | null,
+    claimed: ClaimedPackage[],
+    state: ClientState | null,
+  ) {
+    const trust = await identity.trust(userId, conversationId);
+    const ok: ClaimedPackage[] = [];
+    const untrusted: RefusedLeaf[] = [];
+    const existing = state ? leavesOf(state) : [];
+    const accepted = [...existing];
+    for (const c of claimed) {
+      const leaf = mls.leafOfPackage(c.keyPackage);
+      const who = leaf ? mls.parseIdentity(leaf.identity) : null;
+      if (!leaf || !who || who.userId !== c.userId || who.deviceId !== c.deviceId) {
+        ok.push(c);
+        continue;
+      }
+      const [problem] = await refusedLeaves([leaf], accepted, trust);
+      if (problem) untrusted.push(problem);
+      else {
+        ok.push(c);
+        accepted.push(leaf);
+      }
+    }
+    return { ok, untrusted };
+  }
+
   const api: SecretCrypto = {
     async prepareDevice(userId) {
       const existing = await store.loadDevice(userId);
@@ -155,14 +217,16 @@ export function createSecretCryptoCore(
       if (!d.deviceId) throw new SecretCryptoError('noDevice', 'Устройство ещё не зарегистрировано');
       const [own] = await mls.generateKeyPackages(d, 1);
       if (!own) throw new SecretCryptoError('failed', 'Не удалось создать группу');
-      const out = await mls.createGroupWith(d, own, claimed);
+      const screened = await screen(userId, null, claimed, null);
+      const out = await mls.createGroupWith(d, own, screened.ok);
       created.set(gk(userId, out.groupId), out.state);
       const refused = new Set(out.refused);
       return {
         groupId: out.groupId,
         welcome: out.welcome,
-        added: claimed.map((c) => c.deviceId).filter((id) => !refused.has(id)),
+        added: screened.ok.map((c) => c.deviceId).filter((id) => !refused.has(id)),
         refused: out.refused,
+        untrusted: screened.untrusted.map(({ userId: u, deviceId }) => ({ userId: u, deviceId })),
       };
     },
     async confirmGroup(userId, groupId, conversationId) {
@@ -177,6 +241,15 @@ export function createSecretCryptoCore(
       const d = await device(userId);
       const joined = await mls.joinFromWelcome(d, d.keyPackages, welcome);
       if (!joined) return { joined: false, epoch: null };
+      // A welcome into a group this device already holds under another chat is another chat's, replayed.
+      const groupId = mls.groupIdOf(joined.state);
+      for (const other of await store.groupIds(userId)) {
+        if (other === conversationId) continue;
+        const s = await group(userId, other);
+        if (s && mls.groupIdOf(s) === groupId)
+          throw new UntrustedLeafError([{ userId: '', deviceId: '', problem: 'otherGroup' }]);
+      }
+      await checkJoined(joined.state, await identity.trust(userId, conversationId));
       // A key package is one-time: its private keys go once used (the last-resort one's stay for its next use).
       await store.saveDevice({
         ...d,
@@ -191,8 +264,11 @@ export function createSecretCryptoCore(
     },
     async commit(userId, conversationId, claimed, removeDeviceIds) {
       const state = await mustGroup(userId, conversationId);
-      const out = await mls.commitChanges(state, claimed, removeDeviceIds);
+      const screened = await screen(userId, conversationId, claimed, state);
       const epoch = mls.epochOf(state);
+      if (screened.untrusted.length > 0)
+        await noteRefused(userId, conversationId, screened.untrusted, epoch, new Date().toISOString());
+      const out = await mls.commitChanges(state, screened.ok, removeDeviceIds);
       pending.set(gk(userId, conversationId), { state: out.state, epoch, consumed: out.consumed });
       const refused = new Set(out.refused);
       const inGroup = new Set(mls.members(state).map((m) => m.identity.deviceId));
@@ -200,9 +276,10 @@ export function createSecretCryptoCore(
         epoch,
         commit: out.commit,
         welcome: out.welcome,
-        added: claimed.map((c) => c.deviceId).filter((id) => !refused.has(id)),
+        added: screened.ok.map((c) => c.deviceId).filter((id) => !refused.has(id)),
         removed: removeDeviceIds.filter((id) => inGroup.has(id)),
         refused: out.refused,
+        untrusted: screened.untrusted.map(({ userId: u, deviceId }) => ({ userId: u, deviceId })),
       };
     },
     async confirmCommit(userId, conversationId) {
@@ -221,7 +298,17 @@ export function createSecretCryptoCore(
     },
     async applyLogItem(userId, conversationId, item) {
       if (item.kind === 'welcome') {
-        const r = await api.join(userId, conversationId, item.body);
+        const r = await api.join(userId, conversationId, item.body).catch(async (e) => {
+          if (e instanceof UntrustedLeafError)
+            await noteRefused(
+              userId,
+              conversationId,
+              e.refused,
+              item.epoch + 1,
+              item.createdAt ?? new Date().toISOString(),
+            );
+          throw e;
+        });
         const s = await group(userId, conversationId);
         return { epoch: r.epoch ?? (s ? mls.epochOf(s) : item.epoch), removed: false };
       }
@@ -240,12 +327,29 @@ export function createSecretCryptoCore(
       }
       pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
       const r = await mls.processCommit(state, item.body);
+      // Every leaf the commit brought must be a member's, signed by their identity key, and the only one of its kind.
+      try {
+        if (!r.removed) await checkCommitted(state, r.state, await identity.trust(userId, conversationId));
+      } catch (e) {
+        if (e instanceof UntrustedLeafError)
+          await noteRefused(
+            userId,
+            conversationId,
+            e.refused,
+            item.epoch + 1,
+            item.createdAt ?? new Date().toISOString(),
+          );
+        throw e;
+      }
       await keep(userId, conversationId, r.state);
       await noteNewDevices(userId, conversationId, state, r.state, item.createdAt ?? new Date().toISOString());
       return { epoch: mls.epochOf(r.state), removed: r.removed };
     },
     async encrypt(userId, conversationId, envelope) {
       const state = await mustGroup(userId, conversationId);
+      // Sending pauses while a member's identity key changed and this device has not accepted the new one.
+      const changed = new Set(await identity.api.identityChanges(userId));
+      if (peopleOf(state).some((id) => changed.has(id))) throw new SecretCryptoError('untrusted', IDENTITY_CHANGED);
       const r = await mls.encryptMessage(state, serializeEnvelope(envelope));
       await keep(userId, conversationId, r.state);
       return { ciphertext: r.ciphertext, epoch: mls.epochOf(state) };
@@ -391,6 +495,7 @@ export function createSecretCryptoCore(
       await (await indexOf()).clear(userId);
     },
     ...recovery.api,
+    ...identity.api,
   };
 
   // One call at a time, in the order they came.

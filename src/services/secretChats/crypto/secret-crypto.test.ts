@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type PortLike, type SecretCrypto, SecretCryptoError, secretCryptoOverPort } from './secret-crypto';
 import { createSecretCryptoCore, serveSecretCrypto } from './secret-crypto-core';
 import { createSecretStore, indexedDbBackend } from './secret-store';
+import { vouch } from './identity-testing';
 
 let browsers = 0;
 /** A browser: its own IndexedDB and core, reached through the request/response protocol over a real port. */
@@ -22,6 +23,7 @@ function browser(): SecretCrypto {
 
 async function register(c: SecretCrypto, userId: string, deviceId: string) {
   const first = await c.prepareDevice(userId);
+  await vouch(c, userId);
   expect(first.deviceId).toBeNull();
   expect(first.registration).toMatch(/^[A-Za-z0-9+/]+=*$/);
   await c.setDeviceId(userId, deviceId);
@@ -140,6 +142,7 @@ describe('secret crypto service (worker protocol over a port, real ts-mls and In
     // His first device registers with a last-resort package; the adder gets that one (no other left).
     const b1 = browser();
     await b1.prepareDevice('bob');
+    await vouch(b1, 'bob');
     await b1.setDeviceId('bob', 'b1');
     const lastResort = await b1.makeLastResort('bob');
     const added = await a1.commit('alice', 'c1', [{ userId: 'bob', deviceId: 'b1', keyPackage: lastResort }], []);

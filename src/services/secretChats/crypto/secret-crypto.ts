@@ -4,6 +4,7 @@
 // implementation (secret-crypto-core.ts) runs in the worker, or in-process in node tests.
 import type { Envelope } from './envelope';
 import type { SecretActions } from './secret-actions';
+import { IDENTITY_METHODS, type IdentityCrypto } from './identity-api';
 import { RECOVERY_METHODS, type RecoveryCrypto } from './recovery-api';
 import type { DeviceNotice, Verification } from './verification';
 import type { LocalHit, LocalQuery } from './search-index';
@@ -36,6 +37,8 @@ export interface CommitMade {
   removed: string[];
   /** Devices whose claimed packages were refused (they name another user or device). */
   refused: string[];
+  /** Devices refused for good: not signed by their person's identity key, not a member's, or a second leaf. */
+  untrusted?: { userId: string; deviceId: string }[];
 }
 
 /** One commit or welcome of a group's log (LogEntry of src/contract/secret.ts, the fields used). */
@@ -49,7 +52,7 @@ export interface LogItem {
   createdAt?: string;
 }
 
-export interface SecretCrypto extends RecoveryCrypto {
+export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
   /**
    * The device of this user on this browser: made (signature keys) when there is none. `registration` is the one
    * key package POST /api/secret/devices needs when the device has no id yet, else null.
@@ -65,7 +68,13 @@ export interface SecretCrypto extends RecoveryCrypto {
   createGroup(
     userId: string,
     claimed: ClaimedPackage[],
-  ): Promise<{ groupId: string; welcome: string | null; added: string[]; refused: string[] }>;
+  ): Promise<{
+    groupId: string;
+    welcome: string | null;
+    added: string[];
+    refused: string[];
+    untrusted?: { userId: string; deviceId: string }[];
+  }>;
   /** Keeps the group made by createGroup as the conversation's, once the server made it. */
   confirmGroup(userId: string, groupId: string, conversationId: string): Promise<void>;
   /** Joins from a welcome of the log: false when it is for none of this device's key packages. */
@@ -134,6 +143,8 @@ export type SecretErrorCode =
   | 'noDevice'
   /** A recovery phrase that is not the key (crypto/recovery.ts). */
   | 'badKey'
+  /** A welcome or a commit adding a device that may not join (crypto/identity.ts): skipped, shown in the chat. */
+  | 'untrusted'
   | 'failed';
 
 /** A failure with a Russian message for the user and a code for the actors. */
@@ -191,6 +202,7 @@ const METHODS: SecretCryptoMethod[] = [
   'searchLocal',
   'clear',
   ...RECOVERY_METHODS,
+  ...IDENTITY_METHODS,
 ];
 
 /** The service over a port: each call posts a request with a fresh id and resolves with its response. */

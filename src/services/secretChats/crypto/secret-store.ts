@@ -50,6 +50,9 @@ export interface SecretStore {
   savePending(userId: string, conversationId: string, targetId: string, controls: PlaintextRecord[]): Promise<void>;
   /** A conversation's «новое устройство» notices (crypto/verification.ts), in the order they were kept. */
   loadNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
+  /** A sealed JSON record of the user beside the device (`devices/[userId, name]`): identity keys and pins. */
+  loadSealed<T>(userId: string, name: 'identity' | 'pins'): Promise<T | null>;
+  saveSealed(userId: string, name: 'identity' | 'pins', value: unknown): Promise<void>;
   saveNotices(userId: string, conversationId: string, notices: DeviceNotice[]): Promise<void>;
   /** Messages sent while some members had no device: by message id, whom each still waits for. */
   loadHeld(userId: string, conversationId: string): Promise<HeldMessage[]>;
@@ -208,9 +211,13 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
     return plain ? (JSON.parse(dec.decode(plain)) as T) : null;
   }
 
-  type StoredDevice = Omit<DeviceRecord, 'signaturePublicKey' | 'signaturePrivateKey' | 'keyPackages'> & {
+  type StoredDevice = Omit<
+    DeviceRecord,
+    'signaturePublicKey' | 'signaturePrivateKey' | 'keyPackages' | 'identitySignature'
+  > & {
     signaturePublicKey: string;
     signaturePrivateKey: string;
+    identitySignature?: string;
     keyPackages: {
       publicPackage: string;
       ref: string;
@@ -222,12 +229,14 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
 
   return {
     async loadDevice(userId) {
-      const d = await openJson<StoredDevice>('devices', [userId]);
-      if (!d) return null;
+      const stored = await openJson<StoredDevice>('devices', [userId]);
+      if (!stored) return null;
+      const { identitySignature, ...d } = stored;
       return {
         ...d,
         signaturePublicKey: fromBase64(d.signaturePublicKey),
         signaturePrivateKey: fromBase64(d.signaturePrivateKey),
+        ...(identitySignature ? { identitySignature: fromBase64(identitySignature) } : {}),
         keyPackages: d.keyPackages.map((k) => ({
           ...k,
           initPrivateKey: fromBase64(k.initPrivateKey),
@@ -241,6 +250,7 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
         deviceId: device.deviceId,
         signaturePublicKey: toBase64(device.signaturePublicKey),
         signaturePrivateKey: toBase64(device.signaturePrivateKey),
+        ...(device.identitySignature ? { identitySignature: toBase64(device.identitySignature) } : {}),
         keyPackages: device.keyPackages.map((k) => ({
           publicPackage: k.publicPackage,
           ref: k.ref,
@@ -304,6 +314,8 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       return (await openJson<HeldMessage[]>('groups', [userId, conversationId, HELD])) ?? [];
     },
     saveHeld: (userId, conversationId, held) => sealJson('groups', [userId, conversationId, HELD], held),
+    loadSealed: (userId, name) => openJson('devices', [userId, name]),
+    saveSealed: (userId, name, value) => sealJson('devices', [userId, name], value),
     atRestKey: (userId) => keyOf(userId),
     searchKey: (userId) => searchKeyOf(userId),
     async clear(userId) {

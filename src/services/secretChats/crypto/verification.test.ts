@@ -29,6 +29,7 @@ import { type PortLike, type SecretCrypto, secretCryptoOverPort } from './secret
 import { createSecretCryptoCore, serveSecretCrypto } from './secret-crypto-core';
 import { createSecretStore, indexedDbBackend } from './secret-store';
 import { membersOf, newDevicesOf } from './verification';
+import { vouch } from './identity-testing';
 
 const FORMAT = { digits: /^\d{5}$/, emoji: new Set<string>(FINGERPRINT_EMOJI) };
 function expectFormat(fp: { digits: string[]; emoji: string[] }) {
@@ -202,6 +203,7 @@ function browser(name = `verify-${++browsers}`): SecretCrypto {
 }
 async function register(c: SecretCrypto, userId: string, deviceId: string) {
   await c.prepareDevice(userId);
+  await vouch(c, userId);
   await c.setDeviceId(userId, deviceId);
   const [kp] = await c.makeKeyPackages(userId, 1);
   return { userId, deviceId, keyPackage: kp as string };

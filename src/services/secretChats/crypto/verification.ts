@@ -39,6 +39,11 @@ export interface DeviceNotice {
   at: string;
   userId: string;
   deviceId: string;
+  /**
+   * A device refused (crypto/identity.ts): not signed by its person's identity key known here, of someone not in
+   * the chat, or a second leaf of one identity — «Неподтверждённое устройство не добавлено: <Имя>».
+   */
+  refused?: true;
 }
 
 /**

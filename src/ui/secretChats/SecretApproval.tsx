@@ -1,0 +1,56 @@
+// A new device of this person asks for the identity key (docs/behaviour.md §10.35): «Новое устройство входит в
+// секретные чаты: подтвердить?» with the code the new device shows; and, on a device that waits for such an
+// approval, its own code. Renders from props (useSecretApproval).
+import { APPROVAL_QUESTION } from '../../machines/secretChats/secretApproval/secretApproval.protocol';
+import { Modal } from '../shared/Modal';
+import { useSecretApproval } from './useSecretApproval';
+import './secret-approval.css';
+
+export function SecretApproval(props: { userId: string }) {
+  return <SecretApprovalView {...useSecretApproval(props.userId)} />;
+}
+
+export function SecretApprovalView(props: ReturnType<typeof useSecretApproval>) {
+  return (
+    <>
+      {props.waiting && (
+        <p className="secret-approval-waiting" role="status" data-testid="secret-approval-waiting">
+          {props.waiting}
+        </p>
+      )}
+      {props.asking && (
+        <Modal title="Новое устройство" onClose={props.onDecline} className="group-modal">
+          <div className="form">
+            <p>{APPROVAL_QUESTION}</p>
+            <p>
+              Код на новом устройстве должен быть таким же:{' '}
+              <strong data-testid="secret-approval-code">{props.code}</strong>
+            </p>
+            <p className="muted">
+              Подтверждайте, только если это ваше устройство и коды совпадают: оно получит ключ вашей личности и будет
+              читать новые сообщения ваших секретных чатов.
+            </p>
+            {props.error && (
+              <p className="inline-error" role="alert">
+                {props.error}
+              </p>
+            )}
+            <div className="dialog-actions">
+              <button type="button" className="button ghost" onClick={props.onDecline} disabled={props.busy}>
+                Отклонить
+              </button>
+              <button
+                type="button"
+                className="button primary"
+                onClick={props.error ? props.onRetry : props.onConfirm}
+                disabled={props.busy}
+              >
+                Подтвердить
+              </button>
+            </div>
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}
