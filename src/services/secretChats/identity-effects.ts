@@ -71,6 +71,9 @@ export function createIdentityEffects(
     try {
       for (;;) {
         const { approval: now } = await api.call('secretApproval', { params: { id: asked.id } });
+        // The identity key came from the recovery backup meanwhile (recovery-effects.ts): no approval needed.
+        const held = (await c.identityStatus(userId)).publicKey;
+        if (held && held === (await serverKey(userId))) return;
         if (now.signature && now.sealed) {
           const key = await serverKey(userId);
           if (!key || !(await c.approvalAccept(userId, { signature: now.signature, sealed: now.sealed }, key)))

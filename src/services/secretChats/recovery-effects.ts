@@ -30,6 +30,20 @@ export function createRecoveryEffects(api: ApiClient, crypto: () => SecretCrypto
 
   async function upload(userId: string): Promise<void> {
     const c = crypto();
+    // The person's identity key goes into the backup first, once per key and identity.
+    const identity = await c.backupIdentity(userId);
+    if (identity) {
+      try {
+        await api.call('secretBackupUpload', { body: { version: identity.version, entries: identity.entries } });
+      } catch (e) {
+        if (status(e) === 404 || status(e) === 409) {
+          await c.recoveryForget(userId);
+          return;
+        }
+        throw e;
+      }
+      await c.backupIdentityDone(userId, identity.version, identity.publicKey);
+    }
     for (;;) {
       const next = await c.backupNext(userId);
       if (!next) return;
@@ -81,7 +95,20 @@ export function createRecoveryEffects(api: ApiClient, crypto: () => SecretCrypto
         if (!page.hasMore || !last) break;
         after = last.seq;
       }
-      const r = await c.recoveryRestore(userId, chunks);
+      // A browser without the identity key takes it from the backup and signs itself with it, needing no old device.
+      if (!(await c.identityStatus(userId)).publicKey) {
+        const { identities } = await api.call('secretIdentities', { query: { userIds: userId } });
+        const serverKey = identities.find((i) => i.userId === userId)?.publicKey;
+        if (serverKey) {
+          await c.prepareDevice(userId);
+          await c.recoveryIdentity(userId, chunks, serverKey);
+        }
+      }
+      // Chunks of no conversation are the identity key's.
+      const r = await c.recoveryRestore(
+        userId,
+        chunks.filter((ch) => ch.conversationId !== null),
+      );
       // What this device read itself and the backup lacks goes up now.
       void effects.sync(userId).catch(() => undefined);
       return r;

@@ -35,6 +35,7 @@ export function createIdentityCore(store: SecretStore): {
   api: IdentityCrypto;
   trust(userId: string, conversationId: string | null): Promise<Trust>;
   identityOf(userId: string): Promise<IdentityKeys | null>;
+  adopt(userId: string, id: IdentityKeys): Promise<boolean>;
 } {
   /** The new device's exchange key, in memory until the answer comes. */
   const exchanges = new Map<string, { privateKey: CryptoKey; deviceKey: string }>();
@@ -180,5 +181,24 @@ export function createIdentityCore(store: SecretStore): {
       members.set(`${userId}\n${conversationId}`, new Set(memberIds));
     },
   };
-  return { api, trust, identityOf };
+  /**
+   * An identity key from the recovery backup: kept only when its private part signs what its public part verifies;
+   * then pinned as the person's own and signing this device, as an approval would.
+   */
+  async function adopt(userId: string, id: IdentityKeys): Promise<boolean> {
+    const d = await store.loadDevice(userId);
+    if (!d) throw new SecretCryptoError('noDevice', 'Это устройство ещё не подключено к секретным чатам');
+    let signature: Uint8Array;
+    try {
+      signature = await signDevice(id, userId, d.signaturePublicKey);
+    } catch {
+      return false;
+    }
+    if (!(await verifyDevice(id.publicKey, userId, d.signaturePublicKey, signature))) return false;
+    await saveIdentity(userId, id);
+    await pinOwn(userId, id);
+    await store.saveDevice({ ...d, identitySignature: signature });
+    return true;
+  }
+  return { api, trust, identityOf, adopt };
 }

@@ -36,6 +36,16 @@ export interface RecoveryCrypto {
   backupDone(userId: string, conversationId: string, messageIds: string[]): Promise<void>;
   /** This device stops backing up (the key was deleted or replaced). */
   recoveryForget(userId: string): Promise<void>;
+  /**
+   * With the key recoveryOpen opened: the backup's newest identity chunk (of no conversation), refused when it does
+   * not open or is not `identityPublicKey` (the server's); else this device keeps it, pins it and is signed by it.
+   * False when the backup holds no identity key.
+   */
+  recoveryIdentity(userId: string, chunks: BackupChunkItem[], identityPublicKey: string): Promise<boolean>;
+  /** The identity key this device holds, sealed for the backup, when the backup lacks it (else null). */
+  backupIdentity(userId: string): Promise<{ version: number; entries: string; publicKey: string } | null>;
+  /** That identity chunk was uploaded. */
+  backupIdentityDone(userId: string, version: number, publicKey: string): Promise<void>;
 }
 
 export const RECOVERY_METHODS: (keyof RecoveryCrypto)[] = [
@@ -47,4 +57,7 @@ export const RECOVERY_METHODS: (keyof RecoveryCrypto)[] = [
   'backupNext',
   'backupDone',
   'recoveryForget',
+  'recoveryIdentity',
+  'backupIdentity',
+  'backupIdentityDone',
 ];

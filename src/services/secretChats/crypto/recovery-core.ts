@@ -4,15 +4,21 @@
 // while this device holds a recovery key.
 import { SecretCryptoError } from './secret-crypto';
 import type { RecoveryCrypto } from './recovery-api';
+import type { IdentityKeys } from './identity';
+import { fromBase64 } from './mls-engine';
 import {
+  BACKUP_IDENTITY_OTHER,
+  BackupError,
   checkKey,
   deriveRecoveryKey,
   generatePhrase,
   makeCheck,
   newSalt,
   openChunk,
+  openIdentityChunk,
   RECOVERY_ITERATIONS,
   sealChunk,
+  sealIdentityChunk,
   WRONG_RECOVERY_KEY,
 } from './recovery';
 import type { PlaintextRecord, SecretStore } from './secret-store';
@@ -21,7 +27,17 @@ import type { PlaintextRecord, SecretStore } from './secret-store';
 const CHUNK_PLAIN_MAX = 180_000;
 const utf8 = new TextEncoder();
 
-export function createRecoveryCore(store: SecretStore): { store: SecretStore; api: RecoveryCrypto } {
+/** Which identity key the backup of which key version holds (so it is uploaded once per key and identity). */
+interface BackedUp {
+  version: number;
+  publicKey: string;
+}
+
+/** `adopt` keeps an identity key restored from the backup (identity-core.ts), false when it does not hold. */
+export function createRecoveryCore(
+  store: SecretStore,
+  adopt: (userId: string, id: IdentityKeys) => Promise<boolean> = async () => false,
+): { store: SecretStore; api: RecoveryCrypto } {
   /** Keys made (before the server took them) or opened (before the restore), by user. */
   const made = new Map<string, CryptoKey>();
   const opened = new Map<string, { key: CryptoKey; version: number }>();
@@ -142,6 +158,35 @@ export function createRecoveryCore(store: SecretStore): { store: SecretStore; ap
         userId,
         q.filter(([c, m]) => c !== conversationId || !done.has(m)),
       );
+    },
+    async recoveryIdentity(userId, chunks, identityPublicKey) {
+      const o = opened.get(userId);
+      if (!o) throw new SecretCryptoError('badKey', WRONG_RECOVERY_KEY);
+      // Every chunk of no conversation must open as this person's identity under this key: a chunk the server made
+      // or moved here refuses the restore. The newest one is the key.
+      const own = chunks
+        .filter((c) => c.conversationId === null && c.version === o.version)
+        .sort((a, b) => a.seq - b.seq);
+      let newest: { publicKey: string; privateKey: string } | null = null;
+      for (const c of own) newest = await openIdentityChunk(o.key, userId, o.version, c.entries);
+      if (!newest) return false;
+      if (newest.publicKey !== identityPublicKey) throw new BackupError(BACKUP_IDENTITY_OTHER);
+      const id = { publicKey: fromBase64(newest.publicKey), privateKey: fromBase64(newest.privateKey) };
+      if (!(await adopt(userId, id))) throw new BackupError(BACKUP_IDENTITY_OTHER);
+      await store.saveSealed(userId, 'backupIdentity', { version: o.version, publicKey: newest.publicKey });
+      return true;
+    },
+    async backupIdentity(userId) {
+      const r = await store.loadRecovery(userId);
+      const id = await store.loadSealed<{ publicKey: string; privateKey: string }>(userId, 'identity');
+      if (!r || !id) return null;
+      const done = await store.loadSealed<BackedUp>(userId, 'backupIdentity');
+      if (done && done.version === r.version && done.publicKey === id.publicKey) return null;
+      const entries = await sealIdentityChunk(r.key, userId, r.version, id);
+      return { version: r.version, entries, publicKey: id.publicKey };
+    },
+    async backupIdentityDone(userId, version, publicKey) {
+      await store.saveSealed(userId, 'backupIdentity', { version, publicKey });
     },
     async recoveryForget(userId) {
       made.delete(userId);

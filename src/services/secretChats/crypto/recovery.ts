@@ -161,3 +161,45 @@ export async function openChunk(key: CryptoKey, place: ChunkPlace, sealed: strin
     };
   });
 }
+
+/**
+ * The person's identity key in the backup: a chunk of no conversation, sealed under the recovery key with its own
+ * place, so neither a message chunk nor another person's or key version's identity chunk opens as one.
+ */
+const identityAad = (userId: string, version: number) =>
+  enc.encode(JSON.stringify(['beseda-backup-identity', userId, version]));
+
+export interface BackedUpIdentity {
+  publicKey: string;
+  privateKey: string;
+}
+
+export const sealIdentityChunk = (key: CryptoKey, userId: string, version: number, identity: BackedUpIdentity) =>
+  seal(
+    key,
+    enc.encode(JSON.stringify({ publicKey: identity.publicKey, privateKey: identity.privateKey })),
+    identityAad(userId, version),
+  );
+
+/** The identity key of a backup's chunk; anything that does not open as one refuses the restore. */
+export async function openIdentityChunk(
+  key: CryptoKey,
+  userId: string,
+  version: number,
+  sealed: string,
+): Promise<BackedUpIdentity> {
+  const plain = await open(key, sealed, identityAad(userId, version));
+  if (!plain) throw new BackupError(BACKUP_IDENTITY_BROKEN);
+  try {
+    const o = JSON.parse(dec.decode(plain)) as Record<string, unknown>;
+    if (typeof o.publicKey === 'string' && typeof o.privateKey === 'string')
+      return { publicKey: o.publicKey, privateKey: o.privateKey };
+  } catch {
+    // refused below
+  }
+  throw new BackupError(BACKUP_IDENTITY_BROKEN);
+}
+
+export const BACKUP_IDENTITY_BROKEN = 'Ключ личности в резервной копии повреждён или подменён: восстановление отменено';
+export const BACKUP_IDENTITY_OTHER =
+  'Ключ личности в резервной копии не совпадает с ключом на сервере: восстановление отменено';

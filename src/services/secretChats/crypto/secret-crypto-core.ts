@@ -47,7 +47,8 @@ export function createSecretCryptoCore(
   openIndex: (store: SecretStore) => Promise<SearchIndex> = defaultIndex,
 ): SecretCrypto {
   // A plaintext kept while this device has a recovery key is queued for the backup.
-  const recovery = createRecoveryCore(sealed);
+  // An identity key restored from the backup is kept by the identity half (made just below).
+  const recovery = createRecoveryCore(sealed, (userId, id) => identity.adopt(userId, id));
   const store = recovery.store;
   const identity = createIdentityCore(store);
   let searchIndex: Promise<SearchIndex> | null = null;

@@ -32,6 +32,9 @@ export interface PlaintextRecord {
   actions?: SecretActions;
 }
 
+/** Small sealed records of a person: the identity key, the pins, which identity key the backup holds. */
+export type SealedName = 'identity' | 'pins' | 'backupIdentity';
+
 export interface SecretStore {
   loadDevice(userId: string): Promise<DeviceRecord | null>;
   saveDevice(device: DeviceRecord): Promise<void>;
@@ -51,8 +54,8 @@ export interface SecretStore {
   /** A conversation's «новое устройство» notices (crypto/verification.ts), in the order they were kept. */
   loadNotices(userId: string, conversationId: string): Promise<DeviceNotice[]>;
   /** A sealed JSON record of the user beside the device (`devices/[userId, name]`): identity keys and pins. */
-  loadSealed<T>(userId: string, name: 'identity' | 'pins'): Promise<T | null>;
-  saveSealed(userId: string, name: 'identity' | 'pins', value: unknown): Promise<void>;
+  loadSealed<T>(userId: string, name: SealedName): Promise<T | null>;
+  saveSealed(userId: string, name: SealedName, value: unknown): Promise<void>;
   saveNotices(userId: string, conversationId: string, notices: DeviceNotice[]): Promise<void>;
   /** Messages sent while some members had no device: by message id, whom each still waits for. */
   loadHeld(userId: string, conversationId: string): Promise<HeldMessage[]>;
