@@ -54,6 +54,7 @@ const toApproval = (r: SecretApprovalsTable): SecretApproval => ({
   createdAt: r.created_at,
   signature: r.signature,
   sealed: r.sealed,
+  declined: r.answered_at !== null && r.signature === null,
 });
 
 export function createIdentities(db: Database, realtime: RealtimeHub, now: () => string) {
@@ -160,11 +161,8 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
     return toApproval(row);
   }
 
-  /**
-   * An old device's answer: the caller's sign-in must be a live device, the signature the identity key's over the
-   * new device's key. Answered once; the new sign-in hears it.
-   */
-  async function answer(userId: string, sessionId: string, id: string, signature: string, sealed: string) {
+  /** The checks of an answer: the person's open request, answered from another sign-in that is a live device. */
+  async function answerable(userId: string, sessionId: string, id: string): Promise<SecretApprovalsTable> {
     const row = await mine(userId, id);
     if (row.answered_at !== null) throw conflict(APPROVAL_DONE);
     if (row.created_at < fresh()) throw notFound(APPROVAL_NOT_FOUND);
@@ -177,6 +175,31 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (!approver) throw forbidden(APPROVER_NOT_DEVICE);
+    return row;
+  }
+
+  /** «Отклонить» on a device of the person: answered with nothing; the new sign-in hears it and stops waiting. */
+  async function decline(userId: string, sessionId: string, id: string): Promise<SecretApproval> {
+    await answerable(userId, sessionId, id);
+    const res = await db
+      .updateTable('secret_approvals')
+      .set({ answered_at: now() })
+      .where('id', '=', id)
+      .where('answered_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict(APPROVAL_DONE);
+    realtime.toUser(userId, 'secret:approval', { id, answered: true });
+    return toApproval(
+      await db.selectFrom('secret_approvals').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    );
+  }
+
+  /**
+   * An old device's answer: the caller's sign-in must be a live device, the signature the identity key's over the
+   * new device's key. Answered once; the new sign-in hears it.
+   */
+  async function answer(userId: string, sessionId: string, id: string, signature: string, sealed: string) {
+    const row = await answerable(userId, sessionId, id);
     const identity = await find(userId);
     if (!identity || !verifyEd25519(identity.public_key, deviceStatement(userId, row.device_key), signature))
       throw badRequest(BAD_APPROVAL_SIGNATURE);
@@ -193,5 +216,5 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
     );
   }
 
-  return { list, set, checkDevice, request, open, get, answer };
+  return { list, set, checkDevice, request, open, get, answer, decline };
 }

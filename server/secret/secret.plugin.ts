@@ -126,6 +126,9 @@ export const secretRoutes = fp(
     contractRoute(app, 'secretApproval', async ({ userId, params, req }) => ({
       approval: await identities.get(userId, await sessionOf(req), params.id),
     }));
+    contractRoute(app, 'secretApprovalDecline', async ({ userId, params, req }) => ({
+      approval: await identities.decline(userId, await sessionOf(req), params.id),
+    }));
     contractRoute(app, 'secretApprovalAnswer', async ({ userId, params, body, req }) => ({
       approval: await identities.answer(userId, await sessionOf(req), params.id, body.signature, body.sealed),
     }));

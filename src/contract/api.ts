@@ -709,6 +709,7 @@ export const api = {
   secretApprovalRequest: route('secretApprovalRequest', { body: ApprovalRequestBody, response: ApprovalResponse }),
   secretApprovals: route('secretApprovals', { response: ApprovalsResponse }),
   secretApproval: route('secretApproval', { params: ApprovalParams, response: ApprovalResponse }),
+  secretApprovalDecline: route('secretApprovalDecline', { params: ApprovalParams, response: ApprovalResponse }),
   secretApprovalAnswer: route('secretApprovalAnswer', {
     params: ApprovalParams,
     body: ApprovalAnswerBody,

@@ -130,6 +130,7 @@ export const routes = {
   secretApprovals: { method: 'GET', path: '/secret/approvals', auth: true },
   secretApproval: { method: 'GET', path: '/secret/approvals/:id', auth: true },
   secretApprovalAnswer: { method: 'POST', path: '/secret/approvals/:id', auth: true },
+  secretApprovalDecline: { method: 'POST', path: '/secret/approvals/:id/decline', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

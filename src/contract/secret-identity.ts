@@ -61,6 +61,8 @@ export const SecretApproval = z.object({
   /** Once answered: the signature of deviceKey by the identity key, and the identity key sealed to exchangeKey. */
   signature: Ed25519Signature.nullable(),
   sealed: z.string().nullable(),
+  /** Declined on a device of the person: the new device stops waiting and offers the recovery key or a reset. */
+  declined: z.boolean(),
 });
 export type SecretApproval = z.infer<typeof SecretApproval>;
 export const ApprovalRequestBody = z.strictObject({ deviceKey: Ed25519Key, exchangeKey: ExchangeKey });

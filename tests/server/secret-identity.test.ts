@@ -184,6 +184,52 @@ describe('approving a new sign-in', () => {
   });
 });
 
+describe('a declined request', () => {
+  it('is declined only by a live device of the person, once; the new sign-in reads it and cannot register', async () => {
+    const u = await api.user('decline');
+    const identity = ed25519();
+    await setIdentity(u.accessToken, { publicKey: rawKey(identity.publicKey) });
+    const oldKey = rawKey(ed25519().publicKey);
+    await register(u.accessToken, {
+      signatureKey: oldKey,
+      identitySignature: signWith(identity.privateKey, deviceStatement(u.user.id, oldKey)),
+    });
+    const fresh = await signInAgain(u);
+    const asked = await api.post(
+      '/api/secret/approvals',
+      { deviceKey: rawKey(ed25519().publicKey), exchangeKey: exchangeKey() },
+      fresh,
+    );
+    const id = asked.body.approval.id as string;
+    expect(asked.body.approval.declined).toBe(false);
+    const decline = (token: string) => api.post(`/api/secret/approvals/${id}/decline`, undefined, token);
+    // Another person, and the asking sign-in itself (no device yet), cannot decline it; nothing changes.
+    expect((await decline(boris.accessToken)).status).toBe(404);
+    const self = await decline(fresh);
+    expect(self.status).toBe(403);
+    expect(self.body.message).toMatch(/[а-яё]/i);
+    expect((await api.get(`/api/secret/approvals/${id}`, fresh)).body.approval.declined).toBe(false);
+
+    const oldSocket = await connect(srv.url, u.accessToken);
+    const heard = next(oldSocket, 'secret:approval');
+    const declined = await decline(u.accessToken);
+    expect(declined.status, JSON.stringify(declined.body)).toBe(200);
+    expect(await heard).toEqual({ id, answered: true });
+    expect((await api.get(`/api/secret/approvals/${id}`, fresh)).body.approval).toMatchObject({
+      declined: true,
+      signature: null,
+      sealed: null,
+    });
+    // Answered once: neither a second decline nor an approval after it; no longer listed to the old devices.
+    expect((await decline(u.accessToken)).status).toBe(409);
+    const late = signWith(identity.privateKey, deviceStatement(u.user.id, asked.body.approval.deviceKey));
+    expect(
+      (await api.post(`/api/secret/approvals/${id}`, { signature: late, sealed: blob(120) }, u.accessToken)).status,
+    ).toBe(409);
+    expect((await api.get('/api/secret/approvals', u.accessToken)).body.approvals).toEqual([]);
+  });
+});
+
 describe('bad input', () => {
   it('answers malformed identity requests with a 4xx in Russian, never 500', async () => {
     const token = anna.accessToken;
@@ -203,6 +249,7 @@ describe('bad input', () => {
       ['POST', '/api/secret/approvals/nope', { signature: blob(64), sealed: blob(40) }],
       ['POST', '/api/secret/approvals/nope', { signature: blob(10), sealed: blob(40) }],
       ['POST', '/api/secret/approvals/nope', { signature: blob(64), sealed: '***' }],
+      ['POST', '/api/secret/approvals/nope/decline', undefined],
       ['POST', '/api/secret/devices', { keyPackages: [blob(64)], signatureKey: blob(32), identitySignature: 'x' }],
     ];
     const before = await srv.server.ctx.db.selectFrom('secret_identities').selectAll().execute();
