@@ -12,6 +12,8 @@ export const APPROVAL_POLL_MS = 2_000;
 export interface PendingApproval {
   id: string;
   code: string;
+  /** Declined on an old device: the request waits for the recovery key, a reset or another try. */
+  declined?: boolean;
 }
 
 type Listener = (pending: PendingApproval | null) => void;
@@ -33,6 +35,8 @@ export function createIdentityEffects(
     for (const l of listeners) l(p);
   };
   let answered: (() => void) | null = null;
+  /** Set by askAgain: the declined request is replaced by a new one. */
+  let again = false;
 
   async function serverKey(userId: string): Promise<string | null> {
     const r = await api.call('secretIdentities', { query: { userIds: userId } });
@@ -62,6 +66,11 @@ export function createIdentityEffects(
   }
 
   async function approval(userId: string): Promise<void> {
+    for (;;) if (await asked(userId)) return;
+  }
+
+  /** One request: true once this device holds the identity key, false when asked to ask again. */
+  async function asked(userId: string): Promise<boolean> {
     const c = crypto();
     const request = await c.approvalRequest(userId);
     const { approval: asked } = await api.call('secretApprovalRequest', {
@@ -73,12 +82,18 @@ export function createIdentityEffects(
         const { approval: now } = await api.call('secretApproval', { params: { id: asked.id } });
         // The identity key came from the recovery backup meanwhile (recovery-effects.ts): no approval needed.
         const held = (await c.identityStatus(userId)).publicKey;
-        if (held && held === (await serverKey(userId))) return;
-        if (now.signature && now.sealed) {
+        if (held && held === (await serverKey(userId))) return true;
+        if (now.declined) {
+          if (again) {
+            again = false;
+            return false;
+          }
+          if (!pending?.declined) announce({ id: asked.id, code: request.code, declined: true });
+        } else if (now.signature && now.sealed) {
           const key = await serverKey(userId);
           if (!key || !(await c.approvalAccept(userId, { signature: now.signature, sealed: now.sealed }, key)))
             throw new SecretCryptoError('untrusted', 'Ответ другого устройства не подошёл: войдите ещё раз');
-          return;
+          return true;
         }
         await Promise.race([wait(APPROVAL_POLL_MS), new Promise<void>((r) => (answered = r))]);
       }
@@ -107,6 +122,20 @@ export function createIdentityEffects(
     onChanges(l: (userIds: string[]) => void) {
       changeListeners.add(l);
       return () => changeListeners.delete(l);
+    },
+    /** Declined: a new request to the old devices. */
+    askAgain() {
+      again = true;
+      answered?.();
+    },
+    /**
+     * Declined, and no recovery key: a new identity key for the person (a reset; everyone who knew the old one sees
+     * the change). The waiting request then ends.
+     */
+    async reset(userId: string) {
+      const { publicKey } = await crypto().identityCreate(userId);
+      await api.call('secretSetIdentity', { body: { publicKey, reset: true } });
+      answered?.();
     },
     /** `secret:approval` answered: the waiting device asks at once. */
     answered() {

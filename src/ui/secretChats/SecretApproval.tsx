@@ -1,7 +1,10 @@
 // A new device of this person asks for the identity key (docs/behaviour.md §10.35): «Новое устройство входит в
 // секретные чаты: подтвердить?» with the code the new device shows; and, on a device that waits for such an
 // approval, its own code. Renders from props (useSecretApproval).
+import { useState } from 'react';
 import { APPROVAL_QUESTION } from '../../machines/secretChats/secretApproval/secretApproval.protocol';
+import { ENTER_RECOVERY_KEY } from '../../machines/secretChats/secretRecovery/secretRecovery.protocol';
+import { RecoveryDialog } from './RecoveryDialog';
 import { Modal } from '../shared/Modal';
 import { useSecretApproval } from './useSecretApproval';
 import './secret-approval.css';
@@ -11,12 +14,37 @@ export function SecretApproval(props: { userId: string }) {
 }
 
 export function SecretApprovalView(props: ReturnType<typeof useSecretApproval>) {
+  // Without an old device at hand, the recovery key brings the identity key too.
+  const [recovering, setRecovering] = useState(false);
+  const recover = (
+    <button type="button" className="button ghost small" onClick={() => setRecovering(true)}>
+      {ENTER_RECOVERY_KEY}
+    </button>
+  );
   return (
     <>
       {props.waiting && (
         <p className="secret-approval-waiting" role="status" data-testid="secret-approval-waiting">
-          {props.waiting}
+          {props.waiting} {recover}
         </p>
+      )}
+      {props.declined && (
+        <div className="secret-approval-waiting" role="alert" data-testid="secret-approval-declined">
+          <p>{props.declined}</p>
+          {props.error && <p className="inline-error">{props.error}</p>}
+          <div className="dialog-actions">
+            {recover}
+            <button type="button" className="button ghost small" onClick={props.onAskAgain} disabled={props.busy}>
+              Попросить ещё раз
+            </button>
+            <button type="button" className="button ghost small" onClick={props.onReset} disabled={props.busy}>
+              Начать заново
+            </button>
+          </div>
+        </div>
+      )}
+      {recovering && props.userId && (
+        <RecoveryDialog userId={props.userId} mode="restore" onClose={() => setRecovering(false)} />
       )}
       {props.asking && (
         <Modal title="Новое устройство" onClose={props.onDecline} className="group-modal">

@@ -13,6 +13,10 @@ const approval = {
   code: '123 456',
   error: null,
   waiting: null,
+  declined: null,
+  userId: 'u1',
+  onAskAgain: vi.fn(),
+  onReset: vi.fn(),
   onConfirm: vi.fn(),
   onDecline: vi.fn(),
   onRetry: vi.fn(),
@@ -38,6 +42,18 @@ describe('SecretApprovalView', () => {
     rerender(<SecretApprovalView {...approval} asking={false} waiting="Подтвердите вход… Код: 654 321" />);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('status').textContent).toContain('654 321');
+    expect(screen.getByRole('button', { name: 'Ввести ключ восстановления' })).toBeTruthy();
+  });
+
+  it('a declined device says so and offers the recovery key, another try or a reset', () => {
+    render(<SecretApprovalView {...approval} asking={false} declined="Вход в секретные чаты отклонён" />);
+    expect(screen.getByRole('alert').textContent).toContain('Вход в секретные чаты отклонён');
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Ввести ключ восстановления' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Попросить ещё раз' }));
+    expect(approval.onAskAgain).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Начать заново' }));
+    expect(approval.onReset).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -18,8 +18,10 @@ export function wireSecretApproval(s: Services) {
     actors: {
       listen: fromCallback<SecretApprovalEvent, SecretApprovalInput>(({ sendBack }) => {
         const now = fx.identity.pending();
-        sendBack({ type: 'secretApproval.waiting', code: now?.code ?? null });
-        const off = fx.identity.subscribe((p) => sendBack({ type: 'secretApproval.waiting', code: p?.code ?? null }));
+        const tell = (p: typeof now) =>
+          sendBack({ type: 'secretApproval.waiting', code: p?.code ?? null, declined: p?.declined === true });
+        tell(now);
+        const off = fx.identity.subscribe(tell);
         return () => void off();
       }),
       // Only a device holding the identity key can answer; the others are not asked.
@@ -44,6 +46,11 @@ export function wireSecretApproval(s: Services) {
         const answer = await secretCrypto().approve(input.userId, input.request);
         return s.api.call('secretApprovalAnswer', { params: { id: input.request.id }, body: answer });
       }),
+      decline: fromPromise<unknown, SecretApprovalInput & { request: ApprovalAsked }>(({ input }) =>
+        s.api.call('secretApprovalDecline', { params: { id: input.request.id } }),
+      ),
+      askAgain: fromPromise<unknown, SecretApprovalInput>(async () => fx.identity.askAgain()),
+      reset: fromPromise<unknown, SecretApprovalInput>(({ input }) => fx.identity.reset(input.userId)),
     },
   });
 }

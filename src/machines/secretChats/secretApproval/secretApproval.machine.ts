@@ -8,6 +8,7 @@ import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   APPROVAL_FAILED,
   type ApprovalAsked,
+  RESET_FAILED,
   type SecretApprovalContext,
   type SecretApprovalEvent,
   type SecretApprovalInput,
@@ -37,8 +38,12 @@ export const secretApprovalMachine = setup({
     listen: notWiredCallback<SecretApprovalEvent, SecretApprovalInput>('secretApproval.listen'),
     pending: notWired<ApprovalAsked[], SecretApprovalInput>('secretApproval.pending'),
     approve: notWired<unknown, SecretApprovalInput & { request: ApprovalAsked }>('secretApproval.approve'),
+    decline: notWired<unknown, SecretApprovalInput & { request: ApprovalAsked }>('secretApproval.decline'),
+    askAgain: notWired<unknown, SecretApprovalInput>('secretApproval.askAgain'),
+    reset: notWired<unknown, SecretApprovalInput>('secretApproval.reset'),
   },
   actions: {
+    ownCode: assign({ ownCode: ({ event }) => (event.type === 'secretApproval.waiting' ? event.code : null) }),
     decline: assign({
       declined: ({ context }) => (context.request ? [...context.declined, context.request.id] : context.declined),
       request: null,
@@ -50,7 +55,11 @@ export const secretApprovalMachine = setup({
   context: ({ input }) => ({ ...input, request: null, declined: [], ownCode: null, error: null }),
   invoke: [{ src: 'serverEvents' }, { src: 'listen', input: ({ context }) => ({ userId: context.userId }) }],
   on: {
-    'secretApproval.waiting': { actions: assign({ ownCode: ({ event }) => event.code }) },
+    // This device's own request was declined: it stops waiting and offers the recovery key or a reset.
+    'secretApproval.waiting': [
+      { guard: ({ event }) => event.declined === true, target: '.declined', actions: 'ownCode' },
+      { actions: 'ownCode' },
+    ],
   },
   initial: 'checking',
   states: {
@@ -73,7 +82,7 @@ export const secretApprovalMachine = setup({
       tags: ['asking'],
       on: {
         'secretApproval.confirm': 'approving',
-        'secretApproval.decline': { target: 'checking', actions: 'decline' },
+        'secretApproval.decline': 'declining',
         'secretApproval.check': 'checking',
       },
     },
@@ -93,7 +102,47 @@ export const secretApprovalMachine = setup({
       tags: ['asking', 'error'],
       on: {
         'secretApproval.retry': { target: 'approving', actions: assign({ error: null }) },
-        'secretApproval.decline': { target: 'checking', actions: 'decline' },
+        'secretApproval.decline': 'declining',
+      },
+    },
+    /** «Отклонить»: the new sign-in hears it; declined here even when the server could not be told. */
+    declining: {
+      tags: ['asking', 'busy'],
+      invoke: {
+        src: 'decline',
+        input: ({ context }) => ({ userId: context.userId, request: context.request as ApprovalAsked }),
+        onDone: { target: 'checking', actions: 'decline' },
+        onError: { target: 'checking', actions: 'decline' },
+      },
+    },
+    /** This device's own request was declined on another one. */
+    declined: {
+      tags: ['declined'],
+      on: {
+        'secretApproval.waiting': [
+          { guard: ({ event }) => event.declined === true, actions: 'ownCode' },
+          { target: 'checking', actions: 'ownCode' },
+        ],
+        'secretApproval.askAgain': { target: 'askingAgain', actions: assign({ error: null }) },
+        'secretApproval.reset': { target: 'resetting', actions: assign({ error: null }) },
+      },
+    },
+    askingAgain: {
+      tags: ['declined', 'busy'],
+      invoke: {
+        src: 'askAgain',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: 'checking',
+        onError: { target: 'declined', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    resetting: {
+      tags: ['declined', 'busy'],
+      invoke: {
+        src: 'reset',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: 'checking',
+        onError: { target: 'declined', actions: assign({ error: () => RESET_FAILED }) },
       },
     },
   },

@@ -33,11 +33,18 @@ export type SecretApprovalEvent =
   | { type: 'secretApproval.confirm' }
   | { type: 'secretApproval.decline' }
   | { type: 'secretApproval.retry' }
-  /** This device's own request: its code while it waits, null once answered. */
-  | { type: 'secretApproval.waiting'; code: string | null };
+  /** This device's own request: its code while it waits, null once answered; `declined` when refused. */
+  | { type: 'secretApproval.waiting'; code: string | null; declined?: boolean }
+  /** This device, declined: ask the old devices once more. */
+  | { type: 'secretApproval.askAgain' }
+  /** This device, declined and without the recovery key: a new identity key (the others see it changed). */
+  | { type: 'secretApproval.reset' };
 
 export const APPROVAL_QUESTION = 'Новое устройство входит в секретные чаты: подтвердить?';
 export const APPROVAL_FAILED = 'Не удалось подтвердить устройство';
+export const DECLINED_TEXT =
+  'Вход в секретные чаты отклонён на другом вашем устройстве. Введите ключ восстановления или начните заново с новым ключом личности — тогда собеседники увидят, что ваш ключ сменился.';
+export const RESET_FAILED = 'Не удалось создать новый ключ личности';
 export const waitingText = (code: string) =>
   `Подтвердите вход в секретные чаты на другом своём устройстве, где открыта Беседа. Код: ${code}`;
 
