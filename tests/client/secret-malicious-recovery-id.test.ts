@@ -52,6 +52,7 @@ function deliveryService() {
   const identities = new Map<string, string>();
   const backups = new Map<string, Backup>();
   let seq = 0;
+  const declined = new Set<string>();
   const lie: { chunks?: (userId: string, chunks: BackupChunkItem[]) => BackupChunkItem[]; identity?: string } = {};
   const as = (userId: string): ApiClient =>
     ({
@@ -72,7 +73,9 @@ function deliveryService() {
           case 'secretApprovalRequest':
             return { approval: { id: `ap-${userId}` } };
           case 'secretApproval':
-            return { approval: { id: `ap-${userId}`, signature: null, sealed: null } };
+            return {
+              approval: { id: `ap-${userId}`, signature: null, sealed: null, declined: declined.has(userId) },
+            };
           case 'secretBackupKey': {
             const backup = {
               version: (backups.get(userId)?.version ?? 0) + 1,
@@ -108,7 +111,7 @@ function deliveryService() {
         }
       },
     }) as unknown as ApiClient;
-  return { as, identities, backups, lie };
+  return { as, identities, backups, lie, declined };
 }
 
 /** A person's first browser, holding their identity key, with a recovery key set up (its phrase returned). */
@@ -251,5 +254,21 @@ describe('the identity key in the recovery backup', () => {
     await expect(b2.recovery.restore({ userId: 'boris', phrase: boris.phrase })).rejects.toThrow(BACKUP_IDENTITY_OTHER);
     expect((await b2.c.identityStatus('boris')).publicKey).toBeNull();
     expect(b2.joined()).toBe(false);
+  }, 60_000);
+
+  it('a request declined on the old device: the new browser says so, and the recovery key still lets it in', async () => {
+    const ds = deliveryService();
+    const boris = await firstBrowser(ds, 'boris');
+    const b2 = await newBrowser(ds, 'boris');
+    await vi.waitFor(() => expect(b2.identity.pending()).not.toBeNull());
+    ds.declined.add('boris');
+    b2.poll();
+    await vi.waitFor(() => expect(b2.identity.pending()?.declined).toBe(true));
+    expect(b2.joined()).toBe(false);
+    await b2.recovery.restore({ userId: 'boris', phrase: boris.phrase });
+    b2.poll();
+    await b2.ensured;
+    expect((await b2.c.identityStatus('boris')).publicKey).toBe(boris.publicKey);
+    expect(b2.identity.pending()).toBeNull();
   }, 60_000);
 });
