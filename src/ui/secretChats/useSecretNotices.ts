@@ -17,6 +17,8 @@ const NONE: SecretDeviceNotice[] = [];
 
 /** Every device added is one its person's identity key signed (the others are refused): it says so. */
 export const newDeviceText = (name: string) => `${name}: новое устройство, подтверждённое ключом личности`;
+/** A member's first device in the chat (they were added before they had one). */
+export const firstDeviceText = (name: string) => `${name}: первое устройство, подтверждённое ключом личности`;
 /** A device the identity checks refused (docs/secret-chats.md "Identity keys"). */
 export const refusedDeviceText = (name: string) => `Неподтверждённое устройство не добавлено: ${name}`;
 /** A welcome of a group this device holds under another chat. */
@@ -31,7 +33,7 @@ export function useSecretNotices(conversationId: string, names: Map<string, stri
         key: `secret-device:${n.refused ? 'refused:' : ''}${n.epoch}:${n.deviceId}`,
         at: n.at,
         text: !n.refused
-          ? newDeviceText(names.get(n.userId) ?? 'Участник')
+          ? (n.first ? firstDeviceText : newDeviceText)(names.get(n.userId) ?? 'Участник')
           : n.userId
             ? refusedDeviceText(names.get(n.userId) ?? 'Участник')
             : OTHER_GROUP_TEXT,

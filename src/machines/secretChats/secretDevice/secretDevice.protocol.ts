@@ -42,6 +42,8 @@ export interface SecretDeviceNotice {
   deviceId: string;
   /** «Неподтверждённое устройство не добавлено: <Имя>» (an empty userId: a welcome of another chat refused). */
   refused?: true;
+  /** The person's first device in the chat: «<Имя>: первое устройство, подтверждённое ключом личности». */
+  first?: true;
 }
 
 export interface SecretDeviceContext extends SecretDeviceInput {

@@ -121,10 +121,12 @@ describe('fingerprint', () => {
     expect(newDevicesOf(sB1, sB1after, '2026-01-01T00:00:00.000Z')).toEqual([
       { epoch: 2, at: '2026-01-01T00:00:00.000Z', userId: 'boris', deviceId: 'b2' },
     ]);
-    // A group's creation names no new device: every member joined with their first.
+    // A member with no device yet joins with their first: it is named as the first one.
     const c1 = await device('vera', 'c1');
     const more = await commitChanges(add.state, [claim(c1)], []);
-    expect(newDevicesOf(add.state, more.state, 'x')).toEqual([]);
+    expect(newDevicesOf(add.state, more.state, 'x')).toEqual([
+      { epoch: 3, at: 'x', userId: 'vera', deviceId: 'c1', first: true },
+    ]);
 
     // Removing the device gives another fingerprint again.
     const removal = await commitChanges(add.state, [], ['b2']);

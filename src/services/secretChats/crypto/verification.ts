@@ -44,6 +44,8 @@ export interface DeviceNotice {
    * the chat, or a second leaf of one identity — «Неподтверждённое устройство не добавлено: <Имя>».
    */
   refused?: true;
+  /** The person's first device in the chat (a member added with no device, now joining): «первое устройство». */
+  first?: true;
 }
 
 /**
@@ -53,7 +55,14 @@ export interface DeviceNotice {
 export function newDevicesOf(before: ClientState, after: ClientState, at: string): DeviceNotice[] {
   const had = new Set(members(before).map((m) => m.identity.deviceId));
   const users = new Set(members(before).map((m) => m.identity.userId));
+  // Every added device gets a line; a person who had none in the group before gets «первое устройство».
   return members(after)
-    .filter((m) => !had.has(m.identity.deviceId) && users.has(m.identity.userId))
-    .map((m) => ({ epoch: epochOf(after), at, userId: m.identity.userId, deviceId: m.identity.deviceId }));
+    .filter((m) => !had.has(m.identity.deviceId))
+    .map((m) => ({
+      epoch: epochOf(after),
+      at,
+      userId: m.identity.userId,
+      deviceId: m.identity.deviceId,
+      ...(users.has(m.identity.userId) ? {} : { first: true as const }),
+    }));
 }
