@@ -109,3 +109,75 @@ test('a new browser joins only once approved; the safety number stays; a reset i
     await srv.close();
   }
 });
+
+/** Sets a recovery key in settings and returns its phrase (shown once). */
+async function setRecoveryKey(page: Page, base: string): Promise<string> {
+  await page.goto(`${base}/settings`);
+  const card = page.getByRole('region', { name: 'Ключ восстановления' });
+  await card.getByRole('button', { name: 'Настроить ключ восстановления' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ключ восстановления' });
+  await dialog.getByRole('button', { name: 'Создать ключ' }).click();
+  const phrase = (await dialog.locator('.recovery-phrase code').textContent({ timeout: 20_000 })) ?? '';
+  await dialog.getByRole('button', { name: 'Я сохранил ключ' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Ключ восстановления сохранён', { timeout: 30_000 });
+  await dialog.getByRole('button', { name: 'Готово' }).click();
+  return phrase;
+}
+
+test('with only the recovery key, a new browser keeps the identity: the safety number stays', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const srv = await startTestServer({ clientDir: path.resolve(process.env.E2E_CLIENT_DIR ?? 'dist') });
+  try {
+    const anna = await createUser(srv.url, 'Анна', 'anna');
+    const boris = await createUser(srv.url, 'Борис', 'boris');
+    await makeFriends(srv.url, anna, boris);
+    const a1 = await open(browser, srv, anna);
+    const b1 = await open(browser, srv, boris);
+    await becomeDevice(b1);
+    const phrase = await setRecoveryKey(b1, srv.url);
+    // The backup holds the identity key as its one chunk of no conversation.
+    await expect
+      .poll(
+        async () =>
+          (
+            await srv.server.ctx.db
+              .selectFrom('secret_backup_chunks')
+              .select('id')
+              .where('user_id', '=', boris.user.id)
+              .where('conversation_id', 'is', null)
+              .execute()
+          ).length,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+
+    await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
+    const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
+    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
+    await dialog.getByRole('button', { name: 'Создать' }).click();
+    await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+    const before = await safetyNumberOn(a1, boris.user.id);
+
+    // Борис's only browser is gone; a new one, with no old browser open, is let in by the recovery key.
+    await b1.context().close();
+    const b2 = await open(browser, srv, await signInAgain(srv.url, boris));
+    const waiting = b2.getByTestId('secret-approval-waiting');
+    await expect(waiting).toContainText('Подтвердите вход', { timeout: 30_000 });
+    await waiting.getByRole('button', { name: 'Ввести ключ восстановления' }).click();
+    const recovery = b2.getByRole('dialog', { name: 'Ключ восстановления' });
+    await recovery.getByRole('textbox', { name: 'Ключ восстановления' }).fill(phrase);
+    await recovery.getByRole('button', { name: 'Восстановить' }).click();
+    await expect(recovery.getByRole('status')).toContainText('История восстановлена', { timeout: 30_000 });
+    await recovery.getByRole('button', { name: 'Готово' }).click();
+    await expect(waiting).toHaveCount(0, { timeout: 30_000 });
+    await expect.poll(async () => (await devicesOf(srv, boris.user.id)).length, { timeout: 30_000 }).toBe(2);
+    // Анна's device adds it (signed by the identity key she knows), and the safety number is the one she had.
+    await expect.poll(() => inGroup(srv), { timeout: 30_000 }).toBe(3);
+    await expect(
+      a1.getByTestId('system-entry').filter({ hasText: 'Борис: новое устройство, подтверждённое ключом личности' }),
+    ).toBeVisible({ timeout: 30_000 });
+    expect(await safetyNumberOn(a1, boris.user.id)).toBe(before);
+  } finally {
+    await srv.close();
+  }
+});
