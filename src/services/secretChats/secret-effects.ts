@@ -206,7 +206,7 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
     },
     async send({ userId, conversationId, deviceId, item }) {
       const c = crypto();
-      const { ciphertext, epoch } = await c.encrypt(userId, conversationId, item.envelope);
+      const { ciphertext, epoch, envelope } = await c.encrypt(userId, conversationId, item.envelope);
       const { message } = await api.call('secretSend', {
         body: {
           conversationId,
@@ -225,7 +225,8 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         senderUserId: userId,
         senderDeviceId: deviceId,
         epoch,
-        envelope: item.envelope,
+        // As sent: with its own id, naming its targets by theirs.
+        envelope: envelope ?? item.envelope,
       });
       // Into the local search index (its failure never fails the send).
       await c

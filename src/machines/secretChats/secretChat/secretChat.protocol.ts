@@ -13,16 +13,26 @@ export interface SecretAttachment {
   /** A voice message: its length and waveform, as a plaintext VOICE message's (the recording is the file). */
   voice?: { durationMs: number; waveform: number[] };
 }
-export type SecretEnvelope =
-  | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
-  | { v: 1; kind: 'edit'; targetId: string; text: string }
-  | { v: 1; kind: 'reaction'; targetId: string; emoji: string }
-  | { v: 1; kind: 'delete'; targetId: string }
-  /**
-   * A message sent again for members whose first device joined after it (docs/secret-chats.md "Reaching
-   * everyone"): a device that could not read the target keeps this as its text; one that could ignores it.
-   */
-  | { v: 1; kind: 'copy'; targetId: string; text: string; replyToId?: string; attachments?: SecretAttachment[] };
+/**
+ * Version 2 carries the message's own `id`, a UUIDv7 its sender chose, and every id it names (`replyToId`,
+ * `targetId`) is such an id, bound to its message by MLS; version 1 (kept from before) named the server's ids. Views
+ * build envelopes without `id` and with the server's ids: the crypto core turns them into version 2 when it encrypts
+ * (crypto/message-ids.ts), and back when it answers.
+ */
+export type EnvelopeHead = { v: 1 | 2; id?: string };
+export type SecretEnvelope = EnvelopeHead &
+  (
+    | { kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
+    | { kind: 'edit'; targetId: string; text: string }
+    | { kind: 'reaction'; targetId: string; emoji: string }
+    | { kind: 'delete'; targetId: string }
+    /**
+     * A message sent again for members whose first device joined after it (docs/secret-chats.md "Reaching
+     * everyone"): a device that could not read the target keeps this as its text; one that could ignores it. Its
+     * `targetId` is the server's id of the message it fills, and its `id` the original's.
+     */
+    | { kind: 'copy'; targetId: string; text: string; replyToId?: string; attachments?: SecretAttachment[] }
+  );
 
 export interface SecretChatInput {
   userId: string;

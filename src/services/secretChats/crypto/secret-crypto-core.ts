@@ -3,6 +3,7 @@
 // back by each), and group states are cached in memory between calls.
 import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
+import { createMessageIds, idOf } from './message-ids';
 import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
 import { createRecoveryCore } from './recovery-core';
@@ -37,6 +38,7 @@ export function createSecretCryptoCore(
   // A plaintext kept while this device has a recovery key is queued for the backup.
   const recovery = createRecoveryCore(sealed);
   const store = recovery.store;
+  const ids = createMessageIds(store);
   let searchIndex: Promise<SearchIndex> | null = null;
   const indexOf = () => {
     searchIndex ??= openIndex(store);
@@ -53,7 +55,8 @@ export function createSecretCryptoCore(
     const { conversationId } = m;
     if (isControl(m.envelope) && 'targetId' in m.envelope) {
       const targetId = m.envelope.targetId;
-      const target = await store.loadPlaintext(userId, conversationId, targetId);
+      // By the id the control's sender named, inside the ciphertext: not by anything the server says.
+      const target = await ids.find(userId, conversationId, targetId);
       if (target) {
         const changed = applyControl(target, m);
         if (changed) await store.savePlaintext(userId, changed);
@@ -64,12 +67,12 @@ export function createSecretCryptoCore(
       }
       return null;
     }
-    const waiting = await store.loadPending(userId, conversationId, m.messageId);
+    const waiting = await store.loadPending(userId, conversationId, idOf(m));
     if (waiting.length === 0) return null;
     let now = m;
     for (const control of waiting) now = applyControl(now, control) ?? now;
     await store.savePlaintext(userId, now);
-    await store.savePending(userId, conversationId, m.messageId, []);
+    await store.savePending(userId, conversationId, idOf(m), []);
     return now;
   }
 
@@ -246,9 +249,10 @@ export function createSecretCryptoCore(
     },
     async encrypt(userId, conversationId, envelope) {
       const state = await mustGroup(userId, conversationId);
-      const r = await mls.encryptMessage(state, serializeEnvelope(envelope));
+      const wire = await ids.toWire(userId, conversationId, envelope);
+      const r = await mls.encryptMessage(state, serializeEnvelope(wire));
       await keep(userId, conversationId, r.state);
-      return { ciphertext: r.ciphertext, epoch: mls.epochOf(state) };
+      return { ciphertext: r.ciphertext, epoch: mls.epochOf(state), envelope: wire };
     },
     async keepSent(userId, plaintext) {
       const kept = { ...plaintext, envelope: parseEnvelope(JSON.stringify(plaintext.envelope)) };
@@ -257,7 +261,7 @@ export function createSecretCryptoCore(
     },
     async decrypt(userId, conversationId, messageId, ciphertext) {
       const kept = await store.loadPlaintext(userId, conversationId, messageId);
-      if (kept) return kept;
+      if (kept) return ids.toView(userId, conversationId, kept);
       const state = await mustGroup(userId, conversationId);
       const r = await mls.decryptMessage(state, ciphertext);
       // The state is kept before the envelope is judged: the key is spent either way.
@@ -270,8 +274,14 @@ export function createSecretCryptoCore(
         epoch: r.epoch,
         envelope: parseEnvelope(r.payload),
       };
-      await store.savePlaintext(userId, plaintext);
       const e = plaintext.envelope;
+      if (e.id && e.kind === 'text') {
+        // One sender-chosen id, one message: the same text again under another server id is a replay.
+        const known = await store.messageIdOf(userId, conversationId, e.id);
+        if (known && known !== messageId)
+          throw new SecretCryptoError('badMessage', 'Сообщение повторяет уже полученное');
+      }
+      await store.savePlaintext(userId, plaintext);
       if (e.kind === 'copy') {
         // A message sent before this device joined, sent again by its author's device: kept as the target's text
         // when this device could not read the target (never over one it read).
@@ -280,7 +290,7 @@ export function createSecretCryptoCore(
           ...plaintext,
           messageId: e.targetId,
           envelope: {
-            v: 1,
+            ...(e.v === 2 && e.id ? { v: 2, id: e.id } : { v: 1 }),
             kind: 'text',
             text: e.text,
             ...(e.replyToId ? { replyToId: e.replyToId } : {}),
@@ -291,9 +301,14 @@ export function createSecretCryptoCore(
         await settle(userId, target);
         return plaintext;
       }
-      return (await settle(userId, plaintext)) ?? plaintext;
+      return ids.toView(userId, conversationId, (await settle(userId, plaintext)) ?? plaintext);
     },
-    plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
+    async plaintexts(userId, conversationId) {
+      const out: SecretPlaintext[] = [];
+      for (const p of await store.loadPlaintexts(userId, conversationId))
+        out.push(await ids.toView(userId, conversationId, p));
+      return out;
+    },
     async forget(userId, conversationId, messageId) {
       await store.deletePlaintext(userId, conversationId, messageId);
       // A deleted message leaves the local search index too.
@@ -360,9 +375,11 @@ export function createSecretCryptoCore(
       const target =
         e.kind === 'text'
           ? kept
-          : e.kind === 'edit' || e.kind === 'copy'
-            ? await store.loadPlaintext(userId, conversationId, e.targetId)
-            : null;
+          : e.kind === 'edit'
+            ? await ids.find(userId, conversationId, e.targetId)
+            : e.kind === 'copy'
+              ? await store.loadPlaintext(userId, conversationId, e.targetId)
+              : null;
       if (target?.envelope.kind !== 'text') return;
       const known = await idx.get(userId, target.messageId);
       const shown = shownOf(target);

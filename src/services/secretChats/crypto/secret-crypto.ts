@@ -85,7 +85,12 @@ export interface SecretCrypto extends RecoveryCrypto {
   discardCommit(userId: string, conversationId: string): Promise<void>;
   /** Applies a log entry in order (another device's commit, or this one's own). */
   applyLogItem(userId: string, conversationId: string, item: LogItem): Promise<{ epoch: number; removed: boolean }>;
-  encrypt(userId: string, conversationId: string, envelope: Envelope): Promise<{ ciphertext: string; epoch: number }>;
+  /** The envelope as sent (crypto/message-ids.ts: version 2, with its own id) beside its ciphertext. */
+  encrypt(
+    userId: string,
+    conversationId: string,
+    envelope: Envelope,
+  ): Promise<{ ciphertext: string; epoch: number; envelope: Envelope }>;
   /** Keeps the plaintext of a message this device sent (it cannot decrypt its own ciphertext). */
   keepSent(userId: string, plaintext: SecretPlaintext): Promise<void>;
   /** Decrypts a received message once and keeps its plaintext; a message already read gives what was kept. */
