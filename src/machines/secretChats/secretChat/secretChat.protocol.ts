@@ -75,6 +75,11 @@ export interface SecretChatContext extends SecretChatInput {
    * fetched (a welcome committed just after a new device asked) would otherwise be lost, and the device would wait.
    */
   logDue: boolean;
+  /**
+   * Ask whether this device owes the group an update of its own leaf (crypto/leaf-updates.ts): after joining, after
+   * each catch-up (a commit may have removed a device), and every SECRET_LEAF_CHECK_MS while idle.
+   */
+  leafDue: boolean;
   /** Uploading key packages failed: not again until the server tells their count anew. */
   replenishFailed: boolean;
   error: string | null;
@@ -105,6 +110,8 @@ export interface CatchUpResult {
   epoch: number | null;
   removed: boolean;
 }
+/** An update of this device's own leaf: committed (the new epoch and its seq), or null when none was due. */
+export type LeafUpdateResult = { epoch: number; seq: number } | null;
 export interface CommitResult {
   epoch: number | null;
   seq: number;
@@ -112,6 +119,10 @@ export interface CommitResult {
 }
 
 export const SECRET_RETRY_MS = 15_000;
+/** While a chat's actor is idle, how often it asks whether its leaf update is due (crypto/leaf-updates.ts). */
+export const SECRET_LEAF_CHECK_MS = 60 * 60 * 1000;
+/** A device commits an update of its own leaf at least this often while it is used. */
+export const SECRET_LEAF_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type SecretChatRef = MachineRef<SecretChatContext, SecretChatEvent, SecretChatEmitted>;
 

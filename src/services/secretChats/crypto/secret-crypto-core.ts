@@ -3,6 +3,7 @@
 // back by each), and group states are cached in memory between calls.
 import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
+import { createLeafUpdates, hasPath } from './leaf-updates';
 import { createMessageIds, idOf } from './message-ids';
 import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
@@ -34,11 +35,13 @@ const defaultIndex = (store: SecretStore) => import('./search-index').then((m) =
 export function createSecretCryptoCore(
   sealed: SecretStore,
   openIndex: (store: SecretStore) => Promise<SearchIndex> = defaultIndex,
+  now: () => number = Date.now,
 ): SecretCrypto {
   // A plaintext kept while this device has a recovery key is queued for the backup.
   const recovery = createRecoveryCore(sealed);
   const store = recovery.store;
-  const ids = createMessageIds(store);
+  const ids = createMessageIds(store, now);
+  const leaves = createLeafUpdates(store, now);
   let searchIndex: Promise<SearchIndex> | null = null;
   const indexOf = () => {
     searchIndex ??= openIndex(store);
@@ -77,7 +80,7 @@ export function createSecretCryptoCore(
   }
 
   const groups = new Map<string, ClientState>();
-  const pending = new Map<string, { state: ClientState; epoch: number; consumed: Uint8Array[] }>();
+  const pending = new Map<string, { state: ClientState; epoch: number; consumed: Uint8Array[]; path: boolean }>();
   const created = new Map<string, ClientState>();
   const gk = (userId: string, conversationId: string) => `${userId}\n${conversationId}`;
 
@@ -173,6 +176,7 @@ export function createSecretCryptoCore(
       if (!state) throw new SecretCryptoError('notMember', 'Группа не найдена');
       created.delete(gk(userId, groupId));
       await keep(userId, conversationId, state);
+      await leaves.fresh(userId, conversationId);
     },
     async join(userId, conversationId, welcome) {
       const current = await group(userId, conversationId);
@@ -186,6 +190,7 @@ export function createSecretCryptoCore(
         keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used || k.lastResort),
       });
       await keep(userId, conversationId, joined.state);
+      await leaves.fresh(userId, conversationId);
       return { joined: true, epoch: mls.epochOf(joined.state) };
     },
     async epoch(userId, conversationId) {
@@ -196,17 +201,13 @@ export function createSecretCryptoCore(
       const state = await mustGroup(userId, conversationId);
       const out = await mls.commitChanges(state, claimed, removeDeviceIds);
       const epoch = mls.epochOf(state);
-      pending.set(gk(userId, conversationId), { state: out.state, epoch, consumed: out.consumed });
       const refused = new Set(out.refused);
       const inGroup = new Set(mls.members(state).map((m) => m.identity.deviceId));
-      return {
-        epoch,
-        commit: out.commit,
-        welcome: out.welcome,
-        added: claimed.map((c) => c.deviceId).filter((id) => !refused.has(id)),
-        removed: removeDeviceIds.filter((id) => inGroup.has(id)),
-        refused: out.refused,
-      };
+      const added = claimed.map((c) => c.deviceId).filter((id) => !refused.has(id));
+      const removed = removeDeviceIds.filter((id) => inGroup.has(id));
+      const path = hasPath(added.length, removed.length);
+      pending.set(gk(userId, conversationId), { state: out.state, epoch, consumed: out.consumed, path });
+      return { epoch, commit: out.commit, welcome: out.welcome, added, removed, refused: out.refused };
     },
     async confirmCommit(userId, conversationId) {
       const k = gk(userId, conversationId);
@@ -216,8 +217,13 @@ export function createSecretCryptoCore(
       const before = await group(userId, conversationId);
       await keep(userId, conversationId, p.state);
       mls.forget(p.consumed);
+      await leaves.committed(userId, conversationId, p.path);
       if (before) await noteNewDevices(userId, conversationId, before, p.state, new Date().toISOString());
       return { epoch: mls.epochOf(p.state) };
+    },
+    async leafUpdateDue(userId, conversationId) {
+      const s = await group(userId, conversationId);
+      return s?.groupActiveState.kind === 'active' && (await leaves.due(userId, conversationId));
     },
     async discardCommit(userId, conversationId) {
       pending.delete(gk(userId, conversationId));
@@ -238,12 +244,14 @@ export function createSecretCryptoCore(
         pending.delete(k);
         await keep(userId, conversationId, mine.state);
         mls.forget(mine.consumed);
+        await leaves.committed(userId, conversationId, mine.path);
         await noteNewDevices(userId, conversationId, state, mine.state, item.createdAt ?? new Date().toISOString());
         return { epoch: mls.epochOf(mine.state), removed: false };
       }
       pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
       const r = await mls.processCommit(state, item.body);
       await keep(userId, conversationId, r.state);
+      if (!r.removed) await leaves.applied(userId, conversationId, state, r.state);
       await noteNewDevices(userId, conversationId, state, r.state, item.createdAt ?? new Date().toISOString());
       return { epoch: mls.epochOf(r.state), removed: r.removed };
     },

@@ -79,6 +79,8 @@ export interface SecretCrypto extends RecoveryCrypto {
     claimed: ClaimedPackage[],
     removeDeviceIds: string[],
   ): Promise<CommitMade>;
+  /** Whether this device owes the group an update of its own leaf (crypto/leaf-updates.ts). */
+  leafUpdateDue(userId: string, conversationId: string): Promise<boolean>;
   /** The server took this device's commit: its state becomes the group's. */
   confirmCommit(userId: string, conversationId: string): Promise<{ epoch: number }>;
   /** The server refused it (409): forget it. */
@@ -180,6 +182,7 @@ const METHODS: SecretCryptoMethod[] = [
   'confirmCommit',
   'discardCommit',
   'applyLogItem',
+  'leafUpdateDue',
   'encrypt',
   'keepSent',
   'decrypt',

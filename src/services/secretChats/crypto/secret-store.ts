@@ -9,6 +9,7 @@ import type { Envelope } from './envelope';
 import type { SecretActions } from './secret-actions';
 import { type DeviceKeys, fromBase64, type OwnKeyPackage, toBase64 } from './mls-engine';
 import type { DeviceNotice } from './verification';
+import type { LeafRecord } from './leaf-updates';
 
 /** A message this device sent while `waitFor` members had no device: sent again once their device joins. */
 export interface HeldMessage {
@@ -45,6 +46,9 @@ export interface SecretStore {
   loadPlaintexts(userId: string, conversationId: string): Promise<PlaintextRecord[]>;
   /** A deleted message's plaintext (and any edits or reactions waiting for it) goes. */
   deletePlaintext(userId: string, conversationId: string, messageId: string): Promise<void>;
+  /** When this device last made its leaf of the group fresh, and whether an update is owed (leaf-updates.ts). */
+  loadLeaf(userId: string, conversationId: string): Promise<LeafRecord | null>;
+  saveLeaf(userId: string, conversationId: string, leaf: LeafRecord): Promise<void>;
   /** The server's id of the text a version-2 envelope's sender-chosen `id` belongs to (kept with its plaintext). */
   messageIdOf(userId: string, conversationId: string, id: string): Promise<string | null>;
   /** Edits and reactions read before the message they name: applied when it is read. */
@@ -148,6 +152,7 @@ const NOTICES = 'notices';
 const HELD = 'held';
 /** Beside the pending controls: a text's server id by its sender-chosen id. */
 const ID_OF = 'id';
+const LEAF = 'leaf';
 
 export function createSecretStore(backend: KeyValueBackend = indexedDbBackend()): SecretStore {
   const keys = new Map<string, Promise<CryptoKey>>();
@@ -313,6 +318,8 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       return (await openJson<DeviceNotice[]>('groups', [userId, conversationId, NOTICES])) ?? [];
     },
     saveNotices: (userId, conversationId, notices) => sealJson('groups', [userId, conversationId, NOTICES], notices),
+    loadLeaf: (userId, conversationId) => openJson<LeafRecord>('groups', [userId, conversationId, LEAF]),
+    saveLeaf: (userId, conversationId, leaf) => sealJson('groups', [userId, conversationId, LEAF], leaf),
     async loadHeld(userId, conversationId) {
       return (await openJson<HeldMessage[]>('groups', [userId, conversationId, HELD])) ?? [];
     },
