@@ -12,6 +12,7 @@ import { type ClaimedPackage, type SecretCrypto, SecretCryptoError } from './cry
 import type {
   CatchUpResult,
   CommitResult,
+  LeafUpdateResult,
   Outgoing,
   RegisterResult,
 } from '../../machines/secretChats/secretChat/secretChat.protocol';
@@ -25,6 +26,8 @@ export interface SecretEffects {
   chats(userId: string): Promise<{ conversationIds: string[]; withoutDevice: Record<string, string[]> }>;
   catchUp(where: Where & { after: number }): Promise<CatchUpResult>;
   commit(where: Where): Promise<CommitResult>;
+  /** Commits an update of this device's own leaf (with a path) when one is due (crypto/leaf-updates.ts). */
+  updateLeaf(where: Where): Promise<LeafUpdateResult>;
   send(where: Where & { item: Outgoing }): Promise<{ messageId: string }>;
   replenish(input: { userId: string; deviceId: string; left: number }): Promise<{ keyPackagesLeft: number }>;
   /**
@@ -228,9 +231,26 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         throw e;
       }
     },
+    async updateLeaf({ userId, conversationId, deviceId }) {
+      const c = crypto();
+      if (!(await c.leafUpdateDue(userId, conversationId))) return null;
+      // Adds and removes nothing: a commit of this device's new leaf and path keys.
+      const made = await c.commit(userId, conversationId, [], []);
+      try {
+        const r = await api.call('secretCommit', {
+          body: { conversationId, deviceId, epoch: made.epoch, commit: made.commit, added: [], removed: [] },
+        });
+        const confirmed = await c.confirmCommit(userId, conversationId);
+        return { epoch: confirmed.epoch, seq: r.seq };
+      } catch (e) {
+        // Taken, with the answer lost: the log brings it back and the pending state is kept then.
+        if (status(e) === 409) await c.discardCommit(userId, conversationId);
+        throw e;
+      }
+    },
     async send({ userId, conversationId, deviceId, item }) {
       const c = crypto();
-      const { ciphertext, epoch } = await c.encrypt(userId, conversationId, item.envelope);
+      const { ciphertext, epoch, envelope } = await c.encrypt(userId, conversationId, item.envelope);
       const { message } = await api.call('secretSend', {
         body: {
           conversationId,
@@ -249,7 +269,8 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         senderUserId: userId,
         senderDeviceId: deviceId,
         epoch,
-        envelope: item.envelope,
+        // As sent: with its own id, naming its targets by theirs.
+        envelope: envelope ?? item.envelope,
       });
       // Into the local search index (its failure never fails the send).
       await c

@@ -7,8 +7,10 @@ import {
   type CatchUpResult,
   type CommitResult,
   type Incoming,
+  type LeafUpdateResult,
   type Outgoing,
   type RegisterResult,
+  SECRET_LEAF_CHECK_MS,
   SECRET_RETRY_MS,
   type SecretChatEmitted,
   secretChatMachine,
@@ -34,6 +36,7 @@ describeModel({
       register: hang<RegisterResult, { userId: string }>(),
       catchUp: hang<CatchUpResult, Where & { after: number }>(),
       commit: hang<CommitResult, Where>(),
+      updateLeaf: hang<LeafUpdateResult, Where>(),
       send: hang<{ messageId: string }, Where & { item: Outgoing }>(),
       decrypt: hang<{ messageId: string }, Where & { item: Incoming }>(),
       replenish: hang<{ keyPackagesLeft: number }, { userId: string; deviceId: string; left: number }>(),
@@ -69,6 +72,14 @@ describeModel({
       { type: 'xstate.error.actor.commit', error: conflict },
       { type: 'xstate.error.actor.commit', error: new RequestFailure(403, 'Нельзя') },
     ],
+    'xstate.done.actor.updateLeaf': () => [
+      { type: 'xstate.done.actor.updateLeaf', output: { seq: 3, epoch: 3 } },
+      { type: 'xstate.done.actor.updateLeaf', output: null },
+    ],
+    'xstate.error.actor.updateLeaf': () => [
+      { type: 'xstate.error.actor.updateLeaf', error: conflict },
+      { type: 'xstate.error.actor.updateLeaf', error: new RequestFailure(null, null) },
+    ],
     'xstate.done.actor.replenish': () => [{ type: 'xstate.done.actor.replenish', output: { keyPackagesLeft: 10 } }],
     'xstate.error.actor.replenish': () => [
       { type: 'xstate.error.actor.replenish', error: new RequestFailure(null, null) },
@@ -87,8 +98,13 @@ describeModel({
 });
 
 /** A fake server and crypto service behind the machine's actors, answering in order. */
-function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 409 | 403> } = {}) {
+function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 409 | 403>; leafDue?: boolean[] } = {}) {
   const calls: string[] = [];
+  const commitLeaf = () => {
+    seq += 1;
+    calls.push('update leaf');
+    return { seq, epoch: seq };
+  };
   const sendAnswers = [...(opts.sendAnswers ?? ['ok'])];
   let seq = 0;
   const machine = secretChatMachine.provide({
@@ -106,6 +122,7 @@ function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 40
         calls.push('commit');
         return { seq, epoch: seq, keyPackagesLeft: 10 };
       }),
+      updateLeaf: fromPromise<LeafUpdateResult, Where>(async () => (opts.leafDue?.shift() ? commitLeaf() : null)),
       send: fromPromise<{ messageId: string }, Where & { item: Outgoing }>(async ({ input }) => {
         const answer = sendAnswers.shift() ?? 'ok';
         calls.push(`send ${input.item.clientMessageId} → ${answer}`);
@@ -147,6 +164,22 @@ describe('secretChat behaviour', () => {
       { type: 'secretChat.read', messageId: 'm1' },
     ]);
     expect(actor.getSnapshot().context).toMatchObject({ outgoing: [], incoming: [], keyPackagesLeft: 10 });
+    actor.stop();
+    vi.useRealTimers();
+  });
+
+  it('asks whether its leaf update is due after joining and hourly while idle, and commits it when it is', async () => {
+    vi.useFakeTimers();
+    // Due at once (a group kept from before), then not, then due again an hour on.
+    const { actor, calls } = harness({ leafDue: [true, false, true] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(['register u1', 'catchUp after 0', 'update leaf']);
+    expect(actor.getSnapshot().context).toMatchObject({ seq: 2, epoch: 2, leafDue: false });
+    await vi.advanceTimersByTimeAsync(SECRET_LEAF_CHECK_MS);
+    expect(calls).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(SECRET_LEAF_CHECK_MS);
+    expect(calls.slice(3)).toEqual(['update leaf']);
+    expect(actor.getSnapshot().context).toMatchObject({ seq: 3, epoch: 3 });
     actor.stop();
     vi.useRealTimers();
   });

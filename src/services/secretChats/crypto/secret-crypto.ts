@@ -88,13 +88,20 @@ export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
     claimed: ClaimedPackage[],
     removeDeviceIds: string[],
   ): Promise<CommitMade>;
+  /** Whether this device owes the group an update of its own leaf (crypto/leaf-updates.ts). */
+  leafUpdateDue(userId: string, conversationId: string): Promise<boolean>;
   /** The server took this device's commit: its state becomes the group's. */
   confirmCommit(userId: string, conversationId: string): Promise<{ epoch: number }>;
   /** The server refused it (409): forget it. */
   discardCommit(userId: string, conversationId: string): Promise<void>;
   /** Applies a log entry in order (another device's commit, or this one's own). */
   applyLogItem(userId: string, conversationId: string, item: LogItem): Promise<{ epoch: number; removed: boolean }>;
-  encrypt(userId: string, conversationId: string, envelope: Envelope): Promise<{ ciphertext: string; epoch: number }>;
+  /** The envelope as sent (crypto/message-ids.ts: version 2, with its own id) beside its ciphertext. */
+  encrypt(
+    userId: string,
+    conversationId: string,
+    envelope: Envelope,
+  ): Promise<{ ciphertext: string; epoch: number; envelope: Envelope }>;
   /** Keeps the plaintext of a message this device sent (it cannot decrypt its own ciphertext). */
   keepSent(userId: string, plaintext: SecretPlaintext): Promise<void>;
   /** Decrypts a received message once and keeps its plaintext; a message already read gives what was kept. */
@@ -186,6 +193,7 @@ const METHODS: SecretCryptoMethod[] = [
   'confirmCommit',
   'discardCommit',
   'applyLogItem',
+  'leafUpdateDue',
   'encrypt',
   'keepSent',
   'decrypt',
