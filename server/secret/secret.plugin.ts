@@ -104,6 +104,7 @@ export const secretRoutes = fp(
       groups.log(userId, params.id, query.deviceId, query.after),
     );
     contractRoute(app, 'secretState', ({ userId, query }) => groups.state(userId, query.deviceId));
+    contractRoute(app, 'secretRejoin', ({ userId, body }) => groups.rejoin(userId, body.conversationId, body.deviceId));
     contractRoute(app, 'secretSend', async ({ userId, body }) => {
       const answer = await send(userId, body);
       metrics.messagesSent.inc();

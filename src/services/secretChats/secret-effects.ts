@@ -139,13 +139,16 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       const c = crypto();
       let seq = after;
       let removed = false;
+      // Commits this device could not apply: it is behind the group from the first on, so what follows until its
+      // re-addition (further commits, a gap) is skipped too, and it asks to be added again.
+      let skipped = 0;
       for (;;) {
         let page: Awaited<ReturnType<typeof api.call<'secretLog'>>>;
         try {
           page = await api.call('secretLog', { params: { id: conversationId }, query: { deviceId, after: seq } });
         } catch (e) {
           // Never in the group yet: its welcome comes later (a secret:log event).
-          if (status(e) === 403) return { seq, epoch: await c.epoch(userId, conversationId), removed: false };
+          if (status(e) === 403) return { seq, epoch: await c.epoch(userId, conversationId), removed: false, skipped };
           throw e;
         }
         for (const entry of page.entries) {
@@ -155,13 +158,29 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
           } catch (e) {
             // Applied already, or a commit of a group this device has not joined (before its welcome).
             const code = e instanceof SecretCryptoError ? e.code : null;
-            if (code !== 'stale' && code !== 'notMember') throw e;
+            if (code === 'stale' || code === 'notMember') {
+              seq = entry.seq;
+              continue;
+            }
+            // The worker itself failing (not the entry) is a failure of the catch-up, tried again later.
+            if (!(e instanceof SecretCryptoError) || code === 'failed' || code === 'noDevice') throw e;
+            // A commit that does not apply (damaged, forged, or of an epoch after one that did not): skipped, so that
+            // the log goes on; the state it leaves is dropped, and the device waits for its re-addition.
+            if (entry.kind === 'commit') {
+              skipped++;
+              await c.resetGroup(userId, conversationId);
+            }
           }
           seq = entry.seq;
         }
         if (!page.hasMore || page.entries.length === 0) break;
       }
-      return { seq, epoch: removed ? null : await c.epoch(userId, conversationId), removed };
+      const epoch = removed ? null : await c.epoch(userId, conversationId);
+      // Not re-added within this log yet: any member's online device removes the stale leaf and adds this device
+      // again (the server tells them with secret:pending).
+      if (skipped > 0 && !removed && epoch === null)
+        await api.call('secretRejoin', { body: { conversationId, deviceId } });
+      return { seq, epoch, removed, skipped };
     },
     async commit({ userId, conversationId, deviceId }) {
       const c = crypto();

@@ -219,6 +219,12 @@ export function createSecretCryptoCore(
     async discardCommit(userId, conversationId) {
       pending.delete(gk(userId, conversationId));
     },
+    async resetGroup(userId, conversationId) {
+      const k = gk(userId, conversationId);
+      pending.delete(k);
+      groups.delete(k);
+      await store.deleteGroup(userId, conversationId);
+    },
     async applyLogItem(userId, conversationId, item) {
       if (item.kind === 'welcome') {
         const r = await api.join(userId, conversationId, item.body);
@@ -239,7 +245,12 @@ export function createSecretCryptoCore(
         return { epoch: mls.epochOf(mine.state), removed: false };
       }
       pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
-      const r = await mls.processCommit(state, item.body);
+      const r = await mls.processCommit(state, item.body).catch((e: unknown) => {
+        // ts-mls refusing it (a bad signature, a damaged or forged body): the commit's fault, not the worker's.
+        throw e instanceof mls.MlsEngineError
+          ? e
+          : new SecretCryptoError('badMessage', 'Изменение группы не применяется');
+      });
       await keep(userId, conversationId, r.state);
       await noteNewDevices(userId, conversationId, state, r.state, item.createdAt ?? new Date().toISOString());
       return { epoch: mls.epochOf(r.state), removed: r.removed };
