@@ -3,6 +3,8 @@
 // secretChat actor, talking to the real server through an API client that alters what the server answers. Each case
 // asserts that the attack is refused and shown (docs/secret-chats.md "What the server can still do").
 import 'fake-indexeddb/auto';
+import { Encryption_Type, TrackInfo, TrackType } from '@livekit/protocol';
+import { type RemoteParticipant, RemoteTrackPublication, Room, RoomEvent, Track } from 'livekit-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { RouteName } from '../../src/contract/routes';
@@ -17,6 +19,7 @@ import type { SecretCrypto } from '../../src/services/secretChats/crypto/secret-
 import { createSecretCryptoCore } from '../../src/services/secretChats/crypto/secret-crypto-core';
 import { createSecretStore, indexedDbBackend } from '../../src/services/secretChats/crypto/secret-store';
 import { createSecretEffects, type SecretEffects } from '../../src/services/secretChats/secret-effects';
+import { dropUnencrypted, unencryptedNotice } from '../../src/ui/calls/call-e2ee';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, closeAll, type TestUser } from './socket-helpers';
 
@@ -244,4 +247,37 @@ describe('POST /api/secret/rejoin', () => {
     expect((await rejoin(boris.accessToken, { conversationId, deviceId: bDevice })).status).toBe(200);
     expect((await state(a, aDevice)).body.groups[0].toRemove).toContain(bDevice);
   }, 60_000);
+});
+
+describe('a secret call with a track that is not encrypted', () => {
+  it('unsubscribes it at once and names whose it is; encrypted tracks stay', () => {
+    // livekit-client's own room and publications, as the media server's announcements make them.
+    const room = new Room();
+    const notices: string[] = [];
+    const stop = dropUnencrypted(room, (n) => notices.push(n));
+    const publication = (sid: string, type: TrackType, encryption: Encryption_Type) =>
+      new RemoteTrackPublication(
+        type === TrackType.AUDIO ? Track.Kind.Audio : Track.Kind.Video,
+        new TrackInfo({ sid, name: sid, type, encryption }),
+        true,
+      );
+    const boris = { identity: 'u-boris', name: 'Борис' } as RemoteParticipant;
+    const clear = publication('TR_clear', TrackType.VIDEO, Encryption_Type.NONE);
+    const sealed = publication('TR_sealed', TrackType.VIDEO, Encryption_Type.GCM);
+    const clearAudio = publication('TR_audio', TrackType.AUDIO, Encryption_Type.NONE);
+    expect(clear.isDesired).toBe(true);
+    room.emit(RoomEvent.TrackPublished, clear, boris);
+    room.emit(RoomEvent.TrackPublished, sealed, boris);
+    room.emit(RoomEvent.TrackSubscribed, {} as never, clearAudio, boris);
+    // Announced again (a renegotiation): dropped again, named once.
+    room.emit(RoomEvent.TrackSubscribed, {} as never, clear, boris);
+    expect(clear.isDesired).toBe(false);
+    expect(clearAudio.isDesired).toBe(false);
+    expect(sealed.isDesired).toBe(true);
+    expect(notices).toEqual([unencryptedNotice('Борис', 'video'), unencryptedNotice('Борис', 'audio')]);
+    expect(notices).toEqual(['Борис: видео без шифрования отключено', 'Борис: звук без шифрования отключён']);
+    stop();
+    room.emit(RoomEvent.TrackPublished, publication('TR_late', TrackType.VIDEO, Encryption_Type.NONE), boris);
+    expect(notices).toHaveLength(2);
+  });
 });
