@@ -1,7 +1,7 @@
 // A delivery service that misbehaves on purpose, against the real clients' code: the secret chats' effects
 // (secret-effects.ts), the crypto worker's core with real ts-mls (in Node, its IndexedDB in fake-indexeddb) and the
 // secretChat actor, talking to the real server through an API client that alters what the server answers. Each case
-// asserts that the attack is refused and shown (docs/secret-chats.md "What the server can still do").
+// asserts that the attack is refused and shown (docs/secret-chats.md "What the server sees, and what it does not").
 import 'fake-indexeddb/auto';
 import { Encryption_Type, TrackInfo, TrackType } from '@livekit/protocol';
 import { type RemoteParticipant, RemoteTrackPublication, Room, RoomEvent, Track } from 'livekit-client';
