@@ -167,6 +167,14 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
             // A commit that does not apply (damaged, forged, or of an epoch after one that did not): skipped, so that
             // the log goes on; the state it leaves is dropped, and the device waits for its re-addition.
             if (entry.kind === 'commit') {
+              // Asked before the state goes: should the request fail, the next catch-up meets this commit again.
+              // Any member's online device removes the stale leaf and adds this device again (secret:pending).
+              // A 403: the device is out of the group already (the commit it could not apply was its removal).
+              if (skipped === 0 && !removed)
+                await api.call('secretRejoin', { body: { conversationId, deviceId } }).catch((r: unknown) => {
+                  if (status(r) !== 403) throw r;
+                  removed = true;
+                });
               skipped++;
               await c.resetGroup(userId, conversationId);
             }
@@ -175,12 +183,7 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         }
         if (!page.hasMore || page.entries.length === 0) break;
       }
-      const epoch = removed ? null : await c.epoch(userId, conversationId);
-      // Not re-added within this log yet: any member's online device removes the stale leaf and adds this device
-      // again (the server tells them with secret:pending).
-      if (skipped > 0 && !removed && epoch === null)
-        await api.call('secretRejoin', { body: { conversationId, deviceId } });
-      return { seq, epoch, removed, skipped };
+      return { seq, epoch: removed ? null : await c.epoch(userId, conversationId), removed, skipped };
     },
     async commit({ userId, conversationId, deviceId }) {
       const c = crypto();
