@@ -56,13 +56,16 @@ describeModel({
       { type: 'xstate.error.actor.register', error: new RequestFailure(null, null) },
     ],
     'xstate.done.actor.join': () => [
-      { type: 'xstate.done.actor.join', output: { seq: 1, epoch: 1, removed: false } },
-      { type: 'xstate.done.actor.join', output: { seq: 0, epoch: null, removed: false } },
+      { type: 'xstate.done.actor.join', output: { seq: 1, epoch: 1, removed: false, skipped: 0 } },
+      { type: 'xstate.done.actor.join', output: { seq: 0, epoch: null, removed: false, skipped: 0 } },
+      // A commit it could not apply on the way: it asked to be added again.
+      { type: 'xstate.done.actor.join', output: { seq: 2, epoch: null, removed: false, skipped: 1 } },
     ],
     'xstate.error.actor.join': () => [{ type: 'xstate.error.actor.join', error: new RequestFailure(500, null) }],
     'xstate.done.actor.catchUp': () => [
-      { type: 'xstate.done.actor.catchUp', output: { seq: 2, epoch: 2, removed: false } },
-      { type: 'xstate.done.actor.catchUp', output: { seq: 3, epoch: 2, removed: true } },
+      { type: 'xstate.done.actor.catchUp', output: { seq: 2, epoch: 2, removed: false, skipped: 0 } },
+      { type: 'xstate.done.actor.catchUp', output: { seq: 3, epoch: 2, removed: true, skipped: 0 } },
+      { type: 'xstate.done.actor.catchUp', output: { seq: 3, epoch: null, removed: false, skipped: 1 } },
     ],
     'xstate.error.actor.catchUp': () => [{ type: 'xstate.error.actor.catchUp', error: new RequestFailure(null, null) }],
     'xstate.done.actor.commit': () => [
@@ -116,7 +119,7 @@ function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 40
       catchUp: fromPromise<CatchUpResult, Where & { after: number }>(async ({ input }) => {
         calls.push(`catchUp after ${input.after}`);
         seq += 1;
-        return { seq, epoch: seq, removed: false };
+        return { seq, epoch: seq, removed: false, skipped: 0 };
       }),
       commit: fromPromise<CommitResult, Where>(async () => {
         calls.push('commit');
@@ -254,11 +257,11 @@ describe('secretChat behaviour', () => {
     expect(fetches).toHaveLength(1);
     // The adder's commit and welcome land after the server answered «not in the group yet», before it arrived.
     actor.send({ type: 'secretChat.log', seq: 1, epoch: 1 });
-    fetches[0]?.({ seq: 0, epoch: null, removed: false });
+    fetches[0]?.({ seq: 0, epoch: null, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(fetches).toHaveLength(2);
     expect(actor.getSnapshot().hasTag('waiting')).toBe(false);
-    fetches[1]?.({ seq: 1, epoch: 1, removed: false });
+    fetches[1]?.({ seq: 1, epoch: 1, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toBe('ready');
 
@@ -266,14 +269,45 @@ describe('secretChat behaviour', () => {
     actor.send({ type: 'secretChat.log', seq: 2, epoch: 2 });
     await vi.advanceTimersByTimeAsync(0);
     actor.send({ type: 'secretChat.log', seq: 3, epoch: 3 });
-    fetches[2]?.({ seq: 2, epoch: 2, removed: false });
+    fetches[2]?.({ seq: 2, epoch: 2, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(fetches).toHaveLength(4);
-    fetches[3]?.({ seq: 3, epoch: 3, removed: false });
+    fetches[3]?.({ seq: 3, epoch: 3, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.seq).toBe(3);
     expect(fetches).toHaveLength(4);
+    actor.stop();
+    vi.useRealTimers();
+  });
+
+  it('after a commit it could not apply waits to be added again, says so, and joins from the next welcome', async () => {
+    vi.useFakeTimers();
+    const answers: CatchUpResult[] = [
+      { seq: 1, epoch: 1, removed: false, skipped: 0 },
+      { seq: 3, epoch: null, removed: false, skipped: 1 },
+      { seq: 5, epoch: 3, removed: false, skipped: 0 },
+    ];
+    const actor = createActor(
+      secretChatMachine.provide({
+        actors: {
+          register: registered,
+          catchUp: fromPromise<CatchUpResult, Where & { after: number }>(async () => answers.shift() as CatchUpResult),
+        },
+      }),
+      { input },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'secretChat.log', seq: 3, epoch: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().hasTag('rejoining')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ epoch: null, seq: 3 });
+    // The re-addition's welcome.
+    actor.send({ type: 'secretChat.log', seq: 5, epoch: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({ epoch: 3, seq: 5 });
     actor.stop();
     vi.useRealTimers();
   });
@@ -289,6 +323,7 @@ describe('secretChat behaviour', () => {
             seq: 1,
             epoch: 1,
             removed: false,
+            skipped: 0,
           })),
           commit: fromPromise<CommitResult, Where>(async () => {
             commits += 1;

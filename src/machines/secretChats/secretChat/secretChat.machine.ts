@@ -70,6 +70,8 @@ export const secretChatMachine = setup({
   guards: {
     member: (_, p: { epoch: number | null }) => p.epoch !== null,
     removed: (_, p: { removed: boolean }) => p.removed,
+    /** Commits it could not apply left it outside the group: it asked to be added again. */
+    rejoining: (_, p: CatchUpResult) => p.skipped > 0 && p.epoch === null,
     keyPackagesLow: ({ context }) =>
       !context.replenishFailed && context.keyPackagesLeft !== null && context.keyPackagesLeft < LIMITS.keyPackagesLow,
     commitDue: ({ context }) => context.commitDue,
@@ -169,6 +171,11 @@ export const secretChatMachine = setup({
             target: 'ready',
             actions: [{ type: 'takeLog', params: ({ event }) => event.output }, 'checkLeaf'],
           },
+          {
+            guard: { type: 'rejoining', params: ({ event }) => event.output },
+            target: 'rejoining',
+            actions: { type: 'takeLog', params: ({ event }) => event.output },
+          },
           { target: 'awaitingWelcome', actions: { type: 'takeLog', params: ({ event }) => event.output } },
         ],
         onError: { target: 'failed', actions: { type: 'fail', params: ({ event }) => ({ error: event.error }) } },
@@ -177,6 +184,14 @@ export const secretChatMachine = setup({
     /** Not in the group yet: its welcome comes with a later log event. */
     awaitingWelcome: {
       tags: ['waiting'],
+      always: { guard: 'logDue', target: 'joining' },
+    },
+    /**
+     * A commit of the log did not apply: skipped, the group's state on this device dropped, and a re-addition asked
+     * (POST /api/secret/rejoin); the welcome of it comes with a later log event.
+     */
+    rejoining: {
+      tags: ['rejoining'],
       always: { guard: 'logDue', target: 'joining' },
     },
     ready: {
@@ -212,6 +227,11 @@ export const secretChatMachine = setup({
             guard: { type: 'removed', params: ({ event }) => event.output },
             target: 'removed',
             actions: [{ type: 'takeLog', params: ({ event }) => event.output }, 'announceRemoved'],
+          },
+          {
+            guard: { type: 'rejoining', params: ({ event }) => event.output },
+            target: 'rejoining',
+            actions: { type: 'takeLog', params: ({ event }) => event.output },
           },
           // A commit applied may have removed a device: this one's leaf update may be owed at once.
           { target: 'ready', actions: [{ type: 'takeLog', params: ({ event }) => event.output }, 'checkLeaf'] },

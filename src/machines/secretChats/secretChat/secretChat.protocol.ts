@@ -109,9 +109,18 @@ export interface CatchUpResult {
   seq: number;
   epoch: number | null;
   removed: boolean;
+  /**
+   * Commits of the log this device could not apply (skipped, so the log goes on). With no epoch left, it asked to
+   * be added again and waits for that (`rejoining`).
+   */
+  skipped: number;
 }
 /** An update of this device's own leaf: committed (the new epoch and its seq), or null when none was due. */
 export type LeafUpdateResult = { epoch: number; seq: number } | null;
+
+/** Said in the chat while this device waits to be added again after a commit it could not apply. */
+export const REJOIN_NOTICE =
+  'Не удалось применить изменение состава чата: это устройство подключается к нему заново. Сообщения, отправленные тем временем, на нём будут недоступны';
 export interface CommitResult {
   epoch: number | null;
   seq: number;

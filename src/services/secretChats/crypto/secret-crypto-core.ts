@@ -166,11 +166,16 @@ export function createSecretCryptoCore(
     conversationId: string | null,
     claimed: ClaimedPackage[],
     state: ClientState | null,
+    removing: readonly string[] = [],
   ) {
     const trust = await identity.trust(userId, conversationId);
     const ok: ClaimedPackage[] = [];
     const untrusted: RefusedLeaf[] = [];
-    const existing = state ? leavesOf(state) : [];
+    // A device removed and added again in one commit (it asked to rejoin) is compared without its stale leaf.
+    const gone = new Set(removing);
+    const existing = (state ? leavesOf(state) : []).filter(
+      (l) => !gone.has(mls.parseIdentity(l.identity)?.deviceId ?? ''),
+    );
     const accepted = [...existing];
     for (const c of claimed) {
       const leaf = mls.leafOfPackage(c.keyPackage);
@@ -272,7 +277,7 @@ export function createSecretCryptoCore(
     },
     async commit(userId, conversationId, claimed, removeDeviceIds) {
       const state = await mustGroup(userId, conversationId);
-      const screened = await screen(userId, conversationId, claimed, state);
+      const screened = await screen(userId, conversationId, claimed, state, removeDeviceIds);
       const epoch = mls.epochOf(state);
       if (screened.untrusted.length > 0)
         await noteRefused(userId, conversationId, screened.untrusted, epoch, new Date().toISOString());
@@ -312,6 +317,12 @@ export function createSecretCryptoCore(
     async discardCommit(userId, conversationId) {
       pending.delete(gk(userId, conversationId));
     },
+    async resetGroup(userId, conversationId) {
+      const k = gk(userId, conversationId);
+      pending.delete(k);
+      groups.delete(k);
+      await store.deleteGroup(userId, conversationId);
+    },
     async applyLogItem(userId, conversationId, item) {
       if (item.kind === 'welcome') {
         const r = await api.join(userId, conversationId, item.body).catch(async (e) => {
@@ -343,7 +354,12 @@ export function createSecretCryptoCore(
         return { epoch: mls.epochOf(mine.state), removed: false };
       }
       pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
-      const r = await mls.processCommit(state, item.body);
+      const r = await mls.processCommit(state, item.body).catch((e: unknown) => {
+        // ts-mls refusing it (a bad signature, a damaged or forged body): the commit's fault, not the worker's.
+        throw e instanceof mls.MlsEngineError
+          ? e
+          : new SecretCryptoError('badMessage', 'Изменение группы не применяется');
+      });
       // Every leaf the commit brought must be a member's, signed by their identity key, and the only one of its kind.
       try {
         if (!r.removed) await checkCommitted(state, r.state, await identity.trust(userId, conversationId));

@@ -94,6 +94,11 @@ export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
   confirmCommit(userId: string, conversationId: string): Promise<{ epoch: number }>;
   /** The server refused it (409): forget it. */
   discardCommit(userId: string, conversationId: string): Promise<void>;
+  /**
+   * Drops this device's state of the group (its kept plaintexts stay): a commit it could not apply left it behind
+   * the others, and it waits for the welcome of its re-addition.
+   */
+  resetGroup(userId: string, conversationId: string): Promise<void>;
   /** Applies a log entry in order (another device's commit, or this one's own). */
   applyLogItem(userId: string, conversationId: string, item: LogItem): Promise<{ epoch: number; removed: boolean }>;
   /** The envelope as sent (crypto/message-ids.ts: version 2, with its own id) beside its ciphertext. */
@@ -194,6 +199,7 @@ const METHODS: SecretCryptoMethod[] = [
   'discardCommit',
   'applyLogItem',
   'leafUpdateDue',
+  'resetGroup',
   'encrypt',
   'keepSent',
   'decrypt',
