@@ -5,7 +5,8 @@
 //   (d) delivery — what users receive: a signed-in cold load of the chats page through the real server under a
 //       phone profile: JavaScript bytes on the wire, LCP, FCP, CLS; a repeat visit; a plain static page as baseline.
 //   (e) secret  — secret chats' MLS in Chromium, unthrottled and on the phone profile's CPU: encrypt and decrypt of
-//       1 KB, adding and removing a device in a 50-device group (bench/secret/measure.ts); AES-GCM as baseline.
+//       1 KB, adding and removing a device and a member's update of its own leaf in a 50-device group
+//       (bench/secret/measure.ts); AES-GCM as baseline.
 //   (f) register — main-thread time of a signed-in page becoming a secret-chat device in the background, on the
 //       phone profile's CPU (bench/client/secret-register.ts).
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).

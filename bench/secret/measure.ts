@@ -36,6 +36,9 @@ export interface SecretFigures {
    * leaves of the group (the package's decoding is shared with the commit).
    */
   leafCheckMs: number;
+  /** The same group: a member's update of its own leaf (an empty commit with a path), and that applied. */
+  updateMs: number;
+  updateApplyMs: number;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -83,6 +86,8 @@ export async function measureSecret(n: number): Promise<SecretFigures> {
   const add: number[] = [];
   const addApply: number[] = [];
   const remove: number[] = [];
+  const update: number[] = [];
+  const updateApply: number[] = [];
   for (let i = 0; i < n; i++) {
     let t = performance.now();
     const added = await commitChanges(sBig, [claim(extra, i)], []);
@@ -96,6 +101,13 @@ export async function measureSecret(n: number): Promise<SecretFigures> {
     remove.push(performance.now() - t);
     sBig = removed.state;
     sPeer = (await processCommit(sPeer, removed.commit)).state;
+    t = performance.now();
+    const updated = await commitChanges(sBig, [], []);
+    update.push(performance.now() - t);
+    sBig = updated.state;
+    t = performance.now();
+    sPeer = (await processCommit(sPeer, updated.commit)).state;
+    updateApply.push(performance.now() - t);
   }
   // The identity check of the device added each round, against the 50 leaves of the group.
   const identity = await createIdentityKeys();
@@ -121,6 +133,8 @@ export async function measureSecret(n: number): Promise<SecretFigures> {
     addMs: median(add),
     addApplyMs: median(addApply),
     removeMs: median(remove),
+    updateMs: median(update),
+    updateApplyMs: median(updateApply),
   };
 }
 

@@ -11,7 +11,7 @@ const f = (x: number) => x.toFixed(2);
 console.log(`secret chats, ts-mls ciphersuite 1, Node ${process.version}, median of ${N}:`);
 console.log(`  encrypt 1 KB: ${f(r.encryptMs)} ms; decrypt 1 KB: ${f(r.decryptMs)} ms`);
 console.log(
-  `  50-device group: add one device (commit + welcome): ${f(r.addMs)} ms; apply that commit on another member: ${f(r.addApplyMs)} ms; remove one device (commit): ${f(r.removeMs)} ms`,
+  `  50-device group: add one device (commit + welcome): ${f(r.addMs)} ms; apply that commit on another member: ${f(r.addApplyMs)} ms; remove one device (commit): ${f(r.removeMs)} ms; update own leaf (commit with a path): ${f(r.updateMs)} ms, applied: ${f(r.updateApplyMs)} ms`,
 );
 console.log(
   `  identity check of one added device (signature under the identity key, against 50 leaves): ${f(r.leafCheckMs)} ms`,

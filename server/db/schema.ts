@@ -406,6 +406,8 @@ export interface SecretGroupDevicesTable {
   joined_seq: number;
   /** The seq of the commit that removed it; null while it is in the group. */
   left_seq: number | null;
+  /** When it asked to be added again (a commit it could not apply), until a commit re-adds it (migration 035). */
+  rejoin_at: string | null;
 }
 
 /** A person's recovery key (migrations/022_secret_backup.ts): how to derive it, and its check value. */

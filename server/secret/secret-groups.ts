@@ -89,7 +89,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
   const groupDevices = (conversationId: string) =>
     db
       .selectFrom('secret_group_devices')
-      .select(['device_id', 'user_id'])
+      .select(['device_id', 'user_id', 'rejoin_at'])
       .where('conversation_id', '=', conversationId)
       .where('left_seq', 'is', null)
       .execute();
@@ -305,8 +305,11 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     if (body.epoch !== epoch) throw conflict(STALE_EPOCH);
     const added = [...new Set(body.added)];
     const removed = [...new Set(body.removed)];
-    if (added.some((d) => removed.includes(d))) throw badRequest(BOTH_WAYS);
-    if (added.some((d) => inGroup.has(d))) throw badRequest(ALREADY_IN_GROUP);
+    // A device that asked to rejoin is removed and added again in one commit (its stale leaf for a fresh one).
+    const rejoining = new Set(group.filter((d) => d.rejoin_at !== null).map((d) => d.device_id));
+    const readded = (d: string) => rejoining.has(d) && removed.includes(d);
+    if (added.some((d) => removed.includes(d) && !rejoining.has(d))) throw badRequest(BOTH_WAYS);
+    if (added.some((d) => inGroup.has(d) && !readded(d))) throw badRequest(ALREADY_IN_GROUP);
     if (removed.some((d) => !inGroup.has(d))) throw badRequest(NOT_IN_GROUP_TO_REMOVE);
     const addedDevices = await liveDevicesOf(added, members);
     if (addedDevices.length !== added.length) throw badRequest(NOT_MEMBERS_DEVICES);
@@ -362,13 +365,15 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
             joined_epoch: next,
             joined_seq: welcomeSeq,
             left_seq: null,
+            rejoin_at: null,
           })),
         )
-        // A device removed before comes back with a new place: it reads from its new welcome on.
+        // A device removed before (or just now, to rejoin) comes back with a new place: it reads from its new
+        // welcome on.
         .onConflict((oc) =>
           oc
             .columns(['conversation_id', 'device_id'])
-            .doUpdateSet({ joined_epoch: next, joined_seq: welcomeSeq, left_seq: null }),
+            .doUpdateSet({ joined_epoch: next, joined_seq: welcomeSeq, left_seq: null, rejoin_at: null }),
         )
         .execute();
       return welcomeSeq;
@@ -440,7 +445,7 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
       db
         .selectFrom('secret_group_devices as g')
         .innerJoin('secret_devices as d', 'd.id', 'g.device_id')
-        .select(['g.conversation_id', 'g.device_id', 'g.user_id', 'd.revoked_at'])
+        .select(['g.conversation_id', 'g.device_id', 'g.user_id', 'g.rejoin_at', 'd.revoked_at'])
         .where('g.conversation_id', 'in', chatIds)
         .where('g.left_seq', 'is', null)
         .orderBy('g.device_id')
@@ -459,19 +464,44 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
       const who = new Set(members.get(c.id) ?? []);
       const here = inGroups.filter((g) => g.conversation_id === c.id);
       const present = new Set(here.map((g) => g.device_id));
+      const gone = (g: (typeof here)[number]) => g.revoked_at !== null || !who.has(g.user_id);
+      // A device that asked to rejoin: its stale leaf to remove, and itself to add again.
+      const rejoining = new Set(here.filter((g) => g.rejoin_at !== null && !gone(g)).map((g) => g.device_id));
       return {
         conversationId: c.id,
         epoch: Number(c.secret_epoch),
         member: present.has(device.id),
         toAdd: live
-          .filter((d) => who.has(d.user_id) && !present.has(d.id))
+          .filter((d) => who.has(d.user_id) && (!present.has(d.id) || rejoining.has(d.id)))
           .map((d) => ({ userId: d.user_id, deviceId: d.id })),
-        toRemove: here.filter((g) => g.revoked_at !== null || !who.has(g.user_id)).map((g) => g.device_id),
+        toRemove: here.filter((g) => gone(g) || rejoining.has(g.device_id)).map((g) => g.device_id),
         withoutDevice: [...who].filter((u) => !live.some((d) => d.user_id === u)).sort(),
         memberIds: [...who].sort(),
       };
     });
     return { groups, keyPackagesLeft, lastResort };
+  }
+
+  /**
+   * This device could not apply a commit of the group: it asks to be added again. Only a live device of the caller,
+   * a member, that is in the group now; the members' devices hear `secret:pending` and one commits the re-addition.
+   */
+  async function rejoin(userId: string, conversationId: string, deviceId: string) {
+    const device = await devices.ownLive(userId, deviceId);
+    await membersFor(db, conversationId, userId);
+    await epochOf(conversationId);
+    const place = await placeOf(conversationId, device.id);
+    if (!place || place.left_seq !== null) throw forbidden(NOT_IN_GROUP);
+    await db
+      .updateTable('secret_group_devices')
+      .set({ rejoin_at: now() })
+      .where('conversation_id', '=', conversationId)
+      .where('device_id', '=', device.id)
+      .where('left_seq', 'is', null)
+      .where('rejoin_at', 'is', null)
+      .execute();
+    await announcePending([conversationId]);
+    return { ok: true as const };
   }
 
   /** The checks of an ENCRYPTED send: a secret chat, the device in its group, the message made in its epoch. */
@@ -482,7 +512,18 @@ export function createSecretGroups({ db, devices, lists, realtime, blocks, now }
     if (epoch !== current) throw conflict(STALE_EPOCH);
   }
 
-  return { create, commit, log, state, mayClaim, checkSend, deviceAdded, keyPackagesAdded, deviceRevoked };
+  return {
+    create,
+    commit,
+    log,
+    state,
+    rejoin,
+    mayClaim,
+    checkSend,
+    deviceAdded,
+    keyPackagesAdded,
+    deviceRevoked,
+  };
 }
 
 export type SecretGroups = ReturnType<typeof createSecretGroups>;

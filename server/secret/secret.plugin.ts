@@ -132,6 +132,7 @@ export const secretRoutes = fp(
     contractRoute(app, 'secretApprovalAnswer', async ({ userId, params, body, req }) => ({
       approval: await identities.answer(userId, await sessionOf(req), params.id, body.signature, body.sealed),
     }));
+    contractRoute(app, 'secretRejoin', ({ userId, body }) => groups.rejoin(userId, body.conversationId, body.deviceId));
     contractRoute(app, 'secretSend', async ({ userId, body }) => {
       const answer = await send(userId, body);
       metrics.messagesSent.inc();

@@ -118,6 +118,7 @@ export const routes = {
   secretCommit: { method: 'POST', path: '/secret/commits', auth: true },
   secretLog: { method: 'GET', path: '/secret/conversations/:id/log', auth: true },
   secretState: { method: 'GET', path: '/secret/state', auth: true },
+  secretRejoin: { method: 'POST', path: '/secret/rejoin', auth: true },
   secretSend: { method: 'POST', path: '/secret/send', auth: true },
   secretBackup: { method: 'GET', path: '/secret/backup', auth: true },
   secretBackupKey: { method: 'POST', path: '/secret/backup/key', auth: true },

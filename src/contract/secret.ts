@@ -102,6 +102,14 @@ export const CommitBody = z.strictObject({
 });
 export const CommitResponse = z.object({ seq: z.number().int(), epoch: z.number().int() });
 
+/**
+ * POST /api/secret/rejoin: this device could not apply a commit of the group and asks to be added again. Until a
+ * member's device commits its re-addition (the stale leaf removed and the device added with a fresh key package,
+ * one commit), the state lists it under both `toRemove` and `toAdd`.
+ */
+export const RejoinBody = z.strictObject({ conversationId: Id, deviceId: Id });
+export const RejoinResponse = z.object({ ok: z.literal(true) });
+
 /** One entry of a group's ordered log: a commit (every device reads it) or a welcome (for its devices only). */
 export const LogEntry = z.object({
   seq: z.number().int(),
@@ -134,7 +142,10 @@ export const GroupState = z.object({
   epoch: z.number().int(),
   /** Whether this device is in the group (else a welcome for it waits in the log, or it must be added). */
   member: z.boolean(),
-  /** Live devices of members that are not in the group yet, and revoked or departed ones still in it. */
+  /**
+   * Live devices of members that are not in the group yet, and revoked or departed ones still in it; a device that
+   * asked to rejoin is in both.
+   */
   toAdd: z.array(z.object({ userId: Id, deviceId: Id })),
   toRemove: z.array(Id),
   /** Members with no live device at all: they have not opened Беседа in a browser since signing in. */

@@ -33,6 +33,7 @@ import * as m030 from './030_saved_scheduled';
 import * as m031 from './031_polls';
 import * as m032 from './032_key_package_last_resort';
 import * as m033 from './033_secret_identity';
+import * as m035 from './035_secret_rejoin';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '031_polls': m031,
   '032_key_package_last_resort': m032,
   '033_secret_identity': m033,
+  '035_secret_rejoin': m035,
 };

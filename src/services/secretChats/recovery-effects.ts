@@ -28,6 +28,12 @@ const status = (e: unknown) => (e instanceof RequestFailure ? e.status : null);
 export function createRecoveryEffects(api: ApiClient, crypto: () => SecretCrypto): RecoveryEffects {
   const running = new Map<string, { again: boolean; done: Promise<void> }>();
 
+  /** Whether the server still has the key of this version. */
+  async function keyStands(version: number): Promise<boolean> {
+    const { backup } = await api.call('secretBackup');
+    return backup !== null && backup.version === version;
+  }
+
   async function upload(userId: string): Promise<void> {
     const c = crypto();
     // The person's identity key goes into the backup first, once per key and identity.
@@ -52,7 +58,13 @@ export function createRecoveryEffects(api: ApiClient, crypto: () => SecretCrypto
           body: { version: next.version, conversationId: next.conversationId, entries: next.entries },
         });
       } catch (e) {
-        // The key was deleted (404) or replaced (409) from another device: this one stops backing up.
+        // A 404 is either the key deleted or the chat left (or deleted): the key's own status tells which. A chat
+        // this person is no longer in takes no more chunks, and what waited for it leaves the queue.
+        if (status(e) === 404 && (await keyStands(next.version))) {
+          await c.backupDone(userId, next.conversationId, next.messageIds);
+          continue;
+        }
+        // The key was deleted or replaced (409) from another device: this one stops backing up.
         if (status(e) === 404 || status(e) === 409) {
           await c.recoveryForget(userId);
           return;

@@ -12,6 +12,7 @@ import { type ClaimedPackage, type SecretCrypto, SecretCryptoError } from './cry
 import type {
   CatchUpResult,
   CommitResult,
+  LeafUpdateResult,
   Outgoing,
   RegisterResult,
 } from '../../machines/secretChats/secretChat/secretChat.protocol';
@@ -25,6 +26,8 @@ export interface SecretEffects {
   chats(userId: string): Promise<{ conversationIds: string[]; withoutDevice: Record<string, string[]> }>;
   catchUp(where: Where & { after: number }): Promise<CatchUpResult>;
   commit(where: Where): Promise<CommitResult>;
+  /** Commits an update of this device's own leaf (with a path) when one is due (crypto/leaf-updates.ts). */
+  updateLeaf(where: Where): Promise<LeafUpdateResult>;
   send(where: Where & { item: Outgoing }): Promise<{ messageId: string }>;
   replenish(input: { userId: string; deviceId: string; left: number }): Promise<{ keyPackagesLeft: number }>;
   /**
@@ -161,13 +164,16 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
       let seq = after;
       let removed = false;
       await trustOf(userId, conversationId, deviceId);
+      // Commits this device could not apply: it is behind the group from the first on, so what follows until its
+      // re-addition (further commits, a gap) is skipped too, and it asks to be added again.
+      let skipped = 0;
       for (;;) {
         let page: Awaited<ReturnType<typeof api.call<'secretLog'>>>;
         try {
           page = await api.call('secretLog', { params: { id: conversationId }, query: { deviceId, after: seq } });
         } catch (e) {
           // Never in the group yet: its welcome comes later (a secret:log event).
-          if (status(e) === 403) return { seq, epoch: await c.epoch(userId, conversationId), removed: false };
+          if (status(e) === 403) return { seq, epoch: await c.epoch(userId, conversationId), removed: false, skipped };
           throw e;
         }
         for (const entry of page.entries) {
@@ -178,13 +184,34 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
             // Applied already, or a commit of a group this device has not joined (before its welcome).
             // A welcome or commit bringing a device that may not join is skipped; the chat shows it.
             const code = e instanceof SecretCryptoError ? e.code : null;
-            if (code !== 'stale' && code !== 'notMember' && code !== 'untrusted') throw e;
+            // A device refused by the identity check is shown in the chat and its commit left aside: every honest
+            // member refuses it alike, so none of them is behind the others.
+            if (code === 'stale' || code === 'notMember' || code === 'untrusted') {
+              seq = entry.seq;
+              continue;
+            }
+            // The worker itself failing (not the entry) is a failure of the catch-up, tried again later.
+            if (!(e instanceof SecretCryptoError) || code === 'failed' || code === 'noDevice') throw e;
+            // A commit that does not apply (damaged, forged, or of an epoch after one that did not): skipped, so that
+            // the log goes on; the state it leaves is dropped, and the device waits for its re-addition.
+            if (entry.kind === 'commit') {
+              // Asked before the state goes: should the request fail, the next catch-up meets this commit again.
+              // Any member's online device removes the stale leaf and adds this device again (secret:pending).
+              // A 403: the device is out of the group already (the commit it could not apply was its removal).
+              if (skipped === 0 && !removed)
+                await api.call('secretRejoin', { body: { conversationId, deviceId } }).catch((r: unknown) => {
+                  if (status(r) !== 403) throw r;
+                  removed = true;
+                });
+              skipped++;
+              await c.resetGroup(userId, conversationId);
+            }
           }
           seq = entry.seq;
         }
         if (!page.hasMore || page.entries.length === 0) break;
       }
-      return { seq, epoch: removed ? null : await c.epoch(userId, conversationId), removed };
+      return { seq, epoch: removed ? null : await c.epoch(userId, conversationId), removed, skipped };
     },
     async commit({ userId, conversationId, deviceId }) {
       const c = crypto();
@@ -228,9 +255,26 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         throw e;
       }
     },
+    async updateLeaf({ userId, conversationId, deviceId }) {
+      const c = crypto();
+      if (!(await c.leafUpdateDue(userId, conversationId))) return null;
+      // Adds and removes nothing: a commit of this device's new leaf and path keys.
+      const made = await c.commit(userId, conversationId, [], []);
+      try {
+        const r = await api.call('secretCommit', {
+          body: { conversationId, deviceId, epoch: made.epoch, commit: made.commit, added: [], removed: [] },
+        });
+        const confirmed = await c.confirmCommit(userId, conversationId);
+        return { epoch: confirmed.epoch, seq: r.seq };
+      } catch (e) {
+        // Taken, with the answer lost: the log brings it back and the pending state is kept then.
+        if (status(e) === 409) await c.discardCommit(userId, conversationId);
+        throw e;
+      }
+    },
     async send({ userId, conversationId, deviceId, item }) {
       const c = crypto();
-      const { ciphertext, epoch } = await c.encrypt(userId, conversationId, item.envelope);
+      const { ciphertext, epoch, envelope } = await c.encrypt(userId, conversationId, item.envelope);
       const { message } = await api.call('secretSend', {
         body: {
           conversationId,
@@ -249,7 +293,8 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
         senderUserId: userId,
         senderDeviceId: deviceId,
         epoch,
-        envelope: item.envelope,
+        // As sent: with its own id, naming its targets by theirs.
+        envelope: envelope ?? item.envelope,
       });
       // Into the local search index (its failure never fails the send).
       await c

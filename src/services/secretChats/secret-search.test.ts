@@ -71,7 +71,7 @@ describe("search with secret chats: the server's pages and the local index merge
       { id: 'x7', conversationId: 'left', at: at(7), text: 'собака в чате, из которого вышли' },
     ]);
     const all = [serverResult('p8', 8), serverResult('p6', 6), serverResult('p4', 4), serverResult('p2', 2)];
-    const { server } = serverOf(all, 2);
+    const { server, asked } = serverOf(all, 2);
     const secretIds = new Set(['secret']);
     const page = (before?: string) =>
       searchWithSecretChats({
@@ -91,6 +91,17 @@ describe("search with secret chats: the server's pages and the local index merge
       next = p.nextBefore;
     }
     expect(seen).toEqual(['s9', 'p8', 'p6', 's5', 'p4', 'p2', 's1']);
+    // The server pages from its own results only: no request names a secret message, and none of the cursors
+    // handed to the search names one either.
+    const local = new Set(['s9', 's5', 's1', 'x7']);
+    expect(asked.map((r) => r.before ?? null)).toEqual([null, 'p6']);
+    expect(asked.every((r) => !local.has(r.before ?? ''))).toBe(true);
+    expect(local.has(next ?? '')).toBe(false);
+    expect(next).toMatch(/^secret-page-\d+$/);
+    // A cursor this module did not hand out (a reload): no page, and nothing asked of the server.
+    const before = asked.length;
+    expect(await page('secret-page-unknown')).toEqual({ results: [], nextBefore: null });
+    expect(asked).toHaveLength(before);
     const first = await page();
     expect(first.results[0]).toMatchObject({
       conversationId: 'secret',

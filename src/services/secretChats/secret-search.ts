@@ -27,13 +27,29 @@ export interface SecretSearchInput {
   pageSize?: number;
 }
 
-/** The time of each page's last result, by message id: the next page's `before` names it. */
-const cursors = new Map<string, string>();
+/**
+ * Where the next page starts, on each side: the server's cursor is the id of the last server result shown (the
+ * server pages from its own messages only), the local one the time and id of the last local result shown (only the
+ * worker's index ever reads it). The page's `nextBefore` is a name for this pair, never a secret message's id: a
+ * local id would tell the server which secret message matched.
+ */
+interface Cursor {
+  server: string | null;
+  serverDone: boolean;
+  local: { createdAt: string; messageId: string } | null;
+}
+/** The cursors handed out by this page's module, by their names. */
+const cursors = new Map<string, Cursor>();
 const CURSORS_KEPT = 200;
+/** Every name of a cursor begins so (the search wiring routes such a page here even with no secret chat left). */
+export const LOCAL_CURSOR_PREFIX = 'secret-page-';
+let named = 0;
 
-function remember(result: SearchResult): void {
+function remember(cursor: Cursor): string {
   if (cursors.size >= CURSORS_KEPT) cursors.delete(cursors.keys().next().value as string);
-  cursors.set(result.message.id, result.message.createdAt);
+  const name = `${LOCAL_CURSOR_PREFIX}${++named}`;
+  cursors.set(name, cursor);
+  return name;
 }
 
 /** A local hit in the shape of the server's results (the ciphertext is not kept: the view shows the snippet). */
@@ -61,23 +77,29 @@ const newerFirst = (a: SearchResult, b: SearchResult) => b.message.createdAt.loc
 
 /**
  * One page of results: the server's and this device's secret chats' together, newest first. Within a secret chat
- * only the local index is asked. While the server has more, local hits older than its page wait for the next one
- * (the next page's `before` is the last result shown, local or not: every ENCRYPTED message is the server's too).
+ * only the local index is asked. While the server has more, local hits older than its page wait for the next one.
+ * Each side pages from its own cursor (above), so no request to the server names a local result.
  */
 export async function searchWithSecretChats(input: SecretSearchInput): Promise<SearchPage> {
   const { request, secretIds } = input;
   const limit = input.pageSize ?? LIMITS.searchPageDefault;
   const inSecret = request.conversationId !== undefined && secretIds.has(request.conversationId);
-  const server: SearchPage = inSecret ? { results: [], nextBefore: null } : await input.server(request);
+  const from: Cursor | undefined = request.before ? cursors.get(request.before) : undefined;
+  // A cursor this module did not give (after a reload of the page): no next page, and nothing sent to the server.
+  if (request.before && !from) return { results: [], nextBefore: null };
+  const serverRequest: SearchPageRequest = {
+    q: request.q,
+    ...(request.conversationId ? { conversationId: request.conversationId } : {}),
+    ...(from?.server ? { before: from.server } : {}),
+  };
+  const serverDone = inSecret || (from?.serverDone ?? false);
+  const server: SearchPage = serverDone ? { results: [], nextBefore: null } : await input.server(serverRequest);
   if (request.conversationId !== undefined && !inSecret) return server;
-  const beforeAt = request.before ? cursors.get(request.before) : undefined;
-  // A cursor this page did not give (cannot happen but after a reload of this module): the server's page alone.
-  if (request.before && !beforeAt) return server;
 
   const asked = input.crypto.searchLocal(input.userId, {
     q: request.q,
     ...(request.conversationId ? { conversationId: request.conversationId } : {}),
-    ...(request.before && beforeAt ? { before: { createdAt: beforeAt, messageId: request.before } } : {}),
+    ...(from?.local ? { before: from.local } : {}),
     limit,
   });
   // Within a secret chat its failure is the search's; across all chats the server's results still show.
@@ -93,8 +115,19 @@ export async function searchWithSecretChats(input: SecretSearchInput): Promise<S
   const merged = [...server.results, ...mine].sort(newerFirst);
   const page = merged.slice(0, limit);
   more ||= merged.length > limit || server.nextBefore !== null;
-  const last = page[page.length - 1];
-  if (!last || !more) return { results: page, nextBefore: null };
-  remember(last);
-  return { results: page, nextBefore: last.message.id };
+  if (page.length === 0 || !more) return { results: page, nextBefore: null };
+  const shown = new Set(page);
+  const lastServer = server.results.filter((r) => shown.has(r)).at(-1);
+  const lastLocal = mine.filter((r) => shown.has(r)).at(-1);
+  const allServerShown = server.results.every((r) => shown.has(r));
+  return {
+    results: page,
+    nextBefore: remember({
+      server: lastServer?.message.id ?? from?.server ?? null,
+      serverDone: serverDone || (server.nextBefore === null && allServerShown),
+      local: lastLocal
+        ? { createdAt: lastLocal.message.createdAt, messageId: lastLocal.message.id }
+        : (from?.local ?? null),
+    }),
+  };
 }

@@ -49,7 +49,7 @@ import {
 } from './conference-rules';
 import { useMediaQuery } from '../shared/useMediaQuery';
 import type { ConversationChat } from './call-chat';
-import { type EncryptedRoom, encryptedRoom } from './call-e2ee';
+import { dropUnencrypted, type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -105,6 +105,13 @@ export default function Conference(props: ConferenceProps) {
       }}
       onError={(e) => props.onError(e.message, e.name)}
     >
+      {secret.dropped.length > 0 && (
+        <div className="call-e2ee-dropped" role="alert" data-testid="call-e2ee-dropped">
+          {secret.dropped.map((notice) => (
+            <p key={notice}>{notice}</p>
+          ))}
+        </div>
+      )}
       <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
     </LiveKitRoom>
   );
@@ -119,13 +126,19 @@ function useEncryptedRoom(
   options: RoomOptions,
   e2ee: ConferenceProps['e2ee'],
   onError: (message: string) => void,
-): { room?: Room; keyed: boolean; encrypted: boolean } {
+): { room?: Room; keyed: boolean; encrypted: boolean; dropped: string[] } {
   const fail = useRef(onError);
   fail.current = onError;
   const [secret] = useState<EncryptedRoom | null>(() => (e2ee ? encryptedRoom(options) : null));
   const [keyed, setKeyed] = useState(false);
   const [encrypted, setEncrypted] = useState(false);
+  const [dropped, setDropped] = useState<string[]>([]);
   useEffect(() => () => secret?.close(), [secret]);
+  // A remote track that comes unencrypted is never played: unsubscribed, and named in the call.
+  useEffect(
+    () => (secret ? dropUnencrypted(secret.room, (notice) => setDropped((d) => [...d, notice])) : undefined),
+    [secret],
+  );
   useEffect(() => {
     if (!secret) return;
     const room = secret.room;
@@ -153,7 +166,7 @@ function useEncryptedRoom(
       live = false;
     };
   }, [secret, key]);
-  return secret ? { room: secret.room, keyed, encrypted } : { keyed: false, encrypted: false };
+  return secret ? { room: secret.room, keyed, encrypted, dropped } : { keyed: false, encrypted: false, dropped: [] };
 }
 
 function ConferenceBody({

@@ -277,7 +277,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
             </svg>
           </button>
         )}
-        {canMenu && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
+        {canMenu && !row.unverified && <ReactionPicker onPick={(emoji) => props.onReact(row.id, emoji)} />}
         <MessageReactions reactions={row.reactions} onToggle={(emoji) => props.onReact(row.id, emoji)} />
         {row.thread && (
           <button

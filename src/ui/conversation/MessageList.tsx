@@ -243,7 +243,7 @@ export function MessageList(props: MessageListProps) {
             }
           }}
           onReact={(emoji) => props.onReact(menu.row.id, emoji)}
-          reactions
+          reactions={!menu.row.unverified}
           onMoreReactions={props.onMoreReactions ? () => props.onMoreReactions?.(menu.row) : undefined}
         />
       )}

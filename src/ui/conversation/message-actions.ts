@@ -33,11 +33,12 @@ export interface MenuOptions {
 }
 
 export function menuItems(row: MessageRow, options: MenuOptions): MessageMenuItem[] {
-  const items: MessageMenuItem[] = [{ action: 'quote', label: 'Цитировать' }];
+  // A secret message that failed its sender check is nobody's words: nothing to quote, copy or answer.
+  const items: MessageMenuItem[] = row.unverified ? [] : [{ action: 'quote', label: 'Цитировать' }];
   const entry = row.type === 'CALL' || row.type === 'SYSTEM';
   if (options.threads && !entry && row.type !== 'ENCRYPTED' && !row.threadRootId)
     items.push({ action: 'thread', label: 'Ответить в обсуждении' });
-  if (row.text) items.push({ action: 'copy', label: 'Копировать текст' });
+  if (row.text && !row.unverified) items.push({ action: 'copy', label: 'Копировать текст' });
   // An ENCRYPTED message cannot be forwarded (the server refuses it): its text exists only on the devices. Nor a
   // poll: its votes belong to its chat (docs/behaviour.md §10.33 Polls).
   if (!entry && row.type !== 'ENCRYPTED' && row.type !== 'POLL') items.push({ action: 'forward', label: 'Переслать' });

@@ -59,4 +59,19 @@ describe('secret chat rows', () => {
     const [row] = messageRows([encrypted('m1', 'me', 1)], [], options);
     expect(row?.editable).toBe(false);
   });
+
+  it('a message MLS says someone else wrote is nobody’s words: no quote, edit or reaction', () => {
+    // The server names Анна's device's words as mine: they are not shown under either name.
+    const [row] = messageRows([encrypted('m1', 'me', 1)], [], {
+      ...options,
+      secret: { m1: { status: 'text', text: 'чужие слова', replyToId: null, from: 'u2' } },
+    });
+    expect(row?.unverified).toBe(true);
+    expect(row?.editable).toBe(false);
+    expect(row?.text).toBe('');
+    const menu = menuItems(row!, { canPin: false, pinned: new Set() }).map((i) => i.action);
+    expect(menu).not.toContain('quote');
+    expect(menu).not.toContain('edit');
+    expect(menu).not.toContain('copy');
+  });
 });

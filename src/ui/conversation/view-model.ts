@@ -92,6 +92,8 @@ export interface MessageRow {
   edited: string | null;
   /** Own message whose text can be changed (delivered, and text or a caption exists). */
   editable: boolean;
+  /** A secret message MLS says someone else wrote than its server sender: no reply, edit or reaction on it. */
+  unverified?: boolean;
   reactions: ReactionView[];
   time: string;
   type: MessageType;
@@ -245,6 +247,7 @@ export function messageRows(
       unreadDivider: m.id === options.unreadFrom,
       edited: editedAt ? editedTitle(new Date(editedAt), now) : null,
       // A secret message's edit is an encrypted message of its own: once this device has read the text.
+      ...(known?.status === 'forged' ? { unverified: true } : {}),
       editable:
         own &&
         m.type !== 'POLL' &&

@@ -2,7 +2,11 @@
 // kept when sent) with the message it answers and its files, «Расшифровывается…» meanwhile, or the notice that
 // this device cannot read it.
 import type { SecretAttachment } from '../../machines/secretChats/secretChat/secretChat.protocol';
-import { READING_NOTICE, UNREADABLE_NOTICE } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import {
+  FORGED_NOTICE,
+  READING_NOTICE,
+  UNREADABLE_NOTICE,
+} from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { RecoverButton } from './RecoverButton';
 import { SecretAttachments, type VoicePlayerView } from './SecretAttachments';
 import { useEncryptedText } from './useEncryptedText';
@@ -33,6 +37,7 @@ export function EncryptedText(props: EncryptedTextProps) {
         text={known.status === 'text' ? known.text : null}
         reply={reply}
         unreadable={known.status === 'unreadable'}
+        forged={known.status === 'forged'}
         attachments={known.status === 'text' ? (known.attachments ?? []) : []}
         voicePlayer={props.voicePlayer}
       />
@@ -45,11 +50,17 @@ export function EncryptedTextView(props: {
   text: string | null;
   reply: string | null;
   unreadable: boolean;
+  /** Not from the sender the server names (MLS says otherwise). */
+  forged?: boolean;
   attachments?: SecretAttachment[];
   voicePlayer?: VoicePlayerView;
 }) {
   if (props.text === null)
-    return <p className="msg-text msg-secret-note">{props.unreadable ? UNREADABLE_NOTICE : READING_NOTICE}</p>;
+    return (
+      <p className="msg-text msg-secret-note" {...(props.forged ? { role: 'status' } : {})}>
+        {props.forged ? FORGED_NOTICE : props.unreadable ? UNREADABLE_NOTICE : READING_NOTICE}
+      </p>
+    );
   return (
     <>
       {props.reply !== null && (

@@ -22,6 +22,8 @@ describe('EncryptedTextView', () => {
     expect(screen.getByText('Расшифровывается…')).toBeTruthy();
     rerender(<EncryptedTextView text={null} reply={null} unreadable />);
     expect(screen.getByText('Сообщения, отправленные до входа на этом устройстве, недоступны')).toBeTruthy();
+    rerender(<EncryptedTextView text={null} reply={null} unreadable={false} forged />);
+    expect(screen.getByRole('status').textContent).toBe('Сообщение не прошло проверку');
   });
 });
 
@@ -29,7 +31,7 @@ describe('shownText', () => {
   it('shows a text under the sender MLS authenticated, never under another (a copy filling someone else’s message)', () => {
     const text = { status: 'text' as const, text: 'привет', replyToId: null, from: 'anna' };
     expect(shownText(text, 'anna')).toBe(text);
-    expect(shownText(text, 'boris')).toEqual({ status: 'unreadable' });
+    expect(shownText(text, 'boris')).toEqual({ status: 'forged' });
     // Texts kept before the sender was recorded, and messages still being read, are as they were.
     const older = { status: 'text' as const, text: 'привет', replyToId: null };
     expect(shownText(older, 'boris')).toBe(older);

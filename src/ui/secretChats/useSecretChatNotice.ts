@@ -1,9 +1,9 @@
 // SecretChatNotice's view of this conversation's secret chat actor (the device actor's child `chat:<id>`; none for
-// a chat that is not secret): whether this device waits to be added, was removed, or failed for now; and, from the
+// a chat that is not secret): whether this device waits to be added (or added again), was removed, or failed for now; and, from the
 // device actor, an edit or a reaction of this chat that could not be sent, and the members who have no device yet.
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
-import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { REJOIN_NOTICE, type SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { identityChangedNotice, noDeviceNotice } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
@@ -36,6 +36,7 @@ export function useSecretChatNotice(
   );
   const notice = useSelector(chat, (s) => {
     if (!s) return null;
+    if (s.hasTag('rejoining')) return REJOIN_NOTICE;
     if (s.hasTag('waiting')) return WAITING_NOTICE;
     if (s.hasTag('removed')) return REMOVED_NOTICE;
     if (s.hasTag('error')) return s.context.error;

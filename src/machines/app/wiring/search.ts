@@ -19,7 +19,10 @@ export function wireSearch(s: Services) {
           const server = (query: SearchRequest) => s.api.call('search', { query, signal });
           const secretIds = secretChats(system);
           const userId = s.currentUserId();
-          if (secretIds.size === 0 || !userId) return { ...(await server(input)), request: input };
+          // A next page of a merged search goes back to the merge even if no secret chat is left: its cursor is the
+          // merge's own (secret-search.ts, LOCAL_CURSOR_PREFIX), never to be sent to the server.
+          const merged = input.before?.startsWith('secret-page-') ?? false;
+          if ((secretIds.size === 0 && !merged) || !userId) return { ...(await server(input)), request: input };
           // Secret chats' matches come from this device's local index, merged by time (its code loads only here).
           const { searchWithSecretChats } = await import('./secretChats');
           return { ...(await searchWithSecretChats({ userId, request: input, secretIds, server })), request: input };

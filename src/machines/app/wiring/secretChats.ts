@@ -58,6 +58,7 @@ export function wireSecretChat(s: Services) {
       register: fromPromise(({ input }: { input: { userId: string } }) => fx.device(input.userId)),
       catchUp: fromPromise(({ input }: { input: Where & { after: number } }) => fx.catchUp(input)),
       commit: fromPromise(({ input }: { input: Where }) => fx.commit(input)),
+      updateLeaf: fromPromise(({ input }: { input: Where }) => fx.updateLeaf(input)),
       send: fromPromise(({ input }: { input: Where & { item: Outgoing } }) => fx.send(input)),
       // Decrypts once; the plaintext is kept in the sealed store, and asking again gives it back.
       decrypt: fromPromise(async ({ input }: { input: Where & { item: Incoming } }) => {

@@ -7,8 +7,10 @@ import {
   type CatchUpResult,
   type CommitResult,
   type Incoming,
+  type LeafUpdateResult,
   type Outgoing,
   type RegisterResult,
+  SECRET_LEAF_CHECK_MS,
   SECRET_RETRY_MS,
   type SecretChatEmitted,
   secretChatMachine,
@@ -34,6 +36,7 @@ describeModel({
       register: hang<RegisterResult, { userId: string }>(),
       catchUp: hang<CatchUpResult, Where & { after: number }>(),
       commit: hang<CommitResult, Where>(),
+      updateLeaf: hang<LeafUpdateResult, Where>(),
       send: hang<{ messageId: string }, Where & { item: Outgoing }>(),
       decrypt: hang<{ messageId: string }, Where & { item: Incoming }>(),
       replenish: hang<{ keyPackagesLeft: number }, { userId: string; deviceId: string; left: number }>(),
@@ -53,13 +56,16 @@ describeModel({
       { type: 'xstate.error.actor.register', error: new RequestFailure(null, null) },
     ],
     'xstate.done.actor.join': () => [
-      { type: 'xstate.done.actor.join', output: { seq: 1, epoch: 1, removed: false } },
-      { type: 'xstate.done.actor.join', output: { seq: 0, epoch: null, removed: false } },
+      { type: 'xstate.done.actor.join', output: { seq: 1, epoch: 1, removed: false, skipped: 0 } },
+      { type: 'xstate.done.actor.join', output: { seq: 0, epoch: null, removed: false, skipped: 0 } },
+      // A commit it could not apply on the way: it asked to be added again.
+      { type: 'xstate.done.actor.join', output: { seq: 2, epoch: null, removed: false, skipped: 1 } },
     ],
     'xstate.error.actor.join': () => [{ type: 'xstate.error.actor.join', error: new RequestFailure(500, null) }],
     'xstate.done.actor.catchUp': () => [
-      { type: 'xstate.done.actor.catchUp', output: { seq: 2, epoch: 2, removed: false } },
-      { type: 'xstate.done.actor.catchUp', output: { seq: 3, epoch: 2, removed: true } },
+      { type: 'xstate.done.actor.catchUp', output: { seq: 2, epoch: 2, removed: false, skipped: 0 } },
+      { type: 'xstate.done.actor.catchUp', output: { seq: 3, epoch: 2, removed: true, skipped: 0 } },
+      { type: 'xstate.done.actor.catchUp', output: { seq: 3, epoch: null, removed: false, skipped: 1 } },
     ],
     'xstate.error.actor.catchUp': () => [{ type: 'xstate.error.actor.catchUp', error: new RequestFailure(null, null) }],
     'xstate.done.actor.commit': () => [
@@ -68,6 +74,14 @@ describeModel({
     'xstate.error.actor.commit': () => [
       { type: 'xstate.error.actor.commit', error: conflict },
       { type: 'xstate.error.actor.commit', error: new RequestFailure(403, 'Нельзя') },
+    ],
+    'xstate.done.actor.updateLeaf': () => [
+      { type: 'xstate.done.actor.updateLeaf', output: { seq: 3, epoch: 3 } },
+      { type: 'xstate.done.actor.updateLeaf', output: null },
+    ],
+    'xstate.error.actor.updateLeaf': () => [
+      { type: 'xstate.error.actor.updateLeaf', error: conflict },
+      { type: 'xstate.error.actor.updateLeaf', error: new RequestFailure(null, null) },
     ],
     'xstate.done.actor.replenish': () => [{ type: 'xstate.done.actor.replenish', output: { keyPackagesLeft: 10 } }],
     'xstate.error.actor.replenish': () => [
@@ -87,8 +101,13 @@ describeModel({
 });
 
 /** A fake server and crypto service behind the machine's actors, answering in order. */
-function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 409 | 403> } = {}) {
+function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 409 | 403>; leafDue?: boolean[] } = {}) {
   const calls: string[] = [];
+  const commitLeaf = () => {
+    seq += 1;
+    calls.push('update leaf');
+    return { seq, epoch: seq };
+  };
   const sendAnswers = [...(opts.sendAnswers ?? ['ok'])];
   let seq = 0;
   const machine = secretChatMachine.provide({
@@ -100,12 +119,13 @@ function harness(opts: { keyPackagesLeft?: number; sendAnswers?: Array<'ok' | 40
       catchUp: fromPromise<CatchUpResult, Where & { after: number }>(async ({ input }) => {
         calls.push(`catchUp after ${input.after}`);
         seq += 1;
-        return { seq, epoch: seq, removed: false };
+        return { seq, epoch: seq, removed: false, skipped: 0 };
       }),
       commit: fromPromise<CommitResult, Where>(async () => {
         calls.push('commit');
         return { seq, epoch: seq, keyPackagesLeft: 10 };
       }),
+      updateLeaf: fromPromise<LeafUpdateResult, Where>(async () => (opts.leafDue?.shift() ? commitLeaf() : null)),
       send: fromPromise<{ messageId: string }, Where & { item: Outgoing }>(async ({ input }) => {
         const answer = sendAnswers.shift() ?? 'ok';
         calls.push(`send ${input.item.clientMessageId} → ${answer}`);
@@ -147,6 +167,22 @@ describe('secretChat behaviour', () => {
       { type: 'secretChat.read', messageId: 'm1' },
     ]);
     expect(actor.getSnapshot().context).toMatchObject({ outgoing: [], incoming: [], keyPackagesLeft: 10 });
+    actor.stop();
+    vi.useRealTimers();
+  });
+
+  it('asks whether its leaf update is due after joining and hourly while idle, and commits it when it is', async () => {
+    vi.useFakeTimers();
+    // Due at once (a group kept from before), then not, then due again an hour on.
+    const { actor, calls } = harness({ leafDue: [true, false, true] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(['register u1', 'catchUp after 0', 'update leaf']);
+    expect(actor.getSnapshot().context).toMatchObject({ seq: 2, epoch: 2, leafDue: false });
+    await vi.advanceTimersByTimeAsync(SECRET_LEAF_CHECK_MS);
+    expect(calls).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(SECRET_LEAF_CHECK_MS);
+    expect(calls.slice(3)).toEqual(['update leaf']);
+    expect(actor.getSnapshot().context).toMatchObject({ seq: 3, epoch: 3 });
     actor.stop();
     vi.useRealTimers();
   });
@@ -221,11 +257,11 @@ describe('secretChat behaviour', () => {
     expect(fetches).toHaveLength(1);
     // The adder's commit and welcome land after the server answered «not in the group yet», before it arrived.
     actor.send({ type: 'secretChat.log', seq: 1, epoch: 1 });
-    fetches[0]?.({ seq: 0, epoch: null, removed: false });
+    fetches[0]?.({ seq: 0, epoch: null, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(fetches).toHaveLength(2);
     expect(actor.getSnapshot().hasTag('waiting')).toBe(false);
-    fetches[1]?.({ seq: 1, epoch: 1, removed: false });
+    fetches[1]?.({ seq: 1, epoch: 1, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toBe('ready');
 
@@ -233,14 +269,45 @@ describe('secretChat behaviour', () => {
     actor.send({ type: 'secretChat.log', seq: 2, epoch: 2 });
     await vi.advanceTimersByTimeAsync(0);
     actor.send({ type: 'secretChat.log', seq: 3, epoch: 3 });
-    fetches[2]?.({ seq: 2, epoch: 2, removed: false });
+    fetches[2]?.({ seq: 2, epoch: 2, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(fetches).toHaveLength(4);
-    fetches[3]?.({ seq: 3, epoch: 3, removed: false });
+    fetches[3]?.({ seq: 3, epoch: 3, removed: false, skipped: 0 });
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.seq).toBe(3);
     expect(fetches).toHaveLength(4);
+    actor.stop();
+    vi.useRealTimers();
+  });
+
+  it('after a commit it could not apply waits to be added again, says so, and joins from the next welcome', async () => {
+    vi.useFakeTimers();
+    const answers: CatchUpResult[] = [
+      { seq: 1, epoch: 1, removed: false, skipped: 0 },
+      { seq: 3, epoch: null, removed: false, skipped: 1 },
+      { seq: 5, epoch: 3, removed: false, skipped: 0 },
+    ];
+    const actor = createActor(
+      secretChatMachine.provide({
+        actors: {
+          register: registered,
+          catchUp: fromPromise<CatchUpResult, Where & { after: number }>(async () => answers.shift() as CatchUpResult),
+        },
+      }),
+      { input },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'secretChat.log', seq: 3, epoch: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().hasTag('rejoining')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ epoch: null, seq: 3 });
+    // The re-addition's welcome.
+    actor.send({ type: 'secretChat.log', seq: 5, epoch: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({ epoch: 3, seq: 5 });
     actor.stop();
     vi.useRealTimers();
   });
@@ -256,6 +323,7 @@ describe('secretChat behaviour', () => {
             seq: 1,
             epoch: 1,
             removed: false,
+            skipped: 0,
           })),
           commit: fromPromise<CommitResult, Where>(async () => {
             commits += 1;

@@ -2,7 +2,10 @@
 // and key packages), joins the group from its welcome in the log, then is ready to send and read. A log event, or
 // a 409 on a send or a commit, makes it catch up (apply the log's commits and welcomes in order); devices to add or
 // remove (GET /api/secret/state) make it commit. Fewer than LIMITS.keyPackagesLow key packages left on the server:
-// it uploads more. A commit removing this device ends it. Every effect is a named actor provided by the wiring.
+// it uploads more. A commit removing this device ends it. After joining, after each catch-up and every
+// SECRET_LEAF_CHECK_MS while idle it asks whether an update of its own leaf is due (at least weekly, and at once
+// after a removal: post-compromise security), and commits one if so. Every effect is a named actor provided by the
+// wiring.
 import { assign, emit, setup } from 'xstate';
 import { failureOf } from '../../../contract/failure';
 import { LIMITS } from '../../../contract/limits';
@@ -11,8 +14,10 @@ import {
   type CatchUpResult,
   type CommitResult,
   type Incoming,
+  type LeafUpdateResult,
   type Outgoing,
   type RegisterResult,
+  SECRET_LEAF_CHECK_MS,
   SECRET_RETRY_MS,
   type SecretChatContext,
   type SecretChatEmitted,
@@ -50,6 +55,8 @@ export const secretChatMachine = setup({
     catchUp: notWired<CatchUpResult, Where & { after: number }>('secretChat.catchUp'),
     /** GET /api/secret/state; claims and commits the devices to add and remove, if any. */
     commit: notWired<CommitResult, Where>('secretChat.commit'),
+    /** Commits an update of this device's own leaf, with a path, if one is due (else null). */
+    updateLeaf: notWired<LeafUpdateResult, Where>('secretChat.updateLeaf'),
     /** Encrypts and POSTs /api/secret/send, keeping the plaintext under the message's id. */
     send: notWired<{ messageId: string }, Where & { item: Outgoing }>('secretChat.send'),
     /** Decrypts once and keeps the plaintext. */
@@ -59,14 +66,17 @@ export const secretChatMachine = setup({
       'secretChat.replenish',
     ),
   },
-  delays: { retry: SECRET_RETRY_MS },
+  delays: { retry: SECRET_RETRY_MS, leafCheck: SECRET_LEAF_CHECK_MS },
   guards: {
     member: (_, p: { epoch: number | null }) => p.epoch !== null,
     removed: (_, p: { removed: boolean }) => p.removed,
+    /** Commits it could not apply left it outside the group: it asked to be added again. */
+    rejoining: (_, p: CatchUpResult) => p.skipped > 0 && p.epoch === null,
     keyPackagesLow: ({ context }) =>
       !context.replenishFailed && context.keyPackagesLeft !== null && context.keyPackagesLeft < LIMITS.keyPackagesLow,
     commitDue: ({ context }) => context.commitDue,
     logDue: ({ context }) => context.logDue,
+    leafDue: ({ context }) => context.leafDue,
     hasIncoming: ({ context }) => context.incoming.length > 0,
     hasOutgoing: ({ context }) => context.outgoing.length > 0,
     retrySend: ({ context }, p: { error: unknown }) => isConflict(p.error) && !context.sendRetried,
@@ -82,6 +92,11 @@ export const secretChatMachine = setup({
       keyPackagesLeft: r.keyPackagesLeft,
       replenishFailed: false,
       commitDue: false,
+    })),
+    checkLeaf: assign({ leafDue: true }),
+    takeLeafUpdate: assign(({ context }, r: LeafUpdateResult) => ({
+      leafDue: false,
+      ...(r ? { seq: Math.max(context.seq, r.seq), epoch: r.epoch } : {}),
     })),
     fail: assign((_, p: { error: unknown }) => ({ error: errorText(p.error, FAILED) })),
     queueOut: assign(({ context }, item: Outgoing) => ({ outgoing: [...context.outgoing, item] })),
@@ -120,6 +135,7 @@ export const secretChatMachine = setup({
     readRetried: false,
     commitDue: false,
     logDue: false,
+    leafDue: false,
     replenishFailed: false,
     error: null,
   }),
@@ -153,6 +169,11 @@ export const secretChatMachine = setup({
           {
             guard: { type: 'member', params: ({ event }) => event.output },
             target: 'ready',
+            actions: [{ type: 'takeLog', params: ({ event }) => event.output }, 'checkLeaf'],
+          },
+          {
+            guard: { type: 'rejoining', params: ({ event }) => event.output },
+            target: 'rejoining',
             actions: { type: 'takeLog', params: ({ event }) => event.output },
           },
           { target: 'awaitingWelcome', actions: { type: 'takeLog', params: ({ event }) => event.output } },
@@ -165,6 +186,14 @@ export const secretChatMachine = setup({
       tags: ['waiting'],
       always: { guard: 'logDue', target: 'joining' },
     },
+    /**
+     * A commit of the log did not apply: skipped, the group's state on this device dropped, and a re-addition asked
+     * (POST /api/secret/rejoin); the welcome of it comes with a later log event.
+     */
+    rejoining: {
+      tags: ['rejoining'],
+      always: { guard: 'logDue', target: 'joining' },
+    },
     ready: {
       tags: ['live'],
       entry: assign({ error: null }),
@@ -174,7 +203,9 @@ export const secretChatMachine = setup({
         { guard: 'commitDue', target: 'committing' },
         { guard: 'hasIncoming', target: 'reading' },
         { guard: 'hasOutgoing', target: 'sending' },
+        { guard: 'leafDue', target: 'updatingLeaf' },
       ],
+      after: { leafCheck: { actions: 'checkLeaf' } },
       on: {
         'secretChat.pending': { target: 'committing', actions: assign({ commitDue: true }) },
         'secretChat.received': {
@@ -197,9 +228,30 @@ export const secretChatMachine = setup({
             target: 'removed',
             actions: [{ type: 'takeLog', params: ({ event }) => event.output }, 'announceRemoved'],
           },
-          { target: 'ready', actions: { type: 'takeLog', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'rejoining', params: ({ event }) => event.output },
+            target: 'rejoining',
+            actions: { type: 'takeLog', params: ({ event }) => event.output },
+          },
+          // A commit applied may have removed a device: this one's leaf update may be owed at once.
+          { target: 'ready', actions: [{ type: 'takeLog', params: ({ event }) => event.output }, 'checkLeaf'] },
         ],
         onError: { target: 'failed', actions: { type: 'fail', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    updatingLeaf: {
+      tags: ['live', 'busy'],
+      invoke: {
+        id: 'updateLeaf',
+        src: 'updateLeaf',
+        input: ({ context }) => where(context),
+        onDone: { target: 'ready', actions: { type: 'takeLeafUpdate', params: ({ event }) => event.output } },
+        onError: [
+          // Another device's commit took the epoch: catch up, then ask again.
+          { guard: { type: 'conflict', params: ({ event }) => ({ error: event.error }) }, target: 'catchingUp' },
+          // Not now (offline, refused): the next check tries again.
+          { target: 'ready', actions: assign({ leafDue: false }) },
+        ],
       },
     },
     committing: {

@@ -13,16 +13,26 @@ export interface SecretAttachment {
   /** A voice message: its length and waveform, as a plaintext VOICE message's (the recording is the file). */
   voice?: { durationMs: number; waveform: number[] };
 }
-export type SecretEnvelope =
-  | { v: 1; kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
-  | { v: 1; kind: 'edit'; targetId: string; text: string }
-  | { v: 1; kind: 'reaction'; targetId: string; emoji: string }
-  | { v: 1; kind: 'delete'; targetId: string }
-  /**
-   * A message sent again for members whose first device joined after it (docs/secret-chats.md "Reaching
-   * everyone"): a device that could not read the target keeps this as its text; one that could ignores it.
-   */
-  | { v: 1; kind: 'copy'; targetId: string; text: string; replyToId?: string; attachments?: SecretAttachment[] };
+/**
+ * Version 2 carries the message's own `id`, a UUIDv7 its sender chose, and every id it names (`replyToId`,
+ * `targetId`) is such an id, bound to its message by MLS; version 1 (kept from before) named the server's ids. Views
+ * build envelopes without `id` and with the server's ids: the crypto core turns them into version 2 when it encrypts
+ * (crypto/message-ids.ts), and back when it answers.
+ */
+export type EnvelopeHead = { v: 1 | 2; id?: string };
+export type SecretEnvelope = EnvelopeHead &
+  (
+    | { kind: 'text'; text: string; replyToId?: string; attachments?: SecretAttachment[] }
+    | { kind: 'edit'; targetId: string; text: string }
+    | { kind: 'reaction'; targetId: string; emoji: string }
+    | { kind: 'delete'; targetId: string }
+    /**
+     * A message sent again for members whose first device joined after it (docs/secret-chats.md "Reaching
+     * everyone"): a device that could not read the target keeps this as its text; one that could ignores it. Its
+     * `targetId` is the server's id of the message it fills, and its `id` the original's.
+     */
+    | { kind: 'copy'; targetId: string; text: string; replyToId?: string; attachments?: SecretAttachment[] }
+  );
 
 export interface SecretChatInput {
   userId: string;
@@ -65,6 +75,11 @@ export interface SecretChatContext extends SecretChatInput {
    * fetched (a welcome committed just after a new device asked) would otherwise be lost, and the device would wait.
    */
   logDue: boolean;
+  /**
+   * Ask whether this device owes the group an update of its own leaf (crypto/leaf-updates.ts): after joining, after
+   * each catch-up (a commit may have removed a device), and every SECRET_LEAF_CHECK_MS while idle.
+   */
+  leafDue: boolean;
   /** Uploading key packages failed: not again until the server tells their count anew. */
   replenishFailed: boolean;
   error: string | null;
@@ -94,7 +109,18 @@ export interface CatchUpResult {
   seq: number;
   epoch: number | null;
   removed: boolean;
+  /**
+   * Commits of the log this device could not apply (skipped, so the log goes on). With no epoch left, it asked to
+   * be added again and waits for that (`rejoining`).
+   */
+  skipped: number;
 }
+/** An update of this device's own leaf: committed (the new epoch and its seq), or null when none was due. */
+export type LeafUpdateResult = { epoch: number; seq: number } | null;
+
+/** Said in the chat while this device waits to be added again after a commit it could not apply. */
+export const REJOIN_NOTICE =
+  'Не удалось применить изменение состава чата: это устройство подключается к нему заново. Сообщения, отправленные тем временем, на нём будут недоступны';
 export interface CommitResult {
   epoch: number | null;
   seq: number;
@@ -102,6 +128,10 @@ export interface CommitResult {
 }
 
 export const SECRET_RETRY_MS = 15_000;
+/** While a chat's actor is idle, how often it asks whether its leaf update is due (crypto/leaf-updates.ts). */
+export const SECRET_LEAF_CHECK_MS = 60 * 60 * 1000;
+/** A device commits an update of its own leaf at least this often while it is used. */
+export const SECRET_LEAF_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type SecretChatRef = MachineRef<SecretChatContext, SecretChatEvent, SecretChatEmitted>;
 

@@ -31,7 +31,9 @@ export type SecretText =
       from?: string;
     }
   /** Not readable on this device (sent before it joined, or not decryptable). */
-  | { status: 'unreadable' };
+  | { status: 'unreadable' }
+  /** MLS says someone else wrote it than the sender the server names: nobody's words (FORGED_NOTICE). */
+  | { status: 'forged' };
 
 /** «<Имя>: новое устройство»: a device added for a member who already had one (crypto/verification.ts). */
 export interface SecretDeviceNotice {
@@ -129,12 +131,16 @@ export const noDeviceNotice = (name: string) =>
 
 /**
  * What the device knows of a message, as the views show it under the sender the server names: a text MLS says
- * someone else wrote (a member's copy filling another's message) is shown as unreadable, never under that name.
+ * someone else wrote (a server crediting one member's words to another, or a member's copy filling another's
+ * message) is shown as FORGED_NOTICE, never under that name nor the other.
  */
 export const shownText = (known: SecretText | undefined, senderId: string | undefined): SecretText | undefined =>
   known?.status === 'text' && senderId !== undefined && known.from !== undefined && known.from !== senderId
-    ? { status: 'unreadable' }
+    ? { status: 'forged' }
     : known;
+
+/** In place of a text whose MLS-authenticated sender is not the one the server names. */
+export const FORGED_NOTICE = 'Сообщение не прошло проверку';
 
 /** The notice for a message this device cannot read. */
 export const UNREADABLE_NOTICE = 'Сообщения, отправленные до входа на этом устройстве, недоступны';

@@ -22,10 +22,29 @@ describe('secret message envelope', () => {
     for (const e of cases) expect(parseEnvelope(serializeEnvelope(e))).toEqual(e);
   });
 
+  it('reads version 2: every kind with its sender-chosen UUIDv7 id', () => {
+    const id = '0192f5b2-7c3e-7a10-8b2d-3f4e5a6b7c8d';
+    const to = '0192f5b2-7c3e-7a10-9b2d-3f4e5a6b7c8e';
+    const cases: Envelope[] = [
+      { v: 2, id, kind: 'text', text: 'привет', replyToId: to },
+      { v: 2, id, kind: 'edit', targetId: to, text: 'исправлено' },
+      { v: 2, id, kind: 'reaction', targetId: to, emoji: '👍' },
+      { v: 2, id, kind: 'delete', targetId: to },
+      { v: 2, id, kind: 'copy', targetId: 'm1', text: 'ещё раз' },
+    ];
+    for (const e of cases) expect(parseEnvelope(serializeEnvelope(e))).toEqual(e);
+  });
+
   it.each([
     ['not JSON', 'привет'],
     ['an array', '[]'],
-    ['another version', '{"v":2,"kind":"text","text":"a"}'],
+    ['another version', '{"v":3,"kind":"text","text":"a"}'],
+    ['version 2 without its id', '{"v":2,"kind":"text","text":"a"}'],
+    [
+      'version 2 with an id that is not UUIDv7',
+      '{"v":2,"id":"0192f5b2-7c3e-4a10-8b2d-3f4e5a6b7c8d","kind":"text","text":"a"}',
+    ],
+    ['version 1 with an id', '{"v":1,"id":"0192f5b2-7c3e-7a10-8b2d-3f4e5a6b7c8d","kind":"text","text":"a"}'],
     ['an unknown kind', '{"v":1,"kind":"poll","text":"a"}'],
     ['an extra key', '{"v":1,"kind":"text","text":"a","html":"<b>"}'],
     ['an empty text', '{"v":1,"kind":"text","text":"  "}'],

@@ -1,4 +1,5 @@
-// What a secret message's MLS ciphertext carries: a JSON envelope, version 1. The server never sees it; every
+// What a secret message's MLS ciphertext carries: a JSON envelope, version 2 (version 1, kept from before, still
+// reads: it has no `id`, and the ids it names are the server's). The server never sees it; every
 // device parses what it decrypts with parseEnvelope, which refuses anything that is not exactly one of these shapes
 // (unknown keys, wrong types, oversized text, a reaction that is not one emoji). No zod: the browser loads none.
 import { isSingleEmoji } from '../../../contract/emoji';
@@ -18,6 +19,8 @@ export class EnvelopeError extends Error {
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A sender-chosen message id: a UUIDv7 (version nibble 7, RFC 9562 variant). */
+export const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const B64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -101,26 +104,31 @@ export function parseEnvelope(payload: Uint8Array | string): Envelope {
   } catch {
     throw new EnvelopeError('Сообщение не читается');
   }
-  if (!isObject(raw) || raw.v !== 1) throw new EnvelopeError('Неизвестная версия сообщения');
+  if (!isObject(raw) || (raw.v !== 1 && raw.v !== 2)) throw new EnvelopeError('Неизвестная версия сообщения');
+  const v = raw.v;
+  // Version 2: the message's own id, chosen by its sender; version 1 has none.
+  const head: { v: 1 | 2; id?: string } =
+    v === 2 ? { v, id: str(raw.id, 'Идентификатор сообщения', 36, MESSAGE_ID) } : { v };
+  const own = v === 2 ? ['id'] : [];
   switch (raw.kind) {
     case 'text': {
-      exactKeys(raw, ['v', 'kind', 'text'], ['replyToId', 'attachments']);
-      return withContent({ v: 1, kind: 'text', text: '' }, raw);
+      exactKeys(raw, ['v', 'kind', 'text', ...own], ['replyToId', 'attachments']);
+      return withContent({ ...head, kind: 'text', text: '' }, raw);
     }
     case 'copy': {
-      exactKeys(raw, ['v', 'kind', 'targetId', 'text'], ['replyToId', 'attachments']);
-      return withContent({ v: 1, kind: 'copy', targetId: id(raw.targetId, 'Сообщение'), text: '' }, raw);
+      exactKeys(raw, ['v', 'kind', 'targetId', 'text', ...own], ['replyToId', 'attachments']);
+      return withContent({ ...head, kind: 'copy', targetId: id(raw.targetId, 'Сообщение'), text: '' }, raw);
     }
     case 'edit':
-      exactKeys(raw, ['v', 'kind', 'targetId', 'text']);
-      return { v: 1, kind: 'edit', targetId: id(raw.targetId, 'Сообщение'), text: text(raw.text, false) };
+      exactKeys(raw, ['v', 'kind', 'targetId', 'text', ...own]);
+      return { ...head, kind: 'edit', targetId: id(raw.targetId, 'Сообщение'), text: text(raw.text, false) };
     case 'reaction':
-      exactKeys(raw, ['v', 'kind', 'targetId', 'emoji']);
+      exactKeys(raw, ['v', 'kind', 'targetId', 'emoji', ...own]);
       if (typeof raw.emoji !== 'string' || !isSingleEmoji(raw.emoji)) throw new EnvelopeError('Реакция — один эмодзи');
-      return { v: 1, kind: 'reaction', targetId: id(raw.targetId, 'Сообщение'), emoji: raw.emoji };
+      return { ...head, kind: 'reaction', targetId: id(raw.targetId, 'Сообщение'), emoji: raw.emoji };
     case 'delete':
-      exactKeys(raw, ['v', 'kind', 'targetId']);
-      return { v: 1, kind: 'delete', targetId: id(raw.targetId, 'Сообщение') };
+      exactKeys(raw, ['v', 'kind', 'targetId', ...own]);
+      return { ...head, kind: 'delete', targetId: id(raw.targetId, 'Сообщение') };
     default:
       throw new EnvelopeError('Неизвестный вид сообщения');
   }
@@ -132,3 +140,6 @@ export function serializeEnvelope(envelope: Envelope): Uint8Array {
   parseEnvelope(json);
   return new TextEncoder().encode(json);
 }
+
+/** The id others name a kept message by: its sender's (version 2), or the server's (version 1). */
+export const idOf = (kept: { messageId: string; envelope: { id?: string } }) => kept.envelope.id ?? kept.messageId;

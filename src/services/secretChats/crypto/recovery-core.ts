@@ -10,8 +10,10 @@ import {
   BACKUP_IDENTITY_OTHER,
   BackupError,
   checkKey,
+  type BackupItem,
   deriveRecoveryKey,
   generatePhrase,
+  isTombstone,
   makeCheck,
   newSalt,
   openChunk,
@@ -21,6 +23,7 @@ import {
   sealIdentityChunk,
   WRONG_RECOVERY_KEY,
 } from './recovery';
+import { applyControl, isControl } from './secret-actions';
 import type { PlaintextRecord, SecretStore } from './secret-store';
 
 /** A chunk's JSON in UTF-8 stays under this many bytes, so its base64 (4/3 of it, with IV and tag) fits 256 K. */
@@ -60,6 +63,12 @@ export function createRecoveryCore(
       await store.savePlaintext(userId, record);
       if (await store.loadRecovery(userId)) await queue(userId, [[record.conversationId, record.messageId]]);
     },
+    // Deleted for everyone: queued as well, so that the backup learns it (a queued message that is gone goes up as
+    // a deletion).
+    async deletePlaintext(userId, conversationId, messageId) {
+      await store.deletePlaintext(userId, conversationId, messageId);
+      if (await store.loadRecovery(userId)) await queue(userId, [[conversationId, messageId]]);
+    },
   };
 
   const api: RecoveryCrypto = {
@@ -94,20 +103,43 @@ export function createRecoveryCore(
       const o = opened.get(userId);
       if (!o) throw new SecretCryptoError('badKey', WRONG_RECOVERY_KEY);
       // Every chunk opens before anything is written: a damaged backup changes nothing.
-      const records: PlaintextRecord[] = [];
+      const items: BackupItem[] = [];
       for (const c of chunks) {
         if (c.version !== o.version) continue;
-        records.push(
+        items.push(
           ...(await openChunk(o.key, { userId, version: c.version, conversationId: c.conversationId }, c.entries)),
         );
       }
+      // Chunks are only ever added: of several copies of a message the latest chunk's is the newest (an edit or a
+      // reaction applied since), and a deletion is final.
+      const place = (r: { conversationId: string; messageId: string }) => `${r.conversationId}\n${r.messageId}`;
+      const latest = new Map<string, PlaintextRecord>();
+      const deleted = new Map<string, BackupItem>();
+      for (const item of items) {
+        if (isTombstone(item)) deleted.set(place(item), item);
+        else latest.set(place(item), item);
+      }
       let restored = 0;
       const inBackup = new Set<string>();
-      for (const r of records) {
-        inBackup.add(`${r.conversationId}\n${r.messageId}`);
+      for (const [k, d] of deleted) {
+        inBackup.add(k);
+        latest.delete(k);
+        // Deleted for everyone while this device was away: its copy goes too.
+        await store.deletePlaintext(userId, d.conversationId, d.messageId);
+      }
+      for (const r of latest.values()) {
+        inBackup.add(place(r));
         if (await store.loadPlaintext(userId, r.conversationId, r.messageId)) continue;
         await store.savePlaintext(userId, r);
         restored++;
+      }
+      // Every edit and reaction of the backup applied again (by id, each once): the text shows its newest edit
+      // whichever copy was kept, this device's or the backup's.
+      for (const r of latest.values()) {
+        if (!isControl(r.envelope) || !('targetId' in r.envelope)) continue;
+        const target = await store.loadPlaintext(userId, r.conversationId, r.envelope.targetId);
+        const changed = target && applyControl(target, r);
+        if (changed) await store.savePlaintext(userId, changed);
       }
       opened.delete(userId);
       // From now on this device backs up too: what it read itself that the backup lacks goes first.
@@ -115,9 +147,7 @@ export function createRecoveryCore(
       await store.saveBackupQueue(userId, []);
       await queue(
         userId,
-        (await kept(userId))
-          .filter((r) => !inBackup.has(`${r.conversationId}\n${r.messageId}`))
-          .map((r) => [r.conversationId, r.messageId]),
+        (await kept(userId)).filter((r) => !inBackup.has(place(r))).map((r) => [r.conversationId, r.messageId]),
       );
       return { restored };
     },
@@ -128,27 +158,26 @@ export function createRecoveryCore(
       const first = q[0];
       if (!first) return null;
       const conversationId = first[0];
-      const records: PlaintextRecord[] = [];
+      const items: BackupItem[] = [];
       const messageIds: string[] = [];
       let size = 2;
       for (const [c, m] of q) {
         if (c !== conversationId) continue;
-        const p = await store.loadPlaintext(userId, c, m);
+        // Gone since it was queued: deleted for everyone (the only way a kept plaintext goes but sign-out).
+        const item: BackupItem = (await store.loadPlaintext(userId, c, m)) ?? {
+          messageId: m,
+          conversationId: c,
+          deleted: true,
+        };
         messageIds.push(m);
-        if (!p) continue;
-        size += utf8.encode(JSON.stringify(p)).length + 1;
-        if (records.length > 0 && size > CHUNK_PLAIN_MAX) {
+        size += utf8.encode(JSON.stringify(item)).length + 1;
+        if (items.length > 0 && size > CHUNK_PLAIN_MAX) {
           messageIds.pop();
           break;
         }
-        records.push(p);
+        items.push(item);
       }
-      if (records.length === 0) {
-        // Only records gone since: out of the queue, and the next conversation's turn.
-        await api.backupDone(userId, conversationId, messageIds);
-        return api.backupNext(userId);
-      }
-      const entries = await sealChunk(r.key, { userId, version: r.version, conversationId }, records);
+      const entries = await sealChunk(r.key, { userId, version: r.version, conversationId }, items);
       return { version: r.version, conversationId, entries, messageIds };
     },
     async backupDone(userId, conversationId, messageIds) {

@@ -5,6 +5,8 @@
 import { WRONG_RECOVERY_KEY } from '../../../machines/secretChats/secretRecovery/secretRecovery.protocol';
 import { parseEnvelope } from './envelope';
 import { fromBase64, toBase64 } from './mls-engine';
+import { LIMITS } from '../../../contract/limits';
+import type { SecretActions } from './secret-actions';
 import type { PlaintextRecord } from './secret-store';
 
 /** Crockford's base32: no I, L, O or U, so a phrase copied by hand reads back the same. */
@@ -118,8 +120,47 @@ export interface ChunkPlace {
 const chunkAad = (p: ChunkPlace) =>
   enc.encode(JSON.stringify(['beseda-backup', p.userId, p.version, p.conversationId]));
 
-export const sealChunk = (key: CryptoKey, place: ChunkPlace, records: PlaintextRecord[]) =>
-  seal(key, enc.encode(JSON.stringify(records)), chunkAad(place));
+/**
+ * A message deleted for everyone after an earlier chunk kept it: the restore leaves it out (chunks are only ever
+ * added, so a deletion is a record of its own).
+ */
+export interface BackupTombstone {
+  messageId: string;
+  conversationId: string;
+  deleted: true;
+}
+export type BackupItem = PlaintextRecord | BackupTombstone;
+export const isTombstone = (item: BackupItem): item is BackupTombstone => 'deleted' in item && item.deleted === true;
+
+export const sealChunk = (key: CryptoKey, place: ChunkPlace, items: BackupItem[]) =>
+  seal(key, enc.encode(JSON.stringify(items)), chunkAad(place));
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** The edits and reactions kept with a record, checked for shape (null: not of that shape). */
+function actionsOf(v: unknown): SecretActions | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).some((k) => k !== 'edit' && k !== 'reactions')) return null;
+  const out: SecretActions = {};
+  if (o.edit !== undefined) {
+    const e = o.edit as Record<string, unknown> | null;
+    if (typeof e !== 'object' || e === null || !isString(e.id) || !isString(e.text)) return null;
+    if (e.text.length > LIMITS.messageTextMax) return null;
+    out.edit = { id: e.id, text: e.text };
+  }
+  if (o.reactions !== undefined) {
+    if (!Array.isArray(o.reactions)) return null;
+    const list: NonNullable<SecretActions['reactions']> = [];
+    for (const r of o.reactions as Record<string, unknown>[]) {
+      if (typeof r !== 'object' || r === null || !isString(r.id) || !isString(r.userId) || !isString(r.emoji))
+        return null;
+      list.push({ id: r.id, userId: r.userId, emoji: r.emoji });
+    }
+    out.reactions = list;
+  }
+  return out;
+}
 
 export class BackupError extends Error {
   constructor(message: string) {
@@ -128,8 +169,11 @@ export class BackupError extends Error {
   }
 }
 
-/** A chunk's records, each envelope checked as a decrypted message is; anything else refuses the chunk. */
-export async function openChunk(key: CryptoKey, place: ChunkPlace, sealed: string): Promise<PlaintextRecord[]> {
+/**
+ * A chunk's records (with the edits and reactions applied to them) and deletions, each envelope checked as a
+ * decrypted message is; anything else refuses the chunk.
+ */
+export async function openChunk(key: CryptoKey, place: ChunkPlace, sealed: string): Promise<BackupItem[]> {
   const plain = await open(key, sealed, chunkAad(place));
   if (!plain) throw new BackupError('Резервная копия повреждена');
   let list: unknown;
@@ -139,9 +183,22 @@ export async function openChunk(key: CryptoKey, place: ChunkPlace, sealed: strin
     throw new BackupError('Резервная копия повреждена');
   }
   if (!Array.isArray(list)) throw new BackupError('Резервная копия повреждена');
-  return list.map((r) => {
+  return list.map((r): BackupItem => {
     const o = r as Record<string, unknown>;
+    const inPlace = (id: unknown) => place.conversationId === null || id === place.conversationId;
+    if (typeof o === 'object' && o !== null && o.deleted === true) {
+      if (
+        Object.keys(o).length !== 3 ||
+        !isString(o.messageId) ||
+        !isString(o.conversationId) ||
+        !inPlace(o.conversationId)
+      )
+        throw new BackupError('Резервная копия повреждена');
+      return { messageId: o.messageId, conversationId: o.conversationId, deleted: true };
+    }
+    const actions = o?.actions === undefined ? undefined : actionsOf(o.actions);
     const ok =
+      actions !== null &&
       typeof o === 'object' &&
       o !== null &&
       typeof o.messageId === 'string' &&
@@ -158,6 +215,7 @@ export async function openChunk(key: CryptoKey, place: ChunkPlace, sealed: strin
       senderDeviceId: o.senderDeviceId as string,
       epoch: o.epoch as number,
       envelope: parseEnvelope(JSON.stringify(o.envelope)),
+      ...(actions ? { actions } : {}),
     };
   });
 }

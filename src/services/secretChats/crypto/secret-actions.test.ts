@@ -92,9 +92,14 @@ async function pair() {
   await b1.applyLogItem('bob', 'c1', { seq: 1, kind: 'welcome', epoch: 0, deviceId: 'a1', body: made.welcome! });
   /** Alice sends: encrypted, kept as sent (and applied on her device). */
   const send = async (messageId: string, envelope: SecretEnvelope) => {
-    const { ciphertext, epoch } = await a1.encrypt('alice', 'c1', envelope);
-    await a1.keepSent('alice', { ...kept(messageId, 'alice', envelope), senderDeviceId: 'a1', epoch });
-    return ciphertext;
+    const sent = await a1.encrypt('alice', 'c1', envelope);
+    // Kept as sent: version 2, with its own id and its target's.
+    await a1.keepSent('alice', {
+      ...kept(messageId, 'alice', sent.envelope),
+      senderDeviceId: 'a1',
+      epoch: sent.epoch,
+    });
+    return { ciphertext: sent.ciphertext, id: sent.envelope.id };
   };
   return { a1, b1, send };
 }
@@ -102,14 +107,14 @@ async function pair() {
 describe('edits and reactions through the crypto core', () => {
   it('applies them on both devices, keeps them across a reload, and waits for a target not read yet', async () => {
     const { a1, b1, send } = await pair();
-    const c1 = await send(M1, { v: 1, kind: 'text', text: 'привет' });
-    const c2 = await send(E1, { v: 1, kind: 'edit', targetId: M1, text: 'привет всем' });
-    const c3 = await send(R1, { v: 1, kind: 'reaction', targetId: M1, emoji: '👍' });
-    // Alice's own device: applied as sent.
+    const { ciphertext: c1 } = await send(M1, { v: 1, kind: 'text', text: 'привет' });
+    const { ciphertext: c2, id: editId } = await send(E1, { v: 1, kind: 'edit', targetId: M1, text: 'привет всем' });
+    const { ciphertext: c3 } = await send(R1, { v: 1, kind: 'reaction', targetId: M1, emoji: '👍' });
+    // Alice's own device: applied as sent; the edit's time is its sender-chosen id's.
     const mine = await a1.decrypt('alice', 'c1', M1, '');
     expect(shownOf(mine)).toEqual({
       text: 'привет всем',
-      edited: new Date(T0 + 1000).toISOString(),
+      edited: timeOfId(editId!),
       reactions: [{ emoji: '👍', userIds: ['alice'] }],
     });
     // Bob reads the edit and the reaction before the text: they wait, then apply when it is read.
@@ -127,11 +132,12 @@ describe('edits and reactions through the crypto core', () => {
 
   it("ignores an edit of someone else's message, and forgets a deleted one", async () => {
     const { a1, b1, send } = await pair();
-    const c1 = await send(M1, { v: 1, kind: 'text', text: 'привет' });
+    const { ciphertext: c1 } = await send(M1, { v: 1, kind: 'text', text: 'привет' });
     await b1.decrypt('bob', 'c1', M1, c1);
     // Bob "edits" Alice's message: his device sends it, and hers refuses to apply it.
-    const { ciphertext } = await b1.encrypt('bob', 'c1', { v: 1, kind: 'edit', targetId: M1, text: 'подделка' });
-    await b1.keepSent('bob', kept(E1, 'bob', { v: 1, kind: 'edit', targetId: M1, text: 'подделка' }));
+    const forged = await b1.encrypt('bob', 'c1', { v: 1, kind: 'edit', targetId: M1, text: 'подделка' });
+    const { ciphertext } = forged;
+    await b1.keepSent('bob', kept(E1, 'bob', forged.envelope));
     await a1.decrypt('alice', 'c1', E1, ciphertext);
     expect(shownOf(await a1.decrypt('alice', 'c1', M1, '')).text).toBe('привет');
     expect(shownOf(await b1.decrypt('bob', 'c1', M1, '')).text).toBe('привет');

@@ -4,6 +4,7 @@
 // depend on the order a device happens to read them in: the edit with the greatest id wins, and reactions toggle
 // in id order (message ids are UUIDv7: they grow with the server's time). Pure: the crypto core stores the result.
 import { REACTION_EMOJI } from '../../../contract/limits';
+import { idOf } from './envelope';
 import type { SecretReaction } from '../../../machines/secretChats/secretDevice/secretDevice.protocol';
 
 export type { SecretReaction };
@@ -20,7 +21,7 @@ export interface SecretActions {
 interface Kept {
   messageId: string;
   senderUserId: string;
-  envelope: { kind: string; text?: string; targetId?: string; emoji?: string };
+  envelope: { id?: string; kind: string; text?: string; targetId?: string; emoji?: string };
   actions?: SecretActions;
 }
 
@@ -34,18 +35,20 @@ export const isControl = (envelope: { kind: string }) =>
  */
 export function applyControl<T extends Kept>(target: T, control: Kept): T | null {
   const e = control.envelope;
-  if (e.targetId !== target.messageId || target.envelope.kind !== 'text') return null;
+  // Both named by their senders' ids (version 2), or the server's (version 1).
+  if (e.targetId !== idOf(target) || target.envelope.kind !== 'text') return null;
+  const at = idOf(control);
   const actions = target.actions ?? {};
   if (e.kind === 'edit' && typeof e.text === 'string') {
     // MLS authenticated the control's sender: only the author changes a text.
     if (control.senderUserId !== target.senderUserId) return null;
-    if (actions.edit && actions.edit.id >= control.messageId) return null;
-    return { ...target, actions: { ...actions, edit: { id: control.messageId, text: e.text } } };
+    if (actions.edit && actions.edit.id >= at) return null;
+    return { ...target, actions: { ...actions, edit: { id: at, text: e.text } } };
   }
   if (e.kind === 'reaction' && typeof e.emoji === 'string') {
     const log = actions.reactions ?? [];
-    if (log.some((r) => r.id === control.messageId)) return null;
-    const next = [...log, { id: control.messageId, userId: control.senderUserId, emoji: e.emoji }].sort((a, b) =>
+    if (log.some((r) => r.id === at)) return null;
+    const next = [...log, { id: at, userId: control.senderUserId, emoji: e.emoji }].sort((a, b) =>
       a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
     );
     return { ...target, actions: { ...actions, reactions: next } };

@@ -3,6 +3,8 @@
 // back by each), and group states are cached in memory between calls.
 import type { ClientState } from 'ts-mls/clientState.js';
 import { parseEnvelope, serializeEnvelope } from './envelope';
+import { createLeafUpdates, hasPath } from './leaf-updates';
+import { createMessageIds, idOf } from './message-ids';
 import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
 import { createRecoveryCore } from './recovery-core';
@@ -45,12 +47,15 @@ const defaultIndex = (store: SecretStore) => import('./search-index').then((m) =
 export function createSecretCryptoCore(
   sealed: SecretStore,
   openIndex: (store: SecretStore) => Promise<SearchIndex> = defaultIndex,
+  now: () => number = Date.now,
 ): SecretCrypto {
   // A plaintext kept while this device has a recovery key is queued for the backup.
   // An identity key restored from the backup is kept by the identity half (made just below).
   const recovery = createRecoveryCore(sealed, (userId, id) => identity.adopt(userId, id));
   const store = recovery.store;
   const identity = createIdentityCore(store);
+  const ids = createMessageIds(store, now);
+  const leaves = createLeafUpdates(store, now);
   let searchIndex: Promise<SearchIndex> | null = null;
   const indexOf = () => {
     searchIndex ??= openIndex(store);
@@ -67,7 +72,8 @@ export function createSecretCryptoCore(
     const { conversationId } = m;
     if (isControl(m.envelope) && 'targetId' in m.envelope) {
       const targetId = m.envelope.targetId;
-      const target = await store.loadPlaintext(userId, conversationId, targetId);
+      // By the id the control's sender named, inside the ciphertext: not by anything the server says.
+      const target = await ids.find(userId, conversationId, targetId);
       if (target) {
         const changed = applyControl(target, m);
         if (changed) await store.savePlaintext(userId, changed);
@@ -78,17 +84,17 @@ export function createSecretCryptoCore(
       }
       return null;
     }
-    const waiting = await store.loadPending(userId, conversationId, m.messageId);
+    const waiting = await store.loadPending(userId, conversationId, idOf(m));
     if (waiting.length === 0) return null;
     let now = m;
     for (const control of waiting) now = applyControl(now, control) ?? now;
     await store.savePlaintext(userId, now);
-    await store.savePending(userId, conversationId, m.messageId, []);
+    await store.savePending(userId, conversationId, idOf(m), []);
     return now;
   }
 
   const groups = new Map<string, ClientState>();
-  const pending = new Map<string, { state: ClientState; epoch: number; consumed: Uint8Array[] }>();
+  const pending = new Map<string, { state: ClientState; epoch: number; consumed: Uint8Array[]; path: boolean }>();
   const created = new Map<string, ClientState>();
   const gk = (userId: string, conversationId: string) => `${userId}\n${conversationId}`;
 
@@ -161,11 +167,16 @@ export function createSecretCryptoCore(
     conversationId: string | null,
     claimed: ClaimedPackage[],
     state: ClientState | null,
+    removing: readonly string[] = [],
   ) {
     const trust = await identity.trust(userId, conversationId);
     const ok: ClaimedPackage[] = [];
     const untrusted: RefusedLeaf[] = [];
-    const existing = state ? leavesOf(state) : [];
+    // A device removed and added again in one commit (it asked to rejoin) is compared without its stale leaf.
+    const gone = new Set(removing);
+    const existing = (state ? leavesOf(state) : []).filter(
+      (l) => !gone.has(mls.parseIdentity(l.identity)?.deviceId ?? ''),
+    );
     const accepted = [...existing];
     for (const c of claimed) {
       const leaf = mls.leafOfPackage(c.keyPackage);
@@ -235,6 +246,7 @@ export function createSecretCryptoCore(
       if (!state) throw new SecretCryptoError('notMember', 'Группа не найдена');
       created.delete(gk(userId, groupId));
       await keep(userId, conversationId, state);
+      await leaves.fresh(userId, conversationId);
     },
     async join(userId, conversationId, welcome) {
       const current = await group(userId, conversationId);
@@ -257,6 +269,7 @@ export function createSecretCryptoCore(
         keyPackages: d.keyPackages.filter((k) => k.ref !== joined.used || k.lastResort),
       });
       await keep(userId, conversationId, joined.state);
+      await leaves.fresh(userId, conversationId);
       return { joined: true, epoch: mls.epochOf(joined.state) };
     },
     async epoch(userId, conversationId) {
@@ -265,20 +278,23 @@ export function createSecretCryptoCore(
     },
     async commit(userId, conversationId, claimed, removeDeviceIds) {
       const state = await mustGroup(userId, conversationId);
-      const screened = await screen(userId, conversationId, claimed, state);
+      const screened = await screen(userId, conversationId, claimed, state, removeDeviceIds);
       const epoch = mls.epochOf(state);
       if (screened.untrusted.length > 0)
         await noteRefused(userId, conversationId, screened.untrusted, epoch, new Date().toISOString());
       const out = await mls.commitChanges(state, screened.ok, removeDeviceIds);
-      pending.set(gk(userId, conversationId), { state: out.state, epoch, consumed: out.consumed });
       const refused = new Set(out.refused);
       const inGroup = new Set(mls.members(state).map((m) => m.identity.deviceId));
+      const added = screened.ok.map((c) => c.deviceId).filter((id) => !refused.has(id));
+      const removed = removeDeviceIds.filter((id) => inGroup.has(id));
+      const path = hasPath(added.length, removed.length);
+      pending.set(gk(userId, conversationId), { state: out.state, epoch, consumed: out.consumed, path });
       return {
         epoch,
         commit: out.commit,
         welcome: out.welcome,
-        added: screened.ok.map((c) => c.deviceId).filter((id) => !refused.has(id)),
-        removed: removeDeviceIds.filter((id) => inGroup.has(id)),
+        added,
+        removed,
         refused: out.refused,
         untrusted: screened.untrusted.map(({ userId: u, deviceId }) => ({ userId: u, deviceId })),
       };
@@ -291,11 +307,22 @@ export function createSecretCryptoCore(
       const before = await group(userId, conversationId);
       await keep(userId, conversationId, p.state);
       mls.forget(p.consumed);
+      await leaves.committed(userId, conversationId, p.path);
       if (before) await noteNewDevices(userId, conversationId, before, p.state, new Date().toISOString());
       return { epoch: mls.epochOf(p.state) };
     },
+    async leafUpdateDue(userId, conversationId) {
+      const s = await group(userId, conversationId);
+      return s?.groupActiveState.kind === 'active' && (await leaves.due(userId, conversationId));
+    },
     async discardCommit(userId, conversationId) {
       pending.delete(gk(userId, conversationId));
+    },
+    async resetGroup(userId, conversationId) {
+      const k = gk(userId, conversationId);
+      pending.delete(k);
+      groups.delete(k);
+      await store.deleteGroup(userId, conversationId);
     },
     async applyLogItem(userId, conversationId, item) {
       if (item.kind === 'welcome') {
@@ -323,11 +350,17 @@ export function createSecretCryptoCore(
         pending.delete(k);
         await keep(userId, conversationId, mine.state);
         mls.forget(mine.consumed);
+        await leaves.committed(userId, conversationId, mine.path);
         await noteNewDevices(userId, conversationId, state, mine.state, item.createdAt ?? new Date().toISOString());
         return { epoch: mls.epochOf(mine.state), removed: false };
       }
       pending.delete(k); // a commit of another device won the epoch: ours, if any, is stale
-      const r = await mls.processCommit(state, item.body);
+      const r = await mls.processCommit(state, item.body).catch((e: unknown) => {
+        // ts-mls refusing it (a bad signature, a damaged or forged body): the commit's fault, not the worker's.
+        throw e instanceof mls.MlsEngineError
+          ? e
+          : new SecretCryptoError('badMessage', 'Изменение группы не применяется');
+      });
       // Every leaf the commit brought must be a member's, signed by their identity key, and the only one of its kind.
       try {
         if (!r.removed) await checkCommitted(state, r.state, await identity.trust(userId, conversationId));
@@ -343,6 +376,7 @@ export function createSecretCryptoCore(
         throw e;
       }
       await keep(userId, conversationId, r.state);
+      if (!r.removed) await leaves.applied(userId, conversationId, state, r.state);
       await noteNewDevices(userId, conversationId, state, r.state, item.createdAt ?? new Date().toISOString());
       return { epoch: mls.epochOf(r.state), removed: r.removed };
     },
@@ -351,9 +385,10 @@ export function createSecretCryptoCore(
       // Sending pauses while a member's identity key changed and this device has not accepted the new one.
       const changed = new Set(await identity.api.identityChanges(userId));
       if (peopleOf(state).some((id) => changed.has(id))) throw new SecretCryptoError('untrusted', IDENTITY_CHANGED);
-      const r = await mls.encryptMessage(state, serializeEnvelope(envelope));
+      const wire = await ids.toWire(userId, conversationId, envelope);
+      const r = await mls.encryptMessage(state, serializeEnvelope(wire));
       await keep(userId, conversationId, r.state);
-      return { ciphertext: r.ciphertext, epoch: mls.epochOf(state) };
+      return { ciphertext: r.ciphertext, epoch: mls.epochOf(state), envelope: wire };
     },
     async keepSent(userId, plaintext) {
       const kept = { ...plaintext, envelope: parseEnvelope(JSON.stringify(plaintext.envelope)) };
@@ -362,7 +397,7 @@ export function createSecretCryptoCore(
     },
     async decrypt(userId, conversationId, messageId, ciphertext) {
       const kept = await store.loadPlaintext(userId, conversationId, messageId);
-      if (kept) return kept;
+      if (kept) return ids.toView(userId, conversationId, kept);
       const state = await mustGroup(userId, conversationId);
       const r = await mls.decryptMessage(state, ciphertext);
       // The state is kept before the envelope is judged: the key is spent either way.
@@ -375,8 +410,14 @@ export function createSecretCryptoCore(
         epoch: r.epoch,
         envelope: parseEnvelope(r.payload),
       };
-      await store.savePlaintext(userId, plaintext);
       const e = plaintext.envelope;
+      if (e.id && e.kind === 'text') {
+        // One sender-chosen id, one message: the same text again under another server id is a replay.
+        const known = await store.messageIdOf(userId, conversationId, e.id);
+        if (known && known !== messageId)
+          throw new SecretCryptoError('badMessage', 'Сообщение повторяет уже полученное');
+      }
+      await store.savePlaintext(userId, plaintext);
       if (e.kind === 'copy') {
         // A message sent before this device joined, sent again by its author's device: kept as the target's text
         // when this device could not read the target (never over one it read).
@@ -385,7 +426,7 @@ export function createSecretCryptoCore(
           ...plaintext,
           messageId: e.targetId,
           envelope: {
-            v: 1,
+            ...(e.v === 2 && e.id ? { v: 2, id: e.id } : { v: 1 }),
             kind: 'text',
             text: e.text,
             ...(e.replyToId ? { replyToId: e.replyToId } : {}),
@@ -396,9 +437,14 @@ export function createSecretCryptoCore(
         await settle(userId, target);
         return plaintext;
       }
-      return (await settle(userId, plaintext)) ?? plaintext;
+      return ids.toView(userId, conversationId, (await settle(userId, plaintext)) ?? plaintext);
     },
-    plaintexts: (userId, conversationId) => store.loadPlaintexts(userId, conversationId),
+    async plaintexts(userId, conversationId) {
+      const out: SecretPlaintext[] = [];
+      for (const p of await store.loadPlaintexts(userId, conversationId))
+        out.push(await ids.toView(userId, conversationId, p));
+      return out;
+    },
     async forget(userId, conversationId, messageId) {
       await store.deletePlaintext(userId, conversationId, messageId);
       // A deleted message leaves the local search index too.
@@ -465,9 +511,11 @@ export function createSecretCryptoCore(
       const target =
         e.kind === 'text'
           ? kept
-          : e.kind === 'edit' || e.kind === 'copy'
-            ? await store.loadPlaintext(userId, conversationId, e.targetId)
-            : null;
+          : e.kind === 'edit'
+            ? await ids.find(userId, conversationId, e.targetId)
+            : e.kind === 'copy'
+              ? await store.loadPlaintext(userId, conversationId, e.targetId)
+              : null;
       if (target?.envelope.kind !== 'text') return;
       const known = await idx.get(userId, target.messageId);
       const shown = shownOf(target);

@@ -83,7 +83,8 @@ describe('secret crypto service (worker protocol over a port, real ts-mls and In
     const after = await a1.encrypt('alice', 'c1', { v: 1, kind: 'text', text: 'без b2' });
     await expect(b2.decrypt('bob', 'c1', 'm2', after.ciphertext)).rejects.toBeInstanceOf(SecretCryptoError);
     expect((await b1.decrypt('bob', 'c1', 'm2', after.ciphertext)).envelope).toEqual({
-      v: 1,
+      v: 2,
+      id: after.envelope.id,
       kind: 'text',
       text: 'без b2',
     });

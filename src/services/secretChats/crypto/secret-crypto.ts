@@ -88,13 +88,25 @@ export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
     claimed: ClaimedPackage[],
     removeDeviceIds: string[],
   ): Promise<CommitMade>;
+  /** Whether this device owes the group an update of its own leaf (crypto/leaf-updates.ts). */
+  leafUpdateDue(userId: string, conversationId: string): Promise<boolean>;
   /** The server took this device's commit: its state becomes the group's. */
   confirmCommit(userId: string, conversationId: string): Promise<{ epoch: number }>;
   /** The server refused it (409): forget it. */
   discardCommit(userId: string, conversationId: string): Promise<void>;
+  /**
+   * Drops this device's state of the group (its kept plaintexts stay): a commit it could not apply left it behind
+   * the others, and it waits for the welcome of its re-addition.
+   */
+  resetGroup(userId: string, conversationId: string): Promise<void>;
   /** Applies a log entry in order (another device's commit, or this one's own). */
   applyLogItem(userId: string, conversationId: string, item: LogItem): Promise<{ epoch: number; removed: boolean }>;
-  encrypt(userId: string, conversationId: string, envelope: Envelope): Promise<{ ciphertext: string; epoch: number }>;
+  /** The envelope as sent (crypto/message-ids.ts: version 2, with its own id) beside its ciphertext. */
+  encrypt(
+    userId: string,
+    conversationId: string,
+    envelope: Envelope,
+  ): Promise<{ ciphertext: string; epoch: number; envelope: Envelope }>;
   /** Keeps the plaintext of a message this device sent (it cannot decrypt its own ciphertext). */
   keepSent(userId: string, plaintext: SecretPlaintext): Promise<void>;
   /** Decrypts a received message once and keeps its plaintext; a message already read gives what was kept. */
@@ -186,6 +198,8 @@ const METHODS: SecretCryptoMethod[] = [
   'confirmCommit',
   'discardCommit',
   'applyLogItem',
+  'leafUpdateDue',
+  'resetGroup',
   'encrypt',
   'keepSent',
   'decrypt',

@@ -35,6 +35,14 @@ export interface PlaintextRecord {
 /** Small sealed records of a person: the identity key, the pins, which identity key the backup holds. */
 export type SealedName = 'identity' | 'pins' | 'backupIdentity';
 
+/** When this device's own leaf was last refreshed (leaf-updates.ts). */
+export interface LeafRecord {
+  /** When this device's leaf was last made fresh (joined, or a path committed), in ms. */
+  at: number;
+  /** A path is owed at once (a device was removed, or this device's add-only commit refreshed nothing). */
+  owed: boolean;
+}
+
 export interface SecretStore {
   loadDevice(userId: string): Promise<DeviceRecord | null>;
   saveDevice(device: DeviceRecord): Promise<void>;
@@ -48,6 +56,11 @@ export interface SecretStore {
   loadPlaintexts(userId: string, conversationId: string): Promise<PlaintextRecord[]>;
   /** A deleted message's plaintext (and any edits or reactions waiting for it) goes. */
   deletePlaintext(userId: string, conversationId: string, messageId: string): Promise<void>;
+  /** When this device last made its leaf of the group fresh, and whether an update is owed (leaf-updates.ts). */
+  loadLeaf(userId: string, conversationId: string): Promise<LeafRecord | null>;
+  saveLeaf(userId: string, conversationId: string, leaf: LeafRecord): Promise<void>;
+  /** The server's id of the text a version-2 envelope's sender-chosen `id` belongs to (kept with its plaintext). */
+  messageIdOf(userId: string, conversationId: string, id: string): Promise<string | null>;
   /** Edits and reactions read before the message they name: applied when it is read. */
   loadPending(userId: string, conversationId: string, targetId: string): Promise<PlaintextRecord[]>;
   savePending(userId: string, conversationId: string, targetId: string, controls: PlaintextRecord[]): Promise<void>;
@@ -150,6 +163,9 @@ const bytes = (b: Uint8Array) => new Uint8Array(b);
 /** The third part of the key of a group's notices in the `groups` store (no new store: no schema upgrade). */
 const NOTICES = 'notices';
 const HELD = 'held';
+/** Beside the pending controls: a text's server id by its sender-chosen id. */
+const ID_OF = 'id';
+const LEAF = 'leaf';
 
 export function createSecretStore(backend: KeyValueBackend = indexedDbBackend()): SecretStore {
   const keys = new Map<string, Promise<CryptoKey>>();
@@ -274,7 +290,13 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       // A group's notices sit beside its state, under a longer key.
       return (await backend.list('groups', [userId])).filter((r) => r.key.length === 2).map((r) => r.key[1] as string);
     },
-    savePlaintext: (userId, r) => sealJson('plaintexts', [userId, r.conversationId, r.messageId], r),
+    async savePlaintext(userId, r) {
+      await sealJson('plaintexts', [userId, r.conversationId, r.messageId], r);
+      // A text is found by its sender-chosen id too (the ids edits, reactions and replies name).
+      if (r.envelope.id && r.envelope.kind === 'text')
+        await sealJson('pending', [userId, r.conversationId, ID_OF, r.envelope.id], r.messageId);
+    },
+    messageIdOf: (userId, conversationId, id) => openJson<string>('pending', [userId, conversationId, ID_OF, id]),
     loadPlaintext: (userId, conversationId, messageId) =>
       openJson<PlaintextRecord>('plaintexts', [userId, conversationId, messageId]),
     async loadPlaintexts(userId, conversationId) {
@@ -286,6 +308,9 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       return out;
     },
     async deletePlaintext(userId, conversationId, messageId) {
+      const kept = await openJson<PlaintextRecord>('plaintexts', [userId, conversationId, messageId]);
+      if (kept?.envelope.id && kept.envelope.kind === 'text')
+        await backend.delete('pending', [userId, conversationId, ID_OF, kept.envelope.id]);
       await backend.delete('plaintexts', [userId, conversationId, messageId]);
       await backend.delete('pending', [userId, conversationId, messageId]);
     },
@@ -313,6 +338,8 @@ export function createSecretStore(backend: KeyValueBackend = indexedDbBackend())
       return (await openJson<DeviceNotice[]>('groups', [userId, conversationId, NOTICES])) ?? [];
     },
     saveNotices: (userId, conversationId, notices) => sealJson('groups', [userId, conversationId, NOTICES], notices),
+    loadLeaf: (userId, conversationId) => openJson<LeafRecord>('groups', [userId, conversationId, LEAF]),
+    saveLeaf: (userId, conversationId, leaf) => sealJson('groups', [userId, conversationId, LEAF], leaf),
     async loadHeld(userId, conversationId) {
       return (await openJson<HeldMessage[]>('groups', [userId, conversationId, HELD])) ?? [];
     },
