@@ -58,10 +58,28 @@ import {
   Username,
   VoiceInfo,
 } from './entities';
+import {
+  ImportChooseBody,
+  ImportJobResponse,
+  ImportJobsResponse,
+  ImportParams,
+  ImportStartBody,
+  ImportUploadQuery,
+  SecretImportBatchBody,
+  SecretImportBatchResponse,
+} from './imports';
 import { LIMITS, POLL } from './limits';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
-import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
+import {
+  importUploadEndpoint,
+  type RouteInfo,
+  type RouteName,
+  type Routes,
+  routes,
+  secretUploadEndpoint,
+  uploadEndpoint,
+} from './routes';
 import {
   ClaimBody,
   ClaimResponse,
@@ -415,6 +433,9 @@ export type UploadResult = z.output<typeof UploadResponse>;
  */
 export const uploadRoute = { ...uploadEndpoint, response: UploadResponse } as const;
 /** POST /api/secret/uploads (raw ciphertext, see ./routes): answer 201; 413 past the file limit plus the GCM tag. */
+/** POST /api/imports?conversationId= with the export as the body (src/contract/imports.ts). */
+export const importUploadRoute = { ...importUploadEndpoint, query: ImportUploadQuery, response: ImportJobResponse } as const;
+
 export const secretUploadRoute = {
   ...secretUploadEndpoint,
   query: SecretUploadQuery,
@@ -693,6 +714,12 @@ export const api = {
   secretBackupUpload: route('secretBackupUpload', { body: BackupChunkBody, response: BackupChunkResponse }),
   secretBackupChunks: route('secretBackupChunks', { query: BackupChunksQuery, response: BackupChunksResponse }),
   secretBackupDelete: route('secretBackupDelete', { response: Ok }),
+  imports: route('imports', { response: ImportJobsResponse }),
+  importJob: route('importJob', { params: ImportParams, response: ImportJobResponse }),
+  importChoose: route('importChoose', { params: ImportParams, body: ImportChooseBody, response: ImportJobResponse }),
+  importStart: route('importStart', { params: ImportParams, body: ImportStartBody, response: ImportJobResponse }),
+  importCancel: route('importCancel', { params: ImportParams, response: ImportJobResponse }),
+  importSecretBatch: route('importSecretBatch', { body: SecretImportBatchBody, response: SecretImportBatchResponse }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

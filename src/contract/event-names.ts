@@ -34,5 +34,6 @@ export const SERVER_EVENT_NAMES = [
   'secret:log',
   'secret:pending',
   'secret:firstDevice',
+  'import:updated',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

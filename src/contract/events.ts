@@ -18,6 +18,7 @@ import {
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
+import { ImportJob } from './imports';
 import { SecretFirstDeviceEvent, SecretLogEvent, SecretPendingEvent } from './secret';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
@@ -158,6 +159,8 @@ export const serverEvents = {
   'secret:pending': SecretPendingEvent,
   /** A member of these secret chats signed in on their first browser: add it, send what waited for it. */
   'secret:firstDevice': SecretFirstDeviceEvent,
+  /** A history import's progress, at most every IMPORT_PROGRESS_MS: the importer's tabs only. */
+  'import:updated': z.object({ job: ImportJob }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

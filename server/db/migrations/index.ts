@@ -32,6 +32,7 @@ import * as m029 from './029_link_previews';
 import * as m030 from './030_saved_scheduled';
 import * as m031 from './031_polls';
 import * as m032 from './032_key_package_last_resort';
+import * as m036 from './036_history_import';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '030_saved_scheduled': m030,
   '031_polls': m031,
   '032_key_package_last_resort': m032,
+  '036_history_import': m036,
 };
