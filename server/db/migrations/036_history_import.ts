@@ -30,7 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Messages this job stored (not those an earlier import of the same export had).
     .addColumn('imported', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('error', 'text')
-    // The export's identity: its SHA-256 with the chosen chat.
+    // The export's identity once analysed: a hash of its kind, the chosen chat and its first message's time (the
+    // same history exported twice is one export); a secret chat's comes from the browser.
     .addColumn('file_hash', 'text')
     .addColumn('file_size', 'integer', (c) => c.notNull().defaultTo(0))
     // The upper end of the seqs reserved for this job's messages (they take seq_top - total … seq_top).
