@@ -35,14 +35,7 @@ import { audioType } from '../uploads/audio';
 import { cleanFileName } from '../uploads/file-names';
 import { cleanImage } from '../uploads/images';
 import type { UploadStorage } from '../uploads/storage';
-import {
-  exportPath,
-  fileSource,
-  friendsOf,
-  type ImportJobRow,
-  suggestAuthors,
-  toImportJob,
-} from './import-jobs';
+import { exportPath, fileSource, friendsOf, type ImportJobRow, suggestAuthors, toImportJob } from './import-jobs';
 
 export const IMPORT_TIMINGS = {
   /** Messages per transaction. */
@@ -150,12 +143,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
   /** Deletes what a job stored: its messages (their attachments and search entries go with them) and its files. */
   async function removeStored(jobId: string) {
     for (;;) {
-      const ids = await db
-        .selectFrom('messages')
-        .select('id')
-        .where('import_job_id', '=', jobId)
-        .limit(1000)
-        .execute();
+      const ids = await db.selectFrom('messages').select('id').where('import_job_id', '=', jobId).limit(1000).execute();
       if (ids.length === 0) break;
       await db
         .deleteFrom('messages')
@@ -414,7 +402,11 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       const source = job.source === 'whatsapp' ? 'whatsapp' : 'telegram';
       // The divider closes what this import stored; an export imported before stores nothing and gets none.
       if (count > 0) {
-        const owner = await trx.selectFrom('users').select('display_name').where('id', '=', job.user_id).executeTakeFirst();
+        const owner = await trx
+          .selectFrom('users')
+          .select('display_name')
+          .where('id', '=', job.user_id)
+          .executeTakeFirst();
         const at = last ? last.date : clock.now();
         await trx
           .insertInto('messages')
@@ -570,9 +562,9 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
 
 /** Reserves `n` seqs below every seq handed out so far (and below zero): returns the highest of them. */
 export async function reserveSeqs(db: Database, n: number): Promise<number> {
-  const row = await sql<{ floor: number }>`UPDATE import_seq_floor SET floor = floor - ${n} WHERE id = 1 RETURNING floor`.execute(
-    db,
-  );
+  const row = await sql<{
+    floor: number;
+  }>`UPDATE import_seq_floor SET floor = floor - ${n} WHERE id = 1 RETURNING floor`.execute(db);
   const floor = Number(row.rows[0]?.floor);
   return floor + n - 1;
 }

@@ -207,11 +207,14 @@ export const importsRoutes = fp<{ storage: UploadStorage }>(
         // The chat may have changed since the upload.
         await requireImporter(userId, conversationId);
         const members = new Set(await memberIds(db, conversationId));
-        if (chosen.some((u) => !members.has(u))) throw badRequest('Автора можно сопоставить только с участником беседы');
+        if (chosen.some((u) => !members.has(u)))
+          throw badRequest('Автора можно сопоставить только с участником беседы');
       } else {
         const friends = new Set([userId, ...(await friendsOf(db, userId))]);
         if (chosen.some((u) => !friends.has(u)))
-          throw badRequest('В новую группу можно добавить только друзей: сопоставьте автора с другом или оставьте именем');
+          throw badRequest(
+            'В новую группу можно добавить только друзей: сопоставьте автора с другом или оставьте именем',
+          );
       }
       const top = await reserveSeqs(db, Number(row.total) + 1);
       let created: string[] | null = null;
@@ -280,7 +283,8 @@ export const importsRoutes = fp<{ storage: UploadStorage }>(
       const limit = clock.now() + 24 * 3600_000;
       for (const m of body.messages) {
         if (m.index >= body.total) throw badRequest('index: за пределами экспорта');
-        if (Date.parse(m.createdAt) > limit) throw badRequest('Сообщение датировано будущим: экспорт повреждён или изменён');
+        if (Date.parse(m.createdAt) > limit)
+          throw badRequest('Сообщение датировано будущим: экспорт повреждён или изменён');
       }
       const importKey = `secret:${body.importKey}`;
       // One job per chat and export: the first batch makes it and reserves the places.
@@ -354,7 +358,8 @@ export const importsRoutes = fp<{ storage: UploadStorage }>(
           .set((eb) => ({
             done: eb('done', '+', stored),
             imported: eb('imported', '+', stored),
-            status: 'running',
+            // Every place of the export filled: the job is done (a later batch of it stores nothing new).
+            status: Number(job.done) + stored >= body.total ? 'done' : 'running',
             updated_at: now(),
           }))
           .where('id', '=', jobId)

@@ -67,7 +67,10 @@ export function freshMessage(
 /** forwardedFrom and mentions, when the row has them (written by the server alone, so trusted). */
 function rowExtras(
   row: Partial<Pick<MessageRow, Extra>>,
-): Pick<Message, 'forwardedFrom' | 'mentions' | 'control' | 'threadRootId' | 'reminderOf' | 'importedFrom' | 'importedAuthor'> {
+): Pick<
+  Message,
+  'forwardedFrom' | 'mentions' | 'control' | 'threadRootId' | 'reminderOf' | 'importedFrom' | 'importedAuthor'
+> {
   return {
     ...(row.imported_from ? { importedFrom: row.imported_from as NonNullable<Message['importedFrom']> } : {}),
     ...(row.imported_author ? { importedAuthor: row.imported_author } : {}),

@@ -434,7 +434,11 @@ export type UploadResult = z.output<typeof UploadResponse>;
 export const uploadRoute = { ...uploadEndpoint, response: UploadResponse } as const;
 /** POST /api/secret/uploads (raw ciphertext, see ./routes): answer 201; 413 past the file limit plus the GCM tag. */
 /** POST /api/imports?conversationId= with the export as the body (src/contract/imports.ts). */
-export const importUploadRoute = { ...importUploadEndpoint, query: ImportUploadQuery, response: ImportJobResponse } as const;
+export const importUploadRoute = {
+  ...importUploadEndpoint,
+  query: ImportUploadQuery,
+  response: ImportJobResponse,
+} as const;
 
 export const secretUploadRoute = {
   ...secretUploadEndpoint,

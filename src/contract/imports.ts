@@ -17,7 +17,12 @@ export const ImportAuthor = z.object({
 });
 export type ImportAuthor = z.infer<typeof ImportAuthor>;
 
-export const ImportChat = z.object({ id: z.string(), name: z.string(), type: z.string(), messageCount: z.number().int() });
+export const ImportChat = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  messageCount: z.number().int(),
+});
 
 export const ImportJob = z.object({
   id: Id,
@@ -52,7 +57,12 @@ export const ImportStartBody = z.strictObject({
     .record(z.string().max(200), Id.nullable())
     .refine((m) => Object.keys(m).length <= 10_000, 'Слишком много авторов'),
   /** A new group's name (default: the exported chat's). */
-  title: z.string().trim().min(1, 'Название не может быть пустым').max(100, 'Название — не длиннее 100 символов').optional(),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'Название не может быть пустым')
+    .max(100, 'Название — не длиннее 100 символов')
+    .optional(),
 });
 export const ImportJobResponse = z.object({ job: ImportJob });
 export const ImportJobsResponse = z.object({ jobs: z.array(ImportJob) });
@@ -75,7 +85,10 @@ export const SecretImportBatchBody = z.strictObject({
         sourceId: SourceId,
         /** The message's place in the export, 0 … total − 1: the order they are shown in. */
         index: z.number().int().min(0),
-        createdAt: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'createdAt: укажите дату и время'),
+        createdAt: z
+          .string()
+          .max(40)
+          .refine((s) => !Number.isNaN(Date.parse(s)), 'createdAt: укажите дату и время'),
         /** The same envelope a secret send carries (MLS ciphertext, base64). */
         content: Ciphertext,
         clientMessageId: z

@@ -123,11 +123,15 @@ const bigExport = (n: number, name = 'Большой чат') =>
   zipOf({
     'result.json': telegramChat(
       Array.from({ length: n }, (_, i) =>
-        tg(i + 1, `2023-01-01T${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, {
-          from: i % 2 ? 'Анна' : 'Борис',
-          from_id: i % 2 ? 'user1' : 'user2',
-          text: `сообщение номер ${i + 1}`,
-        }),
+        tg(
+          i + 1,
+          `2023-01-01T${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+          {
+            from: i % 2 ? 'Анна' : 'Борис',
+            from_id: i % 2 ? 'user1' : 'user2',
+            text: `сообщение номер ${i + 1}`,
+          },
+        ),
       ),
       name,
     ),
@@ -154,7 +158,11 @@ describe('history import', () => {
     );
     expect(g.status, JSON.stringify(g.body)).toBeLessThan(300);
     group = g.body.conversation.id;
-    await api.post('/api/conversations/send', { conversationId: group, type: 'TEXT', content: 'своё' }, bob.accessToken);
+    await api.post(
+      '/api/conversations/send',
+      { conversationId: group, type: 'TEXT', content: 'своё' },
+      bob.accessToken,
+    );
   });
   afterAll(async () => {
     closeAll();
@@ -291,7 +299,9 @@ describe('history import', () => {
     expect(b.body.message).toMatch(/[а-я]/);
     // Found out while analysing: the job fails with the reason, and nothing is stored.
     const future = zipOf({
-      'result.json': telegramChat([tg(1, '2099-01-01T00:00:00', { from: 'Анна', from_id: 'user1', text: 'из будущего' })]),
+      'result.json': telegramChat([
+        tg(1, '2099-01-01T00:00:00', { from: 'Анна', from_id: 'user1', text: 'из будущего' }),
+      ]),
     });
     const f = await upload(srv, alice.accessToken, future, group);
     expect(f.status).toBe(201);
@@ -355,7 +365,10 @@ describe('history import', () => {
     const again = await api.post('/api/imports/secret-batch', batch(0, 3), alice.accessToken);
     expect(again.body).toMatchObject({ stored: 1, skipped: 2 });
     expect((await api.post('/api/imports/secret-batch', batch(0, 1), carol.accessToken)).status).toBe(404);
-    expect((await api.post('/api/imports/secret-batch', { ...batch(0, 1), conversationId: group }, alice.accessToken)).status).toBe(400);
+    expect(
+      (await api.post('/api/imports/secret-batch', { ...batch(0, 1), conversationId: group }, alice.accessToken))
+        .status,
+    ).toBe(400);
     const msgs = await history(api, bob, secret);
     const imported = msgs.filter((m) => m.importedFrom === 'whatsapp');
     expect(imported).toHaveLength(3);
@@ -388,7 +401,9 @@ describe('history import across a restart', () => {
     await holder?.close();
   });
 
-  it('resumes after the last committed batch, and takes over a dead process’s job after its lease', async () => {
+  it('resumes after the last committed batch, and takes over a dead process’s job after its lease', {
+    timeout: 180_000,
+  }, async () => {
     const start = Date.now();
     const one = await startTestServer({
       accessTokenTtlSec: 24 * 3600,
@@ -404,7 +419,11 @@ describe('history import across a restart', () => {
     // The process goes away mid-job (its export stays on the shared disk); one that died holds its lease.
     await one.server.close();
     const db = holder.server.ctx.db;
-    const mid = await db.selectFrom('import_jobs').selectAll().where('id', '=', up.body.job.id).executeTakeFirstOrThrow();
+    const mid = await db
+      .selectFrom('import_jobs')
+      .selectAll()
+      .where('id', '=', up.body.job.id)
+      .executeTakeFirstOrThrow();
     expect(mid.status).toBe('running');
     expect(Number(mid.done)).toBeLessThan(20_000);
     expect(Number(mid.done) % 50).toBe(0);
@@ -420,16 +439,23 @@ describe('history import across a restart', () => {
     );
     try {
       await importRunnerOf(two.server.ctx.db)?.idle();
-      const held = await db.selectFrom('import_jobs').select('done').where('id', '=', up.body.job.id).executeTakeFirstOrThrow();
+      const held = await db
+        .selectFrom('import_jobs')
+        .select('done')
+        .where('id', '=', up.body.job.id)
+        .executeTakeFirstOrThrow();
       expect(Number(held.done)).toBe(Number(mid.done));
       // Within the lease it stays where the dead process left it; past it, the next look takes it over.
       clock.advance(IMPORT_TIMINGS.leaseMs - 1);
       await importRunnerOf(two.server.ctx.db)?.idle();
       expect(
-        Number((await db.selectFrom('import_jobs').select('done').where('id', '=', up.body.job.id).executeTakeFirstOrThrow()).done),
+        Number(
+          (await db.selectFrom('import_jobs').select('done').where('id', '=', up.body.job.id).executeTakeFirstOrThrow())
+            .done,
+        ),
       ).toBe(Number(mid.done));
       clock.advance(IMPORT_TIMINGS.pollMs);
-      const done = await until(two, alice, up.body.job.id, 'done');
+      const done = await until(two, alice, up.body.job.id, 'done', 120_000);
       expect(done.done).toBe(20_000);
       expect(done.imported).toBe(20_000);
       const count = await db
