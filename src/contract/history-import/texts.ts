@@ -2,6 +2,8 @@
 import type { ImportSource } from './types';
 
 export const SOURCE_NAMES: Record<ImportSource, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp' };
+/** The products' names stay as they are after «из» (they are not declined). */
+const FROM_SOURCE: Record<ImportSource, string> = { telegram: 'из Telegram', whatsapp: 'из WhatsApp' };
 
 /** «12 345»: digits in threes with a no-break space, as Russian writes numbers (and the line never breaks inside). */
 export function groupedNumber(n: number): string {
@@ -25,10 +27,10 @@ export function messagesText(n: number): string {
 
 /** The divider after an imported history: «Импортировано из Telegram · 12 345 сообщений». */
 export const importDividerText = (source: ImportSource, count: number) =>
-  `Импортировано из ${SOURCE_NAMES[source]} · ${messagesText(count)}`;
+  `Импортировано ${FROM_SOURCE[source]} · ${messagesText(count)}`;
 
 /** An imported author matched to nobody here: «Ольга (из Telegram)» (the name stays as written). */
-export const importedAuthorText = (name: string, source: ImportSource) => `${name} (из ${SOURCE_NAMES[source]})`;
+export const importedAuthorText = (name: string, source: ImportSource) => `${name} (${FROM_SOURCE[source]})`;
 
 /** The job's progress: «Импорт: 4 200 из 12 345». */
 export const importProgressText = (done: number, total: number) =>
