@@ -5,7 +5,7 @@
 // leaves nothing; a stopped server's job resumes after its last batch, and a dead process's job after its lease.
 // Who may import where; hostile exports refused in Russian; a secret chat's encrypted batches.
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { JPEG, OGG, telegramChat, tg, zipOf } from '../../src/contract/history-import/test-fixtures';
 import { IMPORT_TIMINGS } from '../../server/imports/import-runner';
 import { importRunnerOf } from '../../server/imports/imports.plugin';
@@ -323,6 +323,9 @@ describe('history import', () => {
   it('cancel removes what the import stored', async () => {
     const batch = IMPORT_TIMINGS.batch;
     IMPORT_TIMINGS.batch = 50;
+    onTestFinished(() => {
+      IMPORT_TIMINGS.batch = batch;
+    });
     const before = (await history(api, bob, group)).length;
     const up = await upload(srv, alice.accessToken, bigExport(20_000), group);
     await until(srv, alice, up.body.job.id, 'mapping');
@@ -341,7 +344,6 @@ describe('history import', () => {
     await importRunnerOf(srv.server.ctx.db)?.idle();
     expect((await history(api, bob, group)).length).toBe(before);
     expect((await api.post(`/api/imports/${up.body.job.id}/cancel`, {}, alice.accessToken)).status).toBe(409);
-    IMPORT_TIMINGS.batch = batch;
   });
 
   it('a secret chat takes encrypted batches: members only, idempotent, stored ENCRYPTED', async () => {
