@@ -39,6 +39,8 @@ async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
       buf += d.toString();
       const line = buf.split('\n')[0];
       if (buf.includes('\n') && line) resolve(JSON.parse(line).port);
+      // The server's own log lines after its port (warnings, errors) go to this terminal.
+      if (buf.split('\n').length > 2) process.stderr.write(d);
     });
     proc.once('exit', (code) => reject(new Error(`server exited: ${code}`)));
   });

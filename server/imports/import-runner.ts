@@ -41,7 +41,7 @@ import { exportPath, fileSource, friendsOf, type ImportJobRow, suggestAuthors, t
 
 export const IMPORT_TIMINGS = {
   /** Messages per transaction: small enough that a send waiting behind one is not held long. */
-  batch: 200,
+  batch: 100,
   /**
    * After each batch the job rests this share of the time the batch took (reading the export included), so sends in
    * other chats find the event loop and the database free: the import takes at most 1 / (1 + rest) of them.
@@ -549,10 +549,10 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
         }
         batch.push(m);
         if (batch.length >= IMPORT_TIMINGS.batch) {
-          await writeBatch(current, files, batch, first);
+          const stored = await writeBatch(current, files, batch, first);
           first += batch.length;
           batch = [];
-          current = await reload(row.id);
+          current = { ...current, done: first, imported: Number(current.imported) + stored };
           // Pacing on the real clock, as the writers' gathering: no rule a user sees depends on it.
           const took = performance.now() - began;
           await new Promise((resolve) => setTimeout(resolve, took * IMPORT_TIMINGS.rest));
