@@ -96,7 +96,13 @@ async function sendTimes(base: string, token: string, conversationId: string, ke
   const times: number[] = [];
   for (let i = 0; keepGoing(); i++) {
     const t0 = performance.now();
-    await call(base, 'POST', '/api/conversations/send', { conversationId, type: 'TEXT', content: `проверка ${i}` }, token);
+    await call(
+      base,
+      'POST',
+      '/api/conversations/send',
+      { conversationId, type: 'TEXT', content: `проверка ${i}` },
+      token,
+    );
     times.push(performance.now() - t0);
   }
   return times;
