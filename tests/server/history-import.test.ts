@@ -361,6 +361,10 @@ describe('history import', () => {
         clientMessageId: `imp-${from + i}`,
       })),
     });
+    // The route that reads an export on the server refuses a secret chat.
+    const upload400 = await upload(srv, alice.accessToken, bigExport(1), secret);
+    expect(upload400.status).toBe(400);
+    expect(upload400.body.message).toMatch(/шифруются на устройстве/);
     const first = await api.post('/api/imports/secret-batch', batch(0, 2), alice.accessToken);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({ stored: 2, skipped: 0 });
