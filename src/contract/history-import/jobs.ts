@@ -19,32 +19,38 @@ export interface ImportJob {
   source: ImportSource | null;
   /** The exported chat's name (a new group is named after it). */
   chatName: string | null;
-  /** A whole-account export's chats (one to choose); one or none otherwise. */
+  /** A whole-account export's chats (one to choose: POST /api/imports/:id/chat); one otherwise. */
   chats: ExportedChat[];
+  /** The chat of the export chosen, once chosen. */
+  chatId?: string | null;
   authors: ImportJobAuthor[];
+  /** Messages of the chosen chat, and how many are through. */
   total: number;
   done: number;
+  /** Messages this import stored (an export imported before adds none). */
+  imported?: number;
   /** The chat it goes into: given, or the new group once started. */
   conversationId: string | null;
   /** Russian, shown as is (status 'failed'). */
-  error?: string;
+  error?: string | null;
 }
 
 /** POST /api/imports/:id/start. */
 export interface ImportStartBody {
-  chatId?: string;
   /** authorKey → a member's id, or null: the name stays, «Ольга (из Telegram)». */
   mapping: Record<string, string | null>;
   /** A new group's name (into a new group only). */
   title?: string;
 }
 
-/** One message of a secret chat's import: `content` is the envelope a secret send carries (ciphertext). */
+/** One message of a secret chat's import: `content` is the MLS ciphertext a secret send carries (base64). */
 export interface SecretImportItem {
   sourceId: string;
+  /** Its place in the export, 0 … total − 1: the order the chat shows them in. */
+  index: number;
   /** ISO time of the original message. */
   createdAt: string;
-  content: { deviceId: string; epoch: number; ciphertext: string };
+  content: string;
   clientMessageId: string;
 }
 
@@ -52,12 +58,16 @@ export interface SecretImportItem {
 export interface SecretImportBatch {
   conversationId: string;
   importKey: string;
+  source: ImportSource;
+  /** Messages in the whole export. */
+  total: number;
   messages: SecretImportItem[];
 }
 
 export interface SecretImportBatchResult {
   stored: number;
   skipped: number;
+  jobId?: string;
   /**
    * The stored messages' ids by clientMessageId: the importing device keeps each plaintext under its id, as after a
    * secret send (it cannot decrypt its own ciphertext).
@@ -69,6 +79,7 @@ export interface SecretImportBatchResult {
 export const IMPORT_PATHS = {
   imports: '/imports',
   job: (id: string) => `/imports/${encodeURIComponent(id)}`,
+  chat: (id: string) => `/imports/${encodeURIComponent(id)}/chat`,
   start: (id: string) => `/imports/${encodeURIComponent(id)}/start`,
   cancel: (id: string) => `/imports/${encodeURIComponent(id)}/cancel`,
   secretBatch: '/imports/secret-batch',

@@ -189,6 +189,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
         upload: (file, conversationId, options) => api().then((a) => a.upload(file, conversationId, options)),
         list: () => api().then((a) => a.list()),
         get: (id) => api().then((a) => a.get(id)),
+        chooseChat: (id, chatId) => api().then((a) => a.chooseChat(id, chatId)),
         start: (id, body) => api().then((a) => a.start(id, body)),
         cancel: (id) => api().then((a) => a.cancel(id)),
         secretBatch: (batch) => api().then((a) => a.secretBatch(batch)),

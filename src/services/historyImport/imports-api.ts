@@ -17,6 +17,8 @@ export interface ImportsApi {
   /** GET /api/imports: the importer's recent imports, newest first. */
   list(): Promise<ImportJob[]>;
   get(id: string): Promise<ImportJob>;
+  /** A whole-account export: which chat (the server reads its authors). */
+  chooseChat(id: string, chatId: string): Promise<ImportJob>;
   start(id: string, body: ImportStartBody): Promise<ImportJob>;
   cancel(id: string): Promise<ImportJob>;
   secretBatch(batch: SecretImportBatch): Promise<SecretImportBatchResult>;
@@ -60,6 +62,9 @@ export function createImportsApi(options: AuthOptions): ImportsApi {
     },
     async get(id) {
       return jobOf(await json('GET', IMPORT_PATHS.job(id)));
+    },
+    async chooseChat(id, chatId) {
+      return jobOf(await json('POST', IMPORT_PATHS.chat(id), { chatId }));
     },
     async start(id, body) {
       return jobOf(await json('POST', IMPORT_PATHS.start(id), body));

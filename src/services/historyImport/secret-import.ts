@@ -141,7 +141,13 @@ export async function runSecretImport(
   const ids = new Map<string, string>();
   let index = 0;
   let done = Math.min(start, total);
-  let batch: Array<{ item: SecretImportItem; envelope: SecretEnvelope; sourceId: string; urls: string[] }> = [];
+  let batch: Array<{
+    item: SecretImportItem;
+    envelope: SecretEnvelope;
+    epoch: number;
+    sourceId: string;
+    urls: string[];
+  }> = [];
 
   const flush = async () => {
     if (batch.length === 0) return;
@@ -150,6 +156,8 @@ export async function runSecretImport(
     const r = await deps.api.secretBatch({
       conversationId: run.conversationId,
       importKey,
+      source: summary.source,
+      total,
       messages: sent.map((b) => b.item),
     });
     const stored = new Map((r.messages ?? []).map((m) => [m.clientMessageId, m]));
@@ -164,7 +172,7 @@ export async function runSecretImport(
         conversationId: run.conversationId,
         senderUserId: run.userId,
         senderDeviceId: deviceId,
-        epoch: b.item.content.epoch,
+        epoch: b.epoch,
         envelope: b.envelope,
       });
       await deps.crypto
@@ -178,7 +186,8 @@ export async function runSecretImport(
 
   for await (const m of deps.reader.readExportMessages(files, opts)) {
     if (signal.aborted) break;
-    if (index++ < start) continue;
+    const at = index++;
+    if (at < start) continue;
     const envelope: SecretEnvelope = { v: 1, kind: 'text', text: importedText(m, summary.source) };
     const replyTo = m.replyToSourceId ? ids.get(m.replyToSourceId) : undefined;
     if (replyTo) envelope.replyToId = replyTo;
@@ -195,12 +204,15 @@ export async function runSecretImport(
     batch.push({
       sourceId: m.sourceId,
       envelope,
+      epoch,
       urls,
       item: {
         sourceId: m.sourceId,
+        index: at,
         createdAt: new Date(m.date).toISOString(),
-        content: { deviceId, epoch, ciphertext },
-        clientMessageId: `import-${importKey}-${m.sourceId}`.slice(0, 120),
+        content: ciphertext,
+        // Unique per export and message, within the server's 64 printable characters.
+        clientMessageId: `imp-${importKey.slice(0, 24)}-${at}`,
       },
     });
     if (batch.length >= SECRET_BATCH) await flush();

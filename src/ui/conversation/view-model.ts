@@ -18,6 +18,7 @@ import { type SecretText, shownText } from '../../machines/secretChats/secretDev
 import { mentionsEveryone } from '../../contract/message-privacy';
 import { avatarOf, groupNames } from './chat-tile';
 import { dayLabel, editedTitle } from './day-label';
+import { importedSenderName } from '../historyImport/index';
 import { systemText } from './system-text';
 import { callLabel, isMissedFor } from './voice-call-text';
 
@@ -198,7 +199,8 @@ export function messageRows(
       id: m.id,
       own,
       senderId: m.senderId,
-      senderName: name(m.senderId),
+      // An imported author matched to nobody here keeps the export's name: «Ольга (из Telegram)».
+      senderName: importedSenderName(m) ?? name(m.senderId),
       time: formatTime(at),
       at,
       type: m.type,
@@ -329,7 +331,9 @@ export function messageRows(
     });
   }
   // A service line («… создал(а) группу») stands alone: the actor's next message starts a run and shows the name.
-  const sameRun = (a: Base | undefined, b: Base) => !!a && !a.system && !b.system && a.senderId === b.senderId;
+  // Imported authors kept as names share the importer's id: their names tell them apart.
+  const sameRun = (a: Base | undefined, b: Base) =>
+    !!a && !a.system && !b.system && a.senderId === b.senderId && a.senderName === b.senderName;
   return base.map(({ at, ...row }, i) => {
     const prev = base[i - 1];
     const next = base[i + 1];

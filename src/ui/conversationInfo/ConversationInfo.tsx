@@ -6,6 +6,7 @@ import type { PublicUser } from '../../contract/entities';
 import { LazyMemberWrite } from '../contacts/index';
 import { LazyDirectoryPicker } from '../directory/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
+import { HistoryImportEntry } from '../historyImport/index';
 import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
@@ -197,6 +198,7 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
               )}
               {props.invites}
               {props.history && <HistorySettingSection {...props.history} />}
+              {props.historyImport && <HistoryImportEntry {...props.historyImport} />}
               {props.secretGroup && <SecretHistoryNote />}
               {view.canManage && props.threadsOn !== null && (
                 <label className="info-switch">

@@ -73,6 +73,9 @@ export function wireHistoryImport(s: Services) {
         },
       ),
       fetchJob: fromPromise<ImportJob, { id: string }>(({ input }) => s.imports.get(input.id)),
+      chooseChat: fromPromise<ImportJob, { id: string; chatId: string }>(({ input }) =>
+        s.imports.chooseChat(input.id, input.chatId),
+      ),
       start: fromPromise<ImportJob, { id: string; body: ImportStartBody }>(({ input }) =>
         s.imports.start(input.id, input.body),
       ),

@@ -48,6 +48,7 @@ describeModel({
   machine: historyImportMachine.provide({
     actors: {
       findJob: hang,
+      chooseChat: hang,
       upload: idle,
       fetchJob: hang,
       start: hang,
@@ -71,6 +72,8 @@ describeModel({
     'upload.failed': () => [{ type: 'upload.failed', message: 'Файл больше 2048 МБ' }],
     'xstate.done.actor.fetchJob': jobs('xstate.done.actor.fetchJob'),
     'xstate.error.actor.fetchJob': failure('xstate.error.actor.fetchJob'),
+    'xstate.done.actor.chooseChat': () => [{ type: 'xstate.done.actor.chooseChat', output: job('analysing', 3) }],
+    'xstate.error.actor.chooseChat': failure('xstate.error.actor.chooseChat'),
     'xstate.done.actor.start': () => [{ type: 'xstate.done.actor.start', output: job('running') }],
     'xstate.error.actor.start': failure('xstate.error.actor.start'),
     'xstate.done.actor.cancel': () => [{ type: 'xstate.done.actor.cancel', output: job('cancelled') }],

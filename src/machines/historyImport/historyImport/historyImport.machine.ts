@@ -58,6 +58,8 @@ export const historyImportMachine = setup({
     ),
     /** GET /api/imports/:id. */
     fetchJob: notWired<ImportJob, { id: string }>('historyImport.fetchJob'),
+    /** POST /api/imports/:id/chat: a whole-account export's chat (the server reads its authors anew). */
+    chooseChat: notWired<ImportJob, { id: string; chatId: string }>('historyImport.chooseChat'),
     start: notWired<ImportJob, { id: string; body: ImportStartBody }>('historyImport.start'),
     cancel: notWired<ImportJob, { id: string }>('historyImport.cancel'),
     /** A secret chat: the export read in the browser (its chats, its size, how much of it is already in). */
@@ -75,7 +77,7 @@ export const historyImportMachine = setup({
   },
   guards: {
     needsChat: ({ context }) =>
-      context.job?.status === 'mapping' && context.chats.length > 1 && context.chatId === null,
+      context.job?.status === 'mapping' && context.chats.length > 1 && !context.job.chatId && context.chatId === null,
     isMapping: ({ context }) => context.job?.status === 'mapping',
     isRunning: ({ context }) => context.job?.status === 'running',
     isDone: ({ context }) => context.job?.status === 'done',
@@ -202,12 +204,44 @@ export const historyImportMachine = setup({
     },
     choosingChat: {
       tags: [T.chooseChat],
-      on: {
-        'import.chat': [
-          { guard: 'isSecret', target: 'secretRunning', actions: assign({ chatId: ({ event }) => event.chatId }) },
-          { target: 'mapping', actions: assign({ chatId: ({ event }) => event.chatId }) },
-        ],
-        'import.cancel': [{ guard: 'isSecret', target: 'cancelled' }, { target: 'mapping.cancelling' }],
+      initial: 'shown',
+      states: {
+        shown: {
+          on: {
+            'import.chat': [
+              {
+                guard: 'isSecret',
+                target: '#historyImport.secretRunning',
+                actions: assign({ chatId: ({ event }) => event.chatId }),
+              },
+              { target: 'choosing', actions: assign({ chatId: ({ event }) => event.chatId, error: null }) },
+            ],
+            'import.cancel': [
+              { guard: 'isSecret', target: '#historyImport.cancelled' },
+              { target: '#historyImport.mapping.cancelling' },
+            ],
+          },
+        },
+        /** The server reads the chosen chat's authors: analysing again, then mapping. */
+        choosing: {
+          tags: [T.busy],
+          invoke: {
+            id: 'chooseChat',
+            src: 'chooseChat',
+            input: ({ context }) => ({ id: context.job?.id ?? '', chatId: context.chatId ?? '' }),
+            onDone: {
+              target: '#historyImport.routing',
+              actions: { type: 'keepJob', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'shown',
+              actions: assign({
+                chatId: null,
+                error: ({ event }) => failureMessage(event.error, IMPORT_START_FAILED),
+              }),
+            },
+          },
+        },
       },
     },
     mapping: {
@@ -236,7 +270,6 @@ export const historyImportMachine = setup({
               id: context.job?.id ?? '',
               body: {
                 mapping: context.mapping,
-                ...(context.chatId !== null ? { chatId: context.chatId } : {}),
                 ...(context.conversationId === null && context.title.trim() ? { title: context.title.trim() } : {}),
               },
             }),
