@@ -51,7 +51,7 @@ test('a Telegram export with photos and a voice message goes into a group, its a
   await dialog.getByRole('button', { name: 'Импортировать' }).click();
 
   await expect(dialog.getByText(/Готово: импортировано/)).toBeVisible({ timeout: 60_000 });
-  await dialog.getByRole('button', { name: 'Закрыть' }).click();
+  await dialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
 
   // The timeline: Ольга as a name from Telegram, the photos as pictures, the voice message as a player, the sticker
   // as a line saying what it was, and the divider after the imported history.
@@ -92,7 +92,7 @@ test('a WhatsApp export in the Russian date format goes into a new group from Se
   await dialog.getByRole('textbox', { name: 'Название новой группы' }).fill('Вера и я');
   await dialog.getByRole('button', { name: 'Импортировать' }).click();
   await expect(dialog.getByText(/Готово: импортировано/)).toBeVisible({ timeout: 60_000 });
-  await dialog.getByRole('button', { name: 'Закрыть' }).click();
+  await dialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
 
   await pa.goto(`${srv.url}/`);
   await tile(pa, 'Вера и я').click();
@@ -151,7 +151,7 @@ test('an export imported into a secret chat is encrypted in the browser: the ser
       .setInputFiles({ name: 'WhatsApp.zip', mimeType: 'application/zip', buffer: zip });
     await expect(dialog.getByText(/Готово: импортировано 3 сообщения/)).toBeVisible({ timeout: 90_000 });
     await expectNoSeriousA11yViolations(pa, 'import into a secret chat: done');
-    await dialog.getByRole('button', { name: 'Закрыть' }).click();
+    await dialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
 
     // Борис's device reads the imported messages (MLS ciphertext from Анна's device).
     await pb.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();

@@ -99,6 +99,11 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
             </div>
           )}
           {props.verify && <div className="info-actions">{props.verify}</div>}
+          {props.historyImport && (
+            <div className="info-actions">
+              <HistoryImportEntry {...props.historyImport} />
+            </div>
+          )}
           {view.peer && props.block && (
             <div className="info-actions">
               {props.block.blocked ? (
@@ -198,7 +203,6 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
               )}
               {props.invites}
               {props.history && <HistorySettingSection {...props.history} />}
-              {props.historyImport && <HistoryImportEntry {...props.historyImport} />}
               {props.secretGroup && <SecretHistoryNote />}
               {view.canManage && props.threadsOn !== null && (
                 <label className="info-switch">
