@@ -188,7 +188,9 @@ export function messageRows(
   // A secret chat's edits and reactions are applied by the device to the messages they name, never shown.
   const shown = messages.some((m) => m.control) ? messages.filter((m) => !m.control) : messages;
   const base: Base[] = shown.map((m) => {
-    const own = m.senderId === me;
+    // An imported author kept as a name is someone else's message, though stored under the importer's id.
+    const importedName = importedSenderName(m);
+    const own = m.senderId === me && importedName === null;
     const at = new Date(m.createdAt);
     const known = m.type === 'ENCRYPTED' ? shownText(options.secret?.[m.id], m.senderId) : undefined;
     const read = known?.status === 'text' ? known : null;
@@ -200,7 +202,7 @@ export function messageRows(
       own,
       senderId: m.senderId,
       // An imported author matched to nobody here keeps the export's name: «Ольга (из Telegram)».
-      senderName: importedSenderName(m) ?? name(m.senderId),
+      senderName: importedName ?? name(m.senderId),
       time: formatTime(at),
       at,
       type: m.type,

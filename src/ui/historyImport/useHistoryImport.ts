@@ -1,6 +1,7 @@
 // «Импорт истории»: its actor (alive while the dialog is open) as plain values and callbacks. The step shown is the
 // one the machine's tags name.
 import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
 import {
   type HistoryImportInput,
   IMPORT_TAGS,
@@ -8,6 +9,7 @@ import {
   progressLine,
 } from '../../machines/historyImport/historyImport/historyImport.protocol';
 import { useOwnedActor } from '../app/useOwnedActor';
+import { useOpenConversation } from '../shared/useChatList';
 
 const STEPS = [
   IMPORT_TAGS.resuming,
@@ -27,6 +29,15 @@ export function useHistoryImport(input: HistoryImportInput) {
   const actor = useOwnedActor('historyImport', input);
   const step = useSelector(actor, (s) => STEPS.find((t) => s?.hasTag(t)) ?? IMPORT_TAGS.resuming);
   const c = useSelector(actor, (s) => s?.context);
+  const open = useOpenConversation();
+  // The imported history sits before what the open chat has loaded: it loads its page again.
+  useEffect(() => {
+    const sub = actor?.on('historyImport.finished', (e) => {
+      if (open && e.conversationId && open.getSnapshot().context.conversationId === e.conversationId)
+        open.send({ type: 'conversation.refresh' });
+    });
+    return () => sub?.unsubscribe();
+  }, [actor, open]);
   return {
     step: step as ImportStep,
     secret: input.secret,

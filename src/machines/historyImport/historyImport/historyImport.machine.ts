@@ -4,7 +4,7 @@
 // done, failed or cancelled. A secret chat: the file is read in the browser (analysingLocal), a chat chosen if
 // there are several, and the reader encrypts and posts it (secretRunning); no mapping, since every message is sent
 // by the importer with the author's name in its text.
-import { assign, setup } from 'xstate';
+import { assign, emit, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import type { ImportJob, ImportStartBody } from '../../../contract/history-import/jobs';
 import { ImportFormatError } from '../../../contract/history-import/types';
@@ -12,6 +12,7 @@ import { TIMINGS } from '../../../contract/limits';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   type HistoryImportContext,
+  type HistoryImportEmitted,
   type HistoryImportEvent,
   type HistoryImportInput,
   type HistoryImportWorkEvent,
@@ -48,6 +49,7 @@ export const historyImportMachine = setup({
     context: {} as HistoryImportContext,
     events: {} as HistoryImportEvent,
     input: {} as HistoryImportInput,
+    emitted: {} as HistoryImportEmitted,
   },
   actors: {
     /** GET /api/imports: this target's import still under way, or null. */
@@ -392,7 +394,14 @@ export const historyImportMachine = setup({
         'import.cancel': 'cancelled',
       },
     },
-    done: { tags: [T.done], on: { 'import.again': { target: 'choosing', actions: 'reset' } } },
+    done: {
+      tags: [T.done],
+      entry: emit(({ context }) => ({
+        type: 'historyImport.finished' as const,
+        conversationId: context.job?.conversationId ?? context.conversationId,
+      })),
+      on: { 'import.again': { target: 'choosing', actions: 'reset' } },
+    },
     failed: { tags: [T.failed], on: { 'import.again': { target: 'choosing', actions: 'reset' } } },
     cancelled: { tags: [T.cancelled], on: { 'import.again': { target: 'choosing', actions: 'reset' } } },
   },

@@ -101,7 +101,10 @@ export function progressLine(done: number, total: number): string {
   return `Импорт: ${n(done)} из ${n(total)}`;
 }
 
-export type HistoryImportRef = MachineRef<HistoryImportContext, HistoryImportEvent>;
+/** What the dialog's view hears: an import finished, so a chat showing it loads its history anew. */
+export type HistoryImportEmitted = { type: 'historyImport.finished'; conversationId: string | null };
+
+export type HistoryImportRef = MachineRef<HistoryImportContext, HistoryImportEvent, HistoryImportEmitted>;
 
 declare module '../../shared/system' {
   interface OwnedActors {
