@@ -367,7 +367,27 @@ export const importsRoutes = fp<{ storage: UploadStorage }>(
       });
       const fresh = await own(userId, jobId);
       runner.announce(toImportJob(fresh), userId);
-      return { stored, skipped: body.messages.length - stored, jobId };
+      // Where each message of the batch is kept (stored now or by an earlier try): the importer's device keeps its
+      // own plaintexts under these ids, as after a send, since it cannot decrypt its own ciphertext.
+      const kept = await db
+        .selectFrom('messages')
+        .select(['id', 'created_at', 'import_source_id'])
+        .where('conversation_id', '=', body.conversationId)
+        .where('import_key', '=', importKey)
+        .where(
+          'import_source_id',
+          'in',
+          body.messages.map((m) => m.sourceId),
+        )
+        .execute();
+      const bySource = new Map(kept.map((k) => [k.import_source_id, k]));
+      const messages = body.messages.flatMap((m) => {
+        const k = bySource.get(m.sourceId);
+        return k
+          ? [{ clientMessageId: m.clientMessageId, id: k.id, createdAt: new Date(k.created_at).toISOString() }]
+          : [];
+      });
+      return { stored, skipped: body.messages.length - stored, jobId, messages };
     });
 
     // Cancelled is cancelled for good: what the import stored so far is removed (and a group it made for itself).

@@ -106,4 +106,6 @@ export const SecretImportBatchResponse = z.object({
   skipped: z.number().int(),
   /** The job that follows this export into this chat (its progress: GET /api/imports/:id). */
   jobId: Id,
+  /** Where each message of the batch is kept, stored now or before. */
+  messages: z.array(z.object({ clientMessageId: z.string(), id: Id, createdAt: z.string() })),
 });

@@ -370,6 +370,12 @@ describe('history import', () => {
     expect(first.body).toMatchObject({ stored: 2, skipped: 0 });
     const again = await api.post('/api/imports/secret-batch', batch(0, 3), alice.accessToken);
     expect(again.body).toMatchObject({ stored: 1, skipped: 2 });
+    // Every message of the batch is named with its id, those stored by the first try too: the importer's device keeps
+    // its own plaintexts under them.
+    const named = again.body.messages as { clientMessageId: string; id: string; createdAt: string }[];
+    expect(named.map((m) => m.clientMessageId)).toEqual(['imp-0', 'imp-1', 'imp-2']);
+    expect(named.slice(0, 2).map((m) => m.id)).toEqual((first.body.messages as { id: string }[]).map((m) => m.id));
+    expect(named[2]?.createdAt).toBe(new Date(Date.UTC(2023, 0, 1, 10, 2)).toISOString());
     expect((await api.post('/api/imports/secret-batch', batch(0, 1), carol.accessToken)).status).toBe(404);
     expect(
       (await api.post('/api/imports/secret-batch', { ...batch(0, 1), conversationId: group }, alice.accessToken))
