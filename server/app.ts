@@ -42,6 +42,7 @@ import { receiptsRoutes } from './messages/receipts.routes';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
 import { requestIdOf, requestIds } from './observability/request-id';
+import { importsRoutes } from './imports/imports.plugin';
 import { previewsPlugin } from './previews/previews.plugin';
 import type { PushNotifier } from './push/push.plugin';
 import { pushPlugin } from './push/push.plugin';
@@ -180,6 +181,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(uploadsRoutes, { storage: uploads });
   app.register(secretUploadsRoutes, { storage: uploads });
   app.register(exportRoutes, { uploads, archives });
+  app.register(importsRoutes, { storage: uploads });
   app.register(clientStatic, { clientDir: config.clientDir, sourceMaps: config.serveSourceMaps });
 
   try {

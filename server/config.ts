@@ -36,6 +36,8 @@ export interface Config {
   /** Absolute lifetime of a sign-in (refresh-token family), however often its token is rotated. */
   refreshTokenMaxAgeSec: number;
   uploadLimitBytes: number;
+  /** The largest chat export POST /api/imports takes (IMPORT_MAX_BYTES, default 2 GiB; docs/behaviour.md §10.38). */
+  importMaxBytes: number;
   /** Failed sign-ins of one username from one address within loginLockSec before that pair is locked. */
   loginMaxFailures: number;
   /** Failed sign-ins from one address, whatever the usernames, within loginLockSec before the address is locked. */
@@ -287,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),
     refreshTokenMaxAgeSec: int(env.REFRESH_TOKEN_MAX_AGE, 90 * 24 * 3600),
     uploadLimitBytes: env.UPLOAD_LIMIT_MB ? int(env.UPLOAD_LIMIT_MB, 25) * 1024 * 1024 : LIMITS.uploadDefaultBytes,
+    importMaxBytes: int(env.IMPORT_MAX_BYTES, 2 * 1024 ** 3),
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
     loginMaxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 20),
     loginMaxFailuresGlobal: int(env.LOGIN_MAX_FAILURES_GLOBAL, 300),

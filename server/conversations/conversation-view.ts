@@ -86,6 +86,8 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'm.forwarded_from_name as m_forwarded_from_name',
         'm.mentions as m_mentions',
         'm.reminder_of as m_reminder_of',
+        'm.imported_author as m_imported_author',
+        'm.imported_from as m_imported_from',
         // Unread messages that mention the user: the chat list's «@».
         (eb) =>
           eb
@@ -234,6 +236,8 @@ type ListRow = {
   m_forwarded_from_name: string | null;
   m_mentions: string | null;
   m_reminder_of: string | null;
+  m_imported_author: string | null;
+  m_imported_from: string | null;
 };
 
 async function latestMessages(db: Database, rows: ListRow[]) {
@@ -261,6 +265,12 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       // The latest visible message is never a thread reply (they stay out of the main timeline).
       thread_root_id: null,
       reminder_of: r.m_reminder_of,
+      // A chat with only an imported history shows its last imported entry.
+      import_key: null,
+      import_source_id: null,
+      import_job_id: null,
+      imported_author: r.m_imported_author,
+      imported_from: r.m_imported_from,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

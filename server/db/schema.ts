@@ -132,6 +132,46 @@ export interface MessagesTable {
   thread_root_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** A reminder in «Избранное»: JSON {conversationId, messageId} of the message it recalls (migrations/030_…). */
   reminder_of: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An imported message (migrations/036_history_import.ts): the export's identity and this message's id in it. */
+  import_key: ColumnType<string | null, string | null | undefined, string | null>;
+  import_source_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The import job that stored it (a cancelled job removes what it stored). */
+  import_job_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The export's name of an author not matched to anyone here (the message's sender is then the importer). */
+  imported_author: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 'telegram' | 'whatsapp' for an imported message. */
+  imported_from: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One history import (migrations/036_history_import.ts, server/imports/). */
+export interface ImportJobsTable {
+  id: string;
+  user_id: string;
+  status: string;
+  conversation_id: string | null;
+  new_group: number;
+  source: string | null;
+  chat_name: string | null;
+  chats: string | null;
+  chat_id: string | null;
+  authors: string | null;
+  mapping: string | null;
+  title: string | null;
+  total: ColumnType<number, number | undefined, number>;
+  done: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  file_hash: string | null;
+  file_size: ColumnType<number, number | undefined, number>;
+  seq_top: number | null;
+  claimed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ImportSeqFloorTable {
+  id: number;
+  floor: number;
 }
 
 /** «Удалить у меня» / «Скрыть у себя»: a message one person no longer sees. */
@@ -518,6 +558,8 @@ export interface ScheduledMessagesTable {
 }
 
 export interface DB {
+  import_jobs: ImportJobsTable;
+  import_seq_floor: ImportSeqFloorTable;
   scheduled_messages: ScheduledMessagesTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;

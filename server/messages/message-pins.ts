@@ -43,7 +43,7 @@ export function createPins({ db, lists, realtime }: PinDeps) {
     // One who joined later sees only what they can read.
     return toMessages(
       db,
-      rows.filter((r) => Number(r.seq) > me.visibleFromSeq),
+      rows.filter((r) => me.visibleFromSeq === 0 || Number(r.seq) > me.visibleFromSeq),
       viewer,
     );
   }

@@ -31,7 +31,12 @@ type Extra =
   | 'mentions'
   | 'control'
   | 'thread_root_id'
-  | 'reminder_of';
+  | 'reminder_of'
+  | 'import_key'
+  | 'import_source_id'
+  | 'import_job_id'
+  | 'imported_author'
+  | 'imported_from';
 export function freshMessage(
   row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info' | Extra> & Partial<Pick<MessageRow, Extra>>,
   replyTo: { id: string; content: string } | null,
@@ -62,8 +67,13 @@ export function freshMessage(
 /** forwardedFrom and mentions, when the row has them (written by the server alone, so trusted). */
 function rowExtras(
   row: Partial<Pick<MessageRow, Extra>>,
-): Pick<Message, 'forwardedFrom' | 'mentions' | 'control' | 'threadRootId' | 'reminderOf'> {
+): Pick<
+  Message,
+  'forwardedFrom' | 'mentions' | 'control' | 'threadRootId' | 'reminderOf' | 'importedFrom' | 'importedAuthor'
+> {
   return {
+    ...(row.imported_from ? { importedFrom: row.imported_from as NonNullable<Message['importedFrom']> } : {}),
+    ...(row.imported_author ? { importedAuthor: row.imported_author } : {}),
     ...(row.reminder_of ? { reminderOf: JSON.parse(row.reminder_of) as NonNullable<Message['reminderOf']> } : {}),
     ...(row.thread_root_id ? { threadRootId: row.thread_root_id } : {}),
     ...(row.control ? { control: true as const } : {}),

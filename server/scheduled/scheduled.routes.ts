@@ -123,7 +123,8 @@ export const scheduledRoutes = fp(
       // Someone else's chat: the same answer as a message that does not exist.
       const me =
         source && !source.deleted_at ? await memberOf(db, source.conversation_id, userId).catch(() => null) : null;
-      if (!source || !me || Number(source.seq) <= me.visibleFromSeq) throw notFound('Сообщение не найдено');
+      if (!source || !me || (me.visibleFromSeq > 0 && Number(source.seq) <= me.visibleFromSeq))
+        throw notFound('Сообщение не найдено');
       if (source.type === 'ENCRYPTED') throw badRequest(NOT_IN_SECRET);
       const sendAt = checkedTime(body.remindAt);
       await room(userId);

@@ -31,7 +31,7 @@ function sqliteMatches(db: Database, match: string, f: Filter) {
   return sql<MessageRow>`
     SELECT m.* FROM message_search s CROSS JOIN messages m
     WHERE message_search MATCH ${match} AND m.seq = s.rowid AND m.deleted_at IS NULL
-      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND m.seq > cm.visible_from_seq)
+      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
       ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.rowid < ${f.beforeSeq}`)}
     ORDER BY s.rowid DESC LIMIT ${f.limit}`.execute(db);
@@ -41,7 +41,7 @@ function postgresMatches(db: Database, query: string, f: Filter) {
   return sql<MessageRow>`
     SELECT m.* FROM message_search s JOIN messages m ON m.seq = s.seq
     WHERE s.terms @@ ${query}::tsquery AND m.deleted_at IS NULL
-      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND m.seq > cm.visible_from_seq)
+      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
       ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.seq < ${f.beforeSeq}`)}
     ORDER BY s.seq DESC LIMIT ${f.limit}`.execute(db);

@@ -58,10 +58,28 @@ import {
   Username,
   VoiceInfo,
 } from './entities';
+import {
+  ImportChooseBody,
+  ImportJobResponse,
+  ImportJobsResponse,
+  ImportParams,
+  ImportStartBody,
+  ImportUploadQuery,
+  SecretImportBatchBody,
+  SecretImportBatchResponse,
+} from './imports';
 import { LIMITS, POLL } from './limits';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
-import { type RouteInfo, type RouteName, type Routes, routes, secretUploadEndpoint, uploadEndpoint } from './routes';
+import {
+  importUploadEndpoint,
+  type RouteInfo,
+  type RouteName,
+  type Routes,
+  routes,
+  secretUploadEndpoint,
+  uploadEndpoint,
+} from './routes';
 import {
   ClaimBody,
   ClaimResponse,
@@ -428,6 +446,13 @@ export type UploadResult = z.output<typeof UploadResponse>;
  */
 export const uploadRoute = { ...uploadEndpoint, response: UploadResponse } as const;
 /** POST /api/secret/uploads (raw ciphertext, see ./routes): answer 201; 413 past the file limit plus the GCM tag. */
+/** POST /api/imports?conversationId= with the export as the body (src/contract/imports.ts). */
+export const importUploadRoute = {
+  ...importUploadEndpoint,
+  query: ImportUploadQuery,
+  response: ImportJobResponse,
+} as const;
+
 export const secretUploadRoute = {
   ...secretUploadEndpoint,
   query: SecretUploadQuery,
@@ -718,6 +743,12 @@ export const api = {
     body: ApprovalAnswerBody,
     response: ApprovalResponse,
   }),
+  imports: route('imports', { response: ImportJobsResponse }),
+  importJob: route('importJob', { params: ImportParams, response: ImportJobResponse }),
+  importChoose: route('importChoose', { params: ImportParams, body: ImportChooseBody, response: ImportJobResponse }),
+  importStart: route('importStart', { params: ImportParams, body: ImportStartBody, response: ImportJobResponse }),
+  importCancel: route('importCancel', { params: ImportParams, response: ImportJobResponse }),
+  importSecretBatch: route('importSecretBatch', { body: SecretImportBatchBody, response: SecretImportBatchResponse }),
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

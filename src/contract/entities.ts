@@ -148,6 +148,10 @@ export const SystemKind = z.enum([
   // «История для новых участников» switched to «Видна» / «Скрыта».
   'historyShown',
   'historyHidden',
+  // History import (docs/behaviour.md §10.38): the divider after the imported messages, and a service line of the
+  // export (someone joined, the chat was renamed there); `content` holds the Russian text of either.
+  'imported',
+  'importedService',
 ]);
 export type SystemKind = z.infer<typeof SystemKind>;
 /** A group's change as an entry of its timeline; the message's senderId is the actor. */
@@ -161,6 +165,8 @@ export const SystemInfo = z.object({
   /** pinned: the pinned message and the start of its text (or what it holds, in words) as it was then. */
   messageId: Id.nullable().optional(),
   excerpt: z.string().nullable().optional(),
+  /** imported: where from and how many messages this import stored. */
+  imported: z.object({ source: z.enum(['telegram', 'whatsapp']), count: z.number().int() }).optional(),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 
@@ -315,6 +321,13 @@ export const Message = z.object({
   preview: LinkPreview.optional(),
   /** A reminder in «Избранное» (docs/behaviour.md §10.32): the message it recalls, to open it where it is. */
   reminderOf: z.object({ conversationId: Id, messageId: Id }).optional(),
+  /** An imported message (docs/behaviour.md §10.38): the chat it was exported from. */
+  importedFrom: z.enum(['telegram', 'whatsapp']).optional(),
+  /**
+   * An imported message whose author the importer matched to nobody here: their name as the export has it (the
+   * sender is then the importer); shown as «Ольга (из Telegram)».
+   */
+  importedAuthor: z.string().optional(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -35,5 +35,6 @@ export const SERVER_EVENT_NAMES = [
   'secret:pending',
   'secret:firstDevice',
   'secret:approval',
+  'import:updated',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

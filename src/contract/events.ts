@@ -18,6 +18,7 @@ import {
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
+import { ImportJob } from './imports';
 import { SecretFirstDeviceEvent, SecretLogEvent, SecretPendingEvent } from './secret';
 
 export const ConversationRef = z.strictObject({ conversationId: Id });
@@ -160,6 +161,8 @@ export const serverEvents = {
   'secret:firstDevice': SecretFirstDeviceEvent,
   /** A new sign-in of this person asks for the identity key (`id`), or a request was answered. */
   'secret:approval': z.object({ id: Id, answered: z.boolean() }),
+  /** A history import's progress, at most every IMPORT_PROGRESS_MS: the importer's tabs only. */
+  'import:updated': z.object({ job: ImportJob }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

@@ -95,6 +95,8 @@ export const TIMINGS = {
   searchDebounceMs: 250,
   /** Not in the seed: «Экспорт данных» asks for its archive's progress this often while it is being built. */
   exportPollMs: 1_000,
+  /** Not in the seed: «Импорт истории» asks for its import's progress this often while it is analysed or runs. */
+  importPollMs: 1_000,
 } as const;
 
 /** «Экспорт данных» (docs/accounts.md): how long an archive is kept and how long its signed download link works. */

@@ -132,6 +132,12 @@ export const routes = {
   secretApproval: { method: 'GET', path: '/secret/approvals/:id', auth: true },
   secretApprovalAnswer: { method: 'POST', path: '/secret/approvals/:id', auth: true },
   secretApprovalDecline: { method: 'POST', path: '/secret/approvals/:id/decline', auth: true },
+  imports: { method: 'GET', path: '/imports', auth: true },
+  importJob: { method: 'GET', path: '/imports/:id', auth: true },
+  importChoose: { method: 'POST', path: '/imports/:id/chat', auth: true },
+  importStart: { method: 'POST', path: '/imports/:id/start', auth: true },
+  importCancel: { method: 'POST', path: '/imports/:id/cancel', auth: true },
+  importSecretBatch: { method: 'POST', path: '/imports/secret-batch', auth: true },
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;
@@ -149,6 +155,11 @@ export const uploadEndpoint = { method: 'POST', path: '/upload', field: 'file' }
  * Raw bytes both ways, so not in the JSON route table; the schemas are `secretUploadRoute` (src/contract/api.ts).
  */
 export const secretUploadEndpoint = { method: 'POST', path: '/secret/uploads', query: 'conversationId' } as const;
+/**
+ * History import: POST /api/imports?conversationId= takes the export itself (application/zip, streamed to disk) and
+ * answers `ImportJobResponse` (src/contract/imports.ts); without conversationId the import makes a new group.
+ */
+export const importUploadEndpoint = { method: 'POST', path: '/imports', query: 'conversationId' } as const;
 export const secretDownloadEndpoint = { method: 'GET', path: '/secret/uploads/:key' } as const;
 /** An encrypted attachment's url as the server answers it; a device fetches (with its token) no other. */
 export const SECRET_UPLOAD_URL = /^\/api\/secret\/uploads\/([0-9a-f]{32})$/;

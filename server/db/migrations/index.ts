@@ -34,6 +34,7 @@ import * as m031 from './031_polls';
 import * as m032 from './032_key_package_last_resort';
 import * as m033 from './033_secret_identity';
 import * as m035 from './035_secret_rejoin';
+import * as m036 from './036_history_import';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '032_key_package_last_resort': m032,
   '033_secret_identity': m033,
   '035_secret_rejoin': m035,
+  '036_history_import': m036,
 };

@@ -36,6 +36,7 @@ const viewOwned = [
   'historySetting',
   'pollComposer',
   'pollVotes',
+  'historyImport',
   'directory',
   'memberCard',
   'memberWrite',

@@ -64,6 +64,7 @@ export const effects = {
   },
   pollComposer: { wired: (s: Services) => import('./wiring/polls').then((m) => m.wirePollComposer(s)) },
   pollVotes: { wired: (s: Services) => import('./wiring/polls').then((m) => m.wirePollVotes(s)) },
+  historyImport: { wired: (s: Services) => import('./wiring/historyImport').then((m) => m.wireHistoryImport(s)) },
   threadPanel: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireThreadPanel(s)) },
   followedThreads: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireFollowedThreads(s)) },
   registrationMode: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wireRegistrationMode(s)) },

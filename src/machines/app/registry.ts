@@ -27,6 +27,7 @@ import { conversationActors } from '../conversation/actors';
 import { conversationInfoActors } from '../conversationInfo/actors';
 import { directoryActors } from '../directory/actors';
 import { groupInvitesActors } from '../groupInvites/actors';
+import { historyImportActors } from '../historyImport/actors';
 import { inviteCodesActors } from '../inviteCodes/actors';
 import { messageActionsActors } from '../messageActions/actors';
 import { notificationsActors } from '../notifications/actors';
@@ -73,6 +74,7 @@ const lines = {
   ...threadsActors,
   ...pollsActors,
   ...scheduledActors,
+  ...historyImportActors,
 } as const;
 
 type Lines = typeof lines;

@@ -14,6 +14,7 @@ import {
 import { localPendingSignOuts, type PendingSignOuts } from '../../services/session/pending-sign-outs';
 import { loadSession, type Session, saveSession } from '../../services/session/storage';
 import type { SecretFileTransfer, Uploader } from '../../services/composer/upload';
+import type { ImportsApi } from '../../services/historyImport/imports-api';
 import { createSoundService, type SoundService } from '../../services/app/sound';
 import { memoryRouter, type RouterService } from '../../services/app/router';
 import type { SocketConnector } from '../../services/realtime/socket.actor';
@@ -36,6 +37,8 @@ export interface Services {
   upload: Uploader;
   /** A secret chat's encrypted attachments: ciphertext up with progress, and back for its members. */
   secretFiles: SecretFileTransfer;
+  /** «Импорт истории»: the export up with progress, the import's status, start and cancel, a secret chat's batches. */
+  imports: ImportsApi;
   /** Notification sound, ring and ringback; unlocked by the first click, key or touch. */
   sound: SoundService;
   /** Latency of one request to the product's own server, ms. */
@@ -170,6 +173,26 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
         upload: (ciphertext, conversationId, options) =>
           transfer().then((t) => t.upload(ciphertext, conversationId, options)),
         download: (path, signal) => transfer().then((t) => t.download(path, signal)),
+      };
+    })(),
+    imports: (() => {
+      let made: Promise<ImportsApi> | null = null;
+      const api = () =>
+        (made ??= import('../../services/historyImport/imports-api').then(
+          (m) => m.createImportsApi({ baseURL, accessToken: () => current()?.accessToken ?? null, refresh }),
+          (err: unknown) => {
+            made = null;
+            throw err;
+          },
+        ));
+      return {
+        upload: (file, conversationId, options) => api().then((a) => a.upload(file, conversationId, options)),
+        list: () => api().then((a) => a.list()),
+        get: (id) => api().then((a) => a.get(id)),
+        chooseChat: (id, chatId) => api().then((a) => a.chooseChat(id, chatId)),
+        start: (id, body) => api().then((a) => a.start(id, body)),
+        cancel: (id) => api().then((a) => a.cancel(id)),
+        secretBatch: (batch) => api().then((a) => a.secretBatch(batch)),
       };
     })(),
     sound: createSoundService(),

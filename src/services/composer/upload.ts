@@ -16,14 +16,21 @@ export interface UploadOptions {
 
 export type Uploader = (file: Blob & { name?: string }, options?: UploadOptions) => Promise<UploadResult>;
 
-interface AuthOptions {
+export interface AuthOptions {
   baseURL: string;
   accessToken: () => string | null;
   refresh: () => Promise<string | null>;
 }
 
-/** What one request sends: a multipart form, or raw bytes (a secret chat's ciphertext). */
-type Outgoing = { method: string; path: string; body: FormData | Blob | null; responseType?: 'arraybuffer' };
+/** What one request sends: a multipart form, raw bytes (a secret chat's ciphertext, an export) or JSON text. */
+export type Outgoing = {
+  method: string;
+  path: string;
+  body: FormData | Blob | string | null;
+  responseType?: 'arraybuffer';
+  /** For a Blob or a string body; a Blob is octet-stream otherwise. */
+  contentType?: string;
+};
 
 function request(options: AuthOptions, out: Outgoing, o: UploadOptions, token: string | null) {
   return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
@@ -32,7 +39,8 @@ function request(options: AuthOptions, out: Outgoing, o: UploadOptions, token: s
     xhr.withCredentials = true;
     if (out.responseType) xhr.responseType = out.responseType;
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    if (out.body instanceof Blob) xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    if (out.contentType) xhr.setRequestHeader('Content-Type', out.contentType);
+    else if (out.body instanceof Blob) xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) o.onProgress?.(Math.min(100, Math.round((100 * e.loaded) / e.total)));
     };
@@ -60,7 +68,7 @@ function request(options: AuthOptions, out: Outgoing, o: UploadOptions, token: s
 }
 
 /** Sends once, and like every other request once more after one refresh following a 401. */
-async function authorized(options: AuthOptions, out: Outgoing, o: UploadOptions) {
+export async function authorized(options: AuthOptions, out: Outgoing, o: UploadOptions) {
   let answer = await request(options, out, o, options.accessToken());
   if (answer.status === 401) {
     const fresh = await options.refresh();

@@ -1,6 +1,7 @@
 // The words of a group's SYSTEM entries, in the gender-neutral forms of the product («был(а) онлайн») and with
 // names as they were then, never declined: «Анна добавил(а) участника: Борис».
 import type { SystemInfo } from '../../contract/entities';
+import { importDividerText } from '../../contract/history-import/texts';
 
 const names = (info: SystemInfo) => info.targets.map((t) => t.name).join(', ');
 
@@ -30,5 +31,10 @@ export function systemText(info: SystemInfo): string {
       return `${who} открыл(а) историю для новых участников`;
     case 'historyHidden':
       return `${who} скрыл(а) историю для новых участников`;
+    case 'imported':
+      return info.imported ? importDividerText(info.imported.source, info.imported.count) : 'Импортированная история';
+    // A service line of the export keeps its own words (in `title`).
+    case 'importedService':
+      return info.title ?? '';
   }
 }

@@ -18,6 +18,7 @@ import { type SecretText, shownText } from '../../machines/secretChats/secretDev
 import { mentionsEveryone } from '../../contract/message-privacy';
 import { avatarOf, groupNames } from './chat-tile';
 import { dayLabel, editedTitle } from './day-label';
+import { importedSenderName } from '../historyImport/index';
 import { systemText } from './system-text';
 import { callLabel, isMissedFor } from './voice-call-text';
 
@@ -189,7 +190,9 @@ export function messageRows(
   // A secret chat's edits and reactions are applied by the device to the messages they name, never shown.
   const shown = messages.some((m) => m.control) ? messages.filter((m) => !m.control) : messages;
   const base: Base[] = shown.map((m) => {
-    const own = m.senderId === me;
+    // An imported author kept as a name is someone else's message, though stored under the importer's id.
+    const importedName = importedSenderName(m);
+    const own = m.senderId === me && importedName === null;
     const at = new Date(m.createdAt);
     const known = m.type === 'ENCRYPTED' ? shownText(options.secret?.[m.id], m.senderId) : undefined;
     const read = known?.status === 'text' ? known : null;
@@ -200,7 +203,8 @@ export function messageRows(
       id: m.id,
       own,
       senderId: m.senderId,
-      senderName: name(m.senderId),
+      // An imported author matched to nobody here keeps the export's name: «Ольга (из Telegram)».
+      senderName: importedName ?? name(m.senderId),
       time: formatTime(at),
       at,
       type: m.type,
@@ -332,7 +336,9 @@ export function messageRows(
     });
   }
   // A service line («… создал(а) группу») stands alone: the actor's next message starts a run and shows the name.
-  const sameRun = (a: Base | undefined, b: Base) => !!a && !a.system && !b.system && a.senderId === b.senderId;
+  // Imported authors kept as names share the importer's id: their names tell them apart.
+  const sameRun = (a: Base | undefined, b: Base) =>
+    !!a && !a.system && !b.system && a.senderId === b.senderId && a.senderName === b.senderName;
   return base.map(({ at, ...row }, i) => {
     const prev = base[i - 1];
     const next = base[i + 1];

@@ -6,6 +6,7 @@ import type { PublicUser } from '../../contract/entities';
 import { LazyMemberWrite } from '../contacts/index';
 import { LazyDirectoryPicker } from '../directory/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
+import { HistoryImportEntry } from '../historyImport/index';
 import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
@@ -98,6 +99,11 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
             </div>
           )}
           {props.verify && <div className="info-actions">{props.verify}</div>}
+          {props.historyImport && (
+            <div className="info-actions">
+              <HistoryImportEntry {...props.historyImport} />
+            </div>
+          )}
           {view.peer && props.block && (
             <div className="info-actions">
               {props.block.blocked ? (

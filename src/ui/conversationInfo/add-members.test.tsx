@@ -14,6 +14,7 @@ const props = (over: Partial<ConversationInfoViewProps> = {}): ConversationInfoV
   people: new Map([[anna.id, anna]]),
   chat: null,
   history: null,
+  historyImport: null,
   secretGroup: false,
   invites: null,
   picture: null,

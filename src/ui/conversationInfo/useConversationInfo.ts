@@ -104,6 +104,19 @@ export function useConversationInfo(options: {
     chat,
     /** «История для новых участников»: owner and admins of a group that has the setting (not a secret chat). */
     history: view?.canManage && c?.historyVisible !== undefined ? { conversationId, visible: c.historyVisible } : null,
+    /**
+     * «Импорт истории» (docs/behaviour.md §10.39): owner and admins of a group, either person of a direct chat; its
+     * authors can be any member.
+     */
+    historyImport:
+      view && c && (view.canManage || !view.isGroup)
+        ? {
+            conversationId,
+            secret: c.secret === true,
+            userId: me,
+            candidates: c.participants.map((p) => ({ userId: p.user.id, name: displayName(p.user) })),
+          }
+        : null,
     /** A secret group says instead that newcomers read from their joining on. */
     secretGroup: Boolean(view?.isGroup && c?.secret),
     invites: view?.canManage ? (options.invites ?? null) : null,

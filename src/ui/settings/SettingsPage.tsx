@@ -2,6 +2,7 @@
 // Russian), О себе and 'Сохранить'. The form starts from the own record and starts again when it changes.
 import { type FormEvent, type ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import type { PresenceStatus, User } from '../../contract/entities';
+import { displayName } from '../../contract/format';
 import { LIMITS } from '../../contract/limits';
 import {
   DEFAULT_MESSAGE_PRIVACY,
@@ -11,6 +12,7 @@ import {
 } from '../../contract/message-privacy';
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
+import { HistoryImportSection } from '../historyImport/index';
 import { LazySecretRecoverySection } from '../secretChats/index';
 import { SettingsInvitesSection } from '../inviteCodes/index';
 import { ThemeSection, useTheme } from '../theme/index';
@@ -41,6 +43,7 @@ export function SettingsPage() {
       <PasswordSection />
       <BlockedUsersSection />
       <DataExportSection />
+      {s.me && <HistoryImportSection userId={s.me.id} name={displayName(s.me)} />}
       <AccountDeletionSection />
     </SettingsPageView>
   );

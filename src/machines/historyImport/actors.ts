@@ -1,0 +1,12 @@
+// The historyImport feature's actors («Импорт истории», docs/behaviour.md §10.39) as the app registers them: each line
+// says what the actor is and how long it lives. src/machines/app/registry.ts concatenates every feature's lines and
+// provides their effects (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const historyImportActors = {
+  historyImport: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
+} as const satisfies ActorLines;
