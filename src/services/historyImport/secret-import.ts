@@ -3,7 +3,8 @@
 // key exactly as a secret send does (files sealed and uploaded as a secret attachment is) and posts them in batches
 // to POST /api/imports/secret-batch with their original times. The server stores ciphertext only. Where it stands
 // is kept per export in IndexedDB: after a reload, choosing the same file continues after the last stored batch.
-import type { ExportFiles, ImportedMessage } from '../../contract/history-import/types';
+import type { ExportFiles, ImportedMessage, ImportSource } from '../../contract/history-import/types';
+import { importedAuthorText } from '../../contract/history-import/texts';
 import type { SecretImportItem } from '../../contract/history-import/jobs';
 import { LIMITS } from '../../contract/limits';
 import type { SecretEnvelope } from '../../machines/secretChats/secretChat/secretChat.protocol';
@@ -15,8 +16,6 @@ import type { PositionStore } from './positions';
 
 /** Messages per POST: small enough for the server's body limit, large enough to keep the requests few. */
 export const SECRET_BATCH = 50;
-
-const SOURCE_NAME = { telegram: 'Telegram', whatsapp: 'WhatsApp' } as const;
 
 export interface SecretImportDeps {
   api: Pick<ImportsApi, 'secretBatch'>;
@@ -91,12 +90,12 @@ export async function analyseSecretExport(
 }
 
 /** «Ольга (из Telegram)»: who wrote it, since every imported message is the importer's in the group. */
-export function importedAuthor(m: ImportedMessage, source: keyof typeof SOURCE_NAME): string | null {
-  return m.authorKey === null ? null : `${m.authorName} (из ${SOURCE_NAME[source]})`;
+export function importedAuthor(m: ImportedMessage, source: ImportSource): string | null {
+  return m.authorKey === null ? null : importedAuthorText(m.authorName, source);
 }
 
 /** The text an imported message carries: its author on the first line, then what it said (within the limit). */
-export function importedText(m: ImportedMessage, source: keyof typeof SOURCE_NAME): string {
+export function importedText(m: ImportedMessage, source: ImportSource): string {
   const author = importedAuthor(m, source);
   const body = m.kind === 'placeholder' ? (m.placeholder ?? m.text) : m.text;
   const whole = author ? (body ? `${author}\n${body}` : author) : body || ' ';

@@ -1,9 +1,8 @@
 // An imported message in the timeline (docs/behaviour.md §10.39): an author the importer matched to nobody here keeps
 // the export's name, shown as «Ольга (из Telegram)» in the nominative, never declined. The divider after the imported
 // history is the server's own service line.
+import { importedAuthorText } from '../../contract/history-import/texts';
 import type { ImportSource } from '../../contract/history-import/types';
-
-const SOURCE_NAMES: Record<ImportSource, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp' };
 
 /** What a message says of its import, when it was imported (fields absent otherwise). */
 export interface ImportedFields {
@@ -14,5 +13,5 @@ export interface ImportedFields {
 /** «Ольга (из Telegram)» for an unmatched imported author; null for everyone else (their own name is shown). */
 export function importedSenderName(m: ImportedFields & { id: string }): string | null {
   if (!m.importedAuthor) return null;
-  return m.importedFrom ? `${m.importedAuthor} (из ${SOURCE_NAMES[m.importedFrom]})` : m.importedAuthor;
+  return m.importedFrom ? importedAuthorText(m.importedAuthor, m.importedFrom) : m.importedAuthor;
 }
