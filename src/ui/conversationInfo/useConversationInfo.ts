@@ -38,7 +38,8 @@ export function useConversationInfo(options: {
   const adding = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.adding) ?? false);
   const renaming = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.renaming) ?? false);
   const confirming = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.confirming) ?? false);
-  const busy = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.busy) ?? false);
+  // Until the panel's actor exists (it is spawned on first render) nothing can act: a click would be dropped.
+  const busy = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.busy) ?? true);
   const pending = useSelector(actor, (s) => s?.context.pending ?? null);
   const selected = useSelector(actor, (s) => s?.context.selected ?? []);
   const title = useSelector(actor, (s) => s?.context.title ?? '');
