@@ -22,7 +22,7 @@ export interface SfuHarness {
 }
 
 export async function startSfuHarness(
-  opts: { pingTimeout?: number; turn?: TurnOptions; bandwidthAllocation?: boolean } = {},
+  opts: { pingTimeout?: number; turn?: TurnOptions; bandwidthAllocation?: boolean; uplinkFeedback?: boolean } = {},
 ): Promise<SfuHarness> {
   const sfu = await startSfu({
     port: 0,
@@ -33,6 +33,7 @@ export async function startSfuHarness(
     pingTimeout: opts.pingTimeout,
     turn: opts.turn ?? null,
     bandwidthAllocation: opts.bandwidthAllocation,
+    uplinkFeedback: opts.uplinkFeedback,
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfu-page-'));
   await build({

@@ -42,6 +42,8 @@ export interface SfuOptions {
   fastSrtp?: boolean;
   /** Fit each subscriber's layers to its downlink estimate (default true; down-tracks.ts). */
   bandwidthAllocation?: boolean;
+  /** Transport-cc feedback to publishers (default true; session/uplink-feedback.ts). */
+  uplinkFeedback?: boolean;
   /**
    * The time access tokens are checked against and refreshed tokens issued at (ms since the epoch); the system
    * clock unless a test moves its own. Pings, sweeps and media keep the real clock.
@@ -84,6 +86,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     hostAddresses,
     allowedAddresses: new Set(hostAddresses),
     udpPortRange: options.udpPortRange ?? null,
+    uplinkFeedback: options.uplinkFeedback ?? true,
   };
   applyFastSrtpPatch(options.fastSrtp ?? fastSrtpFromEnv(process.env), (message) => logger.warn(message));
   const turn = options.turn === undefined ? turnFromEnv(process.env) : options.turn;

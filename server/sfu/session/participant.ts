@@ -46,8 +46,8 @@ export class Participant implements SignalledParticipant {
   readonly joinedAt = Date.now();
   readonly pc: werift.RTCPeerConnection;
   readonly upTracks: UpTracks;
-  /** Transport-cc to this participant's browser for what it publishes. */
-  readonly uplink: UplinkFeedback;
+  /** Transport-cc to this participant's browser for what it publishes (null when the SFU is set not to). */
+  readonly uplink: UplinkFeedback | null;
   readonly downTracks: DownTracks;
   name: string;
   metadata: string;
@@ -76,7 +76,7 @@ export class Participant implements SignalledParticipant {
     this.attributes = { ...grants.attributes };
     this.pc = createPeer(host.network);
     this.upTracks = new UpTracks(this.sid, this.pc);
-    this.uplink = new UplinkFeedback(this.pc);
+    this.uplink = host.network.uplinkFeedback === false ? null : new UplinkFeedback(this.pc);
     this.pc.onDataChannel.subscribe((dc) => {
       this.channels.set(dc.label, dc);
       dc.onMessage.subscribe((data) => {
@@ -264,10 +264,8 @@ export class Participant implements SignalledParticipant {
     await this.pc.setLocalDescription(answer);
     // An inactive transceiver must not be recycled by werift for a later, different m-line.
     for (const t of this.pc.getTransceivers()) t.usedForSender = true;
-    const sdp = this.uplink.answer(
-      offer.sdp,
-      fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.network.allowedAddresses),
-    );
+    const fixed = fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.network.allowedAddresses);
+    const sdp = this.uplink ? this.uplink.answer(offer.sdp, fixed) : fixed;
     this.lastAnswerSdp = sdp;
     // Others must know the tracks before their own answers carry them: announce first.
     for (const track of removed) this.host.trackUnpublished(this, track);
@@ -298,7 +296,7 @@ export class Participant implements SignalledParticipant {
     this.closed = true;
     this.state = ParticipantInfo_State.DISCONNECTED;
     this.upTracks.close();
-    this.uplink.close();
+    this.uplink?.close();
     this.downTracks.close();
     this.subscriber?.close();
     this.pc.close().catch(() => {});

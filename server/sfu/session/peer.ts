@@ -11,6 +11,8 @@ export interface PeerNetwork {
   hostAddresses: readonly string[];
   allowedAddresses: ReadonlySet<string>;
   udpPortRange: [number, number] | null;
+  /** Transport-cc feedback to publishers (uplink-feedback.ts); off, the answer offers none, as before it existed. */
+  uplinkFeedback?: boolean;
 }
 
 export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
