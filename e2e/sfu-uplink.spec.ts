@@ -115,15 +115,19 @@ async function uplinkWalk(cam: Page, link: { setRate(bps: number | null): void }
     // The 720p layer is on.
     expect((await call<Uplink>(cam, 'uplink')).layers.some((l) => l.startsWith('f:1280:'))).toBe(true);
     const ramp = (Date.now() - published) / 1000;
-    // And stays up: the rate over the second before 5 s and before 10 s after publishing.
+    // And stays up: what congestion control lets the encoders use at 5 and 10 s, and what they sent over the two
+    // seconds before each. Two seconds, not one: an encoder on this busy machine sometimes skips frames for a moment
+    // and makes up for it in the next (2.7 then 1.1 Mbit/s in two one-second windows, with 2.3 Mbit/s of targets).
     const at = async (s: number) => {
-      await cam.waitForTimeout(Math.max(0, s * 1000 - 1000 - (Date.now() - published)));
-      return (await watch(1000)).bps;
+      await cam.waitForTimeout(Math.max(0, s * 1000 - 2000 - (Date.now() - published)));
+      return watch(2000);
     };
     const at5 = await at(5);
     const at10 = await at(10);
-    expect(at5).toBeGreaterThanOrEqual(1_500_000);
-    expect(at10).toBeGreaterThanOrEqual(1_500_000);
+    for (const sample of [at5, at10]) {
+      expect(sample.target).toBeGreaterThanOrEqual(1_500_000);
+      expect(sample.bps).toBeGreaterThanOrEqual(1_500_000);
+    }
 
     link.setRate(300_000);
     const capped = Date.now();
@@ -132,7 +136,7 @@ async function uplinkWalk(cam: Page, link: { setRate(bps: number | null): void }
       .toBeLessThanOrEqual(300_000);
     const backOff = (Date.now() - capped) / 1000;
     console.log(
-      `uplink: sending 1.5 Mbit/s ${ramp.toFixed(1)} s after publishing (${kbit(at5)} kbit/s at 5 s, ${kbit(at10)} at 10 s); encoders under 300 kbit/s ${backOff.toFixed(1)} s after the cap`,
+      `uplink: sending 1.5 Mbit/s ${ramp.toFixed(1)} s after publishing (${kbit(at5.bps)} kbit/s at 5 s, ${kbit(at10.bps)} at 10 s); encoders under 300 kbit/s ${backOff.toFixed(1)} s after the cap`,
     );
   } finally {
     console.log(seen.join('\n'));

@@ -1,5 +1,5 @@
-// The forwarding path's direct RTP send (server/sfu/rtp-out.ts) against werift's RTCRtpSender.sendRtp: the same
-// bytes on the wire (header extensions, SRTP, across a sequence number wrap), the same sender-report counters, and
+// The forwarding path's direct RTP send (server/sfu/rtp-out.ts) against werift's RTCRtpSender.sendRtp given the same
+// send time: the same bytes on the wire (header extensions, SRTP, across a sequence number wrap), the same sender-report counters, and
 // NACKs answered from the retransmission cache with the same bytes.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -49,6 +49,20 @@ async function wiresReach(length: number, ...senders: { wire: Buffer[] }[]) {
   });
 }
 
+/**
+ * werift's sender with the send time RtpOut writes (sendClock: werift's own clock is not RFC 3550's): an
+ * abs-send-time extension in the packet overrides the one werift computes, and its sender-report time is set after.
+ */
+async function sendAsReference(sender: werift.RTCRtpSender, header: werift.RtpHeader, payload: Buffer) {
+  const clock = sendClock();
+  const abs = Buffer.alloc(3);
+  abs.writeUIntBE(clock.absSendTime, 0, 3);
+  header.extensions = [{ id: 4, payload: abs }];
+  const sent = sender.sendRtp(new werift.RtpPacket(header, payload));
+  (sender as unknown as { ntpTimestamp: bigint }).ntpTimestamp = clock.ntp;
+  await sent;
+}
+
 const keys = () => ({
   localMasterKey: randomBytes(16),
   localMasterSalt: randomBytes(14),
@@ -61,13 +75,24 @@ afterEach(() => {
 });
 
 describe('sendClock', () => {
-  it('reads the clock as werift.ntpTime does, with the same abs-send-time', () => {
-    for (const now of [1_000.5, 123_456.789, 7_777_777.25, 42]) {
-      vi.spyOn(performance, 'now').mockReturnValue(now);
-      const clock = sendClock();
-      expect(clock.ntp).toBe(werift.ntpTime());
+  const ntpEpochMs = Date.UTC(1900, 0, 1);
+  it('reads the clock as RFC 3550 NTP, a binary fraction, and abs-send-time as its 6.18 bits', () => {
+    for (const now of [1_000.5, 123_456.789, 7_777_777.25, 42, 1_795_743_505_561.125]) {
+      const clock = sendClock(now);
+      const seconds = Number(clock.ntp >> 32n);
+      const fraction = Number(clock.ntp & 0xffffffffn) / 2 ** 32;
+      expect(seconds * 1000 + fraction * 1000 + ntpEpochMs).toBeCloseTo(now, 3);
       expect(clock.absSendTime).toBe(werift.serializeAbsSendTime(clock.ntp).readUIntBE(0, 3));
     }
+  });
+
+  it('moves abs-send-time by 2^18 a second, evenly within the second (werift’s clock read the fraction’s decimal digits)', () => {
+    const at = (ms: number) => sendClock(1_795_743_505_000 + ms).absSendTime;
+    // 1 ms is 262.144 units of 2^-18 s; 250 ms is 65,536.
+    expect(at(1) - at(0)).toBeGreaterThanOrEqual(262);
+    expect(at(1) - at(0)).toBeLessThanOrEqual(263);
+    expect(at(250) - at(0)).toBe(65_536);
+    expect(at(999) - at(0)).toBeGreaterThan(261_000);
   });
 });
 
@@ -131,7 +156,7 @@ describe.each([
         ssrc: 0,
         extensions: [],
       });
-      await reference.sender.sendRtp(new werift.RtpPacket(header, payload));
+      await sendAsReference(reference.sender, header, payload);
       out.send(payload, marker, seq, ts, sendClock());
     }
     expect(direct.wire.length).toBe(seqs.length);
@@ -184,9 +209,7 @@ describe.each([
         ssrc: 0,
         extensions: [],
       });
-      await reference.sender.sendRtp(
-        new werift.RtpPacket(header, Buffer.concat([descriptor, payload.subarray(descriptor.length)])),
-      );
+      await sendAsReference(reference.sender, header, Buffer.concat([descriptor, payload.subarray(descriptor.length)]));
       out.send(payload, true, seq, 1000 * i, sendClock(), descriptor);
       // The payload other subscribers get is untouched.
       expect(payload.equals(shared[i] as Buffer)).toBe(true);

@@ -1,5 +1,5 @@
 // A subscriber's downlink estimate, from the feedback its browser sends. The SFU negotiates goog-remb and the
-// abs-send-time header extension on video (peer.ts) and no transport-cc, so Chromium runs its receive-side
+// abs-send-time header extension on video and audio (peer.ts) and no transport-cc, so Chromium runs its receive-side
 // estimator (delay gradient over abs-send-time) and reports it as REMB, once there is something to report (after
 // the first congestion) and then about once a second. The estimate is per peer connection: it covers every track
 // the subscriber receives.

@@ -390,9 +390,22 @@ export class TrackSubscription {
     if (this.paused || !this.transceiver || !this.sentAny) return false;
     // A paused video (bandwidth) carries only padding until it resumes on a keyframe.
     if (this.layer !== null ? !this.betweenFrames : !this.congested) return false;
+    // werift's sender would stamp its own (wrong) send time: the probe carries ours, as media does (rtp-out.ts), or
+    // the browser's estimator would not see it as sent when it was.
+    const sender = this.transceiver.sender as unknown as {
+      headerExtensions: { uri: string; id: number }[];
+      ntpTimestamp: bigint;
+    };
+    const absId = sender.headerExtensions.find((e) => e.uri === werift.RTP_EXTENSION_URI.absSendTime)?.id;
     for (let i = 0; i < count; i++) {
       this.lastSeq = (this.lastSeq + 1) & 0xffff;
       this.seqOffset = (this.seqOffset + 1) & 0xffff;
+      const clock = sendClock();
+      const abs = Buffer.from([
+        (clock.absSendTime >>> 16) & 0xff,
+        (clock.absSendTime >>> 8) & 0xff,
+        clock.absSendTime & 0xff,
+      ]);
       const header = new werift.RtpHeader({
         padding: true,
         paddingSize: PADDING_BYTES,
@@ -402,10 +415,11 @@ export class TrackSubscription {
         ssrc: 0,
         csrc: [],
         csrcLength: 0,
-        extension: false,
-        extensions: [],
+        extension: absId !== undefined,
+        extensions: absId === undefined ? [] : [{ id: absId, payload: abs }],
       });
       this.transceiver.sender.sendRtp(new werift.RtpPacket(header, PADDING_PAYLOAD)).catch(() => {});
+      sender.ntpTimestamp = clock.ntp;
     }
     return true;
   }

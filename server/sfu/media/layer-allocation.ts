@@ -29,8 +29,13 @@ const PROBE_ABORT_SHARE = 0.85;
 /** A probe that raised the estimate by this share is followed by the next one after PROBE_CONTINUE_MS. */
 const PROBE_PROGRESS_SHARE = 1.05;
 const PROBE_CONTINUE_MS = 500;
-/** During a probe the subscriber receives at most this multiple of its estimate. */
-export const PROBE_OVERSHOOT = 1.25;
+/**
+ * During a probe the subscriber receives at most this multiple of its estimate. A browser's receive-side estimator
+ * grows by at most 8 % a second, and only while what arrives is above the link capacity it last measured (plus its
+ * spread): at 1.25× it stayed in its slow additive mode after a congestion, at 2× (the multiple libwebrtc's own
+ * probes use) it grows at the full 8 % again.
+ */
+export const PROBE_OVERSHOOT = 2;
 /** Reported loss above this share stops a probe, and holds back steps up and new probes. */
 export const LOSS_CALM = 0.03;
 
@@ -207,7 +212,7 @@ export class LayerAllocator {
       this.probeUntil = now + PROBE_MS;
       this.probeEstimate = estimate;
     }
-    // The browser lets its estimate grow to about 1.5× what arrives: no need to flood a weak link beyond that.
+    // The browser lets its estimate grow to at most 1.5× what arrives, and fast only above its last measured capacity.
     this.paddingBps = Math.max(0, Math.min(needed, estimate * PROBE_OVERSHOOT) - media - audioBps);
   }
 

@@ -3,7 +3,8 @@
 // NTP through a string, and goes through five async functions to the socket. Here the header is written straight
 // into the one buffer that is then protected in place (srtp-fast.ts) and handed to the socket. Everything werift
 // keeps per sent packet stays as it was: sequence number and timestamp state, sender report counters, the
-// retransmission cache that answers NACKs, and the same header extensions (mid, abs-send-time) byte for byte.
+// retransmission cache that answers NACKs, and the same header extensions (mid, abs-send-time), the send time read
+// as RFC 3550 says (sendClock).
 import { isIP } from 'node:net';
 import * as werift from 'werift';
 import { packetBuffer } from './packet-slab';
@@ -18,23 +19,25 @@ const NTP_EPOCH_MS = Date.UTC(1900, 0, 1);
 
 /** The send time of a fan-out: taken once per incoming packet and shared by all its copies. */
 export interface SendClock {
-  /** werift's ntpTime() (its sender reports pair it with the last RTP timestamp sent). */
+  /** NTP time, 32.32 (werift's sender reports pair it with the last RTP timestamp sent). */
   ntp: bigint;
-  /** The abs-send-time extension value werift derives from it (24 bits). */
+  /** The abs-send-time extension value: bits 6.18 of the NTP time (24 bits). */
   absSendTime: number;
 }
 
 /**
- * The clock as werift's ntpTime() reads it. Its low word holds the decimal digits of the fraction, not a binary
- * fraction; kept as is so receivers see the same abs-send-time as from werift's own sender.
+ * The send time as RFC 3550 NTP (seconds and a binary fraction of 2^32) and as abs-send-time (6.18 fixed point).
+ * werift's own ntpTime() puts the fraction's decimal digits where the binary fraction belongs, so every packet of
+ * a second carried nearly the same abs-send-time: Chromium's receive-side estimator then saw one packet group per
+ * second and its REMB followed the link by tens of seconds. Padding sent through werift gets this value too
+ * (forwarding.ts), and sender reports pair it with the last RTP timestamp.
  */
 export function sendClock(nowMs = performance.timeOrigin + performance.now()): SendClock {
-  const text = ((nowMs - NTP_EPOCH_MS) / 1e3).toString();
-  const dot = text.indexOf('.');
-  const seconds = Number(dot < 0 ? text : text.slice(0, dot)) >>> 0;
-  const fraction = dot < 0 ? 0 : Number(text.slice(dot + 1)) >>> 0;
+  const ms = nowMs - NTP_EPOCH_MS;
+  const seconds = Math.floor(ms / 1000);
+  const fraction = Math.min(0xffffffff, Math.floor(((ms - seconds * 1000) / 1000) * 2 ** 32)) >>> 0;
   return {
-    ntp: (BigInt(seconds) << 32n) | BigInt(fraction),
+    ntp: (BigInt(seconds >>> 0) << 32n) | BigInt(fraction),
     absSendTime: ((seconds & 0x3f) << 18) | (fraction >>> 14),
   };
 }

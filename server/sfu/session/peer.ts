@@ -1,8 +1,8 @@
 // werift peer connection set up the way browsers and the Rust SDK accept from this SFU: opus and VP8 only
 // (nack, pli, remb), no RED, no STUN/TURN, host candidates on the advertised addresses. The only header extensions
 // are the ones simulcast needs on video (mid, rid, repaired rid): browsers refuse simulcast without them; abs-send-time
-// on video, which a browser's receive-side estimator needs for the REMBs it sends (downlink-estimate.ts); and the
-// audio level on audio. transport-cc is added to the answer by uplink-feedback.ts, for what publishers send only: on
+// on video and audio, which a browser's receive-side estimator needs for the REMBs it sends (downlink-estimate.ts);
+// and the audio level on audio. transport-cc is added to the answer by uplink-feedback.ts, for what publishers send only: on
 // what the SFU sends the browser reports REMB.
 import * as werift from 'werift';
 
@@ -33,8 +33,12 @@ export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
       ],
     },
     headerExtensions: {
-      // RFC 6464 audio level on microphones: active speakers (audio-level.ts).
-      audio: [new werift.RTCRtpHeaderExtensionParameters({ uri: werift.RTP_EXTENSION_URI.audioLevelIndication })],
+      // RFC 6464 audio level on microphones: active speakers (audio-level.ts). abs-send-time on what the SFU sends
+      // of audio too: a browser's receive-side estimator counts only packets that carry it, and a subscriber whose
+      // video is paused would otherwise show it nothing but the probe's padding to grow on.
+      audio: [werift.RTP_EXTENSION_URI.audioLevelIndication, werift.RTP_EXTENSION_URI.absSendTime].map(
+        (uri) => new werift.RTCRtpHeaderExtensionParameters({ uri }),
+      ),
       video: [
         werift.RTP_EXTENSION_URI.sdesMid,
         werift.RTP_EXTENSION_URI.sdesRTPStreamID,
