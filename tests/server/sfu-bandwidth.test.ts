@@ -77,10 +77,11 @@ describe('LayerAllocator', () => {
   it('steps up one layer at a time, only after the higher one fitted with a margin for a while', () => {
     const a = new LayerAllocator();
     a.allocate(300 * k, 0, [cam()], 0);
-    // Enough for h without the margin, but not with it: stays low however long it lasts.
+    // Enough for h without the margin, but not with it: stays low until a probe has shown the margin is there.
     const justEnough = (500 * k) / HEADROOM + 1;
     expect(justEnough * HEADROOM).toBeLessThan(500 * k * UP_FACTOR);
-    for (let t = 500; t <= 10_000; t += 500) expect(a.allocate(justEnough, 0, [cam()], t).get('cam')).toBe(0);
+    for (let t = 500; t < PROBE_MS; t += 500) expect(a.allocate(justEnough, 0, [cam()], t).get('cam')).toBe(0);
+    expect(a.provenBps).toBe(0);
     // Plenty: up to h after the hold, then to f after another hold.
     const plenty = 10_000 * k;
     let t = 20_000;
@@ -137,20 +138,59 @@ describe('LayerAllocator', () => {
     expect(a.paddingBps).toBe(0);
     let t = 500 + PROBE_GAP_MS;
     a.allocate(300 * k, 0, [cam()], t);
-    // Padding towards what h would need ((q + (h − q)) × margin / headroom), at most 1.25× the estimate in all,
+    // Padding towards what h would need ((q + (h − q)) × margin / headroom), at most 2× the estimate in all,
     // less what q already brings.
     expect((500 * k * UP_FACTOR) / HEADROOM).toBeGreaterThan(300 * k * PROBE_OVERSHOOT);
     expect(a.paddingBps).toBeCloseTo(300 * k * PROBE_OVERSHOOT - 150 * k, -2);
-    a.allocate(600 * k, 0, [cam()], 1000 + PROBE_GAP_MS);
+    a.allocate(400 * k, 0, [cam()], t + 500);
     expect(a.paddingBps).toBeCloseTo((500 * k * UP_FACTOR) / HEADROOM - 150 * k, -2);
-    // The estimate did not move: the probe ends and the next waits twice as long.
-    t += PROBE_MS;
-    a.allocate(300 * k, 0, [cam()], t);
+    // Loss during the probe: it stops, and the next waits twice as long.
+    t += 1000;
+    a.allocate(400 * k, 0, [cam()], t, 0.05);
     expect(a.paddingBps).toBe(0);
-    a.allocate(300 * k, 0, [cam()], t + 2 * PROBE_GAP_MS - 500);
+    expect(a.provenBps).toBe(0);
+    a.allocate(400 * k, 0, [cam()], t + 2 * PROBE_GAP_MS - 500);
     expect(a.paddingBps).toBe(0);
-    a.allocate(300 * k, 0, [cam()], t + 2 * PROBE_GAP_MS);
+    a.allocate(400 * k, 0, [cam()], t + 2 * PROBE_GAP_MS);
     expect(a.paddingBps).toBeGreaterThan(0);
+  });
+
+  it('counts on a rate a probe delivered cleanly while the browser’s estimate lags, until loss or a falling estimate', () => {
+    const a = new LayerAllocator();
+    a.allocate(5000 * k, 0, [cam()], 0);
+    a.allocate(60 * k, 0, [cam()], 500);
+    let t = 500 + PAUSE_HOLD_MS;
+    expect(a.allocate(60 * k, 0, [cam()], t).get('cam')).toBe(-1);
+    // Paused at a REMB of 60 kbit/s that does not move. Each probe that runs its length without loss proves what
+    // it delivered (2× the estimate it started from), and the next starts from there; the video resumes on q once
+    // a probe proved what q needs, and the REMB never moved.
+    const proofs: number[] = [];
+    let resumedAt = -1;
+    for (let i = 0; i < 100 && resumedAt < 0; i++) {
+      t += 500;
+      const layer = a.allocate(60 * k, 0, [cam()], t).get('cam');
+      if (a.provenBps > (proofs.at(-1) ?? 0)) proofs.push(a.provenBps);
+      if (layer === 0) resumedAt = t;
+    }
+    // 2× the estimate, then what q needs (150 kbit/s × margin / headroom).
+    expect(proofs).toEqual([120 * k, (150 * k * UP_FACTOR) / HEADROOM]);
+    expect(resumedAt).toBeGreaterThan(0);
+    // Two probes (4 s each, 0.5 s apart) and the hold before a step up: well under the 16 s the REMB would take at
+    // its fastest (8 % a second from 60 to 200 kbit/s).
+    expect(resumedAt - (500 + PAUSE_HOLD_MS)).toBeLessThan(2 * (PROBE_MS + 500) + UP_HOLD_MS + PROBE_GAP_MS + 1000);
+    // Loss drops the proof: back to what the REMB says (q does not fit 60 kbit/s: down at once to the pause path).
+    t += 500;
+    expect(a.allocate(60 * k, 0, [cam()], t, 0.05).get('cam')).toBe(0);
+    expect(a.provenBps).toBe(0);
+    // A proof is dropped as well when the estimate falls below 85 % of what it was at the proof.
+    const b = new LayerAllocator();
+    b.allocate(5000 * k, 0, [cam()], 0);
+    b.allocate(300 * k, 0, [cam()], 500);
+    let u = 500 + PROBE_GAP_MS;
+    for (; b.provenBps === 0 && u < 20_000; u += 500) b.allocate(300 * k, 0, [cam()], u);
+    expect(b.provenBps).toBe(600 * k);
+    b.allocate(250 * k, 0, [cam()], u);
+    expect(b.provenBps).toBe(0);
   });
 
   it('stops a probe when the estimate falls during it, and needs none when nothing is held back', () => {

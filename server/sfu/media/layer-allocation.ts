@@ -4,7 +4,11 @@
 // allocation has fitted with a margin for a while, so an estimate hovering at a layer boundary does not flap.
 // A track whose lowest layer does not fit is paused (-1). When a track is held below what the subscriber asked
 // for, the allocator asks for a probe: padding that raises what the subscriber receives towards the next step,
-// since a browser's estimate never rises much above what actually arrives.
+// since a browser's estimate never rises much above what actually arrives. A browser's REMB grows by 8 % a second at
+// most, and far slower near the capacity it measured at the last congestion, so a probe the link carried for its
+// whole length (no loss reported, the estimate not falling) also counts as proof: until loss or a falling estimate
+// says otherwise, the allocator may use what the probe delivered, and the next probe starts from there (about 2×
+// per probe, as libwebrtc's own probes grow).
 //
 // Pure: the caller (down-tracks.ts) measures the layer bitrates and applies the choices.
 
@@ -21,13 +25,15 @@ export const UP_FACTOR = 1.2;
 export const UP_HOLD_MS = 2000;
 /** A probe lasts this long (the browser's estimate rises gradually with what it receives). */
 export const PROBE_MS = 4000;
-/** First wait between probes; doubles after each probe that did not lead to a step up, up to PROBE_GAP_MAX_MS. */
+/** First wait between probes; doubles after each probe cut short by loss or a falling estimate, up to PROBE_GAP_MAX_MS. */
 export const PROBE_GAP_MS = 3000;
 export const PROBE_GAP_MAX_MS = 15_000;
-/** A probe stops early when the estimate falls below this share of what it was when the probe began. */
+/**
+ * A probe stops early when the estimate falls below this share of what it was when the probe began; a proven rate
+ * is dropped when it falls below this share of what it was at the proof.
+ */
 const PROBE_ABORT_SHARE = 0.85;
-/** A probe that raised the estimate by this share is followed by the next one after PROBE_CONTINUE_MS. */
-const PROBE_PROGRESS_SHARE = 1.05;
+/** A probe that ran its length cleanly is followed by the next one after this. */
 const PROBE_CONTINUE_MS = 500;
 /**
  * During a probe the subscriber receives at most this multiple of its estimate. A browser's receive-side estimator
@@ -88,12 +94,22 @@ export class LayerAllocator {
   private probeEstimate = 0;
   private nextProbeAt = 0;
   private probeGap = PROBE_GAP_MS;
+  /** What the subscriber received during the current probe (media, audio and padding, bit/s). */
+  private probeRate = 0;
+  /** A rate a probe delivered cleanly (bit/s; 0: none), and the estimate it was proven at. */
+  private proven = 0;
+  private provenAt = 0;
   /** Padding (bit/s) the caller should add now; 0 outside a probe. */
   paddingBps = 0;
 
+  /** The rate a clean probe proved and the allocator counts on (bit/s; 0: none). */
+  get provenBps(): number {
+    return this.proven;
+  }
+
   /** One round: the layer index for every video track (tracks not listed are forgotten). */
   allocate(
-    estimate: number | null,
+    reported: number | null,
     audioBps: number,
     tracks: readonly VideoDemand[],
     now: number,
@@ -106,12 +122,21 @@ export class LayerAllocator {
       this.pauseSince.delete(id);
     }
     const out: Allocation = new Map();
-    if (estimate === null) {
+    if (reported === null) {
       // No feedback (yet, or any more): no constraint, as before the first REMB.
       for (const t of tracks) out.set(t.id, t.layers.length - 1);
       this.upSince.clear();
       this.paddingBps = 0;
+      this.proven = 0;
     } else {
+      // A proven rate holds until the subscriber reports loss or its estimate falls, and is moot once the
+      // estimate has caught up with it.
+      if (
+        this.proven > 0 &&
+        (loss > LOSS_CALM || reported < this.provenAt * PROBE_ABORT_SHARE || reported >= this.proven)
+      )
+        this.proven = 0;
+      const estimate = Math.max(reported, this.proven);
       // Down only when the layers in use exceed the whole estimate; up only when they fit in its headroom with
       // a margin: a browser's estimate right after a congestion sits just below what it receives.
       const budget = Math.max(0, estimate * HEADROOM - audioBps);
@@ -148,7 +173,7 @@ export class LayerAllocator {
         } else this.upSince.delete(t.id);
         out.set(t.id, next);
       }
-      this.planProbe(estimate, audioBps, tracks, out, now, steppedUp, steppedDown || loss > LOSS_CALM);
+      this.planProbe(estimate, reported, audioBps, tracks, out, now, steppedUp, steppedDown || loss > LOSS_CALM);
     }
     for (const [id, i] of out) this.chosen.set(id, i);
     return out;
@@ -156,6 +181,7 @@ export class LayerAllocator {
 
   private planProbe(
     estimate: number,
+    reported: number,
     audioBps: number,
     tracks: readonly VideoDemand[],
     out: Allocation,
@@ -175,13 +201,18 @@ export class LayerAllocator {
       return;
     }
     if (!inProbe && this.probeUntil > 0) {
-      // A probe that ran out: when the estimate was still climbing, go on soon; otherwise wait longer next time.
-      if (estimate >= this.probeEstimate * PROBE_PROGRESS_SHARE) {
-        this.endProbe(now);
-        this.nextProbeAt = now + PROBE_CONTINUE_MS;
-      } else this.failProbe(now);
+      // A probe that ran out: the link carried it without loss and the estimate held, so what it delivered is
+      // proven; the next one follows soon.
+      if (!setBack && this.probeRate > this.proven && this.probeRate > reported) {
+        this.proven = this.probeRate;
+        this.provenAt = reported;
+        this.probeGap = PROBE_GAP_MS;
+      }
+      this.endProbe(now);
+      this.nextProbeAt = now + PROBE_CONTINUE_MS;
     }
     if (setBack) {
+      this.proven = 0;
       // A step down or loss: the next probe waits.
       this.nextProbeAt = Math.max(this.nextProbeAt, now + this.probeGap);
       return;
@@ -199,7 +230,8 @@ export class LayerAllocator {
       this.probeUntil = 0;
       return;
     }
-    const needed = ((media + step) * UP_FACTOR) / HEADROOM + audioBps;
+    // The inverse of the step-up rule: (estimate × HEADROOM − audio) / UP_FACTOR ≥ media + step.
+    const needed = ((media + step) * UP_FACTOR + audioBps) / HEADROOM;
     if (needed <= estimate) {
       // The estimate already allows it and the hold runs; a probe keeps going until the step up, or the
       // estimate, no longer fed, could sink back.
@@ -211,9 +243,11 @@ export class LayerAllocator {
       if (now < this.nextProbeAt) return;
       this.probeUntil = now + PROBE_MS;
       this.probeEstimate = estimate;
+      this.probeRate = 0;
     }
     // The browser lets its estimate grow to at most 1.5× what arrives, and fast only above its last measured capacity.
     this.paddingBps = Math.max(0, Math.min(needed, estimate * PROBE_OVERSHOOT) - media - audioBps);
+    this.probeRate = Math.max(this.probeRate, media + audioBps + this.paddingBps);
   }
 
   private endProbe(now: number): void {
