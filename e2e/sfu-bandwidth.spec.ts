@@ -117,7 +117,8 @@ function serverView(h: SfuHarness, room: string) {
 // a step up, the pause and the probes are proven with the estimate driven by the test in
 // tests/server/sfu-bandwidth.test.ts; here, that real browsers' REMBs through a real bottleneck reach those rules.
 // Every window below is counted in frames or audio packets, never in sleeps; the climb back after the cap is lifted
-// follows Chromium's REMB growth, so its bound is generous.
+// goes through the SFU's probes (each clean one proves its rate, about doubling) and Chromium's REMB, so its bound is
+// generous.
 test('capped at 300 kbit/s the viewer gets the low layer and keeps decoding; at 90 kbit/s video pauses, audio flows; lifted, the high layer comes back', async ({
   h,
   relay,
