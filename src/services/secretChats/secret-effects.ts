@@ -70,6 +70,14 @@ export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto):
 
   async function register(userId: string): Promise<RegisterResult> {
     const c = crypto();
+    // In the worker, with its own requests: the page's main thread only posts and hears one message. The identity
+    // key brought by another device, or a token to renew, are the page's steps below.
+    const server = api.access?.();
+    if (server) {
+      const r = await c.registerDevice(userId, server);
+      if ('deviceId' in r) return r;
+      if ('failed' in r) throw new RequestFailure(r.failed.status, r.failed.message);
+    }
     const prepared = await c.prepareDevice(userId);
     let deviceId = prepared.deviceId;
     if (!deviceId) {
