@@ -51,7 +51,8 @@ function browserOf(user: TestUser, token: () => string = () => user.accessToken)
       },
     },
   });
-  return { core, calls, effects: createSecretEffects(http, () => crypto), refreshes: () => refreshed };
+  const access = () => ({ baseURL: `${srv.url}/api`, token: refreshed > 0 ? user.accessToken : token() });
+  return { core, calls, effects: createSecretEffects(http, () => crypto, access), refreshes: () => refreshed };
 }
 
 const devicesOf = async (user: TestUser) => {
@@ -83,6 +84,7 @@ describe('registration in the crypto worker', () => {
         auth: { accessToken: () => anna.accessToken, refreshToken: () => null, refresh: async () => null },
       }),
       () => b.core,
+      () => ({ baseURL: `${srv.url}/api`, token: anna.accessToken }),
     );
     expect(await again.device(anna.user.id)).toEqual({ deviceId, keyPackagesLeft: left });
   });

@@ -3,6 +3,7 @@
 // actor or the creation dialog, never with the first bundle.
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../services';
+import { defaultBaseUrl } from '../../../services/app/api';
 import type { SecretPlaintext } from '../../../services/secretChats/crypto/secret-crypto';
 import { isControl, shownOf } from '../../../services/secretChats/crypto/secret-actions';
 import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
@@ -31,7 +32,15 @@ let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 
 /** One set of effects per page (the device's registration is shared by the device actor and the dialog). */
 export function secretEffects(s: Services): SecretEffects {
-  if (!shared || shared.api !== s.api) shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto) };
+  if (!shared || shared.api !== s.api) {
+    // The worker's requests carry the session's access token as kept for the page (none when the browser keeps
+    // nothing: the worker is then refused and the page registers by its own requests).
+    const access = () => ({
+      baseURL: new URL(defaultBaseUrl(), location.href).href,
+      token: s.sessionStore.load()?.accessToken ?? null,
+    });
+    shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto, access) };
+  }
   return shared.effects;
 }
 
