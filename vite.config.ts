@@ -89,6 +89,12 @@ function emojiData(locales: string[]): Plugin {
 }
 
 /** The first screen's modules that lazy chunks import too, kept in the one `base` chunk (see codeSplitting below). */
+/**
+ * The chunks of the secret chats' wiring (src/machines/app/wiring/secretChats*.ts): the device actor's and the
+ * approval's load in the background on every signed-in page, the dialogs' when one is first opened.
+ */
+const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-)?[A-Za-z0-9_-]{8}\.js$/;
+
 const FIRST_SCREEN_SHARED = [
   // Small ones: the contract's failure, shape, limits and formatting, the runtime context, the lazy-view helper.
   /src[\\/](contract[\\/](failure|shape|limits|format)|machines[\\/](shared[\\/](not-wired|system)|realtime[\\/]realtime[\\/]listen-to-server)|ui[\\/](app[\\/]RuntimeContext|shared[\\/](lazy-view|ChatAvatar)))\.tsx?$/,
@@ -205,6 +211,14 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // The secret chats' wiring loads in the background once the first screen has painted (docs/secret-chats.md
+    // "Reaching everyone"): its static imports come as the module asks for them rather than as <link rel=modulepreload>
+    // elements the page appends first, each of which costs main-thread time on a phone (bench/client, part f); and
+    // the first bundle carries no list of them.
+    modulePreload: {
+      resolveDependencies: (filename, deps) =>
+        BACKGROUND_CHUNK.test(filename) ? deps.filter((d) => d.endsWith('.css')) : deps,
+    },
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
       output: {

@@ -10,7 +10,7 @@
 //   (f) register — main-thread time of a signed-in page becoming a secret-chat device in the background, on the
 //       phone profile's CPU (bench/client/secret-register.ts).
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
-// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register (default all), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register (default all), BENCH_REGISTER_RUNS=3, BENCH_REGISTER_TRACE=<dir> (part f), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';

@@ -44,8 +44,23 @@ export async function runRegisterPart(opts: { dist: string; checks: Check[]; res
       const stored = page.waitForResponse((r) => r.url().endsWith('/api/secret/key-packages') && r.ok(), {
         timeout: 60_000,
       });
+      // BENCH_REGISTER_TRACE=<dir>: a Chromium trace of each run, with the JavaScript profile (DevTools' Performance
+      // panel opens it), to see where the main thread's time goes.
+      const trace = process.env.BENCH_REGISTER_TRACE;
+      if (trace)
+        await browser.startTracing(page, {
+          path: `${trace}/register-${i}.json`,
+          categories: [
+            'devtools.timeline',
+            'v8.execute',
+            'disabled-by-default-devtools.timeline',
+            'disabled-by-default-v8.cpu_profiler',
+            'toplevel',
+          ],
+        });
       await page.goto(`${srv.url}/`);
       await stored;
+      if (trace) await browser.stopTracing();
       const end = await taskMs(cdp);
       const endAt = Date.now();
       if (!start) throw new Error('the secret chats wiring was never requested');

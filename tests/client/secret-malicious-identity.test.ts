@@ -10,7 +10,12 @@ import { MessageChannel } from 'node:worker_threads';
 import { createCommit } from 'ts-mls/createCommit.js';
 import { decodeMlsMessage, encodeMlsMessage } from 'ts-mls/message.js';
 import { describe, expect, it } from 'vitest';
-import { createIdentityKeys, type IdentityKeys, signDevice } from '../../src/services/secretChats/crypto/identity';
+import {
+  createIdentityKeys,
+  IDENTITY_CHANGED,
+  type IdentityKeys,
+  signDevice,
+} from '../../src/services/secretChats/crypto/identity';
 import { vouch } from '../../src/services/secretChats/crypto/identity-testing';
 import * as mls from '../../src/services/secretChats/crypto/mls-engine';
 import {
@@ -214,6 +219,27 @@ describe('a delivery service that lies about devices', () => {
     expect(await b3.c.epoch('boris', 'c-twice-2')).toBeNull();
     expect(await refusedIn(b3.c, 'boris', 'c-twice-2')).toEqual([['boris', 'b3-twice']]);
   }, 60_000);
+  it('a member whose identity key the server says changed: nothing is sent to the chat until the change is accepted', async () => {
+    const { a1, b1 } = await chat('c-reset');
+    const text = { v: 1 as const, kind: 'text' as const, text: 'До смены ключа' };
+    expect((await a1.c.encrypt('anna', 'c-reset', text)).ciphertext).toBeTruthy();
+    // The server lists a new identity key for Борис (a reset without the old one, or the server's own).
+    const other = await createIdentityKeys();
+    const seen = await a1.c.identitiesSeen('anna', [
+      { userId: 'boris', publicKey: mls.toBase64(other.publicKey), version: 2 },
+    ]);
+    expect(seen.changed).toEqual(['boris']);
+    expect(await a1.c.identityChanges('anna')).toEqual(['boris']);
+    const paused = await a1.c.encrypt('anna', 'c-reset', { ...text, text: 'После смены' }).catch((e: unknown) => e);
+    expect(paused).toBeInstanceOf(SecretCryptoError);
+    expect(paused).toMatchObject({ code: 'untrusted', message: IDENTITY_CHANGED });
+    // Accepting the change on Анна's device lets her write again, and Борис reads it.
+    await a1.c.identityAcknowledge('anna', 'boris');
+    expect(await a1.c.identityChanges('anna')).toEqual([]);
+    const sent = await a1.c.encrypt('anna', 'c-reset', { ...text, text: 'После принятия' });
+    const read = await b1.c.decrypt('boris', 'c-reset', 'm-after', sent.ciphertext);
+    expect(read.envelope).toMatchObject({ kind: 'text', text: 'После принятия' });
+  });
 });
 
 /**

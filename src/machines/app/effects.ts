@@ -22,6 +22,9 @@ export interface Effects {
   wired?: (s: Services) => Promise<AnyStateMachine>;
 }
 
+/** The secret chats' dialogs and calls, one chunk apart from the device's (wiring/secretChats-dialogs.ts). */
+const secretDialogs = () => import('./wiring/secretChats-dialogs');
+
 export const effects = {
   session: { wire: wireSession },
   realtime: { wire: wireRealtime },
@@ -77,12 +80,12 @@ export const effects = {
   adminReports: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminReports(s)) },
   adminStats: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminStats(s)) },
   secretDevice: { wired: (s: Services) => import('./wiring/secretChats').then((m) => m.wireSecretDevice(s)) },
-  secretDialog: { wired: (s: Services) => import('./wiring/secretChats').then((m) => m.wireSecretDialog(s)) },
-  secretCall: { wired: () => import('./wiring/secretChats').then((m) => m.wireSecretCall()) },
+  secretDialog: { wired: (s: Services) => secretDialogs().then((m) => m.wireSecretDialog(s)) },
+  secretCall: { wired: () => secretDialogs().then((m) => m.wireSecretCall()) },
   secretRecovery: {
     wired: (s: Services) => import('./wiring/secretChats-recovery').then((m) => m.wireSecretRecovery(s)),
   },
-  secretVerify: { wired: (s: Services) => import('./wiring/secretChats').then((m) => m.wireSecretVerify(s)) },
+  secretVerify: { wired: (s: Services) => secretDialogs().then((m) => m.wireSecretVerify(s)) },
   secretApproval: {
     wired: (s: Services) => import('./wiring/secretChats-approval').then((m) => m.wireSecretApproval(s)),
   },

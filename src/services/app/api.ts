@@ -25,6 +25,11 @@ export interface CallOptions<K extends RouteName> {
 
 export interface ApiClient {
   call<K extends RouteName>(name: K, options?: CallOptions<K>): Promise<ResponseOf<K>>;
+  /**
+   * The API's absolute address and the current access token, for requests made off the main thread (the secret
+   * chats' registration in the crypto worker); such a request answered 401 comes back here to be refreshed.
+   */
+  access?(): { baseURL: string; token: string | null };
 }
 
 export function defaultBaseUrl(): string {
@@ -62,6 +67,10 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
   }
 
   return {
+    access: () => ({
+      baseURL: typeof location === 'undefined' ? baseURL : new URL(baseURL, location.href).href.replace(/\/$/, ''),
+      token: auth.accessToken(),
+    }),
     async call(name, o = {}) {
       const token = auth.accessToken();
       try {

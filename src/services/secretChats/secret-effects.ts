@@ -8,7 +8,7 @@ import { RequestFailure } from '../../contract/failure';
 import type { ApiClient } from '../app/api';
 import { isControl } from './crypto/secret-actions';
 import { createIdentityEffects, type IdentityEffects } from './identity-effects';
-import { type ClaimedPackage, type SecretCrypto, SecretCryptoError } from './crypto/secret-crypto';
+import { type ClaimedPackage, type SecretCrypto, SecretCryptoError, type ServerAccess } from './crypto/secret-crypto';
 import type {
   CatchUpResult,
   CommitResult,
@@ -63,13 +63,29 @@ const RECLAIM_PAUSE_MS = 1_000;
 
 const status = (e: unknown) => (e instanceof RequestFailure ? e.status : null);
 
-export function createSecretEffects(api: ApiClient, crypto: () => SecretCrypto): SecretEffects {
+/**
+ * `access` gives the crypto worker the API's address and the current access token, so it registers the device
+ * itself (crypto/register-core.ts); without it the page makes every request.
+ */
+export function createSecretEffects(
+  api: ApiClient,
+  crypto: () => SecretCrypto,
+  access?: () => ServerAccess,
+): SecretEffects {
   // Per user and crypto service: after a sign-out (which clears the store and ends the worker) the next sign-in is
   // another device and registers anew.
   const devices = new Map<string, { crypto: SecretCrypto; registered: Promise<RegisterResult> }>();
 
   async function register(userId: string): Promise<RegisterResult> {
     const c = crypto();
+    // In the worker, with its own requests: the page's main thread only posts and hears one message. The identity
+    // key brought by another device, or a token to renew, are the page's steps below.
+    const server = access?.();
+    if (server) {
+      const r = await c.registerDevice(userId, server);
+      if ('deviceId' in r) return r;
+      if ('failed' in r) throw new RequestFailure(r.failed.status, r.failed.message);
+    }
     const prepared = await c.prepareDevice(userId);
     let deviceId = prepared.deviceId;
     if (!deviceId) {

@@ -9,6 +9,7 @@ import { applyControl, isControl, shownOf, timeOfId } from './secret-actions';
 import * as mls from './mls-engine';
 import { createRecoveryCore } from './recovery-core';
 import { createIdentityCore } from './identity-core';
+import { registerInWorker } from './register-core';
 import {
   checkCommitted,
   checkJoined,
@@ -195,7 +196,7 @@ export function createSecretCryptoCore(
     return { ok, untrusted };
   }
 
-  const api: SecretCrypto = {
+  const api: Omit<SecretCrypto, 'registerDevice'> = {
     async prepareDevice(userId) {
       const existing = await store.loadDevice(userId);
       if (existing?.deviceId) return { deviceId: existing.deviceId, registration: null };
@@ -563,7 +564,10 @@ export function createSecretCryptoCore(
       },
     ]),
   );
-  return serial as unknown as SecretCrypto;
+  const core = serial as unknown as SecretCrypto;
+  // Its steps queue one by one like any call, but not the whole: other calls run while it waits for the server.
+  core.registerDevice = (userId, server) => registerInWorker(core, userId, server);
+  return core;
 }
 
 /** Answers requests arriving on a port (the worker's global scope) with a core's results. */

@@ -52,12 +52,31 @@ export interface LogItem {
   createdAt?: string;
 }
 
+/** registerDevice's (crypto/register-core.ts): where the worker sends its requests, and what came of them. */
+/** Where the worker sends its requests: the API's address (absolute) and the page's access token. */
+export interface ServerAccess {
+  baseURL: string;
+  token: string | null;
+}
+
+export type WorkerRegistration =
+  | { deviceId: string; keyPackagesLeft: number }
+  /** The person's identity key is elsewhere (another device must approve this one) or the token was refused (401). */
+  | { page: 'approval' | 'unauthorized' }
+  /** The server refused a step: its status and Russian message, as the page's API client reports them. */
+  | { failed: { status: number | null; message: string | null } };
+
 export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
   /**
    * The device of this user on this browser: made (signature keys) when there is none. `registration` is the one
    * key package POST /api/secret/devices needs when the device has no id yet, else null.
    */
   prepareDevice(userId: string): Promise<{ deviceId: string | null; registration: string | null }>;
+  /**
+   * The whole registration in the worker, with its own requests to the server (crypto/register-core.ts): the page
+   * posts one message and hears one answer. Not queued behind the other calls while it waits for the server.
+   */
+  registerDevice(userId: string, server: ServerAccess): Promise<WorkerRegistration>;
   /** The id the server gave the device. */
   setDeviceId(userId: string, deviceId: string): Promise<void>;
   /** N more one-time key packages (base64), their private keys kept. */
@@ -187,6 +206,7 @@ export interface PortLike {
 
 const METHODS: SecretCryptoMethod[] = [
   'prepareDevice',
+  'registerDevice',
   'setDeviceId',
   'makeKeyPackages',
   'makeLastResort',
