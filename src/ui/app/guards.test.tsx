@@ -34,16 +34,19 @@ describe('route guards', () => {
     expect(location()).toBe('/');
   });
 
+  // A lazy page's first load transforms its modules: seconds on a busy machine, not vitest's default second.
+  const LAZY = { timeout: 15_000 };
+
   it('the shared layout navigates between the sections, shows the ping latency, and signs out to /auth', async () => {
     renderApp('/', { stored: storedSession });
     const nav = screen.getByRole('navigation', { name: 'Разделы' });
     expect(nav).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Контакты' }));
-    await waitFor(() => expect(location()).toBe('/contacts')); // pages other than chats load lazily
+    await waitFor(() => expect(location()).toBe('/contacts'), LAZY); // pages other than chats load lazily
     await userEvent.click(screen.getByRole('link', { name: 'Звонки' }));
-    await waitFor(() => expect(location()).toBe('/calls')); // pages other than chats load lazily
+    await waitFor(() => expect(location()).toBe('/calls'), LAZY); // pages other than chats load lazily
     await userEvent.click(screen.getByRole('link', { name: 'Настройки' }));
-    await waitFor(() => expect(location()).toBe('/settings')); // pages other than chats load lazily
+    await waitFor(() => expect(location()).toBe('/settings'), LAZY); // pages other than chats load lazily
     await userEvent.click(screen.getByRole('link', { name: 'Чаты' }));
     await waitFor(() => expect(location()).toBe('/'));
     expect(await screen.findByText('7 мс')).toBeInTheDocument();
