@@ -178,12 +178,15 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
     return row;
   }
 
-  /** «Отклонить» on a device of the person: answered with nothing; the new sign-in hears it and stops waiting. */
-  async function decline(userId: string, sessionId: string, id: string): Promise<SecretApproval> {
-    await answerable(userId, sessionId, id);
+  /** Marks an open request answered (once; a second answer is a conflict) and tells the new sign-in. */
+  async function settle(
+    userId: string,
+    id: string,
+    answer: { signature?: string; sealed?: string },
+  ): Promise<SecretApproval> {
     const res = await db
       .updateTable('secret_approvals')
-      .set({ answered_at: now() })
+      .set({ ...answer, answered_at: now() })
       .where('id', '=', id)
       .where('answered_at', 'is', null)
       .executeTakeFirst();
@@ -192,6 +195,12 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
     return toApproval(
       await db.selectFrom('secret_approvals').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
     );
+  }
+
+  /** «Отклонить» on a device of the person: answered with nothing; the new sign-in hears it and stops waiting. */
+  async function decline(userId: string, sessionId: string, id: string): Promise<SecretApproval> {
+    await answerable(userId, sessionId, id);
+    return settle(userId, id, {});
   }
 
   /**
@@ -203,17 +212,7 @@ export function createIdentities(db: Database, realtime: RealtimeHub, now: () =>
     const identity = await find(userId);
     if (!identity || !verifyEd25519(identity.public_key, deviceStatement(userId, row.device_key), signature))
       throw badRequest(BAD_APPROVAL_SIGNATURE);
-    const res = await db
-      .updateTable('secret_approvals')
-      .set({ signature, sealed, answered_at: now() })
-      .where('id', '=', id)
-      .where('answered_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(APPROVAL_DONE);
-    realtime.toUser(userId, 'secret:approval', { id, answered: true });
-    return toApproval(
-      await db.selectFrom('secret_approvals').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
-    );
+    return settle(userId, id, { signature, sealed });
   }
 
   return { list, set, checkDevice, request, open, get, answer, decline };
