@@ -264,12 +264,15 @@ test('clients with adaptive stream and dynacast on (visibility-driven track sett
 });
 
 test('a browser that vanishes without leaving is removed after the ping timeout', async ({
-  h,
-  openParticipant,
+  startSfu,
+  openCaller,
   newContext,
 }) => {
+  // An SFU of its own with a short ping timeout (clients ping every second, silence for 4 s ends a session), so the
+  // wait is the rule's and not the default 15 s.
+  const h = await startSfu({ pingInterval: 1, pingTimeout: 4 });
   const room = 'room-vanish';
-  const stays = await openParticipant('stays', room);
+  const stays = await openCaller(h, 'stays', room);
   const context = await newContext({ permissions: ['camera', 'microphone'] });
   const page = await context.newPage();
   await page.goto(h.pageUrl);
@@ -277,7 +280,10 @@ test('a browser that vanishes without leaving is removed after the ping timeout'
   await expectVideoFrom(stays, 'vanishes');
   // A crashed renderer sends no leave (closing the page would: livekit-client disconnects on pagehide).
   await page.goto('chrome://crash').catch(() => {});
+  const crashed = Date.now();
   expect(await call<string[]>(stays, 'participants')).toEqual(['vanishes']);
-  await expect.poll(() => call<string[]>(stays, 'participants'), { timeout: 25_000 }).toEqual([]);
+  await expect.poll(() => call<string[]>(stays, 'participants'), { timeout: 15_000 }).toEqual([]);
+  // Not before the timeout: the sweep ends a session only after 4 s without a ping.
+  expect(Date.now() - crashed).toBeGreaterThanOrEqual(3_000);
   expect(await call<string[]>(stays, 'events')).toContain('left:vanishes');
 });

@@ -22,7 +22,13 @@ export interface SfuHarness {
 }
 
 export async function startSfuHarness(
-  opts: { pingTimeout?: number; turn?: TurnOptions; bandwidthAllocation?: boolean; uplinkFeedback?: boolean } = {},
+  opts: {
+    pingInterval?: number;
+    pingTimeout?: number;
+    turn?: TurnOptions;
+    bandwidthAllocation?: boolean;
+    uplinkFeedback?: boolean;
+  } = {},
 ): Promise<SfuHarness> {
   const sfu = await startSfu({
     port: 0,
@@ -30,6 +36,7 @@ export async function startSfuHarness(
     apiKey,
     apiSecret,
     hostCandidates: ['127.0.0.1'],
+    pingInterval: opts.pingInterval,
     pingTimeout: opts.pingTimeout,
     turn: opts.turn ?? null,
     bandwidthAllocation: opts.bandwidthAllocation,
