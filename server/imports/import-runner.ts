@@ -31,18 +31,19 @@ import { type Database, sqliteHandle } from '../db/database';
 import type { MessagesTable } from '../db/schema';
 import { newMessageId } from '../messages/message-id';
 import type { Realtime } from '../realtime/gateway';
+import { tsVector } from '../search/index-syntax';
 import { audioType } from '../uploads/audio';
 import { cleanFileName } from '../uploads/file-names';
 import { cleanImage } from '../uploads/images';
 import type { UploadStorage } from '../uploads/storage';
+import { BatchCancelled, type BatchWorker, startBatchWorker } from './batch-worker';
 import { exportPath, fileSource, friendsOf, type ImportJobRow, suggestAuthors, toImportJob } from './import-jobs';
-import { BatchCancelled, type SqliteBatchWriter, startSqliteBatchWriter } from './sqlite-batches';
 
 export const IMPORT_TIMINGS = {
   /** Messages per transaction: small enough that a send waiting behind one is not held long. */
   batch: 100,
   /**
-   * SQLite: messages per transaction of the batch worker (sqlite-batches.ts). A statement of the app (a send) waits
+   * SQLite: messages per transaction of the batch worker (batch-worker.ts). A statement of the app (a send) waits
    * at most one such commit for its turn: a few milliseconds, where the whole batch with its search entries took ten.
    */
   commitSize: 20,
@@ -129,18 +130,22 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
   let again = false;
   let stopped = true;
   const lastSent = new Map<string, number>();
-  // SQLite: batches go to a worker thread with its own connection (sqlite-batches.ts), started with the first one.
-  let sqliteWriter: SqliteBatchWriter | null = null;
-  const sqliteWriterOf = (): SqliteBatchWriter | null => {
+  // A worker thread (batch-worker.ts), started with the first batch: it stems the imported text for the search index
+  // on either database and, on SQLite, writes the batches through a connection of its own.
+  let worker: BatchWorker | null = null;
+  const workerOf = (): BatchWorker => {
     const file = sqliteHandle(db);
-    if (!file) return null;
-    sqliteWriter ??= startSqliteBatchWriter({
-      file: file.name,
-      busyTimeoutMs: Number(file.pragma('busy_timeout', { simple: true })),
-      synchronous: String(file.pragma('synchronous', { simple: true })),
+    worker ??= startBatchWorker({
+      sqlite: file
+        ? {
+            file: file.name,
+            busyTimeoutMs: Number(file.pragma('busy_timeout', { simple: true })),
+            synchronous: String(file.pragma('synchronous', { simple: true })),
+          }
+        : null,
       columns: MESSAGE_COLUMNS,
     });
-    return sqliteWriter;
+    return worker;
   };
 
   function announce(job: ImportJob, userId: string, now = false) {
@@ -412,10 +417,9 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     }
     const done = first + batch.length;
     let stored = 0;
-    const writer = sqliteWriterOf();
-    if (writer) {
+    if (sqliteHandle(db)) {
       // Off the event loop: stemmed in the worker, committed there while the app's connection waits its turn.
-      stored = await writer
+      stored = await workerOf()
         .write(
           {
             jobId: row.id,
@@ -437,6 +441,9 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       announce(toImportJob({ ...row, done, imported: Number(row.imported) + stored }), row.user_id);
       return stored;
     }
+    // PostgreSQL: the pool gives the batch a connection of its own, so a send never waits for it; the stemming for the
+    // search index is done in the worker, and the entries go in with the messages (found at once, never drained).
+    const terms = values.length ? await workerOf().stem(values, names) : [];
     await quiet();
     await db.transaction().execute(async (trx) => {
       if (values.length) {
@@ -444,7 +451,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
           .insertInto('messages')
           .values(values)
           .onConflict((oc) => oc.columns(['conversation_id', 'import_key', 'import_source_id']).doNothing())
-          .returning('id')
+          .returning(['id', 'seq'])
           .execute();
         stored = inserted.length;
         const kept = new Set(inserted.map((r) => r.id));
@@ -452,6 +459,18 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
         if (a.length) await trx.insertInto('message_attachments').values(a).execute();
         const v = voices.filter((x) => kept.has(x.message_id));
         if (v.length) await trx.insertInto('voice_notes').values(v).execute();
+        const termsOf = new Map(values.map((x, i) => [x.id, terms[i] ?? null]));
+        const indexed = inserted.filter((r) => termsOf.get(r.id) != null);
+        if (indexed.length) {
+          await sql`INSERT INTO message_search (seq, terms)
+            SELECT s, t::tsvector FROM unnest(${indexed.map((r) => Number(r.seq))}::int[], ${indexed.map((r) => tsVector(termsOf.get(r.id) as string))}::text[]) AS x(s, t)
+            ON CONFLICT (seq) DO UPDATE SET terms = excluded.terms`.execute(trx);
+        }
+        if (inserted.length) {
+          await sql`DELETE FROM message_search_backlog WHERE seq = ANY(${inserted.map((r) => Number(r.seq))}::int[])`.execute(
+            trx,
+          );
+        }
       }
       const r = await trx
         .updateTable('import_jobs')
@@ -634,9 +653,9 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       stopped = true;
       clock.clearTimeout(timer);
       while (running) await running;
-      const writer = sqliteWriter;
-      sqliteWriter = null;
-      await writer?.close();
+      const w = worker;
+      worker = null;
+      await w?.close();
     },
   };
 }

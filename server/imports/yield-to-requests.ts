@@ -3,6 +3,7 @@
 // so a send in another chat is never queued behind more than the one piece already running. A request that stays
 // open (a large download) cannot stop the import: after `maxWaitMs` it goes on regardless.
 import type { Server } from 'node:http';
+import { type Clock, systemClock } from '../clock';
 
 export interface RequestGate {
   /** Resolves once no request is in flight, or after `maxWaitMs` at most. */
@@ -11,7 +12,11 @@ export interface RequestGate {
   inFlight(): number;
 }
 
-export function requestGate(server: Pick<Server, 'on'>, maxWaitMs: number): RequestGate {
+/**
+ * `clock` times the longest wait: the system clock in the server (pacing, as the writers' gathering, is no rule a user
+ * sees, so a test's manual clock does not hold it), a manual one in this module's own test.
+ */
+export function requestGate(server: Pick<Server, 'on'>, maxWaitMs: number, clock: Clock = systemClock): RequestGate {
   let open = 0;
   let waiters: (() => void)[] = [];
   const wake = () => {
@@ -32,10 +37,9 @@ export function requestGate(server: Pick<Server, 'on'>, maxWaitMs: number): Requ
     quiet() {
       if (open === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {
-        // The pause is on the real clock, as the rest of the import's pacing: no rule a user sees depends on it.
-        const timer = setTimeout(done, maxWaitMs);
+        const timer = clock.setTimeout(done, maxWaitMs);
         function done() {
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           waiters = waiters.filter((w) => w !== done);
           resolve();
         }

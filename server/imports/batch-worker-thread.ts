@@ -1,6 +1,6 @@
-// The worker thread that writes a history import's batches on SQLite (sqlite-batches.ts starts it): a connection of
-// its own to the same file (WAL), so the batches' statements, their commits and the stemming of the imported text for
-// the search index run beside the event loop, not on it. A batch is stemmed first, then committed in parts of a few
+// The worker thread of history imports (batch-worker.ts starts it): it stems the imported text for the search index
+// on either database, and on SQLite writes the batches through a connection of its own to the same file (WAL), so
+// the batches' statements, their commits and the stemming run beside the event loop, not on it. A batch is stemmed first, then committed in parts of a few
 // messages, each when the app says it is its turn and each one IMMEDIATE transaction: its messages (one already
 // there is skipped), their files and voice notes, their search entries and the job's progress, which must still be
 // 'running' or the part rolls back. A message is committed with everything of it or not at all.
@@ -8,38 +8,37 @@ import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { indexTerms, searchDocument } from '../search/morphology';
 import { registerSearchFunction } from '../search/search-index';
-import type { WorkerBatch, WorkerReply, WorkerRequest } from './sqlite-batches';
+import type { WorkerBatch, WorkerReply, WorkerRequest } from './batch-worker';
 
-const {
-  file: fileName,
-  busyTimeoutMs,
-  synchronous,
-  columns,
-} = workerData as {
-  file: string;
-  busyTimeoutMs: number;
-  synchronous: string;
+const { sqlite, columns } = workerData as {
+  sqlite: { file: string; busyTimeoutMs: number; synchronous: string } | null;
   columns: string[];
 };
 
-const file = new SQLite(fileName);
-file.pragma('foreign_keys = ON');
-file.pragma(`busy_timeout = ${busyTimeoutMs}`);
-file.pragma(`synchronous = ${synchronous}`);
-registerSearchFunction(file);
-
-const insert = file.prepare(
-  `INSERT INTO messages (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-   ON CONFLICT (conversation_id, import_key, import_source_id) DO NOTHING`,
-);
-const attach = file.prepare('INSERT INTO message_attachments (message_id, position, upload_id) VALUES (?, ?, ?)');
-const voice = file.prepare('INSERT INTO voice_notes (message_id, duration_ms, waveform) VALUES (?, ?, ?)');
-const index = file.prepare('INSERT INTO message_search (rowid, terms) VALUES (?, ?)');
-const unqueue = file.prepare('DELETE FROM message_search_backlog WHERE seq = ?');
-const progress = file.prepare(
-  `UPDATE import_jobs SET done = ?, imported = imported + ?, claimed_at = ?, updated_at = ?
-   WHERE id = ? AND status = 'running'`,
-);
+/** The statements of the worker's own SQLite connection (none on PostgreSQL, where the worker only stems). */
+function openSqlite(o: { file: string; busyTimeoutMs: number; synchronous: string }) {
+  const file = new SQLite(o.file);
+  file.pragma('foreign_keys = ON');
+  file.pragma(`busy_timeout = ${o.busyTimeoutMs}`);
+  file.pragma(`synchronous = ${o.synchronous}`);
+  registerSearchFunction(file);
+  return {
+    file,
+    insert: file.prepare(
+      `INSERT INTO messages (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+       ON CONFLICT (conversation_id, import_key, import_source_id) DO NOTHING`,
+    ),
+    attach: file.prepare('INSERT INTO message_attachments (message_id, position, upload_id) VALUES (?, ?, ?)'),
+    voice: file.prepare('INSERT INTO voice_notes (message_id, duration_ms, waveform) VALUES (?, ?, ?)'),
+    index: file.prepare('INSERT INTO message_search (rowid, terms) VALUES (?, ?)'),
+    unqueue: file.prepare('DELETE FROM message_search_backlog WHERE seq = ?'),
+    progress: file.prepare(
+      `UPDATE import_jobs SET done = ?, imported = imported + ?, claimed_at = ?, updated_at = ?
+       WHERE id = ? AND status = 'running'`,
+    ),
+  };
+}
+const db = sqlite ? openSqlite(sqlite) : null;
 
 class Cancelled extends Error {}
 
@@ -52,7 +51,9 @@ interface Part {
   done: number;
 }
 
-const write = file.transaction((p: Part) => {
+const write = db?.file.transaction((p: Part) => {
+  if (!db) throw new Error('no database');
+  const { insert, attach, voice, index, unqueue, progress } = db;
   const b = p.batch;
   let stored = 0;
   p.values.forEach((v, i) => {
@@ -79,12 +80,16 @@ const prepared = new Map<number, Part[]>();
  * content, any other kind adds its file's name — and cuts the batch into parts of `commitSize` messages, each its
  * own short transaction. Done before the first turn, outside the write lock.
  */
-function prepare(id: number, b: WorkerBatch): WorkerReply['result'] {
-  const terms = b.values.map((v) => {
+function stem(b: Pick<WorkerBatch, 'values' | 'names'>): (string | null)[] {
+  return b.values.map((v) => {
     if (v.deleted_at != null || v.type === 'ENCRYPTED') return null;
     const names = v.type === 'TEXT' ? null : (b.names[v.id as string] ?? null);
     return indexTerms(searchDocument(String(v.content ?? ''), names));
   });
+}
+
+function prepare(id: number, b: WorkerBatch): WorkerReply['result'] {
+  const terms = stem(b);
   const parts: Part[] = [];
   for (let i = 0; i < b.values.length; i += b.commitSize) {
     const end = Math.min(i + b.commitSize, b.values.length);
@@ -103,6 +108,7 @@ function commit(key: number, part: number): WorkerReply['result'] {
   if (!parts || !p) return { error: { message: 'import batch worker: no such batch' } };
   if (part === parts.length - 1) prepared.delete(key);
   try {
+    if (!write) throw new Error('no database');
     return { stored: write.immediate(p) };
   } catch (err) {
     prepared.delete(key);
@@ -115,9 +121,10 @@ function commit(key: number, part: number): WorkerReply['result'] {
 parentPort?.on('message', (m: WorkerRequest) => {
   let result: WorkerReply['result'];
   if (m.kind === 'close') {
-    file.close();
+    db?.file.close();
     result = { closed: true };
-  } else if (m.kind === 'prepare') result = prepare(m.id, m.batch);
+  } else if (m.kind === 'stem') result = { terms: stem(m) };
+  else if (m.kind === 'prepare') result = prepare(m.id, m.batch);
   else result = commit(m.batch, m.part);
   parentPort?.postMessage({ id: m.id, result } satisfies WorkerReply);
 });

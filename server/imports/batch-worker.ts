@@ -1,6 +1,6 @@
-// SQLite: a history import's batches are written by a worker thread with its own connection to the database file
-// (sqlite-batch-worker.ts), so the event loop never runs a batch's statements, its commit or the stemming of its
-// text. A batch is prepared (stemmed) in the worker first; then each of its parts' commits runs inside `turn`, which the runner
+// A history import's worker thread (batch-worker-thread.ts). It stems the imported text for the search index on
+// either database; on SQLite it also writes the batches through its own connection to the database file, so the
+// event loop never runs a batch's statements, its commit or the stemming of its text. A batch is prepared (stemmed) in the worker first; then each of its parts' commits runs inside `turn`, which the runner
 // makes Kysely's hold on the app's own connection: meanwhile the app's statements wait their turn asynchronously,
 // as they wait for each other, where SQLite's busy handler would have slept on the event loop, and the write
 // lock is held for the inserts alone. (The app's transactions also begin IMMEDIATE, database.ts, for any other
@@ -28,6 +28,7 @@ export interface WorkerBatch {
 }
 
 export type WorkerRequest =
+  | { id: number; kind: 'stem'; values: WorkerBatch['values']; names: WorkerBatch['names'] }
   | { id: number; kind: 'prepare'; batch: WorkerBatch }
   | { id: number; kind: 'commit'; batch: number; part: number }
   | { id: number; kind: 'close' };
@@ -36,6 +37,7 @@ export interface WorkerReply {
   id: number;
   result:
     | { prepared: number }
+    | { terms: (string | null)[] }
     | { stored: number }
     | { cancelled: true }
     | { error: { message: string; code?: string } }
@@ -44,12 +46,14 @@ export interface WorkerReply {
 
 export class BatchCancelled extends Error {}
 
-export interface SqliteBatchWriter {
+export interface BatchWorker {
   /**
-   * Stems the batch in the worker, then commits it inside `turn` (the app connection's hold); the number of messages
-   * stored. Rejects with BatchCancelled when the job is no longer running (nothing of the batch is kept).
+   * SQLite: stems the batch in the worker, then commits it part by part, each inside `turn` (the app connection's
+   * hold); the number of messages stored. Rejects with BatchCancelled when the job is no longer running.
    */
   write(batch: WorkerBatch, turn: (commit: () => Promise<number>) => Promise<number>): Promise<number>;
+  /** What the search index holds for each message (null: not indexed), stemmed in the worker (PostgreSQL). */
+  stem(values: WorkerBatch['values'], names: WorkerBatch['names']): Promise<(string | null)[]>;
   close(): Promise<void>;
 }
 
@@ -58,16 +62,15 @@ function bootstrap(): string {
   const require = createRequire(import.meta.url);
   const tsxApi = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs');
   if (!fs.existsSync(tsxApi)) throw new Error(`tsx's loader is missing: ${tsxApi}`);
-  const entry = pathToFileURL(path.join(path.dirname(new URL(import.meta.url).pathname), 'sqlite-batch-worker.ts'));
+  const entry = pathToFileURL(path.join(path.dirname(new URL(import.meta.url).pathname), 'batch-worker-thread.ts'));
   return `import(${JSON.stringify(pathToFileURL(tsxApi).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }
 
-export function startSqliteBatchWriter(options: {
-  file: string;
-  busyTimeoutMs: number;
-  synchronous: string;
+export function startBatchWorker(options: {
+  /** SQLite's file and settings; null on PostgreSQL (the worker then only stems). */
+  sqlite: { file: string; busyTimeoutMs: number; synchronous: string } | null;
   columns: readonly string[];
-}): SqliteBatchWriter {
+}): BatchWorker {
   const worker = new Worker(bootstrap(), {
     eval: true,
     workerData: { ...options, columns: [...options.columns] },
@@ -90,6 +93,7 @@ export function startSqliteBatchWriter(options: {
   worker.on('exit', (code) => failAll(new Error(`import batch worker exited (${code})`)));
 
   type Ask =
+    | { kind: 'stem'; values: WorkerBatch['values']; names: WorkerBatch['names'] }
     | { kind: 'prepare'; batch: WorkerBatch }
     | { kind: 'commit'; batch: number; part: number }
     | { kind: 'close' };
@@ -107,6 +111,11 @@ export function startSqliteBatchWriter(options: {
 
   let closing: Promise<void> | null = null;
   return {
+    async stem(values, names) {
+      const r = await ask({ kind: 'stem', values, names });
+      if ('terms' in r) return r.terms;
+      throw new Error('error' in r ? r.error.message : 'import batch worker: unexpected reply');
+    },
     async write(batch, turn) {
       const key = next++;
       const p = await ask({ kind: 'prepare', batch }, key);
