@@ -52,7 +52,7 @@ export const IMPORT_TIMINGS = {
    * After each batch the job rests this share of the time the batch took (its reading, stemming and commits), so on a
    * machine short of CPU the import takes at most 1 / (1 + rest) of the time and sends keep the rest.
    */
-  rest: 0.5,
+  rest: 0.25,
   /**
    * Before each piece of its work the job waits until no request is being answered (yield-to-requests.ts), at most
    * this long: sends in other chats find the event loop and the database free.
