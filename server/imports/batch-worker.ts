@@ -62,7 +62,8 @@ function bootstrap(): string {
   const require = createRequire(import.meta.url);
   const tsxApi = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs');
   if (!fs.existsSync(tsxApi)) throw new Error(`tsx's loader is missing: ${tsxApi}`);
-  const entry = pathToFileURL(path.join(path.dirname(new URL(import.meta.url).pathname), 'batch-worker-thread.ts'));
+  // The URL of the entry beside this file, as it is (a path with spaces or Cyrillic stays a valid URL).
+  const entry = new URL('./batch-worker-thread.ts', import.meta.url);
   return `import(${JSON.stringify(pathToFileURL(tsxApi).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }
 
