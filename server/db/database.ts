@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   type Driver,
   Kysely,
   type LogEvent,
@@ -206,6 +207,12 @@ class CheckpointedSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     const driver = super.createDriver();
+    // IMMEDIATE: a transaction takes the write lock when it begins. Another connection (a history import's batch
+    // worker, server/imports/batch-worker.ts) may commit between a deferred transaction's first read and its first
+    // write, and SQLite then refuses the write at once (SQLITE_BUSY_SNAPSHOT) instead of waiting for the lock.
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
     const destroy = driver.destroy.bind(driver);
     driver.destroy = async () => {
       await destroy();

@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type SQLite from 'better-sqlite3';
 import { fileTypeFromBuffer } from 'file-type';
 import { type Insertable, sql } from 'kysely';
 import {
@@ -33,20 +32,32 @@ import { type Database, sqliteHandle } from '../db/database';
 import type { MessagesTable } from '../db/schema';
 import { newMessageId } from '../messages/message-id';
 import type { Realtime } from '../realtime/gateway';
+import { tsVector } from '../search/index-syntax';
 import { audioType } from '../uploads/audio';
 import { cleanFileName } from '../uploads/file-names';
 import { cleanImage } from '../uploads/images';
 import type { UploadStorage } from '../uploads/storage';
+import { BatchCancelled, type BatchWorker, startBatchWorker } from './batch-worker';
 import { exportPath, fileSource, friendsOf, type ImportJobRow, suggestAuthors, toImportJob } from './import-jobs';
 
 export const IMPORT_TIMINGS = {
   /** Messages per transaction: small enough that a send waiting behind one is not held long. */
   batch: 100,
   /**
-   * After each batch the job rests this share of the time the batch took (reading the export included), so sends in
-   * other chats find the event loop and the database free: the import takes at most 1 / (1 + rest) of them.
+   * SQLite: messages per transaction of the batch worker (batch-worker.ts). A statement of the app (a send) waits
+   * at most one such commit for its turn: a few milliseconds, where the whole batch with its search entries took ten.
    */
-  rest: 1,
+  commitSize: 20,
+  /**
+   * After each batch the job rests this share of the time the batch took (its reading, stemming and commits), so on a
+   * machine short of CPU the import takes at most 1 / (1 + rest) of the time and sends keep the rest.
+   */
+  rest: 0.25,
+  /**
+   * Before each piece of its work the job waits until no request is being answered (yield-to-requests.ts), at most
+   * this long: sends in other chats find the event loop and the database free.
+   */
+  yieldMaxMs: 20,
   /** A job whose process has not renewed its lease for this long is taken over. */
   leaseMs: 60_000,
   /** How often a process looks for jobs it was not told of (another process's, or left by a crash). */
@@ -72,6 +83,8 @@ export interface ImportRunnerDeps {
   /** The largest attachment stored (the ordinary upload limit): a bigger file becomes a line saying so. */
   fileLimitBytes: number;
   log: { error(obj: unknown, msg: string): void };
+  /** Resolves when the server is answering no request (yield-to-requests.ts); absent, the job never waits. */
+  quiet?: () => Promise<void>;
 }
 
 export interface ImportRunner {
@@ -115,61 +128,31 @@ const MESSAGE_COLUMNS = [
   'imported_from',
 ] as const;
 
-const nativeStatements = new WeakMap<SQLite.Database, (job: NativeBatch) => number>();
-interface NativeBatch {
-  jobId: string;
-  done: number;
-  at: string;
-  values: Insertable<MessagesTable>[];
-  attachments: { message_id: string; position: number; upload_id: string }[];
-  voices: { message_id: string; duration_ms: number; waveform: string }[];
-}
-
-/** SQLite: a batch's messages, files and the job's progress in one native transaction; the count stored. */
-function writeNative(
-  file: SQLite.Database,
-  jobId: string,
-  done: number,
-  at: string,
-  values: Insertable<MessagesTable>[],
-  attachments: NativeBatch['attachments'],
-  voices: NativeBatch['voices'],
-): number {
-  let write = nativeStatements.get(file);
-  if (!write) {
-    const insert = file.prepare(
-      `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${MESSAGE_COLUMNS.map(() => '?').join(', ')})
-       ON CONFLICT (conversation_id, import_key, import_source_id) DO NOTHING`,
-    );
-    const attach = file.prepare('INSERT INTO message_attachments (message_id, position, upload_id) VALUES (?, ?, ?)');
-    const voice = file.prepare('INSERT INTO voice_notes (message_id, duration_ms, waveform) VALUES (?, ?, ?)');
-    const progress = file.prepare(
-      `UPDATE import_jobs SET done = ?, imported = imported + ?, claimed_at = ?, updated_at = ?
-       WHERE id = ? AND status = 'running'`,
-    );
-    write = file.transaction((b: NativeBatch) => {
-      const kept = new Set<string>();
-      for (const v of b.values) {
-        const params = MESSAGE_COLUMNS.map((c) => (v[c] ?? null) as string | number | null);
-        if (insert.run(...params).changes === 1) kept.add(v.id);
-      }
-      for (const a of b.attachments) if (kept.has(a.message_id)) attach.run(a.message_id, a.position, a.upload_id);
-      for (const x of b.voices) if (kept.has(x.message_id)) voice.run(x.message_id, x.duration_ms, x.waveform);
-      if (progress.run(b.done, kept.size, b.at, b.at, b.jobId).changes !== 1) throw new Cancelled();
-      return kept.size;
-    });
-    nativeStatements.set(file, write);
-  }
-  return write({ jobId, done, at, values, attachments, voices });
-}
-
 export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
   const { db, clock, storage, dir, realtime, lists, log } = deps;
+  const quiet = deps.quiet ?? (() => Promise.resolve());
   let timer: ClockTimer | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = true;
   const lastSent = new Map<string, number>();
+  // A worker thread (batch-worker.ts), started with the first batch: it stems the imported text for the search index
+  // on either database and, on SQLite, writes the batches through a connection of its own.
+  let worker: BatchWorker | null = null;
+  const workerOf = (): BatchWorker => {
+    const file = sqliteHandle(db);
+    worker ??= startBatchWorker({
+      sqlite: file
+        ? {
+            file: file.name,
+            busyTimeoutMs: Number(file.pragma('busy_timeout', { simple: true })),
+            synchronous: String(file.pragma('synchronous', { simple: true })),
+          }
+        : null,
+      columns: MESSAGE_COLUMNS,
+    });
+    return worker;
+  };
 
   function announce(job: ImportJob, userId: string, now = false) {
     const at = clock.now();
@@ -288,7 +271,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     row: ImportJobRow,
     files: ExportFiles,
     m: ImportedMessage,
-  ): Promise<{ uploadId: string; kind: string } | null> {
+  ): Promise<{ uploadId: string; kind: string; name: string } | null> {
     if (!m.media) return null;
     const listed = (await files.list()).find((f) => f.path === m.media?.path);
     if (!listed || listed.size === 0 || listed.size > deps.fileLimitBytes) return null;
@@ -315,6 +298,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       else ({ key, size, width, height } = clean);
     }
     const uploadId = `imp-${row.id}-${m.sourceId}`;
+    const name = cleanFileName(m.media.name);
     await db
       .insertInto('uploads')
       .values({
@@ -322,7 +306,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
         owner_id: row.user_id,
         storage_key: key,
         url: `/uploads/${key}`,
-        original_name: cleanFileName(m.media.name),
+        original_name: name,
         mime: audio ?? detected?.mime ?? m.media.mime ?? 'application/octet-stream',
         size,
         kind,
@@ -332,7 +316,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-    return { uploadId, kind };
+    return { uploadId, kind, name };
   }
 
   const MEDIA_WORDS: Record<string, string> = {
@@ -381,7 +365,8 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     const values: Insertable<MessagesTable>[] = [];
     const attachments: { message_id: string; position: number; upload_id: string }[] = [];
     const voices: { message_id: string; duration_ms: number; waveform: string }[] = [];
-    const written: string[] = [];
+    const names: Record<string, string> = {};
+    const dones: number[] = [];
     for (const [i, m] of batch.entries()) {
       const index = first + i;
       if (present.has(m.sourceId)) continue;
@@ -402,7 +387,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       } else if (m.kind === 'image' || m.kind === 'file' || m.kind === 'voice' || m.kind === 'video') {
         const stored = await storeMedia(row, files, m);
         if (stored) {
-          written.push(stored.uploadId);
+          names[id] = stored.name;
           type = m.kind === 'image' && stored.kind === 'IMAGE' ? 'IMAGE' : m.kind === 'voice' ? 'VOICE' : 'FILE';
           attachments.push({ message_id: id, position: 0, upload_id: stored.uploadId });
           // The export keeps no waveform: the player shows the file's own length.
@@ -415,6 +400,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
         const what = m.placeholder ?? 'Сообщение, которое здесь не показать';
         content = m.text ? `${what}\n${m.text}` : what;
       }
+      dones.push(index + 1);
       values.push({
         id,
         seq: top - total + Math.min(index, total - 1),
@@ -437,23 +423,41 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     }
     const done = first + batch.length;
     let stored = 0;
-    const file = sqliteHandle(db);
-    if (file) {
-      // One native transaction under Kysely's lock: the connection is held for the statements alone, a few ms, where
-      // an async transaction held it across every await and sends elsewhere queued behind it (bench:import).
-      stored = await db
-        .connection()
-        .execute(async () => writeNative(file, row.id, done, iso(clock.now()), values, attachments, voices));
+    if (sqliteHandle(db)) {
+      // Off the event loop: stemmed in the worker, committed there while the app's connection waits its turn.
+      stored = await workerOf()
+        .write(
+          {
+            jobId: row.id,
+            done,
+            dones,
+            commitSize: IMPORT_TIMINGS.commitSize,
+            at: iso(clock.now()),
+            values,
+            attachments,
+            voices,
+            names,
+          },
+          // Each part waits for a moment no request is being answered, then for the app's connection.
+          (commit) => quiet().then(() => db.connection().execute(commit)),
+        )
+        .catch((err) => {
+          throw err instanceof BatchCancelled ? new Cancelled() : err;
+        });
       announce(toImportJob({ ...row, done, imported: Number(row.imported) + stored }), row.user_id);
       return stored;
     }
+    // PostgreSQL: the pool gives the batch a connection of its own, so a send never waits for it; the stemming for the
+    // search index is done in the worker, and the entries go in with the messages (found at once, never drained).
+    const terms = values.length ? await workerOf().stem(values, names) : [];
+    await quiet();
     await db.transaction().execute(async (trx) => {
       if (values.length) {
         const inserted = await trx
           .insertInto('messages')
           .values(values)
           .onConflict((oc) => oc.columns(['conversation_id', 'import_key', 'import_source_id']).doNothing())
-          .returning('id')
+          .returning(['id', 'seq'])
           .execute();
         stored = inserted.length;
         const kept = new Set(inserted.map((r) => r.id));
@@ -461,6 +465,18 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
         if (a.length) await trx.insertInto('message_attachments').values(a).execute();
         const v = voices.filter((x) => kept.has(x.message_id));
         if (v.length) await trx.insertInto('voice_notes').values(v).execute();
+        const termsOf = new Map(values.map((x, i) => [x.id, terms[i] ?? null]));
+        const indexed = inserted.filter((r) => termsOf.get(r.id) != null);
+        if (indexed.length) {
+          await sql`INSERT INTO message_search (seq, terms)
+            SELECT s, t::tsvector FROM unnest(${indexed.map((r) => Number(r.seq))}::int[], ${indexed.map((r) => tsVector(termsOf.get(r.id) as string))}::text[]) AS x(s, t)
+            ON CONFLICT (seq) DO UPDATE SET terms = excluded.terms`.execute(trx);
+        }
+        if (inserted.length) {
+          await sql`DELETE FROM message_search_backlog WHERE seq = ANY(${inserted.map((r) => Number(r.seq))}::int[])`.execute(
+            trx,
+          );
+        }
       }
       const r = await trx
         .updateTable('import_jobs')
@@ -553,9 +569,11 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
           first += batch.length;
           batch = [];
           current = { ...current, done: first, imported: Number(current.imported) + stored };
-          // Pacing on the real clock, as the writers' gathering: no rule a user sees depends on it.
+          // Pacing on the real clock, as the writers' gathering: no rule a user sees depends on it. Then the next batch
+          // is read (on the event loop) once no request is being answered.
           const took = performance.now() - began;
           await new Promise((resolve) => setTimeout(resolve, took * IMPORT_TIMINGS.rest));
+          await quiet();
           began = performance.now();
         }
       }
@@ -646,6 +664,9 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       stopped = true;
       clock.clearTimeout(timer);
       while (running) await running;
+      const w = worker;
+      worker = null;
+      await w?.close();
     },
   };
 }

@@ -21,7 +21,8 @@ import { badRequest, conflict, forbidden, HttpError, notFound, zodMessage } from
 import { newMessageId } from '../messages/message-id';
 import type { UploadStorage } from '../uploads/storage';
 import { exportPath, fileSource, friendsOf, type ImportJobRow, NOT_FOUND, toImportJob } from './import-jobs';
-import { createImportRunner, type ImportRunner, reserveSeqs } from './import-runner';
+import { createImportRunner, IMPORT_TIMINGS, type ImportRunner, reserveSeqs } from './import-runner';
+import { requestGate } from './yield-to-requests';
 
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed'];
 export const ONLY_ADMINS = 'Импортировать историю в группу могут только владелец и администраторы';
@@ -51,6 +52,7 @@ export const importsRoutes = fp<{ storage: UploadStorage }>(
       lists,
       fileLimitBytes: config.uploadLimitBytes,
       log: app.log,
+      quiet: requestGate(app.server, IMPORT_TIMINGS.yieldMaxMs).quiet,
     });
     runners.set(db, runner);
     app.addHook('onReady', async () => runner.start());

@@ -166,7 +166,7 @@ function sqliteBatch(db: Database): WriteBatch | null {
       return 'stored';
     }),
   );
-  return (messages) => db.connection().execute(async () => run(messages));
+  return (messages) => db.connection().execute(async () => run.immediate(messages));
 }
 
 export function createMessageWriter(db: Database, options: { now?: () => number } = {}): MessageWriter {

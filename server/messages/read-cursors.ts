@@ -140,7 +140,7 @@ export function createCursorWriter(db: Database): CursorWriter {
     try {
       const results = await db.connection().execute(async () => {
         statements = 0;
-        const out = runAll(jobs);
+        const out = runAll.immediate(jobs);
         countNativeStatements(db, statements);
         return out;
       });

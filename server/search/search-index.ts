@@ -13,6 +13,8 @@
 // PostgreSQL: a table of tsvectors built here (GIN index).
 //
 // A secret chat's ENCRYPTED messages pass through the backlog and are never indexed: their content is ciphertext.
+// A history import indexes its own batches in their transactions, stemmed in its worker thread, and takes them out
+// of the backlog there (server/imports/batch-worker-thread.ts, import-runner.ts).
 import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { BACKGROUND_STATEMENT } from '../db/background';

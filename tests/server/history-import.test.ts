@@ -4,11 +4,12 @@
 // never unread and are found by the Russian morphology search at once. The same export again adds nothing; a cancel
 // leaves nothing; a stopped server's job resumes after its last batch, and a dead process's job after its lease.
 // Who may import where; hostile exports refused in Russian; a secret chat's encrypted batches.
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { JPEG, OGG, telegramChat, tg, zipOf } from '../../src/contract/history-import/test-fixtures';
 import { IMPORT_TIMINGS } from '../../server/imports/import-runner';
 import { importRunnerOf } from '../../server/imports/imports.plugin';
+import { JPEG, OGG, telegramChat, tg, zipOf } from '../../src/contract/history-import/test-fixtures';
 import { client, startTestServer, type TestServer } from './harness';
 import { manualClock } from './manual-clock';
 import { opaque, secretChat } from './secret-helpers';
@@ -137,6 +138,14 @@ const bigExport = (n: number, name = 'Большой чат') =>
     ),
   });
 
+/** The job's imported messages still waiting in the search index's backlog (read straight from the database). */
+async function waitingForIndex(srv: TestServer, jobId: string): Promise<number> {
+  const r = await sql<{ n: number | string }>`SELECT count(*) AS n FROM messages m
+    JOIN message_search_backlog b ON b.seq = m.seq
+    WHERE m.import_job_id = ${jobId} AND m.import_key IS NOT NULL`.execute(srv.server.ctx.db);
+  return Number(r.rows[0]?.n);
+}
+
 describe('history import', () => {
   let srv: TestServer;
   let api: Api;
@@ -189,6 +198,8 @@ describe('history import', () => {
     expect(started.body.job.status).toBe('running');
     const done = await until(srv, alice, up.body.job.id, 'done');
     expect(done.imported).toBe(5);
+    // Indexed in the batch's own commit: none of its messages waits in the search backlog.
+    expect(await waitingForIndex(srv, up.body.job.id)).toBe(0);
 
     const all = await history(api, bob, group);
     const imported = all.filter((m) => m.importedFrom === 'telegram');
@@ -318,6 +329,48 @@ describe('history import', () => {
       body: 'x',
     });
     expect(noType.status).toBe(415);
+  });
+
+  it('sends in another chat while an import runs are all answered; the import ends whole and indexed', async () => {
+    const saved = { ...IMPORT_TIMINGS };
+    IMPORT_TIMINGS.batch = 50;
+    IMPORT_TIMINGS.commitSize = 7;
+    onTestFinished(() => {
+      Object.assign(IMPORT_TIMINGS, saved);
+    });
+    const direct = (await api.post('/api/conversations/with', { userId: carol.user.id }, alice.accessToken)).body
+      .conversation.id as string;
+    const up = await upload(srv, alice.accessToken, bigExport(1_500, 'Пока пишут'), group);
+    await until(srv, alice, up.body.job.id, 'mapping');
+    await api.post(`/api/imports/${up.body.job.id}/start`, { mapping: {} }, alice.accessToken);
+    const ended = until(srv, alice, up.body.job.id, 'done', 60_000);
+    let running = true;
+    void ended.finally(() => {
+      running = false;
+    });
+    const statuses: number[] = [];
+    // Three senders back to back, as long as the import runs (and at least a few each).
+    await Promise.all(
+      [alice, carol, alice].map(async (u, k) => {
+        for (let i = 0; running || i < 5; i++) {
+          const r = await api.post(
+            '/api/conversations/send',
+            { conversationId: direct, type: 'TEXT', content: `пока идёт импорт ${k}-${i}` },
+            u.accessToken,
+          );
+          statuses.push(r.status);
+        }
+      }),
+    );
+    const done = await ended;
+    expect(done.imported).toBe(1_500);
+    expect(statuses.length).toBeGreaterThanOrEqual(15);
+    expect(statuses.filter((x) => x !== 200)).toEqual([]);
+    expect(await waitingForIndex(srv, up.body.job.id)).toBe(0);
+    const found = await api.get(`/api/search?q=${encodeURIComponent('номером 1500')}`, bob.accessToken);
+    expect(found.body.results.map((r: { message: { content: string } }) => r.message.content)).toContain(
+      'сообщение номер 1500',
+    );
   });
 
   it('cancel removes what the import stored', async () => {
