@@ -3,7 +3,6 @@
 // actor or the creation dialog, never with the first bundle.
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../services';
-import { defaultBaseUrl } from '../../../services/app/api';
 import type { SecretPlaintext } from '../../../services/secretChats/crypto/secret-crypto';
 import { isControl, shownOf } from '../../../services/secretChats/crypto/secret-actions';
 import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
@@ -16,6 +15,7 @@ import {
 } from '../../secretChats/secretDevice/secretDevice.machine';
 import type { SecretDeviceEvent } from '../../secretChats/secretDevice/secretDevice.protocol';
 import { backUp } from './secretChats-recovery';
+import { serverAccess } from './secretChats-access';
 import { createSecretEffects, type SecretEffects, type Where } from '../../../services/secretChats/secret-effects';
 import { setSecretFileTransfer } from '../../../services/secretChats/secret-files';
 import {
@@ -33,13 +33,7 @@ let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 /** One set of effects per page (the device's registration is shared by the device actor and the dialog). */
 export function secretEffects(s: Services): SecretEffects {
   if (!shared || shared.api !== s.api) {
-    // The worker's requests carry the session's access token as kept for the page (none when the browser keeps
-    // nothing: the worker is then refused and the page registers by its own requests).
-    const access = () => ({
-      baseURL: new URL(defaultBaseUrl(), location.href).href,
-      token: s.sessionStore.load()?.accessToken ?? null,
-    });
-    shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto, access) };
+    shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto, serverAccess(s)) };
   }
   return shared.effects;
 }

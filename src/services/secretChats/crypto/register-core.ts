@@ -46,6 +46,18 @@ export async function registerInWorker(
   userId: string,
   server: ServerAccess,
 ): Promise<WorkerRegistration> {
+  const r = await register(c, userId, server);
+  if (!('deviceId' in r)) return r;
+  // Requests for approval open now (a new sign-in of this person asked while this device was away): the page
+  // starts the device's approval only then, without a request of its own.
+  const approvals = await request<{ approvals: unknown[] }>(server, 'GET', '/secret/approvals').then(
+    (a) => a.approvals.length,
+    () => 0,
+  );
+  return { ...r, approvals };
+}
+
+async function register(c: SecretCrypto, userId: string, server: ServerAccess): Promise<WorkerRegistration> {
   try {
     const prepared = await c.prepareDevice(userId);
     let deviceId = prepared.deviceId;
