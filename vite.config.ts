@@ -90,10 +90,11 @@ function emojiData(locales: string[]): Plugin {
 
 /** The first screen's modules that lazy chunks import too, kept in the one `base` chunk (see codeSplitting below). */
 /**
- * The chunks of the secret chats' wiring (src/machines/app/wiring/secretChats*.ts): the device actor's and the
- * approval's load in the background on every signed-in page, the dialogs' when one is first opened.
+ * The chunks of the secret chats' wiring (src/machines/app/wiring/secretChats*.ts): the background registration's
+ * loads on every signed-in page once it is idle, the device actor's and the approval's when a secret chat or an
+ * approval needs them, the dialogs' when one is first opened.
  */
-const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-)?[A-Za-z0-9_-]{8}\.js$/;
+const BACKGROUND_CHUNK = /(^|\/)secretChats-(access-|approval-|dialogs-|register-)?[A-Za-z0-9_-]{8}\.js$/;
 
 const FIRST_SCREEN_SHARED = [
   // Small ones: the contract's failure, shape, limits and formatting, the runtime context, the lazy-view helper.
