@@ -94,7 +94,7 @@ function emojiData(locales: string[]): Plugin {
  * loads on every signed-in page once it is idle, the device actor's and the approval's when a secret chat or an
  * approval needs them, the dialogs' when one is first opened.
  */
-const BACKGROUND_CHUNK = /(^|\/)secretChats-(access-|approval-|dialogs-|register-)?[A-Za-z0-9_-]{8}\.js$/;
+const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-|register-)?[A-Za-z0-9_-]{8}\.js$/;
 
 const FIRST_SCREEN_SHARED = [
   // Small ones: the contract's failure, shape, limits and formatting, the runtime context, the lazy-view helper.

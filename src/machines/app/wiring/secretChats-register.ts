@@ -4,17 +4,16 @@
 // needs it (docs/secret-chats.md "Reaching everyone").
 import { fromPromise } from 'xstate';
 import type { Services } from '../services';
-import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
+import { secretCrypto, serverAccess } from '../../../services/secretChats/crypto/worker-client';
 import { secretRegistrationMachine } from '../../secretChats/secretRegistration/secretRegistration.machine';
 import type {
   RegistrationOutcome,
   SecretRegistrationInput,
 } from '../../secretChats/secretRegistration/secretRegistration.protocol';
 import { RequestFailure } from '../../../contract/failure';
-import { serverAccess } from './secretChats-access';
 
 export function wireSecretRegistration(s: Services) {
-  const access = serverAccess(s);
+  const access = serverAccess(() => s.sessionStore.load()?.accessToken ?? null);
   return secretRegistrationMachine.provide({
     actors: {
       register: fromPromise<RegistrationOutcome, SecretRegistrationInput>(async ({ input }) => {

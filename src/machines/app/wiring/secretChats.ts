@@ -5,7 +5,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../services';
 import type { SecretPlaintext } from '../../../services/secretChats/crypto/secret-crypto';
 import { isControl, shownOf } from '../../../services/secretChats/crypto/secret-actions';
-import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
+import { secretCrypto, serverAccess } from '../../../services/secretChats/crypto/worker-client';
 import { secretChatMachine } from '../../secretChats/secretChat/secretChat.machine';
 import type { Incoming, Outgoing } from '../../secretChats/secretChat/secretChat.protocol';
 import {
@@ -15,7 +15,6 @@ import {
 } from '../../secretChats/secretDevice/secretDevice.machine';
 import type { SecretDeviceEvent } from '../../secretChats/secretDevice/secretDevice.protocol';
 import { backUp } from './secretChats-recovery';
-import { serverAccess } from './secretChats-access';
 import { createSecretEffects, type SecretEffects, type Where } from '../../../services/secretChats/secret-effects';
 import { setSecretFileTransfer } from '../../../services/secretChats/secret-files';
 import {
@@ -33,7 +32,14 @@ let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 /** One set of effects per page (the device's registration is shared by the device actor and the dialog). */
 export function secretEffects(s: Services): SecretEffects {
   if (!shared || shared.api !== s.api) {
-    shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto, serverAccess(s)) };
+    shared = {
+      api: s.api,
+      effects: createSecretEffects(
+        s.api,
+        secretCrypto,
+        serverAccess(() => s.sessionStore.load()?.accessToken ?? null),
+      ),
+    };
   }
   return shared.effects;
 }

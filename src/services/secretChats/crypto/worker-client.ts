@@ -1,8 +1,8 @@
 // The page's one crypto service (the worker), made on first use: users without secret chats never load ts-mls or
 // start the worker. Sign-out clears the user's keys and plaintexts (and the keys of files not sent yet) and ends
 // the worker.
-import { forgetAllSealed } from '../secret-files';
-import { createWorkerSecretCrypto, type SecretCrypto } from './secret-crypto';
+import { defaultBaseUrl } from '../../app/api';
+import { createWorkerSecretCrypto, type SecretCrypto, type ServerAccess } from './secret-crypto';
 
 let current: { crypto: SecretCrypto; terminate(): void } | null = null;
 
@@ -11,9 +11,21 @@ export function secretCrypto(): SecretCrypto {
   return current.crypto;
 }
 
+/**
+ * Where the worker sends its own requests (crypto/register-core.ts): the API's address and the session's access
+ * token as kept for the page (none when the browser keeps nothing: the worker is then refused and the page
+ * registers by its own requests).
+ */
+export const serverAccess = (token: () => string | null) => (): ServerAccess => ({
+  baseURL: new URL(defaultBaseUrl(), location.href).href,
+  token: token(),
+});
+
 /** Deletes everything of the user this browser keeps for secret chats, then stops the worker. */
 export async function clearSecrets(userId: string): Promise<void> {
-  forgetAllSealed();
+  // The keys of files not sent yet: only a page that loaded the files' module has any (a module already loaded
+  // comes without a request; one that cannot be fetched had nothing to forget).
+  await import('../secret-files').then((m) => m.forgetAllSealed()).catch(() => undefined);
   const running = current;
   current = null;
   if (running) {
