@@ -4,7 +4,7 @@
 // needs it (docs/secret-chats.md "Reaching everyone").
 import { fromPromise } from 'xstate';
 import type { Services } from '../services';
-import { secretCrypto, serverAccess } from '../../../services/secretChats/crypto/worker-client';
+import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
 import { secretRegistrationMachine } from '../../secretChats/secretRegistration/secretRegistration.machine';
 import type {
   RegistrationOutcome,
@@ -13,11 +13,13 @@ import type {
 import { RequestFailure } from '../../../contract/failure';
 
 export function wireSecretRegistration(s: Services) {
-  const access = serverAccess(() => s.sessionStore.load()?.accessToken ?? null);
   return secretRegistrationMachine.provide({
     actors: {
       register: fromPromise<RegistrationOutcome, SecretRegistrationInput>(async ({ input }) => {
-        const r = await secretCrypto().registerDevice(input.userId, access());
+        // The API's address and the session's access token, for the worker's own requests.
+        const access = s.api.access?.();
+        if (!access) return { device: true };
+        const r = await secretCrypto().registerDevice(input.userId, access);
         if ('failed' in r) throw new RequestFailure(r.failed.status, r.failed.message);
         // An approval from another device, or a token to renew: the device actor's registration takes the steps.
         if ('page' in r) return { device: true };

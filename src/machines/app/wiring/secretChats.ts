@@ -3,9 +3,10 @@
 // actor or the creation dialog, never with the first bundle.
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../services';
+import { defaultBaseUrl } from '../../../services/app/api';
 import type { SecretPlaintext } from '../../../services/secretChats/crypto/secret-crypto';
 import { isControl, shownOf } from '../../../services/secretChats/crypto/secret-actions';
-import { secretCrypto, serverAccess } from '../../../services/secretChats/crypto/worker-client';
+import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
 import { secretChatMachine } from '../../secretChats/secretChat/secretChat.machine';
 import type { Incoming, Outgoing } from '../../secretChats/secretChat/secretChat.protocol';
 import {
@@ -32,14 +33,13 @@ let shared: { api: Services['api']; effects: SecretEffects } | null = null;
 /** One set of effects per page (the device's registration is shared by the device actor and the dialog). */
 export function secretEffects(s: Services): SecretEffects {
   if (!shared || shared.api !== s.api) {
-    shared = {
-      api: s.api,
-      effects: createSecretEffects(
-        s.api,
-        secretCrypto,
-        serverAccess(() => s.sessionStore.load()?.accessToken ?? null),
-      ),
-    };
+    // The worker's requests carry the session's access token as kept for the page (none when the browser keeps
+    // nothing: the worker is then refused and the page registers by its own requests).
+    const access = () => ({
+      baseURL: new URL(defaultBaseUrl(), location.href).href,
+      token: s.sessionStore.load()?.accessToken ?? null,
+    });
+    shared = { api: s.api, effects: createSecretEffects(s.api, secretCrypto, access) };
   }
   return shared.effects;
 }

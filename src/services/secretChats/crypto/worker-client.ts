@@ -1,8 +1,7 @@
 // The page's one crypto service (the worker), made on first use: users without secret chats never load ts-mls or
 // start the worker. Sign-out clears the user's keys and plaintexts (and the keys of files not sent yet) and ends
 // the worker.
-import { defaultBaseUrl } from '../../app/api';
-import { createWorkerSecretCrypto, type SecretCrypto, type ServerAccess } from './secret-crypto';
+import { createWorkerSecretCrypto, type SecretCrypto } from './secret-crypto';
 
 let current: { crypto: SecretCrypto; terminate(): void } | null = null;
 
@@ -10,16 +9,6 @@ export function secretCrypto(): SecretCrypto {
   current ??= createWorkerSecretCrypto();
   return current.crypto;
 }
-
-/**
- * Where the worker sends its own requests (crypto/register-core.ts): the API's address and the session's access
- * token as kept for the page (none when the browser keeps nothing: the worker is then refused and the page
- * registers by its own requests).
- */
-export const serverAccess = (token: () => string | null) => (): ServerAccess => ({
-  baseURL: new URL(defaultBaseUrl(), location.href).href,
-  token: token(),
-});
 
 /** Deletes everything of the user this browser keeps for secret chats, then stops the worker. */
 export async function clearSecrets(userId: string): Promise<void> {
