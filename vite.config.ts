@@ -90,10 +90,15 @@ function emojiData(locales: string[]): Plugin {
 
 /** The first screen's modules that lazy chunks import too, kept in the one `base` chunk (see codeSplitting below). */
 /**
- * The chunks of the secret chats' wiring (src/machines/app/wiring/secretChats*.ts): the device actor's and the
- * approval's load in the background on every signed-in page, the dialogs' when one is first opened.
+ * The chunks of the secret chats' wiring (src/machines/app/wiring/secretChats*.ts): the background registration's
+ * loads on every signed-in page once it is idle, the device actor's and the approval's when a secret chat or an
+ * approval needs them, the dialogs' when one is first opened.
  */
-const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-)?[A-Za-z0-9_-]{8}\.js$/;
+const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-|register-)?[A-Za-z0-9_-]{8}\.js$/;
+
+/** The background registration's modules (its wiring, its machine, the worker's client and the method lists). */
+const SECRET_REGISTRATION =
+  /src[\\/](machines[\\/](app[\\/]wiring[\\/]secretChats-register|secretChats[\\/]secretRegistration[\\/]secretRegistration\.(machine|protocol))|services[\\/]secretChats[\\/]crypto[\\/](worker-client|secret-crypto|identity-api|recovery-api))\.ts$/;
 
 const FIRST_SCREEN_SHARED = [
   // Small ones: the contract's failure, shape, limits and formatting, the runtime context, the lazy-view helper.
@@ -233,6 +238,9 @@ export default defineConfig({
             // The first screen's modules that lazy chunks import too: one chunk rather than a few dozen of half a
             // kilobyte to a few, each with its own imports, exports and gzip header (bench/client, part a).
             { name: 'base', test: (id: string) => FIRST_SCREEN_SHARED.some((re) => re.test(id)) },
+            // The background registration with the crypto worker's client: one chunk to fetch, compile and evaluate
+            // on every signed-in page rather than three (bench/client, part f).
+            { name: 'secretChats-register', test: (id: string) => SECRET_REGISTRATION.test(id) },
           ],
         },
       },

@@ -1,6 +1,6 @@
 // (f) register — the main-thread time a signed-in page spends becoming a device of secret chats in the background
 // (docs/secret-chats.md "Reaching everyone"), on the phone profile's CPU (CDP CPU throttling): the renderer main
-// thread's task time (CDP Performance.getMetrics TaskDuration) from the request for the device actor's code (the secret chats' wiring chunk, asked for once the page is idle) to
+// thread's task time (CDP Performance.getMetrics TaskDuration) from the request for the registration's code (the first secret chats' wiring chunk, asked for once the page is idle) to
 // the answer that stored its key packages. The keys themselves are made in the crypto worker, off the main thread.
 // Baseline: the same metric over an equally long window on the same page once it is idle.
 import { type CDPSession, chromium } from '@playwright/test';

@@ -86,7 +86,7 @@ describe('registration in the crypto worker', () => {
       () => b.core,
       () => ({ baseURL: `${srv.url}/api`, token: anna.accessToken }),
     );
-    expect(await again.device(anna.user.id)).toEqual({ deviceId, keyPackagesLeft: left });
+    expect(await again.device(anna.user.id)).toEqual({ deviceId, keyPackagesLeft: left, approvals: 0 });
   });
 
   it('a token the server refuses: the page renews it and registers by its own steps', async () => {
@@ -113,5 +113,31 @@ describe('registration in the crypto worker', () => {
     // A refusal is reported with the server's status and words, as the page's API client reports them.
     const stranger = { baseURL: `${srv.url}/api`, token: 'nonsense' };
     expect(await browserOf(vera).core.registerDevice(vera.user.id, stranger)).toEqual({ page: 'unauthorized' });
+  });
+
+  it('an old device hears of a new sign-in asking for approval from its registration, and one runs at a time', async () => {
+    const ida = await api.user('rwida');
+    const first = browserOf(ida);
+    const server = { baseURL: `${srv.url}/api`, token: ida.accessToken };
+    // The background registration and the device actor's at once: one device, not two.
+    const [a, b] = await Promise.all([
+      first.core.registerDevice(ida.user.id, server),
+      first.core.registerDevice(ida.user.id, server),
+    ]);
+    expect(a).toEqual(b);
+    expect(await devicesOf(ida)).toHaveLength(1);
+    // A first device made the identity key just now: no one can be asking yet, and it does not look.
+    expect(a).not.toHaveProperty('approvals');
+    expect(await first.core.registerDevice(ida.user.id, server)).toMatchObject({ approvals: 0 });
+    // A new sign-in asks: the old browser's next registration (its next page load) says a request is open.
+    const login = await api.post('/api/auth/login', { username: ida.username, password: ida.password });
+    const key = (n: number) => Buffer.alloc(n, 7).toString('base64');
+    const asked = await api.post(
+      '/api/secret/approvals',
+      { deviceKey: key(32), exchangeKey: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 9)]).toString('base64') },
+      login.body.accessToken,
+    );
+    expect(asked.status).toBe(200);
+    expect(await first.core.registerDevice(ida.user.id, server)).toMatchObject({ approvals: 1 });
   });
 });

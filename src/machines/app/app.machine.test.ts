@@ -49,6 +49,7 @@ const viewOwned = [
   'inviteCodes',
   'adminReports',
   'adminStats',
+  'secretRegistration',
   'secretDevice',
   'secretDialog',
   'secretCall',

@@ -79,6 +79,9 @@ export const effects = {
   inviteCodes: { wired: (s: Services) => import('./wiring/inviteCodes').then((m) => m.wireInviteCodes(s)) },
   adminReports: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminReports(s)) },
   adminStats: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminStats(s)) },
+  secretRegistration: {
+    wired: (s: Services) => import('./wiring/secretChats-register').then((m) => m.wireSecretRegistration(s)),
+  },
   secretDevice: { wired: (s: Services) => import('./wiring/secretChats').then((m) => m.wireSecretDevice(s)) },
   secretDialog: { wired: (s: Services) => secretDialogs().then((m) => m.wireSecretDialog(s)) },
   secretCall: { wired: () => secretDialogs().then((m) => m.wireSecretCall()) },

@@ -4,7 +4,15 @@
 import type { ActorLines } from '../shared/actor-line';
 
 export const secretChatsActors = {
-  // This browser as a device, while the chats page shows a secret chat or the creation dialog is open.
+  // The background registration of a person with no secret chat, while the chats page is open (then only a light
+  // listener for a new sign-in asking for approval).
+  secretRegistration: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  // This browser as a device, while the chats page shows a secret chat, or once the registration hands over to it
+  // (an approval is asked or needed).
   secretDevice: {
     load: 'wired',
     lifetime: 'owned',
@@ -27,7 +35,7 @@ export const secretChatsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
-  // A new device of this person asking for the identity key, while the device holder is shown.
+  // A new device of this person asking for the identity key (or this one waiting), beside the device actor.
   secretApproval: {
     load: 'wired',
     lifetime: 'owned',

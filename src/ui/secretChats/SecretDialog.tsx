@@ -56,7 +56,9 @@ export function SecretDialogView(
             />
           </label>
         )}
-        <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
+        {props.ready !== false && (
+          <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
+        )}
         {props.people}
         {(props.noDevice ?? props.error) && (
           <p className="inline-error" role="alert">

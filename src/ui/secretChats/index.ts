@@ -8,7 +8,7 @@ import type { SecretTilePreviewProps } from './SecretTilePreview';
 import type { SecretVerifyDialogProps } from './SecretVerifyDialog';
 
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
-/** Holds the device actor while the chats page is open (registered in the background after the first paint). */
+/** This browser as a device while the chats page is open: the background registration, the device actor when needed. */
 export const LazySecretDevice = lazyView<{ userId: string; now: boolean }>(() =>
   import('./SecretDevice').then((m) => m.SecretDevice),
 );

@@ -29,6 +29,8 @@ export function useSecretDialog(userId: string, onClose: () => void) {
   });
   const send = (e: SecretDialogEvent) => actor?.send(e);
   return {
+    /** The dialog's actor is here (its code loads on first open): until then a choice would be lost. */
+    ready: actor !== undefined,
     title,
     selected,
     friends,

@@ -1,5 +1,5 @@
-// Approving a new device of this person (systemId 'secretApproval', owned by the device holder's view while the
-// chats page is open; docs/secret-chats.md "Identity keys"): a new sign-in asks for the identity key, and this
+// Approving a new device of this person (owned by the device holder's view beside the device actor, while the
+// chats page shows it; docs/secret-chats.md "Identity keys"): a new sign-in asks for the identity key, and this
 // device — one that holds it — asks its person «Новое устройство входит в секретные чаты: подтвердить?» with the
 // short code the new device shows. The same actor tells the view when this device itself waits for such an
 // approval, with its code. Views import this module, never secretApproval.machine.ts.

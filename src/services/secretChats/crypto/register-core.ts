@@ -46,6 +46,28 @@ export async function registerInWorker(
   userId: string,
   server: ServerAccess,
 ): Promise<WorkerRegistration> {
+  const r = await register(c, userId, server);
+  // A person's first device, whose identity key was made just now, has no request to answer: no one could ask for
+  // a key that did not exist (one asking later is heard by the page's listener).
+  if (!('deviceId' in r) || r.identityMade) return withoutFlag(r);
+  // Requests for approval open now (a new sign-in of this person asked while this device was away): the page
+  // starts the device's approval only then, without a request of its own.
+  const approvals = await request<{ approvals: unknown[] }>(server, 'GET', '/secret/approvals').then(
+    (a) => a.approvals.length,
+    () => 0,
+  );
+  return { ...r, approvals };
+}
+
+type Registered = WorkerRegistration & { identityMade?: boolean };
+
+function withoutFlag(r: Registered): WorkerRegistration {
+  if (!('deviceId' in r)) return r;
+  const { identityMade: _, ...rest } = r;
+  return rest;
+}
+
+async function register(c: SecretCrypto, userId: string, server: ServerAccess): Promise<Registered> {
   try {
     const prepared = await c.prepareDevice(userId);
     let deviceId = prepared.deviceId;
@@ -73,9 +95,11 @@ export async function registerInWorker(
       `/secret/identities?userIds=${encodeURIComponent(userId)}`,
     );
     const theirs = identities.find((i) => i.userId === userId)?.publicKey ?? null;
+    let identityMade = false;
     if (!(mine && mine === theirs)) {
       // Held here and not on the server yet, or nowhere at all (the person's first device): the server takes it.
       if (theirs) return { page: 'approval' };
+      identityMade = !mine;
       const publicKey = mine ?? (await c.identityCreate(userId)).publicKey;
       try {
         await request(server, 'POST', '/secret/identity', { publicKey });
@@ -101,7 +125,7 @@ export async function registerInWorker(
       keyPackages,
       lastResort,
     });
-    return { deviceId, keyPackagesLeft: left.keyPackagesLeft };
+    return { deviceId, keyPackagesLeft: left.keyPackagesLeft, identityMade };
   } catch (e) {
     if (e instanceof Refused) {
       if (e.status === 401) return { page: 'unauthorized' };

@@ -28,6 +28,7 @@ import {
   type SecretPlaintext,
   type SecretRequest,
   type SecretResponse,
+  type WorkerRegistration,
 } from './secret-crypto';
 import type { SearchIndex } from './search-index';
 import type { DeviceRecord, SecretStore } from './secret-store';
@@ -566,7 +567,16 @@ export function createSecretCryptoCore(
   );
   const core = serial as unknown as SecretCrypto;
   // Its steps queue one by one like any call, but not the whole: other calls run while it waits for the server.
-  core.registerDevice = (userId, server) => registerInWorker(core, userId, server);
+  // One registration at a time per person: the background registration and the device actor's may overlap, and
+  // two would register this browser twice.
+  const registering = new Map<string, Promise<WorkerRegistration>>();
+  core.registerDevice = (userId, server) => {
+    const known = registering.get(userId);
+    if (known) return known;
+    const run = registerInWorker(core, userId, server).finally(() => registering.delete(userId));
+    registering.set(userId, run);
+    return run;
+  };
   return core;
 }
 

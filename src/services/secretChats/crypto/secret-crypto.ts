@@ -60,7 +60,8 @@ export interface ServerAccess {
 }
 
 export type WorkerRegistration =
-  | { deviceId: string; keyPackagesLeft: number }
+  /** Registered; `approvals`: requests for approval open for this person (a new sign-in asking this device). */
+  | { deviceId: string; keyPackagesLeft: number; approvals?: number }
   /** The person's identity key is elsewhere (another device must approve this one) or the token was refused (401). */
   | { page: 'approval' | 'unauthorized' }
   /** The server refused a step: its status and Russian message, as the page's API client reports them. */

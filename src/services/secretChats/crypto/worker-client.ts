@@ -1,7 +1,6 @@
 // The page's one crypto service (the worker), made on first use: users without secret chats never load ts-mls or
 // start the worker. Sign-out clears the user's keys and plaintexts (and the keys of files not sent yet) and ends
 // the worker.
-import { forgetAllSealed } from '../secret-files';
 import { createWorkerSecretCrypto, type SecretCrypto } from './secret-crypto';
 
 let current: { crypto: SecretCrypto; terminate(): void } | null = null;
@@ -13,7 +12,9 @@ export function secretCrypto(): SecretCrypto {
 
 /** Deletes everything of the user this browser keeps for secret chats, then stops the worker. */
 export async function clearSecrets(userId: string): Promise<void> {
-  forgetAllSealed();
+  // The keys of files not sent yet: only a page that loaded the files' module has any (a module already loaded
+  // comes without a request; one that cannot be fetched had nothing to forget).
+  await import('../secret-files').then((m) => m.forgetAllSealed()).catch(() => undefined);
   const running = current;
   current = null;
   if (running) {

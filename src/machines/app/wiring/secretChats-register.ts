@@ -1,0 +1,34 @@
+// The background registration's effects (secretRegistration.protocol.ts): the crypto worker registers this browser
+// whole, with its own requests, and says whether a request for approval is open. Only the worker client and this
+// small module load for it: the device actor's code loads when a secret chat, the creation dialog or an approval
+// needs it (docs/secret-chats.md "Reaching everyone").
+import { fromPromise } from 'xstate';
+import type { Services } from '../services';
+import { secretCrypto } from '../../../services/secretChats/crypto/worker-client';
+import { secretRegistrationMachine } from '../../secretChats/secretRegistration/secretRegistration.machine';
+import type {
+  RegistrationOutcome,
+  SecretRegistrationInput,
+} from '../../secretChats/secretRegistration/secretRegistration.protocol';
+import { RequestFailure } from '../../../contract/failure';
+
+export function wireSecretRegistration(s: Services) {
+  return secretRegistrationMachine.provide({
+    actors: {
+      register: fromPromise<RegistrationOutcome, SecretRegistrationInput>(async ({ input }) => {
+        // The API's address and the session's access token, for the worker's own requests.
+        const access = s.api.access?.();
+        if (!access) return { device: true };
+        const r = await secretCrypto().registerDevice(input.userId, access);
+        if ('failed' in r) throw new RequestFailure(r.failed.status, r.failed.message);
+        // An approval from another device, or a token to renew: the device actor's registration takes the steps.
+        if ('page' in r) return { device: true };
+        return { device: (r.approvals ?? 0) > 0 };
+      }),
+      pending: fromPromise<number, SecretRegistrationInput>(async () => {
+        const { approvals } = await s.api.call('secretApprovals', {});
+        return approvals.length;
+      }),
+    },
+  });
+}

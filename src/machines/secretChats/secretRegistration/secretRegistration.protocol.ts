@@ -1,0 +1,34 @@
+// This browser's background registration as a device of secret chats (docs/secret-chats.md "Reaching everyone"),
+// owned by the chats page's device holder for a person with no secret chat: once the list has painted and the
+// browser is idle, it asks the crypto worker to register (keys, identity, key packages, all in the worker), then
+// only listens, lightly, for a new sign-in of the same person asking for approval. It hands over to the device
+// actor (tag `device`: the holder then spawns `secretDevice` and the approval holder) when the registration needs
+// the person (an approval from another device, a token to renew) or a request for approval is open. Views import
+// this module, never secretRegistration.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+export interface SecretRegistrationInput {
+  userId: string;
+}
+
+export type SecretRegistrationContext = SecretRegistrationInput;
+
+/** What the worker's registration came to: `device` when the device actor must take over. */
+export interface RegistrationOutcome {
+  device: boolean;
+}
+
+export type SecretRegistrationEvent =
+  /** `secret:approval` or a reconnection: a new sign-in of this person may be asking; look. */
+  { type: 'secretRegistration.check' };
+
+/** A failed registration is tried again after this. */
+export const SECRET_REGISTRATION_RETRY_MS = 15_000;
+
+export type SecretRegistrationRef = MachineRef<SecretRegistrationContext, SecretRegistrationEvent>;
+
+declare module '../../shared/system' {
+  interface OwnedActors {
+    secretRegistration: SecretRegistrationRef;
+  }
+}
