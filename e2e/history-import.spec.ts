@@ -2,10 +2,11 @@
 // and a voice message goes into a group through «Информация», its authors mapped («Кто это в Беседе?»), and a word
 // of it is found in another form («собаку» for «собака»); a WhatsApp export in its Russian date format goes into a
 // new group from Settings; an export imported into a secret chat is read and encrypted in the browser, and nothing
-// the server wrote to disk holds its text. Axe on the dialog's steps.
+// the server wrote to disk holds its text, and a secret chat's import stopped by a reload continues, when the same file
+// is chosen again, after the last batch the server took. Axe on the dialog's steps.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, Route } from '@playwright/test';
 import { startTestServer, type TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -177,4 +178,115 @@ test('an export imported into a secret chat is encrypted in the browser: the ser
   } finally {
     await srv.close();
   }
+});
+
+test('a secret chat’s import stopped by a reload continues from its kept position: every message once, in order', async ({
+  browser,
+  srv,
+  createUser: newUser,
+}) => {
+  test.setTimeout(240_000);
+  const anna = await newUser('Анна', 'anna');
+  const boris = await newUser('Борис', 'boris');
+  await makeFriends(srv.url, anna, boris);
+  const pa = await openIn(browser, srv, anna);
+  const pb = await openIn(browser, srv, boris);
+  await becomeDevice(pb);
+
+  await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
+  const create = pa.getByRole('dialog', { name: 'Новый секретный чат' });
+  await create.getByRole('checkbox', { name: /Борис/ }).check();
+  await create.getByRole('button', { name: 'Создать' }).click();
+  await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+  await expect(pa.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);
+  const conversationId = new URL(pa.url()).pathname.split('/').pop() as string;
+
+  // Four full batches of SECRET_BATCH (50) and a part: the third batch is held, then the page reloads.
+  const TOTAL = 210;
+  const at = (i: number) => {
+    const minutes = 10 * 60 + i;
+    return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
+  };
+  const zip = whatsappExport(
+    Array.from({ length: TOTAL }, (_, i) => `[12.03.2024, ${at(i)}] Вера: Сообщение №${i + 1}`),
+  );
+  const BATCHES = '**/api/imports/secret-batch';
+  const firstIndex = (route: Route) =>
+    (route.request().postDataJSON() as { messages: { index: number }[] }).messages[0]?.index;
+
+  // One handler for the whole test, never removed (removing it could let a held request through): before the reload
+  // the first two batches pass and the third is held for good; after it, the first batch is held until checked.
+  let posted = 0;
+  let reloaded = false;
+  const held: Route[] = [];
+  let onHeld: () => void = () => undefined;
+  const heldNow = () =>
+    new Promise<void>((resolve) => {
+      onHeld = resolve;
+    });
+  const thirdHeld = heldNow();
+  await pa.route(BATCHES, async (route) => {
+    posted += 1;
+    if ((!reloaded && posted < 3) || (reloaded && held.length > 1)) return route.continue();
+    if (!reloaded && held.length > 0) return; // nothing after the third before the reload
+    held.push(route);
+    onHeld();
+  });
+
+  const openImport = async () => {
+    await pa.locator('.conv-title').getByRole('button').first().click();
+    await panel(pa).getByRole('button', { name: 'Импорт истории' }).click();
+    return importDialog(pa);
+  };
+  let dialog = await openImport();
+  await dialog
+    .getByTestId('history-import-file')
+    .setInputFiles({ name: 'WhatsApp.zip', mimeType: 'application/zip', buffer: zip });
+  await thirdHeld;
+  // Two batches are in and kept; the third waits on the network when the page reloads.
+  await expect(dialog.getByTestId('import-progress')).toHaveText(`Импорт: 100 из ${TOTAL}`);
+  expect(firstIndex(held[0] as Route)).toBe(100);
+  const resumedNow = heldNow();
+  reloaded = true;
+  await pa.reload();
+
+  // Reopened, the dialog says where the import stopped and asks for the same file; the first batch it then posts
+  // starts at the kept position, and so does the progress.
+  await expect(pa.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);
+  dialog = await openImport();
+  await expect(dialog.getByTestId('import-stopped')).toContainText(`Импорт остановился: 100 из ${TOTAL}`);
+  await dialog
+    .getByTestId('history-import-file')
+    .setInputFiles({ name: 'WhatsApp.zip', mimeType: 'application/zip', buffer: zip });
+  await resumedNow;
+  await expect(dialog.getByTestId('import-progress')).toHaveText(`Импорт: 100 из ${TOTAL}`);
+  expect(firstIndex(held[1] as Route)).toBe(100);
+  await (held[1] as Route).continue();
+  await expect(dialog.getByText(/Готово: импортировано/)).toBeVisible({ timeout: 120_000 });
+
+  // The server holds each message of the export once, at its place, in the export's order.
+  const rows = await srv.server.ctx.db
+    .selectFrom('messages')
+    .select(['seq', 'created_at', 'import_source_id'])
+    .where('conversation_id', '=', conversationId)
+    .where('import_key', 'is not', null)
+    .orderBy('seq')
+    .execute();
+  expect(rows).toHaveLength(TOTAL);
+  expect(new Set(rows.map((r) => r.import_source_id)).size).toBe(TOTAL);
+  const times = rows.map((r) => Date.parse(String(r.created_at)));
+  expect(times.every((t, i) => i === 0 || t > (times[i - 1] as number))).toBe(true);
+
+  // Борис's device decrypts them: the last ones once each, in order.
+  await pb.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();
+  // The text's own paragraph (the message's time follows it in the bubble).
+  const texts = pb
+    .getByTestId('message')
+    .locator('p')
+    .filter({ hasText: /Сообщение №\d+$/ });
+  await expect(texts.filter({ hasText: /№210$/ })).toHaveCount(1, { timeout: 60_000 });
+  const numbers = (await texts.allInnerTexts()).map((t) => Number(/№(\d+)$/.exec(t.trim())?.[1]));
+  expect(numbers.length).toBeGreaterThan(1);
+  expect(numbers).toEqual([...new Set(numbers)].sort((x, y) => x - y));
+  expect(numbers.at(-1)).toBe(TOTAL);
 });

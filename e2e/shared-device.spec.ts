@@ -1,6 +1,8 @@
-// A shared computer: what the browser kept for A is gone once A signs out — the offline store (IndexedDB), the
-// unsent messages (localStorage), and any API answer in the HTTP cache (every /api answer is no-store) — even when
-// the sign-out happens offline; then, back online, the sign-in ends on the server too. Server side: tests/server/hardening-headers.test.ts, ended-sessions.test.ts.
+// A shared computer: what the browser kept for A is gone once A signs out — the offline store (IndexedDB), where a
+// secret chat's history import stands (IndexedDB `beseda-history-import`), the unsent messages (localStorage), and
+// any API answer in the HTTP cache (every /api answer is no-store) — even when the sign-out happens offline;
+// then, back online, the sign-in ends on the server too. Server side: tests/server/hardening-headers.test.ts,
+// ended-sessions.test.ts.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { sendText } from './users';
@@ -39,6 +41,29 @@ const kept = (page: Page, userId: string) =>
     userId,
   );
 
+/** Where A's secret imports stand (IndexedDB `beseda-history-import`): rows keyed `${userId}|…`. */
+const positionsDb = (page: Page, userId: string, write: boolean) =>
+  page.evaluate(
+    ({ id, write }) =>
+      new Promise<number>((resolve, reject) => {
+        // The app's own schema (src/services/historyImport/positions.ts): version 1, one store keyed by `key`.
+        const open = indexedDB.open('beseda-history-import', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('positions', { keyPath: 'key' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('positions', write ? 'readwrite' : 'readonly');
+          if (write) tx.objectStore('positions').put({ key: `${id}|chat|export`, done: 400, total: 1000 });
+          const count = tx.objectStore('positions').count(IDBKeyRange.bound(`${id}|`, `${id}|\uffff`));
+          tx.oncomplete = () => {
+            db.close();
+            resolve(count.result);
+          };
+        };
+      }),
+    { id: userId, write },
+  );
+
 test('signing out offline leaves nothing of A, and ends the sign-in on the server once back online', async ({
   srv,
   friends: { a, b, conversationId },
@@ -51,6 +76,8 @@ test('signing out offline leaves nothing of A, and ends the sign-in on the serve
   await page.getByTestId('chat-tile').first().click();
   await expect(page.getByTestId('message').filter({ hasText: 'Секрет для Анны' })).toBeVisible();
   await expect.poll(() => kept(page, a.user.id)).toBeGreaterThan(0);
+  // A secret chat's import stopped midway keeps its position (written here as the import would write it).
+  expect(await positionsDb(page, a.user.id, true)).toBe(1);
 
   // Offline, a message waits in the outbox, kept in localStorage for a reload.
   await context.setOffline(true);
@@ -68,6 +95,7 @@ test('signing out offline leaves nothing of A, and ends the sign-in on the serve
   await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
   await expect.poll(() => storedFor(page, a.user.id)).toEqual([]);
   await expect.poll(() => kept(page, a.user.id)).toBe(0);
+  await expect.poll(() => positionsDb(page, a.user.id, false)).toBe(0);
 
   // The server has not heard of the sign-out yet: only the token to end it waits, and goes once online.
   const status = () =>

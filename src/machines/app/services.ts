@@ -65,7 +65,8 @@ export interface Services {
  * The offline cache, its code (and idb) fetched on first use, apart from the first bundle. Writes are for the
  * signed-in user only, checked when the write starts: an answer that arrives after its user signed out writes
  * nothing back into a store that sign-out has just cleared. Clearing (sign-out) also removes the user's outbox and drafts,
- * and what secret chats keep (keys, plaintexts: src/services/secretChats/crypto/worker-client.ts).
+ * what secret chats keep (keys, plaintexts: src/services/secretChats/crypto/worker-client.ts), and where a secret
+ * chat's history import stands (IndexedDB `beseda-history-import`: src/services/historyImport/positions.ts).
  */
 function lazyOfflineCache(
   signedIn: (userId: string) => boolean,
@@ -95,7 +96,8 @@ function lazyOfflineCache(
       kept.draftStore.clear(userId);
       // Secret chats' keys and kept plaintexts go too, and their worker stops (its code loads only for this).
       const secrets = import('../../services/secretChats/crypto/worker-client').then((m) => m.clearSecrets(userId));
-      await Promise.all([get().then((c) => c.clear(userId)), secrets]);
+      const positions = import('../../services/historyImport/positions').then((m) => m.clearImportPositions(userId));
+      await Promise.all([get().then((c) => c.clear(userId)), secrets, positions]);
     },
   };
 }

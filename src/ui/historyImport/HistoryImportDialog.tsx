@@ -45,6 +45,12 @@ export function HistoryImport(props: HistoryImportView & { onClose(): void }) {
               файл.
               {props.secret && ' Экспорт читается и шифруется в этом браузере: сервер не увидит переписку.'}
             </p>
+            {props.secret && props.done > 0 && (
+              <p className="form-hint" data-testid="import-stopped">
+                Импорт остановился: {count(props.done)} из {count(props.total)}. Выберите тот же файл — импорт
+                продолжится с этого места.
+              </p>
+            )}
             <label className="button history-import-file" htmlFor={fileId}>
               Выбрать файл экспорта
             </label>

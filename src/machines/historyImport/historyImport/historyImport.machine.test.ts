@@ -166,6 +166,35 @@ describe('historyImport with a server', () => {
     vi.useRealTimers();
   });
 
+  it('a secret chat reopened after a reload offers the file again from where its import stopped', async () => {
+    const kept = { ...job('running'), conversationId: 's1', total: 200, done: 100 };
+    const actor = createActor(
+      historyImportMachine.provide({
+        actors: {
+          // The server's job of this chat's secret import, running (the server never runs it itself).
+          findJob: fromPromise(async () => kept) as never,
+          analyseLocal: fromPromise(async () => ({
+            source: 'whatsapp',
+            chats: [chat('0')],
+            total: 200,
+            done: 100,
+          })) as never,
+          secretImport: idle,
+        },
+      }),
+      { input: secret },
+    ).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag(IMPORT_TAGS.choose)).toBe(true));
+    expect(actor.getSnapshot().context).toMatchObject({ done: 100, total: 200 });
+    actor.send({ type: 'import.file', file });
+    // The progress starts from the kept position, not from zero.
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag(IMPORT_TAGS.run)).toBe(true));
+    expect(actor.getSnapshot().context).toMatchObject({ done: 100, total: 200 });
+    actor.send({ type: 'secretImport.done', done: 200, total: 200 });
+    expect(actor.getSnapshot().hasTag(IMPORT_TAGS.done)).toBe(true);
+    actor.stop();
+  });
+
   it('says the progress the Russian way', () => {
     expect(progressLine(4200, 12345).replace(/\s/g, ' ')).toBe('Импорт: 4 200 из 12 345');
   });

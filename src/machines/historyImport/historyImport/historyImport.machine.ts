@@ -120,6 +120,18 @@ export const historyImportMachine = setup({
         input: ({ context }) => ({ conversationId: context.conversationId }),
         onDone: [
           {
+            // A secret chat's import runs in this browser, never on the server: after a reload its job is only where
+            // it stopped, and choosing the same file again continues after the last stored batch (the position kept
+            // in IndexedDB). The dialog says so.
+            guard: 'isSecret',
+            target: 'choosing',
+            actions: assign(({ event }) =>
+              event.output && ACTIVE.has(event.output.status)
+                ? { done: event.output.done, total: event.output.total }
+                : {},
+            ),
+          },
+          {
             guard: { type: 'found', params: ({ event }) => event },
             target: 'routing',
             actions: { type: 'keepJob', params: ({ event }) => event.output },
