@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { telegramExport, WHATSAPP_LINES, whatsappExport } from './history-exports';
-import { becomeDevice, filesUnder } from './secret-helpers';
+import { becomeDevice, filesUnder, startSecretChat } from './secret-helpers';
 import { createGroup, createUser, type E2EUser, makeFriends, signInContext } from './users';
 
 const tile = (page: Page, title: string) => page.getByTestId('chat-tile').filter({ hasText: title });
@@ -133,11 +133,7 @@ test('an export imported into a secret chat is encrypted in the browser: the ser
     const pb = await openIn(browser, srv, boris);
     await becomeDevice(pb);
 
-    await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
-    const create = pa.getByRole('dialog', { name: 'Новый секретный чат' });
-    await create.getByRole('checkbox', { name: /Борис/ }).check();
-    await create.getByRole('button', { name: 'Создать' }).click();
-    await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+    await startSecretChat(pa, /Борис/);
     await expect(pa.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);
 
     const SECRET_LINE = 'Тайник под старой яблоней у забора';
@@ -193,13 +189,8 @@ test('a secret chat’s import stopped by a reload continues from its kept posit
   const pb = await openIn(browser, srv, boris);
   await becomeDevice(pb);
 
-  await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
-  const create = pa.getByRole('dialog', { name: 'Новый секретный чат' });
-  await create.getByRole('checkbox', { name: /Борис/ }).check();
-  await create.getByRole('button', { name: 'Создать' }).click();
-  await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+  const conversationId = await startSecretChat(pa, /Борис/);
   await expect(pa.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);
-  const conversationId = new URL(pa.url()).pathname.split('/').pop() as string;
 
   // Four full batches of SECRET_BATCH (50) and a part: the third batch is held, then the page reloads.
   const TOTAL = 210;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { becomeDevice, filesUnder, open } from './secret-helpers';
+import { becomeDevice, filesUnder, open, startSecretChat } from './secret-helpers';
 import { createUser, makeFriends } from './users';
 
 const ORIGINAL = 'встречаемся в пятницу';
@@ -52,11 +52,7 @@ test('a secret chat: an edit, a reaction and a deletion reach the other device, 
     const b = await open(browser, srv, boris);
     await becomeDevice(b);
 
-    await a.getByRole('button', { name: 'Новый секретный чат' }).click();
-    const dialog = a.getByRole('dialog', { name: 'Новый секретный чат' });
-    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
-    await dialog.getByRole('button', { name: 'Создать' }).click();
-    await expect(a).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+    await startSecretChat(a, /Борис/);
     await composer(a).fill(ORIGINAL);
     await composer(a).press('Enter');
     await expect(message(a, ORIGINAL)).toBeVisible({ timeout: 20_000 });

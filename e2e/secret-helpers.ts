@@ -32,6 +32,16 @@ export async function becomeDevice(page: Page): Promise<void> {
   await dialog.getByRole('button', { name: 'Отмена' }).click();
 }
 
+/** «Новый секретный чат» with one friend: the chat opens; its id. */
+export async function startSecretChat(page: Page, friend: RegExp): Promise<string> {
+  await page.getByRole('button', { name: 'Новый секретный чат' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
+  await dialog.getByRole('checkbox', { name: friend }).check();
+  await dialog.getByRole('button', { name: 'Создать' }).click();
+  await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+  return new URL(page.url()).pathname.split('/').pop() as string;
+}
+
 /** Every file under a directory, recursively. */
 export function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { generateKeyPairSync } from 'node:crypto';
 import { startTestServer } from '../tests/server/harness';
 import { expect, test } from './fixtures';
-import { approveDevice, becomeDevice, open, signInAgain } from './secret-helpers';
+import { approveDevice, becomeDevice, open, signInAgain, startSecretChat } from './secret-helpers';
 import { apiCall, createUser, makeFriends } from './users';
 
 test.afterEach(async ({ browser }) => {
@@ -52,11 +52,7 @@ test('a new browser joins only once approved; the safety number stays; a reset i
     const b1 = await open(browser, srv, boris);
     await becomeDevice(b1);
 
-    await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
-    const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
-    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
-    await dialog.getByRole('button', { name: 'Создать' }).click();
-    await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+    await startSecretChat(a1, /Борис/);
     await b1.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();
     const before = await safetyNumberOn(a1, boris.user.id);
     // Both see the same number for the pair.
@@ -151,11 +147,7 @@ test('with only the recovery key, a new browser keeps the identity: the safety n
       )
       .toBe(1);
 
-    await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
-    const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
-    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
-    await dialog.getByRole('button', { name: 'Создать' }).click();
-    await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+    await startSecretChat(a1, /Борис/);
     const before = await safetyNumberOn(a1, boris.user.id);
 
     // Борис's only browser is gone; a new one, with no old browser open, is let in by the recovery key.
