@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 
 /** What a media server offers for it (server/sfu/index.ts's Sfu). */
 export interface MediaServer {
-  removeParticipants(room: string, identities: readonly string[]): number;
+  removeParticipants(room: string, identities: readonly string[]): Promise<number> | number;
   /** Rooms, participants and packets of this process's media server (metrics and «Администрирование»). */
   stats?(): MediaStats;
 }
@@ -40,8 +40,9 @@ export const mediaRoomsPlugin = fp(
   async (app) => {
     let local: MediaServer | null = null;
     const { peers } = app.realtime;
-    const removeHere = (conversationId: string, userIds: readonly string[]) =>
-      local?.removeParticipants(callRoom(conversationId), userIds);
+    const removeHere = (conversationId: string, userIds: readonly string[]) => {
+      void local?.removeParticipants(callRoom(conversationId), userIds);
+    };
     peers?.on('media:remove', (conversationId, userIds) => {
       if (typeof conversationId === 'string' && Array.isArray(userIds)) removeHere(conversationId, userIds as string[]);
     });

@@ -1,21 +1,19 @@
 // The embedded media server: LiveKit's signalling (/rtc/v1 single peer connection, legacy /rtc with two, and
 // their /validate) over a websocket on its own port (signal-server.ts), rooms and sessions (rooms.ts), media and
 // data forwarded by werift. `npm start` runs it unless LIVEKIT_URL is set.
-import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
+import { availableParallelism } from 'node:os';
+import { type EngineConfig, emptyStats, type SfuStats, startEngine } from './engine';
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
-import { applyFastSrtpPatch, fastSrtpFromEnv } from './media/srtp-fast';
-import type { PeerNetwork } from './session/peer';
+import { fastSrtpFromEnv } from './media/srtp-fast';
 import type { Room } from './session/room';
-import { Rooms } from './session/rooms';
 import { SignalConnection } from './transport/signal-connection';
 import { type SignalServer, startSignalServer } from './transport/signal-server';
-import { tokenRefresher } from './transport/token-refresh';
-import { iceServersFor, type TurnOptions, turnFromEnv } from './transport/turn';
+import { type TurnOptions, turnFromEnv } from './transport/turn';
+import { WorkerPool } from './workers/pool';
 
-export const SFU_VERSION = '1.9.0';
-/** livekit-client 2.23 speaks protocol 16. */
-const PROTOCOL_VERSION = 16;
+export { SFU_VERSION } from './engine';
+export type { SfuStats } from './engine';
 
 export interface SfuOptions {
   port: number;
@@ -49,141 +47,130 @@ export interface SfuOptions {
    * clock unless a test moves its own. Pings, sweeps and media keep the real clock.
    */
   now?: () => number;
+  /**
+   * Media worker threads the rooms are spread over (workers/pool.ts); 0 keeps them in this thread, where `rooms`
+   * shows them. Default: SFU_WORKERS, else one per core — and 0 when a test sets `now` (a clock does not cross
+   * threads).
+   */
+  workers?: number;
+}
+
+/** The media workers, when rooms run on them. */
+export interface SfuWorkers {
+  count: number;
+  /** Which worker (index) holds each room. */
+  placement(): ReadonlyMap<string, number>;
+  /** Each worker's figures, as last reported (each second). */
+  stats(): SfuStats[];
+  /** Stops a worker as a crash would: tests and diagnostics. */
+  terminate(index: number): Promise<void>;
+  isReady(index: number): boolean;
+}
+
+/** SFU_WORKERS: a count, or one per core when unset or not a number. */
+export function workersFromEnv(env: NodeJS.ProcessEnv): number {
+  const n = Number.parseInt(env.SFU_WORKERS ?? '', 10);
+  return Number.isFinite(n) && n >= 0 ? n : availableParallelism();
 }
 
 export interface Sfu {
   port: number;
   /** ws://… URL for livekit-client (on the loopback address when listening on all interfaces). */
   url: string;
+  /** The rooms themselves, with no media workers only (they are in the workers' threads otherwise): tests. */
   rooms: ReadonlyMap<string, Room>;
-  /** Counters for the benchmark and diagnostics. */
+  /** null when rooms run in this thread (`workers: 0`). */
+  workers: SfuWorkers | null;
+  /** Counters for the benchmark and diagnostics (from workers: as of their last report, a second old at most). */
   stats(): SfuStats;
   /**
    * Disconnects these identities from a room (LiveKit's RemoveParticipant): someone who lost access to the
-   * conversation leaves its call at once. Returns how many were there.
+   * conversation leaves its call at once. Resolves to how many were there.
    */
-  removeParticipants(room: string, identities: readonly string[]): number;
+  removeParticipants(room: string, identities: readonly string[]): Promise<number>;
   /** Signalling for the app's own HTTPS port (served there under /sfu): see signal-server.ts. */
   signal: Pick<SignalServer, 'handleRequest' | 'handleUpgrade'>;
   close(): Promise<void>;
 }
 
-export interface SfuStats {
-  rooms: number;
-  participants: number;
-  publishedTracks: number;
-  subscriptions: number;
-  packetsIn: number;
-  packetsOut: number;
-  /** RTP payload bytes forwarded. */
-  bytesOut: number;
-}
-
 export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const logger = options.logger ?? silentLogger;
   const hostAddresses = options.hostCandidates?.length ? options.hostCandidates : defaultHostAddresses();
-  const network: PeerNetwork = {
+  const turn = options.turn === undefined ? turnFromEnv(process.env) : options.turn;
+  const config: EngineConfig = {
     hostAddresses,
-    allowedAddresses: new Set(hostAddresses),
     udpPortRange: options.udpPortRange ?? null,
     uplinkFeedback: options.uplinkFeedback ?? true,
-  };
-  applyFastSrtpPatch(options.fastSrtp ?? fastSrtpFromEnv(process.env), (message) => logger.warn(message));
-  const turn = options.turn === undefined ? turnFromEnv(process.env) : options.turn;
-  const pingInterval = options.pingInterval ?? 5;
-  const pingTimeout = options.pingTimeout ?? 15;
-  const now = options.now ?? Date.now;
-  const refresher = tokenRefresher({
-    now,
-    apiKey: options.apiKey,
-    apiSecret: options.apiSecret,
-    interval: options.tokenRefreshInterval ?? 5 * 60,
-    ttl: options.tokenTtl ?? 10 * 60,
-  });
-  const registry = new Rooms({
-    network,
-    logger,
-    serverInfo: new ServerInfo({
-      edition: ServerInfo_Edition.Standard,
-      version: SFU_VERSION,
-      protocol: PROTOCOL_VERSION,
-      nodeId: 'embedded',
-    }),
-    serverVersion: SFU_VERSION,
-    pingInterval,
-    pingTimeout,
-    iceServersFor: (identity) => iceServersFor(turn, identity),
     bandwidthAllocation: options.bandwidthAllocation ?? true,
-  });
-  const rooms = registry.rooms;
-  const signalServer = await startSignalServer({
-    port: options.port,
-    host: options.host ?? '0.0.0.0',
+    fastSrtp: options.fastSrtp ?? fastSrtpFromEnv(process.env),
+    pingInterval: options.pingInterval ?? 5,
+    pingTimeout: options.pingTimeout ?? 15,
+    turn,
     apiKey: options.apiKey,
     apiSecret: options.apiSecret,
-    logger,
-    now,
-    accept: (ws, { grants, mode, joinRequest }) =>
-      registry.accept((onRequest) => new SignalConnection(ws, logger, onRequest), grants, mode, joinRequest),
-  });
+    tokenRefreshInterval: options.tokenRefreshInterval ?? 5 * 60,
+    tokenTtl: options.tokenTtl ?? 10 * 60,
+  };
+  const now = options.now ?? Date.now;
+  const workerCount = options.workers ?? (options.now ? 0 : workersFromEnv(process.env));
+  const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger) : null;
+  const engine = pool ? null : startEngine(config, { logger, now });
 
-  // A participant whose client stopped talking (closed tab, lost network) is removed after the ping timeout;
-  // the others get a fresh token when theirs is due.
-  const sweeper = setInterval(() => {
-    registry.sweep(Date.now() - pingTimeout * 1000);
-    refresher
-      .refresh(registry.participants())
-      .catch((err: unknown) => logger.error({ err: String(err) }, 'token refresh failed'));
-  }, 1000);
-  sweeper.unref();
+  let signalServer: SignalServer;
+  try {
+    signalServer = await startSignalServer({
+      port: options.port,
+      host: options.host ?? '0.0.0.0',
+      apiKey: options.apiKey,
+      apiSecret: options.apiSecret,
+      logger,
+      now,
+      accept: (ws, admission) => {
+        if (pool) pool.accept(ws, admission);
+        else
+          engine?.registry.accept(
+            (onRequest) => new SignalConnection(ws, logger, onRequest),
+            admission.grants,
+            admission.mode,
+            admission.joinRequest,
+          );
+      },
+    });
+  } catch (err) {
+    await pool?.close('start-up failed');
+    engine?.close('start-up failed');
+    throw err;
+  }
 
   const port = signalServer.port;
   const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
-  logger.info({ port, hostCandidates: hostAddresses, turn: turn?.urls ?? [] }, 'embedded SFU listening');
+  logger.info(
+    { port, hostCandidates: hostAddresses, turn: turn?.urls ?? [], workers: workerCount },
+    'embedded SFU listening',
+  );
 
+  const noRooms: ReadonlyMap<string, Room> = new Map();
   return {
     port,
     url: `ws://${host}:${port}`,
-    rooms,
+    get rooms() {
+      if (pool) throw new Error('the rooms are in the media workers (SFU_WORKERS=0 keeps them here)');
+      return engine?.registry.rooms ?? noRooms;
+    },
+    workers: pool && {
+      count: workerCount,
+      placement: () => pool.placement(),
+      stats: () => pool.workerStats(),
+      terminate: (index) => pool.terminate(index),
+      isReady: (index) => pool.isReady(index),
+    },
     signal: { handleRequest: signalServer.handleRequest, handleUpgrade: signalServer.handleUpgrade },
-    stats: () => {
-      const out: SfuStats = {
-        rooms: rooms.size,
-        participants: 0,
-        publishedTracks: 0,
-        subscriptions: 0,
-        packetsIn: 0,
-        packetsOut: 0,
-        bytesOut: 0,
-      };
-      for (const room of rooms.values()) {
-        for (const p of room.participants.values()) {
-          out.participants++;
-          out.subscriptions += p.subscriptions.size;
-          for (const t of p.published.values()) {
-            out.publishedTracks++;
-            out.packetsIn += t.packetsIn;
-            out.packetsOut += t.packetsOut;
-            out.bytesOut += t.bytesOut;
-          }
-        }
-      }
-      return out;
-    },
-    removeParticipants: (name, identities) => {
-      const room = rooms.get(name);
-      if (!room) return 0;
-      let removed = 0;
-      for (const p of [...room.participants.values()]) {
-        if (!identities.includes(p.identity)) continue;
-        room.leave(p, 'removed from the conversation', DisconnectReason.PARTICIPANT_REMOVED);
-        removed++;
-      }
-      return removed;
-    },
+    stats: () => (pool ? pool.stats() : (engine?.stats() ?? emptyStats())),
+    removeParticipants: async (name, identities) =>
+      pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0),
     close: async () => {
-      clearInterval(sweeper);
-      registry.close('server shutting down');
+      if (pool) await pool.close('server shutting down');
+      engine?.close('server shutting down');
       await signalServer.close();
     },
   };

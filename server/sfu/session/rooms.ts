@@ -27,6 +27,8 @@ export interface RoomsOptions {
   /** ICE servers (TURN with fresh credentials) for one participant's join or reconnect. */
   iceServersFor(identity: string): ICEServer[];
   bandwidthAllocation: boolean;
+  /** A room was made (true) or closed (false): the main process's placement table follows (workers/pool.ts). */
+  onRoomChange?(room: string, open: boolean): void;
 }
 
 export class Rooms {
@@ -44,11 +46,13 @@ export class Rooms {
         (r) => {
           if (this.rooms.get(r.name) === r) this.rooms.delete(r.name);
           this.o.logger.info({ room: r.name }, 'room closed');
+          this.o.onRoomChange?.(r.name, false);
         },
         this.o.bandwidthAllocation,
       );
       this.rooms.set(name, room);
       this.o.logger.info({ room: name }, 'room created');
+      this.o.onRoomChange?.(name, true);
     }
     return room;
   }

@@ -46,21 +46,31 @@ export class SignalConnection implements SignalLink {
   }
 
   private decode(data: Buffer | Buffer[], isBinary: boolean): RequestMessage | null {
-    let req: SignalRequest;
-    try {
-      const bytes = Array.isArray(data) ? Buffer.concat(data) : data;
-      req = isBinary
-        ? SignalRequest.fromBinary(bytes)
-        : SignalRequest.fromJson(JSON.parse(bytes.toString('utf8')), { ignoreUnknownFields: true });
-    } catch (err) {
-      this.logger.warn({ err: String(err) }, 'malformed signal frame');
-      this.close(CloseCode.invalidData, 'malformed signal frame: not a livekit.SignalRequest');
-      return null;
-    }
-    if (req.message.case === undefined) {
-      this.close(CloseCode.unsupported, 'unknown signal request');
-      return null;
-    }
-    return req.message;
+    const decoded = decodeSignalRequest(Array.isArray(data) ? Buffer.concat(data) : data, isBinary);
+    if ('message' in decoded) return decoded.message;
+    if (decoded.code === CloseCode.invalidData) this.logger.warn({ err: decoded.error }, 'malformed signal frame');
+    this.close(decoded.code, decoded.reason);
+    return null;
   }
+}
+
+/** One frame from a client: its request, or why the connection must close (worker channels decode the same way). */
+export function decodeSignalRequest(
+  bytes: Uint8Array,
+  isBinary: boolean,
+): { message: RequestMessage } | { code: number; reason: string; error?: string } {
+  let req: SignalRequest;
+  try {
+    req = isBinary
+      ? SignalRequest.fromBinary(bytes)
+      : SignalRequest.fromJson(JSON.parse(Buffer.from(bytes).toString('utf8')), { ignoreUnknownFields: true });
+  } catch (err) {
+    return {
+      code: CloseCode.invalidData,
+      reason: 'malformed signal frame: not a livekit.SignalRequest',
+      error: String(err),
+    };
+  }
+  if (req.message.case === undefined) return { code: CloseCode.unsupported, reason: 'unknown signal request' };
+  return { message: req.message };
 }
