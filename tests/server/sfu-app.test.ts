@@ -31,6 +31,8 @@ beforeAll(async () => {
     apiKey: app.server.ctx.secrets.livekitApiKey,
     apiSecret: app.server.ctx.secrets.livekitApiSecret,
     hostCandidates: ['127.0.0.1'],
+    // The test looks into the room itself.
+    workers: 0,
   });
 });
 afterAll(async () => {

@@ -12,7 +12,8 @@ let sfu: Sfu;
 const clients: RustParticipant[] = [];
 
 beforeAll(async () => {
-  sfu = await startSfu({ port: 0, host: '127.0.0.1', apiKey, apiSecret, hostCandidates: ['127.0.0.1'] });
+  // The tests look into the rooms themselves; the port-range one below runs on media workers.
+  sfu = await startSfu({ port: 0, host: '127.0.0.1', apiKey, apiSecret, hostCandidates: ['127.0.0.1'], workers: 0 });
 });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
@@ -111,6 +112,7 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
       apiSecret,
       hostCandidates: ['127.0.0.1'],
       udpPortRange: [47000, 47050],
+      workers: 0,
     });
     try {
       const at = new AccessToken(apiKey, apiSecret, { identity: 'ported' });

@@ -263,7 +263,9 @@ export class WorkerPool {
     this.shuttingDown = true;
     const live = this.slots.filter((s): s is Slot => s !== null);
     // Participants get their leave (server shutdown) before the threads stop.
-    await Promise.all(live.map((slot) => (slot.ready ? this.request(slot, (req) => ({ t: 'shutdown', req, reason })) : 0)));
+    await Promise.all(
+      live.map((slot) => (slot.ready ? this.request(slot, (req) => ({ t: 'shutdown', req, reason })) : 0)),
+    );
     await Promise.all(live.map((slot) => slot.worker.terminate()));
   }
 }
