@@ -3,6 +3,7 @@
 import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import type { SfuLogger } from './logger';
 import { applyFastSrtpPatch } from './media/srtp-fast';
+import type { PeerMode } from './session/participant';
 import { Rooms } from './session/rooms';
 import { tokenRefresher } from './transport/token-refresh';
 import { iceServersFor, type TurnOptions } from './transport/turn';
@@ -47,9 +48,17 @@ export const emptyStats = (): SfuStats => ({
   bytesOut: 0,
 });
 
+/** Who is in a room, as tests and diagnostics see it from any thread. */
+export interface RoomMember {
+  identity: string;
+  sid: string;
+  mode: PeerMode;
+}
+
 export interface Engine {
   registry: Rooms;
   stats(): SfuStats;
+  members(room: string): RoomMember[];
   removeParticipants(room: string, identities: readonly string[]): number;
   close(reason: string): void;
 }
@@ -124,6 +133,12 @@ export function startEngine(c: EngineConfig, hooks: EngineHooks): Engine {
       }
       return out;
     },
+    members: (name) =>
+      [...(rooms.get(name)?.participants.values() ?? [])].map((p) => ({
+        identity: p.identity,
+        sid: p.sid,
+        mode: p.mode,
+      })),
     removeParticipants: (name, identities) => {
       const room = rooms.get(name);
       if (!room) return 0;

@@ -2,7 +2,7 @@
 // their /validate) over a websocket on its own port (signal-server.ts), rooms and sessions (rooms.ts), media and
 // data forwarded by werift. `npm start` runs it unless LIVEKIT_URL is set.
 import { availableParallelism } from 'node:os';
-import { type EngineConfig, emptyStats, type SfuStats, startEngine } from './engine';
+import { type EngineConfig, emptyStats, type RoomMember, type SfuStats, startEngine } from './engine';
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
 import { fastSrtpFromEnv } from './media/srtp-fast';
@@ -13,7 +13,7 @@ import { type TurnOptions, turnFromEnv } from './transport/turn';
 import { WorkerPool } from './workers/pool';
 
 export { SFU_VERSION } from './engine';
-export type { SfuStats } from './engine';
+export type { RoomMember, SfuStats } from './engine';
 
 export interface SfuOptions {
   port: number;
@@ -88,6 +88,8 @@ export interface Sfu {
    * conversation leaves its call at once. Resolves to how many were there.
    */
   removeParticipants(room: string, identities: readonly string[]): Promise<number>;
+  /** Who is in a room now, wherever it runs (tests and diagnostics); empty when there is no such room. */
+  participants(room: string): Promise<RoomMember[]>;
   /** Signalling for the app's own HTTPS port (served there under /sfu): see signal-server.ts. */
   signal: Pick<SignalServer, 'handleRequest' | 'handleUpgrade'>;
   close(): Promise<void>;
@@ -168,6 +170,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     stats: () => (pool ? pool.stats() : (engine?.stats() ?? emptyStats())),
     removeParticipants: async (name, identities) =>
       pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0),
+    participants: async (name) => (pool ? pool.members(name) : (engine?.members(name) ?? [])),
     close: async () => {
       if (pool) await pool.close('server shutting down');
       engine?.close('server shutting down');

@@ -18,8 +18,6 @@ beforeAll(async () => {
     apiSecret,
     hostCandidates: ['127.0.0.1'],
     pingTimeout: 2,
-    // The tests look into the rooms themselves.
-    workers: 0,
   });
 });
 afterAll(async () => {
@@ -130,7 +128,7 @@ describe('embedded SFU signalling', () => {
     );
     expect(garbled.status).toBe(400);
     expect(await garbled.text()).toBe('malformed join_request');
-    expect(sfu.rooms.has('r2')).toBe(false);
+    expect(await sfu.participants('r2')).toEqual([]);
   });
 
   it('closes only the offending connection on a malformed or unknown frame', async () => {
@@ -175,7 +173,7 @@ describe('embedded SFU signalling', () => {
     expect(leave.message.case === 'leave' && leave.message.value.reason).toBe(2); // DUPLICATE_IDENTITY
     expect(leave.message.case === 'leave' && leave.message.value.canReconnect).toBe(false);
     await first.closed;
-    expect([...(sfu.rooms.get('r6')?.participants.values() ?? [])].map((p) => p.identity)).toEqual(['twin']);
+    expect((await sfu.participants('r6')).map((p) => p.identity)).toEqual(['twin']);
     second.ws.close();
   });
 
@@ -211,12 +209,12 @@ describe('embedded SFU signalling', () => {
     await expect.poll(() => seen().length).toBeGreaterThan(0);
     // Silence, without a leave: the server must drop it by itself (pingTimeout is 2 s here).
     vanish.ws.pause();
-    await expect.poll(() => sfu.rooms.get('r5')?.participants.size, { timeout: 6000 }).toBe(1);
+    await expect.poll(async () => (await sfu.participants('r5')).length, { timeout: 6000 }).toBe(1);
     expect(seen().at(-1)?.state).toBe(3); // DISCONNECTED
     clearInterval(keepAlive);
     stay.send({ case: 'leave', value: {} as never });
     await stay.closed;
-    await expect.poll(() => sfu.rooms.has('r5')).toBe(false);
+    await expect.poll(async () => (await sfu.participants('r5')).length).toBe(0);
   });
 
   it('removes a participant who lost access to the conversation, telling the client why', async () => {
@@ -228,7 +226,7 @@ describe('embedded SFU signalling', () => {
     const leave = await c.next('leave');
     expect(leave.message.case === 'leave' && leave.message.value.reason).toBe(DisconnectReason.PARTICIPANT_REMOVED);
     await c.closed;
-    expect([...(sfu.rooms.get('conv-removed')?.participants.values() ?? [])].map((p) => p.identity)).toEqual(['stays']);
+    expect((await sfu.participants('conv-removed')).map((p) => p.identity)).toEqual(['stays']);
     expect(await sfu.removeParticipants('no-such-room', ['stays'])).toBe(0);
     stays.send({ case: 'leave', value: {} as never });
     await stays.closed;

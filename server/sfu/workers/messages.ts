@@ -1,6 +1,6 @@
 // What the main process and a media worker say to each other (structured clone over the worker's port). The main
 // process owns the websockets; a worker owns the rooms, and sees each client's socket as a numbered channel.
-import type { SfuStats } from '../engine';
+import type { RoomMember, SfuStats } from '../engine';
 import type { Grants } from '../grants';
 import type { PeerMode } from '../session/participant';
 
@@ -12,6 +12,7 @@ export type ToWorker =
   /** Its websocket closed. */
   | { t: 'closed'; id: number }
   | { t: 'remove'; req: number; room: string; identities: string[] }
+  | { t: 'members'; req: number; room: string }
   | { t: 'shutdown'; req: number; reason: string };
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -23,5 +24,5 @@ export type FromWorker =
   | { t: 'close'; id: number; code: number; reason: string }
   | { t: 'room'; room: string; open: boolean }
   | { t: 'stats'; stats: SfuStats }
-  | { t: 'reply'; req: number; value: number }
+  | { t: 'reply'; req: number; value: number | RoomMember[] }
   | { t: 'log'; level: LogLevel; obj: object | string; msg?: string };

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { DisconnectReason, LeaveRequest, LeaveRequest_Action } from '@livekit/protocol';
 import type { WebSocket } from 'ws';
-import { type EngineConfig, emptyStats, type SfuStats } from '../engine';
+import { type EngineConfig, emptyStats, type RoomMember, type SfuStats } from '../engine';
 import type { SfuLogger } from '../logger';
 import { CloseCode, encodeResponse } from '../signal';
 import type { Admission } from '../transport/signal-server';
@@ -18,7 +18,8 @@ interface Slot {
   ready: boolean;
   stats: SfuStats;
   conns: Set<Conn>;
-  replies: Map<number, (value: number) => void>;
+  /** Answers awaited from the worker; null when it died first. */
+  replies: Map<number, (value: number | RoomMember[] | null) => void>;
 }
 
 interface Conn {
@@ -191,7 +192,7 @@ export class WorkerPool {
   private exited(slot: Slot, code: number): void {
     if (this.slots[slot.index] !== slot) return;
     this.slots[slot.index] = null;
-    for (const reply of slot.replies.values()) reply(0);
+    for (const reply of slot.replies.values()) reply(null);
     slot.replies.clear();
     if (this.shuttingDown) return;
     this.logger.error({ worker: slot.index, code, clients: slot.conns.size }, 'media worker exited');
@@ -220,12 +221,21 @@ export class WorkerPool {
   removeParticipants(room: string, identities: readonly string[]): Promise<number> {
     const place = this.placements.get(room);
     if (!place) return Promise.resolve(0);
-    return this.request(place.slot, (req) => ({ t: 'remove', req, room, identities: [...identities] }));
+    return this.request(place.slot, (req) => ({ t: 'remove', req, room, identities: [...identities] })).then((n) =>
+      typeof n === 'number' ? n : 0,
+    );
   }
 
-  private request(slot: Slot, message: (req: number) => ToWorker): Promise<number> {
+  async members(room: string): Promise<RoomMember[]> {
+    const place = this.placements.get(room);
+    if (!place) return [];
+    const list = await this.request(place.slot, (req) => ({ t: 'members', req, room }));
+    return Array.isArray(list) ? list : [];
+  }
+
+  private request(slot: Slot, message: (req: number) => ToWorker): Promise<number | RoomMember[] | null> {
     const req = this.nextId++;
-    return new Promise<number>((resolve) => {
+    return new Promise((resolve) => {
       slot.replies.set(req, resolve);
       this.post(slot, message(req));
     });

@@ -129,6 +129,9 @@ port.on('message', (m: ToWorker) => {
       post({ t: 'reply', req: m.req, value: engine.removeParticipants(m.room, m.identities) });
       post({ t: 'stats', stats: engine.stats() });
       break;
+    case 'members':
+      post({ t: 'reply', req: m.req, value: engine.members(m.room) });
+      break;
     case 'shutdown':
       clearInterval(statsTimer);
       engine.close(m.reason);
