@@ -3,7 +3,8 @@
 import type { Page } from '@playwright/test';
 import { expect, mediaTest } from './fixtures';
 import { call } from './sfu-page/callers';
-import { mintToken, type SfuHarness } from './sfu-page/harness';
+import { workersFromEnv } from '../server/sfu/index';
+import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
 
 interface Received {
   identity: string;
@@ -21,9 +22,21 @@ type Participant = (
   adaptive?: boolean,
 ) => Promise<Page>;
 
-/** `h`: the worker's SFU harness; `openParticipant(…)`: a browser that joined a room of it (its errors logged). */
-const test = mediaTest.extend<{ h: SfuHarness; openParticipant: Participant }>({
-  h: async ({ sfuHarness }, use) => use(sfuHarness),
+/**
+ * `h`: an SFU with its rooms on media workers, as `npm start` runs it (SFU_WORKERS, one per core by default);
+ * `openParticipant(…)`: a browser that joined a room of it (its errors logged).
+ */
+const test = mediaTest.extend<{ h: SfuHarness; openParticipant: Participant }, { sfuOnWorkers: SfuHarness }>({
+  sfuOnWorkers: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const h = await startSfuHarness({ workers: workersFromEnv(process.env) });
+      await use(h);
+      await h.close();
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  h: async ({ sfuOnWorkers }, use) => use(sfuOnWorkers),
   openParticipant: async ({ h, newContext }, use) => {
     await use(async (identity, room, singlePeerConnection = true, simulcast = false, adaptive = false) => {
       const context = await newContext({ permissions: ['camera', 'microphone'] });
@@ -120,7 +133,7 @@ test('a bad token is refused with a clear error', async ({ h, page }) => {
   expect(await call<string>(page, 'connectOnly', h.sfu.url, wrong)).toMatch(/NotAllowed|not allowed|invalid token/i);
   const expired = await mintToken('mallory', 'room-x', {}, { ttl: -60 });
   expect(await call<string>(page, 'connectOnly', h.sfu.url, expired)).toMatch(/expired/i);
-  expect(h.sfu.rooms.has('room-x')).toBe(false);
+  expect(await h.sfu.participants('room-x')).toEqual([]);
 });
 
 for (const singlePeerConnection of [true, false]) {
@@ -161,9 +174,7 @@ test('a full reconnect replaces the old session and media flows again', async ({
   await expectVideoFrom(gus, 'fay');
   await call(fay, 'simulate', 'full-reconnect');
   await expect.poll(() => call<string[]>(fay, 'events'), { timeout: 20_000 }).toContain('reconnected');
-  await expect
-    .poll(() => [...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.identity).sort())
-    .toEqual(['fay', 'gus']);
+  await expect.poll(async () => (await h.sfu.participants(room)).map((p) => p.identity).sort()).toEqual(['fay', 'gus']);
   const frames = async () =>
     (await call<Received[]>(gus, 'received')).find((r) => r.identity === 'fay' && r.kind === 'video')?.framesDecoded ??
     0;
@@ -179,10 +190,7 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
   await expectVideoFrom(neu, 'old');
   await expectAudioFrom(old, 'new');
   await expectAudioFrom(neu, 'old');
-  expect([...(h.sfu.rooms.get(room)?.participants.values() ?? [])].map((p) => p.mode).sort()).toEqual([
-    'dual',
-    'single',
-  ]);
+  expect((await h.sfu.participants(room)).map((p) => p.mode).sort()).toEqual(['dual', 'single']);
   await call(old, 'chat', 'from the old path');
   await expect
     .poll(() => call<Array<{ text: string }>>(neu, 'chats'))
@@ -195,6 +203,7 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
 
 // Layer choice by request alone, on a media server of its own that does not fit layers to downlink estimates
 // (sfu-bandwidth.spec.ts tests that): a loaded machine can make loopback look congested and hold a subscriber lower.
+// In this process, where the spec reads each subscription's layer.
 const requestedLayers = test.extend<{ h: SfuHarness }>({
   h: async ({ startSfu }, use) => use(await startSfu({ bandwidthAllocation: false })),
 });
@@ -270,7 +279,7 @@ test('a browser that vanishes without leaving is removed after the ping timeout'
 }) => {
   // An SFU of its own with a short ping timeout (clients ping every second, silence for 4 s ends a session), so the
   // wait is the rule's and not the default 15 s.
-  const h = await startSfu({ pingInterval: 1, pingTimeout: 4 });
+  const h = await startSfu({ pingInterval: 1, pingTimeout: 4, workers: workersFromEnv(process.env) });
   const room = 'room-vanish';
   const stays = await openCaller(h, 'stays', room);
   const context = await newContext({ permissions: ['camera', 'microphone'] });

@@ -28,6 +28,8 @@ export async function startSfuHarness(
     turn?: TurnOptions;
     bandwidthAllocation?: boolean;
     uplinkFeedback?: boolean;
+    /** Media worker threads; 0 (the default here) keeps the rooms in this process, where the specs look into them. */
+    workers?: number;
   } = {},
 ): Promise<SfuHarness> {
   const sfu = await startSfu({
@@ -41,6 +43,7 @@ export async function startSfuHarness(
     turn: opts.turn ?? null,
     bandwidthAllocation: opts.bandwidthAllocation,
     uplinkFeedback: opts.uplinkFeedback,
+    workers: opts.workers ?? 0,
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfu-page-'));
   await build({
