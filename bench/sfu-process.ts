@@ -11,6 +11,8 @@ const sfu = await startSfu({
   // The forwarder's throughput: its rtc-node subscribers share the 2 cores with it, their REMB drops under that
   // CPU load and would pause their video (bench/README.md). BENCH_BANDWIDTH=on measures with it.
   bandwidthAllocation: process.env.BENCH_BANDWIDTH === 'on',
+  // One room on the one core the SFU is pinned to, its figures read the moment the benchmark asks: in this thread.
+  workers: 0,
 });
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {

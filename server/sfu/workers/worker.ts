@@ -85,6 +85,9 @@ class ChannelSignal implements SignalLink {
   }
 }
 
+// As server/main.ts does for the main thread: logged, not fatal (in a worker it would end the thread and its rooms).
+process.on('unhandledRejection', (err) => logger.error({ err: String(err) }, 'unhandled rejection'));
+
 const engine = startEngine(config, {
   logger,
   now: Date.now,
