@@ -54,15 +54,12 @@ export class WorkerPool {
     this.slots = Array.from({ length: size }, () => null);
   }
 
+  /**
+   * No thread starts here: a worker costs about 65 MB and a second of CPU to start, so each starts with the first
+   * room placed on it (a family's server with one call at a time runs one).
+   */
   static async start(size: number, config: EngineConfig, logger: SfuLogger): Promise<WorkerPool> {
-    const pool = new WorkerPool(size, config, logger);
-    try {
-      await Promise.all(pool.slots.map((_, i) => pool.spawn(i)));
-    } catch (err) {
-      await pool.close('start-up failed');
-      throw err;
-    }
-    return pool;
+    return new WorkerPool(size, config, logger);
   }
 
   private spawn(index: number): Promise<void> {
@@ -180,13 +177,23 @@ export class WorkerPool {
     if (!place.open && place.conns <= 0) this.placements.delete(room);
   }
 
+  /**
+   * An idle worker, else one not started yet (started now: the room's messages wait in its port until it listens),
+   * else the one with the fewest clients.
+   */
   private leastLoaded(): Slot | null {
     let best: Slot | null = null;
     for (const slot of this.slots) {
-      if (!slot?.ready) continue;
+      if (!slot) continue;
       if (!best || slot.conns.size < best.conns.size) best = slot;
     }
-    return best;
+    if (best && best.conns.size === 0) return best;
+    const free = this.slots.indexOf(null);
+    if (free < 0 || this.shuttingDown) return best;
+    this.spawn(free).catch((err: unknown) =>
+      this.logger.error({ worker: free, err: String(err) }, 'media worker did not start'),
+    );
+    return this.slots[free];
   }
 
   private exited(slot: Slot, code: number): void {
