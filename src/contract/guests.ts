@@ -3,27 +3,10 @@
 // socket.io namespace `/guest` (GUEST_NAMESPACE) and, once let in, takes a media token scoped to that one room.
 import { z } from 'zod';
 import { Id, IsoDate, NUL_MESSAGE, noNul } from './entities';
+import { GUEST, KNOCK_STATES } from './guest-rules';
 import { LIMITS } from './limits';
 
-export const GUEST = {
-  /** A link lives from one hour to seven days. */
-  linkHoursMin: 1,
-  linkHoursMax: 7 * 24,
-  /** Knocks a link takes in a minute; more are refused with 429. */
-  knocksPerMinute: 10,
-  /** Guests waiting at one link at once. */
-  waitingMax: 20,
-  /** The members' «Гость … хочет войти» rings at most once in this window per link. */
-  ringEveryMs: 60_000,
-  nameMin: 1,
-  nameMax: 40,
-} as const;
-
-export const GUEST_NAMESPACE = '/guest';
-/** The media identity of a guest: never a user id (those have no colon). */
-export const GUEST_IDENTITY_PREFIX = 'guest:';
-export const guestIdentity = (knockId: string) => `${GUEST_IDENTITY_PREFIX}${knockId}`;
-export const isGuestIdentity = (identity: string) => identity.startsWith(GUEST_IDENTITY_PREFIX);
+export { GUEST, GUEST_NAMESPACE, GUEST_IDENTITY_PREFIX, guestIdentity, isGuestIdentity } from './guest-rules';
 
 /** A link's code: 144 random bits in base64url (24 characters). */
 export const GuestCode = z
@@ -87,7 +70,7 @@ export const GuestKnockBody = z.strictObject({
    */
   publicKey: z.string().max(512).optional(),
 });
-export const KnockState = z.enum(['waiting', 'admitted', 'denied', 'removed', 'gone']);
+export const KnockState = z.enum(KNOCK_STATES);
 export type KnockState = z.infer<typeof KnockState>;
 /** `secret` proves the guest is the one who knocked: the socket handshake and the token route ask for it. */
 export const GuestKnockResponse = z.object({ knockId: Id, secret: z.string(), state: KnockState });

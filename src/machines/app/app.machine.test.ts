@@ -31,6 +31,7 @@ const viewOwned = [
   'chatActions',
   'groupInvites',
   'joinGroup',
+  'guestPage',
   'blocking',
   'conversationInfo',
   'historySetting',
