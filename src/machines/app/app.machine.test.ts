@@ -32,6 +32,7 @@ const viewOwned = [
   'groupInvites',
   'joinGroup',
   'guestPage',
+  'guestDoor',
   'blocking',
   'conversationInfo',
   'historySetting',

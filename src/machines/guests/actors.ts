@@ -10,4 +10,10 @@ export const guestsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  /** The door of an open plain call for its members: links, knocks, decisions. */
+  guestDoor: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -1,7 +1,10 @@
 // The guests feature's effects: the guest's public requests over the API client and the guest's own socket.
 import { fromCallback, fromPromise } from 'xstate';
+import { guestLinkUrl } from '../../../contract/guest-rules';
 import { openGuestDoor } from '../../../services/guests/guest-door';
+import { serverRequest } from '../../realtime/index';
 import type { Services } from '../services';
+import { guestDoorMachine } from '../../guests/guestDoor/guestDoor.machine';
 import { guestPageMachine } from '../../guests/guestPage/guestPage.machine';
 import type { GuestKnock, GuestPageEvent } from '../../guests/guestPage/guestPage.protocol';
 
@@ -27,5 +30,22 @@ export const wireGuestPage = (s: Services) =>
       leave: fromPromise<unknown, GuestKnock>(({ input }) =>
         s.api.call('guestLeave', { params: { id: input.knockId }, body: { secret: input.secret } }),
       ),
+    },
+  });
+
+export const wireGuestDoor = (s: Services) =>
+  guestDoorMachine.provide({
+    actors: {
+      loadWaiting: fromPromise(
+        async ({ input }: { input: { room: string } }) =>
+          (await s.api.call('waitingGuests', { query: { room: input.room } })).guests,
+      ),
+      createLink: fromPromise(async ({ input }: { input: { room: string; hours: number } }) => {
+        const { link } = await s.api.call('createGuestLink', { body: { room: input.room, hours: input.hours } });
+        // Copied at once where the browser allows it; the view shows the address either way.
+        await navigator.clipboard?.writeText(guestLinkUrl(window.location.origin, link.code)).catch(() => {});
+        return link;
+      }),
+      decide: serverRequest,
     },
   });
