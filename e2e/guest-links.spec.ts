@@ -22,6 +22,9 @@ const test = mediaTest.extend<{ callContext: (u: E2EUser | null) => Promise<Brow
 async function openPage(context: BrowserContext, path: string, label: string, live = true): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'debug') console.log(`[${label}] ${m.type()}: ${m.text()}`);
+  });
   await page.goto(path);
   if (live) await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 30_000 });
   return page;
@@ -99,6 +102,10 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   await expect(pb.getByText('Гость Бабушка хочет войти')).toHaveCount(0);
 
   // Seen and heard both ways; marked «гость» for the members.
+  await expect(pg.locator('.guest-call')).toBeVisible({ timeout: 30_000 }).catch(async (err) => {
+    console.log(`[guest page] ${await pg.locator('body').innerText()}`);
+    throw err;
+  });
   await expect.poll(() => remoteVideoWidth(pg, '.guest-call'), { timeout: 30_000 }).toBeGreaterThan(0);
   await expect
     .poll(() => pa.locator('.call-overlay [data-guest="true"] video').evaluate((v: HTMLVideoElement) => v.videoWidth), {

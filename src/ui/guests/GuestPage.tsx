@@ -1,7 +1,7 @@
 // /g/<code>: the page a guest link opens, without an account (docs/behaviour.md §10.40): who invites, the name and the
 // camera and microphone check, «Попросить войти», the lobby «Ждём, пока вас впустят», then the call; a clear end
 // when turned away, removed or the link is dead. A lazy route chunk; the check and the call load their own chunk.
-import { useId } from 'react';
+import { Suspense, useId } from 'react';
 import { useParams } from 'react-router-dom';
 import { LazyConference } from '../calls/index';
 import { lazyView } from '../shared/lazy-view';
@@ -27,16 +27,18 @@ export function GuestPageContent(props: GuestPageView) {
   if (props.call && props.media)
     return (
       <main className="guest-call" aria-label="Звонок">
-        <LazyConference
-          token={props.media.token}
-          serverUrl={props.media.url}
-          video={props.video}
-          audio={props.audio}
-          leaveLabel="Выйти"
-          onLeave={props.onLeft}
-          onError={() => props.onLeft()}
-          chat={null}
-        />
+        <Suspense fallback={<p role="status">Подключаемся…</p>}>
+          <LazyConference
+            token={props.media.token}
+            serverUrl={props.media.url}
+            video={props.video}
+            audio={props.audio}
+            leaveLabel="Выйти"
+            onLeave={props.onLeft}
+            onError={() => props.onLeft()}
+            chat={null}
+          />
+        </Suspense>
       </main>
     );
   return (
@@ -70,7 +72,9 @@ export function GuestPageContent(props: GuestPageView) {
                 {props.error}
               </p>
             )}
-            <LazyGuestPrejoin name={props.name} busy={props.busy} onKnock={props.onKnock} />
+            <Suspense fallback={<p role="status">Загружаем проверку камеры…</p>}>
+              <LazyGuestPrejoin name={props.name} busy={props.busy} onKnock={props.onKnock} />
+            </Suspense>
           </>
         )}
         {props.lobby && (
