@@ -23,7 +23,7 @@ async function openPage(context: BrowserContext, path: string, label: string, li
   const page = await context.newPage();
   page.on('pageerror', (e) => console.log(`[${label}] page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() !== 'debug') console.log(`[${label}] ${m.type()}: ${m.text()}`);
+    if (m.type() === 'error') console.log(`[${label}] ${m.text()}`);
   });
   await page.goto(path);
   if (live) await expect(page.getByTestId('latency')).toHaveClass(/ping-live/, { timeout: 30_000 });
@@ -102,10 +102,12 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   await expect(pb.getByText('Гость Бабушка хочет войти')).toHaveCount(0);
 
   // Seen and heard both ways; marked «гость» for the members.
-  await expect(pg.locator('.guest-call')).toBeVisible({ timeout: 30_000 }).catch(async (err) => {
-    console.log(`[guest page] ${await pg.locator('body').innerText()}`);
-    throw err;
-  });
+  await expect(pg.locator('.guest-call'))
+    .toBeVisible({ timeout: 30_000 })
+    .catch(async (err) => {
+      console.log(`[guest page] ${await pg.locator('body').innerText()}`);
+      throw err;
+    });
   await expect.poll(() => remoteVideoWidth(pg, '.guest-call'), { timeout: 30_000 }).toBeGreaterThan(0);
   await expect
     .poll(() => pa.locator('.call-overlay [data-guest="true"] video').evaluate((v: HTMLVideoElement) => v.videoWidth), {
