@@ -15,6 +15,27 @@ const sfu = await startSfu({
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {
   if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats() });
+  // The layer each subscription forwards now, as the SFU sees it (BENCH_MODE=room10).
+  if (msg.type === 'layers') {
+    const layers: Array<{
+      subscriber: string;
+      publisherSid: string;
+      kind: string;
+      layer: string | null;
+      paused: boolean;
+    }> = [];
+    for (const room of sfu.rooms.values())
+      for (const p of room.participants.values())
+        for (const sub of p.subscriptions.values())
+          layers.push({
+            subscriber: p.identity,
+            publisherSid: sub.track.publisherSid,
+            kind: sub.track.kind,
+            layer: sub.layer,
+            paused: sub.congested,
+          });
+    process.send?.({ type: 'layers', layers });
+  }
   if (msg.type === 'memory') {
     // Collect first so the figure is what the sessions hold, not garbage waiting for the next GC.
     (globalThis as { gc?: () => void }).gc?.();
