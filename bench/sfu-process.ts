@@ -1,6 +1,8 @@
 // The embedded SFU alone in a child process, so the benchmark can read its CPU time and memory from /proc
 // without counting the clients. Answers "stats" messages over IPC.
-import { startSfu } from '../server/sfu/index';
+// Only the capacity modes enlarge the UDP buffers (udp-rcvbuf.ts); the one-publisher bench keeps its figures' setup.
+if (process.env.BENCH_MODE === 'capacity' || process.env.BENCH_MODE === 'room10') await import('./udp-rcvbuf');
+const { startSfu } = await import('../server/sfu/index');
 
 const sfu = await startSfu({
   port: 0,
@@ -15,6 +17,12 @@ const sfu = await startSfu({
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {
   if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats() });
+  if (msg.type === 'tracks') {
+    const tracks: number[] = [];
+    for (const room of sfu.rooms.values())
+      for (const p of room.participants.values()) for (const t of p.published.values()) tracks.push(t.packetsIn);
+    process.send?.({ type: 'tracks', tracks });
+  }
   // The layer each subscription forwards now, as the SFU sees it (BENCH_MODE=room10).
   if (msg.type === 'layers') {
     const layers: Array<{

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessToken } from 'livekit-server-sdk';
+import '../udp-rcvbuf';
 import { pinToCpu } from '../cpu-pin';
 import { cpuTicks, request, sfuStats, ticksPerSecond, udpSendFloor } from '../sfu-child';
 import { LAYERS, LkClient, startMedia, waitFor } from './lk-client';
@@ -107,6 +108,8 @@ interface Snapshot {
   padding: number;
   /** What the subscribers should receive: each one every publisher's top layer and audio. */
   expected: number;
+  /** Everything the publishers sent. */
+  sent: number;
 }
 
 async function snapshot(sfu: Sfu, publishers: LkClient[], subscribers: LkClient[]): Promise<Snapshot> {
@@ -125,6 +128,7 @@ async function snapshot(sfu: Sfu, publishers: LkClient[], subscribers: LkClient[
     receivedTop: subscribers.reduce((n, s) => n + s.received.f, 0),
     padding: subscribers.reduce((n, s) => n + s.received.padding, 0),
     expected: perSubscriber * subscribers.length,
+    sent: publishers.reduce((n, p) => n + p.sent.q + p.sent.h + p.sent.f + p.sent.audio, 0),
   };
 }
 
@@ -138,6 +142,8 @@ interface Step {
   kernel: number;
   clientBusy: number;
   loss: number;
+  /** Of what the publishers sent, the part the SFU did not count in. */
+  lossIn: number;
   topShare: number;
   usPerPacket: number;
 }
@@ -158,6 +164,7 @@ function stepOf(a: Snapshot, b: Snapshot, publishers: number, subscribers: numbe
     kernel: (b.sfuSystemTicks - a.sfuSystemTicks) / ticksPerSecond / s,
     clientBusy: (b.clientCpuUs - a.clientCpuUs) / 1e6 / s,
     loss: expected > 0 ? Math.max(0, 1 - received / expected) : 0,
+    lossIn: b.sent > a.sent ? Math.max(0, 1 - (b.sfuIn - a.sfuIn) / (b.sent - a.sent)) : 0,
     topShare: received > 0 ? (b.receivedTop - a.receivedTop) / received : 0,
     usPerPacket: (busy * 1e6) / Math.max(forwarded, 1e-6),
   };
@@ -218,6 +225,9 @@ async function capacity(sfu: Sfu, floorUs: number): Promise<void> {
       await sleep(windowS * 1000);
       const b = await snapshot(sfu, publishers, subscribers);
       const step = stepOf(a, b, publisherCount, n);
+      const st = await sfuStats(sfu.child);
+      if (st.participants !== publisherCount + n)
+        console.warn(`  (the SFU has ${st.participants} participants, not ${publisherCount + n})`);
       table.push(step);
       console.log(
         `  ${n} subscribers: ${Math.round(step.forwardedPerS)} forwarded packets/s, SFU ${pct(step.busy)} of its core, loss ${pct(step.loss)}, clients ${pct(step.clientBusy)}`,
@@ -240,6 +250,7 @@ async function capacity(sfu: Sfu, floorUs: number): Promise<void> {
         'forwarded/s (SFU)': Math.round(s.forwardedPerS),
         'received/s (clients)': Math.round(s.receivedPerS),
         loss: pct(s.loss),
+        'of it before the SFU': pct(s.lossIn),
         'top layer share': pct(s.topShare),
         'SFU busy': pct(s.busy),
         'of it kernel': pct(s.kernel / Math.max(s.busy, 1e-6)),
