@@ -17,12 +17,6 @@ const sfu = await startSfu({
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {
   if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats() });
-  if (msg.type === 'tracks') {
-    const tracks: number[] = [];
-    for (const room of sfu.rooms.values())
-      for (const p of room.participants.values()) for (const t of p.published.values()) tracks.push(t.packetsIn);
-    process.send?.({ type: 'tracks', tracks });
-  }
   // The layer each subscription forwards now, as the SFU sees it (BENCH_MODE=room10).
   if (msg.type === 'layers') {
     const layers: Array<{

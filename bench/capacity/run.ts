@@ -283,7 +283,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
   const size = Number(process.env.BENCH_ROOM_SIZE ?? 10);
   // Downlinks in Mbit/s, one per participant; the second half of the run reverses them, so each subscriber's
   // allocation has to move (BENCH_ROOM_LINKS).
-  const links = (process.env.BENCH_ROOM_LINKS ?? '2,3,4,5,6,8,10,12,16,25').split(',').map((x) => Number(x) * 1e6);
+  const links = (process.env.BENCH_ROOM_LINKS ?? '2.5,3,4,5,6,8,10,12,16,25').split(',').map((x) => Number(x) * 1e6);
   const phaseS = Number(process.env.BENCH_ROOM_PHASE_S ?? 20);
   const settleS = 6;
   const clients = Array.from({ length: size }, (_, i) => new LkClient(`p${i + 1}`));
@@ -300,13 +300,26 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
     /** Per subscriber and publisher: seconds on each layer (from packet sizes at the subscriber), and stalls. */
     const seen = clients.map(() => new Map<string, { q: number; h: number; f: number; none: number }>());
     const sfuSeen = clients.map(() => new Set<string>());
-    const results: Array<{ phase: number; busy: number; kernel: number; received: number[]; paddingPerS: number }> = [];
+    const results: Array<{
+      phase: number;
+      busy: number;
+      kernel: number;
+      clientBusy: number;
+      inPerS: number;
+      sentPerS: number;
+      received: number[];
+      paddingPerS: number;
+    }> = [];
+    const sentAll = () => clients.reduce((n, c) => n + c.sent.q + c.sent.h + c.sent.f + c.sent.audio, 0);
     for (const phase of [0, 1]) {
       for (const [i, c] of clients.entries()) c.reportLink(linkOf(i, phase));
       await sleep(settleS * 1000);
       const before = clients.map((c) => c.received.bytes);
       const pad0 = clients.reduce((n, c) => n + c.received.padding, 0);
       const t0 = cpuTicks(sfu.pid);
+      const c0 = process.cpuUsage();
+      const in0 = (await sfuStats(sfu.child)).packetsIn;
+      const sent0 = sentAll();
       const start = performance.now();
       // One sample a second: what each stream brought on each layer since the last one.
       let prev = clients.map((c) => new Map([...c.streams].map(([ssrc, s]) => [ssrc, { ...s }])));
@@ -338,11 +351,16 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
         prev = clients.map((c) => new Map([...c.streams].map(([ssrc, s]) => [ssrc, { ...s }])));
       }
       const t1 = cpuTicks(sfu.pid);
+      const c1 = process.cpuUsage(c0);
+      const in1 = (await sfuStats(sfu.child)).packetsIn;
       const s = (performance.now() - start) / 1000;
       results.push({
         phase,
         busy: (t1.user + t1.system - t0.user - t0.system) / ticksPerSecond / s,
         kernel: (t1.system - t0.system) / ticksPerSecond / s,
+        clientBusy: (c1.user + c1.system) / 1e6 / s,
+        inPerS: (in1 - in0) / s,
+        sentPerS: (sentAll() - sent0) / s,
         received: clients.map((c, i) => ((c.received.bytes - (before[i] ?? 0)) * 8) / s),
         paddingPerS: (clients.reduce((n, c) => n + c.received.padding, 0) - pad0) / s,
       });
@@ -371,7 +389,8 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
     console.table(rows);
     for (const r of results)
       console.log(
-        `phase ${r.phase + 1}: SFU ${pct(r.busy)} of its core (${pct(r.kernel / Math.max(r.busy, 1e-6))} of it in the kernel), padding ${Math.round(r.paddingPerS)} packets/s`,
+        `phase ${r.phase + 1}: SFU ${pct(r.busy)} of its core (${pct(r.kernel / Math.max(r.busy, 1e-6))} of it in the kernel); ` +
+          `RTP in ${Math.round(r.inPerS)}/s of ${Math.round(r.sentPerS)}/s sent; padding ${Math.round(r.paddingPerS)} packets/s; clients ${pct(r.clientBusy)} of their core`,
       );
     const busy = results.reduce((n, r) => n + r.busy, 0) / results.length;
     const ok = rows.every((r) => r.ok);
