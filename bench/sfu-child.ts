@@ -17,6 +17,18 @@ export function cpuTicks(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]), system: Number(fields[12]) };
 }
 
+/**
+ * Nanoseconds the process's main thread has run and has waited, runnable, for a core (/proc/<pid>/schedstat): on a
+ * shared machine the wait says how much of its core other work took.
+ */
+export function schedWaitNs(pid: number | 'self'): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
 /** Sends `{ type }` to the child and resolves with its answer of the same type. */
 export function request<T>(child: ChildProcess, type: string): Promise<T> {
   return new Promise((resolve) => {

@@ -46,3 +46,5 @@ process.on('message', (msg: { type: string }) => {
   }
   if (msg.type === 'stop') void sfu.close().then(() => process.exit(0));
 });
+
+export {};

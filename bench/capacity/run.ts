@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { AccessToken } from 'livekit-server-sdk';
 import '../udp-rcvbuf';
 import { pinToCpu } from '../cpu-pin';
-import { cpuTicks, request, sfuStats, ticksPerSecond, udpSendFloor } from '../sfu-child';
+import { cpuTicks, request, schedWaitNs, sfuStats, ticksPerSecond, udpSendFloor } from '../sfu-child';
 import { LAYERS, LkClient, startMedia, waitFor } from './lk-client';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -101,6 +101,8 @@ interface Snapshot {
   sfuTicks: number;
   sfuSystemTicks: number;
   clientCpuUs: number;
+  sfuWaitNs: number;
+  clientWaitNs: number;
   sfuIn: number;
   sfuOut: number;
   received: number;
@@ -113,22 +115,31 @@ interface Snapshot {
 }
 
 async function snapshot(sfu: Sfu, publishers: LkClient[], subscribers: LkClient[]): Promise<Snapshot> {
+  // Everything read here at one instant; the SFU's counters come over IPC after (a cross-check only).
+  const at = performance.now();
   const t = cpuTicks(sfu.pid);
-  const stats = await sfuStats(sfu.child);
+  const sfuWaitNs = schedWaitNs(sfu.pid);
+  const clientWaitNs = schedWaitNs('self');
   const c = process.cpuUsage();
   const perSubscriber = publishers.reduce((n, p) => n + p.sent.f + p.sent.audio, 0);
-  return {
-    at: performance.now(),
-    sfuTicks: t.user + t.system,
-    sfuSystemTicks: t.system,
-    clientCpuUs: c.user + c.system,
-    sfuIn: stats.packetsIn,
-    sfuOut: stats.packetsOut,
+  const counts = {
     received: subscribers.reduce((n, s) => n + s.received.packets, 0),
     receivedTop: subscribers.reduce((n, s) => n + s.received.f, 0),
     padding: subscribers.reduce((n, s) => n + s.received.padding, 0),
     expected: perSubscriber * subscribers.length,
     sent: publishers.reduce((n, p) => n + p.sent.q + p.sent.h + p.sent.f + p.sent.audio, 0),
+  };
+  const stats = await sfuStats(sfu.child);
+  return {
+    at,
+    sfuWaitNs,
+    clientWaitNs,
+    ...counts,
+    sfuTicks: t.user + t.system,
+    sfuSystemTicks: t.system,
+    clientCpuUs: c.user + c.system,
+    sfuIn: stats.packetsIn,
+    sfuOut: stats.packetsOut,
   };
 }
 
@@ -141,6 +152,9 @@ interface Step {
   busy: number;
   kernel: number;
   clientBusy: number;
+  /** Share of the wall time the SFU's main thread (the clients') was runnable but waited for its core. */
+  sfuWait: number;
+  clientWait: number;
   loss: number;
   /** Of what the publishers sent, the part the SFU did not count in. */
   lossIn: number;
@@ -163,10 +177,12 @@ function stepOf(a: Snapshot, b: Snapshot, publishers: number, subscribers: numbe
     busy,
     kernel: (b.sfuSystemTicks - a.sfuSystemTicks) / ticksPerSecond / s,
     clientBusy: (b.clientCpuUs - a.clientCpuUs) / 1e6 / s,
+    sfuWait: (b.sfuWaitNs - a.sfuWaitNs) / 1e9 / s,
+    clientWait: (b.clientWaitNs - a.clientWaitNs) / 1e9 / s,
     loss: expected > 0 ? Math.max(0, 1 - received / expected) : 0,
     lossIn: b.sent > a.sent ? Math.max(0, 1 - (b.sfuIn - a.sfuIn) / (b.sent - a.sent)) : 0,
     topShare: received > 0 ? (b.receivedTop - a.receivedTop) / received : 0,
-    usPerPacket: (busy * 1e6) / Math.max(forwarded, 1e-6),
+    usPerPacket: (busy * 1e6) / Math.max(received / s, 1e-6),
   };
 }
 
@@ -230,7 +246,7 @@ async function capacity(sfu: Sfu, floorUs: number): Promise<void> {
         console.warn(`  (the SFU has ${st.participants} participants, not ${publisherCount + n})`);
       table.push(step);
       console.log(
-        `  ${n} subscribers: ${Math.round(step.forwardedPerS)} forwarded packets/s, SFU ${pct(step.busy)} of its core, loss ${pct(step.loss)}, clients ${pct(step.clientBusy)}`,
+        `  ${n} subscribers: ${Math.round(step.receivedPerS)} forwarded packets/s received, SFU ${pct(step.busy)} of its core (waited ${pct(step.sfuWait)}), loss ${pct(step.loss)}, clients ${pct(step.clientBusy)}`,
       );
       if (step.busy >= BUSY_LIMIT) stop = `the SFU's core reached ${pct(step.busy)} busy`;
       else if (step.loss > LOSS_LIMIT) stop = `loss reached ${pct(step.loss)}`;
@@ -255,8 +271,10 @@ async function capacity(sfu: Sfu, floorUs: number): Promise<void> {
         'SFU busy': pct(s.busy),
         'of it kernel': pct(s.kernel / Math.max(s.busy, 1e-6)),
         'µs/packet': s.usPerPacket.toFixed(1),
-        'per core': Math.round(s.forwardedPerS / Math.max(s.busy, 1e-6)),
+        'per core': Math.round(s.receivedPerS / Math.max(s.busy, 1e-6)),
+        'SFU waited for its core': pct(s.sfuWait),
         'clients busy': pct(s.clientBusy),
+        'clients waited': pct(s.clientWait),
       })),
     );
     console.log(
@@ -269,7 +287,7 @@ async function capacity(sfu: Sfu, floorUs: number): Promise<void> {
       return;
     }
     console.log(
-      `capacity: ${Math.round(best.forwardedPerS / best.busy)} forwarded packets/s per core at ${(best.busy * 100).toFixed(1)} % of a core, ${best.usPerPacket.toFixed(1)} µs per packet, ${(best.usPerPacket / floorUs).toFixed(1)}x a bare UDP send`,
+      `capacity: ${Math.round(best.receivedPerS / best.busy)} forwarded packets/s per core at ${(best.busy * 100).toFixed(1)} % of a core, ${best.usPerPacket.toFixed(1)} µs per packet, ${(best.usPerPacket / floorUs).toFixed(1)}x a bare UDP send`,
     );
   } finally {
     stopMedia();
