@@ -323,6 +323,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
       busy: number;
       kernel: number;
       clientBusy: number;
+      sfuWait: number;
       inPerS: number;
       sentPerS: number;
       received: number[];
@@ -336,6 +337,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
       const pad0 = clients.reduce((n, c) => n + c.received.padding, 0);
       const t0 = cpuTicks(sfu.pid);
       const c0 = process.cpuUsage();
+      const w0 = schedWaitNs(sfu.pid);
       const in0 = (await sfuStats(sfu.child)).packetsIn;
       const sent0 = sentAll();
       const start = performance.now();
@@ -370,6 +372,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
       }
       const t1 = cpuTicks(sfu.pid);
       const c1 = process.cpuUsage(c0);
+      const w1 = schedWaitNs(sfu.pid);
       const in1 = (await sfuStats(sfu.child)).packetsIn;
       const s = (performance.now() - start) / 1000;
       results.push({
@@ -377,6 +380,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
         busy: (t1.user + t1.system - t0.user - t0.system) / ticksPerSecond / s,
         kernel: (t1.system - t0.system) / ticksPerSecond / s,
         clientBusy: (c1.user + c1.system) / 1e6 / s,
+        sfuWait: (w1 - w0) / 1e9 / s,
         inPerS: (in1 - in0) / s,
         sentPerS: (sentAll() - sent0) / s,
         received: clients.map((c, i) => ((c.received.bytes - (before[i] ?? 0)) * 8) / s),
@@ -407,7 +411,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
     console.table(rows);
     for (const r of results)
       console.log(
-        `phase ${r.phase + 1}: SFU ${pct(r.busy)} of its core (${pct(r.kernel / Math.max(r.busy, 1e-6))} of it in the kernel); ` +
+        `phase ${r.phase + 1}: SFU ${pct(r.busy)} of its core (${pct(r.kernel / Math.max(r.busy, 1e-6))} of it in the kernel; waited for it ${pct(r.sfuWait)}); ` +
           `RTP in ${Math.round(r.inPerS)}/s of ${Math.round(r.sentPerS)}/s sent; padding ${Math.round(r.paddingPerS)} packets/s; clients ${pct(r.clientBusy)} of their core`,
       );
     const busy = results.reduce((n, r) => n + r.busy, 0) / results.length;
