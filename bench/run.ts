@@ -240,6 +240,5 @@ if (mode === 'capacity' || mode === 'room10') {
   await (await import('./capacity/run')).run(mode);
   // Closed werift peer connections can leave timers behind on a loaded machine: the figures are out, end here.
   process.exit();
-}
-else if (mode) throw new Error('BENCH_MODE is capacity or room10 (or unset: the one-publisher bench)');
+} else if (mode) throw new Error('BENCH_MODE is capacity or room10 (or unset: the one-publisher bench)');
 else await main();
