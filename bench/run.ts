@@ -6,15 +6,14 @@
 import './quiet-client-log';
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispose } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
 import { type PatternCamera, RustParticipant } from '../e2e/sfu-page/rust-client';
-import type { SfuStats } from '../server/sfu/index';
-import { canPin, pinToCpu } from './cpu-pin';
+import { pinToCpu } from './cpu-pin';
+import { cpuTicks, sfuStats, ticksPerSecond, udpSendFloor } from './sfu-child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const counts = (process.env.BENCH_SUBSCRIBERS ?? '1,4,8')
@@ -25,7 +24,6 @@ const counts = (process.env.BENCH_SUBSCRIBERS ?? '1,4,8')
 const windowS = Number(process.env.BENCH_WINDOW_S ?? 8);
 const apiKey = `APIbench${randomBytes(3).toString('hex')}`;
 const apiSecret = randomBytes(32).toString('base64url');
-const ticksPerSecond = 100; // USER_HZ on Linux
 // The SFU gets a core of its own and the publisher and subscribers (rtc-node, which decodes every video) the other,
 // so packets per core of SFU CPU is the SFU's work, not its share of a core the clients also want.
 const sfuCpu = process.env.BENCH_SFU_CPU ?? '0';
@@ -56,12 +54,6 @@ interface Sample {
   idleCores: number;
 }
 
-/** CPU time of `pid` in clock ticks: user (JavaScript, V8's threads, libuv) and system (the UDP system calls). */
-function cpuTicks(pid: number): { user: number; system: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return { user: Number(fields[11]), system: Number(fields[12]) };
-}
-
 interface Memory {
   rss: number;
   /** JS heap plus buffers after a full GC: steadier than RSS, which V8 rarely gives back. */
@@ -80,17 +72,7 @@ function memoryAfterGc(child: ChildProcess): Promise<Memory> {
   });
 }
 
-function ask(child: ChildProcess): Promise<{ stats: SfuStats }> {
-  return new Promise((resolve) => {
-    const on = (msg: { type: string; stats: SfuStats }) => {
-      if (msg.type !== 'stats') return;
-      child.off('message', on);
-      resolve(msg);
-    };
-    child.on('message', on);
-    child.send({ type: 'stats' });
-  });
-}
+const ask = async (child: ChildProcess) => ({ stats: await sfuStats(child) });
 
 async function token(identity: string): Promise<string> {
   const at = new AccessToken(apiKey, apiSecret, { identity });
@@ -130,25 +112,8 @@ async function measure(child: ChildProcess, pid: number): Promise<Measured> {
   };
 }
 
-/**
- * The same-run baseline: CPU per datagram of a bare dgram `socket.send` on loopback, on the SFU's core
- * (bench/udp-send.ts), so the SFU's cost per forwarded packet reads as a ratio that holds from one machine to another.
- */
-async function udpSendFloor(): Promise<number> {
-  const cpus = canPin ? { BENCH_SENDER_CPU: sfuCpu, BENCH_RECEIVER_CPU: clientCpu } : {};
-  const floor = fork(path.join(here, 'udp-send.ts'), ['floor'], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...cpus },
-  });
-  const [us] = await Promise.all([
-    new Promise<number>((resolve) => floor.once('message', (m: { usPerSend: number }) => resolve(m.usPerSend))),
-    new Promise((resolve) => floor.once('exit', resolve)),
-  ]);
-  return us;
-}
-
 async function main(): Promise<void> {
-  const floorUs = await udpSendFloor();
+  const floorUs = await udpSendFloor(sfuCpu, clientCpu);
   const child = fork(path.join(here, 'sfu-process.ts'), [], {
     // BENCH_SFU_NODE_ARGS adds flags for the SFU's process alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
     execArgv: [
@@ -269,4 +234,11 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// BENCH_MODE=capacity: the capacity ramp; BENCH_MODE=room10: the 10-person call (bench/capacity/run.ts).
+const mode = process.env.BENCH_MODE;
+if (mode === 'capacity' || mode === 'room10') {
+  await (await import('./capacity/run')).run(mode);
+  // Closed werift peer connections can leave timers behind on a loaded machine: the figures are out, end here.
+  process.exit();
+} else if (mode) throw new Error('BENCH_MODE is capacity or room10 (or unset: the one-publisher bench)');
+else await main();

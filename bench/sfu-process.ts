@@ -1,6 +1,8 @@
 // The embedded SFU alone in a child process, so the benchmark can read its CPU time and memory from /proc
 // without counting the clients. Answers "stats" messages over IPC.
-import { startSfu } from '../server/sfu/index';
+// Only the capacity modes enlarge the UDP buffers (udp-rcvbuf.ts); the one-publisher bench keeps its figures' setup.
+if (process.env.BENCH_MODE === 'capacity' || process.env.BENCH_MODE === 'room10') await import('./udp-rcvbuf');
+const { startSfu } = await import('../server/sfu/index');
 
 const sfu = await startSfu({
   port: 0,
@@ -17,6 +19,27 @@ const sfu = await startSfu({
 process.send?.({ type: 'ready', url: sfu.url });
 process.on('message', (msg: { type: string }) => {
   if (msg.type === 'stats') process.send?.({ type: 'stats', stats: sfu.stats() });
+  // The layer each subscription forwards now, as the SFU sees it (BENCH_MODE=room10).
+  if (msg.type === 'layers') {
+    const layers: Array<{
+      subscriber: string;
+      publisherSid: string;
+      kind: string;
+      layer: string | null;
+      paused: boolean;
+    }> = [];
+    for (const room of sfu.rooms.values())
+      for (const p of room.participants.values())
+        for (const sub of p.subscriptions.values())
+          layers.push({
+            subscriber: p.identity,
+            publisherSid: sub.track.publisherSid,
+            kind: sub.track.kind,
+            layer: sub.layer,
+            paused: sub.congested,
+          });
+    process.send?.({ type: 'layers', layers });
+  }
   if (msg.type === 'memory') {
     // Collect first so the figure is what the sessions hold, not garbage waiting for the next GC.
     (globalThis as { gc?: () => void }).gc?.();
@@ -25,3 +48,5 @@ process.on('message', (msg: { type: string }) => {
   }
   if (msg.type === 'stop') void sfu.close().then(() => process.exit(0));
 });
+
+export {};
