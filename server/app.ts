@@ -34,7 +34,6 @@ import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { mediaGatewayPlugin } from './livekit/media-gateway';
 import { mediaRoomsPlugin } from './livekit/media-rooms';
-import { guestsPlugin } from './guests/guests.plugin';
 import { livekitRoutes } from './livekit/token.routes';
 import { messageActionsRoutes } from './messages/message-actions.routes';
 import { messageEditsRoutes } from './messages/message-edits.routes';
@@ -176,7 +175,6 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(callRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);
-  app.register(guestsPlugin);
   const { uploads, archives } = storages;
   app.register(readinessRoute, { uploads });
   app.register(retentionPlugin, { uploads });

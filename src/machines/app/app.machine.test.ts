@@ -31,8 +31,6 @@ const viewOwned = [
   'chatActions',
   'groupInvites',
   'joinGroup',
-  'guestPage',
-  'guestDoor',
   'blocking',
   'conversationInfo',
   'historySetting',

@@ -27,7 +27,6 @@ import { conversationActors } from '../conversation/actors';
 import { conversationInfoActors } from '../conversationInfo/actors';
 import { directoryActors } from '../directory/actors';
 import { groupInvitesActors } from '../groupInvites/actors';
-import { guestsActors } from '../guests/actors';
 import { historyImportActors } from '../historyImport/actors';
 import { inviteCodesActors } from '../inviteCodes/actors';
 import { messageActionsActors } from '../messageActions/actors';
@@ -64,7 +63,6 @@ const lines = {
   ...conversationActors,
   ...accountActors,
   ...groupInvitesActors,
-  ...guestsActors,
   ...blockingActors,
   ...conversationInfoActors,
   ...directoryActors,

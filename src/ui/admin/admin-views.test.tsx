@@ -8,13 +8,7 @@ describe('«Регистрация» view', () => {
   it('renders the settings', () => {
     render(
       <RegistrationView
-        settings={{
-          registration: 'invites',
-          membersCanInvite: false,
-          retentionDays: null,
-          directory: false,
-          guestLinks: true,
-        }}
+        settings={{ registration: 'invites', membersCanInvite: false, retentionDays: null, directory: false }}
         busy={false}
         saved={false}
         error={null}
@@ -34,13 +28,7 @@ describe('«Регистрация» view', () => {
     expect(screen.getByLabelText('Хранить сообщения, дней')).toBeDisabled();
     rerender(
       <RegistrationView
-        settings={{
-          registration: 'closed',
-          membersCanInvite: true,
-          retentionDays: 30,
-          directory: false,
-          guestLinks: true,
-        }}
+        settings={{ registration: 'closed', membersCanInvite: true, retentionDays: 30, directory: false }}
         {...props}
         busy={false}
       />,

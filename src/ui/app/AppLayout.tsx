@@ -2,7 +2,6 @@ import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
-import { LazyGuestDoor } from '../guests/index';
 import { LazyReportNotices } from '../reports/index';
 import { useAppLayout } from './useAppLayout';
 import './app-layout.css';
@@ -109,7 +108,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <main className="shell-main">
         <Outlet />
       </main>
-      <CallLayer door={LazyGuestDoor} />
+      <CallLayer />
       <Suspense fallback={null}>
         <LazyReportNotices />
       </Suspense>
