@@ -42,6 +42,8 @@ test('the first user administers: invites, a report resolved by deleting the mes
   openSignedIn,
   newContext,
 }) => {
+  // Four people's pages and six axe passes in one walk: about 60 s alone, near the default 90 s beside another worker.
+  test.slow();
   const admin = await createUser(srv.url, 'Ольга Админ', 'olga');
   const A = await openSignedIn(admin);
   await A.page.getByRole('navigation', { name: 'Разделы' }).getByRole('link', { name: 'Администрирование' }).click();
