@@ -182,25 +182,32 @@ test('a full reconnect replaces the old session and media flows again', async ({
   await expectVideoFrom(fay, 'gus');
 });
 
-test('a media worker that dies: its browsers are told, rejoin on a live worker and media flows again', async ({
-  h,
-  openParticipant,
-}) => {
-  const workers = h.sfu.workers;
-  test.skip(!workers, 'SFU_WORKERS=0: rooms in the main thread');
-  const room = 'room-worker-dies';
-  const ivy = await openParticipant('ivy', room);
-  const jon = await openParticipant('jon', room);
-  await expectVideoFrom(jon, 'ivy');
-  await workers?.terminate(workers.placement().get(room) ?? -1);
-  // The leave asks livekit-client for a full reconnect: a new join, which lands on a live worker.
-  for (const page of [ivy, jon])
-    await expect.poll(() => call<string[]>(page, 'events'), { timeout: 20_000 }).toContain('reconnected');
-  await expect.poll(async () => (await h.sfu.participants(room)).map((p) => p.identity).sort()).toEqual(['ivy', 'jon']);
-  // Media flows through the room again: what the SFU forwards grows (its figures come a second late).
-  const forwarded = h.sfu.stats().packetsOut;
-  await expect.poll(() => h.sfu.stats().packetsOut, { timeout: 20_000 }).toBeGreaterThan(forwarded + 100);
+// On media workers whatever SFU_WORKERS says: this walk is about them.
+const onTwoWorkers = test.extend<{ h: SfuHarness }>({
+  h: async ({ startSfu }, use) => use(await startSfu({ workers: 2 })),
 });
+
+onTwoWorkers(
+  'a media worker that dies: its browsers are told, rejoin on a live worker and media flows again',
+  async ({ h, openParticipant }) => {
+    const workers = h.sfu.workers;
+    if (!workers) throw new Error('the SFU was started without media workers');
+    const room = 'room-worker-dies';
+    const ivy = await openParticipant('ivy', room);
+    const jon = await openParticipant('jon', room);
+    await expectVideoFrom(jon, 'ivy');
+    await workers.terminate(workers.placement().get(room) ?? -1);
+    // The leave asks livekit-client for a full reconnect: a new join, which lands on a live worker.
+    for (const page of [ivy, jon])
+      await expect.poll(() => call<string[]>(page, 'events'), { timeout: 20_000 }).toContain('reconnected');
+    await expect
+      .poll(async () => (await h.sfu.participants(room)).map((p) => p.identity).sort())
+      .toEqual(['ivy', 'jon']);
+    // Media flows through the room again: what the SFU forwards grows (its figures come a second late).
+    const forwarded = h.sfu.stats().packetsOut;
+    await expect.poll(() => h.sfu.stats().packetsOut, { timeout: 20_000 }).toBeGreaterThan(forwarded + 100);
+  },
+);
 
 test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', async ({ h, openParticipant }) => {
   const room = 'room-legacy';
