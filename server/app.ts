@@ -34,6 +34,7 @@ import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { mediaGatewayPlugin } from './livekit/media-gateway';
 import { mediaRoomsPlugin } from './livekit/media-rooms';
+import { guestsPlugin } from './guests/guests.plugin';
 import { livekitRoutes } from './livekit/token.routes';
 import { messageActionsRoutes } from './messages/message-actions.routes';
 import { messageEditsRoutes } from './messages/message-edits.routes';
@@ -175,6 +176,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(callRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);
+  app.register(guestsPlugin);
   const { uploads, archives } = storages;
   app.register(readinessRoute, { uploads });
   app.register(retentionPlugin, { uploads });

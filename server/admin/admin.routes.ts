@@ -13,7 +13,7 @@ export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.js
 
 export const adminRoutes = fp(
   async (app) => {
-    const { accounts, db, dialect, mediaRooms, realtime, registration, reports } = app;
+    const { accounts, clock, db, dialect, mediaRooms, realtime, registration, reports } = app;
     const startedAt = new Date().toISOString();
     const admin = async (userId: string) => requireAdmin(db, userId);
 
@@ -93,7 +93,7 @@ export const adminRoutes = fp(
       await admin(userId);
       const calls = mediaRooms.stats();
       return {
-        ...(await serverStats(db)),
+        ...(await serverStats(db, clock.now())),
         sockets: realtime.localSockets(),
         calls: calls?.rooms ?? 0,
         version: VERSION,
@@ -124,7 +124,17 @@ export const adminRoutes = fp(
     name: 'admin-routes',
     encapsulate: true,
     decorators: {
-      fastify: ['accounts', 'db', 'dialect', 'mediaRooms', 'realtime', 'registration', 'reports', 'authenticate'],
+      fastify: [
+        'accounts',
+        'clock',
+        'db',
+        'dialect',
+        'mediaRooms',
+        'realtime',
+        'registration',
+        'reports',
+        'authenticate',
+      ],
     },
     dependencies: ['base', 'authentication', 'administration', 'media-rooms'],
   },

@@ -8,6 +8,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   membersCanInvite: false,
   retentionDays: null,
   directory: false,
+  guestLinks: true,
 };
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof ServerSettings)[];
 

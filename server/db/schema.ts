@@ -78,6 +78,8 @@ export interface ConversationsTable {
   open: Generated<number>;
   /** A group's «История для новых участников»: 1 «Видна», 0 «Скрыта» (migrations/027_group_history.ts). */
   history_visible: Generated<number>;
+  /** A group's «Кто впускает гостей»: 1 only owner and admins, 0 any member (migrations/037_guest_links.ts). */
+  guests_admins_only: Generated<number>;
   /** 1 when the group's owner or admins turned threads off (migrations/028_threads.ts). */
   threads_off: Generated<number>;
   /** 1 for a person's «Избранное», their chat with themselves (migrations/030_saved_scheduled.ts). */
@@ -317,6 +319,32 @@ export interface GroupInvitesTable {
   max_uses: number | null;
   uses: Generated<number>;
   revoked_at: string | null;
+}
+
+/** A call room's guest links (migrations/037_guest_links.ts); `conversation_id` is null for a named room. */
+export interface CallGuestLinksTable {
+  code: string;
+  room: string;
+  conversation_id: string | null;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  rung_at: string | null;
+  public_key: string | null;
+}
+
+/** One knock at a guest link: waiting, admitted, denied, removed or gone (the link died). */
+export interface CallGuestsTable {
+  id: string;
+  link_code: string;
+  name: string;
+  secret_hash: string;
+  state: string;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  public_key: string | null;
 }
 
 /** The server's own settings (migration 018): registration mode, members' invites, retention. */
@@ -569,6 +597,8 @@ export interface DB {
   conversation_members: ConversationMembersTable;
   blocks: BlocksTable;
   group_invites: GroupInvitesTable;
+  call_guest_links: CallGuestLinksTable;
+  call_guests: CallGuestsTable;
   messages: MessagesTable;
   hidden_messages: HiddenMessagesTable;
   message_pins: MessagePinsTable;

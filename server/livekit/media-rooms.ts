@@ -21,6 +21,8 @@ export interface MediaStats {
 export interface MediaRooms {
   /** Disconnects the users from the conversation's call on every process's media server. */
   removeFromCall(conversationId: string, userIds: readonly string[]): void;
+  /** Disconnects these media identities (guests) from a room on every process's media server. */
+  removeFromRoom(room: string, identities: readonly string[]): void;
   /** The media server of this process (null: none). */
   attach(server: MediaServer | null): void;
   /** The attached media server's figures, null when there is none (an external LiveKit). */
@@ -46,11 +48,20 @@ export const mediaRoomsPlugin = fp(
     peers?.on('media:remove', (conversationId, userIds) => {
       if (typeof conversationId === 'string' && Array.isArray(userIds)) removeHere(conversationId, userIds as string[]);
     });
+    peers?.on('media:removeFromRoom', (room, identities) => {
+      if (typeof room === 'string' && Array.isArray(identities))
+        local?.removeParticipants(room, identities as string[]);
+    });
     app.decorate('mediaRooms', {
       removeFromCall(conversationId, userIds) {
         if (!userIds.length) return;
         removeHere(conversationId, userIds);
         peers?.emit('media:remove', conversationId, userIds);
+      },
+      removeFromRoom(room, identities) {
+        if (!identities.length) return;
+        local?.removeParticipants(room, identities);
+        peers?.emit('media:removeFromRoom', room, identities);
       },
       attach(server) {
         local = server;

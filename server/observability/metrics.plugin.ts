@@ -16,6 +16,8 @@ export interface Metrics {
   /** Web Push messages that failed: `reason` gone (subscription ended), failed (refused or unreachable). */
   pushFailed: Counter<'reason'>;
   searchDuration: Histogram;
+  /** Guests at call doors (docs/behaviour.md §10.40), by what happened: knocked, admitted, denied, removed, refused. */
+  guests: Counter<'event'>;
 }
 
 declare module 'fastify' {
@@ -74,6 +76,15 @@ export const metricsPlugin = fp(
       (s) => s.packetsOut,
     );
 
+    new Gauge({
+      name: 'beseda_guest_sockets_connected',
+      help: 'Guests (people without an account) waiting or in a call, connected to this process',
+      registers,
+      collect() {
+        this.set(realtime.guests.localSockets());
+      },
+    });
+
     const metrics: Metrics = {
       registry,
       messagesSent: new Counter({ name: 'beseda_messages_sent_total', help: 'Messages sent', registers }),
@@ -88,6 +99,12 @@ export const metricsPlugin = fp(
         name: 'beseda_search_duration_seconds',
         help: 'Message searches, from the request to the answer',
         buckets: SECONDS,
+        registers,
+      }),
+      guests: new Counter({
+        name: 'beseda_guests_total',
+        help: 'Guests at call doors, by event (knocked, admitted, denied, removed, refused)',
+        labelNames: ['event'] as const,
         registers,
       }),
     };

@@ -9,6 +9,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type { ClientEvent, ClientEventName, ServerEvent, ServerEventName } from '../../src/contract/events';
+import { GUEST_NAMESPACE, type GuestServerEvent, type GuestServerEventName } from '../../src/contract/guests';
 import { LIMITS } from '../../src/contract/limits';
 import type { Config } from '../config';
 import { onClientEvent, refuseUnknownEvents } from './client-events';
@@ -35,7 +36,25 @@ export type ClientEventHandler<K extends ClientEventName> = (
   client: SocketClient,
 ) => Promise<void> | void;
 
+/**
+ * The guests' namespace (GUEST_NAMESPACE): people without an account waiting at a call's door (server/guests). Its
+ * sockets hear only their own knock's events and send none; the feature decides who may connect.
+ */
+export interface GuestSockets {
+  /** Who may open a guest socket: the knock's id for a valid handshake `auth`, else null (set while building). */
+  authorize(check: (auth: unknown) => Promise<string | null>): void;
+  /** Called for each guest socket once it has joined its knock's room (to tell it where it stands). */
+  onConnect(handler: (knockId: string) => void): void;
+  /** The knock's sockets, on every server process. */
+  toGuest<K extends GuestServerEventName>(knockId: string, event: K, payload: GuestServerEvent<K>): void;
+  /** Closes the knock's sockets on every server process. */
+  close(knockId: string): void;
+  /** Guest sockets connected to this process (metrics). */
+  localSockets(): number;
+}
+
 export interface Realtime extends RealtimeHub {
+  guests: GuestSockets;
   /** Closes a sign-in's sockets (logout). */
   sessions: SessionSockets;
   /** Null on a single process. */
@@ -159,6 +178,33 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
     for (const { name, handler } of handlers) onClientEvent(socket, name, (data) => handler(data, client), log);
   });
 
+  // Guests: a namespace of its own, so that no user event (rooms per user and conversation) can ever reach them.
+  const guestNs = io.of(GUEST_NAMESPACE);
+  const knockRoom = (knockId: string) => `knock:${knockId}`;
+  let authorizeGuest: ((auth: unknown) => Promise<string | null>) | null = null;
+  const guestConnected: ((knockId: string) => void)[] = [];
+  guestNs.use(async (socket, next) => {
+    try {
+      const knockId = authorizeGuest ? await authorizeGuest(socket.handshake.auth) : null;
+      if (!knockId) return next(new Error('Ссылка недействительна'));
+      socket.data.knockId = knockId;
+      next();
+    } catch (err) {
+      logError('guest handshake failed')(err);
+      next(new Error('Внутренняя ошибка сервера'));
+    }
+  });
+  guestNs.on('connection', (socket) => {
+    const knockId = socket.data.knockId as string;
+    void socket.join(knockRoom(knockId));
+    socket.onAny((_event: string, ...args: unknown[]) => {
+      const ack = args.at(-1);
+      if (typeof ack === 'function')
+        (ack as (a: unknown) => void)({ ok: false, message: 'Гость ничего не отправляет' });
+    });
+    for (const handler of guestConnected) handler(knockId);
+  });
+
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -166,6 +212,7 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
     typing.close();
     if (redis) io.serverSideEmit('presence:bye', serverId);
     io.disconnectSockets(true);
+    guestNs.disconnectSockets(true);
     // Not io.close(): it would close the HTTP server that Fastify closes itself.
     io.engine.close();
   };
@@ -193,6 +240,21 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
       },
       isOnline: (userId) => presence.isOnline(userId),
       sessions: lifetimes.sessions,
+      guests: {
+        authorize(check) {
+          authorizeGuest = check;
+        },
+        onConnect(handler) {
+          guestConnected.push(handler);
+        },
+        toGuest: (knockId, event, payload) => {
+          guestNs.to(knockRoom(knockId)).emit(event, payload);
+        },
+        close: (knockId) => {
+          guestNs.in(knockRoom(knockId)).disconnectSockets(true);
+        },
+        localSockets: () => guestNs.sockets.size,
+      },
       peers: redis && redisSub ? createPeerChannel(io, redisSub) : null,
       onClientEvent(name, handler) {
         // A socket gets its handlers when it connects: one added later would be missing on open sockets.
@@ -221,6 +283,7 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
       if (redis && redisSub) {
         // Unsubscribe the adapter first, so no command is left to fail on a closed connection.
         (io.of('/').adapter as unknown as { close(): void }).close();
+        (guestNs.adapter as unknown as { close(): void }).close();
         await Promise.allSettled([redis.quit(), redisSub.quit()]);
       }
     },

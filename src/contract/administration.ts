@@ -108,6 +108,8 @@ export const AdminStatsResponse = z.object({
   storageBytes: z.number(),
   sockets: z.number(),
   calls: z.number(),
+  /** Guests let into calls whose links still work (docs/behaviour.md §10.40). */
+  guests: z.number(),
   version: z.string(),
   startedAt: IsoDate,
   database: z.enum(['sqlite', 'postgres']),
@@ -123,6 +125,8 @@ export const ServerSettings = z.object({
   retentionDays: z.number().int().nullable(),
   /** «Каталог участников»: members see each other and the open groups (off by default). */
   directory: z.boolean(),
+  /** «Гостевые ссылки на звонки»: members may invite people without an account into calls (on by default). */
+  guestLinks: z.boolean(),
 });
 export type ServerSettings = z.infer<typeof ServerSettings>;
 export const ServerSettingsResponse = z.object({ settings: ServerSettings });
@@ -138,6 +142,7 @@ export const ServerSettingsBody = z
       .nullable()
       .optional(),
     directory: z.boolean().optional(),
+    guestLinks: z.boolean().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'Нечего менять');
 

@@ -68,6 +68,23 @@ import {
   SecretImportBatchBody,
   SecretImportBatchResponse,
 } from './imports';
+import {
+  CreateGuestLinkBody,
+  GuestAdmissionBody,
+  GuestAdmissionResponse,
+  GuestCodeParams,
+  GuestKnockBody,
+  GuestKnockResponse,
+  GuestLinkInfoResponse,
+  GuestLinkResponse,
+  GuestLinksQuery,
+  GuestLinksResponse,
+  GuestTokenResponse,
+  KnockParams,
+  KnockSecretBody,
+  RevokeGuestLinkBody,
+  WaitingGuestsResponse,
+} from './guests';
 import { LIMITS, POLL } from './limits';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
@@ -670,6 +687,15 @@ export const api = {
   markRead: route('markRead', { body: MarkReadBody, response: Ok }),
   livekitToken: route('livekitToken', { body: LivekitTokenBody, response: LivekitTokenResponse }),
   livekitUrl: route('livekitUrl', { response: LivekitUrlResponse }),
+  createGuestLink: route('createGuestLink', { body: CreateGuestLinkBody, response: GuestLinkResponse }),
+  guestLinks: route('guestLinks', { query: GuestLinksQuery, response: GuestLinksResponse }),
+  revokeGuestLink: route('revokeGuestLink', { body: RevokeGuestLinkBody, response: Ok }),
+  guestAdmission: route('guestAdmission', { body: GuestAdmissionBody, response: GuestAdmissionResponse }),
+  waitingGuests: route('waitingGuests', { query: GuestLinksQuery, response: WaitingGuestsResponse }),
+  guestLinkInfo: route('guestLinkInfo', { params: GuestCodeParams, response: GuestLinkInfoResponse }),
+  guestKnock: route('guestKnock', { params: GuestCodeParams, body: GuestKnockBody, response: GuestKnockResponse }),
+  guestToken: route('guestToken', { params: KnockParams, body: KnockSecretBody, response: GuestTokenResponse }),
+  guestLeave: route('guestLeave', { params: KnockParams, body: KnockSecretBody, response: Ok }),
   callHistory: route('callHistory', { query: CallHistoryQuery, response: CallHistoryResponse }),
   thread: route('thread', { params: ThreadParams, query: MessagesQuery, response: ThreadResponse }),
   followThread: route('followThread', { body: FollowThreadBody, response: FollowThreadResponse }),

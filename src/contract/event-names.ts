@@ -36,5 +36,6 @@ export const SERVER_EVENT_NAMES = [
   'secret:firstDevice',
   'secret:approval',
   'import:updated',
+  'guest:waiting',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

@@ -18,6 +18,7 @@ import {
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
+import { KnockRef, WaitingGuest } from './guests';
 import { ImportJob } from './imports';
 import { SecretFirstDeviceEvent, SecretLogEvent, SecretPendingEvent } from './secret';
 
@@ -39,6 +40,9 @@ export const clientEvents = {
   'call:decline': CallRef,
   'call:end': CallRef,
   'session:renew': SessionRenew,
+  'guest:admit': KnockRef,
+  'guest:deny': KnockRef,
+  'guest:remove': KnockRef,
 } as const;
 export type ClientEventName = keyof typeof clientEvents;
 
@@ -163,6 +167,17 @@ export const serverEvents = {
   'secret:approval': z.object({ id: Id, answered: z.boolean() }),
   /** A history import's progress, at most every IMPORT_PROGRESS_MS: the importer's tabs only. */
   'import:updated': z.object({ job: ImportJob }),
+  /**
+   * Guests waiting to join a call (docs/behaviour.md §10.40): the conversation's members (a named room's: the link's
+   * maker), the whole list each time. `ring` is true for a new knock, at most once per GUEST.ringEveryMs per link;
+   * a decision or a guest giving up sends the list again without it.
+   */
+  'guest:waiting': z.object({
+    room: z.string(),
+    conversationId: Id.nullable(),
+    guests: z.array(WaitingGuest),
+    ring: z.boolean(),
+  }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

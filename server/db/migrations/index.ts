@@ -35,6 +35,7 @@ import * as m032 from './032_key_package_last_resort';
 import * as m033 from './033_secret_identity';
 import * as m035 from './035_secret_rejoin';
 import * as m036 from './036_history_import';
+import * as m037 from './037_guest_links';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '033_secret_identity': m033,
   '035_secret_rejoin': m035,
   '036_history_import': m036,
+  '037_guest_links': m037,
 };

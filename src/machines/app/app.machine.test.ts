@@ -31,6 +31,8 @@ const viewOwned = [
   'chatActions',
   'groupInvites',
   'joinGroup',
+  'guestPage',
+  'guestDoor',
   'blocking',
   'conversationInfo',
   'historySetting',

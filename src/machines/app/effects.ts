@@ -57,6 +57,8 @@ export const effects = {
   chatActions: { wire: wireChatActions },
   groupInvites: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireGroupInvites(s)) },
   joinGroup: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireJoinGroup(s)) },
+  guestPage: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestPage(s)) },
+  guestDoor: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestDoor(s)) },
   blocking: { wired: (s: Services) => import('./wiring/blocking').then((m) => m.wireBlocking(s)) },
   conversationInfo: {
     wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireConversationInfo(s)),

@@ -27,6 +27,7 @@ import { conversationActors } from '../conversation/actors';
 import { conversationInfoActors } from '../conversationInfo/actors';
 import { directoryActors } from '../directory/actors';
 import { groupInvitesActors } from '../groupInvites/actors';
+import { guestsActors } from '../guests/actors';
 import { historyImportActors } from '../historyImport/actors';
 import { inviteCodesActors } from '../inviteCodes/actors';
 import { messageActionsActors } from '../messageActions/actors';
@@ -63,6 +64,7 @@ const lines = {
   ...conversationActors,
   ...accountActors,
   ...groupInvitesActors,
+  ...guestsActors,
   ...blockingActors,
   ...conversationInfoActors,
   ...directoryActors,

@@ -19,6 +19,7 @@ export function ServerView(props: AdminStatsView) {
         ['Занято места', bytesText(s.storageBytes)],
         ['Подключения', String(s.sockets)],
         ['Звонки сейчас', String(s.calls)],
+        ['Гости в звонках', String(s.guests)],
         ['Версия', s.version],
         ['Запущен', when(s.startedAt)],
         ['База данных', s.database === 'postgres' ? 'PostgreSQL' : 'SQLite'],

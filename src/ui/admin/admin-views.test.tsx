@@ -8,7 +8,13 @@ describe('«Регистрация» view', () => {
   it('renders the settings', () => {
     render(
       <RegistrationView
-        settings={{ registration: 'invites', membersCanInvite: false, retentionDays: null, directory: false }}
+        settings={{
+          registration: 'invites',
+          membersCanInvite: false,
+          retentionDays: null,
+          directory: false,
+          guestLinks: true,
+        }}
         busy={false}
         saved={false}
         error={null}
@@ -28,7 +34,13 @@ describe('«Регистрация» view', () => {
     expect(screen.getByLabelText('Хранить сообщения, дней')).toBeDisabled();
     rerender(
       <RegistrationView
-        settings={{ registration: 'closed', membersCanInvite: true, retentionDays: 30, directory: false }}
+        settings={{
+          registration: 'closed',
+          membersCanInvite: true,
+          retentionDays: 30,
+          directory: false,
+          guestLinks: true,
+        }}
         {...props}
         busy={false}
       />,

@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
+import { LazyGuestDoor } from '../guests/index';
 import { LazyReportNotices } from '../reports/index';
 import { useAppLayout } from './useAppLayout';
 import './app-layout.css';
@@ -108,7 +109,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <main className="shell-main">
         <Outlet />
       </main>
-      <CallLayer />
+      <CallLayer door={LazyGuestDoor} />
       <Suspense fallback={null}>
         <LazyReportNotices />
       </Suspense>

@@ -7,6 +7,7 @@ import { ChatsPage } from '../chats/index';
 import { LazyContactsPage } from '../contacts/index';
 import { LazySettingsPage } from '../settings/index';
 import { LazyJoinPage } from '../groupInvites/index';
+import { LazyGuestPage } from '../guests/index';
 import { AppLayout } from './AppLayout';
 import { PageLoading } from '../shared/lazy-view';
 import { GuestOnly, RequireSession } from './guards';
@@ -38,6 +39,15 @@ export function AppRoutes() {
         element={
           <Suspense fallback={<PageLoading />}>
             <LazyResetPasswordPage />
+          </Suspense>
+        }
+      />
+      {/* A guest link to a call (docs/behaviour.md §10.40): for people without an account, outside both guards. */}
+      <Route
+        path="/g/:code"
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <LazyGuestPage />
           </Suspense>
         }
       />

@@ -4,18 +4,21 @@
 import './calls.css';
 import { type ReactNode, Suspense } from 'react';
 import { InsecureText } from '../shared/InsecureNotice';
+import type { GuestDoorSlot } from './CallOverlay';
 import { IncomingCallDialog } from './IncomingCallDialog';
 import { LazyCallOverlay, LazySecretCallOverlay } from './lazy-call-views';
 import { useCallLayer } from './useCallLayer';
 
-export function CallLayer() {
-  return <CallLayerView {...useCallLayer()} />;
+/** `door`: the guests feature's door around a plain call (the layout hands it in). */
+export function CallLayer({ door }: { door?: GuestDoorSlot }) {
+  return <CallLayerView {...useCallLayer()} door={door ?? null} />;
 }
 
 type CallLayerProps = ReturnType<typeof useCallLayer>;
 
 export function CallLayerView(
-  props: Omit<CallLayerProps, 'secret' | 'insecure'> & Partial<Pick<CallLayerProps, 'secret' | 'insecure'>>,
+  props: Omit<CallLayerProps, 'secret' | 'insecure'> &
+    Partial<Pick<CallLayerProps, 'secret' | 'insecure'>> & { door?: GuestDoorSlot | null },
 ) {
   return (
     <>
@@ -44,7 +47,7 @@ export function CallLayerView(
           {props.secret ? (
             <LazySecretCallOverlay {...props.call} secret={props.secret} onEnd={props.end} onFailed={props.fail} />
           ) : (
-            <LazyCallOverlay {...props.call} onEnd={props.end} onFailed={props.fail} />
+            <LazyCallOverlay {...props.call} door={props.door} onEnd={props.end} onFailed={props.fail} />
           )}
         </Suspense>
       )}

@@ -1,7 +1,7 @@
 // The call overlay (docs/behaviour.md §2): 90 % of the width, 80 % of the height, at most 1200 px wide, holding the
 // video conference. It renders nothing until the room's token and url exist. While the other side is being
 // rung the header says so and offers to cancel; closing the view ends the call.
-import { type ComponentType, Suspense, useEffect, useRef } from 'react';
+import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import type { ConversationChat } from './call-chat';
 import { type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
 import { LazyConference } from './LazyConference';
@@ -22,11 +22,24 @@ export interface CallOverlayProps {
    * says why no key could be had.
    */
   e2ee?: (CallEncryption & { error: string | null }) | null;
+  /** A plain call's room (`conv-<id>`): its members may invite guests through a link; null for a secret chat's. */
+  room?: string | null;
+  /**
+   * The door for guests around a plain call's conference (the guests feature's view, handed in by the app's layout so
+   * that neither feature imports the other); absent: no guests.
+   */
+  door?: GuestDoorSlot | null;
   /** Whether this browser can encrypt frames (tests pass false). */
   canEncrypt?: boolean;
   /** The conference view; the lazy livekit chunk by default (tests pass a stand-in). */
   conference?: ComponentType<ConferenceProps>;
 }
+
+/** A view that wraps the call with the guest door and hands it the way to remove a guest. */
+export type GuestDoorSlot = ComponentType<{
+  room: string;
+  children: (removeGuest: (knockId: string) => void) => ReactNode;
+}>;
 
 export const CALL_ENCRYPTED = 'Звонок защищён сквозным шифрованием';
 export const CALL_E2EE_UNSUPPORTED = 'Этот браузер не поддерживает зашифрованные звонки';
@@ -43,6 +56,20 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
   const canEncrypt = props.canEncrypt ?? e2eeSupported();
   // A secret call that cannot be encrypted is not made: the user reads why and ends it.
   const blocked = e2ee ? (!canEncrypt ? CALL_E2EE_UNSUPPORTED : e2ee.error) : null;
+  const conference = (removeGuest: ((knockId: string) => void) | null) => (
+    <Conference
+      onRemoveGuest={removeGuest}
+      token={props.token}
+      serverUrl={props.url}
+      video={props.video}
+      audio={props.audio}
+      leaveLabel="Завершить"
+      onLeave={props.onEnd}
+      onError={props.onFailed}
+      chat={props.chat}
+      e2ee={e2ee ? { key: e2ee.key } : null}
+    />
+  );
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     dialog.current?.focus();
@@ -92,17 +119,11 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
                 </p>
               }
             >
-              <Conference
-                token={props.token}
-                serverUrl={props.url}
-                video={props.video}
-                audio={props.audio}
-                leaveLabel="Завершить"
-                onLeave={props.onEnd}
-                onError={props.onFailed}
-                chat={props.chat}
-                e2ee={e2ee ? { key: e2ee.key } : null}
-              />
+              {props.room && props.door && !e2ee ? (
+                <props.door room={props.room}>{(removeGuest) => conference(removeGuest)}</props.door>
+              ) : (
+                conference(null)
+              )}
             </Suspense>
           )}
         </div>

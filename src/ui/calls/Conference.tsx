@@ -37,7 +37,8 @@ import {
   VideoTrack,
 } from '@livekit/components-react';
 import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
+import { GUEST_IDENTITY_PREFIX, isGuestIdentity } from '../../contract/guest-rules';
 import {
   type ConferenceProps,
   chatText,
@@ -52,6 +53,9 @@ import type { ConversationChat } from './call-chat';
 import { dropUnencrypted, type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
+
+/** How a member removes a guest from the call; null where nobody may (a guest's own page). */
+const RemoveGuest = createContext<((knockId: string) => void) | null>(null);
 
 const isTrackRef = (
   t: TrackReferenceOrPlaceholder | undefined,
@@ -112,7 +116,9 @@ export default function Conference(props: ConferenceProps) {
           ))}
         </div>
       )}
-      <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
+      <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
+        <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
+      </RemoveGuest.Provider>
     </LiveKitRoom>
   );
 }
@@ -279,8 +285,11 @@ function CallTile() {
   const { mergedProps, inFocus } = useFocusToggle({ trackRef, props: {} });
   const screen = trackRef.source === Track.Source.ScreenShare;
   const name = trackRef.participant.name || trackRef.participant.identity;
+  // A guest (no account, let in through a guest link) is marked so, and members may remove them.
+  const guest = isGuestIdentity(trackRef.participant.identity);
+  const removeGuest = useContext(RemoveGuest);
   return (
-    <div {...elementProps} style={{ position: 'relative' }}>
+    <div {...elementProps} style={{ position: 'relative' }} data-guest={guest ? 'true' : undefined}>
       <TrackRefContext.Provider value={trackRef}>
         <ParticipantContext.Provider value={trackRef.participant}>
           {isTrackRef(trackRef) && <VideoTrack trackRef={trackRef} />}
@@ -296,7 +305,18 @@ function CallTile() {
                 />
               )}
               <ParticipantName>{screen ? ': экран' : null}</ParticipantName>
+              {guest && <span className="call-guest-mark">гость</span>}
             </div>
+            {guest && removeGuest && !screen && (
+              <button
+                type="button"
+                className="lk-button call-guest-remove"
+                aria-label={`Удалить из звонка: ${name}`}
+                onClick={() => removeGuest(trackRef.participant.identity.slice(GUEST_IDENTITY_PREFIX.length))}
+              >
+                Удалить из звонка
+              </button>
+            )}
           </div>
           <button
             type="button"

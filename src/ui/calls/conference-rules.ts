@@ -26,6 +26,11 @@ export interface ConferenceProps {
    * "Calls"). The view connects only once a key is set and encryption is on, and takes each newer key as it comes.
    */
   e2ee?: CallEncryption | null;
+  /**
+   * A plain call's members may remove a guest (docs/behaviour.md §10.40): each guest's tile, marked «гость», then
+   * offers «Удалить из звонка». Absent on a guest's own page.
+   */
+  onRemoveGuest?: ((knockId: string) => void) | null;
 }
 
 /** The call key of the group's newest epoch this device derived; null while the first one is on its way. */

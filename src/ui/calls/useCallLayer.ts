@@ -33,7 +33,16 @@ export function useCallLayer() {
   return {
     incoming,
     call: open
-      ? { token: access?.token ?? null, url: access?.url ?? null, calling, video, audio, ...(chat ? { chat } : {}) }
+      ? {
+          token: access?.token ?? null,
+          url: access?.url ?? null,
+          calling,
+          video,
+          audio,
+          // A plain call's members may invite guests through a link (docs/behaviour.md §10.40); a secret one's not yet.
+          ...(conversationId && !secret ? { room: `conv-${conversationId}` } : {}),
+          ...(chat ? { chat } : {}),
+        }
       : null,
     /** Set for a secret chat's call: whose device derives the key, for which conversation. */
     secret: open && secret && me && conversationId ? { userId: me, conversationId } : null,

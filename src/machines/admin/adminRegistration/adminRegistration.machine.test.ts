@@ -10,6 +10,7 @@ const settings: ServerSettings = {
   membersCanInvite: false,
   retentionDays: null,
   directory: false,
+  guestLinks: true,
 };
 const refused = new RequestFailure(403, 'Доступно только администраторам');
 

@@ -11,6 +11,7 @@ const stats: AdminStats = {
   storageBytes: 2048,
   sockets: 1,
   calls: 0,
+  guests: 0,
   version: '1.0.0',
   startedAt: '2026-11-24T10:00:00.000Z',
   database: 'sqlite',

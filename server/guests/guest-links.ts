@@ -1,0 +1,468 @@
+// Guest links to calls (docs/behaviour.md §10.40). A link belongs to a call's room (`conv-<id>` or a named room of
+// the /calls page); a guest knocks with a name and gets a knock id and a secret; the room's deciders (the
+// conversation's members, or its owner and admins when the group chose so; a named room's link maker) let them in,
+// turn them away or remove them. Everything a guest may do is checked against the database on each request, so a
+// decision or a revocation holds on every server process at once; the media server drops a removed guest through
+// mediaRooms (published to the other processes too).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { GUEST, type GuestLink, GuestSocketAuth, guestIdentity, type KnockState } from '../../src/contract/guests';
+import type { Clock, ClockTimer } from '../clock';
+import { memberIds, memberOf } from '../conversations/membership';
+import { isSecret } from '../conversations/secret-flag';
+import type { Database } from '../db/database';
+import type { CallGuestLinksTable, CallGuestsTable } from '../db/schema';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors';
+import type { MediaRooms } from '../livekit/media-rooms';
+import type { GuestSockets } from '../realtime/gateway';
+import type { RealtimeHub } from '../realtime/hub';
+
+export const GUESTS_OFF = 'Гостевые ссылки на звонки отключены администратором';
+export const LINK_NOT_FOUND = 'Ссылка не найдена';
+export const LINK_GONE = 'Ссылка больше не действует';
+export const SECRET_NO_GUESTS = 'В звонок секретного чата пока нельзя пригласить гостя по ссылке';
+export const KNOCK_NOT_FOUND = 'Запрос на вход не найден';
+export const ADMINS_ONLY_GUESTS = 'В этой группе гостей впускают только владелец и администраторы';
+export const KNOCKS_FLOOD = 'По этой ссылке сейчас слишком много желающих войти. Попробуйте через минуту.';
+export const NOT_WAITING = 'Гость уже не ждёт';
+export const NOT_YET = 'Вас ещё не впустили';
+const REFUSED: Record<Exclude<KnockState, 'waiting' | 'admitted'>, [number, string]> = {
+  denied: [403, 'Вас не впустили в звонок'],
+  removed: [403, 'Вас удалили из звонка'],
+  gone: [410, LINK_GONE],
+};
+
+const CONVERSATION_ROOM = /^conv-(.+)$/;
+const iso = (ms: number) => new Date(ms).toISOString();
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+type LinkRow = CallGuestLinksTable;
+type KnockRow = CallGuestsTable;
+
+export interface GuestLinksDeps {
+  db: Database;
+  clock: Clock;
+  realtime: Pick<RealtimeHub, 'toUsers'> & { guests: Pick<GuestSockets, 'toGuest'> };
+  mediaRooms: Pick<MediaRooms, 'removeFromRoom'>;
+  /** «Гостевые ссылки на звонки» of the server's settings. */
+  enabled(): Promise<boolean>;
+  /** What happened to guests, for /metrics. */
+  count(event: 'knocked' | 'admitted' | 'denied' | 'removed' | 'refused'): void;
+}
+
+export function createGuestLinks(deps: GuestLinksDeps) {
+  const { db, clock, realtime, mediaRooms } = deps;
+  const now = () => clock.now();
+
+  const conversationOf = (room: string) => CONVERSATION_ROOM.exec(room)?.[1] ?? null;
+
+  async function requireEnabled() {
+    if (!(await deps.enabled())) throw forbidden(GUESTS_OFF);
+  }
+
+  async function adminsOnly(conversationId: string | null): Promise<boolean> {
+    if (!conversationId) return false;
+    const c = await db
+      .selectFrom('conversations')
+      .select('guests_admins_only')
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
+    return Number(c?.guests_admins_only ?? 0) === 1;
+  }
+
+  /** Who may see the room's links and make one: a member of the conversation; for a named room, anyone signed in. */
+  async function requireRoomAccess(userId: string, room: string) {
+    const conversationId = conversationOf(room);
+    if (conversationId) await memberOf(db, conversationId, userId);
+    return conversationId;
+  }
+
+  /** Whether the user lets guests in at this link's door (404 for a stranger to the conversation). */
+  async function requireDecider(userId: string, link: LinkRow) {
+    if (!link.conversation_id) {
+      if (link.created_by !== userId) throw notFound(KNOCK_NOT_FOUND);
+      return;
+    }
+    const me = await memberOf(db, link.conversation_id, userId);
+    if ((await adminsOnly(link.conversation_id)) && me.role !== 'OWNER' && me.role !== 'ADMIN')
+      throw forbidden(ADMINS_ONLY_GUESTS);
+  }
+
+  /** The users who hear that guests wait in the room. */
+  async function decidersOf(room: string): Promise<string[]> {
+    const conversationId = conversationOf(room);
+    if (!conversationId) {
+      const makers = await db
+        .selectFrom('call_guest_links')
+        .select('created_by')
+        .distinct()
+        .where('room', '=', room)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', iso(now()))
+        .execute();
+      return makers.map((m) => m.created_by);
+    }
+    const ids = await memberIds(db, conversationId);
+    if (!(await adminsOnly(conversationId))) return [...ids];
+    const managers = await db
+      .selectFrom('conversation_members')
+      .select('user_id')
+      .where('conversation_id', '=', conversationId)
+      .where('role', 'in', ['OWNER', 'ADMIN'])
+      .execute();
+    return managers.map((m) => m.user_id);
+  }
+
+  const usable = (link: LinkRow) => link.revoked_at === null && Date.parse(link.expires_at) > now();
+
+  async function linkByCode(code: string): Promise<LinkRow> {
+    const link = await db.selectFrom('call_guest_links').selectAll().where('code', '=', code).executeTakeFirst();
+    if (!link) throw notFound(LINK_NOT_FOUND);
+    return link;
+  }
+
+  async function usableLink(code: string): Promise<LinkRow> {
+    await requireEnabled();
+    const link = await linkByCode(code);
+    if (!usable(link)) throw new HttpError(410, LINK_GONE);
+    return link;
+  }
+
+  async function toLinks(rows: LinkRow[]): Promise<GuestLink[]> {
+    if (!rows.length) return [];
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'display_name'])
+      .where('id', 'in', [...new Set(rows.map((r) => r.created_by))])
+      .execute();
+    const names = new Map(users.map((u) => [u.id, u.display_name]));
+    return rows.map((r) => ({
+      code: r.code,
+      room: r.room,
+      conversationId: r.conversation_id,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      createdBy: { id: r.created_by, displayName: names.get(r.created_by) ?? '' },
+    }));
+  }
+
+  async function waitingIn(room: string) {
+    const rows = await db
+      .selectFrom('call_guests as g')
+      .innerJoin('call_guest_links as l', 'l.code', 'g.link_code')
+      .select(['g.id', 'g.name', 'g.created_at'])
+      .where('l.room', '=', room)
+      .where('g.state', '=', 'waiting')
+      .where('l.revoked_at', 'is', null)
+      .where('l.expires_at', '>', iso(now()))
+      .orderBy('g.created_at')
+      .execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, knockedAt: r.created_at }));
+  }
+
+  /** Tells the room's deciders who waits now; `ring` for new knocks. */
+  async function announce(room: string, ring: boolean) {
+    const to = await decidersOf(room);
+    realtime.toUsers(to, 'guest:waiting', {
+      room,
+      conversationId: conversationOf(room),
+      guests: await waitingIn(room),
+      ring,
+    });
+  }
+
+  // Links whose next ring is due on this process (a knock came within the minute after the last ring).
+  const pendingRings = new Map<string, ClockTimer>();
+
+  /**
+   * Rings the deciders for a new knock at most once per GUEST.ringEveryMs per link, on any process: the ring is
+   * claimed in the database; a knock within the window is announced when it ends.
+   */
+  async function ring(code: string) {
+    const at = now();
+    const claimed = await db
+      .updateTable('call_guest_links')
+      .set({ rung_at: iso(at) })
+      .where('code', '=', code)
+      .where((eb) => eb.or([eb('rung_at', 'is', null), eb('rung_at', '<=', iso(at - GUEST.ringEveryMs))]))
+      .executeTakeFirst();
+    const link = await linkByCode(code);
+    if (Number(claimed.numUpdatedRows) > 0) return announce(link.room, true);
+    if (pendingRings.has(code) || !link.rung_at) return;
+    const wait = Math.max(0, Date.parse(link.rung_at) + GUEST.ringEveryMs - at);
+    const timer = clock.setTimeout(() => {
+      pendingRings.delete(code);
+      void ringIfWaiting(code).catch(() => {});
+    }, wait);
+    timer.unref();
+    pendingRings.set(code, timer);
+  }
+
+  /** At the window's end: ring again only if a guest still waits at this link. */
+  async function ringIfWaiting(code: string) {
+    const waiting = await db
+      .selectFrom('call_guests')
+      .select('id')
+      .where('link_code', '=', code)
+      .where('state', '=', 'waiting')
+      .executeTakeFirst();
+    if (waiting) await ring(code);
+  }
+
+  async function knockBySecret(knockId: string, secret: string): Promise<KnockRow> {
+    const knock = await db.selectFrom('call_guests').selectAll().where('id', '=', knockId).executeTakeFirst();
+    const given = Buffer.from(hashOf(secret));
+    if (!knock || !timingSafeEqual(Buffer.from(knock.secret_hash), given)) throw notFound(KNOCK_NOT_FOUND);
+    return knock;
+  }
+
+  /** Moves a knock from one of `from` to `to`; false when another decision came first. */
+  async function move(knockId: string, from: KnockState[], to: KnockState, by: string | null) {
+    const r = await db
+      .updateTable('call_guests')
+      .set({ state: to, decided_at: iso(now()), decided_by: by })
+      .where('id', '=', knockId)
+      .where('state', 'in', from)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async function knockWithLink(knockId: string) {
+    const knock = await db.selectFrom('call_guests').selectAll().where('id', '=', knockId).executeTakeFirst();
+    if (!knock) throw notFound(KNOCK_NOT_FOUND);
+    return { knock, link: await linkByCode(knock.link_code) };
+  }
+
+  return {
+    async create(userId: string, body: { room: string; hours: number }) {
+      await requireEnabled();
+      const room = body.room.trim();
+      const conversationId = await requireRoomAccess(userId, room);
+      // Plain calls only for now: a secret chat's call is encrypted end to end and the guest holds no key yet.
+      if (conversationId && (await isSecret(db, conversationId))) throw badRequest(SECRET_NO_GUESTS);
+      const at = now();
+      const row: LinkRow = {
+        code: randomBytes(18).toString('base64url'),
+        room,
+        conversation_id: conversationId,
+        created_by: userId,
+        created_at: iso(at),
+        expires_at: iso(at + body.hours * 3_600_000),
+        revoked_at: null,
+        rung_at: null,
+        public_key: null,
+      };
+      await db.insertInto('call_guest_links').values(row).execute();
+      const [link] = await toLinks([row]);
+      return { link };
+    },
+
+    /** «Ссылки на звонки»: the room's links that still work, newest first (a named room's: one's own). */
+    async list(userId: string, room: string) {
+      const conversationId = await requireRoomAccess(userId, room);
+      let q = db
+        .selectFrom('call_guest_links')
+        .selectAll()
+        .where('room', '=', room)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', iso(now()));
+      if (!conversationId) q = q.where('created_by', '=', userId);
+      const rows = await q.orderBy('created_at', 'desc').execute();
+      return { links: await toLinks(rows), adminsOnly: await adminsOnly(conversationId) };
+    },
+
+    /** The link's maker or whoever decides at its door revokes it: its guests leave the call at once. */
+    async revoke(userId: string, code: string) {
+      const link = await linkByCode(code);
+      if (link.created_by !== userId) await requireDecider(userId, link);
+      await db
+        .updateTable('call_guest_links')
+        .set({ revoked_at: iso(now()) })
+        .where('code', '=', code)
+        .where('revoked_at', 'is', null)
+        .execute();
+      const guests = await db
+        .selectFrom('call_guests')
+        .select(['id', 'state'])
+        .where('link_code', '=', code)
+        .where('state', 'in', ['waiting', 'admitted'])
+        .execute();
+      await db
+        .updateTable('call_guests')
+        .set({ state: 'gone', decided_at: iso(now()), decided_by: userId })
+        .where('link_code', '=', code)
+        .where('state', 'in', ['waiting', 'admitted'])
+        .execute();
+      mediaRooms.removeFromRoom(
+        link.room,
+        guests.filter((g) => g.state === 'admitted').map((g) => guestIdentity(g.id)),
+      );
+      for (const g of guests) realtime.guests.toGuest(g.id, 'guest:state', { state: 'gone' });
+      if (guests.some((g) => g.state === 'waiting')) await announce(link.room, false);
+      return { ok: true as const };
+    },
+
+    /** A group's «Кто впускает гостей»: its owner and admins choose. */
+    async setAdmission(userId: string, conversationId: string, only: boolean) {
+      const me = await memberOf(db, conversationId, userId);
+      const c = await db
+        .selectFrom('conversations')
+        .select('is_group')
+        .where('id', '=', conversationId)
+        .executeTakeFirst();
+      if (Number(c?.is_group) !== 1) throw badRequest('Выбрать, кто впускает гостей, можно только в группе');
+      if (me.role !== 'OWNER' && me.role !== 'ADMIN')
+        throw forbidden('Выбрать, кто впускает гостей, могут владелец и администраторы');
+      await db
+        .updateTable('conversations')
+        .set({ guests_admins_only: only ? 1 : 0 })
+        .where('id', '=', conversationId)
+        .execute();
+      return { adminsOnly: only };
+    },
+
+    /** Guests waiting at the room's door, for a decider who joined the call after they knocked. */
+    async waiting(userId: string, room: string) {
+      const conversationId = await requireRoomAccess(userId, room);
+      const deciders = await decidersOf(room);
+      if (!deciders.includes(userId)) {
+        if (conversationId) throw forbidden(ADMINS_ONLY_GUESTS);
+        return { guests: [] };
+      }
+      return { guests: await waitingIn(room) };
+    },
+
+    /** What the guest's page shows: who invites, to which group, until when. */
+    async info(code: string) {
+      const link = await usableLink(code);
+      const host = await db
+        .selectFrom('users')
+        .select('display_name')
+        .where('id', '=', link.created_by)
+        .executeTakeFirst();
+      let title: string | null = null;
+      if (link.conversation_id) {
+        const c = await db
+          .selectFrom('conversations')
+          .select(['title', 'is_group'])
+          .where('id', '=', link.conversation_id)
+          .executeTakeFirst();
+        if (Number(c?.is_group) === 1) title = c?.title ?? null;
+      }
+      return { title, host: host?.display_name ?? '', expiresAt: link.expires_at };
+    },
+
+    async knock(code: string, body: { name: string; publicKey?: string }) {
+      const link = await usableLink(code);
+      const at = now();
+      const recent = await db
+        .selectFrom('call_guests')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('link_code', '=', code)
+        .where('created_at', '>', iso(at - 60_000))
+        .executeTakeFirstOrThrow();
+      const waiting = await db
+        .selectFrom('call_guests')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('link_code', '=', code)
+        .where('state', '=', 'waiting')
+        .executeTakeFirstOrThrow();
+      if (Number(recent.n) >= GUEST.knocksPerMinute || Number(waiting.n) >= GUEST.waitingMax) {
+        deps.count('refused');
+        throw new HttpError(429, KNOCKS_FLOOD);
+      }
+      const secret = randomBytes(32).toString('base64url');
+      const knockId = randomBytes(12).toString('base64url');
+      await db
+        .insertInto('call_guests')
+        .values({
+          id: knockId,
+          link_code: code,
+          name: body.name,
+          secret_hash: hashOf(secret),
+          state: 'waiting',
+          created_at: iso(at),
+          decided_at: null,
+          decided_by: null,
+          public_key: body.publicKey ?? null,
+        })
+        .execute();
+      deps.count('knocked');
+      await ring(link.code);
+      return { knockId, secret, state: 'waiting' as const };
+    },
+
+    /** The guest gives up waiting (closed the page, «Отменить»). */
+    async leave(knockId: string, secret: string) {
+      const knock = await knockBySecret(knockId, secret);
+      if (await move(knockId, ['waiting'], 'gone', null)) {
+        const link = await linkByCode(knock.link_code);
+        await announce(link.room, false);
+      }
+      return { ok: true as const };
+    },
+
+    /** The admitted guest's right to a media token: the knock, its link and the server's setting all hold now. */
+    async admitted(knockId: string, secret: string) {
+      await requireEnabled();
+      const knock = await knockBySecret(knockId, secret);
+      const link = await linkByCode(knock.link_code);
+      if (!usable(link)) throw new HttpError(410, LINK_GONE);
+      const state = knock.state as KnockState;
+      if (state === 'waiting') throw conflict(NOT_YET);
+      if (state !== 'admitted') {
+        const [status, message] = REFUSED[state];
+        throw new HttpError(status, message);
+      }
+      return { knock, link };
+    },
+
+    async decide(userId: string, knockId: string, decision: 'admit' | 'deny' | 'remove') {
+      const { knock, link } = await knockWithLink(knockId);
+      await requireDecider(userId, link);
+      if (decision === 'admit') {
+        if (!usable(link)) throw new HttpError(410, LINK_GONE);
+        if (!(await move(knockId, ['waiting'], 'admitted', userId))) throw conflict(NOT_WAITING);
+        deps.count('admitted');
+        realtime.guests.toGuest(knockId, 'guest:state', { state: 'admitted' });
+      } else if (decision === 'deny') {
+        if (!(await move(knockId, ['waiting'], 'denied', userId))) throw conflict(NOT_WAITING);
+        deps.count('denied');
+        realtime.guests.toGuest(knockId, 'guest:state', { state: 'denied' });
+      } else {
+        if (!(await move(knockId, ['admitted', 'waiting'], 'removed', userId)))
+          throw conflict('Гостя уже нет в звонке');
+        // The media token is refused from now on; the media server drops the guest on every process.
+        mediaRooms.removeFromRoom(link.room, [guestIdentity(knock.id)]);
+        deps.count('removed');
+        realtime.guests.toGuest(knockId, 'guest:state', { state: 'removed' });
+      }
+      await announce(link.room, false);
+    },
+
+    /** The guest socket's handshake: its knock id when the secret is right and the knock still waits or is in. */
+    async authorizeSocket(auth: unknown): Promise<string | null> {
+      const parsed = GuestSocketAuth.safeParse(auth);
+      if (!parsed.success) return null;
+      try {
+        const knock = await knockBySecret(parsed.data.knockId, parsed.data.secret);
+        return knock.state === 'waiting' || knock.state === 'admitted' ? knock.id : null;
+      } catch (err) {
+        if (err instanceof HttpError) return null;
+        throw err;
+      }
+    },
+
+    /** Where the knock stands, for a guest socket that has just connected. */
+    async stateOf(knockId: string): Promise<KnockState> {
+      const knock = await db.selectFrom('call_guests').select('state').where('id', '=', knockId).executeTakeFirst();
+      return (knock?.state as KnockState | undefined) ?? 'gone';
+    },
+
+    close() {
+      for (const timer of pendingRings.values()) clock.clearTimeout(timer);
+      pendingRings.clear();
+    },
+  };
+}
+
+export type GuestLinks = ReturnType<typeof createGuestLinks>;

@@ -1,0 +1,26 @@
+// Guest links' numbers and names without zod (docs/behaviour.md §10.40): the browser loads these as values;
+// ./guests holds the schemas built on them.
+export const GUEST = {
+  /** A link lives from one hour to seven days. */
+  linkHoursMin: 1,
+  linkHoursMax: 7 * 24,
+  /** Knocks a link takes in a minute; more are refused with 429. */
+  knocksPerMinute: 10,
+  /** Guests waiting at one link at once. */
+  waitingMax: 20,
+  /** The members' «Гость … хочет войти» rings at most once in this window per link. */
+  ringEveryMs: 60_000,
+  nameMin: 1,
+  nameMax: 40,
+} as const;
+
+export const GUEST_NAMESPACE = '/guest';
+/** The media identity of a guest: never a user id (those have no colon). */
+export const GUEST_IDENTITY_PREFIX = 'guest:';
+export const guestIdentity = (knockId: string) => `${GUEST_IDENTITY_PREFIX}${knockId}`;
+export const isGuestIdentity = (identity: string) => identity.startsWith(GUEST_IDENTITY_PREFIX);
+
+export const KNOCK_STATES = ['waiting', 'admitted', 'denied', 'removed', 'gone'] as const;
+export type KnockState = (typeof KNOCK_STATES)[number];
+/** A guest link's address as people pass it on. */
+export const guestLinkUrl = (origin: string, code: string) => `${origin}/g/${code}`;

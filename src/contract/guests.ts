@@ -1,0 +1,100 @@
+// Guest links to calls (docs/behaviour.md §10.40): a member makes a link `/g/<code>` for a call's room; someone without
+// an account opens it, gives a name and knocks; the members of the call let them in or not. The guest waits on the
+// socket.io namespace `/guest` (GUEST_NAMESPACE) and, once let in, takes a media token scoped to that one room.
+import { z } from 'zod';
+import { Id, IsoDate, NUL_MESSAGE, noNul } from './entities';
+import { GUEST, KNOCK_STATES } from './guest-rules';
+import { LIMITS } from './limits';
+
+export { GUEST, GUEST_NAMESPACE, GUEST_IDENTITY_PREFIX, guestIdentity, isGuestIdentity } from './guest-rules';
+
+/** A link's code: 144 random bits in base64url (24 characters). */
+export const GuestCode = z
+  .string()
+  .min(16, 'Неверная ссылка')
+  .max(64, 'Неверная ссылка')
+  .regex(/^[\w-]+$/, 'Неверная ссылка');
+
+/** A link as the members see it in «Ссылки на звонки». */
+export const GuestLink = z.object({
+  code: GuestCode,
+  room: z.string(),
+  conversationId: Id.nullable(),
+  createdAt: IsoDate,
+  expiresAt: IsoDate,
+  createdBy: z.object({ id: Id, displayName: z.string() }),
+});
+export type GuestLink = z.infer<typeof GuestLink>;
+
+export const CreateGuestLinkBody = z.strictObject({
+  room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),
+  hours: z
+    .number('Срок — целое число часов')
+    .refine(Number.isInteger, 'Срок — целое число часов')
+    .min(GUEST.linkHoursMin, 'Ссылка живёт не меньше часа')
+    .max(GUEST.linkHoursMax, 'Ссылка живёт не больше семи дней'),
+});
+export const GuestLinkResponse = z.object({ link: GuestLink });
+export const GuestLinksQuery = z.strictObject({
+  room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),
+});
+/** The room's live links, and whether only the group's owner and admins let guests in. */
+export const GuestLinksResponse = z.object({ links: z.array(GuestLink), adminsOnly: z.boolean() });
+export const RevokeGuestLinkBody = z.strictObject({ code: GuestCode });
+export const GuestCodeParams = z.strictObject({ code: GuestCode });
+
+/** «Кто впускает гостей» of a group: any member (false) or only its owner and admins (true). */
+export const GuestAdmissionBody = z.strictObject({ conversationId: Id, adminsOnly: z.boolean() });
+export const GuestAdmissionResponse = z.object({ adminsOnly: z.boolean() });
+
+/** What the guest's page shows before knocking (no account: the route is public). */
+export const GuestLinkInfoResponse = z.object({
+  /** The group's title; null for a direct chat's call or a named room. */
+  title: z.string().nullable(),
+  /** Who made the link: «Анна приглашает вас в звонок». */
+  host: z.string(),
+  expiresAt: IsoDate,
+});
+
+export const GuestName = z
+  .string()
+  .trim()
+  .min(GUEST.nameMin, 'Представьтесь, чтобы вас узнали')
+  .max(GUEST.nameMax, `Имя — не длиннее ${GUEST.nameMax} символов`)
+  .refine(noNul, NUL_MESSAGE);
+export const GuestKnockBody = z.strictObject({
+  name: GuestName,
+  /**
+   * Kept for calls with end-to-end encryption, where the guest's key will be vouched for by the members; a plain
+   * call ignores it. The link's own secret for such calls travels in the URL fragment and never reaches the server.
+   */
+  publicKey: z.string().max(512).optional(),
+});
+export const KnockState = z.enum(KNOCK_STATES);
+export type KnockState = z.infer<typeof KnockState>;
+/** `secret` proves the guest is the one who knocked: the socket handshake and the token route ask for it. */
+export const GuestKnockResponse = z.object({ knockId: Id, secret: z.string(), state: KnockState });
+export const KnockParams = z.strictObject({ id: Id });
+export const KnockSecretBody = z.strictObject({ secret: z.string().min(16).max(128) });
+export const GuestTokenResponse = z.object({
+  token: z.string(),
+  url: z.string(),
+  room: z.string(),
+  expiresAt: IsoDate,
+});
+
+/** A guest waiting at the door of a call, as its members see them. */
+export const WaitingGuest = z.object({ id: Id, name: z.string(), knockedAt: IsoDate });
+export const WaitingGuestsResponse = z.object({ guests: z.array(WaitingGuest) });
+
+/** Members' decisions (socket events, acknowledged): let in, turn away, or remove from the call. */
+export const KnockRef = z.strictObject({ knockId: Id });
+
+/** The guest's socket (namespace GUEST_NAMESPACE): the handshake's `auth`. */
+export const GuestSocketAuth = z.strictObject({ knockId: Id, secret: KnockSecretBody.shape.secret });
+/** Events the guest's socket hears: its knock's state, first on connecting and then on every change. */
+export const guestServerEvents = {
+  'guest:state': z.object({ state: KnockState }),
+} as const;
+export type GuestServerEventName = keyof typeof guestServerEvents;
+export type GuestServerEvent<K extends GuestServerEventName> = z.infer<(typeof guestServerEvents)[K]>;

@@ -1,0 +1,19 @@
+// The guests feature's actors (guest links to calls) as the app registers them: each line says what the actor is and
+// how long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
+// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+import type { ActorLines } from '../shared/actor-line';
+
+export const guestsActors = {
+  /** The guest link's page (/g/<code>): its code loads with the page, never in the first bundle. */
+  guestPage: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  /** The door of an open plain call for its members: links, knocks, decisions. */
+  guestDoor: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
+} as const satisfies ActorLines;

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { describeModel } from '../../../../tests/model/harness';
+import { RequestFailure } from '../../../contract/failure';
+import { CALL_LINK_HOURS, DOOR_TAGS, DOOR_TEXTS, type GuestLink, guestDoorMachine } from './guestDoor.machine';
+
+const hang = fromPromise(() => new Promise<never>(() => {})) as never;
+const quiet = fromCallback(() => () => {}) as never;
+const room = 'conv-c1';
+const anna = { id: 'k1', name: 'Анна', knockedAt: '2030-01-01T00:00:00.000Z' };
+const link: GuestLink = {
+  code: 'c'.repeat(24),
+  room,
+  conversationId: 'c1',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  expiresAt: '2030-01-02T00:00:00.000Z',
+  createdBy: { id: 'u1', displayName: 'Борис' },
+};
+const ADMINS = 'В этой группе гостей впускают только владелец и администраторы';
+
+describeModel({
+  name: 'guestDoor',
+  machine: guestDoorMachine.provide({
+    actors: { serverEvents: quiet, loadWaiting: hang, createLink: hang, decide: hang },
+  }),
+  inputs: [{ room }],
+  events: {
+    'door.admit': () => [{ type: 'door.admit', knockId: 'k1' }],
+    'door.deny': () => [{ type: 'door.deny', knockId: 'k1' }],
+    'door.remove': () => [{ type: 'door.remove', knockId: 'k1' }],
+    'door.waiting': () => [
+      { type: 'door.waiting', room, guests: [anna], ring: true },
+      { type: 'door.waiting', room, guests: [], ring: false },
+      { type: 'door.waiting', room: 'conv-other', guests: [anna], ring: true },
+    ],
+    'xstate.done.actor.loadWaiting': () => [{ type: 'xstate.done.actor.loadWaiting', output: [anna] }],
+    'xstate.error.actor.loadWaiting': () => [
+      { type: 'xstate.error.actor.loadWaiting', error: new RequestFailure(403, ADMINS) },
+    ],
+    'xstate.done.actor.createLink': () => [{ type: 'xstate.done.actor.createLink', output: link }],
+    'xstate.error.actor.createLink': () => [
+      { type: 'xstate.error.actor.createLink', error: new RequestFailure(null, null) },
+    ],
+    'xstate.done.actor.decide': () => [
+      { type: 'xstate.done.actor.decide', output: { ok: true } },
+      { type: 'xstate.done.actor.decide', output: { ok: false, message: ADMINS } },
+    ],
+  },
+  contextKey: (c) => ({ waiting: c.waiting.length, link: c.link !== null, error: c.error }),
+});
+
+function start() {
+  const sent: unknown[] = [];
+  const made: unknown[] = [];
+  const actor = createActor(
+    guestDoorMachine.provide({
+      actors: {
+        serverEvents: quiet,
+        loadWaiting: fromPromise(async () => []) as never,
+        createLink: fromPromise(async ({ input }) => {
+          made.push(input);
+          return link;
+        }) as never,
+        decide: fromPromise(async ({ input }) => {
+          sent.push(input);
+          return { ok: true };
+        }) as never,
+      },
+    }),
+    { input: { room } },
+  ).start();
+  const rings: unknown[] = [];
+  actor.on('door.rang', (e) => rings.push(e));
+  return { actor, sent, made, rings };
+}
+
+describe('guestDoor with a server', () => {
+  it('shows who knocks at its own room, rings for new knocks only, and sends the decisions', async () => {
+    const door = start();
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.waiting', room: 'conv-other', guests: [anna], ring: true });
+    expect(door.actor.getSnapshot().context.waiting).toEqual([]);
+    door.actor.send({ type: 'door.waiting', room, guests: [anna], ring: true });
+    expect(door.actor.getSnapshot().context.waiting).toEqual([anna]);
+    expect(door.rings).toHaveLength(1);
+    door.actor.send({ type: 'door.admit', knockId: 'k1' });
+    expect(door.actor.getSnapshot().hasTag(DOOR_TAGS.busy)).toBe(true);
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.waiting', room, guests: [], ring: false });
+    expect(door.rings).toHaveLength(1);
+    door.actor.send({ type: 'door.remove', knockId: 'k1' });
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    expect(door.sent).toEqual([
+      { name: 'guest:admit', payload: { knockId: 'k1' } },
+      { name: 'guest:remove', payload: { knockId: 'k1' } },
+    ]);
+  });
+
+  it('makes the call’s link for a day', async () => {
+    const door = start();
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.invite' });
+    await waitFor(door.actor, (s) => s.context.link !== null);
+    expect(door.made).toEqual([{ room, hours: CALL_LINK_HOURS }]);
+    expect(DOOR_TEXTS.linkFailed).toMatch(/ссылку/);
+  });
+});

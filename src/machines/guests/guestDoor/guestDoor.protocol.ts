@@ -1,0 +1,56 @@
+// The door of a call for its members (owned by the call overlay while a plain call is open; docs/behaviour.md
+// §10.40): «Пригласить по ссылке» makes a guest link, «Гость Анна хочет войти» with «Впустить» / «Отклонить», and
+// «Удалить из звонка» for a guest in the call. Views import this module, never guestDoor.machine.ts.
+import type { z } from 'zod';
+import type { GuestLink, WaitingGuest } from '../../../contract/guests';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type Waiting = z.output<typeof WaitingGuest>;
+export type { GuestLink };
+
+/** How long a link made from the call lives: a day, as the common case (the range is 1 h – 7 days). */
+export const CALL_LINK_HOURS = 24;
+
+export const DOOR_TEXTS = {
+  linkFailed: 'Не удалось создать ссылку. Попробуйте ещё раз.',
+  copied: 'Ссылка скопирована',
+} as const;
+
+export interface GuestDoorInput {
+  /** The call's room: `conv-<id>` or a named room of the /calls page. */
+  room: string;
+}
+
+export interface GuestDoorContext {
+  room: string;
+  /** Guests waiting at the door, oldest first (only a decider hears them). */
+  waiting: Waiting[];
+  /** The link made from this call, once made. */
+  link: GuestLink | null;
+  /** The server's refusal of the last request, for the user. */
+  error: string | null;
+}
+
+export type GuestDoorEvent =
+  | { type: 'door.invite' }
+  | { type: 'door.admit'; knockId: string }
+  | { type: 'door.deny'; knockId: string }
+  | { type: 'door.remove'; knockId: string }
+  | { type: 'door.dismissError' }
+  /** `guest:waiting` from the server (any room: the machine keeps its own). */
+  | { type: 'door.waiting'; room: string; guests: Waiting[]; ring: boolean };
+
+/** A new knock rang: the view plays the notification sound. */
+export type GuestDoorEmitted = { type: 'door.rang' };
+
+/** busy: a request runs (a link being made, a decision on its way). */
+export const DOOR_TAGS = { busy: 'busy' } as const;
+
+export type GuestDoorRef = MachineRef<GuestDoorContext, GuestDoorEvent, GuestDoorEmitted>;
+
+declare module '../../shared/system' {
+  interface OwnedActors {
+    /** The door of the open call for its members (spawned while a plain call's overlay is shown). */
+    guestDoor: GuestDoorRef;
+  }
+}

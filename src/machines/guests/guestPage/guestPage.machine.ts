@@ -1,0 +1,206 @@
+// The guest link's page (protocol: guestPage.protocol.ts; docs/behaviour.md §10.40). GET /api/guest/:code says who
+// invites; a dead link (404, 410, turned off: 403, malformed: 400) ends the page with the server's message, no
+// answer offers «Повторить». The name is checked as the server checks it; «Попросить войти» knocks (429: the link
+// is flooded, try again). In the lobby the guest's socket (`door`) tells the knock's state: let in → the media token
+// → the call; turned away, removed or the link gone → the page ends saying so. «Отменить» stops waiting.
+import { assertEvent, assign, setup } from 'xstate';
+import { failureMessage, RequestFailure } from '../../../contract/failure';
+import { notWired, notWiredCallback } from '../../shared/not-wired';
+import {
+  GUEST_TAGS,
+  GUEST_TEXTS,
+  type GuestKnock,
+  type GuestLinkInfo,
+  type GuestMedia,
+  type GuestPageContext,
+  type GuestPageEvent,
+  type GuestPageInput,
+  guestNameProblem,
+} from './guestPage.protocol';
+
+export * from './guestPage.protocol';
+
+const statusOf = (event: unknown) => {
+  const error = (event as { error?: unknown }).error;
+  return error instanceof RequestFailure ? error.status : null;
+};
+const stateIs =
+  (state: string) =>
+  ({ event }: { event: GuestPageEvent }) =>
+    event.type === 'guest.state' && event.state === state;
+
+export const guestPageMachine = setup({
+  types: { context: {} as GuestPageContext, events: {} as GuestPageEvent, input: {} as GuestPageInput },
+  actors: {
+    /** GET /api/guest/:code. */
+    loadInfo: notWired<GuestLinkInfo, { code: string }>('guestPage.loadInfo'),
+    /** POST /api/guest/:code/knock. */
+    knock: notWired<GuestKnock, { code: string; name: string }>('guestPage.knock'),
+    /** The guest's socket (namespace /guest): sends `guest.state` for every state the server tells. */
+    door: notWiredCallback<GuestPageEvent, GuestKnock>('guestPage.door'),
+    /** POST /api/guest/knocks/:id/token. */
+    fetchToken: notWired<GuestMedia, GuestKnock>('guestPage.fetchToken'),
+    /** POST /api/guest/knocks/:id/leave. */
+    leave: notWired<unknown, GuestKnock>('guestPage.leave'),
+  },
+  guards: {
+    /** The link is unknown, dead, turned off or malformed: nothing on this page can help. */
+    deadLink: ({ event }) => [400, 403, 404, 410].includes(statusOf(event) ?? 0),
+    flooded: ({ event }) => statusOf(event) === 429,
+    /** Refused by the token route for good (turned away, removed, the link died). */
+    refused: ({ event }) => [403, 404, 410].includes(statusOf(event) ?? 0),
+    nameOk: ({ event }) => {
+      assertEvent(event, 'guest.knock');
+      return guestNameProblem(event.name) === null;
+    },
+    admitted: stateIs('admitted'),
+    denied: stateIs('denied'),
+    removed: stateIs('removed'),
+    gone: stateIs('gone'),
+  },
+}).createMachine({
+  id: 'guestPage',
+  context: ({ input }) => ({
+    code: input.code,
+    info: null,
+    name: '',
+    video: true,
+    audio: true,
+    knock: null,
+    media: null,
+    error: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: [GUEST_TAGS.busy],
+      invoke: {
+        id: 'loadInfo',
+        src: 'loadInfo',
+        input: ({ context }) => ({ code: context.code }),
+        onDone: { target: 'ready', actions: assign({ info: ({ event }) => event.output, error: null }) },
+        onError: [
+          {
+            guard: 'deadLink',
+            target: 'ended',
+            actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.gone) }),
+          },
+          {
+            target: 'unreachable',
+            actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.loadFailed) }),
+          },
+        ],
+      },
+    },
+    unreachable: { on: { 'guest.retry': 'loading' } },
+    ready: {
+      tags: [GUEST_TAGS.form],
+      on: {
+        'guest.knock': [
+          {
+            guard: 'nameOk',
+            target: 'knocking',
+            actions: assign(({ event }) => ({
+              name: event.name.trim(),
+              video: event.video,
+              audio: event.audio,
+              error: null,
+            })),
+          },
+          { actions: assign({ error: ({ event }) => guestNameProblem(event.name) }) },
+        ],
+      },
+    },
+    knocking: {
+      tags: [GUEST_TAGS.form, GUEST_TAGS.busy],
+      invoke: {
+        id: 'knock',
+        src: 'knock',
+        input: ({ context }) => ({ code: context.code, name: context.name }),
+        onDone: {
+          target: 'door',
+          actions: assign({ knock: ({ event }) => ({ knockId: event.output.knockId, secret: event.output.secret }) }),
+        },
+        onError: [
+          {
+            guard: 'flooded',
+            target: 'ready',
+            actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.knockFailed) }),
+          },
+          {
+            guard: 'deadLink',
+            target: 'ended',
+            actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.gone) }),
+          },
+          {
+            target: 'ready',
+            actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.knockFailed) }),
+          },
+        ],
+      },
+    },
+    // The knock exists: the guest's socket tells its state until the page ends or the guest gives up.
+    door: {
+      invoke: {
+        id: 'door',
+        src: 'door',
+        input: ({ context }) => context.knock as GuestKnock,
+      },
+      on: {
+        'guest.state': [
+          { guard: 'denied', target: 'ended', actions: assign({ error: GUEST_TEXTS.denied }) },
+          { guard: 'removed', target: 'ended', actions: assign({ error: GUEST_TEXTS.removed, media: null }) },
+          { guard: 'gone', target: 'ended', actions: assign({ error: GUEST_TEXTS.gone, media: null }) },
+        ],
+      },
+      initial: 'waiting',
+      states: {
+        waiting: {
+          tags: [GUEST_TAGS.lobby],
+          on: {
+            'guest.state': { guard: 'admitted', target: 'joining' },
+            'guest.cancel': '#guestPage.cancelling',
+          },
+        },
+        joining: {
+          tags: [GUEST_TAGS.lobby, GUEST_TAGS.busy],
+          invoke: {
+            id: 'fetchToken',
+            src: 'fetchToken',
+            input: ({ context }) => context.knock as GuestKnock,
+            onDone: { target: 'inCall', actions: assign({ media: ({ event }) => event.output, error: null }) },
+            onError: [
+              {
+                guard: 'refused',
+                target: '#guestPage.ended',
+                actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.gone) }),
+              },
+              {
+                target: 'failed',
+                actions: assign({ error: ({ event }) => failureMessage(event.error, GUEST_TEXTS.joinFailed) }),
+              },
+            ],
+          },
+        },
+        failed: { tags: [GUEST_TAGS.lobby], on: { 'guest.retry': 'joining' } },
+        inCall: {
+          tags: [GUEST_TAGS.call],
+          on: {
+            'guest.left': { target: '#guestPage.ended', actions: assign({ error: GUEST_TEXTS.left, media: null }) },
+          },
+        },
+      },
+    },
+    cancelling: {
+      tags: [GUEST_TAGS.busy],
+      invoke: {
+        id: 'leave',
+        src: 'leave',
+        input: ({ context }) => context.knock as GuestKnock,
+        onDone: { target: 'ready', actions: assign({ knock: null }) },
+        onError: { target: 'ready', actions: assign({ knock: null }) },
+      },
+    },
+    ended: { type: 'final', tags: [GUEST_TAGS.ended] },
+  },
+});

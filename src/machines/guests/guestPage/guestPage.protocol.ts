@@ -1,0 +1,77 @@
+// The page a guest link opens (/g/<code>; owned by its view, alive while the page is shown): no account, a name,
+// the camera and microphone check, «Попросить войти», the lobby until the members decide, then the call. Views
+// import this module, never guestPage.machine.ts (docs/behaviour.md §10.40).
+import type { z } from 'zod';
+import type { GuestLinkInfoResponse, GuestTokenResponse } from '../../../contract/guests';
+import { GUEST, type KnockState } from '../../../contract/guest-rules';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type GuestLinkInfo = z.output<typeof GuestLinkInfoResponse>;
+export type GuestMedia = z.output<typeof GuestTokenResponse>;
+export interface GuestKnock {
+  knockId: string;
+  secret: string;
+}
+
+export const GUEST_TEXTS = {
+  loadFailed: 'Не удалось открыть ссылку. Проверьте соединение и попробуйте ещё раз.',
+  knockFailed: 'Не удалось попросить войти. Попробуйте ещё раз.',
+  nameMissing: 'Представьтесь, чтобы вас узнали',
+  nameTooLong: `Имя — не длиннее ${GUEST.nameMax} символов`,
+  denied: 'Вас не впустили в звонок',
+  removed: 'Вас удалили из звонка',
+  gone: 'Ссылка больше не действует',
+  left: 'Вы вышли из звонка',
+  joinFailed: 'Не удалось подключиться к звонку. Попробуйте ещё раз.',
+} as const;
+
+/** What is wrong with the name before knocking, or null. */
+export function guestNameProblem(name: string): string | null {
+  const n = name.trim();
+  if (n.length < GUEST.nameMin) return GUEST_TEXTS.nameMissing;
+  if (n.length > GUEST.nameMax) return GUEST_TEXTS.nameTooLong;
+  return null;
+}
+
+export interface GuestPageInput {
+  code: string;
+}
+
+export interface GuestPageContext {
+  code: string;
+  /** Who invites, once the server said. */
+  info: GuestLinkInfo | null;
+  name: string;
+  /** Camera and microphone as chosen on the page, published on joining. */
+  video: boolean;
+  audio: boolean;
+  knock: GuestKnock | null;
+  /** The media token and address once let in. */
+  media: GuestMedia | null;
+  /** The form's problem, the server's message, or how it ended. */
+  error: string | null;
+}
+
+export type GuestPageEvent =
+  | { type: 'guest.knock'; name: string; video: boolean; audio: boolean }
+  | { type: 'guest.retry' }
+  | { type: 'guest.cancel' }
+  /** The knock's state as the guest's socket heard it. */
+  | { type: 'guest.state'; state: KnockState }
+  /** The call ended on this side (the guest left, or the room closed). */
+  | { type: 'guest.left' };
+
+/**
+ * busy: a request runs; form: the name and device check; lobby: waiting to be let in; call: in the call; ended: the
+ * page is over (refused, removed, a dead link or left), `error` says which.
+ */
+export const GUEST_TAGS = { busy: 'busy', form: 'form', lobby: 'lobby', call: 'call', ended: 'ended' } as const;
+
+export type GuestPageRef = MachineRef<GuestPageContext, GuestPageEvent>;
+
+declare module '../../shared/system' {
+  interface OwnedActors {
+    /** The guest link's page (spawned while /g/<code> is shown). */
+    guestPage: GuestPageRef;
+  }
+}

@@ -1,0 +1,70 @@
+// The door of an open plain call (docs/behaviour.md §10.40): «Пригласить по ссылке» and the link to pass on, «Гость
+// Анна хочет войти» with «Впустить» / «Отклонить»; the call inside gets «Удалить из звонка» for its guests. Loaded
+// with the call overlay, never in the first bundle; a secret chat's call has no door.
+import type { ReactNode } from 'react';
+import { type GuestDoorView, useGuestDoor } from './useGuestDoor';
+import './guests.css';
+
+export interface GuestDoorProps {
+  room: string;
+  /** The call, given the way to remove a guest from it. */
+  children: (removeGuest: (knockId: string) => void) => ReactNode;
+}
+
+export function GuestDoor(props: GuestDoorProps) {
+  const view = useGuestDoor(props.room);
+  return (
+    <>
+      <GuestDoorPanel {...view} />
+      {props.children(view.onRemove)}
+    </>
+  );
+}
+
+export function GuestDoorPanel(props: GuestDoorView) {
+  return (
+    <div className="guest-door">
+      <div className="guest-door-invite">
+        <button type="button" className="button" disabled={props.busy} onClick={props.onInvite}>
+          Пригласить по ссылке
+        </button>
+        {props.linkUrl && (
+          <label className="guest-door-link">
+            <span>Ссылка для гостя (скопирована):</span>
+            <input readOnly value={props.linkUrl} data-testid="guest-link" onFocus={(e) => e.currentTarget.select()} />
+          </label>
+        )}
+      </div>
+      {props.error && (
+        <p className="form-error" role="alert">
+          {props.error}{' '}
+          <button type="button" className="link-button" onClick={props.onDismissError}>
+            Скрыть
+          </button>
+        </p>
+      )}
+      {props.waiting.length > 0 && (
+        <ul className="guest-door-knocks" aria-label="Гости у двери">
+          {props.waiting.map((g) => (
+            <li key={g.id} className="guest-door-knock" role="alert">
+              <span>Гость {g.name} хочет войти</span>
+              <button
+                type="button"
+                className="button primary"
+                disabled={props.busy}
+                onClick={() => props.onAdmit(g.id)}
+              >
+                Впустить
+              </button>
+              <button type="button" className="button" disabled={props.busy} onClick={() => props.onDeny(g.id)}>
+                Отклонить
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export default GuestDoor;
