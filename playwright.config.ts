@@ -27,6 +27,7 @@ const SERIAL_SPECS = [
   '**/https-call.spec.ts',
   '**/csp.spec.ts',
   '**/secret-*.spec.ts',
+  '**/guest-links.spec.ts',
 ];
 
 export default defineConfig({
