@@ -3,5 +3,3 @@ import { lazyView } from '../shared/lazy-view';
 export { CallLayer } from './CallLayer';
 
 export const LazyCallsPage = lazyView(() => import('./CallsPage').then((m) => m.CallsPage));
-/** The video conference (its own lazy chunk), for a guest's call on the guest link's page. */
-export { LazyConference } from './LazyConference';

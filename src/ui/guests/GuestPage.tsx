@@ -3,7 +3,7 @@
 // when turned away, removed or the link is dead. A lazy route chunk; the check and the call load their own chunk.
 import { Suspense, useId } from 'react';
 import { useParams } from 'react-router-dom';
-import { LazyConference } from '../calls/index';
+import { LazyConference } from '../calls/deferred';
 import { lazyView } from '../shared/lazy-view';
 import { type GuestPageView, useGuestPage } from './useGuestPage';
 import './guests.css';
