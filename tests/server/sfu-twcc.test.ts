@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { RtcpPacketConverter, type RtcpTransportLayerFeedback, type TransportWideCC } from 'werift';
 import { TwccResponder } from '../../server/sfu/media/twcc';
-import { addTransportCc, offeredExtensionId, TRANSPORT_CC_URI } from '../../server/sfu/session/uplink-feedback';
+import {
+  addStartBitrate,
+  addTransportCc,
+  offeredExtensionId,
+  TRANSPORT_CC_URI,
+} from '../../server/sfu/session/uplink-feedback';
 
 function decode(buf: Buffer): TransportWideCC {
   expect(buf.length % 4).toBe(0);
@@ -182,5 +187,23 @@ describe('transport-cc in the answer', () => {
       '',
     ].join('\r\n');
     expect(addTransportCc(other, 3, new Set(['96']))).toEqual({ sdp: other, added: false });
+  });
+
+  it('starts the publisher at a set bitrate on the video it sends the SFU, not on repair formats or what it receives', () => {
+    const withH264 = answer.replace(
+      'a=rtpmap:97 rtx/90000\r\nm=video 9 UDP/TLS/RTP/SAVPF 96 97\r\na=mid:2',
+      'a=rtpmap:97 rtx/90000\r\na=fmtp:97 apt=96\r\nm=video 9 UDP/TLS/RTP/SAVPF 96 97\r\na=mid:2',
+    );
+    const sdp = addStartBitrate(withH264, 1200);
+    const sections = sdp.split('m=').slice(1);
+    expect(sections[0]).not.toContain('x-google');
+    expect(sections[1]).toMatch(/a=rtpmap:96 VP8\/90000\r\na=fmtp:96 x-google-start-bitrate=1200\r\n/);
+    expect(sections[1]).toContain('a=fmtp:97 apt=96\r\n');
+    expect(sections[2]).not.toContain('x-google');
+    // An existing format line gets the parameter appended, once.
+    const h264 = sdp.replace('a=fmtp:96 x-google-start-bitrate=1200', 'a=fmtp:96 packetization-mode=1');
+    const again = addStartBitrate(h264, 1200);
+    expect(again).toContain('a=fmtp:96 packetization-mode=1;x-google-start-bitrate=1200\r\n');
+    expect(addStartBitrate(again, 1200)).toBe(again);
   });
 });
