@@ -98,6 +98,8 @@ export class LkClient {
   private pictureId = 0;
   private ext = { mid: 0, rid: 0, audioMid: 0, audioLevel: 0 };
   private pt = { video: 0, audio: 0 };
+  /** Bytes of probe padding received (not media: kept apart from `received`, but on the link all the same). */
+  private paddingBytes = 0;
   /** Link capacity this subscriber reports (bit/s); null = none reported. */
   linkBps: number | null = null;
 
@@ -208,6 +210,8 @@ export class LkClient {
         if (b0 & 0x20) {
           r.padding++;
           s.padding++;
+          // Probe padding takes up the emulated link as media does (reportLink).
+          this.paddingBytes += data.length;
           return;
         }
         r.packets++;
@@ -376,7 +380,9 @@ export class LkClient {
   reportLink(bps: number | null): void {
     this.linkBps = bps;
     if (this.feedbackTimer) return;
-    let lastBytes = this.received.bytes;
+    // What arrived on the link: media and probe padding alike.
+    const onLink = () => this.received.bytes + this.paddingBytes;
+    let lastBytes = onLink();
     let lastAt = Date.now();
     let tick = 0;
     let rate = 0;
@@ -407,8 +413,8 @@ export class LkClient {
       );
       if (++tick % 2 === 0) {
         const now = Date.now();
-        rate = ((this.received.bytes - lastBytes) * 8 * 1000) / Math.max(now - lastAt, 1);
-        lastBytes = this.received.bytes;
+        rate = ((onLink() - lastBytes) * 8 * 1000) / Math.max(now - lastAt, 1);
+        lastBytes = onLink();
         lastAt = now;
         const loss = rate > cap ? 1 - cap / rate : 0;
         packets.push(
