@@ -6,6 +6,7 @@ import { type EngineConfig, emptyStats, type RoomMember, type SfuStats, startEng
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
 import { fastSrtpFromEnv } from './media/srtp-fast';
+import type { SfuTransport } from './session/peer';
 import type { Room } from './session/room';
 import { SignalConnection } from './transport/signal-connection';
 import { type SignalServer, startSignalServer } from './transport/signal-server';
@@ -42,6 +43,11 @@ export interface SfuOptions {
   bandwidthAllocation?: boolean;
   /** Transport-cc feedback to publishers (default true; session/uplink-feedback.ts). */
   uplinkFeedback?: boolean;
+  /**
+   * WebRTC under the media path: 'werift' (default) or 'datachannel' (libdatachannel through node-datachannel,
+   * experimental: see README «Native packet path»). Default: SFU_TRANSPORT.
+   */
+  transport?: SfuTransport;
   /**
    * The time access tokens are checked against and refreshed tokens issued at (ms since the epoch); the system
    * clock unless a test moves its own. Pings, sweeps and media keep the real clock.
@@ -105,6 +111,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     uplinkFeedback: options.uplinkFeedback ?? true,
     bandwidthAllocation: options.bandwidthAllocation ?? true,
     fastSrtp: options.fastSrtp ?? fastSrtpFromEnv(process.env),
+    transport: options.transport ?? transportFromEnv(process.env),
     pingInterval: options.pingInterval ?? 5,
     pingTimeout: options.pingTimeout ?? 15,
     turn,
@@ -177,4 +184,12 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
       await signalServer.close();
     },
   };
+}
+
+/** SFU_TRANSPORT: 'datachannel' selects node-datachannel; anything else (or unset) werift. */
+export function transportFromEnv(env: NodeJS.ProcessEnv): SfuTransport {
+  const v = env.SFU_TRANSPORT?.trim().toLowerCase();
+  if (v === 'datachannel') return 'datachannel';
+  if (v && v !== 'werift') throw new Error(`SFU_TRANSPORT must be werift or datachannel, not ${v}`);
+  return 'werift';
 }
