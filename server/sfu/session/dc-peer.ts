@@ -479,7 +479,7 @@ export class DcPeer implements MediaPeer {
     const dc = this.channels.get(label);
     if (!dc?.isOpen()) return;
     try {
-      dc.sendMessageBinary(bytes);
+      dc.sendMessageBinary(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch {
       // closed meanwhile
     }
@@ -535,9 +535,16 @@ export class DcSubscriberPeer implements SubscriberConnection {
     const pt = kind === 'video' ? 96 : 111;
     const absId = 3;
     const streamId = `${sub.track.publisherSid}|${sub.track.sid}`;
-    const media = kind === 'video' ? new Video(mid, 'SendOnly') : new Audio(mid, 'SendOnly');
-    if (media instanceof Video) media.addVP8Codec(pt);
-    else media.addOpusCodec(pt);
+    let media: Video | Audio;
+    if (kind === 'video') {
+      const video = new Video(mid, 'SendOnly');
+      video.addVP8Codec(pt);
+      media = video;
+    } else {
+      const audio = new Audio(mid, 'SendOnly');
+      audio.addOpusCodec(pt);
+      media = audio;
+    }
     media.addSSRC(ssrc, this.cname, streamId, sub.track.sid);
     media.parseSdpLine(`a=extmap:${absId} ${URI.absSendTime}`);
     const track = this.pc.addTrack(media);
