@@ -141,6 +141,8 @@ describe.each(transports)('embedded SFU with @livekit/rtc-node clients (%s)', (t
       await c.publishToneAndPattern();
       await expect.poll(() => ranged.stats().packetsIn, { timeout: 15_000 }).toBeGreaterThan(20);
       const p = [...(ranged.rooms.get('ported')?.participants.values() ?? [])][0];
+      // The connection is the transport this describe is about.
+      expect(p?.peer.constructor.name).toBe(transport === 'werift' ? 'WeriftPeer' : 'DcPeer');
       const candidates = (p?.lastAnswerSdp ?? '').split('\r\n').filter((l) => l.startsWith('a=candidate:'));
       expect(candidates.length).toBeGreaterThan(0);
       for (const line of candidates) {
