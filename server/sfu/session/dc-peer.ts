@@ -32,9 +32,14 @@ const URI = {
   audioLevel: 'urn:ietf:params:rtp-hdrext:ssrc-audio-level',
   absSendTime: 'http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time',
 } as const;
-/** Extensions answered on a section the SFU receives on, and on one it sends on (or nothing yet). */
-const RECEIVE_EXTENSIONS = new Set<string>([URI.mid, URI.rid, URI.repairedRid, URI.audioLevel, URI.absSendTime]);
-const SEND_EXTENSIONS = new Set<string>([URI.absSendTime]);
+/**
+ * Extensions answered on every section of a kind, whichever way it flows, as werift's path does (peer.ts): Chromium
+ * never offers again an extension an answer left out, and refuses its own simulcast offer without rid.
+ */
+const EXTENSIONS: Record<string, ReadonlySet<string>> = {
+  audio: new Set([URI.audioLevel, URI.absSendTime]),
+  video: new Set([URI.mid, URI.rid, URI.repairedRid, URI.absSendTime]),
+};
 const GATHER_TIMEOUT_MS = 3000;
 const TRACK_TIMEOUT_MS = 3000;
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -428,10 +433,10 @@ export class DcPeer implements MediaPeer {
       const placement = this.placements.get(s.mid);
       const receives = s.direction === 'sendonly' || s.direction === 'sendrecv';
       const direction = receives ? 'recvonly' : s.direction === 'recvonly' && placement ? 'sendonly' : 'inactive';
-      const keep = direction === 'recvonly' ? RECEIVE_EXTENSIONS : SEND_EXTENSIONS;
+      const keep = EXTENSIONS[s.kind] as ReadonlySet<string>;
       out.push(`m=${s.kind} 9 UDP/TLS/RTP/SAVPF ${pt}`, ...common, ...withCandidates());
       for (const [uri, id] of [...s.extmap].sort((a, b) => a[1] - b[1]))
-        if (keep.has(uri) && (uri !== URI.audioLevel || s.kind === 'audio')) out.push(`a=extmap:${id} ${uri}`);
+        if (keep.has(uri)) out.push(`a=extmap:${id} ${uri}`);
       out.push(`a=${direction}`);
       if (direction === 'sendonly' && placement) out.push(`a=msid:${placement.streamId} ${placement.trackSid}`);
       out.push('a=rtcp-mux');
