@@ -7,6 +7,7 @@ import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
 import { fastSrtpFromEnv } from './media/srtp-fast';
 import type { SfuTransport } from './session/peer';
+import { loadTransport } from './session/peer-factory';
 import type { Room } from './session/room';
 import { SignalConnection } from './transport/signal-connection';
 import { type SignalServer, startSignalServer } from './transport/signal-server';
@@ -123,6 +124,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const now = options.now ?? Date.now;
   const workerCount = options.workers ?? (options.now ? 0 : workersFromEnv(process.env));
   const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger) : null;
+  if (!pool) await loadTransport(config.transport);
   const engine = pool ? null : startEngine(config, { logger, now });
 
   let signalServer: SignalServer;
