@@ -27,7 +27,9 @@ function rtp(opts: {
   const exts = opts.ext ?? [];
   let extBytes = Buffer.alloc(0);
   if (exts.length) {
-    const body = Buffer.concat(exts.map(([id, data]) => Buffer.concat([Buffer.from([(id << 4) | (data.length - 1)]), data])));
+    const body = Buffer.concat(
+      exts.map(([id, data]) => Buffer.concat([Buffer.from([(id << 4) | (data.length - 1)]), data])),
+    );
     const words = Math.ceil(body.length / 4);
     extBytes = Buffer.alloc(4 + words * 4);
     extBytes.writeUInt16BE(0xbede, 0);

@@ -96,7 +96,8 @@ export function parseRtp(buf: Buffer, ids: ExtensionIds): ParsedRtp | null {
 }
 
 /** RTCP is told from RTP by its packet type (RFC 5761): 192–223 in the second byte. */
-export const isRtcp = (buf: Buffer): boolean => buf.length >= 8 && (buf[1] as number) >= 192 && (buf[1] as number) <= 223;
+export const isRtcp = (buf: Buffer): boolean =>
+  buf.length >= 8 && (buf[1] as number) >= 192 && (buf[1] as number) <= 223;
 
 /** A PLI (RFC 4585 6.3.1) from `senderSsrc` for `mediaSsrc`. */
 export function pli(senderSsrc: number, mediaSsrc: number): Buffer {
@@ -343,7 +344,8 @@ export function dispatchRtcp(buf: Buffer, downstreams: ReadonlyMap<number, DcDow
       if (count === 1) downstreams.get(media)?.keyframeRequested();
       else if (count === 4) {
         // FIR: one 8-byte entry per SSRC.
-        for (let e = offset + 12; e + 8 <= offset + length; e += 8) downstreams.get(buf.readUInt32BE(e))?.keyframeRequested();
+        for (let e = offset + 12; e + 8 <= offset + length; e += 8)
+          downstreams.get(buf.readUInt32BE(e))?.keyframeRequested();
       } else if (count === 15 && length >= 20 && buf.toString('latin1', offset + 12, offset + 16) === 'REMB') {
         const n = buf[offset + 16] as number;
         const exp = (buf[offset + 17] as number) >> 2;

@@ -85,7 +85,8 @@ export function parseOffer(sdp: string): { sections: OfferSection[]; bundle: str
       continue;
     }
     if (line.startsWith('a=mid:')) cur.mid = line.slice(6).trim();
-    else if (/^a=(sendrecv|sendonly|recvonly|inactive)$/.test(line)) cur.direction = line.slice(2) as OfferSection['direction'];
+    else if (/^a=(sendrecv|sendonly|recvonly|inactive)$/.test(line))
+      cur.direction = line.slice(2) as OfferSection['direction'];
     else if (line.startsWith('a=rtpmap:')) {
       const [pt, codec] = line.slice(9).split(' ');
       cur.rtpmap.set(Number(pt), codec ?? '');

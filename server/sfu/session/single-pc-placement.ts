@@ -53,7 +53,11 @@ export class SinglePcPlacement implements DownTrackPlacement {
       const section = free[sub.track.kind].shift();
       if (!section) continue;
       // livekit-client reads "<participant sid>|<track sid>" from the stream id.
-      const downstream = this.peer.downstream(section.mid, sub.track.kind, `${sub.track.publisherSid}|${sub.track.sid}`);
+      const downstream = this.peer.downstream(
+        section.mid,
+        sub.track.kind,
+        `${sub.track.publisherSid}|${sub.track.sid}`,
+      );
       if (!downstream) continue;
       this.waiting.delete(sub);
       this.usedMids.add(section.mid);
