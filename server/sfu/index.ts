@@ -122,7 +122,11 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     tokenTtl: options.tokenTtl ?? 10 * 60,
   };
   const now = options.now ?? Date.now;
-  const workerCount = options.workers ?? (options.now ? 0 : workersFromEnv(process.env));
+  const asked = options.workers ?? (options.now ? 0 : workersFromEnv(process.env));
+  // node-datachannel aborts the process when its addon runs in two worker threads (a V8 handle made outside its
+  // scope): the native path keeps its rooms in this thread.
+  const workerCount = config.transport === 'datachannel' ? 0 : asked;
+  if (workerCount !== asked) logger.warn({ workers: asked }, 'SFU_TRANSPORT=datachannel: rooms run in the main thread');
   const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger) : null;
   if (!pool) await loadTransport(config.transport);
   const engine = pool ? null : startEngine(config, { logger, now });

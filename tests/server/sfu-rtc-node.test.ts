@@ -121,6 +121,39 @@ describe.each(transports)('embedded SFU with @livekit/rtc-node clients (%s)', (t
     await expect.poll(() => legacy.received.data).toContainEqual({ from: 'modern', text: 'modern says hi' });
   });
 
+  // node-datachannel's addon aborts the process when it runs in two worker threads: its rooms stay in this one.
+  it.runIf(transport === 'datachannel')(
+    'keeps its rooms in the main thread when media workers are asked for',
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const asked = await startSfu({
+        port: 0,
+        host: '127.0.0.1',
+        apiKey,
+        apiSecret,
+        hostCandidates: ['127.0.0.1'],
+        workers: 2,
+        transport,
+      });
+      try {
+        const at = new AccessToken(apiKey, apiSecret, { identity: 'threaded' });
+        at.addGrant({ room: 'threaded', roomJoin: true });
+        const c = new RustParticipant();
+        clients.push(c);
+        await c.connect(asked.url, await at.toJwt());
+        await c.publishToneAndPattern();
+        expect(asked.workers?.count ?? 0).toBe(0);
+        await expect.poll(() => asked.stats().packetsIn, { timeout: 15_000 }).toBeGreaterThan(20);
+        expect(asked.rooms.get('threaded')?.participants.size).toBe(1);
+        await c.close();
+      } finally {
+        await asked.close();
+      }
+    },
+  );
+
   it('keeps media on the configured UDP ports and advertised addresses', { timeout: 30_000 }, async () => {
     const ranged = await startSfu({
       port: 0,
