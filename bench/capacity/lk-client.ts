@@ -276,10 +276,13 @@ export class LkClient {
     await this.pub.setLocalDescription(offer);
     const id = ++this.offerId;
     const answered = new Promise<string>((r) => this.answerWaiters.set(id, r));
-    this.send({
-      case: 'offer',
-      value: new SessionDescription({ type: 'offer', sdp: this.pub.localDescription?.sdp ?? '', id }),
-    });
+    const rand = () => (Math.random() * 0xffffffff) >>> 0;
+    const videoSsrcs = LAYERS.map(rand);
+    let sdp = this.pub.localDescription?.sdp ?? '';
+    // libdatachannel (SFU_TRANSPORT=datachannel) routes RTP only by SSRCs the offer names: name the layers' SSRCs
+    // (the same packets either way; werift routes rid-only simulcast by the rid extension and gets the offer as before).
+    if (process.env.SFU_TRANSPORT === 'datachannel') sdp = withLayerSsrcs(sdp, v.mid ?? '0', videoSsrcs);
+    this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id }) });
     await this.pub.setRemoteDescription({ type: 'answer', sdp: await answered });
     const extId = (uri: string) => v.headerExtensions.find((e) => e.uri === uri)?.id ?? 0;
     this.ext = {
@@ -289,8 +292,7 @@ export class LkClient {
       audioLevel: a.headerExtensions.find((e) => e.uri === werift.RTP_EXTENSION_URI.audioLevelIndication)?.id ?? 0,
     };
     this.pt = { video: v.sender.codec?.payloadType ?? 96, audio: a.sender.codec?.payloadType ?? 111 };
-    const rand = () => (Math.random() * 0xffffffff) >>> 0;
-    this.video = { transceiver: v, ssrcs: LAYERS.map(rand), seq: LAYERS.map(() => rand() & 0xffff), ts: rand() };
+    this.video = { transceiver: v, ssrcs: videoSsrcs, seq: LAYERS.map(() => rand() & 0xffff), ts: rand() };
     // Audio on the SSRC its m-line declares (the SFU routes it by that); video by mid and rid.
     this.audio = { transceiver: a, ssrc: a.sender.ssrc, seq: rand() & 0xffff, ts: rand() };
     // PLIs from the SFU name the layer's SSRC: its next frame is a keyframe.
@@ -485,4 +487,15 @@ export function startMedia(publishers: readonly LkClient[]): () => void {
     }
   }, 5);
   return () => clearInterval(timer);
+}
+
+/** The offer with `a=ssrc` lines for the simulcast layers' SSRCs in the video section `mid`. */
+export function withLayerSsrcs(sdp: string, mid: string, ssrcs: readonly number[]): string {
+  const out: string[] = [];
+  for (const line of sdp.split(/\r?\n/)) {
+    if (line === '') continue;
+    out.push(line);
+    if (line === `a=mid:${mid}`) for (const ssrc of ssrcs) out.push(`a=ssrc:${ssrc} cname:bench-layers`);
+  }
+  return `${out.join('\r\n')}\r\n`;
 }

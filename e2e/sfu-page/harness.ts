@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { AccessToken, type VideoGrant } from 'livekit-server-sdk';
 import { type Sfu, startSfu } from '../../server/sfu/index';
+import type { SfuTransport } from '../../server/sfu/session/peer';
 import type { TurnOptions } from '../../server/sfu/transport/turn';
 
 export const apiKey = 'APItestkey';
@@ -30,6 +31,8 @@ export async function startSfuHarness(
     uplinkFeedback?: boolean;
     /** Media worker threads; 0 (the default here) keeps the rooms in this process, where the specs look into them. */
     workers?: number;
+    /** WebRTC under the media path (SFU_TRANSPORT); default werift. */
+    transport?: SfuTransport;
   } = {},
 ): Promise<SfuHarness> {
   const sfu = await startSfu({
@@ -44,6 +47,7 @@ export async function startSfuHarness(
     bandwidthAllocation: opts.bandwidthAllocation,
     uplinkFeedback: opts.uplinkFeedback,
     workers: opts.workers ?? 0,
+    transport: opts.transport ?? 'werift',
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sfu-page-'));
   await build({

@@ -4,6 +4,7 @@ import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/proto
 import type { SfuLogger } from './logger';
 import { applyFastSrtpPatch } from './media/srtp-fast';
 import type { PeerMode } from './session/participant';
+import type { SfuTransport } from './session/peer';
 import { Rooms } from './session/rooms';
 import { tokenRefresher } from './transport/token-refresh';
 import { iceServersFor, type TurnOptions } from './transport/turn';
@@ -18,6 +19,8 @@ export interface EngineConfig {
   uplinkFeedback: boolean;
   bandwidthAllocation: boolean;
   fastSrtp: boolean;
+  /** WebRTC implementation under the media path (SFU_TRANSPORT): werift, or node-datachannel (experimental). */
+  transport: SfuTransport;
   pingInterval: number;
   pingTimeout: number;
   turn: TurnOptions | null;
@@ -87,6 +90,7 @@ export function startEngine(c: EngineConfig, hooks: EngineHooks): Engine {
       allowedAddresses: new Set(c.hostAddresses),
       udpPortRange: c.udpPortRange,
       uplinkFeedback: c.uplinkFeedback,
+      transport: c.transport,
     },
     logger,
     serverInfo: new ServerInfo({

@@ -6,6 +6,8 @@ import { type EngineConfig, emptyStats, type RoomMember, type SfuStats, startEng
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
 import { fastSrtpFromEnv } from './media/srtp-fast';
+import type { SfuTransport } from './session/peer';
+import { loadTransport } from './session/peer-factory';
 import type { Room } from './session/room';
 import { SignalConnection } from './transport/signal-connection';
 import { type SignalServer, startSignalServer } from './transport/signal-server';
@@ -42,6 +44,11 @@ export interface SfuOptions {
   bandwidthAllocation?: boolean;
   /** Transport-cc feedback to publishers (default true; session/uplink-feedback.ts). */
   uplinkFeedback?: boolean;
+  /**
+   * WebRTC under the media path: 'werift' (default) or 'datachannel' (libdatachannel through node-datachannel,
+   * experimental: see README «Native packet path»). Default: SFU_TRANSPORT.
+   */
+  transport?: SfuTransport;
   /**
    * The time access tokens are checked against and refreshed tokens issued at (ms since the epoch); the system
    * clock unless a test moves its own. Pings, sweeps and media keep the real clock.
@@ -105,6 +112,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     uplinkFeedback: options.uplinkFeedback ?? true,
     bandwidthAllocation: options.bandwidthAllocation ?? true,
     fastSrtp: options.fastSrtp ?? fastSrtpFromEnv(process.env),
+    transport: options.transport ?? transportFromEnv(process.env),
     pingInterval: options.pingInterval ?? 5,
     pingTimeout: options.pingTimeout ?? 15,
     turn,
@@ -114,8 +122,13 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     tokenTtl: options.tokenTtl ?? 10 * 60,
   };
   const now = options.now ?? Date.now;
-  const workerCount = options.workers ?? (options.now ? 0 : workersFromEnv(process.env));
+  const asked = options.workers ?? (options.now ? 0 : workersFromEnv(process.env));
+  // node-datachannel aborts the process when its addon runs in two worker threads (a V8 handle made outside its
+  // scope): the native path keeps its rooms in this thread.
+  const workerCount = config.transport === 'datachannel' ? 0 : asked;
+  if (workerCount !== asked) logger.warn({ workers: asked }, 'SFU_TRANSPORT=datachannel: rooms run in the main thread');
   const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger) : null;
+  if (!pool) await loadTransport(config.transport);
   const engine = pool ? null : startEngine(config, { logger, now });
 
   let signalServer: SignalServer;
@@ -177,4 +190,12 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
       await signalServer.close();
     },
   };
+}
+
+/** SFU_TRANSPORT: 'datachannel' selects node-datachannel; anything else (or unset) werift. */
+export function transportFromEnv(env: NodeJS.ProcessEnv): SfuTransport {
+  const v = env.SFU_TRANSPORT?.trim().toLowerCase();
+  if (v === 'datachannel') return 'datachannel';
+  if (v && v !== 'werift') throw new Error(`SFU_TRANSPORT must be werift or datachannel, not ${v}`);
+  return 'werift';
 }

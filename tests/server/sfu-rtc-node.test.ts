@@ -5,32 +5,49 @@ import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, startSfu } from '../../server/sfu/index';
+import type { SfuTransport } from '../../server/sfu/session/peer';
 
 const apiKey = 'APIrustnode';
 const apiSecret = 'rust-node-test-secret-0123456789-0123456789';
-let sfu: Sfu;
 const clients: RustParticipant[] = [];
 
-beforeAll(async () => {
-  // The tests look into the rooms themselves; the port-range one below runs on media workers.
-  sfu = await startSfu({ port: 0, host: '127.0.0.1', apiKey, apiSecret, hostCandidates: ['127.0.0.1'], workers: 0 });
-});
 afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => {});
-  await sfu.close();
   await dispose();
 });
 
-async function join(identity: string, room = 'rust-room', singlePeerConnection = true): Promise<RustParticipant> {
-  const at = new AccessToken(apiKey, apiSecret, { identity, name: identity });
-  at.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-  const c = new RustParticipant();
-  clients.push(c);
-  await c.connect(sfu.url, await at.toJwt(), singlePeerConnection);
-  return c;
-}
+// The same walk on each WebRTC implementation under the SFU (SFU_TRANSPORT): werift, and, with SFU_NATIVE_TESTS=1,
+// libdatachannel through node-datachannel (experimental, out of the default path and of CI: server/sfu/README.md
+// «Native packet path»). The Rust clients publish without simulcast, so the native path can route their SSRCs.
+const transports: SfuTransport[] = process.env.SFU_NATIVE_TESTS === '1' ? ['werift', 'datachannel'] : ['werift'];
+describe.each(transports)('embedded SFU with @livekit/rtc-node clients (%s)', (transport) => {
+  let sfu: Sfu;
 
-describe('embedded SFU with @livekit/rtc-node clients', () => {
+  beforeAll(async () => {
+    // The tests look into the rooms themselves; the port-range one below runs on media workers.
+    sfu = await startSfu({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey,
+      apiSecret,
+      hostCandidates: ['127.0.0.1'],
+      workers: 0,
+      transport,
+    });
+  });
+  afterAll(async () => {
+    for (const c of clients.splice(0)) await c.close().catch(() => {});
+    await sfu.close();
+  });
+
+  async function join(identity: string, room = 'rust-room', singlePeerConnection = true): Promise<RustParticipant> {
+    const at = new AccessToken(apiKey, apiSecret, { identity, name: identity });
+    at.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+    const c = new RustParticipant();
+    clients.push(c);
+    await c.connect(sfu.url, await at.toJwt(), singlePeerConnection);
+    return c;
+  }
+
   it('forwards audio, video and data between Rust SDK participants', { timeout: 60_000 }, async () => {
     const a = await join('rust-a');
     const b = await join('rust-b');
@@ -104,6 +121,39 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
     await expect.poll(() => legacy.received.data).toContainEqual({ from: 'modern', text: 'modern says hi' });
   });
 
+  // node-datachannel's addon aborts the process when it runs in two worker threads: its rooms stay in this one.
+  it.runIf(transport === 'datachannel')(
+    'keeps its rooms in the main thread when media workers are asked for',
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const asked = await startSfu({
+        port: 0,
+        host: '127.0.0.1',
+        apiKey,
+        apiSecret,
+        hostCandidates: ['127.0.0.1'],
+        workers: 2,
+        transport,
+      });
+      try {
+        const at = new AccessToken(apiKey, apiSecret, { identity: 'threaded' });
+        at.addGrant({ room: 'threaded', roomJoin: true });
+        const c = new RustParticipant();
+        clients.push(c);
+        await c.connect(asked.url, await at.toJwt());
+        await c.publishToneAndPattern();
+        expect(asked.workers?.count ?? 0).toBe(0);
+        await expect.poll(() => asked.stats().packetsIn, { timeout: 15_000 }).toBeGreaterThan(20);
+        expect(asked.rooms.get('threaded')?.participants.size).toBe(1);
+        await c.close();
+      } finally {
+        await asked.close();
+      }
+    },
+  );
+
   it('keeps media on the configured UDP ports and advertised addresses', { timeout: 30_000 }, async () => {
     const ranged = await startSfu({
       port: 0,
@@ -111,8 +161,9 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
       apiKey,
       apiSecret,
       hostCandidates: ['127.0.0.1'],
-      udpPortRange: [47000, 47050],
+      udpPortRange: transport === 'werift' ? [47000, 47050] : [47100, 47150],
       workers: 0,
+      transport,
     });
     try {
       const at = new AccessToken(apiKey, apiSecret, { identity: 'ported' });
@@ -123,13 +174,15 @@ describe('embedded SFU with @livekit/rtc-node clients', () => {
       await c.publishToneAndPattern();
       await expect.poll(() => ranged.stats().packetsIn, { timeout: 15_000 }).toBeGreaterThan(20);
       const p = [...(ranged.rooms.get('ported')?.participants.values() ?? [])][0];
+      // The connection is the transport this describe is about.
+      expect(p?.peer.constructor.name).toBe(transport === 'werift' ? 'WeriftPeer' : 'DcPeer');
       const candidates = (p?.lastAnswerSdp ?? '').split('\r\n').filter((l) => l.startsWith('a=candidate:'));
       expect(candidates.length).toBeGreaterThan(0);
       for (const line of candidates) {
         const [, , , , address, port] = line.split(' ');
         expect(address).toBe('127.0.0.1');
-        expect(Number(port)).toBeGreaterThanOrEqual(47000);
-        expect(Number(port)).toBeLessThanOrEqual(47050);
+        expect(Number(port)).toBeGreaterThanOrEqual(transport === 'werift' ? 47000 : 47100);
+        expect(Number(port)).toBeLessThanOrEqual(transport === 'werift' ? 47050 : 47150);
       }
       await c.close();
     } finally {

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as werift from 'werift';
 import { type PublishedTrack, TrackSubscription } from '../../server/sfu/media/forwarding';
+import { WeriftDownstream } from '../../server/sfu/media/werift-endpoints';
 import { RtpOut } from '../../server/sfu/media/rtp-out';
 import { isVp8KeyframeStart, readVp8Numbers, type Vp8Numbers, Vp8Renumbering } from '../../server/sfu/media/vp8';
 
@@ -160,9 +161,11 @@ describe('TrackSubscription', () => {
     } as unknown as PublishedTrack;
     const sub = new TrackSubscription(track, 'PA_viewer');
     const subscribe = () => ({ unSubscribe: () => {} });
-    sub.attach({
-      sender: { onPictureLossIndication: { subscribe }, onRtcp: { subscribe } },
-    } as unknown as werift.RTCRtpTransceiver);
+    sub.attach(
+      new WeriftDownstream({
+        sender: { onPictureLossIndication: { subscribe }, onRtcp: { subscribe } },
+      } as unknown as werift.RTCRtpTransceiver),
+    );
     const packet = (seq: number, payload: Buffer) =>
       new werift.RtpPacket(
         new werift.RtpHeader({ sequenceNumber: seq, timestamp: seq * 4500, marker: true, ssrc: 1 }),

@@ -4,10 +4,10 @@
 // With simulcast the publisher sends up to three VP8 layers (rids q, h, f); each subscriber receives one of them:
 // the best one arriving that is not above what it asked for (track settings), switched on a keyframe.
 import type { TrackInfo, UpdateTrackSettings } from '@livekit/protocol';
-import * as werift from 'werift';
 import { AudioLevel } from './audio-level';
+import type { Downstream, RtpView, Upstream, UpstreamLayer } from './endpoints';
 import { LossCounter } from './loss-counter';
-import { RtpOut, type SendClock, sendClock } from './rtp-out';
+import { type SendClock, sendClock } from './rtp-out';
 import { isVp8KeyframeStart, Vp8Renumbering } from './vp8';
 
 const KEYFRAME_REQUEST_GAP_MS = 250;
@@ -19,10 +19,9 @@ const TOP_RANK = 2;
 /** A layer counts as live while its packets keep arriving this often. */
 const LAYER_ALIVE_MS = 1000;
 const LAYER_CHECK_MS = 500;
-const AUDIO_LEVEL_URI = werift.RTP_EXTENSION_URI.audioLevelIndication;
 
 interface Layer {
-  track: werift.MediaStreamTrack;
+  source: object;
   /** From the packets themselves: werift leaves rid tracks without one. */
   ssrc: number;
   lastPacketAt: number;
@@ -37,13 +36,6 @@ export const rank = (rid: string): number => LAYER_RANK[rid] ?? 0;
 /** RTP header and SRTP tag around each payload, for the bitrates the allocator compares with the estimate. */
 const PACKET_OVERHEAD_BYTES = 24;
 const BITRATE_SMOOTHING = 0.5;
-/** Largest padding an RTP packet can carry (the last byte holds the count). */
-const PADDING_BYTES = 255;
-const PADDING_PAYLOAD = (() => {
-  const b = Buffer.alloc(PADDING_BYTES);
-  b[PADDING_BYTES - 1] = PADDING_BYTES;
-  return b;
-})();
 
 export class PublishedTrack {
   readonly subscribers = new Set<TrackSubscription>();
@@ -61,12 +53,11 @@ export class PublishedTrack {
     readonly info: TrackInfo,
     readonly publisherSid: string,
     readonly kind: 'audio' | 'video',
-    readonly transceiver: werift.RTCRtpTransceiver,
+    readonly upstream: Upstream,
   ) {
     this.audioLevel = kind === 'audio' ? new AudioLevel() : null;
-    for (const track of transceiver.receiver.tracks) this.attachSource(track);
-    // ontrack fires again on every renegotiation: one source per layer.
-    transceiver.onTrack.subscribe((track) => this.attachSource(track));
+    // A layer announced again (werift's ontrack on every renegotiation) keeps one source per rid.
+    upstream.onLayer((layer) => this.attachSource(layer));
   }
 
   get sid(): string {
@@ -82,19 +73,18 @@ export class PublishedTrack {
     return [...this.layers].filter(([, l]) => now - l.lastPacketAt <= LAYER_ALIVE_MS).map(([rid]) => rid);
   }
 
-  private attachSource(track: werift.MediaStreamTrack): void {
-    const rid = track.rid ?? '';
+  private attachSource(source: UpstreamLayer): void {
+    const rid = source.rid;
     const existing = this.layers.get(rid);
-    if (existing?.track === track) return;
+    if (existing?.source === source.source) return;
     existing?.unsubscribe();
-    const { unSubscribe } = track.onReceiveRtp.subscribe((rtp, extensions) => {
-      const level = this.audioLevel && (extensions?.[AUDIO_LEVEL_URI] as { level: number } | undefined);
-      if (level) this.audioLevel?.observe(level.level);
+    const unSubscribe = source.subscribe((rtp, level) => {
+      if (level !== undefined) this.audioLevel?.observe(level);
       this.onRtp(rid, rtp);
     });
     this.layers.set(rid, {
-      track,
-      ssrc: track.ssrc ?? 0,
+      source: source.source,
+      ssrc: source.ssrc,
       lastPacketAt: 0,
       loss: new LossCounter(),
       bytes: 0,
@@ -103,7 +93,7 @@ export class PublishedTrack {
     });
   }
 
-  private onRtp(rid: string, rtp: werift.RtpPacket): void {
+  private onRtp(rid: string, rtp: RtpView): void {
     this.packetsIn++;
     const now = Date.now();
     const layer = this.layers.get(rid);
@@ -209,7 +199,7 @@ export class PublishedTrack {
       if (!ssrc) continue;
       if (!force && now - (this.lastKeyframeRequest.get(r) ?? 0) < KEYFRAME_REQUEST_GAP_MS) continue;
       this.lastKeyframeRequest.set(r, now);
-      this.transceiver.receiver.sendRtcpPLI(ssrc).catch(() => {});
+      this.upstream.requestKeyframe(ssrc);
     }
   }
 
@@ -231,8 +221,7 @@ export class PublishedTrack {
 }
 
 export class TrackSubscription {
-  transceiver: werift.RTCRtpTransceiver | null = null;
-  private out: RtpOut | null = null;
+  downstream: Downstream | null = null;
   paused = false;
   /** The layer this subscriber receives, and the one it switches to at the next keyframe. */
   layer: string | null = null;
@@ -247,8 +236,7 @@ export class TrackSubscription {
   /** The last forwarded packet ended a frame: padding may go in here without splitting a frame. */
   private betweenFrames = false;
   private timers: NodeJS.Timeout[] = [];
-  private unsubscribePli: (() => void) | null = null;
-  private unsubscribeRtcp: (() => void) | null = null;
+  private unsubscribeFeedback: (() => void) | null = null;
   private lastReport: { loss: number; jitterMs: number; at: number } | null = null;
   private lossTakenAt = 0;
   /** Rewriting of sequence numbers and timestamps so layer switches look like one stream to the receiver. */
@@ -273,29 +261,20 @@ export class TrackSubscription {
   }
 
   get attached(): boolean {
-    return this.transceiver !== null;
+    return this.downstream !== null;
   }
 
-  attach(transceiver: werift.RTCRtpTransceiver): void {
-    this.transceiver = transceiver;
-    this.out = new RtpOut(transceiver.sender);
+  attach(downstream: Downstream): void {
+    this.downstream = downstream;
     this.track.subscribers.add(this);
-    this.unsubscribePli = transceiver.sender.onPictureLossIndication.subscribe(() =>
-      this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
-    ).unSubscribe;
     const clockRate = this.clockRate;
-    this.unsubscribeRtcp = transceiver.sender.onRtcp.subscribe((packet) => {
-      if (packet.type === werift.RtcpPayloadSpecificFeedback.type) {
-        const fb = (packet as werift.RtcpPayloadSpecificFeedback).feedback;
-        if (fb instanceof werift.ReceiverEstimatedMaxBitrate) this.onEstimate?.(Number(fb.bitrate));
-        return;
-      }
-      if (packet.type !== werift.RtcpRrPacket.type) return;
-      for (const r of (packet as werift.RtcpRrPacket).reports) {
-        if (r.ssrc !== transceiver.sender.ssrc) continue;
-        this.lastReport = { loss: r.fractionLost / 256, jitterMs: (r.jitter / clockRate) * 1000, at: Date.now() };
-      }
-    }).unSubscribe;
+    this.unsubscribeFeedback = downstream.listen({
+      keyframeRequested: () => this.track.requestKeyframe(this.layer ?? this.targetLayer ?? undefined),
+      estimate: (bps) => this.onEstimate?.(bps),
+      report: (fractionLost, jitter) => {
+        this.lastReport = { loss: fractionLost / 256, jitterMs: (jitter / clockRate) * 1000, at: Date.now() };
+      },
+    });
     this.track.chooseLayers();
     this.askForKeyframe();
   }
@@ -322,7 +301,7 @@ export class TrackSubscription {
    * picture). Kept here in 32-bit arithmetic: werift's replaceRTP keeps the timestamp offset in 16 bits, which threw the receiver's timestamps
    * thousands of seconds off after a switch and froze its video.
    */
-  switchTo(rid: string, rtp: werift.RtpPacket, now = Date.now()): void {
+  switchTo(rid: string, rtp: RtpView, now = Date.now()): void {
     if (this.sentAny) {
       const elapsedTicks = Math.max(1, Math.round(((now - this.lastSentAt) * this.clockRate) / 1000));
       this.seqOffset = (this.lastSeq + 1 - rtp.header.sequenceNumber) & 0xffff;
@@ -333,24 +312,23 @@ export class TrackSubscription {
     this.targetLayer = null;
   }
 
-  /** The subscriber's latest receiver report on this track (loss 0–1, jitter), with werift's round trip. */
+  /** The subscriber's latest receiver report on this track (loss 0–1, jitter), with the transport's round trip. */
   receiverReport(): { loss: number; jitterMs: number; rttMs: number } | null {
     const r = this.lastReport;
     if (!r || Date.now() - r.at > 10_000) return null;
     return {
       loss: r.loss,
       jitterMs: r.jitterMs,
-      rttMs: ((this.transceiver?.sender as unknown as { rtt?: number } | undefined)?.rtt ?? 0) * 1000,
+      rttMs: this.downstream?.rttMs() ?? 0,
     };
   }
 
   /**
-   * Paused for bandwidth: forget what werift keeps for retransmission, so the subscriber's NACKs for the frames
-   * cut short do not keep flooding the link it has no room on.
+   * Paused for bandwidth: forget what the transport keeps for retransmission, so the subscriber's NACKs for the
+   * frames cut short do not keep flooding the link it has no room on.
    */
   dropRetransmissions(): void {
-    const sender = this.transceiver?.sender as unknown as { rtpCache?: unknown[] } | undefined;
-    if (sender?.rtpCache) sender.rtpCache = [];
+    this.downstream?.dropRetransmissions();
   }
 
   /** Loss (0–1) in the subscriber's receiver report on this track that arrived since the last call, else null. */
@@ -368,8 +346,9 @@ export class TrackSubscription {
   }
 
   /** Forwards a copy of the packet; false when paused or not placed yet. `now` and `clock` are the fan-out's. */
-  send(rtp: werift.RtpPacket, now = Date.now(), clock: SendClock = sendClock()): boolean {
-    if (this.paused || !this.out) return false;
+  send(rtp: RtpView, now = Date.now(), clock: SendClock = sendClock()): boolean {
+    const out = this.downstream;
+    if (this.paused || !out) return false;
     const h = rtp.header;
     const sequenceNumber = (h.sequenceNumber + this.seqOffset) & 0xffff;
     const timestamp = (h.timestamp + this.tsOffset) >>> 0;
@@ -378,7 +357,7 @@ export class TrackSubscription {
     this.lastSentAt = now;
     this.sentAny = true;
     this.betweenFrames = h.marker;
-    this.out.send(rtp.payload, h.marker, sequenceNumber, timestamp, clock, this.pictures?.rewrite(rtp.payload) ?? null);
+    out.send(rtp.payload, h.marker, sequenceNumber, timestamp, clock, this.pictures?.rewrite(rtp.payload) ?? null);
     return true;
   }
 
@@ -387,39 +366,14 @@ export class TrackSubscription {
    * sequence numbers, so later media packets are shifted by as many. false when it cannot now.
    */
   sendPadding(count: number): boolean {
-    if (this.paused || !this.transceiver || !this.sentAny) return false;
+    const out = this.downstream;
+    if (this.paused || !out || !this.sentAny) return false;
     // A paused video (bandwidth) carries only padding until it resumes on a keyframe.
     if (this.layer !== null ? !this.betweenFrames : !this.congested) return false;
-    // werift's sender would stamp its own (wrong) send time: the probe carries ours, as media does (rtp-out.ts), or
-    // the browser's estimator would not see it as sent when it was.
-    const sender = this.transceiver.sender as unknown as {
-      headerExtensions: { uri: string; id: number }[];
-      ntpTimestamp: bigint;
-    };
-    const absId = sender.headerExtensions.find((e) => e.uri === werift.RTP_EXTENSION_URI.absSendTime)?.id;
     for (let i = 0; i < count; i++) {
       this.lastSeq = (this.lastSeq + 1) & 0xffff;
       this.seqOffset = (this.seqOffset + 1) & 0xffff;
-      const clock = sendClock();
-      const abs = Buffer.from([
-        (clock.absSendTime >>> 16) & 0xff,
-        (clock.absSendTime >>> 8) & 0xff,
-        clock.absSendTime & 0xff,
-      ]);
-      const header = new werift.RtpHeader({
-        padding: true,
-        paddingSize: PADDING_BYTES,
-        payloadType: 0,
-        sequenceNumber: this.lastSeq,
-        timestamp: this.lastTs,
-        ssrc: 0,
-        csrc: [],
-        csrcLength: 0,
-        extension: absId !== undefined,
-        extensions: absId === undefined ? [] : [{ id: absId, payload: abs }],
-      });
-      this.transceiver.sender.sendRtp(new werift.RtpPacket(header, PADDING_PAYLOAD)).catch(() => {});
-      sender.ntpTimestamp = clock.ntp;
+      out.sendPadding(this.lastSeq, this.lastTs, sendClock());
     }
     return true;
   }
@@ -427,12 +381,9 @@ export class TrackSubscription {
   detach(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
-    this.unsubscribePli?.();
-    this.unsubscribePli = null;
-    this.unsubscribeRtcp?.();
-    this.unsubscribeRtcp = null;
+    this.unsubscribeFeedback?.();
+    this.unsubscribeFeedback = null;
     this.track.subscribers.delete(this);
-    this.transceiver = null;
-    this.out = null;
+    this.downstream = null;
   }
 }

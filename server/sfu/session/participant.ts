@@ -11,20 +11,20 @@ import {
   TrackPublishedResponse,
   TrackUnpublishedResponse,
 } from '@livekit/protocol';
-import type * as werift from 'werift';
 import type { Grants } from '../grants';
 import { DownTracks } from '../media/down-tracks';
 import type { PublishedTrack, TrackSubscription } from '../media/forwarding';
 import { newSid } from '../ids';
 import type { SfuLogger } from '../logger';
-import { createPeer, type PeerNetwork } from './peer';
-import { fixAnswer, parseSections } from './sdp';
+import { createMediaPeer, createSubscriberConnection } from './peer-factory';
+import type { IceCandidateInit, MediaPeer } from './media-peer';
+import type { PeerNetwork } from './peer';
+import { parseSections } from './sdp';
 import { CloseCode, type RequestMessage, type ResponseMessage, type SignalLink } from '../signal';
 import { handleSignalRequest, type SignalledParticipant } from './signalling';
 import { SinglePcPlacement } from './single-pc-placement';
-import { SubscriberPeer } from './subscriber-peer';
+import type { SubscriberConnection } from './subscriber-peer';
 import { UpTracks } from './up-tracks';
-import { UplinkFeedback } from './uplink-feedback';
 
 /** 'single': /rtc/v1, one peer connection the client offers on; 'dual': legacy /rtc with a subscriber connection. */
 export type PeerMode = 'single' | 'dual';
@@ -44,10 +44,9 @@ export interface ParticipantHost {
 export class Participant implements SignalledParticipant {
   readonly sid = newSid('PA_');
   readonly joinedAt = Date.now();
-  readonly pc: werift.RTCPeerConnection;
+  /** The connection the client offers on (werift or node-datachannel: PeerNetwork.transport). */
+  readonly peer: MediaPeer;
   readonly upTracks: UpTracks;
-  /** Transport-cc to this participant's browser for what it publishes (null when the SFU is set not to). */
-  readonly uplink: UplinkFeedback | null;
   readonly downTracks: DownTracks;
   name: string;
   metadata: string;
@@ -59,10 +58,9 @@ export class Participant implements SignalledParticipant {
   private version = 1;
   private signal: SignalLink | null = null;
   private negotiation: Promise<unknown> = Promise.resolve();
-  private readonly channels = new Map<string, werift.RTCDataChannel>();
   private closed = false;
   private readonly singlePc: SinglePcPlacement | null = null;
-  private readonly subscriber: SubscriberPeer | null = null;
+  private readonly subscriber: SubscriberConnection | null = null;
   /** The last answer as sent to the client (after candidate filtering), for diagnostics and tests. */
   lastAnswerSdp = '';
 
@@ -74,27 +72,19 @@ export class Participant implements SignalledParticipant {
     this.name = grants.name;
     this.metadata = grants.metadata;
     this.attributes = { ...grants.attributes };
-    this.pc = createPeer(host.network);
-    this.upTracks = new UpTracks(this.sid, this.pc);
-    this.uplink = host.network.uplinkFeedback === false ? null : new UplinkFeedback(this.pc);
-    this.pc.onDataChannel.subscribe((dc) => {
-      this.channels.set(dc.label, dc);
-      dc.onMessage.subscribe((data) => {
-        if (typeof data !== 'string') this.host.dataReceived(this, dc.label, data);
-      });
-    });
-    const refreshVideo = (state: string) => {
-      if (state === 'connected') this.downTracks.refreshVideo();
-    };
-    this.pc.connectionStateChange.subscribe(refreshVideo);
+    this.peer = createMediaPeer(host.network, host.logger);
+    this.upTracks = new UpTracks(this.sid, (mid) => this.peer.upstream(mid));
+    this.peer.onData((label, bytes) => this.host.dataReceived(this, label, bytes));
+    const refreshVideo = () => this.downTracks.refreshVideo();
+    this.peer.onConnected(refreshVideo);
     if (mode === 'dual') {
-      this.subscriber = new SubscriberPeer(host.network, host.logger, (offer) =>
+      this.subscriber = createSubscriberConnection(host.network, host.logger, (offer) =>
         this.send({ case: 'offer', value: offer }),
       );
-      this.subscriber.pc.connectionStateChange.subscribe(refreshVideo);
+      this.subscriber.onConnected(refreshVideo);
       this.downTracks = new DownTracks(this.sid, this.subscriber, (m) => this.send(m));
     } else {
-      this.singlePc = new SinglePcPlacement(this.pc, (m) => this.send(m));
+      this.singlePc = new SinglePcPlacement(this.peer, (m) => this.send(m));
       this.downTracks = new DownTracks(this.sid, this.singlePc, (m) => this.send(m));
     }
   }
@@ -188,8 +178,8 @@ export class Participant implements SignalledParticipant {
     if (subscriber) this.enqueue(() => subscriber.applyAnswer(answer));
   }
 
-  addIceCandidate(candidate: werift.RTCIceCandidateInit, forSubscriber: boolean): void {
-    const pc = forSubscriber && this.subscriber ? this.subscriber.pc : this.pc;
+  addIceCandidate(candidate: IceCandidateInit, forSubscriber: boolean): void {
+    const pc = forSubscriber && this.subscriber ? this.subscriber : this.peer;
     this.enqueue(() => pc.addIceCandidate(candidate).catch(() => {}));
   }
 
@@ -253,19 +243,14 @@ export class Participant implements SignalledParticipant {
     ) {
       throw new Error('not an SDP offer with media sections, ICE credentials and a DTLS fingerprint');
     }
-    await this.pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
+    await this.peer.applyOffer(offer.sdp);
     const announced = this.upTracks.takePublications(sections);
     const removed = this.upTracks.dropPublications(sections);
     if (announced.length || removed.length) this.bumpVersion();
     for (const t of removed)
       this.send({ case: 'trackUnpublished', value: new TrackUnpublishedResponse({ trackSid: t.sid }) });
     this.singlePc?.fillSections(sections);
-    const answer = await this.pc.createAnswer();
-    await this.pc.setLocalDescription(answer);
-    // An inactive transceiver must not be recycled by werift for a later, different m-line.
-    for (const t of this.pc.getTransceivers()) t.usedForSender = true;
-    const fixed = fixAnswer(this.pc.localDescription?.sdp ?? answer.sdp, this.host.network.allowedAddresses);
-    const sdp = this.uplink ? this.uplink.answer(offer.sdp, fixed) : fixed;
+    const sdp = await this.peer.answer(offer.sdp);
     this.lastAnswerSdp = sdp;
     // Others must know the tracks before their own answers carry them: announce first.
     for (const track of removed) this.host.trackUnpublished(this, track);
@@ -283,8 +268,7 @@ export class Participant implements SignalledParticipant {
   }
 
   sendData(label: string, bytes: Uint8Array): void {
-    const dc = this.channels.get(label);
-    if (dc?.readyState === 'open') dc.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    this.peer.sendData(label, bytes);
   }
 
   disconnect(reason: string, code: number = CloseCode.normal): void {
@@ -296,9 +280,8 @@ export class Participant implements SignalledParticipant {
     this.closed = true;
     this.state = ParticipantInfo_State.DISCONNECTED;
     this.upTracks.close();
-    this.uplink?.close();
     this.downTracks.close();
     this.subscriber?.close();
-    this.pc.close().catch(() => {});
+    this.peer.close();
   }
 }

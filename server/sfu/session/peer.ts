@@ -13,7 +13,11 @@ export interface PeerNetwork {
   udpPortRange: [number, number] | null;
   /** Transport-cc feedback to publishers (uplink-feedback.ts); off, the answer offers none, as before it existed. */
   uplinkFeedback?: boolean;
+  /** The WebRTC implementation (SFU_TRANSPORT): werift (default) or libdatachannel through node-datachannel. */
+  transport?: SfuTransport;
 }
+
+export type SfuTransport = 'werift' | 'datachannel';
 
 export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
   return new werift.RTCPeerConnection({

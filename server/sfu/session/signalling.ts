@@ -2,7 +2,7 @@
 // (negotiation, publishing, subscriptions, pings, metadata).
 import { Pong } from '@livekit/protocol';
 import type { AddTrackRequest, SessionDescription } from '@livekit/protocol';
-import type * as werift from 'werift';
+import type { IceCandidateInit } from './media-peer';
 import type { SfuLogger } from '../logger';
 import type { TrackSubscription } from '../media/forwarding';
 import type { RequestMessage, ResponseMessage } from '../signal';
@@ -16,7 +16,7 @@ export interface SignalledParticipant {
   send(message: ResponseMessage): void;
   answerOffer(offer: SessionDescription): void;
   subscriberAnswer(answer: SessionDescription): void;
-  addIceCandidate(candidate: werift.RTCIceCandidateInit, forSubscriber: boolean): void;
+  addIceCandidate(candidate: IceCandidateInit, forSubscriber: boolean): void;
   addTrack(req: AddTrackRequest): void;
   setMuted(trackSid: string, muted: boolean): void;
   subscribeTo(trackSid: string): void;
@@ -37,9 +37,9 @@ export function handleSignalRequest(p: SignalledParticipant, msg: RequestMessage
       p.subscriberAnswer(msg.value);
       return;
     case 'trickle': {
-      let candidate: werift.RTCIceCandidateInit;
+      let candidate: IceCandidateInit;
       try {
-        candidate = JSON.parse(msg.value.candidateInit) as werift.RTCIceCandidateInit;
+        candidate = JSON.parse(msg.value.candidateInit) as IceCandidateInit;
       } catch {
         p.logger.debug({ participant: p.identity }, 'unparseable trickle candidate ignored');
         return;

@@ -2,9 +2,9 @@
 // recvonly m-lines (mediaSectionsRequirement), and in its next answer turns free ones into sendonly sections
 // carrying the subscribed tracks. Used m-lines are never recycled for another track.
 import { MediaSectionsRequirement } from '@livekit/protocol';
-import type * as werift from 'werift';
 import type { DownTrackPlacement } from '../media/down-tracks';
 import type { TrackSubscription } from '../media/forwarding';
+import type { MediaPeer } from './media-peer';
 import type { OfferedSection } from './sdp';
 import type { ResponseMessage } from '../signal';
 
@@ -20,7 +20,7 @@ export class SinglePcPlacement implements DownTrackPlacement {
   private closed = false;
 
   constructor(
-    private readonly pc: werift.RTCPeerConnection,
+    private readonly peer: Pick<MediaPeer, 'downstream' | 'deactivate'>,
     private readonly send: (message: ResponseMessage) => void,
   ) {}
 
@@ -52,21 +52,21 @@ export class SinglePcPlacement implements DownTrackPlacement {
     for (const sub of [...this.waiting]) {
       const section = free[sub.track.kind].shift();
       if (!section) continue;
-      const transceiver = this.pc.getTransceivers().find((t) => t.mid === section.mid);
-      if (!transceiver) continue;
+      // livekit-client reads "<participant sid>|<track sid>" from the stream id.
+      const downstream = this.peer.downstream(
+        section.mid,
+        sub.track.kind,
+        `${sub.track.publisherSid}|${sub.track.sid}`,
+      );
+      if (!downstream) continue;
       this.waiting.delete(sub);
       this.usedMids.add(section.mid);
-      transceiver.setDirection('sendonly');
-      // livekit-client reads "<participant sid>|<track sid>" from the stream id.
-      transceiver.sender.streamId = `${sub.track.publisherSid}|${sub.track.sid}`;
       this.midToTrack.set(section.mid, sub.track.sid);
-      sub.attach(transceiver);
+      sub.attach(downstream);
     }
     // Sections of tracks that went away are answered inactive (and stay in BUNDLE, see fixAnswer).
     for (const mid of this.usedMids) {
-      if (this.midToTrack.has(mid)) continue;
-      const t = this.pc.getTransceivers().find((x) => x.mid === mid);
-      if (t && t.direction !== 'inactive') t.setDirection('inactive');
+      if (!this.midToTrack.has(mid)) this.peer.deactivate(mid);
     }
   }
 

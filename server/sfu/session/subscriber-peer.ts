@@ -4,16 +4,26 @@ import { SessionDescription } from '@livekit/protocol';
 import type * as werift from 'werift';
 import type { DownTrackPlacement } from '../media/down-tracks';
 import type { TrackSubscription } from '../media/forwarding';
+import { WeriftDownstream } from '../media/werift-endpoints';
 import type { SfuLogger } from '../logger';
 import { createPeer, type PeerNetwork } from './peer';
+import type { IceCandidateInit } from './media-peer';
 import { fixAnswer } from './sdp';
 
-export class SubscriberPeer implements DownTrackPlacement {
+/** The server-offered subscriber connection of the legacy flow, on werift or on node-datachannel (dc-peer.ts). */
+export interface SubscriberConnection extends DownTrackPlacement {
+  applyAnswer(answer: SessionDescription): Promise<void>;
+  addIceCandidate(candidate: IceCandidateInit): Promise<void>;
+  onConnected(cb: () => void): void;
+}
+
+export class SubscriberPeer implements SubscriberConnection {
   readonly pc: werift.RTCPeerConnection;
   private offerId = 0;
   private awaitingAnswer = false;
   private again = false;
   private readonly trackByTransceiver = new Map<string, string>();
+  private readonly transceivers = new Map<TrackSubscription, werift.RTCRtpTransceiver>();
 
   constructor(
     private readonly network: PeerNetwork,
@@ -27,12 +37,14 @@ export class SubscriberPeer implements DownTrackPlacement {
     const transceiver = this.pc.addTransceiver(sub.track.kind, { direction: 'sendonly' });
     transceiver.sender.streamId = `${sub.track.publisherSid}|${sub.track.sid}`;
     this.trackByTransceiver.set(transceiver.id, sub.track.sid);
-    sub.attach(transceiver);
+    this.transceivers.set(sub, transceiver);
+    sub.attach(new WeriftDownstream(transceiver));
     this.negotiate();
   }
 
   drop(sub: TrackSubscription): void {
-    const transceiver = sub.transceiver;
+    const transceiver = this.transceivers.get(sub);
+    this.transceivers.delete(sub);
     sub.detach();
     if (!transceiver) return;
     this.trackByTransceiver.delete(transceiver.id);
@@ -77,6 +89,16 @@ export class SubscriberPeer implements DownTrackPlacement {
     await this.pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
     this.awaitingAnswer = false;
     if (this.again) this.negotiate();
+  }
+
+  async addIceCandidate(candidate: IceCandidateInit): Promise<void> {
+    await this.pc.addIceCandidate(candidate as werift.RTCIceCandidateInit);
+  }
+
+  onConnected(cb: () => void): void {
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') cb();
+    });
   }
 
   close(): void {

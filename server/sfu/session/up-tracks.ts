@@ -1,7 +1,7 @@
 // A participant's published tracks (LiveKit's up-track manager): addTrack requests waiting for their m-line,
 // tracks that became live when an offer carried them, mute, and tracks whose m-line stopped sending.
 import { type AddTrackRequest, TrackInfo, TrackType } from '@livekit/protocol';
-import type * as werift from 'werift';
+import type { Upstream } from '../media/endpoints';
 import { PublishedTrack } from '../media/forwarding';
 import { newSid } from '../ids';
 import type { OfferedSection } from './sdp';
@@ -12,7 +12,7 @@ export class UpTracks {
 
   constructor(
     private readonly publisherSid: string,
-    private readonly pc: werift.RTCPeerConnection,
+    private readonly upstreamOf: (mid: string) => Upstream | null,
   ) {}
 
   /** An addTrack request: the TrackInfo to confirm in trackPublished; the track goes live with its m-line. */
@@ -55,11 +55,11 @@ export class UpTracks {
     for (const s of sections) {
       if (!s.trackId || (s.direction !== 'sendonly' && s.direction !== 'sendrecv')) continue;
       const info = this.pendingByCid.get(s.trackId);
-      const transceiver = this.pc.getTransceivers().find((t) => t.mid === s.mid);
-      if (!info || !transceiver || (s.kind !== 'audio' && s.kind !== 'video')) continue;
+      const upstream = info ? this.upstreamOf(s.mid) : null;
+      if (!info || !upstream || (s.kind !== 'audio' && s.kind !== 'video')) continue;
       this.pendingByCid.delete(s.trackId);
       info.mid = s.mid;
-      const track = new PublishedTrack(info, this.publisherSid, s.kind, transceiver);
+      const track = new PublishedTrack(info, this.publisherSid, s.kind, upstream);
       this.published.set(info.sid, track);
       out.push(track);
     }

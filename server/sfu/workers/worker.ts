@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { JoinRequest } from '@livekit/protocol';
 import { type EngineConfig, startEngine } from '../engine';
+import { loadTransport } from '../session/peer-factory';
 import type { SfuLogger } from '../logger';
 import { CloseCode, encodeResponse, type RequestMessage, type ResponseMessage, type SignalLink } from '../signal';
 import { decodeSignalRequest } from '../transport/signal-connection';
@@ -88,6 +89,8 @@ class ChannelSignal implements SignalLink {
 // As server/main.ts does for the main thread: logged, not fatal (in a worker it would end the thread and its rooms).
 process.on('unhandledRejection', (err) => logger.error({ err: String(err) }, 'unhandled rejection'));
 
+// The native transport's addon loads here, in this thread, only when it is chosen.
+await loadTransport(config.transport);
 const engine = startEngine(config, {
   logger,
   now: Date.now,
