@@ -55,11 +55,16 @@ export class WorkerPool {
   }
 
   /**
-   * No thread starts here: a worker costs about 65 MB and a second of CPU to start, so each starts with the first
-   * room placed on it (a family's server with one call at a time runs one).
+   * The first thread starts now, in the background: a worker costs about 65 MB and a second of CPU to start (more on a
+   * busy host, where a join that waited for it met the client's signalling timeout), so a server's first call must
+   * not wait for it. The others start with the first room placed on them (a family's server with one call at a time
+   * runs one).
    */
   static async start(size: number, config: EngineConfig, logger: SfuLogger): Promise<WorkerPool> {
-    return new WorkerPool(size, config, logger);
+    const pool = new WorkerPool(size, config, logger);
+    if (size > 0)
+      pool.spawn(0).catch((err: unknown) => logger.error({ worker: 0, err: String(err) }, 'media worker did not start'));
+    return pool;
   }
 
   private spawn(index: number): Promise<void> {
