@@ -23,13 +23,13 @@ export function CallLinks(props: GuestLinksView) {
   const ids = { title: useId(), term: useId(), admission: useId() };
   return (
     <section className="call-links" aria-labelledby={ids.title} aria-busy={props.busy}>
-      <h4 className="info-section" id={ids.title}>
+      <h4 className="call-links-title" id={ids.title}>
         Ссылки на звонки
       </h4>
-      <p className="info-note">По такой ссылке в звонок заходят без аккаунта, если их впустят.</p>
-      {!props.enabled && <p className="info-note call-links-off">{CALL_LINKS_OFF}</p>}
+      <p className="call-links-note">По такой ссылке в звонок заходят без аккаунта, если их впустят.</p>
+      {!props.enabled && <p className="call-links-note">{CALL_LINKS_OFF}</p>}
       {props.error && (
-        <p className="info-error" role="alert">
+        <p className="call-links-error" role="alert">
           {props.error}
         </p>
       )}
@@ -66,7 +66,7 @@ export function CallLinks(props: GuestLinksView) {
           ))}
         </ul>
       ) : (
-        !props.busy && <p className="info-note">Действующих ссылок нет</p>
+        !props.busy && <p className="call-links-note">Действующих ссылок нет</p>
       )}
       {props.enabled && (
         <form
@@ -112,13 +112,13 @@ export function CallLinks(props: GuestLinksView) {
             />{' '}
             Только владелец и администраторы
           </label>
-          <p className="info-note" id={ids.admission}>
+          <p className="call-links-note" id={ids.admission}>
             Они видят, кто просится в звонок, и решают, впустить ли
           </p>
         </fieldset>
       )}
       {props.admission === 'note' && props.adminsOnly && (
-        <p className="info-note">Гостей впускают только владелец и администраторы</p>
+        <p className="call-links-note">Гостей впускают только владелец и администраторы</p>
       )}
     </section>
   );
