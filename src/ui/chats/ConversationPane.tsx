@@ -287,7 +287,14 @@ function InfoPanel(
     block: props.block,
     chat: props.menu.run,
     invites: <InviteLinksSection conversationId={props.conversationId} />,
-    callLinks: (who) => <CallLinksSection room={`conv-${props.conversationId}`} me={props.me} {...who} />,
+    callLinks: (who) => (
+      <CallLinksSection
+        key={props.conversationId}
+        room={`conv-${props.conversationId}`}
+        me={props.me}
+        {...who}
+      />
+    ),
     picture: <LazyGroupPicture conversationId={props.conversationId} />,
     report: peer ? <LazyReportPersonButton userId={peer.id} /> : undefined,
     verify: props.verify,

@@ -7,9 +7,9 @@ import { LINK_TERMS } from '../../machines/guests/guestLinks/guestLinks.protocol
 import { type GuestLinksView, type GuestLinksWho, useGuestLinks } from './useGuestLinks';
 import './call-links.css';
 
-/** The section with its own actor (alive while it is shown); keyed by room so another room starts afresh. */
+/** The section with its own actor (alive while it is shown; its room is read once: key it by room). */
 export function CallLinksSection(props: GuestLinksWho & { room: string }) {
-  return <CallLinks key={props.room} {...useGuestLinks(props.room, props)} />;
+  return <CallLinks {...useGuestLinks(props.room, props)} />;
 }
 
 const until = (iso: string) => {

@@ -11,7 +11,7 @@ export function RoomLinks(props: { room: string }) {
   return (
     <details className="guest-door-links" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Мои ссылки в эту комнату</summary>
-      {open && <CallLinksSection room={props.room} me={me} manage={false} group={false} />}
+      {open && <CallLinksSection key={props.room} room={props.room} me={me} manage={false} group={false} />}
     </details>
   );
 }
