@@ -342,7 +342,11 @@ describe('guest links', () => {
   it('«Кто впускает гостей» is a group’s choice only, made by its owner and admins', async () => {
     const direct = (await api.post('/api/conversations/with', { userId: boris.user.id }, anna.accessToken)).body
       .conversation.id as string;
-    const res = await api.post('/api/guest-links/admission', { conversationId: direct, adminsOnly: true }, anna.accessToken);
+    const res = await api.post(
+      '/api/guest-links/admission',
+      { conversationId: direct, adminsOnly: true },
+      anna.accessToken,
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Выбрать, кто впускает гостей, можно только в группе');
     const outsider = await api.post(
@@ -351,7 +355,9 @@ describe('guest links', () => {
       stranger.accessToken,
     );
     expect(outsider.status).toBe(404);
-    expect((await api.post('/api/guest-links/admission', { conversationId: group }, anna.accessToken)).status).toBe(400);
+    expect((await api.post('/api/guest-links/admission', { conversationId: group }, anna.accessToken)).status).toBe(
+      400,
+    );
     // A direct chat's links: either person sees them.
     const code = await makeLink(anna, `conv-${direct}`, 1);
     const listed = await api.get(`/api/guest-links?room=conv-${direct}`, boris.accessToken);

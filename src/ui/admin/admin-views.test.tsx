@@ -56,7 +56,13 @@ describe('«Регистрация» view', () => {
     const onSave = vi.fn();
     render(
       <RegistrationView
-        settings={{ registration: 'open', membersCanInvite: false, retentionDays: null, directory: false, guestLinks: true }}
+        settings={{
+          registration: 'open',
+          membersCanInvite: false,
+          retentionDays: null,
+          directory: false,
+          guestLinks: true,
+        }}
         busy={false}
         saved={false}
         error={null}

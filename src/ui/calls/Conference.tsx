@@ -433,7 +433,12 @@ function CallControls(props: {
         <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
           <circle cx="6" cy="5" r="2.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
           <path d="M1.5 14c0-2.6 2-4.5 4.5-4.5s4.5 1.9 4.5 4.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
-          <path d="M10.5 3a2.5 2.5 0 010 5M12 9.8c1.5.6 2.5 2.1 2.5 4.2" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path
+            d="M10.5 3a2.5 2.5 0 010 5M12 9.8c1.5.6 2.5 2.1 2.5 4.2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.5"
+          />
         </svg>
         {text(`Участники: ${count}`)}
       </button>
@@ -468,7 +473,12 @@ function CallPeople({ onClose }: { onClose: () => void }) {
     <aside className="lk-chat call-people" aria-label="Участники звонка">
       <div className="lk-chat-header">
         <h3>Участники</h3>
-        <button type="button" className="lk-button call-chat-close" aria-label="Закрыть список участников" onClick={onClose}>
+        <button
+          type="button"
+          className="lk-button call-chat-close"
+          aria-label="Закрыть список участников"
+          onClick={onClose}
+        >
           ×
         </button>
       </div>

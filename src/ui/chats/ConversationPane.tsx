@@ -288,12 +288,7 @@ function InfoPanel(
     chat: props.menu.run,
     invites: <InviteLinksSection conversationId={props.conversationId} />,
     callLinks: (who) => (
-      <CallLinksSection
-        key={props.conversationId}
-        room={`conv-${props.conversationId}`}
-        me={props.me}
-        {...who}
-      />
+      <CallLinksSection key={props.conversationId} room={`conv-${props.conversationId}`} me={props.me} {...who} />
     ),
     picture: <LazyGroupPicture conversationId={props.conversationId} />,
     report: peer ? <LazyReportPersonButton userId={peer.id} /> : undefined,
