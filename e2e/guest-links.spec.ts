@@ -1,7 +1,9 @@
 // Guest links to calls in real Chromium with fake camera and microphone, against the real server (serving the built
 // client) and the embedded media server (docs/behaviour.md §10.40): a member invites from the call, a guest in a
 // fresh browser context (no account) knocks, waits in the lobby, is let in, sees and is seen, hears and is heard, is
-// removed and is told so; axe on the guest page and the lobby in both themes.
+// removed and is told so; the link is listed and revoked in «Информация»; a named room of /calls invites too; axe on
+// the guest page, the lobby, the call's «Участники», «Ссылки на звонки» and the named room's door in both themes.
+// Prints the time from «Впустить» to the guest's first decoded video frame (bench/README.md).
 import type { BrowserContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect as baseExpect, type E2EUser, mediaTest } from './fixtures';
@@ -64,6 +66,54 @@ const keepPeerConnections = () => {
   } as typeof RTCPeerConnection;
 };
 
+/**
+ * Notes, on this page's clock as epoch milliseconds (performance.timeOrigin + the frame's time), when the first video
+ * frame under `selector` is presented: requestVideoFrameCallback fires for a frame decoded and shown.
+ */
+const watchFirstFrame = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const w = window as unknown as { __firstFrameAt?: number };
+    delete w.__firstFrameAt;
+    const seen = new WeakSet<HTMLVideoElement>();
+    const watch = (v: HTMLVideoElement) => {
+      if (seen.has(v)) return;
+      seen.add(v);
+      const onFrame = (now: number) => {
+        if (w.__firstFrameAt !== undefined) return;
+        if (v.matches(sel)) w.__firstFrameAt = performance.timeOrigin + now;
+        else v.requestVideoFrameCallback(onFrame);
+      };
+      v.requestVideoFrameCallback(onFrame);
+    };
+    const scan = () => {
+      for (const v of document.querySelectorAll('video')) watch(v);
+    };
+    scan();
+    const observer = new MutationObserver(() => {
+      if (w.__firstFrameAt !== undefined) observer.disconnect();
+      else scan();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  }, selector);
+
+/** Notes when «Впустить» is pressed (capture phase, before the app hears it), as epoch milliseconds. */
+const watchAdmit = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { __admitAt?: number };
+    document.addEventListener(
+      'click',
+      (e) => {
+        const button = (e.target as Element | null)?.closest('button');
+        if (button?.textContent?.trim() === 'Впустить' && w.__admitAt === undefined)
+          w.__admitAt = performance.timeOrigin + performance.now();
+      },
+      { capture: true },
+    );
+  });
+
+const readMark = (page: Page, name: '__firstFrameAt' | '__admitAt') =>
+  page.evaluate((key) => (window as unknown as Record<string, number | undefined>)[key] ?? null, name);
+
 test('a member invites by link; a guest knocks, is let in, sees and hears both ways, is removed and cannot come back', async ({
   friends: { a, b, conversationId },
   callContext,
@@ -98,6 +148,9 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   // Both members are asked; one lets the guest in.
   await expect(pb.getByText('Гость Бабушка хочет войти')).toBeVisible();
   await pa.getByText('Гость Бабушка хочет войти').waitFor();
+  await watchAdmit(pa);
+  await watchFirstFrame(pg, '.guest-call [data-lk-local-participant="false"] video');
+  await watchFirstFrame(pb, '.call-overlay [data-guest="true"] video');
   await pa.getByRole('button', { name: 'Впустить' }).click();
   await expect(pb.getByText('Гость Бабушка хочет войти')).toHaveCount(0);
 
@@ -115,6 +168,25 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
     })
     .toBeGreaterThan(0);
   await expect(pa.locator('.call-overlay [data-guest="true"]').first()).toContainText('гость');
+  // The figure: «Впустить» on Анна's page to the first frame decoded on the guest's page (and on Борис's, the
+  // guest's own camera). Both pages run on this machine's clock, so epoch times compare.
+  await expect.poll(() => readMark(pg, '__firstFrameAt'), { timeout: 30_000 }).not.toBeNull();
+  const admitAt = await readMark(pa, '__admitAt');
+  const guestFrame = await readMark(pg, '__firstFrameAt');
+  const memberFrame = await readMark(pb, '__firstFrameAt');
+  expect(admitAt).not.toBeNull();
+  console.log(`guest: first frame ${Math.round((guestFrame ?? 0) - (admitAt ?? 0))} ms after «Впустить»`);
+  if (memberFrame !== null)
+    console.log(`member: the guest's first frame ${Math.round(memberFrame - (admitAt ?? 0))} ms after «Впустить»`);
+
+  // «Участники» lists everyone, the guest marked «гость».
+  await pa.getByRole('button', { name: /^Участники: / }).click();
+  const people = pa.getByRole('complementary', { name: 'Участники звонка' });
+  await expect(people.locator('[data-guest="true"]')).toContainText('Бабушка');
+  await expect(people.locator('[data-guest="true"]')).toContainText('гость');
+  await expect(people).toContainText(`${a.displayName} (вы)`);
+  await expectNoSeriousA11yViolations(pa, 'call with «Участники»');
+  await people.getByRole('button', { name: 'Закрыть список участников' }).click();
   await expect
     .poll(() => audioBytesIn(pg), { timeout: 30_000, message: 'the guest hears the members' })
     .toBeGreaterThan(1000);
@@ -127,4 +199,31 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   await expect(pg.getByTestId('guest-outcome')).toHaveText('Вас удалили из звонка');
   await expect(pa.locator('.call-overlay [data-guest="true"]')).toHaveCount(0);
   await expect(pg.locator('.guest-call')).toHaveCount(0);
+
+  // «Ссылки на звонки» in «Информация»: the link made from the call, with who made it and until when; revoked there.
+  await pa.getByRole('button', { name: 'Завершить звонок' }).click();
+  await expect(pa.locator('.call-overlay')).toHaveCount(0);
+  await pa.locator('.conv-title-button').click();
+  const info = pa.getByTestId('conversation-info');
+  const listed = info.getByTestId('call-link');
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText(new URL(link).pathname);
+  await expect(listed).toContainText('Вы · до ');
+  await expectNoSeriousA11yViolations(pa, '«Ссылки на звонки» in «Информация»');
+  await listed.getByRole('button', { name: /^Отозвать/ }).click();
+  await expect(listed).toHaveCount(0);
+  await expect(info.getByText('Действующих ссылок нет')).toBeVisible();
+  const gone = await (await callContext(null)).newPage();
+  await gone.goto(new URL(link).pathname);
+  await expect(gone.getByTestId('guest-outcome')).toHaveText('Ссылка больше не действует');
+
+  // A named room of /calls: its call has the door too, and the maker's own links.
+  await pb.goto('/calls');
+  await pb.getByRole('textbox', { name: 'Комната' }).fill('мастерская');
+  await pb.getByRole('button', { name: 'Войти', exact: true }).click();
+  await pb.getByRole('button', { name: 'Пригласить по ссылке' }).click();
+  await expect(pb.getByTestId('guest-link')).toHaveValue(/\/g\/[\w-]{24}$/);
+  await pb.getByText('Мои ссылки в эту комнату').click();
+  await expect(pb.getByTestId('call-link')).toHaveCount(1);
+  await expectNoSeriousA11yViolations(pb, 'named room with the guests’ door');
 });

@@ -267,7 +267,11 @@ export function createGuestLinks(deps: GuestLinksDeps) {
         .where('expires_at', '>', iso(now()));
       if (!conversationId) q = q.where('created_by', '=', userId);
       const rows = await q.orderBy('created_at', 'desc').execute();
-      return { links: await toLinks(rows), adminsOnly: await adminsOnly(conversationId) };
+      return {
+        links: await toLinks(rows),
+        adminsOnly: await adminsOnly(conversationId),
+        enabled: await deps.enabled(),
+      };
     },
 
     /** The link's maker or whoever decides at its door revokes it: its guests leave the call at once. */

@@ -38,8 +38,15 @@ export const GuestLinkResponse = z.object({ link: GuestLink });
 export const GuestLinksQuery = z.strictObject({
   room: z.string().trim().min(1, 'Укажите комнату').max(LIMITS.roomNameMax),
 });
-/** The room's live links, and whether only the group's owner and admins let guests in. */
-export const GuestLinksResponse = z.object({ links: z.array(GuestLink), adminsOnly: z.boolean() });
+/**
+ * The room's live links, whether only the group's owner and admins let guests in, and whether the administrator
+ * allows guest links at all (off: no new link, and the old ones let nobody in).
+ */
+export const GuestLinksResponse = z.object({
+  links: z.array(GuestLink),
+  adminsOnly: z.boolean(),
+  enabled: z.boolean(),
+});
 export const RevokeGuestLinkBody = z.strictObject({ code: GuestCode });
 export const GuestCodeParams = z.strictObject({ code: GuestCode });
 

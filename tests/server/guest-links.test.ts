@@ -130,6 +130,7 @@ describe('guest links', () => {
     const listed = await api.get(`/api/guest-links?room=${room}`, boris.accessToken);
     expect(listed.body.links.map((l: { code: string }) => l.code)).toContain(link.code);
     expect(listed.body.adminsOnly).toBe(false);
+    expect(listed.body.enabled).toBe(true);
 
     for (const hours of [0, 169, 1.5]) {
       const bad = await api.post('/api/guest-links', { room, hours }, anna.accessToken);
@@ -325,6 +326,44 @@ describe('guest links', () => {
     expect(claims.video?.room).toBe('кухня');
   });
 
+  it('a named room’s links on the /calls page: one’s own listed, revoked by their maker alone', async () => {
+    const code = await makeLink(boris, 'мастерская', 1);
+    const mine = await api.get(`/api/guest-links?room=${encodeURIComponent('мастерская')}`, boris.accessToken);
+    expect(mine.body).toMatchObject({ adminsOnly: false, enabled: true });
+    expect(mine.body.links.map((l: { code: string }) => l.code)).toEqual([code]);
+    const other = await api.post('/api/guest-links/revoke', { code }, anna.accessToken);
+    expect(other.status).toBe(404);
+    expect(other.body.message).toBe('Запрос на вход не найден');
+    expect((await api.post('/api/guest-links/revoke', { code }, boris.accessToken)).status).toBe(200);
+    const after = await api.get(`/api/guest-links?room=${encodeURIComponent('мастерская')}`, boris.accessToken);
+    expect(after.body.links).toEqual([]);
+  });
+
+  it('«Кто впускает гостей» is a group’s choice only, made by its owner and admins', async () => {
+    const direct = (await api.post('/api/conversations/with', { userId: boris.user.id }, anna.accessToken)).body
+      .conversation.id as string;
+    const res = await api.post(
+      '/api/guest-links/admission',
+      { conversationId: direct, adminsOnly: true },
+      anna.accessToken,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Выбрать, кто впускает гостей, можно только в группе');
+    const outsider = await api.post(
+      '/api/guest-links/admission',
+      { conversationId: group, adminsOnly: true },
+      stranger.accessToken,
+    );
+    expect(outsider.status).toBe(404);
+    expect((await api.post('/api/guest-links/admission', { conversationId: group }, anna.accessToken)).status).toBe(
+      400,
+    );
+    // A direct chat's links: either person sees them.
+    const code = await makeLink(anna, `conv-${direct}`, 1);
+    const listed = await api.get(`/api/guest-links?room=conv-${direct}`, boris.accessToken);
+    expect(listed.body.links.map((l: { code: string }) => l.code)).toEqual([code]);
+  });
+
   it('counts guests in /metrics and «Сервер»', async () => {
     const stats = await api.get('/api/admin/stats', admin.accessToken);
     expect(stats.status).toBe(200);
@@ -348,6 +387,10 @@ describe('guest links', () => {
       expect(made.body.message).toBe('Гостевые ссылки на звонки отключены администратором');
       expect((await api.get(`/api/guest/${code}`)).status).toBe(403);
       expect((await knock(code)).status).toBe(403);
+      // «Ссылки на звонки» says so, and still lists the links (to revoke them before turning links back on).
+      const listed = await api.get(`/api/guest-links?room=${room}`, anna.accessToken);
+      expect(listed.body.enabled).toBe(false);
+      expect(listed.body.links.map((l: { code: string }) => l.code)).toContain(code);
     } finally {
       await api.patch('/api/admin/settings', { guestLinks: true }, admin.accessToken);
     }

@@ -33,6 +33,7 @@ const viewOwned = [
   'joinGroup',
   'guestPage',
   'guestDoor',
+  'guestLinks',
   'blocking',
   'conversationInfo',
   'historySetting',

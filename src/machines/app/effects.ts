@@ -59,6 +59,7 @@ export const effects = {
   joinGroup: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireJoinGroup(s)) },
   guestPage: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestPage(s)) },
   guestDoor: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestDoor(s)) },
+  guestLinks: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestLinks(s)) },
   blocking: { wired: (s: Services) => import('./wiring/blocking').then((m) => m.wireBlocking(s)) },
   conversationInfo: {
     wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireConversationInfo(s)),

@@ -16,4 +16,10 @@ export const guestsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  /** «Ссылки на звонки» of a conversation's «Информация» or a named room of /calls: links, «Кто впускает гостей». */
+  guestLinks: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

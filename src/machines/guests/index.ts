@@ -2,3 +2,4 @@
 // and its *.protocol.ts files.
 export { guestPageMachine } from './guestPage/guestPage.machine';
 export { guestDoorMachine } from './guestDoor/guestDoor.machine';
+export { guestLinksMachine } from './guestLinks/guestLinks.machine';

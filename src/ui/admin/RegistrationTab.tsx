@@ -1,6 +1,6 @@
 // «Регистрация» (docs/behaviour.md §10.20): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
-// могут приглашать», «Хранить сообщения» (days, empty for ever); below it «Коды приглашения», the view the
-// inviteCodes feature shares with Settings' «Приглашения».
+// могут приглашать», «Каталог участников», «Гостевые ссылки на звонки» (§10.40), «Хранить сообщения» (days, empty
+// for ever); below it «Коды приглашения», the view the inviteCodes feature shares with Settings' «Приглашения».
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { RegistrationMode } from '../../contract/administration';
 import type { ServerSettings } from '../../machines/admin/adminRegistration/adminRegistration.protocol';
@@ -30,6 +30,7 @@ export function RegistrationView(props: AdminRegistrationView) {
   const [membersCanInvite, setMembersCanInvite] = useState(false);
   const [retention, setRetention] = useState('');
   const [directory, setDirectory] = useState(false);
+  const [guestLinks, setGuestLinks] = useState(true);
   // Until the server's settings are here the controls wait: a choice made on the defaults would be overwritten by them.
   const waiting = !props.settings;
   const ids = {
@@ -38,6 +39,8 @@ export function RegistrationView(props: AdminRegistrationView) {
     retentionHint: useId(),
     directory: useId(),
     directoryHint: useId(),
+    guests: useId(),
+    guestsHint: useId(),
   };
   // The form starts from the server's settings and again whenever they change (saved, reloaded).
   useEffect(() => {
@@ -46,6 +49,7 @@ export function RegistrationView(props: AdminRegistrationView) {
     setMembersCanInvite(props.settings.membersCanInvite);
     setRetention(props.settings.retentionDays === null ? '' : String(props.settings.retentionDays));
     setDirectory(props.settings.directory);
+    setGuestLinks(props.settings.guestLinks);
   }, [props.settings]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -54,6 +58,7 @@ export function RegistrationView(props: AdminRegistrationView) {
       membersCanInvite,
       retentionDays: numberOrNull(retention),
       directory,
+      guestLinks,
     };
     props.onSave(change);
   };
@@ -118,6 +123,22 @@ export function RegistrationView(props: AdminRegistrationView) {
         </label>
         <small className="hint" id={ids.directoryHint}>
           Участники видят друг друга в «Люди», могут создать группу с кем угодно и найти открытые группы
+        </small>
+      </div>
+      <div>
+        <label className="admin-check" htmlFor={ids.guests}>
+          <input
+            id={ids.guests}
+            type="checkbox"
+            aria-describedby={ids.guestsHint}
+            checked={guestLinks}
+            disabled={waiting}
+            onChange={(e) => setGuestLinks(e.target.checked)}
+          />
+          Гостевые ссылки на звонки
+        </label>
+        <small className="hint" id={ids.guestsHint}>
+          Участники зовут в звонок людей без аккаунта по ссылке. Выключено — ссылки не работают, новые не создаются
         </small>
       </div>
       <div className="field">

@@ -1,4 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '../../contract/administration';
 import { RegistrationView } from './RegistrationTab';
@@ -31,6 +32,7 @@ describe('«Регистрация» view', () => {
     for (const radio of screen.getAllByRole('radio')) expect(radio).toBeDisabled();
     expect(screen.getByLabelText('Участники могут приглашать')).toBeDisabled();
     expect(screen.getByLabelText('Каталог участников')).toBeDisabled();
+    expect(screen.getByLabelText('Гостевые ссылки на звонки')).toBeDisabled();
     expect(screen.getByLabelText('Хранить сообщения, дней')).toBeDisabled();
     rerender(
       <RegistrationView
@@ -48,6 +50,32 @@ describe('«Регистрация» view', () => {
     expect(screen.getByRole('radio', { name: /По приглашениям/ })).toBeEnabled();
     expect(screen.getByRole('radio', { name: /Закрыта/ })).toBeChecked();
     expect(screen.getByLabelText('Участники могут приглашать')).toBeChecked();
+  });
+
+  it('turns guest links to calls off with the other settings', async () => {
+    const onSave = vi.fn();
+    render(
+      <RegistrationView
+        settings={{
+          registration: 'open',
+          membersCanInvite: false,
+          retentionDays: null,
+          directory: false,
+          guestLinks: true,
+        }}
+        busy={false}
+        saved={false}
+        error={null}
+        onSave={onSave}
+        onReload={vi.fn()}
+      />,
+    );
+    const guests = screen.getByLabelText('Гостевые ссылки на звонки');
+    expect(guests).toBeChecked();
+    expect(guests).toHaveAccessibleDescription(/без аккаунта/);
+    await userEvent.click(guests);
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ guestLinks: false, directory: false }));
   });
 });
 

@@ -7,7 +7,7 @@ import { ChatsPage } from '../chats/index';
 import { LazyContactsPage } from '../contacts/index';
 import { LazySettingsPage } from '../settings/index';
 import { LazyJoinPage } from '../groupInvites/index';
-import { LazyGuestPage } from '../guests/index';
+import { LazyGuestDoor, LazyGuestPage } from '../guests/index';
 import { AppLayout } from './AppLayout';
 import { PageLoading } from '../shared/lazy-view';
 import { GuestOnly, RequireSession } from './guards';
@@ -73,7 +73,7 @@ export function AppRoutes() {
           path="calls"
           element={
             <Suspense fallback={<PageLoading />}>
-              <CallsPage />
+              <CallsPage door={LazyGuestDoor} />
             </Suspense>
           }
         />

@@ -4,6 +4,7 @@
 // over plain http the form says where calls work (docs/behaviour.md §10.23).
 import './calls.css';
 import { type ComponentType, type FormEvent, Suspense, useState } from 'react';
+import type { GuestDoorSlot } from './CallOverlay';
 import type { ConferenceProps } from './conference-rules';
 import { LazyConference } from './LazyConference';
 import { useCallsPage } from './useCallsPage';
@@ -12,8 +13,9 @@ import type { InsecurePage } from '../../machines/shared/secure-context.protocol
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { InsecureText } from '../shared/InsecureNotice';
 
-export function CallsPage() {
-  return <CallsPageView {...useCallsPage()} />;
+/** `door`: the guests feature's door around the room's call (the app's routes hand it in), as in CallOverlay. */
+export function CallsPage({ door }: { door?: GuestDoorSlot }) {
+  return <CallsPageView {...useCallsPage()} door={door ?? null} />;
 }
 
 export interface CallsPageViewProps {
@@ -34,11 +36,26 @@ export interface CallsPageViewProps {
   left: () => void;
   failed: (message: string, name?: string) => void;
   conference?: ComponentType<ConferenceProps>;
+  /** «Пригласить по ссылке» and the guests at the door of the room's call (docs/behaviour.md §10.40). */
+  door?: GuestDoorSlot | null;
 }
 
 export function CallsPageView(props: CallsPageViewProps) {
   const Conference = props.conference ?? LazyConference;
   if (props.access) {
+    const { token, url } = props.access;
+    const conference = (removeGuest: ((knockId: string) => void) | null) => (
+      <Conference
+        onRemoveGuest={removeGuest}
+        token={token}
+        serverUrl={url}
+        video
+        audio
+        leaveLabel="Выйти"
+        onLeave={props.left}
+        onError={props.failed}
+      />
+    );
     return (
       <section className="calls-room" aria-label={`Комната ${props.room}`}>
         <h1 className="calls-sr-only">Комната {props.room}</h1>
@@ -49,15 +66,11 @@ export function CallsPageView(props: CallsPageViewProps) {
             </p>
           }
         >
-          <Conference
-            token={props.access.token}
-            serverUrl={props.access.url}
-            video
-            audio
-            leaveLabel="Выйти"
-            onLeave={props.left}
-            onError={props.failed}
-          />
+          {props.door ? (
+            <props.door room={props.room}>{(removeGuest) => conference(removeGuest)}</props.door>
+          ) : (
+            conference(null)
+          )}
         </Suspense>
       </section>
     );

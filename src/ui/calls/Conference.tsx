@@ -30,6 +30,7 @@ import {
   useFocusToggle,
   useLocalParticipantPermissions,
   useMediaDeviceSelect,
+  useParticipants,
   useParticipantTile,
   usePersistentUserChoices,
   usePinnedTracks,
@@ -186,6 +187,8 @@ function ConferenceBody({
 }) {
   const [chatOpen, setChatOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // «Участники» and the chat share the side: opening one closes the other.
+  const [peopleOpen, setPeopleOpen] = useState(false);
   const layout = useCreateLayoutContext();
   const tracks = useTracks(
     [
@@ -260,7 +263,15 @@ function ConferenceBody({
             leaveLabel={leaveLabel}
             choices={choices}
             chatOpen={chatOpen}
-            onToggleChat={() => setChatOpen((v) => !v)}
+            onToggleChat={() => {
+              setPeopleOpen(false);
+              setChatOpen((v) => !v);
+            }}
+            peopleOpen={peopleOpen}
+            onTogglePeople={() => {
+              setChatOpen(false);
+              setPeopleOpen((v) => !v);
+            }}
             unread={unread}
             settingsOpen={settingsOpen}
             onToggleSettings={() => setSettingsOpen((v) => !v)}
@@ -269,6 +280,7 @@ function ConferenceBody({
         {chatOpen && (
           <CallChat messages={chatMessages} send={send} isSending={isSending} onClose={() => setChatOpen(false)} />
         )}
+        {peopleOpen && <CallPeople onClose={() => setPeopleOpen(false)} />}
         {settingsOpen && <DeviceSettings choices={choices} onClose={() => setSettingsOpen(false)} />}
         <RoomAudioRenderer />
         <StartAudio label="Включить звук" />
@@ -344,10 +356,13 @@ function CallControls(props: {
   choices: Choices;
   chatOpen: boolean;
   onToggleChat: () => void;
+  peopleOpen: boolean;
+  onTogglePeople: () => void;
   unread: number;
   settingsOpen: boolean;
   onToggleSettings: () => void;
 }) {
+  const count = useParticipants().length;
   const permissions = useLocalParticipantPermissions();
   const visible = visibleControls(permissions, { screenShareSupported: screenShareSupported() });
   // Narrower than minimalBelowPx (max-width is inclusive, so just below it).
@@ -408,6 +423,25 @@ function CallControls(props: {
           )}
         </button>
       )}
+      <button
+        type="button"
+        className="lk-button"
+        aria-pressed={props.peopleOpen}
+        aria-label={`Участники: ${count}`}
+        onClick={props.onTogglePeople}
+      >
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+          <circle cx="6" cy="5" r="2.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path d="M1.5 14c0-2.6 2-4.5 4.5-4.5s4.5 1.9 4.5 4.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path
+            d="M10.5 3a2.5 2.5 0 010 5M12 9.8c1.5.6 2.5 2.1 2.5 4.2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.5"
+          />
+        </svg>
+        {text(`Участники: ${count}`)}
+      </button>
       {visible.settings && (
         <button
           type="button"
@@ -425,6 +459,56 @@ function CallControls(props: {
         {text(props.leaveLabel)}
       </DisconnectButton>
     </div>
+  );
+}
+
+/**
+ * «Участники»: everyone in the call, oneself first, a guest marked «гость» (docs/behaviour.md §10.40) with «Удалить
+ * из звонка» for the members who may, and a muted microphone shown.
+ */
+function CallPeople({ onClose }: { onClose: () => void }) {
+  const participants = useParticipants();
+  const removeGuest = useContext(RemoveGuest);
+  return (
+    <aside className="lk-chat call-people" aria-label="Участники звонка">
+      <div className="lk-chat-header">
+        <h3>Участники</h3>
+        <button
+          type="button"
+          className="lk-button call-chat-close"
+          aria-label="Закрыть список участников"
+          onClick={onClose}
+        >
+          ×
+        </button>
+      </div>
+      <ul className="lk-list call-people-list">
+        {participants.map((p) => {
+          const name = p.name || p.identity;
+          const guest = isGuestIdentity(p.identity);
+          return (
+            <li key={p.identity} className="call-person" data-guest={guest ? 'true' : undefined}>
+              <span className="call-person-name">
+                {name}
+                {p.isLocal && ' (вы)'}
+              </span>
+              {guest && <span className="call-guest-mark">гость</span>}
+              {!p.isMicrophoneEnabled && <span className="call-person-muted">микрофон выключен</span>}
+              {guest && removeGuest && (
+                <button
+                  type="button"
+                  className="lk-button"
+                  aria-label={`Удалить из звонка: ${name}`}
+                  onClick={() => removeGuest(p.identity.slice(GUEST_IDENTITY_PREFIX.length))}
+                >
+                  Удалить
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
   );
 }
 

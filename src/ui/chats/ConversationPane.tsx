@@ -11,6 +11,7 @@ import { PreviewCardsContext, useConversationPane } from '../conversation/deferr
 import { LazyConversationView } from '../conversation/index';
 import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
 import { InviteLinksSection } from '../groupInvites/deferred';
+import { CallLinksSection } from '../guests/deferred';
 import {
   LazyForwardDialog,
   LazyMessageInfoDialog,
@@ -286,6 +287,9 @@ function InfoPanel(
     block: props.block,
     chat: props.menu.run,
     invites: <InviteLinksSection conversationId={props.conversationId} />,
+    callLinks: (who) => (
+      <CallLinksSection key={props.conversationId} room={`conv-${props.conversationId}`} me={props.me} {...who} />
+    ),
     picture: <LazyGroupPicture conversationId={props.conversationId} />,
     report: peer ? <LazyReportPersonButton userId={peer.id} /> : undefined,
     verify: props.verify,

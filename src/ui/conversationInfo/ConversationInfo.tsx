@@ -140,6 +140,7 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
               )}
             </dl>
           )}
+          {!view.isGroup && props.callLinks}
           {props.error && (
             <p className="info-error" role="alert">
               {props.error}
@@ -202,6 +203,7 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
                 <OpenGroupSwitch open={view.open} canManage={view.canManage} busy={props.busy} onOpen={props.onOpen} />
               )}
               {props.invites}
+              {props.callLinks}
               {props.history && <HistorySettingSection {...props.history} />}
               {props.secretGroup && <SecretHistoryNote />}
               {view.canManage && props.threadsOn !== null && (

@@ -17,6 +17,7 @@ const props = (over: Partial<ConversationInfoViewProps> = {}): ConversationInfoV
   historyImport: null,
   secretGroup: false,
   invites: null,
+  callLinks: null,
   picture: null,
   block: null,
   report: null,

@@ -26,6 +26,11 @@ export function useConversationInfo(options: {
   chat?: (action: ChatAction) => void;
   /** «Ссылка-приглашение» (the invites feature's section), shown to owner and admins. */
   invites?: ReactNode;
+  /**
+   * «Ссылки на звонки» (the guests feature's section) for a plain chat's call: `manage` for a group's owner and
+   * admins, `group` for a group; a secret chat's call takes no guests yet.
+   */
+  callLinks?: (who: { manage: boolean; group: boolean }) => ReactNode;
   /** «Изменить фото» (the profile feature's crop editor), shown to owner and admins. */
   picture?: ReactNode;
   /** «Пожаловаться» on the other person of a direct chat (the reports feature's button). */
@@ -121,6 +126,8 @@ export function useConversationInfo(options: {
     /** A secret group says instead that newcomers read from their joining on. */
     secretGroup: Boolean(view?.isGroup && c?.secret),
     invites: view?.canManage ? (options.invites ?? null) : null,
+    callLinks:
+      view && !view.secret ? (options.callLinks?.({ manage: view.canManage, group: view.isGroup }) ?? null) : null,
     picture: view?.canManage ? (options.picture ?? null) : null,
     block: view?.peer ? (options.block ?? null) : null,
     report: view?.peer ? (options.report ?? null) : null,

@@ -2,6 +2,7 @@
 // Анна хочет войти» with «Впустить» / «Отклонить»; the call inside gets «Удалить из звонка» for its guests. Loaded
 // with the call overlay, never in the first bundle; a secret chat's call has no door.
 import type { ReactNode } from 'react';
+import { RoomLinks } from './RoomLinks';
 import { type GuestDoorView, useGuestDoor } from './useGuestDoor';
 import './guests.css';
 
@@ -16,6 +17,8 @@ export function GuestDoor(props: GuestDoorProps) {
   return (
     <>
       <GuestDoorPanel {...view} />
+      {/* A conversation's links are in its «Информация»; a named room of /calls has only this place. */}
+      {!props.room.startsWith('conv-') && <RoomLinks room={props.room} />}
       {props.children(view.onRemove)}
     </>
   );

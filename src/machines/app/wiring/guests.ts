@@ -4,7 +4,9 @@ import { guestLinkUrl } from '../../../contract/guest-rules';
 import { openGuestDoor } from '../../../services/guests/guest-door';
 import { serverRequest } from '../../realtime/index';
 import type { Services } from '../services';
+import { toClipboard } from './clipboard';
 import { guestDoorMachine } from '../../guests/guestDoor/guestDoor.machine';
+import { guestLinksMachine } from '../../guests/guestLinks/guestLinks.machine';
 import { guestPageMachine } from '../../guests/guestPage/guestPage.machine';
 import type { GuestKnock, GuestPageEvent } from '../../guests/guestPage/guestPage.protocol';
 
@@ -47,5 +49,24 @@ export const wireGuestDoor = (s: Services) =>
         return link;
       }),
       decide: serverRequest,
+    },
+  });
+
+export const wireGuestLinks = (s: Services) =>
+  guestLinksMachine.provide({
+    actors: {
+      loadLinks: fromPromise(({ input }: { input: { room: string } }) =>
+        s.api.call('guestLinks', { query: { room: input.room } }),
+      ),
+      createLink: fromPromise<unknown, { room: string; hours: number }>(({ input }) =>
+        s.api.call('createGuestLink', { body: { room: input.room, hours: input.hours } }),
+      ),
+      revokeLink: fromPromise<unknown, { code: string }>(({ input }) =>
+        s.api.call('revokeGuestLink', { body: { code: input.code } }),
+      ),
+      copyLink: toClipboard((input: { code: string }) => guestLinkUrl(window.location.origin, input.code)),
+      saveAdmission: fromPromise(({ input }: { input: { conversationId: string; adminsOnly: boolean } }) =>
+        s.api.call('guestAdmission', { body: input }),
+      ),
     },
   });
