@@ -5,8 +5,27 @@ import type { z } from 'zod';
 import type { GuestLink, WaitingGuest } from '../../../contract/guests';
 import type { MachineRef } from '../../shared/machine-ref';
 
-export type Waiting = z.output<typeof WaitingGuest>;
+/**
+ * At a secret chat's call, what this device made of a guest's key (docs/secret-chats.md "Guests in encrypted calls"):
+ * whether the link's secret vouches for it, and the short code to compare with the guest's page.
+ */
+export interface GuestCheck {
+  verified: boolean;
+  /** «123 456»; null when the key is not vouched for. */
+  shortCode: string | null;
+  /** Why it cannot be admitted from this device (a key not vouched for, a link of another epoch). */
+  problem: string | null;
+}
+export type Waiting = z.output<typeof WaitingGuest> & { check?: GuestCheck };
+/** The link as made from this call; a secret chat's carries its secret in `fragment` (`#k=…`, never sent). */
+export type DoorLink = GuestLink & { fragment?: string };
 export type { GuestLink };
+
+/** A secret chat's call: whose device derives the link's secret and the call key, for which conversation. */
+export interface SecretDoor {
+  userId: string;
+  conversationId: string;
+}
 
 /** How long a link made from the call lives: a day, as the common case (the range is 1 h – 7 days). */
 export const CALL_LINK_HOURS = 24;
@@ -19,14 +38,17 @@ export const DOOR_TEXTS = {
 export interface GuestDoorInput {
   /** The call's room: `conv-<id>` or a named room of the /calls page. */
   room: string;
+  /** A secret chat's call: guests get the call key sealed to them (absent: a plain call). */
+  secret?: SecretDoor | null;
 }
 
 export interface GuestDoorContext {
   room: string;
+  secret: SecretDoor | null;
   /** Guests waiting at the door, oldest first (only a decider hears them). */
   waiting: Waiting[];
   /** The link made from this call, once made. */
-  link: GuestLink | null;
+  link: DoorLink | null;
   /** The server's refusal of the last request, for the user. */
   error: string | null;
 }
