@@ -95,6 +95,8 @@ export default function Conference(props: ConferenceProps) {
       connect={!secret.room || secret.keyed}
       room={secret.room}
       data-e2ee={secret.encrypted ? 'on' : undefined}
+      // The epoch of the newest call key set (tests watch a call re-key after a guest left).
+      data-e2ee-epoch={props.e2ee?.key?.epoch}
       video={props.video}
       audio={props.audio}
       options={secret.room ? undefined : options}

@@ -33,6 +33,9 @@ export interface ConferenceProps {
   onRemoveGuest?: ((knockId: string) => void) | null;
 }
 
+/** Said over an encrypted call: a secret chat's, and a guest's page in one. */
+export const CALL_ENCRYPTED = 'Звонок защищён сквозным шифрованием';
+
 /** The call key of the group's newest epoch this device derived; null while the first one is on its way. */
 export interface CallEncryption {
   key: { epoch: number; key: Uint8Array } | null;
