@@ -49,7 +49,7 @@ describeModel({
   contextKey: (c) => ({ waiting: c.waiting.length, link: c.link !== null, error: c.error }),
 });
 
-function start() {
+function start(secret: { userId: string; conversationId: string } | null = null) {
   const sent: unknown[] = [];
   const made: unknown[] = [];
   const actor = createActor(
@@ -67,7 +67,7 @@ function start() {
         }) as never,
       },
     }),
-    { input: { room } },
+    { input: { room, secret } },
   ).start();
   const rings: unknown[] = [];
   actor.on('door.rang', (e) => rings.push(e));
@@ -93,6 +93,27 @@ describe('guestDoor with a server', () => {
     expect(door.sent).toEqual([
       { name: 'guest:admit', payload: { knockId: 'k1' } },
       { name: 'guest:remove', payload: { knockId: 'k1' } },
+    ]);
+  });
+
+  it('at a secret chat’s call hands the wiring what to seal and whom to re-key for', async () => {
+    const secret = { userId: 'u1', conversationId: 'c1' };
+    const e2ee = { code: link.code, epoch: 3, publicKey: 'p'.repeat(43), mac: 'm'.repeat(43) };
+    const guest = { ...anna, e2ee };
+    const door = start(secret);
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.invite' });
+    await waitFor(door.actor, (s) => s.context.link !== null);
+    expect(door.made).toEqual([{ room, hours: CALL_LINK_HOURS, secret }]);
+    door.actor.send({ type: 'door.waiting', room, guests: [guest], ring: true });
+    for (const type of ['door.admit', 'door.deny', 'door.remove'] as const) {
+      door.actor.send({ type, knockId: 'k1' });
+      await waitFor(door.actor, (s) => s.value === 'idle');
+    }
+    expect(door.sent).toEqual([
+      { name: 'guest:admit', payload: { knockId: 'k1' }, e2ee: { secret, guest, link } },
+      { name: 'guest:deny', payload: { knockId: 'k1' } },
+      { name: 'guest:remove', payload: { knockId: 'k1' }, e2ee: { secret, guest, link } },
     ]);
   });
 
