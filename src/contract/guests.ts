@@ -72,7 +72,7 @@ export const GuestLinkInfoResponse = z.object({
 const B64URL = /^[\w-]+$/;
 export const GuestPublicKey = z.string().min(40).max(64).regex(B64URL, 'Неверный ключ гостя');
 export const GuestKeyMac = z.string().min(40).max(64).regex(B64URL, 'Неверная подпись ключа гостя');
-/** HPKE's encapsulated key and the sealed call key (epoch and 32 bytes), base64url: 120 characters. */
+/** HPKE's encapsulated key and the sealed call key (epoch and 32 bytes) with its tag, base64url: 118 characters. */
 export const SealedCallKey = z.string().min(100).max(200).regex(B64URL, 'Неверный ключ для гостя');
 
 export const GuestName = z

@@ -114,12 +114,13 @@ describe('guests in a secret chat’s call', () => {
     const strangerSocket = await connect(srv.url, stranger.accessToken);
     const keys = await makeGuestKeys();
     const mac = await knockMac(linkSecret, code, keys.publicKey);
-    const rung = next(borisSocket, 'guest:waiting', (p: { guests: unknown[] }) => p.guests.length > 0);
+    type Knocked = { id: string; e2ee: { code: string; epoch: number; publicKey: string; mac: string } };
+    const rung = next<{ guests: Knocked[] }>(borisSocket, 'guest:waiting', (p) => p.guests.length > 0);
     const res = await api.post(`/api/guest/${code}/knock`, { name: 'Сантехник', publicKey: keys.publicKey, keyMac: mac });
     expect(res.status).toBe(200);
     const knock = res.body as { knockId: string; secret: string };
     // The deciders get the key and the MAC as the guest sent them, with the link they check it against.
-    const waiting = (await rung).guests[0];
+    const waiting = (await rung).guests[0] as Knocked;
     expect(waiting).toMatchObject({ id: knock.knockId, e2ee: { code, epoch: 3, publicKey: keys.publicKey, mac } });
     expect(await verifyKnock(linkSecret, code, waiting.e2ee.publicKey, waiting.e2ee.mac)).toBe(true);
     const listed = await api.get(`/api/guest-links/waiting?room=${room}`, anna.accessToken);
@@ -143,7 +144,7 @@ describe('guests in a secret chat’s call', () => {
       ok: false,
       message: 'Впустить гостя в зашифрованный звонок можно только с ключом, зашифрованным для него',
     });
-    const sealed = await sealCallKey({ linkSecret, code, knockId: knock.knockId, ...waiting.e2ee, callKey });
+    const sealed = await sealCallKey({ linkSecret, knockId: knock.knockId, ...waiting.e2ee, callKey });
     expect(await ack(strangerSocket, 'guest:admit', { knockId: knock.knockId, sealed })).toEqual({
       ok: false,
       message: 'Беседа не найдена',
@@ -157,7 +158,7 @@ describe('guests in a secret chat’s call', () => {
 
     // A newer epoch's key: relayed to the admitted guest only; refused for one who waits, and for a stranger.
     const next4 = { epoch: 4, key: crypto.getRandomValues(new Uint8Array(32)) };
-    const sealed4 = await sealCallKey({ linkSecret, code, knockId: knock.knockId, ...waiting.e2ee, callKey: next4 });
+    const sealed4 = await sealCallKey({ linkSecret, knockId: knock.knockId, ...waiting.e2ee, callKey: next4 });
     expect(await ack(strangerSocket, 'guest:key', { knockId: knock.knockId, sealed: sealed4 })).toEqual({
       ok: false,
       message: 'Беседа не найдена',

@@ -166,9 +166,9 @@ export async function openCallKey(args: {
   keys: Pick<GuestKeys, 'pair'>;
   sealed: string;
 }): Promise<GuestCallKey> {
-  const bytes = fromB64(args.sealed);
-  if (bytes.length !== ENC_BYTES + 8 + KEY_BYTES + 16) throw new GuestE2eeError(GUEST_E2EE_TEXTS.badSeal);
   try {
+    const bytes = fromB64(args.sealed);
+    if (bytes.length !== ENC_BYTES + 8 + KEY_BYTES + 16) throw new GuestE2eeError(GUEST_E2EE_TEXTS.badSeal);
     const pt = new Uint8Array(
       await suite().open(
         {

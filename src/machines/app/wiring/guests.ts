@@ -237,13 +237,13 @@ export const wireGuestDoor = (s: Services) =>
             made = (await s.api.call('createGuestLink', { body: { room: input.room, hours: input.hours } })).link;
           } else {
             // The link's secret: from the MLS exporter in the group's current epoch, which the link names.
-            const crypto = await secretCrypto();
-            const epoch = await crypto.epoch(input.secret.userId, input.secret.conversationId);
+            const worker = await secretCrypto();
+            const epoch = await worker.epoch(input.secret.userId, input.secret.conversationId);
             if (epoch === null) throw new RequestFailure(null, 'Это устройство ещё не в группе секретного чата');
             const { link } = await s.api.call('createGuestLink', {
               body: { room: input.room, hours: input.hours, epoch },
             });
-            const linkSecret = await crypto.guestLinkSecret(
+            const linkSecret = await worker.guestLinkSecret(
               input.secret.userId,
               input.secret.conversationId,
               link.code,
