@@ -1,6 +1,6 @@
-// The door of a call for its members (owned by the call overlay while a call is open, a secret chat's too; docs/behaviour.md
-// §10.40): «Пригласить по ссылке» makes a guest link, «Гость Анна хочет войти» with «Впустить» / «Отклонить», and
-// «Удалить из звонка» for a guest in the call. Views import this module, never guestDoor.machine.ts.
+// The door of a call for its members (owned by the call overlay while a call is open, a secret chat's too;
+// docs/behaviour.md §10.40): «Пригласить по ссылке» makes a guest link, «Гость Анна хочет войти» with «Впустить» /
+// «Отклонить», and «Удалить из звонка» for a guest in the call. Views import this module, never guestDoor.machine.ts.
 import type { z } from 'zod';
 import type { GuestLink, WaitingGuest } from '../../../contract/guests';
 import type { MachineRef } from '../../shared/machine-ref';
