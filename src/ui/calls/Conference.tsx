@@ -33,6 +33,7 @@ import {
   useParticipantTile,
   usePersistentUserChoices,
   usePinnedTracks,
+  useRoomContext,
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
@@ -118,11 +119,29 @@ export default function Conference(props: ConferenceProps) {
           ))}
         </div>
       )}
+      {props.onGuestLeft && <GuestDeparture onLeft={props.onGuestLeft} />}
       <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
         <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
       </RemoveGuest.Provider>
     </LiveKitRoom>
   );
+}
+
+/** Tells when a guest's participant leaves the room (a secret chat's call then re-keys). */
+function GuestDeparture({ onLeft }: { onLeft: (knockId: string) => void }) {
+  const room = useRoomContext();
+  const left = useRef(onLeft);
+  left.current = onLeft;
+  useEffect(() => {
+    const gone = (p: { identity: string }) => {
+      if (isGuestIdentity(p.identity)) left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length));
+    };
+    room.on(RoomEvent.ParticipantDisconnected, gone);
+    return () => {
+      room.off(RoomEvent.ParticipantDisconnected, gone);
+    };
+  }, [room]);
+  return null;
 }
 
 /**

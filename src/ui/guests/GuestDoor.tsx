@@ -10,8 +10,8 @@ export interface GuestDoorProps {
   room: string;
   /** A secret chat's call. */
   secret?: { userId: string; conversationId: string } | null;
-  /** The call, given the way to remove a guest from it. */
-  children: (removeGuest: (knockId: string) => void) => ReactNode;
+  /** The call, given the way to remove a guest from it and to tell that a guest left it. */
+  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string) => void) => ReactNode;
 }
 
 export function GuestDoor(props: GuestDoorProps) {
@@ -19,7 +19,7 @@ export function GuestDoor(props: GuestDoorProps) {
   return (
     <>
       <GuestDoorPanel {...view} />
-      {props.children(view.onRemove)}
+      {props.children(view.onRemove, view.onGuestLeft)}
     </>
   );
 }

@@ -39,6 +39,7 @@ const door = (over: Partial<GuestDoorView>): GuestDoorView => ({
   onAdmit: vi.fn(),
   onDeny: vi.fn(),
   onRemove: vi.fn(),
+  onGuestLeft: vi.fn(),
   onDismissError: vi.fn(),
   ...over,
 });

@@ -2,7 +2,8 @@
 // members' door. At a secret chat's call (docs/secret-chats.md "Guests in encrypted calls") the guest's page makes its
 // key pair and MACs it with the link's secret from the fragment, and opens each sealed call key; the members' door
 // derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»,
-// seals each newer epoch's key to the guests it let in, and re-keys the call when it removes one. The crypto
+// seals each newer epoch's key to the guests it let in, and re-keys the call when it removes one or one it let in
+// leaves. The crypto
 // (services/guests/guest-e2ee.ts, @hpke/core) and the crypto worker load only for such a call.
 import { type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { Ack } from '../../../contract/events';
@@ -160,7 +161,7 @@ function chatActor(system: AnySystem, conversationId: string): SecretChatRef | u
  * to look at the log, after which it asks whether an update is due — it is — and commits it: a new epoch, so a new
  * call key every member derives and the guest cannot.
  */
-async function rekey(system: AnySystem, secret: SecretDoor) {
+async function rekeyCall(system: AnySystem, secret: SecretDoor) {
   await (await secretCrypto()).oweLeafUpdate(secret.userId, secret.conversationId);
   chatActor(system, secret.conversationId)?.send({ type: 'secretChat.log', seq: 0, epoch: 0 });
 }
@@ -259,6 +260,13 @@ export const wireGuestDoor = (s: Services) =>
           return made;
         },
       ),
+      // A guest this page let in left on its own: the call moves to a new key (only the admitting device does so).
+      rekey: fromPromise<unknown, { secret: SecretDoor; knockId: string }>(async ({ input, system }) => {
+        const mine = admitted.get(input.secret.conversationId);
+        if (!mine?.has(input.knockId)) return;
+        mine.delete(input.knockId);
+        await rekeyCall(system, input.secret);
+      }),
       decide: fromPromise<Ack, DoorDecision>(async ({ input, system, signal }) => {
         const e2ee = input.e2ee;
         if (!e2ee) return requestServer(system, input, signal);
@@ -289,7 +297,7 @@ export const wireGuestDoor = (s: Services) =>
         const ack = await requestServer(system, input, signal);
         if (ack.ok && input.name === 'guest:remove') {
           admitted.get(e2ee.secret.conversationId)?.delete(input.payload.knockId);
-          await rekey(system, e2ee.secret).catch(() => undefined);
+          await rekeyCall(system, e2ee.secret).catch(() => undefined);
         }
         return ack;
       }),

@@ -59,8 +59,14 @@ export const guestDoorMachine = setup({
     createLink: notWired<DoorLink, { room: string; hours: number; secret?: SecretDoor }>('guestDoor.createLink'),
     /** A decision over the socket, answered with the server's Ack. */
     decide: notWired<Ack, DoorDecision>('guestDoor.decide'),
+    /**
+     * A guest left a secret chat's call: the device that let them in commits an update of its leaf, so the call key
+     * moves to a new epoch the guest cannot derive (others do nothing).
+     */
+    rekey: notWired<unknown, { secret: SecretDoor; knockId: string }>('guestDoor.rekey'),
   },
   guards: {
+    secretCall: ({ context }) => context.secret !== null,
     ownRoom: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room,
     rang: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room && event.ring,
   },
@@ -97,6 +103,7 @@ export const guestDoorMachine = setup({
     },
     idle: {
       on: {
+        'door.guestLeft': { guard: 'secretCall', target: 'rekeying' },
         'door.invite': 'creating',
         'door.admit': { target: 'deciding', actions: assign({ error: null }) },
         'door.deny': { target: 'deciding', actions: assign({ error: null }) },
@@ -118,6 +125,18 @@ export const guestDoorMachine = setup({
           target: 'idle',
           actions: assign({ error: ({ event }) => failureMessage(event.error, DOOR_TEXTS.linkFailed) }),
         },
+      },
+    },
+    rekeying: {
+      invoke: {
+        id: 'rekey',
+        src: 'rekey',
+        input: ({ context, event }) => {
+          assertEvent(event, 'door.guestLeft');
+          return { secret: context.secret as SecretDoor, knockId: event.knockId };
+        },
+        onDone: 'idle',
+        onError: 'idle',
       },
     },
     deciding: {

@@ -59,6 +59,8 @@ export type GuestDoorEvent =
   | { type: 'door.deny'; knockId: string }
   | { type: 'door.remove'; knockId: string }
   | { type: 'door.dismissError' }
+  /** A guest's participant left the call (its page closed, or removed): a secret chat's call re-keys. */
+  | { type: 'door.guestLeft'; knockId: string }
   /** `guest:waiting` from the server (any room: the machine keeps its own). */
   | { type: 'door.waiting'; room: string; guests: Waiting[]; ring: boolean };
 
