@@ -109,7 +109,7 @@ export const wireGuestPage = (s: Services) =>
   });
 
 /**
- * Link secrets this page knows, by link code: made here (kept for the call, so its maker admits through it after
+ * Link secrets this page knows, by conversation and link code: made here (kept for the call, so its maker admits through it after
  * the group's epoch moved on), or derived in the link's epoch. In memory only.
  */
 const linkSecrets = new Map<string, Uint8Array>();
@@ -117,10 +117,10 @@ const linkSecrets = new Map<string, Uint8Array>();
 const admitted = new Map<string, Map<string, { linkSecret: Uint8Array; e2ee: NonNullable<Waiting['e2ee']> }>>();
 
 async function linkSecretOf(secret: SecretDoor, code: string, epoch: number): Promise<Uint8Array> {
-  const known = linkSecrets.get(code);
+  const known = linkSecrets.get(`${secret.conversationId}/${code}`);
   if (known) return known;
   const derived = await (await secretCrypto()).guestLinkSecret(secret.userId, secret.conversationId, code, epoch);
-  linkSecrets.set(code, derived);
+  linkSecrets.set(`${secret.conversationId}/${code}`, derived);
   return derived;
 }
 
@@ -195,7 +195,9 @@ export const wireGuestDoor = (s: Services) =>
               if (e.name !== 'guest:waiting') return;
               const p = e.payload as { room: string; guests: Waiting[]; ring: boolean };
               const n = ++latest;
-              void checkAll(secret, p.guests).then((guests) => {
+              // Only this call's own guests are checked against its group (other rooms' lists are ignored anyway).
+              const own = secret && p.room === `conv-${secret.conversationId}` ? secret : null;
+              void checkAll(own, p.guests).then((guests) => {
                 if (n === latest) sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
               });
             }),
@@ -250,7 +252,7 @@ export const wireGuestDoor = (s: Services) =>
               link.code,
               epoch,
             );
-            linkSecrets.set(link.code, linkSecret);
+            linkSecrets.set(`${input.secret.conversationId}/${link.code}`, linkSecret);
             made = { ...link, fragment: (await guestCrypto()).linkFragment(linkSecret) };
           }
           // Copied at once where the browser allows it; the view shows the address either way.
