@@ -138,7 +138,7 @@ test('a guest joins a secret chat’s call encrypted end to end, compares the co
   await ctxG.addInitScript(watchPage);
   const url = new URL(link);
   const pg = await openPage(ctxG, url.pathname + url.hash, 'guest', false);
-  await expect(pg.getByRole('heading', { name: 'Анна приглашает вас в звонок' })).toBeVisible();
+  await expect(pg.getByRole('heading', { name: `${anna.displayName} приглашает вас в звонок` })).toBeVisible();
   await expect(pg.locator('.lk-prejoin video')).toBeVisible({ timeout: 30_000 });
   await pg.getByPlaceholder('Ваше имя').fill('Бабушка');
   await pg.getByRole('button', { name: 'Попросить войти' }).click();
