@@ -15,7 +15,9 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 
 // The server's log, read at the end (a worker of this spec's own: its settings differ).
 const logLines: string[] = [];
-test.use({ serverOptions: { ...defaultServerOptions, logLevel: 'debug', logStream: { write: (l) => logLines.push(l) } } });
+test.use({
+  serverOptions: { ...defaultServerOptions, logLevel: 'debug', logStream: { write: (l) => logLines.push(l) } },
+});
 
 async function openPage(context: BrowserContext, path: string, label: string, live = true): Promise<Page> {
   const page = await context.newPage();
@@ -44,7 +46,9 @@ const watchPage = () => {
   crypto.subtle.importKey = ((format: string, data: BufferSource, algorithm: unknown, ...rest: unknown[]) => {
     const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: string })?.name;
     if (format === 'raw' && name === 'HKDF') {
-      const bytes = new Uint8Array(ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data);
+      const bytes = new Uint8Array(
+        ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data,
+      );
       w.__keys.push([...bytes].map((b) => b.toString(16).padStart(2, '0')).join(''));
     }
     return (importKey as (...a: unknown[]) => Promise<CryptoKey>)(format, data, algorithm, ...rest);
@@ -100,7 +104,8 @@ const audioBytesIn = (page: Page) =>
     return bytes;
   });
 
-const epochOf = async (page: Page) => Number(await page.locator('.call-overlay .conference').getAttribute('data-e2ee-epoch'));
+const epochOf = async (page: Page) =>
+  Number(await page.locator('.call-overlay .conference').getAttribute('data-e2ee-epoch'));
 
 test('a guest joins a secret chat’s call encrypted end to end, compares the code, is removed, and the call re-keys', async ({
   createUser,
@@ -191,8 +196,12 @@ test('a guest joins a secret chat’s call encrypted end to end, compares the co
       timeout: 30_000,
     })
     .toBeGreaterThan(0);
-  await expect.poll(() => audioBytesIn(pg), { timeout: 30_000, message: 'the guest hears the members' }).toBeGreaterThan(1000);
-  await expect.poll(() => audioBytesIn(pa), { timeout: 30_000, message: 'the members hear the guest' }).toBeGreaterThan(1000);
+  await expect
+    .poll(() => audioBytesIn(pg), { timeout: 30_000, message: 'the guest hears the members' })
+    .toBeGreaterThan(1000);
+  await expect
+    .poll(() => audioBytesIn(pa), { timeout: 30_000, message: 'the members hear the guest' })
+    .toBeGreaterThan(1000);
 
   // Removed: the guest is told so; the members' call moves to a new epoch's key and they keep seeing each other.
   const before = Math.max(await epochOf(pa), await epochOf(pb));
@@ -217,7 +226,6 @@ test('a guest joins a secret chat’s call encrypted end to end, compares the co
   const db = srv.server.ctx.db;
   let everything = '';
   for (const t of await db.introspection.getTables()) {
-    // biome-ignore lint/suspicious/noExplicitAny: every table, whatever its shape
     const rows = await (db as any).selectFrom(t.name).selectAll().execute();
     everything += JSON.stringify(rows, (_k, v) => (Buffer.isBuffer(v) ? v.toString('hex') : v));
   }

@@ -24,7 +24,8 @@ export const SECRET_NEEDS_EPOCH = 'Для звонка секретного ча
 /** A knock at a secret chat's link without the guest's key and its MAC (the link was opened without its fragment). */
 export const SECRET_NEEDS_KEY = 'Звонок зашифрован: откройте ссылку целиком, вместе с частью после «#»';
 /** «Впустить» at a secret chat's link without the call key sealed to the guest. */
-export const SECRET_NEEDS_SEALED = 'Впустить гостя в зашифрованный звонок можно только с ключом, зашифрованным для него';
+export const SECRET_NEEDS_SEALED =
+  'Впустить гостя в зашифрованный звонок можно только с ключом, зашифрованным для него';
 export const KNOCK_NOT_IN = 'Гостя нет в звонке';
 export const KNOCK_NOT_FOUND = 'Запрос на вход не найден';
 export const ADMINS_ONLY_GUESTS = 'В этой группе гостей впускают только владелец и администраторы';

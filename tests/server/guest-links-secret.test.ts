@@ -77,7 +77,6 @@ async function wholeDatabase(): Promise<string> {
   const tables = await db.introspection.getTables();
   const out: string[] = [];
   for (const t of tables) {
-    // biome-ignore lint/suspicious/noExplicitAny: every table, whatever its shape
     const rows = await (db as any).selectFrom(t.name).selectAll().execute();
     out.push(JSON.stringify(rows, (_k, v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
   }
@@ -116,7 +115,11 @@ describe('guests in a secret chat’s call', () => {
     const mac = await knockMac(linkSecret, code, keys.publicKey);
     type Knocked = { id: string; e2ee: { code: string; epoch: number; publicKey: string; mac: string } };
     const rung = next<{ guests: Knocked[] }>(borisSocket, 'guest:waiting', (p) => p.guests.length > 0);
-    const res = await api.post(`/api/guest/${code}/knock`, { name: 'Сантехник', publicKey: keys.publicKey, keyMac: mac });
+    const res = await api.post(`/api/guest/${code}/knock`, {
+      name: 'Сантехник',
+      publicKey: keys.publicKey,
+      keyMac: mac,
+    });
     expect(res.status).toBe(200);
     const knock = res.body as { knockId: string; secret: string };
     // The deciders get the key and the MAC as the guest sent them, with the link they check it against.
@@ -186,7 +189,13 @@ describe('guests in a secret chat’s call', () => {
     expect(everything).toContain(keys.publicKey);
     expect(everything).toContain(mac);
     const logged = log.join('\n');
-    for (const secret of [...spellings(linkSecret), ...spellings(callKey.key), ...spellings(next4.key), sealed, sealed4]) {
+    for (const secret of [
+      ...spellings(linkSecret),
+      ...spellings(callKey.key),
+      ...spellings(next4.key),
+      sealed,
+      sealed4,
+    ]) {
       expect(everything).not.toContain(secret);
       expect(logged).not.toContain(secret);
     }
@@ -194,9 +203,8 @@ describe('guests in a secret chat’s call', () => {
   });
 
   it('a plain call’s link ignores a key, and a plain call’s guest cannot be sent one', async () => {
-    const plain = (
-      await api.post('/api/conversations', { participantIds: [boris.user.id] }, anna.accessToken)
-    ).body.conversation.id as string;
+    const plain = (await api.post('/api/conversations', { participantIds: [boris.user.id] }, anna.accessToken)).body
+      .conversation.id as string;
     const made = await api.post('/api/guest-links', { room: `conv-${plain}`, hours: 1 }, anna.accessToken);
     const code = made.body.link.code as string;
     expect(made.body.link.epoch).toBeUndefined();

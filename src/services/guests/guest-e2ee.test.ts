@@ -77,9 +77,9 @@ describe('guest e2ee', () => {
     await expect(openCallKey({ linkSecret, code, knockId, keys: other, sealed })).rejects.toBeInstanceOf(
       GuestE2eeError,
     );
-    await expect(
-      openCallKey({ linkSecret: random(32), code, knockId, keys: guest, sealed }),
-    ).rejects.toBeInstanceOf(GuestE2eeError);
+    await expect(openCallKey({ linkSecret: random(32), code, knockId, keys: guest, sealed })).rejects.toBeInstanceOf(
+      GuestE2eeError,
+    );
     // Bound to the knock: the same blob handed to another knock of the link does not open.
     await expect(openCallKey({ linkSecret, code, knockId: 'k-other', keys: guest, sealed })).rejects.toBeInstanceOf(
       GuestE2eeError,

@@ -88,7 +88,8 @@ async function hmacKey(linkSecret: Uint8Array) {
     'verify',
   ]);
 }
-const knockData = (code: string, publicKey: Uint8Array) => concat(field(utf8(KNOCK_LABEL)), field(utf8(code)), field(publicKey));
+const knockData = (code: string, publicKey: Uint8Array) =>
+  concat(field(utf8(KNOCK_LABEL)), field(utf8(code)), field(publicKey));
 
 /** The guest's side: an ephemeral key pair (never stored) and its public key as the knock sends it. */
 export interface GuestKeys {
@@ -109,7 +110,12 @@ export async function knockMac(linkSecret: Uint8Array, code: string, publicKey: 
 }
 
 /** A member's check of a knock: true only when the key came with a MAC made with this link's secret. */
-export async function verifyKnock(linkSecret: Uint8Array, code: string, publicKey: string, mac: string): Promise<boolean> {
+export async function verifyKnock(
+  linkSecret: Uint8Array,
+  code: string,
+  publicKey: string,
+  mac: string,
+): Promise<boolean> {
   try {
     return await crypto.subtle.verify(
       'HMAC',
@@ -126,7 +132,8 @@ const pskOf = (linkSecret: Uint8Array, code: string) => ({
   id: utf8(`${PSK_LABEL} ${code}`),
   key: linkSecret.slice(),
 });
-const infoOf = (code: string, knockId: string) => concat(field(utf8(SEAL_LABEL)), field(utf8(code)), field(utf8(knockId)));
+const infoOf = (code: string, knockId: string) =>
+  concat(field(utf8(SEAL_LABEL)), field(utf8(code)), field(utf8(knockId)));
 
 /**
  * «Впустить»: the call key sealed to the guest's key (HPKE, PSK mode with the link secret), after checking the knock's

@@ -32,8 +32,7 @@ export function GuestPageContent(props: GuestPageView) {
         {props.encrypted && props.callKey && (
           <p className="call-e2ee" data-testid="call-e2ee">
             <span aria-hidden="true">🔒 </span>
-            {CALL_ENCRYPTED}.{' '}
-            <span data-testid="guest-short-code">Код для сверки: {props.callKey.shortCode}</span>
+            {CALL_ENCRYPTED}. <span data-testid="guest-short-code">Код для сверки: {props.callKey.shortCode}</span>
           </p>
         )}
         <Suspense fallback={<p role="status">Подключаемся…</p>}>

@@ -96,7 +96,12 @@ describe('the door of a call', () => {
       encrypted: true,
       waiting: [
         { id: 'k1', name: 'Анна', knockedAt, check: { verified: true, shortCode: '123 456', problem: null } },
-        { id: 'k2', name: 'Ева', knockedAt, check: { verified: false, shortCode: null, problem: 'Ключ гостя не подтверждён' } },
+        {
+          id: 'k2',
+          name: 'Ева',
+          knockedAt,
+          check: { verified: false, shortCode: null, problem: 'Ключ гостя не подтверждён' },
+        },
       ],
     });
     render(<GuestDoorPanel {...view} />);

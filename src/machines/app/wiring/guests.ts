@@ -60,7 +60,12 @@ export const wireGuestPage = (s: Services) =>
             params: { code: input.code },
             body: { name: input.name, publicKey: keys.publicKey, keyMac },
           });
-          return { knockId, secret, code: input.code, keys: { linkSecret, pair: keys.pair, publicKey: keys.publicKey } };
+          return {
+            knockId,
+            secret,
+            code: input.code,
+            keys: { linkSecret, pair: keys.pair, publicKey: keys.publicKey },
+          };
         },
       ),
       door: fromCallback<GuestPageEvent, GuestKnock>(({ input, sendBack }) => {
@@ -138,7 +143,11 @@ async function checkGuest(secret: SecretDoor, guest: Waiting): Promise<Waiting> 
     const linkSecret = await linkSecretOf(secret, code, epoch);
     if (!(await c.verifyKnock(linkSecret, code, publicKey, mac))) return refused(c.GUEST_E2EE_TEXTS.badMac);
     const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
-    const check: GuestCheck = { verified: true, shortCode: await c.shortCode(linkSecret, publicKey, key.epoch), problem: null };
+    const check: GuestCheck = {
+      verified: true,
+      shortCode: await c.shortCode(linkSecret, publicKey, key.epoch),
+      problem: null,
+    };
     return { ...guest, check };
   } catch (e) {
     return refused(messageOf(e, CHECK_FAILED));
@@ -198,7 +207,8 @@ export const wireGuestDoor = (s: Services) =>
               // Only this call's own guests are checked against its group (other rooms' lists are ignored anyway).
               const own = secret && p.room === `conv-${secret.conversationId}` ? secret : null;
               void checkAll(own, p.guests).then((guests) => {
-                if (n === latest) sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
+                if (n === latest)
+                  sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
               });
             }),
           );
@@ -229,9 +239,8 @@ export const wireGuestDoor = (s: Services) =>
           for (const sub of subs) sub.unsubscribe();
         };
       }),
-      loadWaiting: fromPromise(
-        async ({ input }: { input: { room: string; secret?: SecretDoor } }) =>
-          checkAll(input.secret, (await s.api.call('waitingGuests', { query: { room: input.room } })).guests),
+      loadWaiting: fromPromise(async ({ input }: { input: { room: string; secret?: SecretDoor } }) =>
+        checkAll(input.secret, (await s.api.call('waitingGuests', { query: { room: input.room } })).guests),
       ),
       createLink: fromPromise(
         async ({ input }: { input: { room: string; hours: number; secret?: SecretDoor } }): Promise<DoorLink> => {

@@ -30,7 +30,9 @@ export const guestDoorServerEvents = listenToServer<GuestDoorEvent, SecretDoor |
  * A decision as the wiring sends it. At a secret chat's call `e2ee` says more: «Впустить» seals the call key to the
  * guest's key (the wiring checks its MAC first), «Удалить из звонка» re-keys the call once the server took it.
  */
-export type DoorDecision = ServerRequestInput & { e2ee?: { secret: SecretDoor; guest: Waiting | null; link: DoorLink | null } };
+export type DoorDecision = ServerRequestInput & {
+  e2ee?: { secret: SecretDoor; guest: Waiting | null; link: DoorLink | null };
+};
 
 const decision = (
   name: 'guest:admit' | 'guest:deny' | 'guest:remove',

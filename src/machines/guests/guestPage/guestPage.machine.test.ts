@@ -33,7 +33,10 @@ describeModel({
       { type: 'guest.knock', name: '  ', video: false, audio: true },
     ],
     'guest.state': () => [
-      ...(['waiting', 'admitted', 'denied', 'removed', 'gone'] as const).map((state) => ({ type: 'guest.state', state })),
+      ...(['waiting', 'admitted', 'denied', 'removed', 'gone'] as const).map((state) => ({
+        type: 'guest.state',
+        state,
+      })),
       { type: 'guest.state', state: 'admitted', key: callKey(3) },
       { type: 'guest.state', state: 'admitted', keyFailed: true },
     ],

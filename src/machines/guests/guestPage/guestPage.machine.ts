@@ -162,7 +162,11 @@ export const guestPageMachine = setup({
       on: {
         'guest.state': [
           { guard: 'denied', target: 'ended', actions: assign({ error: GUEST_TEXTS.denied }) },
-          { guard: 'removed', target: 'ended', actions: assign({ error: GUEST_TEXTS.removed, media: null, callKey: null }) },
+          {
+            guard: 'removed',
+            target: 'ended',
+            actions: assign({ error: GUEST_TEXTS.removed, media: null, callKey: null }),
+          },
           { guard: 'gone', target: 'ended', actions: assign({ error: GUEST_TEXTS.gone, media: null, callKey: null }) },
         ],
         'guest.key': { guard: 'newerKey', actions: assign({ callKey: ({ event }) => event.key }) },
@@ -207,7 +211,10 @@ export const guestPageMachine = setup({
         inCall: {
           tags: [GUEST_TAGS.call],
           on: {
-            'guest.left': { target: '#guestPage.ended', actions: assign({ error: GUEST_TEXTS.left, media: null, callKey: null }) },
+            'guest.left': {
+              target: '#guestPage.ended',
+              actions: assign({ error: GUEST_TEXTS.left, media: null, callKey: null }),
+            },
           },
         },
       },

@@ -507,8 +507,7 @@ export function createSecretCryptoCore(
     },
     async guestLinkSecret(userId, conversationId, code, epoch) {
       const s = await mustGroup(userId, conversationId);
-      if (mls.epochOf(s) !== epoch)
-        throw new SecretCryptoError('stale', GUEST_LINK_OTHER_EPOCH);
+      if (mls.epochOf(s) !== epoch) throw new SecretCryptoError('stale', GUEST_LINK_OTHER_EPOCH);
       return mls.guestLinkSecret(s, code);
     },
     async oweLeafUpdate(userId, conversationId) {
