@@ -47,7 +47,12 @@ afterEach(() => {
 
 /** The guest's socket: everything it hears, checked against the contract. */
 async function guestSocket(auth: { knockId: string; secret: string }) {
-  const s = io(`${srv.url}/guest`, { transports: ['websocket'], reconnection: false, forceNew: true, auth });
+  const s = io(`${srv.url}/guest`, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    auth: { knockId: auth.knockId, secret: auth.secret },
+  });
   sockets.push(s);
   const heard: { event: string; payload: Record<string, unknown> }[] = [];
   s.onAny((event: string, payload: Record<string, unknown>) => {
