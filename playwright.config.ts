@@ -28,6 +28,7 @@ const SERIAL_SPECS = [
   '**/csp.spec.ts',
   '**/secret-*.spec.ts',
   '**/guest-links.spec.ts',
+  '**/guest-links-secret.spec.ts',
 ];
 
 export default defineConfig({

@@ -6,11 +6,20 @@ import type { Clock } from '../server/clock';
 import { type Sfu, startSfu } from '../server/sfu/index';
 import { startTestServer, type TestServer } from '../tests/server/harness';
 
-/** The server's settings, and the clock its rules run on when a spec moves time itself. */
-export type AppServerOptions = Parameters<typeof startTestServer>[0] & { clock?: Clock };
+/**
+ * The server's settings, the clock its rules run on when a spec moves time itself, and where its log lines go when a
+ * spec reads them (with `logLevel` above 'silent').
+ */
+export type AppServerOptions = Parameters<typeof startTestServer>[0] & {
+  clock?: Clock;
+  logStream?: { write(line: string): void };
+};
 
-export async function startAppServer({ clock, ...overrides }: AppServerOptions = {}): Promise<TestServer> {
-  return startTestServer({ clientDir: path.resolve('dist'), ...overrides }, clock ? { clock } : {});
+export async function startAppServer({ clock, logStream, ...overrides }: AppServerOptions = {}): Promise<TestServer> {
+  return startTestServer(
+    { clientDir: path.resolve('dist'), ...overrides },
+    { ...(clock ? { clock } : {}), ...(logStream ? { logStream } : {}) },
+  );
 }
 
 /** A port free on loopback right now. */

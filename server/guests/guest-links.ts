@@ -19,7 +19,14 @@ import type { RealtimeHub } from '../realtime/hub';
 export const GUESTS_OFF = 'Гостевые ссылки на звонки отключены администратором';
 export const LINK_NOT_FOUND = 'Ссылка не найдена';
 export const LINK_GONE = 'Ссылка больше не действует';
-export const SECRET_NO_GUESTS = 'В звонок секретного чата пока нельзя пригласить гостя по ссылке';
+/** A secret chat's link is made with the group's epoch, in which the members derive its secret. */
+export const SECRET_NEEDS_EPOCH = 'Для звонка секретного чата укажите эпоху группы: ключ ссылки выводится из неё';
+/** A knock at a secret chat's link without the guest's key and its MAC (the link was opened without its fragment). */
+export const SECRET_NEEDS_KEY = 'Звонок зашифрован: откройте ссылку целиком, вместе с частью после «#»';
+/** «Впустить» at a secret chat's link without the call key sealed to the guest. */
+export const SECRET_NEEDS_SEALED =
+  'Впустить гостя в зашифрованный звонок можно только с ключом, зашифрованным для него';
+export const KNOCK_NOT_IN = 'Гостя нет в звонке';
 export const KNOCK_NOT_FOUND = 'Запрос на вход не найден';
 export const ADMINS_ONLY_GUESTS = 'В этой группе гостей впускают только владелец и администраторы';
 export const KNOCKS_FLOOD = 'По этой ссылке сейчас слишком много желающих войти. Попробуйте через минуту.';
@@ -32,6 +39,19 @@ const REFUSED: Record<Exclude<KnockState, 'waiting' | 'admitted'>, [number, stri
 };
 
 const CONVERSATION_ROOM = /^conv-(.+)$/;
+/**
+ * A secret chat's link keeps in `public_key` the MLS epoch its secret was derived in (`e2ee:<epoch>`), never a key; a
+ * knock at it keeps the guest's public key and its MAC (`<key>.<mac>`), both public values.
+ */
+const E2EE_LINK = /^e2ee:(\d+)$/;
+const linkEpoch = (link: Pick<LinkRow, 'public_key'>): number | null => {
+  const m = E2EE_LINK.exec(link.public_key ?? '');
+  return m ? Number(m[1]) : null;
+};
+const knockKey = (knock: Pick<KnockRow, 'public_key'>) => {
+  const [publicKey, mac] = (knock.public_key ?? '').split('.');
+  return publicKey && mac ? { publicKey, mac } : null;
+};
 const iso = (ms: number) => new Date(ms).toISOString();
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -142,6 +162,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       createdAt: r.created_at,
       expiresAt: r.expires_at,
       createdBy: { id: r.created_by, displayName: names.get(r.created_by) ?? '' },
+      ...(linkEpoch(r) !== null ? { epoch: linkEpoch(r) as number } : {}),
     }));
   }
 
@@ -149,14 +170,23 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     const rows = await db
       .selectFrom('call_guests as g')
       .innerJoin('call_guest_links as l', 'l.code', 'g.link_code')
-      .select(['g.id', 'g.name', 'g.created_at'])
+      .select(['g.id', 'g.name', 'g.created_at', 'g.public_key', 'l.code', 'l.public_key as link_key'])
       .where('l.room', '=', room)
       .where('g.state', '=', 'waiting')
       .where('l.revoked_at', 'is', null)
       .where('l.expires_at', '>', iso(now()))
       .orderBy('g.created_at')
       .execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, knockedAt: r.created_at }));
+    return rows.map((r) => {
+      const epoch = linkEpoch({ public_key: r.link_key });
+      const key = knockKey(r);
+      return {
+        id: r.id,
+        name: r.name,
+        knockedAt: r.created_at,
+        ...(epoch !== null && key ? { e2ee: { code: r.code, epoch, ...key } } : {}),
+      };
+    });
   }
 
   /** Tells the room's deciders who waits now; `ring` for new knocks. */
@@ -233,12 +263,14 @@ export function createGuestLinks(deps: GuestLinksDeps) {
   }
 
   return {
-    async create(userId: string, body: { room: string; hours: number }) {
+    async create(userId: string, body: { room: string; hours: number; epoch?: number }) {
       await requireEnabled();
       const room = body.room.trim();
       const conversationId = await requireRoomAccess(userId, room);
-      // Plain calls only for now: a secret chat's call is encrypted end to end and the guest holds no key yet.
-      if (conversationId && (await isSecret(db, conversationId))) throw badRequest(SECRET_NO_GUESTS);
+      // A secret chat's call is encrypted end to end: its link names the epoch in which the members' devices derive
+      // the link's secret (which never comes here); a plain call's link names none.
+      const secret = conversationId !== null && (await isSecret(db, conversationId));
+      if (secret && body.epoch === undefined) throw badRequest(SECRET_NEEDS_EPOCH);
       const at = now();
       const row: LinkRow = {
         code: randomBytes(18).toString('base64url'),
@@ -249,7 +281,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
         expires_at: iso(at + body.hours * 3_600_000),
         revoked_at: null,
         rung_at: null,
-        public_key: null,
+        public_key: secret ? `e2ee:${body.epoch}` : null,
       };
       await db.insertInto('call_guest_links').values(row).execute();
       const [link] = await toLinks([row]);
@@ -352,11 +384,19 @@ export function createGuestLinks(deps: GuestLinksDeps) {
           .executeTakeFirst();
         if (Number(c?.is_group) === 1) title = c?.title ?? null;
       }
-      return { title, host: host?.display_name ?? '', expiresAt: link.expires_at };
+      return {
+        title,
+        host: host?.display_name ?? '',
+        expiresAt: link.expires_at,
+        ...(linkEpoch(link) !== null ? { encrypted: true } : {}),
+      };
     },
 
-    async knock(code: string, body: { name: string; publicKey?: string }) {
+    async knock(code: string, body: { name: string; publicKey?: string; keyMac?: string }) {
       const link = await usableLink(code);
+      // At a secret chat's link the members admit only a key its MAC vouches for: both must come.
+      const encrypted = linkEpoch(link) !== null;
+      if (encrypted && (!body.publicKey || !body.keyMac)) throw badRequest(SECRET_NEEDS_KEY);
       const at = now();
       const recent = await db
         .selectFrom('call_guests')
@@ -387,7 +427,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
           created_at: iso(at),
           decided_at: null,
           decided_by: null,
-          public_key: body.publicKey ?? null,
+          public_key: encrypted ? `${body.publicKey}.${body.keyMac}` : null,
         })
         .execute();
       deps.count('knocked');
@@ -420,14 +460,24 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       return { knock, link };
     },
 
-    async decide(userId: string, knockId: string, decision: 'admit' | 'deny' | 'remove') {
+    /**
+     * `sealed` (a secret chat's link, required there): the call key sealed to the guest's key by the admitting
+     * device; relayed to that guest's socket only, never stored or logged.
+     */
+    async decide(userId: string, knockId: string, decision: 'admit' | 'deny' | 'remove', sealed?: string) {
       const { knock, link } = await knockWithLink(knockId);
       await requireDecider(userId, link);
       if (decision === 'admit') {
         if (!usable(link)) throw new HttpError(410, LINK_GONE);
+        const encrypted = linkEpoch(link) !== null;
+        if (encrypted && !sealed) throw badRequest(SECRET_NEEDS_SEALED);
         if (!(await move(knockId, ['waiting'], 'admitted', userId))) throw conflict(NOT_WAITING);
         deps.count('admitted');
-        realtime.guests.toGuest(knockId, 'guest:state', { state: 'admitted' });
+        realtime.guests.toGuest(
+          knockId,
+          'guest:state',
+          encrypted && sealed ? { state: 'admitted', sealed } : { state: 'admitted' },
+        );
       } else if (decision === 'deny') {
         if (!(await move(knockId, ['waiting'], 'denied', userId))) throw conflict(NOT_WAITING);
         deps.count('denied');
@@ -441,6 +491,18 @@ export function createGuestLinks(deps: GuestLinksDeps) {
         realtime.guests.toGuest(knockId, 'guest:state', { state: 'removed' });
       }
       await announce(link.room, false);
+    },
+
+    /**
+     * A newer epoch's call key for a guest in a secret chat's call (the group re-keyed while they are in it), from a
+     * decider of the link: relayed to that guest's socket only.
+     */
+    async relayKey(userId: string, knockId: string, sealed: string) {
+      const { knock, link } = await knockWithLink(knockId);
+      await requireDecider(userId, link);
+      if (linkEpoch(link) === null) throw badRequest('Ключ передаётся только гостю зашифрованного звонка');
+      if (knock.state !== 'admitted' || !usable(link)) throw conflict(KNOCK_NOT_IN);
+      realtime.guests.toGuest(knockId, 'guest:key', { sealed });
     },
 
     /** The guest socket's handshake: its knock id when the secret is right and the knock still waits or is in. */

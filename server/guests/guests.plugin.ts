@@ -63,7 +63,10 @@ export const guestsPlugin = fp(
       };
     });
 
-    realtime.onClientEvent('guest:admit', ({ knockId }, { userId }) => guests.decide(userId, knockId, 'admit'));
+    realtime.onClientEvent('guest:admit', ({ knockId, sealed }, { userId }) =>
+      guests.decide(userId, knockId, 'admit', sealed),
+    );
+    realtime.onClientEvent('guest:key', ({ knockId, sealed }, { userId }) => guests.relayKey(userId, knockId, sealed));
     realtime.onClientEvent('guest:deny', ({ knockId }, { userId }) => guests.decide(userId, knockId, 'deny'));
     realtime.onClientEvent('guest:remove', ({ knockId }, { userId }) => guests.decide(userId, knockId, 'remove'));
 

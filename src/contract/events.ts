@@ -18,7 +18,7 @@ import {
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
-import { KnockRef, WaitingGuest } from './guests';
+import { GuestAdmit, GuestKey, KnockRef, WaitingGuest } from './guests';
 import { ImportJob } from './imports';
 import { SecretFirstDeviceEvent, SecretLogEvent, SecretPendingEvent } from './secret';
 
@@ -40,7 +40,9 @@ export const clientEvents = {
   'call:decline': CallRef,
   'call:end': CallRef,
   'session:renew': SessionRenew,
-  'guest:admit': KnockRef,
+  'guest:admit': GuestAdmit,
+  /** A newer epoch's call key for a guest in a secret chat's call (docs/secret-chats.md "Guests in encrypted calls"). */
+  'guest:key': GuestKey,
   'guest:deny': KnockRef,
   'guest:remove': KnockRef,
 } as const;

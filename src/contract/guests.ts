@@ -23,6 +23,11 @@ export const GuestLink = z.object({
   createdAt: IsoDate,
   expiresAt: IsoDate,
   createdBy: z.object({ id: Id, displayName: z.string() }),
+  /**
+   * A secret chat's link: the MLS epoch its secret was derived in (docs/secret-chats.md "Guests in encrypted calls");
+   * absent for a plain call's.
+   */
+  epoch: z.number().int().min(0).optional(),
 });
 export type GuestLink = z.infer<typeof GuestLink>;
 
@@ -33,6 +38,11 @@ export const CreateGuestLinkBody = z.strictObject({
     .refine(Number.isInteger, 'Срок — целое число часов')
     .min(GUEST.linkHoursMin, 'Ссылка живёт не меньше часа')
     .max(GUEST.linkHoursMax, 'Ссылка живёт не больше семи дней'),
+  /**
+   * A secret chat's call only: the group's epoch on the inviting device, in which every member device derives the
+   * link's secret from the MLS exporter. The secret itself never reaches the server (the link's fragment).
+   */
+  epoch: z.number().int('Эпоха — целое число').min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export const GuestLinkResponse = z.object({ link: GuestLink });
 export const GuestLinksQuery = z.strictObject({
@@ -61,7 +71,16 @@ export const GuestLinkInfoResponse = z.object({
   /** Who made the link: «Анна приглашает вас в звонок». */
   host: z.string(),
   expiresAt: IsoDate,
+  /** A secret chat's call: encrypted end to end, the key comes sealed to the guest's own key (absent: a plain call). */
+  encrypted: z.boolean().optional(),
 });
+
+/** base64url, as the guest's key, its MAC and a sealed call key travel. */
+const B64URL = /^[\w-]+$/;
+export const GuestPublicKey = z.string().min(40).max(64).regex(B64URL, 'Неверный ключ гостя');
+export const GuestKeyMac = z.string().min(40).max(64).regex(B64URL, 'Неверная подпись ключа гостя');
+/** HPKE's encapsulated key and the sealed call key (epoch and 32 bytes) with its tag, base64url: 118 characters. */
+export const SealedCallKey = z.string().min(100).max(200).regex(B64URL, 'Неверный ключ для гостя');
 
 export const GuestName = z
   .string()
@@ -72,10 +91,12 @@ export const GuestName = z
 export const GuestKnockBody = z.strictObject({
   name: GuestName,
   /**
-   * Kept for calls with end-to-end encryption, where the guest's key will be vouched for by the members; a plain
-   * call ignores it. The link's own secret for such calls travels in the URL fragment and never reaches the server.
+   * A secret chat's call (docs/secret-chats.md "Guests in encrypted calls"): the guest's ephemeral X25519 public key
+   * and its HMAC under the link's secret (from the URL fragment, which never reaches the server); both required for
+   * such a link, ignored by a plain call's.
    */
-  publicKey: z.string().max(512).optional(),
+  publicKey: GuestPublicKey.optional(),
+  keyMac: GuestKeyMac.optional(),
 });
 export const KnockState = z.enum(KNOCK_STATES);
 export type KnockState = z.infer<typeof KnockState>;
@@ -91,17 +112,36 @@ export const GuestTokenResponse = z.object({
 });
 
 /** A guest waiting at the door of a call, as its members see them. */
-export const WaitingGuest = z.object({ id: Id, name: z.string(), knockedAt: IsoDate });
+export const WaitingGuest = z.object({
+  id: Id,
+  name: z.string(),
+  knockedAt: IsoDate,
+  /**
+   * At a secret chat's link: the guest's key with its MAC, and the link (code, epoch) whose secret checks it. The
+   * members' devices admit only a key the MAC vouches for.
+   */
+  e2ee: z.object({ code: z.string(), epoch: z.number(), publicKey: z.string(), mac: z.string() }).optional(),
+});
 export const WaitingGuestsResponse = z.object({ guests: z.array(WaitingGuest) });
 
 /** Members' decisions (socket events, acknowledged): let in, turn away, or remove from the call. */
 export const KnockRef = z.strictObject({ knockId: Id });
+/**
+ * «Впустить»: at a secret chat's link with the call key sealed to the guest's key (required there), which the server
+ * relays to that guest only and never stores.
+ */
+export const GuestAdmit = z.strictObject({ knockId: Id, sealed: SealedCallKey.optional() });
+/** A newer epoch's call key for a guest already in a secret chat's call, sealed to them likewise. */
+export const GuestKey = z.strictObject({ knockId: Id, sealed: SealedCallKey });
 
 /** The guest's socket (namespace GUEST_NAMESPACE): the handshake's `auth`. */
 export const GuestSocketAuth = z.strictObject({ knockId: Id, secret: KnockSecretBody.shape.secret });
 /** Events the guest's socket hears: its knock's state, first on connecting and then on every change. */
 export const guestServerEvents = {
-  'guest:state': z.object({ state: KnockState }),
+  /** `sealed`: with `admitted` at a secret chat's link, the call key sealed to the guest's key. */
+  'guest:state': z.object({ state: KnockState, sealed: z.string().optional() }),
+  /** A newer epoch's call key of a secret chat's call, sealed to the guest's key. */
+  'guest:key': z.object({ sealed: z.string() }),
 } as const;
 export type GuestServerEventName = keyof typeof guestServerEvents;
 export type GuestServerEvent<K extends GuestServerEventName> = z.infer<(typeof guestServerEvents)[K]>;

@@ -2,7 +2,7 @@
 // members make, list and revoke links; a person without an account opens one, knocks and waits on the guests'
 // socket; a member lets them in, turns them away or removes them; the guest's media token is scoped to the one room,
 // publishes no data and never outlives the link; a removed guest or a revoked link loses access at once; knocks are
-// limited and ring the members at most once a minute per link; a secret chat's call takes no guest; the
+// limited and ring the members at most once a minute per link; a secret chat's link needs its epoch; the
 // administrator turns guest links off; guests show in /metrics and «Сервер».
 import { TokenVerifier } from 'livekit-server-sdk';
 import { io, type Socket } from 'socket.io-client';
@@ -144,11 +144,11 @@ describe('guest links', () => {
     expect((await api.post('/api/guest-links', { room, hours: 1 })).status).toBe(401);
   });
 
-  it('refuses a link to a secret chat’s call with a clear message', async () => {
+  it('refuses a link to a secret chat’s call that names no epoch (the encrypted case: guest-links-secret.test.ts)', async () => {
     const secret = await secretChat(api, anna, [boris]);
     const res = await api.post('/api/guest-links', { room: `conv-${secret}`, hours: 1 }, anna.accessToken);
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('В звонок секретного чата пока нельзя пригласить гостя по ссылке');
+    expect(res.body.message).toBe('Для звонка секретного чата укажите эпоху группы: ключ ссылки выводится из неё');
   });
 
   it('a guest knocks, the members are rung, a member lets them in and the token is scoped to the room', async () => {

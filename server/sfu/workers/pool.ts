@@ -63,7 +63,9 @@ export class WorkerPool {
   static async start(size: number, config: EngineConfig, logger: SfuLogger): Promise<WorkerPool> {
     const pool = new WorkerPool(size, config, logger);
     if (size > 0)
-      pool.spawn(0).catch((err: unknown) => logger.error({ worker: 0, err: String(err) }, 'media worker did not start'));
+      pool
+        .spawn(0)
+        .catch((err: unknown) => logger.error({ worker: 0, err: String(err) }, 'media worker did not start'));
     return pool;
   }
 

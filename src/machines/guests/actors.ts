@@ -10,7 +10,7 @@ export const guestsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
-  /** The door of an open plain call for its members: links, knocks, decisions. */
+  /** The door of an open call for its members: links, knocks, decisions (a secret chat's: sealed call keys). */
   guestDoor: {
     load: 'wired',
     lifetime: 'owned',

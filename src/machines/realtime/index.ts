@@ -5,5 +5,5 @@
 export { connectivityMachine } from './connectivity/connectivity.machine';
 export { listenToServer, type ServerEventMappers } from './realtime/listen-to-server';
 export { realtimeMachine } from './realtime/realtime.machine';
-export { type ServerRequestInput, serverRequest } from './realtime/server-request';
+export { requestServer, type ServerRequestInput, serverRequest } from './realtime/server-request';
 export { queueRun, requestQueueMachine } from './requestQueue/requestQueue.machine';

@@ -25,6 +25,22 @@ describe('inspector', () => {
     });
     expect(ctx.session.accessToken).toBe('eyJ.a'); // the original is untouched
   });
+
+  it('replaces a guest’s secrets and call keys (guests in encrypted calls)', () => {
+    const bytes = new Uint8Array(32);
+    const ctx = {
+      knock: { knockId: 'k1', secret: 's', keys: { linkSecret: bytes } },
+      callKey: { epoch: 3, key: bytes },
+      link: { code: 'c', fragment: '#k=abc' },
+      state: { sealed: 'x' },
+    };
+    expect(sanitize(ctx)).toEqual({
+      knock: { knockId: 'k1', secret: REDACTED, keys: REDACTED },
+      callKey: REDACTED,
+      link: { code: 'c', fragment: REDACTED },
+      state: { sealed: REDACTED },
+    });
+  });
 });
 
 const created: Array<Record<string, (x: unknown) => unknown>> = [];

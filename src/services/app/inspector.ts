@@ -2,7 +2,21 @@
 // replaced before anything leaves the page (the inspector runs on stately.ai).
 import type { InspectionEvent, Observer } from 'xstate';
 
-const SECRET_KEYS = new Set(['accessToken', 'refreshToken', 'token', 'password', 'content', 'message']);
+const SECRET_KEYS = new Set([
+  'accessToken',
+  'refreshToken',
+  'token',
+  'password',
+  'content',
+  'message',
+  // A guest's knock secret, a guest link's secret and key pair, call keys and sealed ones (guests in encrypted calls).
+  'secret',
+  'keys',
+  'key',
+  'callKey',
+  'fragment',
+  'sealed',
+]);
 export const REDACTED = '[скрыто]';
 
 /** A deep copy with secret fields replaced; actor refs and other class instances are left as they are. */

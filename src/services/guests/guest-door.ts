@@ -7,18 +7,27 @@ import { defaultSocketUrl } from '../realtime/socket';
 
 const STATES: readonly string[] = KNOCK_STATES;
 
-/** Opens the door; `onState` hears each state; the returned function closes it. */
+/**
+ * Opens the door; `onState` hears each state (with `sealed`, the call key sealed to the guest, when a secret chat's
+ * call let them in), `onKey` each newer key sealed likewise; the returned function closes it.
+ */
 export function openGuestDoor(
   knock: { knockId: string; secret: string },
-  onState: (state: KnockState) => void,
+  onState: (state: KnockState, sealed?: string) => void,
   url: string = defaultSocketUrl(),
+  onKey: (sealed: string) => void = () => {},
 ): () => void {
   const socket = io(`${url}${GUEST_NAMESPACE}`, {
     transports: ['websocket'],
     auth: { knockId: knock.knockId, secret: knock.secret },
   });
-  socket.on('guest:state', (payload: { state?: unknown }) => {
-    if (typeof payload?.state === 'string' && STATES.includes(payload.state)) onState(payload.state as KnockState);
+  socket.on('guest:state', (payload: { state?: unknown; sealed?: unknown }) => {
+    if (typeof payload?.state !== 'string' || !STATES.includes(payload.state)) return;
+    if (typeof payload.sealed === 'string') onState(payload.state as KnockState, payload.sealed);
+    else onState(payload.state as KnockState);
+  });
+  socket.on('guest:key', (payload: { sealed?: unknown }) => {
+    if (typeof payload?.sealed === 'string') onKey(payload.sealed);
   });
   // The server refuses the handshake only when the knock is over (removed, turned away, the link dead).
   socket.on('connect_error', (err) => {

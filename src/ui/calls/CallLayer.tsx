@@ -45,7 +45,13 @@ export function CallLayerView(
           }
         >
           {props.secret ? (
-            <LazySecretCallOverlay {...props.call} secret={props.secret} onEnd={props.end} onFailed={props.fail} />
+            <LazySecretCallOverlay
+              {...props.call}
+              secret={props.secret}
+              door={props.door}
+              onEnd={props.end}
+              onFailed={props.fail}
+            />
           ) : (
             <LazyCallOverlay {...props.call} door={props.door} onEnd={props.end} onFailed={props.fail} />
           )}

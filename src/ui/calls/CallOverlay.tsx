@@ -3,7 +3,7 @@
 // rung the header says so and offers to cancel; closing the view ends the call.
 import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import type { ConversationChat } from './call-chat';
-import { type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
+import { CALL_ENCRYPTED, type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
 import { LazyConference } from './LazyConference';
 
 export interface CallOverlayProps {
@@ -22,8 +22,13 @@ export interface CallOverlayProps {
    * says why no key could be had.
    */
   e2ee?: (CallEncryption & { error: string | null }) | null;
-  /** A plain call's room (`conv-<id>`): its members may invite guests through a link; null for a secret chat's. */
+  /** The call's room (`conv-<id>`): its members may invite guests through a link. */
   room?: string | null;
+  /**
+   * A secret chat's call (SecretCallOverlay): the door seals the call key to each guest it lets in
+   * (docs/secret-chats.md "Guests in encrypted calls").
+   */
+  secretDoor?: { userId: string; conversationId: string } | null;
   /**
    * The door for guests around a plain call's conference (the guests feature's view, handed in by the app's layout so
    * that neither feature imports the other); absent: no guests.
@@ -38,10 +43,11 @@ export interface CallOverlayProps {
 /** A view that wraps the call with the guest door and hands it the way to remove a guest. */
 export type GuestDoorSlot = ComponentType<{
   room: string;
-  children: (removeGuest: (knockId: string) => void) => ReactNode;
+  secret?: { userId: string; conversationId: string } | null;
+  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string) => void) => ReactNode;
 }>;
 
-export const CALL_ENCRYPTED = 'Звонок защищён сквозным шифрованием';
+export { CALL_ENCRYPTED } from './conference-rules';
 export const CALL_E2EE_UNSUPPORTED = 'Этот браузер не поддерживает зашифрованные звонки';
 
 export function CallOverlay(props: CallOverlayProps) {
@@ -56,9 +62,13 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
   const canEncrypt = props.canEncrypt ?? e2eeSupported();
   // A secret call that cannot be encrypted is not made: the user reads why and ends it.
   const blocked = e2ee ? (!canEncrypt ? CALL_E2EE_UNSUPPORTED : e2ee.error) : null;
-  const conference = (removeGuest: ((knockId: string) => void) | null) => (
+  const conference = (
+    removeGuest: ((knockId: string) => void) | null,
+    guestLeft: ((knockId: string) => void) | null = null,
+  ) => (
     <Conference
       onRemoveGuest={removeGuest}
+      onGuestLeft={guestLeft}
       token={props.token}
       serverUrl={props.url}
       video={props.video}
@@ -119,8 +129,10 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
                 </p>
               }
             >
-              {props.room && props.door && !e2ee ? (
-                <props.door room={props.room}>{(removeGuest) => conference(removeGuest)}</props.door>
+              {props.room && props.door && (!e2ee || props.secretDoor) ? (
+                <props.door room={props.room} secret={props.secretDoor ?? null}>
+                  {(removeGuest, guestLeft) => conference(removeGuest, guestLeft)}
+                </props.door>
               ) : (
                 conference(null)
               )}

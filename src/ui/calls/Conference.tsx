@@ -34,6 +34,7 @@ import {
   useParticipantTile,
   usePersistentUserChoices,
   usePinnedTracks,
+  useRoomContext,
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
@@ -96,6 +97,8 @@ export default function Conference(props: ConferenceProps) {
       connect={!secret.room || secret.keyed}
       room={secret.room}
       data-e2ee={secret.encrypted ? 'on' : undefined}
+      // The epoch of the newest call key set (tests watch a call re-key after a guest left).
+      data-e2ee-epoch={props.e2ee?.key?.epoch}
       video={props.video}
       audio={props.audio}
       options={secret.room ? undefined : options}
@@ -117,11 +120,29 @@ export default function Conference(props: ConferenceProps) {
           ))}
         </div>
       )}
+      {props.onGuestLeft && <GuestDeparture onLeft={props.onGuestLeft} />}
       <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
         <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
       </RemoveGuest.Provider>
     </LiveKitRoom>
   );
+}
+
+/** Tells when a guest's participant leaves the room (a secret chat's call then re-keys). */
+function GuestDeparture({ onLeft }: { onLeft: (knockId: string) => void }) {
+  const room = useRoomContext();
+  const left = useRef(onLeft);
+  left.current = onLeft;
+  useEffect(() => {
+    const gone = (p: { identity: string }) => {
+      if (isGuestIdentity(p.identity)) left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length));
+    };
+    room.on(RoomEvent.ParticipantDisconnected, gone);
+    return () => {
+      room.off(RoomEvent.ParticipantDisconnected, gone);
+    };
+  }, [room]);
+  return null;
 }
 
 /**

@@ -6,7 +6,8 @@ import { useOwnedActor } from '../app/useOwnedActor';
 import { CallOverlay, type CallOverlayProps } from './CallOverlay';
 
 export function SecretCallOverlay(props: CallOverlayProps & { secret: SecretCallInput }) {
-  return <CallOverlay {...props} e2ee={useSecretCallKey(props.secret)} />;
+  // Guests are let in with the call key sealed to them (docs/secret-chats.md "Guests in encrypted calls").
+  return <CallOverlay {...props} e2ee={useSecretCallKey(props.secret)} secretDoor={props.secret} />;
 }
 
 export function useSecretCallKey(secret: SecretCallInput) {

@@ -31,7 +31,12 @@ export interface ConferenceProps {
    * offers «Удалить из звонка». Absent on a guest's own page.
    */
   onRemoveGuest?: ((knockId: string) => void) | null;
+  /** A guest's participant left the room (a secret chat's call then re-keys, docs/secret-chats.md). */
+  onGuestLeft?: ((knockId: string) => void) | null;
 }
+
+/** Said over an encrypted call: a secret chat's, and a guest's page in one. */
+export const CALL_ENCRYPTED = 'Звонок защищён сквозным шифрованием';
 
 /** The call key of the group's newest epoch this device derived; null while the first one is on its way. */
 export interface CallEncryption {

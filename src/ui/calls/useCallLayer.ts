@@ -39,8 +39,9 @@ export function useCallLayer() {
           calling,
           video,
           audio,
-          // A plain call's members may invite guests through a link (docs/behaviour.md §10.40); a secret one's not yet.
-          ...(conversationId && !secret ? { room: `conv-${conversationId}` } : {}),
+          // Members may invite guests through a link (docs/behaviour.md §10.40); a secret chat's call seals its key
+          // to them (docs/secret-chats.md "Guests in encrypted calls").
+          ...(conversationId ? { room: `conv-${conversationId}` } : {}),
           ...(chat ? { chat } : {}),
         }
       : null,

@@ -1,6 +1,7 @@
 // The door of an open plain call (docs/behaviour.md §10.40): «Пригласить по ссылке» and the link to pass on, «Гость
 // Анна хочет войти» with «Впустить» / «Отклонить»; the call inside gets «Удалить из звонка» for its guests. Loaded
-// with the call overlay, never in the first bundle; a secret chat's call has no door.
+// with the call overlay, never in the first bundle. At a secret chat's call each knock shows the code to compare with
+// the guest's page, or why its key is not vouched for (docs/secret-chats.md "Guests in encrypted calls").
 import type { ReactNode } from 'react';
 import { RoomLinks } from './RoomLinks';
 import { type GuestDoorView, useGuestDoor } from './useGuestDoor';
@@ -8,18 +9,20 @@ import './guests.css';
 
 export interface GuestDoorProps {
   room: string;
-  /** The call, given the way to remove a guest from it. */
-  children: (removeGuest: (knockId: string) => void) => ReactNode;
+  /** A secret chat's call. */
+  secret?: { userId: string; conversationId: string } | null;
+  /** The call, given the way to remove a guest from it and to tell that a guest left it. */
+  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string) => void) => ReactNode;
 }
 
 export function GuestDoor(props: GuestDoorProps) {
-  const view = useGuestDoor(props.room);
+  const view = useGuestDoor(props.room, props.secret ?? null);
   return (
     <>
       <GuestDoorPanel {...view} />
       {/* A conversation's links are in its «Информация»; a named room of /calls has only this place. */}
       {!props.room.startsWith('conv-') && <RoomLinks room={props.room} />}
-      {props.children(view.onRemove)}
+      {props.children(view.onRemove, view.onGuestLeft)}
     </>
   );
 }
@@ -51,10 +54,16 @@ export function GuestDoorPanel(props: GuestDoorView) {
           {props.waiting.map((g) => (
             <li key={g.id} className="guest-door-knock" role="alert">
               <span>Гость {g.name} хочет войти</span>
+              {props.encrypted && g.check?.shortCode && (
+                <span className="guest-door-code" data-testid="guest-door-code">
+                  Код: {g.check.shortCode}
+                </span>
+              )}
+              {props.encrypted && g.check?.problem && <span className="form-error">{g.check.problem}</span>}
               <button
                 type="button"
                 className="button primary"
-                disabled={props.busy}
+                disabled={props.busy || (props.encrypted && !g.check?.verified)}
                 onClick={() => props.onAdmit(g.id)}
               >
                 Впустить

@@ -2,8 +2,8 @@
 // camera and microphone check, «Попросить войти», the lobby «Ждём, пока вас впустят», then the call; a clear end
 // when turned away, removed or the link is dead. A lazy route chunk; the check and the call load their own chunk.
 import { Suspense, useId } from 'react';
-import { useParams } from 'react-router-dom';
-import { LazyConference } from '../calls/deferred';
+import { useLocation, useParams } from 'react-router-dom';
+import { CALL_ENCRYPTED, LazyConference } from '../calls/deferred';
 import { lazyView } from '../shared/lazy-view';
 import { type GuestPageView, useGuestPage } from './useGuestPage';
 import './guests.css';
@@ -12,7 +12,9 @@ const LazyGuestPrejoin = lazyView(() => import('./GuestPrejoin').then((m) => m.d
 
 export function GuestPage() {
   const { code = '' } = useParams();
-  return <GuestPageContent {...useGuestPage(code)} />;
+  // A secret chat's link carries its secret in the fragment, which the browser never sends to the server.
+  const { hash } = useLocation();
+  return <GuestPageContent {...useGuestPage(code, hash)} />;
 }
 
 /** «Анна приглашает вас в звонок» (and the group's name when it is one). */
@@ -27,6 +29,12 @@ export function GuestPageContent(props: GuestPageView) {
   if (props.call && props.media)
     return (
       <main className="guest-call" aria-label="Звонок">
+        {props.encrypted && props.callKey && (
+          <p className="call-e2ee" data-testid="call-e2ee">
+            <span aria-hidden="true">🔒 </span>
+            {CALL_ENCRYPTED}. <span data-testid="guest-short-code">Код для сверки: {props.callKey.shortCode}</span>
+          </p>
+        )}
         <Suspense fallback={<p role="status">Подключаемся…</p>}>
           <LazyConference
             token={props.media.token}
@@ -37,6 +45,7 @@ export function GuestPageContent(props: GuestPageView) {
             onLeave={props.onLeft}
             onError={() => props.onLeft()}
             chat={null}
+            e2ee={props.encrypted ? { key: props.callKey } : null}
           />
         </Suspense>
       </main>

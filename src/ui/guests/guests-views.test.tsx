@@ -9,6 +9,8 @@ import type { GuestPageView } from './useGuestPage';
 
 const page = (over: Partial<GuestPageView>): GuestPageView => ({
   info: { title: null, host: 'Анна', expiresAt: '2030-01-01T00:00:00.000Z' },
+  encrypted: false,
+  callKey: null,
   error: null,
   name: '',
   media: null,
@@ -29,6 +31,7 @@ const page = (over: Partial<GuestPageView>): GuestPageView => ({
 const door = (over: Partial<GuestDoorView>): GuestDoorView => ({
   waiting: [],
   linkUrl: null,
+  encrypted: false,
   linkExpiresAt: null,
   error: null,
   busy: false,
@@ -36,6 +39,7 @@ const door = (over: Partial<GuestDoorView>): GuestDoorView => ({
   onAdmit: vi.fn(),
   onDeny: vi.fn(),
   onRemove: vi.fn(),
+  onGuestLeft: vi.fn(),
   onDismissError: vi.fn(),
   ...over,
 });
@@ -84,5 +88,27 @@ describe('the door of a call', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Отклонить' }));
     expect(view.onAdmit).toHaveBeenCalledWith('k1');
     expect(view.onDeny).toHaveBeenCalledWith('k1');
+  });
+
+  it('at a secret chat’s call shows the code to compare, and admits no guest whose key the link does not vouch for', async () => {
+    const knockedAt = '2030-01-01T00:00:00.000Z';
+    const view = door({
+      encrypted: true,
+      waiting: [
+        { id: 'k1', name: 'Анна', knockedAt, check: { verified: true, shortCode: '123 456', problem: null } },
+        {
+          id: 'k2',
+          name: 'Ева',
+          knockedAt,
+          check: { verified: false, shortCode: null, problem: 'Ключ гостя не подтверждён' },
+        },
+      ],
+    });
+    render(<GuestDoorPanel {...view} />);
+    expect(screen.getByTestId('guest-door-code')).toHaveTextContent('Код: 123 456');
+    expect(screen.getByText('Ключ гостя не подтверждён')).toBeInTheDocument();
+    const [first, second] = screen.getAllByRole('button', { name: 'Впустить' });
+    expect(first).toBeEnabled();
+    expect(second).toBeDisabled();
   });
 });

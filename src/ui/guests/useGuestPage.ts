@@ -3,9 +3,13 @@ import { useSelector } from '@xstate/react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { GUEST_TAGS } from '../../machines/guests/guestPage/guestPage.protocol';
 
-export function useGuestPage(code: string) {
-  const actor = useOwnedActor('guestPage', { code });
+/** `fragment`: the page's URL fragment, where a secret chat's link carries its secret. */
+export function useGuestPage(code: string, fragment = '') {
+  const actor = useOwnedActor('guestPage', { code, fragment });
   return {
+    /** A secret chat's call: encrypted end to end with the key sealed to this guest. */
+    encrypted: useSelector(actor, (s) => s?.context.info?.encrypted === true),
+    callKey: useSelector(actor, (s) => s?.context.callKey ?? null),
     info: useSelector(actor, (s) => s?.context.info ?? null),
     error: useSelector(actor, (s) => s?.context.error ?? null),
     name: useSelector(actor, (s) => s?.context.name ?? ''),

@@ -1,14 +1,34 @@
-// The guests feature's effects: the guest's public requests over the API client and the guest's own socket.
-import { fromCallback, fromPromise } from 'xstate';
+// The guests feature's effects: the guest's public requests over the API client and the guest's own socket; the
+// members' door. At a secret chat's call (docs/secret-chats.md "Guests in encrypted calls") the guest's page makes its
+// key pair and MACs it with the link's secret from the fragment, and opens each sealed call key; the members' door
+// derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»,
+// seals each newer epoch's key to the guests it let in, and re-keys the call when it removes one or one it let in
+// leaves. The crypto
+// (services/guests/guest-e2ee.ts, @hpke/core) and the crypto worker load only for such a call.
+import { type EventObject, fromCallback, fromPromise } from 'xstate';
+import type { Ack } from '../../../contract/events';
+import { RequestFailure } from '../../../contract/failure';
 import { guestLinkUrl } from '../../../contract/guest-rules';
 import { openGuestDoor } from '../../../services/guests/guest-door';
-import { serverRequest } from '../../realtime/index';
+import { requestServer } from '../../realtime/index';
 import type { Services } from '../services';
 import { toClipboard } from './clipboard';
-import { guestDoorMachine } from '../../guests/guestDoor/guestDoor.machine';
 import { guestLinksMachine } from '../../guests/guestLinks/guestLinks.machine';
+import { type DoorDecision, guestDoorMachine } from '../../guests/guestDoor/guestDoor.machine';
+import type {
+  DoorLink,
+  GuestCheck,
+  GuestDoorEvent,
+  SecretDoor,
+  Waiting,
+} from '../../guests/guestDoor/guestDoor.protocol';
 import { guestPageMachine } from '../../guests/guestPage/guestPage.machine';
-import type { GuestKnock, GuestPageEvent } from '../../guests/guestPage/guestPage.protocol';
+import type { GuestCallKey, GuestKnock, GuestPageEvent } from '../../guests/guestPage/guestPage.protocol';
+import type { SecretChatRef } from '../../secretChats/secretChat/secretChat.protocol';
+import { type AnySystem, systemActor } from '../../shared/system';
+
+const guestCrypto = () => import('../../../services/guests/guest-e2ee');
+const secretCrypto = () => import('../../../services/secretChats/crypto/worker-client').then((m) => m.secretCrypto());
 
 export const wireGuestPage = (s: Services) =>
   guestPageMachine.provide({
@@ -16,16 +36,76 @@ export const wireGuestPage = (s: Services) =>
       loadInfo: fromPromise(({ input }: { input: { code: string } }) =>
         s.api.call('guestLinkInfo', { params: { code: input.code } }),
       ),
-      knock: fromPromise(async ({ input }: { input: { code: string; name: string } }): Promise<GuestKnock> => {
-        const { knockId, secret } = await s.api.call('guestKnock', {
-          params: { code: input.code },
-          body: { name: input.name },
-        });
-        return { knockId, secret };
-      }),
-      door: fromCallback<GuestPageEvent, GuestKnock>(({ input, sendBack }) =>
-        openGuestDoor(input, (state) => sendBack({ type: 'guest.state', state })),
+      knock: fromPromise(
+        async ({
+          input,
+        }: {
+          input: { code: string; name: string; encrypted: boolean; fragment: string };
+        }): Promise<GuestKnock> => {
+          if (!input.encrypted) {
+            const { knockId, secret } = await s.api.call('guestKnock', {
+              params: { code: input.code },
+              body: { name: input.name },
+            });
+            return { knockId, secret };
+          }
+          const c = await guestCrypto();
+          const linkSecret = c.secretFromFragment(input.fragment);
+          // Without the fragment's secret the server refuses the knock and says why (the link was cut short).
+          if (!linkSecret) {
+            await s.api.call('guestKnock', { params: { code: input.code }, body: { name: input.name } });
+            throw new RequestFailure(400, c.GUEST_E2EE_TEXTS.badLink);
+          }
+          const keys = await c.makeGuestKeys();
+          const keyMac = await c.knockMac(linkSecret, input.code, keys.publicKey);
+          const { knockId, secret } = await s.api.call('guestKnock', {
+            params: { code: input.code },
+            body: { name: input.name, publicKey: keys.publicKey, keyMac },
+          });
+          return {
+            knockId,
+            secret,
+            code: input.code,
+            keys: { linkSecret, pair: keys.pair, publicKey: keys.publicKey },
+          };
+        },
       ),
+      door: fromCallback<GuestPageEvent, GuestKnock>(({ input, sendBack }) => {
+        // States and keys are told in the order heard: opening a key is asynchronous.
+        let queue: Promise<void> = Promise.resolve();
+        const inOrder = (step: () => Promise<void>) => {
+          queue = queue.then(step, step);
+        };
+        const open = async (sealed: string): Promise<GuestCallKey> => {
+          const keys = input.keys;
+          if (!keys || !input.code) throw new Error('no keys');
+          const c = await guestCrypto();
+          const opened = await c.openCallKey({
+            linkSecret: keys.linkSecret,
+            code: input.code,
+            knockId: input.knockId,
+            keys,
+            sealed,
+          });
+          return { ...opened, shortCode: await c.shortCode(keys.linkSecret, keys.publicKey, opened.epoch) };
+        };
+        return openGuestDoor(
+          input,
+          (state, sealed) =>
+            inOrder(async () => {
+              if (state !== 'admitted' || !input.keys) return sendBack({ type: 'guest.state', state });
+              if (!sealed) return sendBack({ type: 'guest.state', state, keyFailed: true });
+              const key = await open(sealed).catch(() => null);
+              sendBack(key ? { type: 'guest.state', state, key } : { type: 'guest.state', state, keyFailed: true });
+            }),
+          undefined,
+          (sealed) =>
+            inOrder(async () => {
+              const key = await open(sealed).catch(() => null);
+              if (key) sendBack({ type: 'guest.key', key });
+            }),
+        );
+      }),
       fetchToken: fromPromise(({ input }: { input: GuestKnock }) =>
         s.api.call('guestToken', { params: { id: input.knockId }, body: { secret: input.secret } }),
       ),
@@ -35,20 +115,205 @@ export const wireGuestPage = (s: Services) =>
     },
   });
 
+/**
+ * Link secrets this page knows, by conversation and link code: made here (kept for the call, so its maker admits through it after
+ * the group's epoch moved on), or derived in the link's epoch. In memory only.
+ */
+const linkSecrets = new Map<string, Uint8Array>();
+/** Guests this page let into a secret chat's call, by conversation: each newer epoch's key is sealed to them. */
+const admitted = new Map<string, Map<string, { linkSecret: Uint8Array; e2ee: NonNullable<Waiting['e2ee']> }>>();
+
+async function linkSecretOf(secret: SecretDoor, code: string, epoch: number): Promise<Uint8Array> {
+  const known = linkSecrets.get(`${secret.conversationId}/${code}`);
+  if (known) return known;
+  const derived = await (await secretCrypto()).guestLinkSecret(secret.userId, secret.conversationId, code, epoch);
+  linkSecrets.set(`${secret.conversationId}/${code}`, derived);
+  return derived;
+}
+
+const CHECK_FAILED = 'Не удалось проверить ключ гостя';
+const messageOf = (e: unknown, fallback: string) =>
+  e instanceof Error && (e.name === 'SecretCryptoError' || e.name === 'GuestE2eeError') ? e.message : fallback;
+
+/** What this device makes of a waiting guest's key: vouched for by the link's secret, and the code to compare. */
+async function checkGuest(secret: SecretDoor, guest: Waiting): Promise<Waiting> {
+  const c = await guestCrypto();
+  const refused = (problem: string): Waiting => ({ ...guest, check: { verified: false, shortCode: null, problem } });
+  if (!guest.e2ee) return refused(c.GUEST_E2EE_TEXTS.badMac);
+  try {
+    const { code, epoch, publicKey, mac } = guest.e2ee;
+    const linkSecret = await linkSecretOf(secret, code, epoch);
+    if (!(await c.verifyKnock(linkSecret, code, publicKey, mac))) return refused(c.GUEST_E2EE_TEXTS.badMac);
+    const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
+    const check: GuestCheck = {
+      verified: true,
+      shortCode: await c.shortCode(linkSecret, publicKey, key.epoch),
+      problem: null,
+    };
+    return { ...guest, check };
+  } catch (e) {
+    return refused(messageOf(e, CHECK_FAILED));
+  }
+}
+
+const checkAll = (secret: SecretDoor | null | undefined, guests: Waiting[]) =>
+  secret ? Promise.all(guests.map((g) => checkGuest(secret, g))) : Promise.resolve(guests);
+
+/** The chat's actor (a child of the device actor), which applies the group's commits and updates this device's leaf. */
+function chatActor(system: AnySystem, conversationId: string): SecretChatRef | undefined {
+  const device = systemActor(system, 'secretDevice');
+  return (device?.getSnapshot().children as Record<string, SecretChatRef | undefined> | undefined)?.[
+    `chat:${conversationId}`
+  ];
+}
+
+/**
+ * A guest left a secret chat's call: this device owes the group an update of its leaf, and its chat's actor is told
+ * to look at the log, after which it asks whether an update is due — it is — and commits it: a new epoch, so a new
+ * call key every member derives and the guest cannot.
+ */
+async function rekeyCall(system: AnySystem, secret: SecretDoor) {
+  await (await secretCrypto()).oweLeafUpdate(secret.userId, secret.conversationId);
+  chatActor(system, secret.conversationId)?.send({ type: 'secretChat.log', seq: 0, epoch: 0 });
+}
+
+/** Seals the current call key to each guest this page let in (the group moved to a newer epoch). */
+async function resealAll(system: AnySystem, secret: SecretDoor, epoch: number) {
+  const guests = admitted.get(secret.conversationId);
+  if (!guests?.size) return;
+  const c = await guestCrypto();
+  const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
+  if (key.epoch < epoch) return;
+  for (const [knockId, g] of guests) {
+    const sealed = await c.sealCallKey({ linkSecret: g.linkSecret, knockId, ...g.e2ee, callKey: key });
+    const ack = await requestServer(system, { name: 'guest:key', payload: { knockId, sealed } });
+    if (!ack.ok) guests.delete(knockId);
+  }
+}
+
 export const wireGuestDoor = (s: Services) =>
   guestDoorMachine.provide({
     actors: {
-      loadWaiting: fromPromise(
-        async ({ input }: { input: { room: string } }) =>
-          (await s.api.call('waitingGuests', { query: { room: input.room } })).guests,
-      ),
-      createLink: fromPromise(async ({ input }: { input: { room: string; hours: number } }) => {
-        const { link } = await s.api.call('createGuestLink', { body: { room: input.room, hours: input.hours } });
-        // Copied at once where the browser allows it; the view shows the address either way.
-        await navigator.clipboard?.writeText(guestLinkUrl(window.location.origin, link.code)).catch(() => {});
-        return link;
+      // `guest:waiting`, each guest's key checked first at a secret chat's call; and there, each newer epoch's key
+      // sealed to the guests this page let in.
+      serverEvents: fromCallback<EventObject, SecretDoor | null>(({ input: secret, system, sendBack }) => {
+        const realtime = systemActor(system, 'realtime');
+        let latest = 0;
+        const subs: { unsubscribe(): void }[] = [];
+        if (realtime)
+          subs.push(
+            realtime.on('server.event', (e) => {
+              if (e.name !== 'guest:waiting') return;
+              const p = e.payload as { room: string; guests: Waiting[]; ring: boolean };
+              const n = ++latest;
+              // Only this call's own guests are checked against its group (other rooms' lists are ignored anyway).
+              const own = secret && p.room === `conv-${secret.conversationId}` ? secret : null;
+              void checkAll(own, p.guests).then((guests) => {
+                if (n === latest)
+                  sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
+              });
+            }),
+          );
+        if (secret) {
+          let chat: SecretChatRef | undefined;
+          let chatSub: { unsubscribe(): void } | null = null;
+          let seen: number | null = null;
+          const follow = () => {
+            const next = chatActor(system, secret.conversationId);
+            if (next === chat) return;
+            chatSub?.unsubscribe();
+            chat = next;
+            chatSub =
+              chat?.subscribe((snap) => {
+                const epoch = snap.context.epoch;
+                if (epoch === null || epoch === seen) return;
+                const first = seen === null;
+                seen = epoch;
+                if (!first) void resealAll(system, secret, epoch).catch(() => undefined);
+              }) ?? null;
+          };
+          const device = systemActor(system, 'secretDevice');
+          if (device) subs.push(device.subscribe(follow));
+          follow();
+          subs.push({ unsubscribe: () => chatSub?.unsubscribe() });
+        }
+        return () => {
+          for (const sub of subs) sub.unsubscribe();
+        };
       }),
-      decide: serverRequest,
+      loadWaiting: fromPromise(async ({ input }: { input: { room: string; secret?: SecretDoor } }) =>
+        checkAll(input.secret, (await s.api.call('waitingGuests', { query: { room: input.room } })).guests),
+      ),
+      createLink: fromPromise(
+        async ({ input }: { input: { room: string; hours: number; secret?: SecretDoor } }): Promise<DoorLink> => {
+          let made: DoorLink;
+          if (!input.secret) {
+            made = (await s.api.call('createGuestLink', { body: { room: input.room, hours: input.hours } })).link;
+          } else {
+            // The link's secret: from the MLS exporter in the group's current epoch, which the link names.
+            const worker = await secretCrypto();
+            const epoch = await worker.epoch(input.secret.userId, input.secret.conversationId);
+            if (epoch === null) throw new RequestFailure(null, 'Это устройство ещё не в группе секретного чата');
+            const { link } = await s.api.call('createGuestLink', {
+              body: { room: input.room, hours: input.hours, epoch },
+            });
+            const linkSecret = await worker.guestLinkSecret(
+              input.secret.userId,
+              input.secret.conversationId,
+              link.code,
+              epoch,
+            );
+            linkSecrets.set(`${input.secret.conversationId}/${link.code}`, linkSecret);
+            made = { ...link, fragment: (await guestCrypto()).linkFragment(linkSecret) };
+          }
+          // Copied at once where the browser allows it; the view shows the address either way.
+          await navigator.clipboard
+            ?.writeText(guestLinkUrl(window.location.origin, made.code) + (made.fragment ?? ''))
+            .catch(() => {});
+          return made;
+        },
+      ),
+      // A guest this page let in left on its own: the call moves to a new key (only the admitting device does so).
+      rekey: fromPromise<unknown, { secret: SecretDoor; knockId: string }>(async ({ input, system }) => {
+        const mine = admitted.get(input.secret.conversationId);
+        if (!mine?.has(input.knockId)) return;
+        mine.delete(input.knockId);
+        await rekeyCall(system, input.secret);
+      }),
+      decide: fromPromise<Ack, DoorDecision>(async ({ input, system, signal }) => {
+        const e2ee = input.e2ee;
+        if (!e2ee) return requestServer(system, input, signal);
+        if (input.name === 'guest:admit') {
+          const guest = e2ee.guest;
+          try {
+            const c = await guestCrypto();
+            if (!guest?.e2ee) return { ok: false, message: c.GUEST_E2EE_TEXTS.badMac };
+            const linkSecret = await linkSecretOf(e2ee.secret, guest.e2ee.code, guest.e2ee.epoch);
+            const callKey = await (await secretCrypto()).callKey(e2ee.secret.userId, e2ee.secret.conversationId);
+            // Refused (GuestE2eeError) unless the link's secret vouches for the key.
+            const sealed = await c.sealCallKey({ linkSecret, knockId: guest.id, ...guest.e2ee, callKey });
+            const ack = await requestServer(
+              system,
+              { name: 'guest:admit', payload: { knockId: guest.id, sealed } },
+              signal,
+            );
+            if (ack.ok) {
+              const mine = admitted.get(e2ee.secret.conversationId) ?? new Map();
+              mine.set(guest.id, { linkSecret, e2ee: guest.e2ee });
+              admitted.set(e2ee.secret.conversationId, mine);
+            }
+            return ack;
+          } catch (e) {
+            return { ok: false, message: messageOf(e, CHECK_FAILED) };
+          }
+        }
+        const ack = await requestServer(system, input, signal);
+        if (ack.ok && input.name === 'guest:remove') {
+          admitted.get(e2ee.secret.conversationId)?.delete(input.payload.knockId);
+          await rekeyCall(system, e2ee.secret).catch(() => undefined);
+        }
+        return ack;
+      }),
     },
   });
 

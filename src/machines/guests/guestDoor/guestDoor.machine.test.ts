@@ -21,10 +21,13 @@ const ADMINS = 'В этой группе гостей впускают толь�
 describeModel({
   name: 'guestDoor',
   machine: guestDoorMachine.provide({
-    actors: { serverEvents: quiet, loadWaiting: hang, createLink: hang, decide: hang },
+    actors: { serverEvents: quiet, loadWaiting: hang, createLink: hang, decide: hang, rekey: hang },
   }),
-  inputs: [{ room }],
+  inputs: [{ room }, { room, secret: { userId: 'u1', conversationId: 'c1' } }],
   events: {
+    'door.guestLeft': () => [{ type: 'door.guestLeft', knockId: 'k1' }],
+    'xstate.done.actor.rekey': () => [{ type: 'xstate.done.actor.rekey', output: undefined }],
+    'xstate.error.actor.rekey': () => [{ type: 'xstate.error.actor.rekey', error: new Error('offline') }],
     'door.admit': () => [{ type: 'door.admit', knockId: 'k1' }],
     'door.deny': () => [{ type: 'door.deny', knockId: 'k1' }],
     'door.remove': () => [{ type: 'door.remove', knockId: 'k1' }],
@@ -46,11 +49,12 @@ describeModel({
       { type: 'xstate.done.actor.decide', output: { ok: false, message: ADMINS } },
     ],
   },
-  contextKey: (c) => ({ waiting: c.waiting.length, link: c.link !== null, error: c.error }),
+  contextKey: (c) => ({ waiting: c.waiting.length, link: c.link !== null, error: c.error, secret: c.secret !== null }),
 });
 
-function start() {
+function start(secret: { userId: string; conversationId: string } | null = null) {
   const sent: unknown[] = [];
+  const rekeyed: unknown[] = [];
   const made: unknown[] = [];
   const actor = createActor(
     guestDoorMachine.provide({
@@ -65,13 +69,16 @@ function start() {
           sent.push(input);
           return { ok: true };
         }) as never,
+        rekey: fromPromise(async ({ input }) => {
+          rekeyed.push(input);
+        }) as never,
       },
     }),
-    { input: { room } },
+    { input: { room, secret } },
   ).start();
   const rings: unknown[] = [];
   actor.on('door.rang', (e) => rings.push(e));
-  return { actor, sent, made, rings };
+  return { actor, sent, made, rings, rekeyed };
 }
 
 describe('guestDoor with a server', () => {
@@ -94,6 +101,36 @@ describe('guestDoor with a server', () => {
       { name: 'guest:admit', payload: { knockId: 'k1' } },
       { name: 'guest:remove', payload: { knockId: 'k1' } },
     ]);
+  });
+
+  it('at a secret chat’s call hands the wiring what to seal and whom to re-key for', async () => {
+    const secret = { userId: 'u1', conversationId: 'c1' };
+    const e2ee = { code: link.code, epoch: 3, publicKey: 'p'.repeat(43), mac: 'm'.repeat(43) };
+    const guest = { ...anna, e2ee };
+    const door = start(secret);
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.invite' });
+    await waitFor(door.actor, (s) => s.context.link !== null);
+    expect(door.made).toEqual([{ room, hours: CALL_LINK_HOURS, secret }]);
+    door.actor.send({ type: 'door.waiting', room, guests: [guest], ring: true });
+    for (const type of ['door.admit', 'door.deny', 'door.remove'] as const) {
+      door.actor.send({ type, knockId: 'k1' });
+      await waitFor(door.actor, (s) => s.value === 'idle');
+    }
+    expect(door.sent).toEqual([
+      { name: 'guest:admit', payload: { knockId: 'k1' }, e2ee: { secret, guest, link } },
+      { name: 'guest:deny', payload: { knockId: 'k1' } },
+      { name: 'guest:remove', payload: { knockId: 'k1' }, e2ee: { secret, guest, link } },
+    ]);
+    // A guest who leaves on its own: the call re-keys (a plain call's door does nothing).
+    door.actor.send({ type: 'door.guestLeft', knockId: 'k1' });
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    expect(door.rekeyed).toEqual([{ secret, knockId: 'k1' }]);
+    const plain = start();
+    await waitFor(plain.actor, (s) => s.value === 'idle');
+    plain.actor.send({ type: 'door.guestLeft', knockId: 'k1' });
+    expect(plain.actor.getSnapshot().value).toBe('idle');
+    expect(plain.rekeyed).toEqual([]);
   });
 
   it('makes the call’s link for a day', async () => {

@@ -15,20 +15,35 @@ import {
   type GuestDoorEmitted,
   type GuestDoorEvent,
   type GuestDoorInput,
-  type GuestLink,
+  type DoorLink,
+  type SecretDoor,
   type Waiting,
 } from './guestDoor.protocol';
 
 export * from './guestDoor.protocol';
 
-export const guestDoorServerEvents = listenToServer<GuestDoorEvent>({
+export const guestDoorServerEvents = listenToServer<GuestDoorEvent, SecretDoor | null>({
   'guest:waiting': (p) => ({ type: 'door.waiting', room: p.room, guests: p.guests, ring: p.ring }),
 });
 
-const decision = (name: 'guest:admit' | 'guest:deny' | 'guest:remove', knockId: string): ServerRequestInput => ({
-  name,
-  payload: { knockId },
-});
+/**
+ * A decision as the wiring sends it. At a secret chat's call `e2ee` says more: «Впустить» seals the call key to the
+ * guest's key (the wiring checks its MAC first), «Удалить из звонка» re-keys the call once the server took it.
+ */
+export type DoorDecision = ServerRequestInput & {
+  e2ee?: { secret: SecretDoor; guest: Waiting | null; link: DoorLink | null };
+};
+
+const decision = (
+  name: 'guest:admit' | 'guest:deny' | 'guest:remove',
+  knockId: string,
+  context: GuestDoorContext,
+): DoorDecision => {
+  const base = { name, payload: { knockId } } as ServerRequestInput;
+  if (!context.secret || name === 'guest:deny') return base;
+  const guest = context.waiting.find((g) => g.id === knockId) ?? null;
+  return { ...base, e2ee: { secret: context.secret, guest, link: context.link } };
+};
 
 export const guestDoorMachine = setup({
   types: {
@@ -38,15 +53,22 @@ export const guestDoorMachine = setup({
     emitted: {} as GuestDoorEmitted,
   },
   actors: {
+    /** `guest:waiting`; at a secret chat's call the wiring checks each guest's key first (`Waiting.check`). */
     serverEvents: guestDoorServerEvents,
     /** GET /api/guest-links/waiting (403 for a member who does not decide: nobody is shown). */
-    loadWaiting: notWired<Waiting[], { room: string }>('guestDoor.loadWaiting'),
-    /** POST /api/guest-links, then the link to the clipboard. */
-    createLink: notWired<GuestLink, { room: string; hours: number }>('guestDoor.createLink'),
+    loadWaiting: notWired<Waiting[], { room: string; secret?: SecretDoor }>('guestDoor.loadWaiting'),
+    /** POST /api/guest-links, then the link to the clipboard (a secret chat's: with its secret in the fragment). */
+    createLink: notWired<DoorLink, { room: string; hours: number; secret?: SecretDoor }>('guestDoor.createLink'),
     /** A decision over the socket, answered with the server's Ack. */
-    decide: notWired<Ack, ServerRequestInput>('guestDoor.decide'),
+    decide: notWired<Ack, DoorDecision>('guestDoor.decide'),
+    /**
+     * A guest left a secret chat's call: the device that let them in commits an update of its leaf, so the call key
+     * moves to a new epoch the guest cannot derive (others do nothing).
+     */
+    rekey: notWired<unknown, { secret: SecretDoor; knockId: string }>('guestDoor.rekey'),
   },
   guards: {
+    secretCall: ({ context }) => context.secret !== null,
     ownRoom: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room,
     rang: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room && event.ring,
   },
@@ -61,8 +83,8 @@ export const guestDoorMachine = setup({
   },
 }).createMachine({
   id: 'guestDoor',
-  context: ({ input }) => ({ room: input.room, waiting: [], link: null, error: null }),
-  invoke: { src: 'serverEvents' },
+  context: ({ input }) => ({ room: input.room, secret: input.secret ?? null, waiting: [], link: null, error: null }),
+  invoke: { src: 'serverEvents', input: ({ context }) => context.secret },
   on: {
     'door.waiting': [
       { guard: 'rang', actions: ['takeWaiting', emit({ type: 'door.rang' } as const)] },
@@ -76,13 +98,14 @@ export const guestDoorMachine = setup({
       invoke: {
         id: 'loadWaiting',
         src: 'loadWaiting',
-        input: ({ context }) => ({ room: context.room }),
+        input: ({ context }) => ({ room: context.room, ...(context.secret ? { secret: context.secret } : {}) }),
         onDone: { target: 'idle', actions: assign({ waiting: ({ event }) => event.output }) },
         onError: 'idle',
       },
     },
     idle: {
       on: {
+        'door.guestLeft': { guard: 'secretCall', target: 'rekeying' },
         'door.invite': 'creating',
         'door.admit': { target: 'deciding', actions: assign({ error: null }) },
         'door.deny': { target: 'deciding', actions: assign({ error: null }) },
@@ -94,7 +117,11 @@ export const guestDoorMachine = setup({
       invoke: {
         id: 'createLink',
         src: 'createLink',
-        input: ({ context }) => ({ room: context.room, hours: CALL_LINK_HOURS }),
+        input: ({ context }) => ({
+          room: context.room,
+          hours: CALL_LINK_HOURS,
+          ...(context.secret ? { secret: context.secret } : {}),
+        }),
         onDone: { target: 'idle', actions: assign({ link: ({ event }) => event.output, error: null }) },
         onError: {
           target: 'idle',
@@ -102,16 +129,28 @@ export const guestDoorMachine = setup({
         },
       },
     },
+    rekeying: {
+      invoke: {
+        id: 'rekey',
+        src: 'rekey',
+        input: ({ context, event }) => {
+          assertEvent(event, 'door.guestLeft');
+          return { secret: context.secret as SecretDoor, knockId: event.knockId };
+        },
+        onDone: 'idle',
+        onError: 'idle',
+      },
+    },
     deciding: {
       tags: [DOOR_TAGS.busy],
       invoke: {
         id: 'decide',
         src: 'decide',
-        input: ({ event }) => {
-          if (event.type === 'door.admit') return decision('guest:admit', event.knockId);
-          if (event.type === 'door.deny') return decision('guest:deny', event.knockId);
+        input: ({ context, event }) => {
+          if (event.type === 'door.admit') return decision('guest:admit', event.knockId, context);
+          if (event.type === 'door.deny') return decision('guest:deny', event.knockId, context);
           assertEvent(event, 'door.remove');
-          return decision('guest:remove', event.knockId);
+          return decision('guest:remove', event.knockId, context);
         },
         onDone: { target: 'idle', actions: { type: 'takeAck', params: ({ event }) => event.output } },
       },

@@ -17,6 +17,7 @@ const quiet = fromCallback(() => () => {}) as never;
 const info: GuestLinkInfo = { title: 'Семья', host: 'Анна', expiresAt: '2030-01-01T00:00:00.000Z' };
 const media: GuestMedia = { token: 'jwt', url: 'ws://x', room: 'conv-1', expiresAt: '2030-01-01T00:00:00.000Z' };
 const knock = { knockId: 'k1', secret: 's'.repeat(43) };
+const callKey = (epoch: number) => ({ epoch, key: new Uint8Array(32).fill(epoch), shortCode: '123 456' });
 const GONE = 'Ссылка больше не действует';
 const FLOOD = 'По этой ссылке сейчас слишком много желающих войти. Попробуйте через минуту.';
 
@@ -31,8 +32,18 @@ describeModel({
       { type: 'guest.knock', name: 'Бабушка', video: true, audio: true },
       { type: 'guest.knock', name: '  ', video: false, audio: true },
     ],
-    'guest.state': () =>
-      (['waiting', 'admitted', 'denied', 'removed', 'gone'] as const).map((state) => ({ type: 'guest.state', state })),
+    'guest.state': () => [
+      ...(['waiting', 'admitted', 'denied', 'removed', 'gone'] as const).map((state) => ({
+        type: 'guest.state',
+        state,
+      })),
+      { type: 'guest.state', state: 'admitted', key: callKey(3) },
+      { type: 'guest.state', state: 'admitted', keyFailed: true },
+    ],
+    'guest.key': () => [
+      { type: 'guest.key', key: callKey(4) },
+      { type: 'guest.key', key: callKey(2) },
+    ],
     'xstate.done.actor.loadInfo': () => [{ type: 'xstate.done.actor.loadInfo', output: info }],
     'xstate.error.actor.loadInfo': () => [
       { type: 'xstate.error.actor.loadInfo', error: new RequestFailure(410, GONE) },
@@ -104,7 +115,7 @@ describe('guestPage with a server', () => {
     expect(page.actor.getSnapshot().context.error).toBe(GUEST_TEXTS.nameMissing);
     page.actor.send({ type: 'guest.knock', name: ' Бабушка ', video: false, audio: true });
     await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.lobby));
-    expect(page.knocks).toEqual([{ code: 'c'.repeat(24), name: 'Бабушка' }]);
+    expect(page.knocks).toEqual([{ code: 'c'.repeat(24), name: 'Бабушка', encrypted: false, fragment: '' }]);
     expect(page.doorOpen()).toBe(true);
     page.tell('waiting');
     expect(page.actor.getSnapshot().hasTag(GUEST_TAGS.lobby)).toBe(true);
@@ -170,6 +181,30 @@ describe('guestPage with a server', () => {
     await waitFor(other.actor, (s) => s.hasTag(GUEST_TAGS.form) && !s.hasTag(GUEST_TAGS.busy));
     expect(other.actor.getSnapshot().context.knock).toBeNull();
     expect(other.doorOpen()).toBe(false);
+  });
+
+  it('at a secret chat’s link: joins with the opened key, takes only newer ones, and ends when it did not open', async () => {
+    const page = start();
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.form));
+    page.actor.send({ type: 'guest.knock', name: 'Оля', video: true, audio: true });
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.lobby));
+    page.actor.send({ type: 'guest.state', state: 'admitted', key: callKey(3) });
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.call));
+    expect(page.actor.getSnapshot().context.callKey?.epoch).toBe(3);
+    page.actor.send({ type: 'guest.key', key: callKey(2) });
+    expect(page.actor.getSnapshot().context.callKey?.epoch).toBe(3);
+    page.actor.send({ type: 'guest.key', key: callKey(5) });
+    expect(page.actor.getSnapshot().context.callKey?.epoch).toBe(5);
+    page.actor.send({ type: 'guest.state', state: 'removed' });
+    expect(page.actor.getSnapshot().context.callKey).toBeNull();
+
+    const broken = start();
+    await waitFor(broken.actor, (s) => s.hasTag(GUEST_TAGS.form));
+    broken.actor.send({ type: 'guest.knock', name: 'Оля', video: true, audio: true });
+    await waitFor(broken.actor, (s) => s.hasTag(GUEST_TAGS.lobby));
+    broken.actor.send({ type: 'guest.state', state: 'admitted', keyFailed: true });
+    expect(broken.actor.getSnapshot().hasTag(GUEST_TAGS.ended)).toBe(true);
+    expect(broken.actor.getSnapshot().context.error).toBe(GUEST_TEXTS.keyFailed);
   });
 
   it('checks the name as the server does', () => {

@@ -35,8 +35,14 @@ export const guestPageMachine = setup({
     /** GET /api/guest/:code. */
     loadInfo: notWired<GuestLinkInfo, { code: string }>('guestPage.loadInfo'),
     /** POST /api/guest/:code/knock. */
-    knock: notWired<GuestKnock, { code: string; name: string }>('guestPage.knock'),
-    /** The guest's socket (namespace /guest): sends `guest.state` for every state the server tells. */
+    /** At a secret chat's link (`encrypted`) with the guest's key and its MAC under the fragment's secret. */
+    knock: notWired<GuestKnock, { code: string; name: string; encrypted: boolean; fragment: string }>(
+      'guestPage.knock',
+    ),
+    /**
+     * The guest's socket (namespace /guest): sends `guest.state` for every state the server tells, and at a secret
+     * chat's link opens each sealed call key with the knock's keys (`guest.state` admitted with `key`, `guest.key`).
+     */
     door: notWiredCallback<GuestPageEvent, GuestKnock>('guestPage.door'),
     /** POST /api/guest/knocks/:id/token. */
     fetchToken: notWired<GuestMedia, GuestKnock>('guestPage.fetchToken'),
@@ -54,6 +60,9 @@ export const guestPageMachine = setup({
       return guestNameProblem(event.name) === null;
     },
     admitted: stateIs('admitted'),
+    /** Admitted at a secret chat's link, but the sealed key did not open: the call cannot be decrypted. */
+    keyFailed: ({ event }) => event.type === 'guest.state' && event.state === 'admitted' && event.keyFailed === true,
+    newerKey: ({ context, event }) => event.type === 'guest.key' && event.key.epoch > (context.callKey?.epoch ?? -1),
     denied: stateIs('denied'),
     removed: stateIs('removed'),
     gone: stateIs('gone'),
@@ -67,7 +76,9 @@ export const guestPageMachine = setup({
     video: true,
     audio: true,
     knock: null,
+    fragment: input.fragment ?? '',
     media: null,
+    callKey: null,
     error: null,
   }),
   initial: 'loading',
@@ -116,11 +127,13 @@ export const guestPageMachine = setup({
       invoke: {
         id: 'knock',
         src: 'knock',
-        input: ({ context }) => ({ code: context.code, name: context.name }),
-        onDone: {
-          target: 'door',
-          actions: assign({ knock: ({ event }) => ({ knockId: event.output.knockId, secret: event.output.secret }) }),
-        },
+        input: ({ context }) => ({
+          code: context.code,
+          name: context.name,
+          encrypted: context.info?.encrypted === true,
+          fragment: context.fragment,
+        }),
+        onDone: { target: 'door', actions: assign({ knock: ({ event }) => event.output }) },
         onError: [
           {
             guard: 'flooded',
@@ -149,16 +162,28 @@ export const guestPageMachine = setup({
       on: {
         'guest.state': [
           { guard: 'denied', target: 'ended', actions: assign({ error: GUEST_TEXTS.denied }) },
-          { guard: 'removed', target: 'ended', actions: assign({ error: GUEST_TEXTS.removed, media: null }) },
-          { guard: 'gone', target: 'ended', actions: assign({ error: GUEST_TEXTS.gone, media: null }) },
+          {
+            guard: 'removed',
+            target: 'ended',
+            actions: assign({ error: GUEST_TEXTS.removed, media: null, callKey: null }),
+          },
+          { guard: 'gone', target: 'ended', actions: assign({ error: GUEST_TEXTS.gone, media: null, callKey: null }) },
         ],
+        'guest.key': { guard: 'newerKey', actions: assign({ callKey: ({ event }) => event.key }) },
       },
       initial: 'waiting',
       states: {
         waiting: {
           tags: [GUEST_TAGS.lobby],
           on: {
-            'guest.state': { guard: 'admitted', target: 'joining' },
+            'guest.state': [
+              { guard: 'keyFailed', target: '#guestPage.ended', actions: assign({ error: GUEST_TEXTS.keyFailed }) },
+              {
+                guard: 'admitted',
+                target: 'joining',
+                actions: assign({ callKey: ({ event }) => (event.type === 'guest.state' && event.key) || null }),
+              },
+            ],
             'guest.cancel': '#guestPage.cancelling',
           },
         },
@@ -186,7 +211,10 @@ export const guestPageMachine = setup({
         inCall: {
           tags: [GUEST_TAGS.call],
           on: {
-            'guest.left': { target: '#guestPage.ended', actions: assign({ error: GUEST_TEXTS.left, media: null }) },
+            'guest.left': {
+              target: '#guestPage.ended',
+              actions: assign({ error: GUEST_TEXTS.left, media: null, callKey: null }),
+            },
           },
         },
       },

@@ -8,9 +8,28 @@ import type { MachineRef } from '../../shared/machine-ref';
 
 export type GuestLinkInfo = z.output<typeof GuestLinkInfoResponse>;
 export type GuestMedia = z.output<typeof GuestTokenResponse>;
+/**
+ * A secret chat's call (docs/secret-chats.md "Guests in encrypted calls"): the link's secret from the URL fragment
+ * and the guest's ephemeral X25519 key pair, kept in this page's memory only.
+ */
+export interface GuestKnockKeys {
+  linkSecret: Uint8Array;
+  pair: CryptoKeyPair;
+  publicKey: string;
+}
 export interface GuestKnock {
   knockId: string;
   secret: string;
+  /** The link's code (the sealed keys are bound to it). */
+  code?: string;
+  /** Set at a secret chat's link. */
+  keys?: GuestKnockKeys;
+}
+/** A call key opened from what the admitting member sealed to this guest, with the code both sides compare. */
+export interface GuestCallKey {
+  epoch: number;
+  key: Uint8Array;
+  shortCode: string;
 }
 
 export const GUEST_TEXTS = {
@@ -23,6 +42,8 @@ export const GUEST_TEXTS = {
   gone: 'Ссылка больше не действует',
   left: 'Вы вышли из звонка',
   joinFailed: 'Не удалось подключиться к звонку. Попробуйте ещё раз.',
+  /** The sealed call key did not open (another link, another key, changed on the way). */
+  keyFailed: 'Ключ звонка не открылся: войти в зашифрованный звонок не получилось. Откройте ссылку ещё раз.',
 } as const;
 
 /** What is wrong with the name before knocking, or null. */
@@ -35,6 +56,8 @@ export function guestNameProblem(name: string): string | null {
 
 export interface GuestPageInput {
   code: string;
+  /** The page's URL fragment (`#k=…`: a secret chat's link carries its secret there; the server never sees it). */
+  fragment?: string;
 }
 
 export interface GuestPageContext {
@@ -46,8 +69,11 @@ export interface GuestPageContext {
   video: boolean;
   audio: boolean;
   knock: GuestKnock | null;
+  fragment: string;
   /** The media token and address once let in. */
   media: GuestMedia | null;
+  /** A secret chat's call: the newest call key sealed to this guest, opened; null for a plain call. */
+  callKey: GuestCallKey | null;
   /** The form's problem, the server's message, or how it ended. */
   error: string | null;
 }
@@ -56,8 +82,13 @@ export type GuestPageEvent =
   | { type: 'guest.knock'; name: string; video: boolean; audio: boolean }
   | { type: 'guest.retry' }
   | { type: 'guest.cancel' }
-  /** The knock's state as the guest's socket heard it. */
-  | { type: 'guest.state'; state: KnockState }
+  /**
+   * The knock's state as the guest's socket heard it; with `admitted` at a secret chat's link, the call key the door
+   * opened (`key`), or `keyFailed` when what came did not open.
+   */
+  | { type: 'guest.state'; state: KnockState; key?: GuestCallKey; keyFailed?: boolean }
+  /** A newer epoch's call key, opened by the door (the members re-keyed while this guest is in). */
+  | { type: 'guest.key'; key: GuestCallKey }
   /** The call ended on this side (the guest left, or the room closed). */
   | { type: 'guest.left' };
 

@@ -11,11 +11,12 @@ export type ServerEventMappers<E extends EventObject> = {
   [K in ServerEventName]?: (payload: ServerEvent<K>) => E | null;
 };
 
-export function listenToServer<E extends EventObject>(
+/** `I`: the input the invoking machine gives (ignored here; a wiring that replaces the listener may use it). */
+export function listenToServer<E extends EventObject, I = void>(
   mappers: ServerEventMappers<E>,
   options: { onConnected?: () => E | null } = {},
 ) {
-  return fromCallback<EventObject, void>(({ system, sendBack }) => {
+  return fromCallback<EventObject, I>(({ system, sendBack }) => {
     const realtime = systemActor(system, 'realtime');
     if (!realtime) return;
     const subs = [

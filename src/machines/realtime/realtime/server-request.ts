@@ -3,7 +3,7 @@
 // socket, a missing realtime actor or a server that does not answer all resolve `{ ok: false, message }`.
 import { fromPromise } from 'xstate';
 import type { Ack, ClientEvent, ClientEventName } from '../../../contract/events';
-import { systemActor } from '../../shared/system';
+import { type AnySystem, systemActor } from '../../shared/system';
 import { OFFLINE_MESSAGE, type RealtimeEmit } from './realtime.protocol';
 import { ACK_TIMEOUT_MS, NO_ANSWER } from './realtime.protocol';
 
@@ -12,7 +12,12 @@ export type ServerRequestInput = { [K in ClientEventName]: { name: K; payload: C
 let counter = 0;
 const nextRequestId = () => `rq-${Date.now().toString(36)}-${(++counter).toString(36)}`;
 
-export const serverRequest = fromPromise<Ack, ServerRequestInput>(({ input, system, signal }) => {
+export const serverRequest = fromPromise<Ack, ServerRequestInput>(({ input, system, signal }) =>
+  requestServer(system, input, signal),
+);
+
+/** The same request from inside another effect (a wiring's actor that prepares the payload first). */
+export function requestServer(system: AnySystem, input: ServerRequestInput, signal?: AbortSignal): Promise<Ack> {
   const realtime = systemActor(system, 'realtime');
   if (!realtime) return Promise.resolve({ ok: false, message: OFFLINE_MESSAGE });
   const requestId = nextRequestId();
@@ -23,13 +28,13 @@ export const serverRequest = fromPromise<Ack, ServerRequestInput>(({ input, syst
       if (e.requestId === requestId) finish(e.ack);
     });
     const onAbort = () => finish({ ok: false, message: NO_ANSWER });
-    signal.addEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort);
     function finish(ack: Ack) {
       clearTimeout(timer);
       sub.unsubscribe();
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       resolve(ack);
     }
     realtime.send({ type: 'realtime.emit', name: input.name, payload: input.payload, requestId } as RealtimeEmit);
   });
-});
+}

@@ -29,6 +29,16 @@ describe('call key', () => {
     await a.confirmGroup('alice', made.groupId, 'conv');
     await b.applyLogItem('bob', 'conv', { seq: 1, kind: 'welcome', epoch: 0, deviceId: 'a1', body: made.welcome! });
 
+    // A guest link's secret (docs/secret-chats.md "Guests in encrypted calls"): the same on both devices for a code
+    // in the epoch it names, another for another code, unlike the call key, and refused in another epoch.
+    const code = 'AbCdEfGhIjKlMnOpQrStUvWx';
+    const linkA = await a.guestLinkSecret('alice', 'conv', code, 1);
+    expect(linkA).toHaveLength(32);
+    expect(await b.guestLinkSecret('bob', 'conv', code, 1)).toEqual(linkA);
+    expect(await b.guestLinkSecret('bob', 'conv', 'ZZZZZZZZZZZZZZZZZZZZZZZZ', 1)).not.toEqual(linkA);
+    expect(Buffer.from(linkA).equals(Buffer.from((await a.callKey('alice', 'conv')).key))).toBe(false);
+    await expect(b.guestLinkSecret('bob', 'conv', code, 2)).rejects.toMatchObject({ code: 'stale' });
+
     const a1 = await a.callKey('alice', 'conv');
     const b1 = await b.callKey('bob', 'conv');
     expect(a1.epoch).toBe(1);
@@ -49,6 +59,10 @@ describe('call key', () => {
     // The added device derives that epoch's key too; nothing of the epoch before it joined.
     await c.applyLogItem('carol', 'conv', { seq: 3, kind: 'welcome', epoch: 1, deviceId: 'a1', body: add.welcome! });
     expect(await c.callKey('carol', 'conv')).toEqual(a2);
+    // A removal's update owed on purpose (a guest left the call): the device's next leaf update is due.
+    expect(await b.leafUpdateDue('bob', 'conv')).toBe(false);
+    await b.oweLeafUpdate('bob', 'conv');
+    expect(await b.leafUpdateDue('bob', 'conv')).toBe(true);
 
     // A device outside the group has no key: the call view says so instead of calling.
     await expect(browser().callKey('dave', 'conv')).rejects.toMatchObject({ code: 'notMember' });

@@ -31,6 +31,10 @@ export function createLeafUpdates(store: SecretStore, now: () => number) {
       if (!mls.members(before).some((m) => !left.has(m.identity.deviceId))) return;
       await save(userId, conversationId, { at: (await load(userId, conversationId))?.at ?? now(), owed: true });
     },
+    /** A guest left an encrypted call (or was removed): the call's key must move on, so a path is owed now. */
+    async owe(userId: string, conversationId: string) {
+      await save(userId, conversationId, { at: (await load(userId, conversationId))?.at ?? now(), owed: true });
+    },
     /** Whether this device owes the group an update of its leaf now. */
     async due(userId: string, conversationId: string): Promise<boolean> {
       const r = await load(userId, conversationId);

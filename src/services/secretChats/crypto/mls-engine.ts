@@ -566,3 +566,18 @@ export async function callKey(state: ClientState): Promise<Uint8Array> {
   new DataView(context.buffer).setBigUint64(0, state.groupContext.epoch);
   return mlsExporter(state.keySchedule.exporterSecret, 'beseda call', context, 32, cs);
 }
+
+/**
+ * A guest link's secret (docs/secret-chats.md "Guests in encrypted calls"): MLS exporter, label "beseda guest link",
+ * context = the link's code (UTF-8) then the epoch (8 bytes). Every device of the group in this epoch derives it; the
+ * guest gets it in the link's fragment. Independent of the call key (another label): a guest holding a call key
+ * cannot derive a link's secret from it.
+ */
+export async function guestLinkSecret(state: ClientState, code: string): Promise<Uint8Array> {
+  const cs = await cipherSuite();
+  const codeBytes = new TextEncoder().encode(code);
+  const context = new Uint8Array(codeBytes.length + 8);
+  context.set(codeBytes);
+  new DataView(context.buffer).setBigUint64(codeBytes.length, state.groupContext.epoch);
+  return mlsExporter(state.keySchedule.exporterSecret, 'beseda guest link', context, 32, cs);
+}

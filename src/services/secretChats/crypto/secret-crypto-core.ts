@@ -22,6 +22,7 @@ import {
 } from './identity';
 import {
   type ClaimedPackage,
+  GUEST_LINK_OTHER_EPOCH,
   type SecretCrypto,
   SecretCryptoError,
   type SecretErrorCode,
@@ -503,6 +504,14 @@ export function createSecretCryptoCore(
     async callKey(userId, conversationId) {
       const s = await mustGroup(userId, conversationId);
       return { epoch: mls.epochOf(s), key: await mls.callKey(s) };
+    },
+    async guestLinkSecret(userId, conversationId, code, epoch) {
+      const s = await mustGroup(userId, conversationId);
+      if (mls.epochOf(s) !== epoch) throw new SecretCryptoError('stale', GUEST_LINK_OTHER_EPOCH);
+      return mls.guestLinkSecret(s, code);
+    },
+    async oweLeafUpdate(userId, conversationId) {
+      await leaves.owe(userId, conversationId);
     },
     async indexMessage(userId, { conversationId, messageId, createdAt }) {
       const kept = await store.loadPlaintext(userId, conversationId, messageId);

@@ -149,6 +149,13 @@ export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
   /** The 32-byte call key of the group's current epoch (for LiveKit's end-to-end encryption). */
   callKey(userId: string, conversationId: string): Promise<{ epoch: number; key: Uint8Array }>;
   /**
+   * A guest link's secret for a secret chat's call (mls-engine.ts `guestLinkSecret`), derived in `epoch`: refused
+   * ('stale', GUEST_LINK_OTHER_EPOCH) when the group is in another epoch on this device.
+   */
+  guestLinkSecret(userId: string, conversationId: string, code: string, epoch: number): Promise<Uint8Array>;
+  /** Owes the group an update of this device's leaf at once (a guest left an encrypted call: its key moves on). */
+  oweLeafUpdate(userId: string, conversationId: string): Promise<void>;
+  /**
    * Puts a kept plaintext into the local search index (a text; an edit changes its target's text, a deletion
    * takes its target out). `createdAt` is the server's time of the message.
    */
@@ -165,6 +172,10 @@ export interface SecretCrypto extends RecoveryCrypto, IdentityCrypto {
 }
 
 export type SecretCryptoMethod = keyof SecretCrypto;
+
+/** A guest link of a secret call made in an epoch the group has left: only its maker's open call still knows it. */
+export const GUEST_LINK_OTHER_EPOCH =
+  'Ссылка гостя сделана до смены ключей чата: впустить его может тот, кто её создал, или пришлите новую ссылку';
 export type SecretErrorCode =
   | 'stale'
   | 'gap'
@@ -232,6 +243,8 @@ const METHODS: SecretCryptoMethod[] = [
   'hold',
   'release',
   'callKey',
+  'guestLinkSecret',
+  'oweLeafUpdate',
   'indexMessage',
   'unindexMessage',
   'searchLocal',
