@@ -21,6 +21,16 @@ export function useMentionPicker(options: {
   const latest = useRef(options);
   latest.current = options;
   const caretAfter = useRef<number | null>(null);
+  // What was typed last, offered again once the members (or the actor) arrive: a quick «@Бо» typed right after the
+  // chat opened must not wait for the next keystroke.
+  const typed = useRef<{ text: string; caret: number } | null>(null);
+  const memberCount = options.members.length;
+  useEffect(() => {
+    const last = typed.current;
+    const { members, everyone, text } = latest.current;
+    if (!actor || !memberCount || !last || last.text !== text) return;
+    actor.send({ type: 'mention.input', ...last, members, everyone: everyone ?? false });
+  }, [actor, memberCount]);
   useEffect(() => {
     if (!actor) return;
     const sub = actor.on('mention.insert', (e) => {
@@ -41,6 +51,7 @@ export function useMentionPicker(options: {
       return at;
     },
     input: (text: string, caret: number) => {
+      typed.current = { text, caret };
       const { members, everyone } = latest.current;
       if (members.length) actor?.send({ type: 'mention.input', text, caret, members, everyone: everyone ?? false });
     },
