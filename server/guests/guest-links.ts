@@ -274,11 +274,15 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  // Rooms where no one but guests is left, each with the timer that ends its guests' admission.
-  const callEnding = new Map<string, ClockTimer>();
+  // Rooms where no one but guests is left: the timer that ends its guests' admission, and the guests there now.
+  type Ending = { timer: ClockTimer; guests: readonly string[] };
+  const callEnding = new Map<string, Ending>();
 
-  /** The call in the room is over: its admitted guests are let out, told, and dropped by the media server. */
-  async function endCall(room: string) {
+  /**
+   * The call in the room is over: its admitted guests are let out, told, and dropped by the media server, with any
+   * guest still there on a token from before (guests alone do not keep a room going).
+   */
+  async function endCall(room: string, present: readonly string[]) {
     const admittedHere = await db
       .selectFrom('call_guests as g')
       .innerJoin('call_guest_links as l', 'l.code', 'g.link_code')
@@ -288,12 +292,12 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       .execute();
     const ended: string[] = [];
     for (const g of admittedHere) if (await move(g.id, ['admitted'], 'ended', null)) ended.push(g.id);
-    if (!ended.length) return;
+    // Told before the media server drops them, so their page says the call is over rather than that they left.
     for (const id of ended) {
       deps.count('ended');
       realtime.guests.toGuest(id, 'guest:state', { state: 'ended' });
     }
-    mediaRooms.removeFromRoom(room, ended.map(guestIdentity));
+    mediaRooms.removeFromRoom(room, [...new Set([...ended.map(guestIdentity), ...present])]);
   }
 
   async function knockWithLink(knockId: string) {
@@ -576,23 +580,30 @@ export function createGuestLinks(deps: GuestLinksDeps) {
      * one), the call ends after GUEST.callEndGraceMs unless someone else comes back first.
      */
     roomPeople(room: string, identities: readonly string[]) {
-      const timer = callEnding.get(room);
+      const ending = callEnding.get(room);
       if (identities.some((id) => !isGuestIdentity(id))) {
-        if (timer) clock.clearTimeout(timer);
+        if (ending) clock.clearTimeout(ending.timer);
         callEnding.delete(room);
         return;
       }
-      if (timer) return;
-      const next = clock.setTimeout(() => {
-        callEnding.delete(room);
-        endCall(room).catch((err: unknown) => deps.logError(err, 'guests at the end of a call'));
-      }, GUEST.callEndGraceMs);
-      next.unref();
+      if (ending) {
+        ending.guests = identities;
+        return;
+      }
+      const next: Ending = {
+        guests: identities,
+        timer: clock.setTimeout(() => {
+          callEnding.delete(room);
+          endCall(room, next.guests).catch((err: unknown) => deps.logError(err, 'guests at the end of a call'));
+        }, GUEST.callEndGraceMs),
+      };
+      next.timer.unref();
       callEnding.set(room, next);
     },
 
     close() {
-      for (const timer of [...pendingRings.values(), ...callEnding.values()]) clock.clearTimeout(timer);
+      for (const timer of pendingRings.values()) clock.clearTimeout(timer);
+      for (const { timer } of callEnding.values()) clock.clearTimeout(timer);
       pendingRings.clear();
       callEnding.clear();
     },
