@@ -67,7 +67,7 @@ describeModel({
   },
 });
 
-function start(answers: { info?: Error[]; knock?: Error[]; token?: Error[] } = {}) {
+function start(answers: { info?: Error[]; knock?: Error[]; token?: (Error | null)[] } = {}) {
   const knocks: unknown[] = [];
   let tell: ((state: string) => void) | null = null;
   let doorOpen = false;
@@ -152,7 +152,7 @@ describe('guestPage with a server', () => {
   });
 
   it('says «Звонок завершён» when the call is over and knocks anew with the same name on «Попросить войти снова»', async () => {
-    const page = start({ token: [new RequestFailure(410, GUEST_TEXTS.callOver)] });
+    const page = start({ token: [null, new RequestFailure(410, GUEST_TEXTS.callOver)] });
     await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.form));
     page.actor.send({ type: 'guest.knock', name: 'Бабушка', video: false, audio: true });
     await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.lobby));
