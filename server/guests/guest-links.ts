@@ -277,6 +277,8 @@ export function createGuestLinks(deps: GuestLinksDeps) {
   // Rooms where no one but guests is left: the timer that ends its guests' admission, and the guests there now.
   type Ending = { timer: ClockTimer; guests: readonly string[] };
   const callEnding = new Map<string, Ending>();
+  // Rooms with someone other than guests in them now (a member may come back while the timer's queries run).
+  const occupied = new Set<string>();
 
   /**
    * The call in the room is over: its admitted guests are let out, told, and dropped by the media server, with any
@@ -291,13 +293,17 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       .where('g.state', '=', 'admitted')
       .execute();
     const ended: string[] = [];
-    for (const g of admittedHere) if (await move(g.id, ['admitted'], 'ended', null)) ended.push(g.id);
+    for (const g of admittedHere) {
+      if (occupied.has(room)) break;
+      if (await move(g.id, ['admitted'], 'ended', null)) ended.push(g.id);
+    }
     // Told before the media server drops them, so their page says the call is over rather than that they left.
     for (const id of ended) {
       deps.count('ended');
       realtime.guests.toGuest(id, 'guest:state', { state: 'ended' });
     }
-    mediaRooms.removeFromRoom(room, [...new Set([...ended.map(guestIdentity), ...present])]);
+    const stray = occupied.has(room) ? [] : present;
+    mediaRooms.removeFromRoom(room, [...new Set([...ended.map(guestIdentity), ...stray])]);
   }
 
   async function knockWithLink(knockId: string) {
@@ -582,10 +588,12 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     roomPeople(room: string, identities: readonly string[]) {
       const ending = callEnding.get(room);
       if (identities.some((id) => !isGuestIdentity(id))) {
+        occupied.add(room);
         if (ending) clock.clearTimeout(ending.timer);
         callEnding.delete(room);
         return;
       }
+      occupied.delete(room);
       if (ending) {
         ending.guests = identities;
         return;
@@ -606,6 +614,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       for (const { timer } of callEnding.values()) clock.clearTimeout(timer);
       pendingRings.clear();
       callEnding.clear();
+      occupied.clear();
     },
   };
 }
