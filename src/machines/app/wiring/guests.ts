@@ -322,7 +322,7 @@ export const wireGuestLinks = (s: Services) =>
   guestLinksMachine.provide({
     actors: {
       // `guest:links` of this room: someone made or revoked one of its links.
-      linkChanges: fromCallback<EventObject, { room: string }>(({ input, system, sendBack }) => {
+      linkChanges: fromCallback<GuestLinksEvent, { room: string }>(({ input, system, sendBack }) => {
         const sub = systemActor(system, 'realtime')?.on('server.event', (e) => {
           if (e.name === 'guest:links' && (e.payload as { room?: unknown }).room === input.room)
             sendBack({ type: 'links.changed' } satisfies GuestLinksEvent);

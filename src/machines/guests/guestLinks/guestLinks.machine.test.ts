@@ -142,22 +142,21 @@ describe('guestLinks with a server', () => {
   it('reads the list again when someone else makes or revokes a link of the room, after a request that runs', async () => {
     vi.useFakeTimers();
     let server = [link('k1')];
-    let tell: (() => void) | null = null;
-    let finishSave: (() => void) | null = null;
+    const hooks: { tell?: () => void; finishSave?: () => void } = {};
     const asked: string[] = [];
     const actor = createActor(
       guestLinksMachine.provide({
         actors: {
           linkChanges: fromCallback(({ input, sendBack }) => {
             asked.push((input as { room: string }).room);
-            tell = () => sendBack({ type: 'links.changed' });
+            hooks.tell = () => sendBack({ type: 'links.changed' });
             return () => {};
           }) as never,
           loadLinks: fromPromise(async () => ({ links: server, adminsOnly: false, enabled: true })) as never,
           saveAdmission: fromPromise(
             () =>
               new Promise<{ adminsOnly: boolean }>((resolve) => {
-                finishSave = () => resolve({ adminsOnly: true });
+                hooks.finishSave = () => resolve({ adminsOnly: true });
               }),
           ) as never,
         },
@@ -170,16 +169,16 @@ describe('guestLinks with a server', () => {
     expect(asked).toEqual([room]);
     expect(codes()).toEqual(['1']);
     server = [link('k2'), ...server];
-    tell?.();
+    hooks.tell?.();
     await settle();
     expect(codes()).toEqual(['2', '1']);
     // Heard while «Кто впускает гостей» is being saved: the list is read once that is done.
     actor.send({ type: 'links.admission', adminsOnly: true });
     server = [link('k2')];
-    tell?.();
+    hooks.tell?.();
     await settle();
     expect(codes()).toEqual(['2', '1']);
-    finishSave?.();
+    hooks.finishSave?.();
     await settle();
     expect(codes()).toEqual(['2']);
     expect(actor.getSnapshot().context.stale).toBe(false);
