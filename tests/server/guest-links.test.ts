@@ -491,7 +491,16 @@ async function joinMedia(sfu: Sfu, jwt: string) {
 describe('a guest’s admission ends with the call (the embedded media server)', () => {
   let sfu: Sfu;
   const clients: { close(): void }[] = [];
+  // Signed in anew: the tests above moved the server's clock past their first access tokens.
+  let annaNow: TestUser;
+  let borisNow: TestUser;
+  const signIn = async (u: TestUser): Promise<TestUser> => {
+    const res = await api.post('/api/auth/login', { username: u.username, password: u.password });
+    expect(res.status).toBe(200);
+    return { ...u, accessToken: res.body.accessToken };
+  };
   beforeAll(async () => {
+    [annaNow, borisNow] = await Promise.all([signIn(anna), signIn(boris)]);
     sfu = await startSfu({
       port: 0,
       host: '127.0.0.1',
@@ -537,8 +546,8 @@ describe('a guest’s admission ends with the call (the embedded media server)',
   }
 
   it('the last member leaves: after the grace the guest is told, dropped, and refused a token; a new knock works', async () => {
-    const member = await join(await memberToken(anna, room));
-    const { code, guest, media } = await guestInCall(anna, room);
+    const member = await join(await memberToken(annaNow, room));
+    const { code, guest, media } = await guestInCall(annaNow, room);
     expect(await inRoom(room)).toEqual([anna.user.id, `guest:${guest.knockId}`].sort());
 
     member.leave();
@@ -551,7 +560,7 @@ describe('a guest’s admission ends with the call (the embedded media server)',
     clock.advance(1);
     expect(await ended).toEqual({ state: 'ended' });
     await vi.waitFor(async () => expect(await inRoom(room)).toEqual([]));
-    expect(media.heard).toContain('leave');
+    await vi.waitFor(() => expect(media.heard).toContain('leave'));
     const refused = await token(guest.knockId, guest.secret);
     expect(refused.status).toBe(410);
     expect(refused.body.message).toBe('Звонок завершён');
@@ -561,15 +570,15 @@ describe('a guest’s admission ends with the call (the embedded media server)',
 
     // The link still works for a later call: a new knock, let in anew.
     const later = await waitingGuest(code, 'Бабушка');
-    const annaSocket = await connect(srv.url, anna.accessToken);
+    const annaSocket = await connect(srv.url, annaNow.accessToken);
     expect(await ack(annaSocket, 'guest:admit', { knockId: later.knockId })).toEqual({ ok: true });
     expect((await token(later.knockId, later.secret)).status).toBe(200);
   });
 
   it('a member back within the grace keeps the guest in; guests alone do not keep a named room going', async () => {
     const r = 'кухня-звонок';
-    const member = await join(await memberToken(boris, r));
-    const { guest } = await guestInCall(boris, r);
+    const member = await join(await memberToken(borisNow, r));
+    const { guest } = await guestInCall(borisNow, r);
     const heard: string[] = [];
     guest.socket.on('guest:state', (p: { state: string }) => heard.push(p.state));
 
@@ -577,11 +586,11 @@ describe('a guest’s admission ends with the call (the embedded media server)',
     member.leave();
     await vi.waitFor(async () => expect(await inRoom(r)).toEqual([`guest:${guest.knockId}`]));
     clock.advance(GUEST.callEndGraceMs - 1_000);
-    const back = await join(await memberToken(boris, r));
+    const back = await join(await memberToken(borisNow, r));
     await vi.waitFor(async () => expect(await inRoom(r)).toHaveLength(2));
     clock.advance(GUEST.callEndGraceMs * 2);
     expect((await token(guest.knockId, guest.secret)).status).toBe(200);
-    await roundTrip(await connect(srv.url, boris.accessToken));
+    await roundTrip(await connect(srv.url, borisNow.accessToken));
     expect(heard).toEqual([]);
 
     // He hangs up for good: the call ends for the guest too.
