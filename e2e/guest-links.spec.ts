@@ -124,8 +124,8 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   friends: { a, b, conversationId },
   callContext,
 }) => {
-  // Three browsers with camera and microphone on a shared 2-core machine; the end of a call waits out its grace.
-  test.setTimeout(360_000);
+  // Three browsers with camera and microphone on a shared 2-core machine.
+  test.setTimeout(300_000);
   const ctxA = await callContext(a);
   await ctxA.addInitScript(keepPeerConnections);
   const pa = await openPage(ctxA, '/', 'anna');
