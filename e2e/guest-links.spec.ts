@@ -3,8 +3,8 @@
 // fresh browser context (no account) knocks, waits in the lobby, is let in, sees and is seen, hears and is heard, is
 // removed and is told so; the link is listed and revoked in «Информация»; a named room of /calls invites too, and its
 // guest is told «Звонок завершён» once its last member left (the media server wired to the app as `npm start` does);
-// axe on the guest page, the lobby, the call's «Участники», «Ссылки на звонки» and the named room's door in both themes.
-// Prints the time from «Впустить» to the guest's first decoded video frame (bench/README.md).
+// axe on the guest page, the lobby, the call's «Участники», «Ссылки на звонки» and the named room's door in both
+// themes. Prints the time from «Впустить» to the guest's first decoded video frame (bench/README.md).
 import type { BrowserContext, Page } from '@playwright/test';
 import { GUEST } from '../src/contract/guest-rules';
 import { expectNoSeriousA11yViolations } from './a11y';
