@@ -1,10 +1,12 @@
 // Guest links to calls in real Chromium with fake camera and microphone, against the real server (serving the built
 // client) and the embedded media server (docs/behaviour.md §10.40): a member invites from the call, a guest in a
 // fresh browser context (no account) knocks, waits in the lobby, is let in, sees and is seen, hears and is heard, is
-// removed and is told so; the link is listed and revoked in «Информация»; a named room of /calls invites too; axe on
-// the guest page, the lobby, the call's «Участники», «Ссылки на звонки» and the named room's door in both themes.
-// Prints the time from «Впустить» to the guest's first decoded video frame (bench/README.md).
+// removed and is told so; the link is listed and revoked in «Информация»; a named room of /calls invites too, and its
+// guest is told «Звонок завершён» once its last member left (the media server wired to the app as `npm start` does);
+// axe on the guest page, the lobby, the call's «Участники», «Ссылки на звонки» and the named room's door in both
+// themes. Prints the time from «Впустить» to the guest's first decoded video frame (bench/README.md).
 import type { BrowserContext, Page } from '@playwright/test';
+import { GUEST } from '../src/contract/guest-rules';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect as baseExpect, type E2EUser, mediaTest } from './fixtures';
 import { signInContext } from './users';
@@ -113,6 +115,10 @@ const watchAdmit = (page: Page) =>
 
 const readMark = (page: Page, name: '__firstFrameAt' | '__admitAt') =>
   page.evaluate((key) => (window as unknown as Record<string, number | undefined>)[key] ?? null, name);
+
+// The media server tells the app who is in its rooms, as `npm start` wires it: a guest's admission ends with the call.
+test.beforeEach(({ srv, mediaServer }) => srv.server.app.mediaRooms.attach(mediaServer));
+test.afterEach(({ srv }) => srv.server.app.mediaRooms.attach(null));
 
 test('a member invites by link; a guest knocks, is let in, sees and hears both ways, is removed and cannot come back', async ({
   friends: { a, b, conversationId },
@@ -226,4 +232,21 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   await pb.getByText('Мои ссылки в эту комнату').click();
   await expect(pb.getByTestId('call-link')).toHaveCount(1);
   await expectNoSeriousA11yViolations(pb, 'named room with the guests’ door');
+
+  // Its guest is let in; the last member leaves: after the grace (on the server's clock) the call is over for the
+  // guest too, who may ask to come in again.
+  const named = await pb.getByTestId('guest-link').inputValue();
+  const pg2 = await openPage(await callContext(null), new URL(named).pathname, 'guest 2', false);
+  await expect(pg2.locator('.lk-prejoin video')).toBeVisible({ timeout: 30_000 });
+  await pg2.getByPlaceholder('Ваше имя').fill('Сантехник');
+  await pg2.getByRole('button', { name: 'Попросить войти' }).click();
+  await pb.getByText('Гость Сантехник хочет войти').waitFor();
+  await pb.getByRole('button', { name: 'Впустить' }).click();
+  await expect(pg2.locator('.guest-call')).toBeVisible({ timeout: 30_000 });
+  await pb.getByRole('button', { name: 'Выйти', exact: true }).last().click();
+  await expect(pb.getByRole('form', { name: 'Подключиться к комнате' })).toBeVisible();
+  await expect(pg2.getByTestId('guest-outcome')).toHaveText('Звонок завершён', {
+    timeout: GUEST.callEndGraceMs + 20_000,
+  });
+  await expect(pg2.getByRole('button', { name: 'Попросить войти снова' })).toBeVisible();
 });

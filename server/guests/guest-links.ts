@@ -3,9 +3,18 @@
 // conversation's members, or its owner and admins when the group chose so; a named room's link maker) let them in,
 // turn them away or remove them. Everything a guest may do is checked against the database on each request, so a
 // decision or a revocation holds on every server process at once; the media server drops a removed guest through
-// mediaRooms (published to the other processes too).
+// mediaRooms (published to the other processes too). An admission ends with the call: when no one but guests is left
+// in the room for GUEST.callEndGraceMs, its admitted guests' knocks move to `ended` (the link stays for a later call).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { GUEST, type GuestLink, GuestSocketAuth, guestIdentity, type KnockState } from '../../src/contract/guests';
+import {
+  CALL_OVER,
+  GUEST,
+  type GuestLink,
+  GuestSocketAuth,
+  guestIdentity,
+  isGuestIdentity,
+  type KnockState,
+} from '../../src/contract/guests';
 import type { Clock, ClockTimer } from '../clock';
 import { memberIds, memberOf } from '../conversations/membership';
 import { isSecret } from '../conversations/secret-flag';
@@ -36,6 +45,7 @@ const REFUSED: Record<Exclude<KnockState, 'waiting' | 'admitted'>, [number, stri
   denied: [403, 'Вас не впустили в звонок'],
   removed: [403, 'Вас удалили из звонка'],
   gone: [410, LINK_GONE],
+  ended: [410, CALL_OVER],
 };
 
 const CONVERSATION_ROOM = /^conv-(.+)$/;
@@ -66,7 +76,9 @@ export interface GuestLinksDeps {
   /** «Гостевые ссылки на звонки» of the server's settings. */
   enabled(): Promise<boolean>;
   /** What happened to guests, for /metrics. */
-  count(event: 'knocked' | 'admitted' | 'denied' | 'removed' | 'refused'): void;
+  count(event: 'knocked' | 'admitted' | 'denied' | 'removed' | 'refused' | 'ended'): void;
+  /** A failure in the background (the end of a call noticed by a timer). */
+  logError(err: unknown, what: string): void;
 }
 
 export function createGuestLinks(deps: GuestLinksDeps) {
@@ -189,6 +201,12 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     });
   }
 
+  /** «Ссылки на звонки» of the room read their list again: its members; a named room's, the link's maker. */
+  async function linksChanged(link: Pick<LinkRow, 'room' | 'conversation_id' | 'created_by'>) {
+    const to = link.conversation_id ? await memberIds(db, link.conversation_id) : [link.created_by];
+    realtime.toUsers(to, 'guest:links', { room: link.room });
+  }
+
   /** Tells the room's deciders who waits now; `ring` for new knocks. */
   async function announce(room: string, ring: boolean) {
     const to = await decidersOf(room);
@@ -256,6 +274,38 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  // Rooms where no one but guests is left: the timer that ends its guests' admission, and the guests there now.
+  type Ending = { timer: ClockTimer; guests: readonly string[] };
+  const callEnding = new Map<string, Ending>();
+  // Rooms with someone other than guests in them now (a member may come back while the timer's queries run).
+  const occupied = new Set<string>();
+
+  /**
+   * The call in the room is over: its admitted guests are let out, told, and dropped by the media server, with any
+   * guest still there on a token from before (guests alone do not keep a room going).
+   */
+  async function endCall(room: string, present: readonly string[]) {
+    const admittedHere = await db
+      .selectFrom('call_guests as g')
+      .innerJoin('call_guest_links as l', 'l.code', 'g.link_code')
+      .select('g.id')
+      .where('l.room', '=', room)
+      .where('g.state', '=', 'admitted')
+      .execute();
+    const ended: string[] = [];
+    for (const g of admittedHere) {
+      if (occupied.has(room)) break;
+      if (await move(g.id, ['admitted'], 'ended', null)) ended.push(g.id);
+    }
+    // Told before the media server drops them, so their page says the call is over rather than that they left.
+    for (const id of ended) {
+      deps.count('ended');
+      realtime.guests.toGuest(id, 'guest:state', { state: 'ended' });
+    }
+    const stray = occupied.has(room) ? [] : present;
+    mediaRooms.removeFromRoom(room, [...new Set([...ended.map(guestIdentity), ...stray])]);
+  }
+
   async function knockWithLink(knockId: string) {
     const knock = await db.selectFrom('call_guests').selectAll().where('id', '=', knockId).executeTakeFirst();
     if (!knock) throw notFound(KNOCK_NOT_FOUND);
@@ -284,6 +334,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
         public_key: secret ? `e2ee:${body.epoch}` : null,
       };
       await db.insertInto('call_guest_links').values(row).execute();
+      await linksChanged(row);
       const [link] = await toLinks([row]);
       return { link };
     },
@@ -310,12 +361,12 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     async revoke(userId: string, code: string) {
       const link = await linkByCode(code);
       if (link.created_by !== userId) await requireDecider(userId, link);
-      await db
+      const revoked = await db
         .updateTable('call_guest_links')
         .set({ revoked_at: iso(now()) })
         .where('code', '=', code)
         .where('revoked_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
       const guests = await db
         .selectFrom('call_guests')
         .select(['id', 'state'])
@@ -328,12 +379,14 @@ export function createGuestLinks(deps: GuestLinksDeps) {
         .where('link_code', '=', code)
         .where('state', 'in', ['waiting', 'admitted'])
         .execute();
+      // Told before the media server drops them, so their page says why rather than that they left.
+      for (const g of guests) realtime.guests.toGuest(g.id, 'guest:state', { state: 'gone' });
       mediaRooms.removeFromRoom(
         link.room,
         guests.filter((g) => g.state === 'admitted').map((g) => guestIdentity(g.id)),
       );
-      for (const g of guests) realtime.guests.toGuest(g.id, 'guest:state', { state: 'gone' });
       if (guests.some((g) => g.state === 'waiting')) await announce(link.room, false);
+      if (Number(revoked.numUpdatedRows) > 0) await linksChanged(link);
       return { ok: true as const };
     },
 
@@ -485,10 +538,11 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       } else {
         if (!(await move(knockId, ['admitted', 'waiting'], 'removed', userId)))
           throw conflict('Гостя уже нет в звонке');
-        // The media token is refused from now on; the media server drops the guest on every process.
+        // The media token is refused from now on; told first (the page says why), the media server drops the guest
+        // on every process.
+        realtime.guests.toGuest(knockId, 'guest:state', { state: 'removed' });
         mediaRooms.removeFromRoom(link.room, [guestIdentity(knock.id)]);
         deps.count('removed');
-        realtime.guests.toGuest(knockId, 'guest:state', { state: 'removed' });
       }
       await announce(link.room, false);
     },
@@ -505,13 +559,16 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       realtime.guests.toGuest(knockId, 'guest:key', { sealed });
     },
 
-    /** The guest socket's handshake: its knock id when the secret is right and the knock still waits or is in. */
+    /**
+     * The guest socket's handshake: its knock id when the secret is right and the knock still waits, is in, or its
+     * call is over (a page that reconnects then learns so, not that the link died).
+     */
     async authorizeSocket(auth: unknown): Promise<string | null> {
       const parsed = GuestSocketAuth.safeParse(auth);
       if (!parsed.success) return null;
       try {
         const knock = await knockBySecret(parsed.data.knockId, parsed.data.secret);
-        return knock.state === 'waiting' || knock.state === 'admitted' ? knock.id : null;
+        return ['waiting', 'admitted', 'ended'].includes(knock.state) ? knock.id : null;
       } catch (err) {
         if (err instanceof HttpError) return null;
         throw err;
@@ -524,9 +581,40 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       return (knock?.state as KnockState | undefined) ?? 'gone';
     },
 
+    /**
+     * Who is in a room of this process's media server, after a join or leave. With no one but guests there (or no
+     * one), the call ends after GUEST.callEndGraceMs unless someone else comes back first.
+     */
+    roomPeople(room: string, identities: readonly string[]) {
+      const ending = callEnding.get(room);
+      if (identities.some((id) => !isGuestIdentity(id))) {
+        occupied.add(room);
+        if (ending) clock.clearTimeout(ending.timer);
+        callEnding.delete(room);
+        return;
+      }
+      occupied.delete(room);
+      if (ending) {
+        ending.guests = identities;
+        return;
+      }
+      const next: Ending = {
+        guests: identities,
+        timer: clock.setTimeout(() => {
+          callEnding.delete(room);
+          endCall(room, next.guests).catch((err: unknown) => deps.logError(err, 'guests at the end of a call'));
+        }, GUEST.callEndGraceMs),
+      };
+      next.timer.unref();
+      callEnding.set(room, next);
+    },
+
     close() {
       for (const timer of pendingRings.values()) clock.clearTimeout(timer);
+      for (const { timer } of callEnding.values()) clock.clearTimeout(timer);
       pendingRings.clear();
+      callEnding.clear();
+      occupied.clear();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Guest links to calls (docs/behaviour.md §10.40): the members' routes (make, list and revoke links, «Кто впускает
 // гостей», who waits), the guest's public routes (the link's page, knocking, the media token, giving up), the members'
 // decisions over their sockets and the guests' own socket namespace. A guest's media token is scoped to the one room,
-// cannot publish data (no chat of the call), is short and never outlives the link.
+// cannot publish data (no chat of the call), is short and never outlives the link or the call.
 import fp from 'fastify-plugin';
 import { AccessToken } from 'livekit-server-sdk';
 import { guestIdentity } from '../../src/contract/guests';
@@ -20,8 +20,14 @@ export const guestsPlugin = fp(
       mediaRooms,
       enabled: async () => (await readSettings(db)).guestLinks,
       count: (event) => metrics.guests.inc({ event }),
+      logError: (err, what) => app.log.error({ err }, `${what} failed`),
     });
-    app.addHook('onClose', async () => guests.close());
+    // The attached media server says who is in its rooms: a guest's admission ends with the call.
+    const stopWatching = mediaRooms.onParticipants((room, identities) => guests.roomPeople(room, identities));
+    app.addHook('onClose', async () => {
+      stopWatching();
+      guests.close();
+    });
 
     contractRoute(app, 'createGuestLink', ({ userId, body }) => guests.create(userId, body));
     contractRoute(app, 'guestLinks', ({ userId, query }) => guests.list(userId, query.room));

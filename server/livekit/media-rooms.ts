@@ -2,6 +2,8 @@
 // conversation (removed, left) is disconnected from its call at once. The embedded media server of each process is
 // attached by `npm start` (server/main.ts); the other processes hear the removal over the peer channel. With an
 // external LiveKit nothing is attached here: its tokens are no longer issued to them and expire (docs/groups.md).
+// The attached media server also tells who is in each of its rooms after every join and leave: guests' admission
+// ends with the call (docs/behaviour.md §10.40); the process hosting the room decides, in the database.
 import fp from 'fastify-plugin';
 
 /** What a media server offers for it (server/sfu/index.ts's Sfu). */
@@ -9,7 +11,11 @@ export interface MediaServer {
   removeParticipants(room: string, identities: readonly string[]): Promise<number> | number;
   /** Rooms, participants and packets of this process's media server (metrics and «Администрирование»). */
   stats?(): MediaStats;
+  /** Who is in a room (identities) after each join and leave; null stops it. */
+  onParticipants?(listener: ((room: string, identities: readonly string[]) => void) | null): void;
 }
+
+export type ParticipantsListener = (room: string, identities: readonly string[]) => void;
 
 export interface MediaStats {
   rooms: number;
@@ -27,6 +33,11 @@ export interface MediaRooms {
   attach(server: MediaServer | null): void;
   /** The attached media server's figures, null when there is none (an external LiveKit). */
   stats(): MediaStats | null;
+  /**
+   * Hears who is in each room of this process's media server after every join and leave (nothing with an external
+   * LiveKit); returns the way to stop.
+   */
+  onParticipants(listener: ParticipantsListener): () => void;
 }
 
 /** The room of a conversation's call (the token route's `conv-<id>`). */
@@ -41,6 +52,17 @@ declare module 'fastify' {
 export const mediaRoomsPlugin = fp(
   async (app) => {
     let local: MediaServer | null = null;
+    const listeners = new Set<ParticipantsListener>();
+    const relay: ParticipantsListener = (room, identities) => {
+      // Called from inside the media server's leave: a failing listener must not break it.
+      for (const l of listeners) {
+        try {
+          l(room, identities);
+        } catch (err) {
+          app.log.error({ err, room }, 'media participants listener failed');
+        }
+      }
+    };
     const { peers } = app.realtime;
     const removeHere = (conversationId: string, userIds: readonly string[]) => {
       void local?.removeParticipants(callRoom(conversationId), userIds);
@@ -64,9 +86,15 @@ export const mediaRoomsPlugin = fp(
         peers?.emit('media:removeFromRoom', room, identities);
       },
       attach(server) {
+        local?.onParticipants?.(null);
         local = server;
+        local?.onParticipants?.(relay);
       },
       stats: () => local?.stats?.() ?? null,
+      onParticipants(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
     } satisfies MediaRooms);
   },
   { name: 'media-rooms', decorators: { fastify: ['realtime'] }, dependencies: ['realtime'] },

@@ -103,7 +103,7 @@ export const metricsPlugin = fp(
       }),
       guests: new Counter({
         name: 'beseda_guests_total',
-        help: 'Guests at call doors, by event (knocked, admitted, denied, removed, refused)',
+        help: 'Guests at call doors, by event (knocked, admitted, denied, removed, refused, ended)',
         labelNames: ['event'] as const,
         registers,
       }),

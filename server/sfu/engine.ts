@@ -72,6 +72,8 @@ export interface EngineHooks {
   now: () => number;
   /** A room was made (true) or closed (false). */
   onRoomChange?(room: string, open: boolean): void;
+  /** Who is in a room after each join and leave (identities). */
+  onParticipants?(room: string, identities: string[]): void;
 }
 
 export function startEngine(c: EngineConfig, hooks: EngineHooks): Engine {
@@ -105,6 +107,7 @@ export function startEngine(c: EngineConfig, hooks: EngineHooks): Engine {
     iceServersFor: (identity) => iceServersFor(c.turn, identity),
     bandwidthAllocation: c.bandwidthAllocation,
     onRoomChange: hooks.onRoomChange,
+    onParticipants: hooks.onParticipants,
   });
   const rooms = registry.rooms;
 

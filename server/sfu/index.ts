@@ -97,6 +97,11 @@ export interface Sfu {
   removeParticipants(room: string, identities: readonly string[]): Promise<number>;
   /** Who is in a room now, wherever it runs (tests and diagnostics); empty when there is no such room. */
   participants(room: string): Promise<RoomMember[]>;
+  /**
+   * Hears who is in a room (identities) after each join and leave, wherever the room runs: the app ends a guest's
+   * admission when the call is over. One listener; a later call replaces it.
+   */
+  onParticipants(listener: ((room: string, identities: readonly string[]) => void) | null): void;
   /** Signalling for the app's own HTTPS port (served there under /sfu): see signal-server.ts. */
   signal: Pick<SignalServer, 'handleRequest' | 'handleUpgrade'>;
   close(): Promise<void>;
@@ -127,9 +132,11 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   // scope): the native path keeps its rooms in this thread.
   const workerCount = config.transport === 'datachannel' ? 0 : asked;
   if (workerCount !== asked) logger.warn({ workers: asked }, 'SFU_TRANSPORT=datachannel: rooms run in the main thread');
-  const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger) : null;
+  let listener: ((room: string, identities: readonly string[]) => void) | null = null;
+  const report = (room: string, identities: string[]) => listener?.(room, identities);
+  const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger, report) : null;
   if (!pool) await loadTransport(config.transport);
-  const engine = pool ? null : startEngine(config, { logger, now });
+  const engine = pool ? null : startEngine(config, { logger, now, onParticipants: report });
 
   let signalServer: SignalServer;
   try {
@@ -184,6 +191,9 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     removeParticipants: async (name, identities) =>
       pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0),
     participants: async (name) => (pool ? pool.members(name) : (engine?.members(name) ?? [])),
+    onParticipants: (next) => {
+      listener = next;
+    },
     close: async () => {
       if (pool) await pool.close('server shutting down');
       engine?.close('server shutting down');

@@ -180,6 +180,11 @@ export const serverEvents = {
     guests: z.array(WaitingGuest),
     ring: z.boolean(),
   }),
+  /**
+   * A guest link of the room was made or revoked (by anyone, on any process): «Ссылки на звонки» of the room reads
+   * its list again. To the conversation's members; a named room's: to the link's maker.
+   */
+  'guest:links': z.object({ room: z.string() }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

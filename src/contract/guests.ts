@@ -6,7 +6,14 @@ import { Id, IsoDate, NUL_MESSAGE, noNul } from './entities';
 import { GUEST, KNOCK_STATES } from './guest-rules';
 import { LIMITS } from './limits';
 
-export { GUEST, GUEST_NAMESPACE, GUEST_IDENTITY_PREFIX, guestIdentity, isGuestIdentity } from './guest-rules';
+export {
+  CALL_OVER,
+  GUEST,
+  GUEST_NAMESPACE,
+  GUEST_IDENTITY_PREFIX,
+  guestIdentity,
+  isGuestIdentity,
+} from './guest-rules';
 
 /** A link's code: 144 random bits in base64url (24 characters). */
 export const GuestCode = z

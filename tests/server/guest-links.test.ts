@@ -3,10 +3,15 @@
 // socket; a member lets them in, turns them away or removes them; the guest's media token is scoped to the one room,
 // publishes no data and never outlives the link; a removed guest or a revoked link loses access at once; knocks are
 // limited and ring the members at most once a minute per link; a secret chat's link needs its epoch; the
-// administrator turns guest links off; guests show in /metrics and «Сервер».
-import { TokenVerifier } from 'livekit-server-sdk';
+// administrator turns guest links off; guests show in /metrics and «Сервер»; «Ссылки на звонки» hear of links made and
+// revoked; with the embedded media server, an admission ends with the call (and not when a member only reconnects).
+import { LeaveRequest, SignalRequest, SignalResponse } from '@livekit/protocol';
+import { AccessToken, TokenVerifier } from 'livekit-server-sdk';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import type { MediaServer } from '../../server/livekit/media-rooms';
+import { type Sfu, startSfu } from '../../server/sfu/index';
 import { GUEST, guestServerEvents } from '../../src/contract/guests';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
@@ -23,6 +28,13 @@ let stranger: TestUser;
 let group: string;
 let room: string;
 const removed: { room: string; identities: readonly string[] }[] = [];
+// What the media server is asked to drop (the embedded one is attached by `npm start`, not by most tests here).
+const fakeMedia: MediaServer = {
+  removeParticipants(r, identities) {
+    removed.push({ room: r, identities });
+    return identities.length;
+  },
+};
 
 beforeAll(async () => {
   clock = manualClock();
@@ -39,13 +51,7 @@ beforeAll(async () => {
     )
   ).body.conversation.id;
   room = `conv-${group}`;
-  // What the media server is asked to drop (the embedded one is attached by `npm start`, not by tests).
-  srv.server.app.mediaRooms.attach({
-    removeParticipants(r, identities) {
-      removed.push({ room: r, identities });
-      return identities.length;
-    },
-  });
+  srv.server.app.mediaRooms.attach(fakeMedia);
 });
 afterAll(() => srv?.close());
 
@@ -397,6 +403,30 @@ describe('guest links', () => {
     expect((await knock(code)).status).toBe(200);
   });
 
+  it('«Ссылки на звонки» hear of a link made or revoked by someone else: the room’s members, a named room’s maker', async () => {
+    const borisSocket = await connect(srv.url, boris.accessToken);
+    const strangerSocket = await connect(srv.url, stranger.accessToken);
+    const strangerHeard = recorder(strangerSocket);
+    const made = next(borisSocket, 'guest:links');
+    const code = await makeLink(anna);
+    expect(await made).toEqual({ room });
+    const revoked = next(borisSocket, 'guest:links');
+    expect((await api.post('/api/guest-links/revoke', { code }, anna.accessToken)).status).toBe(200);
+    expect(await revoked).toEqual({ room });
+    // A named room's list is its maker's own: only they hear of it, and a stranger nothing of the group's.
+    const own = next(strangerSocket, 'guest:links');
+    const named = await makeLink(stranger, 'мастерская-ссылки');
+    expect(await own).toEqual({ room: 'мастерская-ссылки' });
+    const ownRevoked = next(strangerSocket, 'guest:links');
+    expect((await api.post('/api/guest-links/revoke', { code: named }, stranger.accessToken)).status).toBe(200);
+    expect(await ownRevoked).toEqual({ room: 'мастерская-ссылки' });
+    await roundTrip(strangerSocket);
+    expect(strangerHeard.seen.filter((e) => e.event === 'guest:links')).toEqual([
+      { event: 'guest:links', payload: { room: 'мастерская-ссылки' } },
+      { event: 'guest:links', payload: { room: 'мастерская-ссылки' } },
+    ]);
+  });
+
   it('a flood of knocks is refused with 429 and rings the members once a minute per link', async () => {
     const code = await makeLink();
     const annaSocket = await connect(srv.url, anna.accessToken);
@@ -435,5 +465,141 @@ describe('guest links', () => {
     expect((await token(guest.knockId, guest.secret)).status).toBe(410);
     expect((await api.get(`/api/guest/${code}`)).status).toBe(410);
     expect((await knock(code)).status).toBe(410);
+  });
+});
+
+/** A raw signalling client of the embedded media server: joined once its JoinResponse came. */
+async function joinMedia(sfu: Sfu, jwt: string) {
+  const ws = new WebSocket(`${sfu.url}/rtc/v1?access_token=${jwt}`);
+  const heard: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (data) => {
+      const kind = SignalResponse.fromBinary(data as Buffer).message.case ?? '';
+      heard.push(kind);
+      if (kind === 'join') resolve();
+    });
+    ws.once('error', reject);
+  });
+  return {
+    heard,
+    /** The client hangs up, as livekit-client does. */
+    leave: () => ws.send(new SignalRequest({ message: { case: 'leave', value: new LeaveRequest() } }).toBinary()),
+    close: () => ws.close(),
+  };
+}
+
+describe('a guest’s admission ends with the call (the embedded media server)', () => {
+  let sfu: Sfu;
+  const clients: { close(): void }[] = [];
+  // Signed in anew: the tests above moved the server's clock past their first access tokens.
+  let annaNow: TestUser;
+  let borisNow: TestUser;
+  const signIn = async (u: TestUser): Promise<TestUser> => {
+    const res = await api.post('/api/auth/login', { username: u.username, password: u.password });
+    expect(res.status).toBe(200);
+    return { ...u, accessToken: res.body.accessToken };
+  };
+  beforeAll(async () => {
+    [annaNow, borisNow] = await Promise.all([signIn(anna), signIn(boris)]);
+    sfu = await startSfu({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: srv.server.ctx.secrets.livekitApiKey,
+      apiSecret: srv.server.ctx.secrets.livekitApiSecret,
+      hostCandidates: ['127.0.0.1'],
+      workers: 0,
+    });
+    srv.server.app.mediaRooms.attach(sfu);
+  });
+  afterAll(async () => {
+    srv.server.app.mediaRooms.attach(fakeMedia);
+    for (const c of clients) c.close();
+    await sfu?.close();
+  });
+
+  const memberToken = (u: TestUser, r: string) => {
+    const at = new AccessToken(srv.server.ctx.secrets.livekitApiKey, srv.server.ctx.secrets.livekitApiSecret, {
+      identity: u.user.id,
+      ttl: '5m',
+    });
+    at.addGrant({ room: r, roomJoin: true, canPublish: true, canSubscribe: true });
+    return at.toJwt();
+  };
+  const join = async (jwt: string) => {
+    const c = await joinMedia(sfu, jwt);
+    clients.push(c);
+    return c;
+  };
+  const inRoom = async (r: string) => (await sfu.participants(r)).map((p) => p.identity).sort();
+
+  /** A guest let in by `member` who joined the media room beside them. */
+  async function guestInCall(member: TestUser, r: string) {
+    const code = await makeLink(member, r);
+    const guest = await waitingGuest(code, 'Бабушка');
+    const memberSocket = await connect(srv.url, member.accessToken);
+    expect(await ack(memberSocket, 'guest:admit', { knockId: guest.knockId })).toEqual({ ok: true });
+    await guest.state((s) => s === 'admitted');
+    const res = await token(guest.knockId, guest.secret);
+    expect(res.status).toBe(200);
+    const media = await join(res.body.token);
+    return { code, guest, media };
+  }
+
+  it('the last member leaves: after the grace the guest is told, dropped, and refused a token; a new knock works', async () => {
+    const member = await join(await memberToken(annaNow, room));
+    const { code, guest, media } = await guestInCall(annaNow, room);
+    expect(await inRoom(room)).toEqual([anna.user.id, `guest:${guest.knockId}`].sort());
+
+    member.leave();
+    await vi.waitFor(async () => expect(await inRoom(room)).toEqual([`guest:${guest.knockId}`]));
+    // Within the grace nothing changes.
+    clock.advance(GUEST.callEndGraceMs - 1);
+    expect((await token(guest.knockId, guest.secret)).status).toBe(200);
+
+    const ended = guest.state((s) => s === 'ended');
+    clock.advance(1);
+    expect(await ended).toEqual({ state: 'ended' });
+    await vi.waitFor(async () => expect(await inRoom(room)).toEqual([]));
+    await vi.waitFor(() => expect(media.heard).toContain('leave'));
+    const refused = await token(guest.knockId, guest.secret);
+    expect(refused.status).toBe(410);
+    expect(refused.body.message).toBe('Звонок завершён');
+    // A page that reconnects learns the call is over, not that the link died.
+    const again = await guestSocket({ knockId: guest.knockId, secret: guest.secret });
+    expect(await again.state()).toEqual({ state: 'ended' });
+
+    // The link still works for a later call: a new knock, let in anew.
+    const later = await waitingGuest(code, 'Бабушка');
+    const annaSocket = await connect(srv.url, annaNow.accessToken);
+    expect(await ack(annaSocket, 'guest:admit', { knockId: later.knockId })).toEqual({ ok: true });
+    expect((await token(later.knockId, later.secret)).status).toBe(200);
+  });
+
+  it('a member back within the grace keeps the guest in; guests alone do not keep a named room going', async () => {
+    const r = 'кухня-звонок';
+    const member = await join(await memberToken(borisNow, r));
+    const { guest } = await guestInCall(borisNow, r);
+    const heard: string[] = [];
+    guest.socket.on('guest:state', (p: { state: string }) => heard.push(p.state));
+
+    // Борис's connection drops and he comes back before the grace is over.
+    member.leave();
+    await vi.waitFor(async () => expect(await inRoom(r)).toEqual([`guest:${guest.knockId}`]));
+    clock.advance(GUEST.callEndGraceMs - 1_000);
+    const back = await join(await memberToken(borisNow, r));
+    await vi.waitFor(async () => expect(await inRoom(r)).toHaveLength(2));
+    clock.advance(GUEST.callEndGraceMs * 2);
+    expect((await token(guest.knockId, guest.secret)).status).toBe(200);
+    await roundTrip(await connect(srv.url, borisNow.accessToken));
+    expect(heard).toEqual([]);
+
+    // He hangs up for good: the call ends for the guest too.
+    const ended = guest.state((s) => s === 'ended');
+    back.leave();
+    await vi.waitFor(async () => expect(await inRoom(r)).toEqual([`guest:${guest.knockId}`]));
+    clock.advance(GUEST.callEndGraceMs);
+    expect(await ended).toEqual({ state: 'ended' });
+    await vi.waitFor(async () => expect(await inRoom(r)).toEqual([]));
+    expect((await token(guest.knockId, guest.secret)).status).toBe(410);
   });
 });

@@ -43,6 +43,8 @@ export class Room implements ParticipantHost {
     readonly logger: SfuLogger,
     private readonly onEmpty: (room: Room) => void,
     bandwidthAllocation = true,
+    /** After someone left (before onEmpty). */
+    private readonly onLeft: (room: Room) => void = () => {},
   ) {
     this.speakerTimer = setInterval(() => this.sendSpeakers(), SPEAKER_INTERVAL_MS);
     this.speakerTimer.unref();
@@ -211,6 +213,7 @@ export class Room implements ParticipantHost {
     for (const other of this.participants.values())
       other.send({ case: 'update', value: new ParticipantUpdate({ participants: [gone] }) });
     p.disconnect(reason);
+    this.onLeft(this);
     if (this.participants.size === 0) {
       clearInterval(this.speakerTimer);
       clearInterval(this.qualityTimer);

@@ -29,6 +29,8 @@ export interface RoomsOptions {
   bandwidthAllocation: boolean;
   /** A room was made (true) or closed (false): the main process's placement table follows (workers/pool.ts). */
   onRoomChange?(room: string, open: boolean): void;
+  /** Who is in a room (identities) after each join and leave: the app ends guests' admission with the call. */
+  onParticipants?(room: string, identities: string[]): void;
 }
 
 export class Rooms {
@@ -49,6 +51,7 @@ export class Rooms {
           this.o.onRoomChange?.(r.name, false);
         },
         this.o.bandwidthAllocation,
+        (r) => this.reportParticipants(r),
       );
       this.rooms.set(name, room);
       this.o.logger.info({ room: name }, 'room created');
@@ -113,9 +116,17 @@ export class Rooms {
     });
     room.participantChanged(p);
     room.sendCurrentSpeakers(p);
+    this.reportParticipants(room);
     logger.info({ room: room.name, participant: p.identity }, 'participant joined');
     if (joinRequest?.publisherOffer) p.handle({ case: 'offer', value: joinRequest.publisherOffer });
     room.subscribeToExisting(p);
+  }
+
+  private reportParticipants(room: Room): void {
+    this.o.onParticipants?.(
+      room.name,
+      [...room.participants.values()].map((p) => p.identity),
+    );
   }
 
   participants(): Participant[] {

@@ -23,6 +23,8 @@ export type FromWorker =
   | { t: 'send'; id: number; data: Uint8Array }
   | { t: 'close'; id: number; code: number; reason: string }
   | { t: 'room'; room: string; open: boolean }
+  /** Who is in the room after a join or leave (identities). */
+  | { t: 'people'; room: string; identities: string[] }
   | { t: 'stats'; stats: SfuStats }
   | { t: 'reply'; req: number; value: number | RoomMember[] }
   | { t: 'log'; level: LogLevel; obj: object | string; msg?: string };

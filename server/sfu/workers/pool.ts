@@ -50,6 +50,7 @@ export class WorkerPool {
     size: number,
     private readonly config: EngineConfig,
     private readonly logger: SfuLogger,
+    private readonly onParticipants: (room: string, identities: string[]) => void,
   ) {
     this.slots = Array.from({ length: size }, () => null);
   }
@@ -60,8 +61,13 @@ export class WorkerPool {
    * not wait for it. The others start with the first room placed on them (a family's server with one call at a time
    * runs one).
    */
-  static async start(size: number, config: EngineConfig, logger: SfuLogger): Promise<WorkerPool> {
-    const pool = new WorkerPool(size, config, logger);
+  static async start(
+    size: number,
+    config: EngineConfig,
+    logger: SfuLogger,
+    onParticipants: (room: string, identities: string[]) => void = () => {},
+  ): Promise<WorkerPool> {
+    const pool = new WorkerPool(size, config, logger, onParticipants);
     if (size > 0)
       pool
         .spawn(0)
@@ -110,6 +116,9 @@ export class WorkerPool {
         this.dropIfUnused(m.room, place);
         break;
       }
+      case 'people':
+        this.onParticipants(m.room, m.identities);
+        break;
       case 'stats':
         slot.stats = m.stats;
         break;

@@ -95,6 +95,7 @@ const engine = startEngine(config, {
   logger,
   now: Date.now,
   onRoomChange: (room, open) => post({ t: 'room', room, open }),
+  onParticipants: (room, identities) => post({ t: 'people', room, identities }),
 });
 const channels = new Map<number, ChannelSignal>();
 

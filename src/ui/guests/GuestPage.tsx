@@ -1,6 +1,7 @@
 // /g/<code>: the page a guest link opens, without an account (docs/behaviour.md §10.40): who invites, the name and the
 // camera and microphone check, «Попросить войти», the lobby «Ждём, пока вас впустят», then the call; a clear end
-// when turned away, removed or the link is dead. A lazy route chunk; the check and the call load their own chunk.
+// when turned away, removed or the link is dead, and «Звонок завершён» with «Попросить войти снова» when the call is
+// over. A lazy route chunk; the check and the call load their own chunk.
 import { Suspense, useId } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { CALL_ENCRYPTED, LazyConference } from '../calls/deferred';
@@ -60,6 +61,11 @@ export function GuestPageContent(props: GuestPageView) {
           <p className="guest-outcome" role="status" data-testid="guest-outcome">
             {props.error}
           </p>
+        )}
+        {props.again && (
+          <button type="button" className="button" onClick={props.onAgain}>
+            Попросить войти снова
+          </button>
         )}
         {!props.ended && !props.form && !props.lobby && !props.info && (
           <>

@@ -21,10 +21,12 @@ const page = (over: Partial<GuestPageView>): GuestPageView => ({
   lobby: false,
   call: false,
   ended: false,
+  again: false,
   onKnock: vi.fn(),
   onRetry: vi.fn(),
   onCancel: vi.fn(),
   onLeft: vi.fn(),
+  onAgain: vi.fn(),
   ...over,
 });
 
@@ -62,6 +64,14 @@ describe('the guest page', () => {
     expect(screen.getByRole('heading', { name: 'Звонок' })).toBeInTheDocument();
     expect(screen.getByTestId('guest-outcome')).toHaveTextContent('Вас не впустили в звонок');
     expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('says the call is over and offers to knock again', async () => {
+    const onAgain = vi.fn();
+    render(<GuestPageContent {...page({ ended: true, again: true, error: 'Звонок завершён', onAgain })} />);
+    expect(screen.getByTestId('guest-outcome')).toHaveTextContent('Звонок завершён');
+    await userEvent.click(screen.getByRole('button', { name: 'Попросить войти снова' }));
+    expect(onAgain).toHaveBeenCalledTimes(1);
   });
 
   it('offers «Повторить» when the server could not be reached', async () => {

@@ -14,6 +14,7 @@ import { requestServer } from '../../realtime/index';
 import type { Services } from '../services';
 import { toClipboard } from './clipboard';
 import { guestLinksMachine } from '../../guests/guestLinks/guestLinks.machine';
+import type { GuestLinksEvent } from '../../guests/guestLinks/guestLinks.protocol';
 import { type DoorDecision, guestDoorMachine } from '../../guests/guestDoor/guestDoor.machine';
 import type {
   DoorLink,
@@ -320,6 +321,14 @@ export const wireGuestDoor = (s: Services) =>
 export const wireGuestLinks = (s: Services) =>
   guestLinksMachine.provide({
     actors: {
+      // `guest:links` of this room: someone made or revoked one of its links.
+      linkChanges: fromCallback<GuestLinksEvent, { room: string }>(({ input, system, sendBack }) => {
+        const sub = systemActor(system, 'realtime')?.on('server.event', (e) => {
+          if (e.name === 'guest:links' && (e.payload as { room?: unknown }).room === input.room)
+            sendBack({ type: 'links.changed' } satisfies GuestLinksEvent);
+        });
+        return () => sub?.unsubscribe();
+      }),
       loadLinks: fromPromise(({ input }: { input: { room: string } }) =>
         s.api.call('guestLinks', { query: { room: input.room } }),
       ),

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromCallback, fromPromise } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import { RequestFailure } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
 import { type GuestLink, guestLinksMachine, LINKS_TAGS, LINKS_TEXTS } from './guestLinks.machine';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
+const quiet = fromCallback(() => () => {}) as never;
 const room = 'conv-g1';
 const link = (code: string): GuestLink => ({
   code: code.padEnd(24, 'x'),
@@ -20,12 +21,20 @@ const refused = new RequestFailure(403, 'Выбрать, кто впускает
 describeModel({
   name: 'guestLinks',
   machine: guestLinksMachine.provide({
-    actors: { loadLinks: hang, createLink: hang, revokeLink: hang, copyLink: hang, saveAdmission: hang },
+    actors: {
+      linkChanges: quiet,
+      loadLinks: hang,
+      createLink: hang,
+      revokeLink: hang,
+      copyLink: hang,
+      saveAdmission: hang,
+    },
   }),
   inputs: [{ room }],
   contextKey: (c) =>
-    `${c.links.length}|${c.adminsOnly}|${c.enabled}|${c.code ?? ''}|${c.hours}|${c.admission}|${c.error ? 'e' : ''}`,
+    `${c.links.length}|${c.adminsOnly}|${c.enabled}|${c.code ?? ''}|${c.hours}|${c.admission}|${c.stale}|${c.error ? 'e' : ''}`,
   events: {
+    'links.changed': () => [{ type: 'links.changed' }],
     'links.create': () => [{ type: 'links.create', hours: 1 }],
     'links.revoke': () => [{ type: 'links.revoke', code: 'k1' }],
     'links.copy': () => [{ type: 'links.copy', code: 'k1' }],
@@ -62,6 +71,7 @@ describe('guestLinks with a server', () => {
     const actor = createActor(
       guestLinksMachine.provide({
         actors: {
+          linkChanges: quiet,
           loadLinks: fromPromise(async () => ({ links: server, adminsOnly, enabled: true })) as never,
           createLink: fromPromise(async ({ input }: { input: unknown }) => {
             made.push(input);
@@ -112,6 +122,7 @@ describe('guestLinks with a server', () => {
     const actor = createActor(
       guestLinksMachine.provide({
         actors: {
+          linkChanges: quiet,
           loadLinks: fromPromise(async () => {
             throw new Error('offline');
           }) as never,
@@ -128,8 +139,53 @@ describe('guestLinks with a server', () => {
     expect(actor.getSnapshot().context.adminsOnly).toBe(false);
   });
 
+  it('reads the list again when someone else makes or revokes a link of the room, after a request that runs', async () => {
+    vi.useFakeTimers();
+    let server = [link('k1')];
+    const hooks: { tell?: () => void; finishSave?: () => void } = {};
+    const asked: string[] = [];
+    const actor = createActor(
+      guestLinksMachine.provide({
+        actors: {
+          linkChanges: fromCallback(({ input, sendBack }) => {
+            asked.push((input as { room: string }).room);
+            hooks.tell = () => sendBack({ type: 'links.changed' });
+            return () => {};
+          }) as never,
+          loadLinks: fromPromise(async () => ({ links: server, adminsOnly: false, enabled: true })) as never,
+          saveAdmission: fromPromise(
+            () =>
+              new Promise<{ adminsOnly: boolean }>((resolve) => {
+                hooks.finishSave = () => resolve({ adminsOnly: true });
+              }),
+          ) as never,
+        },
+      }),
+      { input: { room } },
+    ).start();
+    const settle = () => vi.advanceTimersByTimeAsync(0);
+    const codes = () => actor.getSnapshot().context.links.map((l) => l.code[1]);
+    await settle();
+    expect(asked).toEqual([room]);
+    expect(codes()).toEqual(['1']);
+    server = [link('k2'), ...server];
+    hooks.tell?.();
+    await settle();
+    expect(codes()).toEqual(['2', '1']);
+    // Heard while «Кто впускает гостей» is being saved: the list is read once that is done.
+    actor.send({ type: 'links.admission', adminsOnly: true });
+    server = [link('k2')];
+    hooks.tell?.();
+    await settle();
+    expect(codes()).toEqual(['2', '1']);
+    hooks.finishSave?.();
+    await settle();
+    expect(codes()).toEqual(['2']);
+    expect(actor.getSnapshot().context.stale).toBe(false);
+  });
+
   it('knows a named room has no conversation', () => {
-    const actor = createActor(guestLinksMachine.provide({ actors: { loadLinks: hang } }), {
+    const actor = createActor(guestLinksMachine.provide({ actors: { linkChanges: quiet, loadLinks: hang } }), {
       input: { room: 'кухня' },
     }).start();
     expect(actor.getSnapshot().context.conversationId).toBeNull();

@@ -1,12 +1,13 @@
 // «Ссылки на звонки» (protocol: guestLinks.protocol.ts; docs/behaviour.md §10.40). Loads the room's live links, then
 // makes, revokes or copies one, or saves the group's «Кто впускает гостей», one at a time; after a link changes the
-// list is read again. «Скопировано» shows for TIMINGS.successMessageMs.
+// list is read again, also when someone else made or revoked one (`guest:links`: at once when idle, after the request
+// that runs otherwise). «Скопировано» shows for TIMINGS.successMessageMs.
 import { assertEvent, assign, setup } from 'xstate';
 import type { z } from 'zod';
 import type { GuestLinksResponse } from '../../../contract/guests';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
-import { notWired } from '../../shared/not-wired';
+import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   type GuestLinksContext,
   type GuestLinksEvent,
@@ -24,6 +25,7 @@ const CONVERSATION_ROOM = /^conv-(.+)$/;
 /** What «Ссылки на звонки» accepts wherever the list is shown (ready, or while «Скопировано» shows). */
 const choices = {
   'links.reload': { target: 'loading' },
+  'links.changed': { target: 'loading' },
   'links.create': { target: 'creating', actions: 'takeHours' },
   'links.revoke': { target: 'revoking', actions: 'takeCode' },
   'links.admission': { target: 'admitting', actions: 'takeAdmission' },
@@ -37,6 +39,8 @@ export const guestLinksMachine = setup({
     input: {} as GuestLinksInput,
   },
   actors: {
+    /** Sends `links.changed` for each `guest:links` of this room. */
+    linkChanges: notWiredCallback<GuestLinksEvent, { room: string }>('guestLinks.linkChanges'),
     /** GET /api/guest-links?room=. */
     loadLinks: notWired<Listed, { room: string }>('guestLinks.loadLinks'),
     /** POST /api/guest-links. */
@@ -74,12 +78,14 @@ export const guestLinksMachine = setup({
       code: null,
       error: null,
     }),
+    markStale: assign({ stale: true }),
     takeList: assign((_, listed: Listed) => ({
       links: listed.links,
       adminsOnly: listed.adminsOnly,
       enabled: listed.enabled,
     })),
   },
+  guards: { stale: ({ context }) => context.stale },
   delays: { copiedNotice: TIMINGS.successMessageMs },
 }).createMachine({
   id: 'guestLinks',
@@ -92,12 +98,19 @@ export const guestLinksMachine = setup({
     hours: 24,
     code: null,
     admission: false,
+    stale: false,
     error: null,
   }),
+  invoke: { id: 'linkChanges', src: 'linkChanges', input: ({ context }) => ({ room: context.room }) },
+  // Whatever runs now, the list is read again after it (ready reloads a stale list).
+  on: { 'links.changed': { actions: 'markStale' } },
   initial: 'loading',
   states: {
     loading: {
       tags: [LINKS_TAGS.busy],
+      entry: assign({ stale: false }),
+      // The list being read may be older than the change: read it again.
+      on: { 'links.changed': { target: 'loading', reenter: true } },
       invoke: {
         id: 'loadLinks',
         src: 'loadLinks',
@@ -110,6 +123,7 @@ export const guestLinksMachine = setup({
       },
     },
     ready: {
+      always: { guard: 'stale', target: 'loading' },
       on: choices,
     },
     creating: {

@@ -41,6 +41,8 @@ export interface GuestLinksContext {
   code: string | null;
   /** The choice being saved. */
   admission: boolean;
+  /** A link of the room changed while a request ran: the list is read again once it is done. */
+  stale: boolean;
   error: string | null;
 }
 
@@ -50,7 +52,9 @@ export type GuestLinksEvent =
   | { type: 'links.copy'; code: string }
   /** «Кто впускает гостей»: true for only the group's owner and admins. */
   | { type: 'links.admission'; adminsOnly: boolean }
-  | { type: 'links.reload' };
+  | { type: 'links.reload' }
+  /** `guest:links`: someone made or revoked a link of this room (on any device or server process). */
+  | { type: 'links.changed' };
 
 /** busy: a request runs; copied: «Скопировано» shows for the link in `code`. */
 export const LINKS_TAGS = { busy: 'busy', copied: 'copied' } as const;

@@ -33,13 +33,14 @@ describeModel({
       { type: 'guest.knock', name: '  ', video: false, audio: true },
     ],
     'guest.state': () => [
-      ...(['waiting', 'admitted', 'denied', 'removed', 'gone'] as const).map((state) => ({
+      ...(['waiting', 'admitted', 'denied', 'removed', 'gone', 'ended'] as const).map((state) => ({
         type: 'guest.state',
         state,
       })),
       { type: 'guest.state', state: 'admitted', key: callKey(3) },
       { type: 'guest.state', state: 'admitted', keyFailed: true },
     ],
+    'guest.again': () => [{ type: 'guest.again' }],
     'guest.key': () => [
       { type: 'guest.key', key: callKey(4) },
       { type: 'guest.key', key: callKey(2) },
@@ -58,6 +59,7 @@ describeModel({
     'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: media }],
     'xstate.error.actor.fetchToken': () => [
       { type: 'xstate.error.actor.fetchToken', error: new RequestFailure(403, GUEST_TEXTS.removed) },
+      { type: 'xstate.error.actor.fetchToken', error: new RequestFailure(410, GUEST_TEXTS.callOver) },
       { type: 'xstate.error.actor.fetchToken', error: new RequestFailure(null, null) },
     ],
     'xstate.done.actor.leave': () => [{ type: 'xstate.done.actor.leave', output: { ok: true } }],
@@ -65,7 +67,7 @@ describeModel({
   },
 });
 
-function start(answers: { info?: Error[]; knock?: Error[]; token?: Error[] } = {}) {
+function start(answers: { info?: Error[]; knock?: Error[]; token?: (Error | null)[] } = {}) {
   const knocks: unknown[] = [];
   let tell: ((state: string) => void) | null = null;
   let doorOpen = false;
@@ -147,6 +149,29 @@ describe('guestPage with a server', () => {
       expect(page.actor.getSnapshot().context.error).toBe(text);
       expect(page.doorOpen()).toBe(false);
     }
+  });
+
+  it('says «Звонок завершён» when the call is over and knocks anew with the same name on «Попросить войти снова»', async () => {
+    const page = start({ token: [null, new RequestFailure(410, GUEST_TEXTS.callOver)] });
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.form));
+    page.actor.send({ type: 'guest.knock', name: 'Бабушка', video: false, audio: true });
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.lobby));
+    page.tell('admitted');
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.call));
+    page.tell('ended');
+    expect(page.actor.getSnapshot().hasTag(GUEST_TAGS.ended)).toBe(true);
+    expect(page.actor.getSnapshot().hasTag(GUEST_TAGS.again)).toBe(true);
+    expect(page.actor.getSnapshot().context).toMatchObject({ error: GUEST_TEXTS.callOver, media: null });
+    expect(page.doorOpen()).toBe(false);
+    page.actor.send({ type: 'guest.again' });
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.lobby));
+    expect(page.knocks).toHaveLength(2);
+    expect(page.knocks[1]).toEqual({ code: 'c'.repeat(24), name: 'Бабушка', encrypted: false, fragment: '' });
+    expect(page.actor.getSnapshot().context.video).toBe(false);
+    // Let in again, but the call ended before the token came: the same outcome, from the token route.
+    page.tell('admitted');
+    await waitFor(page.actor, (s) => s.hasTag(GUEST_TAGS.again));
+    expect(page.actor.getSnapshot().context.error).toBe(GUEST_TEXTS.callOver);
   });
 
   it('a dead link ends the page at once; a flooded one asks to try again; no answer offers a retry', async () => {

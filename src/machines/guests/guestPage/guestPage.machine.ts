@@ -2,9 +2,11 @@
 // invites; a dead link (404, 410, turned off: 403, malformed: 400) ends the page with the server's message, no
 // answer offers «Повторить». The name is checked as the server checks it; «Попросить войти» knocks (429: the link
 // is flooded, try again). In the lobby the guest's socket (`door`) tells the knock's state: let in → the media token
-// → the call; turned away, removed or the link gone → the page ends saying so. «Отменить» stops waiting.
+// → the call; turned away, removed or the link gone → the page ends saying so. «Отменить» stops waiting. When the
+// call is over (the members left) the page says «Звонок завершён» and «Попросить войти снова» knocks anew.
 import { assertEvent, assign, setup } from 'xstate';
 import { failureMessage, RequestFailure } from '../../../contract/failure';
+import { CALL_OVER } from '../../../contract/guest-rules';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   GUEST_TAGS,
@@ -53,6 +55,11 @@ export const guestPageMachine = setup({
     /** The link is unknown, dead, turned off or malformed: nothing on this page can help. */
     deadLink: ({ event }) => [400, 403, 404, 410].includes(statusOf(event) ?? 0),
     flooded: ({ event }) => statusOf(event) === 429,
+    /** The token route says the call is over (its members left before the guest got in). */
+    callOverRefused: ({ event }) => {
+      const error = (event as { error?: unknown }).error;
+      return error instanceof RequestFailure && error.status === 410 && error.serverMessage === CALL_OVER;
+    },
     /** Refused by the token route for good (turned away, removed, the link died). */
     refused: ({ event }) => [403, 404, 410].includes(statusOf(event) ?? 0),
     nameOk: ({ event }) => {
@@ -66,6 +73,7 @@ export const guestPageMachine = setup({
     denied: stateIs('denied'),
     removed: stateIs('removed'),
     gone: stateIs('gone'),
+    callOver: stateIs('ended'),
   },
 }).createMachine({
   id: 'guestPage',
@@ -168,6 +176,11 @@ export const guestPageMachine = setup({
             actions: assign({ error: GUEST_TEXTS.removed, media: null, callKey: null }),
           },
           { guard: 'gone', target: 'ended', actions: assign({ error: GUEST_TEXTS.gone, media: null, callKey: null }) },
+          {
+            guard: 'callOver',
+            target: 'over',
+            actions: assign({ error: GUEST_TEXTS.callOver, media: null, callKey: null }),
+          },
         ],
         'guest.key': { guard: 'newerKey', actions: assign({ callKey: ({ event }) => event.key }) },
       },
@@ -195,6 +208,11 @@ export const guestPageMachine = setup({
             input: ({ context }) => context.knock as GuestKnock,
             onDone: { target: 'inCall', actions: assign({ media: ({ event }) => event.output, error: null }) },
             onError: [
+              {
+                guard: 'callOverRefused',
+                target: '#guestPage.over',
+                actions: assign({ error: GUEST_TEXTS.callOver }),
+              },
               {
                 guard: 'refused',
                 target: '#guestPage.ended',
@@ -228,6 +246,11 @@ export const guestPageMachine = setup({
         onDone: { target: 'ready', actions: assign({ knock: null }) },
         onError: { target: 'ready', actions: assign({ knock: null }) },
       },
+    },
+    // The call this guest was let into is over; the link may still let them into a later one.
+    over: {
+      tags: [GUEST_TAGS.ended, GUEST_TAGS.again],
+      on: { 'guest.again': { target: 'knocking', actions: assign({ error: null, knock: null }) } },
     },
     ended: { type: 'final', tags: [GUEST_TAGS.ended] },
   },

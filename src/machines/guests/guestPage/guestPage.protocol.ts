@@ -3,7 +3,7 @@
 // import this module, never guestPage.machine.ts (docs/behaviour.md §10.40).
 import type { z } from 'zod';
 import type { GuestLinkInfoResponse, GuestTokenResponse } from '../../../contract/guests';
-import { GUEST, type KnockState } from '../../../contract/guest-rules';
+import { CALL_OVER, GUEST, type KnockState } from '../../../contract/guest-rules';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export type GuestLinkInfo = z.output<typeof GuestLinkInfoResponse>;
@@ -41,6 +41,8 @@ export const GUEST_TEXTS = {
   removed: 'Вас удалили из звонка',
   gone: 'Ссылка больше не действует',
   left: 'Вы вышли из звонка',
+  /** The members left the call: the guest may knock again at the same link for a later one. */
+  callOver: CALL_OVER,
   joinFailed: 'Не удалось подключиться к звонку. Попробуйте ещё раз.',
   /** The sealed call key did not open (another link, another key, changed on the way). */
   keyFailed: 'Ключ звонка не открылся: войти в зашифрованный звонок не получилось. Откройте ссылку ещё раз.',
@@ -82,6 +84,8 @@ export type GuestPageEvent =
   | { type: 'guest.knock'; name: string; video: boolean; audio: boolean }
   | { type: 'guest.retry' }
   | { type: 'guest.cancel' }
+  /** «Попросить войти снова» after the call was over: a new knock with the same name. */
+  | { type: 'guest.again' }
   /**
    * The knock's state as the guest's socket heard it; with `admitted` at a secret chat's link, the call key the door
    * opened (`key`), or `keyFailed` when what came did not open.
@@ -94,9 +98,17 @@ export type GuestPageEvent =
 
 /**
  * busy: a request runs; form: the name and device check; lobby: waiting to be let in; call: in the call; ended: the
- * page is over (refused, removed, a dead link or left), `error` says which.
+ * page is over (refused, removed, a dead link, left or the call over), `error` says which; again: the call is over
+ * and «Попросить войти снова» knocks anew.
  */
-export const GUEST_TAGS = { busy: 'busy', form: 'form', lobby: 'lobby', call: 'call', ended: 'ended' } as const;
+export const GUEST_TAGS = {
+  busy: 'busy',
+  form: 'form',
+  lobby: 'lobby',
+  call: 'call',
+  ended: 'ended',
+  again: 'again',
+} as const;
 
 export type GuestPageRef = MachineRef<GuestPageContext, GuestPageEvent>;
 
