@@ -10,4 +10,6 @@ export interface Grants {
   canPublishData: boolean;
   canUpdateMetadata: boolean;
   hidden: boolean;
+  /** When the token was issued (its nbf, else iat; ms since the epoch, 0 when it says neither). */
+  issuedAt: number;
 }

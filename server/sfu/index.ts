@@ -107,6 +107,9 @@ export interface Sfu {
   close(): Promise<void>;
 }
 
+/** How long a removal refuses older tokens: longer than any token the app or the SFU's refresher issues. */
+export const REMOVAL_MEMORY_MS = 24 * 3_600_000;
+
 export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const logger = options.logger ?? silentLogger;
   const hostAddresses = options.hostCandidates?.length ? options.hostCandidates : defaultHostAddresses();
@@ -138,6 +141,17 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   if (!pool) await loadTransport(config.transport);
   const engine = pool ? null : startEngine(config, { logger, now, onParticipants: report });
 
+  // Who was removed from a room and when: a token issued before the removal no longer joins it (a removed guest or
+  // member would otherwise come back with the token still in their tab until it expires). Kept as long as a token
+  // lives at most, renewed tokens included.
+  const removedAt = new Map<string, number>();
+  const removalKey = (room: string, identity: string) => `${room}\u0000${identity}`;
+  const recordRemoval = (room: string, identities: readonly string[]) => {
+    const at = now();
+    for (const [key, t] of removedAt) if (t < at - REMOVAL_MEMORY_MS) removedAt.delete(key);
+    for (const identity of identities) removedAt.set(removalKey(room, identity), at);
+  };
+
   let signalServer: SignalServer;
   try {
     signalServer = await startSignalServer({
@@ -147,6 +161,14 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
       apiSecret: options.apiSecret,
       logger,
       now,
+      refuse: (grants) => {
+        const at = removedAt.get(removalKey(grants.room, grants.identity));
+        // nbf has whole seconds: a token issued in the removal's own second counts as older (a member let back in
+        // that quickly joins with the token of the next second).
+        return at !== undefined && grants.issuedAt <= at
+          ? 'permission denied: removed from the room after this token was issued'
+          : null;
+      },
       accept: (ws, admission) => {
         if (pool) pool.accept(ws, admission);
         else
@@ -188,8 +210,10 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     },
     signal: { handleRequest: signalServer.handleRequest, handleUpgrade: signalServer.handleUpgrade },
     stats: () => (pool ? pool.stats() : (engine?.stats() ?? emptyStats())),
-    removeParticipants: async (name, identities) =>
-      pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0),
+    removeParticipants: async (name, identities) => {
+      recordRemoval(name, identities);
+      return pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0);
+    },
     participants: async (name) => (pool ? pool.members(name) : (engine?.members(name) ?? [])),
     onParticipants: (next) => {
       listener = next;

@@ -1,6 +1,7 @@
 // The embedded SFU's signalling edge with a raw websocket: tokens, validate endpoint, malformed and unknown
 // frames (each closes only its own connection), ping/pong, grants, and removal of a client that goes silent.
 import { AddTrackRequest, DisconnectReason, SignalRequest, SignalResponse, TrackType } from '@livekit/protocol';
+import { SignJWT } from 'jose';
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -230,5 +231,33 @@ describe('embedded SFU signalling', () => {
     expect(await sfu.removeParticipants('no-such-room', ['stays'])).toBe(0);
     stays.send({ case: 'leave', value: {} as never });
     await stays.closed;
+  });
+
+  it("refuses a removed participant's token from before the removal; a token issued after it joins", async () => {
+    const before = await token('ousted', 'conv-ousted');
+    const elsewhere = await token('ousted', 'conv-other');
+    const c = await connect(before);
+    await c.next('join');
+    expect(await sfu.removeParticipants('conv-ousted', ['ousted'])).toBe(1);
+    await c.closed;
+    const refused = await refusal(before);
+    expect(refused).toMatchObject({ upgrade: 403, validate: 403 });
+    expect(refused.body).toContain('removed from the room');
+    // The same identity in another room, and a token the app issues after the removal (its nbf in a later second).
+    const other = await connect(elsewhere);
+    await other.next('join');
+    other.send({ case: 'leave', value: {} as never });
+    const after = await new SignJWT({ video: { room: 'conv-ousted', roomJoin: true } })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(apiKey)
+      .setSubject('ousted')
+      .setNotBefore(Math.floor(Date.now() / 1000) + 1)
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(apiSecret));
+    const back = await connect(after);
+    const join = await back.next('join');
+    expect(join.message.case === 'join' && join.message.value.participant?.identity).toBe('ousted');
+    back.send({ case: 'leave', value: {} as never });
+    await back.closed;
   });
 });

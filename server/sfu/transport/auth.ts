@@ -64,6 +64,8 @@ export async function verifyAccessToken(
     canPublishData: video.canPublishData !== false,
     canUpdateMetadata: video.canUpdateOwnMetadata === true,
     hidden: video.hidden === true,
+    issuedAt:
+      typeof payload.nbf === 'number' ? payload.nbf * 1000 : typeof payload.iat === 'number' ? payload.iat * 1000 : 0,
   };
 }
 

@@ -25,6 +25,8 @@ export interface SignalServerOptions {
   logger: SfuLogger;
   /** The time tokens are checked against (ms since the epoch). */
   now: () => number;
+  /** Why a valid token may not join now (its holder was removed from the room after it was issued), or null. */
+  refuse?(grants: Grants): string | null;
   /** An authenticated websocket: join or resume. */
   accept(ws: WebSocket, admission: Admission): void;
 }
@@ -49,6 +51,8 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
     const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1] ?? null;
     const token = url.searchParams.get('access_token') ?? bearer;
     const grants = await verifyAccessToken(token, o.apiKey, o.apiSecret, o.now());
+    const refused = o.refuse?.(grants);
+    if (refused) throw new TokenError(refused, 403);
     const mode: PeerMode = /^\/rtc\/?$|^\/rtc\/validate$/.test(url.pathname) ? 'dual' : 'single';
     if (mode === 'dual') {
       // The legacy path carries its few options as plain query parameters.
