@@ -37,5 +37,6 @@ export const SERVER_EVENT_NAMES = [
   'secret:approval',
   'import:updated',
   'guest:waiting',
+  'guest:key-request',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

@@ -10,6 +10,8 @@ export const GUEST = {
   waitingMax: 20,
   /** The members' «Гость … хочет войти» rings at most once in this window per link. */
   ringEveryMs: 60_000,
+  /** An admitted guest without the call key asks the deciders for it at most once in this window. */
+  keyRequestEveryMs: 3_000,
   nameMin: 1,
   nameMax: 40,
 } as const;
@@ -19,6 +21,12 @@ export const GUEST_NAMESPACE = '/guest';
 export const GUEST_IDENTITY_PREFIX = 'guest:';
 export const guestIdentity = (knockId: string) => `${GUEST_IDENTITY_PREFIX}${knockId}`;
 export const isGuestIdentity = (identity: string) => identity.startsWith(GUEST_IDENTITY_PREFIX);
+/**
+ * When a guest leaves a secret chat's call, one member re-keys it: the member with the lowest identity among those
+ * still in the call, so the call moves on even when the member who let the guest in has already left.
+ */
+export const leadsRekey = (own: string, others: readonly string[]) =>
+  others.filter((id) => !isGuestIdentity(id)).every((id) => own <= id);
 
 export const KNOCK_STATES = ['waiting', 'admitted', 'denied', 'removed', 'gone'] as const;
 export type KnockState = (typeof KNOCK_STATES)[number];

@@ -40,7 +40,7 @@ import {
 } from '@livekit/components-react';
 import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
-import { GUEST_IDENTITY_PREFIX, isGuestIdentity } from '../../contract/guest-rules';
+import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
 import {
   type ConferenceProps,
   chatText,
@@ -128,14 +128,16 @@ export default function Conference(props: ConferenceProps) {
   );
 }
 
-/** Tells when a guest's participant leaves the room (a secret chat's call then re-keys). */
-function GuestDeparture({ onLeft }: { onLeft: (knockId: string) => void }) {
+/** Tells when a guest's participant leaves the room (a secret chat's call then re-keys), and who re-keys. */
+function GuestDeparture({ onLeft }: { onLeft: (knockId: string, lead: boolean) => void }) {
   const room = useRoomContext();
   const left = useRef(onLeft);
   left.current = onLeft;
   useEffect(() => {
     const gone = (p: { identity: string }) => {
-      if (isGuestIdentity(p.identity)) left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length));
+      if (!isGuestIdentity(p.identity)) return;
+      const others = [...room.remoteParticipants.values()].map((r) => r.identity);
+      left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length), leadsRekey(room.localParticipant.identity, others));
     };
     room.on(RoomEvent.ParticipantDisconnected, gone);
     return () => {
