@@ -1,10 +1,10 @@
 // The guests feature's effects: the guest's public requests over the API client and the guest's own socket; the
 // members' door. At a secret chat's call (docs/secret-chats.md "Guests in encrypted calls") the guest's page makes its
 // key pair and MACs it with the link's secret from the fragment, and opens each sealed call key; the members' door
-// derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»,
-// seals each newer epoch's key to the guests it let in, and re-keys the call when it removes one or one it let in
-// leaves. The crypto
-// (services/guests/guest-e2ee.ts, @hpke/core) and the crypto worker load only for such a call.
+// derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»
+// and to a guest that asks for it, seals each newer epoch's key to the guests it checked, and re-keys the call when it
+// removes one, or when one leaves and this member leads. The crypto (services/guests/guest-e2ee.ts, @hpke/core) and
+// the crypto worker load only for such a call.
 import { type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { RequestFailure } from '../../../contract/failure';
