@@ -519,7 +519,13 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       const epoch = linkEpoch(link);
       const key = knockKey(knock);
       if (epoch === null || !key) throw badRequest(KEY_REQUEST_PLAIN);
-      if (knock.state !== 'admitted' || !usable(link)) throw conflict(NOT_YET);
+      if (!usable(link)) throw new HttpError(410, LINK_GONE);
+      const state = knock.state as KnockState;
+      if (state === 'waiting') throw conflict(NOT_YET);
+      if (state !== 'admitted') {
+        const [status, message] = REFUSED[state];
+        throw new HttpError(status, message);
+      }
       const at = now();
       if (at - (keyRequests.get(knockId) ?? -Infinity) < GUEST.keyRequestEveryMs)
         throw new HttpError(429, KEY_REQUEST_SOON);

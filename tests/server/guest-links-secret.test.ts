@@ -307,8 +307,10 @@ describe('guests in a secret chat’s call', () => {
     );
     expect(waitingOne.heard.map((e) => e.event)).toEqual(['guest:state']);
 
-    // Removed: its socket is closed and no key is asked for or sent any more.
+    // Removed: its open socket may ask no more, and a new one is refused.
     expect(await ack(borisSocket, 'guest:remove', { knockId: knock.knockId })).toEqual({ ok: true });
+    clock.advance(GUEST.keyRequestEveryMs);
+    expect(await ack(back.socket, 'guest:key-request')).toEqual({ ok: false, message: 'Вас удалили из звонка' });
     await expect(guestSocket(knock)).rejects.toThrow('Ссылка недействительна');
 
     const everything = await wholeDatabase();
