@@ -205,6 +205,7 @@ test('a guest joins a secret chat’s call encrypted end to end, compares the co
     const w = window as unknown as { __marks: Record<string, number> };
     const loads = performance
       .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
       .filter((e) => /token|Conference|e2ee|worker/i.test(e.name))
       .map((e) => [
         e.name.split('/').pop() ?? '',

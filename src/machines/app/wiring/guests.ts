@@ -156,7 +156,7 @@ function vouch(conversationId: string, knockId: string, v: Vouched) {
 }
 
 /** The current call key sealed to one guest and sent (`guest:key`); false when the server says it is not in. */
-async function sendKey(system: AnySystem, secret: SecretDoor, knockId: string, v: Vouched, key: CallKeyOf) {
+async function sendKey(system: AnySystem, knockId: string, v: Vouched, key: CallKeyOf) {
   const c = await guestCrypto();
   const sealed = await c.sealCallKey({ linkSecret: v.linkSecret, knockId, ...v.e2ee, callKey: key });
   const ack = await requestServer(system, { name: 'guest:key', payload: { knockId, sealed } });
@@ -228,7 +228,7 @@ async function resealAll(system: AnySystem, secret: SecretDoor, epoch: number) {
   const waiting = waitingNow.get(secret.conversationId);
   for (const [knockId, g] of guests) {
     if (waiting?.has(knockId)) continue;
-    if (!(await sendKey(system, secret, knockId, g, key).catch(() => true))) guests.delete(knockId);
+    if (!(await sendKey(system, knockId, g, key).catch(() => true))) guests.delete(knockId);
   }
 }
 
@@ -243,7 +243,7 @@ async function answerKeyRequest(system: AnySystem, secret: SecretDoor, knockId: 
   const v = { linkSecret, e2ee };
   vouch(secret.conversationId, knockId, v);
   const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
-  await sendKey(system, secret, knockId, v, key);
+  await sendKey(system, knockId, v, key);
 }
 
 export const wireGuestDoor = (s: Services) =>
@@ -368,7 +368,7 @@ export const wireGuestDoor = (s: Services) =>
               // The group may have moved on while the admission was on its way: that epoch's reseal found the
               // guest still waiting, so the newer key goes now.
               const now = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
-              if (now.epoch > callKey.epoch) await sendKey(system, e2ee.secret, guest.id, v, now).catch(() => true);
+              if (now.epoch > callKey.epoch) await sendKey(system, guest.id, v, now).catch(() => true);
             }
             return ack;
           } catch (e) {
