@@ -166,6 +166,19 @@ test('a guest joins a secret chat’s call encrypted end to end, compares the co
       { capture: true },
     );
   });
+  // Where the time goes on the guest's page: when the call view appears, when the room is encrypted and connected.
+  await pg.evaluate(() => {
+    const w = window as unknown as { __marks: Record<string, number> };
+    w.__marks = {};
+    const mark = () => {
+      const at = performance.timeOrigin + performance.now();
+      if (!w.__marks.call && document.querySelector('.guest-call')) w.__marks.call = at;
+      if (!w.__marks.e2ee && document.querySelector('.guest-call .conference[data-e2ee="on"]')) w.__marks.e2ee = at;
+      if (!w.__marks.tile && document.querySelector('.guest-call [data-lk-local-participant="false"]'))
+        w.__marks.tile = at;
+    };
+    new MutationObserver(mark).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   const firstFrame = pg.evaluate(
     () =>
       new Promise<number>((resolve) => {
@@ -188,6 +201,28 @@ test('a guest joins a secret chat’s call encrypted end to end, compares the co
   const frameAt = await firstFrame;
   const admitAt = await pa.evaluate(() => (window as unknown as { __admitAt: number }).__admitAt);
   console.log(`guest (encrypted): first frame ${Math.round(frameAt - admitAt)} ms after «Впустить»`);
+  const steps = await pg.evaluate(() => {
+    const w = window as unknown as { __marks: Record<string, number> };
+    const loads = performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .filter((e) => /token|Conference|e2ee|worker/i.test(e.name))
+      .map((e) => [
+        e.name.split('/').pop() ?? '',
+        performance.timeOrigin + e.startTime,
+        performance.timeOrigin + e.responseEnd,
+      ]);
+    return { marks: w.__marks, loads };
+  });
+  const since = (t: number) => Math.round(t - admitAt);
+  console.log(
+    `guest (encrypted) steps after «Впустить»: ${Object.entries(steps.marks)
+      .map(([k, t]) => `${k} ${since(t)} ms`)
+      .join(', ')}; loads: ${steps.loads
+      .filter(([, , end]) => (end as number) > admitAt)
+      .map(([name, start, end]) => `${name} ${since(start as number)}–${since(end as number)} ms`)
+      .join(', ')}`,
+  );
 
   // Seen and heard both ways, encrypted: the guest decodes the members, and they decode the guest.
   await expect.poll(() => remoteVideoWidth(pg, '.guest-call'), { timeout: 30_000 }).toBeGreaterThan(0);

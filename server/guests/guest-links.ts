@@ -41,6 +41,8 @@ export const ADMINS_ONLY_GUESTS = 'В этой группе гостей впу�
 export const KNOCKS_FLOOD = 'По этой ссылке сейчас слишком много желающих войти. Попробуйте через минуту.';
 export const NOT_WAITING = 'Гость уже не ждёт';
 export const NOT_YET = 'Вас ещё не впустили';
+export const KEY_REQUEST_PLAIN = 'Ключ звонка нужен только гостю зашифрованного звонка';
+export const KEY_REQUEST_SOON = 'Ключ звонка уже запрошен: подождите несколько секунд';
 const REFUSED: Record<Exclude<KnockState, 'waiting' | 'admitted'>, [number, string]> = {
   denied: [403, 'Вас не впустили в звонок'],
   removed: [403, 'Вас удалили из звонка'],
@@ -220,6 +222,8 @@ export function createGuestLinks(deps: GuestLinksDeps) {
 
   // Links whose next ring is due on this process (a knock came within the minute after the last ring).
   const pendingRings = new Map<string, ClockTimer>();
+  // When each knock last asked for its call key (this process), for the rate limit.
+  const keyRequests = new Map<string, number>();
 
   /**
    * Rings the deciders for a new knock at most once per GUEST.ringEveryMs per link, on any process: the ring is
@@ -557,6 +561,36 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       if (linkEpoch(link) === null) throw badRequest('Ключ передаётся только гостю зашифрованного звонка');
       if (knock.state !== 'admitted' || !usable(link)) throw conflict(KNOCK_NOT_IN);
       realtime.guests.toGuest(knockId, 'guest:key', { sealed });
+    },
+
+    /**
+     * An admitted guest of a secret chat's call asks for the call key it lacks (its socket was away when it was let
+     * in, or when a newer key came): the room's deciders hear the guest's public key and MAC, and a device of theirs
+     * in the call seals the key afresh (`guest:key`). Nothing is kept but when the knock last asked.
+     */
+    async requestKey(knockId: string) {
+      const { knock, link } = await knockWithLink(knockId);
+      const epoch = linkEpoch(link);
+      const key = knockKey(knock);
+      if (epoch === null || !key) throw badRequest(KEY_REQUEST_PLAIN);
+      if (!usable(link)) throw new HttpError(410, LINK_GONE);
+      const state = knock.state as KnockState;
+      if (state === 'waiting') throw conflict(NOT_YET);
+      if (state !== 'admitted') {
+        const [status, message] = REFUSED[state];
+        throw new HttpError(status, message);
+      }
+      const at = now();
+      if (at - (keyRequests.get(knockId) ?? -Infinity) < GUEST.keyRequestEveryMs)
+        throw new HttpError(429, KEY_REQUEST_SOON);
+      if (keyRequests.size > 1000)
+        for (const [id, t] of keyRequests) if (at - t >= GUEST.keyRequestEveryMs) keyRequests.delete(id);
+      keyRequests.set(knockId, at);
+      realtime.toUsers(await decidersOf(link.room), 'guest:key-request', {
+        room: link.room,
+        knockId,
+        e2ee: { code: link.code, epoch, ...key },
+      });
     },
 
     /**

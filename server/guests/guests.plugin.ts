@@ -77,6 +77,7 @@ export const guestsPlugin = fp(
     realtime.onClientEvent('guest:remove', ({ knockId }, { userId }) => guests.decide(userId, knockId, 'remove'));
 
     realtime.guests.authorize((auth) => guests.authorizeSocket(auth));
+    realtime.guests.onKeyRequest((knockId) => guests.requestKey(knockId));
     realtime.guests.onConnect((knockId) => {
       guests
         .stateOf(knockId)

@@ -12,6 +12,7 @@ import type { ClientEvent, ClientEventName, ServerEvent, ServerEventName } from 
 import { GUEST_NAMESPACE, type GuestServerEvent, type GuestServerEventName } from '../../src/contract/guests';
 import { LIMITS } from '../../src/contract/limits';
 import type { Config } from '../config';
+import { HttpError } from '../http/errors';
 import { onClientEvent, refuseUnknownEvents } from './client-events';
 import { claimsOf, type HandshakeDeps, renewSession, requireSignIn } from './handshake';
 import { conversationRoom, type RealtimeHub, userRoom } from './hub';
@@ -38,13 +39,16 @@ export type ClientEventHandler<K extends ClientEventName> = (
 
 /**
  * The guests' namespace (GUEST_NAMESPACE): people without an account waiting at a call's door (server/guests). Its
- * sockets hear only their own knock's events and send none; the feature decides who may connect.
+ * sockets hear only their own knock's events and send only what the feature takes (`onGuestEvent`); the feature
+ * decides who may connect.
  */
 export interface GuestSockets {
   /** Who may open a guest socket: the knock's id for a valid handshake `auth`, else null (set while building). */
   authorize(check: (auth: unknown) => Promise<string | null>): void;
   /** Called for each guest socket once it has joined its knock's room (to tell it where it stands). */
   onConnect(handler: (knockId: string) => void): void;
+  /** The one event a guest socket may send (a refusal, thrown as HttpError, becomes its `{ok:false, message}`). */
+  onKeyRequest(handler: (knockId: string) => Promise<void>): void;
   /** The knock's sockets, on every server process. */
   toGuest<K extends GuestServerEventName>(knockId: string, event: K, payload: GuestServerEvent<K>): void;
   /** Closes the knock's sockets on every server process. */
@@ -183,6 +187,7 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   const knockRoom = (knockId: string) => `knock:${knockId}`;
   let authorizeGuest: ((auth: unknown) => Promise<string | null>) | null = null;
   const guestConnected: ((knockId: string) => void)[] = [];
+  let guestKeyRequest: ((knockId: string) => Promise<void>) | null = null;
   guestNs.use(async (socket, next) => {
     try {
       const knockId = authorizeGuest ? await authorizeGuest(socket.handshake.auth) : null;
@@ -197,10 +202,19 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   guestNs.on('connection', (socket) => {
     const knockId = socket.data.knockId as string;
     void socket.join(knockRoom(knockId));
-    socket.onAny((_event: string, ...args: unknown[]) => {
+    socket.onAny((event: string, ...args: unknown[]) => {
       const ack = args.at(-1);
-      if (typeof ack === 'function')
-        (ack as (a: unknown) => void)({ ok: false, message: 'Гость ничего не отправляет' });
+      const answer = typeof ack === 'function' ? (ack as (a: unknown) => void) : () => {};
+      if (event !== 'guest:key-request' || !guestKeyRequest)
+        return answer({ ok: false, message: 'Гость ничего не отправляет' });
+      guestKeyRequest(knockId).then(
+        () => answer({ ok: true }),
+        (err: unknown) => {
+          if (err instanceof HttpError) return answer({ ok: false, message: err.message });
+          logError('guest key request failed')(err);
+          answer({ ok: false, message: 'Внутренняя ошибка сервера' });
+        },
+      );
     });
     for (const handler of guestConnected) handler(knockId);
   });
@@ -246,6 +260,9 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
         },
         onConnect(handler) {
           guestConnected.push(handler);
+        },
+        onKeyRequest(handler) {
+          guestKeyRequest = handler;
         },
         toGuest: (knockId, event, payload) => {
           guestNs.to(knockRoom(knockId)).emit(event, payload);

@@ -38,5 +38,6 @@ export const SERVER_EVENT_NAMES = [
   'import:updated',
   'guest:waiting',
   'guest:links',
+  'guest:key-request',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

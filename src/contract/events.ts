@@ -18,7 +18,7 @@ import {
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
-import { GuestAdmit, GuestKey, KnockRef, WaitingGuest } from './guests';
+import { GuestAdmit, GuestKey, KnockRef, WaitingGuest, WaitingGuestE2ee } from './guests';
 import { ImportJob } from './imports';
 import { SecretFirstDeviceEvent, SecretLogEvent, SecretPendingEvent } from './secret';
 
@@ -185,6 +185,11 @@ export const serverEvents = {
    * its list again. To the conversation's members; a named room's: to the link's maker.
    */
   'guest:links': z.object({ room: z.string() }),
+  /**
+   * An admitted guest of a secret chat's call has no call key (its socket was reconnecting when it was let in, or
+   * missed a newer key): a decider's device in the call checks the key's MAC and seals the current call key to it.
+   */
+  'guest:key-request': z.object({ room: z.string(), knockId: Id, e2ee: WaitingGuestE2ee }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

@@ -15,6 +15,8 @@ export const GUEST = {
    * keeps it going); its admitted guests are then let out (knock state `ended`).
    */
   callEndGraceMs: 15_000,
+  /** An admitted guest without the call key asks the deciders for it at most once in this window. */
+  keyRequestEveryMs: 3_000,
   nameMin: 1,
   nameMax: 40,
 } as const;
@@ -27,6 +29,12 @@ export const GUEST_NAMESPACE = '/guest';
 export const GUEST_IDENTITY_PREFIX = 'guest:';
 export const guestIdentity = (knockId: string) => `${GUEST_IDENTITY_PREFIX}${knockId}`;
 export const isGuestIdentity = (identity: string) => identity.startsWith(GUEST_IDENTITY_PREFIX);
+/**
+ * When a guest leaves a secret chat's call, one member re-keys it: the member with the lowest identity among those
+ * still in the call, so the call moves on even when the member who let the guest in has already left.
+ */
+export const leadsRekey = (own: string, others: readonly string[]) =>
+  others.filter((id) => !isGuestIdentity(id)).every((id) => own <= id);
 
 /** `ended`: let in, but the call is over; a new knock at the same link may be let in to a later call. */
 export const KNOCK_STATES = ['waiting', 'admitted', 'denied', 'removed', 'gone', 'ended'] as const;

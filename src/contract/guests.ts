@@ -119,6 +119,13 @@ export const GuestTokenResponse = z.object({
 });
 
 /** A guest waiting at the door of a call, as its members see them. */
+/** A knock's key at a secret chat's link: the guest's key, its MAC, and the link (code, epoch) whose secret checks it. */
+export const WaitingGuestE2ee = z.object({
+  code: z.string(),
+  epoch: z.number(),
+  publicKey: z.string(),
+  mac: z.string(),
+});
 export const WaitingGuest = z.object({
   id: Id,
   name: z.string(),
@@ -127,7 +134,7 @@ export const WaitingGuest = z.object({
    * At a secret chat's link: the guest's key with its MAC, and the link (code, epoch) whose secret checks it. The
    * members' devices admit only a key the MAC vouches for.
    */
-  e2ee: z.object({ code: z.string(), epoch: z.number(), publicKey: z.string(), mac: z.string() }).optional(),
+  e2ee: WaitingGuestE2ee.optional(),
 });
 export const WaitingGuestsResponse = z.object({ guests: z.array(WaitingGuest) });
 

@@ -2,11 +2,11 @@
 // (docs/secret-chats.md "Guests in encrypted calls"): the link names the group's epoch, never its secret; a knock
 // must bring the guest's key with its MAC, which the server stores and relays to the deciders as they are; «Впустить»
 // must bring the call key sealed to the guest, which reaches that guest's socket only; a newer epoch's key reaches an
-// admitted guest only; and neither the database nor the server's log holds the link secret, the call key or the
-// sealed blob. The crypto is the clients' own (src/services/guests/guest-e2ee.ts).
+// admitted guest only; an admitted guest without its key asks the deciders for it; and neither the database nor the
+// server's log holds the link secret, the call key or the sealed blob. The crypto is the clients' own (src/services/guests/guest-e2ee.ts).
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { guestServerEvents } from '../../src/contract/guests';
+import { GUEST, guestServerEvents } from '../../src/contract/guests';
 import {
   knockMac,
   makeGuestKeys,
@@ -16,6 +16,7 @@ import {
   verifyKnock,
 } from '../../src/services/guests/guest-e2ee';
 import { client, startTestServer, type TestServer } from './harness';
+import { type ManualClock, manualClock } from './manual-clock';
 import { secretChat } from './secret-helpers';
 import { type Api, ack, befriend, closeAll, connect, next, roundTrip, type TestUser } from './socket-helpers';
 
@@ -26,10 +27,12 @@ let boris: TestUser;
 let stranger: TestUser;
 let chat: string;
 let room: string;
+let clock: ManualClock;
 const log: string[] = [];
 
 beforeAll(async () => {
-  srv = await startTestServer({ logLevel: 'debug' }, { logStream: { write: (line) => log.push(line) } });
+  clock = manualClock();
+  srv = await startTestServer({ logLevel: 'debug' }, { clock, logStream: { write: (line) => log.push(line) } });
   api = client(srv.url);
   [anna, boris, stranger] = await Promise.all(['anna', 'boris', 'eve'].map((n) => api.user(n)));
   await befriend(api, anna, boris);
@@ -224,5 +227,115 @@ describe('guests in a secret chat’s call', () => {
     });
     // A malformed sealed key is refused by the contract.
     expect((await ack(annaSocket, 'guest:key', { knockId: knock.knockId, sealed: 'не ключ' })).ok).toBe(false);
+  });
+
+  it('an admitted guest whose socket missed «Впустить» asks for its key: only the deciders hear it, and reseal it', async () => {
+    const linkSecret = crypto.getRandomValues(new Uint8Array(32));
+    const callKey = { epoch: 5, key: crypto.getRandomValues(new Uint8Array(32)) };
+    const code = (await api.post('/api/guest-links', { room, hours: 1, epoch: 5 }, anna.accessToken)).body.link
+      .code as string;
+    const keys = await makeGuestKeys();
+    const mac = await knockMac(linkSecret, code, keys.publicKey);
+    const knock = (await api.post(`/api/guest/${code}/knock`, { name: 'Тётя', publicKey: keys.publicKey, keyMac: mac }))
+      .body as { knockId: string; secret: string };
+    const other = await makeGuestKeys();
+    const otherKnock = (
+      await api.post(`/api/guest/${code}/knock`, {
+        name: 'Дядя',
+        publicKey: other.publicKey,
+        keyMac: await knockMac(linkSecret, code, other.publicKey),
+      })
+    ).body as { knockId: string; secret: string };
+    const [annaSocket, borisSocket, strangerSocket] = await Promise.all(
+      [anna, boris, stranger].map((u) => connect(srv.url, u.accessToken)),
+    );
+    const requests = (s: Socket) => {
+      const heard: unknown[] = [];
+      s.on('guest:key-request', (p: unknown) => heard.push(p));
+      return heard;
+    };
+    const [toAnna, toBoris, toStranger] = [annaSocket, borisSocket, strangerSocket].map(requests);
+
+    // Still waiting: nothing to ask for.
+    const early = await guestSocket(knock);
+    expect(await ack(early.socket, 'guest:key-request')).toEqual({ ok: false, message: 'Вас ещё не впустили' });
+    early.socket.disconnect();
+
+    // Let in while the guest's socket is away: the sealed key went nowhere, and nothing kept it.
+    const sealed = await sealCallKey({
+      linkSecret,
+      code,
+      knockId: knock.knockId,
+      publicKey: keys.publicKey,
+      mac,
+      callKey,
+    });
+    expect(await ack(borisSocket, 'guest:admit', { knockId: knock.knockId, sealed })).toEqual({ ok: true });
+    const back = await guestSocket(knock);
+    expect(await back.wait((e) => e.event === 'guest:state')).toEqual({ state: 'admitted' });
+
+    // It asks: the deciders hear its key, its MAC and the link, and a stranger hears nothing.
+    expect(await ack(back.socket, 'guest:key-request')).toEqual({ ok: true });
+    const asked = { room, knockId: knock.knockId, e2ee: { code, epoch: 5, publicKey: keys.publicKey, mac } };
+    await Promise.all([annaSocket, borisSocket, strangerSocket].map(roundTrip));
+    expect(toBoris).toEqual([asked]);
+    expect(toAnna).toEqual([asked]);
+    expect(toStranger).toEqual([]);
+
+    // Asking again at once is refused (429) until the window has passed; a guest still waiting cannot ask.
+    expect(await ack(back.socket, 'guest:key-request')).toEqual({
+      ok: false,
+      message: 'Ключ звонка уже запрошен: подождите несколько секунд',
+    });
+    const waitingOne = await guestSocket(otherKnock);
+    expect(await ack(waitingOne.socket, 'guest:key-request')).toEqual({ ok: false, message: 'Вас ещё не впустили' });
+    clock.advance(GUEST.keyRequestEveryMs);
+    expect(await ack(back.socket, 'guest:key-request')).toEqual({ ok: true });
+    // Any other event from a guest's socket is still refused.
+    expect(await ack(back.socket, 'guest:admit', { knockId: otherKnock.knockId })).toEqual({
+      ok: false,
+      message: 'Гость ничего не отправляет',
+    });
+
+    // A decider's device checks the MAC and seals the key afresh: it reaches that guest, and opens.
+    expect(await verifyKnock(linkSecret, code, asked.e2ee.publicKey, asked.e2ee.mac)).toBe(true);
+    const resealed = await sealCallKey({ linkSecret, knockId: knock.knockId, ...asked.e2ee, callKey });
+    expect(await ack(annaSocket, 'guest:key', { knockId: knock.knockId, sealed: resealed })).toEqual({ ok: true });
+    const got = (await back.wait((e) => e.event === 'guest:key')) as { sealed: string };
+    expect((await openCallKey({ linkSecret, code, knockId: knock.knockId, keys, sealed: got.sealed })).key).toEqual(
+      callKey.key,
+    );
+    expect(waitingOne.heard.map((e) => e.event)).toEqual(['guest:state']);
+
+    // Removed: its open socket may ask no more, and a new one is refused.
+    expect(await ack(borisSocket, 'guest:remove', { knockId: knock.knockId })).toEqual({ ok: true });
+    clock.advance(GUEST.keyRequestEveryMs);
+    expect(await ack(back.socket, 'guest:key-request')).toEqual({ ok: false, message: 'Вас удалили из звонка' });
+    await expect(guestSocket(knock)).rejects.toThrow('Ссылка недействительна');
+
+    const everything = await wholeDatabase();
+    const logged = log.join('\n');
+    for (const secret of [...spellings(linkSecret), ...spellings(callKey.key), sealed, resealed]) {
+      expect(everything).not.toContain(secret);
+      expect(logged).not.toContain(secret);
+    }
+  });
+
+  it('a plain call’s guest has no key to ask for', async () => {
+    const plain = (await api.post('/api/conversations', { participantIds: [boris.user.id] }, anna.accessToken)).body
+      .conversation.id as string;
+    const code = (await api.post('/api/guest-links', { room: `conv-${plain}`, hours: 1 }, anna.accessToken)).body.link
+      .code as string;
+    const knock = (await api.post(`/api/guest/${code}/knock`, { name: 'Гость' })).body as {
+      knockId: string;
+      secret: string;
+    };
+    const annaSocket = await connect(srv.url, anna.accessToken);
+    expect(await ack(annaSocket, 'guest:admit', { knockId: knock.knockId })).toEqual({ ok: true });
+    const g = await guestSocket(knock);
+    expect(await ack(g.socket, 'guest:key-request')).toEqual({
+      ok: false,
+      message: 'Ключ звонка нужен только гостю зашифрованного звонка',
+    });
   });
 });

@@ -210,6 +210,8 @@ export class Room implements ParticipantHost {
     const gone = p.info();
     gone.state = ParticipantInfo_State.DISCONNECTED;
     gone.tracks = [];
+    // The others learn why too (a removal, an identity that joined again), as LiveKit's own server tells them.
+    if (tellClient !== undefined) gone.disconnectReason = tellClient;
     for (const other of this.participants.values())
       other.send({ case: 'update', value: new ParticipantUpdate({ participants: [gone] }) });
     p.disconnect(reason);

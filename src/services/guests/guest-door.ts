@@ -1,6 +1,8 @@
 // The guest's socket (namespace /guest, docs/behaviour.md §10.40): opened with the knock's id and secret, it hears
-// only `guest:state`, first right after connecting and then on each change. Reconnects as socket.io does; a refused
-// handshake (the knock is over) is reported as the link gone.
+// `guest:state`, first right after connecting and then on each change, and at a secret chat's call `guest:key`.
+// Reconnects as socket.io does; a refused handshake (the knock is over) is reported as the link gone. At a secret
+// chat's call an `admitted` without the sealed key (heard on connecting: the socket was away when the guest was let
+// in, or a newer key may have come meanwhile) asks the deciders for the current key (`guest:key-request`).
 import { io } from 'socket.io-client';
 import { GUEST_NAMESPACE, KNOCK_STATES, type KnockState } from '../../contract/guest-rules';
 import { defaultSocketUrl } from '../realtime/socket';
@@ -16,6 +18,7 @@ export function openGuestDoor(
   onState: (state: KnockState, sealed?: string) => void,
   url: string = defaultSocketUrl(),
   onKey: (sealed: string) => void = () => {},
+  encrypted = false,
 ): () => void {
   const socket = io(`${url}${GUEST_NAMESPACE}`, {
     transports: ['websocket'],
@@ -23,8 +26,10 @@ export function openGuestDoor(
   });
   socket.on('guest:state', (payload: { state?: unknown; sealed?: unknown }) => {
     if (typeof payload?.state !== 'string' || !STATES.includes(payload.state)) return;
-    if (typeof payload.sealed === 'string') onState(payload.state as KnockState, payload.sealed);
-    else onState(payload.state as KnockState);
+    if (typeof payload.sealed === 'string') return onState(payload.state as KnockState, payload.sealed);
+    // Refusals (asked too soon, no longer in) need no answer: the state that follows says what happened.
+    if (encrypted && payload.state === 'admitted') socket.emit('guest:key-request', () => {});
+    onState(payload.state as KnockState);
   });
   socket.on('guest:key', (payload: { sealed?: unknown }) => {
     if (typeof payload?.sealed === 'string') onKey(payload.sealed);

@@ -44,7 +44,7 @@ export interface CallOverlayProps {
 export type GuestDoorSlot = ComponentType<{
   room: string;
   secret?: { userId: string; conversationId: string } | null;
-  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string) => void) => ReactNode;
+  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string, lead: boolean) => void) => ReactNode;
 }>;
 
 export { CALL_ENCRYPTED } from './conference-rules';
@@ -64,7 +64,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
   const blocked = e2ee ? (!canEncrypt ? CALL_E2EE_UNSUPPORTED : e2ee.error) : null;
   const conference = (
     removeGuest: ((knockId: string) => void) | null,
-    guestLeft: ((knockId: string) => void) | null = null,
+    guestLeft: ((knockId: string, lead: boolean) => void) | null = null,
   ) => (
     <Conference
       onRemoveGuest={removeGuest}

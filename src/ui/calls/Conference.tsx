@@ -38,9 +38,9 @@ import {
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
-import { type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { DisconnectReason, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
-import { GUEST_IDENTITY_PREFIX, isGuestIdentity } from '../../contract/guest-rules';
+import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
 import {
   type ConferenceProps,
   chatText,
@@ -128,14 +128,26 @@ export default function Conference(props: ConferenceProps) {
   );
 }
 
-/** Tells when a guest's participant leaves the room (a secret chat's call then re-keys). */
-function GuestDeparture({ onLeft }: { onLeft: (knockId: string) => void }) {
+/**
+ * A guest's participant gone for one of these did not leave on its own: removed (the removing member re-keys), or
+ * still in the call (joined again, moved to another media worker).
+ */
+const NOT_LEFT = new Set([
+  DisconnectReason.PARTICIPANT_REMOVED,
+  DisconnectReason.DUPLICATE_IDENTITY,
+  DisconnectReason.MIGRATION,
+]);
+
+/** Tells when a guest's participant leaves the room (a secret chat's call then re-keys), and who re-keys. */
+function GuestDeparture({ onLeft }: { onLeft: (knockId: string, lead: boolean) => void }) {
   const room = useRoomContext();
   const left = useRef(onLeft);
   left.current = onLeft;
   useEffect(() => {
-    const gone = (p: { identity: string }) => {
-      if (isGuestIdentity(p.identity)) left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length));
+    const gone = (p: { identity: string }, reason?: DisconnectReason) => {
+      if (!isGuestIdentity(p.identity) || (reason !== undefined && NOT_LEFT.has(reason))) return;
+      const others = [...room.remoteParticipants.values()].map((r) => r.identity);
+      left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length), leadsRekey(room.localParticipant.identity, others));
     };
     room.on(RoomEvent.ParticipantDisconnected, gone);
     return () => {

@@ -31,8 +31,11 @@ export interface ConferenceProps {
    * offers «Удалить из звонка». Absent on a guest's own page.
    */
   onRemoveGuest?: ((knockId: string) => void) | null;
-  /** A guest's participant left the room (a secret chat's call then re-keys, docs/secret-chats.md). */
-  onGuestLeft?: ((knockId: string) => void) | null;
+  /**
+   * A guest's participant left the room (a secret chat's call then re-keys, docs/secret-chats.md); `lead`: this
+   * member is the one to re-key (contract/guest-rules.ts `leadsRekey`).
+   */
+  onGuestLeft?: ((knockId: string, lead: boolean) => void) | null;
 }
 
 /** Said over an encrypted call: a secret chat's, and a guest's page in one. */

@@ -12,7 +12,7 @@ export interface GuestDoorProps {
   /** A secret chat's call. */
   secret?: { userId: string; conversationId: string } | null;
   /** The call, given the way to remove a guest from it and to tell that a guest left it. */
-  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string) => void) => ReactNode;
+  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string, lead: boolean) => void) => ReactNode;
 }
 
 export function GuestDoor(props: GuestDoorProps) {

@@ -2,7 +2,7 @@
 // camera and microphone check, «Попросить войти», the lobby «Ждём, пока вас впустят», then the call; a clear end
 // when turned away, removed or the link is dead, and «Звонок завершён» with «Попросить войти снова» when the call is
 // over. A lazy route chunk; the check and the call load their own chunk.
-import { Suspense, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { CALL_ENCRYPTED, LazyConference } from '../calls/deferred';
 import { lazyView } from '../shared/lazy-view';
@@ -27,6 +27,10 @@ export function invitation(info: GuestPageView['info']): string {
 
 export function GuestPageContent(props: GuestPageView) {
   const titleId = useId();
+  // While the guest waits, the call's chunk comes ahead of «Впустить»: the first frame does not wait for it.
+  useEffect(() => {
+    if (props.lobby) void LazyConference.preload();
+  }, [props.lobby]);
   if (props.call && props.media)
     return (
       <main className="guest-call" aria-label="Звонок">

@@ -1,10 +1,10 @@
 // The guests feature's effects: the guest's public requests over the API client and the guest's own socket; the
 // members' door. At a secret chat's call (docs/secret-chats.md "Guests in encrypted calls") the guest's page makes its
 // key pair and MACs it with the link's secret from the fragment, and opens each sealed call key; the members' door
-// derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»,
-// seals each newer epoch's key to the guests it let in, and re-keys the call when it removes one or one it let in
-// leaves. The crypto
-// (services/guests/guest-e2ee.ts, @hpke/core) and the crypto worker load only for such a call.
+// derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»
+// and to a guest that asks for it, seals each newer epoch's key to the guests it checked, and re-keys the call when it
+// removes one, or when one leaves and this member leads. The crypto (services/guests/guest-e2ee.ts, @hpke/core) and
+// the crypto worker load only for such a call.
 import { type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { RequestFailure } from '../../../contract/failure';
@@ -90,21 +90,36 @@ export const wireGuestPage = (s: Services) =>
           });
           return { ...opened, shortCode: await c.shortCode(keys.linkSecret, keys.publicKey, opened.epoch) };
         };
+        // Let in while this page held no key (its socket was away at «Впустить»): the door asked for one, and the
+        // first that opens lets the page in.
+        let keyed = false;
+        let admittedKeyless = false;
         return openGuestDoor(
           input,
           (state, sealed) =>
             inOrder(async () => {
               if (state !== 'admitted' || !input.keys) return sendBack({ type: 'guest.state', state });
-              if (!sealed) return sendBack({ type: 'guest.state', state, keyFailed: true });
+              if (!sealed) {
+                if (!keyed) admittedKeyless = true;
+                return;
+              }
               const key = await open(sealed).catch(() => null);
+              keyed ||= key !== null;
               sendBack(key ? { type: 'guest.state', state, key } : { type: 'guest.state', state, keyFailed: true });
             }),
           undefined,
           (sealed) =>
             inOrder(async () => {
               const key = await open(sealed).catch(() => null);
-              if (key) sendBack({ type: 'guest.key', key });
+              if (!key) return;
+              keyed = true;
+              if (admittedKeyless) {
+                admittedKeyless = false;
+                return sendBack({ type: 'guest.state', state: 'admitted', key });
+              }
+              sendBack({ type: 'guest.key', key });
             }),
+          input.keys !== undefined,
         );
       }),
       fetchToken: fromPromise(({ input }: { input: GuestKnock }) =>
@@ -121,8 +136,34 @@ export const wireGuestPage = (s: Services) =>
  * the group's epoch moved on), or derived in the link's epoch. In memory only.
  */
 const linkSecrets = new Map<string, Uint8Array>();
-/** Guests this page let into a secret chat's call, by conversation: each newer epoch's key is sealed to them. */
-const admitted = new Map<string, Map<string, { linkSecret: Uint8Array; e2ee: NonNullable<Waiting['e2ee']> }>>();
+/**
+ * Guests whose knock this page checked against the link's secret, by conversation: once let in (by any member), each
+ * newer epoch's key is sealed to them from every such page in the call, so a key reaches the guest whoever let it in
+ * and whoever is still in the call (the guest takes only a newer one); the server's 409 (no longer in) drops one.
+ * A guest's participant leaving the room does not drop it: a full reconnect looks the same, and a page that really
+ * closed took the private key with it.
+ */
+type Vouched = { linkSecret: Uint8Array; e2ee: NonNullable<Waiting['e2ee']> };
+const vouched = new Map<string, Map<string, Vouched>>();
+/** The guests still waiting at each conversation's door, as last heard: nothing is sealed to them yet. */
+const waitingNow = new Map<string, Set<string>>();
+/** Guests this page removed (and re-keyed for): their participant's departure needs no second commit from here. */
+const removedHere = new Set<string>();
+
+function vouch(conversationId: string, knockId: string, v: Vouched) {
+  const known = vouched.get(conversationId) ?? new Map<string, Vouched>();
+  known.set(knockId, v);
+  vouched.set(conversationId, known);
+}
+
+/** The current call key sealed to one guest and sent (`guest:key`); false when the server says it is not in. */
+async function sendKey(system: AnySystem, knockId: string, v: Vouched, key: CallKeyOf) {
+  const c = await guestCrypto();
+  const sealed = await c.sealCallKey({ linkSecret: v.linkSecret, knockId, ...v.e2ee, callKey: key });
+  const ack = await requestServer(system, { name: 'guest:key', payload: { knockId, sealed } });
+  return ack.ok;
+}
+type CallKeyOf = { epoch: number; key: Uint8Array };
 
 async function linkSecretOf(secret: SecretDoor, code: string, epoch: number): Promise<Uint8Array> {
   const known = linkSecrets.get(`${secret.conversationId}/${code}`);
@@ -145,6 +186,7 @@ async function checkGuest(secret: SecretDoor, guest: Waiting): Promise<Waiting> 
     const { code, epoch, publicKey, mac } = guest.e2ee;
     const linkSecret = await linkSecretOf(secret, code, epoch);
     if (!(await c.verifyKnock(linkSecret, code, publicKey, mac))) return refused(c.GUEST_E2EE_TEXTS.badMac);
+    vouch(secret.conversationId, guest.id, { linkSecret, e2ee: guest.e2ee });
     const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
     const check: GuestCheck = {
       verified: true,
@@ -178,18 +220,31 @@ async function rekeyCall(system: AnySystem, secret: SecretDoor) {
   chatActor(system, secret.conversationId)?.send({ type: 'secretChat.log', seq: 0, epoch: 0 });
 }
 
-/** Seals the current call key to each guest this page let in (the group moved to a newer epoch). */
+/** Seals the current call key to each guest this page vouched for that is no longer waiting (a newer epoch). */
 async function resealAll(system: AnySystem, secret: SecretDoor, epoch: number) {
-  const guests = admitted.get(secret.conversationId);
+  const guests = vouched.get(secret.conversationId);
   if (!guests?.size) return;
-  const c = await guestCrypto();
   const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
   if (key.epoch < epoch) return;
+  const waiting = waitingNow.get(secret.conversationId);
   for (const [knockId, g] of guests) {
-    const sealed = await c.sealCallKey({ linkSecret: g.linkSecret, knockId, ...g.e2ee, callKey: key });
-    const ack = await requestServer(system, { name: 'guest:key', payload: { knockId, sealed } });
-    if (!ack.ok) guests.delete(knockId);
+    if (waiting?.has(knockId)) continue;
+    if (!(await sendKey(system, knockId, g, key).catch(() => true))) guests.delete(knockId);
   }
+}
+
+/**
+ * An admitted guest without the current key asked for it (`guest:key-request`): sealed afresh from this page, after
+ * checking the guest's key against the link's secret as on «Впустить».
+ */
+async function answerKeyRequest(system: AnySystem, secret: SecretDoor, knockId: string, e2ee: Vouched['e2ee']) {
+  const c = await guestCrypto();
+  const linkSecret = await linkSecretOf(secret, e2ee.code, e2ee.epoch);
+  if (!(await c.verifyKnock(linkSecret, e2ee.code, e2ee.publicKey, e2ee.mac))) return;
+  const v = { linkSecret, e2ee };
+  vouch(secret.conversationId, knockId, v);
+  const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
+  await sendKey(system, knockId, v, key);
 }
 
 export const wireGuestDoor = (s: Services) =>
@@ -204,11 +259,18 @@ export const wireGuestDoor = (s: Services) =>
         if (realtime)
           subs.push(
             realtime.on('server.event', (e) => {
+              if (e.name === 'guest:key-request') {
+                const r = e.payload as { room: string; knockId: string; e2ee: Vouched['e2ee'] };
+                if (secret && r.room === `conv-${secret.conversationId}`)
+                  void answerKeyRequest(system, secret, r.knockId, r.e2ee).catch(() => undefined);
+                return;
+              }
               if (e.name !== 'guest:waiting') return;
               const p = e.payload as { room: string; guests: Waiting[]; ring: boolean };
               const n = ++latest;
               // Only this call's own guests are checked against its group (other rooms' lists are ignored anyway).
               const own = secret && p.room === `conv-${secret.conversationId}` ? secret : null;
+              if (own) waitingNow.set(own.conversationId, new Set(p.guests.map((g) => g.id)));
               void checkAll(own, p.guests).then((guests) => {
                 if (n === latest)
                   sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
@@ -242,9 +304,11 @@ export const wireGuestDoor = (s: Services) =>
           for (const sub of subs) sub.unsubscribe();
         };
       }),
-      loadWaiting: fromPromise(async ({ input }: { input: { room: string; secret?: SecretDoor } }) =>
-        checkAll(input.secret, (await s.api.call('waitingGuests', { query: { room: input.room } })).guests),
-      ),
+      loadWaiting: fromPromise(async ({ input }: { input: { room: string; secret?: SecretDoor } }) => {
+        const { guests } = await s.api.call('waitingGuests', { query: { room: input.room } });
+        if (input.secret) waitingNow.set(input.secret.conversationId, new Set(guests.map((g) => g.id)));
+        return checkAll(input.secret, guests);
+      }),
       createLink: fromPromise(
         async ({ input }: { input: { room: string; hours: number; secret?: SecretDoor } }): Promise<DoorLink> => {
           let made: DoorLink;
@@ -274,11 +338,10 @@ export const wireGuestDoor = (s: Services) =>
           return made;
         },
       ),
-      // A guest this page let in left on its own: the call moves to a new key (only the admitting device does so).
+      // A guest left and this member leads (the machine's guard): the call moves to a new key, unless this page
+      // removed that guest and re-keyed already.
       rekey: fromPromise<unknown, { secret: SecretDoor; knockId: string }>(async ({ input, system }) => {
-        const mine = admitted.get(input.secret.conversationId);
-        if (!mine?.has(input.knockId)) return;
-        mine.delete(input.knockId);
+        if (removedHere.delete(input.knockId)) return;
         await rekeyCall(system, input.secret);
       }),
       decide: fromPromise<Ack, DoorDecision>(async ({ input, system, signal }) => {
@@ -290,7 +353,8 @@ export const wireGuestDoor = (s: Services) =>
             const c = await guestCrypto();
             if (!guest?.e2ee) return { ok: false, message: c.GUEST_E2EE_TEXTS.badMac };
             const linkSecret = await linkSecretOf(e2ee.secret, guest.e2ee.code, guest.e2ee.epoch);
-            const callKey = await (await secretCrypto()).callKey(e2ee.secret.userId, e2ee.secret.conversationId);
+            const worker = await secretCrypto();
+            const callKey = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
             // Refused (GuestE2eeError) unless the link's secret vouches for the key.
             const sealed = await c.sealCallKey({ linkSecret, knockId: guest.id, ...guest.e2ee, callKey });
             const ack = await requestServer(
@@ -299,9 +363,13 @@ export const wireGuestDoor = (s: Services) =>
               signal,
             );
             if (ack.ok) {
-              const mine = admitted.get(e2ee.secret.conversationId) ?? new Map();
-              mine.set(guest.id, { linkSecret, e2ee: guest.e2ee });
-              admitted.set(e2ee.secret.conversationId, mine);
+              const v = { linkSecret, e2ee: guest.e2ee };
+              vouch(e2ee.secret.conversationId, guest.id, v);
+              waitingNow.get(e2ee.secret.conversationId)?.delete(guest.id);
+              // The group may have moved on while the admission was on its way: that epoch's reseal found the
+              // guest still waiting, so the newer key goes now.
+              const now = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
+              if (now.epoch > callKey.epoch) await sendKey(system, guest.id, v, now).catch(() => true);
             }
             return ack;
           } catch (e) {
@@ -310,7 +378,8 @@ export const wireGuestDoor = (s: Services) =>
         }
         const ack = await requestServer(system, input, signal);
         if (ack.ok && input.name === 'guest:remove') {
-          admitted.get(e2ee.secret.conversationId)?.delete(input.payload.knockId);
+          vouched.get(e2ee.secret.conversationId)?.delete(input.payload.knockId);
+          removedHere.add(input.payload.knockId);
           await rekeyCall(system, e2ee.secret).catch(() => undefined);
         }
         return ack;

@@ -25,7 +25,7 @@ describeModel({
   }),
   inputs: [{ room }, { room, secret: { userId: 'u1', conversationId: 'c1' } }],
   events: {
-    'door.guestLeft': () => [{ type: 'door.guestLeft', knockId: 'k1' }],
+    'door.guestLeft': () => [{ type: 'door.guestLeft', knockId: 'k1', lead: true }],
     'xstate.done.actor.rekey': () => [{ type: 'xstate.done.actor.rekey', output: undefined }],
     'xstate.error.actor.rekey': () => [{ type: 'xstate.error.actor.rekey', error: new Error('offline') }],
     'door.admit': () => [{ type: 'door.admit', knockId: 'k1' }],
@@ -122,13 +122,17 @@ describe('guestDoor with a server', () => {
       { name: 'guest:deny', payload: { knockId: 'k1' } },
       { name: 'guest:remove', payload: { knockId: 'k1' }, e2ee: { secret, guest, link } },
     ]);
-    // A guest who leaves on its own: the call re-keys (a plain call's door does nothing).
-    door.actor.send({ type: 'door.guestLeft', knockId: 'k1' });
+    // A guest who leaves on its own: the leading member's device re-keys the call, whoever let the guest in; the
+    // others, and a plain call's door, do nothing.
+    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: false });
+    expect(door.actor.getSnapshot().value).toBe('idle');
+    expect(door.rekeyed).toEqual([]);
+    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
     await waitFor(door.actor, (s) => s.value === 'idle');
     expect(door.rekeyed).toEqual([{ secret, knockId: 'k1' }]);
     const plain = start();
     await waitFor(plain.actor, (s) => s.value === 'idle');
-    plain.actor.send({ type: 'door.guestLeft', knockId: 'k1' });
+    plain.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
     expect(plain.actor.getSnapshot().value).toBe('idle');
     expect(plain.rekeyed).toEqual([]);
   });

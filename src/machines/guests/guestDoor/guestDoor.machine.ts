@@ -62,13 +62,15 @@ export const guestDoorMachine = setup({
     /** A decision over the socket, answered with the server's Ack. */
     decide: notWired<Ack, DoorDecision>('guestDoor.decide'),
     /**
-     * A guest left a secret chat's call: the device that let them in commits an update of its leaf, so the call key
-     * moves to a new epoch the guest cannot derive (others do nothing).
+     * A guest left a secret chat's call: the leading member's device (`door.guestLeft`'s `lead`, whoever let the
+     * guest in) commits an update of its leaf, so the call key moves to a new epoch the guest cannot derive.
      */
     rekey: notWired<unknown, { secret: SecretDoor; knockId: string }>('guestDoor.rekey'),
   },
   guards: {
     secretCall: ({ context }) => context.secret !== null,
+    /** A secret chat's call, and this member is the one who re-keys it when a guest leaves. */
+    leadsRekey: ({ context, event }) => context.secret !== null && event.type === 'door.guestLeft' && event.lead,
     ownRoom: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room,
     rang: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room && event.ring,
   },
@@ -105,7 +107,7 @@ export const guestDoorMachine = setup({
     },
     idle: {
       on: {
-        'door.guestLeft': { guard: 'secretCall', target: 'rekeying' },
+        'door.guestLeft': { guard: 'leadsRekey', target: 'rekeying' },
         'door.invite': 'creating',
         'door.admit': { target: 'deciding', actions: assign({ error: null }) },
         'door.deny': { target: 'deciding', actions: assign({ error: null }) },

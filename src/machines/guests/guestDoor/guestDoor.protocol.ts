@@ -59,8 +59,11 @@ export type GuestDoorEvent =
   | { type: 'door.deny'; knockId: string }
   | { type: 'door.remove'; knockId: string }
   | { type: 'door.dismissError' }
-  /** A guest's participant left the call (its page closed, or removed): a secret chat's call re-keys. */
-  | { type: 'door.guestLeft'; knockId: string }
+  /**
+   * A guest's participant left the call (its page closed, or removed): a secret chat's call re-keys, by the one
+   * member `lead`s (contract/guest-rules.ts `leadsRekey`).
+   */
+  | { type: 'door.guestLeft'; knockId: string; lead: boolean }
   /** `guest:waiting` from the server (any room: the machine keeps its own). */
   | { type: 'door.waiting'; room: string; guests: Waiting[]; ring: boolean };
 
