@@ -1,6 +1,6 @@
 // The chats page (route '/', docs/behaviour.md §2): the list pane 'Чаты' with the footer tiles, and the message pane of the
 // selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
-import { ChatActionPrompt, ChatList } from './ChatList';
+import { ChatList, LazyChatActionPrompt } from './ChatList';
 import { ChatsFooter } from './ChatsFooter';
 import { ChatsShell } from './ChatsShell';
 import { LazyConversationView, NoConversation } from '../conversation/index';
@@ -94,7 +94,11 @@ export function ChatsPage() {
           )
         }
       />
-      <ChatActionPrompt {...menu} />
+      {(menu.confirm || menu.error) && (
+        <Suspense fallback={null}>
+          <LazyChatActionPrompt {...menu} />
+        </Suspense>
+      )}
       {/* Every signed-in browser becomes a device of secret chats (docs/secret-chats.md "Reaching everyone"). */}
       {(page.loaded || page.hasSecret) && me && (
         <Suspense fallback={null}>
