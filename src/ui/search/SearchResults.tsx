@@ -1,6 +1,6 @@
-// The results of a search (loaded on demand, apart from the chats page's first bundle): the chats and people found by
-// name, and the messages grouped by conversation, each with the sender, the date and the snippet with the matching words marked; more results
-// as the list is scrolled to its end. Renders from props alone.
+// The results of a search (loaded on demand, apart from the chats page's first bundle): the chats and people found
+// by name, and the messages grouped by conversation, each with the sender, the date and the snippet with the matching
+// words marked; more results as the list is scrolled to its end. Renders from props alone.
 import { Fragment, type ReactNode, useEffect, useRef } from 'react';
 import type { ConversationEntry, PublicUser, SearchResult } from '../../contract/entities';
 import { NOTHING_FOUND, SEARCH_LOADING } from '../../machines/search/search/search.protocol';
