@@ -1,7 +1,7 @@
 // The typed API client on ofetch (docs/behaviour.md §6, §7): base path rules, bearer header on every request,
 // credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request. Every failure
 // leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
-import { FetchError, ofetch } from 'ofetch';
+import type { $Fetch } from 'ofetch';
 import { takeEarlyAnswer } from './early-requests';
 import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
@@ -41,11 +41,22 @@ const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, 
 export function createApiClient(options: { baseURL?: string; auth?: AuthBridge } = {}): ApiClient {
   const auth = options.auth ?? noAuth;
   const baseURL = options.baseURL ?? defaultBaseUrl();
-  const $fetch = ofetch.create({
-    baseURL,
-    credentials: 'include',
-    retry: 0, // ofetch retries GETs by default; the only repeat allowed is the one after a refresh
-  });
+  // ofetch comes with the first request that is not an early answer (the first screen's are), not with the first
+  // bundle; a failed fetch of its code fails that request as unanswered, and the next one asks for it again.
+  let fetcher: Promise<$Fetch> | null = null;
+  const $fetch = () =>
+    (fetcher ??= import('ofetch').then(
+      ({ ofetch }) =>
+        ofetch.create({
+          baseURL,
+          credentials: 'include',
+          retry: 0, // ofetch retries GETs by default; the only repeat allowed is the one after a refresh
+        }),
+      (err: unknown) => {
+        fetcher = null;
+        throw err;
+      },
+    ));
 
   function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
     const route = routes[name];
@@ -56,13 +67,15 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
     return plain();
 
     function plain() {
-      return $fetch<ResponseOf<K>>(path, {
-        method: route.method,
-        body: o.body as Record<string, unknown> | undefined,
-        query: o.query as Record<string, unknown> | undefined,
-        headers: token ? { Authorization: `Bearer ${token}` } : undefined,
-        signal: o.signal,
-      });
+      return $fetch().then((f) =>
+        f<ResponseOf<K>>(path, {
+          method: route.method,
+          body: o.body as Record<string, unknown> | undefined,
+          query: o.query as Record<string, unknown> | undefined,
+          headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+          signal: o.signal,
+        }),
+      );
     }
   }
 
@@ -103,10 +116,14 @@ function earlyAnswer(
   return takeEarlyAnswer(new URL(`${baseURL}${path}${search ? `?${search}` : ''}`, location.href).href, token);
 }
 
-/** ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. */
+/**
+ * ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. Known
+ * by its name: the class comes with ofetch's code, which loads later.
+ */
 function toFailure(err: unknown): RequestFailure {
-  if (!(err instanceof FetchError)) return new RequestFailure(null, null);
-  const data = err.data as { message?: unknown } | undefined;
+  if (!(err instanceof Error) || err.name !== 'FetchError') return new RequestFailure(null, null);
+  const { status, data: body } = err as Error & { status?: number; data?: unknown };
+  const data = body as { message?: unknown } | undefined;
   const message = typeof data?.message === 'string' && data.message ? data.message : null;
-  return new RequestFailure(err.status ?? null, message);
+  return new RequestFailure(status ?? null, message);
 }
