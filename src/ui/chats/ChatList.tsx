@@ -2,28 +2,19 @@
 // message's time and one's own read mark, the spec's line ('{n} непрочитанных' highlighted, a group's participants
 // or the peer's presence) and the latest message in words or «Черновик: …»; the footer tiles below.
 import { type KeyboardEvent, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react';
-import type { ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
 import type { ChatTileView } from '../conversation/index';
 import { LazySecretTilePreview } from '../secretChats/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { ListRegion } from '../shared/ListRegion';
 import { lazyView } from '../shared/lazy-view';
-import type { ChatTileMenu } from './ChatMenu';
+import type { ChatMenuProps, ChatTileMenu } from './ChatMenu';
+
+export type { ChatMenuProps } from './ChatMenu';
 import './chats.css';
 
 /** A tile's menu and the question after it load apart (fetched once the list is touched). */
 const LazyChatMenu = lazyView<ChatTileMenu>(() => import('./ChatMenu').then((m) => m.ChatMenu));
 export const LazyChatActionPrompt = lazyView<ChatMenuProps>(() => import('./ChatMenu').then((m) => m.ChatActionPrompt));
-
-/** The list menu's actions and their confirmation (useChatActions). */
-export interface ChatMenuProps {
-  busy: boolean;
-  error: string | null;
-  confirm: { question: string; yes: string } | null;
-  run(action: ChatAction): void;
-  onConfirm(): void;
-  onCancel(): void;
-}
 
 export interface ChatListProps {
   tiles: ChatTileView[];

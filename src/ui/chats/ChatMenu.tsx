@@ -3,7 +3,16 @@
 import { useEffect } from 'react';
 import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
 import type { ChatTileView } from '../conversation/index';
-import type { ChatMenuProps } from './ChatList';
+
+/** The list menu's actions and their confirmation (useChatActions). */
+export interface ChatMenuProps {
+  busy: boolean;
+  error: string | null;
+  confirm: { question: string; yes: string } | null;
+  run(action: ChatAction): void;
+  onConfirm(): void;
+  onCancel(): void;
+}
 
 /** «Без звука» choices: label → how long (null: for ever). */
 export const MUTE_CHOICES: { label: string; ms: number | null }[] = [
