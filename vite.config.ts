@@ -106,6 +106,9 @@ const FIRST_SCREEN_SHARED = [
   // The session-long actors' code the first screen runs (session, realtime, contacts), the chat tile's model and
   // the footer's hooks.
   /src[\\/](contract[\\/]poll\.ts$|machines[\\/](session[\\/]|realtime[\\/](realtime|connectivity|requestQueue)[\\/]|contacts[\\/]contacts[\\/]|chats[\\/]chats[\\/]chats\.protocol|shared[\\/](present|watchers)|conversation[\\/]conversation[\\/]read-mark)|ui[\\/](shared[\\/]useChatList|conversation[\\/](chat-tile|tile-line|system-text|voice-call-text)|profile[\\/](index|useOwnUser|useAvatarEditor)|contacts[\\/]useContacts|app[\\/]useOwnedActor))/,
+  // The API's addresses and the search's protocol, which the first screen and the chunks loaded later (the API
+  // client's transport, the search results) both import.
+  /src[\\/](services[\\/]app[\\/]endpoints|machines[\\/]search[\\/]search[\\/]search\.protocol)\.ts$/,
 ];
 
 /** Server suites that need a process of their own (see the `server` project below). */

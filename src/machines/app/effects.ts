@@ -6,7 +6,7 @@ import type { AnyStateMachine } from 'xstate';
 import { wireConnectivity, wireOfflineStore, wireRealtime, wireSession, wireSignOutQueue } from './core-wiring';
 import type { Services } from './services';
 import { wireCall } from './wiring/calls';
-import { wireChatActions, wireChats, wireChatsFooter, wireNavigation } from './wiring/chats';
+import { wireChats, wireChatsFooter, wireNavigation } from './wiring/chats';
 import { wireComposer } from './wiring/composer';
 import { wireContacts } from './wiring/contacts';
 import { wireRemoval } from './wiring/messageActions';
@@ -54,7 +54,7 @@ export const effects = {
   passwordChange: { wired: (s: Services) => import('./wiring/account').then((m) => m.wirePassword(s)) },
   accountDeletion: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireAccountDeletion(s)) },
   dataExport: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireDataExport(s)) },
-  chatActions: { wire: wireChatActions },
+  chatActions: { wired: (s: Services) => import('./wiring/chats-menu').then((m) => m.wireChatActions(s)) },
   groupInvites: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireGroupInvites(s)) },
   joinGroup: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireJoinGroup(s)) },
   guestPage: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestPage(s)) },

@@ -2,7 +2,6 @@
 // long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
 // (src/machines/app/effects.ts); src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
-import { chatActionsMachine } from './chatActions/chatActions.machine';
 import { chatsMachine } from './chats/chats.machine';
 import { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';
 import { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';
@@ -15,7 +14,8 @@ export const chatsActors = {
   navigation: { machine: navigationMachine, lifetime: 'session', systemId: true },
   chatsFooter: { machine: chatsFooterMachine, lifetime: 'owned', owner: 'view' },
   chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view' },
-  chatActions: { machine: chatActionsMachine, lifetime: 'owned', owner: 'view' },
+  // The list's menu: its code loads once the list is shown.
+  chatActions: { load: 'wired', lifetime: 'owned', owner: 'view' },
   // Owned by the chats actor: fetches the open conversation's code and runs the conversation.
   conversationLoader: { machine: conversationLoaderMachine, lifetime: 'owned', owner: 'chats' },
 } as const satisfies ActorLines;

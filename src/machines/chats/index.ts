@@ -1,7 +1,6 @@
 // The public face of the chats feature: other features import only this module, src/ui/chats/index.ts (its views) and its
 // *.protocol.ts files.
 
-export { chatActionsMachine } from './chatActions/chatActions.machine';
 export { chatsMachine } from './chats/chats.machine';
 export { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';
 export { chatsLayoutMachine } from './chatsLayout/chatsLayout.machine';

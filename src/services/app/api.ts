@@ -1,11 +1,11 @@
 // The typed API client on ofetch (docs/behaviour.md §6, §7): base path rules, bearer header on every request,
 // credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request. Every failure
 // leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
-import { FetchError, ofetch } from 'ofetch';
+import type { $Fetch } from 'ofetch';
 import { takeEarlyAnswer } from './early-requests';
 import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
-import { type RouteName, routes } from '../../contract/routes';
+import type { RouteInfo, RouteName, Routes } from '../../contract/routes';
 import { apiBaseUrl, buildSettings } from './endpoints';
 
 /** How the client reads and renews the session; the app wires it to the session actor. */
@@ -36,27 +36,46 @@ export function defaultBaseUrl(): string {
   return typeof window === 'undefined' ? '/api' : apiBaseUrl(window.location, buildSettings());
 }
 
+/**
+ * The first screen's routes (its early GETs, src/services/app/early-requests.ts), here so that their answers are taken
+ * at once; the whole table (src/contract/routes.ts) comes with ofetch. The type keeps them equal to the table's.
+ */
+const FIRST_SCREEN_ROUTES: Partial<Record<RouteName, RouteInfo>> = {
+  me: { method: 'GET', path: '/status/me', auth: true },
+  conversations: { method: 'GET', path: '/conversations', auth: true },
+  contacts: { method: 'GET', path: '/contacts', auth: true },
+} satisfies Pick<Routes, 'me' | 'conversations' | 'contacts'>;
+
+/**
+ * ofetch and the route table come with the first request that is not an early answer (the first screen's are), not
+ * with the first bundle; a failed fetch of their code fails that request as unanswered, and the next one asks again.
+ */
+let transport: Promise<typeof import('./api-transport')> | null = null;
+const loadTransport = () =>
+  (transport ??= import('./api-transport').catch((err: unknown) => {
+    transport = null;
+    throw err;
+  }));
+
 const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, refresh: async () => null };
 
 export function createApiClient(options: { baseURL?: string; auth?: AuthBridge } = {}): ApiClient {
   const auth = options.auth ?? noAuth;
   const baseURL = options.baseURL ?? defaultBaseUrl();
-  const $fetch = ofetch.create({
-    baseURL,
-    credentials: 'include',
-    retry: 0, // ofetch retries GETs by default; the only repeat allowed is the one after a refresh
-  });
+  let fetcher: $Fetch | null = null;
+  const $fetch = (t: { createFetch(baseURL: string): $Fetch }) => (fetcher ??= t.createFetch(baseURL));
 
-  function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
-    const route = routes[name];
+  async function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
+    const route = FIRST_SCREEN_ROUTES[name] ?? (await loadTransport()).routes[name];
     const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
     // A GET the page asked for before the app started (src/services/app/early-requests.ts): its answer, else ask.
     const early = route.method === 'GET' ? earlyAnswer(baseURL, path, o.query, token) : null;
     if (early) return early.then((data) => (data === undefined ? plain() : (data as ResponseOf<K>)));
     return plain();
 
-    function plain() {
-      return $fetch<ResponseOf<K>>(path, {
+    async function plain() {
+      const f = $fetch(await loadTransport());
+      return f<ResponseOf<K>>(path, {
         method: route.method,
         body: o.body as Record<string, unknown> | undefined,
         query: o.query as Record<string, unknown> | undefined,
@@ -103,10 +122,14 @@ function earlyAnswer(
   return takeEarlyAnswer(new URL(`${baseURL}${path}${search ? `?${search}` : ''}`, location.href).href, token);
 }
 
-/** ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. */
+/**
+ * ofetch's error as the domain failure: its status (none when no answer came) and the server's `{ message }`. Known
+ * by its name: the class comes with ofetch's code, which loads later.
+ */
 function toFailure(err: unknown): RequestFailure {
-  if (!(err instanceof FetchError)) return new RequestFailure(null, null);
-  const data = err.data as { message?: unknown } | undefined;
+  if (!(err instanceof Error) || err.name !== 'FetchError') return new RequestFailure(null, null);
+  const { status, data: body } = err as Error & { status?: number; data?: unknown };
+  const data = body as { message?: unknown } | undefined;
   const message = typeof data?.message === 'string' && data.message ? data.message : null;
-  return new RequestFailure(err.status ?? null, message);
+  return new RequestFailure(status ?? null, message);
 }

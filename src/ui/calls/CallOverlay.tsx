@@ -5,6 +5,7 @@ import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 
 import type { ConversationChat } from './call-chat';
 import { CALL_ENCRYPTED, type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
 import { LazyConference } from './LazyConference';
+import { useCallChat } from './useCallChat';
 
 export interface CallOverlayProps {
   token: string | null;
@@ -49,6 +50,21 @@ export type GuestDoorSlot = ComponentType<{
 
 export { CALL_ENCRYPTED } from './conference-rules';
 export const CALL_E2EE_UNSUPPORTED = 'Этот браузер не поддерживает зашифрованные звонки';
+
+/**
+ * The overlay with the call's conversation's chat panel: its hook comes with this chunk, since only an open call
+ * shows it (the layer hands in the conversation; without one, the overlay alone).
+ */
+export function ConnectedCallOverlay(props: CallOverlayProps & { conversationId?: string | null }) {
+  const { conversationId, ...overlay } = props;
+  return conversationId ? <WithChat {...overlay} conversationId={conversationId} /> : <CallOverlay {...overlay} />;
+}
+
+function WithChat(props: CallOverlayProps & { conversationId: string }) {
+  const { conversationId, ...overlay } = props;
+  const chat = useCallChat(conversationId);
+  return <CallOverlay {...overlay} {...(chat ? { chat } : {})} />;
+}
 
 export function CallOverlay(props: CallOverlayProps) {
   if (!props.token || !props.url) return null;

@@ -3,11 +3,13 @@
 import { useSelector } from '@xstate/react';
 import type { SecretCallInput } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import { useOwnedActor } from '../app/useOwnedActor';
-import { CallOverlay, type CallOverlayProps } from './CallOverlay';
+import { type CallOverlayProps, ConnectedCallOverlay } from './CallOverlay';
 
-export function SecretCallOverlay(props: CallOverlayProps & { secret: SecretCallInput }) {
+export function SecretCallOverlay(
+  props: CallOverlayProps & { secret: SecretCallInput; conversationId?: string | null },
+) {
   // Guests are let in with the call key sealed to them (docs/secret-chats.md "Guests in encrypted calls").
-  return <CallOverlay {...props} e2ee={useSecretCallKey(props.secret)} secretDoor={props.secret} />;
+  return <ConnectedCallOverlay {...props} e2ee={useSecretCallKey(props.secret)} secretDoor={props.secret} />;
 }
 
 export function useSecretCallKey(secret: SecretCallInput) {

@@ -8,7 +8,8 @@ import { lazyView } from '../shared/lazy-view';
 
 export { serviceWorkerSettled, WORKER_WAIT_MS } from '../shared/service-worker-settled';
 
-export const LazyCallOverlay = lazyView(() => import('./CallOverlay').then((m) => m.CallOverlay));
+/** The overlay with its chat panel (ConnectedCallOverlay): the panel's hook is in that chunk too. */
+export const LazyCallOverlay = lazyView(() => import('./CallOverlay').then((m) => m.ConnectedCallOverlay));
 
 /** A secret chat's call overlay: the same chunk's view, encrypted end to end. */
 export const LazySecretCallOverlay = lazyView(() => import('./SecretCallOverlay').then((m) => m.SecretCallOverlay));

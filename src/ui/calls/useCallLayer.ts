@@ -4,7 +4,6 @@ import type { CallRef } from '../../machines/calls/call/call.protocol';
 import { useRealtimeRef, useSessionActor } from '../app/RuntimeContext';
 import { useChatEntry } from '../shared/useChatList';
 import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
-import { useCallChat } from './useCallChat';
 
 export type CallActorRef = CallRef;
 
@@ -20,7 +19,6 @@ export function useCallLayer() {
   const notice = useSelector(call, (s) => s.context.notice);
   const insecure = useSelector(call, (s) => s.context.insecure);
   const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
-  const chat = useCallChat(conversationId);
   // A secret chat's call is encrypted end to end with a key of its MLS group (SecretCallOverlay).
   const session = useSessionActor('session');
   const me = useSelector(session, (s) => s.context.session?.user.id ?? null);
@@ -42,7 +40,8 @@ export function useCallLayer() {
           // Members may invite guests through a link (docs/behaviour.md §10.40); a secret chat's call seals its key
           // to them (docs/secret-chats.md "Guests in encrypted calls").
           ...(conversationId ? { room: `conv-${conversationId}` } : {}),
-          ...(chat ? { chat } : {}),
+          // The overlay's chat panel is of this conversation (ConnectedCallOverlay).
+          ...(conversationId ? { conversationId } : {}),
         }
       : null,
     /** Set for a secret chat's call: whose device derives the key, for which conversation. */

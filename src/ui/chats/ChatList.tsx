@@ -2,23 +2,19 @@
 // message's time and one's own read mark, the spec's line ('{n} непрочитанных' highlighted, a group's participants
 // or the peer's presence) and the latest message in words or «Черновик: …»; the footer tiles below.
 import { type KeyboardEvent, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react';
-import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
 import type { ChatTileView } from '../conversation/index';
 import { LazySecretTilePreview } from '../secretChats/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { ListRegion } from '../shared/ListRegion';
-import { MUTE_CHOICES } from './useChatActions';
+import { lazyView } from '../shared/lazy-view';
+import type { ChatMenuProps, ChatTileMenu } from './ChatMenu';
+
+export type { ChatMenuProps } from './ChatMenu';
 import './chats.css';
 
-/** The list menu's actions and their confirmation (useChatActions). */
-export interface ChatMenuProps {
-  busy: boolean;
-  error: string | null;
-  confirm: { question: string; yes: string } | null;
-  run(action: ChatAction): void;
-  onConfirm(): void;
-  onCancel(): void;
-}
+/** A tile's menu and the question after it load apart (fetched once the list is touched). */
+const LazyChatMenu = lazyView<ChatTileMenu>(() => import('./ChatMenu').then((m) => m.ChatMenu));
+export const LazyChatActionPrompt = lazyView<ChatMenuProps>(() => import('./ChatMenu').then((m) => m.ChatActionPrompt));
 
 export interface ChatListProps {
   tiles: ChatTileView[];
@@ -50,13 +46,17 @@ export function ChatList(props: ChatListProps) {
     if (archive && archived.length === 0) setArchive(false);
   }, [archive, archived.length]);
   const openMenu = props.menu ? (tile: ChatTileView, x: number, y: number) => setMenu({ tile, x, y }) : undefined;
+  const intent = () => {
+    if (props.menu) void LazyChatMenu.preload();
+    props.onIntent?.();
+  };
   return (
     <section
       className="chat-list"
       aria-labelledby="chat-list-title"
-      onPointerEnter={props.onIntent}
-      onPointerDown={props.onIntent}
-      onFocus={props.onIntent}
+      onPointerEnter={intent}
+      onPointerDown={intent}
+      onFocus={intent}
     >
       <div className="chat-list-head">
         <h1 id="chat-list-title">Чаты</h1>
@@ -92,123 +92,13 @@ export function ChatList(props: ChatListProps) {
           replacement={props.searchResults}
         />
       </div>
-      {menu && props.menu && <ChatMenu {...menu} actions={props.menu} onClose={() => setMenu(null)} />}
+      {menu && props.menu && (
+        <Suspense fallback={null}>
+          <LazyChatMenu {...menu} actions={props.menu} onClose={() => setMenu(null)} />
+        </Suspense>
+      )}
       {props.footer && <div className="chat-list-footer">{props.footer}</div>}
     </section>
-  );
-}
-
-/**
- * The question before «Очистить историю» or «Удалить чат» (from the list's menu or «Информация»), and what went
- * wrong: over the page, so it shows whichever pane a phone has in front.
- */
-export function ChatActionPrompt(props: ChatMenuProps) {
-  if (!props.confirm && !props.error) return null;
-  return (
-    <div className="chat-prompt">
-      {props.confirm ? (
-        <div className="chat-confirm" role="alertdialog" aria-label={props.confirm.question}>
-          <p>{props.confirm.question}</p>
-          <div className="form-actions">
-            <button type="button" className="button danger" disabled={props.busy} onClick={props.onConfirm}>
-              {props.confirm.yes}
-            </button>
-            <button type="button" className="button ghost" onClick={props.onCancel}>
-              Отмена
-            </button>
-          </div>
-        </div>
-      ) : (
-        <p className="chat-list-error" role="alert">
-          {props.error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** A tile's menu at the pointer (or under the tile from the keyboard); Escape or a click elsewhere closes it. */
-function ChatMenu(props: ChatTileMenu) {
-  const { tile: t, actions, onClose } = props;
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-  const run = (action: ChatAction) => {
-    onClose();
-    actions.run(action);
-  };
-  const settings = (change: ChatSettingsChange) => run({ kind: 'settings', conversationId: t.id, change });
-  return (
-    <>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop only closes the menu; Escape does too */}
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes it (above) */}
-      <div className="chat-menu-backdrop" onClick={onClose} />
-      <div
-        className="chat-menu"
-        role="menu"
-        aria-label={`Действия с чатом: ${t.title}`}
-        style={{ left: props.x, top: props.y }}
-      >
-        {t.muted ? (
-          <MenuItem label="Включить звук" onClick={() => settings({ mutedUntil: null })} autoFocus />
-        ) : (
-          // biome-ignore lint/a11y/useSemanticElements: a group of menu items inside role="menu" (a fieldset is not one)
-          <div role="group" aria-label="Без звука" className="chat-menu-group">
-            <span className="chat-menu-label" aria-hidden="true">
-              Без звука
-            </span>
-            {MUTE_CHOICES.map((m, i) => (
-              <MenuItem
-                key={m.label}
-                label={m.label}
-                autoFocus={i === 0}
-                onClick={() =>
-                  settings({ mutedUntil: m.ms === null ? 'forever' : new Date(Date.now() + m.ms).toISOString() })
-                }
-              />
-            ))}
-          </div>
-        )}
-        {/* «Избранное» stays first and cannot be deleted (docs/behaviour.md §10.31): only its sound and history. */}
-        {!t.saved && (
-          <MenuItem label={t.pinned ? 'Открепить' : 'Закрепить'} onClick={() => settings({ pinned: !t.pinned })} />
-        )}
-        {!t.saved && (
-          <MenuItem label={t.archived ? 'Из архива' : 'В архив'} onClick={() => settings({ archived: !t.archived })} />
-        )}
-        <MenuItem label="Очистить историю" onClick={() => run({ kind: 'clear', conversationId: t.id })} />
-        {!t.saved && (
-          <MenuItem label="Удалить чат" danger onClick={() => run({ kind: 'hide', conversationId: t.id })} />
-        )}
-      </div>
-    </>
-  );
-}
-
-interface ChatTileMenu {
-  tile: ChatTileView;
-  x: number;
-  y: number;
-  actions: ChatMenuProps;
-  onClose(): void;
-}
-
-function MenuItem(props: { label: string; onClick(): void; autoFocus?: boolean; danger?: boolean }) {
-  return (
-    <button
-      type="button"
-      role="menuitem"
-      className={`chat-menu-item${props.danger ? ' danger' : ''}`}
-      // biome-ignore lint/a11y/noAutofocus: a menu opened from the keyboard starts on its first item
-      autoFocus={props.autoFocus}
-      onClick={props.onClick}
-    >
-      {props.label}
-    </button>
   );
 }
 

@@ -1,6 +1,6 @@
 // The chats page (route '/', docs/behaviour.md §2): the list pane 'Чаты' with the footer tiles, and the message pane of the
 // selected conversation, composed into the two-pane shell (sliding panels on narrow screens).
-import { ChatActionPrompt, ChatList } from './ChatList';
+import { ChatList, LazyChatActionPrompt } from './ChatList';
 import { ChatsFooter } from './ChatsFooter';
 import { ChatsShell } from './ChatsShell';
 import { LazyConversationView, NoConversation } from '../conversation/index';
@@ -14,7 +14,7 @@ import type { ConversationPaneProps } from './ConversationPane';
 import { ConversationWait } from './ConversationWait';
 import { serviceWorkerSettled } from '../shared/service-worker-settled';
 import { LazySecretDevice } from '../secretChats/index';
-import { ThreadsEntry, useFollowedThreads } from '../threads/index';
+import { LazyThreadsEntry, useFollowedThreads } from '../threads/index';
 import type { ConversationEntry } from '../../contract/entities';
 import './chats.css';
 
@@ -31,9 +31,19 @@ const preloadViews = () => {
   void LazyConversationView.preload();
 };
 
-/** «Обсуждения»: its actor lives while the list is shown. */
+/**
+ * «Обсуждения»: its actor lives while the list is shown; its view's chunk is fetched at once, alongside the actor's
+ * code, so the entry shows as soon as there is a followed thread.
+ */
 function FollowedThreads(props: { entries: readonly ConversationEntry[]; me: string | null }) {
-  return <ThreadsEntry {...useFollowedThreads(props.entries, props.me)} />;
+  const threads = useFollowedThreads(props.entries, props.me);
+  useEffect(() => void LazyThreadsEntry.preload(), []);
+  if (threads.rows.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyThreadsEntry {...threads} />
+    </Suspense>
+  );
 }
 
 export function ChatsPage() {
@@ -94,7 +104,11 @@ export function ChatsPage() {
           )
         }
       />
-      <ChatActionPrompt {...menu} />
+      {(menu.confirm || menu.error) && (
+        <Suspense fallback={null}>
+          <LazyChatActionPrompt {...menu} />
+        </Suspense>
+      )}
       {/* Every signed-in browser becomes a device of secret chats (docs/secret-chats.md "Reaching everyone"). */}
       {(page.loaded || page.hasSecret) && me && (
         <Suspense fallback={null}>

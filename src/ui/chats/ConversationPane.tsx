@@ -19,13 +19,12 @@ import {
   SelectionBar,
   useMessageActions,
 } from '../messageActions/index';
-import { LazyGroupPicture } from '../profile/index';
-import { LazyReportDialog, LazyReportPersonButton } from '../reports/index';
+import { LazyGroupPicture } from '../profile/deferred';
+import { LazyReportDialog, LazyReportPersonButton } from '../reports/deferred';
 import { LazyScheduledDialog } from '../scheduled/index';
 import { useConversationSearch, useListFoundThread } from '../search/deferred';
-import { LazyConversationSearchBar } from '../search/index';
-import { useSecretNotices } from '../secretChats/deferred';
-import { LazySecretChatNotice, LazySecretVerifyDialog } from '../secretChats/index';
+import { LazyConversationSearchBar } from '../search/deferred';
+import { LazySecretChatNotice, LazySecretVerifyDialog, useSecretNotices } from '../secretChats/deferred';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
 import { PollCardsContext, PollComposerSection, usePollVotes } from '../polls/index';
 import { LazyThreadPanel, useThreadPanel } from '../threads/deferred';

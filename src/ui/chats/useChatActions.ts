@@ -3,14 +3,6 @@ import { useSelector } from '@xstate/react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { CHAT_ACTION_TAGS, type ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
 
-/** «Без звука» choices: label → how long (null: for ever). */
-export const MUTE_CHOICES: { label: string; ms: number | null }[] = [
-  { label: 'На 1 час', ms: 3_600_000 },
-  { label: 'На 8 часов', ms: 8 * 3_600_000 },
-  { label: 'На 2 дня', ms: 2 * 86_400_000 },
-  { label: 'Навсегда', ms: null },
-];
-
 export function useChatActions(isGroup: (conversationId: string) => boolean) {
   const actor = useOwnedActor('chatActions');
   const pending = useSelector(actor, (s) => s?.context.pending ?? null);

@@ -2,7 +2,6 @@
 
 import { lazyView } from '../shared/lazy-view';
 import type { ContactCodePanelProps } from './ContactCodePanel';
-import type { MemberCardProps } from './MemberCard';
 
 export type { ContactCodePanelProps } from './ContactCodePanel';
 export type { ContactCodeView } from './useContactCode';
@@ -20,6 +19,3 @@ export const LazyContactsPage = lazyView(() => import('./ContactsPage').then((m)
 export const LazyContactCodePanel = lazyView<ContactCodePanelProps>(() =>
   import('./ContactCodePanel').then((m) => m.ContactCodePanel),
 );
-/** A group member's card and a row's «Написать» load when first used (docs/behaviour.md §10.26). */
-export const LazyMemberCard = lazyView<MemberCardProps>(() => import('./MemberCard').then((m) => m.MemberCard));
-export const LazyMemberWrite = lazyView<MemberCardProps>(() => import('./MemberCard').then((m) => m.MemberWrite));

@@ -4,7 +4,7 @@
 import { Suspense, useCallback, useState } from 'react';
 import type { PublicUser } from '../../contract/entities';
 import { useMentionPicker, useSendPreview } from '../composer/index';
-import { LazyMemberCard } from '../contacts/index';
+import { LazyMemberCard } from '../contacts/deferred';
 import { ConversationView, type ConversationViewProps } from './ConversationView';
 
 export function ConversationPaneView(props: ConversationViewProps) {

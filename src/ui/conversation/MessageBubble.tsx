@@ -8,7 +8,7 @@ import { type KeyboardEvent, type MouseEvent, memo, Suspense, useState } from 'r
 
 import { UPLOAD_FAILED } from '../../machines/composer/index';
 import { PollSlot } from '../polls/index';
-import { LazyEncryptedText } from '../secretChats/index';
+import { LazyEncryptedText } from '../secretChats/deferred';
 import { lazyView } from '../shared/lazy-view';
 import { useLongPress } from '../shared/useLongPress';
 import { UserAvatar } from '../shared/UserAvatar';

@@ -2,9 +2,6 @@
 
 import { lazyView } from '../shared/lazy-view';
 import type { ConversationViewProps } from './ConversationView';
-import type { LightboxProps } from './Lightbox';
-import type { MessageMenuProps } from './MessageMenu';
-import type { VoicePlayerProps } from './voice/VoicePlayer';
 
 export type { ConversationViewProps } from './ConversationView';
 export { NoConversation } from './NoConversation';
@@ -15,13 +12,7 @@ export { NoConversation } from './NoConversation';
 export const LazyConversationView = lazyView<ConversationViewProps>(() =>
   import('./ConversationPaneView').then((m) => m.ConversationPaneView),
 );
-/** The image lightbox, a message's menu and the voice player, for the thread panel's replies (chunks of their own). */
-export const LazyLightbox = lazyView<LightboxProps>(() => import('./Lightbox').then((m) => m.Lightbox));
-export const LazyMessageMenu = lazyView<MessageMenuProps>(() => import('./MessageMenu').then((m) => m.MessageMenu));
 export type { MessageMenuItem } from './message-actions';
-export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>
-  import('./voice/VoicePlayer').then((m) => m.VoicePlayer),
-);
 export type { AvatarView } from '../../contract/format';
 export type { ChatTileView } from './chat-tile';
 export { chatTile } from './chat-tile';

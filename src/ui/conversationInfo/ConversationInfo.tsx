@@ -3,7 +3,7 @@
 // person with EBLID and «О себе». Renders from props (useConversationInfo).
 import { type ReactNode, Suspense, useId, useState } from 'react';
 import type { PublicUser } from '../../contract/entities';
-import { LazyMemberWrite } from '../contacts/index';
+import { LazyMemberWrite } from '../contacts/deferred';
 import { LazyDirectoryPicker } from '../directory/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { HistoryImportEntry } from '../historyImport/index';

@@ -5,7 +5,3 @@ export { useOwnUser } from './useOwnUser';
 
 /** The profile dialog (with the crop editor) loads when first opened. */
 export const LazyProfileDialog = lazyView(() => import('./ProfileDialog').then((m) => m.ProfileDialog));
-/** A group's picture editor («Изменить фото» in «Информация»), with the crop editor's chunk. */
-export const LazyGroupPicture = lazyView<{ conversationId: string }>(() =>
-  import('./GroupPicture').then((m) => m.GroupPicture),
-);

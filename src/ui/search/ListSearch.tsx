@@ -1,13 +1,15 @@
-// The chats list's search: the field (in the page's first bundle) and its results (a chunk of their own,
-// fetched when the field is first focused or a search starts).
+// The chats list's search: the field (in the page's first bundle) and its results, by name and by message (a chunk
+// of their own, fetched when the field is first focused or a search starts).
+import { Suspense } from 'react';
 import { lazyView } from '../shared/lazy-view';
-import type { ConversationEntry, PublicUser } from '../../contract/entities';
-import { displayName } from '../../contract/format';
+import type { ConversationEntry } from '../../contract/entities';
 import { SearchField } from './SearchField';
+import type { NameResultsProps } from './SearchResults';
 import type { SearchView } from './useSearch';
 import './search.css';
 
 export const LazySearchResults = lazyView(() => import('./SearchResults').then((m) => m.SearchResults));
+const LazyNameResults = lazyView<NameResultsProps>(() => import('./SearchResults').then((m) => m.NameResults));
 
 const ID = 'chat-search';
 
@@ -28,54 +30,6 @@ export function ListSearchField(props: { search: SearchView }) {
       onChoose={() => search.choose()}
       onClear={search.clear}
     />
-  );
-}
-
-export interface NameResultsProps {
-  chats: { id: string; title: string }[];
-  people: PublicUser[];
-  openChat(conversationId: string): void;
-  openPerson(userId: string): void;
-}
-
-/** Chats and people found by name, above the messages found. */
-export function NameResults(props: NameResultsProps) {
-  if (props.chats.length === 0 && props.people.length === 0) return null;
-  return (
-    <div className="name-results" data-testid="name-results">
-      {props.chats.length > 0 && (
-        <section aria-labelledby="found-chats">
-          <h2 id="found-chats" className="search-group">
-            Чаты
-          </h2>
-          <ul className="search-list">
-            {props.chats.map((c) => (
-              <li key={c.id}>
-                <button type="button" className="search-result name-hit" onClick={() => props.openChat(c.id)}>
-                  {c.title}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      {props.people.length > 0 && (
-        <section aria-labelledby="found-people">
-          <h2 id="found-people" className="search-group">
-            Люди
-          </h2>
-          <ul className="search-list">
-            {props.people.map((p) => (
-              <li key={p.id}>
-                <button type="button" className="search-result name-hit" onClick={() => props.openPerson(p.id)}>
-                  {displayName(p)} <span className="name-hit-username">@{p.username}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-    </div>
   );
 }
 
@@ -110,9 +64,9 @@ export function listSearchResults(
       />
     );
   return (
-    <>
-      {names && <NameResults {...names} />}
+    <Suspense fallback={null}>
+      {names && <LazyNameResults {...names} />}
       {messages}
-    </>
+    </Suspense>
   );
 }

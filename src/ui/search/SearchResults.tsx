@@ -1,8 +1,8 @@
-// The results of a search (loaded on demand, apart from the chats page's first bundle): grouped by
-// conversation, each with the sender, the date and the snippet with the matching words marked; more results
-// as the list is scrolled to its end. Renders from props alone.
+// The results of a search (loaded on demand, apart from the chats page's first bundle): the chats and people found
+// by name, and the messages grouped by conversation, each with the sender, the date and the snippet with the matching
+// words marked; more results as the list is scrolled to its end. Renders from props alone.
 import { Fragment, type ReactNode, useEffect, useRef } from 'react';
-import type { ConversationEntry, SearchResult } from '../../contract/entities';
+import type { ConversationEntry, PublicUser, SearchResult } from '../../contract/entities';
 import { NOTHING_FOUND, SEARCH_LOADING } from '../../machines/search/search/search.protocol';
 import { conversationTitle, displayName, formatDate, formatTime } from '../../contract/format';
 import { resultRowId, type SearchStatus } from './useSearch';
@@ -171,3 +171,51 @@ export function SearchResults(props: SearchResultsProps) {
 }
 
 export default SearchResults;
+
+export interface NameResultsProps {
+  chats: { id: string; title: string }[];
+  people: PublicUser[];
+  openChat(conversationId: string): void;
+  openPerson(userId: string): void;
+}
+
+/** Chats and people found by name, above the messages found. */
+export function NameResults(props: NameResultsProps) {
+  if (props.chats.length === 0 && props.people.length === 0) return null;
+  return (
+    <div className="name-results" data-testid="name-results">
+      {props.chats.length > 0 && (
+        <section aria-labelledby="found-chats">
+          <h2 id="found-chats" className="search-group">
+            Чаты
+          </h2>
+          <ul className="search-list">
+            {props.chats.map((c) => (
+              <li key={c.id}>
+                <button type="button" className="search-result name-hit" onClick={() => props.openChat(c.id)}>
+                  {c.title}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {props.people.length > 0 && (
+        <section aria-labelledby="found-people">
+          <h2 id="found-people" className="search-group">
+            Люди
+          </h2>
+          <ul className="search-list">
+            {props.people.map((p) => (
+              <li key={p.id}>
+                <button type="button" className="search-result name-hit" onClick={() => props.openPerson(p.id)}>
+                  {displayName(p)} <span className="name-hit-username">@{p.username}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

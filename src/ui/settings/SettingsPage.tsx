@@ -13,7 +13,7 @@ import {
 import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
 import { HistoryImportSection } from '../historyImport/index';
-import { LazySecretRecoverySection } from '../secretChats/index';
+import { LazySecretRecoverySection } from '../secretChats/deferred';
 import { SettingsInvitesSection } from '../inviteCodes/index';
 import { ThemeSection, useTheme } from '../theme/index';
 import type { ProfileFields } from '../../machines/profile/profile/profile.protocol';

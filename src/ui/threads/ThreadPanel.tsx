@@ -5,7 +5,7 @@
 // preview, pasted files, the microphone). Renders from props (useThreadPanel).
 import { Suspense, useState } from 'react';
 import { Composer, SendPreviewDialog } from '../composer/index';
-import { LazyLightbox, LazyMessageMenu, LazyVoicePlayer } from '../conversation/index';
+import { LazyLightbox, LazyMessageMenu, LazyVoicePlayer } from '../conversation/deferred';
 import { UserAvatar } from '../shared/UserAvatar';
 import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 import './threads.css';

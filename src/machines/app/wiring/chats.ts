@@ -1,10 +1,9 @@
-// The chats feature's actors provided from the real services: the list, its footer, its menu and the address. The open conversation's actors load later (src/machines/app/wiring/conversation.ts,
+// The chats feature's actors provided from the real services: the list, its footer and the address (the list's
+// menu loads later: chats-menu.ts). The open conversation's actors load later (src/machines/app/wiring/conversation.ts,
 // through the registry).
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../../contract/api';
 import { noAnswer, readerSocket, withList } from '../../../services/app/rest-answers';
-import { chatActionsMachine } from '../../chats/chatActions/chatActions.machine';
-import type { ChatAction } from '../../chats/chatActions/chatActions.protocol';
 import { copyText } from './clipboard';
 import { chatsMachine, type ListAnswer } from '../../chats/chats/chats.machine';
 import { onChats, watchChatList } from '../../chats/chats/chats.protocol';
@@ -44,20 +43,6 @@ export function wireChatsFooter() {
     },
   });
 }
-
-/** The list menu's actions: one request each. */
-export const wireChatActions = (s: Services) =>
-  chatActionsMachine.provide({
-    actors: {
-      runChatAction: fromPromise<unknown, ChatAction>(({ input }) => {
-        if (input.kind === 'clear')
-          return s.api.call('clearHistory', { body: { conversationId: input.conversationId } });
-        if (input.kind === 'hide')
-          return s.api.call('hideConversation', { body: { conversationId: input.conversationId } });
-        return s.api.call('chatSettings', { params: { id: input.conversationId }, body: input.change });
-      }),
-    },
-  });
 
 /** The navigation actor with the app's router and the chats actor's selections. */
 export function wireNavigation(s: Services) {
