@@ -310,6 +310,16 @@ export function createGuestLinks(deps: GuestLinksDeps) {
     mediaRooms.removeFromRoom(room, [...new Set([...ended.map(guestIdentity), ...stray])]);
   }
 
+  /** 409 while the knock still waits; the refusal that fits any state but admitted. */
+  function requireAdmitted(knock: Pick<KnockRow, 'state'>) {
+    const state = knock.state as KnockState;
+    if (state === 'waiting') throw conflict(NOT_YET);
+    if (state !== 'admitted') {
+      const [status, message] = REFUSED[state];
+      throw new HttpError(status, message);
+    }
+  }
+
   async function knockWithLink(knockId: string) {
     const knock = await db.selectFrom('call_guests').selectAll().where('id', '=', knockId).executeTakeFirst();
     if (!knock) throw notFound(KNOCK_NOT_FOUND);
@@ -508,12 +518,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       const knock = await knockBySecret(knockId, secret);
       const link = await linkByCode(knock.link_code);
       if (!usable(link)) throw new HttpError(410, LINK_GONE);
-      const state = knock.state as KnockState;
-      if (state === 'waiting') throw conflict(NOT_YET);
-      if (state !== 'admitted') {
-        const [status, message] = REFUSED[state];
-        throw new HttpError(status, message);
-      }
+      requireAdmitted(knock);
       return { knock, link };
     },
 
@@ -574,12 +579,7 @@ export function createGuestLinks(deps: GuestLinksDeps) {
       const key = knockKey(knock);
       if (epoch === null || !key) throw badRequest(KEY_REQUEST_PLAIN);
       if (!usable(link)) throw new HttpError(410, LINK_GONE);
-      const state = knock.state as KnockState;
-      if (state === 'waiting') throw conflict(NOT_YET);
-      if (state !== 'admitted') {
-        const [status, message] = REFUSED[state];
-        throw new HttpError(status, message);
-      }
+      requireAdmitted(knock);
       const at = now();
       if (at - (keyRequests.get(knockId) ?? -Infinity) < GUEST.keyRequestEveryMs)
         throw new HttpError(429, KEY_REQUEST_SOON);
