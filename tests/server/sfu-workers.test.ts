@@ -70,7 +70,9 @@ describe('embedded SFU on media workers', () => {
     expect(a1.told).toEqual(['reconnecting']);
     expect(workers.placement().get('room-b')).toBe(wb);
     const bBefore = frames(b2.c, 'b1');
-    await expect.poll(() => frames(b2.c, 'b1'), { timeout: 10_000 }).toBeGreaterThan(bBefore + 15);
+    // The dead worker's restart (a new thread loading the media stack) and room A's rejoins share the two cores with
+    // room B meanwhile: on a busy machine B's frames slow down for a while, and keep coming.
+    await expect.poll(() => frames(b2.c, 'b1'), { timeout: 30_000 }).toBeGreaterThan(bBefore + 15);
     expect(b1.told).toEqual([]);
     expect(b2.told).toEqual([]);
     await expect.poll(() => workers.isReady(wa), { timeout: 20_000 }).toBe(true);
