@@ -156,7 +156,12 @@ export function useConversationInfo(options: {
     onLeave: () => actor?.send({ type: 'info.leave' }),
     onOpen: (open: boolean) => actor?.send({ type: 'info.setOpen', open }),
     /** «Обсуждения» of a group (owner and admins): on unless turned off; null in a secret chat (none there). */
-    threadsOn: entry?.conversation.secret ? null : entry?.conversation.threadsOff !== true,
+    // While the change is saved the switch shows what was asked for, not the old value it snaps back to.
+    threadsOn: entry?.conversation.secret
+      ? null
+      : busy && pending?.kind === 'threads'
+        ? pending.enabled
+        : entry?.conversation.threadsOff !== true,
     onThreads: (enabled: boolean) => actor?.send({ type: 'info.threads', enabled }),
     onConfirm: () => actor?.send({ type: 'info.confirm' }),
     onCancel: () => actor?.send({ type: 'info.cancel' }),
