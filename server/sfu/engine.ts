@@ -2,6 +2,7 @@
 // in-process SFU and each media worker (workers/worker.ts) run them. Everything in EngineConfig crosses a thread.
 import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import type { SfuLogger } from './logger';
+import { installRtpHeaderParser } from './media/rtp-in';
 import { applyFastSrtpPatch } from './media/srtp-fast';
 import type { PeerMode } from './session/participant';
 import type { SfuTransport } from './session/peer';
@@ -79,6 +80,8 @@ export interface EngineHooks {
 export function startEngine(c: EngineConfig, hooks: EngineHooks): Engine {
   const { logger } = hooks;
   applyFastSrtpPatch(c.fastSrtp, (message) => logger.warn(message));
+  // werift's own code throughout when the fast path is turned off (SFU_FAST_SRTP=off).
+  if (c.fastSrtp) installRtpHeaderParser();
   const refresher = tokenRefresher({
     now: hooks.now,
     apiKey: c.apiKey,

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as werift from 'werift';
+import { PADDING_BYTES, PADDING_PAYLOAD } from '../../server/sfu/media/endpoints';
 import { extensionLayout, headerLength, RtpOut, sendClock, writeRtpHeader } from '../../server/sfu/media/rtp-out';
 import { installFastSrtp } from '../../server/sfu/media/srtp-fast';
 
@@ -188,6 +189,41 @@ describe.each([
     expect(direct.wire.length).toBe(seqs.length + 2);
     for (let i = seqs.length; i < direct.wire.length; i++)
       expect((direct.wire[i] as Buffer).equals(reference.wire[i] as Buffer)).toBe(true);
+  });
+
+  it('sends probe padding as werift would, without keeping it for retransmission', async () => {
+    vi.spyOn(performance, 'now').mockReturnValue(55_555.5);
+    const k = keys();
+    const reference = senderOn(profile, k, false);
+    const direct = senderOn(profile, k, true);
+    const out = new RtpOut(direct.sender);
+    for (const [i, seq] of [65535, 0, 1].entries()) {
+      const header = new werift.RtpHeader({
+        padding: true,
+        paddingSize: PADDING_BYTES,
+        payloadType: 0,
+        sequenceNumber: seq,
+        timestamp: 3000 * i,
+        ssrc: 0,
+        extensions: [],
+      });
+      await sendAsReference(reference.sender, header, PADDING_PAYLOAD);
+      expect(out.sendPadding(PADDING_PAYLOAD, seq, 3000 * i, sendClock())).toBe(true);
+    }
+    expect(direct.wire.length).toBe(3);
+    for (const [i, packet] of direct.wire.entries()) expect(packet.equals(reference.wire[i] as Buffer)).toBe(true);
+    const r = reference.sender as unknown as Record<string, unknown>;
+    const d = direct.sender as unknown as Record<string, unknown>;
+    for (const field of ['sequenceNumber', 'timestamp', 'ntpTimestamp', 'rtpTimestamp', 'packetCount'])
+      expect(d[field], field).toEqual(r[field]);
+    // RFC 3550's octet count leaves padding out.
+    expect(d.octetCount).toBe(0);
+    const nack = new werift.RtcpTransportLayerFeedback({
+      feedback: new werift.GenericNack({ senderSsrc: 1, mediaSourceSsrc: 0xcafe0001, lost: [0] }),
+    });
+    direct.sender.handleRtcpPacket(nack);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(direct.wire.length).toBe(3);
   });
 
   it('sends a subscriber’s own descriptor in place of the shared payload’s first bytes, and retransmits it as sent', async () => {

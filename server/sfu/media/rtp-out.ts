@@ -322,6 +322,36 @@ export class RtpOut {
     this.write(dtls, length === out.length ? out : out.subarray(0, length));
   }
 
+  /**
+   * Sends a padding-only packet (a probe): `padding` is the whole payload, its last byte the count. Not kept for
+   * retransmission: a NACK for it is answered with nothing, as werift answers a sequence number it no longer holds.
+   * false when this path does not apply (the caller then goes through werift).
+   */
+  sendPadding(padding: Buffer, sequenceNumber: number, timestamp: number, clock: SendClock): boolean {
+    const s = this.sender as unknown as SenderState;
+    const dtls = s.dtlsTransport as unknown as DtlsState | undefined;
+    if (dtls?.state !== 'connected' || !s.codec) return true;
+    const srtp = fastSrtpOf(s.dtlsTransport as werift.RTCDtlsTransport);
+    const slots = this.extensionSlots(s);
+    if (!srtp || !slots || s.redRedundantPayloadType || dtls.config?.debug?.outboundPacketLoss) return false;
+    const seq = (sequenceNumber + s.seqOffset) & 0xffff;
+    const ts = (timestamp + s.timestampOffset) >>> 0;
+    const ssrc = s.ssrc;
+    const hLength = this.slotsHeaderLength;
+    const out = packetBuffer(hLength + padding.length + srtp.rtpOverhead);
+    writeRtpHeader(out, slots, false, s.codec.payloadType, seq, ts, ssrc, clock.absSendTime);
+    out[0] = (out[0] as number) | 0x20;
+    const length = srtp.protectRtp(out, hLength, padding, ssrc, seq);
+    s.sequenceNumber = seq;
+    s.timestamp = ts;
+    s.ntpTimestamp = clock.ntp;
+    s.rtpTimestamp = ts;
+    s.headerBytesSent += hLength;
+    s.packetCount = (s.packetCount + 1) >>> 0;
+    this.write(dtls, length === out.length ? out : out.subarray(0, length));
+    return true;
+  }
+
   private write(dtls: DtlsState, packet: Buffer): void {
     dtls.bytesSent += packet.length;
     dtls.packetsSent++;

@@ -58,6 +58,7 @@ export class WeriftDownstream implements Downstream {
   }
 
   sendPadding(sequenceNumber: number, timestamp: number, clock: SendClock): void {
+    if (this.out.sendPadding(PADDING_PAYLOAD, sequenceNumber, timestamp, clock)) return;
     // werift's sender would stamp its own (wrong) send time: the probe carries ours, as media does (rtp-out.ts), or
     // the browser's estimator would not see it as sent when it was.
     const sender = this.transceiver.sender as unknown as {
