@@ -67,6 +67,8 @@ export const SRTP_PREFERENCE: readonly number[] = [
 ];
 
 /**
+ * The choice is the DTLS server's: the SFU's on a subscriber's connection (the SFU offers with actpass, the client
+ * answers active), which carries every forwarded packet; a publisher's browser chooses on its own connection.
  * werift gives every DTLS transport its module-wide list, read when the handshake starts (after ICE connects, so
  * after both descriptions are set): each transport gets the SFU's order once a description has made it.
  */

@@ -1,0 +1,60 @@
+// The SFU chooses AES_CM_128_HMAC_SHA1_80 (server/sfu/session/peer.ts) where it is the DTLS server, though the other
+// side, as a browser does, prefers AEAD_AES_128_GCM: two werift peers over loopback, the SFU's against a stock one.
+import { afterEach, describe, expect, it } from 'vitest';
+import * as werift from 'werift';
+import { createPeer } from '../../server/sfu/session/peer';
+
+const network = { hostAddresses: ['127.0.0.1'], allowedAddresses: new Set(['127.0.0.1']), udpPortRange: null };
+const open: werift.RTCPeerConnection[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((pc) => pc.close()));
+});
+
+const stock = () =>
+  new werift.RTCPeerConnection({ iceServers: [], iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'] });
+
+/** Offer from `offerer`, answer from `answerer`; resolves with both sides' negotiated SRTP profile. */
+async function connect(offerer: werift.RTCPeerConnection, answerer: werift.RTCPeerConnection) {
+  open.push(offerer, answerer);
+  offerer.addTransceiver('video', { direction: 'sendonly' });
+  await offerer.setLocalDescription(await offerer.createOffer());
+  await new Promise<void>((r) =>
+    offerer.iceGatheringState === 'complete'
+      ? r()
+      : offerer.iceGatheringStateChange.watch((s) => s === 'complete').then(() => r()),
+  );
+  await answerer.setRemoteDescription(offerer.localDescription as werift.RTCSessionDescription);
+  await answerer.setLocalDescription(await answerer.createAnswer());
+  await new Promise<void>((r) =>
+    answerer.iceGatheringState === 'complete'
+      ? r()
+      : answerer.iceGatheringStateChange.watch((s) => s === 'complete').then(() => r()),
+  );
+  await offerer.setRemoteDescription(answerer.localDescription as werift.RTCSessionDescription);
+  await Promise.all(
+    [offerer, answerer].map((pc) =>
+      pc.connectionState === 'connected' ? undefined : pc.connectionStateChange.watch((s) => s === 'connected'),
+    ),
+  );
+  const profile = (pc: werift.RTCPeerConnection) =>
+    (pc.dtlsTransports[0] as unknown as { srtp: { localContext: { profile: number } } }).srtp.localContext.profile;
+  return [profile(offerer), profile(answerer)];
+}
+
+describe('SRTP profile', () => {
+  it('two stock werift peers settle on GCM (what a browser offers first)', async () => {
+    const gcm = werift.ProtectionProfileAeadAes128Gcm;
+    expect(await connect(stock(), stock())).toEqual([gcm, gcm]);
+  });
+
+  it('the SFU answering (a publisher’s offer) is the DTLS client: the offerer’s choice stands', async () => {
+    const gcm = werift.ProtectionProfileAeadAes128Gcm;
+    expect(await connect(stock(), createPeer(network))).toEqual([gcm, gcm]);
+  });
+
+  it('the SFU offering (a subscriber’s connection, what carries the forwarded packets) settles on AES_CM', async () => {
+    const cm = werift.ProtectionProfileAes128CmHmacSha1_80;
+    expect(await connect(createPeer(network), stock())).toEqual([cm, cm]);
+  });
+});
