@@ -3,9 +3,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as werift from 'werift';
-import { installRtpHeaderParser, parseRtpHeader } from '../../server/sfu/media/rtp-in';
+import { installRtpHeaderParser, parseRtpHeader, weriftRtpHeaderParse } from '../../server/sfu/media/rtp-in';
 
-const weriftParse = werift.RtpHeader.deSerialize;
+// werift's own, even when another test file in this process has installed the replacement.
+const weriftParse = weriftRtpHeaderParse();
 
 type Shape = 'none' | 'one-byte' | 'two-byte' | 'other';
 
@@ -53,7 +54,7 @@ const plain = (h: werift.RtpHeader) => ({ ...h });
 
 describe('parseRtpHeader', () => {
   it('gives werift’s header for every shape: CSRCs, one- and two-byte and unknown extensions, padding', () => {
-    expect(weriftParse).not.toBe(parseRtpHeader);
+    expect(String(weriftParse)).toContain('getBit');
     let compared = 0;
     for (const shape of ['none', 'one-byte', 'two-byte', 'other'] as const)
       for (let cc = 0; cc <= 3; cc++)

@@ -76,11 +76,18 @@ export function parseRtpHeader(raw: Buffer): werift.RtpHeader {
   return h;
 }
 
-let installed = false;
+type Parse = (raw: Buffer) => werift.RtpHeader;
+/** Where werift's own parser is kept once replaced: on werift's class, which every copy of this module shares. */
+const ORIGINAL = Symbol.for('beseda.sfu.weriftRtpHeaderParse');
+const holder = werift.RtpHeader as unknown as { [ORIGINAL]?: Parse };
+
+/** werift's own parser, installed or not (the tests compare against it). */
+export function weriftRtpHeaderParse(): Parse {
+  return holder[ORIGINAL] ?? werift.RtpHeader.deSerialize;
+}
 
 /** Puts parseRtpHeader in place of werift's, once per process (each media worker calls it too). */
 export function installRtpHeaderParser(): void {
-  if (installed) return;
-  installed = true;
+  holder[ORIGINAL] ??= werift.RtpHeader.deSerialize;
   werift.RtpHeader.deSerialize = parseRtpHeader;
 }
