@@ -14,23 +14,20 @@ afterEach(async () => {
 const stock = () =>
   new werift.RTCPeerConnection({ iceServers: [], iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'] });
 
+/** Resolves once the peer's candidates are all in its local description (no trickle here). */
+async function gathered(pc: werift.RTCPeerConnection): Promise<void> {
+  if (pc.iceGatheringState !== 'complete') await pc.iceGatheringStateChange.watch((s) => s === 'complete');
+}
+
 /** Offer from `offerer`, answer from `answerer`; resolves with both sides' negotiated SRTP profile. */
 async function connect(offerer: werift.RTCPeerConnection, answerer: werift.RTCPeerConnection) {
   open.push(offerer, answerer);
   offerer.addTransceiver('video', { direction: 'sendonly' });
   await offerer.setLocalDescription(await offerer.createOffer());
-  await new Promise<void>((r) =>
-    offerer.iceGatheringState === 'complete'
-      ? r()
-      : offerer.iceGatheringStateChange.watch((s) => s === 'complete').then(() => r()),
-  );
+  await gathered(offerer);
   await answerer.setRemoteDescription(offerer.localDescription as werift.RTCSessionDescription);
   await answerer.setLocalDescription(await answerer.createAnswer());
-  await new Promise<void>((r) =>
-    answerer.iceGatheringState === 'complete'
-      ? r()
-      : answerer.iceGatheringStateChange.watch((s) => s === 'complete').then(() => r()),
-  );
+  await gathered(answerer);
   await offerer.setRemoteDescription(answerer.localDescription as werift.RTCSessionDescription);
   await Promise.all(
     [offerer, answerer].map((pc) =>
