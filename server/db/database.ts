@@ -52,14 +52,20 @@ export function queryCount(db: Database): number {
   return queriesRun.get(db)?.n ?? 0;
 }
 
+/** BEGIN, COMMIT, ROLLBACK and savepoints as Kysely's drivers issue them. */
+const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|rollback|savepoint|release savepoint)\b/i;
+
 export async function openDatabase(config: Config): Promise<{ db: Database; dialect: Dialect }> {
   let db: Database;
   let migrationDb: Database | null = null;
   let dialect: Dialect;
   const counter = { n: 0 };
   const log = (event: LogEvent) => {
-    // Background upkeep (the search backlog's timer) is not work a request did: queryCount leaves it out.
-    if (!event.query.sql.startsWith(BACKGROUND_STATEMENT)) counter.n++;
+    // Background upkeep (the search backlog's timer) is not work a request did: queryCount leaves it out. Nor does
+    // it count transaction control: Kysely issues BEGIN and COMMIT unmarked, so on PostgreSQL the timer's drain
+    // transaction landed in whatever request was being counted.
+    const text = event.query.sql;
+    if (!text.startsWith(BACKGROUND_STATEMENT) && !TRANSACTION_CONTROL.test(text)) counter.n++;
   };
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     dialect = 'postgres';
