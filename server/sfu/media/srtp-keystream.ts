@@ -2,7 +2,7 @@
 // at once: one AES-ECB call over all their counter blocks instead of a new node:crypto cipher per packet (object,
 // key schedule and output buffer each time, the largest per-packet cost of forwarding). Packet indices of a stream
 // go up one by one, so a window serves the next packets; retransmissions of older ones refill it.
-import { type Cipher, createCipheriv } from 'node:crypto';
+import { type Cipheriv, createCipheriv } from 'node:crypto';
 
 /** Packets per window: one AES call per this many packets of a stream. */
 const WINDOW_PACKETS = 32;
@@ -20,7 +20,7 @@ interface Window {
 }
 
 export class CmKeystream {
-  private readonly ecb: Cipher;
+  private readonly ecb: Cipheriv;
   private readonly windows = new Map<number, Window>();
   /** Counter blocks of the window being made, kept between fills (external memory also drives the GC). */
   private counters = Buffer.alloc(0);
