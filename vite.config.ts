@@ -115,6 +115,7 @@ const FIRST_SCREEN_SHARED = [
 const ISOLATED_SERVER_FILES = [
   'tests/server/sfu-rtc-node.test.ts',
   'tests/server/sfu-token-refresh.test.ts',
+  'tests/server/sfu-worker-sockets.test.ts',
   'tests/server/sfu-workers.test.ts',
   'tests/server/socket-contract.test.ts',
 ];

@@ -13,7 +13,9 @@ export type ToWorker =
   | { t: 'closed'; id: number }
   | { t: 'remove'; req: number; room: string; identities: string[] }
   | { t: 'members'; req: number; room: string }
-  | { t: 'shutdown'; req: number; reason: string };
+  | { t: 'shutdown'; req: number; reason: string }
+  /** Close every UDP socket (answered once they are closed): the worker is about to be terminated. */
+  | { t: 'closeSockets'; req: number };
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -37,6 +37,12 @@ interface Placement {
   conns: number;
 }
 
+/**
+ * How long a worker has to close its UDP sockets before it is terminated all the same (a thread stuck in a loop
+ * never answers). Closing takes a turn of its event loop: milliseconds, on a busy host too.
+ */
+const SOCKET_CLOSE_TIMEOUT_MS = 1000;
+
 const BOOT = new URL('./boot.mjs', import.meta.url);
 const ENTRY = new URL('./worker.ts', import.meta.url).href;
 
@@ -284,7 +290,25 @@ export class WorkerPool {
 
   /** Stops a worker as a crash would (tests and diagnostics): its rooms' clients are told, the worker restarts. */
   async terminate(index: number): Promise<void> {
-    await this.slots[index]?.worker.terminate();
+    const slot = this.slots[index];
+    if (slot) await this.stop(slot);
+  }
+
+  /**
+   * Terminates a worker once it has closed its UDP sockets: a datagram that reaches an open one while the thread is
+   * torn down aborts the whole process (Node hands it to JavaScript that may no longer run; udp-sockets.ts).
+   */
+  private async stop(slot: Slot): Promise<void> {
+    if (this.slots[slot.index] === slot) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(resolve, SOCKET_CLOSE_TIMEOUT_MS, 'late');
+      });
+      const answer = await Promise.race([this.request(slot, (req) => ({ t: 'closeSockets', req })), late]);
+      clearTimeout(timer);
+      if (answer === 'late') this.logger.warn({ worker: slot.index }, 'media worker did not close its sockets in time');
+    }
+    await slot.worker.terminate();
   }
 
   /** Ready again after a crash (tests). */
@@ -299,6 +323,6 @@ export class WorkerPool {
     await Promise.all(
       live.map((slot) => (slot.ready ? this.request(slot, (req) => ({ t: 'shutdown', req, reason })) : 0)),
     );
-    await Promise.all(live.map((slot) => slot.worker.terminate()));
+    await Promise.all(live.map((slot) => this.stop(slot)));
   }
 }

@@ -8,10 +8,13 @@ import type { SfuLogger } from '../logger';
 import { CloseCode, encodeResponse, type RequestMessage, type ResponseMessage, type SignalLink } from '../signal';
 import { decodeSignalRequest } from '../transport/signal-connection';
 import type { FromWorker, LogLevel, ToWorker } from './messages';
+import { watchUdpSockets } from './udp-sockets';
 
 const port = parentPort;
 if (!port) throw new Error('workers/worker.ts runs in a worker thread');
 const config = (workerData as { config: EngineConfig }).config;
+// Before any room makes one: every socket of this thread is closed before it stops (udp-sockets.ts says why).
+const udpSockets = watchUdpSockets();
 
 const post = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
 
@@ -88,6 +91,9 @@ class ChannelSignal implements SignalLink {
 
 // As server/main.ts does for the main thread: logged, not fatal (in a worker it would end the thread and its rooms).
 process.on('unhandledRejection', (err) => logger.error({ err: String(err) }, 'unhandled rejection'));
+// An uncaught exception still ends the thread (a monitor leaves that as it is), but with its sockets closed first:
+// close() stops a socket reading at once, so no datagram arrives while the thread is torn down.
+process.on('uncaughtExceptionMonitor', () => void udpSockets.closeAll());
 
 // The native transport's addon loads here, in this thread, only when it is chosen.
 await loadTransport(config.transport);
@@ -143,6 +149,9 @@ port.on('message', (m: ToWorker) => {
       clearInterval(statsTimer);
       engine.close(m.reason);
       post({ t: 'reply', req: m.req, value: 0 });
+      break;
+    case 'closeSockets':
+      void udpSockets.closeAll().then(() => post({ t: 'reply', req: m.req, value: 0 }));
       break;
   }
 });
