@@ -73,4 +73,8 @@ if (e2e) {
     console.log(`${s(t.ms)}  ${t.project.padEnd(6)} ${t.retried ? 'retried ' : ''}${t.name}`);
   console.log('\nplaywright by spec file:');
   for (const [file, ms] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`${s(ms)}  ${file}`);
+  // A test that passed only on its retry is a defect to find, not a pass: named here so a green run shows it.
+  const retried = tests.filter((t) => t.retried);
+  console.log(`\nplaywright tests that needed a retry: ${retried.length === 0 ? 'none' : retried.length}`);
+  for (const t of retried) console.log(`  ${t.project.padEnd(6)} ${t.name}`);
 } else console.log('\nplaywright: no report yet (reports/e2e.json): run `npm run test:e2e` first');
