@@ -45,7 +45,7 @@ const DOWN_WITHIN_S = 10;
 const BACK_WITHIN_S = 90;
 
 const verdict = (ok: boolean) => (ok ? 'pass' : 'FAIL');
-const secs = (s: number | null) => (s === null ? 'never' : `${s.toFixed(1)} s`);
+const secs = (s: number | null) => (s === null ? 'never' : `${s.toFixed(2)} s`);
 const load = () => os.loadavg()[0]?.toFixed(2);
 const firstLine = (e: unknown) => String(e instanceof Error ? e.message : e).split('\n')[0];
 
