@@ -14,11 +14,12 @@ if (!coturnInstalled()) throw new Error('coturn is not installed (apt-get instal
 
 // The 720p layer's floor: twice what the two lower layers may send at their caps (livekit-client's 180p and 360p
 // presets, 160 + 450 kbit/s), so the 720p layer carries at least as much as both (Chromium turns it on at about
-// 600 kbit/s of its own). Reached 0.5 s after publishing at a load average of 6 (8.7 s without the feedback); 20 s
-// leaves room for an encoder that skips frames for seconds on a busy machine.
+// 600 kbit/s of its own). 1.5 Mbit/s came 0.5–10 s after publishing at load averages of 6–18, under 1 s in most runs;
+// 30 s leaves room for an estimate or an encoder held back for seconds on a busy machine.
 const FLOOR_720P = 1_200_000;
-const RAMP_WITHIN_MS = 20_000;
-// Behind the cap the estimate falls on the feedback's delays and losses: 0.7–1.0 s measured, 10 s allowed.
+const RAMP_WITHIN_MS = 30_000;
+// Behind the cap the estimate falls on the feedback's delays and losses: 0.5–2 s measured at load averages of 6–18,
+// 10 s allowed.
 const CAP = 300_000;
 const BACK_OFF_WITHIN_MS = 10_000;
 
@@ -40,7 +41,7 @@ test('a 720p camera turns its top layer on and sends at its floor soon after pub
       capWithin: BACK_OFF_WITHIN_MS,
     });
     const log = uplinkLog(walk.readings);
-    expect(walk.ramp, `the 720p layer on and 1.2 Mbit/s sent within 20 s:\n${log}`).not.toBeNull();
+    expect(walk.ramp, `the 720p layer on and 1.2 Mbit/s sent within 30 s:\n${log}`).not.toBeNull();
     expect(walk.backOff, `the encoders' targets under 300 kbit/s within 10 s of the cap:\n${log}`).not.toBeNull();
     testInfo.annotations.push(
       { type: 'ramp', description: `${walk.ramp?.toFixed(1)} s` },

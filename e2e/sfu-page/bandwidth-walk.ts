@@ -32,15 +32,15 @@ export interface BandwidthWalk {
 /** Uncapped, the publisher's upper layers come on (its uplink estimate ramps without transport-cc here). */
 const FIRST_HIGH_MS = 60_000;
 /** Behind 300 kbit/s: Chromium's REMB after the first congestion and the loss in its receiver reports take the SFU
- * down at once; 1–2 s measured at a load average of 6–17. */
+ * down at once; 1–3 s measured at load averages of 6–18. */
 const DOWN_MS = 30_000;
 /** 60 frames on the low layer (15–30 fps of it), through the SFU's probes meanwhile. */
 const LOW_FRAMES_MS = 60_000;
 /** Behind 90 kbit/s: the lowest layer has to not fit for 5 s first. */
 const PAUSE_MS = 60_000;
 /** Lifted: the climb goes through the SFU's probes (each clean one proves its rate, about doubling) and Chromium's
- * REMB, which grows by at most 8 % a second; video back after 12–28 s and the high layer 10 s later, measured at a
- * load average of 6–17. */
+ * REMB, which grows by at most 8 % a second; video back after 11–28 s and the high layer 10 s later, measured at
+ * load averages of 6–18. */
 const RESUME_MS = 120_000;
 const HIGH_MS = 120_000;
 /** Everything above at once, for a test's timeout. */
