@@ -15,6 +15,13 @@ export const chromiumArgs = [
   '--disable-features=WebRtcHideLocalIpsWithMdns',
 ];
 
+/** For calls and media: sound plays without a gesture and the whole screen is shared without asking. */
+export const mediaChromiumArgs = [
+  ...chromiumArgs,
+  '--autoplay-policy=no-user-gesture-required',
+  '--auto-select-desktop-capture-source=Entire screen',
+];
+
 /**
  * Specs that run alone on one worker, after the rest: those that send real media (calls, the embedded media server,
  * TURN) and the secret chats' (MLS in each browser's worker, CPU-heavy: two browser pairs at once would share the

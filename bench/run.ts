@@ -234,11 +234,15 @@ async function main(): Promise<void> {
   }
 }
 
-// BENCH_MODE=capacity: the capacity ramp; BENCH_MODE=room10: the 10-person call (bench/capacity/run.ts).
+// BENCH_MODE=capacity: the capacity ramp; BENCH_MODE=room10: the 10-person call (bench/capacity/run.ts);
+// BENCH_MODE=links: Chromium's uplink ramp and back-off and a viewer's layers behind a capped link (bench/links/run.ts).
 const mode = process.env.BENCH_MODE;
 if (mode === 'capacity' || mode === 'room10') {
   await (await import('./capacity/run')).run(mode);
   // Closed werift peer connections can leave timers behind on a loaded machine: the figures are out, end here.
   process.exit();
-} else if (mode) throw new Error('BENCH_MODE is capacity or room10 (or unset: the one-publisher bench)');
+} else if (mode === 'links') {
+  await (await import('./links/run')).run();
+  process.exit();
+} else if (mode) throw new Error('BENCH_MODE is capacity, room10 or links (or unset: the one-publisher bench)');
 else await main();

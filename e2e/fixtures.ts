@@ -8,13 +8,13 @@
 //   newContext    a browser context closed after the test; `openSignedIn` one signed in as a user, with a page open.
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import { test as base } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
+import { mediaChromiumArgs } from '../playwright.config';
 import type { Sfu } from '../server/sfu/index';
 import type { TestServer } from '../tests/server/harness';
 import { type AppWithMediaServer, startAppServer, startAppWithMediaServer } from './server';
-import { call } from './sfu-page/callers';
-import { type Coturn, startCoturn } from './sfu-page/coturn';
-import { mintToken, type SfuHarness, startSfuHarness } from './sfu-page/harness';
+import { joinRoom } from './sfu-page/callers';
+import { type Coturn, startCoturn, turnVia } from './sfu-page/coturn';
+import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
 import { startUdpRelay, type UdpRelay } from './sfu-page/udp-relay';
 import { createUser, type E2EUser, friendsWithConversation, signInContext } from './users';
 
@@ -145,11 +145,7 @@ export const mediaTest = test.extend<MediaTestFixtures, MediaWorkerFixtures>({
   launchOptions: [
     {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        ...chromiumArgs,
-        '--autoplay-policy=no-user-gesture-required',
-        '--auto-select-desktop-capture-source=Entire screen',
-      ],
+      args: mediaChromiumArgs,
     },
     { scope: 'worker' },
   ],
@@ -182,9 +178,7 @@ export const mediaTest = test.extend<MediaTestFixtures, MediaWorkerFixtures>({
   ],
   relayedSfu: [
     async ({ coturn, turnRelay }, use) => {
-      const h = await startSfuHarness({
-        turn: { urls: [`turn:127.0.0.1:${turnRelay.port}?transport=udp`], secret: coturn.secret },
-      });
+      const h = await startSfuHarness({ turn: turnVia(turnRelay.port, coturn) });
       await use(h);
       await h.close();
     },
@@ -199,8 +193,7 @@ export const mediaTest = test.extend<MediaTestFixtures, MediaWorkerFixtures>({
     await use(async (h, identity, room, options = {}) => {
       const context = await newContext({ permissions: ['camera', 'microphone'] });
       const page = await context.newPage();
-      await page.goto(h.pageUrl);
-      await call(page, 'join', h.sfu.url, await mintToken(identity, room), options);
+      await joinRoom(page, h, identity, room, options);
       return page;
     });
   },

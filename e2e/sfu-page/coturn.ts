@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { TurnOptions } from '../../server/sfu/transport/turn';
 
 export const TURNSERVER = '/usr/bin/turnserver';
 
@@ -37,6 +38,12 @@ async function freePort(): Promise<number> {
     if (udpFree) return port;
   }
 }
+
+/** The SFU's TURN settings for `coturn` reached at a loopback `port` over UDP (its own, or a relay's in front of it). */
+export const turnVia = (port: number, coturn: Coturn): TurnOptions => ({
+  urls: [`turn:127.0.0.1:${port}?transport=udp`],
+  secret: coturn.secret,
+});
 
 export async function startCoturn(): Promise<Coturn> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coturn-'));
