@@ -16,7 +16,10 @@ export function wireSession(s: Services) {
     actors: {
       login: fromPromise(({ input }: { input: BodyOf<'login'> }) => s.authApi.login(input)),
       register: fromPromise(({ input }: { input: BodyOf<'register'> }) => s.authApi.register(input)),
-      refresh: fromPromise(({ input }: { input: { refreshToken: string } }) => s.authApi.refresh(input.refreshToken)),
+      // Stopped (a timeout, a sign-out), the actor aborts its request.
+      refresh: fromPromise(({ input, signal }: { input: { refreshToken: string }; signal: AbortSignal }) =>
+        s.authApi.refresh(input.refreshToken, signal),
+      ),
       // A sign-out that gets no answer is finished later by the signOutQueue: its token waits in storage.
       logout: fromPromise<unknown, { refreshToken: string }>(async ({ input }) => {
         try {

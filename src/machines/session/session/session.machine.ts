@@ -2,7 +2,9 @@
 // refresh, sign-out. It starts from what storage held, so a reload stays signed in. Storage writes happen outside
 // the machine (the composition root persists every snapshot); every token change is emitted as `session.token`.
 // Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it started, of
-// the one already in flight, or null at once when there is no session to refresh.
+// the one already in flight, or null at once when there is no session to refresh. Only the server's refusal of the
+// refresh token ends the session; a refresh nobody answered (a restart, no connection) keeps it and everything
+// stored, and is tried again with growing pauses while the requesters wait (§7 Token refresh).
 import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage, failureOf } from '../../../contract/failure';
@@ -10,7 +12,11 @@ import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
 import {
+  REFRESH_RETRY_STEPS,
+  REFRESH_TIMEOUT_MS,
   REGISTER_FAILED,
+  refreshRetryDelay,
+  refusesRefresh,
   type SessionContext,
   type SessionEmitted,
   type SessionEvent,
@@ -38,6 +44,12 @@ export const sessionMachine = setup({
   guards: {
     hasSession: ({ context }) => context.session !== null,
     ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
+    refused: ({ event }) => 'error' in event && refusesRefresh(failureOf(event.error).status),
+  },
+  delays: {
+    // Jittered, so that the tabs a restart left waiting do not all come back at once.
+    refreshRetry: ({ context }) => refreshRetryDelay(context.refreshFailures, Math.random()),
+    refreshTimeout: REFRESH_TIMEOUT_MS,
   },
   actions: {
     queueSignOut: enqueueActions(({ system, enqueue }) => {
@@ -49,7 +61,10 @@ export const sessionMachine = setup({
       type: 'session.token' as const,
       accessToken: context.session?.accessToken ?? null,
     })),
-    clearSession: assign({ session: null }),
+    clearSession: assign({ session: null, refreshFailures: 0 }),
+    countFailure: assign({
+      refreshFailures: ({ context }) => Math.min(context.refreshFailures + 1, REFRESH_RETRY_STEPS),
+    }),
     answerRefreshNone: emit({ type: 'session.refreshed' as const, accessToken: null }),
   },
 }).createMachine({
@@ -60,6 +75,7 @@ export const sessionMachine = setup({
     registerError: null,
     registeredUsername: null,
     rememberOrigin: true,
+    refreshFailures: 0,
   }),
   initial: 'restoring',
   states: {
@@ -142,7 +158,12 @@ export const sessionMachine = setup({
       on: {
         'session.ended': {
           target: '#session.signedOut',
-          actions: ['clearSession', assign({ signInError: ({ event }) => event.message, rememberOrigin: false })],
+          // A request still waiting for a refresh gets its answer: there is nothing left to refresh.
+          actions: [
+            'clearSession',
+            'answerRefreshNone',
+            assign({ signInError: ({ event }) => event.message, rememberOrigin: false }),
+          ],
         },
         'session.userUpdated': {
           guard: 'ownUser',
@@ -188,29 +209,42 @@ export const sessionMachine = setup({
                     accessToken: event.output.accessToken,
                     refreshToken: event.output.refreshToken,
                   }),
+                  refreshFailures: 0,
                 }),
                 'announceToken',
                 emit(({ event }) => ({ type: 'session.refreshed' as const, accessToken: event.output.accessToken })),
               ],
             },
-            // A refresh token the server refused (401: the sign-in expired or was ended) says so on the sign-in
-            // screen; no answer at all says nothing.
-            onError: {
-              target: '#session.signedOut',
-              actions: [
-                'clearSession',
-                'answerRefreshNone',
-                assign({
-                  signInError: ({ event }) => {
-                    const f = failureOf(event.error);
-                    return f.status === 401 ? f.serverMessage : null;
-                  },
-                }),
-              ],
-            },
+            onError: [
+              // The server refused the refresh token (401: the sign-in expired or was ended): the session ends, and
+              // the sign-in screen says why.
+              {
+                guard: 'refused',
+                target: '#session.signedOut',
+                actions: [
+                  'clearSession',
+                  'answerRefreshNone',
+                  assign({ signInError: ({ event }) => failureOf(event.error).serverMessage }),
+                ],
+              },
+              // No answer (a restart, no connection, a 5xx): nothing is lost; the requesters wait for the next try.
+              { target: 'retrying', actions: 'countFailure' },
+            ],
           },
+          // An answer that never comes (a network that swallows the request) counts as none; leaving stops the call.
+          after: { refreshTimeout: { target: 'retrying', actions: 'countFailure' } },
           // A request arriving now is answered by the outcome of the refresh in flight (see onDone/onError).
-          on: { 'session.signOut': 'signingOut' },
+          on: { 'session.signOut': { target: 'signingOut', actions: 'answerRefreshNone' } },
+        },
+        retrying: {
+          tags: ['signedIn'],
+          after: { refreshRetry: 'refreshing' },
+          on: {
+            // Asked again meanwhile: whoever asks just heard from the server (a 401, a refused handshake), so it is
+            // back; try now. The waiting requesters are answered by that try.
+            'session.refresh': 'refreshing',
+            'session.signOut': { target: 'signingOut', actions: 'answerRefreshNone' },
+          },
         },
         signingOut: {
           // Signing out counts as signed out at once, so the screen leaves the app while the logout call runs.
