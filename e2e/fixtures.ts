@@ -116,7 +116,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     for (const c of contexts) await c.close().catch(() => {});
   },
   restartableServer: async ({ serverOptions }, use) => {
-    const server = await startRestartableServer({ clientDir: serverOptions.clientDir ?? undefined });
+    const server = await startRestartableServer({ clientDir: serverOptions?.clientDir ?? undefined });
     await use(server);
     await server.close();
   },

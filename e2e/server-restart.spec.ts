@@ -1,11 +1,12 @@
 // A server restart signs nobody out (docs/behaviour.md §7 Token refresh): the server is stopped as systemd restarts
 // it (SIGTERM, a graceful close) and later killed outright (SIGKILL), each time coming back on the same port and data
-// with its clock past the access tokens' lifetime. Every page says it is reconnecting meanwhile, keeps its session,
-// its offline store and its secret-chat keys, and is back — refreshed, live, delivering — once the server is.
+// with its clock past the access tokens' lifetime. Every page — two tabs of one browser, which share one sign-in and
+// so one refresh token, and another person's — says it is reconnecting meanwhile, keeps its session, its offline
+// store and its secret-chat keys, and is back — refreshed, live, delivering — once the server is.
 // A refresh the server refuses (401) still signs out and wipes. Server side: tests/server/auth.test.ts.
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import { type E2EUser, expect, type RestartableServer, test } from './fixtures';
-import { becomeDevice, signInAgain } from './secret-helpers';
+import { becomeDevice } from './secret-helpers';
 import { apiCall, friendsWithConversation, SESSION_KEY, signInContext } from './users';
 
 const MINUTE = 60_000;
@@ -57,10 +58,15 @@ function expectNothingLost(after: Kept, before: Kept, who: string) {
 
 type NewContext = (options?: BrowserContextOptions) => Promise<BrowserContext>;
 
-/** A signed-in page of its own browser context, with the conversation open and the socket live. */
-async function openPage(srv: RestartableServer, newContext: NewContext, u: E2EUser, conversationId: string) {
+/** A signed-in browser context, as `u`. */
+async function signedIn(srv: RestartableServer, newContext: NewContext, u: E2EUser) {
   const context = await newContext({ baseURL: srv.url });
   await signInContext(context, u);
+  return context;
+}
+
+/** A tab of the browser, with the conversation open and the socket live. */
+async function openPage(srv: RestartableServer, context: BrowserContext, conversationId: string) {
   const page = await context.newPage();
   await page.goto(`${srv.url}/`);
   await page.locator(`[data-conversation-id="${conversationId}"]`).click();
@@ -85,11 +91,11 @@ test.describe('a server restart', () => {
     newContext,
   }) => {
     const { a, b, conversationId } = await friendsWithConversation(srv.url);
-    const a2 = await signInAgain(srv.url, a); // Анна's second device
+    const annasBrowser = await signedIn(srv, newContext, a);
     const pages = {
-      anna: await openPage(srv, newContext, a, conversationId),
-      annaElsewhere: await openPage(srv, newContext, a2, conversationId),
-      boris: await openPage(srv, newContext, b, conversationId),
+      anna: await openPage(srv, annasBrowser, conversationId),
+      annasOtherTab: await openPage(srv, annasBrowser, conversationId),
+      boris: await openPage(srv, await signedIn(srv, newContext, b), conversationId),
     };
     const all = Object.values(pages);
     // Борис's browser becomes a secret-chat device (his only one): keys a lost session would take with it for good.
@@ -124,7 +130,7 @@ test.describe('a server restart', () => {
       await input(pages.boris).fill(text);
       await input(pages.boris).press('Enter');
       await expect(messageWith(pages.anna, text)).toHaveCount(1);
-      await expect(messageWith(pages.annaElsewhere, text)).toHaveCount(1);
+      await expect(messageWith(pages.annasOtherTab, text)).toHaveCount(1);
     }
   });
 
@@ -133,8 +139,8 @@ test.describe('a server restart', () => {
     newContext,
   }) => {
     const { a, b, conversationId } = await friendsWithConversation(srv.url);
-    const anna = await openPage(srv, newContext, a, conversationId);
-    const boris = await openPage(srv, newContext, b, conversationId);
+    const anna = await openPage(srv, await signedIn(srv, newContext, a), conversationId);
+    const boris = await openPage(srv, await signedIn(srv, newContext, b), conversationId);
     await expect.poll(async () => (await kept(anna)).records['beseda-offline/lists'] ?? 0).toBeGreaterThan(0);
     // Someone else uses Анна's refresh token first: when her page presents it, it is a reused token, refused
     // with its whole sign-in.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { hang, user } from '../../../../tests/fixtures/session';
 import { describeModel } from '../../../../tests/model/harness';
 import { RequestFailure } from '../../../contract/failure';
@@ -18,9 +18,11 @@ import {
 } from './session.machine';
 
 const stored: Session = { user, accessToken: 'a0', refreshToken: 'r0' };
+/** No other tab: nothing else is ever stored. */
+const oneTab = sessionMachine.provide({ actors: { storedElsewhere: fromCallback(() => {}) } });
 // Promise actors never settle: the paths deliver their results. The retry's jitter is fixed at the middle of its
 // step, so the replay knows when the delayed retry is due.
-const stubbed = sessionMachine.provide({
+const stubbed = oneTab.provide({
   actors: {
     login: hang as never,
     register: hang as never,
@@ -82,6 +84,12 @@ describeModel({
     'xstate.error.actor.me': () => [{ type: 'xstate.error.actor.me', error: new Error('offline') }],
     'xstate.done.actor.logout': () => [{ type: 'xstate.done.actor.logout', output: { ok: true } }],
     'xstate.error.actor.logout': () => [{ type: 'xstate.error.actor.logout', error: new Error('offline') }],
+    // Another tab rotated the tokens; another tab signed out; another user signed in there.
+    'session.stored': () => [
+      { type: 'session.stored', session: { user, accessToken: 'a3', refreshToken: 'r3' } },
+      { type: 'session.stored', session: null },
+      { type: 'session.stored', session: { user: { ...user, id: 'u2' }, accessToken: 'b1', refreshToken: 'q1' } },
+    ],
   },
 });
 
@@ -90,7 +98,7 @@ describe('session with resolving actors', () => {
   it('signs in with the form values and keeps both tokens', async () => {
     let seen: unknown;
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           login: fromPromise(async ({ input }) => {
             seen = input;
@@ -108,7 +116,7 @@ describe('session with resolving actors', () => {
 
   it('shows one message for any sign-in failure, the server message for registration, else the fallback', async () => {
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           login: fromPromise(async () => Promise.reject(serverError('Неверный никнейм или пароль'))) as never,
           register: fromPromise(async () => Promise.reject(serverError('Этот никнейм уже занят'))) as never,
@@ -128,7 +136,7 @@ describe('session with resolving actors', () => {
   it("shows the server's message when the account itself is refused (deactivated), and sends the invite code", async () => {
     let registered: unknown;
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           login: fromPromise(async () =>
             Promise.reject(new RequestFailure(403, 'Аккаунт отключён администратором')),
@@ -162,7 +170,7 @@ describe('session with resolving actors', () => {
 
   it("a deactivated account returns to the sign-in screen with the server's words", () => {
     const stored: Session = { user, accessToken: 'a1', refreshToken: 'r1' };
-    const actor = createActor(sessionMachine.provide({ actors: { fetchMe: hang as never } }), {
+    const actor = createActor(oneTab.provide({ actors: { fetchMe: hang as never } }), {
       input: { stored },
     }).start();
     expect(actor.getSnapshot().hasTag('signedIn')).toBe(true);
@@ -173,7 +181,7 @@ describe('session with resolving actors', () => {
   });
 
   it('a sign-in ended elsewhere returns to the sign-in screen saying so; a sign-out here says nothing', async () => {
-    const actor = createActor(sessionMachine.provide({ actors: { fetchMe: hang as never } }), {
+    const actor = createActor(oneTab.provide({ actors: { fetchMe: hang as never } }), {
       input: { stored },
     }).start();
     actor.send({ type: 'session.ended', message: SESSION_ENDED_ELSEWHERE });
@@ -185,7 +193,7 @@ describe('session with resolving actors', () => {
 
     // Signing out here closes this tab's socket as well: the sign-in screen stays silent.
     const own = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           fetchMe: hang as never,
           logout: fromPromise<unknown, { refreshToken: string }>(async () => ({ ok: true })),
@@ -201,10 +209,10 @@ describe('session with resolving actors', () => {
 
   it('a refresh the server refuses (401) ends the session and says why on the sign-in screen', async () => {
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           fetchMe: hang as never,
-          refresh: fromPromise<Tokens, { refreshToken: string }>(async () => {
+          refresh: fromPromise<Tokens, { userId: string; refreshToken: string }>(async () => {
             throw new RequestFailure(401, 'Сессия истекла, войдите снова');
           }),
         },
@@ -221,7 +229,7 @@ describe('session with resolving actors', () => {
   it('replaces both tokens on refresh, keeps the user, and clears the session when the refresh is refused', async () => {
     let calls = 0;
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           refresh: fromPromise(async ({ input }) => {
             calls++;
@@ -245,7 +253,7 @@ describe('session with resolving actors', () => {
   it('answers every refresh request: the refresh it starts, one already in flight, or null without a session', async () => {
     let finish!: (t: { accessToken: string; refreshToken: string }) => void;
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           refresh: fromPromise(() => new Promise<{ accessToken: string; refreshToken: string }>((r) => (finish = r))),
           fetchMe: hang as never,
@@ -273,10 +281,9 @@ describe('session with resolving actors', () => {
   });
 
   it('emits session.registered so the view can go back to sign-in', async () => {
-    const actor = createActor(
-      sessionMachine.provide({ actors: { register: fromPromise(async () => ({ user })) as never } }),
-      { input: {} },
-    ).start();
+    const actor = createActor(oneTab.provide({ actors: { register: fromPromise(async () => ({ user })) as never } }), {
+      input: {},
+    }).start();
     const got: string[] = [];
     actor.on('session.registered', (e) => got.push(e.username));
     actor.send({ type: 'session.register', username: 'anna', displayName: 'Анна', password: 'pw123456' });
@@ -296,11 +303,11 @@ describe('a refresh nobody answers', () => {
   function scripted(outcomes: (Tokens | RequestFailure | 'hang')[]) {
     const calls: { refreshToken: string; signal: AbortSignal }[] = [];
     const actor = createActor(
-      sessionMachine.provide({
+      oneTab.provide({
         actors: {
           fetchMe: hang as never,
           logout: fromPromise<unknown, { refreshToken: string }>(async () => ({ ok: true })),
-          refresh: fromPromise<Tokens, { refreshToken: string }>(({ input, signal }) => {
+          refresh: fromPromise<Tokens, { userId: string; refreshToken: string }>(({ input, signal }) => {
             calls.push({ refreshToken: input.refreshToken, signal });
             const next = outcomes.shift();
             if (next === undefined) throw new Error('no outcome left');
@@ -443,6 +450,31 @@ describe('a refresh nobody answers', () => {
     ended.actor.send({ type: 'session.ended', message: SESSION_ENDED_ELSEWHERE });
     expect(await endedWaiting).toBeNull();
     expect(ended.actor.getSnapshot().context.session).toBeNull();
+  });
+
+  it("another tab's rotation (the tabs share the sign-in) answers the waiting requesters; nothing else is taken", async () => {
+    vi.useFakeTimers();
+    const { actor, calls } = scripted([new RequestFailure(503, 'Service Unavailable')]);
+    const tokens: (string | null)[] = [];
+    actor.on('session.token', (e) => tokens.push(e.accessToken));
+    const answer = requestRefresh(actor);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ signedIn: 'retrying' })).toBe(true);
+    // Not this sign-in's rotation: another tab signed out, another user signed in there, the same tokens again.
+    for (const other of [null, { ...stored, user: { ...user, id: 'u2' }, refreshToken: 'q1' }, stored]) {
+      actor.send({ type: 'session.stored', session: other });
+      expect(actor.getSnapshot().matches({ signedIn: 'retrying' })).toBe(true);
+    }
+    actor.send({ type: 'session.stored', session: { user, accessToken: 'a4', refreshToken: 'r4' } });
+    expect(await answer).toBe('a4');
+    const after = actor.getSnapshot();
+    expect(after.matches({ signedIn: 'active' })).toBe(true);
+    expect(after.context.session).toEqual({ user, accessToken: 'a4', refreshToken: 'r4' });
+    expect(selectReconnecting(after)).toBe(false);
+    expect(tokens).toEqual(['a4']); // the socket reconnects with it
+    await vi.advanceTimersByTimeAsync(REFRESH_RETRY.maxMs);
+    expect(calls).toHaveLength(1); // no retry of the old token, which would end the sign-in
+    actor.stop();
   });
 
   it('pauses 1 s doubling to 30 s, each between half and all of its step', () => {

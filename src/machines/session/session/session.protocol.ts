@@ -68,6 +68,12 @@ export type SessionEvent =
    * SESSION_ENDED_ELSEWHERE). Back to the sign-in screen, which shows `message`; ignored while signing out here.
    */
   | { type: 'session.ended'; message: string }
+  /**
+   * What another tab of this browser stored (its `storage` event). The tabs share one sign-in: when another tab
+   * rotated its tokens, this one takes them over (presenting the old refresh token again would end the sign-in), and
+   * a refresh this tab is waiting for is answered with them.
+   */
+  | { type: 'session.stored'; session: Session | null }
   | { type: 'session.clearErrors' };
 
 export type SessionEmitted =
