@@ -6,12 +6,20 @@
 //   createUser    a fresh user, registered and signed in through the REST API.
 //   friends       two fresh friends (Анна and Борис) with their direct conversation.
 //   newContext    a browser context closed after the test; `openSignedIn` one signed in as a user, with a page open.
+//   restartableServer  an app server of the test's own in a process of its own, which the test stops (gracefully
+//                 or with SIGKILL) and starts again on the same port and data.
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import { test as base } from '@playwright/test';
 import { mediaChromiumArgs } from '../playwright.config';
 import type { Sfu } from '../server/sfu/index';
 import type { TestServer } from '../tests/server/harness';
-import { type AppWithMediaServer, startAppServer, startAppWithMediaServer } from './server';
+import {
+  type AppWithMediaServer,
+  type RestartableServer,
+  startAppServer,
+  startAppWithMediaServer,
+  startRestartableServer,
+} from './server';
 import { joinRoom } from './sfu-page/callers';
 import { type Coturn, startCoturn, turnVia } from './sfu-page/coturn';
 import { type SfuHarness, startSfuHarness } from './sfu-page/harness';
@@ -20,6 +28,7 @@ import { createUser, type E2EUser, friendsWithConversation, signInContext } from
 
 export { expect } from '@playwright/test';
 export type { E2EUser } from './users';
+export type { RestartableServer } from './server';
 
 export type ServerOptions = Parameters<typeof startAppServer>[0];
 
@@ -58,6 +67,7 @@ interface TestFixtures {
   friends: Friends;
   newContext: (options?: BrowserContextOptions) => Promise<BrowserContext>;
   openSignedIn: (u: E2EUser, opts?: OpenOptions) => Promise<{ context: BrowserContext; page: Page }>;
+  restartableServer: RestartableServer;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -104,6 +114,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
     // Each test's browsers go away with it: idle pages slow the next test down on two shared cores.
     for (const c of contexts) await c.close().catch(() => {});
+  },
+  restartableServer: async ({ serverOptions }, use) => {
+    const server = await startRestartableServer({ clientDir: serverOptions?.clientDir ?? undefined });
+    await use(server);
+    await server.close();
   },
   openSignedIn: async ({ srv, newContext }, use) => {
     await use(async (u, opts = {}) => {

@@ -23,7 +23,8 @@ describe('statechart diagrams', () => {
     const session = toMermaid(machines.session!);
     expect(session).toContain('restoring --> signedIn : always [hasSession]');
     expect(session).toContain('state "signedOut" as signedOut {');
-    expect(session).toContain('state "signedIn · invoke fetchMe" as signedIn {');
+    expect(session).toContain('state "signedIn · invoke fetchMe · invoke storedElsewhere" as signedIn {');
+    expect(session).toContain('signedIn_refreshing --> signedIn_retrying : after refreshTimeout (60000 ms)');
     expect(session).toContain('signedOut_signingIn : invoke login');
   });
 });

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
@@ -208,5 +210,56 @@ describe('secrets', () => {
     const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(stored.jwtSecret.length).toBeGreaterThanOrEqual(43);
     expect(fs.statSync(file).mode & 0o077).toBe(0);
+  });
+});
+
+/**
+ * A refresh whose request began before a graceful close and whose rest arrives once the server stopped listening:
+ * the connection is busy, so the close waits for it. Resolves the status and the body.
+ */
+async function refreshWhileClosing(srv: TestServer, refreshToken: string, close: () => Promise<void>) {
+  const body = JSON.stringify({ refreshToken });
+  const socket = net.connect(srv.port, '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write('POST /api/auth/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+  let answer = '';
+  socket.on('data', (d: Buffer) => {
+    answer += d.toString();
+  });
+  const ended = once(socket, 'close');
+  const server = srv.server.app.server;
+  const closed = close();
+  // The listener stops after the server has marked itself closing; the request's rest arrives after that.
+  while (server.listening) await new Promise((r) => setImmediate(r));
+  socket.write(`Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  await ended;
+  await closed;
+  return { status: Number(answer.split(' ')[1]), body: answer.slice(answer.indexOf('\r\n\r\n') + 4) };
+}
+
+describe('a server restart', () => {
+  it('ends no sign-in: the tokens issued before it work after it; while closing a refresh is answered 503', async () => {
+    const own = await startTestServer();
+    try {
+      const h = client(own.url);
+      const u = await h.user('restart');
+      // Caught in a graceful close, a refresh is told to try later (not refused), and its token is not used up.
+      const whileClosing = await refreshWhileClosing(own, u.refreshToken, () => own.stop());
+      expect(whileClosing.status).toBe(503);
+      expect(JSON.parse(whileClosing.body).message).toBe('Service Unavailable');
+      const whileDown = await fetch(`${own.url}/api/health`).then(
+        (r) => `HTTP ${r.status}`,
+        (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.message,
+      );
+      expect(whileDown).toBe('ECONNREFUSED');
+      await own.start();
+      // The sign-in outlived the restart: the access token still opens the API, the refresh token still refreshes.
+      expect((await h.get('/api/status/me', u.accessToken)).status).toBe(200);
+      const refreshed = await h.post('/api/auth/refresh', { refreshToken: u.refreshToken });
+      expect(refreshed.status).toBe(200);
+      expect((await h.get('/api/status/me', refreshed.body.accessToken)).status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -14,8 +14,13 @@ import { startS3, usingS3 } from './s3';
 export interface TestServer {
   url: string;
   port: number;
+  /** The running server (a new one after `restart`). */
   server: Server;
   config: Config;
+  /** Closes the server as a restart does (gracefully), keeping its port, data directory and database. */
+  stop(): Promise<void>;
+  /** Starts a new server after `stop`, on the same port, data directory and database. */
+  start(options?: ServerOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,19 +81,25 @@ export async function startTestServer(
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = server.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return {
+  const srv: TestServer = {
     url: `http://127.0.0.1:${port}`,
     port,
     server,
     config,
+    stop: () => srv.server.close(),
+    start: async (next = options) => {
+      srv.server = await createServer(config, next);
+      await srv.server.app.listen({ port, host: '127.0.0.1' });
+    },
     close: async () => {
-      await server.close();
+      await srv.server.close();
       await pgdb?.drop();
       await s3?.close();
       // Retries: a WAL checkpoint or an upload finishing can add a file while the directory is being removed.
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
+  return srv;
 }
 
 /** Read through the storage the server itself uses (DATA_DIR or the S3 bucket): its upload keys. */

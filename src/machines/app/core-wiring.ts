@@ -1,22 +1,36 @@
 // The session-long core actors provided from the real services: sign-in and refresh, the socket, the ping and
 // the offline store, and the sign-outs made offline.
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
 import { connectivityMachine } from '../realtime/connectivity/connectivity.machine';
 import { offlineStoreMachine } from '../session/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../realtime/realtime/realtime.machine';
 import { socketActor } from '../../services/realtime/socket.actor';
+import { refreshInTurn } from '../../services/session/shared-refresh';
 import { sessionMachine } from '../session/session/session.machine';
 import { signOutQueueMachine } from '../session/signOutQueue/signOutQueue.machine';
 import type { Services } from './services';
 
 export function wireSession(s: Services) {
+  const refresh = refreshInTurn({
+    refresh: (token, signal) => s.authApi.refresh(token, signal),
+    load: () => s.sessionStore.load(),
+    save: (session) => s.sessionStore.save(session),
+    locks: typeof navigator !== 'undefined' && navigator.locks ? navigator.locks : null,
+  });
   return sessionMachine.provide({
     actors: {
       login: fromPromise(({ input }: { input: BodyOf<'login'> }) => s.authApi.login(input)),
       register: fromPromise(({ input }: { input: BodyOf<'register'> }) => s.authApi.register(input)),
-      refresh: fromPromise(({ input }: { input: { refreshToken: string } }) => s.authApi.refresh(input.refreshToken)),
+      // Stopped (a timeout, a sign-out, another tab's tokens), the actor gives up its turn or aborts its request.
+      refresh: fromPromise(
+        ({ input, signal }: { input: { userId: string; refreshToken: string }; signal: AbortSignal }) =>
+          refresh(input, signal),
+      ),
+      storedElsewhere: fromCallback(({ sendBack }) =>
+        s.sessionStore.watch((session) => sendBack({ type: 'session.stored', session })),
+      ),
       // A sign-out that gets no answer is finished later by the signOutQueue: its token waits in storage.
       logout: fromPromise<unknown, { refreshToken: string }>(async ({ input }) => {
         try {

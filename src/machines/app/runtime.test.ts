@@ -1,7 +1,10 @@
 // @vitest-environment jsdom
-// The composition root: the API client wired to the session actor (concurrent 401s share one refresh; a failed
-// refresh signs out), and services replaced one at a time without losing the others' real wiring.
+// The composition root: the API client wired to the session actor (concurrent 401s share one refresh; a refused
+// refresh signs out and clears storage, one that gets no answer keeps both and the request waits for the retry),
+// and services replaced one at a time without losing the others' real wiring.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RequestFailure } from '../../contract/failure';
+import { REFRESH_RETRY } from '../session/session/session.protocol';
 import { createRuntime } from './runtime';
 import { quietSocket, storedSession } from '../../../tests/fixtures/session';
 
@@ -43,6 +46,7 @@ function serverAccepting(token: string) {
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   seenAuth.length = 0;
   localStorage.clear();
@@ -63,14 +67,41 @@ describe('runtime: api ↔ session', () => {
     expect(JSON.parse(localStorage.getItem('beseda.session')!).refreshToken).toBe('r1');
   });
 
-  it('a failed refresh rejects the request and clears the session', async () => {
+  it('a refused refresh (401) rejects the request and clears the session and its storage', async () => {
     serverAccepting('never');
-    const { runtime } = runtimeWith(async () => Promise.reject(new Error('revoked')));
+    const { runtime } = runtimeWith(async () =>
+      Promise.reject(new RequestFailure(401, 'Сессия истекла, войдите снова')),
+    );
     await expect(runtime.services.api.call('me')).rejects.toThrow();
     const session = runtime.app.getSnapshot().context.session.getSnapshot();
     expect(session.matches('signedOut')).toBe(true);
     expect(session.context.session).toBeNull();
     expect(localStorage.getItem('beseda.session')).toBeNull();
+  });
+
+  it('a refresh with no answer keeps the session and its storage; the request goes through once the server is back', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    serverAccepting('a1');
+    const answers: (() => Promise<{ accessToken: string; refreshToken: string }>)[] = [
+      async () => Promise.reject(new RequestFailure(503, 'Service Unavailable')),
+      async () => Promise.reject(new RequestFailure(null, null)),
+      async () => ({ accessToken: 'a1', refreshToken: 'r1' }),
+    ];
+    const { runtime, refreshes } = runtimeWith(() => (answers.shift() as () => Promise<never>)());
+    const request = runtime.services.api.call('contacts', { query: { filter: 'accepted' } });
+    await vi.waitFor(() => expect(refreshes()).toBe(1));
+    const session = runtime.app.getSnapshot().context.session;
+    await vi.waitFor(() => expect(session.getSnapshot().context.refreshFailures).toBe(1));
+    expect(session.getSnapshot().context.session).toEqual(storedSession);
+    expect(JSON.parse(localStorage.getItem('beseda.session')!)).toEqual(storedSession);
+    // The second try comes within 1 s of the first failure, the third within 2 s of the second.
+    await vi.advanceTimersByTimeAsync(REFRESH_RETRY.firstMs);
+    expect(refreshes()).toBe(2);
+    expect(JSON.parse(localStorage.getItem('beseda.session')!)).toEqual(storedSession);
+    await vi.advanceTimersByTimeAsync(2 * REFRESH_RETRY.firstMs);
+    expect(refreshes()).toBe(3);
+    expect(await request).toEqual({ contacts: [] });
+    expect(JSON.parse(localStorage.getItem('beseda.session')!).refreshToken).toBe('r1');
   });
 
   it('replacing one service keeps every other service real: the restored session refetches /status/me', async () => {

@@ -12,7 +12,7 @@ import {
   type OutboxStore,
 } from '../../services/composer/outbox-store';
 import { localPendingSignOuts, type PendingSignOuts } from '../../services/session/pending-sign-outs';
-import { loadSession, type Session, saveSession } from '../../services/session/storage';
+import { loadSession, type Session, saveSession, watchSession } from '../../services/session/storage';
 import type { SecretFileTransfer, Uploader } from '../../services/composer/upload';
 import type { ImportsApi } from '../../services/historyImport/imports-api';
 import { createSoundService, type SoundService } from '../../services/app/sound';
@@ -43,8 +43,13 @@ export interface Services {
   sound: SoundService;
   /** Latency of one request to the product's own server, ms. */
   ping: () => Promise<number>;
-  /** The stored session (survives a reload). */
-  sessionStore: { load(): Session | null; save(session: Session | null): void };
+  /** The stored session (survives a reload), and what other tabs store. */
+  sessionStore: {
+    load(): Session | null;
+    save(session: Session | null): void;
+    /** Hears the session another tab stored; returns the unsubscribe. */
+    watch(onChange: (session: Session | null) => void): () => void;
+  };
   /** Refresh tokens of sign-outs made offline, until the server revokes them. */
   pendingSignOuts: PendingSignOuts;
   /** The chats outbox per user (unsent messages survive a reload). */
@@ -199,7 +204,7 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     })(),
     sound: createSoundService(),
     ping: () => measurePing(authApi),
-    sessionStore: { load: loadSession, save: saveSession },
+    sessionStore: { load: loadSession, save: saveSession, watch: watchSession },
     pendingSignOuts: localPendingSignOuts,
     outboxStore: localOutboxStore,
     draftStore: localDraftStore,

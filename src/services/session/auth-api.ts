@@ -5,7 +5,8 @@ import { type ApiClient, createApiClient } from '../app/api';
 export interface AuthApi {
   login(body: BodyOf<'login'>): Promise<ResponseOf<'login'>>;
   register(body: BodyOf<'register'>): Promise<ResponseOf<'register'>>;
-  refresh(refreshToken: string): Promise<ResponseOf<'refresh'>>;
+  /** `signal` abandons the request (the session stops waiting for an answer that does not come). */
+  refresh(refreshToken: string, signal?: AbortSignal): Promise<ResponseOf<'refresh'>>;
   logout(refreshToken: string): Promise<ResponseOf<'logout'>>;
   health(): Promise<ResponseOf<'health'>>;
 }
@@ -14,7 +15,7 @@ export function createAuthApi(bare: ApiClient = createApiClient()): AuthApi {
   return {
     login: (body) => bare.call('login', { body }),
     register: (body) => bare.call('register', { body }),
-    refresh: (refreshToken) => bare.call('refresh', { body: { refreshToken } }),
+    refresh: (refreshToken, signal) => bare.call('refresh', { body: { refreshToken }, signal }),
     logout: (refreshToken) => bare.call('logout', { body: { refreshToken } }),
     health: () => bare.call('health'),
   };

@@ -37,3 +37,16 @@ export function saveSession(session: Session | null): void {
   if (session) s.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
   else s.removeItem(SESSION_STORAGE_KEY);
 }
+
+/**
+ * Calls `onChange` with the stored session whenever another tab of this origin changes it (the browser's `storage`
+ * event: a tab refreshed, signed out or in); returns the unsubscribe.
+ */
+export function watchSession(onChange: (session: Session | null) => void): () => void {
+  if (typeof window === 'undefined') return () => {};
+  const listener = (e: StorageEvent) => {
+    if (e.key === SESSION_STORAGE_KEY || e.key === null) onChange(loadSession());
+  };
+  window.addEventListener('storage', listener);
+  return () => window.removeEventListener('storage', listener);
+}

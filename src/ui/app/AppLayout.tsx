@@ -28,6 +28,10 @@ const ADMIN_NAV = {
   icon: 'M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6l7-3zm-3 9l2 2 4-4',
 };
 
+/** While the server cannot be reached for new tokens or the socket's link is down (docs/behaviour.md §2 Shared layout). */
+const RECONNECTING = 'переподключение…';
+const RECONNECTING_TITLE = 'Нет связи с сервером, переподключаемся; сообщения и вход сохранены';
+
 export function AppLayout() {
   const view = useAppLayout();
   return <AppLayoutView {...view} />;
@@ -35,7 +39,13 @@ export function AppLayout() {
 
 export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
   const { ping } = props;
-  const latency = ping.state === 'offline' ? 'нет связи' : ping.state === 'unknown' ? '…' : `${ping.latencyMs} мс`;
+  const latency = props.reconnecting
+    ? RECONNECTING
+    : ping.state === 'offline'
+      ? 'нет связи'
+      : ping.state === 'unknown'
+        ? '…'
+        : `${ping.latencyMs} мс`;
   // «Выйти» asks first: one stray tap on a phone must not end the session.
   const [confirmSignOut, setConfirmSignOut] = useState(false);
   return (
@@ -72,8 +82,12 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
         </nav>
         <div className="shell-user">
           <span
-            className={`ping ${ping.state === 'offline' ? 'ping-off' : props.live ? 'ping-live' : ''}`}
-            title={`Задержка до сервера${props.live ? '; события в реальном времени подключены' : ''}`}
+            className={`ping ${props.reconnecting || ping.state === 'offline' ? 'ping-off' : props.live ? 'ping-live' : ''}`}
+            title={
+              props.reconnecting
+                ? RECONNECTING_TITLE
+                : `Задержка до сервера${props.live ? '; события в реальном времени подключены' : ''}`
+            }
             data-testid="latency"
           >
             <i aria-hidden="true" />

@@ -227,6 +227,29 @@ describe('realtime wiring', () => {
     expect(sessionInbox).toEqual(['session.refresh']);
   });
 
+  it('a link that drops and comes back says so (tag reconnecting) and has the connectivity ping measure it at once', () => {
+    const rt = drivenRealtime();
+    const checks: string[] = [];
+    const fakeConnectivity = createMachine({
+      on: { 'connectivity.check': { actions: ({ event }) => void checks.push(event.type) } },
+    });
+    const parent = createMachine({
+      invoke: [
+        { id: 'connectivity', systemId: 'connectivity', src: fakeConnectivity },
+        { id: 'realtime', systemId: 'realtime', src: rt.machine },
+      ],
+    });
+    const realtime = createActor(parent).start().system.get('realtime');
+    realtime.send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    expect(checks).toEqual(['connectivity.check']);
+    rt.report({ type: 'socket.disconnected', reason: 'transport close' });
+    expect(realtime.getSnapshot().hasTag('reconnecting')).toBe(true);
+    rt.report({ type: 'socket.connected' });
+    expect(realtime.getSnapshot().hasTag('reconnecting')).toBe(false);
+    expect(checks).toEqual(['connectivity.check', 'connectivity.check']);
+  });
+
   it('reconnects with the renewed token even when it equals the last one announced (same-second refreshes)', () => {
     const rt = drivenRealtime();
     const actor = createActor(

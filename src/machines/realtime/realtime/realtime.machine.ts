@@ -24,6 +24,7 @@ import {
   sendTo,
   setup,
 } from 'xstate';
+import type { ConnectivityEvent } from '../connectivity/connectivity.protocol';
 import { requestRefresh, SESSION_ENDED_ELSEWHERE } from '../../session/session/session.protocol';
 import { notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
@@ -119,9 +120,12 @@ export const realtimeMachine = setup({
       assertEvent(event, 'server.event');
       return event;
     }),
-    announceConnected: enqueueActions(({ enqueue }) => {
+    announceConnected: enqueueActions(({ system, enqueue }) => {
       enqueue.assign({ rejections: 0 });
       enqueue.emit({ type: 'realtime.connected' as const });
+      // The link is up again: the indicator measures it now rather than at the next ping, up to 15 s away.
+      const connectivity = systemActor(system, 'connectivity');
+      if (connectivity) enqueue.sendTo(connectivity, { type: 'connectivity.check' } satisfies ConnectivityEvent);
     }),
     forwardAck: emit(({ event }) => {
       assertEvent(event, 'socket.ack');
@@ -197,6 +201,8 @@ export const realtimeMachine = setup({
           },
         },
         reconnecting: {
+          // The layout says so (the link was up and dropped: a restart, a network change).
+          tags: ['reconnecting'],
           on: { 'socket.connected': { target: 'connected', actions: 'announceConnected' } },
         },
       },

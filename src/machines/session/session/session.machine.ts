@@ -2,15 +2,22 @@
 // refresh, sign-out. It starts from what storage held, so a reload stays signed in. Storage writes happen outside
 // the machine (the composition root persists every snapshot); every token change is emitted as `session.token`.
 // Every `session.refresh` is answered by a `session.refreshed` emit: the outcome of the refresh it started, of
-// the one already in flight, or null at once when there is no session to refresh.
+// the one already in flight, or null at once when there is no session to refresh. Only the server's refusal of the
+// refresh token ends the session; a refresh nobody answered (a restart, no connection) keeps it and everything
+// stored, and is tried again with growing pauses while the requesters wait (§7 Token refresh). The tabs of one
+// browser share the sign-in: a rotation another tab stored is taken over, and answers a refresh waiting here.
 import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage, failureOf } from '../../../contract/failure';
-import { notWired } from '../../shared/not-wired';
+import { notWired, notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
 import {
+  REFRESH_RETRY_STEPS,
+  REFRESH_TIMEOUT_MS,
   REGISTER_FAILED,
+  refreshRetryDelay,
+  refusesRefresh,
   type SessionContext,
   type SessionEmitted,
   type SessionEvent,
@@ -30,14 +37,29 @@ export const sessionMachine = setup({
   actors: {
     login: notWired<ResponseOf<'login'>, BodyOf<'login'>>('session.login'),
     register: notWired<ResponseOf<'register'>, BodyOf<'register'>>('session.register'),
-    refresh: notWired<ResponseOf<'refresh'>, { refreshToken: string }>('session.refresh'),
+    /** In turn with the other tabs of this browser, which share the sign-in (src/services/session/shared-refresh.ts). */
+    refresh: notWired<ResponseOf<'refresh'>, { userId: string; refreshToken: string }>('session.refresh'),
     logout: notWired<unknown, { refreshToken: string }>('session.logout'),
     // Own info (GET /status/me) through the authenticated client, which itself refreshes through this machine.
     fetchMe: notWired<ResponseOf<'me'> | null>('session.fetchMe'),
+    /** Sends `session.stored` whenever another tab of this browser stores the session. */
+    storedElsewhere: notWiredCallback('session.storedElsewhere'),
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,
     ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
+    refused: ({ event }) => 'error' in event && refusesRefresh(failureOf(event.error).status),
+    /** Another tab rotated this sign-in's tokens. */
+    rotatedElsewhere: ({ context, event }) =>
+      event.type === 'session.stored' &&
+      event.session !== null &&
+      event.session.user.id === context.session?.user.id &&
+      event.session.refreshToken !== context.session.refreshToken,
+  },
+  delays: {
+    // Jittered, so that the tabs a restart left waiting do not all come back at once.
+    refreshRetry: ({ context }) => refreshRetryDelay(context.refreshFailures, Math.random()),
+    refreshTimeout: REFRESH_TIMEOUT_MS,
   },
   actions: {
     queueSignOut: enqueueActions(({ system, enqueue }) => {
@@ -49,8 +71,27 @@ export const sessionMachine = setup({
       type: 'session.token' as const,
       accessToken: context.session?.accessToken ?? null,
     })),
-    clearSession: assign({ session: null }),
+    clearSession: assign({ session: null, refreshFailures: 0 }),
+    countFailure: assign({
+      refreshFailures: ({ context }) => Math.min(context.refreshFailures + 1, REFRESH_RETRY_STEPS),
+    }),
     answerRefreshNone: emit({ type: 'session.refreshed' as const, accessToken: null }),
+    adoptStored: assign({
+      session: ({ context, event }) => {
+        assertEvent(event, 'session.stored');
+        const stored = present(event.session, 'stored session');
+        return {
+          ...present(context.session, 'session'),
+          accessToken: stored.accessToken,
+          refreshToken: stored.refreshToken,
+        };
+      },
+      refreshFailures: 0,
+    }),
+    answerRefreshed: emit(({ context }) => ({
+      type: 'session.refreshed' as const,
+      accessToken: present(context.session, 'session').accessToken,
+    })),
   },
 }).createMachine({
   id: 'session',
@@ -60,6 +101,7 @@ export const sessionMachine = setup({
     registerError: null,
     registeredUsername: null,
     rememberOrigin: true,
+    refreshFailures: 0,
   }),
   initial: 'restoring',
   states: {
@@ -142,7 +184,19 @@ export const sessionMachine = setup({
       on: {
         'session.ended': {
           target: '#session.signedOut',
-          actions: ['clearSession', assign({ signInError: ({ event }) => event.message, rememberOrigin: false })],
+          // A request still waiting for a refresh gets its answer: there is nothing left to refresh.
+          actions: [
+            'clearSession',
+            'answerRefreshNone',
+            assign({ signInError: ({ event }) => event.message, rememberOrigin: false }),
+          ],
+        },
+        // Whatever this tab was doing with its tokens, the other tab's are the live ones: a refresh waiting for an
+        // answer (or for the server to come back) gets them.
+        'session.stored': {
+          guard: 'rotatedElsewhere',
+          target: '.active',
+          actions: ['adoptStored', 'announceToken', 'answerRefreshed'],
         },
         'session.userUpdated': {
           guard: 'ownUser',
@@ -151,18 +205,21 @@ export const sessionMachine = setup({
           }),
         },
       },
-      // The stored user may be stale after a reload: refetch it once per signed-in period.
-      invoke: {
-        id: 'me',
-        src: 'fetchMe',
-        onDone: {
-          actions: assign({
-            session: ({ context, event }) =>
-              event.output && context.session ? { ...context.session, user: event.output.user } : context.session,
-          }),
+      invoke: [
+        // The stored user may be stale after a reload: refetch it once per signed-in period.
+        {
+          id: 'me',
+          src: 'fetchMe',
+          onDone: {
+            actions: assign({
+              session: ({ context, event }) =>
+                event.output && context.session ? { ...context.session, user: event.output.user } : context.session,
+            }),
+          },
+          onError: { actions: log('session: could not refetch own info') },
         },
-        onError: { actions: log('session: could not refetch own info') },
-      },
+        { id: 'storedElsewhere', src: 'storedElsewhere' },
+      ],
       initial: 'active',
       states: {
         active: {
@@ -177,7 +234,10 @@ export const sessionMachine = setup({
           invoke: {
             id: 'refresh',
             src: 'refresh',
-            input: ({ context }) => ({ refreshToken: present(context.session, 'session').refreshToken }),
+            input: ({ context }) => {
+              const session = present(context.session, 'session');
+              return { userId: session.user.id, refreshToken: session.refreshToken };
+            },
             onDone: {
               target: 'active',
               // Both tokens are replaced, the user is kept.
@@ -188,35 +248,53 @@ export const sessionMachine = setup({
                     accessToken: event.output.accessToken,
                     refreshToken: event.output.refreshToken,
                   }),
+                  refreshFailures: 0,
                 }),
                 'announceToken',
                 emit(({ event }) => ({ type: 'session.refreshed' as const, accessToken: event.output.accessToken })),
               ],
             },
-            // A refresh token the server refused (401: the sign-in expired or was ended) says so on the sign-in
-            // screen; no answer at all says nothing.
-            onError: {
-              target: '#session.signedOut',
-              actions: [
-                'clearSession',
-                'answerRefreshNone',
-                assign({
-                  signInError: ({ event }) => {
-                    const f = failureOf(event.error);
-                    return f.status === 401 ? f.serverMessage : null;
-                  },
-                }),
-              ],
-            },
+            onError: [
+              // The server refused the refresh token (401: the sign-in expired or was ended): the session ends, and
+              // the sign-in screen says why.
+              {
+                guard: 'refused',
+                target: '#session.signedOut',
+                actions: [
+                  'clearSession',
+                  'answerRefreshNone',
+                  assign({ signInError: ({ event }) => failureOf(event.error).serverMessage }),
+                ],
+              },
+              // No answer (a restart, no connection, a 5xx): nothing is lost; the requesters wait for the next try.
+              { target: 'retrying', actions: 'countFailure' },
+            ],
           },
+          // An answer that never comes (a network that swallows the request) counts as none; leaving stops the call.
+          after: { refreshTimeout: { target: 'retrying', actions: 'countFailure' } },
           // A request arriving now is answered by the outcome of the refresh in flight (see onDone/onError).
-          on: { 'session.signOut': 'signingOut' },
+          on: { 'session.signOut': { target: 'signingOut', actions: 'answerRefreshNone' } },
+        },
+        retrying: {
+          tags: ['signedIn'],
+          after: { refreshRetry: 'refreshing' },
+          on: {
+            // Asked again meanwhile: whoever asks just heard from the server (a 401, a refused handshake), so it is
+            // back; try now. The waiting requesters are answered by that try.
+            'session.refresh': 'refreshing',
+            'session.signOut': { target: 'signingOut', actions: 'answerRefreshNone' },
+          },
         },
         signingOut: {
           // Signing out counts as signed out at once, so the screen leaves the app while the logout call runs.
           tags: ['busy'],
           // This tab's own sign-out closes its socket too (`session:closed`): that is no news for the sign-in screen.
-          on: { 'session.refresh': { actions: 'answerRefreshNone' }, 'session.ended': { actions: [] } },
+          // Nor does another tab's rotation bring it back.
+          on: {
+            'session.refresh': { actions: 'answerRefreshNone' },
+            'session.ended': { actions: [] },
+            'session.stored': { actions: [] },
+          },
           // Revoking the refresh token is best effort: the local session ends either way.
           invoke: {
             id: 'logout',

@@ -11,6 +11,30 @@ export const REGISTER_FAILED = 'Ошибка регистрации';
  */
 export const SESSION_ENDED_ELSEWHERE = 'Сеанс завершён на другом устройстве или администратором. Войдите снова.';
 
+/**
+ * A refresh that got no answer (no connection, a 5xx, no answer within REFRESH_TIMEOUT_MS: docs/behaviour.md §7
+ * Token refresh) is tried again after a pause that starts at `firstMs` and doubles up to `maxMs`; each pause is
+ * between half and all of its step, so the tabs of a restarted server do not all come back in the same instant.
+ */
+export const REFRESH_RETRY = { firstMs: 1_000, maxMs: 30_000 } as const;
+/** Past this a refresh counts as unanswered and is abandoned; longer than the server's own limits on a request. */
+export const REFRESH_TIMEOUT_MS = 60_000;
+/** Unanswered refreshes counted in a row: from this many on the pause stays at its longest. */
+export const REFRESH_RETRY_STEPS = Math.ceil(Math.log2(REFRESH_RETRY.maxMs / REFRESH_RETRY.firstMs)) + 1;
+
+/** The pause after the `failures`-th unanswered refresh in a row; `random` in [0, 1) picks its place in the step. */
+export function refreshRetryDelay(failures: number, random: number): number {
+  const step = Math.min(REFRESH_RETRY.maxMs, REFRESH_RETRY.firstMs * 2 ** (Math.max(1, failures) - 1));
+  return Math.round(step / 2 + (random * step) / 2);
+}
+
+/**
+ * Only the server's refusal of the refresh token ends the session: 401, which the refresh route answers for a token
+ * unknown, expired, already used or of an ended sign-in. The route answers nothing else about the token, so any other
+ * status (a 5xx, a proxy's 403 or 429), no answer or a timeout leaves the session and everything stored.
+ */
+export const refusesRefresh = (status: number | null): boolean => status === 401;
+
 export interface SessionInput {
   stored?: Session | null;
 }
@@ -26,6 +50,8 @@ export interface SessionContext {
    * out on purpose (the next person to sign in lands on /), true otherwise (a first visit, an expired session).
    */
   rememberOrigin: boolean;
+  /** Refreshes in a row that got no answer (at most REFRESH_RETRY_STEPS); 0 once one is answered. */
+  refreshFailures: number;
 }
 
 export type SessionEvent =
@@ -42,11 +68,17 @@ export type SessionEvent =
    * SESSION_ENDED_ELSEWHERE). Back to the sign-in screen, which shows `message`; ignored while signing out here.
    */
   | { type: 'session.ended'; message: string }
+  /**
+   * What another tab of this browser stored (its `storage` event). The tabs share one sign-in: when another tab
+   * rotated its tokens, this one takes them over (presenting the old refresh token again would end the sign-in), and
+   * a refresh this tab is waiting for is answered with them.
+   */
+  | { type: 'session.stored'; session: Session | null }
   | { type: 'session.clearErrors' };
 
 export type SessionEmitted =
   | { type: 'session.registered'; username: string }
-  /** The answer to every `session.refresh`: the new access token, or null when refreshing was not possible. */
+  /** The answer to every `session.refresh`: the new access token, or null when the session ended or there was none. */
   | { type: 'session.refreshed'; accessToken: string | null }
   /** The access token changed: signed in, refreshed (the new one), or signed out (null). */
   | { type: 'session.token'; accessToken: string | null };
@@ -54,8 +86,16 @@ export type SessionEmitted =
 export type SessionRef = MachineRef<SessionContext, SessionEvent, SessionEmitted>;
 
 /**
+ * The server could not be reached for new tokens and the session keeps trying (the layout says it is
+ * reconnecting); requests that asked for a refresh wait for it meanwhile.
+ */
+export const selectReconnecting = (s: { context: SessionContext }): boolean =>
+  s.context.session !== null && s.context.refreshFailures > 0;
+
+/**
  * Asks the session for fresh tokens and waits for its answer (the session answers every request, sharing a
- * refresh already in flight). Resolves the new access token, or null when the session could not refresh.
+ * refresh already in flight, and keeps a caller waiting while the server cannot be reached). Resolves the new access
+ * token, or null when there is no session or the server refused the refresh token.
  */
 export function requestRefresh(session: SessionRef): Promise<string | null> {
   return new Promise((resolve) => {
