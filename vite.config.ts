@@ -96,9 +96,12 @@ function emojiData(locales: string[]): Plugin {
  */
 const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-|register-)?[A-Za-z0-9_-]{8}\.js$/;
 
-/** The background registration's modules (its wiring, its machine, the worker's client and the method lists). */
+/**
+ * The background registration's modules (its wiring, its machine, the worker's client and the method lists, and the
+ * news that this browser asked for approval).
+ */
 const SECRET_REGISTRATION =
-  /src[\\/](machines[\\/](app[\\/]wiring[\\/]secretChats-register|secretChats[\\/]secretRegistration[\\/]secretRegistration\.(machine|protocol))|services[\\/]secretChats[\\/]crypto[\\/](worker-client|secret-crypto|identity-api|recovery-api))\.ts$/;
+  /src[\\/](machines[\\/](app[\\/]wiring[\\/]secretChats-register|secretChats[\\/]secretRegistration[\\/]secretRegistration\.(machine|protocol))|services[\\/]secretChats[\\/](approval-asked|crypto[\\/](worker-client|secret-crypto|identity-api|recovery-api)))\.ts$/;
 
 const FIRST_SCREEN_SHARED = [
   // Small ones: the contract's failure, shape, limits and formatting, the runtime context, the lazy-view helper.

@@ -249,3 +249,84 @@ test.describe('calls in a conversation', () => {
     await expect.poll(() => ringingBack(pa)).toBe(false);
   });
 });
+
+/**
+ * Why each control of the call is not usable here (outside the window, or covered at its centre); empty when all
+ * are: the bar's buttons and the header's end button.
+ */
+const unusableControls = (page: Page) =>
+  page.evaluate(() => {
+    const bar = document.querySelector('[role="toolbar"][aria-label="Управление звонком"]');
+    const controls = [
+      ...(bar?.querySelectorAll<HTMLElement>('button') ?? []),
+      ...document.querySelectorAll<HTMLElement>('.call-overlay-bar button'),
+    ];
+    if (controls.length < 7) return [`only ${controls.length} controls`];
+    const problems: string[] = [];
+    for (const el of controls) {
+      const name = el.getAttribute('aria-label') ?? el.textContent ?? '?';
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) problems.push(`${name}: not shown`);
+      else if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight)
+        problems.push(`${name}: outside the window (${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight})`);
+      else {
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (!hit || !el.contains(hit)) problems.push(`${name}: covered by ${hit?.className || hit?.tagName}`);
+      }
+    }
+    return problems;
+  });
+
+test.describe('the call overlay at any size', () => {
+  test('every control of the call is in the window and clickable from a 360×640 phone to 1920×1080, with or without the guests’ door, in both themes', async ({
+    friends: { a, b, conversationId },
+    callContext,
+  }) => {
+    const pa = await openPage(await callContext(a), '/', 'anna');
+    const pb = await openPage(await callContext(b), '/', 'boris');
+    await callFrom(pa, conversationId, false);
+    await pb.getByRole('button', { name: 'Ответить', exact: true }).click();
+    await expect(pa.getByRole('heading', { name: 'Звонок', exact: true })).toBeVisible({ timeout: 20_000 });
+    const toolbar = pa.getByRole('toolbar', { name: 'Управление звонком' });
+    await expect(toolbar.getByRole('button', { name: 'Участники: 2' })).toBeVisible();
+    for (const name of ['Микрофон', 'Камера', 'Показать экран', 'Чат', 'Настройки', 'Завершить'])
+      await expect(toolbar.getByRole('button', { name, exact: true })).toBeAttached();
+    const invite = pa.getByRole('button', { name: 'Пригласить по ссылке' });
+    await expect(invite).toBeVisible();
+
+    const sizes = [
+      [360, 640],
+      [390, 844],
+      [1280, 720],
+      [1366, 800],
+      [1440, 900],
+      [1920, 1080],
+    ] as const;
+    const everySize = async (label: string) => {
+      for (const [width, height] of sizes) {
+        await pa.setViewportSize({ width, height });
+        await expect.poll(() => unusableControls(pa), { message: `${label} at ${width}×${height}` }).toEqual([]);
+      }
+    };
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await pa.emulateMedia({ colorScheme });
+      await expect.poll(() => pa.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
+      // A call without the guests' door: the conference alone under the header.
+      const noDoor = await pa.addStyleTag({ content: '.call-overlay .guest-door { display: none }' });
+      await everySize(`${colorScheme}, no door`);
+      await noDoor.evaluate((el) => (el as HTMLStyleElement).remove());
+      await everySize(`${colorScheme}, «Пригласить по ссылке»`);
+    }
+    // The door grows by the link to pass on: the video gives way, the bar stays.
+    await pa.setViewportSize({ width: 1280, height: 720 });
+    await invite.click();
+    await expect(pa.getByTestId('guest-link')).toBeVisible();
+    await everySize('dark, with the guest link');
+
+    // The end button of the bar, pressed at the smallest size, ends the call.
+    await pa.setViewportSize({ width: 360, height: 640 });
+    await toolbar.getByRole('button', { name: 'Завершить', exact: true }).click();
+    await expect(callOverlay(pa)).toHaveCount(0);
+    await expect(callOverlay(pb)).toHaveCount(0, { timeout: 15_000 });
+  });
+});

@@ -1,9 +1,9 @@
 // A secret chat's picture, file and voice message end to end in real Chromium (its fake microphone) against the
 // real server (docs/secret-chats.md, "Files and voice messages"): Анна sends each, encrypted in her browser; Борис
-// sees the picture, saves the file with its name and the very same bytes, and plays the voice message, whose length
-// came inside the encrypted message; after a reload he sees the picture again. Then, with the server stopped, nothing
-// under its data directory (database, WAL, uploads) nor its log holds the file's bytes, the picture's pixels or
-// any of the names.
+// sees the picture and opens it in the lightbox (the chat's second picture a step away; Анна's on a phone too), saves
+// the file with its name and the very same bytes, and plays the voice message, whose length came inside the
+// encrypted message; after a reload he sees the picture again. Then, with the server stopped, nothing under its data
+// directory (database, WAL, uploads) nor its log holds the file's bytes, the picture's pixels or any of the names.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
@@ -15,6 +15,7 @@ import { filesUnder } from './secret-helpers';
 import { createUser, type E2EUser, makeFriends, signInContext } from './users';
 
 const PICTURE = 'горы-тайные.png';
+const PICTURE_2 = 'озеро-тайное.png';
 const FILE = 'тайный-план.txt';
 const FILE_TEXT = 'секретный план: встреча у старого моста в 7 утра, пароль «берёза»';
 
@@ -96,6 +97,13 @@ test('a secret chat carries a picture, a file and a voice message, and the serve
     await expect(recorder).toHaveCount(0);
     await expect(pa.locator('[data-message-id^="tmp-"]')).toHaveCount(0, { timeout: 20_000 });
     await expect(pa.getByTestId('voice-player')).toHaveCount(1, { timeout: 20_000 });
+    // A second picture, for the lightbox's previous/next.
+    const png2 = await sharp(noise.subarray(0, 32 * 24 * 3), { raw: { width: 32, height: 24, channels: 3 } })
+      .png()
+      .toBuffer();
+    await pa.getByTestId('attach-input').setInputFiles({ name: PICTURE_2, mimeType: 'image/png', buffer: png2 });
+    await sendPreviewed(pa);
+    await expect(pa.locator('[data-message-id^="tmp-"]')).toHaveCount(0, { timeout: 20_000 });
 
     // Борис: the picture decrypted into an object URL and drawn.
     await pb.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();
@@ -103,6 +111,22 @@ test('a secret chat carries a picture, a file and a voice message, and the serve
     await expect(picture).toBeVisible({ timeout: 30_000 });
     await expect(picture).toHaveAttribute('src', /^blob:/);
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+
+    // It opens in the lightbox, decrypted, with the chat's other picture one step away.
+    await expect(pb.getByRole('img', { name: PICTURE_2 })).toBeVisible({ timeout: 30_000 });
+    await pb.getByRole('button', { name: `Открыть изображение ${PICTURE}` }).click();
+    const lightbox = pb.getByTestId('lightbox');
+    await expect(lightbox).toBeVisible();
+    await expect(lightbox.getByText(`${PICTURE} · 1 из 2`)).toBeVisible();
+    const shown = lightbox.getByRole('img', { name: PICTURE });
+    await expect(shown).toHaveAttribute('src', /^blob:/);
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+    await pb.keyboard.press('ArrowRight');
+    const next = lightbox.getByRole('img', { name: PICTURE_2 });
+    await expect.poll(() => next.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
+    await expectNoSeriousA11yViolations(pb, 'secret picture in the lightbox');
+    await pb.keyboard.press('Escape');
+    await expect(lightbox).toHaveCount(0);
 
     // The file: its name and size, saved under its name with the same bytes.
     const save = pb.getByRole('button', { name: `Скачать файл ${FILE}, ${fileBytes.length} Б` });
@@ -129,6 +153,12 @@ test('a secret chat carries a picture, a file and a voice message, and the serve
     // A reload opens them again from the kept message and the server's ciphertext.
     await pb.reload();
     await expect(pb.getByRole('img', { name: PICTURE })).toBeVisible({ timeout: 30_000 });
+    // On a phone too, for the sender's own picture.
+    await pa.setViewportSize({ width: 390, height: 844 });
+    await pa.getByRole('button', { name: `Открыть изображение ${PICTURE_2}` }).click();
+    await expect(pa.getByTestId('lightbox').getByRole('img', { name: PICTURE_2 })).toHaveAttribute('src', /^blob:/);
+    await pa.getByRole('button', { name: 'Закрыть' }).click();
+    await expect(pa.getByTestId('lightbox')).toHaveCount(0);
 
     // Nothing the server keeps or logs holds the files, their pixels or their names.
     await srv.server.app.close().catch(() => undefined);

@@ -24,10 +24,14 @@ export async function open(browser: Browser, srv: TestServer, u: E2EUser): Promi
   return page;
 }
 
-/** Opening «Новый секретный чат» once makes this browser a device (others can then add it). */
-export async function becomeDevice(page: Page): Promise<void> {
+/**
+ * Opening «Новый секретный чат» once makes this browser a device (others can then add it). A person's later browser
+ * asks for approval only then (while they have no secret chat): `approver`, another of their browsers, confirms.
+ */
+export async function becomeDevice(page: Page, approver?: Page): Promise<void> {
   await page.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
+  if (approver) await approveDevice([approver, page]);
   await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
   await dialog.getByRole('button', { name: 'Отмена' }).click();
 }
@@ -56,7 +60,8 @@ export function filesUnder(dir: string): string[] {
  * shows the same code.
  */
 export async function approveDevice(pages: Page[]): Promise<{ approver: Page; code: string }> {
-  const dialogs = pages.map((p) => p.getByRole('dialog', { name: 'Новое устройство' }));
+  // A notice that leaves the page usable, not a modal.
+  const dialogs = pages.map((p) => p.getByRole('region', { name: 'Новое устройство' }));
   let at = -1;
   await expect
     .poll(

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { generateKeyPairSync } from 'node:crypto';
 import { startTestServer } from '../tests/server/harness';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { approveDevice, becomeDevice, open, signInAgain, startSecretChat } from './secret-helpers';
 import { apiCall, createUser, makeFriends } from './users';
@@ -62,6 +63,14 @@ test('a new browser joins only once approved; the safety number stays; a reset i
     const b2 = await open(browser, srv, await signInAgain(srv.url, boris));
     await expect(b2.getByTestId('secret-approval-waiting')).toContainText('Подтвердите вход', { timeout: 30_000 });
     expect(await devicesOf(srv, boris.user.id)).toHaveLength(1);
+    // The waiting line and the first browser's notice are readable in the dark theme too.
+    for (const page of [b2, b1]) {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    }
+    await expectNoSeriousA11yViolations(b2, 'waiting for approval, dark theme');
+    await expect(b1.getByRole('region', { name: 'Новое устройство' })).toBeVisible({ timeout: 30_000 });
+    await expectNoSeriousA11yViolations(b1, 'a new device to approve, dark theme');
     expect(await inGroup(srv)).toBe(2);
     await approveDevice([b1, b2]);
     await expect.poll(async () => (await devicesOf(srv, boris.user.id)).length, { timeout: 30_000 }).toBe(2);

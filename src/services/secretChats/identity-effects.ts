@@ -3,6 +3,7 @@
 // by the crypto service the first time it sees each.
 import { RequestFailure } from '../../contract/failure';
 import type { ApiClient } from '../app/api';
+import { approvalAsked } from './approval-asked';
 import { type SecretCrypto, SecretCryptoError } from './crypto/secret-crypto';
 
 /** How often a new device asks whether its request was answered (the answer also comes as `secret:approval`). */
@@ -33,6 +34,8 @@ export function createIdentityEffects(
   const announce = (p: PendingApproval | null) => {
     pending = p;
     for (const l of listeners) l(p);
+    // A request open: the background registration hands over, so that its code is shown.
+    approvalAsked(p !== null);
   };
   let answered: (() => void) | null = null;
   /** Set by askAgain: the declined request is replaced by a new one. */

@@ -8,7 +8,7 @@ import { type SystemActors, type SystemId, systemActor } from '../../machines/sh
 
 /** Effects a view runs itself, bound to its mount rather than to an actor's state. */
 export interface ViewPorts {
-  /** Fetches and decrypts one secret chat's attachment (a bubble's picture, voice or file). */
+  /** Fetches and decrypts one secret chat's attachment (a bubble's picture, voice or file; the lightbox's picture). */
   openSecretAttachment(a: SecretAttachment, signal?: AbortSignal): Promise<Blob>;
 }
 

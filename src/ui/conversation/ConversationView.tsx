@@ -3,6 +3,7 @@
 import { type DragEvent, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import type { PublicUser } from '../../contract/entities';
 import type { RecorderRef } from '../../machines/composer/recorder/recorder.protocol';
+import type { LightboxItem } from '../../machines/conversation/lightbox/lightbox.protocol';
 import {
   Composer,
   type ComposerProps,
@@ -27,7 +28,7 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   typing: { text: string; dots: number };
   /** The composer's props; its recorder panel is read here from `recorderRef` (the composer's recorder child). */
   composer: Omit<ComposerProps, 'inputRef' | 'recorder'> & { recorderRef?: RecorderRef };
-  lightbox: { items: { url: string; name?: string }[]; index: number } | null;
+  lightbox: { items: LightboxItem[]; index: number } | null;
   onCloseLightbox(): void;
   onCall(video: boolean): void;
   onReply(row: MessageRow): void;

@@ -1,8 +1,10 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { runtimeWrapper } from '../../../tests/fixtures/runtime-wrapper';
+import type { SecretAttachment } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { ViewPortsProvider } from '../app/RuntimeContext';
 import { Lightbox, LightboxView, type LightboxViewProps } from './Lightbox';
 
 const items = [
@@ -172,5 +174,59 @@ describe('Lightbox (with its statechart)', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(outer).not.toHaveBeenCalled();
     document.removeEventListener('keydown', outer);
+  });
+});
+
+describe('Lightbox with a secret chat’s pictures', () => {
+  const secretPicture = (n: number, name: string): SecretAttachment => ({
+    url: `/api/secret/uploads/${n}`,
+    key: 'k',
+    iv: 'iv',
+    name,
+    type: 'image/png',
+    size: 3,
+  });
+  const pictures = [secretPicture(1, 'закат.png'), secretPicture(2, 'порт.png'), secretPicture(3, 'испорчен.png')];
+  const secretItems = pictures.map((a) => ({ url: a.url, name: a.name, secret: a }));
+
+  it('shows each one decrypted on this device, lets the last go when it moves on or closes, and says when one cannot be read', async () => {
+    // The port decrypts (the services' own tests cover how): bytes for the first two, a failure for the third.
+    const asked: string[] = [];
+    const openSecretAttachment = (a: SecretAttachment) => {
+      asked.push(a.url);
+      return a.name === 'испорчен.png'
+        ? Promise.reject(new Error('OperationError'))
+        : Promise.resolve(new Blob([new Uint8Array([1, 2, 3])], { type: a.type }));
+    };
+    const made: string[] = [];
+    const revoked: string[] = [];
+    URL.createObjectURL = vi.fn(() => {
+      made.push(`blob:test/${made.length + 1}`);
+      return made.at(-1) as string;
+    });
+    URL.revokeObjectURL = vi.fn((url: string) => void revoked.push(url));
+    const { wrapper: Runtime } = runtimeWrapper();
+    const onClose = vi.fn();
+    const view = render(
+      <Runtime>
+        <ViewPortsProvider value={{ openSecretAttachment }}>
+          <Lightbox items={secretItems} index={1} onClose={onClose} />
+        </ViewPortsProvider>
+      </Runtime>,
+    );
+    // The server's address is ciphertext: never put in the picture.
+    expect((await screen.findByRole('img', { name: 'порт.png' })).getAttribute('src')).toBe('blob:test/1');
+    expect(asked).toEqual(['/api/secret/uploads/2']);
+    const user = userEvent.setup();
+    await user.keyboard('{ArrowLeft}');
+    expect((await screen.findByRole('img', { name: 'закат.png' })).getAttribute('src')).toBe('blob:test/2');
+    expect(revoked).toEqual(['blob:test/1']);
+    await user.keyboard('{ArrowLeft}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Не удалось расшифровать вложение');
+    expect(screen.queryByRole('img')).toBeNull();
+    await user.keyboard('{ArrowLeft}');
+    await screen.findByRole('img', { name: 'порт.png' });
+    view.unmount();
+    await waitFor(() => expect(revoked).toEqual(['blob:test/1', 'blob:test/2', 'blob:test/3']));
   });
 });

@@ -3,6 +3,7 @@
 // back where it was when it closes.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
 import type { LightboxItem } from '../../machines/conversation/lightbox/lightbox.protocol';
+import { FILE_UNREADABLE } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { useLightbox } from './useLightbox';
 
 export interface LightboxProps {
@@ -18,6 +19,10 @@ export function Lightbox(props: LightboxProps) {
 
 export interface LightboxViewProps {
   item: LightboxItem | null;
+  /** The picture's address (a secret chat's decrypted one; null while it decrypts); the item's own when absent. */
+  src?: string | null;
+  /** A secret chat's picture this device could not decrypt. */
+  unreadable?: boolean;
   index: number;
   count: number;
   /** 1 = 100 %. */
@@ -92,6 +97,7 @@ export function LightboxView(props: LightboxViewProps) {
   const caption = [props.item?.name, position].filter(Boolean).join(' · ');
   const alt = props.item?.name ?? (several ? `Изображение ${position}` : 'Изображение');
   const percent = `${Math.round(props.zoom * 100)} %`;
+  const src = props.src === undefined ? (props.item?.url ?? null) : props.src;
 
   return (
     <div
@@ -142,16 +148,21 @@ export function LightboxView(props: LightboxViewProps) {
       </div>
       {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: the backdrop is a mouse shortcut; Escape and 'Закрыть' are the keyboard way */}
       <div className="lightbox-stage" onClick={onBackdrop}>
-        {props.item && (
-          <img
-            key={props.item.url}
-            className="lightbox-image"
-            src={props.item.url}
-            alt={alt}
-            style={{ transform: `scale(${props.zoom})` }}
-            draggable={false}
-          />
-        )}
+        {props.item &&
+          (src ? (
+            <img
+              key={src}
+              className="lightbox-image"
+              src={src}
+              alt={alt}
+              style={{ transform: `scale(${props.zoom})` }}
+              draggable={false}
+            />
+          ) : (
+            <p className="lightbox-status" role={props.unreadable ? 'alert' : 'status'}>
+              {props.unreadable ? FILE_UNREADABLE : 'Расшифровывается…'}
+            </p>
+          ))}
       </div>
       {several && (
         <>

@@ -251,7 +251,13 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {row.encrypted ? (
           <Suspense fallback={<p className="msg-text msg-secret-note">Расшифровывается…</p>}>
-            <LazyEncryptedText messageId={row.id} {...row.encrypted} voicePlayer={LazyVoicePlayer} />
+            <LazyEncryptedText
+              messageId={row.id}
+              {...row.encrypted}
+              voicePlayer={LazyVoicePlayer}
+              // Its pictures follow the message's own in the lightbox's list (galleryOf).
+              onOpenImage={(i) => props.onOpenImage(row.id, images.length + i)}
+            />
           </Suspense>
         ) : (
           row.text && <MessageText text={row.text} mentions={row.mentions} />

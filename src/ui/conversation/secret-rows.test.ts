@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { message, person } from '../../../tests/client/chat-fixtures';
 import { menuItems } from './message-actions';
-import { messageRows } from './view-model';
+import { galleryOf, messageRows } from './view-model';
 
 const people = new Map([
   ['me', person('me', 'Я')],
@@ -73,5 +73,39 @@ describe('secret chat rows', () => {
     expect(menu).not.toContain('quote');
     expect(menu).not.toContain('edit');
     expect(menu).not.toContain('copy');
+  });
+
+  it('puts the pictures this device decrypted in the lightbox’s list, in the bubbles’ order; files and unread messages add none', () => {
+    const picture = (n: number, type = 'image/png') => ({
+      url: `/api/secret/uploads/${n}`,
+      key: 'k',
+      iv: 'iv',
+      name: `${n}.png`,
+      type,
+      size: 3,
+    });
+    const rows = messageRows(
+      [encrypted('m1', 'u2', 1), encrypted('m2', 'me', 2), encrypted('m3', 'u2', 3), encrypted('m4', 'u2', 4)],
+      [],
+      {
+        ...options,
+        secret: {
+          m1: { status: 'text', text: '', replyToId: null, attachments: [picture(1), picture(2, 'application/pdf')] },
+          m2: { status: 'reading' },
+          m3: { status: 'text', text: 'подпись', replyToId: null, attachments: [picture(3), picture(4, 'image/jpeg')] },
+          m4: { status: 'text', text: 'просто текст', replyToId: null },
+        },
+      },
+    );
+    const gallery = galleryOf(rows);
+    expect(gallery.items.map((i) => [i.url, i.secret?.url])).toEqual([
+      ['/api/secret/uploads/1', '/api/secret/uploads/1'],
+      ['/api/secret/uploads/3', '/api/secret/uploads/3'],
+      ['/api/secret/uploads/4', '/api/secret/uploads/4'],
+    ]);
+    expect([...gallery.start]).toEqual([
+      ['m1', 0],
+      ['m3', 1],
+    ]);
   });
 });

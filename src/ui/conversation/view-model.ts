@@ -14,6 +14,7 @@ import {
 } from '../../contract/format';
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
+import { type SecretAttachment, secretKindOf } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { type SecretText, shownText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { mentionsEveryone } from '../../contract/message-privacy';
 import { avatarOf, groupNames } from './chat-tile';
@@ -113,6 +114,11 @@ export interface MessageRow {
   call?: { label: string; video: boolean; missed: boolean } | null;
   /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
   encrypted?: { conversationId: string; ciphertext: string; createdAt: string; senderId: string } | null;
+  /**
+   * The pictures of a secret message as this device read them (the server's attachments are none: its files travel
+   * inside the ciphertext); the lightbox decrypts the one it shows.
+   */
+  secretImages?: SecretAttachment[];
   /** A thread's root with replies: «N ответов» and the last repliers (newest first). */
   thread?: { label: string; repliers: { id: string; displayName: string; avatarUrl: string | null }[] } | null;
   /** A thread reply (shown in its thread's panel, never in the timeline). */
@@ -216,6 +222,7 @@ export function messageRows(
           ? { conversationId: m.conversationId, ciphertext: m.content, createdAt: m.createdAt, senderId: m.senderId }
           : null,
       attachments: m.attachments.map(attachmentView),
+      ...secretImagesOf(read?.attachments),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       forwardedFrom: m.forwardedFrom?.name ?? null,
       ...(m.reminderOf ? { reminderOf: `/c/${m.reminderOf.conversationId}` } : {}),
@@ -351,15 +358,33 @@ export function messageRows(
   });
 }
 
-/** Every image of the loaded history, for the lightbox's previous/next. */
-export function galleryOf(rows: MessageRow[]): { items: { url: string; name: string }[]; start: Map<string, number> } {
-  const items: { url: string; name: string }[] = [];
+function secretImagesOf(attachments: SecretAttachment[] | undefined): { secretImages?: SecretAttachment[] } {
+  const images = attachments?.filter((a) => secretKindOf(a) === 'IMAGE') ?? [];
+  return images.length ? { secretImages: images } : {};
+}
+
+/** One image of the lightbox: a secret chat's carries what decrypts it (its url is the ciphertext's). */
+export interface GalleryItem {
+  url: string;
+  name: string;
+  secret?: SecretAttachment;
+}
+
+/**
+ * Every image of the loaded history, for the lightbox's previous/next: a message's own pictures, then (a secret
+ * message) those this device decrypted, in the order its bubble shows them.
+ */
+export function galleryOf(rows: MessageRow[]): { items: GalleryItem[]; start: Map<string, number> } {
+  const items: GalleryItem[] = [];
   const start = new Map<string, number>();
   for (const row of rows) {
-    const images = row.attachments.filter((a) => a.kind === 'IMAGE');
+    const images: GalleryItem[] = [
+      ...row.attachments.filter((a) => a.kind === 'IMAGE').map((a) => ({ url: a.url, name: a.name })),
+      ...(row.secretImages ?? []).map((a) => ({ url: a.url, name: a.name, secret: a })),
+    ];
     if (!images.length) continue;
     start.set(row.id, items.length);
-    for (const a of images) items.push({ url: a.url, name: a.name });
+    items.push(...images);
   }
   return { items, start };
 }

@@ -21,6 +21,8 @@ export interface EncryptedTextProps {
   createdAt?: string;
   /** Its sender as the server names it. */
   senderId?: string;
+  /** Opens its `index`-th picture in the conversation's lightbox. */
+  onOpenImage?: (index: number) => void;
 }
 
 export function EncryptedText(props: EncryptedTextProps) {
@@ -40,6 +42,7 @@ export function EncryptedText(props: EncryptedTextProps) {
         forged={known.status === 'forged'}
         attachments={known.status === 'text' ? (known.attachments ?? []) : []}
         voicePlayer={props.voicePlayer}
+        onOpenImage={props.onOpenImage}
       />
       <RecoverButton show={known.status === 'unreadable'} />
     </>
@@ -54,6 +57,7 @@ export function EncryptedTextView(props: {
   forged?: boolean;
   attachments?: SecretAttachment[];
   voicePlayer?: VoicePlayerView;
+  onOpenImage?: (index: number) => void;
 }) {
   if (props.text === null)
     return (
@@ -69,7 +73,11 @@ export function EncryptedTextView(props: {
         </span>
       )}
       {props.attachments?.length ? (
-        <SecretAttachments attachments={props.attachments} voicePlayer={props.voicePlayer} />
+        <SecretAttachments
+          attachments={props.attachments}
+          voicePlayer={props.voicePlayer}
+          onOpenImage={props.onOpenImage}
+        />
       ) : null}
       {(props.text !== '' || !props.attachments?.length) && <p className="msg-text">{props.text}</p>}
     </>

@@ -25,15 +25,21 @@ function Unreadable() {
   );
 }
 
-function SecretPicture({ a }: { a: SecretAttachment }) {
+function SecretPicture({ a, onOpen }: { a: SecretAttachment; onOpen?: () => void }) {
   const { file } = useSecretFile(a, true);
   if (file.status === 'failed') return <Unreadable />;
+  const picture = file.url && <img src={file.url} alt={a.name} style={{ maxWidth: IMAGE_MAX_WIDTH }} />;
   return (
     <div className="msg-images">
-      {file.url ? (
-        <img className="msg-image" src={file.url} alt={a.name} style={{ maxWidth: IMAGE_MAX_WIDTH }} />
-      ) : (
+      {!picture ? (
         <p className="msg-text msg-secret-note">Расшифровывается…</p>
+      ) : onOpen ? (
+        // Opens in the conversation's lightbox, as a plain chat's picture does.
+        <button type="button" className="msg-image" onClick={onOpen} aria-label={`Открыть изображение ${a.name}`}>
+          {picture}
+        </button>
+      ) : (
+        <span className="msg-image still">{picture}</span>
       )}
     </div>
   );
@@ -81,12 +87,22 @@ function SecretFile({ a }: { a: SecretAttachment }) {
   );
 }
 
-export function SecretAttachments(props: { attachments: SecretAttachment[]; voicePlayer?: VoicePlayerView }) {
+export function SecretAttachments(props: {
+  attachments: SecretAttachment[];
+  voicePlayer?: VoicePlayerView;
+  /** Opens the message's `index`-th picture (counted among its pictures) in the lightbox. */
+  onOpenImage?: (index: number) => void;
+}) {
+  let pictures = 0;
   return (
     <>
       {props.attachments.map((a) => {
         const kind = secretKindOf(a);
-        if (kind === 'IMAGE') return <SecretPicture key={a.url} a={a} />;
+        if (kind === 'IMAGE') {
+          const index = pictures++;
+          const open = props.onOpenImage;
+          return <SecretPicture key={a.url} a={a} onOpen={open && (() => open(index))} />;
+        }
         if (kind === 'AUDIO' && props.voicePlayer) return <SecretVoice key={a.url} a={a} Player={props.voicePlayer} />;
         return <SecretFile key={a.url} a={a} />;
       })}

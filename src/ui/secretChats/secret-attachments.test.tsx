@@ -72,6 +72,21 @@ describe('SecretAttachments', () => {
     expect(revoked).toEqual(['blob:test/1']);
   });
 
+  it('opens a picture in the lightbox by its place among the message’s pictures (a file between does not count)', async () => {
+    const first = await sealed(new Uint8Array([137, 80, 78, 71, 1]), 'первая.png', 'image/png');
+    const file = await sealed(new Uint8Array([1, 2, 3]), 'отчёт.pdf', 'application/pdf');
+    const second = await sealed(new Uint8Array([255, 216, 255, 1]), 'вторая.jpg', 'image/jpeg');
+    const opened: number[] = [];
+    render(
+      <ViewPortsProvider value={{ openSecretAttachment }}>
+        <SecretAttachments attachments={[first, file, second]} onOpenImage={(i) => opened.push(i)} />
+      </ViewPortsProvider>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Открыть изображение вторая.jpg' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Открыть изображение первая.png' }));
+    expect(opened).toEqual([1, 0]);
+  });
+
   it('says so when the stored ciphertext was changed', async () => {
     const a = await sealed(new Uint8Array(100).fill(7), 'план.png', 'image/png');
     const path = a.url.replace(/^\/api/, '');

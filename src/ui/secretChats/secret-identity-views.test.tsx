@@ -23,9 +23,11 @@ const approval = {
 };
 
 describe('SecretApprovalView', () => {
-  it('asks to approve a new device with its code, and answers with «Подтвердить» or «Отклонить»', () => {
+  it('asks to approve a new device with its code in a notice that blocks nothing, and answers with «Подтвердить» or «Отклонить»', () => {
     render(<SecretApprovalView {...approval} />);
-    expect(screen.getByRole('dialog', { name: 'Новое устройство' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Новое устройство' })).toBeTruthy();
+    // Not a modal: no dialog traps the page.
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByText('Новое устройство входит в секретные чаты: подтвердить?')).toBeTruthy();
     expect(screen.getByTestId('secret-approval-code').textContent).toBe('123 456');
     fireEvent.click(screen.getByRole('button', { name: 'Подтвердить' }));
@@ -40,7 +42,7 @@ describe('SecretApprovalView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Подтвердить' }));
     expect(approval.onRetry).toHaveBeenCalledTimes(1);
     rerender(<SecretApprovalView {...approval} asking={false} waiting="Подтвердите вход… Код: 654 321" />);
-    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Новое устройство' })).toBeNull();
     expect(screen.getByRole('status').textContent).toContain('654 321');
     expect(screen.getByRole('button', { name: 'Ввести ключ восстановления' })).toBeTruthy();
   });

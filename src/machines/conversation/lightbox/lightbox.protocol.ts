@@ -1,11 +1,14 @@
 // The lightbox's protocol (view-local: the Lightbox component runs one actor while it is open): its input and the
 // events it accepts. The view imports this module for its types.
 import { LIGHTBOX_ZOOM } from '../../../contract/limits';
+import type { SecretAttachment } from '../../secretChats/secretChat/secretChat.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export interface LightboxItem {
   url: string;
   name?: string;
+  /** A secret chat's picture: `url` is its ciphertext, which the view decrypts while it shows it. */
+  secret?: SecretAttachment;
 }
 
 export interface LightboxInput {

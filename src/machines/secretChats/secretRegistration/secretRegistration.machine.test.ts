@@ -17,6 +17,7 @@ describeModel({
       serverEvents: fromCallback(() => () => {}),
       register: hang<RegistrationOutcome, SecretRegistrationInput>(),
       pending: hang<number, SecretRegistrationInput>(),
+      wanted: fromCallback(() => () => {}),
     },
   }),
   inputs: [{ userId: 'u1' }],
@@ -24,7 +25,9 @@ describeModel({
     'xstate.done.actor.0.secretRegistration.registering': () => [
       { type: 'xstate.done.actor.0.secretRegistration.registering', output: { device: false } },
       { type: 'xstate.done.actor.0.secretRegistration.registering', output: { device: true } },
+      { type: 'xstate.done.actor.0.secretRegistration.registering', output: { device: false, unapproved: true } },
     ],
+    'secretRegistration.wanted': () => [{ type: 'secretRegistration.wanted' }],
     'xstate.error.actor.0.secretRegistration.registering': () => [
       { type: 'xstate.error.actor.0.secretRegistration.registering', error: new Error('offline') },
     ],
@@ -57,6 +60,46 @@ describe('secretRegistration behaviour', () => {
     expect(actor.getSnapshot().hasTag('device')).toBe(false);
     actor.send({ type: 'secretRegistration.check' });
     await vi.waitFor(() => expect(actor.getSnapshot().hasTag('device')).toBe(true));
+    actor.stop();
+  });
+
+  it('a new browser of a person with no secret chats asks nothing, and nobody is prompted, until it needs secret chats', async () => {
+    let asked: (() => void) | null = null;
+    let looked = 0;
+    const actor = createActor(
+      secretRegistrationMachine.provide({
+        actors: {
+          serverEvents: fromCallback(() => () => {}),
+          // The worker: the identity key is on another device of the person.
+          register: fromPromise<RegistrationOutcome, SecretRegistrationInput>(async () => ({
+            device: false,
+            unapproved: true,
+          })),
+          pending: fromPromise<number, SecretRegistrationInput>(async () => {
+            looked++;
+            return 1;
+          }),
+          wanted: fromCallback(({ sendBack }) => {
+            asked = () => sendBack({ type: 'secretRegistration.wanted' });
+            return () => {
+              asked = null;
+            };
+          }),
+        },
+      }),
+      { input: { userId: 'u1' } },
+    ).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('unapproved'));
+    // No device actor and no approval view: no request made here, no prompt shown; another sign-in's request is
+    // not this browser's to answer (it holds no identity key).
+    expect(actor.getSnapshot().hasTag('device')).toBe(false);
+    actor.send({ type: 'secretRegistration.check' });
+    expect(actor.getSnapshot().value).toBe('unapproved');
+    expect(looked).toBe(0);
+    // «Новый секретный чат» opened here: it asks, and the device actor with its approval view take over.
+    (asked as (() => void) | null)?.();
+    expect(actor.getSnapshot().hasTag('device')).toBe(true);
+    expect(asked).toBeNull();
     actor.stop();
   });
 

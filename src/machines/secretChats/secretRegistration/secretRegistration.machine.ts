@@ -1,10 +1,11 @@
 // The background registration (secretRegistration.protocol.ts): `register` (the wiring's: the crypto worker
 // registers whole) once, `listening` for a new sign-in of the same person asking for approval (`secret:approval`,
 // and a reconnection, after which requests made meanwhile are looked for), `device` once the device actor must take
-// over. A failed registration is tried again after `retry`.
+// over. A failed registration is tried again after `retry`. `unapproved`: a new browser whose person's identity key is
+// elsewhere waits quietly — no request for approval, so no other device asks — until it asks on its own (`wanted`).
 import { setup } from 'xstate';
 import { listenToServer } from '../../realtime/index';
-import { notWired } from '../../shared/not-wired';
+import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   type RegistrationOutcome,
   SECRET_REGISTRATION_RETRY_MS,
@@ -32,9 +33,12 @@ export const secretRegistrationMachine = setup({
     register: notWired<RegistrationOutcome, SecretRegistrationInput>('secretRegistration.register'),
     /** How many requests for approval are open (another device of this person asking). */
     pending: notWired<number, SecretRegistrationInput>('secretRegistration.pending'),
+    /** Tells `secretRegistration.wanted` once this browser asked for approval (the creation dialog registers it). */
+    wanted: notWiredCallback<SecretRegistrationEvent, SecretRegistrationInput>('secretRegistration.wanted'),
   },
   guards: {
     handOver: (_, outcome: RegistrationOutcome) => outcome.device,
+    unapproved: (_, outcome: RegistrationOutcome) => outcome.unapproved === true,
     asked: (_, open: number) => open > 0,
   },
   delays: { retry: SECRET_REGISTRATION_RETRY_MS },
@@ -49,6 +53,7 @@ export const secretRegistrationMachine = setup({
         input: ({ context }) => ({ userId: context.userId }),
         onDone: [
           { guard: { type: 'handOver', params: ({ event }) => event.output }, target: 'device' },
+          { guard: { type: 'unapproved', params: ({ event }) => event.output }, target: 'unapproved' },
           { target: 'listening' },
         ],
         onError: 'failed',
@@ -76,6 +81,14 @@ export const secretRegistrationMachine = setup({
         },
       ],
       on: { 'secretRegistration.check': { target: 'checking', reenter: true } },
+    },
+    /**
+     * Not a device: the person's identity key is on another device, and nothing here needs secret chats yet. It holds
+     * no key to approve anyone with, so it does not listen for requests either.
+     */
+    unapproved: {
+      invoke: { src: 'wanted', input: ({ context }) => ({ userId: context.userId }) },
+      on: { 'secretRegistration.wanted': 'device' },
     },
     /** The device actor and the approval holder take over (the view spawns them). */
     device: {
