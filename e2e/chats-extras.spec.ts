@@ -41,7 +41,7 @@ async function swipe(context: BrowserContext, page: Page, fromX: number, toX: nu
 }
 
 test.describe('chats page: lightbox and narrow layout', () => {
-  test('an image message opens the lightbox: zoom −/100%/+, arrows wrap, Escape closes and returns the focus', async ({
+  test('an image message opens the lightbox: zoom −/100 %/+, arrows wrap, Escape closes and returns the focus', async ({
     srv,
     friends: { a, b, conversationId },
     openSignedIn,
@@ -70,7 +70,7 @@ test.describe('chats page: lightbox and narrow layout', () => {
     await expect(dialog.getByRole('button', { name: 'Закрыть' })).toBeFocused();
     await expectNoSeriousA11yViolations(page, 'lightbox open');
 
-    // Zoom: + twice → 150 %, the picture really scaled; − down to the 25 % floor; 100% back.
+    // Zoom: + twice → 150 %, the picture really scaled; − down to the 25 % floor; 100 % back (one form, with a no-break space).
     const zoomIn = dialog.getByRole('button', { name: 'Увеличить' });
     const zoomOut = dialog.getByRole('button', { name: 'Уменьшить' });
     await zoomIn.click();
@@ -83,7 +83,10 @@ test.describe('chats page: lightbox and narrow layout', () => {
     for (let i = 0; i < 5; i++) await zoomOut.click();
     await expect(dialog.getByRole('status')).toHaveText('25 %');
     await expect(zoomOut).toHaveAttribute('aria-disabled', 'true');
-    await dialog.getByRole('button', { name: '100%' }).click();
+    const reset = dialog.getByRole('button', { name: '100 %' });
+    expect(await reset.textContent()).toBe('100\u00a0%');
+    expect(await dialog.getByRole('status').textContent()).toBe('25\u00a0%');
+    await reset.click();
     await expect(dialog.getByRole('status')).toHaveText('100 %');
     for (let i = 0; i < 12; i++) await zoomIn.click(); // 1 → 4 in steps of 0.25
     await expect(dialog.getByRole('status')).toHaveText('400 %');

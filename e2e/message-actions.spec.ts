@@ -295,3 +295,49 @@ test('«@» in a group suggests members; the mention is highlighted and the mute
   await input(A.page).press('Enter');
   await expect(input(A.page)).toHaveValue('Сбор в девять @все ');
 });
+
+test('«Переслать» offers «Избранное» and a group’s member with no chat yet; forwarding there opens the new chat', async ({
+  srv,
+  createUser,
+  openSignedIn,
+}) => {
+  const anna = await createUser('Анна', 'anna');
+  const boris = await createUser('Борис', 'boris');
+  const vera = await createUser('Вера', 'vera');
+  // Борис and Вера are no friends and have never written to each other: they share only Анна's group.
+  await makeFriends(srv.url, anna, boris);
+  await makeFriends(srv.url, anna, vera);
+  await group(srv.url, anna, [boris, vera], 'Дача');
+  const withAnna = (
+    await apiCall<{ conversation: { id: string } }>(
+      srv.url,
+      'POST',
+      '/api/conversations/with',
+      { userId: anna.user.id },
+      boris.accessToken,
+    )
+  ).conversation.id;
+  await sendText(srv.url, anna, withAnna, 'Электричка в 9:40');
+
+  const B = await openSignedIn(boris);
+  const V = await openSignedIn(vera);
+  await open(B.page, withAnna);
+  await menu(B.page, 'Электричка в 9:40', 'Переслать');
+  const picker = B.page.getByRole('dialog', { name: 'Переслать сообщение' });
+  await expect(picker.getByRole('list', { name: 'Чаты' }).getByRole('checkbox', { name: 'Избранное' })).toBeVisible();
+  const people = picker.getByRole('list', { name: 'Люди' });
+  // Анна has a chat already: she is offered as that chat, not twice.
+  await expect(people.getByRole('checkbox', { name: /Анна/ })).toHaveCount(0);
+  await picker.getByRole('searchbox', { name: 'Поиск чата' }).fill('Вер');
+  await people.getByRole('checkbox', { name: /Вера/ }).check();
+  await picker.getByRole('button', { name: 'Переслать' }).click();
+  await expect(picker).toHaveCount(0);
+
+  // The direct chat with Вера was made and opened, with the copy in it.
+  await expect(B.page.locator('.conv-title')).toContainText('Вера');
+  await expect(messageWith(B.page, 'Электричка в 9:40')).toContainText('Переслано · Анна');
+  await expect(B.page).toHaveURL(/\/c\/[^/]+$/);
+  const made = new URL(B.page.url()).pathname.split('/').pop() ?? '';
+  await open(V.page, made);
+  await expect(messageWith(V.page, 'Электричка в 9:40')).toContainText('Переслано · Анна');
+});

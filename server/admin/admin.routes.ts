@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import fp from 'fastify-plugin';
 import { contractRoute } from '../http/contract-route';
 import { forbidden } from '../http/errors';
-import { isAdmin, requireAdmin } from './roles';
+import { firstAccountFree, isAdmin, requireAdmin } from './roles';
 import { readSettings, writeSettings } from './server-settings';
 import { serverStats } from './stats';
 
@@ -17,7 +17,10 @@ export const adminRoutes = fp(
     const startedAt = new Date().toISOString();
     const admin = async (userId: string) => requireAdmin(db, userId);
 
-    contractRoute(app, 'registrationInfo', async () => ({ mode: (await readSettings(db)).registration }));
+    contractRoute(app, 'registrationInfo', async () => ({
+      mode: (await readSettings(db)).registration,
+      firstAccount: await firstAccountFree(db),
+    }));
     contractRoute(app, 'instance', async () => ({
       uploadLimitBytes: app.config.uploadLimitBytes,
       secureUrl: app.config.publicUrl?.startsWith('https:') ? app.config.publicUrl : null,

@@ -20,6 +20,12 @@ export async function requireAdmin(db: Database, userId: string): Promise<void> 
   if (!(await isAdmin(db, userId))) throw forbidden(ADMINS_ONLY);
 }
 
+/** Whether the administrator's place is still free: the next account to register takes it (GET /api/registration). */
+export async function firstAccountFree(db: Database): Promise<boolean> {
+  const row = await db.selectFrom('server_settings').select('key').where('key', '=', 'firstAdmin').executeTakeFirst();
+  return row === undefined;
+}
+
 /**
  * The first account of an empty server becomes its administrator: one row in server_settings marks the place
  * taken (its primary key settles two first registrations racing), so later accounts are members.

@@ -7,7 +7,9 @@ import { Id, IsoDate, NUL_MESSAGE, noNul, Password, ServerRole } from './entitie
 /** «Открытая», «По приглашениям», «Закрыта». */
 export const RegistrationMode = z.enum(['open', 'invites', 'closed']);
 export type RegistrationMode = z.infer<typeof RegistrationMode>;
-export const RegistrationInfoResponse = z.object({ mode: RegistrationMode });
+/** `firstAccount`: nobody has registered yet, so the next account becomes the server's administrator. */
+export const RegistrationInfoResponse = z.object({ mode: RegistrationMode, firstAccount: z.boolean() });
+export type RegistrationInfo = z.infer<typeof RegistrationInfoResponse>;
 
 /**
  * What any page may know of the server before sign-in: the largest upload (UPLOAD_LIMIT_MB), so a larger file is

@@ -92,9 +92,23 @@ export type AvatarFace =
 export function avatarFace(avatarUrl: string | null | undefined, name: string): AvatarFace {
   if (avatarUrl?.startsWith('emoji:')) return { kind: 'emoji', emoji: avatarUrl.slice('emoji:'.length) };
   if (avatarUrl) return { kind: 'image', url: avatarUrl };
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const text = words.length >= 2 ? `${[...words[0]][0]}${[...words[1]][0]}` : ([...(words[0] ?? '')][0] ?? '?');
-  return { kind: 'initials', text: text.toUpperCase() };
+  return { kind: 'initials', text: initials(name) };
+}
+
+/**
+ * Up to two initials, each the first letter of a word: quotes, dashes and emoji are no initials («КС» for «Команда
+ * «Север»»); a name without letters takes its first digits, else «?».
+ */
+export function initials(name: string): string {
+  const firsts = (pattern: RegExp) =>
+    name
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.match(pattern)?.[0])
+      .filter((c): c is string => c !== undefined)
+      .slice(0, 2)
+      .join('');
+  return (firsts(/\p{L}/u) || firsts(/\p{N}/u) || '?').toUpperCase();
 }
 
 /** The quoted preview: at most 100 characters (code points), an ellipsis when cut. */
@@ -151,4 +165,19 @@ export function clock(ms: number): string {
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+const SIZE_UNITS = ['Б', 'КБ', 'МБ', 'ГБ'] as const;
+
+/** A file's size as people read it: «812 Б», «14 КБ», «2,4 МБ» (one decimal under 10, a no-break space). */
+export function fileSize(bytes: number): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit > 0 && value < 10 ? 1 : 0;
+  const shown = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: digits }).format(value);
+  return `${shown}\u00a0${SIZE_UNITS[unit]}`;
 }

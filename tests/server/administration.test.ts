@@ -42,6 +42,19 @@ describe('roles', () => {
     expect((await api.get('/api/status/me', anna.accessToken)).body.user.role).toBe('member');
   });
 
+  it('tells anyone before sign-in whether the next account is the first (the administrator)', async () => {
+    const empty = await startTestServer();
+    try {
+      const fresh = client(empty.url);
+      expect((await fresh.get('/api/registration')).body).toEqual({ mode: 'open', firstAccount: true });
+      await fresh.user('first');
+      expect((await fresh.get('/api/registration')).body).toEqual({ mode: 'open', firstAccount: false });
+    } finally {
+      await empty.close();
+    }
+    expect((await api.get('/api/registration')).body.firstAccount).toBe(false);
+  });
+
   it('refuses every admin route to members (403) and to signed-out callers (401)', async () => {
     const routes: [string, string, unknown?][] = [
       ['GET', '/api/admin/users'],

@@ -123,6 +123,20 @@ describe('api client', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('a full disk’s 507 arrives with the server’s reason, as a failure worth retrying', async () => {
+    fakeServer(() => ({
+      status: 507,
+      body: { statusCode: 507, message: 'На сервере закончилось место, повторите позже' },
+    }));
+    const { auth } = bridge({ access: 'a1', refresh: 'r1' }, async () => 'a2');
+    const err = await createApiClient({ baseURL: '/api', auth })
+      .call('send', { body: { conversationId: 'c1', content: 'Привет', clientMessageId: 'k1' } as never })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestFailure);
+    expect(err).toMatchObject({ status: 507, serverMessage: 'На сервере закончилось место, повторите позже' });
+    expect((err as RequestFailure).refused).toBe(false);
+  });
+
   it('uses a token another request already refreshed instead of refreshing again', async () => {
     const tokens = { access: 'a1', refresh: 'r1' as string | null };
     let first = true;

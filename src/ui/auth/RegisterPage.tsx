@@ -4,9 +4,21 @@ import { LIMITS } from '../../contract/limits';
 import { REGISTRATION_CLOSED } from '../../machines/auth/registrationMode/registrationMode.protocol';
 import { useRegister } from './useRegister';
 
+/** Said on an empty server (docs/administration.md): nobody else can be asked who runs it. */
+export const FIRST_ACCOUNT_NOTE = 'На сервере ещё нет аккаунтов: первый зарегистрированный станет администратором.';
+
 export function RegisterPage() {
-  const { busy, error, register, mode, invite } = useRegister();
-  return <RegisterForm busy={busy} error={error} onSubmit={register} mode={mode} invite={invite} />;
+  const { busy, error, register, mode, firstAccount, invite } = useRegister();
+  return (
+    <RegisterForm
+      busy={busy}
+      error={error}
+      onSubmit={register}
+      mode={mode}
+      firstAccount={firstAccount}
+      invite={invite}
+    />
+  );
 }
 
 export function RegisterForm(props: {
@@ -17,6 +29,8 @@ export function RegisterForm(props: {
   mode?: RegistrationMode;
   /** A code from the address (?invite=CODE). */
   invite?: string;
+  /** An empty server: the account made here becomes its administrator. */
+  firstAccount?: boolean;
 }) {
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
@@ -32,6 +46,7 @@ export function RegisterForm(props: {
   return (
     <form className="form" onSubmit={submit} aria-label="Регистрация">
       <h2 className="form-title">Новый аккаунт</h2>
+      {props.firstAccount && mode !== 'closed' && <p className="inline-note">{FIRST_ACCOUNT_NOTE}</p>}
       <label className="field">
         <span>Никнейм</span>
         <input

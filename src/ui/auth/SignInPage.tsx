@@ -1,15 +1,31 @@
+import { useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useOwnedActor } from '../app/useOwnedActor';
 import { useSignIn } from './useSignIn';
 
 export function SignInPage() {
   const { busy, error, registeredUsername, signIn } = useSignIn();
-  return <SignInForm busy={busy} error={error} registeredUsername={registeredUsername} onSubmit={signIn} />;
+  // An empty server's first page says who will run it (the registration screen's actor, alive while shown).
+  const mode = useOwnedActor('registrationMode');
+  const firstAccount = useSelector(mode, (s) => (s?.context.firstAccount ?? false) && s?.context.mode !== 'closed');
+  return (
+    <SignInForm
+      busy={busy}
+      error={error}
+      registeredUsername={registeredUsername}
+      firstAccount={firstAccount}
+      onSubmit={signIn}
+    />
+  );
 }
 
 export function SignInForm(props: {
   busy: boolean;
   error: string | null;
   registeredUsername: string | null;
+  /** Nobody has registered yet: there is no account to sign in with. */
+  firstAccount?: boolean;
   onSubmit: (username: string, password: string) => void;
 }) {
   const [username, setUsername] = useState(props.registeredUsername ?? '');
@@ -21,6 +37,15 @@ export function SignInForm(props: {
   return (
     <form className="form" onSubmit={submit} aria-label="Вход">
       <h2 className="form-title">С возвращением</h2>
+      {props.firstAccount && (
+        <p className="inline-note">
+          На сервере ещё нет аккаунтов.{' '}
+          <Link to="/auth/register" replace>
+            Зарегистрируйтесь
+          </Link>{' '}
+          — первый аккаунт станет администратором.
+        </p>
+      )}
       {props.registeredUsername && !props.error && (
         <p className="notice" role="status">
           Аккаунт создан. Войдите с новым паролем.

@@ -12,6 +12,7 @@ export function useRegister() {
   const session = useSessionRef();
   const modeActor = useOwnedActor('registrationMode');
   const mode = useSelector(modeActor, (s) => s?.context.mode ?? null);
+  const firstAccount = useSelector(modeActor, (s) => s?.context.firstAccount ?? false);
   const [params] = useSearchParams();
   const invite = params.get('invite') ?? '';
   const navigate = useNavigate();
@@ -29,6 +30,8 @@ export function useRegister() {
     error,
     /** 'open' until the server said otherwise (the server checks again on submit). */
     mode: mode ?? 'open',
+    /** Nobody has registered yet: this account will administer the server. */
+    firstAccount,
     invite,
     register: (username: string, displayName: string, password: string, inviteCode?: string) =>
       session.send({

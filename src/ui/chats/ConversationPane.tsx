@@ -167,8 +167,12 @@ function ConversationPaneBody(props: ConversationPaneProps) {
               )}
               {actions.forwarding && (
                 <LazyForwardDialog
+                  me={props.me}
                   messageIds={actions.forwarding}
-                  chats={props.tiles.map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                  chats={props.tiles
+                    .filter((t) => !t.secret)
+                    .map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                  entries={props.entries}
                   onClose={actions.closeForward}
                 />
               )}

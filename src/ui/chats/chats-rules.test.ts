@@ -8,7 +8,9 @@ import {
   avatarFace,
   conversationTitle,
   formatDate,
+  fileSize,
   formatTime,
+  initials,
   isGroupConversation,
   presenceDot,
   presenceText,
@@ -89,8 +91,24 @@ describe('titles, avatars, previews', () => {
     expect(avatarFace('/uploads/x', 'Анна')).toEqual({ kind: 'image', url: '/uploads/x' });
     expect(avatarFace(null, 'Анна Петрова')).toEqual({ kind: 'initials', text: 'АП' });
     expect(avatarFace(null, 'борис')).toEqual({ kind: 'initials', text: 'Б' });
+    // Letters only: quotes, dashes and emoji are no initials.
+    expect(avatarFace(null, 'Команда «Север»')).toEqual({ kind: 'initials', text: 'КС' });
+    expect(initials('«Дача» — 2025')).toBe('Д');
+    expect(initials('🌲 Лес и поле')).toBe('ЛИ');
+    expect(initials('(Резерв)')).toBe('Р');
+    expect(initials('2025')).toBe('2');
+    expect(initials('«»')).toBe('?');
+    expect(initials('')).toBe('?');
     expect(avatarColour('u2')).toBe(avatarColour('u2'));
     expect(new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map(avatarColour)).size).toBeGreaterThan(1);
+  });
+
+  it('says a file’s size as people read it', () => {
+    expect(fileSize(812)).toBe('812\u00a0Б');
+    expect(fileSize(14_500)).toBe('14\u00a0КБ');
+    expect(fileSize(2.4 * 1024 * 1024)).toBe('2,4\u00a0МБ');
+    expect(fileSize(25 * 1024 * 1024)).toBe('25\u00a0МБ');
+    expect(fileSize(3 * 1024 ** 3)).toBe('3\u00a0ГБ');
   });
 
   it('cuts reply previews at 100 characters', () => {

@@ -197,6 +197,24 @@ describe('MessageBubble', () => {
     expect(broken).toHaveStyle({ width: '320px', height: '200px' });
   });
 
+  it('shows the server’s reason beside «Повторить» (a full disk), and «Не отправлено» when no answer came', async () => {
+    const failed = (error: string | null) =>
+      bubbleProps({
+        row: row({
+          id: 'tmp-t-1',
+          own: true,
+          delivery: 'failed',
+          pending: { outboxId: 'tmp-t-1', progress: 0, uploading: false, files: [], error, retryable: true },
+        }),
+      });
+    const { rerender } = render(<MessageBubble {...failed('На сервере закончилось место, повторите позже')} />);
+    expect(screen.getByText('На сервере закончилось место, повторите позже')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Повторить' })).toBeVisible();
+    rerender(<MessageBubble {...failed(null)} />);
+    expect(screen.getByText('Не отправлено')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Повторить' })).toBeVisible();
+  });
+
   it("keeps a failed send with 'Повторить' and 'Удалить', and an upload with per-file progress", async () => {
     const pending = {
       outboxId: 'tmp-t-1',

@@ -43,7 +43,7 @@ describe('LightboxView (from props)', () => {
     for (const name of [
       'Закрыть',
       'Уменьшить',
-      '100%',
+      '100\u00a0%',
       'Увеличить',
       'Предыдущее изображение',
       'Следующее изображение',
@@ -61,7 +61,7 @@ describe('LightboxView (from props)', () => {
     await user.click(screen.getByRole('button', { name: 'Предыдущее изображение' }));
     await user.click(screen.getByRole('button', { name: 'Увеличить' }));
     await user.click(screen.getByRole('button', { name: 'Уменьшить' }));
-    await user.click(screen.getByRole('button', { name: '100%' }));
+    await user.click(screen.getByRole('button', { name: '100\u00a0%' }));
     await user.click(screen.getByRole('button', { name: 'Закрыть' }));
     for (const f of [p.next, p.previous, p.zoomIn, p.zoomOut, p.zoomReset, p.close]) expect(f).toHaveBeenCalledTimes(1);
 
@@ -136,7 +136,7 @@ describe('Lightbox (with its statechart)', () => {
     for (let i = 0; i < 5; i++) await user.click(screen.getByRole('button', { name: 'Уменьшить' }));
     expect(screen.getByRole('status')).toHaveTextContent('25 %');
     expect(screen.getByRole('button', { name: 'Уменьшить' })).toHaveAttribute('aria-disabled', 'true');
-    await user.click(screen.getByRole('button', { name: '100%' }));
+    await user.click(screen.getByRole('button', { name: '100\u00a0%' }));
     expect(screen.getByRole('status')).toHaveTextContent('100 %');
   });
 

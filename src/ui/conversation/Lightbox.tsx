@@ -1,4 +1,4 @@
-// The image lightbox (docs/behaviour.md §2): one image at a time with previous/next (wrapping), close, zoom minus / 100% /
+// The image lightbox (docs/behaviour.md §2): one image at a time with previous/next (wrapping), close, zoom minus / 100 % /
 // plus; Escape closes, ← and → move, + − 0 zoom. A modal dialog: focus moves in, Tab stays inside, and focus goes
 // back where it was when it closes.
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
@@ -96,7 +96,8 @@ export function LightboxView(props: LightboxViewProps) {
   const position = several ? `${props.index + 1} из ${props.count}` : '';
   const caption = [props.item?.name, position].filter(Boolean).join(' · ');
   const alt = props.item?.name ?? (several ? `Изображение ${position}` : 'Изображение');
-  const percent = `${Math.round(props.zoom * 100)} %`;
+  // Russian typography: a no-break space before «%», on the button and in the level alike.
+  const percent = `${Math.round(props.zoom * 100)}\u00a0%`;
   const src = props.src === undefined ? (props.item?.url ?? null) : props.src;
 
   return (
@@ -127,7 +128,7 @@ export function LightboxView(props: LightboxViewProps) {
             −
           </button>
           <button type="button" className="lightbox-button lightbox-reset" onClick={props.zoomReset}>
-            100%
+            {'100\u00a0%'}
           </button>
           <button
             type="button"

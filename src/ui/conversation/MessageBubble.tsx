@@ -1,10 +1,11 @@
 // One message of the conversation (docs/behaviour.md §2): grouped by sender, with time; own messages on the right with
 // their delivery (sending, sent, '✓' once someone else read it, failed with 'Повторить' / 'Удалить'); the quoted
-// reply 'Ответ на: …' that jumps to the original; images at most 320 px wide (320×200 when they fail to load)
-// that open the lightbox; files as 'Файл: name'; uploads with per-file progress. The menu button (and a right
+// reply 'Ответ на: …' that jumps to the original; images at most 320 px wide and 400 px tall (320×200 when they
+// fail to load) that open the lightbox; files as 'Файл: name' with their size; uploads with per-file progress. The menu button (and a right
 // click, the context-menu key or Shift+F10) opens the actions. Voice messages and call entries render their own
 // components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
 import { type KeyboardEvent, type MouseEvent, memo, Suspense, useState } from 'react';
+import { fileSize } from '../../contract/format';
 
 import { UPLOAD_FAILED } from '../../machines/composer/index';
 import { PollSlot } from '../polls/index';
@@ -27,6 +28,9 @@ export const LazyVoicePlayer = lazyView<VoicePlayerProps>(() =>
 );
 
 export const IMAGE_MAX_WIDTH = 320;
+/** A tall picture (a phone's screenshot) is cut down to this height, its proportions kept, so it leaves room for the
+ * conversation on a phone. */
+export const IMAGE_MAX_HEIGHT = 400;
 export const IMAGE_FALLBACK = { width: 320, height: 200 };
 
 export interface MessageBubbleProps {
@@ -52,8 +56,8 @@ export interface MessageBubbleProps {
 
 function imageSize(a: AttachmentView) {
   if (!a.width || !a.height) return null;
-  const width = Math.min(IMAGE_MAX_WIDTH, a.width);
-  return { width, height: Math.round((a.height * width) / a.width) };
+  const scale = Math.min(1, IMAGE_MAX_WIDTH / a.width, IMAGE_MAX_HEIGHT / a.height);
+  return { width: Math.round(a.width * scale), height: Math.round(a.height * scale) };
 }
 
 function MessageImage(props: { a: AttachmentView; onOpen(): void }) {
@@ -231,7 +235,8 @@ function MessageBubbleView(props: MessageBubbleProps) {
                 strokeLinejoin="round"
               />
             </svg>
-            <span>Файл: {a.name}</span>
+            <span className="msg-file-name">Файл: {a.name}</span>
+            {a.size != null && <span className="msg-file-size">{fileSize(a.size)}</span>}
           </a>
         ))}
         {row.voice && (

@@ -1,13 +1,18 @@
 // Where the reader is in the history, for what the list draws over it: the day of the topmost row on screen (the
 // sticky day line, as Telegram keeps it) and how many unread messages from others are below the view (the count
-// on the ↓ button). Read from the rendered rows' data attributes on scroll, at most once a frame. Opening a
+// on the ↓ button). Read from the rendered rows' data attributes on scroll, at most once a frame. While a day's own
+// line passes under the sticky one, only the row's line shows (as in Telegram), never the two on top of each other.
+// Opening a
 // conversation with an unread divider scrolls to it instead of the bottom.
 import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './view-model';
 
+/** The band at the top of the history the sticky day line covers (its 8 px offset, its height and a little air). */
+const STICKY_BAND_PX = 40;
+
 export interface HistoryPosition {
-  /** The day of the topmost row on screen; null before the first scroll. */
+  /** The day of the topmost row on screen; null before the first scroll and while a day line is in the band. */
   topDay: string | null;
   /** Unread messages from others below the lowest row shown so far. */
   unreadBelow: number;
@@ -35,13 +40,16 @@ export function useHistoryPosition(options: {
       const view = el.getBoundingClientRect();
       let top: string | null = null;
       let lowest: string | null = null;
+      let lineInBand = false;
       for (const row of el.querySelectorAll<HTMLElement>('.msg-row')) {
         const box = row.getBoundingClientRect();
         if (box.bottom <= view.top || box.top >= view.bottom) continue;
         top ??= row.dataset.dayOf ?? null;
         lowest = row.querySelector<HTMLElement>('[data-message-id]')?.dataset.messageId ?? lowest;
+        const line = row.querySelector('.msg-day')?.getBoundingClientRect();
+        if (line && line.bottom > view.top && line.top < view.top + STICKY_BAND_PX) lineInBand = true;
       }
-      setTopDay(top);
+      setTopDay(lineInBand ? null : top);
       if (lowest) {
         const index = (id: string | null) => latestRows.current.findIndex((r) => r.id === id);
         setLowestSeen((seen) => (seen === null || index(lowest) > index(seen) ? lowest : seen));

@@ -63,6 +63,8 @@ export interface AttachmentView {
   name: string;
   width: number | null;
   height: number | null;
+  /** Bytes; null when the server did not keep it. */
+  size?: number | null;
 }
 
 export interface PendingFileView {
@@ -149,6 +151,7 @@ const attachmentView = (a: Message['attachments'][number]): AttachmentView => ({
   name: a.name ?? a.url.split('/').pop() ?? 'файл',
   width: a.width,
   height: a.height,
+  size: a.size,
 });
 
 function pendingType(item: OutboxItem): MessageType {

@@ -6,6 +6,8 @@ import type { DirectorySectionProps } from './DirectorySection';
 
 export type { DirectoryPickerProps } from './DirectoryPicker';
 export type { DirectorySectionProps } from './DirectorySection';
+/** The directory's people for a view that lists them its own way («Переслать»). */
+export { useDirectory } from './useDirectory';
 
 export const LazyDirectorySection = lazyView<DirectorySectionProps>(() =>
   import('./DirectorySection').then((m) => m.DirectorySection),

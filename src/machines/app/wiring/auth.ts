@@ -7,7 +7,7 @@ import { registrationModeMachine } from '../../auth/registrationMode/registratio
 
 export const wireRegistrationMode = (s: Services) =>
   registrationModeMachine.provide({
-    actors: { loadMode: fromPromise(async () => (await s.api.call('registrationInfo')).mode) },
+    actors: { loadMode: fromPromise(() => s.api.call('registrationInfo')) },
   });
 
 export const wirePasswordReset = (s: Services) =>

@@ -1,7 +1,7 @@
 // The composer feature's effects provided from the real services: the recorder's recording, the outbox's store,
 // uploads and sends (a secret chat's as its item says, no list read), the drafts' store.
 import { fromCallback, fromPromise } from 'xstate';
-import { failureOf, RequestFailure } from '../../../contract/failure';
+import { RequestFailure } from '../../../contract/failure';
 import { insecurePage, secureContext } from '../../../services/app/secure-context';
 import { chatList, isSecretChat } from '../../chats/chats/chats.protocol';
 import { composerMachine } from '../../composer/composer/composer.machine';
@@ -13,7 +13,7 @@ import {
   type UploadInput,
   type UploadReport,
 } from '../../composer/outbox/outbox.machine';
-import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED } from '../../composer/outbox/outbox-item';
+import { type OutboxItem, parseStoredOutbox, UPLOAD_FAILED, uploadFailure } from '../../composer/outbox/outbox-item';
 import {
   MIC_FAILED,
   type RecordingCommand,
@@ -101,14 +101,9 @@ export function wireOutbox(s: Services) {
           (result) => {
             if (!abort.signal.aborted) report({ type: 'upload.done', attachment: result.attachment });
           },
-          // A file the server refused itself (413 and other 4xx sending again cannot fix) fails for good with its
-          // reason; anything else may go through on a retry.
+          // With the server's reason; a file it refused itself (413 and other 4xx) fails for good.
           (error: unknown) => {
-            if (abort.signal.aborted) return;
-            const failure = failureOf(error);
-            if (failure.refused)
-              report({ type: 'upload.failed', message: failure.serverMessage ?? UPLOAD_FAILED, retryable: false });
-            else report({ type: 'upload.failed', message: UPLOAD_FAILED });
+            if (!abort.signal.aborted) report(uploadFailure(error));
           },
         );
         return () => abort.abort();

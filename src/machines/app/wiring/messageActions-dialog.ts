@@ -9,6 +9,13 @@ import { selectionMachine } from '../../messageActions/selection/selection.machi
 export const wireForwardPicker = (s: Services) =>
   forwardPickerMachine.provide({
     actors: {
+      // One at a time: a refusal (say, «Кто может мне писать») stops at that person, in the server's words.
+      openDirect: fromPromise<string[], { userIds: string[] }>(async ({ input }) => {
+        const ids: string[] = [];
+        for (const userId of input.userIds)
+          ids.push((await s.api.call('conversationWith', { body: { userId } })).conversation.id);
+        return ids;
+      }),
       forward: fromPromise<unknown, { messageIds: string[]; conversationIds: string[] }>(({ input }) =>
         s.api.call('forwardMessages', { body: input }),
       ),

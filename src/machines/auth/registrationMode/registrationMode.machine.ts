@@ -1,7 +1,7 @@
 // The registration mode (protocol: registrationMode.protocol.ts): one request; a failure counts as «Открытая», so the
 // form stays usable and the server's own refusal explains the rest.
 import { assign, setup } from 'xstate';
-import type { RegistrationMode } from '../../../contract/administration';
+import type { RegistrationInfo } from '../../../contract/administration';
 import { notWired } from '../../shared/not-wired';
 import type { RegistrationModeContext, RegistrationModeEvent } from './registrationMode.protocol';
 
@@ -11,11 +11,11 @@ export const registrationModeMachine = setup({
   types: { context: {} as RegistrationModeContext, events: {} as RegistrationModeEvent },
   actors: {
     /** GET /api/registration. */
-    loadMode: notWired<RegistrationMode>('registrationMode.loadMode'),
+    loadMode: notWired<RegistrationInfo>('registrationMode.loadMode'),
   },
 }).createMachine({
   id: 'registrationMode',
-  context: { mode: null },
+  context: { mode: null, firstAccount: false },
   initial: 'loading',
   states: {
     loading: {
@@ -23,8 +23,14 @@ export const registrationModeMachine = setup({
       invoke: {
         id: 'loadMode',
         src: 'loadMode',
-        onDone: { target: 'known', actions: assign({ mode: ({ event }) => event.output }) },
-        onError: { target: 'known', actions: assign({ mode: 'open' }) },
+        onDone: {
+          target: 'known',
+          actions: assign({
+            mode: ({ event }) => event.output.mode,
+            firstAccount: ({ event }) => event.output.firstAccount,
+          }),
+        },
+        onError: { target: 'known', actions: assign({ mode: 'open', firstAccount: false }) },
       },
     },
     known: { on: { 'registrationMode.reload': 'loading' } },

@@ -1,5 +1,5 @@
 // Who may register on this server (systemId 'registrationMode', alive while the registration screen is shown):
-// GET /api/registration. Views import this module, never registrationMode.machine.ts.
+// GET /api/registration, and whether the next account is the server's first (its administrator). Views import this module, never registrationMode.machine.ts.
 import type { RegistrationMode } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
 
@@ -10,6 +10,8 @@ export const REGISTRATION_CLOSED = 'Регистрация на этом сер�
 export interface RegistrationModeContext {
   /** Null until the server answered; 'open' when it could not be asked (the server checks again on submit). */
   mode: RegistrationMode | null;
+  /** Nobody has registered yet: the first account becomes the administrator (false when unknown). */
+  firstAccount: boolean;
 }
 
 export type RegistrationModeEvent = { type: 'registrationMode.reload' };

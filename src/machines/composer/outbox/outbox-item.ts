@@ -4,6 +4,7 @@
 // text with its reply, files, a voice recording). Items survive a reload through the outbox store; files live in
 // memory only, so an upload interrupted by a reload cannot be resumed and says so instead of disappearing.
 import type { Attachment, SendType, VoiceInfo } from '../../../contract/entities';
+import { failureOf } from '../../../contract/failure';
 import {
   arrayOf,
   type Check,
@@ -17,6 +18,16 @@ import {
 } from '../../../contract/shape';
 
 export const UPLOAD_FAILED = 'upload failed';
+
+/**
+ * What a failed upload tells the outbox: the server's reason whenever it gave one (a full disk's 507 too, not only
+ * a refusal), else 'upload failed'; a file the server refused itself (413 and other 4xx) is not offered again.
+ */
+export function uploadFailure(error: unknown): { type: 'upload.failed'; message: string; retryable?: boolean } {
+  const failure = failureOf(error);
+  const message = failure.serverMessage ?? UPLOAD_FAILED;
+  return failure.refused ? { type: 'upload.failed', message, retryable: false } : { type: 'upload.failed', message };
+}
 /** Shown on a file item restored after a reload whose bytes were not uploaded yet. */
 export const FILES_LOST = 'Файл не сохранился после перезагрузки — прикрепите его снова';
 

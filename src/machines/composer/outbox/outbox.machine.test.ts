@@ -263,7 +263,7 @@ describe('outbox', () => {
     expect(uploads).toEqual([]);
   });
 
-  it('shows the server’s reason for a file it refused (413) and offers no retry; other failures may retry', async () => {
+  it('an upload says the server’s reason: a refused file (413) without a retry, a full disk (507) with one', async () => {
     let answer = new RequestFailure(413, 'Файл больше 25 МБ — такие файлы не отправляются');
     const { actor } = start({
       upload: async () => {
@@ -273,13 +273,38 @@ describe('outbox', () => {
     await waitFor(actor, (s) => s.matches('idle'));
     actor.send(add({ kind: 'files', files: [notes] }));
     await waitFor(actor, (s) => s.context.items[0]?.status === 'failed');
-    answer = new RequestFailure(503, 'Сервер занят');
+    answer = new RequestFailure(507, 'На сервере закончилось место, повторите позже');
     actor.send(add({ kind: 'files', files: [photo] }));
     await waitFor(actor, (s) => s.context.items[1]?.status === 'failed');
+    // No answer at all (offline): nothing to say but that it did not go.
+    answer = new RequestFailure(null, null);
+    actor.send(add({ kind: 'files', files: [notes] }));
+    await waitFor(actor, (s) => s.context.items[2]?.status === 'failed');
     expect(actor.getSnapshot().context.items.map((i) => [i.error, i.retryable])).toEqual([
       ['Файл больше 25 МБ — такие файлы не отправляются', false],
+      ['На сервере закончилось место, повторите позже', true],
       [UPLOAD_FAILED, true],
     ]);
+  });
+
+  it('a send the server could not take says why and may be retried; without an answer it says nothing more', async () => {
+    let answer = new RequestFailure(507, 'На сервере закончилось место, повторите позже');
+    const { actor, bodies } = start({
+      send: async () => {
+        throw answer;
+      },
+    });
+    actor.send(text);
+    await waitFor(actor, (s) => s.context.items[0]?.status === 'failed');
+    answer = new RequestFailure(null, null);
+    actor.send(add({ kind: 'text', content: 'ещё', replyTo: null }));
+    await waitFor(actor, (s) => s.context.items[1]?.status === 'failed');
+    expect(actor.getSnapshot().context.items.map((i) => [i.error, i.retryable])).toEqual([
+      ['На сервере закончилось место, повторите позже', true],
+      [null, true],
+    ]);
+    actor.send({ type: 'outbox.retry', id: 'tmp-t-1' });
+    await waitFor(actor, () => bodies.length === 3);
   });
 
   it('stops an upload when its item is removed and goes on with the next', async () => {

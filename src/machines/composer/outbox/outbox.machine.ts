@@ -6,7 +6,8 @@
 //   Files: the item is the temporary 'tmp-' message; its files are uploaded one after another with progress,
 //   then one IMAGE message (all images) or FILE message is sent and the conversation refreshed. A voice
 //   message is a one-file item sent as VOICE with its duration and waveform.
-// - A failure leaves the item 'failed' with its reason ('upload failed' for an upload); it is retried on
+// - A failure leaves the item 'failed' with the server's reason when it gave one (say, a full disk's «На сервере
+//   закончилось место»), else none ('upload failed' for an upload); it is retried on
 //   'Повторить' and automatically on every socket (re)connection, or removed on 'Удалить'. The server's
 //   idempotency on clientMessageId makes a retry of a send that did arrive harmless.
 // - A file larger than the server's upload limit (read once from GET /api/instance) is refused at once, before any
@@ -195,7 +196,7 @@ export const outboxMachine = setup({
         });
       },
     }),
-    // The server's reason when it refused the file itself; otherwise 'upload failed', to try again.
+    // The server's reason, or 'upload failed' when none came; refused by the server itself, it is not offered again.
     uploadFailed: assign({
       items: ({ context, event }) => {
         assertEvent(event, 'upload.failed');
@@ -203,19 +204,20 @@ export const outboxMachine = setup({
         return update(context.items, context.activeId, (i) => ({
           ...i,
           status: 'failed',
-          error: refused ? event.message : UPLOAD_FAILED,
+          error: event.message || UPLOAD_FAILED,
           retryable: !refused,
         }));
       },
       activeId: null,
     }),
-    // A message the server refused is not retried automatically and says why; anything else is retried.
+    // A message the server refused is not retried automatically; anything else is. Either says why when the server
+    // did (a full disk's 507 too); no answer at all leaves the plain «Не отправлено».
     sendFailed: assign({
       items: ({ context }, failure: RequestFailure) =>
         update(context.items, context.activeId, (i) => ({
           ...i,
           status: 'failed',
-          error: failure.refused ? (failure.serverMessage ?? SEND_REFUSED) : null,
+          error: failure.serverMessage ?? (failure.refused ? SEND_REFUSED : null),
           retryable: !failure.refused,
         })),
       activeId: null,

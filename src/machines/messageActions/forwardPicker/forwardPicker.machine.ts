@@ -1,5 +1,5 @@
 // The forward picker (protocol: forwardPicker.protocol.ts).
-import { assign, enqueueActions, setup } from 'xstate';
+import { and, assign, enqueueActions, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { LIMITS } from '../../../contract/limits';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
@@ -20,14 +20,20 @@ export const forwardPickerMachine = setup({
     input: {} as ForwardPickerInput | undefined,
   },
   actors: {
+    /** POST /api/conversations/with for each person: their direct chats' ids, in order. */
+    openDirect: notWired<string[], { userIds: string[] }>('forwardPicker.openDirect'),
     /** POST /api/messages/forward. */
     forward: notWired<unknown, { messageIds: string[]; conversationIds: string[] }>('forwardPicker.forward'),
   },
   guards: {
-    chosenSome: ({ context }) => context.chosen.length > 0 && context.messageIds.length > 0,
-    roomFor: ({ context, event }) =>
-      event.type === 'forward.toggle' &&
-      (context.chosen.includes(event.conversationId) || context.chosen.length < LIMITS.forwardTargetsMax),
+    chosenSome: ({ context }) => context.chosen.length + context.people.length > 0 && context.messageIds.length > 0,
+    roomFor: ({ context, event }) => {
+      const room = context.chosen.length + context.people.length < LIMITS.forwardTargetsMax;
+      if (event.type === 'forward.toggle') return context.chosen.includes(event.conversationId) || room;
+      if (event.type === 'forward.togglePerson') return context.people.includes(event.userId) || room;
+      return false;
+    },
+    somePeople: ({ context }) => context.people.length > 0,
     toOne: ({ context }) => context.chosen.length === 1,
   },
   actions: {
@@ -40,7 +46,7 @@ export const forwardPickerMachine = setup({
   },
 }).createMachine({
   id: 'forwardPicker',
-  context: ({ input }) => ({ messageIds: input?.messageIds ?? [], query: '', chosen: [], error: null }),
+  context: ({ input }) => ({ messageIds: input?.messageIds ?? [], query: '', chosen: [], people: [], error: null }),
   initial: 'choosing',
   states: {
     choosing: {
@@ -56,7 +62,40 @@ export const forwardPickerMachine = setup({
             error: null,
           }),
         },
-        'forward.send': { guard: 'chosenSome', target: 'sending' },
+        'forward.togglePerson': {
+          guard: 'roomFor',
+          actions: assign({
+            people: ({ context, event }) =>
+              context.people.includes(event.userId)
+                ? context.people.filter((id) => id !== event.userId)
+                : [...context.people, event.userId],
+            error: null,
+          }),
+        },
+        'forward.send': [
+          { guard: and(['chosenSome', 'somePeople']), target: 'opening' },
+          { guard: 'chosenSome', target: 'sending' },
+        ],
+      },
+    },
+    // The chosen people's direct chats are made (or found) first; from then on they are chats like the others.
+    opening: {
+      tags: ['busy'],
+      invoke: {
+        id: 'openDirect',
+        src: 'openDirect',
+        input: ({ context }) => ({ userIds: context.people }),
+        onDone: {
+          target: 'sending',
+          actions: assign({
+            chosen: ({ context, event }) => [...new Set([...context.chosen, ...event.output])],
+            people: [],
+          }),
+        },
+        onError: {
+          target: 'choosing',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, FORWARD_FAILED) }),
+        },
       },
     },
     sending: {

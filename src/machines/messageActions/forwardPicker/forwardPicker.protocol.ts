@@ -1,6 +1,7 @@
-// «Переслать» (systemId 'forwardPicker', alive while its dialog is open): the chats to forward to, chosen in a
-// searchable list (up to LIMITS.forwardTargetsMax), then one request; forwarding to one chat opens it, as Telegram
-// does. Views import this module, never forwardPicker.machine.ts.
+// «Переслать» (systemId 'forwardPicker', alive while its dialog is open): the chats and the people with no chat yet
+// to forward to, chosen in a searchable list (up to LIMITS.forwardTargetsMax in all); the direct chats the chosen
+// people lack are opened first (the server allows it as it does «Написать»), then one request copies the messages;
+// forwarding to one chat opens it, as Telegram does. Views import this module, never forwardPicker.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 
 export const FORWARD_FAILED = 'Не удалось переслать. Попробуйте ещё раз.';
@@ -14,12 +15,15 @@ export interface ForwardPickerContext {
   query: string;
   /** The chosen chats, in the order they were ticked. */
   chosen: string[];
+  /** The chosen people with no direct chat yet (user ids), in the order they were ticked. */
+  people: string[];
   error: string | null;
 }
 
 export type ForwardPickerEvent =
   | { type: 'forward.query'; query: string }
   | { type: 'forward.toggle'; conversationId: string }
+  | { type: 'forward.togglePerson'; userId: string }
   | { type: 'forward.send' };
 
 /** Tags: 'busy' (sending), 'done' (sent: the dialog closes). */
