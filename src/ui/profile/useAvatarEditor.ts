@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import type { AvatarEvent, AvatarRef, PixelArea, Point } from '../../machines/profile/avatar/avatar.protocol';
+import type { OwnedRef } from '../app/useOwnedActor';
 
 export type AvatarStage = 'idle' | 'reading' | 'editing' | 'busy' | 'done';
 
@@ -8,7 +9,7 @@ export type AvatarStage = 'idle' | 'reading' | 'editing' | 'busy' | 'done';
  * The avatar editor's view of its actor (the profile dialog's, undefined while the dialog is closed, or while the
  * editor's code is still on its way: a file chosen meanwhile is kept and handed over when the actor comes).
  */
-export function useAvatarEditor(actor: AvatarRef | undefined) {
+export function useAvatarEditor(actor: OwnedRef<AvatarRef> | undefined) {
   const [early, setEarly] = useState<File | null>(null);
   useEffect(() => {
     if (!actor || !early) return;
