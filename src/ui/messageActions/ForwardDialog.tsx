@@ -45,7 +45,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
         placeholder="Поиск чата"
         aria-label="Поиск чата"
         value={query}
-        onChange={(e) => actor?.send({ type: 'forward.query', query: e.target.value })}
+        onChange={(e) => actor.send({ type: 'forward.query', query: e.target.value })}
       />
       <ul className="forward-list" aria-label="Чаты">
         {shown.map((c) => (
@@ -55,7 +55,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
                 type="checkbox"
                 checked={chosen.includes(c.id)}
                 disabled={busy || (!chosen.includes(c.id) && chosen.length >= LIMITS.forwardTargetsMax)}
-                onChange={() => actor?.send({ type: 'forward.toggle', conversationId: c.id })}
+                onChange={() => actor.send({ type: 'forward.toggle', conversationId: c.id })}
               />
               <ChatAvatar avatar={c.avatar} size={32} />
               <span className="forward-title">{c.title}</span>
@@ -77,7 +77,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
           type="button"
           className="button"
           disabled={busy || chosen.length === 0}
-          onClick={() => actor?.send({ type: 'forward.send' })}
+          onClick={() => actor.send({ type: 'forward.send' })}
         >
           {chosen.length > 1 ? `Переслать (${chosen.length})` : 'Переслать'}
         </button>
