@@ -112,12 +112,14 @@ describe('app (root actor)', () => {
 
   it('spawns every session-long child under a systemId equal to its name, the same ref as in its context, and nothing else', () => {
     const app = start();
-    const context: Record<string, unknown> = { ...app.getSnapshot().context };
+    const { early, ...refs } = app.getSnapshot().context;
+    const context: Record<string, unknown> = refs;
     for (const id of sessionLong) {
       expect(app.system.get(id), id).toBeDefined();
       expect(context[id], id).toBe(app.system.get(id));
     }
     expect(Object.keys(context).sort()).toEqual([...sessionLong].sort());
+    expect(early).toEqual({});
     for (const id of [...viewOwned, 'contactCode', 'avatar', 'groupDialog'])
       expect(app.system.get(id), id).toBeUndefined();
   });

@@ -2,9 +2,18 @@
 // under a systemId so any actor can reach another through the typed map of src/machines/shared/system.ts, and the
 // view-owned ones as its children while their view is mounted (`actor.open` / `actor.close`,
 // src/ui/app/useOwnedActor.ts): in the app's actor system, but with a systemId only where the line has one (an actor
-// another one tells), so a page's or a dialog's actor is its view's. The session-long ones start in the registry's
-// START_ORDER: the others read who is signed in (and the realtime actor the token) from the session when they start.
-import { type ActorRefFrom, type AnyActorRef, type AnyStateMachine, enqueueActions, setup } from 'xstate';
+// another one tells), so a page's or a dialog's actor is its view's. What a view tells its actor before the actor
+// runs (`actor.send`: its code still on its way) is kept here and delivered, in order, as it starts. The session-long
+// ones start in the registry's START_ORDER: the others read who is signed in (and the realtime actor the token) from
+// the session when they start.
+import {
+  type ActorRefFrom,
+  type AnyActorRef,
+  type AnyStateMachine,
+  type EventObject,
+  enqueueActions,
+  setup,
+} from 'xstate';
 import type { AppEvent, AppInput } from './app.protocol';
 import { notWired } from '../shared/not-wired';
 import { idsOf, type Registry, type RegistryEntry, registry, type SessionId } from './registry';
@@ -12,7 +21,10 @@ import { idsOf, type Registry, type RegistryEntry, registry, type SessionId } fr
 export type { AppEvent, AppInput } from './app.protocol';
 
 /** One ref per session-long actor, typed by its machine. */
-export type AppContext = { [K in SessionId]: ActorRefFrom<Registry[K]['machine']> };
+export type AppContext = { [K in SessionId]: ActorRefFrom<Registry[K]['machine']> } & {
+  /** What views told their actors whose code is still on its way, by id, in the order told. */
+  early: Partial<Record<string, EventObject[]>>;
+};
 
 const sessionIds = idsOf('session');
 const viewOwnedIds = idsOf('owned', 'view');
@@ -34,8 +46,14 @@ export interface LoadedLine {
 }
 const LOADER = 'load.';
 /** Whether the root already runs this view-owned actor (its child: most have no systemId to look up). */
-const running = (self: AnyActorRef, id: string) =>
-  (self.getSnapshot().children as Record<string, unknown>)[id] !== undefined;
+const running = (self: AnyActorRef, id: string) => childOf(self, id) !== undefined;
+const childOf = (self: AnyActorRef, id: string) =>
+  (self.getSnapshot().children as Record<string, AnyActorRef | undefined>)[id];
+/** The early events without one id's (delivered, or its view gone). */
+const without = (early: AppContext['early'], id: string) => {
+  const { [id]: _gone, ...rest } = early;
+  return rest;
+};
 /** A view-owned actor is its owner's: registered in the system only if its line says so (another actor tells it). */
 const systemIdOf = (id: string) => ((registry as Record<string, RegistryEntry>)[id]?.systemId ? { systemId: id } : {});
 /** Fetches a later line's code and wires it (src/machines/app/wiring.ts provides it). */
@@ -55,13 +73,15 @@ export const appMachine = setup({
   },
 }).createMachine({
   id: 'app',
-  context: ({ spawn, input }) =>
-    Object.fromEntries(
+  context: ({ spawn, input }) => ({
+    ...(Object.fromEntries(
       sessionIds.map((id) => {
         const entry: RegistryEntry = registry[id];
         return [id, spawn(id, { id, systemId: id, input: entry.input?.(input) })];
       }),
-    ) as AppContext,
+    ) as Omit<AppContext, 'early'>),
+    early: {},
+  }),
   initial: 'running',
   states: {
     running: {
@@ -81,24 +101,46 @@ export const appMachine = setup({
             enqueue.spawnChild(event.id, { id: event.id, ...systemIdOf(event.id), input: event.input });
           }),
         },
-        'actor.close': {
+        // A view's event for its actor, sent from its first paint on: told at once if the actor runs, kept while
+        // its code is on its way (a click or a keystroke made meanwhile reaches it), dropped if nothing opened it.
+        'actor.send': {
           guard: 'viewOwned',
-          actions: enqueueActions(({ event, enqueue }) => {
-            // Closed while its code was still on its way: nothing is spawned when it arrives.
-            enqueue.stopChild(`${LOADER}${event.id}`);
-            enqueue.stopChild(event.id);
+          actions: enqueueActions(({ context, event, self, enqueue }) => {
+            if (event.type !== 'actor.send') return;
+            const actor = childOf(self, event.id);
+            if (actor) enqueue.sendTo(actor, event.event);
+            else if (running(self, `${LOADER}${event.id}`))
+              enqueue.assign({
+                early: { ...context.early, [event.id]: [...(context.early[event.id] ?? []), event.event] },
+              });
           }),
         },
-        // The code is here and the view still wants it.
+        'actor.close': {
+          guard: 'viewOwned',
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            // Closed while its code was still on its way: nothing is spawned when it arrives, nothing kept for it.
+            enqueue.stopChild(`${LOADER}${event.id}`);
+            enqueue.stopChild(event.id);
+            if (context.early[event.id]) enqueue.assign({ early: without(context.early, event.id) });
+          }),
+        },
+        // The code is here and the view still wants it: the actor starts with what its view told it meanwhile.
         'xstate.done.actor.load.*': {
-          actions: enqueueActions(({ event, self, enqueue }) => {
+          actions: enqueueActions(({ context, event, self, enqueue }) => {
             const line = (event as unknown as { output: LoadedLine }).output;
             if (running(self, line.id)) return;
             enqueue.spawnChild(line.machine, { id: line.id, ...systemIdOf(line.id), input: line.input });
+            for (const told of context.early[line.id] ?? []) enqueue.sendTo(line.id, told);
+            if (context.early[line.id]) enqueue.assign({ early: without(context.early, line.id) });
           }),
         },
-        // The chunk could not be fetched: the view opens it again on its next mount.
-        'xstate.error.actor.load.*': {},
+        // The chunk could not be fetched: the view opens it again on its next mount; what it told is dropped.
+        'xstate.error.actor.load.*': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const id = event.type.slice(`xstate.error.actor.${LOADER}`.length);
+            if (context.early[id]) enqueue.assign({ early: without(context.early, id) });
+          }),
+        },
       },
     },
   },

@@ -1,4 +1,4 @@
-// The root actor's protocol: its input, the events it accepts (a view opening and closing the actor it owns,
+// The root actor's protocol: its input, the events it accepts (a view opening, telling and closing the actor it owns,
 // src/ui/app/useOwnedActor.ts) and the session-long children views read from its context. Every other actor is
 // reached through the typed map of src/machines/shared/system.ts.
 import type { EventObject } from 'xstate';
@@ -16,6 +16,11 @@ export interface AppInput {
 export type AppEvent =
   /** A view shows something whose actor lives exactly as long (a page, a view-owned dialog): spawn it under its systemId. */
   | { type: 'actor.open'; id: ViewOwnedId; input?: unknown }
+  /**
+   * The view tells its actor before the root runs it (its code still on its way): kept, in order, and delivered as
+   * it starts; told at once when it runs; dropped when the view has not opened it.
+   */
+  | { type: 'actor.send'; id: ViewOwnedId; event: EventObject }
   /** That view went away: stop the actor. */
   | { type: 'actor.close'; id: ViewOwnedId };
 

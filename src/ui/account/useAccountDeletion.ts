@@ -10,7 +10,7 @@ export function useAccountDeletion() {
     busy,
     error,
     onDelete: (password: string, confirmation: string) =>
-      actor?.send({ type: 'account.delete', password, confirmation }),
+      actor.send({ type: 'account.delete', password, confirmation }),
   };
 }
 export type AccountDeletionViewProps = ReturnType<typeof useAccountDeletion>;

@@ -14,7 +14,7 @@ export function useDataExport() {
     busy,
     building,
     error,
-    onStart: () => actor?.send({ type: 'export.start' }),
+    onStart: () => actor.send({ type: 'export.start' }),
   };
 }
 export type DataExportViewProps = ReturnType<typeof useDataExport>;

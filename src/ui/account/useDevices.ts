@@ -14,9 +14,9 @@ export function useDevices() {
     busy,
     ending,
     error,
-    onEnd: (id: string) => actor?.send({ type: 'devices.end', id }),
-    onEndOthers: () => actor?.send({ type: 'devices.endOthers' }),
-    onReload: () => actor?.send({ type: 'devices.reload' }),
+    onEnd: (id: string) => actor.send({ type: 'devices.end', id }),
+    onEndOthers: () => actor.send({ type: 'devices.endOthers' }),
+    onReload: () => actor.send({ type: 'devices.reload' }),
   };
 }
 export type DevicesViewProps = ReturnType<typeof useDevices>;

@@ -12,8 +12,8 @@ export function usePasswordChange() {
     busy,
     changed,
     error,
-    onSubmit: (fields: PasswordFields) => actor?.send({ type: 'password.submit', fields }),
-    onEdit: () => actor?.send({ type: 'password.edit' }),
+    onSubmit: (fields: PasswordFields) => actor.send({ type: 'password.submit', fields }),
+    onEdit: () => actor.send({ type: 'password.edit' }),
   };
 }
 export type PasswordViewProps = ReturnType<typeof usePasswordChange>;

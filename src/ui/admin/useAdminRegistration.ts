@@ -13,8 +13,8 @@ export function useAdminRegistration() {
     busy: useSelector(actor, (s) => s?.hasTag(REGISTRATION_TAGS.busy) ?? true),
     saved: useSelector(actor, (s) => s?.hasTag(REGISTRATION_TAGS.saved) ?? false),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    onSave: (change: Partial<ServerSettings>) => actor?.send({ type: 'registration.save', change }),
-    onReload: () => actor?.send({ type: 'registration.reload' }),
+    onSave: (change: Partial<ServerSettings>) => actor.send({ type: 'registration.save', change }),
+    onReload: () => actor.send({ type: 'registration.reload' }),
   };
 }
 export type AdminRegistrationView = ReturnType<typeof useAdminRegistration>;

@@ -23,10 +23,10 @@ export function useAdminReports() {
     error: useSelector(actor, (s) => s?.context.error ?? null),
     /** The action asked about, with whom it is about. */
     confirm: asked && pending ? { action: pending.action, name: asked.target.displayName } : null,
-    onShow: (queue: ReportQueue) => actor?.send({ type: 'reports.show', queue }),
-    onResolve: (reportId: string, action: ReportAction) => actor?.send({ type: 'reports.resolve', reportId, action }),
-    onConfirm: () => actor?.send({ type: 'reports.confirm' }),
-    onCancel: () => actor?.send({ type: 'reports.cancel' }),
+    onShow: (queue: ReportQueue) => actor.send({ type: 'reports.show', queue }),
+    onResolve: (reportId: string, action: ReportAction) => actor.send({ type: 'reports.resolve', reportId, action }),
+    onConfirm: () => actor.send({ type: 'reports.confirm' }),
+    onCancel: () => actor.send({ type: 'reports.cancel' }),
   };
 }
 export type AdminReportsView = ReturnType<typeof useAdminReports>;

@@ -8,7 +8,7 @@ export function useAdminStats() {
     stats: useSelector(actor, (s) => s?.context.stats ?? null),
     busy: useSelector(actor, (s) => s?.hasTag('busy') ?? true),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    onReload: () => actor?.send({ type: 'stats.reload' }),
+    onReload: () => actor.send({ type: 'stats.reload' }),
   };
 }
 export type AdminStatsView = ReturnType<typeof useAdminStats>;

@@ -33,14 +33,14 @@ export function useAdminUsers() {
         }
       : null,
     copied: useSelector(actor, (s) => s?.hasTag(ADMIN_TAGS.copied) ?? false),
-    onSearch: (query: string) => actor?.send({ type: 'users.search', query }),
-    onMore: () => actor?.send({ type: 'users.more' }),
-    onAct: (userId: string, action: UserAction) => actor?.send({ type: 'users.act', userId, action }),
-    onConfirm: () => actor?.send({ type: 'users.confirm' }),
-    onCancel: () => actor?.send({ type: 'users.cancel' }),
-    onResetLink: (userId: string) => actor?.send({ type: 'users.resetLink', userId }),
-    onCopyLink: () => actor?.send({ type: 'users.copyLink' }),
-    onCloseLink: () => actor?.send({ type: 'users.closeLink' }),
+    onSearch: (query: string) => actor.send({ type: 'users.search', query }),
+    onMore: () => actor.send({ type: 'users.more' }),
+    onAct: (userId: string, action: UserAction) => actor.send({ type: 'users.act', userId, action }),
+    onConfirm: () => actor.send({ type: 'users.confirm' }),
+    onCancel: () => actor.send({ type: 'users.cancel' }),
+    onResetLink: (userId: string) => actor.send({ type: 'users.resetLink', userId }),
+    onCopyLink: () => actor.send({ type: 'users.copyLink' }),
+    onCloseLink: () => actor.send({ type: 'users.closeLink' }),
   };
 }
 export type AdminUsersView = ReturnType<typeof useAdminUsers>;

@@ -1,21 +1,46 @@
 // A page's or view-owned dialog's actor, alive exactly while the view that calls this is mounted: the root spawns
 // the registry's wired machine as its child when the view mounts (`actor.open`) and stops it when the view
 // goes away (`actor.close`), so it lives in the app's actor system (reaching the session-long actors by id) while
-// being the view's alone: it has no systemId of its own (but the two lines that say so). Undefined
-// until the root has spawned it (the same commit, before paint: a layout effect).
+// being the view's alone: it has no systemId of its own (but the two lines that say so).
+//
+// The view can tell it from its first paint on. Until the root runs it (the same commit, before paint, for a line
+// in the first bundle; once its code is here for a line that loads later) the view holds a stand-in: what it is
+// told goes through the root (`actor.send`), which keeps it and delivers it, in order, as the actor starts; it has
+// no snapshot yet (selectors see undefined) and emits nothing.
 import { useSelector } from '@xstate/react';
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
+import type { AnyActorRef, EventObject, Subscription } from 'xstate';
+import type { AppRef } from '../../machines/app/app.protocol';
 import type { ViewOwnedActors, ViewOwnedId } from '../../machines/shared/system';
 import { useAppRef } from './RuntimeContext';
 
-export function useOwnedActor<K extends ViewOwnedId>(id: K, input?: unknown): ViewOwnedActors[K] | undefined {
+/** A view-owned actor as its view holds it: told at any time, its snapshot absent until it runs. */
+export type OwnedRef<R extends AnyActorRef> = Omit<R, 'getSnapshot'> & {
+  getSnapshot(): ReturnType<R['getSnapshot']> | undefined;
+};
+
+export function useOwnedActor<K extends ViewOwnedId>(id: K, input?: unknown): OwnedRef<ViewOwnedActors[K]> {
   const app = useAppRef();
   const ref = useSelector(app, (s) => s.children[id]);
+  const standIn = useMemo(() => standInFor(app, id), [app, id]);
   // The input of the first mount, as with useMachine: later renders do not restart the actor.
   // biome-ignore lint/correctness/useExhaustiveDependencies: input is read once, at spawn
   useLayoutEffect(() => {
     app.send({ type: 'actor.open', id, input });
     return () => app.send({ type: 'actor.close', id });
   }, [app, id]);
-  return ref;
+  return (ref ?? standIn) as OwnedRef<ViewOwnedActors[K]>;
+}
+
+const quiet: Subscription = { unsubscribe: () => {} };
+
+/** Until the actor runs: its events go to the root, which keeps them for it. */
+function standInFor(app: AppRef, id: ViewOwnedId) {
+  return {
+    id,
+    send: (event: EventObject) => app.send({ type: 'actor.send', id, event }),
+    getSnapshot: () => undefined,
+    subscribe: () => quiet,
+    on: () => quiet,
+  };
 }

@@ -13,8 +13,8 @@ export function usePasswordReset(token: string) {
     form: useSelector(actor, (s) => s?.hasTag(RESET_TAGS.form) ?? false),
     invalid: useSelector(actor, (s) => s?.hasTag(RESET_TAGS.invalid) ?? false),
     done: useSelector(actor, (s) => s?.hasTag(RESET_TAGS.done) ?? false),
-    onSubmit: (fields: ResetFields) => actor?.send({ type: 'reset.submit', fields }),
-    onRetry: () => actor?.send({ type: 'reset.retry' }),
+    onSubmit: (fields: ResetFields) => actor.send({ type: 'reset.submit', fields }),
+    onRetry: () => actor.send({ type: 'reset.retry' }),
   };
 }
 export type PasswordResetView = ReturnType<typeof usePasswordReset>;

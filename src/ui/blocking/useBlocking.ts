@@ -14,9 +14,9 @@ export function useBlocking(options: { list?: boolean } = {}) {
     // Busy too until the actor is here (its code loads on demand): a click before would be lost.
     busy: useSelector(actor, (s) => s?.hasTag('busy') ?? true),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    load: () => actor?.send({ type: 'blocking.load' }),
-    block: (userId: string) => actor?.send({ type: 'blocking.block', userId }),
-    unblock: (userId: string) => actor?.send({ type: 'blocking.unblock', userId }),
+    load: () => actor.send({ type: 'blocking.load' }),
+    block: (userId: string) => actor.send({ type: 'blocking.block', userId }),
+    unblock: (userId: string) => actor.send({ type: 'blocking.unblock', userId }),
   };
 }
 export type BlockingView = ReturnType<typeof useBlocking>;

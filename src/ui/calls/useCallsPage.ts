@@ -27,17 +27,17 @@ export function useCallsPage() {
   return {
     history,
     historyError,
-    retryHistory: () => page?.send({ type: 'history.retry' }),
+    retryHistory: () => page.send({ type: 'history.retry' }),
     callBack: (conversationId: string, video: boolean) =>
-      page?.send({ type: 'history.callBack', conversationId, video }),
+      page.send({ type: 'history.callBack', conversationId, video }),
     room,
     busy,
     error,
     insecure,
     serverUrl,
     access: inRoom ? access : null,
-    join: (roomName: string) => page?.send({ type: 'room.join', room: roomName, name: name || DEFAULT_GUEST_NAME }),
-    left: () => page?.send({ type: 'room.left' }),
-    failed: (message: string, name?: string) => page?.send({ type: 'room.failed', message, ...(name ? { name } : {}) }),
+    join: (roomName: string) => page.send({ type: 'room.join', room: roomName, name: name || DEFAULT_GUEST_NAME }),
+    left: () => page.send({ type: 'room.left' }),
+    failed: (message: string, name?: string) => page.send({ type: 'room.failed', message, ...(name ? { name } : {}) }),
   };
 }

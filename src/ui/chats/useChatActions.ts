@@ -21,9 +21,9 @@ export function useChatActions(isGroup: (conversationId: string) => boolean) {
     busy,
     error,
     confirm,
-    run: (action: ChatAction) => actor?.send({ type: 'chatActions.run', action }),
-    onConfirm: () => actor?.send({ type: 'chatActions.confirm' }),
-    onCancel: () => actor?.send({ type: 'chatActions.cancel' }),
+    run: (action: ChatAction) => actor.send({ type: 'chatActions.run', action }),
+    onConfirm: () => actor.send({ type: 'chatActions.confirm' }),
+    onCancel: () => actor.send({ type: 'chatActions.cancel' }),
   };
 }
 export type ChatActionsView = ReturnType<typeof useChatActions>;

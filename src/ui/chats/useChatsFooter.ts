@@ -27,7 +27,7 @@ export function useChatsFooter() {
     useSelector(footer, (s) => s?.children.groupDialog),
     {
       open: dialog === 'group',
-      onOpen: () => footer?.send({ type: 'footer.openGroup' }),
+      onOpen: () => footer.send({ type: 'footer.openGroup' }),
     },
   );
 
@@ -39,16 +39,16 @@ export function useChatsFooter() {
     contacts,
     code,
     foldCode,
-    unfold: () => footer?.send({ type: 'footer.unfold' }),
+    unfold: () => footer.send({ type: 'footer.unfold' }),
     group,
     avatar,
     dialog,
     copied,
     copy: () => {
-      if (me) footer?.send({ type: 'footer.copy', text: me.eblid });
+      if (me) footer.send({ type: 'footer.copy', text: me.eblid });
     },
-    openContacts: () => footer?.send({ type: 'footer.openContacts' }),
-    openProfile: () => footer?.send({ type: 'footer.openProfile' }),
-    closeDialog: () => footer?.send({ type: 'footer.close' }),
+    openContacts: () => footer.send({ type: 'footer.openContacts' }),
+    openProfile: () => footer.send({ type: 'footer.openProfile' }),
+    closeDialog: () => footer.send({ type: 'footer.close' }),
   };
 }

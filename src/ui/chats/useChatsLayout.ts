@@ -43,7 +43,7 @@ export function useChatsLayout(props: { hasSelection: boolean; selectionKey?: st
   // The address follows going back to the list (and a left swipe on the list brings the last conversation back).
   const navigation = useSystemActor('navigation');
   const panel = useSelector(actor, (s): ChatsPanel => (s?.hasTag(LAYOUT_TAGS.conversation) ? 'conversation' : 'list'));
-  const send = useCallback((e: ChatsLayoutEvent) => actor?.send(e), [actor]);
+  const send = useCallback((e: ChatsLayoutEvent) => actor.send(e), [actor]);
   const narrow = useMediaQuery(NARROW_QUERY);
   const [conversationRef, wide] = useWidthAtLeast(LAYOUT.wideMinPx);
 

@@ -21,18 +21,18 @@ export function useMentionPicker(options: {
   const latest = useRef(options);
   latest.current = options;
   const caretAfter = useRef<number | null>(null);
-  // What was typed last, offered again once the members (or the actor) arrive: a quick «@Бо» typed right after the
-  // chat opened must not wait for the next keystroke.
+  // What was typed last, offered again once the members arrive: a quick «@Бо» typed right after the chat opened
+  // must not wait for the next keystroke. (What the actor is told before it runs reaches it as it starts.)
   const typed = useRef<{ text: string; caret: number } | null>(null);
   const memberCount = options.members.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: offered again when the members come, not when the actor does
   useEffect(() => {
     const last = typed.current;
     const { members, everyone, text } = latest.current;
-    if (!actor || !memberCount || !last || last.text !== text) return;
+    if (!memberCount || !last || last.text !== text) return;
     actor.send({ type: 'mention.input', ...last, members, everyone: everyone ?? false });
-  }, [actor, memberCount]);
+  }, [memberCount]);
   useEffect(() => {
-    if (!actor) return;
     const sub = actor.on('mention.insert', (e) => {
       const { text, onText } = latest.current;
       onText(text.slice(0, e.start) + e.insert + text.slice(e.end));
@@ -53,12 +53,12 @@ export function useMentionPicker(options: {
     input: (text: string, caret: number) => {
       typed.current = { text, caret };
       const { members, everyone } = latest.current;
-      if (members.length) actor?.send({ type: 'mention.input', text, caret, members, everyone: everyone ?? false });
+      if (members.length) actor.send({ type: 'mention.input', text, caret, members, everyone: everyone ?? false });
     },
-    next: () => actor?.send({ type: 'mention.next' }),
-    prev: () => actor?.send({ type: 'mention.prev' }),
-    choose: (index?: number) => actor?.send({ type: 'mention.choose', index }),
-    dismiss: () => actor?.send({ type: 'mention.dismiss' }),
+    next: () => actor.send({ type: 'mention.next' }),
+    prev: () => actor.send({ type: 'mention.prev' }),
+    choose: (index?: number) => actor.send({ type: 'mention.choose', index }),
+    dismiss: () => actor.send({ type: 'mention.dismiss' }),
   };
 }
 

@@ -49,12 +49,11 @@ export function useMemberCard(
     online: user.status === 'ONLINE',
     relation,
     loading,
-    // Until the card's actor is there (its code loads on first use) a click would go nowhere.
-    busy: busy || !actor,
+    busy,
     error,
-    onWrite: () => actor?.send({ type: 'card.write' }),
-    onBefriend: () => actor?.send({ type: 'card.befriend' }),
-    onDismiss: () => actor?.send({ type: 'card.dismiss' }),
-    onClose: () => actor?.send({ type: 'card.close' }),
+    onWrite: () => actor.send({ type: 'card.write' }),
+    onBefriend: () => actor.send({ type: 'card.befriend' }),
+    onDismiss: () => actor.send({ type: 'card.dismiss' }),
+    onClose: () => actor.send({ type: 'card.close' }),
   };
 }

@@ -23,18 +23,17 @@ export function useLightbox(props: { items: LightboxItem[]; index: number; onClo
   onClose.current = props.onClose;
   // The actor finishes on close: tell the caller once.
   useEffect(() => {
-    if (!actor) return;
     let told = false;
     const tell = () => {
       if (told) return;
       told = true;
       onClose.current();
     };
-    if (actor.getSnapshot().status === 'done') tell();
+    if (actor.getSnapshot()?.status === 'done') tell();
     const sub = actor.subscribe({ next: (s) => s.status === 'done' && tell(), complete: tell });
     return () => sub.unsubscribe();
   }, [actor]);
-  const send = (e: LightboxEvent) => actor?.send(e);
+  const send = (e: LightboxEvent) => actor.send(e);
   const view = lightboxView(context);
   return {
     ...view,

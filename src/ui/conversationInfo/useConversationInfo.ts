@@ -43,8 +43,7 @@ export function useConversationInfo(options: {
   const adding = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.adding) ?? false);
   const renaming = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.renaming) ?? false);
   const confirming = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.confirming) ?? false);
-  // Until the panel's actor exists (it is spawned on first render) nothing can act: a click would be dropped.
-  const busy = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.busy) ?? true);
+  const busy = useSelector(actor, (s) => s?.hasTag(INFO_TAGS.busy) ?? false);
   const pending = useSelector(actor, (s) => s?.context.pending ?? null);
   const selected = useSelector(actor, (s) => s?.context.selected ?? []);
   const title = useSelector(actor, (s) => s?.context.title ?? '');
@@ -52,8 +51,8 @@ export function useConversationInfo(options: {
   const { contacts } = useContacts();
 
   useEffect(() => {
-    const sub = actor?.on('info.left', () => onClose());
-    return () => sub?.unsubscribe();
+    const sub = actor.on('info.left', () => onClose());
+    return () => sub.unsubscribe();
   }, [actor, onClose]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -144,17 +143,17 @@ export function useConversationInfo(options: {
     title,
     onClose,
     onAction: (a: GroupAction) => {
-      if (a.kind === 'remove') actor?.send({ type: 'info.remove', userId: a.userId });
-      else if (a.kind === 'role') actor?.send({ type: 'info.role', userId: a.userId, role: a.role });
+      if (a.kind === 'remove') actor.send({ type: 'info.remove', userId: a.userId });
+      else if (a.kind === 'role') actor.send({ type: 'info.role', userId: a.userId, role: a.role });
     },
-    onAddOpen: () => actor?.send({ type: 'info.addOpen' }),
-    onToggle: (userId: string) => actor?.send({ type: 'info.toggle', userId }),
-    onAddConfirm: () => actor?.send({ type: 'info.addConfirm' }),
-    onRenameOpen: () => actor?.send({ type: 'info.renameOpen', title: view?.title ?? '' }),
-    onTitle: (t: string) => actor?.send({ type: 'info.titleChanged', title: t }),
-    onRenameConfirm: () => actor?.send({ type: 'info.renameConfirm' }),
-    onLeave: () => actor?.send({ type: 'info.leave' }),
-    onOpen: (open: boolean) => actor?.send({ type: 'info.setOpen', open }),
+    onAddOpen: () => actor.send({ type: 'info.addOpen' }),
+    onToggle: (userId: string) => actor.send({ type: 'info.toggle', userId }),
+    onAddConfirm: () => actor.send({ type: 'info.addConfirm' }),
+    onRenameOpen: () => actor.send({ type: 'info.renameOpen', title: view?.title ?? '' }),
+    onTitle: (t: string) => actor.send({ type: 'info.titleChanged', title: t }),
+    onRenameConfirm: () => actor.send({ type: 'info.renameConfirm' }),
+    onLeave: () => actor.send({ type: 'info.leave' }),
+    onOpen: (open: boolean) => actor.send({ type: 'info.setOpen', open }),
     /** «Обсуждения» of a group (owner and admins): on unless turned off; null in a secret chat (none there). */
     // While the change is saved the switch shows what was asked for, not the old value it snaps back to.
     threadsOn: entry?.conversation.secret
@@ -162,9 +161,9 @@ export function useConversationInfo(options: {
       : busy && pending?.kind === 'threads'
         ? pending.enabled
         : entry?.conversation.threadsOff !== true,
-    onThreads: (enabled: boolean) => actor?.send({ type: 'info.threads', enabled }),
-    onConfirm: () => actor?.send({ type: 'info.confirm' }),
-    onCancel: () => actor?.send({ type: 'info.cancel' }),
+    onThreads: (enabled: boolean) => actor.send({ type: 'info.threads', enabled }),
+    onConfirm: () => actor.send({ type: 'info.confirm' }),
+    onCancel: () => actor.send({ type: 'info.cancel' }),
   };
 }
 export type ConversationInfoProps = ReturnType<typeof useConversationInfo>;

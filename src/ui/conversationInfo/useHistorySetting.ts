@@ -12,9 +12,9 @@ export function useHistorySetting(conversationId: string, visible: boolean) {
     saving: useSelector(actor, (s) => s?.hasTag(HISTORY_TAGS.saving) ?? false),
     error: useSelector(actor, (s) => s?.context.error ?? null),
     onSet: (next: boolean) => {
-      if (next !== (choice ?? visible)) actor?.send({ type: 'history.set', visible: next });
+      if (next !== (choice ?? visible)) actor.send({ type: 'history.set', visible: next });
     },
-    onDismiss: () => actor?.send({ type: 'history.dismiss' }),
+    onDismiss: () => actor.send({ type: 'history.dismiss' }),
   };
 }
 export type HistorySettingView = ReturnType<typeof useHistorySetting>;

@@ -13,7 +13,7 @@ export function useDirectory() {
   const groups = useSelector(actor, (s) => s?.context.groups ?? []);
   const joining = useSelector(actor, (s) => s?.context.joining ?? null);
   const error = useSelector(actor, (s) => s?.context.error ?? null);
-  const send = (e: DirectoryEvent) => actor?.send(e);
+  const send = (e: DirectoryEvent) => actor.send(e);
   return {
     shown,
     failed,

@@ -22,13 +22,13 @@ export function useGroupInvites(conversationId: string) {
     error: useSelector(actor, (s) => s?.context.error ?? null),
     /** `expiresInMs` and `maxUses`: null for none. */
     onCreate: (expiresInMs: number | null, maxUses: number | null) =>
-      actor?.send({
+      actor.send({
         type: 'invites.create',
         expiresAt: expiresInMs === null ? null : new Date(Date.now() + expiresInMs).toISOString(),
         maxUses,
       }),
-    onCopy: (code: string) => actor?.send({ type: 'invites.copy', code }),
-    onRevoke: (code: string) => actor?.send({ type: 'invites.revoke', code }),
+    onCopy: (code: string) => actor.send({ type: 'invites.copy', code }),
+    onRevoke: (code: string) => actor.send({ type: 'invites.revoke', code }),
   };
 }
 export type GroupInvitesView = ReturnType<typeof useGroupInvites>;

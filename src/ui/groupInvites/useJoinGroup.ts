@@ -11,8 +11,8 @@ export function useJoinGroup(code: string) {
     busy: useSelector(actor, (s) => s?.hasTag(JOIN_TAGS.busy) ?? true),
     gone: useSelector(actor, (s) => s?.hasTag(JOIN_TAGS.gone) ?? false),
     joined: useSelector(actor, (s) => s?.hasTag(JOIN_TAGS.joined) ?? false),
-    onJoin: () => actor?.send({ type: 'join.confirm' }),
-    onRetry: () => actor?.send({ type: 'join.retry' }),
+    onJoin: () => actor.send({ type: 'join.confirm' }),
+    onRetry: () => actor.send({ type: 'join.retry' }),
   };
 }
 export type JoinGroupView = ReturnType<typeof useJoinGroup>;

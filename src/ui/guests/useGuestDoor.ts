@@ -19,13 +19,13 @@ export function useGuestDoor(room: string, secret: SecretDoor | null = null) {
     linkExpiresAt: link?.expiresAt ?? null,
     error: useSelector(actor, (s) => s?.context.error ?? null),
     busy: useSelector(actor, (s) => s?.hasTag(DOOR_TAGS.busy) ?? true),
-    onInvite: () => actor?.send({ type: 'door.invite' }),
-    onAdmit: (knockId: string) => actor?.send({ type: 'door.admit', knockId }),
-    onDeny: (knockId: string) => actor?.send({ type: 'door.deny', knockId }),
-    onRemove: (knockId: string) => actor?.send({ type: 'door.remove', knockId }),
+    onInvite: () => actor.send({ type: 'door.invite' }),
+    onAdmit: (knockId: string) => actor.send({ type: 'door.admit', knockId }),
+    onDeny: (knockId: string) => actor.send({ type: 'door.deny', knockId }),
+    onRemove: (knockId: string) => actor.send({ type: 'door.remove', knockId }),
     /** A guest's participant left the call (a secret chat's call re-keys). */
-    onGuestLeft: (knockId: string, lead: boolean) => actor?.send({ type: 'door.guestLeft', knockId, lead }),
-    onDismissError: () => actor?.send({ type: 'door.dismissError' }),
+    onGuestLeft: (knockId: string, lead: boolean) => actor.send({ type: 'door.guestLeft', knockId, lead }),
+    onDismissError: () => actor.send({ type: 'door.dismissError' }),
   };
 }
 export type GuestDoorView = ReturnType<typeof useGuestDoor>;

@@ -37,10 +37,10 @@ export function useGuestLinks(room: string, who: GuestLinksWho) {
     admission: who.group ? (who.manage ? ('choice' as const) : ('note' as const)) : null,
     busy: useSelector(actor, (s) => s?.hasTag(LINKS_TAGS.busy) ?? true),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    onCreate: (hours: number) => actor?.send({ type: 'links.create', hours }),
-    onCopy: (code: string) => actor?.send({ type: 'links.copy', code }),
-    onRevoke: (code: string) => actor?.send({ type: 'links.revoke', code }),
-    onAdmission: (only: boolean) => actor?.send({ type: 'links.admission', adminsOnly: only }),
+    onCreate: (hours: number) => actor.send({ type: 'links.create', hours }),
+    onCopy: (code: string) => actor.send({ type: 'links.copy', code }),
+    onRevoke: (code: string) => actor.send({ type: 'links.revoke', code }),
+    onAdmission: (only: boolean) => actor.send({ type: 'links.admission', adminsOnly: only }),
   };
 }
 export type GuestLinksView = ReturnType<typeof useGuestLinks>;

@@ -23,11 +23,11 @@ export function useGuestPage(code: string, fragment = '') {
     ended: useSelector(actor, (s) => s?.hasTag(GUEST_TAGS.ended) ?? false),
     /** The call is over; the link may let the guest into a later one. */
     again: useSelector(actor, (s) => s?.hasTag(GUEST_TAGS.again) ?? false),
-    onKnock: (name: string, video: boolean, audio: boolean) => actor?.send({ type: 'guest.knock', name, video, audio }),
-    onRetry: () => actor?.send({ type: 'guest.retry' }),
-    onCancel: () => actor?.send({ type: 'guest.cancel' }),
-    onLeft: () => actor?.send({ type: 'guest.left' }),
-    onAgain: () => actor?.send({ type: 'guest.again' }),
+    onKnock: (name: string, video: boolean, audio: boolean) => actor.send({ type: 'guest.knock', name, video, audio }),
+    onRetry: () => actor.send({ type: 'guest.retry' }),
+    onCancel: () => actor.send({ type: 'guest.cancel' }),
+    onLeft: () => actor.send({ type: 'guest.left' }),
+    onAgain: () => actor.send({ type: 'guest.again' }),
   };
 }
 export type GuestPageView = ReturnType<typeof useGuestPage>;

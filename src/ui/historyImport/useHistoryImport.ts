@@ -32,11 +32,11 @@ export function useHistoryImport(input: HistoryImportInput) {
   const open = useOpenConversation();
   // The imported history sits before what the open chat has loaded: it loads its page again.
   useEffect(() => {
-    const sub = actor?.on('historyImport.finished', (e) => {
+    const sub = actor.on('historyImport.finished', (e) => {
       if (open && e.conversationId && open.getSnapshot().context.conversationId === e.conversationId)
         open.send({ type: 'conversation.refresh' });
     });
-    return () => sub?.unsubscribe();
+    return () => sub.unsubscribe();
   }, [actor, open]);
   return {
     step: step as ImportStep,
@@ -56,13 +56,13 @@ export function useHistoryImport(input: HistoryImportInput) {
     progress: progressLine(c?.done ?? 0, c?.total ?? 0),
     conversationId: c?.job?.conversationId ?? input.conversationId,
     error: c?.error ?? null,
-    onFile: (file: File) => actor?.send({ type: 'import.file', file }),
-    onChat: (chatId: string) => actor?.send({ type: 'import.chat', chatId }),
-    onMap: (authorKey: string, userId: string | null) => actor?.send({ type: 'import.map', authorKey, userId }),
-    onTitle: (title: string) => actor?.send({ type: 'import.title', title }),
-    onStart: () => actor?.send({ type: 'import.start' }),
-    onCancel: () => actor?.send({ type: 'import.cancel' }),
-    onAgain: () => actor?.send({ type: 'import.again' }),
+    onFile: (file: File) => actor.send({ type: 'import.file', file }),
+    onChat: (chatId: string) => actor.send({ type: 'import.chat', chatId }),
+    onMap: (authorKey: string, userId: string | null) => actor.send({ type: 'import.map', authorKey, userId }),
+    onTitle: (title: string) => actor.send({ type: 'import.title', title }),
+    onStart: () => actor.send({ type: 'import.start' }),
+    onCancel: () => actor.send({ type: 'import.cancel' }),
+    onAgain: () => actor.send({ type: 'import.again' }),
   };
 }
 export type HistoryImportView = ReturnType<typeof useHistoryImport>;

@@ -23,10 +23,10 @@ export function useInviteCodes() {
     copiedCode: useSelector(actor, (s) => (s?.hasTag(INVITE_TAGS.copied) ? s.context.code : null)),
     busy: useSelector(actor, (s) => s?.hasTag(INVITE_TAGS.busy) ?? true),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    onCreate: (invite: NewInvite) => actor?.send({ type: 'invites.create', invite }),
-    onRevoke: (code: string) => actor?.send({ type: 'invites.revoke', code }),
-    onCopy: (code: string) => actor?.send({ type: 'invites.copy', code }),
-    onReload: () => actor?.send({ type: 'invites.reload' }),
+    onCreate: (invite: NewInvite) => actor.send({ type: 'invites.create', invite }),
+    onRevoke: (code: string) => actor.send({ type: 'invites.revoke', code }),
+    onCopy: (code: string) => actor.send({ type: 'invites.copy', code }),
+    onReload: () => actor.send({ type: 'invites.reload' }),
   };
 }
 export type InviteCodesViewProps = Omit<ReturnType<typeof useInviteCodes>, 'shown'> & {

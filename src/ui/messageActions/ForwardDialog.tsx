@@ -82,7 +82,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
         aria-label="Поиск чата"
         value={query}
         onChange={(e) => {
-          actor?.send({ type: 'forward.query', query: e.target.value });
+          actor.send({ type: 'forward.query', query: e.target.value });
           if (directory.shown) directory.onSearch(e.target.value);
         }}
       />
@@ -94,7 +94,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
                 type="checkbox"
                 checked={chosen.includes(c.id)}
                 disabled={busy || (!chosen.includes(c.id) && full)}
-                onChange={() => actor?.send({ type: 'forward.toggle', conversationId: c.id })}
+                onChange={() => actor.send({ type: 'forward.toggle', conversationId: c.id })}
               />
               <ChatAvatar avatar={c.avatar} size={32} />
               <span className="forward-title">{c.title}</span>
@@ -114,7 +114,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
                     type="checkbox"
                     checked={chosenPeople.includes(u.id)}
                     disabled={busy || (!chosenPeople.includes(u.id) && full)}
-                    onChange={() => actor?.send({ type: 'forward.togglePerson', userId: u.id })}
+                    onChange={() => actor.send({ type: 'forward.togglePerson', userId: u.id })}
                   />
                   <UserAvatar user={u} size={32} />
                   <span className="forward-title">{u.displayName}</span>
@@ -137,7 +137,7 @@ export function ForwardDialog(props: ForwardDialogProps) {
           type="button"
           className="button"
           disabled={busy || chosen.length + chosenPeople.length === 0}
-          onClick={() => actor?.send({ type: 'forward.send' })}
+          onClick={() => actor.send({ type: 'forward.send' })}
         >
           {chosen.length + chosenPeople.length > 1 ? `Переслать (${chosen.length + chosenPeople.length})` : 'Переслать'}
         </button>

@@ -29,7 +29,7 @@ export function MessageInfoDialog(props: MessageInfoDialogProps) {
       {error ? (
         <div role="alert">
           <p>{error}</p>
-          <button type="button" className="button ghost" onClick={() => actor?.send({ type: 'info.retry' })}>
+          <button type="button" className="button ghost" onClick={() => actor.send({ type: 'info.retry' })}>
             Повторить
           </button>
         </div>

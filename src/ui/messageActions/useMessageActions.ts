@@ -50,7 +50,7 @@ export function useMessageActions(conversationId: string) {
         .map((r) => r.text)
         .filter(Boolean)
         .join('\n\n');
-      if (text) selection?.send({ type: 'selection.copy', text });
+      if (text) selection.send({ type: 'selection.copy', text });
     },
     [selection],
   );
@@ -59,7 +59,7 @@ export function useMessageActions(conversationId: string) {
     (action: string, row: ActionRow) => {
       if (action === 'copy') copy([row]);
       else if (action === 'forward') setForwarding([row.id]);
-      else if (action === 'select') selection?.send({ type: 'selection.start', messageId: row.id });
+      else if (action === 'select') selection.send({ type: 'selection.start', messageId: row.id });
       else if (action === 'info') setInfoFor(row.id);
       else if (action === 'report') setReportingOn(row.id);
       else if (action === 'remind') setRemindingOf(row);
@@ -72,7 +72,7 @@ export function useMessageActions(conversationId: string) {
     const order = new Map(rows.map((r, i) => [r.id, i]));
     return rows.filter((r) => selectedIds.has(r.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   };
-  const clear = () => selection?.send({ type: 'selection.clear' });
+  const clear = () => selection.send({ type: 'selection.clear' });
 
   return {
     onAction,
@@ -94,7 +94,7 @@ export function useMessageActions(conversationId: string) {
       count: ids.length,
       copied,
       copyError,
-      toggle: useCallback((id: string) => selection?.send({ type: 'selection.toggle', messageId: id }), [selection]),
+      toggle: useCallback((id: string) => selection.send({ type: 'selection.toggle', messageId: id }), [selection]),
       clear,
       forward: (rows: ActionRow[]) => {
         const chosen = pick(rows).filter((r) => r.type !== 'CALL' && r.type !== 'SYSTEM');

@@ -14,7 +14,8 @@ export function usePollComposer(conversationId: string, onDone: () => void) {
     if (sent) onDone();
   }, [sent, onDone]);
   return {
-    ready: actor !== undefined,
+    // Its fields show the actor's context: text typed before it runs would be built on empty fields.
+    ready: useSelector(actor, (s) => s !== undefined),
     question: useSelector(actor, (s) => s?.context.question ?? ''),
     options: useSelector(actor, (s) => s?.context.options ?? NO_OPTIONS),
     multiple: useSelector(actor, (s) => s?.context.multiple ?? false),
@@ -24,16 +25,16 @@ export function usePollComposer(conversationId: string, onDone: () => void) {
     explanation: useSelector(actor, (s) => s?.context.explanation ?? ''),
     error: useSelector(actor, (s) => s?.context.error ?? null),
     busy: useSelector(actor, (s) => s?.hasTag(POLL_COMPOSER_TAGS.busy) ?? false),
-    setQuestion: (text: string) => actor?.send({ type: 'poll.question', text }),
-    setOption: (index: number, text: string) => actor?.send({ type: 'poll.option', index, text }),
-    addOption: () => actor?.send({ type: 'poll.addOption' }),
-    removeOption: (index: number) => actor?.send({ type: 'poll.removeOption', index }),
-    setMultiple: (on: boolean) => actor?.send({ type: 'poll.multiple', on }),
-    setAnonymous: (on: boolean) => actor?.send({ type: 'poll.anonymous', on }),
-    setQuiz: (on: boolean) => actor?.send({ type: 'poll.quiz', on }),
-    setCorrect: (index: number) => actor?.send({ type: 'poll.correct', index }),
-    setExplanation: (text: string) => actor?.send({ type: 'poll.explanation', text }),
-    submit: () => actor?.send({ type: 'poll.submit' }),
+    setQuestion: (text: string) => actor.send({ type: 'poll.question', text }),
+    setOption: (index: number, text: string) => actor.send({ type: 'poll.option', index, text }),
+    addOption: () => actor.send({ type: 'poll.addOption' }),
+    removeOption: (index: number) => actor.send({ type: 'poll.removeOption', index }),
+    setMultiple: (on: boolean) => actor.send({ type: 'poll.multiple', on }),
+    setAnonymous: (on: boolean) => actor.send({ type: 'poll.anonymous', on }),
+    setQuiz: (on: boolean) => actor.send({ type: 'poll.quiz', on }),
+    setCorrect: (index: number) => actor.send({ type: 'poll.correct', index }),
+    setExplanation: (text: string) => actor.send({ type: 'poll.explanation', text }),
+    submit: () => actor.send({ type: 'poll.submit' }),
   };
 }
 

@@ -18,9 +18,9 @@ export function usePollVotes() {
       pending: pending as PollRequest | null,
       answered,
       errors,
-      vote: (messageId: string, optionIds: string[]) => actor?.send({ type: 'poll.vote', messageId, optionIds }),
-      retract: (messageId: string) => actor?.send({ type: 'poll.retract', messageId }),
-      close: (messageId: string) => actor?.send({ type: 'poll.close', messageId }),
+      vote: (messageId: string, optionIds: string[]) => actor.send({ type: 'poll.vote', messageId, optionIds }),
+      retract: (messageId: string) => actor.send({ type: 'poll.retract', messageId }),
+      close: (messageId: string) => actor.send({ type: 'poll.close', messageId }),
     }),
     [actor, pending, answered, errors],
   );

@@ -27,6 +27,6 @@ export function GroupPicture(props: { conversationId: string }) {
 }
 
 function GroupPictureEditor(props: { conversationId: string }) {
-  const editor = useAvatarEditor(useOwnedActor('groupAvatar', { conversationId: props.conversationId }));
-  return <AvatarEditor {...editor} />;
+  const actor = useOwnedActor('groupAvatar', { conversationId: props.conversationId });
+  return <AvatarEditor {...useAvatarEditor(actor)} />;
 }

@@ -1,21 +1,15 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
 import type { AvatarEvent, AvatarRef, PixelArea, Point } from '../../machines/profile/avatar/avatar.protocol';
+import type { OwnedRef } from '../app/useOwnedActor';
 
 export type AvatarStage = 'idle' | 'reading' | 'editing' | 'busy' | 'done';
 
 /**
- * The avatar editor's view of its actor (the profile dialog's, undefined while the dialog is closed, or while the
- * editor's code is still on its way: a file chosen meanwhile is kept and handed over when the actor comes).
+ * The avatar editor's view of its actor: the profile dialog's (undefined while the dialog is closed) or the group
+ * picture's (its own, told from its first paint even while its code is on its way).
  */
-export function useAvatarEditor(actor: AvatarRef | undefined) {
-  const [early, setEarly] = useState<File | null>(null);
-  useEffect(() => {
-    if (!actor || !early) return;
-    actor.send({ type: 'avatar.selected', file: early });
-    setEarly(null);
-  }, [actor, early]);
-  const actorStage = useSelector(actor, (s): AvatarStage => {
+export function useAvatarEditor(actor: OwnedRef<AvatarRef> | undefined) {
+  const stage = useSelector(actor, (s): AvatarStage => {
     if (!s) return 'idle';
     if (s.hasTag('busy')) return 'busy';
     if (s.hasTag('done')) return 'done';
@@ -23,7 +17,6 @@ export function useAvatarEditor(actor: AvatarRef | undefined) {
     if (s.hasTag('reading')) return 'reading';
     return 'idle';
   });
-  const stage: AvatarStage = early ? 'reading' : actorStage;
   const source = useSelector(actor, (s) => s?.context.source ?? null);
   const crop = useSelector(actor, (s) => s?.context.crop ?? { x: 0, y: 0 });
   const zoom = useSelector(actor, (s) => s?.context.zoom ?? 1);
@@ -35,7 +28,7 @@ export function useAvatarEditor(actor: AvatarRef | undefined) {
     crop,
     zoom,
     error,
-    onFile: (file: File) => (actor ? actor.send({ type: 'avatar.selected', file }) : setEarly(file)),
+    onFile: (file: File) => send({ type: 'avatar.selected', file }),
     onMove: (point: Point) => send({ type: 'avatar.moved', crop: point }),
     onZoom: (value: number) => send({ type: 'avatar.zoomed', zoom: value }),
     onArea: (area: PixelArea) => send({ type: 'avatar.areaChanged', area }),

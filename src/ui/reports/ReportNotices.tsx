@@ -13,7 +13,7 @@ export function ReportNotices() {
   return (
     <ReportNoticesView
       notices={shown.map((n) => ({ id: n.id, text: noticeText(n) }))}
-      onDismiss={(id) => actor?.send({ type: 'notices.dismiss', id })}
+      onDismiss={(id) => actor.send({ type: 'notices.dismiss', id })}
     />
   );
 }

@@ -19,7 +19,7 @@ export function useReportDialog(target: ReportTarget, onClose: () => void) {
     busy: useSelector(actor, (s) => s?.hasTag(REPORT_TAGS.busy) ?? true),
     sent: useSelector(actor, (s) => s?.hasTag(REPORT_TAGS.sent) ?? false),
     error: useSelector(actor, (s) => s?.context.error ?? null),
-    onSend: (reason: ReportReason, comment: string) => actor?.send({ type: 'report.send', reason, comment }),
+    onSend: (reason: ReportReason, comment: string) => actor.send({ type: 'report.send', reason, comment }),
     onClose,
   };
 }

@@ -20,14 +20,13 @@ export function useScheduler(conversationId: string, start: ScheduleDraft | null
   // The draft the dialog was opened with goes in once the list has loaded.
   const started = useRef(false);
   useEffect(() => {
-    if (!actor || loading || started.current || !start) return;
+    if (loading || started.current || !start) return;
     started.current = true;
     actor.send({ type: 'schedule.start', draft: start });
   }, [actor, loading, start]);
   const saved = useRef(onSaved);
   saved.current = onSaved;
   useEffect(() => {
-    if (!actor) return;
     const sub = actor.on('scheduler.saved', () => saved.current());
     return () => sub.unsubscribe();
   }, [actor]);
@@ -40,22 +39,22 @@ export function useScheduler(conversationId: string, start: ScheduleDraft | null
     draft,
     at,
     error,
-    pick: (iso: string) => actor?.send({ type: 'schedule.pick', at: iso }),
-    confirm: () => actor?.send({ type: 'schedule.confirm' }),
-    back: () => actor?.send({ type: 'schedule.back' }),
-    cancel: () => actor?.send({ type: 'schedule.cancel' }),
-    retry: () => actor?.send({ type: 'scheduled.retry' }),
+    pick: (iso: string) => actor.send({ type: 'schedule.pick', at: iso }),
+    confirm: () => actor.send({ type: 'schedule.confirm' }),
+    back: () => actor.send({ type: 'schedule.back' }),
+    cancel: () => actor.send({ type: 'schedule.cancel' }),
+    retry: () => actor.send({ type: 'scheduled.retry' }),
     edit: (id: string) => {
       const item = items.find((i) => i.id === id);
       if (item)
-        actor?.send({
+        actor.send({
           type: 'schedule.start',
           draft: { kind: 'edit', id, content: item.content, reminder: item.kind === 'reminder' },
         });
     },
-    text: (content: string) => actor?.send({ type: 'schedule.text', content }),
-    sendNow: (id: string) => actor?.send({ type: 'scheduled.sendNow', id }),
-    remove: (id: string) => actor?.send({ type: 'scheduled.delete', id }),
+    text: (content: string) => actor.send({ type: 'schedule.text', content }),
+    sendNow: (id: string) => actor.send({ type: 'scheduled.sendNow', id }),
+    remove: (id: string) => actor.send({ type: 'scheduled.delete', id }),
   };
 }
 

@@ -4,10 +4,11 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { SearchRef } from '../../machines/search/search/search.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
+import type { OwnedRef } from '../app/useOwnedActor';
 
 export type ShowThread = (rootId: string, messageId: string) => void;
 
-export function useFoundThread(actor: SearchRef | undefined, conversationId: string, show: ShowThread): void {
+export function useFoundThread(actor: OwnedRef<SearchRef> | undefined, conversationId: string, show: ShowThread): void {
   const found = useSelector(actor, (s) => s?.context.thread ?? null);
   useEffect(() => {
     if (!found || found.conversationId !== conversationId) return;

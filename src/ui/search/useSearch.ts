@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { SearchResult } from '../../contract/entities';
 import { useSystemActor } from '../app/RuntimeContext';
+import type { OwnedRef } from '../app/useOwnedActor';
 import type { SearchRef } from '../../machines/search/search/search.protocol';
 
 export type SearchStatus = 'empty' | 'loading' | 'results' | 'nothing' | 'failed';
@@ -35,10 +36,10 @@ export function useSearch(id: 'search'): SearchView {
   return useSearchView(actor);
 }
 
-/** A search actor's view; undefined (not yet spawned) reads as an empty search that ignores input. */
 const none: SearchResult[] = [];
 
-export function useSearchView(actor: SearchRef | undefined): SearchView {
+/** A search actor's view; with no snapshot yet (the open conversation's, not yet spawned) an empty search. */
+export function useSearchView(actor: OwnedRef<SearchRef> | undefined): SearchView {
   const query = useSelector(actor, (s) => s?.context.query ?? '');
   const results = useSelector(actor, (s) => s?.context.results ?? none);
   const active = useSelector(actor, (s) => s?.context.active ?? -1);

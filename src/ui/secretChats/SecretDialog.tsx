@@ -56,9 +56,7 @@ export function SecretDialogView(
             />
           </label>
         )}
-        {props.ready !== false && (
-          <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
-        )}
+        <MemberPicker friends={props.friends} selected={props.selected} onToggle={props.onToggle} />
         {props.people}
         {(props.noDevice ?? props.error) && (
           <p className="inline-error" role="alert">

@@ -21,7 +21,7 @@ export function useRecoveryDialog(userId: string, mode: SecretRecoveryInput['mod
   const phrase = useSelector(actor, (s) => s?.context.made?.phrase ?? null);
   const error = useSelector(actor, (s) => s?.context.error ?? null);
   const restored = useSelector(actor, (s) => s?.context.restored ?? null);
-  const send = (e: SecretRecoveryEvent) => actor?.send(e);
+  const send = (e: SecretRecoveryEvent) => actor.send(e);
   return {
     mode,
     step,

@@ -24,10 +24,10 @@ export function useSecretApproval(userId: string) {
     /** This device's request was declined: the recovery key, another try or a reset. */
     declined: declined ? DECLINED_TEXT : null,
     userId,
-    onAskAgain: () => actor?.send({ type: 'secretApproval.askAgain' }),
-    onReset: () => actor?.send({ type: 'secretApproval.reset' }),
-    onConfirm: () => actor?.send({ type: 'secretApproval.confirm' }),
-    onDecline: () => actor?.send({ type: 'secretApproval.decline' }),
-    onRetry: () => actor?.send({ type: 'secretApproval.retry' }),
+    onAskAgain: () => actor.send({ type: 'secretApproval.askAgain' }),
+    onReset: () => actor.send({ type: 'secretApproval.reset' }),
+    onConfirm: () => actor.send({ type: 'secretApproval.confirm' }),
+    onDecline: () => actor.send({ type: 'secretApproval.decline' }),
+    onRetry: () => actor.send({ type: 'secretApproval.retry' }),
   };
 }

@@ -27,10 +27,8 @@ export function useSecretDialog(userId: string, onClose: () => void) {
     const f = friends.find((p) => p.id === id);
     return f ? displayName(f) : 'участника';
   });
-  const send = (e: SecretDialogEvent) => actor?.send(e);
+  const send = (e: SecretDialogEvent) => actor.send(e);
   return {
-    /** The dialog's actor is here (its code loads on first open): until then a choice would be lost. */
-    ready: actor !== undefined,
     title,
     selected,
     friends,

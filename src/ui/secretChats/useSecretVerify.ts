@@ -96,7 +96,7 @@ export function useSecretVerify(options: {
   useEffect(() => {
     if (epoch === seen.current) return;
     seen.current = epoch;
-    actor?.send({ type: 'secretVerify.refresh' });
+    actor.send({ type: 'secretVerify.refresh' });
   }, [actor, epoch]);
   return {
     busy,
@@ -105,10 +105,10 @@ export function useSecretVerify(options: {
     emoji: verification?.fingerprint.emoji ?? null,
     devices: verification ? deviceLines(verification, options.names) : [],
     people: verification ? safetyLines(verification, options.names) : [],
-    onRetry: () => actor?.send({ type: 'secretVerify.retry' }),
+    onRetry: () => actor.send({ type: 'secretVerify.retry' }),
     onMark: (personId: string, verified: boolean) =>
-      actor?.send({ type: 'secretVerify.save', personId, action: verified ? 'verify' : 'unverify' }),
-    onAcknowledge: (personId: string) => actor?.send({ type: 'secretVerify.save', personId, action: 'acknowledge' }),
+      actor.send({ type: 'secretVerify.save', personId, action: verified ? 'verify' : 'unverify' }),
+    onAcknowledge: (personId: string) => actor.send({ type: 'secretVerify.save', personId, action: 'acknowledge' }),
     onClose: options.onClose,
   };
 }

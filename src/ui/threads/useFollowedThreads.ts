@@ -47,7 +47,7 @@ export function useFollowedThreads(entries: readonly ConversationEntry[], me: st
     rows,
     unread: rows.reduce((n, r) => n + r.unread, 0),
     expanded,
-    onToggle: () => actor?.send({ type: 'threads.toggle' }),
+    onToggle: () => actor.send({ type: 'threads.toggle' }),
     onOpen,
   };
 }

@@ -83,8 +83,8 @@ export function useThreadPanel(options: {
   const [viewing, setViewing] = useState<number | null>(null);
 
   useEffect(() => {
-    const sub = actor?.on('thread.closed', () => onClose());
-    return () => sub?.unsubscribe();
+    const sub = actor.on('thread.closed', () => onClose());
+    return () => sub.unsubscribe();
   }, [actor, onClose]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -166,7 +166,7 @@ export function useThreadPanel(options: {
     id: 'threadMentionPicker',
     members: mentionable,
     text: draft,
-    onText: (text: string) => actor?.send({ type: 'thread.input', text }),
+    onText: (text: string) => actor.send({ type: 'thread.input', text }),
   });
   // «@Имя» in the text names that member.
   const mentionsOf = useCallback(
@@ -180,7 +180,7 @@ export function useThreadPanel(options: {
   /** Files go straight to the thread with the send preview's caption. */
   const sendFiles = useCallback(
     (files: ThreadFile[], caption?: string) =>
-      actor?.send({
+      actor.send({
         type: 'thread.attach',
         files,
         at: new Date().toISOString(),
@@ -195,9 +195,9 @@ export function useThreadPanel(options: {
     reply: quoted ? { preview: textOf(quoted) } : null,
     uploadProgress,
     recorder,
-    onText: (text: string) => actor?.send({ type: 'thread.input', text }),
-    onSubmit: () => actor?.send({ type: 'thread.send', at: new Date().toISOString(), mentions: mentionsOf(draft) }),
-    onClearReply: () => actor?.send({ type: 'thread.quote', messageId: null }),
+    onText: (text: string) => actor.send({ type: 'thread.input', text }),
+    onSubmit: () => actor.send({ type: 'thread.send', at: new Date().toISOString(), mentions: mentionsOf(draft) }),
+    onClearReply: () => actor.send({ type: 'thread.quote', messageId: null }),
     // Picked and pasted files wait in the send preview for a caption, as in the timeline.
     onAttach: (files, caption) => (caption === undefined ? preview.add(files) : sendFiles(files, caption)),
   };
@@ -232,11 +232,11 @@ export function useThreadPanel(options: {
     onCloseLightbox: () => setViewing(null),
     onRetryReply: (outboxId: string) => outboxRef?.send({ type: 'outbox.retry', id: outboxId }),
     onRemoveReply: (outboxId: string) => outboxRef?.send({ type: 'outbox.remove', id: outboxId }),
-    onMore: () => actor?.send({ type: 'thread.more' }),
-    onQuote: (messageId: string | null) => actor?.send({ type: 'thread.quote', messageId }),
-    onFollow: () => actor?.send({ type: 'thread.follow', follow: !following }),
-    onRetry: () => actor?.send({ type: 'thread.retry' }),
-    onClose: () => actor?.send({ type: 'thread.close' }),
+    onMore: () => actor.send({ type: 'thread.more' }),
+    onQuote: (messageId: string | null) => actor.send({ type: 'thread.quote', messageId }),
+    onFollow: () => actor.send({ type: 'thread.follow', follow: !following }),
+    onRetry: () => actor.send({ type: 'thread.retry' }),
+    onClose: () => actor.send({ type: 'thread.close' }),
   };
 }
 

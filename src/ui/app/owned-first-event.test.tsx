@@ -1,0 +1,132 @@
+// Every view-owned line whose code loads later hears what its view tells it from the view's first paint: a click
+// made while the line's code is still on its way reaches the actor, in order, once the code is here. The lines come
+// from the registry; each one's loader is held back by a promise the test resolves, then runs as the registry has it.
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AnyActorRef, type EventObject, type InspectionEvent, waitFor } from 'xstate';
+import { deferred, never, quietSocket, storedSession } from '../../../tests/fixtures/session';
+import { idsOf, type RegistryEntry, registry } from '../../machines/app/registry';
+import { createRuntime } from '../../machines/app/runtime';
+import type { Services } from '../../machines/app/services';
+import type { ViewOwnedId } from '../../machines/shared/system';
+import type { ApiClient } from '../../services/app/api';
+import { RuntimeProvider } from './RuntimeContext';
+import { useOwnedActor } from './useOwnedActor';
+
+const lazyOwned = idsOf('owned', 'view').filter(
+  (id) => (registry[id] as RegistryEntry).load !== undefined,
+) as ViewOwnedId[];
+
+const peer = { ...storedSession.user, id: 'u2', username: 'boris', displayName: 'Борис' };
+/** One input that every line's input type is satisfied by (each machine reads its own fields). */
+const input = {
+  conversationId: 'c1',
+  userId: storedSession.user.id,
+  user: peer,
+  write: false,
+  messageId: 'm1',
+  messageIds: ['m1'],
+  rootId: 'm1',
+  code: 'abcdef',
+  fragment: '',
+  token: 't1',
+  room: 'conv-c1',
+  secret: false,
+  list: false,
+  mode: 'setup',
+  target: { userId: peer.id },
+  candidates: [],
+};
+
+/** Any event: what each machine does with its own is its tests' business; here it has to arrive. */
+const told = (n: number): EventObject & { n: number } => ({ type: 'view.told', n });
+
+/** useOwnedActor for any line, typed by what every actor accepts (the union of all their refs is too large). */
+const useAnyOwned = useOwnedActor as unknown as (
+  id: ViewOwnedId,
+  input?: unknown,
+) => { send(event: EventObject): void };
+
+/** A view owning the line, as the app's views do; a click tells its actor twice. */
+function View({ id }: { id: ViewOwnedId }) {
+  const actor = useAnyOwned(id, input);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        actor.send(told(1));
+        actor.send(told(2));
+      }}
+    >
+      Нажать
+    </button>
+  );
+}
+
+/** Holds the line's code back: its loader, as the registry has it, runs once `release` is called. */
+function holdBack(id: ViewOwnedId) {
+  const entry = registry[id] as RegistryEntry;
+  const own = { wired: entry.wired, load: entry.load };
+  const gate = deferred<void>();
+  entry.wired = async (s: Services) => {
+    await gate.promise;
+    if (own.wired) return own.wired(s);
+    if (typeof own.load === 'function') return own.load();
+    throw new Error(`registry line ${id} loads nothing`);
+  };
+  return {
+    release: () => gate.resolve(),
+    restore: () => {
+      if (own.wired) entry.wired = own.wired;
+      else delete entry.wired;
+    },
+  };
+}
+
+const api: ApiClient = { call: (async () => never()) as ApiClient['call'] };
+let restore = () => {};
+
+afterEach(() => {
+  restore();
+  localStorage.clear();
+});
+
+describe('a view-owned actor whose code loads later', () => {
+  it('is every such line of the registry', () => {
+    expect(lazyOwned).toEqual(expect.arrayContaining(['sendPreview', 'mentionPicker', 'memberCard', 'threadPanel']));
+  });
+
+  it.each(lazyOwned)('%s hears what its view told it before its code came, in order', async (id) => {
+    const held = holdBack(id);
+    restore = held.restore;
+    const inspected: InspectionEvent[] = [];
+    const runtime = createRuntime({
+      stored: storedSession,
+      services: { api, connectSocket: () => quietSocket(), ping: () => never() },
+      inspect: { next: (e) => inspected.push(e) },
+    });
+    const children = () => runtime.app.getSnapshot().children as Record<string, AnyActorRef | undefined>;
+    const view = render(
+      <RuntimeProvider app={runtime.app}>
+        <View id={id} />
+      </RuntimeProvider>,
+    );
+
+    // First paint, the code still on its way: the click goes to an actor that does not run yet.
+    fireEvent.click(screen.getByRole('button', { name: 'Нажать' }));
+    expect(children()[id]).toBeUndefined();
+
+    await act(async () => {
+      held.release();
+      await waitFor(runtime.app, () => children()[id] !== undefined);
+    });
+    const actor = children()[id];
+    const heard = inspected.flatMap((e) =>
+      e.type === '@xstate.event' && e.actorRef === actor && e.event.type === 'view.told' ? [e.event.n] : [],
+    );
+    expect(heard).toEqual([1, 2]);
+    expect(runtime.app.getSnapshot().status).toBe('active');
+    view.unmount();
+    runtime.app.stop();
+  });
+});
