@@ -2,7 +2,7 @@
 // made while the line's code is still on its way reaches the actor, in order, once the code is here. The lines come
 // from the registry; each one's loader is held back by a promise the test resolves, then runs as the registry has it.
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyActorRef, type EventObject, type InspectionEvent, waitFor } from 'xstate';
 import { deferred, never, quietSocket, storedSession } from '../../../tests/fixtures/session';
 import { idsOf, type RegistryEntry, registry } from '../../machines/app/registry';
@@ -84,12 +84,26 @@ function holdBack(id: ViewOwnedId) {
 }
 
 const api: ApiClient = { call: (async () => never()) as ApiClient['call'] };
-let restore = () => {};
+/** What a case leaves to undo, run after it whether it passed or not: a case that timed out must not leave its
+ * runtime running or a loader held back for the files that share this worker's module graph. */
+let undo: (() => void)[] = [];
 
 afterEach(() => {
-  restore();
+  for (const step of undo.reverse()) step();
+  undo = [];
   localStorage.clear();
 });
+
+// Each line's modules imported once before the cases: under load the first import of a feature's code took longer
+// than a case's whole budget, so a case measures what it asserts, not the transform of its chunk.
+beforeAll(async () => {
+  await Promise.allSettled(
+    lazyOwned.map((id) => {
+      const entry = registry[id] as RegistryEntry;
+      return entry.wired?.({} as Services) ?? (typeof entry.load === 'function' ? entry.load() : undefined);
+    }),
+  );
+}, 120_000);
 
 describe('a view-owned actor whose code loads later', () => {
   it('is every such line of the registry', () => {
@@ -98,19 +112,21 @@ describe('a view-owned actor whose code loads later', () => {
 
   it.each(lazyOwned)('%s hears what its view told it before its code came, in order', async (id) => {
     const held = holdBack(id);
-    restore = held.restore;
+    undo.push(held.restore);
     const inspected: InspectionEvent[] = [];
     const runtime = createRuntime({
       stored: storedSession,
       services: { api, connectSocket: () => quietSocket(), ping: () => never() },
       inspect: { next: (e) => inspected.push(e) },
     });
+    undo.push(() => runtime.app.stop());
     const children = () => runtime.app.getSnapshot().children as Record<string, AnyActorRef | undefined>;
     const view = render(
       <RuntimeProvider app={runtime.app}>
         <View id={id} />
       </RuntimeProvider>,
     );
+    undo.push(() => view.unmount());
 
     // First paint, the code still on its way: the click goes to an actor that does not run yet.
     fireEvent.click(screen.getByRole('button', { name: 'Нажать' }));
@@ -126,7 +142,5 @@ describe('a view-owned actor whose code loads later', () => {
     );
     expect(heard).toEqual([1, 2]);
     expect(runtime.app.getSnapshot().status).toBe('active');
-    view.unmount();
-    runtime.app.stop();
   });
 });
