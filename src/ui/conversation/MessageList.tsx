@@ -2,7 +2,16 @@
 // own hook: staying at the newest message (useStickToBottom), older pages loaded at the top and prepended in place
 // (useOlderPages), scrolling to a quoted message (useQuoteJump, which yields to the reader's own moves counted by
 // useReaderMoves) and reporting visible unread messages for read receipts (useReadVisibility). This file renders.
-import { type ReactElement, useCallback, useMemo, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+  useCallback,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 
 import './message-extras.css';
@@ -20,6 +29,27 @@ import type { MessageRow } from './view-model';
 import './conversation.css';
 
 /** The message menu loads when first opened (a right click, the menu key or the message's button). */
+/**
+ * The rows' container as virtua draws it, but with pointer events kept: virtua turns them off while the list scrolls
+ * and for 150 ms after, so a click right after a scroll (a wheel turn, an image scrolled into view) fell on the
+ * scroller instead of the message, and the image or button under the pointer did nothing.
+ */
+function RowsContainer({
+  style,
+  children,
+  ref,
+}: {
+  style: CSSProperties;
+  children: ReactNode;
+  ref?: Ref<HTMLDivElement>;
+}) {
+  return (
+    <div ref={ref} style={{ ...style, pointerEvents: undefined }}>
+      {children}
+    </div>
+  );
+}
+
 export const LazyMessageMenu = lazyView<MessageMenuProps>(() => import('./MessageMenu').then((m) => m.MessageMenu));
 
 /** The .msg-top-gap height: the virtualizer starts below it (its startMargin). */
@@ -184,6 +214,7 @@ export function MessageList(props: MessageListProps) {
         <div className="msg-top-gap" />
         <Virtualizer
           ref={list}
+          as={RowsContainer}
           scrollRef={scroller}
           startMargin={TOP_GAP_PX}
           data={rows}

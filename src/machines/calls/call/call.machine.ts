@@ -39,8 +39,12 @@ export const callServerEvents = listenToServer<CallRemoteEvent>({
   'call:ended': (p) => ({ type: 'call.remoteEnded', ...p }),
 });
 
-/** Tells the server (fire and forget) through the realtime actor; absent in isolated tests. */
-const toServer = (system: AnySystem, emit: RealtimeEmit) => systemActor(system, 'realtime')?.send(emit);
+/**
+ * Tells the server (fire and forget) through the realtime actor; absent in isolated tests. A signal made while the
+ * socket reconnects (a page waking up after its ring timed out) is sent once it is back, not lost.
+ */
+const toServer = (system: AnySystem, emit: RealtimeEmit) =>
+  systemActor(system, 'realtime')?.send({ ...emit, untilConnected: true });
 
 const idle = {
   incoming: null,

@@ -49,7 +49,13 @@ describeModel({
       { type: 'xstate.done.actor.decide', output: { ok: false, message: ADMINS } },
     ],
   },
-  contextKey: (c) => ({ waiting: c.waiting.length, link: c.link !== null, error: c.error, secret: c.secret !== null }),
+  contextKey: (c) => ({
+    waiting: c.waiting.length,
+    heard: c.heard,
+    link: c.link !== null,
+    error: c.error,
+    secret: c.secret !== null,
+  }),
 });
 
 function start(secret: { userId: string; conversationId: string } | null = null) {
@@ -80,6 +86,45 @@ function start(secret: { userId: string; conversationId: string } | null = null)
   actor.on('door.rang', (e) => rings.push(e));
   return { actor, sent, made, rings, rekeyed };
 }
+
+describe('guestDoor while it first asks who waits', () => {
+  /** A door whose first question the test answers when it likes. */
+  function slowLoad() {
+    let answer: (guests: (typeof anna)[]) => void = () => {};
+    const made: unknown[] = [];
+    const actor = createActor(
+      guestDoorMachine.provide({
+        actors: {
+          serverEvents: quiet,
+          loadWaiting: fromPromise(() => new Promise((resolve) => (answer = resolve))) as never,
+          createLink: fromPromise(async ({ input }) => {
+            made.push(input);
+            return link;
+          }) as never,
+          decide: hang,
+          rekey: hang,
+        },
+      }),
+      { input: { room } },
+    ).start();
+    return { actor, made, answer: (guests: (typeof anna)[]) => answer(guests) };
+  }
+
+  it('makes the link when asked before the answer came', async () => {
+    const door = slowLoad();
+    door.actor.send({ type: 'door.invite' });
+    await waitFor(door.actor, (s) => s.context.link !== null);
+    expect(door.made).toEqual([{ room, hours: CALL_LINK_HOURS }]);
+  });
+
+  it('keeps a knock heard over the socket when the older answer comes after it', async () => {
+    const door = slowLoad();
+    door.actor.send({ type: 'door.waiting', room, guests: [anna], ring: true });
+    door.answer([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(door.actor.getSnapshot().context.waiting).toEqual([anna]);
+  });
+});
 
 describe('guestDoor with a server', () => {
   it('shows who knocks at its own room, rings for new knocks only, and sends the decisions', async () => {

@@ -1,7 +1,9 @@
 // The members' side of guest links (protocol: guestDoor.protocol.ts; docs/behaviour.md §10.40). It hears
-// `guest:waiting` for its room, first asks who already waits (a member who joined after the knock), makes the
+// `guest:waiting` for its room, asks once who already waits (a member who joined after the knock), makes the
 // call's link (POST /api/guest-links) and sends the decisions over the socket (`guest:admit`, `guest:deny`,
-// `guest:remove`), whose refusals it shows. A ring is emitted for the view's sound.
+// `guest:remove`), whose refusals it shows. A ring is emitted for the view's sound. That first question runs
+// beside the rest: «Пригласить по ссылке» works while it is on its way, and a `guest:waiting` heard meanwhile is
+// not overwritten by its older answer.
 import { assertEvent, assign, emit, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { failureMessage } from '../../../contract/failure';
@@ -72,6 +74,7 @@ export const guestDoorMachine = setup({
     /** A secret chat's call, and this member is the one who re-keys it when a guest leaves. */
     leadsRekey: ({ context, event }) => context.secret !== null && event.type === 'door.guestLeft' && event.lead,
     ownRoom: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room,
+    notHeard: ({ context }) => !context.heard,
     rang: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room && event.ring,
   },
   actions: {
@@ -80,13 +83,31 @@ export const guestDoorMachine = setup({
         assertEvent(event, 'door.waiting');
         return event.guests;
       },
+      heard: true,
     }),
     takeAck: assign((_, ack: Ack) => ({ error: ack.ok ? null : ack.message })),
   },
 }).createMachine({
   id: 'guestDoor',
-  context: ({ input }) => ({ room: input.room, secret: input.secret ?? null, waiting: [], link: null, error: null }),
-  invoke: { src: 'serverEvents', input: ({ context }) => context.secret },
+  context: ({ input }) => ({
+    room: input.room,
+    secret: input.secret ?? null,
+    waiting: [],
+    heard: false,
+    link: null,
+    error: null,
+  }),
+  invoke: [
+    { src: 'serverEvents', input: ({ context }) => context.secret },
+    {
+      id: 'loadWaiting',
+      src: 'loadWaiting',
+      input: ({ context }) => ({ room: context.room, ...(context.secret ? { secret: context.secret } : {}) }),
+      onDone: { guard: 'notHeard', actions: assign({ waiting: ({ event }) => event.output }) },
+      // 403 for a member who does not decide: nobody is shown.
+      onError: { actions: [] },
+    },
+  ],
   on: {
     'door.waiting': [
       { guard: 'rang', actions: ['takeWaiting', emit({ type: 'door.rang' } as const)] },
@@ -94,17 +115,8 @@ export const guestDoorMachine = setup({
     ],
     'door.dismissError': { actions: assign({ error: null }) },
   },
-  initial: 'loading',
+  initial: 'idle',
   states: {
-    loading: {
-      invoke: {
-        id: 'loadWaiting',
-        src: 'loadWaiting',
-        input: ({ context }) => ({ room: context.room, ...(context.secret ? { secret: context.secret } : {}) }),
-        onDone: { target: 'idle', actions: assign({ waiting: ({ event }) => event.output }) },
-        onError: 'idle',
-      },
-    },
     idle: {
       on: {
         'door.guestLeft': { guard: 'leadsRekey', target: 'rekeying' },

@@ -47,6 +47,8 @@ export interface GuestDoorContext {
   secret: SecretDoor | null;
   /** Guests waiting at the door, oldest first (only a decider hears them). */
   waiting: Waiting[];
+  /** The server told who waits (`guest:waiting`): the first load's answer, if later, is older news. */
+  heard: boolean;
   /** The link made from this call, once made. */
   link: DoorLink | null;
   /** The server's refusal of the last request, for the user. */

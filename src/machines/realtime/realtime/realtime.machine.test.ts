@@ -32,6 +32,7 @@ describeModel({
     'realtime.emit': () => [
       { type: 'realtime.emit', name: 'conversation:join', payload: 'c1' },
       { type: 'realtime.emit', name: 'conversation:join', payload: 'c1', requestId: 'rq1' },
+      { type: 'realtime.emit', name: 'call:end', payload: { conversationId: 'c1' }, untilConnected: true },
     ],
     // The session's answer: a fresh token, the same token (nothing renewed), or none (signed out).
     'xstate.done.actor.renewToken': () => [
@@ -193,6 +194,28 @@ describe('realtime wiring', () => {
       requestId: 'r2',
       ack: { ok: false, message: 'Вы не участник этой беседы' },
     });
+  });
+
+  it('keeps a call signal made while the socket reconnects and sends it once connected; drops plain emits', () => {
+    const rt = drivenRealtime();
+    const actor = createActor(rt.machine).start();
+    actor.send({ type: 'realtime.token', token: 't1' });
+    rt.report({ type: 'socket.connected' });
+    // A ping timeout (the page slept past its heartbeat) closes the socket just before the ring times out.
+    rt.report({ type: 'socket.disconnected', reason: 'ping timeout' });
+    actor.send({ type: 'realtime.emit', name: 'conversation:typing', payload: { conversationId: 'c1', typing: true } });
+    actor.send({
+      type: 'realtime.emit',
+      name: 'call:decline',
+      payload: { conversationId: 'c1' },
+      untilConnected: true,
+    });
+    expect(rt.commands).toEqual([]);
+    rt.report({ type: 'socket.connected' });
+    expect(rt.commands).toEqual([{ type: 'socket.emit', name: 'call:decline', payload: { conversationId: 'c1' } }]);
+    rt.report({ type: 'socket.disconnected', reason: 'transport close' });
+    rt.report({ type: 'socket.connected' });
+    expect(rt.commands).toHaveLength(1); // sent once
   });
 
   it('a refused handshake asks the session (by systemId) for a refresh once and reconnects with the new token', () => {

@@ -7,7 +7,8 @@
 // (`session:closed`: signed out elsewhere, too many tabs) stays closed, with the server's message for the user.
 //
 // Other actors use it in three ways (src/machines/README.md):
-// - `realtime.emit` without requestId: fire and forget (typing); dropped while not connected.
+// - `realtime.emit` without requestId: fire and forget (typing); dropped while not connected, unless marked
+//   `untilConnected` (a call's signals): then kept while the socket reconnects and sent once it is back.
 // - `serverRequest` (server-request.ts): an emit the server acknowledges, answered with its Ack; while not
 //   connected the answer is an immediate failure, never silence.
 // - `listenToServer` (listen-to-server.ts): server events turned into the listener's own events.
@@ -29,7 +30,7 @@ import { requestRefresh, SESSION_ENDED_ELSEWHERE } from '../../session/session/s
 import { notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
-import type { SocketCommand } from './realtime.protocol';
+import type { RealtimeEmit, SocketCommand } from './realtime.protocol';
 import { OFFLINE_MESSAGE, type RealtimeContext, type RealtimeEmitted, type RealtimeEvent } from './realtime.protocol';
 
 export * from './realtime.protocol';
@@ -69,6 +70,7 @@ export const realtimeMachine = setup({
     // two refreshes within one second can mint the same token.
     renewed: (_, token: string | null) => typeof token === 'string',
     refusedAgain: ({ context }) => context.rejections > 0,
+    untilConnected: ({ event }) => event.type === 'realtime.emit' && event.untilConnected === true,
   },
   actions: {
     rememberToken: assign({
@@ -82,7 +84,17 @@ export const realtimeMachine = setup({
       enqueue.assign({ lastDisconnect: event.reason });
       enqueue(log(`realtime: disconnected (${event.reason})`));
     }),
-    forgetToken: assign({ token: null, lastDisconnect: null, closedMessage: null, rejections: 0 }),
+    forgetToken: assign({ token: null, lastDisconnect: null, closedMessage: null, rejections: 0, held: [] }),
+    // The same signal twice (two tabs' timers, a repeated click) is kept once.
+    hold: assign({
+      held: ({ context, event }) => {
+        assertEvent(event, 'realtime.emit');
+        const same = (e: RealtimeEmit) =>
+          e.name === event.name && JSON.stringify(e.payload) === JSON.stringify(event.payload);
+        return context.held.some(same) ? context.held : [...context.held, event];
+      },
+    }),
+    dropHeld: assign({ held: [] }),
     countRejection: assign({ rejections: ({ context }) => context.rejections + 1 }),
     noteRefused: assign({
       closedMessage: ({ event }) => {
@@ -120,8 +132,11 @@ export const realtimeMachine = setup({
       assertEvent(event, 'server.event');
       return event;
     }),
-    announceConnected: enqueueActions(({ system, enqueue }) => {
-      enqueue.assign({ rejections: 0 });
+    announceConnected: enqueueActions(({ context, system, enqueue }) => {
+      // What waited for the socket goes first, in the order it was made.
+      for (const e of context.held)
+        enqueue.sendTo('socket', { type: 'socket.emit', name: e.name, payload: e.payload, requestId: e.requestId });
+      enqueue.assign({ rejections: 0, held: [] });
       enqueue.emit({ type: 'realtime.connected' as const });
       // The link is up again: the indicator measures it now rather than at the next ping, up to 15 s away.
       const connectivity = systemActor(system, 'connectivity');
@@ -151,7 +166,7 @@ export const realtimeMachine = setup({
   },
 }).createMachine({
   id: 'realtime',
-  context: { token: null, lastDisconnect: null, closedMessage: null, rejections: 0 },
+  context: { token: null, lastDisconnect: null, closedMessage: null, rejections: 0, held: [] },
   invoke: { id: 'sessionTokens', src: 'sessionTokens' },
   initial: 'idle',
   on: { 'realtime.emit': { actions: 'refuseOffline' } },
@@ -163,6 +178,8 @@ export const realtimeMachine = setup({
       invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ token: present(context.token, 'token') }) },
       initial: 'connecting',
       on: {
+        // Not connected yet (connected forwards): a call's signal waits for the socket.
+        'realtime.emit': [{ guard: 'untilConnected', actions: 'hold' }, { actions: 'refuseOffline' }],
         'realtime.token': { guard: 'newToken', actions: ['rememberToken', 'passTokenToSocket'] },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
         'socket.rejected': [
@@ -208,6 +225,8 @@ export const realtimeMachine = setup({
       },
     },
     closed: {
+      // Closed for good: nothing held will be sent.
+      entry: 'dropHeld',
       on: {
         'realtime.token': {
           guard: 'newToken',
@@ -233,6 +252,7 @@ export const realtimeMachine = setup({
         onError: { target: 'idle', actions: 'forgetToken' },
       },
       on: {
+        'realtime.emit': [{ guard: 'untilConnected', actions: 'hold' }, { actions: 'refuseOffline' }],
         'realtime.token': { guard: 'newToken', target: 'online', actions: 'rememberToken' },
         'realtime.stop': { target: 'idle', actions: 'forgetToken' },
       },

@@ -11,8 +11,18 @@ export type ServerEventMessage = {
   [K in ServerEventName]: { type: 'server.event'; name: K; payload: ServerEvent<K> };
 }[ServerEventName];
 
+/**
+ * `untilConnected`: a fire-and-forget signal that must not be lost to a reconnection (a call's decline or hang-up):
+ * kept while the socket is reconnecting and sent once it is back, instead of dropped.
+ */
 export type RealtimeEmit = {
-  [K in ClientEventName]: { type: 'realtime.emit'; name: K; payload: ClientEvent<K>; requestId?: string };
+  [K in ClientEventName]: {
+    type: 'realtime.emit';
+    name: K;
+    payload: ClientEvent<K>;
+    requestId?: string;
+    untilConnected?: true;
+  };
 }[ClientEventName];
 
 /** What the socket actor reports to the machine. */
@@ -43,6 +53,8 @@ export interface RealtimeContext {
   closedMessage: string | null;
   /** Handshakes refused since the last successful connection (a fresh token that is refused too ends retrying). */
   rejections: number;
+  /** `untilConnected` emits made while the socket was reconnecting, sent when it connects. */
+  held: RealtimeEmit[];
 }
 
 export type RealtimeRef = MachineRef<RealtimeContext, RealtimeEvent, RealtimeEmitted>;
