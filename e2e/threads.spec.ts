@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
+import { expectApart, expectPlaced } from './layout';
 import { apiCall, createGroup, makeFriends, sendText } from './users';
 
 const tile = (page: Page, title: string) => page.getByTestId('chat-tile').filter({ hasText: title });
@@ -60,6 +61,42 @@ test('three people reply in a thread, a follower sees the unread entry, threads 
   await expect(
     messageWith(pa, 'Кто берёт задачу?').getByTestId('thread-summary').locator('.msg-thread-count'),
   ).toHaveText('3 ответа');
+  // The panel's composer fits the panel from a 1280-px laptop to a phone (the microphone last in its row), and the
+  // root's repliers are a stack of same-size faces, each over a third of the next, clear of «3 ответа»; both themes.
+  const summary = messageWith(pa, 'Кто берёт задачу?').getByTestId('thread-summary');
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await pa.emulateMedia({ colorScheme });
+    for (const [width, height] of [
+      [1366, 768],
+      [1366, 800],
+      [1280, 720],
+      [390, 844],
+    ] as const) {
+      await pa.setViewportSize({ width, height });
+      const at = `at ${width}×${height}, ${colorScheme}`;
+      for (const name of ['Прикрепить', 'Эмодзи', 'Записать голосовое сообщение'])
+        await expectPlaced(
+          threadPanel(pa).getByRole('button', { name, exact: true }),
+          threadPanel(pa),
+          `«${name}» ${at}`,
+        );
+      await expectPlaced(input, threadPanel(pa), `the thread's text field ${at}`);
+      if (width < 769) continue; // the panel covers the conversation on a phone
+      const faces = summary.locator('.msg-thread-faces > .chat-avatar');
+      await expect(faces).toHaveCount(3);
+      await expectApart(faces, summary.locator('.msg-thread-count'), `the repliers and «3 ответа» ${at}`);
+      const stack = await faces.evaluateAll((els) =>
+        els
+          .map((e) => e.getBoundingClientRect())
+          .map((r) => [Math.round(r.left), Math.round(r.width), Math.round(r.height)]),
+      );
+      const [first] = stack;
+      expect(stack, `the repliers' stack ${at}`).toEqual(stack.map((_, i) => [first[0] + i * 14, 20, 20]));
+      for (const i of [0, 1, 2]) await expectPlaced(faces.nth(i), summary, `replier ${i + 1} ${at}`);
+    }
+  }
+  await pa.setViewportSize({ width: 1280, height: 720 });
+
   // The replies are not in the timeline.
   await expect(messageWith(pa, 'Помогу')).toHaveCount(0);
 
