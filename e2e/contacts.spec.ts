@@ -4,6 +4,7 @@ import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
+import { expectApart, expectPlaced } from './layout';
 import { apiCall, directConversation, type E2EUser, makeFriends, socketFrames } from './users';
 
 const footer = (page: Page) => page.locator('footer.chats-footer');
@@ -142,6 +143,64 @@ test.describe('contacts', () => {
     await pageC.getByRole('textbox', { name: 'ID / ник / email' }).fill('nobody-with-this-name');
     await pageC.getByRole('button', { name: 'Добавить' }).click();
     await expect(pageC.getByRole('alert')).toHaveText('Пользователь не найден');
+  });
+
+  test('many friends and requests: every row whole and reachable on the contacts page and in the dialog, laptop and phone', async ({
+    srv,
+    createUser,
+    openSignedIn,
+  }) => {
+    const a = await createUser('Анна', 'anna');
+    const people = await Promise.all(
+      [...Array(10).keys()].map((i) => createUser(i < 6 ? `Друг Длинноименный ${i}` : `Просит Заявкин ${i}`, 'p')),
+    );
+    for (const f of people.slice(0, 6)) await makeFriends(srv.url, a, f);
+    for (const r of people.slice(6))
+      await apiCall(srv.url, 'POST', '/api/contacts/add', { identifier: a.user.eblid }, r.accessToken);
+    const { page } = await openSignedIn(a, { path: '/contacts' });
+    /** Each row's buttons lie whole inside it, on top, clear of its name and line; the last row too, once scrolled. */
+    const rowsPlaced = async (list: Locator, scope: Locator, at: string) => {
+      const rows = list.getByRole('listitem');
+      const count = await rows.count();
+      for (let i = count - 1; i >= 0; i--) {
+        const row = rows.nth(i);
+        await expectPlaced(row, scope, `row ${i + 1} of ${count} ${at}`);
+        await expectApart(
+          row.getByRole('button'),
+          row.locator('.person-text > *'),
+          `row ${i + 1}'s buttons over its text ${at}`,
+          {
+            text: true,
+          },
+        );
+        for (const button of await row.getByRole('button').all())
+          await expectPlaced(button, row, `a button of row ${i + 1} ${at}`);
+      }
+    };
+    for (const colorScheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const [width, height] of [
+        [1366, 768],
+        [390, 844],
+      ] as const) {
+        const at = `at ${width}×${height}, ${colorScheme}`;
+        await page.setViewportSize({ width, height });
+        await page.goto('/contacts');
+        const list = page.getByRole('list', { name: 'Список контактов' });
+        await expect(list.getByRole('listitem')).toHaveCount(10);
+        await rowsPlaced(list, list, `on the contacts page ${at}`);
+        // The dialog from the chats' footer: requests and friends scroll with the dialog, the last friend reached whole.
+        await page.goto('/');
+        await contactsTile(page).click();
+        const dlg = dialog(page, 'Контакты');
+        const box = page.locator('.modal');
+        await expect(dlg.getByRole('listitem').filter({ hasText: 'Просит' })).toHaveCount(4);
+        await expect(dlg.getByRole('listitem').filter({ hasText: 'Друг' })).toHaveCount(6);
+        for (const list of await dlg.getByRole('list').all()) await rowsPlaced(list, box, `in the dialog ${at}`);
+        await dlg.getByRole('button', { name: 'Закрыть окно' }).click();
+        await expect(dlg).toBeHidden();
+      }
+    }
   });
 
   test('a slow answer for an older code never replaces the newer one', async ({ createUser, openSignedIn }) => {
