@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { GUEST } from '../src/contract/guest-rules';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect as baseExpect, type E2EUser, mediaTest } from './fixtures';
+import { expectApart, expectPlaced } from './layout';
 import { signInContext } from './users';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -185,6 +186,33 @@ test('a member invites by link; a guest knocks, is let in, sees and hears both w
   if (memberFrame !== null)
     console.log(`member: the guest's first frame ${Math.round(memberFrame - (admitAt ?? 0))} ms after «Впустить»`);
 
+  // The guest's tile in the three-person grid, on a 1280×720 screen and a phone, in both themes: its name, «гость»,
+  // «Удалить из звонка» and the pin button lie whole inside it, nothing over them.
+  const guestTile = pa.locator('.call-overlay [data-guest="true"]').first();
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await pa.emulateMedia({ colorScheme });
+    for (const [width, height] of [
+      [1280, 720],
+      [390, 844],
+    ] as const) {
+      await pa.setViewportSize({ width, height });
+      const at = `at ${width}×${height}, ${colorScheme}`;
+      await expectPlaced(
+        guestTile.getByRole('button', { name: 'Удалить из звонка: Бабушка' }),
+        guestTile,
+        `«Удалить» ${at}`,
+      );
+      await expectPlaced(guestTile.getByRole('button', { name: 'Закрепить: Бабушка' }), guestTile, `the pin ${at}`);
+      await expectPlaced(guestTile.locator('.lk-participant-metadata-item'), guestTile, `name and «гость» ${at}`);
+      await expectPlaced(guestTile.locator('.call-guest-mark'), guestTile, `«гость» ${at}`);
+      await expectApart(
+        guestTile.getByRole('button', { name: 'Удалить из звонка: Бабушка' }),
+        guestTile.locator('.lk-participant-metadata-item, .lk-focus-toggle-button'),
+        `«Удалить» clear of the name and the pin ${at}`,
+      );
+    }
+  }
+  await pa.setViewportSize({ width: 1280, height: 720 });
   // «Участники» lists everyone, the guest marked «гость».
   await pa.getByRole('button', { name: /^Участники: / }).click();
   const people = pa.getByRole('complementary', { name: 'Участники звонка' });
