@@ -1,7 +1,8 @@
 // Sign-in throttling over real HTTP (docs/behaviour.md §10.7), on SQLite and (with TEST_PG_URL) PostgreSQL: parallel
 // guesses cannot pass the limit before the lock lands; the lock holds the guessing (username, address) pair and the
 // address, so the owner still signs in from elsewhere; an address is limited across usernames, and the whole server
-// across addresses. The client address is the one the server reads (X-Forwarded-For: the app trusts its proxy).
+// across addresses. The client address is the one the server reads (X-Forwarded-For: the tests speak as the reverse
+// proxy on this machine, TRUST_PROXY=loopback).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_WINDOW_SEC } from '../../server/auth/login-throttle';
 import { client, type Res, startTestServer, type TestServer } from './harness';
@@ -31,7 +32,13 @@ describe('the (username, address) pair', () => {
   beforeAll(async () => {
     clock = manualClock();
     srv = await startTestServer(
-      { loginMaxFailures: 5, loginMaxFailuresPerAddress: 1000, loginMaxFailuresGlobal: 10_000, loginLockSec: 900 },
+      {
+        loginMaxFailures: 5,
+        loginMaxFailuresPerAddress: 1000,
+        loginMaxFailuresGlobal: 10_000,
+        loginLockSec: 900,
+        trustProxy: ['loopback'],
+      },
       { clock },
     );
     api = client(srv.url);
@@ -95,6 +102,7 @@ describe('the address', () => {
       loginMaxFailures: 3,
       loginMaxFailuresPerAddress: 10,
       loginMaxFailuresGlobal: 10_000,
+      trustProxy: ['loopback'],
     });
     api = client(srv.url);
   });
@@ -121,7 +129,7 @@ describe('the whole server', () => {
   beforeAll(async () => {
     clock = manualClock();
     srv = await startTestServer(
-      { loginMaxFailures: 100, loginMaxFailuresPerAddress: 100, loginMaxFailuresGlobal: 15 },
+      { loginMaxFailures: 100, loginMaxFailuresPerAddress: 100, loginMaxFailuresGlobal: 15, trustProxy: ['loopback'] },
       { clock },
     );
     api = client(srv.url);
