@@ -43,8 +43,13 @@ export interface Config {
   loginMaxFailures: number;
   /** Failed sign-ins from one address, whatever the usernames, within loginLockSec before the address is locked. */
   loginMaxFailuresPerAddress: number;
-  /** Failed sign-ins on the whole server within a minute before sign-in pauses for a minute. */
+  /**
+   * Failed sign-ins on the whole server within a minute past which browsers without a device mark are slowed (a
+   * growing delay up to 2.5 s); nobody is refused for it.
+   */
   loginMaxFailuresGlobal: number;
+  /** Failed sign-ins with one device mark within loginLockSec before that mark is locked. */
+  loginMaxFailuresPerDevice: number;
   loginLockSec: number;
   codeSearchPerMinute: number;
   /** Message searches per user and minute (SEARCH_PER_MINUTE). */
@@ -329,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
     loginMaxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 20),
     loginMaxFailuresGlobal: int(env.LOGIN_MAX_FAILURES_GLOBAL, 300),
+    loginMaxFailuresPerDevice: int(env.LOGIN_MAX_FAILURES_PER_DEVICE, 10),
     loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
     codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
     searchPerMinute: int(env.SEARCH_PER_MINUTE, 60),
