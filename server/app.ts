@@ -26,24 +26,26 @@ import { listsPlugin } from './conversations/lists.plugin';
 import type { Database, Dialect } from './db/database';
 import { directoryRoutes } from './directory/directory.routes';
 import { exportRoutes } from './export/export.routes';
+import { guestsPlugin } from './guests/guests.plugin';
 import { clientStatic } from './http/client-static';
 import { closeKeepAlive } from './http/close-keep-alive';
 import { contractRoute } from './http/contract-route';
 import { installErrorHandler } from './http/errors';
 import { requestLogFor } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
+import { importsRoutes } from './imports/imports.plugin';
 import { mediaGatewayPlugin } from './livekit/media-gateway';
 import { mediaRoomsPlugin } from './livekit/media-rooms';
-import { guestsPlugin } from './guests/guests.plugin';
 import { livekitRoutes } from './livekit/token.routes';
 import { messageActionsRoutes } from './messages/message-actions.routes';
 import { messageEditsRoutes } from './messages/message-edits.routes';
 import { messagesRoutes } from './messages/messages.routes';
 import { receiptsRoutes } from './messages/receipts.routes';
+import { proxyTrust } from './net/client-address';
 import { metricsPlugin } from './observability/metrics.plugin';
 import { readinessRoute } from './observability/readiness';
 import { requestIdOf, requestIds } from './observability/request-id';
-import { importsRoutes } from './imports/imports.plugin';
+import { pollsRoutes } from './polls/polls.routes';
 import { previewsPlugin } from './previews/previews.plugin';
 import type { PushNotifier } from './push/push.plugin';
 import { pushPlugin } from './push/push.plugin';
@@ -56,7 +58,6 @@ import { secretRoutes } from './secret/secret.plugin';
 import { secretBackupRoutes } from './secret/secret-backup';
 import { secretUploadsRoutes } from './secret/secret-uploads';
 import type { Secrets } from './secrets';
-import { pollsRoutes } from './polls/polls.routes';
 import { threadsRoutes } from './threads/threads.routes';
 import { storagesFor } from './uploads/storage-for';
 import { uploadsRoutes } from './uploads/uploads.routes';
@@ -121,7 +122,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // API bodies are small (a 4,000-character message is ~16 KB as JSON): anything larger is refused with 413
     // before it is read or parsed. Uploads are multipart, streamed under their own limit (UPLOAD_LIMIT_MB).
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // X-Forwarded-* only from the proxies named in TRUST_PROXY (server/net/client-address.ts); none when unset.
+    trustProxy: config.trustProxy.length > 0 ? proxyTrust(config.trustProxy) : false,
     // The incoming X-Request-Id when sane, else a UUID (request-id.ts); not Fastify's counter, which restarts at 1.
     requestIdHeader: false,
     genReqId: requestIdOf,

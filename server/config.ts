@@ -2,6 +2,7 @@
 // needs no external service; README's configuration table mirrors this file.
 import path from 'node:path';
 import { LIMITS } from '../src/contract/limits';
+import { PROXY_RANGE_NAMES, proxyTrust } from './net/client-address';
 
 export interface Config {
   port: number;
@@ -42,8 +43,13 @@ export interface Config {
   loginMaxFailures: number;
   /** Failed sign-ins from one address, whatever the usernames, within loginLockSec before the address is locked. */
   loginMaxFailuresPerAddress: number;
-  /** Failed sign-ins on the whole server within a minute before sign-in pauses for a minute. */
+  /**
+   * Failed sign-ins on the whole server within a minute past which browsers without a device mark are slowed (a
+   * growing delay up to 2.5 s); nobody is refused for it.
+   */
   loginMaxFailuresGlobal: number;
+  /** Failed sign-ins with one device mark within loginLockSec before that mark is locked. */
+  loginMaxFailuresPerDevice: number;
   loginLockSec: number;
   codeSearchPerMinute: number;
   /** Message searches per user and minute (SEARCH_PER_MINUTE). */
@@ -64,6 +70,12 @@ export interface Config {
   clientDir: string | null;
   /** Whether the client's source maps are served (SERVE_SOURCE_MAPS=1); the build writes them for its own tools. */
   serveSourceMaps: boolean;
+  /**
+   * The reverse proxies whose X-Forwarded-For/-Host/-Proto are believed (TRUST_PROXY, comma-separated addresses,
+   * CIDRs, or loopback/linklocal/uniquelocal); empty: none, the client is the connection's own address
+   * (server/net/client-address.ts).
+   */
+  trustProxy: string[];
   /** Origins besides the app's own whose pages may open the websocket (ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins: string[];
   logLevel: string;
@@ -262,6 +274,35 @@ function linkPreviewSettings(env: NodeJS.ProcessEnv): LinkPreviewSettings {
   };
 }
 
+/** TRUST_PROXY: "127.0.0.1, 10.0.0.0/8, fd00::/8, loopback" → its entries, each one checked. */
+export function trustProxySetting(v: string | null): string[] {
+  if (!v) return [];
+  const entries = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const named = (PROXY_RANGE_NAMES as readonly string[]).includes(entry.toLowerCase());
+    // Dotted IPv4 or an IPv6 literal, with an optional /prefix or /netmask (ipaddr.js alone also takes "1").
+    let readable = named;
+    if (!named && /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f.]*:[0-9a-f:.]*)(\/[0-9.]+)?$/i.test(entry)) {
+      try {
+        proxyTrust([entry]);
+        readable = true;
+      } catch {
+        readable = false;
+      }
+    }
+    if (!readable) {
+      throw new Error(
+        `Неверное значение TRUST_PROXY: «${entry}». Укажите через запятую адреса или подсети обратного прокси ` +
+          '(например 127.0.0.1, 10.0.0.0/8, fd00::/8) или loopback, linklocal, uniquelocal',
+      );
+    }
+  }
+  return entries.map((e) => ((PROXY_RANGE_NAMES as readonly string[]).includes(e.toLowerCase()) ? e.toLowerCase() : e));
+}
+
 const synchronousSetting = (v: string | null): SqliteSynchronous => {
   const s = (v ?? 'NORMAL').toUpperCase();
   if (s !== 'NORMAL' && s !== 'FULL') throw new Error(`Invalid SQLITE_SYNCHRONOUS (want FULL or NORMAL): ${v}`);
@@ -293,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
     loginMaxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 20),
     loginMaxFailuresGlobal: int(env.LOGIN_MAX_FAILURES_GLOBAL, 300),
+    loginMaxFailuresPerDevice: int(env.LOGIN_MAX_FAILURES_PER_DEVICE, 10),
     loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
     codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
     searchPerMinute: int(env.SEARCH_PER_MINUTE, 60),
@@ -315,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     clientDir: env.CLIENT_DIR === '' ? null : path.resolve(env.CLIENT_DIR ?? './dist'),
     serveSourceMaps: ['1', 'true', 'yes'].includes((env.SERVE_SOURCE_MAPS ?? '').trim().toLowerCase()),
+    trustProxy: trustProxySetting(str(env.TRUST_PROXY)),
     allowedOrigins: originList(str(env.ALLOWED_ORIGINS) ?? str(env.CORS_ORIGIN)),
     logLevel: env.LOG_LEVEL ?? 'info',
     conversationListCache: int(env.CONVERSATION_LIST_CACHE, 10_000),

@@ -9,6 +9,7 @@ import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { ensureSavedChat } from '../saved/saved-chat';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
+import { createDeviceMarks } from './device-marks';
 import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
@@ -20,8 +21,9 @@ export const EBLID_EXHAUSTED = 'Свободные EBLID закончились:
 /** Registration, sign-in, token refresh and sign-out. */
 export const authRoutes = fp(
   async (app) => {
-    const { accessTokens, clock, config, db, endedSessions, registration, signIns } = app;
+    const { accessTokens, clock, config, db, endedSessions, registration, secrets, signIns } = app;
     const throttle = createSignInThrottle(db, throttleLimits(config), clock);
+    const deviceMarks = createDeviceMarks(secrets.jwtSecret);
 
     contractRoute(
       app,
@@ -96,17 +98,15 @@ export const authRoutes = fp(
 
     contractRoute(app, 'login', async ({ body, req }) => {
       const usernameLower = body.username.trim().toLowerCase();
-      const admitted = await throttle.admit(usernameLower, req.ip);
+      const user = await accountNamed(usernameLower);
+      // A browser that signed into this account before is counted on its mark; any other by its address (an
+      // unknown name never has a valid mark, so it goes the same way as a known name without one).
+      const deviceNonce = user && body.deviceMarks ? deviceMarks.nonceFor(user.id, body.deviceMarks) : null;
+      const admitted = await throttle.admit(usernameLower, deviceNonce ? { deviceNonce } : { address: req.ip });
       if (!admitted.ok) throw new HttpError(429, lockedMessage(admitted.waitSec));
       let outcome: CheckOutcome = 'refused';
-      let user: Selectable<UsersTable> | undefined;
       try {
-        user = await db
-          .selectFrom('users')
-          .selectAll()
-          .where('username_lower', '=', usernameLower)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
+        await holdBack(admitted.delayMs);
         const verified = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
         outcome = user && verified ? 'succeeded' : 'failed';
       } finally {
@@ -121,8 +121,24 @@ export const authRoutes = fp(
         user: toOwnUser(user),
         accessToken: await accessTokens.sign(user.id, session.familyId),
         refreshToken: session.token,
+        deviceMark: deviceMarks.issue(user.id),
       };
     });
+
+    /** The account signed into by that name, if any (deleted accounts are none). */
+    function accountNamed(usernameLower: string): Promise<Selectable<UsersTable> | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('username_lower', '=', usernameLower)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+    }
+
+    /** Holds an unknown browser's answer back while the whole server is past its limit (on the server's clock). */
+    function holdBack(ms: number): Promise<void> {
+      return ms > 0 ? new Promise((resolve) => clock.setTimeout(resolve, ms)) : Promise.resolve();
+    }
 
     contractRoute(app, 'refresh', async ({ body }) => {
       const r = await rotateRefreshToken(
@@ -156,7 +172,17 @@ export const authRoutes = fp(
     name: 'auth-routes',
     encapsulate: true,
     decorators: {
-      fastify: ['accessTokens', 'clock', 'config', 'db', 'endedSessions', 'registration', 'signIns', 'authenticate'],
+      fastify: [
+        'accessTokens',
+        'clock',
+        'config',
+        'db',
+        'endedSessions',
+        'registration',
+        'secrets',
+        'signIns',
+        'authenticate',
+      ],
     },
     dependencies: ['base', 'authentication', 'sign-ins', 'administration'],
   },

@@ -1,7 +1,12 @@
-// Password guessing is limited on three counters in the database (so every server process agrees), in the spirit of
+// Password guessing is limited on counters in the database (so every server process agrees), in the spirit of
 // OWASP ASVS 6.3 (docs/behaviour.md §10.7): the (username, address) pair that guesses, the address whatever names it
 // tries, and the whole server. A counter past its limit locks only what it counts, so nobody can lock a person out
 // of an account from somewhere else: the owner, proving the password from another address, still gets in.
+//
+// The whole server's counter never refuses (one script could otherwise lock everybody out): past its limit, browsers
+// it does not know are slowed, a delay growing with the failures up to GLOBAL_DELAY_MAX_MS. A browser carrying a
+// valid device mark for the account (device-marks.ts, OWASP's «device cookie») is counted on its mark alone: neither
+// the address nor the whole server holds it back, and the mark locks after `device.max` failures.
 //
 // Each check holds a slot on every counter before the password is verified (one atomic upsert per counter), and
 // a slot counts like a failure until its answer is known: parallel guesses cannot all pass before the lock lands.
@@ -20,7 +25,18 @@ export interface Limit {
 export interface ThrottleLimits {
   pair: Limit;
   address: Limit;
+  /** Never locks: `max` failures a minute is where slowing starts. */
   global: Limit;
+  device: Limit;
+}
+
+/** The longest an unknown browser's sign-in is held back while the whole server is past its limit. */
+export const GLOBAL_DELAY_MAX_MS = 2_500;
+
+/** Past the server-wide limit: 100 ms at the limit, growing with the failures beyond it, capped. */
+export function slowdownMs(globalFailures: number, max: number): number {
+  if (globalFailures < max) return 0;
+  return Math.min(GLOBAL_DELAY_MAX_MS, 100 + Math.round((GLOBAL_DELAY_MAX_MS * (globalFailures - max)) / max));
 }
 
 /** The whole server's counter runs in one-minute windows: a burst is cut short, and sign-in comes back soon after. */
@@ -32,6 +48,7 @@ export function throttleLimits(config: Config): ThrottleLimits {
     pair: { max: config.loginMaxFailures, ...perName },
     address: { max: config.loginMaxFailuresPerAddress, ...perName },
     global: { max: config.loginMaxFailuresGlobal, windowSec: GLOBAL_WINDOW_SEC, lockSec: GLOBAL_WINDOW_SEC },
+    device: { max: config.loginMaxFailuresPerDevice, ...perName },
   };
 }
 
@@ -51,13 +68,26 @@ export interface Ticket {
 /** How a check ended: `refused` (not verified, or a server fault) counts neither way. */
 export type CheckOutcome = 'refused' | 'failed' | 'succeeded';
 
-export type Admission = { ok: true; ticket: Ticket } | { ok: false; waitSec: number };
+/** `delayMs`: how long to hold the answer back (the server is past its limit and the browser unknown). */
+export type Admission = { ok: true; ticket: Ticket; delayMs: number } | { ok: false; waitSec: number };
 
-const countersOf = (usernameLower: string, address: string): Counter[] => [
-  { scope: 'pair', key: `pair\n${address}\n${usernameLower}`, usernameLower },
-  { scope: 'address', key: `address\n${address}`, usernameLower: null },
-  { scope: 'global', key: 'global', usernameLower: null },
-];
+/** Who is signing in: a browser with a valid device mark for the account (its nonce), or one seen by address. */
+export type Signer = { deviceNonce: string } | { address: string };
+
+const countersOf = (usernameLower: string, who: Signer): Counter[] =>
+  'deviceNonce' in who
+    ? [{ scope: 'device', key: `device\n${who.deviceNonce}`, usernameLower }]
+    : [
+        { scope: 'pair', key: `pair\n${who.address}\n${usernameLower}`, usernameLower },
+        { scope: 'address', key: `address\n${who.address}`, usernameLower: null },
+        { scope: 'global', key: 'global', usernameLower: null },
+      ];
+
+/** A limit no counter reaches. */
+const NEVER = 2 ** 31 - 1;
+
+/** The whole server's counter counts failures but never locks. */
+const locks = (scope: Scope) => scope !== 'global';
 
 export function createSignInThrottle(db: Database, limits: ThrottleLimits, clock: Clock = systemClock) {
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -90,10 +120,10 @@ export function createSignInThrottle(db: Database, limits: ThrottleLimits, clock
     if (outcome === 'failed') {
       // The failure that reaches the limit locks the counter for lockSec from now.
       await sql`UPDATE sign_in_throttle SET pending = ${pending}, failures = failures + 1,
-        locked_until = CASE WHEN failures + 1 >= ${l.max} AND (locked_until IS NULL OR locked_until <= ${iso(now)})
+        locked_until = CASE WHEN failures + 1 >= ${locks(c.scope) ? l.max : NEVER} AND (locked_until IS NULL OR locked_until <= ${iso(now)})
           THEN ${iso(now + l.lockSec * 1000)} ELSE locked_until END
         WHERE key = ${c.key}`.execute(db);
-    } else if (outcome === 'succeeded' && c.scope === 'pair') {
+    } else if (outcome === 'succeeded' && (c.scope === 'pair' || c.scope === 'device')) {
       // The right password from there clears that pair's failures (a lock already landed stays).
       await sql`UPDATE sign_in_throttle SET pending = ${pending}, failures = 0 WHERE key = ${c.key}`.execute(db);
     } else {
@@ -103,12 +133,18 @@ export function createSignInThrottle(db: Database, limits: ThrottleLimits, clock
 
   const throttle = {
     /** Holds a slot on every counter, or says how long to wait (nothing held then). */
-    async admit(usernameLower: string, address: string): Promise<Admission> {
+    async admit(usernameLower: string, who: Signer): Promise<Admission> {
       const now = clock.now();
       const held: Counter[] = [];
       let waitSec = 0;
-      for (const c of countersOf(usernameLower, address)) {
+      let delayMs = 0;
+      for (const c of countersOf(usernameLower, who)) {
         const row = await take(c, now);
+        if (!locks(c.scope)) {
+          held.push(c);
+          delayMs = slowdownMs(row.failures, limits[c.scope].max);
+          continue;
+        }
         const lockedLeft = row.lockedUntil ? Date.parse(row.lockedUntil) - now : 0;
         if (lockedLeft > 0) {
           waitSec = Math.ceil(lockedLeft / 1000);
@@ -121,7 +157,7 @@ export function createSignInThrottle(db: Database, limits: ThrottleLimits, clock
           break;
         }
       }
-      if (waitSec === 0) return { ok: true, ticket: { counters: held } };
+      if (waitSec === 0) return { ok: true, ticket: { counters: held }, delayMs };
       for (const c of held) await release(c, 'refused', now);
       return { ok: false, waitSec };
     },
@@ -135,7 +171,7 @@ export function createSignInThrottle(db: Database, limits: ThrottleLimits, clock
     /** Deletes counters nobody holds whose window and lock are over; returns how many. */
     async sweep(): Promise<number> {
       const now = clock.now();
-      const longest = Math.max(limits.pair.windowSec, limits.address.windowSec, limits.global.windowSec);
+      const longest = Math.max(...Object.values(limits).map((l) => l.windowSec));
       const res = await db
         .deleteFrom('sign_in_throttle')
         .where('pending', '=', 0)

@@ -38,7 +38,7 @@ export const sessionsRoutes = fp(
         .select(['username_lower', 'password_hash'])
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();
-      const admitted = await throttle.admit(user.username_lower, address);
+      const admitted = await throttle.admit(user.username_lower, { address });
       if (!admitted.ok) throw badRequest(lockedMessage(admitted.waitSec));
       let outcome: CheckOutcome = 'refused';
       try {

@@ -14,24 +14,17 @@ import helmet from 'helmet';
 import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 import type { Config } from '../config';
 import { livekitUrl } from '../livekit/token.routes';
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
-
-/** The host and scheme the browser used, as Fastify reads them with trustProxy (X-Forwarded-* first). */
-function addressedAs(req: IncomingMessage): { host: string; hostname: string; protocol: string } {
-  const host = first(req.headers['x-forwarded-host']) ?? first(req.headers.host) ?? '';
-  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const protocol = first(req.headers['x-forwarded-proto']) ?? (encrypted ? 'https' : 'http');
-  const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-  return { host, hostname, protocol };
-}
+import { addressedAs, connectionOf, type ProxyTrust, proxyTrust } from '../net/client-address';
 
 /** A host[:port] CSP can name (letters, digits, dots, dashes); anything else (IPv6 literals) cannot be. */
 const NAMEABLE = /^[a-z0-9.-]+(:\d{1,5})?$/i;
 
-/** CSP sources for the app's own websocket and the media server (signalling ws(s) and its http(s) /validate). */
-export function connectSources(config: Config, req: IncomingMessage): string {
-  const at = addressedAs(req);
+/**
+ * CSP sources for the app's own websocket and the media server (signalling ws(s) and its http(s) /validate), for
+ * the host and scheme the browser used (X-Forwarded-Host/-Proto only from a trusted proxy).
+ */
+export function connectSources(config: Config, req: IncomingMessage, trust: ProxyTrust): string {
+  const at = addressedAs(connectionOf(req), trust);
   const own = at.protocol === 'https' ? 'wss' : 'ws';
   let media: URL | null = null;
   try {
@@ -96,6 +89,7 @@ const THEME_SCRIPT_HASH = `'sha256-${createHash('sha256').update(THEME_INIT_SCRI
 export const securityHeaders = fp(
   async (app) => {
     const { config } = app;
+    const trust = proxyTrust(config.trustProxy);
     const apply = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
@@ -113,7 +107,7 @@ export const securityHeaders = fp(
           fontSrc: ["'self'", 'data:'],
           workerSrc: ["'self'", 'blob:'],
           manifestSrc: ["'self'"],
-          connectSrc: ["'self'", (req) => connectSources(config, req as IncomingMessage)],
+          connectSrc: ["'self'", (req) => connectSources(config, req as IncomingMessage, trust)],
         },
       },
       // Serving its own certificate, the app says so for a year (a browser then never tries http:// first);
@@ -126,7 +120,8 @@ export const securityHeaders = fp(
     // computed once per such address and replayed (a few addresses per deployment; the map is bounded).
     const byAddress = new Map<string, HeaderList>();
     const headersFor = (req: IncomingMessage): HeaderList => {
-      const key = `${req.headers.host}|${req.headers['x-forwarded-host']}|${req.headers['x-forwarded-proto']}`;
+      const at = addressedAs(connectionOf(req), trust);
+      const key = `${at.host}|${at.protocol}`;
       let headers = byAddress.get(key);
       if (!headers) {
         headers = headersSetBy(apply, req);

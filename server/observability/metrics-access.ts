@@ -1,5 +1,6 @@
-// Who may read /metrics: callers on this machine (the socket's own address: X-Forwarded-For is the client's to
-// write, and trustProxy is on), or anyone presenting METRICS_TOKEN as a bearer token.
+// Who may read /metrics: callers on this machine (the client's address, server/net/client-address.ts: the socket's
+// own, or behind a proxy named in TRUST_PROXY the address it forwards for, so a browser reaching the server through
+// a reverse proxy on the same machine is not taken for a local caller), or anyone presenting METRICS_TOKEN.
 import { timingSafeEqual } from 'node:crypto';
 
 export type MetricsAccess = 'allowed' | 'no-token' | 'wrong-token';
@@ -14,7 +15,7 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** `remoteAddress` is the TCP peer's; `authorization` the request's header; `token` METRICS_TOKEN (null: unset). */
+/** `remoteAddress` is the client's (request.ip); `authorization` the request's header; `token` METRICS_TOKEN (null: unset). */
 export function metricsAccess(
   remoteAddress: string | undefined,
   authorization: string | undefined,

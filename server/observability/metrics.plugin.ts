@@ -3,7 +3,7 @@
 // server instance, not prom-client's global one: tests build several servers in one process. Recording is a
 // counter increment or one histogram observation; the gauges are read only when scraped (collect callbacks).
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { forbidden } from '../http/errors';
 import { metricsAccess } from './metrics-access';
 
@@ -120,7 +120,7 @@ export const metricsPlugin = fp(
     });
 
     app.get('/metrics', async (req, reply) => {
-      const access = metricsAccess(req.socket.remoteAddress, req.headers.authorization, config.metricsToken);
+      const access = metricsAccess(req.ip, req.headers.authorization, config.metricsToken);
       if (access === 'wrong-token') throw forbidden('Неверный токен метрик');
       if (access === 'no-token')
         throw forbidden('Метрики доступны только с этого компьютера или с токеном METRICS_TOKEN');

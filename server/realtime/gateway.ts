@@ -13,6 +13,7 @@ import { GUEST_NAMESPACE, type GuestServerEvent, type GuestServerEventName } fro
 import { LIMITS } from '../../src/contract/limits';
 import type { Config } from '../config';
 import { HttpError } from '../http/errors';
+import { clientAddress, connectionOf, proxyTrust } from '../net/client-address';
 import { onClientEvent, refuseUnknownEvents } from './client-events';
 import { claimsOf, type HandshakeDeps, renewSession, requireSignIn } from './handshake';
 import { conversationRoom, type RealtimeHub, userRoom } from './hub';
@@ -105,12 +106,13 @@ class Client implements SocketClient {
 type AnyHandler = (data: unknown, client: SocketClient) => Promise<void> | void;
 
 export function createGateway(httpServer: http.Server, config: Config, deps: HandshakeDeps): Gateway {
+  const trust = proxyTrust(config.trustProxy);
   const io = new Server(httpServer, {
     transports: ['websocket'],
     maxHttpBufferSize: LIMITS.socketFrameMaxBytes,
     serveClient: false,
     // A page on another site must not open a socket with a token it got hold of (see origin.ts).
-    allowRequest: (req, done) => done(null, originAllowed(req.headers, config.allowedOrigins)),
+    allowRequest: (req, done) => done(null, originAllowed(connectionOf(req), config.allowedOrigins, trust)),
   });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : null;
   const redisSub = redis?.duplicate() ?? null;
@@ -162,6 +164,15 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   let listening = false;
   const log = logError('socket handler failed');
 
+  // The client's address as HTTP reads it (X-Forwarded-For only from a TRUST_PROXY proxy), for whatever limits a
+  // socket by where it comes from.
+  const noteAddress = (socket: { request: http.IncomingMessage; data: Record<string, unknown> }) => {
+    socket.data.clientAddress = clientAddress(connectionOf(socket.request), trust);
+  };
+  io.use((socket, next) => {
+    noteAddress(socket);
+    next();
+  });
   io.use(requireSignIn(deps, logError('socket handshake failed')));
   io.on('connection', (socket) => {
     const claims = claimsOf(socket);
@@ -189,6 +200,7 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   const guestConnected: ((knockId: string) => void)[] = [];
   let guestKeyRequest: ((knockId: string) => Promise<void>) | null = null;
   guestNs.use(async (socket, next) => {
+    noteAddress(socket);
     try {
       const knockId = authorizeGuest ? await authorizeGuest(socket.handshake.auth) : null;
       if (!knockId) return next(new Error('Ссылка недействительна'));

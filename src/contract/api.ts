@@ -59,16 +59,6 @@ import {
   VoiceInfo,
 } from './entities';
 import {
-  ImportChooseBody,
-  ImportJobResponse,
-  ImportJobsResponse,
-  ImportParams,
-  ImportStartBody,
-  ImportUploadQuery,
-  SecretImportBatchBody,
-  SecretImportBatchResponse,
-} from './imports';
-import {
   CreateGuestLinkBody,
   GuestAdmissionBody,
   GuestAdmissionResponse,
@@ -85,6 +75,16 @@ import {
   RevokeGuestLinkBody,
   WaitingGuestsResponse,
 } from './guests';
+import {
+  ImportChooseBody,
+  ImportJobResponse,
+  ImportJobsResponse,
+  ImportParams,
+  ImportStartBody,
+  ImportUploadQuery,
+  SecretImportBatchBody,
+  SecretImportBatchResponse,
+} from './imports';
 import { LIMITS, POLL } from './limits';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
@@ -151,9 +151,12 @@ export const RegisterBody = z.strictObject({
 export const LoginBody = z.strictObject({
   username: z.string().min(1, 'Введите никнейм').max(LIMITS.usernameMax).refine(noNul, NUL_MESSAGE),
   password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
+  /** The device marks this browser was given at earlier sign-ins (server/auth/device-marks.ts), newest first. */
+  deviceMarks: z.array(z.string().max(128)).max(10).optional(),
 });
 export const Tokens = z.object({ accessToken: z.string(), refreshToken: z.string() });
-export const LoginResponse = Tokens.extend({ user: User });
+/** `deviceMark`: this browser's mark for the account, to keep and send with later sign-ins (survives sign-out). */
+export const LoginResponse = Tokens.extend({ user: User, deviceMark: z.string().optional() });
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const LogoutBody = RefreshBody;
 

@@ -1,13 +1,14 @@
 // Security headers: nosniff on every response (page, API, errors), and the client page's Content-Security-Policy,
 // whose connect-src names the media server at the host the browser used. The browser side (the built app and a
 // call under exactly this policy, with no violation) is e2e/csp.spec.ts.
+
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
-import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THEME_INIT_SCRIPT } from '../../src/contract/theme';
 import { client, startTestServer, type TestServer } from './harness';
 
 let srv: TestServer;
@@ -20,6 +21,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'assets', 'index-AbCd1234.js'), 'console.log(1)');
   srv = await startTestServer({
     clientDir,
+    // The TLS proxy test below speaks as the reverse proxy on this machine.
+    trustProxy: ['loopback'],
     sfu: { port: 7999, hostCandidates: null, udpPortRange: null, publicUrl: null },
   });
 });

@@ -31,7 +31,8 @@ describe('logout and origins', () => {
   let bob: TestUser;
 
   beforeAll(async () => {
-    srv = await startTestServer({ allowedOrigins: ['https://chat.example.org'] });
+    // X-Forwarded-Host below comes from the reverse proxy on this machine (TRUST_PROXY=loopback).
+    srv = await startTestServer({ allowedOrigins: ['https://chat.example.org'], trustProxy: ['loopback'] });
     api = client(srv.url);
     [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
   });
