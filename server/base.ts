@@ -19,7 +19,7 @@ declare module 'fastify' {
 export const basePlugin = fp<{ config: Config; clock: Clock }>(
   async (app, { config, clock }) => {
     const secrets = loadSecrets(config);
-    const { db, dialect } = await openDatabase(config);
+    const { db, dialect } = await openDatabase(config, { now: () => clock.now(), log: (line) => app.log.info(line) });
     app.decorate('config', config);
     app.decorate('clock', clock);
     app.decorate('db', db);

@@ -30,6 +30,11 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   /** SQLite: how long a statement waits for another connection's lock (SQLITE_BUSY_TIMEOUT_MS) before a 503. */
   sqliteBusyTimeoutMs: number;
+  /**
+   * UPGRADE_WITHOUT_BACKUP=1: PostgreSQL's schema is upgraded without a pg_dump younger than a day in
+   * DATA_DIR/backups (server/db/upgrade.ts).
+   */
+  upgradeWithoutBackup: boolean;
   /** HS256 secret for access tokens; generated into dataDir on first start when unset. */
   jwtSecret: string | null;
   accessTokenTtlSec: number;
@@ -325,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseConnectTimeoutMs: positive('DATABASE_CONNECT_TIMEOUT_MS', int(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000)),
     databaseQueryTimeoutMs: positive('DATABASE_QUERY_TIMEOUT_MS', int(env.DATABASE_QUERY_TIMEOUT_MS, 30_000)),
     sqliteBusyTimeoutMs: int(env.SQLITE_BUSY_TIMEOUT_MS, 5_000),
+    upgradeWithoutBackup: flag(str(env.UPGRADE_WITHOUT_BACKUP), false),
     jwtSecret: str(env.JWT_SECRET),
     accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
     refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),

@@ -1,16 +1,18 @@
 // `npm start`: the whole product in one process on embedded defaults (serve.ts).
 import { loadConfig } from './config';
 import { serve } from './serve';
-import { TlsStartError } from './tls/index';
+import { startupProblem } from './startup';
 
 const config = loadConfig();
 let served: Awaited<ReturnType<typeof serve>>;
 try {
   served = await serve(config);
 } catch (err) {
-  // No certificate to serve with: the reason in the operator's language, and no stack trace to read it from.
-  if (err instanceof TlsStartError) {
-    console.error(`Беседа не запущена: ${err.message}`);
+  // A known condition (no certificate, a port in use, a wrong DATABASE_URL, a full or read-only disk, a refused
+  // schema upgrade): the reason and what to do in the operator's language, and no stack trace to read it from.
+  const problem = startupProblem(err, config);
+  if (problem) {
+    console.error(`Беседа не запущена: ${problem}`);
     process.exit(1);
   }
   throw err;

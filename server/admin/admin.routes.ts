@@ -1,15 +1,16 @@
 // «Администрирование» (every route under /api/admin/ checks the caller's role on the server, on each request),
 // registration's public face (its mode, invite codes for those allowed to make them), password-reset links and
 // «Пожаловаться».
-import { readFileSync } from 'node:fs';
 import fp from 'fastify-plugin';
+import { SCHEMA_VERSION } from '../db/upgrade';
 import { contractRoute } from '../http/contract-route';
 import { forbidden } from '../http/errors';
 import { firstAccountFree, isAdmin, requireAdmin } from './roles';
 import { readSettings, writeSettings } from './server-settings';
 import { serverStats } from './stats';
+import { RELEASE_VERSION } from '../version';
 
-export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+export const VERSION = RELEASE_VERSION;
 
 export const adminRoutes = fp(
   async (app) => {
@@ -100,6 +101,7 @@ export const adminRoutes = fp(
         sockets: realtime.localSockets(),
         calls: calls?.rooms ?? 0,
         version: VERSION,
+        schema: SCHEMA_VERSION,
         startedAt,
         database: dialect === 'postgres' ? ('postgres' as const) : ('sqlite' as const),
         storage: 'disk' as const,

@@ -153,6 +153,29 @@ const FILE_COMMANDS: Record<string, FilesCommand> = {
       return describeBackup(await backup(config, file as string));
     },
   },
+  version: {
+    usage: 'version',
+    about: 'prints the release, the schema it brings and the schema the database is at (read without changing it)',
+    positionals: 0,
+    async run(config) {
+      const { databaseSchema, SCHEMA_VERSION } = await import('../db/upgrade');
+      const { describeVersion, RELEASE_VERSION, schemaNumber } = await import('../version');
+      let database: string;
+      try {
+        const at = await databaseSchema(config);
+        database = at === null ? 'пуста (схема появится при первом запуске)' : `схема ${schemaNumber(at)}`;
+        if (at !== null && schemaNumber(at) !== SCHEMA_VERSION) {
+          database +=
+            (schemaNumber(at) as string) < SCHEMA_VERSION
+              ? ' — обновится при запуске сервера'
+              : ' — записана более новой версией, эта её не откроет';
+        }
+      } catch (err) {
+        database = `не прочитана (${(err as Error).message})`;
+      }
+      return `${describeVersion(RELEASE_VERSION, SCHEMA_VERSION)}\nБаза: ${database}`;
+    },
+  },
   restore: {
     usage: 'restore <file.tar.gz>',
     about:
@@ -235,7 +258,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Loaded only here: backup and restore start without the whole server's code.
   const { createServer } = await import('../app');
-  const server = await createServer(config);
+  let server: Server;
+  try {
+    server = await createServer(config);
+  } catch (err) {
+    // A refused upgrade or an unreachable database: the same sentence `npm start` prints.
+    const { startupProblem } = await import('../startup');
+    const problem = startupProblem(err, config);
+    if (!problem) throw err;
+    console.error(problem);
+    return 1;
+  }
   try {
     console.log(await (command as ServerCommand).run(server, parsed.positionals, values));
     return 0;

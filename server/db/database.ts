@@ -8,7 +8,7 @@ import {
   type Driver,
   Kysely,
   type LogEvent,
-  Migrator,
+  type Migration,
   PostgresDialect,
   SqliteDialect,
   type SqliteDatabase,
@@ -23,8 +23,9 @@ import {
   JOURNAL_SIZE_LIMIT_BYTES,
   startCheckpointer,
 } from './checkpointer';
-import { migrations } from './migrations';
+import { migrations as releaseMigrations } from './migrations';
 import type { DB } from './schema';
+import { restoreSqliteCopy, StartRefused, UpgradeFailed, upgradeSchema } from './upgrade';
 
 export type Database = Kysely<DB>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -55,7 +56,18 @@ export function queryCount(db: Database): number {
 /** BEGIN, COMMIT, ROLLBACK and savepoints as Kysely's drivers issue them. */
 const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|rollback|savepoint|release savepoint)\b/i;
 
-export async function openDatabase(config: Config): Promise<{ db: Database; dialect: Dialect }> {
+/** What opening may be handed besides the configuration: the upgrade's clock and log, a test's migrations. */
+export interface OpenOptions {
+  now?: () => number;
+  log?: (line: string) => void;
+  /** The migrations to bring the schema to (the release's own unless a test hands in others). */
+  migrations?: Record<string, Migration>;
+}
+
+export async function openDatabase(
+  config: Config,
+  options: OpenOptions = {},
+): Promise<{ db: Database; dialect: Dialect }> {
   let db: Database;
   let migrationDb: Database | null = null;
   let dialect: Dialect;
@@ -75,7 +87,9 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
       dialect: new PostgresDialect({ pool: guardedPool(config, config.databaseUrl, { max: 1, timeouts: false }) }),
     });
   } else if (config.databaseUrl) {
-    throw new Error('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite file)');
+    throw new StartRefused(
+      'DATABASE_URL должен начинаться с postgres:// (или не задавайте его: тогда база — файл SQLite в DATA_DIR).',
+    );
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(config.dataDir, { recursive: true });
@@ -102,16 +116,27 @@ export async function openDatabase(config: Config): Promise<{ db: Database; dial
     sqliteFiles.set(db, file);
   }
   queriesRun.set(db, counter);
-  const migrator = new Migrator({
-    db: migrationDb ?? db,
-    provider: { getMigrations: async () => migrations },
-  });
-  const { error } = await migrator.migrateToLatest();
-  await migrationDb?.destroy();
-  if (error) {
-    await db.destroy();
-    throw error;
+  try {
+    await upgradeSchema({
+      db: migrationDb ?? db,
+      dialect,
+      sqlite: sqliteFiles.get(db) ?? null,
+      dataDir: config.dataDir,
+      withoutBackup: config.upgradeWithoutBackup,
+      migrations: options.migrations ?? releaseMigrations,
+      now: options.now ?? Date.now,
+      log: options.log ?? ((line) => console.log(line)),
+    });
+  } catch (err) {
+    await migrationDb?.destroy().catch(() => {});
+    await db.destroy().catch(() => {});
+    // SQLite ran the failed migration without a transaction: the copy taken before it goes back in place.
+    if (err instanceof UpgradeFailed && err.copy && dialect === 'sqlite') {
+      restoreSqliteCopy(path.join(config.dataDir, 'messenger.sqlite'), err.copy);
+    }
+    throw err;
   }
+  await migrationDb?.destroy();
   return { db, dialect };
 }
 

@@ -7,8 +7,10 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
+import { SCHEMA_VERSION } from '../db/upgrade';
 import { contractRoute } from '../http/contract-route';
 import type { UploadStorage } from '../uploads/storage';
+import { RELEASE_VERSION } from '../version';
 
 /** How long one check may take before it counts as failed. */
 export const READY_CHECK_TIMEOUT_MS = 2_000;
@@ -60,7 +62,8 @@ export const readinessRoute = fp<{ uploads: UploadStorage }>(
       const ok = Object.values(checks).every((c) => c === CHECK_OK);
       // The 503 answer has no schema of its own: it is this same, fully built object.
       if (!ok) reply.status(503);
-      return { ok, checks };
+      // The server started only on a database at this release's schema (server/db/upgrade.ts).
+      return { ok, checks, version: { release: RELEASE_VERSION, schema: SCHEMA_VERSION } };
     });
   },
   {

@@ -112,7 +112,10 @@ export const AdminStatsResponse = z.object({
   calls: z.number(),
   /** Guests let into calls whose links still work (docs/behaviour.md §10.40). */
   guests: z.number(),
+  /** The release (package.json `version`). */
   version: z.string(),
+  /** The schema: the number of the latest migration applied («037»). */
+  schema: z.string(),
   startedAt: IsoDate,
   database: z.enum(['sqlite', 'postgres']),
   storage: z.enum(['disk', 's3']),

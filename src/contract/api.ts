@@ -588,6 +588,8 @@ export const HealthResponse = z.object({ ok: z.literal(true) });
 export const HealthReadyResponse = z.object({
   ok: z.boolean(),
   checks: z.object({ database: z.string(), storage: z.string(), redis: z.string().optional() }),
+  /** The release (package.json `version`) and the schema (the latest migration's number, «037»). */
+  version: z.object({ release: z.string(), schema: z.string() }),
 });
 
 // Web Push (server/push/). The keys are base64url as PushSubscription.toJSON() gives them: p256dh an uncompressed

@@ -26,7 +26,7 @@ export interface TestServer {
 
 export const usingPostgres = () => Boolean(process.env.TEST_PG_URL);
 
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.TEST_PG_URL as string;
   const name = `msg_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });

@@ -3,9 +3,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../server/db/upgrade';
+import { RELEASE_VERSION } from '../../server/version';
 import { failingRedis } from './failing-redis';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
+
+/** The release and the schema, in every answer. */
+const version = { release: RELEASE_VERSION, schema: SCHEMA_VERSION };
 
 const redisUp = await redisAvailable();
 let srv: TestServer;
@@ -19,7 +24,7 @@ describe('GET /api/health/ready', () => {
   it('answers 200 with every check ok, and leaves no probe behind', async () => {
     const res = await client(srv.url).get('/api/health/ready');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, checks: { database: 'ok', storage: 'ok' } });
+    expect(res.body).toEqual({ ok: true, checks: { database: 'ok', storage: 'ok' }, version });
     expect(fs.readdirSync(path.join(srv.config.dataDir, 'uploads'))).toEqual([]);
     // Liveness stays as it was.
     expect((await client(srv.url).get('/api/health')).body).toEqual({ ok: true });
@@ -33,7 +38,11 @@ describe('GET /api/health/ready', () => {
     try {
       const res = await client(srv.url).get('/api/health/ready');
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ ok: false, checks: { database: 'ok', storage: 'Хранилище файлов недоступно' } });
+      expect(res.body).toEqual({
+        ok: false,
+        checks: { database: 'ok', storage: 'Хранилище файлов недоступно' },
+        version,
+      });
     } finally {
       fs.rmSync(dir);
       fs.mkdirSync(dir);
@@ -47,7 +56,11 @@ describe('GET /api/health/ready', () => {
     try {
       const res = await client(broken.url).get('/api/health/ready');
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ ok: false, checks: { database: 'ok', storage: 'ok', redis: 'Redis недоступен' } });
+      expect(res.body).toEqual({
+        ok: false,
+        checks: { database: 'ok', storage: 'ok', redis: 'Redis недоступен' },
+        version,
+      });
     } finally {
       await broken.close();
       await redis.close();

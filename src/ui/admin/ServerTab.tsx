@@ -20,7 +20,7 @@ export function ServerView(props: AdminStatsView) {
         ['Подключения', String(s.sockets)],
         ['Звонки сейчас', String(s.calls)],
         ['Гости в звонках', String(s.guests)],
-        ['Версия', s.version],
+        ['Версия', `${s.version} · схема ${s.schema}`],
         ['Запущен', when(s.startedAt)],
         ['База данных', s.database === 'postgres' ? 'PostgreSQL' : 'SQLite'],
         ['Хранилище файлов', s.storage === 's3' ? 'S3' : 'Диск'],

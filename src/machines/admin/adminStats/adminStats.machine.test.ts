@@ -13,6 +13,7 @@ const stats: AdminStats = {
   calls: 0,
   guests: 0,
   version: '1.0.0',
+  schema: '037',
   startedAt: '2026-11-24T10:00:00.000Z',
   database: 'sqlite',
   storage: 'disk',
