@@ -9,7 +9,7 @@ import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { ensureSavedChat } from '../saved/saved-chat';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
-import { createDeviceMarks } from './device-marks';
+import { createDeviceMarks, DEVICE_MARKS_MAX } from './device-marks';
 import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
@@ -24,6 +24,14 @@ export const authRoutes = fp(
     const { accessTokens, clock, config, db, endedSessions, registration, secrets, signIns } = app;
     const throttle = createSignInThrottle(db, throttleLimits(config), clock);
     const deviceMarks = createDeviceMarks(secrets.jwtSecret);
+    // A browser keeps its marks in an HttpOnly cookie scoped to the auth routes: sent by itself with every sign-in,
+    // out of the page's reach, and nothing in storage that sign-out would have to wipe (it names no account).
+    const cookieToSet = new WeakMap<object, string>();
+    app.addHook('onSend', async (req, reply, payload) => {
+      const value = cookieToSet.get(req);
+      if (value) reply.header('set-cookie', deviceCookie(value, req.protocol === 'https'));
+      return payload;
+    });
 
     contractRoute(
       app,
@@ -101,7 +109,9 @@ export const authRoutes = fp(
       const user = await accountNamed(usernameLower);
       // A browser that signed into this account before is counted on its mark; any other by its address (an
       // unknown name never has a valid mark, so it goes the same way as a known name without one).
-      const deviceNonce = user && body.deviceMarks ? deviceMarks.nonceFor(user.id, body.deviceMarks) : null;
+      const kept = cookieMarks(req.headers.cookie);
+      const offered = [...(body.deviceMarks ?? []), ...kept];
+      const deviceNonce = user ? deviceMarks.nonceFor(user.id, offered) : null;
       const admitted = await throttle.admit(usernameLower, deviceNonce ? { deviceNonce } : { address: req.ip });
       if (!admitted.ok) throw new HttpError(429, lockedMessage(admitted.waitSec));
       let outcome: CheckOutcome = 'refused';
@@ -117,11 +127,15 @@ export const authRoutes = fp(
       if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       await signIns.record(session.familyId, user.id, req.headers['user-agent']);
+      const deviceMark = deviceMarks.issue(user.id);
+      // The newest first, this account's older mark dropped, at most the few a request may carry.
+      const others = kept.filter((m) => deviceMarks.nonceFor(user.id, [m]) === null);
+      cookieToSet.set(req, [deviceMark, ...others].slice(0, DEVICE_MARKS_MAX).join('~'));
       return {
         user: toOwnUser(user),
         accessToken: await accessTokens.sign(user.id, session.familyId),
         refreshToken: session.token,
-        deviceMark: deviceMarks.issue(user.id),
+        deviceMark,
       };
     });
 
@@ -187,3 +201,28 @@ export const authRoutes = fp(
     dependencies: ['base', 'authentication', 'sign-ins', 'administration'],
   },
 );
+
+const DEVICE_COOKIE = 'beseda_device';
+const MARK_SHAPE = /^[\w-]{1,64}\.[\w-]{1,64}$/;
+
+/** The marks the browser's cookie carries (malformed ones ignored). */
+export function cookieMarks(header: string | undefined): string[] {
+  if (!header) return [];
+  for (const part of header.split(';')) {
+    const [name, value] = part.trim().split('=', 2);
+    if (name === DEVICE_COOKIE && value) {
+      return value
+        .split('~')
+        .filter((m) => MARK_SHAPE.test(m))
+        .slice(0, DEVICE_MARKS_MAX);
+    }
+  }
+  return [];
+}
+
+function deviceCookie(value: string, secure: boolean): string {
+  // 400 days, the longest a browser keeps a cookie; renewed at each sign-in.
+  const attributes = ['Path=/api/auth', 'HttpOnly', 'SameSite=Strict', `Max-Age=${400 * 24 * 3600}`];
+  if (secure) attributes.push('Secure');
+  return `${DEVICE_COOKIE}=${value}; ${attributes.join('; ')}`;
+}

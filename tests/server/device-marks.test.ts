@@ -120,4 +120,42 @@ describe('device marks under a sign-in attack', () => {
     expect(withMark).toEqual([...Array(10).fill(401), 429]);
     expect((await login(srv.url, { username: a.username, password: a.password }, '127.0.0.22')).status).toBe(200);
   });
+
+  it('a browser keeps its marks in an HttpOnly cookie of the auth routes and is known by it alone', async () => {
+    const api = client(srv.url);
+    const [c, d] = await Promise.all([api.user('mc'), api.user('md')]);
+    clock.advance(3_600_000);
+    const first = await login(srv.url, { username: c.username, password: c.password }, '127.0.0.30');
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toMatch(/^beseda_device=[\w.~-]+; Path=\/api\/auth; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    const jar = setCookie.split(';')[0];
+    // The same browser signs into a second account: its cookie keeps both marks, the newest first.
+    const second = await postFrom(
+      srv.url,
+      '/api/auth/login',
+      { username: d.username, password: d.password },
+      { localAddress: '127.0.0.30', headers: { cookie: `other=1; ${jar}` } },
+    );
+    const both = String(second.headers['set-cookie']).split(';')[0];
+    expect(both.split('=')[1].split('~')).toEqual([second.body.deviceMark, first.body.deviceMark]);
+    // Guessers lock C for unknown browsers…
+    for (let i = 0; i < 5; i++) await login(srv.url, { username: c.username, password: 'x' }, '127.0.0.31');
+    expect((await login(srv.url, { username: c.username, password: c.password }, '127.0.0.31')).status).toBe(429);
+    // …while the browser with the cookie, and nothing in its request body, signs in.
+    const known = await postFrom(
+      srv.url,
+      '/api/auth/login',
+      { username: c.username, password: c.password },
+      { localAddress: '127.0.0.31', headers: { cookie: both } },
+    );
+    expect(known.status).toBe(200);
+    // A cookie of junk counts for nothing.
+    const junk = await postFrom(
+      srv.url,
+      '/api/auth/login',
+      { username: c.username, password: c.password },
+      { localAddress: '127.0.0.31', headers: { cookie: 'beseda_device=a.b~;;~x' } },
+    );
+    expect(junk.status).toBe(429);
+  });
 });
