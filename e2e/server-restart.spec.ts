@@ -94,9 +94,15 @@ async function comeBack(srv: RestartableServer, aheadMs: number, pages: Page[]):
   return Date.now() - back;
 }
 
-/** Where a page is: the conversation's tile clicked, its composer shown. */
+/**
+ * The conversation opened from its tile, its composer shown. A tile can move as a message arrives (the list is by
+ * recency) between finding it and the click landing, so the click is repeated until its address is the page's.
+ */
 async function show(page: Page, conversationId: string) {
-  await page.locator(`[data-conversation-id="${conversationId}"]`).click();
+  await expect(async () => {
+    await page.locator(`[data-conversation-id="${conversationId}"]`).click();
+    await expect(page).toHaveURL(new RegExp(`/c/${conversationId}$`), { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(composer(page)).toBeVisible();
 }
 
