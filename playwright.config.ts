@@ -25,7 +25,7 @@ export const mediaChromiumArgs = [
 /**
  * Specs that run alone on one worker, after the rest: those that send real media (calls, the embedded media server,
  * TURN) and the secret chats' (MLS in each browser's worker, CPU-heavy: two browser pairs at once would share the
- * two cores with it).
+ * two cores with it), among them the server restarts' (a secret chat on three browsers, and recovery timed in seconds).
  */
 const SERIAL_SPECS = [
   '**/sfu*.spec.ts',
@@ -34,6 +34,7 @@ const SERIAL_SPECS = [
   '**/https-call.spec.ts',
   '**/csp.spec.ts',
   '**/secret-*.spec.ts',
+  '**/server-restart.spec.ts',
   '**/guest-links.spec.ts',
   '**/guest-links-secret.spec.ts',
 ];

@@ -15,8 +15,10 @@ export const SESSION_ENDED_ELSEWHERE = 'Сеанс завершён на дру�
  * A refresh that got no answer (no connection, a 5xx, no answer within REFRESH_TIMEOUT_MS: docs/behaviour.md §7
  * Token refresh) is tried again after a pause that starts at `firstMs` and doubles up to `maxMs`; each pause is
  * between half and all of its step, so the tabs of a restarted server do not all come back in the same instant.
+ * The longest step is short, as socket.io's own reconnection (at most 5 s apart): after an outage of any length a
+ * page is back within seconds of the server, not a long pause later (a try costs one small request).
  */
-export const REFRESH_RETRY = { firstMs: 1_000, maxMs: 30_000 } as const;
+export const REFRESH_RETRY = { firstMs: 1_000, maxMs: 5_000 } as const;
 /** Past this a refresh counts as unanswered and is abandoned; longer than the server's own limits on a request. */
 export const REFRESH_TIMEOUT_MS = 60_000;
 /** Unanswered refreshes counted in a row: from this many on the pause stays at its longest. */
