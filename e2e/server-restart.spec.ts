@@ -194,57 +194,49 @@ async function expectReadAfterReload(s: Scene) {
 test.describe('a server restart', () => {
   test.describe.configure({ timeout: 300_000 });
 
-  test('a graceful restart and a kill sign nobody out and wipe nothing', async ({
+  // One scene through three outages: a graceful restart, a kill, and a minute down (the scene costs as much as a
+  // restart; one set of browsers keeps the serial pass short).
+  test('a graceful restart, a kill and a minute-long outage sign nobody out and wipe nothing', async ({
     restartableServer: srv,
     newContext,
   }) => {
     const s = await scene(srv, newContext);
     const { pages, all } = s;
+    const rounds = [
+      { how: 'graceful', label: 'SIGTERM', heldMs: 0, sender: pages.annasLaptop },
+      { how: 'kill', label: 'SIGKILL', heldMs: 0, sender: pages.boris },
+      { how: 'graceful', label: '60-s outage', heldMs: OUTAGE_MS, sender: pages.anna },
+    ] as const;
 
-    for (const [round, how] of (['graceful', 'kill'] as const).entries()) {
+    for (const [round, { how, label, heldMs, sender }] of rounds.entries()) {
       await srv.stop(how);
+      const down = Date.now();
       // Every page says it is reconnecting, and keeps everything meanwhile.
       for (const page of all) await expect(latency(page)).toHaveText(RECONNECTING, { timeout: 30_000 });
       for (const [who, page] of Object.entries(pages)) expectNothingLost(await kept(page), s.before[who] as Kept, who);
+      // A long outage: the server stays down for a minute of real time (the outage itself, not a wait for
+      // anything); every few seconds, up to its last ones, every page still says it is reconnecting.
+      while (Date.now() - down < heldMs - OUTAGE_SAMPLE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(OUTAGE_SAMPLE_MS, heldMs - (Date.now() - down))));
+        for (const [who, page] of Object.entries(pages)) {
+          await expect(latency(page), `${who} at ${Date.now() - down} ms`).toHaveText(RECONNECTING, { timeout: 1_000 });
+        }
+      }
+      if (heldMs > 0) {
+        for (const [who, page] of Object.entries(pages))
+          expectNothingLost(await kept(page), s.before[who] as Kept, who);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, heldMs - (Date.now() - down))));
+      }
 
       const ms = await comeBack(srv, (round + 1) * TOKEN_LIFETIME_PASSED, all);
-      console.log(`server back → every page back to normal: ${ms} ms (${how === 'graceful' ? 'SIGTERM' : 'SIGKILL'})`);
+      console.log(`server back → every page back to normal: ${ms} ms (${label}; down ${Date.now() - down - ms} ms)`);
+      // Retries keep coming during the outage: the pages do not sit out a long pause once the server is back.
+      expect(ms, 'back within seconds of the server').toBeLessThan(10_000);
 
       await expectKeptAndRefreshed(s);
-      // Each round's new secret message from another device: Анна's second browser, then Борис.
-      await expectDelivering(s, String(round + 1), round === 0 ? pages.annasLaptop : pages.boris);
+      // Each round's new secret message from another device.
+      await expectDelivering(s, String(round + 1), sender);
     }
-    await expectReadAfterReload(s);
-  });
-
-  test('a minute-long outage: reconnecting throughout, back within seconds, nothing lost', async ({
-    restartableServer: srv,
-    newContext,
-  }) => {
-    const s = await scene(srv, newContext);
-    const { pages, all } = s;
-
-    await srv.stop('graceful');
-    const down = Date.now();
-    for (const page of all) await expect(latency(page)).toHaveText(RECONNECTING, { timeout: 30_000 });
-    // The server stays down for a minute of real time (the outage itself, not a wait for anything); every few
-    // seconds, up to its last ones, every page still says it is reconnecting and has lost nothing.
-    while (Date.now() - down < OUTAGE_MS - OUTAGE_SAMPLE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(OUTAGE_SAMPLE_MS, OUTAGE_MS - (Date.now() - down))));
-      for (const [who, page] of Object.entries(pages)) {
-        await expect(latency(page), `${who} at ${Date.now() - down} ms`).toHaveText(RECONNECTING, { timeout: 1_000 });
-      }
-    }
-    for (const [who, page] of Object.entries(pages)) expectNothingLost(await kept(page), s.before[who] as Kept, who);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - down))));
-
-    const ms = await comeBack(srv, TOKEN_LIFETIME_PASSED, all);
-    console.log(`server back → every page back to normal: ${ms} ms (60-s outage; down ${Date.now() - down - ms} ms)`);
-    // Retries keep coming during the outage: the pages do not sit out a long pause once the server is back.
-    expect(ms, 'back within seconds of the server').toBeLessThan(10_000);
-
-    await expectKeptAndRefreshed(s);
-    await expectDelivering(s, 'минутного простоя', pages.anna);
     await expectReadAfterReload(s);
   });
 
