@@ -27,10 +27,16 @@ export async function placementProblems(control: Locator, container: Locator): P
   }, box);
 }
 
-/** `control` is wholly inside `container` and the viewport, and on top at its centre (retried while layout settles). */
+/**
+ * `control` is wholly inside `container` and the viewport, and on top at its centre. Retried whole while layout
+ * settles: a resize or a theme change may re-mount the element between the scroll and the look (a call's grid
+ * re-renders its tiles), which detaches what was scrolled to.
+ */
 export async function expectPlaced(control: Locator, container: Locator, what: string): Promise<void> {
-  await control.scrollIntoViewIfNeeded();
-  await expect.poll(() => placementProblems(control, container), { message: what }).toEqual([]);
+  await expect(async () => {
+    await control.scrollIntoViewIfNeeded({ timeout: 2_000 });
+    expect(await placementProblems(control, container), what).toEqual([]);
+  }).toPass({ timeout: 15_000 });
 }
 
 /**
