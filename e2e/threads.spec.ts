@@ -159,7 +159,9 @@ test('three people reply in a thread, a follower sees the unread entry, threads 
   await threadPanel(pa).getByRole('button', { name: 'Закрыть обсуждение' }).click();
   await pa.locator('.conv-title').getByRole('button', { name: 'Проект' }).click();
   const info = pa.getByRole('complementary', { name: 'Информация' });
-  await info.getByRole('checkbox', { name: /Обсуждения/ }).uncheck();
+  // The switch shows the server's state (it flips when the answer comes), so click and wait rather than uncheck(),
+  // which looks right after the click.
+  await info.getByRole('checkbox', { name: /Обсуждения/ }).click();
   await expect(info.getByRole('checkbox', { name: /Обсуждения/ })).not.toBeChecked();
   await messageWith(pb, 'Кто берёт задачу?').click({ button: 'right' });
   await expect(pb.getByRole('menuitem', { name: 'Цитировать' })).toBeVisible();
