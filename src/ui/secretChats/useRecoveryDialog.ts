@@ -1,4 +1,4 @@
-// The dialog «Ключ восстановления»'s view of its actor (systemId 'secretRecovery', alive while the dialog is open).
+// The dialog «Ключ восстановления»'s view of its actor (registry line 'secretRecovery', alive while the dialog is open).
 import { useSelector } from '@xstate/react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import type {

@@ -1,4 +1,4 @@
-// The approval of a new device of this person (systemId 'secretApproval', owned while the device holder is shown):
+// The approval of a new device of this person (registry line 'secretApproval', owned while the device holder is shown):
 // the request to confirm with its code, or this device's own code while it waits for another device.
 import { useSelector } from '@xstate/react';
 import { useOwnedActor } from '../app/useOwnedActor';

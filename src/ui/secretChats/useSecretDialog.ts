@@ -1,4 +1,4 @@
-// The dialog «Новый секретный чат»'s view of its actor (systemId 'secretDialog', alive while the dialog is open)
+// The dialog «Новый секретный чат»'s view of its actor (registry line 'secretDialog', alive while the dialog is open)
 // and of the friends (systemId 'contacts').
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';

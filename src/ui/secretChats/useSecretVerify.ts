@@ -1,4 +1,4 @@
-// «Проверить шифрование»'s view of its actor (systemId 'secretVerify', alive while the dialog is open) and of the
+// «Проверить шифрование»'s view of its actor (registry line 'secretVerify', alive while the dialog is open) and of the
 // chat's actor (the device actor's child `chat:<id>`): a new epoch on this device reads the fingerprint again.
 import { useSelector } from '@xstate/react';
 import qrcode from 'qrcode-generator';

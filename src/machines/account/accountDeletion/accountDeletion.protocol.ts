@@ -1,4 +1,4 @@
-// «Удалить аккаунт» in Settings (systemId 'accountDeletion', alive while the section is shown). Views import this
+// «Удалить аккаунт» in Settings (registry line 'accountDeletion', alive while the section is shown). Views import this
 // module, never accountDeletion.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 

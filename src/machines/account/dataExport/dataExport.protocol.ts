@@ -1,4 +1,4 @@
-// «Экспорт данных» in Settings (systemId 'dataExport', alive while the section is shown): asks for an archive,
+// «Экспорт данных» in Settings (registry line 'dataExport', alive while the section is shown): asks for an archive,
 // follows its progress and offers the download. Views import this module, never dataExport.machine.ts.
 import type { z } from 'zod';
 import type { ExportStatus } from '../../../contract/api';

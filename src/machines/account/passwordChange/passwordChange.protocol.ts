@@ -1,4 +1,4 @@
-// «Сменить пароль» in Settings (systemId 'passwordChange', alive while the form is shown). Views import this
+// «Сменить пароль» in Settings (registry line 'passwordChange', alive while the form is shown). Views import this
 // module, never passwordChange.machine.ts.
 import { LIMITS } from '../../../contract/limits';
 import type { MachineRef } from '../../shared/machine-ref';

@@ -1,4 +1,4 @@
-// «Регистрация» in «Администрирование» (systemId 'adminRegistration', alive while the tab is shown): who may register
+// «Регистрация» in «Администрирование» (registry line 'adminRegistration', alive while the tab is shown): who may register
 // («Открытая», «По приглашениям», «Закрыта»), whether members may invite and how long messages are kept
 // (docs/administration.md, Registration). The invite codes are the inviteCodes feature's. Views import this module,
 // never adminRegistration.machine.ts.

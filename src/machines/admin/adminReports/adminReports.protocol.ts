@@ -1,4 +1,4 @@
-// «Жалобы» in «Администрирование» (systemId 'adminReports', alive while the tab is shown): the open or closed reports
+// «Жалобы» in «Администрирование» (registry line 'adminReports', alive while the tab is shown): the open or closed reports
 // and what an administrator does about one (docs/administration.md, Reports). Views import this module, never
 // adminReports.machine.ts.
 import type { AdminReport } from '../../../contract/administration';

@@ -1,4 +1,4 @@
-// «Сервер» in «Администрирование» (systemId 'adminStats', alive while the tab is shown): the server's figures from
+// «Сервер» in «Администрирование» (registry line 'adminStats', alive while the tab is shown): the server's figures from
 // GET /api/admin/stats. Views import this module, never adminStats.machine.ts.
 import type { z } from 'zod';
 import type { AdminStatsResponse } from '../../../contract/administration';

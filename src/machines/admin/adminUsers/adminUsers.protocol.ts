@@ -1,4 +1,4 @@
-// «Пользователи» in «Администрирование» (systemId 'adminUsers', alive while the tab is shown): the accounts with
+// «Пользователи» in «Администрирование» (registry line 'adminUsers', alive while the tab is shown): the accounts with
 // search and paging, and what an administrator does to one (docs/administration.md, Accounts). Views import this
 // module, never adminUsers.machine.ts.
 import type { AdminUser } from '../../../contract/administration';

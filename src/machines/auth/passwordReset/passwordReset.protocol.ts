@@ -1,4 +1,4 @@
-// The page a password-reset link opens (/reset/<token>; systemId 'passwordReset', alive while the page is shown):
+// The page a password-reset link opens (/reset/<token>; registry line 'passwordReset', alive while the page is shown):
 // whose account the link is for, a new password typed twice, «Сохранить пароль». Views import this module, never
 // passwordReset.machine.ts.
 import type { z } from 'zod';

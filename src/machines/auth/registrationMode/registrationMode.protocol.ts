@@ -1,4 +1,4 @@
-// Who may register on this server (systemId 'registrationMode', alive while the registration screen is shown):
+// Who may register on this server (registry line 'registrationMode', alive while the registration screen is shown):
 // GET /api/registration, and whether the next account is the server's first (its administrator). Views import this module, never registrationMode.machine.ts.
 import type { RegistrationMode } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';

@@ -1,4 +1,4 @@
-// Blocking people (systemId 'blocking', alive while a conversation pane or the settings section shows it):
+// Blocking people (registry line 'blocking', alive while a conversation pane or the settings section shows it):
 // «Заблокировать» / «Разблокировать» from «Информация» or from the notice that replaces a blocked chat's composer, and
 // the list «Заблокированные» in Settings. Views import this module, never blocking.machine.ts.
 import type { PublicUser } from '../../../contract/entities';

@@ -1,4 +1,4 @@
-// The /calls page actor's protocol (systemId 'callsPage'): the events it accepts from the page and the
+// The /calls page actor's protocol (registry line 'callsPage'): the events it accepts from the page and the
 // conference. Views import this module, never callsPage.machine.ts.
 import type { CallHistoryEntry } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';

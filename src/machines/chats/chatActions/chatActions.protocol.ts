@@ -1,4 +1,4 @@
-// One's own actions on a chat from the list's menu (systemId 'chatActions', alive while the chats list is shown):
+// One's own actions on a chat from the list's menu (registry line 'chatActions', alive while the chats list is shown):
 // «Без звука» / «Включить звук», «Закрепить» / «Открепить», «В архив» / «Из архива», «Очистить историю» and «Удалить
 // чат» (these two asked first). The list follows from the server's conversation:settings and conversation:removed.
 // Views import this module, never chatActions.machine.ts.

@@ -1,4 +1,4 @@
-// The chats footer's protocol (systemId 'chatsFooter'): which of its dialogs is open (contacts with the EBLID
+// The chats footer's protocol (registry line 'chatsFooter'): which of its dialogs is open (contacts with the EBLID
 // search, or the profile with the avatar editor) and the "copied" confirmation of the own EBLID. Views import
 // this module, never chatsFooter.machine.ts.
 import type { EventObject } from 'xstate';

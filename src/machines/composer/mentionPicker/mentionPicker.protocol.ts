@@ -1,4 +1,4 @@
-// The «@» list of a group's composer (systemId 'mentionPicker', alive while a conversation pane is shown): typing «@»
+// The «@» list of a group's composer (registry line 'mentionPicker', alive while a conversation pane is shown): typing «@»
 // and letters before the caret opens the members whose name or username matches («все» first where the user may
 // call everyone and the letters begin it); ↑/↓ move, Enter or Tab or a click
 // chooses (the name goes into the text), Escape closes. Views import this module, never mentionPicker.machine.ts.

@@ -1,4 +1,4 @@
-// The preview before pictures and files are sent (systemId 'sendPreview', alive while a conversation pane is shown):
+// The preview before pictures and files are sent (registry line 'sendPreview', alive while a conversation pane is shown):
 // files picked, dropped or pasted gather here with a caption («Подпись») and an order; «Отправить» hands them to the
 // composer as one message, «Отмена» drops them. Views import this module, never sendPreview.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';

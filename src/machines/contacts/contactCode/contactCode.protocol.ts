@@ -1,4 +1,4 @@
-// The EBLID search's protocol (systemId 'contactCode'): the events it accepts from the four boxes and the add
+// The EBLID search's protocol (registry line 'contactCode'): the events it accepts from the four boxes and the add
 // button, and the notice it shows. Views import this module, never contactCode.machine.ts.
 import type { PublicUser } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';

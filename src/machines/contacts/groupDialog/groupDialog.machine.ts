@@ -1,4 +1,4 @@
-// The group dialog 'Создать групповой чат' (docs/behaviour.md §2, §5; systemId 'groupDialog'): an optional title
+// The group dialog 'Создать групповой чат' (docs/behaviour.md §2, §5; registry line 'groupDialog'): an optional title
 // and friends to tick; 'Создать' does nothing until someone is ticked, then creates the group, hands it to the
 // chats actor (`chats.open`) and closes. The chats list hears about it from conversations:new like every member.
 // It lives while the dialog is open: its owner (the chats footer) starts it on opening and it finishes on closing.

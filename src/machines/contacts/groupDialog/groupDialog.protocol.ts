@@ -1,4 +1,4 @@
-// The group dialog's protocol (systemId 'groupDialog'): the events it accepts and what it emits once a group
+// The group dialog's protocol (registry line 'groupDialog'): the events it accepts and what it emits once a group
 // exists. Views import this module, never groupDialog.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 

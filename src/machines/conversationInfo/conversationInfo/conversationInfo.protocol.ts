@@ -1,4 +1,4 @@
-// «Информация» beside the open conversation (systemId 'conversationInfo', alive while the panel is open): a group's
+// «Информация» beside the open conversation (registry line 'conversationInfo', alive while the panel is open): a group's
 // members and what the user's role lets them do there — add friends, remove members, make and unmake admins, hand
 // ownership over, rename, leave (confirmed). Views import this module, never conversationInfo.machine.ts.
 import type { ParticipantRole } from '../../../contract/entities';

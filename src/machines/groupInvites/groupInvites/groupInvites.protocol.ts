@@ -1,4 +1,4 @@
-// «Ссылка-приглашение» in a group's «Информация» (systemId 'groupInvites', alive while the section is shown, for owner
+// «Ссылка-приглашение» in a group's «Информация» (registry line 'groupInvites', alive while the section is shown, for owner
 // and admins): the group's working links, «Создать ссылку», «Копировать» and «Отозвать». Views import this module,
 // never groupInvites.machine.ts.
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-// The page an invite link opens (/join/<code>; systemId 'joinGroup', alive while the page is shown): the group's
+// The page an invite link opens (/join/<code>; registry line 'joinGroup', alive while the page is shown): the group's
 // title, picture and member count with «Вступить» («Открыть» for a member), or why the link no longer works. Views
 // import this module, never joinGroup.machine.ts.
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-// Registration invite codes (systemId 'inviteCodes', alive while «Коды приглашения» in «Администрирование» or
+// Registration invite codes (registry line 'inviteCodes', alive while «Коды приглашения» in «Администрирование» or
 // «Приглашения» in Settings is shown): the codes the caller may see (administrators every one, members their own),
 // whether the caller may make them, and the server's registration mode (docs/administration.md, Registration).
 // Views import this module, never inviteCodes.machine.ts.

@@ -1,4 +1,4 @@
-// «Переслать» (systemId 'forwardPicker', alive while its dialog is open): the chats and the people with no chat yet
+// «Переслать» (registry line 'forwardPicker', alive while its dialog is open): the chats and the people with no chat yet
 // to forward to, chosen in a searchable list (up to LIMITS.forwardTargetsMax in all); the direct chats the chosen
 // people lack are opened first (the server allows it as it does «Написать»), then one request copies the messages;
 // forwarding to one chat opens it, as Telegram does. Views import this module, never forwardPicker.machine.ts.

@@ -1,4 +1,4 @@
-// «Информация» on one's own message (systemId 'messageInfo', alive while its dialog is open): who read it and when,
+// «Информация» on one's own message (registry line 'messageInfo', alive while its dialog is open): who read it and when,
 // and who has not yet. Views import this module, never messageInfo.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';

@@ -1,4 +1,4 @@
-// Selecting messages and copying (systemId 'selection', alive while a conversation pane is shown): «Выбрать» starts a
+// Selecting messages and copying (registry line 'selection', alive while a conversation pane is shown): «Выбрать» starts a
 // selection with checkboxes and a count; «Переслать», «Копировать» and «Удалить» act on it; Escape leaves it.
 // «Копировать текст» of one message copies through the same actor («Скопировано» for a moment).
 import type { MachineRef } from '../../shared/machine-ref';

@@ -1,4 +1,4 @@
-// The profile dialog's avatar editor (docs/behaviour.md §2, §4, §5; systemId 'avatar'): choose an image (images
+// The profile dialog's avatar editor (docs/behaviour.md §2, §4, §5; registry line 'avatar'): choose an image (images
 // only), move and scale it under a round window, then crop, upload and save it as the avatar; 'Загрузка...'
 // while that runs and 'Готово' for the success-message time after. The own record is fetched again once
 // the avatar is saved (the profile actor; the server's profile:update tells everyone else).

@@ -1,4 +1,4 @@
-// The avatar editor's protocol (systemId 'avatar'): the events it accepts from the crop view. Views import this
+// The avatar editor's protocol (registry line 'avatar'): the events it accepts from the crop view. Views import this
 // module, never avatar.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 

@@ -1,4 +1,4 @@
-// «Пожаловаться» (systemId 'reportDialog', alive while the dialog is open): a report on a message or a person with a
+// «Пожаловаться» (registry line 'reportDialog', alive while the dialog is open): a report on a message or a person with a
 // reason and an optional comment (docs/administration.md, Reports). Views import this module, never the machine.
 import type { ReportReason } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';

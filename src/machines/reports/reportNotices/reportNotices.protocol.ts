@@ -1,4 +1,4 @@
-// The outcome of one's reports (systemId 'reportNotices', alive while the signed-in layout is shown): the notices
+// The outcome of one's reports (registry line 'reportNotices', alive while the signed-in layout is shown): the notices
 // kept since the last visit (GET /api/reports/notices) and those arriving live (`report:resolved`), each shown once:
 // marked seen on the server as soon as it is shown (docs/administration.md, Reports). Views import this module.
 import type { ReportNotice } from '../../../contract/administration';

@@ -1,4 +1,4 @@
-// The call key of a secret chat's call (systemId 'secretCall', owned by the call view while a secret chat's call is
+// The call key of a secret chat's call (registry line 'secretCall', owned by the call view while a secret chat's call is
 // open; docs/secret-chats.md "Calls"). Views import this module, never secretCall.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 

@@ -1,4 +1,4 @@
-// The dialog «Новый секретный чат» (systemId 'secretDialog', owned by its view while open). Views import this
+// The dialog «Новый секретный чат» (registry line 'secretDialog', owned by its view while open). Views import this
 // module, never secretDialog.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 

@@ -1,4 +1,4 @@
-// The dialog «Ключ восстановления» (systemId 'secretRecovery', owned by its view while open; docs/secret-chats.md
+// The dialog «Ключ восстановления» (registry line 'secretRecovery', owned by its view while open; docs/secret-chats.md
 // "The recovery key"): setting up a recovery key (the phrase shown once, «Я сохранил ключ»), entering it on a new
 // device to read the history, and deleting it. Views import this module, never secretRecovery.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';

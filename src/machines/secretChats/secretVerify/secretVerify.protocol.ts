@@ -1,4 +1,4 @@
-// «Проверить шифрование» (systemId 'secretVerify', owned by its dialog while open): the fingerprint of a secret
+// «Проверить шифрование» (registry line 'secretVerify', owned by its dialog while open): the fingerprint of a secret
 // chat's members' keys and each member's devices, as this device's group state has them. Views import this module,
 // never secretVerify.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';

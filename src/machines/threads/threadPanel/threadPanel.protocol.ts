@@ -1,4 +1,4 @@
-// A thread's panel («Обсуждение»; systemId 'threadPanel', alive while the panel is open): the root, its replies
+// A thread's panel («Обсуждение»; registry line 'threadPanel', alive while the panel is open): the root, its replies
 // paged back like the history, its own composer, and following. Views import this module, never
 // threadPanel.machine.ts.
 import type { Message, ThreadSummary } from '../../../contract/entities';
