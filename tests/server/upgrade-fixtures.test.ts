@@ -4,8 +4,9 @@
 // then everything the manifest recorded must read the same over the HTTP API: the conversations and unread counts,
 // every message in order with its reply, edit, reactions and receipts, the thread, the poll, the search by another
 // form of a word, the upload byte for byte, the secret chat's server state, and every user still signed in with the
-// refresh token the old release gave. The server's clock is the fixture's own time, so token lifetimes never expire
-// with the calendar. Each upgrade's time (the copy and the migrations) is printed.
+// refresh token the old release gave; and a new message is taken and heard on a socket. The server's clock is the
+// fixture's own time, so token lifetimes never expire with the calendar. Each upgrade's time (the copy and the
+// migrations) is printed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { openDatabase } from '../../server/db/database';
 import { SCHEMA_VERSION } from '../../server/db/upgrade';
 import { freshPostgres, usingPostgres } from './harness';
 import { manualClock } from './manual-clock';
+import { connect } from './socket-helpers';
 import {
   http,
   type Manifest,
@@ -165,6 +167,31 @@ describe.each(fixtures)(`an upgrade from $name on ${database}`, ({ dir, manifest
       size: manifest.upload.size,
       sha256: manifest.upload.sha256,
     });
+
+    // And the upgraded database takes new writes: boris's socket hears alice's message, which lands last.
+    const seen: string[] = [];
+    let onSeen = () => {};
+    const socket = await connect(api.base, token.boris as string, {
+      onEvent: (_event, payload) => {
+        seen.push(JSON.stringify(payload));
+        onSeen();
+      },
+    });
+    cleanups.push(async () => socket.disconnect());
+    const fresh = await api.ok(
+      'POST',
+      '/api/conversations/send',
+      { conversationId: manifest.group.id, type: 'TEXT', content: 'Пишу уже после обновления' },
+      token.alice,
+    );
+    const id = fresh.message.id as string;
+    await new Promise<void>((resolve) => {
+      onSeen = () => seen.some((p) => p.includes(id)) && resolve();
+      onSeen();
+    });
+    const after = await readMessages(api, manifest.group.id, token.alice as string);
+    expect(after.slice(0, -1)).toEqual(manifest.group.messages);
+    expect(after.at(-1)?.content).toBe('Пишу уже после обновления');
 
     if (manifest.secret) {
       const { alice, boris } = manifest.users;
