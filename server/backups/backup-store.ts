@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { backup } from '../admin/backup';
 import type { Config } from '../config';
-import { backupsDir } from '../db/upgrade';
 import { s3Client, s3Storage } from '../uploads/s3-storage';
 import type { UploadStorage } from '../uploads/storage';
+import { backupsDir } from './schedule';
 
 /** The key prefix of backups in the S3 bucket. */
 export const S3_BACKUPS_PREFIX = 'backups/';

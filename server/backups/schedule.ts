@@ -2,6 +2,10 @@
 // расписанию»). BACKUP_SCHEDULE is a daily time on the server's local clock ("03:30") or "off"; BACKUP_KEEP is
 // "<N>d,<M>w": the newest backup of each of the last N calendar days and of each of the last M ISO weeks (Monday
 // to Sunday, local time) is kept, every other scheduled backup deleted. Pure functions of the time handed in.
+import path from 'node:path';
+
+/** DATA_DIR/backups: the scheduled backups on disk, the copies taken before upgrades and the dumps they look for. */
+export const backupsDir = (dataDir: string) => path.join(dataDir, 'backups');
 
 /** Every day at hour:minute, server local time. */
 export interface BackupSchedule {

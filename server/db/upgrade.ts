@@ -11,7 +11,7 @@ import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import { isPreUpgradeCopy, PRE_UPGRADE_KEEP } from '../backups/schedule';
+import { backupsDir, isPreUpgradeCopy, PRE_UPGRADE_KEEP } from '../backups/schedule';
 import { latestMigration, RELEASE_VERSION, schemaNumber } from '../version';
 import { migrations as knownMigrations } from './migrations';
 import type { DB } from './schema';
@@ -61,7 +61,7 @@ export interface UpgradeResult {
 }
 
 /** The directory of automatic copies and of the dumps a PostgreSQL upgrade looks for. */
-export const backupsDir = (dataDir: string) => path.join(dataDir, 'backups');
+export { backupsDir };
 
 export async function upgradeSchema(deps: UpgradeDeps): Promise<UpgradeResult> {
   const applied = await appliedMigrations(deps.db);
