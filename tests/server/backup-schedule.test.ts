@@ -2,8 +2,10 @@
 // time; after many days exactly the set BACKUP_KEEP describes is left (the copies taken before upgrades to the
 // newest three, a file of the operator's own untouched); into the S3 bucket when uploads live there; one run per
 // scheduled moment however many processes there are; a failed run recorded and warned of on the console's API and
-// in /metrics until the next one succeeds; none for 26 hours is a warning too; BACKUP_SCHEDULE=off makes none.
+// in /metrics until the next one succeeds; none for 26 hours is a warning too; BACKUP_SCHEDULE=off makes none;
+// the shell's verify-backup and restore read a backup in the bucket by its key.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../server/app';
@@ -18,6 +20,7 @@ import {
   parseSchedule,
 } from '../../server/backups/schedule';
 import { loadConfig } from '../../server/config';
+import { runAdmin } from './admin-runner';
 import { client, startTestServer, type TestServer } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
 import { startS3, type TestS3 } from './s3';
@@ -241,5 +244,33 @@ describe('scheduled backups', () => {
     const archive = await s3.object(`backups/${backupName(slotOn(5))}`);
     expect(archive.length).toBe(status.last?.bytes);
     expect(archive.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // gzip
+
+    // The shell reads it by its key (or its name alone): verify-backup, then restore into a new data directory.
+    const s3env = {
+      S3_BUCKET: s3.settings.bucket,
+      S3_ENDPOINT: s3.settings.endpoint as string,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      DATABASE_URL: srv.config.databaseUrl ?? '',
+    };
+    const checked = await runAdmin({ ...s3env, DATA_DIR: srv.config.dataDir }, [
+      'verify-backup',
+      `backups/${backupName(slotOn(5))}`,
+    ]);
+    expect(checked.err).toBe('');
+    expect(checked.out).toContain(`Архив: s3://${s3.settings.bucket}/backups/${backupName(slotOn(5))}`);
+    expect(checked.out).toContain('Резервная копия в порядке');
+    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'restore-from-s3-')), 'data');
+    cleanups.push(async () => fs.rmSync(path.dirname(target), { recursive: true, force: true }));
+    const restored = await runAdmin({ ...s3env, DATA_DIR: target }, ['restore', backupName(slotOn(5))]);
+    expect(restored.err).toBe('');
+    expect(restored.code).toBe(0);
+    expect(fs.existsSync(path.join(target, 'secrets.json'))).toBe(true);
+    expect(fs.existsSync(path.join(target, 'messenger.sqlite'))).toBe(!srv.config.databaseUrl);
+    const missing = await runAdmin({ ...s3env, DATA_DIR: target }, ['verify-backup', 'backups/nope.tar.gz']);
+    expect(missing).toMatchObject({
+      code: 1,
+      err: `Архив backups/nope.tar.gz не найден: ни такого файла, ни ключа backups/nope.tar.gz в бакете ${s3.settings.bucket}`,
+    });
   });
 });
