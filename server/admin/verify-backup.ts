@@ -58,7 +58,7 @@ export async function verifyBackup(config: Config, named: string): Promise<strin
       lines.push(...checkSqlite(path.join(scratch, DATABASE_MEMBER), manifest));
     } else {
       lines.push(
-        'База PostgreSQL в архив не входит: проверьте её дамп той же командой (npm run admin -- verify-backup messenger.dump)',
+        'База PostgreSQL в архив не входит: проверьте её дамп той же командой (у копий по расписанию он лежит рядом, с окончанием .dump)',
       );
     }
     const { uploads, uploadBytes } = manifest.counts;

@@ -85,9 +85,15 @@ export function backupName(at: number): string {
   return `${PREFIX}${stamp}${SUFFIX}`;
 }
 
-/** The time a scheduled backup's name holds, or null for any other name (which pruning never touches). */
+/** The PostgreSQL dump made with the archive `name` (pg_dump's custom format), beside it. */
+export const dumpName = (name: string) => name.replace(/\.tar\.gz$/, '.dump');
+
+/**
+ * The time a scheduled backup's name (its archive or, on PostgreSQL, its dump) holds, or null for any other name
+ * (which pruning never touches).
+ */
 export function backupTime(name: string): number | null {
-  const m = /^beseda-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z\.tar\.gz$/.exec(name);
+  const m = /^beseda-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})Z\.(tar\.gz|dump)$/.exec(name);
   if (!m) return null;
   const at = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`);
   return Number.isNaN(at) ? null : at;
@@ -113,12 +119,13 @@ export function isoWeekKey(d: Date): string {
  * was ahead). Names that are not scheduled backups are never in `names`' verdict: the caller leaves them alone.
  */
 export function backupsToKeep(names: string[], rule: KeepRule, now: number, justMade: string | null): Set<string> {
-  const dated = names
-    .map((name) => ({ name, at: backupTime(name) }))
-    .filter((b): b is { name: string; at: number } => b.at !== null)
+  // By time: an archive and its dump are one backup.
+  const dated = [...new Set(names.map(backupTime).filter((at): at is number => at !== null))]
+    .map((at) => ({ at }))
     .sort((a, b) => b.at - a.at);
-  const keep = new Set<string>();
-  if (justMade) keep.add(justMade);
+  const keepAt = new Set<number>();
+  const made = justMade === null ? null : backupTime(justMade);
+  if (made !== null) keepAt.add(made);
   const today = new Date(now);
   const days = new Set<string>();
   for (let i = 0; i < rule.days; i++) {
@@ -132,7 +139,7 @@ export function backupsToKeep(names: string[], rule: KeepRule, now: number, just
   const weekTaken = new Set<string>();
   for (const b of dated) {
     if (b.at > now) {
-      keep.add(b.name);
+      keepAt.add(b.at);
       continue;
     }
     const d = new Date(b.at);
@@ -140,13 +147,15 @@ export function backupsToKeep(names: string[], rule: KeepRule, now: number, just
     const week = isoWeekKey(d);
     if (days.has(day) && !dayTaken.has(day)) {
       dayTaken.add(day);
-      keep.add(b.name);
+      keepAt.add(b.at);
     }
     if (weeks.has(week) && !weekTaken.has(week)) {
       weekTaken.add(week);
-      keep.add(b.name);
+      keepAt.add(b.at);
     }
   }
+  const keep = new Set(names.filter((name) => keepAt.has(backupTime(name) as number)));
+  if (justMade) keep.add(justMade);
   return keep;
 }
 

@@ -14,6 +14,7 @@ import {
   type BackupSchedule,
   backupName,
   backupsToKeep,
+  dumpName,
   isoWeekKey,
   type KeepRule,
   parseKeep,
@@ -21,7 +22,7 @@ import {
 } from '../../server/backups/schedule';
 import { loadConfig } from '../../server/config';
 import { runAdmin } from './admin-runner';
-import { client, startTestServer, type TestServer } from './harness';
+import { client, startTestServer, type TestServer, usingPostgres } from './harness';
 import { type ManualClock, manualClock } from './manual-clock';
 import { startS3, type TestS3 } from './s3';
 
@@ -60,6 +61,10 @@ async function advanceTo(srv: TestServer, clock: ManualClock, at: number) {
   await srv.server.app.backups.idle();
 }
 
+/** The files of one scheduled backup: its archive, and on PostgreSQL the database's dump beside it. */
+const made = (at: number) => (usingPostgres() ? [backupName(at), dumpName(backupName(at))] : [backupName(at)]);
+const sizeOf = (dir: string, at: number) => made(at).reduce((n, name) => n + fs.statSync(path.join(dir, name)).size, 0);
+
 const backupsDir = (srv: TestServer) => path.join(srv.config.dataDir, 'backups');
 const files = (srv: TestServer) => fs.readdirSync(backupsDir(srv)).sort();
 
@@ -95,6 +100,12 @@ describe('settings', () => {
     expect(isoWeekKey(new Date(2026, 2, 9))).toBe('2026-W11');
   });
 
+  it('keeps an archive and its dump together', () => {
+    const names = [1, 2, 3].flatMap((d) => [backupName(slotOn(d)), dumpName(backupName(slotOn(d)))]);
+    const keep = backupsToKeep(names, { days: 2, weeks: 0 }, slotOn(3), null);
+    expect([...keep].sort()).toEqual(names.slice(2).sort());
+  });
+
   it('keeps the newest of each day and week and never the backup just made', () => {
     const names = [0, 1, 2, 3].map((d) => backupName(slotOn(d)));
     const extra = backupName(slotOn(3) + 3600_000); // a second one that day
@@ -115,7 +126,7 @@ describe('scheduled backups', () => {
     for (const name of upgrades) fs.writeFileSync(path.join(backupsDir(srv), name), 'copy');
 
     await advanceTo(srv, clock, slotOn(1));
-    expect(files(srv)).toEqual([backupName(slotOn(1)), ...upgrades.slice(2), 'mine.tar.gz'].sort());
+    expect(files(srv)).toEqual([...made(slotOn(1)), ...upgrades.slice(2), 'mine.tar.gz'].sort());
     const status = await srv.server.app.backups.status();
     expect(status).toMatchObject({
       schedule: 'каждый день в 03:30',
@@ -124,7 +135,7 @@ describe('scheduled backups', () => {
       last: { status: 'ok', target: path.join(backupsDir(srv), backupName(slotOn(1))), failure: null },
       warning: null,
     });
-    expect(status.last?.bytes).toBe(fs.statSync(path.join(backupsDir(srv), backupName(slotOn(1)))).size);
+    expect(status.last?.bytes).toBe(sizeOf(backupsDir(srv), slotOn(1)));
 
     // 40 more days, one backup each: the last 7 days' and the newest of each of the last 4 ISO weeks are left.
     const last = 41;
@@ -134,9 +145,9 @@ describe('scheduled backups', () => {
     // slotOn(0) is a Monday: a week's newest is its Sunday (day 6 + 7k), the current week's newest is today.
     const monday = last - ((new Date(slotOn(last)).getDay() + 6) % 7);
     for (let w = 1; w <= 3; w++) expected.add(slotOn(monday - 7 * (w - 1) - 1));
-    expect(files(srv)).toEqual([...[...expected].map(backupName), ...upgrades.slice(2), 'mine.tar.gz'].sort());
+    expect(files(srv)).toEqual([...[...expected].flatMap(made), ...upgrades.slice(2), 'mine.tar.gz'].sort());
     expect(expected.size).toBe(10);
-  });
+  }, 120_000); // 41 backups (on PostgreSQL each with a pg_dump)
 
   it('with several processes, makes one backup per scheduled moment', async () => {
     const { srv, clock } = await server();
@@ -144,7 +155,7 @@ describe('scheduled backups', () => {
     cleanups.push(() => second.close());
     clock.advance(slotOn(1) - clock.now());
     await Promise.all([srv.server.app.backups.idle(), second.app.backups.idle()]);
-    expect(files(srv)).toEqual([backupName(slotOn(1))]);
+    expect(files(srv)).toEqual(made(slotOn(1)).sort());
     const rows = await srv.server.ctx.db.selectFrom('backup_runs').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect((await second.app.backups.status()).last?.status).toBe('ok');
@@ -233,7 +244,7 @@ describe('scheduled backups', () => {
     const { srv, clock } = await server({ days: 2, weeks: 1 }, { s3: s3.settings });
     for (let d = 1; d <= 5; d++) await advanceTo(srv, clock, slotOn(d));
     const backups = (await s3.objects()).filter((k) => k.startsWith('backups/')).sort();
-    expect(backups).toEqual([`backups/${backupName(slotOn(4))}`, `backups/${backupName(slotOn(5))}`]);
+    expect(backups).toEqual([...made(slotOn(4)), ...made(slotOn(5))].map((n) => `backups/${n}`).sort());
     expect(fs.existsSync(backupsDir(srv))).toBe(false);
     const status = await srv.server.app.backups.status();
     expect(status).toMatchObject({
@@ -242,7 +253,8 @@ describe('scheduled backups', () => {
       last: { status: 'ok', target: `backups/${backupName(slotOn(5))}` },
     });
     const archive = await s3.object(`backups/${backupName(slotOn(5))}`);
-    expect(archive.length).toBe(status.last?.bytes);
+    const dump = usingPostgres() ? await s3.object(`backups/${dumpName(backupName(slotOn(5)))}`) : Buffer.alloc(0);
+    expect(archive.length + dump.length).toBe(status.last?.bytes);
     expect(archive.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // gzip
 
     // The shell reads it by its key (or its name alone): verify-backup, then restore into a new data directory.
