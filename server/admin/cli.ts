@@ -276,7 +276,8 @@ export async function main(argv: string[]): Promise<number> {
   const { createServer } = await import('../app');
   let server: Server;
   try {
-    server = await createServer(config);
+    // A command's short-lived server never takes a scheduled backup: the running server does.
+    server = await createServer({ ...config, backup: { ...config.backup, schedule: null } });
   } catch (err) {
     // A refused upgrade or an unreachable database: the same sentence `npm start` prints.
     const { startupProblem } = await import('../startup');
