@@ -39,7 +39,8 @@ const slotOn = (dayOffset: number) => new Date(2026, 2, 2 + dayOffset, 3, 30, 0,
 
 async function server(keep: KeepRule = { days: 7, weeks: 4 }, extra: Parameters<typeof startTestServer>[0] = {}) {
   const clock = manualClock(START);
-  const srv = await startTestServer({ backup: { schedule: AT_0330, keep }, ...extra }, { clock });
+  // On disk unless the test hands in a bucket (also with TEST_S3=1, which would give every server one).
+  const srv = await startTestServer({ backup: { schedule: AT_0330, keep }, s3: null, ...extra }, { clock });
   cleanups.push(() => srv.close());
   // Something to back up: an account (the first one, so the administrator) and a message to itself.
   const api = client(srv.url);
