@@ -179,5 +179,7 @@ console.log(
 console.log(
   `| restore | ${secs(median(restoreMs))} | ${restoreMs.map(secs).join(', ')} | ${secs(shellRestore)} | ${tar.status === 0 ? secs(untarMs) : 'n/a'} |`,
 );
-console.log(`| verify-backup | ${secs(median(verifyMs))} | ${verifyMs.map(secs).join(', ')} | ${secs(shellVerify)} | — |`);
+console.log(
+  `| verify-backup | ${secs(median(verifyMs))} | ${verifyMs.map(secs).join(', ')} | ${secs(shellVerify)} | — |`,
+);
 fs.rmSync(root, { recursive: true, force: true });
