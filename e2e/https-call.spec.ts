@@ -150,6 +150,7 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
       HTTP_PORT: String(httpPort),
       HOST: '127.0.0.1',
       ACME_DIRECTORY: pebble.directoryUrl,
+      BACKUP_SCHEDULE: 'off',
       DATA_DIR: dataDir,
       CLIENT_DIR: process.env.E2E_CLIENT_DIR ?? path.resolve('dist'),
       SFU_HOST_CANDIDATES: '127.0.0.1',

@@ -5,6 +5,7 @@
 // "listening <port>" once it listens.
 import type { Clock } from '../server/clock';
 import { createServer } from '../server/app';
+import { BACKUPS_OFF } from '../server/backups/schedule';
 import { loadConfig } from '../server/config';
 
 const ahead = Number(process.env.E2E_CLOCK_AHEAD_MS ?? 0);
@@ -13,7 +14,13 @@ const clock: Clock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
 };
-const config = loadConfig(process.env, { host: '127.0.0.1', logLevel: 'silent', databaseUrl: null, s3: null });
+const config = loadConfig(process.env, {
+  host: '127.0.0.1',
+  logLevel: 'silent',
+  databaseUrl: null,
+  s3: null,
+  backup: BACKUPS_OFF,
+});
 const server = await createServer(config, { clock });
 await server.app.listen({ port: config.port, host: config.host });
 const addr = server.app.server.address();

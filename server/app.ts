@@ -8,6 +8,7 @@ import { administrationPlugin } from './admin/administration.plugin';
 import { retentionPlugin } from './admin/retention';
 import type { AccessTokens } from './auth/access-tokens';
 import { authRoutes } from './auth/auth.routes';
+import { backupsPlugin } from './backups/backups.plugin';
 import { authenticationPlugin } from './auth/authenticate';
 import { endedSessionsSync } from './auth/ended-sessions.plugin';
 import { sessionsRoutes } from './auth/sessions.routes';
@@ -150,6 +151,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(pushPlugin);
   app.register(signInsPlugin);
   app.register(administrationPlugin);
+  app.register(backupsPlugin);
 
   app.register(async function health(api) {
     contractRoute(api, 'health', async () => ({ ok: true as const }));

@@ -2,6 +2,7 @@
 // needs no external service; README's configuration table mirrors this file.
 import path from 'node:path';
 import { LIMITS } from '../src/contract/limits';
+import { type BackupSchedule, type KeepRule, parseKeep, parseSchedule } from './backups/schedule';
 import { PROXY_RANGE_NAMES, proxyTrust } from './net/client-address';
 
 export interface Config {
@@ -99,6 +100,11 @@ export interface Config {
   s3: S3Settings | null;
   /** Cards under the first link of a message (docs/behaviour.md §10.30 Link previews). */
   linkPreviews: LinkPreviewSettings;
+  /**
+   * Backups the server makes by itself (server/backups): BACKUP_SCHEDULE, a daily local time (default 03:30) or
+   * off (null); BACKUP_KEEP, which of them are kept (default 7d,4w).
+   */
+  backup: { schedule: BackupSchedule | null; keep: KeepRule };
 }
 
 /** Resolves a host name to its addresses (the system's resolver unless a test hands in its own). */
@@ -376,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: str(env.METRICS_TOKEN),
     s3: s3Settings(env),
     linkPreviews: linkPreviewSettings(env),
+    backup: { schedule: parseSchedule(str(env.BACKUP_SCHEDULE)), keep: parseKeep(str(env.BACKUP_KEEP)) },
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {

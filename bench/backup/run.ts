@@ -3,7 +3,7 @@
 // into the database (the server's own schema and search triggers), then times backup() and restore() in this
 // process over BENCH_ROUNDS (3) rounds, and once each as the shell runs them (a new Node process with tsx, the
 // figure an administrator sees). Baseline: system `tar -czf` of the same stopped directory (no snapshot, no
-// checksums). Prints the data directory's size and the archive's.
+// checksums). Prints the data directory's size and the archive's, and times verify-backup on the archive.
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -13,6 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { createServer } from '../../server/app';
 import { backup, restore } from '../../server/admin/backup';
+import { verifyBackup } from '../../server/admin/verify-backup';
+import { BACKUPS_OFF } from '../../server/backups/schedule';
 import { loadConfig } from '../../server/config';
 import { sqliteHandle } from '../../server/db/database';
 import { storagesFor } from '../../server/uploads/storage-for';
@@ -25,7 +27,7 @@ const rounds = Number(env.BENCH_ROUNDS ?? 3);
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-backup-'));
 const dataDir = path.join(root, 'data');
-const config = loadConfig({}, { dataDir, databaseUrl: null, clientDir: null, logLevel: 'warn' });
+const config = loadConfig({}, { dataDir, databaseUrl: null, clientDir: null, logLevel: 'warn', backup: BACKUPS_OFF });
 
 function sizeOf(p: string): number {
   const st = fs.statSync(p);
@@ -136,6 +138,7 @@ console.log(
 const archive = path.join(root, 'backup.tar.gz');
 const backupMs: number[] = [];
 const restoreMs: number[] = [];
+const verifyMs: number[] = [];
 for (let r = 0; r < rounds; r++) {
   let t0 = performance.now();
   const made = await backup(config, archive);
@@ -146,6 +149,10 @@ for (let r = 0; r < rounds; r++) {
   restoreMs.push(performance.now() - t0);
   if (back.manifest.counts.messages !== totalMessages) throw new Error('restored a different number of messages');
   fs.rmSync(target, { recursive: true });
+  t0 = performance.now();
+  const verdict = await verifyBackup(config, archive);
+  verifyMs.push(performance.now() - t0);
+  if (!verdict.includes('Резервная копия в порядке')) throw new Error('verify-backup did not pass the archive');
   if (r === 0)
     console.log(
       `archive ${mib(made.archiveBytes)} (${((made.archiveBytes / dirBytes) * 100).toFixed(0)} % of the data dir)`,
@@ -153,6 +160,7 @@ for (let r = 0; r < rounds; r++) {
 }
 const shellBackup = cli(['backup', archive], dataDir);
 const shellRestore = cli(['restore', archive], path.join(root, 'restored-cli'));
+const shellVerify = cli(['verify-backup', archive], dataDir);
 
 const tarFile = path.join(root, 'plain.tar.gz');
 let t0 = performance.now();
@@ -170,5 +178,8 @@ console.log(
 );
 console.log(
   `| restore | ${secs(median(restoreMs))} | ${restoreMs.map(secs).join(', ')} | ${secs(shellRestore)} | ${tar.status === 0 ? secs(untarMs) : 'n/a'} |`,
+);
+console.log(
+  `| verify-backup | ${secs(median(verifyMs))} | ${verifyMs.map(secs).join(', ')} | ${secs(shellVerify)} | — |`,
 );
 fs.rmSync(root, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../server/app';
+import { BACKUPS_OFF } from '../../server/backups/schedule';
 import { loadConfig } from '../../server/config';
 import { queryCount } from '../../server/db/database';
 import { answerRunner, type SeedSpec } from './fixture';
@@ -13,6 +14,7 @@ import { seedApp } from './seed-app';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-messages-'));
 const config = loadConfig(process.env, {
   dataDir,
+  backup: BACKUPS_OFF,
   databaseUrl: process.env.BENCH_DATABASE_URL || null,
   port: 0,
   host: '127.0.0.1',

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../server/app';
 import { issueRefreshToken } from '../../server/auth/refresh-tokens';
+import { BACKUPS_OFF } from '../../server/backups/schedule';
 import { loadConfig } from '../../server/config';
 import { sqliteHandle } from '../../server/db/database';
 import { chatMessage, seeded } from './russian-text';
@@ -21,6 +22,7 @@ export type ChildRequest =
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
 const config = loadConfig(process.env, {
   dataDir,
+  backup: BACKUPS_OFF,
   databaseUrl: null,
   port: 0,
   host: '127.0.0.1',

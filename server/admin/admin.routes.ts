@@ -14,7 +14,7 @@ export const VERSION = RELEASE_VERSION;
 
 export const adminRoutes = fp(
   async (app) => {
-    const { accounts, clock, db, dialect, mediaRooms, realtime, registration, reports } = app;
+    const { accounts, backups, clock, db, dialect, mediaRooms, realtime, registration, reports } = app;
     const startedAt = new Date().toISOString();
     const admin = async (userId: string) => requireAdmin(db, userId);
 
@@ -104,7 +104,8 @@ export const adminRoutes = fp(
         schema: SCHEMA_VERSION,
         startedAt,
         database: dialect === 'postgres' ? ('postgres' as const) : ('sqlite' as const),
-        storage: 'disk' as const,
+        storage: app.config.s3 ? ('s3' as const) : ('disk' as const),
+        backup: await backups.status(),
       };
     });
     contractRoute(app, 'adminSettings', async ({ userId }) => {
@@ -131,6 +132,7 @@ export const adminRoutes = fp(
     decorators: {
       fastify: [
         'accounts',
+        'backups',
         'clock',
         'db',
         'dialect',
@@ -141,6 +143,6 @@ export const adminRoutes = fp(
         'authenticate',
       ],
     },
-    dependencies: ['base', 'authentication', 'administration', 'media-rooms'],
+    dependencies: ['base', 'authentication', 'administration', 'backups', 'media-rooms'],
   },
 );

@@ -21,7 +21,7 @@ export const BACKUP_FORMAT = 'beseda-backup';
 /** Raised when the archive's layout or meaning changes; a restore refuses archives newer than it knows. */
 export const BACKUP_FORMAT_VERSION = 1;
 
-const DATABASE_MEMBER = 'database.sqlite';
+export const DATABASE_MEMBER = 'database.sqlite';
 const SECRETS_MEMBER = 'secrets.json';
 const MANIFEST = 'manifest.json';
 const UPLOADS = 'uploads/';
@@ -313,7 +313,7 @@ export async function restore(config: Config, archive: string): Promise<RestoreR
   }
 }
 
-interface Scanned {
+export interface Scanned {
   /** Each regular file's size and sha256, by its path in the archive. */
   files: Map<string, { size: number; sha256: string }>;
   manifest: Buffer | null;
@@ -323,7 +323,7 @@ interface Scanned {
  * Reads the whole archive once without writing anything: a damaged gzip or tar stream, a link or any other
  * non-file entry is refused here, and every file's checksum is taken on the way.
  */
-async function scan(file: string): Promise<Scanned> {
+export async function scan(file: string): Promise<Scanned> {
   const files = new Map<string, { size: number; sha256: string }>();
   let manifest: Buffer | null = null;
   let odd: string | null = null;
@@ -362,10 +362,10 @@ async function scan(file: string): Promise<Scanned> {
 }
 
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
-const NOTHING = 'Ничего не записано.';
+export const NOTHING = 'Ничего не записано.';
 
 /** The manifest and every member against it, before anything is written. */
-function verify({ files, manifest: bytes }: Scanned): Manifest {
+export function verify({ files, manifest: bytes }: Scanned): Manifest {
   if (!bytes) {
     throw new BackupRefused(`В архиве нет manifest.json: он обрезан или это не резервная копия Беседы. ${NOTHING}`);
   }
@@ -491,7 +491,7 @@ export function describeRestore(r: RestoreResult): string {
   return lines.join('\n');
 }
 
-function formatBytes(n: number): string {
+export function formatBytes(n: number): string {
   if (n < 1024) return `${n} Б`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} КиБ`;
   return `${(n / 1024 / 1024).toFixed(1)} МиБ`;

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { Server } from '../app';
 import { type Config, loadConfig } from '../config';
 import { HttpError } from '../http/errors';
+import { archiveSource } from './archive-source';
 import { BackupRefused, backup, describeBackup, describeRestore, restore } from './backup';
 import { serverStats } from './stats';
 
@@ -177,12 +178,27 @@ const FILE_COMMANDS: Record<string, FilesCommand> = {
     },
   },
   restore: {
-    usage: 'restore <file.tar.gz>',
+    usage: 'restore <file.tar.gz | name in DATA_DIR/backups | S3 key>',
     about:
       'restores an archive into DATA_DIR, which must be empty or absent; the whole archive is checked before anything is written',
     positionals: 1,
-    async run(config, [file]) {
-      return describeRestore(await restore(config, file as string));
+    async run(config, [named]) {
+      const source = await archiveSource(config, named as string);
+      try {
+        return describeRestore(await restore(config, source.file));
+      } finally {
+        await source.done();
+      }
+    },
+  },
+  'verify-backup': {
+    usage: 'verify-backup <file.tar.gz | messenger.dump | name in DATA_DIR/backups | S3 key>',
+    about:
+      'checks an archive (or a pg_dump) in a scratch directory without touching DATA_DIR or the database: checksums, integrity, counts, one message read',
+    positionals: 1,
+    async run(config, [named]) {
+      const { verifyBackup } = await import('./verify-backup');
+      return verifyBackup(config, named as string);
     },
   },
 };
@@ -260,7 +276,8 @@ export async function main(argv: string[]): Promise<number> {
   const { createServer } = await import('../app');
   let server: Server;
   try {
-    server = await createServer(config);
+    // A command's short-lived server never takes a scheduled backup: the running server does.
+    server = await createServer({ ...config, backup: { ...config.backup, schedule: null } });
   } catch (err) {
     // A refused upgrade or an unreachable database: the same sentence `npm start` prints.
     const { startupProblem } = await import('../startup');

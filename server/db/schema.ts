@@ -585,7 +585,26 @@ export interface ScheduledMessagesTable {
   created_at: string;
 }
 
+/** One backup run (server/backups): scheduled (`slot` set) or started by hand. */
+export interface BackupRunsTable {
+  id: string;
+  /** ISO time of the scheduled moment the run is for; unique, so one process takes it. */
+  slot: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** running | ok | failed */
+  status: string;
+  /** disk | s3 */
+  location: string;
+  /** The file's path, or the object's key in the bucket. */
+  target: string;
+  size_bytes: number | string | null;
+  /** Why it failed, in Russian. */
+  failure: string | null;
+}
+
 export interface DB {
+  backup_runs: BackupRunsTable;
   import_jobs: ImportJobsTable;
   import_seq_floor: ImportSeqFloorTable;
   scheduled_messages: ScheduledMessagesTable;

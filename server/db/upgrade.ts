@@ -11,6 +11,7 @@ import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { backupsDir, isPreUpgradeCopy, PRE_UPGRADE_KEEP } from '../backups/schedule';
 import { latestMigration, RELEASE_VERSION, schemaNumber } from '../version';
 import { migrations as knownMigrations } from './migrations';
 import type { DB } from './schema';
@@ -60,7 +61,7 @@ export interface UpgradeResult {
 }
 
 /** The directory of automatic copies and of the dumps a PostgreSQL upgrade looks for. */
-export const backupsDir = (dataDir: string) => path.join(dataDir, 'backups');
+export { backupsDir };
 
 export async function upgradeSchema(deps: UpgradeDeps): Promise<UpgradeResult> {
   const applied = await appliedMigrations(deps.db);
@@ -132,6 +133,7 @@ async function copyBeforeUpgrade(deps: UpgradeDeps, from: string | null, to: str
     } finally {
       copy.close();
     }
+    prunePreUpgradeCopies(deps.dataDir);
     return file;
   }
   if (deps.withoutBackup) return null;
@@ -140,6 +142,23 @@ async function copyBeforeUpgrade(deps: UpgradeDeps, from: string | null, to: str
   throw new StartRefused(
     `Обновление схемы базы PostgreSQL ${schemaNumber(from)} → ${schemaNumber(to)} не начато: в ${dir} нет копии моложе суток. Сделайте её (pg_dump -Fc -f "${path.join(dir, 'messenger-ГГГГ-ММ-ДД.dump')}" "$DATABASE_URL") и запустите снова, или запустите с UPGRADE_WITHOUT_BACKUP=1, если копия хранится в другом месте.`,
   );
+}
+
+/**
+ * Deletes all but the newest PRE_UPGRADE_KEEP copies taken before migrating (their names sort as their times);
+ * after each new copy and with every scheduled backup. The names deleted.
+ */
+export function prunePreUpgradeCopies(dataDir: string): string[] {
+  const dir = backupsDir(dataDir);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const old = names.filter(isPreUpgradeCopy).sort().reverse().slice(PRE_UPGRADE_KEEP);
+  for (const name of old) fs.rmSync(path.join(dir, name), { force: true });
+  return old;
 }
 
 /** The newest pg_dump file in `dir` modified within the last day, if any. */

@@ -102,6 +102,33 @@ export const AdminUserResponse = z.object({ user: AdminUser });
 /** A one-time link to hand over: `path` is relative to the app's origin (/reset/<token>), valid 24 hours. */
 export const ResetLinkResponse = z.object({ path: z.string(), expiresAt: IsoDate });
 
+/** The server's own backups (docs/administration.md «Резервные копии по расписанию»). */
+export const BackupStatus = z.object({
+  /** «каждый день в 03:30», or null when BACKUP_SCHEDULE=off. */
+  schedule: z.string().nullable(),
+  /** Where they go: disk (DATA_DIR/backups) or the S3 bucket; `place` names the directory or s3://bucket/backups/. */
+  location: z.enum(['disk', 's3']),
+  place: z.string(),
+  /** The latest run, scheduled or not. */
+  last: z
+    .object({
+      startedAt: IsoDate,
+      finishedAt: IsoDate.nullable(),
+      status: z.enum(['running', 'ok', 'failed']),
+      /** The archive's size when it succeeded. */
+      bytes: z.number().nullable(),
+      /** The file's path or the object's key. */
+      target: z.string(),
+      /** Why it failed, in Russian. */
+      failure: z.string().nullable(),
+    })
+    .nullable(),
+  lastOkAt: IsoDate.nullable(),
+  /** A failed backup, or none for 26 hours while a schedule is on: what the console warns of. */
+  warning: z.string().nullable(),
+});
+export type BackupStatus = z.infer<typeof BackupStatus>;
+
 export const AdminStatsResponse = z.object({
   users: z.object({ total: z.number(), active: z.number(), deactivated: z.number(), admins: z.number() }),
   messages: z.number(),
@@ -119,6 +146,7 @@ export const AdminStatsResponse = z.object({
   startedAt: IsoDate,
   database: z.enum(['sqlite', 'postgres']),
   storage: z.enum(['disk', 's3']),
+  backup: BackupStatus,
 });
 
 export const RETENTION_DAYS_MAX = 36_500;

@@ -304,10 +304,14 @@ describe('usage', () => {
     const help = await admin({}, 'backup', '--help');
     expect(help.code).toBe(0);
     expect(help.out).toContain('usage: npm run admin -- backup <file.tar.gz>');
-    expect((await admin({}, 'restore', '--help')).out).toContain('usage: npm run admin -- restore <file.tar.gz>');
+    expect((await admin({}, 'restore', '--help')).out).toContain(
+      'usage: npm run admin -- restore <file.tar.gz | name in DATA_DIR/backups | S3 key>',
+    );
+    expect((await admin({}, 'verify-backup')).code).toBe(2);
     expect((await admin({}, 'backup')).code).toBe(2);
     expect((await admin({}, 'restore', 'a.tar.gz', 'b.tar.gz')).code).toBe(2);
     expect((await admin({}, 'backup', '--level', '9', 'x.tar.gz')).code).toBe(2);
-    expect((await admin({}, '--help')).out).toContain('restore <file.tar.gz>');
+    expect((await admin({}, '--help')).out).toContain('restore <file.tar.gz');
+    expect((await admin({}, '--help')).out).toContain('verify-backup <file.tar.gz | messenger.dump');
   });
 });

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createServer, type Server, type ServerOptions } from '../../server/app';
+import { BACKUPS_OFF } from '../../server/backups/schedule';
 import { type Config, loadConfig } from '../../server/config';
 import { storagesFor } from '../../server/uploads/storage-for';
 import { startS3, usingS3 } from './s3';
@@ -69,6 +70,8 @@ export async function startTestServer(
       clientDir: null,
       logLevel: 'silent',
       s3: s3?.settings ?? null,
+      // Off unless a test turns it on: test servers' data directories are thrown away.
+      backup: BACKUPS_OFF,
       ...overrides,
     },
   );

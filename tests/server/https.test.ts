@@ -101,6 +101,7 @@ describe('HTTPS by ACME (pebble)', () => {
       HOST: '127.0.0.1',
       ACME_DIRECTORY: directoryUrl,
       DATA_DIR: dataDir,
+      BACKUP_SCHEDULE: 'off',
       CLIENT_DIR: '',
       LOG_LEVEL: 'info',
     });
@@ -271,6 +272,7 @@ describe('HTTPS from the operator’s files (TLS_CERT/TLS_KEY)', () => {
       HOST: '127.0.0.1',
       DATA_DIR: dir,
       CLIENT_DIR: '',
+      BACKUP_SCHEDULE: 'off',
     };
     const log = logSink();
     const served = await serve(loadConfig(env), { logStream: log.stream, sfuPort: 0, tlsWatchIntervalMs: 50 });

@@ -2,6 +2,7 @@
 // message go in over HTTP and come back with the same headers and ranges, their bytes are in the bucket and not
 // under DATA_DIR, a second server with its own empty data directory serves them from the bucket alone, and a
 // missing or unreachable bucket stops the start with a message naming it.
+import { BACKUPS_OFF } from '../../server/backups/schedule';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -287,7 +288,10 @@ describe('start-up check', () => {
   const start = (s3Settings: TestS3['settings']) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'messenger-s3-refused-'));
     return createServer(
-      loadConfig({}, { dataDir, databaseUrl: null, clientDir: null, logLevel: 'silent', s3: s3Settings }),
+      loadConfig(
+        {},
+        { dataDir, databaseUrl: null, clientDir: null, logLevel: 'silent', s3: s3Settings, backup: BACKUPS_OFF },
+      ),
     ).finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   };
 

@@ -2,7 +2,7 @@
 // a copy before migrating a database that has data and none for an empty one; PostgreSQL refusing without a recent
 // dump; a database written by a newer release refused and left untouched (SQLite: byte-identical); a migration that
 // fails half-way leaving tables and rows as they were. Migration lists are handed in (the release's, cut short, or
-// with test-only steps); the clock is handed in too.
+// with test-only steps); the clock is handed in too. Only the newest three copies are kept.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +92,26 @@ const withProbe: Record<string, Migration> = {
 };
 
 describe('the copy before an upgrade', () => {
+  it.skipIf(usingPostgres())('keeps the newest three copies, deleting older ones when it takes a new one', async () => {
+    const p = await place();
+    const first = await p.open(earlier);
+    await first.destroy();
+    fs.mkdirSync(path.join(p.dataDir, 'backups'));
+    const older = [1, 2, 3, 4].map((m) => `before-upgrade-2026-0${m}-01T00-00-00Z-030-to-031.sqlite`);
+    for (const name of [...older, 'messenger-2026-01-01.dump'])
+      fs.writeFileSync(path.join(p.dataDir, 'backups', name), 'x');
+    const db = await p.open(release);
+    await db.destroy();
+    expect(p.backups().sort()).toEqual(
+      [
+        `before-upgrade-2026-11-28T03-30-00Z-${previousNumber}-to-${lastNumber}.sqlite`,
+        older[2],
+        older[3],
+        'messenger-2026-01-01.dump',
+      ].sort(),
+    );
+  });
+
   it('is taken before migrating a database with data, and not for an empty one', async () => {
     const p = await place();
     const first = await p.open(earlier);

@@ -1,4 +1,5 @@
-// «Сервер» (docs/behaviour.md §10.20): the figures of GET /api/admin/stats and «Обновить».
+// «Сервер» (docs/behaviour.md §10.20): the figures of GET /api/admin/stats, the server's own backups and «Обновить».
+import type { BackupStatus } from '../../contract/administration';
 import { bytesText, when } from './texts';
 import { type AdminStatsView, useAdminStats } from './useAdminStats';
 
@@ -46,11 +47,55 @@ export function ServerView(props: AdminStatsView) {
           ))}
         </dl>
       )}
+      {s && <BackupView backup={s.backup} />}
       <div className="form-actions">
         <button type="button" className="button" disabled={props.busy} onClick={props.onReload}>
           Обновить
         </button>
       </div>
+    </section>
+  );
+}
+
+const RESULT_TEXT: Record<NonNullable<BackupStatus['last']>['status'], string> = {
+  ok: 'Успешно',
+  failed: 'Не удалась',
+  running: 'Идёт',
+};
+
+/** «Резервные копии» (docs/administration.md): the schedule, where they go, the last one and the warning. */
+export function BackupView({ backup }: { backup: BackupStatus }) {
+  const last = backup.last;
+  const rows: [string, string][] = [
+    ['Расписание', backup.schedule ?? 'Выключено (BACKUP_SCHEDULE=off)'],
+    ['Куда', backup.location === 's3' ? `Бакет S3: ${backup.place}` : `Диск: ${backup.place}`],
+    ['Последняя копия', last ? when(last.startedAt) : 'Ещё не было'],
+  ];
+  if (last) {
+    rows.push(['Результат', RESULT_TEXT[last.status]]);
+    if (last.bytes !== null) rows.push(['Размер', bytesText(last.bytes)]);
+    rows.push(['Файл', last.target]);
+    if (last.failure) rows.push(['Причина', last.failure]);
+  }
+  if (backup.lastOkAt && last?.status !== 'ok') rows.push(['Последняя удачная', when(backup.lastOkAt)]);
+  return (
+    <section className="admin-backup" aria-labelledby="admin-backup-title" data-testid="admin-backup">
+      <h3 className="admin-backup-title" id="admin-backup-title">
+        Резервные копии
+      </h3>
+      {backup.warning && (
+        <p className="admin-backup-warning" role="alert">
+          {backup.warning}
+        </p>
+      )}
+      <dl className="admin-backup-facts">
+        {rows.map(([k, v]) => (
+          <div key={k} className="admin-backup-fact">
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AdminUser } from '../../contract/administration';
+import type { AdminUser, BackupStatus } from '../../contract/administration';
 import { RegistrationView } from './RegistrationTab';
+import { BackupView } from './ServerTab';
 import { UsersView } from './UsersTab';
 
 describe('«Регистрация» view', () => {
@@ -120,5 +121,62 @@ describe('«Пользователи» view', () => {
     expect(within(rows[0] as HTMLElement).queryByRole('button', { name: 'Отключить' })).toBeNull();
     expect(within(rows[1] as HTMLElement).getByRole('button', { name: 'Отключить' })).toBeEnabled();
     expect(screen.getAllByRole('button', { name: 'Отключить' })).toHaveLength(1);
+  });
+});
+
+describe('«Резервные копии» block', () => {
+  const base: BackupStatus = {
+    schedule: 'каждый день в 03:30',
+    location: 'disk',
+    place: '/srv/beseda/data/backups',
+    last: {
+      startedAt: '2026-11-27T03:30:00.000Z',
+      finishedAt: '2026-11-27T03:30:04.000Z',
+      status: 'ok',
+      bytes: 3 * 1024 * 1024,
+      target: '/srv/beseda/data/backups/beseda-backup-2026-11-27T03-30-00Z.tar.gz',
+      failure: null,
+    },
+    lastOkAt: '2026-11-27T03:30:04.000Z',
+    warning: null,
+  };
+  const fact = (name: string) => screen.getByText(name).nextElementSibling?.textContent;
+
+  it('shows the last backup: time, result, size and where it went, without a warning', () => {
+    render(<BackupView backup={base} />);
+    expect(fact('Расписание')).toBe('каждый день в 03:30');
+    expect(fact('Куда')).toBe('Диск: /srv/beseda/data/backups');
+    expect(fact('Результат')).toBe('Успешно');
+    expect(fact('Размер')).toMatch(/^3(,0)? МБ$/);
+    expect(fact('Файл')).toBe(base.last?.target);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('warns of a failed backup with its reason and the last one that worked', () => {
+    const failure = 'Не удалось сделать резервную копию: ENOSPC: no space left on device';
+    render(
+      <BackupView
+        backup={{
+          ...base,
+          location: 's3',
+          place: 's3://beseda/backups/',
+          last: { ...base.last, status: 'failed', bytes: null, failure } as BackupStatus['last'],
+          lastOkAt: '2026-11-26T03:30:04.000Z',
+          warning: `Последняя резервная копия не удалась (2026-11-27 03:30:00 UTC): ${failure}`,
+        }}
+      />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Последняя резервная копия не удалась/);
+    expect(fact('Результат')).toBe('Не удалась');
+    expect(fact('Причина')).toBe(failure);
+    expect(fact('Куда')).toBe('Бакет S3: s3://beseda/backups/');
+    expect(screen.queryByText('Размер')).toBeNull();
+    expect(screen.getByText('Последняя удачная')).toBeInTheDocument();
+  });
+
+  it('says when there is no schedule and no backup yet', () => {
+    render(<BackupView backup={{ ...base, schedule: null, last: null, lastOkAt: null }} />);
+    expect(fact('Расписание')).toBe('Выключено (BACKUP_SCHEDULE=off)');
+    expect(fact('Последняя копия')).toBe('Ещё не было');
   });
 });

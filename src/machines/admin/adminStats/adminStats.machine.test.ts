@@ -17,6 +17,14 @@ const stats: AdminStats = {
   startedAt: '2026-11-24T10:00:00.000Z',
   database: 'sqlite',
   storage: 'disk',
+  backup: {
+    schedule: 'каждый день в 03:30',
+    location: 'disk',
+    place: '/data/backups',
+    last: null,
+    lastOkAt: null,
+    warning: null,
+  },
 };
 
 describeModel({
