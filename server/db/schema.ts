@@ -585,7 +585,16 @@ export interface ScheduledMessagesTable {
   created_at: string;
 }
 
+/** Which account a person of the organisation's provider signs into (migrations/038_oidc_links.ts). */
+export interface OidcLinksTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface DB {
+  oidc_links: OidcLinksTable;
   import_jobs: ImportJobsTable;
   import_seq_floor: ImportSeqFloorTable;
   scheduled_messages: ScheduledMessagesTable;
