@@ -89,7 +89,7 @@ export function oidcRoutes(app: FastifyInstance, deps: Deps) {
     const linked = await linkedAccount(person);
     if (linked) {
       if (linked.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
-      return { signedIn: (await deps.issueSession(linked, req)), pending: null };
+      return { signedIn: await deps.issueSession(linked, req), pending: null };
     }
     const { registration: mode } = await readSettings(db);
     const first = await firstAccountFree(db);

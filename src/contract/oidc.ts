@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { InviteCode } from './administration';
 import { LIMITS } from './limits';
 
-
 /** Where the page lands from the provider; the query string is the provider's answer, passed on as it came. */
 export const OIDC_PAGE = '/auth/oidc';
 export const OIDC_START = '/api/auth/oidc/start';

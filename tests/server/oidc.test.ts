@@ -189,7 +189,10 @@ describe('organisation sign-in', () => {
     const off = await http.patch('/api/admin/settings', { passwordSignIn: false }, admin.accessToken);
     expect(off.status).toBe(200);
     try {
-      expect((await http.get('/api/registration')).body.signIn).toEqual({ provider: 'Тестовый вход', passwords: false });
+      expect((await http.get('/api/registration')).body.signIn).toEqual({
+        provider: 'Тестовый вход',
+        passwords: false,
+      });
       const refused = await http.post('/api/auth/login', { username: member.username, password: member.password });
       expect(refused.status).toBe(403);
       expect(refused.body.message).toBe('Вход по паролю отключён администратором. Войдите через «Тестовый вход»');

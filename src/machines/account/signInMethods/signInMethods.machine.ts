@@ -4,11 +4,7 @@ import { assign, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import {
-  SIGN_IN_METHODS_FAILED,
-  type SignInMethodsContext,
-  type SignInMethodsEvent,
-} from './signInMethods.protocol';
+import { SIGN_IN_METHODS_FAILED, type SignInMethodsContext, type SignInMethodsEvent } from './signInMethods.protocol';
 
 export * from './signInMethods.protocol';
 

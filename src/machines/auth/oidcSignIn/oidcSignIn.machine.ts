@@ -56,7 +56,10 @@ export const oidcSignInMachine = setup({
       tags: [OIDC_TAGS.busy],
       invoke: {
         src: 'redirect',
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => failureMessage(event.error, OIDC_FAILED) }) },
+        onError: {
+          target: 'ready',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, OIDC_FAILED) }),
+        },
       },
     },
     completing: {
@@ -79,7 +82,10 @@ export const oidcSignInMachine = setup({
         },
       },
     },
-    failed: { on: { 'oidc.start': { target: 'redirecting', actions: assign({ error: null }) } } },
+    failed: {
+      tags: [OIDC_TAGS.failed],
+      on: { 'oidc.start': { target: 'redirecting', actions: assign({ error: null }) } },
+    },
     choosing: {
       on: {
         'oidc.create': { target: 'creating', actions: assign({ error: null }) },
@@ -111,7 +117,11 @@ export const oidcSignInMachine = setup({
         src: 'link',
         input: ({ context, event }) => {
           assertEvent(event, 'oidc.link');
-          return { pendingLink: context.pending?.pendingLink ?? '', username: event.username, password: event.password };
+          return {
+            pendingLink: context.pending?.pendingLink ?? '',
+            username: event.username,
+            password: event.password,
+          };
         },
         onDone: { target: 'done', actions: { type: 'handOver', params: ({ event }) => event.output } },
         onError: {

@@ -30,7 +30,7 @@ export type OidcSignInEvent =
   /** «Связать с существующей учётной записью»: its username and password. */
   | { type: 'oidc.link'; username: string; password: string };
 
-export const OIDC_TAGS = { busy: 'busy' } as const;
+export const OIDC_TAGS = { busy: 'busy', failed: 'failed' } as const;
 
 export type OidcSignInRef = MachineRef<OidcSignInContext, OidcSignInEvent>;
 
