@@ -2,6 +2,7 @@
 // PKCE required, accounts the test names. Its interaction page signs in whoever the test chose (`nextSubject`)
 // without a form, or refuses a disabled person as a provider refuses a disabled account. `signIn` drives a whole
 // round trip the way a browser would (redirects and cookies), returning the query the provider sent back.
+import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -66,6 +67,13 @@ export async function startTestProvider(): Promise<TestProvider> {
       claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email', 'email_verified'] },
       features: { devInteractions: { enabled: false } },
       cookies: { keys: ['test-cookie-key'] },
+      // Keys and lifetimes of its own, so it does not warn about development defaults.
+      jwks: {
+        keys: [
+          { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig' },
+        ],
+      },
+      ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Grant: 600, Session: 600 },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       async findAccount(_ctx, sub) {
         const person = op.people.get(sub);
