@@ -9,9 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { LoginResponse } from '../../src/contract/api';
-import type { SignInOptions } from '../../src/contract/administration';
+import type { ServerSettings, SignInOptions } from '../../src/contract/administration';
 import type { Config } from '../config';
-import type { ServerSettings } from '../../src/contract/administration';
 import { OIDC_PAGE } from '../../src/contract/oidc';
 import { firstAccountFree } from '../admin/roles';
 import { readSettings } from '../admin/server-settings';
@@ -37,7 +36,8 @@ interface Deps {
 }
 
 const TRIP_COOKIE = 'beseda_oidc';
-const ALREADY_LINKED = 'Эта учётная запись уже связана с другим пользователем организации';
+const PERSON_LINKED = 'Этот вход через организацию уже связан с учётной записью. Начните вход заново';
+const ACCOUNT_LINKED = 'Эта учётная запись уже связана с другим пользователем организации';
 
 /** Registers the routes inside the auth routes' scope; answers whether a password may sign `user` in. */
 export function oidcRoutes(app: FastifyInstance, deps: Deps) {
@@ -107,7 +107,7 @@ export function oidcRoutes(app: FastifyInstance, deps: Deps) {
   contractRoute(app, 'oidcCreate', async ({ body, req }) => {
     const oidc = need();
     const person = await oidc.pendingPerson(body.pendingLink);
-    if (await linkedAccount(person)) throw conflict(ALREADY_LINKED);
+    if (await linkedAccount(person)) throw conflict(PERSON_LINKED);
     // Closed or invite-only registration refuses here, as it refuses a password's registration.
     const giveBack = await registration.admit(body.inviteCode);
     let userId: string;
@@ -172,6 +172,13 @@ export function oidcRoutes(app: FastifyInstance, deps: Deps) {
   }
 
   async function link(person: OidcPerson, userId: string): Promise<void> {
+    const hasOne = await db
+      .selectFrom('oidc_links')
+      .select('subject')
+      .where('user_id', '=', userId)
+      .where('issuer', '=', person.issuer)
+      .executeTakeFirst();
+    if (hasOne) throw conflict(hasOne.subject === person.subject ? PERSON_LINKED : ACCOUNT_LINKED);
     try {
       await db
         .insertInto('oidc_links')
@@ -184,7 +191,8 @@ export function oidcRoutes(app: FastifyInstance, deps: Deps) {
         .execute();
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      throw conflict(ALREADY_LINKED);
+      // Linked meanwhile by a concurrent request of the same person.
+      throw conflict(PERSON_LINKED);
     }
   }
 

@@ -87,7 +87,7 @@ describe('organisation sign-in', () => {
     // The pending link is spent: a second account is not made from it.
     const again = await http.post('/api/auth/oidc/create', { pendingLink: first.body.pending.pendingLink });
     expect(again.status).toBe(409);
-    expect(again.body.message).toMatch(/уже связана/);
+    expect(again.body.message).toBe('Этот вход через организацию уже связан с учётной записью. Начните вход заново');
 
     const second = await roundTrip('sub-olga');
     expect(second.status).toBe(200);
@@ -167,6 +167,18 @@ describe('organisation sign-in', () => {
     expect(again.body.signedIn.user.id).toBe(reg.body.user.id);
     const methods = await http.get('/api/auth/methods', linked.body.accessToken);
     expect(methods.body).toEqual({ password: true, provider: 'Тестовый вход' });
+  });
+
+  it('refuses linking an account already linked to another person of the provider', async () => {
+    op.people.set('sub-olga-2', { preferred_username: 'olga2', name: 'Другая Ольга' });
+    const r = await roundTrip('sub-olga-2');
+    const maria = await http.post('/api/auth/oidc/link', {
+      pendingLink: r.body.pending.pendingLink,
+      username: 'maria',
+      password: 'maria-password',
+    });
+    expect(maria.status).toBe(409);
+    expect(maria.body.message).toBe('Эта учётная запись уже связана с другим пользователем организации');
   });
 
   it('links nobody by a matching e-mail', async () => {
