@@ -254,6 +254,23 @@ describe('organisation sign-in', () => {
     }
   });
 
+  it('forgets the link of a deleted account: the person may start afresh', async () => {
+    const member = await http.user('leaving');
+    op.people.set('sub-leaving', { preferred_username: 'leaving', name: 'Уходящий' });
+    const r = await roundTrip('sub-leaving');
+    const linked = await http.post('/api/auth/oidc/link', {
+      pendingLink: r.body.pending.pendingLink,
+      username: member.username,
+      password: member.password,
+    });
+    expect(linked.status).toBe(200);
+    const deleted = await http.post('/api/auth/account/delete', { password: member.password }, linked.body.accessToken);
+    expect(deleted.status).toBe(200);
+    const again = await roundTrip('sub-leaving');
+    expect(again.body.signedIn).toBeNull();
+    expect(again.body.pending).not.toBeNull();
+  });
+
   it('refuses a forged pending link', async () => {
     const res = await http.post('/api/auth/oidc/create', { pendingLink: 'eyJhbGciOiJIUzI1NiJ9.e30.forged' });
     expect(res.status).toBe(400);
