@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { LoginResponse } from '../../src/contract/api';
 import type { ServerSettings, SignInOptions } from '../../src/contract/administration';
 import type { Config } from '../config';
-import { OIDC_PAGE } from '../../src/contract/oidc';
+import { OIDC_PAGE } from '../../src/contract/oidc-paths';
 import { firstAccountFree } from '../admin/roles';
 import { readSettings } from '../admin/server-settings';
 import { isUniqueViolation } from '../db/database';

@@ -5,9 +5,7 @@ import { z } from 'zod';
 import { InviteCode } from './administration';
 import { LIMITS } from './limits';
 
-/** Where the page lands from the provider; the query string is the provider's answer, passed on as it came. */
-export const OIDC_PAGE = '/auth/oidc';
-export const OIDC_START = '/api/auth/oidc/start';
+export { OIDC_PAGE, OIDC_START } from './oidc-paths';
 
 export const OidcCompleteBody = z.strictObject({
   /** The provider's answer: the query string of the callback (`code`, `state`, `iss`, or `error`). */

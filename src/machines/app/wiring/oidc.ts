@@ -2,7 +2,7 @@
 // route) and the routes that finish it; the account page's «Способы входа».
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../../contract/api';
-import { OIDC_START } from '../../../contract/oidc';
+import { OIDC_START } from '../../../contract/oidc-paths';
 import { signInMethodsMachine } from '../../account/signInMethods/signInMethods.machine';
 import { oidcSignInMachine } from '../../auth/oidcSignIn/oidcSignIn.machine';
 import type { Services } from '../services';
