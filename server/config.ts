@@ -105,6 +105,8 @@ export interface Config {
    * off (null); BACKUP_KEEP, which of them are kept (default 7d,4w).
    */
   backup: { schedule: BackupSchedule | null; keep: KeepRule };
+  /** The organisation's sign-in (OpenID Connect, server/auth/oidc): null when OIDC_ISSUER is unset. */
+  oidc: OidcSettings | null;
 }
 
 /** Resolves a host name to its addresses (the system's resolver unless a test hands in its own). */
@@ -314,6 +316,25 @@ export function trustProxySetting(v: string | null): string[] {
   return entries.map((e) => ((PROXY_RANGE_NAMES as readonly string[]).includes(e.toLowerCase()) ? e.toLowerCase() : e));
 }
 
+export interface OidcSettings {
+  /** OIDC_ISSUER: the provider's issuer URL, where /.well-known/openid-configuration is found. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** OIDC_NAME: what the sign-in button says after «Войти через». */
+  name: string;
+}
+
+function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
+  const issuer = str(env.OIDC_ISSUER);
+  if (!issuer) return null;
+  if (!/^https?:\/\//.test(issuer)) throw new Error(`Invalid OIDC_ISSUER (want https://…): ${issuer}`);
+  const clientId = str(env.OIDC_CLIENT_ID);
+  const clientSecret = str(env.OIDC_CLIENT_SECRET);
+  if (!clientId || !clientSecret) throw new Error('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  return { issuer, clientId, clientSecret, name: str(env.OIDC_NAME) ?? 'Корпоративный вход' };
+}
+
 const synchronousSetting = (v: string | null): SqliteSynchronous => {
   const s = (v ?? 'NORMAL').toUpperCase();
   if (s !== 'NORMAL' && s !== 'FULL') throw new Error(`Invalid SQLITE_SYNCHRONOUS (want FULL or NORMAL): ${v}`);
@@ -383,6 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     s3: s3Settings(env),
     linkPreviews: linkPreviewSettings(env),
     backup: { schedule: parseSchedule(str(env.BACKUP_SCHEDULE)), keep: parseKeep(str(env.BACKUP_KEEP)) },
+    oidc: oidcSettings(env),
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {

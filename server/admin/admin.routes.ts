@@ -2,6 +2,7 @@
 // registration's public face (its mode, invite codes for those allowed to make them), password-reset links and
 // «Пожаловаться».
 import fp from 'fastify-plugin';
+import { signInOptions } from '../auth/oidc.routes';
 import { SCHEMA_VERSION } from '../db/upgrade';
 import { contractRoute } from '../http/contract-route';
 import { forbidden } from '../http/errors';
@@ -18,10 +19,14 @@ export const adminRoutes = fp(
     const startedAt = new Date().toISOString();
     const admin = async (userId: string) => requireAdmin(db, userId);
 
-    contractRoute(app, 'registrationInfo', async () => ({
-      mode: (await readSettings(db)).registration,
-      firstAccount: await firstAccountFree(db),
-    }));
+    contractRoute(app, 'registrationInfo', async () => {
+      const settings = await readSettings(db);
+      return {
+        mode: settings.registration,
+        firstAccount: await firstAccountFree(db),
+        signIn: signInOptions(app.config, settings),
+      };
+    });
     contractRoute(app, 'instance', async () => ({
       uploadLimitBytes: app.config.uploadLimitBytes,
       secureUrl: app.config.publicUrl?.startsWith('https:') ? app.config.publicUrl : null,

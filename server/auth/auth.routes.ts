@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
@@ -12,6 +13,7 @@ import { toOwnUser } from '../users/user-view';
 import { createDeviceMarks, DEVICE_MARKS_MAX } from './device-marks';
 import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
+import { oidcRoutes } from './oidc.routes';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
 export const ACCOUNT_DEACTIVATED = 'Аккаунт отключён администратором';
@@ -44,6 +46,7 @@ export const authRoutes = fp(
           .where('username_lower', '=', usernameLower)
           .executeTakeFirst();
         if (existing) throw conflict('Этот никнейм уже занят');
+        await oidc.passwordRegistrationAllowed();
         const passwordHash = await hashPassword(body.password);
         // Closed or invite-only registration refuses here; a code's use is given back if the account is not made.
         const giveBack = await registration.admit(body.inviteCode);
@@ -105,26 +108,46 @@ export const authRoutes = fp(
     }
 
     contractRoute(app, 'login', async ({ body, req }) => {
-      const usernameLower = body.username.trim().toLowerCase();
+      const user = await checkPassword(body.username, body.password, req, body.deviceMarks ?? []);
+      if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
+      await oidc.passwordSignInAllowed(user);
+      return issueSession(user, req);
+    });
+
+    /**
+     * The account behind a username and password, counted by the sign-in limits (login-throttle.ts); a wrong pair
+     * is a 401 that does not say which was wrong.
+     */
+    async function checkPassword(
+      username: string,
+      password: string,
+      req: FastifyRequest,
+      offeredMarks: string[],
+    ): Promise<Selectable<UsersTable>> {
+      const usernameLower = username.trim().toLowerCase();
       const user = await accountNamed(usernameLower);
       // A browser that signed into this account before is counted on its mark; any other by its address (an
       // unknown name never has a valid mark, so it goes the same way as a known name without one).
-      const kept = cookieMarks(req.headers.cookie);
-      const offered = [...(body.deviceMarks ?? []), ...kept];
+      const offered = [...offeredMarks, ...cookieMarks(req.headers.cookie)];
       const deviceNonce = user ? deviceMarks.nonceFor(user.id, offered) : null;
       const admitted = await throttle.admit(usernameLower, deviceNonce ? { deviceNonce } : { address: req.ip });
       if (!admitted.ok) throw new HttpError(429, lockedMessage(admitted.waitSec));
       let outcome: CheckOutcome = 'refused';
       try {
         await holdBack(admitted.delayMs);
-        const verified = await verifyPassword(user?.password_hash ?? (await dummyHash()), body.password);
+        const verified = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
         outcome = user && verified ? 'succeeded' : 'failed';
       } finally {
         // The slot goes back whatever happened; a server fault counts neither way.
         await throttle.finish(admitted.ticket, outcome);
       }
       if (!user || outcome !== 'succeeded') throw unauthorized('Неверный никнейм или пароль');
-      if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
+      return user;
+    }
+
+    /** A new sign-in of `user`: its refresh-token family, its line in «Устройства», this browser's device mark. */
+    async function issueSession(user: Selectable<UsersTable>, req: FastifyRequest) {
+      const kept = cookieMarks(req.headers.cookie);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       await signIns.record(session.familyId, user.id, req.headers['user-agent']);
       const deviceMark = deviceMarks.issue(user.id);
@@ -137,7 +160,10 @@ export const authRoutes = fp(
         refreshToken: session.token,
         deviceMark,
       };
-    });
+    }
+
+    // The organisation's sign-in (oidc.routes.ts) ends in the same sign-in as a password.
+    const oidc = oidcRoutes(app, { checkPassword, issueSession, createAccount });
 
     /** The account signed into by that name, if any (deleted accounts are none). */
     function accountNamed(usernameLower: string): Promise<Selectable<UsersTable> | undefined> {

@@ -603,8 +603,17 @@ export interface BackupRunsTable {
   failure: string | null;
 }
 
+/** Which account a person of the organisation's provider signs into (migrations/039_oidc_links.ts). */
+export interface OidcLinksTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface DB {
   backup_runs: BackupRunsTable;
+  oidc_links: OidcLinksTable;
   import_jobs: ImportJobsTable;
   import_seq_floor: ImportSeqFloorTable;
   scheduled_messages: ScheduledMessagesTable;

@@ -58,6 +58,8 @@ export function createAccountDeletion({ db, clock, lists, realtime, signIns }: A
             .execute();
         }
         await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
+        // The organisation's person may make a new account here later (oidc.routes.ts).
+        await trx.deleteFrom('oidc_links').where('user_id', '=', userId).execute();
         await trx.deleteFrom('secret_backup_chunks').where('user_id', '=', userId).execute();
         await trx.deleteFrom('secret_backups').where('user_id', '=', userId).execute();
         // Nothing goes out in the name of a deleted account, and its notes to itself go with it (§10.31, §10.32).

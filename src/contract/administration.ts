@@ -8,7 +8,18 @@ import { Id, IsoDate, NUL_MESSAGE, noNul, Password, ServerRole } from './entitie
 export const RegistrationMode = z.enum(['open', 'invites', 'closed']);
 export type RegistrationMode = z.infer<typeof RegistrationMode>;
 /** `firstAccount`: nobody has registered yet, so the next account becomes the server's administrator. */
-export const RegistrationInfoResponse = z.object({ mode: RegistrationMode, firstAccount: z.boolean() });
+/**
+ * What the sign-in page offers: the organisation's provider by name (null: none configured, src/contract/oidc.ts)
+ * and whether passwords are taken (false: the administrator turned them off; administrators still use theirs).
+ */
+export const SignInOptions = z.object({ provider: z.string().nullable(), passwords: z.boolean() });
+export type SignInOptions = z.infer<typeof SignInOptions>;
+/** `signIn`: what the sign-in page offers. */
+export const RegistrationInfoResponse = z.object({
+  mode: RegistrationMode,
+  firstAccount: z.boolean(),
+  signIn: SignInOptions,
+});
 export type RegistrationInfo = z.infer<typeof RegistrationInfoResponse>;
 
 /**
@@ -160,6 +171,11 @@ export const ServerSettings = z.object({
   directory: z.boolean(),
   /** «Гостевые ссылки на звонки»: members may invite people without an account into calls (on by default). */
   guestLinks: z.boolean(),
+  /**
+   * «Вход по паролю»: off, members sign in only through the organisation's provider (administrators keep their
+   * passwords). Takes effect only while a provider is configured (OIDC_ISSUER).
+   */
+  passwordSignIn: z.boolean(),
 });
 export type ServerSettings = z.infer<typeof ServerSettings>;
 export const ServerSettingsResponse = z.object({ settings: ServerSettings });
@@ -176,6 +192,7 @@ export const ServerSettingsBody = z
       .optional(),
     directory: z.boolean().optional(),
     guestLinks: z.boolean().optional(),
+    passwordSignIn: z.boolean().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'Нечего менять');
 

@@ -86,6 +86,7 @@ import {
   SecretImportBatchResponse,
 } from './imports';
 import { LIMITS, POLL } from './limits';
+import { OidcCompleteBody, OidcCreateBody, OidcLinkBody, OidcPending, SignInMethodsResponse } from './oidc';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
 import {
@@ -157,6 +158,9 @@ export const LoginBody = z.strictObject({
 export const Tokens = z.object({ accessToken: z.string(), refreshToken: z.string() });
 /** `deviceMark`: this browser's mark for the account, to keep and send with later sign-ins (survives sign-out). */
 export const LoginResponse = Tokens.extend({ user: User, deviceMark: z.string().optional() });
+/** The end of a sign-in through the organisation's provider (src/contract/oidc.ts): exactly one of the two is set. */
+export const OidcCompleteResponse = z.object({ signedIn: LoginResponse.nullable(), pending: OidcPending.nullable() });
+export type OidcCompleteResponse = z.infer<typeof OidcCompleteResponse>;
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const LogoutBody = RefreshBody;
 
@@ -726,6 +730,10 @@ export const api = {
   pushSubscribe: route('pushSubscribe', { body: PushSubscribeBody, response: Ok }),
   pushUnsubscribe: route('pushUnsubscribe', { body: PushUnsubscribeBody, response: Ok }),
   registrationInfo: route('registrationInfo', { response: RegistrationInfoResponse }),
+  oidcComplete: route('oidcComplete', { body: OidcCompleteBody, response: OidcCompleteResponse }),
+  oidcCreate: route('oidcCreate', { body: OidcCreateBody, response: LoginResponse }),
+  oidcLink: route('oidcLink', { body: OidcLinkBody, response: LoginResponse }),
+  signInMethods: route('signInMethods', { response: SignInMethodsResponse }),
   instance: route('instance', { response: InstanceResponse }),
   passwordResetInfo: route('passwordResetInfo', { params: PasswordResetParams, response: PasswordResetInfoResponse }),
   resetPassword: route('resetPassword', { body: ResetPasswordBody, response: Ok }),

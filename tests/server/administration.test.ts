@@ -46,9 +46,10 @@ describe('roles', () => {
     const empty = await startTestServer();
     try {
       const fresh = client(empty.url);
-      expect((await fresh.get('/api/registration')).body).toEqual({ mode: 'open', firstAccount: true });
+      const signIn = { provider: null, passwords: true };
+      expect((await fresh.get('/api/registration')).body).toEqual({ mode: 'open', firstAccount: true, signIn });
       await fresh.user('first');
-      expect((await fresh.get('/api/registration')).body).toEqual({ mode: 'open', firstAccount: false });
+      expect((await fresh.get('/api/registration')).body).toEqual({ mode: 'open', firstAccount: false, signIn });
     } finally {
       await empty.close();
     }

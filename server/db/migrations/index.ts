@@ -37,6 +37,7 @@ import * as m035 from './035_secret_rejoin';
 import * as m036 from './036_history_import';
 import * as m037 from './037_guest_links';
 import * as m038 from './038_backups';
+import * as m039 from './039_oidc_links';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '036_history_import': m036,
   '037_guest_links': m037,
   '038_backups': m038,
+  '039_oidc_links': m039,
 };

@@ -45,6 +45,8 @@ const viewOwned = [
   'memberWrite',
   'registrationMode',
   'passwordReset',
+  'oidcSignIn',
+  'signInMethods',
   'reportDialog',
   'reportNotices',
   'adminUsers',

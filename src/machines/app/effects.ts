@@ -75,6 +75,8 @@ export const effects = {
   followedThreads: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireFollowedThreads(s)) },
   registrationMode: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wireRegistrationMode(s)) },
   passwordReset: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wirePasswordReset(s)) },
+  oidcSignIn: { wired: (s: Services) => import('./wiring/oidc').then((m) => m.wireOidcSignIn(s)) },
+  signInMethods: { wired: (s: Services) => import('./wiring/oidc').then((m) => m.wireSignInMethods(s)) },
   reportDialog: { wired: (s: Services) => import('./wiring/reports').then((m) => m.wireReportDialog(s)) },
   reportNotices: { wired: (s: Services) => import('./wiring/reports').then((m) => m.wireReportNotices(s)) },
   adminUsers: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminUsers(s)) },

@@ -14,4 +14,9 @@ export const authActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  oidcSignIn: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -2,3 +2,4 @@
 // *.protocol.ts files. Its code loads with the sign-in and registration screens and the password-reset page.
 export { registrationModeMachine } from './registrationMode/registrationMode.machine';
 export { passwordResetMachine } from './passwordReset/passwordReset.machine';
+export { oidcSignInMachine } from './oidcSignIn/oidcSignIn.machine';

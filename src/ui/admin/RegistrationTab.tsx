@@ -31,6 +31,7 @@ export function RegistrationView(props: AdminRegistrationView) {
   const [retention, setRetention] = useState('');
   const [directory, setDirectory] = useState(false);
   const [guestLinks, setGuestLinks] = useState(true);
+  const [passwordSignIn, setPasswordSignIn] = useState(true);
   // Until the server's settings are here the controls wait: a choice made on the defaults would be overwritten by them.
   const waiting = !props.settings;
   const ids = {
@@ -41,6 +42,8 @@ export function RegistrationView(props: AdminRegistrationView) {
     directoryHint: useId(),
     guests: useId(),
     guestsHint: useId(),
+    passwords: useId(),
+    passwordsHint: useId(),
   };
   // The form starts from the server's settings and again whenever they change (saved, reloaded).
   useEffect(() => {
@@ -50,6 +53,7 @@ export function RegistrationView(props: AdminRegistrationView) {
     setRetention(props.settings.retentionDays === null ? '' : String(props.settings.retentionDays));
     setDirectory(props.settings.directory);
     setGuestLinks(props.settings.guestLinks);
+    setPasswordSignIn(props.settings.passwordSignIn);
   }, [props.settings]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -59,6 +63,7 @@ export function RegistrationView(props: AdminRegistrationView) {
       retentionDays: numberOrNull(retention),
       directory,
       guestLinks,
+      passwordSignIn,
     };
     props.onSave(change);
   };
@@ -139,6 +144,23 @@ export function RegistrationView(props: AdminRegistrationView) {
         </label>
         <small className="hint" id={ids.guestsHint}>
           Участники зовут в звонок людей без аккаунта по ссылке. Выключено — ссылки не работают, новые не создаются
+        </small>
+      </div>
+      <div>
+        <label className="admin-check" htmlFor={ids.passwords}>
+          <input
+            id={ids.passwords}
+            type="checkbox"
+            aria-describedby={ids.passwordsHint}
+            checked={passwordSignIn}
+            disabled={waiting}
+            onChange={(e) => setPasswordSignIn(e.target.checked)}
+          />
+          Вход по паролю
+        </label>
+        <small className="hint" id={ids.passwordsHint}>
+          Выключено — участники входят только через организацию, пароль остаётся у администраторов. Действует, если
+          настроен вход через организацию (OIDC_ISSUER)
         </small>
       </div>
       <div className="field">

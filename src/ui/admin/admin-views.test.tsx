@@ -16,6 +16,7 @@ describe('«Регистрация» view', () => {
           retentionDays: null,
           directory: false,
           guestLinks: true,
+          passwordSignIn: true,
         }}
         busy={false}
         saved={false}
@@ -43,6 +44,7 @@ describe('«Регистрация» view', () => {
           retentionDays: 30,
           directory: false,
           guestLinks: true,
+          passwordSignIn: true,
         }}
         {...props}
         busy={false}
@@ -63,6 +65,7 @@ describe('«Регистрация» view', () => {
           retentionDays: null,
           directory: false,
           guestLinks: true,
+          passwordSignIn: true,
         }}
         busy={false}
         saved={false}
@@ -77,6 +80,33 @@ describe('«Регистрация» view', () => {
     await userEvent.click(guests);
     await userEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
     expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ guestLinks: false, directory: false }));
+  });
+
+  it('turns password sign-in off for members', async () => {
+    const onSave = vi.fn();
+    render(
+      <RegistrationView
+        settings={{
+          registration: 'closed',
+          membersCanInvite: false,
+          retentionDays: null,
+          directory: false,
+          guestLinks: true,
+          passwordSignIn: true,
+        }}
+        busy={false}
+        saved={false}
+        error={null}
+        onSave={onSave}
+        onReload={vi.fn()}
+      />,
+    );
+    const passwords = screen.getByLabelText('Вход по паролю');
+    expect(passwords).toBeChecked();
+    expect(passwords).toHaveAccessibleDescription(/только через организацию/);
+    await userEvent.click(passwords);
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ passwordSignIn: false, guestLinks: true }));
   });
 });
 

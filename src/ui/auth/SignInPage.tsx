@@ -2,6 +2,8 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useOwnedActor } from '../app/useOwnedActor';
+import { PASSWORDS_ONLY } from '../../machines/auth/registrationMode/registrationMode.protocol';
+import { OidcSignInOffer } from './OidcSignIn';
 import { useSignIn } from './useSignIn';
 
 export function SignInPage() {
@@ -9,14 +11,17 @@ export function SignInPage() {
   // An empty server's first page says who will run it (the registration screen's actor, alive while shown).
   const mode = useOwnedActor('registrationMode');
   const firstAccount = useSelector(mode, (s) => (s?.context.firstAccount ?? false) && s?.context.mode !== 'closed');
+  const options = useSelector(mode, (s) => s?.context.signIn ?? PASSWORDS_ONLY);
   return (
-    <SignInForm
-      busy={busy}
-      error={error}
-      registeredUsername={registeredUsername}
-      firstAccount={firstAccount}
-      onSubmit={signIn}
-    />
+    <OidcSignInOffer provider={options.provider} passwords={options.passwords}>
+      <SignInForm
+        busy={busy}
+        error={error}
+        registeredUsername={registeredUsername}
+        firstAccount={firstAccount}
+        onSubmit={signIn}
+      />
+    </OidcSignInOffer>
   );
 }
 

@@ -3,6 +3,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import { registrationModeMachine } from './registrationMode.machine';
 
+const signIn = { provider: 'Корпоративный вход', passwords: false };
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 
 describeModel({
@@ -10,7 +11,7 @@ describeModel({
   machine: registrationModeMachine.provide({ actors: { loadMode: hang } }),
   events: {
     'xstate.done.actor.loadMode': () => [
-      { type: 'xstate.done.actor.loadMode', output: { mode: 'invites', firstAccount: false } },
+      { type: 'xstate.done.actor.loadMode', output: { mode: 'invites', firstAccount: false, signIn } },
     ],
     'xstate.error.actor.loadMode': () => [{ type: 'xstate.error.actor.loadMode', error: new Error('offline') }],
   },
@@ -24,17 +25,21 @@ describe('registration mode', () => {
         actors: {
           loadMode: fromPromise(async () => {
             if (fail) throw new Error('offline');
-            return { mode: 'closed' as const, firstAccount: true };
+            return { mode: 'closed' as const, firstAccount: true, signIn };
           }) as never,
         },
       }),
     ).start();
     await waitFor(actor, (s) => s.matches('known'));
-    expect(actor.getSnapshot().context).toEqual({ mode: 'closed', firstAccount: true });
+    expect(actor.getSnapshot().context).toEqual({ mode: 'closed', firstAccount: true, signIn });
     fail = true;
     actor.send({ type: 'registrationMode.reload' });
     await waitFor(actor, (s) => s.matches('known'));
     // Unknown: no promise of the administrator's role.
-    expect(actor.getSnapshot().context).toMatchObject({ mode: 'open', firstAccount: false });
+    expect(actor.getSnapshot().context).toMatchObject({
+      mode: 'open',
+      firstAccount: false,
+      signIn: { provider: null, passwords: true },
+    });
   });
 });

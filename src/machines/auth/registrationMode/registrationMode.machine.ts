@@ -3,7 +3,7 @@
 import { assign, setup } from 'xstate';
 import type { RegistrationInfo } from '../../../contract/administration';
 import { notWired } from '../../shared/not-wired';
-import type { RegistrationModeContext, RegistrationModeEvent } from './registrationMode.protocol';
+import { PASSWORDS_ONLY, type RegistrationModeContext, type RegistrationModeEvent } from './registrationMode.protocol';
 
 export * from './registrationMode.protocol';
 
@@ -15,7 +15,7 @@ export const registrationModeMachine = setup({
   },
 }).createMachine({
   id: 'registrationMode',
-  context: { mode: null, firstAccount: false },
+  context: { mode: null, firstAccount: false, signIn: PASSWORDS_ONLY },
   initial: 'loading',
   states: {
     loading: {
@@ -28,9 +28,10 @@ export const registrationModeMachine = setup({
           actions: assign({
             mode: ({ event }) => event.output.mode,
             firstAccount: ({ event }) => event.output.firstAccount,
+            signIn: ({ event }) => event.output.signIn,
           }),
         },
-        onError: { target: 'known', actions: assign({ mode: 'open', firstAccount: false }) },
+        onError: { target: 'known', actions: assign({ mode: 'open', firstAccount: false, signIn: PASSWORDS_ONLY }) },
       },
     },
     known: { on: { 'registrationMode.reload': 'loading' } },

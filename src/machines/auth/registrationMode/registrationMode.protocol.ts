@@ -1,9 +1,12 @@
 // Who may register on this server (registry line 'registrationMode', alive while the registration screen is shown):
-// GET /api/registration, and whether the next account is the server's first (its administrator). Views import this module, never registrationMode.machine.ts.
-import type { RegistrationMode } from '../../../contract/administration';
+// GET /api/registration, whether the next account is the server's first (its administrator), and how people sign in. Views import this module, never registrationMode.machine.ts.
+import type { RegistrationMode, SignInOptions } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
 
-export type { RegistrationMode };
+export type { RegistrationMode, SignInOptions };
+
+/** Until the server says otherwise: passwords, no provider. */
+export const PASSWORDS_ONLY: SignInOptions = { provider: null, passwords: true };
 
 export const REGISTRATION_CLOSED = 'Регистрация на этом сервере закрыта. Обратитесь к администратору';
 
@@ -12,6 +15,8 @@ export interface RegistrationModeContext {
   mode: RegistrationMode | null;
   /** Nobody has registered yet: the first account becomes the administrator (false when unknown). */
   firstAccount: boolean;
+  /** What the sign-in page offers: the organisation's provider, and whether passwords are taken. */
+  signIn: SignInOptions;
 }
 
 export type RegistrationModeEvent = { type: 'registrationMode.reload' };

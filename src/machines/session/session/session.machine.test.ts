@@ -46,6 +46,7 @@ describeModel({
   events: {
     'session.signIn': () => [{ type: 'session.signIn', username: 'anna', password: 'correct horse' }],
     // The own user with a new name, and someone else (ignored).
+    'session.adopt': () => [{ type: 'session.adopt', signIn: { user, accessToken: 'o1', refreshToken: 'p1' } }],
     'session.userUpdated': () => [
       { type: 'session.userUpdated', user: { ...user, displayName: 'Анна Н.' } },
       { type: 'session.userUpdated', user: { ...user, id: 'u2' } },

@@ -118,6 +118,19 @@ export const sessionMachine = setup({
             'session.signIn': { target: 'signingIn', actions: assign({ signInError: null, registerError: null }) },
             'session.register': { target: 'registering', actions: assign({ signInError: null, registerError: null }) },
             'session.clearErrors': { actions: assign({ signInError: null, registerError: null }) },
+            'session.adopt': {
+              target: '#session.signedIn',
+              actions: assign({
+                session: ({ event }) => ({
+                  user: event.signIn.user,
+                  accessToken: event.signIn.accessToken,
+                  refreshToken: event.signIn.refreshToken,
+                }),
+                signInError: null,
+                registeredUsername: null,
+                rememberOrigin: true,
+              }),
+            },
           },
         },
         signingIn: {

@@ -60,6 +60,8 @@ export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string }
   /** `inviteCode` while registration is «По приглашениям» (docs/administration.md). */
   | { type: 'session.register'; username: string; displayName: string; password: string; inviteCode?: string }
+  /** Signed in another way than the form (the organisation's provider, oidcSignIn): the session keeps the tokens. */
+  | { type: 'session.adopt'; signIn: { user: Session['user']; accessToken: string; refreshToken: string } }
   | { type: 'session.refresh' }
   | { type: 'session.signOut' }
   /** A fresher copy of the signed-in user (the profile actor after a fetch or a save). */

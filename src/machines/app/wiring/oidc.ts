@@ -1,0 +1,28 @@
+// The organisation's sign-in's effects: the round trip to the provider (the page leaves for the server's start
+// route) and the routes that finish it; the account page's «Способы входа».
+import { fromPromise } from 'xstate';
+import type { BodyOf } from '../../../contract/api';
+import { OIDC_START } from '../../../contract/oidc-paths';
+import { signInMethodsMachine } from '../../account/signInMethods/signInMethods.machine';
+import { oidcSignInMachine } from '../../auth/oidcSignIn/oidcSignIn.machine';
+import type { Services } from '../services';
+
+export const wireOidcSignIn = (s: Services) =>
+  oidcSignInMachine.provide({
+    actors: {
+      redirect: fromPromise<never>(() => {
+        window.location.assign(OIDC_START);
+        return new Promise<never>(() => {});
+      }),
+      complete: fromPromise(({ input }: { input: BodyOf<'oidcComplete'> }) =>
+        s.api.call('oidcComplete', { body: input }),
+      ),
+      create: fromPromise(({ input }: { input: BodyOf<'oidcCreate'> }) => s.api.call('oidcCreate', { body: input })),
+      link: fromPromise(({ input }: { input: BodyOf<'oidcLink'> }) => s.api.call('oidcLink', { body: input })),
+    },
+  });
+
+export const wireSignInMethods = (s: Services) =>
+  signInMethodsMachine.provide({
+    actors: { loadMethods: fromPromise(() => s.api.call('signInMethods')) },
+  });
