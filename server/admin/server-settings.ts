@@ -9,6 +9,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   retentionDays: null,
   directory: false,
   guestLinks: true,
+  twoFactorRequired: 'nobody',
 };
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof ServerSettings)[];
 

@@ -122,6 +122,10 @@ export const AdminStatsResponse = z.object({
 });
 
 export const RETENTION_DAYS_MAX = 36_500;
+export const TwoFactorRequirement = z.enum(['nobody', 'admins', 'everyone'], {
+  error: 'Неизвестное значение обязательной двухэтапной проверки',
+});
+export type TwoFactorRequirement = z.infer<typeof TwoFactorRequirement>;
 export const ServerSettings = z.object({
   registration: RegistrationMode,
   /** Whether members (not only administrators) may create registration invites. */
@@ -132,6 +136,8 @@ export const ServerSettings = z.object({
   directory: z.boolean(),
   /** «Гостевые ссылки на звонки»: members may invite people without an account into calls (on by default). */
   guestLinks: z.boolean(),
+  /** «Двухэтапная проверка обязательна»: for nobody (the default), administrators only, or everyone. */
+  twoFactorRequired: TwoFactorRequirement,
 });
 export type ServerSettings = z.infer<typeof ServerSettings>;
 export const ServerSettingsResponse = z.object({ settings: ServerSettings });
@@ -148,6 +154,7 @@ export const ServerSettingsBody = z
       .optional(),
     directory: z.boolean().optional(),
     guestLinks: z.boolean().optional(),
+    twoFactorRequired: TwoFactorRequirement.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'Нечего менять');
 

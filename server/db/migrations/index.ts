@@ -36,6 +36,7 @@ import * as m033 from './033_secret_identity';
 import * as m035 from './035_secret_rejoin';
 import * as m036 from './036_history_import';
 import * as m037 from './037_guest_links';
+import * as m038 from './038_two_factor';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '035_secret_rejoin': m035,
   '036_history_import': m036,
   '037_guest_links': m037,
+  '038_two_factor': m038,
 };

@@ -15,6 +15,7 @@ describe('«Регистрация» view', () => {
           retentionDays: null,
           directory: false,
           guestLinks: true,
+          twoFactorRequired: 'nobody',
         }}
         busy={false}
         saved={false}
@@ -42,6 +43,7 @@ describe('«Регистрация» view', () => {
           retentionDays: 30,
           directory: false,
           guestLinks: true,
+          twoFactorRequired: 'nobody',
         }}
         {...props}
         busy={false}
@@ -62,6 +64,7 @@ describe('«Регистрация» view', () => {
           retentionDays: null,
           directory: false,
           guestLinks: true,
+          twoFactorRequired: 'nobody',
         }}
         busy={false}
         saved={false}

@@ -11,6 +11,7 @@ const settings: ServerSettings = {
   retentionDays: null,
   directory: false,
   guestLinks: true,
+  twoFactorRequired: 'nobody',
 };
 const refused = new RequestFailure(403, 'Доступно только администраторам');
 
