@@ -4,3 +4,4 @@ export { accountDeletionMachine } from './accountDeletion/accountDeletion.machin
 export { dataExportMachine } from './dataExport/dataExport.machine';
 export { devicesMachine } from './devices/devices.machine';
 export { passwordMachine } from './passwordChange/passwordChange.machine';
+export { twoFactorMachine } from './twoFactor/twoFactor.machine';

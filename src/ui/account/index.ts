@@ -1,2 +1,3 @@
 // The account feature's views other features may render.
 export { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from './AccountSections';
+export { SecuritySection } from './SecuritySection';

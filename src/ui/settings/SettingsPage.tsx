@@ -10,7 +10,13 @@ import {
   MESSAGE_PRIVACY_LABELS,
   type MessagePrivacy,
 } from '../../contract/message-privacy';
-import { AccountDeletionSection, DataExportSection, DevicesSection, PasswordSection } from '../account/index';
+import {
+  AccountDeletionSection,
+  DataExportSection,
+  DevicesSection,
+  PasswordSection,
+  SecuritySection,
+} from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
 import { HistoryImportSection } from '../historyImport/index';
 import { LazySecretRecoverySection } from '../secretChats/deferred';
@@ -36,6 +42,7 @@ export function SettingsPage() {
   return (
     <SettingsPageView {...s} {...n}>
       <ThemeSection choice={theme.choice} onChoose={theme.choose} />
+      <SecuritySection />
       <DevicesSection />
       {/* Its own boundary: the page shows while the card's code loads. */}
       <Suspense fallback={null}>{s.me && <LazySecretRecoverySection userId={s.me.id} />}</Suspense>
