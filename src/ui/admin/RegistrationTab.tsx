@@ -1,8 +1,9 @@
 // «Регистрация» (docs/behaviour.md §10.20): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
-// могут приглашать», «Каталог участников», «Гостевые ссылки на звонки» (§10.40), «Хранить сообщения» (days, empty
+// могут приглашать», «Каталог участников», «Гостевые ссылки на звонки» (§10.40), «Двухэтапная проверка обязательна»
+// (§10.7a), «Хранить сообщения» (days, empty
 // for ever); below it «Коды приглашения», the view the inviteCodes feature shares with Settings' «Приглашения».
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { RegistrationMode } from '../../contract/administration';
+import type { RegistrationMode, TwoFactorRequirement } from '../../contract/administration';
 import type { ServerSettings } from '../../machines/admin/adminRegistration/adminRegistration.protocol';
 import { InviteCodesSection } from '../inviteCodes/index';
 import { type AdminRegistrationView, useAdminRegistration } from './useAdminRegistration';
@@ -31,6 +32,7 @@ export function RegistrationView(props: AdminRegistrationView) {
   const [retention, setRetention] = useState('');
   const [directory, setDirectory] = useState(false);
   const [guestLinks, setGuestLinks] = useState(true);
+  const [twoFactorRequired, setTwoFactorRequired] = useState<TwoFactorRequirement>('nobody');
   // Until the server's settings are here the controls wait: a choice made on the defaults would be overwritten by them.
   const waiting = !props.settings;
   const ids = {
@@ -41,6 +43,8 @@ export function RegistrationView(props: AdminRegistrationView) {
     directoryHint: useId(),
     guests: useId(),
     guestsHint: useId(),
+    twoFactor: useId(),
+    twoFactorHint: useId(),
   };
   // The form starts from the server's settings and again whenever they change (saved, reloaded).
   useEffect(() => {
@@ -50,6 +54,7 @@ export function RegistrationView(props: AdminRegistrationView) {
     setRetention(props.settings.retentionDays === null ? '' : String(props.settings.retentionDays));
     setDirectory(props.settings.directory);
     setGuestLinks(props.settings.guestLinks);
+    setTwoFactorRequired(props.settings.twoFactorRequired);
   }, [props.settings]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -59,6 +64,7 @@ export function RegistrationView(props: AdminRegistrationView) {
       retentionDays: numberOrNull(retention),
       directory,
       guestLinks,
+      twoFactorRequired,
     };
     props.onSave(change);
   };
@@ -139,6 +145,23 @@ export function RegistrationView(props: AdminRegistrationView) {
         </label>
         <small className="hint" id={ids.guestsHint}>
           Участники зовут в звонок людей без аккаунта по ссылке. Выключено — ссылки не работают, новые не создаются
+        </small>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.twoFactor}>Двухэтапная проверка обязательна</label>
+        <select
+          id={ids.twoFactor}
+          aria-describedby={ids.twoFactorHint}
+          value={twoFactorRequired}
+          disabled={waiting}
+          onChange={(e) => setTwoFactorRequired(e.target.value as TwoFactorRequirement)}
+        >
+          <option value="nobody">Никому</option>
+          <option value="admins">Администраторам</option>
+          <option value="everyone">Всем</option>
+        </select>
+        <small className="hint" id={ids.twoFactorHint}>
+          Тех, у кого её нет, после входа сразу отправят её включить
         </small>
       </div>
       <div className="field">
