@@ -116,3 +116,37 @@ test('a recovery code signs in once, and «Назад» returns to the password'
   await again.getByRole('button', { name: 'Подтвердить' }).click();
   await expect(again.getByRole('alert')).toHaveText('Неверный код');
 });
+
+test.describe('required by the administrator', () => {
+  // An empty server of its own: the first account registered administers it.
+  test.use({ privateServerOptions: {} });
+
+  test('a person without a second factor is taken to «Безопасность» and kept there until it is on', async ({
+    srv,
+    createUser,
+    newContext,
+  }) => {
+    const admin = await createUser('Ольга Админ', 'olga');
+    await apiCall(srv.url, 'PATCH', '/api/admin/settings', { twoFactorRequired: 'everyone' }, admin.accessToken);
+    const u = await createUser('Пётр');
+    const page = await (await newContext({ baseURL: srv.url })).newPage();
+    await page.goto(`${srv.url}/auth`);
+    await signIn(page, u);
+    await expect(page).toHaveURL(`${srv.url}/settings`);
+    const security = page.getByRole('region', { name: 'Безопасность' });
+    await expect(security.getByRole('status')).toHaveText(
+      'Администратор сервера требует двухэтапную проверку. Включите её, чтобы продолжить.',
+    );
+    await expectNoSeriousA11yViolations(page, '«Безопасность», проверка обязательна');
+    await page.getByRole('link', { name: 'Контакты' }).click();
+    await expect(page).toHaveURL(`${srv.url}/settings`);
+
+    await security.getByRole('button', { name: 'Включить двухэтапную проверку' }).click();
+    const secret = (await security.getByTestId('two-factor-secret').textContent()) as string;
+    await security.getByLabel('Код из приложения').fill(codeOf(secret));
+    await security.getByRole('button', { name: 'Подтвердить' }).click();
+    await security.getByRole('button', { name: 'Готово' }).click();
+    await page.getByRole('link', { name: 'Контакты' }).click();
+    await expect(page).toHaveURL(`${srv.url}/contacts`);
+  });
+});
