@@ -12,6 +12,7 @@ import { backupsPlugin } from './backups/backups.plugin';
 import { authenticationPlugin } from './auth/authenticate';
 import { endedSessionsSync } from './auth/ended-sessions.plugin';
 import { sessionsRoutes } from './auth/sessions.routes';
+import { twoFactorRoutes } from './auth/two-factor.routes';
 import { signInsPlugin } from './auth/sign-ins';
 import { basePlugin } from './base';
 import { callHistoryRoutes } from './calls/call-history.routes';
@@ -159,6 +160,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(authRoutes);
   app.register(adminRoutes);
   app.register(sessionsRoutes);
+  app.register(twoFactorRoutes);
   app.register(statusRoutes);
   app.register(contactsRoutes);
   app.register(conversationsRoutes);

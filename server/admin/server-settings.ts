@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   directory: false,
   guestLinks: true,
   passwordSignIn: true,
+  twoFactorRequired: 'nobody',
 };
 const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof ServerSettings)[];
 

@@ -6,7 +6,10 @@ import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
-import { conflict, forbidden, HttpError, unauthorized } from '../http/errors';
+import type { FastifyRequest } from 'fastify';
+import type { TwoFactorRequirement } from '../../src/contract/administration';
+import { readSettings } from '../admin/server-settings';
+import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { ensureSavedChat } from '../saved/saved-chat';
 import { pickFreeEblid } from '../users/eblid';
 import { toOwnUser } from '../users/user-view';
@@ -15,9 +18,12 @@ import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits 
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { oidcRoutes } from './oidc.routes';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
+import { createTwoFactor, REMEMBER_MS, REMEMBERED_MAX } from './two-factor';
 
 export const ACCOUNT_DEACTIVATED = 'Аккаунт отключён администратором';
 const REFRESH_REFUSED = 'Сессия истекла, войдите снова';
+export const CHALLENGE_EXPIRED = 'Вход истёк, введите пароль снова';
+export const WRONG_CODE = 'Неверный код';
 export const EBLID_EXHAUSTED = 'Свободные EBLID закончились: регистрация новых пользователей невозможна';
 
 /** Registration, sign-in, token refresh and sign-out. */
@@ -28,12 +34,13 @@ export const authRoutes = fp(
     const deviceMarks = createDeviceMarks(secrets.jwtSecret);
     // A browser keeps its marks in an HttpOnly cookie scoped to the auth routes: sent by itself with every sign-in,
     // out of the page's reach, and nothing in storage that sign-out would have to wipe (it names no account).
-    const cookieToSet = new WeakMap<object, string>();
+    const cookiesToSet = new WeakMap<object, string[]>();
     app.addHook('onSend', async (req, reply, payload) => {
-      const value = cookieToSet.get(req);
-      if (value) reply.header('set-cookie', deviceCookie(value, req.protocol === 'https'));
+      const cookies = cookiesToSet.get(req);
+      if (cookies) reply.header('set-cookie', cookies);
       return payload;
     });
+    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret);
 
     contractRoute(
       app,
@@ -111,6 +118,14 @@ export const authRoutes = fp(
       const user = await checkPassword(body.username, body.password, req, body.deviceMarks ?? []);
       if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
       await oidc.passwordSignInAllowed(user);
+      // Only now, after the right password, does the second step show (an account's settings never show before).
+      const second = await twoFactor.settings(user.id);
+      if (
+        second &&
+        !twoFactor.remembered(user.id, second.enabledAt, cookieValues(req.headers.cookie, REMEMBER_COOKIE))
+      ) {
+        return { secondFactor: { challenge: twoFactor.challenge(user.id) } };
+      }
       return issueSession(user, req);
     });
 
@@ -145,25 +160,71 @@ export const authRoutes = fp(
       return user;
     }
 
-    /** A new sign-in of `user`: its refresh-token family, its line in «Устройства», this browser's device mark. */
-    async function issueSession(user: Selectable<UsersTable>, req: FastifyRequest) {
+    contractRoute(app, 'loginSecondFactor', async ({ body, req }) => {
+      const userId = twoFactor.challengedUser(body.challenge);
+      const user = userId
+        ? await db
+            .selectFrom('users')
+            .selectAll()
+            .where('id', '=', userId)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst()
+        : undefined;
+      if (!user) throw unauthorized(CHALLENGE_EXPIRED);
+      const kept = cookieMarks(req.headers.cookie);
+      const deviceNonce = deviceMarks.nonceFor(user.id, kept);
+      // A wrong code counts as a wrong password would, on the same counters: guessing codes locks as guessing does.
+      const admitted = await throttle.admit(user.username_lower, deviceNonce ? { deviceNonce } : { address: req.ip });
+      if (!admitted.ok) throw new HttpError(429, lockedMessage(admitted.waitSec));
+      let outcome: CheckOutcome = 'refused';
+      try {
+        await holdBack(admitted.delayMs);
+        outcome = (await twoFactor.verify(user.id, body.code)) ? 'succeeded' : 'failed';
+      } finally {
+        await throttle.finish(admitted.ticket, outcome);
+      }
+      if (outcome !== 'succeeded') throw badRequest(WRONG_CODE);
+      if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
+      return issueSession(user, req, body.remember === true);
+    });
+
+    /**
+     * A new sign-in of `user`: its refresh-token family, its line in «Устройства», this browser's device mark (and,
+     * after a second factor with «Запомнить этот браузер», the remembered note).
+     */
+    async function issueSession(user: Selectable<UsersTable>, req: FastifyRequest, remember = false) {
       const kept = cookieMarks(req.headers.cookie);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
       await signIns.record(session.familyId, user.id, req.headers['user-agent']);
       const deviceMark = deviceMarks.issue(user.id);
       // The newest first, this account's older mark dropped, at most the few a request may carry.
       const others = kept.filter((m) => deviceMarks.nonceFor(user.id, [m]) === null);
-      cookieToSet.set(req, [deviceMark, ...others].slice(0, DEVICE_MARKS_MAX).join('~'));
+      const cookies = [
+        deviceCookie([deviceMark, ...others].slice(0, DEVICE_MARKS_MAX).join('~'), req.protocol === 'https'),
+      ];
+      const second = await twoFactor.settings(user.id);
+      if (remember && second) {
+        const notes = cookieValues(req.headers.cookie, REMEMBER_COOKIE);
+        const fresh = twoFactor.remember(user.id, second.enabledAt);
+        cookies.push(rememberCookie([fresh, ...notes].slice(0, REMEMBERED_MAX).join('~'), req.protocol === 'https'));
+      }
+      cookiesToSet.set(req, cookies);
       return {
         user: toOwnUser(user),
         accessToken: await accessTokens.sign(user.id, session.familyId),
         refreshToken: session.token,
         deviceMark,
+        twoFactorSetup: !second && requiresTwoFactor((await readSettings(db)).twoFactorRequired, user.role),
       };
     }
 
     // The organisation's sign-in (oidc.routes.ts) ends in the same sign-in as a password.
-    const oidc = oidcRoutes(app, { checkPassword, issueSession, createAccount });
+    const oidc = oidcRoutes(app, {
+      checkPassword,
+      issueSession: (user, req) => issueSession(user, req),
+      createAccount,
+      hasSecondFactor: async (userId) => (await twoFactor.settings(userId)) !== null,
+    });
 
     /** The account signed into by that name, if any (deleted accounts are none). */
     function accountNamed(usernameLower: string): Promise<Selectable<UsersTable> | undefined> {
@@ -229,26 +290,43 @@ export const authRoutes = fp(
 );
 
 const DEVICE_COOKIE = 'beseda_device';
+const REMEMBER_COOKIE = 'beseda_2fa';
 const MARK_SHAPE = /^[\w-]{1,64}\.[\w-]{1,64}$/;
 
 /** The marks the browser's cookie carries (malformed ones ignored). */
 export function cookieMarks(header: string | undefined): string[] {
+  return cookieValues(header, DEVICE_COOKIE)
+    .filter((m) => MARK_SHAPE.test(m))
+    .slice(0, DEVICE_MARKS_MAX);
+}
+
+/** The `~`-separated values of one cookie. */
+function cookieValues(header: string | undefined, cookie: string): string[] {
   if (!header) return [];
   for (const part of header.split(';')) {
     const [name, value] = part.trim().split('=', 2);
-    if (name === DEVICE_COOKIE && value) {
-      return value
-        .split('~')
-        .filter((m) => MARK_SHAPE.test(m))
-        .slice(0, DEVICE_MARKS_MAX);
-    }
+    if (name === cookie && value) return value.split('~').slice(0, DEVICE_MARKS_MAX);
   }
   return [];
 }
 
 function deviceCookie(value: string, secure: boolean): string {
   // 400 days, the longest a browser keeps a cookie; renewed at each sign-in.
-  const attributes = ['Path=/api/auth', 'HttpOnly', 'SameSite=Strict', `Max-Age=${400 * 24 * 3600}`];
+  return authCookie(DEVICE_COOKIE, value, 400 * 24 * 3600, secure);
+}
+
+/** «Запомнить этот браузер на 30 дней»: the notes of the accounts it is remembered for (each expires by itself). */
+function rememberCookie(value: string, secure: boolean): string {
+  return authCookie(REMEMBER_COOKIE, value, REMEMBER_MS / 1000, secure);
+}
+
+function authCookie(name: string, value: string, maxAgeSec: number, secure: boolean): string {
+  const attributes = ['Path=/api/auth', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSec}`];
   if (secure) attributes.push('Secure');
-  return `${DEVICE_COOKIE}=${value}; ${attributes.join('; ')}`;
+  return `${name}=${value}; ${attributes.join('; ')}`;
+}
+
+/** Whether the server's «Двухэтапная проверка обязательна» applies to an account of this role. */
+export function requiresTwoFactor(setting: TwoFactorRequirement, role: string): boolean {
+  return setting === 'everyone' || (setting === 'admins' && role === 'admin');
 }

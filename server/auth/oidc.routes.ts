@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { LoginResponse } from '../../src/contract/api';
+import type { SignedIn as SignedInSchema } from '../../src/contract/api';
 import type { ServerSettings, SignInOptions } from '../../src/contract/administration';
 import type { Config } from '../config';
 import { OIDC_PAGE } from '../../src/contract/oidc-paths';
@@ -23,7 +23,7 @@ import { createOidcProvider, OIDC_ROUND_TRIP_SEC, type OidcPerson } from './oidc
 import { accountUsername } from './oidc-username';
 
 type User = Selectable<UsersTable>;
-type SignedIn = z.input<typeof LoginResponse>;
+type SignedIn = z.input<typeof SignedInSchema>;
 
 interface Deps {
   checkPassword(username: string, password: string, req: FastifyRequest, marks: string[]): Promise<User>;
@@ -33,11 +33,15 @@ interface Deps {
     usernameLower: string,
     passwordHash: string,
   ): Promise<{ user: { id: string } }>;
+  /** Whether the account has a second factor (two-factor.ts): its password alone does not link it. */
+  hasSecondFactor(userId: string): Promise<boolean>;
 }
 
 const TRIP_COOKIE = 'beseda_oidc';
 const PERSON_LINKED = 'Этот вход через организацию уже связан с учётной записью. Начните вход заново';
 const ACCOUNT_LINKED = 'Эта учётная запись уже связана с другим пользователем организации';
+const LINK_NEEDS_SECOND_FACTOR =
+  'Эту учётную запись защищает двухэтапная проверка, поэтому одного пароля для связи мало. Войдите с паролем и кодом, отключите проверку в «Безопасность» и свяжите вход снова';
 
 /** Registers the routes inside the auth routes' scope; answers whether a password may sign `user` in. */
 export function oidcRoutes(app: FastifyInstance, deps: Deps) {
@@ -131,6 +135,8 @@ export function oidcRoutes(app: FastifyInstance, deps: Deps) {
     // member reaches the provider, so it works even while password sign-in is off.
     const user = await deps.checkPassword(body.username, body.password, req, []);
     if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
+    // A password alone must not open an account that asks for more: linking would sign in past its second factor.
+    if (await deps.hasSecondFactor(user.id)) throw forbidden(LINK_NEEDS_SECOND_FACTOR);
     await link(person, user.id);
     return deps.issueSession(user, req);
   });

@@ -2,10 +2,11 @@
 // password change (which ends every other sign-in) and deleting the account (users/account-deletion.ts). Ending goes through sign-ins.ts, so it takes effect at once everywhere.
 import fp from 'fastify-plugin';
 import { bearerToken, contractRoute } from '../http/contract-route';
-import { badRequest, notFound, unauthorized } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
 import { createAccountDeletion } from '../users/account-deletion';
-import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits } from './login-throttle';
-import { hashPassword, verifyPassword } from './passwords';
+import { createSignInThrottle, throttleLimits } from './login-throttle';
+import { createPasswordCheck } from './password-check';
+import { hashPassword } from './passwords';
 
 export const WRONG_CURRENT_PASSWORD = 'Неверный текущий пароль';
 export const WRONG_PASSWORD = 'Неверный пароль';
@@ -31,23 +32,7 @@ export const sessionsRoutes = fp(
     });
     app.addHook('onClose', async () => clearInterval(sweeper));
 
-    /** The password check of the sensitive routes, counted as a sign-in attempt from this address (the same lock). */
-    async function checkPassword(userId: string, password: string, wrong: string, address: string): Promise<void> {
-      const user = await db
-        .selectFrom('users')
-        .select(['username_lower', 'password_hash'])
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      const admitted = await throttle.admit(user.username_lower, { address });
-      if (!admitted.ok) throw badRequest(lockedMessage(admitted.waitSec));
-      let outcome: CheckOutcome = 'refused';
-      try {
-        outcome = (await verifyPassword(user.password_hash, password)) ? 'succeeded' : 'failed';
-      } finally {
-        await throttle.finish(admitted.ticket, outcome);
-      }
-      if (outcome !== 'succeeded') throw badRequest(wrong);
-    }
+    const checkPassword = createPasswordCheck(db, throttle);
 
     /** The sign-in making the request (its access token's `sid`). */
     const currentOf = async (req: Parameters<typeof bearerToken>[0]) => {

@@ -38,6 +38,24 @@ export interface RefreshTokensTable {
 }
 
 /** One sign-in throttle counter (migration 024): a (username, address) pair, an address, or the whole server. */
+export interface TwoFactorTable {
+  user_id: string;
+  /** The authenticator's base32 secret once confirmed with a code; null while off. */
+  secret: string | null;
+  /** A secret shown as a QR code, waiting for its first code. */
+  pending_secret: string | null;
+  enabled_at: string | null;
+  /** The last 30-second step a code was accepted for: that code and earlier ones are refused. */
+  last_step: number | string | null;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  /** SHA-256 (base64url) of the normalised code. */
+  code_hash: string;
+  used_at: string | null;
+}
+
 export interface SignInThrottleTable {
   key: string;
   /** The pair's username; null on the other counters. */
@@ -620,6 +638,8 @@ export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   sign_in_throttle: SignInThrottleTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
   contacts: ContactsTable;
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;

@@ -161,6 +161,10 @@ export const AdminStatsResponse = z.object({
 });
 
 export const RETENTION_DAYS_MAX = 36_500;
+export const TwoFactorRequirement = z.enum(['nobody', 'admins', 'everyone'], {
+  error: 'Неизвестное значение обязательной двухэтапной проверки',
+});
+export type TwoFactorRequirement = z.infer<typeof TwoFactorRequirement>;
 export const ServerSettings = z.object({
   registration: RegistrationMode,
   /** Whether members (not only administrators) may create registration invites. */
@@ -176,6 +180,8 @@ export const ServerSettings = z.object({
    * passwords). Takes effect only while a provider is configured (OIDC_ISSUER).
    */
   passwordSignIn: z.boolean(),
+  /** «Двухэтапная проверка обязательна»: for nobody (the default), administrators only, or everyone. */
+  twoFactorRequired: TwoFactorRequirement,
 });
 export type ServerSettings = z.infer<typeof ServerSettings>;
 export const ServerSettingsResponse = z.object({ settings: ServerSettings });
@@ -193,6 +199,7 @@ export const ServerSettingsBody = z
     directory: z.boolean().optional(),
     guestLinks: z.boolean().optional(),
     passwordSignIn: z.boolean().optional(),
+    twoFactorRequired: TwoFactorRequirement.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'Нечего менять');
 

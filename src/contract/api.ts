@@ -157,9 +157,46 @@ export const LoginBody = z.strictObject({
 });
 export const Tokens = z.object({ accessToken: z.string(), refreshToken: z.string() });
 /** `deviceMark`: this browser's mark for the account, to keep and send with later sign-ins (survives sign-out). */
-export const LoginResponse = Tokens.extend({ user: User, deviceMark: z.string().optional() });
+/** `twoFactorSetup`: the server requires a second factor of this account, which has none yet: set it up now. */
+export const SignedIn = Tokens.extend({
+  user: User,
+  deviceMark: z.string().optional(),
+  twoFactorSetup: z.boolean().optional(),
+});
+/**
+ * The password was right and the account has a second factor this browser is not remembered for: no session yet,
+ * a challenge for `loginSecondFactor` (valid five minutes).
+ */
+export const SecondFactorNeeded = z.object({ secondFactor: z.object({ challenge: z.string() }) });
+export const LoginResponse = z.union([SignedIn, SecondFactorNeeded]);
+const OtpCode = z.string().trim().min(1, 'Введите код').max(32, 'Код слишком длинный').refine(noNul, NUL_MESSAGE);
+export const LoginSecondFactorBody = z.strictObject({
+  challenge: z.string().min(1, 'Вход истёк, введите пароль снова').max(1024, 'Вход истёк, введите пароль снова'),
+  /** Six digits from the app, or a recovery code. */
+  code: OtpCode,
+  /** «Запомнить этот браузер на 30 дней». */
+  remember: z.boolean().optional(),
+});
+/** «Безопасность»: whether the second factor is on, the recovery codes left, and whether the server requires it. */
+export const TwoFactorStatus = z.object({
+  enabled: z.boolean(),
+  recoveryCodesLeft: z.number().int(),
+  required: z.boolean(),
+});
+/** Setting up anew while it is on (a reset) needs the password; the first set-up does not. */
+export const TwoFactorBeginBody = z.strictObject({
+  password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax).optional(),
+});
+/** The new secret (as text, to type in) and its otpauth:// address (for the QR code). */
+export const TwoFactorBeginResponse = z.object({ secret: z.string(), uri: z.string() });
+export const TwoFactorConfirmBody = z.strictObject({ code: OtpCode });
+/** Shown once: only their digests are kept. */
+export const RecoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export const TwoFactorPasswordBody = z.strictObject({
+  password: z.string().min(1, 'Введите пароль').max(LIMITS.passwordMax),
+});
 /** The end of a sign-in through the organisation's provider (src/contract/oidc.ts): exactly one of the two is set. */
-export const OidcCompleteResponse = z.object({ signedIn: LoginResponse.nullable(), pending: OidcPending.nullable() });
+export const OidcCompleteResponse = z.object({ signedIn: SignedIn.nullable(), pending: OidcPending.nullable() });
 export type OidcCompleteResponse = z.infer<typeof OidcCompleteResponse>;
 export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 export const LogoutBody = RefreshBody;
@@ -633,6 +670,12 @@ export const api = {
   register: route('register', { body: RegisterBody, response: MeResponse }),
   login: route('login', { body: LoginBody, response: LoginResponse }),
   refresh: route('refresh', { body: RefreshBody, response: Tokens }),
+  loginSecondFactor: route('loginSecondFactor', { body: LoginSecondFactorBody, response: SignedIn }),
+  twoFactor: route('twoFactor', { response: TwoFactorStatus }),
+  twoFactorBegin: route('twoFactorBegin', { body: TwoFactorBeginBody, response: TwoFactorBeginResponse }),
+  twoFactorConfirm: route('twoFactorConfirm', { body: TwoFactorConfirmBody, response: RecoveryCodesResponse }),
+  twoFactorDisable: route('twoFactorDisable', { body: TwoFactorPasswordBody, response: Ok }),
+  recoveryCodes: route('recoveryCodes', { body: TwoFactorPasswordBody, response: RecoveryCodesResponse }),
   logout: route('logout', { body: LogoutBody, response: Ok }),
   sessions: route('sessions', { response: SessionsResponse }),
   endSession: route('endSession', { params: SessionParams, response: Ok }),

@@ -19,6 +19,7 @@ beforeAll(() => AuthPages.preload());
 /** Sign-in and registration as the test wants them to answer (any value; the machine reads what it needs). */
 export interface Stubs {
   login?: (input: { username: string; password: string }) => Promise<unknown>;
+  loginSecondFactor?: (input: { challenge: string; code: string; remember?: boolean }) => Promise<unknown>;
   register?: (input: { username: string; displayName: string; password: string }) => Promise<unknown>;
 }
 
@@ -33,6 +34,7 @@ export function renderApp(path: string, options: { stored?: Session | null } & S
     services: {
       authApi: {
         login: (options.login ?? never) as Services['authApi']['login'],
+        loginSecondFactor: (options.loginSecondFactor ?? never) as Services['authApi']['loginSecondFactor'],
         register: (options.register ?? never) as Services['authApi']['register'],
         logout: async () => ({ ok: true }),
       },

@@ -38,6 +38,7 @@ import * as m036 from './036_history_import';
 import * as m037 from './037_guest_links';
 import * as m038 from './038_backups';
 import * as m039 from './039_oidc_links';
+import * as m040 from './040_two_factor';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '037_guest_links': m037,
   '038_backups': m038,
   '039_oidc_links': m039,
+  '040_two_factor': m040,
 };

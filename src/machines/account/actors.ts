@@ -30,4 +30,9 @@ export const accountActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  twoFactor: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -5,3 +5,4 @@ export { dataExportMachine } from './dataExport/dataExport.machine';
 export { devicesMachine } from './devices/devices.machine';
 export { passwordMachine } from './passwordChange/passwordChange.machine';
 export { signInMethodsMachine } from './signInMethods/signInMethods.machine';
+export { twoFactorMachine } from './twoFactor/twoFactor.machine';

@@ -28,6 +28,7 @@ const viewOwned = [
   'passwordChange',
   'accountDeletion',
   'dataExport',
+  'twoFactor',
   'chatActions',
   'groupInvites',
   'joinGroup',

@@ -22,6 +22,9 @@ export function wireSession(s: Services) {
   return sessionMachine.provide({
     actors: {
       login: fromPromise(({ input }: { input: BodyOf<'login'> }) => s.authApi.login(input)),
+      loginSecondFactor: fromPromise(({ input }: { input: BodyOf<'loginSecondFactor'> }) =>
+        s.authApi.loginSecondFactor(input),
+      ),
       register: fromPromise(({ input }: { input: BodyOf<'register'> }) => s.authApi.register(input)),
       // Stopped (a timeout, a sign-out, another tab's tokens), the actor gives up its turn or aborts its request.
       refresh: fromPromise(

@@ -54,6 +54,7 @@ export const effects = {
   passwordChange: { wired: (s: Services) => import('./wiring/account').then((m) => m.wirePassword(s)) },
   accountDeletion: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireAccountDeletion(s)) },
   dataExport: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireDataExport(s)) },
+  twoFactor: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireTwoFactor(s)) },
   chatActions: { wired: (s: Services) => import('./wiring/chats-menu').then((m) => m.wireChatActions(s)) },
   groupInvites: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireGroupInvites(s)) },
   joinGroup: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireJoinGroup(s)) },

@@ -4,6 +4,8 @@ import { type ApiClient, createApiClient } from '../app/api';
 
 export interface AuthApi {
   login(body: BodyOf<'login'>): Promise<ResponseOf<'login'>>;
+  /** The second step after a right password (a code from the app or a recovery code). */
+  loginSecondFactor(body: BodyOf<'loginSecondFactor'>): Promise<ResponseOf<'loginSecondFactor'>>;
   register(body: BodyOf<'register'>): Promise<ResponseOf<'register'>>;
   /** `signal` abandons the request (the session stops waiting for an answer that does not come). */
   refresh(refreshToken: string, signal?: AbortSignal): Promise<ResponseOf<'refresh'>>;
@@ -14,6 +16,7 @@ export interface AuthApi {
 export function createAuthApi(bare: ApiClient = createApiClient()): AuthApi {
   return {
     login: (body) => bare.call('login', { body }),
+    loginSecondFactor: (body) => bare.call('loginSecondFactor', { body }),
     register: (body) => bare.call('register', { body }),
     refresh: (refreshToken, signal) => bare.call('refresh', { body: { refreshToken }, signal }),
     logout: (refreshToken) => bare.call('logout', { body: { refreshToken } }),

@@ -1,8 +1,9 @@
 // «Регистрация» (docs/behaviour.md §10.20): who may register («Открытая», «По приглашениям», «Закрыта»), «Участники
-// могут приглашать», «Каталог участников», «Гостевые ссылки на звонки» (§10.40), «Хранить сообщения» (days, empty
+// могут приглашать», «Каталог участников», «Гостевые ссылки на звонки» (§10.40), «Двухэтапная проверка обязательна»
+// (§10.7a), «Хранить сообщения» (days, empty
 // for ever); below it «Коды приглашения», the view the inviteCodes feature shares with Settings' «Приглашения».
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { RegistrationMode } from '../../contract/administration';
+import type { RegistrationMode, TwoFactorRequirement } from '../../contract/administration';
 import type { ServerSettings } from '../../machines/admin/adminRegistration/adminRegistration.protocol';
 import { InviteCodesSection } from '../inviteCodes/index';
 import { type AdminRegistrationView, useAdminRegistration } from './useAdminRegistration';
@@ -32,6 +33,7 @@ export function RegistrationView(props: AdminRegistrationView) {
   const [directory, setDirectory] = useState(false);
   const [guestLinks, setGuestLinks] = useState(true);
   const [passwordSignIn, setPasswordSignIn] = useState(true);
+  const [twoFactorRequired, setTwoFactorRequired] = useState<TwoFactorRequirement>('nobody');
   // Until the server's settings are here the controls wait: a choice made on the defaults would be overwritten by them.
   const waiting = !props.settings;
   const ids = {
@@ -44,6 +46,8 @@ export function RegistrationView(props: AdminRegistrationView) {
     guestsHint: useId(),
     passwords: useId(),
     passwordsHint: useId(),
+    twoFactor: useId(),
+    twoFactorHint: useId(),
   };
   // The form starts from the server's settings and again whenever they change (saved, reloaded).
   useEffect(() => {
@@ -54,6 +58,7 @@ export function RegistrationView(props: AdminRegistrationView) {
     setDirectory(props.settings.directory);
     setGuestLinks(props.settings.guestLinks);
     setPasswordSignIn(props.settings.passwordSignIn);
+    setTwoFactorRequired(props.settings.twoFactorRequired);
   }, [props.settings]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -64,6 +69,7 @@ export function RegistrationView(props: AdminRegistrationView) {
       directory,
       guestLinks,
       passwordSignIn,
+      twoFactorRequired,
     };
     props.onSave(change);
   };
@@ -161,6 +167,23 @@ export function RegistrationView(props: AdminRegistrationView) {
         <small className="hint" id={ids.passwordsHint}>
           Выключено — участники входят только через организацию, пароль остаётся у администраторов. Действует, если
           настроен вход через организацию (OIDC_ISSUER)
+        </small>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.twoFactor}>Двухэтапная проверка обязательна</label>
+        <select
+          id={ids.twoFactor}
+          aria-describedby={ids.twoFactorHint}
+          value={twoFactorRequired}
+          disabled={waiting}
+          onChange={(e) => setTwoFactorRequired(e.target.value as TwoFactorRequirement)}
+        >
+          <option value="nobody">Никому</option>
+          <option value="admins">Администраторам</option>
+          <option value="everyone">Всем</option>
+        </select>
+        <small className="hint" id={ids.twoFactorHint}>
+          Тех, у кого её нет, после входа сразу отправят её включить
         </small>
       </div>
       <div className="field">

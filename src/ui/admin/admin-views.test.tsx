@@ -17,6 +17,7 @@ describe('«Регистрация» view', () => {
           directory: false,
           guestLinks: true,
           passwordSignIn: true,
+          twoFactorRequired: 'nobody',
         }}
         busy={false}
         saved={false}
@@ -45,6 +46,7 @@ describe('«Регистрация» view', () => {
           directory: false,
           guestLinks: true,
           passwordSignIn: true,
+          twoFactorRequired: 'nobody',
         }}
         {...props}
         busy={false}
@@ -66,6 +68,7 @@ describe('«Регистрация» view', () => {
           directory: false,
           guestLinks: true,
           passwordSignIn: true,
+          twoFactorRequired: 'nobody',
         }}
         busy={false}
         saved={false}

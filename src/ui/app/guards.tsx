@@ -11,10 +11,17 @@ export interface FromState {
   from?: string;
 }
 
+/** Where a person the server requires a second factor of, who has none, sets it up (docs/behaviour.md §10.7a). */
+export const TWO_FACTOR_SETUP_PATH = '/settings';
+
 export function RequireSession({ children }: { children: ReactNode }) {
   const signedIn = useSelector(useSessionRef(), (s) => s.hasTag('signedIn'));
   const rememberOrigin = useSelector(useSessionRef(), (s) => s.context.rememberOrigin);
+  const setUpFirst = useSelector(useSessionRef(), (s) => s.context.twoFactorSetup);
   const location = useLocation();
+  if (signedIn && setUpFirst && location.pathname !== TWO_FACTOR_SETUP_PATH) {
+    return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
+  }
   if (signedIn) return children;
   const state: FromState | undefined = rememberOrigin
     ? { from: location.pathname + location.search + location.hash }

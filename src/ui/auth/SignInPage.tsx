@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { PASSWORDS_ONLY } from '../../machines/auth/registrationMode/registrationMode.protocol';
@@ -7,11 +7,17 @@ import { OidcSignInOffer } from './OidcSignIn';
 import { useSignIn } from './useSignIn';
 
 export function SignInPage() {
-  const { busy, error, registeredUsername, signIn } = useSignIn();
+  const { busy, error, registeredUsername, signIn, secondFactor, secondFactorError, submitCode, cancelSecondFactor } =
+    useSignIn();
   // An empty server's first page says who will run it (the registration screen's actor, alive while shown).
   const mode = useOwnedActor('registrationMode');
   const firstAccount = useSelector(mode, (s) => (s?.context.firstAccount ?? false) && s?.context.mode !== 'closed');
   const options = useSelector(mode, (s) => s?.context.signIn ?? PASSWORDS_ONLY);
+  if (secondFactor) {
+    return (
+      <SecondFactorForm busy={busy} error={secondFactorError} onSubmit={submitCode} onCancel={cancelSecondFactor} />
+    );
+  }
   return (
     <OidcSignInOffer provider={options.provider} passwords={options.passwords}>
       <SignInForm
@@ -84,6 +90,60 @@ export function SignInForm(props: {
       )}
       <button type="submit" className="button primary" disabled={props.busy}>
         {props.busy ? 'Входим…' : 'Войти'}
+      </button>
+    </form>
+  );
+}
+
+/** The second step of sign-in (docs/behaviour.md §10.7a): a code from the app or a recovery code. */
+export function SecondFactorForm(props: {
+  busy: boolean;
+  error: string | null;
+  onSubmit: (code: string, remember: boolean) => void;
+  onCancel: () => void;
+}) {
+  const [code, setCode] = useState('');
+  const [remember, setRemember] = useState(false);
+  const hintId = useId();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.onSubmit(code.trim(), remember);
+  };
+  return (
+    <form className="form" onSubmit={submit} aria-label="Двухэтапная проверка">
+      <h2 className="form-title">Двухэтапная проверка</h2>
+      <label className="field">
+        <span>Код из приложения</span>
+        <input
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="text"
+          autoCapitalize="off"
+          spellCheck={false}
+          required
+          maxLength={32}
+          aria-describedby={hintId}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+      </label>
+      <p className="form-hint" id={hintId}>
+        Шесть цифр из приложения-аутентификатора. Нет доступа к приложению — введите один из кодов восстановления.
+      </p>
+      <label className="checkbox">
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+        <span>Запомнить этот браузер на 30 дней</span>
+      </label>
+      {props.error && (
+        <p className="form-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      <button type="submit" className="button primary" disabled={props.busy}>
+        {props.busy ? 'Проверяем…' : 'Подтвердить'}
+      </button>
+      <button type="button" className="button" disabled={props.busy} onClick={props.onCancel}>
+        Назад
       </button>
     </form>
   );

@@ -28,6 +28,43 @@ describe('auth layout', () => {
 });
 
 describe('sign-in screen', () => {
+  it('asks «Код из приложения» after a right password, sends it with «Запомнить», shows a refusal, goes back', async () => {
+    const sent: unknown[] = [];
+    renderApp('/auth', {
+      login: async () => ({ secondFactor: { challenge: 'c1' } }),
+      loginSecondFactor: async (input) => {
+        sent.push(input);
+        if (sent.length === 1) throw new RequestFailure(400, 'Неверный код');
+        return { user, accessToken: 'a1', refreshToken: 'r1' };
+      },
+    });
+    await userEvent.type(screen.getByLabelText('Никнейм'), 'anna');
+    await userEvent.type(screen.getByLabelText('Пароль'), 'pw');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    const step = await screen.findByRole('form', { name: 'Двухэтапная проверка' });
+    await userEvent.type(within(step).getByLabelText('Код из приложения'), '000000');
+    await userEvent.click(within(step).getByRole('button', { name: 'Подтвердить' }));
+    expect(await within(step).findByRole('alert')).toHaveTextContent('Неверный код');
+    await userEvent.clear(within(step).getByLabelText('Код из приложения'));
+    await userEvent.type(within(step).getByLabelText('Код из приложения'), '123456');
+    await userEvent.click(within(step).getByLabelText('Запомнить этот браузер на 30 дней'));
+    await userEvent.click(within(step).getByRole('button', { name: 'Подтвердить' }));
+    await waitFor(() => expect(location()).toBe('/'));
+    expect(sent).toEqual([
+      { challenge: 'c1', code: '000000', remember: false },
+      { challenge: 'c1', code: '123456', remember: true },
+    ]);
+  });
+
+  it('«Назад» from the second step shows the password form again', async () => {
+    renderApp('/auth', { login: async () => ({ secondFactor: { challenge: 'c1' } }) });
+    await userEvent.type(screen.getByLabelText('Никнейм'), 'anna');
+    await userEvent.type(screen.getByLabelText('Пароль'), 'pw');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Назад' }));
+    expect(screen.getByRole('form', { name: 'Вход' })).toBeInTheDocument();
+  });
+
   it('requires both fields, shows "Входим…" disabled while the request runs, then "Неверные данные" on failure', async () => {
     const call = deferred<unknown>();
     let sent: unknown;

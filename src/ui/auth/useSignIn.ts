@@ -8,11 +8,17 @@ export function useSignIn() {
   const busy = useSelector(session, (s) => s.hasTag('signingIn'));
   const error = useSelector(session, (s) => s.context.signInError);
   const registeredUsername = useSelector(session, (s) => s.context.registeredUsername);
+  const secondFactor = useSelector(session, (s) => s.hasTag('secondFactor'));
+  const secondFactorError = useSelector(session, (s) => s.context.secondFactorError);
   useEffect(() => () => session.send({ type: 'session.clearErrors' }), [session]);
   return {
     busy,
     error,
     registeredUsername,
+    secondFactor,
+    secondFactorError,
     signIn: (username: string, password: string) => session.send({ type: 'session.signIn', username, password }),
+    submitCode: (code: string, remember: boolean) => session.send({ type: 'session.secondFactor', code, remember }),
+    cancelSecondFactor: () => session.send({ type: 'session.cancelSecondFactor' }),
   };
 }

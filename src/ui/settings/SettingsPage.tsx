@@ -16,6 +16,7 @@ import {
   DevicesSection,
   PasswordSection,
   SignInMethodsSection,
+  SecuritySection,
 } from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
 import { HistoryImportSection } from '../historyImport/index';
@@ -42,6 +43,7 @@ export function SettingsPage() {
   return (
     <SettingsPageView {...s} {...n}>
       <ThemeSection choice={theme.choice} onChoose={theme.choose} />
+      <SecuritySection />
       <DevicesSection />
       {/* Its own boundary: the page shows while the card's code loads. */}
       <Suspense fallback={null}>{s.me && <LazySecretRecoverySection userId={s.me.id} />}</Suspense>

@@ -12,6 +12,7 @@ const settings: ServerSettings = {
   directory: false,
   guestLinks: true,
   passwordSignIn: true,
+  twoFactorRequired: 'nobody',
 };
 const refused = new RequestFailure(403, 'Доступно только администраторам');
 

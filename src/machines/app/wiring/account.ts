@@ -6,6 +6,7 @@ import { accountDeletionMachine } from '../../account/accountDeletion/accountDel
 import { dataExportMachine } from '../../account/dataExport/dataExport.machine';
 import { devicesMachine } from '../../account/devices/devices.machine';
 import { passwordMachine } from '../../account/passwordChange/passwordChange.machine';
+import { twoFactorMachine } from '../../account/twoFactor/twoFactor.machine';
 
 export const wireDevices = (s: Services) =>
   devicesMachine.provide({
@@ -42,6 +43,25 @@ export const wireDataExport = (s: Services) =>
       startExport: fromPromise(async () => (await s.api.call('startExport')).export),
       loadStatus: fromPromise<DataExport, { id: string }>(
         async ({ input }) => (await s.api.call('exportStatus', { params: { id: input.id } })).export,
+      ),
+    },
+  });
+
+export const wireTwoFactor = (s: Services) =>
+  twoFactorMachine.provide({
+    actors: {
+      loadStatus: fromPromise(() => s.api.call('twoFactor')),
+      begin: fromPromise<{ secret: string; uri: string }, { password?: string }>(({ input }) =>
+        s.api.call('twoFactorBegin', { body: input }),
+      ),
+      confirm: fromPromise<{ recoveryCodes: string[] }, { code: string }>(({ input }) =>
+        s.api.call('twoFactorConfirm', { body: input }),
+      ),
+      disable: fromPromise<unknown, { password: string }>(({ input }) =>
+        s.api.call('twoFactorDisable', { body: input }),
+      ),
+      regenerate: fromPromise<{ recoveryCodes: string[] }, { password: string }>(({ input }) =>
+        s.api.call('recoveryCodes', { body: input }),
       ),
     },
   });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { hang, user } from '../../../../tests/fixtures/session';
 import { describeModel } from '../../../../tests/model/harness';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { RequestFailure } from '../../../contract/failure';
 import type { Session } from '../../../services/session/storage';
 import { requestRefresh } from './session.protocol';
@@ -25,6 +26,7 @@ const oneTab = sessionMachine.provide({ actors: { storedElsewhere: fromCallback(
 const stubbed = oneTab.provide({
   actors: {
     login: hang as never,
+    loginSecondFactor: hang as never,
     register: hang as never,
     refresh: hang as never,
     logout: hang as never,
@@ -54,8 +56,28 @@ describeModel({
     'session.register': () => [
       { type: 'session.register', username: 'anna', displayName: 'Анна', password: 'correct horse' },
     ],
+    // Signed in; signed in and told to set up the second factor; asked for the second factor.
     'xstate.done.actor.login': () => [
       { type: 'xstate.done.actor.login', output: { user, accessToken: 'a1', refreshToken: 'r1' } },
+      {
+        type: 'xstate.done.actor.login',
+        output: { user, accessToken: 'a1', refreshToken: 'r1', twoFactorSetup: true },
+      },
+      { type: 'xstate.done.actor.login', output: { secondFactor: { challenge: 'c1' } } },
+    ],
+    'session.secondFactor': () => [{ type: 'session.secondFactor', code: '123456', remember: true }],
+    'session.cancelSecondFactor': () => [{ type: 'session.cancelSecondFactor' }],
+    'session.twoFactorEnabled': () => [{ type: 'session.twoFactorEnabled' }],
+    'xstate.done.actor.loginSecondFactor': () => [
+      { type: 'xstate.done.actor.loginSecondFactor', output: { user, accessToken: 'a4', refreshToken: 'r4' } },
+    ],
+    // A wrong code; the challenge ran out.
+    'xstate.error.actor.loginSecondFactor': () => [
+      { type: 'xstate.error.actor.loginSecondFactor', error: new RequestFailure(400, 'Неверный код') },
+      {
+        type: 'xstate.error.actor.loginSecondFactor',
+        error: new RequestFailure(401, 'Вход истёк, введите пароль снова'),
+      },
     ],
     'xstate.error.actor.login': () => [
       { type: 'xstate.error.actor.login', error: new Error('401') },
@@ -96,6 +118,97 @@ describeModel({
 
 // The same flows with the promise actors actually resolving, to check the wiring of inputs and outputs.
 describe('session with resolving actors', () => {
+  it('asks for the second factor after a right password, then signs in with the code and the challenge', async () => {
+    const sent: unknown[] = [];
+    let refuse: RequestFailure | null = new RequestFailure(400, 'Неверный код');
+    const actor = createActor(
+      oneTab.provide({
+        actors: {
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({ secondFactor: { challenge: 'c1' } })),
+          loginSecondFactor: fromPromise<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(
+            async ({ input }) => {
+              sent.push(input);
+              if (refuse) throw refuse;
+              return { user, accessToken: 'a1', refreshToken: 'r1', twoFactorSetup: false };
+            },
+          ),
+        },
+      }),
+      { input: { stored: null } },
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.matches({ signedOut: 'secondFactor' }));
+    // No session yet, nothing announced.
+    expect(actor.getSnapshot().context.session).toBeNull();
+    expect(actor.getSnapshot().hasTag('signedIn')).toBe(false);
+    actor.send({ type: 'session.secondFactor', code: '000000', remember: false });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await waitFor(actor, (s) => s.context.secondFactorError !== null);
+    expect(actor.getSnapshot().context.secondFactorError).toBe('Неверный код');
+    expect(actor.getSnapshot().matches({ signedOut: 'secondFactor' })).toBe(true);
+    refuse = null;
+    actor.send({ type: 'session.secondFactor', code: '123456', remember: true });
+    await waitFor(actor, (s) => s.matches('signedIn'));
+    expect(sent).toEqual([
+      { challenge: 'c1', code: '000000', remember: false },
+      { challenge: 'c1', code: '123456', remember: true },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({
+      session: { user, accessToken: 'a1', refreshToken: 'r1' },
+      challenge: null,
+      twoFactorSetup: false,
+    });
+  });
+
+  it('an expired challenge goes back to the password with the server’s words; «Назад» too', async () => {
+    const actor = createActor(
+      oneTab.provide({
+        actors: {
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({ secondFactor: { challenge: 'c1' } })),
+          loginSecondFactor: fromPromise<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(async () => {
+            throw new RequestFailure(401, 'Вход истёк, введите пароль снова');
+          }),
+        },
+      }),
+      { input: { stored: null } },
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.matches({ signedOut: 'secondFactor' }));
+    actor.send({ type: 'session.secondFactor', code: '123456', remember: false });
+    await waitFor(actor, (s) => s.matches({ signedOut: 'idle' }));
+    expect(actor.getSnapshot().context).toMatchObject({
+      challenge: null,
+      signInError: 'Вход истёк, введите пароль снова',
+    });
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.matches({ signedOut: 'secondFactor' }));
+    actor.send({ type: 'session.cancelSecondFactor' });
+    expect(actor.getSnapshot().matches({ signedOut: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.challenge).toBeNull();
+  });
+
+  it('a sign-in the server wants set up says so until the second factor is on', async () => {
+    const actor = createActor(
+      oneTab.provide({
+        actors: {
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({
+            user,
+            accessToken: 'a1',
+            refreshToken: 'r1',
+            twoFactorSetup: true,
+          })),
+          fetchMe: hang as never,
+        },
+      }),
+      { input: { stored: null } },
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.matches('signedIn'));
+    expect(actor.getSnapshot().context.twoFactorSetup).toBe(true);
+    actor.send({ type: 'session.twoFactorEnabled' });
+    expect(actor.getSnapshot().context.twoFactorSetup).toBe(false);
+  });
+
   it('signs in with the form values and keeps both tokens', async () => {
     let seen: unknown;
     const actor = createActor(

@@ -17,6 +17,7 @@ import {
   REFRESH_TIMEOUT_MS,
   REGISTER_FAILED,
   refreshRetryDelay,
+  SECOND_FACTOR_FAILED,
   refusesRefresh,
   type SessionContext,
   type SessionEmitted,
@@ -36,6 +37,9 @@ export const sessionMachine = setup({
   },
   actors: {
     login: notWired<ResponseOf<'login'>, BodyOf<'login'>>('session.login'),
+    loginSecondFactor: notWired<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(
+      'session.loginSecondFactor',
+    ),
     register: notWired<ResponseOf<'register'>, BodyOf<'register'>>('session.register'),
     /** In turn with the other tabs of this browser, which share the sign-in (src/services/session/shared-refresh.ts). */
     refresh: notWired<ResponseOf<'refresh'>, { userId: string; refreshToken: string }>('session.refresh'),
@@ -46,6 +50,8 @@ export const sessionMachine = setup({
     storedElsewhere: notWiredCallback('session.storedElsewhere'),
   },
   guards: {
+    /** The challenge ran out (401): back to the password. */
+    challengeExpired: ({ event }) => 'error' in event && failureOf(event.error).status === 401,
     hasSession: ({ context }) => context.session !== null,
     ownUser: ({ context, event }) => event.type === 'session.userUpdated' && context.session?.user.id === event.user.id,
     refused: ({ event }) => 'error' in event && refusesRefresh(failureOf(event.error).status),
@@ -62,6 +68,15 @@ export const sessionMachine = setup({
     refreshTimeout: REFRESH_TIMEOUT_MS,
   },
   actions: {
+    /** The tokens and user of a finished sign-in (after the password, or after the second step). */
+    adoptSignIn: assign((_, output: ResponseOf<'loginSecondFactor'>) => {
+      return {
+        session: { user: output.user, accessToken: output.accessToken, refreshToken: output.refreshToken },
+        registeredUsername: null,
+        rememberOrigin: true,
+        twoFactorSetup: output.twoFactorSetup === true,
+      };
+    }),
     queueSignOut: enqueueActions(({ system, enqueue }) => {
       const queue = systemActor(system, 'signOutQueue');
       if (queue) enqueue.sendTo(queue, { type: 'signOut.queued' });
@@ -102,6 +117,9 @@ export const sessionMachine = setup({
     registeredUsername: null,
     rememberOrigin: true,
     refreshFailures: 0,
+    challenge: null,
+    secondFactorError: null,
+    twoFactorSetup: false,
   }),
   initial: 'restoring',
   states: {
@@ -142,18 +160,25 @@ export const sessionMachine = setup({
               assertEvent(event, 'session.signIn');
               return { username: event.username, password: event.password };
             },
-            onDone: {
-              target: '#session.signedIn',
-              actions: assign({
-                session: ({ event }) => ({
-                  user: event.output.user,
-                  accessToken: event.output.accessToken,
-                  refreshToken: event.output.refreshToken,
+            onDone: [
+              // A right password of an account with a second factor: its step next, no session yet.
+              {
+                guard: ({ event }) => 'secondFactor' in event.output,
+                target: 'secondFactor',
+                actions: assign({
+                  challenge: ({ event }) =>
+                    'secondFactor' in event.output ? event.output.secondFactor.challenge : null,
+                  secondFactorError: null,
                 }),
-                registeredUsername: null,
-                rememberOrigin: true,
-              }),
-            },
+              },
+              {
+                target: '#session.signedIn',
+                actions: {
+                  type: 'adoptSignIn',
+                  params: ({ event }) => present('user' in event.output ? event.output : null, 'signed-in answer'),
+                },
+              },
+            ],
             // Any failure reads the same, so the form does not reveal which names exist; except a refusal of the
             // account itself (403: deactivated by an administrator), whose message the server gives.
             onError: {
@@ -165,6 +190,49 @@ export const sessionMachine = setup({
                 },
               }),
             },
+          },
+        },
+        secondFactor: {
+          tags: ['secondFactor'],
+          on: {
+            'session.secondFactor': { target: 'verifyingSecondFactor', actions: assign({ secondFactorError: null }) },
+            'session.cancelSecondFactor': {
+              target: 'idle',
+              actions: assign({ challenge: null, secondFactorError: null }),
+            },
+          },
+        },
+        verifyingSecondFactor: {
+          tags: ['busy', 'secondFactor', 'signingIn'],
+          invoke: {
+            id: 'loginSecondFactor',
+            src: 'loginSecondFactor',
+            input: ({ context, event }) => {
+              assertEvent(event, 'session.secondFactor');
+              return { challenge: present(context.challenge, 'challenge'), code: event.code, remember: event.remember };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              actions: [{ type: 'adoptSignIn', params: ({ event }) => event.output }, assign({ challenge: null })],
+            },
+            onError: [
+              // Too late (the challenge lasts five minutes): the password again, with the server's word for it.
+              {
+                guard: 'challengeExpired',
+                target: 'idle',
+                actions: assign({
+                  challenge: null,
+                  signInError: ({ event }) => failureMessage(event.error, SECOND_FACTOR_FAILED),
+                }),
+              },
+              // A wrong code, a spent recovery code, the lock: said under the code, which may be tried again.
+              {
+                target: 'secondFactor',
+                actions: assign({
+                  secondFactorError: ({ event }) => failureMessage(event.error, SECOND_FACTOR_FAILED),
+                }),
+              },
+            ],
           },
         },
         registering: {
@@ -211,6 +279,7 @@ export const sessionMachine = setup({
           target: '.active',
           actions: ['adoptStored', 'announceToken', 'answerRefreshed'],
         },
+        'session.twoFactorEnabled': { actions: assign({ twoFactorSetup: false }) },
         'session.userUpdated': {
           guard: 'ownUser',
           actions: assign({

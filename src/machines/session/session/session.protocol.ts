@@ -4,6 +4,8 @@ import type { Session } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export const SIGN_IN_FAILED = 'Неверные данные';
+/** The second step's refusal when the server gives no message of its own (no connection). */
+export const SECOND_FACTOR_FAILED = 'Не удалось проверить код';
 export const REGISTER_FAILED = 'Ошибка регистрации';
 /**
  * The sign-in screen's notice after this sign-in was ended elsewhere (signed out on another device, «Завершить» in
@@ -54,10 +56,25 @@ export interface SessionContext {
   rememberOrigin: boolean;
   /** Refreshes in a row that got no answer (at most REFRESH_RETRY_STEPS); 0 once one is answered. */
   refreshFailures: number;
+  /** The right password was given and the account asks for a second factor: the server's challenge for it. */
+  challenge: string | null;
+  /** The second step's refusal (a wrong code, the lock), shown under the code. */
+  secondFactorError: string | null;
+  /**
+   * The server requires a second factor of this account, which has none: «Безопасность» is shown first, to set it
+   * up (docs/behaviour.md §10.7a). Cleared once it is on.
+   */
+  twoFactorSetup: boolean;
 }
 
 export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string }
+  /** The second step: six digits from the app or a recovery code; `remember`: «Запомнить этот браузер на 30 дней». */
+  | { type: 'session.secondFactor'; code: string; remember: boolean }
+  /** «Назад» from the second step: the password form again. */
+  | { type: 'session.cancelSecondFactor' }
+  /** The second factor was just turned on (the required set-up is done). */
+  | { type: 'session.twoFactorEnabled' }
   /** `inviteCode` while registration is «По приглашениям» (docs/administration.md). */
   | { type: 'session.register'; username: string; displayName: string; password: string; inviteCode?: string }
   /** Signed in another way than the form (the organisation's provider, oidcSignIn): the session keeps the tokens. */
