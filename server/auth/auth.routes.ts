@@ -6,7 +6,6 @@ import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
-import type { FastifyRequest } from 'fastify';
 import type { TwoFactorRequirement } from '../../src/contract/administration';
 import { readSettings } from '../admin/server-settings';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors';

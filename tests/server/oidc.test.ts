@@ -1,6 +1,7 @@
 // The organisation's sign-in against a real OpenID Connect provider (oidc-provider on loopback): the round trip with
 // PKCE, state and nonce, accounts created or linked by password (never by e-mail), password sign-in switched off for
 // members, and a person the provider refuses.
+import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from './harness';
 import { startTestProvider, type TestProvider } from './oidc-test-provider';
@@ -179,6 +180,26 @@ describe('organisation sign-in', () => {
     });
     expect(maria.status).toBe(409);
     expect(maria.body.message).toBe('Эта учётная запись уже связана с другим пользователем организации');
+  });
+
+  it('refuses linking by password an account with a second factor, which the password alone would get past', async () => {
+    const u = await http.user('guarded');
+    const begun = await http.post('/api/auth/two-factor/begin', {}, u.accessToken);
+    expect(begun.status).toBe(200);
+    const code = generateSync({ secret: begun.body.secret, epoch: Math.floor(Date.now() / 1000) });
+    expect((await http.post('/api/auth/two-factor/confirm', { code }, u.accessToken)).status).toBe(200);
+    op.people.set('sub-guarded', { preferred_username: 'guarded-corp', name: 'Охраняемый' });
+    const first = await roundTrip('sub-guarded');
+    const link = await http.post('/api/auth/oidc/link', {
+      pendingLink: first.body.pending.pendingLink,
+      username: u.username,
+      password: u.password,
+    });
+    expect(link.status).toBe(403);
+    expect(link.body.message).toMatch(/^Эту учётную запись защищает двухэтапная проверка/);
+    expect(link.body.accessToken).toBeUndefined();
+    // Nothing was linked: the person is still asked what to do.
+    expect((await roundTrip('sub-guarded')).body.pending).not.toBeNull();
   });
 
   it('links nobody by a matching e-mail', async () => {

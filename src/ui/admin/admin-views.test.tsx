@@ -96,6 +96,7 @@ describe('«Регистрация» view', () => {
           directory: false,
           guestLinks: true,
           passwordSignIn: true,
+          twoFactorRequired: 'nobody',
         }}
         busy={false}
         saved={false}

@@ -20,7 +20,7 @@ import {
 
 export * from './oidcSignIn.protocol';
 
-type SignedIn = ResponseOf<'login'>;
+type SignedIn = ResponseOf<'oidcLink'>;
 
 export const oidcSignInMachine = setup({
   types: { context: {} as OidcSignInContext, events: {} as OidcSignInEvent, input: {} as OidcSignInInput },
