@@ -1,5 +1,6 @@
 // Runtime configuration from the environment. Every option has an embedded default so `npm start`
 // needs no external service; README's configuration table mirrors this file.
+import { ConfigError } from './config-error';
 import path from 'node:path';
 import { LIMITS } from '../src/contract/limits';
 import { type BackupSchedule, type KeepRule, parseKeep, parseSchedule } from './backups/schedule';
@@ -140,15 +141,16 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-const int = (v: string | undefined, d: number): number => {
+const int = (name: string, v: string | undefined, d: number): number => {
   if (v === undefined || v === '') return d;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`Invalid numeric setting: ${v}`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ConfigError(`Неверное значение ${name}: «${v}». Нужно целое неотрицательное число`);
   return Math.floor(n);
 };
 /** A timeout of 0 would mean "wait for ever" to pg: exactly what these settings are there to prevent. */
 const positive = (name: string, n: number): number => {
-  if (n < 1) throw new Error(`${name} must be at least 1 (milliseconds)`);
+  if (n < 1) throw new ConfigError(`${name} должно быть не меньше 1 (миллисекунды)`);
   return n;
 };
 const str = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
@@ -157,7 +159,10 @@ const portRange = (v: string | null): [number, number] | null => {
   if (!v) return null;
   const m = /^(\d+)-(\d+)$/.exec(v);
   const [lo, hi] = [Number(m?.[1]), Number(m?.[2])];
-  if (!m || lo < 1024 || hi > 65535 || lo > hi) throw new Error(`Invalid SFU_UDP_PORTS (want e.g. 50000-50100): ${v}`);
+  if (!m || lo < 1024 || hi > 65535 || lo > hi)
+    throw new ConfigError(
+      `Неверное значение SFU_UDP_PORTS: «${v}». Укажите диапазон портов от 1024 до 65535, например 50000-50100`,
+    );
   return [lo, hi];
 };
 
@@ -171,32 +176,32 @@ const originList = (v: string | null): string[] =>
       try {
         return new URL(s).origin;
       } catch {
-        throw new Error(`Invalid origin in ALLOWED_ORIGINS (want e.g. https://chat.example.org): ${s}`);
+        throw new ConfigError(`Неверный адрес в ALLOWED_ORIGINS: «${s}». Нужен вид https://chat.example.org`);
       }
     });
 
-const flag = (v: string | null, d: boolean): boolean => {
+const flag = (name: string, v: string | null, d: boolean): boolean => {
   if (v === null) return d;
   const s = v.toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(s)) return true;
   if (['0', 'false', 'no', 'off'].includes(s)) return false;
-  throw new Error(`Invalid on/off setting: ${v}`);
+  throw new ConfigError(`Неверное значение ${name}: «${v}». Укажите on или off (также 1/0, true/false, yes/no)`);
 };
 
 function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
   const bucket = str(env.S3_BUCKET);
   const endpoint = str(env.S3_ENDPOINT);
   if (!bucket) {
-    if (endpoint) throw new Error('S3_ENDPOINT needs S3_BUCKET');
+    if (endpoint) throw new ConfigError('S3_ENDPOINT задан без S3_BUCKET: укажите и корзину');
     return null;
   }
   if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) {
-    throw new Error(`Invalid S3_ENDPOINT (want e.g. http://127.0.0.1:9000): ${endpoint}`);
+    throw new ConfigError(`Неверное значение S3_ENDPOINT: «${endpoint}». Нужен вид http://127.0.0.1:9000`);
   }
   const accessKeyId = str(env.S3_ACCESS_KEY_ID);
   const secretAccessKey = str(env.S3_SECRET_ACCESS_KEY);
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+    throw new ConfigError('S3_ACCESS_KEY_ID и S3_SECRET_ACCESS_KEY задаются вместе: укажите оба или ни одного');
   }
   return {
     endpoint,
@@ -205,7 +210,7 @@ function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
     accessKeyId,
     secretAccessKey,
     // Self-hosted stores (an endpoint is given) mostly want path style; AWS itself wants the bucket in the host.
-    forcePathStyle: flag(str(env.S3_FORCE_PATH_STYLE), endpoint !== null),
+    forcePathStyle: flag('S3_FORCE_PATH_STYLE', str(env.S3_FORCE_PATH_STYLE), endpoint !== null),
   };
 }
 
@@ -235,10 +240,10 @@ function publicUrlSetting(v: string | null): string | null {
   try {
     url = new URL(v);
   } catch {
-    throw new Error(`Invalid PUBLIC_URL (want e.g. https://chat.example.org): ${v}`);
+    throw new ConfigError(`Неверное значение PUBLIC_URL: «${v}». Нужен вид https://chat.example.org`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`Invalid PUBLIC_URL (want http:// or https://): ${v}`);
+    throw new ConfigError(`Неверное значение PUBLIC_URL: «${v}». Адрес должен начинаться с https:// или http://`);
   }
   return url.origin;
 }
@@ -247,13 +252,14 @@ function tlsSettings(env: NodeJS.ProcessEnv, publicUrl: string | null): TlsSetti
   const certFile = str(env.TLS_CERT);
   const keyFile = str(env.TLS_KEY);
   const httpPort = str(env.HTTP_PORT);
-  if (Boolean(certFile) !== Boolean(keyFile)) throw new Error('TLS_CERT and TLS_KEY go together');
+  if (Boolean(certFile) !== Boolean(keyFile))
+    throw new ConfigError('TLS_CERT и TLS_KEY задаются вместе: укажите оба файла или ни одного');
   if (certFile && keyFile) {
     return {
       mode: 'files',
       certFile: path.resolve(certFile),
       keyFile: path.resolve(keyFile),
-      httpPort: httpPort ? int(httpPort, 80) : null,
+      httpPort: httpPort ? int('HTTP_PORT', httpPort, 80) : null,
     };
   }
   if (!publicUrl?.startsWith('https:')) return { mode: 'off' };
@@ -262,7 +268,7 @@ function tlsSettings(env: NodeJS.ProcessEnv, publicUrl: string | null): TlsSetti
     domain: new URL(publicUrl).hostname,
     directoryUrl: str(env.ACME_DIRECTORY) ?? LETS_ENCRYPT_DIRECTORY,
     email: str(env.ACME_EMAIL),
-    httpPort: int(httpPort ?? undefined, 80),
+    httpPort: int('HTTP_PORT', httpPort ?? undefined, 80),
   };
 }
 
@@ -274,11 +280,12 @@ function linkPreviewSettings(env: NodeJS.ProcessEnv): LinkPreviewSettings {
       .filter(Boolean);
   const ports = list(str(env.LINK_PREVIEW_PORTS) ?? '80,443').map((p) => {
     const n = Number(p);
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`Invalid port in LINK_PREVIEW_PORTS: ${p}`);
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new ConfigError(`Неверный порт в LINK_PREVIEW_PORTS: «${p}». Нужны числа от 1 до 65535 через запятую`);
     return n;
   });
   return {
-    enabled: flag(str(env.LINK_PREVIEWS), true),
+    enabled: flag('LINK_PREVIEWS', str(env.LINK_PREVIEWS), true),
     // A bracketed IPv6 literal is kept without its brackets, as URL.hostname minus them gives it.
     allowHosts: list(str(env.LINK_PREVIEW_ALLOW_HOSTS)).map((h) => h.replace(/^\[|\]$/g, '')),
     ports,
@@ -307,7 +314,7 @@ export function trustProxySetting(v: string | null): string[] {
       }
     }
     if (!readable) {
-      throw new Error(
+      throw new ConfigError(
         `Неверное значение TRUST_PROXY: «${entry}». Укажите через запятую адреса или подсети обратного прокси ` +
           '(например 127.0.0.1, 10.0.0.0/8, fd00::/8) или loopback, linklocal, uniquelocal',
       );
@@ -328,16 +335,21 @@ export interface OidcSettings {
 function oidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
   const issuer = str(env.OIDC_ISSUER);
   if (!issuer) return null;
-  if (!/^https?:\/\//.test(issuer)) throw new Error(`Invalid OIDC_ISSUER (want https://…): ${issuer}`);
+  if (!/^https?:\/\//.test(issuer))
+    throw new ConfigError(
+      `Неверное значение OIDC_ISSUER: «${issuer}». Нужен адрес сервера входа вида https://sso.example.org/…`,
+    );
   const clientId = str(env.OIDC_CLIENT_ID);
   const clientSecret = str(env.OIDC_CLIENT_SECRET);
-  if (!clientId || !clientSecret) throw new Error('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  if (!clientId || !clientSecret)
+    throw new ConfigError('OIDC_ISSUER задан без OIDC_CLIENT_ID и OIDC_CLIENT_SECRET: укажите оба');
   return { issuer, clientId, clientSecret, name: str(env.OIDC_NAME) ?? 'Корпоративный вход' };
 }
 
 const synchronousSetting = (v: string | null): SqliteSynchronous => {
   const s = (v ?? 'NORMAL').toUpperCase();
-  if (s !== 'NORMAL' && s !== 'FULL') throw new Error(`Invalid SQLITE_SYNCHRONOUS (want FULL or NORMAL): ${v}`);
+  if (s !== 'NORMAL' && s !== 'FULL')
+    throw new ConfigError(`Неверное значение SQLITE_SYNCHRONOUS: «${v}». Укажите FULL или NORMAL`);
   return s;
 };
 
@@ -347,31 +359,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const tls = tlsSettings(env, publicUrl);
   const config: Config = {
     // Serving TLS itself, the server takes HTTPS's own port unless told otherwise.
-    port: int(env.PORT, tls.mode === 'off' ? 4000 : 443),
+    port: int('PORT', env.PORT, tls.mode === 'off' ? 4000 : 443),
     host: env.HOST ?? '0.0.0.0',
     publicUrl,
     tls,
     dataDir,
     databaseUrl: str(env.DATABASE_URL),
     sqliteSynchronous: synchronousSetting(str(env.SQLITE_SYNCHRONOUS)),
-    databaseConnectTimeoutMs: positive('DATABASE_CONNECT_TIMEOUT_MS', int(env.DATABASE_CONNECT_TIMEOUT_MS, 5_000)),
-    databaseQueryTimeoutMs: positive('DATABASE_QUERY_TIMEOUT_MS', int(env.DATABASE_QUERY_TIMEOUT_MS, 30_000)),
-    sqliteBusyTimeoutMs: int(env.SQLITE_BUSY_TIMEOUT_MS, 5_000),
-    upgradeWithoutBackup: flag(str(env.UPGRADE_WITHOUT_BACKUP), false),
+    databaseConnectTimeoutMs: positive(
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      int('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, 5_000),
+    ),
+    databaseQueryTimeoutMs: positive(
+      'DATABASE_QUERY_TIMEOUT_MS',
+      int('DATABASE_QUERY_TIMEOUT_MS', env.DATABASE_QUERY_TIMEOUT_MS, 30_000),
+    ),
+    sqliteBusyTimeoutMs: int('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, 5_000),
+    upgradeWithoutBackup: flag('UPGRADE_WITHOUT_BACKUP', str(env.UPGRADE_WITHOUT_BACKUP), false),
     jwtSecret: str(env.JWT_SECRET),
-    accessTokenTtlSec: int(env.ACCESS_TOKEN_TTL, 15 * 60),
-    refreshTokenTtlSec: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),
-    refreshTokenMaxAgeSec: int(env.REFRESH_TOKEN_MAX_AGE, 90 * 24 * 3600),
-    uploadLimitBytes: env.UPLOAD_LIMIT_MB ? int(env.UPLOAD_LIMIT_MB, 25) * 1024 * 1024 : LIMITS.uploadDefaultBytes,
-    importMaxBytes: int(env.IMPORT_MAX_BYTES, 2 * 1024 ** 3),
-    loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 5),
-    loginMaxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 20),
-    loginMaxFailuresGlobal: int(env.LOGIN_MAX_FAILURES_GLOBAL, 300),
-    loginMaxFailuresPerDevice: int(env.LOGIN_MAX_FAILURES_PER_DEVICE, 10),
-    loginLockSec: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
-    codeSearchPerMinute: int(env.CODE_SEARCH_PER_MINUTE, 20),
-    searchPerMinute: int(env.SEARCH_PER_MINUTE, 60),
-    secretClaimsPerMinute: int(env.SECRET_CLAIMS_PER_MINUTE, 30),
+    accessTokenTtlSec: int('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, 15 * 60),
+    refreshTokenTtlSec: int('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL, 30 * 24 * 3600),
+    refreshTokenMaxAgeSec: int('REFRESH_TOKEN_MAX_AGE', env.REFRESH_TOKEN_MAX_AGE, 90 * 24 * 3600),
+    uploadLimitBytes: env.UPLOAD_LIMIT_MB
+      ? int('UPLOAD_LIMIT_MB', env.UPLOAD_LIMIT_MB, 25) * 1024 * 1024
+      : LIMITS.uploadDefaultBytes,
+    importMaxBytes: int('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, 2 * 1024 ** 3),
+    loginMaxFailures: int('LOGIN_MAX_FAILURES', env.LOGIN_MAX_FAILURES, 5),
+    loginMaxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', env.LOGIN_MAX_FAILURES_PER_ADDRESS, 20),
+    loginMaxFailuresGlobal: int('LOGIN_MAX_FAILURES_GLOBAL', env.LOGIN_MAX_FAILURES_GLOBAL, 300),
+    loginMaxFailuresPerDevice: int('LOGIN_MAX_FAILURES_PER_DEVICE', env.LOGIN_MAX_FAILURES_PER_DEVICE, 10),
+    loginLockSec: int('LOGIN_LOCK_SECONDS', env.LOGIN_LOCK_SECONDS, 15 * 60),
+    codeSearchPerMinute: int('CODE_SEARCH_PER_MINUTE', env.CODE_SEARCH_PER_MINUTE, 20),
+    searchPerMinute: int('SEARCH_PER_MINUTE', env.SEARCH_PER_MINUTE, 60),
+    secretClaimsPerMinute: int('SECRET_CLAIMS_PER_MINUTE', env.SECRET_CLAIMS_PER_MINUTE, 30),
     redisUrl: str(env.REDIS_URL),
     livekit: {
       url: str(env.LIVEKIT_URL),
@@ -379,7 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiSecret: str(env.LIVEKIT_API_SECRET),
     },
     sfu: {
-      port: int(env.SFU_PORT, 7880),
+      port: int('SFU_PORT', env.SFU_PORT, 7880),
       hostCandidates:
         str(env.SFU_HOST_CANDIDATES)
           ?.split(',')
@@ -393,7 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: trustProxySetting(str(env.TRUST_PROXY)),
     allowedOrigins: originList(str(env.ALLOWED_ORIGINS) ?? str(env.CORS_ORIGIN)),
     logLevel: env.LOG_LEVEL ?? 'info',
-    conversationListCache: int(env.CONVERSATION_LIST_CACHE, 10_000),
+    conversationListCache: int('CONVERSATION_LIST_CACHE', env.CONVERSATION_LIST_CACHE, 10_000),
     vapid: {
       publicKey: str(env.VAPID_PUBLIC_KEY),
       privateKey: str(env.VAPID_PRIVATE_KEY),
@@ -408,11 +428,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   if (config.livekit.url && !(config.livekit.apiKey && config.livekit.apiSecret)) {
-    throw new Error('LIVEKIT_URL needs LIVEKIT_API_KEY and LIVEKIT_API_SECRET');
+    throw new ConfigError('LIVEKIT_URL задан без LIVEKIT_API_KEY и LIVEKIT_API_SECRET: укажите оба');
   }
   if (Boolean(config.vapid.publicKey) !== Boolean(config.vapid.privateKey)) {
-    throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together');
+    throw new ConfigError('VAPID_PUBLIC_KEY и VAPID_PRIVATE_KEY задаются вместе: укажите оба или ни одного');
   }
-  if (!/^(mailto:|https:)/.test(config.vapid.subject)) throw new Error('VAPID_SUBJECT must be a mailto: or https: URL');
+  if (!/^(mailto:|https:)/.test(config.vapid.subject))
+    throw new ConfigError('VAPID_SUBJECT должен быть адресом mailto: или https:');
   return config;
 }

@@ -1,9 +1,18 @@
 // `npm start`: the whole product in one process on embedded defaults (serve.ts).
-import { loadConfig } from './config';
+import { type Config, loadConfig } from './config';
+import { ConfigError } from './config-error';
 import { serve } from './serve';
 import { startupProblem } from './startup';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A setting it cannot start with: which variable and what it wants, in one sentence.
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`Беседа не запущена: ${err.message}.`);
+  process.exit(1);
+}
 let served: Awaited<ReturnType<typeof serve>>;
 try {
   served = await serve(config);

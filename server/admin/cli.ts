@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Server } from '../app';
 import { type Config, loadConfig } from '../config';
+import { ConfigError } from '../config-error';
 import { HttpError } from '../http/errors';
 import { archiveSource } from './archive-source';
 import { BackupRefused, backup, describeBackup, describeRestore, restore } from './backup';
@@ -259,7 +260,14 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`usage: npm run admin -- ${command.usage}`);
     return 2;
   }
-  const config = loadConfig(process.env, { clientDir: null, logLevel: 'silent' });
+  let config: Config;
+  try {
+    config = loadConfig(process.env, { clientDir: null, logLevel: 'silent' });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`${err.message}.`);
+    return 1;
+  }
   const values = parsed.values as Options;
   const files = FILE_COMMANDS[name];
   if (files) {

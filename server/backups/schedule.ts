@@ -2,6 +2,7 @@
 // расписанию»). BACKUP_SCHEDULE is a daily time on the server's local clock ("03:30") or "off"; BACKUP_KEEP is
 // "<N>d,<M>w": the newest backup of each of the last N calendar days and of each of the last M ISO weeks (Monday
 // to Sunday, local time) is kept, every other scheduled backup deleted. Pure functions of the time handed in.
+import { ConfigError } from '../config-error';
 import path from 'node:path';
 
 /** DATA_DIR/backups: the scheduled backups on disk, the copies taken before upgrades and the dumps they look for. */
@@ -28,7 +29,7 @@ export function parseSchedule(v: string | null): BackupSchedule | null {
   const hour = Number(m?.[1]);
   const minute = Number(m?.[2]);
   if (!m || hour > 23 || minute > 59) {
-    throw new Error(`Неверное значение BACKUP_SCHEDULE: «${v}». Укажите время ЧЧ:ММ (например 03:30) или off`);
+    throw new ConfigError(`Неверное значение BACKUP_SCHEDULE: «${v}». Укажите время ЧЧ:ММ (например 03:30) или off`);
   }
   return { hour, minute };
 }
@@ -41,13 +42,13 @@ export function parseKeep(v: string | null): KeepRule {
   for (const part of parts) {
     const m = /^(\d{1,4})([dw])$/.exec(part);
     if (!m || seen.has(m[2] as string)) {
-      throw new Error(`Неверное значение BACKUP_KEEP: «${v}». Укажите, например, 7d,4w (дни и недели)`);
+      throw new ConfigError(`Неверное значение BACKUP_KEEP: «${v}». Укажите, например, 7d,4w (дни и недели)`);
     }
     seen.add(m[2] as string);
     if (m[2] === 'd') rule.days = Number(m[1]);
     else rule.weeks = Number(m[1]);
   }
-  if (parts.length === 0) throw new Error('BACKUP_KEEP пуст: укажите, например, 7d,4w');
+  if (parts.length === 0) throw new ConfigError('BACKUP_KEEP пуст: укажите, например, 7d,4w');
   return rule;
 }
 

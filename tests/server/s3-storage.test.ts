@@ -313,7 +313,7 @@ describe('start-up check', () => {
 
   it('reads the S3_* variables, and refuses inconsistent ones', () => {
     const env = { S3_BUCKET: 'beseda', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'k' };
-    expect(() => loadConfig(env)).toThrow('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+    expect(() => loadConfig(env)).toThrow('S3_ACCESS_KEY_ID и S3_SECRET_ACCESS_KEY задаются вместе');
     expect(loadConfig({ ...env, S3_SECRET_ACCESS_KEY: 's' }).s3).toEqual({
       endpoint: 'http://127.0.0.1:9000',
       bucket: 'beseda',
@@ -329,8 +329,8 @@ describe('start-up check', () => {
     });
     expect(loadConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: '1' }).s3?.forcePathStyle).toBe(true);
     expect(loadConfig({}).s3).toBeNull();
-    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow('S3_ENDPOINT needs S3_BUCKET');
-    expect(() => loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow('Invalid S3_ENDPOINT');
-    expect(() => loadConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'maybe' })).toThrow('Invalid on/off setting');
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow('S3_ENDPOINT задан без S3_BUCKET');
+    expect(() => loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow('Неверное значение S3_ENDPOINT: «minio:9000»');
+    expect(() => loadConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'maybe' })).toThrow('Неверное значение S3_FORCE_PATH_STYLE: «maybe»');
   });
 });

@@ -57,6 +57,23 @@ describe('start-up conditions', () => {
     }
   }, 120_000);
 
+  it('a setting it cannot start with: the variable and what it wants, no stack trace', async () => {
+    const schedule = await start({ BACKUP_SCHEDULE: '25:00' });
+    expect(schedule.code).toBe(1);
+    expect(schedule.err.trim()).toBe(
+      'Беседа не запущена: Неверное значение BACKUP_SCHEDULE: «25:00». Укажите время ЧЧ:ММ (например 03:30) или off.',
+    );
+    const port = await start({ PORT: 'восемь' });
+    expect(port.code).toBe(1);
+    expect(port.err.trim()).toBe(
+      'Беседа не запущена: Неверное значение PORT: «восемь». Нужно целое неотрицательное число.',
+    );
+    const tls = await start({ TLS_CERT: '/etc/cert.pem' });
+    expect(tls.err.trim()).toBe(
+      'Беседа не запущена: TLS_CERT и TLS_KEY задаются вместе: укажите оба файла или ни одного.',
+    );
+  }, 120_000);
+
   it('a DATABASE_URL nothing answers at, one of another kind, one that is no address', async () => {
     const [refused, foreign, malformed] = await Promise.all([
       start({ PORT: '0', DATABASE_URL: 'postgres://beseda:secret@127.0.0.1:1/messenger' }),
