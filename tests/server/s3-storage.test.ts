@@ -330,7 +330,11 @@ describe('start-up check', () => {
     expect(loadConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: '1' }).s3?.forcePathStyle).toBe(true);
     expect(loadConfig({}).s3).toBeNull();
     expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow('S3_ENDPOINT задан без S3_BUCKET');
-    expect(() => loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow('Неверное значение S3_ENDPOINT: «minio:9000»');
-    expect(() => loadConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'maybe' })).toThrow('Неверное значение S3_FORCE_PATH_STYLE: «maybe»');
+    expect(() => loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(
+      'Неверное значение S3_ENDPOINT: «minio:9000»',
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(
+      'Неверное значение S3_FORCE_PATH_STYLE: «maybe»',
+    );
   });
 });
