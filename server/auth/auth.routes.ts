@@ -1,3 +1,4 @@
+import { ACCOUNT_DEACTIVATED } from './auth-texts';
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
@@ -19,7 +20,6 @@ import { oidcRoutes } from './oidc.routes';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 import { createTwoFactor, REMEMBER_MS, REMEMBERED_MAX } from './two-factor';
 
-export const ACCOUNT_DEACTIVATED = 'Аккаунт отключён администратором';
 const REFRESH_REFUSED = 'Сессия истекла, войдите снова';
 export const CHALLENGE_EXPIRED = 'Вход истёк, введите пароль снова';
 export const WRONG_CODE = 'Неверный код';
@@ -218,12 +218,16 @@ export const authRoutes = fp(
     }
 
     // The organisation's sign-in (oidc.routes.ts) ends in the same sign-in as a password.
-    const oidc = oidcRoutes(app, {
-      checkPassword,
-      issueSession: (user, req) => issueSession(user, req),
-      createAccount,
-      hasSecondFactor: async (userId) => (await twoFactor.settings(userId)) !== null,
-    });
+    const oidc = oidcRoutes(
+      app,
+      { config, db, registration, secrets },
+      {
+        checkPassword,
+        issueSession: (user, req) => issueSession(user, req),
+        createAccount,
+        hasSecondFactor: async (userId) => (await twoFactor.settings(userId)) !== null,
+      },
+    );
 
     /** The account signed into by that name, if any (deleted accounts are none). */
     function accountNamed(usernameLower: string): Promise<Selectable<UsersTable> | undefined> {

@@ -18,7 +18,7 @@ import { isUniqueViolation } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
 import { conflict, forbidden, notFound } from '../http/errors';
-import { ACCOUNT_DEACTIVATED } from './auth.routes';
+import { ACCOUNT_DEACTIVATED } from './auth-texts';
 import { createOidcProvider, OIDC_ROUND_TRIP_SEC, type OidcPerson } from './oidc-provider';
 import { accountUsername } from './oidc-username';
 
@@ -43,9 +43,11 @@ const ACCOUNT_LINKED = 'Эта учётная запись уже связана
 const LINK_NEEDS_SECOND_FACTOR =
   'Эту учётную запись защищает двухэтапная проверка, поэтому одного пароля для связи мало. Войдите с паролем и кодом, отключите проверку в «Безопасность» и свяжите вход снова';
 
+/** What the routes read, handed in by the auth routes' plugin (which declares them). */
+type Parts = Pick<FastifyInstance, 'config' | 'db' | 'registration' | 'secrets'>;
+
 /** Registers the routes inside the auth routes' scope; answers whether a password may sign `user` in. */
-export function oidcRoutes(app: FastifyInstance, deps: Deps) {
-  const { config, db, registration, secrets } = app;
+export function oidcRoutes(app: FastifyInstance, { config, db, registration, secrets }: Parts, deps: Deps) {
   const provider = config.oidc ? createOidcProvider(config.oidc, secrets.jwtSecret) : null;
   const passwordsOff = () => `Вход по паролю отключён администратором. Войдите через «${provider?.name}»`;
 
