@@ -6,6 +6,7 @@
 // that registers a new person; axe on every tab, on the reset page and on «Приглашения».
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { apiCall, createUser, type E2EUser, makeFriends, PASSWORD, sendText } from './users';
 
@@ -54,7 +55,7 @@ test('the first user administers: invites, a report resolved by deleting the mes
 
   // «Регистрация»: by invitation, and a code with a note.
   await tab(A.page, 'Регистрация').click();
-  await A.page.getByRole('radio', { name: /По приглашениям/ }).check();
+  await tick(A.page.getByRole('radio', { name: /По приглашениям/ }));
   await A.page.getByRole('button', { name: 'Сохранить' }).click();
   await expect(A.page.getByRole('status').filter({ hasText: 'Сохранено' })).toBeVisible();
   await A.page.getByLabel('Сколько раз').fill('5');
@@ -111,7 +112,7 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await reported.click({ button: 'right' });
   await V.getByRole('menuitem', { name: 'Пожаловаться' }).click();
   const dialog = V.getByRole('dialog', { name: 'Пожаловаться на сообщение' });
-  await dialog.getByRole('radio', { name: 'Спам' }).check();
+  await tick(dialog.getByRole('radio', { name: 'Спам' }));
   await dialog.getByLabel('Комментарий (необязательно)').fill('Реклама');
   await expectNoSeriousA11yViolations(V, 'report dialog');
   await dialog.getByRole('button', { name: 'Отправить' }).click();
@@ -217,8 +218,8 @@ test('a member makes an invite code in Settings once the administrator lets memb
 
   const A = await openSignedIn(admin);
   await A.page.goto(`${srv.url}/admin/registration`);
-  await A.page.getByRole('radio', { name: /По приглашениям/ }).check();
-  await A.page.getByLabel('Участники могут приглашать').check();
+  await tick(A.page.getByRole('radio', { name: /По приглашениям/ }));
+  await tick(A.page.getByLabel('Участники могут приглашать'));
   await A.page.getByRole('button', { name: 'Сохранить' }).click();
   await expect(A.page.getByRole('status').filter({ hasText: 'Сохранено' })).toBeVisible();
 

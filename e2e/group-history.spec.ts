@@ -4,6 +4,7 @@
 // reads from his joining on. A member who is not an admin is not offered the setting. Axe on it in both themes.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { apiCall, createGroup, makeFriends, sendText } from './users';
 
@@ -36,7 +37,7 @@ test('a newcomer reads the earlier messages while the history is «Видна»,
 
   // She adds Вера, who reads everything written before she came, with nothing unread.
   await panel(pa).getByRole('button', { name: 'Добавить участников' }).click();
-  await panel(pa).getByRole('checkbox', { name: /Вера/ }).check();
+  await tick(panel(pa).getByRole('checkbox', { name: /Вера/ }));
   await panel(pa).getByRole('button', { name: 'Добавить', exact: true }).click();
   await expect(panel(pa).locator('.info-subtitle')).toHaveText('3 участника');
   await expect(tile(pv, 'Проект')).toBeVisible();
@@ -50,9 +51,7 @@ test('a newcomer reads the earlier messages while the history is «Видна»,
   await expect(setting(pv)).toHaveCount(0);
 
   // Анна hides it: the entry reaches Вера live.
-  await setting(pa)
-    .getByRole('radio', { name: /Скрыта/ })
-    .check();
+  await tick(setting(pa).getByRole('radio', { name: /Скрыта/ }));
   await expect(setting(pa).getByRole('radio', { name: /Скрыта/ })).toBeChecked();
   await expect(pa.getByTestId('system-entry').last()).toContainText('Анна скрыл(а) историю для новых участников');
   await expect(pv.getByTestId('system-entry').last()).toContainText('Анна скрыл(а) историю для новых участников');

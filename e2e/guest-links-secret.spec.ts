@@ -7,6 +7,7 @@
 // nor its log holds the link's secret or any call key.
 import type { BrowserContext, Page } from '@playwright/test';
 import { CALL_ENCRYPTED } from '../src/ui/calls/conference-rules';
+import { tick } from './controls';
 import { expect as baseExpect, defaultServerOptions, type E2EUser, mediaTest as test } from './fixtures';
 import { makeFriends, signInContext } from './users';
 
@@ -66,7 +67,7 @@ async function secretChat(pa: Page, pb: Page, b: E2EUser): Promise<void> {
   await becomeDevice(pb);
   await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
-  await dialog.getByRole('checkbox', { name: new RegExp(b.displayName) }).check();
+  await tick(dialog.getByRole('checkbox', { name: new RegExp(b.displayName) }));
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
   const composer = pa.getByRole('textbox', { name: 'Сообщение' });

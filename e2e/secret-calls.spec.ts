@@ -4,6 +4,7 @@
 // notice instead of a call. On the media server alone, with livekit's frame encryption as the app sets it up,
 // a participant with the same key decodes (also across a simulcast layer switch) and one with another key does not.
 import type { BrowserContext, Page } from '@playwright/test';
+import { tick } from './controls';
 import { expect as baseExpect, type E2EUser, mediaTest as test } from './fixtures';
 import { call } from './sfu-page/callers';
 import { mintToken } from './sfu-page/harness';
@@ -39,7 +40,7 @@ async function secretChat(pa: Page, pb: Page, b: E2EUser): Promise<void> {
   await becomeDevice(pb);
   await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
-  await dialog.getByRole('checkbox', { name: new RegExp(b.displayName) }).check();
+  await tick(dialog.getByRole('checkbox', { name: new RegExp(b.displayName) }));
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
   const composer = pa.getByRole('textbox', { name: 'Сообщение' });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { approveDevice, becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
 import { apiCall, createUser, makeFriends } from './users';
@@ -50,7 +51,7 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
     const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
     await expect(dialog).toContainText('сервер хранит только шифротекст');
-    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
+    await tick(dialog.getByRole('checkbox', { name: /Борис/ }));
     await dialog.getByRole('button', { name: 'Создать' }).click();
     await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
     await expect(a1.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);
@@ -135,8 +136,8 @@ test('a secret group: a removed member gets nothing more, the others go on', asy
 
   await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
-  await dialog.getByRole('checkbox', { name: /Борис/ }).check();
-  await dialog.getByRole('checkbox', { name: /Вера/ }).check();
+  await tick(dialog.getByRole('checkbox', { name: /Борис/ }));
+  await tick(dialog.getByRole('checkbox', { name: /Вера/ }));
   await dialog.getByRole('textbox', { name: 'Название' }).fill('Тайный совет');
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);

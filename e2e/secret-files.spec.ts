@@ -10,6 +10,7 @@ import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { filesUnder } from './secret-helpers';
 import { createUser, type E2EUser, makeFriends, signInContext } from './users';
@@ -67,7 +68,7 @@ test('a secret chat carries a picture, a file and a voice message, and the serve
 
     await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
     const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
-    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
+    await tick(dialog.getByRole('checkbox', { name: /Борис/ }));
     await dialog.getByRole('button', { name: 'Создать' }).click();
     await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
     await expect(pa.getByTestId('conversation-secret')).toHaveText(/Секретный чат/);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { TestServer } from '../tests/server/harness';
+import { tick } from './controls';
 import { expect } from './fixtures';
 import { apiCall, type E2EUser, PASSWORD, signInContext } from './users';
 
@@ -40,7 +41,7 @@ export async function becomeDevice(page: Page, approver?: Page): Promise<void> {
 export async function startSecretChat(page: Page, friend: RegExp): Promise<string> {
   await page.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
-  await dialog.getByRole('checkbox', { name: friend }).check();
+  await tick(dialog.getByRole('checkbox', { name: friend }));
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
   return new URL(page.url()).pathname.split('/').pop() as string;

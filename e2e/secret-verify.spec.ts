@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { approveDevice, open, signInAgain } from './secret-helpers';
 import { createUser, makeFriends } from './users';
@@ -69,7 +70,7 @@ test('both see one fingerprint; a new device of Борис is announced and chan
 
     await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
     const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
-    await dialog.getByRole('checkbox', { name: /Борис/ }).check();
+    await tick(dialog.getByRole('checkbox', { name: /Борис/ }));
     await dialog.getByRole('button', { name: 'Создать' }).click();
     await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
     await b1.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();

@@ -2,6 +2,7 @@
 // and surviving a reload, and axe finding no serious contrast (or other) violation in either theme.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { sendText, signInContext } from './users';
 
@@ -51,7 +52,7 @@ test('«Тёмная» in Settings switches at once and survives a reload; «С�
   await signInContext(context, b);
   const page = await context.newPage();
   await page.goto(`${srv.url}/settings`);
-  await page.getByRole('radio', { name: 'Тёмная' }).check();
+  await tick(page.getByRole('radio', { name: 'Тёмная' }));
   await expect.poll(() => theme(page)).toBe('dark');
   await recordFirstFrame(page);
   await page.reload();
@@ -65,7 +66,7 @@ test('«Тёмная» in Settings switches at once and survives a reload; «С�
 
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${srv.url}/settings`);
-  await page.getByRole('radio', { name: 'Светлая' }).check();
+  await tick(page.getByRole('radio', { name: 'Светлая' }));
   await expect.poll(() => theme(page)).toBe('light');
   await page.reload();
   expect(await theme(page)).toBe('light');

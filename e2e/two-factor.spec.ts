@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { apiCall, type E2EUser } from './users';
 
@@ -69,7 +70,7 @@ test('set up in «Безопасность», then a new browser asks for the co
   await expect(step.getByRole('alert')).toHaveText('Неверный код');
   await expectNoSeriousA11yViolations(other, 'вход: неверный код');
   await step.getByLabel('Код из приложения').fill(codeOf(secret, 1));
-  await step.getByLabel('Запомнить этот браузер на 30 дней').check();
+  await tick(step.getByLabel('Запомнить этот браузер на 30 дней'));
   await step.getByRole('button', { name: 'Подтвердить' }).click();
   await expect(other).toHaveURL(`${srv.url}/`);
   await expect(other.getByRole('button', { name: 'Выйти' })).toBeVisible();
