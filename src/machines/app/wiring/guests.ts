@@ -5,7 +5,7 @@
 // and to a guest that asks for it, seals each newer epoch's key to the guests it checked, and re-keys the call when it
 // removes one, or when one leaves and this member leads. The crypto (services/guests/guest-e2ee.ts, @hpke/core) and
 // the crypto worker load only for such a call.
-import { type EventObject, fromCallback, fromPromise } from 'xstate';
+import { type AnyActorRef, type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { RequestFailure } from '../../../contract/failure';
 import { guestLinkUrl } from '../../../contract/guest-rules';
@@ -17,10 +17,13 @@ import { guestLinksMachine } from '../../guests/guestLinks/guestLinks.machine';
 import type { GuestLinksEvent } from '../../guests/guestLinks/guestLinks.protocol';
 import { type DoorDecision, guestDoorMachine } from '../../guests/guestDoor/guestDoor.machine';
 import type {
+  DoorKeysEvent,
   DoorLink,
   GuestCheck,
   GuestDoorEvent,
+  GuestDoorRef,
   SecretDoor,
+  Vouched,
   Waiting,
 } from '../../guests/guestDoor/guestDoor.protocol';
 import { guestPageMachine } from '../../guests/guestPage/guestPage.machine';
@@ -132,29 +135,15 @@ export const wireGuestPage = (s: Services) =>
   });
 
 /**
- * Link secrets this page knows, by conversation and link code: made here (kept for the call, so its maker admits through it after
- * the group's epoch moved on), or derived in the link's epoch. In memory only.
+ * The door that invoked this effect: what it keeps at a secret chat's call (`DoorKeys`, guestDoor.protocol.ts) is
+ * read from its snapshot and changed only by telling it (`door.keys.*`); nothing is kept here.
  */
-const linkSecrets = new Map<string, Uint8Array>();
-/**
- * Guests whose knock this page checked against the link's secret, by conversation: once let in (by any member), each
- * newer epoch's key is sealed to them from every such page in the call, so a key reaches the guest whoever let it in
- * and whoever is still in the call (the guest takes only a newer one); the server's 409 (no longer in) drops one.
- * A guest's participant leaving the room does not drop it: a full reconnect looks the same, and a page that really
- * closed took the private key with it.
- */
-type Vouched = { linkSecret: Uint8Array; e2ee: NonNullable<Waiting['e2ee']> };
-const vouched = new Map<string, Map<string, Vouched>>();
-/** The guests still waiting at each conversation's door, as last heard: nothing is sealed to them yet. */
-const waitingNow = new Map<string, Set<string>>();
-/** Guests this page removed (and re-keyed for): their participant's departure needs no second commit from here. */
-const removedHere = new Set<string>();
-
-function vouch(conversationId: string, knockId: string, v: Vouched) {
-  const known = vouched.get(conversationId) ?? new Map<string, Vouched>();
-  known.set(knockId, v);
-  vouched.set(conversationId, known);
-}
+const doorOf = (self: AnyActorRef) => self._parent as unknown as GuestDoorRef;
+const keysOf = (door: GuestDoorRef) => door.getSnapshot().context.keys;
+/** Told only while the door runs (an answer may arrive after its call ended). */
+const tell = (door: GuestDoorRef, event: DoorKeysEvent) => {
+  if (door.getSnapshot().status === 'active') door.send(event);
+};
 
 /** The current call key sealed to one guest and sent (`guest:key`); false when the server says it is not in. */
 async function sendKey(system: AnySystem, knockId: string, v: Vouched, key: CallKeyOf) {
@@ -165,11 +154,11 @@ async function sendKey(system: AnySystem, knockId: string, v: Vouched, key: Call
 }
 type CallKeyOf = { epoch: number; key: Uint8Array };
 
-async function linkSecretOf(secret: SecretDoor, code: string, epoch: number): Promise<Uint8Array> {
-  const known = linkSecrets.get(`${secret.conversationId}/${code}`);
+async function linkSecretOf(door: GuestDoorRef, secret: SecretDoor, code: string, epoch: number) {
+  const known = keysOf(door).linkSecrets[code];
   if (known) return known;
   const derived = await (await secretCrypto()).guestLinkSecret(secret.userId, secret.conversationId, code, epoch);
-  linkSecrets.set(`${secret.conversationId}/${code}`, derived);
+  tell(door, { type: 'door.keys.linkSecret', code, linkSecret: derived });
   return derived;
 }
 
@@ -178,15 +167,15 @@ const messageOf = (e: unknown, fallback: string) =>
   e instanceof Error && (e.name === 'SecretCryptoError' || e.name === 'GuestE2eeError') ? e.message : fallback;
 
 /** What this device makes of a waiting guest's key: vouched for by the link's secret, and the code to compare. */
-async function checkGuest(secret: SecretDoor, guest: Waiting): Promise<Waiting> {
+async function checkGuest(door: GuestDoorRef, secret: SecretDoor, guest: Waiting): Promise<Waiting> {
   const c = await guestCrypto();
   const refused = (problem: string): Waiting => ({ ...guest, check: { verified: false, shortCode: null, problem } });
   if (!guest.e2ee) return refused(c.GUEST_E2EE_TEXTS.badMac);
   try {
     const { code, epoch, publicKey, mac } = guest.e2ee;
-    const linkSecret = await linkSecretOf(secret, code, epoch);
+    const linkSecret = await linkSecretOf(door, secret, code, epoch);
     if (!(await c.verifyKnock(linkSecret, code, publicKey, mac))) return refused(c.GUEST_E2EE_TEXTS.badMac);
-    vouch(secret.conversationId, guest.id, { linkSecret, e2ee: guest.e2ee });
+    tell(door, { type: 'door.keys.vouched', knockId: guest.id, vouched: { linkSecret, e2ee: guest.e2ee } });
     const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
     const check: GuestCheck = {
       verified: true,
@@ -199,8 +188,8 @@ async function checkGuest(secret: SecretDoor, guest: Waiting): Promise<Waiting> 
   }
 }
 
-const checkAll = (secret: SecretDoor | null | undefined, guests: Waiting[]) =>
-  secret ? Promise.all(guests.map((g) => checkGuest(secret, g))) : Promise.resolve(guests);
+const checkAll = (door: GuestDoorRef, secret: SecretDoor | null | undefined, guests: Waiting[]) =>
+  secret ? Promise.all(guests.map((g) => checkGuest(door, secret, g))) : Promise.resolve(guests);
 
 /** The chat's actor (a child of the device actor), which applies the group's commits and updates this device's leaf. */
 function chatActor(system: AnySystem, conversationId: string): SecretChatRef | undefined {
@@ -221,15 +210,13 @@ async function rekeyCall(system: AnySystem, secret: SecretDoor) {
 }
 
 /** Seals the current call key to each guest this page vouched for that is no longer waiting (a newer epoch). */
-async function resealAll(system: AnySystem, secret: SecretDoor, epoch: number) {
-  const guests = vouched.get(secret.conversationId);
-  if (!guests?.size) return;
+async function resealAll(system: AnySystem, door: GuestDoorRef, secret: SecretDoor, epoch: number) {
+  if (Object.keys(keysOf(door).vouched).length === 0) return;
   const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
   if (key.epoch < epoch) return;
-  const waiting = waitingNow.get(secret.conversationId);
-  for (const [knockId, g] of guests) {
-    if (waiting?.has(knockId)) continue;
-    if (!(await sendKey(system, knockId, g, key).catch(() => true))) guests.delete(knockId);
+  for (const [knockId, g] of Object.entries(keysOf(door).vouched)) {
+    if (keysOf(door).waitingNow.includes(knockId)) continue;
+    if (!(await sendKey(system, knockId, g, key).catch(() => true))) tell(door, { type: 'door.keys.gone', knockId });
   }
 }
 
@@ -237,12 +224,18 @@ async function resealAll(system: AnySystem, secret: SecretDoor, epoch: number) {
  * An admitted guest without the current key asked for it (`guest:key-request`): sealed afresh from this page, after
  * checking the guest's key against the link's secret as on «Впустить».
  */
-async function answerKeyRequest(system: AnySystem, secret: SecretDoor, knockId: string, e2ee: Vouched['e2ee']) {
+async function answerKeyRequest(
+  system: AnySystem,
+  door: GuestDoorRef,
+  secret: SecretDoor,
+  knockId: string,
+  e2ee: Vouched['e2ee'],
+) {
   const c = await guestCrypto();
-  const linkSecret = await linkSecretOf(secret, e2ee.code, e2ee.epoch);
+  const linkSecret = await linkSecretOf(door, secret, e2ee.code, e2ee.epoch);
   if (!(await c.verifyKnock(linkSecret, e2ee.code, e2ee.publicKey, e2ee.mac))) return;
   const v = { linkSecret, e2ee };
-  vouch(secret.conversationId, knockId, v);
+  tell(door, { type: 'door.keys.vouched', knockId, vouched: v });
   const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
   await sendKey(system, knockId, v, key);
 }
@@ -252,7 +245,8 @@ export const wireGuestDoor = (s: Services) =>
     actors: {
       // `guest:waiting`, each guest's key checked first at a secret chat's call; and there, each newer epoch's key
       // sealed to the guests this page let in.
-      serverEvents: fromCallback<EventObject, SecretDoor | null>(({ input: secret, system, sendBack }) => {
+      serverEvents: fromCallback<EventObject, SecretDoor | null>(({ input: secret, self, system, sendBack }) => {
+        const door = doorOf(self);
         const realtime = systemActor(system, 'realtime');
         let latest = 0;
         const subs: { unsubscribe(): void }[] = [];
@@ -262,7 +256,7 @@ export const wireGuestDoor = (s: Services) =>
               if (e.name === 'guest:key-request') {
                 const r = e.payload as { room: string; knockId: string; e2ee: Vouched['e2ee'] };
                 if (secret && r.room === `conv-${secret.conversationId}`)
-                  void answerKeyRequest(system, secret, r.knockId, r.e2ee).catch(() => undefined);
+                  void answerKeyRequest(system, door, secret, r.knockId, r.e2ee).catch(() => undefined);
                 return;
               }
               if (e.name !== 'guest:waiting') return;
@@ -270,8 +264,8 @@ export const wireGuestDoor = (s: Services) =>
               const n = ++latest;
               // Only this call's own guests are checked against its group (other rooms' lists are ignored anyway).
               const own = secret && p.room === `conv-${secret.conversationId}` ? secret : null;
-              if (own) waitingNow.set(own.conversationId, new Set(p.guests.map((g) => g.id)));
-              void checkAll(own, p.guests).then((guests) => {
+              if (own) tell(door, { type: 'door.keys.waiting', knockIds: p.guests.map((g) => g.id) });
+              void checkAll(door, own, p.guests).then((guests) => {
                 if (n === latest)
                   sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
               });
@@ -292,7 +286,7 @@ export const wireGuestDoor = (s: Services) =>
                 if (epoch === null || epoch === seen) return;
                 const first = seen === null;
                 seen = epoch;
-                if (!first) void resealAll(system, secret, epoch).catch(() => undefined);
+                if (!first) void resealAll(system, door, secret, epoch).catch(() => undefined);
               }) ?? null;
           };
           const device = systemActor(system, 'secretDevice');
@@ -304,13 +298,22 @@ export const wireGuestDoor = (s: Services) =>
           for (const sub of subs) sub.unsubscribe();
         };
       }),
-      loadWaiting: fromPromise(async ({ input }: { input: { room: string; secret?: SecretDoor } }) => {
-        const { guests } = await s.api.call('waitingGuests', { query: { room: input.room } });
-        if (input.secret) waitingNow.set(input.secret.conversationId, new Set(guests.map((g) => g.id)));
-        return checkAll(input.secret, guests);
-      }),
+      loadWaiting: fromPromise(
+        async ({ input, self }: { input: { room: string; secret?: SecretDoor }; self: AnyActorRef }) => {
+          const door = doorOf(self);
+          const { guests } = await s.api.call('waitingGuests', { query: { room: input.room } });
+          if (input.secret) tell(door, { type: 'door.keys.waiting', knockIds: guests.map((g) => g.id) });
+          return checkAll(door, input.secret, guests);
+        },
+      ),
       createLink: fromPromise(
-        async ({ input }: { input: { room: string; hours: number; secret?: SecretDoor } }): Promise<DoorLink> => {
+        async ({
+          input,
+          self,
+        }: {
+          input: { room: string; hours: number; secret?: SecretDoor };
+          self: AnyActorRef;
+        }): Promise<DoorLink> => {
           let made: DoorLink;
           if (!input.secret) {
             made = (await s.api.call('createGuestLink', { body: { room: input.room, hours: input.hours } })).link;
@@ -328,7 +331,7 @@ export const wireGuestDoor = (s: Services) =>
               link.code,
               epoch,
             );
-            linkSecrets.set(`${input.secret.conversationId}/${link.code}`, linkSecret);
+            tell(doorOf(self), { type: 'door.keys.linkSecret', code: link.code, linkSecret });
             made = { ...link, fragment: (await guestCrypto()).linkFragment(linkSecret) };
           }
           // Copied at once where the browser allows it; the view shows the address either way.
@@ -338,13 +341,13 @@ export const wireGuestDoor = (s: Services) =>
           return made;
         },
       ),
-      // A guest left and this member leads (the machine's guard): the call moves to a new key, unless this page
-      // removed that guest and re-keyed already.
+      // A guest left and this member leads (the machine's guards: not one this page removed and re-keyed for
+      // already): the call moves to a new key.
       rekey: fromPromise<unknown, { secret: SecretDoor; knockId: string }>(async ({ input, system }) => {
-        if (removedHere.delete(input.knockId)) return;
         await rekeyCall(system, input.secret);
       }),
-      decide: fromPromise<Ack, DoorDecision>(async ({ input, system, signal }) => {
+      decide: fromPromise<Ack, DoorDecision>(async ({ input, self, system, signal }) => {
+        const door = doorOf(self);
         const e2ee = input.e2ee;
         if (!e2ee) return requestServer(system, input, signal);
         if (input.name === 'guest:admit') {
@@ -352,7 +355,7 @@ export const wireGuestDoor = (s: Services) =>
           try {
             const c = await guestCrypto();
             if (!guest?.e2ee) return { ok: false, message: c.GUEST_E2EE_TEXTS.badMac };
-            const linkSecret = await linkSecretOf(e2ee.secret, guest.e2ee.code, guest.e2ee.epoch);
+            const linkSecret = await linkSecretOf(door, e2ee.secret, guest.e2ee.code, guest.e2ee.epoch);
             const worker = await secretCrypto();
             const callKey = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
             // Refused (GuestE2eeError) unless the link's secret vouches for the key.
@@ -364,8 +367,7 @@ export const wireGuestDoor = (s: Services) =>
             );
             if (ack.ok) {
               const v = { linkSecret, e2ee: guest.e2ee };
-              vouch(e2ee.secret.conversationId, guest.id, v);
-              waitingNow.get(e2ee.secret.conversationId)?.delete(guest.id);
+              tell(door, { type: 'door.keys.admitted', knockId: guest.id, vouched: v });
               // The group may have moved on while the admission was on its way: that epoch's reseal found the
               // guest still waiting, so the newer key goes now.
               const now = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
@@ -378,8 +380,7 @@ export const wireGuestDoor = (s: Services) =>
         }
         const ack = await requestServer(system, input, signal);
         if (ack.ok && input.name === 'guest:remove') {
-          vouched.get(e2ee.secret.conversationId)?.delete(input.payload.knockId);
-          removedHere.add(input.payload.knockId);
+          tell(door, { type: 'door.keys.removed', knockId: input.payload.knockId });
           await rekeyCall(system, e2ee.secret).catch(() => undefined);
         }
         return ack;

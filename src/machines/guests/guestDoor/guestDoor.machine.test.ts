@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import { RequestFailure } from '../../../contract/failure';
-import { CALL_LINK_HOURS, DOOR_TAGS, DOOR_TEXTS, type GuestLink, guestDoorMachine } from './guestDoor.machine';
+import { CALL_LINK_HOURS, DOOR_TAGS, DOOR_TEXTS, type GuestLink, guestDoorMachine, NO_KEYS } from './guestDoor.machine';
 
 const hang = fromPromise(() => new Promise<never>(() => {})) as never;
 const quiet = fromCallback(() => () => {}) as never;
@@ -16,16 +16,24 @@ const link: GuestLink = {
   expiresAt: '2030-01-02T00:00:00.000Z',
   createdBy: { id: 'u1', displayName: 'Борис' },
 };
+const linkSecret = new Uint8Array(32).fill(7);
+const vouched = { linkSecret, e2ee: { code: link.code, epoch: 3, publicKey: 'p'.repeat(43), mac: 'm'.repeat(43) } };
 const ADMINS = 'В этой группе гостей впускают только владелец и администраторы';
 
 describeModel({
   name: 'guestDoor',
   machine: guestDoorMachine.provide({
-    actors: { serverEvents: quiet, loadWaiting: hang, createLink: hang, decide: hang, rekey: hang },
+    actors: { serverEvents: quiet, session: quiet, loadWaiting: hang, createLink: hang, decide: hang, rekey: hang },
   }),
   inputs: [{ room }, { room, secret: { userId: 'u1', conversationId: 'c1' } }],
   events: {
     'door.guestLeft': () => [{ type: 'door.guestLeft', knockId: 'k1', lead: true }],
+    'door.keys.linkSecret': () => [{ type: 'door.keys.linkSecret', code: link.code, linkSecret }],
+    'door.keys.waiting': () => [{ type: 'door.keys.waiting', knockIds: ['k1'] }],
+    'door.keys.vouched': () => [{ type: 'door.keys.vouched', knockId: 'k1', vouched }],
+    'door.keys.admitted': () => [{ type: 'door.keys.admitted', knockId: 'k1', vouched }],
+    'door.keys.gone': () => [{ type: 'door.keys.gone', knockId: 'k1' }],
+    'door.keys.removed': () => [{ type: 'door.keys.removed', knockId: 'k1' }],
     'xstate.done.actor.rekey': () => [{ type: 'xstate.done.actor.rekey', output: undefined }],
     'xstate.error.actor.rekey': () => [{ type: 'xstate.error.actor.rekey', error: new Error('offline') }],
     'door.admit': () => [{ type: 'door.admit', knockId: 'k1' }],
@@ -55,6 +63,7 @@ describeModel({
     link: c.link !== null,
     error: c.error,
     secret: c.secret !== null,
+    removedHere: c.keys.removedHere.length,
   }),
 });
 
@@ -66,6 +75,7 @@ function start(secret: { userId: string; conversationId: string } | null = null)
     guestDoorMachine.provide({
       actors: {
         serverEvents: quiet,
+        session: quiet,
         loadWaiting: fromPromise(async () => []) as never,
         createLink: fromPromise(async ({ input }) => {
           made.push(input);
@@ -189,5 +199,77 @@ describe('guestDoor with a server', () => {
     await waitFor(door.actor, (s) => s.context.link !== null);
     expect(door.made).toEqual([{ room, hours: CALL_LINK_HOURS }]);
     expect(DOOR_TEXTS.linkFailed).toMatch(/ссылку/);
+  });
+});
+
+describe('guestDoor’s keys at a secret chat’s call', () => {
+  const secret = { userId: 'u1', conversationId: 'c1' };
+  /** A door whose session the test signs out when it likes. */
+  function keyed() {
+    let signOut: () => void = () => {};
+    const rekeyed: unknown[] = [];
+    const actor = createActor(
+      guestDoorMachine.provide({
+        actors: {
+          serverEvents: quiet,
+          session: fromCallback(({ sendBack }) => {
+            sendBack({ type: 'door.signedIn', userId: 'u1' });
+            signOut = () => sendBack({ type: 'door.signedOut' });
+          }) as never,
+          loadWaiting: fromPromise(async () => []) as never,
+          createLink: hang,
+          decide: hang,
+          rekey: fromPromise(async ({ input }) => {
+            rekeyed.push(input);
+          }) as never,
+        },
+      }),
+      { input: { room, secret } },
+    ).start();
+    return { actor, rekeyed, signOut: () => signOut() };
+  }
+
+  it('keeps the link secrets, who waits and whom this page vouched for, as the wiring tells it', async () => {
+    const door = keyed();
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    expect(door.actor.getSnapshot().context.keys).toEqual(NO_KEYS);
+    door.actor.send({ type: 'door.keys.linkSecret', code: link.code, linkSecret });
+    door.actor.send({ type: 'door.keys.waiting', knockIds: ['k1', 'k2'] });
+    door.actor.send({ type: 'door.keys.vouched', knockId: 'k2', vouched });
+    door.actor.send({ type: 'door.keys.admitted', knockId: 'k1', vouched });
+    expect(door.actor.getSnapshot().context.keys).toEqual({
+      linkSecrets: { [link.code]: linkSecret },
+      vouched: { k1: vouched, k2: vouched },
+      waitingNow: ['k2'],
+      removedHere: [],
+    });
+    door.actor.send({ type: 'door.keys.gone', knockId: 'k2' });
+    expect(Object.keys(door.actor.getSnapshot().context.keys.vouched)).toEqual(['k1']);
+  });
+
+  it('does not re-key a second time for a guest it removed, and does for the next one who leaves', async () => {
+    const door = keyed();
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.keys.admitted', knockId: 'k1', vouched });
+    door.actor.send({ type: 'door.keys.removed', knockId: 'k1' });
+    expect(door.actor.getSnapshot().context.keys.vouched).toEqual({});
+    expect(door.actor.getSnapshot().context.keys.removedHere).toEqual(['k1']);
+    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
+    expect(door.actor.getSnapshot().value).toBe('idle');
+    expect(door.actor.getSnapshot().context.keys.removedHere).toEqual([]);
+    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    expect(door.rekeyed).toEqual([{ secret, knockId: 'k1' }]);
+  });
+
+  it('drops every key on sign-out', async () => {
+    const door = keyed();
+    await waitFor(door.actor, (s) => s.value === 'idle');
+    door.actor.send({ type: 'door.keys.linkSecret', code: link.code, linkSecret });
+    door.actor.send({ type: 'door.keys.admitted', knockId: 'k1', vouched });
+    door.actor.send({ type: 'door.keys.removed', knockId: 'k2' });
+    door.actor.send({ type: 'door.keys.waiting', knockIds: ['k3'] });
+    door.signOut();
+    expect(door.actor.getSnapshot().context.keys).toEqual(NO_KEYS);
   });
 });

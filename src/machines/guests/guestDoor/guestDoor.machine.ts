@@ -3,11 +3,13 @@
 // call's link (POST /api/guest-links) and sends the decisions over the socket (`guest:admit`, `guest:deny`,
 // `guest:remove`), whose refusals it shows. A ring is emitted for the view's sound. That first question runs
 // beside the rest: «Пригласить по ссылке» works while it is on its way, and a `guest:waiting` heard meanwhile is
-// not overwritten by its older answer.
+// not overwritten by its older answer. At a secret chat's call it also keeps what the wiring needs to seal the call
+// key to guests (`keys`: link secrets, guests vouched for), told through `door.keys.*` and dropped on sign-out.
 import { assertEvent, assign, emit, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { failureMessage } from '../../../contract/failure';
 import { listenToServer, type ServerRequestInput } from '../../realtime/index';
+import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import {
   CALL_LINK_HOURS,
@@ -17,7 +19,9 @@ import {
   type GuestDoorEmitted,
   type GuestDoorEvent,
   type GuestDoorInput,
+  type DoorKeys,
   type DoorLink,
+  NO_KEYS,
   type SecretDoor,
   type Waiting,
 } from './guestDoor.protocol';
@@ -47,6 +51,41 @@ const decision = (
   return { ...base, e2ee: { secret: context.secret, guest, link: context.link } };
 };
 
+const without = <T>(record: Record<string, T>, key: string) => {
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+};
+
+/** The keys after one of the wiring's `door.keys.*` events. */
+function nextKeys(keys: DoorKeys, event: GuestDoorEvent): DoorKeys {
+  switch (event.type) {
+    case 'door.keys.linkSecret':
+      return { ...keys, linkSecrets: { ...keys.linkSecrets, [event.code]: event.linkSecret } };
+    case 'door.keys.waiting':
+      return { ...keys, waitingNow: event.knockIds };
+    case 'door.keys.vouched':
+      return { ...keys, vouched: { ...keys.vouched, [event.knockId]: event.vouched } };
+    case 'door.keys.admitted':
+      return {
+        ...keys,
+        vouched: { ...keys.vouched, [event.knockId]: event.vouched },
+        waitingNow: keys.waitingNow.filter((id) => id !== event.knockId),
+      };
+    case 'door.keys.gone':
+      return { ...keys, vouched: without(keys.vouched, event.knockId) };
+    case 'door.keys.removed':
+      return {
+        ...keys,
+        vouched: without(keys.vouched, event.knockId),
+        removedHere: [...keys.removedHere.filter((id) => id !== event.knockId), event.knockId],
+      };
+    case 'door.guestLeft':
+      return { ...keys, removedHere: keys.removedHere.filter((id) => id !== event.knockId) };
+    default:
+      return keys;
+  }
+}
+
 export const guestDoorMachine = setup({
   types: {
     context: {} as GuestDoorContext,
@@ -68,11 +107,19 @@ export const guestDoorMachine = setup({
      * guest in) commits an update of its leaf, so the call key moves to a new epoch the guest cannot derive.
      */
     rekey: notWired<unknown, { secret: SecretDoor; knockId: string }>('guestDoor.rekey'),
+    /** Who is signed in: a sign-out drops the keys. */
+    session: watchSignedInUser('door.signedIn', 'door.signedOut'),
   },
   guards: {
     secretCall: ({ context }) => context.secret !== null,
     /** A secret chat's call, and this member is the one who re-keys it when a guest leaves. */
     leadsRekey: ({ context, event }) => context.secret !== null && event.type === 'door.guestLeft' && event.lead,
+    /** …but the guest is one this page removed, and re-keyed for already. */
+    rekeyedHere: ({ context, event }) =>
+      context.secret !== null &&
+      event.type === 'door.guestLeft' &&
+      event.lead &&
+      context.keys.removedHere.includes(event.knockId),
     ownRoom: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room,
     notHeard: ({ context }) => !context.heard,
     rang: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room && event.ring,
@@ -86,6 +133,8 @@ export const guestDoorMachine = setup({
       heard: true,
     }),
     takeAck: assign((_, ack: Ack) => ({ error: ack.ok ? null : ack.message })),
+    takeKeys: assign(({ context, event }) => ({ keys: nextKeys(context.keys, event) })),
+    dropKeys: assign({ keys: NO_KEYS }),
   },
 }).createMachine({
   id: 'guestDoor',
@@ -96,9 +145,11 @@ export const guestDoorMachine = setup({
     heard: false,
     link: null,
     error: null,
+    keys: NO_KEYS,
   }),
   invoke: [
     { src: 'serverEvents', input: ({ context }) => context.secret },
+    { src: 'session' },
     {
       id: 'loadWaiting',
       src: 'loadWaiting',
@@ -114,12 +165,23 @@ export const guestDoorMachine = setup({
       { guard: 'ownRoom', actions: 'takeWaiting' },
     ],
     'door.dismissError': { actions: assign({ error: null }) },
+    'door.signedOut': { actions: 'dropKeys' },
+    'door.keys.linkSecret': { actions: 'takeKeys' },
+    'door.keys.waiting': { actions: 'takeKeys' },
+    'door.keys.vouched': { actions: 'takeKeys' },
+    'door.keys.admitted': { actions: 'takeKeys' },
+    'door.keys.gone': { actions: 'takeKeys' },
+    'door.keys.removed': { actions: 'takeKeys' },
   },
   initial: 'idle',
   states: {
     idle: {
       on: {
-        'door.guestLeft': { guard: 'leadsRekey', target: 'rekeying' },
+        'door.guestLeft': [
+          // This page removed that guest and re-keyed already: no second commit.
+          { guard: 'rekeyedHere', actions: 'takeKeys' },
+          { guard: 'leadsRekey', target: 'rekeying' },
+        ],
         'door.invite': 'creating',
         'door.admit': { target: 'deciding', actions: assign({ error: null }) },
         'door.deny': { target: 'deciding', actions: assign({ error: null }) },

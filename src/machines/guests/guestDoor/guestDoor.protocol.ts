@@ -42,9 +42,43 @@ export interface GuestDoorInput {
   secret?: SecretDoor | null;
 }
 
+/** A guest whose knock this page checked against the link's secret: what it takes to seal a call key to it. */
+export interface Vouched {
+  linkSecret: Uint8Array;
+  e2ee: NonNullable<Waiting['e2ee']>;
+}
+
+/**
+ * What this page keeps at a secret chat's call to seal the call key to guests (docs/secret-chats.md "Guests in
+ * encrypted calls"), in memory only, for as long as the door: dropped on sign-out. The wiring reads it from the
+ * door's snapshot and changes it only through the `door.keys.*` events.
+ */
+export interface DoorKeys {
+  /**
+   * Link secrets this page knows, by link code: made here (kept for the call, so its maker admits through it after
+   * the group's epoch moved on), or derived in the link's epoch.
+   */
+  linkSecrets: Record<string, Uint8Array>;
+  /**
+   * Guests this page vouched for, by knock: once let in (by any member), each newer epoch's key is sealed to them
+   * from every such page in the call, so a key reaches the guest whoever let it in and whoever is still in the call
+   * (the guest takes only a newer one); the server's 409 (no longer in) drops one. A guest's participant leaving the
+   * room does not drop it: a full reconnect looks the same, and a page that really closed took the private key with it.
+   */
+  vouched: Record<string, Vouched>;
+  /** The guests still waiting at the door, as last heard (before their keys are checked): nothing is sealed to them yet. */
+  waitingNow: string[];
+  /** Guests this page removed (and re-keyed for): their participant's departure needs no second commit from here. */
+  removedHere: string[];
+}
+
+export const NO_KEYS: DoorKeys = { linkSecrets: {}, vouched: {}, waitingNow: [], removedHere: [] };
+
 export interface GuestDoorContext {
   room: string;
   secret: SecretDoor | null;
+  /** A secret chat's call: the link secrets and the guests vouched for (empty at a plain call). */
+  keys: DoorKeys;
   /** Guests waiting at the door, oldest first (only a decider hears them). */
   waiting: Waiting[];
   /** The server told who waits (`guest:waiting`): the first load's answer, if later, is older news. */
@@ -67,7 +101,26 @@ export type GuestDoorEvent =
    */
   | { type: 'door.guestLeft'; knockId: string; lead: boolean }
   /** `guest:waiting` from the server (any room: the machine keeps its own). */
-  | { type: 'door.waiting'; room: string; guests: Waiting[]; ring: boolean };
+  | { type: 'door.waiting'; room: string; guests: Waiting[]; ring: boolean }
+  /** The signed-in user changed (session): a sign-out drops the keys. */
+  | { type: 'door.signedIn'; userId: string }
+  | { type: 'door.signedOut' }
+  | DoorKeysEvent;
+
+/** What the wiring tells the door about its keys (DoorKeys) at a secret chat's call. */
+export type DoorKeysEvent =
+  /** A link's secret made here or derived in the link's epoch. */
+  | { type: 'door.keys.linkSecret'; code: string; linkSecret: Uint8Array }
+  /** Who waits at this call's door, as just heard (their keys not yet checked). */
+  | { type: 'door.keys.waiting'; knockIds: string[] }
+  /** A guest's key checked against the link's secret (a knock, or an admitted guest asking for the call key). */
+  | { type: 'door.keys.vouched'; knockId: string; vouched: Vouched }
+  /** This page let the guest in: vouched for, and no longer waiting. */
+  | { type: 'door.keys.admitted'; knockId: string; vouched: Vouched }
+  /** The server says the guest is no longer in: nothing more is sealed to it. */
+  | { type: 'door.keys.gone'; knockId: string }
+  /** This page removed the guest and re-keyed the call. */
+  | { type: 'door.keys.removed'; knockId: string };
 
 /** A new knock rang: the view plays the notification sound. */
 export type GuestDoorEmitted = { type: 'door.rang' };
