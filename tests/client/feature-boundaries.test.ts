@@ -10,7 +10,12 @@
 // - a feature reaches another feature only through its public faces: src/machines/<f>/index.ts, src/ui/<f>/index.ts
 //   and *.protocol.ts (services may build on other services); only src/machines/app meets everything;
 // - src/ui/shared imports no feature but its protocols;
-// - no import cycle anywhere in src/.
+// - no import cycle anywhere in src/;
+// - the composition root (src/machines/app) imports no feature's service (src/services/<feature>): a feature's
+//   effects live with it; the files that still do are listed and the list may only shrink;
+// - views never walk an actor's children (`.children`): they get what they render from their own actor or from a
+//   selector or hook the owning feature exports, so the actor tree is known in one place per feature (the root's
+//   generic mechanism in src/ui/app/useOwnedActor.ts is the one exception).
 // The rules run over a map of file → imports, so a probe checks them on a made-up file without writing into src/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,6 +48,28 @@ const isRoot = (f: string) => f.startsWith('src/machines/app/') || f === 'src/ma
 const publicFace = (f: string) =>
   /^src\/(machines|ui)\/[^/]+\/index$/.test(f) || /^src\/ui\/[^/]+\/deferred$/.test(f) || f.endsWith('.protocol');
 
+/**
+ * The composition root's files that still import a feature's service, as found when the rule came: effects are to
+ * move to their feature, so this list may only shrink (a file leaves it when it no longer imports one).
+ */
+const ROOT_SERVICE_IMPORTS = new Set<string>([
+  'src/machines/app/core-wiring.ts',
+  'src/machines/app/runtime.ts',
+  'src/machines/app/services.ts',
+  'src/machines/app/wiring/calls-page.ts',
+  'src/machines/app/wiring/calls.ts',
+  'src/machines/app/wiring/composer.ts',
+  'src/machines/app/wiring/guests.ts',
+  'src/machines/app/wiring/historyImport.ts',
+  'src/machines/app/wiring/notifications.ts',
+  'src/machines/app/wiring/secretChats-approval.ts',
+  'src/machines/app/wiring/secretChats-dialogs.ts',
+  'src/machines/app/wiring/secretChats-recovery.ts',
+  'src/machines/app/wiring/secretChats-register.ts',
+  'src/machines/app/wiring/secretChats-send.ts',
+  'src/machines/app/wiring/secretChats.ts',
+]);
+
 /** Why `from` may not import `to`, or null when it may. */
 function violation(from: string, to: string): string | null {
   if (!to.startsWith('src/')) return null;
@@ -53,6 +80,8 @@ function violation(from: string, to: string): string | null {
     if (b?.layer === 'services') return 'views reach effects through actors (or ViewPorts), never a service';
     if (isRoot(to) && to !== 'src/machines/app/app.protocol') return 'views never import the composition root';
   }
+  if (from.startsWith('src/machines/app/') && b?.layer === 'services' && b.feature && !ROOT_SERVICE_IMPORTS.has(from))
+    return "the composition root imports no feature's service (its effects live with the feature)";
   if (a?.layer === 'machines' && !isRoot(from)) {
     if (b?.layer === 'ui' || b?.layer === 'services')
       return 'machines never import a view or a service (effects are provided in src/machines/app)';
@@ -90,6 +119,24 @@ function violations(graph: Map<string, string[]>, names: Map<string, string[]> =
 }
 
 const isView = (f: string) => f.startsWith('src/ui/');
+
+/** The views that may read an actor's children: the root's generic mechanism for view-owned actors. */
+const CHILDREN_READERS = new Set(['src/ui/app/useOwnedActor.ts']);
+
+/** Views (src/ui, tests aside) that walk an actor's children, each with its line. */
+function childrenWalks(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([f]) => isView(f) && !CHILDREN_READERS.has(f) && !/\.test\.tsx?$/.test(f))
+    .flatMap(([f, text]) =>
+      text
+        .split('\n')
+        .flatMap((line, i) =>
+          /\.children\b/.test(line)
+            ? [`${f}:${i + 1}: a view reaches an actor's children (use its own actor or its feature's selector)`]
+            : [],
+        ),
+    );
+}
 
 /** The module behind each name an index re-exports (`export { a } from './x'`, `export * from './x'` as '*'). */
 const reexportsMemo = new Map<string, Map<string, string>>();
@@ -194,6 +241,33 @@ describe('feature boundaries', () => {
     expect(violations(graphOf(files), namesOf(files.filter(isView)))).toEqual([]);
   }, 30_000);
 
+  it('no view walks an actor’s children', () => {
+    const views = files.filter(isView);
+    expect(views.length).toBeGreaterThan(100);
+    expect(childrenWalks(new Map(views.map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')])))).toEqual([]);
+  });
+
+  it('a view reaching an actor’s children fails, its feature’s selector passes, the root’s mechanism is allowed', () => {
+    const walk = new Map([
+      [
+        'src/ui/chats/ZzProbe.ts',
+        [
+          'const loader = useSelector(chats, (s) => s?.children.loader);',
+          'const pins = useSelector(conversation, conversationPartOf("pins"));',
+          'const card = (s?.children as Record<string, unknown>)[id];',
+        ].join('\n'),
+      ],
+    ]);
+    const found = childrenWalks(walk);
+    expect(found).toHaveLength(2);
+    expect(found[0]).toContain('src/ui/chats/ZzProbe.ts:1:');
+    expect(found[1]).toContain('src/ui/chats/ZzProbe.ts:3:');
+    expect(childrenWalks(new Map([['src/ui/chats/ZzProbe.tsx', '{props.children}']]))).toHaveLength(1);
+    expect(childrenWalks(new Map([['src/ui/app/useOwnedActor.ts', 's.children[id]']]))).toEqual([]);
+    expect(childrenWalks(new Map([['src/ui/chats/ZzProbe.test.ts', 's.children.loader']]))).toEqual([]);
+    expect(childrenWalks(new Map([['src/machines/chats/chats/ZzProbe.ts', 's?.children.loader']]))).toEqual([]);
+  });
+
   it('no import cycle in src/ (type imports included)', () => {
     const graph = importGraph(path.join(root, 'src'));
     expect(graph.size).toBeGreaterThan(300);
@@ -283,8 +357,17 @@ describe('feature boundaries', () => {
     ).toEqual([]);
     // the contract
     expect(check('src/contract/ZzProbe.ts', "import { x } from '../services/app/api';")[0]).toContain('only itself');
-    // the composition root meets everything
+    // the composition root meets everything but a feature's services (only the files listed may still import them)
     expect(check('src/machines/app/ZzProbe.ts', "import { x } from '../../services/app/api';")).toEqual([]);
+    expect(
+      check('src/machines/app/wiring/ZzProbe.ts', "import { x } from '../../../services/polls/votes';")[0],
+    ).toContain("imports no feature's service");
+    expect(
+      check('src/machines/app/ZzProbe.ts', "const m = () => import('../../services/secretChats/secret-files');"),
+    ).toHaveLength(1);
+    expect(
+      check('src/machines/app/wiring/composer.ts', "import { x } from '../../../services/composer/voice-recorder';"),
+    ).toEqual([]);
     expect(check('src/machines/app/wiring/ZzProbe.ts', "import { x } from '../../chats/chats/chats.machine';")).toEqual(
       [],
     );

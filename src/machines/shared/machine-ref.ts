@@ -9,6 +9,12 @@ export type ProtocolSnapshot<TContext extends MachineContext, TChildren extends 
   hasTag(tag: string): boolean;
 };
 
+/**
+ * A protocol ref's snapshot, for the selectors a protocol exports that take a parent's snapshot and return one of its
+ * children: the knowledge of which actor runs under which lives in the owning feature's protocol, never in views.
+ */
+export type SnapshotOf<TRef> = TRef extends { getSnapshot(): infer S } ? S : never;
+
 export type MachineRef<
   TContext extends MachineContext,
   TEvent extends EventObject,

@@ -32,6 +32,14 @@ export function useOwnedActor<K extends ViewOwnedId>(id: K, input?: unknown): Ow
   return (ref ?? standIn) as OwnedRef<ViewOwnedActors[K]>;
 }
 
+/**
+ * A view-owned actor another view opened (one with a systemId, which other actors tell), followed as it comes and
+ * goes: undefined while it does not run. The one place views read the root's children.
+ */
+export function useRunningActor<K extends ViewOwnedId>(id: K): ViewOwnedActors[K] | undefined {
+  return useSelector(useAppRef(), (s) => s.children[id] as ViewOwnedActors[K] | undefined);
+}
+
 const quiet: Subscription = { unsubscribe: () => {} };
 
 /** Until the actor runs: its events go to the root, which keeps them for it. */

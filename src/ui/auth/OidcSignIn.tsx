@@ -6,9 +6,16 @@ import { Link, useLocation } from 'react-router-dom';
 import { type OidcSignInViewProps, useOidcSignIn } from './useOidcSignIn';
 
 /** The sign-in page's part: the provider's button, and the password form (`children`) as the server allows. */
-export function OidcSignInOffer(props: { provider: string | null; passwords: boolean; children: ReactNode }) {
-  if (!props.provider) return <>{props.children}</>;
-  return <OidcSignInOfferLive provider={props.provider} passwords={props.passwords} form={props.children} />;
+export function OidcSignInOffer({
+  children,
+  ...props
+}: {
+  provider: string | null;
+  passwords: boolean;
+  children: ReactNode;
+}) {
+  if (!props.provider) return <>{children}</>;
+  return <OidcSignInOfferLive provider={props.provider} passwords={props.passwords} form={children} />;
 }
 
 function OidcSignInOfferLive(props: { provider: string; passwords: boolean; form: ReactNode }) {
@@ -26,7 +33,10 @@ function OidcSignInOfferLive(props: { provider: string; passwords: boolean; form
   );
 }
 
-export function OidcOfferView(props: {
+export function OidcOfferView({
+  children,
+  ...props
+}: {
   provider: string;
   passwords: boolean;
   busy: boolean;
@@ -48,7 +58,7 @@ export function OidcOfferView(props: {
       {props.passwords || adminForm ? (
         <>
           <p className="oidc-or">или</p>
-          {props.children}
+          {children}
         </>
       ) : (
         <button type="button" className="button ghost oidc-admin" onClick={() => setAdminForm(true)}>

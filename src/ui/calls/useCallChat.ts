@@ -3,6 +3,7 @@
 // outbox like any message.
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
+import { outboxOf } from '../../machines/composer/composer/composer.protocol';
 import { useSessionActor, useSystemActor } from '../app/RuntimeContext';
 import { useChatEntry, useOpenConversation } from '../shared/useChatList';
 import { type ConversationChat, callChatLines } from './call-chat';
@@ -19,7 +20,7 @@ export function useCallChat(conversationId: string | null): ConversationChat | n
   const messages = useSelector(conversation, (s) =>
     s && s.context.conversationId === conversationId ? s.context.messages : NONE,
   );
-  const outboxRef = useSelector(composer, (s) => s?.children.outbox);
+  const outboxRef = useSelector(composer, outboxOf);
   const outbox = useSelector(outboxRef, (s) => s?.context.items ?? NONE);
   const lines = useMemo(
     () =>

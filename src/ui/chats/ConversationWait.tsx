@@ -2,16 +2,16 @@
 // here): the render suspends, as it does for a view whose chunk is loading, so the page keeps what it showed until
 // the conversation can be drawn (no «Выберите чат» in between).
 import { use } from 'react';
-import type { ChatsRef } from '../../machines/chats/chats/chats.protocol';
-import { LOADER_TAGS } from '../../machines/chats/conversationLoader/conversationLoader.protocol';
+import { type ChatsRef, conversationLoaderOf } from '../../machines/chats/chats/chats.protocol';
+import { LOADER_TAGS, loadedConversationOf } from '../../machines/chats/conversationLoader/conversationLoader.protocol';
 import { useChatsActor } from '../shared/useChatList';
 
 /** Selected, and its actor (the loader's child) neither running nor given up on. */
 function waiting(chats: ChatsRef): boolean {
-  const loader = chats.getSnapshot().children.loader?.getSnapshot();
+  const loader = conversationLoaderOf(chats.getSnapshot())?.getSnapshot();
   return (
     chats.getSnapshot().context.selectedId !== null &&
-    !loader?.children.conversation &&
+    !loadedConversationOf(loader) &&
     !loader?.hasTag(LOADER_TAGS.conversationFailed)
   );
 }
@@ -30,7 +30,7 @@ function waitOver(chats: ChatsRef): Promise<void> {
         waits.delete(chats);
         resolve();
       };
-      const subs = [chats.subscribe(check), chats.getSnapshot().children.loader?.subscribe(check)];
+      const subs = [chats.subscribe(check), conversationLoaderOf(chats.getSnapshot())?.subscribe(check)];
     });
     waits.set(chats, wait);
   }

@@ -1,9 +1,14 @@
 import { useSelector } from '@xstate/react';
-import { FOOTER_TAGS } from '../../machines/chats/chatsFooter/chatsFooter.protocol';
+import { FOOTER_TAGS, footerDialogOf } from '../../machines/chats/chatsFooter/chatsFooter.protocol';
 import { contactsTileSubtitle, filterContacts } from '../../machines/contacts/index';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { useContactCode, useContacts, useGroupDialog } from '../contacts/index';
 import { useAvatarEditor, useOwnUser } from '../profile/index';
+
+const contactCodeOf = footerDialogOf('contactCode');
+const foldCodeOf = footerDialogOf('foldCode');
+const avatarOf = footerDialogOf('avatar');
+const groupDialogOf = footerDialogOf('groupDialog');
 
 export type FooterDialog = 'group' | 'contacts' | 'profile' | null;
 
@@ -20,16 +25,13 @@ export function useChatsFooter() {
     return null;
   });
   const copied = useSelector(footer, (s) => s?.hasTag(FOOTER_TAGS.copied) ?? false);
-  const code = useContactCode(useSelector(footer, (s) => s?.children.contactCode));
-  const foldCode = useContactCode(useSelector(footer, (s) => s?.children.foldCode));
-  const avatar = useAvatarEditor(useSelector(footer, (s) => s?.children.avatar));
-  const group = useGroupDialog(
-    useSelector(footer, (s) => s?.children.groupDialog),
-    {
-      open: dialog === 'group',
-      onOpen: () => footer.send({ type: 'footer.openGroup' }),
-    },
-  );
+  const code = useContactCode(useSelector(footer, contactCodeOf));
+  const foldCode = useContactCode(useSelector(footer, foldCodeOf));
+  const avatar = useAvatarEditor(useSelector(footer, avatarOf));
+  const group = useGroupDialog(useSelector(footer, groupDialogOf), {
+    open: dialog === 'group',
+    onOpen: () => footer.send({ type: 'footer.openGroup' }),
+  });
 
   return {
     me,

@@ -2,6 +2,7 @@
 // and the composer.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { conversationLoaderOf } from '../../machines/chats/chats/chats.protocol';
 import { LOADER_TAGS } from '../../machines/chats/conversationLoader/conversationLoader.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
 import { chatTile } from '../conversation/index';
@@ -24,7 +25,7 @@ export function useChatsPage() {
   const entries = useSelector(chats, (s) => s.context.entries);
   const selectedId = useSelector(chats, (s) => s.context.selectedId);
   const loaded = useSelector(chats, (s) => s.context.loaded);
-  const loader = useSelector(chats, (s) => s.children.loader);
+  const loader = useSelector(chats, conversationLoaderOf);
   const conversation = useOpenConversation(chats);
   const composer = useSystemActor('composer');
   // The selected conversation's machines could not be fetched (its pane offers a retry).

@@ -6,19 +6,27 @@ import type { ConversationEntry, Message, PublicUser } from '../../contract/enti
 import { displayName, isGroupConversation, replyPreview } from '../../contract/format';
 import { mayMentionEveryone } from '../../contract/message-privacy';
 
-import type { ComposerRef } from '../../machines/composer/composer/composer.protocol';
+import { type ComposerRef, outboxOf, recorderOf } from '../../machines/composer/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/index';
-import type { ConversationRef } from '../../machines/conversation/conversation/conversation.protocol';
+import {
+  type ConversationRef,
+  conversationPartOf,
+} from '../../machines/conversation/conversation/conversation.protocol';
 import type { RemovalRef } from '../../machines/messageActions/removal/removal.protocol';
 import type { SecretEnvelope } from '../../machines/secretChats/secretChat/secretChat.protocol';
-import type { SecretDeviceRef } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
-import { useAppRef, useSystemActor } from '../app/RuntimeContext';
+import { useSystemActor } from '../app/RuntimeContext';
+import { useRunningActor } from '../app/useOwnedActor';
 import type { ConversationViewProps } from './ConversationView';
 import type { MessageAction } from './message-actions';
 import { messageWords } from './tile-line';
 import { useConversationSignals } from './useConversationSignals';
 import { galleryOf, headerOf, type MessageRow, messageRows, typingText } from './view-model';
 import { voicePreview } from './voice-call-text';
+
+const pinsOf = conversationPartOf('pins');
+const typingOf = conversationPartOf('typing');
+const readReceiptsOf = conversationPartOf('readReceipts');
+const messageEditOf = conversationPartOf('messageEdit');
 
 const EMPTY: never[] = [];
 
@@ -72,8 +80,8 @@ export function useConversationPane(options: {
   const held = useSelector(removal, (s) => s?.context.held ?? null);
   const gone = useSelector(removal, (s) => s?.context.gone ?? null);
   const messages = useMemo(() => withoutRemoved(all, conversationId, [held, gone]), [all, conversationId, held, gone]);
-  // The pin bar is the conversation's child 'pins'.
-  const pinsRef = useSelector(conversation, (s) => s.children.pins);
+  // The pin bar is the conversation's part 'pins'.
+  const pinsRef = useSelector(conversation, pinsOf);
   const pins = useSelector(pinsRef, (s) => s?.context.pins ?? EMPTY);
   const pinCursor = useSelector(pinsRef, (s) => s?.context.pinCursor ?? 0);
   const readOnly = useSelector(useSystemActor('offlineStore'), (s) => s?.hasTag('readOnly') ?? false);
@@ -83,9 +91,9 @@ export function useConversationPane(options: {
     s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready',
   );
   const loadingOlder = useSelector(conversation, (s) => s.hasTag('loadingOlder'));
-  const typingRef = useSelector(conversation, (s) => s.children.typing);
-  const receiptsRef = useSelector(conversation, (s) => s.children.readReceipts);
-  const editRef = useSelector(conversation, (s) => s.children.messageEdit);
+  const typingRef = useSelector(conversation, typingOf);
+  const receiptsRef = useSelector(conversation, readReceiptsOf);
+  const editRef = useSelector(conversation, messageEditOf);
   const editing = useSelector(editRef, (s) => s?.hasTag('editing') ?? false);
   const editText = useSelector(editRef, (s) => s?.context.text ?? '');
   const editOriginal = useSelector(editRef, (s) => s?.context.original ?? '');
@@ -93,7 +101,7 @@ export function useConversationPane(options: {
   const unreadFrom = useSelector(conversation, (s) => s.context.unreadFrom);
   const typers = useSelector(typingRef, (s) => s?.context.typers ?? EMPTY);
   const dots = useSelector(typingRef, (s) => s?.context.dots ?? 1);
-  const outboxRef = useSelector(composer, (s) => s?.children.outbox);
+  const outboxRef = useSelector(composer, outboxOf);
   const outbox = useSelector(outboxRef, (s) => s?.context.items ?? EMPTY);
   const text = useSelector(composer, (s) => s?.context.text ?? '');
   const replyTo = useSelector(composer, (s) => s?.context.replyTo ?? null);
@@ -112,7 +120,7 @@ export function useConversationPane(options: {
   }, [entry]);
   const isGroup = entry ? isGroupConversation(entry.conversation) : false;
   // A secret chat: the device actor (spawned once its code loads) reads its messages, edits and reactions.
-  const secretDevice = useSelector(useAppRef(), (s) => s.children.secretDevice as SecretDeviceRef | undefined);
+  const secretDevice = useRunningActor('secretDevice');
   const secret = useSelector(secretDevice, (s) => (entry?.conversation.secret ? s?.context.texts : undefined));
   // Edits and reactions are never shown: the device reads each one to apply it to the message it names.
   useEffect(() => {
@@ -214,7 +222,7 @@ export function useConversationPane(options: {
     } else editRef?.send({ type: 'edit.save' });
   };
 
-  const recorderRef = useSelector(composer, (s) => s?.children.recorder);
+  const recorderRef = useSelector(composer, recorderOf);
   const myRole = entry?.conversation.participants.find((p) => p.user.id === me)?.role;
   // Who «@» can name: a group's other members, by their current names.
   const mentionable = useMemo(

@@ -3,11 +3,10 @@
 // conversation pane (a thread's panel, tests) there is none, and nothing is drawn.
 import { useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext } from 'react';
-import type { ConversationRef } from '../../machines/conversation/conversation/conversation.protocol';
+import { type ConversationRef, previewCardOf } from '../../machines/conversation/conversation/conversation.protocol';
 import {
   type PreviewCardRef,
   type PreviewCardView,
-  previewCardId,
   selectPreviewCard,
 } from '../../machines/conversation/previewCard/previewCard.protocol';
 
@@ -21,10 +20,7 @@ const sameView = (a: PreviewCardView, b: PreviewCardView) =>
 
 export function usePreviewCard(messageId: string): { view: PreviewCardView; remove(): void } {
   const conversation = useContext(PreviewCardsContext);
-  const card = useSelector(
-    (conversation ?? idle) as ConversationRef,
-    (s) => (s as ReturnType<ConversationRef['getSnapshot']> | undefined)?.children[previewCardId(messageId)],
-  ) as PreviewCardRef | undefined;
+  const card = useSelector((conversation ?? idle) as ConversationRef, previewCardOf(messageId));
   const view = useSelector((card ?? idle) as PreviewCardRef, (s) => (s ? selectPreviewCard(s) : NONE), sameView);
   const remove = useCallback(() => card?.send({ type: 'preview.remove' }), [card]);
   return { view, remove };

@@ -15,14 +15,14 @@ export interface GuestDoorProps {
   children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string, lead: boolean) => void) => ReactNode;
 }
 
-export function GuestDoor(props: GuestDoorProps) {
+export function GuestDoor({ children, ...props }: GuestDoorProps) {
   const view = useGuestDoor(props.room, props.secret ?? null);
   return (
     <>
       <GuestDoorPanel {...view} />
       {/* A conversation's links are in its «Информация»; a named room of /calls has only this place. */}
       {!props.room.startsWith('conv-') && <RoomLinks room={props.room} />}
-      {props.children(view.onRemove, view.onGuestLeft)}
+      {children(view.onRemove, view.onGuestLeft)}
     </>
   );
 }

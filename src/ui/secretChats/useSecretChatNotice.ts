@@ -3,8 +3,12 @@
 // device actor, an edit or a reaction of this chat that could not be sent, and the members who have no device yet.
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
-import { REJOIN_NOTICE, type SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
-import { identityChangedNotice, noDeviceNotice } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
+import { REJOIN_NOTICE } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import {
+  identityChangedNotice,
+  noDeviceNotice,
+  secretChatOf,
+} from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
 export const WAITING_NOTICE =
@@ -30,10 +34,7 @@ export function useSecretChatNotice(
   names: Readonly<Record<string, string>> = {},
 ): SecretChatNoticeView {
   const device = useSecretDeviceRef();
-  const chat = useSelector(
-    device,
-    (s) => (s?.children as Record<string, SecretChatRef | undefined> | undefined)?.[`chat:${conversationId}`],
-  );
+  const chat = useSelector(device, secretChatOf(conversationId));
   const notice = useSelector(chat, (s) => {
     if (!s) return null;
     if (s.hasTag('rejoining')) return REJOIN_NOTICE;

@@ -4,7 +4,7 @@ import { useSelector } from '@xstate/react';
 import qrcode from 'qrcode-generator';
 import { useEffect, useRef } from 'react';
 import { useOwnedActor } from '../app/useOwnedActor';
-import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { secretChatOf } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import type { SecretVerification } from '../../machines/secretChats/secretVerify/secretVerify.protocol';
 import { useSecretDeviceRef } from './useSecretDeviceRef';
 
@@ -86,10 +86,7 @@ export function useSecretVerify(options: {
   const error = useSelector(actor, (s) => s?.context.error ?? null);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? true);
   const device = useSecretDeviceRef();
-  const chat = useSelector(
-    device,
-    (s) => (s?.children as Record<string, SecretChatRef | undefined> | undefined)?.[`chat:${conversationId}`],
-  );
+  const chat = useSelector(device, secretChatOf(conversationId));
   const epoch = useSelector(chat, (s) => s?.context.epoch ?? null);
   // The first epoch seen is what the actor is loading already; a later one changed the group.
   const seen = useRef(epoch);

@@ -80,7 +80,7 @@ const fieldsOf = (me: User | null): ProfileFields => ({
 /** «Кто может мне писать» (docs/behaviour.md §10.26): friends always may, a block refuses whatever is chosen. */
 const PRIVACY_OPTIONS = MESSAGE_PRIVACY.map((value) => ({ value, label: MESSAGE_PRIVACY_LABELS[value] }));
 
-export function SettingsPageView(props: SettingsPageViewProps) {
+export function SettingsPageView({ children, ...props }: SettingsPageViewProps) {
   const [fields, setFields] = useState<ProfileFields>(() => fieldsOf(props.me));
   const ids = { name: useId(), status: useId(), bio: useId(), privacy: useId(), privacyHint: useId() };
   // A new own record (fetched, saved, changed in another tab) resets the form to it.
@@ -174,7 +174,7 @@ export function SettingsPageView(props: SettingsPageViewProps) {
         </button>
       </form>
       {props.onNotifications && <NotificationsCard {...(props as NotificationSettings)} />}
-      {props.children}
+      {children}
     </section>
   );
 }

@@ -97,7 +97,8 @@ class ChunkErrorBoundary extends Component<BoundaryProps, { failed: unknown }> {
 
   render() {
     const { failed } = this.state;
-    if (!failed) return this.props.children;
+    const { children } = this.props;
+    if (!failed) return children;
     if (!(failed instanceof ChunkLoadError)) throw failed; // a bug in the view itself: not ours to hide
     return <ChunkFailed onRetry={this.retry} />;
   }

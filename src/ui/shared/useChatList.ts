@@ -3,7 +3,8 @@
 import { useSelector } from '@xstate/react';
 import { useCallback } from 'react';
 import type { ConversationEntry } from '../../contract/entities';
-import type { ChatsRef } from '../../machines/chats/chats/chats.protocol';
+import { type ChatsRef, conversationLoaderOf } from '../../machines/chats/chats/chats.protocol';
+import { loadedConversationOf } from '../../machines/chats/conversationLoader/conversationLoader.protocol';
 import type { ConversationRef } from '../../machines/conversation/conversation/conversation.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
 
@@ -30,6 +31,5 @@ export function useOpenChat(): (conversationId: string) => void {
 
 /** The selected conversation's actor once it runs (the chats page's pane, a call's chat panel). */
 export function useOpenConversation(chats = useChatsActor()): ConversationRef | undefined {
-  const loader = useSelector(chats, (s) => s?.children.loader);
-  return useSelector(loader, (s) => s?.children.conversation);
+  return useSelector(useSelector(chats, conversationLoaderOf), loadedConversationOf);
 }

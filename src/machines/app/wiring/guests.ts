@@ -29,6 +29,7 @@ import type {
 import { guestPageMachine } from '../../guests/guestPage/guestPage.machine';
 import type { GuestCallKey, GuestKnock, GuestPageEvent } from '../../guests/guestPage/guestPage.protocol';
 import type { SecretChatRef } from '../../secretChats/secretChat/secretChat.protocol';
+import { secretChatOf } from '../../secretChats/secretDevice/secretDevice.protocol';
 import { type AnySystem, systemActor } from '../../shared/system';
 
 const guestCrypto = () => import('../../../services/guests/guest-e2ee');
@@ -193,10 +194,7 @@ const checkAll = (door: GuestDoorRef, secret: SecretDoor | null | undefined, gue
 
 /** The chat's actor (a child of the device actor), which applies the group's commits and updates this device's leaf. */
 function chatActor(system: AnySystem, conversationId: string): SecretChatRef | undefined {
-  const device = systemActor(system, 'secretDevice');
-  return (device?.getSnapshot().children as Record<string, SecretChatRef | undefined> | undefined)?.[
-    `chat:${conversationId}`
-  ];
+  return secretChatOf(conversationId)(systemActor(system, 'secretDevice')?.getSnapshot());
 }
 
 /**

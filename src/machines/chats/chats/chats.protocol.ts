@@ -14,7 +14,7 @@ import type {
   PresenceStatus,
 } from '../../../contract/entities';
 import type { ComposerEmitted } from '../../composer/composer/composer.protocol';
-import type { MachineRef } from '../../shared/machine-ref';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import { type AnySystem, systemActor } from '../../shared/system';
 import type { ConversationLoaderRef } from '../conversationLoader/conversationLoader.protocol';
 
@@ -93,6 +93,9 @@ export type ChatsEmitted =
     };
 
 export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { loader?: ConversationLoaderRef }>;
+
+/** The selected conversation's loader (its child while the chats actor runs). */
+export const conversationLoaderOf = (s: SnapshotOf<ChatsRef> | undefined) => s?.children.loader;
 
 /** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
 export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };

@@ -2,7 +2,7 @@
 // search, or the profile with the avatar editor) and the "copied" confirmation of the own EBLID. Views import
 // this module, never chatsFooter.machine.ts.
 import type { EventObject } from 'xstate';
-import type { MachineRef } from '../../shared/machine-ref';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { ContactCodeRef } from '../../contacts/contactCode/contactCode.protocol';
 import type { GroupDialogRef } from '../../contacts/groupDialog/groupDialog.protocol';
 import type { AvatarRef } from '../../profile/avatar/avatar.protocol';
@@ -42,6 +42,12 @@ export interface ChatsFooterChildren {
 }
 
 export type ChatsFooterRef = MachineRef<ChatsFooterContext, ChatsFooterEvent, EventObject, ChatsFooterChildren>;
+
+/** One of the footer's dialogs' actors while it is open (or the folded panel's search once unfolded). */
+export const footerDialogOf =
+  <K extends keyof ChatsFooterChildren>(dialog: K) =>
+  (s: SnapshotOf<ChatsFooterRef> | undefined): ChatsFooterChildren[K] =>
+    s?.children[dialog];
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

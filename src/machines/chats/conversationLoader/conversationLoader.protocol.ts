@@ -4,7 +4,7 @@
 
 import type { EventObject } from 'xstate';
 import type { ConversationInput, ConversationRef } from '../../conversation/conversation/conversation.protocol';
-import type { MachineRef } from '../../shared/machine-ref';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 
 export interface ConversationLoaderContext {
   /** The conversation being opened or open: its actor's input. */
@@ -38,3 +38,6 @@ export type ConversationLoaderRef = MachineRef<
   EventObject,
   { conversation?: ConversationRef }
 >;
+
+/** The selected conversation's actor, once its machines are here (the loader's child). */
+export const loadedConversationOf = (s: SnapshotOf<ConversationLoaderRef> | undefined) => s?.children.conversation;

@@ -3,7 +3,7 @@
 // chats list and the open conversation) and its children. Peers and views import this module, never
 // composer.machine.ts.
 import type { Message } from '../../../contract/entities';
-import type { MachineRef } from '../../shared/machine-ref';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
 import type { OutboxParentEvent, OutboxPart, OutboxRef } from '../outbox/outbox.protocol';
 import type { RecorderParentEvent, RecorderRef } from '../recorder/recorder.protocol';
@@ -78,6 +78,11 @@ export interface ComposerChildren {
 }
 
 export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, ComposerEmitted, ComposerChildren>;
+
+/** The outbox: the messages on their way, for the conversation's and a call chat's views. */
+export const outboxOf = (s: SnapshotOf<ComposerRef> | undefined) => s?.children.outbox;
+/** The voice recorder. */
+export const recorderOf = (s: SnapshotOf<ComposerRef> | undefined) => s?.children.recorder;
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

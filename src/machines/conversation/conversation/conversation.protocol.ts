@@ -5,11 +5,11 @@
 import type { ResponseOf } from '../../../contract/api';
 import type { LinkPreview, Message, PollInfo, Reaction, ThreadSummary } from '../../../contract/entities';
 import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
-import type { MachineRef } from '../../shared/machine-ref';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
 import type { PageBackParentEvent, PageBackRef } from '../pageBack/pageBack.protocol';
 import type { PinsParentEvent, PinsRef } from '../pins/pins.protocol';
-import type { PreviewCardRef } from '../previewCard/previewCard.protocol';
+import { type PreviewCardRef, previewCardId } from '../previewCard/previewCard.protocol';
 import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
 import type { TypingRef } from '../typing/typing.protocol';
 
@@ -137,3 +137,19 @@ export type ConversationRef = MachineRef<
     [card: `previewCard:${string}`]: PreviewCardRef | undefined;
   }
 >;
+
+/** The conversation's parts that views draw from (its children while it runs). */
+export type ConversationPart = 'pins' | 'typing' | 'readReceipts' | 'messageEdit';
+type ConversationChildren = SnapshotOf<ConversationRef>['children'];
+
+/** One part's actor: `useSelector(conversation, conversationPartOf('pins'))`. */
+export const conversationPartOf =
+  <K extends ConversationPart>(part: K) =>
+  (s: SnapshotOf<ConversationRef> | undefined): ConversationChildren[K] =>
+    s?.children[part];
+
+/** A message's link card, while the message has one. */
+export const previewCardOf =
+  (messageId: string) =>
+  (s: SnapshotOf<ConversationRef> | undefined): PreviewCardRef | undefined =>
+    s?.children[previewCardId(messageId)];

@@ -1,7 +1,7 @@
 // The secret device actor's protocol (systemId 'secretDevice', docs/secret-chats.md "The client"): this browser as
 // a device of secret chats. Views and peers import this module, never secretDevice.machine.ts.
-import type { MachineRef } from '../../shared/machine-ref';
-import type { Outgoing, SecretAttachment, SecretEnvelope } from '../secretChat/secretChat.protocol';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
+import type { Outgoing, SecretAttachment, SecretChatRef, SecretEnvelope } from '../secretChat/secretChat.protocol';
 
 export interface SecretDeviceInput {
   userId: string;
@@ -151,6 +151,12 @@ export const SECRET_EDIT_FAILED = 'Не удалось изменить сооб
 export const SECRET_REACT_FAILED = 'Не удалось изменить реакцию';
 
 export type SecretDeviceRef = MachineRef<SecretDeviceContext, SecretDeviceEvent, SecretDeviceEmitted>;
+
+/** A secret chat's actor (the device's child `chat:<id>`), while this device runs one for it. */
+export const secretChatOf =
+  (conversationId: string) =>
+  (s: SnapshotOf<SecretDeviceRef> | undefined): SecretChatRef | undefined =>
+    (s?.children as Record<string, SecretChatRef | undefined> | undefined)?.[`chat:${conversationId}`];
 
 declare module '../../shared/system' {
   interface SystemActors {
