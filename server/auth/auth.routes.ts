@@ -144,7 +144,9 @@ export const authRoutes = fp(
       // Only now, after the right password, does the second step show (an account's settings never show before).
       const second = await secondStep(user.id);
       if (second && !twoFactor.remembered(user.id, second.since, cookieValues(req.headers.cookie, REMEMBER_COOKIE))) {
-        return { secondFactor: { challenge: twoFactor.challenge(user.id), totp: second.totp, passkey: second.passkey } };
+        return {
+          secondFactor: { challenge: twoFactor.challenge(user.id), totp: second.totp, passkey: second.passkey },
+        };
       }
       return issueSession(user, req);
     });

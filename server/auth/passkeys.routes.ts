@@ -77,7 +77,7 @@ export async function passkeyRoutes(app: FastifyInstance, { clock, config, db }:
       username: user.username,
       displayName: user.display_name,
     });
-    return { options };
+    return { options: options as typeof options & Record<string, unknown> };
   });
 
   // The password was checked when the options were made: only a challenge made for this account is taken here.
@@ -117,7 +117,8 @@ export async function passkeyRoutes(app: FastifyInstance, { clock, config, db }:
     async ({ body, req }) => {
       const userId = challenged(body.challenge);
       if (userId && (await passkeys.count(userId)) === 0) throw badRequest(NO_PASSKEYS);
-      return { options: await passkeys.authenticationOptions(rpOf(req), userId) };
+      const options = await passkeys.authenticationOptions(rpOf(req), userId);
+      return { options: options as typeof options & Record<string, unknown> };
     },
     { preHandler: limited },
   );

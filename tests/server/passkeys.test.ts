@@ -72,7 +72,11 @@ describe('adding a passkey', () => {
     expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', requireResidentKey: true });
     expect(options.attestation).toBe('none');
     const answer = device.create(options);
-    const added = await api.post('/api/auth/passkeys/register', { name: ' Ноутбук ', credential: answer }, u.accessToken);
+    const added = await api.post(
+      '/api/auth/passkeys/register',
+      { name: ' Ноутбук ', credential: answer },
+      u.accessToken,
+    );
     expect(added.status).toBe(200);
     expect(added.body.passkey).toMatchObject({ name: 'Ноутбук', lastUsedAt: null });
 
@@ -95,7 +99,11 @@ describe('adding a passkey', () => {
     const device = softwareAuthenticator(srv.url);
     const forA = (await api.post('/api/auth/passkeys/register/options', { password: a.password }, a.accessToken)).body;
     expectRussian4xx(
-      await api.post('/api/auth/passkeys/register', { name: 'Чужой', credential: device.create(forA.options) }, b.accessToken),
+      await api.post(
+        '/api/auth/passkeys/register',
+        { name: 'Чужой', credential: device.create(forA.options) },
+        b.accessToken,
+      ),
       400,
     );
     const forB = (await api.post('/api/auth/passkeys/register/options', { password: b.password }, b.accessToken)).body;
@@ -107,7 +115,11 @@ describe('adding a passkey', () => {
     const late = (await api.post('/api/auth/passkeys/register/options', { password: b.password }, b.accessToken)).body;
     clock.advance(5 * 60_000 + 1);
     expectRussian4xx(
-      await api.post('/api/auth/passkeys/register', { name: 'Поздно', credential: device.create(late.options) }, b.accessToken),
+      await api.post(
+        '/api/auth/passkeys/register',
+        { name: 'Поздно', credential: device.create(late.options) },
+        b.accessToken,
+      ),
       400,
     );
     expectRussian4xx(
@@ -115,7 +127,11 @@ describe('adding a passkey', () => {
       400,
     );
     expectRussian4xx(
-      await api.post('/api/auth/passkeys/register', { name: '   ', credential: device.create(late.options) }, b.accessToken),
+      await api.post(
+        '/api/auth/passkeys/register',
+        { name: '   ', credential: device.create(late.options) },
+        b.accessToken,
+      ),
       400,
       'name: Введите название ключа',
     );
@@ -181,11 +197,7 @@ describe('signing in without a password', () => {
     clock.advance(5 * 60_000 + 1);
     expectRussian4xx(await signIn({ credential: device.get(made) }), 400, REFUSED);
     // A challenge the server never made.
-    expectRussian4xx(
-      await signIn({ credential: device.get({ challenge: 'bm90LWEtY2hhbGxlbmdl' }) }),
-      400,
-      REFUSED,
-    );
+    expectRussian4xx(await signIn({ credential: device.get({ challenge: 'bm90LWEtY2hhbGxlbmdl' }) }), 400, REFUSED);
     expect((await signIn({ credential: device.get(await signInOptions(), { counter: 100 }) })).status).toBe(200);
   });
 
@@ -275,9 +287,9 @@ describe('renaming and removing', () => {
       400,
       'Неверный пароль',
     );
-    expect((await api.post(`/api/auth/passkeys/${key.id}/remove`, { password: u.password }, u.accessToken)).status).toBe(
-      200,
-    );
+    expect(
+      (await api.post(`/api/auth/passkeys/${key.id}/remove`, { password: u.password }, u.accessToken)).status,
+    ).toBe(200);
     expect((await api.get('/api/auth/passkeys', u.accessToken)).body.passkeys).toEqual([]);
     // Gone: it signs nobody in, and the password alone signs in again.
     expectRussian4xx(await signIn({ credential: device.get(await signInOptions()) }), 400, REFUSED);

@@ -71,9 +71,9 @@ export function softwareAuthenticator(origin: string) {
       const attested = Buffer.concat([Buffer.alloc(16), Buffer.from([0, credentialId.length]), credentialId, cose]);
       const data = authData(flagsOf(bend, true), 0, attested);
       const attestationObject = isoCBOR.encode(
-        new Map<string, string | Uint8Array | Map<string, never>>([
+        new Map<string, string | Uint8Array | Map<string, string>>([
           ['fmt', 'none'],
-          ['attStmt', new Map()],
+          ['attStmt', new Map<string, string>()],
           ['authData', data],
         ]),
       );

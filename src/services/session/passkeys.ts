@@ -17,7 +17,10 @@ export async function signInWithPasskey(
 ): Promise<SignedIn> {
   const { startAuthentication } = await import('@simplewebauthn/browser');
   const { options } = await auth.passkeySignInOptions(step ? { challenge: step.challenge } : {});
-  const credential = await startAuthentication({ optionsJSON: options as unknown as RequestOptions });
+  // The contract checks only the answer's shape; the server reads the rest (@simplewebauthn/server).
+  const credential = (await startAuthentication({
+    optionsJSON: options as unknown as RequestOptions,
+  })) as unknown as BodyOf<'passkeySignIn'>['credential'];
   const body: BodyOf<'passkeySignIn'> = step
     ? { credential, challenge: step.challenge, remember: step.remember }
     : { credential };
@@ -33,6 +36,8 @@ export interface PasskeyCalls {
 export async function addPasskey(calls: PasskeyCalls, input: { password: string; name: string }) {
   const { startRegistration } = await import('@simplewebauthn/browser');
   const { options } = await calls.registerOptions({ password: input.password });
-  const credential = await startRegistration({ optionsJSON: options as unknown as CreationOptions });
+  const credential = (await startRegistration({
+    optionsJSON: options as unknown as CreationOptions,
+  })) as unknown as BodyOf<'passkeyRegister'>['credential'];
   return (await calls.register({ name: input.name, credential })).passkey;
 }

@@ -145,7 +145,7 @@ describe('«Ключи доступа»', () => {
         actors: {
           loadPasskeys: fromPromise(async () => {
             if (fail) throw new Error('offline');
-            return [];
+            return [] as Passkey[];
           }),
         },
       }),

@@ -53,7 +53,10 @@ export const passkeysMachine = setup({
         onDone: { target: 'ready', actions: assign({ passkeys: ({ event }) => event.output }) },
         onError: {
           target: 'failed',
-          actions: { type: 'failWith', params: ({ event }) => ({ error: event.error, fallback: PASSKEYS_LOAD_FAILED }) },
+          actions: {
+            type: 'failWith',
+            params: ({ event }) => ({ error: event.error, fallback: PASSKEYS_LOAD_FAILED }),
+          },
         },
       },
     },

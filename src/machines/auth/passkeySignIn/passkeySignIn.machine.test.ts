@@ -30,7 +30,11 @@ describeModel({
 describe('«Войти с ключом доступа»', () => {
   it('a closed prompt and a refused passkey are said; an accepted one hands the session its tokens', async () => {
     const told: unknown[] = [];
-    const answers: Array<Error | null> = [new Error('NotAllowedError'), new RequestFailure(400, 'Ключ не подошёл'), null];
+    const answers: Array<Error | null> = [
+      new Error('NotAllowedError'),
+      new RequestFailure(400, 'Ключ не подошёл'),
+      null,
+    ];
     const page = passkeySignInMachine.provide({
       actors: {
         signIn: fromPromise(async () => {

@@ -140,7 +140,9 @@ describe('session with resolving actors', () => {
     const actor = createActor(
       oneTab.provide({
         actors: {
-          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({ secondFactor: { challenge: 'c1', totp: true, passkey: false } })),
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({
+            secondFactor: { challenge: 'c1', totp: true, passkey: false },
+          })),
           loginSecondFactor: fromPromise<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(
             async ({ input }) => {
               sent.push(input);
@@ -180,7 +182,9 @@ describe('session with resolving actors', () => {
     const actor = createActor(
       oneTab.provide({
         actors: {
-          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({ secondFactor: { challenge: 'c1', totp: true, passkey: false } })),
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({
+            secondFactor: { challenge: 'c1', totp: true, passkey: false },
+          })),
           loginSecondFactor: fromPromise<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(async () => {
             throw new RequestFailure(401, 'Вход истёк, введите пароль снова');
           }),
