@@ -7,7 +7,6 @@ import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
-import type { TwoFactorRequirement } from '../../src/contract/administration';
 import { readSettings } from '../admin/server-settings';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { ensureSavedChat } from '../saved/saved-chat';
@@ -19,6 +18,7 @@ import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { oidcRoutes } from './oidc.routes';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 import { passkeyRoutes } from './passkeys.routes';
+import { requiresTwoFactor } from './second-factor-gate';
 import { createTwoFactor, REMEMBER_MS, REMEMBERED_MAX } from './two-factor';
 
 const REFRESH_REFUSED = 'Сессия истекла, войдите снова';
@@ -354,9 +354,4 @@ function authCookie(name: string, value: string, maxAgeSec: number, secure: bool
   const attributes = ['Path=/api/auth', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSec}`];
   if (secure) attributes.push('Secure');
   return `${name}=${value}; ${attributes.join('; ')}`;
-}
-
-/** Whether the server's «Двухэтапная проверка обязательна» applies to an account of this role. */
-export function requiresTwoFactor(setting: TwoFactorRequirement, role: string): boolean {
-  return setting === 'everyone' || (setting === 'admins' && role === 'admin');
 }

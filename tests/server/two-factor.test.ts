@@ -5,7 +5,9 @@
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Res, startTestServer, type TestServer } from './harness';
+import { SETUP_REQUIRED } from '../../server/auth/second-factor-gate';
 import { type ManualClock, manualClock } from './manual-clock';
+import { closeAll, connect } from './socket-helpers';
 
 const WRONG_LOGIN = 'Неверный никнейм или пароль';
 const LOCKED = /^Слишком много неудачных попыток\. Повторите через \d+ мин\.$/;
@@ -15,6 +17,7 @@ let srv: TestServer;
 let clock: ManualClock;
 let api: ReturnType<typeof client>;
 let admin: Awaited<ReturnType<ReturnType<typeof client>['user']>>;
+let adminSecret: string | null = null;
 
 beforeAll(async () => {
   // On a step boundary, so «the same step» and «the next step» are plain sums below.
@@ -302,6 +305,17 @@ describe("the administrator's requirement", () => {
     expect((await login(member.username, member.password)).body.twoFactorSetup).toBe(false);
     expect((await api.get('/api/auth/two-factor', adminToken)).body.required).toBe(true);
     expect((await api.get('/api/auth/two-factor', member.accessToken)).body.required).toBe(false);
+    // The administrator has none yet: the console is closed to them too until they set one up.
+    expectRussian4xx(await setting('everyone'), 403);
+    expect((await setting('everyone')).body.message).toBe(SETUP_REQUIRED);
+    expect((await api.get('/api/conversations', member.accessToken)).status).toBe(200);
+    const begun = await api.post('/api/auth/two-factor/begin', {}, adminToken);
+    expect(begun.status).toBe(200);
+    adminSecret = begun.body.secret;
+    expect((await api.post('/api/auth/two-factor/confirm', { code: code(begun.body.secret) }, adminToken)).status).toBe(
+      200,
+    );
+    clock.advance(60_000);
 
     await setting('everyone');
     expect((await login(member.username, member.password)).body.twoFactorSetup).toBe(true);
@@ -313,4 +327,61 @@ describe("the administrator's requirement", () => {
     await setting('nobody');
     expect((await login(member.username, member.password)).body.twoFactorSetup).toBe(false);
   });
+
+  it('a session without the required second factor reaches only its set-up (and no socket) until it is on', async () => {
+    const adminToken = await adminWithSecondFactor();
+    const member = await api.user('gated');
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'everyone' }, adminToken)).status).toBe(200);
+    const signedIn = await login(member.username, member.password);
+    expect(signedIn.body.twoFactorSetup).toBe(true);
+    const token = signedIn.body.accessToken as string;
+
+    // Everything else answers 403 with one Russian sentence, the token already held before as well.
+    for (const path of ['/api/conversations', '/api/contacts?filter=accepted', '/api/admin/settings']) {
+      const res = await api.get(path, token);
+      expectRussian4xx(res, 403);
+      expect(res.body.message).toBe(SETUP_REQUIRED);
+    }
+    expectRussian4xx(await api.get('/api/conversations', member.accessToken), 403);
+    await expect(connect(srv.url, token)).rejects.toThrow(SETUP_REQUIRED);
+    // What the set-up needs stays open: its own status, the set-up itself, one's user and sign-ins, passkeys.
+    expect((await api.get('/api/auth/two-factor', token)).status).toBe(200);
+    expect((await api.get('/api/status/me', token)).status).toBe(200);
+    expect((await api.get('/api/auth/sessions', token)).status).toBe(200);
+    expect((await api.get('/api/auth/passkeys', token)).status).toBe(200);
+    const begun = await api.post('/api/auth/two-factor/begin', {}, token);
+    expect(begun.status).toBe(200);
+    expect((await api.post('/api/auth/two-factor/confirm', { code: code(begun.body.secret) }, token)).status).toBe(200);
+    clock.advance(60_000);
+
+    // Set up: the same session reaches everything, at once.
+    expect((await api.get('/api/conversations', token)).status).toBe(200);
+    const socket = await connect(srv.url, token);
+    expect(socket.connected).toBe(true);
+    closeAll();
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'nobody' }, adminToken)).status).toBe(200);
+  });
+
+  it('for administrators only: members go on as before, an administrator with one too', async () => {
+    const adminToken = await adminWithSecondFactor();
+    const member = await api.user('free');
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'admins' }, adminToken)).status).toBe(200);
+    expect((await api.get('/api/conversations', member.accessToken)).status).toBe(200);
+    const socket = await connect(srv.url, member.accessToken);
+    expect(socket.connected).toBe(true);
+    closeAll();
+    expect((await api.get('/api/conversations', adminToken)).status).toBe(200);
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'nobody' }, adminToken)).status).toBe(200);
+  });
 });
+
+/** The administrator signed in through both steps (their second factor was set up above). */
+async function adminWithSecondFactor(): Promise<string> {
+  const first = await login(admin.username, admin.password);
+  if (first.body.accessToken) return first.body.accessToken as string;
+  const secret = adminSecret as string;
+  clock.advance(30_000);
+  const done = await second(first.body.secondFactor.challenge, code(secret));
+  expect(done.status).toBe(200);
+  return done.body.accessToken as string;
+}
