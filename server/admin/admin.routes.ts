@@ -90,6 +90,13 @@ export const adminRoutes = fp(
       await admin(userId);
       return { user: await accounts.endAllSessions(body.userId) };
     });
+    contractRoute(app, 'adminResetSecondFactor', async ({ userId, body }) => {
+      await admin(userId);
+      const user = await accounts.resetSecondFactor(body.userId);
+      // No audit log exists yet: the server's log keeps who did it.
+      app.log.info({ by: userId, userId: body.userId }, 'second factor reset by an administrator');
+      return { user };
+    });
     contractRoute(app, 'adminResetLink', async ({ userId, body }) => {
       await admin(userId);
       const link = await accounts.resetLink(body.userId, userId);

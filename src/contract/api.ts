@@ -828,6 +828,7 @@ export const api = {
   adminDeactivate: route('adminDeactivate', { body: AdminUserBody, response: AdminUserResponse }),
   adminReactivate: route('adminReactivate', { body: AdminUserBody, response: AdminUserResponse }),
   adminEndSessions: route('adminEndSessions', { body: AdminUserBody, response: AdminUserResponse }),
+  adminResetSecondFactor: route('adminResetSecondFactor', { body: AdminUserBody, response: AdminUserResponse }),
   adminResetLink: route('adminResetLink', { body: AdminUserBody, response: ResetLinkResponse }),
   adminRole: route('adminRole', { body: AdminRoleBody, response: AdminUserResponse }),
   adminStats: route('adminStats', { response: AdminStatsResponse }),

@@ -131,6 +131,7 @@ export const routes = {
   adminReactivate: { method: 'POST', path: '/admin/users/reactivate', auth: true },
   adminEndSessions: { method: 'POST', path: '/admin/users/end-sessions', auth: true },
   adminResetLink: { method: 'POST', path: '/admin/users/reset-link', auth: true },
+  adminResetSecondFactor: { method: 'POST', path: '/admin/users/reset-second-factor', auth: true },
   adminRole: { method: 'POST', path: '/admin/users/role', auth: true },
   adminStats: { method: 'GET', path: '/admin/stats', auth: true },
   adminSettings: { method: 'GET', path: '/admin/settings', auth: true },

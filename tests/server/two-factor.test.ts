@@ -375,6 +375,30 @@ describe("the administrator's requirement", () => {
   });
 });
 
+describe("the administrator's reset", () => {
+  it('takes a lost second factor away: the password alone signs in again; only an administrator may', async () => {
+    const adminToken = await adminWithSecondFactor();
+    const u = await enrolled('lost');
+    const listed = async () =>
+      ((await api.get(`/api/admin/users?q=${u.username}`, adminToken)).body.users as { secondFactor: boolean }[])[0];
+    expect((await listed()).secondFactor).toBe(true);
+    expectRussian4xx(await api.post('/api/admin/users/reset-second-factor', { userId: u.user.id }, u.accessToken), 403);
+    const reset = await api.post('/api/admin/users/reset-second-factor', { userId: u.user.id }, adminToken);
+    expect(reset.status).toBe(200);
+    expect(reset.body.user).toMatchObject({ id: u.user.id, secondFactor: false });
+    expect((await listed()).secondFactor).toBe(false);
+    expect((await login(u.username, u.password)).body.accessToken).toEqual(expect.any(String));
+    expect((await api.get('/api/auth/two-factor', u.accessToken)).body).toMatchObject({
+      enabled: false,
+      recoveryCodesLeft: 0,
+    });
+    expectRussian4xx(
+      await api.post('/api/admin/users/reset-second-factor', { userId: 'no-such-user' }, adminToken),
+      404,
+    );
+  });
+});
+
 /** The administrator signed in through both steps (their second factor was set up above). */
 async function adminWithSecondFactor(): Promise<string> {
   const first = await login(admin.username, admin.password);
