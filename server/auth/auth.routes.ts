@@ -40,7 +40,7 @@ export const authRoutes = fp(
       if (cookies) reply.header('set-cookie', cookies);
       return payload;
     });
-    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret);
+    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret, secrets.dataKey);
     const passkeys = await passkeyRoutes(
       app,
       { clock, config, db },

@@ -18,7 +18,7 @@ export const NOT_ENABLED = 'Двухэтапная проверка не вкл�
 export const twoFactorRoutes = fp(
   async (app) => {
     const { clock, config, db, secrets } = app;
-    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret);
+    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret, secrets.dataKey);
     const checkPassword = createPasswordCheck(db, createSignInThrottle(db, throttleLimits(config), clock));
     const account = (userId: string) =>
       db.selectFrom('users').select(['username', 'role']).where('id', '=', userId).executeTakeFirstOrThrow();

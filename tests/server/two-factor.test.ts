@@ -288,6 +288,28 @@ describe('what weakens it needs the password', () => {
   });
 });
 
+describe('the secret at rest', () => {
+  it('is kept encrypted under the server’s data key; a secret kept plain before still works', async () => {
+    const u = await enrolled('atrest');
+    const db = srv.server.app.db;
+    const row = await db
+      .selectFrom('two_factor')
+      .select('secret')
+      .where('user_id', '=', u.user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.secret).toMatch(/^v1\./);
+    expect(row.secret).not.toContain(u.secret);
+    let challenge = (await login(u.username, u.password)).body.secondFactor.challenge;
+    expect((await second(challenge, code(u.secret))).status).toBe(200);
+
+    // As a server before this kept it: the base32 secret itself.
+    await db.updateTable('two_factor').set({ secret: u.secret }).where('user_id', '=', u.user.id).execute();
+    clock.advance(30_000);
+    challenge = (await login(u.username, u.password)).body.secondFactor.challenge;
+    expect((await second(challenge, code(u.secret))).status).toBe(200);
+  });
+});
+
 describe("the administrator's requirement", () => {
   it('for administrators only, then for everyone: a sign-in without a second factor is told to set it up', async () => {
     // The clock has moved days on: the administrator signs in afresh.
