@@ -13,6 +13,11 @@ export interface Secrets {
   /** VAPID key pair (base64url) that signs Web Push requests (server/push/). */
   vapidPublicKey: string;
   vapidPrivateKey: string;
+  /**
+   * Encrypts what the database keeps that would let someone act as a person (the authenticator apps' secrets): a
+   * copy of the database alone does not give them. Generated once; backups carry it with the database.
+   */
+  dataKey: Uint8Array;
 }
 
 interface Stored {
@@ -21,6 +26,7 @@ interface Stored {
   livekitApiSecret?: string;
   vapidPublicKey?: string;
   vapidPrivateKey?: string;
+  dataKey?: string;
 }
 
 export function loadSecrets(config: Config): Secrets {
@@ -38,6 +44,7 @@ export function loadSecrets(config: Config): Secrets {
   const jwt = config.jwtSecret ?? ensure('jwtSecret', () => randomBytes(32).toString('base64url'));
   const lkKey = config.livekit.apiKey ?? ensure('livekitApiKey', () => `API${randomBytes(6).toString('hex')}`);
   const lkSecret = config.livekit.apiSecret ?? ensure('livekitApiSecret', () => randomBytes(32).toString('base64url'));
+  const dataKey = ensure('dataKey', () => randomBytes(32).toString('base64url'));
   let vapid = { publicKey: config.vapid.publicKey, privateKey: config.vapid.privateKey };
   if (!vapid.publicKey || !vapid.privateKey) {
     if (!stored.vapidPublicKey || !stored.vapidPrivateKey) {
@@ -59,5 +66,6 @@ export function loadSecrets(config: Config): Secrets {
     livekitApiSecret: lkSecret,
     vapidPublicKey: vapid.publicKey as string,
     vapidPrivateKey: vapid.privateKey as string,
+    dataKey: Buffer.from(dataKey, 'base64url'),
   };
 }

@@ -53,7 +53,7 @@ export const ADMIN_USER_COLUMNS = [
 export const stateOf = (u: Pick<UsersTable, 'deleted_at' | 'deactivated_at'>): AccountState =>
   u.deleted_at ? 'deleted' : u.deactivated_at ? 'deactivated' : 'active';
 
-export function toAdminUser(u: UserRow, sessions: number): AdminUser {
+export function toAdminUser(u: UserRow, sessions: number, secondFactor: boolean): AdminUser {
   return {
     id: u.id,
     username: u.username,
@@ -65,6 +65,7 @@ export function toAdminUser(u: UserRow, sessions: number): AdminUser {
     createdAt: u.created_at,
     lastSeenAt: u.last_seen_at,
     sessions,
+    secondFactor,
   };
 }
 
@@ -96,9 +97,25 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
     return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
   }
 
+  /** The accounts among `ids` with a second factor: an authenticator app turned on, or a passkey. */
+  async function withSecondFactor(ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const [apps, keys] = await Promise.all([
+      db
+        .selectFrom('two_factor')
+        .select('user_id')
+        .where('user_id', 'in', ids)
+        .where('secret', 'is not', null)
+        .execute(),
+      db.selectFrom('passkeys').select('user_id').distinct().where('user_id', 'in', ids).execute(),
+    ]);
+    return new Set([...apps, ...keys].map((r) => r.user_id));
+  }
+
   async function view(userId: string): Promise<AdminUser> {
     const u = await row(userId);
-    return toAdminUser(u, (await sessionCounts([userId])).get(userId) ?? 0);
+    const second = await withSecondFactor([userId]);
+    return toAdminUser(u, (await sessionCounts([userId])).get(userId) ?? 0, second.has(userId));
   }
 
   async function live(userId: string): Promise<UserRow> {
@@ -172,7 +189,8 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
         }
       }
       const counts = await sessionCounts(rows.map((r) => r.id));
-      return { users: rows.map((u) => toAdminUser(u, counts.get(u.id) ?? 0)), nextCursor };
+      const second = await withSecondFactor(rows.map((r) => r.id));
+      return { users: rows.map((u) => toAdminUser(u, counts.get(u.id) ?? 0, second.has(u.id))), nextCursor };
     },
 
     async deactivate(userId: string, by: string | null): Promise<AdminUser> {
@@ -190,6 +208,21 @@ export function createAccounts({ db, clock, signIns, lists, realtime }: Accounts
       await endSessions(userId, 'deactivated');
       // Their own push subscriptions of ended sign-ins went with them; any left (none) would be harmless.
       await announce(u, true);
+      return view(userId);
+    },
+
+    /**
+     * Takes the account's second factor away (the authenticator app, its recovery codes, its passkeys) for someone
+     * who lost them: the password alone signs in again, and every browser remembered for the old factor is forgotten
+     * with it. Their sign-ins go on.
+     */
+    async resetSecondFactor(userId: string): Promise<AdminUser> {
+      await live(userId);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('two_factor').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('passkeys').where('user_id', '=', userId).execute();
+      });
       return view(userId);
     },
 

@@ -15,7 +15,8 @@ export const VERSION = RELEASE_VERSION;
 
 export const adminRoutes = fp(
   async (app) => {
-    const { accounts, backups, clock, db, dialect, mediaRooms, realtime, registration, reports } = app;
+    const { accounts, backups, clock, db, dialect, mediaRooms, realtime, registration, reports, secondFactorGate } =
+      app;
     const startedAt = new Date().toISOString();
     const admin = async (userId: string) => requireAdmin(db, userId);
 
@@ -89,6 +90,13 @@ export const adminRoutes = fp(
       await admin(userId);
       return { user: await accounts.endAllSessions(body.userId) };
     });
+    contractRoute(app, 'adminResetSecondFactor', async ({ userId, body }) => {
+      await admin(userId);
+      const user = await accounts.resetSecondFactor(body.userId);
+      // No audit log exists yet: the server's log keeps who did it.
+      app.log.info({ by: userId, userId: body.userId }, 'second factor reset by an administrator');
+      return { user };
+    });
     contractRoute(app, 'adminResetLink', async ({ userId, body }) => {
       await admin(userId);
       const link = await accounts.resetLink(body.userId, userId);
@@ -119,7 +127,10 @@ export const adminRoutes = fp(
     });
     contractRoute(app, 'patchAdminSettings', async ({ userId, body }) => {
       await admin(userId);
-      return { settings: await writeSettings(db, body) };
+      const settings = await writeSettings(db, body);
+      // The requirement of a second factor counts at once here (other processes read it again within seconds).
+      secondFactorGate.forget();
+      return { settings };
     });
     contractRoute(app, 'adminReports', async ({ userId, query }) => {
       await admin(userId);
@@ -145,6 +156,7 @@ export const adminRoutes = fp(
         'realtime',
         'registration',
         'reports',
+        'secondFactorGate',
         'authenticate',
       ],
     },

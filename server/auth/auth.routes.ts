@@ -7,7 +7,6 @@ import { claimFirstAdmin } from '../admin/roles';
 import { isUniqueViolation } from '../db/database';
 import type { UsersTable } from '../db/schema';
 import { contractRoute } from '../http/contract-route';
-import type { TwoFactorRequirement } from '../../src/contract/administration';
 import { readSettings } from '../admin/server-settings';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors';
 import { ensureSavedChat } from '../saved/saved-chat';
@@ -18,6 +17,8 @@ import { type CheckOutcome, createSignInThrottle, lockedMessage, throttleLimits 
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import { oidcRoutes } from './oidc.routes';
 import { familyOf, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
+import { passkeyRoutes } from './passkeys.routes';
+import { requiresTwoFactor } from './second-factor-gate';
 import { createTwoFactor, REMEMBER_MS, REMEMBERED_MAX } from './two-factor';
 
 const REFRESH_REFUSED = 'Сессия истекла, войдите снова';
@@ -39,7 +40,30 @@ export const authRoutes = fp(
       if (cookies) reply.header('set-cookie', cookies);
       return payload;
     });
-    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret);
+    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret, secrets.dataKey);
+    const passkeys = await passkeyRoutes(
+      app,
+      { clock, config, db },
+      {
+        throttle,
+        twoFactor,
+        issueSession: (user, req, how) => issueSession(user, req, how),
+      },
+    );
+
+    /**
+     * The account's second step, if it has one: a code from the app and/or a passkey, and since when it is set up as
+     * it is (the authenticator's turning on, else the first passkey kept): a browser is remembered for that.
+     */
+    async function secondStep(userId: string) {
+      const [totp, passkeyCount, firstPasskey] = await Promise.all([
+        twoFactor.settings(userId),
+        passkeys.count(userId),
+        passkeys.oldest(userId),
+      ]);
+      const since = totp?.enabledAt ?? firstPasskey;
+      return since ? { totp: totp !== null, passkey: passkeyCount > 0, since } : null;
+    }
 
     contractRoute(
       app,
@@ -118,12 +142,11 @@ export const authRoutes = fp(
       if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
       await oidc.passwordSignInAllowed(user);
       // Only now, after the right password, does the second step show (an account's settings never show before).
-      const second = await twoFactor.settings(user.id);
-      if (
-        second &&
-        !twoFactor.remembered(user.id, second.enabledAt, cookieValues(req.headers.cookie, REMEMBER_COOKIE))
-      ) {
-        return { secondFactor: { challenge: twoFactor.challenge(user.id) } };
+      const second = await secondStep(user.id);
+      if (second && !twoFactor.remembered(user.id, second.since, cookieValues(req.headers.cookie, REMEMBER_COOKIE))) {
+        return {
+          secondFactor: { challenge: twoFactor.challenge(user.id), totp: second.totp, passkey: second.passkey },
+        };
       }
       return issueSession(user, req);
     });
@@ -184,27 +207,31 @@ export const authRoutes = fp(
       }
       if (outcome !== 'succeeded') throw badRequest(WRONG_CODE);
       if (user.deactivated_at) throw forbidden(ACCOUNT_DEACTIVATED);
-      return issueSession(user, req, body.remember === true);
+      return issueSession(user, req, { remember: body.remember === true });
     });
 
     /**
      * A new sign-in of `user`: its refresh-token family, its line in «Устройства», this browser's device mark (and,
      * after a second factor with «Запомнить этот браузер», the remembered note).
      */
-    async function issueSession(user: Selectable<UsersTable>, req: FastifyRequest, remember = false) {
+    async function issueSession(
+      user: Selectable<UsersTable>,
+      req: FastifyRequest,
+      { remember = false, passkeyId = null }: { remember?: boolean; passkeyId?: string | null } = {},
+    ) {
       const kept = cookieMarks(req.headers.cookie);
       const session = await issueRefreshToken(db, user.id, config.refreshTokenTtlSec, null, clock);
-      await signIns.record(session.familyId, user.id, req.headers['user-agent']);
+      await signIns.record(session.familyId, user.id, req.headers['user-agent'], passkeyId);
       const deviceMark = deviceMarks.issue(user.id);
       // The newest first, this account's older mark dropped, at most the few a request may carry.
       const others = kept.filter((m) => deviceMarks.nonceFor(user.id, [m]) === null);
       const cookies = [
         deviceCookie([deviceMark, ...others].slice(0, DEVICE_MARKS_MAX).join('~'), req.protocol === 'https'),
       ];
-      const second = await twoFactor.settings(user.id);
+      const second = await secondStep(user.id);
       if (remember && second) {
         const notes = cookieValues(req.headers.cookie, REMEMBER_COOKIE);
-        const fresh = twoFactor.remember(user.id, second.enabledAt);
+        const fresh = twoFactor.remember(user.id, second.since);
         cookies.push(rememberCookie([fresh, ...notes].slice(0, REMEMBERED_MAX).join('~'), req.protocol === 'https'));
       }
       cookiesToSet.set(req, cookies);
@@ -225,7 +252,7 @@ export const authRoutes = fp(
         checkPassword,
         issueSession: (user, req) => issueSession(user, req),
         createAccount,
-        hasSecondFactor: async (userId) => (await twoFactor.settings(userId)) !== null,
+        hasSecondFactor: async (userId) => (await secondStep(userId)) !== null,
       },
     );
 
@@ -327,9 +354,4 @@ function authCookie(name: string, value: string, maxAgeSec: number, secure: bool
   const attributes = ['Path=/api/auth', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSec}`];
   if (secure) attributes.push('Secure');
   return `${name}=${value}; ${attributes.join('; ')}`;
-}
-
-/** Whether the server's «Двухэтапная проверка обязательна» applies to an account of this role. */
-export function requiresTwoFactor(setting: TwoFactorRequirement, role: string): boolean {
-  return setting === 'everyone' || (setting === 'admins' && role === 'admin');
 }

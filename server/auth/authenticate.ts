@@ -2,7 +2,8 @@
 // of the root instance.
 import fp from 'fastify-plugin';
 import { type Authenticate, bearerToken } from '../http/contract-route';
-import { unauthorized } from '../http/errors';
+import { forbidden, unauthorized } from '../http/errors';
+import { createSecondFactorGate, type SecondFactorGate, SETUP_REQUIRED } from './second-factor-gate';
 import { type AccessTokens, createAccessTokens } from './access-tokens';
 import { createEndedSessions, type EndedSessions } from './ended-sessions';
 
@@ -12,6 +13,8 @@ declare module 'fastify' {
     authenticate: Authenticate;
     /** Sign-ins whose access tokens are refused before they expire (ended-sessions.ts). */
     endedSessions: EndedSessions;
+    /** Keeps a session that must set up a second factor to the set-up (second-factor-gate.ts). */
+    secondFactorGate: SecondFactorGate;
   }
 }
 
@@ -24,11 +27,14 @@ export const authenticationPlugin = fp(
     await endedSessions.load();
     app.decorate('accessTokens', accessTokens);
     app.decorate('endedSessions', endedSessions);
+    const gate = createSecondFactorGate(app.db, app.clock);
+    app.decorate('secondFactorGate', gate);
     app.decorate('authenticate', async (req) => {
       const claims = await accessTokens.claims(bearerToken(req));
       if (!claims) throw unauthorized();
       // A signed JWT outlives a sign-out; this in-memory check (no query) ends it with its sign-in.
       if (endedSessions.has(claims.sessionId)) throw unauthorized(SESSION_ENDED);
+      if (!gate.open(req.routeOptions?.url) && (await gate.mustSetUp(claims.userId))) throw forbidden(SETUP_REQUIRED);
       return claims.userId;
     });
   },

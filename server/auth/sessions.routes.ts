@@ -52,6 +52,7 @@ export const sessionsRoutes = fp(
           createdAt: r.created_at,
           lastActiveAt: r.last_active_at,
           current: r.id === current,
+          passkey: r.passkey_name,
         })),
       };
     });

@@ -41,11 +41,19 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
       listeners.push(listener);
     },
 
-    async record(id: string, userId: string, userAgent: string | undefined): Promise<void> {
+    /** `passkeyId`: the passkey that signed it in, if one did («Устройства» names it). */
+    async record(id: string, userId: string, userAgent: string | undefined, passkeyId: string | null = null) {
       const at = now();
       await db
         .insertInto('sign_ins')
-        .values({ id, user_id: userId, ...describeUserAgent(userAgent), created_at: at, last_active_at: at })
+        .values({
+          id,
+          user_id: userId,
+          ...describeUserAgent(userAgent),
+          created_at: at,
+          last_active_at: at,
+          passkey_id: passkeyId,
+        })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     },
@@ -54,10 +62,12 @@ export function createSignIns({ db, clock, endedSessions, sessions, push }: Sign
     list(userId: string) {
       return db
         .selectFrom('sign_ins')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('last_active_at', 'desc')
-        .orderBy('id')
+        .leftJoin('passkeys', 'passkeys.id', 'sign_ins.passkey_id')
+        .selectAll('sign_ins')
+        .select('passkeys.name as passkey_name')
+        .where('sign_ins.user_id', '=', userId)
+        .orderBy('sign_ins.last_active_at', 'desc')
+        .orderBy('sign_ins.id')
         .execute();
     },
 

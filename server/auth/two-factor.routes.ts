@@ -5,7 +5,8 @@ import fp from 'fastify-plugin';
 import { readSettings } from '../admin/server-settings';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
-import { requiresTwoFactor, WRONG_CODE } from './auth.routes';
+import { WRONG_CODE } from './auth.routes';
+import { requiresTwoFactor } from './second-factor-gate';
 import { createSignInThrottle, throttleLimits } from './login-throttle';
 import { createPasswordCheck } from './password-check';
 import { WRONG_PASSWORD } from './sessions.routes';
@@ -17,7 +18,7 @@ export const NOT_ENABLED = 'Двухэтапная проверка не вкл�
 export const twoFactorRoutes = fp(
   async (app) => {
     const { clock, config, db, secrets } = app;
-    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret);
+    const twoFactor = createTwoFactor(db, clock, secrets.jwtSecret, secrets.dataKey);
     const checkPassword = createPasswordCheck(db, createSignInThrottle(db, throttleLimits(config), clock));
     const account = (userId: string) =>
       db.selectFrom('users').select(['username', 'role']).where('id', '=', userId).executeTakeFirstOrThrow();

@@ -6,7 +6,15 @@
 // its password at …», valid for CHALLENGE_TTL_MS, and no session. «Запомнить этот браузер» is another signed note,
 // kept in an HttpOnly cookie, tied to the moment the second factor was turned on (turning it off or resetting it
 // forgets every remembered browser).
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
 import { generateSecret, generateURI, verifySync } from 'otplib';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
@@ -46,7 +54,7 @@ export interface TotpCheck {
 /** Which step (of the current one and one either side) `code` is for, on the clock's time. */
 export function totpStep(secret: string, code: string, nowMs: number): number | null {
   const token = code.replace(/\s/g, '');
-  if (!/^\d{6}$/.test(token)) return null;
+  if (!secret || !/^\d{6}$/.test(token)) return null;
   const result = verifySync({
     secret,
     token,
@@ -56,7 +64,38 @@ export function totpStep(secret: string, code: string, nowMs: number): number | 
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
-export function createTwoFactor(db: Database, clock: Clock, secret: Uint8Array) {
+const SEALED = 'v1.';
+
+/**
+ * The authenticator's secret as the database keeps it: AES-256-GCM under the server's data key (secrets.ts), so a copy
+ * of the database alone cannot make codes. A secret kept before this (plain base32) is still read.
+ */
+export function secretBox(dataKey: Uint8Array) {
+  const key = createHash('sha256').update(dataKey).update('two-factor-secret/v1').digest();
+  return {
+    seal(plain: string): string {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return `${SEALED}${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+    },
+    /** The secret, or '' when it was sealed under another key (secrets.json replaced): no code matches it then. */
+    open(stored: string): string {
+      if (!stored.startsWith(SEALED)) return stored;
+      try {
+        const raw = Buffer.from(stored.slice(SEALED.length), 'base64url');
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      } catch {
+        return '';
+      }
+    },
+  };
+}
+
+export function createTwoFactor(db: Database, clock: Clock, secret: Uint8Array, dataKey: Uint8Array) {
+  const box = secretBox(dataKey);
   const iso = () => new Date(clock.now()).toISOString();
   const challengeKey = createHmac('sha256', secret).update('two-factor-challenge/v1').digest();
   const rememberKey = createHmac('sha256', secret).update('two-factor-remember/v1').digest();
@@ -75,7 +114,7 @@ export function createTwoFactor(db: Database, clock: Clock, secret: Uint8Array) 
         .select(['secret', 'enabled_at'])
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return row?.secret && row.enabled_at ? { secret: row.secret, enabledAt: row.enabled_at } : null;
+      return row?.secret && row.enabled_at ? { secret: box.open(row.secret), enabledAt: row.enabled_at } : null;
     },
 
     async recoveryCodesLeft(userId: string): Promise<number> {
@@ -91,10 +130,11 @@ export function createTwoFactor(db: Database, clock: Clock, secret: Uint8Array) 
     /** A new secret waiting for its first code (what was on before stays on until then); its QR code's address. */
     async begin(userId: string, username: string): Promise<{ secret: string; uri: string }> {
       const pending = generateSecret();
+      const sealed = box.seal(pending);
       await db
         .insertInto('two_factor')
-        .values({ user_id: userId, secret: null, pending_secret: pending, enabled_at: null, last_step: null })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ pending_secret: pending }))
+        .values({ user_id: userId, secret: null, pending_secret: sealed, enabled_at: null, last_step: null })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ pending_secret: sealed }))
         .execute();
       return { secret: pending, uri: generateURI({ issuer: ISSUER, label: username, secret: pending }) };
     },
@@ -107,7 +147,7 @@ export function createTwoFactor(db: Database, clock: Clock, secret: Uint8Array) 
         .where('user_id', '=', userId)
         .executeTakeFirst();
       if (!row?.pending_secret) return null;
-      const step = totpStep(row.pending_secret, code, clock.now());
+      const step = totpStep(box.open(row.pending_secret), code, clock.now());
       if (step === null) return null;
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
       await db.transaction().execute(async (trx) => {

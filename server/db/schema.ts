@@ -283,6 +283,31 @@ export interface CallsTable {
 }
 
 /** A sign-in as «Устройства» lists it (migration 009): the refresh-token family, its browser and activity. */
+export interface PasskeysTable {
+  id: string;
+  /** The credential id (base64url) the authenticator gave. */
+  credential_id: string;
+  user_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last reported (0 for authenticators that keep none). */
+  counter: number | string;
+  /** A JSON array of the transports the browser reported. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface WebauthnChallengesTable {
+  /** base64url, as the browser echoes it in clientDataJSON. */
+  challenge: string;
+  purpose: 'register' | 'signIn' | 'secondFactor';
+  /** The account a registration or second step is for; null for a sign-in without a username. */
+  user_id: string | null;
+  expires_at: string;
+}
+
 export interface SignInsTable {
   /** The refresh-token family: the `sid` of its access tokens. */
   id: string;
@@ -292,6 +317,8 @@ export interface SignInsTable {
   created_at: string;
   /** The sign-in, then its latest refresh. */
   last_active_at: string;
+  /** The passkey that signed it in, if one did. */
+  passkey_id: string | null;
 }
 
 export interface PushSubscriptionsTable {
@@ -640,6 +667,8 @@ export interface DB {
   sign_in_throttle: SignInThrottleTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   contacts: ContactsTable;
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;

@@ -4,6 +4,7 @@
 import type { ExtendedError, Socket } from 'socket.io';
 import type { AccessClaims, AccessTokens } from '../auth/access-tokens';
 import type { EndedSessions } from '../auth/ended-sessions';
+import { type SecondFactorGate, SETUP_REQUIRED } from '../auth/second-factor-gate';
 import { isSessionActive } from '../auth/refresh-tokens';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
@@ -16,6 +17,8 @@ export interface HandshakeDeps {
   clock: Clock;
   /** The in-memory list REST requests are checked against (ended-sessions.ts): the check while the database is away. */
   endedSessions: Pick<EndedSessions, 'has'>;
+  /** A session that must set up a second factor first opens no socket (second-factor-gate.ts). */
+  secondFactorGate?: Pick<SecondFactorGate, 'mustSetUp'>;
 }
 
 /**
@@ -44,6 +47,7 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
       const claims = await deps.accessTokens.claims(token);
       // A token outlives its sign-in by up to its TTL: a signed-out session opens no new socket.
       if (!claims || !(await signInActive(deps, claims))) return next(new Error('Требуется вход'));
+      if (await deps.secondFactorGate?.mustSetUp(claims.userId)) return next(new Error(SETUP_REQUIRED));
       socket.data.claims = claims;
       socket.data.userId = claims.userId;
       next();

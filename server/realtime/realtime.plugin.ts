@@ -18,6 +18,7 @@ export const realtimePlugin = fp(
       db: app.db,
       clock: app.clock,
       endedSessions: app.endedSessions,
+      secondFactorGate: app.secondFactorGate,
     });
     app.decorate('realtime', gateway.realtime);
     app.addHook('onReady', async () => gateway.started());
@@ -26,7 +27,7 @@ export const realtimePlugin = fp(
   },
   {
     name: 'realtime',
-    decorators: { fastify: ['config', 'clock', 'db', 'accessTokens', 'endedSessions'] },
+    decorators: { fastify: ['config', 'clock', 'db', 'accessTokens', 'endedSessions', 'secondFactorGate'] },
     dependencies: ['base', 'authentication'],
   },
 );

@@ -100,6 +100,8 @@ export const AdminUser = z.object({
   lastSeenAt: IsoDate.nullable(),
   /** Live sign-ins (devices). */
   sessions: z.number().int(),
+  /** Whether the account has a second factor (an authenticator app or a passkey). */
+  secondFactor: z.boolean(),
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 export const AdminUsersQuery = z.strictObject({

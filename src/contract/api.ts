@@ -86,6 +86,19 @@ import {
   SecretImportBatchResponse,
 } from './imports';
 import { LIMITS, POLL } from './limits';
+import {
+  PasskeyParams,
+  PasskeyRegisterBody,
+  PasskeyRegisterOptionsBody,
+  PasskeyRegisterOptionsResponse,
+  PasskeyRemoveBody,
+  PasskeyRenameBody,
+  PasskeyResponse,
+  PasskeySignInBody,
+  PasskeySignInOptionsBody,
+  PasskeySignInOptionsResponse,
+  PasskeysResponse,
+} from './passkeys';
 import { OidcCompleteBody, OidcCreateBody, OidcLinkBody, OidcPending, SignInMethodsResponse } from './oidc';
 import { MESSAGE_PRIVACY } from './message-privacy';
 import { PUSH } from './notification';
@@ -167,7 +180,14 @@ export const SignedIn = Tokens.extend({
  * The password was right and the account has a second factor this browser is not remembered for: no session yet,
  * a challenge for `loginSecondFactor` (valid five minutes).
  */
-export const SecondFactorNeeded = z.object({ secondFactor: z.object({ challenge: z.string() }) });
+export const SecondFactorNeeded = z.object({
+  secondFactor: z.object({
+    challenge: z.string(),
+    /** Which ways the account has: a code from the app (and recovery codes), a passkey (§10.7b). */
+    totp: z.boolean(),
+    passkey: z.boolean(),
+  }),
+});
 export const LoginResponse = z.union([SignedIn, SecondFactorNeeded]);
 const OtpCode = z.string().trim().min(1, 'Введите код').max(32, 'Код слишком длинный').refine(noNul, NUL_MESSAGE);
 export const LoginSecondFactorBody = z.strictObject({
@@ -210,6 +230,8 @@ export const SignIn = z.object({
   lastActiveAt: z.string(),
   /** The sign-in making this request («Это устройство»). */
   current: z.boolean(),
+  /** The name of the passkey that signed it in (while that passkey is kept), or null. */
+  passkey: z.string().nullable(),
 });
 export const SessionsResponse = z.object({ sessions: z.array(SignIn) });
 export const SessionParams = z.strictObject({ id: Id });
@@ -676,6 +698,19 @@ export const api = {
   twoFactorConfirm: route('twoFactorConfirm', { body: TwoFactorConfirmBody, response: RecoveryCodesResponse }),
   twoFactorDisable: route('twoFactorDisable', { body: TwoFactorPasswordBody, response: Ok }),
   recoveryCodes: route('recoveryCodes', { body: TwoFactorPasswordBody, response: RecoveryCodesResponse }),
+  passkeys: route('passkeys', { response: PasskeysResponse }),
+  passkeyRegisterOptions: route('passkeyRegisterOptions', {
+    body: PasskeyRegisterOptionsBody,
+    response: PasskeyRegisterOptionsResponse,
+  }),
+  passkeyRegister: route('passkeyRegister', { body: PasskeyRegisterBody, response: PasskeyResponse }),
+  passkeyRename: route('passkeyRename', { params: PasskeyParams, body: PasskeyRenameBody, response: PasskeyResponse }),
+  passkeyRemove: route('passkeyRemove', { params: PasskeyParams, body: PasskeyRemoveBody, response: Ok }),
+  passkeySignInOptions: route('passkeySignInOptions', {
+    body: PasskeySignInOptionsBody,
+    response: PasskeySignInOptionsResponse,
+  }),
+  passkeySignIn: route('passkeySignIn', { body: PasskeySignInBody, response: SignedIn }),
   logout: route('logout', { body: LogoutBody, response: Ok }),
   sessions: route('sessions', { response: SessionsResponse }),
   endSession: route('endSession', { params: SessionParams, response: Ok }),
@@ -793,6 +828,7 @@ export const api = {
   adminDeactivate: route('adminDeactivate', { body: AdminUserBody, response: AdminUserResponse }),
   adminReactivate: route('adminReactivate', { body: AdminUserBody, response: AdminUserResponse }),
   adminEndSessions: route('adminEndSessions', { body: AdminUserBody, response: AdminUserResponse }),
+  adminResetSecondFactor: route('adminResetSecondFactor', { body: AdminUserBody, response: AdminUserResponse }),
   adminResetLink: route('adminResetLink', { body: AdminUserBody, response: ResetLinkResponse }),
   adminRole: route('adminRole', { body: AdminRoleBody, response: AdminUserResponse }),
   adminStats: route('adminStats', { response: AdminStatsResponse }),

@@ -5,7 +5,9 @@
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Res, startTestServer, type TestServer } from './harness';
+import { SETUP_REQUIRED } from '../../server/auth/second-factor-gate';
 import { type ManualClock, manualClock } from './manual-clock';
+import { closeAll, connect } from './socket-helpers';
 
 const WRONG_LOGIN = 'Неверный никнейм или пароль';
 const LOCKED = /^Слишком много неудачных попыток\. Повторите через \d+ мин\.$/;
@@ -15,6 +17,7 @@ let srv: TestServer;
 let clock: ManualClock;
 let api: ReturnType<typeof client>;
 let admin: Awaited<ReturnType<ReturnType<typeof client>['user']>>;
+let adminSecret: string | null = null;
 
 beforeAll(async () => {
   // On a step boundary, so «the same step» and «the next step» are plain sums below.
@@ -285,6 +288,28 @@ describe('what weakens it needs the password', () => {
   });
 });
 
+describe('the secret at rest', () => {
+  it('is kept encrypted under the server’s data key; a secret kept plain before still works', async () => {
+    const u = await enrolled('atrest');
+    const db = srv.server.app.db;
+    const row = await db
+      .selectFrom('two_factor')
+      .select('secret')
+      .where('user_id', '=', u.user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.secret).toMatch(/^v1\./);
+    expect(row.secret).not.toContain(u.secret);
+    let challenge = (await login(u.username, u.password)).body.secondFactor.challenge;
+    expect((await second(challenge, code(u.secret))).status).toBe(200);
+
+    // As a server before this kept it: the base32 secret itself.
+    await db.updateTable('two_factor').set({ secret: u.secret }).where('user_id', '=', u.user.id).execute();
+    clock.advance(30_000);
+    challenge = (await login(u.username, u.password)).body.secondFactor.challenge;
+    expect((await second(challenge, code(u.secret))).status).toBe(200);
+  });
+});
+
 describe("the administrator's requirement", () => {
   it('for administrators only, then for everyone: a sign-in without a second factor is told to set it up', async () => {
     // The clock has moved days on: the administrator signs in afresh.
@@ -302,6 +327,17 @@ describe("the administrator's requirement", () => {
     expect((await login(member.username, member.password)).body.twoFactorSetup).toBe(false);
     expect((await api.get('/api/auth/two-factor', adminToken)).body.required).toBe(true);
     expect((await api.get('/api/auth/two-factor', member.accessToken)).body.required).toBe(false);
+    // The administrator has none yet: the console is closed to them too until they set one up.
+    expectRussian4xx(await setting('everyone'), 403);
+    expect((await setting('everyone')).body.message).toBe(SETUP_REQUIRED);
+    expect((await api.get('/api/conversations', member.accessToken)).status).toBe(200);
+    const begun = await api.post('/api/auth/two-factor/begin', {}, adminToken);
+    expect(begun.status).toBe(200);
+    adminSecret = begun.body.secret;
+    expect((await api.post('/api/auth/two-factor/confirm', { code: code(begun.body.secret) }, adminToken)).status).toBe(
+      200,
+    );
+    clock.advance(60_000);
 
     await setting('everyone');
     expect((await login(member.username, member.password)).body.twoFactorSetup).toBe(true);
@@ -313,4 +349,85 @@ describe("the administrator's requirement", () => {
     await setting('nobody');
     expect((await login(member.username, member.password)).body.twoFactorSetup).toBe(false);
   });
+
+  it('a session without the required second factor reaches only its set-up (and no socket) until it is on', async () => {
+    const adminToken = await adminWithSecondFactor();
+    const member = await api.user('gated');
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'everyone' }, adminToken)).status).toBe(200);
+    const signedIn = await login(member.username, member.password);
+    expect(signedIn.body.twoFactorSetup).toBe(true);
+    const token = signedIn.body.accessToken as string;
+
+    // Everything else answers 403 with one Russian sentence, the token already held before as well.
+    for (const path of ['/api/conversations', '/api/contacts?filter=accepted', '/api/admin/settings']) {
+      const res = await api.get(path, token);
+      expectRussian4xx(res, 403);
+      expect(res.body.message).toBe(SETUP_REQUIRED);
+    }
+    expectRussian4xx(await api.get('/api/conversations', member.accessToken), 403);
+    await expect(connect(srv.url, token)).rejects.toThrow(SETUP_REQUIRED);
+    // What the set-up needs stays open: its own status, the set-up itself, one's user and sign-ins, passkeys.
+    expect((await api.get('/api/auth/two-factor', token)).status).toBe(200);
+    expect((await api.get('/api/status/me', token)).status).toBe(200);
+    expect((await api.get('/api/auth/sessions', token)).status).toBe(200);
+    expect((await api.get('/api/auth/passkeys', token)).status).toBe(200);
+    const begun = await api.post('/api/auth/two-factor/begin', {}, token);
+    expect(begun.status).toBe(200);
+    expect((await api.post('/api/auth/two-factor/confirm', { code: code(begun.body.secret) }, token)).status).toBe(200);
+    clock.advance(60_000);
+
+    // Set up: the same session reaches everything, at once.
+    expect((await api.get('/api/conversations', token)).status).toBe(200);
+    const socket = await connect(srv.url, token);
+    expect(socket.connected).toBe(true);
+    closeAll();
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'nobody' }, adminToken)).status).toBe(200);
+  });
+
+  it('for administrators only: members go on as before, an administrator with one too', async () => {
+    const adminToken = await adminWithSecondFactor();
+    const member = await api.user('free');
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'admins' }, adminToken)).status).toBe(200);
+    expect((await api.get('/api/conversations', member.accessToken)).status).toBe(200);
+    const socket = await connect(srv.url, member.accessToken);
+    expect(socket.connected).toBe(true);
+    closeAll();
+    expect((await api.get('/api/conversations', adminToken)).status).toBe(200);
+    expect((await api.patch('/api/admin/settings', { twoFactorRequired: 'nobody' }, adminToken)).status).toBe(200);
+  });
 });
+
+describe("the administrator's reset", () => {
+  it('takes a lost second factor away: the password alone signs in again; only an administrator may', async () => {
+    const adminToken = await adminWithSecondFactor();
+    const u = await enrolled('lost');
+    const listed = async () =>
+      ((await api.get(`/api/admin/users?q=${u.username}`, adminToken)).body.users as { secondFactor: boolean }[])[0];
+    expect((await listed()).secondFactor).toBe(true);
+    expectRussian4xx(await api.post('/api/admin/users/reset-second-factor', { userId: u.user.id }, u.accessToken), 403);
+    const reset = await api.post('/api/admin/users/reset-second-factor', { userId: u.user.id }, adminToken);
+    expect(reset.status).toBe(200);
+    expect(reset.body.user).toMatchObject({ id: u.user.id, secondFactor: false });
+    expect((await listed()).secondFactor).toBe(false);
+    expect((await login(u.username, u.password)).body.accessToken).toEqual(expect.any(String));
+    expect((await api.get('/api/auth/two-factor', u.accessToken)).body).toMatchObject({
+      enabled: false,
+      recoveryCodesLeft: 0,
+    });
+    expectRussian4xx(
+      await api.post('/api/admin/users/reset-second-factor', { userId: 'no-such-user' }, adminToken),
+      404,
+    );
+  });
+});
+
+/** The administrator signed in through both steps (their second factor was set up above). */
+async function adminWithSecondFactor(): Promise<string> {
+  const first = await login(admin.username, admin.password);
+  if (first.body.accessToken) return first.body.accessToken as string;
+  const secret = adminSecret as string;
+  clock.advance(30_000);
+  const done = await second(first.body.secondFactor.challenge, code(secret));
+  expect(done.status).toBe(200);
+  return done.body.accessToken as string;
+}

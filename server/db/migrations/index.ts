@@ -39,6 +39,7 @@ import * as m037 from './037_guest_links';
 import * as m038 from './038_backups';
 import * as m039 from './039_oidc_links';
 import * as m040 from './040_two_factor';
+import * as m041 from './041_passkeys';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '038_backups': m038,
   '039_oidc_links': m039,
   '040_two_factor': m040,
+  '041_passkeys': m041,
 };

@@ -35,4 +35,9 @@ export const accountActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  passkeys: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -19,4 +19,9 @@ export const authActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  passkeySignIn: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

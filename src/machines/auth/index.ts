@@ -3,3 +3,4 @@
 export { registrationModeMachine } from './registrationMode/registrationMode.machine';
 export { passwordResetMachine } from './passwordReset/passwordReset.machine';
 export { oidcSignInMachine } from './oidcSignIn/oidcSignIn.machine';
+export { passkeySignInMachine } from './passkeySignIn/passkeySignIn.machine';

@@ -152,7 +152,8 @@ export function DevicesView(props: DevicesViewProps) {
               {d.current && <span className="device-current"> · Это устройство</span>}
             </div>
             <div className="form-hint">
-              Вход: {when(d.createdAt)} · Активность: {when(d.lastActiveAt)}
+              Вход: {when(d.createdAt)}
+              {d.passkey && ` с ключом доступа «${d.passkey}»`} · Активность: {when(d.lastActiveAt)}
             </div>
             {!d.current && (
               <button

@@ -1,17 +1,23 @@
 // «Безопасность» in Settings (docs/behaviour.md §10.7a): «Двухэтапная проверка» — set up with an authenticator app
 // (a QR code and the key as text, confirmed by a first code), ten recovery codes shown once (copy, download), new
-// codes, a reset and turning it off (each with the password).
-import { type FormEvent, useId, useState } from 'react';
+// codes, a reset and turning it off (each with the password); and «Ключи доступа» (PasskeysPart.tsx).
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { PasskeysPart } from './PasskeysPart';
 import { type TwoFactorViewProps, useTwoFactor } from './useTwoFactor';
 
 export function SecuritySection() {
-  return <SecurityView {...useTwoFactor()} />;
+  return (
+    <SecurityView {...useTwoFactor()}>
+      <PasskeysPart />
+    </SecurityView>
+  );
 }
 
 export const TWO_FACTOR_REQUIRED_NOTE =
   'Администратор сервера требует двухэтапную проверку. Включите её, чтобы продолжить.';
 
-export function SecurityView(props: TwoFactorViewProps) {
+/** `children`: the section's other parts («Ключи доступа»), under the second factor's. */
+export function SecurityView(props: TwoFactorViewProps & { children?: ReactNode }) {
   return (
     <section
       className="card form settings-security"
@@ -54,6 +60,7 @@ export function SecurityView(props: TwoFactorViewProps) {
           </>
         )
       )}
+      {props.children}
     </section>
   );
 }

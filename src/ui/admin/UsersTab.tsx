@@ -30,6 +30,11 @@ const CONFIRM: Record<
     text: 'Раздел «Администрирование» станет недоступен.',
     button: 'Снять права',
   },
+  resetSecondFactor: {
+    title: (n) => `Сбросить двухэтапную проверку: ${n}?`,
+    text: 'Приложение-аутентификатор, коды восстановления и ключи доступа перестанут действовать: войти можно будет по одному паролю. Делайте это, только убедившись, что просит сам владелец аккаунта.',
+    button: 'Сбросить',
+  },
 };
 
 export function UsersView(props: AdminUsersView) {
@@ -139,6 +144,16 @@ export function UsersView(props: AdminUsersView) {
                         >
                           Ссылка для сброса пароля
                         </button>
+                        {u.secondFactor && (
+                          <button
+                            type="button"
+                            className="button ghost"
+                            disabled={props.busy}
+                            onClick={() => props.onAct(u.id, 'resetSecondFactor')}
+                          >
+                            Сбросить двухэтапную проверку
+                          </button>
+                        )}
                         <button
                           type="button"
                           className="button ghost"

@@ -126,6 +126,7 @@ describe('«Пользователи» view', () => {
     createdAt: '2026-01-01T10:00:00.000Z',
     lastSeenAt: null,
     sessions: 1,
+    secondFactor: false,
   });
 
   it('never offers «Отключить» on the administrator’s own account', () => {

@@ -31,7 +31,7 @@ describe('sign-in screen', () => {
   it('asks «Код из приложения» after a right password, sends it with «Запомнить», shows a refusal, goes back', async () => {
     const sent: unknown[] = [];
     renderApp('/auth', {
-      login: async () => ({ secondFactor: { challenge: 'c1' } }),
+      login: async () => ({ secondFactor: { challenge: 'c1', totp: true, passkey: false } }),
       loginSecondFactor: async (input) => {
         sent.push(input);
         if (sent.length === 1) throw new RequestFailure(400, 'Неверный код');
@@ -56,8 +56,19 @@ describe('sign-in screen', () => {
     ]);
   });
 
+  it('an account with passkeys only is offered «Использовать ключ доступа», and no code field', async () => {
+    renderApp('/auth', { login: async () => ({ secondFactor: { challenge: 'c1', totp: false, passkey: true } }) });
+    await userEvent.type(screen.getByLabelText('Никнейм'), 'anna');
+    await userEvent.type(screen.getByLabelText('Пароль'), 'pw');
+    await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
+    const step = await screen.findByRole('form', { name: 'Двухэтапная проверка' });
+    expect(within(step).getByRole('button', { name: 'Использовать ключ доступа' })).toBeEnabled();
+    expect(within(step).queryByLabelText('Код из приложения')).toBeNull();
+    expect(within(step).queryByRole('button', { name: 'Подтвердить' })).toBeNull();
+  });
+
   it('«Назад» from the second step shows the password form again', async () => {
-    renderApp('/auth', { login: async () => ({ secondFactor: { challenge: 'c1' } }) });
+    renderApp('/auth', { login: async () => ({ secondFactor: { challenge: 'c1', totp: true, passkey: false } }) });
     await userEvent.type(screen.getByLabelText('Никнейм'), 'anna');
     await userEvent.type(screen.getByLabelText('Пароль'), 'pw');
     await userEvent.click(screen.getByRole('button', { name: 'Войти' }));

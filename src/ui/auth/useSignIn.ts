@@ -10,6 +10,7 @@ export function useSignIn() {
   const registeredUsername = useSelector(session, (s) => s.context.registeredUsername);
   const secondFactor = useSelector(session, (s) => s.hasTag('secondFactor'));
   const secondFactorError = useSelector(session, (s) => s.context.secondFactorError);
+  const secondFactorMethods = useSelector(session, (s) => s.context.secondFactorMethods);
   useEffect(() => () => session.send({ type: 'session.clearErrors' }), [session]);
   return {
     busy,
@@ -17,8 +18,10 @@ export function useSignIn() {
     registeredUsername,
     secondFactor,
     secondFactorError,
+    secondFactorMethods,
     signIn: (username: string, password: string) => session.send({ type: 'session.signIn', username, password }),
     submitCode: (code: string, remember: boolean) => session.send({ type: 'session.secondFactor', code, remember }),
+    usePasskey: (remember: boolean) => session.send({ type: 'session.passkeySecondFactor', remember }),
     cancelSecondFactor: () => session.send({ type: 'session.cancelSecondFactor' }),
   };
 }

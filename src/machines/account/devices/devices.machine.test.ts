@@ -12,6 +12,7 @@ const device = (id: string, current = false): Device => ({
   createdAt: '2026-11-24T10:00:00.000Z',
   lastActiveAt: '2026-11-24T11:00:00.000Z',
   current,
+  passkey: null,
 });
 type Snap = { context: { devices: Device[] } };
 

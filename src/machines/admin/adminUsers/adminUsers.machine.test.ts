@@ -17,6 +17,7 @@ const person = (id: string, over: Partial<AdminUser> = {}): AdminUser => ({
   createdAt: '2026-11-24T10:00:00.000Z',
   lastSeenAt: null,
   sessions: 1,
+  secondFactor: false,
   ...over,
 });
 const refused = new RequestFailure(409, 'Нельзя отключить последнего администратора');
@@ -32,6 +33,7 @@ describeModel({
     'users.act': () => [
       { type: 'users.act', userId: 'u1', action: 'deactivate' },
       { type: 'users.act', userId: 'u1', action: 'endSessions' },
+      { type: 'users.act', userId: 'u1', action: 'resetSecondFactor' },
     ],
     'users.resetLink': () => [{ type: 'users.resetLink', userId: 'u1' }],
     'users.more': (s) => ((s as Snap).context.nextCursor ? [{ type: 'users.more' }] : []),

@@ -9,10 +9,13 @@ export type { AdminUser };
 export const USERS_FAILED = 'Не удалось загрузить пользователей';
 export const USER_ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
 
-/** «Отключить», «Включить», «Завершить сеансы», «Сделать администратором», «Снять права администратора». */
-export type UserAction = 'deactivate' | 'reactivate' | 'endSessions' | 'promote' | 'demote';
-/** The actions asked about first: they lock someone out or change who runs the server. */
-export const CONFIRMED_ACTIONS: readonly UserAction[] = ['deactivate', 'promote', 'demote'];
+/**
+ * «Отключить», «Включить», «Завершить сеансы», «Сделать администратором», «Снять права администратора», «Сбросить
+ * двухэтапную проверку».
+ */
+export type UserAction = 'deactivate' | 'reactivate' | 'endSessions' | 'promote' | 'demote' | 'resetSecondFactor';
+/** The actions asked about first: they lock someone out, change who runs the server or weaken a sign-in. */
+export const CONFIRMED_ACTIONS: readonly UserAction[] = ['deactivate', 'promote', 'demote', 'resetSecondFactor'];
 
 /** A password-reset link just made: its path on this site and when it stops working. */
 export interface ResetLink {

@@ -7,6 +7,8 @@ import { dataExportMachine } from '../../account/dataExport/dataExport.machine';
 import { devicesMachine } from '../../account/devices/devices.machine';
 import { passwordMachine } from '../../account/passwordChange/passwordChange.machine';
 import { twoFactorMachine } from '../../account/twoFactor/twoFactor.machine';
+import { passkeysMachine } from '../../account/passkeys/passkeys.machine';
+import { addPasskey } from '../../../services/session/passkeys';
 
 export const wireDevices = (s: Services) =>
   devicesMachine.provide({
@@ -62,6 +64,28 @@ export const wireTwoFactor = (s: Services) =>
       ),
       regenerate: fromPromise<{ recoveryCodes: string[] }, { password: string }>(({ input }) =>
         s.api.call('recoveryCodes', { body: input }),
+      ),
+    },
+  });
+
+export const wirePasskeys = (s: Services) =>
+  passkeysMachine.provide({
+    actors: {
+      loadPasskeys: fromPromise(async () => (await s.api.call('passkeys')).passkeys),
+      addPasskey: fromPromise(({ input }: { input: { name: string; password: string } }) =>
+        addPasskey(
+          {
+            registerOptions: (body) => s.api.call('passkeyRegisterOptions', { body }),
+            register: (body) => s.api.call('passkeyRegister', { body }),
+          },
+          input,
+        ),
+      ),
+      renamePasskey: fromPromise<unknown, { id: string; name: string }>(({ input }) =>
+        s.api.call('passkeyRename', { params: { id: input.id }, body: { name: input.name } }),
+      ),
+      removePasskey: fromPromise<unknown, { id: string; password: string }>(({ input }) =>
+        s.api.call('passkeyRemove', { params: { id: input.id }, body: { password: input.password } }),
       ),
     },
   });

@@ -28,9 +28,11 @@ export const wireAdminUsers = (s: Services) =>
               ? await s.api.call('adminReactivate', { body })
               : input.action === 'endSessions'
                 ? await s.api.call('adminEndSessions', { body })
-                : await s.api.call('adminRole', {
-                    body: { ...body, role: input.action === 'promote' ? 'admin' : 'member' },
-                  });
+                : input.action === 'resetSecondFactor'
+                  ? await s.api.call('adminResetSecondFactor', { body })
+                  : await s.api.call('adminRole', {
+                      body: { ...body, role: input.action === 'promote' ? 'admin' : 'member' },
+                    });
         return answer.user;
       }),
       makeResetLink: fromPromise(({ input }: { input: { userId: string } }) =>

@@ -4,6 +4,8 @@ import { fromPromise } from 'xstate';
 import type { Services } from '../services';
 import { passwordResetMachine } from '../../auth/passwordReset/passwordReset.machine';
 import { registrationModeMachine } from '../../auth/registrationMode/registrationMode.machine';
+import { passkeySignInMachine } from '../../auth/passkeySignIn/passkeySignIn.machine';
+import { signInWithPasskey } from '../../../services/session/passkeys';
 
 export const wireRegistrationMode = (s: Services) =>
   registrationModeMachine.provide({
@@ -20,4 +22,10 @@ export const wirePasswordReset = (s: Services) =>
         s.api.call('resetPassword', { body: { token: input.token, password: input.password } }),
       ),
     },
+  });
+
+/** «Войти с ключом доступа»: the sign-in calls carry no bearer token (the session's own API). */
+export const wirePasskeySignIn = (s: Services) =>
+  passkeySignInMachine.provide({
+    actors: { signIn: fromPromise(() => signInWithPasskey(s.authApi)) },
   });

@@ -7,6 +7,7 @@ import { RequestFailure } from '../../../contract/failure';
 import type { Session } from '../../../services/session/storage';
 import { requestRefresh } from './session.protocol';
 import {
+  PASSKEY_STEP_FAILED,
   REFRESH_RETRY,
   REFRESH_RETRY_STEPS,
   REFRESH_TIMEOUT_MS,
@@ -27,6 +28,7 @@ const stubbed = oneTab.provide({
   actors: {
     login: hang as never,
     loginSecondFactor: hang as never,
+    passkeySecondFactor: hang as never,
     register: hang as never,
     refresh: hang as never,
     logout: hang as never,
@@ -63,7 +65,21 @@ describeModel({
         type: 'xstate.done.actor.login',
         output: { user, accessToken: 'a1', refreshToken: 'r1', twoFactorSetup: true },
       },
-      { type: 'xstate.done.actor.login', output: { secondFactor: { challenge: 'c1' } } },
+      { type: 'xstate.done.actor.login', output: { secondFactor: { challenge: 'c1', totp: true, passkey: false } } },
+      { type: 'xstate.done.actor.login', output: { secondFactor: { challenge: 'c1', totp: false, passkey: true } } },
+    ],
+    'session.passkeySecondFactor': () => [{ type: 'session.passkeySecondFactor', remember: false }],
+    'xstate.done.actor.passkeySecondFactor': () => [
+      { type: 'xstate.done.actor.passkeySecondFactor', output: { user, accessToken: 'a5', refreshToken: 'r5' } },
+    ],
+    // The browser's prompt closed; a refused passkey; the challenge ran out.
+    'xstate.error.actor.passkeySecondFactor': () => [
+      { type: 'xstate.error.actor.passkeySecondFactor', error: new Error('NotAllowedError') },
+      { type: 'xstate.error.actor.passkeySecondFactor', error: new RequestFailure(400, 'Ключ доступа не подошёл') },
+      {
+        type: 'xstate.error.actor.passkeySecondFactor',
+        error: new RequestFailure(401, 'Вход истёк, введите пароль снова'),
+      },
     ],
     'session.secondFactor': () => [{ type: 'session.secondFactor', code: '123456', remember: true }],
     'session.cancelSecondFactor': () => [{ type: 'session.cancelSecondFactor' }],
@@ -124,7 +140,9 @@ describe('session with resolving actors', () => {
     const actor = createActor(
       oneTab.provide({
         actors: {
-          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({ secondFactor: { challenge: 'c1' } })),
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({
+            secondFactor: { challenge: 'c1', totp: true, passkey: false },
+          })),
           loginSecondFactor: fromPromise<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(
             async ({ input }) => {
               sent.push(input);
@@ -164,7 +182,9 @@ describe('session with resolving actors', () => {
     const actor = createActor(
       oneTab.provide({
         actors: {
-          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({ secondFactor: { challenge: 'c1' } })),
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({
+            secondFactor: { challenge: 'c1', totp: true, passkey: false },
+          })),
           loginSecondFactor: fromPromise<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(async () => {
             throw new RequestFailure(401, 'Вход истёк, введите пароль снова');
           }),
@@ -185,6 +205,44 @@ describe('session with resolving actors', () => {
     actor.send({ type: 'session.cancelSecondFactor' });
     expect(actor.getSnapshot().matches({ signedOut: 'idle' })).toBe(true);
     expect(actor.getSnapshot().context.challenge).toBeNull();
+  });
+
+  it('the second step with a passkey: the ways offered, a closed prompt said, then signed in', async () => {
+    const sent: unknown[] = [];
+    let refuse: Error | null = new Error('NotAllowedError');
+    const actor = createActor(
+      oneTab.provide({
+        actors: {
+          login: fromPromise<ResponseOf<'login'>, BodyOf<'login'>>(async () => ({
+            secondFactor: { challenge: 'c1', totp: false, passkey: true },
+          })),
+          passkeySecondFactor: fromPromise<ResponseOf<'passkeySignIn'>, { challenge: string; remember: boolean }>(
+            async ({ input }) => {
+              sent.push(input);
+              if (refuse) throw refuse;
+              return { user, accessToken: 'a6', refreshToken: 'r6' };
+            },
+          ),
+          fetchMe: hang as never,
+        },
+      }),
+      { input: { stored: null } },
+    ).start();
+    actor.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
+    await waitFor(actor, (s) => s.matches({ signedOut: 'secondFactor' }));
+    expect(actor.getSnapshot().context.secondFactorMethods).toEqual({ totp: false, passkey: true });
+    actor.send({ type: 'session.passkeySecondFactor', remember: false });
+    await waitFor(actor, (s) => s.context.secondFactorError !== null);
+    expect(actor.getSnapshot().context.secondFactorError).toBe(PASSKEY_STEP_FAILED);
+    expect(actor.getSnapshot().matches({ signedOut: 'secondFactor' })).toBe(true);
+    refuse = null;
+    actor.send({ type: 'session.passkeySecondFactor', remember: true });
+    await waitFor(actor, (s) => s.matches('signedIn'));
+    expect(sent).toEqual([
+      { challenge: 'c1', remember: false },
+      { challenge: 'c1', remember: true },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({ session: { accessToken: 'a6' }, challenge: null });
   });
 
   it('a sign-in the server wants set up says so until the second factor is on', async () => {

@@ -13,6 +13,7 @@ import { notWired, notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
 import {
+  PASSKEY_STEP_FAILED,
   REFRESH_RETRY_STEPS,
   REFRESH_TIMEOUT_MS,
   REGISTER_FAILED,
@@ -39,6 +40,10 @@ export const sessionMachine = setup({
     login: notWired<ResponseOf<'login'>, BodyOf<'login'>>('session.login'),
     loginSecondFactor: notWired<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(
       'session.loginSecondFactor',
+    ),
+    /** The browser's passkey prompt for the account the challenge names, then POST /api/auth/passkeys/sign-in. */
+    passkeySecondFactor: notWired<ResponseOf<'passkeySignIn'>, { challenge: string; remember: boolean }>(
+      'session.passkeySecondFactor',
     ),
     register: notWired<ResponseOf<'register'>, BodyOf<'register'>>('session.register'),
     /** In turn with the other tabs of this browser, which share the sign-in (src/services/session/shared-refresh.ts). */
@@ -119,6 +124,7 @@ export const sessionMachine = setup({
     refreshFailures: 0,
     challenge: null,
     secondFactorError: null,
+    secondFactorMethods: { totp: true, passkey: false },
     twoFactorSetup: false,
   }),
   initial: 'restoring',
@@ -168,6 +174,10 @@ export const sessionMachine = setup({
                 actions: assign({
                   challenge: ({ event }) =>
                     'secondFactor' in event.output ? event.output.secondFactor.challenge : null,
+                  secondFactorMethods: ({ event }) =>
+                    'secondFactor' in event.output
+                      ? { totp: event.output.secondFactor.totp, passkey: event.output.secondFactor.passkey }
+                      : { totp: true, passkey: false },
                   secondFactorError: null,
                 }),
               },
@@ -196,6 +206,7 @@ export const sessionMachine = setup({
           tags: ['secondFactor'],
           on: {
             'session.secondFactor': { target: 'verifyingSecondFactor', actions: assign({ secondFactorError: null }) },
+            'session.passkeySecondFactor': { target: 'verifyingPasskey', actions: assign({ secondFactorError: null }) },
             'session.cancelSecondFactor': {
               target: 'idle',
               actions: assign({ challenge: null, secondFactorError: null }),
@@ -230,6 +241,38 @@ export const sessionMachine = setup({
                 target: 'secondFactor',
                 actions: assign({
                   secondFactorError: ({ event }) => failureMessage(event.error, SECOND_FACTOR_FAILED),
+                }),
+              },
+            ],
+          },
+        },
+        verifyingPasskey: {
+          tags: ['busy', 'secondFactor', 'signingIn'],
+          invoke: {
+            id: 'passkeySecondFactor',
+            src: 'passkeySecondFactor',
+            input: ({ context, event }) => {
+              assertEvent(event, 'session.passkeySecondFactor');
+              return { challenge: present(context.challenge, 'challenge'), remember: event.remember };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              actions: [{ type: 'adoptSignIn', params: ({ event }) => event.output }, assign({ challenge: null })],
+            },
+            onError: [
+              {
+                guard: 'challengeExpired',
+                target: 'idle',
+                actions: assign({
+                  challenge: null,
+                  signInError: ({ event }) => failureMessage(event.error, PASSKEY_STEP_FAILED),
+                }),
+              },
+              // A refused passkey, the browser's prompt closed: said under the step, which may be tried again.
+              {
+                target: 'secondFactor',
+                actions: assign({
+                  secondFactorError: ({ event }) => failureMessage(event.error, PASSKEY_STEP_FAILED),
                 }),
               },
             ],

@@ -6,6 +6,8 @@ import type { MachineRef } from '../../shared/machine-ref';
 export const SIGN_IN_FAILED = 'Неверные данные';
 /** The second step's refusal when the server gives no message of its own (no connection). */
 export const SECOND_FACTOR_FAILED = 'Не удалось проверить код';
+/** The passkey's second step failed without the server's word (the browser's prompt closed, no connection). */
+export const PASSKEY_STEP_FAILED = 'Не удалось проверить ключ доступа. Попробуйте ещё раз';
 export const REGISTER_FAILED = 'Ошибка регистрации';
 /**
  * The sign-in screen's notice after this sign-in was ended elsewhere (signed out on another device, «Завершить» in
@@ -60,6 +62,8 @@ export interface SessionContext {
   challenge: string | null;
   /** The second step's refusal (a wrong code, the lock), shown under the code. */
   secondFactorError: string | null;
+  /** The ways the second step may be taken: a code from the app, a passkey (docs/behaviour.md §10.7b). */
+  secondFactorMethods: { totp: boolean; passkey: boolean };
   /**
    * The server requires a second factor of this account, which has none: «Безопасность» is shown first, to set it
    * up (docs/behaviour.md §10.7a). Cleared once it is on.
@@ -71,6 +75,8 @@ export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string }
   /** The second step: six digits from the app or a recovery code; `remember`: «Запомнить этот браузер на 30 дней». */
   | { type: 'session.secondFactor'; code: string; remember: boolean }
+  /** «Использовать ключ доступа» in the second step (docs/behaviour.md §10.7b). */
+  | { type: 'session.passkeySecondFactor'; remember: boolean }
   /** «Назад» from the second step: the password form again. */
   | { type: 'session.cancelSecondFactor' }
   /** The second factor was just turned on (the required set-up is done). */

@@ -1,0 +1,126 @@
+// «Ключи доступа» (docs/behaviour.md §10.7b): lists the account's passkeys, adds one (the password first, then the
+// browser's prompt makes the key), renames and removes one (with the password). Whatever the server or the browser
+// refused is said as it says, and the list is loaded again after every change. A passkey added counts as a second
+// factor: the session hears of it (a set-up the server required is done).
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
+import { failureMessage } from '../../../contract/failure';
+import { notWired } from '../../shared/not-wired';
+import { systemActor } from '../../shared/system';
+import {
+  PASSKEY_ADD_FAILED,
+  PASSKEY_CHANGE_FAILED,
+  PASSKEYS_LOAD_FAILED,
+  type Passkey,
+  type PasskeysContext,
+  type PasskeysEvent,
+} from './passkeys.protocol';
+
+export * from './passkeys.protocol';
+
+export const PASSKEY_ADDED = 'Ключ доступа добавлен';
+export const PASSKEY_REMOVED = 'Ключ доступа удалён';
+
+export const passkeysMachine = setup({
+  types: { context: {} as PasskeysContext, events: {} as PasskeysEvent },
+  actors: {
+    /** GET /api/auth/passkeys. */
+    loadPasskeys: notWired<Passkey[]>('passkeys.loadPasskeys'),
+    /** The options (with the password), the browser's prompt, then POST /api/auth/passkeys/register. */
+    addPasskey: notWired<Passkey, { name: string; password: string }>('passkeys.addPasskey'),
+    /** PATCH /api/auth/passkeys/:id. */
+    renamePasskey: notWired<unknown, { id: string; name: string }>('passkeys.renamePasskey'),
+    /** POST /api/auth/passkeys/:id/remove. */
+    removePasskey: notWired<unknown, { id: string; password: string }>('passkeys.removePasskey'),
+  },
+  actions: {
+    tellSession: enqueueActions(({ system, enqueue }) => {
+      const session = systemActor(system, 'session');
+      if (session) enqueue.sendTo(session, { type: 'session.twoFactorEnabled' });
+    }),
+    failWith: assign((_, params: { error: unknown; fallback: string }) => ({
+      error: failureMessage(params.error, params.fallback),
+    })),
+  },
+}).createMachine({
+  id: 'passkeys',
+  context: { passkeys: [], error: null, notice: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        src: 'loadPasskeys',
+        onDone: { target: 'ready', actions: assign({ passkeys: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: {
+            type: 'failWith',
+            params: ({ event }) => ({ error: event.error, fallback: PASSKEYS_LOAD_FAILED }),
+          },
+        },
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: { 'passkeys.retry': { target: 'loading', actions: assign({ error: null }) } },
+    },
+    ready: {
+      on: {
+        'passkeys.add': { target: 'adding', actions: assign({ error: null, notice: null }) },
+        'passkeys.rename': { target: 'renaming', actions: assign({ error: null, notice: null }) },
+        'passkeys.remove': { target: 'removing', actions: assign({ error: null, notice: null }) },
+      },
+    },
+    adding: {
+      tags: ['busy', 'adding'],
+      invoke: {
+        src: 'addPasskey',
+        input: ({ event }) => {
+          assertEvent(event, 'passkeys.add');
+          return { name: event.name, password: event.password };
+        },
+        onDone: { target: 'loading', actions: [assign({ notice: PASSKEY_ADDED }), 'tellSession'] },
+        onError: {
+          target: 'ready',
+          actions: { type: 'failWith', params: ({ event }) => ({ error: event.error, fallback: PASSKEY_ADD_FAILED }) },
+        },
+      },
+    },
+    renaming: {
+      tags: ['busy'],
+      invoke: {
+        src: 'renamePasskey',
+        input: ({ event }) => {
+          assertEvent(event, 'passkeys.rename');
+          return { id: event.id, name: event.name };
+        },
+        onDone: 'loading',
+        onError: {
+          target: 'ready',
+          actions: {
+            type: 'failWith',
+            params: ({ event }) => ({ error: event.error, fallback: PASSKEY_CHANGE_FAILED }),
+          },
+        },
+      },
+    },
+    removing: {
+      tags: ['busy'],
+      invoke: {
+        src: 'removePasskey',
+        input: ({ event }) => {
+          assertEvent(event, 'passkeys.remove');
+          return { id: event.id, password: event.password };
+        },
+        onDone: { target: 'loading', actions: assign({ notice: PASSKEY_REMOVED }) },
+        onError: {
+          target: 'ready',
+          actions: {
+            type: 'failWith',
+            params: ({ event }) => ({ error: event.error, fallback: PASSKEY_CHANGE_FAILED }),
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,35 @@
+// «Безопасность» → «Ключи доступа» in Settings (docs/behaviour.md §10.7b), alive while the section is shown.
+// Views import this module, never passkeys.machine.ts.
+import type { Passkey } from '../../../contract/passkeys';
+import type { MachineRef } from '../../shared/machine-ref';
+
+export type { Passkey };
+
+export const PASSKEYS_LOAD_FAILED = 'Не удалось загрузить ключи доступа';
+/** Adding failed without the server's word: the browser's prompt was closed or timed out, or no connection. */
+export const PASSKEY_ADD_FAILED = 'Ключ доступа не добавлен. Попробуйте ещё раз';
+export const PASSKEY_CHANGE_FAILED = 'Не удалось изменить ключ доступа, попробуйте ещё раз';
+
+export interface PasskeysContext {
+  passkeys: Passkey[];
+  error: string | null;
+  /** What was just done, said once («Ключ доступа добавлен»). */
+  notice: string | null;
+}
+
+export type PasskeysEvent =
+  /** «Добавить ключ доступа»: its name and the account's password. */
+  | { type: 'passkeys.add'; name: string; password: string }
+  | { type: 'passkeys.rename'; id: string; name: string }
+  /** «Удалить» with the password. */
+  | { type: 'passkeys.remove'; id: string; password: string }
+  | { type: 'passkeys.retry' };
+
+export type PasskeysRef = MachineRef<PasskeysContext, PasskeysEvent>;
+
+declare module '../../shared/system' {
+  interface OwnedActors {
+    /** «Безопасность» → «Ключи доступа» (spawned while the settings section is shown). */
+    passkeys: PasskeysRef;
+  }
+}

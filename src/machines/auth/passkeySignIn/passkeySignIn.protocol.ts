@@ -1,0 +1,21 @@
+// «Войти с ключом доступа» on the sign-in page (docs/behaviour.md §10.7b): no username typed, the browser offers the
+// passkeys it keeps for this site. Views import this module, never passkeySignIn.machine.ts.
+import type { MachineRef } from '../../shared/machine-ref';
+
+/** The sign-in failed without the server's word: the browser's prompt was closed or timed out, or no connection. */
+export const PASSKEY_SIGN_IN_FAILED = 'Не удалось войти с ключом доступа. Попробуйте ещё раз';
+
+export interface PasskeySignInContext {
+  error: string | null;
+}
+
+export type PasskeySignInEvent = { type: 'passkey.start' };
+
+export type PasskeySignInRef = MachineRef<PasskeySignInContext, PasskeySignInEvent>;
+
+declare module '../../shared/system' {
+  interface OwnedActors {
+    /** The sign-in page's «Войти с ключом доступа» (spawned while shown). */
+    passkeySignIn: PasskeySignInRef;
+  }
+}
