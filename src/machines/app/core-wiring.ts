@@ -7,7 +7,6 @@ import { connectivityMachine } from '../realtime/connectivity/connectivity.machi
 import { offlineStoreMachine } from '../session/offlineStore/offlineStore.machine';
 import { realtimeMachine } from '../realtime/realtime/realtime.machine';
 import { socketActor } from '../../services/realtime/socket.actor';
-import { signInWithPasskey } from '../../services/session/passkeys';
 import { refreshInTurn } from '../../services/session/shared-refresh';
 import { sessionMachine } from '../session/session/session.machine';
 import { signOutQueueMachine } from '../session/signOutQueue/signOutQueue.machine';
@@ -27,7 +26,7 @@ export function wireSession(s: Services) {
         s.authApi.loginSecondFactor(input),
       ),
       passkeySecondFactor: fromPromise(({ input }: { input: { challenge: string; remember: boolean } }) =>
-        signInWithPasskey(s.authApi, input),
+        s.passkeys.signIn(input),
       ),
       register: fromPromise(({ input }: { input: BodyOf<'register'> }) => s.authApi.register(input)),
       // Stopped (a timeout, a sign-out, another tab's tokens), the actor gives up its turn or aborts its request.

@@ -3,6 +3,7 @@
 // `createRuntime({ services: { … } })` and keep every other service real.
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../../services/app/api';
 import { type AuthApi, createAuthApi, measurePing } from '../../services/session/auth-api';
+import { addPasskey, signInWithPasskey } from '../../services/session/passkeys';
 import type { PixelArea } from '../../services/profile/avatar-image';
 import type { OfflineCache } from '../../services/session/offline-cache';
 import {
@@ -43,6 +44,11 @@ export interface Services {
   sound: SoundService;
   /** Latency of one request to the product's own server, ms. */
   ping: () => Promise<number>;
+  /** The browser's half of passkeys: sign in with one (or answer the second step), and add one. */
+  passkeys: {
+    signIn(step?: { challenge: string; remember: boolean } | null): ReturnType<typeof signInWithPasskey>;
+    add(input: { password: string; name: string }): ReturnType<typeof addPasskey>;
+  };
   /** The stored session (survives a reload), and what other tabs store. */
   sessionStore: {
     load(): Session | null;
@@ -204,6 +210,17 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
     })(),
     sound: createSoundService(),
     ping: () => measurePing(authApi),
+    passkeys: {
+      signIn: (step = null) => signInWithPasskey(authApi, step),
+      add: (input) =>
+        addPasskey(
+          {
+            registerOptions: (body) => api.call('passkeyRegisterOptions', { body }),
+            register: (body) => api.call('passkeyRegister', { body }),
+          },
+          input,
+        ),
+    },
     sessionStore: { load: loadSession, save: saveSession, watch: watchSession },
     pendingSignOuts: localPendingSignOuts,
     outboxStore: localOutboxStore,

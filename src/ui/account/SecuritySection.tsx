@@ -17,7 +17,7 @@ export const TWO_FACTOR_REQUIRED_NOTE =
   'Администратор сервера требует двухэтапную проверку. Включите её, чтобы продолжить.';
 
 /** `children`: the section's other parts («Ключи доступа»), under the second factor's. */
-export function SecurityView(props: TwoFactorViewProps & { children?: ReactNode }) {
+export function SecurityView({ children: below, ...props }: TwoFactorViewProps & { children?: ReactNode }) {
   return (
     <section
       className="card form settings-security"
@@ -60,7 +60,7 @@ export function SecurityView(props: TwoFactorViewProps & { children?: ReactNode 
           </>
         )
       )}
-      {props.children}
+      {below}
     </section>
   );
 }

@@ -8,7 +8,6 @@ import { devicesMachine } from '../../account/devices/devices.machine';
 import { passwordMachine } from '../../account/passwordChange/passwordChange.machine';
 import { twoFactorMachine } from '../../account/twoFactor/twoFactor.machine';
 import { passkeysMachine } from '../../account/passkeys/passkeys.machine';
-import { addPasskey } from '../../../services/session/passkeys';
 
 export const wireDevices = (s: Services) =>
   devicesMachine.provide({
@@ -72,15 +71,7 @@ export const wirePasskeys = (s: Services) =>
   passkeysMachine.provide({
     actors: {
       loadPasskeys: fromPromise(async () => (await s.api.call('passkeys')).passkeys),
-      addPasskey: fromPromise(({ input }: { input: { name: string; password: string } }) =>
-        addPasskey(
-          {
-            registerOptions: (body) => s.api.call('passkeyRegisterOptions', { body }),
-            register: (body) => s.api.call('passkeyRegister', { body }),
-          },
-          input,
-        ),
-      ),
+      addPasskey: fromPromise(({ input }: { input: { name: string; password: string } }) => s.passkeys.add(input)),
       renamePasskey: fromPromise<unknown, { id: string; name: string }>(({ input }) =>
         s.api.call('passkeyRename', { params: { id: input.id }, body: { name: input.name } }),
       ),

@@ -5,7 +5,6 @@ import type { Services } from '../services';
 import { passwordResetMachine } from '../../auth/passwordReset/passwordReset.machine';
 import { registrationModeMachine } from '../../auth/registrationMode/registrationMode.machine';
 import { passkeySignInMachine } from '../../auth/passkeySignIn/passkeySignIn.machine';
-import { signInWithPasskey } from '../../../services/session/passkeys';
 
 export const wireRegistrationMode = (s: Services) =>
   registrationModeMachine.provide({
@@ -27,5 +26,5 @@ export const wirePasswordReset = (s: Services) =>
 /** «Войти с ключом доступа»: the sign-in calls carry no bearer token (the session's own API). */
 export const wirePasskeySignIn = (s: Services) =>
   passkeySignInMachine.provide({
-    actors: { signIn: fromPromise(() => signInWithPasskey(s.authApi)) },
+    actors: { signIn: fromPromise(() => s.passkeys.signIn()) },
   });
