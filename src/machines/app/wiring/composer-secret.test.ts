@@ -1,15 +1,29 @@
 // Fail closed (docs/secret-chats.md "Everything else a secret chat goes through"): an outbox item kept from before —
 // the outbox sending again at a reconnection or after a reload, whose item does not say it is secret — goes to the
 // device actor sealed once the list knows its chat as secret, and never to the plaintext route; a chat the list
-// knows as plaintext goes to the plaintext route.
+// knows as plaintext goes to the plaintext route. The wired outbox runs with its store and the API replaced.
 import { describe, expect, it, vi } from 'vitest';
-import { assign, createActor, createMachine, type fromPromise, setup, spawnChild, waitFor } from 'xstate';
+import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
+import type { OutboxItem } from '../../composer/outbox/outbox-item';
 import type { Services } from '../services';
 import { wireOutbox } from './composer';
 
-const conversation = (id: string, secret: boolean) => ({ conversation: { id, ...(secret ? { secret: true } : {}) } });
+/** An item as an older page stored it: no `secret` mark on it. */
+const kept = (conversationId: string, content: string, clientMessageId: string): OutboxItem => ({
+  id: `tmp-${clientMessageId}`,
+  clientMessageId,
+  conversationId,
+  kind: 'text',
+  content,
+  replyTo: null,
+  files: [],
+  status: 'failed',
+  error: null,
+  retryable: true,
+  createdAt: '2025-03-01T10:00:00.000Z',
+});
 
-function harness() {
+function harness(stored: OutboxItem[]) {
   const calls: string[] = [];
   const toDevice: unknown[] = [];
   const services = {
@@ -19,52 +33,28 @@ function harness() {
         return { message: { id: 'm1' } };
       },
     },
+    outboxStore: { load: () => stored, save: () => {} },
   } as unknown as Services;
-  const sendMessage = wireOutbox(services).implementations.actors.sendMessage;
-  const chats = createMachine({
-    context: {
-      me: 'u1',
-      entries: [conversation('secret-chat', true), conversation('plain-chat', false)],
-      selectedId: null,
-    },
-  });
   // The device actor as the send meets it: what reaches it is recorded (the send then waits for its answer).
-  const device = createMachine({ on: { 'secretDevice.send': { actions: ({ event }) => toDevice.push(event) } } });
-  const root = setup({
-    types: {} as { context: { input: unknown; outcome: string | null }; events: { type: 'go'; input: unknown } },
-    actors: { chats, device, send: sendMessage as ReturnType<typeof fromPromise<unknown, unknown>> },
-  }).createMachine({
-    entry: [
-      spawnChild('chats', { id: 'chats', systemId: 'chats' }),
-      spawnChild('device', { id: 'secretDevice', systemId: 'secretDevice' }),
-    ],
-    initial: 'idle',
-    context: { input: null, outcome: null },
-    states: {
-      idle: { on: { go: { target: 'sending', actions: assign({ input: ({ event }) => event.input }) } } },
-      sending: {
-        invoke: {
-          src: 'send',
-          input: ({ context }: { context: { input: unknown } }) => context.input,
-          onDone: { target: 'done', actions: assign({ outcome: 'sent' }) },
-          onError: { target: 'done', actions: assign({ outcome: 'failed' }) },
-        },
-      },
-      done: {},
-    },
+  const device = createActor(
+    createMachine({ on: { 'secretDevice.send': { actions: ({ event }) => toDevice.push(event) } } }),
+  ).start();
+  const outbox = wireOutbox(services).provide({
+    actors: {
+      serverEvents: fromCallback(() => () => {}),
+      loadUploadLimit: fromPromise(async () => 1_000_000),
+    } as never,
   });
-  return { root, calls, toDevice };
+  const actor = createActor(outbox, { input: { userId: 'u1', tag: 't', device: device as never } }).start();
+  return { actor, calls, toDevice };
 }
 
 describe('the outbox sending again', () => {
   it('seals an item kept from before whose chat the list knows as secret, and never takes the plaintext route', async () => {
-    const { root, calls, toDevice } = harness();
-    const app = createActor(root).start();
-    // An item restored from the outbox's store: no `secret` mark on it.
-    app.send({
-      type: 'go',
-      input: { conversationId: 'secret-chat', content: 'Только для нас', clientMessageId: 'c-1' },
-    });
+    const { actor, calls, toDevice } = harness([kept('secret-chat', 'Только для нас', 'c-1')]);
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'outbox.secretChats', conversationIds: ['secret-chat'] });
+    actor.send({ type: 'outbox.reconnected' });
     await vi.waitFor(() => expect(toDevice).toHaveLength(1));
     expect(calls).toEqual([]);
     expect(toDevice).toEqual([
@@ -74,17 +64,17 @@ describe('the outbox sending again', () => {
         item: { clientMessageId: 'c-1', envelope: { v: 1, kind: 'text', text: 'Только для нас' } },
       },
     ]);
-    app.stop();
+    actor.stop();
   });
 
   it("sends a plaintext chat's item over the plaintext route", async () => {
-    const { root, calls, toDevice } = harness();
-    const app = createActor(root).start();
-    app.send({ type: 'go', input: { conversationId: 'plain-chat', content: 'Привет', clientMessageId: 'c-2' } });
-    await waitFor(app, (s) => s.matches('done'));
-    expect(app.getSnapshot().context.outcome).toBe('sent');
+    const { actor, calls, toDevice } = harness([kept('plain-chat', 'Привет', 'c-2')]);
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'outbox.secretChats', conversationIds: ['secret-chat'] });
+    actor.send({ type: 'outbox.reconnected' });
+    await waitFor(actor, (s) => s.context.items.length === 0);
     expect(calls).toEqual(['send']);
     expect(toDevice).toEqual([]);
-    app.stop();
+    actor.stop();
   });
 });

@@ -1,9 +1,8 @@
 // The composer feature's effects provided from the real services: the recorder's recording, the outbox's store,
-// uploads and sends (a secret chat's as its item says, no list read), the drafts' store.
+// uploads and sends (a secret chat's as its item says, to the device the outbox hands over), the drafts' store.
 import { fromCallback, fromPromise } from 'xstate';
 import { RequestFailure } from '../../../contract/failure';
 import { insecurePage, secureContext } from '../../../services/app/secure-context';
-import { chatList, isSecretChat } from '../../chats/chats/chats.protocol';
 import { composerMachine } from '../../composer/composer/composer.machine';
 import { type DraftMap, draftsMachine, parseDrafts } from '../../composer/drafts/drafts.machine';
 import {
@@ -20,7 +19,6 @@ import {
   type RecordingReport,
   recorderMachine,
 } from '../../composer/recorder/recorder.machine';
-import type { AnySystem } from '../../shared/system';
 import type { Services } from '../services';
 
 /**
@@ -78,7 +76,7 @@ export function wireOutbox(s: Services) {
           s.outboxStore.save(input.userId, command.items satisfies OutboxItem[]),
         );
       }),
-      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack, system }) => {
+      upload: fromCallback<{ type: string }, UploadInput>(({ input, sendBack }) => {
         const report = (r: UploadReport) => sendBack(r);
         const abort = new AbortController();
         const progress = (percent: number) => {
@@ -86,9 +84,7 @@ export function wireOutbox(s: Services) {
         };
         // No bytes (an item restored after a reload fails before it gets here): nothing can be uploaded.
         // A secret chat's file is sealed in the browser and goes up as ciphertext (its code loads with secret chats).
-        // Sealed when the item says so or the list knows the chat as secret (never the other way round).
-        const { file, conversationId } = input;
-        const secret = input.secret || (conversationId ? isSecretChat(chatList(system), conversationId) : false);
+        const { file, conversationId, secret } = input;
         const options = { signal: abort.signal, onProgress: progress };
         const uploading = !file
           ? Promise.reject(new Error(UPLOAD_FAILED))
@@ -109,14 +105,12 @@ export function wireOutbox(s: Services) {
         return () => abort.abort();
       }),
       // No message (its item is gone): a failure without an answer, like any send that did not reach the server.
-      // A secret chat's text goes through this device's secret chat actor (its code loads with secret chats).
-      sendMessage: fromPromise(({ input, system }: { input: SendInput; system: AnySystem }) => {
+      // A secret chat's text goes through the secret chat device the outbox gives (its code loads with secret chats);
+      // a secret item never takes the plaintext route, not even without a device.
+      sendMessage: fromPromise(({ input }: { input: SendInput }) => {
         if (!input) return Promise.reject(new RequestFailure(null, null));
-        const { secret: marked, ...body } = input;
-        // Fail closed: an item kept from before (the outbox at a reconnection) that the list now knows as a secret
-        // chat's goes sealed too; the list never turns a sealed item into a plaintext one.
-        const secret = marked || isSecretChat(chatList(system), body.conversationId);
-        if (secret) return import('./secretChats-send').then((m) => m.sendSecretMessage(system, body));
+        const { secret, device, ...body } = input;
+        if (secret) return import('./secretChats-send').then((m) => m.sendSecretMessage(device ?? null, body));
         return s.api.call('send', { body });
       }),
     },

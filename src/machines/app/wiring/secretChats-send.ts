@@ -1,12 +1,13 @@
 // The composer's send in a secret chat: the outbox hands the text (the quoted message, the files it uploaded
-// encrypted) to this device's secret chat actor, which encrypts and sends it (POST /api/secret/send; on 409 it
-// catches up and sends again), and answers with the server's message, as the plaintext send does.
+// encrypted) with the device it knows (the device tells the composer when it starts) to this effect; the device
+// encrypts and sends it (POST /api/secret/send; on 409 it catches up and sends again) and answers with
+// secretDevice.sent or secretDevice.sendFailed; the effect resolves with the server's message, as the plaintext
+// send does.
 import type { Message, VoiceInfo } from '../../../contract/entities';
 import { RequestFailure } from '../../../contract/failure';
 import { sentMessages } from '../../../services/secretChats/secret-effects';
 import { forgetSealed, SECRET_FILES_LOST, sealedAttachments } from '../../../services/secretChats/secret-files';
 import type { SecretDeviceRef } from '../../secretChats/secretDevice/secretDevice.protocol';
-import { type AnySystem, systemActor } from '../../shared/system';
 
 export interface SecretSendBody {
   conversationId: string;
@@ -18,35 +19,14 @@ export interface SecretSendBody {
   voice?: VoiceInfo | null;
 }
 
-/** How long a send waits for the device actor to come (its code loading, the chats page learning of the chat). */
-export const DEVICE_WAIT_MS = 20_000;
-
 /**
- * The device actor, waited for when it is not there yet: the first message of a chat just made is often sent
- * before the chats page has learnt the chat is secret and started the device. Found by looking again whenever
- * the actor system reports anything (the device's own start among it); null after `waitMs`.
+ * Sends through `device`, the one the outbox handed over (it waits for one before it sends); without it, like a
+ * send that got no answer, tried again later.
  */
-export function deviceActor(system: AnySystem, waitMs = DEVICE_WAIT_MS): Promise<SecretDeviceRef | null> {
-  const now = systemActor(system, 'secretDevice');
-  if (now) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (device: SecretDeviceRef | null) => {
-      sub.unsubscribe();
-      clearTimeout(timer);
-      resolve(device);
-    };
-    const sub = system.inspect(() => {
-      const device = systemActor(system, 'secretDevice');
-      if (device) finish(device);
-    });
-    timer = setTimeout(() => finish(null), waitMs);
-  });
-}
-
-export async function sendSecretMessage(system: AnySystem, body: SecretSendBody): Promise<{ message: Message }> {
-  const device = await deviceActor(system);
-  // Still no device actor (the page is not showing secret chats): like a send that got no answer, tried again later.
+export async function sendSecretMessage(
+  device: SecretDeviceRef | null,
+  body: SecretSendBody,
+): Promise<{ message: Message }> {
   if (!device) throw new RequestFailure(null, null);
   const clientMessageId = body.clientMessageId ?? crypto.randomUUID();
   const urls = (body.attachments ?? []).map((a) => a.url);

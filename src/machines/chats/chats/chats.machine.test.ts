@@ -313,6 +313,20 @@ describe('chats with resolving actors', () => {
     ]);
   });
 
+  it("emits the list's secret chats on every fetch and whenever a change alters them (the composer's outbox)", async () => {
+    const c3 = conversation('c3', [me, anna], { secret: true, messages: [] });
+    const { actor } = start({ lists: [list, { conversations: [entry(c1, 2), entry(c2), entry(c3)] }] });
+    const told: unknown[] = [];
+    actor.on('chats.secretChats', (e) => told.push(e.conversationIds));
+    await waitFor(actor, ready);
+    actor.send({ type: 'chats.conversationAdded', conversation: c3 });
+    // A change of the list that leaves the secret chats as they are says nothing.
+    actor.send({ type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Другое имя' } });
+    actor.send({ type: 'chats.refresh' });
+    await waitFor(actor, (s) => s.context.entries.length === 3 && atRest(s) && told.length === 3);
+    expect(told).toEqual([[], ['c3'], ['c3']]);
+  });
+
   it('a chat opened before its entry came is announced again as secret once the list learns it is (one just created)', async () => {
     const c3 = conversation('c3', [me, anna], { secret: true, messages: [] });
     const { actor } = start({ lists: [list, { conversations: [entry(c1, 2), entry(c2), entry(c3)] }] });

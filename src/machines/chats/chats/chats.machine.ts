@@ -27,6 +27,8 @@ import {
   type ListChange,
   listAfter,
   reselection,
+  secretChatIds,
+  secretChatsChange,
   secretOf,
   sortEntries,
   withMessage,
@@ -115,6 +117,8 @@ export const chatsMachine = setup({
       // The open conversation on screen is being read: its badge stays at zero.
       const next = context.selectedId && context.viewing ? withUnread(entries, context.selectedId, () => 0) : entries;
       enqueue.assign({ loaded: true, entries: next });
+      // The composer's outbox marks what waits for a secret chat (an item kept from before the items said so).
+      enqueue.emit({ type: 'chats.secretChats', conversationIds: secretChatIds(next) });
       const again = reselection(
         context.selectedId,
         secretOf(context.selectedId, context.entries, context.loaded),
@@ -159,6 +163,8 @@ export const chatsMachine = setup({
     changeList: enqueueActions(({ context, event, enqueue }) => {
       const entries = listAfter(context.entries, event as ListChange);
       enqueue.assign({ entries });
+      const secretChats = secretChatsChange(context.entries, entries);
+      if (secretChats) enqueue.emit(secretChats);
       const again = reselection(
         context.selectedId,
         secretOf(context.selectedId, context.entries, context.loaded),

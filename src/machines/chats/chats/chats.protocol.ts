@@ -90,7 +90,9 @@ export type ChatsEmitted =
       conversationId: string | null;
       /** null: not known yet (the list is still loading): nothing may be sent there until it is. */
       secret: boolean | null;
-    };
+    }
+  /** The chats the list knows as secret, whenever the list is fetched or they change (the composer's outbox). */
+  | { type: 'chats.secretChats'; conversationIds: string[] };
 
 export type ChatsRef = MachineRef<ChatsContext, ChatsEvent, ChatsEmitted, { loader?: ConversationLoaderRef }>;
 

@@ -172,6 +172,19 @@ export function listAfter(entries: ConversationEntry[], e: ListChange): Conversa
  * Whether the open conversation is secret, from its own entry: null while the list has not loaded and has no entry
  * for it (a cold load into its address), so that nothing is sent until it is known.
  */
+/** The list's secret chats, by id. */
+export const secretChatIds = (entries: ConversationEntry[]) =>
+  entries.filter((e) => e.conversation.secret === true).map((e) => e.conversation.id);
+
+/** The secret chats to announce after a change of the list: null when they are the same as before. */
+export function secretChatsChange(before: ConversationEntry[], after: ConversationEntry[]) {
+  const was = secretChatIds(before);
+  const now = secretChatIds(after);
+  return was.length === now.length && now.every((id) => was.includes(id))
+    ? null
+    : ({ type: 'chats.secretChats', conversationIds: now } as const);
+}
+
 export const secretOf = (selectedId: string | null, entries: ConversationEntry[], loaded: boolean) => {
   const entry = selectedId === null ? undefined : findEntry(entries, selectedId);
   if (entry) return entry.conversation.secret === true;

@@ -3,8 +3,8 @@ import { type AnyEventObject, createActor, createMachine, fromCallback, waitFor 
 import { message } from '../../../../tests/client/chat-fixtures';
 import { attachmentOf, type TestOutboxOptions, testOutbox } from '../../../../tests/fixtures/outbox';
 import { describeModel } from '../../../../tests/model/harness';
-import { UPLOAD_FAILED } from '../outbox/outbox-item';
 import type { OutboxActorRef } from '../outbox/outbox.machine';
+import { UPLOAD_FAILED } from '../outbox/outbox-item';
 import { type ComposerActorRef, type ComposerContext, composerMachine } from './composer.machine';
 
 const quiet = fromCallback(() => () => {});
@@ -12,6 +12,8 @@ const input = { tag: 't' };
 /** The session watcher: 'me' is signed in from the start. */
 const signedIn = fromCallback(({ sendBack }) => sendBack({ type: 'composer.signedIn', userId: 'me' }));
 const AT = '2025-03-01T10:00:00.000Z';
+/** The secret chat device as the composer meets it: only its identity matters here. */
+const DEVICE = { id: 'secretDevice' } as never;
 
 const photo = new File(['png'], 'photo.png', { type: 'image/png' });
 const notes = new File(['text'], 'notes.txt', { type: 'text/plain' });
@@ -74,6 +76,9 @@ describeModel({
         : { type: 'composer.threadDraft', rootId: 'r1', draft: { text: 'в обсуждении', replyTo: null } },
     ],
     'outbox.delivered': () => [{ type: 'outbox.delivered', message: message('m9', 'me', 9), refresh: false }],
+    'composer.secretChats': () => [{ type: 'composer.secretChats', conversationIds: ['c1'] }],
+    'composer.secretDevice': (s) => (ctx(s).device ? [] : [{ type: 'composer.secretDevice', device: DEVICE }]),
+    'composer.secretDeviceGone': (s) => (ctx(s).device ? [{ type: 'composer.secretDeviceGone', device: DEVICE }] : []),
     'drafts.loaded': () => [
       {
         type: 'drafts.loaded',
@@ -84,6 +89,36 @@ describeModel({
 });
 
 describe('composer', () => {
+  it("passes this browser's secret chat device and the list's secret chats to its outbox", () => {
+    const handed: AnyEventObject[] = [];
+    const inputs: unknown[] = [];
+    const outbox = fromCallback(({ receive, input: given }) => {
+      inputs.push(given);
+      receive((e) => handed.push(e));
+    });
+    const session = fromCallback(({ receive, sendBack }) =>
+      receive(() => sendBack({ type: 'composer.signedIn', userId: 'me' })),
+    );
+    const actor = createActor(
+      composerMachine.provide({ actors: { session, selections: quiet, outbox, drafts: quiet } as never }),
+      { input },
+    ).start();
+    // The device started before the outbox did: the outbox starts with it.
+    actor.send({ type: 'composer.secretDevice', device: DEVICE });
+    actor.send({ type: 'composer.signedIn', userId: 'me' });
+    expect(inputs).toEqual([{ userId: 'me', tag: 't', device: DEVICE }]);
+    actor.send({ type: 'composer.secretChats', conversationIds: ['s1'] });
+    // Another device stopping (a page's earlier one) leaves the known one.
+    const other = { id: 'other' } as never;
+    actor.send({ type: 'composer.secretDeviceGone', device: other });
+    actor.send({ type: 'composer.secretDeviceGone', device: DEVICE });
+    expect(handed).toEqual([
+      { type: 'outbox.secretChats', conversationIds: ['s1'] },
+      { type: 'outbox.device', device: null },
+    ]);
+    expect(actor.getSnapshot().context.device).toBeNull();
+  });
+
   it('hands each send to its outbox as the part that differs by kind', () => {
     const handed: AnyEventObject[] = [];
     const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));

@@ -7,10 +7,12 @@
 //   and emits `composer.sent` (the open conversation scrolls down). Attached files and a voice message from the
 //   recorder child go to the outbox the same way; the call's chat panel sends a text to its conversation without
 //   touching the draft, and the thread panel its replies (text or files, with the thread's root) the same way.
-//   Each item carries the secret flag it was written under, for the outbox's effects.
+//   Each item carries the secret flag it was written under, for the outbox's effects. The outbox also hears which
+//   chats the list knows as secret (the chats actor's emitted `chats.secretChats`), and the secret chat device,
+//   which tells the composer when it starts and stops (`composer.secretDevice`, `composer.secretDeviceGone`).
 // - The outbox child (../outbox) queues, keeps, uploads, sends and retries; the composer emits its deliveries as
 //   `composer.delivered`, heard by the chats list and the open conversation.
-import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import { LIMITS } from '../../../contract/limits';
 import { onChats } from '../../chats/chats/chats.protocol';
 import { watchSignedInUser } from '../../session/index';
@@ -104,12 +106,23 @@ export const composerMachine = setup({
   },
   actors: {
     session: watchSignedInUser('composer.signedIn', 'composer.signedOut'),
-    /** The chats actor's selections (its emitted `chats.selected`) as `composer.focusConversation`. */
-    selections: fromCallback<EventObject, void, ComposerEvent>(({ system, sendBack }) =>
-      onChats(system, 'chats.selected', (e) =>
-        sendBack({ type: 'composer.focusConversation', conversationId: e.conversationId, secret: e.secret }),
-      ),
-    ),
+    /**
+     * The chats actor's selections (its emitted `chats.selected`) as `composer.focusConversation`, and the chats it
+     * knows as secret (`chats.secretChats`) as `composer.secretChats`.
+     */
+    selections: fromCallback<EventObject, void, ComposerEvent>(({ system, sendBack }) => {
+      const stops = [
+        onChats(system, 'chats.selected', (e) =>
+          sendBack({ type: 'composer.focusConversation', conversationId: e.conversationId, secret: e.secret }),
+        ),
+        onChats(system, 'chats.secretChats', (e) =>
+          sendBack({ type: 'composer.secretChats', conversationIds: e.conversationIds }),
+        ),
+      ];
+      return () => {
+        for (const stop of stops) stop();
+      };
+    }),
     /** The voice recorder (its recording actor is provided in src/machines/app/wiring/composer.ts). */
     recorder: recorderMachine,
     /** The outbox (its store, uploads and sends are provided in src/machines/app/wiring/composer.ts). */
@@ -125,6 +138,11 @@ export const composerMachine = setup({
       context.text.trim().length > 0 &&
       context.text.trim().length <= LIMITS.messageTextMax,
     hasConversation: ({ context }) => context.conversationId !== null && context.secret !== null,
+    /** The device that stopped is the one known (a new one may have said it started first). */
+    isOurDevice: ({ context, event }) => {
+      assertEvent(event, 'composer.secretDeviceGone');
+      return context.device === event.device;
+    },
     forThread: ({ event }) => event.type === 'recorder.recorded' && event.thread !== undefined,
     hasText: ({ event }) => {
       assertEvent(event, 'composer.sendText');
@@ -157,6 +175,17 @@ export const composerMachine = setup({
         replyTo: next?.replyTo ?? null,
         drafts,
       };
+    }),
+    setDevice: assign({
+      device: ({ event }) => {
+        assertEvent(event, ['composer.secretDevice', 'composer.secretDeviceGone']);
+        return event.type === 'composer.secretDevice' ? event.device : null;
+      },
+    }),
+    tellOutboxDevice: sendTo('outbox', ({ context }) => ({ type: 'outbox.device' as const, device: context.device })),
+    tellOutboxSecretChats: sendTo('outbox', ({ event }) => {
+      assertEvent(event, 'composer.secretChats');
+      return { type: 'outbox.secretChats' as const, conversationIds: event.conversationIds };
     }),
     rememberUser: assign(({ context, event }) => {
       assertEvent(event, 'composer.signedIn');
@@ -268,7 +297,12 @@ export const composerMachine = setup({
     text: '',
     replyTo: null,
     drafts: {},
+    device: null,
   }),
+  on: {
+    'composer.secretDevice': { actions: 'setDevice' },
+    'composer.secretDeviceGone': { guard: 'isOurDevice', actions: 'setDevice' },
+  },
   invoke: [
     { id: 'session', src: 'session' },
     { id: 'selections', src: 'selections' },
@@ -285,7 +319,11 @@ export const composerMachine = setup({
         {
           id: 'outbox',
           src: 'outbox',
-          input: ({ context }) => ({ userId: present(context.userId, 'userId'), tag: present(context.tag, 'tag') }),
+          input: ({ context }) => ({
+            userId: present(context.userId, 'userId'),
+            tag: present(context.tag, 'tag'),
+            device: context.device,
+          }),
         },
         { id: 'drafts', src: 'drafts', input: ({ context }) => ({ userId: present(context.userId, 'userId') }) },
       ],
@@ -309,6 +347,9 @@ export const composerMachine = setup({
         'composer.threadReply': { guard: 'hasReply', actions: 'handOver' },
         'composer.threadDraft': { actions: ['setThreadDraft', 'storeDrafts'] },
         'outbox.delivered': { actions: 'passDelivered' },
+        'composer.secretChats': { actions: 'tellOutboxSecretChats' },
+        'composer.secretDevice': { actions: ['setDevice', 'tellOutboxDevice'] },
+        'composer.secretDeviceGone': { guard: 'isOurDevice', actions: ['setDevice', 'tellOutboxDevice'] },
       },
     },
   },

@@ -3,6 +3,7 @@
 // chats list and the open conversation) and its children. Peers and views import this module, never
 // composer.machine.ts.
 import type { Message } from '../../../contract/entities';
+import type { SecretDeviceRef } from '../../secretChats/secretDevice/secretDevice.protocol';
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
 import type { OutboxParentEvent, OutboxPart, OutboxRef } from '../outbox/outbox.protocol';
@@ -30,6 +31,8 @@ export interface ComposerContext {
   replyTo: ReplyTarget | null;
   /** Drafts of the conversations not in front. */
   drafts: Record<string, Draft>;
+  /** This browser's secret chat device while it runs (it says so itself): its outbox hands secret texts to it. */
+  device: SecretDeviceRef | null;
 }
 
 export type ComposerEvent =
@@ -51,6 +54,11 @@ export type ComposerEvent =
   | { type: 'composer.threadReply'; conversationId: string; rootId: string; part: ThreadReplyPart; at: string }
   /** The thread panel's unsent text and quote, kept with the drafts (under `threadDraftKey`) across reloads. */
   | { type: 'composer.threadDraft'; rootId: string; draft: Draft }
+  /** The chats the list knows as secret (the chats actor's emitted `chats.secretChats`), for the outbox. */
+  | { type: 'composer.secretChats'; conversationIds: string[] }
+  /** This browser's secret chat device started, or stopped: told by the device itself. */
+  | { type: 'composer.secretDevice'; device: SecretDeviceRef }
+  | { type: 'composer.secretDeviceGone'; device: SecretDeviceRef }
   /** Its recorder child (src/machines/composer/recorder) finished a voice message: it goes into the outbox. */
   | RecorderParentEvent
   /** Its outbox child delivered a message: emitted as `composer.delivered`. */

@@ -189,6 +189,15 @@ export function sendBodyOf(item: OutboxItem) {
   };
 }
 
+/**
+ * Items in a chat the list knows as secret are marked so (one kept from before items carried the mark); a mark is
+ * never taken away.
+ */
+export const withSecretChats = (items: OutboxItem[], secretChats: string[]): OutboxItem[] =>
+  secretChats.length === 0
+    ? items
+    : items.map((i) => (i.secret || !secretChats.includes(i.conversationId) ? i : { ...i, secret: true }));
+
 /** Upload progress of an item, 0–100 over all its files. */
 export function itemProgress(item: OutboxItem): number {
   if (item.files.length === 0) return 0;

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, waitFor } from 'xstate';
 import { message } from '../../../../tests/client/chat-fixtures';
 import { attachmentOf, type TestOutboxOptions, testOutbox } from '../../../../tests/fixtures/outbox';
 import { describeModel } from '../../../../tests/model/harness';
 import { RequestFailure } from '../../../contract/failure';
-import { type OutboxActorRef, type OutboxContext, outboxMachine, SEND_REFUSED } from './outbox.machine';
+import { DEVICE_WAIT_MS, type OutboxActorRef, type OutboxContext, outboxMachine, SEND_REFUSED } from './outbox.machine';
 import { FILES_LOST, type OutboxItem, type OutboxPart, outboxItem, UPLOAD_FAILED } from './outbox-item';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
@@ -46,6 +46,8 @@ const add = (part: OutboxPart, conversationId = 'c1') => ({
   at: AT,
 });
 const text = add({ kind: 'text', content: 'привет', replyTo: { id: 'm1', content: 'исходное сообщение' } });
+/** This browser's secret chat device as the outbox meets it: only its identity matters to the machine. */
+const DEVICE = { id: 'secretDevice' } as never;
 
 type Snap = ReturnType<typeof outboxMachine.getInitialSnapshot>;
 const ctx = (s: Snap) => s.context as OutboxContext;
@@ -68,8 +70,15 @@ describeModel({
             add({ kind: 'files', files: [photo] }),
             add({ kind: 'files', files: [photo, notes] }),
             add({ kind: 'voice', file: voice, voice: { durationMs: 3000, waveform: [10, 80, 40] } }),
+            { ...add({ kind: 'text', content: 'тайна', replyTo: null }, 's1'), secret: true },
+            { ...add({ kind: 'files', files: [photo] }, 's1'), secret: true },
           ]
         : [],
+    // Once per path: the list's secret chats (marking an item kept from before), the device coming and going.
+    'outbox.secretChats': (s) =>
+      ctx(s).secretChats.length === 0 ? [{ type: 'outbox.secretChats', conversationIds: ['c1'] }] : [],
+    'outbox.device': (s) =>
+      ctx(s).device === null ? [{ type: 'outbox.device', device: DEVICE }] : [{ type: 'outbox.device', device: null }],
     'outbox.retry': (s) => {
       const item = firstFailed(s);
       return item ? [{ type: 'outbox.retry', id: item.id }] : [];
@@ -336,5 +345,88 @@ describe('outbox', () => {
       ['failed', true, null],
       ['failed', false, FILES_LOST],
     ]);
+  });
+});
+
+// The first message of a secret chat just made is often sent before the chats page has started the device: its item
+// waits for the device the composer passes on, sends at once when there is one, and gives up after DEVICE_WAIT_MS.
+describe("the outbox and this browser's secret chat device", () => {
+  function start(device: unknown = null) {
+    const { outbox, bodies } = testOutbox({ send: () => new Promise(() => {}) });
+    const actor = createActor(outbox, { input: { ...input, device: device as never } }).start();
+    return { actor, bodies };
+  }
+  const secretText = { ...add({ kind: 'text', content: 'тайна', replyTo: null }, 's1'), secret: true };
+
+  afterEach(() => vi.useRealTimers());
+
+  it('hands a secret text to the device at once when it runs', async () => {
+    const { actor, bodies } = start(DEVICE);
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send(secretText);
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({ conversationId: 's1', content: 'тайна', secret: true });
+    expect((bodies[0] as { device: unknown }).device).toBe(DEVICE);
+  });
+
+  it('waits for a device that starts later, not sending before', async () => {
+    const { actor, bodies } = start();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send(secretText);
+    actor.send({ type: 'outbox.device', device: null });
+    await Promise.resolve();
+    expect(bodies).toEqual([]);
+    expect(actor.getSnapshot().matches({ busy: 'awaitingDevice' })).toBe(true);
+    expect(actor.getSnapshot().context.items.map((i) => i.status)).toEqual(['sending']);
+    actor.send({ type: 'outbox.device', device: DEVICE });
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect((bodies[0] as { device: unknown }).device).toBe(DEVICE);
+  });
+
+  it('gives up after its bound, like a send that got no answer (retried later)', async () => {
+    vi.useFakeTimers();
+    const { actor, bodies } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send(secretText);
+    await vi.advanceTimersByTimeAsync(DEVICE_WAIT_MS - 1);
+    expect(actor.getSnapshot().context.items.map((i) => i.status)).toEqual(['sending']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(actor.getSnapshot().context.items.map((i) => [i.status, i.error, i.retryable])).toEqual([
+      ['failed', null, true],
+    ]);
+    expect(bodies).toEqual([]);
+  });
+
+  it('never waits for a device for a plaintext chat', async () => {
+    const { actor, bodies } = start();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send(text);
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).not.toHaveProperty('secret');
+    expect(bodies[0]).not.toHaveProperty('device');
+  });
+});
+
+// An item kept from before items carried the secret mark is marked once the list knows its chat as secret, before or
+// after it was restored; the mark is never taken away.
+describe('items kept from before the secret mark', () => {
+  it('are marked secret when the list knows their chat as secret, and others stay as they are', async () => {
+    const { outbox } = testOutbox({ stored: [textItem(1, { conversationId: 's1' }), textItem(2)] });
+    const before = createActor(outbox, { input }).start();
+    await waitFor(before, (s) => s.matches('idle'));
+    before.send({ type: 'outbox.secretChats', conversationIds: ['s1'] });
+    expect(before.getSnapshot().context.items.map((i) => [i.conversationId, i.secret])).toEqual([
+      ['s1', true],
+      ['c1', undefined],
+    ]);
+    before.send({ type: 'outbox.secretChats', conversationIds: [] });
+    expect(before.getSnapshot().context.items.map((i) => i.secret)).toEqual([true, undefined]);
+
+    const stored = textItem(3, { conversationId: 's1' });
+    const later = createActor(testOutbox({ stored: [stored] }).outbox, { input });
+    later.start();
+    later.send({ type: 'outbox.secretChats', conversationIds: ['s1'] });
+    await waitFor(later, (s) => s.matches('idle'));
+    expect(later.getSnapshot().context.items.map((i) => i.secret)).toEqual([true]);
   });
 });

@@ -14,20 +14,25 @@
 //   upload, with 'Файл больше {n} МБ — такие файлы не отправляются' and no retry (docs/behaviour.md §10.1); so is
 //   an upload the server refuses with a 4xx retrying cannot fix, with the server's reason.
 // - The outbox store keeps the items across reloads (per user).
+// - A secret chat's item is marked so when it is queued (the composer knows its conversation), or once the list
+//   knows its chat as secret (an item kept from before the mark); its files go sealed and its text goes to this
+//   browser's secret chat device, whose ref the composer passes on when it starts: without one the item waits for
+//   it (DEVICE_WAIT_MS), then fails like a send that got no answer.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
-import { failureOf, type RequestFailure } from '../../../contract/failure';
+import { failureOf, RequestFailure } from '../../../contract/failure';
 import { fileTooLargeText } from '../../../contract/limits';
 import { listenToServer } from '../../realtime/index';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
-import type {
-  OutboxContext,
-  OutboxEvent,
-  OutboxInput,
-  OutboxParentEvent,
-  OutboxStoreCommand,
-  SendInput,
-  UploadInput,
+import {
+  DEVICE_WAIT_MS,
+  type OutboxContext,
+  type OutboxEvent,
+  type OutboxInput,
+  type OutboxParentEvent,
+  type OutboxStoreCommand,
+  type SendInput,
+  type UploadInput,
 } from './outbox.protocol';
 import {
   nextUpload,
@@ -39,6 +44,7 @@ import {
   storableItem,
   tooLargeFile,
   UPLOAD_FAILED,
+  withSecretChats,
 } from './outbox-item';
 
 export * from './outbox.protocol';
@@ -63,7 +69,9 @@ const refusedTooLarge = (item: OutboxItem, limit: number): OutboxItem => ({
 });
 const sendInputOf = (c: OutboxContext): SendInput => {
   const item = activeItem(c);
-  return item ? { ...sendBodyOf(item), ...(item.secret ? { secret: true } : {}) } : null;
+  if (!item) return null;
+  if (!item.secret) return sendBodyOf(item);
+  return { ...sendBodyOf(item), secret: true, ...(c.device ? { device: c.device } : {}) };
 };
 
 export const outboxMachine = setup({
@@ -80,6 +88,7 @@ export const outboxMachine = setup({
     upload: notWiredCallback<{ type: string }, UploadInput>('outbox.upload'),
     sendMessage: notWired<ResponseOf<'send'>, SendInput>('outbox.sendMessage'),
   },
+  delays: { deviceWait: DEVICE_WAIT_MS },
   guards: {
     canRetry: ({ context, event }) => {
       assertEvent(event, 'outbox.retry');
@@ -107,6 +116,12 @@ export const outboxMachine = setup({
       const item = activeItem(context);
       return item !== undefined && nextUpload(item) >= 0;
     },
+    /** A secret chat's item and no device to hand it to yet. */
+    awaitsDevice: ({ context }) => activeItem(context)?.secret === true && context.device === null,
+    deviceCame: ({ event }) => {
+      assertEvent(event, 'outbox.device');
+      return event.device !== null;
+    },
     moreUploads: ({ context, event }) => {
       assertEvent(event, 'upload.done');
       return (activeItem(context)?.files.filter((f) => !f.attachment).length ?? 0) > 1;
@@ -125,7 +140,17 @@ export const outboxMachine = setup({
       );
       const limit = context.uploadLimitBytes;
       const added = limit !== null && tooLargeFile(item, limit) ? refusedTooLarge(item, limit) : item;
-      return { seq: context.seq + 1, items: [...context.items, added] };
+      return { seq: context.seq + 1, items: [...context.items, ...withSecretChats([added], context.secretChats)] };
+    }),
+    takeSecretChats: assign(({ context, event }) => {
+      assertEvent(event, 'outbox.secretChats');
+      return { secretChats: event.conversationIds, items: withSecretChats(context.items, event.conversationIds) };
+    }),
+    setDevice: assign({
+      device: ({ event }) => {
+        assertEvent(event, 'outbox.device');
+        return event.device;
+      },
     }),
     retry: assign({
       items: ({ context, event }) => {
@@ -155,7 +180,7 @@ export const outboxMachine = setup({
     }),
     restore: assign({
       items: ({ context }, stored: OutboxItem[]) => {
-        const restored = stored.map(restoredItem);
+        const restored = withSecretChats(stored.map(restoredItem), context.secretChats);
         const known = new Set(context.items.map((i) => i.id));
         return [...restored.filter((i) => !known.has(i.id)), ...context.items];
       },
@@ -245,6 +270,8 @@ export const outboxMachine = setup({
     items: [],
     activeId: null,
     uploadLimitBytes: null,
+    secretChats: [],
+    device: input.device ?? null,
   }),
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
@@ -261,6 +288,8 @@ export const outboxMachine = setup({
     'outbox.add': { actions: ['add', 'persist'] },
     'outbox.retry': { guard: 'canRetry', actions: ['retry', 'persist'] },
     'outbox.reconnected': { guard: 'hasRetryable', actions: ['retryAll', 'persist'] },
+    'outbox.secretChats': { actions: ['takeSecretChats', 'persist'] },
+    'outbox.device': { actions: 'setDevice' },
   },
   initial: 'restoring',
   states: {
@@ -296,6 +325,7 @@ export const outboxMachine = setup({
           always: [
             { guard: 'activeTooLarge', target: '#outbox.idle', actions: ['refuseActive', 'persist'] },
             { guard: 'needsUpload', target: 'uploading' },
+            { guard: 'awaitsDevice', target: 'awaitingDevice' },
             { target: 'sending' },
           ],
         },
@@ -315,10 +345,22 @@ export const outboxMachine = setup({
             'upload.progress': { actions: 'progress' },
             'upload.done': [
               { guard: 'moreUploads', target: 'uploading', reenter: true, actions: ['uploaded', 'persist'] },
+              { guard: 'awaitsDevice', target: 'awaitingDevice', actions: ['uploaded', 'persist'] },
               { target: 'sending', actions: ['uploaded', 'persist'] },
             ],
             'upload.failed': { target: '#outbox.idle', actions: ['uploadFailed', 'persist'] },
           },
+        },
+        // The first message of a secret chat just made is often sent before the chats page has started the device.
+        awaitingDevice: {
+          entry: 'markSending',
+          after: {
+            deviceWait: {
+              target: '#outbox.idle',
+              actions: [{ type: 'sendFailed', params: () => new RequestFailure(null, null) }, 'persist'],
+            },
+          },
+          on: { 'outbox.device': { guard: 'deviceCame', target: 'sending', actions: 'setDevice' } },
         },
         sending: {
           entry: 'markSending',

@@ -3,6 +3,7 @@
 // parent. Peers and views import this module, never outbox.machine.ts.
 import type { BodyOf } from '../../../contract/api';
 import type { Attachment, Message } from '../../../contract/entities';
+import type { SecretDeviceRef } from '../../secretChats/secretDevice/secretDevice.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { OutboxItem, OutboxPart, PickedFile } from './outbox-item';
 
@@ -12,7 +13,12 @@ export interface OutboxInput {
   userId: string;
   /** Prefix of this outbox's clientMessageIds (random per start; fixed in tests). */
   tag: string;
+  /** This browser's secret chat device, when it already runs (it tells the composer so). */
+  device?: SecretDeviceRef | null;
 }
+
+/** How long a secret chat's text waits for the device (its code loading, the chats page learning of the chat). */
+export const DEVICE_WAIT_MS = 20_000;
 
 export interface OutboxContext {
   userId: string;
@@ -25,6 +31,13 @@ export interface OutboxContext {
   activeId: string | null;
   /** The server's largest upload (GET /api/instance), once known: a larger file is refused before it goes. */
   uploadLimitBytes: number | null;
+  /**
+   * The chats the list knows as secret (told by the composer): an item without the mark (kept from before the
+   * items carried it) in one of them is marked secret, never the other way round.
+   */
+  secretChats: string[];
+  /** This browser's secret chat device while it runs: a secret chat's text is handed to it. */
+  device: SecretDeviceRef | null;
 }
 
 export type UploadReport =
@@ -42,8 +55,11 @@ export interface UploadInput {
   secret?: boolean;
 }
 
-/** What the send actor is given: the message, or null when its item is gone (the send then fails). */
-export type SendInput = (BodyOf<'send'> & { secret?: boolean }) | null;
+/**
+ * What the send actor is given: the message, or null when its item is gone (the send then fails). A secret chat's
+ * comes with the device that encrypts and sends it (the outbox waits for one before it sends).
+ */
+export type SendInput = (BodyOf<'send'> & { secret?: boolean; device?: SecretDeviceRef }) | null;
 
 export type OutboxEvent =
   /** Something to send to a conversation (or, with `threadRootId`, to a thread of it): a text, files or a voice recording. */
@@ -61,6 +77,10 @@ export type OutboxEvent =
   | { type: 'outbox.remove'; id: string }
   /** The socket (re)connected: failed items worth retrying go again. */
   | { type: 'outbox.reconnected' }
+  /** The chats the list knows as secret (the chats actor's, through the composer). */
+  | { type: 'outbox.secretChats'; conversationIds: string[] }
+  /** This browser's secret chat device started (a ref) or stopped (null), through the composer. */
+  | { type: 'outbox.device'; device: SecretDeviceRef | null }
   | UploadReport;
 
 /** What the outbox tells its parent (the composer, which emits it as `composer.delivered`). */

@@ -2,11 +2,13 @@
 // packages), runs one secretChat actor per secret chat (its children `chat:<id>`, each with a watcher that reports
 // what it read and sent), routes the server's secret:log and secret:pending to them, and keeps what each ENCRYPTED
 // message says for the views, and which members of each chat have no device yet. It lives while the chats page is
-// open (registering in the background after the first paint) or the creation dialog is.
-import { type ActorRefFrom, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
+// open (registering in the background after the first paint) or the creation dialog is. It tells the composer when
+// it starts and stops: the composer's outbox hands a secret chat's text to it.
+import { type ActorRefFrom, assign, type EventObject, emit, enqueueActions, fromCallback, setup } from 'xstate';
 import { failureOf } from '../../../contract/failure';
-import { notWired } from '../../shared/not-wired';
 import { listenToServer } from '../../realtime/index';
+import { notWired } from '../../shared/not-wired';
+import { systemActor } from '../../shared/system';
 import { secretChatMachine } from '../secretChat/secretChat.machine';
 import {
   SECRET_DEVICE_RETRY_MS,
@@ -16,6 +18,7 @@ import {
   type SecretDeviceEmitted,
   type SecretDeviceEvent,
   type SecretDeviceInput,
+  type SecretDeviceRef,
   type SecretDeviceStart,
 } from './secretDevice.protocol';
 
@@ -82,6 +85,12 @@ export const secretDeviceMachine = setup({
     /** Registers the device (once per sign-in) and lists its secret chats (GET /api/secret/state). */
     start: notWired<SecretDeviceStart, { userId: string }>('secretDevice.start'),
     serverEvents: secretDeviceServerEvents,
+    /** Tells the composer this device runs, and when it stops that it is gone (its outbox sends secret texts here). */
+    presence: fromCallback<EventObject, { device: SecretDeviceRef }>(({ input, system }) => {
+      const composer = systemActor(system, 'composer');
+      composer?.send({ type: 'composer.secretDevice', device: input.device });
+      return () => composer?.send({ type: 'composer.secretDeviceGone', device: input.device });
+    }),
     secretChat: secretChatMachine,
     /**
      * Hears one secretChat actor's emitted events and reports them (with the text read) to the device; deletes the
@@ -126,6 +135,8 @@ export const secretDeviceMachine = setup({
     actionFailures: {},
     error: null,
   }),
+  // Its own ref (typed by its emitted events, which the ref inside the machine does not know).
+  invoke: { id: 'presence', src: 'presence', input: ({ self }) => ({ device: self as unknown as SecretDeviceRef }) },
   initial: 'starting',
   on: {
     'secretDevice.need': {
