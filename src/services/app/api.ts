@@ -3,6 +3,7 @@
 // leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
 import type { $Fetch } from 'ofetch';
 import { takeEarlyAnswer } from './early-requests';
+import { afterFirstPaint } from './first-paint';
 import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
 import type { RouteInfo, RouteName, Routes } from '../../contract/routes';
@@ -52,7 +53,8 @@ const FIRST_SCREEN_ROUTES: Partial<Record<RouteName, RouteInfo>> = {
  */
 let transport: Promise<typeof import('./api-transport')> | null = null;
 const loadTransport = () =>
-  (transport ??= import('./api-transport').catch((err: unknown) => {
+  // The chat list's own requests are the early ones: on its first load the rest waits for its paint (first-paint.ts).
+  (transport ??= afterFirstPaint(() => import('./api-transport')).catch((err: unknown) => {
     transport = null;
     throw err;
   }));
