@@ -261,7 +261,7 @@ export function createMessageSender({ db, lists, realtime, push, blocks, preview
     if (secret) throw badRequest(SECRET_IS_ENCRYPTED);
     // Blocks, «Кто может мне писать» for a direct chat's first message, and a thread reply's root (one the sender
     // can see, in this group, with threads on).
-    const [, , root] = await inOrder<[void, void, Awaited<ReturnType<typeof threadRootFor>> | undefined]>([
+    const [, , root] = await inOrder<[unknown, unknown, Awaited<ReturnType<typeof threadRootFor>> | undefined]>([
       refuseBlocked({ db, blocks }, body.conversationId, userId, members),
       refuseFirstMessage({ db, blocks }, body.conversationId, userId, members),
       body.threadRootId ? threadRootFor(db, userId, body.threadRootId) : Promise.resolve(undefined),

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failureOf, RequestFailure } from '../../contract/failure';
 import { type AuthBridge, createApiClient } from './api';
+import { holdUntilFirstPaint, releaseFirstPaint } from './first-paint';
 
 const serverMessage = (err: unknown) => failureOf(err).serverMessage;
 
@@ -152,5 +153,21 @@ describe('api client', () => {
     await createApiClient({ baseURL: '/api', auth }).call('me');
     expect(calls.refresh).toBe(0);
     expect(seen.map((s) => s.auth)).toEqual(['Bearer a1', 'Bearer a2']);
+  });
+});
+
+describe('api client on a load of the chat list', () => {
+  afterEach(() => releaseFirstPaint());
+
+  it("sends the list's own requests and a refresh at once, the others once the list has painted", async () => {
+    const seen = fakeServer(() => ({ status: 200, body: { ok: true } }));
+    holdUntilFirstPaint({ frame: () => {}, idle: () => {}, after: () => {} });
+    const api = createApiClient({ baseURL: 'http://api.test/api' });
+    const threads = api.call('followedThreads');
+    await Promise.all([api.call('conversations'), api.call('refresh', { body: { refreshToken: 'r' } })]);
+    expect(seen.map((r) => new URL(r.url).pathname).sort()).toEqual(['/api/auth/refresh', '/api/conversations']);
+    releaseFirstPaint();
+    await threads;
+    expect(seen.map((r) => new URL(r.url).pathname)).toContain('/api/threads');
   });
 });

@@ -52,12 +52,18 @@ const FIRST_SCREEN_ROUTES: Partial<Record<RouteName, RouteInfo>> = {
  * with the first bundle; a failed fetch of their code fails that request as unanswered, and the next one asks again.
  */
 let transport: Promise<typeof import('./api-transport')> | null = null;
-const loadTransport = () =>
-  // The chat list's own requests are the early ones: on its first load the rest waits for its paint (first-paint.ts).
-  (transport ??= afterFirstPaint(() => import('./api-transport')).catch((err: unknown) => {
+const importTransport = () =>
+  (transport ??= import('./api-transport').catch((err: unknown) => {
     transport = null;
     throw err;
   }));
+/**
+ * On a load of the chat list its own requests are the early ones, and the others wait for its paint
+ * (first-paint.ts); but the list's requests asked again (their early answer failed) and a refresh of an expired
+ * token are the list's path, and go at once.
+ */
+const loadTransport = (name: RouteName) =>
+  name === 'refresh' || FIRST_SCREEN_ROUTES[name] ? importTransport() : afterFirstPaint(importTransport);
 
 const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, refresh: async () => null };
 
@@ -68,7 +74,7 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
   const $fetch = (t: { createFetch(baseURL: string): $Fetch }) => (fetcher ??= t.createFetch(baseURL));
 
   async function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
-    const route = FIRST_SCREEN_ROUTES[name] ?? (await loadTransport()).routes[name];
+    const route = FIRST_SCREEN_ROUTES[name] ?? (await loadTransport(name)).routes[name];
     const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
     // A GET the page asked for before the app started (src/services/app/early-requests.ts): its answer, else ask.
     const early = route.method === 'GET' ? earlyAnswer(baseURL, path, o.query, token) : null;
@@ -76,7 +82,7 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
     return plain();
 
     async function plain() {
-      const f = $fetch(await loadTransport());
+      const f = $fetch(await loadTransport(name));
       return f<ResponseOf<K>>(path, {
         method: route.method,
         body: o.body as Record<string, unknown> | undefined,
