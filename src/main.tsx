@@ -13,18 +13,25 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createRuntime } from './machines/app/runtime';
 import { bridgedRouter } from './services/app/router';
+import { earlyRequestsStarted } from './services/app/early-requests';
+import { afterFirstPaint, firstScreenShown, holdUntilFirstPaint } from './services/app/first-paint';
 import { RouterBridge } from './ui/app/RouterBridge';
 import { startInspector } from './services/app/inspector';
 import { AppRoutes } from './ui/app/AppRoutes';
 import { RuntimeProvider, type ViewPorts } from './ui/app/RuntimeContext';
+import { deferLazyViews } from './ui/shared/lazy-view';
 
 // The effects views run themselves; their code loads when first used, not with the first bundle.
 const ports: ViewPorts = {
   openSecretAttachment: (a, signal) =>
     import('./services/secretChats/secret-files').then((m) => m.openSecretAttachment(a, signal)),
+  firstScreenShown,
 };
+deferLazyViews(afterFirstPaint);
 
 async function start() {
+  // A signed-in load of the chat list: what the list does not need is fetched once it has painted.
+  if (earlyRequestsStarted() && window.location.pathname === '/') holdUntilFirstPaint();
   const inspect = await startInspector().catch(() => undefined);
   keepListBelowConversation();
   // The navigation actor reads and moves the address through the page's router (src/services/app/router.ts).
@@ -58,4 +65,4 @@ function keepListBelowConversation() {
 
 void start();
 // The service worker: its registration code loads apart from the first bundle.
-void import('./services/app/service-worker').then((m) => m.registerServiceWorker());
+void afterFirstPaint(() => import('./services/app/service-worker')).then((m) => m.registerServiceWorker());

@@ -358,7 +358,7 @@ export async function runBrowserParts(opts: {
     args: chromiumArgs,
   });
   try {
-    if (opts.parts.has('delivery')) await deliveryPart(browser, srv, opts.checks, opts.results);
+    if (opts.parts.has('delivery')) await deliveryPart(browser, srv, opts.checks, opts.results, opts.dist);
     if (opts.parts.has('latency')) await latencyPart(browser, srv, opts.checks, opts.results);
     if (opts.parts.has('scroll')) await scrollPart(browser, srv, opts.checks, opts.results);
   } finally {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
 import type { TestServer } from '../../tests/server/harness';
 import { createUser, directConversation, type E2EUser, makeFriends, sendText, signInContext } from '../../e2e/users';
+import { measureLoadWindow, whyFetched } from './load-window';
 import type { Check } from './run';
 
 const env = process.env;
@@ -15,7 +16,10 @@ export const MOBILE = { cpuSlowdown: 4, latencyMs: 150, downBitsPerS: 1.6e6, upB
 const RUNS = Number(env.BENCH_LOAD_RUNS ?? 3);
 const CONVERSATIONS = 12;
 export const PLAIN_PAGE = 'bench-plain.html';
-const BUDGET_JS_WIRE = 160 * 1024;
+/** JavaScript on the wire until the chat list has painted (what is fetched after it is the prefetch). */
+const BUDGET_JS_WIRE_BEFORE_PAINT = 150 * 1024;
+/** How long after the list shows the visit goes on recording: what the page fetches in its first seconds. */
+const AFTER_READY_MS = 3_000;
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '—');
 const median = (xs: number[]) => {
@@ -133,6 +137,8 @@ interface Visit {
   lcpElement: string;
   candidates: string[];
   jsWire: number;
+  /** Scripts requested before the list painted (LCP: the tiles' text). */
+  jsWireBeforePaint: number;
   totalWire: number;
   assetsFetched: string[];
   transfers: Transfer[];
@@ -148,6 +154,8 @@ async function visit(
   net.clear();
   await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
   await page.locator(ready).first().waitFor({ timeout: 120_000 });
+  // The load and its first seconds: the code the page fetches once the list has painted is counted (apart).
+  await page.waitForTimeout(AFTER_READY_MS);
   await page.waitForLoadState('networkidle', { timeout: 120_000 }).catch(() => undefined);
   await page.waitForTimeout(500);
   const vitals = await page.evaluate(
@@ -159,6 +167,9 @@ async function visit(
   return {
     ...vitals,
     jsWire: sameOrigin.filter((t) => t.type === 'Script').reduce((n, t) => n + t.wire, 0),
+    jsWireBeforePaint: sameOrigin
+      .filter((t) => t.type === 'Script' && t.start < vitals.lcp)
+      .reduce((n, t) => n + t.wire, 0),
     totalWire: sameOrigin.reduce((n, t) => n + t.wire, 0),
     assetsFetched: sameOrigin
       .filter((t) => new URL(t.url).pathname.startsWith('/assets/') && !t.fromCache && t.wire > 0)
@@ -209,7 +220,11 @@ export async function deliveryPart(
   srv: TestServer,
   checks: Check[],
   results: Record<string, unknown>,
+  dist: string,
 ) {
+  const why = whyFetched(dist);
+  const loadWindow = measureLoadWindow(dist);
+  const budgeted = new Set(loadWindow.beforePaint.map((c) => `/${c.file}`));
   const me = await seedUser(srv.url);
   console.log(
     `\n(d) What users receive: the chats page, signed in, cold cache, phone profile (CPU ${MOBILE.cpuSlowdown}× slower, ${MOBILE.latencyMs} ms latency, ${MOBILE.downBitsPerS / 1e6} Mbit/s down), ${RUNS} runs, medians`,
@@ -260,7 +275,8 @@ export async function deliveryPart(
   }
   const row = (name: string, vs: Visit[]) => ({
     load: name,
-    'JS on the wire KB': kb(median(vs.map((v) => v.jsWire))),
+    'JS before the list painted KB': kb(median(vs.map((v) => v.jsWireBeforePaint))),
+    'JS in load + 3 s KB': kb(median(vs.map((v) => v.jsWire))),
     'all on the wire KB': kb(median(vs.map((v) => v.totalWire))),
     'FCP ms': ms(median(vs.map((v) => v.fcp))),
     'LCP ms': ms(median(vs.map((v) => v.lcp))),
@@ -273,12 +289,36 @@ export async function deliveryPart(
     row('baseline: plain static page', plain),
   ]);
   const first = cold[0];
-  console.log('    cold load, per response (first run):');
+  console.log(
+    `    cold load, per response (first run; list painted at ${ms(first.lcp)} ms; "before"/"after": requested before or after it):`,
+  );
   for (const t of first.transfers) {
+    const file = new URL(t.url).pathname;
+    const when = t.start < first.lcp ? 'before' : 'after ';
     console.log(
-      `      ${ms(t.start).padStart(5)}–${ms(t.end).padEnd(5)} ms ${String(t.status).padEnd(4)} ${t.type.padEnd(10)} ${kb(t.wire).padStart(7)} KB  ${t.encoding.padEnd(8)} ${t.cacheControl.padEnd(38)} ${new URL(t.url).pathname}`,
+      `      ${ms(t.start).padStart(5)}–${ms(t.end).padEnd(5)} ms ${when} ${String(t.status).padEnd(4)} ${t.type.padEnd(10)} ${kb(t.wire).padStart(7)} KB  ${t.encoding.padEnd(8)} ${t.cacheControl.padEnd(38)} ${file}`,
     );
   }
+  console.log('    every script of the cold load and its first 3 s, and why it is there (first run):');
+  for (const t of first.transfers.filter((x) => x.type === 'Script')) {
+    const file = new URL(t.url).pathname;
+    console.log(
+      `      ${t.start < first.lcp ? 'before' : 'after '} ${kb(t.wire).padStart(6)} KB  ${file.padEnd(46)} ${why.get(file) ?? '(not in the manifest)'}`,
+    );
+  }
+  // Every script the page asked for before its list painted is one the load window's budget (a) counts.
+  const unbudgeted = [
+    ...new Set(
+      cold.flatMap((v) =>
+        v.transfers
+          .filter((t) => t.type === 'Script' && t.start < v.lcp && !budgeted.has(new URL(t.url).pathname))
+          .map((t) => new URL(t.url).pathname),
+      ),
+    ),
+  ];
+  console.log(
+    `    the load window from the manifest: ${kb(loadWindow.beforePaintGzip)} KB gzip before the list's paint, ${kb(loadWindow.afterPaintGzip)} KB prefetched after it`,
+  );
   console.log(
     `    FCP ${ms(first.fcp)} ms; LCP candidates (time after navigation start, size, element): ${first.candidates.join('; ')}`,
   );
@@ -289,6 +329,7 @@ export async function deliveryPart(
     `    LCP vs the plain page: ${(lcp / basePlain).toFixed(2)}× (${ms(lcp)} against ${ms(basePlain)} ms); FCP ${(fcp / median(plain.map((v) => v.fcp))).toFixed(2)}×`,
   );
   const jsWire = median(cold.map((v) => v.jsWire));
+  const jsWireBeforePaint = median(cold.map((v) => v.jsWireBeforePaint));
   const manifestGzip = (results.bundle as { totalGzip?: number } | undefined)?.totalGzip;
   if (manifestGzip)
     console.log(
@@ -297,9 +338,14 @@ export async function deliveryPart(
   const maxCls = Math.max(...cold.map((v) => v.cls));
   const refetched = repeat.flatMap((v) => v.assetsFetched);
   checks.push([
-    `JavaScript on the wire, cold signed-in load ≤ ${kb(BUDGET_JS_WIRE)} KB`,
-    jsWire <= BUDGET_JS_WIRE,
-    `${kb(jsWire)} KB`,
+    `JavaScript on the wire before the list painted, cold signed-in load ≤ ${kb(BUDGET_JS_WIRE_BEFORE_PAINT)} KB`,
+    jsWireBeforePaint <= BUDGET_JS_WIRE_BEFORE_PAINT,
+    `${kb(jsWireBeforePaint)} KB (${kb(jsWire)} KB with what follows in the first 3 s)`,
+  ]);
+  checks.push([
+    "every script fetched before the list's paint is in the load window's budget (a)",
+    unbudgeted.length === 0,
+    unbudgeted.length ? `not counted: ${unbudgeted.join(', ')}` : 'all counted',
   ]);
   checks.push(['LCP ≤ 2.5 s under the mobile profile', lcp <= 2500, `${ms(lcp)} ms (plain page ${ms(basePlain)} ms)`]);
   checks.push(['CLS ≤ 0.1 under the mobile profile', maxCls <= 0.1, `${maxCls.toFixed(3)} (worst run)`]);

@@ -1,5 +1,7 @@
 // `npm run bench:client`: the chats page's performance budget (the targets are listed in bench/README.md).
-//   (a) bundle  — initial JavaScript of the chats page, KB gzip, budget 150 KB; livekit-client not in it.
+//   (a) bundle  — the JavaScript of a signed-in load of the chat list until its first paint (the entry's static
+//       imports and what the start-up asks for before the paint), KB gzip, budget 150 KB (BENCH_LOAD_BUDGET_KB
+//       lowers it, to see the check fail); what is fetched after the paint listed apart; livekit-client not in it.
 //   (b) latency — send → painted on the receiver's screen: two real Chromium pages against the real server.
 //   (c) scroll  — a 10,000-message conversation: time to first paint of it, frames per second while scrolling.
 //   (d) delivery — what users receive: a signed-in cold load of the chats page through the real server under a
@@ -17,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BUDGET_GZIP_BYTES, buildClient, FORBIDDEN_IN_INITIAL, measureBundle } from './bundle';
+import { LOAD_WINDOW_BUDGET_GZIP_BYTES, measureLoadWindow } from './load-window';
 
 const env = process.env;
 const parts = new Set(
@@ -66,11 +69,22 @@ async function main() {
           );
         }
       }
+      const w = measureLoadWindow(dist);
+      const budget = env.BENCH_LOAD_BUDGET_KB ? Number(env.BENCH_LOAD_BUDGET_KB) * 1024 : LOAD_WINDOW_BUDGET_GZIP_BYTES;
+      console.log(
+        "\n(a) The load window: every script a signed-in load of the chat list fetches before the list's first paint",
+      );
+      console.table(w.beforePaint.map((c) => ({ chunk: c.file, why: c.why, 'gzip KB': kb(c.gzipBytes) })));
+      console.log(`    total before the paint: ${kb(w.beforePaintGzip)} KB gzip of the ${kb(budget)} KB budget`);
+      console.log('    fetched once the list has painted (the prefetch; not counted):');
+      console.table(w.afterPaint.map((c) => ({ chunk: c.file, why: c.why, 'gzip KB': kb(c.gzipBytes) })));
+      console.log(`    total after the paint: ${kb(w.afterPaintGzip)} KB gzip`);
       checks.push([
-        `initial JS ≤ ${kb(BUDGET_GZIP_BYTES)} KB gzip`,
-        b.totalGzip <= BUDGET_GZIP_BYTES,
-        `${kb(b.totalGzip)} KB`,
+        `the load window's JS (before the list's first paint) ≤ ${kb(budget)} KB gzip`,
+        w.beforePaintGzip <= budget,
+        `${kb(w.beforePaintGzip)} KB (entry and its static imports ${kb(b.totalGzip)} KB of ${kb(BUDGET_GZIP_BYTES)})`,
       ]);
+      results.loadWindow = w;
       checks.push([
         `${FORBIDDEN_IN_INITIAL.join(', ')} not in the initial JS`,
         b.forbiddenFound.length === 0,

@@ -88,24 +88,27 @@ export async function refuseFirstMessage(
     started.set(db, known);
   }
   if (known.has(conversationId)) return;
-  const c = await db
-    .selectFrom('conversations')
-    .select(['direct_key', 'created_by'])
-    .where('id', '=', conversationId)
-    .executeTakeFirst();
-  const any = c?.direct_key
-    ? await db
-        .selectFrom('messages')
-        .select('id')
-        .where('conversation_id', '=', conversationId)
-        .limit(1)
-        .executeTakeFirst()
-    : undefined;
+  // Both reads at once: a two-member conversation is almost always a direct chat.
+  const [c, any] = await Promise.all([
+    db
+      .selectFrom('conversations')
+      .select(['direct_key', 'created_by'])
+      .where('id', '=', conversationId)
+      .executeTakeFirst(),
+    db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).limit(1).executeTakeFirst(),
+  ]);
   if (c?.direct_key && !any && c.created_by === userId) {
     await requireMayWrite({ db, blocks }, userId, members[0] === userId ? members[1] : members[0]);
   }
   if (known.size >= STARTED_MAX) known.clear();
   known.add(conversationId);
+}
+
+/** The checks' outcomes in the order given: the first refusal wins, whichever read finished first. */
+async function inOrder<T extends readonly unknown[]>(checks: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(checks);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /** Who gets no push for a new message here: members who muted the chat and are not mentioned in it. */
@@ -120,22 +123,34 @@ export async function quietMembers(db: Database, conversationId: string, mention
 export const mentionable = (wanted: readonly string[] | undefined, members: readonly string[], senderId: string) =>
   [...new Set(wanted ?? [])].filter((id) => id !== senderId && members.includes(id));
 
-/** One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. */
+/** The recipients of a push: the others but the muted (known now, or once read: see send). */
+const pushRecipients = (others: readonly string[], muted: readonly string[] | Promise<readonly string[]>) => {
+  const without = (m: readonly string[]) => (m.length ? others.filter((id) => !m.includes(id)) : others);
+  return Array.isArray(muted)
+    ? without(muted as readonly string[])
+    : (muted as Promise<readonly string[]>).then(without);
+};
+
+/**
+ * One frame per socket: joined sockets get message:new, the other members' remaining sockets message:notify. The
+ * frames go first; the lists' invalidation follows before the answer (a list read after it must show the message),
+ * Web Push after the answer (push.plugin.ts).
+ */
 export function publishNew(
   { lists, realtime, push }: Pick<SendDeps, 'lists' | 'realtime' | 'push'>,
   message: Message,
   members: readonly string[],
-  muted: readonly string[],
+  muted: readonly string[] | Promise<readonly string[]>,
 ): void {
-  lists.changed(members, message.conversationId);
-  realtime.typingEnded(message.conversationId, message.senderId);
   realtime.toConversation(message.conversationId, 'message:new', { message });
   const others = members.filter((m) => m !== message.senderId);
   realtime.toUsersOutside(others, message.conversationId, 'message:notify', {
     conversationId: message.conversationId,
     message,
   });
-  push.message(message, muted.length ? others.filter((id) => !muted.includes(id)) : others);
+  lists.changed(members, message.conversationId);
+  realtime.typingEnded(message.conversationId, message.senderId);
+  push.message(message, pushRecipients(others, muted));
 }
 
 /**
@@ -148,7 +163,7 @@ export async function publishThreadReply(
   message: Message,
   rootId: string,
   members: readonly string[],
-  muted: readonly string[],
+  muted: readonly string[] | Promise<readonly string[]>,
 ): Promise<void> {
   const [followers, summaries] = await Promise.all([followersOf(db, rootId, members), threadSummaries(db, [rootId])]);
   const thread = summaries.get(rootId) ?? { replyCount: 0, lastReplyAt: null, repliers: [] };
@@ -157,10 +172,7 @@ export async function publishThreadReply(
   realtime.toConversation(message.conversationId, 'thread:reply', payload);
   const others = followers.filter((id) => id !== message.senderId);
   realtime.toUsersOutside(others, message.conversationId, 'thread:reply', payload);
-  push.message(
-    message,
-    others.filter((id) => !muted.includes(id)),
-  );
+  push.message(message, pushRecipients(others, muted));
 }
 
 export function createMessageSender({ db, lists, realtime, push, blocks, previews }: SendDeps) {
@@ -237,14 +249,24 @@ export function createMessageSender({ db, lists, realtime, push, blocks, preview
 
   // The common send is one membership lookup in memory and one INSERT in a shared transaction: the
   // idempotency check is the unique index, and the answer is built from what was written.
+  // Every check stays before the answer; the independent reads among them run at once (each is usually answered
+  // from memory), and their refusals keep their order. Web Push's reads follow the answer (publishNew).
   async function send(userId: string, body: SendInput): Promise<{ message: Message }> {
-    const members = await membersFor(db, body.conversationId, userId);
-    // A secret chat takes ENCRYPTED messages only (POST /api/secret/send); the flag is remembered, no query.
-    if (await isSecret(db, body.conversationId)) throw badRequest(SECRET_IS_ENCRYPTED);
-    await refuseBlocked({ db, blocks }, body.conversationId, userId, members);
-    await refuseFirstMessage({ db, blocks }, body.conversationId, userId, members);
-    // A thread reply: the root must be one the sender can see, in this group, with threads on.
-    const thread = body.threadRootId ? (await threadRootFor(db, userId, body.threadRootId)).root : undefined;
+    // A secret chat takes ENCRYPTED messages only (POST /api/secret/send); the flag is remembered, no query. Not a
+    // member: 404 first, whatever the flag.
+    const [members, secret] = await inOrder<[readonly string[], boolean]>([
+      membersFor(db, body.conversationId, userId),
+      isSecret(db, body.conversationId),
+    ]);
+    if (secret) throw badRequest(SECRET_IS_ENCRYPTED);
+    // Blocks, «Кто может мне писать» for a direct chat's first message, and a thread reply's root (one the sender
+    // can see, in this group, with threads on).
+    const [, , root] = await inOrder<[unknown, unknown, Awaited<ReturnType<typeof threadRootFor>> | undefined]>([
+      refuseBlocked({ db, blocks }, body.conversationId, userId, members),
+      refuseFirstMessage({ db, blocks }, body.conversationId, userId, members),
+      body.threadRootId ? threadRootFor(db, userId, body.threadRootId) : Promise.resolve(undefined),
+    ]);
+    const thread = root?.root;
     if (thread && thread.conversation_id !== body.conversationId)
       throw badRequest('Обсуждение относится к другой беседе');
     const content = body.content.trim();
@@ -256,8 +278,6 @@ export function createMessageSender({ db, lists, realtime, push, blocks, preview
       content,
       mentionable(body.mentions, members, userId),
     );
-    // «Без звука»: no push (the member's tabs stay quiet by the same setting), unless the message mentions them.
-    const muted = await quietMembers(db, body.conversationId, mentions);
     const paths = (body.attachments ?? []).map((a) => uploadPath(a.url));
     const retry = async () => {
       const first = body.clientMessageId ? await firstWithClientId(userId, body.clientMessageId) : undefined;
@@ -304,6 +324,11 @@ export function createMessageSender({ db, lists, realtime, push, blocks, preview
       if (!answer) throw new Error('clientMessageId conflict without a stored message');
       return answer;
     }
+    // «Без звука»: no push (the member's tabs stay quiet by the same setting), unless the message mentions them.
+    // Only Web Push needs it, after the answer: read meanwhile, awaited there.
+    const muted = quietMembers(db, body.conversationId, mentions);
+    // Handled there; a send that fails before publishing must not leave it unhandled.
+    muted.catch(() => undefined);
     const written = freshMessage(row, refs.replyTo, refs.uploads, { voice: body.voice ?? null });
     const message = previews ? await previews.attach(written) : written;
     if (thread) {

@@ -28,8 +28,12 @@ const IMAGE_MAX_PIXELS = 40_000_000;
 
 let linkify: LinkifyIt | null = null;
 
+const HTTP_SCHEME = /https?:\/\//i;
+
 /** The first link written with http:// or https:// (a bare domain gets no card), or null. */
 export function firstLink(text: string): string | null {
+  // Only http(s) links count: a text without one (most) is not parsed (this runs on every send).
+  if (!HTTP_SCHEME.test(text)) return null;
   linkify ??= new LinkifyIt().set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
   for (const m of linkify.match(text) ?? []) {
     if (!/^https?:\/\//i.test(m.raw)) continue;

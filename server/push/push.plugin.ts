@@ -19,8 +19,11 @@ export const PUSH_ENDPOINT_TAKEN =
 import { type PushOptions, type PushOutcome, sendPush, type Vapid } from './push-sender';
 
 export interface PushNotifier {
-  /** A message stored: pushed to the recipients who have no connected socket. Never throws. */
-  message(message: Message, recipients: readonly string[]): void;
+  /**
+   * A message stored: pushed to the recipients who have no connected socket, after the current turn (the send's
+   * answer goes first); the recipients may still be on their way (a promise). Never throws.
+   */
+  message(message: Message, recipients: readonly string[] | Promise<readonly string[]>): void;
   /** A reminder stored in «Избранное» (server/scheduled/): pushed to its owner when they have no socket. */
   reminder(message: Message): void;
   /** An incoming call: pushed to every subscription of the callees. Never throws. */
@@ -32,6 +35,9 @@ export interface PushNotifier {
   /** Resolves when the pushes started so far are done (tests, shutdown). */
   settled(): Promise<void>;
 }
+
+/** Resolves once the current turn's I/O (a send's answer among it) has been written. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -166,8 +172,14 @@ export const pushPlugin = fp(
     }
 
     const notifier: PushNotifier = {
+      // After the sender's answer has gone (the next turn of the event loop): nothing of it is needed to
+      // acknowledge the message, which is committed by then. Tracked at once, so settled() waits for it.
       message: (message, recipients) =>
-        track(pushMessage(message, recipients).catch((err) => app.log.error({ err }, 'push failed'))),
+        track(
+          Promise.all([recipients, nextTurn()])
+            .then(([to]) => pushMessage(message, to))
+            .catch((err) => app.log.error({ err }, 'push failed')),
+        ),
       reminder: (message) =>
         track(pushMessage(message, [message.senderId], true).catch((err) => app.log.error({ err }, 'push failed'))),
       call: (conversationId, callees, from, video) =>

@@ -126,6 +126,13 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
     io.adapter(createAdapter(redis, redisSub));
   }
 
+  /** Whether a socket in `rooms` is not in `room` (this process's sockets). */
+  const anyOutside = (rooms: readonly string[], room: string) => {
+    const local = io.sockets.adapter.rooms;
+    const inside = local.get(room);
+    for (const r of rooms) for (const id of local.get(r) ?? []) if (!inside?.has(id)) return true;
+    return false;
+  };
   const emitTo = <K extends ServerEventName>(rooms: string[], event: K, payload: ServerEvent<K>) => {
     if (rooms.length) io.to(rooms).emit(event, payload);
   };
@@ -249,10 +256,13 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
       toUsers,
       toConversation: (conversationId, event, payload) => emitTo([conversationRoom(conversationId)], event, payload),
       toUsersOutside: (userIds, conversationId, event, payload) => {
-        if (userIds.length)
-          io.to([...new Set(userIds)].map(userRoom))
-            .except(conversationRoom(conversationId))
-            .emit(event, payload);
+        if (!userIds.length) return;
+        const rooms = [...new Set(userIds)].map(userRoom);
+        // On one process every socket is known here: when each of theirs has the conversation open (the usual
+        // case of a message in a chat both have open), nothing is encoded for nobody. With Redis, other
+        // processes' sockets are not, so it always goes out.
+        if (!redis && !anyOutside(rooms, conversationRoom(conversationId))) return;
+        io.to(rooms).except(conversationRoom(conversationId)).emit(event, payload);
       },
       relayTyping: (conversationId, userId, on) => typing.typed(conversationId, userId, on),
       typingEnded: (conversationId, userId) => typing.sent(conversationId, userId),

@@ -2,6 +2,7 @@
 // each feature's wiring.ts provides those actors from these services (composed by src/machines/app/wiring.ts). Tests replace single services with
 // `createRuntime({ services: { … } })` and keep every other service real.
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../../services/app/api';
+import { afterFirstPaint } from '../../services/app/first-paint';
 import { type AuthApi, createAuthApi, measurePing } from '../../services/session/auth-api';
 import { addPasskey, signInWithPasskey } from '../../services/session/passkeys';
 import type { PixelArea } from '../../services/profile/avatar-image';
@@ -88,10 +89,13 @@ function lazyOfflineCache(
     cache ??= import('../../services/session/offline-cache').then((m) => m.createOfflineCache());
     return cache;
   };
+  // Writes and the deletions' bookkeeping wait for the chat list's first paint (first-paint.ts); reading what is
+  // kept, the list's stand-in when the network fails, does not.
+  const later = () => afterFirstPaint(get);
   return {
-    saveList: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveList(...a) : undefined)),
+    saveList: (...a) => later().then((c) => (signedIn(a[0]) ? c.saveList(...a) : undefined)),
     loadList: (...a) => get().then((c) => c.loadList(...a)),
-    saveMessages: (...a) => get().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
+    saveMessages: (...a) => later().then((c) => (signedIn(a[0]) ? c.saveMessages(...a) : undefined)),
     loadMessages: (...a) => get().then((c) => c.loadMessages(...a)),
     forgetMessage: (...a) => {
       // A secret chat's message leaves this device's local search index too (a no-op unless its worker runs).
@@ -100,8 +104,8 @@ function lazyOfflineCache(
         .catch(() => undefined);
       return get().then((c) => c.forgetMessage(...a));
     },
-    deletionsCheckedAt: (...a) => get().then((c) => c.deletionsCheckedAt(...a)),
-    setDeletionsCheckedAt: (...a) => get().then((c) => (signedIn(a[0]) ? c.setDeletionsCheckedAt(...a) : undefined)),
+    deletionsCheckedAt: (...a) => later().then((c) => c.deletionsCheckedAt(...a)),
+    setDeletionsCheckedAt: (...a) => later().then((c) => (signedIn(a[0]) ? c.setDeletionsCheckedAt(...a) : undefined)),
     clear: async (userId) => {
       kept.outboxStore.clear(userId);
       kept.draftStore.clear(userId);
@@ -123,11 +127,12 @@ export const SOCKET_CHUNK_RETRY_MS = 3_000;
 
 /**
  * socket.io-client loads on demand, not with the chats page's first bundle (bench/client/bundle.ts): the page is drawn from
- * REST answers and the socket is fetched alongside them, starting with the first connection (at start when a
- * session is stored). The realtime machine waits in 'connecting' until the chunk is here.
+ * REST answers and the socket is fetched after them, with the first connection (at start when a session is stored;
+ * on a load of the chat list once the list has painted, src/services/app/first-paint.ts). The realtime machine
+ * waits in 'connecting' until the chunk is here.
  */
 function loadSocketModule(): Promise<typeof import('../../services/realtime/socket')> {
-  return import('../../services/realtime/socket').catch(() =>
+  return afterFirstPaint(() => import('../../services/realtime/socket')).catch(() =>
     new Promise<void>((resolve) => setTimeout(resolve, SOCKET_CHUNK_RETRY_MS)).then(loadSocketModule),
   );
 }

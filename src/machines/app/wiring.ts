@@ -3,6 +3,7 @@
 // children provided inside it, by the owner's id in the registry; those whose code loads later reach it through
 // its actor `loadOwned` (src/machines/shared/owned-code.ts).
 import { type AnyStateMachine, fromPromise } from 'xstate';
+import { afterFirstPaint } from '../../services/app/first-paint';
 import type { OwnedCode } from '../shared/owned-code';
 import { appMachine, type LoadedLine } from './app.machine';
 import { idsOf, type RegistryEntry, type RegistryId, registry } from './registry';
@@ -16,11 +17,13 @@ export function wireApp(s: Services) {
   const fetchLine = (id: RegistryId): Promise<AnyStateMachine> => {
     let machine = loaded.get(id);
     if (!machine) {
-      // Its wiring when it needs services, else its bare machine.
+      // Its wiring when it needs services, else its bare machine. None is needed to show the chat list: on its
+      // first load they are fetched once it has painted (src/services/app/first-paint.ts).
       const entry: RegistryEntry = registry[id];
-      const fetching = entry.wired?.(s) ?? (typeof entry.load === 'function' ? entry.load() : undefined);
-      machine = fetching
-        ? fetching.then((m) => withOwned(id, m))
+      const { wired, load } = entry;
+      const fetch = wired ? () => wired(s) : typeof load === 'function' ? load : undefined;
+      machine = fetch
+        ? afterFirstPaint(fetch).then((m) => withOwned(id, m))
         : Promise.reject(new Error(`registry line ${id} loads nothing`));
       loaded.set(id, machine);
       machine.catch(() => loaded.delete(id));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failureOf, RequestFailure } from '../../contract/failure';
 import { type AuthBridge, createApiClient } from './api';
+import { holdUntilFirstPaint, releaseFirstPaint } from './first-paint';
 
 const serverMessage = (err: unknown) => failureOf(err).serverMessage;
 
@@ -152,5 +153,21 @@ describe('api client', () => {
     await createApiClient({ baseURL: '/api', auth }).call('me');
     expect(calls.refresh).toBe(0);
     expect(seen.map((s) => s.auth)).toEqual(['Bearer a1', 'Bearer a2']);
+  });
+});
+
+describe('api client on a load of the chat list', () => {
+  afterEach(() => releaseFirstPaint());
+
+  it('sends a token refresh at once, the other requests once the list has painted', async () => {
+    const seen = fakeServer(() => ({ status: 200, body: { ok: true } }));
+    const api = createApiClient({ baseURL: 'http://api.test/api' });
+    holdUntilFirstPaint({ frame: () => {}, idle: () => {}, after: () => {} });
+    const threads = api.call('followedThreads');
+    await api.call('refresh', { body: { refreshToken: 'r' } });
+    expect(seen.map((r) => new URL(r.url).pathname)).toEqual(['/api/auth/refresh']);
+    releaseFirstPaint();
+    await threads;
+    expect(seen.map((r) => new URL(r.url).pathname)).toEqual(['/api/auth/refresh', '/api/threads']);
   });
 });

@@ -3,6 +3,7 @@
 // leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
 import type { $Fetch } from 'ofetch';
 import { takeEarlyAnswer } from './early-requests';
+import { afterFirstPaint } from './first-paint';
 import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
 import type { RouteInfo, RouteName, Routes } from '../../contract/routes';
@@ -51,11 +52,17 @@ const FIRST_SCREEN_ROUTES: Partial<Record<RouteName, RouteInfo>> = {
  * with the first bundle; a failed fetch of their code fails that request as unanswered, and the next one asks again.
  */
 let transport: Promise<typeof import('./api-transport')> | null = null;
-const loadTransport = () =>
+const importTransport = () =>
   (transport ??= import('./api-transport').catch((err: unknown) => {
     transport = null;
     throw err;
   }));
+/**
+ * On a load of the chat list its own requests are the early ones, and the others wait for its paint
+ * (first-paint.ts); but a request whose early answer failed, a token refresh and the repeat after it are on the
+ * list's path (an expired token), and go at once.
+ */
+const loadTransport = (urgent: boolean) => (urgent ? importTransport() : afterFirstPaint(importTransport));
 
 const noAuth: AuthBridge = { accessToken: () => null, refreshToken: () => null, refresh: async () => null };
 
@@ -65,16 +72,22 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
   let fetcher: $Fetch | null = null;
   const $fetch = (t: { createFetch(baseURL: string): $Fetch }) => (fetcher ??= t.createFetch(baseURL));
 
-  async function send<K extends RouteName>(name: K, o: CallOptions<K>, token: string | null): Promise<ResponseOf<K>> {
-    const route = FIRST_SCREEN_ROUTES[name] ?? (await loadTransport()).routes[name];
+  async function send<K extends RouteName>(
+    name: K,
+    o: CallOptions<K>,
+    token: string | null,
+    repeat = false,
+  ): Promise<ResponseOf<K>> {
+    const urgent = repeat || name === 'refresh';
+    const route = FIRST_SCREEN_ROUTES[name] ?? (await loadTransport(urgent)).routes[name];
     const path = route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(o.params?.[key] ?? ''));
     // A GET the page asked for before the app started (src/services/app/early-requests.ts): its answer, else ask.
     const early = route.method === 'GET' ? earlyAnswer(baseURL, path, o.query, token) : null;
-    if (early) return early.then((data) => (data === undefined ? plain() : (data as ResponseOf<K>)));
-    return plain();
+    if (early) return early.then((data) => (data === undefined ? plain(true) : (data as ResponseOf<K>)));
+    return plain(urgent);
 
-    async function plain() {
-      const f = $fetch(await loadTransport());
+    async function plain(now: boolean) {
+      const f = $fetch(await loadTransport(now));
       return f<ResponseOf<K>>(path, {
         method: route.method,
         body: o.body as Record<string, unknown> | undefined,
@@ -102,7 +115,7 @@ export function createApiClient(options: { baseURL?: string; auth?: AuthBridge }
         // Another request may have refreshed meanwhile: then repeat with its token instead of refreshing again.
         const fresh = current && current !== token ? current : await auth.refresh();
         if (!fresh) throw failure;
-        return await send(name, o, fresh).catch((again: unknown) => {
+        return await send(name, o, fresh, true).catch((again: unknown) => {
           throw toFailure(again);
         });
       }

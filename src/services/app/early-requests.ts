@@ -65,6 +65,11 @@ export function takeEarlyAnswer(url: string, token: string | null, now = Date.no
   return answer;
 }
 
+/** Whether this load started the signed-in first screen's requests (a session is stored). */
+export function earlyRequestsStarted(): boolean {
+  return early !== null;
+}
+
 /** Forgets everything started (tests). */
 export function resetEarlyRequests(): void {
   early = null;

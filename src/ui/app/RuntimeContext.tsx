@@ -10,6 +10,8 @@ import { type SystemActors, type SystemId, systemActor } from '../../machines/sh
 export interface ViewPorts {
   /** Fetches and decrypts one secret chat's attachment (a bubble's picture, voice or file; the lightbox's picture). */
   openSecretAttachment(a: SecretAttachment, signal?: AbortSignal): Promise<Blob>;
+  /** The chat list is on the screen: what the first screen held back may be fetched once it has painted. */
+  firstScreenShown?(): void;
 }
 
 const NO_PORTS: ViewPorts = {

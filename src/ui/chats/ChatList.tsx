@@ -4,6 +4,7 @@
 import { type KeyboardEvent, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react';
 import type { ChatTileView } from '../conversation/index';
 import { LazySecretTilePreview } from '../secretChats/index';
+import { useViewPorts } from '../app/RuntimeContext';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { ListRegion } from '../shared/ListRegion';
 import { lazyView } from '../shared/lazy-view';
@@ -41,6 +42,11 @@ export function ChatList(props: ChatListProps) {
   const [archive, setArchive] = useState(false);
   const archived = props.tiles.filter((t) => t.archived);
   const shown = archive ? archived : props.tiles.filter((t) => !t.archived);
+  // The list is on the screen: what the first screen held back is fetched once it has painted.
+  const { firstScreenShown } = useViewPorts();
+  useEffect(() => {
+    if (props.loaded) firstScreenShown?.();
+  }, [props.loaded, firstScreenShown]);
   // The archive view closes by itself once it is empty.
   useEffect(() => {
     if (archive && archived.length === 0) setArchive(false);

@@ -7,8 +7,9 @@ import type { SecretTilePreviewProps } from './SecretTilePreview';
 
 export const LazySecretDialog = lazyView<SecretDialogProps>(() => import('./SecretDialog').then((m) => m.SecretDialog));
 /** This browser as a device while the chats page is open: the background registration, the device actor when needed. */
-export const LazySecretDevice = lazyView<{ userId: string; now: boolean }>(() =>
-  import('./SecretDevice').then((m) => m.SecretDevice),
+export const LazySecretDevice = lazyView<{ userId: string; now: boolean }>(
+  () => import('./SecretDevice').then((m) => m.SecretDevice),
+  { afterFirstPaint: true },
 );
 /** A secret chat's tile preview: the latest message's text once this device has read it. */
 export const LazySecretTilePreview = lazyView<SecretTilePreviewProps>(() =>

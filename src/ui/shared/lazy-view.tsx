@@ -21,11 +21,29 @@ export class ChunkLoadError extends Error {
   }
 }
 
-export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>): LazyView<P> {
+/** Runs a load now or once the first screen has painted (main.tsx sets it; at once until then, and in tests). */
+type Deferrer = <T>(load: () => Promise<T>) => Promise<T>;
+let deferrer: Deferrer = (load) => load();
+
+/** How views marked `afterFirstPaint` are fetched (main.tsx: src/services/app/first-paint.ts). */
+export function deferLazyViews(run: Deferrer): void {
+  deferrer = run;
+}
+
+export function lazyView<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  options: {
+    /**
+     * Nothing the chat list needs to show (the view renders nothing until it has something to say): on a load of
+     * the list, fetched once the list has painted.
+     */
+    afterFirstPaint?: boolean;
+  } = {},
+): LazyView<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const fetchChunk = () => {
-    loading ??= load().then(
+    loading ??= (options.afterFirstPaint ? deferrer(load) : load()).then(
       (component) => (loaded = component),
       (err: unknown) => {
         loading = null;

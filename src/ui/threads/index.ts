@@ -5,7 +5,8 @@ import type { FollowedThreadsProps } from './useFollowedThreads';
 
 export type { FollowedThreadsProps } from './useFollowedThreads';
 /** «Обсуждения» shows only for one who follows a thread: its view loads apart from the first bundle. */
-export const LazyThreadsEntry = lazyView<FollowedThreadsProps>(() =>
-  import('./ThreadsEntry').then((m) => m.ThreadsEntry),
+export const LazyThreadsEntry = lazyView<FollowedThreadsProps>(
+  () => import('./ThreadsEntry').then((m) => m.ThreadsEntry),
+  { afterFirstPaint: true },
 );
 export { useFollowedThreads } from './useFollowedThreads';

@@ -1,6 +1,7 @@
 // The notifications feature's actor provided from the real services. The notification code loads on first use,
 // apart from the chats page's first bundle.
 import { fromCallback, fromPromise } from 'xstate';
+import { afterFirstPaint } from '../../../services/app/first-paint';
 import type { Services } from '../services';
 import {
   type NotifierCommand,
@@ -9,7 +10,8 @@ import {
   type PresenterCommand,
 } from '../../notifications/notifications/notifications.machine';
 
-const notificationCode = () => import('../../../services/notifications/notifications');
+// Nothing of it is needed to show the chat list: on its first load it comes once the list has painted.
+const notificationCode = () => afterFirstPaint(() => import('../../../services/notifications/notifications'));
 
 export function wireNotifications(s: Services) {
   return notificationsMachine.provide({
