@@ -1,5 +1,6 @@
-// `npm test`: every check in order — type check, lint, the vitest projects, the Playwright suite — stopping at the
-// first that fails, and printing each phase's wall time at the end (pass or fail), so the suite's budget is watched.
+// `npm test`: every check in order — type check, lint, the first screen's byte budget, the vitest projects, the
+// Playwright suite — stopping at the first that fails, and printing each phase's wall time at the end (pass or fail),
+// so the suite's budget is watched.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 
@@ -7,6 +8,9 @@ const phases = [
   ['tools', 'node scripts/ensure-test-tools.mjs'],
   ['typecheck', 'npm run typecheck'],
   ['lint', 'npm run lint'],
+  // The first screen's byte budget: a production build, and every script a signed-in load of the chat list fetches
+  // before its first paint, in gzip bytes against 150 KB (bench/client/load-window.ts); about 15 s.
+  ['budget', 'BENCH_PARTS=bundle npm run bench:client'],
   ['vitest', 'npx vitest run'],
   ['playwright', 'npm run test:e2e'],
 ];

@@ -22,6 +22,43 @@ export interface Effects {
   wired?: (s: Services) => Promise<AnyStateMachine>;
 }
 
+/** The wire functions a wiring module exports (what `later` may pick from it). */
+type WireName<M> = { [K in keyof M]: M[K] extends (s: Services) => AnyStateMachine ? K : never }[keyof M];
+
+/**
+ * A line whose wiring loads later: `pick` names its wire function in the module `load` fetches. Each module's
+ * import() is written once below, so the first bundle carries one loader per chunk, not one per line.
+ */
+const later = <M>(load: () => Promise<M>, pick: WireName<M>): Effects => ({
+  wired: (s) => load().then((m) => (m[pick] as (s: Services) => AnyStateMachine)(s)),
+});
+
+const callsPage = () => import('./wiring/calls-page');
+const messageActionsDialog = () => import('./wiring/messageActions-dialog');
+const scheduled = () => import('./wiring/scheduled');
+const account = () => import('./wiring/account');
+const chatsMenu = () => import('./wiring/chats-menu');
+const groupInvites = () => import('./wiring/groupInvites');
+const guests = () => import('./wiring/guests');
+const blocking = () => import('./wiring/blocking');
+const conversationInfo = () => import('./wiring/conversationInfo');
+const directory = () => import('./wiring/directory');
+const polls = () => import('./wiring/polls');
+const historyImport = () => import('./wiring/historyImport');
+const threads = () => import('./wiring/threads');
+const auth = () => import('./wiring/auth');
+const oidc = () => import('./wiring/oidc');
+const reports = () => import('./wiring/reports');
+const admin = () => import('./wiring/admin');
+const inviteCodes = () => import('./wiring/inviteCodes');
+const secretChatsRegister = () => import('./wiring/secretChats-register');
+const secretChats = () => import('./wiring/secretChats');
+const secretChatsRecovery = () => import('./wiring/secretChats-recovery');
+const secretChatsApproval = () => import('./wiring/secretChats-approval');
+const contactsDialog = () => import('./wiring/contacts-dialog');
+const profileAvatar = () => import('./wiring/profile-avatar');
+const conversation = () => import('./wiring/conversation');
+const memberCard = () => import('./wiring/memberCard');
 /** The secret chats' dialogs and calls, one chunk apart from the device's (wiring/secretChats-dialogs.ts). */
 const secretDialogs = () => import('./wiring/secretChats-dialogs');
 
@@ -41,70 +78,58 @@ export const effects = {
   profile: { wire: wireProfile },
   removal: { wire: wireRemoval },
   theme: { wire: wireTheme },
-  callsPage: { wired: (s: Services) => import('./wiring/calls-page').then((m) => m.wireCallsPage(s)) },
+  callsPage: later(callsPage, 'wireCallsPage'),
   chatsFooter: { wire: wireChatsFooter },
   conversationSearch: { wire: wireSearch },
-  selection: { wired: (s: Services) => import('./wiring/messageActions-dialog').then((m) => m.wireSelection(s)) },
-  forwardPicker: {
-    wired: (s: Services) => import('./wiring/messageActions-dialog').then((m) => m.wireForwardPicker(s)),
-  },
-  messageInfo: { wired: (s: Services) => import('./wiring/messageActions-dialog').then((m) => m.wireMessageInfo(s)) },
-  scheduler: { wired: (s: Services) => import('./wiring/scheduled').then((m) => m.wireScheduler(s)) },
-  devices: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireDevices(s)) },
-  passwordChange: { wired: (s: Services) => import('./wiring/account').then((m) => m.wirePassword(s)) },
-  accountDeletion: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireAccountDeletion(s)) },
-  dataExport: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireDataExport(s)) },
-  twoFactor: { wired: (s: Services) => import('./wiring/account').then((m) => m.wireTwoFactor(s)) },
-  passkeys: { wired: (s: Services) => import('./wiring/account').then((m) => m.wirePasskeys(s)) },
-  chatActions: { wired: (s: Services) => import('./wiring/chats-menu').then((m) => m.wireChatActions(s)) },
-  groupInvites: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireGroupInvites(s)) },
-  joinGroup: { wired: (s: Services) => import('./wiring/groupInvites').then((m) => m.wireJoinGroup(s)) },
-  guestPage: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestPage(s)) },
-  guestDoor: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestDoor(s)) },
-  guestLinks: { wired: (s: Services) => import('./wiring/guests').then((m) => m.wireGuestLinks(s)) },
-  blocking: { wired: (s: Services) => import('./wiring/blocking').then((m) => m.wireBlocking(s)) },
-  conversationInfo: {
-    wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireConversationInfo(s)),
-  },
-  directory: { wired: (s: Services) => import('./wiring/directory').then((m) => m.wireDirectory(s)) },
-  historySetting: {
-    wired: (s: Services) => import('./wiring/conversationInfo').then((m) => m.wireHistorySetting(s)),
-  },
-  pollComposer: { wired: (s: Services) => import('./wiring/polls').then((m) => m.wirePollComposer(s)) },
-  pollVotes: { wired: (s: Services) => import('./wiring/polls').then((m) => m.wirePollVotes(s)) },
-  historyImport: { wired: (s: Services) => import('./wiring/historyImport').then((m) => m.wireHistoryImport(s)) },
-  threadPanel: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireThreadPanel(s)) },
-  followedThreads: { wired: (s: Services) => import('./wiring/threads').then((m) => m.wireFollowedThreads(s)) },
-  registrationMode: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wireRegistrationMode(s)) },
-  passwordReset: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wirePasswordReset(s)) },
-  passkeySignIn: { wired: (s: Services) => import('./wiring/auth').then((m) => m.wirePasskeySignIn(s)) },
-  oidcSignIn: { wired: (s: Services) => import('./wiring/oidc').then((m) => m.wireOidcSignIn(s)) },
-  signInMethods: { wired: (s: Services) => import('./wiring/oidc').then((m) => m.wireSignInMethods(s)) },
-  reportDialog: { wired: (s: Services) => import('./wiring/reports').then((m) => m.wireReportDialog(s)) },
-  reportNotices: { wired: (s: Services) => import('./wiring/reports').then((m) => m.wireReportNotices(s)) },
-  adminUsers: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminUsers(s)) },
-  adminRegistration: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminRegistration(s)) },
-  inviteCodes: { wired: (s: Services) => import('./wiring/inviteCodes').then((m) => m.wireInviteCodes(s)) },
-  adminReports: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminReports(s)) },
-  adminStats: { wired: (s: Services) => import('./wiring/admin').then((m) => m.wireAdminStats(s)) },
-  secretRegistration: {
-    wired: (s: Services) => import('./wiring/secretChats-register').then((m) => m.wireSecretRegistration(s)),
-  },
-  secretDevice: { wired: (s: Services) => import('./wiring/secretChats').then((m) => m.wireSecretDevice(s)) },
-  secretDialog: { wired: (s: Services) => secretDialogs().then((m) => m.wireSecretDialog(s)) },
-  secretCall: { wired: () => secretDialogs().then((m) => m.wireSecretCall()) },
-  secretRecovery: {
-    wired: (s: Services) => import('./wiring/secretChats-recovery').then((m) => m.wireSecretRecovery(s)),
-  },
-  secretVerify: { wired: (s: Services) => secretDialogs().then((m) => m.wireSecretVerify(s)) },
-  secretApproval: {
-    wired: (s: Services) => import('./wiring/secretChats-approval').then((m) => m.wireSecretApproval(s)),
-  },
-  contactCode: { wired: (s: Services) => import('./wiring/contacts-dialog').then((m) => m.wireContactCode(s)) },
-  avatar: { wired: (s: Services) => import('./wiring/profile-avatar').then((m) => m.wireAvatar(s)) },
-  groupDialog: { wired: (s: Services) => import('./wiring/contacts-dialog').then((m) => m.wireGroupDialog(s)) },
-  groupAvatar: { wired: (s: Services) => import('./wiring/profile-avatar').then((m) => m.wireGroupAvatar(s)) },
-  conversation: { wired: (s: Services) => import('./wiring/conversation').then((m) => m.wireConversation(s)) },
-  memberCard: { wired: (s: Services) => import('./wiring/memberCard').then((m) => m.wireMemberCard(s)) },
-  memberWrite: { wired: (s: Services) => import('./wiring/memberCard').then((m) => m.wireMemberCard(s)) },
+  selection: later(messageActionsDialog, 'wireSelection'),
+  forwardPicker: later(messageActionsDialog, 'wireForwardPicker'),
+  messageInfo: later(messageActionsDialog, 'wireMessageInfo'),
+  scheduler: later(scheduled, 'wireScheduler'),
+  devices: later(account, 'wireDevices'),
+  passwordChange: later(account, 'wirePassword'),
+  accountDeletion: later(account, 'wireAccountDeletion'),
+  dataExport: later(account, 'wireDataExport'),
+  twoFactor: later(account, 'wireTwoFactor'),
+  passkeys: later(account, 'wirePasskeys'),
+  chatActions: later(chatsMenu, 'wireChatActions'),
+  groupInvites: later(groupInvites, 'wireGroupInvites'),
+  joinGroup: later(groupInvites, 'wireJoinGroup'),
+  guestPage: later(guests, 'wireGuestPage'),
+  guestDoor: later(guests, 'wireGuestDoor'),
+  guestLinks: later(guests, 'wireGuestLinks'),
+  blocking: later(blocking, 'wireBlocking'),
+  conversationInfo: later(conversationInfo, 'wireConversationInfo'),
+  directory: later(directory, 'wireDirectory'),
+  historySetting: later(conversationInfo, 'wireHistorySetting'),
+  pollComposer: later(polls, 'wirePollComposer'),
+  pollVotes: later(polls, 'wirePollVotes'),
+  historyImport: later(historyImport, 'wireHistoryImport'),
+  threadPanel: later(threads, 'wireThreadPanel'),
+  followedThreads: later(threads, 'wireFollowedThreads'),
+  registrationMode: later(auth, 'wireRegistrationMode'),
+  passwordReset: later(auth, 'wirePasswordReset'),
+  passkeySignIn: later(auth, 'wirePasskeySignIn'),
+  oidcSignIn: later(oidc, 'wireOidcSignIn'),
+  signInMethods: later(oidc, 'wireSignInMethods'),
+  reportDialog: later(reports, 'wireReportDialog'),
+  reportNotices: later(reports, 'wireReportNotices'),
+  adminUsers: later(admin, 'wireAdminUsers'),
+  adminRegistration: later(admin, 'wireAdminRegistration'),
+  inviteCodes: later(inviteCodes, 'wireInviteCodes'),
+  adminReports: later(admin, 'wireAdminReports'),
+  adminStats: later(admin, 'wireAdminStats'),
+  secretRegistration: later(secretChatsRegister, 'wireSecretRegistration'),
+  secretDevice: later(secretChats, 'wireSecretDevice'),
+  secretDialog: later(secretDialogs, 'wireSecretDialog'),
+  secretCall: later(secretDialogs, 'wireSecretCall'),
+  secretRecovery: later(secretChatsRecovery, 'wireSecretRecovery'),
+  secretVerify: later(secretDialogs, 'wireSecretVerify'),
+  secretApproval: later(secretChatsApproval, 'wireSecretApproval'),
+  contactCode: later(contactsDialog, 'wireContactCode'),
+  avatar: later(profileAvatar, 'wireAvatar'),
+  groupDialog: later(contactsDialog, 'wireGroupDialog'),
+  groupAvatar: later(profileAvatar, 'wireGroupAvatar'),
+  conversation: later(conversation, 'wireConversation'),
+  memberCard: later(memberCard, 'wireMemberCard'),
+  memberWrite: later(memberCard, 'wireMemberCard'),
 } as const satisfies Record<string, Effects>;

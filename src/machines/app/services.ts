@@ -4,7 +4,7 @@
 import { type ApiClient, createApiClient, defaultBaseUrl } from '../../services/app/api';
 import { afterFirstPaint } from '../../services/app/first-paint';
 import { type AuthApi, createAuthApi, measurePing } from '../../services/session/auth-api';
-import { addPasskey, signInWithPasskey } from '../../services/session/passkeys';
+import type { addPasskey, signInWithPasskey } from '../../services/session/passkeys';
 import type { PixelArea } from '../../services/profile/avatar-image';
 import type { OfflineCache } from '../../services/session/offline-cache';
 import {
@@ -17,7 +17,8 @@ import { localPendingSignOuts, type PendingSignOuts } from '../../services/sessi
 import { loadSession, type Session, saveSession, watchSession } from '../../services/session/storage';
 import type { SecretFileTransfer, Uploader } from '../../services/composer/upload';
 import type { ImportsApi } from '../../services/historyImport/imports-api';
-import { createSoundService, type SoundService } from '../../services/app/sound';
+import type { SoundService } from '../../services/app/sound';
+import { soundLater } from '../../services/app/sound-later';
 import { memoryRouter, type RouterService } from '../../services/app/router';
 import type { SocketConnector } from '../../services/realtime/socket.actor';
 import { requestRefresh } from '../session/session/session.protocol';
@@ -213,17 +214,23 @@ export function createServices(options: { baseURL?: string; session: () => Sessi
         secretBatch: (batch) => api().then((a) => a.secretBatch(batch)),
       };
     })(),
-    sound: createSoundService(),
+    sound: soundLater(() =>
+      afterFirstPaint(() => import('../../services/app/sound')).then((m) => m.createSoundService()),
+    ),
     ping: () => measurePing(authApi),
+    // Loaded on first use: only the sign-in page's button and «Безопасность» need it, never the chat list.
     passkeys: {
-      signIn: (step = null) => signInWithPasskey(authApi, step),
+      signIn: (step = null) =>
+        import('../../services/session/passkeys').then((m) => m.signInWithPasskey(authApi, step)),
       add: (input) =>
-        addPasskey(
-          {
-            registerOptions: (body) => api.call('passkeyRegisterOptions', { body }),
-            register: (body) => api.call('passkeyRegister', { body }),
-          },
-          input,
+        import('../../services/session/passkeys').then((m) =>
+          m.addPasskey(
+            {
+              registerOptions: (body) => api.call('passkeyRegisterOptions', { body }),
+              register: (body) => api.call('passkeyRegister', { body }),
+            },
+            input,
+          ),
         ),
     },
     sessionStore: { load: loadSession, save: saveSession, watch: watchSession },

@@ -1,0 +1,72 @@
+// The sounds' code loaded later (sound-later.ts): what is asked for before it arrives is not lost, a failed load is
+// tried again, and a service disposed before its code arrived never plays.
+import { describe, expect, it, vi } from 'vitest';
+import type { SoundService } from './sound';
+import { soundLater } from './sound-later';
+
+function fakeSound(): SoundService & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    unlocked: true,
+    notify: () => calls.push('notify'),
+    startRing: () => calls.push('startRing'),
+    stopRing: () => calls.push('stopRing'),
+    startRingback: () => calls.push('startRingback'),
+    stopRingback: () => calls.push('stopRingback'),
+    dispose: () => calls.push('dispose'),
+  };
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('soundLater', () => {
+  it('starts a ring asked for before the code arrived, and forgets one stopped meanwhile', async () => {
+    const d = deferred<SoundService>();
+    const sound = soundLater(() => d.promise);
+    sound.startRing();
+    sound.startRingback();
+    sound.stopRingback();
+    expect(sound.unlocked).toBe(false);
+    const real = fakeSound();
+    d.resolve(real);
+    await vi.waitFor(() => expect(real.calls).toEqual(['startRing']));
+    expect(sound.unlocked).toBe(true);
+    sound.notify();
+    sound.stopRing();
+    expect(real.calls).toEqual(['startRing', 'notify', 'stopRing']);
+  });
+
+  it('tries a failed load again on the next call', async () => {
+    const first = deferred<SoundService>();
+    const second = deferred<SoundService>();
+    const load = vi.fn().mockReturnValueOnce(first.promise).mockReturnValueOnce(second.promise);
+    const sound = soundLater(load);
+    first.reject(new Error('offline'));
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    await first.promise.catch(() => {});
+    sound.startRing();
+    expect(load).toHaveBeenCalledTimes(2);
+    const real = fakeSound();
+    second.resolve(real);
+    await vi.waitFor(() => expect(real.calls).toEqual(['startRing']));
+  });
+
+  it('disposes code that arrives after the service was disposed, without playing', async () => {
+    const d = deferred<SoundService>();
+    const sound = soundLater(() => d.promise);
+    sound.startRing();
+    sound.dispose();
+    const real = fakeSound();
+    d.resolve(real);
+    await vi.waitFor(() => expect(real.calls).toEqual(['dispose']));
+  });
+});
