@@ -14,6 +14,7 @@ function fakeSound(): SoundService & { calls: string[] } {
     stopRing: () => calls.push('stopRing'),
     startRingback: () => calls.push('startRingback'),
     stopRingback: () => calls.push('stopRingback'),
+    unlock: () => calls.push('unlock'),
     dispose: () => calls.push('dispose'),
   };
 }
@@ -31,7 +32,7 @@ function deferred<T>() {
 describe('soundLater', () => {
   it('starts a ring asked for before the code arrived, and forgets one stopped meanwhile', async () => {
     const d = deferred<SoundService>();
-    const sound = soundLater(() => d.promise);
+    const sound = soundLater(() => d.promise, null);
     sound.startRing();
     sound.startRingback();
     sound.stopRingback();
@@ -49,7 +50,7 @@ describe('soundLater', () => {
     const first = deferred<SoundService>();
     const second = deferred<SoundService>();
     const load = vi.fn().mockReturnValueOnce(first.promise).mockReturnValueOnce(second.promise);
-    const sound = soundLater(load);
+    const sound = soundLater(load, null);
     first.reject(new Error('offline'));
     await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
     await first.promise.catch(() => {});
@@ -60,9 +61,27 @@ describe('soundLater', () => {
     await vi.waitFor(() => expect(real.calls).toEqual(['startRing']));
   });
 
+  it('unlocks the arriving code when a gesture came before it, and only then', async () => {
+    const target = new EventTarget();
+    const d = deferred<SoundService>();
+    soundLater(() => d.promise, target);
+    target.dispatchEvent(new Event('pointerdown'));
+    const real = fakeSound();
+    d.resolve(real);
+    await vi.waitFor(() => expect(real.calls).toEqual(['unlock']));
+
+    const quiet = deferred<SoundService>();
+    const other = fakeSound();
+    soundLater(() => quiet.promise, new EventTarget());
+    quiet.resolve(other);
+    await quiet.promise;
+    await Promise.resolve();
+    expect(other.calls).toEqual([]);
+  });
+
   it('disposes code that arrives after the service was disposed, without playing', async () => {
     const d = deferred<SoundService>();
-    const sound = soundLater(() => d.promise);
+    const sound = soundLater(() => d.promise, null);
     sound.startRing();
     sound.dispose();
     const real = fakeSound();

@@ -26,14 +26,17 @@ export interface SoundService {
   /** Outgoing call, while the other side is being rung: the ring, quieter. */
   startRingback(): void;
   stopRingback(): void;
+  /** Unlocks now, for a gesture made before this service listened (sound-later.ts); the page keeps its activation. */
+  unlock(): void;
   /** Removes the gesture listeners and stops everything. */
   dispose(): void;
 }
 
 export const SOUND_URLS = { notify: '/sounds/notify.wav', ring: '/sounds/ring.wav' } as const;
 export const VOLUMES = { notify: 0.9, ring: 0.8, ringback: 0.35 } as const;
-/** Events that carry user activation in browsers (touchend, not touchstart; pointerdown covers mouse and pen). */
-export const UNLOCK_EVENTS = ['pointerdown', 'click', 'keydown', 'touchend'] as const;
+import { UNLOCK_EVENTS } from './sound-later';
+
+export { UNLOCK_EVENTS };
 
 export interface SoundOptions {
   /** Where gestures are heard; window by default. */
@@ -156,6 +159,7 @@ export function createSoundService(options: SoundOptions = {}): SoundService {
       el.volume = VOLUMES.notify;
       void tryPlay(el);
     },
+    unlock: onGesture,
     startRing: () => startLoop('ring'),
     stopRing: () => stopLoop('ring'),
     startRingback: () => startLoop('ringback'),
