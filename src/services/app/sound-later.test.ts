@@ -1,6 +1,7 @@
 // The sounds' code loaded later (sound-later.ts): what is asked for before it arrives is not lost, a failed load is
 // tried again, and a service disposed before its code arrived never plays.
 import { describe, expect, it, vi } from 'vitest';
+import { deferred } from '../../../tests/fixtures/session';
 import type { SoundService } from './sound';
 import { soundLater } from './sound-later';
 
@@ -17,16 +18,6 @@ function fakeSound(): SoundService & { calls: string[] } {
     unlock: () => calls.push('unlock'),
     dispose: () => calls.push('dispose'),
   };
-}
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }
 
 describe('soundLater', () => {
