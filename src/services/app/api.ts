@@ -2,12 +2,12 @@
 // credentials sent, no request timeout, and after a 401 one refresh and one repeat of the request. Every failure
 // leaves as a RequestFailure (src/contract/failure.ts): the status and the server's Russian message.
 import type { $Fetch } from 'ofetch';
-import { takeEarlyAnswer } from './early-requests';
-import { afterFirstPaint } from './first-paint';
 import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
 import type { RouteInfo, RouteName, Routes } from '../../contract/routes';
+import { takeEarlyAnswer } from './early-requests';
 import { apiBaseUrl, buildSettings } from './endpoints';
+import { afterFirstPaint } from './first-paint';
 
 /** How the client reads and renews the session; the app wires it to the session actor. */
 export interface AuthBridge {

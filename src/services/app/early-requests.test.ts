@@ -4,6 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../contract/routes';
+import { SESSION_STORAGE_KEY } from '../session/storage';
 import {
   EARLY_ANSWER_TTL_MS,
   EARLY_GETS,
@@ -12,8 +14,6 @@ import {
   startEarlyRequests,
   takeEarlyAnswer,
 } from './early-requests';
-import { routes } from '../../contract/routes';
-import { SESSION_STORAGE_KEY } from '../session/storage';
 
 let server: http.Server;
 let base: string;

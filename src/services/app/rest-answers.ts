@@ -1,6 +1,7 @@
 // What the features' wiring shares when it reads REST answers: the list check and the "no answer at all" test.
-import { isRecord } from '../../contract/shape';
+
 import { RequestFailure } from '../../contract/failure';
+import { isRecord } from '../../contract/shape';
 
 /**
  * Answers are not parsed against the contract here (that would put zod in the bundle): our server shapes them

@@ -3,9 +3,7 @@
 // on the next call, sounds staying silent meanwhile as they do when audio is blocked. A click made before the code
 // arrived unlocks it when it does (the page keeps its user activation).
 import type { SoundService } from './sound';
-
-/** Events that carry user activation in browsers (touchend, not touchstart; pointerdown covers mouse and pen). */
-export const UNLOCK_EVENTS = ['pointerdown', 'click', 'keydown', 'touchend'] as const;
+import { UNLOCK_EVENTS } from './unlock-events';
 
 type Loop = 'ring' | 'ringback';
 

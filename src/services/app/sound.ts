@@ -34,7 +34,8 @@ export interface SoundService {
 
 export const SOUND_URLS = { notify: '/sounds/notify.wav', ring: '/sounds/ring.wav' } as const;
 export const VOLUMES = { notify: 0.9, ring: 0.8, ringback: 0.35 } as const;
-import { UNLOCK_EVENTS } from './sound-later';
+
+import { UNLOCK_EVENTS } from './unlock-events';
 
 export { UNLOCK_EVENTS };
 
