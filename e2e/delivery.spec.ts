@@ -64,7 +64,7 @@ test('the first load gets Brotli-compressed assets; a reload serves every asset 
   // twice (src/ui/shared/service-worker-settled.ts). The incoming-call dialog is in the first bundle.
   const preloads = () =>
     net.seen().filter((s) => /^\/assets\/(CallOverlay|LazyConference|ConversationPaneView)-[^/]*\.js$/.test(s.path));
-  await expect.poll(() => preloads().length, { timeout: 15_000 }).toBe(3);
+  await expect.poll(() => preloads().length, { timeout: 35_000 }).toBe(3);
   expect(preloads().map((s) => [s.path, s.fromCache])).toEqual(preloads().map((s) => [s.path, true]));
   // What they import beyond the first bundle comes from the cache too.
   const cached = net.seen().filter((s) => s.path.startsWith('/assets/') && s.fromCache);
