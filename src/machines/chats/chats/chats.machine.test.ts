@@ -3,7 +3,7 @@ import { createActor, createMachine, fromCallback, fromPromise, waitFor } from '
 import { conversation, entry, message, person } from '../../../../tests/client/chat-fixtures';
 import { describeModel } from '../../../../tests/model/harness';
 import type { ConversationEntry } from '../../../contract/entities';
-import { LOADER_TAGS, conversationLoaderMachine } from '../conversationLoader/conversationLoader.machine';
+import { conversationLoaderMachine, LOADER_TAGS } from '../conversationLoader/conversationLoader.machine';
 import { chatsMachine } from './chats.machine';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
@@ -72,7 +72,8 @@ describeModel({
     ),
     'chats.close': oneAtATime(() => [{ type: 'chats.close' }]),
     'chats.refresh': (s) => (fresh(s) || s.matches({ active: { list: 'loading' } }) ? [{ type: 'chats.refresh' }] : []),
-    'chats.reconnected': oneAtATime(() => [{ type: 'chats.reconnected' }]),
+    'chats.reconnected': (s) =>
+      fresh(s) || s.matches({ active: { list: 'loading' } }) ? [{ type: 'chats.reconnected' }] : [],
     'chats.call': oneAtATime(() => [{ type: 'chats.call', video: true }]),
     'chats.visibility': (s) =>
       s.matches('signedOut') || fresh(s) || !s.context.pageVisible
@@ -417,6 +418,47 @@ describe('chats with resolving actors', () => {
     expect(announced).toEqual([{ messageId: 'x1', sender: undefined }]);
     actor.stop();
     vi.useRealTimers();
+  });
+
+  it('a message that arrives while the list is fetched survives an answer read before it, and a reconnection mid-fetch asks again', async () => {
+    const answers: ((l: { conversations: ConversationEntry[] }) => void)[] = [];
+    const actor = createActor(
+      chatsMachine.provide({
+        actors: {
+          session: quiet,
+          pageVisibility: quiet,
+          serverEvents: quiet,
+          deliveries: quiet,
+          markRead: hang,
+          conversationLoader: child,
+          fetchConversations: fromPromise(() => new Promise((resolve) => answers.push(resolve))),
+        } as never,
+      }),
+    ).start();
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    answers.shift()?.(list);
+    await waitFor(actor, (s) => s.context.loaded && atRest(s));
+    actor.send({ type: 'chats.refresh' });
+    // The server read the list, then the message committed and its event came before the answer.
+    actor.send({ type: 'chats.messageArrived', message: fromAnna });
+    answers.shift()?.(list);
+    await waitFor(actor, atRest);
+    const c1Entry = () => actor.getSnapshot().context.entries.find((e) => e.conversation.id === 'c1');
+    expect(c1Entry()?.unreadCount).toBe(3);
+    expect(c1Entry()?.conversation.messages[0]?.id).toBe('m2');
+    // An answer that has the message already counts it itself: nothing is added twice.
+    actor.send({ type: 'chats.refresh' });
+    answers.shift()?.({ conversations: [entry({ ...c1, messages: [fromAnna] }, 3), entry(c2)] });
+    await waitFor(actor, atRest);
+    expect(c1Entry()?.unreadCount).toBe(3);
+    // The socket came back while a fetch was out: that answer may predate what it missed, so the list asks again.
+    actor.send({ type: 'chats.refresh' });
+    actor.send({ type: 'chats.reconnected' });
+    expect(answers).toHaveLength(2);
+    answers.shift()?.(list);
+    answers.shift()?.(list);
+    await waitFor(actor, atRest);
+    actor.stop();
   });
 
   it('starts a call in the selected conversation through the call actor', () => {

@@ -31,6 +31,7 @@ import {
   secretChatsChange,
   secretOf,
   sortEntries,
+  withArrivals,
   withMessage,
   withUnread,
 } from './conversation-list';
@@ -111,7 +112,7 @@ export const chatsMachine = setup({
       return { viewing: event.viewing };
     }),
     takeList: enqueueActions(({ context, system, enqueue }, { conversations, saved }: ListAnswer) => {
-      const entries = sortEntries(conversations);
+      const entries = withArrivals(sortEntries(conversations), context.sinceFetch);
       const offline = systemActor(system, 'offlineStore');
       if (offline) enqueue.sendTo(offline, { type: 'offline.listFetched', reachable: saved !== true });
       // The open conversation on screen is being read: its badge stays at zero.
@@ -129,17 +130,27 @@ export const chatsMachine = setup({
     takeMessage: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['chats.messageArrived', 'composer.delivered']);
       const m = event.message;
-      enqueue.assign({ recentIds: [...context.recentIds.slice(1 - RECENT_IDS), m.id] });
+      enqueue.assign({
+        recentIds: [...context.recentIds.slice(1 - RECENT_IDS), m.id],
+        sinceFetch: [...context.sinceFetch.slice(1 - RECENT_IDS), { message: m, unread: false, mentioned: false }],
+      });
       if (findEntry(context.entries, m.conversationId)) enqueue.assign({ entries: withMessage(context.entries, m, 0) });
       else enqueue(raise({ type: 'chats.refresh' })); // a conversation this list does not know yet
     }),
-    countUnread: assign({
-      entries: ({ context, event }) => {
-        assertEvent(event, 'chats.messageArrived');
-        const mentioned = context.me !== null && (event.message.mentions ?? []).includes(context.me);
-        return withUnread(context.entries, event.message.conversationId, (n) => n + 1, mentioned);
-      },
+    countUnread: assign(({ context, event }) => {
+      assertEvent(event, 'chats.messageArrived');
+      const mentioned = context.me !== null && (event.message.mentions ?? []).includes(context.me);
+      // takeMessage noted it last; it counted.
+      const noted = context.sinceFetch.map((a) =>
+        a.message.id === event.message.id ? { ...a, unread: true, mentioned } : a,
+      );
+      return {
+        entries: withUnread(context.entries, event.message.conversationId, (n) => n + 1, mentioned),
+        sinceFetch: noted,
+      };
     }),
+    /** A fetch begins: what it will answer covers what came before it. */
+    forgetArrivals: assign({ sinceFetch: [] }),
     /**
      * The message counted as unread: whoever cares (the notifications actor) hears it with its conversation, unless
      * the user muted it («Без звука»: no sound, no notification) and it does not mention them (a mention always does).
@@ -260,6 +271,7 @@ export const chatsMachine = setup({
           initial: 'loading',
           states: {
             loading: {
+              entry: 'forgetArrivals',
               invoke: {
                 id: 'fetchConversations',
                 src: 'fetchConversations',
@@ -267,7 +279,11 @@ export const chatsMachine = setup({
                 // Kept as it was; the next refetch tries again.
                 onError: { target: 'idle' },
               },
-              on: { 'chats.refresh': { target: 'loading', reenter: true } },
+              // A reconnection mid-fetch: the answer may predate what the socket missed meanwhile; ask again.
+              on: {
+                'chats.refresh': { target: 'loading', reenter: true },
+                'chats.reconnected': { target: 'loading', reenter: true },
+              },
             },
             idle: {
               after: { conversationsRefetch: 'loading' },

@@ -36,6 +36,18 @@ export interface ChatsContext {
   recentIds: string[];
   /** The selected conversation's unread count when it was opened (its conversation actor places the divider). */
   openedUnread: number;
+  /**
+   * Messages taken since the list's fetch began (with whether each counted as unread): an answer the server read
+   * before one of them committed would otherwise wipe it and its unread mark until the next fetch.
+   */
+  sinceFetch: ArrivedMessage[];
+}
+
+/** A message the list took from a socket event or a delivery, and whether it counted as unread (and mentioned me). */
+export interface ArrivedMessage {
+  message: Message;
+  unread: boolean;
+  mentioned: boolean;
 }
 
 export type ChatsEvent =
@@ -167,4 +179,5 @@ export const initialChatsContext = (): ChatsContext => ({
   viewing: false,
   recentIds: [],
   openedUnread: 0,
+  sinceFetch: [],
 });

@@ -9,6 +9,7 @@ import type {
   PublicUser,
 } from '../../../contract/entities';
 import { isMuted } from '../../../contract/format';
+import type { ArrivedMessage } from './chats.protocol';
 
 // A conversation without messages sorts by its creation time (docs/behaviour.md §2).
 const latestAt = (e: ConversationEntry) => e.conversation.messages[0]?.createdAt ?? e.conversation.createdAt ?? '';
@@ -72,6 +73,23 @@ export function withMessage(entries: ConversationEntry[], message: Message, unre
     };
   });
   return sortEntries(next);
+}
+
+/**
+ * The list as the server answered, with the messages taken while it was being fetched put back where the answer
+ * predates them (its latest message is older): their preview, order and unread mark would otherwise go until the
+ * next fetch. A message the answer has, or anything newer, is in the server's own count already.
+ */
+export function withArrivals(entries: ConversationEntry[], arrivals: readonly ArrivedMessage[]): ConversationEntry[] {
+  let next = entries;
+  for (const { message, unread, mentioned } of arrivals) {
+    const entry = findEntry(next, message.conversationId);
+    const latest = entry?.conversation.messages[0];
+    if (!entry || (latest && (latest.id === message.id || latest.createdAt >= message.createdAt))) continue;
+    next = withMessage(next, message, 0);
+    if (unread) next = withUnread(next, message.conversationId, (n) => n + 1, mentioned);
+  }
+  return next;
 }
 
 export function withUnread(

@@ -9,7 +9,7 @@
 // The dialogs' machines are not in the first bundle: fetched when a dialog is first opened or the panel unfolded,
 // then kept; a dialog shows once its actor runs ('waiting' before), and one whose code could not be fetched closes
 // again (its tile tries again).
-import { and, assign, enqueueActions, type EventObject, fromCallback, not, setup, stateIn, stopChild } from 'xstate';
+import { and, assign, type EventObject, enqueueActions, fromCallback, not, setup, stateIn, stopChild } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
 import { copyStates, copyTextNotWired } from '../../shared/clipboard';
 import { loadOwnedNotWired, type OwnedCode, ownedCodeRegion, spawnOwned } from '../../shared/owned-code';

@@ -2,10 +2,10 @@
 // search, or the profile with the avatar editor) and the "copied" confirmation of the own EBLID. Views import
 // this module, never chatsFooter.machine.ts.
 import type { EventObject } from 'xstate';
-import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { ContactCodeRef } from '../../contacts/contactCode/contactCode.protocol';
 import type { GroupDialogRef } from '../../contacts/groupDialog/groupDialog.protocol';
 import type { AvatarRef } from '../../profile/avatar/avatar.protocol';
+import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 
 export interface ChatsFooterContext {
   /** The avatar editor is cropping, uploading or saving (its actor then outlives the dialog until it is done). */
