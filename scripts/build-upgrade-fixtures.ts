@@ -77,7 +77,14 @@ function provideModules(tree: string): 'linked' | 'installed' {
 }
 
 function featuresOf(tree: string): Features {
-  const routes = fs.readFileSync(path.join(tree, 'src/contract/routes.ts'), 'utf8');
+  // The table was one file (src/contract/routes.ts) until it was split per feature into src/contract/api/*.routes.ts.
+  const split = path.join(tree, 'src/contract/api');
+  const routes = [
+    fs.readFileSync(path.join(tree, 'src/contract/routes.ts'), 'utf8'),
+    ...(fs.existsSync(split) ? fs.readdirSync(split).filter((f) => f.endsWith('.routes.ts')) : []).map((f) =>
+      fs.readFileSync(path.join(split, f), 'utf8'),
+    ),
+  ].join('\n');
   return {
     threads: routes.includes("'/threads/:id'"),
     polls: routes.includes("'/polls'"),

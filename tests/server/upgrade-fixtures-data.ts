@@ -1,8 +1,9 @@
 // The data set of the upgrade fixtures (tests/fixtures/upgrade) and the one view both sides read it by: written by
 // scripts/build-upgrade-fixtures.ts into an earlier release's real server over its HTTP API and socket.io, read back
 // by tests/server/upgrade-fixtures.test.ts from the current server after the upgrade. Only routes every fixture's
-// release has are used unless the release's route table (src/contract/routes.ts at its commit) names the feature:
-// threads, polls, secret chats. Everything here talks HTTP; nothing imports the server.
+// release has are used unless the release's route table (src/contract/routes.ts at its commit, or its per-feature
+// src/contract/api/*.routes.ts) names the feature: threads, polls, secret chats. Everything here talks HTTP; nothing
+// imports the server.
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { io } from 'socket.io-client';
 

@@ -1,0 +1,57 @@
+// The administration (server/admin/): registration and its invite codes, reset links, reports, the instance,
+// the administrators' users, roles, statistics and settings; the schemas are in src/contract/administration.ts.
+// Each route's method and path are in ./admin.routes.ts; its schemas are joined to it here, by the same name.
+import {
+  AdminReportsQuery,
+  AdminReportsResponse,
+  AdminRoleBody,
+  AdminStatsResponse,
+  AdminUserBody,
+  AdminUserResponse,
+  AdminUsersQuery,
+  AdminUsersResponse,
+  CreateRegistrationInviteBody,
+  InstanceResponse,
+  PasswordResetInfoResponse,
+  PasswordResetParams,
+  RegistrationInfoResponse,
+  RegistrationInviteResponse,
+  RegistrationInvitesResponse,
+  ReportBody,
+  ReportNoticesResponse,
+  ReportNoticesSeenBody,
+  ResetLinkResponse,
+  ResetPasswordBody,
+  ResolveReportBody,
+  RevokeRegistrationInviteBody,
+  ServerSettingsBody,
+  ServerSettingsResponse,
+} from '../administration';
+import { adminRoutes } from './admin.routes';
+import { Ok, withSchemas } from './with-schemas';
+
+/** The routes of ./admin.routes with their schemas. */
+export const adminApi = withSchemas(adminRoutes, {
+  registrationInfo: { response: RegistrationInfoResponse },
+  instance: { response: InstanceResponse },
+  passwordResetInfo: { params: PasswordResetParams, response: PasswordResetInfoResponse },
+  resetPassword: { body: ResetPasswordBody, response: Ok },
+  report: { body: ReportBody, response: Ok },
+  reportNotices: { response: ReportNoticesResponse },
+  reportNoticesSeen: { body: ReportNoticesSeenBody, response: Ok },
+  registrationInvites: { response: RegistrationInvitesResponse },
+  createRegistrationInvite: { body: CreateRegistrationInviteBody, response: RegistrationInviteResponse },
+  revokeRegistrationInvite: { body: RevokeRegistrationInviteBody, response: Ok },
+  adminUsers: { query: AdminUsersQuery, response: AdminUsersResponse },
+  adminDeactivate: { body: AdminUserBody, response: AdminUserResponse },
+  adminReactivate: { body: AdminUserBody, response: AdminUserResponse },
+  adminEndSessions: { body: AdminUserBody, response: AdminUserResponse },
+  adminResetSecondFactor: { body: AdminUserBody, response: AdminUserResponse },
+  adminResetLink: { body: AdminUserBody, response: ResetLinkResponse },
+  adminRole: { body: AdminRoleBody, response: AdminUserResponse },
+  adminStats: { response: AdminStatsResponse },
+  adminSettings: { response: ServerSettingsResponse },
+  patchAdminSettings: { body: ServerSettingsBody, response: ServerSettingsResponse },
+  adminReports: { query: AdminReportsQuery, response: AdminReportsResponse },
+  resolveReport: { body: ResolveReportBody, response: Ok },
+});

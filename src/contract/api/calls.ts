@@ -1,0 +1,28 @@
+// The calls page's history (server/calls/).
+// Each route's method and path are in ./calls.routes.ts; its schemas are joined to it here, by the same name.
+import { z } from 'zod';
+import { CallInfo, Id, IsoDate } from '../entities';
+import { LIMITS } from '../limits';
+import { callsRoutes } from './calls.routes';
+import { withSchemas } from './with-schemas';
+
+/** GET /api/calls: the user's calls, newest first, from the CALL entries they can see. */
+export const CallHistoryQuery = z.strictObject({
+  /** A message id from `nextBefore`: calls strictly older than it. */
+  before: Id.optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.callHistoryMax).default(LIMITS.callHistoryDefault),
+});
+export const CallHistoryEntry = z.object({
+  /** The CALL entry's message id. */
+  id: Id,
+  conversationId: Id,
+  createdAt: IsoDate,
+  call: CallInfo,
+});
+export type CallHistoryEntry = z.infer<typeof CallHistoryEntry>;
+export const CallHistoryResponse = z.object({ calls: z.array(CallHistoryEntry), nextBefore: Id.nullable() });
+
+/** The routes of ./calls.routes with their schemas. */
+export const callsApi = withSchemas(callsRoutes, {
+  callHistory: { query: CallHistoryQuery, response: CallHistoryResponse },
+});

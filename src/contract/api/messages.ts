@@ -1,0 +1,144 @@
+// Messages (server/messages/): the history, sending, editing, deleting, reactions, forwarding, pins, receipts.
+// Each route's method and path are in ./messages.routes.ts; its schemas are joined to it here, by the same name.
+import { z } from 'zod';
+import {
+  AttachmentType,
+  Id,
+  IsoDate,
+  Message,
+  NUL_MESSAGE,
+  noNul,
+  ReactionEmoji,
+  SendType,
+  VoiceInfo,
+} from '../entities';
+import { LIMITS } from '../limits';
+import { ConversationParams } from './conversations';
+import { messagesRoutes } from './messages.routes';
+import { Ok, withSchemas } from './with-schemas';
+
+export const MessagesQuery = z.strictObject({
+  /** A message id: return messages strictly older than it. */
+  before: Id.optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.messagesPageMax).default(LIMITS.messagesPageDefault),
+});
+export const MessagesResponse = z.object({ messages: z.array(Message), hasMore: z.boolean() });
+const Mentions = z.array(Id).max(LIMITS.mentionsMax, `Не больше ${LIMITS.mentionsMax} упоминаний в сообщении`);
+export const SendBody = z.strictObject({
+  conversationId: Id,
+  type: SendType,
+  content: z
+    .string()
+    .max(LIMITS.messageTextMax, `Сообщение — не длиннее ${LIMITS.messageTextMax} символов`)
+    .refine(noNul, NUL_MESSAGE),
+  replyToId: Id.nullable().optional(),
+  attachments: z
+    .array(
+      z.strictObject({ url: z.string().max(LIMITS.avatarUrlMax).refine(noNul, NUL_MESSAGE), type: AttachmentType }),
+    )
+    .max(LIMITS.attachmentsMax)
+    .optional(),
+  /** The client's own id for the message (a retry with the same id returns the first message). */
+  clientMessageId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'clientMessageId — печатные ASCII-символы')
+    .optional(),
+  /** VOICE only (and required there): the recording's length and waveform; its one attachment is the AUDIO upload. */
+  voice: VoiceInfo.optional(),
+  /** Members mentioned in the text (@name), by id; ids of non-members are dropped, not stored. */
+  mentions: Mentions.optional(),
+  /** A reply in the thread of this root message (a message of the same group); absent: the main timeline. */
+  threadRootId: Id.optional(),
+});
+export const MessageResponse = z.object({ message: Message });
+export const DeleteMessageBody = z.strictObject({ messageId: Id });
+/**
+ * The messages deleted for everyone since a time, in the user's conversations (a device that was closed forgets
+ * them from its offline store). Without `since` it only answers `until`, the time to ask from next; `more` means
+ * there are more from `until` on.
+ */
+export const DeletedMessagesQuery = z.strictObject({
+  since: z
+    .string()
+    .max(40)
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'ожидается время в ISO 8601')
+    .optional(),
+});
+export const DeletedMessagesResponse = z.object({
+  deleted: z.array(z.object({ id: z.string(), conversationId: z.string() })),
+  until: z.string(),
+  more: z.boolean(),
+});
+/**
+ * The socket.io id of the tab that reads: its own receipts:update is not sent back to it (it knows what it
+ * read), only to the reader's other tabs.
+ */
+const ReaderSocket = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[\w-]+$/, 'socketId — идентификатор соединения')
+  .optional();
+/** The new text of an own message; the same limits as sending (trimmed and non-empty are checked by the route). */
+export const EditMessageBody = z.strictObject({
+  messageId: Id,
+  content: SendBody.shape.content,
+  /** The mentions of the new text (absent: none). */
+  mentions: Mentions.optional(),
+});
+const MessageIds = z
+  .array(Id)
+  .min(1, 'Не выбрано ни одного сообщения')
+  .max(LIMITS.messageBatchMax, `Не больше ${LIMITS.messageBatchMax} сообщений за раз`);
+/** «Удалить у меня» / «Скрыть у себя»: hidden for the user alone, on every device; `on: false` shows them again. */
+export const HideMessagesBody = z.strictObject({ messageIds: MessageIds, on: z.boolean().optional() });
+/**
+ * «Переслать»: copies sent by the forwarder to each chat, in the order of the originals' seq, each carrying
+ * forwardedFrom; attachments are shared, not uploaded again. 404 unless a member of every source and target.
+ */
+export const ForwardBody = z.strictObject({
+  messageIds: MessageIds,
+  conversationIds: z
+    .array(Id)
+    .min(1, 'Выберите, куда переслать')
+    .max(LIMITS.forwardTargetsMax, `Переслать можно не больше чем в ${LIMITS.forwardTargetsMax} чатов за раз`),
+});
+export const ForwardResponse = z.object({ messages: z.array(Message) });
+/** «Закрепить» / «Открепить»: in direct chats either person, in groups the owner and admins. */
+export const PinBody = z.strictObject({ messageId: Id, on: z.boolean() });
+/** The pinned messages, newest pin first. */
+export const PinsResponse = z.object({ pins: z.array(Message) });
+export const MessageParams = z.strictObject({ id: Id });
+/** «Информация» on one's own message: who read it and when, and who has not yet (the sender left out). */
+export const MessageInfoResponse = z.object({
+  read: z.array(z.object({ userId: Id, readAt: IsoDate.nullable() })),
+  unread: z.array(Id),
+});
+/** Give (`on: true`) or take back (`on: false`) one reaction of the fixed set. */
+export const ReactBody = z.strictObject({ messageId: Id, emoji: ReactionEmoji, on: z.boolean() });
+export const ReactResponse = z.object({ reactions: z.array(Message.shape.reactions.element) });
+export const ReceiptsBody = z.strictObject({
+  messageIds: z.array(Id).min(1).max(LIMITS.receiptsBatchMax),
+  status: z.literal('READ'),
+  socketId: ReaderSocket,
+});
+export const MarkReadBody = z.strictObject({ conversationId: Id, socketId: ReaderSocket });
+
+/** The routes of ./messages.routes with their schemas. */
+export const messagesApi = withSchemas(messagesRoutes, {
+  messages: { params: ConversationParams, query: MessagesQuery, response: MessagesResponse },
+  send: { body: SendBody, response: MessageResponse },
+  deleteMessage: { body: DeleteMessageBody, response: Ok },
+  deletedMessages: { query: DeletedMessagesQuery, response: DeletedMessagesResponse },
+  editMessage: { body: EditMessageBody, response: MessageResponse },
+  react: { body: ReactBody, response: ReactResponse },
+  hideMessages: { body: HideMessagesBody, response: Ok },
+  forwardMessages: { body: ForwardBody, response: ForwardResponse },
+  pinMessage: { body: PinBody, response: PinsResponse },
+  pins: { params: ConversationParams, response: PinsResponse },
+  messageInfo: { params: MessageParams, response: MessageInfoResponse },
+  receipts: { body: ReceiptsBody, response: Ok },
+  markRead: { body: MarkReadBody, response: Ok },
+});
