@@ -1,6 +1,6 @@
-// The search actor's protocol (systemId 'search' for the chats list, 'conversationSearch' for the open
-// conversation): the events the search field and its results send, and what the views read. Views import this
-// module, never search.machine.ts.
+// The search actor's protocol (systemId 'search' for the chats list; the open conversation's, registry line
+// `conversationSearch`, is its view's and has none): the events the search field and its results send, and what the
+// views read. Views import this module, never search.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
 import type { SearchResult } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
