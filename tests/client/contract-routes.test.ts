@@ -102,7 +102,7 @@ describe('the contract, one module per feature', () => {
   });
 
   it('probe: a name declared twice, a path declared twice and a route served by another folder fail', () => {
-    const tables: Tables = new Map([
+    const tables: Tables = new Map<string, Record<string, RouteInfo>>([
       ['polls', { votePoll: { method: 'POST', path: '/polls/vote', auth: true } }],
       [
         'messages',

@@ -66,14 +66,14 @@ function Said({ error, notice }: { error: string | null; notice: string | null }
 
 function PasskeyItem(props: PasskeysViewProps & { passkey: Passkey }) {
   const p = props.passkey;
-  const [mode, setMode] = useState<'view' | 'rename' | 'remove'>('view');
+  // Which form the row shows is the section's actor's (sending the form closes it there); what is typed stays here.
+  const mode = props.rowMode(p.id);
   const [value, setValue] = useState('');
   const id = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (mode === 'rename') props.onRename(p.id, value.trim());
     else props.onRemove(p.id, value);
-    setMode('view');
     setValue('');
   };
   return (
@@ -92,7 +92,7 @@ function PasskeyItem(props: PasskeysViewProps & { passkey: Passkey }) {
             aria-label={`Переименовать ключ «${p.name}»`}
             onClick={() => {
               setValue(p.name);
-              setMode('rename');
+              props.onOpenRename(p.id);
             }}
           >
             Переименовать
@@ -102,7 +102,7 @@ function PasskeyItem(props: PasskeysViewProps & { passkey: Passkey }) {
             className="button danger"
             disabled={props.busy}
             aria-label={`Удалить ключ «${p.name}»`}
-            onClick={() => setMode('remove')}
+            onClick={() => props.onOpenRemove(p.id)}
           >
             Удалить
           </button>
@@ -133,7 +133,7 @@ function PasskeyItem(props: PasskeysViewProps & { passkey: Passkey }) {
             >
               {mode === 'rename' ? 'Сохранить' : 'Удалить ключ'}
             </button>
-            <button type="button" className="button" onClick={() => setMode('view')}>
+            <button type="button" className="button" onClick={() => props.onCloseForm(p.id)}>
               Отмена
             </button>
           </div>

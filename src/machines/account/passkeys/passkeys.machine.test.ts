@@ -29,6 +29,9 @@ describeModel({
     'passkeys.rename': () => [{ type: 'passkeys.rename', id: 'k1', name: 'Телефон' }],
     'passkeys.remove': () => [{ type: 'passkeys.remove', id: 'k1', password: 'пароль' }],
     'passkeys.retry': () => [{ type: 'passkeys.retry' }],
+    'passkeys.openRename': () => [{ type: 'passkeys.openRename', id: 'k1' }],
+    'passkeys.openRemove': () => [{ type: 'passkeys.openRemove', id: 'k1' }],
+    'passkeys.closeForm': () => [{ type: 'passkeys.closeForm', id: 'k1' }],
     'xstate.done.actor.0.passkeys.loading': () => [
       { type: 'xstate.done.actor.0.passkeys.loading', output: [] },
       { type: 'xstate.done.actor.0.passkeys.loading', output: [key('k1')] },
@@ -136,6 +139,56 @@ describe('«Ключи доступа»', () => {
       ['remove', { id: 'k1', password: 'не тот' }],
       ['remove', { id: 'k1', password: 'пароль' }],
     ]);
+  });
+
+  it('keeps which rows have their rename or remove form open: several at once, closed by «Отмена» or by sending', async () => {
+    let kept = [key('k1'), key('k2', 'Телефон'), key('k3', 'Планшет')];
+    let finishRename: () => void = () => {};
+    const actor = createActor(
+      passkeysMachine.provide({
+        actors: {
+          loadPasskeys: fromPromise(async () => kept),
+          renamePasskey: fromPromise(
+            () => new Promise<unknown>((resolve) => (finishRename = () => resolve(undefined))),
+          ),
+          removePasskey: fromPromise(async ({ input }) => {
+            kept = kept.filter((p) => p.id !== input.id);
+          }),
+        },
+      }),
+    ).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    const modes = () => actor.getSnapshot().context.rowModes;
+    expect(modes()).toEqual({});
+    actor.send({ type: 'passkeys.openRename', id: 'k1' });
+    actor.send({ type: 'passkeys.openRemove', id: 'k2' });
+    actor.send({ type: 'passkeys.openRename', id: 'k3' });
+    expect(modes()).toEqual({ k1: 'rename', k2: 'remove', k3: 'rename' });
+    // «Отмена» closes that row's form only.
+    actor.send({ type: 'passkeys.closeForm', id: 'k3' });
+    expect(modes()).toEqual({ k1: 'rename', k2: 'remove' });
+    // Sending a form closes it at once; the other row keeps its form while the change is under way, and its
+    // «Отмена» still works then, but no form opens until the list is back.
+    actor.send({ type: 'passkeys.rename', id: 'k1', name: 'Рабочий ноутбук' });
+    expect(actor.getSnapshot().matches('renaming')).toBe(true);
+    expect(modes()).toEqual({ k2: 'remove' });
+    actor.send({ type: 'passkeys.openRename', id: 'k3' });
+    expect(modes()).toEqual({ k2: 'remove' });
+    actor.send({ type: 'passkeys.closeForm', id: 'k2' });
+    expect(modes()).toEqual({});
+    actor.send({ type: 'passkeys.openRemove', id: 'k2' });
+    expect(modes()).toEqual({});
+    finishRename();
+    await waitFor(actor, (s) => s.matches('ready'));
+    // A passkey gone from the list (removed on another device) takes its open form with it.
+    actor.send({ type: 'passkeys.openRemove', id: 'k2' });
+    actor.send({ type: 'passkeys.openRename', id: 'k3' });
+    kept = kept.filter((p) => p.id !== 'k3');
+    actor.send({ type: 'passkeys.remove', id: 'k2', password: 'пароль' });
+    expect(modes()).toEqual({ k3: 'rename' });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.passkeys.map((p) => p.id)).toEqual(['k1']);
+    expect(modes()).toEqual({});
   });
 
   it('a failed load says so and tries again on request', async () => {

@@ -10,11 +10,16 @@ export const PASSKEYS_LOAD_FAILED = 'Не удалось загрузить кл
 export const PASSKEY_ADD_FAILED = 'Ключ доступа не добавлен. Попробуйте ещё раз';
 export const PASSKEY_CHANGE_FAILED = 'Не удалось изменить ключ доступа, попробуйте ещё раз';
 
+/** A passkey's row: its name and dates with «Переименовать» and «Удалить», or one of their forms open. */
+export type PasskeyRowMode = 'view' | 'rename' | 'remove';
+
 export interface PasskeysContext {
   passkeys: Passkey[];
   error: string | null;
   /** What was just done, said once («Ключ доступа добавлен»). */
   notice: string | null;
+  /** The rows whose rename or remove form is open, by passkey id (any number at once; absent: 'view'). */
+  rowModes: Record<string, Exclude<PasskeyRowMode, 'view'>>;
 }
 
 export type PasskeysEvent =
@@ -23,6 +28,11 @@ export type PasskeysEvent =
   | { type: 'passkeys.rename'; id: string; name: string }
   /** «Удалить» with the password. */
   | { type: 'passkeys.remove'; id: string; password: string }
+  /** A row's «Переименовать» / «Удалить»: its form opens (the other rows keep theirs). */
+  | { type: 'passkeys.openRename'; id: string }
+  | { type: 'passkeys.openRemove'; id: string }
+  /** The form's «Отмена»: the row shows its buttons again. */
+  | { type: 'passkeys.closeForm'; id: string }
   | { type: 'passkeys.retry' };
 
 export type PasskeysRef = MachineRef<PasskeysContext, PasskeysEvent>;

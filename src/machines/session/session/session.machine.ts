@@ -29,6 +29,47 @@ import {
 
 export * from './session.protocol';
 
+/** Why a second step failed, and what to say when the server gives no word of its own. */
+interface SecondStepFailure {
+  error: unknown;
+  fallback: string;
+}
+
+/**
+ * How either second step (a code, a passkey) ends: signed in, back to the password when the challenge ran out, or
+ * back to the step with what went wrong. The two invokes differ only in their effect, its input and this fallback.
+ */
+const secondStepOutcome = (fallback: string) =>
+  ({
+    onDone: {
+      target: '#session.signedIn',
+      actions: [
+        {
+          type: 'adoptSignIn',
+          params: ({ event }: { event: { output: ResponseOf<'loginSecondFactor'> } }) => event.output,
+        },
+        'clearChallenge',
+      ],
+    },
+    onError: [
+      {
+        guard: 'challengeExpired',
+        target: 'idle',
+        actions: {
+          type: 'expireChallenge',
+          params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, fallback }),
+        },
+      },
+      {
+        target: 'secondFactor',
+        actions: {
+          type: 'refuseSecondStep',
+          params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, fallback }),
+        },
+      },
+    ],
+  }) as const;
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -82,6 +123,16 @@ export const sessionMachine = setup({
         twoFactorSetup: output.twoFactorSetup === true,
       };
     }),
+    /** The second step's challenge ran out (401): back to the password, with the server's word for it. */
+    expireChallenge: assign((_, { error, fallback }: SecondStepFailure) => ({
+      challenge: null,
+      signInError: failureMessage(error, fallback),
+    })),
+    /** A wrong code, a spent recovery code, the lock, a refused passkey: said under the step, to be tried again. */
+    refuseSecondStep: assign((_, { error, fallback }: SecondStepFailure) => ({
+      secondFactorError: failureMessage(error, fallback),
+    })),
+    clearChallenge: assign({ challenge: null }),
     queueSignOut: enqueueActions(({ system, enqueue }) => {
       const queue = systemActor(system, 'signOutQueue');
       if (queue) enqueue.sendTo(queue, { type: 'signOut.queued' });
@@ -222,28 +273,8 @@ export const sessionMachine = setup({
               assertEvent(event, 'session.secondFactor');
               return { challenge: present(context.challenge, 'challenge'), code: event.code, remember: event.remember };
             },
-            onDone: {
-              target: '#session.signedIn',
-              actions: [{ type: 'adoptSignIn', params: ({ event }) => event.output }, assign({ challenge: null })],
-            },
-            onError: [
-              // Too late (the challenge lasts five minutes): the password again, with the server's word for it.
-              {
-                guard: 'challengeExpired',
-                target: 'idle',
-                actions: assign({
-                  challenge: null,
-                  signInError: ({ event }) => failureMessage(event.error, SECOND_FACTOR_FAILED),
-                }),
-              },
-              // A wrong code, a spent recovery code, the lock: said under the code, which may be tried again.
-              {
-                target: 'secondFactor',
-                actions: assign({
-                  secondFactorError: ({ event }) => failureMessage(event.error, SECOND_FACTOR_FAILED),
-                }),
-              },
-            ],
+            // Too late (the challenge lasts five minutes), a wrong code, a spent recovery code, the lock.
+            ...secondStepOutcome(SECOND_FACTOR_FAILED),
           },
         },
         verifyingPasskey: {
@@ -255,27 +286,8 @@ export const sessionMachine = setup({
               assertEvent(event, 'session.passkeySecondFactor');
               return { challenge: present(context.challenge, 'challenge'), remember: event.remember };
             },
-            onDone: {
-              target: '#session.signedIn',
-              actions: [{ type: 'adoptSignIn', params: ({ event }) => event.output }, assign({ challenge: null })],
-            },
-            onError: [
-              {
-                guard: 'challengeExpired',
-                target: 'idle',
-                actions: assign({
-                  challenge: null,
-                  signInError: ({ event }) => failureMessage(event.error, PASSKEY_STEP_FAILED),
-                }),
-              },
-              // A refused passkey, the browser's prompt closed: said under the step, which may be tried again.
-              {
-                target: 'secondFactor',
-                actions: assign({
-                  secondFactorError: ({ event }) => failureMessage(event.error, PASSKEY_STEP_FAILED),
-                }),
-              },
-            ],
+            // Too late, a refused passkey, the browser's prompt closed.
+            ...secondStepOutcome(PASSKEY_STEP_FAILED),
           },
         },
         registering: {
