@@ -6,7 +6,7 @@
 // refresh token ends the session; a refresh nobody answered (a restart, no connection) keeps it and everything
 // stored, and is tried again with growing pauses while the requesters wait (§7 Token refresh). The tabs of one
 // browser share the sign-in: a rotation another tab stored is taken over, and answers a refresh waiting here.
-import { type ActorRefFrom, assertEvent, assign, emit, enqueueActions, log, setup } from 'xstate';
+import { type ActorRefFrom, assertEvent, assign, type EventObject, emit, enqueueActions, log, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage, failureOf } from '../../../contract/failure';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
@@ -29,18 +29,15 @@ import {
 
 export * from './session.protocol';
 
-/** Why a second step failed, and what to say when the server gives no word of its own. */
-interface SecondStepFailure {
-  error: unknown;
-  fallback: string;
-}
+type ErrorEvent = EventObject & { error: unknown };
 
 /**
  * How either second step (a code, a passkey) ends: signed in, back to the password when the challenge ran out, or
  * back to the step with what went wrong. The two invokes differ only in their effect, its input and this fallback.
  */
-const secondStepOutcome = (fallback: string) =>
-  ({
+const secondStepOutcome = (fallback: string) => {
+  const said = ({ event }: { event: { error: unknown } }) => failureMessage(event.error, fallback);
+  return {
     onDone: {
       target: '#session.signedIn',
       actions: [
@@ -48,27 +45,27 @@ const secondStepOutcome = (fallback: string) =>
           type: 'adoptSignIn',
           params: ({ event }: { event: { output: ResponseOf<'loginSecondFactor'> } }) => event.output,
         },
-        'clearChallenge',
+        assign<SessionContext, EventObject, undefined, SessionEvent, never>({ challenge: null }),
       ],
     },
     onError: [
+      // Too late (the challenge lasts five minutes): the password again, with the server's word for it.
       {
         guard: 'challengeExpired',
         target: 'idle',
-        actions: {
-          type: 'expireChallenge',
-          params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, fallback }),
-        },
+        actions: assign<SessionContext, ErrorEvent, undefined, SessionEvent, never>({
+          challenge: null,
+          signInError: said,
+        }),
       },
+      // Otherwise said under the step, which may be tried again.
       {
         target: 'secondFactor',
-        actions: {
-          type: 'refuseSecondStep',
-          params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, fallback }),
-        },
+        actions: assign<SessionContext, ErrorEvent, undefined, SessionEvent, never>({ secondFactorError: said }),
       },
     ],
-  }) as const;
+  } as const;
+};
 
 export const sessionMachine = setup({
   types: {
@@ -123,16 +120,6 @@ export const sessionMachine = setup({
         twoFactorSetup: output.twoFactorSetup === true,
       };
     }),
-    /** The second step's challenge ran out (401): back to the password, with the server's word for it. */
-    expireChallenge: assign((_, { error, fallback }: SecondStepFailure) => ({
-      challenge: null,
-      signInError: failureMessage(error, fallback),
-    })),
-    /** A wrong code, a spent recovery code, the lock, a refused passkey: said under the step, to be tried again. */
-    refuseSecondStep: assign((_, { error, fallback }: SecondStepFailure) => ({
-      secondFactorError: failureMessage(error, fallback),
-    })),
-    clearChallenge: assign({ challenge: null }),
     queueSignOut: enqueueActions(({ system, enqueue }) => {
       const queue = systemActor(system, 'signOutQueue');
       if (queue) enqueue.sendTo(queue, { type: 'signOut.queued' });
