@@ -2,10 +2,14 @@
 // long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
 // (src/machines/app/effects.ts); src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
-import { lightboxMachine } from './lightbox/lightbox.machine';
 
 export const conversationActors = {
-  lightbox: { machine: lightboxMachine, lifetime: 'owned', owner: 'view' },
+  // Fetched when a picture is first opened full screen: the chat list does not need it.
+  lightbox: {
+    load: () => import('./lightbox/lightbox.machine').then((m) => m.lightboxMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
   // Owned by the conversation loader: the selected conversation, its code fetched when one is first opened or about to be.
   conversation: {
     load: 'wired',
