@@ -4,6 +4,7 @@
 import { dispose, RoomEvent } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, type SfuWorkers, startSfu } from '../../server/sfu/index';
 
@@ -41,8 +42,13 @@ const frames = (c: RustParticipant, from: string) => c.received.videoFrames.get(
 
 describe('embedded SFU on media workers', () => {
   it('places rooms on different workers, and a dead worker takes only its rooms', { timeout: 90_000 }, async () => {
+    // A join waits for a worker that is still starting when none is up yet (the server's own start): past the Rust
+    // SDK's join timeout (a cold start on a busy machine), the client joins again beside its first join.
+    await expect.poll(() => workers.isReady(0), { timeout: 30_000 }).toBe(true);
     const a1 = await join('a1', 'room-a');
     const a2 = await join('a2', 'room-a');
+    // With no idle worker left the pool starts the next one; a room placed before it is up shares worker 0.
+    await expect.poll(() => workers.isReady(1), { timeout: 30_000 }).toBe(true);
     const b1 = await join('b1', 'room-b');
     const b2 = await join('b2', 'room-b');
     const placed = workers.placement();
@@ -63,7 +69,8 @@ describe('embedded SFU on media workers', () => {
     await expect.poll(() => workers.stats()[wa]?.packetsIn ?? 0).toBeGreaterThan(20);
     await expect.poll(() => workers.stats()[wb]?.packetsIn ?? 0).toBeGreaterThan(20);
 
-    // Room A's worker dies: its participants are told, room B's are not and its media goes on.
+    // Room A's worker dies: its participants are told, room B's are not and its media goes on. Their rejoin lands on
+    // room B's worker, the one that is up, rather than wait for the restart.
     await workers.terminate(wa);
     await expect.poll(() => a1.told.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => a2.told.length, { timeout: 10_000 }).toBeGreaterThan(0);
@@ -95,5 +102,43 @@ describe('embedded SFU on media workers', () => {
     expect(b1.told).toEqual([]);
     expect(b2.told).toEqual([]);
     await expect.poll(() => sfu.stats()).toMatchObject({ rooms: 2, participants: 4 });
+  });
+  it('places a new room on a worker that is up, never one still starting while another is', {
+    timeout: 60_000,
+  }, async () => {
+    const other = await startSfu({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey,
+      apiSecret,
+      hostCandidates: ['127.0.0.1'],
+      workers: 2,
+    });
+    const sockets: WebSocket[] = [];
+    try {
+      const pool = other.workers;
+      if (!pool) throw new Error('no media workers');
+      await expect.poll(() => pool.isReady(0), { timeout: 30_000 }).toBe(true);
+      // A signalling socket is placed as soon as it is accepted: its room's worker, before any answer.
+      const open = async (identity: string, room: string) => {
+        const at = new AccessToken(apiKey, apiSecret, { identity });
+        at.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true });
+        const ws = new WebSocket(`${other.url}/rtc?access_token=${await at.toJwt()}`);
+        ws.on('error', () => {});
+        sockets.push(ws);
+        await expect.poll(() => pool.placement().get(room)).toBeDefined();
+        return pool.placement().get(room) as number;
+      };
+      expect(await open('x1', 'room-x')).toBe(0);
+      // Worker 1 is starting now (no idle worker is left), for a second or more: room Y does not wait for it.
+      const y = await open('y1', 'room-y');
+      expect(pool.isReady(y)).toBe(true);
+      // It comes up with no room on it, ready for the next one.
+      await expect.poll(() => pool.isReady(1), { timeout: 30_000 }).toBe(true);
+      expect([...pool.placement().values()]).not.toContain(1);
+    } finally {
+      for (const ws of sockets) ws.close();
+      await other.close();
+    }
   });
 });
