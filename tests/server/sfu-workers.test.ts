@@ -47,7 +47,7 @@ describe('embedded SFU on media workers', () => {
     await expect.poll(() => workers.isReady(0), { timeout: 30_000 }).toBe(true);
     const a1 = await join('a1', 'room-a');
     const a2 = await join('a2', 'room-a');
-    // With no idle worker left the pool starts the next one; a room placed before it is up shares worker 0.
+    // With no idle worker left the pool starts the next one, for the next room.
     await expect.poll(() => workers.isReady(1), { timeout: 30_000 }).toBe(true);
     const b1 = await join('b1', 'room-b');
     const b2 = await join('b2', 'room-b');
@@ -69,8 +69,7 @@ describe('embedded SFU on media workers', () => {
     await expect.poll(() => workers.stats()[wa]?.packetsIn ?? 0).toBeGreaterThan(20);
     await expect.poll(() => workers.stats()[wb]?.packetsIn ?? 0).toBeGreaterThan(20);
 
-    // Room A's worker dies: its participants are told, room B's are not and its media goes on. Their rejoin lands on
-    // room B's worker, the one that is up, rather than wait for the restart.
+    // Room A's worker dies: its participants are told, room B's are not and its media goes on.
     await workers.terminate(wa);
     await expect.poll(() => a1.told.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => a2.told.length, { timeout: 10_000 }).toBeGreaterThan(0);
@@ -103,9 +102,7 @@ describe('embedded SFU on media workers', () => {
     expect(b2.told).toEqual([]);
     await expect.poll(() => sfu.stats()).toMatchObject({ rooms: 2, participants: 4 });
   });
-  it('places a new room on a worker that is up, never one still starting while another is', {
-    timeout: 60_000,
-  }, async () => {
+  it('starts the next worker before a room needs it, and places the next room there', { timeout: 60_000 }, async () => {
     const other = await startSfu({
       port: 0,
       host: '127.0.0.1',
@@ -130,12 +127,10 @@ describe('embedded SFU on media workers', () => {
         return pool.placement().get(room) as number;
       };
       expect(await open('x1', 'room-x')).toBe(0);
-      // Worker 1 is starting now (no idle worker is left), for a second or more: room Y does not wait for it.
-      const y = await open('y1', 'room-y');
-      expect(pool.isReady(y)).toBe(true);
-      // It comes up with no room on it, ready for the next one.
+      // No idle worker is left: worker 1 starts with no room on it, so room Y's join does not wait for its start.
       await expect.poll(() => pool.isReady(1), { timeout: 30_000 }).toBe(true);
-      expect([...pool.placement().values()]).not.toContain(1);
+      expect([...pool.placement().values()]).toEqual([0]);
+      expect(await open('y1', 'room-y')).toBe(1);
     } finally {
       for (const ws of sockets) ws.close();
       await other.close();

@@ -201,28 +201,30 @@ export class WorkerPool {
   }
 
   /**
-   * A ready worker for a new room — an idle one, else the one with the fewest clients — and one still starting only
-   * when none is ready (the server's own start, or its only worker restarting). A join placed on a starting worker
-   * waits in its port for the whole start: seconds on a busy host, more with a cold compile cache, past the client's
-   * join timeout; the client then joined again beside its first join (duplicate identity, its offer refused), and
-   * that participant's media could stop for good.
+   * An idle worker — one that is up first, else one still starting (the room's messages wait in its port until it
+   * listens) — else a worker started now, else the one with the fewest clients. A room keeps a worker to itself
+   * while there are enough; keepSpare has the next one running before a room needs it.
    */
   private leastLoaded(): Slot | null {
-    const fewest = (ready: boolean): Slot | null => {
-      let best: Slot | null = null;
-      for (const slot of this.slots)
-        if (slot && slot.ready === ready && (!best || slot.conns.size < best.conns.size)) best = slot;
-      return best;
-    };
-    const chosen = fewest(true) ?? fewest(false);
-    if (chosen || this.shuttingDown) return chosen;
+    let best: Slot | null = null;
+    for (const slot of this.slots) {
+      if (!slot) continue;
+      const idleAndUp = slot.conns.size === 0 && slot.ready;
+      if (!best || slot.conns.size < best.conns.size || (idleAndUp && !best.ready)) best = slot;
+    }
+    if (best && best.conns.size === 0) return best;
     const free = this.slots.indexOf(null);
-    if (free < 0) return null;
+    if (free < 0 || this.shuttingDown) return best;
     this.startWorker(free);
     return this.slots[free];
   }
 
-  /** While no worker is idle, the next one starts in the background: the next room then finds it ready. */
+  /**
+   * While no worker is idle, the next one starts in the background, so that the next room finds one up: a join
+   * placed on a starting worker waits in its port for the whole start (seconds on a busy host, more with a cold
+   * compile cache), past the client's join timeout, and the client's second join beside its first (duplicate
+   * identity, the second offer refused) left that participant's media stopped.
+   */
   private keepSpare(): void {
     if (this.shuttingDown || this.slots.some((slot) => slot !== null && slot.conns.size === 0)) return;
     const free = this.slots.indexOf(null);
