@@ -61,8 +61,10 @@ test('«Удалить» asks; «Отменить» restores; «Удалить �
     .getByRole('button', { name: 'Удалить у меня' })
     .click();
   await expect(messageWith(A.page, 'Второе от Анны')).toHaveCount(0);
+  const hiddenSecond = A.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/messages/hide');
   await A.page.clock.fastForward(5_500);
   await expect(A.page.getByTestId('undo-toast')).toBeHidden();
+  expect((await hiddenSecond).ok()).toBe(true);
 
   // «Скрыть у себя» on Борис's message: no question, hidden for Анна only.
   await messageWith(A.page, 'Ответ Бориса').click({ button: 'right' });
@@ -70,8 +72,11 @@ test('«Удалить» asks; «Отменить» restores; «Удалить �
   await A.page.getByRole('menuitem', { name: 'Скрыть у себя' }).click();
   await expect(messageWith(A.page, 'Ответ Бориса')).toHaveCount(0);
   await expect(A.page.getByTestId('undo-toast')).toContainText('Сообщение скрыто');
+  // The toast goes when the request starts: the reload below waits for its answer, or it could cancel it.
+  const hiddenThird = A.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/messages/hide');
   await A.page.clock.fastForward(5_500);
   await expect(A.page.getByTestId('undo-toast')).toBeHidden();
+  expect((await hiddenThird).ok()).toBe(true);
 
   await A.page.reload();
   await expect(messageWith(A.page, 'Первое от Анны')).toBeVisible();

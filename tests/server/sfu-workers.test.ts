@@ -4,6 +4,7 @@
 import { dispose, RoomEvent } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, type SfuWorkers, startSfu } from '../../server/sfu/index';
 
@@ -41,8 +42,13 @@ const frames = (c: RustParticipant, from: string) => c.received.videoFrames.get(
 
 describe('embedded SFU on media workers', () => {
   it('places rooms on different workers, and a dead worker takes only its rooms', { timeout: 90_000 }, async () => {
+    // A join waits for a worker that is still starting when none is up yet (the server's own start): past the Rust
+    // SDK's join timeout (a cold start on a busy machine), the client joins again beside its first join.
+    await expect.poll(() => workers.isReady(0), { timeout: 30_000 }).toBe(true);
     const a1 = await join('a1', 'room-a');
     const a2 = await join('a2', 'room-a');
+    // With no idle worker left the pool starts the next one, for the next room.
+    await expect.poll(() => workers.isReady(1), { timeout: 30_000 }).toBe(true);
     const b1 = await join('b1', 'room-b');
     const b2 = await join('b2', 'room-b');
     const placed = workers.placement();
@@ -95,5 +101,39 @@ describe('embedded SFU on media workers', () => {
     expect(b1.told).toEqual([]);
     expect(b2.told).toEqual([]);
     await expect.poll(() => sfu.stats()).toMatchObject({ rooms: 2, participants: 4 });
+  });
+  it('starts the next worker before a room needs it, and places the next room there', { timeout: 60_000 }, async () => {
+    const other = await startSfu({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey,
+      apiSecret,
+      hostCandidates: ['127.0.0.1'],
+      workers: 2,
+    });
+    const sockets: WebSocket[] = [];
+    try {
+      const pool = other.workers;
+      if (!pool) throw new Error('no media workers');
+      await expect.poll(() => pool.isReady(0), { timeout: 30_000 }).toBe(true);
+      // A signalling socket is placed as soon as it is accepted: its room's worker, before any answer.
+      const open = async (identity: string, room: string) => {
+        const at = new AccessToken(apiKey, apiSecret, { identity });
+        at.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true });
+        const ws = new WebSocket(`${other.url}/rtc?access_token=${await at.toJwt()}`);
+        ws.on('error', () => {});
+        sockets.push(ws);
+        await expect.poll(() => pool.placement().get(room)).toBeDefined();
+        return pool.placement().get(room) as number;
+      };
+      expect(await open('x1', 'room-x')).toBe(0);
+      // No idle worker is left: worker 1 starts with no room on it, so room Y's join does not wait for its start.
+      await expect.poll(() => pool.isReady(1), { timeout: 30_000 }).toBe(true);
+      expect([...pool.placement().values()]).toEqual([0]);
+      expect(await open('y1', 'room-y')).toBe(1);
+    } finally {
+      for (const ws of sockets) ws.close();
+      await other.close();
+    }
   });
 });

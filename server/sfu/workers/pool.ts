@@ -64,8 +64,8 @@ export class WorkerPool {
   /**
    * The first thread starts now, in the background: a worker costs about 65 MB and a second of CPU to start (more on a
    * busy host, where a join that waited for it met the client's signalling timeout), so a server's first call must
-   * not wait for it. The others start with the first room placed on them (a family's server with one call at a time
-   * runs one).
+   * not wait for it. The next one starts when no idle worker is left (keepSpare), so that a new room finds a worker
+   * already up.
    */
   static async start(
     size: number,
@@ -166,6 +166,7 @@ export class WorkerPool {
     place.conns++;
     slot.conns.add(conn);
     this.connsById.set(conn.id, conn);
+    this.keepSpare();
     this.post(slot, { t: 'open', id: conn.id, grants, mode, joinRequest: joinRequest?.toBinary() ?? null });
     ws.on('message', (data: Buffer | Buffer[], isBinary) => {
       if (this.connsById.get(conn.id) !== conn) return;
@@ -200,22 +201,40 @@ export class WorkerPool {
   }
 
   /**
-   * An idle worker, else one not started yet (started now: the room's messages wait in its port until it listens),
-   * else the one with the fewest clients.
+   * An idle worker — one that is up first, else one still starting (the room's messages wait in its port until it
+   * listens) — else a worker started now, else the one with the fewest clients. A room keeps a worker to itself
+   * while there are enough; keepSpare has the next one running before a room needs it.
    */
   private leastLoaded(): Slot | null {
     let best: Slot | null = null;
     for (const slot of this.slots) {
       if (!slot) continue;
-      if (!best || slot.conns.size < best.conns.size) best = slot;
+      const idleAndUp = slot.conns.size === 0 && slot.ready;
+      if (!best || slot.conns.size < best.conns.size || (idleAndUp && !best.ready)) best = slot;
     }
     if (best && best.conns.size === 0) return best;
     const free = this.slots.indexOf(null);
     if (free < 0 || this.shuttingDown) return best;
-    this.spawn(free).catch((err: unknown) =>
-      this.logger.error({ worker: free, err: String(err) }, 'media worker did not start'),
-    );
+    this.startWorker(free);
     return this.slots[free];
+  }
+
+  /**
+   * While no worker is idle, the next one starts in the background, so that the next room finds one up: a join
+   * placed on a starting worker waits in its port for the whole start (seconds on a busy host, more with a cold
+   * compile cache), past the client's join timeout, and the client's second join beside its first (duplicate
+   * identity, the second offer refused) left that participant's media stopped.
+   */
+  private keepSpare(): void {
+    if (this.shuttingDown || this.slots.some((slot) => slot !== null && slot.conns.size === 0)) return;
+    const free = this.slots.indexOf(null);
+    if (free >= 0) this.startWorker(free);
+  }
+
+  private startWorker(index: number): void {
+    this.spawn(index).catch((err: unknown) =>
+      this.logger.error({ worker: index, err: String(err) }, 'media worker did not start'),
+    );
   }
 
   private exited(slot: Slot, code: number): void {
