@@ -1,0 +1,12 @@
+// The profile feature's effects by registry line (its lines: src/machines/profile/actors.ts): the eager ones are in the
+// first bundle, each later one's module is fetched with its line's code (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+import { wireProfile } from './profile.effects';
+
+const profileAvatar = () => import('./profile-avatar.effects');
+
+export const profileEffects = {
+  profile: { wire: wireProfile },
+  avatar: later(profileAvatar, 'wireAvatar'),
+  groupAvatar: later(profileAvatar, 'wireGroupAvatar'),
+} as const satisfies FeatureEffects;
