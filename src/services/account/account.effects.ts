@@ -8,6 +8,7 @@ import { devicesMachine } from '../../machines/account/devices/devices.machine';
 import { passwordMachine } from '../../machines/account/passwordChange/passwordChange.machine';
 import { twoFactorMachine } from '../../machines/account/twoFactor/twoFactor.machine';
 import { passkeysMachine } from '../../machines/account/passkeys/passkeys.machine';
+import { signInMethodsMachine } from '../../machines/account/signInMethods/signInMethods.machine';
 
 export const wireDevices = (s: Services) =>
   devicesMachine.provide({
@@ -79,4 +80,10 @@ export const wirePasskeys = (s: Services) =>
         s.api.call('passkeyRemove', { params: { id: input.id }, body: { password: input.password } }),
       ),
     },
+  });
+
+// «Способы входа»: the ways the user can sign in (password, passkeys, the organisation's sign-in).
+export const wireSignInMethods = (s: Services) =>
+  signInMethodsMachine.provide({
+    actors: { loadMethods: fromPromise(() => s.api.call('signInMethods')) },
   });

@@ -1,9 +1,10 @@
-// The account feature's effects by registry line (its lines: src/machines/account/actors.ts): the eager ones are in the
-// first bundle, each later one's module is fetched with its line's code (src/services/app/effects.ts).
+// The account feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/account/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
 import { type FeatureEffects, later } from '../app/effects';
 
 const account = () => import('./account.effects');
-const signInMethods = () => import('./signInMethods.effects');
 
 export const accountEffects = {
   devices: later(account, 'wireDevices'),
@@ -12,5 +13,5 @@ export const accountEffects = {
   dataExport: later(account, 'wireDataExport'),
   twoFactor: later(account, 'wireTwoFactor'),
   passkeys: later(account, 'wirePasskeys'),
-  signInMethods: later(signInMethods, 'wireSignInMethods'),
+  signInMethods: later(account, 'wireSignInMethods'),
 } as const satisfies FeatureEffects;

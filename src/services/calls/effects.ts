@@ -1,5 +1,7 @@
-// The calls feature's effects by registry line (its lines: src/machines/calls/actors.ts): the eager ones are in the
-// first bundle, each later one's module is fetched with its line's code (src/services/app/effects.ts).
+// The calls feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/calls/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
 import { type FeatureEffects, later } from '../app/effects';
 import { wireCall } from './calls.effects';
 

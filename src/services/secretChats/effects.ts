@@ -1,9 +1,12 @@
-// The secretChats feature's effects by registry line (its lines: src/machines/secretChats/actors.ts): the eager ones are in the
-// first bundle, each later one's module is fetched with its line's code (src/services/app/effects.ts).
+// The secretChats feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/secretChats/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
 import { type FeatureEffects, later } from '../app/effects';
 
 const secretChatsRegister = () => import('./secretChats-register.effects');
 const secretChats = () => import('./secretChats.effects');
+/** The secret chats' dialogs and calls, one chunk apart from the device's. */
 const secretDialogs = () => import('./secretChats-dialogs.effects');
 const secretChatsRecovery = () => import('./secretChats-recovery.effects');
 const secretChatsApproval = () => import('./secretChats-approval.effects');
