@@ -1,6 +1,6 @@
 // The real services of the client, created once by the runtime. Machines declare what they need as actors;
 // each feature's effects (src/services/<feature>/*.effects.ts) provide those actors from these services. Tests replace
-// single services with `createRuntime({ services: { … } })` and keep every other service real.
+// single services with `createRuntime({ effects, services: { … } })` and keep every other service real.
 import { type ApiClient, createApiClient, defaultBaseUrl } from './api';
 import { afterFirstPaint } from './first-paint';
 import { type AuthApi, createAuthApi, measurePing } from '../session/auth-api';

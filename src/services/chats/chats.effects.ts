@@ -1,5 +1,5 @@
 // The chats feature's actors provided from the real services: the list, its footer and the address (the list's
-// menu loads later: chats-menu.ts). The open conversation's actors load later (src/machines/app/wiring/conversation.ts,
+// menu loads later: chats-menu.ts). The open conversation's actors load later (src/services/conversation/conversation.effects.ts,
 // through the registry).
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';

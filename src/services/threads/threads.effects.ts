@@ -1,5 +1,5 @@
 // The threads feature's effects: a thread's pages, following and reading, each one request over the API client.
-// Replies go through the composer's outbox (src/machines/app/wiring/composer.ts), one clientMessageId each.
+// Replies go through the composer's outbox (src/services/composer/composer.effects.ts), one clientMessageId each.
 import { fromPromise } from 'xstate';
 import type { ResponseOf } from '../../contract/api';
 import { followedThreadsMachine } from '../../machines/threads/followedThreads/followedThreads.machine';
