@@ -2,8 +2,9 @@
 // API client.
 import { fromPromise } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
+import type { PollComposerEffects } from '../../machines/polls/pollComposer/pollComposer.protocol';
 import { pollComposerMachine } from '../../machines/polls/pollComposer/pollComposer.machine';
-import type { PollRequest } from '../../machines/polls/pollVotes/pollVotes.protocol';
+import type { PollRequest, PollVotesEffects } from '../../machines/polls/pollVotes/pollVotes.protocol';
 import { pollVotesMachine } from '../../machines/polls/pollVotes/pollVotes.machine';
 import type { Services } from '../app/services';
 
@@ -13,7 +14,7 @@ export const wirePollComposer = (s: Services) =>
       createPoll: fromPromise<ResponseOf<'createPoll'>, BodyOf<'createPoll'>>(({ input }) =>
         s.api.call('createPoll', { body: input }),
       ),
-    },
+    } satisfies PollComposerEffects,
   });
 
 export const wirePollVotes = (s: Services) =>
@@ -26,5 +27,5 @@ export const wirePollVotes = (s: Services) =>
               body: { messageId: input.messageId },
             }),
       ),
-    },
+    } satisfies PollVotesEffects,
   });
