@@ -20,7 +20,7 @@ import { createSecretEffects, type SecretEffects, type Where } from './secret-ef
 import { setSecretFileTransfer } from './secret-files';
 import { searchWithSecretChats as mergeSecretSearch, type SecretSearchInput } from './secret-search';
 
-/** Message search with secret chats (wiring/search.ts loads this module for a user who has one). */
+/** Message search with secret chats (search.effects.ts loads this module for a user who has one). */
 export function searchWithSecretChats(input: Omit<SecretSearchInput, 'crypto'>) {
   return mergeSecretSearch({ ...input, crypto: secretCrypto() });
 }
