@@ -2,6 +2,7 @@
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import { blockingMachine } from '../../machines/blocking/blocking/blocking.machine';
+import type { BlockingEffects } from '../../machines/blocking/blocking/blocking.protocol';
 
 export const wireBlocking = (s: Services) =>
   blockingMachine.provide({
@@ -10,5 +11,5 @@ export const wireBlocking = (s: Services) =>
       setBlock: fromPromise<unknown, { userId: string; block: boolean }>(({ input }) =>
         s.api.call(input.block ? 'blockUser' : 'unblockUser', { body: { userId: input.userId } }),
       ),
-    },
+    } satisfies BlockingEffects,
   });

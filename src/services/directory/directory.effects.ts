@@ -4,7 +4,7 @@
 import { fromPromise } from 'xstate';
 import { RequestFailure } from '../../contract/failure';
 import { directoryMachine } from '../../machines/directory/directory/directory.machine';
-import type { DirectoryPage } from '../../machines/directory/directory/directory.protocol';
+import type { DirectoryEffects, DirectoryPage } from '../../machines/directory/directory/directory.protocol';
 import type { Services } from '../app/services';
 
 export async function loadDirectory(s: Services, q: string, first = false): Promise<DirectoryPage> {
@@ -32,5 +32,5 @@ export const wireDirectory = (s: Services) =>
       join: fromPromise(({ input }: { input: { conversationId: string } }) =>
         s.api.call('joinOpenGroup', { params: { id: input.conversationId } }),
       ),
-    },
+    } satisfies DirectoryEffects,
   });
