@@ -90,18 +90,18 @@ function emojiData(locales: string[]): Plugin {
 
 /** The first screen's modules that lazy chunks import too, kept in the one `base` chunk (see codeSplitting below). */
 /**
- * The chunks of the secret chats' wiring (src/machines/app/wiring/secretChats*.ts): the background registration's
- * loads on every signed-in page once it is idle, the device actor's and the approval's when a secret chat or an
- * approval needs them, the dialogs' when one is first opened.
+ * The chunks of the secret chats' effects (src/services/secretChats/secretChats*.effects.ts): the background
+ * registration's loads on every signed-in page once it is idle, the device actor's and the approval's when a secret
+ * chat or an approval needs them, the dialogs' when one is first opened.
  */
 const BACKGROUND_CHUNK = /(^|\/)secretChats-(approval-|dialogs-|register-)?[A-Za-z0-9_-]{8}\.js$/;
 
 /**
- * The background registration's modules (its wiring, its machine, the worker's client and the method lists, and the
+ * The background registration's modules (its effects, its machine, the worker's client and the method lists, and the
  * news that this browser asked for approval).
  */
 const SECRET_REGISTRATION =
-  /src[\\/](machines[\\/](app[\\/]wiring[\\/]secretChats-register|secretChats[\\/]secretRegistration[\\/]secretRegistration\.(machine|protocol))|services[\\/]secretChats[\\/](approval-asked|crypto[\\/](worker-client|secret-crypto|identity-api|recovery-api)))\.ts$/;
+  /src[\\/](machines[\\/]secretChats[\\/]secretRegistration[\\/]secretRegistration\.(machine|protocol)|services[\\/]secretChats[\\/](secretChats-register\.effects|approval-asked|crypto[\\/](worker-client|secret-crypto|identity-api|recovery-api)))\.ts$/;
 
 const FIRST_SCREEN_SHARED = [
   // Small ones: the contract's failure, shape, limits and formatting, the runtime context, the lazy-view helper.
@@ -228,7 +228,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
-    // The secret chats' wiring loads in the background once the first screen has painted (docs/secret-chats.md
+    // The secret chats' effects load in the background once the first screen has painted (docs/secret-chats.md
     // "Reaching everyone"): its static imports come as the module asks for them rather than as <link rel=modulepreload>
     // elements the page appends first, each of which costs main-thread time on a phone (bench/client, part f); and
     // the first bundle carries no list of them.
@@ -255,6 +255,9 @@ export default defineConfig({
             { name: 'secretChats-register', test: (id: string) => SECRET_REGISTRATION.test(id) },
           ],
         },
+        // A feature's effects chunk is named for its module without `.effects` (`polls-<hash>.js`): shorter names
+        // in the first bundle's loaders, and the names BACKGROUND_CHUNK knows.
+        chunkFileNames: (chunk) => `assets/${chunk.name.replace(/\.effects$/, '')}-[hash].js`,
       },
     },
   },

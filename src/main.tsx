@@ -11,6 +11,7 @@ import './ui/shared/placeholder.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
+import { appEffects } from './services/app/app-effects';
 import { createRuntime } from './machines/app/runtime';
 import { bridgedRouter } from './services/app/router';
 import { earlyRequestsStarted } from './services/app/early-requests';
@@ -36,7 +37,11 @@ async function start() {
   keepListBelowConversation();
   // The navigation actor reads and moves the address through the page's router (src/services/app/router.ts).
   const router = bridgedRouter(window.location.pathname);
-  const { app } = createRuntime({ inspect, services: { router } });
+  const { app } = createRuntime({
+    effects: appEffects,
+    inspect,
+    services: { router },
+  });
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
       <RuntimeProvider app={app} ports={ports}>

@@ -40,7 +40,7 @@ export const STARTED_AFTER_PAINT: RegExp[] = [
   /^src\/services\/notifications\/notifications\.ts$/,
   /^src\/services\/app\/service-worker\.ts$/,
   /^src\/ui\/(secretChats\/SecretDevice|threads\/ThreadsEntry|reports\/ReportNotices)\.tsx$/,
-  /^src\/machines\/app\/wiring\/(threads|chats-menu|reports)\.ts$/,
+  /^src\/services\/(threads\/threads|chats\/chats-menu|reports\/reports)\.effects\.ts$/,
   /^_secretChats-register-/,
 ];
 

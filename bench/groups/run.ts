@@ -6,7 +6,7 @@
 // Per group, every member is a socket.io client. A share (BENCH_VIEWING, 0.2) has the conversation open with
 // focus: their sockets joined it, and they post read receipts for others' messages batched 250 ms as
 // src/machines/conversation/readReceipts does (one POST in flight, the next batch after it, naming the tab's socket as
-// src/machines/app/wiring/chats.ts does). The others get message:notify
+// src/services/chats/chats.effects.ts does). The others get message:notify
 // and update their list locally, as the chats actor does. The sender, one of the viewers in turn, says
 // typing-on before sending and typing-off once the send is answered (src/machines/conversation/typing). Messages go at
 // BENCH_GROUP_RATE per second (5) for BENCH_WINDOW_S (20) in BENCH_ROUNDS rounds (3) after BENCH_WARM_S (40) of warm-up, floor and app side by

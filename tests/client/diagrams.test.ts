@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { appEffects } from '../../src/services/app/app-effects';
 import { diagramMachines } from '../../src/machines/app/diagrams';
 
-const machines = await diagramMachines();
+const machines = await diagramMachines(appEffects);
 import { diagramDocument, toMermaid } from '../model/mermaid';
 
 describe('statechart diagrams', () => {

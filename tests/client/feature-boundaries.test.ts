@@ -5,14 +5,15 @@
 // and src/services/app (what every feature shares), and src/contract.
 // - views (src/ui) never import a service or the composition root, nor a *.machine file, directly or through an index
 //   that re-exports one under the names they take (they import protocols; actors come from the runtime);
-// - machines never import a view, a service or the composition root; services never import a view or a machine
-//   (protocols, for their types, they may); the contract imports only itself;
+// - machines never import a view, a service or the composition root; services never import a view, the composition
+//   root or a machine (protocols, for their types, they may), except that a feature's effects
+//   (src/services/<feature>/*.effects.ts) provide its machines; the contract imports only itself;
 // - a feature reaches another feature only through its public faces: src/machines/<f>/index.ts, src/ui/<f>/index.ts
 //   and *.protocol.ts (services may build on other services); only src/machines/app meets everything;
 // - src/ui/shared imports no feature but its protocols;
 // - no import cycle anywhere in src/;
 // - the composition root (src/machines/app) imports no feature's service (src/services/<feature>): a feature's
-//   effects live with it; the files that still do are listed and the list may only shrink;
+//   effects live with it (src/services/<feature>/effects.ts), and the root is given them joined;
 // - views never walk an actor's children (`.children`): they get what they render from their own actor or from a
 //   selector or hook the owning feature exports, so the actor tree is known in one place per feature (the root's
 //   generic mechanism in src/ui/app/useOwnedActor.ts is the one exception).
@@ -48,27 +49,8 @@ const isRoot = (f: string) => f.startsWith('src/machines/app/') || f === 'src/ma
 const publicFace = (f: string) =>
   /^src\/(machines|ui)\/[^/]+\/index$/.test(f) || /^src\/ui\/[^/]+\/deferred$/.test(f) || f.endsWith('.protocol');
 
-/**
- * The composition root's files that still import a feature's service, as found when the rule came: effects are to
- * move to their feature, so this list may only shrink (a file leaves it when it no longer imports one).
- */
-const ROOT_SERVICE_IMPORTS = new Set<string>([
-  'src/machines/app/core-wiring.ts',
-  'src/machines/app/runtime.ts',
-  'src/machines/app/services.ts',
-  'src/machines/app/wiring/calls-page.ts',
-  'src/machines/app/wiring/calls.ts',
-  'src/machines/app/wiring/composer.ts',
-  'src/machines/app/wiring/guests.ts',
-  'src/machines/app/wiring/historyImport.ts',
-  'src/machines/app/wiring/notifications.ts',
-  'src/machines/app/wiring/secretChats-approval.ts',
-  'src/machines/app/wiring/secretChats-dialogs.ts',
-  'src/machines/app/wiring/secretChats-recovery.ts',
-  'src/machines/app/wiring/secretChats-register.ts',
-  'src/machines/app/wiring/secretChats-send.ts',
-  'src/machines/app/wiring/secretChats.ts',
-]);
+/** A feature's effects: the services that provide its machines' actors, so they may import its machines. */
+const isEffects = (f: string) => /^src\/services\/[^/]+\/[^/]+\.effects(\.ts)?$/.test(f);
 
 /** Why `from` may not import `to`, or null when it may. */
 function violation(from: string, to: string): string | null {
@@ -80,7 +62,7 @@ function violation(from: string, to: string): string | null {
     if (b?.layer === 'services') return 'views reach effects through actors (or ViewPorts), never a service';
     if (isRoot(to) && to !== 'src/machines/app/app.protocol') return 'views never import the composition root';
   }
-  if (from.startsWith('src/machines/app/') && b?.layer === 'services' && b.feature && !ROOT_SERVICE_IMPORTS.has(from))
+  if (from.startsWith('src/machines/app/') && b?.layer === 'services' && b.feature)
     return "the composition root imports no feature's service (its effects live with the feature)";
   if (a?.layer === 'machines' && !isRoot(from)) {
     if (b?.layer === 'ui' || b?.layer === 'services')
@@ -89,8 +71,10 @@ function violation(from: string, to: string): string | null {
   }
   if (a?.layer === 'services') {
     if (b?.layer === 'ui') return 'services never import a view';
-    if (b?.layer === 'machines' && !to.endsWith('.protocol'))
-      return 'services import protocols (types), never a machine';
+    if (isRoot(to) && !to.endsWith('.protocol'))
+      return 'services never import the composition root (it is given their effects)';
+    if (b?.layer === 'machines' && !to.endsWith('.protocol') && !isEffects(from))
+      return "services import protocols (types), never a machine (only a feature's *.effects.ts provides them)";
   }
   if (from.startsWith('src/ui/shared/') && b?.feature && !to.endsWith('.protocol'))
     return 'src/ui/shared imports no feature (only protocols)';
@@ -357,20 +341,44 @@ describe('feature boundaries', () => {
     ).toEqual([]);
     // the contract
     expect(check('src/contract/ZzProbe.ts', "import { x } from '../services/app/api';")[0]).toContain('only itself');
-    // the composition root meets everything but a feature's services (only the files listed may still import them)
-    expect(check('src/machines/app/ZzProbe.ts', "import { x } from '../../services/app/api';")).toEqual([]);
+    // a feature's effects provide its own machines (and another feature's only through its public faces); no
+    // service imports the composition root
     expect(
-      check('src/machines/app/wiring/ZzProbe.ts', "import { x } from '../../../services/polls/votes';")[0],
+      check(
+        'src/services/polls/polls.effects.ts',
+        "import { x } from '../../machines/polls/pollVotes/pollVotes.machine';",
+      ),
+    ).toEqual([]);
+    expect(
+      check('src/services/polls/polls.effects.ts', "import { x } from '../../machines/chats/chats/chats.machine';"),
+    ).toHaveLength(1);
+    expect(
+      check('src/services/conversation/conversation.effects.ts', "import { x } from '../../machines/realtime/index';"),
+    ).toEqual([]);
+    expect(
+      check('src/services/polls/votes.ts', "import { x } from '../../machines/polls/pollVotes/pollVotes.machine';")[0],
+    ).toContain('never a machine');
+    expect(check('src/services/app/ZzProbe.ts', "import { x } from '../../machines/app/registry';")[0]).toContain(
+      'never import the composition root',
+    );
+    expect(check('src/services/app/ZzProbe.ts', "import type { X } from '../../machines/app/app.protocol';")).toEqual(
+      [],
+    );
+    // the composition root meets everything but a feature's services: it is given their effects
+    expect(check('src/machines/app/ZzProbe.ts', "import { x } from '../../services/app/api';")).toEqual([]);
+    expect(check('src/machines/app/ZzProbe.ts', "import { x } from '../../services/polls/votes';")[0]).toContain(
+      "imports no feature's service",
+    );
+    expect(
+      check('src/machines/app/ZzProbe.ts', "import { pollsEffects } from '../../services/polls/effects';")[0],
     ).toContain("imports no feature's service");
     expect(
       check('src/machines/app/ZzProbe.ts', "const m = () => import('../../services/secretChats/secret-files');"),
     ).toHaveLength(1);
     expect(
-      check('src/machines/app/wiring/composer.ts', "import { x } from '../../../services/composer/voice-recorder';"),
-    ).toEqual([]);
-    expect(check('src/machines/app/wiring/ZzProbe.ts', "import { x } from '../../chats/chats/chats.machine';")).toEqual(
-      [],
-    );
+      check('src/machines/app/runtime.ts', "import { x } from '../../services/composer/voice-recorder';"),
+    ).toHaveLength(1);
+    expect(check('src/machines/app/ZzProbe.ts', "import { x } from '../chats/chats/chats.machine';")).toEqual([]);
   });
 
   it('a probe importing another feature’s view, machine or service file fails; its index and protocols pass', () => {

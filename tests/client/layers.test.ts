@@ -90,14 +90,20 @@ describe('import layers (npm run lint)', { timeout: 30_000 }, () => {
     expect(lint('src/machines/session/session', '.ts', ['../../../ui/app/RuntimeContext']).ok).toBe(false);
     expect(lint('src/machines/chats/chats', '.ts', ['../../app/wiring/chats']).ok).toBe(false);
     expect(lint('src/machines/chats/chats', '.ts', ['../../realtime/realtime/realtime.protocol']).ok).toBe(true);
-    expect(
-      lint('src/machines/app/wiring', '.ts', ['../../../services/app/api', '../../chats/chats/chats.machine']).ok,
-    ).toBe(true);
+    expect(lint('src/machines/app', '.ts', ['../../services/app/api', '../chats/chats/chats.machine']).ok).toBe(true);
     expect(lint('src/machines/app', '.ts', ['../../ui/app/AppRoutes']).ok).toBe(false);
     expect(lint('src/services/app', '.ts', ['../../machines/session/session/session.machine']).ok).toBe(false);
     expect(lint('src/services/composer', '.ts', ['../../machines/composer/index']).ok).toBe(false);
     expect(lint('src/services/composer', '.ts', ['../../ui/composer/Composer']).ok).toBe(false);
     expect(lint('src/services/composer', '.ts', ['../../machines/composer/outbox/outbox.protocol']).ok).toBe(true);
+    // a feature's effects provide its machines, but meet no view and no composition root
+    expect(lint('src/services/composer', '.effects.ts', ['../../machines/composer/outbox/outbox.machine']).ok).toBe(
+      true,
+    );
+    expect(lint('src/services/composer', '.effects.ts', ['../../ui/composer/Composer']).ok).toBe(false);
+    expect(lint('src/services/composer', '.effects.ts', ['../../machines/app/registry']).ok).toBe(false);
+    expect(lint('src/services/app', '.ts', ['../../machines/app/registry']).ok).toBe(false);
+    expect(lint('src/services/app', '.ts', ['../../machines/app/app.protocol']).ok).toBe(true);
     expect(lint('src/contract', '.ts', ['../services/app/api']).ok).toBe(false);
     expect(lint('src/contract', '.ts', ['../machines/chats/index']).ok).toBe(false);
   });

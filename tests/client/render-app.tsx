@@ -2,8 +2,9 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { beforeAll } from 'vitest';
+import { appEffects } from '../../src/services/app/app-effects';
 import { createRuntime } from '../../src/machines/app/runtime';
-import type { Services } from '../../src/machines/app/services';
+import type { Services } from '../../src/services/app/services';
 import type { Session } from '../../src/services/session/storage';
 import { AppRoutes, AuthPages } from '../../src/ui/app/AppRoutes';
 import { RuntimeProvider } from '../../src/ui/app/RuntimeContext';
@@ -30,6 +31,7 @@ function LocationProbe() {
 
 export function renderApp(path: string, options: { stored?: Session | null } & Stubs = {}) {
   const runtime = createRuntime({
+    effects: appEffects,
     stored: options.stored ?? null,
     services: {
       authApi: {

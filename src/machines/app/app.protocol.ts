@@ -35,3 +35,6 @@ export interface AppViewContext {
 export type AppChildren = { [K in ViewOwnedId]?: ViewOwnedActors[K] };
 
 export type AppRef = MachineRef<AppViewContext, AppEvent, EventObject, AppChildren>;
+
+/** Whether a set of effects fits the registry's lines (the join of the features' effects checks it). */
+export type { EffectsFit } from './registry';

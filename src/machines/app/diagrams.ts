@@ -1,9 +1,11 @@
 // Every machine of the client for `npm run diagrams` and its test: the root and each machine of the registry
-// (src/machines/app/registry.ts), by the first registry id that names it.
+// (src/machines/app/registry.ts), by the first registry id that names it; a line whose code loads with its effects
+// is drawn from what those effects (src/services/app/app-effects.ts, passed in) fetch.
 import type { AnyStateMachine } from 'xstate';
 import { appMachine } from './app.machine';
 import { type RegistryEntry, type RegistryId, registry } from './registry';
-import type { Services } from './services';
+import type { Services } from '../../services/app/services';
+import type { LineEffects } from './wiring';
 
 /**
  * What a line whose code loads later is wired with here: the wiring only closes over the services (they are used
@@ -15,12 +17,13 @@ const noServices = {} as Services;
  * Every machine once (two lines may share one, e.g. the two searches: the same config, wired or not), by the first
  * id that names it; the lines that load later are fetched for it.
  */
-export async function registeredMachines(): Promise<Record<string, AnyStateMachine>> {
+export async function registeredMachines(effects: LineEffects): Promise<Record<string, AnyStateMachine>> {
   const seen = new Set<unknown>();
   const out: Record<string, AnyStateMachine> = {};
   for (const id of Object.keys(registry) as RegistryId[]) {
     const e: RegistryEntry = registry[id];
-    const m = e.machine ?? (await (e.wired?.(noServices) ?? (typeof e.load === 'function' ? e.load() : undefined)));
+    const m =
+      e.machine ?? (await (effects[id]?.wired?.(noServices) ?? (typeof e.load === 'function' ? e.load() : undefined)));
     if (!m || seen.has(m.config)) continue;
     seen.add(m.config);
     out[id] = m;
@@ -28,6 +31,6 @@ export async function registeredMachines(): Promise<Record<string, AnyStateMachi
   return out;
 }
 
-export async function diagramMachines(): Promise<Record<string, AnyStateMachine>> {
-  return { app: appMachine, ...(await registeredMachines()) };
+export async function diagramMachines(effects: LineEffects): Promise<Record<string, AnyStateMachine>> {
+  return { app: appMachine, ...(await registeredMachines(effects)) };
 }

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnyActorRef, waitFor as waitForActor } from 'xstate';
+import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from './runtime';
 import type { ApiClient } from '../../services/app/api';
 import { RuntimeProvider } from '../../ui/app/RuntimeContext';
@@ -23,6 +24,7 @@ const api: ApiClient = {
 
 function renderWired(path: string) {
   const runtime = createRuntime({
+    effects: appEffects,
     stored: storedSession,
     services: { api, connectSocket: () => quietSocket(), ping: () => never() },
   });
@@ -99,6 +101,7 @@ describe('actor lifetimes', () => {
 
   it('signing out hangs up: a ringing call stops ringing, without any view', async () => {
     const runtime = createRuntime({
+      effects: appEffects,
       stored: storedSession,
       services: { api, connectSocket: () => quietSocket(), ping: () => never() },
     });

@@ -1,18 +1,19 @@
 // The registry: every actor of the app, one line each. The lines are the features' own
-// (src/machines/<feature>/actors.ts: machine, lifetime, owner, systemId, input); this module only concatenates them
-// and joins each to its effects (effects.ts). The root's spawn list, the wiring, the diagram list and the check of
-// the typed system map all derive from it.
+// (src/machines/<feature>/actors.ts: machine, lifetime, owner, systemId, input); this module only concatenates them.
+// Their effects are the features' too (src/services/<feature>/effects.ts), given to the runtime joined
+// (src/services/app/app-effects.ts); src/machines/app/wiring.ts provides each line from its entry. The root's spawn
+// list, the diagram list and the check of the typed system map all derive from it.
 //
 // - lifetime 'session': spawned by the root for the whole session, in START_ORDER below;
 // - lifetime 'owned': lives exactly while its owner shows it: owner 'view' = a view holds it with useOwnedActor(id)
 //   (src/ui/app/useOwnedActor.ts) and the root spawns it while that view is mounted; owner '<id>' = that machine
 //   runs it in the state that shows it (the chats footer's dialogs, the open conversation);
-// - lifetime 'child': spawned by its parent machine, which provides it in its own wiring; listed for the diagrams.
+// - lifetime 'child': spawned by its parent machine, which provides it in its own effects; listed for the diagrams.
 // - systemId: registered under its id, reachable with systemActor(system, id). Its protocol declares the type
 //   (module augmentation of SystemActors in src/machines/shared/system.ts); the checks at the end of this file fail
 //   to compile when the two disagree either way.
-// - load: the line's code is not in the first bundle. A view-owned line's wired machine (effects.ts `wired`, or the
-//   bare `load` when it needs no services) is fetched when its view first opens it; a line owned by a machine
+// - load: the line's code is not in the first bundle. A view-owned line's wired machine (its effects' `wired`, or
+//   the bare `load` when it needs no services) is fetched when its view first opens it; a line owned by a machine
 //   reaches its owner through the owner's actor `loadOwned` (src/machines/shared/owned-code.ts).
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import { accountActors } from '../account/actors';
@@ -44,8 +45,6 @@ import type { ActorLine, Lifetime } from '../shared/actor-line';
 import type { OwnedActors, SystemActors } from '../shared/system';
 import { themeActors } from '../theme/actors';
 import { threadsActors } from '../threads/actors';
-import { type Effects, effects } from './effects';
-import type { Services } from './services';
 
 export type { Lifetime } from '../shared/actor-line';
 
@@ -79,15 +78,11 @@ const lines = {
   ...historyImportActors,
 } as const;
 
-type Lines = typeof lines;
-type EffectsOf = typeof effects;
-/** A line joined to its effects. */
-export type RegistryEntry = ActorLine & Effects;
+/** One line of the registry. */
+export type RegistryEntry = ActorLine;
 
-/** Every line with its effects. */
-export const registry = Object.fromEntries(
-  Object.entries(lines).map(([id, line]) => [id, { ...line, ...(effects as Record<string, Effects>)[id] }]),
-) as { [K in keyof Lines]: Lines[K] & (K extends keyof EffectsOf ? EffectsOf[K] : unknown) };
+/** Every line. */
+export const registry = lines;
 
 /**
  * The order the root starts the session-long actors in: the session first (the others read who is signed in from
@@ -121,13 +116,13 @@ export type SessionId = { [K in RegistryId]: Registry[K] extends { lifetime: 'se
 // --- compile-time checks: the registry and the typed system map (src/machines/shared/system.ts) agree ---
 type WithSystemId = { [K in RegistryId]: Registry[K] extends { systemId: true } ? K : never }[RegistryId];
 type Verdict<T extends Record<string, true>> = T;
-/** A line's machine type: its `machine`, or what its `wired` or `load` gives. */
+/** A line's machine type: its `machine`, or what its `load` gives (a machine, for one fetched with its effects). */
 export type MachineOf<E> = E extends { machine: infer M extends AnyStateMachine }
   ? M
-  : E extends { wired(s: Services): Promise<infer M extends AnyStateMachine> }
+  : E extends { load: () => Promise<infer M extends AnyStateMachine> }
     ? M
-    : E extends { load: () => Promise<infer M extends AnyStateMachine> }
-      ? M
+    : E extends { load: 'wired' }
+      ? AnyStateMachine
       : never;
 /** Every session-long line is started: START_ORDER names each once. */
 export type StartOrderComplete = Verdict<{ [K in SessionId]: K extends (typeof START_ORDER)[number] ? true : false }>;
@@ -158,6 +153,16 @@ export type OwnedMatchesRegistry = Verdict<{
 export type RegistryMatchesOwned = Verdict<{ [K in ViewOwnedWithout]: K extends keyof OwnedActors ? true : false }>;
 /** Every SystemActors entry is a registry line with a systemId. */
 export type SystemMatchesRegistry = Verdict<{ [K in keyof SystemActors]: K extends WithSystemId ? true : false }>;
+
+/** The lines whose code loads with their effects (load: 'wired'): each needs its feature's entry. */
+type WiredId = { [K in RegistryId]: Registry[K] extends { load: 'wired' } ? K : never }[RegistryId];
+/**
+ * Effects that fit the registry (checked where they are joined, src/services/app/app-effects.ts): every line whose
+ * code loads with its effects has an entry, and every entry names a line. Each key maps to true when it fits.
+ */
+export type EffectsFit<E> = {
+  [K in keyof E | WiredId]: K extends RegistryId ? (K extends keyof E ? true : false) : false;
+};
 
 const ids = Object.keys(registry) as RegistryId[];
 

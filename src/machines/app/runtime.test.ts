@@ -5,12 +5,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestFailure } from '../../contract/failure';
 import { REFRESH_RETRY } from '../session/session/session.protocol';
+import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from './runtime';
 import { quietSocket, storedSession } from '../../../tests/fixtures/session';
 
 function runtimeWith(refresh: () => Promise<{ accessToken: string; refreshToken: string }>) {
   let refreshes = 0;
   const runtime = createRuntime({
+    effects: appEffects,
     stored: storedSession,
     baseURL: '/api',
     services: {
@@ -116,6 +118,7 @@ describe('runtime: api ↔ session', () => {
     );
     // Only the socket and the ping are replaced; the API client and the session's fetchMe are the real ones.
     const runtime = createRuntime({
+      effects: appEffects,
       stored: storedSession,
       baseURL: '/api',
       services: { connectSocket: () => quietSocket(), ping: () => new Promise(() => {}) },

@@ -1,11 +1,12 @@
-// The composition root: creates the services and the root app actor, and ties them together (the API client
-// reads the session's tokens and asks the session actor to refresh; every session change is persisted).
+// The composition root: creates the services and the root app actor with the effects it is given (every feature's,
+// joined by line: src/services/app/app-effects.ts), and ties them together (the API client reads the session's
+// tokens and asks the session actor to refresh; every session change is persisted).
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { AppActorRef } from './app.machine';
 import type { SessionActorRef } from '../session/session/session.machine';
-import type { Session } from '../../services/session/storage';
-import { createServices, type ServiceOverrides, type Services, withOverrides } from './services';
-import { wireApp } from './wiring';
+import type { Session } from '../../contract/entities';
+import { createServices, type ServiceOverrides, type Services, withOverrides } from '../../services/app/services';
+import { type LineEffects, wireApp } from './wiring';
 
 export interface Runtime {
   app: AppActorRef;
@@ -13,6 +14,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
+  /** Each registry line's effects (src/services/app/app-effects.ts: every feature's). */
+  effects: LineEffects;
   /** Replaced services (tests); every other service stays real. */
   services?: ServiceOverrides;
   /** The stored session to start from (default: what storage holds). */
@@ -21,13 +24,13 @@ export interface RuntimeOptions {
   baseURL?: string;
 }
 
-export function createRuntime(options: RuntimeOptions = {}): Runtime {
+export function createRuntime(options: RuntimeOptions): Runtime {
   // The services read the session lazily, so they can exist before the actor that provides it.
   let app: AppActorRef | null = null;
   const session = () => (app ? (app.system.get('session') as SessionActorRef) : null);
   const services = withOverrides(createServices({ baseURL: options.baseURL, session }), options.services);
 
-  app = createActor(wireApp(services), {
+  app = createActor(wireApp(services, options.effects), {
     input: { stored: options.stored !== undefined ? options.stored : services.sessionStore.load() },
     inspect: options.inspect,
   });

@@ -4,6 +4,7 @@
 // and signing out stops the socket.
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
+import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from './runtime';
 import { never, quietSocket, storedSession, user } from '../../../tests/fixtures/session';
 
@@ -12,6 +13,7 @@ afterEach(() => localStorage.clear());
 function runtime(stored: typeof storedSession | null) {
   const opened: string[] = [];
   const rt = createRuntime({
+    effects: appEffects,
     stored,
     services: {
       api: { call: never },

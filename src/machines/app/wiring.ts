@@ -1,26 +1,34 @@
-// Where machines meet services: the root machine with every registry line's effects provided (effects.ts names
-// them: each feature's wiring/<feature>.ts gives its own; core-wiring.ts the session's and realtime's). A machine owned by another gets its wired
-// children provided inside it, by the owner's id in the registry; those whose code loads later reach it through
-// its actor `loadOwned` (src/machines/shared/owned-code.ts).
+// Where machines meet services: the root machine with every registry line's effects provided. The effects are the
+// features' (src/services/<feature>/effects.ts), given joined by line (src/services/app/app-effects.ts); this module
+// provides each line from its entry generically. A machine owned by another gets its wired children provided inside
+// it, by the owner's id in the registry; those whose code loads later reach it through its actor `loadOwned`
+// (src/machines/shared/owned-code.ts).
 import { type AnyStateMachine, fromPromise } from 'xstate';
+import type { Effects } from '../../services/app/effects';
 import { afterFirstPaint } from '../../services/app/first-paint';
+import type { Services } from '../../services/app/services';
 import type { OwnedCode } from '../shared/owned-code';
 import { appMachine, type LoadedLine } from './app.machine';
 import { idsOf, type RegistryEntry, type RegistryId, registry } from './registry';
-import type { Services } from './services';
+
+/** The effects of the registry's lines, by line id (a line whose machine needs no services has none). */
+export type LineEffects = { readonly [K in RegistryId]?: Effects };
 
 const later = (id: RegistryId) => (registry[id] as RegistryEntry).load !== undefined;
 
-export function wireApp(s: Services) {
+export function wireApp(s: Services, effects: LineEffects) {
+  // Read when a line is wired or fetched, not before: a test may hold a line's loader back.
+  const effectsOf = (id: RegistryId): Effects => effects[id] ?? {};
+
   // A later line's code is fetched once per runtime (again after a failure), then spawned at once on every open.
   const loaded = new Map<RegistryId, Promise<AnyStateMachine>>();
   const fetchLine = (id: RegistryId): Promise<AnyStateMachine> => {
     let machine = loaded.get(id);
     if (!machine) {
-      // Its wiring when it needs services, else its bare machine. None is needed to show the chat list: on its
-      // first load they are fetched once it has painted (src/services/app/first-paint.ts).
-      const entry: RegistryEntry = registry[id];
-      const { wired, load } = entry;
+      // Its effects' loader when it needs services, else its bare machine. None is needed to show the chat list:
+      // on its first load they are fetched once it has painted (src/services/app/first-paint.ts).
+      const { wired } = effectsOf(id);
+      const { load } = registry[id] as RegistryEntry;
       const fetch = wired ? () => wired(s) : typeof load === 'function' ? load : undefined;
       machine = fetch
         ? afterFirstPaint(fetch).then((m) => withOwned(id, m))
@@ -51,8 +59,8 @@ export function wireApp(s: Services) {
 
   /** The line's machine with its effects, and the actors it owns provided the same way. */
   function wired(id: RegistryId): AnyStateMachine {
-    const entry: RegistryEntry = registry[id];
-    const machine = entry.wire ? entry.wire(s) : entry.machine;
+    const { wire } = effectsOf(id);
+    const machine = wire ? wire(s) : (registry[id] as RegistryEntry).machine;
     if (!machine) throw new Error(`registry line ${id} has no machine`);
     return withOwned(id, machine);
   }

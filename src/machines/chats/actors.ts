@@ -1,6 +1,7 @@
-// The chats feature's actors (the list, the selection, the address, the chats page's layout, footer and menu) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The chats feature's actors (the list, the selection, the address, the chats page's layout, footer and menu) as the
+// app registers them: each line says what the actor is and how long it lives. src/machines/app/registry.ts concatenates
+// every feature's lines; their effects are the feature's own (src/services/chats/effects.ts); src/machines/README.md
+// explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 import { chatsMachine } from './chats/chats.machine';
 import { chatsFooterMachine } from './chatsFooter/chatsFooter.machine';

@@ -1,6 +1,7 @@
-// The composer feature's actors (the draft, the outbox, voice recording and the send preview) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The composer feature's actors (the draft, the outbox, voice recording and the send preview) as the app registers
+// them: each line says what the actor is and how long it lives. src/machines/app/registry.ts concatenates every
+// feature's lines; their effects are the feature's own (src/services/composer/effects.ts); src/machines/README.md
+// explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 import { composerMachine } from './composer/composer.machine';
 import { draftsMachine } from './drafts/drafts.machine';

@@ -1,6 +1,7 @@
-// The contacts feature's actors (friends, requests, the EBLID search and the group dialog) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The contacts feature's actors (friends, requests, the EBLID search and the group dialog) as the app registers them:
+// each line says what the actor is and how long it lives. src/machines/app/registry.ts concatenates every feature's
+// lines; their effects are the feature's own (src/services/contacts/effects.ts); src/machines/README.md explains the
+// fields.
 import type { ActorLines } from '../shared/actor-line';
 import { contactsMachine } from './contacts/contacts.machine';
 

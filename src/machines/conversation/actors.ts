@@ -1,6 +1,6 @@
-// The conversation feature's actors (the open conversation and what it runs) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The conversation feature's actors (the open conversation and what it runs) as the app registers them: each line says
+// what the actor is and how long it lives. src/machines/app/registry.ts concatenates every feature's lines; their
+// effects are the feature's own (src/services/conversation/effects.ts); src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 
 export const conversationActors = {

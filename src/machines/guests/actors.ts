@@ -1,6 +1,6 @@
 // The guests feature's actors (guest links to calls) as the app registers them: each line says what the actor is and
-// how long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// how long it lives. src/machines/app/registry.ts concatenates every feature's lines; their effects are the feature's
+// own (src/services/guests/effects.ts); src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 
 export const guestsActors = {

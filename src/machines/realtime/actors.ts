@@ -1,6 +1,6 @@
-// The realtime feature's actors (the socket and the link to the server) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The realtime feature's actors (the socket and the link to the server) as the app registers them: each line says what
+// the actor is and how long it lives. src/machines/app/registry.ts concatenates every feature's lines; their effects
+// are the feature's own (src/services/realtime/effects.ts); src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 import { connectivityMachine } from './connectivity/connectivity.machine';
 import { realtimeMachine } from './realtime/realtime.machine';

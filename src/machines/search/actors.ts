@@ -1,6 +1,7 @@
-// The search feature's actors (message search: the chats list's and the open conversation's) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The search feature's actors (message search: the chats list's and the open conversation's) as the app registers them:
+// each line says what the actor is and how long it lives. src/machines/app/registry.ts concatenates every feature's
+// lines; their effects are the feature's own (src/services/search/effects.ts); src/machines/README.md explains the
+// fields.
 import type { ActorLines } from '../shared/actor-line';
 import { searchMachine } from './search/search.machine';
 

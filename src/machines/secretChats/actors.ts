@@ -1,6 +1,7 @@
-// The secretChats feature's actors (this browser as a device, each secret chat's MLS lifecycle, the dialogs; all loaded on demand) as the app registers them: each line says what the actor is and how
-// long it lives. src/machines/app/registry.ts concatenates every feature's lines and provides their effects
-// (src/machines/app/effects.ts); src/machines/README.md explains the fields.
+// The secretChats feature's actors (this browser as a device, each secret chat's MLS lifecycle, the dialogs; all loaded
+// on demand) as the app registers them: each line says what the actor is and how long it lives.
+// src/machines/app/registry.ts concatenates every feature's lines; their effects are the feature's own
+// (src/services/secretChats/effects.ts); src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 
 export const secretChatsActors = {

@@ -1,6 +1,6 @@
 // One actor of the app as its feature declares it (src/machines/<feature>/actors.ts): what it is and how long it
-// lives. Its effects are not here: the composition root provides them (src/machines/app/effects.ts), so a feature's
-// lines import machines only. src/machines/README.md explains the fields.
+// lives. Its effects are not here: they are the feature's services' (src/services/<feature>/effects.ts), which the
+// composition root provides, so a feature's lines import machines only. src/machines/README.md explains the fields.
 import type { AnyStateMachine } from 'xstate';
 import type { Session } from '../../contract/entities';
 
@@ -11,7 +11,7 @@ export interface ActorLine {
   machine?: AnyStateMachine;
   /**
    * A line whose code loads later: its bare machine, fetched when it needs no services, or 'wired' when its effects'
-   * `wired` (src/machines/app/effects.ts) fetches it with its wiring. A loader of the bare machine beside `wired`
+   * `wired` (src/services/<feature>/effects.ts) fetches it with its effects. A loader of the bare machine beside `wired`
    * would be dead code in the first bundle (the diagrams draw the wired machine).
    */
   load?: (() => Promise<AnyStateMachine>) | 'wired';

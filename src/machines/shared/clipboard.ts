@@ -1,5 +1,5 @@
 // Copying a text to the clipboard as a region of a machine: its copy event (carrying `text`) runs the machine's
-// `copyText` actor (provided by the wiring, src/machines/app/wiring/clipboard.ts); a success shows a tag for a named
+// `copyText` actor (provided by the wiring, src/services/app/clipboard.ts); a success shows a tag for a named
 // delay, a refusal the browser gives goes back to idle.
 import { notWired } from './not-wired';
 

@@ -1,6 +1,6 @@
 // Local storage per user of what the composer keeps across reloads: the outbox (unsent messages) and the drafts.
 // The composer decides what is stored and reads it back with its own schema; this only keeps JSON under a per-user
-// key, and sign-out removes it (src/machines/app/services.ts).
+// key, and sign-out removes it (src/services/app/services.ts).
 function store(): Storage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;

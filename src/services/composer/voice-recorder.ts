@@ -1,4 +1,4 @@
-// Records a voice message from the microphone (loaded on demand: src/machines/app/wiring/composer.ts imports it when the user
+// Records a voice message from the microphone (loaded on demand: src/services/composer/composer.effects.ts imports it when the user
 // presses the microphone button). MediaRecorder writes Opus in WebM, or AAC in MP4 where the browser has no Opus
 // recorder; an AnalyserNode samples the level every VOICE.levelTickMs for the live meter and the waveform.
 import { VOICE } from '../../contract/limits';

@@ -1,7 +1,7 @@
 // Where a secret chat's import stands, kept in IndexedDB so a reload continues after the last batch the server took
 // (docs/behaviour.md §10.39): per user, chat and export (its importKey). The server ignores a message it already
 // has, so a batch sent again after a crash adds nothing. Sign-out deletes the user's rows (clearImportPositions,
-// called beside the offline store's clear: src/machines/app/services.ts).
+// called beside the offline store's clear: src/services/app/services.ts).
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 
 export interface ImportPosition {

@@ -1,4 +1,4 @@
-// The browser side of notifications (the notifications actor's effects, provided by src/machines/app/wiring/notifications.ts and loaded
+// The browser side of notifications (the notifications actor's effects, provided by src/services/notifications/notifications.effects.ts and loaded
 // on demand, apart from the first bundle): the permission, the Web Push subscription of the service worker,
 // showing a notification, the clicks the worker reports, and the switches this device keeps per user.
 import type { NotificationOpened, NotificationPayload } from '../../contract/notification';

@@ -1,6 +1,6 @@
 // Message search with secret chats (docs/secret-chats.md, "Search"): the server's index skips ENCRYPTED messages,
 // so their matches come from this device's local index (crypto/search-index.ts, in the crypto worker) and are
-// merged into the server's pages by time. Loaded only when the user has a secret chat (src/machines/app/wiring/search.ts).
+// merged into the server's pages by time. Loaded only when the user has a secret chat (src/services/search/search.effects.ts).
 import type { Message, SearchResult } from '../../contract/entities';
 import { LIMITS } from '../../contract/limits';
 import type { SecretCrypto } from './crypto/secret-crypto';

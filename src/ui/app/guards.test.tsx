@@ -5,6 +5,8 @@ import { renderApp, storedSession, user } from '../../../tests/client/render-app
 
 const location = () => screen.getByTestId('location').textContent;
 afterEach(() => localStorage.clear());
+// A lazy page's first load transforms its modules: seconds on a busy machine, not vitest's default second.
+const LAZY = { timeout: 15_000 };
 
 describe('route guards', () => {
   it.each(['/', '/contacts', '/calls', '/settings'])('signed out, %s leads to the sign-in screen', (path) => {
@@ -21,8 +23,8 @@ describe('route guards', () => {
     await userEvent.type(screen.getByLabelText('Пароль'), 'correct horse');
     await userEvent.click(screen.getByRole('button', { name: 'Войти' }));
     await waitFor(() => expect(location()).toBe('/contacts'));
-    expect(await screen.findByRole('heading', { name: 'Контакты' })).toBeInTheDocument();
-  });
+    expect(await screen.findByRole('heading', { name: 'Контакты' }, LAZY)).toBeInTheDocument();
+  }, 20_000);
 
   it.each(['/auth', '/auth/register'])('signed in, %s leads to /', (path) => {
     renderApp(path, { stored: storedSession });
@@ -33,9 +35,6 @@ describe('route guards', () => {
     renderApp('/nowhere', { stored: storedSession });
     expect(location()).toBe('/');
   });
-
-  // A lazy page's first load transforms its modules: seconds on a busy machine, not vitest's default second.
-  const LAZY = { timeout: 15_000 };
 
   it('the shared layout navigates between the sections, shows the ping latency, and signs out to /auth', async () => {
     renderApp('/', { stored: storedSession });

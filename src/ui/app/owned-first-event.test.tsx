@@ -1,13 +1,16 @@
 // Every view-owned line whose code loads later hears what its view tells it from the view's first paint: a click
 // made while the line's code is still on its way reaches the actor, in order, once the code is here. The lines come
-// from the registry; each one's loader is held back by a promise the test resolves, then runs as the registry has it.
+// from the registry; each one's loader is held back by a promise the test resolves, then runs as the registry and
+// its feature's effects have it.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyActorRef, type EventObject, type InspectionEvent, waitFor } from 'xstate';
 import { deferred, never, quietSocket, storedSession } from '../../../tests/fixtures/session';
 import { idsOf, type RegistryEntry, registry } from '../../machines/app/registry';
+import { appEffects } from '../../services/app/app-effects';
+import type { Effects } from '../../services/app/effects';
 import { createRuntime } from '../../machines/app/runtime';
-import type { Services } from '../../machines/app/services';
+import type { Services } from '../../services/app/services';
 import type { ViewOwnedId } from '../../machines/shared/system';
 import type { ApiClient } from '../../services/app/api';
 import { RuntimeProvider } from './RuntimeContext';
@@ -63,22 +66,27 @@ function View({ id }: { id: ViewOwnedId }) {
   );
 }
 
-/** Holds the line's code back: its loader, as the registry has it, runs once `release` is called. */
+/** The effects the runtimes get: every feature's, with a line's loader replaced while a case holds it back. */
+const effects: Record<string, Effects> = { ...appEffects };
+
+/** Holds the line's code back: its loader, as the registry and its effects have it, runs once `release` is called. */
 function holdBack(id: ViewOwnedId) {
-  const entry = registry[id] as RegistryEntry;
-  const own = { wired: entry.wired, load: entry.load };
+  const own = effects[id];
+  const { load } = registry[id] as RegistryEntry;
   const gate = deferred<void>();
-  entry.wired = async (s: Services) => {
-    await gate.promise;
-    if (own.wired) return own.wired(s);
-    if (typeof own.load === 'function') return own.load();
-    throw new Error(`registry line ${id} loads nothing`);
+  effects[id] = {
+    wired: async (s: Services) => {
+      await gate.promise;
+      if (own?.wired) return own.wired(s);
+      if (typeof load === 'function') return load();
+      throw new Error(`registry line ${id} loads nothing`);
+    },
   };
   return {
     release: () => gate.resolve(),
     restore: () => {
-      if (own.wired) entry.wired = own.wired;
-      else delete entry.wired;
+      if (own) effects[id] = own;
+      else delete effects[id];
     },
   };
 }
@@ -99,8 +107,8 @@ afterEach(() => {
 beforeAll(async () => {
   await Promise.allSettled(
     lazyOwned.map((id) => {
-      const entry = registry[id] as RegistryEntry;
-      return entry.wired?.({} as Services) ?? (typeof entry.load === 'function' ? entry.load() : undefined);
+      const { load } = registry[id] as RegistryEntry;
+      return effects[id]?.wired?.({} as Services) ?? (typeof load === 'function' ? load() : undefined);
     }),
   );
 }, 120_000);
@@ -115,6 +123,7 @@ describe('a view-owned actor whose code loads later', () => {
     undo.push(held.restore);
     const inspected: InspectionEvent[] = [];
     const runtime = createRuntime({
+      effects,
       stored: storedSession,
       services: { api, connectSocket: () => quietSocket(), ping: () => never() },
       inspect: { next: (e) => inspected.push(e) },

@@ -4,6 +4,7 @@ import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { never, quietSocket, storedSession } from '../../../tests/fixtures/session';
+import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from '../../machines/app/runtime';
 import type { ApiClient } from '../../services/app/api';
 import { RuntimeProvider } from '../app/RuntimeContext';
@@ -35,6 +36,7 @@ function Probe({ controls }: { controls: (c: Controls) => void }) {
 
 function mount() {
   const runtime = createRuntime({
+    effects: appEffects,
     stored: storedSession,
     services: { api, connectSocket: () => quietSocket(), ping: () => never() },
   });

@@ -3,6 +3,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, never, quietSocket, storedSession } from '../../../tests/fixtures/session';
+import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from '../../machines/app/runtime';
 import type { ApiClient } from '../../services/app/api';
 import { RuntimeProvider } from '../app/RuntimeContext';
@@ -30,6 +31,7 @@ describe('the send preview before its code is here', () => {
     const gate = deferred<void>();
     chunk.gate = gate.promise;
     const runtime = createRuntime({
+      effects: appEffects,
       stored: storedSession,
       services: { api, connectSocket: () => quietSocket(), ping: () => never() },
     });

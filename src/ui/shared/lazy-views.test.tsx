@@ -4,6 +4,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from '../../machines/app/runtime';
 import { AppRoutes, AuthPages } from '../app/AppRoutes';
 import { CallLayerView } from '../calls/CallLayer';
@@ -29,6 +30,7 @@ describe('lazy views: a fallback while the chunk loads, then the view', () => {
   it('sign-in: "Загружаем…" (a status) until the sign-in page is here', async () => {
     expect(AuthPages.isLoaded()).toBe(false);
     const runtime = createRuntime({
+      effects: appEffects,
       stored: null,
       services: { api: { call: never }, connectSocket: () => quietSocket(), ping: () => never() },
     });

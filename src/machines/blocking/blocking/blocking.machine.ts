@@ -1,7 +1,6 @@
 // The blocking actor (protocol: blocking.protocol.ts). One change at a time; after one the chats list is fetched
 // again (the chat's blockedByMe and presence follow from the server), and the list of the blocked too if shown.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { PublicUser } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
@@ -9,6 +8,7 @@ import {
   BLOCK_FAILED,
   BLOCKED_LIST_FAILED,
   type BlockingContext,
+  type BlockingEffects,
   type BlockingEvent,
   type BlockingInput,
 } from './blocking.protocol';
@@ -17,11 +17,10 @@ export * from './blocking.protocol';
 
 export const blockingMachine = setup({
   types: { context: {} as BlockingContext, events: {} as BlockingEvent, input: {} as BlockingInput | undefined },
+  // Typed by the port its feature's services implement.
   actors: {
-    /** GET /api/users/blocked. */
-    loadBlocked: notWired<PublicUser[]>('blocking.loadBlocked'),
-    /** POST /api/users/block or /unblock. */
-    setBlock: notWired<unknown, { userId: string; block: boolean }>('blocking.setBlock'),
+    loadBlocked: notWired('blocking.loadBlocked') as BlockingEffects['loadBlocked'],
+    setBlock: notWired('blocking.setBlock') as BlockingEffects['setBlock'],
   },
   guards: {
     // Shown, or asked for at the start: a change made while the first load ran (it cancels it) loads it after.

@@ -1,6 +1,7 @@
 // Blocking people (registry line 'blocking', alive while a conversation pane or the settings section shows it):
 // «Заблокировать» / «Разблокировать» from «Информация» or from the notice that replaces a blocked chat's composer, and
 // the list «Заблокированные» in Settings. Views import this module, never blocking.machine.ts.
+import type { PromiseActorLogic } from 'xstate';
 import type { PublicUser } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 
@@ -29,6 +30,14 @@ export type BlockingEvent =
   | { type: 'blocking.unblock'; userId: string };
 
 export type BlockingRef = MachineRef<BlockingContext, BlockingEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/blocking/blocking.effects.ts). */
+export interface BlockingEffects {
+  /** GET /api/users/blocked. */
+  loadBlocked: PromiseActorLogic<PublicUser[], unknown>;
+  /** POST /api/users/block or /unblock. */
+  setBlock: PromiseActorLogic<unknown, { userId: string; block: boolean }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -24,7 +24,7 @@ export const navigationMachine = setup({
     children: {} as { router: 'router'; selections: 'selections'; pageTitle: 'pageTitle' },
   },
   actors: {
-    /** Reports the router's locations as `nav.location` and carries out RouterCommands (src/machines/app/wiring/chats.ts). */
+    /** Reports the router's locations as `nav.location` and carries out RouterCommands (src/services/chats/chats.effects.ts). */
     router: notWiredCallback<RouterCommand>('navigation.router'),
     /** The chats actor's selections as `nav.selected`. */
     selections: notWiredCallback('navigation.selections'),

@@ -123,11 +123,11 @@ export const composerMachine = setup({
         for (const stop of stops) stop();
       };
     }),
-    /** The voice recorder (its recording actor is provided in src/machines/app/wiring/composer.ts). */
+    /** The voice recorder (its recording actor is provided in src/services/composer/composer.effects.ts). */
     recorder: recorderMachine,
-    /** The outbox (its store, uploads and sends are provided in src/machines/app/wiring/composer.ts). */
+    /** The outbox (its store, uploads and sends are provided in src/services/composer/composer.effects.ts). */
     outbox: outboxMachine,
-    /** Keeps the drafts in the browser (its store is provided in src/machines/app/wiring/composer.ts). */
+    /** Keeps the drafts in the browser (its store is provided in src/services/composer/composer.effects.ts). */
     drafts: draftsMachine,
   },
   guards: {

@@ -15,7 +15,7 @@ export const draftsMachine = setup({
     input: {} as DraftsInput,
   },
   actors: {
-    /** The stored drafts of a user (src/machines/app/wiring/composer.ts). */
+    /** The stored drafts of a user (src/services/composer/composer.effects.ts). */
     loadDrafts: notWired<DraftMap, { userId: string }>('drafts.loadDrafts'),
     /** Writes a user's drafts. */
     saveDrafts: notWired<void, { userId: string; drafts: DraftMap }>('drafts.saveDrafts'),

@@ -30,7 +30,7 @@ export interface RecorderContext {
   insecure: InsecurePage | null;
 }
 
-/** What the recording actor (src/services/composer/voice-recorder.ts, provided in src/machines/app/wiring/composer.ts) reports. */
+/** What the recording actor (src/services/composer/voice-recorder.ts, provided in src/services/composer/composer.effects.ts) reports. */
 export type RecordingReport =
   | { type: 'recording.started' }
   | { type: 'recording.level'; level: number; elapsedMs: number }

@@ -1,7 +1,6 @@
 // The directory's actor (protocol: directory.protocol.ts): loads people and open groups; a search loads them
 // again (a newer search replaces the one under way); «Вступить» joins an open group and opens its chat.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
@@ -10,6 +9,7 @@ import {
   DIRECTORY_TAGS,
   type DirectoryContext,
   type DirectoryEmitted,
+  type DirectoryEffects,
   type DirectoryEvent,
   type DirectoryPage,
   JOIN_FAILED,
@@ -23,10 +23,10 @@ export const directoryMachine = setup({
     events: {} as DirectoryEvent,
     emitted: {} as DirectoryEmitted,
   },
+  // Typed by the port its feature's services implement.
   actors: {
-    /** `first`: the page's first load, which asks first whether the directory is on (null when it is off). */
-    load: notWired<DirectoryPage, { q: string; first?: boolean }>('directory.load'),
-    join: notWired<ResponseOf<'joinOpenGroup'>, { conversationId: string }>('directory.join'),
+    load: notWired('directory.load') as DirectoryEffects['load'],
+    join: notWired('directory.join') as DirectoryEffects['join'],
   },
   guards: {
     off: (_, page: DirectoryPage) => page === null,

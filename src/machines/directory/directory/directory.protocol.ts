@@ -2,6 +2,8 @@
 // directory the administrator turned on, searched by name, @username or EBLID, and the open groups joined with one
 // click. Views import this module, never directory.machine.ts.
 
+import type { PromiseActorLogic } from 'xstate';
+import type { ResponseOf } from '../../../contract/api';
 import type { OpenGroup } from '../../../contract/directory';
 import type { PublicUser } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
@@ -47,4 +49,11 @@ declare module '../../shared/system' {
     /** «Люди» and «Открытые группы» (spawned while the contacts page shows them). */
     directory: DirectoryRef;
   }
+}
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/directory/directory.effects.ts). */
+export interface DirectoryEffects {
+  /** `first`: the page's first load, which asks first whether the directory is on (null when it is off). */
+  load: PromiseActorLogic<DirectoryPage, { q: string; first?: boolean }>;
+  join: PromiseActorLogic<ResponseOf<'joinOpenGroup'>, { conversationId: string }>;
 }

@@ -1,7 +1,6 @@
 // «Создать опрос» (protocol: pollComposer.protocol.ts): editing → sending → sent, or back to editing with the
 // server's words. «Создать» with a draft that cannot go stays in editing and says why (the same words as the server).
 import { assign, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { POLL } from '../../../contract/limits';
 import { pollDraftProblem } from '../../../contract/poll-draft';
@@ -10,6 +9,7 @@ import {
   POLL_COMPOSER_TAGS,
   POLL_SEND_FAILED,
   type PollComposerContext,
+  type PollComposerEffects,
   type PollComposerEvent,
   type PollComposerInput,
 } from './pollComposer.protocol';
@@ -22,8 +22,9 @@ export const pollComposerMachine = setup({
     events: {} as PollComposerEvent,
     input: {} as PollComposerInput,
   },
+  // Typed by the port its feature's services implement.
   actors: {
-    createPoll: notWired<ResponseOf<'createPoll'>, BodyOf<'createPoll'>>('pollComposer.createPoll'),
+    createPoll: notWired('pollComposer.createPoll') as PollComposerEffects['createPoll'],
   },
   guards: {
     invalid: ({ context }) => pollDraftProblem(context, POLL) !== null,

@@ -1,10 +1,17 @@
 // «Создать опрос» (docs/behaviour.md §10.33 Polls), opened from the composer's «Прикрепить» menu in a group or a
 // direct chat (never a secret one): the question, 2–10 options, single or multiple choice, anonymous or not, a quiz
 // with its right option and an explanation. Views import this module, never pollComposer.machine.ts.
+import type { PromiseActorLogic } from 'xstate';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
 import type { PollDraft } from '../../../contract/poll-draft';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export const POLL_SEND_FAILED = 'Не удалось отправить опрос. Попробуйте ещё раз.';
+
+/** The machine's port: the effect it leaves to its feature's services (src/services/polls/polls.effects.ts). */
+export interface PollComposerEffects {
+  createPoll: PromiseActorLogic<ResponseOf<'createPoll'>, BodyOf<'createPoll'>>;
+}
 
 export interface PollComposerInput {
   conversationId: string;

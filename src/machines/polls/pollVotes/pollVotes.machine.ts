@@ -2,7 +2,6 @@
 // message id (the card merges it with the history's by version); a failure is kept for that poll until its next
 // request.
 import { assign, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import type { PollInfo } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
@@ -11,6 +10,7 @@ import {
   POLL_VOTES_TAGS,
   type PollRequest,
   type PollVotesContext,
+  type PollVotesEffects,
   type PollVotesEvent,
 } from './pollVotes.protocol';
 
@@ -23,8 +23,9 @@ const without = (errors: Record<string, string>, id: string) => {
 
 export const pollVotesMachine = setup({
   types: { context: {} as PollVotesContext, events: {} as PollVotesEvent },
+  // Typed by the port its feature's services implement.
   actors: {
-    pollRequest: notWired<ResponseOf<'votePoll'>, PollRequest>('pollVotes.pollRequest'),
+    pollRequest: notWired('pollVotes.pollRequest') as PollVotesEffects['pollRequest'],
   },
   actions: {
     start: assign(({ context, event }) => {

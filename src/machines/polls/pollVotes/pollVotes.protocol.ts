@@ -1,6 +1,8 @@
 // The open chat's poll cards (docs/behaviour.md §10.33 Polls): a vote, «Отменить голос» and «Завершить опрос», one
 // request at a time (a second click while one is under way does nothing); each answer's poll is kept by message id
 // so the card shows it at once, whatever the socket does. Views import this module, never pollVotes.machine.ts.
+import type { PromiseActorLogic } from 'xstate';
+import type { ResponseOf } from '../../../contract/api';
 import type { PollInfo } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 
@@ -10,6 +12,12 @@ export type PollRequest =
   | { kind: 'vote'; messageId: string; optionIds: string[] }
   | { kind: 'retract'; messageId: string }
   | { kind: 'close'; messageId: string };
+
+/** The machine's port: the effect it leaves to its feature's services (src/services/polls/polls.effects.ts). */
+export interface PollVotesEffects {
+  /** One vote, retraction or closing; the answer is the poll as it stands. */
+  pollRequest: PromiseActorLogic<ResponseOf<'votePoll'>, PollRequest>;
+}
 
 export interface PollVotesContext {
   /** The request under way, null when none. */

@@ -1,5 +1,5 @@
 // Offline reading (docs/notifications.md, "Offline reading"; systemId 'offlineStore'). The list and history fetches keep what the
-// server answered in IndexedDB and, when no answer comes, answer from it (src/machines/app/wiring/chats.ts); the chats
+// server answered in IndexedDB and, when no answer comes, answer from it (src/services/chats/chats.effects.ts); the chats
 // actor reports which it was. From that this actor knows whether the page shows saved data: then the view shows
 // the banner and sends nothing (tag 'readOnly') until the server answers again. A message deleted for everyone
 // leaves the store as the server announces it, and each time the server answers again after sign-in or an outage

@@ -1,0 +1,11 @@
+// The blocking feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/blocking/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+
+const blocking = () => import('./blocking.effects');
+
+export const blockingEffects = {
+  blocking: later(blocking, 'wireBlocking'),
+} as const satisfies FeatureEffects;

@@ -1,0 +1,13 @@
+// The calls feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/calls/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+import { wireCall } from './calls.effects';
+
+const callsPage = () => import('./calls-page.effects');
+
+export const callsEffects = {
+  call: { wire: wireCall },
+  callsPage: later(callsPage, 'wireCallsPage'),
+} as const satisfies FeatureEffects;

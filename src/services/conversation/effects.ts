@@ -1,0 +1,11 @@
+// The conversation feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/conversation/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+
+const conversation = () => import('./conversation.effects');
+
+export const conversationEffects = {
+  conversation: later(conversation, 'wireConversation'),
+} as const satisfies FeatureEffects;

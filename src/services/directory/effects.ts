@@ -1,0 +1,11 @@
+// The directory feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/directory/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+
+const directory = () => import('./directory.effects');
+
+export const directoryEffects = {
+  directory: later(directory, 'wireDirectory'),
+} as const satisfies FeatureEffects;

@@ -1,0 +1,11 @@
+// The historyImport feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/historyImport/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+
+const historyImport = () => import('./historyImport.effects');
+
+export const historyImportEffects = {
+  historyImport: later(historyImport, 'wireHistoryImport'),
+} as const satisfies FeatureEffects;

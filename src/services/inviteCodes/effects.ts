@@ -1,0 +1,11 @@
+// The inviteCodes feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/inviteCodes/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+
+const inviteCodes = () => import('./inviteCodes.effects');
+
+export const inviteCodesEffects = {
+  inviteCodes: later(inviteCodes, 'wireInviteCodes'),
+} as const satisfies FeatureEffects;

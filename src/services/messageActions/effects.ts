@@ -1,0 +1,15 @@
+// The messageActions feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/messageActions/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+import { wireRemoval } from './messageActions.effects';
+
+const messageActionsDialog = () => import('./messageActions-dialog.effects');
+
+export const messageActionsEffects = {
+  removal: { wire: wireRemoval },
+  selection: later(messageActionsDialog, 'wireSelection'),
+  forwardPicker: later(messageActionsDialog, 'wireForwardPicker'),
+  messageInfo: later(messageActionsDialog, 'wireMessageInfo'),
+} as const satisfies FeatureEffects;

@@ -1,0 +1,11 @@
+// The scheduled feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/scheduled/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import { type FeatureEffects, later } from '../app/effects';
+
+const scheduled = () => import('./scheduled.effects');
+
+export const scheduledEffects = {
+  scheduler: later(scheduled, 'wireScheduler'),
+} as const satisfies FeatureEffects;

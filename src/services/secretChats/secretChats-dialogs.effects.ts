@@ -1,0 +1,122 @@
+// The secret chats' dialogs and calls provided from the services: the creation dialog, a secret call's key and
+// «Проверить шифрование». Apart from the device actor's wiring (secretChats.ts), whose chunk loads in the background
+// on every signed-in page: these machines load when one of them is first opened.
+import { fromCallback, fromPromise } from 'xstate';
+import type { Services } from '../app/services';
+import { secretCrypto } from './crypto/worker-client';
+import { NoDeviceError } from './secret-effects';
+import { secretCallMachine } from '../../machines/secretChats/secretCall/secretCall.machine';
+import type {
+  CallKey,
+  SecretCallEvent,
+  SecretCallInput,
+} from '../../machines/secretChats/secretCall/secretCall.protocol';
+import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
+import { type CreateResult, secretDialogMachine } from '../../machines/secretChats/secretDialog/secretDialog.machine';
+import type {
+  SecretVerification,
+  SecretVerifyInput,
+  SecretVerifySave,
+} from '../../machines/secretChats/secretVerify/secretVerify.protocol';
+import { secretVerifyMachine } from '../../machines/secretChats/secretVerify/secretVerify.machine';
+import { type AnySystem, systemActor } from '../../machines/shared/system';
+import { secretEffects } from './secretChats.effects';
+
+export function wireSecretDialog(s: Services) {
+  const fx = secretEffects(s);
+  return secretDialogMachine.provide({
+    actors: {
+      prepare: fromPromise<unknown, { userId: string }>(({ input }) => fx.device(input.userId)),
+      create: fromPromise(
+        async ({
+          input,
+          system,
+        }: {
+          input: { userId: string; memberIds: string[]; title: string | null };
+          system: AnySystem;
+        }): Promise<CreateResult> => {
+          try {
+            const { conversationId, withoutDevice } = await fx.create(input);
+            // The chat's notice names who has no device yet («… ещё не открывал Беседу в браузере»).
+            systemActor(system, 'secretDevice')?.send({
+              type: 'secretDevice.withoutDevice',
+              conversationId,
+              userIds: withoutDevice,
+            });
+            return { conversationId };
+          } catch (e) {
+            if (e instanceof NoDeviceError) return { conversationId: null, noDevice: e.userIds };
+            throw e;
+          }
+        },
+      ),
+    },
+  });
+}
+
+/** A secret chat's call key: from the crypto worker, again at each epoch the chat's actor reaches. */
+export function wireSecretCall() {
+  return secretCallMachine.provide({
+    actors: {
+      derive: fromPromise<CallKey, SecretCallInput>(({ input }) =>
+        secretCrypto().callKey(input.userId, input.conversationId),
+      ),
+      // The chat's actor (a child of the device actor) applies the group's commits; its epoch is the group's.
+      watchEpoch: fromCallback<SecretCallEvent, SecretCallInput>(({ input, sendBack, system }) => {
+        const device = systemActor(system, 'secretDevice');
+        if (!device) return () => {};
+        let chat: SecretChatRef | undefined;
+        let chatSub: { unsubscribe(): void } | null = null;
+        const follow = () => {
+          const next = (device.getSnapshot().children as Record<string, SecretChatRef | undefined>)[
+            `chat:${input.conversationId}`
+          ];
+          if (next === chat) return;
+          chatSub?.unsubscribe();
+          chat = next;
+          chatSub =
+            chat?.subscribe((s) => {
+              if (s.context.epoch !== null) sendBack({ type: 'secretCall.epoch', epoch: s.context.epoch });
+            }) ?? null;
+        };
+        const deviceSub = device.subscribe(follow);
+        follow();
+        return () => {
+          deviceSub.unsubscribe();
+          chatSub?.unsubscribe();
+        };
+      }),
+    },
+  });
+}
+
+/**
+ * «Проверить шифрование»: the fingerprint and the devices come from the crypto worker, and a safety number with each
+ * other person of the chat, after the people's identity keys were compared with the server's again.
+ */
+export function wireSecretVerify(s: Services) {
+  const fx = secretEffects(s);
+  return secretVerifyMachine.provide({
+    actors: {
+      load: fromPromise<SecretVerification, SecretVerifyInput>(async ({ input }) => {
+        const c = secretCrypto();
+        const verification = await c.verification(input.userId, input.conversationId);
+        const others = verification.members.map((m) => m.userId).filter((id) => id !== input.userId);
+        await fx.identity.see(input.userId, [input.userId, ...others], input.conversationId).catch(() => undefined);
+        const people = [];
+        for (const id of others) {
+          const n = await c.safetyNumber(input.userId, id);
+          if (n) people.push(n);
+        }
+        return { ...verification, people };
+      }),
+      save: fromPromise<unknown, SecretVerifyInput & SecretVerifySave>(async ({ input }) => {
+        if (input.action !== 'acknowledge')
+          return secretCrypto().identityVerify(input.userId, input.personId, input.action === 'verify');
+        await secretCrypto().identityAcknowledge(input.userId, input.personId);
+        // The chats' red line for that person goes.
+        await fx.identity.recheck(input.userId);
+      }),
+    },
+  });
+}

@@ -1,0 +1,10 @@
+// The theme feature's effects, one entry per registry line whose machine needs services (its lines:
+// src/machines/theme/actors.ts).
+// An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
+// (src/services/app/effects.ts).
+import type { FeatureEffects } from '../app/effects';
+import { wireTheme } from './theme.effects';
+
+export const themeEffects = {
+  theme: { wire: wireTheme },
+} as const satisfies FeatureEffects;
