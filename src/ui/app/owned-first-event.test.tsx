@@ -39,6 +39,8 @@ const input = {
   mode: 'setup',
   target: { userId: peer.id },
   candidates: [],
+  items: [{ url: '/uploads/a.jpg', name: 'a.jpg' }],
+  index: 0,
 };
 
 /** Any event: what each machine does with its own is its tests' business; here it has to arrive. */
