@@ -9,6 +9,7 @@ import { type RouteName, routes } from '../../src/contract/routes';
 import { readSettings } from '../admin/server-settings';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
+import { databaseFailure } from '../db/unavailable';
 
 export const SETUP_REQUIRED =
   'Администратор сервера требует двухэтапную проверку. Включите её в «Настройки» → «Безопасность», чтобы продолжить';
@@ -44,7 +45,13 @@ export function createSecondFactorGate(db: Database, clock: Clock) {
 
   async function requirement(): Promise<TwoFactorRequirement> {
     if (!setting || clock.now() - setting.readAt > SETTING_TTL_MS) {
-      setting = { readAt: clock.now(), value: (await readSettings(db)).twoFactorRequired };
+      try {
+        setting = { readAt: clock.now(), value: (await readSettings(db)).twoFactorRequired };
+      } catch (err) {
+        // While the database is away the last setting read stands (nothing that needs the database is served
+        // meanwhile), so a device reconnecting its socket during an outage is not refused for a stale cache.
+        if (!setting || !databaseFailure(err)) throw err;
+      }
     }
     return setting.value;
   }

@@ -52,6 +52,9 @@ export function requireSignIn(deps: HandshakeDeps, log: (err: unknown) => void) 
       socket.data.userId = claims.userId;
       next();
     } catch (err) {
+      // A database that cannot answer is the outage's refusal, which the client retries, not a fault of the server.
+      const failure = databaseFailure(err);
+      if (failure) return next(new Error(failure.message));
       log(err);
       next(new Error('Внутренняя ошибка сервера'));
     }
