@@ -322,6 +322,8 @@ export function Composer(props: ComposerProps) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           onSelect={(e) => setSelected(e.currentTarget.selectionStart !== e.currentTarget.selectionEnd)}
+          onKeyUp={(e) => setSelected(e.currentTarget.selectionStart !== e.currentTarget.selectionEnd)}
+          onMouseUp={(e) => setSelected(e.currentTarget.selectionStart !== e.currentTarget.selectionEnd)}
           onBlur={() => setSelected(false)}
         />
         <button
