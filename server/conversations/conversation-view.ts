@@ -88,6 +88,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'm.reminder_of as m_reminder_of',
         'm.imported_author as m_imported_author',
         'm.imported_from as m_imported_from',
+        'm.entities as m_entities',
         // Unread messages that mention the user: the chat list's «@».
         (eb) =>
           eb
@@ -238,6 +239,7 @@ type ListRow = {
   m_reminder_of: string | null;
   m_imported_author: string | null;
   m_imported_from: string | null;
+  m_entities: string | null;
 };
 
 async function latestMessages(db: Database, rows: ListRow[]) {
@@ -271,6 +273,7 @@ async function latestMessages(db: Database, rows: ListRow[]) {
       import_job_id: null,
       imported_author: r.m_imported_author,
       imported_from: r.m_imported_from,
+      entities: r.m_entities,
     });
   }
   return new Map((await toMessages(db, latestRows)).map((m) => [m.conversationId, m]));

@@ -161,6 +161,8 @@ export interface MessagesTable {
   imported_author: ColumnType<string | null, string | null | undefined, string | null>;
   /** 'telegram' | 'whatsapp' for an imported message. */
   imported_from: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The text's formatting: JSON of the contract's checked ranges, null when plain (migrations/042_…). */
+  entities: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One history import (migrations/036_history_import.ts, server/imports/). */

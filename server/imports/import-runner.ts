@@ -126,6 +126,7 @@ const MESSAGE_COLUMNS = [
   'import_job_id',
   'imported_author',
   'imported_from',
+  'entities',
 ] as const;
 
 export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
@@ -375,6 +376,13 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       const mapped = m.authorKey ? (mapping[m.authorKey] ?? null) : null;
       let type = 'TEXT';
       let content = m.text;
+      // The export's formatting, moved past a line put before the text (what a media message was).
+      let entities = m.entities ?? [];
+      const before = (what: string) => {
+        content = m.text ? `${what}\n${m.text}` : what;
+        const by = content.length - m.text.length;
+        entities = m.text ? entities.map((e) => ({ ...e, offset: e.offset + by })) : [];
+      };
       let systemInfo: string | null = null;
       if (m.kind === 'service') {
         type = 'SYSTEM';
@@ -393,12 +401,10 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
           // The export keeps no waveform: the player shows the file's own length.
           if (type === 'VOICE') voices.push({ message_id: id, duration_ms: 0, waveform: '' });
         } else {
-          const what = m.placeholder ?? `${MEDIA_WORDS[m.kind]} (не экспортировано)`;
-          content = m.text ? `${what}\n${m.text}` : what;
+          before(m.placeholder ?? `${MEDIA_WORDS[m.kind]} (не экспортировано)`);
         }
       } else if (m.kind === 'placeholder') {
-        const what = m.placeholder ?? 'Сообщение, которое здесь не показать';
-        content = m.text ? `${what}\n${m.text}` : what;
+        before(m.placeholder ?? 'Сообщение, которое здесь не показать');
       }
       dones.push(index + 1);
       values.push({
@@ -419,6 +425,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
         import_job_id: row.id,
         imported_author: mapped || m.kind === 'service' ? null : m.authorName,
         imported_from: source,
+        entities: m.kind === 'service' || !entities.length ? null : JSON.stringify(entities),
       });
     }
     const done = first + batch.length;

@@ -114,6 +114,8 @@ export function createForwarder(deps: SendDeps & { writer: MessageWriter }) {
           deleted_at: null,
           forwarded_from_user_id: s.from.userId,
           forwarded_from_name: s.from.name,
+          // The copy keeps the original's formatting (checked when it was written).
+          entities: s.row.entities ?? null,
         };
         const written = writer.write({ row, uploadIds: s.uploads.map((u) => u.id), voice });
         copies.push({ message: freshMessage(row, null, s.uploads, { voice: voice ?? null }), target, written });

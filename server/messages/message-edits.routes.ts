@@ -9,7 +9,7 @@ import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { withEveryone } from './mention-everyone';
 import { reactionsJson, reactionsOf, toMessages } from './message-view';
-import { mentionable } from './send-message';
+import { entitiesJson, formattingOf, mentionable } from './send-message';
 
 const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
 
@@ -38,11 +38,14 @@ export const messageEditsRoutes = fp(
       if (row.sender_id !== userId) throw forbidden('Изменить сообщение может только отправитель');
       const content = body.content.trim();
       if (!content) throw badRequest('Сообщение не может быть пустым');
+      const entities = formattingOf(body.content, body.entities);
+      const formatting = entitiesJson(entities);
       if (row.type !== 'TEXT' && !row.content) throw badRequest('У этого сообщения нет текста');
       // A poll's question is what people voted on (docs/behaviour.md §10.33 Polls).
       if (row.type === 'POLL') throw badRequest('Вопрос опроса изменить нельзя');
-      // The same text again (a retry, a second click) is not a second edit: no new time, no event.
-      if (content === row.content) return { message: (await toMessages(db, [row]))[0] };
+      // The same text and formatting again (a retry, a second click) is not a second edit: no new time, no event.
+      if (content === row.content && formatting === (row.entities ?? null))
+        return { message: (await toMessages(db, [row]))[0] };
       const editedAt = new Date().toISOString();
       // The new text's mentions replace the old ones (current members only; `@все` as when sending).
       const mentions = await withEveryone(
@@ -56,7 +59,7 @@ export const messageEditsRoutes = fp(
       const numUpdatedRows = await db.transaction().execute(async (trx) => {
         const { numUpdatedRows } = await trx
           .updateTable('messages')
-          .set({ content, edited_at: editedAt, mentions: mentionsJson })
+          .set({ content, edited_at: editedAt, mentions: mentionsJson, entities: formatting })
           .where('id', '=', row.id)
           .where('deleted_at', 'is', null)
           .executeTakeFirst();
@@ -70,7 +73,9 @@ export const messageEditsRoutes = fp(
         return numUpdatedRows;
       });
       if (numUpdatedRows === 0n) throw notFound(MESSAGE_NOT_FOUND); // deleted meanwhile
-      const [message] = await toMessages(db, [{ ...row, content, edited_at: editedAt, mentions: mentionsJson }]);
+      const [message] = await toMessages(db, [
+        { ...row, content, edited_at: editedAt, mentions: mentionsJson, entities: formatting },
+      ]);
       // The list's preview and quotes read the stored text; its cached answers are stale now.
       lists.changed(members, row.conversation_id);
       realtime.toUsers(members, 'message:edited', {
@@ -79,6 +84,7 @@ export const messageEditsRoutes = fp(
         content,
         editedAt,
         mentions,
+        ...(entities.length ? { entities } : {}),
       });
       return { message };
     });

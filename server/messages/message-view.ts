@@ -5,6 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { Attachment, CallInfo, Message, MessageType, Reaction, SystemInfo } from '../../src/contract/entities';
 import { REACTION_EMOJI } from '../../src/contract/limits';
+import type { MessageEntity } from '../../src/contract/message-entities';
 import type { Database } from '../db/database';
 import type { MessagesTable, UploadsTable } from '../db/schema';
 import { previewsOf } from '../previews/link-previews';
@@ -36,7 +37,8 @@ type Extra =
   | 'import_source_id'
   | 'import_job_id'
   | 'imported_author'
-  | 'imported_from';
+  | 'imported_from'
+  | 'entities';
 export function freshMessage(
   row: Omit<MessageRow, 'seq' | 'edited_at' | 'reactions' | 'system_info' | Extra> & Partial<Pick<MessageRow, Extra>>,
   replyTo: { id: string; content: string } | null,
@@ -69,7 +71,14 @@ function rowExtras(
   row: Partial<Pick<MessageRow, Extra>>,
 ): Pick<
   Message,
-  'forwardedFrom' | 'mentions' | 'control' | 'threadRootId' | 'reminderOf' | 'importedFrom' | 'importedAuthor'
+  | 'forwardedFrom'
+  | 'mentions'
+  | 'control'
+  | 'threadRootId'
+  | 'reminderOf'
+  | 'importedFrom'
+  | 'importedAuthor'
+  | 'entities'
 > {
   return {
     ...(row.imported_from ? { importedFrom: row.imported_from as NonNullable<Message['importedFrom']> } : {}),
@@ -81,6 +90,8 @@ function rowExtras(
       ? { forwardedFrom: { userId: row.forwarded_from_user_id, name: row.forwarded_from_name ?? '' } }
       : {}),
     ...(row.mentions ? { mentions: JSON.parse(row.mentions) as string[] } : {}),
+    // Checked before it was stored (src/contract/message-entities.ts).
+    ...(row.entities ? { entities: JSON.parse(row.entities) as MessageEntity[] } : {}),
   };
 }
 

@@ -62,6 +62,7 @@ const MESSAGE_COLUMNS = [
   'mentions',
   'control',
   'thread_root_id',
+  'entities',
 ] as const;
 
 const valuesOf = (row: NewMessage['row']) => MESSAGE_COLUMNS.map((c) => (row[c] ?? null) as string | null);

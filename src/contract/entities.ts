@@ -280,6 +280,19 @@ export const LinkPreview = z.object({
 });
 export type LinkPreview = z.infer<typeof LinkPreview>;
 
+/**
+ * A formatted range of a message's text (./message-entities: offsets in UTF-16 code units). The type is any string
+ * here, so a client meets a type newer than itself as plain text instead of refusing the message.
+ */
+export const TextEntity = z.object({
+  type: z.string(),
+  offset: z.number().int(),
+  length: z.number().int(),
+  language: z.string().optional(),
+  url: z.string().optional(),
+});
+export type TextEntity = z.infer<typeof TextEntity>;
+
 export const Message = z.object({
   id: Id,
   conversationId: Id,
@@ -311,6 +324,8 @@ export const Message = z.object({
   forwardedFrom: ForwardedFrom.nullable().optional(),
   /** The members mentioned (@name), by id: the text shows their current names. */
   mentions: z.array(Id).optional(),
+  /** The text's formatting (bold, code, links with their own text…); absent when it is plain. */
+  entities: z.array(TextEntity).optional(),
   /** A secret chat's edit or reaction (ENCRYPTED): applied by the devices, never shown as a message. */
   control: z.literal(true).optional(),
   /** A thread reply: the root message it answers (replies are not in the main timeline). */

@@ -15,6 +15,7 @@ import {
   Reaction,
   PollInfo,
   Receipt,
+  TextEntity,
   ThreadSummary,
 } from './entities';
 import type { ServerEventName } from './event-names';
@@ -117,6 +118,8 @@ export const serverEvents = {
     content: z.string(),
     editedAt: IsoDate,
     mentions: z.array(Id).optional(),
+    /** The new text's formatting (absent: plain). */
+    entities: z.array(TextEntity).optional(),
   }),
   /** A message's link card arrived, or the sender removed it (`preview: null`); to every member. */
   'message:preview': z.object({ conversationId: Id, messageId: Id, preview: LinkPreview.nullable() }),

@@ -63,6 +63,7 @@ async function history(api: Api, u: TestUser, conversationId: string) {
     importedAuthor?: string;
     importedFrom?: string;
     system?: { kind: string; imported?: { count: number } };
+    entities?: { type: string; offset: number; length: number }[];
   }[];
 }
 
@@ -76,7 +77,11 @@ async function photo(): Promise<Uint8Array> {
 
 async function telegramExport(): Promise<Uint8Array> {
   const messages = [
-    tg(1, '2024-03-12T14:05:33', { from: 'Анна', from_id: 'user1', text: 'Смотри, какая собака!' }),
+    tg(1, '2024-03-12T14:05:33', {
+      from: 'Анна',
+      from_id: 'user1',
+      text: ['Смотри, какая ', { type: 'bold', text: 'собака' }, '!'],
+    }),
     tg(2, '2024-03-12T14:06:00', {
       from: 'Ольга',
       from_id: 'user2',
@@ -108,7 +113,7 @@ async function telegramExport(): Promise<Uint8Array> {
       file: 'stickers/sticker.webp',
       media_type: 'sticker',
       sticker_emoji: '🐶',
-      text: '',
+      text: [{ type: 'italic', text: 'гав' }],
     }),
   ];
   return zipOf({
@@ -213,6 +218,8 @@ describe('history import', () => {
     const body = imported.filter((m) => m.system?.kind !== 'imported');
     expect(body.map((m) => m.createdAt)).toEqual([...body.map((m) => m.createdAt)].sort());
     expect(body[0]?.content).toBe('Смотри, какая собака!');
+    // The export's formatting is kept as ranges over the plain text, moved past a line put before a caption.
+    expect(body[0]?.entities).toEqual([{ type: 'bold', offset: 14, length: 6 }]);
     expect(body[0]?.senderId).toBe(bob.user.id);
     expect(body[0]?.importedAuthor).toBeUndefined();
     expect(body[0]?.createdAt).toBe('2024-03-12T14:05:33.000Z');
@@ -229,6 +236,9 @@ describe('history import', () => {
     expect(body[3]?.attachments).toHaveLength(1);
     expect(body[4]?.type).toBe('TEXT');
     expect(body[4]?.content).toContain('Стикер');
+    const sticker = body[4]?.content ?? '';
+    expect(sticker.endsWith('\nгав')).toBe(true);
+    expect(body[4]?.entities).toEqual([{ type: 'italic', offset: sticker.length - 3, length: 3 }]);
 
     // Nothing of it is unread, and the chat kept its place in the list.
     const listAfter = (await api.get('/api/conversations', bob.accessToken)).body.conversations as typeof listBefore;

@@ -13,6 +13,7 @@ import {
   VoiceInfo,
 } from '../entities';
 import { LIMITS } from '../limits';
+import { ENTITIES_MAX, ENTITY_URL_MAX } from '../message-entities';
 import { ConversationParams } from './conversations';
 import { messagesRoutes } from './messages.routes';
 import { Ok, withSchemas } from './with-schemas';
@@ -23,6 +24,23 @@ export const MessagesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(LIMITS.messagesPageMax).default(LIMITS.messagesPageDefault),
 });
 export const MessagesResponse = z.object({ messages: z.array(Message), hasMore: z.boolean() });
+/**
+ * A formatted range as a request carries it: its shape only (the type any short string, so an unknown one gets its
+ * own sentence); ../message-entities' checkEntities judges the rest against the text.
+ */
+const EntityInput = z.strictObject({
+  type: z.string().max(32),
+  offset: z.number(),
+  length: z.number(),
+  language: z.string().max(200).optional(),
+  url: z
+    .string()
+    .max(ENTITY_URL_MAX * 2)
+    .optional(),
+});
+const EntitiesInput = z
+  .array(EntityInput)
+  .max(ENTITIES_MAX, `Не больше ${ENTITIES_MAX} участков форматирования в сообщении`);
 const Mentions = z.array(Id).max(LIMITS.mentionsMax, `Не больше ${LIMITS.mentionsMax} упоминаний в сообщении`);
 export const SendBody = z.strictObject({
   conversationId: Id,
@@ -49,6 +67,8 @@ export const SendBody = z.strictObject({
   voice: VoiceInfo.optional(),
   /** Members mentioned in the text (@name), by id; ids of non-members are dropped, not stored. */
   mentions: Mentions.optional(),
+  /** The text's formatting as ranges over `content` (../message-entities); absent or empty: plain text. */
+  entities: EntitiesInput.optional(),
   /** A reply in the thread of this root message (a message of the same group); absent: the main timeline. */
   threadRootId: Id.optional(),
 });
@@ -87,6 +107,8 @@ export const EditMessageBody = z.strictObject({
   content: SendBody.shape.content,
   /** The mentions of the new text (absent: none). */
   mentions: Mentions.optional(),
+  /** The new text's formatting (absent: plain), replacing the old. */
+  entities: EntitiesInput.optional(),
 });
 const MessageIds = z
   .array(Id)

@@ -10,7 +10,7 @@ import { type ByteSource, looksLikeZip, zipExportFiles } from './zip';
 export * from './types';
 export type { ReadOptions } from './common';
 export { type ImportLimits, importLimits } from './limits';
-export { flattenTelegramText, telegramEntityTypes } from './text-entities';
+export { flattenTelegramText, readTelegramText, telegramEntityTypes } from './text-entities';
 export { type ByteSource, bytesSource, zipExportFiles } from './zip';
 
 export type ExportOptions = ReadOptions & { limits?: Partial<ImportLimits> };

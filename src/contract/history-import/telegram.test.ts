@@ -184,9 +184,18 @@ describe('Telegram single-chat export', () => {
       kind: 'text',
       text: 'Привет! Собака нашлась',
     });
-    expect(m2.text).toBe(
-      'Смотри сюда (https://example.org/a) и https://ya.ru, @anna Анна жирно курсив #собака x=1 y зачёркнуто тайна🐶',
-    );
+    expect(m2.text).toBe('Смотри сюда и https://ya.ru, @anna Анна жирно курсив #собака x=1 y зачёркнуто тайна🐶');
+    // Formatting and links under other words are kept as ranges over the plain text.
+    const at = (s: string) => m2.text.indexOf(s);
+    expect(m2.entities).toEqual([
+      { type: 'text_link', offset: at('сюда'), length: 4, url: 'https://example.org/a' },
+      { type: 'bold', offset: at('жирно'), length: 5 },
+      { type: 'italic', offset: at(' курсив'), length: 7 },
+      { type: 'code', offset: at(' x=1'), length: 4 },
+      { type: 'pre', offset: at(' y'), length: 2, language: 'js' },
+      { type: 'strikethrough', offset: at(' зачёркнуто'), length: 11 },
+      { type: 'spoiler', offset: at(' тайна'), length: 6 },
+    ]);
     expect(m2.replyToSourceId).toBe('1');
     expect(m2.editedAt).toBe(1710252420000);
     expect(m3).toMatchObject({

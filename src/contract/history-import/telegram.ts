@@ -4,7 +4,7 @@
 import { baseName, checkDate, dirName, joinPath, mimeOf, type ReadOptions, Tally } from './common';
 import { type JsonValue, JsonStream, type PathSegment } from './json-stream';
 import { type ImportLimits, withLimits } from './limits';
-import { flattenTelegramText } from './text-entities';
+import { readTelegramText } from './text-entities';
 import {
   type ExportedChat,
   type ExportFiles,
@@ -204,7 +204,7 @@ export function normaliseTelegram(m: Obj, ctx: { dir: string; present: Set<strin
   if (sourceId === undefined) throw new ImportFormatError('Файл экспорта повреждён: у сообщения нет номера.');
   const where = `№ ${sourceId}`;
   const date = checkDate(unixMs(m.date_unixtime) ?? isoMs(m.date) ?? Number.NaN, ctx.now, where);
-  const text = flattenTelegramText(m.text);
+  const { text, entities } = readTelegramText(m.text);
   const edited = unixMs(m.edited_unixtime) ?? isoMs(m.edited);
 
   if (m.type === 'service') {
@@ -229,6 +229,7 @@ export function normaliseTelegram(m: Obj, ctx: { dir: string; present: Set<strin
     authorName: fromName || 'Удалённый аккаунт',
     kind: 'text',
     text,
+    ...(entities.length ? { entities } : {}),
   };
   // A reply to a message of another chat (`reply_to_peer_id`) has nothing here to point at.
   const reply = str(m.reply_to_message_id);

@@ -2,6 +2,8 @@
 // «Экспорт чата», read by the server (imports into plain chats) and by the browser (imports into secret chats, which
 // the server must never read). Parsers stream: no export is ever held whole in memory.
 
+import type { MessageEntity } from '../message-entities';
+
 export type ImportSource = 'telegram' | 'whatsapp';
 
 /** The files of an export, zipped or not: names are the export's own relative paths ('/'-separated, checked). */
@@ -42,8 +44,10 @@ export interface ImportedMessage {
   authorKey: string | null;
   authorName: string;
   kind: ImportedKind;
-  /** Plain text with entities flattened (links and mentions kept as text); a caption for media. */
+  /** Plain text (links and mentions kept as text); a caption for media. */
   text: string;
+  /** The text's formatting as ranges over it (../message-entities), when it has any. */
+  entities?: MessageEntity[];
   replyToSourceId?: string;
   /** When the message was last edited, ms, if it was. */
   editedAt?: number;

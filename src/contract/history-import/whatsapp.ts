@@ -3,6 +3,7 @@
 // was exported with media. No time zone is written: wall-clock times are read in ReadOptions.timeZone.
 import { baseName, checkDate, dirName, joinPath, mimeOf, type ReadOptions, Tally } from './common';
 import { type ImportLimits, withLimits } from './limits';
+import { readWhatsAppText } from './text-entities';
 import {
   type ExportFiles,
   type ExportSummary,
@@ -236,7 +237,15 @@ interface Ctx {
   present: Set<string>;
 }
 
+/** A message with WhatsApp's markers read as formatting (./text-entities); service lines stay as written. */
 function finish(p: Pending, ctx: Ctx): ImportedMessage {
+  const m = finishPlain(p, ctx);
+  if (m.kind === 'service' || !m.text) return m;
+  const { text, entities } = readWhatsAppText(m.text);
+  return entities.length ? { ...m, text, entities } : m;
+}
+
+function finishPlain(p: Pending, ctx: Ctx): ImportedMessage {
   const sourceId = String(p.line);
   const rest = p.header.rest;
   const colon = rest.indexOf(': ');

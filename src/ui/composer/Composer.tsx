@@ -16,6 +16,7 @@ import { LIMITS } from '../../contract/limits';
 import { LazyEmojiPicker } from '../shared/lazy-emoji-picker';
 import { lazyView } from '../shared/lazy-view';
 import type { EditBannerProps } from './EditBanner';
+import { type Edited, FORMAT_BUTTONS, type FormatKey, formatKeyOf, linkSelection, wrapSelection } from './format-keys';
 import type { MentionPickerView } from './useMentionPicker';
 import { LazyVoiceRecorder } from './voice/LazyVoiceRecorder';
 import { MicButton } from './voice/MicButton';
@@ -66,6 +67,8 @@ export function Composer(props: ComposerProps) {
   const emojiButton = useRef<HTMLButtonElement>(null);
   const [emojiAt, setEmojiAt] = useState<{ left: number; bottom: number } | null>(null);
   const [attachMenu, setAttachMenu] = useState(false);
+  // Words selected in the field: the formatting toolbar shows over them.
+  const [selected, setSelected] = useState(false);
   const length = props.text.trim().length;
   const over = length > LIMITS.messageTextMax;
 
@@ -121,7 +124,30 @@ export function Composer(props: ComposerProps) {
     const at = props.mentions?.takeCaret();
     if (at !== null && at !== undefined) area.current?.setSelectionRange(at, at);
   }, [props.text]);
+  // Ctrl/⌘+B, I, U, Shift+X… wrap the selection in markers (./format-keys); K asks for the link's address.
+  const applyFormat = (key: FormatKey) => {
+    const el = area.current;
+    const start = el?.selectionStart ?? props.text.length;
+    const end = el?.selectionEnd ?? start;
+    let next: Edited;
+    if (key === 'link') {
+      const url = window.prompt('Адрес ссылки', 'https://')?.trim();
+      if (!url || url === 'https://') return;
+      next = linkSelection(props.text, start, end, url);
+    } else next = wrapSelection(props.text, start, end, key);
+    props.onText(next.text);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(next.start, next.end);
+    });
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    const format = props.readOnly ? null : formatKeyOf(e);
+    if (format) {
+      e.preventDefault();
+      applyFormat(format);
+      return;
+    }
     if (mentions && !e.nativeEvent.isComposing) {
       const keys: Record<string, () => void> = {
         ArrowDown: mentions.next,
@@ -223,6 +249,23 @@ export function Composer(props: ComposerProps) {
           ))}
         </div>
       )}
+      {selected && !props.readOnly && (
+        <div className="format-bar" role="toolbar" aria-label="Форматирование">
+          {FORMAT_BUTTONS.map(([key, label, shown]) => (
+            <button
+              key={key}
+              type="button"
+              aria-label={label}
+              title={label}
+              // A click keeps the focus, and so the selection, in the field.
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => applyFormat(key)}
+            >
+              {shown}
+            </button>
+          ))}
+        </div>
+      )}
       {emojiAt && <LazyEmojiPicker label="Эмодзи" at={emojiAt} onPick={insertEmoji} onClose={() => setEmojiAt(null)} />}
       {props.recorder?.panel && <LazyVoiceRecorder {...props.recorder.panel} />}
       <div className="composer-row" hidden={Boolean(props.recorder?.panel)}>
@@ -278,6 +321,10 @@ export function Composer(props: ComposerProps) {
           aria-activedescendant={mentions ? `mention-${mentions.index}` : undefined}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
+          onSelect={(e) => setSelected(e.currentTarget.selectionStart !== e.currentTarget.selectionEnd)}
+          onKeyUp={(e) => setSelected(e.currentTarget.selectionStart !== e.currentTarget.selectionEnd)}
+          onMouseUp={(e) => setSelected(e.currentTarget.selectionStart !== e.currentTarget.selectionEnd)}
+          onBlur={() => setSelected(false)}
         />
         <button
           ref={emojiButton}

@@ -265,7 +265,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
             />
           </Suspense>
         ) : (
-          row.text && <MessageText text={row.text} mentions={row.mentions} />
+          row.text && <MessageText text={row.text} mentions={row.mentions} entities={row.entities} />
         )}
         {row.hasPreview && <MessagePreview messageId={row.id} />}
         <div className="msg-meta">

@@ -1,11 +1,13 @@
 // A message's text with its links (src/ui/conversation/linkify.ts): React renders every part as text, so markup in a
 // message shows as typed; links open in a new tab without telling the target where they came from. The linkifier
 // (linkify-it, ≈ 4 KB gzip) loads on demand with the first text that may hold a link, so it stays out of the chats
-// page's initial JavaScript; until it is there the text shows as plain text.
-import { type JSX, memo, useEffect, useState } from 'react';
+// page's initial JavaScript; until it is there the text shows as plain text. A formatted text's renderer
+// (./FormattedText) loads the same way, with the first message that has formatting.
+import { memo, useEffect, useState } from 'react';
+import type { TextEntity } from '../../contract/entities';
+import type { FormattedText as Formatted } from './FormattedText';
 import type { TextSegment } from './linkify';
-
-export const LINK_REL = 'noopener noreferrer nofollow';
+import { LINK_REL, withMentions } from './text-parts';
 
 type Linker = (text: string) => TextSegment[];
 let linker: Linker | null = null;
@@ -18,42 +20,41 @@ const loadLinker = () => {
   return loading;
 };
 
+let formatted: typeof Formatted | null = null;
+let loadingFormatted: Promise<typeof Formatted> | null = null;
+const loadFormatted = () => {
+  loadingFormatted ??= import('./FormattedText').then((m) => {
+    formatted = m.FormattedText;
+    return m.FormattedText;
+  });
+  return loadingFormatted;
+};
+
 /** A text with a dot or a colon may hold an address; others never load the linkifier. */
 const mayLink = (text: string) => /[.:]/.test(text);
 
-/** A plain part of the text with its «@name» mentions marked (the user's own in a style of its own). */
-function withMentions(text: string, mentions: readonly { name: string; me: boolean }[] | undefined, key: number) {
-  if (!mentions?.length) return text;
-  const names = mentions.map((m) => `@${m.name}`).sort((a, b) => b.length - a.length);
-  const parts: (string | JSX.Element)[] = [];
-  let rest = text;
-  let n = 0;
-  for (;;) {
-    let at = -1;
-    let hit = '';
-    for (const name of names) {
-      const i = rest.indexOf(name);
-      if (i >= 0 && (at < 0 || i < at)) {
-        at = i;
-        hit = name;
-      }
-    }
-    if (at < 0) break;
-    if (at > 0) parts.push(rest.slice(0, at));
-    const mine = mentions.some((m) => `@${m.name}` === hit && m.me);
-    parts.push(
-      <span key={`${key}-${n++}`} className={`msg-mention${mine ? ' me' : ''}`}>
-        {hit}
-      </span>,
-    );
-    rest = rest.slice(at + hit.length);
-  }
-  if (rest) parts.push(rest);
-  return parts;
-}
-
-function MessageTextView({ text, mentions }: { text: string; mentions?: { name: string; me: boolean }[] }) {
+function MessageTextView({
+  text,
+  mentions,
+  entities,
+}: {
+  text: string;
+  mentions?: { name: string; me: boolean }[];
+  entities?: TextEntity[];
+}) {
   const [link, setLink] = useState<Linker | null>(() => linker);
+  const [Format, setFormat] = useState<typeof Formatted | null>(() => formatted);
+  const hasFormat = Boolean(entities?.length);
+  useEffect(() => {
+    if (Format || !hasFormat) return;
+    let alive = true;
+    void loadFormatted().then((f) => {
+      if (alive) setFormat(() => f);
+    });
+    return () => {
+      alive = false;
+    };
+  }, [Format, hasFormat]);
   useEffect(() => {
     if (link || !mayLink(text)) return;
     let alive = true;
@@ -64,6 +65,7 @@ function MessageTextView({ text, mentions }: { text: string; mentions?: { name: 
       alive = false;
     };
   }, [link, text]);
+  if (Format && entities?.length) return <Format text={text} entities={entities} mentions={mentions} />;
   const segments: TextSegment[] = link && mayLink(text) ? link(text) : [{ kind: 'text', text }];
   return (
     <p className="msg-text">

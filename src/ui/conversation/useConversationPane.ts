@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import type { ConversationEntry, Message, PublicUser } from '../../contract/entities';
 import { displayName, isGroupConversation, replyPreview } from '../../contract/format';
 import { mayMentionEveryone } from '../../contract/message-privacy';
+import { parseMarkup, toMarkup } from '../../contract/text-markup';
 
 import { type ComposerRef, outboxOf, recorderOf } from '../../machines/composer/composer/composer.protocol';
 import { itemProgress } from '../../machines/composer/index';
@@ -31,6 +32,12 @@ const messageEditOf = conversationPartOf('messageEdit');
 const EMPTY: never[] = [];
 
 /** The ids of the members whose «@name» is in the text (what the send body carries as `mentions`). */
+/** The composer's markers read as formatting (docs/behaviour.md §10.42 Formatting), when the text has any. */
+function formattedOf(text: string) {
+  const marked = parseMarkup(text.trim());
+  return marked.entities.length ? { formatted: marked } : {};
+}
+
 export function mentionedIn(text: string, members: readonly { id: string; name: string }[]): string[] {
   return members.filter((m) => text.includes(`@${m.name}`)).map((m) => m.id);
 }
@@ -210,8 +217,13 @@ export function useConversationPane(options: {
     return known?.status === 'text' ? known.text : null;
   };
   const editingId = useSelector(editRef, (s) => s?.context.messageId ?? null);
-  const startEdit = (row: Pick<MessageRow, 'id' | 'text'>) =>
-    editRef?.send({ type: 'edit.start', messageId: row.id, content: secretText(row.id) ?? row.text });
+  // The formatting goes back into the composer as its markers, so it survives the edit.
+  const startEdit = (row: Pick<MessageRow, 'id' | 'text' | 'entities'>) =>
+    editRef?.send({
+      type: 'edit.start',
+      messageId: row.id,
+      content: secretText(row.id) ?? toMarkup(row.text, row.entities ?? []),
+    });
   /** Saving the edit of a secret message: encrypted and sent by this device, then the composer is free again. */
   const saveEdit = () => {
     const original = editingId ? secretText(editingId) : null;
@@ -315,6 +327,7 @@ export function useConversationPane(options: {
               type: 'composer.submit',
               at: new Date().toISOString(),
               ...(isGroup ? { mentions: mentionedIn(text, mentionable) } : {}),
+              ...formattedOf(text),
             }),
       readOnly,
       onSendLater: options.onSendLater && !editing ? () => options.onSendLater?.(text) : undefined,

@@ -1,6 +1,6 @@
 // Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
-import type { ConversationEntry, Message, MessageType, PublicUser } from '../../contract/entities';
+import type { ConversationEntry, Message, MessageType, PublicUser, TextEntity } from '../../contract/entities';
 import type { PollRowView } from '../polls/index';
 import {
   type AvatarView,
@@ -110,6 +110,8 @@ export interface MessageRow {
   reminderOf?: string | null;
   /** The names this message mentions as they are shown in its text, and whether it is the user. */
   mentions?: { name: string; me: boolean }[];
+  /** The text's formatting (absent: plain). */
+  entities?: TextEntity[];
   /** A voice message: its recording (null while it uploads), length and waveform. */
   voice?: { url: string | null; durationMs: number; waveform: number[] } | null;
   /** A call entry: its words for this user, whether it was a video call, whether this user missed it. */
@@ -230,6 +232,7 @@ export function messageRows(
       forwardedFrom: m.forwardedFrom?.name ?? null,
       ...(m.reminderOf ? { reminderOf: `/c/${m.reminderOf.conversationId}` } : {}),
       ...(m.mentions?.length ? { mentions: mentionViews(m, me, name) } : {}),
+      ...(m.entities?.length && m.type !== 'ENCRYPTED' && m.type !== 'POLL' ? { entities: m.entities } : {}),
       voice: m.voice ? { url: m.attachments[0]?.url ?? null, ...m.voice } : null,
       call: m.call
         ? { label: callLabel(m.call, me), video: m.call.kind === 'video', missed: isMissedFor(m.call, me) }
@@ -321,6 +324,7 @@ export function messageRows(
       at,
       type: pendingType(item),
       text: item.content,
+      ...(item.entities?.length ? { entities: item.entities } : {}),
       attachments: item.files.flatMap((f) => (f.attachment ? [attachmentView(f.attachment)] : [])),
       reply: item.replyTo ? { id: item.replyTo.id, preview: replyPreview(item.replyTo.content) } : null,
       voice: item.voice ? { url: item.files[0]?.attachment?.url ?? null, ...item.voice } : null,

@@ -180,6 +180,26 @@ describe('composer', () => {
     actor.stop();
   });
 
+  it("hands a secret chat's text over as typed: its ciphertext carries no formatting", () => {
+    const handed: AnyEventObject[] = [];
+    const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
+    const actor = createActor(
+      composerMachine.provide({ actors: { session: signedIn, selections: quiet, outbox, drafts: quiet } as never }),
+      { input },
+    ).start();
+    const formatted = { text: 'жирный', entities: [{ type: 'bold' as const, offset: 0, length: 6 }] };
+    for (const secret of [false, true]) {
+      actor.send({ type: 'composer.focusConversation', conversationId: secret ? 's1' : 'c1', secret });
+      actor.send({ type: 'composer.input', text: '**жирный**' });
+      actor.send({ type: 'composer.submit', at: AT, formatted });
+    }
+    expect(handed.map((e) => e.part)).toEqual([
+      { kind: 'text', content: 'жирный', replyTo: null, entities: formatted.entities },
+      { kind: 'text', content: '**жирный**', replyTo: null },
+    ]);
+    actor.stop();
+  });
+
   it('hands nothing over while it is not known whether the chat is secret (the list still loading)', () => {
     const handed: AnyEventObject[] = [];
     const outbox = fromCallback(({ receive }) => receive((e) => handed.push(e)));
@@ -253,6 +273,25 @@ describe('composer with its outbox', () => {
     ]);
     expect(bodies).toEqual([
       { conversationId: 'c1', type: 'TEXT', content: 'Привет!', replyToId: 'm1', clientMessageId: 't-1' },
+    ]);
+  });
+
+  it('sends the text the pane read its markers from, with its formatting', async () => {
+    const { actor, box, bodies } = start({});
+    const formatted = { text: 'жирный', entities: [{ type: 'bold' as const, offset: 0, length: 6 }] };
+    actor.send({ type: 'composer.focusConversation', conversationId: 'c1', secret: false });
+    actor.send({ type: 'composer.input', text: '**жирный**' });
+    actor.send({ type: 'composer.submit', at: AT, formatted });
+    await waitFor(box, (s) => s.context.items.length === 0);
+    expect(bodies).toEqual([
+      {
+        conversationId: 'c1',
+        type: 'TEXT',
+        content: 'жирный',
+        replyToId: null,
+        clientMessageId: 't-1',
+        entities: formatted.entities,
+      },
     ]);
   });
 

@@ -72,17 +72,24 @@ function handedPart(
   event: Exclude<Send, { type: 'composer.sendText' | 'composer.threadReply' }>,
 ): Omit<Extract<OutboxEvent, { type: 'outbox.add' }>, 'conversationId'> {
   switch (event.type) {
-    case 'composer.submit':
+    case 'composer.submit': {
+      // The markers typed, read by the pane (src/contract/text-markup.ts, not in the first screen's code), become
+      // formatting (docs/behaviour.md §10.42 Formatting); a secret chat's text goes as typed: its ciphertext carries text alone.
+      const marked = context.secret ? undefined : event.formatted;
+      const text = marked ? marked.text : context.text.trim();
+      const entities = marked?.entities ?? [];
       return {
         type: 'outbox.add',
         part: {
           kind: 'text',
-          content: context.text.trim(),
+          content: text,
           replyTo: context.replyTo,
           ...(event.mentions?.length ? { mentions: event.mentions } : {}),
+          ...(entities.length ? { entities } : {}),
         },
         at: event.at,
       };
+    }
     case 'composer.attach':
       return {
         type: 'outbox.add',

@@ -3,6 +3,7 @@
 // chats list and the open conversation) and its children. Peers and views import this module, never
 // composer.machine.ts.
 import type { Message } from '../../../contract/entities';
+import type { MessageEntity } from '../../../contract/message-entities';
 import type { SecretDeviceRef } from '../../secretChats/secretDevice/secretDevice.protocol';
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { Draft, DraftsParentEvent, ReplyTarget } from '../drafts/drafts.protocol';
@@ -42,8 +43,16 @@ export type ComposerEvent =
   | { type: 'composer.input'; text: string }
   | { type: 'composer.reply'; messageId: string; content: string }
   | { type: 'composer.clearReply' }
-  /** `mentions`: the members the text mentions, by id. */
-  | { type: 'composer.submit'; at: string; mentions?: string[] }
+  /**
+   * `mentions`: the members the text mentions, by id. `formatted`: the trimmed text with its markers read as
+   * formatting (src/contract/text-markup.ts), sent instead of the text as typed.
+   */
+  | {
+      type: 'composer.submit';
+      at: string;
+      mentions?: string[];
+      formatted?: { text: string; entities: MessageEntity[] };
+    }
   | { type: 'composer.attach'; files: (Blob & { name?: string })[]; at: string; caption?: string }
   /** A text for a given conversation that leaves the composer's text and drafts alone (the call's chat panel). */
   | { type: 'composer.sendText'; conversationId: string; text: string; at: string; secret?: boolean }

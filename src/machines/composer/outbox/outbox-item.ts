@@ -4,6 +4,7 @@
 // text with its reply, files, a voice recording). Items survive a reload through the outbox store; files live in
 // memory only, so an upload interrupted by a reload cannot be resumed and says so instead of disappearing.
 import type { Attachment, SendType, VoiceInfo } from '../../../contract/entities';
+import type { MessageEntity } from '../../../contract/message-entities';
 import { failureOf } from '../../../contract/failure';
 import {
   arrayOf,
@@ -59,6 +60,8 @@ export interface OutboxItem {
   replyTo: { id: string; content: string } | null;
   /** Members the text mentions, by id (absent in items stored before mentions existed). */
   mentions?: string[];
+  /** The text's formatting (absent: plain). */
+  entities?: MessageEntity[];
   files: PendingFile[];
   status: OutboxStatus;
   error: string | null;
@@ -78,7 +81,13 @@ export type PickedFile = Blob & { name?: string };
 
 /** What differs by kind when something is handed to the outbox; the rest of an item is the same for all. */
 export type OutboxPart =
-  | { kind: 'text'; content: string; replyTo: { id: string; content: string } | null; mentions?: string[] }
+  | {
+      kind: 'text';
+      content: string;
+      replyTo: { id: string; content: string } | null;
+      mentions?: string[];
+      entities?: MessageEntity[];
+    }
   | {
       kind: 'files';
       files: PickedFile[];
@@ -123,6 +132,7 @@ export function outboxItem(
         content: part.content,
         replyTo: part.replyTo,
         ...(part.mentions?.length ? { mentions: part.mentions } : {}),
+        ...(part.entities?.length ? { entities: part.entities } : {}),
       };
     case 'files':
       return {
@@ -185,6 +195,7 @@ export function sendBodyOf(item: OutboxItem) {
       : {}),
     ...(item.kind === 'voice' && item.voice ? { voice: item.voice } : {}),
     ...(item.mentions?.length ? { mentions: item.mentions } : {}),
+    ...(item.entities?.length ? { entities: item.entities } : {}),
     ...(item.threadRootId ? { threadRootId: item.threadRootId } : {}),
   };
 }
@@ -234,6 +245,8 @@ const storedItemFields = {
   voice: (x) => x === undefined || nullable(shape({ durationMs: isNumber, waveform: arrayOf(isNumber) }))(x),
   replyTo: nullable(shape({ id: isString, content: isString })),
   mentions: (x) => x === undefined || arrayOf(isString)(x),
+  // The server checks the ranges again when the item is sent.
+  entities: (x) => x === undefined || Array.isArray(x),
   files: arrayOf(shape(storedFileFields)),
   status: oneOf('queued', 'uploading', 'sending', 'failed'),
   error: nullable(isString),

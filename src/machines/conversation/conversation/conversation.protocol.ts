@@ -3,7 +3,7 @@
 // its children's reports), what it emits for the view, and its children (the pin bar's state is its child 'pins').
 // Peers and views import this module, never conversation.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
-import type { LinkPreview, Message, PollInfo, Reaction, ThreadSummary } from '../../../contract/entities';
+import type { LinkPreview, Message, PollInfo, Reaction, TextEntity, ThreadSummary } from '../../../contract/entities';
 import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
@@ -71,6 +71,8 @@ export type ConversationEvent =
       content: string;
       editedAt: string;
       mentions?: string[];
+      /** The new text's formatting (absent: plain). */
+      entities?: TextEntity[];
     }
   /** The user hid messages for themselves (another tab, device or this one), or showed them again. */
   | { type: 'conversation.messagesHidden'; conversationId: string; messageIds: string[]; hidden: boolean }

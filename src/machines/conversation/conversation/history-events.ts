@@ -46,10 +46,10 @@ export function historyAfter(h: History, event: ConversationEvent): Conversation
     case 'conversation.receipts':
       return addReceipts(messages, event.userId, event.messageIds);
     case 'conversation.messageEdited':
-      return applyEdit(messages, event.messageId, event.content, event.editedAt, event.mentions ?? []);
+      return applyEdit(messages, event.messageId, event.content, event.editedAt, event.mentions ?? [], event.entities);
     case 'edit.saved': {
       const m = event.message;
-      return m.editedAt ? applyEdit(messages, m.id, m.content, m.editedAt, m.mentions ?? []) : messages;
+      return m.editedAt ? applyEdit(messages, m.id, m.content, m.editedAt, m.mentions ?? [], m.entities) : messages;
     }
     case 'conversation.reactions':
       return setReactions(messages, event.messageId, event.reactions);

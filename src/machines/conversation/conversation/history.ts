@@ -1,5 +1,5 @@
 // Pure rules for a conversation's message history, shared by the conversation and chats machines.
-import type { Message, PollInfo, Reaction, ThreadSummary } from '../../../contract/entities';
+import type { Message, PollInfo, Reaction, TextEntity, ThreadSummary } from '../../../contract/entities';
 import { mergePoll } from '../../../contract/poll';
 
 /** The list needs a positive index for the first row that only decreases as older pages are prepended (virtua shifts on it). */
@@ -89,12 +89,22 @@ export function applyEdit(
   content: string,
   editedAt: string,
   mentions?: string[],
+  entities?: TextEntity[],
 ): Message[] {
   let changed = false;
   const next = history.map((m) => {
     let out = m;
-    if (m.id === messageId && (m.content !== content || m.editedAt !== editedAt))
-      out = { ...out, content, editedAt, ...(mentions ? { mentions } : {}) };
+    if (m.id === messageId && (m.content !== content || m.editedAt !== editedAt)) {
+      // The new text's formatting replaces the old (none: plain).
+      const { entities: _, ...rest } = out;
+      out = {
+        ...rest,
+        content,
+        editedAt,
+        ...(mentions ? { mentions } : {}),
+        ...(entities?.length ? { entities } : {}),
+      };
+    }
     if (m.replyTo?.id === messageId && m.replyTo.content !== content)
       out = { ...out, replyTo: { id: messageId, content } };
     if (out !== m) changed = true;

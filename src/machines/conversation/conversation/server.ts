@@ -22,6 +22,7 @@ export const conversationServerEvents = listenToServer<ConversationEvent>(
       content: p.content,
       editedAt: p.editedAt,
       ...(p.mentions ? { mentions: p.mentions } : {}),
+      ...(p.entities ? { entities: p.entities } : {}),
     }),
     'message:preview': (p) => ({
       type: 'conversation.preview',

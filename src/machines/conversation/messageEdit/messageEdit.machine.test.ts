@@ -74,6 +74,28 @@ describe('messageEdit with a saving actor', () => {
     expect(actor.getSnapshot().context).toEqual({ messageId: null, original: '', text: '', error: null });
   });
 
+  it('sends the markers of the edited text as formatting, left out of the text', async () => {
+    const bodies: BodyOf<'editMessage'>[] = [];
+    const { actor } = start(async (body) => {
+      bodies.push(body);
+      return saved;
+    });
+    actor.send({ type: 'edit.start', messageId: 'm1', content: '**жирный** текст' });
+    actor.send({ type: 'edit.input', text: '**жирный** и `код`' });
+    actor.send({ type: 'edit.save' });
+    await waitFor(actor, (s) => s.matches('idle'));
+    expect(bodies).toEqual([
+      {
+        messageId: 'm1',
+        content: 'жирный и код',
+        entities: [
+          { type: 'bold', offset: 0, length: 6 },
+          { type: 'code', offset: 9, length: 3 },
+        ],
+      },
+    ]);
+  });
+
   it('keeps the draft with the server message when a save fails, refuses an empty text and closes on the same text', async () => {
     let fail: RequestFailure | null = new RequestFailure(404, 'Сообщение не найдено');
     const { actor, told } = start(async () => {

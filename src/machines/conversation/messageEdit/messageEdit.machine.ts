@@ -5,6 +5,7 @@
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureOf, type RequestFailure } from '../../../contract/failure';
+import { parseMarkup } from '../../../contract/text-markup';
 import { notWired } from '../../shared/not-wired';
 import type { MessageEditContext, MessageEditEvent, MessageEditParentEvent } from './messageEdit.protocol';
 
@@ -36,10 +37,16 @@ export const messageEditMachine = setup({
       },
     }),
     refuseEmpty: assign({ error: EDIT_EMPTY }),
-    // The request, from the message being edited (always known while editing).
+    // The request, from the message being edited (always known while editing); its markers become formatting.
     submit: enqueueActions(({ context, enqueue }) => {
-      if (context.messageId !== null)
-        enqueue.raise({ type: 'edit.submit', messageId: context.messageId, content: context.text.trim() });
+      if (context.messageId === null) return;
+      const { text, entities } = parseMarkup(context.text.trim());
+      enqueue.raise({
+        type: 'edit.submit',
+        messageId: context.messageId,
+        content: text,
+        ...(entities.length ? { entities } : {}),
+      });
     }),
     clear: assign(idle),
     failed: assign({ error: (_, failure: RequestFailure) => failure.serverMessage ?? EDIT_FAILED }),
@@ -79,7 +86,7 @@ export const messageEditMachine = setup({
         src: 'saveEdit',
         input: ({ event }) => {
           assertEvent(event, 'edit.submit');
-          return { messageId: event.messageId, content: event.content };
+          return { messageId: event.messageId, content: event.content, entities: event.entities };
         },
         onDone: { target: 'idle', actions: { type: 'saved', params: ({ event }) => event.output } },
         onError: { target: 'editing', actions: { type: 'failed', params: ({ event }) => failureOf(event.error) } },

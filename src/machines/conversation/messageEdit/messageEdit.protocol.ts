@@ -1,6 +1,7 @@
 // The edit actor's protocol (the conversation actor's child 'messageEdit'): editing one own message at a time
 // in the composer. Peers and views import this module, never messageEdit.machine.ts.
 import type { Message } from '../../../contract/entities';
+import type { MessageEntity } from '../../../contract/message-entities';
 import type { MachineRef } from '../../shared/machine-ref';
 
 export interface MessageEditContext {
@@ -20,7 +21,7 @@ export type MessageEditEvent =
   | { type: 'edit.save' }
   | { type: 'edit.cancel' }
   /** Internal (raised by `edit.save` when the text changed): the request to send, the edited message known. */
-  | { type: 'edit.submit'; messageId: string; content: string };
+  | { type: 'edit.submit'; messageId: string; content: string; entities?: MessageEntity[] };
 
 /** What it tells its parent (the conversation actor): the server's message with the new text. */
 export type MessageEditParentEvent = { type: 'edit.saved'; message: Message };

@@ -187,6 +187,22 @@ describe('threadPanel with a server', () => {
     await waitFor(actor, (s) => idle(s) && !s.context.following);
   });
 
+  it('hands a reply’s markers over as formatting, left out of its text', async () => {
+    const { actor, handed } = start();
+    await waitFor(actor, idle);
+    actor.send({ type: 'thread.input', text: '**да** и `код`' });
+    actor.send({ type: 'thread.send', at: AT });
+    expect(handed()[0]?.part).toEqual({
+      kind: 'text',
+      content: 'да и код',
+      replyTo: null,
+      entities: [
+        { type: 'bold', offset: 0, length: 2 },
+        { type: 'code', offset: 5, length: 3 },
+      ],
+    });
+  });
+
   it("a reply deleted elsewhere leaves the panel and the root's summary follows; another thread's is ignored", async () => {
     const { actor } = start();
     await waitFor(actor, idle);

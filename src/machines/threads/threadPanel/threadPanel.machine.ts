@@ -8,6 +8,7 @@ import { type EventObject, assign, emit, enqueueActions, fromCallback, setup } f
 import type { ResponseOf } from '../../../contract/api';
 import type { Message, ThreadSummary } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
+import { parseMarkup } from '../../../contract/text-markup';
 import type { ComposerEvent, ThreadReplyPart } from '../../composer/composer/composer.protocol';
 import { listenToServer } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
@@ -64,8 +65,17 @@ const quoteOf = (context: ThreadPanelContext) => {
 /** What the composer hands the outbox for a reply: the trimmed text, or files with the text as their caption. */
 function partOf(context: ThreadPanelContext, event: ThreadPanelEvent): ThreadReplyPart | null {
   const mentions = 'mentions' in event && event.mentions?.length ? { mentions: event.mentions } : {};
-  if (event.type === 'thread.send')
-    return { kind: 'text', content: context.draft.trim(), replyTo: quoteOf(context), ...mentions };
+  if (event.type === 'thread.send') {
+    // The markers typed become formatting, as in the conversation's composer (docs/behaviour.md §10.42 Formatting).
+    const { text, entities } = parseMarkup(context.draft.trim());
+    return {
+      kind: 'text',
+      content: text,
+      replyTo: quoteOf(context),
+      ...mentions,
+      ...(entities.length ? { entities } : {}),
+    };
+  }
   if (event.type === 'thread.attach')
     return {
       kind: 'files',
