@@ -17,6 +17,10 @@
 // - views never walk an actor's children (`.children`): they get what they render from their own actor or from a
 //   selector or hook the owning feature exports, so the actor tree is known in one place per feature (the root's
 //   generic mechanism in src/ui/app/useOwnedActor.ts is the one exception).
+// - each machine's placeholders for the effects it leaves to its feature's services (`notWired(…)` and the like) are
+//   typed from its port, the `<Machine>Effects` interface in its protocol (`notWired('x.load') as XEffects['load']`),
+//   and every `.provide({ actors })` in src/services is checked against a port (`} satisfies XEffects`), so a machine,
+//   its port and its implementation cannot drift apart.
 // The rules run over a map of file → imports, so a probe checks them on a made-up file without writing into src/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -198,6 +202,76 @@ const graphOf = (files: string[], read = (f: string) => fs.readFileSync(path.joi
     ]),
   );
 
+/** The placeholders a machine declares for the actors its feature's services provide (src/machines/shared). */
+const PLACEHOLDER = /^(notWired|notWiredCallback|copyTextNotWired|loadOwnedNotWired)$/;
+
+const parse = (f: string, text: string) =>
+  ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true, f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+
+/** Every node of a file that `pick` accepts. */
+function nodesOf<T extends ts.Node>(sf: ts.SourceFile, pick: (n: ts.Node) => n is T): T[] {
+  const out: T[] = [];
+  const visit = (n: ts.Node) => {
+    if (pick(n)) out.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const lineOf = (sf: ts.SourceFile, n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+
+/** Placeholder calls in machine files (tests and the placeholders' own module aside) not typed from a port. */
+function untypedPlaceholders(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([f]) => f.startsWith('src/machines/') && !f.startsWith('src/machines/shared/') && !/\.test\.tsx?$/.test(f))
+    .flatMap(([f, text]) => {
+      const sf = parse(f, text);
+      return nodesOf(
+        sf,
+        (n): n is ts.CallExpression =>
+          ts.isCallExpression(n) && ts.isIdentifier(n.expression) && PLACEHOLDER.test(n.expression.text),
+      )
+        .filter((call) => {
+          const cast = call.parent;
+          return !(
+            ts.isAsExpression(cast) &&
+            ts.isIndexedAccessTypeNode(cast.type) &&
+            ts.isTypeReferenceNode(cast.type.objectType) &&
+            /Effects$/.test(cast.type.objectType.typeName.getText(sf))
+          );
+        })
+        .map(
+          (call) => `${f}:${lineOf(sf, call)}: a placeholder not typed from its machine's port (as XEffects['name'])`,
+        );
+    });
+}
+
+/** `.provide({ actors })` calls in src/services (tests aside) whose actors are not checked against a port. */
+function unportedProvides(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([f]) => f.startsWith('src/services/') && !/\.test\.tsx?$/.test(f))
+    .flatMap(([f, text]) => {
+      const sf = parse(f, text);
+      return nodesOf(
+        sf,
+        (n): n is ts.PropertyAssignment =>
+          ts.isPropertyAssignment(n) &&
+          n.name.getText(sf) === 'actors' &&
+          ts.isObjectLiteralExpression(n.parent) &&
+          ts.isCallExpression(n.parent.parent) &&
+          ts.isPropertyAccessExpression(n.parent.parent.expression) &&
+          n.parent.parent.expression.name.text === 'provide',
+      )
+        .filter(
+          (p) => !(ts.isSatisfiesExpression(p.initializer) && /\b\w+Effects\b/.test(p.initializer.type.getText(sf))),
+        )
+        .map(
+          (p) => `${f}:${lineOf(sf, p)}: provided actors not checked against the machine's port (satisfies XEffects)`,
+        );
+    });
+}
+
 // Each test reads and parses every file of src/ (about 1 s on a quiet machine; 6 s seen with two busy cores).
 describe('feature boundaries', { timeout: 30_000 }, () => {
   const files = sourceFiles(path.join(root, 'src')).map((f) => path.relative(root, f).split(path.sep).join('/'));
@@ -251,6 +325,71 @@ describe('feature boundaries', { timeout: 30_000 }, () => {
     expect(childrenWalks(new Map([['src/ui/app/useOwnedActor.ts', 's.children[id]']]))).toEqual([]);
     expect(childrenWalks(new Map([['src/ui/chats/ZzProbe.test.ts', 's.children.loader']]))).toEqual([]);
     expect(childrenWalks(new Map([['src/machines/chats/chats/ZzProbe.ts', 's?.children.loader']]))).toEqual([]);
+  });
+
+  it('every machine placeholder is typed from its port, every provided set of actors is checked against one', () => {
+    const read = (f: string) => [f, fs.readFileSync(path.join(root, f), 'utf8')] as const;
+    const machines = new Map(files.filter((f) => f.startsWith('src/machines/')).map(read));
+    const services = new Map(files.filter((f) => f.startsWith('src/services/')).map(read));
+    expect([...machines.values()].filter((text) => /NotWired|notWired/.test(text)).length).toBeGreaterThan(70);
+    expect(untypedPlaceholders(machines)).toEqual([]);
+    expect([...services.values()].join('\n').split('.provide({').length - 1).toBeGreaterThan(70);
+    expect(unportedProvides(services)).toEqual([]);
+  });
+
+  it('a placeholder without its port’s type fails, and so does a provide its port does not check', () => {
+    const machine = (text: string) => untypedPlaceholders(new Map([['src/machines/chats/chats/ZzProbe.ts', text]]));
+    const bad = machine(
+      [
+        'setup({ actors: {',
+        "  load: notWired<Page, { id: string }>('zz.load'),",
+        "  watch: notWiredCallback('zz.watch') as unknown as AnyActorLogic,",
+        "  copyText: copyTextNotWired('zz'),",
+        "  loadOwned: loadOwnedNotWired<'x'>('zz') as ZzPort['loadOwned'],",
+        '} });',
+      ].join('\n'),
+    );
+    expect(bad).toHaveLength(4);
+    expect(bad[0]).toContain('src/machines/chats/chats/ZzProbe.ts:2:');
+    expect(bad[3]).toContain(':5:');
+    expect(
+      machine(
+        [
+          "load: notWired('zz.load') as ZzEffects['load'],",
+          "copyText: copyTextNotWired('zz') as ZzEffects['copyText'],",
+          "x: notWired('app.x') as AppEffects['x'] as unknown as AnyStateMachine,",
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    // the placeholders' own module and tests may call them as they like
+    expect(untypedPlaceholders(new Map([['src/machines/shared/clipboard.ts', "notWired('x')"]]))).toEqual([]);
+    expect(untypedPlaceholders(new Map([['src/machines/chats/chats/zz.test.ts', "notWired('x')"]]))).toEqual([]);
+
+    const service = (text: string) => unportedProvides(new Map([['src/services/chats/zz.effects.ts', text]]));
+    const unchecked = service(
+      [
+        'export const a = zzMachine.provide({ actors: { load } });',
+        'export const b = zzMachine.provide({ actors: { load } satisfies Record<string, AnyActorLogic> });',
+        'export const c = wireZz(s).provide({',
+        '  actors: { load },',
+        '});',
+      ].join('\n'),
+    );
+    expect(unchecked).toHaveLength(3);
+    expect(unchecked[2]).toContain('src/services/chats/zz.effects.ts:4:');
+    expect(
+      service(
+        [
+          'zzMachine.provide({ actors: { load } satisfies ZzEffects });',
+          "zzMachine.provide({ actors: { copyText } satisfies Omit<ZzEffects, 'loadOwned'> });",
+          "wireZz(s).provide({ actors: { save } satisfies Pick<ZzEffects, 'save'> });",
+          'zzMachine.provide({ guards: { ok: () => true } });',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+    expect(unportedProvides(new Map([['src/services/chats/zz.test.ts', 'm.provide({ actors: { load } });']]))).toEqual(
+      [],
+    );
   });
 
   it('no import cycle in src/ (type imports included)', () => {

@@ -14,7 +14,7 @@ import {
   enqueueActions,
   setup,
 } from 'xstate';
-import type { AppEvent, AppInput } from './app.protocol';
+import type { AppEffects, AppEvent, AppInput, LoadedLine } from './app.protocol';
 import { notWired } from '../shared/not-wired';
 import { idsOf, type Registry, type RegistryEntry, registry, type SessionId } from './registry';
 
@@ -38,12 +38,6 @@ const rootActors: Record<string, AnyStateMachine> = Object.fromEntries(
   }),
 );
 
-/** What the loader of a later line gives: the wired machine, for the view that asked (with its input). */
-export interface LoadedLine {
-  id: string;
-  machine: AnyStateMachine;
-  input: unknown;
-}
 const LOADER = 'load.';
 /** Whether the root already runs this view-owned actor (its child: most have no systemId to look up). */
 const running = (self: AnyActorRef, id: string) => childOf(self, id) !== undefined;
@@ -57,9 +51,7 @@ const without = (early: AppContext['early'], id: string) => {
 /** A view-owned actor is its owner's: registered in the system only if its line says so (another actor tells it). */
 const systemIdOf = (id: string) => ((registry as Record<string, RegistryEntry>)[id]?.systemId ? { systemId: id } : {});
 /** Fetches a later line's code and wires it (src/machines/app/wiring.ts provides it). */
-rootActors.loadLine = notWired<LoadedLine, { id: string; input: unknown }>(
-  'app.loadLine',
-) as unknown as AnyStateMachine;
+rootActors.loadLine = notWired('app.loadLine') as AppEffects['loadLine'] as unknown as AnyStateMachine;
 
 export const appMachine = setup({
   types: {

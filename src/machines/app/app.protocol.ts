@@ -1,7 +1,7 @@
 // The root actor's protocol: its input, the events it accepts (a view opening, telling and closing the actor it owns,
 // src/ui/app/useOwnedActor.ts) and the session-long children views read from its context. Every other actor is
 // reached through the typed map of src/machines/shared/system.ts.
-import type { EventObject } from 'xstate';
+import type { AnyStateMachine, EventObject, PromiseActorLogic } from 'xstate';
 import type { Session } from '../../contract/entities';
 import type { ConnectivityRef } from '../realtime/connectivity/connectivity.protocol';
 import type { MachineRef } from '../shared/machine-ref';
@@ -38,3 +38,19 @@ export type AppRef = MachineRef<AppViewContext, AppEvent, EventObject, AppChildr
 
 /** Whether a set of effects fits the registry's lines (the join of the features' effects checks it). */
 export type { EffectsFit } from './registry';
+
+/** What the loader of a later line gives: the wired machine, for the view that asked (with its input). */
+export interface LoadedLine {
+  id: string;
+  machine: AnyStateMachine;
+  input: unknown;
+}
+
+/**
+ * The root's port: the effect it leaves to the composition (src/machines/app/wiring.ts), beside the registry lines'
+ * machines it runs (each provided with its own feature's effects).
+ */
+export interface AppEffects {
+  /** Fetches a later line's code and wires it. */
+  loadLine: PromiseActorLogic<LoadedLine, { id: string; input: unknown }>;
+}

@@ -7,8 +7,9 @@ import { type AnyStateMachine, fromPromise } from 'xstate';
 import type { Effects } from '../../services/app/effects';
 import { afterFirstPaint } from '../../services/app/first-paint';
 import type { Services } from '../../services/app/services';
-import type { OwnedCode } from '../shared/owned-code';
-import { appMachine, type LoadedLine } from './app.machine';
+import type { LoadOwnedEffect, OwnedCode } from '../shared/effects.protocol';
+import { appMachine } from './app.machine';
+import type { AppEffects, LoadedLine } from './app.protocol';
 import { idsOf, type RegistryEntry, type RegistryId, registry } from './registry';
 
 /** The effects of the registry's lines, by line id (a line whose machine needs no services has none). */
@@ -52,7 +53,7 @@ export function wireApp(s: Services, effects: LineEffects) {
     return machine.provide({
       actors: {
         ...Object.fromEntries(now.map((child) => [child, wired(child)])),
-        ...(lazy.length ? { loadOwned } : {}),
+        ...(lazy.length ? ({ loadOwned } satisfies { loadOwned: LoadOwnedEffect<string> }) : {}),
       },
     });
   }
@@ -74,6 +75,9 @@ export function wireApp(s: Services, effects: LineEffects) {
     }),
   );
   return appMachine.provide({
-    actors: { ...Object.fromEntries(root.map((id) => [id, wired(id)])), loadLine: loadLine as never },
+    actors: {
+      ...Object.fromEntries(root.map((id) => [id, wired(id)])),
+      loadLine: loadLine satisfies AppEffects['loadLine'] as never,
+    },
   });
 }

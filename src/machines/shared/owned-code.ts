@@ -3,9 +3,10 @@
 // machines (once per runtime, again after a failure) and answers them by registry id. The owner keeps them in its
 // context and spawns each in the state that shows it, so once they are here an opening starts its actor at once.
 import { type AnyActorLogic, type EventObject, type MachineContext, type ProvidedActor, spawnChild } from 'xstate';
+import type { OwnedCode } from './effects.protocol';
 import { notWired } from './not-wired';
 
-export type OwnedCode<K extends string> = Record<K, AnyActorLogic>;
+export type { OwnedCode };
 
 /** The placeholder of an owner's `loadOwned` (src/machines/app/wiring.ts provides the real one). */
 export const loadOwnedNotWired = <K extends string>(owner: string) => notWired<OwnedCode<K>>(`${owner}.loadOwned`);

@@ -2,13 +2,22 @@
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import type { DataExport } from '../../machines/account/dataExport/dataExport.protocol';
-import { accountDeletionMachine } from '../../machines/account/accountDeletion/accountDeletion.machine';
-import { dataExportMachine } from '../../machines/account/dataExport/dataExport.machine';
-import { devicesMachine } from '../../machines/account/devices/devices.machine';
-import { passwordMachine } from '../../machines/account/passwordChange/passwordChange.machine';
-import { twoFactorMachine } from '../../machines/account/twoFactor/twoFactor.machine';
-import { passkeysMachine } from '../../machines/account/passkeys/passkeys.machine';
-import { signInMethodsMachine } from '../../machines/account/signInMethods/signInMethods.machine';
+import {
+  type AccountDeletionEffects,
+  accountDeletionMachine,
+} from '../../machines/account/accountDeletion/accountDeletion.machine';
+import { type DataExportEffects, dataExportMachine } from '../../machines/account/dataExport/dataExport.machine';
+import { type DevicesEffects, devicesMachine } from '../../machines/account/devices/devices.machine';
+import {
+  type PasswordChangeEffects,
+  passwordMachine,
+} from '../../machines/account/passwordChange/passwordChange.machine';
+import { type TwoFactorEffects, twoFactorMachine } from '../../machines/account/twoFactor/twoFactor.machine';
+import { type PasskeysEffects, passkeysMachine } from '../../machines/account/passkeys/passkeys.machine';
+import {
+  type SignInMethodsEffects,
+  signInMethodsMachine,
+} from '../../machines/account/signInMethods/signInMethods.machine';
 
 export const wireDevices = (s: Services) =>
   devicesMachine.provide({
@@ -17,7 +26,7 @@ export const wireDevices = (s: Services) =>
       endDevice: fromPromise<unknown, { id: string }>(({ input }) =>
         input.id === 'others' ? s.api.call('endOtherSessions') : s.api.call('endSession', { params: { id: input.id } }),
       ),
-    },
+    } satisfies DevicesEffects,
   });
 
 export const wirePassword = (s: Services) =>
@@ -26,7 +35,7 @@ export const wirePassword = (s: Services) =>
       changePassword: fromPromise<unknown, { currentPassword: string; newPassword: string }>(({ input }) =>
         s.api.call('changePassword', { body: input }),
       ),
-    },
+    } satisfies PasswordChangeEffects,
   });
 
 export const wireAccountDeletion = (s: Services) =>
@@ -35,7 +44,7 @@ export const wireAccountDeletion = (s: Services) =>
       deleteAccount: fromPromise<unknown, { password: string }>(({ input }) =>
         s.api.call('deleteAccount', { body: input }),
       ),
-    },
+    } satisfies AccountDeletionEffects,
   });
 
 export const wireDataExport = (s: Services) =>
@@ -46,7 +55,7 @@ export const wireDataExport = (s: Services) =>
       loadStatus: fromPromise<DataExport, { id: string }>(
         async ({ input }) => (await s.api.call('exportStatus', { params: { id: input.id } })).export,
       ),
-    },
+    } satisfies DataExportEffects,
   });
 
 export const wireTwoFactor = (s: Services) =>
@@ -65,7 +74,7 @@ export const wireTwoFactor = (s: Services) =>
       regenerate: fromPromise<{ recoveryCodes: string[] }, { password: string }>(({ input }) =>
         s.api.call('recoveryCodes', { body: input }),
       ),
-    },
+    } satisfies TwoFactorEffects,
   });
 
 export const wirePasskeys = (s: Services) =>
@@ -79,11 +88,11 @@ export const wirePasskeys = (s: Services) =>
       removePasskey: fromPromise<unknown, { id: string; password: string }>(({ input }) =>
         s.api.call('passkeyRemove', { params: { id: input.id }, body: { password: input.password } }),
       ),
-    },
+    } satisfies PasskeysEffects,
   });
 
 // «Способы входа»: the ways the user can sign in (password, passkeys, the organisation's sign-in).
 export const wireSignInMethods = (s: Services) =>
   signInMethodsMachine.provide({
-    actors: { loadMethods: fromPromise(() => s.api.call('signInMethods')) },
+    actors: { loadMethods: fromPromise(() => s.api.call('signInMethods')) } satisfies SignInMethodsEffects,
   });

@@ -4,11 +4,14 @@ import { fromPromise } from 'xstate';
 import type { ServerSettings } from '../../contract/administration';
 import { toClipboard } from '../app/clipboard';
 import type { Services } from '../app/services';
-import { adminRegistrationMachine } from '../../machines/admin/adminRegistration/adminRegistration.machine';
-import { adminReportsMachine } from '../../machines/admin/adminReports/adminReports.machine';
+import {
+  type AdminRegistrationEffects,
+  adminRegistrationMachine,
+} from '../../machines/admin/adminRegistration/adminRegistration.machine';
+import { type AdminReportsEffects, adminReportsMachine } from '../../machines/admin/adminReports/adminReports.machine';
 import type { ReportAction, ReportQueue } from '../../machines/admin/adminReports/adminReports.protocol';
-import { adminStatsMachine } from '../../machines/admin/adminStats/adminStats.machine';
-import { adminUsersMachine } from '../../machines/admin/adminUsers/adminUsers.machine';
+import { type AdminStatsEffects, adminStatsMachine } from '../../machines/admin/adminStats/adminStats.machine';
+import { type AdminUsersEffects, adminUsersMachine } from '../../machines/admin/adminUsers/adminUsers.machine';
 import type { UserAction } from '../../machines/admin/adminUsers/adminUsers.protocol';
 
 export const wireAdminUsers = (s: Services) =>
@@ -39,7 +42,7 @@ export const wireAdminUsers = (s: Services) =>
         s.api.call('adminResetLink', { body: { userId: input.userId } }),
       ),
       copyLink: toClipboard((input: { path: string }) => window.location.origin + input.path),
-    },
+    } satisfies AdminUsersEffects,
   });
 
 export const wireAdminRegistration = (s: Services) =>
@@ -50,7 +53,7 @@ export const wireAdminRegistration = (s: Services) =>
         async ({ input }: { input: Partial<ServerSettings> }) =>
           (await s.api.call('patchAdminSettings', { body: input })).settings,
       ),
-    },
+    } satisfies AdminRegistrationEffects,
   });
 
 export const wireAdminReports = (s: Services) =>
@@ -63,10 +66,10 @@ export const wireAdminReports = (s: Services) =>
       resolve: fromPromise<unknown, { reportId: string; action: ReportAction }>(({ input }) =>
         s.api.call('resolveReport', { body: input }),
       ),
-    },
+    } satisfies AdminReportsEffects,
   });
 
 export const wireAdminStats = (s: Services) =>
   adminStatsMachine.provide({
-    actors: { loadStats: fromPromise(() => s.api.call('adminStats')) },
+    actors: { loadStats: fromPromise(() => s.api.call('adminStats')) } satisfies AdminStatsEffects,
   });

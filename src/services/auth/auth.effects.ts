@@ -2,13 +2,22 @@
 // its link (no bearer token needed for either).
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
-import { passwordResetMachine } from '../../machines/auth/passwordReset/passwordReset.machine';
-import { registrationModeMachine } from '../../machines/auth/registrationMode/registrationMode.machine';
-import { passkeySignInMachine } from '../../machines/auth/passkeySignIn/passkeySignIn.machine';
+import {
+  type PasswordResetEffects,
+  passwordResetMachine,
+} from '../../machines/auth/passwordReset/passwordReset.machine';
+import {
+  type RegistrationModeEffects,
+  registrationModeMachine,
+} from '../../machines/auth/registrationMode/registrationMode.machine';
+import {
+  type PasskeySignInEffects,
+  passkeySignInMachine,
+} from '../../machines/auth/passkeySignIn/passkeySignIn.machine';
 
 export const wireRegistrationMode = (s: Services) =>
   registrationModeMachine.provide({
-    actors: { loadMode: fromPromise(() => s.api.call('registrationInfo')) },
+    actors: { loadMode: fromPromise(() => s.api.call('registrationInfo')) } satisfies RegistrationModeEffects,
   });
 
 export const wirePasswordReset = (s: Services) =>
@@ -20,11 +29,11 @@ export const wirePasswordReset = (s: Services) =>
       resetPassword: fromPromise<unknown, { token: string; password: string }>(({ input }) =>
         s.api.call('resetPassword', { body: { token: input.token, password: input.password } }),
       ),
-    },
+    } satisfies PasswordResetEffects,
   });
 
 /** «Войти с ключом доступа»: the sign-in calls carry no bearer token (the session's own API). */
 export const wirePasskeySignIn = (s: Services) =>
   passkeySignInMachine.provide({
-    actors: { signIn: fromPromise(() => s.passkeys.signIn()) },
+    actors: { signIn: fromPromise(() => s.passkeys.signIn()) } satisfies PasskeySignInEffects,
   });

@@ -3,7 +3,7 @@
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { OIDC_START } from '../../contract/oidc-paths';
-import { oidcSignInMachine } from '../../machines/auth/oidcSignIn/oidcSignIn.machine';
+import { type OidcSignInEffects, oidcSignInMachine } from '../../machines/auth/oidcSignIn/oidcSignIn.machine';
 import type { Services } from '../app/services';
 
 export const wireOidcSignIn = (s: Services) =>
@@ -18,5 +18,5 @@ export const wireOidcSignIn = (s: Services) =>
       ),
       create: fromPromise(({ input }: { input: BodyOf<'oidcCreate'> }) => s.api.call('oidcCreate', { body: input })),
       link: fromPromise(({ input }: { input: BodyOf<'oidcLink'> }) => s.api.call('oidcLink', { body: input })),
-    },
+    } satisfies OidcSignInEffects,
   });

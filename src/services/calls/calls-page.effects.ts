@@ -2,7 +2,7 @@
 // server's address, the call history. A module of its own: it loads with the page (src/machines/app/registry.ts), not with the first bundle.
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
-import { callsPageMachine } from '../../machines/calls/callsPage/callsPage.machine';
+import { type CallsPageEffects, callsPageMachine } from '../../machines/calls/callsPage/callsPage.machine';
 import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } from './livekit';
 import { checkMedia } from '../app/secure-context';
 
@@ -24,6 +24,6 @@ export function wireCallsPage(s: Services) {
         }
       }),
       loadHistory: fromPromise(async () => (await s.api.call('callHistory', { query: {} })).calls),
-    },
+    } satisfies CallsPageEffects,
   });
 }

@@ -2,7 +2,7 @@
 // page's actor is wired in page-wiring.ts, which loads with the page.
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../app/services';
-import { callMachine } from '../../machines/calls/call/call.machine';
+import { type CallEffects, callMachine } from '../../machines/calls/call/call.machine';
 import { requestRoomToken } from './livekit';
 import { checkMedia } from '../app/secure-context';
 
@@ -19,6 +19,6 @@ export function wireCall(s: Services) {
         s.sound.startRingback();
         return () => s.sound.stopRingback();
       }),
-    },
+    } satisfies CallEffects,
   });
 }

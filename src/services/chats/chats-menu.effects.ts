@@ -1,7 +1,7 @@
 // The chats list's menu provided from the real services. A module of its own: it loads when the list is first shown
 // (src/machines/app/registry.ts), not with the first bundle.
 import { fromPromise } from 'xstate';
-import { chatActionsMachine } from '../../machines/chats/chatActions/chatActions.machine';
+import { type ChatActionsEffects, chatActionsMachine } from '../../machines/chats/chatActions/chatActions.machine';
 import type { ChatAction } from '../../machines/chats/chatActions/chatActions.protocol';
 import type { Services } from '../app/services';
 
@@ -16,5 +16,5 @@ export const wireChatActions = (s: Services) =>
           return s.api.call('hideConversation', { body: { conversationId: input.conversationId } });
         return s.api.call('chatSettings', { params: { id: input.conversationId }, body: input.change });
       }),
-    },
+    } satisfies ChatActionsEffects,
   });

@@ -5,11 +5,16 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import { noAnswer, readerSocket, withList } from '../app/rest-answers';
 import { copyText } from '../app/clipboard';
-import { chatsMachine, type ListAnswer } from '../../machines/chats/chats/chats.machine';
+import { type ChatsEffects, chatsMachine, type ListAnswer } from '../../machines/chats/chats/chats.machine';
 import { onChats, watchChatList } from '../../machines/chats/chats/chats.protocol';
 import { isMutedEntry } from '../../machines/chats/chats/conversation-list';
-import { chatsFooterMachine } from '../../machines/chats/chatsFooter/chatsFooter.machine';
-import { navigationMachine, pageTitle, type RouterCommand } from '../../machines/chats/navigation/navigation.machine';
+import { type ChatsFooterEffects, chatsFooterMachine } from '../../machines/chats/chatsFooter/chatsFooter.machine';
+import {
+  type NavigationEffects,
+  navigationMachine,
+  pageTitle,
+  type RouterCommand,
+} from '../../machines/chats/navigation/navigation.machine';
 import type { Services } from '../app/services';
 
 export function wireChats(s: Services) {
@@ -31,7 +36,7 @@ export function wireChats(s: Services) {
       markRead: fromPromise<unknown, BodyOf<'markRead'>>(({ input }) =>
         s.api.call('markRead', { body: { ...input, ...readerSocket(s.socketId()) } }),
       ),
-    },
+    } satisfies ChatsEffects,
   });
 }
 
@@ -40,7 +45,8 @@ export function wireChatsFooter() {
   return chatsFooterMachine.provide({
     actors: {
       copyText,
-    },
+      // Its loadOwned (the dialogs' code) is the composition root's (src/machines/app/wiring.ts).
+    } satisfies Omit<ChatsFooterEffects, 'loadOwned'>,
   });
 }
 
@@ -74,6 +80,6 @@ export function wireNavigation(s: Services) {
           if (title !== shown) document.title = shown = title;
         });
       }),
-    },
+    } satisfies NavigationEffects,
   });
 }

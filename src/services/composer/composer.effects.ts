@@ -3,11 +3,17 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { RequestFailure } from '../../contract/failure';
 import { insecurePage, secureContext } from '../app/secure-context';
-import { composerMachine } from '../../machines/composer/composer/composer.machine';
-import { type DraftMap, draftsMachine, parseDrafts } from '../../machines/composer/drafts/drafts.machine';
+import { type ComposerEffects, composerMachine } from '../../machines/composer/composer/composer.machine';
 import {
-  type OutboxStoreCommand,
+  type DraftMap,
+  type DraftsEffects,
+  draftsMachine,
+  parseDrafts,
+} from '../../machines/composer/drafts/drafts.machine';
+import {
+  type OutboxEffects,
   outboxMachine,
+  type OutboxStoreCommand,
   type SendInput,
   type UploadInput,
   type UploadReport,
@@ -20,9 +26,10 @@ import {
 } from '../../machines/composer/outbox/outbox-item';
 import {
   MIC_FAILED,
+  type RecorderEffects,
+  recorderMachine,
   type RecordingCommand,
   type RecordingReport,
-  recorderMachine,
 } from '../../machines/composer/recorder/recorder.machine';
 import type { Services } from '../app/services';
 
@@ -121,7 +128,7 @@ export function wireOutbox(s: Services) {
           );
         return s.api.call('send', { body });
       }),
-    },
+    } satisfies OutboxEffects,
   });
 }
 
@@ -129,7 +136,7 @@ export function wireOutbox(s: Services) {
 export function wireComposer(s: Services) {
   return composerMachine.provide({
     actors: {
-      recorder: recorderMachine.provide({ actors: { record: recordVoiceActor(s.api) } }),
+      recorder: recorderMachine.provide({ actors: { record: recordVoiceActor(s.api) } satisfies RecorderEffects }),
       outbox: wireOutbox(s),
       drafts: draftsMachine.provide({
         actors: {
@@ -141,9 +148,9 @@ export function wireComposer(s: Services) {
             if (s.currentUserId() === input.userId) s.draftStore.save(input.userId, input.drafts);
           }),
           pageExit: pageExitActor,
-        },
+        } satisfies DraftsEffects,
       }),
-    },
+    } satisfies ComposerEffects,
   });
 }
 

@@ -3,8 +3,12 @@
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import type { Services } from '../app/services';
-import { contactCodeMachine, type SearchOutput } from '../../machines/contacts/contactCode/contactCode.machine';
-import { groupDialogMachine } from '../../machines/contacts/groupDialog/groupDialog.machine';
+import {
+  type ContactCodeEffects,
+  contactCodeMachine,
+  type SearchOutput,
+} from '../../machines/contacts/contactCode/contactCode.machine';
+import { type GroupDialogEffects, groupDialogMachine } from '../../machines/contacts/groupDialog/groupDialog.machine';
 import { addContact } from './contacts.effects';
 
 export function wireContactCode(s: Services) {
@@ -16,7 +20,7 @@ export function wireContactCode(s: Services) {
         return { code: input.code, user: results[0] ?? null };
       }),
       addContact: addContact(s),
-    },
+    } satisfies ContactCodeEffects,
   });
 }
 
@@ -26,6 +30,6 @@ export function wireGroupDialog(s: Services) {
       createGroup: fromPromise(({ input }: { input: BodyOf<'createConversation'> }) =>
         s.api.call('createConversation', { body: input }),
       ),
-    },
+    } satisfies GroupDialogEffects,
   });
 }

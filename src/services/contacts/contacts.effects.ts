@@ -3,7 +3,7 @@
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import type { Services } from '../app/services';
-import { contactsMachine } from '../../machines/contacts/contacts/contacts.machine';
+import { type ContactsEffects, contactsMachine } from '../../machines/contacts/contacts/contacts.machine';
 
 export const addContact = (s: Services) =>
   fromPromise(({ input }: { input: BodyOf<'contactAdd'> }) => s.api.call('contactAdd', { body: input }));
@@ -22,6 +22,6 @@ export function wireContacts(s: Services) {
       openDirect: fromPromise(({ input }: { input: BodyOf<'conversationWith'> }) =>
         s.api.call('conversationWith', { body: input }),
       ),
-    },
+    } satisfies ContactsEffects,
   });
 }

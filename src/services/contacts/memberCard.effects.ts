@@ -1,7 +1,11 @@
 // The member card's effects: where the two people stand (the contacts list), the direct chat, a friend request.
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
-import { memberCardMachine, relationOf } from '../../machines/contacts/memberCard/memberCard.machine';
+import {
+  type MemberCardEffects,
+  memberCardMachine,
+  relationOf,
+} from '../../machines/contacts/memberCard/memberCard.machine';
 import type { Services } from '../app/services';
 
 export const wireMemberCard = (s: Services) =>
@@ -17,5 +21,5 @@ export const wireMemberCard = (s: Services) =>
       addContact: fromPromise(({ input }: { input: BodyOf<'contactAdd'> }) =>
         s.api.call('contactAdd', { body: input }),
       ),
-    },
+    } satisfies MemberCardEffects,
   });

@@ -6,17 +6,32 @@ import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import type { Services } from '../app/services';
 import { queueRun, requestQueueMachine } from '../../machines/realtime/index';
+import type { RequestQueueEffects } from '../../machines/realtime/requestQueue/requestQueue.protocol';
 import { noAnswer, readerSocket, withList } from '../app/rest-answers';
 import {
+  type ConversationEffects,
   conversationMachine,
   type DeletionRequest,
   type ReactionChange,
 } from '../../machines/conversation/conversation/conversation.machine';
-import { messageEditMachine } from '../../machines/conversation/messageEdit/messageEdit.machine';
-import { type PageInput, pageBackMachine } from '../../machines/conversation/pageBack/pageBack.machine';
-import { type PinChange, pinsMachine } from '../../machines/conversation/pins/pins.machine';
-import { previewCardMachine } from '../../machines/conversation/previewCard/previewCard.machine';
-import { readReceiptsMachine } from '../../machines/conversation/readReceipts/readReceipts.machine';
+import {
+  type MessageEditEffects,
+  messageEditMachine,
+} from '../../machines/conversation/messageEdit/messageEdit.machine';
+import {
+  type PageBackEffects,
+  pageBackMachine,
+  type PageInput,
+} from '../../machines/conversation/pageBack/pageBack.machine';
+import { type PinChange, type PinsEffects, pinsMachine } from '../../machines/conversation/pins/pins.machine';
+import {
+  type PreviewCardEffects,
+  previewCardMachine,
+} from '../../machines/conversation/previewCard/previewCard.machine';
+import {
+  type ReadReceiptsEffects,
+  readReceiptsMachine,
+} from '../../machines/conversation/readReceipts/readReceipts.machine';
 
 export function wireConversation(s: Services) {
   // The latest pages are kept (last 100 messages of the 20 most recently opened conversations) and shown when the
@@ -46,13 +61,17 @@ export function wireConversation(s: Services) {
   return conversationMachine.provide({
     actors: {
       fetchPage,
-      pageBack: pageBackMachine.provide({ actors: { fetchPage } }),
+      pageBack: pageBackMachine.provide({ actors: { fetchPage } satisfies PageBackEffects }),
       // Own deletions and reaction changes, one request at a time each (the conversation's child queues).
       deletions: requestQueueMachine.provide({
-        actors: { run: queueRun((body: DeletionRequest) => s.api.call('deleteMessage', { body })) },
+        actors: {
+          run: queueRun((body: DeletionRequest) => s.api.call('deleteMessage', { body })),
+        } satisfies RequestQueueEffects,
       }),
       reactions: requestQueueMachine.provide({
-        actors: { run: queueRun((body: ReactionChange) => s.api.call('react', { body })) },
+        actors: {
+          run: queueRun((body: ReactionChange) => s.api.call('react', { body })),
+        } satisfies RequestQueueEffects,
       }),
       // The pin bar: the pins once at the start, and its own queue for «Закрепить» / «Открепить».
       pins: pinsMachine.provide({
@@ -61,9 +80,11 @@ export function wireConversation(s: Services) {
             s.api.call('pins', { params: { id: input.conversationId } }),
           ),
           pinning: requestQueueMachine.provide({
-            actors: { run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })) },
+            actors: {
+              run: queueRun((body: PinChange) => s.api.call('pinMessage', { body })),
+            } satisfies RequestQueueEffects,
           }),
-        },
+        } satisfies PinsEffects,
       }),
       // A message's link card: «Убрать предпросмотр» for the sender.
       previewCard: previewCardMachine.provide({
@@ -71,14 +92,14 @@ export function wireConversation(s: Services) {
           removePreview: fromPromise<{ ok: true }, { messageId: string }>(({ input }) =>
             s.api.call('removePreview', { body: { messageId: input.messageId } }),
           ),
-        },
+        } satisfies PreviewCardEffects,
       }),
       messageEdit: messageEditMachine.provide({
         actors: {
           saveEdit: fromPromise(({ input }: { input: BodyOf<'editMessage'> }) =>
             s.api.call('editMessage', { body: input }),
           ),
-        },
+        } satisfies MessageEditEffects,
       }),
       readReceipts: readReceiptsMachine.provide({
         actors: {
@@ -87,8 +108,8 @@ export function wireConversation(s: Services) {
               body: { messageIds: input.messageIds, status: 'READ', ...readerSocket(s.socketId()) },
             }),
           ),
-        },
+        } satisfies ReadReceiptsEffects,
       }),
-    },
+    } satisfies ConversationEffects,
   });
 }

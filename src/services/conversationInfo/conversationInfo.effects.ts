@@ -1,10 +1,16 @@
 // The conversation info feature's effects: each group change is one request over the API client, and so is
 // «История для новых участников».
 import { fromPromise } from 'xstate';
-import { conversationInfoMachine } from '../../machines/conversationInfo/conversationInfo/conversationInfo.machine';
+import {
+  type ConversationInfoEffects,
+  conversationInfoMachine,
+} from '../../machines/conversationInfo/conversationInfo/conversationInfo.machine';
 import type { GroupAction } from '../../machines/conversationInfo/conversationInfo/conversationInfo.protocol';
 import type { Services } from '../app/services';
-import { historySettingMachine } from '../../machines/conversationInfo/historySetting/historySetting.machine';
+import {
+  type HistorySettingEffects,
+  historySettingMachine,
+} from '../../machines/conversationInfo/historySetting/historySetting.machine';
 
 export function sendGroupAction(s: Services, conversationId: string, action: GroupAction) {
   switch (action.kind) {
@@ -31,7 +37,7 @@ export const wireConversationInfo = (s: Services) =>
       groupAction: fromPromise<unknown, { conversationId: string; action: GroupAction }>(({ input }) =>
         sendGroupAction(s, input.conversationId, input.action),
       ),
-    },
+    } satisfies ConversationInfoEffects,
   });
 
 export const wireHistorySetting = (s: Services) =>
@@ -40,5 +46,5 @@ export const wireHistorySetting = (s: Services) =>
       saveHistory: fromPromise<unknown, { conversationId: string; visible: boolean }>(({ input }) =>
         s.api.call('groupHistory', { body: { conversationId: input.conversationId, visible: input.visible } }),
       ),
-    },
+    } satisfies HistorySettingEffects,
   });

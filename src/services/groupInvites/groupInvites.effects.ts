@@ -2,9 +2,12 @@
 import { fromPromise } from 'xstate';
 import { toClipboard } from '../app/clipboard';
 import type { Services } from '../app/services';
-import { groupInvitesMachine } from '../../machines/groupInvites/groupInvites/groupInvites.machine';
+import {
+  type GroupInvitesEffects,
+  groupInvitesMachine,
+} from '../../machines/groupInvites/groupInvites/groupInvites.machine';
 import { inviteLink } from '../../machines/groupInvites/groupInvites/groupInvites.protocol';
-import { joinGroupMachine } from '../../machines/groupInvites/joinGroup/joinGroup.machine';
+import { type JoinGroupEffects, joinGroupMachine } from '../../machines/groupInvites/joinGroup/joinGroup.machine';
 
 export const wireGroupInvites = (s: Services) =>
   groupInvitesMachine.provide({
@@ -23,7 +26,7 @@ export const wireGroupInvites = (s: Services) =>
         s.api.call('revokeInvite', { body: { code: input.code } }),
       ),
       copyInvite: toClipboard((input: { code: string }) => inviteLink(window.location.origin, input.code)),
-    },
+    } satisfies GroupInvitesEffects,
   });
 
 export const wireJoinGroup = (s: Services) =>
@@ -35,5 +38,5 @@ export const wireJoinGroup = (s: Services) =>
       join: fromPromise(async ({ input }: { input: { code: string } }) => ({
         conversationId: (await s.api.call('joinByInvite', { params: { code: input.code } })).conversation.id,
       })),
-    },
+    } satisfies JoinGroupEffects,
   });

@@ -13,9 +13,13 @@ import { openGuestDoor } from './guest-door';
 import { requestServer } from '../../machines/realtime/index';
 import type { Services } from '../app/services';
 import { toClipboard } from '../app/clipboard';
-import { guestLinksMachine } from '../../machines/guests/guestLinks/guestLinks.machine';
+import { type GuestLinksEffects, guestLinksMachine } from '../../machines/guests/guestLinks/guestLinks.machine';
 import type { GuestLinksEvent } from '../../machines/guests/guestLinks/guestLinks.protocol';
-import { type DoorDecision, guestDoorMachine } from '../../machines/guests/guestDoor/guestDoor.machine';
+import {
+  type DoorDecision,
+  type GuestDoorEffects,
+  guestDoorMachine,
+} from '../../machines/guests/guestDoor/guestDoor.machine';
 import type {
   DoorKeysEvent,
   DoorLink,
@@ -26,7 +30,7 @@ import type {
   Vouched,
   Waiting,
 } from '../../machines/guests/guestDoor/guestDoor.protocol';
-import { guestPageMachine } from '../../machines/guests/guestPage/guestPage.machine';
+import { type GuestPageEffects, guestPageMachine } from '../../machines/guests/guestPage/guestPage.machine';
 import type { GuestCallKey, GuestKnock, GuestPageEvent } from '../../machines/guests/guestPage/guestPage.protocol';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { secretChatOf } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
@@ -132,7 +136,7 @@ export const wireGuestPage = (s: Services) =>
       leave: fromPromise<unknown, GuestKnock>(({ input }) =>
         s.api.call('guestLeave', { params: { id: input.knockId }, body: { secret: input.secret } }),
       ),
-    },
+    } satisfies GuestPageEffects,
   });
 
 /**
@@ -383,7 +387,7 @@ export const wireGuestDoor = (s: Services) =>
         }
         return ack;
       }),
-    },
+    } satisfies GuestDoorEffects,
   });
 
 export const wireGuestLinks = (s: Services) =>
@@ -410,5 +414,5 @@ export const wireGuestLinks = (s: Services) =>
       saveAdmission: fromPromise(({ input }: { input: { conversationId: string; adminsOnly: boolean } }) =>
         s.api.call('guestAdmission', { body: input }),
       ),
-    },
+    } satisfies GuestLinksEffects,
   });

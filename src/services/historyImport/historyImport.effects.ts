@@ -8,8 +8,9 @@ import { secretCrypto } from '../secretChats/crypto/worker-client';
 import { indexedDbPositions } from './positions';
 import { analyseSecretExport, runSecretImport, type SecretImportDeps } from './secret-import';
 import {
-  type HistoryImportWorkEvent,
+  type HistoryImportEffects,
   historyImportMachine,
+  type HistoryImportWorkEvent,
   IMPORT_READ_FAILED,
   IMPORT_UPLOAD_FAILED,
 } from '../../machines/historyImport/historyImport/historyImport.machine';
@@ -106,6 +107,6 @@ export function wireHistoryImport(s: Services) {
           );
         return () => abort.abort();
       }),
-    },
+    } satisfies HistoryImportEffects,
   });
 }

@@ -2,7 +2,10 @@
 import { fromPromise } from 'xstate';
 import { toClipboard } from '../app/clipboard';
 import type { Services } from '../app/services';
-import { inviteCodesMachine } from '../../machines/inviteCodes/inviteCodes/inviteCodes.machine';
+import {
+  type InviteCodesEffects,
+  inviteCodesMachine,
+} from '../../machines/inviteCodes/inviteCodes/inviteCodes.machine';
 import { type NewInvite, registrationInviteLink } from '../../machines/inviteCodes/inviteCodes/inviteCodes.protocol';
 
 export const wireInviteCodes = (s: Services) =>
@@ -25,5 +28,5 @@ export const wireInviteCodes = (s: Services) =>
         s.api.call('revokeRegistrationInvite', { body: { code: input.code } }),
       ),
       copyCode: toClipboard((input: { code: string }) => registrationInviteLink(window.location.origin, input.code)),
-    },
+    } satisfies InviteCodesEffects,
   });

@@ -2,9 +2,15 @@
 import { fromPromise } from 'xstate';
 import { copyText } from '../app/clipboard';
 import type { Services } from '../app/services';
-import { forwardPickerMachine } from '../../machines/messageActions/forwardPicker/forwardPicker.machine';
-import { messageInfoMachine } from '../../machines/messageActions/messageInfo/messageInfo.machine';
-import { selectionMachine } from '../../machines/messageActions/selection/selection.machine';
+import {
+  type ForwardPickerEffects,
+  forwardPickerMachine,
+} from '../../machines/messageActions/forwardPicker/forwardPicker.machine';
+import {
+  type MessageInfoEffects,
+  messageInfoMachine,
+} from '../../machines/messageActions/messageInfo/messageInfo.machine';
+import { type SelectionEffects, selectionMachine } from '../../machines/messageActions/selection/selection.machine';
 
 export const wireForwardPicker = (s: Services) =>
   forwardPickerMachine.provide({
@@ -19,7 +25,7 @@ export const wireForwardPicker = (s: Services) =>
       forward: fromPromise<unknown, { messageIds: string[]; conversationIds: string[] }>(({ input }) =>
         s.api.call('forwardMessages', { body: input }),
       ),
-    },
+    } satisfies ForwardPickerEffects,
   });
 
 export const wireMessageInfo = (s: Services) =>
@@ -28,12 +34,12 @@ export const wireMessageInfo = (s: Services) =>
       load: fromPromise(({ input }: { input: { messageId: string } }) =>
         s.api.call('messageInfo', { params: { id: input.messageId } }),
       ),
-    },
+    } satisfies MessageInfoEffects,
   });
 
 export const wireSelection = (_s: Services) =>
   selectionMachine.provide({
     actors: {
       copyText,
-    },
+    } satisfies SelectionEffects,
   });

@@ -1,7 +1,11 @@
 // The message actions' effects: their requests over the API client.
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
-import { type Removal, removalMachine } from '../../machines/messageActions/removal/removal.machine';
+import {
+  type Removal,
+  type RemovalEffects,
+  removalMachine,
+} from '../../machines/messageActions/removal/removal.machine';
 
 export const wireRemoval = (s: Services) =>
   removalMachine.provide({
@@ -12,5 +16,5 @@ export const wireRemoval = (s: Services) =>
         for (const messageId of input.messageIds) await s.api.call('deleteMessage', { body: { messageId } });
         return {};
       }),
-    },
+    } satisfies RemovalEffects,
   });

@@ -4,8 +4,9 @@ import { fromCallback, fromPromise } from 'xstate';
 import { afterFirstPaint } from '../app/first-paint';
 import type { Services } from '../app/services';
 import {
-  type NotifierCommand,
+  type NotificationsEffects,
   notificationsMachine,
+  type NotifierCommand,
   type PrefsCommand,
   type PresenterCommand,
 } from '../../machines/notifications/notifications/notifications.machine';
@@ -53,6 +54,6 @@ export function wireNotifications(s: Services) {
           stop?.();
         };
       }),
-    },
+    } satisfies NotificationsEffects,
   });
 }

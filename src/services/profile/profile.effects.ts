@@ -3,11 +3,13 @@
 import { fromPromise } from 'xstate';
 import type { BodyOf } from '../../contract/api';
 import type { Services } from '../app/services';
-import { profileMachine } from '../../machines/profile/profile/profile.machine';
+import { type ProfileEffects, profileMachine } from '../../machines/profile/profile/profile.machine';
 
 const patchMe = (s: Services) =>
   fromPromise(({ input }: { input: BodyOf<'patchMe'> }) => s.api.call('patchMe', { body: input }));
 
 export function wireProfile(s: Services) {
-  return profileMachine.provide({ actors: { fetchMe: fromPromise(() => s.api.call('me')), patchMe: patchMe(s) } });
+  return profileMachine.provide({
+    actors: { fetchMe: fromPromise(() => s.api.call('me')), patchMe: patchMe(s) } satisfies ProfileEffects,
+  });
 }

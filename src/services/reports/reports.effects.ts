@@ -1,9 +1,15 @@
 // The reports feature's effects: requests over the API client of the composition root.
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
-import { reportDialogMachine } from '../../machines/reports/reportDialog/reportDialog.machine';
+import {
+  type ReportDialogEffects,
+  reportDialogMachine,
+} from '../../machines/reports/reportDialog/reportDialog.machine';
 import type { ReportReason, ReportTarget } from '../../machines/reports/reportDialog/reportDialog.protocol';
-import { reportNoticesMachine } from '../../machines/reports/reportNotices/reportNotices.machine';
+import {
+  type ReportNoticesEffects,
+  reportNoticesMachine,
+} from '../../machines/reports/reportNotices/reportNotices.machine';
 
 export const wireReportDialog = (s: Services) =>
   reportDialogMachine.provide({
@@ -17,7 +23,7 @@ export const wireReportDialog = (s: Services) =>
           },
         }),
       ),
-    },
+    } satisfies ReportDialogEffects,
   });
 
 export const wireReportNotices = (s: Services) =>
@@ -27,5 +33,5 @@ export const wireReportNotices = (s: Services) =>
       markSeen: fromPromise<unknown, { ids: string[] }>(({ input }) =>
         s.api.call('reportNoticesSeen', { body: { ids: input.ids } }),
       ),
-    },
+    } satisfies ReportNoticesEffects,
   });

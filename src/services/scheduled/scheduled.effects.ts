@@ -1,6 +1,6 @@
 // The effects of «Запланированные», loaded with its view (not in the first bundle).
 import { fromPromise } from 'xstate';
-import { schedulerMachine } from '../../machines/scheduled/scheduler/scheduler.machine';
+import { type SchedulerEffects, schedulerMachine } from '../../machines/scheduled/scheduler/scheduler.machine';
 import type { ScheduleDraft } from '../../machines/scheduled/scheduler/scheduler.protocol';
 import type { Services } from '../app/services';
 
@@ -27,5 +27,5 @@ export const wireScheduler = (s: Services) =>
       remove: fromPromise<unknown, { id: string }>(({ input }) =>
         s.api.call('deleteScheduled', { params: { id: input.id } }),
       ),
-    },
+    } satisfies SchedulerEffects,
   });

@@ -1,7 +1,7 @@
 // The search feature's actor provided from the real services.
 import { fromPromise } from 'xstate';
 import { chatList } from '../../machines/chats/chats/chats.protocol';
-import { type SearchRequest, searchMachine } from '../../machines/search/search/search.machine';
+import { type SearchEffects, searchMachine, type SearchRequest } from '../../machines/search/search/search.machine';
 import type { AnySystem } from '../../machines/shared/system';
 import type { Services } from '../app/services';
 
@@ -28,6 +28,6 @@ export function wireSearch(s: Services) {
           return { ...(await searchWithSecretChats({ userId, request: input, secretIds, server })), request: input };
         },
       ),
-    },
+    } satisfies SearchEffects,
   });
 }

@@ -4,7 +4,10 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import { secretCrypto } from './crypto/worker-client';
-import { secretApprovalMachine } from '../../machines/secretChats/secretApproval/secretApproval.machine';
+import {
+  type SecretApprovalEffects,
+  secretApprovalMachine,
+} from '../../machines/secretChats/secretApproval/secretApproval.machine';
 import type {
   ApprovalAsked,
   SecretApprovalEvent,
@@ -51,6 +54,6 @@ export function wireSecretApproval(s: Services) {
       ),
       askAgain: fromPromise<unknown, SecretApprovalInput>(async () => fx.identity.askAgain()),
       reset: fromPromise<unknown, SecretApprovalInput>(({ input }) => fx.identity.reset(input.userId)),
-    },
+    } satisfies SecretApprovalEffects,
   });
 }

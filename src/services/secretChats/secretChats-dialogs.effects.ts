@@ -5,20 +5,27 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import { secretCrypto } from './crypto/worker-client';
 import { NoDeviceError } from './secret-effects';
-import { secretCallMachine } from '../../machines/secretChats/secretCall/secretCall.machine';
+import { type SecretCallEffects, secretCallMachine } from '../../machines/secretChats/secretCall/secretCall.machine';
 import type {
   CallKey,
   SecretCallEvent,
   SecretCallInput,
 } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
-import { type CreateResult, secretDialogMachine } from '../../machines/secretChats/secretDialog/secretDialog.machine';
+import {
+  type CreateResult,
+  type SecretDialogEffects,
+  secretDialogMachine,
+} from '../../machines/secretChats/secretDialog/secretDialog.machine';
 import type {
   SecretVerification,
   SecretVerifyInput,
   SecretVerifySave,
 } from '../../machines/secretChats/secretVerify/secretVerify.protocol';
-import { secretVerifyMachine } from '../../machines/secretChats/secretVerify/secretVerify.machine';
+import {
+  type SecretVerifyEffects,
+  secretVerifyMachine,
+} from '../../machines/secretChats/secretVerify/secretVerify.machine';
 import { type AnySystem, systemActor } from '../../machines/shared/system';
 import { secretEffects } from './secretChats.effects';
 
@@ -50,7 +57,7 @@ export function wireSecretDialog(s: Services) {
           }
         },
       ),
-    },
+    } satisfies SecretDialogEffects,
   });
 }
 
@@ -86,7 +93,7 @@ export function wireSecretCall() {
           chatSub?.unsubscribe();
         };
       }),
-    },
+    } satisfies SecretCallEffects,
   });
 }
 
@@ -117,6 +124,6 @@ export function wireSecretVerify(s: Services) {
         // The chats' red line for that person goes.
         await fx.identity.recheck(input.userId);
       }),
-    },
+    } satisfies SecretVerifyEffects,
   });
 }

@@ -4,7 +4,10 @@
 import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import { secretCrypto } from './crypto/worker-client';
-import { secretRecoveryMachine } from '../../machines/secretChats/secretRecovery/secretRecovery.machine';
+import {
+  type SecretRecoveryEffects,
+  secretRecoveryMachine,
+} from '../../machines/secretChats/secretRecovery/secretRecovery.machine';
 import type { RecoveryMade } from '../../machines/secretChats/secretRecovery/secretRecovery.protocol';
 import { createRecoveryEffects, type RecoveryEffects } from './recovery-effects';
 
@@ -31,6 +34,6 @@ export function wireSecretRecovery(s: Services) {
       confirm: fromPromise(({ input }: { input: { userId: string; made: RecoveryMade } }) => fx.confirm(input)),
       restore: fromPromise(({ input }: { input: { userId: string; phrase: string } }) => fx.restore(input)),
       remove: fromPromise(({ input }: { input: { userId: string } }) => fx.remove(input.userId)),
-    },
+    } satisfies SecretRecoveryEffects,
   });
 }

@@ -6,7 +6,10 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import { secretCrypto } from './crypto/worker-client';
 import { onApprovalAsked } from './approval-asked';
-import { secretRegistrationMachine } from '../../machines/secretChats/secretRegistration/secretRegistration.machine';
+import {
+  type SecretRegistrationEffects,
+  secretRegistrationMachine,
+} from '../../machines/secretChats/secretRegistration/secretRegistration.machine';
 import type {
   RegistrationOutcome,
   SecretRegistrationEvent,
@@ -37,6 +40,6 @@ export function wireSecretRegistration(s: Services) {
         const { approvals } = await s.api.call('secretApprovals', {});
         return approvals.length;
       }),
-    },
+    } satisfies SecretRegistrationEffects,
   });
 }

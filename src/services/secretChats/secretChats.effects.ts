@@ -7,10 +7,11 @@ import { defaultBaseUrl } from '../app/api';
 import type { SecretPlaintext } from './crypto/secret-crypto';
 import { isControl, shownOf } from './crypto/secret-actions';
 import { secretCrypto } from './crypto/worker-client';
-import { secretChatMachine } from '../../machines/secretChats/secretChat/secretChat.machine';
+import { type SecretChatEffects, secretChatMachine } from '../../machines/secretChats/secretChat/secretChat.machine';
 import type { Incoming, Outgoing } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import {
   type BackfillInput,
+  type SecretDeviceEffects,
   secretDeviceMachine,
   type WatchInput,
 } from '../../machines/secretChats/secretDevice/secretDevice.machine';
@@ -64,7 +65,7 @@ export function wireSecretChat(s: Services) {
       replenish: fromPromise(({ input }: { input: { userId: string; deviceId: string; left: number } }) =>
         fx.replenish(input),
       ),
-    },
+    } satisfies SecretChatEffects,
   });
 }
 
@@ -209,6 +210,6 @@ export function wireSecretDevice(s: Services) {
           for (const sub of subs) sub.unsubscribe();
         };
       }),
-    },
+    } satisfies SecretDeviceEffects,
   });
 }

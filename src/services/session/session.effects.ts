@@ -3,10 +3,16 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { BodyOf, ResponseOf } from '../../contract/api';
 import { RequestFailure } from '../../contract/failure';
-import { offlineStoreMachine } from '../../machines/session/offlineStore/offlineStore.machine';
+import {
+  type OfflineStoreEffects,
+  offlineStoreMachine,
+} from '../../machines/session/offlineStore/offlineStore.machine';
 import { refreshInTurn } from './shared-refresh';
-import { sessionMachine } from '../../machines/session/session/session.machine';
-import { signOutQueueMachine } from '../../machines/session/signOutQueue/signOutQueue.machine';
+import { type SessionEffects, sessionMachine } from '../../machines/session/session/session.machine';
+import {
+  type SignOutQueueEffects,
+  signOutQueueMachine,
+} from '../../machines/session/signOutQueue/signOutQueue.machine';
 import type { Services } from '../app/services';
 
 export function wireSession(s: Services) {
@@ -45,7 +51,7 @@ export function wireSession(s: Services) {
         }
       }),
       fetchMe: fromPromise<ResponseOf<'me'> | null>(() => s.api.call('me')),
-    },
+    } satisfies SessionEffects,
   });
 }
 
@@ -63,7 +69,7 @@ export const wireSignOutQueue = (s: Services) =>
         }
         s.pendingSignOuts.remove(input.token);
       }),
-    },
+    } satisfies SignOutQueueEffects,
   });
 
 export const wireOfflineStore = (s: Services) =>
@@ -85,5 +91,5 @@ export const wireOfflineStore = (s: Services) =>
           if (!answer.more || !moved) break;
         }
       }),
-    },
+    } satisfies OfflineStoreEffects,
   });

@@ -1,7 +1,7 @@
 // The theme actor's effects: the choice in localStorage, the system's setting from matchMedia, the scheme on <html>.
 import { fromCallback, fromPromise } from 'xstate';
 import { DARK_QUERY, isThemeChoice, THEME_KEY, type ThemeChoice } from '../../contract/theme';
-import { type ThemeCommand, themeMachine } from '../../machines/theme/theme/theme.machine';
+import { type ThemeCommand, type ThemeEffects, themeMachine } from '../../machines/theme/theme/theme.machine';
 
 function storage(): Storage | null {
   try {
@@ -41,6 +41,6 @@ export function wireTheme() {
           }
         });
       }),
-    },
+    } satisfies ThemeEffects,
   });
 }

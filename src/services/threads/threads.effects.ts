@@ -2,13 +2,18 @@
 // Replies go through the composer's outbox (src/services/composer/composer.effects.ts), one clientMessageId each.
 import { fromPromise } from 'xstate';
 import type { ResponseOf } from '../../contract/api';
-import { followedThreadsMachine } from '../../machines/threads/followedThreads/followedThreads.machine';
-import { threadPanelMachine } from '../../machines/threads/threadPanel/threadPanel.machine';
+import {
+  type FollowedThreadsEffects,
+  followedThreadsMachine,
+} from '../../machines/threads/followedThreads/followedThreads.machine';
+import { type ThreadPanelEffects, threadPanelMachine } from '../../machines/threads/threadPanel/threadPanel.machine';
 import type { Services } from '../app/services';
 
 export const wireFollowedThreads = (s: Services) =>
   followedThreadsMachine.provide({
-    actors: { load: fromPromise<ResponseOf<'followedThreads'>>(() => s.api.call('followedThreads', {})) },
+    actors: {
+      load: fromPromise<ResponseOf<'followedThreads'>>(() => s.api.call('followedThreads', {})),
+    } satisfies FollowedThreadsEffects,
   });
 
 export const wireThreadPanel = (s: Services) =>
@@ -21,5 +26,5 @@ export const wireThreadPanel = (s: Services) =>
         s.api.call('followThread', { body: input }),
       ),
       markRead: fromPromise<unknown, { rootId: string }>(({ input }) => s.api.call('readThread', { body: input })),
-    },
+    } satisfies ThreadPanelEffects,
   });

@@ -6,6 +6,7 @@ import { notWired } from '../../shared/not-wired';
 import { systemActor } from '../../shared/system';
 import {
   type AccountDeletionContext,
+  type AccountDeletionEffects,
   type AccountDeletionEvent,
   CONFIRMATION_NEEDED,
   DELETE_CONFIRMATION,
@@ -17,8 +18,7 @@ export * from './accountDeletion.protocol';
 export const accountDeletionMachine = setup({
   types: { context: {} as AccountDeletionContext, events: {} as AccountDeletionEvent },
   actors: {
-    /** POST /api/auth/account/delete. */
-    deleteAccount: notWired<unknown, { password: string }>('accountDeletion.deleteAccount'),
+    deleteAccount: notWired('accountDeletion.deleteAccount') as AccountDeletionEffects['deleteAccount'],
   },
   guards: {
     confirmed: ({ event }) => {

@@ -8,6 +8,7 @@ import { notWired } from '../../shared/not-wired';
 import {
   type DataExport,
   type DataExportContext,
+  type DataExportEffects,
   type DataExportEvent,
   EXPORT_FAILED,
   EXPORT_START_FAILED,
@@ -20,12 +21,9 @@ type Done = { output: DataExport | null };
 export const dataExportMachine = setup({
   types: { context: {} as DataExportContext, events: {} as DataExportEvent },
   actors: {
-    /** GET /api/export: the newest archive, or null. */
-    loadLatest: notWired<DataExport | null>('dataExport.loadLatest'),
-    /** POST /api/export. */
-    startExport: notWired<DataExport>('dataExport.startExport'),
-    /** GET /api/export/:id. */
-    loadStatus: notWired<DataExport, { id: string }>('dataExport.loadStatus'),
+    loadLatest: notWired('dataExport.loadLatest') as DataExportEffects['loadLatest'],
+    startExport: notWired('dataExport.startExport') as DataExportEffects['startExport'],
+    loadStatus: notWired('dataExport.loadStatus') as DataExportEffects['loadStatus'],
   },
   delays: {
     poll: TIMINGS.exportPollMs,

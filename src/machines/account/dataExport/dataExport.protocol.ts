@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { ExportStatus } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type DataExport = z.output<typeof ExportStatus>;
 
@@ -18,6 +19,16 @@ export interface DataExportContext {
 export type DataExportEvent = { type: 'export.start' };
 
 export type DataExportRef = MachineRef<DataExportContext, DataExportEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/account/account.effects.ts). */
+export interface DataExportEffects {
+  /** GET /api/export: the newest archive, or null. */
+  loadLatest: PromiseActorLogic<DataExport | null, unknown>;
+  /** POST /api/export. */
+  startExport: PromiseActorLogic<DataExport, unknown>;
+  /** GET /api/export/:id. */
+  loadStatus: PromiseActorLogic<DataExport, { id: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

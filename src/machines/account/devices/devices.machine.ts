@@ -3,17 +3,21 @@
 import { assertEvent, assign, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import { DEVICES_FAILED, type Device, type DevicesContext, type DevicesEvent, END_FAILED } from './devices.protocol';
+import {
+  DEVICES_FAILED,
+  type DevicesContext,
+  type DevicesEffects,
+  type DevicesEvent,
+  END_FAILED,
+} from './devices.protocol';
 
 export * from './devices.protocol';
 
 export const devicesMachine = setup({
   types: { context: {} as DevicesContext, events: {} as DevicesEvent },
   actors: {
-    /** GET /api/auth/sessions. */
-    loadDevices: notWired<Device[]>('devices.loadDevices'),
-    /** DELETE /api/auth/sessions/:id, or POST /api/auth/sessions/end-others for 'others'. */
-    endDevice: notWired<unknown, { id: string | 'others' }>('devices.endDevice'),
+    loadDevices: notWired('devices.loadDevices') as DevicesEffects['loadDevices'],
+    endDevice: notWired('devices.endDevice') as DevicesEffects['endDevice'],
   },
   guards: {
     /** Only another sign-in can be ended here (this one signs out with «Выйти»). */

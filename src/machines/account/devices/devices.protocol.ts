@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { SignIn } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type Device = z.output<typeof SignIn>;
 
@@ -22,6 +23,14 @@ export type DevicesEvent =
   | { type: 'devices.endOthers' };
 
 export type DevicesRef = MachineRef<DevicesContext, DevicesEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/account/account.effects.ts). */
+export interface DevicesEffects {
+  /** GET /api/auth/sessions. */
+  loadDevices: PromiseActorLogic<Device[], unknown>;
+  /** DELETE /api/auth/sessions/:id, or POST /api/auth/sessions/end-others for 'others'. */
+  endDevice: PromiseActorLogic<unknown, { id: string | 'others' }>;
+}
 
 declare module '../../shared/system' {
   interface SystemActors {

@@ -9,11 +9,12 @@ import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import { systemActor } from '../../shared/system';
 import {
+  type Passkey,
   PASSKEY_ADD_FAILED,
   PASSKEY_CHANGE_FAILED,
   PASSKEYS_LOAD_FAILED,
-  type Passkey,
   type PasskeysContext,
+  type PasskeysEffects,
   type PasskeysEvent,
 } from './passkeys.protocol';
 
@@ -25,14 +26,10 @@ export const PASSKEY_REMOVED = 'Ключ доступа удалён';
 export const passkeysMachine = setup({
   types: { context: {} as PasskeysContext, events: {} as PasskeysEvent },
   actors: {
-    /** GET /api/auth/passkeys. */
-    loadPasskeys: notWired<Passkey[]>('passkeys.loadPasskeys'),
-    /** The options (with the password), the browser's prompt, then POST /api/auth/passkeys/register. */
-    addPasskey: notWired<Passkey, { name: string; password: string }>('passkeys.addPasskey'),
-    /** PATCH /api/auth/passkeys/:id. */
-    renamePasskey: notWired<unknown, { id: string; name: string }>('passkeys.renamePasskey'),
-    /** POST /api/auth/passkeys/:id/remove. */
-    removePasskey: notWired<unknown, { id: string; password: string }>('passkeys.removePasskey'),
+    loadPasskeys: notWired('passkeys.loadPasskeys') as PasskeysEffects['loadPasskeys'],
+    addPasskey: notWired('passkeys.addPasskey') as PasskeysEffects['addPasskey'],
+    renamePasskey: notWired('passkeys.renamePasskey') as PasskeysEffects['renamePasskey'],
+    removePasskey: notWired('passkeys.removePasskey') as PasskeysEffects['removePasskey'],
   },
   actions: {
     tellSession: enqueueActions(({ system, enqueue }) => {

@@ -2,6 +2,7 @@
 // Views import this module, never passkeys.machine.ts.
 import type { Passkey } from '../../../contract/passkeys';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { Passkey };
 
@@ -36,6 +37,18 @@ export type PasskeysEvent =
   | { type: 'passkeys.retry' };
 
 export type PasskeysRef = MachineRef<PasskeysContext, PasskeysEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/account/account.effects.ts). */
+export interface PasskeysEffects {
+  /** GET /api/auth/passkeys. */
+  loadPasskeys: PromiseActorLogic<Passkey[], unknown>;
+  /** The options (with the password), the browser's prompt, then POST /api/auth/passkeys/register. */
+  addPasskey: PromiseActorLogic<Passkey, { name: string; password: string }>;
+  /** PATCH /api/auth/passkeys/:id. */
+  renamePasskey: PromiseActorLogic<unknown, { id: string; name: string }>;
+  /** POST /api/auth/passkeys/:id/remove. */
+  removePasskey: PromiseActorLogic<unknown, { id: string; password: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

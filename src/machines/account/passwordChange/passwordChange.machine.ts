@@ -8,6 +8,7 @@ import { systemActor } from '../../shared/system';
 import {
   newPasswordProblem,
   PASSWORD_FAILED,
+  type PasswordChangeEffects,
   type PasswordContext,
   type PasswordEvent,
   type PasswordFields,
@@ -23,8 +24,7 @@ export function formProblem(f: PasswordFields): string | null {
 export const passwordMachine = setup({
   types: { context: {} as PasswordContext, events: {} as PasswordEvent },
   actors: {
-    /** POST /api/auth/password. */
-    changePassword: notWired<unknown, { currentPassword: string; newPassword: string }>('password.changePassword'),
+    changePassword: notWired('password.changePassword') as PasswordChangeEffects['changePassword'],
   },
   actions: {
     // «Устройства», when shown, lists what is left: every other sign-in has just ended.

@@ -2,6 +2,7 @@
 // module, never passwordChange.machine.ts.
 import { LIMITS } from '../../../contract/limits';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const PASSWORD_TOO_SHORT = `Пароль — не короче ${LIMITS.passwordMin} символов`;
 export const PASSWORDS_DIFFER = 'Пароли не совпадают';
@@ -32,6 +33,12 @@ export interface PasswordContext {
 export type PasswordEvent = { type: 'password.submit'; fields: PasswordFields } | { type: 'password.edit' };
 
 export type PasswordRef = MachineRef<PasswordContext, PasswordEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/account/account.effects.ts). */
+export interface PasswordChangeEffects {
+  /** POST /api/auth/password. */
+  changePassword: PromiseActorLogic<unknown, { currentPassword: string; newPassword: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -1,18 +1,21 @@
 // «Способы входа» (protocol: signInMethods.protocol.ts): one request, GET /api/auth/methods; a failure offers
 // «Повторить».
 import { assign, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import { SIGN_IN_METHODS_FAILED, type SignInMethodsContext, type SignInMethodsEvent } from './signInMethods.protocol';
+import {
+  SIGN_IN_METHODS_FAILED,
+  type SignInMethodsContext,
+  type SignInMethodsEffects,
+  type SignInMethodsEvent,
+} from './signInMethods.protocol';
 
 export * from './signInMethods.protocol';
 
 export const signInMethodsMachine = setup({
   types: { context: {} as SignInMethodsContext, events: {} as SignInMethodsEvent },
   actors: {
-    /** GET /api/auth/methods. */
-    loadMethods: notWired<ResponseOf<'signInMethods'>>('signInMethods.loadMethods'),
+    loadMethods: notWired('signInMethods.loadMethods') as SignInMethodsEffects['loadMethods'],
   },
 }).createMachine({
   id: 'signInMethods',

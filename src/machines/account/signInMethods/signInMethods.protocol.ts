@@ -2,6 +2,8 @@
 // is linked to the organisation's provider. Views import this module, never signInMethods.machine.ts.
 import type { SignInMethods } from '../../../contract/oidc';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { SignInMethods };
 
@@ -15,6 +17,12 @@ export interface SignInMethodsContext {
 export type SignInMethodsEvent = { type: 'signInMethods.retry' };
 
 export type SignInMethodsRef = MachineRef<SignInMethodsContext, SignInMethodsEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/account/account.effects.ts). */
+export interface SignInMethodsEffects {
+  /** GET /api/auth/methods. */
+  loadMethods: PromiseActorLogic<ResponseOf<'signInMethods'>, unknown>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -10,8 +10,8 @@ import {
   TWO_FACTOR_FAILED,
   TWO_FACTOR_LOAD_FAILED,
   type TwoFactorContext,
+  type TwoFactorEffects,
   type TwoFactorEvent,
-  type TwoFactorStatus,
 } from './twoFactor.protocol';
 
 export * from './twoFactor.protocol';
@@ -19,16 +19,11 @@ export * from './twoFactor.protocol';
 export const twoFactorMachine = setup({
   types: { context: {} as TwoFactorContext, events: {} as TwoFactorEvent },
   actors: {
-    /** GET /api/auth/two-factor. */
-    loadStatus: notWired<TwoFactorStatus>('twoFactor.loadStatus'),
-    /** POST /api/auth/two-factor/begin. */
-    begin: notWired<{ secret: string; uri: string }, { password?: string }>('twoFactor.begin'),
-    /** POST /api/auth/two-factor/confirm. */
-    confirm: notWired<{ recoveryCodes: string[] }, { code: string }>('twoFactor.confirm'),
-    /** POST /api/auth/two-factor/disable. */
-    disable: notWired<unknown, { password: string }>('twoFactor.disable'),
-    /** POST /api/auth/two-factor/recovery-codes. */
-    regenerate: notWired<{ recoveryCodes: string[] }, { password: string }>('twoFactor.regenerate'),
+    loadStatus: notWired('twoFactor.loadStatus') as TwoFactorEffects['loadStatus'],
+    begin: notWired('twoFactor.begin') as TwoFactorEffects['begin'],
+    confirm: notWired('twoFactor.confirm') as TwoFactorEffects['confirm'],
+    disable: notWired('twoFactor.disable') as TwoFactorEffects['disable'],
+    regenerate: notWired('twoFactor.regenerate') as TwoFactorEffects['regenerate'],
   },
   actions: {
     tellSession: enqueueActions(({ system, enqueue }) => {

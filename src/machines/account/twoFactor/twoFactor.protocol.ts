@@ -1,6 +1,7 @@
 // «Безопасность» → «Двухэтапная проверка» in Settings (docs/behaviour.md §10.7a), alive while the section is shown.
 // Views import this module, never twoFactor.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const TWO_FACTOR_FAILED = 'Не удалось выполнить действие, попробуйте ещё раз';
 export const TWO_FACTOR_LOAD_FAILED = 'Не удалось загрузить настройки безопасности';
@@ -37,6 +38,20 @@ export type TwoFactorEvent =
   | { type: 'twoFactor.retry' };
 
 export type TwoFactorRef = MachineRef<TwoFactorContext, TwoFactorEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/account/account.effects.ts). */
+export interface TwoFactorEffects {
+  /** GET /api/auth/two-factor. */
+  loadStatus: PromiseActorLogic<TwoFactorStatus, unknown>;
+  /** POST /api/auth/two-factor/begin. */
+  begin: PromiseActorLogic<{ secret: string; uri: string }, { password?: string }>;
+  /** POST /api/auth/two-factor/confirm. */
+  confirm: PromiseActorLogic<{ recoveryCodes: string[] }, { code: string }>;
+  /** POST /api/auth/two-factor/disable. */
+  disable: PromiseActorLogic<unknown, { password: string }>;
+  /** POST /api/auth/two-factor/recovery-codes. */
+  regenerate: PromiseActorLogic<{ recoveryCodes: string[] }, { password: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -1,12 +1,12 @@
 // «Регистрация» (protocol: adminRegistration.protocol.ts): loads the server's settings, then saves one change at a
 // time. «Сохранено» shows for TIMINGS.successMessageMs. The invite codes below it are the inviteCodes actor's.
 import { assign, setup } from 'xstate';
-import type { ServerSettings } from '../../../contract/administration';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
 import { notWired } from '../../shared/not-wired';
 import {
   type AdminRegistrationContext,
+  type AdminRegistrationEffects,
   type AdminRegistrationEvent,
   REGISTRATION_FAILED,
   REGISTRATION_TAGS,
@@ -18,10 +18,8 @@ export * from './adminRegistration.protocol';
 export const adminRegistrationMachine = setup({
   types: { context: {} as AdminRegistrationContext, events: {} as AdminRegistrationEvent },
   actors: {
-    /** GET /api/admin/settings. */
-    load: notWired<ServerSettings>('adminRegistration.load'),
-    /** PATCH /api/admin/settings: the settings as saved. */
-    saveSettings: notWired<ServerSettings, Partial<ServerSettings>>('adminRegistration.saveSettings'),
+    load: notWired('adminRegistration.load') as AdminRegistrationEffects['load'],
+    saveSettings: notWired('adminRegistration.saveSettings') as AdminRegistrationEffects['saveSettings'],
   },
   actions: {
     takeFailure: assign({

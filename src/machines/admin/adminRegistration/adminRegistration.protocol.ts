@@ -4,6 +4,7 @@
 // never adminRegistration.machine.ts.
 import type { ServerSettings } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { ServerSettings };
 
@@ -24,6 +25,14 @@ export type AdminRegistrationEvent =
 export const REGISTRATION_TAGS = { busy: 'busy', saved: 'saved' } as const;
 
 export type AdminRegistrationRef = MachineRef<AdminRegistrationContext, AdminRegistrationEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/admin/admin.effects.ts). */
+export interface AdminRegistrationEffects {
+  /** GET /api/admin/settings. */
+  load: PromiseActorLogic<ServerSettings, unknown>;
+  /** PATCH /api/admin/settings: the settings as saved. */
+  saveSettings: PromiseActorLogic<ServerSettings, Partial<ServerSettings>>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -2,17 +2,15 @@
 // at a time and reads the queue again. Deleting the message and deactivating the sender are asked about first;
 // «Отклонить» is not. A refusal keeps the queue and shows the server's words.
 import { assertEvent, assign, setup } from 'xstate';
-import type { AdminReport } from '../../../contract/administration';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import {
   type AdminReportsContext,
+  type AdminReportsEffects,
   type AdminReportsEvent,
   REPORTS_FAILED,
   REPORTS_TAGS,
   RESOLVE_FAILED,
-  type ReportAction,
-  type ReportQueue,
 } from './adminReports.protocol';
 
 export * from './adminReports.protocol';
@@ -20,10 +18,8 @@ export * from './adminReports.protocol';
 export const adminReportsMachine = setup({
   types: { context: {} as AdminReportsContext, events: {} as AdminReportsEvent },
   actors: {
-    /** GET /api/admin/reports?status=. */
-    loadReports: notWired<AdminReport[], { queue: ReportQueue }>('adminReports.loadReports'),
-    /** POST /api/admin/reports/resolve. */
-    resolve: notWired<unknown, { reportId: string; action: ReportAction }>('adminReports.resolve'),
+    loadReports: notWired('adminReports.loadReports') as AdminReportsEffects['loadReports'],
+    resolve: notWired('adminReports.resolve') as AdminReportsEffects['resolve'],
   },
   guards: {
     asksFirst: ({ event }) => {

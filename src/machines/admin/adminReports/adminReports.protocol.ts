@@ -3,6 +3,7 @@
 // adminReports.machine.ts.
 import type { AdminReport } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { AdminReport };
 
@@ -31,6 +32,14 @@ export type AdminReportsEvent =
 export const REPORTS_TAGS = { busy: 'busy', confirming: 'confirming' } as const;
 
 export type AdminReportsRef = MachineRef<AdminReportsContext, AdminReportsEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/admin/admin.effects.ts). */
+export interface AdminReportsEffects {
+  /** GET /api/admin/reports?status=. */
+  loadReports: PromiseActorLogic<AdminReport[], { queue: ReportQueue }>;
+  /** POST /api/admin/reports/resolve. */
+  resolve: PromiseActorLogic<unknown, { reportId: string; action: ReportAction }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -3,15 +3,19 @@
 import { assign, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import { type AdminStats, type AdminStatsContext, type AdminStatsEvent, STATS_FAILED } from './adminStats.protocol';
+import {
+  type AdminStatsContext,
+  type AdminStatsEffects,
+  type AdminStatsEvent,
+  STATS_FAILED,
+} from './adminStats.protocol';
 
 export * from './adminStats.protocol';
 
 export const adminStatsMachine = setup({
   types: { context: {} as AdminStatsContext, events: {} as AdminStatsEvent },
   actors: {
-    /** GET /api/admin/stats. */
-    loadStats: notWired<AdminStats>('adminStats.loadStats'),
+    loadStats: notWired('adminStats.loadStats') as AdminStatsEffects['loadStats'],
   },
 }).createMachine({
   id: 'adminStats',

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { AdminStatsResponse } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type AdminStats = z.output<typeof AdminStatsResponse>;
 
@@ -16,6 +17,12 @@ export interface AdminStatsContext {
 export type AdminStatsEvent = { type: 'stats.reload' };
 
 export type AdminStatsRef = MachineRef<AdminStatsContext, AdminStatsEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/admin/admin.effects.ts). */
+export interface AdminStatsEffects {
+  /** GET /api/admin/stats. */
+  loadStats: PromiseActorLogic<AdminStats, unknown>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

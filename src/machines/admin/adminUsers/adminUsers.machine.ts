@@ -3,7 +3,6 @@
 // first. The server's answer replaces that account's row; a refusal keeps the list and shows the server's words.
 // A reset link stays shown until closed; «Копировать» puts it on the clipboard and says «Скопировано» for a moment.
 import { assertEvent, assign, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
 import { notWired } from '../../shared/not-wired';
@@ -11,11 +10,12 @@ import {
   ADMIN_TAGS,
   type AdminUser,
   type AdminUsersContext,
+  type AdminUsersEffects,
   type AdminUsersEvent,
   CONFIRMED_ACTIONS,
   USER_ACTION_FAILED,
-  USERS_FAILED,
   type UserAction,
+  USERS_FAILED,
 } from './adminUsers.protocol';
 
 export * from './adminUsers.protocol';
@@ -23,14 +23,10 @@ export * from './adminUsers.protocol';
 export const adminUsersMachine = setup({
   types: { context: {} as AdminUsersContext, events: {} as AdminUsersEvent },
   actors: {
-    /** GET /api/admin/users?q=&cursor=. */
-    loadUsers: notWired<ResponseOf<'adminUsers'>, { q: string; cursor: string | null }>('adminUsers.loadUsers'),
-    /** POST /api/admin/users/deactivate | reactivate | end-sessions | role: the account as it is now. */
-    act: notWired<AdminUser, { userId: string; action: UserAction }>('adminUsers.act'),
-    /** POST /api/admin/users/reset-link. */
-    makeResetLink: notWired<ResponseOf<'adminResetLink'>, { userId: string }>('adminUsers.makeResetLink'),
-    /** The link (this site's origin + path) to the clipboard. */
-    copyLink: notWired<unknown, { path: string }>('adminUsers.copyLink'),
+    loadUsers: notWired('adminUsers.loadUsers') as AdminUsersEffects['loadUsers'],
+    act: notWired('adminUsers.act') as AdminUsersEffects['act'],
+    makeResetLink: notWired('adminUsers.makeResetLink') as AdminUsersEffects['makeResetLink'],
+    copyLink: notWired('adminUsers.copyLink') as AdminUsersEffects['copyLink'],
   },
   guards: {
     hasMore: ({ context }) => context.nextCursor !== null,

@@ -3,6 +3,8 @@
 // module, never adminUsers.machine.ts.
 import type { AdminUser } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { AdminUser };
 
@@ -50,6 +52,18 @@ export type AdminUsersEvent =
 export const ADMIN_TAGS = { busy: 'busy', confirming: 'confirming', copied: 'copied' } as const;
 
 export type AdminUsersRef = MachineRef<AdminUsersContext, AdminUsersEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/admin/admin.effects.ts). */
+export interface AdminUsersEffects {
+  /** GET /api/admin/users?q=&cursor=. */
+  loadUsers: PromiseActorLogic<ResponseOf<'adminUsers'>, { q: string; cursor: string | null }>;
+  /** POST /api/admin/users/deactivate | reactivate | end-sessions | role: the account as it is now. */
+  act: PromiseActorLogic<AdminUser, { userId: string; action: UserAction }>;
+  /** POST /api/admin/users/reset-link. */
+  makeResetLink: PromiseActorLogic<ResponseOf<'adminResetLink'>, { userId: string }>;
+  /** The link (this site's origin + path) to the clipboard. */
+  copyLink: PromiseActorLogic<unknown, { path: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -4,7 +4,7 @@
 // A refused answer (a stale or foreign round trip, a used code, the provider's refusal) shows the server's message
 // and offers to start again.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import { systemActor } from '../../shared/system';
@@ -14,6 +14,7 @@ import {
   OIDC_LINK_FAILED,
   OIDC_TAGS,
   type OidcSignInContext,
+  type OidcSignInEffects,
   type OidcSignInEvent,
   type OidcSignInInput,
 } from './oidcSignIn.protocol';
@@ -25,14 +26,10 @@ type SignedIn = ResponseOf<'oidcLink'>;
 export const oidcSignInMachine = setup({
   types: { context: {} as OidcSignInContext, events: {} as OidcSignInEvent, input: {} as OidcSignInInput },
   actors: {
-    /** Sends the browser to GET /api/auth/oidc/start; the page leaves, so it never settles unless it fails. */
-    redirect: notWired<never>('oidcSignIn.redirect'),
-    /** POST /api/auth/oidc/complete. */
-    complete: notWired<ResponseOf<'oidcComplete'>, BodyOf<'oidcComplete'>>('oidcSignIn.complete'),
-    /** POST /api/auth/oidc/create. */
-    create: notWired<SignedIn, BodyOf<'oidcCreate'>>('oidcSignIn.create'),
-    /** POST /api/auth/oidc/link. */
-    link: notWired<SignedIn, BodyOf<'oidcLink'>>('oidcSignIn.link'),
+    redirect: notWired('oidcSignIn.redirect') as OidcSignInEffects['redirect'],
+    complete: notWired('oidcSignIn.complete') as OidcSignInEffects['complete'],
+    create: notWired('oidcSignIn.create') as OidcSignInEffects['create'],
+    link: notWired('oidcSignIn.link') as OidcSignInEffects['link'],
   },
   guards: {
     answered: ({ context }) => context.callback !== null,

@@ -3,6 +3,8 @@
 // Views import this module, never oidcSignIn.machine.ts.
 import type { OidcPending } from '../../../contract/oidc';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { OidcPending };
 
@@ -33,6 +35,18 @@ export type OidcSignInEvent =
 export const OIDC_TAGS = { busy: 'busy', failed: 'failed' } as const;
 
 export type OidcSignInRef = MachineRef<OidcSignInContext, OidcSignInEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/auth/oidc.effects.ts). */
+export interface OidcSignInEffects {
+  /** Sends the browser to GET /api/auth/oidc/start; the page leaves, so it never settles unless it fails. */
+  redirect: PromiseActorLogic<never, unknown>;
+  /** POST /api/auth/oidc/complete. */
+  complete: PromiseActorLogic<ResponseOf<'oidcComplete'>, BodyOf<'oidcComplete'>>;
+  /** POST /api/auth/oidc/create. */
+  create: PromiseActorLogic<ResponseOf<'oidcLink'>, BodyOf<'oidcCreate'>>;
+  /** POST /api/auth/oidc/link. */
+  link: PromiseActorLogic<ResponseOf<'oidcLink'>, BodyOf<'oidcLink'>>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

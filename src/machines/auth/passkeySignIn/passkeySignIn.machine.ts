@@ -6,7 +6,12 @@ import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import { systemActor } from '../../shared/system';
-import { PASSKEY_SIGN_IN_FAILED, type PasskeySignInContext, type PasskeySignInEvent } from './passkeySignIn.protocol';
+import {
+  PASSKEY_SIGN_IN_FAILED,
+  type PasskeySignInContext,
+  type PasskeySignInEffects,
+  type PasskeySignInEvent,
+} from './passkeySignIn.protocol';
 
 export * from './passkeySignIn.protocol';
 
@@ -15,8 +20,7 @@ type SignedIn = ResponseOf<'passkeySignIn'>;
 export const passkeySignInMachine = setup({
   types: { context: {} as PasskeySignInContext, events: {} as PasskeySignInEvent },
   actors: {
-    /** The options, the browser's prompt, then POST /api/auth/passkeys/sign-in. */
-    signIn: notWired<SignedIn>('passkeySignIn.signIn'),
+    signIn: notWired('passkeySignIn.signIn') as PasskeySignInEffects['signIn'],
   },
   actions: {
     handOver: enqueueActions(({ system, enqueue }, signIn: SignedIn) => {

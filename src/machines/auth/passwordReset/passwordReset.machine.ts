@@ -10,12 +10,12 @@ import { notWired } from '../../shared/not-wired';
 import { newPasswordProblem } from '../../account/passwordChange/passwordChange.protocol';
 import {
   type PasswordResetContext,
+  type PasswordResetEffects,
   type PasswordResetEvent,
   type PasswordResetInput,
   RESET_FAILED,
   RESET_LOAD_FAILED,
   RESET_TAGS,
-  type ResetAccount,
   type ResetFields,
 } from './passwordReset.protocol';
 
@@ -34,10 +34,8 @@ const statusOf = (event: unknown) => {
 export const passwordResetMachine = setup({
   types: { context: {} as PasswordResetContext, events: {} as PasswordResetEvent, input: {} as PasswordResetInput },
   actors: {
-    /** GET /api/auth/reset/:token. */
-    loadAccount: notWired<ResetAccount, { token: string }>('passwordReset.loadAccount'),
-    /** POST /api/auth/reset. */
-    resetPassword: notWired<unknown, { token: string; password: string }>('passwordReset.resetPassword'),
+    loadAccount: notWired('passwordReset.loadAccount') as PasswordResetEffects['loadAccount'],
+    resetPassword: notWired('passwordReset.resetPassword') as PasswordResetEffects['resetPassword'],
   },
   guards: {
     /** The link is unknown, used, expired or malformed. */

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { PasswordResetInfoResponse } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type ResetAccount = z.output<typeof PasswordResetInfoResponse>;
 
@@ -35,6 +36,14 @@ export type PasswordResetEvent = { type: 'reset.submit'; fields: ResetFields } |
 export const RESET_TAGS = { busy: 'busy', form: 'form', invalid: 'invalid', done: 'done' } as const;
 
 export type PasswordResetRef = MachineRef<PasswordResetContext, PasswordResetEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/auth/auth.effects.ts). */
+export interface PasswordResetEffects {
+  /** GET /api/auth/reset/:token. */
+  loadAccount: PromiseActorLogic<ResetAccount, { token: string }>;
+  /** POST /api/auth/reset. */
+  resetPassword: PromiseActorLogic<unknown, { token: string; password: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

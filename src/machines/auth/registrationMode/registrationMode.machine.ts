@@ -1,17 +1,20 @@
 // The registration mode (protocol: registrationMode.protocol.ts): one request; a failure counts as «Открытая», so the
 // form stays usable and the server's own refusal explains the rest.
 import { assign, setup } from 'xstate';
-import type { RegistrationInfo } from '../../../contract/administration';
 import { notWired } from '../../shared/not-wired';
-import { PASSWORDS_ONLY, type RegistrationModeContext, type RegistrationModeEvent } from './registrationMode.protocol';
+import {
+  PASSWORDS_ONLY,
+  type RegistrationModeContext,
+  type RegistrationModeEffects,
+  type RegistrationModeEvent,
+} from './registrationMode.protocol';
 
 export * from './registrationMode.protocol';
 
 export const registrationModeMachine = setup({
   types: { context: {} as RegistrationModeContext, events: {} as RegistrationModeEvent },
   actors: {
-    /** GET /api/registration. */
-    loadMode: notWired<RegistrationInfo>('registrationMode.loadMode'),
+    loadMode: notWired('registrationMode.loadMode') as RegistrationModeEffects['loadMode'],
   },
 }).createMachine({
   id: 'registrationMode',

@@ -1,7 +1,8 @@
 // Who may register on this server (registry line 'registrationMode', alive while the registration screen is shown):
 // GET /api/registration, whether the next account is the server's first (its administrator), and how people sign in. Views import this module, never registrationMode.machine.ts.
-import type { RegistrationMode, SignInOptions } from '../../../contract/administration';
+import type { RegistrationInfo, RegistrationMode, SignInOptions } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { RegistrationMode, SignInOptions };
 
@@ -22,6 +23,12 @@ export interface RegistrationModeContext {
 export type RegistrationModeEvent = { type: 'registrationMode.reload' };
 
 export type RegistrationModeRef = MachineRef<RegistrationModeContext, RegistrationModeEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/auth/auth.effects.ts). */
+export interface RegistrationModeEffects {
+  /** GET /api/registration. */
+  loadMode: PromiseActorLogic<RegistrationInfo, unknown>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -22,6 +22,7 @@ import { type AnySystem, systemActor } from '../../shared/system';
 import {
   CALL_NOTICES,
   type CallContext,
+  type CallEffects,
   type CallEvent,
   type CallRemoteEvent,
   failureNotice,
@@ -70,16 +71,16 @@ export const callMachine = setup({
     /** call:invite with the server's acknowledgement (ok:false when nobody could be reached). */
     invite: serverRequest,
     /** POST /api/livekit/token for the room. */
-    fetchToken: notWired<RoomAccess, { room: string }>('call.fetchToken'),
+    fetchToken: notWired('call.fetchToken') as CallEffects['fetchToken'],
     /**
      * The microphone (and camera for a video call) before anything is sent: null when they can be had, else why not
      * (services/app/secure-context.ts: a page over plain http, refused, none).
      */
-    checkMedia: notWired<MediaCheck, { video: boolean }>('call.checkMedia'),
+    checkMedia: notWired('call.checkMedia') as CallEffects['checkMedia'],
     /** The looping ring of an incoming call (services.sound.startRing/stopRing). */
-    ring: fromCallback(() => () => {}),
+    ring: fromCallback(() => () => {}) as CallEffects['ring'],
     /** The caller's ring-back while waiting for an answer (services.sound.startRingback/stopRingback). */
-    ringback: fromCallback(() => () => {}),
+    ringback: fromCallback(() => () => {}) as CallEffects['ringback'],
   },
   guards: {
     sameIncoming: ({ context, event }) =>

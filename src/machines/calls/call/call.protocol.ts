@@ -1,6 +1,7 @@
 // The call actor's protocol (systemId 'call'): the events it accepts (the chats header's start, the incoming-call
 // dialog, the overlay, server events) and the notices it shows. Peers and views import this module, never
 // call.machine.ts.
+import type { CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { InsecurePage, MediaProblem } from '../../shared/secure-context.protocol';
 
@@ -116,6 +117,18 @@ export type CallEvent =
   | CallRemoteEvent;
 
 export type CallRef = MachineRef<CallContext, CallEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/calls/calls.effects.ts). */
+export interface CallEffects {
+  /** POST /api/livekit/token for the room. */
+  fetchToken: PromiseActorLogic<RoomAccess, { room: string }>;
+  /** The microphone (and camera for a video call): null when they can be had, else why not. */
+  checkMedia: PromiseActorLogic<MediaProblem | null, { video: boolean }>;
+  /** The looping ring of an incoming call (silent until provided). */
+  ring: CallbackActorLogic<EventObject>;
+  /** The caller's ring-back while waiting for an answer (silent until provided). */
+  ringback: CallbackActorLogic<EventObject>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

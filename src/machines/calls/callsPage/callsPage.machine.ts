@@ -15,14 +15,13 @@ import { notWired } from '../../shared/not-wired';
 import type { MediaProblem } from '../../shared/secure-context.protocol';
 import { CALL_NOTICES, failureNotice, mediaNotice } from '../call/call.protocol';
 import {
-  type CallHistoryEntry,
   type CallsPageContext,
+  type CallsPageEffects,
   type CallsPageEvent,
   DEFAULT_GUEST_NAME,
   DEFAULT_ROOM,
   HISTORY_FAILED,
   ROOM_FAILED,
-  type RoomAccess,
 } from './callsPage.protocol';
 
 export * from './callsPage.protocol';
@@ -36,17 +35,11 @@ export const callsPageMachine = setup({
     events: {} as CallsPageEvent,
   },
   actors: {
-    /** POST /api/livekit/token; rejects with an Error whose message is the server's (Russian) reason. */
-    fetchToken: notWired<RoomAccess, { room: string; participantName: string }>('callsPage.fetchToken'),
-    /** The video server's address as the server hands it out (null when unknown). */
-    serverAddress: fromPromise<string | null>(async () => null),
-    /** GET /api/calls: the newest calls. */
-    loadHistory: notWired<CallHistoryEntry[]>('callsPage.loadHistory'),
-    /**
-     * The microphone and camera before anything is connected: null when they can be had, else why not
-     * (services/app/secure-context.ts: a page over plain http, refused, none).
-     */
-    checkMedia: notWired<MediaCheck, { video: boolean }>('callsPage.checkMedia'),
+    fetchToken: notWired('callsPage.fetchToken') as CallsPageEffects['fetchToken'],
+    // Null (the address unknown) until its services provide the real one.
+    serverAddress: fromPromise(async () => null) as CallsPageEffects['serverAddress'],
+    loadHistory: notWired('callsPage.loadHistory') as CallsPageEffects['loadHistory'],
+    checkMedia: notWired('callsPage.checkMedia') as CallsPageEffects['checkMedia'],
   },
   actions: {
     /** Why the microphone or camera could not be had: a plain-http page says where the https one is. */

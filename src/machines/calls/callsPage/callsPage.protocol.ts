@@ -2,7 +2,8 @@
 // conference. Views import this module, never callsPage.machine.ts.
 import type { CallHistoryEntry } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
-import type { InsecurePage } from '../../shared/secure-context.protocol';
+import type { InsecurePage, MediaProblem } from '../../shared/secure-context.protocol';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { CallHistoryEntry } from '../../../contract/api';
 
@@ -50,6 +51,21 @@ export type CallsPageEvent =
   | { type: 'history.callBack'; conversationId: string; video: boolean };
 
 export type CallsPageRef = MachineRef<CallsPageContext, CallsPageEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/calls/calls-page.effects.ts). */
+export interface CallsPageEffects {
+  /** POST /api/livekit/token; rejects with an Error whose message is the server's (Russian) reason. */
+  fetchToken: PromiseActorLogic<RoomAccess, { room: string; participantName: string }>;
+  /** The video server's address as the server hands it out (null when unknown). */
+  serverAddress: PromiseActorLogic<string | null>;
+  /** GET /api/calls: the newest calls. */
+  loadHistory: PromiseActorLogic<CallHistoryEntry[], unknown>;
+  /**
+   * The microphone and camera before anything is connected: null when they can be had, else why not
+   * (services/app/secure-context.ts: a page over plain http, refused, none).
+   */
+  checkMedia: PromiseActorLogic<MediaProblem | null, { video: boolean }>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -9,6 +9,7 @@ import {
   CHAT_ACTION_TAGS,
   type ChatAction,
   type ChatActionsContext,
+  type ChatActionsEffects,
   type ChatActionsEvent,
 } from './chatActions.protocol';
 
@@ -17,7 +18,7 @@ export * from './chatActions.protocol';
 export const chatActionsMachine = setup({
   types: { context: {} as ChatActionsContext, events: {} as ChatActionsEvent },
   actors: {
-    runChatAction: notWired<unknown, ChatAction>('chatActions.runChatAction'),
+    runChatAction: notWired('chatActions.runChatAction') as ChatActionsEffects['runChatAction'],
   },
   guards: {
     asksFirst: ({ event }) => event.type === 'chatActions.run' && event.action.kind !== 'settings',

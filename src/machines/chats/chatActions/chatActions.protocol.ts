@@ -3,6 +3,7 @@
 // чат» (these two asked first). The list follows from the server's conversation:settings and conversation:removed.
 // Views import this module, never chatActions.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type ChatSettingsChange = { mutedUntil?: string | null; pinned?: boolean; archived?: boolean };
 
@@ -27,6 +28,11 @@ export type ChatActionsEvent =
 export const CHAT_ACTION_TAGS = { confirming: 'confirming', busy: 'busy' } as const;
 
 export type ChatActionsRef = MachineRef<ChatActionsContext, ChatActionsEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/chats/chats-menu.effects.ts). */
+export interface ChatActionsEffects {
+  runChatAction: PromiseActorLogic<unknown, ChatAction>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

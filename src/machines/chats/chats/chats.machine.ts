@@ -15,6 +15,7 @@ import { watchPageVisibility } from '../../shared/watchers';
 import { conversationLoaderMachine } from '../conversationLoader/conversationLoader.machine';
 import {
   type ChatsContext,
+  type ChatsEffects,
   type ChatsEmitted,
   type ChatsEvent,
   initialChatsContext,
@@ -54,9 +55,8 @@ export const chatsMachine = setup({
     serverEvents: chatsServerEvents,
     /** The composer's deliveries (its emitted `composer.delivered`): own messages the server has. */
     deliveries: composerDeliveries,
-    /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
-    fetchConversations: notWired<ListAnswer>('chats.fetchConversations'),
-    markRead: notWired<unknown, { conversationId: string }>('chats.markRead'),
+    fetchConversations: notWired('chats.fetchConversations') as ChatsEffects['fetchConversations'],
+    markRead: notWired('chats.markRead') as ChatsEffects['markRead'],
     /** The selected conversation's code and actor (its `loadOwned` is provided with the registry line). */
     conversationLoader: conversationLoaderMachine,
   },

@@ -4,7 +4,7 @@
 // Other features do not hold the actor: they use the narrow doors at the end of this module (commands in, emitted
 // events and the list's data out). Peers and views import this module, never chats.machine.ts.
 
-import type { ActorRef, Snapshot } from 'xstate';
+import type { ActorRef, PromiseActorLogic, Snapshot } from 'xstate';
 import type { ResponseOf } from '../../../contract/api';
 import type {
   ChatSettings,
@@ -113,6 +113,13 @@ export const conversationLoaderOf = (s: SnapshotOf<ChatsRef> | undefined) => s?.
 
 /** The list as fetched: from the server, or (`saved`) what the browser kept when the server did not answer. */
 export type ListAnswer = ResponseOf<'conversations'> & { saved?: boolean };
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/chats/chats.effects.ts). */
+export interface ChatsEffects {
+  /** The list from the server, or (no answer) the one the browser kept, marked `saved`. */
+  fetchConversations: PromiseActorLogic<ListAnswer, unknown>;
+  markRead: PromiseActorLogic<unknown, { conversationId: string }>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -18,6 +18,8 @@ import { systemActor } from '../../shared/system';
 import {
   type ChatsFooterChildren,
   type ChatsFooterContext,
+  type ChatsFooterDialog,
+  type ChatsFooterEffects,
   type ChatsFooterEvent,
   FOOTER_TAGS,
 } from './chatsFooter.protocol';
@@ -30,8 +32,7 @@ export const chatOpenedFromContacts = fromCallback<EventObject, void, ChatsFoote
   return () => sub?.unsubscribe();
 });
 
-/** The dialogs' machines, wired (the registry lines owned by 'chatsFooter'). */
-type Dialogs = 'contactCode' | 'avatar' | 'groupDialog';
+type Dialogs = ChatsFooterDialog;
 type DialogsCode = OwnedCode<Dialogs>;
 /** The protocol's context, and the dialogs' machines once fetched. */
 type Context = ChatsFooterContext & { code: DialogsCode | null };
@@ -78,10 +79,8 @@ export const chatsFooterMachine = setup({
   types: { context: {} as Context, events: {} as ChatsFooterEvent | OwnEvent },
   actors: {
     chatOpened: chatOpenedFromContacts,
-    /** Writes the text to the clipboard. */
-    copyText: copyTextNotWired('chatsFooter'),
-    /** The dialogs' machines, wired (the registry lines 'contactCode', 'avatar', 'groupDialog'). */
-    loadOwned: loadOwnedNotWired<Dialogs>('chatsFooter'),
+    copyText: copyTextNotWired('chatsFooter') as ChatsFooterEffects['copyText'],
+    loadOwned: loadOwnedNotWired('chatsFooter') as ChatsFooterEffects['loadOwned'],
   },
   guards: {
     avatarIdle: ({ context }) => !context.avatarBusy,

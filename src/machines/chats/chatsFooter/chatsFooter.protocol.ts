@@ -6,6 +6,10 @@ import type { ContactCodeRef } from '../../contacts/contactCode/contactCode.prot
 import type { GroupDialogRef } from '../../contacts/groupDialog/groupDialog.protocol';
 import type { AvatarRef } from '../../profile/avatar/avatar.protocol';
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
+import type { CopyTextEffect, LoadOwnedEffect } from '../../shared/effects.protocol';
+
+/** The dialogs' machines, wired (the registry lines owned by 'chatsFooter'). */
+export type ChatsFooterDialog = 'contactCode' | 'avatar' | 'groupDialog';
 
 export interface ChatsFooterContext {
   /** The avatar editor is cropping, uploading or saving (its actor then outlives the dialog until it is done). */
@@ -48,6 +52,14 @@ export const footerDialogOf =
   <K extends keyof ChatsFooterChildren>(dialog: K) =>
   (s: SnapshotOf<ChatsFooterRef> | undefined): ChatsFooterChildren[K] =>
     s?.children[dialog];
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/chats/chats.effects.ts). */
+export interface ChatsFooterEffects {
+  /** Writes the text to the clipboard. */
+  copyText: CopyTextEffect;
+  /** The dialogs' machines, wired (the registry lines 'contactCode', 'avatar', 'groupDialog'). */
+  loadOwned: LoadOwnedEffect<ChatsFooterDialog>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -8,6 +8,7 @@ import { loadOwnedNotWired, type OwnedCode, ownedCodeRegion, spawnOwned } from '
 import { present } from '../../shared/present';
 import {
   type ConversationLoaderContext,
+  type ConversationLoaderEffects,
   type ConversationLoaderEvent,
   LOADER_TAGS,
 } from './conversationLoader.protocol';
@@ -23,8 +24,7 @@ export const conversationLoaderMachine = setup({
     events: {} as ConversationLoaderEvent,
   },
   actors: {
-    /** The conversation's machines, wired (the registry line 'conversation'). */
-    loadOwned: loadOwnedNotWired<'conversation'>('conversationLoader'),
+    loadOwned: loadOwnedNotWired('conversationLoader') as ConversationLoaderEffects['loadOwned'],
   },
   guards: {
     codeHere: ({ context }) => context.code !== null,

@@ -5,6 +5,7 @@
 import type { EventObject } from 'xstate';
 import type { ConversationInput, ConversationRef } from '../../conversation/conversation/conversation.protocol';
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
+import type { LoadOwnedEffect } from '../../shared/effects.protocol';
 
 export interface ConversationLoaderContext {
   /** The conversation being opened or open: its actor's input. */
@@ -41,3 +42,9 @@ export type ConversationLoaderRef = MachineRef<
 
 /** The selected conversation's actor, once its machines are here (the loader's child). */
 export const loadedConversationOf = (s: SnapshotOf<ConversationLoaderRef> | undefined) => s?.children.conversation;
+
+/** The machine's port: the effect the composition root provides (src/machines/app/wiring.ts). */
+export interface ConversationLoaderEffects {
+  /** The conversation's machines, wired (the registry line 'conversation'). */
+  loadOwned: LoadOwnedEffect<'conversation'>;
+}

@@ -11,6 +11,7 @@ import {
   conversationPath,
   isListPath,
   type NavigationContext,
+  type NavigationEffects,
   type NavigationEvent,
   type RouterCommand,
 } from './navigation.protocol';
@@ -24,12 +25,9 @@ export const navigationMachine = setup({
     children: {} as { router: 'router'; selections: 'selections'; pageTitle: 'pageTitle' },
   },
   actors: {
-    /** Reports the router's locations as `nav.location` and carries out RouterCommands (src/services/chats/chats.effects.ts). */
-    router: notWiredCallback<RouterCommand>('navigation.router'),
-    /** The chats actor's selections as `nav.selected`. */
-    selections: notWiredCallback('navigation.selections'),
-    /** The tab's title counts the unread messages: «(3) Беседа». */
-    pageTitle: notWiredCallback('navigation.pageTitle'),
+    router: notWiredCallback('navigation.router') as NavigationEffects['router'],
+    selections: notWiredCallback('navigation.selections') as NavigationEffects['selections'],
+    pageTitle: notWiredCallback('navigation.pageTitle') as NavigationEffects['pageTitle'],
   },
   guards: {
     toConversation: ({ event }) => event.type === 'nav.location' && conversationOfPath(event.path) !== null,

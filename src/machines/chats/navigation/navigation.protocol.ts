@@ -3,6 +3,7 @@
 // go where a selection made elsewhere (a notification, the contacts page, a search result) belongs.
 // Peers and views import this module, never navigation.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, EventObject } from 'xstate';
 
 /** The address of an open conversation (docs/behaviour.md §10.17). */
 export const conversationPath = (conversationId: string) => `/c/${encodeURIComponent(conversationId)}`;
@@ -48,6 +49,16 @@ export type NavigationEvent =
 export type RouterCommand = { type: 'router.go'; path: string; replace: boolean } | { type: 'router.back' };
 
 export type NavigationRef = MachineRef<NavigationContext, NavigationEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/chats/chats.effects.ts). */
+export interface NavigationEffects {
+  /** Reports the router's locations as `nav.location` and carries out RouterCommands (src/services/chats/chats.effects.ts). */
+  router: CallbackActorLogic<RouterCommand, unknown>;
+  /** The chats actor's selections as `nav.selected`. */
+  selections: CallbackActorLogic<EventObject, unknown>;
+  /** The tab's title counts the unread messages: «(3) Беседа». */
+  pageTitle: CallbackActorLogic<EventObject, unknown>;
+}
 
 declare module '../../shared/system' {
   interface SystemActors {

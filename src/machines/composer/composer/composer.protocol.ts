@@ -2,6 +2,7 @@
 // input, the chats actor's selections, its recorder's and its outbox's reports), the events it emits (heard by the
 // chats list and the open conversation) and its children. Peers and views import this module, never
 // composer.machine.ts.
+import type { AnyStateMachine } from 'xstate';
 import type { Message } from '../../../contract/entities';
 import type { MessageEntity } from '../../../contract/message-entities';
 import type { SecretDeviceRef } from '../../secretChats/secretDevice/secretDevice.protocol';
@@ -100,6 +101,16 @@ export type ComposerRef = MachineRef<ComposerContext, ComposerEvent, ComposerEmi
 export const outboxOf = (s: SnapshotOf<ComposerRef> | undefined) => s?.children.outbox;
 /** The voice recorder. */
 export const recorderOf = (s: SnapshotOf<ComposerRef> | undefined) => s?.children.recorder;
+
+/**
+ * The machine's port: its children, each provided with the effects of its own port (RecorderEffects, OutboxEffects,
+ * DraftsEffects) by its feature's services (src/services/composer/composer.effects.ts).
+ */
+export interface ComposerEffects {
+  recorder: AnyStateMachine;
+  outbox: AnyStateMachine;
+  drafts: AnyStateMachine;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -4,7 +4,14 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { DRAFTS } from '../../../contract/limits';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
-import type { DraftMap, DraftsContext, DraftsEvent, DraftsInput, DraftsParentEvent } from './drafts.protocol';
+import type {
+  DraftMap,
+  DraftsContext,
+  DraftsEffects,
+  DraftsEvent,
+  DraftsInput,
+  DraftsParentEvent,
+} from './drafts.protocol';
 
 export * from './drafts.protocol';
 
@@ -15,12 +22,9 @@ export const draftsMachine = setup({
     input: {} as DraftsInput,
   },
   actors: {
-    /** The stored drafts of a user (src/services/composer/composer.effects.ts). */
-    loadDrafts: notWired<DraftMap, { userId: string }>('drafts.loadDrafts'),
-    /** Writes a user's drafts. */
-    saveDrafts: notWired<void, { userId: string; drafts: DraftMap }>('drafts.saveDrafts'),
-    /** Reports `drafts.flush` when the page is hidden or unloads. */
-    pageExit: notWiredCallback('drafts.pageExit'),
+    loadDrafts: notWired('drafts.loadDrafts') as DraftsEffects['loadDrafts'],
+    saveDrafts: notWired('drafts.saveDrafts') as DraftsEffects['saveDrafts'],
+    pageExit: notWiredCallback('drafts.pageExit') as DraftsEffects['pageExit'],
   },
   delays: { saveDelay: DRAFTS.saveDelayMs },
   guards: {

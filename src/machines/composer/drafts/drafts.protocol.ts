@@ -2,6 +2,7 @@
 // and writes them back shortly after each change, so a reload keeps every conversation's unsent text.
 // Peers and views import this module, never drafts.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 
 export interface ReplyTarget {
   id: string;
@@ -58,3 +59,13 @@ export function parseDrafts(raw: unknown): DraftMap {
 }
 
 export type DraftsRef = MachineRef<DraftsContext, DraftsEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/composer/composer.effects.ts). */
+export interface DraftsEffects {
+  /** The stored drafts of a user (src/services/composer/composer.effects.ts). */
+  loadDrafts: PromiseActorLogic<DraftMap, { userId: string }>;
+  /** Writes a user's drafts. */
+  saveDrafts: PromiseActorLogic<void, { userId: string; drafts: DraftMap }>;
+  /** Reports `drafts.flush` when the page is hidden or unloads. */
+  pageExit: CallbackActorLogic<EventObject, unknown>;
+}

@@ -27,12 +27,11 @@ import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   DEVICE_WAIT_MS,
   type OutboxContext,
+  type OutboxEffects,
   type OutboxEvent,
   type OutboxInput,
   type OutboxParentEvent,
-  type OutboxStoreCommand,
   type SendInput,
-  type UploadInput,
 } from './outbox.protocol';
 import {
   nextUpload,
@@ -82,11 +81,11 @@ export const outboxMachine = setup({
   },
   actors: {
     serverEvents: outboxServerEvents,
-    loadOutbox: notWired<OutboxItem[], { userId: string }>('outbox.loadOutbox'),
-    loadUploadLimit: notWired<number>('outbox.loadUploadLimit'),
-    outboxStore: notWiredCallback<OutboxStoreCommand, { userId: string }>('outbox.outboxStore'),
-    upload: notWiredCallback<{ type: string }, UploadInput>('outbox.upload'),
-    sendMessage: notWired<ResponseOf<'send'>, SendInput>('outbox.sendMessage'),
+    loadOutbox: notWired('outbox.loadOutbox') as OutboxEffects['loadOutbox'],
+    loadUploadLimit: notWired('outbox.loadUploadLimit') as OutboxEffects['loadUploadLimit'],
+    outboxStore: notWiredCallback('outbox.outboxStore') as OutboxEffects['outboxStore'],
+    upload: notWiredCallback('outbox.upload') as OutboxEffects['upload'],
+    sendMessage: notWired('outbox.sendMessage') as OutboxEffects['sendMessage'],
   },
   delays: { deviceWait: DEVICE_WAIT_MS },
   guards: {

@@ -1,11 +1,12 @@
 // The outbox's protocol (the composer's child 'outbox', one per signed-in user): its input, the events it accepts
 // (what the composer hands it, the view's retry and remove, its upload actor's reports) and what it tells its
 // parent. Peers and views import this module, never outbox.machine.ts.
-import type { BodyOf } from '../../../contract/api';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
 import type { Attachment, Message } from '../../../contract/entities';
 import type { SecretDeviceRef } from '../../secretChats/secretDevice/secretDevice.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { OutboxItem, OutboxPart, PickedFile } from './outbox-item';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export type { OutboxPart } from './outbox-item';
 
@@ -92,3 +93,12 @@ export type OutboxParentEvent =
 export type OutboxStoreCommand = { type: 'outbox.save'; items: OutboxItem[] };
 
 export type OutboxRef = MachineRef<OutboxContext, OutboxEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/composer/composer.effects.ts). */
+export interface OutboxEffects {
+  loadOutbox: PromiseActorLogic<OutboxItem[], { userId: string }>;
+  loadUploadLimit: PromiseActorLogic<number, unknown>;
+  outboxStore: CallbackActorLogic<OutboxStoreCommand, { userId: string }>;
+  upload: CallbackActorLogic<{ type: string }, UploadInput>;
+  sendMessage: PromiseActorLogic<ResponseOf<'send'>, SendInput>;
+}

@@ -8,7 +8,13 @@
 import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import { VOICE } from '../../../contract/limits';
 import { notWiredCallback } from '../../shared/not-wired';
-import type { RecorderContext, RecorderEvent, RecorderParentEvent, RecordingCommand } from './recorder.protocol';
+import type {
+  RecorderContext,
+  RecorderEffects,
+  RecorderEvent,
+  RecorderParentEvent,
+  RecordingCommand,
+} from './recorder.protocol';
 
 export * from './recorder.protocol';
 
@@ -17,8 +23,7 @@ const fresh: RecorderContext = { thread: null, elapsedMs: 0, level: 0, error: nu
 export const recorderMachine = setup({
   types: { context: {} as RecorderContext, events: {} as RecorderEvent },
   actors: {
-    /** Asks for the microphone and records; reports RecordingReport events, stops on RecordingCommand. */
-    record: notWiredCallback<RecordingCommand>('recorder.record'),
+    record: notWiredCallback('recorder.record') as RecorderEffects['record'],
   },
   actions: {
     /** A new recording, for the thread the start names (none: the chat in front). */

@@ -3,6 +3,7 @@
 import type { VoiceInfo } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { InsecurePage } from '../../shared/secure-context.protocol';
+import type { CallbackActorLogic } from 'xstate';
 
 /** A finished recording: the file to upload and the details the VOICE message carries. */
 export interface Recording extends VoiceInfo {
@@ -58,6 +59,12 @@ export type RecorderParentEvent = { type: 'recorder.recorded'; recording: Record
 export const MIC_FAILED = 'Не удалось записать голосовое сообщение';
 
 export type RecorderRef = MachineRef<RecorderContext, RecorderEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/composer/composer.effects.ts). */
+export interface RecorderEffects {
+  /** Asks for the microphone and records; reports RecordingReport events, stops on RecordingCommand. */
+  record: CallbackActorLogic<RecordingCommand, unknown>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

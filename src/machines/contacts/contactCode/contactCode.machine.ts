@@ -4,7 +4,6 @@
 // older code never replaces a newer one. A failed lookup clears the result; the server's per-minute limit (429)
 // says so. Adding needs exactly four digits and tells the contacts actor about the new request.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { Contact } from '../../../contract/entities';
 import { failureMessage, failureOf } from '../../../contract/failure';
 import { addedNotice } from '../contacts/contacts.protocol';
 import { notWired } from '../../shared/not-wired';
@@ -23,6 +22,7 @@ import { present } from '../../shared/present';
 import {
   ADD_FAILED,
   type ContactCodeContext,
+  type ContactCodeEffects,
   type ContactCodeEvent,
   NOBODY_FOUND,
   SEARCH_LIMITED,
@@ -47,10 +47,8 @@ export const contactCodeMachine = setup({
     events: {} as ContactCodeEvent,
   },
   actors: {
-    /** GET /contacts/search?code=…; resolves the code it looked up with the first result. */
-    search: notWired<SearchOutput, { code: string }>('contactCode.search'),
-    /** POST /contacts/add with the code as identifier. */
-    addContact: notWired<{ contact: Contact }, { identifier: string }>('contactCode.addContact'),
+    search: notWired('contactCode.search') as ContactCodeEffects['search'],
+    addContact: notWired('contactCode.addContact') as ContactCodeEffects['addContact'],
   },
   guards: {
     changesCode: ({ context, event }) => !sameDigits(edited(context, event).digits, context.digits),

@@ -4,7 +4,7 @@
 // changes of friends. It runs one user action at a time: accept, reject, remove, add by identifier, and opening
 // the direct conversation with a friend, which it hands to the chats actor (`chats.open`).
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { listenToServer } from '../../realtime/index';
@@ -15,6 +15,7 @@ import {
   ACTION_FAILED,
   addedNotice,
   type ContactsContext,
+  type ContactsEffects,
   type ContactsEmitted,
   type ContactsEvent,
 } from './contacts.protocol';
@@ -62,11 +63,11 @@ export const contactsMachine = setup({
   actors: {
     session: watchSignedInUser('contacts.signedIn', 'contacts.signedOut'),
     serverEvents: contactsServerEvents,
-    fetchContacts: notWired<ResponseOf<'contacts'>>('contacts.fetchContacts'),
-    respond: notWired<ResponseOf<'contactRespond'>, BodyOf<'contactRespond'>>('contacts.respond'),
-    removeContact: notWired<unknown, BodyOf<'contactRemove'>>('contacts.removeContact'),
-    addContact: notWired<ResponseOf<'contactAdd'>, BodyOf<'contactAdd'>>('contacts.addContact'),
-    openDirect: notWired<ResponseOf<'conversationWith'>, BodyOf<'conversationWith'>>('contacts.openDirect'),
+    fetchContacts: notWired('contacts.fetchContacts') as ContactsEffects['fetchContacts'],
+    respond: notWired('contacts.respond') as ContactsEffects['respond'],
+    removeContact: notWired('contacts.removeContact') as ContactsEffects['removeContact'],
+    addContact: notWired('contacts.addContact') as ContactsEffects['addContact'],
+    openDirect: notWired('contacts.openDirect') as ContactsEffects['openDirect'],
   },
   guards: {
     hasIdentifier: ({ event }) => {

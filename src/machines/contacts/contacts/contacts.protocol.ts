@@ -3,6 +3,8 @@
 // this module, never contacts.machine.ts.
 import type { Contact, PresenceStatus } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export const ACTION_FAILED = 'Не удалось выполнить действие';
 
@@ -47,6 +49,15 @@ export const NOW_FRIENDS = 'Теперь вы друзья';
 export const addedNotice = (contact: Contact): string => (contact.status === 'ACCEPTED' ? NOW_FRIENDS : REQUEST_SENT);
 
 export type ContactsRef = MachineRef<ContactsContext, ContactsEvent, ContactsEmitted>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/contacts/contacts.effects.ts). */
+export interface ContactsEffects {
+  fetchContacts: PromiseActorLogic<ResponseOf<'contacts'>, unknown>;
+  respond: PromiseActorLogic<ResponseOf<'contactRespond'>, BodyOf<'contactRespond'>>;
+  removeContact: PromiseActorLogic<unknown, BodyOf<'contactRemove'>>;
+  addContact: PromiseActorLogic<ResponseOf<'contactAdd'>, BodyOf<'contactAdd'>>;
+  openDirect: PromiseActorLogic<ResponseOf<'conversationWith'>, BodyOf<'conversationWith'>>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -3,13 +3,13 @@
 // chats actor (`chats.open`) and closes. The chats list hears about it from conversations:new like every member.
 // It lives while the dialog is open: its owner (the chats footer) starts it on opening and it finishes on closing.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
 import {
   CREATE_FAILED,
   type GroupDialogContext,
+  type GroupDialogEffects,
   type GroupDialogEmitted,
   type GroupDialogEvent,
 } from './groupDialog.protocol';
@@ -25,7 +25,7 @@ export const groupDialogMachine = setup({
     emitted: {} as GroupDialogEmitted,
   },
   actors: {
-    createGroup: notWired<ResponseOf<'createConversation'>, BodyOf<'createConversation'>>('groupDialog.createGroup'),
+    createGroup: notWired('groupDialog.createGroup') as GroupDialogEffects['createGroup'],
   },
   guards: {
     someoneTicked: ({ context }) => context.selected.length > 0,

@@ -1,6 +1,8 @@
 // The group dialog's protocol (registry line 'groupDialog'): the events it accepts and what it emits once a group
 // exists. Views import this module, never groupDialog.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export const CREATE_FAILED = 'Не удалось создать беседу';
 
@@ -20,3 +22,11 @@ export type GroupDialogEvent =
 export type GroupDialogEmitted = { type: 'group.created'; conversationId: string };
 
 export type GroupDialogRef = MachineRef<GroupDialogContext, GroupDialogEvent, GroupDialogEmitted>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/contacts/contacts-
+ * dialog.effects.ts).
+ */
+export interface GroupDialogEffects {
+  createGroup: PromiseActorLogic<ResponseOf<'createConversation'>, BodyOf<'createConversation'>>;
+}

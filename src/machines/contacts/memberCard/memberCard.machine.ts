@@ -2,7 +2,6 @@
 // request at a time — open the direct chat (the chats actor opens it and the address follows) or ask for
 // friendship. A refusal (the other's «Кто может мне писать», a block) stays on the card in the server's words.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
 import type { Contact } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
@@ -11,6 +10,7 @@ import {
   CARD_FAILED,
   CARD_TAGS,
   type MemberCardContext,
+  type MemberCardEffects,
   type MemberCardEvent,
   type MemberCardInput,
   type Relation,
@@ -29,9 +29,9 @@ export const memberCardMachine = setup({
     input: {} as MemberCardInput,
   },
   actors: {
-    loadRelation: notWired<Relation, { userId: string }>('memberCard.loadRelation'),
-    openDirect: notWired<ResponseOf<'conversationWith'>, BodyOf<'conversationWith'>>('memberCard.openDirect'),
-    addContact: notWired<ResponseOf<'contactAdd'>, BodyOf<'contactAdd'>>('memberCard.addContact'),
+    loadRelation: notWired('memberCard.loadRelation') as MemberCardEffects['loadRelation'],
+    openDirect: notWired('memberCard.openDirect') as MemberCardEffects['openDirect'],
+    addContact: notWired('memberCard.addContact') as MemberCardEffects['addContact'],
   },
   guards: {
     writeAtOnce: ({ context }) => context.write,

@@ -5,6 +5,8 @@
 // Views import this module, never memberCard.machine.ts.
 import type { PublicUser } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 /** Whom the card shows; `write`: open the chat at once (the row's «Написать»), no card. */
 export interface MemberCardInput {
@@ -42,6 +44,15 @@ export const CARD_TAGS = {
 export const CARD_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
 
 export type MemberCardRef = MachineRef<MemberCardContext, MemberCardEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/contacts/memberCard.effects.ts).
+ */
+export interface MemberCardEffects {
+  loadRelation: PromiseActorLogic<Relation, { userId: string }>;
+  openDirect: PromiseActorLogic<ResponseOf<'conversationWith'>, BodyOf<'conversationWith'>>;
+  addContact: PromiseActorLogic<ResponseOf<'contactAdd'>, BodyOf<'contactAdd'>>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -13,7 +13,6 @@
 // is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
 import { assertEvent, assign, emit, enqueueActions, raise, sendTo, setup } from 'xstate';
 import { composerReports } from './composer-reports';
-import type { ResponseOf } from '../../../contract/api';
 import { LIMITS } from '../../../contract/limits';
 import { requestQueueMachine } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
@@ -25,6 +24,7 @@ import { readReceiptsMachine } from '../readReceipts/readReceipts.machine';
 import { typingMachine } from '../typing/typing.machine';
 import type {
   ConversationContext,
+  ConversationEffects,
   ConversationEmitted,
   ConversationEvent,
   ConversationInput,
@@ -78,7 +78,7 @@ export const conversationMachine = setup({
     room: conversationRoom,
     /** The composer's deliveries and sends (its emitted events), heard directly. */
     composerReports,
-    fetchPage: notWired<ResponseOf<'messages'>, PageInput>('conversation.fetchPage'),
+    fetchPage: notWired('conversation.fetchPage') as ConversationEffects['fetchPage'],
     deletions: requestQueueMachine,
     reactions: requestQueueMachine,
     typing: typingMachine,

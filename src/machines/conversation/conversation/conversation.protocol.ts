@@ -7,11 +7,12 @@ import type { LinkPreview, Message, PollInfo, Reaction, TextEntity, ThreadSummar
 import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { MessageEditParentEvent, MessageEditRef } from '../messageEdit/messageEdit.protocol';
-import type { PageBackParentEvent, PageBackRef } from '../pageBack/pageBack.protocol';
+import type { PageBackParentEvent, PageBackRef, PageInput } from '../pageBack/pageBack.protocol';
 import type { PinsParentEvent, PinsRef } from '../pins/pins.protocol';
 import { type PreviewCardRef, previewCardId } from '../previewCard/previewCard.protocol';
 import type { ReadReceiptsRef } from '../readReceipts/readReceipts.protocol';
 import type { TypingRef } from '../typing/typing.protocol';
+import type { AnyStateMachine, PromiseActorLogic } from 'xstate';
 
 export interface ConversationInput {
   conversationId: string;
@@ -155,3 +156,19 @@ export const previewCardOf =
   (messageId: string) =>
   (s: SnapshotOf<ConversationRef> | undefined): PreviewCardRef | undefined =>
     s?.children[previewCardId(messageId)];
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversation/conversation.effects.ts).
+ */
+export interface ConversationEffects {
+  fetchPage: PromiseActorLogic<ResponseOf<'messages'>, PageInput>;
+  // Its children, each provided with the effects of its own port (PageBackEffects, RequestQueueEffects, …).
+  pageBack: AnyStateMachine;
+  deletions: AnyStateMachine;
+  reactions: AnyStateMachine;
+  pins: AnyStateMachine;
+  previewCard: AnyStateMachine;
+  messageEdit: AnyStateMachine;
+  readReceipts: AnyStateMachine;
+}

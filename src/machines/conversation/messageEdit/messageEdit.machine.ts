@@ -3,11 +3,16 @@
 // (`edit.save`), Escape or the banner's close button cancels. Saving the unchanged text just closes (the server
 // would answer with the same message). A failed save keeps the text and shows the server's message.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { ResponseOf } from '../../../contract/api';
 import { failureOf, type RequestFailure } from '../../../contract/failure';
 import { parseMarkup } from '../../../contract/text-markup';
 import { notWired } from '../../shared/not-wired';
-import type { MessageEditContext, MessageEditEvent, MessageEditParentEvent } from './messageEdit.protocol';
+import type {
+  MessageEditContext,
+  MessageEditEffects,
+  MessageEditEvent,
+  MessageEditParentEvent,
+} from './messageEdit.protocol';
 
 export * from './messageEdit.protocol';
 
@@ -19,7 +24,7 @@ const idle = (): MessageEditContext => ({ messageId: null, original: '', text: '
 export const messageEditMachine = setup({
   types: { context: {} as MessageEditContext, events: {} as MessageEditEvent },
   actors: {
-    saveEdit: notWired<ResponseOf<'editMessage'>, BodyOf<'editMessage'>>('messageEdit.saveEdit'),
+    saveEdit: notWired('messageEdit.saveEdit') as MessageEditEffects['saveEdit'],
   },
   guards: {
     unchanged: ({ context }) => context.text.trim() === context.original.trim(),

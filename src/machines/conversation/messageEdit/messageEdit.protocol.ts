@@ -3,6 +3,8 @@
 import type { Message } from '../../../contract/entities';
 import type { MessageEntity } from '../../../contract/message-entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export interface MessageEditContext {
   /** The message being edited; null when nothing is. */
@@ -27,3 +29,11 @@ export type MessageEditEvent =
 export type MessageEditParentEvent = { type: 'edit.saved'; message: Message };
 
 export type MessageEditRef = MachineRef<MessageEditContext, MessageEditEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversation/conversation.effects.ts).
+ */
+export interface MessageEditEffects {
+  saveEdit: PromiseActorLogic<ResponseOf<'editMessage'>, BodyOf<'editMessage'>>;
+}

@@ -11,12 +11,12 @@ import { countUnreadable, prependPage } from '../conversation/history';
 import type {
   Page,
   PageBackContext,
+  PageBackEffects,
   PageBackEvent,
   PageBackGoal,
   PageBackInput,
   PageBackOutput,
   PageBackParentEvent,
-  PageInput,
 } from './pageBack.protocol';
 
 export * from './pageBack.protocol';
@@ -43,7 +43,7 @@ export const pageBackMachine = setup({
     output: {} as PageBackOutput,
   },
   actors: {
-    fetchPage: notWired<Page, PageInput>('pageBack.fetchPage'),
+    fetchPage: notWired('pageBack.fetchPage') as PageBackEffects['fetchPage'],
   },
   guards: {
     reached: ({ context, event }) => {

@@ -5,6 +5,7 @@
 import type { ResponseOf } from '../../../contract/api';
 import type { Message } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 /** A page of the history: the latest (no `before`), or the one just older than the message `before`. */
 export type PageInput = { conversationId: string; before?: string; limit: number };
@@ -47,3 +48,11 @@ export interface PageBackOutput {
 }
 
 export type PageBackRef = MachineRef<PageBackContext, PageBackEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversation/conversation.effects.ts).
+ */
+export interface PageBackEffects {
+  fetchPage: PromiseActorLogic<Page, PageInput>;
+}

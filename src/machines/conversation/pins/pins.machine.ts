@@ -4,11 +4,10 @@
 // everyone leaving the bar. «Закрепить» / «Открепить» go to the server one after another by the child queue
 // 'pinning'; its answer is the new list (a failure changes nothing).
 import { assertEvent, assign, enqueueActions, sendTo, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import type { Message } from '../../../contract/entities';
 import { requestQueueMachine } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
-import type { PinChange, PinsContext, PinsEvent, PinsInput, PinsParentEvent } from './pins.protocol';
+import type { PinChange, PinsContext, PinsEffects, PinsEvent, PinsInput, PinsParentEvent } from './pins.protocol';
 
 export * from './pins.protocol';
 
@@ -23,8 +22,7 @@ export const pinsMachine = setup({
     children: {} as { pinning: 'pinning'; fetch: 'fetchPins' },
   },
   actors: {
-    /** GET /api/conversations/:id/pins. */
-    fetchPins: notWired<ResponseOf<'pins'>, { conversationId: string }>('pins.fetchPins'),
+    fetchPins: notWired('pins.fetchPins') as PinsEffects['fetchPins'],
     pinning: requestQueueMachine,
   },
   guards: {

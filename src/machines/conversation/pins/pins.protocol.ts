@@ -6,6 +6,7 @@ import type { ResponseOf } from '../../../contract/api';
 import type { Message } from '../../../contract/entities';
 import type { RequestQueueRef, RequestQueueReport } from '../../realtime/requestQueue/requestQueue.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { AnyStateMachine, PromiseActorLogic } from 'xstate';
 
 export interface PinsInput {
   conversationId: string;
@@ -40,3 +41,14 @@ export type PinsEvent =
 export type PinsParentEvent = { type: 'pins.jumpTo'; messageId: string };
 
 export type PinsRef = MachineRef<PinsContext, PinsEvent, never, { pinning?: RequestQueueRef<PinChange> }>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversation/conversation.effects.ts).
+ */
+export interface PinsEffects {
+  /** GET /api/conversations/:id/pins. */
+  fetchPins: PromiseActorLogic<ResponseOf<'pins'>, { conversationId: string }>;
+  /** Its queue for «Закрепить» / «Открепить», provided with the effect of its own port (RequestQueueEffects). */
+  pinning: AnyStateMachine;
+}

@@ -6,6 +6,7 @@ import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import {
   type PreviewCardContext,
+  type PreviewCardEffects,
   type PreviewCardEvent,
   type PreviewCardInput,
   REMOVE_PREVIEW_FAILED,
@@ -20,7 +21,7 @@ export const previewCardMachine = setup({
     input: {} as PreviewCardInput,
   },
   actors: {
-    removePreview: notWired<{ ok: true }, { messageId: string }>('previewCard.removePreview'),
+    removePreview: notWired('previewCard.removePreview') as PreviewCardEffects['removePreview'],
   },
   guards: {
     isReady: ({ context }) => context.preview.status === 'ready',

@@ -5,6 +5,7 @@
 // Peers and views import this module, never previewCard.machine.ts.
 import type { LinkPreview } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export interface PreviewCardInput {
   messageId: string;
@@ -66,4 +67,12 @@ export function selectPreviewCard(s: { context: PreviewCardContext; hasTag(tag: 
     busy: s.hasTag('busy'),
     error,
   };
+}
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversation/conversation.effects.ts).
+ */
+export interface PreviewCardEffects {
+  removePreview: PromiseActorLogic<{ ok: true }, { messageId: string }>;
 }

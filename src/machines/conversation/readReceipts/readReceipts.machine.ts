@@ -7,7 +7,12 @@ import { assertEvent, assign, setup } from 'xstate';
 import { LIMITS, TIMINGS } from '../../../contract/limits';
 import { watchWindowFocus } from '../../shared/watchers';
 import { notWired } from '../../shared/not-wired';
-import type { ReadReceiptsContext, ReadReceiptsEvent, ReadReceiptsInput } from './readReceipts.protocol';
+import type {
+  ReadReceiptsContext,
+  ReadReceiptsEffects,
+  ReadReceiptsEvent,
+  ReadReceiptsInput,
+} from './readReceipts.protocol';
 
 export * from './readReceipts.protocol';
 
@@ -27,7 +32,7 @@ export const readReceiptsMachine = setup({
   },
   actors: {
     windowFocus: watchWindowFocus('receipts.focus'),
-    postReceipts: notWired<unknown, { messageIds: string[] }>('readReceipts.postReceipts'),
+    postReceipts: notWired('readReceipts.postReceipts') as ReadReceiptsEffects['postReceipts'],
   },
   delays: { receiptFlush: TIMINGS.receiptFlushMs, receiptRetry: TIMINGS.receiptRetryMs },
   guards: {

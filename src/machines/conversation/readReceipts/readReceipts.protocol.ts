@@ -1,6 +1,7 @@
 // The read-receipts actor's protocol (the conversation actor's child 'readReceipts'): its input and the events it
 // accepts (what the view sees, window focus). Peers and views import this module, never the machine file.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export interface ReadReceiptsInput {
   conversationId: string;
@@ -24,3 +25,11 @@ export type ReadReceiptsEvent =
   | { type: 'receipts.focus'; focused: boolean };
 
 export type ReadReceiptsRef = MachineRef<ReadReceiptsContext, ReadReceiptsEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversation/conversation.effects.ts).
+ */
+export interface ReadReceiptsEffects {
+  postReceipts: PromiseActorLogic<unknown, { messageIds: string[] }>;
+}

@@ -7,10 +7,10 @@ import { notWired } from '../../shared/not-wired';
 import {
   ACTION_FAILED,
   type ConversationInfoContext,
+  type ConversationInfoEffects,
   type ConversationInfoEmitted,
   type ConversationInfoEvent,
   type ConversationInfoInput,
-  type GroupAction,
   INFO_TAGS,
 } from './conversationInfo.protocol';
 
@@ -24,7 +24,7 @@ export const conversationInfoMachine = setup({
     input: {} as ConversationInfoInput,
   },
   actors: {
-    groupAction: notWired<unknown, { conversationId: string; action: GroupAction }>('conversationInfo.groupAction'),
+    groupAction: notWired('conversationInfo.groupAction') as ConversationInfoEffects['groupAction'],
   },
   guards: {
     someoneTicked: ({ context }) => context.selected.length > 0,

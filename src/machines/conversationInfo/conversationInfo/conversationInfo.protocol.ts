@@ -3,6 +3,7 @@
 // ownership over, rename, leave (confirmed). Views import this module, never conversationInfo.machine.ts.
 import type { ParticipantRole } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 /** One change asked of the server. */
 export type GroupAction =
@@ -60,6 +61,14 @@ export const INFO_TAGS = {
 } as const;
 
 export type ConversationInfoRef = MachineRef<ConversationInfoContext, ConversationInfoEvent, ConversationInfoEmitted>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversationInfo/conversationInfo.effects.ts).
+ */
+export interface ConversationInfoEffects {
+  groupAction: PromiseActorLogic<unknown, { conversationId: string; action: GroupAction }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -7,6 +7,7 @@ import {
   HISTORY_FAILED,
   HISTORY_TAGS,
   type HistorySettingContext,
+  type HistorySettingEffects,
   type HistorySettingEvent,
   type HistorySettingInput,
 } from './historySetting.protocol';
@@ -20,7 +21,7 @@ export const historySettingMachine = setup({
     input: {} as HistorySettingInput,
   },
   actors: {
-    saveHistory: notWired<unknown, { conversationId: string; visible: boolean }>('historySetting.saveHistory'),
+    saveHistory: notWired('historySetting.saveHistory') as HistorySettingEffects['saveHistory'],
   },
   actions: {
     choose: assign({ choice: (_, visible: boolean) => visible, error: null }),

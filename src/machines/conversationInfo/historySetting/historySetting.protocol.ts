@@ -3,6 +3,7 @@
 // (conversation:updated), so the actor keeps only the choice being saved and what went wrong. Views import this
 // module, never historySetting.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const HISTORY_FAILED = 'Не удалось изменить настройку. Попробуйте ещё раз.';
 
@@ -25,6 +26,14 @@ export type HistorySettingEvent =
 export const HISTORY_TAGS = { saving: 'saving', failed: 'failed' } as const;
 
 export type HistorySettingRef = MachineRef<HistorySettingContext, HistorySettingEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/conversationInfo/conversationInfo.effects.ts).
+ */
+export interface HistorySettingEffects {
+  saveHistory: PromiseActorLogic<unknown, { conversationId: string; visible: boolean }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -5,13 +5,13 @@ import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
 import { notWired } from '../../shared/not-wired';
 import {
+  type GroupInvitesContext,
+  type GroupInvitesEffects,
+  type GroupInvitesEvent,
+  type GroupInvitesInput,
   INVITE_ACTION_FAILED,
   INVITE_TAGS,
   INVITES_FAILED,
-  type GroupInvitesContext,
-  type GroupInvitesEvent,
-  type GroupInvitesInput,
-  type Invite,
 } from './groupInvites.protocol';
 
 export * from './groupInvites.protocol';
@@ -23,16 +23,10 @@ export const groupInvitesMachine = setup({
     input: {} as GroupInvitesInput,
   },
   actors: {
-    /** GET /api/conversations/:id/invites. */
-    loadInvites: notWired<Invite[], { conversationId: string }>('groupInvites.loadInvites'),
-    /** POST /api/conversations/invites. */
-    createInvite: notWired<unknown, { conversationId: string; expiresAt: string | null; maxUses: number | null }>(
-      'groupInvites.createInvite',
-    ),
-    /** POST /api/conversations/invites/revoke. */
-    revokeInvite: notWired<unknown, { code: string }>('groupInvites.revokeInvite'),
-    /** The link to the clipboard. */
-    copyInvite: notWired<unknown, { code: string }>('groupInvites.copyInvite'),
+    loadInvites: notWired('groupInvites.loadInvites') as GroupInvitesEffects['loadInvites'],
+    createInvite: notWired('groupInvites.createInvite') as GroupInvitesEffects['createInvite'],
+    revokeInvite: notWired('groupInvites.revokeInvite') as GroupInvitesEffects['revokeInvite'],
+    copyInvite: notWired('groupInvites.copyInvite') as GroupInvitesEffects['copyInvite'],
   },
   actions: {
     takeLimits: assign({

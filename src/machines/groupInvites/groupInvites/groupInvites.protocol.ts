@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { GroupInvite } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type Invite = z.output<typeof GroupInvite>;
 
@@ -37,6 +38,24 @@ export const INVITE_TAGS = { busy: 'busy', copied: 'copied' } as const;
 export const inviteLink = (origin: string, code: string) => `${origin}/join/${code}`;
 
 export type GroupInvitesRef = MachineRef<GroupInvitesContext, GroupInvitesEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/groupInvites/groupInvites.effects.ts).
+ */
+export interface GroupInvitesEffects {
+  /** GET /api/conversations/:id/invites. */
+  loadInvites: PromiseActorLogic<Invite[], { conversationId: string }>;
+  /** POST /api/conversations/invites. */
+  createInvite: PromiseActorLogic<
+    unknown,
+    { conversationId: string; expiresAt: string | null; maxUses: number | null }
+  >;
+  /** POST /api/conversations/invites/revoke. */
+  revokeInvite: PromiseActorLogic<unknown, { code: string }>;
+  /** The link to the clipboard. */
+  copyInvite: PromiseActorLogic<unknown, { code: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

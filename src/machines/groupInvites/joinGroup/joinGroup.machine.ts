@@ -5,10 +5,10 @@ import { failureMessage, RequestFailure } from '../../../contract/failure';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
 import {
-  type InvitePreview,
   JOIN_FAILED,
   JOIN_TAGS,
   type JoinGroupContext,
+  type JoinGroupEffects,
   type JoinGroupEvent,
   type JoinGroupInput,
   PREVIEW_FAILED,
@@ -22,10 +22,8 @@ const deadLink = (error: unknown) =>
 export const joinGroupMachine = setup({
   types: { context: {} as JoinGroupContext, events: {} as JoinGroupEvent, input: {} as JoinGroupInput },
   actors: {
-    /** GET /api/invites/:code. */
-    loadPreview: notWired<InvitePreview, { code: string }>('joinGroup.loadPreview'),
-    /** POST /api/invites/:code/join → the group's id. */
-    join: notWired<{ conversationId: string }, { code: string }>('joinGroup.join'),
+    loadPreview: notWired('joinGroup.loadPreview') as JoinGroupEffects['loadPreview'],
+    join: notWired('joinGroup.join') as JoinGroupEffects['join'],
   },
   guards: {
     deadLink: ({ event }) => deadLink((event as { error?: unknown }).error),

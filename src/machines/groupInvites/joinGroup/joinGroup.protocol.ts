@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { InvitePreviewResponse } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type InvitePreview = z.output<typeof InvitePreviewResponse>;
 
@@ -25,6 +26,17 @@ export type JoinGroupEvent = { type: 'join.confirm' } | { type: 'join.retry' };
 export const JOIN_TAGS = { busy: 'busy', joined: 'joined', gone: 'gone' } as const;
 
 export type JoinGroupRef = MachineRef<JoinGroupContext, JoinGroupEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/groupInvites/groupInvites.effects.ts).
+ */
+export interface JoinGroupEffects {
+  /** GET /api/invites/:code. */
+  loadPreview: PromiseActorLogic<InvitePreview, { code: string }>;
+  /** POST /api/invites/:code/join → the group's id. */
+  join: PromiseActorLogic<{ conversationId: string }, { code: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -15,15 +15,15 @@ import {
   CALL_LINK_HOURS,
   DOOR_TAGS,
   DOOR_TEXTS,
+  type DoorDecision,
+  type DoorKeys,
   type GuestDoorContext,
+  type GuestDoorEffects,
   type GuestDoorEmitted,
   type GuestDoorEvent,
   type GuestDoorInput,
-  type DoorKeys,
-  type DoorLink,
   NO_KEYS,
   type SecretDoor,
-  type Waiting,
 } from './guestDoor.protocol';
 
 export * from './guestDoor.protocol';
@@ -31,14 +31,6 @@ export * from './guestDoor.protocol';
 export const guestDoorServerEvents = listenToServer<GuestDoorEvent, SecretDoor | null>({
   'guest:waiting': (p) => ({ type: 'door.waiting', room: p.room, guests: p.guests, ring: p.ring }),
 });
-
-/**
- * A decision as the wiring sends it. At a secret chat's call `e2ee` says more: «Впустить» seals the call key to the
- * guest's key (the wiring checks its MAC first), «Удалить из звонка» re-keys the call once the server took it.
- */
-export type DoorDecision = ServerRequestInput & {
-  e2ee?: { secret: SecretDoor; guest: Waiting | null; link: DoorLink | null };
-};
 
 const decision = (
   name: 'guest:admit' | 'guest:deny' | 'guest:remove',
@@ -95,18 +87,11 @@ export const guestDoorMachine = setup({
   },
   actors: {
     /** `guest:waiting`; at a secret chat's call the wiring checks each guest's key first (`Waiting.check`). */
-    serverEvents: guestDoorServerEvents,
-    /** GET /api/guest-links/waiting (403 for a member who does not decide: nobody is shown). */
-    loadWaiting: notWired<Waiting[], { room: string; secret?: SecretDoor }>('guestDoor.loadWaiting'),
-    /** POST /api/guest-links, then the link to the clipboard (a secret chat's: with its secret in the fragment). */
-    createLink: notWired<DoorLink, { room: string; hours: number; secret?: SecretDoor }>('guestDoor.createLink'),
-    /** A decision over the socket, answered with the server's Ack. */
-    decide: notWired<Ack, DoorDecision>('guestDoor.decide'),
-    /**
-     * A guest left a secret chat's call: the leading member's device (`door.guestLeft`'s `lead`, whoever let the
-     * guest in) commits an update of its leaf, so the call key moves to a new epoch the guest cannot derive.
-     */
-    rekey: notWired<unknown, { secret: SecretDoor; knockId: string }>('guestDoor.rekey'),
+    serverEvents: guestDoorServerEvents as GuestDoorEffects['serverEvents'],
+    loadWaiting: notWired('guestDoor.loadWaiting') as GuestDoorEffects['loadWaiting'],
+    createLink: notWired('guestDoor.createLink') as GuestDoorEffects['createLink'],
+    decide: notWired('guestDoor.decide') as GuestDoorEffects['decide'],
+    rekey: notWired('guestDoor.rekey') as GuestDoorEffects['rekey'],
     /** Who is signed in: a sign-out drops the keys. */
     session: watchSignedInUser('door.signedIn', 'door.signedOut'),
   },

@@ -3,7 +3,10 @@
 // «Отклонить», and «Удалить из звонка» for a guest in the call. Views import this module, never guestDoor.machine.ts.
 import type { z } from 'zod';
 import type { GuestLink, WaitingGuest } from '../../../contract/guests';
+import type { ServerRequestInput } from '../../realtime/realtime/realtime.protocol';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { Ack } from '../../../contract/events';
+import type { CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 
 /**
  * At a secret chat's call, what this device made of a guest's key (docs/secret-chats.md "Guests in encrypted calls"):
@@ -34,6 +37,14 @@ export const DOOR_TEXTS = {
   linkFailed: 'Не удалось создать ссылку. Попробуйте ещё раз.',
   copied: 'Ссылка скопирована',
 } as const;
+
+/**
+ * A decision as the wiring sends it. At a secret chat's call `e2ee` says more: «Впустить» seals the call key to the
+ * guest's key (the wiring checks its MAC first), «Удалить из звонка» re-keys the call once the server took it.
+ */
+export type DoorDecision = ServerRequestInput & {
+  e2ee?: { secret: SecretDoor; guest: Waiting | null; link: DoorLink | null };
+};
 
 export interface GuestDoorInput {
   /** The call's room: `conv-<id>` or a named room of the /calls page. */
@@ -129,6 +140,26 @@ export type GuestDoorEmitted = { type: 'door.rang' };
 export const DOOR_TAGS = { busy: 'busy' } as const;
 
 export type GuestDoorRef = MachineRef<GuestDoorContext, GuestDoorEvent, GuestDoorEmitted>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/guests/guests.effects.ts). */
+export interface GuestDoorEffects {
+  /**
+   * `guest:waiting` (the machine's own listener); the wiring's also checks each guest's key at a secret chat's call and
+   * answers the guests' key requests.
+   */
+  serverEvents: CallbackActorLogic<EventObject, SecretDoor | null>;
+  /** GET /api/guest-links/waiting (403 for a member who does not decide: nobody is shown). */
+  loadWaiting: PromiseActorLogic<Waiting[], { room: string; secret?: SecretDoor }>;
+  /** POST /api/guest-links, then the link to the clipboard (a secret chat's: with its secret in the fragment). */
+  createLink: PromiseActorLogic<DoorLink, { room: string; hours: number; secret?: SecretDoor }>;
+  /** A decision over the socket, answered with the server's Ack. */
+  decide: PromiseActorLogic<Ack, DoorDecision>;
+  /**
+   * A guest left a secret chat's call: the leading member's device (`door.guestLeft`'s `lead`, whoever let the
+   * guest in) commits an update of its leaf, so the call key moves to a new epoch the guest cannot derive.
+   */
+  rekey: PromiseActorLogic<unknown, { secret: SecretDoor; knockId: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

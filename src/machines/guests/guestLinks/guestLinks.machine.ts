@@ -10,6 +10,7 @@ import { TIMINGS } from '../../../contract/limits';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   type GuestLinksContext,
+  type GuestLinksEffects,
   type GuestLinksEvent,
   type GuestLinksInput,
   LINKS_TAGS,
@@ -39,20 +40,12 @@ export const guestLinksMachine = setup({
     input: {} as GuestLinksInput,
   },
   actors: {
-    /** Sends `links.changed` for each `guest:links` of this room. */
-    linkChanges: notWiredCallback<GuestLinksEvent, { room: string }>('guestLinks.linkChanges'),
-    /** GET /api/guest-links?room=. */
-    loadLinks: notWired<Listed, { room: string }>('guestLinks.loadLinks'),
-    /** POST /api/guest-links. */
-    createLink: notWired<unknown, { room: string; hours: number }>('guestLinks.createLink'),
-    /** POST /api/guest-links/revoke. */
-    revokeLink: notWired<unknown, { code: string }>('guestLinks.revokeLink'),
-    /** The link's address to the clipboard. */
-    copyLink: notWired<unknown, { code: string }>('guestLinks.copyLink'),
-    /** POST /api/guest-links/admission. */
-    saveAdmission: notWired<{ adminsOnly: boolean }, { conversationId: string; adminsOnly: boolean }>(
-      'guestLinks.saveAdmission',
-    ),
+    linkChanges: notWiredCallback('guestLinks.linkChanges') as GuestLinksEffects['linkChanges'],
+    loadLinks: notWired('guestLinks.loadLinks') as GuestLinksEffects['loadLinks'],
+    createLink: notWired('guestLinks.createLink') as GuestLinksEffects['createLink'],
+    revokeLink: notWired('guestLinks.revokeLink') as GuestLinksEffects['revokeLink'],
+    copyLink: notWired('guestLinks.copyLink') as GuestLinksEffects['copyLink'],
+    saveAdmission: notWired('guestLinks.saveAdmission') as GuestLinksEffects['saveAdmission'],
   },
   actions: {
     takeHours: assign({

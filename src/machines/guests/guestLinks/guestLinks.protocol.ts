@@ -2,8 +2,10 @@
 // beside a named room of the /calls page, with «Копировать», «Отозвать», «Создать ссылку» and, for a group's owner
 // and admins, «Кто впускает гостей». Alive while the section is shown. Views import this module, never
 // guestLinks.machine.ts.
-import type { GuestLink } from '../../../contract/guests';
+import type { GuestLink, GuestLinksResponse } from '../../../contract/guests';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { z } from 'zod';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export type { GuestLink };
 
@@ -63,6 +65,22 @@ export const LINKS_TAGS = { busy: 'busy', copied: 'copied' } as const;
 export const conversationRoom = (conversationId: string) => `conv-${conversationId}`;
 
 export type GuestLinksRef = MachineRef<GuestLinksContext, GuestLinksEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/guests/guests.effects.ts). */
+export interface GuestLinksEffects {
+  /** Sends `links.changed` for each `guest:links` of this room. */
+  linkChanges: CallbackActorLogic<GuestLinksEvent, { room: string }>;
+  /** GET /api/guest-links?room=. */
+  loadLinks: PromiseActorLogic<z.output<typeof GuestLinksResponse>, { room: string }>;
+  /** POST /api/guest-links. */
+  createLink: PromiseActorLogic<unknown, { room: string; hours: number }>;
+  /** POST /api/guest-links/revoke. */
+  revokeLink: PromiseActorLogic<unknown, { code: string }>;
+  /** The link's address to the clipboard. */
+  copyLink: PromiseActorLogic<unknown, { code: string }>;
+  /** POST /api/guest-links/admission. */
+  saveAdmission: PromiseActorLogic<{ adminsOnly: boolean }, { conversationId: string; adminsOnly: boolean }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

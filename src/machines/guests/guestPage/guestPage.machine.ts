@@ -12,12 +12,11 @@ import {
   GUEST_TAGS,
   GUEST_TEXTS,
   type GuestKnock,
-  type GuestLinkInfo,
-  type GuestMedia,
+  guestNameProblem,
   type GuestPageContext,
+  type GuestPageEffects,
   type GuestPageEvent,
   type GuestPageInput,
-  guestNameProblem,
 } from './guestPage.protocol';
 
 export * from './guestPage.protocol';
@@ -34,22 +33,11 @@ const stateIs =
 export const guestPageMachine = setup({
   types: { context: {} as GuestPageContext, events: {} as GuestPageEvent, input: {} as GuestPageInput },
   actors: {
-    /** GET /api/guest/:code. */
-    loadInfo: notWired<GuestLinkInfo, { code: string }>('guestPage.loadInfo'),
-    /** POST /api/guest/:code/knock. */
-    /** At a secret chat's link (`encrypted`) with the guest's key and its MAC under the fragment's secret. */
-    knock: notWired<GuestKnock, { code: string; name: string; encrypted: boolean; fragment: string }>(
-      'guestPage.knock',
-    ),
-    /**
-     * The guest's socket (namespace /guest): sends `guest.state` for every state the server tells, and at a secret
-     * chat's link opens each sealed call key with the knock's keys (`guest.state` admitted with `key`, `guest.key`).
-     */
-    door: notWiredCallback<GuestPageEvent, GuestKnock>('guestPage.door'),
-    /** POST /api/guest/knocks/:id/token. */
-    fetchToken: notWired<GuestMedia, GuestKnock>('guestPage.fetchToken'),
-    /** POST /api/guest/knocks/:id/leave. */
-    leave: notWired<unknown, GuestKnock>('guestPage.leave'),
+    loadInfo: notWired('guestPage.loadInfo') as GuestPageEffects['loadInfo'],
+    knock: notWired('guestPage.knock') as GuestPageEffects['knock'],
+    door: notWiredCallback('guestPage.door') as GuestPageEffects['door'],
+    fetchToken: notWired('guestPage.fetchToken') as GuestPageEffects['fetchToken'],
+    leave: notWired('guestPage.leave') as GuestPageEffects['leave'],
   },
   guards: {
     /** The link is unknown, dead, turned off or malformed: nothing on this page can help. */

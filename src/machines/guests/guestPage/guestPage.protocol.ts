@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { GuestLinkInfoResponse, GuestTokenResponse } from '../../../contract/guests';
 import { CALL_OVER, GUEST, type KnockState } from '../../../contract/guest-rules';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export type GuestLinkInfo = z.output<typeof GuestLinkInfoResponse>;
 export type GuestMedia = z.output<typeof GuestTokenResponse>;
@@ -111,6 +112,26 @@ export const GUEST_TAGS = {
 } as const;
 
 export type GuestPageRef = MachineRef<GuestPageContext, GuestPageEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/guests/guests.effects.ts). */
+export interface GuestPageEffects {
+  /** GET /api/guest/:code. */
+  loadInfo: PromiseActorLogic<GuestLinkInfo, { code: string }>;
+  /**
+   * POST /api/guest/:code/knock; at a secret chat's link (`encrypted`) with the guest's key and its MAC under the
+   * fragment's secret.
+   */
+  knock: PromiseActorLogic<GuestKnock, { code: string; name: string; encrypted: boolean; fragment: string }>;
+  /**
+   * The guest's socket (namespace /guest): sends `guest.state` for every state the server tells, and at a secret
+   * chat's link opens each sealed call key with the knock's keys (`guest.state` admitted with `key`, `guest.key`).
+   */
+  door: CallbackActorLogic<GuestPageEvent, GuestKnock>;
+  /** POST /api/guest/knocks/:id/token. */
+  fetchToken: PromiseActorLogic<GuestMedia, GuestKnock>;
+  /** POST /api/guest/knocks/:id/leave. */
+  leave: PromiseActorLogic<unknown, GuestKnock>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -6,21 +6,20 @@
 // by the importer with the author's name in its text.
 import { assign, emit, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
-import type { ImportJob, ImportStartBody } from '../../../contract/history-import/jobs';
+import type { ImportJob } from '../../../contract/history-import/jobs';
 import { ImportFormatError } from '../../../contract/history-import/types';
 import { TIMINGS } from '../../../contract/limits';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
 import {
   type HistoryImportContext,
+  type HistoryImportEffects,
   type HistoryImportEmitted,
   type HistoryImportEvent,
   type HistoryImportInput,
-  type HistoryImportWorkEvent,
   IMPORT_CANCEL_FAILED,
   IMPORT_READ_FAILED,
   IMPORT_START_FAILED,
   IMPORT_TAGS as T,
-  type LocalExport,
 } from './historyImport.protocol';
 
 export * from './historyImport.protocol';
@@ -52,27 +51,14 @@ export const historyImportMachine = setup({
     emitted: {} as HistoryImportEmitted,
   },
   actors: {
-    /** GET /api/imports: this target's import still under way, or null. */
-    findJob: notWired<ImportJob | null, { conversationId: string | null }>('historyImport.findJob'),
-    /** POST /api/imports with the file as the body; tells its progress. */
-    upload: notWiredCallback<HistoryImportWorkEvent, { file: File; conversationId: string | null }>(
-      'historyImport.upload',
-    ),
-    /** GET /api/imports/:id. */
-    fetchJob: notWired<ImportJob, { id: string }>('historyImport.fetchJob'),
-    /** POST /api/imports/:id/chat: a whole-account export's chat (the server reads its authors anew). */
-    chooseChat: notWired<ImportJob, { id: string; chatId: string }>('historyImport.chooseChat'),
-    start: notWired<ImportJob, { id: string; body: ImportStartBody }>('historyImport.start'),
-    cancel: notWired<ImportJob, { id: string }>('historyImport.cancel'),
-    /** A secret chat: the export read in the browser (its chats, its size, how much of it is already in). */
-    analyseLocal: notWired<LocalExport, { file: File; conversationId: string; chatId: string | null }>(
-      'historyImport.analyseLocal',
-    ),
-    /** A secret chat: read, encrypt and post the export from where it stopped; tells its progress. */
-    secretImport: notWiredCallback<
-      HistoryImportWorkEvent,
-      { file: File; conversationId: string; userId: string; chatId: string | null }
-    >('historyImport.secretImport'),
+    findJob: notWired('historyImport.findJob') as HistoryImportEffects['findJob'],
+    upload: notWiredCallback('historyImport.upload') as HistoryImportEffects['upload'],
+    fetchJob: notWired('historyImport.fetchJob') as HistoryImportEffects['fetchJob'],
+    chooseChat: notWired('historyImport.chooseChat') as HistoryImportEffects['chooseChat'],
+    start: notWired('historyImport.start') as HistoryImportEffects['start'],
+    cancel: notWired('historyImport.cancel') as HistoryImportEffects['cancel'],
+    analyseLocal: notWired('historyImport.analyseLocal') as HistoryImportEffects['analyseLocal'],
+    secretImport: notWiredCallback('historyImport.secretImport') as HistoryImportEffects['secretImport'],
   },
   delays: {
     importPoll: TIMINGS.importPollMs,

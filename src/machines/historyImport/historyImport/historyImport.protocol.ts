@@ -2,9 +2,10 @@
 // group the export is uploaded (with progress), analysed by the server, its authors mapped to members («Кто это в
 // Беседе?») and imported in the background; into a secret chat the browser reads and encrypts it itself. Reopening
 // the dialog after a reload finds the import still under way. Views import this module, never the machine file.
-import type { ImportJob, ImportJobAuthor } from '../../../contract/history-import/jobs';
+import type { ImportJob, ImportJobAuthor, ImportStartBody } from '../../../contract/history-import/jobs';
 import type { ExportedChat, ImportSource } from '../../../contract/history-import/types';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export const IMPORT_UPLOAD_FAILED = 'Не удалось загрузить файл. Попробуйте ещё раз.';
 export const IMPORT_START_FAILED = 'Не удалось начать импорт. Попробуйте ещё раз.';
@@ -105,6 +106,30 @@ export function progressLine(done: number, total: number): string {
 export type HistoryImportEmitted = { type: 'historyImport.finished'; conversationId: string | null };
 
 export type HistoryImportRef = MachineRef<HistoryImportContext, HistoryImportEvent, HistoryImportEmitted>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/historyImport/historyImport.effects.ts).
+ */
+export interface HistoryImportEffects {
+  /** GET /api/imports: this target's import still under way, or null. */
+  findJob: PromiseActorLogic<ImportJob | null, { conversationId: string | null }>;
+  /** POST /api/imports with the file as the body; tells its progress. */
+  upload: CallbackActorLogic<HistoryImportWorkEvent, { file: File; conversationId: string | null }>;
+  /** GET /api/imports/:id. */
+  fetchJob: PromiseActorLogic<ImportJob, { id: string }>;
+  /** POST /api/imports/:id/chat: a whole-account export's chat (the server reads its authors anew). */
+  chooseChat: PromiseActorLogic<ImportJob, { id: string; chatId: string }>;
+  start: PromiseActorLogic<ImportJob, { id: string; body: ImportStartBody }>;
+  cancel: PromiseActorLogic<ImportJob, { id: string }>;
+  /** A secret chat: the export read in the browser (its chats, its size, how much of it is already in). */
+  analyseLocal: PromiseActorLogic<LocalExport, { file: File; conversationId: string; chatId: string | null }>;
+  /** A secret chat: read, encrypt and post the export from where it stopped; tells its progress. */
+  secretImport: CallbackActorLogic<
+    HistoryImportWorkEvent,
+    { file: File; conversationId: string; userId: string; chatId: string | null }
+  >;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -9,10 +9,9 @@ import {
   INVITE_CODE_FAILED,
   INVITE_TAGS,
   type InviteCodesContext,
+  type InviteCodesEffects,
   type InviteCodesEvent,
-  type InviteCodesState,
   INVITES_FAILED,
-  type NewInvite,
 } from './inviteCodes.protocol';
 
 export * from './inviteCodes.protocol';
@@ -20,14 +19,10 @@ export * from './inviteCodes.protocol';
 export const inviteCodesMachine = setup({
   types: { context: {} as InviteCodesContext, events: {} as InviteCodesEvent },
   actors: {
-    /** GET /api/registration and GET /api/registration/invites. */
-    load: notWired<InviteCodesState>('inviteCodes.load'),
-    /** POST /api/registration/invites. */
-    createInvite: notWired<unknown, NewInvite>('inviteCodes.createInvite'),
-    /** POST /api/registration/invites/revoke. */
-    revokeInvite: notWired<unknown, { code: string }>('inviteCodes.revokeInvite'),
-    /** The code's registration link to the clipboard. */
-    copyCode: notWired<unknown, { code: string }>('inviteCodes.copyCode'),
+    load: notWired('inviteCodes.load') as InviteCodesEffects['load'],
+    createInvite: notWired('inviteCodes.createInvite') as InviteCodesEffects['createInvite'],
+    revokeInvite: notWired('inviteCodes.revokeInvite') as InviteCodesEffects['revokeInvite'],
+    copyCode: notWired('inviteCodes.copyCode') as InviteCodesEffects['copyCode'],
   },
   actions: {
     takeFailure: assign({

@@ -4,6 +4,7 @@
 // Views import this module, never inviteCodes.machine.ts.
 import type { RegistrationInvite, RegistrationMode } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { RegistrationInvite, RegistrationMode };
 
@@ -48,6 +49,21 @@ export const registrationInviteLink = (origin: string, code: string) =>
   `${origin}/auth/register?invite=${encodeURIComponent(code)}`;
 
 export type InviteCodesRef = MachineRef<InviteCodesContext, InviteCodesEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/inviteCodes/inviteCodes.effects.ts).
+ */
+export interface InviteCodesEffects {
+  /** GET /api/registration and GET /api/registration/invites. */
+  load: PromiseActorLogic<InviteCodesState, unknown>;
+  /** POST /api/registration/invites. */
+  createInvite: PromiseActorLogic<unknown, NewInvite>;
+  /** POST /api/registration/invites/revoke. */
+  revokeInvite: PromiseActorLogic<unknown, { code: string }>;
+  /** The code's registration link to the clipboard. */
+  copyCode: PromiseActorLogic<unknown, { code: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

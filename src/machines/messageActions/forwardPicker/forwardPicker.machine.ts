@@ -7,6 +7,7 @@ import { notWired } from '../../shared/not-wired';
 import {
   FORWARD_FAILED,
   type ForwardPickerContext,
+  type ForwardPickerEffects,
   type ForwardPickerEvent,
   type ForwardPickerInput,
 } from './forwardPicker.protocol';
@@ -20,10 +21,8 @@ export const forwardPickerMachine = setup({
     input: {} as ForwardPickerInput | undefined,
   },
   actors: {
-    /** POST /api/conversations/with for each person: their direct chats' ids, in order. */
-    openDirect: notWired<string[], { userIds: string[] }>('forwardPicker.openDirect'),
-    /** POST /api/messages/forward. */
-    forward: notWired<unknown, { messageIds: string[]; conversationIds: string[] }>('forwardPicker.forward'),
+    openDirect: notWired('forwardPicker.openDirect') as ForwardPickerEffects['openDirect'],
+    forward: notWired('forwardPicker.forward') as ForwardPickerEffects['forward'],
   },
   guards: {
     chosenSome: ({ context }) => context.chosen.length + context.people.length > 0 && context.messageIds.length > 0,

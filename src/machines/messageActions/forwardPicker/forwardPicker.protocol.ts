@@ -3,6 +3,7 @@
 // people lack are opened first (the server allows it as it does «Написать»), then one request copies the messages;
 // forwarding to one chat opens it, as Telegram does. Views import this module, never forwardPicker.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const FORWARD_FAILED = 'Не удалось переслать. Попробуйте ещё раз.';
 
@@ -28,6 +29,17 @@ export type ForwardPickerEvent =
 
 /** Tags: 'busy' (sending), 'done' (sent: the dialog closes). */
 export type ForwardPickerRef = MachineRef<ForwardPickerContext, ForwardPickerEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/messageActions/messageActions-
+ * dialog.effects.ts).
+ */
+export interface ForwardPickerEffects {
+  /** POST /api/conversations/with for each person: their direct chats' ids, in order. */
+  openDirect: PromiseActorLogic<string[], { userIds: string[] }>;
+  /** POST /api/messages/forward. */
+  forward: PromiseActorLogic<unknown, { messageIds: string[]; conversationIds: string[] }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

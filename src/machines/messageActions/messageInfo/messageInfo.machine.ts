@@ -1,11 +1,11 @@
 // The message info actor (protocol: messageInfo.protocol.ts): one request, and «Повторить» after a failure.
 import { assign, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import {
   INFO_FAILED,
   type MessageInfoContext,
+  type MessageInfoEffects,
   type MessageInfoEvent,
   type MessageInfoInput,
 } from './messageInfo.protocol';
@@ -19,8 +19,7 @@ export const messageInfoMachine = setup({
     input: {} as MessageInfoInput | undefined,
   },
   actors: {
-    /** GET /api/messages/:id/info. */
-    load: notWired<ResponseOf<'messageInfo'>, { messageId: string }>('messageInfo.load'),
+    load: notWired('messageInfo.load') as MessageInfoEffects['load'],
   },
 }).createMachine({
   id: 'messageInfo',

@@ -5,15 +5,20 @@ import { assign, setup } from 'xstate';
 import { UNDO } from '../../../contract/limits';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import { REMOVAL_FAILED, type Removal, type RemovalContext, type RemovalEvent } from './removal.protocol';
+import {
+  type Removal,
+  REMOVAL_FAILED,
+  type RemovalContext,
+  type RemovalEffects,
+  type RemovalEvent,
+} from './removal.protocol';
 
 export * from './removal.protocol';
 
 export const removalMachine = setup({
   types: { context: {} as RemovalContext, events: {} as RemovalEvent },
   actors: {
-    /** POST /api/messages/delete for each message ('everyone') or POST /api/messages/hide ('me'). */
-    commit: notWired<unknown, Removal>('removal.commit'),
+    commit: notWired('removal.commit') as RemovalEffects['commit'],
   },
   delays: { undoWindow: UNDO.windowMs },
   guards: {

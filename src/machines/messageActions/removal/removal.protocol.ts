@@ -4,6 +4,7 @@
 // messages leave the view, an «Отменить» toast stays for UNDO.windowMs, and only then does the request go out (a
 // new removal meanwhile sends the waiting one at once). Views import this module, never removal.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const REMOVAL_FAILED = 'Не удалось удалить сообщение';
 
@@ -44,6 +45,15 @@ export type RemovalEvent =
 
 /** Tags: 'confirming' (the question is shown), 'undoable' (the toast with «Отменить»), 'sending'. */
 export type RemovalRef = MachineRef<RemovalContext, RemovalEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/messageActions/messageActions.effects.ts).
+ */
+export interface RemovalEffects {
+  /** POST /api/messages/delete for each message ('everyone') or POST /api/messages/hide ('me'). */
+  commit: PromiseActorLogic<unknown, Removal>;
+}
 
 declare module '../../shared/system' {
   interface SystemActors {

@@ -3,15 +3,14 @@ import { assign, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
 import { copyStates, copyTextNotWired } from '../../shared/clipboard';
-import { COPY_FAILED, type SelectionContext, type SelectionEvent } from './selection.protocol';
+import { COPY_FAILED, type SelectionContext, type SelectionEffects, type SelectionEvent } from './selection.protocol';
 
 export * from './selection.protocol';
 
 export const selectionMachine = setup({
   types: { context: {} as SelectionContext, events: {} as SelectionEvent },
   actors: {
-    /** Writes the text to the clipboard. */
-    copyText: copyTextNotWired('selection'),
+    copyText: copyTextNotWired('selection') as SelectionEffects['copyText'],
   },
   delays: { copiedNote: TIMINGS.successMessageMs },
   guards: {

@@ -2,6 +2,7 @@
 // selection with checkboxes and a count; «Переслать», «Копировать» and «Удалить» act on it; Escape leaves it.
 // «Копировать текст» of one message copies through the same actor («Скопировано» for a moment).
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CopyTextEffect } from '../../shared/effects.protocol';
 
 export const COPY_FAILED = 'Не удалось скопировать: браузер не дал доступ к буферу обмена';
 
@@ -21,6 +22,15 @@ export type SelectionEvent =
 
 /** Tags: 'selecting', 'copied' (the «Скопировано» note). */
 export type SelectionRef = MachineRef<SelectionContext, SelectionEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/messageActions/messageActions-
+ * dialog.effects.ts).
+ */
+export interface SelectionEffects {
+  /** Writes the text to the clipboard. */
+  copyText: CopyTextEffect;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

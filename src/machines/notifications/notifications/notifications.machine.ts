@@ -17,6 +17,7 @@ import { messageNotification } from './message-notification';
 import type {
   NotificationEnvironment,
   NotificationsContext,
+  NotificationsEffects,
   NotificationsEmitted,
   NotificationsEvent,
   NotifierCommand,
@@ -61,27 +62,15 @@ export const notificationsMachine = setup({
     pageVisibility: watchPageVisibility('notifications.visibility'),
     serverEvents: notificationsServerEvents,
     unreadMessages,
-    /** The browser's permission and this device's stored switches for the user. */
-    readEnvironment: notWired<NotificationEnvironment, { userId: string }>('notifications.readEnvironment'),
-    /** Notification.requestPermission(): the browser's answer. */
-    requestPermission: notWired<PermissionState>('notifications.requestPermission'),
-    /** pushManager.subscribe + POST /api/push/subscribe. */
-    subscribe: notWired<unknown, { showText: boolean }>('notifications.subscribe'),
-    /** POST /api/push/unsubscribe + the browser's unsubscribe. */
-    unsubscribe: notWired<unknown>('notifications.unsubscribe'),
-    /**
-     * At sign-out, the browser's own PushSubscription.unsubscribe() (the server has dropped the sign-in's rows
-     * already): the next person at this browser starts with none.
-     */
-    forgetBrowserPush: notWired<unknown>('notifications.forgetBrowserPush'),
-    /** Shows what it is told through the service worker's registration. */
-    presenter: notWiredCallback<PresenterCommand>('notifications.presenter'),
-    /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
-    notifier: notWiredCallback<NotifierCommand>('notifications.notifier'),
-    /** Stores the switches per user on this device. */
-    prefs: notWiredCallback<PrefsCommand>('notifications.prefs'),
-    /** Clicks on notifications, reported by the service worker (and the address a new tab was opened at). */
-    clicks: notWiredCallback('notifications.clicks'),
+    readEnvironment: notWired('notifications.readEnvironment') as NotificationsEffects['readEnvironment'],
+    requestPermission: notWired('notifications.requestPermission') as NotificationsEffects['requestPermission'],
+    subscribe: notWired('notifications.subscribe') as NotificationsEffects['subscribe'],
+    unsubscribe: notWired('notifications.unsubscribe') as NotificationsEffects['unsubscribe'],
+    forgetBrowserPush: notWired('notifications.forgetBrowserPush') as NotificationsEffects['forgetBrowserPush'],
+    presenter: notWiredCallback('notifications.presenter') as NotificationsEffects['presenter'],
+    notifier: notWiredCallback('notifications.notifier') as NotificationsEffects['notifier'],
+    prefs: notWiredCallback('notifications.prefs') as NotificationsEffects['prefs'],
+    clicks: notWiredCallback('notifications.clicks') as NotificationsEffects['clicks'],
   },
   guards: {
     unsupported: (_, env: NotificationEnvironment) => !env.supported,

@@ -5,6 +5,7 @@ import type { Conversation, Message } from '../../../contract/entities';
 import type { NotificationPayload } from '../../../contract/notification';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { InsecurePage } from '../../shared/secure-context.protocol';
+import type { CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 
 export type PermissionState = 'default' | 'granted' | 'denied';
 
@@ -68,6 +69,34 @@ export type NotifierCommand = { type: 'sound.notify' };
 export type PrefsCommand = { type: 'save'; userId: string; prefs: NotificationPrefs };
 
 export type NotificationsRef = MachineRef<NotificationsContext, NotificationsEvent, NotificationsEmitted>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/notifications/notifications.effects.ts).
+ */
+export interface NotificationsEffects {
+  /** The browser's permission and this device's stored switches for the user. */
+  readEnvironment: PromiseActorLogic<NotificationEnvironment, { userId: string }>;
+  /** Notification.requestPermission(): the browser's answer. */
+  requestPermission: PromiseActorLogic<PermissionState, unknown>;
+  /** pushManager.subscribe + POST /api/push/subscribe. */
+  subscribe: PromiseActorLogic<unknown, { showText: boolean }>;
+  /** POST /api/push/unsubscribe + the browser's unsubscribe. */
+  unsubscribe: PromiseActorLogic<unknown, unknown>;
+  /**
+   * At sign-out, the browser's own PushSubscription.unsubscribe() (the server has dropped the sign-in's rows
+   * already): the next person at this browser starts with none.
+   */
+  forgetBrowserPush: PromiseActorLogic<unknown, unknown>;
+  /** Shows what it is told through the service worker's registration. */
+  presenter: CallbackActorLogic<PresenterCommand, unknown>;
+  /** Plays the notification sound for each `sound.notify` it receives (the sound service's policy applies). */
+  notifier: CallbackActorLogic<NotifierCommand, unknown>;
+  /** Stores the switches per user on this device. */
+  prefs: CallbackActorLogic<PrefsCommand, unknown>;
+  /** Clicks on notifications, reported by the service worker (and the address a new tab was opened at). */
+  clicks: CallbackActorLogic<EventObject, unknown>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -9,10 +9,10 @@ import { systemActor } from '../../shared/system';
 import {
   AVATAR_FAILED,
   type AvatarContext,
+  type AvatarEffects,
   type AvatarEvent,
   type AvatarInput,
   NOT_AN_IMAGE,
-  type PixelArea,
   ZOOM_MAX,
   ZOOM_MIN,
 } from './avatar.protocol';
@@ -35,14 +35,10 @@ const initialContext = (): AvatarContext => ({
 export const avatarMachine = setup({
   types: { context: {} as AvatarContext, events: {} as AvatarEvent, input: {} as AvatarInput },
   actors: {
-    /** The file as a data: URL. */
-    readImage: notWired<string, { file: Blob }>('avatar.readImage'),
-    /** The area of the image as an image file. */
-    cropImage: notWired<Blob, { source: string; area: PixelArea }>('avatar.cropImage'),
-    /** POST /api/upload. */
-    uploadImage: notWired<{ url: string }, { file: Blob }>('avatar.uploadImage'),
-    /** PATCH /status/me {avatarUrl}, or PATCH /conversations/:id {avatarUrl} for a group's picture. */
-    saveAvatar: notWired<unknown, { avatarUrl: string; conversationId: string | null }>('avatar.saveAvatar'),
+    readImage: notWired('avatar.readImage') as AvatarEffects['readImage'],
+    cropImage: notWired('avatar.cropImage') as AvatarEffects['cropImage'],
+    uploadImage: notWired('avatar.uploadImage') as AvatarEffects['uploadImage'],
+    saveAvatar: notWired('avatar.saveAvatar') as AvatarEffects['saveAvatar'],
   },
   guards: {
     isImage: ({ event }) => {

@@ -1,6 +1,7 @@
 // The avatar editor's protocol (registry line 'avatar'): the events it accepts from the crop view. Views import this
 // module, never avatar.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const ZOOM_MIN = 0.5;
 export const ZOOM_MAX = 2;
@@ -47,6 +48,20 @@ export type AvatarEvent =
   | { type: 'avatar.cancel' };
 
 export type AvatarRef = MachineRef<AvatarContext, AvatarEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/profile/profile-avatar.effects.ts).
+ */
+export interface AvatarEffects {
+  /** The file as a data: URL. */
+  readImage: PromiseActorLogic<string, { file: Blob }>;
+  /** The area of the image as an image file. */
+  cropImage: PromiseActorLogic<Blob, { source: string; area: PixelArea }>;
+  /** POST /api/upload. */
+  uploadImage: PromiseActorLogic<{ url: string }, { file: Blob }>;
+  /** PATCH /status/me {avatarUrl}, or PATCH /conversations/:id {avatarUrl} for a group's picture. */
+  saveAvatar: PromiseActorLogic<unknown, { avatarUrl: string; conversationId: string | null }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -4,7 +4,6 @@
 // 'Сохранено' for the success-message time. Every new record is handed to the session actor so the signed-in
 // user shown everywhere follows.
 import { assertEvent, assign, enqueueActions, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
 import type { User } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
@@ -12,7 +11,7 @@ import { notWired } from '../../shared/not-wired';
 import { listenToServer } from '../../realtime/index';
 import { watchSignedInUser } from '../../session/index';
 import { systemActor } from '../../shared/system';
-import { type ProfileContext, type ProfileEvent, SAVE_FAILED } from './profile.protocol';
+import { type ProfileContext, type ProfileEffects, type ProfileEvent, SAVE_FAILED } from './profile.protocol';
 
 export * from './profile.protocol';
 
@@ -27,8 +26,8 @@ export const profileMachine = setup({
   actors: {
     session: watchSignedInUser('profile.signedIn', 'profile.signedOut'),
     serverEvents: profileServerEvents,
-    fetchMe: notWired<ResponseOf<'me'>>('profile.fetchMe'),
-    patchMe: notWired<ResponseOf<'patchMe'>, BodyOf<'patchMe'>>('profile.patchMe'),
+    fetchMe: notWired('profile.fetchMe') as ProfileEffects['fetchMe'],
+    patchMe: notWired('profile.patchMe') as ProfileEffects['patchMe'],
   },
   guards: {
     aboutMe: ({ context, event }) => {

@@ -3,6 +3,8 @@
 import type { PresenceStatus, User } from '../../../contract/entities';
 import type { MessagePrivacy } from '../../../contract/message-privacy';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export const SAVE_FAILED = 'Не удалось сохранить';
 
@@ -29,6 +31,12 @@ export type ProfileEvent =
   | { type: 'profile.save'; fields: ProfileFields };
 
 export type ProfileRef = MachineRef<ProfileContext, ProfileEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/profile/profile.effects.ts). */
+export interface ProfileEffects {
+  fetchMe: PromiseActorLogic<ResponseOf<'me'>, unknown>;
+  patchMe: PromiseActorLogic<ResponseOf<'patchMe'>, BodyOf<'patchMe'>>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -4,15 +4,14 @@
 import { assign, setup } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
 import { notWired } from '../../shared/not-wired';
-import type { ConnectivityContext, ConnectivityEvent } from './connectivity.protocol';
+import type { ConnectivityContext, ConnectivityEffects, ConnectivityEvent } from './connectivity.protocol';
 
 export * from './connectivity.protocol';
 
 export const connectivityMachine = setup({
   types: { context: {} as ConnectivityContext, events: {} as ConnectivityEvent },
   actors: {
-    /** Resolves the round-trip time in milliseconds. */
-    ping: notWired<number>('connectivity.ping'),
+    ping: notWired('connectivity.ping') as ConnectivityEffects['ping'],
   },
   delays: { pingInterval: TIMINGS.pingIntervalMs },
 }).createMachine({

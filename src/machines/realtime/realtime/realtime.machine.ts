@@ -30,7 +30,7 @@ import { requestRefresh, SESSION_ENDED_ELSEWHERE } from '../../session/session/s
 import { notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { systemActor } from '../../shared/system';
-import type { RealtimeEmit, SocketCommand } from './realtime.protocol';
+import type { RealtimeEffects, RealtimeEmit } from './realtime.protocol';
 import { OFFLINE_MESSAGE, type RealtimeContext, type RealtimeEmitted, type RealtimeEvent } from './realtime.protocol';
 
 export * from './realtime.protocol';
@@ -54,7 +54,7 @@ export const realtimeMachine = setup({
   },
   actors: {
     sessionTokens,
-    socket: notWiredCallback<SocketCommand, { token: string }>('realtime.socket'),
+    socket: notWiredCallback('realtime.socket') as RealtimeEffects['socket'],
     /** Asks the session (by systemId) for fresh tokens; resolves the new access token, or null. */
     renewToken: fromPromise<string | null>(async ({ system }) => {
       const session = systemActor(system, 'session');

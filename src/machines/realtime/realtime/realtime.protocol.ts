@@ -3,8 +3,12 @@
 // realtime.machine.ts.
 import type { Ack, ClientEvent, ClientEventName, ServerEvent, ServerEventName } from '../../../contract/events';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic } from 'xstate';
 
 export const OFFLINE_MESSAGE = 'Нет соединения с сервером';
+
+/** A client event the server acknowledges: its name with its payload (server-request.ts). */
+export type ServerRequestInput = { [K in ClientEventName]: { name: K; payload: ClientEvent<K> } }[ClientEventName];
 
 /** Server events as the realtime actor hands them on: one member per contract event, so narrowing on `name` types the payload. */
 export type ServerEventMessage = {
@@ -58,6 +62,11 @@ export interface RealtimeContext {
 }
 
 export type RealtimeRef = MachineRef<RealtimeContext, RealtimeEvent, RealtimeEmitted>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/realtime/realtime.effects.ts). */
+export interface RealtimeEffects {
+  socket: CallbackActorLogic<SocketCommand, { token: string }>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

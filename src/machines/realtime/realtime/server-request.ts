@@ -2,12 +2,12 @@
 // Ack (`{ ok: true }` or `{ ok: false, message }`) as output. It never rejects and never hangs: a disconnected
 // socket, a missing realtime actor or a server that does not answer all resolve `{ ok: false, message }`.
 import { fromPromise } from 'xstate';
-import type { Ack, ClientEvent, ClientEventName } from '../../../contract/events';
+import type { Ack } from '../../../contract/events';
 import { type AnySystem, systemActor } from '../../shared/system';
-import { OFFLINE_MESSAGE, type RealtimeEmit } from './realtime.protocol';
+import { OFFLINE_MESSAGE, type RealtimeEmit, type ServerRequestInput } from './realtime.protocol';
 import { ACK_TIMEOUT_MS, NO_ANSWER } from './realtime.protocol';
 
-export type ServerRequestInput = { [K in ClientEventName]: { name: K; payload: ClientEvent<K> } }[ClientEventName];
+export type { ServerRequestInput };
 
 let counter = 0;
 const nextRequestId = () => `rq-${Date.now().toString(36)}-${(++counter).toString(36)}`;

@@ -11,7 +11,13 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
-import type { QueueRequest, RequestQueueContext, RequestQueueEvent, RequestQueueInput } from './requestQueue.protocol';
+import type {
+  QueueRequest,
+  RequestQueueContext,
+  RequestQueueEffects,
+  RequestQueueEvent,
+  RequestQueueInput,
+} from './requestQueue.protocol';
 
 export * from './requestQueue.protocol';
 
@@ -29,7 +35,7 @@ export const requestQueueMachine = setup({
     events: {} as RequestQueueEvent,
     input: {} as RequestQueueInput,
   },
-  actors: { run: notWired<unknown, QueueRequest>('requestQueue.run') },
+  actors: { run: notWired('requestQueue.run') as RequestQueueEffects['run'] },
   guards: { hasWork: ({ context }) => context.pending.length > 0 },
   actions: {
     add: assign({ pending: ({ context, event }) => [...context.pending, event.request] }),

@@ -3,6 +3,7 @@
 // wiring provides, one at a time in the order added, and its outcome is told back to the parent. Imports only
 // machine-ref.ts, so parents and views name it without its machine file.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 /** Any request a queue may hold (its real type is the one the parent's protocol names for that queue). */
 export type QueueRequest = object | string | number | boolean;
@@ -37,3 +38,11 @@ export type RequestQueueRef<TRequest extends QueueRequest> = MachineRef<
   RequestQueueContext,
   RequestQueueEvent<TRequest>
 >;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (each owner's effects, e.g.
+ * src/services/conversation/conversation.effects.ts).
+ */
+export interface RequestQueueEffects {
+  run: PromiseActorLogic<unknown, QueueRequest>;
+}

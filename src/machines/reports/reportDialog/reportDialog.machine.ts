@@ -8,10 +8,9 @@ import {
   REPORT_FAILED,
   REPORT_TAGS,
   type ReportDialogContext,
+  type ReportDialogEffects,
   type ReportDialogEvent,
   type ReportDialogInput,
-  type ReportReason,
-  type ReportTarget,
 } from './reportDialog.protocol';
 
 export * from './reportDialog.protocol';
@@ -23,10 +22,7 @@ export const reportDialogMachine = setup({
     input: {} as ReportDialogInput | undefined,
   },
   actors: {
-    /** POST /api/reports. */
-    sendReport: notWired<unknown, { target: ReportTarget; reason: ReportReason; comment: string }>(
-      'reportDialog.sendReport',
-    ),
+    sendReport: notWired('reportDialog.sendReport') as ReportDialogEffects['sendReport'],
   },
   delays: { sentNotice: TIMINGS.successMessageMs },
 }).createMachine({

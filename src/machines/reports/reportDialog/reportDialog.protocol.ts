@@ -2,6 +2,7 @@
 // reason and an optional comment (docs/administration.md, Reports). Views import this module, never the machine.
 import type { ReportReason } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { ReportReason };
 
@@ -29,6 +30,12 @@ export type ReportDialogEvent = { type: 'report.send'; reason: ReportReason; com
 export const REPORT_TAGS = { busy: 'busy', sent: 'sent' } as const;
 
 export type ReportDialogRef = MachineRef<ReportDialogContext, ReportDialogEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/reports/reports.effects.ts). */
+export interface ReportDialogEffects {
+  /** POST /api/reports. */
+  sendReport: PromiseActorLogic<unknown, { target: ReportTarget; reason: ReportReason; comment: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

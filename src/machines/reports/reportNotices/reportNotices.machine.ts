@@ -4,7 +4,12 @@
 import { assign, setup } from 'xstate';
 import { listenToServer } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
-import type { ReportNotice, ReportNoticesContext, ReportNoticesEvent } from './reportNotices.protocol';
+import type {
+  ReportNotice,
+  ReportNoticesContext,
+  ReportNoticesEffects,
+  ReportNoticesEvent,
+} from './reportNotices.protocol';
 
 export * from './reportNotices.protocol';
 
@@ -21,10 +26,8 @@ export const reportNoticesMachine = setup({
   types: { context: {} as ReportNoticesContext, events: {} as ReportNoticesEvent },
   actors: {
     serverEvents: reportNoticesServerEvents,
-    /** GET /api/reports/notices. */
-    loadNotices: notWired<ReportNotice[]>('reportNotices.loadNotices'),
-    /** POST /api/reports/notices/seen. */
-    markSeen: notWired<unknown, { ids: string[] }>('reportNotices.markSeen'),
+    loadNotices: notWired('reportNotices.loadNotices') as ReportNoticesEffects['loadNotices'],
+    markSeen: notWired('reportNotices.markSeen') as ReportNoticesEffects['markSeen'],
   },
   guards: { hasUnseen: ({ context }) => context.unseen.length > 0 },
 }).createMachine({

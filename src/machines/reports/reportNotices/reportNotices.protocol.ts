@@ -3,6 +3,7 @@
 // marked seen on the server as soon as it is shown (docs/administration.md, Reports). Views import this module.
 import type { ReportNotice } from '../../../contract/administration';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type { ReportNotice };
 
@@ -32,6 +33,14 @@ export function noticeText(n: ReportNotice): string {
 }
 
 export type ReportNoticesRef = MachineRef<ReportNoticesContext, ReportNoticesEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/reports/reports.effects.ts). */
+export interface ReportNoticesEffects {
+  /** GET /api/reports/notices. */
+  loadNotices: PromiseActorLogic<ReportNotice[], unknown>;
+  /** POST /api/reports/notices/seen. */
+  markSeen: PromiseActorLogic<unknown, { ids: string[] }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

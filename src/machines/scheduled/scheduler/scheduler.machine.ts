@@ -2,7 +2,6 @@
 // confirming → saving for a new item, a reminder or an edit; «Отправить сейчас» and deleting from the list.
 import { assertEvent, assign, emit, setup } from 'xstate';
 import type { ScheduledItem } from '../../../contract/api';
-import type { Message } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import {
@@ -11,6 +10,7 @@ import {
   SCHEDULED_LOAD_FAILED,
   type ScheduleDraft,
   type SchedulerContext,
+  type SchedulerEffects,
   type SchedulerEmitted,
   type SchedulerEvent,
   type SchedulerInput,
@@ -29,16 +29,10 @@ export const schedulerMachine = setup({
     input: {} as SchedulerInput | undefined,
   },
   actors: {
-    /** GET /api/conversations/:id/scheduled. */
-    load: notWired<{ items: ScheduledItem[] }, { conversationId: string }>('scheduler.load'),
-    /** POST /api/scheduled, POST /api/reminders or PATCH /api/scheduled/:id, by the draft's kind. */
-    save: notWired<{ item: ScheduledItem }, { conversationId: string; draft: ScheduleDraft; at: string }>(
-      'scheduler.save',
-    ),
-    /** POST /api/scheduled/:id/send. */
-    sendNow: notWired<{ message: Message }, { id: string }>('scheduler.sendNow'),
-    /** DELETE /api/scheduled/:id. */
-    remove: notWired<unknown, { id: string }>('scheduler.remove'),
+    load: notWired('scheduler.load') as SchedulerEffects['load'],
+    save: notWired('scheduler.save') as SchedulerEffects['save'],
+    sendNow: notWired('scheduler.sendNow') as SchedulerEffects['sendNow'],
+    remove: notWired('scheduler.remove') as SchedulerEffects['remove'],
   },
   actions: {
     takeItems: assign((_, { items }: { items: ScheduledItem[] }) => ({ items: byTime(items) })),

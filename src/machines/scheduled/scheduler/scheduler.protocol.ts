@@ -3,6 +3,8 @@
 // deleting. Views import this module, never scheduler.machine.ts.
 import type { ScheduledItem } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { Message } from '../../../contract/entities';
+import type { PromiseActorLogic } from 'xstate';
 
 export const SCHEDULED_LOAD_FAILED = 'Не удалось загрузить запланированные сообщения';
 export const SCHEDULE_FAILED = 'Не удалось запланировать';
@@ -42,6 +44,20 @@ export type SchedulerEmitted = { type: 'scheduler.saved'; item: ScheduledItem };
 
 /** Tags: 'loading', 'busy' (a request under way), 'choosing' (the time menu), 'confirming'. */
 export type SchedulerRef = MachineRef<SchedulerContext, SchedulerEvent, SchedulerEmitted>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/scheduled/scheduled.effects.ts).
+ */
+export interface SchedulerEffects {
+  /** GET /api/conversations/:id/scheduled. */
+  load: PromiseActorLogic<{ items: ScheduledItem[] }, { conversationId: string }>;
+  /** POST /api/scheduled, POST /api/reminders or PATCH /api/scheduled/:id, by the draft's kind. */
+  save: PromiseActorLogic<{ item: ScheduledItem }, { conversationId: string; draft: ScheduleDraft; at: string }>;
+  /** POST /api/scheduled/:id/send. */
+  sendNow: PromiseActorLogic<{ message: Message }, { id: string }>;
+  /** DELETE /api/scheduled/:id. */
+  remove: PromiseActorLogic<unknown, { id: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -17,6 +17,7 @@ import {
   SEARCH_FAILED,
   type SearchAnswer,
   type SearchContext,
+  type SearchEffects,
   type SearchEvent,
   type SearchRequest,
 } from './search.protocol';
@@ -58,8 +59,7 @@ export const searchMachine = setup({
     selections: fromCallback<EventObject, void, SearchEvent>(({ system, sendBack }) =>
       onChats(system, 'chats.selected', (e) => sendBack({ type: 'search.selected', conversationId: e.conversationId })),
     ),
-    /** GET /api/search; resolves the answer together with its request. */
-    find: notWired<SearchAnswer, SearchRequest>('search.find'),
+    find: notWired('search.find') as SearchEffects['find'],
   },
   delays: { debounce: TIMINGS.searchDebounceMs },
   guards: {

@@ -4,6 +4,7 @@
 import type { ResponseOf } from '../../../contract/api';
 import type { SearchResult } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const NOTHING_FOUND = 'Ничего не найдено';
 export const SEARCH_LOADING = 'Загружаем…';
@@ -62,6 +63,12 @@ export interface SearchRequest {
 export type SearchAnswer = ResponseOf<'search'> & { request: SearchRequest };
 
 export type SearchRef = MachineRef<SearchContext, SearchEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/search/search.effects.ts). */
+export interface SearchEffects {
+  /** GET /api/search; resolves the answer together with its request. */
+  find: PromiseActorLogic<SearchAnswer, SearchRequest>;
+}
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
 declare module '../../shared/system' {

@@ -10,6 +10,7 @@ import {
   type ApprovalAsked,
   RESET_FAILED,
   type SecretApprovalContext,
+  type SecretApprovalEffects,
   type SecretApprovalEvent,
   type SecretApprovalInput,
 } from './secretApproval.protocol';
@@ -35,12 +36,12 @@ export const secretApprovalMachine = setup({
   },
   actors: {
     serverEvents: secretApprovalServerEvents,
-    listen: notWiredCallback<SecretApprovalEvent, SecretApprovalInput>('secretApproval.listen'),
-    pending: notWired<ApprovalAsked[], SecretApprovalInput>('secretApproval.pending'),
-    approve: notWired<unknown, SecretApprovalInput & { request: ApprovalAsked }>('secretApproval.approve'),
-    decline: notWired<unknown, SecretApprovalInput & { request: ApprovalAsked }>('secretApproval.decline'),
-    askAgain: notWired<unknown, SecretApprovalInput>('secretApproval.askAgain'),
-    reset: notWired<unknown, SecretApprovalInput>('secretApproval.reset'),
+    listen: notWiredCallback('secretApproval.listen') as SecretApprovalEffects['listen'],
+    pending: notWired('secretApproval.pending') as SecretApprovalEffects['pending'],
+    approve: notWired('secretApproval.approve') as SecretApprovalEffects['approve'],
+    decline: notWired('secretApproval.decline') as SecretApprovalEffects['decline'],
+    askAgain: notWired('secretApproval.askAgain') as SecretApprovalEffects['askAgain'],
+    reset: notWired('secretApproval.reset') as SecretApprovalEffects['reset'],
   },
   actions: {
     ownCode: assign({ ownCode: ({ event }) => (event.type === 'secretApproval.waiting' ? event.code : null) }),

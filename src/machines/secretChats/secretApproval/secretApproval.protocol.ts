@@ -4,6 +4,7 @@
 // short code the new device shows. The same actor tells the view when this device itself waits for such an
 // approval, with its code. Views import this module, never secretApproval.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export interface SecretApprovalInput {
   userId: string;
@@ -49,6 +50,19 @@ export const waitingText = (code: string) =>
   `Подтвердите вход в секретные чаты на другом своём устройстве, где открыта Беседа. Код: ${code}`;
 
 export type SecretApprovalRef = MachineRef<SecretApprovalContext, SecretApprovalEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/secretChats/secretChats-
+ * approval.effects.ts).
+ */
+export interface SecretApprovalEffects {
+  listen: CallbackActorLogic<SecretApprovalEvent, SecretApprovalInput>;
+  pending: PromiseActorLogic<ApprovalAsked[], SecretApprovalInput>;
+  approve: PromiseActorLogic<unknown, SecretApprovalInput & { request: ApprovalAsked }>;
+  decline: PromiseActorLogic<unknown, SecretApprovalInput & { request: ApprovalAsked }>;
+  askAgain: PromiseActorLogic<unknown, SecretApprovalInput>;
+  reset: PromiseActorLogic<unknown, SecretApprovalInput>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

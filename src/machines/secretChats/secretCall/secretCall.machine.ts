@@ -9,8 +9,8 @@ import { assign, fromCallback, setup } from 'xstate';
 import { notWired } from '../../shared/not-wired';
 import {
   CALL_KEY_FAILED,
-  type CallKey,
   type SecretCallContext,
+  type SecretCallEffects,
   type SecretCallEvent,
   type SecretCallInput,
 } from './secretCall.protocol';
@@ -26,10 +26,8 @@ export const secretCallMachine = setup({
     input: {} as SecretCallInput,
   },
   actors: {
-    /** Sends `secretCall.epoch` whenever this device's group reaches a new epoch. */
-    watchEpoch: fromCallback<SecretCallEvent, SecretCallInput>(() => () => {}),
-    /** The group's current epoch and its call key (MLS exporter, in the crypto worker). */
-    derive: notWired<CallKey, SecretCallInput>('secretCall.derive'),
+    watchEpoch: fromCallback(() => () => {}) as SecretCallEffects['watchEpoch'],
+    derive: notWired('secretCall.derive') as SecretCallEffects['derive'],
   },
   guards: {
     /** An epoch the current key is not of (a later one: epochs only grow). */

@@ -1,6 +1,7 @@
 // The call key of a secret chat's call (registry line 'secretCall', owned by the call view while a secret chat's call is
 // open; docs/secret-chats.md "Calls"). Views import this module, never secretCall.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export interface SecretCallInput {
   userId: string;
@@ -28,6 +29,17 @@ export type SecretCallEvent =
 export const CALL_KEY_FAILED = 'Не удалось получить ключ шифрования звонка';
 
 export type SecretCallRef = MachineRef<SecretCallContext, SecretCallEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/secretChats/secretChats-
+ * dialogs.effects.ts).
+ */
+export interface SecretCallEffects {
+  /** Sends `secretCall.epoch` whenever this device's group reaches a new epoch. */
+  watchEpoch: CallbackActorLogic<SecretCallEvent, SecretCallInput>;
+  /** The group's current epoch and its call key (MLS exporter, in the crypto worker). */
+  derive: PromiseActorLogic<CallKey, SecretCallInput>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

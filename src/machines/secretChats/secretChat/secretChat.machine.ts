@@ -20,18 +20,16 @@ import {
   SECRET_LEAF_CHECK_MS,
   SECRET_RETRY_MS,
   type SecretChatContext,
+  type SecretChatEffects,
   type SecretChatEmitted,
   type SecretChatEvent,
   type SecretChatInput,
+  type SecretChatWhere,
 } from './secretChat.protocol';
 
 export * from './secretChat.protocol';
 
-interface Where {
-  userId: string;
-  conversationId: string;
-  deviceId: string;
-}
+type Where = SecretChatWhere;
 
 const SEND_FAILED = 'Не удалось отправить секретное сообщение';
 const UNREADABLE = 'Не удалось расшифровать сообщение';
@@ -49,22 +47,13 @@ export const secretChatMachine = setup({
     emitted: {} as SecretChatEmitted,
   },
   actors: {
-    /** Makes this browser a device (keys, registration, key packages) unless it is one. */
-    register: notWired<RegisterResult, { userId: string }>('secretChat.register'),
-    /** Fetches the log after `after` and applies its entries in order (a welcome for this device joins). */
-    catchUp: notWired<CatchUpResult, Where & { after: number }>('secretChat.catchUp'),
-    /** GET /api/secret/state; claims and commits the devices to add and remove, if any. */
-    commit: notWired<CommitResult, Where>('secretChat.commit'),
-    /** Commits an update of this device's own leaf, with a path, if one is due (else null). */
-    updateLeaf: notWired<LeafUpdateResult, Where>('secretChat.updateLeaf'),
-    /** Encrypts and POSTs /api/secret/send, keeping the plaintext under the message's id. */
-    send: notWired<{ messageId: string }, Where & { item: Outgoing }>('secretChat.send'),
-    /** Decrypts once and keeps the plaintext. */
-    decrypt: notWired<{ messageId: string }, Where & { item: Incoming }>('secretChat.decrypt'),
-    /** Uploads key packages up to LIMITS.keyPackagesKeep. */
-    replenish: notWired<{ keyPackagesLeft: number }, { userId: string; deviceId: string; left: number }>(
-      'secretChat.replenish',
-    ),
+    register: notWired('secretChat.register') as SecretChatEffects['register'],
+    catchUp: notWired('secretChat.catchUp') as SecretChatEffects['catchUp'],
+    commit: notWired('secretChat.commit') as SecretChatEffects['commit'],
+    updateLeaf: notWired('secretChat.updateLeaf') as SecretChatEffects['updateLeaf'],
+    send: notWired('secretChat.send') as SecretChatEffects['send'],
+    decrypt: notWired('secretChat.decrypt') as SecretChatEffects['decrypt'],
+    replenish: notWired('secretChat.replenish') as SecretChatEffects['replenish'],
   },
   delays: { retry: SECRET_RETRY_MS, leafCheck: SECRET_LEAF_CHECK_MS },
   guards: {

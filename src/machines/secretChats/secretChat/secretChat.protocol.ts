@@ -1,6 +1,14 @@
 // The secret-chat actor's protocol (docs/secret-chats.md, "Lifecycle"): one actor per secret conversation
 // on this device. Peers and views import this module, never secretChat.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
+
+/** Where a secret chat's effect runs: whose device, in which chat. */
+export interface SecretChatWhere {
+  userId: string;
+  conversationId: string;
+  deviceId: string;
+}
 
 /** What a secret message carries inside its MLS ciphertext (parsed strictly by crypto/envelope.ts). */
 export interface SecretAttachment {
@@ -145,4 +153,25 @@ const PICTURES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
 export function secretKindOf(a: Pick<SecretAttachment, 'type' | 'voice'>): 'IMAGE' | 'AUDIO' | 'FILE' {
   if (a.voice) return 'AUDIO';
   return PICTURES.has(a.type) ? 'IMAGE' : 'FILE';
+}
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/secretChats/secretChats.effects.ts).
+ */
+export interface SecretChatEffects {
+  /** Makes this browser a device (keys, registration, key packages) unless it is one. */
+  register: PromiseActorLogic<RegisterResult, { userId: string }>;
+  /** Fetches the log after `after` and applies its entries in order (a welcome for this device joins). */
+  catchUp: PromiseActorLogic<CatchUpResult, SecretChatWhere & { after: number }>;
+  /** GET /api/secret/state; claims and commits the devices to add and remove, if any. */
+  commit: PromiseActorLogic<CommitResult, SecretChatWhere>;
+  /** Commits an update of this device's own leaf, with a path, if one is due (else null). */
+  updateLeaf: PromiseActorLogic<LeafUpdateResult, SecretChatWhere>;
+  /** Encrypts and POSTs /api/secret/send, keeping the plaintext under the message's id. */
+  send: PromiseActorLogic<{ messageId: string }, SecretChatWhere & { item: Outgoing }>;
+  /** Decrypts once and keeps the plaintext. */
+  decrypt: PromiseActorLogic<{ messageId: string }, SecretChatWhere & { item: Incoming }>;
+  /** Uploads key packages up to LIMITS.keyPackagesKeep. */
+  replenish: PromiseActorLogic<{ keyPackagesLeft: number }, { userId: string; deviceId: string; left: number }>;
 }

@@ -4,7 +4,7 @@
 // message says for the views, and which members of each chat have no device yet. It lives while the chats page is
 // open (registering in the background after the first paint) or the creation dialog is. It tells the composer when
 // it starts and stops: the composer's outbox hands a secret chat's text to it.
-import { type ActorRefFrom, assign, type EventObject, emit, enqueueActions, fromCallback, setup } from 'xstate';
+import { assign, type EventObject, emit, enqueueActions, fromCallback, setup } from 'xstate';
 import { failureOf } from '../../../contract/failure';
 import { listenToServer } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
@@ -15,11 +15,11 @@ import {
   SECRET_EDIT_FAILED,
   SECRET_REACT_FAILED,
   type SecretDeviceContext,
+  type SecretDeviceEffects,
   type SecretDeviceEmitted,
   type SecretDeviceEvent,
   type SecretDeviceInput,
   type SecretDeviceRef,
-  type SecretDeviceStart,
 } from './secretDevice.protocol';
 
 export * from './secretDevice.protocol';
@@ -56,17 +56,6 @@ export const secretDeviceServerEvents = listenToServer<SecretDeviceEvent>(
   { onConnected: () => ({ type: 'secretDevice.sync' }) },
 );
 
-export interface BackfillInput {
-  userId: string;
-  conversationIds: string[];
-}
-
-export interface WatchInput {
-  userId: string;
-  conversationId: string;
-  chat: ActorRefFrom<typeof secretChatMachine>;
-}
-
 const chatId = (conversationId: string) => `chat:${conversationId}`;
 function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   if (!(key in record)) return record;
@@ -82,8 +71,7 @@ export const secretDeviceMachine = setup({
     emitted: {} as SecretDeviceEmitted,
   },
   actors: {
-    /** Registers the device (once per sign-in) and lists its secret chats (GET /api/secret/state). */
-    start: notWired<SecretDeviceStart, { userId: string }>('secretDevice.start'),
+    start: notWired('secretDevice.start') as SecretDeviceEffects['start'],
     serverEvents: secretDeviceServerEvents,
     /** Tells the composer this device runs, and when it stops that it is gone (its outbox sends secret texts here). */
     presence: fromCallback<EventObject, { device: SecretDeviceRef }>(({ input, system }) => {
@@ -92,16 +80,8 @@ export const secretDeviceMachine = setup({
       return () => composer?.send({ type: 'composer.secretDeviceGone', device: input.device });
     }),
     secretChat: secretChatMachine,
-    /**
-     * Hears one secretChat actor's emitted events and reports them (with the text read) to the device; deletes the
-     * plaintext of a message it is told was deleted (secretDevice.forget).
-     */
-    watchChat: fromCallback<SecretDeviceEvent, WatchInput>(() => undefined),
-    /**
-     * Reads what arrived while the device was away (the newest page of each chat, as secretDevice.need), so the
-     * local search has it before the chat is opened; once per start and reconnection.
-     */
-    backfill: fromCallback<SecretDeviceEvent, BackfillInput>(() => undefined),
+    watchChat: fromCallback(() => undefined) as SecretDeviceEffects['watchChat'],
+    backfill: fromCallback(() => undefined) as SecretDeviceEffects['backfill'],
   },
   delays: { retry: SECRET_DEVICE_RETRY_MS },
   actions: {

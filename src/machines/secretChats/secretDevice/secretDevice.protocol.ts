@@ -2,6 +2,7 @@
 // a device of secret chats. Views and peers import this module, never secretDevice.machine.ts.
 import type { MachineRef, SnapshotOf } from '../../shared/machine-ref';
 import type { Outgoing, SecretAttachment, SecretChatRef, SecretEnvelope } from '../secretChat/secretChat.protocol';
+import type { AnyStateMachine, CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export interface SecretDeviceInput {
   userId: string;
@@ -157,6 +158,40 @@ export const secretChatOf =
   (conversationId: string) =>
   (s: SnapshotOf<SecretDeviceRef> | undefined): SecretChatRef | undefined =>
     (s?.children as Record<string, SecretChatRef | undefined> | undefined)?.[`chat:${conversationId}`];
+
+/**
+ * The machine's port: the effects it leaves to its feature's services
+ * (src/services/secretChats/secretChats.effects.ts).
+ */
+export interface SecretDeviceEffects {
+  /** Registers the device (once per sign-in) and lists its secret chats (GET /api/secret/state). */
+  start: PromiseActorLogic<SecretDeviceStart, { userId: string }>;
+  /** One secret chat's machine, provided with the effects of its own port (SecretChatEffects). */
+  secretChat: AnyStateMachine;
+  /**
+   * Hears one secretChat actor's emitted events and reports them (with the text read) to the device; deletes the
+   * plaintext of a message it is told was deleted (secretDevice.forget).
+   */
+  watchChat: CallbackActorLogic<SecretDeviceEvent, WatchInput>;
+  /**
+   * Reads what arrived while the device was away (the newest page of each chat, as secretDevice.need), so the
+   * local search has it before the chat is opened; once per start and reconnection.
+   */
+  backfill: CallbackActorLogic<SecretDeviceEvent, BackfillInput>;
+}
+
+/** What the backfill reads: the user's secret chats. */
+export interface BackfillInput {
+  userId: string;
+  conversationIds: string[];
+}
+
+/** The chat whose actor watchChat hears. */
+export interface WatchInput {
+  userId: string;
+  conversationId: string;
+  chat: SecretChatRef;
+}
 
 declare module '../../shared/system' {
   interface SystemActors {

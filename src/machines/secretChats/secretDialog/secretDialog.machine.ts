@@ -7,9 +7,9 @@ import { LIMITS } from '../../../contract/limits';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { notWired } from '../../shared/not-wired';
 import {
-  type CreateResult,
   SECRET_CREATE_FAILED,
   type SecretDialogContext,
+  type SecretDialogEffects,
   type SecretDialogEmitted,
   type SecretDialogEvent,
   type SecretDialogInput,
@@ -30,11 +30,8 @@ export const secretDialogMachine = setup({
     emitted: {} as SecretDialogEmitted,
   },
   actors: {
-    /** Registers this browser as a device (once per sign-in). */
-    prepare: notWired<unknown, { userId: string }>('secretDialog.prepare'),
-    create: notWired<CreateResult, { userId: string; memberIds: string[]; title: string | null }>(
-      'secretDialog.create',
-    ),
+    prepare: notWired('secretDialog.prepare') as SecretDialogEffects['prepare'],
+    create: notWired('secretDialog.create') as SecretDialogEffects['create'],
   },
   guards: {
     canCreate: ({ context }) => context.selected.length > 0 && context.selected.length < LIMITS.secretMembersMax,

@@ -1,6 +1,7 @@
 // The dialog «Новый секретный чат» (registry line 'secretDialog', owned by its view while open). Views import this
 // module, never secretDialog.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const SECRET_CREATE_FAILED = 'Не удалось создать секретный чат';
 
@@ -30,6 +31,16 @@ export interface CreateResult {
 }
 
 export type SecretDialogRef = MachineRef<SecretDialogContext, SecretDialogEvent, SecretDialogEmitted>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/secretChats/secretChats-
+ * dialogs.effects.ts).
+ */
+export interface SecretDialogEffects {
+  /** Registers this browser as a device (once per sign-in). */
+  prepare: PromiseActorLogic<unknown, { userId: string }>;
+  create: PromiseActorLogic<CreateResult, { userId: string; memberIds: string[]; title: string | null }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

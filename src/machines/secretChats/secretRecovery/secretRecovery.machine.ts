@@ -12,8 +12,8 @@ import {
   EMPTY_PHRASE,
   RECOVERY_FAILED,
   type RecoveryMade,
-  type RecoveryStatus,
   type SecretRecoveryContext,
+  type SecretRecoveryEffects,
   type SecretRecoveryEvent,
   type SecretRecoveryInput,
 } from './secretRecovery.protocol';
@@ -33,11 +33,11 @@ export const secretRecoveryMachine = setup({
     input: {} as SecretRecoveryInput,
   },
   actors: {
-    status: notWired<RecoveryStatus, { userId: string }>('secretRecovery.status'),
-    generate: notWired<RecoveryMade, { userId: string }>('secretRecovery.generate'),
-    confirm: notWired<void, { userId: string; made: RecoveryMade }>('secretRecovery.confirm'),
-    restore: notWired<{ restored: number }, { userId: string; phrase: string }>('secretRecovery.restore'),
-    remove: notWired<void, { userId: string }>('secretRecovery.remove'),
+    status: notWired('secretRecovery.status') as SecretRecoveryEffects['status'],
+    generate: notWired('secretRecovery.generate') as SecretRecoveryEffects['generate'],
+    confirm: notWired('secretRecovery.confirm') as SecretRecoveryEffects['confirm'],
+    restore: notWired('secretRecovery.restore') as SecretRecoveryEffects['restore'],
+    remove: notWired('secretRecovery.remove') as SecretRecoveryEffects['remove'],
   },
   guards: {
     hasKey: ({ context }) => context.status?.hasKey === true,

@@ -2,6 +2,7 @@
 // "The recovery key"): setting up a recovery key (the phrase shown once, «Я сохранил ключ»), entering it on a new
 // device to read the history, and deleting it. Views import this module, never secretRecovery.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export const RECOVERY_TITLE = 'Ключ восстановления';
 export const WRONG_RECOVERY_KEY = 'Неверный ключ восстановления';
@@ -56,6 +57,18 @@ export type SecretRecoveryEvent =
   | { type: 'secretRecovery.retry' };
 
 export type SecretRecoveryRef = MachineRef<SecretRecoveryContext, SecretRecoveryEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/secretChats/secretChats-
+ * recovery.effects.ts).
+ */
+export interface SecretRecoveryEffects {
+  status: PromiseActorLogic<RecoveryStatus, { userId: string }>;
+  generate: PromiseActorLogic<RecoveryMade, { userId: string }>;
+  confirm: PromiseActorLogic<void, { userId: string; made: RecoveryMade }>;
+  restore: PromiseActorLogic<{ restored: number }, { userId: string; phrase: string }>;
+  remove: PromiseActorLogic<void, { userId: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

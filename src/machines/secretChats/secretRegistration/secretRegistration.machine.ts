@@ -10,6 +10,7 @@ import {
   type RegistrationOutcome,
   SECRET_REGISTRATION_RETRY_MS,
   type SecretRegistrationContext,
+  type SecretRegistrationEffects,
   type SecretRegistrationEvent,
   type SecretRegistrationInput,
 } from './secretRegistration.protocol';
@@ -30,11 +31,9 @@ export const secretRegistrationMachine = setup({
   },
   actors: {
     serverEvents: secretRegistrationServerEvents,
-    register: notWired<RegistrationOutcome, SecretRegistrationInput>('secretRegistration.register'),
-    /** How many requests for approval are open (another device of this person asking). */
-    pending: notWired<number, SecretRegistrationInput>('secretRegistration.pending'),
-    /** Tells `secretRegistration.wanted` once this browser asked for approval (the creation dialog registers it). */
-    wanted: notWiredCallback<SecretRegistrationEvent, SecretRegistrationInput>('secretRegistration.wanted'),
+    register: notWired('secretRegistration.register') as SecretRegistrationEffects['register'],
+    pending: notWired('secretRegistration.pending') as SecretRegistrationEffects['pending'],
+    wanted: notWiredCallback('secretRegistration.wanted') as SecretRegistrationEffects['wanted'],
   },
   guards: {
     handOver: (_, outcome: RegistrationOutcome) => outcome.device,

@@ -9,6 +9,7 @@
 // other device) until this browser asks on its own (the creation dialog opened; a secret chat in the list starts the
 // device actor instead).
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, PromiseActorLogic } from 'xstate';
 
 export interface SecretRegistrationInput {
   userId: string;
@@ -35,6 +36,18 @@ export type SecretRegistrationEvent =
 export const SECRET_REGISTRATION_RETRY_MS = 15_000;
 
 export type SecretRegistrationRef = MachineRef<SecretRegistrationContext, SecretRegistrationEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/secretChats/secretChats-
+ * register.effects.ts).
+ */
+export interface SecretRegistrationEffects {
+  register: PromiseActorLogic<RegistrationOutcome, SecretRegistrationInput>;
+  /** How many requests for approval are open (another device of this person asking). */
+  pending: PromiseActorLogic<number, SecretRegistrationInput>;
+  /** Tells `secretRegistration.wanted` once this browser asked for approval (the creation dialog registers it). */
+  wanted: CallbackActorLogic<SecretRegistrationEvent, SecretRegistrationInput>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

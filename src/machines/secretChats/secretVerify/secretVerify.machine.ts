@@ -5,11 +5,10 @@ import { assertEvent, assign, setup } from 'xstate';
 import { notWired } from '../../shared/not-wired';
 import {
   SECRET_VERIFY_FAILED,
-  type SecretVerification,
   type SecretVerifyContext,
+  type SecretVerifyEffects,
   type SecretVerifyEvent,
   type SecretVerifyInput,
-  type SecretVerifySave,
 } from './secretVerify.protocol';
 
 export * from './secretVerify.protocol';
@@ -25,8 +24,8 @@ export const secretVerifyMachine = setup({
     input: {} as SecretVerifyInput,
   },
   actors: {
-    load: notWired<SecretVerification, SecretVerifyInput>('secretVerify.load'),
-    save: notWired<unknown, SecretVerifyInput & SecretVerifySave>('secretVerify.save'),
+    load: notWired('secretVerify.load') as SecretVerifyEffects['load'],
+    save: notWired('secretVerify.save') as SecretVerifyEffects['save'],
   },
 }).createMachine({
   id: 'secretVerify',

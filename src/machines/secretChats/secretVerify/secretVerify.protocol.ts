@@ -2,6 +2,7 @@
 // chat's members' keys and each member's devices, as this device's group state has them. Views import this module,
 // never secretVerify.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export interface SecretVerifyInput {
   userId: string;
@@ -41,6 +42,15 @@ export type SecretVerifyEvent =
 export const SECRET_VERIFY_FAILED = 'Не удалось получить отпечаток ключей';
 
 export type SecretVerifyRef = MachineRef<SecretVerifyContext, SecretVerifyEvent>;
+
+/**
+ * The machine's port: the effects it leaves to its feature's services (src/services/secretChats/secretChats-
+ * dialogs.effects.ts).
+ */
+export interface SecretVerifyEffects {
+  load: PromiseActorLogic<SecretVerification, SecretVerifyInput>;
+  save: PromiseActorLogic<unknown, SecretVerifyInput & SecretVerifySave>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -9,7 +9,7 @@ import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
 import { listenToServer } from '../../realtime/index';
 import { watchSignedInUser } from '../session/watch-signed-in-user';
-import type { OfflineStoreContext, OfflineStoreEvent } from './offlineStore.protocol';
+import type { OfflineStoreContext, OfflineStoreEffects, OfflineStoreEvent } from './offlineStore.protocol';
 
 export * from './offlineStore.protocol';
 
@@ -17,12 +17,9 @@ export const offlineStoreMachine = setup({
   types: { context: {} as OfflineStoreContext, events: {} as OfflineStoreEvent },
   actors: {
     session: watchSignedInUser('offline.signedIn', 'offline.signedOut'),
-    /** Deletes everything kept for the user. */
-    clear: notWired<unknown, { userId: string }>('offlineStore.clear'),
-    /** Takes one message out of what is kept. */
-    forget: notWired<unknown, { userId: string; conversationId: string; messageId: string }>('offlineStore.forget'),
-    /** Takes out what was deleted for everyone while no page heard it (GET /api/messages/deleted since last time). */
-    catchUp: notWired<unknown, { userId: string }>('offlineStore.catchUp'),
+    clear: notWired('offlineStore.clear') as OfflineStoreEffects['clear'],
+    forget: notWired('offlineStore.forget') as OfflineStoreEffects['forget'],
+    catchUp: notWired('offlineStore.catchUp') as OfflineStoreEffects['catchUp'],
     server: listenToServer<OfflineStoreEvent>({
       'message:deleted': (p) => ({
         type: 'offline.messageDeleted',

@@ -7,7 +7,7 @@
 // stored, and is tried again with growing pauses while the requesters wait (§7 Token refresh). The tabs of one
 // browser share the sign-in: a rotation another tab stored is taken over, and answers a refresh waiting here.
 import { type ActorRefFrom, assertEvent, assign, type EventObject, emit, enqueueActions, log, setup } from 'xstate';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { ResponseOf } from '../../../contract/api';
 import { failureMessage, failureOf } from '../../../contract/failure';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
 import { present } from '../../shared/present';
@@ -16,11 +16,12 @@ import {
   PASSKEY_STEP_FAILED,
   REFRESH_RETRY_STEPS,
   REFRESH_TIMEOUT_MS,
-  REGISTER_FAILED,
   refreshRetryDelay,
-  SECOND_FACTOR_FAILED,
   refusesRefresh,
+  REGISTER_FAILED,
+  SECOND_FACTOR_FAILED,
   type SessionContext,
+  type SessionEffects,
   type SessionEmitted,
   type SessionEvent,
   type SessionInput,
@@ -75,22 +76,14 @@ export const sessionMachine = setup({
     emitted: {} as SessionEmitted,
   },
   actors: {
-    login: notWired<ResponseOf<'login'>, BodyOf<'login'>>('session.login'),
-    loginSecondFactor: notWired<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>(
-      'session.loginSecondFactor',
-    ),
-    /** The browser's passkey prompt for the account the challenge names, then POST /api/auth/passkeys/sign-in. */
-    passkeySecondFactor: notWired<ResponseOf<'passkeySignIn'>, { challenge: string; remember: boolean }>(
-      'session.passkeySecondFactor',
-    ),
-    register: notWired<ResponseOf<'register'>, BodyOf<'register'>>('session.register'),
-    /** In turn with the other tabs of this browser, which share the sign-in (src/services/session/shared-refresh.ts). */
-    refresh: notWired<ResponseOf<'refresh'>, { userId: string; refreshToken: string }>('session.refresh'),
-    logout: notWired<unknown, { refreshToken: string }>('session.logout'),
-    // Own info (GET /status/me) through the authenticated client, which itself refreshes through this machine.
-    fetchMe: notWired<ResponseOf<'me'> | null>('session.fetchMe'),
-    /** Sends `session.stored` whenever another tab of this browser stores the session. */
-    storedElsewhere: notWiredCallback('session.storedElsewhere'),
+    login: notWired('session.login') as SessionEffects['login'],
+    loginSecondFactor: notWired('session.loginSecondFactor') as SessionEffects['loginSecondFactor'],
+    passkeySecondFactor: notWired('session.passkeySecondFactor') as SessionEffects['passkeySecondFactor'],
+    register: notWired('session.register') as SessionEffects['register'],
+    refresh: notWired('session.refresh') as SessionEffects['refresh'],
+    logout: notWired('session.logout') as SessionEffects['logout'],
+    fetchMe: notWired('session.fetchMe') as SessionEffects['fetchMe'],
+    storedElsewhere: notWiredCallback('session.storedElsewhere') as SessionEffects['storedElsewhere'],
   },
   guards: {
     /** The challenge ran out (401): back to the password. */

@@ -2,6 +2,8 @@
 // module, never session.machine.ts.
 import type { Session } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 
 export const SIGN_IN_FAILED = 'Неверные данные';
 /** The second step's refusal when the server gives no message of its own (no connection). */
@@ -132,6 +134,22 @@ export function requestRefresh(session: SessionRef): Promise<string | null> {
     });
     session.send({ type: 'session.refresh' });
   });
+}
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/session/session.effects.ts). */
+export interface SessionEffects {
+  login: PromiseActorLogic<ResponseOf<'login'>, BodyOf<'login'>>;
+  loginSecondFactor: PromiseActorLogic<ResponseOf<'loginSecondFactor'>, BodyOf<'loginSecondFactor'>>;
+  /** The browser's passkey prompt for the account the challenge names, then POST /api/auth/passkeys/sign-in. */
+  passkeySecondFactor: PromiseActorLogic<ResponseOf<'passkeySignIn'>, { challenge: string; remember: boolean }>;
+  register: PromiseActorLogic<ResponseOf<'register'>, BodyOf<'register'>>;
+  /** In turn with the other tabs of this browser, which share the sign-in (src/services/session/shared-refresh.ts). */
+  refresh: PromiseActorLogic<ResponseOf<'refresh'>, { userId: string; refreshToken: string }>;
+  logout: PromiseActorLogic<unknown, { refreshToken: string }>;
+  // Own info (GET /status/me) through the authenticated client, which itself refreshes through this machine.
+  fetchMe: PromiseActorLogic<ResponseOf<'me'> | null, unknown>;
+  /** Sends `session.stored` whenever another tab of this browser stores the session. */
+  storedElsewhere: CallbackActorLogic<EventObject, unknown>;
 }
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).

@@ -6,7 +6,12 @@ import { assign, setup } from 'xstate';
 import { RequestFailure } from '../../../contract/failure';
 import { notWired } from '../../shared/not-wired';
 import { watchOnline } from '../../shared/watchers';
-import { SIGN_OUT_RETRY_MS, type SignOutQueueContext, type SignOutQueueEvent } from './signOutQueue.protocol';
+import {
+  SIGN_OUT_RETRY_MS,
+  type SignOutQueueContext,
+  type SignOutQueueEffects,
+  type SignOutQueueEvent,
+} from './signOutQueue.protocol';
 
 export * from './signOutQueue.protocol';
 
@@ -16,10 +21,8 @@ const noAnswer = (error: unknown) => !(error instanceof RequestFailure) || error
 export const signOutQueueMachine = setup({
   types: { context: {} as SignOutQueueContext, events: {} as SignOutQueueEvent },
   actors: {
-    /** The tokens stored by sign-outs that did not reach the server. */
-    loadPending: notWired<string[]>('signOutQueue.loadPending'),
-    /** POST /api/auth/logout for the token, then forgets it (also when the server refuses it). */
-    revoke: notWired<unknown, { token: string }>('signOutQueue.revoke'),
+    loadPending: notWired('signOutQueue.loadPending') as SignOutQueueEffects['loadPending'],
+    revoke: notWired('signOutQueue.revoke') as SignOutQueueEffects['revoke'],
     watchOnline: watchOnline('signOut.online'),
   },
   guards: {

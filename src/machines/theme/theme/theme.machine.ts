@@ -4,7 +4,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { schemeOf, type ThemeChoice } from '../../../contract/theme';
 import { notWired, notWiredCallback } from '../../shared/not-wired';
-import type { ThemeCommand, ThemeContext, ThemeEvent } from './theme.protocol';
+import type { ThemeCommand, ThemeContext, ThemeEffects, ThemeEvent } from './theme.protocol';
 
 export * from './theme.protocol';
 
@@ -15,12 +15,9 @@ export const themeMachine = setup({
     children: {} as { document: 'document'; systemScheme: 'systemScheme'; readChoice: 'readChoice' },
   },
   actors: {
-    /** The choice kept on this device ('system' when none). */
-    readChoice: notWired<ThemeChoice>('theme.readChoice'),
-    /** `theme.system` at start and whenever the system's setting changes. */
-    systemScheme: notWiredCallback('theme.systemScheme'),
-    /** Shows a scheme on the page and keeps a choice (ThemeCommand). */
-    document: notWiredCallback<ThemeCommand>('theme.document'),
+    readChoice: notWired('theme.readChoice') as ThemeEffects['readChoice'],
+    systemScheme: notWiredCallback('theme.systemScheme') as ThemeEffects['systemScheme'],
+    document: notWiredCallback('theme.document') as ThemeEffects['document'],
   },
   guards: {
     choseSystem: ({ event }) => event.type === 'theme.choose' && event.choice === 'system',

@@ -2,6 +2,7 @@
 // heard live. Views import this module, never theme.machine.ts.
 import type { Scheme, ThemeChoice } from '../../../contract/theme';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 
 export type { Scheme, ThemeChoice } from '../../../contract/theme';
 
@@ -20,6 +21,16 @@ export type ThemeEvent =
 export type ThemeCommand = { type: 'theme.apply'; scheme: Scheme } | { type: 'theme.store'; choice: ThemeChoice };
 
 export type ThemeRef = MachineRef<ThemeContext, ThemeEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/theme/theme.effects.ts). */
+export interface ThemeEffects {
+  /** The choice kept on this device ('system' when none). */
+  readChoice: PromiseActorLogic<ThemeChoice, unknown>;
+  /** `theme.system` at start and whenever the system's setting changes. */
+  systemScheme: CallbackActorLogic<EventObject, unknown>;
+  /** Shows a scheme on the page and keeps a choice (ThemeCommand). */
+  document: CallbackActorLogic<ThemeCommand, unknown>;
+}
 
 declare module '../../shared/system' {
   interface SystemActors {

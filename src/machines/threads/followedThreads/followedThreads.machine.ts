@@ -1,10 +1,14 @@
 // The «Обсуждения» entry's actor (protocol: followedThreads.protocol.ts): loads the followed threads, loads them
 // again on a refresh (a refresh during a load starts it again), keeps the last list through a failure.
 import { assign, setup } from 'xstate';
-import type { ResponseOf } from '../../../contract/api';
 import { listenToServer } from '../../realtime/index';
 import { notWired } from '../../shared/not-wired';
-import { FOLLOWED_TAGS, type FollowedThreadsContext, type FollowedThreadsEvent } from './followedThreads.protocol';
+import {
+  FOLLOWED_TAGS,
+  type FollowedThreadsContext,
+  type FollowedThreadsEffects,
+  type FollowedThreadsEvent,
+} from './followedThreads.protocol';
 
 export * from './followedThreads.protocol';
 
@@ -22,7 +26,7 @@ export const followedThreadsMachine = setup({
   types: { context: {} as FollowedThreadsContext, events: {} as FollowedThreadsEvent },
   actors: {
     serverEvents: followedThreadsServerEvents,
-    load: notWired<ResponseOf<'followedThreads'>>('followedThreads.load'),
+    load: notWired('followedThreads.load') as FollowedThreadsEffects['load'],
   },
 }).createMachine({
   id: 'followedThreads',

@@ -3,6 +3,7 @@
 // Views import this module, never followedThreads.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { PromiseActorLogic } from 'xstate';
 
 export type FollowedThread = ResponseOf<'followedThreads'>['threads'][number];
 
@@ -17,6 +18,11 @@ export type FollowedThreadsEvent = { type: 'threads.refresh' } | { type: 'thread
 export const FOLLOWED_TAGS = { loading: 'loading', failed: 'failed' } as const;
 
 export type FollowedThreadsRef = MachineRef<FollowedThreadsContext, FollowedThreadsEvent>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/threads/threads.effects.ts). */
+export interface FollowedThreadsEffects {
+  load: PromiseActorLogic<ResponseOf<'followedThreads'>, unknown>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {

@@ -18,6 +18,7 @@ import {
   THREAD_LOAD_FAILED,
   THREAD_TAGS,
   type ThreadPanelContext,
+  type ThreadPanelEffects,
   type ThreadPanelEmitted,
   type ThreadPanelEvent,
   type ThreadPanelInput,
@@ -97,9 +98,9 @@ export const threadPanelMachine = setup({
   actors: {
     serverEvents: threadServerEvents,
     ownReplies,
-    load: notWired<ResponseOf<'thread'>, { rootId: string; before?: string }>('threadPanel.load'),
-    follow: notWired<ResponseOf<'followThread'>, { rootId: string; follow: boolean }>('threadPanel.follow'),
-    markRead: notWired<unknown, { rootId: string }>('threadPanel.markRead'),
+    load: notWired('threadPanel.load') as ThreadPanelEffects['load'],
+    follow: notWired('threadPanel.follow') as ThreadPanelEffects['follow'],
+    markRead: notWired('threadPanel.markRead') as ThreadPanelEffects['markRead'],
   },
   guards: {
     ours: ({ context, event }) =>

@@ -3,6 +3,8 @@
 // threadPanel.machine.ts.
 import type { Message, ThreadSummary } from '../../../contract/entities';
 import type { MachineRef } from '../../shared/machine-ref';
+import type { ResponseOf } from '../../../contract/api';
+import type { PromiseActorLogic } from 'xstate';
 
 export const THREAD_LOAD_FAILED = 'Не удалось загрузить обсуждение';
 export const THREAD_ACTION_FAILED = 'Не удалось выполнить действие. Попробуйте ещё раз.';
@@ -67,6 +69,13 @@ export const THREAD_TAGS = {
 } as const;
 
 export type ThreadPanelRef = MachineRef<ThreadPanelContext, ThreadPanelEvent, ThreadPanelEmitted>;
+
+/** The machine's port: the effects it leaves to its feature's services (src/services/threads/threads.effects.ts). */
+export interface ThreadPanelEffects {
+  load: PromiseActorLogic<ResponseOf<'thread'>, { rootId: string; before?: string }>;
+  follow: PromiseActorLogic<ResponseOf<'followThread'>, { rootId: string; follow: boolean }>;
+  markRead: PromiseActorLogic<unknown, { rootId: string }>;
+}
 
 declare module '../../shared/system' {
   interface OwnedActors {
