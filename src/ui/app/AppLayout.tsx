@@ -123,8 +123,8 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <main className="shell-main">
         <Outlet />
       </main>
-      <CallLayer door={LazyGuestDoor} />
       <Suspense fallback={null}>
+        <CallLayer door={LazyGuestDoor} />
         <LazyReportNotices />
       </Suspense>
     </div>

@@ -1,5 +1,5 @@
-// The call overlay, split off the chats page's first bundle (bench/client/bundle.ts); the incoming-call dialog is in
-// it, so a ring is answerable at once. The call machine stays spawned from the root; the overlay loads later:
+// The call overlay, split off the call layer's chunk (which itself loads once the chat list has painted, with the
+// realtime connection that brings a ring). The call machine stays spawned from the root; the overlay loads later:
 // useCallLayer preloads it once the realtime
 // connection is up, so a ring shows at once — after the service worker has installed, where there is one: its
 // precache fetches every chunk into the HTTP cache, so the page then reads them from there instead of downloading
