@@ -40,6 +40,7 @@ import * as m038 from './038_backups';
 import * as m039 from './039_oidc_links';
 import * as m040 from './040_two_factor';
 import * as m041 from './041_passkeys';
+import * as m043 from './043_group_calls';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '039_oidc_links': m039,
   '040_two_factor': m040,
   '041_passkeys': m041,
+  '043_group_calls': m043,
 };
