@@ -1,6 +1,6 @@
 // A group's call over sockets (group-calls.ts holds its rules): start, join, leave, «Завершить для всех» and a
 // decline that stops only one's own ringing; GET /api/conversations/:id/call for the call bar after a reload.
-// Starting rings the other members of a group up to LIMITS.groupCallRingMax as a direct call does (call:incoming
+// Starting rings the other members of a group up to GROUP_CALL_RING_MAX as a direct call does (call:incoming
 // with `group`); joining from a second tab or device tells the first (groupCall:moved), which leaves the media
 // room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
 // group (removed, left) is dropped from its call (media-rooms.ts tells this process).

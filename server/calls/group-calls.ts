@@ -3,12 +3,11 @@
 // Who is in it lives in the database (calls.group_call, group_call_participants), so every server process sees
 // the same call: one open call per group (a partial unique index), one device per person in it (the socket the
 // row names; joining from another moves it). A participant whose connection died is marked gone; when everyone
-// in the call has been gone for TIMINGS.groupCallGoneMs the call ends by itself. Each change reaches every member
+// in the call has been gone for GROUP_CALL_GONE_MS the call ends by itself. Each change reaches every member
 // as groupCall:state; the end writes one CALL entry with who took part, in the transaction that closes the row,
 // so the call is logged once whatever number of processes end it at once.
 import { randomUUID } from 'node:crypto';
 import type { GroupCall, Message } from '../../src/contract/entities';
-import { LIMITS, TIMINGS } from '../../src/contract/limits';
 import type { Clock, ClockTimer } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
 import { memberIds, memberOf } from '../conversations/membership';
@@ -17,6 +16,11 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import { newMessageId } from '../messages/message-id';
 import { freshMessage, toCallInfo } from '../messages/message-view';
 import type { RealtimeHub } from '../realtime/hub';
+
+/** A group call rings the other members in groups up to this size; larger groups see the call bar only. */
+export const GROUP_CALL_RING_MAX = 20;
+/** A group call whose participants' connections all died this long ago ends by itself. */
+export const GROUP_CALL_GONE_MS = 30_000;
 
 export const GROUP_ONLY = 'Групповой звонок можно начать только в группе';
 export const CALL_OVER = 'Звонок уже закончился';
@@ -238,7 +242,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
 
   /** Takes out whoever has been gone long enough; the call ends if nobody is left. */
   async function sweep(callId: string, conversationId: string): Promise<void> {
-    const before = new Date(clock.now() - TIMINGS.groupCallGoneMs).toISOString();
+    const before = new Date(clock.now() - GROUP_CALL_GONE_MS).toISOString();
     const res = await db
       .updateTable('group_call_participants')
       .set({ left_at: iso() })
@@ -263,7 +267,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
 
     /**
      * Opens the group's call with `userId` in it, or joins the one already on. `ring`: the members to ring (the
-     * others, in a group up to LIMITS.groupCallRingMax; none when the call was on already or the group is larger).
+     * others, in a group up to GROUP_CALL_RING_MAX; none when the call was on already or the group is larger).
      */
     async start(
       conversationId: string,
@@ -298,7 +302,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       const moved = await enter(call.id, userId, socketId);
       await announce(conversationId);
       const members = await memberIds(db, conversationId);
-      const ring = opened && members.length <= LIMITS.groupCallRingMax ? members.filter((m) => m !== userId) : [];
+      const ring = opened && members.length <= GROUP_CALL_RING_MAX ? members.filter((m) => m !== userId) : [];
       return { opened, moved, ring };
     },
 
@@ -356,7 +360,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
 
     /**
      * A socket's connection ended: wherever it held someone's place, they are gone from now, and a check after
-     * TIMINGS.groupCallGoneMs takes out whoever did not come back (a rejoin from any socket clears it).
+     * GROUP_CALL_GONE_MS takes out whoever did not come back (a rejoin from any socket clears it).
      */
     async disconnected(userId: string, socketId: string): Promise<void> {
       const rows = await db
@@ -375,7 +379,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
         const timer = clock.setTimeout(() => {
           timers.delete(timer);
           sweep(r.call_id, r.conversation_id).catch(() => {});
-        }, TIMINGS.groupCallGoneMs);
+        }, GROUP_CALL_GONE_MS);
         timer.unref();
         timers.add(timer);
       }

@@ -42,7 +42,8 @@ export const clientEvents = {
   'call:end': CallRef,
   /** A group's call (docs/calls.md "Group calls"): start it (or join the one that is on). */
   'groupCall:start': CallInvite,
-  'groupCall:join': CallRef,
+  /** `video` is the joiner's own choice (the room's is the starter's); accepted so every start, join or answer is one shape. */
+  'groupCall:join': z.strictObject({ conversationId: Id, video: z.boolean().optional() }),
   /** «Выйти из звонка»: only me; the call ends when the last one leaves. */
   'groupCall:leave': CallRef,
   /** «Завершить для всех»: the group's owner and admins only. */

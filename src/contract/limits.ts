@@ -20,8 +20,6 @@ export const LIMITS = {
   /** Chats one person may pin at the top of the list. */
   pinnedMax: 5,
   groupParticipantsMax: 100,
-  /** A group call rings the other members in groups up to this size; larger groups see the call bar only. */
-  groupCallRingMax: 20,
   messageTextMax: 4000,
   attachmentsMax: 10,
   messagesPageDefault: 50,
@@ -93,8 +91,6 @@ export const TIMINGS = {
   receiptAnnounceMs: 250,
   /** An unanswered call is logged as missed this long after the invitation if nobody ended it (a closed tab). */
   callUnansweredLogMs: 25_000 + 10_000,
-  /** A group call whose participants' connections all died this long ago ends by itself. */
-  groupCallGoneMs: 30_000,
   /** Not in the seed: search waits this long after the last keystroke before asking the server. */
   searchDebounceMs: 250,
   /** Not in the seed: «Экспорт данных» asks for its archive's progress this often while it is being built. */

@@ -1,13 +1,12 @@
 // A group's call as a room, over real sockets, on SQLite and (with TEST_PG_URL) PostgreSQL: starting opens it and
 // rings the others, anyone joins and leaves (late too), the last one out or an owner/admin ends it, one CALL entry
 // says who took part, a member removed from the group is out of the call, one device per person, and a call whose
-// participants' connections all died ends by itself after TIMINGS.groupCallGoneMs on the server's (manual) clock.
+// participants' connections all died ends by itself after GROUP_CALL_GONE_MS on the server's (manual) clock.
 // Direct calls keep their own rules (call-entries.test.ts): a group call event is refused there.
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GroupCall } from '../../src/contract/entities';
-import { TIMINGS } from '../../src/contract/limits';
-import { CALL_OVER, END_FOR_ALL_ADMINS, GROUP_ONLY } from '../../server/calls/group-calls';
+import { CALL_OVER, END_FOR_ALL_ADMINS, GROUP_CALL_GONE_MS, GROUP_ONLY } from '../../server/calls/group-calls';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
 import { type ManualClock, manualClock } from './manual-clock';
@@ -244,12 +243,12 @@ describe('a group call is a room', () => {
     // The first tab closing no longer takes Boris out: his place is the second tab's.
     b1.disconnect();
     await roundTrip(b2);
-    clock.advance(TIMINGS.groupCallGoneMs);
+    clock.advance(GROUP_CALL_GONE_MS);
     await roundTrip(a);
     expect(sorted((await view(anna)).call?.participantIds)).toEqual(sorted([anna.user.id, boris.user.id]));
   });
 
-  it(`a call whose participants' connections all died ends by itself after ${TIMINGS.groupCallGoneMs / 1000} s`, async () => {
+  it(`a call whose participants' connections all died ends by itself after ${GROUP_CALL_GONE_MS / 1000} s`, async () => {
     const [a, b, v] = await Promise.all([sock(anna), sock(boris), sock(vera)]);
     expect(await ack(a, 'groupCall:start', { conversationId: gid, video: false })).toEqual({ ok: true });
     expect(await ack(b, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
@@ -257,7 +256,7 @@ describe('a group call is a room', () => {
     b.disconnect();
     await expect.poll(goneHere).toBe(2);
     // Just short of the time they still count as in it.
-    clock.advance(TIMINGS.groupCallGoneMs - 1);
+    clock.advance(GROUP_CALL_GONE_MS - 1);
     await roundTrip(v);
     expect(sorted((await view(vera)).call?.participantIds)).toEqual(sorted([anna.user.id, boris.user.id]));
     const over = stateIn(v, ended);
@@ -277,7 +276,7 @@ describe('a group call is a room', () => {
     const a2 = await sock(anna);
     expect(await ack(a2, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
     const borisOut = stateIn(v, withIds([anna.user.id]));
-    clock.advance(TIMINGS.groupCallGoneMs);
+    clock.advance(GROUP_CALL_GONE_MS);
     await borisOut;
     expect(sorted((await view(vera)).call?.participantIds)).toEqual(sorted([anna.user.id]));
   });
