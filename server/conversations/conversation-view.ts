@@ -218,7 +218,7 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
     const peer = entry.conversation.isGroup ? undefined : participants.find((p) => p.user.id !== userId);
     if (peer && blocks?.has(userId, peer.user.id)) entry.blockedByMe = true;
     const inCall = callsOn.get(c.id);
-    if (inCall) entry.callOn = inCall;
+    if (inCall) entry.groupCall = inCall;
     return { entry, activity: activity(c) };
   });
 }
@@ -245,13 +245,16 @@ type ListRow = {
 };
 
 /** The groups' calls that are on (server/calls/group-calls.ts): who is in each, in joining order. */
-async function groupCallsOn(db: Database, groupIds: readonly string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+async function groupCallsOn(
+  db: Database,
+  groupIds: readonly string[],
+): Promise<Map<string, { participantIds: string[]; video: boolean }>> {
+  const out = new Map<string, { participantIds: string[]; video: boolean }>();
   if (!groupIds.length) return out;
   const rows = await db
     .selectFrom('calls as c')
     .innerJoin('group_call_participants as p', 'p.call_id', 'c.id')
-    .select(['c.conversation_id', 'p.user_id'])
+    .select(['c.conversation_id', 'c.video', 'p.user_id'])
     .where('c.group_call', '=', 1)
     .where('c.outcome', 'is', null)
     .where('c.conversation_id', 'in', groupIds)
@@ -260,9 +263,9 @@ async function groupCallsOn(db: Database, groupIds: readonly string[]): Promise<
     .orderBy('p.user_id')
     .execute();
   for (const r of rows) {
-    const list = out.get(r.conversation_id);
-    if (list) list.push(r.user_id);
-    else out.set(r.conversation_id, [r.user_id]);
+    const call = out.get(r.conversation_id);
+    if (call) call.participantIds.push(r.user_id);
+    else out.set(r.conversation_id, { participantIds: [r.user_id], video: Number(r.video) === 1 });
   }
   return out;
 }

@@ -409,8 +409,11 @@ export const ConversationEntry = z.object({
   blockedByMe: z.boolean().optional(),
   /** Unread messages that mention the user (the list shows «@» while there are any). */
   unreadMentions: z.number().int().optional(),
-  /** A group whose call is on: who is in it now, in joining order (the tile's marker, the header's call bar). */
-  callOn: z.array(Id).optional(),
+  /**
+   * A group whose call is on: who is in it now, in joining order, and whether it is a video call (the tile's marker,
+   * the header's call bar; «Присоединиться» comes in with the camera on for a video call).
+   */
+  groupCall: GroupCall.pick({ participantIds: true, video: true }).optional(),
 });
 export type ConversationEntry = z.infer<typeof ConversationEntry>;
 

@@ -93,9 +93,16 @@ const listed = async (u: TestUser) =>
   (
     (await api.get('/api/conversations', u.accessToken)).body.conversations as {
       conversation: { id: string };
-      callOn?: string[];
+      groupCall?: { participantIds: string[] };
     }[]
-  ).find((c) => c.conversation.id === gid)?.callOn;
+  ).find((c) => c.conversation.id === gid)?.groupCall?.participantIds;
+const listedVideo = async (u: TestUser) =>
+  (
+    (await api.get('/api/conversations', u.accessToken)).body.conversations as {
+      conversation: { id: string };
+      groupCall?: { video: boolean };
+    }[]
+  ).find((c) => c.conversation.id === gid)?.groupCall?.video;
 const unread = async (u: TestUser) =>
   (
     (await api.get('/api/conversations', u.accessToken)).body.conversations as {
@@ -120,6 +127,7 @@ describe('a group call is a room', () => {
     await twoIn;
     expect(sorted((await view(gleb)).call?.participantIds)).toEqual(sorted([anna.user.id, boris.user.id]));
     expect(sorted(await listed(gleb))).toEqual(sorted([anna.user.id, boris.user.id]));
+    expect(await listedVideo(gleb)).toBe(true);
 
     // Boris leaves: only he is out, the call goes on.
     const borisOut = stateIn(v, withIds([anna.user.id]));

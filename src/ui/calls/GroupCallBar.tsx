@@ -1,5 +1,5 @@
 // A group's call bar (docs/calls.md "Group calls"): while the group's call is on, the conversation's header says
-// «Идёт звонок» with who is in it and offers «Присоединиться». Who is in it is the server's (the list's `callOn`,
+// «Идёт звонок» with who is in it and offers «Присоединиться». Who is in it is the server's (the list's `groupCall`,
 // kept current by groupCall:state); the bar hides while this tab is in that call.
 import { useSelector } from '@xstate/react';
 import type { ConversationEntry } from '../../contract/entities';
@@ -39,7 +39,7 @@ export function useGroupCallBar(entry: ConversationEntry | null | undefined): Gr
   const call = useSessionActor('call');
   const conversationId = entry?.conversation.id ?? null;
   const here = useSelector(call, (s) => s.hasTag('open') && s.context.activeConvId === conversationId);
-  const ids = entry?.callOn;
+  const ids = entry?.groupCall?.participantIds;
   if (!entry || !ids?.length || here) return null;
   const people = new Map(entry.conversation.participants.map((p) => [p.user.id, p.user]));
   const avatars = ids.slice(0, FACES).flatMap((id) => {
@@ -50,6 +50,12 @@ export function useGroupCallBar(entry: ConversationEntry | null | undefined): Gr
     count: ids.length,
     avatars,
     onJoin: () =>
-      call.send({ type: 'call.startOutgoing', conversationId: entry.conversation.id, video: false, group: 'join' }),
+      // A video call is joined with the camera on, an audio call without.
+      call.send({
+        type: 'call.startOutgoing',
+        conversationId: entry.conversation.id,
+        video: entry.groupCall?.video === true,
+        group: 'join',
+      }),
   };
 }

@@ -369,7 +369,9 @@ describe('message rows', () => {
     expect(chatTile(group, 'me', null, NOW).avatar.presence).toBeNull();
     // A group whose call is on wears the call's mark; none once it ended.
     expect(chatTile(group, 'me', null, NOW).call).toBe(false);
-    expect(chatTile({ ...group, callOn: ['u2'] }, 'me', null, NOW).call).toBe(true);
+    expect(chatTile({ ...group, groupCall: { participantIds: ['u2'], video: false } }, 'me', null, NOW).call).toBe(
+      true,
+    );
     expect(headerOf(direct, 'me', NOW)).toMatchObject({ title: 'Анна', status: 'ОНЛАЙН', online: true });
   });
   it('adds the latest message in words with its sender and time, or the draft instead', () => {

@@ -120,7 +120,7 @@ export function chatTile(
     isGroup: isGroupConversation(c),
     ...(c.secret ? { secret: true } : {}),
     ...(c.saved ? { saved: true } : {}),
-    call: !!entry.callOn,
+    call: !!entry.groupCall,
     ...(latest?.type === 'ENCRYPTED'
       ? {
           encrypted: {

@@ -130,7 +130,7 @@ describeModel({
       { type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача' } },
     ]),
     'chats.groupCall': oneAtATime(() => [
-      { type: 'chats.groupCall', conversationId: 'c1', call: { participantIds: ['u2'] } },
+      { type: 'chats.groupCall', conversationId: 'c1', call: { participantIds: ['u2'], video: false } },
     ]),
     'chats.conversationRemoved': oneAtATime((s) => [
       { type: 'chats.conversationRemoved', conversationId: s.context.selectedId ?? 'c2' },
@@ -252,11 +252,11 @@ describe('chats with resolving actors', () => {
     const { actor } = start();
     await waitFor(actor, ready);
     const entry1 = () => actor.getSnapshot().context.entries.find((e) => e.conversation.id === 'c1');
-    actor.send({ type: 'chats.groupCall', conversationId: 'c1', call: { participantIds: ['u2', 'me'] } });
-    expect(entry1()?.callOn).toEqual(['u2', 'me']);
+    actor.send({ type: 'chats.groupCall', conversationId: 'c1', call: { participantIds: ['u2', 'me'], video: true } });
+    expect(entry1()?.groupCall).toEqual({ participantIds: ['u2', 'me'], video: true });
     expect(entry1()?.unreadCount).toBe(2);
     actor.send({ type: 'chats.groupCall', conversationId: 'c1', call: null });
-    expect(entry1()?.callOn).toBeUndefined();
+    expect(entry1()?.groupCall).toBeUndefined();
   });
 
   it('sorts newest first and counts a message from someone else in a closed conversation once, announcing it', async () => {

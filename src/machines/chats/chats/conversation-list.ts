@@ -157,7 +157,7 @@ export type ListChange =
   | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
   | { type: 'chats.conversationRemoved'; conversationId: string }
   /** Who is in a group's call now (null: it ended). */
-  | { type: 'chats.groupCall'; conversationId: string; call: { participantIds: string[] } | null };
+  | { type: 'chats.groupCall'; conversationId: string; call: { participantIds: string[]; video: boolean } | null };
 
 /** The list after a server event; a conversation the server sends anew keeps this list's unread count. */
 export function listAfter(entries: ConversationEntry[], e: ListChange): ConversationEntry[] {
@@ -187,7 +187,7 @@ export function listAfter(entries: ConversationEntry[], e: ListChange): Conversa
       return entries.filter((x) => x.conversation.id !== e.conversationId);
     case 'chats.groupCall':
       return entries.map((x) =>
-        x.conversation.id === e.conversationId ? { ...x, callOn: e.call?.participantIds } : x,
+        x.conversation.id === e.conversationId ? { ...x, groupCall: e.call ?? undefined } : x,
       );
   }
 }
