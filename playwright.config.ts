@@ -30,6 +30,7 @@ export const mediaChromiumArgs = [
 const SERIAL_SPECS = [
   '**/sfu*.spec.ts',
   '**/calls.spec.ts',
+  '**/group-calls.spec.ts',
   '**/voice-calls.spec.ts',
   '**/https-call.spec.ts',
   '**/csp.spec.ts',

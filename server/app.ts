@@ -17,6 +17,7 @@ import { signInsPlugin } from './auth/sign-ins';
 import { basePlugin } from './base';
 import { callHistoryRoutes } from './calls/call-history.routes';
 import { callRelay } from './calls/call-relay';
+import { groupCallRelay } from './calls/group-call-relay';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { contactsRoutes } from './contacts/contacts.routes';
@@ -180,6 +181,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(secretRoutes);
   app.register(secretBackupRoutes);
   app.register(callRelay);
+  app.register(groupCallRelay);
   app.register(callHistoryRoutes);
   app.register(livekitRoutes);
   app.register(guestsPlugin);

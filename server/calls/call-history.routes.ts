@@ -25,7 +25,17 @@ export const callHistoryRoutes = fp(
         .innerJoin('conversation_members as cm', (j) =>
           j.onRef('cm.conversation_id', '=', 'm.conversation_id').on('cm.user_id', '=', userId),
         )
-        .select(['m.id', 'm.conversation_id', 'm.created_at', 'c.video', 'c.outcome', 'c.caller_id', 'c.duration_sec'])
+        .select([
+          'm.id',
+          'm.conversation_id',
+          'm.created_at',
+          'c.video',
+          'c.outcome',
+          'c.caller_id',
+          'c.duration_sec',
+          'c.group_call',
+          'c.participant_ids',
+        ])
         .whereRef('m.seq', '>', 'cm.visible_from_seq')
         .where('m.deleted_at', 'is', null)
         .$if(before !== undefined, (q) =>

@@ -43,6 +43,8 @@ export function createCallLog({ db, clock, lists, realtime }: CallLogDeps) {
       .selectAll()
       .where('conversation_id', '=', conversationId)
       .where('outcome', 'is', null)
+      // A group's call is a room of its own (group-calls.ts): an invitation neither ends nor answers it.
+      .where('group_call', '=', 0)
       .orderBy('started_at', 'desc')
       .executeTakeFirst();
 

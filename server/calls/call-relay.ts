@@ -9,7 +9,7 @@ import { HttpError, notFound } from '../http/errors';
 import { CALL_BLOCKED } from '../users/blocks';
 import { createCallLog } from './call-log';
 
-async function caller(db: Database, userId: string) {
+export async function caller(db: Database, userId: string) {
   const u = await db
     .selectFrom('users')
     .select(['id', 'display_name', 'avatar_url'])

@@ -167,9 +167,11 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
     rows.map((r) => r.id),
   );
   const people = [...new Set([...members.values()].flat().map((m) => m.id))];
-  const [users, latestBy] = await Promise.all([
+  const groups = rows.filter((r) => r.is_group === 1).map((r) => r.id);
+  const [users, latestBy, callsOn] = await Promise.all([
     people.length ? db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', 'in', people).execute() : [],
     latestMessages(db, rows),
+    groupCallsOn(db, groups),
   ]);
   const blocks = view.blocks;
   const hidden = (id: string) => blocks?.has(id, userId) ?? false;
@@ -216,6 +218,8 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
     if (mentioned > 0) entry.unreadMentions = mentioned;
     const peer = entry.conversation.isGroup ? undefined : participants.find((p) => p.user.id !== userId);
     if (peer && blocks?.has(userId, peer.user.id)) entry.blockedByMe = true;
+    const inCall = callsOn.get(c.id);
+    if (inCall) entry.groupCall = inCall;
     return { entry, activity: activity(c) };
   });
 }
@@ -241,6 +245,32 @@ type ListRow = {
   m_imported_from: string | null;
   m_entities: string | null;
 };
+
+/** The groups' calls that are on (server/calls/group-calls.ts): who is in each, in joining order. */
+async function groupCallsOn(
+  db: Database,
+  groupIds: readonly string[],
+): Promise<Map<string, { participantIds: string[]; video: boolean }>> {
+  const out = new Map<string, { participantIds: string[]; video: boolean }>();
+  if (!groupIds.length) return out;
+  const rows = await db
+    .selectFrom('calls as c')
+    .innerJoin('group_call_participants as p', 'p.call_id', 'c.id')
+    .select(['c.conversation_id', 'c.video', 'p.user_id'])
+    .where('c.group_call', '=', 1)
+    .where('c.outcome', 'is', null)
+    .where('c.conversation_id', 'in', groupIds)
+    .where('p.left_at', 'is', null)
+    .orderBy('p.joined_at')
+    .orderBy('p.user_id')
+    .execute();
+  for (const r of rows) {
+    const call = out.get(r.conversation_id);
+    if (call) call.participantIds.push(r.user_id);
+    else out.set(r.conversation_id, { participantIds: [r.user_id], video: Number(r.video) === 1 });
+  }
+  return out;
+}
 
 async function latestMessages(db: Database, rows: ListRow[]) {
   const latestRows: MessageRow[] = [];

@@ -282,6 +282,23 @@ export interface CallsTable {
   duration_sec: number | null;
   /** The CALL message written for it. */
   message_id: string | null;
+  /** 1 for a group's call (migrations/043_group_calls.ts): open while anyone is in it. */
+  group_call: Generated<number>;
+  /** A group call's participants, comma-separated in joining order. */
+  participant_ids: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/**
+ * Who joined a group's call (migrations/043_group_calls.ts), from which socket; left_at null: in it now; gone_at:
+ * that socket's connection died.
+ */
+export interface GroupCallParticipantsTable {
+  call_id: string;
+  user_id: string;
+  socket_id: string;
+  joined_at: string;
+  left_at: string | null;
+  gone_at: string | null;
 }
 
 /** A sign-in as «Устройства» lists it (migration 009): the refresh-token family, its browser and activity. */
@@ -695,6 +712,7 @@ export interface DB {
   reactions: ReactionsTable;
   voice_notes: VoiceNotesTable;
   calls: CallsTable;
+  group_call_participants: GroupCallParticipantsTable;
   push_subscriptions: PushSubscriptionsTable;
   sign_ins: SignInsTable;
   exports: ExportsTable;

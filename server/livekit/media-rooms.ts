@@ -38,6 +38,8 @@ export interface MediaRooms {
    * LiveKit); returns the way to stop.
    */
   onParticipants(listener: ParticipantsListener): () => void;
+  /** Hears removeFromCall on the process that asked for it (a group call's roster drops them: server/calls). */
+  onRemovedFromCall(listener: (conversationId: string, userIds: readonly string[]) => void): void;
 }
 
 /** The room of a conversation's call (the token route's `conv-<id>`). */
@@ -53,6 +55,7 @@ export const mediaRoomsPlugin = fp(
   async (app) => {
     let local: MediaServer | null = null;
     const listeners = new Set<ParticipantsListener>();
+    const removedListeners: ((conversationId: string, userIds: readonly string[]) => void)[] = [];
     const relay: ParticipantsListener = (room, identities) => {
       // Called from inside the media server's leave: a failing listener must not break it.
       for (const l of listeners) {
@@ -79,6 +82,7 @@ export const mediaRoomsPlugin = fp(
         if (!userIds.length) return;
         removeHere(conversationId, userIds);
         peers?.emit('media:remove', conversationId, userIds);
+        for (const l of removedListeners) l(conversationId, userIds);
       },
       removeFromRoom(room, identities) {
         if (!identities.length) return;
@@ -94,6 +98,9 @@ export const mediaRoomsPlugin = fp(
       onParticipants(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);
+      },
+      onRemovedFromCall(listener) {
+        removedListeners.push(listener);
       },
     } satisfies MediaRooms);
   },

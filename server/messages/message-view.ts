@@ -101,11 +101,15 @@ export const toCallInfo = (c: {
   outcome: string | null;
   caller_id: string;
   duration_sec: number | null;
+  group_call?: number;
+  participant_ids?: string | null;
 }): CallInfo => ({
   kind: Number(c.video) ? 'video' : 'audio',
   outcome: (c.outcome ?? 'missed') as CallInfo['outcome'],
   callerId: c.caller_id,
   durationSec: Number(c.duration_sec ?? 0),
+  // A group's call also says who took part.
+  ...(Number(c.group_call) === 1 ? { participantIds: c.participant_ids ? c.participant_ids.split(',') : [] } : {}),
 });
 
 const parseWaveform = (text: string) => (text ? text.split(',').map(Number) : []);
@@ -198,7 +202,7 @@ export async function toMessages(db: Database, rows: MessageRow[], viewerId?: st
     callIds.length
       ? db
           .selectFrom('calls')
-          .select(['message_id', 'video', 'outcome', 'caller_id', 'duration_sec'])
+          .select(['message_id', 'video', 'outcome', 'caller_id', 'duration_sec', 'group_call', 'participant_ids'])
           .where('message_id', 'in', callIds)
           .execute()
       : Promise.resolve([]),

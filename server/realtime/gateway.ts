@@ -26,10 +26,14 @@ import { createTypingRelay } from './typing-relay';
 /** One connected socket, as a feature's client-event handler sees it. */
 export interface SocketClient {
   readonly userId: string;
+  /** This socket's id (unique across server processes). */
+  readonly socketId: string;
   join(room: string): Promise<void> | void;
   leave(room: string): Promise<void> | void;
   /** The user's other sockets (other tabs), on every server process. */
   toOwnOtherSockets<K extends ServerEventName>(event: K, payload: ServerEvent<K>): void;
+  /** Runs once when this socket's connection ends (closed, or its connection died). */
+  onDisconnect(handler: () => void): void;
 }
 
 /** Throws an HttpError to refuse the event: its message becomes the acknowledgement {ok:false, message}. */
@@ -98,8 +102,16 @@ class Client implements SocketClient {
     return this.socket.leave(room);
   }
 
+  get socketId() {
+    return this.socket.id;
+  }
+
   toOwnOtherSockets<K extends ServerEventName>(event: K, payload: ServerEvent<K>): void {
     this.socket.to(userRoom(this.userId)).emit(event, payload);
+  }
+
+  onDisconnect(handler: () => void): void {
+    this.socket.once('disconnect', handler);
   }
 }
 

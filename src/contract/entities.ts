@@ -127,10 +127,22 @@ export const CallInfo = z.object({
   kind: CallKind,
   outcome: CallOutcome,
   callerId: Id,
-  /** Seconds between the answer and the hang-up; 0 unless answered. */
+  /** Seconds between the answer and the hang-up; 0 unless answered. A group call: from its start to its end. */
   durationSec: z.number().int().min(0),
+  /** A group's call only: who took part, in joining order (a member rung who is not here missed it). */
+  participantIds: z.array(Id).optional(),
 });
 export type CallInfo = z.infer<typeof CallInfo>;
+
+/** A group's call that is on (docs/calls.md "Group calls"): who is in it now, in joining order. */
+export const GroupCall = z.object({
+  conversationId: Id,
+  startedAt: IsoDate,
+  startedBy: Id,
+  video: z.boolean(),
+  participantIds: z.array(Id),
+});
+export type GroupCall = z.infer<typeof GroupCall>;
 
 /** Who did a membership change and to whom, with the names they had then (a removed member leaves the list). */
 export const SystemPerson = z.object({ id: Id, name: z.string() });
@@ -412,6 +424,11 @@ export const ConversationEntry = z.object({
   blockedByMe: z.boolean().optional(),
   /** Unread messages that mention the user (the list shows «@» while there are any). */
   unreadMentions: z.number().int().optional(),
+  /**
+   * A group whose call is on: who is in it now, in joining order, and whether it is a video call (the tile's marker,
+   * the header's call bar; «Присоединиться» comes in with the camera on for a video call).
+   */
+  groupCall: GroupCall.pick({ participantIds: true, video: true }).optional(),
 });
 export type ConversationEntry = z.infer<typeof ConversationEntry>;
 

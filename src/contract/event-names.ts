@@ -28,6 +28,8 @@ export const SERVER_EVENT_NAMES = [
   'call:accepted',
   'call:declined',
   'call:ended',
+  'groupCall:state',
+  'groupCall:moved',
   'session:expiring',
   'session:expired',
   'session:closed',

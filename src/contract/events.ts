@@ -7,6 +7,7 @@ import {
   ChatSettings,
   Contact,
   ConversationEntry,
+  GroupCall,
   Id,
   IsoDate,
   LinkPreview,
@@ -40,6 +41,16 @@ export const clientEvents = {
   'call:accept': CallAccept,
   'call:decline': CallRef,
   'call:end': CallRef,
+  /** A group's call (docs/calls.md "Group calls"): start it (or join the one that is on). */
+  'groupCall:start': CallInvite,
+  /** `video` is the joiner's own choice (the room's is the starter's); accepted so every start, join or answer is one shape. */
+  'groupCall:join': z.strictObject({ conversationId: Id, video: z.boolean().optional() }),
+  /** «Выйти из звонка»: only me; the call ends when the last one leaves. */
+  'groupCall:leave': CallRef,
+  /** «Завершить для всех»: the group's owner and admins only. */
+  'groupCall:end': CallRef,
+  /** Stops my own ringing (every tab of mine); the call goes on. */
+  'groupCall:decline': CallRef,
   'session:renew': SessionRenew,
   'guest:admit': GuestAdmit,
   /** A newer epoch's call key for a guest in a secret chat's call (docs/secret-chats.md "Guests in encrypted calls"). */
@@ -79,6 +90,7 @@ const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().null
  * - call:* — the other members; call:accepted and call:declined also reach the actor's
  *   other tabs (so they stop ringing), never the tab that sent them.
  * - call:invite is refused in its ack ({ok:false, message}) when no other member has a connected tab.
+ * - groupCall:state — every member of the group; groupCall:moved — the joiner's other tabs.
  * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).
  * - contacts:* — the other side of the request.
  *
@@ -156,10 +168,15 @@ export const serverEvents = {
   }),
   /** An administrator acted on one of the user's reports (docs/administration.md). */
   'report:resolved': z.object({ notice: ReportNotice }),
-  'call:incoming': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
+  /** `group`: a group's call is ringing (answer with groupCall:join, decline with groupCall:decline). */
+  'call:incoming': z.object({ conversationId: Id, from: CallPeer, video: z.boolean(), group: z.boolean().optional() }),
   'call:accepted': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
   'call:declined': z.object({ conversationId: Id, from: CallPeer }),
   'call:ended': z.object({ conversationId: Id, from: CallPeer }),
+  /** A group's call started, someone joined or left, or it ended (`call: null`): every member of the group. */
+  'groupCall:state': z.object({ conversationId: Id, call: GroupCall.nullable() }),
+  /** I joined the group's call from another tab or device: this one's part in it is over. My other tabs. */
+  'groupCall:moved': z.object({ conversationId: Id }),
   'session:expiring': z.object({ expiresAt: IsoDate }),
   'session:expired': z.object({}),
   /** A secret chat's log grew (a commit or a welcome): every member's tabs. */

@@ -41,6 +41,7 @@ import * as m039 from './039_oidc_links';
 import * as m040 from './040_two_factor';
 import * as m041 from './041_passkeys';
 import * as m042 from './042_message_entities';
+import * as m043 from './043_group_calls';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '040_two_factor': m040,
   '041_passkeys': m041,
   '042_message_entities': m042,
+  '043_group_calls': m043,
 };

@@ -4,4 +4,6 @@ import type { RouteTable } from './route-info';
 
 export const callsRoutes = {
   callHistory: { method: 'GET', path: '/calls', auth: true },
+  /** The group's call that is on, if any (the call bar after a reload). */
+  groupCall: { method: 'GET', path: '/conversations/:id/call', auth: true },
 } as const satisfies RouteTable;

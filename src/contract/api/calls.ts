@@ -1,7 +1,7 @@
 // The calls page's history (server/calls/).
 // Each route's method and path are in ./calls.routes.ts; its schemas are joined to it here, by the same name.
 import { z } from 'zod';
-import { CallInfo, Id, IsoDate } from '../entities';
+import { CallInfo, GroupCall, Id, IsoDate } from '../entities';
 import { LIMITS } from '../limits';
 import { callsRoutes } from './calls.routes';
 import { withSchemas } from './with-schemas';
@@ -25,4 +25,5 @@ export const CallHistoryResponse = z.object({ calls: z.array(CallHistoryEntry), 
 /** The routes of ./calls.routes with their schemas. */
 export const callsApi = withSchemas(callsRoutes, {
   callHistory: { query: CallHistoryQuery, response: CallHistoryResponse },
+  groupCall: { params: z.strictObject({ id: Id }), response: z.object({ call: GroupCall.nullable() }) },
 });

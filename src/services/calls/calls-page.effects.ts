@@ -4,7 +4,7 @@ import { fromPromise } from 'xstate';
 import type { Services } from '../app/services';
 import { type CallsPageEffects, callsPageMachine } from '../../machines/calls/callsPage/callsPage.machine';
 import { configuredVideoServerUrl, requestRoomToken, videoServerFallbackUrl } from './livekit';
-import { checkMedia } from '../app/secure-context';
+import { checkMedia } from './media-check';
 
 export function wireCallsPage(s: Services) {
   return callsPageMachine.provide({

@@ -1,7 +1,10 @@
 // The call overlay (docs/behaviour.md §2): 90 % of the width, 80 % of the height, at most 1200 px wide, holding the
 // video conference. It renders nothing until the room's token and url exist. While the other side is being
 // rung the header says so and offers to cancel; closing the view ends the call.
+import { useSelector } from '@xstate/react';
 import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 'react';
+import { useSessionActor } from '../app/RuntimeContext';
+import { useChatEntry } from '../shared/useChatList';
 import type { ConversationChat } from './call-chat';
 import { CALL_ENCRYPTED, type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
 import { LazyConference } from './LazyConference';
@@ -12,6 +15,10 @@ export interface CallOverlayProps {
   url: string | null;
   /** The other side has not answered yet. */
   calling: boolean;
+  /** A group's call: hanging up leaves it («Выйти из звонка»), the others stay. */
+  group?: boolean;
+  /** «Завершить для всех» (a group's owner and admins). */
+  onEndForAll?: () => void;
   video: boolean;
   audio: boolean;
   onEnd: () => void;
@@ -63,7 +70,27 @@ export function ConnectedCallOverlay(props: CallOverlayProps & { conversationId?
 function WithChat(props: CallOverlayProps & { conversationId: string }) {
   const { conversationId, ...overlay } = props;
   const chat = useCallChat(conversationId);
-  return <CallOverlay {...overlay} {...(chat ? { chat } : {})} />;
+  // A group's call is left, not ended; its owner and admins may also end it for everyone.
+  const group = useSelector(useSessionActor('call'), (s) => !!s.context.group);
+  const endForAll = useEndForAll(group ? conversationId : null);
+  return (
+    <CallOverlay
+      {...overlay}
+      {...(chat ? { chat } : {})}
+      {...(group ? { group } : {})}
+      {...(endForAll ? { onEndForAll: endForAll } : {})}
+    />
+  );
+}
+
+/** «Завершить для всех» of a group's call: for its owner and admins (the server checks again); null for the others. */
+function useEndForAll(conversationId: string | null): (() => void) | null {
+  const call = useSessionActor('call');
+  const me = useSelector(useSessionActor('session'), (s) => s.context.session?.user.id ?? null);
+  const role = useChatEntry(conversationId)?.conversation.participants.find((p) => p.user.id === me)?.role;
+  return conversationId && (role === 'OWNER' || role === 'ADMIN')
+    ? () => call.send({ type: 'call.end', all: true })
+    : null;
 }
 
 export function CallOverlay(props: CallOverlayProps) {
@@ -89,7 +116,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
       serverUrl={props.url}
       video={props.video}
       audio={props.audio}
-      leaveLabel="Завершить"
+      leaveLabel={props.group ? 'Выйти' : 'Завершить'}
       onLeave={props.onEnd}
       onError={props.onFailed}
       chat={props.chat}
@@ -118,8 +145,13 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
           <h2 id="call-overlay-title" className="call-overlay-title">
             {props.calling ? 'Вызов… ждём ответа' : 'Звонок'}
           </h2>
+          {props.onEndForAll && (
+            <button type="button" className="button call-decline" onClick={props.onEndForAll}>
+              Завершить для всех
+            </button>
+          )}
           <button type="button" className="button call-decline" onClick={props.onEnd}>
-            {props.calling ? 'Отменить вызов' : 'Завершить звонок'}
+            {props.calling ? 'Отменить вызов' : props.group ? 'Выйти из звонка' : 'Завершить звонок'}
           </button>
         </header>
         {e2ee && canEncrypt && !e2ee.error && (

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallLayerView } from './CallLayer';
 import { CallOverlay } from './CallOverlay';
 import { CallsPageView, type CallsPageViewProps } from './CallsPage';
+import { GroupCallBar } from './GroupCallBar';
 import { type ConferenceProps, e2eeSupported } from './conference-rules';
 import { IncomingCallDialog } from './IncomingCallDialog';
 import { preloadCallViews } from './lazy-call-views';
@@ -126,6 +127,20 @@ describe('call overlay', () => {
     expect(onEnd).toHaveBeenCalledTimes(3);
     await userEvent.click(screen.getByRole('button', { name: 'сбой' }));
     expect(onFailed).toHaveBeenCalledWith('no livekit url provided');
+  });
+
+  it("a group's call is left, not ended; «Завершить для всех» only where it is offered", async () => {
+    const onEnd = vi.fn();
+    const onEndForAll = vi.fn();
+    const { rerender } = render(<CallOverlay {...base} group token="jwt" url="ws://h" onEnd={onEnd} />);
+    expect(screen.queryByRole('button', { name: 'Завершить для всех' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Выйти из звонка' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Выйти' }));
+    expect(onEnd).toHaveBeenCalledTimes(2);
+    rerender(<CallOverlay {...base} group token="jwt" url="ws://h" onEnd={onEnd} onEndForAll={onEndForAll} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Завершить для всех' }));
+    expect(onEndForAll).toHaveBeenCalledTimes(1);
+    expect(onEnd).toHaveBeenCalledTimes(2);
   });
 
   it('a secret chat’s call: says it is encrypted, waits for the key, and is not made where it cannot be encrypted', () => {
@@ -283,5 +298,17 @@ describe('/calls page', () => {
       'Звонки и голосовые сообщения работают только по защищённому адресу (https://) — попросите администратора настроить HTTPS',
     );
     expect(screen.queryByRole('link')).toBeNull();
+  });
+});
+
+describe("a group's call bar", () => {
+  it('says a call is on with how many are in it and their faces, and joins', async () => {
+    const onJoin = vi.fn();
+    const face = { face: { kind: 'initials' as const, text: 'АП' }, colour: '#123456', presence: null };
+    render(<GroupCallBar count={5} avatars={[face, face, face]} onJoin={onJoin} />);
+    const bar = screen.getByRole('status');
+    expect(bar).toHaveTextContent('Идёт звонок · 5 участников');
+    await userEvent.click(screen.getByRole('button', { name: 'Присоединиться' }));
+    expect(onJoin).toHaveBeenCalledTimes(1);
   });
 });

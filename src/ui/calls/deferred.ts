@@ -4,3 +4,5 @@
 export { LazyConference } from './LazyConference';
 /** What an encrypted call says (a plain string, from the livekit-free rules). */
 export { CALL_ENCRYPTED } from './conference-rules';
+/** A group's call bar in the conversation's header (the pane's chunk). */
+export { GroupCallBar, useGroupCallBar } from './GroupCallBar';

@@ -138,6 +138,8 @@ function ChatTileRow({
         data-testid={t.saved ? 'saved-tile' : 'chat-tile'}
         data-muted={t.muted ? 'true' : undefined}
         data-pinned={t.pinned ? 'true' : undefined}
+        // A group whose call is on: 📞 after the title (chats.css), a few bytes on the first screen.
+        data-call={t.call || undefined}
         aria-current={t.active ? 'true' : undefined}
         onClick={() => onOpen(t.id)}
         onContextMenu={onContextMenu}

@@ -7,6 +7,7 @@ import { type ReactNode, Suspense, useCallback, useMemo, useState } from 'react'
 import { directPeer, displayName } from '../../contract/format';
 import type { ScheduleDraft } from '../../machines/scheduled/index';
 import { useBlocking } from '../blocking/index';
+import { GroupCallBar, useGroupCallBar } from '../calls/deferred';
 import { PreviewCardsContext, useConversationPane } from '../conversation/deferred';
 import { LazyConversationView } from '../conversation/index';
 import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
@@ -104,6 +105,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
   const c = props.selectedEntry?.conversation;
   const peer = c ? directPeer(c, props.me) : null;
   const blocked = props.selectedEntry?.blockedByMe === true;
+  const callBar = useGroupCallBar(props.selectedEntry);
   const block = peer
     ? {
         blocked,
@@ -122,6 +124,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
           onScheduled={secret ? undefined : () => setScheduling({ start: null })}
           onInfo={showInfo}
           onVerify={secret ? () => setVerifying(true) : undefined}
+          callBar={callBar && <GroupCallBar {...callBar} />}
           blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
           searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
           selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}

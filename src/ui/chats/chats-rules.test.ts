@@ -367,6 +367,11 @@ describe('message rows', () => {
     const group = entry(conversation('g', [me, anna, boris], { title: 'Поход' }), 0);
     expect(chatTile(group, 'me', null, NOW)).toMatchObject({ title: 'Поход', subtitle: 'Анна, Борис' });
     expect(chatTile(group, 'me', null, NOW).avatar.presence).toBeNull();
+    // A group whose call is on wears the call's mark; none once it ended.
+    expect(chatTile(group, 'me', null, NOW).call).toBe(false);
+    expect(chatTile({ ...group, groupCall: { participantIds: ['u2'], video: false } }, 'me', null, NOW).call).toBe(
+      true,
+    );
     expect(headerOf(direct, 'me', NOW)).toMatchObject({ title: 'Анна', status: 'ОНЛАЙН', online: true });
   });
   it('adds the latest message in words with its sender and time, or the draft instead', () => {

@@ -30,6 +30,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   composer: Omit<ComposerProps, 'inputRef' | 'recorder'> & { recorderRef?: RecorderRef };
   lightbox: { items: LightboxItem[]; index: number } | null;
   onCloseLightbox(): void;
+  /** A group's call that is on: «Идёт звонок» and «Присоединиться» (the calls feature's bar). */
+  callBar?: ReactNode;
   onCall(video: boolean): void;
   onReply(row: MessageRow): void;
   onEdit(row: MessageRow): void;
@@ -144,6 +146,7 @@ export function ConversationView(props: ConversationViewProps) {
         onInfo={props.onInfo}
         onVerify={props.onVerify}
       />
+      {props.callBar}
       {props.searchBar}
       {props.pinBar && <PinBar {...props.pinBar} />}
       {props.notice}

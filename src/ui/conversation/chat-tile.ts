@@ -45,6 +45,8 @@ export interface ChatTileView {
   isGroup?: boolean;
   /** A secret chat (a lock beside its title). */
   secret?: boolean;
+  /** A group whose call is on (a phone beside its title). */
+  call?: boolean;
   /** «Избранное», one's chat with oneself: first in the list, never deleted (docs/behaviour.md §10.31). */
   saved?: boolean;
   /** Its latest message is ENCRYPTED: its id and ciphertext, which this device reads for the preview. */
@@ -118,6 +120,7 @@ export function chatTile(
     isGroup: isGroupConversation(c),
     ...(c.secret ? { secret: true } : {}),
     ...(c.saved ? { saved: true } : {}),
+    call: !!entry.groupCall,
     ...(latest?.type === 'ENCRYPTED'
       ? {
           encrypted: {

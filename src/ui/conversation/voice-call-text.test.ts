@@ -34,6 +34,17 @@ describe('voice and call words', () => {
     expect(isMissedFor(call({ outcome: 'missed' }), 'a')).toBe(false);
   });
 
+  it("says a group's call with its length and who took part; missed for a member who never came", () => {
+    const group = call({ durationSec: 2_530, participantIds: ['a', 'b', 'c', 'd', 'e'] });
+    expect(callLabel(group, 'b')).toBe('Групповой звонок · 42:10 · 5 участников');
+    expect(callLabel({ ...group, kind: 'video', durationSec: 3_723, participantIds: ['a', 'b'] }, 'z')).toBe(
+      'Групповой звонок · 1:02:03 · 2 участника',
+    );
+    expect(isMissedFor(group, 'c')).toBe(false);
+    expect(isMissedFor(group, 'z')).toBe(true);
+    expect(isMissedFor({ ...group, outcome: 'missed', participantIds: ['a'] }, 'a')).toBe(false);
+  });
+
   it('previews voice messages and calls in the list, nothing else', () => {
     const base = {
       id: 'm',

@@ -1,7 +1,8 @@
 // The words of voice messages and call entries (pure, tested in src/ui/conversation/voice-call-text.test.ts):
-// «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён».
+// «Голосовое сообщение 0:12», «Исходящий видеозвонок · 3:12», «Пропущенный звонок», «Звонок отклонён»,
+// «Групповой звонок · 42:10 · 5 участников».
 import type { CallInfo, Message } from '../../contract/entities';
-import { clock } from '../../contract/format';
+import { clock, membersText } from '../../contract/format';
 import { pollPreview } from '../../contract/poll';
 import { systemText } from './system-text';
 
@@ -13,9 +14,12 @@ export const voicePreview = (durationMs: number) => `Голосовое сооб
 export function callLabel(call: CallInfo, me: string): string {
   const mine = call.callerId === me;
   const video = call.kind === 'video';
+  const length = clock(call.durationSec * 1000);
+  // A group's call: «Групповой звонок · 42:10 · 5 участников», whoever started it, audio or video.
+  if (call.participantIds) return `Групповой звонок · ${length} · ${membersText(call.participantIds.length)}`;
   switch (call.outcome) {
     case 'answered':
-      return `${mine ? 'Исходящий' : 'Входящий'} ${video ? 'видеозвонок' : 'звонок'} · ${clock(call.durationSec * 1000)}`;
+      return `${mine ? 'Исходящий' : 'Входящий'} ${video ? 'видеозвонок' : 'звонок'} · ${length}`;
     case 'declined':
       return 'Звонок отклонён';
     case 'cancelled':
@@ -27,7 +31,9 @@ export function callLabel(call: CallInfo, me: string): string {
 
 /** Whether the entry is a call this user missed (shown in the missed colour). */
 export const isMissedFor = (call: CallInfo, me: string) =>
-  call.callerId !== me && (call.outcome === 'missed' || call.outcome === 'cancelled');
+  call.participantIds
+    ? !call.participantIds.includes(me)
+    : call.callerId !== me && (call.outcome === 'missed' || call.outcome === 'cancelled');
 
 /** The list's one-line preview of a voice message, a call, a poll or a group's SYSTEM entry; null for other messages. */
 export function entryPreview(message: Message | undefined, me: string | null): string | null {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AnyActorRef, assign, createActor, createMachine, fromCallback, fromPromise, setup } from 'xstate';
+import { type AnyActorRef, assign, createActor, createMachine, emit, fromCallback, fromPromise, setup } from 'xstate';
 import { describeModel } from '../../../../tests/model/harness';
 import type { Ack } from '../../../contract/events';
 import type { MediaProblem } from '../../shared/secure-context.protocol';
@@ -33,7 +33,11 @@ describeModel({
     },
   }),
   events: {
-    'call.startOutgoing': () => [{ type: 'call.startOutgoing', conversationId: 'c1', video: true }],
+    'call.startOutgoing': () => [
+      { type: 'call.startOutgoing', conversationId: 'c1', video: true },
+      // A group's call: the server's acknowledgement lets it in (no ring-back, nobody to wait for).
+      { type: 'call.startOutgoing', conversationId: 'c1', video: true, group: 'start' },
+    ],
     // While busy, a second call (listed first: paths are keyed by event type, so the first variant that
     // reaches a state is the one kept) is declined; the same invitation again is ignored.
     'call.startIncoming': (s) => [
@@ -370,5 +374,149 @@ describe('call: no microphone or camera (a plain-http page, refused, none)', () 
     call.send({ type: 'call.failed', name: 'NotAllowedError', message: 'Permission denied' });
     expect(snap().value).toBe('idle');
     expect(snap().context.notice).toBe(CALL_NOTICES.mediaDenied);
+  });
+});
+
+describe("call: a group's call is a room", () => {
+  const requestsOf = () => {
+    const requests: unknown[] = [];
+    const invite = fromPromise(async ({ input }) => {
+      requests.push(input);
+      return { ok: true };
+    });
+    return { requests, invite };
+  };
+
+  it('starting it goes straight in with no ring-back; hanging up leaves it, the others stay', async () => {
+    const { requests, invite } = requestsOf();
+    const { call, emits, sounds, snap } = inSystem({ actors: { invite: invite as never } });
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: true, group: 'start' });
+    await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true));
+    expect(requests).toEqual([{ name: 'groupCall:start', payload: { conversationId: 'g1', video: true } }]);
+    expect(sounds).toEqual([]);
+    call.send({ type: 'call.end' });
+    expect(snap().value).toBe('idle');
+    expect(emits).toEqual([{ name: 'groupCall:leave', payload: { conversationId: 'g1' } }]);
+  });
+
+  it('«Присоединиться» joins the call that is on; «Завершить для всех» ends it for everyone', async () => {
+    const { requests, invite } = requestsOf();
+    const { call, emits, snap } = inSystem({ actors: { invite: invite as never } });
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+    await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true));
+    expect(requests).toEqual([{ name: 'groupCall:join', payload: { conversationId: 'g1', video: false } }]);
+    call.send({ type: 'call.end', all: true });
+    expect(snap().value).toBe('idle');
+    expect(emits).toEqual([{ name: 'groupCall:end', payload: { conversationId: 'g1' } }]);
+  });
+
+  it('back online during a group call, this socket takes my place again; a direct call sends nothing', async () => {
+    const { invite } = requestsOf();
+    const { call, emits, snap } = inSystem({ actors: { invite: invite as never } });
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+    await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true));
+    call.send({ type: 'call.reconnected' });
+    expect(emits).toEqual([{ name: 'groupCall:join', payload: { conversationId: 'g1' } }]);
+    call.send({ type: 'call.end' });
+    call.send({ type: 'call.startOutgoing', conversationId: 'c1', video: false });
+    await vi.waitFor(() => expect(snap().hasTag('open')).toBe(true));
+    call.send({ type: 'call.reconnected' });
+    expect(emits).toEqual([
+      { name: 'groupCall:join', payload: { conversationId: 'g1' } },
+      { name: 'groupCall:leave', payload: { conversationId: 'g1' } },
+    ]);
+  });
+
+  it('a join the server refuses (the call is over) ends with its reason', async () => {
+    const { call, snap } = inSystem({
+      actors: { invite: fromPromise(async () => ({ ok: false, message: 'Звонок уже закончился' })) as never },
+    });
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+    await vi.waitFor(() => expect(snap().value).toBe('idle'));
+    expect(snap().context.notice).toBe('Звонок уже закончился');
+  });
+
+  it('a ring of a group: answering joins, declining stops only my ringing, a busy line declines only mine', async () => {
+    const { call, emits, snap } = inSystem();
+    call.send({ type: 'call.startIncoming', conversationId: 'g1', from: caller, video: false, group: true });
+    expect(snap().context.incoming).toEqual({ conversationId: 'g1', from: caller, video: false, group: true });
+    call.send({ type: 'call.decline' });
+    expect(emits).toEqual([{ name: 'groupCall:decline', payload: { conversationId: 'g1' } }]);
+
+    call.send({ type: 'call.startIncoming', conversationId: 'g1', from: caller, video: false, group: true });
+    call.send({ type: 'call.accept', video: false });
+    await vi.waitFor(() => expect(snap().matches({ inCall: { signal: 'connected' } })).toBe(true));
+    expect(emits.at(-1)).toEqual({ name: 'groupCall:join', payload: { conversationId: 'g1', video: false } });
+    call.send({ type: 'call.startIncoming', conversationId: 'g2', from: other, video: false, group: true });
+    expect(emits.at(-1)).toEqual({ name: 'groupCall:decline', payload: { conversationId: 'g2' } });
+    call.send({ type: 'call.end' });
+    expect(emits.at(-1)).toEqual({ name: 'groupCall:leave', payload: { conversationId: 'g1' } });
+  });
+
+  it("the call's end, or my joining from another device, closes it here without a word to the server", async () => {
+    // A realtime actor that hands the server's events on as the real one does (server.event to its listeners).
+    const emits: unknown[] = [];
+    const realtime = createMachine({
+      types: {} as { events: { type: 'server'; name: string; payload: unknown } | { type: 'realtime.emit' } },
+      on: {
+        server: {
+          actions: emit(
+            ({ event }) =>
+              ({
+                type: 'server.event',
+                name: (event as { name: string }).name,
+                payload: (event as { payload: unknown }).payload,
+              }) as never,
+          ),
+        },
+        'realtime.emit': { actions: ({ event }) => emits.push(event) },
+      },
+    });
+    const session = createMachine({ context: { session: { user: { id: me.id } } } });
+    const { invite } = requestsOf();
+    const callWithEvents = callMachine.provide({
+      actors: {
+        ring: quiet,
+        ringback: quiet,
+        fetchToken: fromPromise(async () => access) as never,
+        invite: invite as never,
+        checkMedia: fromPromise(async () => null) as never,
+      },
+    });
+    const root = setup({ actors: { realtime, session, call: callWithEvents } }).createMachine({
+      context: ({ spawn }) => ({
+        realtime: spawn('realtime', { systemId: 'realtime' }),
+        session: spawn('session', { systemId: 'session' }),
+        call: spawn('call', { systemId: 'call' }),
+      }),
+    });
+    const system = createActor(root).start().system;
+    const call = system.get('call') as AnyActorRef;
+    const server = system.get('realtime') as AnyActorRef;
+    for (const [name, payload] of [
+      ['groupCall:state', { conversationId: 'g1', call: null }],
+      ['groupCall:moved', { conversationId: 'g1' }],
+    ] as const) {
+      call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+      await vi.waitFor(() => expect(call.getSnapshot().matches({ inCall: { signal: 'connected' } })).toBe(true));
+      // Another group's news changes nothing here.
+      server.send({ type: 'server', name, payload: { ...payload, conversationId: 'g9' } });
+      expect(call.getSnapshot().hasTag('open')).toBe(true);
+      server.send({ type: 'server', name, payload });
+      expect(call.getSnapshot().value).toBe('idle');
+    }
+    // Someone joined or left: the call goes on.
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+    await vi.waitFor(() => expect(call.getSnapshot().matches({ inCall: { signal: 'connected' } })).toBe(true));
+    server.send({
+      type: 'server',
+      name: 'groupCall:state',
+      payload: {
+        conversationId: 'g1',
+        call: { conversationId: 'g1', startedAt: 'x', startedBy: 'u', video: false, participantIds: ['u'] },
+      },
+    });
+    expect(call.getSnapshot().hasTag('open')).toBe(true);
+    expect(emits).toEqual([]);
   });
 });

@@ -7,13 +7,17 @@
 // preparing / answering ──no microphone or camera (plain http, refused, none)──► idle with a notice: the caller's
 // invitation is never sent (nobody rings, the server logs no call); the callee declines.
 // ringing ──decline / 25 s / cancelled by the caller / answered or declined in another tab──► idle
+// A group's call (context.group, docs/calls.md "Group calls") runs through the same states: starting or joining it is
+// one acknowledged request (groupCall:start / groupCall:join) that goes straight to connected, hanging up leaves it
+// (groupCall:leave), «Завершить для всех» ends it for everyone, and its end, or my joining from another device,
+// arrives as the remote end.
 import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { TIMINGS } from '../../../contract/limits';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
 import { listenToServer } from '../../realtime/index';
 import type { RealtimeEmit } from '../../realtime/realtime/realtime.protocol';
-import { serverRequest } from '../../realtime/index';
+import { type ServerRequestInput, serverRequest } from '../../realtime/index';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
@@ -32,13 +36,27 @@ import {
 
 export * from './call.protocol';
 
+/**
+ * A group's call is over here: it ended or moved to another device. Nobody in particular ended it, and the remote
+ * end's guards read only the conversation, so it names no one.
+ */
+const over = (p: { conversationId: string }) =>
+  ({ type: 'call.remoteEnded', conversationId: p.conversationId }) as CallRemoteEvent;
+
 /** Server events as this machine's own events. */
-export const callServerEvents = listenToServer<CallRemoteEvent>({
-  'call:incoming': (p) => ({ type: 'call.startIncoming', ...p }),
-  'call:accepted': (p) => ({ type: 'call.remoteAccepted', ...p }),
-  'call:declined': (p) => ({ type: 'call.remoteDeclined', ...p }),
-  'call:ended': (p) => ({ type: 'call.remoteEnded', ...p }),
-});
+export const callServerEvents = listenToServer<CallRemoteEvent>(
+  {
+    'call:incoming': (p) => ({ type: 'call.startIncoming', ...p }),
+    'call:accepted': (p) => ({ type: 'call.remoteAccepted', ...p }),
+    'call:declined': (p) => ({ type: 'call.remoteDeclined', ...p }),
+    'call:ended': (p) => ({ type: 'call.remoteEnded', ...p }),
+    // A group's call ended, or I took my place in it from another tab or device: over here either way.
+    'groupCall:state': (p) => (p.call ? null : over(p)),
+    'groupCall:moved': over,
+  },
+  // The socket came back: a group's call is taken again from it (the server drops a place whose socket stays gone).
+  { onConnected: () => ({ type: 'call.reconnected' }) },
+);
 
 /**
  * Tells the server (fire and forget) through the realtime actor; absent in isolated tests. A signal made while the
@@ -54,6 +72,7 @@ const idle = {
   initialAudio: false,
   access: null,
   me: null,
+  group: null,
 } satisfies Partial<CallContext>;
 
 /** The media check's answer: null when the microphone (and camera) can be had. */
@@ -89,27 +108,43 @@ export const callMachine = setup({
     /** An answer given by this user in another tab (the server relays it to the user's other sockets too). */
     byMe: ({ context, event }) => 'from' in event && event.from.id === context.me,
     ackOk: (_, ack: Ack) => ack.ok,
+    /** A group's call: the server's acknowledgement is the way in, nobody answers it. */
+    groupAckOk: ({ context }, ack: Ack) => !!context.group && ack.ok,
     mediaReady: (_, check: MediaCheck) => check === null,
   },
   actions: {
     /** Declines the ringing call: the caller stops waiting. */
-    sendDecline: ({ context, system }) =>
+    sendDecline: ({ context, system }) => {
+      const incoming = present(context.incoming, 'incoming');
+      // A group's ring: only my own tabs stop ringing, the call goes on.
       toServer(system, {
         type: 'realtime.emit',
-        name: 'call:decline',
-        payload: { conversationId: present(context.incoming, 'incoming').conversationId },
+        name: incoming.group ? 'groupCall:decline' : 'call:decline',
+        payload: { conversationId: incoming.conversationId },
+      });
+    },
+    sendAccept: ({ context, system }) => {
+      const { conversationId, group } = present(context.incoming, 'incoming');
+      toServer(system, {
+        type: 'realtime.emit',
+        name: group ? 'groupCall:join' : 'call:accept',
+        payload: { conversationId, video: context.initialVideo },
+      } as RealtimeEmit);
+    },
+    /** Ends the open call for everyone in it; a group's call is only left (the last one out ends it). */
+    sendEnd: ({ context, event, system }) =>
+      toServer(system, {
+        type: 'realtime.emit',
+        // «Завершить для всех» (`all`) ends a group's call for everyone in it.
+        name: context.group ? ((event as { all?: true }).all ? 'groupCall:end' : 'groupCall:leave') : 'call:end',
+        payload: { conversationId: present(context.activeConvId, 'activeConvId') },
       }),
-    sendAccept: ({ context, system }) =>
+    /** Back online during a group's call: my place in it is this socket's again. */
+    rejoin: ({ context, system }) =>
+      context.group &&
       toServer(system, {
         type: 'realtime.emit',
-        name: 'call:accept',
-        payload: { conversationId: present(context.incoming, 'incoming').conversationId, video: context.initialVideo },
-      }),
-    /** Ends the open call for everyone in it. */
-    sendEnd: ({ context, system }) =>
-      toServer(system, {
-        type: 'realtime.emit',
-        name: 'call:end',
+        name: 'groupCall:join',
         payload: { conversationId: present(context.activeConvId, 'activeConvId') },
       }),
     /** The other caller gets a decline at once instead of ringing against a busy line. */
@@ -117,7 +152,7 @@ export const callMachine = setup({
       assertEvent(event, 'call.startIncoming');
       toServer(system, {
         type: 'realtime.emit',
-        name: 'call:decline',
+        name: event.group ? 'groupCall:decline' : 'call:decline',
         payload: { conversationId: event.conversationId },
       });
     },
@@ -130,12 +165,18 @@ export const callMachine = setup({
         initialAudio: true,
         notice: null,
         insecure: null,
+        group: event.group ?? null,
       };
     }),
     startIncoming: assign(({ event, system }) => {
       assertEvent(event, 'call.startIncoming');
       return {
-        incoming: { conversationId: event.conversationId, from: event.from, video: event.video },
+        incoming: {
+          conversationId: event.conversationId,
+          from: event.from,
+          video: event.video,
+          group: event.group,
+        },
         me: systemActor(system, 'session')?.getSnapshot().context.session?.user.id ?? null,
       };
     }),
@@ -151,6 +192,7 @@ export const callMachine = setup({
       initialAudio: true,
       notice: null,
       insecure: null,
+      group: context.incoming?.group ? ('join' as const) : null,
     })),
     /** The call's chat is its conversation (src/ui/calls/useCallChat.ts): the chats actor opens it. */
     openConversation: ({ context, system }) => {
@@ -280,6 +322,7 @@ export const callMachine = setup({
           target: 'idle',
           actions: ['sendEnd', 'clear'],
         },
+        'call.reconnected': { actions: 'rejoin' },
         // Signed out during the call: it ends for everyone in it.
         'call.signedOut': {
           target: 'idle',
@@ -320,14 +363,21 @@ export const callMachine = setup({
               invoke: {
                 id: 'invite',
                 src: 'invite',
-                input: ({ context }) => ({
-                  name: 'call:invite' as const,
-                  payload: {
-                    conversationId: present(context.activeConvId, 'activeConvId'),
-                    video: context.initialVideo,
-                  },
-                }),
+                input: ({ context }) =>
+                  ({
+                    name:
+                      context.group === 'join' ? 'groupCall:join' : context.group ? 'groupCall:start' : 'call:invite',
+                    payload: {
+                      conversationId: present(context.activeConvId, 'activeConvId'),
+                      video: context.initialVideo,
+                    },
+                  }) as ServerRequestInput,
                 onDone: [
+                  // A group's call: in at once, nobody is waited for.
+                  {
+                    guard: { type: 'groupAckOk', params: ({ event }) => event.output },
+                    target: 'connected',
+                  },
                   { guard: { type: 'ackOk', params: ({ event }) => event.output }, target: 'waiting' },
                   // Nobody could be reached (or the server refused): end at once with the server's reason.
                   {

@@ -17,7 +17,15 @@ export interface IncomingCall {
   conversationId: string;
   from: CallPeer;
   video: boolean;
+  /** A group's call (docs/calls.md "Group calls"): answering joins it, declining stops only my own ringing. */
+  group?: boolean;
 }
+
+/**
+ * A group's call (docs/calls.md "Group calls"): 'start' opens it (or joins the one on), 'join' joins it from the
+ * call bar or an answered ring. Hanging up then leaves it; «Завершить для всех» ends it for everyone.
+ */
+export type GroupCallMode = 'start' | 'join';
 
 export interface RoomAccess {
   token: string;
@@ -41,6 +49,8 @@ export interface CallContext {
    * calls need the https address, linked when the server knows it. Shown instead of `notice` until dismissed.
    */
   insecure: InsecurePage | null;
+  /** The open call is a group's (absent or null: a direct call). */
+  group?: GroupCallMode | null;
 }
 
 export const CALL_NOTICES = {
@@ -96,18 +106,23 @@ export function failureNotice(
 
 /** Server events as the call actor's own events. */
 export type CallRemoteEvent =
-  | { type: 'call.startIncoming'; conversationId: string; from: CallPeer; video: boolean }
+  | { type: 'call.startIncoming'; conversationId: string; from: CallPeer; video: boolean; group?: boolean }
   | { type: 'call.remoteAccepted'; conversationId: string; from: CallPeer; video: boolean }
   | { type: 'call.remoteDeclined'; conversationId: string; from: CallPeer }
-  | { type: 'call.remoteEnded'; conversationId: string; from: CallPeer };
+  | { type: 'call.remoteEnded'; conversationId: string; from: CallPeer }
+  /** The realtime socket connected again (a group's call takes its place in the call again). */
+  | { type: 'call.reconnected' };
 
 export type CallEvent =
   /** From the chats header's 'Позвонить' / 'Позвонить с видео'. */
-  | { type: 'call.startOutgoing'; conversationId: string; video: boolean }
+  | { type: 'call.startOutgoing'; conversationId: string; video: boolean; group?: GroupCallMode }
   | { type: 'call.accept'; video: boolean }
   | { type: 'call.decline' }
-  /** The user closes the call view (leave button, close, cancel while ringing). */
-  | { type: 'call.end' }
+  /**
+   * The user closes the call view (leave button, close, cancel while ringing). A group's call is left; `all`:
+   * «Завершить для всех» (its owner and admins; the server checks) ends it for everyone.
+   */
+  | { type: 'call.end'; all?: true }
   /** The conference could not connect (e.g. the library's 'no livekit url provided'); `name` is the error's. */
   | { type: 'call.failed'; message: string; name?: string }
   | { type: 'call.dismissNotice' }

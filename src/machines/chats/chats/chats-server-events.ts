@@ -57,6 +57,7 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
     'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),
     'conversation:updated': (p) => ({ type: 'chats.conversationUpdated', conversation: p.conversation }),
     'conversation:removed': (p) => ({ type: 'chats.conversationRemoved', conversationId: p.conversationId }),
+    'groupCall:state': (p) => ({ type: 'chats.groupCall', ...p }),
     'conversation:settings': (p) => ({
       type: 'chats.settings',
       conversationId: p.conversationId,

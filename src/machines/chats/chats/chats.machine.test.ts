@@ -129,6 +129,9 @@ describeModel({
     'chats.conversationUpdated': oneAtATime(() => [
       { type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача' } },
     ]),
+    'chats.groupCall': oneAtATime(() => [
+      { type: 'chats.groupCall', conversationId: 'c1', call: { participantIds: ['u2'], video: false } },
+    ]),
     'chats.conversationRemoved': oneAtATime((s) => [
       { type: 'chats.conversationRemoved', conversationId: s.context.selectedId ?? 'c2' },
       ...(s.context.selectedId ? [{ type: 'chats.conversationRemoved', conversationId: 'c9' }] : []),
@@ -243,6 +246,17 @@ describe('chats with resolving actors', () => {
     // A conversation updated that the list did not have (it was added on another process a moment ago) is added.
     actor.send({ type: 'chats.conversationUpdated', conversation: c2 });
     expect(actor.getSnapshot().context.entries.map((e) => e.conversation.id)).toEqual(['c2']);
+  });
+
+  it("a group's call that is on marks its entry with who is in it, until it ends", async () => {
+    const { actor } = start();
+    await waitFor(actor, ready);
+    const entry1 = () => actor.getSnapshot().context.entries.find((e) => e.conversation.id === 'c1');
+    actor.send({ type: 'chats.groupCall', conversationId: 'c1', call: { participantIds: ['u2', 'me'], video: true } });
+    expect(entry1()?.groupCall).toEqual({ participantIds: ['u2', 'me'], video: true });
+    expect(entry1()?.unreadCount).toBe(2);
+    actor.send({ type: 'chats.groupCall', conversationId: 'c1', call: null });
+    expect(entry1()?.groupCall).toBeUndefined();
   });
 
   it('sorts newest first and counts a message from someone else in a closed conversation once, announcing it', async () => {
@@ -492,6 +506,14 @@ describe('chats with resolving actors', () => {
     chats.send({ type: 'chats.open', conversationId: 'c1' });
     chats.send({ type: 'chats.call', video: true });
     expect(calls).toEqual([{ type: 'call.startOutgoing', conversationId: 'c1', video: true }]);
+    // In a group the call is a room: the call actor opens it for the group.
+    chats.send({
+      type: 'chats.conversationAdded',
+      conversation: conversation('g1', [me, anna], { title: 'Группа', isGroup: true }),
+    });
+    chats.send({ type: 'chats.open', conversationId: 'g1' });
+    chats.send({ type: 'chats.call', video: false });
+    expect(calls.at(-1)).toEqual({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'start' });
     app.stop();
   });
 

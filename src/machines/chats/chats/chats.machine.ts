@@ -219,7 +219,13 @@ export const chatsMachine = setup({
       assertEvent(event, 'chats.call');
       const call = systemActor(system, 'call');
       if (call && context.selectedId) {
-        enqueue.sendTo(call, { type: 'call.startOutgoing', conversationId: context.selectedId, video: event.video });
+        // A group's call is a room: starting it opens it for the group (docs/calls.md "Group calls").
+        enqueue.sendTo(call, {
+          type: 'call.startOutgoing',
+          conversationId: context.selectedId,
+          video: event.video,
+          group: findEntry(context.entries, context.selectedId)?.conversation.isGroup ? 'start' : undefined,
+        });
       }
     }),
   },
@@ -263,6 +269,7 @@ export const chatsMachine = setup({
         'chats.conversationUpdated': { actions: 'changeList' },
         'chats.conversationRemoved': { actions: 'changeList' },
         'chats.settings': { actions: 'changeList' },
+        'chats.groupCall': { actions: 'changeList' },
         'chats.call': { guard: 'hasSelection', actions: 'startCall' },
       },
       type: 'parallel',

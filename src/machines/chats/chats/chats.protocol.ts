@@ -84,6 +84,8 @@ export type ChatsEvent =
   | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
   /** The user lost the conversation: left, was removed, or the group ended (conversation:removed). */
   | { type: 'chats.conversationRemoved'; conversationId: string }
+  /** Who is in a group's call now, none when it ended (groupCall:state): the tile's marker and the call bar. */
+  | { type: 'chats.groupCall'; conversationId: string; call: { participantIds: string[]; video: boolean } | null }
   /** The composer's delivery (its emitted event): an own message the server has. */
   | Extract<ComposerEmitted, { type: 'composer.delivered' }>;
 

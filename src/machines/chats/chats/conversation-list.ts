@@ -155,7 +155,9 @@ export type ListChange =
   | { type: 'chats.conversationAdded'; conversation: Conversation }
   | { type: 'chats.conversationUpdated'; conversation: Conversation }
   | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
-  | { type: 'chats.conversationRemoved'; conversationId: string };
+  | { type: 'chats.conversationRemoved'; conversationId: string }
+  /** Who is in a group's call now (null: it ended). */
+  | { type: 'chats.groupCall'; conversationId: string; call: { participantIds: string[]; video: boolean } | null };
 
 /** The list after a server event; a conversation the server sends anew keeps this list's unread count. */
 export function listAfter(entries: ConversationEntry[], e: ListChange): ConversationEntry[] {
@@ -183,6 +185,10 @@ export function listAfter(entries: ConversationEntry[], e: ListChange): Conversa
       return withSettings(entries, e.conversationId, e.settings);
     case 'chats.conversationRemoved':
       return entries.filter((x) => x.conversation.id !== e.conversationId);
+    case 'chats.groupCall':
+      return entries.map((x) =>
+        x.conversation.id === e.conversationId ? { ...x, groupCall: e.call ?? undefined } : x,
+      );
   }
 }
 

@@ -1,0 +1,74 @@
+// A group's call over sockets (group-calls.ts holds its rules): start, join, leave, «Завершить для всех» and a
+// decline that stops only one's own ringing; GET /api/conversations/:id/call for the call bar after a reload.
+// Starting rings the other members of a group up to GROUP_CALL_RING_MAX as a direct call does (call:incoming
+// with `group`); joining from a second tab or device tells the first (groupCall:moved), which leaves the media
+// room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
+// group (removed, left) is dropped from its call (media-rooms.ts tells this process).
+import fp from 'fastify-plugin';
+import type { SocketClient } from '../realtime/gateway';
+import { contractRoute } from '../http/contract-route';
+import { memberOf } from '../conversations/membership';
+import { caller } from './call-relay';
+import { createGroupCalls } from './group-calls';
+
+export const groupCallRelay = fp(
+  async (app) => {
+    const { clock, db, lists, mediaRooms, realtime, push } = app;
+    const calls = createGroupCalls({ db, clock, lists, realtime });
+    app.addHook('onClose', async () => calls.close());
+    const log = (err: unknown) => app.log.error({ err }, 'group call update failed');
+
+    // Each socket is watched once, from the first time it takes a place in a call.
+    const watched = new WeakSet<SocketClient>();
+    const watch = (client: SocketClient) => {
+      if (watched.has(client)) return;
+      watched.add(client);
+      const { userId, socketId } = client;
+      client.onDisconnect(() => {
+        calls.disconnected(userId, socketId).catch(log);
+      });
+    };
+    const entered = async (conversationId: string, client: SocketClient, moved: boolean, video: boolean) => {
+      watch(client);
+      // My other tabs stop ringing; the one that was in the call leaves it.
+      const from = await caller(db, client.userId);
+      client.toOwnOtherSockets('call:accepted', { conversationId, from, video });
+      if (moved) client.toOwnOtherSockets('groupCall:moved', { conversationId });
+    };
+
+    realtime.onClientEvent('groupCall:start', async ({ conversationId, video }, client) => {
+      const { moved, ring } = await calls.start(conversationId, client.userId, client.socketId, video);
+      await entered(conversationId, client, moved, video);
+      if (!ring.length) return;
+      const from = await caller(db, client.userId);
+      realtime.toUsers(ring, 'call:incoming', { conversationId, from, video, group: true });
+      push.call(conversationId, ring, from, video);
+    });
+    realtime.onClientEvent('groupCall:join', async ({ conversationId }, client) => {
+      const { moved } = await calls.join(conversationId, client.userId, client.socketId);
+      const state = await calls.stateOf(conversationId);
+      await entered(conversationId, client, moved, state?.video ?? false);
+    });
+    realtime.onClientEvent('groupCall:leave', async ({ conversationId }, { userId }) => {
+      await calls.leave(conversationId, userId);
+    });
+    realtime.onClientEvent('groupCall:end', async ({ conversationId }, { userId }) => {
+      await calls.endForAll(conversationId, userId);
+    });
+    realtime.onClientEvent('groupCall:decline', async ({ conversationId }, client) => {
+      // Only my own ringing stops (every tab of mine); the call and the others' ringing go on.
+      await memberOf(db, conversationId, client.userId);
+      client.toOwnOtherSockets('call:declined', { conversationId, from: await caller(db, client.userId) });
+    });
+    mediaRooms.onRemovedFromCall((conversationId, userIds) => {
+      calls.dropped(conversationId, userIds).catch(log);
+    });
+    contractRoute(app, 'groupCall', async ({ userId, params }) => ({ call: await calls.view(params.id, userId) }));
+  },
+  {
+    name: 'group-call-relay',
+    encapsulate: true,
+    decorators: { fastify: ['clock', 'db', 'lists', 'mediaRooms', 'realtime', 'push', 'authenticate'] },
+    dependencies: ['base', 'realtime', 'lists', 'push', 'media-rooms', 'authentication'],
+  },
+);
