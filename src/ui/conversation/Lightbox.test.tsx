@@ -123,7 +123,9 @@ describe('Lightbox (with its statechart)', () => {
     await user.click(screen.getByRole('button', { name: 'Открыть горы' }));
     expect(screen.getByRole('img', { name: 'горы.jpg' })).toBeInTheDocument();
     await user.keyboard('{ArrowRight}');
-    expect(screen.getByRole('img', { name: 'море.png' })).toBeInTheDocument(); // 3 → 1
+    // The lightbox's machine loads on demand: a key pressed before it runs waits for it (useOwnedActor queues it),
+    // so the first step is awaited; once it has run, each step shows at once.
+    expect(await screen.findByRole('img', { name: 'море.png' }, { timeout: 10_000 })).toBeInTheDocument(); // 3 → 1
     await user.keyboard('{ArrowLeft}');
     expect(screen.getByRole('img', { name: 'горы.jpg' })).toBeInTheDocument(); // 1 → 3
     await user.click(screen.getByRole('button', { name: 'Увеличить' }));
@@ -160,7 +162,8 @@ describe('Lightbox (with its statechart)', () => {
       expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
     }
     await user.keyboard('{Escape}');
-    expect(onClose).toHaveBeenCalledTimes(1);
+    // As above: the close waits for the machine's code if it is still on its way.
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(opener).toHaveFocus();
   });
