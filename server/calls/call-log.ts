@@ -17,6 +17,7 @@ import type { Database } from '../db/database';
 import { newMessageId } from '../messages/message-id';
 import { freshMessage, toCallInfo } from '../messages/message-view';
 import type { RealtimeHub } from '../realtime/hub';
+import { markCallEntrySeen } from './call-entry-read';
 
 /** A hang-up or decline this close to the ring timeout is the timeout itself (timers start a little apart). */
 export const MISSED_SLACK_MS = 2_500;
@@ -100,33 +101,10 @@ export function createCallLog({ db, clock, lists, realtime }: CallLogDeps) {
       // The callees took part in an answered or declined call: the entry is no news to them. Their read cursor
       // (server/messages/read-cursors.ts) moves past it only where nothing older is unread, so the entry never
       // marks earlier messages read.
-      if ((outcome === 'answered' || outcome === 'declined') && callees.length) {
-        const { seq } = await trx
-          .selectFrom('messages')
-          .select('seq')
-          .where('id', '=', messageId)
-          .executeTakeFirstOrThrow();
-        const moved = await trx
-          .updateTable('conversation_members as cm')
-          .set({ last_read_seq: seq })
-          .where('cm.conversation_id', '=', call.conversation_id)
-          .where('cm.user_id', 'in', callees)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('messages as m')
-                  .select('m.id')
-                  .where('m.conversation_id', '=', call.conversation_id)
-                  .where('m.deleted_at', 'is', null)
-                  .where('m.id', '!=', messageId)
-                  .whereRef('m.sender_id', '!=', 'cm.user_id')
-                  .whereRef('m.seq', '>', 'cm.last_read_seq'),
-              ),
-            ),
-          )
-          .returning('user_id')
-          .execute();
-        readBy = moved.map((r) => r.user_id);
+      if (outcome === 'answered' || outcome === 'declined') {
+        readBy = await markCallEntrySeen(trx, { conversationId: call.conversation_id, messageId }, callees, {
+          skipSystem: false,
+        });
       }
       return true;
     });

@@ -16,6 +16,7 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import { newMessageId } from '../messages/message-id';
 import { freshMessage, toCallInfo } from '../messages/message-view';
 import type { RealtimeHub } from '../realtime/hub';
+import { markCallEntrySeen } from './call-entry-read';
 
 /** A group call rings the other members in groups up to this size; larger groups see the call bar only. */
 export const GROUP_CALL_RING_MAX = 20;
@@ -180,36 +181,9 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       // Who took part has seen the call: the entry is no news to them (only where nothing older is unread, as for
       // a direct call; a group's SYSTEM entries never count). Members who never came keep it unread: a missed call.
       const took = participantIds.filter((u) => u !== call.caller_id);
-      if (took.length) {
-        const { seq } = await trx
-          .selectFrom('messages')
-          .select('seq')
-          .where('id', '=', messageId)
-          .executeTakeFirstOrThrow();
-        const moved = await trx
-          .updateTable('conversation_members as cm')
-          .set({ last_read_seq: seq })
-          .where('cm.conversation_id', '=', call.conversation_id)
-          .where('cm.user_id', 'in', took)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('messages as m')
-                  .select('m.id')
-                  .where('m.conversation_id', '=', call.conversation_id)
-                  .where('m.deleted_at', 'is', null)
-                  .where('m.id', '!=', messageId)
-                  // A group's changes are no news (they never count as unread): they do not hold the cursor back.
-                  .where('m.type', '!=', 'SYSTEM')
-                  .whereRef('m.sender_id', '!=', 'cm.user_id')
-                  .whereRef('m.seq', '>', 'cm.last_read_seq'),
-              ),
-            ),
-          )
-          .returning('user_id')
-          .execute();
-        readBy = moved.map((r) => r.user_id);
-      }
+      readBy = await markCallEntrySeen(trx, { conversationId: call.conversation_id, messageId }, took, {
+        skipSystem: true,
+      });
       return true;
     });
     if (!won) return null;

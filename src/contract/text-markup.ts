@@ -89,19 +89,7 @@ function inline(src: string): Marked {
   }
   if (!cut.length) return { text: src, entities: [] };
   // Pass 2: the text without the markup, and where each source index lands in it.
-  cut.sort((a, b) => a[0] - b[0]);
-  const at = new Array<number>(src.length + 1);
-  let text = '';
-  let c = 0;
-  for (let k = 0; k <= src.length; k++) {
-    at[k] = text.length;
-    const range = cut[c];
-    if (range && k >= range[0] && k < range[1]) {
-      if (k === range[1] - 1) c += 1;
-      continue;
-    }
-    if (k < src.length) text += src[k];
-  }
+  const { text, at } = withoutCuts(src, cut);
   const entities: MessageEntity[] = [];
   for (const s of spans) {
     const offset = at[s.from] as number;
@@ -135,6 +123,27 @@ function lines(src: string, into: Marked) {
     if (end < all.length) into.text += '\n';
     k = end;
   }
+}
+
+/**
+ * `src` without the markup's half-open ranges `cut` (non-overlapping), and where each source index (and its end) lands
+ * in the result: a span's ends map through `at`.
+ */
+export function withoutCuts(src: string, cut: [number, number][]): { text: string; at: number[] } {
+  const sorted = [...cut].sort((a, b) => a[0] - b[0]);
+  const at = new Array<number>(src.length + 1);
+  let text = '';
+  let c = 0;
+  for (let k = 0; k <= src.length; k++) {
+    at[k] = text.length;
+    const range = sorted[c];
+    if (range && k >= range[0] && k < range[1]) {
+      if (k === range[1] - 1) c += 1;
+      continue;
+    }
+    if (k < src.length) text += src[k];
+  }
+  return { text, at };
 }
 
 /** The typed text with its markers turned into ranges (the markers left out of the text). */

@@ -3,6 +3,7 @@
 // strikethrough, spoiler, code, pre, quotes and links under other words become ranges; links, mentions and the rest
 // stay readable as text. A link whose address this app would not open keeps its address in the text instead.
 import { checkEntities, type EntityType, entityUrl, type MessageEntity } from '../message-entities';
+import { withoutCuts } from '../text-markup';
 import type { JsonValue } from './json-stream';
 
 /** Entity kinds whose text alone says everything (the rest are formatting, also shown as their text). */
@@ -134,19 +135,7 @@ export function readWhatsAppText(src: string): ImportedText {
     i += 1;
   }
   if (!spans.length) return { text: src, entities: [] };
-  cut.sort((a, b) => a[0] - b[0]);
-  const at = new Array<number>(src.length + 1);
-  let text = '';
-  let c = 0;
-  for (let k = 0; k <= src.length; k++) {
-    at[k] = text.length;
-    const range = cut[c];
-    if (range && k >= range[0] && k < range[1]) {
-      if (k === range[1] - 1) c += 1;
-      continue;
-    }
-    if (k < src.length) text += src[k];
-  }
+  const { text, at } = withoutCuts(src, cut);
   const entities = spans
     .map((s) => ({ type: s.type, offset: at[s.from] as number, length: (at[s.to] as number) - (at[s.from] as number) }))
     .filter((e) => e.length > 0);
