@@ -49,7 +49,8 @@ test.describe('formatted text', () => {
     await expect(block.locator('pre')).toHaveText('const a = 1;\nconsole.log(a);');
     await expect(block).toContainText('js');
     await block.getByRole('button', { name: 'Копировать' }).click();
-    await expect(block.getByRole('button', { name: 'Скопировано' })).toBeVisible();
+    // The pane's selection actor writes it and says so, as for a message's «Копировать».
+    await expect(B.page.getByRole('status').filter({ hasText: 'Скопировано' })).toBeVisible();
     expect(await B.page.evaluate(() => navigator.clipboard.readText())).toBe('const a = 1;\nconsole.log(a);');
 
     await input(A.page).fill('очень важно');

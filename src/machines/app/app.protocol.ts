@@ -36,6 +36,15 @@ export type AppChildren = { [K in ViewOwnedId]?: ViewOwnedActors[K] };
 
 export type AppRef = MachineRef<AppViewContext, AppEvent, EventObject, AppChildren>;
 
+/**
+ * The view-owned actor the root runs under a line's id, read from a root snapshot: undefined until it runs. Views
+ * select with this rather than walking the root's children, so how the root keeps them stays its own affair.
+ */
+export const ownedActorOf =
+  <K extends ViewOwnedId>(id: K) =>
+  (snapshot: { children: AppChildren }): ViewOwnedActors[K] | undefined =>
+    snapshot.children[id] as ViewOwnedActors[K] | undefined;
+
 /** Whether a set of effects fits the registry's lines (the join of the features' effects checks it). */
 export type { EffectsFit } from './registry';
 

@@ -10,7 +10,7 @@
 import { useSelector } from '@xstate/react';
 import { useLayoutEffect, useMemo } from 'react';
 import type { AnyActorRef, EventObject, Subscription } from 'xstate';
-import type { AppRef } from '../../machines/app/app.protocol';
+import { type AppRef, ownedActorOf } from '../../machines/app/app.protocol';
 import type { ViewOwnedActors, ViewOwnedId } from '../../machines/shared/system';
 import { useAppRef } from './RuntimeContext';
 
@@ -21,7 +21,7 @@ export type OwnedRef<R extends AnyActorRef> = Omit<R, 'getSnapshot'> & {
 
 export function useOwnedActor<K extends ViewOwnedId>(id: K, input?: unknown): OwnedRef<ViewOwnedActors[K]> {
   const app = useAppRef();
-  const ref = useSelector(app, (s) => s.children[id]);
+  const ref = useSelector(app, ownedActorOf(id));
   const standIn = useMemo(() => standInFor(app, id), [app, id]);
   // The input of the first mount, as with useMachine: later renders do not restart the actor.
   // biome-ignore lint/correctness/useExhaustiveDependencies: input is read once, at spawn
@@ -34,10 +34,10 @@ export function useOwnedActor<K extends ViewOwnedId>(id: K, input?: unknown): Ow
 
 /**
  * A view-owned actor another view opened (one with a systemId, which other actors tell), followed as it comes and
- * goes: undefined while it does not run. The one place views read the root's children.
+ * goes: undefined while it does not run.
  */
 export function useRunningActor<K extends ViewOwnedId>(id: K): ViewOwnedActors[K] | undefined {
-  return useSelector(useAppRef(), (s) => s.children[id] as ViewOwnedActors[K] | undefined);
+  return useSelector(useAppRef(), ownedActorOf(id));
 }
 
 const quiet: Subscription = { unsubscribe: () => {} };

@@ -2,8 +2,9 @@
 // around parts of the text, and React renders every part as text, so nothing in a message is ever read as HTML.
 // Plain parts keep their links (./linkify) and mentions; code keeps neither. Loaded with the first formatted message
 // (MessageText), so the chats page's first screen does not carry it.
-import { type JSX, type MouseEvent, type ReactNode, useState } from 'react';
+import { type JSX, type MouseEvent, type ReactNode, useContext, useState } from 'react';
 import type { TextEntity } from '../../contract/entities';
+import { CopyTextContext } from './copy-text';
 import { linkSegments } from './linkify';
 import { LINK_REL, withMentions } from './text-parts';
 import './formatted-text.css';
@@ -65,23 +66,22 @@ function plain(text: string, mentions: Mentions, key: string, inLink: boolean): 
   );
 }
 
-/** A code block: monospace, scrolled sideways, its language above it and «Копировать». */
+/** A code block: monospace, scrolled sideways, its language above it and «Копировать» (the pane's copy). */
 function CodeBlock({ code, language }: { code: string; language?: string }) {
-  const [copied, setCopied] = useState(false);
+  const copyText = useContext(CopyTextContext);
   const copy = (e: MouseEvent) => {
     e.stopPropagation();
-    void navigator.clipboard?.writeText(code).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
+    copyText?.(code);
   };
   return (
     <div className="msg-pre">
       <div className="msg-pre-head">
         <span className="msg-pre-language">{language ?? ''}</span>
-        <button type="button" className="msg-pre-copy" onClick={copy}>
-          {copied ? 'Скопировано' : 'Копировать'}
-        </button>
+        {copyText && (
+          <button type="button" className="msg-pre-copy" onClick={copy}>
+            Копировать
+          </button>
+        )}
       </div>
       <pre>
         <code>{code}</code>

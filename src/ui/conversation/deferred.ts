@@ -7,6 +7,7 @@ import type { MessageMenuProps } from './MessageMenu';
 import type { VoicePlayerProps } from './voice/VoicePlayer';
 export { useConversationPane } from './useConversationPane';
 export { PreviewCardsContext } from './usePreviewCard';
+export { CopyTextContext } from './copy-text';
 
 /** The image lightbox, a message's menu and the voice player, for the thread panel's replies (chunks of their own). */
 export const LazyLightbox = lazyView<LightboxProps>(() => import('./Lightbox').then((m) => m.Lightbox));

@@ -5,6 +5,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TextEntity } from '../../contract/entities';
 import { parseMarkup } from '../../contract/text-markup';
+import { CopyTextContext } from './copy-text';
 import { entityTree, FormattedText } from './FormattedText';
 import { MessageText } from './MessageText';
 
@@ -72,16 +73,24 @@ describe('FormattedText', () => {
     expect(screen.queryByRole('button', { name: 'Скрытый текст, показать' })).toBeNull();
   });
 
-  it('a code block shows its language and copies its text with «Копировать»', async () => {
-    const writeText = vi.fn(async () => undefined);
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  it('a code block shows its language and hands its text to the pane’s copy with «Копировать»', () => {
+    const copy = vi.fn();
     const { text, entities } = parseMarkup('```ts\nconst a = 1;\n```');
-    const el = draw(text, entities);
+    const el = render(
+      <CopyTextContext.Provider value={copy}>
+        <FormattedText text={text} entities={entities} />
+      </CopyTextContext.Provider>,
+    ).container;
     expect(el.querySelector('pre')?.textContent).toBe('const a = 1;');
     expect(el.querySelector('.msg-pre-language')?.textContent).toBe('ts');
     fireEvent.click(screen.getByRole('button', { name: 'Копировать' }));
-    expect(writeText).toHaveBeenCalledWith('const a = 1;');
-    await screen.findByRole('button', { name: 'Скопировано' });
+    expect(copy).toHaveBeenCalledWith('const a = 1;');
+  });
+
+  it('a code block outside a pane that can copy offers no button', () => {
+    const { text, entities } = parseMarkup('```\nx\n```');
+    draw(text, entities);
+    expect(screen.queryByRole('button', { name: 'Копировать' })).toBeNull();
   });
 
   it('drops a crossing or out-of-text range instead of drawing it wrong', () => {

@@ -102,6 +102,8 @@ export function useMessageActions(conversationId: string) {
         clear();
       },
       copy: (rows: ActionRow[]) => copy(pick(rows)),
+      /** A piece of a message (a code block's text) to the clipboard, through the same actor and notice. */
+      copyText: useCallback((text: string) => selection.send({ type: 'selection.copy', text }), [selection]),
       remove: (rows: ActionRow[]) => {
         remove(pick(rows));
         clear();
