@@ -105,7 +105,8 @@ export class LkClient {
 
   constructor(readonly identity: string) {
     this.pub = createPeer(network);
-    this.sub = createPeer(network);
+    // A browser answers the SFU's offer as the DTLS client.
+    this.sub = createPeer(network, { answers: 'active' });
   }
 
   async connect(url: string, token: string, autoSubscribe: boolean): Promise<void> {

@@ -1,5 +1,6 @@
-// The SFU chooses AES_CM_128_HMAC_SHA1_80 (server/sfu/session/peer.ts) where it is the DTLS server, though the other
-// side, as a browser does, prefers AEAD_AES_128_GCM: two werift peers over loopback, the SFU's against a stock one.
+// The SFU is the DTLS server on every connection that leaves it the choice and picks AES_CM_128_HMAC_SHA1_80
+// (server/sfu/session/peer.ts), though the other side, as a browser does, prefers AEAD_AES_128_GCM: two werift peers
+// over loopback, the SFU's against a stock one.
 import { afterEach, describe, expect, it } from 'vitest';
 import * as werift from 'werift';
 import { createPeer } from '../../server/sfu/session/peer';
@@ -45,9 +46,23 @@ describe('SRTP profile', () => {
     expect(await connect(stock(), stock())).toEqual([gcm, gcm]);
   });
 
-  it('the SFU answering (a publisher’s offer) is the DTLS client: the offerer’s choice stands', async () => {
+  it('the SFU answering an actpass offer (a publisher’s, or the single connection of /rtc/v1) is the DTLS server and settles on AES_CM', async () => {
+    const cm = werift.ProtectionProfileAes128CmHmacSha1_80;
+    expect(await connect(stock(), createPeer(network))).toEqual([cm, cm]);
+  });
+
+  it('an offer that asks to be the DTLS server keeps that role, and its own choice stands', async () => {
     const gcm = werift.ProtectionProfileAeadAes128Gcm;
-    expect(await connect(stock(), createPeer(network))).toEqual([gcm, gcm]);
+    const offerer = stock();
+    const createOffer = offerer.createOffer.bind(offerer);
+    // The offerer's transport takes the server's role before its offer is written, so the offer says passive.
+    offerer.createOffer = async () => {
+      for (const t of offerer.dtlsTransports) t.role = 'server';
+      const offer = await createOffer();
+      expect(offer.sdp).toContain('a=setup:passive');
+      return offer;
+    };
+    expect(await connect(offerer, createPeer(network))).toEqual([gcm, gcm]);
   });
 
   it('the SFU offering (a subscriber’s connection, what carries the forwarded packets) settles on AES_CM', async () => {

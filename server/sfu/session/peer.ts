@@ -19,7 +19,14 @@ export interface PeerNetwork {
 
 export type SfuTransport = 'werift' | 'datachannel';
 
-export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
+/**
+ * `answers: 'active'` is for a peer that plays a client (the capacity bench's subscribers answer the SFU's offer as a
+ * browser does); the SFU's own peers answer passively.
+ */
+export function createPeer(
+  network: PeerNetwork,
+  { answers = 'passive' }: { answers?: 'passive' | 'active' } = {},
+): werift.RTCPeerConnection {
   const pc = new werift.RTCPeerConnection({
     iceServers: [],
     ...(network.udpPortRange ? { icePortRange: network.udpPortRange } : {}),
@@ -52,6 +59,7 @@ export function createPeer(network: PeerNetwork): werift.RTCPeerConnection {
     },
   });
   preferAesCm(pc);
+  if (answers === 'passive') answerPassive(pc);
   return pc;
 }
 
@@ -67,8 +75,8 @@ export const SRTP_PREFERENCE: readonly number[] = [
 ];
 
 /**
- * The choice is the DTLS server's: the SFU's on a subscriber's connection (the SFU offers with actpass, the client
- * answers active), which carries every forwarded packet; a publisher's browser chooses on its own connection.
+ * The choice is the DTLS server's, and the SFU is the DTLS server on every connection: where it offers (actpass, the
+ * client answers active) and where it answers (answerPassive below).
  * werift gives every DTLS transport its module-wide list, read when the handshake starts (after ICE connects, so
  * after both descriptions are set): each transport gets the SFU's order once a description has made it.
  */
@@ -89,4 +97,22 @@ function preferAesCm(pc: werift.RTCPeerConnection): void {
       return r;
     };
   }
+}
+
+/**
+ * An offer that leaves the DTLS role open (actpass: browsers, livekit-client's single connection on /rtc/v1, the
+ * Rust SDK) is answered with a=setup:passive, so the SFU is the DTLS server there too and picks AES_CM for what
+ * publishers send and, on the single connection, for every forwarded packet. werift would answer active and take
+ * the offerer's first profile, GCM. An offer that asks for a role keeps it.
+ */
+function answerPassive(pc: werift.RTCPeerConnection): void {
+  const target = pc as unknown as Record<'createAnswer', (...a: unknown[]) => Promise<unknown>>;
+  const create = target.createAnswer.bind(pc);
+  target.createAnswer = async (...args) => {
+    const setups = pc.remoteDescription?.sdp.match(/^a=setup:\w+/gm) ?? [];
+    if (setups.length > 0 && setups.every((line) => line === 'a=setup:actpass')) {
+      for (const t of pc.dtlsTransports) if (t.role === 'auto') t.role = 'server';
+    }
+    return create(...args);
+  };
 }
