@@ -218,6 +218,9 @@ test('a browser on the legacy two-peer-connection path calls one on /rtc/v1', as
   await expectAudioFrom(old, 'new');
   await expectAudioFrom(neu, 'old');
   expect((await h.sfu.participants(room)).map((p) => p.mode).sort()).toEqual(['dual', 'single']);
+  // The SFU is the DTLS server on every connection of both flows, and picks AES_CM (server/sfu/session/peer.ts).
+  expect(await call(old, 'ciphers')).toEqual(['SRTP_AES128_CM_HMAC_SHA1_80']);
+  expect(await call(neu, 'ciphers')).toEqual(['SRTP_AES128_CM_HMAC_SHA1_80']);
   await call(old, 'chat', 'from the old path');
   await expect
     .poll(() => call<Array<{ text: string }>>(neu, 'chats'))

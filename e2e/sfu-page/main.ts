@@ -237,6 +237,19 @@ const api = {
     return [...out].sort();
   },
 
+  /** The SRTP profile of every connection this page sends or receives on (the transport stats' srtpCipher). */
+  async ciphers(): Promise<string[]> {
+    const out = new Set<string>();
+    const add = (stats: RTCStatsReport | undefined) =>
+      stats?.forEach((s) => {
+        const cipher = (s as Record<string, unknown>).srtpCipher;
+        if (s.type === 'transport' && typeof cipher === 'string') out.add(cipher);
+      });
+    add(await room?.localParticipant.engine.pcManager?.publisher.getStats());
+    for (const { track } of remoteTracks()) add(await track.receiver?.getStats());
+    return [...out].sort();
+  },
+
   /** Gathers relay candidates from a TURN server with the given credentials: how many, and the error codes. */
   async probeTurn(urls: string[], username: string, credential: string): Promise<{ relays: number; errors: number[] }> {
     const pc = new RTCPeerConnection({ iceServers: [{ urls, username, credential }], iceTransportPolicy: 'relay' });
