@@ -13,6 +13,7 @@ export interface SettingsRow {
   muted_until: string | null;
   pinned_at: string | null;
   archived_seq: number | null;
+  marked_unread?: number | null;
 }
 
 /**
@@ -30,9 +31,13 @@ export function settingsOf(row: SettingsRow, latestSeq: number | null, now: numb
     pinned: row.pinned_at !== null,
     pinnedAt: row.pinned_at,
     archived,
+    ...(Number(row.marked_unread ?? 0) === 1 ? { markedUnread: true } : {}),
   };
 }
 
-/** Not muted, pinned or archived: what an entry without `settings` means (the list leaves such settings out). */
+/**
+ * Not muted, pinned, archived or marked unread: what an entry without `settings` means (the list leaves such settings
+ * out).
+ */
 export const isDefaultSettings = (s: ChatSettings): boolean =>
-  s.mutedUntil === null && !s.pinned && s.pinnedAt === null && !s.archived;
+  s.mutedUntil === null && !s.pinned && s.pinnedAt === null && !s.archived && !s.markedUnread;

@@ -1,7 +1,7 @@
-// One person's settings of a chat (docs/groups.md): «Без звука», «Закрепить», «В архив», «Очистить историю» and
-// «Удалить чат». They live on the person's membership row, so every device and tab sees the same; a change is told to
-// the person's tabs (conversation:settings, or conversation:removed for a hidden chat) and drops the membership cache
-// here and on the other processes (it holds the mute the push path reads).
+// One person's settings of a chat (docs/groups.md): «Без звука», «Закрепить», «В архив», «Пометить как
+// непрочитанное», «Очистить историю» and «Удалить чат». They live on the person's membership row, so every device and
+// tab sees the same; a change is told to the person's tabs (conversation:settings, or conversation:removed for a
+// hidden chat) and drops the membership cache here and on the other processes (it holds the mute the push path reads).
 
 import type { z } from 'zod';
 import type { ChatSettingsBody } from '../../src/contract/api';
@@ -24,24 +24,54 @@ export interface ChatSettingsDeps {
   now?: () => number;
 }
 
+const settingsRow = (db: Database, userId: string, conversationId: string) =>
+  db
+    .selectFrom('conversation_members')
+    .select(['muted_until', 'pinned_at', 'archived_seq', 'marked_unread'])
+    .where('conversation_id', '=', conversationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+
+const latestSeqOf = async (db: Database, conversationId: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.max('seq').as('s'))
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirst()
+    )?.s ?? 0,
+  );
+
+/**
+ * Opening the chat (POST /messages/mark-conversation-read, after the caller's membership check) takes «Пометить как
+ * непрочитанное» off on every device; only a marked chat costs more than the one UPDATE.
+ */
+export async function takeOffUnreadMark(
+  { db, lists, realtime, now = Date.now }: Pick<ChatSettingsDeps, 'db' | 'lists' | 'realtime' | 'now'>,
+  userId: string,
+  conversationId: string,
+): Promise<void> {
+  const cleared = await db
+    .updateTable('conversation_members')
+    .set({ marked_unread: 0 })
+    .where('conversation_id', '=', conversationId)
+    .where('user_id', '=', userId)
+    .where('marked_unread', '=', 1)
+    .executeTakeFirst();
+  if (Number(cleared.numUpdatedRows) === 0) return;
+  lists.changed([userId]);
+  const settings = settingsOf(
+    await settingsRow(db, userId, conversationId),
+    await latestSeqOf(db, conversationId),
+    now(),
+  );
+  realtime.toUser(userId, 'conversation:settings', { conversationId, settings });
+}
+
 export function createChatSettings({ db, lists, realtime, groups, membersChanged, now = Date.now }: ChatSettingsDeps) {
-  const newestSeq = async (conversationId: string) =>
-    Number(
-      (
-        await db
-          .selectFrom('messages')
-          .select((eb) => eb.fn.max('seq').as('s'))
-          .where('conversation_id', '=', conversationId)
-          .executeTakeFirst()
-      )?.s ?? 0,
-    );
-  const row = (userId: string, conversationId: string) =>
-    db
-      .selectFrom('conversation_members')
-      .select(['muted_until', 'pinned_at', 'archived_seq'])
-      .where('conversation_id', '=', conversationId)
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+  const newestSeq = (conversationId: string) => latestSeqOf(db, conversationId);
+  const row = (userId: string, conversationId: string) => settingsRow(db, userId, conversationId);
   function changed(userId: string, conversationId: string) {
     forgetMembers(db, conversationId);
     membersChanged?.(conversationId);
@@ -50,7 +80,10 @@ export function createChatSettings({ db, lists, realtime, groups, membersChanged
 
   async function update(userId: string, conversationId: string, body: z.output<typeof ChatSettingsBody>) {
     await memberOf(db, conversationId, userId);
-    const set: Partial<Record<'muted_until' | 'pinned_at', string | null> & { archived_seq: number | null }> = {};
+    const set: Partial<
+      Record<'muted_until' | 'pinned_at', string | null> & { archived_seq: number | null; marked_unread: number }
+    > = {};
+    if (body.markedUnread !== undefined) set.marked_unread = body.markedUnread ? 1 : 0;
     if (body.mutedUntil !== undefined) {
       set.muted_until =
         body.mutedUntil === null

@@ -70,6 +70,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
         'me.muted_until',
         'me.pinned_at',
         'me.archived_seq',
+        'me.marked_unread',
         'me.hidden_seq',
         'm.seq as m_seq',
         'm.id as m_id',

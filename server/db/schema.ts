@@ -121,6 +121,8 @@ export interface ConversationMembersTable {
   pinned_at: ColumnType<string | null, string | null | undefined, string | null>;
   archived_seq: ColumnType<number | null, number | null | undefined, number | null>;
   hidden_seq: ColumnType<number | null, number | null | undefined, number | null>;
+  /** «Пометить как непрочитанное» (migrations/044_marked_unread.ts): 1 until the chat is opened. */
+  marked_unread: Generated<number>;
 }
 
 export interface MessagesTable {
@@ -215,6 +217,15 @@ export interface MessageMentionsTable {
   message_id: string;
   user_id: string;
   conversation_id: string;
+}
+
+/** A text an edit replaced (migrations/045_message_edits.ts): «История изменений». */
+export interface MessageEditsTable {
+  message_id: string;
+  content: string;
+  entities: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the edit replaced this text. */
+  edited_at: string;
 }
 
 /** When a member's read cursor reached a seq (for «Информация»). */
@@ -706,6 +717,7 @@ export interface DB {
   poll_ballots: PollBallotsTable;
   poll_votes: PollVotesTable;
   read_marks: ReadMarksTable;
+  message_edits: MessageEditsTable;
   uploads: UploadsTable;
   message_attachments: MessageAttachmentsTable;
   receipts: ReceiptsTable;

@@ -5,6 +5,7 @@ import { memberIds, membersFor } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { forbidden, notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
+import { forgetVersions } from './message-history';
 import { threadSummaries } from './thread-summary';
 
 export const MESSAGE_NOT_FOUND = 'Сообщение не найдено';
@@ -37,6 +38,7 @@ export function createMessageDeleter({ db, lists, realtime, unpin }: DeleteDeps)
       .where('id', '=', row.id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
+    await forgetVersions(db, row.id);
     lists.changed(members, row.conversation_id);
     // A thread reply: its root's «N ответов» as it is now goes with it, so every timeline changes at once.
     const rootId = row.thread_root_id;

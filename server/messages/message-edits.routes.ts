@@ -1,13 +1,14 @@
 // Changing a sent message: its sender edits the text (POST /api/messages/edit), members react with an emoji of
-// the fixed set (POST /api/messages/react). Both check the message the same way: one that does not exist, is in a
-// conversation the caller is not a member of, or was deleted is «not found» (404), so ids of other conversations
-// reveal nothing. Every change is committed before the answer and before the event reaches the members.
+// the fixed set (POST /api/messages/react); «История изменений» reads the texts edits replaced (message-history.ts).
+// Both check the message the same way: one that does not exist, is in a conversation the caller is not a member of,
+// or was deleted is «not found» (404), so ids of other conversations reveal nothing. Every change is committed before the answer and before the event reaches the members.
 import fp from 'fastify-plugin';
 import { memberIds } from '../conversations/membership';
 import { isSecret, SECRET_IS_ENCRYPTED } from '../conversations/secret-flag';
 import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { withEveryone } from './mention-everyone';
+import { keepVersion, messageVersions } from './message-history';
 import { reactionsJson, reactionsOf, toMessages } from './message-view';
 import { entitiesJson, formattingOf, mentionable } from './send-message';
 
@@ -64,6 +65,8 @@ export const messageEditsRoutes = fp(
           .where('deleted_at', 'is', null)
           .executeTakeFirst();
         if (numUpdatedRows === 0n) return numUpdatedRows;
+        // «История изменений»: the text it replaces (never a secret chat's: refused above).
+        await keepVersion(trx, row.id, { content: row.content, entities: row.entities ?? null }, editedAt);
         await trx.deleteFrom('message_mentions').where('message_id', '=', row.id).execute();
         if (mentions.length)
           await trx
@@ -88,6 +91,8 @@ export const messageEditsRoutes = fp(
       });
       return { message };
     });
+
+    contractRoute(app, 'messageEdits', ({ userId, params }) => messageVersions(db, userId, params.id));
 
     contractRoute(app, 'react', async ({ userId, body }) => {
       const { row, members } = await messageForMember(body.messageId, userId);

@@ -1,7 +1,9 @@
 // Read receipts: per message (POST /messages/receipts) or a whole conversation at once. Both move the reader's
 // read cursor (read-cursors.ts), so unread counts are the visible messages of others after it. Only what became
-// read is announced, and only to those who show it (receipt-announcer.ts).
+// read is announced, and only to those who show it (receipt-announcer.ts). Opening a chat (the whole-conversation
+// one) also takes its «Пометить как непрочитанное» off.
 import fp from 'fastify-plugin';
+import { takeOffUnreadMark } from '../conversations/chat-settings';
 import { membersFor } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { notFound } from '../http/errors';
@@ -44,6 +46,7 @@ export const receiptsRoutes = fp(
       const members = await membersFor(db, body.conversationId, userId);
       const read = await cursors.advance(userId, body.conversationId, await latestSeq(db, body.conversationId));
       announce(userId, body.conversationId, members, read, body.socketId);
+      await takeOffUnreadMark({ db, lists, realtime, now: () => clock.now() }, userId, body.conversationId);
       return { ok: true as const };
     });
   },

@@ -412,6 +412,8 @@ export const ChatSettings = z.object({
   pinnedAt: z.string().nullable(),
   /** In «Архив» (a new message brings it back unless it is muted). */
   archived: z.boolean(),
+  /** «Пометить как непрочитанное»: a dot without a number until the chat is opened (absent: not marked). */
+  markedUnread: z.boolean().optional(),
 });
 export type ChatSettings = z.infer<typeof ChatSettings>;
 

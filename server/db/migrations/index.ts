@@ -42,6 +42,8 @@ import * as m040 from './040_two_factor';
 import * as m041 from './041_passkeys';
 import * as m042 from './042_message_entities';
 import * as m043 from './043_group_calls';
+import * as m044 from './044_marked_unread';
+import * as m045 from './045_message_edits';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -86,4 +88,6 @@ export const migrations: Record<string, Migration> = {
   '041_passkeys': m041,
   '042_message_entities': m042,
   '043_group_calls': m043,
+  '044_marked_unread': m044,
+  '045_message_edits': m045,
 };

@@ -68,7 +68,7 @@ export const InvitePreviewResponse = z.object({
   member: z.boolean(),
 });
 export const MUTE_FOREVER = 'forever';
-/** «Без звука» for a time, 'forever', or null to turn the sound back on; pin and archive. */
+/** «Без звука» for a time, 'forever', or null to turn the sound back on; pin, archive and the unread mark. */
 export const ChatSettingsBody = z
   .strictObject({
     mutedUntil: z
@@ -83,8 +83,10 @@ export const ChatSettingsBody = z
       .optional(),
     pinned: z.boolean().optional(),
     archived: z.boolean().optional(),
+    /** «Пометить как непрочитанное» (true) or «Пометить как прочитанное» (false). */
+    markedUnread: z.boolean().optional(),
   })
-  .refine((b) => b.mutedUntil !== undefined || b.pinned !== undefined || b.archived !== undefined, 'Нечего менять');
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Нечего менять');
 export const ChatSettingsResponse = z.object({ settings: ChatSettings });
 export const ConversationRefBody = z.strictObject({ conversationId: Id });
 /** Friends to add to a group (owner or admins; each must be the actor's friend). */

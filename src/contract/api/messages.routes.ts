@@ -14,6 +14,7 @@ export const messagesRoutes = {
   pinMessage: { method: 'POST', path: '/messages/pin', auth: true },
   pins: { method: 'GET', path: '/conversations/:id/pins', auth: true },
   messageInfo: { method: 'GET', path: '/messages/:id/info', auth: true },
+  messageEdits: { method: 'GET', path: '/messages/:id/edits', auth: true },
   receipts: { method: 'POST', path: '/messages/receipts', auth: true },
   markRead: { method: 'POST', path: '/messages/mark-conversation-read', auth: true },
 } as const satisfies RouteTable;

@@ -10,6 +10,7 @@ import {
   noNul,
   ReactionEmoji,
   SendType,
+  TextEntity,
   VoiceInfo,
 } from '../entities';
 import { LIMITS } from '../limits';
@@ -138,6 +139,17 @@ export const MessageInfoResponse = z.object({
   read: z.array(z.object({ userId: Id, readAt: IsoDate.nullable() })),
   unread: z.array(Id),
 });
+/** One text of a message: what it said from `at` on (its sending, or the edit that wrote it). */
+export const MessageVersion = z.object({
+  content: z.string(),
+  entities: z.array(TextEntity).optional(),
+  at: IsoDate,
+  /** The text the message has now (first in the list). */
+  current: z.boolean().optional(),
+});
+export type MessageVersion = z.infer<typeof MessageVersion>;
+/** «История изменений»: the current text, then the earlier ones, newest first (a secret chat keeps none). */
+export const MessageEditsResponse = z.object({ versions: z.array(MessageVersion) });
 /** Give (`on: true`) or take back (`on: false`) one reaction of the fixed set. */
 export const ReactBody = z.strictObject({ messageId: Id, emoji: ReactionEmoji, on: z.boolean() });
 export const ReactResponse = z.object({ reactions: z.array(Message.shape.reactions.element) });
@@ -161,6 +173,7 @@ export const messagesApi = withSchemas(messagesRoutes, {
   pinMessage: { body: PinBody, response: PinsResponse },
   pins: { params: ConversationParams, response: PinsResponse },
   messageInfo: { params: MessageParams, response: MessageInfoResponse },
+  messageEdits: { params: MessageParams, response: MessageEditsResponse },
   receipts: { body: ReceiptsBody, response: Ok },
   markRead: { body: MarkReadBody, response: Ok },
 });

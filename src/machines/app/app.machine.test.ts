@@ -21,6 +21,7 @@ const viewOwned = [
   'selection',
   'forwardPicker',
   'messageInfo',
+  'editHistory',
   'scheduler',
   'chatsLayout',
   'lightbox',

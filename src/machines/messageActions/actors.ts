@@ -1,7 +1,7 @@
-// The messageActions feature's actors (removal with undo, selection, forwarding, message info) as the app registers
-// them: each line says what the actor is and how long it lives. src/machines/app/registry.ts concatenates every
-// feature's lines; their effects are the feature's own (src/services/messageActions/effects.ts); src/machines/README.md
-// explains the fields.
+// The messageActions feature's actors (removal with undo, selection, forwarding, message info, edit history) as the
+// app registers them: each line says what the actor is and how long it lives. src/machines/app/registry.ts
+// concatenates every feature's lines; their effects are the feature's own (src/services/messageActions/effects.ts);
+// src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
 import { removalMachine } from './removal/removal.machine';
 
@@ -19,6 +19,11 @@ export const messageActionsActors = {
     owner: 'view',
   },
   messageInfo: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
+  editHistory: {
     load: 'wired',
     lifetime: 'owned',
     owner: 'view',

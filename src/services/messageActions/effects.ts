@@ -12,4 +12,5 @@ export const messageActionsEffects = {
   selection: later(messageActionsDialog, 'wireSelection'),
   forwardPicker: later(messageActionsDialog, 'wireForwardPicker'),
   messageInfo: later(messageActionsDialog, 'wireMessageInfo'),
+  editHistory: later(messageActionsDialog, 'wireEditHistory'),
 } as const satisfies FeatureEffects;

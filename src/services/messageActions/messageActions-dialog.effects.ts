@@ -3,6 +3,10 @@ import { fromPromise } from 'xstate';
 import { copyText } from '../app/clipboard';
 import type { Services } from '../app/services';
 import {
+  type EditHistoryEffects,
+  editHistoryMachine,
+} from '../../machines/messageActions/editHistory/editHistory.machine';
+import {
   type ForwardPickerEffects,
   forwardPickerMachine,
 } from '../../machines/messageActions/forwardPicker/forwardPicker.machine';
@@ -35,6 +39,15 @@ export const wireMessageInfo = (s: Services) =>
         s.api.call('messageInfo', { params: { id: input.messageId } }),
       ),
     } satisfies MessageInfoEffects,
+  });
+
+export const wireEditHistory = (s: Services) =>
+  editHistoryMachine.provide({
+    actors: {
+      load: fromPromise(({ input }: { input: { messageId: string } }) =>
+        s.api.call('messageEdits', { params: { id: input.messageId } }),
+      ),
+    } satisfies EditHistoryEffects,
   });
 
 export const wireSelection = (_s: Services) =>

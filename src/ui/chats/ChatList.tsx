@@ -206,10 +206,12 @@ function ChatTileRow({
             @
           </span>
         )}
-        {t.unread > 0 && (
+        {t.unread > 0 ? (
           <span className={`chat-badge${t.muted ? ' muted' : ''}`} aria-hidden="true">
             {t.unread > 99 ? '99+' : t.unread}
           </span>
+        ) : (
+          t.markedUnread && <span className="chat-badge dot" data-testid="chat-tile-marked" title="Непрочитанный" />
         )}
       </button>
     </li>

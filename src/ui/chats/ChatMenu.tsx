@@ -1,4 +1,4 @@
-// The list's menu of a tile (mute, pin, archive, clear, delete) and the question before clearing or deleting: shown
+// The list's menu of a tile (mute, the unread mark, pin, archive, clear, delete) and the question before clearing or deleting: shown
 // on demand, so apart from the list's chunk (ChatList.tsx loads them lazily).
 import { useEffect } from 'react';
 import type { ChatAction, ChatSettingsChange } from '../../machines/chats/chatActions/chatActions.protocol';
@@ -98,6 +98,10 @@ export function ChatMenu(props: ChatTileMenu) {
           </div>
         )}
         {/* «Избранное» stays first and cannot be deleted (docs/behaviour.md §10.31): only its sound and history. */}
+        <MenuItem
+          label={t.markedUnread ? 'Пометить как прочитанное' : 'Пометить как непрочитанное'}
+          onClick={() => settings({ markedUnread: !t.markedUnread })}
+        />
         {!t.saved && (
           <MenuItem label={t.pinned ? 'Открепить' : 'Закрепить'} onClick={() => settings({ pinned: !t.pinned })} />
         )}

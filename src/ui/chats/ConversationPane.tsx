@@ -8,12 +8,18 @@ import { directPeer, displayName } from '../../contract/format';
 import type { ScheduleDraft } from '../../machines/scheduled/index';
 import { useBlocking } from '../blocking/index';
 import { GroupCallBar, useGroupCallBar } from '../calls/deferred';
-import { CopyTextContext, PreviewCardsContext, useConversationPane } from '../conversation/deferred';
+import {
+  CopyTextContext,
+  EditHistoryContext,
+  PreviewCardsContext,
+  useConversationPane,
+} from '../conversation/deferred';
 import { LazyConversationView } from '../conversation/index';
 import { LazyConversationInfo, useConversationInfo } from '../conversationInfo/index';
 import { InviteLinksSection } from '../groupInvites/deferred';
 import { CallLinksSection } from '../guests/deferred';
 import {
+  LazyEditHistoryDialog,
   LazyForwardDialog,
   LazyMessageInfoDialog,
   RemovalPrompt,
@@ -117,136 +123,145 @@ function ConversationPaneBody(props: ConversationPaneProps) {
   return (
     <div className="conv-with-info">
       <CopyTextContext.Provider value={sel.copyText}>
-        <PollCardsContext.Provider value={pollVotes}>
-          <LazyConversationView
-            {...view}
-            composer={secret ? view.composer : { ...view.composer, onPoll: () => setPollOpen(true) }}
-            onSearch={search.show}
-            onScheduled={secret ? undefined : () => setScheduling({ start: null })}
-            onInfo={showInfo}
-            onVerify={secret ? () => setVerifying(true) : undefined}
-            callBar={callBar && <GroupCallBar {...callBar} />}
-            blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
-            searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
-            selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
-            selectionBar={
-              sel.selecting ? (
-                <SelectionBar
-                  count={sel.count}
-                  deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
-                  onForward={() => sel.forward(view.rows)}
-                  onCopy={() => sel.copy(view.rows)}
-                  onDelete={() => sel.remove(view.rows)}
-                  onCancel={sel.clear}
-                />
-              ) : null
-            }
-            notice={
-              props.selectedEntry?.conversation.secret ? (
-                <Suspense fallback={null}>
-                  <LazySecretChatNotice conversationId={props.conversationId} names={nameOf} />
-                </Suspense>
-              ) : null
-            }
-            overlays={
-              <>
-                <RemovalPrompt {...actions.removal} />
-                {sel.copied && (
-                  <div className="toast" role="status">
-                    Скопировано
-                  </div>
-                )}
-                {sel.copyError && (
-                  <div className="toast" role="alert">
-                    {sel.copyError}
-                  </div>
-                )}
-                {verifying && (
-                  <LazySecretVerifyDialog
-                    userId={props.me}
-                    conversationId={props.conversationId}
-                    names={names}
-                    onClose={closeVerify}
+        <EditHistoryContext.Provider value={actions.openEdits}>
+          <PollCardsContext.Provider value={pollVotes}>
+            <LazyConversationView
+              {...view}
+              composer={secret ? view.composer : { ...view.composer, onPoll: () => setPollOpen(true) }}
+              onSearch={search.show}
+              onScheduled={secret ? undefined : () => setScheduling({ start: null })}
+              onInfo={showInfo}
+              onVerify={secret ? () => setVerifying(true) : undefined}
+              callBar={callBar && <GroupCallBar {...callBar} />}
+              blocked={block && blocked ? { busy: block.busy, onUnblock: block.onUnblock } : null}
+              searchBar={search.open ? <LazyConversationSearchBar {...search.bar} /> : null}
+              selection={sel.selecting ? { ids: sel.ids, onToggle: sel.toggle } : null}
+              selectionBar={
+                sel.selecting ? (
+                  <SelectionBar
+                    count={sel.count}
+                    deleteLabel={anyOthers ? 'Скрыть у себя' : 'Удалить'}
+                    onForward={() => sel.forward(view.rows)}
+                    onCopy={() => sel.copy(view.rows)}
+                    onDelete={() => sel.remove(view.rows)}
+                    onCancel={sel.clear}
                   />
-                )}
-                {actions.forwarding && (
-                  <LazyForwardDialog
-                    me={props.me}
-                    messageIds={actions.forwarding}
-                    chats={props.tiles
-                      .filter((t) => !t.secret)
-                      .map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
-                    entries={props.entries}
-                    onClose={actions.closeForward}
-                  />
-                )}
-                {actions.infoFor && (
-                  <LazyMessageInfoDialog
-                    messageId={actions.infoFor}
-                    names={names}
-                    isGroup={props.selectedEntry?.conversation.isGroup ?? false}
-                    onClose={actions.closeInfo}
-                  />
-                )}
-                {scheduling && (
-                  <LazyScheduledDialog
-                    conversationId={props.conversationId}
-                    start={scheduling.start}
-                    // A text scheduled from the composer leaves it.
-                    onSaved={scheduling.start?.kind === 'message' ? () => view.composer.onText('') : undefined}
-                    onClose={closeScheduling}
-                  />
-                )}
-                {actions.remindingOf && (
-                  <LazyScheduledDialog
-                    conversationId={props.conversationId}
-                    start={{ kind: 'reminder', messageId: actions.remindingOf.id, content: actions.remindingOf.text }}
-                    onClose={actions.closeRemind}
-                  />
-                )}
-                {actions.reportingOn && (
-                  <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
-                )}
-                {pollOpen && <PollComposerSection conversationId={props.conversationId} onClose={closePoll} />}
-                {actions.reactingTo && (
-                  <LazyEmojiPicker
-                    label="Реакция"
-                    onPick={(emoji) => {
-                      if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
-                      actions.closeReacting();
-                    }}
-                    onClose={actions.closeReacting}
-                  />
-                )}
-              </>
-            }
-          />
-        </PollCardsContext.Provider>
-        {thread.rootId && !info && (
-          <ThreadSide
-            key={thread.rootId}
-            conversationId={props.conversationId}
-            rootId={thread.rootId}
-            found={thread.found}
-            me={props.me}
-            entry={props.selectedEntry}
-            onClose={thread.close}
-          />
-        )}
-        {info && (
-          <InfoPanel
-            {...props}
-            onClose={closeInfo}
-            block={block}
-            verify={
-              secret ? (
-                <button type="button" className="button ghost" onClick={() => setVerifying(true)}>
-                  Проверить шифрование
-                </button>
-              ) : undefined
-            }
-          />
-        )}
+                ) : null
+              }
+              notice={
+                props.selectedEntry?.conversation.secret ? (
+                  <Suspense fallback={null}>
+                    <LazySecretChatNotice conversationId={props.conversationId} names={nameOf} />
+                  </Suspense>
+                ) : null
+              }
+              overlays={
+                <>
+                  <RemovalPrompt {...actions.removal} />
+                  {sel.copied && (
+                    <div className="toast" role="status">
+                      Скопировано
+                    </div>
+                  )}
+                  {sel.copyError && (
+                    <div className="toast" role="alert">
+                      {sel.copyError}
+                    </div>
+                  )}
+                  {verifying && (
+                    <LazySecretVerifyDialog
+                      userId={props.me}
+                      conversationId={props.conversationId}
+                      names={names}
+                      onClose={closeVerify}
+                    />
+                  )}
+                  {actions.forwarding && (
+                    <LazyForwardDialog
+                      me={props.me}
+                      messageIds={actions.forwarding}
+                      chats={props.tiles
+                        .filter((t) => !t.secret)
+                        .map((t) => ({ id: t.id, title: t.title, avatar: t.avatar }))}
+                      entries={props.entries}
+                      onClose={actions.closeForward}
+                    />
+                  )}
+                  {actions.infoFor && (
+                    <LazyMessageInfoDialog
+                      messageId={actions.infoFor}
+                      names={names}
+                      isGroup={props.selectedEntry?.conversation.isGroup ?? false}
+                      onClose={actions.closeInfo}
+                    />
+                  )}
+                  {actions.editsOf && (
+                    <LazyEditHistoryDialog
+                      messageId={actions.editsOf}
+                      text={view.rows.find((r) => r.id === actions.editsOf)?.text ?? null}
+                      onClose={actions.closeEdits}
+                    />
+                  )}
+                  {scheduling && (
+                    <LazyScheduledDialog
+                      conversationId={props.conversationId}
+                      start={scheduling.start}
+                      // A text scheduled from the composer leaves it.
+                      onSaved={scheduling.start?.kind === 'message' ? () => view.composer.onText('') : undefined}
+                      onClose={closeScheduling}
+                    />
+                  )}
+                  {actions.remindingOf && (
+                    <LazyScheduledDialog
+                      conversationId={props.conversationId}
+                      start={{ kind: 'reminder', messageId: actions.remindingOf.id, content: actions.remindingOf.text }}
+                      onClose={actions.closeRemind}
+                    />
+                  )}
+                  {actions.reportingOn && (
+                    <LazyReportDialog target={{ messageId: actions.reportingOn }} onClose={actions.closeReport} />
+                  )}
+                  {pollOpen && <PollComposerSection conversationId={props.conversationId} onClose={closePoll} />}
+                  {actions.reactingTo && (
+                    <LazyEmojiPicker
+                      label="Реакция"
+                      onPick={(emoji) => {
+                        if (actions.reactingTo) view.onReact(actions.reactingTo, emoji);
+                        actions.closeReacting();
+                      }}
+                      onClose={actions.closeReacting}
+                    />
+                  )}
+                </>
+              }
+            />
+          </PollCardsContext.Provider>
+          {thread.rootId && !info && (
+            <ThreadSide
+              key={thread.rootId}
+              conversationId={props.conversationId}
+              rootId={thread.rootId}
+              found={thread.found}
+              me={props.me}
+              entry={props.selectedEntry}
+              onClose={thread.close}
+            />
+          )}
+          {info && (
+            <InfoPanel
+              {...props}
+              onClose={closeInfo}
+              block={block}
+              verify={
+                secret ? (
+                  <button type="button" className="button ghost" onClick={() => setVerifying(true)}>
+                    Проверить шифрование
+                  </button>
+                ) : undefined
+              }
+            />
+          )}
+        </EditHistoryContext.Provider>
       </CopyTextContext.Provider>
     </div>
   );

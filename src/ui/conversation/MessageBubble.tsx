@@ -269,7 +269,7 @@ function MessageBubbleView(props: MessageBubbleProps) {
         )}
         {row.hasPreview && <MessagePreview messageId={row.id} />}
         <div className="msg-meta">
-          {row.edited && <EditedMark title={row.edited} />}
+          {row.edited && <EditedMark title={row.edited} messageId={row.encrypted ? undefined : row.id} />}
           <time>{row.time}</time>
           <DeliveryMark delivery={row.delivery} />
         </div>

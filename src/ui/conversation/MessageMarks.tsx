@@ -1,6 +1,23 @@
-// Small marks of the history: «изменено» on an edited bubble (when, in its title) and the
-// «Непрочитанные сообщения» line above the first message that was unread when the conversation opened.
-export function EditedMark({ title }: { title: string }) {
+// Small marks of the history: «изменено» on an edited bubble (when, in its title; a button that opens «История
+// изменений» where the pane offers it, EditHistoryContext) and the «Непрочитанные сообщения» line above the first
+// message that was unread when the conversation opened.
+import { useContext } from 'react';
+import { EditHistoryContext } from './edit-history';
+export function EditedMark({ title, messageId }: { title: string; messageId?: string }) {
+  const open = useContext(EditHistoryContext);
+  if (open && messageId)
+    return (
+      <button
+        type="button"
+        className="msg-edited msg-edited-button"
+        title={title}
+        data-testid="edited-mark"
+        aria-label={`${title}. История изменений`}
+        onClick={() => open(messageId)}
+      >
+        изменено
+      </button>
+    );
   return (
     <span className="msg-edited" title={title} data-testid="edited-mark">
       изменено<span className="sr-only"> ({title})</span>

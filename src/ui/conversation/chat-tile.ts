@@ -42,6 +42,8 @@ export interface ChatTileView {
   muted?: boolean;
   pinned?: boolean;
   archived?: boolean;
+  /** «Пометить как непрочитанное»: a dot without a number until the chat is opened. */
+  markedUnread?: boolean;
   isGroup?: boolean;
   /** A secret chat (a lock beside its title). */
   secret?: boolean;
@@ -117,6 +119,7 @@ export function chatTile(
     muted: isMuted(entry.settings, now),
     pinned: entry.settings?.pinned ?? false,
     archived: entry.settings?.archived ?? false,
+    ...(entry.settings?.markedUnread ? { markedUnread: true } : {}),
     isGroup: isGroupConversation(c),
     ...(c.secret ? { secret: true } : {}),
     ...(c.saved ? { saved: true } : {}),

@@ -8,6 +8,7 @@ import type { VoicePlayerProps } from './voice/VoicePlayer';
 export { useConversationPane } from './useConversationPane';
 export { PreviewCardsContext } from './usePreviewCard';
 export { CopyTextContext } from './copy-text';
+export { EditHistoryContext } from './edit-history';
 
 /** The image lightbox, a message's menu and the voice player, for the thread panel's replies (chunks of their own). */
 export const LazyLightbox = lazyView<LightboxProps>(() => import('./Lightbox').then((m) => m.Lightbox));

@@ -82,6 +82,9 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
               <button type="button" className="button ghost" onClick={props.chat.onMute}>
                 {props.chat.muted ? 'Включить звук' : 'Без звука'}
               </button>
+              <button type="button" className="button ghost" onClick={props.chat.onMarkUnread}>
+                {props.chat.markedUnread ? 'Пометить как прочитанное' : 'Пометить как непрочитанное'}
+              </button>
               <button type="button" className="button ghost" onClick={props.chat.onPin}>
                 {props.chat.pinned ? 'Открепить' : 'Закрепить'}
               </button>

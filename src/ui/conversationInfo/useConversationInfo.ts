@@ -93,6 +93,9 @@ export function useConversationInfo(options: {
         muted,
         pinned: settings?.pinned ?? false,
         archived: settings?.archived ?? false,
+        markedUnread: settings?.markedUnread ?? false,
+        onMarkUnread: () =>
+          run({ kind: 'settings', conversationId, change: { markedUnread: !(settings?.markedUnread ?? false) } }),
         onMute: () => run({ kind: 'settings', conversationId, change: { mutedUntil: muted ? null : 'forever' } }),
         onPin: () => run({ kind: 'settings', conversationId, change: { pinned: !(settings?.pinned ?? false) } }),
         onArchive: () =>

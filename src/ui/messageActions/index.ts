@@ -1,5 +1,6 @@
 // The views of the message actions that other features render. The dialogs and the emoji picker load on demand.
 import { lazyView } from '../shared/lazy-view';
+import type { EditHistoryDialogProps } from './EditHistoryDialog';
 import type { ForwardDialogProps } from './ForwardDialog';
 import type { MessageInfoDialogProps } from './MessageInfoDialog';
 
@@ -13,4 +14,7 @@ export const LazyForwardDialog = lazyView<ForwardDialogProps>(() =>
 );
 export const LazyMessageInfoDialog = lazyView<MessageInfoDialogProps>(() =>
   import('./MessageInfoDialog').then((m) => m.MessageInfoDialog),
+);
+export const LazyEditHistoryDialog = lazyView<EditHistoryDialogProps>(() =>
+  import('./EditHistoryDialog').then((m) => m.EditHistoryDialog),
 );

@@ -30,6 +30,7 @@ export function useMessageActions(conversationId: string) {
   const copyError = useSelector(selection, (s) => s?.context.error ?? null);
   const [forwarding, setForwarding] = useState<string[] | null>(null);
   const [infoFor, setInfoFor] = useState<string | null>(null);
+  const [editsOf, setEditsOf] = useState<string | null>(null);
   const [reactingTo, setReactingTo] = useState<string | null>(null);
   const [reportingOn, setReportingOn] = useState<string | null>(null);
   const [remindingOf, setRemindingOf] = useState<ActionRow | null>(null);
@@ -113,6 +114,10 @@ export function useMessageActions(conversationId: string) {
     closeForward: useCallback(() => setForwarding(null), []),
     infoFor,
     closeInfo: useCallback(() => setInfoFor(null), []),
+    /** «История изменений» of this message is open («изменено» on it). */
+    editsOf,
+    openEdits: useCallback((messageId: string) => setEditsOf(messageId), []),
+    closeEdits: useCallback(() => setEditsOf(null), []),
     reactingTo,
     closeReacting: useCallback(() => setReactingTo(null), []),
     /** «Пожаловаться» on someone else's message: its dialog is open. */

@@ -1,11 +1,17 @@
 // One's own actions on a chat from the list's menu (registry line 'chatActions', alive while the chats list is shown):
-// «Без звука» / «Включить звук», «Закрепить» / «Открепить», «В архив» / «Из архива», «Очистить историю» and «Удалить
-// чат» (these two asked first). The list follows from the server's conversation:settings and conversation:removed.
+// «Без звука» / «Включить звук», «Закрепить» / «Открепить», «В архив» / «Из архива», «Пометить как (не)прочитанное»,
+// «Очистить историю» and «Удалить чат» (these two asked first). The list follows from the server's conversation:settings and conversation:removed.
 // Views import this module, never chatActions.machine.ts.
 import type { MachineRef } from '../../shared/machine-ref';
 import type { PromiseActorLogic } from 'xstate';
 
-export type ChatSettingsChange = { mutedUntil?: string | null; pinned?: boolean; archived?: boolean };
+export type ChatSettingsChange = {
+  mutedUntil?: string | null;
+  pinned?: boolean;
+  archived?: boolean;
+  /** «Пометить как непрочитанное» / «Пометить как прочитанное». */
+  markedUnread?: boolean;
+};
 
 export type ChatAction =
   | { kind: 'settings'; conversationId: string; change: ChatSettingsChange }
