@@ -180,7 +180,9 @@ export async function loadListedEntries(view: ViewDeps, userId: string, onlyId?:
   const userById = new Map(
     users.map((u) => [
       u.id,
-      hidden(u.id) ? { ...toPublicUser(u, () => false), lastSeenAt: null } : toPublicUser(u, online),
+      hidden(u.id)
+        ? { ...toPublicUser(u, () => false), lastSeenAt: null, customStatus: null }
+        : toPublicUser(u, online),
     ]),
   );
 

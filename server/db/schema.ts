@@ -25,6 +25,11 @@ export interface UsersTable {
   deactivated_at: string | null;
   /** «Кто может мне писать» (migration 025): 'everyone', 'groups' or 'friends'. */
   message_privacy: Generated<string>;
+  /** One's own status (migration 046): '' when unset; both empty means none. */
+  custom_status_emoji: Generated<string>;
+  custom_status_text: Generated<string>;
+  /** When the scheduler clears it (ISO); null for «Не сбрасывать» or no status. */
+  custom_status_expires_at: string | null;
 }
 
 export interface RefreshTokensTable {

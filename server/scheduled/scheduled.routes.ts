@@ -12,6 +12,7 @@ import { contractRoute } from '../http/contract-route';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { createMessageSender } from '../messages/send-message';
 import { ensureSavedChat, savedChatId } from '../saved/saved-chat';
+import { customStatusRoutes, customStatusSweep } from '../users/custom-status';
 import { createScheduler, newScheduledId, type ScheduledRow, toScheduledItem } from './scheduler';
 
 export const TIME_PAST = 'Это время уже прошло: выберите время в будущем';
@@ -37,9 +38,12 @@ export const scheduledRoutes = fp(
       push.reminder(message);
     }
 
-    const scheduler = createScheduler({ db, clock, send, reminded, log: app.log });
+    const jobs = [customStatusSweep({ db, clock, realtime, lists })];
+    const scheduler = createScheduler({ db, clock, send, reminded, log: app.log, jobs });
     app.addHook('onReady', async () => scheduler.start());
     app.addHook('onClose', async () => scheduler.stop());
+    // Its routes live with the scheduler that clears a status at its time: setting one wakes it.
+    app.register(customStatusRoutes, { wake: () => scheduler.changed() });
 
     /** The time as stored (ISO, UTC): ahead of now and at most SCHEDULE.maxAheadMs ahead. */
     function checkedTime(text: string): string {

@@ -8,6 +8,8 @@
 // - only then is the item marked sent, with the message's id.
 // Each process wakes at the earliest due time it knows of and at least every SCHEDULE.pollMs (an item scheduled
 // through another process), and looks once as it starts (items that fell due while every process was down).
+// Other timed work rides the same passes as `jobs` (a status of one's own cleared at its time,
+// server/users/custom-status.ts): each does its due work and names its next time; the timer is one.
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { ScheduledItem } from '../../src/contract/api';
@@ -53,6 +55,15 @@ export interface SchedulerDeps {
   /** A reminder stored in «Избранное»: tell the user's devices and push it. */
   reminded(message: Message): void;
   log: { error(obj: unknown, msg: string): void };
+  /** Other timed work done on each pass, safe with several processes (each takes an item with a conditional write). */
+  jobs?: readonly ScheduledJob[];
+}
+
+export interface ScheduledJob {
+  /** Does what is due now. */
+  run(): Promise<void>;
+  /** When something is next due (ms), or null. */
+  nextAt(): Promise<number | null>;
 }
 
 export interface Scheduler {
@@ -66,7 +77,7 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-export function createScheduler({ db, clock, send, reminded, log }: SchedulerDeps): Scheduler {
+export function createScheduler({ db, clock, send, reminded, log, jobs = [] }: SchedulerDeps): Scheduler {
   let timer: ClockTimer | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -187,6 +198,12 @@ export function createScheduler({ db, clock, send, reminded, log }: SchedulerDep
   }
 
   async function nextAt(): Promise<number | null> {
+    const times = await Promise.all([nextMessageAt(), ...jobs.map((j) => j.nextAt())]);
+    const known = times.filter((t): t is number => t !== null);
+    return known.length ? Math.min(...known) : null;
+  }
+
+  async function nextMessageAt(): Promise<number | null> {
     const row = await db
       .selectFrom('scheduled_messages')
       .select('send_at')
@@ -198,6 +215,14 @@ export function createScheduler({ db, clock, send, reminded, log }: SchedulerDep
   }
 
   async function pass(): Promise<void> {
+    await sendDue();
+    for (const job of jobs) {
+      if (stopped) return;
+      await job.run().catch((err) => log.error({ err }, 'scheduled job failed'));
+    }
+  }
+
+  async function sendDue(): Promise<void> {
     for (;;) {
       const rows = await due();
       for (const row of rows) {

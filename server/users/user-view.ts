@@ -1,7 +1,7 @@
 // Turns a users row into the contract's User shapes.
 
 import type { Selectable } from 'kysely';
-import type { PresenceStatus, PublicUser, User } from '../../src/contract/entities';
+import type { CustomStatus, PresenceStatus, PublicUser, User } from '../../src/contract/entities';
 import { DEFAULT_MESSAGE_PRIVACY, isMessagePrivacy } from '../../src/contract/message-privacy';
 import type { UsersTable } from '../db/schema';
 
@@ -25,8 +25,21 @@ export const PUBLIC_USER_COLUMNS = [
   'bio',
   'deactivated_at',
   'deleted_at',
+  'custom_status_emoji',
+  'custom_status_text',
+  'custom_status_expires_at',
 ] as const;
 export type PublicUserRow = Pick<UserRow, (typeof PUBLIC_USER_COLUMNS)[number]>;
+
+/** The status of one's own as sent (null: none). Rows read before migration 046's columns exist have none. */
+export function customStatusOf(
+  row: Partial<Pick<UserRow, 'custom_status_emoji' | 'custom_status_text' | 'custom_status_expires_at'>>,
+): CustomStatus | null {
+  const emoji = row.custom_status_emoji ?? '';
+  const text = row.custom_status_text ?? '';
+  if (!emoji && !text) return null;
+  return { emoji, text, expiresAt: row.custom_status_expires_at ?? null };
+}
 
 export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): PublicUser {
   // A deleted account keeps its id (its messages stay in others' chats) and nothing that names the person: its
@@ -41,6 +54,7 @@ export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): Publ
       lastSeenAt: null,
       eblid: '',
       bio: null,
+      customStatus: null,
       deleted: true,
     };
   }
@@ -53,12 +67,19 @@ export function toPublicUser(row: PublicUserRow, isOnline: PresenceLookup): Publ
     lastSeenAt: row.last_seen_at,
     eblid: row.eblid,
     bio: row.bio,
+    customStatus: customStatusOf(row),
     ...(row.deactivated_at ? { deactivated: true } : {}),
   };
 }
 
+type CustomStatusColumns = 'custom_status_emoji' | 'custom_status_text' | 'custom_status_expires_at';
+
 /** The owner's view: the status as chosen (the settings select shows it), plus private fields. */
-export function toOwnUser(row: Omit<UserRow, 'message_privacy'> & { message_privacy?: string }): User {
+export function toOwnUser(
+  row: Omit<UserRow, 'message_privacy' | CustomStatusColumns> & { message_privacy?: string } & Partial<
+      Pick<UserRow, CustomStatusColumns>
+    >,
+): User {
   return {
     id: row.id,
     username: row.username,
@@ -68,6 +89,7 @@ export function toOwnUser(row: Omit<UserRow, 'message_privacy'> & { message_priv
     lastSeenAt: row.last_seen_at,
     eblid: row.eblid,
     bio: row.bio,
+    customStatus: customStatusOf(row),
     email: row.email,
     role: row.role === 'admin' ? 'admin' : 'member',
     messagePrivacy: isMessagePrivacy(row.message_privacy) ? row.message_privacy : DEFAULT_MESSAGE_PRIVACY,

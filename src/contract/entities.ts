@@ -21,6 +21,10 @@ export type PresenceStatus = z.infer<typeof PresenceStatus>;
 
 export const Eblid = z.string().regex(/^\d{4}$/, 'EBLID — четыре цифры');
 
+/** One's own status (custom-status.ts): an emoji and/or a short text, cleared by the server at `expiresAt`. */
+export const CustomStatus = z.object({ emoji: z.string(), text: z.string(), expiresAt: IsoDate.nullable() });
+export type CustomStatus = z.infer<typeof CustomStatus>;
+
 /** Public fields of a user; what anyone signed in may see. */
 export const PublicUser = z.object({
   id: Id,
@@ -32,6 +36,8 @@ export const PublicUser = z.object({
   /** Four digits; empty for a deleted account. */
   eblid: Eblid.or(z.literal('')),
   bio: z.string().nullable(),
+  /** The status of one's own beside the name (null: none; absent in records stored before it existed). */
+  customStatus: CustomStatus.nullable().optional(),
   /** Set (true) once an administrator deactivated the account: the profile shows «Аккаунт отключён». */
   deactivated: z.boolean().optional(),
   /**

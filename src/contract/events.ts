@@ -7,14 +7,15 @@ import {
   ChatSettings,
   Contact,
   ConversationEntry,
+  CustomStatus,
   GroupCall,
   Id,
   IsoDate,
   LinkPreview,
   Message,
+  PollInfo,
   PresenceStatus,
   Reaction,
-  PollInfo,
   Receipt,
   TextEntity,
   ThreadSummary,
@@ -165,6 +166,8 @@ export const serverEvents = {
     displayName: z.string(),
     /** Present when an administrator deactivated (true) or reactivated (false) the account. */
     deactivated: z.boolean().optional(),
+    /** Present when the status of one's own was set, changed or cleared (null), by its owner or at its time. */
+    customStatus: CustomStatus.nullable().optional(),
   }),
   /** An administrator acted on one of the user's reports (docs/administration.md). */
   'report:resolved': z.object({ notice: ReportNotice }),

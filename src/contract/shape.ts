@@ -45,6 +45,8 @@ export const userFields = {
   lastSeenAt: nullable(isString),
   eblid: isString,
   bio: nullable(isString),
+  // A session stored before it existed has none.
+  customStatus: optional(nullable(shape({ emoji: isString, text: isString, expiresAt: nullable(isString) }))),
   email: nullable(isString),
   deactivated: optional(isBoolean),
   deleted: optional(isBoolean),

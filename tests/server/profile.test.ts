@@ -24,6 +24,7 @@ describe('profile', () => {
       lastSeenAt: null,
       eblid: u.user.eblid,
       bio: null,
+      customStatus: null,
       email: null,
       // The first account of the suite's server is its administrator.
       role: expect.stringMatching(/^(admin|member)$/),

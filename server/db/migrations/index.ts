@@ -44,6 +44,7 @@ import * as m042 from './042_message_entities';
 import * as m043 from './043_group_calls';
 import * as m044 from './044_marked_unread';
 import * as m045 from './045_message_edits';
+import * as m046 from './046_custom_status';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '043_group_calls': m043,
   '044_marked_unread': m044,
   '045_message_edits': m045,
+  '046_custom_status': m046,
 };

@@ -5,6 +5,8 @@ import type { RouteTable } from './route-info';
 export const usersRoutes = {
   me: { method: 'GET', path: '/status/me', auth: true },
   patchMe: { method: 'PATCH', path: '/status/me', auth: true },
+  setCustomStatus: { method: 'POST', path: '/status/custom', auth: true },
+  clearCustomStatus: { method: 'DELETE', path: '/status/custom', auth: true },
   blockUser: { method: 'POST', path: '/users/block', auth: true },
   unblockUser: { method: 'POST', path: '/users/unblock', auth: true },
   blockedUsers: { method: 'GET', path: '/users/blocked', auth: true },

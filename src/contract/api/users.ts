@@ -1,6 +1,8 @@
 // One's own user (server/users/): the profile, presence, «Кто может мне писать», and blocking.
 // Each route's method and path are in ./users.routes.ts; its schemas are joined to it here, by the same name.
 import { z } from 'zod';
+import { CLEAR_AFTER, CUSTOM_STATUS_TEXT_MAX } from '../custom-status';
+import { isSingleEmoji } from '../emoji';
 import { DisplayName, Id, NUL_MESSAGE, noNul, PresenceStatus, PublicUser, User } from '../entities';
 import { LIMITS } from '../limits';
 import { MESSAGE_PRIVACY } from '../message-privacy';
@@ -35,6 +37,27 @@ export const PatchMeBody = z
       .optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Нечего изменять' });
+/** «Статус»: one emoji or none, a text of at most 80 characters, and «Сбросить через» from the list only. */
+export const CustomStatusBody = z
+  .strictObject({
+    emoji: z
+      .string({ error: 'Эмодзи — одна строка' })
+      .refine((v) => v === '' || isSingleEmoji(v), { message: 'Эмодзи статуса — один эмодзи или ничего' }),
+    text: z
+      .string({ error: 'Текст статуса — строка' })
+      .trim()
+      .max(CUSTOM_STATUS_TEXT_MAX, `Текст статуса — не длиннее ${CUSTOM_STATUS_TEXT_MAX} символов`)
+      .refine(noNul, NUL_MESSAGE),
+    clearAfter: z.enum(CLEAR_AFTER, { error: 'Выберите, когда сбросить статус, из списка' }),
+    /** Date#getTimezoneOffset() of the browser, for «Сегодня» (minutes; UTC when absent). */
+    timezoneOffset: z
+      .number({ error: 'Часовой пояс — число минут' })
+      .int('Часовой пояс — число минут')
+      .min(-840, 'Часовой пояс указан неверно')
+      .max(840, 'Часовой пояс указан неверно')
+      .optional(),
+  })
+  .refine((b) => b.emoji !== '' || b.text !== '', { message: 'Укажите эмодзи или текст статуса' });
 export const BlockBody = z.strictObject({ userId: Id });
 export const BlockedResponse = z.object({ users: z.array(PublicUser) });
 
@@ -42,6 +65,8 @@ export const BlockedResponse = z.object({ users: z.array(PublicUser) });
 export const usersApi = withSchemas(usersRoutes, {
   me: { response: MeResponse },
   patchMe: { body: PatchMeBody, response: MeResponse },
+  setCustomStatus: { body: CustomStatusBody, response: MeResponse },
+  clearCustomStatus: { response: MeResponse },
   blockUser: { body: BlockBody, response: Ok },
   unblockUser: { body: BlockBody, response: Ok },
   blockedUsers: { response: BlockedResponse },

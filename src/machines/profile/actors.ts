@@ -18,4 +18,10 @@ export const profileActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  // The «Статус» dialog (a status of one's own), opened from Settings; its code loads with the dialog.
+  customStatus: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
 } as const satisfies ActorLines;

@@ -6,9 +6,11 @@ import { type FeatureEffects, later } from '../app/effects';
 import { wireProfile } from './profile.effects';
 
 const profileAvatar = () => import('./profile-avatar.effects');
+const customStatus = () => import('./custom-status.effects');
 
 export const profileEffects = {
   profile: { wire: wireProfile },
   avatar: later(profileAvatar, 'wireAvatar'),
   groupAvatar: later(profileAvatar, 'wireGroupAvatar'),
+  customStatus: later(customStatus, 'wireCustomStatus'),
 } as const satisfies FeatureEffects;

@@ -19,6 +19,11 @@ export function MemberCardView(props: CardView) {
         <UserAvatar user={props.user} size={72} presence />
         <p className="member-card-name">{props.name}</p>
         <p className="member-card-username">@{props.username}</p>
+        {props.customStatus && (
+          <p className="member-card-custom" data-testid="member-card-custom-status">
+            {props.customStatus}
+          </p>
+        )}
         <p className={`member-card-presence${props.online ? ' online' : ''}`}>{props.presence}</p>
         {props.error && (
           <p className="form-error" role="alert">

@@ -23,6 +23,7 @@ const props = (extra: Partial<CardView> = {}): CardView => ({
   name: 'Вера',
   username: 'vera',
   presence: 'ОНЛАЙН',
+  customStatus: '',
   online: true,
   relation: 'none',
   loading: false,
@@ -49,6 +50,15 @@ describe('member card', () => {
     expect(p.onWrite).toHaveBeenCalledOnce();
     expect(p.onBefriend).toHaveBeenCalledOnce();
     expect(p.onClose).toHaveBeenCalledOnce();
+  });
+
+  it('shows their status of their own apart from presence, and nothing when there is none', () => {
+    const { unmount } = render(<MemberCardView {...props({ customStatus: '🌴 В отпуске' })} />);
+    expect(screen.getByTestId('member-card-custom-status')).toHaveTextContent('🌴 В отпуске');
+    expect(screen.getByText('ОНЛАЙН')).not.toHaveTextContent('В отпуске');
+    unmount();
+    render(<MemberCardView {...props()} />);
+    expect(screen.queryByTestId('member-card-custom-status')).toBeNull();
   });
 
   it('offers no friendship to a friend, says a request waits, and not before the relation is known', () => {

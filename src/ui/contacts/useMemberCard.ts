@@ -4,6 +4,7 @@
 // the card closed.
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
+import { customStatusLine } from '../../contract/custom-status';
 import type { PublicUser } from '../../contract/entities';
 import { displayName, presenceText } from '../../contract/format';
 import { CARD_TAGS, type Relation } from '../../machines/contacts/memberCard/memberCard.protocol';
@@ -14,6 +15,8 @@ export interface MemberCardView {
   name: string;
   username: string;
   presence: string;
+  /** Their status of their own («🌴 В отпуске»), '' when none. */
+  customStatus: string;
   online: boolean;
   /** Null while unknown (being read, or the read failed): friendship is not offered then. */
   relation: Relation | null;
@@ -46,6 +49,7 @@ export function useMemberCard(
     name: displayName(user),
     username: user.username,
     presence: presenceText(user, now),
+    customStatus: customStatusLine(user.customStatus),
     online: user.status === 'ONLINE',
     relation,
     loading,

@@ -57,6 +57,11 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             header.title
           )}
         </h2>
+        {header.customStatus && (
+          <p className="conv-custom-status" title={header.customStatus} data-testid="conversation-custom-status">
+            {header.customStatus}
+          </p>
+        )}
         {header.secret && (
           <p className="conv-secret" data-testid="conversation-secret">
             <span aria-hidden="true">🔒 </span>Секретный чат

@@ -1,7 +1,8 @@
 // Plain view models of the chats page, computed from the actors' snapshots: list tiles, the conversation header
 // and the message rows (server messages plus the outbox's pending ones). Pure, so the views render from props.
+
+import { customStatusLine } from '../../contract/custom-status';
 import type { ConversationEntry, Message, MessageType, PublicUser, TextEntity } from '../../contract/entities';
-import type { PollRowView } from '../polls/index';
 import {
   type AvatarView,
   conversationTitle,
@@ -9,17 +10,18 @@ import {
   displayName,
   formatTime,
   presenceText,
-  replyPreview,
   repliesText,
+  replyPreview,
 } from '../../contract/format';
+import { mentionsEveryone } from '../../contract/message-privacy';
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { isReadByOthers } from '../../machines/conversation/conversation/read-mark';
 import { type SecretAttachment, secretKindOf } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { type SecretText, shownText } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
-import { mentionsEveryone } from '../../contract/message-privacy';
+import { importedSenderName } from '../historyImport/index';
+import type { PollRowView } from '../polls/index';
 import { avatarOf, groupNames } from './chat-tile';
 import { dayLabel, editedTitle } from './day-label';
-import { importedSenderName } from '../historyImport/index';
 import { systemText } from './system-text';
 import { callLabel, isMissedFor } from './voice-call-text';
 
@@ -32,6 +34,8 @@ export interface HeaderView {
   /** 'ОНЛАЙН' / last seen for a direct chat; the participants for a group. */
   status: string;
   online: boolean;
+  /** A direct chat's peer's status of their own («🌴 В отпуске»), apart from presence; absent when none. */
+  customStatus?: string;
   /** A secret chat: a lock and «Секретный чат»; no calls in it yet. */
   secret?: boolean;
 }
@@ -43,6 +47,7 @@ export function headerOf(entry: ConversationEntry, me: string | null, now: numbe
     avatar: avatarOf(entry, me),
     status: peer ? presenceText(peer, now) : groupNames(entry, me),
     online: peer?.status === 'ONLINE',
+    ...(peer?.customStatus ? { customStatus: customStatusLine(peer.customStatus) } : {}),
     ...(entry.conversation.secret ? { secret: true } : {}),
   };
 }

@@ -5,8 +5,8 @@ import { type ReactNode, Suspense, useId, useState } from 'react';
 import type { PublicUser } from '../../contract/entities';
 import { LazyMemberWrite } from '../contacts/deferred';
 import { LazyDirectoryPicker } from '../directory/index';
-import { ChatAvatar } from '../shared/ChatAvatar';
 import { HistoryImportEntry } from '../historyImport/index';
+import { ChatAvatar } from '../shared/ChatAvatar';
 import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
@@ -128,6 +128,12 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
           )}
           {view.peer && (
             <dl className="info-profile">
+              {view.peer.customStatus && (
+                <>
+                  <dt>Статус</dt>
+                  <dd data-testid="peer-custom-status">{view.peer.customStatus}</dd>
+                </>
+              )}
               {/* A deleted account has none (docs/accounts.md «Deleting an account»). */}
               {view.peer.eblid && (
                 <>
@@ -230,6 +236,11 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
                         {m.name}
                         {m.me && ' (вы)'}
                       </span>
+                      {m.customStatus && (
+                        <span className="info-member-custom" data-testid="member-custom-status">
+                          {m.customStatus}
+                        </span>
+                      )}
                       <span className={`info-member-presence${m.online ? ' online' : ''}`}>{m.presence}</span>
                     </span>
                     {m.role && <span className="info-role">{m.role}</span>}

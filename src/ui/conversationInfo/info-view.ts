@@ -1,5 +1,6 @@
 // Pure rules of «Информация»: role labels, and which actions one's role
 // offers on another member (tested in info-view.test.ts).
+import { customStatusLine } from '../../contract/custom-status';
 import type { ConversationEntry, ParticipantRole, PublicUser } from '../../contract/entities';
 import {
   type AvatarView,
@@ -46,6 +47,8 @@ export interface MemberView {
   name: string;
   me: boolean;
   presence: string;
+  /** Their status of their own («🌴 В отпуске»), '' when none: shown apart from presence. */
+  customStatus: string;
   online: boolean;
   role: string | null;
   avatar: AvatarView;
@@ -59,7 +62,14 @@ export interface InfoView {
   /** Group: the member count; direct chat: the peer's presence. */
   subtitle: string;
   /** Direct chats: the other person's profile. */
-  peer: { name: string; eblid: string; bio: string | null; presence: string; online: boolean } | null;
+  peer: {
+    name: string;
+    eblid: string;
+    bio: string | null;
+    presence: string;
+    customStatus: string;
+    online: boolean;
+  } | null;
   members: MemberView[];
   canManage: boolean;
   myRole: ParticipantRole | null;
@@ -85,6 +95,7 @@ export function infoView(entry: ConversationEntry, me: string, now: number): Inf
       name: displayName(p.user),
       me: p.user.id === me,
       presence: presenceText(p.user, now),
+      customStatus: customStatusLine(p.user.customStatus),
       online: p.user.status === 'ONLINE',
       role: ROLE_LABEL[p.role],
       avatar: personAvatar(p.user),
@@ -110,6 +121,7 @@ export function infoView(entry: ConversationEntry, me: string, now: number): Inf
           eblid: other.eblid,
           bio: other.bio,
           presence: presenceText(other, now),
+          customStatus: customStatusLine(other.customStatus),
           online: other.status === 'ONLINE',
         }
       : null,

@@ -6,3 +6,6 @@ import { lazyView } from '../shared/lazy-view';
 export const LazyGroupPicture = lazyView<{ conversationId: string }>(() =>
   import('./GroupPicture').then((m) => m.GroupPicture),
 );
+
+/** Settings' «Статус с эмодзи» (the settings page's own chunk); the dialog it opens loads when first opened. */
+export { CustomStatusSection } from './CustomStatusSection';

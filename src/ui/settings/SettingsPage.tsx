@@ -10,23 +10,24 @@ import {
   MESSAGE_PRIVACY_LABELS,
   type MessagePrivacy,
 } from '../../contract/message-privacy';
+import type { ProfileFields } from '../../machines/profile/profile/profile.protocol';
 import {
   AccountDeletionSection,
   DataExportSection,
   DevicesSection,
   PasswordSection,
-  SignInMethodsSection,
   SecuritySection,
+  SignInMethodsSection,
 } from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
 import { HistoryImportSection } from '../historyImport/index';
-import { LazySecretRecoverySection } from '../secretChats/deferred';
 import { SettingsInvitesSection } from '../inviteCodes/index';
+import { CustomStatusSection } from '../profile/deferred';
+import { LazySecretRecoverySection } from '../secretChats/deferred';
+import { InsecureText } from '../shared/InsecureNotice';
 import { ThemeSection, useTheme } from '../theme/index';
-import type { ProfileFields } from '../../machines/profile/profile/profile.protocol';
 import { type NotificationSettings, useNotificationSettings } from './useNotificationSettings';
 import { useSettings } from './useSettings';
-import { InsecureText } from '../shared/InsecureNotice';
 import './settings.css';
 
 export const STATUS_OPTIONS: { value: PresenceStatus; label: string }[] = [
@@ -42,6 +43,7 @@ export function SettingsPage() {
   const theme = useTheme();
   return (
     <SettingsPageView {...s} {...n}>
+      {s.me && <CustomStatusSection current={s.me.customStatus ?? null} />}
       <ThemeSection choice={theme.choice} onChoose={theme.choose} />
       <SecuritySection />
       <DevicesSection />

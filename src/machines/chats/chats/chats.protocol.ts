@@ -10,6 +10,7 @@ import type {
   ChatSettings,
   Conversation,
   ConversationEntry,
+  CustomStatus,
   Message,
   PresenceStatus,
 } from '../../../contract/entities';
@@ -76,7 +77,15 @@ export type ChatsEvent =
   | { type: 'chats.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
   | { type: 'chats.receipts'; conversationId: string; userId: string; messageIds: string[] }
   | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
-  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string; deactivated?: boolean }
+  | {
+      type: 'chats.profile';
+      userId: string;
+      avatarUrl: string | null;
+      displayName: string;
+      deactivated?: boolean;
+      /** Present when the status of one's own changed (null: cleared). */
+      customStatus?: CustomStatus | null;
+    }
   | { type: 'chats.conversationAdded'; conversation: Conversation }
   /** A group's members, roles, title or picture changed (conversation:updated). */
   | { type: 'chats.conversationUpdated'; conversation: Conversation }

@@ -4,6 +4,7 @@ import type {
   ChatSettings,
   Conversation,
   ConversationEntry,
+  CustomStatus,
   Message,
   PresenceStatus,
   PublicUser,
@@ -151,7 +152,15 @@ export function withEdit(
 export type ListChange =
   | { type: 'chats.messageEdited'; conversationId: string; messageId: string; content: string; editedAt: string }
   | { type: 'chats.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
-  | { type: 'chats.profile'; userId: string; avatarUrl: string | null; displayName: string; deactivated?: boolean }
+  | {
+      type: 'chats.profile';
+      userId: string;
+      avatarUrl: string | null;
+      displayName: string;
+      deactivated?: boolean;
+      /** Present when the status of one's own changed (null: cleared). */
+      customStatus?: CustomStatus | null;
+    }
   | { type: 'chats.conversationAdded'; conversation: Conversation }
   | { type: 'chats.conversationUpdated'; conversation: Conversation }
   | { type: 'chats.settings'; conversationId: string; settings: ChatSettings }
@@ -172,6 +181,7 @@ export function listAfter(entries: ConversationEntry[], e: ListChange): Conversa
         avatarUrl: e.avatarUrl,
         displayName: e.displayName,
         ...(e.deactivated !== undefined ? { deactivated: e.deactivated } : {}),
+        ...(e.customStatus !== undefined ? { customStatus: e.customStatus } : {}),
       }));
     case 'chats.conversationAdded':
       if (findEntry(entries, e.conversation.id)) return entries;

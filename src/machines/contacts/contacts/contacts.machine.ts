@@ -32,6 +32,7 @@ export const contactsServerEvents = listenToServer<ContactsEvent>(
       userId: p.userId,
       avatarUrl: p.avatarUrl,
       displayName: p.displayName,
+      ...(p.customStatus !== undefined ? { customStatus: p.customStatus } : {}),
     }),
     'presence:update': (p) => ({
       type: 'contacts.presence',
@@ -100,6 +101,7 @@ export const contactsMachine = setup({
           ...u,
           avatarUrl: event.avatarUrl,
           displayName: event.displayName,
+          ...(event.customStatus !== undefined ? { customStatus: event.customStatus } : {}),
         }));
       },
     }),

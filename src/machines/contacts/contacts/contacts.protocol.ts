@@ -1,10 +1,11 @@
 // The contacts actor's protocol (systemId 'contacts'): the events it accepts (the views', the EBLID search's
 // `contacts.upsert`, server events), what it emits, and the notice an added contact gives. Peers and views import
 // this module, never contacts.machine.ts.
-import type { Contact, PresenceStatus } from '../../../contract/entities';
-import type { MachineRef } from '../../shared/machine-ref';
-import type { BodyOf, ResponseOf } from '../../../contract/api';
+
 import type { PromiseActorLogic } from 'xstate';
+import type { BodyOf, ResponseOf } from '../../../contract/api';
+import type { Contact, CustomStatus, PresenceStatus } from '../../../contract/entities';
+import type { MachineRef } from '../../shared/machine-ref';
 
 export const ACTION_FAILED = 'Не удалось выполнить действие';
 
@@ -27,7 +28,14 @@ export type ContactsEvent =
   | { type: 'contacts.refresh' }
   | { type: 'contacts.upsert'; contact: Contact }
   | { type: 'contacts.removed'; contactId: string }
-  | { type: 'contacts.profile'; userId: string; avatarUrl: string | null; displayName: string }
+  | {
+      type: 'contacts.profile';
+      userId: string;
+      avatarUrl: string | null;
+      displayName: string;
+      /** Present when the status of one's own changed (null: cleared). */
+      customStatus?: CustomStatus | null;
+    }
   | { type: 'contacts.presence'; userId: string; status: PresenceStatus; lastSeenAt: string | null; at: string }
   | { type: 'contacts.accept'; contactId: string }
   | { type: 'contacts.reject'; contactId: string }
