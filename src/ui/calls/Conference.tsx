@@ -29,6 +29,7 @@ import {
   useEnsureTrackRef,
   useFocusToggle,
   useLocalParticipantPermissions,
+  useLocalParticipant,
   useMediaDeviceSelect,
   useParticipants,
   useParticipantTile,
@@ -38,7 +39,7 @@ import {
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
-import { DisconnectReason, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { DisconnectReason, type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
 import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
 import {
@@ -239,6 +240,8 @@ function ConferenceBody({
 }) {
   const [chatOpen, setChatOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // «Шумоподавление»: on unless switched off in the settings, for this call.
+  const [noiseSuppression, setNoiseSuppression] = useState(true);
   // «Участники» and the chat share the side: opening one closes the other.
   const [peopleOpen, setPeopleOpen] = useState(false);
   const layout = useCreateLayoutContext();
@@ -334,7 +337,15 @@ function ConferenceBody({
         )}
         {peopleOpen && <CallPeople onClose={() => setPeopleOpen(false)} />}
         <GroupRoomNotice />
-        {settingsOpen && <DeviceSettings choices={choices} onClose={() => setSettingsOpen(false)} />}
+        {settingsOpen && (
+          <DeviceSettings
+            choices={choices}
+            noiseSuppression={noiseSuppression}
+            onNoiseSuppression={setNoiseSuppression}
+            onClose={() => setSettingsOpen(false)}
+          />
+        )}
+        <NoiseSuppression on={noiseSuppression} />
         <RoomAudioRenderer />
         <StartAudio label="Включить звук" />
         <ConnectionStateToast />
@@ -774,7 +785,42 @@ function DeviceSelect({
   );
 }
 
-function DeviceSettings({ choices, onClose }: { choices: Choices; onClose: () => void }) {
+/**
+ * Runs my microphone through RNNoise while `on` (noise-suppression.ts, loaded the first time it is needed); a browser
+ * that cannot (no AudioWorklet) sends the microphone as it is.
+ */
+function NoiseSuppression({ on }: { on: boolean }) {
+  const { microphoneTrack } = useLocalParticipant();
+  const track = microphoneTrack?.track as LocalAudioTrack | undefined;
+  useEffect(() => {
+    if (!track) return;
+    let live = true;
+    const running = track.getProcessor()?.name === 'rnnoise';
+    if (on && !running) {
+      void import('./noise-suppression')
+        .then((m) => (live ? track.setProcessor(m.noiseSuppressor()) : undefined))
+        .catch(() => {});
+    } else if (!on && running) {
+      void track.stopProcessor().catch(() => {});
+    }
+    return () => {
+      live = false;
+    };
+  }, [track, on]);
+  return null;
+}
+
+function DeviceSettings({
+  choices,
+  noiseSuppression,
+  onNoiseSuppression,
+  onClose,
+}: {
+  choices: Choices;
+  noiseSuppression: boolean;
+  onNoiseSuppression: (on: boolean) => void;
+  onClose: () => void;
+}) {
   return (
     <section className="lk-settings-menu-modal call-settings" aria-label="Настройки устройств">
       <div className="call-settings-head">
@@ -786,6 +832,16 @@ function DeviceSettings({ choices, onClose }: { choices: Choices; onClose: () =>
       <DeviceSelect kind="audioinput" label="Микрофон" onChosen={choices.saveAudioInputDeviceId} />
       <DeviceSelect kind="videoinput" label="Камера" onChosen={choices.saveVideoInputDeviceId} />
       <DeviceSelect kind="audiooutput" label="Динамики" />
+      <label className="call-device call-noise">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={noiseSuppression}
+          checked={noiseSuppression}
+          onChange={(e) => onNoiseSuppression(e.target.checked)}
+        />
+        <span>Шумоподавление</span>
+      </label>
     </section>
   );
 }
