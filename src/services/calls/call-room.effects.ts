@@ -11,6 +11,10 @@ import {
 export function wireCallRoom(s: Services) {
   return callRoomMachine.provide({
     actors: {
+      currentHands: fromPromise(
+        async ({ input }: { input: { conversationId: string } }) =>
+          (await s.api.call('groupCall', { params: { id: input.conversationId } })).call?.hands ?? [],
+      ),
       moderate: fromPromise(
         async ({ input }: { input: { conversationId: string; userId: string; action: ModerationAction } }) =>
           s.api.call(input.action === 'mute' ? 'groupCallMute' : 'groupCallRemove', {

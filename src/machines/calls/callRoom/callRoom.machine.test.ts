@@ -10,9 +10,12 @@ const quiet = fromCallback(() => () => {}) as never;
 
 describeModel({
   name: 'callRoom',
-  machine: callRoomMachine.provide({ actors: { serverEvents: quiet, hand: hang, moderate: hang } }),
+  machine: callRoomMachine.provide({
+    actors: { serverEvents: quiet, hand: hang, moderate: hang, currentHands: hang },
+  }),
   inputs: [{ conversationId: 'g1' }],
-  contextKey: (c) => `${c.hands.join()}|${c.mutedTimes}|${c.notice ? 'n' : ''}|${c.raise}|${c.request?.action ?? ''}`,
+  contextKey: (c) =>
+    `${c.hands.join()}|${c.mutedTimes}|${c.notice ?? ''}|${c.raise}|${c.request?.action ?? ''}|${c.heard}`,
   events: {
     'room.raiseHand': () => [{ type: 'room.raiseHand' }],
     'room.lowerHand': () => [{ type: 'room.lowerHand' }],
@@ -33,6 +36,8 @@ describeModel({
             { type: 'room.muted', conversationId: 'g1' },
             { type: 'room.muted', conversationId: 'g9' },
           ],
+    // The first read of the hands counts only while no state has come.
+    'xstate.done.actor.currentHands': () => [{ type: 'xstate.done.actor.currentHands', output: ['u-g'] }],
     'xstate.done.actor.hand': () => [
       { type: 'xstate.done.actor.hand', output: { ok: true } },
       { type: 'xstate.done.actor.hand', output: { ok: false, message: 'Поднять руку можно только в звонке' } },
@@ -58,6 +63,7 @@ describe('callRoom with a server', () => {
       callRoomMachine.provide({
         actors: {
           serverEvents: quiet,
+          currentHands: hang,
           hand: fromPromise(async ({ input }) => {
             asked.push(input);
             return answers.shift() ?? { ok: true };
@@ -89,6 +95,7 @@ describe('callRoom with a server', () => {
       callRoomMachine.provide({
         actors: {
           serverEvents: quiet,
+          currentHands: hang,
           hand: hang,
           moderate: fromPromise(async ({ input }) => {
             asked.push(input);
@@ -115,6 +122,31 @@ describe('callRoom with a server', () => {
     expect(actor.getSnapshot().context).toMatchObject({ mutedTimes: 2, notice: CALL_ROOM_NOTICES.muted });
   });
 
+  it('takes the hands raised before it opened, unless a newer state of the call came first', async () => {
+    const start = (answer: Promise<string[]>) =>
+      createActor(
+        callRoomMachine.provide({
+          actors: {
+            serverEvents: quiet,
+            hand: hang,
+            moderate: hang,
+            currentHands: fromPromise(() => answer) as never,
+          },
+        }),
+        { input: { conversationId: 'g1' } },
+      ).start();
+    const first = start(Promise.resolve(['u-v', 'u-b']));
+    await waitFor(first, (s) => s.context.hands.length === 2);
+    expect(first.getSnapshot().context.hands).toEqual(['u-v', 'u-b']);
+
+    let answer: (hands: string[]) => void = () => {};
+    const late = start(new Promise<string[]>((r) => (answer = r)));
+    late.send({ type: 'room.state', conversationId: 'g1', hands: ['u-b'] });
+    answer(['u-v', 'u-b']);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(late.getSnapshot().context.hands).toEqual(['u-b']);
+  });
+
   it('hears the server through the realtime actor: groupCall:state and groupCall:muted of its own group', () => {
     const realtime = setup({ types: {} as { events: { type: 'push'; name: string; payload: unknown } } }).createMachine(
       {
@@ -123,7 +155,7 @@ describe('callRoom with a server', () => {
         },
       },
     );
-    const room = callRoomMachine.provide({ actors: { hand: hang, moderate: hang } });
+    const room = callRoomMachine.provide({ actors: { hand: hang, moderate: hang, currentHands: hang } });
     const root = setup({ actors: { realtime, room } }).createMachine({
       context: ({ spawn }) => ({
         realtime: spawn('realtime', { systemId: 'realtime' }),

@@ -1,7 +1,8 @@
 // A group's call's hands and moderation (protocol: callRoom.protocol.ts).
 // ready ──raiseHand / lowerHand──► hand (groupCall:hand, acknowledged) ──► ready (a refusal is the notice)
 // ready ──moderate──► moderating (POST …/call/mute|remove) ──► ready (a failure is the notice)
-// Anywhere: the server's state of this group's call sets the hands; its «your microphone was turned off» counts.
+// Anywhere: the server's state of this group's call sets the hands (the first read of them, when the overlay opens,
+// only while no state has come); its «your microphone was turned off» counts.
 import { assign, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { failureMessage } from '../../../contract/failure';
@@ -35,14 +36,17 @@ export const callRoomMachine = setup({
     serverEvents: callRoomServerEvents,
     /** groupCall:hand with the server's acknowledgement. */
     hand: serverRequest,
+    currentHands: notWired('callRoom.currentHands') as CallRoomEffects['currentHands'],
     moderate: notWired('callRoom.moderate') as CallRoomEffects['moderate'],
   },
   guards: {
     ours: ({ context, event }) => 'conversationId' in event && event.conversationId === context.conversationId,
     ackOk: (_, ack: Ack) => ack.ok,
+    notHeard: ({ context }) => !context.heard,
   },
   actions: {
-    setHands: assign(({ event }) => ('hands' in event ? { hands: event.hands } : {})),
+    setHands: assign(({ event }) => ('hands' in event ? { hands: event.hands, heard: true } : {})),
+    firstHands: assign((_, hands: string[]) => ({ hands })),
     muted: assign(({ context }) => ({ mutedTimes: context.mutedTimes + 1, notice: CALL_ROOM_NOTICES.muted })),
     refused: assign((_, ack: Ack) => ({ notice: ack.ok ? null : ack.message })),
   },
@@ -55,8 +59,18 @@ export const callRoomMachine = setup({
     notice: null,
     raise: true,
     request: null,
+    heard: false,
   }),
-  invoke: { id: 'serverEvents', src: 'serverEvents' },
+  invoke: [
+    { id: 'serverEvents', src: 'serverEvents' },
+    // The hands raised before the overlay opened (its join's state may have come before this actor did).
+    {
+      id: 'currentHands',
+      src: 'currentHands',
+      input: ({ context }) => ({ conversationId: context.conversationId }),
+      onDone: { guard: 'notHeard', actions: { type: 'firstHands', params: ({ event }) => event.output } },
+    },
+  ],
   on: {
     'room.state': { guard: 'ours', actions: 'setHands' },
     'room.muted': { guard: 'ours', actions: 'muted' },

@@ -30,6 +30,8 @@ export interface CallRoomContext {
   raise: boolean;
   /** The moderation request under way. */
   request: { action: ModerationAction; userId: string } | null;
+  /** A state of the call came from the server: the answer to the first read, older maybe, is not taken. */
+  heard: boolean;
 }
 
 export type CallRoomEvent =
@@ -50,6 +52,8 @@ export type CallRoomRef = MachineRef<CallRoomContext, CallRoomEvent>;
 
 /** The machine's port: the effects it leaves to its feature's services (src/services/calls/call-room.effects.ts). */
 export interface CallRoomEffects {
+  /** GET /api/conversations/:id/call: the raised hands when the overlay opens (later changes come as events). */
+  currentHands: PromiseActorLogic<string[], { conversationId: string }>;
   /** POST /api/conversations/:id/call/mute or …/remove. */
   moderate: PromiseActorLogic<{ ok: true }, { conversationId: string; userId: string; action: ModerationAction }>;
 }
