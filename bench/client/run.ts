@@ -11,8 +11,10 @@
 //       (bench/secret/measure.ts); AES-GCM as baseline.
 //   (f) register — main-thread time of a signed-in page becoming a secret-chat device in the background, on the
 //       phone profile's CPU (bench/client/secret-register.ts).
+//   (g) noise   — the calls' noise suppression: ms of RNNoise processing per 10-ms frame of microphone audio, its
+//       own AudioWorklet processor and WebAssembly on Node's V8 (bench/client/noise.ts).
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
-// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register (default all), BENCH_REGISTER_RUNS=3, BENCH_REGISTER_TRACE=<dir> (part f), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register,noise (default all), BENCH_REGISTER_RUNS=3, BENCH_REGISTER_TRACE=<dir> (part f), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';
@@ -23,7 +25,7 @@ import { LOAD_WINDOW_BUDGET_GZIP_BYTES, measureLoadWindow } from './load-window'
 
 const env = process.env;
 const parts = new Set(
-  (env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll,secret,register').split(',').map((s) => s.trim()),
+  (env.BENCH_PARTS ?? 'bundle,delivery,latency,scroll,secret,register,noise').split(',').map((s) => s.trim()),
 );
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
@@ -106,6 +108,11 @@ async function main() {
     if (parts.has('secret')) {
       const { runSecretPart } = await import('./secret');
       await runSecretPart(checks, results);
+    }
+
+    if (parts.has('noise')) {
+      const { runNoisePart } = await import('./noise');
+      await runNoisePart(checks, results);
     }
   } finally {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

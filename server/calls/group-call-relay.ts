@@ -3,7 +3,8 @@
 // Starting rings the other members of a group up to GROUP_CALL_RING_MAX as a direct call does (call:incoming
 // with `group`); joining from a second tab or device tells the first (groupCall:moved), which leaves the media
 // room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
-// group (removed, left) is dropped from its call (media-rooms.ts tells this process).
+// group (removed, left) is dropped from its call (media-rooms.ts tells this process). Raised hands (groupCall:hand)
+// and an owner's or admin's «Выключить микрофон» / «Удалить из звонка» (POST /api/conversations/:id/call/mute|remove).
 import fp from 'fastify-plugin';
 import type { SocketClient } from '../realtime/gateway';
 import { contractRoute } from '../http/contract-route';
@@ -59,6 +60,21 @@ export const groupCallRelay = fp(
       // Only my own ringing stops (every tab of mine); the call and the others' ringing go on.
       await memberOf(db, conversationId, client.userId);
       client.toOwnOtherSockets('call:declined', { conversationId, from: await caller(db, client.userId) });
+    });
+    realtime.onClientEvent('groupCall:hand', async ({ conversationId, raised }, { userId }) => {
+      await calls.hand(conversationId, userId, raised);
+    });
+    // An owner's or admin's «Выключить микрофон»: the target's client turns its microphone off (they may turn it on
+    // again). «Удалить из звонка»: out of the roster, told, and dropped by every process's media server, which then
+    // refuses the token they held; pressing «Присоединиться» again brings them back with a fresh one.
+    contractRoute(app, 'groupCallMute', async ({ userId, params, body }) => {
+      await calls.moderate(params.id, userId, body.userId, 'mute');
+      return { ok: true as const };
+    });
+    contractRoute(app, 'groupCallRemove', async ({ userId, params, body }) => {
+      await calls.moderate(params.id, userId, body.userId, 'remove');
+      mediaRooms.removeFromCall(params.id, [body.userId]);
+      return { ok: true as const };
     });
     mediaRooms.onRemovedFromCall((conversationId, userIds) => {
       calls.dropped(conversationId, userIds).catch(log);

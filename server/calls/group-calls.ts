@@ -26,6 +26,10 @@ export const GROUP_CALL_GONE_MS = 30_000;
 export const GROUP_ONLY = 'Групповой звонок можно начать только в группе';
 export const CALL_OVER = 'Звонок уже закончился';
 export const END_FOR_ALL_ADMINS = 'Завершить звонок для всех могут только владелец и администраторы группы';
+export const MODERATE_ADMINS = 'Выключать микрофон и удалять из звонка могут только владелец и администраторы группы';
+export const NOT_IN_CALL = 'Этого участника нет в звонке';
+export const HAND_IN_CALL = 'Поднять руку можно только в звонке';
+export const NOT_YOURSELF = 'Себя выключить или удалить так нельзя: для этого есть кнопки звонка';
 
 export interface GroupCallDeps {
   db: Database;
@@ -68,6 +72,20 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
         .execute()
     ).map((r) => r.user_id);
 
+  /** Raised hands in call `callId`, in the order they were raised. */
+  const hands = async (callId: string) =>
+    (
+      await db
+        .selectFrom('group_call_participants')
+        .select('user_id')
+        .where('call_id', '=', callId)
+        .where('left_at', 'is', null)
+        .where('hand_at', 'is not', null)
+        .orderBy('hand_at')
+        .orderBy('user_id')
+        .execute()
+    ).map((r) => r.user_id);
+
   async function stateOf(conversationId: string): Promise<GroupCall | null> {
     const call = await openCall(conversationId);
     if (!call) return null;
@@ -77,8 +95,19 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       startedBy: call.caller_id,
       video: Number(call.video) === 1,
       participantIds: await present(call.id),
+      hands: await hands(call.id),
     };
   }
+
+  /** Whether `userId` is in call `callId` now. */
+  const inCall = async (callId: string, userId: string) =>
+    !!(await db
+      .selectFrom('group_call_participants')
+      .select('user_id')
+      .where('call_id', '=', callId)
+      .where('user_id', '=', userId)
+      .where('left_at', 'is', null)
+      .executeTakeFirst());
 
   /** Every member hears the call as it is now; their list entries show it on the next read. */
   async function announce(conversationId: string): Promise<void> {
@@ -173,7 +202,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       if (Number(res.numUpdatedRows) !== 1) return false;
       await trx
         .updateTable('group_call_participants')
-        .set({ left_at: createdAt })
+        .set({ left_at: createdAt, hand_at: null })
         .where('call_id', '=', id)
         .where('left_at', 'is', null)
         .execute();
@@ -219,7 +248,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
     const before = new Date(clock.now() - GROUP_CALL_GONE_MS).toISOString();
     const res = await db
       .updateTable('group_call_participants')
-      .set({ left_at: iso() })
+      .set({ left_at: iso(), hand_at: null })
       .where('call_id', '=', callId)
       .where('left_at', 'is', null)
       .where('gone_at', 'is not', null)
@@ -297,7 +326,7 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       if (!call) return;
       await db
         .updateTable('group_call_participants')
-        .set({ left_at: iso() })
+        .set({ left_at: iso(), hand_at: null })
         .where('call_id', '=', call.id)
         .where('user_id', '=', userId)
         .where('left_at', 'is', null)
@@ -316,13 +345,58 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       await announce(conversationId);
     },
 
+    /** «Поднять руку» / «Опустить руку»: only someone in the call; raising it again keeps its place in the order. */
+    async hand(conversationId: string, userId: string, raised: boolean): Promise<void> {
+      await groupMember(conversationId, userId);
+      const call = await openCall(conversationId);
+      if (!call) throw notFound(CALL_OVER);
+      if (!(await inCall(call.id, userId))) throw forbidden(HAND_IN_CALL);
+      let q = db
+        .updateTable('group_call_participants')
+        .set({ hand_at: raised ? iso() : null })
+        .where('call_id', '=', call.id)
+        .where('user_id', '=', userId)
+        .where('left_at', 'is', null);
+      if (raised) q = q.where('hand_at', 'is', null);
+      const res = await q.executeTakeFirst();
+      if (Number(res.numUpdatedRows) > 0) await announce(conversationId);
+    },
+
+    /**
+     * «Выключить микрофон» / «Удалить из звонка»: the group's owner and admins (403 for the others), of someone in
+     * the call other than themselves (403 when they are not in it). A removal takes them out of the roster here; the
+     * caller tells them and the media server.
+     */
+    async moderate(conversationId: string, userId: string, targetId: string, action: 'mute' | 'remove') {
+      const me = await groupMember(conversationId, userId);
+      if (me.role !== 'OWNER' && me.role !== 'ADMIN') throw forbidden(MODERATE_ADMINS);
+      if (targetId === userId) throw badRequest(NOT_YOURSELF);
+      const call = await openCall(conversationId);
+      if (!call) throw notFound(CALL_OVER);
+      if (!(await inCall(call.id, targetId))) throw forbidden(NOT_IN_CALL);
+      if (action === 'mute') {
+        realtime.toUsers([targetId], 'groupCall:muted', { conversationId });
+        return;
+      }
+      await db
+        .updateTable('group_call_participants')
+        .set({ left_at: iso(), hand_at: null })
+        .where('call_id', '=', call.id)
+        .where('user_id', '=', targetId)
+        .where('left_at', 'is', null)
+        .execute();
+      realtime.toUsers([targetId], 'groupCall:removed', { conversationId });
+      await endIfEmpty(call.id);
+      await announce(conversationId);
+    },
+
     /** Members who lost the group (removed, left) are out of its call at once. */
     async dropped(conversationId: string, userIds: readonly string[]): Promise<void> {
       const call = await openCall(conversationId);
       if (!call || !userIds.length) return;
       const res = await db
         .updateTable('group_call_participants')
-        .set({ left_at: iso() })
+        .set({ left_at: iso(), hand_at: null })
         .where('call_id', '=', call.id)
         .where('user_id', 'in', userIds)
         .where('left_at', 'is', null)

@@ -315,6 +315,8 @@ export interface GroupCallParticipantsTable {
   joined_at: string;
   left_at: string | null;
   gone_at: string | null;
+  /** When they raised their hand (migration 047); null: down. */
+  hand_at: string | null;
 }
 
 /** A sign-in as «Устройства» lists it (migration 009): the refresh-token family, its browser and activity. */

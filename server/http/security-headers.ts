@@ -3,7 +3,8 @@
 // its middleware on every request was a tenth of a send's CPU at 1000 sends/s): nosniff, no framing, no
 // referrer, and a Content-Security-Policy for the built client. The policy allows what the app does and nothing else: its own scripts and styles
 // (React sets style attributes, hence 'unsafe-inline' for styles only), images from itself, blob: and data:
-// (previews, avatar crops), media from itself and blob: (calls), workers from blob: (livekit-client), and
+// (previews, avatar crops), media from itself and blob: (calls), workers from blob: (livekit-client), WebAssembly
+// compiled from its own files (the calls' noise suppression, 'wasm-unsafe-eval'), and
 // connections to itself and to the media server (LiveKit signalling over ws(s), its /validate over http(s)).
 // Development runs the page through Vite (with the Stately inspector), not through this server, so this
 // policy only ever covers production builds. Uploads set their own, stricter policy (uploads.routes.ts).
@@ -100,7 +101,9 @@ export const securityHeaders = fp(
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
           // The theme's pre-paint script, inline in index.html (src/contract/theme.ts): allowed by its hash alone.
-          scriptSrc: ["'self'", THEME_SCRIPT_HASH],
+          // 'wasm-unsafe-eval': the call's noise suppression compiles its own WebAssembly (RNNoise, served from here);
+          // it allows compiling WebAssembly only, not eval of strings.
+          scriptSrc: ["'self'", THEME_SCRIPT_HASH, "'wasm-unsafe-eval'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'blob:', 'data:'],
           mediaSrc: ["'self'", 'blob:'],

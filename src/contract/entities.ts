@@ -147,6 +147,8 @@ export const GroupCall = z.object({
   startedBy: Id,
   video: z.boolean(),
   participantIds: z.array(Id),
+  /** Raised hands («Поднять руку»): who, in the order they were raised (docs/calls.md "Group calls"). */
+  hands: z.array(Id).optional(),
 });
 export type GroupCall = z.infer<typeof GroupCall>;
 

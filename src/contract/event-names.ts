@@ -30,6 +30,8 @@ export const SERVER_EVENT_NAMES = [
   'call:ended',
   'groupCall:state',
   'groupCall:moved',
+  'groupCall:muted',
+  'groupCall:removed',
   'session:expiring',
   'session:expired',
   'session:closed',

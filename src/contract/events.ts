@@ -52,6 +52,8 @@ export const clientEvents = {
   'groupCall:end': CallRef,
   /** Stops my own ringing (every tab of mine); the call goes on. */
   'groupCall:decline': CallRef,
+  /** «Поднять руку» (true) / «Опустить руку» (false): only someone in the call. */
+  'groupCall:hand': z.strictObject({ conversationId: Id, raised: z.boolean() }),
   'session:renew': SessionRenew,
   'guest:admit': GuestAdmit,
   /** A newer epoch's call key for a guest in a secret chat's call (docs/secret-chats.md "Guests in encrypted calls"). */
@@ -91,7 +93,8 @@ const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().null
  * - call:* — the other members; call:accepted and call:declined also reach the actor's
  *   other tabs (so they stop ringing), never the tab that sent them.
  * - call:invite is refused in its ack ({ok:false, message}) when no other member has a connected tab.
- * - groupCall:state — every member of the group; groupCall:moved — the joiner's other tabs.
+ * - groupCall:state — every member of the group; groupCall:moved — the joiner's other tabs; groupCall:muted and
+ *   groupCall:removed — every tab of the participant an owner or admin muted or removed.
  * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).
  * - contacts:* — the other side of the request.
  *
@@ -180,6 +183,10 @@ export const serverEvents = {
   'groupCall:state': z.object({ conversationId: Id, call: GroupCall.nullable() }),
   /** I joined the group's call from another tab or device: this one's part in it is over. My other tabs. */
   'groupCall:moved': z.object({ conversationId: Id }),
+  /** The group's owner or an admin turned my microphone off («Выключить микрофон»). My tabs. */
+  'groupCall:muted': z.object({ conversationId: Id }),
+  /** The group's owner or an admin took me out of the call («Удалить из звонка»). My tabs. */
+  'groupCall:removed': z.object({ conversationId: Id }),
   'session:expiring': z.object({ expiresAt: IsoDate }),
   'session:expired': z.object({}),
   /** A secret chat's log grew (a commit or a welcome): every member's tabs. */

@@ -6,7 +6,15 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GroupCall } from '../../src/contract/entities';
-import { CALL_OVER, END_FOR_ALL_ADMINS, GROUP_CALL_GONE_MS, GROUP_ONLY } from '../../server/calls/group-calls';
+import {
+  CALL_OVER,
+  END_FOR_ALL_ADMINS,
+  GROUP_CALL_GONE_MS,
+  GROUP_ONLY,
+  HAND_IN_CALL,
+  MODERATE_ADMINS,
+  NOT_IN_CALL,
+} from '../../server/calls/group-calls';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
 import { type ManualClock, manualClock } from './manual-clock';
@@ -287,6 +295,145 @@ describe('a group call is a room', () => {
     clock.advance(GROUP_CALL_GONE_MS);
     await borisOut;
     expect(sorted((await view(vera)).call?.participantIds)).toEqual(sorted([anna.user.id]));
+  });
+});
+
+describe('raised hands and moderation', () => {
+  const withHands = (ids: string[]) => (call: GroupCall | null) =>
+    !!call && JSON.stringify(call.hands) === JSON.stringify(ids);
+  const moderate = (u: TestUser, action: 'mute' | 'remove', target: TestUser, id = gid) =>
+    api.post(`/api/conversations/${id}/call/${action}`, { userId: target.user.id }, u.accessToken);
+
+  it('hands are listed in the order they were raised, raising twice keeps the place, leaving lowers it', async () => {
+    const [a, b, v, g] = await Promise.all([sock(anna), sock(boris), sock(vera), sock(gleb)]);
+    expect(await ack(a, 'groupCall:start', { conversationId: gid, video: false })).toEqual({ ok: true });
+    for (const s of [b, v]) expect(await ack(s, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
+    expect((await view(anna)).call?.hands).toEqual([]);
+
+    // Vera raises first, then Boris, then Anna: the order is theirs, not the joining order or the ids'.
+    const seen = stateIn(g, withHands([vera.user.id, boris.user.id, anna.user.id]));
+    for (const s of [v, b, a]) {
+      expect(await ack(s, 'groupCall:hand', { conversationId: gid, raised: true })).toEqual({ ok: true });
+      clock.advance(1);
+    }
+    await seen;
+    // Raising again does not move Vera to the end.
+    expect(await ack(v, 'groupCall:hand', { conversationId: gid, raised: true })).toEqual({ ok: true });
+    expect((await view(gleb)).call?.hands).toEqual([vera.user.id, boris.user.id, anna.user.id]);
+
+    const lowered = stateIn(a, withHands([vera.user.id, anna.user.id]));
+    expect(await ack(b, 'groupCall:hand', { conversationId: gid, raised: false })).toEqual({ ok: true });
+    await lowered;
+    const left = stateIn(a, withHands([anna.user.id]));
+    expect(await ack(v, 'groupCall:leave', { conversationId: gid })).toEqual({ ok: true });
+    await left;
+    // Back in the call, her hand is down until she raises it again, now after Anna's.
+    expect(await ack(v, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
+    expect((await view(anna)).call?.hands).toEqual([anna.user.id]);
+    clock.advance(1);
+    expect(await ack(v, 'groupCall:hand', { conversationId: gid, raised: true })).toEqual({ ok: true });
+    expect((await view(anna)).call?.hands).toEqual([anna.user.id, vera.user.id]);
+
+    // Only someone in the call raises a hand; a stranger is not even told there is a group.
+    expect(await ack(g, 'groupCall:hand', { conversationId: gid, raised: true })).toEqual({
+      ok: false,
+      message: HAND_IN_CALL,
+    });
+    const s = await sock(stranger);
+    expect(await ack(s, 'groupCall:hand', { conversationId: gid, raised: true })).toEqual({
+      ok: false,
+      message: 'Беседа не найдена',
+    });
+  });
+
+  it('«Выключить микрофон»: only the owner and admins, only of someone in the call; the target is told', async () => {
+    const [a, b, v, g] = await Promise.all([sock(anna), sock(boris), sock(vera), sock(gleb)]);
+    expect(await ack(a, 'groupCall:start', { conversationId: gid, video: false })).toEqual({ ok: true });
+    for (const s of [b, v]) expect(await ack(s, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
+    const heard = { boris: recorder(b), vera: recorder(v) };
+
+    // A plain member may not; nor may anyone outside the group.
+    const refused = await moderate(vera, 'mute', boris);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(MODERATE_ADMINS);
+    expect((await moderate(stranger, 'mute', boris)).status).toBe(404);
+    // Gleb is in the group but not in the call.
+    const absent = await moderate(anna, 'mute', gleb);
+    expect(absent.status).toBe(403);
+    expect(absent.body.message).toBe(NOT_IN_CALL);
+    expect((await moderate(anna, 'mute', anna)).status).toBe(400);
+
+    const muted = next(b, 'groupCall:muted', (p) => p.conversationId === gid);
+    const done = await moderate(anna, 'mute', boris);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ ok: true });
+    await muted;
+    await roundTrip(v);
+    await roundTrip(g);
+    expect(heard.vera.events()).not.toContain('groupCall:muted');
+    // Muted is not out: Boris stays in the call.
+    expect(sorted((await view(anna)).call?.participantIds)).toEqual(
+      sorted([anna.user.id, boris.user.id, vera.user.id]),
+    );
+    expect(heard.boris.events()).not.toContain('groupCall:removed');
+  });
+
+  it('«Удалить из звонка»: the target is told, leaves the roster and the media room, and may join again', async () => {
+    const dropped: { room: string; identities: readonly string[] }[] = [];
+    srv.server.app.mediaRooms.attach({
+      removeParticipants(room, identities) {
+        dropped.push({ room, identities });
+        return identities.length;
+      },
+    });
+    try {
+      const [a, b, v] = await Promise.all([sock(anna), sock(boris), sock(vera)]);
+      expect(await ack(a, 'groupCall:start', { conversationId: gid, video: false })).toEqual({ ok: true });
+      for (const s of [b, v]) expect(await ack(s, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
+      expect(await ack(b, 'groupCall:hand', { conversationId: gid, raised: true })).toEqual({ ok: true });
+
+      const refused = await moderate(vera, 'remove', boris);
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toBe(MODERATE_ADMINS);
+      expect(dropped).toEqual([]);
+
+      // Anna makes Vera an admin: now she may.
+      const role = await api.post(
+        '/api/conversations/members/role',
+        { conversationId: gid, userId: vera.user.id, role: 'ADMIN' },
+        anna.accessToken,
+      );
+      expect(role.status).toBe(200);
+      const told = next(b, 'groupCall:removed', (p) => p.conversationId === gid);
+      const rest = stateIn(a, (call) => withIds([anna.user.id, vera.user.id])(call) && withHands([])(call));
+      expect((await moderate(vera, 'remove', boris)).status).toBe(200);
+      await told;
+      await rest;
+      expect(dropped).toEqual([{ room: `conv-${gid}`, identities: [boris.user.id] }]);
+      // Out already: a second removal is refused.
+      const again = await moderate(vera, 'remove', boris);
+      expect(again.status).toBe(403);
+      expect(again.body.message).toBe(NOT_IN_CALL);
+
+      // «Присоединиться» again brings him back (the media server takes a token issued after the removal).
+      expect(await ack(b, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
+      expect(sorted((await view(anna)).call?.participantIds)).toEqual(
+        sorted([anna.user.id, boris.user.id, vera.user.id]),
+      );
+
+      // Removing the last one in the call ends it (an admin need not be in the call to moderate it).
+      expect(await ack(b, 'groupCall:leave', { conversationId: gid })).toEqual({ ok: true });
+      expect(await ack(v, 'groupCall:leave', { conversationId: gid })).toEqual({ ok: true });
+      const over = stateIn(b, ended);
+      expect((await moderate(vera, 'remove', anna)).status).toBe(200);
+      await over;
+      // No call, nothing to moderate.
+      const none = await moderate(vera, 'mute', anna);
+      expect(none.status).toBe(404);
+      expect(none.body.message).toBe(CALL_OVER);
+    } finally {
+      srv.server.app.mediaRooms.attach(null);
+    }
   });
 });
 

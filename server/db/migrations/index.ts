@@ -45,6 +45,7 @@ import * as m043 from './043_group_calls';
 import * as m044 from './044_marked_unread';
 import * as m045 from './045_message_edits';
 import * as m046 from './046_custom_status';
+import * as m047 from './047_call_hands';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '044_marked_unread': m044,
   '045_message_edits': m045,
   '046_custom_status': m046,
+  '047_call_hands': m047,
 };

@@ -6,4 +6,8 @@ export const callsRoutes = {
   callHistory: { method: 'GET', path: '/calls', auth: true },
   /** The group's call that is on, if any (the call bar after a reload). */
   groupCall: { method: 'GET', path: '/conversations/:id/call', auth: true },
+  /** «Выключить микрофон» of someone in the group's call (its owner and admins). */
+  groupCallMute: { method: 'POST', path: '/conversations/:id/call/mute', auth: true },
+  /** «Удалить из звонка»: someone in the group's call is taken out of it (its owner and admins). */
+  groupCallRemove: { method: 'POST', path: '/conversations/:id/call/remove', auth: true },
 } as const satisfies RouteTable;

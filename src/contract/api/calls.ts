@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CallInfo, GroupCall, Id, IsoDate } from '../entities';
 import { LIMITS } from '../limits';
 import { callsRoutes } from './calls.routes';
-import { withSchemas } from './with-schemas';
+import { Ok, withSchemas } from './with-schemas';
 
 /** GET /api/calls: the user's calls, newest first, from the CALL entries they can see. */
 export const CallHistoryQuery = z.strictObject({
@@ -22,8 +22,13 @@ export const CallHistoryEntry = z.object({
 export type CallHistoryEntry = z.infer<typeof CallHistoryEntry>;
 export const CallHistoryResponse = z.object({ calls: z.array(CallHistoryEntry), nextBefore: Id.nullable() });
 
+/** Whom an owner or admin of the group mutes or removes from its call. */
+export const CallModeration = z.strictObject({ userId: Id });
+
 /** The routes of ./calls.routes with their schemas. */
 export const callsApi = withSchemas(callsRoutes, {
   callHistory: { query: CallHistoryQuery, response: CallHistoryResponse },
   groupCall: { params: z.strictObject({ id: Id }), response: z.object({ call: GroupCall.nullable() }) },
+  groupCallMute: { params: z.strictObject({ id: Id }), body: CallModeration, response: Ok },
+  groupCallRemove: { params: z.strictObject({ id: Id }), body: CallModeration, response: Ok },
 });

@@ -12,6 +12,7 @@ const sessionLong = (Object.keys(registry) as RegistryId[]).filter(
 );
 const viewOwned = [
   'callsPage',
+  'callRoom',
   'chatsFooter',
   'conversationSearch',
   'sendPreview',

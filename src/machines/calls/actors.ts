@@ -6,6 +6,12 @@ import { callMachine } from './call/call.machine';
 
 export const callsActors = {
   call: { machine: callMachine, lifetime: 'session', systemId: true },
+  /** A group's call's hands and moderation, while its overlay is open (its code loads with the overlay). */
+  callRoom: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
   callsPage: {
     load: 'wired',
     lifetime: 'owned',

@@ -6,8 +6,10 @@ import { type FeatureEffects, later } from '../app/effects';
 import { wireCall } from './calls.effects';
 
 const callsPage = () => import('./calls-page.effects');
+const callRoom = () => import('./call-room.effects');
 
 export const callsEffects = {
   call: { wire: wireCall },
   callsPage: later(callsPage, 'wireCallsPage'),
+  callRoom: later(callRoom, 'wireCallRoom'),
 } as const satisfies FeatureEffects;

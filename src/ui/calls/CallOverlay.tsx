@@ -6,9 +6,16 @@ import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 
 import { useSessionActor } from '../app/RuntimeContext';
 import { useChatEntry } from '../shared/useChatList';
 import type { ConversationChat } from './call-chat';
-import { CALL_ENCRYPTED, type CallEncryption, type ConferenceProps, e2eeSupported } from './conference-rules';
+import {
+  CALL_ENCRYPTED,
+  type CallEncryption,
+  type ConferenceProps,
+  e2eeSupported,
+  type GroupRoomPanel,
+} from './conference-rules';
 import { LazyConference } from './LazyConference';
 import { useCallChat } from './useCallChat';
+import { useCallRoom } from './useCallRoom';
 
 export interface CallOverlayProps {
   token: string | null;
@@ -25,6 +32,8 @@ export interface CallOverlayProps {
   onFailed: (message: string, name?: string) => void;
   /** The conversation's chat (src/ui/calls/useCallChat.ts). */
   chat?: ConversationChat | null;
+  /** A group's call: raised hands and its owner's and admins' moderation (useCallRoom.ts). */
+  groupRoom?: GroupRoomPanel | null;
   /**
    * A secret chat's call (SecretCallOverlay): encrypted end to end, or not made at all — never in the clear. `error`
    * says why no key could be had.
@@ -73,14 +82,19 @@ function WithChat(props: CallOverlayProps & { conversationId: string }) {
   // A group's call is left, not ended; its owner and admins may also end it for everyone.
   const group = useSelector(useSessionActor('call'), (s) => !!s.context.group);
   const endForAll = useEndForAll(group ? conversationId : null);
-  return (
-    <CallOverlay
-      {...overlay}
-      {...(chat ? { chat } : {})}
-      {...(group ? { group } : {})}
-      {...(endForAll ? { onEndForAll: endForAll } : {})}
-    />
-  );
+  const withChat = {
+    ...overlay,
+    ...(chat ? { chat } : {}),
+    ...(group ? { group } : {}),
+    ...(endForAll ? { onEndForAll: endForAll } : {}),
+  };
+  return group ? <WithRoom {...withChat} conversationId={conversationId} /> : <CallOverlay {...withChat} />;
+}
+
+/** A group's call: its hands and moderation live while the overlay is open. */
+function WithRoom(props: CallOverlayProps & { conversationId: string }) {
+  const { conversationId, ...overlay } = props;
+  return <CallOverlay {...overlay} groupRoom={useCallRoom(conversationId)} />;
 }
 
 /** «Завершить для всех» of a group's call: for its owner and admins (the server checks again); null for the others. */
@@ -121,6 +135,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
       onError={props.onFailed}
       chat={props.chat}
       e2ee={e2ee ? { key: e2ee.key } : null}
+      groupRoom={props.groupRoom ?? null}
     />
   );
   useEffect(() => {

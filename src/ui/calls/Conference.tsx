@@ -29,6 +29,7 @@ import {
   useEnsureTrackRef,
   useFocusToggle,
   useLocalParticipantPermissions,
+  useLocalParticipant,
   useMediaDeviceSelect,
   useParticipants,
   useParticipantTile,
@@ -38,12 +39,14 @@ import {
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
-import { DisconnectReason, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { DisconnectReason, type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
 import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
 import {
   type ConferenceProps,
   chatText,
+  type GroupRoomPanel,
+  handPlace,
   hidesTimestamp,
   minimalBelowPx,
   unreadBadge,
@@ -58,6 +61,8 @@ type Choices = ReturnType<typeof usePersistentUserChoices>;
 
 /** How a member removes a guest from the call; null where nobody may (a guest's own page). */
 const RemoveGuest = createContext<((knockId: string) => void) | null>(null);
+/** A group's call's hands and moderation (useCallRoom.ts); null in any other call. */
+const GroupRoom = createContext<GroupRoomPanel | null>(null);
 
 const isTrackRef = (
   t: TrackReferenceOrPlaceholder | undefined,
@@ -121,8 +126,11 @@ export default function Conference(props: ConferenceProps) {
         </div>
       )}
       {props.onGuestLeft && <GuestDeparture onLeft={props.onGuestLeft} />}
+      {props.groupRoom && <MuteWhenAsked times={props.groupRoom.mutedTimes} />}
       <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
-        <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
+        <GroupRoom.Provider value={props.groupRoom ?? null}>
+          <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
+        </GroupRoom.Provider>
       </RemoveGuest.Provider>
     </LiveKitRoom>
   );
@@ -137,6 +145,18 @@ const NOT_LEFT = new Set([
   DisconnectReason.DUPLICATE_IDENTITY,
   DisconnectReason.MIGRATION,
 ]);
+
+/** An owner or admin turned my microphone off (each time `times` grows): off here too; I may turn it on again. */
+function MuteWhenAsked({ times }: { times: number }) {
+  const room = useRoomContext();
+  const seen = useRef(times);
+  useEffect(() => {
+    if (times === seen.current) return;
+    seen.current = times;
+    void room.localParticipant.setMicrophoneEnabled(false);
+  }, [room, times]);
+  return null;
+}
 
 /** Tells when a guest's participant leaves the room (a secret chat's call then re-keys), and who re-keys. */
 function GuestDeparture({ onLeft }: { onLeft: (knockId: string, lead: boolean) => void }) {
@@ -220,6 +240,8 @@ function ConferenceBody({
 }) {
   const [chatOpen, setChatOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // «Шумоподавление»: on unless switched off in the settings, for this call.
+  const [noiseSuppression, setNoiseSuppression] = useState(true);
   // «Участники» and the chat share the side: opening one closes the other.
   const [peopleOpen, setPeopleOpen] = useState(false);
   const layout = useCreateLayoutContext();
@@ -314,7 +336,16 @@ function ConferenceBody({
           <CallChat messages={chatMessages} send={send} isSending={isSending} onClose={() => setChatOpen(false)} />
         )}
         {peopleOpen && <CallPeople onClose={() => setPeopleOpen(false)} />}
-        {settingsOpen && <DeviceSettings choices={choices} onClose={() => setSettingsOpen(false)} />}
+        <GroupRoomNotice />
+        {settingsOpen && (
+          <DeviceSettings
+            choices={choices}
+            noiseSuppression={noiseSuppression}
+            onNoiseSuppression={setNoiseSuppression}
+            onClose={() => setSettingsOpen(false)}
+          />
+        )}
+        <NoiseSuppression on={noiseSuppression} />
         <RoomAudioRenderer />
         <StartAudio label="Включить звук" />
         <ConnectionStateToast />
@@ -333,6 +364,7 @@ function CallTile() {
   // A guest (no account, let in through a guest link) is marked so, and members may remove them.
   const guest = isGuestIdentity(trackRef.participant.identity);
   const removeGuest = useContext(RemoveGuest);
+  const hand = handPlace(useContext(GroupRoom)?.hands ?? [], trackRef.participant.identity);
   return (
     <div {...elementProps} style={{ position: 'relative' }} data-guest={guest ? 'true' : undefined}>
       <TrackRefContext.Provider value={trackRef}>
@@ -351,6 +383,7 @@ function CallTile() {
               )}
               <ParticipantName>{screen ? ': экран' : null}</ParticipantName>
               {guest && <span className="call-guest-mark">гость</span>}
+              {hand && !screen && <HandMark place={hand} />}
             </div>
             {guest && removeGuest && !screen && (
               <button
@@ -404,6 +437,7 @@ function CallControls(props: {
   const badge = unreadBadge(props.unread);
   const text = (label: string) => (minimal ? null : <span>{label}</span>);
   const { saveAudioInputEnabled, saveVideoInputEnabled } = props.choices;
+  const room = useContext(GroupRoom);
   return (
     <div
       className="lk-control-bar call-controls"
@@ -438,6 +472,19 @@ function CallControls(props: {
         >
           {text(sharing ? 'Остановить показ' : 'Показать экран')}
         </TrackToggle>
+      )}
+      {room && (
+        <button
+          type="button"
+          className="lk-button call-hand-toggle"
+          aria-pressed={room.raised}
+          aria-label={room.raised ? 'Опустить руку' : 'Поднять руку'}
+          disabled={room.busy}
+          onClick={room.raised ? room.onLowerHand : room.onRaiseHand}
+        >
+          <span aria-hidden="true">✋</span>
+          {text(room.raised ? 'Опустить руку' : 'Поднять руку')}
+        </button>
       )}
       {visible.chat && (
         <button
@@ -496,12 +543,19 @@ function CallControls(props: {
 }
 
 /**
- * «Участники»: everyone in the call, oneself first, a guest marked «гость» (docs/behaviour.md §10.40) with «Удалить
- * из звонка» for the members who may, and a muted microphone shown.
+ * «Участники»: everyone in the call, oneself first, with their microphone and camera, who is speaking, a guest marked
+ * «гость» (docs/behaviour.md §10.40) with «Удалить из звонка» for the members who may. In a group's call: raised hands
+ * in the order they were raised, and for its owner and admins «Выключить микрофон» and «Удалить из звонка» of the others.
  */
 function CallPeople({ onClose }: { onClose: () => void }) {
   const participants = useParticipants();
   const removeGuest = useContext(RemoveGuest);
+  const room = useContext(GroupRoom);
+  const nameOf = (identity: string) => {
+    const p = participants.find((x) => x.identity === identity);
+    return p ? p.name || p.identity : null;
+  };
+  const raised = (room?.hands ?? []).map((id) => ({ id, name: nameOf(id) })).filter((h) => h.name !== null);
   return (
     <aside className="lk-chat call-people" aria-label="Участники звонка">
       <div className="lk-chat-header">
@@ -515,18 +569,41 @@ function CallPeople({ onClose }: { onClose: () => void }) {
           ×
         </button>
       </div>
+      {raised.length > 0 && (
+        <section className="call-hands" aria-label="Поднятые руки">
+          <h4>Поднятые руки</h4>
+          <ol className="call-hands-list">
+            {raised.map((h) => (
+              <li key={h.id}>{h.name}</li>
+            ))}
+          </ol>
+        </section>
+      )}
       <ul className="lk-list call-people-list">
         {participants.map((p) => {
           const name = p.name || p.identity;
           const guest = isGuestIdentity(p.identity);
+          const hand = handPlace(room?.hands ?? [], p.identity);
+          const moderate = !!room?.canModerate && !p.isLocal && !guest;
           return (
-            <li key={p.identity} className="call-person" data-guest={guest ? 'true' : undefined}>
+            <li
+              key={p.identity}
+              className="call-person"
+              data-guest={guest ? 'true' : undefined}
+              data-speaking={p.isSpeaking ? 'true' : undefined}
+            >
               <span className="call-person-name">
                 {name}
                 {p.isLocal && ' (вы)'}
               </span>
               {guest && <span className="call-guest-mark">гость</span>}
-              {!p.isMicrophoneEnabled && <span className="call-person-muted">микрофон выключен</span>}
+              {hand && <HandMark place={hand} />}
+              {p.isSpeaking && <span className="call-person-speaking">говорит</span>}
+              <span className="call-person-state">
+                {p.isMicrophoneEnabled ? 'микрофон включён' : 'микрофон выключен'}
+                {', '}
+                {p.isCameraEnabled ? 'камера включена' : 'камера выключена'}
+              </span>
               {guest && removeGuest && (
                 <button
                   type="button"
@@ -537,11 +614,56 @@ function CallPeople({ onClose }: { onClose: () => void }) {
                   Удалить
                 </button>
               )}
+              {moderate && p.isMicrophoneEnabled && (
+                <button
+                  type="button"
+                  className="lk-button"
+                  aria-label={`Выключить микрофон: ${name}`}
+                  disabled={room.busy}
+                  onClick={() => room.onMute(p.identity)}
+                >
+                  Выключить микрофон
+                </button>
+              )}
+              {moderate && (
+                <button
+                  type="button"
+                  className="lk-button"
+                  aria-label={`Удалить из звонка: ${name}`}
+                  disabled={room.busy}
+                  onClick={() => room.onRemove(p.identity)}
+                >
+                  Удалить из звонка
+                </button>
+              )}
             </li>
           );
         })}
       </ul>
     </aside>
+  );
+}
+
+/** A raised hand and its place in the order («✋ 2»). */
+function HandMark({ place }: { place: number }) {
+  return (
+    <span className="call-hand" role="img" aria-label={`Поднята рука, ${place}-я по очереди`}>
+      ✋ {place}
+    </span>
+  );
+}
+
+/** Why a hand or moderation request failed, or that an owner or admin turned my microphone off. */
+function GroupRoomNotice() {
+  const room = useContext(GroupRoom);
+  if (!room?.notice) return null;
+  return (
+    <div className="call-room-notice" role="status">
+      <span>{room.notice}</span>
+      <button type="button" className="lk-button" aria-label="Закрыть уведомление" onClick={room.onDismissNotice}>
+        ×
+      </button>
+    </div>
   );
 }
 
@@ -663,7 +785,42 @@ function DeviceSelect({
   );
 }
 
-function DeviceSettings({ choices, onClose }: { choices: Choices; onClose: () => void }) {
+/**
+ * Runs my microphone through RNNoise while `on` (noise-suppression.ts, loaded the first time it is needed); a browser
+ * that cannot (no AudioWorklet) sends the microphone as it is.
+ */
+function NoiseSuppression({ on }: { on: boolean }) {
+  const { microphoneTrack } = useLocalParticipant();
+  const track = microphoneTrack?.track as LocalAudioTrack | undefined;
+  useEffect(() => {
+    if (!track) return;
+    let live = true;
+    const running = track.getProcessor()?.name === 'rnnoise';
+    if (on && !running) {
+      void import('./noise-suppression')
+        .then((m) => (live ? track.setProcessor(m.noiseSuppressor()) : undefined))
+        .catch(() => {});
+    } else if (!on && running) {
+      void track.stopProcessor().catch(() => {});
+    }
+    return () => {
+      live = false;
+    };
+  }, [track, on]);
+  return null;
+}
+
+function DeviceSettings({
+  choices,
+  noiseSuppression,
+  onNoiseSuppression,
+  onClose,
+}: {
+  choices: Choices;
+  noiseSuppression: boolean;
+  onNoiseSuppression: (on: boolean) => void;
+  onClose: () => void;
+}) {
   return (
     <section className="lk-settings-menu-modal call-settings" aria-label="Настройки устройств">
       <div className="call-settings-head">
@@ -675,6 +832,16 @@ function DeviceSettings({ choices, onClose }: { choices: Choices; onClose: () =>
       <DeviceSelect kind="audioinput" label="Микрофон" onChosen={choices.saveAudioInputDeviceId} />
       <DeviceSelect kind="videoinput" label="Камера" onChosen={choices.saveVideoInputDeviceId} />
       <DeviceSelect kind="audiooutput" label="Динамики" />
+      <label className="call-device call-noise">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={noiseSuppression}
+          checked={noiseSuppression}
+          onChange={(e) => onNoiseSuppression(e.target.checked)}
+        />
+        <span>Шумоподавление</span>
+      </label>
     </section>
   );
 }

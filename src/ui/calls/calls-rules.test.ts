@@ -101,3 +101,12 @@ describe('call chat', () => {
     expect([chatText(''), chatText('   \n'), chatText('  привет ')]).toEqual([null, null, 'привет']);
   });
 });
+
+describe('raised hands', () => {
+  it('a hand’s place is its 1-based position in the order raised; a lowered hand has none', async () => {
+    const { handPlace } = await import('./conference-rules');
+    expect(handPlace(['u-v', 'u-b'], 'u-b')).toBe(2);
+    expect(handPlace(['u-v', 'u-b'], 'u-v')).toBe(1);
+    expect(handPlace(['u-v'], 'u-a')).toBeNull();
+  });
+});

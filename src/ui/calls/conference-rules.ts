@@ -36,6 +36,35 @@ export interface ConferenceProps {
    * member is the one to re-key (contract/guest-rules.ts `leadsRekey`).
    */
   onGuestLeft?: ((knockId: string, lead: boolean) => void) | null;
+  /** A group's call: raised hands and, for its owner and admins, moderation (useCallRoom.ts); absent elsewhere. */
+  groupRoom?: GroupRoomPanel | null;
+}
+
+/** What the people panel of a group's call shows and does (docs/calls.md "Group calls"). */
+export interface GroupRoomPanel {
+  /** Raised hands, user ids (media identities) in the order they were raised. */
+  hands: string[];
+  /** My hand is up. */
+  raised: boolean;
+  /** The group's owner or an admin: «Выключить микрофон» and «Удалить из звонка» for the others. */
+  canModerate: boolean;
+  /** A request under way. */
+  busy: boolean;
+  /** Why a request failed, or that my microphone was turned off. */
+  notice: string | null;
+  /** Grows each time an owner or admin turns my microphone off: the conference turns it off then. */
+  mutedTimes: number;
+  onRaiseHand: () => void;
+  onLowerHand: () => void;
+  onMute: (userId: string) => void;
+  onRemove: (userId: string) => void;
+  onDismissNotice: () => void;
+}
+
+/** «✋ 2»: a raised hand's place in the order, 1-based; null when the hand is down. */
+export function handPlace(hands: readonly string[], identity: string): number | null {
+  const i = hands.indexOf(identity);
+  return i < 0 ? null : i + 1;
 }
 
 /** Said over an encrypted call: a secret chat's, and a guest's page in one. */

@@ -76,6 +76,10 @@ describeModel({
       },
       { type: 'call.remoteEnded', conversationId: 'c9', from: other },
     ],
+    'call.removed': () => [
+      { type: 'call.removed', conversationId: 'c1' },
+      { type: 'call.removed', conversationId: 'c9' },
+    ],
     'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: access }],
     'xstate.error.actor.fetchToken': () => [{ type: 'xstate.error.actor.fetchToken', error: new Error('403') }],
     'xstate.done.actor.invite': () => [
@@ -517,6 +521,13 @@ describe("call: a group's call is a room", () => {
       },
     });
     expect(call.getSnapshot().hasTag('open')).toBe(true);
+    expect(emits).toEqual([]);
+    // Removed by an owner or admin: out at once, told why, nothing sent (the server has me out already).
+    server.send({ type: 'server', name: 'groupCall:removed', payload: { conversationId: 'g9' } });
+    expect(call.getSnapshot().hasTag('open')).toBe(true);
+    server.send({ type: 'server', name: 'groupCall:removed', payload: { conversationId: 'g1' } });
+    expect(call.getSnapshot().value).toBe('idle');
+    expect(call.getSnapshot().context.notice).toBe(CALL_NOTICES.removed);
     expect(emits).toEqual([]);
   });
 });

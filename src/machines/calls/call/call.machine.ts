@@ -10,7 +10,7 @@
 // A group's call (context.group, docs/calls.md "Group calls") runs through the same states: starting or joining it is
 // one acknowledged request (groupCall:start / groupCall:join) that goes straight to connected, hanging up leaves it
 // (groupCall:leave), «Завершить для всех» ends it for everyone, and its end, or my joining from another device,
-// arrives as the remote end.
+// arrives as the remote end; being removed by an owner or admin (groupCall:removed) ends it here with a notice.
 import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { TIMINGS } from '../../../contract/limits';
@@ -53,6 +53,7 @@ export const callServerEvents = listenToServer<CallRemoteEvent>(
     // A group's call ended, or I took my place in it from another tab or device: over here either way.
     'groupCall:state': (p) => (p.call ? null : over(p)),
     'groupCall:moved': over,
+    'groupCall:removed': (p) => ({ type: 'call.removed', conversationId: p.conversationId }),
   },
   // The socket came back: a group's call is taken again from it (the server drops a place whose socket stays gone).
   { onConnected: () => ({ type: 'call.reconnected' }) },
@@ -333,6 +334,12 @@ export const callMachine = setup({
           actions: ['sendEnd', 'clear', { type: 'notifyFailure', params: ({ event }) => event }],
         },
         'call.remoteEnded': { guard: 'sameActive', target: 'idle', actions: 'clear' },
+        // Removed from a group's call by its owner or an admin: out, told why (the server already has me out).
+        'call.removed': {
+          guard: 'sameActive',
+          target: 'idle',
+          actions: ['clear', { type: 'notify', params: CALL_NOTICES.removed }],
+        },
         'call.startIncoming': { guard: not('sameActive'), actions: 'declineBusy' },
       },
       states: {

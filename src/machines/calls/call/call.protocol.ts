@@ -63,6 +63,8 @@ export const CALL_NOTICES = {
   mediaBusy: 'Микрофон или камера заняты другой программой',
   mediaUnsupported: 'Этот браузер не умеет звонить',
   mediaFailed: 'Не удалось включить микрофон или камеру',
+  /** An owner or admin of the group took me out of its call; «Присоединиться» brings me back. */
+  removed: 'Вас удалили из звонка',
 } as const;
 
 /** The notice for a microphone/camera that could not be had (the insecure page has its own sentence). */
@@ -110,6 +112,8 @@ export type CallRemoteEvent =
   | { type: 'call.remoteAccepted'; conversationId: string; from: CallPeer; video: boolean }
   | { type: 'call.remoteDeclined'; conversationId: string; from: CallPeer }
   | { type: 'call.remoteEnded'; conversationId: string; from: CallPeer }
+  /** An owner or admin of the group took me out of its call (groupCall:removed). */
+  | { type: 'call.removed'; conversationId: string }
   /** The realtime socket connected again (a group's call takes its place in the call again). */
   | { type: 'call.reconnected' };
 
