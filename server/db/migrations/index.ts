@@ -42,6 +42,7 @@ import * as m040 from './040_two_factor';
 import * as m041 from './041_passkeys';
 import * as m042 from './042_message_entities';
 import * as m043 from './043_group_calls';
+import * as m048 from './048_search_filters';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '041_passkeys': m041,
   '042_message_entities': m042,
   '043_group_calls': m043,
+  '048_search_filters': m048,
 };
