@@ -5,7 +5,9 @@
 // again. Choosing a result asks the chats actor to open its conversation at that message (the conversation
 // actor pages back to it, as a jump to a quote does); a thread reply opens it at the root, and the thread waits
 // (`thread`) for the open conversation to show it — or until the chats actor selects another conversation, so a
-// choice whose chat never opened is not shown later when that chat is opened by hand.
+// choice whose chat never opened is not shown later when that chat is opened by hand. Filters (`search.filter`:
+// person, chat, kind, days) stay while one types and search again at once when a query is there; an answer counts
+// only for the query and filters now set.
 import { assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import type { SearchResult } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
@@ -14,6 +16,7 @@ import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import {
+  NO_FILTERS,
   SEARCH_FAILED,
   type SearchAnswer,
   type SearchContext,
@@ -24,10 +27,22 @@ import {
 
 export * from './search.protocol';
 
-const cleared = { query: '', results: [], nextBefore: null, active: -1, error: null } satisfies Partial<SearchContext>;
+const cleared = {
+  query: '',
+  results: [],
+  nextBefore: null,
+  active: -1,
+  error: null,
+  filters: NO_FILTERS,
+} satisfies Partial<SearchContext>;
 
-const answers = (context: SearchContext, answer: SearchAnswer) =>
-  answer.request.q === context.query && (answer.request.conversationId ?? null) === context.conversationId;
+const FILTER_KEYS = ['conversationId', 'from', 'kind', 'since', 'until'] as const;
+
+/** An answer to the query and filters now set (its page cursor aside). */
+const answers = (context: SearchContext, answer: SearchAnswer) => {
+  const now = requestFor(context);
+  return answer.request.q === now.q && FILTER_KEYS.every((k) => answer.request[k] === now[k]);
+};
 
 /**
  * Results grouped by conversation, the groups in the order of their newest result, newest first within each
@@ -42,11 +57,19 @@ export function groupedByConversation(results: readonly SearchResult[]): SearchR
     .map((x) => x.r);
 }
 
-const requestFor = (context: SearchContext, before?: string): SearchRequest => ({
-  q: context.query,
-  ...(context.conversationId ? { conversationId: context.conversationId } : {}),
-  ...(before ? { before } : {}),
-});
+function requestFor(context: SearchContext, before?: string): SearchRequest {
+  const { from, chat, kind, since, until } = context.filters;
+  const conversationId = context.conversationId ?? chat?.id;
+  return {
+    q: context.query,
+    ...(conversationId ? { conversationId } : {}),
+    ...(before ? { before } : {}),
+    ...(from ? { from: from.id } : {}),
+    ...(kind ? { kind } : {}),
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+  };
+}
 
 export const searchMachine = setup({
   types: {
@@ -64,6 +87,7 @@ export const searchMachine = setup({
   delays: { debounce: TIMINGS.searchDebounceMs },
   guards: {
     blank: ({ event }) => event.type === 'search.input' && event.text.trim() === '',
+    blankQuery: ({ context }) => context.query.trim() === '',
     sameText: ({ context, event }) => event.type === 'search.input' && event.text === context.query,
     answersQuery: ({ context }, answer: SearchAnswer) => answers(context, answer),
     answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
@@ -80,7 +104,15 @@ export const searchMachine = setup({
   actions: {
     clear: assign(cleared),
     forgetThread: assign({ thread: null }),
-    takeText: assign(({ event }) => (event.type === 'search.input' ? { ...cleared, query: event.text } : {})),
+    // Typing keeps the filters: only the clear button (or Escape) drops them.
+    takeText: assign(({ context, event }) =>
+      event.type === 'search.input' ? { ...cleared, query: event.text, filters: context.filters } : {},
+    ),
+    takeFilters: assign(({ context, event }) =>
+      event.type === 'search.filter'
+        ? { results: [], nextBefore: null, active: -1, error: null, filters: { ...context.filters, ...event.filters } }
+        : {},
+    ),
     takeScope: assign(({ event }) =>
       event.type === 'search.scope' ? { ...cleared, conversationId: event.conversationId } : {},
     ),
@@ -137,6 +169,11 @@ export const searchMachine = setup({
       { target: '.debouncing', actions: 'takeText' },
     ],
     'search.clear': { target: '.idle', actions: 'clear' },
+    'search.filter': [
+      { guard: 'blankQuery', target: '.idle', actions: 'takeFilters' },
+      // A chip is chosen on purpose: no pause as for keystrokes.
+      { target: '.loading', reenter: true, actions: 'takeFilters' },
+    ],
     'search.scope': { target: '.idle', actions: 'takeScope' },
     'search.signedOut': { target: '.idle', actions: ['clear', 'forgetThread'] },
     'search.threadShown': { actions: 'forgetThread' },
