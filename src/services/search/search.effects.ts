@@ -1,7 +1,12 @@
 // The search feature's actor provided from the real services.
 import { fromPromise } from 'xstate';
 import { chatList } from '../../machines/chats/chats/chats.protocol';
-import { type SearchEffects, searchMachine, type SearchRequest } from '../../machines/search/search/search.machine';
+import {
+  type DayRequest,
+  type SearchEffects,
+  searchMachine,
+  type SearchRequest,
+} from '../../machines/search/search/search.machine';
 import type { AnySystem } from '../../machines/shared/system';
 import { localTzOffset } from '../../contract/local-day';
 import type { Services } from '../app/services';
@@ -34,6 +39,13 @@ export function wireSearch(s: Services) {
           const { searchWithSecretChats } = await import('../secretChats/secretChats.effects');
           return { ...(await searchWithSecretChats({ userId, request: input, secretIds, server })), request: input };
         },
+      ),
+      findDay: fromPromise(({ input, signal }: { input: DayRequest; signal: AbortSignal }) =>
+        s.api.call('messageAtDate', {
+          params: { id: input.conversationId },
+          query: { date: input.day, tz: String(localTzOffset(new Date(`${input.day}T12:00:00`))) },
+          signal,
+        }),
       ),
     } satisfies SearchEffects,
   });

@@ -16,7 +16,9 @@ import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import {
+  DATE_JUMP_FAILED,
   NO_FILTERS,
+  NOTHING_SINCE_DAY,
   SEARCH_FAILED,
   type SearchAnswer,
   type SearchContext,
@@ -83,11 +85,14 @@ export const searchMachine = setup({
       onChats(system, 'chats.selected', (e) => sendBack({ type: 'search.selected', conversationId: e.conversationId })),
     ),
     find: notWired('search.find') as SearchEffects['find'],
+    findDay: notWired('search.findDay') as SearchEffects['findDay'],
   },
   delays: { debounce: TIMINGS.searchDebounceMs },
   guards: {
     blank: ({ event }) => event.type === 'search.input' && event.text.trim() === '',
     blankQuery: ({ context }) => context.query.trim() === '',
+    scoped: ({ context }) => context.conversationId !== null,
+    dayFound: (_, found: { messageId: string | null }) => found.messageId !== null,
     sameText: ({ context, event }) => event.type === 'search.input' && event.text === context.query,
     answersQuery: ({ context }, answer: SearchAnswer) => answers(context, answer),
     answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
@@ -136,6 +141,16 @@ export const searchMachine = setup({
         return (context.active + event.by + n) % n;
       },
     }),
+    /** The day's first message: the chats actor opens the conversation there, as for a result chosen. */
+    openDay: enqueueActions(({ context, system, enqueue }, found: { messageId: string | null }) => {
+      const chats = chatsInbox(system);
+      if (chats && context.conversationId && found.messageId)
+        enqueue.sendTo(chats, {
+          type: 'chats.open',
+          conversationId: context.conversationId,
+          messageId: found.messageId,
+        });
+    }),
     open: enqueueActions(({ context, event, system, enqueue }) => {
       if (event.type !== 'search.choose') return;
       const index = event.index ?? context.active;
@@ -177,6 +192,7 @@ export const searchMachine = setup({
     'search.scope': { target: '.idle', actions: 'takeScope' },
     'search.signedOut': { target: '.idle', actions: ['clear', 'forgetThread'] },
     'search.threadShown': { actions: 'forgetThread' },
+    'search.jumpToDate': { guard: 'scoped', target: '.dating', reenter: true, actions: 'clear' },
     'search.selected': { guard: 'threadElsewhere', actions: 'forgetThread' },
   },
   initial: 'idle',
@@ -255,5 +271,30 @@ export const searchMachine = setup({
       },
     },
     nothing: { tags: ['nothing'] },
+    dating: {
+      tags: ['dating'],
+      invoke: {
+        id: 'findDay',
+        src: 'findDay',
+        input: ({ context, event }) => ({
+          conversationId: context.conversationId ?? '',
+          day: event.type === 'search.jumpToDate' ? event.day : '',
+        }),
+        onDone: [
+          {
+            guard: { type: 'dayFound', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: { type: 'openDay', params: ({ event }) => event.output },
+          },
+          { target: 'dateFailed', actions: assign({ error: NOTHING_SINCE_DAY }) },
+        ],
+        onError: {
+          target: 'dateFailed',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, DATE_JUMP_FAILED) }),
+        },
+      },
+    },
+    /** The day had no message since, or the lookup failed: `error` says which. */
+    dateFailed: { tags: ['dateFailed'] },
   },
 });

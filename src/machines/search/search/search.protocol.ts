@@ -10,6 +10,8 @@ import type { PromiseActorLogic } from 'xstate';
 export const NOTHING_FOUND = 'Ничего не найдено';
 export const SEARCH_LOADING = 'Загружаем…';
 export const SEARCH_FAILED = 'Не удалось выполнить поиск';
+export const NOTHING_SINCE_DAY = 'С этого дня сообщений нет';
+export const DATE_JUMP_FAILED = 'Не удалось перейти к дате';
 
 export interface SearchContext {
   /** What the field holds. */
@@ -87,6 +89,8 @@ export type SearchEvent =
   | { type: 'search.filter'; filters: Partial<SearchFilters> }
   /** Narrow the search to one conversation (null: all); the field starts empty. */
   | { type: 'search.scope'; conversationId: string | null }
+  /** «Перейти к дате» (the conversation's search only): open the history at the first message of that day. */
+  | { type: 'search.jumpToDate'; day: string }
   /** The open conversation showed the chosen reply's thread. */
   | { type: 'search.threadShown' }
   /** The chats actor selected a conversation (its emitted `chats.selected`): a waiting thread of another one is dropped. */
@@ -114,6 +118,14 @@ export type SearchRef = MachineRef<SearchContext, SearchEvent>;
 export interface SearchEffects {
   /** GET /api/search; resolves the answer together with its request. */
   find: PromiseActorLogic<SearchAnswer, SearchRequest>;
+  /** GET /api/conversations/:id/messages/at-date with the browser's offset from UTC for that day. */
+  findDay: PromiseActorLogic<{ messageId: string | null }, DayRequest>;
+}
+
+/** «Перейти к дате»: a conversation and a day of the user's calendar (`YYYY-MM-DD`). */
+export interface DayRequest {
+  conversationId: string;
+  day: string;
 }
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
