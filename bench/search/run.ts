@@ -80,7 +80,15 @@ const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 async function queryPhase() {
   const child = await startChild();
   console.log(`seeding ${totalMessages.toLocaleString('en')} messages…`);
-  const seed = await child.ask<{ token: string; seedMs: number; inMine: number; mine: string[] }>({
+  const seed = await child.ask<{
+    token: string;
+    seedMs: number;
+    inMine: number;
+    mine: string[];
+    me: string;
+    peer: string;
+    span: { first: string; last: string };
+  }>({
     type: 'seedHistory',
     conversations: 1000,
     messages: totalMessages,
@@ -104,7 +112,26 @@ async function queryPhase() {
     { length: perKind },
     (_, i) => `${origin}/conversations/${seed.mine[i % seed.mine.length]}/messages?limit=20`,
   );
-  const kinds = { history, ...queries(seeded(11), perKind) };
+  const words = queries(seeded(11), perKind);
+  // The same one-word queries with each filter of the search (GET /api/search's from, conversationId, kind,
+  // since/until), and all of them at once: they are conditions on the rows the word index reaches.
+  const day = (iso: string) => iso.slice(0, 10);
+  const filtered = (name: string, params: (i: number) => Record<string, string>) =>
+    [name, words.oneWord.map((q, i) => `${origin}/search?${new URLSearchParams({ q, ...params(i) })}`)] as const;
+  const filters = Object.fromEntries([
+    filtered('oneWord, from', () => ({ from: seed.peer })),
+    filtered('oneWord, chat', (i) => ({ conversationId: seed.mine[i % seed.mine.length] as string })),
+    filtered('oneWord, photo', () => ({ kind: 'photo' })),
+    // The oldest day: the newest matches are all passed over first.
+    filtered('oneWord, until first day', () => ({ until: day(seed.span.first) })),
+    filtered('oneWord, all filters', (i) => ({
+      from: i % 2 ? seed.me : seed.peer,
+      kind: 'photo',
+      since: day(seed.span.first),
+      until: day(seed.span.last),
+    })),
+  ]);
+  const kinds = { history, ...words, ...filters };
   // Warm-up: the first search indexes the seeded backlog; the next ones read the index pages and compile the statements.
   for (const q of kinds.oneWord.slice(0, 20)) await ask(q);
   const rows: { kind: string; p50: number; p95: number; results: number }[] = [];
@@ -112,7 +139,7 @@ async function queryPhase() {
     const times: number[] = [];
     let results = 0;
     for (const q of list) {
-      const r = kind === 'history' ? await ask('', q) : await ask(q);
+      const r = q.startsWith('http') ? await ask('', q) : await ask(q);
       times.push(r.ms);
       results += r.n;
     }
@@ -207,6 +234,12 @@ if (phases.includes('queries')) {
   );
   const worst = Math.max(...rows.filter((r) => r.kind === 'oneWord' || r.kind === 'twoWords').map((r) => r.p95));
   console.log(`target p95 ≤ 30 ms for one and two words: ${worst <= 30 ? 'met' : 'NOT met'} (${ms(worst)})`);
+  const one = rows.find((r) => r.kind === 'oneWord');
+  const withFilters = rows.filter((r) => r.kind.startsWith('oneWord, '));
+  const worstFiltered = Math.max(...withFilters.map((r) => r.p95));
+  console.log(
+    `filtered p95 ${ms(worstFiltered)} (worst of ${withFilters.length} filters) next to unfiltered one word ${ms(one?.p95 ?? 0)}: ${(worstFiltered / (one?.p95 || 1)).toFixed(2)}×`,
+  );
 }
 let lastSendCpuUs = 0;
 if (phases.includes('sends')) {

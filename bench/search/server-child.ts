@@ -96,7 +96,7 @@ const handlers = {
     });
     const conversations = makeConversations(members);
     const insert = file!.prepare(
-      `INSERT INTO messages (id, conversation_id, sender_id, type, content, created_at) VALUES (?, ?, ?, 'TEXT', ?, ?)`,
+      `INSERT INTO messages (id, conversation_id, sender_id, type, content, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
     const start = Date.now() - r.messages * 1000;
     const t0 = performance.now();
@@ -110,6 +110,8 @@ const handlers = {
             randomUUID(),
             conversations[c],
             people[Math.floor(rnd() * people.length)],
+            // Some photos, files and voice messages (their captions) for the «Тип» filter.
+            i % 20 === 0 ? 'IMAGE' : i % 33 === 0 ? 'FILE' : i % 50 === 0 ? 'VOICE' : 'TEXT',
             chatMessage(rnd),
             new Date(start + i * 1000).toISOString(),
           );
@@ -118,7 +120,13 @@ const handlers = {
     }
     const seedMs = performance.now() - t0;
     const mine = conversations.filter((_, i) => members[i]?.includes(me));
-    return { token: signed[0]?.token, seedMs, inMine: mine.length, mine };
+    // Someone the user shares a conversation with, for the «от:» filter; the first and last message's times for «Дата».
+    const peer = members.find((m) => m.includes(me))?.find((id) => id !== me);
+    const span = {
+      first: new Date(start).toISOString(),
+      last: new Date(start + (r.messages - 1) * 1000).toISOString(),
+    };
+    return { token: signed[0]?.token, seedMs, inMine: mine.length, mine, me, peer, span };
   },
   /** Pairs of signed-in users, each with a conversation, for the send phase. */
   async seedPairs(r: Extract<ChildRequest, { type: 'seedPairs' }>) {

@@ -6,6 +6,7 @@ import { memberOf } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
 import { createMessageDeleter } from './delete-message';
+import { messageAtDate } from './message-at-date';
 import { createPins } from './message-pins';
 import { toMessages } from './message-view';
 import { createMessageSender } from './send-message';
@@ -58,6 +59,10 @@ export const messagesRoutes = fp(
       const page = rows.slice(0, query.limit).reverse();
       return { messages: await toMessages(db, page, userId), hasMore };
     });
+
+    contractRoute(app, 'messageAtDate', async ({ userId, params, query }) => ({
+      messageId: await messageAtDate(db, userId, params.id, query.date, query.tz),
+    }));
 
     const send = createMessageSender({ db, lists, realtime, push, blocks, previews });
     contractRoute(app, 'send', async ({ userId, body }) => {

@@ -3,11 +3,13 @@
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
+import type { SearchKind } from '../../src/contract/local-day';
 import { requireMember } from '../conversations/membership';
-import { countNativeStatements, type Database, sqliteHandle } from '../db/database';
+import { countNativeStatements, sqliteHandle } from '../db/database';
 import { contractRoute, type PreHandler } from '../http/contract-route';
 import { badRequest, HttpError } from '../http/errors';
-import { toMessages, type MessageRow } from '../messages/message-view';
+import { dayStartIso } from '../messages/message-at-date';
+import { type MessageRow, toMessages } from '../messages/message-view';
 import { messageExcerpt } from './excerpt';
 import { fts5Match, tsQuery } from './index-syntax';
 import { parseQuery } from './morphology';
@@ -17,34 +19,67 @@ import { drainBacklog, drainSqliteBacklog } from './search-index';
 /** The background drain's period: a search finds a message within this (and a search drains first anyway). */
 const DRAIN_EVERY_MS = 500;
 
-interface Filter {
+export interface Filter {
   userId: string;
   conversationId: string | undefined;
   beforeSeq: number | undefined;
   limit: number;
+  /** «от:» */
+  senderId: string | undefined;
+  kind: SearchKind | undefined;
+  /** «Дата»: created_at in [since, until), ISO. */
+  since: string | undefined;
+  until: string | undefined;
 }
 
 const optional = (on: boolean, fragment: ReturnType<typeof sql>) => (on ? fragment : sql``);
 
+const TYPE_OF_KIND = { photo: 'IMAGE', file: 'FILE', voice: 'VOICE' } as const;
+
+/**
+ * The filters other than the chat: conditions on the message row the index walk has already reached by its
+ * primary key (seq), so they cost no other index and no scan (tests/server/search-filters.test.ts EXPLAINs it).
+ */
+function rowFilters(f: Filter) {
+  const kind =
+    f.kind === undefined
+      ? sql``
+      : f.kind === 'link'
+        ? sql`AND (m.content LIKE '%http://%' OR m.content LIKE '%https://%' OR m.content LIKE '%www.%')`
+        : sql`AND m.type = ${TYPE_OF_KIND[f.kind]}`;
+  return sql`${optional(f.senderId !== undefined, sql`AND m.sender_id = ${f.senderId}`)}
+      ${kind}
+      ${optional(f.since !== undefined, sql`AND m.created_at >= ${f.since}`)}
+      ${optional(f.until !== undefined, sql`AND m.created_at < ${f.until}`)}`;
+}
+
 /** FTS5 walks the matches newest first (rowid = seq, descending) and each is checked against the user's memberships. */
-function sqliteMatches(db: Database, match: string, f: Filter) {
+function sqliteMatches(match: string, f: Filter) {
   return sql<MessageRow>`
     SELECT m.* FROM message_search s CROSS JOIN messages m
     WHERE message_search MATCH ${match} AND m.seq = s.rowid AND m.deleted_at IS NULL
       AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
       ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.rowid < ${f.beforeSeq}`)}
-    ORDER BY s.rowid DESC LIMIT ${f.limit}`.execute(db);
+      ${rowFilters(f)}
+    ORDER BY s.rowid DESC LIMIT ${f.limit}`;
 }
 
-function postgresMatches(db: Database, query: string, f: Filter) {
+function postgresMatches(query: string, f: Filter) {
   return sql<MessageRow>`
     SELECT m.* FROM message_search s JOIN messages m ON m.seq = s.seq
     WHERE s.terms @@ ${query}::tsquery AND m.deleted_at IS NULL
       AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
       ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.seq < ${f.beforeSeq}`)}
-    ORDER BY s.seq DESC LIMIT ${f.limit}`.execute(db);
+      ${rowFilters(f)}
+    ORDER BY s.seq DESC LIMIT ${f.limit}`;
+}
+
+/** The statement a search runs (exported so a test can EXPLAIN it); `q` has at least one word. */
+export function searchStatement(postgres: boolean, q: string, f: Filter) {
+  const parts = parseQuery(q);
+  return postgres ? postgresMatches(tsQuery(parts), f) : sqliteMatches(fts5Match(parts), f);
 }
 
 export const searchRoutes = fp(
@@ -122,11 +157,19 @@ export const searchRoutes = fp(
         const parts = parseQuery(query.q);
         // Only punctuation: nothing can match.
         if (parts.length === 0) return { results: [], nextBefore: null };
-        const filter = { userId, conversationId: query.conversationId, beforeSeq, limit: query.limit + 1 };
+        const filter: Filter = {
+          userId,
+          conversationId: query.conversationId,
+          beforeSeq,
+          limit: query.limit + 1,
+          senderId: query.from,
+          kind: query.kind as SearchKind | undefined,
+          since: query.since ? dayStartIso(query.since, query.tz) : undefined,
+          // «по 5 мая» takes in the whole of 5 May.
+          until: query.until ? dayStartIso(query.until, query.tz, 1) : undefined,
+        };
         await drain();
-        const { rows } = postgres
-          ? await postgresMatches(db, tsQuery(parts), filter)
-          : await sqliteMatches(db, fts5Match(parts), filter);
+        const { rows } = await searchStatement(postgres, query.q, filter).execute(db);
         const page = rows.slice(0, query.limit);
         const messages = await toMessages(db, page, userId);
         return {

@@ -46,6 +46,7 @@ import * as m044 from './044_marked_unread';
 import * as m045 from './045_message_edits';
 import * as m046 from './046_custom_status';
 import * as m047 from './047_call_hands';
+import * as m048 from './048_search_filters';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '045_message_edits': m045,
   '046_custom_status': m046,
   '047_call_hands': m047,
+  '048_search_filters': m048,
 };

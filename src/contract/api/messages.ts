@@ -17,6 +17,7 @@ import { LIMITS } from '../limits';
 import { ENTITIES_MAX, ENTITY_URL_MAX } from '../message-entities';
 import { ConversationParams } from './conversations';
 import { messagesRoutes } from './messages.routes';
+import { LocalDay, TzOffset } from './search';
 import { Ok, withSchemas } from './with-schemas';
 
 export const MessagesQuery = z.strictObject({
@@ -161,7 +162,13 @@ export const ReceiptsBody = z.strictObject({
 export const MarkReadBody = z.strictObject({ conversationId: Id, socketId: ReaderSocket });
 
 /** The routes of ./messages.routes with their schemas. */
+/** «Перейти к дате»: the day and the browser's offset from UTC (minutes east). */
+export const MessageAtDateQuery = z.strictObject({ date: LocalDay, tz: TzOffset });
+/** The first message the user sees in the conversation at or after that day's start; null: none since. */
+export const MessageAtDateResponse = z.object({ messageId: Id.nullable() });
+
 export const messagesApi = withSchemas(messagesRoutes, {
+  messageAtDate: { params: ConversationParams, query: MessageAtDateQuery, response: MessageAtDateResponse },
   messages: { params: ConversationParams, query: MessagesQuery, response: MessagesResponse },
   send: { body: SendBody, response: MessageResponse },
   deleteMessage: { body: DeleteMessageBody, response: Ok },

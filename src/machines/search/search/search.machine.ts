@@ -5,7 +5,9 @@
 // again. Choosing a result asks the chats actor to open its conversation at that message (the conversation
 // actor pages back to it, as a jump to a quote does); a thread reply opens it at the root, and the thread waits
 // (`thread`) for the open conversation to show it — or until the chats actor selects another conversation, so a
-// choice whose chat never opened is not shown later when that chat is opened by hand.
+// choice whose chat never opened is not shown later when that chat is opened by hand. Filters (`search.filter`:
+// person, chat, kind, days) stay while one types and search again at once when a query is there; an answer counts
+// only for the query and filters now set.
 import { assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import type { SearchResult } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
@@ -14,6 +16,9 @@ import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import {
+  DATE_JUMP_FAILED,
+  NO_FILTERS,
+  NOTHING_SINCE_DAY,
   SEARCH_FAILED,
   type SearchAnswer,
   type SearchContext,
@@ -24,10 +29,22 @@ import {
 
 export * from './search.protocol';
 
-const cleared = { query: '', results: [], nextBefore: null, active: -1, error: null } satisfies Partial<SearchContext>;
+const cleared = {
+  query: '',
+  results: [],
+  nextBefore: null,
+  active: -1,
+  error: null,
+  filters: NO_FILTERS,
+} satisfies Partial<SearchContext>;
 
-const answers = (context: SearchContext, answer: SearchAnswer) =>
-  answer.request.q === context.query && (answer.request.conversationId ?? null) === context.conversationId;
+const FILTER_KEYS = ['conversationId', 'from', 'kind', 'since', 'until'] as const;
+
+/** An answer to the query and filters now set (its page cursor aside). */
+const answers = (context: SearchContext, answer: SearchAnswer) => {
+  const now = requestFor(context);
+  return answer.request.q === now.q && FILTER_KEYS.every((k) => answer.request[k] === now[k]);
+};
 
 /**
  * Results grouped by conversation, the groups in the order of their newest result, newest first within each
@@ -42,11 +59,19 @@ export function groupedByConversation(results: readonly SearchResult[]): SearchR
     .map((x) => x.r);
 }
 
-const requestFor = (context: SearchContext, before?: string): SearchRequest => ({
-  q: context.query,
-  ...(context.conversationId ? { conversationId: context.conversationId } : {}),
-  ...(before ? { before } : {}),
-});
+function requestFor(context: SearchContext, before?: string): SearchRequest {
+  const { from, chat, kind, since, until } = context.filters;
+  const conversationId = context.conversationId ?? chat?.id;
+  return {
+    q: context.query,
+    ...(conversationId ? { conversationId } : {}),
+    ...(before ? { before } : {}),
+    ...(from ? { from: from.id } : {}),
+    ...(kind ? { kind } : {}),
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+  };
+}
 
 export const searchMachine = setup({
   types: {
@@ -60,10 +85,14 @@ export const searchMachine = setup({
       onChats(system, 'chats.selected', (e) => sendBack({ type: 'search.selected', conversationId: e.conversationId })),
     ),
     find: notWired('search.find') as SearchEffects['find'],
+    findDay: notWired('search.findDay') as SearchEffects['findDay'],
   },
   delays: { debounce: TIMINGS.searchDebounceMs },
   guards: {
     blank: ({ event }) => event.type === 'search.input' && event.text.trim() === '',
+    blankQuery: ({ context }) => context.query.trim() === '',
+    scoped: ({ context }) => context.conversationId !== null,
+    dayFound: (_, found: { messageId: string | null }) => found.messageId !== null,
     sameText: ({ context, event }) => event.type === 'search.input' && event.text === context.query,
     answersQuery: ({ context }, answer: SearchAnswer) => answers(context, answer),
     answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
@@ -80,7 +109,15 @@ export const searchMachine = setup({
   actions: {
     clear: assign(cleared),
     forgetThread: assign({ thread: null }),
-    takeText: assign(({ event }) => (event.type === 'search.input' ? { ...cleared, query: event.text } : {})),
+    // Typing keeps the filters: only the clear button (or Escape) drops them.
+    takeText: assign(({ context, event }) =>
+      event.type === 'search.input' ? { ...cleared, query: event.text, filters: context.filters } : {},
+    ),
+    takeFilters: assign(({ context, event }) =>
+      event.type === 'search.filter'
+        ? { results: [], nextBefore: null, active: -1, error: null, filters: { ...context.filters, ...event.filters } }
+        : {},
+    ),
     takeScope: assign(({ event }) =>
       event.type === 'search.scope' ? { ...cleared, conversationId: event.conversationId } : {},
     ),
@@ -103,6 +140,16 @@ export const searchMachine = setup({
         if (context.active < 0) return event.by > 0 ? 0 : n - 1;
         return (context.active + event.by + n) % n;
       },
+    }),
+    /** The day's first message: the chats actor opens the conversation there, as for a result chosen. */
+    openDay: enqueueActions(({ context, system, enqueue }, found: { messageId: string | null }) => {
+      const chats = chatsInbox(system);
+      if (chats && context.conversationId && found.messageId)
+        enqueue.sendTo(chats, {
+          type: 'chats.open',
+          conversationId: context.conversationId,
+          messageId: found.messageId,
+        });
     }),
     open: enqueueActions(({ context, event, system, enqueue }) => {
       if (event.type !== 'search.choose') return;
@@ -137,9 +184,15 @@ export const searchMachine = setup({
       { target: '.debouncing', actions: 'takeText' },
     ],
     'search.clear': { target: '.idle', actions: 'clear' },
+    'search.filter': [
+      { guard: 'blankQuery', target: '.idle', actions: 'takeFilters' },
+      // A chip is chosen on purpose: no pause as for keystrokes.
+      { target: '.loading', reenter: true, actions: 'takeFilters' },
+    ],
     'search.scope': { target: '.idle', actions: 'takeScope' },
     'search.signedOut': { target: '.idle', actions: ['clear', 'forgetThread'] },
     'search.threadShown': { actions: 'forgetThread' },
+    'search.jumpToDate': { guard: 'scoped', target: '.dating', reenter: true, actions: 'clear' },
     'search.selected': { guard: 'threadElsewhere', actions: 'forgetThread' },
   },
   initial: 'idle',
@@ -218,5 +271,30 @@ export const searchMachine = setup({
       },
     },
     nothing: { tags: ['nothing'] },
+    dating: {
+      tags: ['dating'],
+      invoke: {
+        id: 'findDay',
+        src: 'findDay',
+        input: ({ context, event }) => ({
+          conversationId: context.conversationId ?? '',
+          day: event.type === 'search.jumpToDate' ? event.day : '',
+        }),
+        onDone: [
+          {
+            guard: { type: 'dayFound', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: { type: 'openDay', params: ({ event }) => event.output },
+          },
+          { target: 'dateFailed', actions: assign({ error: NOTHING_SINCE_DAY }) },
+        ],
+        onError: {
+          target: 'dateFailed',
+          actions: assign({ error: ({ event }) => failureMessage(event.error, DATE_JUMP_FAILED) }),
+        },
+      },
+    },
+    /** The day had no message since, or the lookup failed: `error` says which. */
+    dateFailed: { tags: ['dateFailed'] },
   },
 });

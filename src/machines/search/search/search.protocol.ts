@@ -3,12 +3,15 @@
 // views read. Views import this module, never search.machine.ts.
 import type { ResponseOf } from '../../../contract/api';
 import type { SearchResult } from '../../../contract/entities';
+import type { SearchKind } from '../../../contract/local-day';
 import type { MachineRef } from '../../shared/machine-ref';
 import type { PromiseActorLogic } from 'xstate';
 
 export const NOTHING_FOUND = 'Ничего не найдено';
 export const SEARCH_LOADING = 'Загружаем…';
 export const SEARCH_FAILED = 'Не удалось выполнить поиск';
+export const NOTHING_SINCE_DAY = 'С этого дня сообщений нет';
+export const DATE_JUMP_FAILED = 'Не удалось перейти к дате';
 
 export interface SearchContext {
   /** What the field holds. */
@@ -25,6 +28,44 @@ export interface SearchContext {
   error: string | null;
   /** A chosen result that is a thread reply, until the open conversation shows its thread (`search.threadShown`). */
   thread: FoundReply | null;
+  /** The chips under the field («От», «В чате», «Тип», «Дата»), or `от:имя` / `в:чат` typed in the field. */
+  filters: SearchFilters;
+}
+
+/** The search's filters; null: not set. Names are kept for the chips. */
+export interface SearchFilters {
+  from: { id: string; name: string } | null;
+  chat: { id: string; title: string } | null;
+  kind: SearchKind | null;
+  /** Days of the user's calendar, `YYYY-MM-DD`, both inclusive. */
+  since: string | null;
+  until: string | null;
+}
+
+export const NO_FILTERS: SearchFilters = { from: null, chat: null, kind: null, since: null, until: null };
+
+/** The «Тип» chip's choices, in its order. */
+export const KIND_LABELS: Record<SearchKind, string> = {
+  photo: 'Фото',
+  file: 'Файлы',
+  link: 'Ссылки',
+  voice: 'Голосовые',
+};
+
+/**
+ * `от:имя` and `в:чат` typed in the field, each ended by a space: the names, and the text without them.
+ * A name is one word; the view resolves it to a person or a chat (and sends `search.filter`).
+ */
+export function filterTokens(text: string): { text: string; from: string | null; chat: string | null } {
+  let from: string | null = null;
+  let chat: string | null = null;
+  const rest = text.replace(/(^|\s)(от|в):(\S+)(?=\s)/giu, (_whole, lead: string, key: string, name: string) => {
+    if (key.toLowerCase() === 'от') from = name;
+    else chat = name;
+    return lead;
+  });
+  if (from === null && chat === null) return { text, from, chat };
+  return { text: rest.replace(/^\s+/, '').replace(/\s{2,}/g, ' '), from, chat };
 }
 
 /** A thread reply found: its conversation opens at the root, and the thread's panel at the reply. */
@@ -36,6 +77,7 @@ export interface FoundReply {
 
 export type SearchEvent =
   | { type: 'search.input'; text: string }
+  /** Empties the field and drops the filters. */
   | { type: 'search.clear' }
   | { type: 'search.retry' }
   | { type: 'search.more' }
@@ -43,8 +85,12 @@ export type SearchEvent =
   | { type: 'search.move'; by: 1 | -1 }
   /** Enter or a click: open the conversation at this result (the active one when index is left out). */
   | { type: 'search.choose'; index?: number }
+  /** Set filters (a null clears one); the others stay. A query in the field is searched again at once. */
+  | { type: 'search.filter'; filters: Partial<SearchFilters> }
   /** Narrow the search to one conversation (null: all); the field starts empty. */
   | { type: 'search.scope'; conversationId: string | null }
+  /** «Перейти к дате» (the conversation's search only): open the history at the first message of that day. */
+  | { type: 'search.jumpToDate'; day: string }
   /** The open conversation showed the chosen reply's thread. */
   | { type: 'search.threadShown' }
   /** The chats actor selected a conversation (its emitted `chats.selected`): a waiting thread of another one is dropped. */
@@ -57,6 +103,10 @@ export interface SearchRequest {
   q: string;
   conversationId?: string;
   before?: string;
+  from?: string;
+  kind?: SearchKind;
+  since?: string;
+  until?: string;
 }
 
 /** The server's answer with the request it answers, so an answer to an older query is recognised. */
@@ -68,6 +118,14 @@ export type SearchRef = MachineRef<SearchContext, SearchEvent>;
 export interface SearchEffects {
   /** GET /api/search; resolves the answer together with its request. */
   find: PromiseActorLogic<SearchAnswer, SearchRequest>;
+  /** GET /api/conversations/:id/messages/at-date with the browser's offset from UTC for that day. */
+  findDay: PromiseActorLogic<{ messageId: string | null }, DayRequest>;
+}
+
+/** «Перейти к дате»: a conversation and a day of the user's calendar (`YYYY-MM-DD`). */
+export interface DayRequest {
+  conversationId: string;
+  day: string;
 }
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
