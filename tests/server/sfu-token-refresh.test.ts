@@ -8,7 +8,7 @@ import { JoinRequest, SignalResponse, WrappedJoinRequest, WrappedJoinRequest_Com
 import { dispose, RoomEvent } from '@livekit/rtc-node';
 import { decodeJwt, jwtVerify } from 'jose';
 import { AccessToken } from 'livekit-server-sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, startSfu } from '../../server/sfu/index';
@@ -33,6 +33,11 @@ beforeAll(async () => {
     tokenRefreshInterval: 1,
     tokenTtl: 120,
   });
+});
+// Tokens are made on the real clock: a clock an earlier test moved past its token's expiry (and the tolerance) would
+// find the next test's fresh token already expired whenever that earlier test took under a second or so.
+beforeEach(() => {
+  clock = manualClock();
 });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
