@@ -127,6 +127,27 @@ describe('ChatList', () => {
     expect(await items()).toEqual(expect.arrayContaining(['Закрепить', 'В архив', 'Очистить историю', 'Удалить чат']));
   }, 20_000);
 
+  it('a marked chat shows a dot without a number (the count wins), and its menu offers the way back', async () => {
+    const run = vi.fn();
+    const menu = { busy: false, error: null, confirm: null, run, onConfirm() {}, onCancel() {} };
+    const { rerender } = render(
+      <ChatList tiles={[tile({ id: 'c2', markedUnread: true, unread: 0 })]} loaded onOpen={() => {}} menu={menu} />,
+    );
+    expect(screen.getByTestId('chat-tile-marked')).toBeInTheDocument();
+    expect(screen.getByTestId('chat-tile-marked')).toHaveTextContent('');
+    fireEvent.contextMenu(screen.getByTestId('chat-tile'), { clientX: 5, clientY: 5 });
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Пометить как прочитанное' }, { timeout: 10_000 }));
+    expect(run).toHaveBeenCalledWith({ kind: 'settings', conversationId: 'c2', change: { markedUnread: false } });
+    rerender(
+      <ChatList tiles={[tile({ id: 'c2', markedUnread: true, unread: 3 })]} loaded onOpen={() => {}} menu={menu} />,
+    );
+    expect(screen.queryByTestId('chat-tile-marked')).toBeNull();
+    rerender(<ChatList tiles={[tile({ id: 'c2', unread: 0 })]} loaded onOpen={() => {}} menu={menu} />);
+    fireEvent.contextMenu(screen.getByTestId('chat-tile'), { clientX: 5, clientY: 5 });
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Пометить как непрочитанное' }));
+    expect(run).toHaveBeenLastCalledWith({ kind: 'settings', conversationId: 'c2', change: { markedUnread: true } });
+  }, 20_000);
+
   it('shows an emoji avatar', () => {
     render(
       <ChatList

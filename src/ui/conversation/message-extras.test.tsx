@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ChatList } from '../chats/ChatList';
 import { Composer, type ComposerProps } from '../composer/Composer';
 import { ConversationHeader } from './ConversationHeader';
+import { EditHistoryContext } from './edit-history';
 import { dayLabel } from './day-label';
 import { linkSegments } from './linkify';
 import { MessageBubble } from './MessageBubble';
@@ -131,6 +132,48 @@ describe('edited mark, reactions and the unread divider', () => {
     expect(screen.getByTestId('edited-mark')).toHaveTextContent('изменено');
     expect(screen.getByTestId('edited-mark')).toHaveAttribute('title', 'изменено: сегодня в 09:05');
     expect(rowsOf([message('m2', 'u2', 1)])[0].edited).toBeNull();
+  });
+
+  it('«изменено» is a button that opens the history where a pane offers it, never on a secret message', () => {
+    const open = vi.fn();
+    const edited = message('m1', 'u2', 1, { editedAt: new Date(2026, 10, 23, 9, 5).toISOString() });
+    const row = rowsOf([edited], { now: new Date(2026, 10, 23, 10) })[0];
+    const { unmount } = render(
+      <EditHistoryContext.Provider value={open}>
+        <MessageBubble
+          row={row}
+          flash={0}
+          onMenu={vi.fn()}
+          onJump={vi.fn()}
+          onOpenImage={vi.fn()}
+          onRetry={vi.fn()}
+          onRemove={vi.fn()}
+          onReact={vi.fn()}
+        />
+      </EditHistoryContext.Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'изменено: сегодня в 09:05. История изменений' }));
+    expect(open).toHaveBeenCalledWith('m1');
+    unmount();
+    const secret = {
+      ...row,
+      encrypted: { conversationId: 'c1', ciphertext: 'x', createdAt: edited.createdAt, senderId: 'u2' },
+    };
+    render(
+      <EditHistoryContext.Provider value={open}>
+        <MessageBubble
+          row={secret}
+          flash={0}
+          onMenu={vi.fn()}
+          onJump={vi.fn()}
+          onOpenImage={vi.fn()}
+          onRetry={vi.fn()}
+          onRemove={vi.fn()}
+          onReact={vi.fn()}
+        />
+      </EditHistoryContext.Provider>,
+    );
+    expect(screen.getByTestId('edited-mark').tagName).toBe('SPAN');
   });
 
   it('lists reactions with counts, one’s own pressed, the names in the tooltip and accessible name; a click toggles', () => {

@@ -41,10 +41,26 @@ const fresh = (s: Snap) =>
 /** The muted list just fetched, nothing selected. */
 const mutedFresh = (s: Snap) =>
   atRest(s) && loadedAsFetched(s) && s.context.selectedId === null && s.context.entries.some((e) => e.settings);
+/** c1 open and marked unread after the fresh list (on another device, say): opening it again is offered. */
+const markedOpen = (s: Snap) =>
+  atRest(s) &&
+  s.context.selectedId === 'c1' &&
+  s.context.entries.some((e) => e.conversation.id === 'c1' && e.settings?.markedUnread);
 const oneAtATime =
   <T extends { type: string }>(make: (s: Snap) => T[]) =>
   (s: Snap) =>
     fresh(s) ? make(s) : [];
+
+/** Opening c1 (or c2 once one is open) from the fresh list. */
+const chatsOpen = oneAtATime((s) =>
+  s.context.selectedId === null
+    ? [{ type: 'chats.open' as const, conversationId: 'c1' }]
+    : [
+        { type: 'chats.open' as const, conversationId: 'c1' },
+        { type: 'chats.open' as const, conversationId: 'c2' },
+      ],
+);
+const unmarked = { mutedUntil: null, pinned: false, pinnedAt: null, archived: false };
 
 describeModel({
   name: 'chats',
@@ -62,14 +78,20 @@ describeModel({
   events: {
     'chats.signedIn': () => [{ type: 'chats.signedIn', userId: 'me' }],
     'chats.signedOut': oneAtATime(() => [{ type: 'chats.signedOut' }]),
-    'chats.open': oneAtATime((s) =>
-      s.context.selectedId === null
-        ? [{ type: 'chats.open', conversationId: 'c1' }]
-        : [
-            { type: 'chats.open', conversationId: 'c1' },
-            { type: 'chats.open', conversationId: 'c2' },
-          ],
-    ),
+    'chats.open': (s) => (markedOpen(s) ? [{ type: 'chats.open', conversationId: 'c1' }] : chatsOpen(s)),
+    'chats.settings': (s) =>
+      fresh(s)
+        ? [
+            {
+              type: 'chats.settings',
+              conversationId: 'c1',
+              settings: { ...mutedForever, pinned: true, pinnedAt: 'x' },
+            },
+            ...(s.context.selectedId === 'c1'
+              ? [{ type: 'chats.settings', conversationId: 'c1', settings: { ...unmarked, markedUnread: true } }]
+              : []),
+          ]
+        : [],
     'chats.close': oneAtATime(() => [{ type: 'chats.close' }]),
     'chats.refresh': (s) => (fresh(s) || s.matches({ active: { list: 'loading' } }) ? [{ type: 'chats.refresh' }] : []),
     'chats.reconnected': (s) =>
@@ -122,9 +144,6 @@ describeModel({
         type: 'chats.conversationAdded',
         conversation: conversation('c3', [me, anna], { title: 'Группа', isGroup: true }),
       },
-    ]),
-    'chats.settings': oneAtATime(() => [
-      { type: 'chats.settings', conversationId: 'c1', settings: { ...mutedForever, pinned: true, pinnedAt: 'x' } },
     ]),
     'chats.conversationUpdated': oneAtATime(() => [
       { type: 'chats.conversationUpdated', conversation: { ...c1, title: 'Дача' } },
@@ -300,6 +319,22 @@ describe('chats with resolving actors', () => {
     actor.send({ type: 'chats.messageArrived', message: message('m6', 'u2', 7) });
     expect(unread(actor, 'c1')).toBe(1);
     expect(sounds).toEqual(['c1', 'c1']);
+  });
+
+  it('the open chat marked «непрочитанное» is marked read again when its tile is clicked; unmarked, it is not', async () => {
+    const { actor, marked } = start();
+    await waitFor(actor, ready);
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    await waitFor(actor, () => marked.length === 1);
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    const settings = { mutedUntil: null, pinned: false, pinnedAt: null, archived: false };
+    actor.send({ type: 'chats.settings', conversationId: 'c1', settings: { ...settings, markedUnread: true } });
+    actor.send({ type: 'chats.open', conversationId: 'c1' });
+    await waitFor(actor, () => marked.length === 2);
+    expect(marked).toEqual(['c1', 'c1']);
+    // Still the same conversation: it was not closed and opened again.
+    expect(actor.getSnapshot().context.selectedId).toBe('c1');
+    expect(actor.getSnapshot().matches({ active: { selection: 'open' } })).toBe(true);
   });
 
   it("takes own delivered messages (the composer's emitted deliveries) into the list, not to the conversation", async () => {

@@ -5,7 +5,7 @@
 // (not open, another page, hidden tab) counts as unread and is emitted as `chats.unread` (the notifications actor
 // decides about sound and notification). Every selection is emitted as `chats.selected` (the address and the
 // composer follow it). The selected conversation's code and actor are its child 'loader' (../conversationLoader).
-import { assertEvent, assign, enqueueActions, raise, sendTo, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, raise, sendTo, setup, spawnChild } from 'xstate';
 import { TIMINGS } from '../../../contract/limits';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
@@ -91,6 +91,15 @@ export const chatsMachine = setup({
       return context.selectedId === event.conversationId && !event.again;
     },
     hasSelection: ({ context }) => context.selectedId !== null,
+    /** The open conversation again, marked «непрочитанное» meanwhile: opening it takes the mark off. */
+    sameMarked: ({ context, event }) => {
+      assertEvent(event, 'chats.open');
+      return (
+        context.selectedId === event.conversationId &&
+        !event.again &&
+        context.entries.some((e) => e.conversation.id === event.conversationId && e.settings?.markedUnread === true)
+      );
+    },
   },
   actions: {
     // What the page shows and whether the tab is visible outlive the session; the rest goes with it.
@@ -215,6 +224,10 @@ export const chatsMachine = setup({
       return { type: 'loader.again' as const, ...(event.messageId ? { messageId: event.messageId } : {}) };
     }),
     closeInLoader: sendTo('loader', { type: 'loader.close' }),
+    // The same request as opening sends (the server takes the mark off and tells every tab); a failure is ignored.
+    markOpenRead: spawnChild('markRead', {
+      input: ({ context }) => ({ conversationId: present(context.selectedId, 'selectedId') }),
+    }),
     startCall: enqueueActions(({ context, event, system, enqueue }) => {
       assertEvent(event, 'chats.call');
       const call = systemActor(system, 'call');
@@ -316,6 +329,7 @@ export const chatsMachine = setup({
               },
               on: {
                 'chats.open': [
+                  { guard: 'sameMarked', actions: ['againInLoader', 'announceSelection', 'markOpenRead'] },
                   { guard: 'sameConversation', actions: ['againInLoader', 'announceSelection'] },
                   { target: 'open', reenter: true, actions: ['select', 'announceSelection'] },
                 ],
