@@ -43,6 +43,9 @@ export function createAccountDeletion({ db, clock, lists, realtime, signIns }: A
             email: null,
             email_lower: null,
             status: 'OFFLINE',
+            custom_status_emoji: '',
+            custom_status_text: '',
+            custom_status_expires_at: null,
             deleted_at: new Date(clock.now()).toISOString(),
           })
           .where('id', '=', userId)
@@ -72,7 +75,12 @@ export function createAccountDeletion({ db, clock, lists, realtime, signIns }: A
           .execute();
       });
       lists.changed([userId, ...peers]);
-      realtime.toUsers(peers, 'profile:update', { userId, avatarUrl: null, displayName: DELETED_NAME });
+      realtime.toUsers(peers, 'profile:update', {
+        userId,
+        avatarUrl: null,
+        displayName: DELETED_NAME,
+        customStatus: null,
+      });
       for (const c of contacts) {
         const other = c.requester_id === userId ? c.addressee_id : c.requester_id;
         realtime.toUser(other, 'contacts:removed', { contactId: c.id, userId });

@@ -55,6 +55,7 @@ describe('a deleted account', () => {
           lastSeenAt: null,
           eblid: '',
           bio: null,
+          customStatus: null,
           deleted: true,
         });
       }

@@ -41,6 +41,7 @@ describe('registration', () => {
       [
         'avatarUrl',
         'bio',
+        'customStatus',
         'displayName',
         'eblid',
         'email',

@@ -62,6 +62,7 @@ describe('friend requests', () => {
     expect(Object.keys(c.friend).sort()).toEqual([
       'avatarUrl',
       'bio',
+      'customStatus',
       'displayName',
       'eblid',
       'id',

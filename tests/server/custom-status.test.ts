@@ -150,6 +150,23 @@ describe('a status of one’s own on one server', () => {
     expect(await seenInList(api, bob, alice)).toEqual([null]);
   });
 
+  it('goes with a deleted account: no longer kept, told as cleared', async () => {
+    const gone = await api.user('gone');
+    await befriend(api, gone, bob);
+    await set(api, gone, { emoji: '🚀', text: 'Улетаю', clearAfter: '1h' });
+    const bobSocket = await connect(srv.url, bob.accessToken);
+    const told = next(bobSocket, 'profile:update', (p) => p.userId === gone.user.id);
+    const r = await api.post('/api/auth/account/delete', { password: gone.password }, gone.accessToken);
+    expect(r.status).toBe(200);
+    expect((await told).customStatus).toBeNull();
+    const row = await srv.server.ctx.db
+      .selectFrom('users')
+      .select(['custom_status_emoji', 'custom_status_text', 'custom_status_expires_at'])
+      .where('id', '=', gone.user.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ custom_status_emoji: '', custom_status_text: '', custom_status_expires_at: null });
+  });
+
   it('the sweep clears a status exactly at its time, once, and never one set again meanwhile', async () => {
     const db = srv.server.ctx.db;
     const sent: { userIds: readonly string[]; payload: unknown }[] = [];

@@ -373,6 +373,16 @@ describe('message rows', () => {
       true,
     );
     expect(headerOf(direct, 'me', NOW)).toMatchObject({ title: 'Анна', status: 'ОНЛАЙН', online: true });
+    expect(headerOf(direct, 'me', NOW).customStatus).toBeUndefined();
+    // A status of one's own (§10.43) beside presence, never in place of it; a group's header has none.
+    const away = { ...anna, customStatus: { emoji: '🌴', text: 'В отпуске', expiresAt: null } };
+    const withStatus = entry(conversation('d', [me, away]), 0);
+    expect(headerOf(withStatus, 'me', NOW)).toMatchObject({ status: 'ОНЛАЙН', customStatus: '🌴 В отпуске' });
+    const textOnly = { ...anna, customStatus: { emoji: '', text: 'Работаю', expiresAt: null } };
+    expect(headerOf(entry(conversation('d', [me, textOnly]), 0), 'me', NOW).customStatus).toBe('Работаю');
+    expect(headerOf(entry(conversation('g', [me, away, boris], { title: 'Поход' }), 0), 'me', NOW).customStatus).toBe(
+      undefined,
+    );
   });
   it('adds the latest message in words with its sender and time, or the draft instead', () => {
     const said = message('x', 'u2', 1, { conversationId: 'g', content: 'идём в субботу' });

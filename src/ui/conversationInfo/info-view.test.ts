@@ -58,7 +58,24 @@ describe('«Информация» rules', () => {
       isGroup: false,
       title: 'Анна',
       canManage: false,
-      peer: { name: 'Анна', eblid: '1234', bio: 'Люблю дачу', presence: 'ОНЛАЙН', online: true },
+      peer: { name: 'Анна', eblid: '1234', bio: 'Люблю дачу', presence: 'ОНЛАЙН', online: true, customStatus: '' },
     });
+  });
+
+  it('shows a status of one’s own apart from presence, for the peer and for each group member', () => {
+    const me = person('me', 'Я');
+    const anna = person('u2', 'Анна', {
+      status: 'ONLINE',
+      customStatus: { emoji: '🤒', text: 'Болею', expiresAt: '2026-03-02T12:00:00.000Z' },
+    });
+    const boris = person('u3', 'Борис');
+    const group = infoView(entry(conversation('g1', [me, anna, boris], { isGroup: true })), 'me', Date.now());
+    expect(group.members.map((m) => [m.name, m.customStatus, m.presence])).toEqual([
+      ['Я', '', expect.any(String)],
+      ['Анна', '🤒 Болею', 'ОНЛАЙН'],
+      ['Борис', '', expect.any(String)],
+    ]);
+    const direct = infoView(entry(conversation('d1', [me, anna])), 'me', Date.now());
+    expect(direct.peer).toMatchObject({ customStatus: '🤒 Болею', presence: 'ОНЛАЙН' });
   });
 });

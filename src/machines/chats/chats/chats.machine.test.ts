@@ -449,6 +449,28 @@ describe('chats with resolving actors', () => {
       avatarUrl: 'emoji:🦊',
       displayName: 'Аня',
     });
+    // A status of one's own (§10.43): set, kept by a profile:update that does not carry it, cleared by one with null.
+    const status = { emoji: '🌴', text: 'В отпуске', expiresAt: null };
+    const peer = () => actor.getSnapshot().context.entries[1].conversation.participants[1].user;
+    actor.send({
+      type: 'chats.profile',
+      userId: 'u2',
+      avatarUrl: 'emoji:🦊',
+      displayName: 'Аня',
+      customStatus: status,
+    });
+    expect(peer().customStatus).toEqual(status);
+    actor.send({ type: 'chats.profile', userId: 'u2', avatarUrl: 'emoji:🦊', displayName: 'Аня Б.' });
+    expect(peer()).toMatchObject({ displayName: 'Аня Б.', customStatus: status });
+    actor.send({
+      type: 'chats.profile',
+      userId: 'u2',
+      avatarUrl: 'emoji:🦊',
+      displayName: 'Аня Б.',
+      customStatus: null,
+    });
+    expect(peer().customStatus).toBeNull();
+    expect(peer().status).toBe('OFFLINE');
   });
 
   it('refetches the list every 20 s and fetches when a message of an unknown conversation arrives', async () => {
