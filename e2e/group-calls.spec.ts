@@ -1,6 +1,9 @@
 // A group's call as a meeting, in three real Chromium browsers with fake cameras, against the real server and its
 // embedded media server: A starts it, B answers the ring, C declines hers (the call goes on) and joins late from the
-// call bar, B leaves and A and C still see each other, A ends it for everyone and the bar goes everywhere.
+// call bar, B leaves and A and C still see each other, A ends it for everyone and the bar goes everywhere. On the
+// way: C raises her hand and A sees it, A (the owner) turns C's microphone off and later removes her from the call,
+// and A's microphone goes through the noise suppressor (its worklet and WebAssembly fetched from our origin under
+// the page's CSP).
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect as baseExpect, type E2EUser, mediaTest as test } from './fixtures';
 import { createGroup, makeFriends, signInContext } from './users';
@@ -55,6 +58,16 @@ test('a group call: A starts, B answers, C joins late from the bar, B leaves, A 
     context(vera).then((c) => openPage(c, 'vera')),
   ]);
 
+  // What A's page fetches of the noise suppressor, and any CSP refusal it reports.
+  const fetched: string[] = [];
+  const refused: string[] = [];
+  pa.on('response', (r) => {
+    if (r.ok()) fetched.push(new URL(r.url()).pathname);
+  });
+  pa.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+  });
+
   // A starts: in the call at once (nobody to wait for), B and V ring.
   await pa.locator(`[data-conversation-id="${group}"]`).first().click();
   await pa.getByRole('button', { name: 'Позвонить с видео', exact: true }).click();
@@ -88,12 +101,46 @@ test('a group call: A starts, B answers, C joins late from the bar, B leaves, A 
   );
   await expect.poll(async () => (await remoteVideos(pa)).decoding, { timeout: 30_000 }).toBe(2);
 
+  // «Шумоподавление» is on by default: A's microphone goes through RNNoise, its WebAssembly from our origin.
+  await expect(callOverlay(pa).locator('[data-noise-suppression="on"]')).toHaveCount(1, { timeout: 20_000 });
+  expect(fetched.some((f) => /^\/assets\/rnnoise.*\.wasm$/.test(f))).toBe(true);
+  expect(refused).toEqual([]);
+
+  // V raises her hand: A sees it on her tile and first in «Поднятые руки».
+  await callOverlay(pv).getByRole('button', { name: 'Поднять руку' }).click();
+  await expect(callOverlay(pv).getByRole('button', { name: 'Опустить руку' })).toBeVisible();
+  await expect(callOverlay(pa).getByRole('img', { name: 'Поднята рука, 1-я по очереди' })).toBeVisible();
+  await callOverlay(pa)
+    .getByRole('button', { name: /^Участники: 3$/ })
+    .click();
+  const people = callOverlay(pa).getByRole('complementary', { name: 'Участники звонка' });
+  await expect(people.getByRole('region', { name: 'Поднятые руки' })).toContainText('Вера');
+  // A, the group's owner, turns V's microphone off: V's own toggle goes off and she is told.
+  await people.getByRole('button', { name: 'Выключить микрофон: Вера' }).click();
+  await expect(callOverlay(pv).getByRole('button', { name: 'Микрофон', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  await expect(callOverlay(pv).getByText('Администратор выключил ваш микрофон')).toBeVisible();
+  // V, a plain member, sees no such buttons.
+  await callOverlay(pv)
+    .getByRole('button', { name: /^Участники: 3$/ })
+    .click();
+  await expect(callOverlay(pv).getByRole('button', { name: /^Выключить микрофон:/ })).toHaveCount(0);
+
   // B leaves: the others stay and still see each other.
   await callOverlay(pb).getByRole('button', { name: 'Выйти из звонка' }).click();
   await expect(callOverlay(pb)).toHaveCount(0);
   await expect(callBar(pb)).toContainText('Идёт звонок · 2 участника');
   await expect.poll(async () => remoteVideos(pa), { timeout: 30_000 }).toEqual({ count: 1, decoding: 1 });
   await expect.poll(async () => remoteVideos(pv), { timeout: 30_000 }).toEqual({ count: 1, decoding: 1 });
+
+  // A removes V from the call: her overlay closes and she is told why; the call goes on with A alone.
+  // (A's «Участники» is still open.)
+  await people.getByRole('button', { name: 'Удалить из звонка: Вера' }).click();
+  await expect(callOverlay(pv)).toHaveCount(0);
+  await expect(pv.getByText('Вас удалили из звонка')).toBeVisible();
+  await expect(callBar(pv)).toContainText('Идёт звонок · 1 участник');
 
   // A ends it for everyone: every overlay closes, the bar and the tile's mark go everywhere.
   await callOverlay(pa).getByRole('button', { name: 'Завершить для всех' }).click();

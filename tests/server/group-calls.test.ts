@@ -2,6 +2,8 @@
 // rings the others, anyone joins and leaves (late too), the last one out or an owner/admin ends it, one CALL entry
 // says who took part, a member removed from the group is out of the call, one device per person, and a call whose
 // participants' connections all died ends by itself after GROUP_CALL_GONE_MS on the server's (manual) clock.
+// Raised hands keep the order they were raised in; only the group's owner and admins mute or remove someone in the
+// call, and a removed member's media token no longer opens the room.
 // Direct calls keep their own rules (call-entries.test.ts): a group call event is refused there.
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   MODERATE_ADMINS,
   NOT_IN_CALL,
 } from '../../server/calls/group-calls';
+import { startSfu } from '../../server/sfu/index';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
 import { type ManualClock, manualClock } from './manual-clock';
@@ -433,6 +436,39 @@ describe('raised hands and moderation', () => {
       expect(none.body.message).toBe(CALL_OVER);
     } finally {
       srv.server.app.mediaRooms.attach(null);
+    }
+  });
+
+  it("the removed member's media token no longer opens the room on the embedded media server; the others' do", async () => {
+    const sfu = await startSfu({
+      port: 0,
+      host: '127.0.0.1',
+      apiKey: srv.server.ctx.secrets.livekitApiKey,
+      apiSecret: srv.server.ctx.secrets.livekitApiSecret,
+      hostCandidates: ['127.0.0.1'],
+      workers: 0,
+    });
+    srv.server.app.mediaRooms.attach(sfu);
+    try {
+      const [a, b] = await Promise.all([sock(anna), sock(boris)]);
+      expect(await ack(a, 'groupCall:start', { conversationId: gid, video: false })).toEqual({ ok: true });
+      expect(await ack(b, 'groupCall:join', { conversationId: gid })).toEqual({ ok: true });
+      const mediaToken = async (u: TestUser) =>
+        (await api.post('/api/livekit/token', { room: `conv-${gid}` }, u.accessToken)).body.token as string;
+      const validate = async (jwt: string) => {
+        const res = await fetch(`${sfu.url.replace('ws', 'http')}/rtc/v1/validate?access_token=${jwt}`);
+        return { status: res.status, body: await res.text() };
+      };
+      const [borisToken, annaToken] = [await mediaToken(boris), await mediaToken(anna)];
+      expect((await validate(borisToken)).status).toBe(200);
+      expect((await moderate(anna, 'remove', boris)).status).toBe(200);
+      const refused = await validate(borisToken);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('removed from the room');
+      expect((await validate(annaToken)).status).toBe(200);
+    } finally {
+      srv.server.app.mediaRooms.attach(null);
+      await sfu.close();
     }
   });
 });

@@ -242,6 +242,8 @@ function ConferenceBody({
   const [settingsOpen, setSettingsOpen] = useState(false);
   // «Шумоподавление»: on unless switched off in the settings, for this call.
   const [noiseSuppression, setNoiseSuppression] = useState(true);
+  // Whether the microphone goes through it now (data-noise-suppression, for tests and the devtools).
+  const [suppressing, setSuppressing] = useState(false);
   // «Участники» and the chat share the side: opening one closes the other.
   const [peopleOpen, setPeopleOpen] = useState(false);
   const layout = useCreateLayoutContext();
@@ -294,7 +296,7 @@ function ConferenceBody({
 
   return (
     <LayoutContextProvider value={layout}>
-      <div className="lk-video-conference">
+      <div className="lk-video-conference" data-noise-suppression={suppressing ? 'on' : undefined}>
         <div className="lk-video-conference-inner">
           {!focusTrack ? (
             <div className="lk-grid-layout-wrapper">
@@ -345,7 +347,7 @@ function ConferenceBody({
             onClose={() => setSettingsOpen(false)}
           />
         )}
-        <NoiseSuppression on={noiseSuppression} />
+        <NoiseSuppression on={noiseSuppression} onRunning={setSuppressing} />
         <RoomAudioRenderer />
         <StartAudio label="Включить звук" />
         <ConnectionStateToast />
@@ -789,20 +791,25 @@ function DeviceSelect({
  * Runs my microphone through RNNoise while `on` (noise-suppression.ts, loaded the first time it is needed); a browser
  * that cannot (no AudioWorklet) sends the microphone as it is.
  */
-function NoiseSuppression({ on }: { on: boolean }) {
+function NoiseSuppression({ on, onRunning }: { on: boolean; onRunning: (running: boolean) => void }) {
   const { microphoneTrack } = useLocalParticipant();
   const track = microphoneTrack?.track as LocalAudioTrack | undefined;
+  const report = useRef(onRunning);
+  report.current = onRunning;
   useEffect(() => {
     if (!track) return;
     let live = true;
-    const running = track.getProcessor()?.name === 'rnnoise';
-    if (on && !running) {
+    const running = () => track.getProcessor()?.name === 'rnnoise';
+    const told = () => {
+      if (live) report.current(running());
+    };
+    if (on && !running()) {
       void import('./noise-suppression')
         .then((m) => (live ? track.setProcessor(m.noiseSuppressor()) : undefined))
-        .catch(() => {});
-    } else if (!on && running) {
-      void track.stopProcessor().catch(() => {});
-    }
+        .then(told, told);
+    } else if (!on && running()) {
+      void track.stopProcessor().then(told, told);
+    } else told();
     return () => {
       live = false;
     };
