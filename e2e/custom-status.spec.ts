@@ -1,4 +1,4 @@
-// A status of one's own in the browser (docs/behaviour.md §10.43): set in Settings through «Статус», seen by the
+// A status of one's own in the browser (docs/behaviour.md §10.44): set in Settings through «Статус», seen by the
 // friend in their direct chat's header apart from presence, and gone from it when the server's clock reaches its
 // time (the spec moves the server's clock; the pages' run on as they are).
 import { manualClock } from '../tests/server/manual-clock';

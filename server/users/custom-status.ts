@@ -1,4 +1,4 @@
-// One's own status (docs/behaviour.md §10.43): an emoji and a short text with «Сбросить через», apart from presence.
+// One's own status (docs/behaviour.md §10.44): an emoji and a short text with «Сбросить через», apart from presence.
 // Set and cleared by its owner (PUT/DELETE /api/status/custom); cleared at its time by the scheduler's sweep
 // (server/scheduled/scheduler.ts runs `customStatusSweep` on each pass, so there is one timer loop per process).
 // Every change is told as profile:update to the owner and everyone who sees their profile (relatedUserIds), like

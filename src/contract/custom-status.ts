@@ -1,4 +1,4 @@
-// One's own status (docs/behaviour.md §10.43): an emoji and a short text, shown beside the name and kept apart from
+// One's own status (docs/behaviour.md §10.44): an emoji and a short text, shown beside the name and kept apart from
 // presence, with «Сбросить через». No zod here: the client's first bundle reads the labels and the shape.
 
 /** The longest text of a status. */

@@ -1,4 +1,4 @@
-// One's own status (docs/behaviour.md §10.43) against the real server: what the route accepts and refuses, the
+// One's own status (docs/behaviour.md §10.44) against the real server: what the route accepts and refuses, the
 // status where profiles are returned, profile:update to whoever sees the user, and the clearing at its time on the
 // server's injected clock — by the scheduler's sweep (server/scheduled/scheduler.ts), once across two processes.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// One's own status (docs/behaviour.md §10.43): an emoji and a short text beside the name, apart from presence.
+// One's own status (docs/behaviour.md §10.44): an emoji and a short text beside the name, apart from presence.
 // - users.custom_status_emoji / custom_status_text: '' when unset (both empty: no status).
 // - users.custom_status_expires_at: when the server clears it (ISO, UTC), null for «Не сбрасывать»; indexed for the
 //   scheduler's sweep (server/scheduled/scheduler.ts), which looks for the earliest one.

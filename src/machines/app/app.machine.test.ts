@@ -23,6 +23,7 @@ const viewOwned = [
   'forwardPicker',
   'messageInfo',
   'editHistory',
+  'customStatus',
   'scheduler',
   'chatsLayout',
   'lightbox',

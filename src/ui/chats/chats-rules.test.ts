@@ -374,7 +374,7 @@ describe('message rows', () => {
     );
     expect(headerOf(direct, 'me', NOW)).toMatchObject({ title: 'Анна', status: 'ОНЛАЙН', online: true });
     expect(headerOf(direct, 'me', NOW).customStatus).toBeUndefined();
-    // A status of one's own (§10.43) beside presence, never in place of it; a group's header has none.
+    // A status of one's own (§10.44) beside presence, never in place of it; a group's header has none.
     const away = { ...anna, customStatus: { emoji: '🌴', text: 'В отпуске', expiresAt: null } };
     const withStatus = entry(conversation('d', [me, away]), 0);
     expect(headerOf(withStatus, 'me', NOW)).toMatchObject({ status: 'ОНЛАЙН', customStatus: '🌴 В отпуске' });

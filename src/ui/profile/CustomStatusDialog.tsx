@@ -1,4 +1,4 @@
-// The «Статус» dialog (docs/behaviour.md §10.43): an emoji from the row (the same one again takes it off), a text of at
+// The «Статус» dialog (docs/behaviour.md §10.44): an emoji from the row (the same one again takes it off), a text of at
 // most 80 characters, «Сбросить через», «Сохранить», «Сбросить» (with a status set) and «Отмена». Loaded when first
 // opened (deferred.ts); CustomStatusDialogView renders from props.
 import { type FormEvent, useId } from 'react';

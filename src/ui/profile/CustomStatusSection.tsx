@@ -1,4 +1,4 @@
-// Settings: one's own status (docs/behaviour.md §10.43) — what it is now and until when, and «Изменить статус», which
+// Settings: one's own status (docs/behaviour.md §10.44) — what it is now and until when, and «Изменить статус», which
 // opens the «Статус» dialog (its code loads then).
 import { Suspense, useCallback, useState } from 'react';
 import { customStatusLine } from '../../contract/custom-status';

@@ -1,4 +1,4 @@
-// The «Статус» dialog and the settings section rendered from props (docs/behaviour.md §10.43).
+// The «Статус» dialog and the settings section rendered from props (docs/behaviour.md §10.44).
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';

@@ -53,7 +53,7 @@ export const chatsServerEvents = listenToServer<ChatsEvent>(
       displayName: p.displayName,
       // «Аккаунт отключён» in «Информация» (docs/behaviour.md §10.20).
       ...(p.deactivated !== undefined ? { deactivated: p.deactivated } : {}),
-      // A status of one's own, set or cleared (docs/behaviour.md §10.43).
+      // A status of one's own, set or cleared (docs/behaviour.md §10.44).
       ...(p.customStatus !== undefined ? { customStatus: p.customStatus } : {}),
     }),
     'conversations:new': (p) => ({ type: 'chats.conversationAdded', conversation: p.conversation }),

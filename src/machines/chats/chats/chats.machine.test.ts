@@ -449,7 +449,7 @@ describe('chats with resolving actors', () => {
       avatarUrl: 'emoji:🦊',
       displayName: 'Аня',
     });
-    // A status of one's own (§10.43): set, kept by a profile:update that does not carry it, cleared by one with null.
+    // A status of one's own (§10.44): set, kept by a profile:update that does not carry it, cleared by one with null.
     const status = { emoji: '🌴', text: 'В отпуске', expiresAt: null };
     const peer = () => actor.getSnapshot().context.entries[1].conversation.participants[1].user;
     actor.send({
