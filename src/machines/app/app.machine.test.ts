@@ -14,6 +14,7 @@ const viewOwned = [
   'callsPage',
   'chatsFooter',
   'conversationSearch',
+  'dateJump',
   'sendPreview',
   'threadSendPreview',
   'threadMentionPicker',
