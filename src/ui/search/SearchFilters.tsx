@@ -36,8 +36,9 @@ export function SearchFilters(props: SearchFiltersProps) {
   useEffect(() => {
     const typed = typedFilters(query, choices);
     if (!typed) return;
-    onFilter(typed.filters);
+    // The words first: the filter then searches them at once, without the tokens.
     onInput(typed.text);
+    onFilter(typed.filters);
   }, [query, choices, onFilter, onInput]);
 
   const set = (f: Partial<Filters>) => {
