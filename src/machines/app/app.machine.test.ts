@@ -15,6 +15,7 @@ const viewOwned = [
   'callRoom',
   'chatsFooter',
   'conversationSearch',
+  'dateJump',
   'sendPreview',
   'threadSendPreview',
   'threadMentionPicker',

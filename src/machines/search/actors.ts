@@ -9,4 +9,6 @@ export const searchActors = {
   // The chats list's search: its query survives a visit to another page, like the list.
   search: { machine: searchMachine, lifetime: 'session', systemId: true },
   conversationSearch: { machine: searchMachine, lifetime: 'owned', owner: 'view' },
+  // «Перейти к дате» of the conversation's search bar: its code comes with the bar.
+  dateJump: { load: 'wired', lifetime: 'owned', owner: 'view' },
 } as const satisfies ActorLines;

@@ -1,14 +1,8 @@
 // The search feature's actor provided from the real services.
 import { fromPromise } from 'xstate';
 import { chatList } from '../../machines/chats/chats/chats.protocol';
-import {
-  type DayRequest,
-  type SearchEffects,
-  searchMachine,
-  type SearchRequest,
-} from '../../machines/search/search/search.machine';
+import { type SearchEffects, searchMachine, type SearchRequest } from '../../machines/search/search/search.machine';
 import type { AnySystem } from '../../machines/shared/system';
-import { localTzOffset } from '../../contract/local-day';
 import type { Services } from '../app/services';
 
 /** The user's secret chats in the chats list (their messages are searched on this device). */
@@ -24,7 +18,7 @@ export function wireSearch(s: Services) {
         async ({ input, signal, system }: { input: SearchRequest; signal: AbortSignal; system: AnySystem }) => {
           // Days are the user's: the offset from UTC of the first day asked (east positive).
           const day = input.since ?? input.until;
-          const tz = day ? { tz: String(localTzOffset(new Date(`${day}T12:00:00`))) } : {};
+          const tz = day ? { tz: String(-new Date(`${day}T12:00`).getTimezoneOffset()) } : {};
           const server = (query: SearchRequest) => s.api.call('search', { query: { ...query, ...tz }, signal });
           const secretIds = secretChats(system);
           const userId = s.currentUserId();
@@ -39,13 +33,6 @@ export function wireSearch(s: Services) {
           const { searchWithSecretChats } = await import('../secretChats/secretChats.effects');
           return { ...(await searchWithSecretChats({ userId, request: input, secretIds, server })), request: input };
         },
-      ),
-      findDay: fromPromise(({ input, signal }: { input: DayRequest; signal: AbortSignal }) =>
-        s.api.call('messageAtDate', {
-          params: { id: input.conversationId },
-          query: { date: input.day, tz: String(localTzOffset(new Date(`${input.day}T12:00:00`))) },
-          signal,
-        }),
       ),
     } satisfies SearchEffects,
   });

@@ -1,6 +1,8 @@
 // Search within the open conversation, under its header: the field, «N из M» and ↑ (older) / ↓ (newer) stepping
 // between the hits; each step jumps the history to that message as a jump to a quote does. Escape in an empty
-// field or ✕ closes the bar. Renders from props alone.
+// field or ✕ closes the bar. «Перейти к дате» (the calendar) opens the history at a day's first message, as a step
+// does. Renders from props alone.
+import { useState } from 'react';
 import { NOTHING_FOUND, SEARCH_LOADING } from '../../machines/search/search/search.protocol';
 import { SearchField } from './SearchField';
 import type { SearchStatus } from './useSearch';
@@ -21,6 +23,11 @@ export interface ConversationSearchBarProps {
   onClear(): void;
   onRetry(): void;
   onClose(): void;
+  /** The day's first message is being looked for. */
+  dating: boolean;
+  /** Why the last «Перейти к дате» did not go anywhere. */
+  dateError: string | null;
+  onJumpToDate(day: string): void;
 }
 
 export function counterText(p: Pick<ConversationSearchBarProps, 'status' | 'position' | 'total' | 'more'>): string {
@@ -32,22 +39,54 @@ export function counterText(p: Pick<ConversationSearchBarProps, 'status' | 'posi
 
 export function ConversationSearchBar(props: ConversationSearchBarProps) {
   const stepping = props.status === 'results';
+  const [picking, setPicking] = useState(false);
   return (
     <div className="conversation-search" data-testid="conversation-search">
-      <SearchField
-        value={props.query}
-        expanded={false}
-        active={-1}
-        idPrefix="conversation-search"
-        label="Поиск в беседе"
-        autoFocus
-        onInput={props.onInput}
-        onMove={(by) => (by > 0 ? props.onNewer() : props.onOlder())}
-        onChoose={props.onOlder}
-        onClear={props.onClear}
-        onEscapeEmpty={props.onClose}
-      />
-      {props.status === 'failed' ? (
+      {picking ? (
+        <input
+          type="date"
+          className="input"
+          aria-label="Перейти к дате"
+          data-testid="conversation-date"
+          // biome-ignore lint/a11y/noAutofocus: the calendar button opened it on purpose
+          autoFocus
+          onChange={(e) => {
+            if (!e.target.value) return;
+            props.onJumpToDate(e.target.value);
+            setPicking(false);
+          }}
+          onKeyDown={(e) => e.key === 'Escape' && setPicking(false)}
+        />
+      ) : (
+        <SearchField
+          value={props.query}
+          expanded={false}
+          active={-1}
+          idPrefix="conversation-search"
+          label="Поиск в беседе"
+          autoFocus
+          onInput={props.onInput}
+          onMove={(by) => (by > 0 ? props.onNewer() : props.onOlder())}
+          onChoose={props.onOlder}
+          onClear={props.onClear}
+          onEscapeEmpty={props.onClose}
+        />
+      )}
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Перейти к дате"
+        title="Перейти к дате"
+        aria-pressed={picking}
+        onClick={() => setPicking(!picking)}
+      >
+        📅
+      </button>
+      {props.dating || props.dateError ? (
+        <span className="conversation-search-count" role="status" data-testid="conversation-search-count">
+          {props.dating ? SEARCH_LOADING : props.dateError}
+        </span>
+      ) : props.status === 'failed' ? (
         <button type="button" className="button" onClick={props.onRetry} title={props.error ?? undefined}>
           Повторить
         </button>

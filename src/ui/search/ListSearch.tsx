@@ -4,12 +4,14 @@ import { Suspense } from 'react';
 import { lazyView } from '../shared/lazy-view';
 import type { ConversationEntry } from '../../contract/entities';
 import { SearchField } from './SearchField';
+import type { SearchFiltersProps } from './SearchFilters';
 import type { NameResultsProps } from './SearchResults';
 import type { SearchView } from './useSearch';
 import './search.css';
 
 export const LazySearchResults = lazyView(() => import('./SearchResults').then((m) => m.SearchResults));
 const LazyNameResults = lazyView<NameResultsProps>(() => import('./SearchResults').then((m) => m.NameResults));
+const LazyFilters = lazyView<SearchFiltersProps>(() => import('./SearchResults').then((m) => m.SearchFilters));
 
 const ID = 'chat-search';
 
@@ -44,7 +46,9 @@ export function listSearchResults(
   names?: NameResultsProps,
 ) {
   const byName = names && (names.chats.length > 0 || names.people.length > 0);
-  if (search.status === 'empty' && !byName) return null;
+  const f = search.filters;
+  const filtered = Object.values(f).some(Boolean);
+  if (search.status === 'empty' && !byName && !filtered && !search.query) return null;
   const messages =
     search.status === 'empty' || (byName && search.status === 'nothing') ? null : (
       <LazySearchResults
@@ -65,6 +69,14 @@ export function listSearchResults(
     );
   return (
     <Suspense fallback={null}>
+      <LazyFilters
+        filters={f}
+        query={search.query}
+        entries={entries}
+        me={me}
+        onFilter={search.filter}
+        onInput={search.input}
+      />
       {names && <LazyNameResults {...names} />}
       {messages}
     </Suspense>

@@ -219,3 +219,6 @@ export function NameResults(props: NameResultsProps) {
     </div>
   );
 }
+
+// The filter chips come in this chunk too (ListSearch loads them with the results).
+export { SearchFilters } from './SearchFilters';

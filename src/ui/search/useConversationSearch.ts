@@ -1,6 +1,7 @@
 // The open conversation's search bar: the 'conversationSearch' actor narrowed to this conversation while the
 // bar is open. ↑ steps to the next older hit (paging on at the end of what is loaded), ↓ to the newer one; each
 // step opens the hit, which the chats actor turns into a jump of the open conversation.
+import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useOwnedActor } from '../app/useOwnedActor';
 import type { ConversationSearchBarProps } from './ConversationSearchBar';
@@ -20,6 +21,10 @@ export function useConversationSearch(
   const actor = useOwnedActor('conversationSearch');
   const search = useSearchView(actor);
   useFoundThread(actor, conversationId, showThread);
+  // «Перейти к дате»: its own actor, alive with the bar's pane.
+  const dateJump = useOwnedActor('dateJump');
+  const dating = useSelector(dateJump, (s) => s?.hasTag('looking') ?? false);
+  const dateError = useSelector(dateJump, (s) => (s?.hasTag('failed') ? s.context.error : null));
   const [open, setOpen] = useState(false);
   const { scope } = search;
   // A bar opened on another conversation starts empty; closing forgets the query.
@@ -53,6 +58,9 @@ export function useConversationSearch(
       onClear: search.clear,
       onRetry: search.retry,
       onClose: () => setOpen(false),
+      dating,
+      dateError,
+      onJumpToDate: (day: string) => dateJump?.send({ type: 'dateJump.go', conversationId, day }),
     },
   };
 }

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import type { SearchResult } from '../../contract/entities';
 import { useSystemActor } from '../app/RuntimeContext';
 import type { OwnedRef } from '../app/useOwnedActor';
-import type { SearchRef } from '../../machines/search/search/search.protocol';
+import { NO_FILTERS, type SearchFilters, type SearchRef } from '../../machines/search/search/search.protocol';
 
 export type SearchStatus = 'empty' | 'loading' | 'results' | 'nothing' | 'failed';
 
@@ -20,7 +20,9 @@ export interface SearchView {
   /** Why the last request failed (the first page, or the next one while results stay). */
   error: string | null;
   pagingFailed: boolean;
+  filters: SearchFilters;
   input(text: string): void;
+  filter(filters: Partial<SearchFilters>): void;
   clear(): void;
   retry(): void;
   more(): void;
@@ -51,9 +53,11 @@ export function useSearchView(actor: OwnedRef<SearchRef> | undefined): SearchVie
   });
   const paging = useSelector(actor, (s) => s?.hasTag('paging') ?? false);
   const pagingFailed = useSelector(actor, (s) => s?.hasTag('pagingFailed') ?? false);
+  const filters = useSelector(actor, (s) => s?.context.filters ?? NO_FILTERS);
   const callbacks = useMemo(
     () => ({
       input: (text: string) => actor?.send({ type: 'search.input', text }),
+      filter: (filters: Partial<SearchFilters>) => actor?.send({ type: 'search.filter', filters }),
       clear: () => actor?.send({ type: 'search.clear' }),
       retry: () => actor?.send({ type: 'search.retry' }),
       more: () => actor?.send({ type: 'search.more' }),
@@ -63,7 +67,18 @@ export function useSearchView(actor: OwnedRef<SearchRef> | undefined): SearchVie
     }),
     [actor],
   );
-  return { query, status, results, active, hasMore, paging, error, pagingFailed, ...callbacks };
+  return {
+    query,
+    status,
+    results,
+    active,
+    hasMore,
+    paging,
+    error,
+    pagingFailed,
+    filters,
+    ...callbacks,
+  };
 }
 
 /** The id of a result's row, for aria-activedescendant. */

@@ -5,15 +5,7 @@ import { describeModel } from '../../../../tests/model/harness';
 import type { SearchResult } from '../../../contract/entities';
 import { RequestFailure } from '../../../contract/failure';
 import { TIMINGS } from '../../../contract/limits';
-import {
-  filterTokens,
-  NOTHING_FOUND,
-  NOTHING_SINCE_DAY,
-  SEARCH_FAILED,
-  type SearchAnswer,
-  type SearchRequest,
-  searchMachine,
-} from './search.machine';
+import { NOTHING_FOUND, SEARCH_FAILED, type SearchAnswer, type SearchRequest, searchMachine } from './search.machine';
 
 const hang = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const quiet = fromCallback(() => () => {});
@@ -45,7 +37,7 @@ const scopeOf = (s: Snap): Partial<SearchRequest> => ({
 describeModel({
   name: 'search',
   machine: searchMachine.provide({
-    actors: { session: quiet, selections: quiet, find: hang, findDay: hang } as never,
+    actors: { session: quiet, selections: quiet, find: hang } as never,
   }),
   // The query is the only text typed; results and the cursor tell the states apart.
   events: {
@@ -58,15 +50,6 @@ describeModel({
             ...(s.matches('debouncing') ? [] : [{ type: 'search.input', text: `${s.context.query}х` }]),
           ].filter((e) => e.text.length < 8),
     'search.scope': (s) => (s.context.conversationId ? [] : [{ type: 'search.scope', conversationId: 'c1' }]),
-    'search.jumpToDate': (s) =>
-      s.context.query.length > 1 || s.context.filters.kind ? [] : [{ type: 'search.jumpToDate', day: '2026-05-01' }],
-    'xstate.done.actor.findDay': () => [
-      { type: 'xstate.done.actor.findDay', output: { messageId: 'm7' } },
-      { type: 'xstate.done.actor.findDay', output: { messageId: null } },
-    ],
-    'xstate.error.actor.findDay': () => [
-      { type: 'xstate.error.actor.findDay', error: new RequestFailure(400, 'Дата — в виде ГГГГ-ММ-ДД') },
-    ],
     // One filter set and cleared stands for all: they go the same way through the machine.
     'search.filter': (s) => [{ type: 'search.filter', filters: { kind: s.context.filters.kind ? null : 'photo' } }],
     'search.move': (s) => [
@@ -318,78 +301,5 @@ describe('search with a fetching actor', () => {
     await settle();
     expect(actor.getSnapshot().context.results.map((r: SearchResult) => r.message.id)).toEqual(['voice']);
     vi.useRealTimers();
-  });
-});
-
-describe('filterTokens', () => {
-  it('takes от: and в: once a space ends them, and leaves the words', () => {
-    expect(filterTokens('от:анна поход')).toEqual({ text: 'поход', from: 'анна', chat: null });
-    expect(filterTokens('поход в:Команда фото')).toEqual({ text: 'поход фото', from: null, chat: 'Команда' });
-    expect(filterTokens('ОТ:Борис В:семья ')).toEqual({ text: '', from: 'Борис', chat: 'семья' });
-    // Still being typed, or a word that merely contains the letters: untouched.
-    expect(filterTokens('от:ан')).toEqual({ text: 'от:ан', from: null, chat: null });
-    expect(filterTokens('поход:завтра ')).toEqual({ text: 'поход:завтра ', from: null, chat: null });
-  });
-});
-
-describe('«Перейти к дате»', () => {
-  function start(findDay: (r: { conversationId: string; day: string }) => Promise<{ messageId: string | null }>) {
-    const opened: unknown[] = [];
-    const asked: unknown[] = [];
-    const chats = createMachine({ on: { '*': { actions: ({ event }) => opened.push(event) } } });
-    const machine = searchMachine.provide({
-      actors: {
-        session: quiet,
-        selections: quiet,
-        find: hang,
-        findDay: fromPromise(({ input }: { input: { conversationId: string; day: string } }) => {
-          asked.push(input);
-          return findDay(input);
-        }),
-      } as never,
-    });
-    const root = createActor(
-      createMachine({
-        invoke: [
-          { id: 'chats', src: chats, systemId: 'chats' },
-          { id: 'search', src: machine, systemId: 'search' },
-        ],
-      }),
-    ).start();
-    return { actor: root.system.get('search'), opened, asked };
-  }
-  const settle = async () => {
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-  };
-
-  it('opens the conversation at the day’s first message, as a result chosen does', async () => {
-    const { actor, opened, asked } = start(async () => ({ messageId: 'm7' }));
-    // Only the conversation's own search knows which conversation.
-    actor.send({ type: 'search.jumpToDate', day: '2026-05-01' });
-    expect(asked).toEqual([]);
-    actor.send({ type: 'search.scope', conversationId: 'c3' });
-    actor.send({ type: 'search.input', text: 'кот' });
-    actor.send({ type: 'search.jumpToDate', day: '2026-05-01' });
-    expect(actor.getSnapshot().hasTag('dating')).toBe(true);
-    expect(actor.getSnapshot().context.query).toBe('');
-    await settle();
-    expect(asked).toEqual([{ conversationId: 'c3', day: '2026-05-01' }]);
-    expect(opened).toEqual([{ type: 'chats.open', conversationId: 'c3', messageId: 'm7' }]);
-    expect(actor.getSnapshot().hasTag('empty')).toBe(true);
-  });
-
-  it('says when the day has nothing since, and passes on the server’s refusal', async () => {
-    let answer: Promise<{ messageId: string | null }> = Promise.resolve({ messageId: null });
-    const { actor, opened } = start(() => answer);
-    actor.send({ type: 'search.scope', conversationId: 'c3' });
-    actor.send({ type: 'search.jumpToDate', day: '2030-01-01' });
-    await settle();
-    expect(actor.getSnapshot().hasTag('dateFailed')).toBe(true);
-    expect(actor.getSnapshot().context.error).toBe(NOTHING_SINCE_DAY);
-    answer = Promise.reject(new RequestFailure(400, 'Такого часового пояса нет'));
-    actor.send({ type: 'search.jumpToDate', day: '2026-05-01' });
-    await settle();
-    expect(actor.getSnapshot().context.error).toBe('Такого часового пояса нет');
-    expect(opened).toEqual([]);
   });
 });

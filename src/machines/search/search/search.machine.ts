@@ -16,9 +16,7 @@ import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import {
-  DATE_JUMP_FAILED,
   NO_FILTERS,
-  NOTHING_SINCE_DAY,
   SEARCH_FAILED,
   type SearchAnswer,
   type SearchContext,
@@ -38,13 +36,12 @@ const cleared = {
   filters: NO_FILTERS,
 } satisfies Partial<SearchContext>;
 
-const FILTER_KEYS = ['conversationId', 'from', 'kind', 'since', 'until'] as const;
+/** What makes two requests ask the same (the page cursor aside). */
+const asking = (r: SearchRequest) => JSON.stringify([r.q, r.conversationId, r.from, r.kind, r.since, r.until]);
 
-/** An answer to the query and filters now set (its page cursor aside). */
-const answers = (context: SearchContext, answer: SearchAnswer) => {
-  const now = requestFor(context);
-  return answer.request.q === now.q && FILTER_KEYS.every((k) => answer.request[k] === now[k]);
-};
+/** An answer to the query and filters now set. */
+const answers = (context: SearchContext, answer: SearchAnswer) =>
+  asking(answer.request) === asking(requestFor(context));
 
 /**
  * Results grouped by conversation, the groups in the order of their newest result, newest first within each
@@ -60,17 +57,16 @@ export function groupedByConversation(results: readonly SearchResult[]): SearchR
 }
 
 function requestFor(context: SearchContext, before?: string): SearchRequest {
-  const { from, chat, kind, since, until } = context.filters;
-  const conversationId = context.conversationId ?? chat?.id;
-  return {
+  const { from, chat, ...days } = context.filters;
+  const request = {
     q: context.query,
-    ...(conversationId ? { conversationId } : {}),
-    ...(before ? { before } : {}),
-    ...(from ? { from: from.id } : {}),
-    ...(kind ? { kind } : {}),
-    ...(since ? { since } : {}),
-    ...(until ? { until } : {}),
+    conversationId: context.conversationId ?? chat?.id,
+    before,
+    from: from?.id,
+    ...days,
   };
+  // Only what is set goes into the query string.
+  return Object.fromEntries(Object.entries(request).filter(([, v]) => v)) as unknown as SearchRequest;
 }
 
 export const searchMachine = setup({
@@ -85,14 +81,11 @@ export const searchMachine = setup({
       onChats(system, 'chats.selected', (e) => sendBack({ type: 'search.selected', conversationId: e.conversationId })),
     ),
     find: notWired('search.find') as SearchEffects['find'],
-    findDay: notWired('search.findDay') as SearchEffects['findDay'],
   },
   delays: { debounce: TIMINGS.searchDebounceMs },
   guards: {
     blank: ({ event }) => event.type === 'search.input' && event.text.trim() === '',
     blankQuery: ({ context }) => context.query.trim() === '',
-    scoped: ({ context }) => context.conversationId !== null,
-    dayFound: (_, found: { messageId: string | null }) => found.messageId !== null,
     sameText: ({ context, event }) => event.type === 'search.input' && event.text === context.query,
     answersQuery: ({ context }, answer: SearchAnswer) => answers(context, answer),
     answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
@@ -141,16 +134,6 @@ export const searchMachine = setup({
         return (context.active + event.by + n) % n;
       },
     }),
-    /** The day's first message: the chats actor opens the conversation there, as for a result chosen. */
-    openDay: enqueueActions(({ context, system, enqueue }, found: { messageId: string | null }) => {
-      const chats = chatsInbox(system);
-      if (chats && context.conversationId && found.messageId)
-        enqueue.sendTo(chats, {
-          type: 'chats.open',
-          conversationId: context.conversationId,
-          messageId: found.messageId,
-        });
-    }),
     open: enqueueActions(({ context, event, system, enqueue }) => {
       if (event.type !== 'search.choose') return;
       const index = event.index ?? context.active;
@@ -192,7 +175,6 @@ export const searchMachine = setup({
     'search.scope': { target: '.idle', actions: 'takeScope' },
     'search.signedOut': { target: '.idle', actions: ['clear', 'forgetThread'] },
     'search.threadShown': { actions: 'forgetThread' },
-    'search.jumpToDate': { guard: 'scoped', target: '.dating', reenter: true, actions: 'clear' },
     'search.selected': { guard: 'threadElsewhere', actions: 'forgetThread' },
   },
   initial: 'idle',
@@ -271,30 +253,5 @@ export const searchMachine = setup({
       },
     },
     nothing: { tags: ['nothing'] },
-    dating: {
-      tags: ['dating'],
-      invoke: {
-        id: 'findDay',
-        src: 'findDay',
-        input: ({ context, event }) => ({
-          conversationId: context.conversationId ?? '',
-          day: event.type === 'search.jumpToDate' ? event.day : '',
-        }),
-        onDone: [
-          {
-            guard: { type: 'dayFound', params: ({ event }) => event.output },
-            target: 'idle',
-            actions: { type: 'openDay', params: ({ event }) => event.output },
-          },
-          { target: 'dateFailed', actions: assign({ error: NOTHING_SINCE_DAY }) },
-        ],
-        onError: {
-          target: 'dateFailed',
-          actions: assign({ error: ({ event }) => failureMessage(event.error, DATE_JUMP_FAILED) }),
-        },
-      },
-    },
-    /** The day had no message since, or the lookup failed: `error` says which. */
-    dateFailed: { tags: ['dateFailed'] },
   },
 });

@@ -10,8 +10,6 @@ import type { PromiseActorLogic } from 'xstate';
 export const NOTHING_FOUND = 'Ничего не найдено';
 export const SEARCH_LOADING = 'Загружаем…';
 export const SEARCH_FAILED = 'Не удалось выполнить поиск';
-export const NOTHING_SINCE_DAY = 'С этого дня сообщений нет';
-export const DATE_JUMP_FAILED = 'Не удалось перейти к дате';
 
 export interface SearchContext {
   /** What the field holds. */
@@ -44,30 +42,6 @@ export interface SearchFilters {
 
 export const NO_FILTERS: SearchFilters = { from: null, chat: null, kind: null, since: null, until: null };
 
-/** The «Тип» chip's choices, in its order. */
-export const KIND_LABELS: Record<SearchKind, string> = {
-  photo: 'Фото',
-  file: 'Файлы',
-  link: 'Ссылки',
-  voice: 'Голосовые',
-};
-
-/**
- * `от:имя` and `в:чат` typed in the field, each ended by a space: the names, and the text without them.
- * A name is one word; the view resolves it to a person or a chat (and sends `search.filter`).
- */
-export function filterTokens(text: string): { text: string; from: string | null; chat: string | null } {
-  let from: string | null = null;
-  let chat: string | null = null;
-  const rest = text.replace(/(^|\s)(от|в):(\S+)(?=\s)/giu, (_whole, lead: string, key: string, name: string) => {
-    if (key.toLowerCase() === 'от') from = name;
-    else chat = name;
-    return lead;
-  });
-  if (from === null && chat === null) return { text, from, chat };
-  return { text: rest.replace(/^\s+/, '').replace(/\s{2,}/g, ' '), from, chat };
-}
-
 /** A thread reply found: its conversation opens at the root, and the thread's panel at the reply. */
 export interface FoundReply {
   conversationId: string;
@@ -89,8 +63,6 @@ export type SearchEvent =
   | { type: 'search.filter'; filters: Partial<SearchFilters> }
   /** Narrow the search to one conversation (null: all); the field starts empty. */
   | { type: 'search.scope'; conversationId: string | null }
-  /** «Перейти к дате» (the conversation's search only): open the history at the first message of that day. */
-  | { type: 'search.jumpToDate'; day: string }
   /** The open conversation showed the chosen reply's thread. */
   | { type: 'search.threadShown' }
   /** The chats actor selected a conversation (its emitted `chats.selected`): a waiting thread of another one is dropped. */
@@ -118,14 +90,6 @@ export type SearchRef = MachineRef<SearchContext, SearchEvent>;
 export interface SearchEffects {
   /** GET /api/search; resolves the answer together with its request. */
   find: PromiseActorLogic<SearchAnswer, SearchRequest>;
-  /** GET /api/conversations/:id/messages/at-date with the browser's offset from UTC for that day. */
-  findDay: PromiseActorLogic<{ messageId: string | null }, DayRequest>;
-}
-
-/** «Перейти к дате»: a conversation and a day of the user's calendar (`YYYY-MM-DD`). */
-export interface DayRequest {
-  conversationId: string;
-  day: string;
 }
 
 // Its entry in the typed map from systemId to actor (src/machines/shared/system.ts).
