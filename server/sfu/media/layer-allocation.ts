@@ -89,7 +89,8 @@ const sum = (tracks: readonly VideoDemand[], a: Allocation): number =>
 export class LayerAllocator {
   private readonly chosen: Allocation = new Map();
   private readonly upSince = new Map<string, number>();
-  private readonly pauseSince = new Map<string, number>();
+  /** Since when a track's lowest layer has not fitted, and the estimate then. */
+  private readonly pauseSince = new Map<string, { at: number; estimate: number }>();
   private probeUntil = 0;
   private probeEstimate = 0;
   private nextProbeAt = 0;
@@ -153,9 +154,15 @@ export class LayerAllocator {
         if (d >= 0) this.pauseSince.delete(t.id);
         if (d < 0 && cur >= 0) {
           // Down to the lowest layer at once; paused only when that keeps not fitting.
-          const since = this.pauseSince.get(t.id) ?? now;
-          this.pauseSince.set(t.id, since);
-          next = now - since >= PAUSE_HOLD_MS ? -1 : 0;
+          // An estimate that rose since then, loss staying low, is a receiver ramping up, not a congested link: a
+          // browser whose estimator took a busy host's delay jitter for overuse starts it at 0.85× the little that
+          // had arrived, below the encoder's ramp, and grows it by 8 % a second at most; the lowest layer it
+          // receives meanwhile is what makes it grow, so the hold starts over rather than pausing that video.
+          const held = this.pauseSince.get(t.id);
+          const hold =
+            !held || (loss <= LOSS_CALM && reported > held.estimate) ? { at: now, estimate: reported } : held;
+          this.pauseSince.set(t.id, hold);
+          next = now - hold.at >= PAUSE_HOLD_MS ? -1 : 0;
           if (next < cur) steppedDown = true;
           this.upSince.delete(t.id);
         } else if (d < cur) {
