@@ -148,6 +148,17 @@ describe('LayerAllocator', () => {
     expect(c.allocate(rising(3000), 45 * k, camera(), 3000 + PAUSE_HOLD_MS).get('cam')).toBe(-1);
   });
 
+  it('gives a video attached under a low estimate its lowest layer for the hold, not a pause at once', () => {
+    // The subscriber's estimate, formed on its audio alone, was 67 kbit/s when its first video was attached.
+    const a = new LayerAllocator();
+    expect(a.allocate(67 * k, 45 * k, [], 0).size).toBe(0);
+    expect(a.allocate(67 * k, 45 * k, [cam('cam', [100 * k])], 500).get('cam')).toBe(0);
+    expect(a.allocate(67 * k, 45 * k, [cam('cam', [100 * k])], 500 + PAUSE_HOLD_MS - 500).get('cam')).toBe(0);
+    expect(a.allocate(67 * k, 45 * k, [cam('cam', [100 * k])], 500 + PAUSE_HOLD_MS).get('cam')).toBe(-1);
+    // A track that fits higher starts there, as before.
+    expect(new LayerAllocator().allocate(700 * k, 0, [cam()], 0).get('cam')).toBe(1);
+  });
+
   it('resumes a paused video after the hold once its lowest layer fits again', () => {
     const a = new LayerAllocator();
     a.allocate(5000 * k, 0, [cam()], 0);

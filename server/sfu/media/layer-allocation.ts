@@ -147,8 +147,12 @@ export class LayerAllocator {
       let steppedDown = false;
       for (const t of tracks) {
         const top = t.layers.length - 1;
-        const cur = Math.min(this.chosen.get(t.id) ?? (down.get(t.id) as number), top);
         const d = down.get(t.id) as number;
+        // A video new here starts on what fits, at least its lowest layer, under the same hold as any other: the
+        // estimate a subscriber sends when its video is attached was formed on its audio alone (0.85× of it after
+        // a busy host's jitter looked like overuse), far below any video; paused at once, the video stayed frozen
+        // while that estimate grew 8 % a second after an encoder ramping to 450 kbit/s.
+        const cur = Math.min(this.chosen.get(t.id) ?? Math.max(d, 0), top);
         const u = up.get(t.id) as number;
         let next = cur;
         if (d >= 0) this.pauseSince.delete(t.id);
