@@ -120,6 +120,45 @@ describe('LayerAllocator', () => {
     expect(b.allocate(100 * k, 40 * k, [cam()], 2000).get('cam')).toBe(0);
   });
 
+  it('keeps the lowest layer flowing while the estimate rises without loss, and pauses on loss', () => {
+    // As on a busy host: the subscriber's estimator took delay jitter for overuse at the start and reports 0.85× the
+    // little that had arrived (66 kbit/s), then grows 8 % a second, while the camera's only layer ramps to 100 kbit/s
+    // beside 45 kbit/s of audio. Paused, it waited for probes to lift the estimate: 20 s and more without video.
+    const camera = (): VideoDemand[] => [cam('cam', [100 * k])];
+    const rising = (t: number) => 66 * k * 1.08 ** (Math.floor(t / 1000) - 1);
+    const a = new LayerAllocator();
+    a.allocate(null, 45 * k, camera(), 0);
+    let fitsAt = 0;
+    for (let t = 1000; t <= 12_000; t += 500) {
+      expect(a.allocate(rising(t), 45 * k, camera(), t).get('cam')).toBe(0);
+      if (!fitsAt && rising(t) - 45 * k >= 100 * k) fitsAt = t;
+    }
+    expect(fitsAt).toBeGreaterThan(1000 + PAUSE_HOLD_MS);
+    // The same rise with the subscriber losing 20 % is a congested link: paused after the hold.
+    const b = new LayerAllocator();
+    b.allocate(null, 45 * k, camera(), 0);
+    for (let t = 1000; t < 1000 + PAUSE_HOLD_MS; t += 500)
+      expect(b.allocate(rising(t), 45 * k, camera(), t, 0.2).get('cam')).toBe(0);
+    expect(b.allocate(rising(6000), 45 * k, camera(), 1000 + PAUSE_HOLD_MS, 0.2).get('cam')).toBe(-1);
+    // An estimate that stops rising pauses it too, the hold counted from its last rise.
+    const c = new LayerAllocator();
+    c.allocate(null, 45 * k, camera(), 0);
+    for (let t = 1000; t <= 3000; t += 500) c.allocate(rising(t), 45 * k, camera(), t);
+    expect(c.allocate(rising(3000), 45 * k, camera(), 3000 + PAUSE_HOLD_MS - 500).get('cam')).toBe(0);
+    expect(c.allocate(rising(3000), 45 * k, camera(), 3000 + PAUSE_HOLD_MS).get('cam')).toBe(-1);
+  });
+
+  it('gives a video attached under a low estimate its lowest layer for the hold, not a pause at once', () => {
+    // The subscriber's estimate, formed on its audio alone, was 67 kbit/s when its first video was attached.
+    const a = new LayerAllocator();
+    expect(a.allocate(67 * k, 45 * k, [], 0).size).toBe(0);
+    expect(a.allocate(67 * k, 45 * k, [cam('cam', [100 * k])], 500).get('cam')).toBe(0);
+    expect(a.allocate(67 * k, 45 * k, [cam('cam', [100 * k])], 500 + PAUSE_HOLD_MS - 500).get('cam')).toBe(0);
+    expect(a.allocate(67 * k, 45 * k, [cam('cam', [100 * k])], 500 + PAUSE_HOLD_MS).get('cam')).toBe(-1);
+    // A track that fits higher starts there, as before.
+    expect(new LayerAllocator().allocate(700 * k, 0, [cam()], 0).get('cam')).toBe(1);
+  });
+
   it('resumes a paused video after the hold once its lowest layer fits again', () => {
     const a = new LayerAllocator();
     a.allocate(5000 * k, 0, [cam()], 0);

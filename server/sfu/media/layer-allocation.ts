@@ -89,7 +89,8 @@ const sum = (tracks: readonly VideoDemand[], a: Allocation): number =>
 export class LayerAllocator {
   private readonly chosen: Allocation = new Map();
   private readonly upSince = new Map<string, number>();
-  private readonly pauseSince = new Map<string, number>();
+  /** Since when a track's lowest layer has not fitted, and the estimate then. */
+  private readonly pauseSince = new Map<string, { at: number; estimate: number }>();
   private probeUntil = 0;
   private probeEstimate = 0;
   private nextProbeAt = 0;
@@ -146,16 +147,26 @@ export class LayerAllocator {
       let steppedDown = false;
       for (const t of tracks) {
         const top = t.layers.length - 1;
-        const cur = Math.min(this.chosen.get(t.id) ?? (down.get(t.id) as number), top);
         const d = down.get(t.id) as number;
+        // A video new here starts on what fits, at least its lowest layer, under the same hold as any other: the
+        // estimate a subscriber sends when its video is attached was formed on its audio alone (0.85× of it after
+        // a busy host's jitter looked like overuse), far below any video; paused at once, the video stayed frozen
+        // while that estimate grew 8 % a second after an encoder ramping to 450 kbit/s.
+        const cur = Math.min(this.chosen.get(t.id) ?? Math.max(d, 0), top);
         const u = up.get(t.id) as number;
         let next = cur;
         if (d >= 0) this.pauseSince.delete(t.id);
         if (d < 0 && cur >= 0) {
           // Down to the lowest layer at once; paused only when that keeps not fitting.
-          const since = this.pauseSince.get(t.id) ?? now;
-          this.pauseSince.set(t.id, since);
-          next = now - since >= PAUSE_HOLD_MS ? -1 : 0;
+          // An estimate that rose since then, loss staying low, is a receiver ramping up, not a congested link: a
+          // browser whose estimator took a busy host's delay jitter for overuse starts it at 0.85× the little that
+          // had arrived, below the encoder's ramp, and grows it by 8 % a second at most; the lowest layer it
+          // receives meanwhile is what makes it grow, so the hold starts over rather than pausing that video.
+          const held = this.pauseSince.get(t.id);
+          const hold =
+            !held || (loss <= LOSS_CALM && reported > held.estimate) ? { at: now, estimate: reported } : held;
+          this.pauseSince.set(t.id, hold);
+          next = now - hold.at >= PAUSE_HOLD_MS ? -1 : 0;
           if (next < cur) steppedDown = true;
           this.upSince.delete(t.id);
         } else if (d < cur) {
