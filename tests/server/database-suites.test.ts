@@ -16,7 +16,9 @@ describe('the suites CI repeats on PostgreSQL', () => {
 
   it('repeats every suite that starts the app or opens a database, and only the others are left out', () => {
     const { database, others } = databaseSuites();
-    expect(database).toEqual(expect.arrayContaining(['tests/server/messaging-idempotency.test.ts', 'tests/server/sfu-app.test.ts']));
+    expect(database).toEqual(
+      expect.arrayContaining(['tests/server/messaging-idempotency.test.ts', 'tests/server/sfu-app.test.ts']),
+    );
     expect(database).toContain('tests/server/database-failure.test.ts');
     // Every suite left out is the media server's or a unit of its own; a new one that is neither is read here first.
     for (const suite of others)
