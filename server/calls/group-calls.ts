@@ -509,12 +509,13 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
     },
 
     /**
-     * An external LiveKit's room_finished: the call is over for all, unless it started after the event (`at`, ms): a
-     * late or retried event of an earlier call leaves the next one alone.
+     * An external LiveKit's room_finished: the call is over for all, unless it started after the event (`at`, ms;
+     * LiveKit's time has whole seconds, so the call's start is taken to its second): a late or retried event of an
+     * earlier call leaves the next one alone.
      */
     async mediaFinished(conversationId: string, at: number): Promise<void> {
       const call = await openCall(conversationId);
-      if (!call || Date.parse(call.started_at) > at) return;
+      if (!call || Math.floor(Date.parse(call.started_at) / 1000) * 1000 > at) return;
       await finish(call.id);
       await announce(conversationId);
     },

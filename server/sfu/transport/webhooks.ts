@@ -94,7 +94,13 @@ export function webhookNotifier(o: WebhookOptions): WebhookNotifier {
     });
 
   const info = (sid: string, identity: string, joinedAt: number, state: ParticipantInfo_State) =>
-    new ParticipantInfo({ sid, identity, state, joinedAt: BigInt(Math.floor(joinedAt / 1000)) });
+    new ParticipantInfo({
+      sid,
+      identity,
+      state,
+      joinedAt: BigInt(Math.floor(joinedAt / 1000)),
+      joinedAtMs: BigInt(joinedAt),
+    });
 
   const sync = async (room: string) => {
     const now = await o.members(room);
