@@ -127,14 +127,22 @@ describe('an external LiveKit: its webhooks move the group call', () => {
   it('members joining and leaving the media room are in and out of the call; the last one out ends it', {
     timeout: 60_000,
   }, async () => {
+    // Who is in the room reaches the same listeners as from an embedded media server (guests' admission).
+    const heard: Array<[string, string[]]> = [];
+    const stop = srv.server.app.mediaRooms.onParticipants((r, ids) => {
+      if (r === room()) heard.push([r, [...ids].sort()]);
+    });
     await annaStarts();
     const a = await joinMedia(anna);
     const b = await joinMedia(boris);
     await expect.poll(inCall, { timeout: 15_000 }).toEqual([anna.user.id, boris.user.id]);
+    await expect.poll(() => heard.at(-1)?.[1]).toEqual([anna.user.id, boris.user.id].sort());
     await b.close();
     await expect.poll(inCall, { timeout: 15_000 }).toEqual([anna.user.id]);
     await a.close();
     await expect.poll(callNow, { timeout: 15_000 }).toBeNull();
+    await expect.poll(() => heard.at(-1)?.[1]).toEqual([]);
+    stop();
     // The call's entry was written once: both took part.
     const msgs = await api.get<{ messages: Array<{ type: string; call?: { participantIds?: string[] } }> }>(
       `/api/conversations/${gid}/messages`,
