@@ -1,12 +1,12 @@
 // The calls of this deployment's media servers, as the conversation routes reach them: whoever loses access to a
 // conversation (removed, left) is disconnected from its call at once. The embedded media server of each process is
 // attached by `npm start` (server/main.ts); the other processes hear the removal over the peer channel. With an
-// external LiveKit nothing is attached here: its tokens are no longer issued to them and expire (docs/groups.md).
+// external LiveKit (LIVEKIT_URL) nothing is attached here: the process that removes someone asks LiveKit's
+// RoomService to drop them and revoke their older tokens (external-livekit.ts), and no new token is issued to them.
 // The attached media server also tells who is in each of its rooms after every join and leave: guests' admission
-// ends with the call (docs/behaviour.md §10.40); the process hosting the room decides, in the database.
-// With an external LiveKit (LIVEKIT_URL), removals also go to its RoomService (external-livekit.ts), and its webhooks
-// (webhook.routes.ts) come in here: group calls follow its participant events, and who is in the room then reaches
-// the same participants listeners an attached media server feeds.
+// ends with the call (docs/behaviour.md §10.40); the process hosting the room decides, in the database. An external
+// LiveKit's webhooks (webhook.routes.ts) come in through `heard`: group calls follow its participant events, and who
+// is in the room then (its RoomService says) reaches the same participants listeners.
 import fp from 'fastify-plugin';
 import { type ExternalLivekit, externalLivekit } from './external-livekit';
 
