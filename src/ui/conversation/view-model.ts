@@ -169,7 +169,7 @@ function pendingType(item: OutboxItem): MessageType {
 
 /** Ascending rows: the server's messages, then the outbox items of this conversation not yet among them. */
 /** The names a message mentions; `@все` too when the server took it as everyone's (docs/behaviour.md §10.26). */
-function mentionViews(m: Message, me: string | null, name: (id: string) => string) {
+export function mentionViews(m: Message, me: string | null, name: (id: string) => string) {
   const ids = m.mentions ?? [];
   const views = ids.map((id) => ({ name: name(id), me: id === me }));
   if (mentionsEveryone(m.content)) views.push({ name: 'все', me: me !== null && ids.includes(me) });
