@@ -3,6 +3,7 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
 import { LazyGuestDoor } from '../guests/index';
+import { LazyAnnouncer } from '../conversation/index';
 import { LazyReportNotices } from '../reports/index';
 import { useAppLayout } from './useAppLayout';
 import './app-layout.css';
@@ -126,6 +127,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <Suspense fallback={null}>
         <CallLayer door={LazyGuestDoor} />
         <LazyReportNotices />
+        <LazyAnnouncer />
       </Suspense>
     </div>
   );
