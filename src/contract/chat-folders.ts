@@ -45,3 +45,11 @@ export interface ChatFolderData {
 export type FolderDraft = Omit<ChatFolderData, 'id'>;
 
 export const NO_RULES: FolderRules = { direct: false, groups: false, unread: false, muted: false };
+
+/** What is wrong with a folder before it is sent (the server checks the same), or null. */
+export function folderDraftError(draft: FolderDraft): string | null {
+  const name = draft.name.trim();
+  if (name.length < 1 || [...name].length > FOLDERS.nameMax) return FOLDER_TEXTS.name;
+  if (draft.includedIds.length === 0 && !Object.values(draft.rules).some(Boolean)) return FOLDER_TEXTS.empty;
+  return null;
+}
