@@ -28,7 +28,8 @@ describeModel({
       storeTab: hang,
     },
   }),
-  contextKey: (c) => `${c.folders.map((f) => f.id).join(',')}|${c.loaded}|${c.active}|${c.editing}|${c.error}`,
+  contextKey: (c) =>
+    `${c.folders.map((f: ChatFolderData) => f.id).join(',')}|${c.loaded}|${c.active}|${c.editing}|${c.error}`,
   events: {
     'folders.updated': () => [{ type: 'folders.updated', folders: [folder('a'), folder('b')] }],
     'folders.select': () => [{ type: 'folders.select', id: 'a' }],
