@@ -205,6 +205,21 @@ describe('chat folders', () => {
     // Nor can it be named again.
     expect((await update(anna, folder.id, { name: 'Дача', rules: NONE, includedIds: [group] })).status).toBe(404);
   });
+
+  it('a deleted account’s folders go with it', async () => {
+    const gone = await api.user('gone');
+    await befriend(api, gone, boris);
+    const chat = (await api.post('/api/conversations/with', { userId: boris.user.id }, gone.accessToken)).body
+      .conversation.id;
+    expect((await create(gone, { name: 'Моё', rules: NONE, includedIds: [chat] })).status).toBe(200);
+    const deleted = await api.post('/api/auth/account/delete', { password: gone.password }, gone.accessToken);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const { db } = srv.server.ctx;
+    expect(await db.selectFrom('chat_folders').select('id').where('user_id', '=', gone.user.id).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('chat_folder_chats').select('folder_id').where('conversation_id', '=', chat).execute(),
+    ).toEqual([]);
+  });
 });
 
 const withRedis = await redisAvailable();
