@@ -71,6 +71,7 @@ const viewOwned = [
   'groupAvatar',
   'threadPanel',
   'followedThreads',
+  'folders',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */

@@ -27,6 +27,7 @@ import { contactsActors } from '../contacts/actors';
 import { conversationActors } from '../conversation/actors';
 import { conversationInfoActors } from '../conversationInfo/actors';
 import { directoryActors } from '../directory/actors';
+import { foldersActors } from '../folders/actors';
 import { groupInvitesActors } from '../groupInvites/actors';
 import { guestsActors } from '../guests/actors';
 import { historyImportActors } from '../historyImport/actors';
@@ -76,6 +77,7 @@ const lines = {
   ...pollsActors,
   ...scheduledActors,
   ...historyImportActors,
+  ...foldersActors,
 } as const;
 
 /** One line of the registry. */
