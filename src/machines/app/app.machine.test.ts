@@ -72,6 +72,7 @@ const viewOwned = [
   'threadPanel',
   'followedThreads',
   'folders',
+  'announcer',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */
