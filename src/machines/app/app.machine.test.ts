@@ -133,7 +133,7 @@ describe('app (root actor)', () => {
     const { early, ...refs } = app.getSnapshot().context;
     const context: Record<string, unknown> = refs;
     const late: string[] = lateSessionIds();
-    expect(late).toEqual(['notifications', 'call']);
+    expect(late).toEqual(['notifications', 'call', 'removal']);
     const eager = sessionLong.filter((id) => !late.includes(id));
     for (const id of eager) {
       expect(app.system.get(id), id).toBeDefined();
