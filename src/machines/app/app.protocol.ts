@@ -52,6 +52,8 @@ export const ownedActorOf =
 
 /** Whether a set of effects fits the registry's lines (the join of the features' effects checks it). */
 export type { EffectsFit } from './registry';
+/** The session-long actors whose code loads after the first paint (views read them with useLateSessionActor). */
+export type { LateSessionId } from './registry';
 
 /** What the loader of a later line gives: the wired machine, for the view that asked (with its input). */
 export interface LoadedLine {
