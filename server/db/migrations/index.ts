@@ -47,6 +47,7 @@ import * as m045 from './045_message_edits';
 import * as m046 from './046_custom_status';
 import * as m047 from './047_call_hands';
 import * as m048 from './048_search_filters';
+import * as m049 from './049_chat_media';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '046_custom_status': m046,
   '047_call_hands': m047,
   '048_search_filters': m048,
+  '049_chat_media': m049,
 };
