@@ -5,10 +5,9 @@
 import { type FeatureEffects, later } from '../app/effects';
 
 const conversationInfo = () => import('./conversationInfo.effects');
-const chatMedia = () => import('./chatMedia.effects');
 
 export const conversationInfoEffects = {
   conversationInfo: later(conversationInfo, 'wireConversationInfo'),
   historySetting: later(conversationInfo, 'wireHistorySetting'),
-  chatMedia: later(chatMedia, 'wireChatMedia'),
+  chatMedia: later(conversationInfo, 'wireChatMedia'),
 } as const satisfies FeatureEffects;
