@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
-import { apiCall, sendImages, sendText, uploadFile } from './users';
+import { apiCall, markRead, sendImages, sendText, uploadFile } from './users';
 
 const input = (page: Page) => page.getByPlaceholder('Напишите сообщение...');
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Информация' });
@@ -47,6 +47,8 @@ test('a chat’s photos, files, links and voice messages in «Информаци
   );
   // Enough after the file that it is off screen when the chat opens at the newest message.
   for (let i = 0; i < 40; i++) await sendText(srv.url, a, conversationId, `сообщение ${i}`);
+  // Read: the chat opens at its newest message, not at Борис's unread file.
+  await markRead(srv.url, a, conversationId);
 
   const A = await openSignedIn(a);
   await A.page.locator(`[data-conversation-id="${conversationId}"]`).click();

@@ -175,15 +175,16 @@ function MoreOnScroll(props: { loading: boolean; onMore(): void }) {
   const end = useRef<HTMLDivElement>(null);
   const onMore = useRef(props.onMore);
   onMore.current = props.onMore;
+  // Watched afresh after each page: an end still in view once a short page came asks for the next one too.
   useEffect(() => {
     const node = end.current;
-    if (!node || typeof IntersectionObserver === 'undefined') return;
+    if (props.loading || !node || typeof IntersectionObserver === 'undefined') return;
     const seen = new IntersectionObserver((found) => {
       if (found.some((f) => f.isIntersecting)) onMore.current();
     });
     seen.observe(node);
     return () => seen.disconnect();
-  }, []);
+  }, [props.loading]);
   return (
     <div ref={end} className="chat-media-more">
       {props.loading ? (
