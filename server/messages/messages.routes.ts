@@ -5,6 +5,7 @@ import { LIMITS } from '../../src/contract/limits';
 import { memberOf } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest } from '../http/errors';
+import { chatMedia } from './chat-media';
 import { createMessageDeleter } from './delete-message';
 import { messageAtDate } from './message-at-date';
 import { createPins } from './message-pins';
@@ -59,6 +60,10 @@ export const messagesRoutes = fp(
       const page = rows.slice(0, query.limit).reverse();
       return { messages: await toMessages(db, page, userId), hasMore };
     });
+
+    contractRoute(app, 'chatMedia', ({ userId, params, query }) =>
+      chatMedia(db, { userId, conversationId: params.id, ...query }),
+    );
 
     contractRoute(app, 'messageAtDate', async ({ userId, params, query }) => ({
       messageId: await messageAtDate(db, userId, params.id, query.date, query.tz),

@@ -6,6 +6,8 @@ export const messagesRoutes = {
   messages: { method: 'GET', path: '/conversations/:id/messages', auth: true },
   /** «Перейти к дате»: the first message of a day of the user's calendar. */
   messageAtDate: { method: 'GET', path: '/conversations/:id/messages/at-date', auth: true },
+  /** «Медиа», «Файлы», «Ссылки», «Голосовые» of «Информация»: one kind's messages, newest first (§10.46). */
+  chatMedia: { method: 'GET', path: '/conversations/:id/media', auth: true },
   send: { method: 'POST', path: '/conversations/send', auth: true },
   deleteMessage: { method: 'POST', path: '/messages/delete', auth: true },
   deletedMessages: { method: 'GET', path: '/messages/deleted', auth: true },

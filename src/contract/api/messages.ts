@@ -1,6 +1,7 @@
 // Messages (server/messages/): the history, sending, editing, deleting, reactions, forwarding, pins, receipts.
 // Each route's method and path are in ./messages.routes.ts; its schemas are joined to it here, by the same name.
 import { z } from 'zod';
+import { CHAT_MEDIA_KINDS, CHAT_MEDIA_PAGE, CHAT_MEDIA_PAGE_MAX, type ChatMediaKind } from '../chat-media';
 import {
   AttachmentType,
   Id,
@@ -167,7 +168,31 @@ export const MessageAtDateQuery = z.strictObject({ date: LocalDay, tz: TzOffset 
 /** The first message the user sees in the conversation at or after that day's start; null: none since. */
 export const MessageAtDateResponse = z.object({ messageId: Id.nullable() });
 
+/** «Медиа», «Файлы», «Ссылки», «Голосовые» (docs/behaviour.md §10.46): one tab's page. */
+export const ChatMediaQuery = z.strictObject({
+  kind: z
+    .string()
+    .max(20)
+    .refine((k): k is ChatMediaKind => (CHAT_MEDIA_KINDS as readonly string[]).includes(k), {
+      message: 'kind — одно из: media, files, links, voice',
+    }),
+  /** A message id from `nextBefore`: older messages than it. */
+  before: Id.optional(),
+  limit: z.coerce
+    .number({ message: 'limit — число' })
+    .int('limit — целое число')
+    .min(1, 'limit — от 1')
+    .max(CHAT_MEDIA_PAGE_MAX, `limit — не больше ${CHAT_MEDIA_PAGE_MAX}`)
+    .default(CHAT_MEDIA_PAGE),
+});
+/** A message of the tab with the http(s) links of its text (the «Ссылки» tab lists them; empty for the others). */
+export const ChatMediaItem = z.object({ message: Message, links: z.array(z.string()) });
+export type ChatMediaItem = z.infer<typeof ChatMediaItem>;
+/** Newest first; `nextBefore` asks for the next page, null when this was the last. */
+export const ChatMediaResponse = z.object({ items: z.array(ChatMediaItem), nextBefore: Id.nullable() });
+
 export const messagesApi = withSchemas(messagesRoutes, {
+  chatMedia: { params: ConversationParams, query: ChatMediaQuery, response: ChatMediaResponse },
   messageAtDate: { params: ConversationParams, query: MessageAtDateQuery, response: MessageAtDateResponse },
   messages: { params: ConversationParams, query: MessagesQuery, response: MessagesResponse },
   send: { body: SendBody, response: MessageResponse },

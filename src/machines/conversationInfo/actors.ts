@@ -9,6 +9,12 @@ export const conversationInfoActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  // «Медиа», «Файлы», «Ссылки», «Голосовые» (docs/behaviour.md §10.46): its code comes with the panel's tabs.
+  chatMedia: {
+    load: 'wired',
+    lifetime: 'owned',
+    owner: 'view',
+  },
   historySetting: {
     load: 'wired',
     lifetime: 'owned',

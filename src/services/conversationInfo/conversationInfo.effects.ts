@@ -12,6 +12,9 @@ import {
   historySettingMachine,
 } from '../../machines/conversationInfo/historySetting/historySetting.machine';
 
+// «Медиа», «Файлы», «Ссылки», «Голосовые» come with the panel's other effects (one chunk, one loader line).
+export { wireChatMedia } from './chatMedia.effects';
+
 export function sendGroupAction(s: Services, conversationId: string, action: GroupAction) {
   switch (action.kind) {
     case 'add':

@@ -9,4 +9,5 @@ const conversationInfo = () => import('./conversationInfo.effects');
 export const conversationInfoEffects = {
   conversationInfo: later(conversationInfo, 'wireConversationInfo'),
   historySetting: later(conversationInfo, 'wireHistorySetting'),
+  chatMedia: later(conversationInfo, 'wireChatMedia'),
 } as const satisfies FeatureEffects;

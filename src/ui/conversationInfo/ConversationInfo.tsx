@@ -7,6 +7,7 @@ import { LazyMemberWrite } from '../contacts/deferred';
 import { LazyDirectoryPicker } from '../directory/index';
 import { HistoryImportEntry } from '../historyImport/index';
 import { ChatAvatar } from '../shared/ChatAvatar';
+import { ChatMediaSection } from './ChatMedia';
 import { HistorySettingSection, SecretHistoryNote } from './HistorySetting';
 import type { ConversationInfoProps } from './useConversationInfo';
 import './conversation-info.css';
@@ -166,6 +167,7 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
               </button>
             </div>
           )}
+          {props.media && <ChatMediaSection key={props.media.conversationId} {...props.media} />}
           {view.isGroup && (
             <>
               {view.canManage && !props.renaming && !props.adding && (

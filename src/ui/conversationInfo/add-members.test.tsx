@@ -13,6 +13,7 @@ const props = (over: Partial<ConversationInfoViewProps> = {}): ConversationInfoV
   view: infoView(entry(g), 'me', Date.now()),
   people: new Map([[anna.id, anna]]),
   chat: null,
+  media: null,
   history: null,
   historyImport: null,
   secretGroup: false,

@@ -70,6 +70,14 @@ export function useConversationInfo(options: {
     map.delete(me);
     return map as ReadonlyMap<string, PublicUser>;
   }, [entry, me]);
+  // The tabs' senders by name (docs/behaviour.md §10.46).
+  const names = useMemo(
+    () =>
+      new Map(
+        (entry?.conversation.participants ?? []).map((p) => [p.user.id, displayName(p.user)] as const),
+      ) as ReadonlyMap<string, string>,
+    [entry],
+  );
   const memberIds = new Set(entry?.conversation.participants.map((p) => p.user.id) ?? []);
   const friends = filterContacts(contacts, 'accepted');
   const addable = friends
@@ -110,6 +118,8 @@ export function useConversationInfo(options: {
     view,
     people,
     chat,
+    /** «Медиа», «Файлы», «Ссылки», «Голосовые» (their own actor); a secret chat's come from this browser. */
+    media: entry ? { conversationId, userId: me, secret: entry.conversation.secret === true, names, onClose } : null,
     /** «История для новых участников»: owner and admins of a group that has the setting (not a secret chat). */
     history: view?.canManage && c?.historyVisible !== undefined ? { conversationId, visible: c.historyVisible } : null,
     /**
