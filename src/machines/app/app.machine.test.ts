@@ -73,6 +73,7 @@ const viewOwned = [
   'followedThreads',
   'folders',
   'announcer',
+  'chatMedia',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */
