@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
+import { LazyKeyboard } from '../chats/index';
 import { LazyGuestDoor } from '../guests/index';
 import { LazyReportNotices } from '../reports/index';
 import { useAppLayout } from './useAppLayout';
@@ -126,6 +127,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <Suspense fallback={null}>
         <CallLayer door={LazyGuestDoor} />
         <LazyReportNotices />
+        <LazyKeyboard />
       </Suspense>
     </div>
   );
