@@ -1,5 +1,5 @@
 // The keys of the signed-in app (docs/behaviour.md §10.49 Keyboard): Ctrl/⌘+K the quick switcher, Ctrl/⌘+/ the list
-// of keys («Сочетания клавиш»), Alt+↑/↓ the previous/next chat of the list. One keydown listener on the document; a
+// of keys («Сочетания клавиш»), Alt+↑/↓ the previous/next chat of the list; and the on-screen keyboard's inset. One keydown listener on the document; a
 // key another handler already took (the composer's Ctrl+K on a selection makes a link) is left alone. Fetched after
 // the chat list's first paint (index.ts), with the dialogs' code. Which dialog is open is this view's own state: both
 // are modal (Modal.tsx: focus inside, Escape closes, focus back where it was); the switcher's flow is its actor's.
@@ -53,6 +53,30 @@ function focusComposerOf(conversationId: string): () => void {
   return stop;
 }
 
+/**
+ * A browser that lays its on-screen keyboard over the page (Safari) shrinks only the visual viewport: the part it
+ * covers becomes --keyboard-inset, which the chats page takes off its height so the composer stays above it
+ * (chats-shell.css). Where the keyboard resizes the page (index.html's interactive-widget) the inset stays 0; a
+ * pinch zoom is not a keyboard.
+ */
+function followKeyboardInset(): () => void {
+  const vv = window.visualViewport;
+  if (!vv) return () => undefined;
+  const root = document.documentElement;
+  const set = () => {
+    const inset = Math.abs(vv.scale - 1) < 0.01 ? Math.max(0, window.innerHeight - vv.height - vv.offsetTop) : 0;
+    root.style.setProperty('--keyboard-inset', `${Math.round(inset)}px`);
+  };
+  set();
+  vv.addEventListener('resize', set);
+  vv.addEventListener('scroll', set);
+  return () => {
+    vv.removeEventListener('resize', set);
+    vv.removeEventListener('scroll', set);
+    root.style.removeProperty('--keyboard-inset');
+  };
+}
+
 export function Keyboard() {
   const [layer, setLayer] = useState<Layer>(null);
   const chats = useChatsActor();
@@ -89,6 +113,8 @@ export function Keyboard() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
+
+  useEffect(followKeyboardInset, []);
 
   // After the switcher closed (its Modal gave the focus back), a chosen chat takes it.
   useEffect(() => {
