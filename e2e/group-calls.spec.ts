@@ -105,6 +105,16 @@ test('a group call: A starts, B answers, C joins late from the bar, B leaves, A 
   await expect(callOverlay(pa).locator('[data-noise-suppression="on"]')).toHaveCount(1, { timeout: 20_000 });
   expect(fetched.some((f) => /^\/assets\/rnnoise.*\.wasm$/.test(f))).toBe(true);
   expect(refused).toEqual([]);
+  // Switched off in «Настройки», the microphone goes out as it is; the choice is the call actor's, kept for the next
+  // call until sign-out.
+  await callOverlay(pa).getByRole('button', { name: 'Настройки', exact: true }).click();
+  const noiseSwitch = callOverlay(pa).getByRole('switch', { name: 'Шумоподавление' });
+  await expect(noiseSwitch).toBeChecked();
+  await noiseSwitch.uncheck();
+  await expect(callOverlay(pa).locator('[data-noise-suppression="on"]')).toHaveCount(0);
+  await noiseSwitch.check();
+  await expect(callOverlay(pa).locator('[data-noise-suppression="on"]')).toHaveCount(1);
+  await callOverlay(pa).getByRole('button', { name: 'Закрыть', exact: true }).click();
 
   // V raises her hand: A sees it on her tile and first in «Поднятые руки».
   await callOverlay(pv).getByRole('button', { name: 'Поднять руку' }).click();

@@ -13,8 +13,10 @@
 //       phone profile's CPU (bench/client/secret-register.ts).
 //   (g) noise   — the calls' noise suppression: ms of RNNoise processing per 10-ms frame of microphone audio, its
 //       own AudioWorklet processor and WebAssembly on Node's V8 (bench/client/noise.ts).
+//   (h) groupcall — a group's call: its mark on another member's list after it starts, and a late joiner's
+//       «Присоединиться» → the first decoded remote frame (bench/client/group-call.ts); not in the default set.
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
-// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register,noise (default all), BENCH_REGISTER_RUNS=3, BENCH_REGISTER_TRACE=<dir> (part f), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
+// Options: BENCH_PARTS=bundle,delivery,latency,scroll,secret,register,noise,groupcall (default all but groupcall), BENCH_CALL_RUNS=5, BENCH_REGISTER_RUNS=3, BENCH_REGISTER_TRACE=<dir> (part f), BENCH_APP_MODULES=15 (largest app modules listed in (a)), N=20 (runs of the secret part), BENCH_LOAD_RUNS=3, BENCH_MESSAGES=100, BENCH_HISTORY=10000,
 // BENCH_DIST=<dir> (an existing build with .vite/manifest.json; default: build into a temporary directory),
 // BENCH_JSON=<file> (write the results as JSON). Exit code 1 when a target is missed.
 import fs from 'node:fs';
@@ -35,7 +37,7 @@ async function main() {
   const checks: Check[] = [];
   const results: Record<string, unknown> = {};
   // The secret part needs no build of the client.
-  const needsBuild = ['bundle', 'delivery', 'latency', 'scroll', 'register'].some((p) => parts.has(p));
+  const needsBuild = ['bundle', 'delivery', 'latency', 'scroll', 'register', 'groupcall'].some((p) => parts.has(p));
   const tmp = env.BENCH_DIST || !needsBuild ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'beseda-bench-client-'));
   const dist = env.BENCH_DIST ? path.resolve(env.BENCH_DIST) : (tmp as string);
   try {
@@ -108,6 +110,11 @@ async function main() {
     if (parts.has('secret')) {
       const { runSecretPart } = await import('./secret');
       await runSecretPart(checks, results);
+    }
+
+    if (parts.has('groupcall')) {
+      const { runGroupCallPart } = await import('./group-call');
+      await runGroupCallPart({ dist, checks, results });
     }
 
     if (parts.has('noise')) {

@@ -5,12 +5,16 @@
 // room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
 // group (removed, left) is dropped from its call (media-rooms.ts tells this process). Raised hands (groupCall:hand)
 // and an owner's or admin's «Выключить микрофон» / «Удалить из звонка» (POST /api/conversations/:id/call/mute|remove).
+// With an external LiveKit its webhooks (media-rooms.ts's onMediaEvent) move the roster too.
 import fp from 'fastify-plugin';
-import type { SocketClient } from '../realtime/gateway';
-import { contractRoute } from '../http/contract-route';
+import { isGuestIdentity } from '../../src/contract/guest-rules';
 import { memberOf } from '../conversations/membership';
+import { contractRoute } from '../http/contract-route';
+import type { SocketClient } from '../realtime/gateway';
 import { caller } from './call-relay';
 import { createGroupCalls } from './group-calls';
+
+const CONVERSATION_ROOM = /^conv-(.+)$/;
 
 export const groupCallRelay = fp(
   async (app) => {
@@ -78,6 +82,16 @@ export const groupCallRelay = fp(
     });
     mediaRooms.onRemovedFromCall((conversationId, userIds) => {
       calls.dropped(conversationId, userIds).catch(log);
+    });
+    // An external LiveKit's webhooks: who is connected to the call's media room is in the call (guests are the
+    // guest links' own: server/guests).
+    mediaRooms.onMediaEvent(async (event) => {
+      const conversationId = CONVERSATION_ROOM.exec(event.room)?.[1];
+      if (!conversationId) return;
+      if (event.kind === 'finished') return calls.mediaFinished(conversationId, event.at);
+      if (isGuestIdentity(event.identity)) return;
+      if (event.kind === 'joined') return calls.mediaJoined(conversationId, event.identity, event.sid, event.joinedAt);
+      return calls.mediaLeft(conversationId, event.identity, event.sid);
     });
     contractRoute(app, 'groupCall', async ({ userId, params }) => ({ call: await calls.view(params.id, userId) }));
   },

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { GroupCall, Message } from '../../src/contract/entities';
 import type { Clock, ClockTimer } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
-import { memberIds, memberOf } from '../conversations/membership';
+import { isMember, memberIds, memberOf } from '../conversations/membership';
 import { type Database, isUniqueViolation } from '../db/database';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { newMessageId } from '../messages/message-id';
@@ -141,9 +141,19 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
     const now = iso();
     await db
       .insertInto('group_call_participants')
-      .values({ call_id: callId, user_id: userId, socket_id: socketId, joined_at: now, left_at: null, gone_at: null })
+      .values({
+        call_id: callId,
+        user_id: userId,
+        socket_id: socketId,
+        joined_at: now,
+        left_at: null,
+        gone_at: null,
+        media_sid: null,
+      })
       .onConflict((oc) =>
-        oc.columns(['call_id', 'user_id']).doUpdateSet({ socket_id: socketId, left_at: null, gone_at: null }),
+        oc
+          .columns(['call_id', 'user_id'])
+          .doUpdateSet({ socket_id: socketId, left_at: null, gone_at: null, media_sid: null }),
       )
       .execute();
     // The call was answered once a second person is in it (the entry's outcome).
@@ -439,6 +449,75 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
         .where('left_at', 'is', null)
         .where('gone_at', 'is', null)
         .execute();
+    },
+
+    /**
+     * An external LiveKit's participant_joined (docs/calls.md "Group calls"): a member connected to the call's media
+     * room is in the call, with `sid` as their connection. Nothing while no call is on (a late or retried event does
+     * not open one), for a non-member, or for a connection that began before they left (`joinedAt`, ms) or that
+     * already ended. Repeating it changes nothing.
+     */
+    async mediaJoined(conversationId: string, userId: string, sid: string, joinedAt: number): Promise<void> {
+      const call = await openCall(conversationId);
+      if (!call || !(await isMember(db, conversationId, userId))) return;
+      const row = await db
+        .selectFrom('group_call_participants')
+        .select(['left_at', 'media_sid'])
+        .where('call_id', '=', call.id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (row && row.left_at === null) {
+        await db
+          .updateTable('group_call_participants')
+          .set({ media_sid: sid, gone_at: null })
+          .where('call_id', '=', call.id)
+          .where('user_id', '=', userId)
+          .where('left_at', 'is', null)
+          .execute();
+        return;
+      }
+      if (row && (row.media_sid === sid || (row.left_at !== null && Date.parse(row.left_at) >= joinedAt))) return;
+      // Their place is the media connection's: no socket holds it (a socket's join takes it over).
+      await enter(call.id, userId, '');
+      await db
+        .updateTable('group_call_participants')
+        .set({ media_sid: sid })
+        .where('call_id', '=', call.id)
+        .where('user_id', '=', userId)
+        .execute();
+      await announce(conversationId);
+    },
+
+    /**
+     * An external LiveKit's participant_left: the member whose connection `sid` was leaves the call, as «Выйти из
+     * звонка» (the last one out ends it). Another sid (an older tab's, a retried event) changes nothing.
+     */
+    async mediaLeft(conversationId: string, userId: string, sid: string): Promise<void> {
+      const call = await openCall(conversationId);
+      if (!call) return;
+      const res = await db
+        .updateTable('group_call_participants')
+        .set({ left_at: iso(), hand_at: null })
+        .where('call_id', '=', call.id)
+        .where('user_id', '=', userId)
+        .where('media_sid', '=', sid)
+        .where('left_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return;
+      await endIfEmpty(call.id);
+      await announce(conversationId);
+    },
+
+    /**
+     * An external LiveKit's room_finished: the call is over for all, unless it started after the event (`at`, ms;
+     * LiveKit's time has whole seconds, so the call's start is taken to its second): a late or retried event of an
+     * earlier call leaves the next one alone.
+     */
+    async mediaFinished(conversationId: string, at: number): Promise<void> {
+      const call = await openCall(conversationId);
+      if (!call || Math.floor(Date.parse(call.started_at) / 1000) * 1000 > at) return;
+      await finish(call.id);
+      await announce(conversationId);
     },
 
     close(): void {

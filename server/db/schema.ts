@@ -317,6 +317,8 @@ export interface GroupCallParticipantsTable {
   gone_at: string | null;
   /** When they raised their hand (migration 047); null: down. */
   hand_at: string | null;
+  /** Their connection's participant sid in the call's media room, from LiveKit's webhooks (migration 051). */
+  media_sid: string | null;
 }
 
 /** A sign-in as «Устройства» lists it (migration 009): the refresh-token family, its browser and activity. */

@@ -1,10 +1,14 @@
 // The calls of this deployment's media servers, as the conversation routes reach them: whoever loses access to a
 // conversation (removed, left) is disconnected from its call at once. The embedded media server of each process is
 // attached by `npm start` (server/main.ts); the other processes hear the removal over the peer channel. With an
-// external LiveKit nothing is attached here: its tokens are no longer issued to them and expire (docs/groups.md).
+// external LiveKit (LIVEKIT_URL) nothing is attached here: the process that removes someone asks LiveKit's
+// RoomService to drop them and revoke their older tokens (external-livekit.ts), and no new token is issued to them.
 // The attached media server also tells who is in each of its rooms after every join and leave: guests' admission
-// ends with the call (docs/behaviour.md §10.40); the process hosting the room decides, in the database.
+// ends with the call (docs/behaviour.md §10.40); the process hosting the room decides, in the database. An external
+// LiveKit's webhooks (webhook.routes.ts) come in through `heard`: group calls follow its participant events, and who
+// is in the room then (its RoomService says) reaches the same participants listeners.
 import fp from 'fastify-plugin';
+import { type ExternalLivekit, externalLivekit } from './external-livekit';
 
 /** What a media server offers for it (server/sfu/index.ts's Sfu). */
 export interface MediaServer {
@@ -16,6 +20,14 @@ export interface MediaServer {
 }
 
 export type ParticipantsListener = (room: string, identities: readonly string[]) => void;
+
+/** An external LiveKit's webhook, as the app uses it (times in ms since the epoch). */
+export type MediaEvent =
+  | { kind: 'joined'; room: string; identity: string; sid: string; joinedAt: number }
+  | { kind: 'left'; room: string; identity: string; sid: string }
+  | { kind: 'finished'; room: string; at: number };
+
+export type MediaEventListener = (event: MediaEvent) => Promise<void>;
 
 export interface MediaStats {
   rooms: number;
@@ -40,6 +52,13 @@ export interface MediaRooms {
   onParticipants(listener: ParticipantsListener): () => void;
   /** Hears removeFromCall on the process that asked for it (a group call's roster drops them: server/calls). */
   onRemovedFromCall(listener: (conversationId: string, userIds: readonly string[]) => void): void;
+  /**
+   * An external LiveKit's webhook (webhook.routes.ts): the media event listeners first (a failure rejects, so
+   * LiveKit sends it again), then the participants listeners with who is in the room now (its RoomService says).
+   */
+  heard(event: MediaEvent): Promise<void>;
+  /** Hears an external LiveKit's participant events (group calls: server/calls). */
+  onMediaEvent(listener: MediaEventListener): void;
 }
 
 /** The room of a conversation's call (the token route's `conv-<id>`). */
@@ -54,6 +73,13 @@ declare module 'fastify' {
 export const mediaRoomsPlugin = fp(
   async (app) => {
     let local: MediaServer | null = null;
+    const external: ExternalLivekit | null = externalLivekit(app.config.livekit, {
+      apiKey: app.secrets.livekitApiKey,
+      apiSecret: app.secrets.livekitApiSecret,
+      clock: app.clock,
+      logError: (err, what) => app.log.error({ err }, what),
+    });
+    const mediaListeners: MediaEventListener[] = [];
     const listeners = new Set<ParticipantsListener>();
     const removedListeners: ((conversationId: string, userIds: readonly string[]) => void)[] = [];
     const relay: ParticipantsListener = (room, identities) => {
@@ -81,12 +107,14 @@ export const mediaRoomsPlugin = fp(
       removeFromCall(conversationId, userIds) {
         if (!userIds.length) return;
         removeHere(conversationId, userIds);
+        void external?.remove(callRoom(conversationId), userIds);
         peers?.emit('media:remove', conversationId, userIds);
         for (const l of removedListeners) l(conversationId, userIds);
       },
       removeFromRoom(room, identities) {
         if (!identities.length) return;
         local?.removeParticipants(room, identities);
+        void external?.remove(room, identities);
         peers?.emit('media:removeFromRoom', room, identities);
       },
       attach(server) {
@@ -102,7 +130,19 @@ export const mediaRoomsPlugin = fp(
       onRemovedFromCall(listener) {
         removedListeners.push(listener);
       },
+      async heard(event) {
+        for (const l of mediaListeners) await l(event);
+        const identities = event.kind === 'finished' ? [] : await external?.members(event.room);
+        if (identities) relay(event.room, identities);
+      },
+      onMediaEvent(listener) {
+        mediaListeners.push(listener);
+      },
     } satisfies MediaRooms);
   },
-  { name: 'media-rooms', decorators: { fastify: ['realtime'] }, dependencies: ['realtime'] },
+  {
+    name: 'media-rooms',
+    decorators: { fastify: ['clock', 'config', 'realtime', 'secrets'] },
+    dependencies: ['base', 'realtime'],
+  },
 );

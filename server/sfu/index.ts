@@ -12,10 +12,11 @@ import type { Room } from './session/room';
 import { SignalConnection } from './transport/signal-connection';
 import { type SignalServer, startSignalServer } from './transport/signal-server';
 import { type TurnOptions, turnFromEnv } from './transport/turn';
+import { webhookNotifier } from './transport/webhooks';
 import { WorkerPool } from './workers/pool';
 
-export { SFU_VERSION } from './engine';
 export type { RoomMember, SfuStats } from './engine';
+export { SFU_VERSION } from './engine';
 
 export interface SfuOptions {
   port: number;
@@ -60,6 +61,11 @@ export interface SfuOptions {
    * threads).
    */
   workers?: number;
+  /**
+   * Where LiveKit-format webhooks go (participant_joined, participant_left, room_finished), as LiveKit's
+   * `webhook.urls`: transport/webhooks.ts. Default: SFU_WEBHOOK_URLS (comma-separated); none when empty.
+   */
+  webhookUrls?: readonly string[];
 }
 
 /** The media workers, when rooms run on them. */
@@ -136,18 +142,34 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
   const workerCount = config.transport === 'datachannel' ? 0 : asked;
   if (workerCount !== asked) logger.warn({ workers: asked }, 'SFU_TRANSPORT=datachannel: rooms run in the main thread');
   let listener: ((room: string, identities: readonly string[]) => void) | null = null;
-  const report = (room: string, identities: string[]) => listener?.(room, identities);
+  let webhooks: ReturnType<typeof webhookNotifier> | null = null;
+  const report = (room: string, identities: string[]) => {
+    listener?.(room, identities);
+    webhooks?.changed(room);
+  };
   const pool = workerCount > 0 ? await WorkerPool.start(workerCount, config, logger, report) : null;
   if (!pool) await loadTransport(config.transport);
   const engine = pool ? null : startEngine(config, { logger, now, onParticipants: report });
+  const members = async (name: string) => (pool ? pool.members(name) : (engine?.members(name) ?? []));
+  const remove = async (name: string, identities: readonly string[]) =>
+    pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0);
+  const webhookUrls = options.webhookUrls ?? webhookUrlsFromEnv(process.env);
+  if (webhookUrls.length)
+    webhooks = webhookNotifier({
+      urls: webhookUrls,
+      apiKey: options.apiKey,
+      apiSecret: options.apiSecret,
+      now,
+      logger,
+      members,
+    });
 
   // Who was removed from a room and when: a token issued before the removal no longer joins it (a removed guest or
   // member would otherwise come back with the token still in their tab until it expires). Kept as long as a token
   // lives at most, renewed tokens included.
   const removedAt = new Map<string, number>();
   const removalKey = (room: string, identity: string) => `${room}\u0000${identity}`;
-  const recordRemoval = (room: string, identities: readonly string[]) => {
-    const at = now();
+  const recordRemoval = (room: string, identities: readonly string[], at = now()) => {
     for (const [key, t] of removedAt) if (t < at - REMOVAL_MEMORY_MS) removedAt.delete(key);
     for (const identity of identities) removedAt.set(removalKey(room, identity), at);
   };
@@ -168,6 +190,13 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
         return at !== undefined && grants.issuedAt <= at
           ? 'permission denied: removed from the room after this token was issued'
           : null;
+      },
+      roomService: {
+        members: (room) => members(room),
+        remove: async (room, identity, revokeBefore) => {
+          recordRemoval(room, [identity], revokeBefore);
+          return remove(room, [identity]);
+        },
       },
       accept: (ws, admission) => {
         if (pool) pool.accept(ws, admission);
@@ -212,18 +241,27 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     stats: () => (pool ? pool.stats() : (engine?.stats() ?? emptyStats())),
     removeParticipants: async (name, identities) => {
       recordRemoval(name, identities);
-      return pool ? pool.removeParticipants(name, identities) : (engine?.removeParticipants(name, identities) ?? 0);
+      return remove(name, identities);
     },
-    participants: async (name) => (pool ? pool.members(name) : (engine?.members(name) ?? [])),
+    participants: members,
     onParticipants: (next) => {
       listener = next;
     },
     close: async () => {
       if (pool) await pool.close('server shutting down');
       engine?.close('server shutting down');
+      await webhooks?.idle();
       await signalServer.close();
     },
   };
+}
+
+/** SFU_WEBHOOK_URLS: comma-separated addresses LiveKit-format webhooks are POSTed to. */
+export function webhookUrlsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return (env.SFU_WEBHOOK_URLS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** SFU_TRANSPORT: 'datachannel' selects node-datachannel; anything else (or unset) werift. */

@@ -1,6 +1,7 @@
 // LiveKit tokens from the real server, checked with livekit-server-sdk's own verifier.
 import { TokenVerifier } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_NO_LIVEKIT } from '../../server/livekit/webhook.routes';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
@@ -107,5 +108,17 @@ describe('POST /api/livekit/token', () => {
     } finally {
       await external.close();
     }
+  });
+});
+
+describe('POST /api/livekit/webhook', () => {
+  it('is not there without LIVEKIT_URL: the embedded media server tells the app in-process', async () => {
+    const res = await fetch(`${srv.url}/api/livekit/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/webhook+json' },
+      body: '{"event":"room_finished","room":{"name":"conv-x"}}',
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { message: string }).message).toBe(WEBHOOK_NO_LIVEKIT);
   });
 });

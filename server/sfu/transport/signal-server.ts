@@ -1,5 +1,6 @@
 // The SFU's HTTP side: the signalling websocket upgrade (/rtc/v1 single peer connection, legacy /rtc) with its
-// token check, and the /validate endpoints livekit-client calls when an upgrade fails.
+// token check, the /validate endpoints livekit-client calls when an upgrade fails, and LiveKit's RoomService API
+// (room-service.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -10,6 +11,7 @@ import type { PeerMode } from '../session/participant';
 import { CloseCode } from '../signal';
 import { type Grants, TokenError, verifyAccessToken } from './auth';
 import { decodeJoinRequest } from './join-request';
+import { handleRoomService, ROOM_SERVICE_PREFIX, type RoomServiceOptions } from './room-service';
 
 export interface Admission {
   grants: Grants;
@@ -29,6 +31,8 @@ export interface SignalServerOptions {
   refuse?(grants: Grants): string | null;
   /** An authenticated websocket: join or resume. */
   accept(ws: WebSocket, admission: Admission): void;
+  /** LiveKit's RoomService (Twirp) under /twirp/livekit.RoomService/: room-service.ts. */
+  roomService?: Omit<RoomServiceOptions, 'apiKey' | 'apiSecret' | 'now'>;
 }
 
 export interface SignalServer {
@@ -87,6 +91,10 @@ export async function startSignalServer(o: SignalServerOptions): Promise<SignalS
           res.writeHead(status, { 'content-type': 'text/plain' }).end(errorText(err));
         },
       );
+      return;
+    }
+    if (o.roomService && url.pathname.startsWith(ROOM_SERVICE_PREFIX)) {
+      handleRoomService({ ...o.roomService, apiKey: o.apiKey, apiSecret: o.apiSecret, now: o.now }, req, res);
       return;
     }
     if (url.pathname === '/') {

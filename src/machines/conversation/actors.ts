@@ -10,6 +10,13 @@ export const conversationActors = {
     lifetime: 'owned',
     owner: 'view',
   },
+  // The live regions for screen readers (docs/behaviour.md §10.48), owned by the signed-in layout's Announcer view and
+  // fetched after the chat list's first paint.
+  announcer: {
+    load: () => import('./announcer/announcer.machine').then((m) => m.announcerMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
   // Owned by the conversation loader: the selected conversation, its code fetched when one is first opened or about to be.
   conversation: {
     load: 'wired',

@@ -4,6 +4,7 @@ import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
 import { LazyKeyboard } from '../chats/index';
 import { LazyGuestDoor } from '../guests/index';
+import { LazyAnnouncer } from '../conversation/index';
 import { LazyReportNotices } from '../reports/index';
 import { useAppLayout } from './useAppLayout';
 import './app-layout.css';
@@ -127,6 +128,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
       <Suspense fallback={null}>
         <CallLayer door={LazyGuestDoor} />
         <LazyReportNotices />
+        <LazyAnnouncer />
         <LazyKeyboard />
       </Suspense>
     </div>

@@ -62,7 +62,8 @@ describe('route guards', () => {
     );
     await waitFor(() => expect(location()).toBe('/auth'));
     expect(localStorage.getItem('beseda.session')).toBeNull();
-  });
+    // Four pages and the announcer load lazily here, each a cold transform in a busy run: bounded, not timed.
+  }, 30_000);
 
   it('a restored session is persisted; signing in stores it', async () => {
     renderApp('/auth', { login: async () => ({ user, accessToken: 'a1', refreshToken: 'r1' }) });

@@ -12,10 +12,12 @@ import {
   type ConferenceProps,
   e2eeSupported,
   type GroupRoomPanel,
+  type NoiseChoice,
 } from './conference-rules';
 import { LazyConference } from './LazyConference';
 import { useCallChat } from './useCallChat';
 import { useCallRoom } from './useCallRoom';
+import { useNoiseSuppression } from './useNoiseSuppression';
 
 export interface CallOverlayProps {
   token: string | null;
@@ -34,6 +36,8 @@ export interface CallOverlayProps {
   chat?: ConversationChat | null;
   /** A group's call: raised hands and its owner's and admins' moderation (useCallRoom.ts). */
   groupRoom?: GroupRoomPanel | null;
+  /** «Шумоподавление» (useNoiseSuppression.ts). */
+  noise?: NoiseChoice | null;
   /**
    * A secret chat's call (SecretCallOverlay): encrypted end to end, or not made at all — never in the clear. `error`
    * says why no key could be had.
@@ -82,8 +86,10 @@ function WithChat(props: CallOverlayProps & { conversationId: string }) {
   // A group's call is left, not ended; its owner and admins may also end it for everyone.
   const group = useSelector(useSessionActor('call'), (s) => !!s.context.group);
   const endForAll = useEndForAll(group ? conversationId : null);
+  const noise = useNoiseSuppression();
   const withChat = {
     ...overlay,
+    noise,
     ...(chat ? { chat } : {}),
     ...(group ? { group } : {}),
     ...(endForAll ? { onEndForAll: endForAll } : {}),
@@ -136,6 +142,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
       chat={props.chat}
       e2ee={e2ee ? { key: e2ee.key } : null}
       groupRoom={props.groupRoom ?? null}
+      noise={props.noise ?? null}
     />
   );
   useEffect(() => {

@@ -4,18 +4,19 @@
 // over plain http the form says where calls work (docs/behaviour.md §10.23).
 import './calls.css';
 import { type ComponentType, type FormEvent, Suspense, useState } from 'react';
-import type { GuestDoorSlot } from './CallOverlay';
-import type { ConferenceProps } from './conference-rules';
-import { LazyConference } from './LazyConference';
-import { useCallsPage } from './useCallsPage';
-import type { CallHistoryRow } from './call-history';
 import type { InsecurePage } from '../../machines/shared/secure-context.protocol';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import { InsecureText } from '../shared/InsecureNotice';
+import type { GuestDoorSlot } from './CallOverlay';
+import type { CallHistoryRow } from './call-history';
+import type { ConferenceProps, NoiseChoice } from './conference-rules';
+import { LazyConference } from './LazyConference';
+import { useCallsPage } from './useCallsPage';
+import { useNoiseSuppression } from './useNoiseSuppression';
 
 /** `door`: the guests feature's door around the room's call (the app's routes hand it in), as in CallOverlay. */
 export function CallsPage({ door }: { door?: GuestDoorSlot }) {
-  return <CallsPageView {...useCallsPage()} door={door ?? null} />;
+  return <CallsPageView {...useCallsPage()} door={door ?? null} noise={useNoiseSuppression()} />;
 }
 
 export interface CallsPageViewProps {
@@ -38,6 +39,8 @@ export interface CallsPageViewProps {
   conference?: ComponentType<ConferenceProps>;
   /** «Пригласить по ссылке» and the guests at the door of the room's call (docs/behaviour.md §10.40). */
   door?: GuestDoorSlot | null;
+  /** «Шумоподавление» (useNoiseSuppression.ts). */
+  noise?: NoiseChoice | null;
 }
 
 export function CallsPageView(props: CallsPageViewProps) {
@@ -54,6 +57,7 @@ export function CallsPageView(props: CallsPageViewProps) {
         leaveLabel="Выйти"
         onLeave={props.left}
         onError={props.failed}
+        noise={props.noise ?? null}
       />
     );
     return (

@@ -22,14 +22,14 @@ import {
   StartAudio,
   TrackMutedIndicator,
   TrackRefContext,
-  TrackToggle,
   type TrackReferenceOrPlaceholder,
+  TrackToggle,
   useChat,
   useCreateLayoutContext,
   useEnsureTrackRef,
   useFocusToggle,
-  useLocalParticipantPermissions,
   useLocalParticipant,
+  useLocalParticipantPermissions,
   useMediaDeviceSelect,
   useParticipants,
   useParticipantTile,
@@ -42,6 +42,9 @@ import {
 import { DisconnectReason, type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
 import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
+import { useMediaQuery } from '../shared/useMediaQuery';
+import type { ConversationChat } from './call-chat';
+import { dropUnencrypted, type EncryptedRoom, encryptedRoom } from './call-e2ee';
 import {
   type ConferenceProps,
   chatText,
@@ -49,13 +52,11 @@ import {
   handPlace,
   hidesTimestamp,
   minimalBelowPx,
+  type NoiseChoice,
   unreadBadge,
   unreadCount,
   visibleControls,
 } from './conference-rules';
-import { useMediaQuery } from '../shared/useMediaQuery';
-import type { ConversationChat } from './call-chat';
-import { dropUnencrypted, type EncryptedRoom, encryptedRoom } from './call-e2ee';
 
 type Choices = ReturnType<typeof usePersistentUserChoices>;
 
@@ -129,7 +130,12 @@ export default function Conference(props: ConferenceProps) {
       {props.groupRoom && <MuteWhenAsked times={props.groupRoom.mutedTimes} />}
       <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
         <GroupRoom.Provider value={props.groupRoom ?? null}>
-          <ConferenceBody leaveLabel={props.leaveLabel} choices={choices} chat={props.chat ?? null} />
+          <ConferenceBody
+            leaveLabel={props.leaveLabel}
+            choices={choices}
+            chat={props.chat ?? null}
+            noise={props.noise ?? null}
+          />
         </GroupRoom.Provider>
       </RemoveGuest.Provider>
     </LiveKitRoom>
@@ -233,17 +239,15 @@ function ConferenceBody({
   leaveLabel,
   choices,
   chat,
+  noise,
 }: {
   leaveLabel: string;
   choices: Choices;
   chat: ConversationChat | null;
+  noise: NoiseChoice | null;
 }) {
   const [chatOpen, setChatOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  // «Шумоподавление»: on unless switched off in the settings, for this call.
-  const [noiseSuppression, setNoiseSuppression] = useState(true);
-  // Whether the microphone goes through it now (data-noise-suppression, for tests and the devtools).
-  const [suppressing, setSuppressing] = useState(false);
   // «Участники» and the chat share the side: opening one closes the other.
   const [peopleOpen, setPeopleOpen] = useState(false);
   const layout = useCreateLayoutContext();
@@ -296,7 +300,7 @@ function ConferenceBody({
 
   return (
     <LayoutContextProvider value={layout}>
-      <div className="lk-video-conference" data-noise-suppression={suppressing ? 'on' : undefined}>
+      <div className="lk-video-conference" data-noise-suppression={noise?.running ? 'on' : undefined}>
         <div className="lk-video-conference-inner">
           {!focusTrack ? (
             <div className="lk-grid-layout-wrapper">
@@ -339,15 +343,8 @@ function ConferenceBody({
         )}
         {peopleOpen && <CallPeople onClose={() => setPeopleOpen(false)} />}
         <GroupRoomNotice />
-        {settingsOpen && (
-          <DeviceSettings
-            choices={choices}
-            noiseSuppression={noiseSuppression}
-            onNoiseSuppression={setNoiseSuppression}
-            onClose={() => setSettingsOpen(false)}
-          />
-        )}
-        <NoiseSuppression on={noiseSuppression} onRunning={setSuppressing} />
+        {settingsOpen && <DeviceSettings choices={choices} noise={noise} onClose={() => setSettingsOpen(false)} />}
+        <NoiseSuppression on={noise?.on ?? true} onRunning={noise?.report} />
         <RoomAudioRenderer />
         <StartAudio label="Включить звук" />
         <ConnectionStateToast />
@@ -791,7 +788,7 @@ function DeviceSelect({
  * Runs my microphone through RNNoise while `on` (noise-suppression.ts, loaded the first time it is needed); a browser
  * that cannot (no AudioWorklet) sends the microphone as it is.
  */
-function NoiseSuppression({ on, onRunning }: { on: boolean; onRunning: (running: boolean) => void }) {
+function NoiseSuppression({ on, onRunning }: { on: boolean; onRunning?: (running: boolean) => void }) {
   const { microphoneTrack } = useLocalParticipant();
   const track = microphoneTrack?.track as LocalAudioTrack | undefined;
   const report = useRef(onRunning);
@@ -801,7 +798,7 @@ function NoiseSuppression({ on, onRunning }: { on: boolean; onRunning: (running:
     let live = true;
     const running = () => track.getProcessor()?.name === 'rnnoise';
     const told = () => {
-      if (live) report.current(running());
+      if (live) report.current?.(running());
     };
     if (on && !running()) {
       void import('./noise-suppression')
@@ -819,13 +816,11 @@ function NoiseSuppression({ on, onRunning }: { on: boolean; onRunning: (running:
 
 function DeviceSettings({
   choices,
-  noiseSuppression,
-  onNoiseSuppression,
+  noise,
   onClose,
 }: {
   choices: Choices;
-  noiseSuppression: boolean;
-  onNoiseSuppression: (on: boolean) => void;
+  noise: NoiseChoice | null;
   onClose: () => void;
 }) {
   return (
@@ -839,16 +834,18 @@ function DeviceSettings({
       <DeviceSelect kind="audioinput" label="Микрофон" onChosen={choices.saveAudioInputDeviceId} />
       <DeviceSelect kind="videoinput" label="Камера" onChosen={choices.saveVideoInputDeviceId} />
       <DeviceSelect kind="audiooutput" label="Динамики" />
-      <label className="call-device call-noise">
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={noiseSuppression}
-          checked={noiseSuppression}
-          onChange={(e) => onNoiseSuppression(e.target.checked)}
-        />
-        <span>Шумоподавление</span>
-      </label>
+      {noise && (
+        <label className="call-device call-noise">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-checked={noise.on}
+            checked={noise.on}
+            onChange={(e) => noise.choose(e.target.checked)}
+          />
+          <span>Шумоподавление</span>
+        </label>
+      )}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 // The incoming-call dialog (docs/behaviour.md §2): 'Входящий аудио/видео звонок', the caller, and 'Отклонить',
 // 'Ответить', 'Ответить с видео', with the caller's picture (or initials). In the first bundle: a call arriving on a
 // cold or slow load shows its buttons at once. It takes focus when it appears (an urgent interruption, announced as an
-// alert dialog), Escape declines, and focus goes back where it was when it closes.
+// alert dialog), Enter on it answers (as the announcement says, docs/behaviour.md §10.48), Escape declines, and focus
+// goes back where it was when it closes.
 import { useEffect, useRef } from 'react';
 import { avatarColour, avatarFace } from '../../contract/format';
 import { ChatAvatar } from '../shared/ChatAvatar';
@@ -34,6 +35,7 @@ export function IncomingCallDialog(props: IncomingCallDialogProps) {
       tabIndex={-1}
       onKeyDown={(e) => {
         if (e.key === 'Escape') props.onDecline();
+        else if (e.key === 'Enter' && e.target === e.currentTarget) props.onAccept();
       }}
     >
       <h2 id="incoming-call-title" className="incoming-call-title">

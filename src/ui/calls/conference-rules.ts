@@ -3,6 +3,17 @@
 import type { ConversationChat } from './call-chat';
 
 /** What the conference view needs; the lazy chunk (Conference.tsx) implements it. */
+/**
+ * «Шумоподавление» as the call actor keeps it (useNoiseSuppression.ts): the choice, whether the microphone goes through
+ * the suppressor now, and how the view tells both.
+ */
+export interface NoiseChoice {
+  on: boolean;
+  running: boolean;
+  choose: (on: boolean) => void;
+  report: (running: boolean) => void;
+}
+
 export interface ConferenceProps {
   token: string;
   serverUrl: string;
@@ -11,6 +22,8 @@ export interface ConferenceProps {
   audio: boolean;
   /** Text of the leave button. */
   leaveLabel: string;
+  /** «Шумоподавление» in «Настройки»; absent (a guest's page): on, without the switch. */
+  noise?: NoiseChoice | null;
   /** The room disconnected after having connected (leave button, or the server closed it). */
   onLeave: () => void;
   /** The room could not connect; the library's message (e.g. 'no livekit url provided'). */

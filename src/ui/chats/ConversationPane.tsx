@@ -129,6 +129,7 @@ function ConversationPaneBody(props: ConversationPaneProps) {
               {...view}
               composer={secret ? view.composer : { ...view.composer, onPoll: () => setPollOpen(true) }}
               onSearch={search.show}
+              onJumpToDate={search.showDate}
               onScheduled={secret ? undefined : () => setScheduling({ start: null })}
               onInfo={showInfo}
               onVerify={secret ? () => setVerifying(true) : undefined}

@@ -442,11 +442,12 @@ describe('ConversationView', () => {
 
   // jsdom has no layout, so the virtualized rows cannot be checked here; the browser tests check the rows and
   // that only part of a long history is in the DOM.
-  it('puts the history in a keyboard-scrollable log region', () => {
+  it('puts the history in a keyboard-scrollable log region that is not read out as rows mount', () => {
     const rows = Array.from({ length: 30 }, (_, i) => row({ key: `m${i}`, id: `m${i}`, text: `Сообщение ${i}` }));
     render(<ConversationView {...view({ rows })} />);
     const log = screen.getByRole('log', { name: 'Сообщения' });
     expect(log).toHaveAttribute('tabindex', '0');
+    expect(log).toHaveAttribute('aria-live', 'off');
     expect(screen.queryByText('Сообщения появятся здесь')).toBeNull();
   });
 

@@ -1,6 +1,7 @@
 // The contacts page /contacts (docs/behaviour.md §2): a filter, an add form ('ID / ник / email'), and a row per contact
 // with its lowercased status and the actions its state allows.
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
+import { customStatusLine } from '../../contract/custom-status';
 import type { Contact } from '../../contract/entities';
 import { type ContactsFilter, filterContacts } from '../../machines/contacts/contacts/contact-list';
 import { useBlocking } from '../blocking/index';
@@ -111,6 +112,11 @@ function ContactRow(props: {
         <span className="person-name" id={nameId}>
           {contact.friend.displayName}
         </span>
+        {contact.friend.customStatus && (
+          <span className="person-sub contact-custom-status" data-testid="contact-custom-status">
+            {customStatusLine(contact.friend.customStatus)}
+          </span>
+        )}
         <span className="person-sub">{contact.status.toLowerCase()}</span>
       </div>
       <div className="row-actions">

@@ -259,6 +259,17 @@ describe('contacts page', () => {
     expect(p.onStartChat).toHaveBeenCalledWith('u3');
   });
 
+  it("a friend's own status shows on their row, nothing when there is none", () => {
+    const withStatus: Contact = {
+      ...friendVera,
+      friend: { ...vera, customStatus: { emoji: '🌴', text: 'В отпуске', expiresAt: null } },
+    };
+    render(<ContactsPageView {...props({ contacts: [withStatus, request] })} />);
+    const [v, b] = within(screen.getByRole('list', { name: 'Список контактов' })).getAllByRole('listitem');
+    expect(within(v).getByTestId('contact-custom-status')).toHaveTextContent('🌴 В отпуске');
+    expect(within(b).queryByTestId('contact-custom-status')).toBeNull();
+  });
+
   it("the add form needs 'ID / ник / email', sends it trimmed, and is cleared after a success", async () => {
     const p = props();
     const view = render(<ContactsPageView {...p} />);

@@ -10,6 +10,8 @@ export interface ConversationHeaderProps {
   onCall(video: boolean): void;
   /** Opens the search within this conversation. */
   onSearch?(): void;
+  /** «Перейти к дате»: the search bar at its calendar. */
+  onJumpToDate?(): void;
   /** «Запланированные» of this chat (docs/behaviour.md §10.32). */
   onScheduled?(): void;
   /** Opens «Информация» (the title and avatar are its button). */
@@ -92,6 +94,17 @@ export function ConversationHeader(props: ConversationHeaderProps) {
             onClick={props.onSearch}
           >
             <Icon d={MAGNIFIER} />
+          </button>
+        )}
+        {props.onJumpToDate && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Перейти к дате"
+            title="Перейти к дате"
+            onClick={props.onJumpToDate}
+          >
+            📅
           </button>
         )}
         {props.onScheduled && (

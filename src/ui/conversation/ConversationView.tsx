@@ -37,6 +37,8 @@ export interface ConversationViewProps extends Omit<MessageListProps, 'onReply' 
   onEdit(row: MessageRow): void;
   onRetryLoad(): void;
   onSearch?(): void;
+  /** «Перейти к дате» in the header: the search bar at its calendar. */
+  onJumpToDate?(): void;
   onScheduled?(): void;
   /** Opens «Информация» from the header. */
   onInfo?(): void;
@@ -142,6 +144,7 @@ export function ConversationView(props: ConversationViewProps) {
         header={props.header}
         onCall={props.onCall}
         onSearch={props.onSearch}
+        onJumpToDate={props.onJumpToDate}
         onScheduled={props.onScheduled}
         onInfo={props.onInfo}
         onVerify={props.onVerify}

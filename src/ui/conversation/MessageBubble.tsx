@@ -4,7 +4,18 @@
 // fail to load) that open the lightbox; files as 'Файл: name' with their size; uploads with per-file progress. The menu button (and a right
 // click, the context-menu key or Shift+F10) opens the actions. Voice messages and call entries render their own
 // components (voice/VoicePlayer.tsx, voice/CallEntry.tsx).
-import { type KeyboardEvent, type MouseEvent, memo, Suspense, useState } from 'react';
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  Suspense,
+  useCallback,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import type { FocusMove } from '../../machines/conversation/conversation/conversation.protocol';
 import { fileSize } from '../../contract/format';
 
 import { UPLOAD_FAILED } from '../../machines/composer/index';
@@ -14,6 +25,7 @@ import { lazyView } from '../shared/lazy-view';
 import { useLongPress } from '../shared/useLongPress';
 import { UserAvatar } from '../shared/UserAvatar';
 import { MessagePreview } from './LinkPreviewCard';
+import { messageLabel } from './message-label';
 import { EditedMark, UnreadDivider } from './MessageMarks';
 import { MessageReactions, ReactionPicker } from './MessageReactions';
 import { MessageText } from './MessageText';
@@ -52,6 +64,55 @@ export interface MessageBubbleProps {
   onThread?(row: MessageRow): void;
   /** Watches a message from someone else for read receipts. */
   observe?: (el: HTMLElement | null) => void;
+  /** The timeline's one tab stop (roving tabindex, docs/behaviour.md §10.48): the focused message, else the newest. */
+  tabbable?: boolean;
+  /** The message got focus itself (not one of its buttons). */
+  onFocused?(messageId: string): void;
+  /** ↑/↓/Home/End on the focused message. */
+  onMoveFocus?(move: FocusMove): void;
+  /** Asked as the message mounts: whether a keyboard move is waiting for it (it was scrolled into view for it). */
+  takeFocus?(messageId: string): boolean;
+}
+
+const MOVES: Record<string, FocusMove> = { ArrowUp: 'previous', ArrowDown: 'next', Home: 'first', End: 'last' };
+
+/**
+ * The timeline item's focus behaviour: its roving tabindex, ↑/↓/Home/End to the neighbours, Enter for the actions
+ * (`onEnter`), telling the conversation which message is focused, and taking focus when it mounts for a move that
+ * scrolled it into view.
+ */
+function useTimelineItem(props: MessageBubbleProps, onEnter: ((el: HTMLElement) => void) | null) {
+  const { row, observe, takeFocus } = props;
+  const own = useRef<HTMLElement | null>(null);
+  const ref = useCallback(
+    (el: HTMLElement | null) => {
+      own.current = el;
+      observe?.(el);
+    },
+    [observe],
+  );
+  useLayoutEffect(() => {
+    if (own.current && takeFocus?.(row.id)) own.current.focus();
+  }, [takeFocus, row.id]);
+  return {
+    ref,
+    tabIndex: props.tabbable ? 0 : -1,
+    'aria-label': messageLabel(row),
+    onFocus: (e: FocusEvent<HTMLElement>) => {
+      if (e.target === e.currentTarget) props.onFocused?.(row.id);
+    },
+    onKeyDown: (e: KeyboardEvent<HTMLElement>) => {
+      if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
+      const move = MOVES[e.key];
+      if (move && props.onMoveFocus) {
+        e.preventDefault();
+        props.onMoveFocus(move);
+      } else if (e.key === 'Enter' && onEnter) {
+        e.preventDefault();
+        onEnter(e.currentTarget);
+      }
+    },
+  };
 }
 
 function imageSize(a: AttachmentView) {
@@ -143,11 +204,13 @@ function MessageBubbleView(props: MessageBubbleProps) {
     e.preventDefault();
     props.onMenu(row, { x: e.clientX, y: e.clientY }, e.currentTarget);
   };
-  const longPress = useLongPress<HTMLDivElement>((at, target) => {
+  const longPress = useLongPress<HTMLElement>((at, target) => {
     if (canMenu) props.onMenu(row, at, target);
   });
+  const item = useTimelineItem(props, canMenu ? (el) => props.onMenu(row, null, el) : null);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    if (!canMenu) return;
+    item.onKeyDown(e);
+    if (!canMenu || e.defaultPrevented) return;
     if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
       e.preventDefault();
       props.onMenu(row, null, e.target as HTMLElement);
@@ -159,14 +222,10 @@ function MessageBubbleView(props: MessageBubbleProps) {
     // A group's change: a line in the timeline, no bubble and no menu.
     return (
       <div className="msg-row system" data-day-of={row.dayOf}>
-        {row.day && (
-          <div className="msg-day">
-            <span>{row.day}</span>
-          </div>
-        )}
-        <div className="msg-system" data-testid="system-entry" data-message-id={row.id} ref={props.observe}>
+        {row.day && <DayLine day={row.day} />}
+        <article className="msg-system" data-testid="system-entry" data-message-id={row.id} {...item}>
           {row.system} <time>{row.time}</time>
-        </div>
+        </article>
       </div>
     );
   }
@@ -175,15 +234,10 @@ function MessageBubbleView(props: MessageBubbleProps) {
       className={`msg-row${row.own ? ' own' : ''}${row.firstInRun ? ' first' : ''}${row.lastInRun ? ' last' : ''}`}
       data-day-of={row.dayOf}
     >
-      {row.day && (
-        <div className="msg-day">
-          <span>{row.day}</span>
-        </div>
-      )}
+      {row.day && <DayLine day={row.day} />}
       {row.unreadDivider && <UnreadDivider />}
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the right-click menu; its keyboard path is the menu button and the context-menu key */}
-      <div
-        ref={props.observe}
+      <article
+        {...item}
         className={`msg${row.own ? ' own' : ''}${row.delivery === 'failed' ? ' failed' : ''}`}
         data-testid="message"
         data-message-id={row.id}
@@ -320,8 +374,17 @@ function MessageBubbleView(props: MessageBubbleProps) {
             </button>
           </div>
         )}
-      </div>
+      </article>
     </div>
+  );
+}
+
+/** A day's line in the timeline: a heading, so a screen reader jumps from day to day. */
+function DayLine({ day }: { day: string }) {
+  return (
+    <h3 className="msg-day">
+      <span>{day}</span>
+    </h3>
   );
 }
 

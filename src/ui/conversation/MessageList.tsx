@@ -8,11 +8,13 @@ import {
   type ReactNode,
   type Ref,
   useCallback,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
+import type { FocusMove } from '../../machines/conversation/conversation/conversation.protocol';
 
 import './message-extras.css';
 import { lazyView } from '../shared/lazy-view';
@@ -87,6 +89,20 @@ export interface MessageListProps {
   onRemove(outboxId: string): void;
   /** A group's sender name: their member card (docs/behaviour.md §10.26). */
   onSender?(senderId: string, opener: HTMLElement): void;
+  /** The message the keyboard is on (the conversation actor's focusedId); null: none yet. */
+  focusedId?: string | null;
+  /** The last keyboard move's message (`n` changes on every move): scrolled into view and focused. */
+  focusMove?: { id: string; n: number } | null;
+  onFocusMessage?(messageId: string): void;
+  /** ↑/↓/Home/End on a message: the rows' ids as drawn go with it. */
+  onMoveFocus?(move: FocusMove, ids: string[]): void;
+}
+
+/** The timeline's item elements (messages and group entries), found by message id among those mounted. */
+function mountedItem(scroller: HTMLElement | null, id: string): HTMLElement | null {
+  for (const el of scroller?.querySelectorAll<HTMLElement>('article[data-message-id]') ?? [])
+    if (el.dataset.messageId === id) return el;
+  return null;
 }
 
 type MenuState = { row: MessageRow; at: { x: number; y: number } | null; opener: HTMLElement };
@@ -132,6 +148,40 @@ export function MessageList(props: MessageListProps) {
   const withSender = Boolean(props.onSender);
   const onSender = useCallback((id: string, el: HTMLElement) => latest.current.onSender?.(id, el), []);
   const onThread = useCallback((row: MessageRow) => latest.current.onAction('thread', row), []);
+
+  // The roving tabindex (docs/behaviour.md §10.48): the focused message is the timeline's one tab stop, else the
+  // newest. A keyboard move to a row out of view scrolls to it; the row takes focus as it mounts (takeFocus).
+  const tabbableId = rows.some((r) => r.id === props.focusedId) ? (props.focusedId ?? null) : (rows.at(-1)?.id ?? null);
+  const wantFocus = useRef<string | null>(null);
+  const takeFocus = useCallback((id: string) => {
+    if (wantFocus.current !== id) return false;
+    wantFocus.current = null;
+    return true;
+  }, []);
+  const bringFocus = useCallback((id: string) => {
+    const el = mountedItem(scroller.current, id);
+    if (el) {
+      el.focus();
+      return;
+    }
+    const index = latest.current.rows.findIndex((r) => r.id === id);
+    if (index < 0) return;
+    wantFocus.current = id;
+    list.current?.scrollToIndex(index, { align: 'nearest' });
+  }, []);
+  const focusMove = props.focusMove;
+  useLayoutEffect(() => {
+    if (focusMove) bringFocus(focusMove.id);
+  }, [focusMove, bringFocus]);
+  const onFocused = useCallback((id: string) => latest.current.onFocusMessage?.(id), []);
+  const onMoveFocus = useCallback(
+    (move: FocusMove) =>
+      latest.current.onMoveFocus?.(
+        move,
+        latest.current.rows.filter((r) => !r.threadRootId).map((r) => r.id),
+      ),
+    [],
+  );
 
   // The rows' elements, kept per row object: virtua re-renders on every scroll frame, and an element it has seen
   // before lets it skip the row altogether. A new highlight starts a new cache (the flash is part of the element).
@@ -184,6 +234,10 @@ export function MessageList(props: MessageListProps) {
             onSender={withSender ? onSender : undefined}
             onThread={onThread}
             observe={row.unread ? watch(row.id) : undefined}
+            tabbable={row.id === tabbableId}
+            onFocused={onFocused}
+            onMoveFocus={onMoveFocus}
+            takeFocus={takeFocus}
           />
         );
         elements.set(row, element);
@@ -204,13 +258,33 @@ export function MessageList(props: MessageListProps) {
     selection,
     withSender,
     onSender,
+    tabbableId,
+    onFocused,
+    onMoveFocus,
+    takeFocus,
   ]);
 
   return (
     <div className="msg-list">
-      {/* The scroll area itself is focusable, so keyboard users can scroll the history with the arrow keys. */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <div ref={scroller} className="msg-scroller" tabIndex={0} aria-label="Сообщения" role="log">
+      {/* A log of articles, one per message, with day headings (docs/behaviour.md §10.48). Not live (aria-live off):
+          rows the virtualizer mounts as one scrolls are not read out; arrivals are the announcer's to say. The scroll
+          area is focusable (keyboard scrolling of an empty history); Tab into it from outside goes on to the message
+          that is the timeline's tab stop. */}
+      <div
+        ref={scroller}
+        className="msg-scroller"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        aria-label="Сообщения"
+        role="log"
+        aria-live="off"
+        aria-busy={props.loadingOlder}
+        onFocus={(e) => {
+          const from = e.relatedTarget as Node | null;
+          if (e.target === e.currentTarget && tabbableId && !(from && e.currentTarget.contains(from)))
+            bringFocus(tabbableId);
+        }}
+      >
         <div className="msg-top-gap" />
         <Virtualizer
           ref={list}
@@ -270,7 +344,9 @@ export function MessageList(props: MessageListProps) {
             else if (action === 'edit') props.onEdit(menu.row);
             else {
               props.onAction(action, menu.row);
-              scroller.current?.focus({ preventScroll: true });
+              // Back to the message (still there unless the action removed it), else the history.
+              const back = menu.opener.isConnected ? menu.opener : scroller.current;
+              back?.focus({ preventScroll: true });
             }
           }}
           onReact={(emoji) => props.onReact(menu.row.id, emoji)}

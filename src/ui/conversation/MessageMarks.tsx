@@ -29,8 +29,9 @@ export const UNREAD_DIVIDER_TEXT = 'Непрочитанные сообщени�
 
 export function UnreadDivider() {
   return (
-    <div className="msg-unread-divider" data-testid="unread-divider">
+    // A heading: a screen reader jumps to where the unread messages start (docs/behaviour.md §10.48).
+    <h3 className="msg-unread-divider" data-testid="unread-divider">
       <span>{UNREAD_DIVIDER_TEXT}</span>
-    </div>
+    </h3>
   );
 }

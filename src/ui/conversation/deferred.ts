@@ -9,6 +9,11 @@ export { useConversationPane } from './useConversationPane';
 export { PreviewCardsContext } from './usePreviewCard';
 export { CopyTextContext } from './copy-text';
 export { EditHistoryContext } from './edit-history';
+/** A message's text (links, mentions, formatting) and its «изменено», as the timeline shows them (thread replies). */
+export { MessageText } from './MessageText';
+export { EditedMark } from './MessageMarks';
+export { editedTitle } from './day-label';
+export { mentionViews } from './view-model';
 
 /** The image lightbox, a message's menu and the voice player, for the thread panel's replies (chunks of their own). */
 export const LazyLightbox = lazyView<LightboxProps>(() => import('./Lightbox').then((m) => m.Lightbox));

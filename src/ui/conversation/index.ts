@@ -12,6 +12,8 @@ export { NoConversation } from './NoConversation';
 export const LazyConversationView = lazyView<ConversationViewProps>(() =>
   import('./ConversationPaneView').then((m) => m.ConversationPaneView),
 );
+/** The live regions for screen readers (docs/behaviour.md §10.48): fetched after the chat list's first paint. */
+export const LazyAnnouncer = lazyView(() => import('./Announcer').then((m) => m.Announcer), { afterFirstPaint: true });
 export type { MessageMenuItem } from './message-actions';
 export type { AvatarView } from '../../contract/format';
 export type { ChatTileView } from './chat-tile';

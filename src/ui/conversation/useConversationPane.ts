@@ -106,6 +106,7 @@ export function useConversationPane(options: {
   const editOriginal = useSelector(editRef, (s) => s?.context.original ?? '');
   const editError = useSelector(editRef, (s) => s?.context.error ?? null);
   const unreadFrom = useSelector(conversation, (s) => s.context.unreadFrom);
+  const focusedId = useSelector(conversation, (s) => s.context.focusedId);
   const typers = useSelector(typingRef, (s) => s?.context.typers ?? EMPTY);
   const dots = useSelector(typingRef, (s) => s?.context.dots ?? 1);
   const outboxRef = useSelector(composer, outboxOf);
@@ -118,7 +119,7 @@ export function useConversationPane(options: {
   });
 
   // Jumps to quotes and own sends move the list, and an image opens in the lightbox: the conversation actor emits them.
-  const { highlight, bottomSignal, viewer } = useConversationSignals(conversation);
+  const { highlight, bottomSignal, viewer, focusMove } = useConversationSignals(conversation);
 
   const people = useMemo(() => {
     const map = new Map<string, PublicUser>();
@@ -269,6 +270,10 @@ export function useConversationPane(options: {
     loadingOlder,
     highlight,
     bottomSignal,
+    focusedId,
+    focusMove,
+    onFocusMessage: (messageId) => conversation.send({ type: 'conversation.focusMessage', messageId }),
+    onMoveFocus: (move, ids) => conversation.send({ type: 'conversation.moveFocus', move, ids }),
     typing: { text: typingText(typingNames), dots },
     lightbox,
     onCloseLightbox: () => conversation.send({ type: 'conversation.closeImage' }),

@@ -123,6 +123,8 @@ export interface MessageRow {
   call?: { label: string; video: boolean; missed: boolean } | null;
   /** A secret chat's ENCRYPTED message: its ciphertext, which this device reads (secretChats' EncryptedText). */
   encrypted?: { conversationId: string; ciphertext: string; createdAt: string; senderId: string } | null;
+  /** A secret message's text as this device read it (what a screen reader says of it; the view decrypts its own). */
+  secretText?: string;
   /**
    * The pictures of a secret message as this device read them (the server's attachments are none: its files travel
    * inside the ciphertext); the lightbox decrypts the one it shows.
@@ -169,7 +171,7 @@ function pendingType(item: OutboxItem): MessageType {
 
 /** Ascending rows: the server's messages, then the outbox items of this conversation not yet among them. */
 /** The names a message mentions; `@все` too when the server took it as everyone's (docs/behaviour.md §10.26). */
-function mentionViews(m: Message, me: string | null, name: (id: string) => string) {
+export function mentionViews(m: Message, me: string | null, name: (id: string) => string) {
   const ids = m.mentions ?? [];
   const views = ids.map((id) => ({ name: name(id), me: id === me }));
   if (mentionsEveryone(m.content)) views.push({ name: 'все', me: me !== null && ids.includes(me) });
@@ -233,6 +235,7 @@ export function messageRows(
           : null,
       attachments: m.attachments.map(attachmentView),
       ...secretImagesOf(read?.attachments),
+      ...(read?.text ? { secretText: read.text } : {}),
       reply: m.replyTo ? { id: m.replyTo.id, preview: replyPreview(m.replyTo.content) } : null,
       forwardedFrom: m.forwardedFrom?.name ?? null,
       ...(m.reminderOf ? { reminderOf: `/c/${m.reminderOf.conversationId}` } : {}),

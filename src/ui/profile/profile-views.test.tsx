@@ -55,6 +55,16 @@ describe('profile dialog', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('shows my own status and until when under my name; nothing when none is set', () => {
+    const at = new Date();
+    at.setHours(18, 30, 0, 0);
+    const { rerender } = render(<ProfileDialog me={me} avatar={avatar()} onClose={vi.fn()} />);
+    expect(screen.queryByTestId('profile-custom-status')).toBeNull();
+    const customStatus = { emoji: '🌴', text: 'В отпуске', expiresAt: at.toISOString() };
+    rerender(<ProfileDialog me={{ ...me, customStatus }} avatar={avatar()} onClose={vi.fn()} />);
+    expect(screen.getByTestId('profile-custom-status')).toHaveTextContent('🌴 В отпуске · до 18:30');
+  });
+
   it('takes a dropped file', () => {
     const a = avatar();
     render(<ProfileDialog me={me} avatar={a} onClose={vi.fn()} />);

@@ -28,6 +28,8 @@ export interface ConversationSearchBarProps {
   /** Why the last «Перейти к дате» did not go anywhere. */
   dateError: string | null;
   onJumpToDate(day: string): void;
+  /** Opened by the header's «Перейти к дате»: the calendar first. */
+  dateFirst?: boolean;
 }
 
 export function counterText(p: Pick<ConversationSearchBarProps, 'status' | 'position' | 'total' | 'more'>): string {
@@ -39,7 +41,7 @@ export function counterText(p: Pick<ConversationSearchBarProps, 'status' | 'posi
 
 export function ConversationSearchBar(props: ConversationSearchBarProps) {
   const stepping = props.status === 'results';
-  const [picking, setPicking] = useState(false);
+  const [picking, setPicking] = useState(props.dateFirst ?? false);
   return (
     <div className="conversation-search" data-testid="conversation-search">
       {picking ? (

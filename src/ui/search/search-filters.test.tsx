@@ -103,6 +103,23 @@ it('«Перейти к дате» in the conversation’s bar sends the day pic
   expect(screen.getByTestId('conversation-search-count').textContent).toBe('С этого дня сообщений нет');
 });
 
+it('opened from the header’s «Перейти к дате», the bar starts at its calendar', () => {
+  const onJumpToDate = vi.fn();
+  const noop = vi.fn();
+  render(
+    <ConversationSearchBar
+      {...{ query: '', status: 'empty', position: 0, total: 0, more: false, error: null, dating: false }}
+      {...{ onInput: noop, onOlder: noop, onNewer: noop, onClear: noop, onRetry: noop, onClose: noop }}
+      dateError={null}
+      onJumpToDate={onJumpToDate}
+      dateFirst
+    />,
+  );
+  expect(screen.queryByRole('searchbox')).toBeNull();
+  fireEvent.change(screen.getByTestId('conversation-date'), { target: { value: '2026-05-02' } });
+  expect(onJumpToDate).toHaveBeenCalledWith('2026-05-02');
+});
+
 it('takes от: and в: once a space ends them, and leaves the words', () => {
   expect(filterTokens('от:анна поход')).toEqual({ text: 'поход', from: 'анна', chat: null });
   expect(filterTokens('поход в:Команда фото')).toEqual({ text: 'поход фото', from: null, chat: 'Команда' });

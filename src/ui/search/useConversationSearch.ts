@@ -15,6 +15,8 @@ export function useConversationSearch(
 ): {
   open: boolean;
   show(): void;
+  /** Opens the bar at its calendar («Перейти к дате» in the header). */
+  showDate(): void;
   bar: ConversationSearchBarProps;
 } {
   // The open conversation's own search: alive while its pane is shown.
@@ -26,6 +28,7 @@ export function useConversationSearch(
   const dating = useSelector(dateJump, (s) => s?.hasTag('looking') ?? false);
   const dateError = useSelector(dateJump, (s) => (s?.hasTag('failed') ? s.context.error : null));
   const [open, setOpen] = useState(false);
+  const [dateFirst, setDateFirst] = useState(false);
   const { scope } = search;
   // A bar opened on another conversation starts empty; closing forgets the query.
   useEffect(() => {
@@ -44,7 +47,14 @@ export function useConversationSearch(
   };
   return {
     open,
-    show: () => setOpen(true),
+    show: () => {
+      setDateFirst(false);
+      setOpen(true);
+    },
+    showDate: () => {
+      setDateFirst(true);
+      setOpen(true);
+    },
     bar: {
       query: search.query,
       status: search.status,
@@ -58,6 +68,7 @@ export function useConversationSearch(
       onClear: search.clear,
       onRetry: search.retry,
       onClose: () => setOpen(false),
+      dateFirst,
       dating,
       dateError,
       onJumpToDate: (day: string) => dateJump?.send({ type: 'dateJump.go', conversationId, day }),

@@ -5,7 +5,7 @@
 // preview, pasted files, the microphone). Renders from props (useThreadPanel).
 import { Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { Composer, SendPreviewDialog } from '../composer/index';
-import { LazyLightbox, LazyMessageMenu, LazyVoicePlayer } from '../conversation/deferred';
+import { EditedMark, LazyLightbox, LazyMessageMenu, LazyVoicePlayer, MessageText } from '../conversation/deferred';
 import { UserAvatar } from '../shared/UserAvatar';
 import type { ThreadMessageView, ThreadPanelProps } from './useThreadPanel';
 import './threads.css';
@@ -91,6 +91,12 @@ function ThreadMessage({
       <div className="thread-msg-body">
         <div className="thread-msg-head">
           <span className="thread-msg-name">{m.sender.displayName}</span> <time>{m.time}</time>
+          {m.edited && (
+            <>
+              {' '}
+              <EditedMark title={m.edited} messageId={m.id} />
+            </>
+          )}
         </div>
         {m.reply && (
           <p className="msg-reply thread-msg-quote">
@@ -99,7 +105,11 @@ function ThreadMessage({
         )}
         <Attachments m={m} onOpenImage={props.onOpenImage} />
         {m.voice && <LazyVoicePlayer url={m.voice.url} durationMs={m.voice.durationMs} waveform={m.voice.waveform} />}
-        {m.text && <p className="thread-msg-text">{m.text}</p>}
+        {m.text && (
+          <div className="thread-msg-text">
+            <MessageText text={m.text} mentions={m.mentions} entities={m.entities} />
+          </div>
+        )}
         {m.pending && <Pending pending={m.pending} onRetry={props.onRetryReply} onRemove={props.onRemoveReply} />}
       </div>
       {onMenu && !m.pending && (

@@ -5,6 +5,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
 import { threadPanelProps as props, threadRow as row } from '../../../tests/client/thread-panel-props';
+import { EditHistoryContext } from '../conversation/deferred';
 import { ThreadPanel } from './ThreadPanel';
 
 const withFiles = [
@@ -97,4 +98,26 @@ it('«Эмодзи» opens the shared picker', async () => {
   fireEvent.click(button);
   // The picker loads on demand.
   await waitFor(() => expect(button).toHaveAttribute('aria-expanded', 'true'));
+});
+
+it('a reply shows its formatting and mentions as the timeline does, and «изменено» opens its history', async () => {
+  const open = vi.fn();
+  const p = props({
+    rows: [
+      row('f', {
+        text: 'план на завтра',
+        entities: [{ type: 'bold', offset: 0, length: 4 }],
+        edited: 'изменено: сегодня в 10:05',
+      }),
+    ],
+  });
+  render(
+    <EditHistoryContext.Provider value={open}>
+      <ThreadPanel {...p} />
+    </EditHistoryContext.Provider>,
+  );
+  // The renderer of formatting loads with the first formatted text.
+  expect(await screen.findByText('план', { selector: 'strong' })).toBeInTheDocument();
+  fireEvent.click(screen.getByRole('button', { name: 'изменено: сегодня в 10:05. История изменений' }));
+  expect(open).toHaveBeenCalledWith('f');
 });

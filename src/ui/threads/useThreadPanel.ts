@@ -5,12 +5,13 @@
 // preview, pasting, emoji; the text and quote kept with the composer's drafts). Pictures open in the lightbox. Escape closes the panel.
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Message, PublicUser } from '../../contract/entities';
+import type { Message, PublicUser, TextEntity } from '../../contract/entities';
 import { displayName, repliesText } from '../../contract/format';
 import { outboxOf, recorderOf, threadDraftKey } from '../../machines/composer/composer/composer.protocol';
 import { itemProgress, type OutboxItem } from '../../machines/composer/index';
 import { THREAD_TAGS, type ThreadFile } from '../../machines/threads/threadPanel/threadPanel.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
+import { editedTitle, mentionViews } from '../conversation/deferred';
 import { useOwnedActor } from '../app/useOwnedActor';
 import { type ComposerProps, useMentionPicker, useRecorderPanel, useSendPreview } from '../composer/index';
 
@@ -19,7 +20,12 @@ export interface ThreadMessageView {
   sender: { id: string; displayName: string; avatarUrl: string | null };
   own: boolean;
   text: string;
+  /** Its formatting and the names it mentions, as the timeline renders them. */
+  entities?: TextEntity[];
+  mentions?: { name: string; me: boolean }[];
   time: string;
+  /** «изменено: …» when it was edited (the mark opens «История изменений»). */
+  edited?: string | null;
   /** Its pictures and files, as the timeline shows them. */
   attachments: { url: string; kind: 'IMAGE' | 'FILE' | 'AUDIO'; name: string }[];
   /** The reply it quotes («Ответ на:»). */
@@ -108,7 +114,10 @@ export function useThreadPanel(options: {
       own: m.senderId === me,
       // A picture or file shows as itself, a voice message as its player.
       text: m.content,
+      ...(m.entities?.length ? { entities: m.entities } : {}),
+      ...(m.mentions?.length ? { mentions: mentionViews(m, me, (id) => senderOf(id).displayName) } : {}),
       time: timeOf(m.createdAt),
+      edited: m.editedAt ? editedTitle(new Date(m.editedAt)) : null,
       attachments: m.attachments
         .filter((a) => a.type !== 'AUDIO')
         .map((a) => ({ url: a.url, kind: a.type, name: nameOf(a) })),

@@ -82,6 +82,8 @@ describeModel({
     ],
     'xstate.done.actor.fetchToken': () => [{ type: 'xstate.done.actor.fetchToken', output: access }],
     'xstate.error.actor.fetchToken': () => [{ type: 'xstate.error.actor.fetchToken', error: new Error('403') }],
+    'call.noiseSuppression': () => [{ type: 'call.noiseSuppression', on: false }],
+    'call.noiseRunning': () => [{ type: 'call.noiseRunning', running: true }],
     'xstate.done.actor.invite': () => [
       { type: 'xstate.done.actor.invite', output: { ok: true } },
       { type: 'xstate.done.actor.invite', output: { ok: false, message: 'Собеседник не в сети' } },
@@ -429,6 +431,30 @@ describe("call: a group's call is a room", () => {
       { name: 'groupCall:join', payload: { conversationId: 'g1' } },
       { name: 'groupCall:leave', payload: { conversationId: 'g1' } },
     ]);
+  });
+
+  it('«Шумоподавление» switched off holds for the next call, the running state does not, and sign-out forgets both', async () => {
+    const { call, snap } = inSystem();
+    expect(snap().context).toMatchObject({ noiseSuppression: true, noiseRunning: false });
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+    await vi.waitFor(() => expect(snap().hasTag('open')).toBe(true));
+    call.send({ type: 'call.noiseRunning', running: true });
+    call.send({ type: 'call.noiseSuppression', on: false });
+    expect(snap().context).toMatchObject({ noiseSuppression: false, noiseRunning: true });
+    call.send({ type: 'call.end' });
+    expect(snap().context).toMatchObject({ noiseSuppression: false, noiseRunning: false });
+    // Outside a call the switch is not there: nothing changes.
+    call.send({ type: 'call.noiseSuppression', on: true });
+    expect(snap().context.noiseSuppression).toBe(false);
+    call.send({ type: 'call.signedOut' });
+    expect(snap().context.noiseSuppression).toBe(true);
+    // Signed out in a call: the same.
+    call.send({ type: 'call.startOutgoing', conversationId: 'g1', video: false, group: 'join' });
+    await vi.waitFor(() => expect(snap().hasTag('open')).toBe(true));
+    call.send({ type: 'call.noiseSuppression', on: false });
+    call.send({ type: 'call.signedOut' });
+    expect(snap().value).toBe('idle');
+    expect(snap().context).toMatchObject({ noiseSuppression: true, noiseRunning: false });
   });
 
   it('a join the server refuses (the call is over) ends with its reason', async () => {

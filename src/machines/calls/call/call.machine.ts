@@ -15,9 +15,8 @@ import { and, assertEvent, assign, fromCallback, not, setup } from 'xstate';
 import type { Ack } from '../../../contract/events';
 import { TIMINGS } from '../../../contract/limits';
 import { chatsInbox } from '../../chats/chats/chats.protocol';
-import { listenToServer } from '../../realtime/index';
+import { listenToServer, type ServerRequestInput, serverRequest } from '../../realtime/index';
 import type { RealtimeEmit } from '../../realtime/realtime/realtime.protocol';
-import { type ServerRequestInput, serverRequest } from '../../realtime/index';
 import { watchSignedInUser } from '../../session/index';
 import { notWired } from '../../shared/not-wired';
 import { present } from '../../shared/present';
@@ -74,7 +73,11 @@ const idle = {
   access: null,
   me: null,
   group: null,
+  noiseRunning: false,
 } satisfies Partial<CallContext>;
+
+/** What a new session starts with: «Шумоподавление» on. */
+const fresh = { noiseSuppression: true } satisfies Partial<CallContext>;
 
 /** The media check's answer: null when the microphone (and camera) can be had. */
 type MediaCheck = MediaProblem | null;
@@ -211,17 +214,30 @@ export const callMachine = setup({
         : { notice: problem ? mediaNotice(problem) : CALL_NOTICES.mediaFailed, insecure: null },
     ),
     dismissNotice: assign({ notice: null, insecure: null }),
+    chooseNoiseSuppression: assign(({ event }) => {
+      assertEvent(event, 'call.noiseSuppression');
+      return { noiseSuppression: event.on };
+    }),
+    noiseRunning: assign(({ event }) => {
+      assertEvent(event, 'call.noiseRunning');
+      return { noiseRunning: event.running };
+    }),
+    /** Sign-out forgets this session's choices: the next person starts with the defaults. */
+    forgetChoices: assign(fresh),
   },
   delays: { ringTimeout: TIMINGS.ringTimeoutMs },
 }).createMachine({
   id: 'call',
-  context: { ...idle, notice: null, insecure: null },
+  context: { ...idle, ...fresh, notice: null, insecure: null },
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
     { id: 'session', src: 'session' },
   ],
   initial: 'idle',
-  on: { 'call.dismissNotice': { actions: 'dismissNotice' } },
+  on: {
+    'call.dismissNotice': { actions: 'dismissNotice' },
+    'call.signedOut': { actions: 'forgetChoices' },
+  },
   states: {
     idle: {
       on: {
@@ -245,7 +261,7 @@ export const callMachine = setup({
       },
       on: {
         'call.end': { target: 'idle', actions: 'clear' },
-        'call.signedOut': { target: 'idle', actions: 'clear' },
+        'call.signedOut': { target: 'idle', actions: ['clear', 'forgetChoices'] },
         'call.startIncoming': { actions: 'declineBusy' },
       },
     },
@@ -271,7 +287,7 @@ export const callMachine = setup({
       },
       on: {
         'call.end': { target: 'idle', actions: ['sendDecline', 'clear'] },
-        'call.signedOut': { target: 'idle', actions: ['sendDecline', 'clear'] },
+        'call.signedOut': { target: 'idle', actions: ['sendDecline', 'clear', 'forgetChoices'] },
         'call.remoteEnded': { guard: 'sameIncoming', target: 'idle', actions: 'clear' },
         'call.startIncoming': { guard: not('sameIncoming'), actions: 'declineBusy' },
       },
@@ -295,7 +311,7 @@ export const callMachine = setup({
         // Signed out while ringing: the ring stops, the caller hears a decline.
         'call.signedOut': {
           target: 'idle',
-          actions: ['sendDecline', 'clear'],
+          actions: ['sendDecline', 'clear', 'forgetChoices'],
         },
         'call.end': {
           target: 'idle',
@@ -327,8 +343,10 @@ export const callMachine = setup({
         // Signed out during the call: it ends for everyone in it.
         'call.signedOut': {
           target: 'idle',
-          actions: ['sendEnd', 'clear'],
+          actions: ['sendEnd', 'clear', 'forgetChoices'],
         },
+        'call.noiseSuppression': { actions: 'chooseNoiseSuppression' },
+        'call.noiseRunning': { actions: 'noiseRunning' },
         'call.failed': {
           target: 'idle',
           actions: ['sendEnd', 'clear', { type: 'notifyFailure', params: ({ event }) => event }],

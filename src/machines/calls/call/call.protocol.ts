@@ -51,6 +51,13 @@ export interface CallContext {
   insecure: InsecurePage | null;
   /** The open call is a group's (absent or null: a direct call). */
   group?: GroupCallMode | null;
+  /**
+   * «Шумоподавление» in the call's «Настройки»: on unless switched off; the choice holds for the next calls until
+   * sign-out. The conference applies it to the microphone (docs/calls.md "Noise suppression").
+   */
+  noiseSuppression: boolean;
+  /** Whether the microphone goes through the suppressor now, as the conference reports it. */
+  noiseRunning: boolean;
 }
 
 export const CALL_NOTICES = {
@@ -130,6 +137,10 @@ export type CallEvent =
   /** The conference could not connect (e.g. the library's 'no livekit url provided'); `name` is the error's. */
   | { type: 'call.failed'; message: string; name?: string }
   | { type: 'call.dismissNotice' }
+  /** «Шумоподавление» switched on or off in the call's «Настройки». */
+  | { type: 'call.noiseSuppression'; on: boolean }
+  /** The conference: the microphone now goes (or no longer goes) through the suppressor. */
+  | { type: 'call.noiseRunning'; running: boolean }
   /** The session's sign-in and sign-out (watchSignedInUser): signing out hangs up. */
   | { type: 'call.signedIn'; userId: string }
   | { type: 'call.signedOut' }

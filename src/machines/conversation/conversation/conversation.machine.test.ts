@@ -43,6 +43,7 @@ type Snap = ReturnType<typeof conversationMachine.getInitialSnapshot>;
 // is the parallel statechart's own guarantee and the tests below check the interesting mixes.
 const resting = (s: Snap) => s.matches({ ready: { history: 'idle', sync: 'idle' } });
 const fresh = (s: Snap) =>
+  s.context.focusedId === null &&
   s.context.messages
     .map((m) => `${m.id}:${m.receipts.length}:${m.editedAt}:${m.reactions.length}:${m.preview?.status ?? ''}`)
     .join() === 'm1:0:null:0:,m2:0:null:0:';
@@ -161,6 +162,15 @@ describeModel({
     'conversation.ownSent': oneAtATime(() => [{ type: 'conversation.ownSent' }]),
     'conversation.openImage': oneAtATime(() => [{ type: 'conversation.openImage', messageId: 'm1', index: 1 }]),
     'conversation.closeImage': oneAtATime(() => [{ type: 'conversation.closeImage' }]),
+    // The timeline's focus: a message focused, a move among the rows as drawn, and a move with none drawn.
+    'conversation.focusMessage': oneAtATime(() => [{ type: 'conversation.focusMessage', messageId: 'm1' }]),
+    'conversation.moveFocus': (s) =>
+      resting(s) && s.context.focusedId !== 'm2'
+        ? [
+            { type: 'conversation.moveFocus', move: 'next', ids: ['m1', 'm2'] },
+            { type: 'conversation.moveFocus', move: 'last', ids: [] },
+          ]
+        : [],
     // The queues' reports: the reactions queue's answer (shown unless a later change of the message waits), its
     // failure (refetch), and the deletions queue's, which change nothing.
     'queue.done': oneAtATime(() => [
@@ -265,6 +275,31 @@ describe('conversation with a fetching actor', () => {
       { type: 'conversation.imageClosed' },
     ]);
     expect(actor.getSnapshot().context).toBe(before);
+    actor.stop();
+  });
+
+  it('keeps the focused message of the timeline and moves it among the rows as drawn, telling the view', async () => {
+    const { actor } = start(() => page([m1, m2], false));
+    await waitFor(actor, (s) => s.matches('ready'));
+    const moved: string[] = [];
+    actor.on('conversation.focusMoved', (e) => moved.push(e.messageId));
+    const ids = ['m1', 'm2', 'tmp-x'];
+    const move = (m: 'previous' | 'next' | 'first' | 'last') =>
+      actor.send({ type: 'conversation.moveFocus', move: m, ids });
+    move('previous'); // nothing focused yet: the newest
+    actor.send({ type: 'conversation.focusMessage', messageId: 'm1' }); // a click
+    move('next');
+    move('next');
+    move('next'); // stays on the last
+    move('first');
+    move('previous'); // stays on the first
+    move('last');
+    actor.send({ type: 'conversation.moveFocus', move: 'first', ids: [] }); // nothing drawn: no move
+    expect(moved).toEqual(['tmp-x', 'm2', 'tmp-x', 'tmp-x', 'm1', 'm1', 'tmp-x']);
+    expect(actor.getSnapshot().context.focusedId).toBe('tmp-x');
+    // The focused one gone from the rows (deleted): ↑ and ↓ start again from the newest.
+    actor.send({ type: 'conversation.moveFocus', move: 'previous', ids: ['m1', 'm2'] });
+    expect(actor.getSnapshot().context.focusedId).toBe('m2');
     actor.stop();
   });
 

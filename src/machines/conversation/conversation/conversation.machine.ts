@@ -10,7 +10,8 @@
 // Reactions are shown at once (reactions:update from the server is the truth; a failure refetches the page); own
 // deletions leave the list at once (a failure is ignored: the message returns with the next refresh).
 // What only makes the view move (a jump's scroll and flash, going to the bottom after an own send, the open image)
-// is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted).
+// is emitted, not kept: the view hooks listen (conversation.protocol.ts, ConversationEmitted). The one message the
+// keyboard is on (the timeline's roving tabindex, §10.48) is kept: the virtualized list unmounts rows out of view.
 import { assertEvent, assign, emit, enqueueActions, raise, sendTo, setup } from 'xstate';
 import { composerReports } from './composer-reports';
 import { LIMITS } from '../../../contract/limits';
@@ -33,6 +34,7 @@ import type {
   ReactionChange,
 } from './conversation.protocol';
 import { FIRST_ITEM_INDEX, firstUnread, prependPage, takeLatestPage } from './history';
+import { focusTarget } from './timeline-focus';
 import { historyAfter, reactionOn } from './history-events';
 import { conversationRoom, conversationServerEvents } from './server';
 
@@ -112,6 +114,11 @@ export const conversationMachine = setup({
     shownMessage: ({ context, event }) => {
       assertEvent(event, 'conversation.react');
       return context.messages.some((m) => m.id === event.messageId);
+    },
+    /** There is a row to move the focus to. */
+    hasRows: ({ event }) => {
+      assertEvent(event, 'conversation.moveFocus');
+      return event.ids.length > 0;
     },
     /** Only the sender deletes, and only what is shown. */
     ownShown: ({ context, event }) => {
@@ -222,6 +229,19 @@ export const conversationMachine = setup({
           enqueue.sendTo(id, { type: 'preview.arrived', preview: m.preview });
       }
     }),
+    focusMessage: assign({
+      focusedId: ({ event }) => {
+        assertEvent(event, 'conversation.focusMessage');
+        return event.messageId;
+      },
+    }),
+    // The next focused message among the rows as drawn; one no longer drawn counts as below the newest.
+    moveFocus: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'conversation.moveFocus');
+      const target = focusTarget(event.ids, context.focusedId, event.move);
+      enqueue.assign({ focusedId: target });
+      enqueue.emit({ type: 'conversation.focusMoved', messageId: target });
+    }),
     placeDivider: assign(({ context }) =>
       context.unreadAtOpen > 0
         ? { unreadFrom: firstUnread(context.messages, context.me, context.unreadAtOpen), unreadAtOpen: 0 }
@@ -239,6 +259,7 @@ export const conversationMachine = setup({
     seekId: input.jumpTo ?? null,
     unreadAtOpen: input.unread ?? 0,
     unreadFrom: null,
+    focusedId: null,
   }),
   invoke: [
     { id: 'serverEvents', src: 'serverEvents' },
@@ -277,6 +298,8 @@ export const conversationMachine = setup({
     'conversation.ownSent': { actions: 'toBottom' },
     'conversation.openImage': { actions: 'openImage' },
     'conversation.closeImage': { actions: 'closeImage' },
+    'conversation.focusMessage': { actions: 'focusMessage' },
+    'conversation.moveFocus': { guard: 'hasRows', actions: 'moveFocus' },
   },
   initial: 'loading',
   states: {

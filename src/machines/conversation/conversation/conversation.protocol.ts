@@ -53,7 +53,16 @@ export interface ConversationContext {
   unreadAtOpen: number;
   /** The first message that was unread when the conversation opened (the divider is above it); null: none. */
   unreadFrom: string | null;
+  /**
+   * The timeline's message that keyboard focus is on (or returns to): the one message of the roving tabindex,
+   * kept here rather than in the DOM because the virtualized list unmounts rows out of view. Null: none yet (the
+   * newest is the timeline's tab stop).
+   */
+  focusedId: string | null;
 }
+
+/** Where ↑, ↓, Home and End move the timeline's focus (docs/behaviour.md §10.48). */
+export type FocusMove = 'previous' | 'next' | 'first' | 'last';
 
 export type ConversationEvent =
   | { type: 'conversation.messageArrived'; message: Message }
@@ -108,7 +117,14 @@ export type ConversationEvent =
   | { type: 'conversation.ownSent' }
   /** The view opens an image of a message in the lightbox (emitted back as `conversation.imageOpened`). */
   | { type: 'conversation.openImage'; messageId: string; index: number }
-  | { type: 'conversation.closeImage' };
+  | { type: 'conversation.closeImage' }
+  /** A message of the timeline got focus (a click, Tab, or the move below landing on it). */
+  | { type: 'conversation.focusMessage'; messageId: string }
+  /**
+   * ↑/↓/Home/End on a focused message: `ids` are the timeline's rows as drawn, oldest first (pending ones too); the
+   * machine picks the next focused one and emits `conversation.focusMoved` for the view to scroll to and focus.
+   */
+  | { type: 'conversation.moveFocus'; move: FocusMove; ids: string[] };
 
 /**
  * For the view only (nothing of it is kept in the context; the view hooks listen with `actorRef.on`):
@@ -116,10 +132,12 @@ export type ConversationEvent =
  *   every jump (also a second one to the same message);
  * - `conversation.toBottom`: the user sent a message here; go to the bottom, whatever the distance;
  * - `conversation.imageOpened` / `conversation.imageClosed`: the image shown in the lightbox (a message and the
- *   index of the image in it), or none.
+ *   index of the image in it), or none;
+ * - `conversation.focusMoved`: the keyboard moved the timeline's focus to this message; bring it into view and focus it.
  */
 export type ConversationEmitted =
   | { type: 'conversation.scrollTo'; messageId: string }
+  | { type: 'conversation.focusMoved'; messageId: string }
   | { type: 'conversation.toBottom' }
   | { type: 'conversation.imageOpened'; messageId: string; index: number }
   | { type: 'conversation.imageClosed' };
